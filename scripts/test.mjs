@@ -1,0 +1,81 @@
+// The project's test command. Builds, type-checks, runs the unit tests (node:test) and then the
+// integration tests in a real VS Code, and prints a plain last line `N passed, N failed`.
+//   node scripts/test.mjs          everything
+//   node scripts/test.mjs unit     build + typecheck + unit tests only
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const only = process.argv[2];
+let passed = 0;
+let failed = 0;
+
+function run(label, cmd, args, opts = {}) {
+  process.stdout.write(`\n== ${label}: ${cmd} ${args.join(' ')}\n`);
+  const r = spawnSync(cmd, args, { stdio: opts.capture ? ['ignore', 'pipe', 'inherit'] : 'inherit', encoding: 'utf8', env: { ...process.env, ...opts.env } });
+  if (opts.capture) process.stdout.write(r.stdout ?? '');
+  return r;
+}
+
+/** A step that is one check of its own (build, typecheck). */
+function step(label, cmd, args) {
+  const r = run(label, cmd, args);
+  if (r.status === 0) passed++;
+  else {
+    failed++;
+    process.stdout.write(`✖ ${label} failed (exit ${r.status})\n`);
+  }
+  return r.status === 0;
+}
+
+function testFiles(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return testFiles(p);
+    return name.endsWith('.test.ts') ? [p] : [];
+  }).sort();
+}
+
+const built = step('build', process.execPath, ['esbuild.mjs']);
+step('typecheck', process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']);
+
+const countsFile = join(mkdtempSync(join(tmpdir(), 'otrace-test-')), 'counts.json');
+const unit = run('unit tests', process.execPath, [
+  '--import', 'tsx', '--test', '--test-concurrency=2',
+  '--test-reporter=spec', '--test-reporter-destination=stdout',
+  '--test-reporter=./scripts/count-reporter.mjs', `--test-reporter-destination=${countsFile}`,
+  ...testFiles('test/unit'),
+]);
+try {
+  const counts = JSON.parse(readFileSync(countsFile, 'utf8'));
+  passed += counts.passed;
+  failed += counts.failed;
+} catch {
+  failed++;
+  process.stdout.write(`✖ unit tests did not report (exit ${unit.status})\n`);
+}
+
+if (only !== 'unit' && !existsSync('scripts/vscode/run-integration.mjs')) {
+  process.stdout.write('\n(no integration harness in this checkout: integration tests not run)\n');
+} else if (only !== 'unit') {
+  if (!built) {
+    failed++;
+    process.stdout.write('✖ integration tests skipped: the build failed\n');
+  } else {
+    const r = run('integration tests (real VS Code)', process.execPath, ['scripts/vscode/run-integration.mjs'], { capture: true });
+    const m = /(\d+) passed, (\d+) failed\s*$/.exec((r.stdout ?? '').trim());
+    if (m) {
+      passed += Number(m[1]);
+      failed += Number(m[2]);
+    }
+    if (!m || (r.status !== 0 && Number(m[2]) === 0)) {
+      failed++;
+      process.stdout.write(`✖ integration run failed (exit ${r.status})\n`);
+    }
+  }
+}
+
+process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
+process.exitCode = failed > 0 ? 1 : 0;

@@ -1,0 +1,36 @@
+/**
+ * Activation only: wires the trace sessions, the graph panels, the custom editor, the commands and
+ * the `otrace.activeEditorIsTrace` context key (for the editor title button) together.
+ */
+import * as vscode from 'vscode';
+import { TraceSessions } from './editor/trace-sessions';
+import { GRAPH_VIEW_TYPE, GraphPanels } from './panel/graph-panels';
+import './trace/importers';
+
+export function activate(context: vscode.ExtensionContext): void {
+  const sessions = new TraceSessions();
+  const panels = new GraphPanels(context.extensionUri, sessions);
+  const updateContext = (editor: vscode.TextEditor | undefined) =>
+    void vscode.commands.executeCommand('setContext', 'otrace.activeEditorIsTrace', !!editor && sessions.isTrace(editor.document));
+
+  context.subscriptions.push(
+    sessions,
+    panels,
+    vscode.window.registerCustomEditorProvider(GRAPH_VIEW_TYPE, panels, {
+      webviewOptions: { retainContextWhenHidden: true },
+      supportsMultipleEditorsPerDocument: true,
+    }),
+    vscode.commands.registerCommand('otrace.openGraphToSide', (uri?: vscode.Uri) => {
+      const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
+      if (!target) {
+        void vscode.window.showInformationMessage('otrace: open a trace file first (otrace JSON/JSONL, survey JSON, Claude Code, Codex, OTel, Who&When, MAST).');
+        return;
+      }
+      return panels.openToSide(target);
+    }),
+    vscode.window.onDidChangeActiveTextEditor(updateContext),
+  );
+  updateContext(vscode.window.activeTextEditor);
+}
+
+export function deactivate(): void {}

@@ -1,0 +1,151 @@
+/**
+ * Turns a loaded trace into the graph the webview draws: one node per event, the trace's edges plus
+ * derived spawn, message and return links, and a swimlane layout (x = time order, y = agent lane)
+ * computed directly, without a force layout, so it costs O(n log n) for n events.
+ * Pure: imports nothing from `vscode`.
+ */
+import type { GraphEdge, GraphLane, GraphModel, GraphNode } from '../protocol';
+import type { LoadedTrace } from '../trace/model';
+import { canonicalType, type TraceEvent } from '../trace/schema';
+
+/** Horizontal distance between successive distinct times, and vertical distance between lanes (graph units). */
+export const X_STEP = 70;
+export const LANE_HEIGHT = 90;
+const TEXT_LIMIT = 2000;
+
+/**
+ * Builds the {@link GraphModel} of a trace.
+ * Lanes are agents in order of first appearance. x is the rank of the event's time among the
+ * trace's distinct times (so long idle gaps do not stretch the picture), y the lane's position.
+ * Derived links (when the trace has no edge between the same two events):
+ * - spawn: a spawn event -> the first event of the spawned agent (`to`) at or after it;
+ * - message: a delegate/message with `to` -> the next event of that agent at or after it;
+ * - return: a return with `to` -> the next event of that agent at or after it.
+ */
+export function buildGraph(loaded: LoadedTrace, title: string): GraphModel {
+  const { events, edges } = loaded.trace;
+  const laneIndex = new Map<string, number>();
+  for (const e of events) if (!laneIndex.has(e.agent)) laneIndex.set(e.agent, laneIndex.size);
+  const times = [...new Set(events.map((e) => e.t))].sort((a, b) => a - b);
+  const timeRank = new Map(times.map((t, i) => [t, i]));
+
+  // Several events at the same time in one lane would overlap: stack them slightly.
+  const occupied = new Map<string, number>();
+  const nodes: GraphNode[] = events.map((e) => {
+    const lane = laneIndex.get(e.agent)!;
+    const slot = `${lane}:${e.t}`;
+    const k = occupied.get(slot) ?? 0;
+    occupied.set(slot, k + 1);
+    return {
+      id: e.id,
+      type: e.type,
+      kind: canonicalType(e.type),
+      agent: e.agent,
+      t: e.t,
+      x: timeRank.get(e.t)! * X_STEP + k * 12,
+      y: lane * LANE_HEIGHT + k * 14,
+      label: nodeLabel(e),
+      text: e.content === undefined ? e.content_ref : truncate(e.content),
+      fields: nodeFields(e),
+      hasSource: e.source !== undefined,
+    };
+  });
+
+  const graphEdges: GraphEdge[] = [];
+  const seen = new Set<string>();
+  const ids = new Set(events.map((e) => e.id));
+  edges.forEach((edge, i) => {
+    if (!ids.has(edge.src) || !ids.has(edge.dst)) return;
+    seen.add(`${edge.src}>${edge.dst}`);
+    graphEdges.push({ id: `edge${i}`, source: edge.src, target: edge.dst, type: edge.type, derived: false });
+  });
+  const lanesByAgent = eventsByAgent(events);
+  events.forEach((e) => {
+    const kind = canonicalType(e.type);
+    const linkType = kind === 'spawn' ? 'spawn' : kind === 'return' ? 'return' : kind === 'delegate' || kind === 'message' ? 'message' : undefined;
+    if (!linkType || !e.to || e.to === e.agent) return;
+    const target = firstAtOrAfter(lanesByAgent.get(e.to), e.t, e.id);
+    if (!target || seen.has(`${e.id}>${target.id}`)) return;
+    seen.add(`${e.id}>${target.id}`);
+    graphEdges.push({ id: `link${graphEdges.length}`, source: e.id, target: target.id, type: linkType, derived: true });
+  });
+
+  const lanes: GraphLane[] = [...laneIndex].map(([name, i]) => ({ name, y: i * LANE_HEIGHT, count: lanesByAgent.get(name)?.length ?? 0 }));
+  return {
+    title,
+    format: loaded.format,
+    lanes,
+    nodes,
+    edges: graphEdges,
+    problems: {
+      errors: loaded.problems.filter((p) => p.severity === 'error').length,
+      warnings: loaded.problems.filter((p) => p.severity === 'warning').length,
+    },
+  };
+}
+
+function eventsByAgent(events: readonly TraceEvent[]): Map<string, TraceEvent[]> {
+  const out = new Map<string, TraceEvent[]>();
+  for (const e of events) {
+    const list = out.get(e.agent) ?? [];
+    list.push(e);
+    out.set(e.agent, list);
+  }
+  for (const list of out.values()) list.sort((a, b) => a.t - b.t);
+  return out;
+}
+
+/** The first event of a time-sorted lane at or after `t` (by binary search), other than `self`. */
+function firstAtOrAfter(lane: TraceEvent[] | undefined, t: number, self: string): TraceEvent | undefined {
+  if (!lane) return undefined;
+  let lo = 0;
+  let hi = lane.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (lane[mid].t < t) lo = mid + 1;
+    else hi = mid;
+  }
+  while (lo < lane.length && lane[lo].id === self) lo++;
+  return lane[lo];
+}
+
+function nodeLabel(e: TraceEvent): string {
+  const kind = canonicalType(e.type);
+  if (kind === 'stop') return `stop: ${e.reason ?? 'unknown'}`;
+  if (kind === 'reward') return `reward ${e.value ?? ''}`.trim();
+  if ((kind === 'tool_call' || kind === 'tool_result') && e.tool) return `${e.type} ${e.tool}`;
+  if (e.to) return `${e.type} → ${e.to}`;
+  return e.type;
+}
+
+function nodeFields(e: TraceEvent): [string, string][] {
+  const out: [string, string][] = [
+    ['id', e.id],
+    ['type', e.type],
+    ['agent', e.agent],
+    ['t', `${e.t} s`],
+  ];
+  const add = (k: string, v: unknown) => {
+    if (v !== undefined && v !== null && v !== '') out.push([k, typeof v === 'string' ? v : JSON.stringify(v)]);
+  };
+  add('role', e.role);
+  add('from', e.from);
+  add('to', e.to);
+  add('tool', e.tool);
+  add('reason', e.reason);
+  add('detail', e.detail);
+  add('decided by', e.decided_by);
+  add('value', e.value);
+  add('channel', e.channel);
+  add('target', e.target);
+  add('tokens', e.tokens);
+  add('cost', e.cost);
+  add('duration', e.duration_s === undefined ? undefined : `${e.duration_s} s`);
+  add('credit', e.credit);
+  add('source', e.source ? `${e.source.path}${e.source.line ? `:${e.source.line}` : ''}` : undefined);
+  return out;
+}
+
+function truncate(text: string): string {
+  return text.length > TEXT_LIMIT ? `${text.slice(0, TEXT_LIMIT)}… (${text.length} characters)` : text;
+}

@@ -1,0 +1,71 @@
+/**
+ * Typed messages between the extension host and the graph webview, shared by both sides.
+ * The webview sends `ready` once its script runs; the host answers with `trace`. Nothing here
+ * imports `vscode`. All text fields are untrusted trace content: the webview shows them with
+ * textContent only, never as HTML.
+ */
+
+/** One agent's horizontal lane. `y` in graph units (pixels at zoom 1). */
+export interface GraphLane {
+  name: string;
+  y: number;
+  /** Events in the lane. */
+  count: number;
+}
+
+/** One event as a graph node, placed by the swimlane layout (x from time order, y from lane). */
+export interface GraphNode {
+  id: string;
+  /** Event type as written (e.g. `communicate`). */
+  type: string;
+  /** Canonical type (e.g. `message`), which decides the node's style. */
+  kind: string;
+  agent: string;
+  /** Seconds since the trace start. */
+  t: number;
+  x: number;
+  y: number;
+  /** Short label: type and target or tool. */
+  label: string;
+  /** Up to 2,000 characters of the event's content, for the details pane. */
+  text?: string;
+  /** Stop reason, reward value, tokens and other fields worth showing, as display strings. */
+  fields: [string, string][];
+  /** True when the event has a `source` prompt to jump to. */
+  hasSource: boolean;
+}
+
+/** An edge between two event nodes. `derived` edges were inferred (spawn/message/return links), not written in the trace. */
+export interface GraphEdge {
+  id: string;
+  source: string;
+  target: string;
+  type: string;
+  derived: boolean;
+}
+
+/** Everything the webview draws. */
+export interface GraphModel {
+  title: string;
+  format: string;
+  lanes: GraphLane[];
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  /** Counts of problems found while reading, for the header. */
+  problems: { errors: number; warnings: number };
+}
+
+/** Messages the host sends to the webview. */
+export type HostMessage =
+  | { type: 'trace'; graph: GraphModel }
+  | { type: 'select'; id: string };
+
+/** Messages the webview sends to the host. */
+export type WebviewMessage =
+  | { type: 'ready' }
+  /** Show the event's record in the trace file. */
+  | { type: 'reveal'; id: string }
+  /** Open the prompt file that produced the event. */
+  | { type: 'openSource'; id: string }
+  /** The user selected a node. */
+  | { type: 'selected'; id: string };

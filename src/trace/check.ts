@@ -1,0 +1,72 @@
+/**
+ * Checks across records, shared by every reader and importer: duplicate ids, edges and references
+ * to missing events, and time running backwards within one agent's lane.
+ */
+import type { Problem, Range } from './model';
+import type { TraceEdge, TraceEvent } from './schema';
+
+/** Finds the range of a field of the i-th event or edge (falls back to the record's range). */
+export type FieldLocator = (kind: 'event' | 'edge', index: number, path: (string | number)[]) => Range;
+
+/**
+ * Appends cross-record problems to `problems`.
+ * @param events events in file order; @param edges edges in file order.
+ * Errors: duplicate event id, edge to a missing event. Warnings: `t` lower than the previous event
+ * of the same agent, `parent`/`causes`/`target` naming a missing event.
+ * @returns the set of event ids (first occurrence wins).
+ */
+export function checkTrace(
+  events: readonly TraceEvent[],
+  edges: readonly TraceEdge[],
+  locate: FieldLocator,
+  problems: Problem[],
+): Set<string> {
+  const ids = new Set<string>();
+  const lastTime = new Map<string, { t: number; id: string }>();
+  events.forEach((event, i) => {
+    if (ids.has(event.id)) {
+      problems.push({
+        severity: 'error',
+        message: `duplicate event id "${event.id}"`,
+        range: locate('event', i, ['id']),
+      });
+    } else {
+      ids.add(event.id);
+    }
+    const last = lastTime.get(event.agent);
+    if (last && event.t < last.t) {
+      problems.push({
+        severity: 'warning',
+        message: `time runs backwards in lane "${event.agent}": t=${event.t} s after t=${last.t} s (event "${last.id}")`,
+        range: locate('event', i, ['t']),
+      });
+    }
+    if (!last || event.t >= last.t) lastTime.set(event.agent, { t: event.t, id: event.id });
+  });
+  events.forEach((event, i) => {
+    const refs: [string, (string | number)[]][] = [];
+    if (event.parent !== undefined) refs.push([event.parent, ['parent']]);
+    event.causes?.forEach((c, k) => refs.push([c, ['causes', k]]));
+    for (const [ref, path] of refs) {
+      if (!ids.has(ref)) {
+        problems.push({
+          severity: 'warning',
+          message: `"${path[0]}" names a missing event "${ref}"`,
+          range: locate('event', i, path),
+        });
+      }
+    }
+  });
+  edges.forEach((edge, i) => {
+    for (const end of ['src', 'dst'] as const) {
+      if (!ids.has(edge[end])) {
+        problems.push({
+          severity: 'error',
+          message: `edge ${end} "${edge[end]}" is not an event of this trace`,
+          range: locate('edge', i, [end]),
+        });
+      }
+    }
+  });
+  return ids;
+}

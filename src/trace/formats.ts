@@ -1,0 +1,116 @@
+/**
+ * Format detection and the registry of readers. A file is recognized by its content (a Claude Code
+ * session is a UUID-named .jsonl), with the file name only as a hint; an unknown file gets a
+ * message naming every format tried.
+ */
+import { LineIndex, type LoadedTrace } from './model';
+import { readTraceJson, readTraceJsonl } from './read';
+
+/** Reads other files next to the opened one (e.g. sub-agent transcripts); undefined when absent. */
+export interface FileAccess {
+  readText(path: string): string | undefined;
+  /** Names of the entries of a directory, or undefined when it does not exist. */
+  list(dir: string): string[] | undefined;
+}
+
+/** One trace format: how to recognize it and how to read it. */
+export interface TraceFormat {
+  /** Stable id, e.g. `otrace-jsonl`, `claude-code`. */
+  id: string;
+  /** Human name for messages, e.g. "Claude Code session JSONL". */
+  label: string;
+  /** True when `text` (the start of the file is enough) is in this format. */
+  detect(text: string, fileName: string): boolean;
+  /** Reads the whole file. Never throws for bad content: problems go in the result. */
+  read(text: string, fileName: string, files?: FileAccess): LoadedTrace;
+}
+
+/** The first non-blank lines of a text, parsed as JSON (undefined for a line that does not parse). */
+export function firstJsonLines(text: string, count: number): unknown[] {
+  const out: unknown[] = [];
+  let start = 0;
+  while (out.length < count && start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    const line = text.slice(start, end).trim();
+    if (line) {
+      try {
+        out.push(JSON.parse(line));
+      } catch {
+        out.push(undefined);
+      }
+    }
+    start = end + 1;
+  }
+  return out;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** otrace JSONL: lines are events (`id`, `type`, `agent`), `{"edge": ...}` lines or trace fields. */
+export const otraceJsonl: TraceFormat = {
+  id: 'otrace-jsonl',
+  label: 'otrace JSONL',
+  detect(text, fileName) {
+    if (fileName.endsWith('.otrace.jsonl')) return true;
+    const lines = firstJsonLines(text, 3);
+    return lines.length > 0 && lines.some((l) => isObject(l) && typeof l.id === 'string' && typeof l.type === 'string' && typeof l.agent === 'string' && 't' in l);
+  },
+  read: (text) => readTraceJsonl(text),
+};
+
+/** otrace / survey JSON: one object with an `events` array. */
+export const otraceJson: TraceFormat = {
+  id: 'otrace-json',
+  label: 'otrace / survey trace JSON',
+  detect(text, fileName) {
+    if (fileName.endsWith('.otrace.json')) return true;
+    const head = text.trimStart();
+    return head.startsWith('{') && /"events"\s*:\s*\[/.test(text.slice(0, 1 << 20)) && /"(agent|type)"\s*:/.test(text.slice(0, 1 << 20)) && !/"history"\s*:\s*\[/.test(text.slice(0, 4096));
+  },
+  read: (text) => readTraceJson(text),
+};
+
+/** Readers in detection order; importers register theirs with {@link registerFormat}. */
+const formats: TraceFormat[] = [otraceJsonl, otraceJson];
+
+/** Adds a format to the registry (before the native ones when `first`). */
+export function registerFormat(format: TraceFormat, first = false): void {
+  if (formats.some((f) => f.id === format.id)) return;
+  if (first) formats.unshift(format);
+  else formats.push(format);
+}
+
+/** The registered formats, in detection order. */
+export function listFormats(): readonly TraceFormat[] {
+  return formats;
+}
+
+/** The format of a file, by content, or undefined. */
+export function detectFormat(text: string, fileName: string): TraceFormat | undefined {
+  return formats.find((f) => f.detect(text, fileName));
+}
+
+/**
+ * Reads a trace file of any registered format.
+ * @param text the file's content; @param fileName its path (used for hints and sibling files).
+ * @returns the loaded trace; for an unknown format, an empty trace with one error naming the formats tried.
+ */
+export function loadTrace(text: string, fileName: string, files?: FileAccess): LoadedTrace {
+  const format = detectFormat(text, fileName);
+  if (format) return format.read(text, fileName, files);
+  const lines = new LineIndex(text);
+  return {
+    format: 'unknown',
+    trace: { events: [], edges: [] },
+    eventOrigins: new Map(),
+    edgeOrigins: [],
+    problems: [
+      {
+        severity: 'error',
+        message: `not a recognized trace format; tried: ${formats.map((f) => f.label).join(', ')}`,
+        range: { start: { line: 0, character: 0 }, end: lines.position(Math.min(text.indexOf('\n') === -1 ? text.length : text.indexOf('\n'), 200)) },
+      },
+    ],
+  };
+}

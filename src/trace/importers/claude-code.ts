@@ -1,0 +1,2 @@
+/** Placeholder: the claude-code importer is being written. */
+export {};

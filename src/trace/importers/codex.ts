@@ -1,0 +1,2 @@
+/** Placeholder: the codex importer is being written. */
+export {};

@@ -1,0 +1,10 @@
+/**
+ * Registers the importers of other tools' trace formats with the format registry.
+ * Import this module once (the CLI and the extension do) before calling `loadTrace`.
+ * Each importer module calls `registerFormat` when loaded.
+ */
+import './claude-code';
+import './codex';
+import './otel';
+import './who-and-when';
+import './mast';

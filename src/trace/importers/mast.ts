@@ -1,0 +1,2 @@
+/** Placeholder: the mast importer is being written. */
+export {};

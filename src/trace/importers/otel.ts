@@ -1,0 +1,2 @@
+/** Placeholder: the otel importer is being written. */
+export {};

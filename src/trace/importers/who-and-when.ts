@@ -1,0 +1,2 @@
+/** Placeholder: the who-and-when importer is being written. */
+export {};

@@ -1,0 +1,90 @@
+/**
+ * What a reader returns: the trace, where each event and edge came from, and the problems found.
+ * Positions are 0-based (line, character), like VS Code's; the CLI prints them 1-based.
+ */
+import type { Trace } from './schema';
+
+/** A 0-based position in a text file; `character` counts UTF-16 code units. */
+export interface Position {
+  line: number;
+  character: number;
+}
+
+/** A range in a text file, end exclusive. */
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+export type Severity = 'error' | 'warning' | 'info';
+
+/** A positioned problem in a trace file. */
+export interface Problem {
+  severity: Severity;
+  message: string;
+  range: Range;
+  /** Path of the file the problem is in, when it is not the file that was opened (e.g. a sub-agent file). */
+  file?: string;
+}
+
+/** Where an event or edge came from. */
+export interface Origin {
+  range: Range;
+  /** 0-based index of the record in its source's own list (line index for JSONL, array index for JSON). */
+  record: number;
+  /** Path of the file, when it is not the file that was opened (e.g. a Claude Code sub-agent file). */
+  file?: string;
+}
+
+/** A trace read from a file, with its origins and problems. */
+export interface LoadedTrace {
+  /** Id of the format that read it, e.g. `otrace-jsonl`, `survey-json`, `claude-code`. */
+  format: string;
+  trace: Trace & { edges: NonNullable<Trace['edges']> };
+  /** Event id -> where the event came from. */
+  eventOrigins: Map<string, Origin>;
+  /** Origins of `trace.edges`, index for index (undefined for edges an importer derived). */
+  edgeOrigins: (Origin | undefined)[];
+  problems: Problem[];
+}
+
+/** Maps character offsets of one text to positions, by binary search over line starts. */
+export class LineIndex {
+  private readonly starts: number[] = [0];
+
+  constructor(text: string) {
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
+  }
+
+  /** Number of lines (a final newline starts an empty last line). */
+  get lineCount(): number {
+    return this.starts.length;
+  }
+
+  /** Offset of the first character of a 0-based line. */
+  lineStart(line: number): number {
+    return this.starts[line];
+  }
+
+  /** The position of a 0-based character offset. */
+  position(offset: number): Position {
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo, character: offset - this.starts[lo] };
+  }
+
+  /** The range of `length` characters at `offset`. */
+  range(offset: number, length: number): Range {
+    return { start: this.position(offset), end: this.position(offset + length) };
+  }
+}
+
+/** Formats a position 1-based as `LINE:COLUMN`. */
+export function formatPosition(p: Position): string {
+  return `${p.line + 1}:${p.character + 1}`;
+}

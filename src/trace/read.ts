@@ -1,0 +1,283 @@
+/**
+ * Readers for otrace's own formats:
+ * - a JSON document in the survey's shape (`{ trace_id, ..., events: [...], edges: [...] }`), and
+ * - JSONL: an optional first line with the trace fields, then one event per line; a line
+ *   `{"edge": {...}}` adds an edge; a later line with trace fields (no `type`) updates them.
+ * Every event and edge keeps the range it came from; problems come back positioned, and the rest
+ * of the trace still loads (a cut-off last line loses only that line).
+ */
+import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import type { z } from 'zod';
+import { checkTrace } from './check';
+import { LineIndex, type LoadedTrace, type Origin, type Problem, type Range } from './model';
+import {
+  EdgeSchema,
+  EventSchema,
+  SURVEY_EVENT_TYPES,
+  TraceHeaderSchema,
+  type TraceEdge,
+  type TraceEvent,
+  type TraceHeader,
+} from './schema';
+
+type Path = (string | number)[];
+
+/** A record (an event, an edge, the header) and how to find the range of any of its fields. */
+interface RecordSpan {
+  origin: Origin;
+  /** Range of the value at `path` inside the record, or the record's start if it is absent. */
+  locate(path: Path): Range;
+}
+
+const PARSE_OPTIONS = { disallowComments: true, allowTrailingComma: false } as const;
+
+/** Reads a trace written as one JSON document. Never throws: problems are returned. */
+export function readTraceJson(text: string): LoadedTrace {
+  const lines = new LineIndex(text);
+  const problems: Problem[] = [];
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, PARSE_OPTIONS);
+  // A document cut off mid-write makes the parser report one error per open bracket at the end:
+  // report the cut once, and leave out the record it cut through.
+  const end = text.trimEnd().length;
+  const cutOff = errors.some((e) => e.offset >= end);
+  for (const e of errors) {
+    if (cutOff && e.offset >= end) continue;
+    problems.push({
+      severity: 'error',
+      message: `JSON syntax error: ${describeParseError(e)}`,
+      range: lines.range(e.offset, Math.max(e.length, 1)),
+    });
+  }
+  if (cutOff) {
+    problems.push({
+      severity: 'error',
+      message: 'the document is cut off (unexpected end of file); the complete records before it loaded',
+      range: lines.range(Math.max(end - 1, 0), 1),
+    });
+  }
+  const spanOf = (node: Node, record: number): RecordSpan => ({
+    origin: { range: lines.range(node.offset, node.length), record },
+    locate(path) {
+      const found = findNodeAtLocation(node, path);
+      return found ? lines.range(found.offset, found.length) : lines.range(node.offset, 1);
+    },
+  });
+  const builder = new TraceBuilder(problems);
+  if (!root || root.type !== 'object') {
+    if (root) problems.push({ severity: 'error', message: 'a trace must be a JSON object', range: lines.range(root.offset, 1) });
+    return builder.finish('otrace-json');
+  }
+  const header: Record<string, unknown> = {};
+  let sawEvents = false;
+  for (const prop of root.children ?? []) {
+    const [keyNode, valueNode] = prop.children ?? [];
+    if (!keyNode || !valueNode) continue;
+    const key = keyNode.value as string;
+    if (key === 'events' || key === 'edges') {
+      if (valueNode.type !== 'array') {
+        problems.push({ severity: 'error', message: `"${key}" must be an array`, range: lines.range(valueNode.offset, valueNode.length) });
+        continue;
+      }
+      if (key === 'events') sawEvents = true;
+      (valueNode.children ?? []).forEach((item, i) => {
+        if (cutOff && item.offset + item.length >= end) return;
+        const span = spanOf(item, i);
+        if (key === 'events') builder.addEvent(nodeValue(item), span);
+        else builder.addEdge(nodeValue(item), span);
+      });
+    } else {
+      header[key] = nodeValue(valueNode);
+    }
+  }
+  if (!sawEvents) problems.push({ severity: 'error', message: 'a trace needs an "events" array', range: lines.range(root.offset, 1) });
+  builder.setHeader(header, spanOf(root, 0), false);
+  return builder.finish(isSurveyShaped(header, builder) ? 'survey-json' : 'otrace-json');
+}
+
+/** Reads a trace written as JSONL (one record per line). Never throws: problems are returned. */
+export function readTraceJsonl(text: string): LoadedTrace {
+  const problems: Problem[] = [];
+  const builder = new TraceBuilder(problems);
+  const lines = new LineIndex(text);
+  let lastNonBlank = -1;
+  for (let n = lines.lineCount - 1; n >= 0; n--) {
+    if (lineText(text, lines, n).trim() !== '') {
+      lastNonBlank = n;
+      break;
+    }
+  }
+  let seenRecord = false;
+  for (let n = 0; n < lines.lineCount; n++) {
+    const line = lineText(text, lines, n);
+    if (line.trim() === '') continue;
+    const lineRange: Range = { start: { line: n, character: 0 }, end: { line: n, character: line.length } };
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      const errors: ParseError[] = [];
+      parseTree(line, errors, PARSE_OPTIONS);
+      const first = errors[0];
+      const at = first ? first.offset : 0;
+      const cutOff = n === lastNonBlank && !text.endsWith('\n');
+      problems.push({
+        severity: 'error',
+        message: cutOff
+          ? `last line is cut off (incomplete JSON${first ? `: ${describeParseError(first)}` : ''}); the lines before it loaded`
+          : `JSON syntax error${first ? `: ${describeParseError(first)}` : ''}; line skipped`,
+        range: { start: { line: n, character: at }, end: { line: n, character: Math.min(line.length, at + Math.max(first?.length ?? 1, 1)) } },
+      });
+      continue;
+    }
+    const span: RecordSpan = {
+      origin: { range: lineRange, record: n },
+      locate(path) {
+        const node = parseTree(line, [], PARSE_OPTIONS);
+        const found = node && findNodeAtLocation(node, path);
+        return found
+          ? { start: { line: n, character: found.offset }, end: { line: n, character: found.offset + found.length } }
+          : { start: { line: n, character: 0 }, end: { line: n, character: 1 } };
+      },
+    };
+    if (!isPlainObject(value)) {
+      problems.push({ severity: 'error', message: 'a JSONL trace line must be a JSON object', range: lineRange });
+    } else if ('edge' in value && !('type' in value)) {
+      builder.addEdge(value.edge, { origin: span.origin, locate: (path) => span.locate(['edge', ...path]) });
+    } else if (!('type' in value) && !('id' in value)) {
+      builder.setHeader(value, span, seenRecord);
+    } else {
+      builder.addEvent(value, span);
+    }
+    seenRecord = true;
+  }
+  return builder.finish('otrace-jsonl');
+}
+
+/** The JSON value of a parse-tree node, as plain objects (jsonc-parser's getNodeValue makes null-prototype ones). */
+export function nodeValue(node: Node): unknown {
+  switch (node.type) {
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const prop of node.children ?? []) {
+        const [k, v] = prop.children ?? [];
+        if (k && v) out[k.value as string] = nodeValue(v);
+      }
+      return out;
+    }
+    case 'array':
+      return (node.children ?? []).map(nodeValue);
+    default:
+      return node.value;
+  }
+}
+
+/** The text of a 0-based line without its line break. */
+function lineText(text: string, lines: LineIndex, n: number): string {
+  const start = lines.lineStart(n);
+  const end = n + 1 < lines.lineCount ? lines.lineStart(n + 1) - 1 : text.length;
+  return text.slice(start, end > start && text[end - 1] === '\r' ? end - 1 : end);
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function describeParseError(e: ParseError): string {
+  const words = printParseErrorCode(e.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  return words;
+}
+
+/** A JSON document the survey's own schema would accept the shape of (its required keys, its event types). */
+function isSurveyShaped(header: Record<string, unknown>, builder: TraceBuilder): boolean {
+  const required = ['trace_id', 'task_id', 'rewards', 'costs'];
+  const survey = new Set<string>(SURVEY_EVENT_TYPES);
+  return required.every((k) => k in header) && builder.events.every((e) => survey.has(e.type));
+}
+
+/** Collects validated records, reports schema problems at their fields, and runs the cross-record checks. */
+class TraceBuilder {
+  readonly events: TraceEvent[] = [];
+  private readonly eventSpans: RecordSpan[] = [];
+  private readonly edges: TraceEdge[] = [];
+  private readonly edgeSpans: RecordSpan[] = [];
+  private header: TraceHeader = {};
+
+  constructor(private readonly problems: Problem[]) {}
+
+  addEvent(value: unknown, span: RecordSpan): void {
+    const event = this.validate(EventSchema, value, span, 'event');
+    if (event) {
+      this.events.push(event as TraceEvent);
+      this.eventSpans.push(span);
+    }
+  }
+
+  addEdge(value: unknown, span: RecordSpan): void {
+    const edge = this.validate(EdgeSchema, value, span, 'edge');
+    if (edge) {
+      this.edges.push(edge);
+      this.edgeSpans.push(span);
+    }
+  }
+
+  /** Sets (or, for a later JSONL line, updates) the trace fields. */
+  setHeader(value: Record<string, unknown>, span: RecordSpan, update: boolean): void {
+    const header = this.validate(TraceHeaderSchema, value, span, 'trace fields');
+    if (header) this.header = update ? { ...this.header, ...header } : header;
+  }
+
+  finish(format: string): LoadedTrace {
+    checkTrace(this.events, this.edges, (kind, i, path) => (kind === 'event' ? this.eventSpans : this.edgeSpans)[i].locate(path), this.problems);
+    this.problems.sort(byPosition);
+    const eventOrigins = new Map<string, Origin>();
+    this.events.forEach((e, i) => {
+      if (!eventOrigins.has(e.id)) eventOrigins.set(e.id, this.eventSpans[i].origin);
+    });
+    if (this.events.length === 0 && !this.problems.some((p) => p.severity === 'error')) {
+      this.problems.push({ severity: 'warning', message: 'the trace has no events', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } });
+    }
+    return {
+      format,
+      trace: { ...this.header, events: this.events, edges: this.edges },
+      eventOrigins,
+      edgeOrigins: this.edgeSpans.map((s) => s.origin),
+      problems: this.problems,
+    };
+  }
+
+  /** Parses `value`; on failure reports each issue at the field it concerns and returns undefined. */
+  private validate<T>(schema: z.ZodType<T>, value: unknown, span: RecordSpan, what: string): T | undefined {
+    const result = schema.safeParse(value);
+    if (result.success) return result.data;
+    const id = isPlainObject(value) && typeof value.id === 'string' ? ` "${value.id}"` : '';
+    for (const issue of result.error.issues) {
+      const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+      this.problems.push({
+        severity: 'error',
+        message: `${what}${id}: ${describeIssue(value, path, issue)}`,
+        range: span.locate(path),
+      });
+    }
+    return undefined;
+  }
+}
+
+/** Orders problems by where they start in the file. */
+export function byPosition(a: Problem, b: Problem): number {
+  return a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character;
+}
+
+function describeIssue(value: unknown, path: Path, issue: z.core.$ZodIssue): string {
+  const field = path.map(String).join('.');
+  let v: unknown = value;
+  for (const p of path) v = isPlainObject(v) || Array.isArray(v) ? (v as Record<string | number, unknown>)[p] : undefined;
+  if (v === undefined && path.length > 0) return `missing required field "${field}"`;
+  if (field === 'type' && issue.code === 'invalid_value') {
+    return `unknown type ${JSON.stringify(v)} (expected one of: ${issue.values.join(', ')})`;
+  }
+  if (issue.code === 'invalid_value') return `"${field}" is ${JSON.stringify(v)}; expected one of: ${issue.values.join(', ')}`;
+  if (issue.code === 'too_small') return `"${field}" must be >= ${issue.minimum}, not ${JSON.stringify(v)}`;
+  if (issue.code === 'invalid_type') return `"${field}" must be ${issue.expected}, not ${JSON.stringify(v)}`;
+  return field ? `"${field}": ${issue.message}` : issue.message;
+}

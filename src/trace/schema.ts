@@ -1,0 +1,181 @@
+/**
+ * The canonical orchestration-trace model (zod 4).
+ *
+ * A superset of the survey's JSON Schema (C. Zhang 2026, "Reinforcement Learning for LLM-based
+ * Multi-Agent Systems through Orchestration Traces", arXiv 2605.02801; trace-schema/trace_schema.json
+ * in xxzcc/awesome-llm-mas-rl): every trace valid under that schema parses here unchanged, and the
+ * survey's eight atomic events (spawn, delegate, communicate, tool_use, return, aggregate, reward,
+ * stop) are all representable. Unknown properties on traces, events and edges are kept.
+ *
+ * This module imports nothing from `vscode`: it runs in the host, the CLI and workers.
+ */
+import { z } from 'zod';
+
+/** The survey's ten event types, in its order. */
+export const SURVEY_EVENT_TYPES = [
+  'orchestrator_decision',
+  'spawn',
+  'despawn',
+  'message',
+  'tool_call',
+  'tool_result',
+  'return',
+  'aggregate',
+  'human_intervention',
+  'safety_event',
+] as const;
+
+/** Event types otrace adds from the survey's vocabulary of atomic events. */
+export const ADDED_EVENT_TYPES = ['delegate', 'reward', 'stop', 'communicate', 'tool_use'] as const;
+
+/** Every event type a trace may use. */
+export const EVENT_TYPES = [...SURVEY_EVENT_TYPES, ...ADDED_EVENT_TYPES] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Written aliases and the canonical type they stand for; the written word is kept for display. */
+export const EVENT_TYPE_ALIASES: Readonly<Record<string, EventType>> = {
+  communicate: 'message',
+  tool_use: 'tool_call',
+};
+
+/** The canonical type of an event type as written (`communicate` -> `message`, `tool_use` -> `tool_call`). */
+export function canonicalType(type: EventType): EventType {
+  return EVENT_TYPE_ALIASES[type] ?? type;
+}
+
+/** The survey's eight edge types. */
+export const EDGE_TYPES = [
+  'temporal',
+  'causal',
+  'spawn',
+  'message',
+  'tool_dependency',
+  'return',
+  'aggregate',
+  'safety_flow',
+] as const;
+export type EdgeType = (typeof EDGE_TYPES)[number];
+
+/** The survey's topology values. */
+export const TOPOLOGIES = [
+  'centralized',
+  'planner_executor_critic',
+  'debate',
+  'swarm',
+  'hierarchical',
+  'harness',
+  'mixed',
+  'unknown',
+] as const;
+export type Topology = (typeof TOPOLOGIES)[number];
+
+/**
+ * Standard stop reasons (the survey's gap "stop events recorded with a standard reason").
+ * - task_complete: the agent said the task is done; quality_met: a verifier/threshold passed;
+ * - budget_exhausted: tokens/cost/context budget; max_turns: a turn limit; timeout: wall clock;
+ * - error: a crash or unrecoverable failure; user_abort: a human stopped it;
+ * - loop_breaker: a loop detector stopped it; unknown: not recorded.
+ */
+export const STOP_REASONS = [
+  'task_complete',
+  'quality_met',
+  'budget_exhausted',
+  'max_turns',
+  'timeout',
+  'error',
+  'user_abort',
+  'loop_breaker',
+  'unknown',
+] as const;
+export type StopReason = (typeof STOP_REASONS)[number];
+
+const nonNegative = z.number().min(0);
+
+/** Where the prompt that produced an event lives, relative to the trace file. Line/column 1-based. */
+export const SourceRefSchema = z.looseObject({
+  path: z.string().min(1).describe('Prompt file that produced the event, relative to the trace file.'),
+  line: z.number().int().min(1).optional().describe('1-based line in that file.'),
+  column: z.number().int().min(1).optional().describe('1-based column in that file.'),
+});
+export type SourceRef = z.infer<typeof SourceRefSchema>;
+
+/**
+ * One event of the temporal event graph. `t` is seconds since the trace start (>= 0).
+ * `stop` events require `reason`; `reward` events require `value` (checked by {@link EventSchema}).
+ */
+export const EventObjectSchema = z.looseObject({
+  id: z.string().min(1),
+  t: nonNegative.describe('Seconds since the start of the trace.'),
+  type: z.enum(EVENT_TYPES),
+  agent: z.string().min(1).describe('The agent (lane) the event belongs to.'),
+  role: z.string().optional(),
+  from: z.string().optional(),
+  to: z.string().optional(),
+  tool: z.string().optional(),
+  content_ref: z.string().optional().describe('Pointer or hash for the content; raw text may be omitted.'),
+  trusted: z.boolean().optional(),
+  content: z.string().optional().describe('Inline text of the message, call or result.'),
+  parent: z.string().optional().describe('Id of the event this one belongs to (e.g. the spawn).'),
+  causes: z.array(z.string()).optional().describe('Ids of the events that caused this one.'),
+  tokens: nonNegative.optional().describe('Tokens spent by this event.'),
+  cost: nonNegative.optional().describe('Money spent by this event (USD).'),
+  duration_s: nonNegative.optional().describe('Seconds the event took.'),
+  credit: z.number().optional().describe('Credit given by the producer; shown as given.'),
+  source: SourceRefSchema.optional(),
+  reason: z.enum(STOP_REASONS).optional().describe('stop: why the run stopped.'),
+  detail: z.string().optional().describe('stop: free text about the decision.'),
+  decided_by: z.string().optional().describe('stop: the agent, rule or human that decided.'),
+  value: z.number().optional().describe('reward: the reward value.'),
+  channel: z.string().optional().describe('reward: team, process, tool, orchestration, ...'),
+  target: z.string().optional().describe('reward: the event or agent it scores.'),
+});
+
+/** An event with the per-type requirements applied. */
+export const EventSchema = EventObjectSchema.superRefine((event, ctx) => {
+  if (event.type === 'stop' && event.reason === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['reason'], message: 'a stop event needs a "reason"' });
+  }
+  if (event.type === 'reward' && event.value === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['value'], message: 'a reward event needs a numeric "value"' });
+  }
+});
+export type TraceEvent = z.infer<typeof EventObjectSchema>;
+
+/** A typed edge between two events, by id. */
+export const EdgeSchema = z.looseObject({
+  src: z.string().min(1),
+  dst: z.string().min(1),
+  type: z.enum(EDGE_TYPES),
+});
+export type TraceEdge = z.infer<typeof EdgeSchema>;
+
+/** Trace-level costs: tokens, seconds, counts; other numeric keys allowed. */
+export const CostsSchema = z.looseObject({
+  tokens: nonNegative.optional(),
+  wall_clock_s: nonNegative.optional(),
+  tool_calls: nonNegative.optional(),
+  messages: nonNegative.optional(),
+});
+
+/** Trace fields other than events and edges (the JSONL header line). */
+export const TraceHeaderSchema = z.looseObject({
+  trace_id: z.string().min(1).optional(),
+  task_id: z.string().min(1).optional(),
+  system: z.string().optional(),
+  topology: z.enum(TOPOLOGIES).optional(),
+  rewards: z.record(z.string(), z.number()).optional(),
+  costs: CostsSchema.optional(),
+  metrics: z.record(z.string(), z.number()).optional(),
+  metadata: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('Anything else: importer details, ground-truth labels (never analysis input).'),
+});
+export type TraceHeader = z.infer<typeof TraceHeaderSchema>;
+
+/** A whole trace document. */
+export const TraceSchema = TraceHeaderSchema.extend({
+  events: z.array(EventSchema),
+  edges: z.array(EdgeSchema).optional(),
+});
+export type Trace = TraceHeader & { events: TraceEvent[]; edges?: TraceEdge[] };

@@ -1,0 +1,64 @@
+/** Summary figures of a loaded trace, for `otrace stats` and the status bar. */
+import type { LoadedTrace } from './model';
+import { canonicalType } from './schema';
+
+/** What `otrace stats --json` prints. Times in seconds, tokens as counted by the trace. */
+export interface TraceStats {
+  format: string;
+  events: number;
+  edges: number;
+  /** Agent (lane) names in order of first appearance. */
+  agents: string[];
+  /** Event type as written -> count. */
+  by_type: Record<string, number>;
+  stops: { id: string; reason: string; agent: string; t: number }[];
+  tool_calls: number;
+  messages: number;
+  time: { start: number; end: number; span_s: number } | null;
+  /** Trace-level costs as recorded, plus `event_tokens`, the sum of per-event tokens. */
+  costs: Record<string, number>;
+  problems: { errors: number; warnings: number };
+}
+
+/** Computes {@link TraceStats} in one pass over the events. */
+export function traceStats(loaded: LoadedTrace): TraceStats {
+  const { trace } = loaded;
+  const agents = new Set<string>();
+  const byType: Record<string, number> = {};
+  const stops: TraceStats['stops'] = [];
+  let toolCalls = 0;
+  let messages = 0;
+  let tokens = 0;
+  let start = Infinity;
+  let end = -Infinity;
+  for (const e of trace.events) {
+    agents.add(e.agent);
+    byType[e.type] = (byType[e.type] ?? 0) + 1;
+    const type = canonicalType(e.type);
+    if (type === 'tool_call') toolCalls++;
+    if (type === 'message') messages++;
+    if (type === 'stop') stops.push({ id: e.id, reason: e.reason ?? 'unknown', agent: e.agent, t: e.t });
+    tokens += e.tokens ?? 0;
+    start = Math.min(start, e.t);
+    end = Math.max(end, e.t + (e.duration_s ?? 0));
+  }
+  const costs: Record<string, number> = {};
+  for (const [k, v] of Object.entries(trace.costs ?? {})) if (typeof v === 'number') costs[k] = v;
+  costs.event_tokens = tokens;
+  return {
+    format: loaded.format,
+    events: trace.events.length,
+    edges: trace.edges.length,
+    agents: [...agents],
+    by_type: byType,
+    stops,
+    tool_calls: toolCalls,
+    messages,
+    time: trace.events.length ? { start, end, span_s: end - start } : null,
+    costs,
+    problems: {
+      errors: loaded.problems.filter((p) => p.severity === 'error').length,
+      warnings: loaded.problems.filter((p) => p.severity === 'warning').length,
+    },
+  };
+}

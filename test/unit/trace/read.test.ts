@@ -1,0 +1,53 @@
+/** The native readers keep every loadable record, with its origin, next to the problems. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { loadTrace } from '../../../src/trace/formats';
+import { readTraceJson, readTraceJsonl } from '../../../src/trace/read';
+import { fixture } from '../helpers';
+
+test('a JSONL file with a cut-off last line loads every complete line', () => {
+  const loaded = readTraceJsonl(fixture('broken', 'cut-off.otrace.jsonl'));
+  assert.deepEqual(loaded.trace.events.map((e) => e.id), ['a', 'b']);
+  assert.equal(loaded.problems.length, 1);
+  assert.equal(loaded.problems[0].range.start.line, 2);
+});
+
+test('a JSONL syntax error skips only that line', () => {
+  const loaded = readTraceJsonl(fixture('broken', 'syntax-error.otrace.jsonl'));
+  assert.deepEqual(loaded.trace.events.map((e) => e.id), ['a', 'c']);
+  assert.equal(loaded.trace.trace_id, 't1');
+});
+
+test('a cut-off JSON document keeps its complete events and trace fields', () => {
+  const loaded = readTraceJson(fixture('broken', 'truncated.otrace.json'));
+  assert.deepEqual(loaded.trace.events.map((e) => e.id), ['a']);
+  assert.equal(loaded.trace.trace_id, 't3');
+});
+
+test('origins: JSONL records are their lines; JSON events are their objects', () => {
+  const jsonl = readTraceJsonl(fixture('broken', 'syntax-error.otrace.jsonl'));
+  assert.deepEqual(jsonl.eventOrigins.get('c'), { range: { start: { line: 3, character: 0 }, end: { line: 3, character: 56 } }, record: 3 });
+  const json = readTraceJson(fixture('survey', 'example_trace.json'));
+  assert.deepEqual(json.eventOrigins.get('e2'), { range: { start: { line: 14, character: 4 }, end: { line: 21, character: 5 } }, record: 1 });
+  assert.deepEqual(json.edgeOrigins[0], { range: { start: { line: 80, character: 4 }, end: { line: 80, character: 47 } }, record: 0 });
+});
+
+test('unknown properties are kept on traces, events and edges', () => {
+  const text = '{"trace_id":"x","lab":"mine","events":[{"id":"a","t":0,"type":"message","agent":"p","x_note":{"k":1}}],"edges":[{"src":"a","dst":"a","type":"causal","w":2}]}';
+  const { trace, problems } = readTraceJson(text);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(trace, JSON.parse(text));
+});
+
+test('aliases keep the written word and count as their canonical type', () => {
+  const loaded = readTraceJsonl('{"id":"a","t":0,"type":"communicate","agent":"p"}\n{"id":"b","t":1,"type":"tool_use","agent":"p"}\n');
+  assert.deepEqual(loaded.trace.events.map((e) => e.type), ['communicate', 'tool_use']);
+});
+
+test('format detection is by content, with a message naming the formats tried', () => {
+  assert.equal(loadTrace(fixture('survey', 'example_trace.json'), 'anything.json').format, 'survey-json');
+  assert.equal(loadTrace('{"id":"a","t":0,"type":"spawn","agent":"p"}\n', 'log.jsonl').format, 'otrace-jsonl');
+  const unknown = loadTrace('hello world\n', 'notes.txt');
+  assert.equal(unknown.format, 'unknown');
+  assert.match(unknown.problems[0].message, /^not a recognized trace format; tried: otrace JSONL, otrace \/ survey trace JSON/);
+});

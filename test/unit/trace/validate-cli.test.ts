@@ -1,0 +1,70 @@
+/** `otrace validate` on good and broken traces: exit codes and the exact LINE:COLUMN of each problem. */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { fixturePath } from '../helpers';
+
+const ROOT = path.join(__dirname, '..', '..', '..');
+const CLI = path.join(ROOT, 'dist', 'cli.js');
+
+/** Runs the built CLI (the test command builds first) from the project root. */
+function otrace(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const broken = (name: string) => path.relative(ROOT, fixturePath('broken', name));
+
+test('validate accepts the samples and the survey example', () => {
+  const r = otrace('validate', 'samples/demo.otrace.jsonl', 'samples/survey-example.json', path.relative(ROOT, fixturePath('survey', 'example_trace.json')));
+  assert.equal(r.stdout, '');
+  assert.equal(r.status, 0);
+  assert.match(r.stderr, /demo\.otrace\.jsonl: ok \(otrace-jsonl, 35 events\)/);
+  assert.match(r.stderr, /survey-example\.json: ok \(survey-json, 8 events\)/);
+});
+
+const cases: [string, string[]][] = [
+  ['syntax-error.otrace.jsonl', ['3:34: error: JSON syntax error: comma expected; line skipped']],
+  ['cut-off.otrace.jsonl', ['3:24: error: last line is cut off (incomplete JSON: unexpected end of string); the lines before it loaded']],
+  ['unknown-type.otrace.jsonl', ['2:24: error: event "b": unknown type "handoff" (expected one of: orchestrator_decision, spawn, despawn, message, tool_call, tool_result, return, aggregate, human_intervention, safety_event, delegate, reward, stop, communicate, tool_use)']],
+  [
+    'missing-field.otrace.json',
+    [
+      '5:5: error: event "b": missing required field "t"',
+      '6:23: error: event "c": "t" must be >= 0, not -1',
+      '6:70: error: event "c": "reason" is "done"; expected one of: task_complete, quality_met, budget_exhausted, max_turns, timeout, error, user_abort, loop_breaker, unknown',
+    ],
+  ],
+  ['duplicate-id.otrace.json', ['4:12: error: duplicate event id "a"', '7:25: error: edge dst "zz" is not an event of this trace']],
+  [
+    'edge-missing.otrace.jsonl',
+    [
+      '3:26: error: edge dst "nope" is not an event of this trace',
+      '4:37: error: edge: unknown type "wire" (expected one of: temporal, causal, spawn, message, tool_dependency, return, aggregate, safety_flow)',
+    ],
+  ],
+  ['truncated.otrace.json', ['1:91: error: JSON syntax error: unexpected end of string', '1:93: error: the document is cut off (unexpected end of file); the complete records before it loaded']],
+  ['stop-reward-fields.otrace.jsonl', ['1:1: error: event "a": missing required field "reason"', '2:56: error: event "r": "value" must be number, not "high"']],
+];
+
+for (const [name, expected] of cases) {
+  test(`validate rejects ${name} with positioned errors`, () => {
+    const file = broken(name);
+    const r = otrace('validate', file);
+    assert.equal(r.status, 1);
+    assert.deepEqual(r.stdout.trimEnd().split('\n'), expected.map((line) => `${file}:${line}`));
+  });
+}
+
+test('validate accepts time running backwards with a positioned warning (exit 0)', () => {
+  const file = broken('time-backwards.otrace.jsonl');
+  const r = otrace('validate', file);
+  assert.equal(r.status, 0);
+  assert.equal(r.stdout, `${file}:3:15: warning: time runs backwards in lane "lead": t=3 s after t=5 s (event "a")\n`);
+});
+
+test('validate exits 1 when any of several files has errors, 2 on a missing file', () => {
+  assert.equal(otrace('validate', 'samples/demo.otrace.jsonl', broken('cut-off.otrace.jsonl')).status, 1);
+  assert.equal(otrace('validate', 'no/such/file.jsonl').status, 2);
+});

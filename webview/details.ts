@@ -1,0 +1,37 @@
+/** The details pane: the selected event's fields and content, as plain text (trace text is untrusted). */
+import type { GraphNode } from '../src/protocol';
+
+/** Shows `node` in `pane`; `actions` are the buttons to offer (label, handler). */
+export function showDetails(pane: HTMLElement, node: GraphNode | undefined, actions: [string, () => void][]): void {
+  pane.replaceChildren();
+  if (!node) {
+    const hint = document.createElement('p');
+    hint.className = 'hint';
+    hint.textContent = 'Select an event to see its details. ←/→ step through events in time order.';
+    pane.append(hint);
+    return;
+  }
+  const heading = document.createElement('h2');
+  heading.textContent = node.label;
+  const table = document.createElement('table');
+  for (const [k, v] of node.fields) {
+    const row = table.insertRow();
+    row.insertCell().textContent = k;
+    row.insertCell().textContent = v;
+  }
+  pane.append(heading, table);
+  if (node.text) {
+    const pre = document.createElement('pre');
+    pre.textContent = node.text;
+    pane.append(pre);
+  }
+  const bar = document.createElement('div');
+  bar.className = 'actions';
+  for (const [label, run] of actions) {
+    const button = document.createElement('vscode-button');
+    button.textContent = label;
+    button.addEventListener('click', run);
+    bar.append(button);
+  }
+  pane.append(bar);
+}

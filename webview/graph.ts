@@ -1,0 +1,124 @@
+/**
+ * The Cytoscape graph: event nodes at the positions the host computed (preset layout, no force
+ * layout), typed edges, theme colors, and lane labels kept beside the graph as it pans and zooms.
+ */
+import cytoscape, { type Core, type ElementDefinition, type StylesheetJson } from 'cytoscape';
+import type { GraphModel } from '../src/protocol';
+import { kindColors, themeColor } from './theme';
+
+const SHAPES: Record<string, cytoscape.Css.NodeShape> = {
+  orchestrator_decision: 'diamond',
+  spawn: 'triangle',
+  despawn: 'vee',
+  delegate: 'round-tag',
+  message: 'round-rectangle',
+  tool_call: 'rectangle',
+  tool_result: 'cut-rectangle',
+  return: 'round-triangle',
+  aggregate: 'hexagon',
+  reward: 'star',
+  stop: 'octagon',
+};
+
+function elements(graph: GraphModel): ElementDefinition[] {
+  const nodes: ElementDefinition[] = graph.nodes.map((n) => ({
+    group: 'nodes',
+    data: { id: n.id, label: n.label, kind: n.kind, agent: n.agent, t: n.t },
+    position: { x: n.x, y: n.y },
+    classes: `event ${n.kind}`,
+  }));
+  const edges: ElementDefinition[] = graph.edges.map((e) => ({
+    group: 'edges',
+    data: { id: e.id, source: e.source, target: e.target, type: e.type },
+    classes: `${e.type}${e.derived ? ' derived' : ''}`,
+  }));
+  return [...nodes, ...edges];
+}
+
+function style(): StylesheetJson {
+  const colors = kindColors();
+  const fg = themeColor('foreground', '#cccccc');
+  const edge = themeColor('editorWidget-border', '#6b6b6b');
+  const focus = themeColor('focusBorder', '#007fd4');
+  const sheet: StylesheetJson = [
+    {
+      selector: 'node.event',
+      style: {
+        width: 20,
+        height: 20,
+        shape: 'ellipse',
+        'background-color': themeColor('charts-foreground', '#cccccc'),
+        label: 'data(label)',
+        color: fg,
+        'font-size': 8,
+        'text-valign': 'bottom',
+        'text-margin-y': 3,
+        'text-max-width': '64px',
+        'text-wrap': 'ellipsis',
+        'min-zoomed-font-size': 7,
+      },
+    },
+    ...Object.entries(colors).map(([kind, color]) => ({
+      selector: `node.${kind}`,
+      style: { 'background-color': color, ...(SHAPES[kind] ? { shape: SHAPES[kind] } : {}) },
+    })),
+    {
+      selector: 'node.stop',
+      style: { width: 34, height: 34, 'border-width': 3, 'border-color': fg, 'font-weight': 'bold', 'font-size': 10 },
+    },
+    { selector: 'node:selected', style: { 'border-width': 3, 'border-color': focus } },
+    {
+      selector: 'edge',
+      style: {
+        width: 1.5,
+        'line-color': edge,
+        'target-arrow-color': edge,
+        'target-arrow-shape': 'triangle',
+        'arrow-scale': 0.8,
+        'curve-style': 'bezier',
+      },
+    },
+    { selector: 'edge.derived', style: { 'line-style': 'dashed' } },
+    { selector: 'edge.spawn', style: { 'line-color': colors.spawn, 'target-arrow-color': colors.spawn } },
+    { selector: 'edge.return', style: { 'line-color': colors.return, 'target-arrow-color': colors.return } },
+    { selector: 'edge.message', style: { 'line-color': colors.message, 'target-arrow-color': colors.message } },
+    { selector: '.dimmed', style: { opacity: 0.2 } },
+  ];
+  return sheet;
+}
+
+/** Creates the graph in `container` and keeps the lane labels in `lanes` aligned with it. */
+export function createGraph(container: HTMLElement, lanes: HTMLElement, graph: GraphModel): Core {
+  const cy = cytoscape({
+    container,
+    elements: elements(graph),
+    style: style(),
+    layout: { name: 'preset', fit: true, padding: 40 },
+    wheelSensitivity: 0.3,
+    minZoom: 0.02,
+    maxZoom: 4,
+    boxSelectionEnabled: false,
+    hideEdgesOnViewport: graph.nodes.length > 2000,
+    textureOnViewport: graph.nodes.length > 2000,
+  });
+  lanes.replaceChildren(
+    ...graph.lanes.map((lane) => {
+      const label = document.createElement('div');
+      label.className = 'lane';
+      label.dataset.lane = lane.name;
+      label.textContent = lane.name; // untrusted trace text: never innerHTML
+      label.title = `${lane.name}: ${lane.count} events`;
+      return label;
+    }),
+  );
+  const place = () => {
+    const zoom = cy.zoom();
+    const pan = cy.pan();
+    graph.lanes.forEach((lane, i) => {
+      (lanes.children[i] as HTMLElement).style.top = `${lane.y * zoom + pan.y}px`;
+    });
+  };
+  cy.on('viewport', place);
+  place();
+  return cy;
+}

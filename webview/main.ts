@@ -1,0 +1,94 @@
+/**
+ * Webview entry: handshake with the host, draw the trace graph, show details, step through time.
+ * Everything from the trace is shown with textContent; the CSP forbids inline and eval'd script.
+ */
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import '@vscode-elements/elements/dist/vscode-textfield/index.js';
+import type { Core, NodeSingular } from 'cytoscape';
+import type { GraphModel, HostMessage, WebviewMessage } from '../src/protocol';
+import { showDetails } from './details';
+import { createGraph } from './graph';
+import './styles.css';
+
+declare function acquireVsCodeApi(): { postMessage(message: WebviewMessage): void };
+const vscode = acquireVsCodeApi();
+const post = (m: WebviewMessage) => vscode.postMessage(m);
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+let cy: Core | undefined;
+let graph: GraphModel | undefined;
+/** Node ids in time order, for ←/→ stepping. */
+let timeline: string[] = [];
+
+function render(next: GraphModel): void {
+  graph = next;
+  cy?.destroy();
+  cy = createGraph($('graph'), $('lanes'), next);
+  timeline = [...next.nodes].sort((a, b) => a.t - b.t || a.x - b.x).map((n) => n.id);
+  const { errors, warnings } = next.problems;
+  $('title').textContent = next.title;
+  $('summary').textContent =
+    `${next.format} · ${next.nodes.length} events · ${next.lanes.length} agents · ${next.edges.length} edges` +
+    (errors + warnings ? ` · ${errors} errors, ${warnings} warnings (see Problems)` : '');
+  cy.on('select', 'node', (e) => select(e.target as NodeSingular, false));
+  cy.on('unselect', 'node', () => showDetails($('details'), undefined, []));
+  showDetails($('details'), undefined, []);
+  (globalThis as { __otrace?: unknown }).__otrace = { cy, graph: next };
+  document.body.dataset.state = 'ready';
+}
+
+function select(node: NodeSingular, center: boolean): void {
+  if (!cy || !graph) return;
+  if (!node.selected()) {
+    cy.$(':selected').unselect();
+    node.select();
+  }
+  if (center) cy.animate({ center: { eles: node } }, { duration: 150 });
+  const id = node.id();
+  const model = graph.nodes.find((n) => n.id === id);
+  const actions: [string, () => void][] = [['Show in Trace File', () => post({ type: 'reveal', id })]];
+  if (model?.hasSource) actions.push(['Open Source Prompt', () => post({ type: 'openSource', id })]);
+  showDetails($('details'), model, actions);
+  post({ type: 'selected', id });
+}
+
+function step(delta: number): void {
+  if (!cy || timeline.length === 0) return;
+  const current = cy.$('node:selected').first();
+  const at = current.nonempty() ? timeline.indexOf(current.id()) : -1;
+  const next = Math.min(timeline.length - 1, Math.max(0, at + delta));
+  select(cy.getElementById(timeline[next]) as NodeSingular, true);
+}
+
+function filter(text: string): void {
+  if (!cy) return;
+  const q = text.trim().toLowerCase();
+  cy.batch(() => {
+    cy!.elements().removeClass('dimmed');
+    if (!q) return;
+    const hit = new Set(graph!.nodes.filter((n) => `${n.id} ${n.label} ${n.agent} ${n.text ?? ''}`.toLowerCase().includes(q)).map((n) => n.id));
+    cy!.nodes().forEach((n) => {
+      if (!hit.has(n.id())) n.addClass('dimmed');
+    });
+    cy!.edges().addClass('dimmed');
+  });
+}
+
+window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
+  const m = event.data;
+  if (m.type === 'trace') render(m.graph);
+  else if (m.type === 'select' && cy) {
+    const node = cy.getElementById(m.id);
+    if (node.nonempty()) select(node as NodeSingular, true);
+  }
+});
+
+document.addEventListener('keydown', (e) => {
+  if ((e.target as HTMLElement).closest('vscode-textfield')) return;
+  if (e.key === 'ArrowRight') step(1);
+  else if (e.key === 'ArrowLeft') step(-1);
+  else if (e.key === 'f') cy?.fit(undefined, 40);
+});
+$('fit').addEventListener('click', () => cy?.fit(undefined, 40));
+$('search').addEventListener('input', (e) => filter((e.target as HTMLInputElement).value ?? ''));
+post({ type: 'ready' });
