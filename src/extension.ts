@@ -31,6 +31,19 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.window.onDidChangeActiveTextEditor(updateContext),
   );
   updateContext(vscode.window.activeTextEditor);
+  void openStartTrace(panels);
+}
+
+/**
+ * `npm start` sets OTRACE_START_TRACE to the demo trace: open it and its graph beside it, so the
+ * main job is one command. Users never set it.
+ */
+async function openStartTrace(panels: GraphPanels): Promise<void> {
+  const file = process.env.OTRACE_START_TRACE;
+  if (!file) return;
+  const uri = vscode.Uri.file(file);
+  await vscode.window.showTextDocument(uri, { viewColumn: vscode.ViewColumn.One, preview: false });
+  panels.openToSide(uri);
 }
 
 export function deactivate(): void {}

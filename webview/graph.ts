@@ -87,13 +87,34 @@ function style(): StylesheetJson {
   return sheet;
 }
 
+/** Room on the left for the lane labels, in screen pixels. */
+const LABEL_ROOM = 110;
+
+/**
+ * The first view: all lanes in height (zoom between 0.35 and 1.2) and the start of the trace at
+ * the left, like a timeline; traces wider than the panel are panned, not shrunk to dots.
+ * "Fit" shows everything.
+ */
+export function showStart(cy: Core, graph: GraphModel): void {
+  const height = cy.height() || 400;
+  const laneSpan = (graph.lanes.length - 1) * 90 + 120;
+  const xs = graph.nodes.map((n) => n.x);
+  // At least ~14 time steps across the panel, all lanes in height.
+  const steps = Math.min(14, new Set(xs).size || 1);
+  const width = (cy.width() || 600) - LABEL_ROOM;
+  const zoom = Math.min(1.2, Math.max(0.35, Math.min(height / laneSpan, width / (steps * 70))));
+  const minX = xs.length ? Math.min(...xs) : 0;
+  const lastY = graph.lanes.length ? graph.lanes[graph.lanes.length - 1].y : 0;
+  cy.viewport({ zoom, pan: { x: LABEL_ROOM - minX * zoom, y: height / 2 - (lastY / 2) * zoom } });
+}
+
 /** Creates the graph in `container` and keeps the lane labels in `lanes` aligned with it. */
 export function createGraph(container: HTMLElement, lanes: HTMLElement, graph: GraphModel): Core {
   const cy = cytoscape({
     container,
     elements: elements(graph),
     style: style(),
-    layout: { name: 'preset', fit: true, padding: 40 },
+    layout: { name: 'preset', fit: false },
     wheelSensitivity: 0.3,
     minZoom: 0.02,
     maxZoom: 4,
@@ -119,6 +140,7 @@ export function createGraph(container: HTMLElement, lanes: HTMLElement, graph: G
     });
   };
   cy.on('viewport', place);
+  showStart(cy, graph);
   place();
   return cy;
 }

@@ -34,6 +34,7 @@ function render(next: GraphModel): void {
   cy.on('unselect', 'node', () => showDetails($('details'), undefined, []));
   showDetails($('details'), undefined, []);
   (globalThis as { __otrace?: unknown }).__otrace = { cy, graph: next };
+  document.body.dataset.title = next.title;
   document.body.dataset.state = 'ready';
 }
 

@@ -17,7 +17,7 @@ const TEXT_LIMIT = 2000;
  * Builds the {@link GraphModel} of a trace.
  * Lanes are agents in order of first appearance. x is the rank of the event's time among the
  * trace's distinct times (so long idle gaps do not stretch the picture), y the lane's position.
- * Derived links (when the trace has no edge between the same two events):
+ * Derived links (only when the trace has no edge from that event into the target agent's lane):
  * - spawn: a spawn event -> the first event of the spawned agent (`to`) at or after it;
  * - message: a delegate/message with `to` -> the next event of that agent at or after it;
  * - return: a return with `to` -> the next event of that agent at or after it.
@@ -53,17 +53,18 @@ export function buildGraph(loaded: LoadedTrace, title: string): GraphModel {
 
   const graphEdges: GraphEdge[] = [];
   const seen = new Set<string>();
-  const ids = new Set(events.map((e) => e.id));
+  const agentOf = new Map(events.map((e) => [e.id, e.agent]));
   edges.forEach((edge, i) => {
-    if (!ids.has(edge.src) || !ids.has(edge.dst)) return;
+    if (!agentOf.has(edge.src) || !agentOf.has(edge.dst)) return;
     seen.add(`${edge.src}>${edge.dst}`);
+    seen.add(`${edge.src}>lane:${agentOf.get(edge.dst)}`);
     graphEdges.push({ id: `edge${i}`, source: edge.src, target: edge.dst, type: edge.type, derived: false });
   });
   const lanesByAgent = eventsByAgent(events);
   events.forEach((e) => {
     const kind = canonicalType(e.type);
     const linkType = kind === 'spawn' ? 'spawn' : kind === 'return' ? 'return' : kind === 'delegate' || kind === 'message' ? 'message' : undefined;
-    if (!linkType || !e.to || e.to === e.agent) return;
+    if (!linkType || !e.to || e.to === e.agent || seen.has(`${e.id}>lane:${e.to}`)) return;
     const target = firstAtOrAfter(lanesByAgent.get(e.to), e.t, e.id);
     if (!target || seen.has(`${e.id}>${target.id}`)) return;
     seen.add(`${e.id}>${target.id}`);

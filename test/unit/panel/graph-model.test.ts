@@ -1,0 +1,59 @@
+/** The swimlane graph model: a node per event, lanes per agent, time order on x, derived links. */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { buildGraph, LANE_HEIGHT, X_STEP } from '../../../src/panel/graph-model';
+import { readTraceJsonl } from '../../../src/trace/read';
+
+const demo = readTraceJsonl(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'samples', 'demo.otrace.jsonl'), 'utf8'));
+
+test('one node per event, one lane per agent in order of appearance', () => {
+  const g = buildGraph(demo, 'demo');
+  assert.equal(g.nodes.length, 35);
+  assert.deepEqual(g.lanes.map((l) => [l.name, l.y, l.count]), [
+    ['orchestrator', 0, 16],
+    ['planner', LANE_HEIGHT, 1],
+    ['researcher', 2 * LANE_HEIGHT, 12],
+    ['web_searcher', 3 * LANE_HEIGHT, 3],
+    ['writer', 4 * LANE_HEIGHT, 1],
+    ['critic', 5 * LANE_HEIGHT, 2],
+  ]);
+  for (const n of g.nodes) assert.equal(n.y, g.lanes.find((l) => l.name === n.agent)!.y);
+});
+
+test('x follows the rank of time, so later events are to the right', () => {
+  const g = buildGraph(demo, 'demo');
+  const byId = new Map(g.nodes.map((n) => [n.id, n]));
+  assert.equal(byId.get('e1')!.x, 0);
+  assert.equal(byId.get('e2')!.x, X_STEP);
+  const sorted = [...g.nodes].sort((a, b) => a.t - b.t);
+  for (let i = 1; i < sorted.length; i++) assert.ok(sorted[i].x >= sorted[i - 1].x);
+});
+
+test('derived spawn, message and return links join lanes where the trace has no edge into that lane', () => {
+  assert.deepEqual(buildGraph(demo, 'demo').edges.filter((e) => e.derived), [], 'the demo writes all its links');
+  const text = [
+    '{"id":"s","t":0,"type":"spawn","agent":"lead","to":"w"}',
+    '{"id":"d","t":1,"type":"delegate","agent":"lead","to":"w"}',
+    '{"id":"w1","t":2,"type":"tool_call","agent":"w"}',
+    '{"id":"r","t":3,"type":"return","agent":"w","to":"lead"}',
+    '{"id":"a","t":4,"type":"aggregate","agent":"lead"}',
+    '{"id":"d2","t":5,"type":"delegate","agent":"lead","to":"w"}',
+    '{"id":"w2","t":6,"type":"tool_call","agent":"w"}',
+    '{"edge":{"src":"d2","dst":"w2","type":"message"}}',
+  ].join('\n');
+  const g = buildGraph(readTraceJsonl(text), 't');
+  assert.deepEqual(
+    g.edges.map((e) => `${e.source}>${e.target}:${e.type}${e.derived ? ' (derived)' : ''}`),
+    ['d2>w2:message', 's>w1:spawn (derived)', 'd>w1:message (derived)', 'r>a:return (derived)'],
+  );
+});
+
+test('the stop event keeps its reason in the label; events at one time in one lane do not overlap', () => {
+  const g = buildGraph(demo, 'demo');
+  assert.equal(g.nodes.find((n) => n.id === 'e35')!.label, 'stop: quality_met');
+  const same = readTraceJsonl('{"id":"a","t":1,"type":"message","agent":"p"}\n{"id":"b","t":1,"type":"message","agent":"p"}\n');
+  const [a, b] = buildGraph(same, 's').nodes;
+  assert.notDeepEqual([a.x, a.y], [b.x, b.y]);
+});
