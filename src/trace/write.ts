@@ -2,10 +2,11 @@
  * Writers: otrace JSON, otrace JSONL, and the survey's JSON (valid under its trace_schema.json).
  * Survey JSON -> otrace JSONL -> survey JSON gives the same JSON value.
  */
+import { toChromeTraceJson } from './export-chrome';
 import { canonicalType, SURVEY_EVENT_TYPES, type Trace, type TraceEvent } from './schema';
 
 /** Output formats of `otrace convert`. */
-export const OUTPUT_FORMATS = ['otrace-json', 'otrace-jsonl', 'survey-json'] as const;
+export const OUTPUT_FORMATS = ['otrace-json', 'otrace-jsonl', 'survey-json', 'chrome-trace'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** The trace as one pretty-printed JSON document, ending in a newline. */
@@ -80,5 +81,7 @@ export function writeTrace(trace: Trace, format: OutputFormat): string {
       return toOtraceJsonl(trace);
     case 'survey-json':
       return toSurveyJson(trace);
+    case 'chrome-trace':
+      return toChromeTraceJson(trace);
   }
 }
