@@ -13,7 +13,7 @@ let failed = 0;
 
 function run(label, cmd, args, opts = {}) {
   process.stdout.write(`\n== ${label}: ${cmd} ${args.join(' ')}\n`);
-  const r = spawnSync(cmd, args, { stdio: opts.capture ? ['ignore', 'pipe', 'inherit'] : 'inherit', encoding: 'utf8', env: { ...process.env, ...opts.env } });
+  const r = spawnSync(cmd, args, { stdio: opts.capture ? ['ignore', 'pipe', 'inherit'] : 'inherit', encoding: 'utf8', maxBuffer: 64 << 20, env: { ...process.env, ...opts.env } });
   if (opts.capture) process.stdout.write(r.stdout ?? '');
   return r;
 }

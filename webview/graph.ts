@@ -44,13 +44,13 @@ function style(): StylesheetJson {
     {
       selector: 'node.event',
       style: {
-        width: 20,
-        height: 20,
+        width: 26,
+        height: 26,
         shape: 'ellipse',
         'background-color': themeColor('charts-foreground', '#cccccc'),
         label: 'data(label)',
         color: fg,
-        'font-size': 8,
+        'font-size': 9,
         'text-valign': 'bottom',
         'text-margin-y': 3,
         'text-max-width': '64px',
@@ -64,7 +64,7 @@ function style(): StylesheetJson {
     })),
     {
       selector: 'node.stop',
-      style: { width: 34, height: 34, 'border-width': 3, 'border-color': fg, 'font-weight': 'bold', 'font-size': 10 },
+      style: { width: 42, height: 42, 'border-width': 3, 'border-color': fg, 'font-weight': 'bold', 'font-size': 10 },
     },
     { selector: 'node:selected', style: { 'border-width': 3, 'border-color': focus } },
     {
@@ -91,7 +91,7 @@ function style(): StylesheetJson {
 const LABEL_ROOM = 110;
 
 /**
- * The first view: all lanes in height (zoom between 0.35 and 1.2) and the start of the trace at
+ * The first view: all lanes in height (zoom between 0.5 and 1.2) and the start of the trace at
  * the left, like a timeline; traces wider than the panel are panned, not shrunk to dots.
  * "Fit" shows everything.
  */
@@ -99,10 +99,10 @@ export function showStart(cy: Core, graph: GraphModel): void {
   const height = cy.height() || 400;
   const laneSpan = (graph.lanes.length - 1) * 90 + 120;
   const xs = graph.nodes.map((n) => n.x);
-  // At least ~14 time steps across the panel, all lanes in height.
-  const steps = Math.min(14, new Set(xs).size || 1);
+  // About ten time steps across the panel, all lanes in height.
+  const steps = Math.min(10, new Set(xs).size || 1);
   const width = (cy.width() || 600) - LABEL_ROOM;
-  const zoom = Math.min(1.2, Math.max(0.35, Math.min(height / laneSpan, width / (steps * 70))));
+  const zoom = Math.min(1.2, Math.max(0.5, Math.min(height / laneSpan, width / (steps * 70))));
   const minX = xs.length ? Math.min(...xs) : 0;
   const lastY = graph.lanes.length ? graph.lanes[graph.lanes.length - 1].y : 0;
   cy.viewport({ zoom, pan: { x: LABEL_ROOM - minX * zoom, y: height / 2 - (lastY / 2) * zoom } });

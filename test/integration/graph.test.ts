@@ -1,0 +1,130 @@
+/**
+ * The main job in a real VS Code: open a trace, run "Open Trace Graph to the Side", and check the
+ * webview's Cytoscape state through the browser: one node per event, a lane per agent, the stop
+ * event styled on its own. Also the custom editor, diagnostics, and the README screenshot.
+ */
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { evalInWebview, screenshot } from './bridge';
+
+const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
+
+/** What the webview's Cytoscape instance holds, read in the webview itself. */
+interface GraphState {
+  nodes: number;
+  eventNodes: number;
+  agents: string[];
+  laneLabels: string[];
+  /** agent -> distinct y positions of its nodes (rounded). */
+  laneYs: Record<string, number[]>;
+  shapes: Record<string, string>;
+  colors: Record<string, string>;
+  stopClassed: string[];
+}
+
+const READ_STATE = `() => {
+  const { cy } = globalThis.__otrace;
+  const laneYs = {};
+  const shapes = {};
+  const colors = {};
+  cy.nodes().forEach((n) => {
+    const agent = n.data('agent');
+    const y = Math.round(n.position('y'));
+    laneYs[agent] = [...new Set([...(laneYs[agent] || []), y])];
+    shapes[n.id()] = n.style('shape');
+    colors[n.id()] = n.style('background-color');
+  });
+  return {
+    nodes: cy.nodes().length,
+    eventNodes: cy.nodes('.event').length,
+    agents: [...new Set(cy.nodes().map((n) => n.data('agent')))],
+    laneLabels: [...document.querySelectorAll('#lanes .lane')].map((l) => l.textContent),
+    laneYs, shapes, colors,
+    stopClassed: cy.nodes('.stop').map((n) => n.id()),
+  };
+}`;
+
+async function closeAll(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
+
+/** Opens `file` in a text editor, runs the command, and reads the graph of that file. */
+async function openGraphToSide(file: string): Promise<GraphState> {
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+  await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+  const panel = await vscode.commands.executeCommand<vscode.WebviewPanel>('otrace.openGraphToSide');
+  assert.ok(panel, 'the command returns its webview panel');
+  // A panel opened "Beside" learns its column with its first view-state change.
+  for (let i = 0; i < 50 && panel.viewColumn === undefined; i++) await new Promise((r) => setTimeout(r, 100));
+  assert.equal(panel.viewColumn, vscode.ViewColumn.Two, 'the graph opens beside the trace');
+  return evalInWebview<GraphState>(READ_STATE, { selector: `body[data-state="ready"][data-title="${path.basename(file)}"]`, timeoutMs: 40_000 });
+}
+
+/** Every agent has exactly one lane label, and its nodes sit in one band of y distinct from the others. */
+function assertLanes(state: GraphState, agents: string[]): void {
+  assert.deepEqual(state.agents, agents);
+  assert.deepEqual(state.laneLabels, agents);
+  const bands = agents.map((a) => Math.min(...state.laneYs[a]));
+  assert.equal(new Set(bands).size, agents.length, `lanes overlap: ${JSON.stringify(state.laneYs)}`);
+  for (const a of agents) {
+    const ys = state.laneYs[a];
+    assert.ok(Math.max(...ys) - Math.min(...ys) < 60, `the nodes of ${a} leave their lane: ${ys}`);
+  }
+}
+
+describe('trace graph in a real VS Code', function () {
+  this.timeout(120_000);
+  before(closeAll);
+  afterEach(closeAll);
+
+  it("opens the demo trace's graph to the side: a node per event, a lane per agent, the stop styled", async () => {
+    const state = await openGraphToSide(path.join(ROOT, 'samples', 'demo.otrace.jsonl'));
+    assert.equal(state.nodes, 35);
+    assert.equal(state.eventNodes, 35);
+    assertLanes(state, ['orchestrator', 'planner', 'researcher', 'web_searcher', 'writer', 'critic']);
+    assert.deepEqual(state.stopClassed, ['e35']);
+    assert.equal(state.shapes.e35, 'octagon');
+    const otherShapes = Object.entries(state.shapes).filter(([id, s]) => id !== 'e35' && s === 'octagon');
+    assert.deepEqual(otherShapes, [], 'only the stop event is an octagon');
+    const stopColor = state.colors.e35;
+    const sameColor = Object.entries(state.colors).filter(([id, c]) => id !== 'e35' && c === stopColor && state.shapes[id] !== 'octagon');
+    assert.deepEqual(sameColor, [], 'no other event has the stop color');
+    // For the README: the stop event selected, its details shown.
+    const shown = await evalInWebview<string>(
+      `() => new Promise((done) => { window.postMessage({ type: 'select', id: 'e35' }, '*'); setTimeout(() => done(document.querySelector('#details h2')?.textContent), 600); })`,
+      { selector: 'body[data-title="demo.otrace.jsonl"]' },
+    );
+    assert.equal(shown, 'stop: quality_met');
+    await screenshot('test-output/screenshot.png');
+  });
+
+  it("opens the survey's example trace: 8 nodes, 4 lanes, no stop node", async () => {
+    const state = await openGraphToSide(path.join(ROOT, 'test', 'fixtures', 'survey', 'example_trace.json'));
+    assert.equal(state.nodes, 8);
+    assertLanes(state, ['orchestrator', 'planner_1', 'executor_1', 'browser.search']);
+    assert.deepEqual(state.stopClassed, []);
+  });
+
+  it('opens a trace in the "Orchestration Trace Graph" custom editor', async () => {
+    const uri = vscode.Uri.file(path.join(ROOT, 'samples', 'survey-example.json'));
+    await vscode.commands.executeCommand('vscode.openWith', uri, 'otrace.traceGraph');
+    const nodes = await evalInWebview<number>('() => globalThis.__otrace.cy.nodes().length', {
+      selector: 'body[data-state="ready"][data-title="survey-example.json"]',
+      timeoutMs: 40_000,
+    });
+    assert.equal(nodes, 8);
+  });
+
+  it('puts the problems of a broken trace in the Problems panel, positioned', async () => {
+    const uri = vscode.Uri.file(path.join(ROOT, 'test', 'fixtures', 'broken', 'duplicate-id.otrace.json'));
+    await vscode.window.showTextDocument(uri);
+    let diagnostics: vscode.Diagnostic[] = [];
+    for (let i = 0; i < 50 && diagnostics.filter((d) => d.source === 'otrace').length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      diagnostics = vscode.languages.getDiagnostics(uri);
+    }
+    const ours = diagnostics.filter((d) => d.source === 'otrace').map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.message}`);
+    assert.deepEqual(ours, ['4:12 duplicate event id "a"', '7:25 edge dst "zz" is not an event of this trace']);
+  });
+});
