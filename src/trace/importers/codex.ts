@@ -1,2 +1,352 @@
-/** Placeholder: the codex importer is being written. */
-export {};
+/**
+ * Importer of OpenAI Codex rollout files (`~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`).
+ *
+ * The record format (codex-rs `RolloutItem`, as written by Codex CLI / Desktop 0.4x-0.10x; described
+ * in the corpus' SOURCE.md): every line is `{timestamp, type, payload}` with `type` one of
+ * `session_meta` (the first line), `turn_context`, `response_item` (model I/O: `message`,
+ * `reasoning`, `function_call` / `function_call_output`, `custom_tool_call` /
+ * `custom_tool_call_output`, `local_shell_call`, `web_search_call`, `compaction`, ...),
+ * `event_msg` (`task_started`, `user_message`, `agent_message`, `token_count`, `task_complete`,
+ * `turn_aborted`, `context_compacted`, `error`, ...) and `compacted` (the summary that replaces the
+ * history).
+ *
+ * Mapping to the trace (one lane, `codex`):
+ * - turns: `task_started` opens a turn (`turn_id` on every event of it, `metadata.turns` lists them);
+ *   `task_complete` -> `stop` (task_complete, content = last agent message); `turn_aborted` ->
+ *   `stop` (interrupted / replaced -> user_abort); an `error` event -> `stop` (error, or
+ *   budget_exhausted for context window / usage limits); a turn that started and has none of these
+ *   ends with no stop recorded;
+ * - prompts: `event_msg/user_message` -> `message` from `user` (the `response_item` user and
+ *   developer messages are injected context and repeat the prompt; they are used only when the file
+ *   has no user_message events); assistant `response_item/message` -> `message` (`phase` kept);
+ *   `agent_message` / `agent_reasoning` events repeat response items and give no event;
+ * - tool calls: every `*_call` response item -> `tool_call` (id = `call_id`), every `*_call_output`
+ *   -> `tool_result` (id `<call_id>:result`, `causes` = the call) with a `tool_dependency` edge,
+ *   paired by `call_id` however many calls run in parallel; a `web_search_call` has no result;
+ * - causes: a model output (message or call) is caused by the prompt and results received since the
+ *   previous output;
+ * - tokens: `token_count` whose cumulative `total_token_usage.total_tokens` grew puts
+ *   `last_token_usage.total_tokens` (input incl. cached + output) on the last model output since the
+ *   previous count; `trace.costs` takes the last cumulative usage;
+ * - compaction: `compacted` -> `message` from `compaction` (the summary) and `context_compacted` /
+ *   a `compaction` response item -> `orchestrator_decision`, all with `compaction: true`.
+ * Time `t`: seconds since the first record's timestamp (a record stamped earlier reads 0, never negative).
+ */
+import { firstJsonLines, registerFormat, type TraceFormat } from '../formats';
+import type { LoadedTrace, Origin, Problem } from '../model';
+import type { StopReason, TraceEvent } from '../schema';
+import { baseName, clipContent, forEachJsonlRecord, isObject, num, parseTimestamp, recordOrigin, secondsSince, str, TraceAssembler, type JsonlRecord } from './jsonl-records';
+
+/** The lane of the Codex agent. */
+export const CODEX_LANE = 'codex';
+
+/** Top-level record types of a rollout. */
+const RECORD_TYPES = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);
+
+type Json = Record<string, unknown>;
+
+/** An event before its time and lane are set. */
+type Draft = Partial<TraceEvent> & Pick<TraceEvent, 'id' | 'type'>;
+
+/** One turn (`task_started` ... `task_complete`), for `metadata.turns`. */
+interface Turn {
+  turn_id: string;
+  start_t: number;
+  end_t?: number;
+  stop: StopReason | null;
+  /** 0-based line of the `task_started` record. */
+  line: number;
+}
+
+const BUDGET_ERROR = /context window|context length|usage limit|rate limit|quota|too many tokens|exceeded/i;
+
+/** The stop reason of a `turn_aborted` event's `reason` (interrupted / replaced: user_abort; else unknown). */
+export function abortReason(reason: unknown): StopReason {
+  return reason === 'interrupted' || reason === 'replaced' ? 'user_abort' : 'unknown';
+}
+
+/** The text of a Responses API `content` list (input_text / output_text parts joined). */
+function partsText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  const out: string[] = [];
+  for (const p of content) {
+    if (isObject(p) && typeof p.text === 'string') out.push(p.text);
+    else if (isObject(p) && (p.type === 'input_image' || p.type === 'output_image')) out.push('[image]');
+  }
+  return out.join('\n');
+}
+
+/** A tool output: a string, or `{content, success}` (older rollouts). */
+function outputText(output: unknown): { text: string; failed: boolean } {
+  if (typeof output === 'string') return { text: output, failed: false };
+  if (isObject(output)) {
+    const text = typeof output.content === 'string' ? output.content : partsText(output.content_items ?? output.content);
+    return { text, failed: output.success === false };
+  }
+  return { text: output === undefined ? '' : JSON.stringify(output), failed: false };
+}
+
+/**
+ * Reads a Codex rollout file.
+ * @param text the file's content.
+ * @returns the trace (format `codex`, one lane `codex`), the origin of every event (the line of its
+ * record) and positioned problems (bad or cut-off lines, outputs of unknown calls). Never throws.
+ */
+export function readCodex(text: string): LoadedTrace {
+  const problems: Problem[] = [];
+  const out = new TraceAssembler(problems);
+  // The time base is the first record's timestamp (earlier ones, if any, read as 0).
+  let base: number | undefined;
+  // The prompts are the user_message events; only a file without them (as JSON structure, not inside
+  // a string, where the quotes would be escaped) has its prompts in the response items alone.
+  const useResponseUserMessages = !/"type"\s*:\s*"user_message"/.test(text);
+
+  const lane = CODEX_LANE;
+  const skipped: Record<string, number> = {};
+  const skip = (k: string) => (skipped[k] = (skipped[k] ?? 0) + 1);
+  const calls = new Map<string, { id: string; tool: string }>();
+  const turns: Turn[] = [];
+  const models = new Set<string>();
+  let turn: Turn | undefined;
+  let inputs: string[] = [];
+  let lastOutputId: string | undefined;
+  let lastCountedOutputId: string | undefined;
+  let lastTotal = -1;
+  let totalUsage: Json | undefined;
+  let unattributedTokens = 0;
+  let toolCalls = 0;
+  let reasoning = 0;
+  let compactions = 0;
+  let compactionMarkers = 0;
+  let session: Json | undefined;
+  let lastMs: number | undefined;
+  let lastT = 0;
+  // The record being read: its time and origin.
+  let t = 0;
+  let origin: Origin = { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, record: 0 };
+
+  /** Adds an event of the current record to the lane (in the open turn). */
+  const add = (draft: Draft): string => {
+    const e = draft as TraceEvent & Json;
+    e.t = t;
+    e.agent = lane;
+    if (turn) e.turn_id = turn.turn_id;
+    return out.add(e, origin);
+  };
+  /** A model output: caused by what came in since the previous one. */
+  const output = (event: Draft): string => {
+    if (inputs.length) event.causes = event.causes ? [...event.causes, ...inputs] : inputs;
+    inputs = [];
+    const id = add(event);
+    lastOutputId = id;
+    return id;
+  };
+
+  /** Reads one record into the trace (records come in line order). */
+  const readRecord = (r: JsonlRecord): void => {
+    const v = r.value;
+    const own = parseTimestamp(v.timestamp);
+    if (base === undefined && own !== undefined) base = own;
+    const ms = own ?? lastMs ?? base;
+    lastMs = ms;
+    t = base === undefined || ms === undefined ? 0 : secondsSince(base, ms);
+    lastT = t;
+    origin = recordOrigin(r);
+    const type = str(v.type) ?? '(none)';
+    const p = isObject(v.payload) ? v.payload : undefined;
+    const ptype = str(p?.type) ?? '';
+
+    if (type === 'session_meta') {
+      session ??= p;
+      return;
+    }
+    if (type === 'turn_context') {
+      if (typeof p?.model === 'string') models.add(p.model);
+      return;
+    }
+    if (type === 'compacted') {
+      const ev: Draft & Json = { id: `compacted:L${r.line}`, type: 'message', from: 'compaction', to: lane, compaction: true };
+      clipContent(ev, str(p?.message));
+      const history = p?.replacement_history;
+      if (Array.isArray(history)) ev.replacement_items = history.length;
+      inputs.push(add(ev));
+      compactions++;
+      return;
+    }
+    if (type === 'response_item' && p) {
+      const callId = str(p.call_id) ?? str(p.id);
+      if (ptype === 'message') {
+        const role = str(p.role);
+        const text = partsText(p.content);
+        if (role === 'assistant') {
+          const ev: Draft & Json = { id: `msg:L${r.line}`, type: 'message', from: lane };
+          clipContent(ev, text);
+          if (typeof p.phase === 'string') ev.phase = p.phase;
+          output(ev);
+        } else if (role === 'user' && useResponseUserMessages && text.trim() !== '') {
+          const ev: Draft = { id: `user:L${r.line}`, type: 'message', from: 'user', to: lane };
+          clipContent(ev, text);
+          inputs.push(add(ev));
+        } else skip(`response_item/message/${role ?? '?'}`);
+      } else if (ptype === 'reasoning') {
+        reasoning++;
+      } else if (ptype === 'compaction' || ptype === 'compaction_summary') {
+        const ev = { id: `compaction:L${r.line}`, type: 'orchestrator_decision', compaction: true, content: 'context compacted (encrypted summary)' } as Draft;
+        inputs.push(add(ev));
+        compactions++;
+      } else if (ptype.endsWith('_call_output')) {
+        const id = callId ?? `L${r.line}`;
+        const call = calls.get(id);
+        const { text: body, failed } = outputText(p.output);
+        const ev: Draft & Json = { id: `${id}:result`, type: 'tool_result', tool: call?.tool ?? 'unknown' };
+        clipContent(ev, body);
+        if (failed) ev.is_error = true;
+        if (call) ev.causes = [call.id];
+        else problems.push({ severity: 'warning', message: `${ptype} for call_id "${id}", which no call of this rollout started`, range: origin.range });
+        const rid = add(ev);
+        if (call) out.edge(call.id, rid, 'tool_dependency');
+        inputs.push(rid);
+      } else if (ptype.endsWith('_call')) {
+        const tool = str(p.name) ?? (ptype === 'local_shell_call' ? 'local_shell' : ptype.slice(0, -'_call'.length));
+        const id = callId ?? `${ptype}:L${r.line}`;
+        const ev: Draft & Json = { id, type: 'tool_call', tool };
+        const args = p.arguments ?? p.input ?? p.action;
+        clipContent(ev, typeof args === 'string' ? args : args === undefined ? undefined : JSON.stringify(args));
+        if (typeof p.status === 'string') ev.status = p.status;
+        const cid = output(ev);
+        if (callId) calls.set(callId, { id: cid, tool });
+        toolCalls++;
+      } else skip(`response_item/${ptype || '?'}`);
+      return;
+    }
+    if (type === 'event_msg' && p) {
+      switch (ptype) {
+        case 'task_started':
+        case 'turn_started': {
+          if (turn) turn.end_t ??= t;
+          turn = { turn_id: str(p.turn_id) ?? `turn@L${r.line}`, start_t: t, stop: null, line: r.line };
+          turns.push(turn);
+          break;
+        }
+        case 'user_message': {
+          const ev: Draft = { id: `user:L${r.line}`, type: 'message', from: 'user', to: lane };
+          clipContent(ev, str(p.message));
+          inputs.push(add(ev));
+          break;
+        }
+        case 'task_complete':
+        case 'turn_complete': {
+          if (turn && turn.stop !== null) break;
+          const ev: Draft = { id: `stop:${str(p.turn_id) ?? turn?.turn_id ?? `L${r.line}`}`, type: 'stop', reason: 'task_complete', decided_by: lane, detail: ptype };
+          clipContent(ev, str(p.last_agent_message));
+          add(ev);
+          if (turn) {
+            turn.stop = 'task_complete';
+            turn.end_t = t;
+          }
+          break;
+        }
+        case 'turn_aborted': {
+          if (turn && turn.stop !== null) break;
+          const reason = abortReason(p.reason);
+          add({ id: `stop:${str(p.turn_id) ?? turn?.turn_id ?? `L${r.line}`}`, type: 'stop', reason, decided_by: reason === 'user_abort' ? 'user' : lane, detail: `turn aborted: ${String(p.reason)}` });
+          if (turn) {
+            turn.stop = reason;
+            turn.end_t = t;
+          }
+          break;
+        }
+        case 'error': {
+          if (turn && turn.stop !== null) break;
+          const message = str(p.message) ?? '';
+          const reason: StopReason = BUDGET_ERROR.test(message) ? 'budget_exhausted' : 'error';
+          const ev: Draft = { id: `stop:${turn?.turn_id ?? 'error'}:L${r.line}`, type: 'stop', reason, decided_by: 'codex', detail: 'error event' };
+          clipContent(ev, message);
+          add(ev);
+          if (turn) {
+            turn.stop = reason;
+            turn.end_t = t;
+          }
+          break;
+        }
+        case 'context_compacted': {
+          inputs.push(add({ id: `compaction:L${r.line}`, type: 'orchestrator_decision', compaction: true, content: 'context compacted' } as Draft));
+          compactionMarkers++;
+          break;
+        }
+        case 'token_count': {
+          const info = isObject(p.info) ? p.info : undefined;
+          const total = isObject(info?.total_token_usage) ? info.total_token_usage : undefined;
+          const last = isObject(info?.last_token_usage) ? info.last_token_usage : undefined;
+          const totalTokens = num(total?.total_tokens);
+          if (totalTokens === undefined || totalTokens <= lastTotal) break;
+          lastTotal = totalTokens;
+          totalUsage = total;
+          const spent = num(last?.total_tokens) ?? 0;
+          const target = lastOutputId !== lastCountedOutputId ? lastOutputId : undefined;
+          const e = target ? out.get(target) : undefined;
+          if (e && spent > 0) {
+            e.tokens = (e.tokens ?? 0) + spent;
+            lastCountedOutputId = target;
+          } else unattributedTokens += spent;
+          break;
+        }
+        default:
+          skip(`event_msg/${ptype || '?'}`);
+      }
+      return;
+    }
+    skip(RECORD_TYPES.has(type) ? `${type}/no-payload` : `unknown/${type}`);
+  };
+  const { problems: lineProblems } = forEachJsonlRecord(text, readRecord);
+  problems.unshift(...lineProblems);
+
+  if (turn) turn.end_t ??= lastT;
+
+  const costs: Record<string, number> = { tool_calls: toolCalls };
+  if (totalUsage) {
+    for (const k of ['total_tokens', 'input_tokens', 'cached_input_tokens', 'output_tokens', 'reasoning_output_tokens']) {
+      const n = num(totalUsage[k]);
+      if (n !== undefined) costs[k === 'total_tokens' ? 'tokens' : k] = n;
+    }
+  }
+  costs.unattributed_tokens = unattributedTokens;
+  let end = 0;
+  for (const e of out.events) end = Math.max(end, e.t);
+  costs.wall_clock_s = end;
+  const metadata: Json = {
+    source_format: 'codex',
+    turns,
+    turns_without_stop: turns.filter((x) => x.stop === null).length,
+    compactions: compactions || compactionMarkers,
+    reasoning_items: reasoning,
+    skipped_records: skipped,
+    time_base: base === undefined ? null : new Date(base).toISOString(),
+  };
+  if (models.size) metadata.models = [...models];
+  if (session) {
+    for (const k of ['id', 'cwd', 'originator', 'cli_version', 'source', 'model_provider', 'git']) if (session[k] !== undefined) metadata[k === 'id' ? 'session_id' : k] = session[k];
+  }
+  const header: Omit<LoadedTrace['trace'], 'events' | 'edges'> = { system: 'codex', costs, metadata };
+  if (typeof session?.id === 'string') header.trace_id = session.id;
+  return out.finish('codex', header);
+}
+
+/** True when the text is a Codex rollout: a `session_meta` record among its first lines (by content). */
+export function isCodexText(text: string, fileName = ''): boolean {
+  const lines = firstJsonLines(text, 5);
+  if (lines.some((l) => isObject(l) && l.type === 'session_meta' && isObject(l.payload))) return true;
+  // A rollout whose first line is damaged: the name and the record shape together.
+  return /^rollout-.*\.jsonl$/.test(baseName(fileName)) && lines.some((l) => isObject(l) && typeof l.type === 'string' && RECORD_TYPES.has(l.type) && isObject(l.payload) && typeof l.timestamp === 'string');
+}
+
+/** The Codex rollout format. */
+export const codexFormat: TraceFormat = {
+  id: 'codex',
+  label: 'Codex rollout JSONL',
+  detect: (text, fileName) => isCodexText(text, fileName),
+  read: (text) => readCodex(text),
+};
+
+registerFormat(codexFormat, true);
