@@ -1,0 +1,95 @@
+/**
+ * The final answer of a run and where it first appeared.
+ *
+ * The final answer is the text of the last substantive output before a stop: the stop's own
+ * content when it carries `FINAL ANSWER:`, else the last aggregate / return / message of an agent
+ * (tool output and verbatim repeats excluded) whose text is more than a bare "TERMINATE". Inside it, an explicit answer
+ * is extracted when written as `FINAL ANSWER: X`, `the answer is X`, `Answer: X` or `\boxed{X}`.
+ */
+import type { TraceIndex } from './trace-index';
+import { normalizeContent } from './text';
+
+export interface FinalAnswer {
+  /** Position of the event holding it. */
+  pos: number;
+  /** The extracted answer (normalized), or the whole normalized text when none is explicit. */
+  answer: string;
+  explicit: boolean;
+}
+
+const EXPLICIT = [
+  /FINAL ANSWER\s*:\s*([^\n]+)/i,
+  /\\boxed\{([^}\n]{1,200})\}/,
+  /\b(?:final answer|the answer)\s*(?:is|:)\s*([^\n]{1,200})/i,
+  /^\s*\**answer\**\s*:\s*([^\n]{1,200})/im,
+];
+
+const OUTPUT_TYPES = new Set(['aggregate', 'return', 'message', 'stop', 'orchestrator_decision', 'delegate']);
+
+/** Strips markdown emphasis, quotes and trailing punctuation from an extracted answer. */
+function cleanAnswer(text: string): string {
+  return normalizeContent(text.replace(/[*_`"“”]+/g, ' ')).replace(/[.!;:,\s]+$/, '').trim();
+}
+
+/** The explicit answer inside a text, or undefined. */
+export function explicitAnswer(text: string): string | undefined {
+  for (const re of EXPLICIT) {
+    const m = re.exec(text);
+    if (m && m[1]) {
+      const a = cleanAnswer(m[1]);
+      if (a) return a;
+    }
+  }
+  return undefined;
+}
+
+/** True for output positions that carry content of an agent (not tool output, not bookkeeping). */
+export function isAgentOutput(index: TraceIndex, i: number): boolean {
+  return OUTPUT_TYPES.has(index.types[i]) && !index.toolLanes.has(index.events[i].agent) && index.content(i).replace(/\bTERMINATE\b/g, '').trim().length > 0;
+}
+
+/**
+ * The final answer among positions [from, to] (inclusive, only those `keep` accepts), searching backwards.
+ * @returns undefined when no event in the range carries agent output.
+ */
+export function finalAnswer(index: TraceIndex, from: number, to: number, keep?: (i: number) => boolean): FinalAnswer | undefined {
+  for (let i = to; i >= from; i--) {
+    if (keep && !keep(i)) continue;
+    const text = index.content(i);
+    if (index.types[i] === 'stop' || !isAgentOutput(index, i)) {
+      const a = /FINAL ANSWER\s*:/i.test(text) ? explicitAnswer(text) : undefined;
+      if (a) return { pos: i, answer: a, explicit: true };
+      continue;
+    }
+    const a = explicitAnswer(text);
+    if (a) return { pos: i, answer: a, explicit: true };
+    if (index.firstSeen[i] !== i) continue; // a repeat (boilerplate) is not the answer
+    const whole = cleanAnswer(text.replace(/\bTERMINATE\b/g, ''));
+    if (whole.length >= 3) return { pos: i, answer: whole, explicit: false };
+  }
+  return undefined;
+}
+
+const ANSWER_CONTEXT = /answer|result|conclu|final|satisf|is:|=/i;
+
+/**
+ * The first position in [from, final.pos) (only those `keep` accepts) whose content states the final answer: contains it as
+ * whole words (a short answer, under 2 words or 8 characters, only counts next to words like
+ * "answer" or "result"). A non-explicit answer (the whole text) must recur in full.
+ * @returns the position, or -1 when it first appears at `final.pos`.
+ */
+export function firstAppearance(index: TraceIndex, final: FinalAnswer, from: number, keep?: (i: number) => boolean): number {
+  const answer = final.answer;
+  if (answer.length < 2 || answer.length > 300) return -1;
+  const short = answer.length < 8 || !answer.includes(' ');
+  const re = new RegExp(`(^|[^a-z0-9])${answer.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^a-z0-9])`);
+  for (let i = Math.max(0, from); i < final.pos; i++) {
+    if (keep && !keep(i)) continue;
+    if (!isAgentOutput(index, i) && index.types[i] !== 'tool_result') continue;
+    const text = index.normalized[i];
+    if (!re.test(text)) continue;
+    if (short && !ANSWER_CONTEXT.test(text)) continue;
+    return i;
+  }
+  return -1;
+}

@@ -1,0 +1,73 @@
+/**
+ * The analysis of an orchestration trace: stop findings (the survey's decision O5), loops,
+ * message-level credit and blame, orchestration metrics and the topology.
+ *
+ * Pure TypeScript (no `vscode`): it runs in the extension host, a worker and the CLI. It reads the
+ * trace's events, edges, rewards and metrics, never `trace.metadata` (ground-truth labels live there).
+ * Methods, formulas and their sources: docs/analysis.md.
+ */
+import type { LoadedTrace } from '../trace/model';
+import { findBlame } from './blame';
+import { computeCredit } from './credit';
+import { findLoops, type LoopOptions } from './loops';
+import { computeMetrics } from './metrics';
+import { traceOutcome } from './outcome';
+import { analyzeStops, type StopOptions } from './stops';
+import { guessTopology } from './topology';
+import { TraceIndex } from './trace-index';
+import type { Analysis, Finding, Outcome } from './types';
+
+export * from './types';
+export { TraceIndex } from './trace-index';
+
+export interface AnalysisOptions extends LoopOptions, StopOptions {
+  /** Share of credit an event passes on to its causes (default 0.5). */
+  lambda?: number;
+  /**
+   * The outcome when it is known from outside the trace (e.g. a benchmark that only holds failed
+   * runs, or the user says so); overrides the trace's own signal. Never taken from trace.metadata.
+   */
+  outcome?: 'success' | 'failure';
+}
+
+/**
+ * Analyzes a loaded trace. Never throws on bad content; an empty trace gives empty results.
+ * Cost: O(n log n) for the time sort plus O(n * maxPeriod + links + content tokens).
+ */
+export function analyzeTrace(loaded: LoadedTrace, options: AnalysisOptions = {}): Analysis {
+  const index = new TraceIndex(loaded);
+  return analyzeIndex(index, options);
+}
+
+/** {@link analyzeTrace} on an existing index. */
+export function analyzeIndex(index: TraceIndex, options: AnalysisOptions = {}): Analysis {
+  const outcome: Outcome =
+    options.outcome === undefined
+      ? traceOutcome(index)
+      : { status: options.outcome, value: options.outcome === 'success' ? 1 : -1, source: 'given by the caller' };
+  const loops = findLoops(index, options);
+  const { stops, bestStop, vStop } = analyzeStops(index, loops, outcome, options);
+  const { credit, values } = computeCredit(index, outcome, { lambda: options.lambda });
+  const blame = findBlame(index, outcome, values.values);
+  const metrics = computeMetrics(index);
+  const topology = guessTopology(index, metrics);
+
+  const findings: Finding[] = [];
+  for (const s of stops) {
+    if (s.finding === 'ok') continue;
+    const events = [s.event];
+    if (s.done_at) events.push(s.done_at);
+    findings.push({ kind: 'stop', severity: s.finding === 'no_stop' ? 'error' : 'warning', events, message: s.message });
+  }
+  for (const l of loops) findings.push({ kind: 'loop', severity: l.unresolved ? 'error' : 'warning', events: l.events, message: l.message });
+  if (blame) findings.push({ kind: 'blame', severity: 'error', events: [blame.event], message: blame.message });
+  if (bestStop && bestStop.after.events > 0) {
+    findings.push({
+      kind: 'best_stop',
+      severity: 'info',
+      events: [bestStop.event],
+      message: `hindsight best stop point (${bestStop.basis.replace('_', ' ')}): ${bestStop.after.events} events, ${bestStop.after.tokens} tokens, ${bestStop.after.seconds} s came after it`,
+    });
+  }
+  return { outcome, stops, best_stop: bestStop, v_stop: vStop, loops, credit, blame, metrics, topology, findings };
+}

@@ -1,0 +1,140 @@
+/**
+ * Orchestration metrics: parallelism (total work / critical path), spawn fan-out and depth,
+ * protocol overhead, and tokens, cost and seconds per agent.
+ *
+ * - Work of an event: `duration_s`; for a tool call without one, the time until its result arrives
+ *   (when the result has no `duration_s` of its own).
+ *   When no event has any work, every event counts 1 (`work_basis: "events"`).
+ * - Critical path: the heaviest chain of work in the causal DAG (one pass in time order). A link
+ *   u -> v only orders work when v starts after u's work ends (t + its work), so calls an
+ *   agent issued in parallel stay parallel. Parallelism = total work / critical path (1 = sequential); the survey's
+ *   orchestration reward uses the same ratio as its parallelism term.
+ * - Spawn depth: spawner -> spawned agent (`to` of a spawn event); roots have depth 0.
+ * - Protocol overhead: tokens of hand-offs between agents (message, delegate, return, spawn) / all
+ *   tokens; character counts of content when the trace records no tokens.
+ */
+import type { TraceIndex } from './trace-index';
+import type { AgentCost, Metrics } from './types';
+
+/** Computes the {@link Metrics} of an indexed trace in O(n + links). */
+export function computeMetrics(index: TraceIndex): Metrics {
+  const n = index.size;
+  const work = new Float64Array(n);
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    const e = index.events[i];
+    let w = typeof e.duration_s === 'number' && Number.isFinite(e.duration_s) ? e.duration_s : 0;
+    const r = index.resultOf[i];
+    // a call without a duration runs until its result arrives (unless the result carries the run time)
+    if (w === 0 && index.types[i] === 'tool_call' && r !== -1 && typeof index.events[r].duration_s !== 'number') w = Math.max(0, index.events[r].t - e.t);
+    work[i] = w;
+    total += w;
+  }
+  const basis: Metrics['work_basis'] = total > 0 ? 'seconds' : 'events';
+  if (total === 0) {
+    work.fill(1);
+    total = n;
+  }
+  const cp = new Float64Array(n);
+  const via = new Int32Array(n).fill(-1);
+  let cpEnd = -1;
+  for (let v = 0; v < n; v++) {
+    let best = 0;
+    for (const k of index.incoming[v]) {
+      const link = index.links[k];
+      const u = link.u;
+      // v did not wait for u to finish: u's work is not on v's chain (parallel calls, temporal order)
+      if (basis === 'seconds' && index.events[v].t < index.events[u].t + work[u] - 1e-9) continue;
+      if (cp[u] > best) {
+        best = cp[u];
+        via[v] = u;
+      }
+    }
+    cp[v] = best + work[v];
+    if (cpEnd === -1 || cp[v] > cp[cpEnd]) cpEnd = v;
+  }
+  const path: string[] = [];
+  for (let v = cpEnd; v !== -1; v = via[v]) path.push(index.id(v));
+  path.reverse();
+  const critical = cpEnd === -1 ? 0 : cp[cpEnd];
+
+  // spawns
+  const fanOut = new Map<string, number>();
+  const spawner = new Map<string, string>();
+  let spawns = 0;
+  for (let i = 0; i < n; i++) {
+    if (index.types[i] !== 'spawn') continue;
+    spawns++;
+    const e = index.events[i];
+    fanOut.set(e.agent, (fanOut.get(e.agent) ?? 0) + 1);
+    if (typeof e.to === 'string' && e.to !== e.agent && !spawner.has(e.to)) spawner.set(e.to, e.agent);
+  }
+  let depth = 0;
+  for (const agent of spawner.keys()) {
+    let d = 0;
+    const seen = new Set<string>();
+    for (let a: string | undefined = agent; a !== undefined && spawner.has(a) && !seen.has(a); a = spawner.get(a)) {
+      seen.add(a);
+      d++;
+    }
+    depth = Math.max(depth, d);
+  }
+
+  // overhead and per-agent costs
+  const perAgent: Record<string, AgentCost> = {};
+  let tokens = 0;
+  let chars = 0;
+  let protocolTokens = 0;
+  let protocolChars = 0;
+  let toolCalls = 0;
+  let messages = 0;
+  const agentsWithOutput = new Set<string>();
+  for (let i = 0; i < n; i++) if (index.types[i] !== 'tool_result') agentsWithOutput.add(index.events[i].agent);
+  const multiAgent = agentsWithOutput.size >= 2;
+  for (let i = 0; i < n; i++) {
+    const e = index.events[i];
+    const t = index.tokens(i);
+    const c = index.content(i).length;
+    tokens += t;
+    chars += c;
+    const type = index.types[i];
+    if (type === 'tool_call') toolCalls++;
+    if (type === 'message') messages++;
+    const between = index.isHandoff(i) && (index.receiver(i) !== undefined || (e.to === undefined && multiAgent));
+    if (between) {
+      protocolTokens += t;
+      protocolChars += c;
+    }
+    const a = (perAgent[e.agent] ??= { events: 0, tokens: 0, cost: 0, seconds: 0 });
+    a.events++;
+    a.tokens += t;
+    if (typeof e.cost === 'number' && Number.isFinite(e.cost)) a.cost = round(a.cost + e.cost);
+    if (typeof e.duration_s === 'number' && Number.isFinite(e.duration_s)) a.seconds = round(a.seconds + e.duration_s);
+  }
+  const overheadBasis: Metrics['overhead_basis'] = tokens > 0 ? 'tokens' : 'chars';
+  const denom = tokens > 0 ? tokens : chars;
+  let explicit = 0;
+  for (const l of index.links) if (l.explicit) explicit++;
+  return {
+    events: n,
+    agents: index.lanes.size,
+    parallelism: critical > 0 ? round(total / critical) : 1,
+    total_work: round(total),
+    critical_path: round(critical),
+    critical_path_events: path,
+    work_basis: basis,
+    spawns,
+    max_fan_out: [...fanOut.values()].reduce((a, b) => Math.max(a, b), 0),
+    spawn_depth: depth,
+    protocol_overhead: denom > 0 ? round((tokens > 0 ? protocolTokens : protocolChars) / denom) : null,
+    overhead_basis: overheadBasis,
+    per_agent: perAgent,
+    tool_calls: toolCalls,
+    messages,
+    links: { explicit, derived: index.links.length - explicit, dropped: index.dropped },
+  };
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

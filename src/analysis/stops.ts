@@ -1,0 +1,460 @@
+/**
+ * Stop findings: the survey's decision O5 at every stop, its three failure modes, the hindsight best
+ * stop point and an estimate of V_stop along the timeline.
+ *
+ * Stops are the trace's `stop` events; when it has none (or work goes on after the last one), the
+ * trace's last event stands for the stop and its reason is inferred from the last events' text.
+ * Each stop is judged on its segment: for a spawned sub-agent, its own lane and its descendants'
+ * since its previous stop; for any other stop, every lane since the previous such stop:
+ * - no_stop: no stop event and no completion claim at the end, or the segment ends inside an
+ *   unresolved loop of >= 3 repetitions or >= 4 events (unless a loop breaker stopped it).
+ *   Wasted = the loop's repetitions. Stops with `scope: "agent"` (an agent ending its own part)
+ *   are not stops of the run; new content after the last stop makes the end of the trace a stop too.
+ * - premature: spawned agents had not returned (no return/despawn) and were still at work at the
+ *   stop; or the last state change (an edit/write/patch tool call) was followed by no verification
+ *   (a test/check/build call, a call whose arguments are redacted, an aggregate, a reward, or another
+ *   agent's verifying message); or the reward at the stop is below
+ *   the trace's own success signal (a later reward was higher, or the outcome is a failure while the
+ *   stop claims completion).
+ *   Also no_stop: a hand-set limit (max_turns, budget_exhausted, timeout) ended a segment of >= 4
+ *   agent outputs none of which concluded (no completion claim): the agents never stopped themselves.
+ * - delayed: work went on after the task was done: the earliest of the first completion claim (an
+ *   agent's own output, not a sub-agent's return), the
+ *   last reward improvement and the final answer's first appearance; delayed when at least
+ *   `minWastedEvents` events (and 10 % of the segment) follow it before the stop.
+ * V_stop(s_t) = E[R | continue, s_t] - E[R | stop, s_t] (the survey's gap), estimated from the one
+ * recorded trajectory at each reward observation: E[R | stop] = the reward observed so far,
+ * E[R | continue] = the reward the run finally reached (a single-sample Monte-Carlo estimate).
+ */
+import type { StopReason } from '../trace/schema';
+import { finalAnswer, firstAppearance, isAgentOutput } from './answer';
+import { mainRewardSeries, traceOutcome, type RewardPoint } from './outcome';
+import { CHANGE_TOOL, COMPLETION_CLAIM, VERIFICATION_TEXT, VERIFY_TOOL } from './text';
+import type { TraceIndex } from './trace-index';
+import type { BestStop, Loop, Outcome, Spent, StopFinding, VStop } from './types';
+
+export interface StopOptions {
+  /** Fewest events after the done point for a delayed stop (default 3). */
+  minWastedEvents?: number;
+}
+
+export interface StopAnalysis {
+  stops: StopFinding[];
+  bestStop: BestStop | null;
+  vStop: VStop;
+}
+
+const NOT_WORK = new Set(['stop', 'reward', 'despawn']);
+/** Content that was redacted or left out, so it cannot show what a call did. */
+const OPAQUE = /^\s*(?:\[REDACTED[^\]]*\]\s*)?$/;
+const LIMIT_REASONS = new Set<StopReason>(['max_turns', 'budget_exhausted', 'timeout']);
+
+const REASON_PATTERNS: [StopReason, RegExp][] = [
+  ['user_abort', /\b(?:interrupted|aborted|cancell?ed) by (?:the )?user\b|\[request interrupted/i],
+  ['max_turns', /\bmax(?:imum)?[ _-]?(?:turns?|rounds?|steps?|iterations?)\b|\b(?:turn|round|step) limit\b|chat_turn_limit|\breached the (?:maximum|limit)\b/i],
+  ['budget_exhausted', /\b(?:budget|token limit|context (?:window|length)|max(?:imum)? tokens|rate limit|quota)\b/i],
+  ['timeout', /\btime ?out\b|\btimed out\b|\btime limit\b/i],
+  ['loop_breaker', /\bloop detected\b|\bbreaking (?:the )?loop\b/i],
+  ['task_complete', COMPLETION_CLAIM],
+  ['error', /\btraceback \(most recent call last\)|\bexit ?code:? *[1-9]\d*|\b[A-Z]\w*Error:|\bfatal\b|\bcrash(?:ed)?\b/i],
+];
+
+/**
+ * The stop reason the last events suggest: `task_complete` when the run ends with an aggregate (the
+ * survey's implicit termination), else the first of user_abort, max_turns, budget_exhausted, timeout,
+ * loop_breaker, task_complete, error whose words appear in `pos` or the 3 events before it.
+ */
+export function inferStopReason(index: TraceIndex, pos: number): StopReason {
+  // the survey's schema has no stop event: a run ends with its aggregate
+  if (index.types[pos] === 'aggregate') return 'task_complete';
+  const from = Math.max(0, pos - 3);
+  for (const [reason, re] of REASON_PATTERNS) {
+    for (let i = pos; i >= from; i--) {
+      const e = index.events[i];
+      const text = `${index.content(i).slice(-2000)}\n${typeof e.detail === 'string' ? e.detail : ''}`;
+      if (re.test(text)) return reason;
+    }
+  }
+  return 'unknown';
+}
+
+/** Runs the stop analysis. `loops` come from {@link findLoops}; `outcome` from {@link traceOutcome}. */
+export function analyzeStops(index: TraceIndex, loops: Loop[], outcome: Outcome = traceOutcome(index), options: StopOptions = {}): StopAnalysis {
+  const minWasted = options.minWastedEvents ?? 3;
+  const n = index.size;
+  if (n === 0) return { stops: [], bestStop: null, vStop: { available: false, points: [], note: 'empty trace' } };
+  const stopPositions: number[] = [];
+  for (let i = 0; i < n; i++) if (index.types[i] === 'stop' && !isAgentScoped(index, i)) stopPositions.push(i);
+  const lastStop = stopPositions.length ? stopPositions[stopPositions.length - 1] : -1;
+  // work after the last stop: an event with new content (a fingerprint not seen before)
+  let workAfter = false;
+  for (let i = lastStop + 1; i < n; i++) if (!NOT_WORK.has(index.types[i]) && index.firstSeen[i] === i) workAfter = true;
+  const synthetic = workAfter ? n - 1 : -1;
+  const points = synthetic >= 0 ? [...stopPositions, synthetic] : stopPositions;
+  const series = mainRewardSeries(index);
+  const spawnedBy = spawnParents(index);
+  const stops: StopFinding[] = [];
+  const previous = new Map<string, number>();
+  for (const pos of points) {
+    // A spawned sub-agent's stop covers its own lane and its descendants' since its previous stop;
+    // any other stop covers every lane since the previous such stop.
+    const owner = index.events[pos].agent;
+    const sub = pos !== synthetic && spawnedBy.has(owner);
+    const key = sub ? owner : '';
+    const lanes = sub ? descendants(spawnedBy, owner) : undefined;
+    const from = (previous.get(key) ?? -1) + 1;
+    previous.set(key, pos);
+    const keep = lanes ? (i: number) => lanes.has(index.events[i].agent) : () => true;
+    stops.push(judgeStop(index, loops, outcome, series?.points ?? [], { from, pos, keep }, pos === synthetic, pos === points[points.length - 1], minWasted));
+  }
+  return { stops, bestStop: bestStopPoint(index, series?.points ?? []), vStop: estimateVStop(index, series) };
+}
+
+/** Spawned agent -> the agent that spawned it (`to` of spawn events). */
+function spawnParents(index: TraceIndex): Map<string, string> {
+  const parents = new Map<string, string>();
+  for (let i = 0; i < index.size; i++) {
+    const e = index.events[i];
+    if (index.types[i] === 'spawn' && typeof e.to === 'string' && e.to !== e.agent && !parents.has(e.to)) parents.set(e.to, e.agent);
+  }
+  return parents;
+}
+
+/** An agent and every agent it spawned, transitively. */
+function descendants(parents: Map<string, string>, agent: string): Set<string> {
+  const out = new Set([agent]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const [child, parent] of parents) if (out.has(parent) && !out.has(child)) {
+      out.add(child);
+      grew = true;
+    }
+  }
+  return out;
+}
+
+/** A stop segment: positions [from, pos] that `keep` accepts. */
+interface Segment {
+  from: number;
+  pos: number;
+  keep: (i: number) => boolean;
+}
+
+/** A stop an agent made for itself only (`scope: "agent"`), not a stop of the run. */
+function isAgentScoped(index: TraceIndex, i: number): boolean {
+  const scope = (index.events[i] as { scope?: unknown }).scope;
+  return scope === 'agent';
+}
+
+function spent(index: TraceIndex, from: number, to: number, startTime: number, keep: (i: number) => boolean = () => true): Spent {
+  let events = 0;
+  let tokens = 0;
+  for (let i = from; i <= to; i++) {
+    if (index.types[i] === 'reward' || !keep(i)) continue;
+    events++;
+    tokens += index.tokens(i);
+  }
+  const endTime = to >= from ? index.end(to) : startTime;
+  return { events, tokens, seconds: round(Math.max(0, endTime - startTime)) };
+}
+
+const ZERO: Spent = { events: 0, tokens: 0, seconds: 0 };
+
+function judgeStop(
+  index: TraceIndex,
+  loops: Loop[],
+  outcome: Outcome,
+  rewards: RewardPoint[],
+  segment: Segment,
+  synthetic: boolean,
+  isLast: boolean,
+  minWasted: number,
+): StopFinding {
+  const { from, pos, keep } = segment;
+  const e = index.events[pos];
+  let reason: StopReason = synthetic ? 'unknown' : (e.reason ?? 'unknown');
+  let reasonSource: StopFinding['reason_source'] = 'recorded';
+  if (reason === 'unknown') {
+    const inferred = inferStopReason(index, pos);
+    reasonSource = 'inferred';
+    reason = inferred;
+  }
+  const evidence: string[] = [];
+  const modes: StopFinding['modes'] = [];
+  let wasted: Spent = ZERO;
+
+  // no stop
+  const claimsDone = reason === 'task_complete' || reason === 'quality_met';
+  if (synthetic && !claimsDone) {
+    modes.push('no_stop');
+    evidence.push(`the trace ends without a stop event${reason !== 'unknown' ? ` (last events suggest ${reason})` : ''}`);
+  }
+  const endLoop = loops.find((l) => {
+    // a loop the run ended in: unresolved and more than a single echo (>= 3 repetitions or >= 4 events)
+    if (!l.unresolved || (l.repetitions < 3 && l.events.length < 4)) return false;
+    const last = index.pos.get(l.events[l.events.length - 1]) ?? -1;
+    return last >= from && last <= pos;
+  });
+  if (endLoop && reason !== 'loop_breaker') {
+    if (!modes.includes('no_stop')) modes.push('no_stop');
+    evidence.push(`the trace ended inside a loop (${endLoop.kind}, ${endLoop.repetitions} repetitions)`);
+    const repeated = Math.round((endLoop.events.length * (endLoop.repetitions - 1)) / endLoop.repetitions);
+    wasted = { events: repeated, tokens: endLoop.tokens, seconds: endLoop.seconds };
+  }
+
+  // a hand-set limit ended a conversation in which the agents never concluded
+  if (!modes.includes('no_stop') && LIMIT_REASONS.has(reason)) {
+    const turns = unconcludedExchange(index, segment);
+    if (turns >= 4) {
+      modes.push('no_stop');
+      evidence.push(`a ${reason} limit ended an exchange of ${turns} turns in which the agents never concluded`);
+    }
+  }
+
+  // premature
+  const open = openSpawns(index, pos);
+  if (open.length) {
+    modes.push('premature');
+    evidence.push(`${open.length} spawned agent${open.length > 1 ? 's' : ''} had not returned: ${open.join(', ')}`);
+  }
+  const unverified = unverifiedChange(index, segment);
+  if (unverified !== -1) {
+    if (!modes.includes('premature')) modes.push('premature');
+    evidence.push(`no verification after the last change ${index.id(unverified)}`);
+  }
+  const atStop = lastRewardBefore(rewards, pos);
+  const later = rewards.filter((r) => r.pos > pos);
+  const laterBest = later.reduce((m, r) => Math.max(m, r.value), -Infinity);
+  if (atStop !== undefined && laterBest > atStop.value) {
+    if (!modes.includes('premature')) modes.push('premature');
+    evidence.push(`reward at the stop ${atStop.value} is below the ${laterBest} reached later`);
+  } else if (isLast && claimsDone && (outcome.status === 'failure' || outcome.status === 'partial')) {
+    if (!modes.includes('premature')) modes.push('premature');
+    evidence.push(`the stop claims ${reason} but the outcome is a ${outcome.status} (${outcome.source})`);
+  }
+
+  // delayed
+  const done = donePoint(index, rewards, segment);
+  let doneAt: string | undefined;
+  let doneBasis: StopFinding['done_basis'];
+  if (done) {
+    const after = spent(index, done.pos + 1, pos - (synthetic ? 0 : 1), index.end(done.pos), keep);
+    let segmentEvents = 0;
+    for (let i = from; i <= done.pos; i++) if (keep(i)) segmentEvents++;
+    if (after.events >= minWasted && after.events >= 0.1 * segmentEvents) {
+      modes.push('delayed');
+      doneAt = index.id(done.pos);
+      doneBasis = done.basis;
+      evidence.push(`work went on after the task was done at ${doneAt} (${done.basis.replace('_', ' ')}): ${describe(after)}`);
+      if (!modes.includes('no_stop')) wasted = after;
+    }
+  }
+
+  const finding = modes.includes('no_stop') ? 'no_stop' : modes.includes('premature') ? 'premature' : modes.includes('delayed') ? 'delayed' : 'ok';
+  if (finding === 'premature') wasted = ZERO;
+  const label = synthetic ? 'end of trace' : `stop (${reason}${reasonSource === 'inferred' ? ', inferred' : ''})`;
+  const message =
+    finding === 'ok'
+      ? `${label}: no stop failure found`
+      : `${finding.replace('_', ' ')}${finding === 'no_stop' ? '' : ' stop'} at ${label}: ${evidence.join('; ')}`;
+  const result: StopFinding = { event: index.id(pos), reason, reason_source: reasonSource, finding, modes, evidence, wasted, message };
+  if (doneAt) {
+    result.done_at = doneAt;
+    result.done_basis = doneBasis;
+  }
+  if (open.length) result.open_spawns = open;
+  return result;
+}
+
+function describe(s: Spent): string {
+  return `${s.events} events, ${s.tokens} tokens, ${s.seconds} s`;
+}
+
+/**
+ * Agents spawned before `pos` that had not returned (no return or despawn) and were still at work:
+ * they act after the stop, never acted, or their last act before it awaits an answer (a tool call,
+ * spawn or delegation). An agent that handed its output to another agent and went quiet is done.
+ */
+function openSpawns(index: TraceIndex, pos: number): string[] {
+  const open = new Map<string, number>();
+  for (let i = 0; i <= pos; i++) {
+    const e = index.events[i];
+    const type = index.types[i];
+    if (type === 'spawn' && typeof e.to === 'string' && e.to !== e.agent) open.set(e.to, i);
+    else if (type === 'return') {
+      open.delete(e.from ?? e.agent);
+      open.delete(e.agent);
+    } else if (type === 'despawn') {
+      open.delete(typeof e.to === 'string' ? e.to : e.agent);
+    }
+  }
+  const still: string[] = [];
+  for (const [agent, spawn] of open) {
+    const lane = index.lanes.get(agent) ?? [];
+    let last = -1;
+    let after = false;
+    for (const i of lane) {
+      if (i > pos) after = true;
+      else if (i > spawn) last = i;
+    }
+    const waiting = last !== -1 && (index.types[last] === 'tool_call' || index.types[last] === 'spawn' || index.types[last] === 'delegate');
+    if (after || last === -1 || waiting) still.push(agent);
+  }
+  return still;
+}
+
+
+/**
+ * Longest run of agent outputs in the segment alternating between the same two agents
+ * (A, B, A, B, ...), or 0 when any output of the segment claims completion.
+ */
+function unconcludedExchange(index: TraceIndex, { from, pos, keep }: Segment): number {
+  let best = 0;
+  let run = 0;
+  let prev = '';
+  let prevPrev = '';
+  for (let i = from; i < pos; i++) {
+    if (!keep(i) || !isAgentOutput(index, i)) continue;
+    const type = index.types[i];
+    if (type !== 'message' && type !== 'orchestrator_decision' && type !== 'aggregate') continue;
+    if (COMPLETION_CLAIM.test(index.content(i))) return 0;
+    const agent = index.events[i].agent;
+    if (agent === prev) continue; // the same speaker again is not a new turn
+    run = run >= 1 && agent === prevPrev ? run + 1 : prev ? 2 : 1;
+    prevPrev = prev;
+    prev = agent;
+    best = Math.max(best, run);
+  }
+  return best;
+}
+
+/** Position of the last state change in [from, pos] with no verification after it, or -1. */
+function unverifiedChange(index: TraceIndex, { from, pos, keep }: Segment): number {
+  let change = -1;
+  for (let i = pos; i >= from; i--) {
+    if (index.types[i] !== 'tool_call' || !keep(i)) continue;
+    const e = index.events[i];
+    const head = `${e.tool ?? ''} ${index.content(i).slice(0, 200)}`;
+    if (CHANGE_TOOL.test(e.tool ?? '') || (!VERIFY_TOOL.test(head) && CHANGE_TOOL.test(head))) {
+      change = i;
+      break;
+    }
+  }
+  if (change === -1) return -1;
+  const changer = index.events[change].agent;
+  for (let i = change + 1; i <= pos; i++) {
+    if (!keep(i)) continue;
+    const type = index.types[i];
+    if (type === 'aggregate' || type === 'reward') return -1;
+    const e = index.events[i];
+    // a check, or a call whose arguments cannot be read (redacted): it may have verified
+    if (type === 'tool_call' && (VERIFY_TOOL.test(`${e.tool ?? ''} ${index.content(i).slice(0, 200)}`) || OPAQUE.test(index.content(i)))) return -1;
+    if ((type === 'message' || type === 'return') && e.agent !== changer && VERIFICATION_TEXT.test(index.content(i))) return -1;
+  }
+  return change;
+}
+
+function lastRewardBefore(rewards: RewardPoint[], pos: number): RewardPoint | undefined {
+  let last: RewardPoint | undefined;
+  for (const r of rewards) if (r.pos <= pos) last = r;
+  return last;
+}
+
+/** The earliest point in [from, pos) after which the task was done, and what marked it. */
+function donePoint(index: TraceIndex, rewards: RewardPoint[], { from, pos, keep }: Segment): { pos: number; basis: NonNullable<StopFinding['done_basis']> } | undefined {
+  const candidates: { pos: number; basis: NonNullable<StopFinding['done_basis']> }[] = [];
+  for (let i = from; i < pos; i++) {
+    // a claim is the agent's own output; a sub-agent's return reports its part, not the task
+    if (!keep(i) || !isAgentOutput(index, i) || index.types[i] === 'return' || index.types[i] === 'stop') continue;
+    if (COMPLETION_CLAIM.test(index.content(i))) {
+      candidates.push({ pos: i, basis: 'completion_claim' });
+      break;
+    }
+  }
+  const inSegment = rewards.filter((r) => r.pos >= from && r.pos < pos && keep(r.pos));
+  if (inSegment.length >= 2) {
+    let best = -Infinity;
+    let at = -1;
+    for (const r of inSegment) if (r.value > best) {
+      best = r.value;
+      at = r.pos;
+    }
+    if (at !== -1) candidates.push({ pos: at, basis: 'reward' });
+  }
+  const final = finalAnswer(index, from, pos, keep);
+  if (final) {
+    const first = firstAppearance(index, final, from, keep);
+    if (first !== -1) candidates.push({ pos: first, basis: 'final_answer' });
+  }
+  if (!candidates.length) return undefined;
+  return candidates.reduce((a, b) => (b.pos < a.pos ? b : a));
+}
+
+/** Hindsight best stop: last reward improvement, else the final answer's first appearance, else the last new content. */
+function bestStopPoint(index: TraceIndex, rewards: RewardPoint[]): BestStop | null {
+  const n = index.size;
+  if (n === 0) return null;
+  let pos = -1;
+  let basis: BestStop['basis'] = 'new_content';
+  if (rewards.length) {
+    let best = -Infinity;
+    for (const r of rewards) if (r.value > best) {
+      best = r.value;
+      pos = r.pos;
+    }
+    basis = 'reward';
+  } else {
+    const final = finalAnswer(index, 0, n - 1);
+    if (final) {
+      const first = firstAppearance(index, final, 0);
+      pos = first !== -1 ? first : final.pos;
+      basis = 'final_answer';
+    }
+  }
+  if (pos === -1) {
+    const seen = new Set<number>();
+    for (let i = 0; i < n; i++) {
+      const fp = index.fingerprints[i];
+      if (!seen.has(fp) && !NOT_WORK.has(index.types[i])) pos = i;
+      seen.add(fp);
+    }
+    basis = 'new_content';
+  }
+  if (pos === -1) return null;
+  let last = n - 1;
+  while (last > pos && NOT_WORK.has(index.types[last])) last--;
+  return { event: index.id(pos), basis, after: spent(index, pos + 1, last, index.end(pos)) };
+}
+
+function estimateVStop(index: TraceIndex, series: { channel: string; points: RewardPoint[] } | null): VStop {
+  if (!series) {
+    const trace = index.loaded.trace;
+    const hasFinal = Object.keys(trace.rewards ?? {}).length > 0 || typeof trace.metrics?.task_success === 'number';
+    return {
+      available: false,
+      points: [],
+      note: hasFinal
+        ? 'only a final, trace-level reward: V_stop needs rewards observed over time, so it is not estimated'
+        : 'no reward signal in the trace: V_stop is not estimated',
+    };
+  }
+  const final = series.points[series.points.length - 1].value;
+  const points = series.points.map((p) => ({
+    event: index.id(p.pos),
+    t: index.events[p.pos].t,
+    continue: final,
+    stop: p.value,
+    value: round(final - p.value),
+  }));
+  return {
+    available: true,
+    channel: series.channel,
+    points,
+    note: `from ${points.length} reward observation${points.length > 1 ? 's' : ''} on channel "${series.channel}": E[R|stop] = reward so far, E[R|continue] = the final reward of this run (one-sample estimate)`,
+  };
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

@@ -1,0 +1,112 @@
+/**
+ * Text helpers shared by the analyses: content normalization, 32-bit fingerprints, salient tokens
+ * and the word patterns that mark completion claims, errors and verification.
+ *
+ * Everything here is linear in the length of the text it is given; long payloads are cut to
+ * {@link MAX_TEXT} characters first, so a 100k-event trace with large tool outputs stays fast.
+ */
+
+/** Characters of an event's content looked at by the analyses (head of the text). */
+export const MAX_TEXT = 4000;
+
+/**
+ * FNV-1a hash of a string (32 bits, as an unsigned integer).
+ * Source: Fowler, Noll, Vo, "FNV hash" (http://www.isthe.com/chongo/tech/comp/fnv/).
+ */
+export function fnv1a(text: string, seed = 0x811c9dc5): number {
+  let h = seed >>> 0;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h >>> 0;
+}
+
+const ISO_TIME = /\b\d{4}-\d{2}-\d{2}[t ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(z|[+-]\d{2}:?\d{2})?\b/g;
+const WHITESPACE = /\s+/g;
+const HAS_DATE = /\d{4}-\d{2}-\d{2}/;
+
+/**
+ * Normalized content used for "same content" comparisons: lower case, ISO timestamps removed,
+ * runs of white space collapsed, trimmed, cut to {@link MAX_TEXT} characters.
+ * Digits and hashes are kept on purpose: `len=129 sha=164cfd79` and `len=118 sha=d85f310f`
+ * are different redacted arguments.
+ */
+export function normalizeContent(text: string): string {
+  let s = text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) : text;
+  s = s.toLowerCase();
+  if (HAS_DATE.test(s)) s = s.replace(ISO_TIME, '');
+  return s.replace(WHITESPACE, ' ').trim();
+}
+
+const WORD = /[A-Za-z][A-Za-z'\-]{2,}|\d[\d,.:/]*/g;
+const COMMON = new Set(
+  (
+    'the and for with that this from are was were have has been will would can could should into our your their its not but all any each ' +
+    'which what when where who how than then them they there these those also only more most some such very just over under about after ' +
+    'before between during including result results final answer task conclusion verified verify verification confirm confirmed correct ' +
+    'accurate based data step steps information provided found identified list please let proceed agree everyone terminate conversation ' +
+    'end complete completed here next first second third now note however therefore thus since yes no ok okay great thanks thank you'
+  ).split(' '),
+);
+
+/**
+ * Salient tokens of a text: numbers (`1.445`, `30,000`) and capitalized words that are not common
+ * words, lower-cased. These carry the facts of an answer (names, figures), so the event that first
+ * introduced them is where that fact entered the run.
+ * @returns a set of tokens (at most the first {@link MAX_TEXT} characters are read).
+ */
+export function salientTokens(text: string): Set<string> {
+  const out = new Set<string>();
+  const head = text.slice(0, MAX_TEXT);
+  for (const m of head.matchAll(WORD)) {
+    const w = m[0].replace(/[.,:/]+$/, '');
+    if (!w) continue;
+    const c = w.charCodeAt(0);
+    if (c >= 48 && c <= 57) out.add(w);
+    else if (c >= 65 && c <= 90 && !COMMON.has(w.toLowerCase())) out.add(w.toLowerCase());
+  }
+  return out;
+}
+
+const NOISE_LINE = /^\s*(?:[\w.]*(?:Warning|Error|Exception):|Traceback \(most recent|File "|\/[\w.\-]+\/[\w.\-/]+(?::\d+)?:|\s*response = await|[A-Z_.]+ COMPLETE\b)/;
+
+/**
+ * The text without harness log noise: lines of Python warnings and tracebacks, source paths
+ * (`/usr/lib/...py:55: UserWarning: ...`) and run-script banners, which repeat across turns and
+ * carry no content of the agents.
+ */
+export function stripLogNoise(text: string): string {
+  if (!/Warning|Error|Traceback|File "|COMPLETE|\//.test(text)) return text;
+  return text
+    .split('\n')
+    .filter((line) => !NOISE_LINE.test(line))
+    .join('\n');
+}
+
+/** Lower-cased word tokens of a text (for novelty: share of words not seen before). */
+export function wordTokens(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.slice(0, MAX_TEXT).toLowerCase().matchAll(/[a-z0-9][a-z0-9_'\-]*/g)) out.add(m[0]);
+  return out;
+}
+
+/** A claim that the task is done ("TERMINATE", "FINAL ANSWER:", "task is complete", a satisfied ledger). */
+export const COMPLETION_CLAIM =
+  /\bTERMINATE\b|FINAL ANSWER\s*:|\btask (?:is|has been) (?:now )?(?:complete|completed|done|finished|solved)\b|\brequest (?:is |has been )?satisfied\b|"is_request_satisfied"\s*:\s*\{[^}]*"answer"\s*:\s*true|<INFO>\s*finished\b/i;
+
+/** Text that reports an error (a failed command, a traceback, an exit code other than 0). */
+export const ERROR_TEXT =
+  /\bexit ?code:? *[1-9]\d*\b|\bexecution failed\b|\btraceback \(most recent call last\)|\b(?:[A-Z][a-z]+)?Error:|\bcommand not found\b|\bnot found\b|\bfailed to\b|\bcould not\b|\bunable to\b|\bpermission denied\b|\bexception\b/i;
+
+/** Text that reports a verification (tests run, a check passed). */
+export const VERIFICATION_TEXT =
+  /\b(?:tests? (?:pass|passed|passing|ran|run)|all tests|verif(?:y|ied|ication)|validated?|checked|double-check|type-?check|lint(?:ed)?|build (?:succeeded|passed|ok))\b/i;
+
+/** Tool names or arguments of a call that changes state (edits, writes, deletes, installs; not commits or pushes, which publish). */
+export const CHANGE_TOOL =
+  /\b(?:edit|multiedit|write|write_file|apply_patch|patch|str_replace\w*|create|insert|replace|delete|remove|rm|mv|move|install|notebookedit)\b/i;
+
+/** Tool names or arguments of a call that verifies (tests, type checks, builds, linters). */
+export const VERIFY_TOOL =
+  /\b(?:test|tests|pytest|jest|mocha|vitest|unittest|tsc|typecheck|lint|eslint|ruff|mypy|check|verify|validate|build|compile|cargo|make|go test|npm (?:run )?test|node --test)\b/i;

@@ -1,0 +1,316 @@
+/**
+ * TraceIndex: the trace as the analyses need it, built once in O(n log n) (the sort) + O(n + links).
+ *
+ * - time order: events sorted by `t`, ties kept in file order; every other array is indexed by
+ *   this position;
+ * - lanes: agent -> positions of its events;
+ * - causal DAG: links u -> v (u before v) from, in this order,
+ *   1. the trace's edges (any of the 8 types), 2. `parent`, 3. `causes[]`,
+ *   4. tool_call -> tool_result (an explicit link, else the oldest unanswered call of the same tool),
+ *   5. spawn -> first later event of the spawned agent (`to`), return/message/delegate -> next event
+ *      of the receiving agent (`to`), 6. lane succession (an agent's previous event -> its next),
+ *   7. for an event with no incoming link but its lane's: the previous event of the trace (a chat
+ *      turn answers the turn before it). Links 4-7 are derived and carry less weight for credit.
+ *   Links that would point backwards in time order are dropped (counted), so the graph is a DAG.
+ * - fingerprints: agent + canonical type + target + hash of normalized content, as small integers;
+ *   events with neither content nor content_ref get a unique fingerprint (they cannot repeat).
+ */
+import type { LoadedTrace } from '../trace/model';
+import { canonicalType, type EdgeType, type EventType, type TraceEvent } from '../trace/schema';
+import { fnv1a, normalizeContent, salientTokens, stripLogNoise } from './text';
+
+export type LinkKind = 'edge' | 'parent' | 'causes' | 'tool_result' | 'spawn' | 'return' | 'delivery' | 'lane' | 'implicit';
+
+/** A causal link between two event positions (u before v in time order). */
+export interface Link {
+  u: number;
+  v: number;
+  kind: LinkKind;
+  /** True for links the trace states (edges, parent, causes). */
+  explicit: boolean;
+  /** The edge's type, for links from the trace's edges. */
+  edgeType?: EdgeType;
+}
+
+/** Agent names of code executors and terminals (AG2 `Computer_terminal`, Magentic-One `ComputerTerminal`). */
+const TOOL_AGENT = /terminal|code_?executor|interpreter|sandbox|^tools?$/i;
+
+const HANDOFF_TYPES = new Set<EventType>(['message', 'delegate', 'return', 'spawn']);
+
+/** Read-only index of a loaded trace. Positions are time-order indices into {@link events}. */
+export class TraceIndex {
+  readonly loaded: LoadedTrace;
+  /** Events in time order. */
+  readonly events: TraceEvent[];
+  /** Canonical type per position. */
+  readonly types: EventType[];
+  /** Event id -> position (first event with that id when ids repeat). */
+  readonly pos = new Map<string, number>();
+  /** Agent -> positions of its events, in time order. */
+  readonly lanes = new Map<string, number[]>();
+  /** Position of each event inside its lane. */
+  readonly lanePos: Int32Array;
+  /** Source record (0-based index in its source's list) per position, or -1. */
+  readonly records: Int32Array;
+  readonly links: Link[] = [];
+  /** Position -> indices into {@link links} of incoming / outgoing links. */
+  readonly incoming: number[][];
+  readonly outgoing: number[][];
+  /** tool_call position -> its tool_result position (or -1). */
+  readonly resultOf: Int32Array;
+  /** tool_result position -> its tool_call position (or -1). */
+  readonly callOf: Int32Array;
+  /** Fingerprint per position (small integer; unique negative for opaque events). */
+  readonly fingerprints: Int32Array;
+  /** Normalized content per position ('' when none). */
+  readonly normalized: string[];
+  /** Count of links dropped because they pointed backwards or at unknown ids. */
+  dropped = 0;
+  /**
+   * Lanes that only answer tool calls: no tool call, delegation, spawn, aggregate or decision of
+   * their own, and at least half tool results or a terminal/executor name (AG2 `Computer_terminal`).
+   */
+  readonly toolLanes = new Set<string>();
+  /** Position of the first occurrence of each position's fingerprint (itself when new). */
+  readonly firstSeen: Int32Array;
+
+  constructor(loaded: LoadedTrace) {
+    this.loaded = loaded;
+    const raw = loaded.trace.events;
+    const order = raw.map((_, i) => i);
+    const time = raw.map((e) => (typeof e.t === 'number' && Number.isFinite(e.t) ? e.t : 0));
+    order.sort((a, b) => time[a] - time[b] || a - b);
+    this.events = order.map((i) => raw[i]);
+    const n = this.events.length;
+    this.types = this.events.map((e) => canonicalType(e.type));
+    this.lanePos = new Int32Array(n);
+    this.records = new Int32Array(n).fill(-1);
+    this.resultOf = new Int32Array(n).fill(-1);
+    this.callOf = new Int32Array(n).fill(-1);
+    this.fingerprints = new Int32Array(n);
+    this.normalized = new Array<string>(n);
+    this.incoming = Array.from({ length: n }, () => []);
+    this.outgoing = Array.from({ length: n }, () => []);
+
+    // fingerprint = (agent, type, target) prefix id and content hash, as one number key
+    const prefixes = new Map<string, Map<string, Map<string, number>>>();
+    const fpIds = new Map<number, number>();
+    for (let i = 0; i < n; i++) {
+      const e = this.events[i];
+      if (!this.pos.has(e.id)) this.pos.set(e.id, i);
+      let lane = this.lanes.get(e.agent);
+      if (!lane) this.lanes.set(e.agent, (lane = []));
+      this.lanePos[i] = lane.length;
+      lane.push(i);
+      const origin = loaded.eventOrigins.get(e.id);
+      if (origin) this.records[i] = origin.record;
+      const text = typeof e.content === 'string' ? e.content : typeof e.content_ref === 'string' ? e.content_ref : undefined;
+      this.normalized[i] = text === undefined ? '' : normalizeContent(text);
+      if (text === undefined) {
+        this.fingerprints[i] = -1 - i;
+        continue;
+      }
+      let byType = prefixes.get(e.agent);
+      if (!byType) prefixes.set(e.agent, (byType = new Map()));
+      let byTarget = byType.get(this.types[i]);
+      if (!byTarget) byType.set(this.types[i], (byTarget = new Map()));
+      const target = e.to ?? e.tool ?? '';
+      let prefix = byTarget.get(target);
+      if (prefix === undefined) byTarget.set(target, (prefix = this.prefixCount++));
+      const key = prefix * 4294967296 + fnv1a(this.normalized[i]); // exact below 2^21 prefixes
+      let id = fpIds.get(key);
+      if (id === undefined) fpIds.set(key, (id = fpIds.size));
+      this.fingerprints[i] = id;
+    }
+    this.firstSeen = new Int32Array(n);
+    const first = new Map<number, number>();
+    for (let i = 0; i < n; i++) {
+      const fp = this.fingerprints[i];
+      const at = first.get(fp);
+      if (at === undefined) first.set(fp, i);
+      this.firstSeen[i] = at ?? i;
+    }
+    for (const [agent, lane] of this.lanes) {
+      let results = 0;
+      let acts = 0;
+      for (const i of lane) {
+        const type = this.types[i];
+        if (type === 'tool_result') results++;
+        else if (type === 'tool_call' || type === 'delegate' || type === 'spawn' || type === 'aggregate' || type === 'orchestrator_decision') acts++;
+      }
+      if (acts === 0 && ((results > 0 && results * 2 >= lane.length) || TOOL_AGENT.test(agent))) this.toolLanes.add(agent);
+    }
+    this.buildLinks();
+  }
+
+  get size(): number {
+    return this.events.length;
+  }
+
+  /** The id of the event at a position. */
+  id(i: number): string {
+    return this.events[i].id;
+  }
+
+  /** Tokens of the event at a position (0 when not recorded). */
+  tokens(i: number): number {
+    const v = this.events[i].tokens;
+    return typeof v === 'number' && Number.isFinite(v) ? v : 0;
+  }
+
+  /** End time of the event at a position: `t + duration_s` (seconds). */
+  end(i: number): number {
+    const e = this.events[i];
+    return e.t + (typeof e.duration_s === 'number' ? e.duration_s : 0);
+  }
+
+  private salientCache: (Set<string> | undefined)[] = [];
+  private prefixCount = 0;
+
+  /** Salient tokens of an event's content without log noise (cached; see text.ts). */
+  salient(i: number): Set<string> {
+    let s = this.salientCache[i];
+    if (!s) this.salientCache[i] = s = salientTokens(stripLogNoise(this.content(i)));
+    return s;
+  }
+
+  /** Content text of an event ('' when none). */
+  content(i: number): string {
+    const c = this.events[i].content;
+    return typeof c === 'string' ? c : '';
+  }
+
+  /** True when the event is a hand-off between agents (message, delegate, return, spawn). */
+  isHandoff(i: number): boolean {
+    return HANDOFF_TYPES.has(this.types[i]);
+  }
+
+  /** The agent an event is addressed to, when it names one that has a lane. */
+  receiver(i: number): string | undefined {
+    const to = this.events[i].to;
+    return to !== undefined && to !== this.events[i].agent && this.lanes.has(to) ? to : undefined;
+  }
+
+  /** Parent positions of an event (any link kind). */
+  parents(i: number): number[] {
+    return this.incoming[i].map((k) => this.links[k].u);
+  }
+
+  private addLink(u: number, v: number, kind: LinkKind, explicit: boolean, edgeType?: EdgeType): boolean {
+    if (u === undefined || v === undefined || u < 0 || v < 0) {
+      this.dropped++;
+      return false;
+    }
+    if (u >= v) {
+      this.dropped++;
+      return false;
+    }
+    const k = this.links.length;
+    this.links.push(edgeType ? { u, v, kind, explicit, edgeType } : { u, v, kind, explicit });
+    this.incoming[v].push(k);
+    this.outgoing[u].push(k);
+    return true;
+  }
+
+  private buildLinks(): void {
+    const n = this.size;
+    const link = (u: number | undefined, v: number, kind: LinkKind, explicit: boolean, edgeType?: EdgeType) => {
+      if (u === undefined) {
+        this.dropped++;
+        return;
+      }
+      for (const k of this.incoming[v]) if (this.links[k].u === u) return; // already linked
+      this.addLink(u, v, kind, explicit, edgeType);
+    };
+    for (const edge of this.loaded.trace.edges) {
+      const u = this.pos.get(edge.src);
+      const v = this.pos.get(edge.dst);
+      if (v === undefined) {
+        this.dropped++;
+        continue;
+      }
+      link(u, v, 'edge', true, edge.type);
+    }
+    for (let v = 0; v < n; v++) {
+      const e = this.events[v];
+      if (typeof e.parent === 'string') link(this.pos.get(e.parent), v, 'parent', true);
+      if (Array.isArray(e.causes)) for (const c of e.causes) if (typeof c === 'string') link(this.pos.get(c), v, 'causes', true);
+    }
+    // tool_call -> tool_result: explicit links first, else the oldest unanswered call of the same tool.
+    for (let v = 0; v < n; v++) {
+      if (this.types[v] !== 'tool_result') continue;
+      for (const k of this.incoming[v]) {
+        const u = this.links[k].u;
+        if (this.types[u] === 'tool_call' && this.resultOf[u] === -1) {
+          this.resultOf[u] = v;
+          this.callOf[v] = u;
+          break;
+        }
+      }
+    }
+    const pending = new Map<string, number[]>();
+    const pendingAny: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const type = this.types[i];
+      if (type === 'tool_call' && this.resultOf[i] === -1) {
+        const key = this.events[i].tool ?? '';
+        let q = pending.get(key);
+        if (!q) pending.set(key, (q = []));
+        q.push(i);
+        pendingAny.push(i);
+      } else if (type === 'tool_result' && this.callOf[i] === -1) {
+        const tool = this.events[i].tool;
+        let u: number | undefined;
+        if (tool !== undefined) {
+          const q = pending.get(tool);
+          while (q && q.length && this.resultOf[q[0]] !== -1) q.shift();
+          u = q?.shift();
+        }
+        if (u === undefined) {
+          // no tool name: the oldest unanswered call of the same agent, else of any agent
+          const agent = this.events[i].agent;
+          let k = pendingAny.findIndex((c) => this.resultOf[c] === -1 && this.events[c].agent === agent);
+          if (k === -1) k = pendingAny.findIndex((c) => this.resultOf[c] === -1 && (tool === undefined || this.events[c].tool === tool));
+          if (k !== -1) u = pendingAny[k];
+        }
+        if (u !== undefined) {
+          this.resultOf[u] = i;
+          this.callOf[i] = u;
+          link(u, i, 'tool_result', false);
+        }
+        while (pendingAny.length && this.resultOf[pendingAny[0]] !== -1) pendingAny.shift();
+      }
+    }
+    // spawn / return / message delivery -> the receiving agent's next event.
+    for (let i = 0; i < n; i++) {
+      const type = this.types[i];
+      if (!HANDOFF_TYPES.has(type)) continue;
+      const to = this.receiver(i);
+      if (!to) continue;
+      const next = this.nextInLane(to, i);
+      if (next !== -1) link(i, next, type === 'spawn' ? 'spawn' : type === 'return' ? 'return' : 'delivery', false);
+    }
+    // lane succession
+    for (const lane of this.lanes.values()) for (let k = 1; k < lane.length; k++) link(lane[k - 1], lane[k], 'lane', false);
+    // an event with no cause but its own lane's previous event answers the previous event of the trace
+    for (let v = 1; v < n; v++) {
+      if (this.incoming[v].every((k) => this.links[k].kind === 'lane')) {
+        if (this.events[v - 1].agent !== this.events[v].agent) link(v - 1, v, 'implicit', false);
+      }
+    }
+  }
+
+  /** Position of the first event of `agent` after position `i` (binary search in its lane), or -1. */
+  nextInLane(agent: string, i: number): number {
+    const lane = this.lanes.get(agent);
+    if (!lane) return -1;
+    let lo = 0;
+    let hi = lane.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (lane[mid] <= i) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < lane.length ? lane[lo] : -1;
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * What the analysis returns (`otrace analyze FILE --json` prints an {@link Analysis}).
+ * Units: times in seconds, tokens as counted by the trace, costs in the trace's currency (USD).
+ * Event references are event ids; `record` is the 0-based index of the event in its source's own list.
+ */
+import type { StopReason, Topology } from '../trace/schema';
+
+/** Amount of work: events, tokens and seconds. */
+export interface Spent {
+  events: number;
+  tokens: number;
+  seconds: number;
+}
+
+/** One thing an editor can show: the events to decorate and a one-line human message. */
+export interface Finding {
+  kind: 'stop' | 'loop' | 'blame' | 'best_stop';
+  severity: 'error' | 'warning' | 'info';
+  /** Event ids to decorate; the first is the main one. */
+  events: string[];
+  message: string;
+}
+
+/** The survey's stop decision (O5) at one stop: its reason and failure mode. */
+export interface StopFinding {
+  /** Id of the stop event, or of the last event when the trace has no stop event. */
+  event: string;
+  reason: StopReason;
+  /** `recorded` when a stop event gave it, `inferred` from the trace's last events otherwise. */
+  reason_source: 'recorded' | 'inferred';
+  finding: 'ok' | 'premature' | 'delayed' | 'no_stop';
+  /** Every failure mode found at this stop (`finding` is the first of no_stop, premature, delayed). */
+  modes: ('premature' | 'delayed' | 'no_stop')[];
+  /** Why the finding was given, one short clause per piece of evidence. */
+  evidence: string[];
+  /** Work after the point where the task was done (delayed), or inside the final loop (no_stop); zeros otherwise. */
+  wasted: Spent;
+  /** The event after which the task was done (delayed stops), when found. */
+  done_at?: string;
+  /** What marked the done point. */
+  done_basis?: 'completion_claim' | 'reward' | 'final_answer';
+  /** Spawned agents that had not returned at the stop (premature). */
+  open_spawns?: string[];
+  message: string;
+}
+
+/** Hindsight best stop point: the event after which continuing added no reward or new content. */
+export interface BestStop {
+  event: string;
+  basis: 'reward' | 'final_answer' | 'new_content';
+  /** Work done after it until the end of the trace. */
+  after: Spent;
+}
+
+/** One point of the V_stop estimate along the timeline. */
+export interface VStopPoint {
+  event: string;
+  t: number;
+  /** Estimate of E[R | continue, s_t]. */
+  continue: number;
+  /** Estimate of E[R | stop, s_t]. */
+  stop: number;
+  /** V_stop(s_t) = continue - stop; > 0 means continuing paid off. */
+  value: number;
+}
+
+/** V_stop(s_t) = E[R | continue, s_t] - E[R | stop, s_t] (the survey's value of stopping). */
+export interface VStop {
+  available: boolean;
+  /** Reward channel used, when available. */
+  channel?: string;
+  points: VStopPoint[];
+  note: string;
+}
+
+export type LoopKind = 'repeated_tool_call' | 'ping_pong' | 'repeated_sequence';
+
+/** Repeated work: the same tool call again, delegation ping-pong, or a repeated sequence of events. */
+export interface Loop {
+  kind: LoopKind;
+  /** Member events in time order (all repetitions, the first one included). */
+  events: string[];
+  /** Events per repetition. */
+  period: number;
+  /** How many times the unit occurs (>= 2). */
+  repetitions: number;
+  /** Tokens spent by the repetitions after the first. */
+  tokens: number;
+  /** Seconds spent by the repetitions after the first. */
+  seconds: number;
+  /** True when the trace ended inside the loop (nothing new happened after it). */
+  unresolved: boolean;
+  /** Agents involved. */
+  agents: string[];
+  message: string;
+}
+
+/** The outcome signal the trace carries (never its ground-truth labels). */
+export interface Outcome {
+  status: 'success' | 'failure' | 'partial' | 'unknown';
+  /** R used for credit: +1 success, -1 failure, the reward in between; null when unknown. */
+  value: number | null;
+  /** Where it came from, e.g. `metrics.task_success`, `rewards.team`, `reward event r9`. */
+  source: string;
+}
+
+/** Message-level credit: signed (credit on success, blame on failure). */
+export interface Credit {
+  /** Event id -> value (the producer's `credit` when given, else the estimate). */
+  events: Record<string, number>;
+  /** Agent -> sum of its events' values. */
+  agents: Record<string, number>;
+  /** Source record (step) index -> sum of its events' values. */
+  steps: Record<string, number>;
+  /** Ids whose value is the producer's, shown as given. */
+  given: string[];
+  /** False when the trace has no outcome signal: values are then unsigned influence shares. */
+  signed: boolean;
+  method: string;
+}
+
+/** The decisive error of a failed trace. */
+export interface Blame {
+  agent: string;
+  event: string;
+  /** 0-based index of the event in its source's own list. */
+  record: number;
+  /** What pointed at it. */
+  basis: 'final_answer_origin' | 'error' | 'credit' | 'first_output';
+  message: string;
+}
+
+export interface AgentCost {
+  events: number;
+  tokens: number;
+  cost: number;
+  seconds: number;
+}
+
+/** Orchestration metrics (the survey's parallelism, spawn structure, protocol overhead, costs). */
+export interface Metrics {
+  events: number;
+  agents: number;
+  /** Total work / critical path; 1 = fully sequential. */
+  parallelism: number;
+  /** Total work (seconds, or events when the trace has no durations). */
+  total_work: number;
+  /** Longest dependent chain of work, same unit as total_work. */
+  critical_path: number;
+  /** Event ids on the critical path. */
+  critical_path_events: string[];
+  work_basis: 'seconds' | 'events';
+  spawns: number;
+  /** Most spawns by one agent. */
+  max_fan_out: number;
+  /** Deepest chain of spawns (root agent = 0). */
+  spawn_depth: number;
+  /** Tokens in messages between agents / all tokens (chars when the trace has no tokens). */
+  protocol_overhead: number | null;
+  overhead_basis: 'tokens' | 'chars';
+  per_agent: Record<string, AgentCost>;
+  tool_calls: number;
+  messages: number;
+  /** Causal links the index found (explicit and derived). */
+  links: { explicit: number; derived: number; dropped: number };
+}
+
+export interface TopologyGuess {
+  /** The survey's topology that fits best. */
+  guess: Topology;
+  /** The topology the trace declares, if any. */
+  declared?: Topology;
+  /** Score per form (0..1), for explanation. */
+  scores: Record<string, number>;
+  evidence: string[];
+}
+
+/** Everything `analyzeTrace` finds. */
+export interface Analysis {
+  outcome: Outcome;
+  stops: StopFinding[];
+  best_stop: BestStop | null;
+  v_stop: VStop;
+  loops: Loop[];
+  credit: Credit;
+  blame: Blame | null;
+  metrics: Metrics;
+  topology: TopologyGuess;
+  findings: Finding[];
+}

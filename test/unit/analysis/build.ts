@@ -1,0 +1,21 @@
+/** Builds small LoadedTraces by hand for the analysis tests (record = index in the list). */
+import type { LoadedTrace } from '../../../src/trace/model';
+import type { Trace, TraceEdge, TraceEvent } from '../../../src/trace/schema';
+
+type EventInput = Partial<TraceEvent> & Pick<TraceEvent, 'id' | 'type' | 'agent'>;
+
+/**
+ * A loaded trace from events (t defaults to the event's index) and optional edges / trace fields.
+ * Every event's origin is a one-line range at its index, `record` = its index.
+ */
+export function traceOf(events: EventInput[], edges: [string, string, TraceEdge['type']?][] = [], fields: Partial<Trace> = {}): LoadedTrace {
+  const evs = events.map((e, i) => ({ t: i, ...e }) as TraceEvent);
+  const eventOrigins = new Map(evs.map((e, i) => [e.id, { range: { start: { line: i, character: 0 }, end: { line: i, character: 1 } }, record: i }]));
+  return {
+    format: 'test',
+    trace: { ...fields, events: evs, edges: edges.map(([src, dst, type]) => ({ src, dst, type: type ?? 'causal' })) },
+    eventOrigins,
+    edgeOrigins: edges.map(() => undefined),
+    problems: [],
+  };
+}

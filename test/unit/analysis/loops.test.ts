@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { analyzeTrace } from '../../../src/analysis';
+import { findLoops } from '../../../src/analysis/loops';
+import { TraceIndex } from '../../../src/analysis/trace-index';
+import { traceOf } from './build';
+
+test('repeated_tool_call: the same tool with the same arguments, across agents', () => {
+  const loaded = traceOf([
+    { id: 'c1', type: 'tool_call', agent: 'a', tool: 'Bash', content: 'git status', tokens: 5 },
+    { id: 'r1', type: 'tool_result', agent: 'a', tool: 'Bash', content: 'clean', tokens: 7, t: 2 },
+    { id: 'c2', type: 'tool_call', agent: 'a', tool: 'Bash', content: 'git diff', tokens: 5, t: 3 },
+    { id: 'r2', type: 'tool_result', agent: 'a', tool: 'Bash', content: 'nothing', t: 4 },
+    { id: 'c3', type: 'tool_call', agent: 'b', tool: 'Bash', content: 'git status', tokens: 5, t: 10 },
+    { id: 'r3', type: 'tool_result', agent: 'b', tool: 'Bash', content: 'clean', tokens: 7, t: 12 },
+    { id: 'c4', type: 'tool_call', agent: 'a', tool: 'Bash', content: 'git status', tokens: 5, t: 20 },
+    { id: 'r4', type: 'tool_result', agent: 'a', tool: 'Bash', content: 'clean', tokens: 7, t: 21.5 },
+    { id: 'c5', type: 'tool_call', agent: 'a', tool: 'Read', content: 'git status', t: 30 },
+    { id: 'c6', type: 'tool_call', agent: 'a', tool: 'Bash', content: 'Git Status', t: 31 },
+  ]);
+  const loops = findLoops(new TraceIndex(loaded));
+  const calls = loops.filter((l) => l.kind === 'repeated_tool_call');
+  assert.equal(calls.length, 1);
+  assert.deepEqual(calls[0], {
+    kind: 'repeated_tool_call',
+    events: ['c1', 'r1', 'c3', 'r3', 'c4', 'r4'],
+    period: 2,
+    repetitions: 3,
+    tokens: 24,
+    seconds: 3.5,
+    unresolved: false,
+    agents: ['a', 'b'],
+    message: 'Bash called 3 times with the same arguments by a, b, 24 tokens',
+  });
+});
+
+test('ping_pong: delegation back and forth with no new content', () => {
+  const events = [{ id: 'u', type: 'message' as const, agent: 'user', content: 'review my patch' }];
+  for (let k = 0; k < 3; k++) {
+    events.push({ id: `d${k}`, type: 'delegate' as const, agent: 'lead', to: 'reviewer', content: 'please review the patch in pr 12' } as never);
+    events.push({ id: `r${k}`, type: 'return' as const, agent: 'reviewer', to: 'lead', content: 'send it to the lead for review' } as never);
+  }
+  events.push({ id: 'n', type: 'message' as const, agent: 'lead', content: 'new direction: merge after running the full suite' });
+  const loops = findLoops(new TraceIndex(traceOf(events)));
+  assert.deepEqual(
+    loops.map((l) => l.kind),
+    ['ping_pong'],
+  );
+  const pp = loops;
+  assert.deepEqual(pp[0].events, ['d0', 'r0', 'd1', 'r1', 'd2', 'r2']);
+  assert.equal(pp[0].period, 2);
+  assert.equal(pp[0].repetitions, 3);
+  assert.equal(pp[0].unresolved, false);
+  assert.deepEqual(pp[0].agents, ['lead', 'reviewer']);
+  assert.equal(pp[0].message, 'ping-pong between lead and reviewer: 6 hand-offs, 3 round trips with no new content');
+});
+
+test('hand-offs that bring new content each time are not a ping-pong', () => {
+  const events = [];
+  for (let k = 0; k < 4; k++) {
+    events.push({ id: `d${k}`, type: 'delegate' as const, agent: 'lead', to: 'w', content: `step ${k}: ${['parse the input', 'compute totals', 'write report', 'upload results'][k]}` });
+    events.push({ id: `r${k}`, type: 'return' as const, agent: 'w', to: 'lead', content: `${['parsed 10 rows', 'totals are 5 and 9', 'report written to out.md', 'uploaded to the bucket'][k]}` });
+  }
+  assert.deepEqual(
+    findLoops(new TraceIndex(traceOf(events))).filter((l) => l.kind === 'ping_pong'),
+    [],
+  );
+});
+
+test('repeated_sequence: a tandem repeat in one lane, period 2, and the trace ends inside it', () => {
+  const events = [{ id: 'u', type: 'message' as const, agent: 'user', content: 'make it pass' }];
+  for (let k = 0; k < 3; k++) {
+    events.push({ id: `p${k}`, type: 'message' as const, agent: 'coder', content: 'I will rerun the build', tokens: 4 } as never);
+    events.push({ id: `q${k}`, type: 'orchestrator_decision' as const, agent: 'coder', content: 'build failed, retry', tokens: 6 } as never);
+  }
+  const loops = findLoops(new TraceIndex(traceOf(events)));
+  assert.equal(loops.length, 1);
+  assert.deepEqual(loops[0], {
+    kind: 'repeated_sequence',
+    events: ['p0', 'q0', 'p1', 'q1', 'p2', 'q2'],
+    period: 2,
+    repetitions: 3,
+    tokens: 20,
+    seconds: 3,
+    unresolved: true,
+    agents: ['coder'],
+    message: 'coder repeated the same 2-event sequence 3 times, 20 tokens; the trace ended inside it',
+  });
+});
+
+test('repeated_sequence needs a single event 3 times in a row, a longer block twice', () => {
+  const twice = traceOf([
+    { id: 'a', type: 'message', agent: 'proxy', content: 'continue' },
+    { id: 'b', type: 'message', agent: 'proxy', content: 'continue' },
+    { id: 'c', type: 'message', agent: 'proxy', content: 'something else' },
+  ]);
+  assert.deepEqual(findLoops(new TraceIndex(twice)), []);
+  const thrice = traceOf([
+    { id: 'a', type: 'message', agent: 'proxy', content: 'continue' },
+    { id: 'b', type: 'message', agent: 'proxy', content: 'Continue ' },
+    { id: 'c', type: 'message', agent: 'proxy', content: 'continue' },
+  ]);
+  const loops = findLoops(new TraceIndex(thrice));
+  assert.deepEqual(
+    loops.map((l) => [l.kind, l.period, l.repetitions, l.events]),
+    [['repeated_sequence', 1, 3, ['a', 'b', 'c']]],
+  );
+});
+
+test('events without content never repeat', () => {
+  const loaded = traceOf([
+    { id: 'a', type: 'tool_result', agent: 't' },
+    { id: 'b', type: 'tool_result', agent: 't' },
+    { id: 'c', type: 'tool_result', agent: 't' },
+    { id: 'd', type: 'tool_result', agent: 't' },
+  ]);
+  assert.deepEqual(analyzeTrace(loaded).loops, []);
+});

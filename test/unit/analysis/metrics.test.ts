@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { analyzeTrace } from '../../../src/analysis';
+import { traceOf } from './build';
+
+test('parallelism = total work / critical path, with spawn fan-out, depth and a centralized topology', () => {
+  const a = analyzeTrace(
+    traceOf(
+      [
+        { id: 's1', type: 'spawn', agent: 'orch', to: 'w1', t: 0 },
+        { id: 's2', type: 'spawn', agent: 'orch', to: 'w2', t: 0 },
+        { id: 'c1', type: 'tool_call', agent: 'w1', tool: 'search', t: 1, duration_s: 2, tokens: 30, cost: 0.01 },
+        { id: 'c2', type: 'tool_call', agent: 'w2', tool: 'search', t: 1, duration_s: 2, tokens: 30, cost: 0.02 },
+        { id: 'r1', type: 'return', agent: 'w1', to: 'orch', t: 3, tokens: 20, content: 'found a' },
+        { id: 'r2', type: 'return', agent: 'w2', to: 'orch', t: 3, tokens: 20, content: 'found b' },
+        { id: 'g', type: 'aggregate', agent: 'orch', t: 4, duration_s: 1, tokens: 100, content: 'a and b' },
+      ],
+      [
+        ['r1', 'g', 'aggregate'],
+        ['r2', 'g', 'aggregate'],
+      ],
+    ),
+  );
+  const m = a.metrics;
+  assert.equal(m.work_basis, 'seconds');
+  assert.equal(m.total_work, 5);
+  assert.equal(m.critical_path, 3);
+  assert.equal(m.parallelism, 1.667);
+  assert.deepEqual(m.critical_path_events, ['c1', 'r1', 'g']);
+  assert.equal(m.spawns, 2);
+  assert.equal(m.max_fan_out, 2);
+  assert.equal(m.spawn_depth, 1);
+  // hand-offs between agents: the two returns (spawns carry no tokens) = 40 of 200 tokens
+  assert.equal(m.protocol_overhead, 0.2);
+  assert.equal(m.overhead_basis, 'tokens');
+  assert.deepEqual(m.per_agent.w2, { events: 2, tokens: 50, cost: 0.02, seconds: 2 });
+  assert.deepEqual(m.per_agent.orch, { events: 3, tokens: 100, cost: 0, seconds: 1 });
+  assert.equal(a.topology.guess, 'centralized');
+  assert.equal(a.topology.declared, undefined);
+});
+
+test('topology: spawn depth 2 is hierarchical; one agent with tools is a harness', () => {
+  const h = analyzeTrace(
+    traceOf([
+      { id: 's1', type: 'spawn', agent: 'root', to: 'mid' },
+      { id: 's2', type: 'spawn', agent: 'mid', to: 'leaf' },
+      { id: 'x', type: 'message', agent: 'leaf', to: 'mid', content: 'done' },
+    ]),
+  );
+  assert.equal(h.metrics.spawn_depth, 2);
+  assert.equal(h.topology.guess, 'hierarchical');
+
+  const harness = analyzeTrace(
+    traceOf(
+      [
+        { id: 'u', type: 'message', agent: 'user', content: 'run it' },
+        { id: 'c', type: 'tool_call', agent: 'codex', tool: 'exec_command', content: 'ls' },
+        { id: 'r', type: 'tool_result', agent: 'codex', tool: 'exec_command', content: 'a b' },
+      ],
+      [],
+      { topology: 'harness' },
+    ),
+  );
+  assert.equal(harness.topology.guess, 'harness');
+  assert.equal(harness.topology.declared, 'harness');
+  // the call's work runs until its result: 1 s, all of it on the critical path
+  assert.equal(harness.metrics.work_basis, 'seconds');
+  assert.equal(harness.metrics.total_work, 1);
+  assert.equal(harness.metrics.parallelism, 1);
+});
+
+test('topology: planner, executor and critic roles; debate roles', () => {
+  const pec = analyzeTrace(
+    traceOf([
+      { id: 'a', type: 'message', agent: 'planner', to: 'executor', content: 'plan' },
+      { id: 'b', type: 'message', agent: 'executor', to: 'critic', content: 'result' },
+      { id: 'c', type: 'message', agent: 'critic', to: 'planner', content: 'looks wrong' },
+    ]),
+  );
+  assert.equal(pec.topology.guess, 'planner_executor_critic');
+  const debate = analyzeTrace(
+    traceOf([
+      { id: 'a', type: 'message', agent: 'debater_1', to: 'debater_2', content: 'yes' },
+      { id: 'b', type: 'message', agent: 'debater_2', to: 'debater_1', content: 'no' },
+      { id: 'c', type: 'message', agent: 'judge', content: 'yes wins' },
+    ]),
+  );
+  assert.equal(debate.topology.guess, 'debate');
+});
+
+test('an empty trace gives empty results, no exception', () => {
+  const a = analyzeTrace(traceOf([]));
+  assert.deepEqual(a.stops, []);
+  assert.deepEqual(a.loops, []);
+  assert.equal(a.blame, null);
+  assert.equal(a.best_stop, null);
+  assert.equal(a.metrics.events, 0);
+  assert.equal(a.metrics.parallelism, 1);
+  assert.equal(a.topology.guess, 'unknown');
+});

@@ -1,0 +1,189 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { analyzeTrace } from '../../../src/analysis';
+import { traceOf } from './build';
+
+test('premature: the orchestrator stops while a spawned worker still waits on its tool call', () => {
+  const a = analyzeTrace(
+    traceOf([
+      { id: 'o1', type: 'orchestrator_decision', agent: 'orch', content: 'plan the work' },
+      { id: 's1', type: 'spawn', agent: 'orch', to: 'w' },
+      { id: 'w1', type: 'tool_call', agent: 'w', tool: 'search', content: 'query one' },
+      { id: 'st', type: 'stop', agent: 'orch', reason: 'task_complete' },
+    ]),
+  );
+  assert.equal(a.stops.length, 1);
+  const [s] = a.stops;
+  assert.equal(s.event, 'st');
+  assert.equal(s.reason, 'task_complete');
+  assert.equal(s.reason_source, 'recorded');
+  assert.equal(s.finding, 'premature');
+  assert.deepEqual(s.open_spawns, ['w']);
+  assert.deepEqual(s.wasted, { events: 0, tokens: 0, seconds: 0 });
+  assert.ok(a.findings.some((f) => f.kind === 'stop' && f.events[0] === 'st' && f.severity === 'warning'));
+});
+
+test('a worker that handed over its output and went quiet is not an open spawn', () => {
+  const a = analyzeTrace(
+    traceOf([
+      { id: 's1', type: 'spawn', agent: 'orch', to: 'planner' },
+      { id: 'p1', type: 'message', agent: 'planner', to: 'orch', content: 'the plan is ready' },
+      { id: 'g', type: 'aggregate', agent: 'orch', content: 'combined plan' },
+      { id: 'st', type: 'stop', agent: 'orch', reason: 'task_complete' },
+    ]),
+  );
+  assert.equal(a.stops[0].finding, 'ok');
+});
+
+test('premature: an edit with no verification after it; a test run after the edit makes it ok', () => {
+  const events = [
+    { id: 'u', type: 'message' as const, agent: 'user', content: 'fix the bug' },
+    { id: 'c1', type: 'tool_call' as const, agent: 'dev', tool: 'Edit', content: 'src/a.ts: replace x with y' },
+    { id: 'r1', type: 'tool_result' as const, agent: 'dev', tool: 'Edit', content: 'ok' },
+    { id: 'm', type: 'message' as const, agent: 'dev', content: 'fixed it' },
+    { id: 'st', type: 'stop' as const, agent: 'dev', reason: 'task_complete' as const },
+  ];
+  const a = analyzeTrace(traceOf(events));
+  assert.equal(a.stops[0].finding, 'premature');
+  assert.deepEqual(a.stops[0].evidence, ['no verification after the last change c1']);
+
+  const verified = [...events.slice(0, 3), { id: 't1', type: 'tool_call' as const, agent: 'dev', tool: 'Bash', content: 'npm test' }, { id: 't2', type: 'tool_result' as const, agent: 'dev', tool: 'Bash', content: '12 passing' }, ...events.slice(3)];
+  assert.equal(analyzeTrace(traceOf(verified)).stops[0].finding, 'ok');
+});
+
+test('premature: a stop whose reward is below one reached later, and V_stop along the timeline', () => {
+  const a = analyzeTrace(
+    traceOf([
+      { id: 'u', type: 'message', agent: 'user', content: 'solve it' },
+      { id: 'r1', type: 'reward', agent: 'judge', value: 0.4, channel: 'team' },
+      { id: 's1', type: 'stop', agent: 'a', reason: 'task_complete' },
+      { id: 'm', type: 'message', agent: 'a', content: 'continuing with a better idea' },
+      { id: 'r2', type: 'reward', agent: 'judge', value: 1, channel: 'team' },
+      { id: 's2', type: 'stop', agent: 'a', reason: 'task_complete' },
+    ]),
+  );
+  assert.deepEqual(
+    a.stops.map((s) => [s.event, s.finding]),
+    [
+      ['s1', 'premature'],
+      ['s2', 'ok'],
+    ],
+  );
+  assert.deepEqual(a.stops[0].evidence, ['reward at the stop 0.4 is below the 1 reached later']);
+  assert.deepEqual(a.outcome, { status: 'success', value: 1, source: 'reward event r2' });
+  assert.equal(a.v_stop.available, true);
+  assert.equal(a.v_stop.channel, 'team');
+  assert.deepEqual(
+    a.v_stop.points.map((p) => [p.event, p.stop, p.continue, p.value]),
+    [
+      ['r1', 0.4, 1, 0.6],
+      ['r2', 1, 1, 0],
+    ],
+  );
+  assert.deepEqual(a.best_stop, { event: 'r2', basis: 'reward', after: { events: 0, tokens: 0, seconds: 0 } });
+});
+
+test('delayed: work after a completion claim, with its events, tokens and seconds', () => {
+  const a = analyzeTrace(
+    traceOf([
+      { id: 'u', type: 'message', agent: 'user', t: 0, content: 'compute the sum' },
+      { id: 'a1', type: 'message', agent: 'solver', t: 1, duration_s: 1, tokens: 50, content: 'the sum is ten. the task is complete' },
+      { id: 'a2', type: 'message', agent: 'solver', t: 10, tokens: 100, content: 'let me double check the numbers again' },
+      { id: 'a3', type: 'message', agent: 'critic', t: 20, tokens: 100, content: 'checking the addition once more' },
+      { id: 'a4', type: 'message', agent: 'solver', t: 30, tokens: 100, content: 'still looks right to me' },
+      { id: 'a5', type: 'message', agent: 'critic', t: 40, tokens: 100, content: 'agreed' },
+      { id: 'st', type: 'stop', agent: 'solver', t: 50, reason: 'task_complete' },
+    ]),
+  );
+  const [s] = a.stops;
+  assert.equal(s.finding, 'delayed');
+  assert.equal(s.done_at, 'a1');
+  assert.equal(s.done_basis, 'completion_claim');
+  assert.deepEqual(s.wasted, { events: 4, tokens: 400, seconds: 38 });
+  assert.deepEqual(a.loops, []);
+});
+
+test('no stop: the trace ends without a stop event', () => {
+  const a = analyzeTrace(
+    traceOf([
+      { id: 'u', type: 'message', agent: 'user', content: 'go' },
+      { id: 'm1', type: 'message', agent: 'a', content: 'working on it' },
+      { id: 'c1', type: 'tool_call', agent: 'a', tool: 'x', content: 'arg one' },
+      { id: 'r1', type: 'tool_result', agent: 'a', tool: 'x', content: 'output' },
+    ]),
+  );
+  assert.equal(a.stops.length, 1);
+  assert.equal(a.stops[0].event, 'r1');
+  assert.equal(a.stops[0].reason, 'unknown');
+  assert.equal(a.stops[0].reason_source, 'inferred');
+  assert.equal(a.stops[0].finding, 'no_stop');
+  assert.deepEqual(a.stops[0].evidence, ['the trace ends without a stop event']);
+});
+
+test('no stop: a max-turns stop that ended a loop the agents never left', () => {
+  const turns = [];
+  for (let k = 0; k < 3; k++) {
+    turns.push({ id: `a${k}`, type: 'message' as const, agent: 'a', to: 'b', tokens: 10, content: 'try again' });
+    turns.push({ id: `b${k}`, type: 'message' as const, agent: 'b', to: 'a', tokens: 10, content: 'still failing' });
+  }
+  const a = analyzeTrace(traceOf([{ id: 'u', type: 'message', agent: 'user', content: 'start' }, ...turns, { id: 'st', type: 'stop', agent: 'a', reason: 'max_turns' }]));
+  const [s] = a.stops;
+  assert.equal(s.finding, 'no_stop');
+  assert.equal(s.reason, 'max_turns');
+  assert.equal(s.evidence[0], 'the trace ended inside a loop (ping_pong, 3 repetitions)');
+  assert.deepEqual(s.wasted, { events: 4, tokens: 40, seconds: 3 });
+  assert.deepEqual(
+    a.loops.map((l) => [l.kind, l.unresolved]),
+    [['ping_pong', true]],
+  );
+  assert.ok(a.findings.some((f) => f.kind === 'stop' && f.severity === 'error'));
+});
+
+test('ok: a short clean run', () => {
+  const a = analyzeTrace(
+    traceOf([
+      { id: 'u', type: 'message', agent: 'user', content: 'add the numbers' },
+      { id: 'a', type: 'message', agent: 'solver', content: 'the result: seven' },
+      { id: 'st', type: 'stop', agent: 'solver', reason: 'task_complete' },
+    ]),
+  );
+  assert.equal(a.stops[0].finding, 'ok');
+  assert.deepEqual(a.stops[0].modes, []);
+  assert.equal(a.v_stop.available, false);
+  assert.equal(a.v_stop.note, 'no reward signal in the trace: V_stop is not estimated');
+});
+
+test('stop reasons are inferred from the last events when not recorded', () => {
+  const a = analyzeTrace(
+    traceOf([
+      { id: 'u', type: 'message', agent: 'user', content: 'go' },
+      { id: 'm', type: 'message', agent: 'a', content: 'Error: maximum turns reached, stopping' },
+    ]),
+  );
+  assert.equal(a.stops[0].reason, 'max_turns');
+  assert.equal(a.stops[0].reason_source, 'inferred');
+});
+
+test('a sub-agent stop is judged on its own lane only', () => {
+  const a = analyzeTrace(
+    traceOf([
+      { id: 's', type: 'spawn', agent: 'main', to: 'sub' },
+      { id: 'm1', type: 'message', agent: 'main', content: 'task is complete for my part' },
+      { id: 'x1', type: 'message', agent: 'sub', content: 'looking' },
+      { id: 'm2', type: 'message', agent: 'main', content: 'more main work one' },
+      { id: 'm3', type: 'message', agent: 'main', content: 'more main work two' },
+      { id: 'm4', type: 'message', agent: 'main', content: 'more main work three' },
+      { id: 'ret', type: 'return', agent: 'sub', to: 'main', content: 'found it' },
+      { id: 'sst', type: 'stop', agent: 'sub', reason: 'task_complete' },
+      { id: 'mst', type: 'stop', agent: 'main', reason: 'task_complete' },
+    ]),
+  );
+  assert.deepEqual(
+    a.stops.map((s) => [s.event, s.finding]),
+    [
+      ['sst', 'ok'],
+      ['mst', 'delayed'],
+    ],
+  );
+  assert.equal(a.stops[1].done_at, 'm1');
+});
