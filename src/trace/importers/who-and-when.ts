@@ -42,6 +42,8 @@
  *     is_correct?: boolean (Algorithm-Generated), is_corrected?: boolean (Hand-Crafted) }
  * - `system_prompts`: { agent: prompt } (Algorithm-Generated), `extra`: other top-level keys verbatim;
  * - `time`: 'step-index' (t counts history steps).
+ * TRACE FIELDS: `metrics.task_success` = 1 / 0 from `is_correct` when the file has it (the outcome,
+ * which the analysis may read; the mistake labels it may not).
  */
 import type { Node } from 'jsonc-parser';
 import { registerFormat, type TraceFormat } from '../formats';
@@ -239,6 +241,9 @@ export function readWhoAndWhen(text: string, fileName: string): LoadedTrace {
     task_id: typeof task.question_ID === 'string' && task.question_ID ? task.question_ID : undefined,
     system: subset === 'Hand-Crafted' ? 'Magentic-One' : subset === 'Algorithm-Generated' ? 'AG2 CaptainAgent' : undefined,
     topology: subset === 'Hand-Crafted' ? 'centralized' : undefined,
+    // The run's judged outcome is what a user of the log knows (a reward, not a blame label): it
+    // lets `otrace analyze` see the failure. The blame labels stay in metadata.ground_truth.
+    ...(typeof groundTruth.is_correct === 'boolean' ? { metrics: { task_success: groundTruth.is_correct ? 1 : 0 } } : {}),
     metadata,
   });
 }

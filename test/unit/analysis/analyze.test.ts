@@ -41,8 +41,13 @@ test('Who&When (AG2): blame on a failed run names the agent and the step that in
     { agent: a.blame?.agent, record: a.blame?.record, basis: a.blame?.basis },
     { agent: 'Verification_Expert', record: 1, basis: 'final_answer_origin' },
   );
-  // without an outcome signal there is no failure to blame
-  assert.equal(analyzeTrace(loadTrace(fixture('who-and-when', 'Algorithm-Generated', '12.json'), file)).blame, null);
+  // the file's own outcome (is_correct: false -> metrics.task_success 0) is enough to blame
+  const own = analyzeTrace(loadTrace(fixture('who-and-when', 'Algorithm-Generated', '12.json'), file));
+  assert.deepEqual([own.outcome.status, own.blame?.agent, own.blame?.record], ['failure', 'Verification_Expert', 1]);
+  // without any outcome signal there is no failure to blame
+  const loaded = loadTrace(fixture('who-and-when', 'Algorithm-Generated', '12.json'), file);
+  delete loaded.trace.metrics;
+  assert.equal(analyzeTrace(loaded).blame, null);
 });
 
 test('Who&When (Magentic-One): the orchestrator\'s first plan introduced the wrong translation', () => {
@@ -61,9 +66,10 @@ test('Who&When (Magentic-One): the orchestrator\'s first plan introduced the wro
 test('Who&When (AG2): the terminal\'s repeated "no code" echo after TERMINATE is neither a stop nor a loop', () => {
   const file = fixturePath('who-and-when', 'Algorithm-Generated', '102.json');
   const a = analyzeTrace(loadTrace(fixture('who-and-when', 'Algorithm-Generated', '102.json'), file));
+  // one stop (TERMINATE), judged premature only because the run failed (is_correct: false)
   assert.deepEqual(
-    a.stops.map((s) => [s.event, s.finding]),
-    [['h8.stop', 'ok']],
+    a.stops.map((s) => [s.event, s.finding, s.evidence]),
+    [['h8.stop', 'premature', ['the stop claims task_complete but the outcome is a failure (metrics.task_success)']]],
   );
   assert.deepEqual(a.loops, []);
 });
