@@ -1,6 +1,8 @@
 /** `otrace validate` on good and broken traces: exit codes and the exact LINE:COLUMN of each problem. */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { fixturePath } from '../helpers';
@@ -67,4 +69,30 @@ test('validate accepts time running backwards with a positioned warning (exit 0)
 test('validate exits 1 when any of several files has errors, 2 on a missing file', () => {
   assert.equal(otrace('validate', 'samples/demo.otrace.jsonl', broken('cut-off.otrace.jsonl')).status, 1);
   assert.equal(otrace('validate', 'no/such/file.jsonl').status, 2);
+});
+
+test('stats --json gives the documented keys with the demo trace figures', () => {
+  const r = otrace('stats', 'samples/demo.otrace.jsonl', '--json');
+  assert.equal(r.status, 0);
+  const s = JSON.parse(r.stdout);
+  assert.equal(s.format, 'otrace-jsonl');
+  assert.equal(s.events, 35);
+  assert.deepEqual(s.agents, ['orchestrator', 'planner', 'researcher', 'web_searcher', 'writer', 'critic']);
+  assert.deepEqual(s.by_type, { orchestrator_decision: 2, spawn: 5, delegate: 8, communicate: 1, tool_use: 1, tool_result: 4, return: 7, tool_call: 3, reward: 2, aggregate: 1, stop: 1 });
+  assert.deepEqual(s.stops.map((x: { id: string; reason: string }) => [x.id, x.reason]), [['e35', 'quality_met']]);
+  assert.equal(s.tool_calls, 4, 'tool_use counts as a tool call');
+  assert.equal(s.messages, 1, 'communicate counts as a message');
+});
+
+test('convert writes every output format, and survey JSON -> JSONL -> survey JSON on disk is deep-equal', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-convert-'));
+  const survey = path.relative(ROOT, fixturePath('survey', 'example_trace.json'));
+  const jsonl = path.join(dir, 'x.otrace.jsonl');
+  const back = path.join(dir, 'back.json');
+  assert.equal(otrace('convert', survey, '--to', 'otrace-jsonl', '-o', jsonl).status, 0);
+  assert.equal(otrace('convert', jsonl, '--to', 'survey-json', '-o', back).status, 0);
+  assert.deepEqual(JSON.parse(fs.readFileSync(back, 'utf8')), JSON.parse(fs.readFileSync(path.join(ROOT, survey), 'utf8')));
+  const json = otrace('convert', 'samples/demo.otrace.jsonl', '--to', 'otrace-json');
+  assert.equal(JSON.parse(json.stdout).events.length, 35);
+  assert.equal(otrace('convert', 'samples/demo.otrace.jsonl', '--to', 'yaml').status, 2);
 });
