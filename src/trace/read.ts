@@ -9,6 +9,7 @@
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
 import { checkTrace } from './check';
+import { valueOf } from './json-positions';
 import { LineIndex, type LoadedTrace, type Origin, type Problem, type Range } from './model';
 import {
   EdgeSchema,
@@ -83,11 +84,11 @@ export function readTraceJson(text: string): LoadedTrace {
       (valueNode.children ?? []).forEach((item, i) => {
         if (cutOff && item.offset + item.length >= end) return;
         const span = spanOf(item, i);
-        if (key === 'events') builder.addEvent(nodeValue(item), span);
-        else builder.addEdge(nodeValue(item), span);
+        if (key === 'events') builder.addEvent(valueOf(item), span);
+        else builder.addEdge(valueOf(item), span);
       });
     } else {
-      header[key] = nodeValue(valueNode);
+      header[key] = valueOf(valueNode);
     }
   }
   if (!sawEvents) problems.push({ severity: 'error', message: 'a trace needs an "events" array', range: lines.range(root.offset, 1) });
@@ -152,24 +153,6 @@ export function readTraceJsonl(text: string): LoadedTrace {
     seenRecord = true;
   }
   return builder.finish('otrace-jsonl');
-}
-
-/** The JSON value of a parse-tree node, as plain objects (jsonc-parser's getNodeValue makes null-prototype ones). */
-export function nodeValue(node: Node): unknown {
-  switch (node.type) {
-    case 'object': {
-      const out: Record<string, unknown> = {};
-      for (const prop of node.children ?? []) {
-        const [k, v] = prop.children ?? [];
-        if (k && v) out[k.value as string] = nodeValue(v);
-      }
-      return out;
-    }
-    case 'array':
-      return (node.children ?? []).map(nodeValue);
-    default:
-      return node.value;
-  }
 }
 
 /** The text of a 0-based line without its line break. */

@@ -51,7 +51,7 @@ import { registerFormat, type TraceFormat } from '../formats';
 import { LineIndex, type LoadedTrace, type Origin, type Range } from '../model';
 import type { EdgeType, StopReason, TraceEvent } from '../schema';
 import { ImportBuilder, baseName, codeBlocks } from './json-import';
-import { isComplete, items, mapStringOffsets, nodeRange, parseJsonDocument, property, stringOf, valueOf, type JsonDocument } from './json-positions';
+import { isComplete, items, mapStringOffsets, nodeRange, parseJsonDocument, property, stringOf, valueOf, type JsonDocument } from '../json-positions';
 
 export const MAST_FORMAT = 'mast';
 

@@ -36,7 +36,7 @@ import { firstJsonLines, registerFormat, type TraceFormat } from '../formats';
 import { LineIndex, type LoadedTrace, type Origin } from '../model';
 import type { StopReason, TraceEvent } from '../schema';
 import { ImportBuilder, baseName } from './json-import';
-import { isComplete, items, nodeRange, parseJsonDocument, propertyOf, valueIn, type JsonDocument } from './json-positions';
+import { isComplete, items, nodeRange, parseJsonDocument, propertyOf, valueIn, type JsonDocument } from '../json-positions';
 
 export const OTEL_FORMAT = 'otel-genai';
 

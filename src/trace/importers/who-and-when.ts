@@ -50,7 +50,7 @@ import { registerFormat, type TraceFormat } from '../formats';
 import type { LoadedTrace, Origin, Range } from '../model';
 import type { StopReason, TraceEvent } from '../schema';
 import { ImportBuilder, baseName, codeBlocks } from './json-import';
-import { isComplete, items, nodeRange, parseJsonDocument, properties, property, stringOf, valueOf } from './json-positions';
+import { isComplete, items, nodeRange, parseJsonDocument, properties, property, stringOf, valueOf } from '../json-positions';
 
 export const WHO_AND_WHEN_FORMAT = 'who-and-when';
 

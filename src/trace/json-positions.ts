@@ -8,7 +8,7 @@
  * All offsets are UTF-16 code units, like jsonc-parser's and {@link LineIndex}'s.
  */
 import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
-import { LineIndex, type Problem, type Range } from '../model';
+import { LineIndex, type Problem, type Range } from './model';
 
 const PARSE_OPTIONS = { disallowComments: true, allowTrailingComma: false } as const;
 
@@ -107,7 +107,8 @@ export function valueOf(node: Node | undefined): unknown {
       const out: Record<string, unknown> = {};
       for (const prop of node.children ?? []) {
         const [k, v] = prop.children ?? [];
-        if (k && v) out[k.value as string] = valueOf(v);
+        // defineProperty: a "__proto__" key stays a plain own property, as JSON.parse makes it.
+        if (k && v) Object.defineProperty(out, k.value as string, { value: valueOf(v), enumerable: true, writable: true, configurable: true });
       }
       return out;
     }
