@@ -48,6 +48,8 @@ export interface GraphEdge {
 export interface GraphModel {
   title: string;
   format: string;
+  /** Events in the trace; more than `nodes.length` when the graph was cut at the `otrace.graph.maxEvents` setting. */
+  totalEvents: number;
   lanes: GraphLane[];
   nodes: GraphNode[];
   edges: GraphEdge[];

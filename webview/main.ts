@@ -28,7 +28,7 @@ function render(next: GraphModel): void {
   const { errors, warnings } = next.problems;
   $('title').textContent = next.title;
   $('summary').textContent =
-    `${next.format} · ${next.nodes.length} events · ${next.lanes.length} agents · ${next.edges.length} edges` +
+    `${next.format} · ${next.nodes.length < next.totalEvents ? `first ${next.nodes.length} of ${next.totalEvents}` : next.nodes.length} events · ${next.lanes.length} agents · ${next.edges.length} edges` +
     (errors + warnings ? ` · ${errors} errors, ${warnings} warnings (see Problems)` : '');
   cy.on('select', 'node', (e) => select(e.target as NodeSingular, false));
   cy.on('unselect', 'node', () => showDetails($('details'), undefined, []));

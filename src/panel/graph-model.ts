@@ -14,7 +14,7 @@ export const LANE_HEIGHT = 90;
 const TEXT_LIMIT = 2000;
 
 /**
- * Builds the {@link GraphModel} of a trace.
+ * Builds the {@link GraphModel} of a trace, drawing at most `maxEvents` events (the first in file order).
  * Lanes are agents in order of first appearance. x is the rank of the event's time among the
  * trace's distinct times (so long idle gaps do not stretch the picture), y the lane's position.
  * Derived links (only when the trace has no edge from that event into the target agent's lane):
@@ -22,8 +22,10 @@ const TEXT_LIMIT = 2000;
  * - message: a delegate/message with `to` -> the next event of that agent at or after it;
  * - return: a return with `to` -> the next event of that agent at or after it.
  */
-export function buildGraph(loaded: LoadedTrace, title: string): GraphModel {
-  const { events, edges } = loaded.trace;
+export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infinity): GraphModel {
+  const { edges } = loaded.trace;
+  // Cytoscape stays interactive up to some ten thousand nodes: beyond the limit, draw the first events.
+  const events = loaded.trace.events.length > maxEvents ? loaded.trace.events.slice(0, maxEvents) : loaded.trace.events;
   const laneIndex = new Map<string, number>();
   for (const e of events) if (!laneIndex.has(e.agent)) laneIndex.set(e.agent, laneIndex.size);
   const times = [...new Set(events.map((e) => e.t))].sort((a, b) => a - b);
@@ -75,6 +77,7 @@ export function buildGraph(loaded: LoadedTrace, title: string): GraphModel {
   return {
     title,
     format: loaded.format,
+    totalEvents: loaded.trace.events.length,
     lanes,
     nodes,
     edges: graphEdges,

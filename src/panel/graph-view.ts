@@ -61,7 +61,8 @@ export class GraphView implements vscode.Disposable {
 
   private send(): void {
     if (!this.ready || !this.loaded) return;
-    this.post({ type: 'trace', graph: buildGraph(this.loaded, path.basename(this.uri.fsPath)) });
+    const maxEvents = vscode.workspace.getConfiguration('otrace').get<number>('graph.maxEvents', 20000);
+    this.post({ type: 'trace', graph: buildGraph(this.loaded, path.basename(this.uri.fsPath), maxEvents) });
   }
 
   private post(message: HostMessage): void {

@@ -57,3 +57,11 @@ test('the stop event keeps its reason in the label; events at one time in one la
   const [a, b] = buildGraph(same, 's').nodes;
   assert.notDeepEqual([a.x, a.y], [b.x, b.y]);
 });
+
+test('a trace over the limit draws its first events and says how many there are', () => {
+  const g = buildGraph(demo, 'demo', 10);
+  assert.equal(g.nodes.length, 10);
+  assert.equal(g.totalEvents, 35);
+  const shown = new Set(g.nodes.map((n) => n.id));
+  for (const e of g.edges) assert.ok(shown.has(e.source) && shown.has(e.target), `edge ${e.source}>${e.target} leaves the drawn events`);
+});
