@@ -2,7 +2,7 @@
 // integration tests in a real VS Code, and prints a plain last line `N passed, N failed`.
 //   node scripts/test.mjs          everything
 //   node scripts/test.mjs unit     build + typecheck + unit tests only
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,11 +11,23 @@ const only = process.argv[2];
 let passed = 0;
 let failed = 0;
 
-function run(label, cmd, args, opts = {}) {
+function run(label, cmd, args) {
   process.stdout.write(`\n== ${label}: ${cmd} ${args.join(' ')}\n`);
-  const r = spawnSync(cmd, args, { stdio: opts.capture ? ['ignore', 'pipe', 'inherit'] : 'inherit', encoding: 'utf8', maxBuffer: 64 << 20, env: { ...process.env, ...opts.env } });
-  if (opts.capture) process.stdout.write(r.stdout ?? '');
-  return r;
+  return spawnSync(cmd, args, { stdio: 'inherit' });
+}
+
+/** Runs a command, passing its output through as it comes (the first run installs VS Code for minutes); keeps the last 4 KB. */
+function streamed(label, cmd, args) {
+  process.stdout.write(`\n== ${label}: ${cmd} ${args.join(' ')}\n`);
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let tail = '';
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      tail = (tail + chunk).slice(-4096);
+    });
+    child.on('close', (status) => resolve({ status, tail }));
+  });
 }
 
 /** A step that is one check of its own (build, typecheck). */
@@ -64,8 +76,8 @@ if (only !== 'unit' && !existsSync('scripts/vscode/run-integration.mjs')) {
     failed++;
     process.stdout.write('✖ integration tests skipped: the build failed\n');
   } else {
-    const r = run('integration tests (real VS Code)', process.execPath, ['scripts/vscode/run-integration.mjs'], { capture: true });
-    const m = /(\d+) passed, (\d+) failed\s*$/.exec((r.stdout ?? '').trim());
+    const r = await streamed('integration tests (real VS Code)', process.execPath, ['scripts/vscode/run-integration.mjs']);
+    const m = /(\d+) passed, (\d+) failed\s*$/.exec(r.tail.trim());
     if (m) {
       passed += Number(m[1]);
       failed += Number(m[2]);
