@@ -33,6 +33,18 @@ export interface GraphNode {
   fields: [string, string][];
   /** True when the event has a `source` prompt to jump to. */
   hasSource: boolean;
+  /** Signed credit estimate (or the producer's value) of the event, when the analysis gave one. */
+  credit?: number;
+  /** Analysis marks: `loop` (member of a loop), `blame` (decisive error), `stop-problem`. */
+  marks: string[];
+}
+
+/** An analysis finding to list and highlight: the events it concerns (first = main) and one line of text. */
+export interface GraphFinding {
+  kind: string;
+  severity: 'error' | 'warning' | 'info';
+  events: string[];
+  message: string;
 }
 
 /** An edge between two event nodes. `derived` edges were inferred (spawn/message/return links), not written in the trace. */
@@ -53,6 +65,8 @@ export interface GraphModel {
   lanes: GraphLane[];
   nodes: GraphNode[];
   edges: GraphEdge[];
+  /** Stop findings, loops and blame from the analysis, most severe first. */
+  findings: GraphFinding[];
   /** Counts of problems found while reading, for the header. */
   problems: { errors: number; warnings: number };
 }

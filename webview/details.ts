@@ -14,7 +14,10 @@ export function showDetails(pane: HTMLElement, node: GraphNode | undefined, acti
   const heading = document.createElement('h2');
   heading.textContent = node.label;
   const table = document.createElement('table');
-  for (const [k, v] of node.fields) {
+  const fields: [string, string][] = [...node.fields];
+  if (node.credit !== undefined) fields.push(['credit (estimate)', node.credit.toFixed(3)]);
+  if (node.marks.length) fields.push(['analysis', node.marks.join(', ')]);
+  for (const [k, v] of fields) {
     const row = table.insertRow();
     row.insertCell().textContent = k;
     row.insertCell().textContent = v;

@@ -25,7 +25,7 @@ function elements(graph: GraphModel): ElementDefinition[] {
     group: 'nodes',
     data: { id: n.id, label: n.label, kind: n.kind, agent: n.agent, t: n.t },
     position: { x: n.x, y: n.y },
-    classes: `event ${n.kind}`,
+    classes: ['event', n.kind, ...n.marks].join(' '),
   }));
   const edges: ElementDefinition[] = graph.edges.map((e) => ({
     group: 'edges',
@@ -50,10 +50,10 @@ function style(): StylesheetJson {
         'background-color': themeColor('charts-foreground', '#cccccc'),
         label: 'data(label)',
         color: fg,
-        'font-size': 9,
+        'font-size': 11,
         'text-valign': 'bottom',
         'text-margin-y': 3,
-        'text-max-width': '64px',
+        'text-max-width': '90px',
         'text-wrap': 'ellipsis',
         'min-zoomed-font-size': 7,
       },
@@ -66,7 +66,10 @@ function style(): StylesheetJson {
       selector: 'node.stop',
       style: { width: 42, height: 42, 'border-width': 3, 'border-color': fg, 'font-weight': 'bold', 'font-size': 10 },
     },
-    { selector: 'node:selected', style: { 'border-width': 3, 'border-color': focus } },
+    { selector: 'node.loop', style: { 'border-width': 3, 'border-style': 'dashed', 'border-color': themeColor('charts-orange', '#d18616') } },
+    { selector: 'node.stop-problem', style: { 'border-width': 4, 'border-style': 'double', 'border-color': themeColor('editorWarning-foreground', '#cca700') } },
+    { selector: 'node.blame', style: { 'border-width': 4, 'border-style': 'double', 'border-color': themeColor('editorError-foreground', '#f14c4c') } },
+    { selector: 'node:selected', style: { 'border-width': 3, 'border-style': 'solid', 'border-color': focus } },
     {
       selector: 'edge',
       style: {
@@ -102,7 +105,7 @@ export function showStart(cy: Core, graph: GraphModel): void {
   // About ten time steps across the panel, all lanes in height.
   const steps = Math.min(10, new Set(xs).size || 1);
   const width = (cy.width() || 600) - LABEL_ROOM;
-  const zoom = Math.min(1.2, Math.max(0.5, Math.min(height / laneSpan, width / (steps * 70))));
+  const zoom = Math.min(1.2, Math.max(0.5, Math.min(height / laneSpan, width / (steps * 90))));
   const minX = xs.length ? Math.min(...xs) : 0;
   const lastY = graph.lanes.length ? graph.lanes[graph.lanes.length - 1].y : 0;
   cy.viewport({ zoom, pan: { x: LABEL_ROOM - minX * zoom, y: height / 2 - (lastY / 2) * zoom } });

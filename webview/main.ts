@@ -30,12 +30,48 @@ function render(next: GraphModel): void {
   $('summary').textContent =
     `${next.format} · ${next.nodes.length < next.totalEvents ? `first ${next.nodes.length} of ${next.totalEvents}` : next.nodes.length} events · ${next.lanes.length} agents · ${next.edges.length} edges` +
     (errors + warnings ? ` · ${errors} errors, ${warnings} warnings (see Problems)` : '');
+  showFindings(next);
   cy.on('select', 'node', (e) => select(e.target as NodeSingular, false));
   cy.on('unselect', 'node', () => showDetails($('details'), undefined, []));
   showDetails($('details'), undefined, []);
   (globalThis as { __otrace?: unknown }).__otrace = { cy, graph: next };
   document.body.dataset.title = next.title;
   document.body.dataset.state = 'ready';
+}
+
+const SEVERITY_ICON = { error: '✖', warning: '⚠', info: 'ℹ' } as const;
+
+/** The analysis findings as a clickable list: a click selects the main event and dims the rest. */
+function showFindings(next: GraphModel): void {
+  const list = $('findings');
+  list.replaceChildren(
+    ...next.findings.map((f) => {
+      const item = document.createElement('button');
+      item.className = `finding ${f.severity}`;
+      item.textContent = `${SEVERITY_ICON[f.severity]} ${f.message}`; // untrusted text: textContent only
+      item.title = `${f.kind}: ${f.events.length} events`;
+      item.addEventListener('click', () => focusEvents(f.events));
+      return item;
+    }),
+  );
+  list.hidden = next.findings.length === 0;
+}
+
+/** Dims everything but `ids` and selects the first. */
+function focusEvents(ids: string[]): void {
+  if (!cy || ids.length === 0) return;
+  const keep = new Set(ids);
+  cy.batch(() => {
+    cy!.elements().removeClass('dimmed');
+    cy!.nodes().forEach((n) => {
+      if (!keep.has(n.id())) n.addClass('dimmed');
+    });
+    cy!.edges().forEach((e) => {
+      if (!keep.has(e.source().id()) || !keep.has(e.target().id())) e.addClass('dimmed');
+    });
+  });
+  const first = cy.getElementById(ids[0]);
+  if (first.nonempty()) select(first as NodeSingular, true);
 }
 
 function select(node: NodeSingular, center: boolean): void {

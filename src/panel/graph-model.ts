@@ -4,12 +4,13 @@
  * computed directly, without a force layout, so it costs O(n log n) for n events.
  * Pure: imports nothing from `vscode`.
  */
-import type { GraphEdge, GraphLane, GraphModel, GraphNode } from '../protocol';
+import type { Analysis } from '../analysis';
+import type { GraphEdge, GraphFinding, GraphLane, GraphModel, GraphNode } from '../protocol';
 import type { LoadedTrace } from '../trace/model';
 import { canonicalType, type TraceEvent } from '../trace/schema';
 
 /** Horizontal distance between successive distinct times, and vertical distance between lanes (graph units). */
-export const X_STEP = 70;
+export const X_STEP = 90;
 export const LANE_HEIGHT = 90;
 const TEXT_LIMIT = 2000;
 
@@ -22,7 +23,8 @@ const TEXT_LIMIT = 2000;
  * - message: a delegate/message with `to` -> the next event of that agent at or after it;
  * - return: a return with `to` -> the next event of that agent at or after it.
  */
-export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infinity): GraphModel {
+export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infinity, analysis?: Analysis): GraphModel {
+  const marks = analysisMarks(analysis);
   const { edges } = loaded.trace;
   // Cytoscape stays interactive up to some ten thousand nodes: beyond the limit, draw the first events.
   const events = loaded.trace.events.length > maxEvents ? loaded.trace.events.slice(0, maxEvents) : loaded.trace.events;
@@ -50,6 +52,8 @@ export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infin
       text: e.content === undefined ? e.content_ref : truncate(e.content),
       fields: nodeFields(e),
       hasSource: e.source !== undefined,
+      credit: analysis?.credit.events[e.id],
+      marks: [...(marks.get(e.id) ?? [])],
     };
   });
 
@@ -81,11 +85,33 @@ export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infin
     lanes,
     nodes,
     edges: graphEdges,
+    findings: graphFindings(analysis),
     problems: {
       errors: loaded.problems.filter((p) => p.severity === 'error').length,
       warnings: loaded.problems.filter((p) => p.severity === 'warning').length,
     },
   };
+}
+
+/** Event id -> marks from the analysis: loop members, the blamed event, stops with a failure mode. */
+function analysisMarks(analysis: Analysis | undefined): Map<string, Set<string>> {
+  const marks = new Map<string, Set<string>>();
+  const mark = (id: string, m: string) => marks.set(id, (marks.get(id) ?? new Set()).add(m));
+  if (!analysis) return marks;
+  for (const loop of analysis.loops) for (const id of loop.events) mark(id, 'loop');
+  for (const stop of analysis.stops) if (stop.finding !== 'ok') mark(stop.event, 'stop-problem');
+  if (analysis.blame) mark(analysis.blame.event, 'blame');
+  return marks;
+}
+
+const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
+
+/** The analysis findings, most severe first. */
+function graphFindings(analysis: Analysis | undefined): GraphFinding[] {
+  if (!analysis) return [];
+  return analysis.findings
+    .map((f) => ({ kind: f.kind, severity: f.severity, events: f.events, message: f.message }))
+    .sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
 }
 
 function eventsByAgent(events: readonly TraceEvent[]): Map<string, TraceEvent[]> {

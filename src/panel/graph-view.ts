@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { toRange, type TraceSessions } from '../editor/trace-sessions';
+import { analyzeTrace, type Analysis } from '../analysis';
 import type { HostMessage, WebviewMessage } from '../protocol';
 import type { LoadedTrace } from '../trace/model';
 import { buildGraph } from './graph-model';
@@ -62,7 +63,17 @@ export class GraphView implements vscode.Disposable {
   private send(): void {
     if (!this.ready || !this.loaded) return;
     const maxEvents = vscode.workspace.getConfiguration('otrace').get<number>('graph.maxEvents', 20000);
-    this.post({ type: 'trace', graph: buildGraph(this.loaded, path.basename(this.uri.fsPath), maxEvents) });
+    this.post({ type: 'trace', graph: buildGraph(this.loaded, path.basename(this.uri.fsPath), maxEvents, this.analyze(this.loaded)) });
+  }
+
+  /** The analysis of the trace; a failure there must not cost the user the graph. */
+  private analyze(loaded: LoadedTrace): Analysis | undefined {
+    try {
+      return analyzeTrace(loaded);
+    } catch (err) {
+      console.error('otrace: analysis failed', err);
+      return undefined;
+    }
   }
 
   private post(message: HostMessage): void {
@@ -138,6 +149,7 @@ export class GraphView implements vscode.Disposable {
   <vscode-textfield id="search" placeholder="Filter events" aria-label="Filter events"></vscode-textfield>
   <vscode-button id="fit" secondary title="Fit the whole trace (F)">Fit</vscode-button>
 </header>
+<nav id="findings" aria-label="Analysis findings" hidden></nav>
 <div id="main">
   <div id="canvas"><div id="graph" aria-label="Trace event graph"></div><div id="lanes"></div></div>
   <aside id="details"></aside>

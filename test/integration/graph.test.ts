@@ -21,6 +21,8 @@ interface GraphState {
   shapes: Record<string, string>;
   colors: Record<string, string>;
   stopClassed: string[];
+  loopNodes: string[];
+  findings: string[];
 }
 
 const READ_STATE = `() => {
@@ -42,6 +44,8 @@ const READ_STATE = `() => {
     laneLabels: [...document.querySelectorAll('#lanes .lane')].map((l) => l.textContent),
     laneYs, shapes, colors,
     stopClassed: cy.nodes('.stop').map((n) => n.id()),
+    loopNodes: cy.nodes('.loop').map((n) => n.id()),
+    findings: [...document.querySelectorAll('#findings .finding')].map((b) => b.textContent),
   };
 }`;
 
@@ -77,6 +81,7 @@ describe('trace graph in a real VS Code', function () {
   this.timeout(120_000);
   before(closeAll);
   afterEach(closeAll);
+  after(() => vscode.commands.executeCommand('workbench.action.toggleSidebarVisibility'));
 
   it("opens the demo trace's graph to the side: a node per event, a lane per agent, the stop styled", async () => {
     const state = await openGraphToSide(path.join(ROOT, 'samples', 'demo.otrace.jsonl'));
@@ -87,15 +92,26 @@ describe('trace graph in a real VS Code', function () {
     assert.equal(state.shapes.e35, 'octagon');
     const otherShapes = Object.entries(state.shapes).filter(([id, s]) => id !== 'e35' && s === 'octagon');
     assert.deepEqual(otherShapes, [], 'only the stop event is an octagon');
+    for (const id of ['e14', 'e18', 'e22']) assert.ok(state.loopNodes.includes(id), `the repeated web.search call ${id} is drawn as a loop member`);
+    assert.ok(state.findings.length > 0, 'the analysis findings are listed above the graph');
     const stopColor = state.colors.e35;
     const sameColor = Object.entries(state.colors).filter(([id, c]) => id !== 'e35' && c === stopColor && state.shapes[id] !== 'octagon');
     assert.deepEqual(sameColor, [], 'no other event has the stop color');
-    // For the README: the stop event selected, its details shown.
+    // For the README: more room for the graph, the stop event selected, its details shown.
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await new Promise((r) => setTimeout(r, 500));
     const shown = await evalInWebview<string>(
       `() => new Promise((done) => { window.postMessage({ type: 'select', id: 'e35' }, '*'); setTimeout(() => done(document.querySelector('#details h2')?.textContent), 600); })`,
       { selector: 'body[data-title="demo.otrace.jsonl"]' },
     );
     assert.equal(shown, 'stop: quality_met');
+    // The picture: the graph's editor group widened, a repeated (loop) tool call selected.
+    await vscode.commands.executeCommand('workbench.action.focusSecondEditorGroup');
+    await vscode.commands.executeCommand('workbench.action.toggleEditorWidths');
+    await evalInWebview<string>(
+      `() => new Promise((done) => { window.postMessage({ type: 'select', id: 'e18' }, '*'); setTimeout(() => done(''), 800); })`,
+      { selector: 'body[data-title="demo.otrace.jsonl"]' },
+    );
     await screenshot('test-output/screenshot.png');
   });
 

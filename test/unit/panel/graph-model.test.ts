@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import { analyzeTrace } from '../../../src/analysis';
 import { buildGraph, LANE_HEIGHT, X_STEP } from '../../../src/panel/graph-model';
 import { readTraceJsonl } from '../../../src/trace/read';
 
@@ -64,4 +65,17 @@ test('a trace over the limit draws its first events and says how many there are'
   assert.equal(g.totalEvents, 35);
   const shown = new Set(g.nodes.map((n) => n.id));
   for (const e of g.edges) assert.ok(shown.has(e.source) && shown.has(e.target), `edge ${e.source}>${e.target} leaves the drawn events`);
+});
+
+test('analysis results mark the graph: loop members, findings most severe first, credit per event', () => {
+  const analysis = analyzeTrace(demo);
+  const g = buildGraph(demo, 'demo', Infinity, analysis);
+  const loopNodes = g.nodes.filter((n) => n.marks.includes('loop')).map((n) => n.id);
+  for (const id of ['e14', 'e18', 'e22']) assert.ok(loopNodes.includes(id), `the repeated web.search call ${id} is marked`);
+  assert.ok(!loopNodes.includes('e35'));
+  assert.equal(g.findings.length, analysis.findings.length);
+  const order = { error: 0, warning: 1, info: 2 };
+  for (let i = 1; i < g.findings.length; i++) assert.ok(order[g.findings[i - 1].severity] <= order[g.findings[i].severity]);
+  assert.equal(g.nodes.find((n) => n.id === 'e28')!.credit, analysis.credit.events.e28);
+  assert.deepEqual(buildGraph(demo, 'demo').findings, [], 'no analysis, no findings');
 });
