@@ -11,9 +11,12 @@
  *   with probability [label in lanes] / #lanes; a uniform pick among its steps (history entries)
  *   with probability 1 / #steps. Published reference: GPT-4o prompting (all-at-once), 53.5 %
  *   agent-level and 14.2 % step-level (Zhang et al., ICML 2025).
- * - MAST (Cemri et al. 2025): step repetition (1.3) = a loop found; unaware of termination (1.5) =
- *   a delayed or no_stop stop; premature termination (3.1) = a premature stop; against the trace
- *   labels, as precision / recall / F1 per mode.
+ * - MAST (Cemri et al. 2025): step repetition (1.3) = a loop found (any kind, including near-duplicate
+ *   near-duplicate-step `repeated_sequence`s (`match: 'similar'`)); unaware of termination (1.5) = a delayed or no_stop stop (incl. a limit cutting a
+ *   repeated cycle, a termination signal repeated while the exchange went on); premature termination
+ *   (3.1) = a premature stop (incl. an unresolved reviewer critique or an impasse at the end of the
+ *   run); against the trace labels, as precision / recall / F1 per mode. The details list the loops
+ *   and the stop evidence behind each prediction.
  * - Codex and Claude Code: repeated identical tool calls found (repeated_tool_call loops: groups,
  *   and calls beyond the first) against a count made here from the raw JSONL (same tool name with
  *   the same arguments) and the count stated in corpus/codex/SOURCE.md.
@@ -176,6 +179,8 @@ function scoreMast(): { rows: Row[]; details: string[] } {
       else m.tn++;
     }
     details.push(`${path.basename(file)} (${loaded.trace.events.length} events, ${a.loops.length} loops, stops ${a.stops.map((s) => s.finding).join('/')}): ${parts.join('; ')}`);
+    for (const l of a.loops) details.push(`    loop ${l.kind}: ${l.message}`);
+    for (const s of a.stops) if (s.finding !== 'ok') details.push(`    stop ${s.event}: ${s.evidence.join('; ')}`);
   }
   const names: Record<string, string> = { '1.3': '1.3 step repetition', '1.5': '1.5 unaware of termination', '3.1': '3.1 premature termination' };
   const rows = Object.entries(modes).map(([code, m]) => {

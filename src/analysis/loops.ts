@@ -1,5 +1,5 @@
 /**
- * Loops: repeated work across agents and turns, in three kinds.
+ * Loops: repeated work across agents and turns, in four kinds.
  *
  * - repeated_tool_call: the same tool with the same arguments (the call's content, exactly, keyed by
  *   length and two 32-bit FNV-1a hashes) again, anywhere in the trace. One hash-map pass: O(n).
@@ -13,6 +13,9 @@
  * - ping_pong: consecutive hand-offs (message, delegate, return, spawn) alternating between the same
  *   two agents, A -> B -> A -> B ..., where each hand-off from the third on adds almost no new
  *   content (same fingerprint as the one two before, or < 10 % new words).
+ * - repeated_sequence with `match: 'similar'` (near-duplicate steps): an agent restating the same step in the same context (its `phase`, else its
+ *   receiver): near-duplicate dialogue (content-word resemblance >= 0.5, Broder 1997) three times, or
+ *   twice near-identically; or the same code artifact produced again unchanged (MAST 1.3).
  *
  * Costs of a loop are the tokens and seconds of the repetitions after the first (for a ping-pong,
  * the tokens of every event in that span, since each round trip carries the work in between). A loop is
@@ -21,13 +24,15 @@
  */
 import type { Loop } from './types';
 import type { TraceIndex } from './trace-index';
-import { fnv1a, wordTokens } from './text';
+import { contentWords, fencedCode, fnv1a, resemblance, wordTokens } from './text';
 
 export interface LoopOptions {
   /** Longest repeated block looked for, in events (default 16). */
   maxPeriod?: number;
   /** A hand-off adds "no new content" below this share of new words (default 0.1). */
   noveltyThreshold?: number;
+  /** Two dialogue steps are "roughly the same" at or above this resemblance of their content words (default 0.5). */
+  stepResemblance?: number;
 }
 
 /** Finds the loops of a trace; loops are returned in order of their first member. */
@@ -47,8 +52,15 @@ export function findLoops(index: TraceIndex, options: LoopOptions = {}): Loop[] 
     for (const i of l.members) inPingPong.add(i);
     loops.push(finish(index, l, lastNew));
   }
+  const inSequence = new Set<number>();
   for (const l of repeatedSequences(index, maxPeriod)) {
     if (l.members.every((i) => inToolLoop.has(i) || inPingPong.has(i) || index.types[i] === 'tool_result')) continue;
+    for (const i of l.members) inSequence.add(i);
+    loops.push(finish(index, l, lastNew));
+  }
+  // near-duplicate steps not already reported as another kind of loop
+  for (const l of repeatedSteps(index, options.stepResemblance ?? 0.5)) {
+    if (l.members.every((i) => inToolLoop.has(i) || inPingPong.has(i) || inSequence.has(i))) continue;
     loops.push(finish(index, l, lastNew));
   }
   loops.sort((a, b) => (index.pos.get(a.events[0]) ?? 0) - (index.pos.get(b.events[0]) ?? 0));
@@ -66,6 +78,8 @@ interface RawLoop {
   period: number;
   repetitions: number;
   label: string;
+  /** `similar` for near-duplicate steps (content-word resemblance), not identical fingerprints. */
+  match?: 'similar';
 }
 
 /** Last position holding an event with a never-seen fingerprint (stop, reward, despawn ignored). */
@@ -108,6 +122,7 @@ function finish(index: TraceIndex, raw: RawLoop, lastNew: number): Loop {
   const cost = tokens > 0 ? `, ${tokens} tokens` : '';
   return {
     kind: raw.kind,
+    ...(raw.match ? { match: raw.match } : {}),
     events: members.map((i) => index.id(i)),
     period: raw.period,
     repetitions: raw.repetitions,
@@ -188,6 +203,134 @@ function repeatedSequences(index: TraceIndex, maxPeriod: number): RawLoop[] {
     }
   }
   return out;
+}
+
+/** Fewest content words of a dialogue step; shorter outputs are signals (acks, `TERMINATE`, `<INFO> Finished`). */
+const MIN_STEP_WORDS = 8;
+/** A step said twice counts only when near-identical (Broder's near-duplicate level) and this long. */
+const MIN_ECHO_WORDS = 20;
+const NEAR_IDENTICAL = 0.9;
+const STEP_TYPES = new Set(['message', 'return', 'aggregate']);
+
+/**
+ * Near-duplicate steps (a repeated_sequence with `match: 'similar'`): an agent restating the same step in the same context. Steps are agent outputs
+ * (message, return, aggregate; not tool lanes) with >= {@link MIN_STEP_WORDS} content words (fenced code
+ * removed: artifacts repeat only when unchanged, which the fingerprints find). Context = the agent and
+ * the event's `phase` when the trace names phases, else its receiver. A delegated conversation's
+ * opening message (the event right after a `delegate` addressed to its agent) restates the assignment
+ * and is skipped, as is a `return` that echoes the agent's previous step. Each step is linked to the
+ * most resembling earlier step of its context when their resemblance is >= `threshold` (Broder 1997:
+ * 0.5 = "roughly the same"); a linked group is a loop when it has >= 3 steps, or 2 near-identical
+ * (>= 0.9) steps of >= {@link MIN_ECHO_WORDS} words. Separately, a step whose fenced code (>= 20 word
+ * tokens) is identical, white space aside, to an earlier step of the same context is an artifact
+ * produced again unchanged (a revision that revised nothing): a loop from 2 occurrences. Cost: O(n * k) word-set comparisons, k = steps of
+ * the same context (at most the last 32 are compared).
+ */
+function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
+  const contexts = new Map<string, { pos: number; words: Set<string> }[]>();
+  const lastStep = new Map<string, string>();
+  const artifacts = new Map<string, number[]>();
+  const parent = new Map<number, number>();
+  const find = (x: number): number => {
+    let r = x;
+    while (parent.get(r) !== r) r = parent.get(r)!;
+    return r;
+  };
+  const best = new Map<number, number>(); // member -> highest resemblance that linked it
+  for (let i = 0; i < index.size; i++) {
+    if (!STEP_TYPES.has(index.types[i])) continue;
+    const e = index.events[i];
+    if (index.toolLanes.has(e.agent)) continue;
+    if (opensDelegation(index, i)) continue;
+    const text = index.content(i);
+    const words = contentWords(text);
+    const code = fencedCode(text);
+    const previous = lastStep.get(e.agent);
+    const signature = `${[...words].join(' ')}\u0000${code}`;
+    lastStep.set(e.agent, signature);
+    if (index.types[i] === 'return' && previous === signature) continue;
+    const phase = (e as { phase?: unknown }).phase;
+    const key = `${e.agent}\u0000${typeof phase === 'string' ? `phase:${phase}` : `to:${index.receiver(i) ?? ''}`}`;
+    if (code && wordTokens(code).size >= MIN_ECHO_WORDS) {
+      const artifact = `${key}\u0000${code.length}\u0000${fnv1a(code)}\u0000${fnv1a(code, 0x2545f491)}`;
+      let same = artifacts.get(artifact);
+      if (!same) artifacts.set(artifact, (same = []));
+      same.push(i);
+    }
+    if (words.size < MIN_STEP_WORDS) continue;
+    let list = contexts.get(key);
+    if (!list) contexts.set(key, (list = []));
+    parent.set(i, i);
+    let top = 0;
+    let match = -1;
+    for (let k = list.length - 1; k >= Math.max(0, list.length - 32); k--) {
+      const r = resemblance(words, list[k].words);
+      if (r > top) {
+        top = r;
+        match = list[k].pos;
+      }
+    }
+    if (match !== -1 && top >= threshold) {
+      parent.set(find(i), find(match));
+      best.set(i, top);
+      best.set(match, Math.max(best.get(match) ?? 0, top));
+    }
+    list.push({ pos: i, words });
+  }
+  const groups = new Map<number, number[]>();
+  for (const i of parent.keys()) {
+    const r = find(i);
+    let g = groups.get(r);
+    if (!g) groups.set(r, (g = []));
+    g.push(i);
+  }
+  const out: RawLoop[] = [];
+  const inArtifact = new Set<number>();
+  for (const members of artifacts.values()) {
+    if (members.length < 2) continue;
+    for (const i of members) inArtifact.add(i);
+    const e = index.events[members[0]];
+    const phase = (e as { phase?: unknown }).phase;
+    const where = typeof phase === 'string' ? ` in ${phase}` : index.receiver(members[0]) ? ` to ${index.receiver(members[0])}` : '';
+    out.push({
+      kind: 'repeated_sequence',
+      match: 'similar',
+      members,
+      repeated: members.slice(1),
+      period: 1,
+      repetitions: members.length,
+      label: `${e.agent} produced the same code unchanged${where} ${members.length} times`,
+    });
+  }
+  for (const members of groups.values()) {
+    if (members.length < 2 || members.every((i) => inArtifact.has(i))) continue;
+    members.sort((a, b) => a - b);
+    const echo = members.length === 2 && members.every((i) => (best.get(i) ?? 0) >= NEAR_IDENTICAL && contentWords(index.content(i)).size >= MIN_ECHO_WORDS);
+    if (members.length < 3 && !echo) continue;
+    const e = index.events[members[0]];
+    const phase = (e as { phase?: unknown }).phase;
+    const where = typeof phase === 'string' ? ` in ${phase}` : index.receiver(members[0]) ? ` to ${index.receiver(members[0])}` : '';
+    const low = Math.min(...members.map((i) => best.get(i) ?? 0));
+    out.push({
+      kind: 'repeated_sequence',
+      match: 'similar',
+      members,
+      repeated: members.slice(1),
+      period: 1,
+      repetitions: members.length,
+      label: `${e.agent} repeated the same step${where} ${members.length} times (content-word resemblance >= ${(Math.floor(low * 100) / 100).toFixed(2)})`,
+    });
+  }
+  return out;
+}
+
+/** True for the opening message of a delegated conversation: the event right after a delegate addressed to its agent. */
+export function opensDelegation(index: TraceIndex, i: number): boolean {
+  if (index.types[i] !== 'message') return false;
+  const e = index.events[i];
+  const opens = (p: number | undefined) => p !== undefined && p >= 0 && index.types[p] === 'delegate' && index.events[p].to === e.agent;
+  if (opens(i - 1)) return true;
+  return (e.causes ?? []).some((id) => opens(index.pos.get(id)));
 }
 
 /** True when f[i..i+p) is not itself a repetition of a shorter block. */

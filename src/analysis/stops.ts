@@ -17,11 +17,17 @@
  *   the trace's own success signal (a later reward was higher, or the outcome is a failure while the
  *   stop claims completion).
  *   Also no_stop: a hand-set limit (max_turns, budget_exhausted, timeout) ended a segment of >= 4
- *   agent outputs none of which concluded (no completion claim): the agents never stopped themselves.
+ *   agent outputs none of which concluded (no completion claim): the agents never stopped themselves;
+ *   or a limit ended the segment holding a loop's last member and nothing in the loop's span claims
+ *   completion (a repeated cycle cut by a limit; MAST 1.5).
+ *   Also premature at the run's last stop (MAST 3.1): a reviewer's last verdict is an uncleared
+ *   critique, or the last agent output states an impasse (lacks information, cannot proceed).
  * - delayed: work went on after the task was done: the earliest of the first completion claim (an
  *   agent's own output, not a sub-agent's return), the
  *   last reward improvement and the final answer's first appearance; delayed when at least
- *   `minWastedEvents` events (and 10 % of the segment) follow it before the stop.
+ *   `minWastedEvents` events (and 10 % of the segment) follow it before the stop; or a termination
+ *   signal (completion claim, or impasse) was repeated in the segment with another agent's output in
+ *   between (the first was ignored; MAST 1.5).
  * V_stop(s_t) = E[R | continue, s_t] - E[R | stop, s_t] (the survey's gap), estimated from the one
  * recorded trajectory at each reward observation: E[R | stop] = the reward observed so far,
  * E[R | continue] = the reward the run finally reached (a single-sample Monte-Carlo estimate).
@@ -29,7 +35,8 @@
 import type { StopReason } from '../trace/schema';
 import { finalAnswer, firstAppearance, isAgentOutput } from './answer';
 import { mainRewardSeries, traceOutcome, type RewardPoint } from './outcome';
-import { CHANGE_TOOL, COMPLETION_CLAIM, VERIFICATION_TEXT, VERIFY_TOOL } from './text';
+import { opensDelegation } from './loops';
+import { APPROVAL_TEXT, CHANGE_TOOL, COMPLETION_CLAIM, CRITIQUE_TEXT, IMPASSE_TEXT, REVIEWER_ROLE, VERIFICATION_TEXT, VERIFY_TOOL } from './text';
 import type { TraceIndex } from './trace-index';
 import type { BestStop, Loop, Outcome, Spent, StopFinding, VStop } from './types';
 
@@ -212,6 +219,17 @@ function judgeStop(
     }
   }
 
+  // a hand-set limit cut a repeated cycle (a loop ending in this segment) that the agents never concluded
+  if (!modes.includes('no_stop') && LIMIT_REASONS.has(reason)) {
+    const cut = limitEndedLoop(index, loops, segment);
+    if (cut) {
+      modes.push('no_stop');
+      evidence.push(`a ${reason} limit ended a repeated cycle (${cut.kind}, ${cut.repetitions} repetitions) in which the agents never concluded`);
+      const repeated = Math.round((cut.events.length * (cut.repetitions - 1)) / cut.repetitions);
+      wasted = { events: repeated, tokens: cut.tokens, seconds: cut.seconds };
+    }
+  }
+
   // premature
   const open = openSpawns(index, pos);
   if (open.length) {
@@ -234,10 +252,32 @@ function judgeStop(
     evidence.push(`the stop claims ${reason} but the outcome is a ${outcome.status} (${outcome.source})`);
   }
 
+  if (isLast) {
+    const critique = unresolvedCritique(index, pos);
+    if (critique !== -1) {
+      if (!modes.includes('premature')) modes.push('premature');
+      evidence.push(`the run ended while ${index.events[critique].agent}'s last review (${index.id(critique)}) raised issues that no later review of theirs cleared`);
+    }
+    const impasse = endsAtImpasse(index, segment);
+    if (impasse !== -1) {
+      if (!modes.includes('premature')) modes.push('premature');
+      evidence.push(`the run ended right after ${index.events[impasse].agent} said it could not go on without more information (${index.id(impasse)})`);
+    }
+  }
+
   // delayed
-  const done = donePoint(index, rewards, segment);
+  let done = donePoint(index, rewards, segment);
   let doneAt: string | undefined;
   let doneBasis: StopFinding['done_basis'];
+  const ignored = ignoredSignal(index, segment);
+  if (ignored) {
+    modes.push('delayed');
+    doneAt = index.id(ignored.first);
+    doneBasis = ignored.basis;
+    evidence.push(`a termination signal (${ignored.basis.replace('_', ' ')}) at ${doneAt} was repeated ${ignored.count} times while the exchange went on`);
+    if (!modes.includes('no_stop')) wasted = spent(index, ignored.first + 1, pos - (synthetic ? 0 : 1), index.end(ignored.first), keep);
+    done = undefined;
+  }
   if (done) {
     const after = spent(index, done.pos + 1, pos - (synthetic ? 0 : 1), index.end(done.pos), keep);
     let segmentEvents = 0;
@@ -327,6 +367,77 @@ function unconcludedExchange(index: TraceIndex, { from, pos, keep }: Segment): n
     best = Math.max(best, run);
   }
   return best;
+}
+
+/**
+ * A loop whose last member lies in the segment and in whose span (its first member to the stop) no
+ * agent output claims completion: the cycle went on until a limit cut it. Loops of a single echo
+ * (< 3 repetitions and < 4 events) do not count.
+ */
+function limitEndedLoop(index: TraceIndex, loops: Loop[], { from, pos, keep }: Segment): Loop | undefined {
+  return loops.find((l) => {
+    if (l.repetitions < 3 && l.events.length < 4) return false;
+    const first = index.pos.get(l.events[0]) ?? -1;
+    const last = index.pos.get(l.events[l.events.length - 1]) ?? -1;
+    if (first < 0 || last < from || last > pos || !keep(last)) return false;
+    for (let i = first; i <= pos; i++) if (isAgentOutput(index, i) && COMPLETION_CLAIM.test(index.content(i))) return false;
+    return true;
+  });
+}
+
+/**
+ * A termination signal said again and again: >= 2 agent outputs in [from, pos) claiming completion, or
+ * >= 2 stating an impasse, with another agent's output between the first and the last (so the
+ * exchange went on past the first). Returns the first signal, its kind and how many there were.
+ */
+function ignoredSignal(index: TraceIndex, { from, pos, keep }: Segment): { first: number; basis: 'completion_claim' | 'impasse'; count: number } | undefined {
+  for (const [basis, re] of [['completion_claim', COMPLETION_CLAIM], ['impasse', IMPASSE_TEXT]] as const) {
+    const signals: number[] = [];
+    for (let i = from; i < pos; i++) {
+      if (!keep(i) || !isAgentOutput(index, i) || index.types[i] === 'return') continue;
+      if (re.test(index.content(i))) signals.push(i);
+    }
+    if (signals.length < 2) continue;
+    const first = signals[0];
+    const last = signals[signals.length - 1];
+    const signalers = new Set(signals.map((i) => index.events[i].agent));
+    let between = false;
+    for (let i = first + 1; i < last && !between; i++) if (keep(i) && isAgentOutput(index, i) && !signalers.has(index.events[i].agent)) between = true;
+    if (between) return { first, basis, count: signals.length };
+  }
+  return undefined;
+}
+
+/**
+ * The last verdict of a reviewer (an agent whose name or role is a reviewer's, e.g. Code Reviewer,
+ * critic, verifier, QA, test engineer) when it is a critique (raises issues, approves nothing) and
+ * nothing later of that reviewer approved: the position of that critique, or -1. A delegated
+ * conversation's opening message is the assignment, not a verdict.
+ */
+function unresolvedCritique(index: TraceIndex, pos: number): number {
+  const last = new Map<string, { i: number; critique: boolean }>();
+  for (let i = 0; i <= pos; i++) {
+    const type = index.types[i];
+    if (type !== 'message' && type !== 'return' && type !== 'aggregate') continue;
+    const e = index.events[i];
+    const role = typeof (e as { role?: unknown }).role === 'string' ? (e as { role: string }).role : '';
+    if (!REVIEWER_ROLE.test(`${e.agent} ${role}`) || !isAgentOutput(index, i) || opensDelegation(index, i)) continue;
+    const text = index.content(i);
+    if (APPROVAL_TEXT.test(text) || COMPLETION_CLAIM.test(text)) last.set(e.agent, { i, critique: false });
+    else if (CRITIQUE_TEXT.test(text)) last.set(e.agent, { i, critique: true });
+  }
+  let found = -1;
+  for (const v of last.values()) if (v.critique && (found === -1 || v.i < found)) found = v.i;
+  return found;
+}
+
+/** The last agent output of the segment when it states an impasse (needs information, cannot go on), else -1. */
+function endsAtImpasse(index: TraceIndex, { from, pos, keep }: Segment): number {
+  for (let i = pos; i >= from; i--) {
+    if (!keep(i) || !isAgentOutput(index, i) || index.types[i] === 'stop') continue;
+    return IMPASSE_TEXT.test(index.content(i)) && !COMPLETION_CLAIM.test(index.content(i)) ? i : -1;
+  }
+  return -1;
 }
 
 /** Position of the last state change in [from, pos] with no verification after it, or -1. */

@@ -110,3 +110,74 @@ export const CHANGE_TOOL =
 /** Tool names or arguments of a call that verifies (tests, type checks, builds, linters). */
 export const VERIFY_TOOL =
   /\b(?:test|tests|pytest|jest|mocha|vitest|unittest|tsc|typecheck|lint|eslint|ruff|mypy|check|verify|validate|build|compile|cargo|make|go test|npm (?:run )?test|node --test)\b/i;
+
+const FENCED_CODE = /```[\s\S]*?(?:```|$)/g;
+const FUNCTION_WORDS = new Set(
+  (
+    'the and for with that this from are was were have has been will would can could should into our your their its not but all any each ' +
+    'which what when where who how than then them they there these those also only more most some such very just over under about after ' +
+    'before between during here now however therefore thus since yes okay you your yours ours his her him she him it’s it\'s i’m i\'m ' +
+    'let let’s let\'s please may might must shall does did doing done being get got make made use used using one two out off own same ' +
+    'both either neither other another while because until unless whether via per onto upon within without'
+  ).split(' '),
+);
+
+/**
+ * Content words of a text, for near-duplicate comparison of dialogue steps: lower-cased word tokens of
+ * >= 3 characters that are not function words, with fenced code blocks removed (an artifact's code is
+ * compared exactly, through the event fingerprints, not by resemblance). Reads at most
+ * {@link MAX_TEXT} characters after code removal.
+ */
+export function contentWords(text: string): Set<string> {
+  const prose = text.includes('```') ? text.replace(FENCED_CODE, ' ') : text;
+  const out = new Set<string>();
+  for (const m of prose.slice(0, MAX_TEXT).toLowerCase().matchAll(/[a-z][a-z0-9_'’\-]*/g)) {
+    const w = m[0].replace(/['’\-]+$/, '');
+    if (w.length >= 3 && !FUNCTION_WORDS.has(w)) out.add(w);
+  }
+  return out;
+}
+
+/**
+ * The fenced code blocks of a text (an artifact: code, a file), white space collapsed, joined; '' when
+ * it has none. Compared exactly: a revision that changes anything is progress.
+ */
+export function fencedCode(text: string): string {
+  if (!text.includes('```')) return '';
+  const blocks = text.match(FENCED_CODE) ?? [];
+  return blocks.map((b) => b.replace(/^```[^\n]*\n?/, '').replace(/```$/, '').replace(WHITESPACE, ' ').trim()).join('\n');
+}
+
+/**
+ * Resemblance of two word sets, |A ∩ B| / |A ∪ B| (Jaccard; Broder, "On the resemblance and
+ * containment of documents", 1997). 0 when both are empty.
+ */
+export function resemblance(a: Set<string>, b: Set<string>): number {
+  if (a.size === 0 && b.size === 0) return 0;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  let inter = 0;
+  for (const w of small) if (large.has(w)) inter++;
+  return inter / (a.size + b.size - inter);
+}
+
+/**
+ * An impasse: the agent says the task cannot go on without something it lacks ("I need more
+ * information", "cannot be solved with the given data", "unable to proceed").
+ */
+export const IMPASSE_TEXT =
+  /\b(?:need|require)s? (?:more|additional|further|the missing) (?:information|info|data|details)\b|(?:\bnot|n['’]t) (?:have )?enough (?:information|info|data)\b|\bmissing (?:information|data)\b|\b(?:can ?not|can['’]t|cannot|unable to) (?:be )?(?:solved?|answered?|determined?|proceed|continue|complete)\b|\bremains unsolvable\b|\bis unsolvable\b/i;
+
+/** Agent names or roles that review, criticize or verify other agents' work. */
+export const REVIEWER_ROLE = /review|critic|verif|judge|checker|evaluat|inspector|auditor|\bqa\b|qaengineer|quality assurance|tester|test engineer/i;
+
+/** A verdict that approves the work under review (or a completion claim). */
+export const APPROVAL_TEXT =
+  /<INFO>\s*finished\b|\bapproved?\b|\blgtm\b|\blooks good\b|\bno (?:further |more |other )?(?:issues?|changes?|comments?|problems?|bugs?|concerns?)(?: (?:found|needed|required|detected))?\b|\btests? pass(?:ed|es)?\b|\ball (?:tests|checks) pass|\bis correct\b|\bverified\b/i;
+
+/**
+ * A verdict that raises issues with the work under review and asks for changes: names a defect
+ * (bug, issue, missing, lacks, incorrect, not implemented / handled, fails to) or asks for a fix or a
+ * revision. Plain planning words ("we should", "verify") are not a critique.
+ */
+export const CRITIQUE_TEXT =
+  /\b(?:bugs?|issues?|defects?|missing|lacks?|lacking|incorrect(?:ly)?|not (?:yet )?(?:implemented|handled|addressed|resolved|correct(?:ly)?)|fails? to|(?:needs?|has) to be (?:fixed|revised|addressed|implemented)|please (?:fix|revise|address|correct)|(?:suggestions?|comments?) (?:for|on) revision|highest priority comment)\b/i;

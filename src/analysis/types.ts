@@ -38,7 +38,7 @@ export interface StopFinding {
   /** The event after which the task was done (delayed stops), when found. */
   done_at?: string;
   /** What marked the done point. */
-  done_basis?: 'completion_claim' | 'reward' | 'final_answer';
+  done_basis?: 'completion_claim' | 'reward' | 'final_answer' | 'impasse';
   /** Spawned agents that had not returned at the stop (premature). */
   open_spawns?: string[];
   message: string;
@@ -75,9 +75,11 @@ export interface VStop {
 
 export type LoopKind = 'repeated_tool_call' | 'ping_pong' | 'repeated_sequence';
 
-/** Repeated work: the same tool call again, delegation ping-pong, or a repeated sequence of events. */
+/** Repeated work: the same tool call again, delegation ping-pong, a repeated sequence of events, or an agent restating the same step (near-duplicate). */
 export interface Loop {
   kind: LoopKind;
+  /** Only on a repeated_sequence of near-duplicate steps (MAST 1.3): matched by content-word resemblance, not identical fingerprints. */
+  match?: 'similar';
   /** Member events in time order (all repetitions, the first one included). */
   events: string[];
   /** Events per repetition. */
