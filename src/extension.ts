@@ -3,6 +3,7 @@
  * the `otrace.activeEditorIsTrace` context key (for the editor title button) together.
  */
 import * as vscode from 'vscode';
+import { TraceOutline } from './editor/outline';
 import { TraceSessions } from './editor/trace-sessions';
 import { GRAPH_VIEW_TYPE, GraphPanels } from './panel/graph-panels';
 import './trace/importers';
@@ -29,6 +30,11 @@ export function activate(context: vscode.ExtensionContext): void {
       return panels.openToSide(target);
     }),
     vscode.window.onDidChangeActiveTextEditor(updateContext),
+    vscode.languages.registerDocumentSymbolProvider(
+      [{ language: 'json' }, { language: 'jsonl' }, { language: 'jsonc' }],
+      new TraceOutline(sessions),
+      { label: 'otrace' },
+    ),
   );
   updateContext(vscode.window.activeTextEditor);
   void openStartTrace(panels);

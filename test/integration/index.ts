@@ -26,6 +26,7 @@ const TEST_FILES: Record<string, () => unknown> = {
   'smoke.test.ts': () => require('./smoke.test'),
   'bridge.test.ts': () => require('./bridge.test'),
   'graph.test.ts': () => require('./graph.test'),
+  'editor.test.ts': () => require('./editor.test'),
 };
 
 /** The source folder of the tests, when present (dist/test/integration -> test/integration). */
