@@ -3,6 +3,7 @@
  * to missing events, and time running backwards within one agent's lane.
  */
 import type { Problem, Range } from './model';
+import { preview } from './preview';
 import type { TraceEdge, TraceEvent } from './schema';
 
 /** Finds the range of a field of the i-th event or edge (falls back to the record's range). */
@@ -27,7 +28,7 @@ export function checkTrace(
     if (ids.has(event.id)) {
       problems.push({
         severity: 'error',
-        message: `duplicate event id "${event.id}"`,
+        message: `duplicate event id ${preview(event.id)}`,
         range: locate('event', i, ['id']),
       });
     } else {
@@ -37,7 +38,7 @@ export function checkTrace(
     if (last && event.t < last.t) {
       problems.push({
         severity: 'warning',
-        message: `time runs backwards in lane "${event.agent}": t=${event.t} s after t=${last.t} s (event "${last.id}")`,
+        message: `time runs backwards in lane ${preview(event.agent)}: t=${event.t} s after t=${last.t} s (event ${preview(last.id)})`,
         range: locate('event', i, ['t']),
       });
     }
@@ -51,7 +52,7 @@ export function checkTrace(
       if (!ids.has(ref)) {
         problems.push({
           severity: 'warning',
-          message: `"${path[0]}" names a missing event "${ref}"`,
+          message: `"${path[0]}" names a missing event ${preview(ref)}`,
           range: locate('event', i, path),
         });
       }
@@ -62,7 +63,7 @@ export function checkTrace(
       if (!ids.has(edge[end])) {
         problems.push({
           severity: 'error',
-          message: `edge ${end} "${edge[end]}" is not an event of this trace`,
+          message: `edge ${end} ${preview(edge[end])} is not an event of this trace`,
           range: locate('edge', i, [end]),
         });
       }

@@ -66,7 +66,9 @@ export const otraceJson: TraceFormat = {
   detect(text, fileName) {
     if (fileName.endsWith('.otrace.json')) return true;
     const head = text.trimStart();
-    return head.startsWith('{') && /"events"\s*:\s*\[/.test(text.slice(0, 1 << 20)) && /"(agent|type)"\s*:/.test(text.slice(0, 1 << 20)) && !/"history"\s*:\s*\[/.test(text.slice(0, 4096));
+    const start = text.slice(0, 1 << 20);
+    // An `events` array, or (for a document cut off early) the survey's leading trace fields.
+    return head.startsWith('{') && (/"events"\s*:\s*\[/.test(start) || /^\{\s*"(trace_id|task_id)"\s*:/.test(head)) && !/"history"\s*:\s*\[/.test(text.slice(0, 4096));
   },
   read: (text) => readTraceJson(text),
 };
@@ -97,20 +99,29 @@ export function detectFormat(text: string, fileName: string): TraceFormat | unde
  * @returns the loaded trace; for an unknown format, an empty trace with one error naming the formats tried.
  */
 export function loadTrace(text: string, fileName: string, files?: FileAccess): LoadedTrace {
+  // A byte-order mark is not content: read it as a space, so every position stays where it is.
+  if (text.charCodeAt(0) === 0xfeff) text = ` ${text.slice(1)}`;
   const format = detectFormat(text, fileName);
-  if (format) return format.read(text, fileName, files);
+  if (!format) return failed(text, 'unknown', `not a recognized trace format; tried: ${formats.map((f) => f.label).join(', ')}`);
+  try {
+    return format.read(text, fileName, files);
+  } catch (err) {
+    // Readers report bad content as problems; this is the last guard (e.g. nesting deeper than the
+    // parser's stack), so a file never takes the editor or the CLI down with it.
+    const reason = err instanceof RangeError ? 'it is nested too deeply to parse' : `the ${format.label} reader failed: ${(err as Error).message}`;
+    return failed(text, format.id, `cannot read this file: ${reason}`);
+  }
+}
+
+/** An empty trace with one error on the first line. */
+function failed(text: string, format: string, message: string): LoadedTrace {
   const lines = new LineIndex(text);
+  const firstLineEnd = text.indexOf('\n') === -1 ? text.length : text.indexOf('\n');
   return {
-    format: 'unknown',
+    format,
     trace: { events: [], edges: [] },
     eventOrigins: new Map(),
     edgeOrigins: [],
-    problems: [
-      {
-        severity: 'error',
-        message: `not a recognized trace format; tried: ${formats.map((f) => f.label).join(', ')}`,
-        range: { start: { line: 0, character: 0 }, end: lines.position(Math.min(text.indexOf('\n') === -1 ? text.length : text.indexOf('\n'), 200)) },
-      },
-    ],
+    problems: [{ severity: 'error', message, range: { start: { line: 0, character: 0 }, end: lines.position(Math.min(firstLineEnd, 200)) } }],
   };
 }

@@ -9,6 +9,7 @@
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
 import { checkTrace } from './check';
+import { preview } from './preview';
 import { valueOf } from './json-positions';
 import { LineIndex, type LoadedTrace, type Origin, type Problem, type Range } from './model';
 import {
@@ -43,7 +44,7 @@ export function readTraceJson(text: string): LoadedTrace {
   const end = text.trimEnd().length;
   const cutOff = errors.some((e) => e.offset >= end);
   for (const e of errors) {
-    if (cutOff && e.offset >= end) continue;
+    if (cutOff && e.offset + Math.max(e.length, 1) >= end) continue;
     problems.push({
       severity: 'error',
       message: `JSON syntax error: ${describeParseError(e)}`,
@@ -91,7 +92,7 @@ export function readTraceJson(text: string): LoadedTrace {
       header[key] = valueOf(valueNode);
     }
   }
-  if (!sawEvents) problems.push({ severity: 'error', message: 'a trace needs an "events" array', range: lines.range(root.offset, 1) });
+  if (!sawEvents && !cutOff) problems.push({ severity: 'error', message: 'a trace needs an "events" array', range: lines.range(root.offset, 1) });
   builder.setHeader(header, spanOf(root, 0), false);
   return builder.finish(isSurveyShaped(header, builder) ? 'survey-json' : 'otrace-json');
 }
@@ -141,14 +142,19 @@ export function readTraceJsonl(text: string): LoadedTrace {
           : { start: { line: n, character: 0 }, end: { line: n, character: 1 } };
       },
     };
-    if (!isPlainObject(value)) {
-      problems.push({ severity: 'error', message: 'a JSONL trace line must be a JSON object', range: lineRange });
-    } else if ('edge' in value && !('type' in value)) {
-      builder.addEdge(value.edge, { origin: span.origin, locate: (path) => span.locate(['edge', ...path]) });
-    } else if (!('type' in value) && !('id' in value)) {
-      builder.setHeader(value, span, seenRecord);
-    } else {
-      builder.addEvent(value, span);
+    try {
+      if (!isPlainObject(value)) {
+        problems.push({ severity: 'error', message: 'a JSONL trace line must be a JSON object', range: lineRange });
+      } else if ('edge' in value && !('type' in value)) {
+        builder.addEdge(value.edge, { origin: span.origin, locate: (path) => span.locate(['edge', ...path]) });
+      } else if (!('type' in value) && !('id' in value)) {
+        builder.setHeader(value, span, seenRecord);
+      } else {
+        builder.addEvent(value, span);
+      }
+    } catch (err) {
+      if (!(err instanceof RangeError)) throw err;
+      problems.push({ severity: 'error', message: 'this line is nested too deeply to check; line skipped', range: lineRange });
     }
     seenRecord = true;
   }
@@ -189,7 +195,7 @@ class TraceBuilder {
   constructor(private readonly problems: Problem[]) {}
 
   addEvent(value: unknown, span: RecordSpan): void {
-    const event = this.validate(EventSchema, value, span, 'event');
+    const event = this.validate(EventSchema, value, span, 'event', ['id', 't', 'type', 'agent']);
     if (event) {
       this.events.push(event as TraceEvent);
       this.eventSpans.push(span);
@@ -197,7 +203,7 @@ class TraceBuilder {
   }
 
   addEdge(value: unknown, span: RecordSpan): void {
-    const edge = this.validate(EdgeSchema, value, span, 'edge');
+    const edge = this.validate(EdgeSchema, value, span, 'edge', ['src', 'dst', 'type']);
     if (edge) {
       this.edges.push(edge);
       this.edgeSpans.push(span);
@@ -229,21 +235,45 @@ class TraceBuilder {
     };
   }
 
-  /** Parses `value`; on failure reports each issue at the field it concerns and returns undefined. */
-  private validate<T>(schema: z.ZodType<T>, value: unknown, span: RecordSpan, what: string): T | undefined {
+  /**
+   * Parses `value`; reports each issue at the field it concerns. When only optional fields are bad,
+   * the record still loads without them (a stop without a valid reason gets `unknown`): one bad
+   * field must not hide a whole event. Returns undefined when a required field is bad.
+   */
+  private validate<T>(schema: z.ZodType<T>, value: unknown, span: RecordSpan, what: string, required: readonly string[] = []): T | undefined {
     const result = schema.safeParse(value);
     if (result.success) return result.data;
-    const id = isPlainObject(value) && typeof value.id === 'string' ? ` "${value.id}"` : '';
-    for (const issue of result.error.issues) {
-      const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+    const paths = result.error.issues.map((issue) => issue.path.filter((p): p is string | number => typeof p !== 'symbol'));
+    const badFields = new Set(paths.map((p) => String(p[0] ?? '')));
+    let salvaged: T | undefined;
+    if (isPlainObject(value) && !badFields.has('') && ![...badFields].some((f) => required.includes(f))) {
+      const rest: Record<string, unknown> = { ...value };
+      for (const f of badFields) delete rest[f];
+      if (rest.type === 'stop' && rest.reason === undefined) rest.reason = 'unknown';
+      const again = schema.safeParse(rest);
+      if (again.success) salvaged = again.data;
+    }
+    const id = isPlainObject(value) && typeof value.id === 'string' ? ` ${preview(value.id)}` : '';
+    result.error.issues.forEach((issue, k) => {
       this.problems.push({
         severity: 'error',
-        message: `${what}${id}: ${describeIssue(value, path, issue)}`,
-        range: span.locate(path),
+        message: `${what}${id}: ${describeIssue(value, paths[k], issue)}${salvaged ? salvageNote(value, paths[k]) : ''}`,
+        range: span.locate(paths[k]),
       });
-    }
-    return undefined;
+    });
+    return salvaged;
   }
+}
+
+/** What happened to a bad optional field of a record that still loads. */
+function salvageNote(value: unknown, path: Path): string {
+  const field = String(path[0]);
+  if (field === 'reason' && isPlainObject(value) && value.type === 'stop') return '; the stop loads with reason "unknown"';
+  return '; the field is ignored, the rest of the record loads';
+}
+
+function article(type: string): string {
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 
 /** Orders problems by where they start in the file. */
@@ -257,10 +287,12 @@ function describeIssue(value: unknown, path: Path, issue: z.core.$ZodIssue): str
   for (const p of path) v = isPlainObject(v) || Array.isArray(v) ? (v as Record<string | number, unknown>)[p] : undefined;
   if (v === undefined && path.length > 0) return `missing required field "${field}"`;
   if (field === 'type' && issue.code === 'invalid_value') {
-    return `unknown type ${JSON.stringify(v)} (expected one of: ${issue.values.join(', ')})`;
+    return `unknown type ${preview(v)} (expected one of: ${issue.values.join(', ')})`;
   }
-  if (issue.code === 'invalid_value') return `"${field}" is ${JSON.stringify(v)}; expected one of: ${issue.values.join(', ')}`;
-  if (issue.code === 'too_small') return `"${field}" must be >= ${issue.minimum}, not ${JSON.stringify(v)}`;
-  if (issue.code === 'invalid_type') return `"${field}" must be ${issue.expected}, not ${JSON.stringify(v)}`;
+  if (issue.code === 'invalid_value') return `"${field}" is ${preview(v)}; expected one of: ${issue.values.join(', ')}`;
+  if (issue.code === 'too_small' && typeof v === 'string') return `"${field}" must not be empty`;
+  if (issue.code === 'too_small') return `"${field}" must be >= ${issue.minimum}, not ${preview(v)}`;
+  if (issue.code === 'invalid_type') return `${field ? `"${field}" ` : ''}must be ${article(issue.expected)}, not ${preview(v)}`;
   return field ? `"${field}": ${issue.message}` : issue.message;
 }
+

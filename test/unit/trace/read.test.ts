@@ -51,3 +51,23 @@ test('format detection is by content, with a message naming the formats tried', 
   assert.equal(unknown.format, 'unknown');
   assert.match(unknown.problems[0].message, /^not a recognized trace format; tried: otrace JSONL, otrace \/ survey trace JSON/);
 });
+
+test('one bad optional field does not cost the event: it loads without the field', () => {
+  const loaded = readTraceJsonl('{"id":"a","t":0,"type":"message","agent":"p","content":[{"type":"text","text":"hi"}]}\n{"id":"s","t":1,"type":"stop","agent":"p","reason":"bored"}\n');
+  assert.deepEqual(loaded.trace.events, [
+    { id: 'a', t: 0, type: 'message', agent: 'p' },
+    { id: 's', t: 1, type: 'stop', agent: 'p', reason: 'unknown' },
+  ]);
+  assert.deepEqual(loaded.problems.map((p) => [p.severity, p.range.start.line]), [['error', 0], ['error', 1]]);
+});
+
+test('hostile input: a line nested 100,000 levels deep, a BOM, huge values in messages', () => {
+  const deep = `{"id":"d","t":0,"type":"message","agent":"p","content":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+  const loaded = loadTrace(`${deep}\n{"id":"ok","t":1,"type":"message","agent":"p"}\n`, 'x.otrace.jsonl');
+  assert.deepEqual(loaded.trace.events.map((e) => e.id), ['ok']);
+  assert.equal(loaded.problems[0].message, 'this line is nested too deeply to check; line skipped');
+  const bom = loadTrace(`\ufeff${fixture('survey', 'example_trace.json')}`, 'survey.json');
+  assert.deepEqual([bom.format, bom.trace.events.length, bom.problems.length], ['survey-json', 8, 0]);
+  const long = readTraceJsonl(`{"id":"a","t":0,"type":"message","agent":"p","content":{"x":"${'y'.repeat(100_000)}"}}\n`);
+  assert.ok(long.problems[0].message.length < 200, 'a message never echoes a huge value');
+});

@@ -46,8 +46,8 @@ const cases: [string, string[]][] = [
       '4:37: error: edge: unknown type "wire" (expected one of: temporal, causal, spawn, message, tool_dependency, return, aggregate, safety_flow)',
     ],
   ],
-  ['truncated.otrace.json', ['1:91: error: JSON syntax error: unexpected end of string', '1:93: error: the document is cut off (unexpected end of file); the complete records before it loaded']],
-  ['stop-reward-fields.otrace.jsonl', ['1:1: error: event "a": missing required field "reason"', '2:56: error: event "r": "value" must be number, not "high"']],
+  ['truncated.otrace.json', ['1:93: error: the document is cut off (unexpected end of file); the complete records before it loaded']],
+  ['stop-reward-fields.otrace.jsonl', ['1:1: error: event "a": missing required field "reason"; the stop loads with reason "unknown"', '2:56: error: event "r": "value" must be a number, not "high"']],
 ];
 
 for (const [name, expected] of cases) {
