@@ -36,6 +36,9 @@ function load(file: string): LoadedTrace {
   return loadTrace(text, file, nodeFileAccess);
 }
 
+/** A number for people: at most 3 decimals. */
+const num = (n: number): string => String(Math.round(n * 1000) / 1000);
+
 function fail(message: string): never {
   process.stderr.write(`otrace: ${message}\n${USAGE}\n`);
   process.exit(2);
@@ -54,13 +57,19 @@ function printProblems(file: string, loaded: LoadedTrace, out: NodeJS.WriteStrea
 function validate(files: string[]): number {
   if (files.length === 0) fail('validate needs at least one FILE');
   let failed = 0;
+  let unreadable = 0;
   for (const file of files) {
+    if (!fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      process.stderr.write(`otrace: cannot read ${file}: ${fs.existsSync(file) ? 'it is a directory' : 'no such file'}\n`);
+      unreadable++;
+      continue;
+    }
     const loaded = load(file);
     const errors = printProblems(file, loaded, process.stdout);
     if (errors > 0) failed++;
     else process.stderr.write(`${file}: ok (${loaded.format}, ${loaded.trace.events.length} events)\n`);
   }
-  return failed > 0 ? 1 : 0;
+  return unreadable > 0 ? 2 : failed > 0 ? 1 : 0;
 }
 
 function convert(args: string[]): number {
@@ -83,6 +92,10 @@ function stats(args: string[]): number {
   const [file] = positionals;
   if (!file || positionals.length > 1) fail('stats takes one FILE');
   const loaded = load(file);
+  if (loaded.format === 'unknown') {
+    printProblems(file, loaded, process.stderr);
+    return 1;
+  }
   const s = traceStats(loaded);
   if (values.json) {
     process.stdout.write(JSON.stringify(s, null, 2) + '\n');
@@ -94,7 +107,7 @@ function stats(args: string[]): number {
     `  events     ${s.events} (${Object.entries(s.by_type).map(([t, n]) => `${t} ${n}`).join(', ')})`,
     `  edges      ${s.edges}`,
     `  agents     ${s.agents.length}: ${s.agents.join(', ')}`,
-    `  time       ${s.time ? `${s.time.start} s .. ${s.time.end} s (${s.time.span_s} s)` : 'none'}`,
+    `  time       ${s.time ? `${num(s.time.start)} s .. ${num(s.time.end)} s (${num(s.time.span_s)} s)` : 'none'}`,
     `  costs      ${Object.entries(s.costs).map(([k, v]) => `${k} ${v}`).join(', ')}`,
     `  tool calls ${s.tool_calls}, messages ${s.messages}`,
     `  stops      ${s.stops.length ? s.stops.map((x) => `${x.id} (${x.reason})`).join(', ') : 'none recorded'}`,

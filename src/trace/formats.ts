@@ -101,6 +101,7 @@ export function detectFormat(text: string, fileName: string): TraceFormat | unde
 export function loadTrace(text: string, fileName: string, files?: FileAccess): LoadedTrace {
   // A byte-order mark is not content: read it as a space, so every position stays where it is.
   if (text.charCodeAt(0) === 0xfeff) text = ` ${text.slice(1)}`;
+  if (text.trim() === '') return failed(text, 'unknown', 'the file is empty: there is no trace to read yet');
   const format = detectFormat(text, fileName);
   if (!format) return failed(text, 'unknown', `not a recognized trace format; tried: ${formats.map((f) => f.label).join(', ')}`);
   try {
