@@ -55,7 +55,7 @@ function style(): StylesheetJson {
         'text-margin-y': 3,
         'text-max-width': '90px',
         'text-wrap': 'ellipsis',
-        'min-zoomed-font-size': 7,
+        'min-zoomed-font-size': 5,
       },
     },
     ...Object.entries(colors).map(([kind, color]) => ({
@@ -90,6 +90,9 @@ function style(): StylesheetJson {
   return sheet;
 }
 
+/** Distance between lanes in graph units (the host's layout uses the same). */
+const LANE_SPACING = 90;
+
 /** Room on the left for the lane labels, in screen pixels. */
 const LABEL_ROOM = 110;
 
@@ -100,7 +103,7 @@ const LABEL_ROOM = 110;
  */
 export function showStart(cy: Core, graph: GraphModel): void {
   const height = cy.height() || 400;
-  const laneSpan = (graph.lanes.length - 1) * 90 + 120;
+  const laneSpan = (graph.lanes.length - 1) * LANE_SPACING + 120;
   const xs = graph.nodes.map((n) => n.x);
   // About ten time steps across the panel, all lanes in height.
   const steps = Math.min(10, new Set(xs).size || 1);
@@ -108,7 +111,9 @@ export function showStart(cy: Core, graph: GraphModel): void {
   const zoom = Math.min(1.2, Math.max(0.5, Math.min(height / laneSpan, width / (steps * 90))));
   const minX = xs.length ? Math.min(...xs) : 0;
   const lastY = graph.lanes.length ? graph.lanes[graph.lanes.length - 1].y : 0;
-  cy.viewport({ zoom, pan: { x: LABEL_ROOM - minX * zoom, y: height / 2 - (lastY / 2) * zoom } });
+  // Lanes that fit are centred; more lanes than fit start from the first one at the top.
+  const y = lastY * zoom + 60 <= height ? height / 2 - (lastY / 2) * zoom : 30;
+  cy.viewport({ zoom, pan: { x: LABEL_ROOM - minX * zoom, y } });
 }
 
 /** Creates the graph in `container` and keeps the lane labels in `lanes` aligned with it. */
@@ -130,16 +135,29 @@ export function createGraph(container: HTMLElement, lanes: HTMLElement, graph: G
       const label = document.createElement('div');
       label.className = 'lane';
       label.dataset.lane = lane.name;
-      label.textContent = lane.name; // untrusted trace text: never innerHTML
+      const name = document.createElement('span');
+      name.className = 'lane-name';
+      name.textContent = lane.name; // untrusted trace text: never innerHTML
+      label.append(name);
       label.title = `${lane.name}: ${lane.count} events`;
       return label;
     }),
   );
+  // Labels follow the lanes; when lanes are closer than a line of text they are hidden, and only
+  // lanes on screen are placed (a swarm may have thousands).
   const place = () => {
     const zoom = cy.zoom();
     const pan = cy.pan();
+    const tooDense = zoom * LANE_SPACING < 14;
+    lanes.hidden = tooDense;
+    if (tooDense) return;
+    const height = cy.height();
     graph.lanes.forEach((lane, i) => {
-      (lanes.children[i] as HTMLElement).style.top = `${lane.y * zoom + pan.y}px`;
+      const label = lanes.children[i] as HTMLElement;
+      const top = lane.y * zoom + pan.y;
+      const visible = top > -20 && top < height + 20;
+      label.style.display = visible ? '' : 'none';
+      if (visible) label.style.top = `${top}px`;
     });
   };
   cy.on('viewport', place);

@@ -8,6 +8,7 @@ import type { Core, NodeSingular } from 'cytoscape';
 import type { GraphModel, HostMessage, WebviewMessage } from '../src/protocol';
 import { showDetails } from './details';
 import { createGraph } from './graph';
+import { kindColors } from './theme';
 import './styles.css';
 
 declare function acquireVsCodeApi(): { postMessage(message: WebviewMessage): void };
@@ -31,6 +32,7 @@ function render(next: GraphModel): void {
     `${next.format} · ${next.nodes.length < next.totalEvents ? `first ${next.nodes.length} of ${next.totalEvents}` : next.nodes.length} events · ${next.lanes.length} agents · ${next.edges.length} edges` +
     (errors + warnings ? ` · ${errors} errors, ${warnings} warnings (see Problems)` : '');
   showFindings(next);
+  showLegend(next);
   cy.on('select', 'node', (e) => select(e.target as NodeSingular, false));
   cy.on('unselect', 'node', () => showDetails($('details'), undefined, []));
   showDetails($('details'), undefined, []);
@@ -55,6 +57,23 @@ function showFindings(next: GraphModel): void {
     }),
   );
   list.hidden = next.findings.length === 0;
+}
+
+/** One swatch per event type present, in the theme color its nodes have. */
+function showLegend(next: GraphModel): void {
+  const colors = kindColors();
+  const kinds = [...new Set(next.nodes.map((n) => n.kind))];
+  $('legend').replaceChildren(
+    ...kinds.map((kind) => {
+      const item = document.createElement('span');
+      item.className = `legend-item kind-${kind}`;
+      const swatch = document.createElement('span');
+      swatch.className = 'swatch';
+      swatch.style.background = colors[kind] ?? 'gray';
+      item.append(swatch, document.createTextNode(kind.replace(/_/g, ' ')));
+      return item;
+    }),
+  );
 }
 
 /** Dims everything but `ids` and selects the first. */
@@ -127,5 +146,11 @@ document.addEventListener('keydown', (e) => {
   else if (e.key === 'f') cy?.fit(undefined, 40);
 });
 $('fit').addEventListener('click', () => cy?.fit(undefined, 40));
-$('search').addEventListener('input', (e) => filter((e.target as HTMLInputElement).value ?? ''));
+let filterTimer: ReturnType<typeof setTimeout> | undefined;
+$('search').addEventListener('input', (e) => {
+  // Wait for a pause in typing: filtering restyles every node.
+  clearTimeout(filterTimer);
+  const value = (e.target as HTMLInputElement).value ?? '';
+  filterTimer = setTimeout(() => filter(value), 200);
+});
 post({ type: 'ready' });

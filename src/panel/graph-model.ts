@@ -109,9 +109,14 @@ const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
 /** The analysis findings, most severe first. */
 function graphFindings(analysis: Analysis | undefined): GraphFinding[] {
   if (!analysis) return [];
-  return analysis.findings
-    .map((f) => ({ kind: f.kind, severity: f.severity, events: f.events, message: f.message }))
-    .sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+  const listed = new Set(analysis.findings.filter((f) => f.kind === 'stop').map((f) => f.events[0]));
+  // Every stop is listed, also a sound one: "when and why did it stop" is the first question.
+  const soundStops: GraphFinding[] = analysis.stops
+    .filter((s) => !listed.has(s.event))
+    .map((s) => ({ kind: 'stop', severity: 'info', events: [s.event], message: s.message }));
+  return [...analysis.findings.map((f) => ({ kind: f.kind, severity: f.severity, events: f.events, message: f.message })), ...soundStops].sort(
+    (a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity],
+  );
 }
 
 function eventsByAgent(events: readonly TraceEvent[]): Map<string, TraceEvent[]> {

@@ -62,7 +62,7 @@ export class GraphView implements vscode.Disposable {
 
   private send(): void {
     if (!this.ready || !this.loaded) return;
-    const maxEvents = vscode.workspace.getConfiguration('otrace').get<number>('graph.maxEvents', 20000);
+    const maxEvents = vscode.workspace.getConfiguration('otrace').get<number>('graph.maxEvents', 5000);
     this.post({ type: 'trace', graph: buildGraph(this.loaded, path.basename(this.uri.fsPath), maxEvents, this.analyze(this.loaded)) });
   }
 
@@ -150,6 +150,7 @@ export class GraphView implements vscode.Disposable {
   <vscode-button id="fit" secondary title="Fit the whole trace (F)">Fit</vscode-button>
 </header>
 <nav id="findings" aria-label="Analysis findings" hidden></nav>
+<div id="legend" aria-label="Event types"></div>
 <div id="main">
   <div id="canvas"><div id="graph" aria-label="Trace event graph"></div><div id="lanes"></div></div>
   <aside id="details"></aside>
