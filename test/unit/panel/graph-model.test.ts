@@ -73,7 +73,9 @@ test('analysis results mark the graph: loop members, findings most severe first,
   const loopNodes = g.nodes.filter((n) => n.marks.includes('loop')).map((n) => n.id);
   for (const id of ['e14', 'e18', 'e22']) assert.ok(loopNodes.includes(id), `the repeated web.search call ${id} is marked`);
   assert.ok(!loopNodes.includes('e35'));
-  assert.equal(g.findings.length, analysis.findings.length);
+  // the analysis findings, plus the sound stop e35 (every stop is listed)
+  assert.equal(g.findings.length, analysis.findings.length + 1);
+  assert.deepEqual(g.findings.filter((f) => f.kind === 'stop').map((f) => [f.severity, f.events]), [['info', ['e35']]]);
   const order = { error: 0, warning: 1, info: 2 };
   for (let i = 1; i < g.findings.length; i++) assert.ok(order[g.findings[i - 1].severity] <= order[g.findings[i].severity]);
   assert.equal(g.nodes.find((n) => n.id === 'e28')!.credit, analysis.credit.events.e28);
