@@ -289,39 +289,31 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
   for (const members of artifacts.values()) {
     if (members.length < 2) continue;
     for (const i of members) inArtifact.add(i);
-    const e = index.events[members[0]];
-    const phase = (e as { phase?: unknown }).phase;
-    const where = typeof phase === 'string' ? ` in ${phase}` : index.receiver(members[0]) ? ` to ${index.receiver(members[0])}` : '';
-    out.push({
-      kind: 'repeated_sequence',
-      match: 'similar',
-      members,
-      repeated: members.slice(1),
-      period: 1,
-      repetitions: members.length,
-      label: `${e.agent} produced the same code unchanged${where} ${members.length} times`,
-    });
+    out.push(similarSteps(members, `${index.events[members[0]].agent} produced the same code unchanged${stepContext(index, members[0])} ${members.length} times`));
   }
   for (const members of groups.values()) {
     if (members.length < 2 || members.every((i) => inArtifact.has(i))) continue;
     members.sort((a, b) => a - b);
     const echo = members.length === 2 && members.every((i) => (best.get(i) ?? 0) >= NEAR_IDENTICAL && contentWords(index.content(i)).size >= MIN_ECHO_WORDS);
     if (members.length < 3 && !echo) continue;
-    const e = index.events[members[0]];
-    const phase = (e as { phase?: unknown }).phase;
-    const where = typeof phase === 'string' ? ` in ${phase}` : index.receiver(members[0]) ? ` to ${index.receiver(members[0])}` : '';
     const low = Math.min(...members.map((i) => best.get(i) ?? 0));
-    out.push({
-      kind: 'repeated_sequence',
-      match: 'similar',
-      members,
-      repeated: members.slice(1),
-      period: 1,
-      repetitions: members.length,
-      label: `${e.agent} repeated the same step${where} ${members.length} times (content-word resemblance >= ${(Math.floor(low * 100) / 100).toFixed(2)})`,
-    });
+    const label = `${index.events[members[0]].agent} repeated the same step${stepContext(index, members[0])} ${members.length} times (content-word resemblance >= ${(Math.floor(low * 100) / 100).toFixed(2)})`;
+    out.push(similarSteps(members, label));
   }
   return out;
+}
+
+/** A loop of near-duplicate steps: each member is one repetition. */
+function similarSteps(members: number[], label: string): RawLoop {
+  return { kind: 'repeated_sequence', match: 'similar', members, repeated: members.slice(1), period: 1, repetitions: members.length, label };
+}
+
+/** Where a step was said, for messages: ` in <phase>` or ` to <receiver>`. */
+function stepContext(index: TraceIndex, i: number): string {
+  const phase = (index.events[i] as { phase?: unknown }).phase;
+  if (typeof phase === 'string') return ` in ${phase}`;
+  const receiver = index.receiver(i);
+  return receiver ? ` to ${receiver}` : '';
 }
 
 /** True for the opening message of a delegated conversation: the event right after a delegate addressed to its agent. */
