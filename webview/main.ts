@@ -59,6 +59,11 @@ function showFindings(next: GraphModel): void {
   list.hidden = next.findings.length === 0;
 }
 
+/** The zoom at which a bounding box fits the panel with some padding. */
+function fitZoom(box: { w: number; h: number }, width: number, height: number): { zoom: number } {
+  return { zoom: Math.min((width - 120) / Math.max(box.w, 1), (height - 120) / Math.max(box.h, 1)) };
+}
+
 /** One swatch per event type present, in the theme color its nodes have. */
 function showLegend(next: GraphModel): void {
   const colors = kindColors();
@@ -90,7 +95,14 @@ function focusEvents(ids: string[]): void {
     });
   });
   const first = cy.getElementById(ids[0]);
-  if (first.nonempty()) select(first as NodeSingular, true);
+  if (first.empty()) return;
+  select(first as NodeSingular, false);
+  // Show all of the finding's events when they fit at a readable zoom; else its first event.
+  let eles = cy.collection();
+  for (const id of ids) eles = eles.union(cy.getElementById(id));
+  const { zoom } = fitZoom(eles.boundingBox(), cy.width(), cy.height());
+  if (zoom >= 0.4) cy.animate({ fit: { eles, padding: 60 } }, { duration: 200 });
+  else cy.animate({ center: { eles: first }, zoom: Math.max(cy.zoom(), 0.6) }, { duration: 200 });
 }
 
 function select(node: NodeSingular, center: boolean): void {
@@ -121,8 +133,11 @@ function filter(text: string): void {
   const q = text.trim().toLowerCase();
   cy.batch(() => {
     cy!.elements().removeClass('dimmed');
+    $('matches').textContent = '';
     if (!q) return;
     const hit = new Set(graph!.nodes.filter((n) => `${n.id} ${n.label} ${n.agent} ${n.text ?? ''}`.toLowerCase().includes(q)).map((n) => n.id));
+    $('search').title = hit.size === 0 ? 'No event matches' : `${hit.size} events match`;
+    $('matches').textContent = hit.size === 0 ? 'no event matches' : `${hit.size} match`;
     cy!.nodes().forEach((n) => {
       if (!hit.has(n.id())) n.addClass('dimmed');
     });

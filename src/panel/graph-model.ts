@@ -85,7 +85,7 @@ export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infin
     lanes,
     nodes,
     edges: graphEdges,
-    findings: graphFindings(analysis),
+    findings: graphFindings(analysis, events),
     problems: {
       errors: loaded.problems.filter((p) => p.severity === 'error').length,
       warnings: loaded.problems.filter((p) => p.severity === 'warning').length,
@@ -107,14 +107,18 @@ function analysisMarks(analysis: Analysis | undefined): Map<string, Set<string>>
 const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
 
 /** The analysis findings, most severe first. */
-function graphFindings(analysis: Analysis | undefined): GraphFinding[] {
+function graphFindings(analysis: Analysis | undefined, events: readonly TraceEvent[]): GraphFinding[] {
   if (!analysis) return [];
   const listed = new Set(analysis.findings.filter((f) => f.kind === 'stop').map((f) => f.events[0]));
   // Every stop is listed, also a sound one: "when and why did it stop" is the first question.
   const soundStops: GraphFinding[] = analysis.stops
     .filter((s) => !listed.has(s.event))
     .map((s) => ({ kind: 'stop', severity: 'info', events: [s.event], message: s.message }));
-  return [...analysis.findings.map((f) => ({ kind: f.kind, severity: f.severity, events: f.events, message: f.message })), ...soundStops].sort(
+  const at = new Map(events.map((e) => [e.id, e.t]));
+  // Say when: "why did it stop" comes with "when".
+  const when = (f: GraphFinding): GraphFinding =>
+    f.kind === 'stop' && at.has(f.events[0]) ? { ...f, message: `${f.message} (${f.events[0]} at t=${at.get(f.events[0])} s)` } : f;
+  return [...analysis.findings.map((f) => ({ kind: f.kind, severity: f.severity, events: f.events, message: f.message })), ...soundStops].map(when).sort(
     (a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity],
   );
 }

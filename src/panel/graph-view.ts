@@ -147,6 +147,7 @@ export class GraphView implements vscode.Disposable {
 <header>
   <span id="title">Loading trace…</span><span id="summary"></span>
   <vscode-textfield id="search" placeholder="Filter events" aria-label="Filter events"></vscode-textfield>
+  <span id="matches" aria-live="polite"></span>
   <vscode-button id="fit" secondary title="Fit the whole trace (F)">Fit</vscode-button>
 </header>
 <nav id="findings" aria-label="Analysis findings" hidden></nav>

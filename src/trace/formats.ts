@@ -109,9 +109,33 @@ export function loadTrace(text: string, fileName: string, files?: FileAccess): L
   } catch (err) {
     // Readers report bad content as problems; this is the last guard (e.g. nesting deeper than the
     // parser's stack), so a file never takes the editor or the CLI down with it.
-    const reason = err instanceof RangeError ? 'it is nested too deeply to parse' : `the ${format.label} reader failed: ${(err as Error).message}`;
-    return failed(text, format.id, `cannot read this file: ${reason}`);
+    if (err instanceof RangeError) {
+      const at = deepNesting(text);
+      const problem = failed(text, format.id, `cannot read this file: it is nested more than ${DEEP} levels deep here`);
+      if (at !== -1) problem.problems[0].range = new LineIndex(text).range(at, 1);
+      return problem;
+    }
+    return failed(text, format.id, `cannot read this file: the ${format.label} reader failed: ${(err as Error).message}`);
   }
+}
+
+const DEEP = 1000;
+
+/** Offset of the first bracket nested more than {@link DEEP} levels deep (outside strings), or -1. */
+function deepNesting(text: string): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > DEEP) return i;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return -1;
 }
 
 /** An empty trace with one error on the first line. */

@@ -257,7 +257,7 @@ class TraceBuilder {
     result.error.issues.forEach((issue, k) => {
       this.problems.push({
         severity: 'error',
-        message: `${what}${id}: ${describeIssue(value, paths[k], issue)}${salvaged ? salvageNote(value, paths[k]) : ''}`,
+        message: `${what}${id}: ${describeIssue(value, paths[k], issue)}${salvaged ? salvageNote(value, paths[k]) : what === 'trace fields' ? '' : `; the ${what} is skipped`}`,
         range: span.locate(paths[k]),
       });
     });

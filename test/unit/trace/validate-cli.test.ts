@@ -29,13 +29,13 @@ test('validate accepts the samples and the survey example', () => {
 const cases: [string, string[]][] = [
   ['syntax-error.otrace.jsonl', ['3:34: error: JSON syntax error: comma expected; line skipped']],
   ['cut-off.otrace.jsonl', ['3:24: error: last line is cut off (incomplete JSON: unexpected end of string); the lines before it loaded']],
-  ['unknown-type.otrace.jsonl', ['2:24: error: event "b": unknown type "handoff" (expected one of: orchestrator_decision, spawn, despawn, message, tool_call, tool_result, return, aggregate, human_intervention, safety_event, delegate, reward, stop, communicate, tool_use)']],
+  ['unknown-type.otrace.jsonl', ['2:24: error: event "b": unknown type "handoff" (expected one of: orchestrator_decision, spawn, despawn, message, tool_call, tool_result, return, aggregate, human_intervention, safety_event, delegate, reward, stop, communicate, tool_use); the event is skipped']],
   [
     'missing-field.otrace.json',
     [
-      '5:5: error: event "b": missing required field "t"',
-      '6:23: error: event "c": "t" must be >= 0, not -1',
-      '6:70: error: event "c": "reason" is "done"; expected one of: task_complete, quality_met, budget_exhausted, max_turns, timeout, error, user_abort, loop_breaker, unknown',
+      '5:5: error: event "b": missing required field "t"; the event is skipped',
+      '6:23: error: event "c": "t" must be >= 0, not -1; the event is skipped',
+      '6:70: error: event "c": "reason" is "done"; expected one of: task_complete, quality_met, budget_exhausted, max_turns, timeout, error, user_abort, loop_breaker, unknown; the event is skipped',
     ],
   ],
   ['duplicate-id.otrace.json', ['4:12: error: duplicate event id "a"', '7:25: error: edge dst "zz" is not an event of this trace']],
@@ -43,11 +43,11 @@ const cases: [string, string[]][] = [
     'edge-missing.otrace.jsonl',
     [
       '3:26: error: edge dst "nope" is not an event of this trace',
-      '4:37: error: edge: unknown type "wire" (expected one of: temporal, causal, spawn, message, tool_dependency, return, aggregate, safety_flow)',
+      '4:37: error: edge: unknown type "wire" (expected one of: temporal, causal, spawn, message, tool_dependency, return, aggregate, safety_flow); the edge is skipped',
     ],
   ],
   ['truncated.otrace.json', ['1:93: error: the document is cut off (unexpected end of file); the complete records before it loaded']],
-  ['stop-reward-fields.otrace.jsonl', ['1:1: error: event "a": missing required field "reason"; the stop loads with reason "unknown"', '2:56: error: event "r": "value" must be a number, not "high"']],
+  ['stop-reward-fields.otrace.jsonl', ['1:1: error: event "a": missing required field "reason"; the stop loads with reason "unknown"', '2:56: error: event "r": "value" must be a number, not "high"; the event is skipped']],
 ];
 
 for (const [name, expected] of cases) {
