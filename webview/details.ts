@@ -4,6 +4,7 @@ import type { GraphNode } from '../src/protocol';
 /** Shows `node` in `pane`; `actions` are the buttons to offer (label, handler). */
 export function showDetails(pane: HTMLElement, node: GraphNode | undefined, actions: [string, () => void][]): void {
   pane.replaceChildren();
+  pane.classList.toggle('empty', !node);
   if (!node) {
     const hint = document.createElement('p');
     hint.className = 'hint';

@@ -34,7 +34,10 @@ function render(next: GraphModel): void {
   showFindings(next);
   showLegend(next);
   cy.on('select', 'node', (e) => select(e.target as NodeSingular, false));
-  cy.on('unselect', 'node', () => showDetails($('details'), undefined, []));
+  cy.on('unselect', 'node', () => {
+    showDetails($('details'), undefined, []);
+    cy?.resize();
+  });
   showDetails($('details'), undefined, []);
   (globalThis as { __otrace?: unknown }).__otrace = { cy, graph: next };
   document.body.dataset.title = next.title;
@@ -117,6 +120,7 @@ function select(node: NodeSingular, center: boolean): void {
   const actions: [string, () => void][] = [['Show in Trace File', () => post({ type: 'reveal', id })]];
   if (model?.hasSource) actions.push(['Open Source Prompt', () => post({ type: 'openSource', id })]);
   showDetails($('details'), model, actions);
+  cy.resize(); // the details pane may have just appeared under a narrow graph
   post({ type: 'selected', id });
 }
 
