@@ -97,8 +97,9 @@ const LANE_SPACING = 90;
 const LABEL_ROOM = 110;
 
 /**
- * The first view: all lanes in height (zoom between 0.5 and 1.2) and the start of the trace at
- * the left, like a timeline; traces wider than the panel are panned, not shrunk to dots.
+ * The first view: all lanes in height when they fit (zoom between 0.5 and 1.2), the first lane at
+ * the top and the start of the trace at the left, like a timeline; traces wider or taller than the
+ * panel are panned, not shrunk to dots.
  * "Fit" shows everything.
  */
 export function showStart(cy: Core, graph: GraphModel): void {
@@ -110,10 +111,8 @@ export function showStart(cy: Core, graph: GraphModel): void {
   const width = (cy.width() || 600) - LABEL_ROOM;
   const zoom = Math.min(1.2, Math.max(0.5, Math.min(height / laneSpan, width / (steps * 90))));
   const minX = xs.length ? Math.min(...xs) : 0;
-  const lastY = graph.lanes.length ? graph.lanes[graph.lanes.length - 1].y : 0;
-  // Lanes that fit are centred; more lanes than fit start from the first one at the top.
-  const y = lastY * zoom + 60 <= height ? height / 2 - (lastY / 2) * zoom : 30;
-  cy.viewport({ zoom, pan: { x: LABEL_ROOM - minX * zoom, y } });
+  // The first lane at the top, like a timeline.
+  cy.viewport({ zoom, pan: { x: LABEL_ROOM - minX * zoom, y: 40 } });
 }
 
 /** Creates the graph in `container` and keeps the lane labels in `lanes` aligned with it. */
