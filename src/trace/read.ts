@@ -9,6 +9,7 @@
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
 import { checkTrace } from './check';
+import { forEachJsonlRecord } from './jsonl';
 import { preview } from './preview';
 import { valueOf } from './json-positions';
 import { LineIndex, type LoadedTrace, type Origin, type Problem, type Range } from './model';
@@ -99,43 +100,14 @@ export function readTraceJson(text: string): LoadedTrace {
 
 /** Reads a trace written as JSONL (one record per line). Never throws: problems are returned. */
 export function readTraceJsonl(text: string): LoadedTrace {
-  const problems: Problem[] = [];
-  const builder = new TraceBuilder(problems);
-  const lines = new LineIndex(text);
-  let lastNonBlank = -1;
-  for (let n = lines.lineCount - 1; n >= 0; n--) {
-    if (lineText(text, lines, n).trim() !== '') {
-      lastNonBlank = n;
-      break;
-    }
-  }
+  const builder = new TraceBuilder([]);
   let seenRecord = false;
-  for (let n = 0; n < lines.lineCount; n++) {
-    const line = lineText(text, lines, n);
-    if (line.trim() === '') continue;
-    const lineRange: Range = { start: { line: n, character: 0 }, end: { line: n, character: line.length } };
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      const errors: ParseError[] = [];
-      parseTree(line, errors, PARSE_OPTIONS);
-      const first = errors[0];
-      const at = first ? first.offset : 0;
-      const cutOff = n === lastNonBlank && !text.endsWith('\n');
-      problems.push({
-        severity: 'error',
-        message: cutOff
-          ? `last line is cut off (incomplete JSON${first ? `: ${describeParseError(first)}` : ''}); the lines before it loaded`
-          : `JSON syntax error${first ? `: ${describeParseError(first)}` : ''}; line skipped`,
-        range: { start: { line: n, character: at }, end: { line: n, character: Math.min(line.length, at + Math.max(first?.length ?? 1, 1)) } },
-      });
-      continue;
-    }
+  const { problems } = forEachJsonlRecord(text, ({ line: n, start, length, value }) => {
+    const lineRange: Range = { start: { line: n, character: 0 }, end: { line: n, character: length } };
     const span: RecordSpan = {
       origin: { range: lineRange, record: n },
       locate(path) {
-        const node = parseTree(line, [], PARSE_OPTIONS);
+        const node = parseTree(text.slice(start, start + length), [], PARSE_OPTIONS);
         const found = node && findNodeAtLocation(node, path);
         return found
           ? { start: { line: n, character: found.offset }, end: { line: n, character: found.offset + found.length } }
@@ -143,9 +115,7 @@ export function readTraceJsonl(text: string): LoadedTrace {
       },
     };
     try {
-      if (!isPlainObject(value)) {
-        problems.push({ severity: 'error', message: 'a JSONL trace line must be a JSON object', range: lineRange });
-      } else if ('edge' in value && !('type' in value)) {
+      if ('edge' in value && !('type' in value)) {
         builder.addEdge(value.edge, { origin: span.origin, locate: (path) => span.locate(['edge', ...path]) });
       } else if (!('type' in value) && !('id' in value)) {
         builder.setHeader(value, span, seenRecord);
@@ -154,18 +124,12 @@ export function readTraceJsonl(text: string): LoadedTrace {
       }
     } catch (err) {
       if (!(err instanceof RangeError)) throw err;
-      problems.push({ severity: 'error', message: 'this line is nested too deeply to check; line skipped', range: lineRange });
+      builder.problem({ severity: 'error', message: 'this line is nested too deeply to check; line skipped', range: lineRange });
     }
     seenRecord = true;
-  }
+  });
+  for (const p of problems) builder.problem(p);
   return builder.finish('otrace-jsonl');
-}
-
-/** The text of a 0-based line without its line break. */
-function lineText(text: string, lines: LineIndex, n: number): string {
-  const start = lines.lineStart(n);
-  const end = n + 1 < lines.lineCount ? lines.lineStart(n + 1) - 1 : text.length;
-  return text.slice(start, end > start && text[end - 1] === '\r' ? end - 1 : end);
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -211,6 +175,11 @@ class TraceBuilder {
   }
 
   /** Sets (or, for a later JSONL line, updates) the trace fields. */
+  /** Adds a problem found outside the records' own checks. */
+  problem(p: Problem): void {
+    this.problems.push(p);
+  }
+
   setHeader(value: Record<string, unknown>, span: RecordSpan, update: boolean): void {
     const header = this.validate(TraceHeaderSchema, value, span, 'trace fields');
     if (header) this.header = update ? { ...this.header, ...header } : header;
