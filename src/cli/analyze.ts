@@ -1,0 +1,38 @@
+/** `otrace analyze FILE [--json] [--outcome failure|success]`: the analysis as JSON or a readable summary (docs/analysis.md). */
+import { parseArgs } from 'node:util';
+import { analyzeTrace } from '../analysis';
+import { fail, load, printProblems, type Command } from './common';
+
+export const analyze: Command = {
+  usage: 'otrace analyze FILE [--json] [--outcome failure|success]',
+  run(args) {
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean' }, outcome: { type: 'string' } } });
+    const [file] = positionals;
+    if (!file || positionals.length > 1) fail('analyze takes one FILE');
+    const outcome = values.outcome;
+    if (outcome !== undefined && outcome !== 'failure' && outcome !== 'success') fail('--outcome must be failure or success');
+    const loaded = load(file);
+    const errors = printProblems(file, loaded, process.stderr);
+    const a = analyzeTrace(loaded, { outcome });
+    if (values.json) {
+      process.stdout.write(JSON.stringify(a, null, 2) + '\n');
+      return errors > 0 ? 1 : 0;
+    }
+    const agents = Object.entries(a.credit.agents).sort((x, y) => Math.abs(y[1]) - Math.abs(x[1]));
+    const m = a.metrics;
+    const lines = [
+      `${file}`,
+      `  outcome    ${a.outcome.status} (${a.outcome.source})`,
+      ...a.stops.map((s) => `  stop       ${s.event}: ${s.message}`),
+      ...(a.loops.length ? a.loops.map((l) => `  loop       ${l.kind} at ${l.events[0]}: ${l.message}`) : ['  loops      none']),
+      `  blame      ${a.blame ? `${a.blame.agent} at ${a.blame.event} (record ${a.blame.record}): ${a.blame.message}` : 'none (the trace did not fail by its own signal; see --outcome)'}`,
+      `  credit     ${a.credit.signed ? 'signed' : 'unsigned'}; by agent ${agents.slice(0, 6).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`,
+      `  best stop  ${a.best_stop ? `${a.best_stop.event} (${a.best_stop.basis}), ${a.best_stop.after.events} events after it` : 'none'}`,
+      `  V_stop     ${a.v_stop.available ? a.v_stop.points.map((p) => `${p.event} ${p.value}`).join(', ') : a.v_stop.note}`,
+      `  metrics    parallelism ${m.parallelism} (${m.total_work}/${m.critical_path} ${m.work_basis}), spawns ${m.spawns}, fan-out ${m.max_fan_out}, depth ${m.spawn_depth}, protocol overhead ${m.protocol_overhead ?? 'n/a'} (${m.overhead_basis})`,
+      `  topology   ${a.topology.guess}${a.topology.declared ? ` (declared ${a.topology.declared})` : ''}`,
+    ];
+    process.stdout.write(lines.join('\n') + '\n');
+    return errors > 0 ? 1 : 0;
+  },
+};

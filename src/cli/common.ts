@@ -1,0 +1,54 @@
+/**
+ * What every `otrace` command shares: reading a trace file, printing its problems the way
+ * compilers do (`FILE:LINE:COLUMN: error|warning: message`, 1-based), numbers for people, and
+ * leaving with exit code 2 on a usage error.
+ */
+import * as fs from 'node:fs';
+import { loadTrace } from '../trace/formats';
+import { formatPosition, type LoadedTrace } from '../trace/model';
+import { nodeFileAccess } from '../trace/node-files';
+import '../trace/importers';
+
+/** One line per command, printed on a usage error and by `otrace help`. */
+export const USAGE_LINES: string[] = [];
+
+/** The usage text of every registered command. */
+export function usage(): string {
+  return `usage:\n${USAGE_LINES.map((l) => `  ${l}`).join('\n')}`;
+}
+
+/** Prints `otrace: message` and the usage to stderr and exits with code 2. */
+export function fail(message: string): never {
+  process.stderr.write(`otrace: ${message}\n${usage()}\n`);
+  process.exit(2);
+}
+
+/** Reads a trace file of any known format; exits 2 when the file cannot be read. */
+export function load(file: string): LoadedTrace {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    fail(`cannot read ${file}: ${(err as Error).message}`);
+  }
+  return loadTrace(text, file, nodeFileAccess);
+}
+
+/** A number for people: at most 3 decimals. */
+export const num = (n: number): string => String(Math.round(n * 1000) / 1000);
+
+/** Prints problems as FILE:LINE:COLUMN lines; returns the number of errors. */
+export function printProblems(file: string, loaded: LoadedTrace, out: NodeJS.WritableStream): number {
+  let errors = 0;
+  for (const p of loaded.problems) {
+    if (p.severity === 'error') errors++;
+    out.write(`${p.file ?? file}:${formatPosition(p.range.start)}: ${p.severity}: ${p.message}\n`);
+  }
+  return errors;
+}
+
+/** A command of the CLI: its usage line and what it runs (returns the exit code). */
+export interface Command {
+  usage: string;
+  run(args: string[]): number;
+}

@@ -1,0 +1,25 @@
+/**
+ * `otrace`: validate, inspect, analyze and convert orchestration traces from the command line.
+ * One module per command in this folder; this one only dispatches.
+ */
+import { analyze } from './analyze';
+import { fail, usage, USAGE_LINES, type Command } from './common';
+import { convert } from './convert';
+import { stats } from './stats';
+import { validate } from './validate';
+
+/** Commands by name, in the order the usage lists them. */
+export const COMMANDS: Record<string, Command> = { validate, convert, stats, analyze };
+USAGE_LINES.push(...Object.values(COMMANDS).map((c) => c.usage));
+
+/** Runs the CLI on `argv` (without node and script) and returns the exit code (0 ok, 1 problems found, 2 usage or unreadable file). */
+export function main(argv: string[]): number {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
+    process.stdout.write(usage() + '\n');
+    return command === undefined ? 2 : 0;
+  }
+  const found = Object.prototype.hasOwnProperty.call(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (!found) fail(`unknown command "${command}"`);
+  return found.run(rest);
+}
