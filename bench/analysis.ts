@@ -68,7 +68,7 @@ export function generateTrace(n: number, seed = 1): LoadedTrace {
     if (round % 100 === 0) add({ type: 'reward', agent: 'judge', value: Math.min(1, round / (n / 6)), channel: 'team', target: ret });
     if (round % 1000 === 0) add({ type: 'stop', agent: 'orchestrator', reason: 'task_complete' });
   }
-  const eventOrigins = new Map<string, Origin>(events.map((e, i) => [e.id, { range: { start: { line: i, character: 0 }, end: { line: i, character: 1 } }, record: i }]));
+  const eventOrigins: Origin[] = events.map((_, i) => ({ range: { start: { line: i, character: 0 }, end: { line: i, character: 1 } }, record: i }));
   return { format: 'generated', trace: { trace_id: 'bench', events, edges }, eventOrigins, edgeOrigins: edges.map(() => undefined), problems: [] };
 }
 

@@ -1,21 +1,28 @@
 /**
- * Activation only: wires the trace sessions, the graph panels, the custom editor, the commands and
- * the `otrace.activeEditorIsTrace` context key (for the editor title button) together.
+ * Activation only: creates the trace sessions and the shared selection, and registers the views
+ * that read them (graph panels and custom editor, decorations, Problems, hovers, CodeLens, Go to
+ * Definition, Outline, status bar) and the commands.
  */
 import * as vscode from 'vscode';
 import { TraceOutline } from './editor/outline';
+import { SelectionService } from './editor/selection';
+import { goToSourcePrompt, type EventRef } from './editor/source-command';
 import { TraceSessions } from './editor/trace-sessions';
 import { GRAPH_VIEW_TYPE, GraphPanels } from './panel/graph-panels';
 import './trace/importers';
 
+const TRACE_LANGUAGES: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonl' }, { language: 'jsonc' }];
+
 export function activate(context: vscode.ExtensionContext): void {
   const sessions = new TraceSessions();
-  const panels = new GraphPanels(context.extensionUri, sessions);
+  const selection = new SelectionService();
+  const panels = new GraphPanels(context.extensionUri, sessions, selection);
   const updateContext = (editor: vscode.TextEditor | undefined) =>
     void vscode.commands.executeCommand('setContext', 'otrace.activeEditorIsTrace', !!editor && sessions.isTrace(editor.document));
 
   context.subscriptions.push(
     sessions,
+    selection,
     panels,
     vscode.window.registerCustomEditorProvider(GRAPH_VIEW_TYPE, panels, {
       webviewOptions: { retainContextWhenHidden: true },
@@ -29,12 +36,9 @@ export function activate(context: vscode.ExtensionContext): void {
       }
       return panels.openToSide(target);
     }),
+    vscode.commands.registerCommand('otrace.goToSourcePrompt', (ref?: EventRef) => goToSourcePrompt(sessions, ref)),
     vscode.window.onDidChangeActiveTextEditor(updateContext),
-    vscode.languages.registerDocumentSymbolProvider(
-      [{ language: 'json' }, { language: 'jsonl' }, { language: 'jsonc' }],
-      new TraceOutline(sessions),
-      { label: 'otrace' },
-    ),
+    vscode.languages.registerDocumentSymbolProvider(TRACE_LANGUAGES, new TraceOutline(sessions), { label: 'otrace' }),
   );
   updateContext(vscode.window.activeTextEditor);
   void openStartTrace(panels);

@@ -15,7 +15,12 @@ export interface GraphLane {
 
 /** One event as a graph node, placed by the swimlane layout (x from time order, y from lane). */
 export interface GraphNode {
+  /** Node key: `n<index>` (event ids can repeat, indices cannot). */
   id: string;
+  /** Index of the event in the trace's event list (file order): the key every message uses. */
+  index: number;
+  /** The event's own id, as written in the trace. */
+  eventId: string;
   /** Event type as written (e.g. `communicate`). */
   type: string;
   /** Canonical type (e.g. `message`), which decides the node's style. */
@@ -43,7 +48,10 @@ export interface GraphNode {
 export interface GraphFinding {
   kind: string;
   severity: 'error' | 'warning' | 'info';
-  events: string[];
+  /** Event indices (file order); the first is the main event. */
+  events: number[];
+  /** Short inline text (e.g. `loop ×3`). */
+  inline: string;
   message: string;
 }
 
@@ -74,14 +82,14 @@ export interface GraphModel {
 /** Messages the host sends to the webview. */
 export type HostMessage =
   | { type: 'trace'; graph: GraphModel }
-  | { type: 'select'; id: string };
+  | { type: 'select'; index: number };
 
 /** Messages the webview sends to the host. */
 export type WebviewMessage =
   | { type: 'ready' }
   /** Show the event's record in the trace file. */
-  | { type: 'reveal'; id: string }
+  | { type: 'reveal'; index: number }
   /** Open the prompt file that produced the event. */
-  | { type: 'openSource'; id: string }
+  | { type: 'openSource'; index: number }
   /** The user selected a node. */
-  | { type: 'selected'; id: string };
+  | { type: 'selected'; index: number };

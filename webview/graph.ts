@@ -23,7 +23,7 @@ const SHAPES: Record<string, cytoscape.Css.NodeShape> = {
 function elements(graph: GraphModel): ElementDefinition[] {
   const nodes: ElementDefinition[] = graph.nodes.map((n) => ({
     group: 'nodes',
-    data: { id: n.id, label: n.label, kind: n.kind, agent: n.agent, t: n.t },
+    data: { id: n.id, index: n.index, eventId: n.eventId, label: n.label, kind: n.kind, agent: n.agent, t: n.t },
     position: { x: n.x, y: n.y },
     classes: ['event', n.kind, ...n.marks].join(' '),
   }));

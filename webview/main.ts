@@ -18,7 +18,7 @@ const post = (m: WebviewMessage) => vscode.postMessage(m);
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 let cy: Core | undefined;
 let graph: GraphModel | undefined;
-/** Node ids in time order, for ←/→ stepping. */
+/** Node keys in time order, for ←/→ stepping. */
 let timeline: string[] = [];
 
 function render(next: GraphModel): void {
@@ -55,7 +55,7 @@ function showFindings(next: GraphModel): void {
       item.className = `finding ${f.severity}`;
       item.textContent = `${SEVERITY_ICON[f.severity]} ${f.message}`; // untrusted text: textContent only
       item.title = `${f.kind}: ${f.events.length} events`;
-      item.addEventListener('click', () => focusEvents(f.events));
+      item.addEventListener('click', () => focusEvents(f.events.map((i) => `n${i}`)));
       return item;
     }),
   );
@@ -115,13 +115,14 @@ function select(node: NodeSingular, center: boolean): void {
     node.select();
   }
   if (center) cy.animate({ center: { eles: node } }, { duration: 150 });
-  const id = node.id();
-  const model = graph.nodes.find((n) => n.id === id);
-  const actions: [string, () => void][] = [['Show in Trace File', () => post({ type: 'reveal', id })]];
-  if (model?.hasSource) actions.push(['Open Source Prompt', () => post({ type: 'openSource', id })]);
+  const model = graph.nodes.find((n) => n.id === node.id());
+  if (!model) return;
+  const index = model.index;
+  const actions: [string, () => void][] = [['Show in Trace File', () => post({ type: 'reveal', index })]];
+  if (model.hasSource) actions.push(['Open Source Prompt', () => post({ type: 'openSource', index })]);
   showDetails($('details'), model, actions);
   cy.resize(); // the details pane may have just appeared under a narrow graph
-  post({ type: 'selected', id });
+  post({ type: 'selected', index });
 }
 
 function step(delta: number): void {
@@ -139,7 +140,7 @@ function filter(text: string): void {
     cy!.elements().removeClass('dimmed');
     $('matches').textContent = '';
     if (!q) return;
-    const hit = new Set(graph!.nodes.filter((n) => `${n.id} ${n.label} ${n.agent} ${n.text ?? ''}`.toLowerCase().includes(q)).map((n) => n.id));
+    const hit = new Set(graph!.nodes.filter((n) => `${n.eventId} ${n.label} ${n.agent} ${n.text ?? ''}`.toLowerCase().includes(q)).map((n) => n.id));
     $('search').title = hit.size === 0 ? 'No event matches' : `${hit.size} events match`;
     $('matches').textContent = hit.size === 0 ? 'no event matches' : `${hit.size} match`;
     cy!.nodes().forEach((n) => {
@@ -153,7 +154,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const m = event.data;
   if (m.type === 'trace') render(m.graph);
   else if (m.type === 'select' && cy) {
-    const node = cy.getElementById(m.id);
+    const node = cy.getElementById(`n${m.index}`);
     if (node.nonempty()) select(node as NodeSingular, true);
   }
 });

@@ -51,7 +51,7 @@ export function findBlame(index: TraceIndex, outcome: Outcome, creditValues?: Fl
   }
   const make = (pos: number, basis: Blame['basis'], why: string): Blame => {
     const e = index.events[pos];
-    return { agent: e.agent, event: e.id, record: index.records[pos], basis, message: `decisive error: ${e.agent} at ${e.id} (${why})` };
+    return { agent: e.agent, event: e.id, index: index.at(pos), record: index.records[pos], basis, message: `decisive error: ${e.agent} at ${e.id} (${why})` };
   };
 
   // 1. origin of the final answer's salient content

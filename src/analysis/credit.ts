@@ -146,14 +146,14 @@ export function computeCredit(index: TraceIndex, outcome: Outcome, options: Cred
   const agents: Record<string, number> = {};
   const steps: Record<string, number> = {};
   const given: string[] = [];
+  const byIndex = new Array<number>(index.size).fill(0);
   for (let i = 0; i < index.size; i++) {
     const e = index.events[i];
-    if (Object.prototype.hasOwnProperty.call(events, e.id)) continue;
     let v = round(values.values[i]);
-    if (typeof e.credit === 'number' && Number.isFinite(e.credit)) {
-      v = e.credit;
-      given.push(e.id);
-    }
+    if (typeof e.credit === 'number' && Number.isFinite(e.credit)) v = e.credit;
+    byIndex[index.at(i)] = v;
+    if (Object.prototype.hasOwnProperty.call(events, e.id)) continue;
+    if (typeof e.credit === 'number' && Number.isFinite(e.credit)) given.push(e.id);
     events[e.id] = v;
     agents[e.agent] = round((agents[e.agent] ?? 0) + v);
     const record = index.records[i];
@@ -163,6 +163,7 @@ export function computeCredit(index: TraceIndex, outcome: Outcome, options: Cred
   return {
     credit: {
       events,
+      by_index: byIndex,
       agents,
       steps,
       given,

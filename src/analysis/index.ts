@@ -15,10 +15,12 @@ import { traceOutcome } from './outcome';
 import { analyzeStops, type StopOptions } from './stops';
 import { guessTopology } from './topology';
 import { TraceIndex } from './trace-index';
-import type { Analysis, Finding, Outcome } from './types';
+import { buildFindings } from './findings';
+import type { Analysis, Outcome } from './types';
 
 export * from './types';
 export { TraceIndex } from './trace-index';
+export { buildFindings } from './findings';
 
 export interface AnalysisOptions extends LoopOptions, StopOptions {
   /** Share of credit an event passes on to its causes (default 0.5). */
@@ -52,22 +54,6 @@ export function analyzeIndex(index: TraceIndex, options: AnalysisOptions = {}): 
   const metrics = computeMetrics(index);
   const topology = guessTopology(index, metrics);
 
-  const findings: Finding[] = [];
-  for (const s of stops) {
-    if (s.finding === 'ok') continue;
-    const events = [s.event];
-    if (s.done_at) events.push(s.done_at);
-    findings.push({ kind: 'stop', severity: s.finding === 'no_stop' ? 'error' : 'warning', events, message: s.message });
-  }
-  for (const l of loops) findings.push({ kind: 'loop', severity: l.unresolved ? 'error' : 'warning', events: l.events, message: l.message });
-  if (blame) findings.push({ kind: 'blame', severity: 'error', events: [blame.event], message: blame.message });
-  if (bestStop && bestStop.after.events > 0) {
-    findings.push({
-      kind: 'best_stop',
-      severity: 'info',
-      events: [bestStop.event],
-      message: `hindsight best stop point (${bestStop.basis.replace('_', ' ')}): ${bestStop.after.events} events, ${bestStop.after.tokens} tokens, ${bestStop.after.seconds} s came after it`,
-    });
-  }
+  const findings = buildFindings(stops, loops, blame, bestStop, index.loaded.trace.events.map((e) => e.id));
   return { outcome, stops, best_stop: bestStop, v_stop: vStop, loops, credit, blame, metrics, topology, findings };
 }

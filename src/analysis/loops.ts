@@ -124,6 +124,7 @@ function finish(index: TraceIndex, raw: RawLoop, lastNew: number): Loop {
     kind: raw.kind,
     ...(raw.match ? { match: raw.match } : {}),
     events: members.map((i) => index.id(i)),
+    indices: members.map((i) => index.at(i)),
     period: raw.period,
     repetitions: raw.repetitions,
     tokens,

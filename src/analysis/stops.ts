@@ -268,11 +268,13 @@ function judgeStop(
   // delayed
   let done = donePoint(index, rewards, segment);
   let doneAt: string | undefined;
+  let donePos = -1;
   let doneBasis: StopFinding['done_basis'];
   const ignored = ignoredSignal(index, segment);
   if (ignored) {
     modes.push('delayed');
     doneAt = index.id(ignored.first);
+    donePos = ignored.first;
     doneBasis = ignored.basis;
     evidence.push(`a termination signal (${ignored.basis.replace('_', ' ')}) at ${doneAt} was repeated ${ignored.count} times while the exchange went on`);
     if (!modes.includes('no_stop')) wasted = spent(index, ignored.first + 1, pos - (synthetic ? 0 : 1), index.end(ignored.first), keep);
@@ -285,6 +287,7 @@ function judgeStop(
     if (after.events >= minWasted && after.events >= 0.1 * segmentEvents) {
       modes.push('delayed');
       doneAt = index.id(done.pos);
+      donePos = done.pos;
       doneBasis = done.basis;
       evidence.push(`work went on after the task was done at ${doneAt} (${done.basis.replace('_', ' ')}): ${describe(after)}`);
       if (!modes.includes('no_stop')) wasted = after;
@@ -298,9 +301,10 @@ function judgeStop(
     finding === 'ok'
       ? `${label}: no stop failure found`
       : `${finding.replace('_', ' ')}${finding === 'no_stop' ? '' : ' stop'} at ${label}: ${evidence.join('; ')}`;
-  const result: StopFinding = { event: index.id(pos), reason, reason_source: reasonSource, finding, modes, evidence, wasted, message };
+  const result: StopFinding = { event: index.id(pos), index: index.at(pos), synthetic, reason, reason_source: reasonSource, finding, modes, evidence, wasted, message };
   if (doneAt) {
     result.done_at = doneAt;
+    result.done_index = index.at(donePos);
     result.done_basis = doneBasis;
   }
   if (open.length) result.open_spawns = open;
@@ -535,7 +539,7 @@ function bestStopPoint(index: TraceIndex, rewards: RewardPoint[]): BestStop | nu
   if (pos === -1) return null;
   let last = n - 1;
   while (last > pos && NOT_WORK.has(index.types[last])) last--;
-  return { event: index.id(pos), basis, after: spent(index, pos + 1, last, index.end(pos)) };
+  return { event: index.id(pos), index: index.at(pos), basis, after: spent(index, pos + 1, last, index.end(pos)) };
 }
 
 function estimateVStop(index: TraceIndex, series: { channel: string; points: RewardPoint[] } | null): VStop {

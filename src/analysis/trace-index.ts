@@ -44,6 +44,8 @@ export class TraceIndex {
   readonly events: TraceEvent[];
   /** Canonical type per position. */
   readonly types: EventType[];
+  /** Position -> index of the event in `loaded.trace.events` (file order), the key the editor and graph use. */
+  readonly rawIndex: Int32Array;
   /** Event id -> position (first event with that id when ids repeat). */
   readonly pos = new Map<string, number>();
   /** Agent -> positions of its events, in time order. */
@@ -81,6 +83,7 @@ export class TraceIndex {
     const time = raw.map((e) => (typeof e.t === 'number' && Number.isFinite(e.t) ? e.t : 0));
     order.sort((a, b) => time[a] - time[b] || a - b);
     this.events = order.map((i) => raw[i]);
+    this.rawIndex = Int32Array.from(order);
     const n = this.events.length;
     this.types = this.events.map((e) => canonicalType(e.type));
     this.lanePos = new Int32Array(n);
@@ -102,7 +105,7 @@ export class TraceIndex {
       if (!lane) this.lanes.set(e.agent, (lane = []));
       this.lanePos[i] = lane.length;
       lane.push(i);
-      const origin = loaded.eventOrigins.get(e.id);
+      const origin = loaded.eventOrigins[order[i]];
       if (origin) this.records[i] = origin.record;
       const text = typeof e.content === 'string' ? e.content : typeof e.content_ref === 'string' ? e.content_ref : undefined;
       this.normalized[i] = text === undefined ? '' : normalizeContent(text);
@@ -145,6 +148,11 @@ export class TraceIndex {
 
   get size(): number {
     return this.events.length;
+  }
+
+  /** The index in `loaded.trace.events` (file order) of the event at a position. */
+  at(i: number): number {
+    return this.rawIndex[i];
   }
 
   /** The id of the event at a position. */

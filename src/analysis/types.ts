@@ -12,19 +12,43 @@ export interface Spent {
   seconds: number;
 }
 
-/** One thing an editor can show: the events to decorate and a one-line human message. */
+/** The shape of a loop: events per repetition, how many repetitions, the agents in it. */
+export interface LoopShape {
+  period: number;
+  repetitions: number;
+  agents: string[];
+}
+
+/**
+ * One thing the analysis found, in the one shape that the CLI, the Problems panel, decorations,
+ * hovers, CodeLens and the graph all show. Sound stops are findings too (`mode: 'ok'`, severity
+ * info): "when and why did it stop" is asked of every run; consumers that list only problems skip them.
+ */
 export interface Finding {
   kind: 'stop' | 'loop' | 'blame' | 'best_stop';
   severity: 'error' | 'warning' | 'info';
-  /** Event ids to decorate; the first is the main one. */
-  events: string[];
+  /** Indices into `loaded.trace.events` (file order) of the events concerned; the first is the main one. */
+  events: number[];
+  /** The ids of those events, index for index (ids may repeat: never look events up by them). */
+  ids: string[];
+  /** Short text for an inline mark (at most about 40 characters), e.g. `■ task_complete · premature`, `loop ×3`. */
+  inline: string;
+  /** The whole finding in plain words, with its evidence. */
   message: string;
+  /** Stop findings: the survey's failure mode at this stop, `ok` for a sound stop. */
+  mode?: StopFinding['finding'];
+  /** Loop findings: the loop's shape. */
+  loop?: LoopShape;
 }
 
 /** The survey's stop decision (O5) at one stop: its reason and failure mode. */
 export interface StopFinding {
   /** Id of the stop event, or of the last event when the trace has no stop event. */
   event: string;
+  /** Index of that event in `loaded.trace.events`. */
+  index: number;
+  /** True when the trace has no stop event here and `event` is the run's last event. */
+  synthetic: boolean;
   reason: StopReason;
   /** `recorded` when a stop event gave it, `inferred` from the trace's last events otherwise. */
   reason_source: 'recorded' | 'inferred';
@@ -37,6 +61,8 @@ export interface StopFinding {
   wasted: Spent;
   /** The event after which the task was done (delayed stops), when found. */
   done_at?: string;
+  /** Index of that event in `loaded.trace.events`. */
+  done_index?: number;
   /** What marked the done point. */
   done_basis?: 'completion_claim' | 'reward' | 'final_answer' | 'impasse';
   /** Spawned agents that had not returned at the stop (premature). */
@@ -47,6 +73,8 @@ export interface StopFinding {
 /** Hindsight best stop point: the event after which continuing added no reward or new content. */
 export interface BestStop {
   event: string;
+  /** Index of the event in `loaded.trace.events`. */
+  index: number;
   basis: 'reward' | 'final_answer' | 'new_content';
   /** Work done after it until the end of the trace. */
   after: Spent;
@@ -82,6 +110,8 @@ export interface Loop {
   match?: 'similar';
   /** Member events in time order (all repetitions, the first one included). */
   events: string[];
+  /** Their indices in `loaded.trace.events`, same order. */
+  indices: number[];
   /** Events per repetition. */
   period: number;
   /** How many times the unit occurs (>= 2). */
@@ -110,6 +140,8 @@ export interface Outcome {
 export interface Credit {
   /** Event id -> value (the producer's `credit` when given, else the estimate). */
   events: Record<string, number>;
+  /** Value per event, index for index with `loaded.trace.events` (ids may repeat). */
+  by_index: number[];
   /** Agent -> sum of its events' values. */
   agents: Record<string, number>;
   /** Source record (step) index -> sum of its events' values. */
@@ -125,6 +157,8 @@ export interface Credit {
 export interface Blame {
   agent: string;
   event: string;
+  /** Index of the event in `loaded.trace.events`. */
+  index: number;
   /** 0-based index of the event in its source's own list. */
   record: number;
   /** What pointed at it. */

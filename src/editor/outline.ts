@@ -24,12 +24,12 @@ const KIND: Record<string, vscode.SymbolKind> = {
 export class TraceOutline implements vscode.DocumentSymbolProvider {
   constructor(private readonly sessions: TraceSessions) {}
 
-  provideDocumentSymbols(document: vscode.TextDocument): vscode.DocumentSymbol[] {
-    const loaded = this.sessions.forDocument(document);
+  async provideDocumentSymbols(document: vscode.TextDocument): Promise<vscode.DocumentSymbol[]> {
+    const loaded = (await this.sessions.forDocument(document))?.loaded;
     if (!loaded) return [];
     const lanes = new Map<string, vscode.DocumentSymbol>();
-    for (const event of loaded.trace.events) {
-      const origin = loaded.eventOrigins.get(event.id);
+    for (const [i, event] of loaded.trace.events.entries()) {
+      const origin = loaded.eventOrigins[i];
       if (!origin || origin.file) continue; // events of other files (sub-agent transcripts) are not in this document
       const range = toRange(origin.range);
       const type = canonicalType(event.type);

@@ -1,37 +1,47 @@
 /**
- * One cached parse per open trace: detects trace files by content, reads them with the shared
- * readers, and publishes their problems to the Problems panel.
+ * One cached session per trace file: the {@link TraceSnapshot} (parse + analysis) of its current
+ * text, computed by a {@link TraceEngine} (async: a worker can take it over), refreshed when the
+ * document is edited (debounced) or the file changes on disk, and published to the Problems panel:
+ * reader problems and analysis findings, at their ranges, with the finding's other events as
+ * related information.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { detectFormat, loadTrace } from '../trace/formats';
-import type { LoadedTrace, Problem } from '../trace/model';
+import { InProcessEngine, type TraceEngine } from '../session/engine';
+import type { TraceSnapshot } from '../session/snapshot';
+import { detectFormat } from '../trace/formats';
+import type { Origin, Problem } from '../trace/model';
 import { nodeFileAccess } from '../trace/node-files';
 
 const TRACE_NAME = /\.otrace\.jsonl?$/;
+/** Wait this long after the last keystroke before reading an edited trace again (ms). */
+const EDIT_DEBOUNCE_MS = 300;
+/** Related locations listed per finding in the Problems panel. */
+const MAX_RELATED = 20;
 
-/** A loaded trace and the document version it was read from. */
-interface Session {
-  version: number;
-  loaded: LoadedTrace;
-}
-
-/** Caches loaded traces by URI and keeps their diagnostics up to date. */
+/** Caches trace sessions by URI and keeps their diagnostics up to date. */
 export class TraceSessions implements vscode.Disposable {
-  private readonly sessions = new Map<string, Session>();
+  private readonly snapshots = new Map<string, TraceSnapshot>();
+  private readonly pending = new Map<string, { version: number; promise: Promise<TraceSnapshot | undefined> }>();
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly watchers = new Map<string, vscode.Disposable>();
+  /** Files (URI strings) each session published diagnostics to, to clear them later. */
+  private readonly published = new Map<string, string[]>();
   private readonly diagnostics = vscode.languages.createDiagnosticCollection('otrace');
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-  /** Fires with a trace's URI after it was read again. */
+  private readonly changed = new vscode.EventEmitter<TraceSnapshot>();
+  /** Fires with a session's new snapshot after its trace was read again. */
   readonly onDidChange = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [this.diagnostics, this.changed];
 
-  constructor() {
+  constructor(private readonly engine: TraceEngine = new InProcessEngine()) {
     this.disposables.push(
-      vscode.workspace.onDidOpenTextDocument((d) => this.refresh(d)),
-      vscode.workspace.onDidChangeTextDocument((e) => this.refresh(e.document)),
+      vscode.workspace.onDidOpenTextDocument((d) => void this.refresh(d)),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.contentChanges.length > 0) this.refreshLater(e.document);
+      }),
       vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri)),
     );
-    for (const d of vscode.workspace.textDocuments) this.refresh(d);
+    for (const d of vscode.workspace.textDocuments) void this.refresh(d);
   }
 
   /** True when the document is a trace file: by name, or (JSON/JSONL) by content. */
@@ -43,58 +53,153 @@ export class TraceSessions implements vscode.Disposable {
     return detectFormat(head, document.fileName) !== undefined;
   }
 
-  /** The loaded trace of an open document (read now if its version changed), or undefined if it is no trace. */
-  forDocument(document: vscode.TextDocument): LoadedTrace | undefined {
+  /** The cached snapshot of a trace, whatever its version (undefined when never read). */
+  peek(uri: vscode.Uri): TraceSnapshot | undefined {
+    return this.snapshots.get(uri.toString());
+  }
+
+  /** The session of an open document at its current version, or undefined when it is no trace. */
+  forDocument(document: vscode.TextDocument): Promise<TraceSnapshot | undefined> {
     const key = document.uri.toString();
-    const cached = this.sessions.get(key);
-    if (cached && cached.version === document.version) return cached.loaded;
-    if (!this.isTrace(document)) return undefined;
-    const loaded = loadTrace(document.getText(), document.uri.fsPath, document.uri.scheme === 'file' ? nodeFileAccess : undefined);
-    this.sessions.set(key, { version: document.version, loaded });
-    this.publish(document.uri, loaded.problems);
-    return loaded;
+    const cached = this.snapshots.get(key);
+    if (cached && cached.version === document.version) return Promise.resolve(cached);
+    const running = this.pending.get(key);
+    if (running && running.version === document.version) return running.promise;
+    if (!this.isTrace(document)) return Promise.resolve(undefined);
+    return this.load(key, document.version, document.uri, document.getText());
   }
 
-  /** The loaded trace of a file, from its open document when there is one, else read from disk. */
-  async forUri(uri: vscode.Uri): Promise<LoadedTrace> {
+  /** The session of a file: from its open document when there is one, else read from disk (and watched). */
+  async forUri(uri: vscode.Uri): Promise<TraceSnapshot> {
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    const fromDocument = open && this.forDocument(open);
+    const fromDocument = open && (await this.forDocument(open));
     if (fromDocument) return fromDocument;
+    const key = uri.toString();
+    const cached = this.snapshots.get(key);
+    if (cached && !open) return cached;
+    this.watch(uri);
     const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-    const loaded = loadTrace(text, uri.fsPath, uri.scheme === 'file' ? nodeFileAccess : undefined);
-    this.publish(uri, loaded.problems);
-    return loaded;
+    return (await this.load(key, -1, uri, text))!;
   }
 
-  private refresh(document: vscode.TextDocument): void {
-    if (document.uri.scheme !== 'file' && document.uri.scheme !== 'untitled' && document.uri.scheme !== 'vscode-remote') return;
-    const before = this.sessions.get(document.uri.toString())?.version;
-    const loaded = this.forDocument(document);
-    if (loaded && before !== document.version) this.changed.fire(document.uri);
+  /**
+   * The session a file belongs to and the file's key inside it (`''` for the trace file itself,
+   * else the origin `file` of a sub-agent transcript), among the sessions read so far.
+   */
+  containing(uri: vscode.Uri): { snapshot: TraceSnapshot; file: string } | undefined {
+    const own = this.snapshots.get(uri.toString());
+    if (own) return { snapshot: own, file: '' };
+    for (const snapshot of this.snapshots.values()) {
+      for (const file of snapshot.byFile.keys()) {
+        if (file && path.resolve(path.dirname(snapshot.path), file) === uri.fsPath) return { snapshot, file };
+      }
+    }
+    return undefined;
+  }
+
+  /** The URI of the file an event came from (the trace file, or a sub-agent file next to it). */
+  fileOf(snapshot: TraceSnapshot, origin: Origin | undefined): vscode.Uri {
+    const trace = vscode.Uri.parse(snapshot.key);
+    return origin?.file ? vscode.Uri.file(path.resolve(path.dirname(snapshot.path), origin.file)) : trace;
+  }
+
+  private load(key: string, version: number, uri: vscode.Uri, text: string): Promise<TraceSnapshot | undefined> {
+    const promise = this.engine
+      .load({ key, version, path: uri.fsPath, text, files: uri.scheme === 'file' ? nodeFileAccess : undefined })
+      .then((snapshot) => {
+        if (this.pending.get(key)?.promise !== promise) return snapshot; // a newer version is on its way
+        this.pending.delete(key);
+        this.snapshots.set(key, snapshot);
+        this.publish(snapshot);
+        this.changed.fire(snapshot);
+        return snapshot;
+      });
+    this.pending.set(key, { version, promise });
+    return promise;
+  }
+
+  private refresh(document: vscode.TextDocument): Promise<TraceSnapshot | undefined> {
+    if (!['file', 'untitled', 'vscode-remote'].includes(document.uri.scheme)) return Promise.resolve(undefined);
+    return this.forDocument(document);
+  }
+
+  private refreshLater(document: vscode.TextDocument): void {
+    const key = document.uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        void this.refresh(document);
+      }, EDIT_DEBOUNCE_MS),
+    );
+  }
+
+  /** Reads a file that is not open as a document again when it changes on disk. */
+  private watch(uri: vscode.Uri): void {
+    const key = uri.toString();
+    if (this.watchers.has(key) || uri.scheme !== 'file') return;
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(uri.fsPath)), path.basename(uri.fsPath)));
+    const reread = () => {
+      if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === key)) return; // the document path handles it
+      this.snapshots.delete(key);
+      void this.forUri(uri).catch(() => undefined);
+    };
+    watcher.onDidChange(reread);
+    watcher.onDidCreate(reread);
+    this.watchers.set(key, watcher);
   }
 
   private forget(uri: vscode.Uri): void {
-    this.sessions.delete(uri.toString());
+    const key = uri.toString();
+    if (this.watchers.has(key)) return; // a graph still shows it from disk
+    this.snapshots.delete(key);
+    this.pending.delete(key);
+    for (const file of this.published.get(key) ?? []) this.diagnostics.delete(vscode.Uri.parse(file));
+    this.published.delete(key);
   }
 
-  /** Problems become diagnostics on the file they are in (a sub-agent file may have its own). */
-  private publish(uri: vscode.Uri, problems: readonly Problem[]): void {
-    const byFile = new Map<string, vscode.Diagnostic[]>([[uri.toString(), []]]);
-    for (const p of problems) {
-      const target = p.file ? vscode.Uri.file(path.resolve(path.dirname(uri.fsPath), p.file)).toString() : uri.toString();
-      const list = byFile.get(target) ?? [];
-      const d = new vscode.Diagnostic(toRange(p.range), p.message, SEVERITY[p.severity]);
+  /** Problems and findings become diagnostics on the file they are in (a sub-agent file has its own). */
+  private publish(snapshot: TraceSnapshot): void {
+    const trace = vscode.Uri.parse(snapshot.key);
+    const byFile = new Map<string, vscode.Diagnostic[]>([[trace.toString(), []]]);
+    const add = (uri: vscode.Uri, d: vscode.Diagnostic) => {
       d.source = 'otrace';
+      const list = byFile.get(uri.toString()) ?? [];
       list.push(d);
-      byFile.set(target, list);
+      byFile.set(uri.toString(), list);
+    };
+    for (const p of snapshot.loaded.problems) {
+      const file = p.file ? vscode.Uri.file(path.resolve(path.dirname(snapshot.path), p.file)) : trace;
+      add(file, new vscode.Diagnostic(toRange(p.range), p.message, SEVERITY[p.severity]));
     }
+    const origins = snapshot.loaded.eventOrigins;
+    for (const f of snapshot.findings) {
+      if (f.mode === 'ok') continue; // a sound stop is no problem: decorations and hovers show it
+      const main = origins[f.events[0]];
+      if (!main) continue;
+      const d = new vscode.Diagnostic(toRange(main.range), `${KIND_LABEL[f.kind]}: ${f.message}`, SEVERITY[f.severity]);
+      d.code = f.kind;
+      d.relatedInformation = f.events
+        .slice(1, MAX_RELATED + 1)
+        .filter((i) => origins[i])
+        .map((i) => new vscode.DiagnosticRelatedInformation(new vscode.Location(this.fileOf(snapshot, origins[i]), toRange(origins[i]!.range)), `${snapshot.loaded.trace.events[i].id} (${KIND_LABEL[f.kind]})`));
+      add(this.fileOf(snapshot, main), d);
+    }
+    for (const old of this.published.get(snapshot.key) ?? []) if (!byFile.has(old)) this.diagnostics.delete(vscode.Uri.parse(old));
     for (const [file, list] of byFile) this.diagnostics.set(vscode.Uri.parse(file), list);
+    this.published.set(snapshot.key, [...byFile.keys()]);
   }
 
   dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    for (const w of this.watchers.values()) w.dispose();
     for (const d of this.disposables) d.dispose();
+    this.engine.dispose();
   }
 }
+
+const KIND_LABEL: Record<string, string> = { stop: 'stop', loop: 'loop', blame: 'blame', best_stop: 'best stop' };
 
 const SEVERITY: Record<Problem['severity'], vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,

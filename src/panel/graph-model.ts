@@ -28,6 +28,7 @@ export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infin
   const { edges } = loaded.trace;
   // Cytoscape stays interactive up to some ten thousand nodes: beyond the limit, draw the first events.
   const events = loaded.trace.events.length > maxEvents ? loaded.trace.events.slice(0, maxEvents) : loaded.trace.events;
+  const key = new Map(events.map((e, i) => [e, nodeKey(i)]));
   const laneIndex = new Map<string, number>();
   for (const e of events) if (!laneIndex.has(e.agent)) laneIndex.set(e.agent, laneIndex.size);
   const times = [...new Set(events.map((e) => e.t))].sort((a, b) => a - b);
@@ -35,13 +36,15 @@ export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infin
 
   // Several events at the same time in one lane would overlap: stack them slightly.
   const occupied = new Map<string, number>();
-  const nodes: GraphNode[] = events.map((e) => {
+  const nodes: GraphNode[] = events.map((e, index) => {
     const lane = laneIndex.get(e.agent)!;
     const slot = `${lane}:${e.t}`;
     const k = occupied.get(slot) ?? 0;
     occupied.set(slot, k + 1);
     return {
-      id: e.id,
+      id: nodeKey(index),
+      index,
+      eventId: e.id,
       type: e.type,
       kind: canonicalType(e.type),
       agent: e.agent,
@@ -52,29 +55,33 @@ export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infin
       text: e.content === undefined ? e.content_ref : truncate(e.content),
       fields: nodeFields(e),
       hasSource: e.source !== undefined,
-      credit: analysis?.credit.events[e.id],
-      marks: [...(marks.get(e.id) ?? [])],
+      credit: analysis?.credit.by_index[index],
+      marks: [...(marks.get(index) ?? [])],
     };
   });
 
   const graphEdges: GraphEdge[] = [];
   const seen = new Set<string>();
-  const agentOf = new Map(events.map((e) => [e.id, e.agent]));
+  // Edges name event ids; a repeated id stands for its first event.
+  const byId = new Map<string, TraceEvent>();
+  for (const e of events) if (!byId.has(e.id)) byId.set(e.id, e);
   edges.forEach((edge, i) => {
-    if (!agentOf.has(edge.src) || !agentOf.has(edge.dst)) return;
-    seen.add(`${edge.src}>${edge.dst}`);
-    seen.add(`${edge.src}>lane:${agentOf.get(edge.dst)}`);
-    graphEdges.push({ id: `edge${i}`, source: edge.src, target: edge.dst, type: edge.type, derived: false });
+    const src = byId.get(edge.src);
+    const dst = byId.get(edge.dst);
+    if (!src || !dst) return;
+    seen.add(`${key.get(src)}>${key.get(dst)}`);
+    seen.add(`${key.get(src)}>lane:${dst.agent}`);
+    graphEdges.push({ id: `edge${i}`, source: key.get(src)!, target: key.get(dst)!, type: edge.type, derived: false });
   });
   const lanesByAgent = eventsByAgent(events);
   events.forEach((e) => {
     const kind = canonicalType(e.type);
     const linkType = kind === 'spawn' ? 'spawn' : kind === 'return' ? 'return' : kind === 'delegate' || kind === 'message' ? 'message' : undefined;
-    if (!linkType || !e.to || e.to === e.agent || seen.has(`${e.id}>lane:${e.to}`)) return;
-    const target = firstAtOrAfter(lanesByAgent.get(e.to), e.t, e.id);
-    if (!target || seen.has(`${e.id}>${target.id}`)) return;
-    seen.add(`${e.id}>${target.id}`);
-    graphEdges.push({ id: `link${graphEdges.length}`, source: e.id, target: target.id, type: linkType, derived: true });
+    if (!linkType || !e.to || e.to === e.agent || seen.has(`${key.get(e)}>lane:${e.to}`)) return;
+    const target = firstAtOrAfter(lanesByAgent.get(e.to), e.t, e);
+    if (!target || seen.has(`${key.get(e)}>${key.get(target)}`)) return;
+    seen.add(`${key.get(e)}>${key.get(target)}`);
+    graphEdges.push({ id: `link${graphEdges.length}`, source: key.get(e)!, target: key.get(target)!, type: linkType, derived: true });
   });
 
   const lanes: GraphLane[] = [...laneIndex].map(([name, i]) => ({ name, y: i * LANE_HEIGHT, count: lanesByAgent.get(name)?.length ?? 0 }));
@@ -93,34 +100,31 @@ export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infin
   };
 }
 
-/** Event id -> marks from the analysis: loop members, the blamed event, stops with a failure mode. */
-function analysisMarks(analysis: Analysis | undefined): Map<string, Set<string>> {
-  const marks = new Map<string, Set<string>>();
-  const mark = (id: string, m: string) => marks.set(id, (marks.get(id) ?? new Set()).add(m));
+/** The Cytoscape key of the event at an index. */
+export function nodeKey(index: number): string {
+  return `n${index}`;
+}
+
+/** Event index -> marks from the analysis: loop members, the blamed event, stops with a failure mode. */
+function analysisMarks(analysis: Analysis | undefined): Map<number, Set<string>> {
+  const marks = new Map<number, Set<string>>();
+  const mark = (i: number, m: string) => marks.set(i, (marks.get(i) ?? new Set()).add(m));
   if (!analysis) return marks;
-  for (const loop of analysis.loops) for (const id of loop.events) mark(id, 'loop');
-  for (const stop of analysis.stops) if (stop.finding !== 'ok') mark(stop.event, 'stop-problem');
-  if (analysis.blame) mark(analysis.blame.event, 'blame');
+  for (const loop of analysis.loops) for (const i of loop.indices) mark(i, 'loop');
+  for (const stop of analysis.stops) if (stop.finding !== 'ok') mark(stop.index, 'stop-problem');
+  if (analysis.blame) mark(analysis.blame.index, 'blame');
   return marks;
 }
 
-const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
 
-/** The analysis findings, most severe first. */
+/** The analysis findings (most severe first), each saying when its main event happened. */
 function graphFindings(analysis: Analysis | undefined, events: readonly TraceEvent[]): GraphFinding[] {
   if (!analysis) return [];
-  const listed = new Set(analysis.findings.filter((f) => f.kind === 'stop').map((f) => f.events[0]));
-  // Every stop is listed, also a sound one: "when and why did it stop" is the first question.
-  const soundStops: GraphFinding[] = analysis.stops
-    .filter((s) => !listed.has(s.event))
-    .map((s) => ({ kind: 'stop', severity: 'info', events: [s.event], message: s.message }));
-  const at = new Map(events.map((e) => [e.id, e.t]));
-  // Say when: "why did it stop" comes with "when".
-  const when = (f: GraphFinding): GraphFinding =>
-    f.kind === 'stop' && at.has(f.events[0]) ? { ...f, message: `${f.message} (${f.events[0]} at t=${at.get(f.events[0])} s)` } : f;
-  return [...analysis.findings.map((f) => ({ kind: f.kind, severity: f.severity, events: f.events, message: f.message })), ...soundStops].map(when).sort(
-    (a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity],
-  );
+  return analysis.findings.map((f) => {
+    const main = events[f.events[0]];
+    const when = f.kind === 'stop' && main ? ` (${main.id} at t=${main.t} s)` : '';
+    return { kind: f.kind, severity: f.severity, events: f.events, inline: f.inline, message: `${f.message}${when}` };
+  });
 }
 
 function eventsByAgent(events: readonly TraceEvent[]): Map<string, TraceEvent[]> {
@@ -135,7 +139,7 @@ function eventsByAgent(events: readonly TraceEvent[]): Map<string, TraceEvent[]>
 }
 
 /** The first event of a time-sorted lane at or after `t` (by binary search), other than `self`. */
-function firstAtOrAfter(lane: TraceEvent[] | undefined, t: number, self: string): TraceEvent | undefined {
+function firstAtOrAfter(lane: TraceEvent[] | undefined, t: number, self: TraceEvent): TraceEvent | undefined {
   if (!lane) return undefined;
   let lo = 0;
   let hi = lane.length;
@@ -144,7 +148,7 @@ function firstAtOrAfter(lane: TraceEvent[] | undefined, t: number, self: string)
     if (lane[mid].t < t) lo = mid + 1;
     else hi = mid;
   }
-  while (lo < lane.length && lane[lo].id === self) lo++;
+  while (lo < lane.length && lane[lo] === self) lo++;
   return lane[lo];
 }
 

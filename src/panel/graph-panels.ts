@@ -4,6 +4,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { SelectionService } from '../editor/selection';
 import type { TraceSessions } from '../editor/trace-sessions';
 import { GraphView, graphWebviewOptions } from './graph-view';
 
@@ -17,6 +18,7 @@ export class GraphPanels implements vscode.Disposable, vscode.CustomReadonlyEdit
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly sessions: TraceSessions,
+    private readonly selection: SelectionService,
   ) {}
 
   /** Opens (or reveals) the graph of `uri` beside the active editor. Returns the panel. */
@@ -34,7 +36,7 @@ export class GraphPanels implements vscode.Disposable, vscode.CustomReadonlyEdit
       graphWebviewOptions(this.extensionUri),
     );
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.png');
-    const view = new GraphView(panel, uri, this.extensionUri, this.sessions);
+    const view = new GraphView(panel, uri, this.extensionUri, this.sessions, this.selection);
     this.side.set(key, { panel, view });
     panel.onDidDispose(() => this.side.delete(key));
     return panel;
@@ -50,7 +52,7 @@ export class GraphPanels implements vscode.Disposable, vscode.CustomReadonlyEdit
   }
 
   resolveCustomEditor(document: vscode.CustomDocument, panel: vscode.WebviewPanel): void {
-    const view = new GraphView(panel, document.uri, this.extensionUri, this.sessions);
+    const view = new GraphView(panel, document.uri, this.extensionUri, this.sessions, this.selection);
     panel.onDidDispose(() => view.dispose());
   }
 

@@ -6,10 +6,11 @@
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { escapeForMessage } from '../editor/open-policy';
+import type { SelectionService } from '../editor/selection';
 import { toRange, type TraceSessions } from '../editor/trace-sessions';
-import { analyzeTrace, type Analysis } from '../analysis';
 import type { HostMessage, WebviewMessage } from '../protocol';
-import type { LoadedTrace } from '../trace/model';
+import type { TraceSnapshot } from '../session/snapshot';
 import { buildGraph } from './graph-model';
 
 /** Webview options for graph panels: scripts on, resources only from dist/ and media/. */
@@ -23,7 +24,7 @@ export function graphWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOpt
 
 /** Shows the trace at `uri` in `panel` and keeps it current while the panel lives. */
 export class GraphView implements vscode.Disposable {
-  private loaded: LoadedTrace | undefined;
+  private snapshot: TraceSnapshot | undefined;
   private ready = false;
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -32,48 +33,47 @@ export class GraphView implements vscode.Disposable {
     private readonly uri: vscode.Uri,
     private readonly extensionUri: vscode.Uri,
     private readonly sessions: TraceSessions,
+    private readonly selection: SelectionService,
   ) {
     panel.webview.options = graphWebviewOptions(extensionUri);
     panel.webview.html = this.html();
     this.disposables.push(
       panel.webview.onDidReceiveMessage((m: WebviewMessage) => this.onMessage(m)),
-      sessions.onDidChange((changed) => {
-        if (changed.toString() === uri.toString()) void this.reload();
+      sessions.onDidChange((snapshot) => {
+        if (snapshot.key === uri.toString()) {
+          this.snapshot = snapshot;
+          this.send();
+        }
+      }),
+      selection.onDidChange((s) => {
+        if (s.source !== 'graph' && s.trace === uri.toString()) this.post({ type: 'select', index: s.index });
       }),
       panel.onDidDispose(() => this.dispose()),
     );
     void this.reload();
   }
 
-  /** Selects an event in the graph (e.g. from the cursor in the trace file). */
-  select(id: string): void {
-    this.post({ type: 'select', id });
+  /** The trace this view shows. */
+  get traceUri(): vscode.Uri {
+    return this.uri;
   }
 
   private async reload(): Promise<void> {
     try {
-      this.loaded = await this.sessions.forUri(this.uri);
+      this.snapshot = await this.sessions.forUri(this.uri);
     } catch (err) {
-      void vscode.window.showErrorMessage(`otrace: cannot read ${this.uri.fsPath}: ${(err as Error).message}`);
+      void vscode.window.showErrorMessage(`otrace: cannot read ${escapeForMessage(this.uri.fsPath)}: ${escapeForMessage((err as Error).message)}`);
       return;
     }
     this.send();
   }
 
   private send(): void {
-    if (!this.ready || !this.loaded) return;
+    if (!this.ready || !this.snapshot) return;
     const maxEvents = vscode.workspace.getConfiguration('otrace').get<number>('graph.maxEvents', 5000);
-    this.post({ type: 'trace', graph: buildGraph(this.loaded, path.basename(this.uri.fsPath), maxEvents, this.analyze(this.loaded)) });
-  }
-
-  /** The analysis of the trace; a failure there must not cost the user the graph. */
-  private analyze(loaded: LoadedTrace): Analysis | undefined {
-    try {
-      return analyzeTrace(loaded);
-    } catch (err) {
-      console.error('otrace: analysis failed', err);
-      return undefined;
-    }
+    this.post({ type: 'trace', graph: buildGraph(this.snapshot.loaded, path.basename(this.uri.fsPath), maxEvents, this.snapshot.analysis) });
+    const s = this.selection.selection;
+    if (s && s.trace === this.uri.toString()) this.post({ type: 'select', index: s.index });
   }
 
   private post(message: HostMessage): void {
@@ -87,34 +87,28 @@ export class GraphView implements vscode.Disposable {
         this.send();
         return;
       case 'reveal':
-        return this.reveal(m.id);
+        await this.reveal(m.index);
+        return;
       case 'openSource':
-        return this.openSource(m.id);
+        await vscode.commands.executeCommand('otrace.goToSourcePrompt', { trace: this.uri.toString(), index: m.index, viewColumn: this.otherColumn() });
+        return;
       case 'selected':
+        this.selection.select(this.uri.toString(), m.index, 'graph');
         return;
     }
   }
 
-  /** Opens the trace file (or the sub-agent file the event came from) at the event's record. */
-  private async reveal(id: string): Promise<void> {
-    const origin = this.loaded?.eventOrigins.get(id);
-    if (!origin) return;
-    const file = origin.file ? vscode.Uri.file(path.resolve(path.dirname(this.uri.fsPath), origin.file)) : this.uri;
+  /** Opens the trace file (or the sub-agent file the event came from) at the event's record: the user asked to go there. */
+  private async reveal(index: number): Promise<void> {
+    const snapshot = this.snapshot;
+    const origin = snapshot?.loaded.eventOrigins[index];
+    if (!snapshot || !origin) return;
     const range = toRange(origin.range);
-    await vscode.window.showTextDocument(file, { selection: new vscode.Range(range.start, range.start), viewColumn: this.otherColumn() });
-  }
-
-  /** Opens the prompt file named by the event's `source`, relative to the trace file. */
-  private async openSource(id: string): Promise<void> {
-    const event = this.loaded?.trace.events.find((e) => e.id === id);
-    if (!event?.source) return;
-    const file = vscode.Uri.file(path.resolve(path.dirname(this.uri.fsPath), event.source.path));
-    const at = new vscode.Position(Math.max(0, (event.source.line ?? 1) - 1), Math.max(0, (event.source.column ?? 1) - 1));
-    try {
-      await vscode.window.showTextDocument(file, { selection: new vscode.Range(at, at), viewColumn: this.otherColumn() });
-    } catch {
-      void vscode.window.showWarningMessage(`otrace: the source prompt ${event.source.path} of event "${id}" was not found next to the trace.`);
-    }
+    const editor = await vscode.window.showTextDocument(this.sessions.fileOf(snapshot, origin), {
+      selection: new vscode.Range(range.start, range.start),
+      viewColumn: this.otherColumn(),
+    });
+    editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   }
 
   /** The editor column beside the graph (the graph stays visible). */

@@ -145,7 +145,7 @@ function failed(text: string, format: string, message: string): LoadedTrace {
   return {
     format,
     trace: { events: [], edges: [] },
-    eventOrigins: new Map(),
+    eventOrigins: [],
     edgeOrigins: [],
     problems: [{ severity: 'error', message, range: { start: { line: 0, character: 0 }, end: lines.position(Math.min(firstLineEnd, 200)) } }],
   };

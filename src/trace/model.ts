@@ -41,11 +41,20 @@ export interface LoadedTrace {
   /** Id of the format that read it, e.g. `otrace-jsonl`, `survey-json`, `claude-code`. */
   format: string;
   trace: Trace & { edges: NonNullable<Trace['edges']> };
-  /** Event id -> where the event came from. */
-  eventOrigins: Map<string, Origin>;
+  /**
+   * Where each event came from, index for index with `trace.events` (ids can repeat in real files,
+   * so events are keyed by their index, never by their id).
+   */
+  eventOrigins: (Origin | undefined)[];
   /** Origins of `trace.edges`, index for index (undefined for edges an importer derived). */
   edgeOrigins: (Origin | undefined)[];
   problems: Problem[];
+}
+
+/** The origin of the first event with this id (for callers that only hold an id, such as tests and the CLI). */
+export function originOfId(loaded: LoadedTrace, id: string): Origin | undefined {
+  const i = loaded.trace.events.findIndex((e) => e.id === id);
+  return i === -1 ? undefined : loaded.eventOrigins[i];
 }
 
 /** Maps character offsets of one text to positions, by binary search over line starts. */

@@ -188,17 +188,13 @@ class TraceBuilder {
   finish(format: string): LoadedTrace {
     checkTrace(this.events, this.edges, (kind, i, path) => (kind === 'event' ? this.eventSpans : this.edgeSpans)[i].locate(path), this.problems);
     this.problems.sort(byPosition);
-    const eventOrigins = new Map<string, Origin>();
-    this.events.forEach((e, i) => {
-      if (!eventOrigins.has(e.id)) eventOrigins.set(e.id, this.eventSpans[i].origin);
-    });
     if (this.events.length === 0 && !this.problems.some((p) => p.severity === 'error')) {
       this.problems.push({ severity: 'warning', message: 'the trace has no events', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } });
     }
     return {
       format,
       trace: { ...this.header, events: this.events, edges: this.edges },
-      eventOrigins,
+      eventOrigins: this.eventSpans.map((s) => s.origin),
       edgeOrigins: this.edgeSpans.map((s) => s.origin),
       problems: this.problems,
     };

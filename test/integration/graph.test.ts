@@ -23,6 +23,8 @@ interface GraphState {
   stopClassed: string[];
   loopNodes: string[];
   findings: string[];
+  /** event id -> event index (the key of every message). */
+  indexOf: Record<string, number>;
 }
 
 const READ_STATE = `() => {
@@ -30,21 +32,23 @@ const READ_STATE = `() => {
   const laneYs = {};
   const shapes = {};
   const colors = {};
+  const indexOf = {};
   cy.nodes().forEach((n) => {
+    indexOf[n.data('eventId')] = n.data('index');
     const agent = n.data('agent');
     const y = Math.round(n.position('y'));
     laneYs[agent] = [...new Set([...(laneYs[agent] || []), y])];
-    shapes[n.id()] = n.style('shape');
-    colors[n.id()] = n.style('background-color');
+    shapes[n.data('eventId')] = n.style('shape');
+    colors[n.data('eventId')] = n.style('background-color');
   });
   return {
     nodes: cy.nodes().length,
     eventNodes: cy.nodes('.event').length,
     agents: [...new Set(cy.nodes().map((n) => n.data('agent')))],
     laneLabels: [...document.querySelectorAll('#lanes .lane')].map((l) => l.textContent),
-    laneYs, shapes, colors,
-    stopClassed: cy.nodes('.stop').map((n) => n.id()),
-    loopNodes: cy.nodes('.loop').map((n) => n.id()),
+    laneYs, shapes, colors, indexOf,
+    stopClassed: cy.nodes('.stop').map((n) => n.data('eventId')),
+    loopNodes: cy.nodes('.loop').map((n) => n.data('eventId')),
     findings: [...document.querySelectorAll('#findings .finding')].map((b) => b.textContent),
   };
 }`;
@@ -101,7 +105,7 @@ describe('trace graph in a real VS Code', function () {
     await vscode.commands.executeCommand('workbench.action.closeSidebar');
     await new Promise((r) => setTimeout(r, 500));
     const shown = await evalInWebview<string>(
-      `() => new Promise((done) => { window.postMessage({ type: 'select', id: 'e35' }, '*'); setTimeout(() => done(document.querySelector('#details h2')?.textContent), 600); })`,
+      `() => new Promise((done) => { window.postMessage({ type: 'select', index: ${state.indexOf.e35} }, '*'); setTimeout(() => done(document.querySelector('#details h2')?.textContent), 600); })`,
       { selector: 'body[data-title="demo.otrace.jsonl"]' },
     );
     assert.equal(shown, 'stop: quality_met');
@@ -109,7 +113,7 @@ describe('trace graph in a real VS Code', function () {
     await vscode.commands.executeCommand('workbench.action.focusSecondEditorGroup');
     await vscode.commands.executeCommand('workbench.action.toggleEditorWidths');
     await evalInWebview<string>(
-      `() => new Promise((done) => { window.postMessage({ type: 'select', id: 'e18' }, '*'); setTimeout(() => done(''), 800); })`,
+      `() => new Promise((done) => { window.postMessage({ type: 'select', index: ${state.indexOf.e18} }, '*'); setTimeout(() => done(''), 800); })`,
       { selector: 'body[data-title="demo.otrace.jsonl"]' },
     );
     await screenshot('test-output/screenshot.png');
@@ -140,7 +144,8 @@ describe('trace graph in a real VS Code', function () {
       await new Promise((r) => setTimeout(r, 100));
       diagnostics = vscode.languages.getDiagnostics(uri);
     }
-    const ours = diagnostics.filter((d) => d.source === 'otrace').map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.message}`);
-    assert.deepEqual(ours, ['4:12 duplicate event id "a"', '7:25 edge dst "zz" is not an event of this trace']);
+    // reader problems only (analysis findings carry a code)
+    const problems = diagnostics.filter((d) => d.source === 'otrace' && d.code === undefined).map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.message}`);
+    assert.deepEqual(problems, ['4:12 duplicate event id "a"', '7:25 edge dst "zz" is not an event of this trace']);
   });
 });

@@ -724,7 +724,7 @@ class ClaudeImport {
     const atId = lane.returnId ?? lane.lastEventId;
     const at = this.out.get(atId)!;
     const ev: TraceEvent = { id: `${lane.name}:stop`, t: at.t, type: 'stop', agent: lane.name, reason, decided_by: lane.name, detail: lane.returnId ? 'sub-agent returned its final answer' : call?.resultError ? 'the call that started the sub-agent ended in an error' : 'sub-agent transcript ended' };
-    this.emit(lane, ev, undefined, this.out.eventOrigins.get(atId)!);
+    this.emit(lane, ev, undefined, this.out.originOf(atId)!);
     lane.turnStopped = true;
   }
 
@@ -827,7 +827,7 @@ class ClaudeImport {
     const f = this.subFiles.find((s) => s.path === lane.file);
     const first = lane.firstEventId ? this.out.get(lane.firstEventId) : undefined;
     if (f && first) {
-      const origin = this.out.eventOrigins.get(first.id);
+      const origin = this.out.originOf(first.id);
       const rec = f.records.find((r) => r.line === origin?.record);
       const forkedFrom = str(rec?.value.parentUuid);
       const src = forkedFrom ? this.eventAtUuid.get(forkedFrom) : undefined;

@@ -43,10 +43,6 @@ export class ImportBuilder {
   finish(format: string, header: TraceHeader): LoadedTrace {
     const first: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
     checkTrace(this.events, this.edges, (kind, i) => (kind === 'event' ? this.origins[i]?.range : undefined) ?? first, this.problems);
-    const eventOrigins = new Map<string, Origin>();
-    this.events.forEach((e, i) => {
-      if (!eventOrigins.has(e.id)) eventOrigins.set(e.id, this.origins[i]);
-    });
     if (this.events.length === 0 && !this.problems.some((p) => p.severity === 'error')) {
       this.problems.push({ severity: 'warning', message: 'the trace has no events', range: first });
     }
@@ -55,7 +51,7 @@ export class ImportBuilder {
     return {
       format,
       trace: { ...(cleanHeader as TraceHeader), events: this.events, edges: this.edges },
-      eventOrigins,
+      eventOrigins: this.events.map((_, i) => this.origins[i]),
       edgeOrigins: this.edges.map(() => undefined),
       problems: this.problems,
     };

@@ -114,8 +114,8 @@ export function joinPath(like: string, ...parts: string[]): string {
 export class TraceAssembler {
   readonly events: TraceEvent[] = [];
   readonly edges: TraceEdge[] = [];
-  readonly eventOrigins = new Map<string, Origin>();
   private readonly origins: Origin[] = [];
+  private readonly originById = new Map<string, Origin>();
   private readonly byId = new Map<string, TraceEvent>();
 
   constructor(readonly problems: Problem[]) {}
@@ -132,13 +132,18 @@ export class TraceAssembler {
     this.events.push(event);
     this.origins.push(origin);
     this.byId.set(id, event);
-    this.eventOrigins.set(id, origin);
+    this.originById.set(id, origin);
     return id;
   }
 
   /** The event with this id, if added. */
   get(id: string): TraceEvent | undefined {
     return this.byId.get(id);
+  }
+
+  /** Where the event with this id came from, if added. */
+  originOf(id: string): Origin | undefined {
+    return this.originById.get(id);
   }
 
   /** Adds an edge between two added events (ignored when either is undefined). */
@@ -183,7 +188,7 @@ export class TraceAssembler {
           located = o.file;
           return o.range;
         }
-        const dst = this.eventOrigins.get(this.edges[i].dst) ?? this.eventOrigins.get(this.edges[i].src);
+        const dst = this.originById.get(this.edges[i].dst) ?? this.originById.get(this.edges[i].src);
         located = dst?.file;
         return dst?.range ?? lineRange(0, 0);
       },
@@ -196,7 +201,7 @@ export class TraceAssembler {
     return {
       format,
       trace: { ...header, events: this.events, edges: this.edges },
-      eventOrigins: this.eventOrigins,
+      eventOrigins: [...this.origins],
       edgeOrigins: this.edges.map(() => undefined),
       problems: this.problems,
     };

@@ -10,7 +10,7 @@ type EventInput = Partial<TraceEvent> & Pick<TraceEvent, 'id' | 'type' | 'agent'
  */
 export function traceOf(events: EventInput[], edges: [string, string, TraceEdge['type']?][] = [], fields: Partial<Trace> = {}): LoadedTrace {
   const evs = events.map((e, i) => ({ t: i, ...e }) as TraceEvent);
-  const eventOrigins = new Map(evs.map((e, i) => [e.id, { range: { start: { line: i, character: 0 }, end: { line: i, character: 1 } }, record: i }]));
+  const eventOrigins = evs.map((_, i) => ({ range: { start: { line: i, character: 0 }, end: { line: i, character: 1 } }, record: i }));
   return {
     format: 'test',
     trace: { ...fields, events: evs, edges: edges.map(([src, dst, type]) => ({ src, dst, type: type ?? 'causal' })) },

@@ -62,7 +62,7 @@ test('blame: the wrong fact entered with the search result, so the worker call t
     { agent: a.blame?.agent, event: a.blame?.event, record: a.blame?.record, basis: a.blame?.basis },
     { agent: 'worker', event: 'e2', record: 2, basis: 'final_answer_origin' },
   );
-  assert.ok(a.findings.some((f) => f.kind === 'blame' && f.events[0] === 'e2'));
+  assert.ok(a.findings.some((f) => f.kind === 'blame' && f.ids[0] === 'e2'));
 });
 
 test("a producer's credit is shown as given, never overwritten", () => {

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { analyzeTrace } from '../../../src/analysis';
 import { findLoops } from '../../../src/analysis/loops';
 import { TraceIndex } from '../../../src/analysis/trace-index';
+import type { LoadedTrace } from '../../../src/trace/model';
 import { traceOf } from './build';
 
 test('repeated_tool_call: the same tool with the same arguments, across agents', () => {
@@ -24,6 +25,7 @@ test('repeated_tool_call: the same tool with the same arguments, across agents',
   assert.deepEqual(calls[0], {
     kind: 'repeated_tool_call',
     events: ['c1', 'r1', 'c3', 'r3', 'c4', 'r4'],
+    indices: indicesOf(loaded, ['c1', 'r1', 'c3', 'r3', 'c4', 'r4']),
     period: 2,
     repetitions: 3,
     tokens: 24,
@@ -73,11 +75,13 @@ test('repeated_sequence: a tandem repeat in one lane, period 2, and the trace en
     events.push({ id: `p${k}`, type: 'message' as const, agent: 'coder', content: 'I will rerun the build', tokens: 4 } as never);
     events.push({ id: `q${k}`, type: 'orchestrator_decision' as const, agent: 'coder', content: 'build failed, retry', tokens: 6 } as never);
   }
-  const loops = findLoops(new TraceIndex(traceOf(events)));
+  const loaded = traceOf(events);
+  const loops = findLoops(new TraceIndex(loaded));
   assert.equal(loops.length, 1);
   assert.deepEqual(loops[0], {
     kind: 'repeated_sequence',
     events: ['p0', 'q0', 'p1', 'q1', 'p2', 'q2'],
+    indices: indicesOf(loaded, ['p0', 'q0', 'p1', 'q1', 'p2', 'q2']),
     period: 2,
     repetitions: 3,
     tokens: 20,
@@ -116,3 +120,8 @@ test('events without content never repeat', () => {
   ]);
   assert.deepEqual(analyzeTrace(loaded).loops, []);
 });
+
+/** The indices in the trace's event list of events by id (each id once in these traces). */
+function indicesOf(loaded: LoadedTrace, ids: string[]): number[] {
+  return ids.map((id) => loaded.trace.events.findIndex((e) => e.id === id));
+}

@@ -20,7 +20,7 @@ test('premature: the orchestrator stops while a spawned worker still waits on it
   assert.equal(s.finding, 'premature');
   assert.deepEqual(s.open_spawns, ['w']);
   assert.deepEqual(s.wasted, { events: 0, tokens: 0, seconds: 0 });
-  assert.ok(a.findings.some((f) => f.kind === 'stop' && f.events[0] === 'st' && f.severity === 'warning'));
+  assert.ok(a.findings.some((f) => f.kind === 'stop' && f.ids[0] === 'st' && f.severity === 'warning'));
 });
 
 test('a worker that handed over its output and went quiet is not an open spawn', () => {
@@ -80,7 +80,7 @@ test('premature: a stop whose reward is below one reached later, and V_stop alon
       ['r2', 1, 1, 0],
     ],
   );
-  assert.deepEqual(a.best_stop, { event: 'r2', basis: 'reward', after: { events: 0, tokens: 0, seconds: 0 } });
+  assert.deepEqual(a.best_stop, { event: 'r2', index: 4, basis: 'reward', after: { events: 0, tokens: 0, seconds: 0 } });
 });
 
 test('delayed: work after a completion claim, with its events, tokens and seconds', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { test } from 'node:test';
 import { detectFormat, loadTrace, type FileAccess } from '../../../src/trace/formats';
-import type { LoadedTrace } from '../../../src/trace/model';
+import { originOfId, type LoadedTrace } from '../../../src/trace/model';
 import { nodeFileAccess } from '../../../src/trace/node-files';
 import { TraceSchema, type TraceEvent } from '../../../src/trace/schema';
 import { traceStats } from '../../../src/trace/stats';
@@ -35,7 +35,7 @@ function assertOriginsOnRecords(l: LoadedTrace, opened: string): number {
   const lines = new Map<string, string[]>();
   let checked = 0;
   for (const e of l.trace.events) {
-    const o = l.eventOrigins.get(e.id);
+    const o = originOfId(l, e.id);
     assert.ok(o, `event ${e.id} has no origin`);
     const file = o.file ?? opened;
     if (!lines.has(file)) lines.set(file, fs.readFileSync(file, 'utf8').split('\n'));
@@ -87,8 +87,8 @@ test('each Task call is a spawn and a delegate linked to its Explore sub-agent, 
     assert.deepEqual(edgesOf(l, 'message').filter((e) => e.src === delegate.id), [{ src: delegate.id, dst: first.id, type: 'message' }]);
     const ret = byType(l, 'return').find((e) => e.agent === lane)!;
     assert.equal(ret.to, 'main');
-    assert.equal(l.eventOrigins.get(ret.id)!.file, file);
-    assert.equal(l.eventOrigins.get(ret.id)!.record, lastLine);
+    assert.equal(originOfId(l, ret.id)!.file, file);
+    assert.equal(originOfId(l, ret.id)!.record, lastLine);
     assert.deepEqual(edgesOf(l, 'return').filter((e) => e.src === ret.id), [{ src: ret.id, dst: `${call}:result`, type: 'return' }]);
     const result = event(l, `${call}:result`);
     assert.equal(result.agent, 'main');
@@ -122,7 +122,7 @@ test('tool_use and tool_result pair by id, with a tool_dependency edge each', ()
 
 test('turn ends and sub-agent ends are stop events with reasons', () => {
   const l = open(MAIN);
-  const stops = byType(l, 'stop').map((e) => [e.agent, e.reason, l.eventOrigins.get(e.id)!.record]);
+  const stops = byType(l, 'stop').map((e) => [e.agent, e.reason, originOfId(l, e.id)!.record]);
   assert.deepEqual(stops, [
     ['Explore:a93ccab', 'task_complete', 61],
     ['main', 'task_complete', 33],
@@ -146,7 +146,7 @@ test('an assistant stop_reason is the stop of its turn, mapped to a standard rea
   const l = open(MAIN, nodeFileAccess, lines.join('\n'));
   const main = byType(l, 'stop').filter((e) => e.agent === 'main');
   assert.deepEqual(
-    main.map((e) => [e.reason, e.decided_by, l.eventOrigins.get(e.id)!.record]),
+    main.map((e) => [e.reason, e.decided_by, originOfId(l, e.id)!.record]),
     [
       ['budget_exhausted', 'model', 32],
       ['task_complete', 'main', 37],
@@ -164,7 +164,7 @@ test('compaction is marked and kept visible, with the compaction agent returning
   const l = open(MAIN);
   const marked = l.trace.events.filter((e) => (e as Record<string, unknown>).compaction === true);
   assert.deepEqual(
-    marked.map((e) => [e.type, e.agent, l.eventOrigins.get(e.id)!.record]),
+    marked.map((e) => [e.type, e.agent, originOfId(l, e.id)!.record]),
     [
       ['orchestrator_decision', 'main', 61],
       ['message', 'main', 62],
@@ -194,7 +194,7 @@ test('usage becomes tokens: one count per API message, on its last event', () =>
 test('events from sub-agent files carry the file; problems in them carry it too, and the rest loads', () => {
   const l = open(MAIN);
   for (const e of l.trace.events) {
-    const file = l.eventOrigins.get(e.id)!.file;
+    const file = originOfId(l, e.id)!.file;
     if (e.agent === 'Explore:a93ccab') assert.equal(file, SUB('a93ccab'));
     else if (e.agent === 'main') assert.equal(file, undefined);
   }
@@ -219,15 +219,15 @@ test('events from sub-agent files carry the file; problems in them carry it too,
   // The cut-off sub-agent lost its final answer: the Task result still carries it.
   const ret = byType(damaged, 'return').find((e) => e.agent === 'Explore:aa84377')!;
   assert.equal(ret.id, `${TASK_2}:return`);
-  assert.equal(damaged.eventOrigins.get(ret.id)!.file, undefined);
-  assert.equal(damaged.eventOrigins.get(ret.id)!.record, 47);
+  assert.equal(originOfId(damaged, ret.id)!.file, undefined);
+  assert.equal(originOfId(damaged, ret.id)!.record, 47);
 });
 
 test('without its sub-agent files the session loads; sub-agent lanes come from the Task results', () => {
   const l = open(MAIN, null);
   assert.deepEqual(traceStats(l).agents, ['main', 'Explore:a93ccab', 'Explore:aa84377']);
   assert.deepEqual(
-    byType(l, 'return').map((e) => [e.id, e.agent, l.eventOrigins.get(e.id)!.record]),
+    byType(l, 'return').map((e) => [e.id, e.agent, originOfId(l, e.id)!.record]),
     [
       [`${TASK_1}:return`, 'Explore:a93ccab', 14],
       [`${TASK_2}:return`, 'Explore:aa84377', 47],
@@ -256,7 +256,7 @@ test('a sub-agent with no file is built from the agent_progress records that mir
   );
   const lines = fixture('claude-code', 'subagent.jsonl').split('\n');
   for (const e of lane) {
-    const o = l.eventOrigins.get(e.id)!;
+    const o = originOfId(l, e.id)!;
     assert.equal(o.file, undefined);
     const rec = JSON.parse(lines[o.record]);
     if (e.type === 'return' || e.type === 'stop') assert.equal(rec.type, 'user', 'the return is read from the Task result');
@@ -281,7 +281,7 @@ test('an interrupted turn stops with user_abort', () => {
   assert.deepEqual(l.problems, []);
   const s = traceStats(l);
   assert.deepEqual(s.by_type, { message: 2, tool_call: 2, tool_result: 2, stop: 1 });
-  assert.deepEqual(s.stops.map((x) => [x.reason, l.eventOrigins.get(x.id)!.record]), [['user_abort', 12]]);
+  assert.deepEqual(s.stops.map((x) => [x.reason, originOfId(l, x.id)!.record]), [['user_abort', 12]]);
   assert.equal(edgesOf(l, 'tool_dependency').length, 2);
 });
 
@@ -326,7 +326,7 @@ test('older sessions with sub-agent messages inline (isSidechain) get a lane per
   const l = loadTrace(merged, 'old-session.jsonl');
   assert.deepEqual(traceStats(l).agents, ['main', 'Explore:a93ccab', 'Explore:aa84377']);
   const ret = byType(l, 'return').find((e) => e.agent === 'Explore:a93ccab')!;
-  assert.equal(l.eventOrigins.get(ret.id)!.record, 14 + 61);
+  assert.equal(originOfId(l, ret.id)!.record, 14 + 61);
   assert.deepEqual(edgesOf(l, 'return').filter((e) => e.src === ret.id), [{ src: ret.id, dst: `${TASK_1}:result`, type: 'return' }]);
   assert.equal(l.trace.events.filter((e) => e.agent === 'Explore:a93ccab' && e.type === 'tool_call').length, 25);
 });
@@ -368,7 +368,7 @@ test('a turn that ends in text and is followed by the next prompt, with no stop 
   const l = open(MAIN, nodeFileAccess, ls.join('\n'));
   const main = byType(l, 'stop').filter((e) => e.agent === 'main');
   assert.deepEqual(
-    main.map((e) => [e.reason, l.eventOrigins.get(e.id)!.record, e.detail?.startsWith('inferred')]),
+    main.map((e) => [e.reason, originOfId(l, e.id)!.record, e.detail?.startsWith('inferred')]),
     [
       ['task_complete', 32, true],
       ['task_complete', 35, false],
@@ -386,7 +386,7 @@ test('an API error message ends the turn with error (budget_exhausted for a cont
     ls[12] = JSON.stringify({ parentUuid: null, isSidechain: false, sessionId: '55604662-cf2a-4331-851a-ec234028f8ca', type: 'assistant', uuid: 'api-error-1', timestamp: '2026-02-10T21:12:02.500Z', isApiErrorMessage: true, message: { id: 'e1', model: '<synthetic>', role: 'assistant', type: 'message', content: [{ type: 'text', text }], stop_reason: 'stop_sequence', usage: { input_tokens: 0, output_tokens: 0 } } });
     const l = loadTrace(ls.join('\n'), 'short.jsonl');
     assert.deepEqual(
-      byType(l, 'stop').map((e) => [e.reason, e.decided_by, l.eventOrigins.get(e.id)!.record, e.content]),
+      byType(l, 'stop').map((e) => [e.reason, e.decided_by, originOfId(l, e.id)!.record, e.content]),
       [[reason, 'api', 12, text]],
     );
   }
@@ -417,7 +417,7 @@ test('the shared assembler keeps ids unique and puts the file on cross-record pr
   out.edge('a#2', 'gone', 'return');
   const l = out.finish('test', {});
   assert.deepEqual(l.trace.events.map((e) => e.id), ['a#2', 'a'], 'ordered by time');
-  assert.deepEqual(l.eventOrigins.get('a#2'), { range: lineRange(7, 5), record: 7, file: sub });
+  assert.deepEqual(originOfId(l, 'a#2'), { range: lineRange(7, 5), record: 7, file: sub });
   assert.deepEqual(
     problems.map((p) => [p.severity, p.file, p.range.start.line, p.message]),
     [['error', sub, 7, 'edge dst "gone" is not an event of this trace']],

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { detectFormat, loadTrace } from '../../../src/trace/formats';
-import type { LoadedTrace } from '../../../src/trace/model';
+import { originOfId, type LoadedTrace } from '../../../src/trace/model';
 import { TraceSchema, type TraceEvent } from '../../../src/trace/schema';
 import { traceStats } from '../../../src/trace/stats';
 import { abortReason, isCodexText } from '../../../src/trace/importers/codex';
@@ -19,7 +19,7 @@ const event = (l: LoadedTrace, id: string): TraceEvent => {
   assert.ok(e, `no event ${id}`);
   return e;
 };
-const record = (l: LoadedTrace, e: TraceEvent) => l.eventOrigins.get(e.id)!.record;
+const record = (l: LoadedTrace, e: TraceEvent) => originOfId(l, e.id)!.record;
 type Turn = { turn_id: string; stop: string | null; line: number };
 const turnsOf = (l: LoadedTrace) => (l.trace.metadata as { turns: Turn[] }).turns;
 
@@ -159,7 +159,7 @@ test('every event range lies on the line of the record it came from', () => {
     const ls = text.split('\n');
     const l = load(text, name);
     for (const e of l.trace.events) {
-      const o = l.eventOrigins.get(e.id)!;
+      const o = originOfId(l, e.id)!;
       assert.equal(o.file, undefined);
       const line = ls[o.record];
       assert.ok(line.trim() !== '');

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { loadTrace } from '../../../src/trace/formats';
 import '../../../src/trace/importers';
 import { MAST_FAILURE_MODES } from '../../../src/trace/importers/mast';
-import { LineIndex, type Range } from '../../../src/trace/model';
+import { originOfId, LineIndex, type Range } from '../../../src/trace/model';
 import { traceStats } from '../../../src/trace/stats';
 import { fixture } from '../helpers';
 
@@ -79,7 +79,7 @@ test('MAST ChatDev record: every event keeps the range of its log entry inside t
   const entries = chatDevEntries(JSON.parse(text).trace.trajectory);
   const loaded = loadTrace(text, 'record.json');
   for (const e of loaded.trace.events) {
-    const origin = loaded.eventOrigins.get(e.id)!;
+    const origin = originOfId(loaded, e.id)!;
     assert.equal(Number(/^L(\d+)/.exec(e.id)![1]), origin.record, e.id);
     const raw = slice(text, origin.range);
     assert.equal(JSON.parse(`"${raw}"`), entries[origin.record], e.id);
@@ -107,7 +107,7 @@ test('MAST AG2 early record: turns, an executed code block, the boxed answer as 
   assert.equal(gt.other_data.correct, false);
   const raw = JSON.parse(text);
   for (const e of loaded.trace.events) {
-    const origin = loaded.eventOrigins.get(e.id)!;
+    const origin = originOfId(loaded, e.id)!;
     assert.deepEqual(JSON.parse(slice(text, origin.range)), raw.trajectory[origin.record], e.id);
   }
 });
@@ -124,7 +124,7 @@ test('MAST: a cut-off ChatDev record loads the complete log entries before the c
   assert.ok(loaded.trace.events.length > 20 && loaded.trace.events.length < 77, String(loaded.trace.events.length));
   const entries = chatDevEntries(JSON.parse(text).trace.trajectory);
   for (const e of loaded.trace.events) {
-    const origin = loaded.eventOrigins.get(e.id)!;
+    const origin = originOfId(loaded, e.id)!;
     assert.equal(JSON.parse(`"${slice(cut, origin.range)}"`), entries[origin.record], e.id);
   }
   assert.equal((loaded.trace.metadata as Record<string, any>).ground_truth, undefined);
@@ -146,7 +146,7 @@ test('MAST: an AG2 trajectory stored as a JSON string maps each turn to its plac
   assert.deepEqual(loaded.problems, []);
   assert.deepEqual(loaded.trace.events.map((e) => `${e.id}:${e.type}`), ['t0:message', 't1:message', 't1.call0:tool_call', 't2:tool_result', 't3:message', 't3.stop:stop']);
   for (const e of loaded.trace.events) {
-    const origin = loaded.eventOrigins.get(e.id)!;
+    const origin = originOfId(loaded, e.id)!;
     const innerText = JSON.parse(`"${slice(text, origin.range)}"`);
     assert.deepEqual(JSON.parse(innerText), inner.trajectory[origin.record], e.id);
   }

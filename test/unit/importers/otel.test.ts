@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadTrace } from '../../../src/trace/formats';
 import '../../../src/trace/importers';
-import { LineIndex, type LoadedTrace, type Range } from '../../../src/trace/model';
+import { originOfId, LineIndex, type LoadedTrace, type Range } from '../../../src/trace/model';
 import { traceStats } from '../../../src/trace/stats';
 import { fixture } from '../helpers';
 
@@ -69,7 +69,7 @@ test('OTel: every event keeps the range of the span it came from', () => {
     const loaded = loadTrace(text, name);
     const ordinals = new Map<string, number>();
     for (const e of loaded.trace.events) {
-      const origin = loaded.eventOrigins.get(e.id)!;
+      const origin = originOfId(loaded, e.id)!;
       const span = JSON.parse(slice(text, origin.range));
       assert.equal(span.spanId, e.id.split('.')[0], `${name} ${e.id}`);
       const seen = ordinals.get(span.spanId);
@@ -79,9 +79,9 @@ test('OTel: every event keeps the range of the span it came from', () => {
   }
   // record = the span's ordinal in the file: line 1 holds spans 0..5, line 2 spans 6..10.
   const loaded = loadTrace(fixture('otel', 'multi-agent.otlp.jsonl'), 'x');
-  assert.equal(loaded.eventOrigins.get('b2b2b2b2b2b2b2b2')!.record, 0);
-  assert.equal(loaded.eventOrigins.get('a1a1a1a1a1a1a1a1')!.record, 10);
-  assert.equal(loaded.eventOrigins.get('a1a1a1a1a1a1a1a1')!.range.start.line, 1);
+  assert.equal(originOfId(loaded, 'b2b2b2b2b2b2b2b2')!.record, 0);
+  assert.equal(originOfId(loaded, 'a1a1a1a1a1a1a1a1')!.record, 10);
+  assert.equal(originOfId(loaded, 'a1a1a1a1a1a1a1a1')!.range.start.line, 1);
 });
 
 test('OTel: a cut-off JSON Lines file loads the complete spans, with positioned errors', () => {

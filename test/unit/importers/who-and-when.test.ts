@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadTrace } from '../../../src/trace/formats';
 import '../../../src/trace/importers';
-import { LineIndex, type LoadedTrace, type Range } from '../../../src/trace/model';
+import { originOfId, LineIndex, type LoadedTrace, type Range } from '../../../src/trace/model';
 import { traceStats } from '../../../src/trace/stats';
 import { fixture } from '../helpers';
 
@@ -71,7 +71,7 @@ test('Who&When: mistake_step is a 0-based index into history[]; the labels are g
     assert.equal(gt.mistake_reason, raw.mistake_reason);
     assert.equal(gt.mistake_event, `h${c.mistake.step}`);
     assert.equal(gt.mistake_step_agent, c.mistake.stepAgent);
-    const origin = loaded.eventOrigins.get(`h${c.mistake.step}`)!;
+    const origin = originOfId(loaded, `h${c.mistake.step}`)!;
     assert.equal(origin.record, c.mistake.step);
     assert.deepEqual(JSON.parse(slice(text, origin.range)), raw.history[c.mistake.step]);
     const event = loaded.trace.events.find((e) => e.id === `h${c.mistake.step}`)!;
@@ -87,7 +87,7 @@ test('Who&When: every event keeps the range of the history record it came from',
     const { text, loaded } = load(...c.file);
     const history = JSON.parse(text).history as unknown[];
     for (const e of loaded.trace.events) {
-      const origin = loaded.eventOrigins.get(e.id)!;
+      const origin = originOfId(loaded, e.id)!;
       assert.equal(Number(/^h(\d+)/.exec(e.id)![1]), origin.record, e.id);
       assert.deepEqual(JSON.parse(slice(text, origin.range)), history[origin.record], `${c.file.join('/')} ${e.id}`);
     }

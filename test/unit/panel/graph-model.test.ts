@@ -25,11 +25,16 @@ test('one node per event, one lane per agent in order of appearance', () => {
 
 test('x follows the rank of time, so later events are to the right', () => {
   const g = buildGraph(demo, 'demo');
-  const byId = new Map(g.nodes.map((n) => [n.id, n]));
+  const byId = new Map(g.nodes.map((n) => [n.eventId, n]));
   assert.equal(byId.get('e1')!.x, 0);
   assert.equal(byId.get('e2')!.x, X_STEP);
   const sorted = [...g.nodes].sort((a, b) => a.t - b.t);
   for (let i = 1; i < sorted.length; i++) assert.ok(sorted[i].x >= sorted[i - 1].x);
+});
+
+test('repeated ids: every event is its own node, keyed by its index', () => {
+  const g = buildGraph(readTraceJsonl('{"id":"a","t":1,"type":"message","agent":"p"}\n{"id":"a","t":2,"type":"message","agent":"p"}\n'), 'r');
+  assert.deepEqual(g.nodes.map((n) => [n.id, n.index, n.eventId]), [['n0', 0, 'a'], ['n1', 1, 'a']]);
 });
 
 test('derived spawn, message and return links join lanes where the trace has no edge into that lane', () => {
@@ -45,15 +50,16 @@ test('derived spawn, message and return links join lanes where the trace has no 
     '{"edge":{"src":"d2","dst":"w2","type":"message"}}',
   ].join('\n');
   const g = buildGraph(readTraceJsonl(text), 't');
+  const idOf = new Map(g.nodes.map((n) => [n.id, n.eventId]));
   assert.deepEqual(
-    g.edges.map((e) => `${e.source}>${e.target}:${e.type}${e.derived ? ' (derived)' : ''}`),
+    g.edges.map((e) => `${idOf.get(e.source)}>${idOf.get(e.target)}:${e.type}${e.derived ? ' (derived)' : ''}`),
     ['d2>w2:message', 's>w1:spawn (derived)', 'd>w1:message (derived)', 'r>a:return (derived)'],
   );
 });
 
 test('the stop event keeps its reason in the label; events at one time in one lane do not overlap', () => {
   const g = buildGraph(demo, 'demo');
-  assert.equal(g.nodes.find((n) => n.id === 'e35')!.label, 'stop: quality_met');
+  assert.equal(g.nodes.find((n) => n.eventId === 'e35')!.label, 'stop: quality_met');
   const same = readTraceJsonl('{"id":"a","t":1,"type":"message","agent":"p"}\n{"id":"b","t":1,"type":"message","agent":"p"}\n');
   const [a, b] = buildGraph(same, 's').nodes;
   assert.notDeepEqual([a.x, a.y], [b.x, b.y]);
@@ -70,14 +76,15 @@ test('a trace over the limit draws its first events and says how many there are'
 test('analysis results mark the graph: loop members, findings most severe first, credit per event', () => {
   const analysis = analyzeTrace(demo);
   const g = buildGraph(demo, 'demo', Infinity, analysis);
-  const loopNodes = g.nodes.filter((n) => n.marks.includes('loop')).map((n) => n.id);
+  const loopNodes = g.nodes.filter((n) => n.marks.includes('loop')).map((n) => n.eventId);
   for (const id of ['e14', 'e18', 'e22']) assert.ok(loopNodes.includes(id), `the repeated web.search call ${id} is marked`);
   assert.ok(!loopNodes.includes('e35'));
-  // the analysis findings, plus the sound stop e35 (every stop is listed)
-  assert.equal(g.findings.length, analysis.findings.length + 1);
-  assert.deepEqual(g.findings.filter((f) => f.kind === 'stop').map((f) => [f.severity, f.events]), [['info', ['e35']]]);
+  // the analysis findings, the sound stop e35 among them (every stop is a finding)
+  assert.equal(g.findings.length, analysis.findings.length);
+  const e35 = demo.trace.events.findIndex((e) => e.id === 'e35');
+  assert.deepEqual(g.findings.filter((f) => f.kind === 'stop').map((f) => [f.severity, f.events]), [['info', [e35]]]);
   const order = { error: 0, warning: 1, info: 2 };
   for (let i = 1; i < g.findings.length; i++) assert.ok(order[g.findings[i - 1].severity] <= order[g.findings[i].severity]);
-  assert.equal(g.nodes.find((n) => n.id === 'e28')!.credit, analysis.credit.events.e28);
+  assert.equal(g.nodes.find((n) => n.eventId === 'e28')!.credit, analysis.credit.events.e28);
   assert.deepEqual(buildGraph(demo, 'demo').findings, [], 'no analysis, no findings');
 });

@@ -1,4 +1,5 @@
 /** The native readers keep every loadable record, with its origin, next to the problems. */
+import { originOfId } from '../../../src/trace/model';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadTrace } from '../../../src/trace/formats';
@@ -26,9 +27,9 @@ test('a cut-off JSON document keeps its complete events and trace fields', () =>
 
 test('origins: JSONL records are their lines; JSON events are their objects', () => {
   const jsonl = readTraceJsonl(fixture('broken', 'syntax-error.otrace.jsonl'));
-  assert.deepEqual(jsonl.eventOrigins.get('c'), { range: { start: { line: 3, character: 0 }, end: { line: 3, character: 56 } }, record: 3 });
+  assert.deepEqual(originOfId(jsonl, 'c'), { range: { start: { line: 3, character: 0 }, end: { line: 3, character: 56 } }, record: 3 });
   const json = readTraceJson(fixture('survey', 'example_trace.json'));
-  assert.deepEqual(json.eventOrigins.get('e2'), { range: { start: { line: 14, character: 4 }, end: { line: 21, character: 5 } }, record: 1 });
+  assert.deepEqual(originOfId(json, 'e2'), { range: { start: { line: 14, character: 4 }, end: { line: 21, character: 5 } }, record: 1 });
   assert.deepEqual(json.edgeOrigins[0], { range: { start: { line: 80, character: 4 }, end: { line: 80, character: 47 } }, record: 0 });
 });
 

@@ -1,0 +1,78 @@
+/**
+ * Builds the one {@link Finding} list every consumer shows (CLI, Problems, decorations, hovers,
+ * CodeLens, graph) from the stop, loop, blame and best-stop results. Most severe first, then by
+ * the main event's index. Pure: no `vscode`.
+ */
+import type { BestStop, Blame, Finding, Loop, StopFinding } from './types';
+
+const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
+
+/** Inline marks stay short: about 40 characters at most. */
+const INLINE_LIMIT = 40;
+
+/**
+ * The findings of one analysis.
+ * @param stops every stop (sound ones included, as info with `mode: 'ok'`)
+ * @param ids event id per index of `loaded.trace.events`
+ */
+export function buildFindings(stops: StopFinding[], loops: Loop[], blame: Blame | null, bestStop: BestStop | null, ids: readonly string[]): Finding[] {
+  const findings: Finding[] = [];
+  const idsOf = (events: number[]) => events.map((i) => ids[i]);
+  for (const s of stops) {
+    const events = s.done_index === undefined ? [s.index] : [s.index, s.done_index];
+    findings.push({
+      kind: 'stop',
+      severity: s.finding === 'ok' ? 'info' : s.finding === 'no_stop' ? 'error' : 'warning',
+      events,
+      ids: idsOf(events),
+      inline: stopInline(s),
+      message: s.message,
+      mode: s.finding,
+    });
+  }
+  for (const l of loops) {
+    findings.push({
+      kind: 'loop',
+      severity: l.unresolved ? 'error' : 'warning',
+      events: l.indices,
+      ids: idsOf(l.indices),
+      inline: `loop ×${l.repetitions}${l.period > 1 ? ` (${l.period} steps)` : ''}`,
+      message: l.message,
+      loop: { period: l.period, repetitions: l.repetitions, agents: l.agents },
+    });
+  }
+  if (blame) findings.push({ kind: 'blame', severity: 'error', events: [blame.index], ids: [blame.event], inline: '✖ decisive error', message: blame.message });
+  if (bestStop && bestStop.after.events > 0) {
+    findings.push({
+      kind: 'best_stop',
+      severity: 'info',
+      events: [bestStop.index],
+      ids: [bestStop.event],
+      inline: `◆ best stop · ${bestStop.after.events} ev after`,
+      message: `hindsight best stop point (${bestStop.basis.replace('_', ' ')}): ${bestStop.after.events} events, ${bestStop.after.tokens} tokens, ${bestStop.after.seconds} s came after it`,
+    });
+  }
+  return findings
+    .map((f) => ({ ...f, inline: clip(f.inline) }))
+    .sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || a.events[0] - b.events[0]);
+}
+
+/** `■ task_complete`, `■ task_complete · premature`, `■ quality_met · delayed +12 ev`, `■ no stop`. */
+function stopInline(s: StopFinding): string {
+  if (s.finding === 'no_stop' && s.synthetic) return '■ no stop';
+  const reason = `■ ${s.reason}${s.reason_source === 'inferred' ? '?' : ''}`;
+  switch (s.finding) {
+    case 'ok':
+      return reason;
+    case 'premature':
+      return `${reason} · premature`;
+    case 'delayed':
+      return `${reason} · delayed +${s.wasted.events} ev`;
+    case 'no_stop':
+      return `${reason} · no stop`;
+  }
+}
+
+function clip(text: string): string {
+  return text.length > INLINE_LIMIT ? `${text.slice(0, INLINE_LIMIT - 1)}…` : text;
+}

@@ -1,0 +1,125 @@
+/**
+ * The one policy for every route that opens a file a trace names (Go to Definition, hover and
+ * CodeLens links, Open Source Prompt, Show in Trace File): a trace is untrusted text, so the paths
+ * in it are too.
+ * - a file inside a workspace folder or under the trace's own folder opens directly;
+ * - any other file asks first, in a modal that shows the path escaped;
+ * - anything that is not a file path (`command:`, `http:`, ...) is refused with a message.
+ * Symbolic links are resolved before the check. Messages never echo trace text unescaped.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+
+/** What the policy says about a target. */
+export type OpenVerdict =
+  | { kind: 'open'; uri: vscode.Uri }
+  | { kind: 'ask'; uri: vscode.Uri; shown: string }
+  | { kind: 'missing'; shown: string }
+  | { kind: 'refuse'; reason: string };
+
+/** URI schemes a trace may name: a plain path or a `file:` URI. */
+const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]+):/;
+
+/**
+ * Judges a path named by a trace.
+ * @param target the path as written (relative paths are relative to the trace's folder)
+ * @param traceFile file system path of the trace file
+ * @param roots file system paths of the workspace folders
+ */
+export function judgePath(target: string, traceFile: string, roots: readonly string[]): OpenVerdict {
+  const scheme = SCHEME.exec(target)?.[1];
+  let file = target;
+  if (scheme && scheme.length > 1) {
+    if (scheme.toLowerCase() !== 'file') return { kind: 'refuse', reason: `otrace opens only files; this trace names a "${escapeForMessage(scheme)}:" link, which was not opened.` };
+    try {
+      file = vscode.Uri.parse(target, true).fsPath;
+    } catch {
+      return { kind: 'refuse', reason: 'otrace could not read the file link this trace names.' };
+    }
+  }
+  const absolute = path.resolve(path.dirname(traceFile), file);
+  const shown = escapeForMessage(absolute);
+  let real: string;
+  try {
+    real = fs.realpathSync(absolute);
+  } catch {
+    return { kind: 'missing', shown };
+  }
+  const inside = (root: string) => {
+    let r: string;
+    try {
+      r = fs.realpathSync(root);
+    } catch {
+      r = root;
+    }
+    const rel = path.relative(r, real);
+    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  };
+  const uri = vscode.Uri.file(real);
+  if (inside(path.dirname(traceFile)) || roots.some(inside)) return { kind: 'open', uri };
+  return { kind: 'ask', uri, shown };
+}
+
+/** The workspace folders' paths (file scheme only). */
+export function workspaceRoots(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+}
+
+/** Asks the user; tests replace it to answer without a dialog. Resolves true to open. */
+export let confirmOpen = async (shown: string): Promise<boolean> => {
+  const answer = await vscode.window.showWarningMessage(
+    'This trace points at a file outside your workspace and outside the trace\'s folder. Open it?',
+    { modal: true, detail: shown },
+    'Open',
+  );
+  return answer === 'Open';
+};
+
+/** For tests: replaces the confirmation (returns the previous one). */
+export function setConfirmOpen(confirm: (shown: string) => Promise<boolean>): (shown: string) => Promise<boolean> {
+  const before = confirmOpen;
+  confirmOpen = confirm;
+  return before;
+}
+
+/**
+ * Opens a file a trace names, by the policy, at a 1-based line and column, in a text editor.
+ * Resolves to the editor, or undefined when it was refused, missing or not confirmed (the user got
+ * a message saying so). Never throws.
+ */
+export async function openTracePath(
+  target: string,
+  traceFile: string,
+  at: { line?: number; column?: number },
+  options: vscode.TextDocumentShowOptions = {},
+): Promise<vscode.TextEditor | undefined> {
+  const verdict = judgePath(target, traceFile, workspaceRoots());
+  if (verdict.kind === 'refuse') {
+    void vscode.window.showWarningMessage(verdict.reason);
+    return undefined;
+  }
+  if (verdict.kind === 'missing') {
+    void vscode.window.showWarningMessage(`otrace: the file this event points at does not exist: ${verdict.shown}`);
+    return undefined;
+  }
+  if (verdict.kind === 'ask' && !(await confirmOpen(verdict.shown))) return undefined;
+  const pos = new vscode.Position(Math.max(0, (at.line ?? 1) - 1), Math.max(0, (at.column ?? 1) - 1));
+  try {
+    return await vscode.window.showTextDocument(verdict.uri, { ...options, selection: new vscode.Range(pos, pos) });
+  } catch (err) {
+    void vscode.window.showWarningMessage(`otrace: could not open ${escapeForMessage(verdict.uri.fsPath)}: ${escapeForMessage((err as Error).message)}`);
+    return undefined;
+  }
+}
+
+/**
+ * Makes text safe to show in a notification or dialog: notifications render Markdown links and
+ * have no escape syntax, so brackets, parentheses and link-like `scheme:` are broken up, control and
+ * bidi characters shown as `\u{…}`, and the length capped at 200 characters.
+ */
+export function escapeForMessage(text: string): string {
+  const visible = text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+  const unlinked = visible.replace(/[[\]()<>]/g, (c) => ({ '[': '［', ']': '］', '(': '（', ')': '）', '<': '‹', '>': '›' })[c]!).replace(/([a-zA-Z][a-zA-Z0-9+.-]*):(?=\S)/g, '$1:\u200b');
+  return unlinked.length > 200 ? `${unlinked.slice(0, 199)}…` : unlinked;
+}

@@ -1,0 +1,75 @@
+/**
+ * "otrace: Go to Source Prompt" (command, Go to Definition, hover and CodeLens links, the graph's
+ * Open Source Prompt button): opens the prompt that produced an event by the rule of
+ * {@link sourcePromptOf}, through the openable-file policy.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { eventAt } from '../session/snapshot';
+import { sourcePromptOf, type PromptTarget } from '../session/source-prompt';
+import type { TraceSnapshot } from '../session/snapshot';
+import { judgePath, openTracePath, workspaceRoots } from './open-policy';
+import { toRange, type TraceSessions } from './trace-sessions';
+
+/** Arguments of the command when it comes from a link or the graph; none means "the event at the cursor". */
+export interface EventRef {
+  /** Session key (the trace's URI string). */
+  trace: string;
+  index: number;
+  viewColumn?: vscode.ViewColumn;
+}
+
+/** The session and event under the cursor of a text editor (the trace itself or one of its sub-agent files). */
+export async function eventAtCursor(sessions: TraceSessions, editor: vscode.TextEditor | undefined, at?: vscode.Position): Promise<{ snapshot: TraceSnapshot; index: number } | undefined> {
+  if (!editor) return undefined;
+  await sessions.forDocument(editor.document);
+  const found = sessions.containing(editor.document.uri);
+  if (!found) return undefined;
+  const p = at ?? editor.selection.active;
+  const index = eventAt(found.snapshot, found.file, { line: p.line, character: p.character });
+  return index === undefined ? undefined : { snapshot: found.snapshot, index };
+}
+
+/** Where a prompt target is, as a location to show; undefined when the policy does not let it open directly. */
+export function promptLocation(sessions: TraceSessions, snapshot: TraceSnapshot, target: PromptTarget): vscode.Location | undefined {
+  if (target.kind === 'event') {
+    const origin = snapshot.loaded.eventOrigins[target.index];
+    return origin ? new vscode.Location(sessions.fileOf(snapshot, origin), toRange(origin.range).start) : undefined;
+  }
+  const verdict = judgePath(target.path, snapshot.path, workspaceRoots());
+  if (verdict.kind !== 'open') return undefined;
+  const pos = new vscode.Position(Math.max(0, (target.line ?? 1) - 1), Math.max(0, (target.column ?? 1) - 1));
+  return new vscode.Location(verdict.uri, pos);
+}
+
+/** Runs "Go to Source Prompt" for an event reference or the event at the cursor. */
+export async function goToSourcePrompt(sessions: TraceSessions, ref?: EventRef): Promise<void> {
+  let snapshot: TraceSnapshot | undefined;
+  let index: number | undefined;
+  if (ref && typeof ref.trace === 'string' && typeof ref.index === 'number') {
+    snapshot = sessions.peek(vscode.Uri.parse(ref.trace));
+    index = ref.index;
+  } else {
+    const at = await eventAtCursor(sessions, vscode.window.activeTextEditor);
+    snapshot = at?.snapshot;
+    index = at?.index;
+  }
+  if (!snapshot || index === undefined) {
+    void vscode.window.showInformationMessage('otrace: put the cursor on an event of a trace file to go to its source prompt.');
+    return;
+  }
+  const target = sourcePromptOf(snapshot, index);
+  const line = (snapshot.loaded.eventOrigins[index]?.range.start.line ?? 0) + 1;
+  if (!target) {
+    void vscode.window.showInformationMessage(`otrace: the event at line ${line} of ${path.basename(snapshot.path)} names no source prompt, and no user prompt or spawn call comes before it.`);
+    return;
+  }
+  const options: vscode.TextDocumentShowOptions = { viewColumn: ref?.viewColumn, preview: true };
+  if (target.kind === 'path') {
+    await openTracePath(target.path, snapshot.path, { line: target.line, column: target.column }, options);
+    return;
+  }
+  const location = promptLocation(sessions, snapshot, target)!;
+  const editor = await vscode.window.showTextDocument(location.uri, { ...options, selection: location.range });
+  editor.revealRange(location.range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+}
