@@ -82,7 +82,11 @@ export interface GraphModel {
 /** Messages the host sends to the webview. */
 export type HostMessage =
   | { type: 'trace'; graph: GraphModel }
-  | { type: 'select'; index: number };
+  | { type: 'select'; index: number }
+  /** Show a finding (index into `GraphModel.findings`): frame its events, its text in the details pane. */
+  | { type: 'explain'; finding: number }
+  /** Frame one agent's lane. */
+  | { type: 'showLane'; agent: string };
 
 /** Messages the webview sends to the host. */
 export type WebviewMessage =

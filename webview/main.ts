@@ -153,7 +153,17 @@ function filter(text: string): void {
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const m = event.data;
   if (m.type === 'trace') render(m.graph);
-  else if (m.type === 'select' && cy) {
+  else if (m.type === 'explain' && graph?.findings[m.finding]) {
+    const f = graph.findings[m.finding];
+    focusEvents(f.events.map((i) => `n${i}`));
+    const note = document.createElement('p');
+    note.className = `finding-explained ${f.severity}`;
+    note.textContent = f.message; // untrusted text: textContent only
+    $('details').prepend(note);
+  } else if (m.type === 'showLane' && cy) {
+    const lane = cy.nodes().filter((n) => n.data('agent') === m.agent);
+    if (lane.nonempty()) cy.animate({ fit: { eles: lane, padding: 40 } }, { duration: 200 });
+  } else if (m.type === 'select' && cy) {
     const node = cy.getElementById(`n${m.index}`);
     if (node.nonempty()) select(node as NodeSingular, true);
   }

@@ -53,6 +53,16 @@ export class GraphView implements vscode.Disposable {
     void this.reload();
   }
 
+  /** Frames a finding (index into the snapshot's findings) and explains it in the details pane. */
+  explain(finding: number): void {
+    this.post({ type: 'explain', finding });
+  }
+
+  /** Frames one agent's lane. */
+  showLane(agent: string): void {
+    this.post({ type: 'showLane', agent });
+  }
+
   /** The trace this view shows. */
   get traceUri(): vscode.Uri {
     return this.uri;
