@@ -1,22 +1,42 @@
 /**
  * Activation only: creates the trace sessions and the shared selection, and registers the views
  * that read them (graph panels and custom editor, decorations, Problems, hovers, CodeLens, Go to
- * Definition, Outline, status bar) and the commands.
+ * Definition, Outline, status bar) and the commands. Returns the API the integration tests use.
  */
 import * as vscode from 'vscode';
+import { PromptCodeLens, TraceCodeLens } from './editor/codelens';
+import { registerTraceCommands } from './editor/commands';
+import { TraceDecorator, type DecorationProbe } from './editor/decorations';
+import { TraceDefinition } from './editor/definition';
+import { EditorSync } from './editor/editor-sync';
+import { TraceHover } from './editor/hover';
+import { LargeTraceNotice } from './editor/large-files';
+import { setConfirmOpen } from './editor/open-policy';
 import { TraceOutline } from './editor/outline';
 import { SelectionService } from './editor/selection';
 import { goToSourcePrompt, type EventRef } from './editor/source-command';
+import { TraceStatusBar } from './editor/status-bar';
 import { TraceSessions } from './editor/trace-sessions';
 import { GRAPH_VIEW_TYPE, GraphPanels } from './panel/graph-panels';
 import './trace/importers';
 
 const TRACE_LANGUAGES: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonl' }, { language: 'jsonc' }];
 
-export function activate(context: vscode.ExtensionContext): void {
+/** What the extension exports: hooks for the integration tests (no user-facing API). */
+export interface OtraceApi {
+  sessions: TraceSessions;
+  selection: SelectionService;
+  /** Receives every `setDecorations` call (what was applied, per editor). */
+  setDecorationProbe(probe: DecorationProbe | undefined): void;
+  /** Replaces the "open a file outside the workspace?" dialog; returns the previous one. */
+  setConfirmOpen: typeof setConfirmOpen;
+}
+
+export function activate(context: vscode.ExtensionContext): OtraceApi {
   const sessions = new TraceSessions();
   const selection = new SelectionService();
   const panels = new GraphPanels(context.extensionUri, sessions, selection);
+  const decorator = new TraceDecorator(context.extensionUri, sessions);
   const updateContext = (editor: vscode.TextEditor | undefined) =>
     void vscode.commands.executeCommand('setContext', 'otrace.activeEditorIsTrace', !!editor && sessions.isTrace(editor.document));
 
@@ -24,12 +44,16 @@ export function activate(context: vscode.ExtensionContext): void {
     sessions,
     selection,
     panels,
+    decorator,
+    new EditorSync(sessions, selection),
+    new TraceStatusBar(sessions),
+    new LargeTraceNotice(GRAPH_VIEW_TYPE),
     vscode.window.registerCustomEditorProvider(GRAPH_VIEW_TYPE, panels, {
       webviewOptions: { retainContextWhenHidden: true },
       supportsMultipleEditorsPerDocument: true,
     }),
     vscode.commands.registerCommand('otrace.openGraphToSide', (uri?: vscode.Uri) => {
-      const target = uri instanceof vscode.Uri ? uri : activeTraceUri();
+      const target = uri instanceof vscode.Uri ? uri : activeTraceUri(sessions);
       if (!target) {
         void vscode.window.showInformationMessage('otrace: open a trace file first (otrace JSON/JSONL, survey JSON, Claude Code, Codex, OTel, Who&When, MAST).');
         return;
@@ -37,11 +61,25 @@ export function activate(context: vscode.ExtensionContext): void {
       return panels.openToSide(target);
     }),
     vscode.commands.registerCommand('otrace.goToSourcePrompt', (ref?: EventRef) => goToSourcePrompt(sessions, ref)),
+    ...registerTraceCommands(sessions, selection, panels, decorator),
     vscode.window.onDidChangeActiveTextEditor(updateContext),
     vscode.languages.registerDocumentSymbolProvider(TRACE_LANGUAGES, new TraceOutline(sessions), { label: 'otrace' }),
+    vscode.languages.registerHoverProvider(TRACE_LANGUAGES, new TraceHover(sessions)),
+    vscode.languages.registerDefinitionProvider(TRACE_LANGUAGES, new TraceDefinition(sessions)),
+    vscode.languages.registerCodeLensProvider(TRACE_LANGUAGES, new TraceCodeLens(sessions)),
+    vscode.languages.registerCodeLensProvider({ scheme: 'file' }, new PromptCodeLens(sessions)),
   );
   updateContext(vscode.window.activeTextEditor);
   void openStartTrace(panels);
+  return {
+    sessions,
+    selection,
+    setDecorationProbe: (probe) => {
+      decorator.probe = probe;
+      decorator.refreshAll();
+    },
+    setConfirmOpen,
+  };
 }
 
 /**
@@ -59,12 +97,15 @@ async function openStartTrace(panels: GraphPanels): Promise<void> {
 export function deactivate(): void {}
 
 /**
- * The file of the active editor: a text editor, or any tab with a file (a file too large for a
- * text editor, or one open in the graph editor).
+ * The trace of the active editor: a text editor (a sub-agent file means the session containing
+ * it), or any tab with a file (a file too large for a text editor, or one open in the graph editor).
  */
-function activeTraceUri(): vscode.Uri | undefined {
+function activeTraceUri(sessions: TraceSessions): vscode.Uri | undefined {
   const editor = vscode.window.activeTextEditor;
-  if (editor) return editor.document.uri;
+  if (editor) {
+    const found = sessions.containing(editor.document.uri);
+    return found ? vscode.Uri.parse(found.snapshot.key) : editor.document.uri;
+  }
   const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
   if (input instanceof vscode.TabInputText || input instanceof vscode.TabInputCustom) return input.uri;
   return undefined;

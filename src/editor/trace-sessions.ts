@@ -53,6 +53,11 @@ export class TraceSessions implements vscode.Disposable {
     return detectFormat(head, document.fileName) !== undefined;
   }
 
+  /** Every session read so far. */
+  all(): TraceSnapshot[] {
+    return [...this.snapshots.values()];
+  }
+
   /** The cached snapshot of a trace, whatever its version (undefined when never read). */
   peek(uri: vscode.Uri): TraceSnapshot | undefined {
     return this.snapshots.get(uri.toString());

@@ -26,6 +26,8 @@ export function graphWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOpt
 export class GraphView implements vscode.Disposable {
   private snapshot: TraceSnapshot | undefined;
   private ready = false;
+  /** Messages asked for before the webview had its trace (explain, showLane): sent right after it. */
+  private queued: HostMessage[] = [];
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -46,7 +48,7 @@ export class GraphView implements vscode.Disposable {
         }
       }),
       selection.onDidChange((s) => {
-        if (s.source !== 'graph' && s.trace === uri.toString()) this.post({ type: 'select', index: s.index });
+        if (s.source !== 'graph' && s.trace === uri.toString()) this.postWhenShown({ type: 'select', index: s.index });
       }),
       panel.onDidDispose(() => this.dispose()),
     );
@@ -55,12 +57,18 @@ export class GraphView implements vscode.Disposable {
 
   /** Frames a finding (index into the snapshot's findings) and explains it in the details pane. */
   explain(finding: number): void {
-    this.post({ type: 'explain', finding });
+    this.postWhenShown({ type: 'explain', finding });
   }
 
   /** Frames one agent's lane. */
   showLane(agent: string): void {
-    this.post({ type: 'showLane', agent });
+    this.postWhenShown({ type: 'showLane', agent });
+  }
+
+  /** Posts now when the webview shows the trace, else right after it does. */
+  private postWhenShown(message: HostMessage): void {
+    if (this.ready && this.snapshot) this.post(message);
+    else this.queued.push(message);
   }
 
   /** The trace this view shows. */
@@ -84,6 +92,7 @@ export class GraphView implements vscode.Disposable {
     this.post({ type: 'trace', graph: buildGraph(this.snapshot.loaded, path.basename(this.uri.fsPath), maxEvents, this.snapshot.analysis) });
     const s = this.selection.selection;
     if (s && s.trace === this.uri.toString()) this.post({ type: 'select', index: s.index });
+    for (const m of this.queued.splice(0)) this.post(m);
   }
 
   private post(message: HostMessage): void {

@@ -1,0 +1,71 @@
+/**
+ * The commands that join the trace text and the graph: Show Event in Graph, Explain (a finding in
+ * the graph's details pane), show an agent's lane, pick among the events that use a prompt, and
+ * Toggle Inline Analysis. Arguments come from hover and CodeLens links (JSON objects naming the
+ * session key and an event or finding index); with none, the event at the cursor is meant.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { GraphPanels } from '../panel/graph-panels';
+import type { GraphView } from '../panel/graph-view';
+import type { TraceDecorator } from './decorations';
+import { escapeIcons } from './markdown';
+import type { SelectionService } from './selection';
+import { eventAtCursor } from './source-command';
+import { toRange, type TraceSessions } from './trace-sessions';
+
+/** Registers the commands; returns their disposables. */
+export function registerTraceCommands(sessions: TraceSessions, selection: SelectionService, panels: GraphPanels, decorator: TraceDecorator): vscode.Disposable[] {
+  /** Opens (or reveals) the graph of a session, without taking focus from where the user is. */
+  const graphOf = (trace: string): GraphView | undefined => {
+    const uri = vscode.Uri.parse(trace);
+    panels.openToSide(uri);
+    return panels.viewFor(uri);
+  };
+  return [
+    vscode.commands.registerCommand('otrace.showInGraph', async (ref?: { trace: string; index: number }) => {
+      const at = ref && typeof ref.trace === 'string' && typeof ref.index === 'number' ? ref : await cursorRef(sessions);
+      if (!at) return;
+      graphOf(at.trace);
+      selection.select(at.trace, at.index, 'command');
+    }),
+    vscode.commands.registerCommand('otrace.explainFinding', (ref?: { trace: string; finding: number }) => {
+      if (!ref || typeof ref.trace !== 'string' || typeof ref.finding !== 'number') return;
+      graphOf(ref.trace)?.explain(ref.finding);
+    }),
+    vscode.commands.registerCommand('otrace.showLane', (ref?: { trace: string; agent: string }) => {
+      if (!ref || typeof ref.trace !== 'string' || typeof ref.agent !== 'string') return;
+      graphOf(ref.trace)?.showLane(ref.agent);
+    }),
+    vscode.commands.registerCommand('otrace.showEvents', async (ref?: { trace: string; indices: number[] }) => {
+      const snapshot = ref && sessions.peek(vscode.Uri.parse(ref.trace));
+      if (!snapshot || !Array.isArray(ref.indices)) return;
+      const items = ref.indices.map((index) => {
+        const e = snapshot.loaded.trace.events[index];
+        const origin = snapshot.loaded.eventOrigins[index];
+        return { index, label: escapeIcons(`${e.type} · ${e.agent}`), description: `line ${(origin?.range.start.line ?? 0) + 1} of ${escapeIcons(path.basename(origin?.file ?? snapshot.path))}` };
+      });
+      const pick = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { placeHolder: 'Events that use this prompt' });
+      if (!pick) return;
+      const origin = snapshot.loaded.eventOrigins[pick.index];
+      if (origin) {
+        const editor = await vscode.window.showTextDocument(sessions.fileOf(snapshot, origin), { selection: toRange(origin.range), preview: true });
+        editor.revealRange(toRange(origin.range), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+      }
+      selection.select(snapshot.key, pick.index, 'command');
+    }),
+    vscode.commands.registerCommand('otrace.toggleInlineAnalysis', () => {
+      const on = decorator.toggle();
+      vscode.window.setStatusBarMessage(`otrace: inline analysis ${on ? 'on' : 'off'}`, 3000);
+    }),
+  ];
+}
+
+async function cursorRef(sessions: TraceSessions): Promise<{ trace: string; index: number } | undefined> {
+  const at = await eventAtCursor(sessions, vscode.window.activeTextEditor);
+  if (!at) {
+    void vscode.window.showInformationMessage('otrace: put the cursor on an event of a trace file first.');
+    return undefined;
+  }
+  return { trace: at.snapshot.key, index: at.index };
+}

@@ -1,0 +1,54 @@
+/**
+ * Keeps the trace text and the shared selection in step: moving the cursor onto an event selects
+ * it (the graph follows); selecting a node in the graph moves the cursor of every visible editor of
+ * that file to the event and reveals it, without taking keyboard focus (keys pressed in the graph
+ * must never reach a document). Repeated selections are dropped by the service, so no echo.
+ */
+import * as vscode from 'vscode';
+import { eventAt } from '../session/snapshot';
+import type { SelectionService } from './selection';
+import { toRange, type TraceSessions } from './trace-sessions';
+
+export class EditorSync implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly sessions: TraceSessions,
+    private readonly selection: SelectionService,
+  ) {
+    this.disposables.push(
+      // Our own reveal comes back here too; it names the selected event, so the service drops it.
+      vscode.window.onDidChangeTextEditorSelection((e) => void this.fromCursor(e.textEditor)),
+      selection.onDidChange((s) => {
+        if (s.source !== 'editor') this.reveal(s.trace, s.index);
+      }),
+    );
+  }
+
+  private async fromCursor(editor: vscode.TextEditor): Promise<void> {
+    const found = this.sessions.containing(editor.document.uri);
+    if (!found) return;
+    const p = editor.selection.active;
+    const index = eventAt(found.snapshot, found.file, { line: p.line, character: p.character });
+    if (index !== undefined) this.selection.select(found.snapshot.key, index, 'editor');
+  }
+
+  /** Moves the cursor of visible editors of the event's file to the event; never focuses them. */
+  private reveal(trace: string, index: number): void {
+    if (!vscode.workspace.getConfiguration('otrace').get<boolean>('graph.followInEditor', true)) return;
+    const snapshot = this.sessions.peek(vscode.Uri.parse(trace));
+    const origin = snapshot?.loaded.eventOrigins[index];
+    if (!snapshot || !origin) return;
+    const file = this.sessions.fileOf(snapshot, origin).toString();
+    const range = toRange(origin.range);
+    for (const editor of vscode.window.visibleTextEditors) {
+      if (editor.document.uri.toString() !== file) continue;
+      editor.selection = new vscode.Selection(range.start, range.start);
+      editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    }
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}

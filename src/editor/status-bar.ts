@@ -1,0 +1,50 @@
+/**
+ * Status bar item for the active trace: `otrace: 35 events · 6 agents · 1 stop · 2 loops`; a click
+ * opens its graph. Shown for a trace file and for its sub-agent files.
+ */
+import * as vscode from 'vscode';
+import type { TraceSnapshot } from '../session/snapshot';
+import { canonicalType } from '../trace/schema';
+import type { TraceSessions } from './trace-sessions';
+
+export class TraceStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('otrace.summary', vscode.StatusBarAlignment.Left, 50);
+  private readonly disposables: vscode.Disposable[] = [this.item];
+
+  constructor(private readonly sessions: TraceSessions) {
+    this.item.name = 'otrace: trace summary';
+    this.disposables.push(
+      vscode.window.onDidChangeActiveTextEditor(() => void this.update()),
+      sessions.onDidChange(() => void this.update()),
+    );
+    void this.update();
+  }
+
+  private async update(): Promise<void> {
+    const editor = vscode.window.activeTextEditor;
+    if (editor) await this.sessions.forDocument(editor.document);
+    const found = editor && this.sessions.containing(editor.document.uri);
+    if (!found) {
+      this.item.hide();
+      return;
+    }
+    this.item.text = `$(type-hierarchy-sub) ${summaryText(found.snapshot)}`;
+    this.item.tooltip = 'otrace: open the trace graph';
+    this.item.command = { title: 'Open Trace Graph', command: 'otrace.openGraphToSide', arguments: [vscode.Uri.parse(found.snapshot.key)] };
+    this.item.show();
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+/** `otrace: 35 events · 6 agents · 1 stop · 2 loops` (counts only: no trace text). */
+export function summaryText(snapshot: TraceSnapshot): string {
+  const events = snapshot.loaded.trace.events;
+  const agents = new Set(events.map((e) => e.agent)).size;
+  const stops = events.filter((e) => canonicalType(e.type) === 'stop').length;
+  const loops = snapshot.analysis?.loops.length ?? 0;
+  const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+  return `otrace: ${plural(events.length, 'event')} · ${plural(agents, 'agent')} · ${plural(stops, 'stop')} · ${plural(loops, 'loop')}`;
+}
