@@ -40,7 +40,7 @@ export class TraceCodeLens implements vscode.CodeLensProvider {
     const counts = laneCounts(snapshot);
     snapshot.loaded.trace.events.forEach((e, i) => {
       if (canonicalType(e.type) !== 'spawn' || !e.to || !inFile(i)) return;
-      lenses.push(lens(at(i), `agent: ${escapeIcons(clip(e.to, 60))} · ${counts.get(e.to) ?? 0} events`, 'otrace.showLane', { trace: snapshot.key, agent: e.to }));
+      lenses.push(lens(at(i), `agent: ${escapeIcons(clip(e.to, 60))} · ${counts.get(e.to) ?? 0} event${counts.get(e.to) === 1 ? "" : "s"}`, 'otrace.showLane', { trace: snapshot.key, agent: e.to }));
     });
     return lenses;
   }

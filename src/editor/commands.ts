@@ -50,7 +50,7 @@ export function registerTraceCommands(sessions: TraceSessions, selection: Select
       const origin = snapshot.loaded.eventOrigins[pick.index];
       if (origin) {
         const editor = await vscode.window.showTextDocument(sessions.fileOf(snapshot, origin), { selection: toRange(origin.range), preview: true });
-        editor.revealRange(toRange(origin.range), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+        editor.revealRange(toRange(origin.range).with({ end: toRange(origin.range).start }), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
       }
       selection.select(snapshot.key, pick.index, 'command');
     }),

@@ -44,7 +44,8 @@ export class EditorSync implements vscode.Disposable {
     for (const editor of vscode.window.visibleTextEditors) {
       if (editor.document.uri.toString() !== file) continue;
       editor.selection = new vscode.Selection(range.start, range.start);
-      editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+      // the start only: a whole 60,000-character line would scroll the view sideways
+      editor.revealRange(new vscode.Range(range.start, range.start), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
     }
   }
 

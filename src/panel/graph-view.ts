@@ -127,7 +127,7 @@ export class GraphView implements vscode.Disposable {
       selection: new vscode.Range(range.start, range.start),
       viewColumn: this.otherColumn(),
     });
-    editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    editor.revealRange(new vscode.Range(range.start, range.start), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   }
 
   /** The editor column beside the graph (the graph stays visible). */

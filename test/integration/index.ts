@@ -27,6 +27,7 @@ const TEST_FILES: Record<string, () => unknown> = {
   'bridge.test.ts': () => require('./bridge.test'),
   'graph.test.ts': () => require('./graph.test'),
   'editor.test.ts': () => require('./editor.test'),
+  'editor-analysis.test.ts': () => require('./editor-analysis.test'),
 };
 
 /** The source folder of the tests, when present (dist/test/integration -> test/integration). */

@@ -1,0 +1,235 @@
+/**
+ * The analysis in the trace text, in a real VS Code: decorations as applied (through the
+ * extension's setDecorations probe), findings in Problems with related information, hovers and
+ * CodeLens that show hostile trace text as text, Go to Definition to the source prompt, the
+ * openable-file policy, and the cursor and the graph in step.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { AppliedDecorations } from '../../src/editor/decorations';
+import type { OtraceApi } from '../../src/extension';
+import { evalInPage, evalInWebview, screenshot, testLog } from './bridge';
+
+const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
+const FIX = path.join(ROOT, 'test', 'fixtures');
+const SESSION = path.join(FIX, 'claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl');
+
+/** Latest applied decorations: document URI -> decoration type -> what was applied. */
+const applied = new Map<string, Map<string, AppliedDecorations>>();
+let api: OtraceApi;
+
+async function until<T>(what: string, get: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await get();
+    if (v !== undefined && v !== null && v !== false) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function open(file: string, column = vscode.ViewColumn.One): Promise<vscode.TextEditor> {
+  const editor = await vscode.window.showTextDocument(vscode.Uri.file(file), { viewColumn: column, preview: false });
+  await api.sessions.forDocument(editor.document);
+  return editor;
+}
+
+/** All marks applied to a file: [line, character, text, type]. */
+function marksOf(file: string): [number, number, string, string][] {
+  const byType = applied.get(vscode.Uri.file(file).toString());
+  if (!byType) return [];
+  return [...byType.values()].filter((a) => a.type !== 'loopRange').flatMap((a) => a.ranges.map((r) => [r.line, r.character, r.text ?? '', a.type] as [number, number, string, string]));
+}
+
+describe('analysis in the trace text', function () {
+  this.timeout(120_000);
+  before(async () => {
+    api = (await vscode.extensions.getExtension<OtraceApi>('otrace.otrace')!.activate())!;
+    api.setDecorationProbe((uri, a) => {
+      const byType = applied.get(uri) ?? new Map<string, AppliedDecorations>();
+      byType.set(a.type, a);
+      applied.set(uri, byType);
+    });
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+  afterEach(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
+
+  it('marks the stop, the loop and credit of the demo at the start of their lines, and lists findings in Problems', async () => {
+    const file = path.join(ROOT, 'samples', 'demo.otrace.jsonl');
+    await open(file);
+    const stop = await until('the stop mark', () => marksOf(file).find((m) => m[2].startsWith('■ quality_met')));
+    assert.deepEqual(stop.slice(0, 2), [35, 0], 'e35 is on line 36, the mark at its start');
+    assert.equal(stop[3], 'stop');
+    const loop = marksOf(file).find((m) => /loop ×3/.test(m[2]));
+    assert.ok(loop, `a loop ×3 mark: ${JSON.stringify(marksOf(file))}`);
+    assert.ok(marksOf(file).some((m) => /^[+−]\d\.\d\d/.test(m[2]) || / · [+−]\d\.\d\d/.test(m[2])), 'credit on message-like events');
+    const loopRanges = applied.get(vscode.Uri.file(file).toString())!.get('loopRange')!.ranges;
+    assert.ok(loopRanges.length >= 3, 'loop members highlighted');
+    const diagnostics = await until('findings in Problems', () => {
+      const ds = vscode.languages.getDiagnostics(vscode.Uri.file(file)).filter((d) => d.source === 'otrace' && d.code === 'loop');
+      return ds.length ? ds : undefined;
+    });
+    const related = diagnostics.find((d) => (d.relatedInformation?.length ?? 0) >= 2);
+    assert.ok(related, 'a loop finding points at its other events');
+    for (const r of related!.relatedInformation!) assert.equal(r.location.uri.fsPath, file);
+  });
+
+  it('marks an event on a line of 60,000 characters and two events sharing one minified line', async () => {
+    const long = path.join(FIX, 'editor', 'long-line.otrace.jsonl');
+    await open(long);
+    const onLong = await until('a mark on the long line', () => marksOf(long).find((m) => m[0] === 1));
+    assert.equal(onLong[1], 0);
+    assert.match(onLong[2], /0\.50/, 'the credit the trace gives');
+    assert.ok(fs.readFileSync(long, 'utf8').split('\n')[1].length > 60_000);
+    const mini = path.join(FIX, 'editor', 'minified.otrace.json');
+    await open(mini);
+    const line0 = await until('two marks on line 1', () => {
+      const ms = marksOf(mini).filter((m) => m[0] === 0);
+      return ms.length >= 2 ? ms : undefined;
+    });
+    assert.equal(new Set(line0.map((m) => m[1])).size, line0.length, 'each mark at its own event');
+  });
+
+  it('decorates the full Claude Code session and its sub-agent files, and reports the setDecorations time', async () => {
+    const started = Date.now();
+    const editor = await open(SESSION);
+    const marks = await until('marks in the session', () => (marksOf(SESSION).length ? marksOf(SESSION) : undefined), 40_000);
+    const ms = [...applied.get(vscode.Uri.file(SESSION).toString())!.values()].reduce((s, a) => s + a.ms, 0);
+    testLog(`      setDecorations on the Claude Code session (${marks.length} marks near the view): ${ms.toFixed(1)} ms; open to marked ${Date.now() - started} ms`);
+    // scroll to the last turn end of the main file: its mark is applied when it comes into view
+    const snapshot = api.sessions.peek(editor.document.uri)!;
+    const turnEnds = snapshot.findings.filter((f) => f.kind === 'stop' && !snapshot.loaded.eventOrigins[f.events[0]]!.file);
+    assert.ok(turnEnds.length >= 2, 'the main session has several turn ends');
+    const last = snapshot.loaded.eventOrigins[turnEnds[turnEnds.length - 1].events[0]]!.range.start;
+    editor.revealRange(new vscode.Range(last.line, 0, last.line, 0), vscode.TextEditorRevealType.InCenter);
+    const mark = await until('the turn end mark after scrolling', () => marksOf(SESSION).find((m) => m[0] === last.line && m[2].startsWith('■')));
+    assert.equal(mark[1], last.character);
+    const sub = path.join(path.dirname(SESSION), 'fa812bfe-b295-4cca-9c2f-fdf01028cb46', 'subagents', 'agent-a93ccab.jsonl');
+    await open(sub, vscode.ViewColumn.Two);
+    const subStop = await until('the sub-agent stop mark', () => marksOf(sub).find((m) => m[2].startsWith('■')));
+    assert.equal(subStop[3], 'stop');
+  });
+
+  it('goes to the source prompt with F12 (editor.action.revealDefinition)', async () => {
+    const file = path.join(ROOT, 'samples', 'demo.otrace.jsonl');
+    const editor = await open(file);
+    editor.selection = new vscode.Selection(4, 10, 4, 10); // e4, source prompts/planner.md:3
+    await vscode.commands.executeCommand('editor.action.revealDefinition');
+    const prompt = await until('the prompt editor', () => {
+      const e = vscode.window.activeTextEditor;
+      return e && e.document.uri.fsPath.endsWith(path.join('prompts', 'planner.md')) ? e : undefined;
+    });
+    assert.equal(prompt.selection.active.line, 2, 'on line 3 of the prompt');
+  });
+
+  it('opens nothing outside the workspace without asking, refuses links, and no notification holds a link', async () => {
+    const file = path.join(FIX, 'editor', 'outside.otrace.jsonl');
+    const editor = await open(file);
+    const asked: string[] = [];
+    const before = api.setConfirmOpen(async (shown) => {
+      asked.push(shown);
+      return false;
+    });
+    try {
+      for (const line of [0, 1]) {
+        editor.selection = new vscode.Selection(line, 5, line, 5);
+        const defs = await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeDefinitionProvider', editor.document.uri, new vscode.Position(line, 5));
+        assert.deepEqual(defs ?? [], [], 'F12 offers no path outside the workspace');
+        await vscode.commands.executeCommand('editor.action.revealDefinition');
+        await vscode.commands.executeCommand('otrace.goToSourcePrompt');
+      }
+      assert.deepEqual(asked, ['/etc/passwd', '/etc/passwd'], 'the user was asked, with the path shown');
+      assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.fsPath === '/etc/passwd'), '/etc/passwd was not opened');
+      for (const line of [2, 3]) {
+        editor.selection = new vscode.Selection(line, 5, line, 5);
+        await vscode.commands.executeCommand('otrace.goToSourcePrompt');
+      }
+      await vscode.commands.executeCommand('notifications.showList');
+      const toasts = await until('the notifications', () =>
+        evalInPage<{ text: string; links: number } | undefined>(`() => {
+          const t = [...document.querySelectorAll('.notification-list-item')];
+          return t.length >= 2 ? { text: t.map((n) => n.textContent).join(' | '), links: t.reduce((k, n) => k + n.querySelectorAll('.notification-list-item-message a').length, 0) } : undefined;
+        }`),
+      );
+      assert.match(toasts.text, /does not exist|opens only files/);
+      assert.equal(toasts.links, 0, `a notification renders a link: ${toasts.text}`);
+    } finally {
+      api.setConfirmOpen(before);
+      await vscode.commands.executeCommand('notifications.clearAll');
+    }
+  });
+
+  it('shows hostile names and content as text in hovers and CodeLens; only otrace commands are enabled', async () => {
+    const file = path.join(FIX, 'editor', 'hostile.otrace.jsonl');
+    const editor = await open(file);
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, new vscode.Position(3, 5));
+    const ours = hovers.flatMap((h) => h.contents).filter((c): c is vscode.MarkdownString => c instanceof vscode.MarkdownString && /Show in Graph/.test(c.value));
+    assert.equal(ours.length, 1);
+    const md = ours[0];
+    const trusted = md.isTrusted as { enabledCommands: string[] };
+    assert.ok(trusted.enabledCommands.every((c) => c.startsWith('otrace.')), JSON.stringify(md.isTrusted));
+    assert.ok(!md.supportHtml);
+    assert.ok(!/\]\(command:workbench/.test(md.value), 'no live link to a workbench command');
+    const links = [...md.value.matchAll(/\]\((command:[^)?]+)/g)].map((m) => m[1]);
+    assert.ok(links.length > 0 && links.every((l) => l.startsWith('command:otrace.')), links.join());
+    const lenses = await until('CodeLens', async () => {
+      const ls = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', editor.document.uri);
+      return ls?.length ? ls : undefined;
+    });
+    const titles = lenses.map((l) => l.command?.title ?? '');
+    assert.ok(titles.some((t) => t.includes('\\$(alert)')), `icon syntax escaped: ${titles.join(' | ')}`);
+    assert.ok(titles.every((t) => !/(^|[^\\])\$\(/.test(t)), 'no unescaped $( in a title');
+    // rendered: the hover in the workbench holds the text, no image, no link but otrace's
+    editor.selection = new vscode.Selection(3, 5, 3, 5);
+    await vscode.commands.executeCommand('editor.action.showHover');
+    const rendered = await until('the rendered hover', () =>
+      evalInPage<{ text: string; imgs: number; hrefs: string[] } | undefined>(`() => {
+        const h = [...document.querySelectorAll('.monaco-hover .rendered-markdown')].find((n) => n.textContent.includes('Show in Graph'));
+        if (!h) return undefined;
+        return { text: h.textContent, imgs: h.querySelectorAll('img').length, hrefs: [...h.querySelectorAll('a')].map((a) => a.getAttribute('data-href') || a.getAttribute('href') || '') };
+      }`),
+    );
+    assert.ok(rendered.text.includes('[x](command:workbench.action.terminal.new)'), rendered.text);
+    assert.ok(rendered.text.includes('<img src=x onerror=alert(1)>'));
+    assert.ok(rendered.text.includes('$(alert)'));
+    assert.equal(rendered.imgs, 0);
+    for (const href of rendered.hrefs) assert.ok(href === '' || href.startsWith('command:otrace.'), href);
+    await screenshot('test-output/editor-hover.png');
+  });
+
+  it('moves the graph with the cursor, and the cursor with the graph', async () => {
+    const file = path.join(ROOT, 'samples', 'demo.otrace.jsonl');
+    const editor = await open(file);
+    const panel = await vscode.commands.executeCommand<vscode.WebviewPanel>('otrace.openGraphToSide');
+    assert.ok(panel);
+    const selector = 'body[data-state="ready"][data-title="demo.otrace.jsonl"]';
+    await evalInWebview('() => 1', { selector, timeoutMs: 40_000 });
+    editor.selection = new vscode.Selection(10, 3, 10, 3); // e10 on line 11
+    await until('the node to follow the cursor', async () =>
+      (await evalInWebview<string | undefined>(`() => globalThis.__otrace.cy.$('node:selected').map((n) => n.data('eventId'))[0]`, { selector })) === 'e10' ? true : undefined,
+    );
+    const index = await evalInWebview<number>(`() => globalThis.__otrace.cy.nodes().filter((n) => n.data('eventId') === 'e30')[0].data('index')`, { selector });
+    await evalInWebview(`() => { const cy = globalThis.__otrace.cy; cy.$(':selected').unselect(); cy.getElementById('n${index}').select(); }`, { selector });
+    await until('the cursor to follow the graph', () => (editor.selection.active.line === 30 ? true : undefined));
+    assert.notEqual(vscode.window.activeTextEditor?.document.uri.fsPath, undefined);
+  });
+
+  it('shows a status bar summary of the active trace', async () => {
+    await open(path.join(ROOT, 'samples', 'demo.otrace.jsonl'));
+    const text = await until('the status bar item', () =>
+      evalInPage<string | undefined>(`() => [...document.querySelectorAll('.statusbar-item')].map((n) => n.textContent).find((t) => t.includes('otrace:'))`),
+    );
+    assert.match(text, /otrace: 35 events · 6 agents · 1 stop · \d+ loops?/);
+    // For the README: the demo's marks, and the hover of a loop member.
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    const editor = vscode.window.activeTextEditor!;
+    editor.revealRange(new vscode.Range(0, 0, 0, 0), vscode.TextEditorRevealType.AtTop);
+    editor.selection = new vscode.Selection(33, 2, 33, 2); // e33, the final aggregate: credit, content, links
+    await new Promise((r) => setTimeout(r, 500));
+    await vscode.commands.executeCommand('editor.action.showHover');
+    await until('the hover', () => evalInPage<boolean | undefined>(`() => [...document.querySelectorAll('.monaco-hover .rendered-markdown')].some((n) => n.textContent.includes('Show in Graph')) || undefined`));
+    await screenshot('test-output/editor.png');
+  });
+});
