@@ -115,6 +115,7 @@ export class TraceSessions implements vscode.Disposable {
         if (this.pending.get(key)?.promise !== promise) return snapshot; // a newer version is on its way
         this.pending.delete(key);
         this.snapshots.set(key, snapshot);
+        this.watchParts(snapshot);
         this.publish(snapshot);
         this.changed.fire(snapshot);
         return snapshot;
@@ -155,11 +156,45 @@ export class TraceSessions implements vscode.Disposable {
     this.watchers.set(key, watcher);
   }
 
+  /**
+   * Watches the other files a session was read from (Claude Code sub-agent transcripts): when one
+   * changes on disk, the session is read again.
+   */
+  private watchParts(snapshot: TraceSnapshot): void {
+    const trace = vscode.Uri.parse(snapshot.key);
+    if (trace.scheme !== 'file') return;
+    for (const file of snapshot.byFile.keys()) {
+      if (!file) continue;
+      const part = vscode.Uri.file(path.resolve(path.dirname(snapshot.path), file));
+      const id = `${snapshot.key} ${part.toString()}`;
+      if (this.watchers.has(id)) continue;
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(part.fsPath)), path.basename(part.fsPath)));
+      const reread = () => {
+        const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === snapshot.key);
+        if (open) {
+          this.snapshots.delete(snapshot.key);
+          void this.forDocument(open);
+        } else {
+          this.snapshots.delete(snapshot.key);
+          void this.forUri(trace).catch(() => undefined);
+        }
+      };
+      watcher.onDidChange(reread);
+      watcher.onDidCreate(reread);
+      this.watchers.set(id, watcher);
+    }
+  }
+
   private forget(uri: vscode.Uri): void {
     const key = uri.toString();
     if (this.watchers.has(key)) return; // a graph still shows it from disk
     this.snapshots.delete(key);
     this.pending.delete(key);
+    for (const [id, watcher] of this.watchers) {
+      if (!id.startsWith(`${key} `)) continue;
+      watcher.dispose();
+      this.watchers.delete(id);
+    }
     for (const file of this.published.get(key) ?? []) this.diagnostics.delete(vscode.Uri.parse(file));
     this.published.delete(key);
   }

@@ -216,10 +216,45 @@ describe('analysis in the trace text', function () {
     assert.notEqual(vscode.window.activeTextEditor?.document.uri.fsPath, undefined);
   });
 
+  it('CodeLens: Explain shows a finding in the graph; a prompt file lists the events that use it', async () => {
+    const file = path.join(ROOT, 'samples', 'demo.otrace.jsonl');
+    const editor = await open(file);
+    const lenses = await until('CodeLens', async () => {
+      const ls = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', editor.document.uri);
+      return ls?.length ? ls : undefined;
+    });
+    const titles = lenses.map((l) => l.command!.title);
+    assert.ok(titles.some((t) => /^agent: researcher · 12 events$/.test(t)), titles.join(' | '));
+    const explain = lenses.find((l) => l.command!.title.startsWith('loop ×3'))!;
+    assert.ok(explain, 'a loop lens');
+    await vscode.commands.executeCommand(explain.command!.command, ...explain.command!.arguments!);
+    const shown = await until('the explanation in the details pane', () =>
+      evalInWebview<string | undefined>(`() => document.querySelector('#details .finding-explained')?.textContent || undefined`, { selector: 'body[data-state="ready"][data-title="demo.otrace.jsonl"]', timeoutMs: 40_000 }),
+    );
+    assert.match(shown, /called 3 times|ping-pong|repeated/);
+    assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, file, 'the trace editor keeps the focus');
+    const prompt = await vscode.window.showTextDocument(vscode.Uri.file(path.join(ROOT, 'samples', 'prompts', 'planner.md')), { viewColumn: vscode.ViewColumn.One });
+    const promptLenses = await until('the prompt lens', async () => {
+      const ls = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', prompt.document.uri);
+      return ls?.length ? ls : undefined;
+    });
+    assert.match(promptLenses[0].command!.title, /^used by \d+ events? in demo\.otrace\.jsonl$/);
+  });
+
+  it('Toggle Inline Analysis clears the marks and brings them back', async () => {
+    const file = path.join(ROOT, 'samples', 'demo.otrace.jsonl');
+    await open(file);
+    await until('marks', () => (marksOf(file).length ? true : undefined));
+    await vscode.commands.executeCommand('otrace.toggleInlineAnalysis');
+    await until('no marks', () => (marksOf(file).length === 0 ? true : undefined));
+    await vscode.commands.executeCommand('otrace.toggleInlineAnalysis');
+    await until('marks again', () => (marksOf(file).length ? true : undefined));
+  });
+
   it('shows a status bar summary of the active trace', async () => {
     await open(path.join(ROOT, 'samples', 'demo.otrace.jsonl'));
     const text = await until('the status bar item', () =>
-      evalInPage<string | undefined>(`() => [...document.querySelectorAll('.statusbar-item')].map((n) => n.textContent).find((t) => t.includes('otrace:'))`),
+      evalInPage<string | undefined>(`() => [...document.querySelectorAll('.statusbar-item')].map((n) => n.textContent).find((t) => t.includes('otrace:') && t.includes(' events'))`),
     );
     assert.match(text, /otrace: 35 events · 6 agents · 1 stop · \d+ loops?/);
     // For the README: the demo's marks, and the hover of a loop member.
