@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util';
 import { analyzeTrace } from '../analysis';
 import { fail, load, printProblems, type Command } from './common';
 
+const FINDING_LABEL: Record<string, string> = { stop: 'stop', loop: 'loop', blame: 'blame', best_stop: 'best stop' };
+
 export const analyze: Command = {
   usage: 'otrace analyze FILE [--json] [--outcome failure|success]',
   run(args) {
@@ -18,14 +20,18 @@ export const analyze: Command = {
       process.stdout.write(JSON.stringify(a, null, 2) + '\n');
       return errors > 0 ? 1 : 0;
     }
+    const recordOf = (i: number) => {
+      const o = loaded.eventOrigins[i];
+      return o ? `${o.file ?? file}:${o.range.start.line + 1}` : 'no record';
+    };
     const agents = Object.entries(a.credit.agents).sort((x, y) => Math.abs(y[1]) - Math.abs(x[1]));
     const m = a.metrics;
     const lines = [
       `${file}`,
       `  outcome    ${a.outcome.status} (${a.outcome.source})`,
-      ...a.stops.map((s) => `  stop       ${s.event}: ${s.message}`),
-      ...(a.loops.length ? a.loops.map((l) => `  loop       ${l.kind} at ${l.events[0]}: ${l.message}`) : ['  loops      none']),
-      `  blame      ${a.blame ? `${a.blame.agent} at ${a.blame.event} (record ${a.blame.record}): ${a.blame.message}` : 'none (the trace did not fail by its own signal; see --outcome)'}`,
+      ...a.findings.map((f) => `  ${FINDING_LABEL[f.kind].padEnd(10)} ${f.ids[0]} (${recordOf(f.events[0])}) ${f.inline}: ${f.message}`),
+      ...(a.loops.length ? [] : ['  loops      none']),
+      ...(a.blame ? [] : ['  blame      none (the trace did not fail by its own signal; see --outcome)']),
       `  credit     ${a.credit.signed ? 'signed' : 'unsigned'}; by agent ${agents.slice(0, 6).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`,
       `  best stop  ${a.best_stop ? `${a.best_stop.event} (${a.best_stop.basis}), ${a.best_stop.after.events} events after it` : 'none'}`,
       `  V_stop     ${a.v_stop.available ? a.v_stop.points.map((p) => `${p.event} ${p.value}`).join(', ') : a.v_stop.note}`,
