@@ -11,8 +11,8 @@ import type { GraphView } from '../panel/graph-view';
 import type { TraceDecorator } from './decorations';
 import { escapeIcons } from './markdown';
 import type { SelectionService } from './selection';
-import { eventAtCursor } from './source-command';
-import { toRange, type TraceSessions } from './trace-sessions';
+import { eventAtCursor, showEventRecord } from './source-command';
+import type { TraceSessions } from './trace-sessions';
 
 /** Registers the commands; returns their disposables. */
 export function registerTraceCommands(sessions: TraceSessions, selection: SelectionService, panels: GraphPanels, decorator: TraceDecorator): vscode.Disposable[] {
@@ -47,11 +47,7 @@ export function registerTraceCommands(sessions: TraceSessions, selection: Select
       });
       const pick = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { placeHolder: 'Events that use this prompt' });
       if (!pick) return;
-      const origin = snapshot.loaded.eventOrigins[pick.index];
-      if (origin) {
-        const editor = await vscode.window.showTextDocument(sessions.fileOf(snapshot, origin), { selection: toRange(origin.range), preview: true });
-        editor.revealRange(toRange(origin.range).with({ end: toRange(origin.range).start }), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
-      }
+      await showEventRecord(snapshot, pick.index, { preview: true });
       selection.select(snapshot.key, pick.index, 'command');
     }),
     vscode.commands.registerCommand('otrace.toggleInlineAnalysis', () => {

@@ -20,6 +20,6 @@ export class TraceDefinition implements vscode.DefinitionProvider {
     const index = eventAt(found.snapshot, found.file, { line: position.line, character: position.character });
     if (index === undefined) return undefined;
     const target = sourcePromptOf(found.snapshot, index);
-    return target && promptLocation(this.sessions, found.snapshot, target);
+    return target && promptLocation(found.snapshot, target);
   }
 }

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { escapeForMessage } from './open-policy';
+import { escapeForMessage } from './markdown';
 
 /** VS Code does not sync files above this size to extensions (bytes). */
 export const SYNC_LIMIT_BYTES = 50 * 1024 * 1024;

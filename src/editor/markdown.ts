@@ -33,3 +33,14 @@ export function preview(text: string, max: number): string {
 export function commandLink(label: string, command: string, args: unknown): string {
   return `[${escapeMarkdown(label)}](command:${command}?${encodeURIComponent(JSON.stringify(args))})`;
 }
+
+/**
+ * Makes text safe to show in a notification or dialog: notifications render Markdown links and
+ * have no escape syntax, so brackets, parentheses and link-like `scheme:` are broken up, control and
+ * bidi characters shown as `\u{…}`, and the length capped at 200 characters.
+ */
+export function escapeForMessage(text: string): string {
+  const visible = visibleControls(text).replace(/\s+/g, ' ');
+  const unlinked = visible.replace(/[[\]()<>]/g, (c) => ({ '[': '［', ']': '］', '(': '（', ')': '）', '<': '‹', '>': '›' })[c]!).replace(/([a-zA-Z][a-zA-Z0-9+.-]*):(?=\S)/g, '$1:\u200b');
+  return unlinked.length > 200 ? `${unlinked.slice(0, 199)}…` : unlinked;
+}

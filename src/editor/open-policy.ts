@@ -7,58 +7,35 @@
  * - anything that is not a file path (`command:`, `http:`, ...) is refused with a message.
  * Symbolic links are resolved before the check. Messages never echo trace text unescaped.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { escapeForMessage } from './markdown';
+import { classifyPath } from './path-policy';
 
-/** What the policy says about a target. */
+/** What the policy says about a target, as VS Code URIs and escaped text for messages. */
 export type OpenVerdict =
   | { kind: 'open'; uri: vscode.Uri }
   | { kind: 'ask'; uri: vscode.Uri; shown: string }
   | { kind: 'missing'; shown: string }
   | { kind: 'refuse'; reason: string };
 
-/** URI schemes a trace may name: a plain path or a `file:` URI. */
-const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]+):/;
-
 /**
- * Judges a path named by a trace.
+ * Judges a path named by a trace ({@link classifyPath}), for VS Code.
  * @param target the path as written (relative paths are relative to the trace's folder)
  * @param traceFile file system path of the trace file
  * @param roots file system paths of the workspace folders
  */
 export function judgePath(target: string, traceFile: string, roots: readonly string[]): OpenVerdict {
-  const scheme = SCHEME.exec(target)?.[1];
-  let file = target;
-  if (scheme && scheme.length > 1) {
-    if (scheme.toLowerCase() !== 'file') return { kind: 'refuse', reason: `otrace opens only files; this trace names a "${escapeForMessage(scheme)}:" link, which was not opened.` };
-    try {
-      file = vscode.Uri.parse(target, true).fsPath;
-    } catch {
-      return { kind: 'refuse', reason: 'otrace could not read the file link this trace names.' };
-    }
+  const v = classifyPath(target, traceFile, roots);
+  switch (v.kind) {
+    case 'refuse':
+      return { kind: 'refuse', reason: `otrace opens only files; this trace names a "${escapeForMessage(v.scheme)}:" link, which was not opened.` };
+    case 'missing':
+      return { kind: 'missing', shown: escapeForMessage(v.path) };
+    case 'open':
+      return { kind: 'open', uri: vscode.Uri.file(v.path) };
+    case 'ask':
+      return { kind: 'ask', uri: vscode.Uri.file(v.path), shown: escapeForMessage(v.path) };
   }
-  const absolute = path.resolve(path.dirname(traceFile), file);
-  const shown = escapeForMessage(absolute);
-  let real: string;
-  try {
-    real = fs.realpathSync(absolute);
-  } catch {
-    return { kind: 'missing', shown };
-  }
-  const inside = (root: string) => {
-    let r: string;
-    try {
-      r = fs.realpathSync(root);
-    } catch {
-      r = root;
-    }
-    const rel = path.relative(r, real);
-    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-  };
-  const uri = vscode.Uri.file(real);
-  if (inside(path.dirname(traceFile)) || roots.some(inside)) return { kind: 'open', uri };
-  return { kind: 'ask', uri, shown };
 }
 
 /** The workspace folders' paths (file scheme only). */
@@ -111,15 +88,4 @@ export async function openTracePath(
     void vscode.window.showWarningMessage(`otrace: could not open ${escapeForMessage(verdict.uri.fsPath)}: ${escapeForMessage((err as Error).message)}`);
     return undefined;
   }
-}
-
-/**
- * Makes text safe to show in a notification or dialog: notifications render Markdown links and
- * have no escape syntax, so brackets, parentheses and link-like `scheme:` are broken up, control and
- * bidi characters shown as `\u{…}`, and the length capped at 200 characters.
- */
-export function escapeForMessage(text: string): string {
-  const visible = text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
-  const unlinked = visible.replace(/[[\]()<>]/g, (c) => ({ '[': '［', ']': '］', '(': '（', ')': '）', '<': '‹', '>': '›' })[c]!).replace(/([a-zA-Z][a-zA-Z0-9+.-]*):(?=\S)/g, '$1:\u200b');
-  return unlinked.length > 200 ? `${unlinked.slice(0, 199)}…` : unlinked;
 }

@@ -31,10 +31,13 @@ export async function eventAtCursor(sessions: TraceSessions, editor: vscode.Text
 }
 
 /** Where a prompt target is, as a location to show; undefined when the policy does not let it open directly. */
-export function promptLocation(sessions: TraceSessions, snapshot: TraceSnapshot, target: PromptTarget): vscode.Location | undefined {
+export function promptLocation(snapshot: TraceSnapshot, target: PromptTarget): vscode.Location | undefined {
   if (target.kind === 'event') {
     const origin = snapshot.loaded.eventOrigins[target.index];
-    return origin ? new vscode.Location(sessions.fileOf(snapshot, origin), toRange(origin.range).start) : undefined;
+    if (!origin) return undefined;
+    if (!origin.file) return new vscode.Location(vscode.Uri.parse(snapshot.key), toRange(origin.range).start);
+    const verdict = judgePath(origin.file, snapshot.path, workspaceRoots());
+    return verdict.kind === 'open' ? new vscode.Location(verdict.uri, toRange(origin.range).start) : undefined;
   }
   const verdict = judgePath(target.path, snapshot.path, workspaceRoots());
   if (verdict.kind !== 'open') return undefined;
@@ -69,7 +72,20 @@ export async function goToSourcePrompt(sessions: TraceSessions, ref?: EventRef):
     await openTracePath(target.path, snapshot.path, { line: target.line, column: target.column }, options);
     return;
   }
-  const location = promptLocation(sessions, snapshot, target)!;
-  const editor = await vscode.window.showTextDocument(location.uri, { ...options, selection: location.range });
-  editor.revealRange(location.range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  await showEventRecord(snapshot, target.index, options);
+}
+
+/**
+ * Opens the file an event came from at the start of its record (the trace, or a sub-agent file,
+ * which goes through the openable-file policy like any path a trace names), centred.
+ */
+export async function showEventRecord(snapshot: TraceSnapshot, index: number, options: vscode.TextDocumentShowOptions = {}): Promise<vscode.TextEditor | undefined> {
+  const origin = snapshot.loaded.eventOrigins[index];
+  if (!origin) return undefined;
+  const start = toRange(origin.range).start;
+  const editor = origin.file
+    ? await openTracePath(origin.file, snapshot.path, { line: start.line + 1, column: start.character + 1 }, options)
+    : await vscode.window.showTextDocument(vscode.Uri.parse(snapshot.key), { ...options, selection: new vscode.Range(start, start) });
+  editor?.revealRange(new vscode.Range(start, start), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  return editor;
 }

@@ -6,9 +6,10 @@
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { escapeForMessage } from '../editor/open-policy';
+import { escapeForMessage } from '../editor/markdown';
 import type { SelectionService } from '../editor/selection';
-import { toRange, type TraceSessions } from '../editor/trace-sessions';
+import { showEventRecord } from '../editor/source-command';
+import type { TraceSessions } from '../editor/trace-sessions';
 import type { HostMessage, WebviewMessage } from '../protocol';
 import type { TraceSnapshot } from '../session/snapshot';
 import { buildGraph } from './graph-model';
@@ -119,15 +120,7 @@ export class GraphView implements vscode.Disposable {
 
   /** Opens the trace file (or the sub-agent file the event came from) at the event's record: the user asked to go there. */
   private async reveal(index: number): Promise<void> {
-    const snapshot = this.snapshot;
-    const origin = snapshot?.loaded.eventOrigins[index];
-    if (!snapshot || !origin) return;
-    const range = toRange(origin.range);
-    const editor = await vscode.window.showTextDocument(this.sessions.fileOf(snapshot, origin), {
-      selection: new vscode.Range(range.start, range.start),
-      viewColumn: this.otherColumn(),
-    });
-    editor.revealRange(new vscode.Range(range.start, range.start), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    if (this.snapshot) await showEventRecord(this.snapshot, index, { viewColumn: this.otherColumn() });
   }
 
   /** The editor column beside the graph (the graph stays visible). */

@@ -6,6 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AppliedDecorations } from '../../src/editor/decorations';
@@ -249,6 +250,27 @@ describe('analysis in the trace text', function () {
     await until('no marks', () => (marksOf(file).length === 0 ? true : undefined));
     await vscode.commands.executeCommand('otrace.toggleInlineAnalysis');
     await until('marks again', () => (marksOf(file).length ? true : undefined));
+  });
+
+  it('offers to reopen a trace over 50 MB (no text document for extensions) in the graph', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-large-'));
+    const file = path.join(dir, 'large.otrace.jsonl');
+    const line = (i: number) => JSON.stringify({ id: `e${i}`, t: i, type: 'message', agent: `a${i % 4}`, content: 'x'.repeat(500) }) + '\n';
+    const fd = fs.openSync(file, 'w');
+    for (let i = 0, size = 0; size <= 51 * 1024 * 1024; i++) size += fs.writeSync(fd, line(i));
+    fs.closeSync(fd);
+    try {
+      await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(file));
+      await vscode.commands.executeCommand('notifications.showList');
+      const text = await until('the notice', () =>
+        evalInPage<string | undefined>(`() => [...document.querySelectorAll('.notification-list-item')].map((n) => n.textContent).find((t) => t.includes('large.otrace.jsonl')) || undefined`),
+      );
+      assert.match(text, /too large for the text editor/);
+      assert.match(text, /Reopen in Graph/);
+    } finally {
+      await vscode.commands.executeCommand('notifications.clearAll');
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('shows a status bar summary of the active trace', async () => {

@@ -1,0 +1,63 @@
+/** The openable-file policy and the escapes for VS Code's rich surfaces: trace text is untrusted. */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { escapeForMessage, escapeIcons, escapeMarkdown } from '../../../src/editor/markdown';
+import { classifyPath } from '../../../src/editor/path-policy';
+
+function scratch(): { root: string; trace: string; outside: string } {
+  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-policy-')));
+  const root = path.join(base, 'workspace');
+  fs.mkdirSync(path.join(root, 'runs', 'prompts'), { recursive: true });
+  const trace = path.join(root, 'runs', 'run.otrace.jsonl');
+  fs.writeFileSync(trace, '');
+  fs.writeFileSync(path.join(root, 'runs', 'prompts', 'a.md'), 'prompt');
+  fs.writeFileSync(path.join(root, 'notes.md'), 'notes');
+  const outside = path.join(base, 'secret.txt');
+  fs.writeFileSync(outside, 'secret');
+  return { root, trace, outside };
+}
+
+test('files under the trace folder or a workspace folder open; others ask; missing ones say so', () => {
+  const { root, trace, outside } = scratch();
+  assert.deepEqual(classifyPath('prompts/a.md', trace, []), { kind: 'open', path: path.join(root, 'runs', 'prompts', 'a.md') });
+  assert.deepEqual(classifyPath('../notes.md', trace, [root]), { kind: 'open', path: path.join(root, 'notes.md') });
+  assert.equal(classifyPath('../notes.md', trace, []).kind, 'ask', 'outside the trace folder and no workspace');
+  assert.deepEqual(classifyPath(outside, trace, [root]), { kind: 'ask', path: outside });
+  assert.equal(classifyPath('../../secret.txt', trace, [root]).kind, 'ask');
+  assert.equal(classifyPath('/etc/passwd', trace, [root]).kind, 'ask');
+  assert.equal(classifyPath('../../../../../../../../etc/passwd', trace, [root]).kind, 'ask');
+  assert.deepEqual(classifyPath('prompts/nope.md', trace, [root]), { kind: 'missing', path: path.join(root, 'runs', 'prompts', 'nope.md') });
+  assert.deepEqual(classifyPath(`file://${path.join(root, 'notes.md')}`, trace, [root]), { kind: 'open', path: path.join(root, 'notes.md') });
+});
+
+test('a symbolic link is judged by where it points', () => {
+  const { root, trace, outside } = scratch();
+  fs.symlinkSync(outside, path.join(root, 'runs', 'prompts', 'link.md'));
+  assert.deepEqual(classifyPath('prompts/link.md', trace, [root]), { kind: 'ask', path: outside });
+});
+
+test('links of other schemes are refused', () => {
+  const { trace, root } = scratch();
+  for (const target of ['command:workbench.action.terminal.new', 'https://example.com/x', 'vscode://file/etc/passwd', 'vscode-remote://x/y']) {
+    assert.equal(classifyPath(target, trace, [root]).kind, 'refuse', target);
+  }
+  // a Markdown link is no scheme: it is a (missing) relative path, never a link
+  assert.equal(classifyPath('[Open the prompt](command:workbench.action.terminal.new)', trace, [root]).kind, 'missing');
+});
+
+test('escapes: no Markdown link, HTML, icon or control character survives', () => {
+  const hostile = '[x](command:workbench.action.terminal.new) $(alert) <img src=x onerror=alert(1)> **b** `c` \u001b[31m\u202e';
+  const md = escapeMarkdown(hostile);
+  assert.ok(!/(^|[^\\])\[/.test(md) && !/(^|[^\\])</.test(md) && !/(^|[^\\])`/.test(md), md);
+  assert.ok(!md.includes('\u001b') && !md.includes('\u202e'));
+  assert.ok(md.includes('u\\{1b\\}'), 'the escape character is shown as \\u{1b}');
+  const icons = escapeIcons(hostile);
+  assert.ok(icons.includes('\\$(alert)') && !/(^|[^\\])\$\(/.test(icons));
+  const message = escapeForMessage(hostile);
+  assert.ok(!/[[\]()<>]/.test(message), message);
+  assert.ok(!/command:[^\u200b]/.test(message), 'no link-like scheme');
+  assert.ok(escapeForMessage('x'.repeat(500)).length <= 200);
+});
