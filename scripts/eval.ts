@@ -28,6 +28,7 @@ import { loadTrace } from '../src/trace/formats';
 import type { LoadedTrace } from '../src/trace/model';
 import { nodeFileAccess } from '../src/trace/node-files';
 import '../src/trace/importers';
+import { whoAndWhenReport } from './eval-blame';
 
 const positional = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const corpus = path.resolve(positional[0] ?? process.env.OTRACE_CORPUS ?? path.join(__dirname, '..', '..', 'shared', 'corpus'));
@@ -292,6 +293,8 @@ function main(): void {
   process.stdout.write(table(['subset', 'files', 'agent acc', 'random agent', 'step acc', 'random step', 'basis'], ww.rows) + '\n');
   process.stdout.write('published (GPT-4o, all-at-once prompting): agent 53.5%, step 14.2%\n\n');
   if (verbose) process.stdout.write(ww.details.join('\n') + '\n\n');
+  process.stdout.write('## Who&When: does it generalize? (leave-one-subset-out priors, intervals, rule ablation)\n');
+  process.stdout.write(whoAndWhenReport(corpus) + '\n');
   const mast = scoreMast();
   process.stdout.write('## MAST: failure modes vs trace labels (tp/fp/fn/tn)\n');
   process.stdout.write(table(['mode', 'traces', 'tp/fp/fn/tn', 'precision', 'recall', 'F1'], mast.rows) + '\n');

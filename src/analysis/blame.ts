@@ -36,11 +36,17 @@ function responsible(index: TraceIndex, i: number, tools: ReadonlySet<string>, t
   return -1;
 }
 
+/** The blame rules, in the order they are tried (each is a `Blame['basis']`). */
+export type BlameRule = Blame['basis'];
+export const BLAME_RULES: readonly BlameRule[] = ['final_answer_origin', 'error', 'credit', 'first_output'];
+
 /**
  * The decisive error of a failed trace, or null when the trace did not fail (by its own signal).
+ * @param rules the rules to try, in {@link BLAME_RULES} order (all by default; `npm run eval` ablates them)
  * @param creditValues per-position credit from credit.ts (used as a fallback).
  */
-export function findBlame(index: TraceIndex, outcome: Outcome, creditValues?: Float64Array): Blame | null {
+export function findBlame(index: TraceIndex, outcome: Outcome, creditValues?: Float64Array, rules: readonly BlameRule[] = BLAME_RULES): Blame | null {
+  const on = new Set(rules);
   const failed = outcome.status === 'failure' || (outcome.status === 'partial' && (outcome.value ?? 0) < 0);
   if (!failed || index.size === 0) return null;
   const tools = index.toolLanes;
@@ -55,7 +61,7 @@ export function findBlame(index: TraceIndex, outcome: Outcome, creditValues?: Fl
   };
 
   // 1. origin of the final answer's salient content
-  const final = finalAnswer(index, 0, index.size - 1);
+  const final = on.has('final_answer_origin') ? finalAnswer(index, 0, index.size - 1) : undefined;
   if (final) {
     const given = task >= 0 ? index.salient(task) : new Set<string>();
     const informative = (t: string) => t.length > 1 && !given.has(t);
@@ -92,18 +98,18 @@ export function findBlame(index: TraceIndex, outcome: Outcome, creditValues?: Fl
     }
   }
   // 2. first agent output followed by an error
-  for (let i = 0; i < index.size; i++) {
+  for (let i = 0; on.has('error') && i < index.size; i++) {
     if (!blameable(index, i, tools, task)) continue;
     const r = index.resultOf[i];
     if (r !== -1 && ERROR_TEXT.test(index.content(r).slice(0, 2000))) return make(i, 'error', `its tool call failed at ${index.id(r)}`);
   }
   // 3. most negative credit
-  if (creditValues) {
+  if (creditValues && on.has('credit')) {
     let best = -1;
     for (let i = 0; i < index.size; i++) if (blameable(index, i, tools, task) && (best === -1 || creditValues[i] < creditValues[best])) best = i;
     if (best !== -1 && creditValues[best] < 0) return make(best, 'credit', `most negative credit ${creditValues[best].toFixed(3)}`);
   }
   // 4. first agent output
-  for (let i = 0; i < index.size; i++) if (blameable(index, i, tools, task)) return make(i, 'first_output', 'first agent output after the task statement');
+  for (let i = 0; on.has('first_output') && i < index.size; i++) if (blameable(index, i, tools, task)) return make(i, 'first_output', 'first agent output after the task statement');
   return null;
 }

@@ -7,7 +7,7 @@
  * Methods, formulas and their sources: docs/analysis.md.
  */
 import type { LoadedTrace } from '../trace/model';
-import { findBlame } from './blame';
+import { findBlame, type BlameRule } from './blame';
 import { computeCredit } from './credit';
 import { findLoops, type LoopOptions } from './loops';
 import { computeMetrics } from './metrics';
@@ -21,6 +21,7 @@ import type { Analysis, Outcome } from './types';
 export * from './types';
 export { TraceIndex } from './trace-index';
 export { buildFindings } from './findings';
+export { BLAME_RULES, type BlameRule } from './blame';
 
 export interface AnalysisOptions extends LoopOptions, StopOptions {
   /** Share of credit an event passes on to its causes (default 0.5). */
@@ -30,6 +31,8 @@ export interface AnalysisOptions extends LoopOptions, StopOptions {
    * runs, or the user says so); overrides the trace's own signal. Never taken from trace.metadata.
    */
   outcome?: 'success' | 'failure';
+  /** Blame rules to try (all by default); for the evaluation's ablation. */
+  blameRules?: readonly BlameRule[];
 }
 
 /**
@@ -50,7 +53,7 @@ export function analyzeIndex(index: TraceIndex, options: AnalysisOptions = {}): 
   const loops = findLoops(index, options);
   const { stops, bestStop, vStop } = analyzeStops(index, loops, outcome, options);
   const { credit, values } = computeCredit(index, outcome, { lambda: options.lambda });
-  const blame = findBlame(index, outcome, values.values);
+  const blame = findBlame(index, outcome, values.values, options.blameRules);
   const metrics = computeMetrics(index);
   const topology = guessTopology(index, metrics);
 
