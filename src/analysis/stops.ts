@@ -117,6 +117,25 @@ export function analyzeStops(index: TraceIndex, loops: Loop[], outcome: Outcome 
   return { stops, bestStop: bestStopPoint(index, series?.points ?? []), vStop: estimateVStop(index, series) };
 }
 
+/**
+ * How a run without a stop ended, from what the file records: a root span still open (`open` on an
+ * event without a parent) and a last action that is a tool call with no result (`call_status`
+ * `in_progress` when the file is still being written). Undefined when neither holds.
+ */
+function howItEnded(index: TraceIndex, segment: Segment): string | undefined {
+  const { from, pos, keep } = segment;
+  let rootOpen = false;
+  for (let i = from; i <= pos; i++) if (keep(i) && index.events[i].open === true && index.events[i].parent === undefined) rootOpen = true;
+  let last = -1;
+  for (let i = pos; i >= from && last === -1; i--) if (keep(i) && index.types[i] !== 'stop') last = i;
+  const call = last !== -1 && index.types[last] === 'tool_call' && index.resultOf[last] === -1 ? index.events[last] : undefined;
+  if (call?.call_status === 'in_progress') return `the file is still being written: the run is in progress${rootOpen ? ' with the root open' : ''}, its last action a tool call awaiting its result`;
+  if (rootOpen && call) return 'run ended with the root still open, last action a tool call with no result (it ended during a tool call)';
+  if (rootOpen) return 'run ended with the root still open';
+  if (call) return 'run ended during a tool call: last action a tool call with no result';
+  return undefined;
+}
+
 /** Spawned agent -> the agent that spawned it (`to` of spawn events). */
 function spawnParents(index: TraceIndex): Map<string, string> {
   const parents = new Map<string, string>();
@@ -196,6 +215,8 @@ function judgeStop(
   if (synthetic && !claimsDone) {
     modes.push('no_stop');
     evidence.push(`the trace ends without a stop event${reason !== 'unknown' ? ` (last events suggest ${reason})` : ''}`);
+    const end = howItEnded(index, segment);
+    if (end) evidence.push(end);
   }
   const endLoop = loops.find((l) => {
     // a loop the run ended in: unresolved and more than a single echo (>= 3 repetitions or >= 4 events)
