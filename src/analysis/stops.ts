@@ -33,7 +33,7 @@
  * E[R | continue] = the reward the run finally reached (a single-sample Monte-Carlo estimate).
  */
 import type { StopReason } from '../trace/schema';
-import { finalAnswer, firstAppearance, isAgentOutput } from './answer';
+import { finalAnswer, firstAppearance, isAgentOutput, isNotAgentOutput } from './answer';
 import { mainRewardSeries, traceOutcome, type RewardPoint } from './outcome';
 import { opensDelegation } from './loops';
 import { APPROVAL_TEXT, CHANGE_TOOL, COMPLETION_CLAIM, CRITIQUE_TEXT, IMPASSE_TEXT, REVIEWER_ROLE, VERIFICATION_TEXT, VERIFY_TOOL } from './text';
@@ -52,6 +52,17 @@ export interface StopAnalysis {
 }
 
 const NOT_WORK = new Set(['stop', 'reward', 'despawn']);
+
+/**
+ * True for an event that is work of the run: not a stop, reward or despawn, and not a row the
+ * user or the harness wrote (local commands, meta rows, placeholders: the run does not go on
+ * because of them).
+ */
+function isWork(index: TraceIndex, i: number): boolean {
+  if (NOT_WORK.has(index.types[i])) return false;
+  const e = index.events[i];
+  return !(e.kind !== undefined && (e.kind === 'local_command' || e.kind === 'meta' || e.kind === 'placeholder' || e.kind === 'missing_parent'));
+}
 /** Content that was redacted or left out, so it cannot show what a call did. */
 const OPAQUE = /^\s*(?:\[REDACTED[^\]]*\]\s*)?$/;
 const LIMIT_REASONS = new Set<StopReason>(['max_turns', 'budget_exhausted', 'timeout']);
@@ -95,7 +106,7 @@ export function analyzeStops(index: TraceIndex, loops: Loop[], outcome: Outcome 
   const lastStop = stopPositions.length ? stopPositions[stopPositions.length - 1] : -1;
   // work after the last stop: an event with new content (a fingerprint not seen before)
   let workAfter = false;
-  for (let i = lastStop + 1; i < n; i++) if (!NOT_WORK.has(index.types[i]) && index.firstSeen[i] === i) workAfter = true;
+  for (let i = lastStop + 1; i < n; i++) if (isWork(index, i) && index.firstSeen[i] === i) workAfter = true;
   const synthetic = workAfter ? n - 1 : -1;
   const points = synthetic >= 0 ? [...stopPositions, synthetic] : stopPositions;
   const series = mainRewardSeries(index);
@@ -249,6 +260,13 @@ function judgeStop(
       const repeated = Math.round((cut.events.length * (cut.repetitions - 1)) / cut.repetitions);
       wasted = { events: repeated, tokens: cut.tokens, seconds: cut.seconds };
     }
+  }
+
+  // A stop the user decided (an interruption) is the user's choice, not an agent failure.
+  if (!synthetic && (e.kind === 'interruption' || (reason === 'user_abort' && e.decided_by === 'user'))) {
+    const denied = deniedCalls(index, segment);
+    const message = `stop (${reason}): the user stopped the run${denied.length ? ` and refused ${denied.map((d) => index.id(d)).join(', ')}` : ''}; not an agent failure`;
+    return { event: index.id(pos), index: index.at(pos), synthetic, reason, reason_source: reasonSource, finding: 'ok', modes: [], evidence: [message], wasted: ZERO, message };
   }
 
   // premature
@@ -466,10 +484,18 @@ function endsAtImpasse(index: TraceIndex, { from, pos, keep }: Segment): number 
 }
 
 /** Position of the last state change in [from, pos] with no verification after it, or -1. */
+/** Positions of the calls the user refused (`call_status: denied`) in a segment. */
+function deniedCalls(index: TraceIndex, { from, pos, keep }: Segment): number[] {
+  const out: number[] = [];
+  for (let i = from; i <= pos; i++) if (keep(i) && index.types[i] === 'tool_call' && index.events[i].call_status === 'denied') out.push(i);
+  return out;
+}
+
 function unverifiedChange(index: TraceIndex, { from, pos, keep }: Segment): number {
   let change = -1;
   for (let i = pos; i >= from; i--) {
-    if (index.types[i] !== 'tool_call' || !keep(i)) continue;
+    // a refused call changed nothing
+    if (index.types[i] !== 'tool_call' || !keep(i) || index.events[i].call_status === 'denied') continue;
     const e = index.events[i];
     const head = `${e.tool ?? ''} ${index.content(i).slice(0, 200)}`;
     if (CHANGE_TOOL.test(e.tool ?? '') || (!VERIFY_TOOL.test(head) && CHANGE_TOOL.test(head))) {
@@ -552,14 +578,14 @@ function bestStopPoint(index: TraceIndex, rewards: RewardPoint[]): BestStop | nu
     const seen = new Set<number>();
     for (let i = 0; i < n; i++) {
       const fp = index.fingerprints[i];
-      if (!seen.has(fp) && !NOT_WORK.has(index.types[i])) pos = i;
+      if (!seen.has(fp) && isWork(index, i) && !isNotAgentOutput(index.events[i]) && index.types[i] !== 'tool_result') pos = i;
       seen.add(fp);
     }
     basis = 'new_content';
   }
   if (pos === -1) return null;
   let last = n - 1;
-  while (last > pos && NOT_WORK.has(index.types[last])) last--;
+  while (last > pos && !isWork(index, last)) last--;
   return { event: index.id(pos), index: index.at(pos), basis, after: spent(index, pos + 1, last, index.end(pos)) };
 }
 

@@ -25,7 +25,7 @@ export const analyze: Command = {
       `  outcome    ${a.outcome.status} (${a.outcome.source})`,
       ...a.stops.map((s) => `  stop       ${s.event}: ${s.message}`),
       ...(a.loops.length ? a.loops.map((l) => `  loop       ${l.kind} at ${l.events[0]}: ${l.message}`) : ['  loops      none']),
-      `  blame      ${a.blame ? `${a.blame.agent} at ${a.blame.event} (record ${a.blame.record}): ${a.blame.message}` : 'none (the trace did not fail by its own signal; see --outcome)'}`,
+      `  blame      ${a.blame ? `${a.blame.agent} at ${a.blame.event} (record ${a.blame.record}): ${a.blame.message}` : noBlame(a.outcome)}`,
       `  credit     ${a.credit.signed ? 'signed' : 'unsigned'}; by agent ${agents.slice(0, 6).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`,
       `  best stop  ${a.best_stop ? `${a.best_stop.event} (${a.best_stop.basis}), ${a.best_stop.after.events} events after it` : 'none'}`,
       `  V_stop     ${a.v_stop.available ? a.v_stop.points.map((p) => `${p.event} ${p.value}`).join(', ') : a.v_stop.note}`,
@@ -36,3 +36,10 @@ export const analyze: Command = {
     return errors > 0 ? 1 : 0;
   },
 };
+
+/** Why there is no blame, in the terms of the outcome used (the trace's own or `--outcome`). */
+function noBlame(outcome: { status: string; source: string }): string {
+  if (outcome.status === 'failure' || outcome.status === 'partial') return `none (the run failed (${outcome.source}), but no agent output is to blame)`;
+  if (outcome.source === 'given by the caller') return `none (the outcome given is ${outcome.status})`;
+  return 'none (the trace did not fail by its own signal; see --outcome)';
+}
