@@ -270,7 +270,7 @@ function judgeStop(
   }
 
   // premature
-  const open = openSpawns(index, pos);
+  const open = openSpawns(index, pos, keep);
   if (open.length) {
     modes.push('premature');
     evidence.push(`${open.length} spawned agent${open.length > 1 ? 's' : ''} had not returned: ${open.join(', ')}`);
@@ -359,12 +359,13 @@ function describe(s: Spent): string {
  * they act after the stop, never acted, or their last act before it awaits an answer (a tool call,
  * spawn or delegation). An agent that handed its output to another agent and went quiet is done.
  */
-function openSpawns(index: TraceIndex, pos: number): string[] {
+function openSpawns(index: TraceIndex, pos: number, keep: (i: number) => boolean = () => true): string[] {
   const open = new Map<string, number>();
   for (let i = 0; i <= pos; i++) {
     const e = index.events[i];
     const type = index.types[i];
-    if (type === 'spawn' && typeof e.to === 'string' && e.to !== e.agent) open.set(e.to, i);
+    // only spawns made inside the stop's own scope (a sub-agent's stop does not answer for its siblings)
+    if (type === 'spawn' && typeof e.to === 'string' && e.to !== e.agent && keep(i)) open.set(e.to, i);
     else if (type === 'return') {
       open.delete(e.from ?? e.agent);
       open.delete(e.agent);

@@ -1,14 +1,18 @@
 /**
- * The transcript cases of issue #11 (Claude Code; test/fixtures/cases, copied from the shared
+ * The transcript cases of issue #11 (Claude Code, Codex; test/fixtures/cases, copied from the shared
  * cases, see its SOURCE.md): one test per file, asserting what the cases README says a user expects.
  */
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeTrace } from '../../../src/analysis';
 import { loadTrace } from '../../../src/trace/formats';
 import '../../../src/trace/importers';
-import type { LoadedTrace } from '../../../src/trace/model';
-import { fixture } from '../helpers';
+import { originOfId, type LoadedTrace } from '../../../src/trace/model';
+import { nodeFileAccess } from '../../../src/trace/node-files';
+import { traceStats } from '../../../src/trace/stats';
+import { fixture, fixturePath } from '../helpers';
 
 const load = (name: string): LoadedTrace => loadTrace(fixture('cases', name), name);
 const byId = (l: LoadedTrace, id: string) => l.trace.events.find((e) => e.id === id)!;
@@ -123,4 +127,33 @@ test('24 ANSI escapes: stripped from shown text; /context is a local command and
   const a = analyzeTrace(l);
   assert.deepEqual(a.stops.map((s) => s.finding), ['ok']);
   assert.equal(a.best_stop?.event, U('02404'));
+});
+
+test('16 Codex multi-agent rollouts: spawns into two worker lanes, the wait as a join, children pulled in from the folder', () => {
+  const dir = fixturePath('cases', '16-codex-spawn-agent');
+  const [parent, franklin, ohm] = fs.readdirSync(dir).sort().map((n) => path.join(dir, n));
+  const l = loadTrace(fs.readFileSync(parent, 'utf8'), parent, nodeFileAccess);
+  assert.deepEqual(problems(l), []);
+  assert.deepEqual(traceStats(l).agents, ['codex', 'worker:Franklin', 'worker:Ohm']);
+  const spawns = l.trace.events.filter((e) => e.type === 'spawn');
+  assert.deepEqual(spawns.map((e) => [e.id, e.agent, e.to]), [['call_fx_spawn_pay', 'codex', 'worker:Franklin'], ['call_fx_spawn_cart', 'codex', 'worker:Ohm']]);
+  for (const [spawn, lane, file] of [['call_fx_spawn_pay', 'worker:Franklin', franklin], ['call_fx_spawn_cart', 'worker:Ohm', ohm]]) {
+    const first = l.trace.events.find((e) => e.agent === lane)!;
+    assert.equal(originOfId(l, first.id)!.file, file);
+    assert.ok(l.trace.edges.some((e) => e.src === spawn && e.dst === first.id && e.type === 'spawn'));
+  }
+  const join = byId(l, 'call_fx_wait:result');
+  assert.equal(join.type, 'aggregate');
+  assert.deepEqual(join.causes, ['call_fx_wait', 'Franklin/msg:L7', 'Ohm/msg:L7']);
+  for (const ret of ['Franklin/msg:L7', 'Ohm/msg:L7']) {
+    assert.deepEqual([byId(l, ret).type, byId(l, ret).to], ['return', 'codex']);
+    assert.ok(l.trace.edges.some((e) => e.src === ret && e.dst === join.id && e.type === 'return'));
+  }
+  const a = analyzeTrace(l);
+  assert.deepEqual(a.stops.map((s) => s.finding), ['ok', 'ok', 'ok']);
+  assert.equal(a.best_stop?.event, 'msg:L16');
+  // A child opened alone says whose sub-agent it is.
+  const alone = loadTrace(fs.readFileSync(franklin, 'utf8'), franklin, nodeFileAccess);
+  assert.deepEqual(problems(alone), ['1:1: info: this rollout is the sub-agent Franklin (worker) of thread 019f7000-0000-7000-8000-00000000a016; open the parent rollout to see it in its run']);
+  assert.deepEqual(traceStats(alone).agents, ['worker:Franklin']);
 });
