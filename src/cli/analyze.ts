@@ -1,7 +1,7 @@
 /** `otrace analyze FILE [--json] [--outcome failure|success]`: the analysis as JSON or a readable summary (docs/analysis.md). */
 import { parseArgs } from 'node:util';
 import { analyzeTrace } from '../analysis';
-import { fail, load, printProblems, type Command } from './common';
+import { fail, load, MAX_MESSAGE, printProblems, safe, safeJson, type Command } from './common';
 
 export const analyze: Command = {
   usage: 'otrace analyze FILE [--json] [--outcome failure|success]',
@@ -15,22 +15,23 @@ export const analyze: Command = {
     const errors = printProblems(file, loaded, process.stderr);
     const a = analyzeTrace(loaded, { outcome });
     if (values.json) {
-      process.stdout.write(JSON.stringify(a, null, 2) + '\n');
+      process.stdout.write(safeJson(a) + '\n');
       return errors > 0 ? 1 : 0;
     }
     const agents = Object.entries(a.credit.agents).sort((x, y) => Math.abs(y[1]) - Math.abs(x[1]));
     const m = a.metrics;
+    const say = (text: string) => safe(text, MAX_MESSAGE);
     const lines = [
-      `${file}`,
-      `  outcome    ${a.outcome.status} (${a.outcome.source})`,
-      ...a.stops.map((s) => `  stop       ${s.event}: ${s.message}`),
-      ...(a.loops.length ? a.loops.map((l) => `  loop       ${l.kind} at ${l.events[0]}: ${l.message}`) : ['  loops      none']),
-      `  blame      ${a.blame ? `${a.blame.agent} at ${a.blame.event} (record ${a.blame.record}): ${a.blame.message}` : noBlame(a.outcome)}`,
-      `  credit     ${a.credit.signed ? 'signed' : 'unsigned'}; by agent ${agents.slice(0, 6).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`,
-      `  best stop  ${a.best_stop ? `${a.best_stop.event} (${a.best_stop.basis}), ${a.best_stop.after.events} events after it` : 'none'}`,
-      `  V_stop     ${a.v_stop.available ? a.v_stop.points.map((p) => `${p.event} ${p.value}`).join(', ') : a.v_stop.note}`,
+      `${safe(file, 1000)}`,
+      `  outcome    ${a.outcome.status} (${say(a.outcome.source)})`,
+      ...a.stops.map((s) => `  stop       ${safe(s.event)}: ${say(s.message)}`),
+      ...(a.loops.length ? a.loops.map((l) => `  loop       ${l.kind} at ${safe(l.events[0])}: ${say(l.message)}`) : ['  loops      none']),
+      `  blame      ${a.blame ? `${safe(a.blame.agent)} at ${safe(a.blame.event)} (record ${a.blame.record}): ${say(a.blame.message)}` : say(noBlame(a.outcome))}`,
+      `  credit     ${a.credit.signed ? 'signed' : 'unsigned'}; by agent ${agents.slice(0, 6).map(([k, v]) => `${safe(k)} ${v}`).join(', ') || 'none'}`,
+      `  best stop  ${a.best_stop ? `${safe(a.best_stop.event)} (${a.best_stop.basis}), ${a.best_stop.after.events} events after it` : 'none'}`,
+      `  V_stop     ${a.v_stop.available ? a.v_stop.points.map((p) => `${safe(p.event)} ${p.value}`).join(', ') : say(a.v_stop.note)}`,
       `  metrics    parallelism ${m.parallelism} (${m.total_work}/${m.critical_path} ${m.work_basis}), spawns ${m.spawns}, fan-out ${m.max_fan_out}, depth ${m.spawn_depth}, protocol overhead ${m.protocol_overhead ?? 'n/a'} (${m.overhead_basis})`,
-      `  topology   ${a.topology.guess}${a.topology.declared ? ` (declared ${a.topology.declared})` : ''}`,
+      `  topology   ${a.topology.guess}${a.topology.declared ? ` (declared ${safe(a.topology.declared)})` : ''}`,
     ];
     process.stdout.write(lines.join('\n') + '\n');
     return errors > 0 ? 1 : 0;
