@@ -6,6 +6,7 @@
  * (tool output and verbatim repeats excluded) whose text is more than a bare "TERMINATE". Inside it, an explicit answer
  * is extracted when written as `FINAL ANSWER: X`, `the answer is X`, `Answer: X` or `\boxed{X}`.
  */
+import { NOT_AGENT_OUTPUT_KINDS } from '../trace/schema';
 import type { TraceIndex } from './trace-index';
 import { normalizeContent } from './text';
 
@@ -43,9 +44,20 @@ export function explicitAnswer(text: string): string | undefined {
   return undefined;
 }
 
-/** True for output positions that carry content of an agent (not tool output, not bookkeeping). */
+/** Senders whose messages are never an agent's output: the user's prompts, the harness's injected rows. */
+const NOT_AGENT_SENDERS = new Set(['user', 'harness', 'human']);
+
+/**
+ * True for an event written by the harness or the user rather than an agent: a local command, a
+ * meta row, a synthetic placeholder, a missing-parent placeholder, a prompt from the user.
+ */
+export function isNotAgentOutput(e: { kind?: string; from?: string; synthetic?: unknown; type: string }): boolean {
+  return (e.kind !== undefined && NOT_AGENT_OUTPUT_KINDS.has(e.kind)) || e.synthetic === true || (e.type === 'message' && e.from !== undefined && NOT_AGENT_SENDERS.has(e.from));
+}
+
+/** True for output positions that carry content of an agent (not tool output, not bookkeeping, not a user or harness row). */
 export function isAgentOutput(index: TraceIndex, i: number): boolean {
-  return OUTPUT_TYPES.has(index.types[i]) && !index.toolLanes.has(index.events[i].agent) && index.content(i).replace(/\bTERMINATE\b/g, '').trim().length > 0;
+  return OUTPUT_TYPES.has(index.types[i]) && !index.toolLanes.has(index.events[i].agent) && !isNotAgentOutput(index.events[i]) && index.content(i).replace(/\bTERMINATE\b/g, '').trim().length > 0;
 }
 
 /**

@@ -10,7 +10,7 @@
  * is an error (a failed tool result / error text) is taken; else the agent output with the most
  * negative credit (credit.ts); else the first agent output after the task statement.
  */
-import { finalAnswer, firstAppearance } from './answer';
+import { finalAnswer, firstAppearance, isNotAgentOutput } from './answer';
 import { ERROR_TEXT, salientTokens } from './text';
 import type { TraceIndex } from './trace-index';
 import type { Blame, Outcome } from './types';
@@ -23,6 +23,9 @@ function blameable(index: TraceIndex, i: number, tools: ReadonlySet<string>, tas
   const type = index.types[i];
   if (!AGENT_TYPES.has(type)) return false;
   if (tools.has(index.events[i].agent)) return false;
+  if (isNotAgentOutput(index.events[i])) return false; // a user, harness or placeholder row
+  const e = index.events[i];
+  if (e.kind === 'interruption' || e.kind === 'api_error' || e.call_status === 'denied') return false; // the user's or the API's doing
   return index.content(i).replace(/\bTERMINATE\b/g, '').trim().length > 0;
 }
 
@@ -49,6 +52,8 @@ export function findBlame(index: TraceIndex, outcome: Outcome, creditValues?: Fl
   const on = new Set(rules);
   const failed = outcome.status === 'failure' || (outcome.status === 'partial' && (outcome.value ?? 0) < 0);
   if (!failed || index.size === 0) return null;
+  // A run that failed because the API failed (a synthetic API-error stop) failed through no agent's output.
+  if (/an API error: not an agent failure/.test(outcome.source)) return null;
   const tools = index.toolLanes;
   let task = -1;
   for (let i = 0; i < index.size; i++) if (index.content(i).trim()) {

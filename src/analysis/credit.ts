@@ -21,7 +21,7 @@
  * Unknown outcome: R = +1 and the values are unsigned influence shares (`signed: false`).
  * A producer's `credit` on an event is shown as given and never overwritten.
  */
-import { finalAnswer } from './answer';
+import { finalAnswer, isNotAgentOutput } from './answer';
 import { OUTCOME_CHANNELS, rewardPoints } from './outcome';
 import type { LinkKind, TraceIndex } from './trace-index';
 import type { Credit, Outcome } from './types';
@@ -150,6 +150,9 @@ export function computeCredit(index: TraceIndex, outcome: Outcome, options: Cred
   for (let i = 0; i < index.size; i++) {
     const e = index.events[i];
     let v = round(values.values[i]);
+    // Rows the user or the harness wrote (local commands, meta rows, placeholders) take no credit.
+    if (isNotAgentOutput(e) && e.type === 'message' && e.from !== 'user') v = 0;
+    else if (e.kind === 'local_command' || e.kind === 'placeholder' || e.kind === 'missing_parent') v = 0;
     if (typeof e.credit === 'number' && Number.isFinite(e.credit)) v = e.credit;
     byIndex[index.at(i)] = v;
     if (Object.prototype.hasOwnProperty.call(events, e.id)) continue;

@@ -33,7 +33,7 @@
  * E[R | continue] = the reward the run finally reached (a single-sample Monte-Carlo estimate).
  */
 import type { StopReason } from '../trace/schema';
-import { finalAnswer, firstAppearance, isAgentOutput } from './answer';
+import { finalAnswer, firstAppearance, isAgentOutput, isNotAgentOutput } from './answer';
 import { mainRewardSeries, traceOutcome, type RewardPoint } from './outcome';
 import { opensDelegation } from './loops';
 import { APPROVAL_TEXT, CHANGE_TOOL, COMPLETION_CLAIM, CRITIQUE_TEXT, IMPASSE_TEXT, REVIEWER_ROLE, VERIFICATION_TEXT, VERIFY_TOOL } from './text';
@@ -52,6 +52,17 @@ export interface StopAnalysis {
 }
 
 const NOT_WORK = new Set(['stop', 'reward', 'despawn']);
+
+/**
+ * True for an event that is work of the run: not a stop, reward or despawn, and not a row the
+ * user or the harness wrote (local commands, meta rows, placeholders: the run does not go on
+ * because of them).
+ */
+function isWork(index: TraceIndex, i: number): boolean {
+  if (NOT_WORK.has(index.types[i])) return false;
+  const e = index.events[i];
+  return !(e.kind !== undefined && (e.kind === 'local_command' || e.kind === 'meta' || e.kind === 'placeholder' || e.kind === 'missing_parent'));
+}
 /** Content that was redacted or left out, so it cannot show what a call did. */
 const OPAQUE = /^\s*(?:\[REDACTED[^\]]*\]\s*)?$/;
 const LIMIT_REASONS = new Set<StopReason>(['max_turns', 'budget_exhausted', 'timeout']);
@@ -95,7 +106,7 @@ export function analyzeStops(index: TraceIndex, loops: Loop[], outcome: Outcome 
   const lastStop = stopPositions.length ? stopPositions[stopPositions.length - 1] : -1;
   // work after the last stop: an event with new content (a fingerprint not seen before)
   let workAfter = false;
-  for (let i = lastStop + 1; i < n; i++) if (!NOT_WORK.has(index.types[i]) && index.firstSeen[i] === i) workAfter = true;
+  for (let i = lastStop + 1; i < n; i++) if (isWork(index, i) && index.firstSeen[i] === i) workAfter = true;
   const synthetic = workAfter ? n - 1 : -1;
   const points = synthetic >= 0 ? [...stopPositions, synthetic] : stopPositions;
   const series = mainRewardSeries(index);
@@ -115,6 +126,25 @@ export function analyzeStops(index: TraceIndex, loops: Loop[], outcome: Outcome 
     stops.push(judgeStop(index, loops, outcome, series?.points ?? [], { from, pos, keep }, pos === synthetic, pos === points[points.length - 1], minWasted));
   }
   return { stops, bestStop: bestStopPoint(index, series?.points ?? []), vStop: estimateVStop(index, series) };
+}
+
+/**
+ * How a run without a stop ended, from what the file records: a root span still open (`open` on an
+ * event without a parent) and a last action that is a tool call with no result (`call_status`
+ * `in_progress` when the file is still being written). Undefined when neither holds.
+ */
+function howItEnded(index: TraceIndex, segment: Segment): string | undefined {
+  const { from, pos, keep } = segment;
+  let rootOpen = false;
+  for (let i = from; i <= pos; i++) if (keep(i) && index.events[i].open === true && index.events[i].parent === undefined) rootOpen = true;
+  let last = -1;
+  for (let i = pos; i >= from && last === -1; i--) if (keep(i) && index.types[i] !== 'stop') last = i;
+  const call = last !== -1 && index.types[last] === 'tool_call' && index.resultOf[last] === -1 ? index.events[last] : undefined;
+  if (call?.call_status === 'in_progress') return `the file is still being written: the run is in progress${rootOpen ? ' with the root open' : ''}, its last action a tool call awaiting its result`;
+  if (rootOpen && call) return 'run ended with the root still open, last action a tool call with no result (it ended during a tool call)';
+  if (rootOpen) return 'run ended with the root still open';
+  if (call) return 'run ended during a tool call: last action a tool call with no result';
+  return undefined;
 }
 
 /** Spawned agent -> the agent that spawned it (`to` of spawn events). */
@@ -196,6 +226,8 @@ function judgeStop(
   if (synthetic && !claimsDone) {
     modes.push('no_stop');
     evidence.push(`the trace ends without a stop event${reason !== 'unknown' ? ` (last events suggest ${reason})` : ''}`);
+    const end = howItEnded(index, segment);
+    if (end) evidence.push(end);
   }
   const endLoop = loops.find((l) => {
     // a loop the run ended in: unresolved and more than a single echo (>= 3 repetitions or >= 4 events)
@@ -230,8 +262,15 @@ function judgeStop(
     }
   }
 
+  // A stop the user decided (an interruption) is the user's choice, not an agent failure.
+  if (!synthetic && (e.kind === 'interruption' || (reason === 'user_abort' && e.decided_by === 'user'))) {
+    const denied = deniedCalls(index, segment);
+    const message = `stop (${reason}): the user stopped the run${denied.length ? ` and refused ${denied.map((d) => index.id(d)).join(', ')}` : ''}; not an agent failure`;
+    return { event: index.id(pos), index: index.at(pos), synthetic, reason, reason_source: reasonSource, finding: 'ok', modes: [], evidence: [message], wasted: ZERO, message };
+  }
+
   // premature
-  const open = openSpawns(index, pos);
+  const open = openSpawns(index, pos, keep);
   if (open.length) {
     modes.push('premature');
     evidence.push(`${open.length} spawned agent${open.length > 1 ? 's' : ''} had not returned: ${open.join(', ')}`);
@@ -320,12 +359,13 @@ function describe(s: Spent): string {
  * they act after the stop, never acted, or their last act before it awaits an answer (a tool call,
  * spawn or delegation). An agent that handed its output to another agent and went quiet is done.
  */
-function openSpawns(index: TraceIndex, pos: number): string[] {
+function openSpawns(index: TraceIndex, pos: number, keep: (i: number) => boolean = () => true): string[] {
   const open = new Map<string, number>();
   for (let i = 0; i <= pos; i++) {
     const e = index.events[i];
     const type = index.types[i];
-    if (type === 'spawn' && typeof e.to === 'string' && e.to !== e.agent) open.set(e.to, i);
+    // only spawns made inside the stop's own scope (a sub-agent's stop does not answer for its siblings)
+    if (type === 'spawn' && typeof e.to === 'string' && e.to !== e.agent && keep(i)) open.set(e.to, i);
     else if (type === 'return') {
       open.delete(e.from ?? e.agent);
       open.delete(e.agent);
@@ -445,10 +485,18 @@ function endsAtImpasse(index: TraceIndex, { from, pos, keep }: Segment): number 
 }
 
 /** Position of the last state change in [from, pos] with no verification after it, or -1. */
+/** Positions of the calls the user refused (`call_status: denied`) in a segment. */
+function deniedCalls(index: TraceIndex, { from, pos, keep }: Segment): number[] {
+  const out: number[] = [];
+  for (let i = from; i <= pos; i++) if (keep(i) && index.types[i] === 'tool_call' && index.events[i].call_status === 'denied') out.push(i);
+  return out;
+}
+
 function unverifiedChange(index: TraceIndex, { from, pos, keep }: Segment): number {
   let change = -1;
   for (let i = pos; i >= from; i--) {
-    if (index.types[i] !== 'tool_call' || !keep(i)) continue;
+    // a refused call changed nothing
+    if (index.types[i] !== 'tool_call' || !keep(i) || index.events[i].call_status === 'denied') continue;
     const e = index.events[i];
     const head = `${e.tool ?? ''} ${index.content(i).slice(0, 200)}`;
     if (CHANGE_TOOL.test(e.tool ?? '') || (!VERIFY_TOOL.test(head) && CHANGE_TOOL.test(head))) {
@@ -531,14 +579,14 @@ function bestStopPoint(index: TraceIndex, rewards: RewardPoint[]): BestStop | nu
     const seen = new Set<number>();
     for (let i = 0; i < n; i++) {
       const fp = index.fingerprints[i];
-      if (!seen.has(fp) && !NOT_WORK.has(index.types[i])) pos = i;
+      if (!seen.has(fp) && isWork(index, i) && !isNotAgentOutput(index.events[i]) && index.types[i] !== 'tool_result') pos = i;
       seen.add(fp);
     }
     basis = 'new_content';
   }
   if (pos === -1) return null;
   let last = n - 1;
-  while (last > pos && NOT_WORK.has(index.types[last])) last--;
+  while (last > pos && !isWork(index, last)) last--;
   return { event: index.id(pos), index: index.at(pos), basis, after: spent(index, pos + 1, last, index.end(pos)) };
 }
 

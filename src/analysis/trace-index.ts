@@ -231,6 +231,7 @@ export class TraceIndex {
       this.addLink(u, v, kind, explicit, edgeType);
     };
     for (const edge of this.loaded.trace.edges) {
+      if (edge.type === 'link') continue; // a span link relates two events; it is not a cause
       const u = this.pos.get(edge.src);
       const v = this.pos.get(edge.dst);
       if (v === undefined) {

@@ -1,7 +1,7 @@
 /** `otrace analyze FILE [--json] [--outcome failure|success]`: the analysis as JSON or a readable summary (docs/analysis.md). */
 import { parseArgs } from 'node:util';
 import { analyzeTrace } from '../analysis';
-import { fail, load, printProblems, type Command } from './common';
+import { fail, load, MAX_MESSAGE, printProblems, safe, safeJson, type Command } from './common';
 
 const FINDING_LABEL: Record<string, string> = { stop: 'stop', loop: 'loop', blame: 'blame', best_stop: 'best stop' };
 
@@ -17,7 +17,7 @@ export const analyze: Command = {
     const errors = printProblems(file, loaded, process.stderr);
     const a = analyzeTrace(loaded, { outcome });
     if (values.json) {
-      process.stdout.write(JSON.stringify(a, null, 2) + '\n');
+      process.stdout.write(safeJson(a) + '\n');
       return errors > 0 ? 1 : 0;
     }
     const recordOf = (i: number) => {
@@ -26,19 +26,27 @@ export const analyze: Command = {
     };
     const agents = Object.entries(a.credit.agents).sort((x, y) => Math.abs(y[1]) - Math.abs(x[1]));
     const m = a.metrics;
+    const say = (text: string) => safe(text, MAX_MESSAGE);
     const lines = [
-      `${file}`,
-      `  outcome    ${a.outcome.status} (${a.outcome.source})`,
-      ...a.findings.map((f) => `  ${FINDING_LABEL[f.kind].padEnd(10)} ${f.ids[0]} (${recordOf(f.events[0])}) ${f.inline}: ${f.message}`),
+      `${safe(file, 1000)}`,
+      `  outcome    ${a.outcome.status} (${say(a.outcome.source)})`,
+      ...a.findings.map((f) => `  ${FINDING_LABEL[f.kind].padEnd(10)} ${safe(f.ids[0])} (${safe(recordOf(f.events[0]), 1000)}) ${say(f.inline)}: ${say(f.message)}`),
       ...(a.loops.length ? [] : ['  loops      none']),
-      ...(a.blame ? [] : ['  blame      none (the trace did not fail by its own signal; see --outcome)']),
-      `  credit     ${a.credit.signed ? 'signed' : 'unsigned'}; by agent ${agents.slice(0, 6).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`,
-      `  best stop  ${a.best_stop ? `${a.best_stop.event} (${a.best_stop.basis}), ${a.best_stop.after.events} events after it` : 'none'}`,
-      `  V_stop     ${a.v_stop.available ? a.v_stop.points.map((p) => `${p.event} ${p.value}`).join(', ') : a.v_stop.note}`,
+      ...(a.blame ? [] : [`  blame      ${say(noBlame(a.outcome))}`]),
+      `  credit     ${a.credit.signed ? 'signed' : 'unsigned'}; by agent ${agents.slice(0, 6).map(([k, v]) => `${safe(k)} ${v}`).join(', ') || 'none'}`,
+      `  best stop  ${a.best_stop ? `${safe(a.best_stop.event)} (${a.best_stop.basis}), ${a.best_stop.after.events} events after it` : 'none'}`,
+      `  V_stop     ${a.v_stop.available ? a.v_stop.points.map((p) => `${safe(p.event)} ${p.value}`).join(', ') : say(a.v_stop.note)}`,
       `  metrics    parallelism ${m.parallelism} (${m.total_work}/${m.critical_path} ${m.work_basis}), spawns ${m.spawns}, fan-out ${m.max_fan_out}, depth ${m.spawn_depth}, protocol overhead ${m.protocol_overhead ?? 'n/a'} (${m.overhead_basis})`,
-      `  topology   ${a.topology.guess}${a.topology.declared ? ` (declared ${a.topology.declared})` : ''}`,
+      `  topology   ${a.topology.guess}${a.topology.declared ? ` (declared ${safe(a.topology.declared)})` : ''}`,
     ];
     process.stdout.write(lines.join('\n') + '\n');
     return errors > 0 ? 1 : 0;
   },
 };
+
+/** Why there is no blame, in the terms of the outcome used (the trace's own or `--outcome`). */
+function noBlame(outcome: { status: string; source: string }): string {
+  if (outcome.status === 'failure' || outcome.status === 'partial') return `none (the run failed (${outcome.source}), but no agent output is to blame)`;
+  if (outcome.source === 'given by the caller') return `none (the outcome given is ${outcome.status})`;
+  return 'none (the trace did not fail by its own signal; see --outcome)';
+}

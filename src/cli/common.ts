@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import { loadTrace } from '../trace/formats';
 import { formatPosition, type LoadedTrace } from '../trace/model';
+import { escapeJsonControls, visibleText } from '../trace/preview';
 import { nodeFileAccess } from '../trace/node-files';
 import '../trace/importers';
 
@@ -37,12 +38,39 @@ export function load(file: string): LoadedTrace {
 /** A number for people: at most 3 decimals. */
 export const num = (n: number): string => String(Math.round(n * 1000) / 1000);
 
+/** Longest name or id printed whole; longer ones are cut (see {@link safe}). */
+export const MAX_NAME = 120;
+/** Longest message printed whole. */
+export const MAX_MESSAGE = 1000;
+
+/**
+ * Any value from a trace (a name, an id, a message), ready for the terminal: control characters
+ * (C0, C1: ESC, BEL, 0x9B, 0x9D, ...) and bidi overrides/isolates made visible as escapes
+ * (`\x1b`, `\u202e`), and cut to `max` characters with `…(N more)` (never inside a surrogate pair).
+ * Every command prints trace text through it.
+ */
+export function safe(v: unknown, max = MAX_NAME): string {
+  let s = String(v);
+  if (s.length > max) {
+    let cut = max;
+    const c = s.charCodeAt(cut - 1);
+    if (c >= 0xd800 && c <= 0xdbff) cut--;
+    s = `${s.slice(0, cut)}…(${s.length - cut} more)`;
+  }
+  return visibleText(s);
+}
+
+/** JSON for the terminal: `JSON.stringify` (2-space indent) with C1 and bidi controls escaped too (same value). */
+export function safeJson(value: unknown): string {
+  return escapeJsonControls(JSON.stringify(value, null, 2));
+}
+
 /** Prints problems as FILE:LINE:COLUMN lines; returns the number of errors. */
 export function printProblems(file: string, loaded: LoadedTrace, out: NodeJS.WritableStream): number {
   let errors = 0;
   for (const p of loaded.problems) {
     if (p.severity === 'error') errors++;
-    out.write(`${p.file ?? file}:${formatPosition(p.range.start)}: ${p.severity}: ${p.message}\n`);
+    out.write(`${safe(p.file ?? file, 1000)}:${formatPosition(p.range.start)}: ${p.severity}: ${safe(p.message, MAX_MESSAGE)}\n`);
   }
   return errors;
 }

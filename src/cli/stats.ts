@@ -1,7 +1,7 @@
 /** `otrace stats FILE [--json]`: format, events by type, agents, time span, costs, stops. Exit 1 on an unknown format. */
 import { parseArgs } from 'node:util';
 import { traceStats } from '../trace/stats';
-import { fail, load, num, printProblems, type Command } from './common';
+import { fail, load, num, printProblems, safe, safeJson, type Command } from './common';
 
 export const stats: Command = {
   usage: 'otrace stats FILE [--json]',
@@ -16,19 +16,19 @@ export const stats: Command = {
     }
     const s = traceStats(loaded);
     if (values.json) {
-      process.stdout.write(JSON.stringify(s, null, 2) + '\n');
+      process.stdout.write(safeJson(s) + '\n');
       return 0;
     }
     const lines = [
-      `${file}`,
-      `  format     ${s.format}`,
-      `  events     ${s.events} (${Object.entries(s.by_type).map(([t, n]) => `${t} ${n}`).join(', ')})`,
+      `${safe(file, 1000)}`,
+      `  format     ${safe(s.format)}`,
+      `  events     ${s.events} (${Object.entries(s.by_type).map(([t, n]) => `${safe(t)} ${n}`).join(', ')})`,
       `  edges      ${s.edges}`,
-      `  agents     ${s.agents.length}: ${s.agents.join(', ')}`,
+      `  agents     ${s.agents.length}: ${s.agents.map((a) => safe(a)).join(', ')}`,
       `  time       ${s.time ? `${num(s.time.start)} s .. ${num(s.time.end)} s (${num(s.time.span_s)} s)` : 'none'}`,
-      `  costs      ${Object.entries(s.costs).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+      `  costs      ${Object.entries(s.costs).map(([k, v]) => `${safe(k)} ${v}`).join(', ')}`,
       `  tool calls ${s.tool_calls}, messages ${s.messages}`,
-      `  stops      ${s.stops.length ? s.stops.map((x) => `${x.id} (${x.reason})`).join(', ') : 'none recorded'}`,
+      `  stops      ${s.stops.length ? s.stops.map((x) => `${safe(x.id)} (${safe(x.reason)})`).join(', ') : 'none recorded'}`,
       `  problems   ${s.problems.errors} errors, ${s.problems.warnings} warnings`,
     ];
     process.stdout.write(lines.join('\n') + '\n');

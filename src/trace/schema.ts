@@ -43,7 +43,7 @@ export function canonicalType(type: EventType): EventType {
   return EVENT_TYPE_ALIASES[type] ?? type;
 }
 
-/** The survey's eight edge types. */
+/** The survey's eight edge types, plus `link` (an OpenTelemetry span link: related, not parentage). */
 export const EDGE_TYPES = [
   'temporal',
   'causal',
@@ -53,7 +53,26 @@ export const EDGE_TYPES = [
   'return',
   'aggregate',
   'safety_flow',
+  'link',
 ] as const;
+
+/**
+ * Subtypes of existing event types (docs/model.md): what an event is beyond its `type`.
+ * - local_command (message): a harness command the user ran (`/compact`) and its output;
+ * - meta (message): a row the harness injected; placeholder (message): a synthetic row that is no model output;
+ * - interruption (stop, user_abort): the user interrupted; api_error (stop): a synthetic API-error row;
+ * - compaction (orchestrator_decision): the context was compacted, the summary is the content;
+ * - missing_parent (orchestrator_decision): stands for a parent span the file does not hold.
+ */
+export const EVENT_KINDS = ['local_command', 'meta', 'placeholder', 'interruption', 'api_error', 'compaction', 'missing_parent'] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+/** The state of a tool call: refused by the user, no result in the file, or maybe still running (file being written). */
+export const CALL_STATUSES = ['denied', 'no_result', 'in_progress'] as const;
+export type CallStatus = (typeof CALL_STATUSES)[number];
+
+/** Kinds of rows that are not an agent's output: never a final answer, no credit, no model call. */
+export const NOT_AGENT_OUTPUT_KINDS: ReadonlySet<string> = new Set(['local_command', 'meta', 'placeholder', 'missing_parent']);
 export type EdgeType = (typeof EDGE_TYPES)[number];
 
 /** The survey's topology values. */
@@ -128,6 +147,10 @@ export const EventObjectSchema = z.looseObject({
   value: z.number().optional().describe('reward: the reward value.'),
   channel: z.string().optional().describe('reward: team, process, tool, orchestration, ...'),
   target: z.string().optional().describe('reward: the event or agent it scores.'),
+  kind: z.enum(EVENT_KINDS).optional().describe('Subtype of the event type (docs/model.md): local_command, meta, placeholder, interruption, api_error, compaction, missing_parent.'),
+  call_status: z.enum(CALL_STATUSES).optional().describe('tool_call: denied by the user, no_result in the file, or in_progress (the file is still being written).'),
+  open: z.boolean().optional().describe('The span never ended in the file: duration unknown.'),
+  clock_skew_s: z.number().optional().describe('Seconds this event starts before the event that caused it (negative): clock skew, kept visible.'),
 });
 
 /** An event with the per-type requirements applied. */

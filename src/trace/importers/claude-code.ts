@@ -131,13 +131,19 @@ interface LaneState {
   /** Results and prompts received since the agent last produced output (the causes of its next output). */
   inputs: string[];
   models: Set<string>;
+  /** The compaction event waiting for its summary row. */
+  pendingCompaction?: string;
+  /** The last local command event, waiting for its output. */
+  pendingCommand?: string;
 }
 
 /** Usage of one API message and the event its tokens go on. */
 interface MessageUsage {
   usage?: Json;
   output: number;
+  /** The event its tokens go on: the response's first event (the model call). */
   eventId?: string;
+  firstEventId?: string;
 }
 
 /**
@@ -195,6 +201,41 @@ function tagValue(text: string, tag: string): string | undefined {
   return m ? m[1].trim() : undefined;
 }
 
+/** The markers Claude Code writes when the user interrupts ("[Request interrupted by user]", "... for tool use]"). */
+const INTERRUPTED = /^\[Request interrupted by user\b[^\]]*\]?/;
+
+/** Tool results Claude Code writes when the user refuses a call. */
+const DENIED = /rejected by the user|user rejected tool use|user doesn't want to proceed with this tool use|tool use was rejected/i;
+
+/** A local command row: `<command-name>/x</command-name>` + args, or its `<local-command-stdout>` / `-stderr`, or `!` shell mode (`<bash-input>`, `<bash-stdout>`). */
+interface LocalCommand {
+  part: 'command' | 'output';
+  command?: string;
+  args?: string;
+  output?: string;
+}
+
+/** The local command a user row holds, or undefined for a prompt. */
+export function localCommand(text: string): LocalCommand | undefined {
+  const t = text.trim();
+  const name = tagValue(t, 'command-name');
+  if (name !== undefined && /^<command-(name|message)>/.test(t)) return { part: 'command', command: name, args: tagValue(t, 'command-args') };
+  const bash = tagBlock(t, 'bash-input');
+  if (bash !== undefined && t.startsWith('<bash-input>')) return { part: 'command', command: '!', args: bash };
+  for (const tag of ['local-command-stdout', 'local-command-stderr', 'bash-stdout', 'bash-stderr']) {
+    if (t.startsWith(`<${tag}>`)) return { part: 'output', output: tagBlock(t, tag) ?? '' };
+  }
+  return undefined;
+}
+
+/** The text between `<tag>` and `</tag>` (across lines), or undefined. */
+function tagBlock(text: string, tag: string): string | undefined {
+  const start = text.indexOf(`<${tag}>`);
+  if (start === -1) return undefined;
+  const end = text.indexOf(`</${tag}>`, start);
+  return text.slice(start + tag.length + 2, end === -1 ? undefined : end);
+}
+
 const BUDGET_ERROR = /prompt is too long|context (window|length)|usage limit|rate limit|credit balance|quota|too many tokens/i;
 
 /**
@@ -228,6 +269,11 @@ class ClaudeImport {
   private readonly sidechainRoot = new Map<string, string>();
   private readonly sidechainLanes = new Map<string, LaneState>();
   private readonly compactSummaries: { id: string; t: number }[] = [];
+  /** tool_use ids that got a result. */
+  private readonly answered = new Set<string>();
+  /** Files whose last line is cut off (still being written); '' is the opened file. */
+  private readonly cutOff = new Set<string>();
+  private firstSkipped?: Origin;
   private readonly skipped: Record<string, number> = {};
   private readonly meta = { sessionId: undefined as string | undefined, versions: new Set<string>(), cwd: undefined as string | undefined, gitBranch: undefined as string | undefined, slug: undefined as string | undefined };
   private toolCalls = 0;
@@ -243,6 +289,7 @@ class ClaudeImport {
     this.out = new TraceAssembler(this.problems);
     const main = readJsonlRecords(text);
     this.problems.push(...main.problems);
+    if (main.problems.some((p) => p.message.startsWith('last line is cut off'))) this.cutOff.add('');
     this.main = { records: main.records };
   }
 
@@ -259,6 +306,7 @@ class ClaudeImport {
     }
     this.finishLanes();
     this.attributeTokens();
+    this.accountFor();
     return this.out.finish('claude-code', this.header());
   }
 
@@ -297,6 +345,7 @@ class ClaudeImport {
     if (text === undefined) return;
     const parsed = readJsonlRecords(text, path);
     this.problems.push(...parsed.problems);
+    if (parsed.problems.some((p) => p.message.startsWith('last line is cut off'))) this.cutOff.add(path);
     let agentId: string | undefined;
     for (const r of parsed.records) {
       agentId = str(r.value.agentId);
@@ -429,11 +478,11 @@ class ClaudeImport {
           const agentId = str(data?.agentId);
           if (data?.type === 'agent_progress' && agentId && !withFile.has(agentId) && f === this.main) {
             this.mirror(data, agentId, str(v.parentToolUseID), ms, origin, r, f.path);
-          } else this.skip(`progress/${str(data?.type) ?? '?'}`);
+          } else this.skip(`progress/${str(data?.type) ?? '?'}`, origin);
           break;
         }
         default:
-          this.skip(RECORD_TYPES.has(type) ? type : `unknown/${type}`);
+          this.skip(RECORD_TYPES.has(type) ? type : `unknown/${type}`, origin);
       }
       if (f === this.main && typeof v.uuid === 'string' && ownLane.lastEventId) this.eventAtUuid.set(v.uuid, ownLane.lastEventId);
     }
@@ -499,8 +548,53 @@ class ClaudeImport {
     if (!this.meta.slug && typeof v.slug === 'string') this.meta.slug = v.slug;
   }
 
-  private skip(kind: string): void {
+  /** Counts a record (or part of one) that gives no event; `at` (the first one's place) positions the warning. */
+  private skip(kind: string, at?: Origin): void {
     this.skipped[kind] = (this.skipped[kind] ?? 0) + 1;
+    if (at && !this.firstSkipped) this.firstSkipped = at;
+  }
+
+  /**
+   * After all records: marks tool calls that never got a result (`call_status` `no_result`, or
+   * `in_progress` when their file ends in a cut-off line: it is still being written) with one
+   * warning, and counts what was not shown in one warning.
+   */
+  private accountFor(): void {
+    const open: { id: string; tool: string; origin: Origin }[] = [];
+    for (const [toolUseId, call] of this.callEvents) {
+      if (this.answered.has(toolUseId)) continue;
+      const e = this.out.get(call.id);
+      const origin = this.out.originOf(call.id);
+      if (!e || !origin) continue;
+      const lane = this.lanes.get(call.lane);
+      // A sub-agent that returned answered its call even when the result record is absent.
+      if (e.type === 'delegate' && lane && [...this.lanes.values()].some((l) => l.call?.toolUseId === toolUseId && l.returnId)) continue;
+      e.call_status = this.cutOff.has(origin.file ?? '') ? 'in_progress' : 'no_result';
+      open.push({ id: call.id, tool: call.tool, origin });
+    }
+    if (open.length) {
+      const live = open.every((c) => this.out.get(c.id)?.call_status === 'in_progress');
+      const first = open[0].origin;
+      this.problems.push({
+        severity: live ? 'info' : 'warning',
+        message: live
+          ? `the file is still being written (its last line is cut off): ${open.length} tool call${open.length > 1 ? 's are' : ' is'} in progress: ${open.map((c) => `${c.id} (${c.tool})`).join(', ')}`
+          : `${open.length} tool call${open.length > 1 ? 's have' : ' has'} no result in the file: ${open.map((c) => `${c.id} (${c.tool})`).join(', ')}`,
+        range: first.range,
+        ...(first.file ? { file: first.file } : {}),
+      });
+    }
+    const kinds = Object.entries(this.skipped);
+    if (kinds.length) {
+      const total = kinds.reduce((n, [, c]) => n + c, 0);
+      const at = this.firstSkipped;
+      this.problems.push({
+        severity: 'warning',
+        message: `${total} record${total > 1 ? 's' : ''} of ${kinds.length} kind${kinds.length > 1 ? 's' : ''} not shown: ${kinds.sort((a, b) => b[1] - a[1]).map(([k, c]) => `${k} ${c}`).join(', ')}`,
+        range: at?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+        ...(at?.file ? { file: at.file } : {}),
+      });
+    }
   }
 
   /** Adds an event to a lane; its `t` from the clock time `ms` (epoch ms), or as given when `ms` is undefined. */
@@ -508,7 +602,8 @@ class ClaudeImport {
     const e = event;
     if (ms !== undefined) e.t = secondsSince(this.base, ms);
     const id = this.out.add(e, origin);
-    lane.firstEventId ??= id;
+    // A sub-agent's first event is the first one that is not an injected meta row (its prompt).
+    if (e.kind !== 'meta') lane.firstEventId ??= id;
     lane.lastEventId = id;
     lane.lastEventT = e.t;
     lane.lastOrigin = origin;
@@ -517,7 +612,7 @@ class ClaudeImport {
 
   private assistant(lane: LaneState, v: Json, ms: number, origin: Origin): void {
     const message = isObject(v.message) ? v.message : undefined;
-    if (!message) return this.skip('assistant/no-message');
+    if (!message) return this.skip('assistant/no-message', origin);
     const uuid = str(v.uuid) ?? `L${origin.record}`;
     const key = str(message.id) ?? uuid;
     const usage = isObject(message.usage) ? message.usage : undefined;
@@ -542,16 +637,27 @@ class ClaudeImport {
     };
     if (v.isApiErrorMessage === true) {
       const text = contentText(message.content);
-      const ev: TraceEvent = { id: `${uuid}:stop`, t: 0, type: 'stop', agent: lane.name, reason: BUDGET_ERROR.test(text) ? 'budget_exhausted' : 'error', decided_by: 'api', detail: 'API error message' };
+      const ev: TraceEvent = { id: `${uuid}:stop`, t: 0, type: 'stop', kind: 'api_error', agent: lane.name, reason: BUDGET_ERROR.test(text) ? 'budget_exhausted' : 'error', decided_by: 'api', detail: typeof v.error === 'string' ? `API error message (${v.error})` : 'API error message' };
+      if (message.model === '<synthetic>') ev.synthetic = true;
       clipContent(ev, text);
       const c = causes();
       if (c) ev.causes = c;
       produced.push(this.emit(lane, ev, ms, origin));
       lane.turnStopped = true;
       lane.endsWithText = false;
-      mu.eventId = produced[produced.length - 1];
+      mu.eventId = undefined;
       return;
     }
+    if (message.model === '<synthetic>') {
+      // A row Claude Code wrote itself ("No response requested."): not model output, not a model call.
+      const ev: TraceEvent = { id: uuid, t: 0, type: 'message', kind: 'placeholder', synthetic: true, agent: lane.name, from: 'harness' };
+      clipContent(ev, contentText(message.content));
+      this.emit(lane, ev, ms, origin);
+      return;
+    }
+    // One API response can be written as several records (one per content block, same message.id):
+    // its first event is the model call; the response's later events are caused by it.
+    const callAnchor = () => (mu.firstEventId && !lane.inputs.length ? [mu.firstEventId] : undefined);
     blocks.forEach((b, k) => {
       if (!isObject(b)) return;
       const suffix = blocks.length > 1 ? `:${k}` : '';
@@ -560,7 +666,7 @@ class ClaudeImport {
         if (text.trim() === '') return;
         const ev: TraceEvent = { id: `${uuid}${suffix}`, t: 0, type: 'message', agent: lane.name, from: lane.name };
         clipContent(ev, text);
-        const c = causes();
+        const c = causes() ?? callAnchor();
         if (c) ev.causes = c;
         const id = this.emit(lane, ev, ms, origin);
         produced.push(id);
@@ -574,7 +680,7 @@ class ClaudeImport {
         const name = str(b.name) ?? 'tool';
         const input = isObject(b.input) ? b.input : {};
         const call = this.calls.get(b.id);
-        const c = causes();
+        const c = causes() ?? callAnchor();
         if (call && b.type === 'tool_use') {
           call.lane = lane.name;
           const subLane = call.subLane ?? (call.agentId ? this.laneName(call.agentId, str(input.subagent_type)) : `${str(input.subagent_type) ?? 'agent'}:${b.id.slice(-8)}`);
@@ -607,7 +713,17 @@ class ClaudeImport {
         this.thinking++;
       }
     });
-    if (produced.length > 0) mu.eventId = produced[produced.length - 1];
+    if (produced.length > 0) {
+      mu.firstEventId ??= produced[0];
+      mu.eventId = mu.firstEventId;
+      const first = this.out.get(mu.firstEventId);
+      if (first) {
+        const blocksOf = ((first as Json).response_events as string[] | undefined) ?? [first.id];
+        for (const id of produced) if (!blocksOf.includes(id)) blocksOf.push(id);
+        (first as Json).model_call = key;
+        if (blocksOf.length > 1) (first as Json).response_events = blocksOf;
+      }
+    }
     const reason = mapStopReason(message.stop_reason);
     if (reason && !lane.turnStopped) {
       const ev: TraceEvent = { id: `${key}:stop`, t: 0, type: 'stop', agent: lane.name, reason, decided_by: 'model', detail: `stop_reason: ${String(message.stop_reason)}` };
@@ -618,9 +734,9 @@ class ClaudeImport {
 
   private user(lane: LaneState, v: Json, ms: number, origin: Origin, r: JsonlRecord, file: string | undefined): void {
     const message = isObject(v.message) ? v.message : undefined;
-    if (!message) return this.skip('user/no-message');
-    if (v.isMeta === true) return this.skip('user/meta');
+    if (!message) return this.skip('user/no-message', origin);
     const uuid = str(v.uuid) ?? `L${origin.record}`;
+    if (v.isMeta === true) return this.metaRow(lane, uuid, contentText(message.content), ms, origin);
     const content = message.content;
     const blocks: unknown[] = Array.isArray(content) ? content : [];
     const toolResults = blocks.filter((b): b is Json => isObject(b) && b.type === 'tool_result');
@@ -630,8 +746,8 @@ class ClaudeImport {
     }
     const text = Array.isArray(content) ? contentText(blocks.filter((b) => !(isObject(b) && b.type === 'tool_result'))) : typeof content === 'string' ? content : '';
     if (text.trim() === '') return;
-    if (/^\[Request interrupted by user/.test(text.trim())) {
-      const ev: TraceEvent = { id: `${uuid}:stop`, t: 0, type: 'stop', agent: lane.name, reason: 'user_abort', decided_by: 'user' };
+    if (INTERRUPTED.test(text.trim())) {
+      const ev: TraceEvent = { id: `${uuid}:stop`, t: 0, type: 'stop', kind: 'interruption', agent: lane.name, reason: 'user_abort', decided_by: 'user' };
       clipContent(ev, text);
       const id = this.emit(lane, ev, ms, origin);
       lane.turnStopped = true;
@@ -640,13 +756,25 @@ class ClaudeImport {
       return;
     }
     if (v.isCompactSummary === true) {
-      const ev: TraceEvent = { id: uuid, t: 0, type: 'message', agent: lane.name, from: 'compaction', to: lane.name, compaction: true } as TraceEvent;
+      // The summary that continues a compacted conversation belongs to its compaction event.
+      const boundary = lane.pendingCompaction ? this.out.get(lane.pendingCompaction) : undefined;
+      if (boundary && boundary.content_is_summary !== true) {
+        clipContent(boundary, text);
+        boundary.content_is_summary = true;
+        boundary.summary_record = origin.record;
+        this.compactSummaries.push({ id: boundary.id, t: secondsSince(this.base, ms) });
+        lane.pendingCompaction = undefined;
+        return;
+      }
+      const ev: TraceEvent = { id: uuid, t: 0, type: 'orchestrator_decision', kind: 'compaction', agent: lane.name, compaction: true, content_is_summary: true } as TraceEvent;
       clipContent(ev, text);
       const id = this.emit(lane, ev, ms, origin);
       this.compactSummaries.push({ id, t: secondsSince(this.base, ms) });
       lane.inputs.push(id);
       return;
     }
+    const command = localCommand(text);
+    if (command) return this.localCommand(lane, uuid, command, text, ms, origin);
     // A new prompt: the previous turn, if it ended in text and recorded no stop, stopped there.
     this.closeTurn(lane, 'the next prompt followed');
     const notification = text.includes('<task-notification>');
@@ -682,6 +810,12 @@ class ClaudeImport {
     const ev: TraceEvent = { id: `${toolUseId}:result`, t: 0, type: 'tool_result', agent: lane.name, tool: callEvent?.tool ?? 'unknown' };
     clipContent(ev, text);
     if (isError) (ev as Json).is_error = true;
+    if (isError && (DENIED.test(text) || (typeof toolUseResult === 'string' && DENIED.test(toolUseResult)))) {
+      ev.denied = true;
+      const call = callEvent ? this.out.get(callEvent.id) : undefined;
+      if (call) call.call_status = 'denied';
+    }
+    this.answered.add(toolUseId);
     if (callEvent) ev.causes = [callEvent.id];
     else {
       this.problems.push({ severity: 'warning', message: `tool_result for "${toolUseId}", which no tool_use of this session started`, range: origin.range, ...(origin.file ? { file: origin.file } : {}) });
@@ -690,6 +824,45 @@ class ClaudeImport {
     if (callEvent) this.out.edge(callEvent.id, id, 'tool_dependency');
     if (call) call.resultId = id;
     return id;
+  }
+
+  /**
+   * A meta row (`isMeta`): text the harness injected (a caveat before local commands, "Continue
+   * from where you left off.", skill bodies). Its own kind; an input to the model's next output
+   * unless it is the local-command caveat (which tells the model to ignore what follows).
+   */
+  private metaRow(lane: LaneState, uuid: string, text: string, ms: number, origin: Origin): void {
+    if (text.trim() === '') return this.skip('user/meta (empty)', origin);
+    const ev: TraceEvent = { id: uuid, t: 0, type: 'message', kind: 'meta', agent: lane.name, from: 'harness', to: lane.name };
+    clipContent(ev, text);
+    const id = this.emit(lane, ev, ms, origin);
+    if (!/<local-command-caveat>/.test(text)) lane.inputs.push(id);
+  }
+
+  /**
+   * A local command (`/compact`, `/context`, `!ls`) and its output: one `local_command` event from
+   * the user, the output joined to the command it follows. Not a prompt: no input to the model, no
+   * new turn.
+   */
+  private localCommand(lane: LaneState, uuid: string, cmd: LocalCommand, text: string, ms: number, origin: Origin): void {
+    const pending = lane.pendingCommand ? this.out.get(lane.pendingCommand) : undefined;
+    if (cmd.part === 'output' && pending && pending.stdout === undefined) {
+      const out: Partial<TraceEvent> = {};
+      clipContent(out, cmd.output);
+      pending.stdout = out.content ?? '';
+      if (out.content_ansi) pending.content_ansi = true;
+      pending.output_record = origin.record;
+      lane.pendingCommand = undefined;
+      return;
+    }
+    const ev: TraceEvent = { id: uuid, t: 0, type: 'message', kind: 'local_command', agent: lane.name, from: 'user', to: 'harness' };
+    if (cmd.command !== undefined) ev.command = cmd.command;
+    if (cmd.args) ev.command_args = cmd.args;
+    if (cmd.part === 'command') clipContent(ev, `${cmd.command ?? ''}${cmd.args ? ` ${cmd.args}` : ''}`);
+    else clipContent(ev, cmd.output);
+    const id = this.emit(lane, ev, ms, origin);
+    lane.pendingCommand = cmd.part === 'command' ? id : undefined;
+    void text;
   }
 
   /**
@@ -733,11 +906,18 @@ class ClaudeImport {
     const uuid = str(v.uuid) ?? `L${origin.record}`;
     if (subtype === 'compact_boundary') {
       const md = isObject(v.compactMetadata) ? v.compactMetadata : {};
-      const ev = { id: uuid, t: 0, type: 'orchestrator_decision', agent: lane.name, compaction: true } as TraceEvent & Json;
+      const ev = { id: uuid, t: 0, type: 'orchestrator_decision', kind: 'compaction', agent: lane.name, compaction: true } as TraceEvent & Json;
       if (typeof md.trigger === 'string') ev.compaction_trigger = md.trigger;
       if (typeof md.preTokens === 'number') ev.pre_tokens = md.preTokens;
       clipContent(ev, str(v.content) ?? 'Conversation compacted');
-      this.emit(lane, ev, ms, origin);
+      // Joined to the chain it compacted: `logicalParentUuid` (the boundary's `parentUuid` is null).
+      const before = str(v.logicalParentUuid) ?? str(v.parentUuid);
+      const cause = before ? this.eventAtUuid.get(before) : undefined;
+      if (cause) ev.causes = [cause];
+      const id = this.emit(lane, ev, ms, origin);
+      this.out.edge(cause, id, 'causal');
+      lane.pendingCompaction = id;
+      lane.inputs.push(id);
       this.compactions++;
       return;
     }
@@ -755,7 +935,12 @@ class ClaudeImport {
       }
       return;
     }
-    this.skip(`system/${subtype}`);
+    if (subtype === 'local_command') {
+      const text = str(v.content) ?? '';
+      const command = localCommand(text);
+      if (command) return this.localCommand(lane, uuid, command, text, ms, origin);
+    }
+    this.skip(`system/${subtype}`, origin);
   }
 
   /** Records the inferred stop of a turn that ended in text with no stop in the file. */
@@ -863,7 +1048,7 @@ class ClaudeImport {
   private header(): Omit<LoadedTrace['trace'], 'events' | 'edges'> {
     const agents: Record<string, Json> = {};
     for (const lane of this.lanes.values()) {
-      if (lane.firstEventId === undefined) continue;
+      if (lane.lastEventId === undefined) continue;
       const a: Json = {};
       if (lane.agentId) a.agent_id = lane.agentId;
       if (lane.subagentType) a.subagent_type = lane.subagentType;

@@ -30,12 +30,21 @@
  *   previous count; `trace.costs` takes the last cumulative usage;
  * - compaction: `compacted` -> `message` from `compaction` (the summary) and `context_compacted` /
  *   a `compaction` response item -> `orchestrator_decision`, all with `compaction: true`.
- * Time `t`: seconds since the first record's timestamp (a record stamped earlier reads 0, never negative).
+ * - multi-agent rollouts: a `spawn_agent` call is a `spawn` (id = call_id) to the worker's lane
+ *   (`<role>:<nickname>`, from `collab_agent_spawn_end` or the call's output `{agent_id, nickname}`);
+ *   the child rollouts beside the parent (`rollout-*-<thread id>.jsonl` in the same folder, their
+ *   `session_meta.source.subagent.thread_spawn.parent_thread_id` naming the parent) are read into
+ *   those lanes (ids prefixed `<nickname>/`), their last assistant message becoming a `return` to
+ *   the parent; a `wait_agent` call's output is an `aggregate` (the join) caused by the workers'
+ *   returns. A child rollout opened alone gets an info problem naming its parent thread.
+ * - records that give no event are counted by kind in one warning.
+ * Time `t`: seconds since the first record's timestamp (a record stamped earlier reads 0, never
+ * negative); child rollouts share the parent's time base.
  */
-import { firstJsonLines, registerFormat, type TraceFormat } from '../formats';
+import { firstJsonLines, registerFormat, type FileAccess, type TraceFormat } from '../formats';
 import type { LoadedTrace, Origin, Problem } from '../model';
 import type { StopReason, TraceEvent } from '../schema';
-import { baseName, clipContent, forEachJsonlRecord, isObject, num, parseTimestamp, recordOrigin, secondsSince, str, TraceAssembler, type JsonlRecord } from './jsonl-records';
+import { baseName, clipContent, dirName, isObject, joinPath, lineRange, num, parseTimestamp, readJsonlRecords, recordOrigin, secondsSince, str, TraceAssembler, type JsonlRecord } from './jsonl-records';
 
 /** The lane of the Codex agent. */
 export const CODEX_LANE = 'codex';
@@ -93,18 +102,157 @@ function outputText(output: unknown): { text: string; failed: boolean } {
  * @returns the trace (format `codex`, one lane `codex`), the origin of every event (the line of its
  * record) and positioned problems (bad or cut-off lines, outputs of unknown calls). Never throws.
  */
-export function readCodex(text: string): LoadedTrace {
+export function readCodex(text: string, fileName = '', files?: FileAccess): LoadedTrace {
   const problems: Problem[] = [];
   const out = new TraceAssembler(problems);
+  const records = readJsonlRecords(text);
+  problems.push(...records.problems);
+  const first = records.records.find((r) => r.value.type === 'session_meta');
+  const meta = first && isObject(first.value.payload) ? first.value.payload : undefined;
+  const spawnedBy = parentThreadOf(meta);
+  const ownLane = spawnedBy ? childLane(spawnedBy.role, spawnedBy.nickname) : CODEX_LANE;
+  const skipped: Record<string, number> = {};
+  const main = readRollout(records.records, text, { out, problems, lane: ownLane, idPrefix: '', skipped });
+  const children: string[] = [];
+  for (const spawn of main.spawns.values()) {
+    if (!spawn.thread || !files) continue;
+    const dir = dirName(fileName);
+    const name = files.list(dir === '' ? '.' : dir)?.find((n) => n.startsWith('rollout-') && n.endsWith(`-${spawn.thread}.jsonl`));
+    if (!name) continue;
+    const path = joinPath(fileName, ...(dir ? [dir] : []), name);
+    const childText = files.readText(path);
+    if (childText === undefined) continue;
+    const child = readJsonlRecords(childText, path);
+    problems.push(...child.problems);
+    const lane = childLane(spawn.role, spawn.nickname ?? spawn.thread);
+    const read = readRollout(child.records, childText, { out, problems, lane, idPrefix: `${spawn.nickname ?? spawn.thread}/`, file: path, base: main.base, skipped, callerLane: ownLane });
+    children.push(path);
+    spawn.lane = lane;
+    // spawn -> the child's first event; the child's final answer returns to the parent.
+    out.edge(spawn.eventId, read.firstEventId, 'spawn');
+    if (read.finalId) {
+      const fin = out.get(read.finalId);
+      if (fin) {
+        fin.type = 'return';
+        fin.to = ownLane;
+      }
+      spawn.returnId = read.finalId;
+    }
+  }
+  // Joins: each wait_agent output is an aggregate of the returns of the workers it waited for.
+  for (const w of main.waits) {
+    const agg = out.get(w.resultId);
+    if (!agg) continue;
+    agg.type = 'aggregate';
+    for (const spawn of main.spawns.values()) {
+      if (!spawn.returnId || (w.targets.length && !w.targets.includes(spawn.thread ?? '') && !w.targets.includes(spawn.nickname ?? ''))) continue;
+      agg.causes = [...(agg.causes ?? []), spawn.returnId];
+      out.edge(spawn.returnId, w.resultId, 'return');
+    }
+  }
+  for (const spawn of main.spawns.values()) {
+    const e = out.get(spawn.eventId);
+    if (e && spawn.lane) e.to = spawn.lane;
+  }
+  if (spawnedBy) {
+    problems.push({ severity: 'info', message: `this rollout is the sub-agent ${spawnedBy.nickname ?? ''}${spawnedBy.role ? ` (${spawnedBy.role})` : ''} of thread ${spawnedBy.parent}; open the parent rollout to see it in its run`, range: first ? recordOrigin(first).range : lineRange(0, 0) });
+  }
+  const kinds = Object.entries(skipped);
+  if (kinds.length) {
+    const total = kinds.reduce((n, [, c]) => n + c, 0);
+    problems.push({ severity: 'warning', message: `${total} record${total > 1 ? 's' : ''} of ${kinds.length} kind${kinds.length > 1 ? 's' : ''} not shown: ${kinds.sort((a, b) => b[1] - a[1]).map(([k, c]) => `${k} ${c}`).join(', ')}`, range: main.firstSkipped ?? lineRange(0, 0) });
+  }
+  const header = main.header;
+  (header.metadata as Json).child_rollouts = children;
+  if (spawnedBy) (header.metadata as Json).parent_thread_id = spawnedBy.parent;
+  return out.finish('codex', header);
+}
+
+/** What a parent rollout records of one `spawn_agent` call. */
+interface Spawn {
+  eventId: string;
+  thread?: string;
+  nickname?: string;
+  role?: string;
+  lane?: string;
+  returnId?: string;
+}
+
+/** The lane of a worker: `<role>:<nickname>` (`agent:<nickname>` without a role). */
+function childLane(role: string | undefined, nickname: string): string {
+  return `${role ?? 'agent'}:${nickname}`;
+}
+
+/** The parent of a child rollout, from `session_meta.source.subagent.thread_spawn`, or undefined. */
+function parentThreadOf(meta: Json | undefined): { parent: string; nickname: string; role?: string } | undefined {
+  const source = meta && isObject(meta.source) ? meta.source : undefined;
+  const sub = source && isObject(source.subagent) ? source.subagent : undefined;
+  const spawn = sub && isObject(sub.thread_spawn) ? sub.thread_spawn : undefined;
+  const parent = str(spawn?.parent_thread_id) ?? (meta?.thread_source === 'subagent' ? str(meta.forked_from_id) : undefined);
+  if (!parent) return undefined;
+  return { parent, nickname: str(spawn?.agent_nickname) ?? str(meta?.id) ?? 'worker', role: str(spawn?.agent_role) };
+}
+
+/** Where one rollout is read into. */
+interface RolloutContext {
+  out: TraceAssembler;
+  problems: Problem[];
+  lane: string;
+  /** Prefix of event ids (children: `<nickname>/`). */
+  idPrefix: string;
+  /** The file, when it is not the opened one. */
+  file?: string;
+  /** Time base (epoch ms) shared with the parent; else the rollout's first timestamp. */
+  base?: number;
+  skipped: Record<string, number>;
+  /** The lane that spawned this one (the sender of its first prompt). */
+  callerLane?: string;
+}
+
+/** What reading a rollout found, for linking it with its parent or children. */
+interface RolloutRead {
+  header: Omit<LoadedTrace['trace'], 'events' | 'edges'>;
+  base?: number;
+  spawns: Map<string, Spawn>;
+  waits: { resultId: string; targets: string[] }[];
+  firstEventId?: string;
+  /** The last assistant message (the final answer). */
+  finalId?: string;
+  firstSkipped?: import('../model').Range;
+}
+
+/** Reads the records of one rollout into `ctx.out`. Never throws. */
+function readRollout(records: JsonlRecord[], text: string, ctx: RolloutContext): RolloutRead {
+  const { out, problems } = ctx;
   // The time base is the first record's timestamp (earlier ones, if any, read as 0).
-  let base: number | undefined;
+  let base: number | undefined = ctx.base;
   // The prompts are the user_message events; only a file without them (as JSON structure, not inside
   // a string, where the quotes would be escaped) has its prompts in the response items alone.
   const useResponseUserMessages = !/"type"\s*:\s*"user_message"/.test(text);
 
-  const lane = CODEX_LANE;
-  const skipped: Record<string, number> = {};
-  const skip = (k: string) => (skipped[k] = (skipped[k] ?? 0) + 1);
+  const lane = ctx.lane;
+  const skipped = ctx.skipped;
+  let firstSkipped: import('../model').Range | undefined;
+  const skip = (k: string) => {
+    skipped[k] = (skipped[k] ?? 0) + 1;
+    firstSkipped ??= origin.range;
+  };
+  // Spawns of workers (call_id -> thread, nickname, role), read ahead of the calls.
+  const spawns = new Map<string, Spawn>();
+  const waits: { resultId: string; targets: string[] }[] = [];
+  const waitTargets = new Map<string, string[]>();
+  for (const r of records) {
+    const p = isObject(r.value.payload) ? r.value.payload : undefined;
+    if (!p) continue;
+    if (p.type === 'collab_agent_spawn_end' && typeof p.call_id === 'string') {
+      spawns.set(p.call_id, { eventId: '', thread: str(p.new_thread_id), nickname: str(p.new_agent_nickname), role: str(p.new_agent_role) });
+    } else if (p.type === 'function_call_output' && typeof p.call_id === 'string' && !spawns.has(p.call_id)) {
+      const o = typeof p.output === 'string' && p.output.trim().startsWith('{') ? safeJson(p.output) : undefined;
+      if (isObject(o) && typeof o.agent_id === 'string') spawns.set(p.call_id, { eventId: '', thread: o.agent_id, nickname: str(o.nickname) });
+    }
+  }
+  let firstEventId: string | undefined;
+  let finalId: string | undefined;
   const calls = new Map<string, { id: string; tool: string }>();
   const turns: Turn[] = [];
   const models = new Set<string>();
@@ -129,10 +277,14 @@ export function readCodex(text: string): LoadedTrace {
   /** Adds an event of the current record to the lane (in the open turn). */
   const add = (draft: Draft): string => {
     const e = draft as TraceEvent & Json;
+    e.id = ctx.idPrefix + e.id;
+    if (Array.isArray(e.causes)) e.causes = e.causes.map((c) => (c.startsWith(ctx.idPrefix) ? c : ctx.idPrefix + c));
     e.t = t;
     e.agent = lane;
     if (turn) e.turn_id = turn.turn_id;
-    return out.add(e, origin);
+    const id = out.add(e, origin);
+    firstEventId ??= id;
+    return id;
   };
   /** A model output: caused by what came in since the previous one. */
   const output = (event: Draft): string => {
@@ -152,7 +304,7 @@ export function readCodex(text: string): LoadedTrace {
     lastMs = ms;
     t = base === undefined || ms === undefined ? 0 : secondsSince(base, ms);
     lastT = t;
-    origin = recordOrigin(r);
+    origin = recordOrigin(r, ctx.file);
     const type = str(v.type) ?? '(none)';
     const p = isObject(v.payload) ? v.payload : undefined;
     const ptype = str(p?.type) ?? '';
@@ -183,11 +335,13 @@ export function readCodex(text: string): LoadedTrace {
           const ev: Draft & Json = { id: `msg:L${r.line}`, type: 'message', from: lane };
           clipContent(ev, text);
           if (typeof p.phase === 'string') ev.phase = p.phase;
-          output(ev);
+          finalId = output(ev);
         } else if (role === 'user' && useResponseUserMessages && text.trim() !== '') {
           const ev: Draft = { id: `user:L${r.line}`, type: 'message', from: 'user', to: lane };
           clipContent(ev, text);
           inputs.push(add(ev));
+        } else if (role === 'user' && !useResponseUserMessages) {
+          // repeats a user_message event, which is shown
         } else skip(`response_item/message/${role ?? '?'}`);
       } else if (ptype === 'reasoning') {
         reasoning++;
@@ -207,15 +361,31 @@ export function readCodex(text: string): LoadedTrace {
         const rid = add(ev);
         if (call) out.edge(call.id, rid, 'tool_dependency');
         inputs.push(rid);
+        if (waitTargets.has(id)) waits.push({ resultId: rid, targets: waitTargets.get(id)! });
       } else if (ptype.endsWith('_call')) {
         const tool = str(p.name) ?? (ptype === 'local_shell_call' ? 'local_shell' : ptype.slice(0, -'_call'.length));
         const id = callId ?? `${ptype}:L${r.line}`;
-        const ev: Draft & Json = { id, type: 'tool_call', tool };
         const args = p.arguments ?? p.input ?? p.action;
-        clipContent(ev, typeof args === 'string' ? args : args === undefined ? undefined : JSON.stringify(args));
+        const spawn = callId && tool === 'spawn_agent' ? spawns.get(callId) ?? { eventId: '' } : undefined;
+        const ev: Draft & Json = spawn ? { id, type: 'spawn', tool, to: childLane(spawn.role, spawn.nickname ?? spawn.thread ?? id) } : { id, type: 'tool_call', tool };
+        const parsedArgs = typeof args === 'string' ? safeJson(args) : args;
+        if (spawn && isObject(parsedArgs) && typeof parsedArgs.message === 'string') {
+          clipContent(ev, parsedArgs.message);
+          if (typeof parsedArgs.agent_type === 'string') {
+            spawn.role ??= parsedArgs.agent_type;
+            ev.to = childLane(spawn.role, spawn.nickname ?? spawn.thread ?? id);
+            ev.role = parsedArgs.agent_type;
+          }
+        } else clipContent(ev, typeof args === 'string' ? args : args === undefined ? undefined : JSON.stringify(args));
         if (typeof p.status === 'string') ev.status = p.status;
         const cid = output(ev);
         if (callId) calls.set(callId, { id: cid, tool });
+        if (spawn && callId) {
+          spawn.eventId = cid;
+          spawns.set(callId, spawn);
+        }
+        if (callId && tool === 'wait_agent' && isObject(parsedArgs) && Array.isArray(parsedArgs.targets)) waitTargets.set(callId, parsedArgs.targets.filter((x): x is string => typeof x === 'string'));
+        if (callId && tool === 'wait_agent' && !waitTargets.has(callId)) waitTargets.set(callId, []);
         toolCalls++;
       } else skip(`response_item/${ptype || '?'}`);
       return;
@@ -230,7 +400,7 @@ export function readCodex(text: string): LoadedTrace {
           break;
         }
         case 'user_message': {
-          const ev: Draft = { id: `user:L${r.line}`, type: 'message', from: 'user', to: lane };
+          const ev: Draft = { id: `user:L${r.line}`, type: 'message', from: ctx.callerLane && firstEventId === undefined ? ctx.callerLane : 'user', to: lane };
           clipContent(ev, str(p.message));
           inputs.push(add(ev));
           break;
@@ -292,6 +462,13 @@ export function readCodex(text: string): LoadedTrace {
           } else unattributedTokens += spent;
           break;
         }
+        case 'agent_message':
+        case 'agent_reasoning':
+          break; // repeat response items (assistant messages, reasoning), which are read
+        case 'collab_agent_spawn_end':
+        case 'collab_waiting_begin':
+        case 'collab_waiting_end':
+          break; // read ahead: they name the workers a spawn or wait concerns
         default:
           skip(`event_msg/${ptype || '?'}`);
       }
@@ -299,8 +476,7 @@ export function readCodex(text: string): LoadedTrace {
     }
     skip(RECORD_TYPES.has(type) ? `${type}/no-payload` : `unknown/${type}`);
   };
-  const { problems: lineProblems } = forEachJsonlRecord(text, readRecord);
-  problems.unshift(...lineProblems);
+  for (const r of records) readRecord(r);
 
   if (turn) turn.end_t ??= lastT;
 
@@ -330,7 +506,16 @@ export function readCodex(text: string): LoadedTrace {
   }
   const header: Omit<LoadedTrace['trace'], 'events' | 'edges'> = { system: 'codex', costs, metadata };
   if (typeof session?.id === 'string') header.trace_id = session.id;
-  return out.finish('codex', header);
+  void problems;
+  return { header, base, spawns, waits, firstEventId, finalId, firstSkipped };
+}
+
+function safeJson(s: string): unknown {
+  try {
+    return JSON.parse(s);
+  } catch {
+    return undefined;
+  }
 }
 
 /** True when the text is a Codex rollout: a `session_meta` record among its first lines (by content). */
@@ -346,7 +531,7 @@ export const codexFormat: TraceFormat = {
   id: 'codex',
   label: 'Codex rollout JSONL',
   detect: (text, fileName) => isCodexText(text, fileName),
-  read: (text) => readCodex(text),
+  read: (text, fileName, files) => readCodex(text, fileName, files),
 };
 
 registerFormat(codexFormat, true);

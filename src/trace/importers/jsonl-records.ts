@@ -11,6 +11,7 @@ import { forEachJsonlRecord, lineRange, readJsonlRecords, type JsonlRecord, type
 import type { LoadedTrace, Origin, Problem } from '../model';
 export { forEachJsonlRecord, lineRange, readJsonlRecords, type JsonlRecord, type JsonlRecords };
 import type { EdgeType, TraceEdge, TraceEvent, TraceHeader } from '../schema';
+import { hasAnsi, stripAnsi } from '../ansi';
 
 /** True for a non-null, non-array object. */
 export function isObject(v: unknown): v is Record<string, unknown> {
@@ -72,11 +73,16 @@ export function parseTimestamp(v: unknown): number | undefined {
 export const MAX_CONTENT_CHARS = 4000;
 
 /**
- * Puts `text` on the event as `content`, clipped to `max` characters plus an ellipsis `…` when it
- * is longer; then `content_length` records the full length (UTF-16 code units). Empty text is left out.
+ * Puts `text` on the event as `content`, terminal escape sequences stripped (then `content_ansi:
+ * true` says there were some), clipped to `max` characters plus an ellipsis `…` when it is longer;
+ * then `content_length` records the full length (UTF-16 code units). Empty text is left out.
  */
 export function clipContent(event: Partial<TraceEvent>, text: string | undefined, max = MAX_CONTENT_CHARS): void {
   if (text === undefined || text === '') return;
+  if (hasAnsi(text)) {
+    text = stripAnsi(text);
+    (event as Record<string, unknown>).content_ansi = true;
+  }
   if (text.length <= max) {
     event.content = text;
     return;

@@ -27,15 +27,25 @@
  * llm.token_count.*), on model-call events; an agent span's own usage counts only when no span under
  * it carries usage (it is usually the sum of its children).
  * Edges: parent span -> child span `causal`; delegate -> return and tool_call -> tool_result `return`;
- * create_agent -> the created agent's first invocation `spawn`; return -> stop `causal`.
- * Metadata: `metadata.otel` = { trace_ids, services, spans, skipped_spans {operation: count}, agent_ids {name: id} }.
+ * create_agent -> the created agent's first invocation `spawn`; return -> stop `causal`; a span
+ * link -> `link` (never parentage).
+ * The tree (parentage, clock skew, open spans, orphans, cycles, links) comes from the span-tree
+ * core (`../span-tree.ts`, rules in docs/model.md): a child that starts before its parent is placed
+ * at the parent's start with `clock_skew_s` and `recorded_t`; an open span (no end, end 0) has no
+ * `duration_s`, `open: true`, and no invented end event (no return, no tool result: the call's
+ * `status` is `no_result`); orphans hang under a `missing_parent` placeholder; a parent cycle is cut
+ * at its earliest span. Content comes from attributes and span events (./otel-content.ts).
+ * Metadata: `metadata.otel` = { trace_ids, services, spans, skipped_spans {operation: count}, agent_ids {name: id},
+ * missing_parents, cut_parent_edges }. Spans that give no event are counted by kind in one warning.
  * There are no labels (ground truth) in this format.
  */
 import type { Node } from 'jsonc-parser';
 import { firstJsonLines, registerFormat, type TraceFormat } from '../formats';
-import { LineIndex, type LoadedTrace, type Origin } from '../model';
-import type { StopReason, TraceEvent } from '../schema';
+import { LineIndex, type LoadedTrace, type Origin, type Range } from '../model';
+import type { StopReason, TraceEdge, TraceEvent } from '../schema';
+import { buildSpanTree, normalizeSpanId, type SpanTree } from '../span-tree';
 import { ImportBuilder, baseName } from './json-import';
+import { spanContent, type SpanContent, type SpanEvent } from './otel-content';
 import { isComplete, items, nodeRange, parseJsonDocument, propertyOf, valueIn, type JsonDocument } from '../json-positions';
 
 export const OTEL_FORMAT = 'otel-genai';
@@ -54,12 +64,15 @@ interface SpanRec {
   start?: bigint;
   end?: bigint;
   attrs: Record<string, unknown>;
+  events: SpanEvent[];
+  links: { traceId: string; spanId: string; attributes?: Record<string, unknown> }[];
   error?: string;
   service?: string;
   kind: Kind;
   operation: string;
   parent?: SpanRec;
   depth: number;
+  content?: SpanContent;
 }
 
 /** Reads OTLP JSON (JSON Lines or one document). Never throws: problems are returned with positions. */
@@ -109,6 +122,17 @@ function collectSpans(doc: JsonDocument, spans: SpanRec[], b: ImportBuilder): vo
   }
 }
 
+/** An id field as normalized hex (see {@link normalizeSpanId}), or undefined when absent or empty. */
+function idOf(v: unknown): string | undefined {
+  const s = str(v);
+  return s ? normalizeSpanId(s) : undefined;
+}
+
+/** True for an OTLP status code that means error (2, "STATUS_CODE_ERROR", "ERROR", any case). */
+function isErrorCode(code: unknown): boolean {
+  return code === 2 || code === '2' || (typeof code === 'string' && /^(status_code_)?error$/i.test(code));
+}
+
 function readSpan(doc: JsonDocument, node: Node, service: string | undefined, spans: SpanRec[], b: ImportBuilder): void {
   const ordinal = spans.length;
   const range = nodeRange(doc, node);
@@ -121,30 +145,44 @@ function readSpan(doc: JsonDocument, node: Node, service: string | undefined, sp
     b.problem('error', `span ${ordinal} must be an object; skipped`, range);
     return;
   }
-  const spanId = str(v.spanId ?? v.span_id);
+  const spanId = idOf(v.spanId ?? v.span_id);
   if (!spanId) {
     b.problem('error', `span ${ordinal} has no "spanId"; skipped`, range);
     return;
   }
   const attrs = attributes(v.attributes);
   const status = isObject(v.status) ? v.status : undefined;
-  const errorStatus = status && (status.code === 2 || status.code === 'STATUS_CODE_ERROR' || status.code === 'ERROR');
+  const errorStatus = status && isErrorCode(status.code);
   const errorType = str(attrs['error.type']);
   const start = nanos(v.startTimeUnixNano ?? v.start_time_unix_nano);
   const end = nanos(v.endTimeUnixNano ?? v.end_time_unix_nano);
   if (start === undefined) b.problem('warning', `span ${spanId} has no start time; placed at its parent's start`, range);
+  const events: SpanEvent[] = [];
+  if (Array.isArray(v.events)) {
+    for (const e of v.events) if (isObject(e)) events.push({ name: str(e.name) ?? '', time: nanos(e.timeUnixNano ?? e.time_unix_nano), attrs: attributes(e.attributes) });
+  }
+  const links: SpanRec['links'] = [];
+  if (Array.isArray(v.links)) {
+    for (const l of v.links) {
+      const linked = isObject(l) ? idOf(l.spanId ?? l.span_id) : undefined;
+      if (isObject(l) && linked) links.push({ traceId: idOf(l.traceId ?? l.trace_id) ?? '', spanId: linked, attributes: attributes(l.attributes) });
+    }
+  }
+  for (const e of events) if (e.name === 'exception' && !errorType && !errorStatus) attrs['error.type'] ??= e.attrs['exception.type'];
   const { kind, operation } = classify(attrs);
   spans.push({
     ordinal,
     origin: { range, record: ordinal },
-    traceId: str(v.traceId ?? v.trace_id) ?? '',
+    traceId: idOf(v.traceId ?? v.trace_id) ?? '',
     spanId,
     id: spanId,
-    parentSpanId: str(v.parentSpanId ?? v.parent_span_id) || undefined,
+    parentSpanId: idOf(v.parentSpanId ?? v.parent_span_id),
     name: str(v.name) ?? '',
     start,
     end,
     attrs,
+    events,
+    links,
     error: errorStatus || errorType ? (str(status?.message) || errorType || 'error') : undefined,
     service,
     kind,
@@ -164,16 +202,31 @@ function attributes(raw: unknown): Record<string, unknown> {
   return out;
 }
 
-/** An OTLP AnyValue as a JS value (intValue may be a string in OTLP/JSON). */
+/**
+ * An OTLP AnyValue as a JS value, in camelCase or snake_case: string, bool, int (a string in
+ * OTLP/JSON: read as a number when it is a safe integer, else kept as its string), double, bytes
+ * (kept as written, base64), array, kvlist. A plain JSON value is kept as it is.
+ */
 function anyValue(v: unknown): unknown {
   if (!isObject(v)) return v;
-  if ('stringValue' in v) return v.stringValue;
-  if ('boolValue' in v) return v.boolValue;
-  if ('intValue' in v) return Number(v.intValue);
-  if ('doubleValue' in v) return Number(v.doubleValue);
-  if ('arrayValue' in v) return isObject(v.arrayValue) && Array.isArray(v.arrayValue.values) ? v.arrayValue.values.map(anyValue) : [];
-  if ('kvlistValue' in v) return isObject(v.kvlistValue) ? attributes(v.kvlistValue.values) : {};
-  if ('bytesValue' in v) return v.bytesValue;
+  const pick = (camel: string, snake: string): [boolean, unknown] => (camel in v ? [true, v[camel]] : snake in v ? [true, v[snake]] : [false, undefined]);
+  let [has, x] = pick('stringValue', 'string_value');
+  if (has) return x;
+  [has, x] = pick('boolValue', 'bool_value');
+  if (has) return x;
+  [has, x] = pick('intValue', 'int_value');
+  if (has) {
+    const n = Number(x);
+    return Number.isSafeInteger(n) ? n : x;
+  }
+  [has, x] = pick('doubleValue', 'double_value');
+  if (has) return typeof x === 'string' && /^(NaN|-?Infinity)$/.test(x) ? x : Number(x);
+  [has, x] = pick('arrayValue', 'array_value');
+  if (has) return isObject(x) && Array.isArray(x.values) ? x.values.map(anyValue) : [];
+  [has, x] = pick('kvlistValue', 'kvlist_value');
+  if (has) return isObject(x) ? attributes(x.values) : {};
+  [has, x] = pick('bytesValue', 'bytes_value');
+  if (has) return x;
   return undefined;
 }
 
@@ -184,7 +237,7 @@ function str(v: unknown): string | undefined {
 /** Nanoseconds since the epoch from a string/number of nanoseconds, or an ISO date string. */
 function nanos(v: unknown): bigint | undefined {
   if (typeof v === 'string' && /^\d+$/.test(v)) return BigInt(v);
-  if (typeof v === 'number' && Number.isFinite(v)) return BigInt(Math.round(v));
+  if (typeof v === 'number' && Number.isFinite(v) && v >= 0) return BigInt(Math.round(v));
   if (typeof v === 'string') {
     const ms = Date.parse(v);
     if (!Number.isNaN(ms)) return BigInt(ms) * 1_000_000n;
@@ -217,30 +270,6 @@ function ownAgent(s: SpanRec): string | undefined {
   return undefined;
 }
 
-/** Text of GenAI messages (`[{role, parts:[{type:'text', content}]}]`, possibly as a JSON string), or a plain value. */
-function messagesText(v: unknown): string | undefined {
-  if (v === undefined || v === null) return undefined;
-  let value = v;
-  if (typeof v === 'string') {
-    const t = v.trim();
-    if (!(t.startsWith('[') || t.startsWith('{'))) return v;
-    try {
-      value = JSON.parse(t);
-    } catch {
-      return v;
-    }
-  }
-  const list = Array.isArray(value) ? value : [value];
-  const texts: string[] = [];
-  for (const m of list) {
-    if (!isObject(m)) continue;
-    if (Array.isArray(m.parts)) {
-      for (const p of m.parts) if (isObject(p) && typeof p.content === 'string') texts.push(p.content);
-    } else if (typeof m.content === 'string') texts.push(m.content);
-  }
-  return texts.length ? texts.join('\n') : typeof v === 'string' ? v : JSON.stringify(v);
-}
-
 function num(v: unknown): number | undefined {
   const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
   return Number.isFinite(n) && n >= 0 ? n : undefined;
@@ -254,11 +283,12 @@ function tokensOf(a: Record<string, unknown>): number | undefined {
   return num(a['llm.token_count.total']);
 }
 
-function finishReasons(a: Record<string, unknown>): string[] | undefined {
+/** Finish reasons as recorded: the span attribute, else what its events record. */
+function finishReasons(a: Record<string, unknown>, content: SpanContent | undefined): string[] | undefined {
   const v = a['gen_ai.response.finish_reasons'] ?? a['llm.finish_reason'];
   if (Array.isArray(v)) return v.map(String);
   if (typeof v === 'string') return v.startsWith('[') ? (safeJson(v) as string[] | undefined) ?? [v] : [v];
-  return undefined;
+  return content?.finishReasons;
 }
 
 function safeJson(s: string): unknown {
@@ -281,9 +311,11 @@ function stopReasonOf(reason: string): StopReason | undefined {
   return 'unknown';
 }
 
+const ms = (ns: bigint): string => `${Math.round(Number(ns) / 1e5) / 10} ms`;
+
+/** The spans' tree, lanes and events. */
 function buildTrace(spans: SpanRec[], b: ImportBuilder, fileName: string): LoadedTrace {
-  // Ids and the parent tree.
-  const byKey = new Map<string, SpanRec>();
+  // Ids: a span id repeated in the file gets `~n` (the tree still resolves parents by the written id).
   const seen = new Map<string, number>();
   for (const s of spans) {
     const n = seen.get(s.spanId) ?? 0;
@@ -292,37 +324,76 @@ function buildTrace(spans: SpanRec[], b: ImportBuilder, fileName: string): Loade
       s.id = `${s.spanId}~${n}`;
       b.problem('warning', `span id ${s.spanId} appears ${n + 1} times; this one is "${s.id}"`, s.origin.range);
     }
-    if (!byKey.has(`${s.traceId}/${s.spanId}`)) byKey.set(`${s.traceId}/${s.spanId}`, s);
   }
-  for (const s of spans) if (s.parentSpanId) s.parent = byKey.get(`${s.traceId}/${s.parentSpanId}`);
-  const depthOf = (s: SpanRec, guard = 0): number => (s.parent && guard < 1000 ? depthOf(s.parent, guard + 1) + 1 : 0);
-  for (const s of spans) s.depth = depthOf(s);
-  // Spans without a start take their parent's; times relative to the earliest start.
-  const startOf = (s: SpanRec, guard = 0): bigint | undefined => s.start ?? (s.parent && guard < 1000 ? startOf(s.parent, guard + 1) : undefined);
+  const tree = buildSpanTree(spans);
+  spans.forEach((s, i) => {
+    const p = tree.parent[i];
+    if (p !== undefined) s.parent = spans[p];
+    s.depth = tree.depth[i];
+    s.content = spanContent(s.attrs, s.events);
+  });
   let t0: bigint | undefined;
   for (const s of spans) if (s.start !== undefined && (t0 === undefined || s.start < t0)) t0 = s.start;
   const seconds = (ns: bigint | undefined): number => (ns === undefined || t0 === undefined ? 0 : Math.max(0, Number(ns - t0) / 1e9));
 
-  // Lanes.
+  // Lanes: the span's own agent, else its parent's lane; an orphan takes the lane of its trace's
+  // first root (the agent its missing parent most likely belonged to), else the service.
+  const rootLaneOfTrace = new Map<string, SpanRec>();
+  spans.forEach((s, i) => {
+    if (tree.parent[i] === undefined && tree.orphanOf[i] === undefined && !rootLaneOfTrace.has(s.traceId)) rootLaneOfTrace.set(s.traceId, s);
+  });
   const laneMemo = new Map<SpanRec, string>();
-  const lane = (s: SpanRec, guard = 0): string => {
-    const memo = laneMemo.get(s);
-    if (memo) return memo;
-    const l = ownAgent(s) ?? (s.parent && guard < 1000 ? lane(s.parent, guard + 1) : undefined) ?? s.service ?? 'agent';
-    laneMemo.set(s, l);
+  const lane = (s: SpanRec): string => {
+    const chain: SpanRec[] = [];
+    let cur: SpanRec | undefined = s;
+    let found: string | undefined;
+    while (cur) {
+      const memo = laneMemo.get(cur);
+      if (memo) {
+        found = memo;
+        break;
+      }
+      chain.push(cur);
+      const own = ownAgent(cur);
+      if (own) {
+        found = own;
+        break;
+      }
+      if (!cur.parent && tree.orphanOf[cur.ordinal] !== undefined) {
+        const root = rootLaneOfTrace.get(cur.traceId);
+        if (root && root !== cur) {
+          found = laneMemo.get(root) ?? ownAgent(root) ?? root.service;
+          break;
+        }
+      }
+      cur = cur.parent;
+    }
+    const l = found ?? s.service ?? 'agent';
+    for (const c of chain) laneMemo.set(c, l);
     return l;
   };
   const callerOf = (s: SpanRec): string => (s.parent ? lane(s.parent) : s.service && s.service !== lane(s) ? s.service : 'user');
   const mapped = (s: SpanRec): boolean => s.kind !== 'other';
-  const mappedAncestor = (s: SpanRec): SpanRec | undefined => {
-    let p = s.parent;
-    for (let guard = 0; p && guard < 1000; guard++, p = p.parent) if (mapped(p)) return p;
-    return undefined;
+  const placeholderOf = (s: SpanRec): string | undefined => {
+    const m = tree.orphanOf[s.ordinal];
+    return m === undefined ? undefined : `missing:${tree.missing[m].spanId}`;
+  };
+  const mappedAncestor = (s: SpanRec): string | undefined => {
+    let c: SpanRec = s;
+    for (let p = s.parent; p; c = p, p = p.parent) if (mapped(p)) return p.id;
+    return placeholderOf(c);
   };
   const usageBelow = new Set<SpanRec>();
   for (const s of spans) {
     if (tokensOf(s.attrs) === undefined) continue;
-    for (let p = s.parent, guard = 0; p && guard < 1000; p = p.parent, guard++) usageBelow.add(p);
+    for (let p = s.parent; p && !usageBelow.has(p); p = p.parent) usageBelow.add(p);
+  }
+  // Tool calls named by model outputs (arguments) and tool results fed back to models, by call id.
+  const argsById = new Map<string, string>();
+  const resultById = new Map<string, string>();
+  for (const s of spans) {
+    for (const c of s.content!.toolCalls) if (c.id && c.arguments !== undefined && !argsById.has(c.id)) argsById.set(c.id, c.arguments);
+    for (const r of s.content!.toolResults) if (r.id && !resultById.has(r.id)) resultById.set(r.id, r.content);
   }
 
   // Events with sort keys: (t, start before end, parents first at start and last at end, file order).
@@ -330,40 +401,57 @@ function buildTrace(spans: SpanRec[], b: ImportBuilder, fileName: string): Loade
   const push = (event: TraceEvent, s: SpanRec, atEnd: boolean, sub = 0): void => {
     pending.push({ event, origin: s.origin, key: [event.t, atEnd ? 1 : 0, atEnd ? -s.depth : s.depth, s.ordinal, sub] });
   };
+  // Placeholders for missing parents: at the earliest orphan's start, in its lane.
+  tree.missing.forEach((m) => {
+    const orphans = m.children.map((i) => spans[i]);
+    const first = orphans.reduce((a, c) => (seconds(tree.effectiveStart[c.ordinal]) < seconds(tree.effectiveStart[a.ordinal]) ? c : a));
+    const id = `missing:${m.spanId}`;
+    const ev = { id, t: seconds(tree.effectiveStart[first.ordinal]), type: 'orchestrator_decision', kind: 'missing_parent', placeholder: true, agent: lane(first), missing_span_id: m.spanId, content: `missing parent span ${m.spanId} (not in this file; ${orphans.length} span${orphans.length > 1 ? 's' : ''} name it)` } as TraceEvent;
+    pending.push({ event: ev, origin: first.origin, key: [ev.t, 0, -1, first.ordinal, 0] });
+  });
   const skipped: Record<string, number> = {};
   const agentIds: Record<string, string> = {};
   const firstInvoke = new Map<string, string>();
   const created = new Map<string, string>();
   for (const s of spans) {
     const a = s.attrs;
-    const t = seconds(startOf(s));
-    const tEnd = s.end !== undefined ? Math.max(t, seconds(s.end)) : t;
-    const duration = s.end !== undefined && startOf(s) !== undefined ? tEnd - t : undefined;
-    const parentEvent = mappedAncestor(s)?.id;
+    const i = s.ordinal;
+    const t = seconds(tree.effectiveStart[i]);
+    const open = tree.open[i];
+    const tEnd = open ? undefined : Math.max(t, seconds(s.end));
+    const duration = tEnd !== undefined && tree.effectiveStart[i] !== undefined && s.start !== undefined ? Number(s.end! - s.start) / 1e9 : undefined;
+    const parentEvent = mappedAncestor(s);
     const causes = parentEvent ? [parentEvent] : undefined;
     const agentId = str(a['gen_ai.agent.id']);
     const name = ownAgent(s);
     if (agentId && name && agentId !== name) agentIds[name] = agentId;
     const model = str(a['gen_ai.request.model']) ?? str(a['gen_ai.response.model']) ?? str(a['llm.model_name']);
-    const input = messagesText(a['gen_ai.input.messages']) ?? str(a['input.value']);
-    const output = messagesText(a['gen_ai.output.messages']) ?? str(a['output.value']);
+    const { input, output } = s.content!;
     const tokens = tokensOf(a);
+    const startExtras: Record<string, unknown> = {};
+    if (open) startExtras.open = true;
+    const skew = tree.skew[i];
+    if (skew !== undefined) {
+      startExtras.clock_skew_s = Number(skew) / 1e9;
+      startExtras.recorded_t = seconds(s.start);
+    }
     switch (s.kind) {
       case 'create_agent': {
         const agent = lane(s);
-        push({ id: s.id, t, type: 'spawn', agent: callerOf(s), from: callerOf(s), to: agent, duration_s: duration, content: str(a['gen_ai.agent.description']), model, parent: parentEvent, causes, span_name: s.name }, s, false);
+        push({ id: s.id, t, type: 'spawn', agent: callerOf(s), from: callerOf(s), to: agent, duration_s: duration, content: str(a['gen_ai.agent.description']), model, parent: parentEvent, causes, span_name: s.name, ...startExtras }, s, false);
         created.set(agent, s.id);
         break;
       }
       case 'invoke_agent': {
         const agent = lane(s);
         const caller = callerOf(s);
-        push({ id: s.id, t, type: 'delegate', agent: caller, from: caller, to: agent, duration_s: duration, content: input, parent: parentEvent, causes, span_name: s.name }, s, false);
+        push({ id: s.id, t, type: 'delegate', agent: caller, from: caller, to: agent, duration_s: duration, content: input, parent: parentEvent, causes, span_name: s.name, ...startExtras }, s, false);
+        if (!firstInvoke.has(agent)) firstInvoke.set(agent, s.id);
+        if (tEnd === undefined) break; // still open: nothing returned yet
         const ownTokens = usageBelow.has(s) ? undefined : tokens;
         push({ id: `${s.id}.return`, t: tEnd, type: 'return', agent, from: agent, to: caller, content: output, tokens: ownTokens, model, parent: s.id, causes: [s.id], error: s.error }, s, true, 0);
         b.edge(s.id, `${s.id}.return`, 'return');
-        if (!firstInvoke.has(agent)) firstInvoke.set(agent, s.id);
-        const reasons = finishReasons(a);
+        const reasons = finishReasons(a, s.content);
         const last = reasons?.[reasons.length - 1];
         const reason: StopReason | undefined = s.error ? 'error' : last !== undefined ? stopReasonOf(last) : undefined;
         if (reason) {
@@ -375,24 +463,34 @@ function buildTrace(spans: SpanRec[], b: ImportBuilder, fileName: string): Loade
       case 'tool': {
         const agent = lane(s);
         const tool = str(a['gen_ai.tool.name']) ?? str(a['tool.name']) ?? (s.name.replace(/^execute_tool\s+/, '') || 'tool');
-        const args = a['gen_ai.tool.call.arguments'] ?? a['tool.parameters'];
-        const result = a['gen_ai.tool.call.result'];
-        push({ id: s.id, t, type: 'tool_call', agent, tool, from: agent, duration_s: duration, content: args !== undefined ? (typeof args === 'string' ? args : JSON.stringify(args)) : input, tool_call_id: str(a['gen_ai.tool.call.id']), parent: parentEvent, causes, span_name: s.name }, s, false);
-        push({ id: `${s.id}.result`, t: tEnd, type: 'tool_result', agent, tool, content: result !== undefined ? (typeof result === 'string' ? result : JSON.stringify(result)) : output, error: s.error, parent: s.id, causes: [s.id] }, s, true);
+        const callId = str(a['gen_ai.tool.call.id']);
+        const args = a['gen_ai.tool.call.arguments'] ?? a['tool.parameters'] ?? (callId ? argsById.get(callId) : undefined);
+        const ownResult = s.content!.toolResults[0]?.content;
+        const result = a['gen_ai.tool.call.result'] ?? ownResult ?? output ?? (callId ? resultById.get(callId) : undefined);
+        const call = { id: s.id, t, type: 'tool_call', agent, tool, from: agent, duration_s: duration, content: args !== undefined ? (typeof args === 'string' ? args : JSON.stringify(args)) : input, tool_call_id: callId, parent: parentEvent, causes, span_name: s.name, ...startExtras } as TraceEvent;
+        if (tEnd === undefined) {
+          call.call_status = 'no_result';
+          push(call, s, false);
+          break;
+        }
+        push(call, s, false);
+        push({ id: `${s.id}.result`, t: tEnd, type: 'tool_result', agent, tool, content: result !== undefined ? (typeof result === 'string' ? result : JSON.stringify(result)) : undefined, error: s.error, parent: s.id, causes: [s.id] }, s, true);
         b.edge(s.id, `${s.id}.result`, 'return');
         break;
       }
       case 'llm':
-        push({ id: s.id, t, type: 'message', agent: lane(s), from: lane(s), duration_s: duration, tokens, model, finish_reasons: finishReasons(a), content: output ?? input, error: s.error, parent: parentEvent, causes, span_name: s.name }, s, false);
+        push({ id: s.id, t, type: 'message', agent: lane(s), from: lane(s), duration_s: duration, tokens, model, finish_reasons: finishReasons(a, s.content), content: output ?? input, input: output !== undefined && input !== undefined ? input : undefined, error: s.error, parent: parentEvent, causes, span_name: s.name, ...startExtras }, s, false);
         break;
       case 'chain':
-        push({ id: s.id, t, type: 'orchestrator_decision', agent: lane(s), duration_s: duration, content: s.name, error: s.error, parent: parentEvent, causes, span_name: s.name }, s, false);
+        push({ id: s.id, t, type: 'orchestrator_decision', agent: lane(s), duration_s: duration, content: s.name, error: s.error, parent: parentEvent, causes, span_name: s.name, ...startExtras }, s, false);
         break;
       case 'guardrail':
-        push({ id: s.id, t, type: 'safety_event', agent: lane(s), duration_s: duration, content: output ?? s.name, parent: parentEvent, causes, span_name: s.name }, s, false);
+        push({ id: s.id, t, type: 'safety_event', agent: lane(s), duration_s: duration, content: output ?? s.name, parent: parentEvent, causes, span_name: s.name, ...startExtras }, s, false);
         break;
-      default:
-        skipped[s.operation === 'none' ? s.name || 'unnamed' : s.operation] = (skipped[s.operation === 'none' ? s.name || 'unnamed' : s.operation] ?? 0) + 1;
+      default: {
+        const k = s.operation === 'none' ? s.name || 'unnamed' : s.operation;
+        skipped[k] = (skipped[k] ?? 0) + 1;
+      }
     }
     if (mapped(s) && parentEvent) b.edge(parentEvent, s.id, 'causal');
   }
@@ -405,17 +503,74 @@ function buildTrace(spans: SpanRec[], b: ImportBuilder, fileName: string): Loade
     return 0;
   });
   for (const p of pending) b.add(p.event, p.origin);
+  const eventOf = (s: SpanRec): string | undefined => (mapped(s) ? s.id : mappedAncestor(s));
+  reportTree(spans, tree, b, eventOf, seconds, skipped);
 
-  const traceIds = [...new Set(spans.map((s) => s.traceId).filter(Boolean))];
+  const traceIds = tree.traceIds.filter(Boolean);
   const services = [...new Set(spans.map((s) => s.service).filter((x): x is string => !!x))];
   const otel: Record<string, unknown> = { trace_ids: traceIds, services, spans: spans.length };
   if (Object.keys(skipped).length) otel.skipped_spans = skipped;
   if (Object.keys(agentIds).length) otel.agent_ids = agentIds;
+  if (tree.missing.length) otel.missing_parents = tree.missing.map((m) => ({ trace_id: m.traceId, span_id: m.spanId, children: m.children.map((c) => spans[c].id) }));
+  if (tree.cycles.length) otel.cut_parent_edges = tree.cycles.map((c) => ({ parent: spans[c.parent].id, child: spans[c.child].id }));
   return b.finish(OTEL_FORMAT, {
     trace_id: traceIds[0] ?? baseName(fileName),
     system: services[0],
     metadata: { source: 'otel', otel },
   });
+}
+
+/**
+ * Edges and warnings for what the tree found: links (own edge type), cut cycles (a marked `link`
+ * edge where the parent edge was), skew, orphans, several traces, and the spans that gave no event.
+ */
+function reportTree(spans: SpanRec[], tree: SpanTree, b: ImportBuilder, eventOf: (s: SpanRec) => string | undefined, seconds: (ns: bigint | undefined) => number, skipped: Record<string, number>): void {
+  const at = (i: number): Range => spans[i].origin.range;
+  let unresolved = 0;
+  for (const l of tree.links) {
+    const src = eventOf(spans[l.from]);
+    const dst = l.to === undefined ? undefined : eventOf(spans[l.to]);
+    if (!src || !dst || src === dst) {
+      unresolved++;
+      continue;
+    }
+    const edge: TraceEdge = { src, dst, type: 'link' };
+    if (l.attributes) edge.attributes = l.attributes;
+    if (!b.edges.some((e) => e.src === src && e.dst === dst && e.type === 'link')) b.edges.push(edge);
+  }
+  if (unresolved) b.problem('info', `${unresolved} span link${unresolved > 1 ? 's' : ''} name${unresolved > 1 ? '' : 's'} a span not in this file (or one that gives no event); not drawn`, at(tree.links[0].from));
+  for (const c of tree.cycles) {
+    const names = c.cycle.map((i) => spans[i].id);
+    const src = eventOf(spans[c.parent]);
+    const dst = eventOf(spans[c.child]);
+    if (src && dst && src !== dst) b.edges.push({ src, dst, type: 'link', cut_parent: true });
+    b.problem('warning', c.cycle.length === 1 ? `span ${names[0]} names itself as its parent; drawn as a root` : `parent ids form a cycle (each span's parent is the next: ${[...names, names[0]].join(' -> ')}); cut at span ${spans[c.child].id} (the earliest), which is drawn as a root; the cut parent edge is drawn as a marked link`, at(c.child));
+  }
+  const skewed = spans.filter((s) => tree.skew[s.ordinal] !== undefined);
+  if (skewed.length) {
+    const worst = skewed.reduce((a, s) => (tree.skew[s.ordinal]! < tree.skew[a.ordinal]! ? s : a));
+    b.problem('warning', `clock skew: ${skewed.length} span${skewed.length > 1 ? 's start' : ' starts'} before ${skewed.length > 1 ? 'their parents' : 'its parent'} (up to ${ms(-tree.skew[worst.ordinal]!)} early); each is placed at its parent's start with "clock_skew_s" and its recorded time in "recorded_t"`, at(skewed[0].ordinal));
+  }
+  if (tree.missing.length) {
+    const count = tree.missing.reduce((n, m) => n + m.children.length, 0);
+    b.problem('warning', `${count} span${count > 1 ? 's' : ''} lost ${count > 1 ? 'their' : 'its'} parent (${tree.missing.map((m) => m.spanId).join(', ')} not in this file); shown under a "missing parent" placeholder`, at(tree.missing[0].children[0]));
+  }
+  const open = spans.filter((s) => tree.open[s.ordinal]);
+  if (open.length) {
+    b.problem('warning', `${open.length} span${open.length > 1 ? 's have' : ' has'} no end time (${open.map((s) => s.id).join(', ')}): still open when the file was written; duration unknown, no result or return invented`, at(open[0].ordinal));
+  }
+  const traces = tree.traceIds.filter(Boolean);
+  if (traces.length > 1) {
+    const firstOf = traces.map((t) => spans.find((s) => s.traceId === t)!.ordinal);
+    b.problem('warning', `${traces.length} traces in this file (${traces.join(', ')}); they load as one graph, each trace's agents in their own lanes, and the analysis runs over the whole file`, at(firstOf[1]));
+  }
+  const kinds = Object.entries(skipped);
+  if (kinds.length) {
+    const total = kinds.reduce((n, [, c]) => n + c, 0);
+    const first = spans.find((s) => s.kind === 'other')!;
+    b.problem('warning', `${total} span${total > 1 ? 's' : ''} of ${kinds.length} kind${kinds.length > 1 ? 's' : ''} not shown (not GenAI / OpenInference operations; children pass through them): ${kinds.map(([k, c]) => `${k} ${c}`).join(', ')}`, at(first.ordinal));
+  }
+  void seconds;
 }
 
 /** OTLP JSON: an object (or a line of one) with `resourceSpans`. */

@@ -56,9 +56,12 @@ test('the fa812bfe session opens with its two Explore sub-agents and the compact
   assert.deepEqual(l.problems, []);
   const s = traceStats(l);
   assert.deepEqual(s.agents, ['main', 'Explore:a93ccab', 'Explore:aa84377', 'compact:acompact-70d8e7']);
-  assert.deepEqual(s.by_type, { message: 34, tool_call: 67, tool_result: 69, spawn: 2, delegate: 2, return: 3, stop: 6, orchestrator_decision: 1 });
-  assert.equal(s.events, 184);
-  assert.equal(s.edges, 77);
+  // 33 prompts and answers (the compaction summary is inside its compaction event) plus 13 meta
+  // rows (hook context the harness injected), their own kind.
+  assert.deepEqual(s.by_type, { message: 46, tool_call: 67, tool_result: 69, spawn: 2, delegate: 2, return: 3, stop: 6, orchestrator_decision: 1 });
+  assert.equal(l.trace.events.filter((e) => e.kind === 'meta').length, 13);
+  assert.equal(s.events, 196);
+  assert.equal(s.edges, 78); // + the compaction joined to the chain it compacted (logicalParentUuid)
   assert.equal(l.trace.trace_id, SESSION);
   assert.ok(TraceSchema.safeParse(l.trace).success);
   const agents = (l.trace.metadata as { agents: Record<string, { file?: string; spawned_by?: string }> }).agents;
@@ -165,16 +168,17 @@ test('compaction is marked and kept visible, with the compaction agent returning
   const marked = l.trace.events.filter((e) => (e as Record<string, unknown>).compaction === true);
   assert.deepEqual(
     marked.map((e) => [e.type, e.agent, originOfId(l, e.id)!.record]),
-    [
-      ['orchestrator_decision', 'main', 61],
-      ['message', 'main', 62],
-    ],
+    [['orchestrator_decision', 'main', 61]],
   );
+  // The summary row (record 62) is inside the compaction event, not a user message.
+  assert.equal(marked[0].kind, 'compaction');
+  assert.equal(marked[0].summary_record, 62);
+  assert.equal(marked[0].content_is_summary, true);
   const boundary = marked[0] as Record<string, unknown>;
   assert.equal(boundary.compaction_trigger, 'auto');
   assert.equal(boundary.pre_tokens, 167117);
   const ret = byType(l, 'return').find((e) => e.agent === 'compact:acompact-70d8e7')!;
-  assert.deepEqual(edgesOf(l, 'return').filter((e) => e.src === ret.id), [{ src: ret.id, dst: marked[1].id, type: 'return' }]);
+  assert.deepEqual(edgesOf(l, 'return').filter((e) => e.src === ret.id), [{ src: ret.id, dst: marked[0].id, type: 'return' }]);
   assert.equal((l.trace.metadata as { compactions: number }).compactions, 1);
 });
 
@@ -213,7 +217,9 @@ test('events from sub-agent files carry the file; problems in them carry it too,
   assert.deepEqual(positioned, [
     { severity: 'error', file: SUB('a93ccab'), line: 5, character: 15 },
     { severity: 'error', file: SUB('aa84377'), line: 51, character: 14 },
+    { severity: 'warning', file: SUB('a93ccab'), line: 4, character: 0 },
   ]);
+  assert.match(damaged.problems[2].message, /^1 tool call has no result in the file: /);
   assert.match(damaged.problems[1].message, /^last line is cut off/);
   assert.deepEqual(traceStats(damaged).agents, ['main', 'Explore:a93ccab', 'Explore:aa84377', 'compact:acompact-70d8e7']);
   // The cut-off sub-agent lost its final answer: the Task result still carries it.
@@ -278,16 +284,18 @@ test('a sub-agent with no file is built from the agent_progress records that mir
 test('an interrupted turn stops with user_abort', () => {
   const path = fixturePath('claude-code', 'short.jsonl');
   const l = open(path);
-  assert.deepEqual(l.problems, []);
+  assert.deepEqual(l.problems.map((p) => [p.severity, p.range.start.line, p.message]), [['warning', 0, '4 records of 2 kinds not shown: progress/hook_progress 3, file-history-snapshot 1']]);
   const s = traceStats(l);
-  assert.deepEqual(s.by_type, { message: 2, tool_call: 2, tool_result: 2, stop: 1 });
+  // The /model local command (a system record and its output) is one local_command event.
+  assert.deepEqual(s.by_type, { message: 3, tool_call: 2, tool_result: 2, stop: 1 });
+  assert.deepEqual(l.trace.events.filter((e) => e.kind === 'local_command').map((e) => [e.command, e.stdout]), [['/model', 'Kept model as Default (recommended)']]);
   assert.deepEqual(s.stops.map((x) => [x.reason, originOfId(l, x.id)!.record]), [['user_abort', 12]]);
   assert.equal(edgesOf(l, 'tool_dependency').length, 2);
 });
 
 test('every event range lies on the line of the record it came from (all fixtures, sub-agent files included)', () => {
   const counts = [MAIN, fixturePath('claude-code', 'subagent.jsonl'), fixturePath('claude-code', 'short.jsonl'), SUB('a93ccab')].map((p) => assertOriginsOnRecords(open(p), p));
-  assert.deepEqual(counts, [184, 65, 7, 63]);
+  assert.deepEqual(counts, [196, 66, 8, 63]);
 });
 
 test('cut-off last lines and bad lines of the session are positioned problems; the rest loads', () => {
@@ -303,9 +311,10 @@ test('cut-off last lines and bad lines of the session are positioned problems; t
       ['error', 7, 14, 'JSON syntax error'],
       ['error', 14, 14, 'last line is cut off'],
       ['warning', 10, 0, 'tool_result for "toolu_0116Hyi5v8ut7Ffb7d8qV1Sc", which no tool_use of this session started'],
+      ['warning', 0, 0, '4 records of 2 kinds not shown'],
     ],
   );
-  assert.deepEqual(traceStats(l).by_type, { message: 2, tool_call: 1, tool_result: 2, stop: 1 });
+  assert.deepEqual(traceStats(l).by_type, { message: 3, tool_call: 1, tool_result: 2, stop: 1 }); // one is the /model local command
 });
 
 test('long content is clipped to 4000 characters with an ellipsis, recording the full length', () => {

@@ -8,6 +8,12 @@ import { abortReason, isCodexText } from '../../../src/trace/importers/codex';
 import '../../../src/trace/importers';
 import { fixture } from '../helpers';
 
+/** The one problem: the developer rows (injected instructions) counted in the "not shown" warning. */
+function onlyDeveloperRowsNotShown(l: LoadedTrace): void {
+  assert.deepEqual(l.problems.map((p) => p.severity), ['warning']);
+  assert.match(l.problems[0].message, /^\d+ records? of 1 kind not shown: response_item\/message\/developer \d+$/);
+}
+
 const FIVE_TURNS = 'rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl';
 const MCP = 'rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl';
 
@@ -26,7 +32,7 @@ const turnsOf = (l: LoadedTrace) => (l.trace.metadata as { turns: Turn[] }).turn
 test('a five-turn rollout: turns, paired tool calls, stops, token costs', () => {
   const l = load(fixture('codex', FIVE_TURNS));
   assert.equal(l.format, 'codex');
-  assert.deepEqual(l.problems, []);
+  onlyDeveloperRowsNotShown(l);
   assert.ok(TraceSchema.safeParse(l.trace).success);
   const s = traceStats(l);
   assert.deepEqual(s.agents, ['codex']);
@@ -104,7 +110,7 @@ test('a turn that started and never completed ends with no stop recorded', () =>
   assert.match(ls[519], /"task_complete"/);
   ls.splice(519, 1);
   const l = load(ls.join('\n'));
-  assert.deepEqual(l.problems, []);
+  onlyDeveloperRowsNotShown(l);
   assert.deepEqual(turnsOf(l).map((t) => t.stop), ['task_complete', 'task_complete', null, 'task_complete', 'task_complete']);
   assert.equal((l.trace.metadata as { turns_without_stop: number }).turns_without_stop, 1);
   assert.equal(byType(l, 'stop').length, 4);
@@ -138,7 +144,7 @@ test('compaction is marked and kept visible', () => {
     JSON.stringify({ timestamp: at, type: 'event_msg', payload: { type: 'context_compacted' } }),
   );
   const l = load(ls.join('\n'));
-  assert.deepEqual(l.problems, []);
+  onlyDeveloperRowsNotShown(l);
   const marked = l.trace.events.filter((e) => (e as Record<string, unknown>).compaction === true);
   assert.deepEqual(
     marked.map((e) => [e.type, e.from, e.content, record(l, e)]),
@@ -173,7 +179,7 @@ test('every event range lies on the line of the record it came from', () => {
 
 test('MCP tools in a one-turn rollout', () => {
   const l = load(fixture('codex', MCP), MCP);
-  assert.deepEqual(l.problems, []);
+  onlyDeveloperRowsNotShown(l);
   const s = traceStats(l);
   assert.deepEqual(s.by_type, { message: 7, tool_call: 5, tool_result: 5, stop: 1 });
   assert.deepEqual(byType(l, 'tool_call').map((e) => e.tool), [
@@ -194,11 +200,12 @@ test('cut-off last lines and bad lines are positioned problems; the rest loads',
     [
       ['error', 100, 'JSON syntax error'],
       ['error', 701, 'last line is cut off'],
+      ['warning', 1, '10 records of 1 kind not shown'],
     ],
   );
   assert.deepEqual(
     l.problems.map((p) => p.range.start.character),
-    [59, 103],
+    [59, 103, 0],
   );
   assert.equal(byType(l, 'stop').length, 4, 'the cut-off task_complete is lost, the other four load');
   assert.equal(l.trace.events.length, 262 - 1, 'only the cut-off stop is lost (the broken line was an agent_reasoning record, which gives no event)');
@@ -214,6 +221,6 @@ test('detection is by content: session_meta first, not the file name', () => {
   assert.equal(isCodexText(damaged, 'x.jsonl'), false);
   assert.equal(detectFormat(damaged, '/s/rollout-2026-02-23T20-34-25-019c8bfe.jsonl')?.id, 'codex');
   const l = loadTrace(damaged, '/s/rollout-2026-02-23T20-34-25-019c8bfe.jsonl');
-  assert.deepEqual(l.problems.map((p) => [p.range.start.line, p.severity]), [[0, 'error']]);
+  assert.deepEqual(l.problems.map((p) => [p.range.start.line, p.severity]), [[0, 'error'], [1, 'warning']]); // + the developer rows not shown
   assert.equal(l.trace.events.length, 18);
 });

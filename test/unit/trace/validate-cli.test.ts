@@ -43,7 +43,7 @@ const cases: [string, string[]][] = [
     'edge-missing.otrace.jsonl',
     [
       '3:26: error: edge dst "nope" is not an event of this trace',
-      '4:37: error: edge: unknown type "wire" (expected one of: temporal, causal, spawn, message, tool_dependency, return, aggregate, safety_flow); the edge is skipped',
+      '4:37: error: edge: unknown type "wire" (expected one of: temporal, causal, spawn, message, tool_dependency, return, aggregate, safety_flow, link); the edge is skipped',
     ],
   ],
   ['truncated.otrace.json', ['1:93: error: the document is cut off (unexpected end of file); the complete records before it loaded']],
