@@ -36,7 +36,7 @@ import type { StopReason } from '../trace/schema';
 import { finalAnswer, firstAppearance, isAgentOutput, isNotAgentOutput } from './answer';
 import { mainRewardSeries, traceOutcome, type RewardPoint } from './outcome';
 import { opensDelegation } from './loops';
-import { APPROVAL_TEXT, CHANGE_TOOL, COMPLETION_CLAIM, CRITIQUE_TEXT, IMPASSE_TEXT, REVIEWER_ROLE, VERIFICATION_TEXT, VERIFY_TOOL } from './text';
+import { APPROVAL_TEXT, CHANGE_TOOL, ERROR_TEXT, COMPLETION_CLAIM, CRITIQUE_TEXT, IMPASSE_TEXT, REVIEWER_ROLE, VERIFICATION_TEXT, VERIFY_TOOL } from './text';
 import type { TraceIndex } from './trace-index';
 import type { BestStop, Loop, Outcome, Spent, StopFinding, VStop } from './types';
 
@@ -274,6 +274,10 @@ function judgeStop(
   if (open.length) {
     modes.push('premature');
     evidence.push(`${open.length} spawned agent${open.length > 1 ? 's' : ''} had not returned: ${open.join(', ')}`);
+    for (const agent of open) {
+      const failed = lastFailedCheck(index, agent, pos);
+      if (failed !== -1) evidence.push(`${agent}'s last check failed (${index.id(failed)})`);
+    }
   }
   const unverified = unverifiedChange(index, segment);
   if (unverified !== -1) {
@@ -354,10 +358,25 @@ function describe(s: Spent): string {
   return `${s.events} events, ${s.tokens} tokens, ${s.seconds} s`;
 }
 
+/** The agent's last tool result before `pos` when it reports an error or a failure, else -1. */
+function lastFailedCheck(index: TraceIndex, agent: string, pos: number): number {
+  const lane = index.lanes.get(agent) ?? [];
+  for (let k = lane.length - 1; k >= 0; k--) {
+    const i = lane[k];
+    if (i > pos || index.types[i] !== 'tool_result') continue;
+    return ERROR_TEXT.test(index.content(i).slice(0, 2000)) ? i : -1;
+  }
+  return -1;
+}
+
+/** Last acts of an agent that mean it is still at work (it has not handed its output to anyone). */
+const STILL_WORKING = new Set(['tool_call', 'tool_result', 'spawn', 'delegate']);
+
 /**
  * Agents spawned before `pos` that had not returned (no return or despawn) and were still at work:
- * they act after the stop, never acted, or their last act before it awaits an answer (a tool call,
- * spawn or delegation). An agent that handed its output to another agent and went quiet is done.
+ * they act after the stop, never acted, or their last act before it is not a hand-off of their
+ * output (a tool call or its result, a spawn or delegation of their own). An agent whose last act was
+ * a message or return to another agent and went quiet is done.
  */
 function openSpawns(index: TraceIndex, pos: number, keep: (i: number) => boolean = () => true): string[] {
   const open = new Map<string, number>();
@@ -382,7 +401,8 @@ function openSpawns(index: TraceIndex, pos: number, keep: (i: number) => boolean
       if (i > pos) after = true;
       else if (i > spawn) last = i;
     }
-    const waiting = last !== -1 && (index.types[last] === 'tool_call' || index.types[last] === 'spawn' || index.types[last] === 'delegate');
+    // still working: its last act is not a hand-off of its output (a tool call or result, a spawn or delegation of its own)
+    const waiting = last !== -1 && STILL_WORKING.has(index.types[last]);
     if (after || last === -1 || waiting) still.push(agent);
   }
   return still;
