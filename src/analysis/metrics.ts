@@ -5,10 +5,16 @@
  * - Work of an event: `duration_s`; for a tool call without one, the time until its result arrives
  *   (when the result has no `duration_s` of its own).
  *   When no event has any work, every event counts 1 (`work_basis: "events"`).
- * - Critical path: the heaviest chain of work in the causal DAG (one pass in time order). A link
- *   u -> v only orders work when v starts after u's work ends (t + its work), so calls an
- *   agent issued in parallel stay parallel. Parallelism = total work / critical path (1 = sequential); the survey's
- *   orchestration reward uses the same ratio as its parallelism term.
+ * - Latency: in seconds, an event also worked from the end of its latest input to its own start
+ *   (its agent was starting, thinking or calling), so total work counts every busy second.
+ * - Critical path: the chain of inputs, waits included, that ends where the run ends (the latest
+ *   finish): from the first event to the last, through the orchestrator's wait for its last return
+ *   and the final aggregate. A link u -> v only orders work when v starts after u's work ends, so
+ *   calls an agent issued in parallel stay parallel. Parallelism = total work / critical path
+ *   (1 = sequential); the survey's orchestration reward uses the same ratio as its parallelism term.
+ *   Worked example (docs/analysis.md): two workers spawned at t=0 each search for 2 s from t=1,
+ *   return at 3, the orchestrator aggregates for 1 s at t=4: total work 3+3+2 = 8 s, critical path
+ *   s1 -> c1 -> r1 -> g = 5 s, parallelism 1.6.
  * - Spawn depth: spawner -> spawned agent (`to` of a spawn event); roots have depth 0.
  * - Protocol overhead: tokens of hand-offs between agents (message, delegate, return, spawn) / all
  *   tokens; character counts of content when the trace records no tokens.
@@ -19,39 +25,52 @@ import type { AgentCost, Metrics } from './types';
 /** Computes the {@link Metrics} of an indexed trace in O(n + links). */
 export function computeMetrics(index: TraceIndex): Metrics {
   const n = index.size;
-  const work = new Float64Array(n);
-  let total = 0;
+  const own = new Float64Array(n);
+  let recorded = 0;
   for (let i = 0; i < n; i++) {
     const e = index.events[i];
     let w = typeof e.duration_s === 'number' && Number.isFinite(e.duration_s) ? e.duration_s : 0;
     const r = index.resultOf[i];
     // a call without a duration runs until its result arrives (unless the result carries the run time)
     if (w === 0 && index.types[i] === 'tool_call' && r !== -1 && typeof index.events[r].duration_s !== 'number') w = Math.max(0, index.events[r].t - e.t);
-    work[i] = w;
-    total += w;
+    own[i] = w;
+    recorded += w;
   }
-  const basis: Metrics['work_basis'] = total > 0 ? 'seconds' : 'events';
-  if (total === 0) {
-    work.fill(1);
-    total = n;
-  }
+  const basis: Metrics['work_basis'] = recorded > 0 ? 'seconds' : 'events';
+  if (basis === 'events') own.fill(1);
+  // One pass in time order. In seconds, an event's work is its own duration plus its latency: the
+  // time from its latest input's end to its start (its agent was busy producing it). The critical
+  // path to v is the heaviest chain of inputs it waited for, waits included, so it spans the run.
+  const work = new Float64Array(n);
+  const finish = new Float64Array(n);
   const cp = new Float64Array(n);
   const via = new Int32Array(n).fill(-1);
+  let total = 0;
   let cpEnd = -1;
   for (let v = 0; v < n; v++) {
+    const t = index.events[v].t;
+    let latest = -Infinity;
     let best = 0;
     for (const k of index.incoming[v]) {
-      const link = index.links[k];
-      const u = link.u;
+      const u = index.links[k].u;
       // v did not wait for u to finish: u's work is not on v's chain (parallel calls, temporal order)
-      if (basis === 'seconds' && index.events[v].t < index.events[u].t + work[u] - 1e-9) continue;
-      if (cp[u] > best) {
-        best = cp[u];
+      if (basis === 'seconds' && t < finish[u] - 1e-9) continue;
+      // the critical input is the one v waited for last (latest finish; the heavier chain on ties)
+      const reach = cp[u] + (basis === 'seconds' ? t - finish[u] : 0);
+      const later = basis === 'seconds' ? finish[u] > latest + 1e-9 : reach > best;
+      const tie = basis === 'seconds' && Math.abs(finish[u] - latest) <= 1e-9 && reach > best;
+      if (via[v] === -1 || later || tie) {
+        best = reach;
         via[v] = u;
       }
+      latest = Math.max(latest, finish[u]);
     }
-    cp[v] = best + work[v];
-    if (cpEnd === -1 || cp[v] > cp[cpEnd]) cpEnd = v;
+    work[v] = own[v] + (basis === 'seconds' && latest > -Infinity ? Math.max(0, t - latest) : 0);
+    finish[v] = basis === 'seconds' ? t + own[v] : v;
+    cp[v] = best + own[v];
+    total += work[v];
+    // the path ends where the run ends: the latest finish (the later event on ties)
+    if (cpEnd === -1 || finish[v] >= finish[cpEnd]) cpEnd = v;
   }
   const path: string[] = [];
   for (let v = cpEnd; v !== -1; v = via[v]) path.push(index.id(v));

@@ -23,10 +23,12 @@ test('parallelism = total work / critical path, with spawn fan-out, depth and a 
   );
   const m = a.metrics;
   assert.equal(m.work_basis, 'seconds');
-  assert.equal(m.total_work, 5);
-  assert.equal(m.critical_path, 3);
-  assert.equal(m.parallelism, 1.667);
-  assert.deepEqual(m.critical_path_events, ['c1', 'r1', 'g']);
+  // work: each search 1 s of latency (spawned at 0, started at 1) + 2 s; the aggregate 1 s of latency + 1 s
+  assert.equal(m.total_work, 8);
+  // the path from the first event to the end of the run, waits included: 1 + 2 + 1 + 1 s
+  assert.equal(m.critical_path, 5);
+  assert.equal(m.parallelism, 1.6);
+  assert.deepEqual(m.critical_path_events, ['s1', 'c1', 'r1', 'g']);
   assert.equal(m.spawns, 2);
   assert.equal(m.max_fan_out, 2);
   assert.equal(m.spawn_depth, 1);
@@ -63,9 +65,9 @@ test('topology: spawn depth 2 is hierarchical; one agent with tools is a harness
   );
   assert.equal(harness.topology.guess, 'harness');
   assert.equal(harness.topology.declared, 'harness');
-  // the call's work runs until its result: 1 s, all of it on the critical path
+  // the call's work: 1 s of latency after the prompt, then 1 s until its result; all of it on the critical path
   assert.equal(harness.metrics.work_basis, 'seconds');
-  assert.equal(harness.metrics.total_work, 1);
+  assert.equal(harness.metrics.total_work, 2);
   assert.equal(harness.metrics.parallelism, 1);
 });
 
