@@ -10,9 +10,12 @@
  *   the direct O(n * maxPeriod) scan, near-linear for a fixed maxPeriod). Smaller periods win; a
  *   block that is itself periodic is skipped (it is found with its primitive period). A single
  *   event must occur 3 times in a row (twice is an echo, e.g. a proxy's fixed auto-reply).
- * - ping_pong: consecutive hand-offs (message, delegate, return, spawn) alternating between the same
- *   two agents, A -> B -> A -> B ..., where each hand-off from the third on adds almost no new
- *   content (same fingerprint as the one two before, or < 10 % new words).
+ * - ping_pong, and cycles: consecutive hand-offs (message, delegate, return, spawn) going round the
+ *   same agents, A -> B -> A -> B ... (period 2, `ping_pong`) or A -> B -> C -> A ... (period 3 or 4,
+ *   a `repeated_sequence` over the interleaved stream of all lanes, reported once with its agents),
+ *   where each hand-off of a later round adds almost no new content (same fingerprint as the one a
+ *   round before, content words resembling it >= 0.5, or < 10 % new words). Events of other agents
+ *   between the hand-offs do not break the cycle.
  * - repeated_sequence with `match: 'similar'` (near-duplicate steps): an agent restating the same step in the same context (its `phase`, else its
  *   receiver): near-duplicate dialogue (content-word resemblance >= 0.5, Broder 1997) three times, or
  *   twice near-identically; or the same code artifact produced again unchanged (MAST 1.3).
@@ -48,7 +51,7 @@ export function findLoops(index: TraceIndex, options: LoopOptions = {}): Loop[] 
   for (const l of toolLoops) loops.push(finish(index, l, lastNew));
   // a ping-pong or a repeated tool call is reported once, not again as each lane's repeated sequence
   const inPingPong = new Set<number>();
-  for (const l of pingPongs(index, noveltyThreshold)) {
+  for (const l of pingPongs(index, noveltyThreshold, options.stepResemblance ?? 0.5)) {
     for (const i of l.members) inPingPong.add(i);
     loops.push(finish(index, l, lastNew));
   }
@@ -337,7 +340,10 @@ function isPrimitive(f: Int32Array, i: number, p: number): boolean {
   return true;
 }
 
-function pingPongs(index: TraceIndex, noveltyThreshold: number): RawLoop[] {
+/** Longest hand-off cycle looked for, in agents. */
+const MAX_CYCLE = 4;
+
+function pingPongs(index: TraceIndex, noveltyThreshold: number, resemblanceThreshold: number): RawLoop[] {
   // Hand-offs in time order, with sender and receiver. Without any `to` in the trace, a message's
   // receiver is the agent of the next message (a group chat answers the previous turn).
   const handoffs: { i: number; from: string; to: string }[] = [];
@@ -358,27 +364,48 @@ function pingPongs(index: TraceIndex, noveltyThreshold: number): RawLoop[] {
       if (from !== to) handoffs.push({ i: msgs[k], from, to });
     }
   }
+  // maximal runs whose hand-offs repeat the sender and receiver of the one `period` before and join
+  // up (each sender received the previous hand-off): A -> B -> A (period 2, a ping-pong), A -> B -> C -> A (3), ...
   const out: RawLoop[] = [];
-  let start = 0;
-  while (start < handoffs.length) {
-    // maximal run alternating between the same two agents
-    let end = start + 1;
-    while (end < handoffs.length && handoffs[end].from === handoffs[end - 1].to && handoffs[end].to === handoffs[end - 1].from) end++;
-    if (end - start >= 4) out.push(...staleStretches(index, handoffs.slice(start, end), noveltyThreshold));
-    start = end;
+  const taken = new Set<number>();
+  for (let period = 2; period <= MAX_CYCLE; period++) {
+    let start = 0;
+    while (start < handoffs.length) {
+      let end = start + 1;
+      while (end < handoffs.length && handoffs[end].from === handoffs[end - 1].to && (end - start < period || (handoffs[end].from === handoffs[end - period].from && handoffs[end].to === handoffs[end - period].to))) end++;
+      const run = handoffs.slice(start, end);
+      const agents = new Set(run.slice(0, period).map((h) => h.from));
+      // a cycle through `period` distinct agents, closed (the last sender of the first round hands back to the first), at least two rounds
+      if (end - start >= 2 * period && agents.size === period && run[period - 1].to === run[0].from && !run.some((h) => taken.has(h.i))) {
+        for (const l of staleStretches(index, run, period, noveltyThreshold, resemblanceThreshold)) {
+          for (const i of l.members) taken.add(i);
+          out.push(l);
+        }
+      }
+      // broken chain: the next cycle starts at `end`; a round that did not repeat: it may start one round back
+      const chained = end < handoffs.length && handoffs[end].from === handoffs[end - 1].to;
+      start = chained && end - period + 1 > start ? end - period + 1 : end;
+    }
   }
   return out;
 }
 
-/** Within one alternating run, the stretches where hand-offs repeat what was said two turns before. */
-function staleStretches(index: TraceIndex, run: { i: number; from: string; to: string }[], threshold: number): RawLoop[] {
+/**
+ * Within one cyclic run of hand-offs, the stretches where each hand-off repeats the one a round
+ * (`period` hand-offs) before: the same fingerprint, content words resembling it (>= the step
+ * resemblance), or almost no new words (< the novelty threshold).
+ */
+function staleStretches(index: TraceIndex, run: { i: number; from: string; to: string }[], period: number, threshold: number, resemblanceThreshold: number): RawLoop[] {
   const before = new Set<string>();
   const stale = run.map((h, k) => {
     const words = wordTokens(index.content(h.i));
     let result = false;
-    if (k >= 2) {
-      const prev = run[k - 2].i;
+    if (k >= period) {
+      const prev = run[k - period].i;
       if (index.fingerprints[h.i] === index.fingerprints[prev] && index.fingerprints[h.i] >= 0) result = true;
+      // cycles of 3+ agents: reworded prose is no new content either; changed code is (content words leave
+      // code out). Two-agent exchanges leave rewording to the near-duplicate-step detector, which names the agent.
+      else if (period > 2 && !hasCode(index.content(h.i)) && !hasCode(index.content(prev)) && resemblance(contentWords(index.content(h.i)), contentWords(index.content(prev))) >= resemblanceThreshold) result = true;
       else if (words.size > 0) {
         let fresh = 0;
         for (const w of words) if (!before.has(w)) fresh++;
@@ -389,7 +416,7 @@ function staleStretches(index: TraceIndex, run: { i: number; from: string; to: s
     return result;
   });
   const out: RawLoop[] = [];
-  let k = 2;
+  let k = period;
   while (k < run.length) {
     if (!stale[k]) {
       k++;
@@ -397,26 +424,33 @@ function staleStretches(index: TraceIndex, run: { i: number; from: string; to: s
     }
     let j = k;
     while (j < run.length && stale[j]) j++;
-    // hand-offs k-2 .. j-1: the first round trip and its stale repetitions
-    if (j - k >= 2) {
-      const part = run.slice(k - 2, j);
+    // hand-offs k-period .. j-1: the first round and its stale repetitions (at least one whole round)
+    if (j - k >= period) {
+      const part = run.slice(k - period, j);
       const members = part.map((h) => h.i);
-      const a = part[0].from;
-      const b = part[0].to;
-      const reps = Math.floor(part.length / 2);
+      const reps = Math.floor(part.length / period);
+      const names = part.slice(0, period).map((h) => h.from);
       out.push({
-        kind: 'ping_pong',
+        kind: period === 2 ? 'ping_pong' : 'repeated_sequence',
         members,
-        repeated: members.slice(2),
-        span: [members[2], members[members.length - 1]],
-        period: 2,
+        repeated: members.slice(period),
+        span: [members[period], members[members.length - 1]],
+        period,
         repetitions: reps,
-        label: `ping-pong between ${a} and ${b}: ${part.length} hand-offs, ${reps} round trips with no new content`,
+        label:
+          period === 2
+            ? `ping-pong between ${names[0]} and ${names[1]}: ${part.length} hand-offs, ${reps} round trips with no new content`
+            : `cycle ${[...names, names[0]].join(' → ')} repeated ${reps} times with no new content (${part.length} hand-offs)`,
       });
     }
     k = j;
   }
   return out;
+}
+
+/** True when the text carries a fenced code block. */
+function hasCode(text: string): boolean {
+  return text.includes('```');
 }
 
 function round(x: number): number {
