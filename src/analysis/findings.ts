@@ -33,10 +33,11 @@ export function buildFindings(stops: StopFinding[], loops: Loop[], blame: Blame 
   for (const l of loops) {
     findings.push({
       kind: 'loop',
-      severity: l.unresolved ? 'error' : 'warning',
+      // a step done twice and left behind is worth knowing, not a warning (a file read again by another agent)
+      severity: l.unresolved ? 'error' : l.repetitions > 2 ? 'warning' : 'info',
       events: l.indices,
       ids: idsOf(l.indices),
-      inline: `loop ×${l.repetitions}${l.period > 1 ? ` (${l.period} steps)` : ''}`,
+      inline: `loop ×${l.repetitions}${l.period > 1 && Number.isInteger(l.period) ? ` (${l.period} steps)` : ''}`,
       message: l.message,
       loop: { period: l.period, repetitions: l.repetitions, agents: l.agents },
     });
@@ -69,7 +70,7 @@ function stopInline(s: StopFinding): string {
     case 'delayed':
       return `${reason} · delayed +${s.wasted.events} ev`;
     case 'no_stop':
-      return `${reason} · no stop`;
+      return `${reason} · still looping`;
   }
 }
 

@@ -53,7 +53,8 @@ export class TraceHover implements vscode.HoverProvider {
     if (credit) {
       const v = credit.by_index[index];
       const given = typeof e.credit === 'number';
-      analysis.push(`credit ${formatCredit(v, credit.signed)}: ${given ? 'the value the trace gives' : escapeMarkdown(credit.method)}`);
+      const value = credit.signed ? `credit ${formatCredit(v, true)}` : `influence ${Math.abs(v).toFixed(2)} (unsigned: the trace has no outcome signal)`;
+      analysis.push(`${value}: ${given ? 'the value the trace gives' : escapeMarkdown(credit.method)}`);
     }
     for (const k of snapshot.findingsOf.get(index) ?? []) {
       const f = snapshot.findings[k];

@@ -2,10 +2,12 @@
  * The openable-file policy as a pure decision (no `vscode`, unit-tested): given a path a trace
  * names, may it open directly, must the user confirm, is it missing, or is it refused?
  * - a plain path or `file:` URI, resolved against the trace's folder, then through symbolic links;
- * - inside the trace's folder tree or a workspace folder: open; elsewhere: ask;
+ * - inside the trace's folder tree (unless that folder is the home folder or above it) or a
+ *   workspace folder: open; elsewhere: ask;
  * - any other scheme (`command:`, `http:`, `vscode:` …): refused.
  */
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -47,7 +49,12 @@ export function classifyPath(target: string, traceFile: string, roots: readonly 
     const rel = path.relative(realOr(root), real);
     return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
   };
-  return inside(path.dirname(traceFile)) || roots.some(inside) ? { kind: 'open', path: real } : { kind: 'ask', path: real };
+  // The trace's folder is trusted unless it is the home folder or above it (a trace saved in ~ must
+  // not open ~/.ssh/id_rsa without asking).
+  const traceDir = realOr(path.dirname(traceFile));
+  const home = realOr(os.homedir());
+  const traceDirTrusted = path.relative(traceDir, home).startsWith('..') || path.isAbsolute(path.relative(traceDir, home));
+  return (traceDirTrusted && inside(traceDir)) || roots.some(inside) ? { kind: 'open', path: real } : { kind: 'ask', path: real };
 }
 
 function realOr(p: string): string {

@@ -71,6 +71,9 @@ export class TraceSessions implements vscode.Disposable {
     const running = this.pending.get(key);
     if (running && running.version === document.version) return running.promise;
     if (!this.isTrace(document)) return Promise.resolve(undefined);
+    // A sub-agent file of an open session shows that session (its own parse would hide the rest of the run).
+    const parent = this.parentOf(document.uri);
+    if (parent) return Promise.resolve(parent.snapshot);
     return this.load(key, document.version, document.uri, document.getText());
   }
 
@@ -92,9 +95,13 @@ export class TraceSessions implements vscode.Disposable {
    * else the origin `file` of a sub-agent transcript), among the sessions read so far.
    */
   containing(uri: vscode.Uri): { snapshot: TraceSnapshot; file: string } | undefined {
-    const own = this.snapshots.get(uri.toString());
-    if (own) return { snapshot: own, file: '' };
+    return this.parentOf(uri) ?? (this.snapshots.has(uri.toString()) ? { snapshot: this.snapshots.get(uri.toString())!, file: '' } : undefined);
+  }
+
+  /** The session that read this file as one of its parts (a sub-agent transcript), if one is open. */
+  private parentOf(uri: vscode.Uri): { snapshot: TraceSnapshot; file: string } | undefined {
     for (const snapshot of this.snapshots.values()) {
+      if (snapshot.key === uri.toString()) continue;
       for (const file of snapshot.byFile.keys()) {
         if (file && path.resolve(path.dirname(snapshot.path), file) === uri.fsPath) return { snapshot, file };
       }

@@ -3,8 +3,9 @@
  * The rule, first that applies:
  * 1. the event's own `source` (a prompt file, with line and column);
  * 2. a spawn: the line of the Task/Agent call that carries the sub-agent's prompt (the spawn's own record);
- * 3. an event of a sub-agent (a lane some spawn names): the sub-agent's first record (its task prompt),
- *    in its own transcript file when it has one;
+ * 3. an event of a sub-agent (a lane some spawn names): with its own transcript file, that file's
+ *    first record (its task prompt); else the last spawn or delegation that gave it its task (by
+ *    that hand-off's own `source` when it names one);
  * 4. any other event: the user prompt that opened its turn (the last user message at or before it).
  */
 import { canonicalType, type TraceEvent } from '../trace/schema';
@@ -32,8 +33,18 @@ export function sourcePromptOf(snapshot: TraceSnapshot, index: number): PromptTa
   if (type === 'spawn') return { kind: 'event', index, why: 'the call that spawned the sub-agent' };
   const spawned = events.some((s) => canonicalType(s.type) === 'spawn' && s.to === e.agent);
   if (spawned) {
+    // a sub-agent with its own transcript: that transcript's first record (its task prompt)
     const first = events.findIndex((x) => x.agent === e.agent);
-    if (first !== -1) return { kind: 'event', index: first, why: `the first record of sub-agent ${e.agent}` };
+    if (first !== -1 && snapshot.loaded.eventOrigins[first]?.file) return { kind: 'event', index: first, why: `the first record of sub-agent ${e.agent}` };
+    // else the hand-off that gave it its current task: the last spawn or delegation to it, by its own prompt when it names one
+    for (let i = index; i >= 0; i--) {
+      const h = events[i];
+      const type = canonicalType(h.type);
+      if ((type === 'delegate' || type === 'spawn') && h.to === e.agent && h.agent !== e.agent) {
+        if (h.source?.path) return { kind: 'path', path: h.source.path, line: h.source.line, column: h.source.column, why: `the prompt of the task given to ${e.agent}` };
+        return { kind: 'event', index: i, why: `the task given to ${e.agent}` };
+      }
+    }
   }
   for (let i = index; i >= 0; i--) {
     if (isUserPrompt(events[i]) && (events[i].agent === e.agent || events[i].to === e.agent)) return { kind: 'event', index: i, why: 'the user prompt of this turn' };

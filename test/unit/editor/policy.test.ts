@@ -61,3 +61,19 @@ test('escapes: no Markdown link, HTML, icon or control character survives', () =
   assert.ok(!/command:[^\u200b]/.test(message), 'no link-like scheme');
   assert.ok(escapeForMessage('x'.repeat(500)).length <= 200);
 });
+
+test('a trace saved in the home folder does not make the whole home folder open without asking', () => {
+  const { root } = scratch();
+  const home = path.join(root, 'home');
+  fs.mkdirSync(path.join(home, '.ssh'), { recursive: true });
+  fs.writeFileSync(path.join(home, '.ssh', 'id_rsa'), 'key');
+  fs.writeFileSync(path.join(home, 'run.jsonl'), '');
+  const before = process.env.HOME;
+  process.env.HOME = home;
+  try {
+    assert.equal(classifyPath('.ssh/id_rsa', path.join(home, 'run.jsonl'), []).kind, 'ask');
+    assert.equal(classifyPath('.ssh/id_rsa', path.join(home, 'run.jsonl'), [home]).kind, 'open', 'unless the home folder is the workspace');
+  } finally {
+    process.env.HOME = before;
+  }
+});
