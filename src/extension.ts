@@ -36,6 +36,7 @@ export function activate(context: vscode.ExtensionContext): void {
       }
       return panels.openToSide(target);
     }),
+    ...panels.registerCommands(),
     vscode.commands.registerCommand('otrace.goToSourcePrompt', (ref?: EventRef) => goToSourcePrompt(sessions, ref)),
     vscode.window.onDidChangeActiveTextEditor(updateContext),
     vscode.languages.registerDocumentSymbolProvider(TRACE_LANGUAGES, new TraceOutline(sessions), { label: 'otrace' }),

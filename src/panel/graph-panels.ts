@@ -6,7 +6,25 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SelectionService } from '../editor/selection';
 import type { TraceSessions } from '../editor/trace-sessions';
+import type { GraphCommand } from '../protocol';
 import { GraphView, graphWebviewOptions } from './graph-view';
+
+/** Palette commands routed to the active graph view (titles in package.json). */
+export const GRAPH_COMMANDS: Record<string, GraphCommand> = {
+  'otrace.graph.nextEvent': 'next',
+  'otrace.graph.previousEvent': 'previous',
+  'otrace.graph.nextEventOfAgent': 'nextOfAgent',
+  'otrace.graph.previousEventOfAgent': 'previousOfAgent',
+  'otrace.graph.nextStop': 'nextStop',
+  'otrace.graph.nextFinding': 'nextFinding',
+  'otrace.graph.previousFinding': 'previousFinding',
+  'otrace.graph.firstEvent': 'first',
+  'otrace.graph.lastEvent': 'last',
+  'otrace.graph.playPause': 'playPause',
+  'otrace.graph.fit': 'fit',
+  'otrace.graph.zoomToSelection': 'zoomToSelection',
+  'otrace.graph.toggleAxis': 'toggleAxis',
+};
 
 export const GRAPH_VIEW_TYPE = 'otrace.traceGraph';
 const SIDE_PANEL_TYPE = 'otrace.traceGraphSide';
@@ -38,8 +56,41 @@ export class GraphPanels implements vscode.Disposable, vscode.CustomReadonlyEdit
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.png');
     const view = new GraphView(panel, uri, this.extensionUri, this.sessions, this.selection);
     this.side.set(key, { panel, view });
+    this.track(panel, view);
     panel.onDidDispose(() => this.side.delete(key));
     return panel;
+  }
+
+  /** Every graph view, side panels and custom editors, for routing palette commands. */
+  private readonly views = new Set<GraphView>();
+  /** The graph view last active (palette commands go there). */
+  private lastActive: GraphView | undefined;
+
+  private track(panel: vscode.WebviewPanel, view: GraphView): void {
+    this.views.add(view);
+    if (panel.active) this.lastActive = view;
+    panel.onDidChangeViewState(() => {
+      if (panel.active) this.lastActive = view;
+    });
+    panel.onDidDispose(() => {
+      this.views.delete(view);
+      if (this.lastActive === view) this.lastActive = undefined;
+    });
+  }
+
+  /** Runs a graph command (otrace: Next Event, …) in the active graph view, else the last active one, else the only one. */
+  command(command: GraphCommand): void {
+    const view = [...this.views].find((v) => v.active) ?? this.lastActive ?? (this.views.size === 1 ? [...this.views][0] : undefined);
+    if (!view) {
+      void vscode.window.showInformationMessage('otrace: open a trace graph first (otrace: Open Trace Graph to the Side).');
+      return;
+    }
+    view.command(command);
+  }
+
+  /** The palette commands of the graph, registered (command id -> graph command). */
+  registerCommands(): vscode.Disposable[] {
+    return Object.entries(GRAPH_COMMANDS).map(([id, command]) => vscode.commands.registerCommand(id, () => this.command(command)));
   }
 
   /** The side-panel view of a trace, if open. */
@@ -53,6 +104,7 @@ export class GraphPanels implements vscode.Disposable, vscode.CustomReadonlyEdit
 
   resolveCustomEditor(document: vscode.CustomDocument, panel: vscode.WebviewPanel): void {
     const view = new GraphView(panel, document.uri, this.extensionUri, this.sessions, this.selection);
+    this.track(panel, view);
     panel.onDidDispose(() => view.dispose());
   }
 

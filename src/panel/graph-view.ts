@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { escapeForMessage } from '../editor/open-policy';
 import type { SelectionService } from '../editor/selection';
 import { toRange, type TraceSessions } from '../editor/trace-sessions';
-import type { HostMessage, WebviewMessage } from '../protocol';
+import type { GraphCommand, HostMessage, WebviewMessage } from '../protocol';
 import type { TraceSnapshot } from '../session/snapshot';
 import { buildGraph } from './graph-model';
 
@@ -63,6 +63,16 @@ export class GraphView implements vscode.Disposable {
     this.post({ type: 'showLane', agent });
   }
 
+  /** Runs a palette command (step, fit, play) in the graph. */
+  command(command: GraphCommand): void {
+    this.post({ type: 'command', command });
+  }
+
+  /** True while the panel is the active editor or view. */
+  get active(): boolean {
+    return this.panel.active;
+  }
+
   /** The trace this view shows. */
   get traceUri(): vscode.Uri {
     return this.uri;
@@ -104,6 +114,7 @@ export class GraphView implements vscode.Disposable {
         return;
       case 'selected':
         this.selection.select(this.uri.toString(), m.index, 'graph');
+        if (m.reveal) this.follow(m.index);
         return;
     }
   }
@@ -115,10 +126,27 @@ export class GraphView implements vscode.Disposable {
     if (!snapshot || !origin) return;
     const range = toRange(origin.range);
     const editor = await vscode.window.showTextDocument(this.sessions.fileOf(snapshot, origin), {
-      selection: new vscode.Range(range.start, range.start),
+      selection: new vscode.Range(range.start, range.end),
       viewColumn: this.otherColumn(),
     });
-    editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    editor.revealRange(range, vscode.TextEditorRevealType.InCenter);
+  }
+
+  /**
+   * "Follow in editor": shows the event's lines in the text editors that already show its file,
+   * centred and selected, without focusing them (the graph keeps the keyboard) and without opening one.
+   */
+  private follow(index: number): void {
+    const snapshot = this.snapshot;
+    const origin = snapshot?.loaded.eventOrigins[index];
+    if (!snapshot || !origin) return;
+    const file = this.sessions.fileOf(snapshot, origin).toString();
+    const range = toRange(origin.range);
+    for (const editor of vscode.window.visibleTextEditors) {
+      if (editor.document.uri.toString() !== file) continue;
+      editor.selection = new vscode.Selection(range.start, range.end);
+      editor.revealRange(range, vscode.TextEditorRevealType.InCenter);
+    }
   }
 
   /** The editor column beside the graph (the graph stays visible). */
@@ -152,14 +180,37 @@ export class GraphView implements vscode.Disposable {
   <span id="title">Loading trace…</span><span id="summary"></span>
   <vscode-textfield id="search" placeholder="Filter events" aria-label="Filter events"></vscode-textfield>
   <span id="matches" aria-live="polite"></span>
-  <vscode-button id="fit" secondary title="Fit the whole trace (F)">Fit</vscode-button>
+  <button id="mode" class="tool" title="x is time (idle gaps shortened); click for event order (T)">x: time</button>
+  <button id="zoom-sel" class="tool" title="Zoom to the selected event (Z); Esc goes back">Zoom to selection</button>
+  <button id="fit" class="tool" title="Show the whole trace (F)">Fit</button>
 </header>
 <nav id="findings" aria-label="Analysis findings" hidden></nav>
-<div id="legend" aria-label="Event types"></div>
+<div id="legend" aria-label="Legend"></div>
+<div id="loading" role="status"><div class="bar"></div><span>Reading and analysing the trace… <span id="elapsed"></span></span></div>
 <div id="main">
-  <div id="canvas"><div id="graph" aria-label="Trace event graph"></div><div id="lanes"></div></div>
+  <div id="canvas" tabindex="0" aria-label="Trace graph: arrow keys step through events, F fits">
+    <div id="corner"></div>
+    <div id="axis" aria-hidden="true"></div>
+    <div id="lanes" aria-label="Lanes"></div>
+    <div id="stage"><div id="gaps"></div><div id="graph" aria-label="Trace event graph"></div><div id="cursor" hidden></div><div id="tooltip" hidden></div></div>
+  </div>
   <aside id="details"></aside>
 </div>
+<footer id="timeline" aria-label="Timeline">
+  <button id="first" class="tool" title="First event (Home)">|◀</button>
+  <button id="prev" class="tool" title="Previous event (←)">◀</button>
+  <button id="play" class="tool" title="Play (Space)">Play</button>
+  <button id="next" class="tool" title="Next event (→)">▶</button>
+  <button id="last" class="tool" title="Last event (End)">▶|</button>
+  <span id="counter" aria-live="polite">– / –</span>
+  <span id="clock"></span>
+  <select id="speed" title="Events per second while playing" aria-label="Speed"><option value="1">1/s</option><option value="4" selected>4/s</option><option value="16">16/s</option><option value="64">64/s</option></select>
+  <button id="prev-agent" class="tool" title="Previous event of this agent (Shift+←)">◀ agent</button>
+  <button id="next-agent" class="tool" title="Next event of this agent (Shift+→)">agent ▶</button>
+  <button id="next-stop" class="tool" title="Next stop (S)">stop ▶</button>
+  <button id="next-finding" class="tool" title="Next event with a finding (N)">finding ▶</button>
+  <label title="Stepping shows the event's line in the trace editor (without leaving the graph)"><input type="checkbox" id="follow"> follow in editor</label>
+</footer>
 <script nonce="${nonce}" src="${asset('webview.js')}"></script>
 </body>
 </html>`;

@@ -1,0 +1,159 @@
+/**
+ * Overview first (issue 9), on the full Claude Code session with its sub-agents (622 events,
+ * 4 lanes), in the harness's window: the first view holds every lane label, the stop nodes and
+ * the whole time span; lanes and labels are at least 10 px high; no two visible labels overlap.
+ * Stepping moves the highlight and the counter; a finding group opens and frames all its events.
+ * Writes the README picture of the session (who spawned whom).
+ */
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { clickInWebview, evalInWebview, screenshot, testLog } from './bridge';
+
+const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
+const SESSION = path.join(ROOT, 'test', 'fixtures', 'claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl');
+const FRAME = `body[data-state="ready"][data-title="${path.basename(SESSION)}"]`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Box {
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+}
+
+interface FirstView {
+  width: number;
+  height: number;
+  laneHeight: number;
+  lanes: { name: string; shown: boolean; box: Box; fontPx: number }[];
+  laneColumn: Box;
+  stage: Box;
+  stops: { id: string; box: Box }[];
+  first: Box;
+  last: Box;
+  labels: { id: string; text: string; box: Box }[];
+}
+
+/** Read in the webview: boxes in the webview's page coordinates. */
+const READ_FIRST_VIEW = `() => {
+  const { cy, view } = globalThis.__otrace;
+  const stage = document.getElementById('graph').getBoundingClientRect();
+  const rect = (r) => ({ x1: r.left, y1: r.top, x2: r.right, y2: r.bottom });
+  const toPage = (b) => ({ x1: b.x1 + stage.left, y1: b.y1 + stage.top, x2: b.x2 + stage.left, y2: b.y2 + stage.top });
+  const nodes = cy.nodes('.event').filter((n) => n.visible());
+  const byT = nodes.sort((a, b) => a.data('t') - b.data('t'));
+  return {
+    width: cy.width(), height: cy.height(), laneHeight: view.laneHeight,
+    lanes: [...document.querySelectorAll('#lanes .lane')].map((l) => {
+      const name = l.querySelector('.lane-name');
+      return { name: name.textContent, shown: getComputedStyle(l).display !== 'none', box: rect(name.getBoundingClientRect()), fontPx: parseFloat(getComputedStyle(name).fontSize) };
+    }),
+    laneColumn: rect(document.getElementById('lanes').getBoundingClientRect()),
+    stage: rect(stage),
+    stops: cy.nodes('.stop').map((n) => ({ id: n.data('eventId'), box: toPage(n.renderedBoundingBox({ includeLabels: false })) })),
+    first: toPage(byT.first().renderedBoundingBox({ includeLabels: false })),
+    last: toPage(byT.last().renderedBoundingBox({ includeLabels: false })),
+    labels: nodes.filter((n) => !n.hasClass('nolabel') && n.data('label')).map((n) => {
+      const b = n.renderedBoundingBox({ includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false, includeUnderlays: false });
+      return { id: n.id(), text: n.data('label'), box: toPage(b) };
+    }),
+  };
+}`;
+
+const inside = (b: Box, r: Box) => b.x1 >= r.x1 - 0.5 && b.x2 <= r.x2 + 0.5 && b.y1 >= r.y1 - 0.5 && b.y2 <= r.y2 + 0.5;
+const overlap = (a: Box, b: Box) => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
+
+describe('graph overview of a Claude Code session in a real VS Code', function () {
+  this.timeout(150_000);
+  after(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
+
+  it('first view: every lane, the stops and the whole time span; labels ≥ 10 px and never overlapping', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(SESSION));
+    await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+    await vscode.commands.executeCommand('otrace.openGraphToSide');
+    await evalInWebview('1', { selector: FRAME, timeoutMs: 60_000 });
+    await sleep(500); // the axis and the labels settle on the next frame
+    const v = await evalInWebview<FirstView>(READ_FIRST_VIEW, { selector: FRAME });
+    testLog(`      panel graph ${v.width}x${v.height} px, lane height ${v.laneHeight} px, ${v.labels.length} labels shown, lane label font ${v.lanes.map((l) => l.fontPx).join('/')} px`);
+
+    assert.deepEqual(
+      v.lanes.map((l) => l.name),
+      ['main', 'Explore:a93ccab', 'Explore:aa84377', 'compact:acompact-70d8e7'],
+      'sub-agent lanes sit under main, which spawned them',
+    );
+    for (const l of v.lanes) {
+      assert.ok(l.shown, `lane label ${l.name} is shown`);
+      assert.ok(l.box.y1 >= v.laneColumn.y1 && l.box.y2 <= v.laneColumn.y2, `lane label ${l.name} is inside the view: ${JSON.stringify(l.box)}`);
+      assert.ok(l.box.x2 <= v.stage.x1 + 0.5, `lane label ${l.name} is left of the graph, never over it`);
+      assert.ok(l.fontPx >= 10, `lane label ${l.name} is ${l.fontPx} px`);
+    }
+    assert.ok(v.laneHeight >= 10, `lane height ${v.laneHeight} px`);
+    assert.equal(v.stops.length, 6);
+    for (const s of v.stops) assert.ok(inside(s.box, v.stage), `stop ${s.id} is inside the view: ${JSON.stringify(s.box)} vs ${JSON.stringify(v.stage)}`);
+    assert.ok(inside(v.first, v.stage), 'the first event is in view');
+    assert.ok(inside(v.last, v.stage), 'the last event is in view');
+
+    assert.ok(v.labels.length >= 8, `some labels are shown (${v.labels.length})`);
+    for (const l of v.labels) {
+      assert.ok(l.box.y2 - l.box.y1 >= 10, `label ${l.text} is ${l.box.y2 - l.box.y1} px high`);
+      assert.ok(inside(l.box, v.stage), `label ${l.text} is inside the view`);
+    }
+    for (let i = 0; i < v.labels.length; i++)
+      for (let j = i + 1; j < v.labels.length; j++)
+        assert.ok(!overlap(v.labels[i].box, v.labels[j].box), `labels overlap: "${v.labels[i].text}" ${JSON.stringify(v.labels[i].box)} and "${v.labels[j].text}" ${JSON.stringify(v.labels[j].box)}`);
+
+    // For the README: who spawned whom, the whole run, the premature final stop selected (nothing after it is dimmed).
+    await evalInWebview(`() => { const n = globalThis.__otrace.cy.nodes('.stop-problem').last(); window.postMessage({ type: 'select', index: n.data('index') }, '*'); return new Promise((r) => setTimeout(r, 600)); }`, { selector: FRAME });
+    await evalInWebview(`() => { window.postMessage({ type: 'command', command: 'fit' }, '*'); return new Promise((r) => setTimeout(r, 400)); }`, { selector: FRAME });
+    await screenshot('test-output/claude-code-session.png');
+  });
+
+  it('stepping moves the highlight and the counter', async () => {
+    const read = () =>
+      evalInWebview<{ selected: number | null; counter: string; later: number }>(
+        `() => { const { cy } = globalThis.__otrace; const s = cy.$('node:selected').first(); return { selected: globalThis.__otrace.current(), counter: document.getElementById('counter').textContent, later: cy.nodes('.later').length }; }`,
+        { selector: FRAME },
+      );
+    await clickInWebview('#first', { frame: FRAME });
+    await sleep(300);
+    const a = await read();
+    assert.match(a.counter, /^1 \/ 622$/);
+    await clickInWebview('#next', { frame: FRAME });
+    await sleep(300);
+    const b = await read();
+    assert.match(b.counter, /^2 \/ 622$/);
+    await clickInWebview('#next-stop', { frame: FRAME });
+    await sleep(300);
+    const c = await read();
+    const stop = await evalInWebview<boolean>(`() => globalThis.__otrace.cy.$('node:selected').hasClass('stop')`, { selector: FRAME });
+    assert.ok(stop, 'stop ▶ selects a stop');
+    assert.notEqual(c.counter, b.counter);
+    assert.ok(c.later < a.later, `fewer events are later (dimmed) as the timeline advances: ${a.later} -> ${c.later}`);
+  });
+
+  it('a finding group opens and a click frames all its events', async () => {
+    await clickInWebview('.finding-group[data-group="loop-tool"] .group-head', { frame: FRAME });
+    await sleep(700);
+    const r = await evalInWebview<{ open: boolean; items: number; outside: string[]; count: number }>(
+      `() => {
+        const { cy, graph } = globalThis.__otrace;
+        const group = document.querySelector('.finding-group[data-group="loop-tool"]');
+        const items = [...group.querySelectorAll('.finding')];
+        const events = [...new Set(items.flatMap((b) => graph.findings[Number(b.dataset.finding)].events))];
+        const w = cy.width(), h = cy.height();
+        const outside = events.map((i) => graph.nodes[i].bar || graph.nodes[i].id).filter((id) => {
+          const b = cy.getElementById(id).renderedBoundingBox({ includeLabels: false });
+          return b.x1 < -0.5 || b.x2 > w + 0.5 || b.y1 < -0.5 || b.y2 > h + 0.5;
+        });
+        return { open: !group.querySelector('.group-items').hidden, items: items.length, outside, count: events.length };
+      }`,
+      { selector: FRAME },
+    );
+    assert.ok(r.open, 'the group is open');
+    assert.equal(r.items, 27, 'Repeated tool calls (27)');
+    assert.deepEqual(r.outside, [], `all ${r.count} events of the group are in view`);
+  });
+});

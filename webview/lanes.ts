@@ -1,0 +1,65 @@
+/**
+ * The lane column beside the graph (never over it): one name per agent lane, indented under the
+ * agent that spawned it, with a fold toggle on lanes that have sub-agent lanes. Names follow the
+ * graph's vertical scroll. Trace text (agent names) is set with textContent only.
+ */
+import type { TraceGraph } from './graph';
+
+/** Fills `column` with the lane names of `graph` and keeps them aligned with it. */
+export function createLaneColumn(column: HTMLElement, graph: TraceGraph): () => void {
+  const lanes = graph.graph.lanes;
+  const hasChildren = new Set(lanes.map((l) => l.parent).filter((p): p is string => !!p));
+  const rows = lanes.map((lane) => {
+    const row = document.createElement('div');
+    row.className = 'lane';
+    row.dataset.lane = lane.name;
+    row.style.paddingLeft = `${4 + lane.depth * 12}px`;
+    if (hasChildren.has(lane.name)) {
+      const fold = document.createElement('button');
+      fold.className = 'fold';
+      fold.title = 'Fold or unfold the lanes of the agents it spawned';
+      fold.setAttribute('aria-expanded', 'true');
+      fold.textContent = '▾';
+      fold.addEventListener('click', () => {
+        graph.toggleLane(lane.name);
+        const open = !graph.collapsed.has(lane.name);
+        fold.textContent = open ? '▾' : '▸';
+        fold.setAttribute('aria-expanded', String(open));
+      });
+      row.append(fold);
+    } else if (lane.depth > 0) {
+      const elbow = document.createElement('span');
+      elbow.className = 'elbow';
+      elbow.textContent = '└';
+      row.append(elbow);
+    }
+    const name = document.createElement('span');
+    name.className = 'lane-name';
+    name.textContent = lane.name; // untrusted trace text: never innerHTML
+    row.append(name);
+    row.title = `${lane.name}: ${lane.count} events${lane.parent ? `, spawned by ${lane.parent}` : ''}`;
+    return row;
+  });
+  column.replaceChildren(...rows);
+  const place = () => {
+    const h = graph.laneHeight;
+    const height = column.clientHeight;
+    lanes.forEach((_, i) => {
+      const el = rows[i];
+      const row = graph.row(i);
+      if (row === undefined) {
+        el.style.display = 'none';
+        return;
+      }
+      const top = row * h + graph.cy.pan().y;
+      const visible = top + h > 0 && top < height;
+      el.style.display = visible ? '' : 'none';
+      if (!visible) return;
+      el.style.top = `${top}px`;
+      el.style.height = `${h}px`;
+      el.style.paddingTop = `${Math.max(0, graph.nodeOffset() - 8)}px`;
+      el.classList.toggle('odd', row % 2 === 1);
+    });
+  };
+  return place;
+}
