@@ -257,7 +257,29 @@ export class TraceGraph {
     const lanes = Math.max(1, this.visibleLanes());
     this.laneHeight = Math.max(MIN_LANE, Math.min(MAX_LANE, Math.floor((height - 4) / lanes)));
     this.layout();
+    this.lastSize = { width, height };
     this.cy.pan({ x: 0, y: 0 });
+  }
+
+  private lastSize = { width: 0, height: 0 };
+
+  /**
+   * After the panel changed size: the same time range stays in view (x scale and pan stretch
+   * with the width) and the lanes fill the new height.
+   */
+  resized(): void {
+    this.cy.resize();
+    const width = this.cy.width();
+    const height = this.cy.height();
+    const old = this.lastSize;
+    this.lastSize = { width, height };
+    if (!old.width || !width || (old.width === width && old.height === height)) return;
+    const factor = (width - PAD - PAD_RIGHT) / Math.max(1, old.width - PAD - PAD_RIGHT);
+    const pan = this.cy.pan();
+    this.scale *= factor;
+    this.laneHeight = Math.max(MIN_LANE, Math.min(MAX_LANE, Math.floor((height - 4) / Math.max(1, this.visibleLanes()))));
+    this.layout();
+    this.cy.pan({ x: pan.x * factor, y: pan.y });
   }
 
   /** Frames the axis range [a, b] (axis units) with `context` of its width on each side, and brings the given rows into view. */
@@ -470,7 +492,7 @@ function style(): StylesheetJson {
       style: { 'line-color': s.color, 'target-arrow-color': s.color, 'line-style': s.line, 'target-arrow-shape': s.arrow, width: s.width, opacity: 0.9 },
     })),
     { selector: 'edge.intra', style: { display: 'none' } },
-    { selector: '.later', style: { opacity: 0.3 } },
+    { selector: '.later', style: { opacity: 0.4 } },
     { selector: '.dimmed', style: { opacity: 0.12 } },
   ];
   return sheet;

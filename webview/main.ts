@@ -162,11 +162,11 @@ function selectIndex(index: number, source: SelectSource): void {
       n.toggleClass('later', !!m && m.order > order && n.id() !== node.id());
     });
   });
-  if (source === 'step' || source === 'host' || source === 'restore') view.ensureVisible(node.id());
   const actions: [string, () => void][] = [['Show in Trace File', () => post({ type: 'reveal', index })]];
   if (model.hasSource) actions.push(['Open Source Prompt', () => post({ type: 'openSource', index })]);
   showDetails($('details'), model, actions);
-  view.cy.resize(); // the details pane may have just appeared under a narrow graph
+  view.resized(); // the details pane may have just appeared under a narrow graph
+  if (source === 'step' || source === 'host' || source === 'restore') view.ensureVisible(node.id());
   updateTimeline();
   saveState();
   if (source !== 'host' && source !== 'restore') post({ type: 'selected', index, reveal: follow });
@@ -349,11 +349,7 @@ $('search').addEventListener('input', (e) => {
   const value = (e.target as HTMLInputElement).value ?? '';
   filterTimer = setTimeout(() => filter(value), 200);
 });
-window.addEventListener('resize', () => {
-  if (!view) return;
-  view.cy.resize();
-  view.layout();
-});
+new ResizeObserver(() => view?.resized()).observe($('graph'));
 
 // Loading: seconds since the panel opened, until the trace arrives.
 const started = Date.now();

@@ -8,7 +8,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { clickInWebview, evalInWebview, screenshot, testLog } from './bridge';
+import { clickInWebview, evalInWebview, pressKeys, screenshot, testLog } from './bridge';
 
 const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
 const SESSION = path.join(ROOT, 'test', 'fixtures', 'claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl');
@@ -134,7 +134,8 @@ describe('graph overview of a Claude Code session in a real VS Code', function (
     assert.ok(c.later < a.later, `fewer events are later (dimmed) as the timeline advances: ${a.later} -> ${c.later}`);
   });
 
-  it('a finding group opens and a click frames all its events', async () => {
+  it('a finding group opens and a click frames all its events; Esc goes back', async () => {
+    const scaleBefore = await evalInWebview<number>('() => globalThis.__otrace.view.scale', { selector: FRAME });
     await clickInWebview('.finding-group[data-group="loop-tool"] .group-head', { frame: FRAME });
     await sleep(700);
     const r = await evalInWebview<{ open: boolean; items: number; outside: string[]; count: number }>(
@@ -155,5 +156,37 @@ describe('graph overview of a Claude Code session in a real VS Code', function (
     assert.ok(r.open, 'the group is open');
     assert.equal(r.items, 27, 'Repeated tool calls (27)');
     assert.deepEqual(r.outside, [], `all ${r.count} events of the group are in view`);
+    await pressKeys(['Escape']);
+    await sleep(300);
+    const scaleAfter = await evalInWebview<number>('() => globalThis.__otrace.view.scale', { selector: FRAME });
+    assert.ok(Math.abs(scaleAfter - scaleBefore) < 1e-9, `Esc restores the view before: ${scaleBefore} -> ${scaleAfter}`);
+  });
+
+  it('palette commands step the active graph; follow in editor reveals the line without leaving the graph', async () => {
+    const counter = () => evalInWebview<string>(`() => document.getElementById('counter').textContent`, { selector: FRAME });
+    await clickInWebview('#first', { frame: FRAME });
+    await sleep(300);
+    assert.match(await counter(), /^1 \//);
+    await vscode.commands.executeCommand('otrace.graph.nextEvent');
+    await sleep(300);
+    assert.match(await counter(), /^2 \//, 'otrace: Next Event steps the graph');
+    await vscode.commands.executeCommand('otrace.graph.lastEvent');
+    await sleep(300);
+    assert.match(await counter(), /^622 \/ 622$/, 'otrace: Last Event');
+
+    const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.fsPath === SESSION);
+    assert.ok(editor, 'the trace is visible beside the graph');
+    editor.selection = new vscode.Selection(0, 0, 0, 0);
+    await clickInWebview('#follow', { frame: FRAME });
+    await clickInWebview('#first', { frame: FRAME });
+    await sleep(300);
+    for (let i = 0; i < 3; i++) await clickInWebview('#next', { frame: FRAME });
+    await sleep(600);
+    const id = await evalInWebview<string>(`() => { const o = globalThis.__otrace; return o.graph.nodes[o.current()].eventId; }`, { selector: FRAME });
+    const line = editor.document.lineAt(editor.selection.start.line).text;
+    assert.ok(line.includes(id.split(':')[0]), `the editor shows the line of ${id}: ${line.slice(0, 120)}`);
+    assert.equal(vscode.window.activeTextEditor, undefined, 'the graph keeps the focus (no text editor is active)');
+    assert.equal(editor.document.isDirty, false);
+    await clickInWebview('#follow', { frame: FRAME });
   });
 });
