@@ -8,7 +8,7 @@ import { TraceOutline } from './editor/outline';
 import { SelectionService } from './editor/selection';
 import { goToSourcePrompt, type EventRef } from './editor/source-command';
 import { TraceSessions } from './editor/trace-sessions';
-import { GRAPH_VIEW_TYPE, GraphPanels } from './panel/graph-panels';
+import { GRAPH_VIEW_TYPE, GraphPanels, SIDE_PANEL_TYPE } from './panel/graph-panels';
 import './trace/importers';
 
 const TRACE_LANGUAGES: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonl' }, { language: 'jsonc' }];
@@ -37,6 +37,7 @@ export function activate(context: vscode.ExtensionContext): void {
       return panels.openToSide(target);
     }),
     ...panels.registerCommands(),
+    vscode.window.registerWebviewPanelSerializer(SIDE_PANEL_TYPE, { deserializeWebviewPanel: (panel, state) => panels.restore(panel, state) }),
     vscode.commands.registerCommand('otrace.goToSourcePrompt', (ref?: EventRef) => goToSourcePrompt(sessions, ref)),
     vscode.window.onDidChangeActiveTextEditor(updateContext),
     vscode.languages.registerDocumentSymbolProvider(TRACE_LANGUAGES, new TraceOutline(sessions), { label: 'otrace' }),

@@ -130,7 +130,12 @@ export type GraphCommand =
 
 /** Messages the host sends to the webview. */
 export type HostMessage =
-  | { type: 'trace'; graph: GraphModel }
+  /** The trace to draw; `uri` is kept in the webview's state (to restore the panel after a reload); `locked` only for side panels. */
+  | { type: 'trace'; graph: GraphModel; uri?: string; locked?: boolean }
+  /** Another trace is being read (the panel follows the active trace): show the loading state. */
+  | { type: 'loading'; title: string }
+  /** The side panel was locked to its trace, or follows the active trace again. */
+  | { type: 'locked'; locked: boolean }
   | { type: 'select'; index: number }
   /** Show a finding (index into `GraphModel.findings`): frame its events, its text in the details pane. */
   | { type: 'explain'; finding: number }
@@ -144,6 +149,8 @@ export type WebviewMessage =
   | { type: 'ready' }
   /** Show the event's record in the trace file. */
   | { type: 'reveal'; index: number }
+  /** Lock the side panel to its trace, or let it follow the active trace again. */
+  | { type: 'toggleLock' }
   /** Open the prompt file that produced the event. */
   | { type: 'openSource'; index: number }
   /** The user selected a node or stepped to an event; `reveal`: show its line in a visible editor of the trace (never focusing it). */

@@ -29,11 +29,14 @@ const history: ViewState[] = [];
 /** Saved across hiding the panel and reloading the window (vscode.setState). */
 interface SavedState {
   title: string;
+  /** The trace's URI: the host restores the panel with it after a window reload. */
+  uri?: string;
   view?: ViewState;
   selected?: number;
   follow: boolean;
 }
 let follow = (vscode.getState() as SavedState | undefined)?.follow ?? false;
+let traceUri: string | undefined = (vscode.getState() as SavedState | undefined)?.uri;
 
 function render(next: GraphModel): void {
   const saved = vscode.getState() as SavedState | undefined;
@@ -108,7 +111,7 @@ function render(next: GraphModel): void {
 
 function saveState(): void {
   if (!graph || !view) return;
-  const state: SavedState = { title: graph.title, view: view.view(), selected: timeline?.current, follow };
+  const state: SavedState = { title: graph.title, uri: traceUri, view: view.view(), selected: timeline?.current, follow };
   vscode.setState(state);
 }
 
@@ -243,7 +246,12 @@ function setMode(mode: 'time' | 'order'): void {
 
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const m = event.data;
-  if (m.type === 'trace') render(m.graph);
+  if (m.type === 'trace') {
+    traceUri = m.uri ?? traceUri;
+    showLock(m.locked);
+    render(m.graph);
+  } else if (m.type === 'loading') showLoading(m.title);
+  else if (m.type === 'locked') showLock(m.locked);
   else if (m.type === 'explain' && graph?.findings[m.finding]) frameEvents(graph.findings[m.finding].events, m.finding);
   else if (m.type === 'showLane' && view && graph) {
     const lane = graph.lanes.findIndex((l) => l.name === m.agent);
@@ -351,10 +359,37 @@ $('search').addEventListener('input', (e) => {
 });
 new ResizeObserver(() => view?.resized()).observe($('graph'));
 
-// Loading: seconds since the panel opened, until the trace arrives.
-const started = Date.now();
-const loadingTimer = setInterval(() => {
-  if (document.body.dataset.state !== 'loading') return clearInterval(loadingTimer);
-  $('elapsed').textContent = `${Math.round((Date.now() - started) / 1000)} s`;
-}, 500);
+/** The Lock button of side panels: hidden in the custom editor (`locked` undefined). */
+function showLock(locked: boolean | undefined): void {
+  const button = $('lock');
+  button.hidden = locked === undefined;
+  button.textContent = locked ? 'Locked' : 'Lock';
+  button.title = locked ? 'This panel stays on this trace; click to follow the active trace editor again' : 'This panel follows the active trace editor; click to keep it on this trace';
+}
+$('lock').addEventListener('click', () => post({ type: 'toggleLock' }));
+
+/** Loading: the state and the seconds since it began, until the trace arrives. */
+let loadingTimer: ReturnType<typeof setInterval> | undefined;
+function showLoading(title?: string): void {
+  timeline?.dispose();
+  view?.destroy();
+  view = undefined;
+  graph = undefined;
+  timeline = undefined;
+  document.body.dataset.state = 'loading';
+  if (title) {
+    $('title').textContent = `Loading ${title}…`;
+    document.body.dataset.title = '';
+  }
+  for (const id of ['findings', 'legend', 'lanes', 'axis', 'gaps']) $(id).replaceChildren();
+  $('summary').textContent = '';
+  const started = Date.now();
+  $('elapsed').textContent = '';
+  clearInterval(loadingTimer);
+  loadingTimer = setInterval(() => {
+    if (document.body.dataset.state !== 'loading') return clearInterval(loadingTimer);
+    $('elapsed').textContent = `${Math.round((Date.now() - started) / 1000)} s`;
+  }, 500);
+}
+showLoading();
 post({ type: 'ready' });

@@ -27,25 +27,39 @@ export const GRAPH_COMMANDS: Record<string, GraphCommand> = {
 };
 
 export const GRAPH_VIEW_TYPE = 'otrace.traceGraph';
-const SIDE_PANEL_TYPE = 'otrace.traceGraphSide';
+export const SIDE_PANEL_TYPE = 'otrace.traceGraphSide';
 
-/** Side panels by trace URI, so a second "Open to the Side" reveals the existing one. */
+/**
+ * The side graph panel, like Markdown's preview: one panel that follows the active trace editor
+ * (files of the shown trace, such as its sub-agent files, do not retarget it), which the user can
+ * lock to its trace; locked panels stay with theirs. Also the custom readonly editor.
+ */
 export class GraphPanels implements vscode.Disposable, vscode.CustomReadonlyEditorProvider {
+  /** Locked side panels by trace URI. */
   private readonly side = new Map<string, { panel: vscode.WebviewPanel; view: GraphView }>();
+  /** The side panel that follows the active trace, if open. */
+  private following: { panel: vscode.WebviewPanel; view: GraphView } | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly sessions: TraceSessions,
     private readonly selection: SelectionService,
-  ) {}
+  ) {
+    this.disposables.push(vscode.window.onDidChangeActiveTextEditor((editor) => this.followEditor(editor)));
+  }
 
-  /** Opens (or reveals) the graph of `uri` beside the active editor. Returns the panel. */
+  /** Opens (or reveals) the graph of `uri` beside the active editor: the following panel shows it, unless a locked panel has it. Returns the panel. */
   openToSide(uri: vscode.Uri): vscode.WebviewPanel {
-    const key = uri.toString();
-    const existing = this.side.get(key);
-    if (existing) {
-      existing.panel.reveal(vscode.ViewColumn.Beside, true);
-      return existing.panel;
+    const locked = this.side.get(uri.toString());
+    if (locked) {
+      locked.panel.reveal(locked.panel.viewColumn ?? vscode.ViewColumn.Beside, true);
+      return locked.panel;
+    }
+    if (this.following) {
+      this.following.view.show(uri);
+      this.following.panel.reveal(this.following.panel.viewColumn ?? vscode.ViewColumn.Beside, true);
+      return this.following.panel;
     }
     const panel = vscode.window.createWebviewPanel(
       SIDE_PANEL_TYPE,
@@ -53,12 +67,68 @@ export class GraphPanels implements vscode.Disposable, vscode.CustomReadonlyEdit
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
       graphWebviewOptions(this.extensionUri),
     );
+    return this.adopt(panel, uri);
+  }
+
+  /** Makes `panel` the following side panel showing `uri` (a new one, or one restored after a reload). */
+  private adopt(panel: vscode.WebviewPanel, uri: vscode.Uri): vscode.WebviewPanel {
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.png');
-    const view = new GraphView(panel, uri, this.extensionUri, this.sessions, this.selection);
-    this.side.set(key, { panel, view });
-    this.track(panel, view);
-    panel.onDidDispose(() => this.side.delete(key));
+    const entry = { panel, view: undefined as unknown as GraphView };
+    entry.view = new GraphView(panel, uri, this.extensionUri, this.sessions, this.selection, () => this.toggleLock(entry));
+    this.following = entry;
+    this.track(panel, entry.view);
+    panel.onDidDispose(() => {
+      if (this.following === entry) this.following = undefined;
+      for (const [k, v] of this.side) if (v === entry) this.side.delete(k);
+    });
     return panel;
+  }
+
+  /** Restores a side panel after a window reload (WebviewPanelSerializer). */
+  async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const uri = typeof (state as { uri?: unknown })?.uri === 'string' ? vscode.Uri.parse((state as { uri: string }).uri) : undefined;
+    if (!uri) {
+      panel.dispose();
+      return;
+    }
+    if (this.following) this.following.panel.dispose();
+    this.adopt(panel, uri);
+  }
+
+  /** Locks the following panel to its trace, or unlocks a locked one (it follows again when no other panel does). */
+  private toggleLock(entry: { panel: vscode.WebviewPanel; view: GraphView }): void {
+    const key = entry.view.traceUri.toString();
+    if (this.following === entry) {
+      const other = this.side.get(key);
+      if (other && other !== entry) other.panel.dispose();
+      this.following = undefined;
+      this.side.set(key, entry);
+      entry.view.setLocked(true);
+      return;
+    }
+    if (this.following) {
+      void vscode.window.showInformationMessage('otrace: another graph panel already follows the active trace; close it to let this one follow.');
+      entry.view.setLocked(true);
+      return;
+    }
+    this.side.delete(key);
+    this.following = entry;
+    entry.view.setLocked(false);
+  }
+
+  /** The following panel shows the trace of the newly active editor, unless that file belongs to the shown trace or a locked panel shows it. */
+  private followEditor(editor: vscode.TextEditor | undefined): void {
+    const f = this.following;
+    if (!f || !editor) return;
+    const uri = editor.document.uri;
+    if (uri.toString() === f.view.traceUri.toString() || this.side.has(uri.toString())) return;
+    if (f.view.owns(uri) || !this.sessions.isTrace(editor.document)) return;
+    f.view.show(uri);
+  }
+
+  /** The graph view that follows the active trace, if open (for tests and commands). */
+  get followingView(): GraphView | undefined {
+    return this.following?.view;
   }
 
   /** Every graph view, side panels and custom editors, for routing palette commands. */
@@ -93,9 +163,10 @@ export class GraphPanels implements vscode.Disposable, vscode.CustomReadonlyEdit
     return Object.entries(GRAPH_COMMANDS).map(([id, command]) => vscode.commands.registerCommand(id, () => this.command(command)));
   }
 
-  /** The side-panel view of a trace, if open. */
+  /** The side-panel view of a trace, if open (locked, or the following one showing it). */
   viewFor(uri: vscode.Uri): GraphView | undefined {
-    return this.side.get(uri.toString())?.view;
+    const f = this.following;
+    return this.side.get(uri.toString())?.view ?? (f && f.view.traceUri.toString() === uri.toString() ? f.view : undefined);
   }
 
   openCustomDocument(uri: vscode.Uri): vscode.CustomDocument {
@@ -110,5 +181,7 @@ export class GraphPanels implements vscode.Disposable, vscode.CustomReadonlyEdit
 
   dispose(): void {
     for (const { panel } of this.side.values()) panel.dispose();
+    this.following?.panel.dispose();
+    while (this.disposables.length) this.disposables.pop()?.dispose();
   }
 }

@@ -28,25 +28,33 @@ export class GraphView implements vscode.Disposable {
   private ready = false;
   private readonly disposables: vscode.Disposable[] = [];
 
+  private locked = false;
+  /** Files the shown trace was read from (its sub-agent files), as URI strings. */
+  private files = new Set<string>();
+
+  /**
+   * @param onToggleLock given for side panels: the webview's Lock button calls it
+   */
   constructor(
     private readonly panel: vscode.WebviewPanel,
-    private readonly uri: vscode.Uri,
+    private uri: vscode.Uri,
     private readonly extensionUri: vscode.Uri,
     private readonly sessions: TraceSessions,
     private readonly selection: SelectionService,
+    private readonly onToggleLock?: () => void,
   ) {
     panel.webview.options = graphWebviewOptions(extensionUri);
     panel.webview.html = this.html();
     this.disposables.push(
       panel.webview.onDidReceiveMessage((m: WebviewMessage) => this.onMessage(m)),
       sessions.onDidChange((snapshot) => {
-        if (snapshot.key === uri.toString()) {
-          this.snapshot = snapshot;
+        if (snapshot.key === this.uri.toString()) {
+          this.setSnapshot(snapshot);
           this.send();
         }
       }),
       selection.onDidChange((s) => {
-        if (s.source !== 'graph' && s.trace === uri.toString()) this.post({ type: 'select', index: s.index });
+        if (s.source !== 'graph' && s.trace === this.uri.toString()) this.post({ type: 'select', index: s.index });
       }),
       panel.onDidDispose(() => this.dispose()),
     );
@@ -61,6 +69,36 @@ export class GraphView implements vscode.Disposable {
   /** Frames one agent's lane. */
   showLane(agent: string): void {
     this.post({ type: 'showLane', agent });
+  }
+
+  /** Shows another trace in this panel (the panel that follows the active trace). */
+  show(uri: vscode.Uri): void {
+    if (uri.toString() === this.uri.toString()) return;
+    this.uri = uri;
+    this.snapshot = undefined;
+    this.files = new Set();
+    this.panel.title = `Graph: ${path.basename(uri.fsPath)}`;
+    this.post({ type: 'loading', title: path.basename(uri.fsPath) });
+    void this.reload();
+  }
+
+  /** True when `uri` is one of the files the shown trace was read from (e.g. a Claude Code sub-agent file). */
+  owns(uri: vscode.Uri): boolean {
+    return this.files.has(uri.toString());
+  }
+
+  /** Marks the panel locked to its trace (or following the active one again). */
+  setLocked(locked: boolean): void {
+    this.locked = locked;
+    this.panel.title = `Graph: ${path.basename(this.uri.fsPath)}${locked ? ' (locked)' : ''}`;
+    this.post({ type: 'locked', locked });
+  }
+
+  private setSnapshot(snapshot: TraceSnapshot): void {
+    this.snapshot = snapshot;
+    const files = new Set<string>([this.uri.toString()]);
+    for (const origin of snapshot.loaded.eventOrigins) if (origin?.file) files.add(this.sessions.fileOf(snapshot, origin).toString());
+    this.files = files;
   }
 
   /** Runs a palette command (step, fit, play) in the graph. */
@@ -79,19 +117,23 @@ export class GraphView implements vscode.Disposable {
   }
 
   private async reload(): Promise<void> {
+    const uri = this.uri;
+    let snapshot: TraceSnapshot;
     try {
-      this.snapshot = await this.sessions.forUri(this.uri);
+      snapshot = await this.sessions.forUri(uri);
     } catch (err) {
-      void vscode.window.showErrorMessage(`otrace: cannot read ${escapeForMessage(this.uri.fsPath)}: ${escapeForMessage((err as Error).message)}`);
+      void vscode.window.showErrorMessage(`otrace: cannot read ${escapeForMessage(uri.fsPath)}: ${escapeForMessage((err as Error).message)}`);
       return;
     }
+    if (uri !== this.uri) return; // another trace was asked for meanwhile
+    this.setSnapshot(snapshot);
     this.send();
   }
 
   private send(): void {
     if (!this.ready || !this.snapshot) return;
     const maxEvents = vscode.workspace.getConfiguration('otrace').get<number>('graph.maxEvents', 5000);
-    this.post({ type: 'trace', graph: buildGraph(this.snapshot.loaded, path.basename(this.uri.fsPath), maxEvents, this.snapshot.analysis) });
+    this.post({ type: 'trace', uri: this.uri.toString(), locked: this.onToggleLock ? this.locked : undefined, graph: buildGraph(this.snapshot.loaded, path.basename(this.uri.fsPath), maxEvents, this.snapshot.analysis) });
     const s = this.selection.selection;
     if (s && s.trace === this.uri.toString()) this.post({ type: 'select', index: s.index });
   }
@@ -111,6 +153,9 @@ export class GraphView implements vscode.Disposable {
         return;
       case 'openSource':
         await vscode.commands.executeCommand('otrace.goToSourcePrompt', { trace: this.uri.toString(), index: m.index, viewColumn: this.otherColumn() });
+        return;
+      case 'toggleLock':
+        this.onToggleLock?.();
         return;
       case 'selected':
         this.selection.select(this.uri.toString(), m.index, 'graph');
@@ -180,6 +225,7 @@ export class GraphView implements vscode.Disposable {
   <span id="title">Loading trace…</span><span id="summary"></span>
   <vscode-textfield id="search" placeholder="Filter events" aria-label="Filter events"></vscode-textfield>
   <span id="matches" aria-live="polite"></span>
+  <button id="lock" class="tool" hidden title="This panel follows the active trace editor; click to keep it on this trace">Lock</button>
   <button id="mode" class="tool" title="x is time (idle gaps shortened); click for event order (T)">x: time</button>
   <button id="zoom-sel" class="tool" title="Zoom to the selected event (Z); Esc goes back">Zoom to selection</button>
   <button id="fit" class="tool" title="Show the whole trace (F)">Fit</button>

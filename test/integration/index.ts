@@ -28,6 +28,7 @@ const TEST_FILES: Record<string, () => unknown> = {
   'graph.test.ts': () => require('./graph.test'),
   'graph-keyboard.test.ts': () => require('./graph-keyboard.test'),
   'graph-overview.test.ts': () => require('./graph-overview.test'),
+  'graph-panels.test.ts': () => require('./graph-panels.test'),
   'editor.test.ts': () => require('./editor.test'),
 };
 
