@@ -31,7 +31,7 @@ function pageHtml(): string {
 <style>:root{--vscode-font-family:sans-serif;--vscode-font-size:13px;--vscode-foreground:#cccccc;--vscode-editor-background:#1e1e1e;--vscode-panel-border:#444;--vscode-focusBorder:#007fd4}</style></head>
 <body class="vscode-dark" data-state="loading">
 <header><span id="title">Loading trace…</span><span id="summary"></span><vscode-textfield id="search"></vscode-textfield><span id="matches"></span>
-<button id="mode" class="tool">x: time</button><button id="zoom-sel" class="tool">Zoom to selection</button><button id="fit" class="tool">Fit</button></header>
+<button id="mode" class="tool">x: time</button><button id="zoom-sel" class="tool">Zoom to selection</button><button id="fit" class="tool">Fit</button><button id="export-png" class="tool">PNG</button><button id="export-svg" class="tool">SVG</button><button id="lock" class="tool" hidden>Lock</button></header>
 <nav id="findings" hidden></nav><div id="legend"></div>
 <div id="loading"><div class="bar"></div><span>Reading and analysing the trace… <span id="elapsed"></span></span></div>
 <div id="main"><div id="canvas" tabindex="0"><div id="corner"></div><div id="axis"></div><div id="lanes"></div>

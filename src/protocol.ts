@@ -126,7 +126,9 @@ export type GraphCommand =
   | 'fit'
   | 'zoomToSelection'
   | 'toggleAxis'
-  | 'back';
+  | 'back'
+  | 'exportPng'
+  | 'exportSvg';
 
 /** Messages the host sends to the webview. */
 export type HostMessage =
@@ -149,6 +151,8 @@ export type WebviewMessage =
   | { type: 'ready' }
   /** Show the event's record in the trace file. */
   | { type: 'reveal'; index: number }
+  /** Save an export of the view: a PNG data URL or SVG text (the host asks where; never over a trace file). */
+  | { type: 'export'; format: 'png' | 'svg'; data: string }
   /** Lock the side panel to its trace, or let it follow the active trace again. */
   | { type: 'toggleLock' }
   /** Open the prompt file that produced the event. */

@@ -9,6 +9,7 @@ import type { NodeSingular } from 'cytoscape';
 import type { GraphCommand, GraphModel, HostMessage, WebviewMessage } from '../src/protocol';
 import { createAxis } from './axis';
 import { showDetails } from './details';
+import { exportPng, exportSvg } from './export';
 import { showFindings } from './findings';
 import { TraceGraph, type ViewState } from './graph';
 import { createLaneColumn } from './lanes';
@@ -103,6 +104,8 @@ function render(next: GraphModel): void {
     status: () => timeline?.status(),
     /** The timeline's current event index. */
     current: () => timeline?.current ?? null,
+    exportPng: () => exportPng(g, $('canvas')),
+    exportSvg: () => exportSvg(g, $('canvas')),
   };
   document.body.dataset.title = next.title;
   document.body.dataset.state = 'ready';
@@ -233,6 +236,12 @@ function run(command: GraphCommand): void {
       return setMode(view?.mode === 'time' ? 'order' : 'time');
     case 'back':
       return restoreView();
+    case 'exportPng':
+      if (view) void exportPng(view, $('canvas')).then((data) => post({ type: 'export', format: 'png', data }));
+      return;
+    case 'exportSvg':
+      if (view) post({ type: 'export', format: 'svg', data: exportSvg(view, $('canvas')) });
+      return;
     default:
       return step(command);
   }
@@ -315,6 +324,8 @@ const buttons: [string, GraphCommand][] = [
   ['next-finding', 'nextFinding'],
   ['fit', 'fit'],
   ['zoom-sel', 'zoomToSelection'],
+  ['export-png', 'exportPng'],
+  ['export-svg', 'exportSvg'],
 ];
 for (const [id, command] of buttons) $(id).addEventListener('click', () => run(command));
 $('mode').addEventListener('click', () => run('toggleAxis'));

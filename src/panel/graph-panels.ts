@@ -24,6 +24,8 @@ export const GRAPH_COMMANDS: Record<string, GraphCommand> = {
   'otrace.graph.fit': 'fit',
   'otrace.graph.zoomToSelection': 'zoomToSelection',
   'otrace.graph.toggleAxis': 'toggleAxis',
+  'otrace.graph.exportPng': 'exportPng',
+  'otrace.graph.exportSvg': 'exportSvg',
 };
 
 export const GRAPH_VIEW_TYPE = 'otrace.traceGraph';

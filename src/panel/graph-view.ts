@@ -154,6 +154,9 @@ export class GraphView implements vscode.Disposable {
       case 'openSource':
         await vscode.commands.executeCommand('otrace.goToSourcePrompt', { trace: this.uri.toString(), index: m.index, viewColumn: this.otherColumn() });
         return;
+      case 'export':
+        await this.saveExport(m.format, m.data);
+        return;
       case 'toggleLock':
         this.onToggleLock?.();
         return;
@@ -175,6 +178,23 @@ export class GraphView implements vscode.Disposable {
       viewColumn: this.otherColumn(),
     });
     editor.revealRange(range, vscode.TextEditorRevealType.InCenter);
+  }
+
+  /** Asks where to save an export of the view and writes it; refuses the trace's own files. */
+  private async saveExport(format: 'png' | 'svg', data: string): Promise<void> {
+    const base = this.uri.path.replace(/\.[^./]*$/, '');
+    const target = await vscode.window.showSaveDialog({
+      defaultUri: this.uri.with({ path: `${base}.graph.${format}` }),
+      filters: format === 'png' ? { 'PNG image': ['png'] } : { 'SVG image': ['svg'] },
+      title: `Export the graph view as ${format.toUpperCase()}`,
+    });
+    if (!target) return;
+    if (target.toString() === this.uri.toString() || this.owns(target) || !target.path.toLowerCase().endsWith(`.${format}`)) {
+      void vscode.window.showErrorMessage(`otrace: an export is saved as a new .${format} file, never over a trace file.`);
+      return;
+    }
+    const bytes = format === 'png' ? Buffer.from(data.replace(/^data:image\/png;base64,/, ''), 'base64') : Buffer.from(data, 'utf8');
+    await vscode.workspace.fs.writeFile(target, bytes);
   }
 
   /**
@@ -229,6 +249,8 @@ export class GraphView implements vscode.Disposable {
   <button id="mode" class="tool" title="x is time (idle gaps shortened); click for event order (T)">x: time</button>
   <button id="zoom-sel" class="tool" title="Zoom to the selected event (Z); Esc goes back">Zoom to selection</button>
   <button id="fit" class="tool" title="Show the whole trace (F)">Fit</button>
+  <button id="export-png" class="tool" title="Save this view as a PNG image">PNG</button>
+  <button id="export-svg" class="tool" title="Save this view as an SVG image">SVG</button>
 </header>
 <nav id="findings" aria-label="Analysis findings" hidden></nav>
 <div id="legend" aria-label="Legend"></div>

@@ -107,8 +107,13 @@ describe('graph overview of a Claude Code session in a real VS Code', function (
 
     // For the README: who spawned whom, the whole run, the premature final stop selected (nothing after it is dimmed).
     await evalInWebview(`() => { const n = globalThis.__otrace.cy.nodes('.stop-problem').last(); window.postMessage({ type: 'select', index: n.data('index') }, '*'); return new Promise((r) => setTimeout(r, 600)); }`, { selector: FRAME });
-    await evalInWebview(`() => { window.postMessage({ type: 'command', command: 'fit' }, '*'); return new Promise((r) => setTimeout(r, 400)); }`, { selector: FRAME });
+    await vscode.commands.executeCommand('workbench.action.focusSecondEditorGroup');
+    await vscode.commands.executeCommand('workbench.action.toggleEditorWidths');
+    await sleep(800);
+    await evalInWebview(`() => { window.postMessage({ type: 'command', command: 'fit' }, '*'); return new Promise((r) => setTimeout(r, 600)); }`, { selector: FRAME });
     await screenshot('test-output/claude-code-session.png');
+    await vscode.commands.executeCommand('workbench.action.toggleEditorWidths');
+    await sleep(500);
   });
 
   it('stepping moves the highlight and the counter', async () => {
@@ -188,5 +193,44 @@ describe('graph overview of a Claude Code session in a real VS Code', function (
     assert.equal(vscode.window.activeTextEditor, undefined, 'the graph keeps the focus (no text editor is active)');
     assert.equal(editor.document.isDirty, false);
     await clickInWebview('#follow', { frame: FRAME });
+  });
+
+  it('exports the view: a PNG of the graph area, not blank; an SVG with one element per visible node', async () => {
+    const png = await evalInWebview<{ w: number; h: number; areaW: number; areaH: number; variance: number }>(
+      `async () => {
+        const url = await globalThis.__otrace.exportPng();
+        const img = new Image();
+        await new Promise((r, e) => { img.onload = r; img.onerror = e; img.src = url; });
+        const c = document.createElement('canvas');
+        c.width = img.width; c.height = img.height;
+        const ctx = c.getContext('2d');
+        ctx.drawImage(img, 0, 0);
+        const d = ctx.getImageData(0, 0, c.width, c.height).data;
+        let sum = 0, sq = 0, n = 0;
+        for (let i = 0; i < d.length; i += 4) { const v = (d[i] + d[i + 1] + d[i + 2]) / 3; sum += v; sq += v * v; n++; }
+        const area = document.getElementById('canvas');
+        return { w: img.width, h: img.height, areaW: area.clientWidth, areaH: area.clientHeight, variance: sq / n - (sum / n) ** 2 };
+      }`,
+      { selector: FRAME },
+    );
+    testLog(`      PNG ${png.w}x${png.h} px (graph area ${png.areaW}x${png.areaH}), pixel variance ${png.variance.toFixed(1)}`);
+    assert.equal(png.w, png.areaW);
+    assert.equal(png.h, png.areaH);
+    assert.ok(png.variance > 20, 'the PNG is not blank');
+    const svg = await evalInWebview<{ events: number; visible: number; error: boolean; scripts: number; lanes: number; lanesShown: number }>(
+      `() => {
+        const { cy, exportSvg } = globalThis.__otrace;
+        const doc = new DOMParser().parseFromString(exportSvg(), 'image/svg+xml');
+        const w = cy.width(), h = cy.height();
+        const visible = cy.nodes().filter((n) => { const p = n.renderedPosition(); return n.visible() && p.x >= -20 && p.x <= w + 20 && p.y >= -20 && p.y <= h + 20; }).length;
+        return { events: doc.querySelectorAll('g.event').length, visible, error: !!doc.querySelector('parsererror'), scripts: doc.querySelectorAll('script').length, lanes: doc.querySelectorAll('text.lane').length, lanesShown: [...document.querySelectorAll('#lanes .lane')].filter((l) => getComputedStyle(l).display !== 'none').length };
+      }`,
+      { selector: FRAME },
+    );
+    assert.equal(svg.error, false, 'the SVG parses');
+    assert.equal(svg.scripts, 0);
+    assert.equal(svg.events, svg.visible, 'one element per visible node');
+    assert.equal(svg.lanes, svg.lanesShown, 'the lane names shown');
+    assert.ok(svg.lanes > 0);
   });
 });
