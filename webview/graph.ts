@@ -96,6 +96,14 @@ export class TraceGraph {
       textureOnViewport: false,
     });
     this.computeRows();
+    // Edges inside one lane add nothing the lane does not show: only lane-crossing ones are drawn.
+    this.cy.batch(() => {
+      this.cy.edges().forEach((e) => {
+        const a = this.nodeById.get(e.source().id());
+        const b = this.nodeById.get(e.target().id());
+        if (a && b && a.lane === b.lane) e.addClass('intra');
+      });
+    });
     container.addEventListener('wheel', (e) => this.onWheel(e), { passive: false, capture: true });
   }
 
@@ -170,39 +178,34 @@ export class TraceGraph {
     if (this.collapsed.has(name)) this.collapsed.delete(name);
     else this.collapsed.add(name);
     this.computeRows();
+    const height = this.cy.height() || 400;
+    this.laneHeight = Math.max(MIN_LANE, Math.min(MAX_LANE, Math.floor((height - 4) / Math.max(1, this.visibleLanes()))));
     this.layout();
   }
 
   /** Places every node for the current mode, scale and lane height; then hides colliding labels. */
   layout(): void {
     const nodeY = this.nodeOffset();
-    const compact = this.laneHeight < LABEL_LANE;
     const size = Math.max(6, Math.min(NODE, this.laneHeight - 4));
+    const stop = Math.max(size, Math.min(STOP, this.laneHeight - 2));
+    const barHeight = Math.max(5, Math.min(10, size - 3));
     this.cy.batch(() => {
       this.cy.nodes().forEach((ele) => {
         const n = this.nodeById.get(ele.id());
         if (!n) return;
         const row = this.rows[n.lane];
-        if (row === undefined) {
-          ele.style('display', 'none');
-          return;
-        }
+        const folded = row === undefined;
+        if (folded !== ele.hasClass('folded')) ele.toggleClass('folded', folded);
+        if (folded) return;
         const [a, b] = this.span(n);
         const x0 = PAD + a * this.scale;
         const x1 = PAD + b * this.scale;
         const isBar = n.txEnd !== undefined;
-        ele.style('display', 'element');
         ele.position({ x: isBar ? (x0 + x1) / 2 : x0, y: row * this.laneHeight + nodeY });
-        if (isBar) ele.style({ width: Math.max(6, x1 - x0), height: Math.max(5, Math.min(10, size - 3)) });
-        else if (n.kind === 'stop') ele.style({ width: Math.max(size, Math.min(STOP, this.laneHeight - 2)), height: Math.max(size, Math.min(STOP, this.laneHeight - 2)) });
-        else ele.style({ width: size, height: size });
-        ele.toggleClass('compact', compact);
-      });
-      // Edges inside one lane add nothing the lane does not show: only lane-crossing ones are drawn.
-      this.cy.edges().forEach((e) => {
-        const a = this.nodeById.get(e.source().id());
-        const b = this.nodeById.get(e.target().id());
-        e.toggleClass('intra', !!a && !!b && a.lane === b.lane);
+        // Sizes are data the stylesheet maps (bypass styles cost far more per node).
+        const w = isBar ? Math.max(6, x1 - x0) : n.kind === 'stop' ? stop : size;
+        const h = isBar ? barHeight : n.kind === 'stop' ? stop : size;
+        if (ele.data('w') !== w || ele.data('h') !== h) ele.data({ w, h });
       });
     });
     this.cullLabels();
@@ -237,16 +240,62 @@ export class TraceGraph {
       }
     }
     this.cy.batch(() => {
-      this.cy.nodes().forEach((ele) => {
-        ele.toggleClass('nolabel', !keep.has(ele.id()));
-      });
+      for (const id of this.labelled) if (!keep.has(id)) this.cy.getElementById(id).addClass('nolabel');
+      for (const id of keep) if (!this.labelled.has(id)) this.cy.getElementById(id).removeClass('nolabel');
     });
+    this.labelled = keep;
   }
 
+  /** Nodes whose label is shown (every node starts with class `nolabel`). */
+  private labelled = new Set<string>();
+
+  private readonly fontFamily = getComputedStyle(document.body).fontFamily || 'sans-serif';
+  private readonly widths = new Map<string, number>();
+
+  /** On-screen width of a label (measured once per distinct text). */
   private textWidth(text: string, bold = false): number {
-    if (!this.measure) return text.length * LABEL_FONT * 0.65;
-    this.measure.font = `${bold ? 'bold ' : ''}${LABEL_FONT}px ${getComputedStyle(document.body).fontFamily || 'sans-serif'}`;
-    return this.measure.measureText(text).width;
+    const key = `${bold ? 'b' : 'n'}${text}`;
+    const known = this.widths.get(key);
+    if (known !== undefined) return known;
+    let w = text.length * LABEL_FONT * 0.65;
+    if (this.measure) {
+      this.measure.font = `${bold ? 'bold ' : ''}${LABEL_FONT}px ${this.fontFamily}`;
+      w = this.measure.measureText(text).width;
+    }
+    this.widths.set(key, w);
+    return w;
+  }
+
+  /**
+   * Lane groups for the first view: while the visible lanes would be lower than 10 px, the agent
+   * with the most sub-agent lanes is folded into one named lane (its own), which the lane column
+   * unfolds on a click.
+   */
+  foldToFit(): void {
+    const height = this.cy.height() || 400;
+    const fits = () => this.visibleLanes() * MIN_LANE <= height - 4;
+    const lanes = this.graph.lanes;
+    const parents = new Set(lanes.map((l) => l.parent).filter((p): p is string => !!p));
+    const depth = new Map(lanes.map((l) => [l.name, l.depth]));
+    // One level at a time, deepest spawners first: all workers fold into theirs before the orchestrator does.
+    const levels = [...new Set([...parents].map((p) => depth.get(p) ?? 0))].sort((a, b) => b - a);
+    for (const level of levels) {
+      if (fits()) break;
+      for (const p of parents) if ((depth.get(p) ?? 0) === level) this.collapsed.add(p);
+      this.computeRows();
+    }
+  }
+
+  /** Lanes folded under a lane (its sub-agents, theirs, ...). */
+  hiddenUnder(name: string): number {
+    let n = 0;
+    const under = new Set([name]);
+    for (const l of this.graph.lanes)
+      if (l.parent && under.has(l.parent)) {
+        under.add(l.name);
+        n++;
+      }
+    return n;
   }
 
   /** The scale and lane height at which the whole time span and every lane fit the panel (lanes at least 10 px). */
@@ -412,6 +461,8 @@ function elements(graph: GraphModel): ElementDefinition[] {
         id: n.id,
         index: n.index,
         eventId: n.eventId,
+        w: NODE,
+        h: NODE,
         label: n.marks.includes('stop-ok') ? `${n.label} ✓` : n.label,
         kind: n.kind,
         agent: n.agent,
@@ -419,7 +470,7 @@ function elements(graph: GraphModel): ElementDefinition[] {
         ...(n.credit !== undefined ? { credit: n.credit, tint: Math.min(0.55, Math.abs(n.credit)) } : {}),
       },
       position: { x: 0, y: 0 },
-      classes: ['event', n.kind, n.txEnd !== undefined ? 'bar' : '', n.credit !== undefined && Math.abs(n.credit) >= 0.05 ? (n.credit >= 0 ? 'credit-pos' : 'credit-neg') : '', ...n.marks].filter(Boolean).join(' '),
+      classes: ['event', 'nolabel', n.kind, n.txEnd !== undefined ? 'bar' : '', n.credit !== undefined && Math.abs(n.credit) >= 0.05 ? (n.credit >= 0 ? 'credit-pos' : 'credit-neg') : '', ...n.marks].filter(Boolean).join(' '),
     }));
   const edges: ElementDefinition[] = graph.edges.map((e) => ({
     group: 'edges',
@@ -439,8 +490,8 @@ function style(): StylesheetJson {
     {
       selector: 'node.event',
       style: {
-        width: NODE,
-        height: NODE,
+        width: 'data(w)',
+        height: 'data(h)',
         shape: 'ellipse',
         'background-color': colors.orchestrator_decision,
         label: 'data(label)',
@@ -474,7 +525,7 @@ function style(): StylesheetJson {
     { selector: 'node.stop-problem', style: { 'border-width': 4, 'border-style': 'double', 'border-color': themeColor('editorWarning-foreground', '#cca700') } },
     { selector: 'node.blame', style: { 'border-width': 4, 'border-style': 'double', 'border-color': themeColor('editorError-foreground', '#f14c4c') } },
     { selector: 'node:selected', style: { 'overlay-color': focus, 'overlay-opacity': 0.35, 'overlay-padding': 5, 'z-index': 10 } },
-    { selector: 'node.compact', style: { 'border-width': 0 } },
+    { selector: 'node.folded', style: { display: 'none' } },
     {
       selector: 'edge',
       style: {

@@ -20,12 +20,7 @@ export function createLaneColumn(column: HTMLElement, graph: TraceGraph): () => 
       fold.title = 'Fold or unfold the lanes of the agents it spawned';
       fold.setAttribute('aria-expanded', 'true');
       fold.textContent = '▾';
-      fold.addEventListener('click', () => {
-        graph.toggleLane(lane.name);
-        const open = !graph.collapsed.has(lane.name);
-        fold.textContent = open ? '▾' : '▸';
-        fold.setAttribute('aria-expanded', String(open));
-      });
+      fold.addEventListener('click', () => graph.toggleLane(lane.name));
       row.append(fold);
     } else if (lane.depth > 0) {
       const elbow = document.createElement('span');
@@ -36,7 +31,9 @@ export function createLaneColumn(column: HTMLElement, graph: TraceGraph): () => 
     const name = document.createElement('span');
     name.className = 'lane-name';
     name.textContent = lane.name; // untrusted trace text: never innerHTML
-    row.append(name);
+    const more = document.createElement('span');
+    more.className = 'lane-more';
+    row.append(name, more);
     row.title = `${lane.name}: ${lane.count} events${lane.parent ? `, spawned by ${lane.parent}` : ''}`;
     return row;
   });
@@ -55,6 +52,13 @@ export function createLaneColumn(column: HTMLElement, graph: TraceGraph): () => 
     lanes.forEach((_, i) => {
       const el = rows[i];
       const row = graph.row(i);
+      const fold = el.querySelector('.fold');
+      if (fold) {
+        const open = !graph.collapsed.has(lanes[i].name);
+        fold.textContent = open ? '▾' : '▸';
+        fold.setAttribute('aria-expanded', String(open));
+        (el.querySelector('.lane-more') as HTMLElement).textContent = open ? '' : ` +${graph.hiddenUnder(lanes[i].name)}`;
+      }
       if (row === undefined) {
         el.style.display = 'none';
         return;

@@ -48,6 +48,11 @@ function render(next: GraphModel): void {
   view = new TraceGraph($('graph'), next);
   const g = view;
   const placeLanes = createLaneColumn($('lanes'), g);
+  dimFrom = Infinity;
+  byOrder = g.cy
+    .nodes()
+    .map((ele) => ({ order: g.node(ele.id())?.order ?? 0, ele: ele as NodeSingular }))
+    .sort((a, b) => a.order - b.order);
   const drawAxis = createAxis($('axis'), $('gaps'), g);
   let frame = 0;
   g.onViewChange(() => {
@@ -93,7 +98,10 @@ function render(next: GraphModel): void {
   showDetails($('details'), undefined, []);
   g.cy.resize();
   if (saved?.title === next.title && saved.view) g.restore(saved.view);
-  else g.fit();
+  else {
+    g.foldToFit();
+    g.fit();
+  }
   updateTimeline();
   (globalThis as { __otrace?: unknown }).__otrace = {
     cy: g.cy,
@@ -161,13 +169,7 @@ function selectIndex(index: number, source: SelectSource): void {
     view.cy.$(':selected').unselect();
     node.select();
   }
-  const order = model.order;
-  view.cy.batch(() => {
-    view!.cy.nodes().forEach((n) => {
-      const m = view!.node(n.id());
-      n.toggleClass('later', !!m && m.order > order && n.id() !== node.id());
-    });
-  });
+  dimLater(model.order);
   const actions: [string, () => void][] = [['Show in Trace File', () => post({ type: 'reveal', index })]];
   if (model.hasSource) actions.push(['Open Source Prompt', () => post({ type: 'openSource', index })]);
   showDetails($('details'), model, actions);
@@ -178,8 +180,37 @@ function selectIndex(index: number, source: SelectSource): void {
   if (source !== 'host' && source !== 'restore') post({ type: 'selected', index, reveal: follow });
 }
 
+/** Drawn nodes in time order, for dimming the events later than the current one. */
+let byOrder: { order: number; ele: NodeSingular }[] = [];
+/** Nodes with an order above this are dimmed. */
+let dimFrom = Infinity;
+
+/** Dims the events after `order` (only the nodes whose state changes are touched: a step costs O(steps)). */
+function dimLater(order: number): void {
+  if (!view) return;
+  const lo = Math.min(dimFrom, order);
+  const hi = Math.max(dimFrom, order);
+  let i = lowerBound(byOrder, lo + 1e-9);
+  view.cy.batch(() => {
+    for (; i < byOrder.length && byOrder[i].order <= hi; i++) byOrder[i].ele.toggleClass('later', byOrder[i].order > order);
+  });
+  dimFrom = order;
+}
+
+function lowerBound(list: { order: number }[], v: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid].order < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 function clearCurrent(): void {
   view?.cy.nodes().removeClass('later');
+  dimFrom = Infinity;
   showDetails($('details'), undefined, []);
 }
 

@@ -6,6 +6,8 @@
  * Writes the README picture of the session (who spawned whom).
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { clickInWebview, evalInWebview, pressKeys, screenshot, testLog } from './bridge';
@@ -232,5 +234,58 @@ describe('graph overview of a Claude Code session in a real VS Code', function (
     assert.equal(svg.events, svg.visible, 'one element per visible node');
     assert.equal(svg.lanes, svg.lanesShown, 'the lane names shown');
     assert.ok(svg.lanes > 0);
+  });
+});
+
+describe('graph lane groups in a real VS Code', function () {
+  this.timeout(150_000);
+  after(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
+
+  it('past what fits at 10 px a lane, sub-agent lanes fold into named groups that unfold', async () => {
+    // An orchestrator with 12 workers, each with 6 helpers: 85 lanes.
+    const lines: string[] = [];
+    let t = 0;
+    for (let w = 0; w < 12; w++) {
+      lines.push(JSON.stringify({ id: `s${w}`, t: t++, type: 'spawn', agent: 'orchestrator', to: `worker-${w}` }));
+      for (let h = 0; h < 6; h++) {
+        lines.push(JSON.stringify({ id: `s${w}.${h}`, t: t++, type: 'spawn', agent: `worker-${w}`, to: `helper-${w}.${h}` }));
+        lines.push(JSON.stringify({ id: `m${w}.${h}`, t: t++, type: 'message', agent: `helper-${w}.${h}`, to: `worker-${w}` }));
+      }
+    }
+    lines.push(JSON.stringify({ id: 'stop', t: t++, type: 'stop', agent: 'orchestrator', reason: 'task_complete' }));
+    const file = path.join(os.tmpdir(), `otrace-swarm-${process.pid}.otrace.jsonl`);
+    fs.writeFileSync(file, `${lines.join('\n')}\n`);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.window.showTextDocument(vscode.Uri.file(file), { viewColumn: vscode.ViewColumn.One });
+    await vscode.commands.executeCommand('otrace.openGraphToSide');
+    const frame = `body[data-state="ready"][data-title="${path.basename(file)}"]`;
+    await evalInWebview('1', { selector: frame, timeoutMs: 60_000 });
+    await sleep(400);
+    const read = () =>
+      evalInWebview<{ laneHeight: number; shown: { name: string; more: string; top: number; bottom: number }[]; column: { top: number; bottom: number } }>(
+        `() => {
+          const { view } = globalThis.__otrace;
+          const col = document.getElementById('lanes').getBoundingClientRect();
+          const shown = [...document.querySelectorAll('#lanes .lane')].filter((l) => getComputedStyle(l).display !== 'none').map((l) => {
+            const r = l.querySelector('.lane-name').getBoundingClientRect();
+            return { name: l.querySelector('.lane-name').textContent, more: l.querySelector('.lane-more').textContent, top: r.top, bottom: r.bottom };
+          });
+          return { laneHeight: view.laneHeight, shown, column: { top: col.top, bottom: col.bottom } };
+        }`,
+        { selector: frame },
+      );
+    const v = await read();
+    testLog(`      85 lanes: ${v.shown.length} rows of ${v.laneHeight} px in the first view (${v.shown.filter((s) => s.more).length} groups)`);
+    assert.ok(v.laneHeight >= 10, `lane height ${v.laneHeight} px`);
+    assert.ok(v.shown.length < 85, 'some lanes are folded into groups');
+    assert.ok(v.shown.some((s) => s.more), 'a folded group says how many lanes it holds');
+    assert.equal(v.shown.length, 13, 'the orchestrator and its 12 workers, each folding its 6 helpers');
+    for (const s of v.shown) assert.ok(s.top >= v.column.top - 0.5 && s.bottom <= v.column.bottom + 0.5, `lane ${s.name} is in view`);
+    const group = v.shown.find((s) => s.more)!;
+    await clickInWebview(`#lanes .lane[data-lane="${group.name}"] .fold`, { frame });
+    await sleep(400);
+    const after = await read();
+    assert.ok(after.shown.length > v.shown.length, `unfolding ${group.name} shows its lanes`);
+    fs.rmSync(file, { force: true });
   });
 });
