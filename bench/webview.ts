@@ -36,7 +36,7 @@ function pageHtml(): string {
 <nav id="findings" hidden></nav><div id="legend"></div>
 <div id="loading"><div class="bar"></div><span>Reading and analysing the trace… <span id="elapsed"></span></span></div>
 <div id="main"><div id="canvas" tabindex="0"><div id="corner"></div><div id="axis"></div><div id="lanes"></div>
-<div id="stage"><div id="gaps"></div><div id="graph"></div><div id="cursor" hidden></div><div id="tooltip" hidden></div></div></div><aside id="details"></aside></div>
+<div id="stage"><div id="gaps"></div><div id="graph"></div><div id="cursor" hidden></div><div id="tooltip" hidden></div></div><div id="overview-label">whole run</div><canvas id="minimap"></canvas></div><aside id="details"></aside></div>
 <footer id="timeline"><button id="first" class="tool">|◀</button><button id="prev" class="tool">◀</button><button id="play" class="tool">Play</button><button id="next" class="tool">▶</button><button id="last" class="tool">▶|</button>
 <span id="counter"></span><span id="clock"></span><select id="speed"><option value="4">4/s</option></select>
 <button id="prev-agent" class="tool">◀ agent</button><button id="next-agent" class="tool">agent ▶</button><button id="next-stop" class="tool">stop ▶</button><button id="next-finding" class="tool">finding ▶</button>

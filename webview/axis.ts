@@ -34,8 +34,17 @@ export function createAxis(axis: HTMLElement, bands: HTMLElement, graph: TraceGr
       const step = pick(graph.scale, STEPS);
       const left = axisToTime(model, Math.max(0, graph.axisAt(0)));
       const right = axisToTime(model, Math.min(model.span, graph.axisAt(width)));
-      // Gaps first: a tick whose label would fall on a gap's mark is left out.
+      // Ticks first; a gap's mark keeps its text only where no tick label is.
       const taken: [number, number][] = [];
+      let last = -Infinity;
+      for (let t = Math.ceil((left - t0) / step) * step; t0 + t <= right + 1e-9 && ticks.length < 200; t += step) {
+        const x = graph.screenX(timeToAxis(model, t0 + t));
+        if (x - last < 60) continue; // ticks squeezed by a compressed gap
+        last = x;
+        const text = formatDuration(t);
+        taken.push([x, x + 6 + text.length * 6.5]);
+        ticks.push(tick(x, text));
+      }
       for (const g of model.gaps) {
         const x0 = graph.screenX(g.x);
         const x1 = graph.screenX(g.x + g.width);
@@ -45,24 +54,16 @@ export function createAxis(axis: HTMLElement, bands: HTMLElement, graph: TraceGr
         mark.style.left = `${x0}px`;
         mark.style.width = `${Math.max(2, x1 - x0)}px`;
         const label = `⋯ ${formatDuration(g.t1 - g.t0)} idle`;
-        mark.textContent = x1 - x0 > label.length * 6 ? label : '⋯';
+        const free = !taken.some(([a, b]) => x0 < b && x1 > a);
+        mark.textContent = free ? (x1 - x0 > label.length * 6 ? label : '⋯') : '';
         mark.title = `${formatDuration(g.t1 - g.t0)} without events, drawn shortened`;
-        ticks.push(mark);
-        taken.push([x0 - 2, x1 + 2]);
+        ticks.unshift(mark);
         const band = document.createElement('div');
         band.className = 'gap-band';
         band.style.left = `${x0}px`;
         band.style.width = `${Math.max(2, x1 - x0)}px`;
+        band.title = mark.title;
         gapBands.push(band);
-      }
-      let last = -Infinity;
-      for (let t = Math.ceil((left - t0) / step) * step; t0 + t <= right + 1e-9 && ticks.length < 200; t += step) {
-        const x = graph.screenX(timeToAxis(model, t0 + t));
-        const text = formatDuration(t);
-        const end = x + 6 + text.length * 6.5;
-        if (x - last < 60 || taken.some(([a, b]) => x < b && end > a)) continue; // squeezed by a compressed gap
-        last = x;
-        ticks.push(tick(x, text));
       }
     }
     axis.replaceChildren(...ticks);

@@ -13,6 +13,7 @@ import { exportPng, exportSvg } from './export';
 import { showFindings } from './findings';
 import { TraceGraph, type ViewState } from './graph';
 import { createLaneColumn } from './lanes';
+import { createMinimap } from './minimap';
 import { showLegend } from './legend';
 import { Timeline, type StepTarget } from './timeline';
 import './styles.css';
@@ -54,6 +55,7 @@ function render(next: GraphModel): void {
     .map((ele) => ({ order: g.node(ele.id())?.order ?? 0, ele: ele as NodeSingular }))
     .sort((a, b) => a.order - b.order);
   const drawAxis = createAxis($('axis'), $('gaps'), g);
+  const drawMinimap = createMinimap($<HTMLCanvasElement>('minimap'), g);
   let frame = 0;
   g.onViewChange(() => {
     placeLanes();
@@ -62,6 +64,7 @@ function render(next: GraphModel): void {
       frame = requestAnimationFrame(() => {
         frame = 0;
         drawAxis();
+        drawMinimap();
         placeCursor();
         g.cullLabels();
       });
