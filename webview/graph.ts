@@ -208,8 +208,104 @@ export class TraceGraph {
         if (ele.data('w') !== w || ele.data('h') !== h) ele.data({ w, h });
       });
     });
+    this.collapseRuns(size, barHeight);
     this.cullLabels();
     this.changed();
+  }
+
+  /** Runs drawn as one bar: run node key -> member node keys. */
+  private runs = new Map<string, string[]>();
+  /** Nodes that may join a run: no cross-lane arrow, no stop, spawn, delegation, return or problem mark. */
+  private runnable: Set<string> | undefined;
+
+  /**
+   * Level of detail: where four or more plain events of a lane touch on screen, they are drawn as
+   * one grey bar labelled with their count (a click zooms into it). Events with arrows to other
+   * lanes, stops, spawns, delegations, returns and marked events always stay on their own.
+   */
+  private collapseRuns(size: number, barHeight: number): void {
+    if (!this.runnable) {
+      const crossing = new Set<string>();
+      this.cy.edges().forEach((e) => {
+        if (!e.hasClass('intra')) crossing.add(e.source().id()).add(e.target().id());
+      });
+      const plain = (n: GraphNode) =>
+        !n.bar && !crossing.has(n.id) && !['stop', 'spawn', 'despawn', 'delegate', 'return', 'reward', 'aggregate'].includes(n.kind) && !n.marks.some((m) => m === 'blame' || m === 'stop-problem');
+      this.runnable = new Set(this.graph.nodes.filter(plain).map((n) => n.id));
+    }
+    const byLane = new Map<number, { id: string; x0: number; x1: number; loop: boolean }[]>();
+    for (const n of this.graph.nodes) {
+      if (n.bar || this.rows[n.lane] === undefined) continue;
+      const [a, b] = this.span(n);
+      const x0 = PAD + a * this.scale - (n.txEnd === undefined ? size / 2 : 0);
+      const x1 = PAD + b * this.scale + (n.txEnd === undefined ? size / 2 : 0);
+      const list = byLane.get(n.lane) ?? [];
+      list.push({ id: n.id, x0, x1, loop: n.marks.includes('loop') });
+      byLane.set(n.lane, list);
+    }
+    const next = new Map<string, { members: string[]; x0: number; x1: number; lane: number; loop: boolean }>();
+    for (const [lane, list] of byLane) {
+      list.sort((p, q) => p.x0 - q.x0);
+      let run: typeof list = [];
+      const flush = () => {
+        if (run.length >= 4) next.set(`run:${run[0].id}`, { members: run.map((r) => r.id), x0: run[0].x0, x1: Math.max(...run.map((r) => r.x1)), lane, loop: run.some((r) => r.loop) });
+        run = [];
+      };
+      for (const item of list) {
+        if (!this.runnable.has(item.id)) {
+          flush();
+          continue;
+        }
+        if (run.length && item.x0 > Math.max(...run.slice(-3).map((r) => r.x1)) + 2) flush();
+        run.push(item);
+      }
+      flush();
+    }
+    const nodeY = this.nodeOffset();
+    this.cy.batch(() => {
+      for (const [id, members] of this.runs) {
+        if (!next.has(id)) this.cy.getElementById(id).remove();
+        for (const m of members) this.cy.getElementById(m).removeClass('in-run');
+      }
+      for (const [id, r] of next) {
+        const data = { id, label: `${r.members.length} events`, w: Math.max(8, r.x1 - r.x0), h: barHeight + 4, members: r.members.length, color: this.dominantColor(r.members) };
+        const pos = { x: (r.x0 + r.x1) / 2, y: (this.rows[r.lane] ?? 0) * this.laneHeight + nodeY };
+        const ele = this.cy.getElementById(id);
+        if (ele.nonempty()) {
+          ele.data(data);
+          ele.position(pos);
+        } else this.cy.add({ group: 'nodes', data, position: pos, classes: `run nolabel${r.loop ? ' loop' : ''}` });
+        for (const m of r.members) this.cy.getElementById(m).addClass('in-run');
+      }
+    });
+    this.runs = new Map([...next].map(([id, r]) => [id, r.members]));
+    this.runGeometry = next;
+  }
+
+  private readonly colors = kindColors();
+
+  /** The colour of the kind most of a run's events have (tool calls, messages, ...). */
+  private dominantColor(members: string[]): string {
+    const count = new Map<string, number>();
+    for (const id of members) {
+      const k = this.nodeById.get(id)?.kind ?? '';
+      count.set(k, (count.get(k) ?? 0) + 1);
+    }
+    const top = [...count].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
+    return this.colors[top] ?? '#9d9d9d';
+  }
+
+  private runGeometry = new Map<string, { members: string[]; x0: number; x1: number; lane: number; loop: boolean }>();
+
+  /** The run bar a node is drawn in, if any. */
+  runOf(id: string): string | undefined {
+    for (const [run, members] of this.runs) if (members.includes(id)) return run;
+    return undefined;
+  }
+
+  /** Members of a run bar. */
+  runMembers(id: string): string[] {
+    return this.runs.get(id) ?? [];
   }
 
   /**
@@ -224,12 +320,18 @@ export class TraceGraph {
     const width = this.cy.width();
     const panX = this.cy.pan().x;
     if (this.laneHeight >= LABEL_LANE) {
-      const nodes = this.graph.nodes.filter((n) => !n.bar && this.rows[n.lane] !== undefined);
-      nodes.sort((a, b) => priority(a) - priority(b) || a.order - b.order);
-      for (const n of nodes) {
+      const inRun = new Set([...this.runs.values()].flat());
+      const candidates: { id: string; lane: number; cx: number; text: string; bold: boolean; rank: number; order: number }[] = [];
+      for (const n of this.graph.nodes) {
+        if (n.bar || this.rows[n.lane] === undefined || inRun.has(n.id)) continue;
         const [a, b] = this.span(n);
-        const cx = PAD + ((a + b) / 2) * this.scale;
-        const w = Math.min(LABEL_MAX, this.textWidth(n.marks.includes('stop-ok') ? `${n.label} ✓` : n.label, n.kind === 'stop')) + 12;
+        candidates.push({ id: n.id, lane: n.lane, cx: PAD + ((a + b) / 2) * this.scale, text: n.marks.includes('stop-ok') ? `${n.label} ✓` : n.label, bold: n.kind === 'stop', rank: priority(n), order: n.order });
+      }
+      for (const [id, r] of this.runGeometry) candidates.push({ id, lane: r.lane, cx: (r.x0 + r.x1) / 2, text: `${r.members.length} events`, bold: false, rank: 3.5, order: 0 });
+      candidates.sort((a, b) => a.rank - b.rank || a.order - b.order);
+      for (const n of candidates) {
+        const cx = n.cx;
+        const w = Math.min(LABEL_MAX, this.textWidth(n.text, n.bold)) + 12;
         const box: [number, number] = [cx - w / 2, cx + w / 2];
         // A label cut by the panel's edge is hidden (it comes back when scrolled into view).
         if (box[0] + panX < 0 || box[1] + panX > width) continue;
@@ -241,7 +343,8 @@ export class TraceGraph {
     }
     this.cy.batch(() => {
       for (const id of this.labelled) if (!keep.has(id)) this.cy.getElementById(id).addClass('nolabel');
-      for (const id of keep) if (!this.labelled.has(id)) this.cy.getElementById(id).removeClass('nolabel');
+      // Run bars are created without a label: set it on every one kept.
+      for (const id of keep) if (!this.labelled.has(id) || id.startsWith('run:')) this.cy.getElementById(id).removeClass('nolabel');
     });
     this.labelled = keep;
   }
@@ -526,6 +629,29 @@ function style(): StylesheetJson {
     { selector: 'node.blame', style: { 'border-width': 4, 'border-style': 'double', 'border-color': themeColor('editorError-foreground', '#f14c4c') } },
     { selector: 'node:selected', style: { 'overlay-color': focus, 'overlay-opacity': 0.35, 'overlay-padding': 5, 'z-index': 10 } },
     { selector: 'node.folded', style: { display: 'none' } },
+    { selector: 'node.in-run', style: { display: 'none' } },
+    {
+      selector: 'node.run',
+      style: {
+        shape: 'round-rectangle',
+        width: 'data(w)',
+        height: 'data(h)',
+        'background-color': 'data(color)',
+        'background-opacity': 0.45,
+        'border-width': 1,
+        'border-color': themeColor('descriptionForeground', '#9d9d9d'),
+        label: 'data(label)',
+        color: fg,
+        'font-size': LABEL_FONT,
+        'text-valign': 'bottom',
+        'text-margin-y': 2,
+        'text-background-color': bg,
+        'text-background-opacity': 0.7,
+        'text-background-padding': '1px',
+      },
+    },
+    { selector: 'node.run.nolabel', style: { label: '' } },
+    { selector: 'node.run.current', style: { 'overlay-color': focus, 'overlay-opacity': 0.35, 'overlay-padding': 4 } },
     {
       selector: 'edge',
       style: {

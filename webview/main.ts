@@ -81,7 +81,12 @@ function render(next: GraphModel): void {
     (errors + warnings ? ` · ${errors} errors, ${warnings} warnings (see Problems)` : '');
   showFindings($('findings'), next.findings, { frame: (events, finding) => frameEvents(events, finding) });
   showLegend($('legend'), next);
-  g.cy.on('tap', 'node', (e) => selectIndex((e.target as NodeSingular).data('index') as number, 'click'));
+  g.cy.on('tap', 'node', (e) => {
+    const node = e.target as NodeSingular;
+    // A run of events drawn as one bar: zoom into it.
+    if (node.hasClass('run')) frameEvents(g.runMembers(node.id()).map((id) => Number(id.slice(1))));
+    else selectIndex(node.data('index') as number, 'click');
+  });
   g.cy.on('tap', (e) => {
     if (e.target === g.cy) clearCurrent();
   });
@@ -172,6 +177,10 @@ function selectIndex(index: number, source: SelectSource): void {
     view.cy.$(':selected').unselect();
     node.select();
   }
+  // An event inside a run bar: the bar is highlighted.
+  view.cy.nodes('.run.current').removeClass('current');
+  const run = view.runOf(node.id());
+  if (run) view.cy.getElementById(run).addClass('current');
   dimLater(model.order);
   const actions: [string, () => void][] = [['Show in Trace File', () => post({ type: 'reveal', index })]];
   if (model.hasSource) actions.push(['Open Source Prompt', () => post({ type: 'openSource', index })]);

@@ -24,7 +24,7 @@ interface GraphKeys {
 }
 const READ = `() => { const o = globalThis.__otrace; return { selected: o.current(), zoom: o.view.scale }; }`;
 
-/** Clicks (a real mouse click) the event node on screen farthest from any other node (so the click cannot hit a neighbour); returns its index. */
+/** Clicks (a real mouse click) the event node on screen farthest from any run bar (so the click selects an event); returns its index. */
 async function clickVisibleNode(agent?: string): Promise<number> {
   const target = await evalInWebview<{ index: number; x: number; y: number }>(
     `() => {
@@ -32,14 +32,23 @@ async function clickVisibleNode(agent?: string): Promise<number> {
       const w = cy.width(), h = cy.height();
       const shown = cy.nodes('.event').filter((n) => { const p = n.renderedPosition(); return p.x > 20 && p.x < w - 20 && p.y > 20 && p.y < h - 20 && n.visible() && (${JSON.stringify(agent ?? null)} === null || n.data('agent') === ${JSON.stringify(agent ?? null)}); });
       const pos = shown.map((n) => n.renderedPosition());
+      // Away from the runs of events drawn as one bar (a click there zooms into the run); events drawn
+      // on top of each other are fine: the click selects one of them.
+      const others = cy.nodes('.run').filter((n) => n.visible()).map((n) => ({ id: n.id(), b: n.renderedBoundingBox({ includeLabels: false }) }));
       let best = 0, room = -1;
       pos.forEach((p, i) => {
         let d = Infinity;
-        pos.forEach((q, j) => { if (i !== j) d = Math.min(d, Math.hypot(p.x - q.x, p.y - q.y)); });
+        for (const o of others) {
+          if (o.id === shown[i].id() || ![o.b.x1, o.b.x2, o.b.y1, o.b.y2].every(Number.isFinite)) continue;
+          const dx = Math.max(o.b.x1 - p.x, 0, p.x - o.b.x2);
+          const dy = Math.max(o.b.y1 - p.y, 0, p.y - o.b.y2);
+          d = Math.min(d, Math.hypot(dx, dy));
+        }
         if (d > room) { room = d; best = i; }
       });
       const n = shown[best];
-      return { index: n.data('index'), x: pos[best].x, y: pos[best].y };
+      if (!(room > 3)) throw new Error('no event node stands apart enough to be clicked: ' + room);
+      return { index: n.data('index'), x: pos[best].x, y: pos[best].y, room };
     }`,
     { selector: FRAME },
   );
