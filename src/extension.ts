@@ -17,7 +17,7 @@ import { SelectionService } from './editor/selection';
 import { goToSourcePrompt, type EventRef } from './editor/source-command';
 import { TraceStatusBar } from './editor/status-bar';
 import { TraceSessions } from './editor/trace-sessions';
-import { GRAPH_VIEW_TYPE, GraphPanels } from './panel/graph-panels';
+import { GRAPH_VIEW_TYPE, GraphPanels, SIDE_PANEL_TYPE } from './panel/graph-panels';
 import './trace/importers';
 
 const TRACE_LANGUAGES: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonl' }, { language: 'jsonc' }];
@@ -60,6 +60,8 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
       }
       return panels.openToSide(target);
     }),
+    ...panels.registerCommands(),
+    vscode.window.registerWebviewPanelSerializer(SIDE_PANEL_TYPE, { deserializeWebviewPanel: (panel, state) => panels.restore(panel, state) }),
     vscode.commands.registerCommand('otrace.goToSourcePrompt', (ref?: EventRef) => goToSourcePrompt(sessions, ref)),
     ...registerTraceCommands(sessions, selection, panels, decorator),
     vscode.window.onDidChangeActiveTextEditor(updateContext),

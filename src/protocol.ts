@@ -5,15 +5,22 @@
  * textContent only, never as HTML.
  */
 
-/** One agent's horizontal lane. `y` in graph units (pixels at zoom 1). */
+/** One agent's horizontal lane, in spawn-tree order: sub-agents follow the agent that spawned them. */
 export interface GraphLane {
   name: string;
-  y: number;
+  /** The agent that spawned this one, when it has a lane. */
+  parent?: string;
+  /** 0 for a root agent, 1 for its sub-agents, ... */
+  depth: number;
   /** Events in the lane. */
   count: number;
 }
 
-/** One event as a graph node, placed by the swimlane layout (x from time order, y from lane). */
+/**
+ * One event. The webview places it: x from `tx` (time, idle gaps compressed) or `order` (event
+ * order), y from `lane`. A tool call paired with its result is one bar from `tx` to `txEnd`; the
+ * result keeps its own entry with `bar` naming the call's node, and draws no node of its own.
+ */
 export interface GraphNode {
   /** Node key: `n<index>` (event ids can repeat, indices cannot). */
   id: string;
@@ -26,10 +33,20 @@ export interface GraphNode {
   /** Canonical type (e.g. `message`), which decides the node's style. */
   kind: string;
   agent: string;
+  /** Index into `GraphModel.lanes`. */
+  lane: number;
   /** Seconds since the trace start. */
   t: number;
-  x: number;
-  y: number;
+  /** Position on the time axis (axis units: seconds with idle gaps compressed). */
+  tx: number;
+  /** Position in time order (0 .. events - 1), for the event-order view. */
+  order: number;
+  /** A tool call drawn as a bar: where its result is, on both axes, and the result's index. */
+  txEnd?: number;
+  orderEnd?: number;
+  endIndex?: number;
+  /** A tool result drawn inside its call's bar: the bar's node key. */
+  bar?: string;
   /** Short label: type and target or tool. */
   label: string;
   /** Up to 2,000 characters of the event's content, for the details pane. */
@@ -40,8 +57,16 @@ export interface GraphNode {
   hasSource: boolean;
   /** Signed credit estimate (or the producer's value) of the event, when the analysis gave one. */
   credit?: number;
-  /** Analysis marks: `loop` (member of a loop), `blame` (decisive error), `stop-problem`. */
+  /** Analysis marks: `loop` (member of a loop), `blame` (decisive error), `stop-problem`, `stop-ok` (a sound stop). */
   marks: string[];
+}
+
+/** A compressed idle gap of the time axis (see src/panel/layout.ts). */
+export interface GraphGap {
+  t0: number;
+  t1: number;
+  x: number;
+  width: number;
 }
 
 /** An analysis finding to list and highlight: the events it concerns (first = main) and one line of text. */
@@ -53,6 +78,10 @@ export interface GraphFinding {
   /** Short inline text (e.g. `loop ×3`). */
   inline: string;
   message: string;
+  /** Stops: the failure mode, `ok` for a sound stop (shown on its node, not listed). */
+  mode?: string;
+  /** Tokens spent on the finding's events (its waste, for ordering). */
+  tokens?: number;
 }
 
 /** An edge between two event nodes. `derived` edges were inferred (spawn/message/return links), not written in the trace. */
@@ -72,6 +101,8 @@ export interface GraphModel {
   totalEvents: number;
   lanes: GraphLane[];
   nodes: GraphNode[];
+  /** The time axis: `[tx, t]` breakpoints, compressed idle gaps, and its length in axis units. */
+  axis: { points: [number, number][]; gaps: GraphGap[]; span: number };
   edges: GraphEdge[];
   /** Stop findings, loops and blame from the analysis, most severe first. */
   findings: GraphFinding[];
@@ -79,21 +110,52 @@ export interface GraphModel {
   problems: { errors: number; warnings: number };
 }
 
+/** What the graph can be told to do (palette commands and keys): step targets and view actions. */
+export type GraphCommand =
+  | 'next'
+  | 'previous'
+  | 'first'
+  | 'last'
+  | 'nextOfAgent'
+  | 'previousOfAgent'
+  | 'nextStop'
+  | 'previousStop'
+  | 'nextFinding'
+  | 'previousFinding'
+  | 'playPause'
+  | 'fit'
+  | 'zoomToSelection'
+  | 'toggleAxis'
+  | 'back'
+  | 'exportPng'
+  | 'exportSvg';
+
 /** Messages the host sends to the webview. */
 export type HostMessage =
-  | { type: 'trace'; graph: GraphModel }
+  /** The trace to draw; `uri` is kept in the webview's state (to restore the panel after a reload); `locked` only for side panels. */
+  | { type: 'trace'; graph: GraphModel; uri?: string; locked?: boolean }
+  /** Another trace is being read (the panel follows the active trace): show the loading state. */
+  | { type: 'loading'; title: string }
+  /** The side panel was locked to its trace, or follows the active trace again. */
+  | { type: 'locked'; locked: boolean }
   | { type: 'select'; index: number }
   /** Show a finding (index into `GraphModel.findings`): frame its events, its text in the details pane. */
   | { type: 'explain'; finding: number }
   /** Frame one agent's lane. */
-  | { type: 'showLane'; agent: string };
+  | { type: 'showLane'; agent: string }
+  /** A palette command routed to the active graph. */
+  | { type: 'command'; command: GraphCommand };
 
 /** Messages the webview sends to the host. */
 export type WebviewMessage =
   | { type: 'ready' }
   /** Show the event's record in the trace file. */
   | { type: 'reveal'; index: number }
+  /** Save an export of the view: a PNG data URL or SVG text (the host asks where; never over a trace file). */
+  | { type: 'export'; format: 'png' | 'svg'; data: string }
+  /** Lock the side panel to its trace, or let it follow the active trace again. */
+  | { type: 'toggleLock' }
   /** Open the prompt file that produced the event. */
   | { type: 'openSource'; index: number }
-  /** The user selected a node. */
-  | { type: 'selected'; index: number };
+  /** The user selected a node or stepped to an event; `reveal`: show its line in a visible editor of the trace (never focusing it). */
+  | { type: 'selected'; index: number; reveal?: boolean };

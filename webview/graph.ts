@@ -1,32 +1,580 @@
 /**
- * The Cytoscape graph: event nodes at the positions the host computed (preset layout, no force
- * layout), typed edges, theme colors, and lane labels kept beside the graph as it pans and zooms.
+ * The Cytoscape graph as a timeline: one lane per agent (sub-agents under their spawner), x is
+ * time (idle gaps compressed) or event order, a tool call and its result one bar, spawns,
+ * delegations, messages and returns arrows between lanes. Cytoscape's own zoom stays at 1: the
+ * view scales x (wheel, fit, frame) and lays the nodes out again, so labels keep their size
+ * (11 px) at every zoom and lanes keep their height; labels that would collide are hidden.
  */
-import cytoscape, { type Core, type ElementDefinition, type StylesheetJson } from 'cytoscape';
-import type { GraphModel } from '../src/protocol';
-import { kindColors, themeColor } from './theme';
+import cytoscape, { type Core, type ElementDefinition, type NodeSingular, type StylesheetJson } from 'cytoscape';
+import type { GraphModel, GraphNode } from '../src/protocol';
+import { kindColors, OKABE_ITO, themeColor } from './theme';
 
-const SHAPES: Record<string, cytoscape.Css.NodeShape> = {
+/** Shape per event type: message and delegate differ, the stop is the only octagon. */
+export const SHAPES: Record<string, cytoscape.Css.NodeShape> = {
   orchestrator_decision: 'diamond',
   spawn: 'triangle',
   despawn: 'vee',
-  delegate: 'round-tag',
-  message: 'round-rectangle',
+  delegate: 'tag',
+  message: 'ellipse',
   tool_call: 'rectangle',
   tool_result: 'cut-rectangle',
   return: 'round-triangle',
   aggregate: 'hexagon',
   reward: 'star',
   stop: 'octagon',
+  human_intervention: 'rhomboid',
+  safety_event: 'concave-hexagon',
 };
 
+/** Edge styles per edge type: colour, dash and arrow, so that each type reads without colour too. */
+export const EDGE_STYLES: Record<string, { color: string; line: 'solid' | 'dashed' | 'dotted'; arrow: cytoscape.Css.ArrowShape; width: number }> = {
+  spawn: { color: OKABE_ITO.reddishPurple, line: 'solid', arrow: 'triangle', width: 2.5 },
+  delegate: { color: OKABE_ITO.blue, line: 'solid', arrow: 'triangle-tee', width: 2 },
+  message: { color: OKABE_ITO.skyBlue, line: 'dashed', arrow: 'vee', width: 1.5 },
+  return: { color: OKABE_ITO.bluishGreen, line: 'dotted', arrow: 'triangle-backcurve', width: 2 },
+};
+
+/** Label font size in px (the graph's zoom stays 1, so this is the size on screen). */
+export const LABEL_FONT = 11;
+/** Widest label in px (longer ones end in …). */
+const LABEL_MAX = 150;
+/** Room left and right of the time span, in px. */
+const PAD = 30;
+/** Room right of the time span at Fit, for the last event's label (often the stop's). */
+const PAD_RIGHT = 70;
+/** Node size in px; the stop is larger. */
+const NODE = 14;
+const STOP = 22;
+/** Lane height limits in px: at least 10 (readable), at most 90 (no wasted room). */
+export const MIN_LANE = 10;
+const MAX_LANE = 90;
+/** Below this lane height, node labels would not fit under their node: none are shown. */
+const LABEL_LANE = 40;
+
+/** What the view shows: x scale (px per axis unit), axis mode, lane height, collapsed lanes. */
+export interface ViewState {
+  mode: 'time' | 'order';
+  scale: number;
+  laneHeight: number;
+  pan: { x: number; y: number };
+}
+
+/** The timeline graph of one trace in one container. */
+export class TraceGraph {
+  readonly cy: Core;
+  readonly graph: GraphModel;
+  mode: 'time' | 'order' = 'time';
+  /** Pixels per axis unit (time: seconds, gaps compressed; order: events). */
+  scale = 1;
+  laneHeight = 40;
+  /** Lanes whose sub-agent lanes are folded away. */
+  readonly collapsed = new Set<string>();
+  /** Lane index -> row (undefined when folded away). */
+  private rows: (number | undefined)[] = [];
+  private listeners: (() => void)[] = [];
+  private readonly measure = document.createElement('canvas').getContext('2d');
+  private readonly nodeById = new Map<string, GraphNode>();
+
+  constructor(
+    container: HTMLElement,
+    graph: GraphModel,
+  ) {
+    this.graph = graph;
+    for (const n of graph.nodes) this.nodeById.set(n.id, n);
+    this.cy = cytoscape({
+      container,
+      elements: elements(graph),
+      style: style(),
+      layout: { name: 'preset', fit: false },
+      zoom: 1,
+      minZoom: 1,
+      maxZoom: 1,
+      userZoomingEnabled: false,
+      boxSelectionEnabled: false,
+      autoungrabify: true,
+      hideEdgesOnViewport: graph.nodes.length > 3000,
+      textureOnViewport: false,
+    });
+    this.computeRows();
+    // Edges inside one lane add nothing the lane does not show: only lane-crossing ones are drawn.
+    this.cy.batch(() => {
+      this.cy.edges().forEach((e) => {
+        const a = this.nodeById.get(e.source().id());
+        const b = this.nodeById.get(e.target().id());
+        if (a && b && a.lane === b.lane) e.addClass('intra');
+      });
+    });
+    container.addEventListener('wheel', (e) => this.onWheel(e), { passive: false, capture: true });
+  }
+
+  /** Calls `fn` after every change of the view (scale, pan, lanes). */
+  onViewChange(fn: () => void): void {
+    this.listeners.push(fn);
+    this.cy.on('viewport', fn);
+  }
+
+  private changed(): void {
+    for (const fn of this.listeners) fn();
+  }
+
+  /** The graph model entry of a node key. */
+  node(id: string): GraphNode | undefined {
+    return this.nodeById.get(id);
+  }
+
+  /** Axis position of a node's start and end (bars span; others are points). */
+  span(n: GraphNode): [number, number] {
+    if (this.mode === 'order') return [n.order, n.orderEnd ?? n.order];
+    return [n.tx, n.txEnd ?? n.tx];
+  }
+
+  /** Length of the axis in axis units. */
+  axisLength(): number {
+    return this.mode === 'order' ? Math.max(1, this.graph.nodes.length - 1) : Math.max(this.graph.axis.span, 1e-6);
+  }
+
+  /** Screen x (in the graph container) of an axis position. */
+  screenX(u: number): number {
+    return PAD + u * this.scale + this.cy.pan().x;
+  }
+
+  /** Axis position at a screen x. */
+  axisAt(x: number): number {
+    return (x - this.cy.pan().x - PAD) / this.scale;
+  }
+
+  /** Row of each lane (folded lanes have none). */
+  private computeRows(): void {
+    const hidden = new Set<string>();
+    const lanes = this.graph.lanes;
+    for (const l of lanes) if (l.parent && (this.collapsed.has(l.parent) || hidden.has(l.parent))) hidden.add(l.name);
+    let row = 0;
+    this.rows = lanes.map((l) => (hidden.has(l.name) ? undefined : row++));
+  }
+
+  /** Lanes on rows, in order (folded ones left out). */
+  visibleLanes(): number {
+    return this.rows.filter((r) => r !== undefined).length;
+  }
+
+  /** Row of a lane, or undefined when folded away. */
+  row(lane: number): number | undefined {
+    return this.rows[lane];
+  }
+
+  /** Screen y of the centre of a row's nodes (labels go under them). */
+  rowY(row: number): number {
+    return row * this.laneHeight + this.nodeOffset() + this.cy.pan().y;
+  }
+
+  /** Distance from a lane's top to its nodes' centres, in px. */
+  nodeOffset(): number {
+    const h = this.laneHeight;
+    return h >= LABEL_LANE ? Math.max(STOP / 2, Math.min(h * 0.38, h - 28)) : h / 2;
+  }
+
+  /** Folds or unfolds the sub-agent lanes of a lane. */
+  toggleLane(name: string): void {
+    if (this.collapsed.has(name)) this.collapsed.delete(name);
+    else this.collapsed.add(name);
+    this.computeRows();
+    const height = this.cy.height() || 400;
+    this.laneHeight = Math.max(MIN_LANE, Math.min(MAX_LANE, Math.floor((height - 4) / Math.max(1, this.visibleLanes()))));
+    this.layout();
+  }
+
+  /** Places every node for the current mode, scale and lane height; then hides colliding labels. */
+  layout(): void {
+    const nodeY = this.nodeOffset();
+    const size = Math.max(6, Math.min(NODE, this.laneHeight - 4));
+    const stop = Math.max(size, Math.min(STOP, this.laneHeight - 2));
+    const barHeight = Math.max(5, Math.min(10, size - 3));
+    this.cy.batch(() => {
+      this.cy.nodes().forEach((ele) => {
+        const n = this.nodeById.get(ele.id());
+        if (!n) return;
+        const row = this.rows[n.lane];
+        const folded = row === undefined;
+        if (folded !== ele.hasClass('folded')) ele.toggleClass('folded', folded);
+        if (folded) return;
+        const [a, b] = this.span(n);
+        const x0 = PAD + a * this.scale;
+        const x1 = PAD + b * this.scale;
+        const isBar = n.txEnd !== undefined;
+        ele.position({ x: isBar ? (x0 + x1) / 2 : x0, y: row * this.laneHeight + nodeY });
+        // Sizes are data the stylesheet maps (bypass styles cost far more per node).
+        const w = isBar ? Math.max(6, x1 - x0) : n.kind === 'stop' ? stop : size;
+        const h = isBar ? barHeight : n.kind === 'stop' ? stop : size;
+        if (ele.data('w') !== w || ele.data('h') !== h) ele.data({ w, h });
+      });
+    });
+    this.collapseRuns(size, barHeight);
+    this.cullLabels();
+    this.changed();
+  }
+
+  /** Runs drawn as one bar: run node key -> member node keys. */
+  private runs = new Map<string, string[]>();
+  /** Nodes that may join a run: no cross-lane arrow, no stop, spawn, delegation, return or problem mark. */
+  private runnable: Set<string> | undefined;
+
+  /**
+   * Level of detail: where four or more plain events of a lane touch on screen, they are drawn as
+   * one grey bar labelled with their count (a click zooms into it). Events with arrows to other
+   * lanes, stops, spawns, delegations, returns and marked events always stay on their own.
+   */
+  private collapseRuns(size: number, barHeight: number): void {
+    if (!this.runnable) {
+      const crossing = new Set<string>();
+      this.cy.edges().forEach((e) => {
+        if (!e.hasClass('intra')) crossing.add(e.source().id()).add(e.target().id());
+      });
+      const plain = (n: GraphNode) =>
+        !n.bar && !crossing.has(n.id) && !['stop', 'spawn', 'despawn', 'delegate', 'return', 'reward', 'aggregate'].includes(n.kind) && !n.marks.some((m) => m === 'blame' || m === 'stop-problem');
+      this.runnable = new Set(this.graph.nodes.filter(plain).map((n) => n.id));
+    }
+    const byLane = new Map<number, { id: string; x0: number; x1: number; loop: boolean }[]>();
+    for (const n of this.graph.nodes) {
+      if (n.bar || this.rows[n.lane] === undefined) continue;
+      const [a, b] = this.span(n);
+      const x0 = PAD + a * this.scale - (n.txEnd === undefined ? size / 2 : 0);
+      const x1 = PAD + b * this.scale + (n.txEnd === undefined ? size / 2 : 0);
+      const list = byLane.get(n.lane) ?? [];
+      list.push({ id: n.id, x0, x1, loop: n.marks.includes('loop') });
+      byLane.set(n.lane, list);
+    }
+    const next = new Map<string, { members: string[]; x0: number; x1: number; lane: number; loop: boolean }>();
+    for (const [lane, list] of byLane) {
+      list.sort((p, q) => p.x0 - q.x0);
+      let run: typeof list = [];
+      const flush = () => {
+        if (run.length >= 4) next.set(`run:${run[0].id}`, { members: run.map((r) => r.id), x0: run[0].x0, x1: Math.max(...run.map((r) => r.x1)), lane, loop: run.some((r) => r.loop) });
+        run = [];
+      };
+      for (const item of list) {
+        if (!this.runnable.has(item.id)) {
+          flush();
+          continue;
+        }
+        if (run.length && item.x0 > Math.max(...run.slice(-3).map((r) => r.x1)) + 2) flush();
+        run.push(item);
+      }
+      flush();
+    }
+    const nodeY = this.nodeOffset();
+    this.cy.batch(() => {
+      for (const [id, members] of this.runs) {
+        if (!next.has(id)) this.cy.getElementById(id).remove();
+        for (const m of members) this.cy.getElementById(m).removeClass('in-run');
+      }
+      for (const [id, r] of next) {
+        const data = { id, label: `${r.members.length} events`, w: Math.max(8, r.x1 - r.x0), h: barHeight + 4, members: r.members.length, color: this.dominantColor(r.members) };
+        const pos = { x: (r.x0 + r.x1) / 2, y: (this.rows[r.lane] ?? 0) * this.laneHeight + nodeY };
+        const ele = this.cy.getElementById(id);
+        if (ele.nonempty()) {
+          ele.data(data);
+          ele.position(pos);
+        } else this.cy.add({ group: 'nodes', data, position: pos, classes: `run nolabel${r.loop ? ' loop' : ''}` });
+        for (const m of r.members) this.cy.getElementById(m).addClass('in-run');
+      }
+    });
+    this.runs = new Map([...next].map(([id, r]) => [id, r.members]));
+    this.runGeometry = next;
+  }
+
+  private readonly colors = kindColors();
+
+  /** The colour of the kind most of a run's events have (tool calls, messages, ...). */
+  private dominantColor(members: string[]): string {
+    const count = new Map<string, number>();
+    for (const id of members) {
+      const k = this.nodeById.get(id)?.kind ?? '';
+      count.set(k, (count.get(k) ?? 0) + 1);
+    }
+    const top = [...count].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
+    return this.colors[top] ?? '#9d9d9d';
+  }
+
+  private runGeometry = new Map<string, { members: string[]; x0: number; x1: number; lane: number; loop: boolean }>();
+
+  /** The run bar a node is drawn in, if any. */
+  runOf(id: string): string | undefined {
+    for (const [run, members] of this.runs) if (members.includes(id)) return run;
+    return undefined;
+  }
+
+  /** Members of a run bar. */
+  runMembers(id: string): string[] {
+    return this.runs.get(id) ?? [];
+  }
+
+  /**
+   * Level of detail for labels: greedily keeps the labels of the most important events (stops,
+   * marked events, spawns, delegations and returns, then the rest in time order) whose boxes do
+   * not overlap a kept one in the same lane; the rest are hidden. No label when lanes are too
+   * low to hold one.
+   */
+  cullLabels(): void {
+    const lanesOfBoxes = new Map<number, [number, number][]>();
+    const keep = new Set<string>();
+    const width = this.cy.width();
+    const panX = this.cy.pan().x;
+    if (this.laneHeight >= LABEL_LANE) {
+      const inRun = new Set([...this.runs.values()].flat());
+      const candidates: { id: string; lane: number; cx: number; text: string; bold: boolean; rank: number; order: number }[] = [];
+      for (const n of this.graph.nodes) {
+        if (n.bar || this.rows[n.lane] === undefined || inRun.has(n.id)) continue;
+        const [a, b] = this.span(n);
+        candidates.push({ id: n.id, lane: n.lane, cx: PAD + ((a + b) / 2) * this.scale, text: n.marks.includes('stop-ok') ? `${n.label} ✓` : n.label, bold: n.kind === 'stop', rank: priority(n), order: n.order });
+      }
+      for (const [id, r] of this.runGeometry) candidates.push({ id, lane: r.lane, cx: (r.x0 + r.x1) / 2, text: `${r.members.length} events`, bold: false, rank: 3.5, order: 0 });
+      candidates.sort((a, b) => a.rank - b.rank || a.order - b.order);
+      for (const n of candidates) {
+        const cx = n.cx;
+        const w = Math.min(LABEL_MAX, this.textWidth(n.text, n.bold)) + 12;
+        const box: [number, number] = [cx - w / 2, cx + w / 2];
+        // A label cut by the panel's edge is hidden (it comes back when scrolled into view).
+        if (box[0] + panX < 0 || box[1] + panX > width) continue;
+        const list = lanesOfBoxes.get(n.lane) ?? [];
+        if (!insertIfFree(list, box)) continue;
+        lanesOfBoxes.set(n.lane, list);
+        keep.add(n.id);
+      }
+    }
+    this.cy.batch(() => {
+      for (const id of this.labelled) if (!keep.has(id)) this.cy.getElementById(id).addClass('nolabel');
+      // Run bars are created without a label: set it on every one kept.
+      for (const id of keep) if (!this.labelled.has(id) || id.startsWith('run:')) this.cy.getElementById(id).removeClass('nolabel');
+    });
+    this.labelled = keep;
+  }
+
+  /** Nodes whose label is shown (every node starts with class `nolabel`). */
+  private labelled = new Set<string>();
+
+  private readonly fontFamily = getComputedStyle(document.body).fontFamily || 'sans-serif';
+  private readonly widths = new Map<string, number>();
+
+  /** On-screen width of a label (measured once per distinct text). */
+  private textWidth(text: string, bold = false): number {
+    const key = `${bold ? 'b' : 'n'}${text}`;
+    const known = this.widths.get(key);
+    if (known !== undefined) return known;
+    let w = text.length * LABEL_FONT * 0.65;
+    if (this.measure) {
+      this.measure.font = `${bold ? 'bold ' : ''}${LABEL_FONT}px ${this.fontFamily}`;
+      w = this.measure.measureText(text).width;
+    }
+    this.widths.set(key, w);
+    return w;
+  }
+
+  /**
+   * Lane groups for the first view: while the visible lanes would be lower than 10 px, the agent
+   * with the most sub-agent lanes is folded into one named lane (its own), which the lane column
+   * unfolds on a click.
+   */
+  foldToFit(): void {
+    const height = this.cy.height() || 400;
+    const fits = () => this.visibleLanes() * MIN_LANE <= height - 4;
+    const lanes = this.graph.lanes;
+    const parents = new Set(lanes.map((l) => l.parent).filter((p): p is string => !!p));
+    const depth = new Map(lanes.map((l) => [l.name, l.depth]));
+    // One level at a time, deepest spawners first: all workers fold into theirs before the orchestrator does.
+    const levels = [...new Set([...parents].map((p) => depth.get(p) ?? 0))].sort((a, b) => b - a);
+    for (const level of levels) {
+      if (fits()) break;
+      for (const p of parents) if ((depth.get(p) ?? 0) === level) this.collapsed.add(p);
+      this.computeRows();
+    }
+  }
+
+  /** Lanes folded under a lane (its sub-agents, theirs, ...). */
+  hiddenUnder(name: string): number {
+    let n = 0;
+    const under = new Set([name]);
+    for (const l of this.graph.lanes)
+      if (l.parent && under.has(l.parent)) {
+        under.add(l.name);
+        n++;
+      }
+    return n;
+  }
+
+  /** The scale and lane height at which the whole time span and every lane fit the panel (lanes at least 10 px). */
+  fit(): void {
+    const width = this.cy.width() || 600;
+    const height = this.cy.height() || 400;
+    this.scale = Math.max(1e-9, (width - PAD - PAD_RIGHT) / this.axisLength());
+    const lanes = Math.max(1, this.visibleLanes());
+    this.laneHeight = Math.max(MIN_LANE, Math.min(MAX_LANE, Math.floor((height - 4) / lanes)));
+    this.layout();
+    this.lastSize = { width, height };
+    this.cy.pan({ x: 0, y: 0 });
+  }
+
+  private lastSize = { width: 0, height: 0 };
+
+  /**
+   * After the panel changed size: the same time range stays in view (x scale and pan stretch
+   * with the width) and the lanes fill the new height.
+   */
+  resized(): void {
+    this.cy.resize();
+    const width = this.cy.width();
+    const height = this.cy.height();
+    const old = this.lastSize;
+    this.lastSize = { width, height };
+    if (!old.width || !width || (old.width === width && old.height === height)) return;
+    const factor = (width - PAD - PAD_RIGHT) / Math.max(1, old.width - PAD - PAD_RIGHT);
+    const pan = this.cy.pan();
+    this.scale *= factor;
+    this.laneHeight = Math.max(MIN_LANE, Math.min(MAX_LANE, Math.floor((height - 4) / Math.max(1, this.visibleLanes()))));
+    this.layout();
+    this.cy.pan({ x: pan.x * factor, y: pan.y });
+  }
+
+  /** Frames the axis range [a, b] (axis units) with `context` of its width on each side, and brings the given rows into view. */
+  frame(a: number, b: number, rows: number[], context = 0.15): void {
+    const width = this.cy.width() || 600;
+    const span = Math.max(b - a, this.axisLength() / 200);
+    const lo = a - span * context;
+    const hi = a + span * (1 + context);
+    this.scale = Math.max(1e-9, (width - 2 * PAD) / (hi - lo));
+    this.layout();
+    const height = this.cy.height() || 400;
+    const top = rows.length ? Math.min(...rows) * this.laneHeight : 0;
+    const bottom = rows.length ? (Math.max(...rows) + 1) * this.laneHeight : height;
+    const pan = this.cy.pan();
+    let y = pan.y;
+    if (top + y < 0 || bottom + y > height) y = Math.min(0, height / 2 - (top + bottom) / 2);
+    this.cy.pan({ x: -lo * this.scale, y });
+  }
+
+  /** Frames some nodes (by key): their time range with context, their lanes in view. */
+  frameNodes(ids: string[], context = 0.15): void {
+    const ns = ids.map((id) => this.nodeById.get(id)).filter((n): n is GraphNode => !!n);
+    if (!ns.length) return;
+    const spans = ns.map((n) => this.span(n));
+    const rows = ns.map((n) => this.rows[n.lane]).filter((r): r is number => r !== undefined);
+    this.frame(Math.min(...spans.map((s) => s[0])), Math.max(...spans.map((s) => s[1])), rows, context);
+  }
+
+  /** Scrolls (no zoom) so that a node is on screen. */
+  ensureVisible(id: string): void {
+    const ele = this.cy.getElementById(id);
+    if (ele.empty()) return;
+    const p = ele.renderedPosition();
+    const w = this.cy.width();
+    const h = this.cy.height();
+    const pan = { ...this.cy.pan() };
+    if (p.x < 40 || p.x > w - 40) pan.x += w / 2 - p.x;
+    if (p.y < 10 || p.y > h - 10) pan.y += h / 2 - p.y;
+    this.cy.pan(pan);
+  }
+
+  /** Zooms x by `factor` around screen x `at`. */
+  zoomAt(factor: number, at: number): void {
+    const u = this.axisAt(at);
+    const min = ((this.cy.width() || 600) - 2 * PAD) / this.axisLength() / 2;
+    this.scale = Math.min(4000, Math.max(min, this.scale * factor));
+    this.layout();
+    this.cy.pan({ x: at - PAD - u * this.scale, y: this.cy.pan().y });
+  }
+
+  /** Wheel: zoom x around the pointer (about 15 % per notch); shift or a sideways swipe pans. */
+  private onWheel(e: WheelEvent): void {
+    e.preventDefault();
+    e.stopPropagation();
+    const unit = e.deltaMode === 1 ? 33 : e.deltaMode === 2 ? 400 : 1;
+    const dx = e.deltaX * unit;
+    const dy = e.deltaY * unit;
+    const rect = (e.currentTarget as HTMLElement).getBoundingClientRect();
+    if (e.shiftKey || Math.abs(dx) > Math.abs(dy)) {
+      const pan = this.cy.pan();
+      this.cy.pan({ x: pan.x - (e.shiftKey ? dy || dx : dx), y: pan.y });
+      return;
+    }
+    this.zoomAt(Math.exp(-dy * 0.0015), e.clientX - rect.left);
+  }
+
+  /** The view, for restoring it (Esc, a hidden panel). */
+  view(): ViewState {
+    return { mode: this.mode, scale: this.scale, laneHeight: this.laneHeight, pan: { ...this.cy.pan() } };
+  }
+
+  /** Restores a view from {@link view}. */
+  restore(v: ViewState): void {
+    this.mode = v.mode;
+    this.scale = v.scale;
+    this.laneHeight = v.laneHeight;
+    this.layout();
+    this.cy.pan(v.pan);
+  }
+
+  /** Switches x between time and event order, keeping the whole trace in view. */
+  setMode(mode: 'time' | 'order'): void {
+    this.mode = mode;
+    this.fit();
+  }
+
+  /** Cytoscape node of an event index (a result's is its call's bar). */
+  nodeOfIndex(index: number): NodeSingular | undefined {
+    const n = this.graph.nodes[index];
+    if (!n) return undefined;
+    const ele = this.cy.getElementById(n.bar ?? n.id);
+    return ele.nonempty() ? (ele as NodeSingular) : undefined;
+  }
+
+  destroy(): void {
+    this.cy.destroy();
+  }
+}
+
+/** Inserts `box` into the sorted, disjoint `list` unless it overlaps one there. */
+function insertIfFree(list: [number, number][], box: [number, number]): boolean {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid][0] < box[0]) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo > 0 && list[lo - 1][1] > box[0]) return false;
+  if (lo < list.length && list[lo][0] < box[1]) return false;
+  list.splice(lo, 0, box);
+  return true;
+}
+
+/** Which labels win when they collide: stops, then marked events, then the orchestration events. */
+function priority(n: GraphNode): number {
+  if (n.kind === 'stop') return 0;
+  if (n.marks.some((m) => m !== 'stop-ok')) return 1;
+  if (n.kind === 'spawn' || n.kind === 'delegate' || n.kind === 'return') return 2;
+  if (n.kind === 'message' || n.kind === 'orchestrator_decision' || n.kind === 'reward') return 3;
+  return 4;
+}
+
 function elements(graph: GraphModel): ElementDefinition[] {
-  const nodes: ElementDefinition[] = graph.nodes.map((n) => ({
-    group: 'nodes',
-    data: { id: n.id, index: n.index, eventId: n.eventId, label: n.label, kind: n.kind, agent: n.agent, t: n.t },
-    position: { x: n.x, y: n.y },
-    classes: ['event', n.kind, ...n.marks].join(' '),
-  }));
+  const nodes: ElementDefinition[] = graph.nodes
+    .filter((n) => !n.bar)
+    .map((n) => ({
+      group: 'nodes',
+      data: {
+        id: n.id,
+        index: n.index,
+        eventId: n.eventId,
+        w: NODE,
+        h: NODE,
+        label: n.marks.includes('stop-ok') ? `${n.label} ✓` : n.label,
+        kind: n.kind,
+        agent: n.agent,
+        t: n.t,
+        ...(n.credit !== undefined ? { credit: n.credit, tint: Math.min(0.55, Math.abs(n.credit)) } : {}),
+      },
+      position: { x: 0, y: 0 },
+      classes: ['event', 'nolabel', n.kind, n.txEnd !== undefined ? 'bar' : '', n.credit !== undefined && Math.abs(n.credit) >= 0.05 ? (n.credit >= 0 ? 'credit-pos' : 'credit-neg') : '', ...n.marks].filter(Boolean).join(' '),
+    }));
   const edges: ElementDefinition[] = graph.edges.map((e) => ({
     group: 'edges',
     data: { id: e.id, source: e.source, target: e.target, type: e.type },
@@ -38,129 +586,91 @@ function elements(graph: GraphModel): ElementDefinition[] {
 function style(): StylesheetJson {
   const colors = kindColors();
   const fg = themeColor('foreground', '#cccccc');
-  const edge = themeColor('editorWidget-border', '#6b6b6b');
+  const bg = themeColor('editor-background', '#1e1e1e');
+  const edge = themeColor('descriptionForeground', '#8b8b8b');
   const focus = themeColor('focusBorder', '#007fd4');
   const sheet: StylesheetJson = [
     {
       selector: 'node.event',
       style: {
-        width: 26,
-        height: 26,
+        width: 'data(w)',
+        height: 'data(h)',
         shape: 'ellipse',
-        'background-color': themeColor('charts-foreground', '#cccccc'),
+        'background-color': colors.orchestrator_decision,
         label: 'data(label)',
         color: fg,
-        'font-size': 11,
+        'font-size': LABEL_FONT,
         'text-valign': 'bottom',
-        'text-margin-y': 3,
-        'text-max-width': '90px',
+        'text-halign': 'center',
+        'text-margin-y': 2,
+        'text-max-width': `${LABEL_MAX}px`,
         'text-wrap': 'ellipsis',
-        'min-zoomed-font-size': 5,
+        'text-background-color': bg,
+        'text-background-opacity': 0.7,
+        'text-background-padding': '1px',
+        'border-width': 1,
+        'border-color': bg,
       },
     },
     ...Object.entries(colors).map(([kind, color]) => ({
       selector: `node.${kind}`,
       style: { 'background-color': color, ...(SHAPES[kind] ? { shape: SHAPES[kind] } : {}) },
     })),
-    {
-      selector: 'node.stop',
-      style: { width: 42, height: 42, 'border-width': 3, 'border-color': fg, 'font-weight': 'bold', 'font-size': 10 },
-    },
-    { selector: 'node.loop', style: { 'border-width': 3, 'border-style': 'dashed', 'border-color': themeColor('charts-orange', '#d18616') } },
+    { selector: 'node.bar', style: { shape: 'round-rectangle', 'background-opacity': 0.85 } },
+    { selector: 'node.stop', style: { 'border-width': 2, 'border-color': fg, 'font-weight': 'bold' } },
+    { selector: 'node.stop-ok', style: { 'border-color': OKABE_ITO.bluishGreen, 'border-width': 3 } },
+    { selector: 'node.nolabel', style: { label: '' } },
+    // Credit: a tint around the node (green for positive, vermillion for negative), value on hover.
+    { selector: 'node.credit-pos', style: { 'underlay-color': OKABE_ITO.bluishGreen, 'underlay-opacity': 'data(tint)' as unknown as number, 'underlay-padding': 3, 'underlay-shape': 'ellipse' } },
+    { selector: 'node.credit-neg', style: { 'underlay-color': OKABE_ITO.vermillion, 'underlay-opacity': 'data(tint)' as unknown as number, 'underlay-padding': 3, 'underlay-shape': 'ellipse' } },
+    // Analysis marks are borders; the selection is an overlay around them, so both stay visible.
+    { selector: 'node.loop', style: { 'border-width': 3, 'border-style': 'dashed', 'border-color': OKABE_ITO.orange } },
     { selector: 'node.stop-problem', style: { 'border-width': 4, 'border-style': 'double', 'border-color': themeColor('editorWarning-foreground', '#cca700') } },
     { selector: 'node.blame', style: { 'border-width': 4, 'border-style': 'double', 'border-color': themeColor('editorError-foreground', '#f14c4c') } },
-    { selector: 'node:selected', style: { 'border-width': 3, 'border-style': 'solid', 'border-color': focus } },
+    { selector: 'node:selected', style: { 'overlay-color': focus, 'overlay-opacity': 0.35, 'overlay-padding': 5, 'z-index': 10 } },
+    { selector: 'node.folded', style: { display: 'none' } },
+    { selector: 'node.in-run', style: { display: 'none' } },
+    {
+      selector: 'node.run',
+      style: {
+        shape: 'round-rectangle',
+        width: 'data(w)',
+        height: 'data(h)',
+        'background-color': 'data(color)',
+        'background-opacity': 0.45,
+        'border-width': 1,
+        'border-color': themeColor('descriptionForeground', '#9d9d9d'),
+        label: 'data(label)',
+        color: fg,
+        'font-size': LABEL_FONT,
+        'text-valign': 'bottom',
+        'text-margin-y': 2,
+        'text-background-color': bg,
+        'text-background-opacity': 0.7,
+        'text-background-padding': '1px',
+      },
+    },
+    { selector: 'node.run.nolabel', style: { label: '' } },
+    { selector: 'node.run.current', style: { 'overlay-color': focus, 'overlay-opacity': 0.35, 'overlay-padding': 4 } },
     {
       selector: 'edge',
       style: {
-        width: 1.5,
+        width: 1,
         'line-color': edge,
         'target-arrow-color': edge,
         'target-arrow-shape': 'triangle',
-        'arrow-scale': 0.8,
-        'curve-style': 'bezier',
+        'arrow-scale': 0.7,
+        'curve-style': 'straight',
+        opacity: 0.7,
       },
     },
-    { selector: 'edge.derived', style: { 'line-style': 'dashed' } },
-    { selector: 'edge.spawn', style: { 'line-color': colors.spawn, 'target-arrow-color': colors.spawn } },
-    { selector: 'edge.return', style: { 'line-color': colors.return, 'target-arrow-color': colors.return } },
-    { selector: 'edge.message', style: { 'line-color': colors.message, 'target-arrow-color': colors.message } },
-    { selector: '.dimmed', style: { opacity: 0.2 } },
+    ...Object.entries(EDGE_STYLES).map(([type, s]) => ({
+      selector: `edge.${type}`,
+      style: { 'line-color': s.color, 'target-arrow-color': s.color, 'line-style': s.line, 'target-arrow-shape': s.arrow, width: s.width, opacity: 0.9 },
+    })),
+    { selector: 'edge.intra', style: { display: 'none' } },
+    { selector: '.later', style: { opacity: 0.4 } },
+    { selector: '.dimmed', style: { opacity: 0.12 } },
   ];
   return sheet;
-}
-
-/** Distance between lanes in graph units (the host's layout uses the same). */
-const LANE_SPACING = 90;
-
-/** Room on the left for the lane labels, in screen pixels. */
-const LABEL_ROOM = 110;
-
-/**
- * The first view: all lanes in height when they fit (zoom between 0.5 and 1.2), the first lane at
- * the top and the start of the trace at the left, like a timeline; traces wider or taller than the
- * panel are panned, not shrunk to dots.
- * "Fit" shows everything.
- */
-export function showStart(cy: Core, graph: GraphModel): void {
-  const height = cy.height() || 400;
-  const laneSpan = (graph.lanes.length - 1) * LANE_SPACING + 120;
-  const xs = graph.nodes.map((n) => n.x);
-  // About ten time steps across the panel, all lanes in height.
-  const steps = Math.min(10, new Set(xs).size || 1);
-  const width = (cy.width() || 600) - LABEL_ROOM;
-  const zoom = Math.min(1.2, Math.max(0.5, Math.min(height / laneSpan, width / (steps * 90))));
-  const minX = xs.length ? Math.min(...xs) : 0;
-  // The first lane at the top, like a timeline.
-  cy.viewport({ zoom, pan: { x: LABEL_ROOM - minX * zoom, y: 40 } });
-}
-
-/** Creates the graph in `container` and keeps the lane labels in `lanes` aligned with it. */
-export function createGraph(container: HTMLElement, lanes: HTMLElement, graph: GraphModel): Core {
-  const cy = cytoscape({
-    container,
-    elements: elements(graph),
-    style: style(),
-    layout: { name: 'preset', fit: false },
-    wheelSensitivity: 0.3,
-    minZoom: 0.02,
-    maxZoom: 4,
-    boxSelectionEnabled: false,
-    hideEdgesOnViewport: graph.nodes.length > 2000,
-    textureOnViewport: graph.nodes.length > 2000,
-  });
-  lanes.replaceChildren(
-    ...graph.lanes.map((lane) => {
-      const label = document.createElement('div');
-      label.className = 'lane';
-      label.dataset.lane = lane.name;
-      const name = document.createElement('span');
-      name.className = 'lane-name';
-      name.textContent = lane.name; // untrusted trace text: never innerHTML
-      label.append(name);
-      label.title = `${lane.name}: ${lane.count} events`;
-      return label;
-    }),
-  );
-  // Labels follow the lanes; when lanes are closer than a line of text they are hidden, and only
-  // lanes on screen are placed (a swarm may have thousands).
-  const place = () => {
-    const zoom = cy.zoom();
-    const pan = cy.pan();
-    const tooDense = zoom * LANE_SPACING < 14;
-    lanes.hidden = tooDense;
-    if (tooDense) return;
-    const height = cy.height();
-    graph.lanes.forEach((lane, i) => {
-      const label = lanes.children[i] as HTMLElement;
-      const top = lane.y * zoom + pan.y;
-      const visible = top > -20 && top < height + 20;
-      label.style.display = visible ? '' : 'none';
-      if (visible) label.style.top = `${top}px`;
-    });
-  };
-  cy.on('viewport', place);
-  showStart(cy, graph);
-  place();
-  return cy;
 }

@@ -20,7 +20,10 @@
 // The bridge: an HTTP server on 127.0.0.1 whose URL reaches the extension host as
 // OTRACE_TEST_BRIDGE. Endpoints (POST, JSON body, answer {ok, value} or {ok:false, error, retry}):
 //   /eval-webview  {js, selector?}     evaluate js in the first webview content frame containing selector
-//   /click-webview {click, selector?}  click `click` in that frame
+//   /click-webview {click, selector?, position?}  click `click` in that frame (at position {x, y}
+//                  relative to the element's top left corner, default its centre)
+//   /keyboard      {press?: string[], type?: string}  real key presses in the page (playwright's
+//                  page.keyboard): they go wherever the focus is, as a user's keys would
 //   /eval-page     {js}                evaluate js in the workbench page
 //   /screenshot    {path}              PNG of the whole page; relative paths from the project root
 //   /log           {text}              print test output
@@ -190,10 +193,17 @@ const handlers = {
     if (!frame) throw new NotYet(`no webview frame${selector ? ` containing ${selector}` : ''}`);
     return frame.evaluate(source);
   },
-  async '/click-webview'({ click, selector }) {
+  async '/click-webview'({ click, selector, position }) {
     const frame = await findWebviewFrame(selector ?? click);
     if (!frame) throw new NotYet(`no webview frame containing ${selector ?? click}`);
-    await frame.locator(click).first().click({ timeout: 10_000 });
+    const at = position && Number.isFinite(position.x) && Number.isFinite(position.y) ? { position: { x: position.x, y: position.y } } : {};
+    await frame.locator(click).first().click({ timeout: 10_000, ...at });
+    return null;
+  },
+  async '/keyboard'({ press, type }) {
+    if (!page) throw new NotYet('page not open');
+    for (const key of Array.isArray(press) ? press : []) await page.keyboard.press(String(key));
+    if (typeof type === 'string' && type) await page.keyboard.type(type);
     return null;
   },
   async '/eval-page'({ js }) {

@@ -1,8 +1,9 @@
 /**
  * Keeps the trace text and the shared selection in step: moving the cursor onto an event selects
- * it (the graph follows); selecting a node in the graph moves the cursor of every visible editor of
- * that file to the event and reveals it, without taking keyboard focus (keys pressed in the graph
- * must never reach a document). Repeated selections are dropped by the service, so no echo.
+ * it (the graph follows); an event chosen by a command (Show in Graph, Show Events) moves the cursor
+ * of every visible editor of its file to it, without taking keyboard focus. A node selected in the
+ * graph is followed by the graph view itself (its "follow in editor" toggle). Repeated selections are
+ * dropped by the service, so no echo.
  */
 import * as vscode from 'vscode';
 import { eventAt } from '../session/snapshot';
@@ -19,8 +20,9 @@ export class EditorSync implements vscode.Disposable {
     this.disposables.push(
       // Our own reveal comes back here too; it names the selected event, so the service drops it.
       vscode.window.onDidChangeTextEditorSelection((e) => void this.fromCursor(e.textEditor)),
+      // a node selected in the graph: the graph view follows in the editor when its "follow in editor" is on
       selection.onDidChange((s) => {
-        if (s.source !== 'editor') this.reveal(s.trace, s.index);
+        if (s.source === 'command') this.reveal(s.trace, s.index);
       }),
     );
   }
@@ -29,13 +31,17 @@ export class EditorSync implements vscode.Disposable {
     const found = this.sessions.containing(editor.document.uri);
     if (!found) return;
     const p = editor.selection.active;
+    // records holding several events (one model response, a minified line): the cursor inside the
+    // selected event's record keeps it selected
+    const current = this.selection.selection;
+    const origin = current?.trace === found.snapshot.key ? found.snapshot.loaded.eventOrigins[current.index] : undefined;
+    if (origin && (origin.file ?? '') === found.file && toRange(origin.range).contains(p)) return;
     const index = eventAt(found.snapshot, found.file, { line: p.line, character: p.character });
     if (index !== undefined) this.selection.select(found.snapshot.key, index, 'editor');
   }
 
   /** Moves the cursor of visible editors of the event's file to the event; never focuses them. */
   private reveal(trace: string, index: number): void {
-    if (!vscode.workspace.getConfiguration('otrace').get<boolean>('graph.followInEditor', true)) return;
     const snapshot = this.sessions.peek(vscode.Uri.parse(trace));
     const origin = snapshot?.loaded.eventOrigins[index];
     if (!snapshot || !origin) return;

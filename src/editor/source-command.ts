@@ -82,10 +82,14 @@ export async function goToSourcePrompt(sessions: TraceSessions, ref?: EventRef):
 export async function showEventRecord(snapshot: TraceSnapshot, index: number, options: vscode.TextDocumentShowOptions = {}): Promise<vscode.TextEditor | undefined> {
   const origin = snapshot.loaded.eventOrigins[index];
   if (!origin) return undefined;
-  const start = toRange(origin.range).start;
+  const range = toRange(origin.range);
+  const start = range.start;
   const editor = origin.file
     ? await openTracePath(origin.file, snapshot.path, { line: start.line + 1, column: start.character + 1 }, options)
     : await vscode.window.showTextDocument(vscode.Uri.parse(snapshot.key), { ...options, selection: new vscode.Range(start, start) });
-  editor?.revealRange(new vscode.Range(start, start), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  if (!editor) return undefined;
+  // the record highlighted, the cursor at its start, the start centred (a 60,000-character line must not scroll sideways)
+  editor.selection = new vscode.Selection(range.end, range.start);
+  editor.revealRange(new vscode.Range(start, start), vscode.TextEditorRevealType.InCenter);
   return editor;
 }

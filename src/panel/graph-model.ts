@@ -1,46 +1,50 @@
 /**
- * Turns a loaded trace into the graph the webview draws: one node per event, the trace's edges plus
- * derived spawn, message and return links, and a swimlane layout (x = time order, y = agent lane)
- * computed directly, without a force layout, so it costs O(n log n) for n events.
+ * Turns a loaded trace into the graph the webview draws: one entry per event (a tool call and its
+ * result share one bar), the trace's edges plus derived spawn, message and return links, lanes in
+ * spawn-tree order and a time axis with idle gaps compressed (src/panel/layout.ts). The webview
+ * scales the axis to the panel; nothing here costs more than O(n log n) for n events.
  * Pure: imports nothing from `vscode`.
  */
 import type { Analysis } from '../analysis';
 import type { GraphEdge, GraphFinding, GraphLane, GraphModel, GraphNode } from '../protocol';
 import type { LoadedTrace } from '../trace/model';
 import { canonicalType, type TraceEvent } from '../trace/schema';
+import { laneTree, pairToolCalls, timeAxis, timeToAxis } from './layout';
 
-/** Horizontal distance between successive distinct times, and vertical distance between lanes (graph units). */
-export const X_STEP = 90;
-export const LANE_HEIGHT = 90;
 const TEXT_LIMIT = 2000;
 
 /**
  * Builds the {@link GraphModel} of a trace, drawing at most `maxEvents` events (the first in file order).
- * Lanes are agents in order of first appearance. x is the rank of the event's time among the
- * trace's distinct times (so long idle gaps do not stretch the picture), y the lane's position.
+ * Lanes: agents as a spawn tree (sub-agents under their spawner). `tx` is the event's time on an
+ * axis whose long idle gaps are compressed; `order` its rank in time order. A tool call paired
+ * with its result is one bar (`txEnd`); the result points at it (`bar`).
  * Derived links (only when the trace has no edge from that event into the target agent's lane):
  * - spawn: a spawn event -> the first event of the spawned agent (`to`) at or after it;
  * - message: a delegate/message with `to` -> the next event of that agent at or after it;
  * - return: a return with `to` -> the next event of that agent at or after it.
+ * Edges into or out of a result drawn in a bar attach to the bar; edges inside a bar are dropped.
  */
 export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infinity, analysis?: Analysis): GraphModel {
   const marks = analysisMarks(analysis);
-  const { edges } = loaded.trace;
+  const edges = loaded.trace.edges ?? [];
   // Cytoscape stays interactive up to some ten thousand nodes: beyond the limit, draw the first events.
   const events = loaded.trace.events.length > maxEvents ? loaded.trace.events.slice(0, maxEvents) : loaded.trace.events;
   const key = new Map(events.map((e, i) => [e, nodeKey(i)]));
-  const laneIndex = new Map<string, number>();
-  for (const e of events) if (!laneIndex.has(e.agent)) laneIndex.set(e.agent, laneIndex.size);
-  const times = [...new Set(events.map((e) => e.t))].sort((a, b) => a - b);
-  const timeRank = new Map(times.map((t, i) => [t, i]));
+  const lanes = laneTree(events, edges);
+  const laneIndex = new Map(lanes.map((l, i) => [l.name, i]));
+  const axis = timeAxis(events.map((e) => e.t));
+  const order = new Array<number>(events.length);
+  events
+    .map((_, i) => i)
+    .sort((a, b) => events[a].t - events[b].t || a - b)
+    .forEach((i, rank) => (order[i] = rank));
+  const bars = pairToolCalls(events, edges);
+  const barOf = new Map<number, number>();
+  for (const [call, result] of bars) barOf.set(result, call);
 
-  // Several events at the same time in one lane would overlap: stack them slightly.
-  const occupied = new Map<string, number>();
   const nodes: GraphNode[] = events.map((e, index) => {
-    const lane = laneIndex.get(e.agent)!;
-    const slot = `${lane}:${e.t}`;
-    const k = occupied.get(slot) ?? 0;
-    occupied.set(slot, k + 1);
+    const end = bars.get(index);
+    const bar = barOf.get(index);
     return {
       id: nodeKey(index),
       index,
@@ -48,10 +52,13 @@ export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infin
       type: e.type,
       kind: canonicalType(e.type),
       agent: e.agent,
+      lane: laneIndex.get(e.agent) ?? 0,
       t: e.t,
-      x: timeRank.get(e.t)! * X_STEP + k * 12,
-      y: lane * LANE_HEIGHT + k * 14,
-      label: nodeLabel(e),
+      tx: timeToAxis(axis, e.t),
+      order: order[index],
+      ...(end === undefined ? {} : { txEnd: timeToAxis(axis, events[end].t), orderEnd: order[end], endIndex: end }),
+      ...(bar === undefined ? {} : { bar: nodeKey(bar) }),
+      label: nodeLabel(e, end !== undefined),
       text: e.content === undefined ? e.content_ref : truncate(e.content),
       fields: nodeFields(e),
       hasSource: e.source !== undefined,
@@ -59,6 +66,11 @@ export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infin
       marks: [...(marks.get(index) ?? [])],
     };
   });
+  /** The node an event is drawn in: its own, or its call's bar. */
+  const drawn = (e: TraceEvent) => {
+    const i = nodes[Number(key.get(e)!.slice(1))];
+    return i.bar ?? i.id;
+  };
 
   const graphEdges: GraphEdge[] = [];
   const seen = new Set<string>();
@@ -69,28 +81,33 @@ export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infin
     const src = byId.get(edge.src);
     const dst = byId.get(edge.dst);
     if (!src || !dst) return;
-    seen.add(`${key.get(src)}>${key.get(dst)}`);
     seen.add(`${key.get(src)}>lane:${dst.agent}`);
-    graphEdges.push({ id: `edge${i}`, source: key.get(src)!, target: key.get(dst)!, type: edge.type, derived: false });
+    const [a, b] = [drawn(src), drawn(dst)];
+    if (a === b || seen.has(`${a}>${b}`)) return;
+    seen.add(`${a}>${b}`);
+    graphEdges.push({ id: `edge${i}`, source: a, target: b, type: edge.type, derived: false });
   });
   const lanesByAgent = eventsByAgent(events);
   events.forEach((e) => {
     const kind = canonicalType(e.type);
-    const linkType = kind === 'spawn' ? 'spawn' : kind === 'return' ? 'return' : kind === 'delegate' || kind === 'message' ? 'message' : undefined;
+    const linkType = kind === 'spawn' ? 'spawn' : kind === 'return' ? 'return' : kind === 'delegate' ? 'delegate' : kind === 'message' ? 'message' : undefined;
     if (!linkType || !e.to || e.to === e.agent || seen.has(`${key.get(e)}>lane:${e.to}`)) return;
     const target = firstAtOrAfter(lanesByAgent.get(e.to), e.t, e);
-    if (!target || seen.has(`${key.get(e)}>${key.get(target)}`)) return;
-    seen.add(`${key.get(e)}>${key.get(target)}`);
-    graphEdges.push({ id: `link${graphEdges.length}`, source: key.get(e)!, target: key.get(target)!, type: linkType, derived: true });
+    if (!target) return;
+    const [a, b] = [drawn(e), drawn(target)];
+    if (a === b || seen.has(`${a}>${b}`)) return;
+    seen.add(`${a}>${b}`);
+    graphEdges.push({ id: `link${graphEdges.length}`, source: a, target: b, type: linkType, derived: true });
   });
 
-  const lanes: GraphLane[] = [...laneIndex].map(([name, i]) => ({ name, y: i * LANE_HEIGHT, count: lanesByAgent.get(name)?.length ?? 0 }));
+  const graphLanes: GraphLane[] = lanes.map((l) => ({ name: l.name, ...(l.parent ? { parent: l.parent } : {}), depth: l.depth, count: lanesByAgent.get(l.name)?.length ?? 0 }));
   return {
     title,
     format: loaded.format,
     totalEvents: loaded.trace.events.length,
-    lanes,
+    lanes: graphLanes,
     nodes,
+    axis,
     edges: graphEdges,
     findings: graphFindings(analysis, events),
     problems: {
@@ -111,7 +128,7 @@ function analysisMarks(analysis: Analysis | undefined): Map<number, Set<string>>
   const mark = (i: number, m: string) => marks.set(i, (marks.get(i) ?? new Set()).add(m));
   if (!analysis) return marks;
   for (const loop of analysis.loops) for (const i of loop.indices) mark(i, 'loop');
-  for (const stop of analysis.stops) if (stop.finding !== 'ok') mark(stop.index, 'stop-problem');
+  for (const stop of analysis.stops) mark(stop.index, stop.finding === 'ok' ? 'stop-ok' : 'stop-problem');
   if (analysis.blame) mark(analysis.blame.index, 'blame');
   return marks;
 }
@@ -123,7 +140,16 @@ function graphFindings(analysis: Analysis | undefined, events: readonly TraceEve
   return analysis.findings.map((f) => {
     const main = events[f.events[0]];
     const when = f.kind === 'stop' && main ? ` (${main.id} at t=${main.t} s)` : '';
-    return { kind: f.kind, severity: f.severity, events: f.events, inline: f.inline, message: `${f.message}${when}` };
+    const tokens = f.events.reduce((sum, i) => sum + (typeof events[i]?.tokens === 'number' ? (events[i].tokens as number) : 0), 0);
+    return {
+      kind: f.kind,
+      severity: f.severity,
+      events: f.events,
+      inline: f.inline,
+      message: `${f.message}${when}`,
+      ...(f.mode ? { mode: f.mode } : {}),
+      ...(tokens > 0 ? { tokens } : {}),
+    };
   });
 }
 
@@ -152,13 +178,16 @@ function firstAtOrAfter(lane: TraceEvent[] | undefined, t: number, self: TraceEv
   return lane[lo];
 }
 
-function nodeLabel(e: TraceEvent): string {
+/** A short label: a tool bar is its tool's name; arrows name their target lane. */
+function nodeLabel(e: TraceEvent, bar: boolean): string {
   const kind = canonicalType(e.type);
   if (kind === 'stop') return `stop: ${e.reason ?? 'unknown'}`;
   if (kind === 'reward') return `reward ${e.value ?? ''}`.trim();
-  if ((kind === 'tool_call' || kind === 'tool_result') && e.tool) return `${e.type} ${e.tool}`;
+  if (bar && e.tool) return e.tool;
+  if ((kind === 'tool_call' || kind === 'tool_result') && e.tool) return `${kind === 'tool_result' ? 'result' : 'call'} ${e.tool}`;
+  if (kind === 'spawn' && e.to) return `spawn ${e.to}`;
   if (e.to) return `${e.type} → ${e.to}`;
-  return e.type;
+  return e.type.replace(/_/g, ' ');
 }
 
 function nodeFields(e: TraceEvent): [string, string][] {

@@ -9,8 +9,8 @@ import * as vscode from 'vscode';
 import { escapeForMessage } from '../editor/markdown';
 import type { SelectionService } from '../editor/selection';
 import { showEventRecord } from '../editor/source-command';
-import type { TraceSessions } from '../editor/trace-sessions';
-import type { HostMessage, WebviewMessage } from '../protocol';
+import { toRange, type TraceSessions } from '../editor/trace-sessions';
+import type { GraphCommand, HostMessage, WebviewMessage } from '../protocol';
 import type { TraceSnapshot } from '../session/snapshot';
 import { buildGraph } from './graph-model';
 
@@ -31,25 +31,33 @@ export class GraphView implements vscode.Disposable {
   private queued: HostMessage[] = [];
   private readonly disposables: vscode.Disposable[] = [];
 
+  private locked = false;
+  /** Files the shown trace was read from (its sub-agent files), as URI strings. */
+  private files = new Set<string>();
+
+  /**
+   * @param onToggleLock given for side panels: the webview's Lock button calls it
+   */
   constructor(
     private readonly panel: vscode.WebviewPanel,
-    private readonly uri: vscode.Uri,
+    private uri: vscode.Uri,
     private readonly extensionUri: vscode.Uri,
     private readonly sessions: TraceSessions,
     private readonly selection: SelectionService,
+    private readonly onToggleLock?: () => void,
   ) {
     panel.webview.options = graphWebviewOptions(extensionUri);
     panel.webview.html = this.html();
     this.disposables.push(
       panel.webview.onDidReceiveMessage((m: WebviewMessage) => this.onMessage(m)),
       sessions.onDidChange((snapshot) => {
-        if (snapshot.key === uri.toString()) {
-          this.snapshot = snapshot;
+        if (snapshot.key === this.uri.toString()) {
+          this.setSnapshot(snapshot);
           this.send();
         }
       }),
       selection.onDidChange((s) => {
-        if (s.source !== 'graph' && s.trace === uri.toString()) this.postWhenShown({ type: 'select', index: s.index });
+        if (s.source !== 'graph' && s.trace === this.uri.toString()) this.postWhenShown({ type: 'select', index: s.index });
       }),
       panel.onDidDispose(() => this.dispose()),
     );
@@ -72,25 +80,69 @@ export class GraphView implements vscode.Disposable {
     else this.queued.push(message);
   }
 
+  /** Shows another trace in this panel (the panel that follows the active trace). */
+  show(uri: vscode.Uri): void {
+    if (uri.toString() === this.uri.toString()) return;
+    this.uri = uri;
+    this.snapshot = undefined;
+    this.files = new Set();
+    this.panel.title = `Graph: ${path.basename(uri.fsPath)}`;
+    this.post({ type: 'loading', title: path.basename(uri.fsPath) });
+    void this.reload();
+  }
+
+  /** True when `uri` is one of the files the shown trace was read from (e.g. a Claude Code sub-agent file). */
+  owns(uri: vscode.Uri): boolean {
+    return this.files.has(uri.toString());
+  }
+
+  /** Marks the panel locked to its trace (or following the active one again). */
+  setLocked(locked: boolean): void {
+    this.locked = locked;
+    this.panel.title = `Graph: ${path.basename(this.uri.fsPath)}${locked ? ' (locked)' : ''}`;
+    this.post({ type: 'locked', locked });
+  }
+
+  private setSnapshot(snapshot: TraceSnapshot): void {
+    this.snapshot = snapshot;
+    const files = new Set<string>([this.uri.toString()]);
+    for (const origin of snapshot.loaded.eventOrigins) if (origin?.file) files.add(this.sessions.fileOf(snapshot, origin).toString());
+    this.files = files;
+  }
+
+  /** Runs a palette command (step, fit, play) in the graph. */
+  command(command: GraphCommand): void {
+    this.post({ type: 'command', command });
+  }
+
+  /** True while the panel is the active editor or view. */
+  get active(): boolean {
+    return this.panel.active;
+  }
+
   /** The trace this view shows. */
   get traceUri(): vscode.Uri {
     return this.uri;
   }
 
   private async reload(): Promise<void> {
+    const uri = this.uri;
+    let snapshot: TraceSnapshot;
     try {
-      this.snapshot = await this.sessions.forUri(this.uri);
+      snapshot = await this.sessions.forUri(uri);
     } catch (err) {
-      void vscode.window.showErrorMessage(`otrace: cannot read ${escapeForMessage(this.uri.fsPath)}: ${escapeForMessage((err as Error).message)}`);
+      void vscode.window.showErrorMessage(`otrace: cannot read ${escapeForMessage(uri.fsPath)}: ${escapeForMessage((err as Error).message)}`);
       return;
     }
+    if (uri !== this.uri) return; // another trace was asked for meanwhile
+    this.setSnapshot(snapshot);
     this.send();
   }
 
   private send(): void {
     if (!this.ready || !this.snapshot) return;
     const maxEvents = vscode.workspace.getConfiguration('otrace').get<number>('graph.maxEvents', 5000);
-    this.post({ type: 'trace', graph: buildGraph(this.snapshot.loaded, path.basename(this.uri.fsPath), maxEvents, this.snapshot.analysis) });
+    this.post({ type: 'trace', uri: this.uri.toString(), locked: this.onToggleLock ? this.locked : undefined, graph: buildGraph(this.snapshot.loaded, path.basename(this.uri.fsPath), maxEvents, this.snapshot.analysis) });
     const s = this.selection.selection;
     if (s && s.trace === this.uri.toString()) this.post({ type: 'select', index: s.index });
     for (const m of this.queued.splice(0)) this.post(m);
@@ -112,8 +164,15 @@ export class GraphView implements vscode.Disposable {
       case 'openSource':
         await vscode.commands.executeCommand('otrace.goToSourcePrompt', { trace: this.uri.toString(), index: m.index, viewColumn: this.otherColumn() });
         return;
+      case 'export':
+        await this.saveExport(m.format, m.data);
+        return;
+      case 'toggleLock':
+        this.onToggleLock?.();
+        return;
       case 'selected':
         this.selection.select(this.uri.toString(), m.index, 'graph');
+        if (m.reveal) this.follow(m.index);
         return;
     }
   }
@@ -121,6 +180,42 @@ export class GraphView implements vscode.Disposable {
   /** Opens the trace file (or the sub-agent file the event came from) at the event's record: the user asked to go there. */
   private async reveal(index: number): Promise<void> {
     if (this.snapshot) await showEventRecord(this.snapshot, index, { viewColumn: this.otherColumn() });
+  }
+
+  /** Asks where to save an export of the view and writes it; refuses the trace's own files. */
+  private async saveExport(format: 'png' | 'svg', data: string): Promise<void> {
+    const base = this.uri.path.replace(/\.[^./]*$/, '');
+    const target = await vscode.window.showSaveDialog({
+      defaultUri: this.uri.with({ path: `${base}.graph.${format}` }),
+      filters: format === 'png' ? { 'PNG image': ['png'] } : { 'SVG image': ['svg'] },
+      title: `Export the graph view as ${format.toUpperCase()}`,
+    });
+    if (!target) return;
+    if (target.toString() === this.uri.toString() || this.owns(target) || !target.path.toLowerCase().endsWith(`.${format}`)) {
+      void vscode.window.showErrorMessage(`otrace: an export is saved as a new .${format} file, never over a trace file.`);
+      return;
+    }
+    const bytes = format === 'png' ? Buffer.from(data.replace(/^data:image\/png;base64,/, ''), 'base64') : Buffer.from(data, 'utf8');
+    await vscode.workspace.fs.writeFile(target, bytes);
+  }
+
+  /**
+   * "Follow in editor": shows the event's lines in the text editors that already show its file,
+   * centred and selected, without focusing them (the graph keeps the keyboard) and without opening one.
+   */
+  private follow(index: number): void {
+    const snapshot = this.snapshot;
+    const origin = snapshot?.loaded.eventOrigins[index];
+    if (!snapshot || !origin) return;
+    const file = this.sessions.fileOf(snapshot, origin).toString();
+    const range = toRange(origin.range);
+    for (const editor of vscode.window.visibleTextEditors) {
+      if (editor.document.uri.toString() !== file) continue;
+      // the range selected with the cursor at its start, the start centred: a whole 60,000-character
+      // line would scroll the view sideways
+      editor.selection = new vscode.Selection(range.end, range.start);
+      editor.revealRange(new vscode.Range(range.start, range.start), vscode.TextEditorRevealType.InCenter);
+    }
   }
 
   /** The editor column beside the graph (the graph stays visible). */
@@ -154,14 +249,42 @@ export class GraphView implements vscode.Disposable {
   <span id="title">Loading trace…</span><span id="summary"></span>
   <vscode-textfield id="search" placeholder="Filter events" aria-label="Filter events"></vscode-textfield>
   <span id="matches" aria-live="polite"></span>
-  <vscode-button id="fit" secondary title="Fit the whole trace (F)">Fit</vscode-button>
+  <button id="lock" class="tool" hidden title="This panel follows the active trace editor; click to keep it on this trace">Lock</button>
+  <button id="mode" class="tool" title="x is time (idle gaps shortened); click for event order (T)">x: time</button>
+  <button id="zoom-sel" class="tool" title="Zoom to the selected event (Z); Esc goes back">Zoom to selection</button>
+  <button id="fit" class="tool" title="Show the whole trace (F)">Fit</button>
+  <button id="export-png" class="tool" title="Save this view as a PNG image">PNG</button>
+  <button id="export-svg" class="tool" title="Save this view as an SVG image">SVG</button>
 </header>
 <nav id="findings" aria-label="Analysis findings" hidden></nav>
-<div id="legend" aria-label="Event types"></div>
+<div id="legend" aria-label="Legend"></div>
+<div id="loading" role="status"><div class="bar"></div><span>Reading and analysing the trace… <span id="elapsed"></span></span></div>
 <div id="main">
-  <div id="canvas"><div id="graph" aria-label="Trace event graph"></div><div id="lanes"></div></div>
+  <div id="canvas" tabindex="0" aria-label="Trace graph: arrow keys step through events, F fits">
+    <div id="corner"></div>
+    <div id="axis" aria-hidden="true"></div>
+    <div id="lanes" aria-label="Lanes"></div>
+    <div id="stage"><div id="gaps"></div><div id="graph" aria-label="Trace event graph"></div><div id="cursor" hidden></div><div id="tooltip" hidden></div></div>
+    <div id="overview-label">whole run</div>
+    <canvas id="minimap" aria-label="Minimap of the whole trace: click to go there"></canvas>
+  </div>
   <aside id="details"></aside>
 </div>
+<footer id="timeline" aria-label="Timeline">
+  <button id="first" class="tool" title="First event (Home)">|◀</button>
+  <button id="prev" class="tool" title="Previous event (←)">◀</button>
+  <button id="play" class="tool" title="Play (Space)">Play</button>
+  <button id="next" class="tool" title="Next event (→)">▶</button>
+  <button id="last" class="tool" title="Last event (End)">▶|</button>
+  <span id="counter" aria-live="polite">– / –</span>
+  <span id="clock"></span>
+  <select id="speed" title="Events per second while playing" aria-label="Speed"><option value="1">1/s</option><option value="4" selected>4/s</option><option value="16">16/s</option><option value="64">64/s</option></select>
+  <button id="prev-agent" class="tool" title="Previous event of this agent (Shift+←)">◀ agent</button>
+  <button id="next-agent" class="tool" title="Next event of this agent (Shift+→)">agent ▶</button>
+  <button id="next-stop" class="tool" title="Next stop (S)">stop ▶</button>
+  <button id="next-finding" class="tool" title="Next event with a finding (N)">finding ▶</button>
+  <label title="Stepping shows the event's line in the trace editor (without leaving the graph)"><input type="checkbox" id="follow"> follow in editor</label>
+</footer>
 <script nonce="${nonce}" src="${asset('webview.js')}"></script>
 </body>
 </html>`;

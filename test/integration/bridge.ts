@@ -106,9 +106,26 @@ export function evalInPage<T>(js: string): Promise<T> {
   return post<T>('/eval-page', { js });
 }
 
+/** Options of {@link clickInWebview}. */
+export interface ClickOptions extends Omit<WebviewOptions, 'selector'> {
+  /** Where to click, in CSS pixels from the element's top left corner (default: its centre). */
+  position?: { x: number; y: number };
+  /** The webview to click in: the first containing this selector (default: `selector` itself). */
+  frame?: string;
+}
+
 /** Clicks the first element matching `selector` in a webview with a real (Playwright) mouse click. */
-export function clickInWebview(selector: string, opts: Omit<WebviewOptions, 'selector'> = {}): Promise<void> {
-  return withWebview<void>('/click-webview', { click: selector }, { ...opts, selector });
+export function clickInWebview(selector: string, opts: ClickOptions = {}): Promise<void> {
+  return withWebview<void>('/click-webview', { click: selector, position: opts.position }, { ...opts, selector: opts.frame ?? selector });
+}
+
+/**
+ * Presses keys with the browser's real keyboard (Playwright key names: `ArrowRight`, `f`,
+ * `Shift+ArrowLeft`, `Escape`), then types `text` if given. The keys go wherever the focus is in
+ * the workbench, exactly as a user's would: to a text editor, a webview, or nowhere.
+ */
+export function pressKeys(keys: string[], text?: string): Promise<void> {
+  return post<void>('/keyboard', { press: keys, type: text });
 }
 
 /**

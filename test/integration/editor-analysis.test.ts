@@ -207,12 +207,12 @@ describe('analysis in the trace text', function () {
     assert.ok(panel);
     const selector = 'body[data-state="ready"][data-title="demo.otrace.jsonl"]';
     await evalInWebview('() => 1', { selector, timeoutMs: 40_000 });
-    editor.selection = new vscode.Selection(10, 3, 10, 3); // e10 on line 11
-    await until('the node to follow the cursor', async () =>
-      (await evalInWebview<string | undefined>(`() => globalThis.__otrace.cy.$('node:selected').map((n) => n.data('eventId'))[0]`, { selector })) === 'e10' ? true : undefined,
+    editor.selection = new vscode.Selection(6, 3, 6, 3); // e6, a delegation, on line 7
+    await until('the graph to follow the cursor', async () =>
+      (await evalInWebview<string | undefined>(`() => { const o = globalThis.__otrace; const i = o.current(); return i === null ? undefined : o.graph.nodes[i].eventId; }`, { selector })) === 'e6' ? true : undefined,
     );
-    const index = await evalInWebview<number>(`() => globalThis.__otrace.cy.nodes().filter((n) => n.data('eventId') === 'e30')[0].data('index')`, { selector });
-    await evalInWebview(`() => { const cy = globalThis.__otrace.cy; cy.$(':selected').unselect(); cy.getElementById('n${index}').select(); }`, { selector });
+    // a click on e30 (a delegation to the critic) moves the cursor to its line, 31
+    await evalInWebview(`() => { const o = globalThis.__otrace; const n = o.graph.nodes.find((x) => x.eventId === 'e30'); o.cy.getElementById(n.id).emit('tap'); }`, { selector });
     await until('the cursor to follow the graph', () => (editor.selection.active.line === 30 ? true : undefined));
     assert.notEqual(vscode.window.activeTextEditor?.document.uri.fsPath, undefined);
   });

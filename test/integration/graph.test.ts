@@ -12,8 +12,12 @@ const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
 
 /** What the webview's Cytoscape instance holds, read in the webview itself. */
 interface GraphState {
+  /** Events in the graph model. */
   nodes: number;
+  /** Cytoscape nodes: one per event, but a tool call and its result share one bar. */
   eventNodes: number;
+  /** Results drawn inside their call's bar. */
+  inBars: number;
   agents: string[];
   laneLabels: string[];
   /** agent -> distinct y positions of its nodes (rounded). */
@@ -28,7 +32,7 @@ interface GraphState {
 }
 
 const READ_STATE = `() => {
-  const { cy } = globalThis.__otrace;
+  const { cy, graph } = globalThis.__otrace;
   const laneYs = {};
   const shapes = {};
   const colors = {};
@@ -42,10 +46,11 @@ const READ_STATE = `() => {
     colors[n.data('eventId')] = n.style('background-color');
   });
   return {
-    nodes: cy.nodes().length,
+    nodes: graph.nodes.length,
     eventNodes: cy.nodes('.event').length,
+    inBars: graph.nodes.filter((n) => n.bar).length,
     agents: [...new Set(cy.nodes().map((n) => n.data('agent')))],
-    laneLabels: [...document.querySelectorAll('#lanes .lane')].map((l) => l.textContent),
+    laneLabels: [...document.querySelectorAll('#lanes .lane .lane-name')].map((l) => l.textContent),
     laneYs, shapes, colors, indexOf,
     stopClassed: cy.nodes('.stop').map((n) => n.data('eventId')),
     loopNodes: cy.nodes('.loop').map((n) => n.data('eventId')),
@@ -90,7 +95,8 @@ describe('trace graph in a real VS Code', function () {
   it("opens the demo trace's graph to the side: a node per event, a lane per agent, the stop styled", async () => {
     const state = await openGraphToSide(path.join(ROOT, 'samples', 'demo.otrace.jsonl'));
     assert.equal(state.nodes, 35);
-    assert.equal(state.eventNodes, 35);
+    assert.equal(state.inBars, 4, 'the four tool calls and their results are four bars');
+    assert.equal(state.eventNodes, 31);
     assertLanes(state, ['orchestrator', 'planner', 'researcher', 'web_searcher', 'writer', 'critic']);
     assert.deepEqual(state.stopClassed, ['e35']);
     assert.equal(state.shapes.e35, 'octagon');
@@ -129,7 +135,7 @@ describe('trace graph in a real VS Code', function () {
   it('opens a trace in the "Orchestration Trace Graph" custom editor', async () => {
     const uri = vscode.Uri.file(path.join(ROOT, 'samples', 'survey-example.json'));
     await vscode.commands.executeCommand('vscode.openWith', uri, 'otrace.traceGraph');
-    const nodes = await evalInWebview<number>('() => globalThis.__otrace.cy.nodes().length', {
+    const nodes = await evalInWebview<number>('() => globalThis.__otrace.graph.nodes.length', {
       selector: 'body[data-state="ready"][data-title="survey-example.json"]',
       timeoutMs: 40_000,
     });

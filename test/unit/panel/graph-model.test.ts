@@ -1,35 +1,45 @@
-/** The swimlane graph model: a node per event, lanes per agent, time order on x, derived links. */
+/** The timeline graph model: an entry per event, lanes as a spawn tree, a compressed time axis, tool bars, derived links. */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeTrace } from '../../../src/analysis';
-import { buildGraph, LANE_HEIGHT, X_STEP } from '../../../src/panel/graph-model';
+import { buildGraph } from '../../../src/panel/graph-model';
 import { readTraceJsonl } from '../../../src/trace/read';
 
 const demo = readTraceJsonl(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'samples', 'demo.otrace.jsonl'), 'utf8'));
 
-test('one node per event, one lane per agent in order of appearance', () => {
+test('one entry per event, one lane per agent, sub-agents under their spawner', () => {
   const g = buildGraph(demo, 'demo');
   assert.equal(g.nodes.length, 35);
-  assert.deepEqual(g.lanes.map((l) => [l.name, l.y, l.count]), [
-    ['orchestrator', 0, 16],
-    ['planner', LANE_HEIGHT, 1],
-    ['researcher', 2 * LANE_HEIGHT, 12],
-    ['web_searcher', 3 * LANE_HEIGHT, 3],
-    ['writer', 4 * LANE_HEIGHT, 1],
-    ['critic', 5 * LANE_HEIGHT, 2],
+  assert.deepEqual(g.lanes.map((l) => [l.name, l.parent ?? null, l.depth, l.count]), [
+    ['orchestrator', null, 0, 16],
+    ['planner', 'orchestrator', 1, 1],
+    ['researcher', 'orchestrator', 1, 12],
+    ['web_searcher', 'researcher', 2, 3],
+    ['writer', 'orchestrator', 1, 1],
+    ['critic', 'orchestrator', 1, 2],
   ]);
-  for (const n of g.nodes) assert.equal(n.y, g.lanes.find((l) => l.name === n.agent)!.y);
+  for (const n of g.nodes) assert.equal(g.lanes[n.lane].name, n.agent);
 });
 
-test('x follows the rank of time, so later events are to the right', () => {
+test('x is time (tx) or event order, so later events are to the right; a tool call and its result are one bar', () => {
   const g = buildGraph(demo, 'demo');
   const byId = new Map(g.nodes.map((n) => [n.eventId, n]));
-  assert.equal(byId.get('e1')!.x, 0);
-  assert.equal(byId.get('e2')!.x, X_STEP);
+  assert.equal(byId.get('e1')!.tx, 0);
+  assert.equal(byId.get('e2')!.tx, 1);
   const sorted = [...g.nodes].sort((a, b) => a.t - b.t);
-  for (let i = 1; i < sorted.length; i++) assert.ok(sorted[i].x >= sorted[i - 1].x);
+  for (let i = 1; i < sorted.length; i++) {
+    assert.ok(sorted[i].tx >= sorted[i - 1].tx);
+    assert.ok(sorted[i].order > sorted[i - 1].order);
+  }
+  assert.equal(byId.get('e9')!.txEnd, byId.get('e10')!.tx, 'the call e9 is a bar to its result e10');
+  assert.equal(byId.get('e10')!.bar, byId.get('e9')!.id);
+  assert.deepEqual(
+    g.nodes.filter((n) => n.bar).map((n) => n.eventId),
+    ['e10', 'e15', 'e19', 'e23'],
+  );
+  assert.equal(g.axis.gaps.length, 0, 'the demo has no idle gap');
 });
 
 test('repeated ids: every event is its own node, keyed by its index', () => {
@@ -53,16 +63,16 @@ test('derived spawn, message and return links join lanes where the trace has no 
   const idOf = new Map(g.nodes.map((n) => [n.id, n.eventId]));
   assert.deepEqual(
     g.edges.map((e) => `${idOf.get(e.source)}>${idOf.get(e.target)}:${e.type}${e.derived ? ' (derived)' : ''}`),
-    ['d2>w2:message', 's>w1:spawn (derived)', 'd>w1:message (derived)', 'r>a:return (derived)'],
+    ['d2>w2:message', 's>w1:spawn (derived)', 'd>w1:delegate (derived)', 'r>a:return (derived)'],
   );
 });
 
-test('the stop event keeps its reason in the label; events at one time in one lane do not overlap', () => {
+test('the stop event keeps its reason in the label; events at one time keep their order', () => {
   const g = buildGraph(demo, 'demo');
   assert.equal(g.nodes.find((n) => n.eventId === 'e35')!.label, 'stop: quality_met');
   const same = readTraceJsonl('{"id":"a","t":1,"type":"message","agent":"p"}\n{"id":"b","t":1,"type":"message","agent":"p"}\n');
   const [a, b] = buildGraph(same, 's').nodes;
-  assert.notDeepEqual([a.x, a.y], [b.x, b.y]);
+  assert.deepEqual([a.order, b.order], [0, 1]);
 });
 
 test('a trace over the limit draws its first events and says how many there are', () => {

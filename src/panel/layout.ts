@@ -1,0 +1,182 @@
+/**
+ * The timeline layout of a trace graph, computed once in the host: lanes ordered as a spawn tree
+ * (sub-agents under their spawner), tool calls paired with their results (one bar each), and a
+ * time axis whose long idle gaps are compressed. The webview scales these coordinates to the
+ * panel; nothing here knows pixels. Pure: imports nothing from `vscode`.
+ */
+import { canonicalType, type TraceEdge, type TraceEvent } from '../trace/schema';
+
+/** A compressed idle gap on the time axis: from `t0` to `t1` seconds, drawn `width` axis units wide at `x`. */
+export interface TimeGap {
+  t0: number;
+  t1: number;
+  x: number;
+  width: number;
+}
+
+/** Piecewise linear map between trace time (seconds) and axis units (seconds with idle gaps compressed). */
+export interface TimeAxis {
+  /** Breakpoints `[x, t]`, both increasing: between two breakpoints, t and x are linear. */
+  points: [number, number][];
+  gaps: TimeGap[];
+  /** Axis units from the first to the last time. */
+  span: number;
+}
+
+/**
+ * The time axis of a set of times: gaps between successive distinct times longer than a
+ * threshold are idle gaps, compressed to the threshold's width. The threshold is the larger of
+ * 20 times the median gap and 1/30 of the span, and at least one second, so a run with even
+ * steps keeps its shape and a session with human pauses between turns stays readable.
+ */
+export function timeAxis(times: readonly number[]): TimeAxis {
+  const ts = [...new Set(times.filter(Number.isFinite))].sort((a, b) => a - b);
+  if (ts.length === 0) return { points: [[0, 0]], gaps: [], span: 0 };
+  const diffs = ts.slice(1).map((t, i) => t - ts[i]);
+  const sorted = [...diffs].sort((a, b) => a - b);
+  const median = sorted.length ? sorted[sorted.length >> 1] : 0;
+  const total = ts[ts.length - 1] - ts[0];
+  const threshold = Math.max(1, median * 20, total / 30);
+  const points: [number, number][] = [[0, ts[0]]];
+  const gaps: TimeGap[] = [];
+  let x = 0;
+  for (let i = 1; i < ts.length; i++) {
+    const d = ts[i] - ts[i - 1];
+    if (d > threshold) {
+      gaps.push({ t0: ts[i - 1], t1: ts[i], x, width: threshold });
+      points.push([x, ts[i - 1]]);
+      x += threshold;
+      points.push([x, ts[i]]);
+    } else x += d;
+  }
+  points.push([x, ts[ts.length - 1]]);
+  return { points: dedupe(points), gaps, span: x };
+}
+
+function dedupe(points: [number, number][]): [number, number][] {
+  return points.filter((p, i) => i === 0 || p[0] !== points[i - 1][0] || p[1] !== points[i - 1][1]);
+}
+
+/** Axis units of a trace time (clamped to the axis). */
+export function timeToAxis(axis: TimeAxis, t: number): number {
+  return interpolate(axis.points, t, 1, 0);
+}
+
+/** Trace time of an axis position (clamped to the axis). */
+export function axisToTime(axis: TimeAxis, x: number): number {
+  return interpolate(axis.points, x, 0, 1);
+}
+
+function interpolate(points: [number, number][], v: number, from: 0 | 1, to: 0 | 1): number {
+  if (v <= points[0][from]) return points[0][to];
+  let lo = 0;
+  let hi = points.length - 1;
+  if (v >= points[hi][from]) return points[hi][to];
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (points[mid][from] <= v) lo = mid;
+    else hi = mid;
+  }
+  const [a, b] = [points[lo], points[hi]];
+  const span = b[from] - a[from];
+  return span === 0 ? a[to] : a[to] + ((v - a[from]) / span) * (b[to] - a[to]);
+}
+
+/** A lane in spawn-tree order: its agent, who spawned it (if another lane), and its depth. */
+export interface LaneOrder {
+  name: string;
+  parent?: string;
+  depth: number;
+}
+
+/**
+ * Lanes ordered as a spawn tree: each agent's spawner is the agent of the first spawn (or, failing
+ * that, delegate) event naming it in `to`, or the source of the first spawn edge into it; roots in
+ * order of first appearance, each followed by the agents it spawned (depth first, in order of
+ * their first appearance).
+ */
+export function laneTree(events: readonly TraceEvent[], edges: readonly TraceEdge[] = []): LaneOrder[] {
+  const first = new Map<string, number>();
+  events.forEach((e, i) => {
+    if (!first.has(e.agent)) first.set(e.agent, i);
+  });
+  const parent = new Map<string, string>();
+  const claim = (child: string | undefined, by: string) => {
+    if (child && child !== by && first.has(child) && !parent.has(child) && !isAncestor(parent, child, by)) parent.set(child, by);
+  };
+  for (const e of events) if (canonicalType(e.type) === 'spawn') claim(e.to, e.agent);
+  const byId = new Map<string, TraceEvent>();
+  for (const e of events) if (!byId.has(e.id)) byId.set(e.id, e);
+  for (const edge of edges) {
+    if (edge.type !== 'spawn') continue;
+    const src = byId.get(edge.src);
+    const dst = byId.get(edge.dst);
+    if (src && dst) claim(dst.agent, src.agent);
+  }
+  for (const e of events) if (canonicalType(e.type) === 'delegate') claim(e.to, e.agent);
+  const children = new Map<string, string[]>();
+  const roots: string[] = [];
+  for (const name of first.keys()) {
+    const p = parent.get(name);
+    if (p) children.set(p, [...(children.get(p) ?? []), name]);
+    else roots.push(name);
+  }
+  const out: LaneOrder[] = [];
+  const visit = (name: string, depth: number) => {
+    out.push({ name, parent: parent.get(name), depth });
+    for (const c of children.get(name) ?? []) visit(c, depth + 1);
+  };
+  for (const r of roots) visit(r, 0);
+  return out;
+}
+
+/** True when `a` is `b` or one of `b`'s ancestors (so making `b` the parent of `a` would close a cycle). */
+function isAncestor(parent: Map<string, string>, a: string, b: string): boolean {
+  for (let x: string | undefined = b, n = 0; x !== undefined && n < 10_000; x = parent.get(x), n++) if (x === a) return true;
+  return false;
+}
+
+/**
+ * Tool call -> its result (indices), for drawing a call and its result as one bar: a
+ * `tool_dependency` edge from the call to a result, else a result whose `parent` or `causes` names
+ * the call, else the next unpaired result of the same tool in the same lane (before the lane's
+ * next call of that tool). A result pairs with one call at most, and only at or after it in time.
+ */
+export function pairToolCalls(events: readonly TraceEvent[], edges: readonly TraceEdge[] = []): Map<number, number> {
+  const pairs = new Map<number, number>();
+  const taken = new Set<number>();
+  const firstIndex = new Map<string, number>();
+  events.forEach((e, i) => {
+    if (!firstIndex.has(e.id)) firstIndex.set(e.id, i);
+  });
+  const kind = (i: number) => canonicalType(events[i].type);
+  const pair = (call: number | undefined, result: number | undefined) => {
+    if (call === undefined || result === undefined || pairs.has(call) || taken.has(result)) return;
+    if (kind(call) !== 'tool_call' || kind(result) !== 'tool_result' || events[result].t < events[call].t) return;
+    pairs.set(call, result);
+    taken.add(result);
+  };
+  for (const edge of edges) if (edge.type === 'tool_dependency') pair(firstIndex.get(edge.src), firstIndex.get(edge.dst));
+  events.forEach((e, i) => {
+    if (kind(i) !== 'tool_result') return;
+    for (const ref of [e.parent, ...(e.causes ?? [])]) if (ref !== undefined) pair(firstIndex.get(ref), i);
+  });
+  // Same lane, same tool, the next result in time order.
+  const open = new Map<string, number>();
+  const order = events.map((_, i) => i).sort((a, b) => events[a].t - events[b].t || a - b);
+  for (const i of order) {
+    const e = events[i];
+    const key = `${e.agent}\u0000${e.tool ?? ''}`;
+    if (kind(i) === 'tool_call') {
+      if (!pairs.has(i)) open.set(key, i);
+      else open.delete(key);
+    } else if (kind(i) === 'tool_result' && !taken.has(i)) {
+      const call = open.get(key);
+      if (call !== undefined) {
+        pair(call, i);
+        open.delete(key);
+      }
+    }
+  }
+  return pairs;
+}

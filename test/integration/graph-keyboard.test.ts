@@ -1,0 +1,152 @@
+/**
+ * The graph owns its keyboard (issue 9): after a real mouse click on a node of the Claude Code
+ * session's graph, real key presses (through the browser's keyboard) act on the graph and never
+ * reach the trace file: its bytes on disk and `isDirty` stay as they were. A positive control shows
+ * that the same keys in a scratch editor do type. After "Show in Trace File" (which may focus the
+ * editor: the user asked) a click on the graph takes the keyboard back.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { clickInWebview, evalInWebview, pressKeys } from './bridge';
+
+const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
+const SESSION = path.join(ROOT, 'test', 'fixtures', 'claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl');
+const FRAME = `body[data-state="ready"][data-title="${path.basename(SESSION)}"]`;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The graph's state: selected event index, zoom. */
+interface GraphKeys {
+  selected: number | null;
+  zoom: number;
+}
+const READ = `() => { const o = globalThis.__otrace; return { selected: o.current(), zoom: o.view.scale }; }`;
+
+/** Clicks (a real mouse click) the event node on screen farthest from any run bar (so the click selects an event); returns its index. */
+async function clickVisibleNode(agent?: string): Promise<number> {
+  const target = await evalInWebview<{ index: number; x: number; y: number }>(
+    `() => {
+      const { cy } = globalThis.__otrace;
+      const w = cy.width(), h = cy.height();
+      const shown = cy.nodes('.event').filter((n) => { const p = n.renderedPosition(); return p.x > 20 && p.x < w - 20 && p.y > 20 && p.y < h - 20 && n.visible() && (${JSON.stringify(agent ?? null)} === null || n.data('agent') === ${JSON.stringify(agent ?? null)}); });
+      const pos = shown.map((n) => n.renderedPosition());
+      // Away from the runs of events drawn as one bar (a click there zooms into the run); events drawn
+      // on top of each other are fine: the click selects one of them.
+      const others = cy.nodes('.run').filter((n) => n.visible()).map((n) => ({ id: n.id(), b: n.renderedBoundingBox({ includeLabels: false }) }));
+      let best = 0, room = -1;
+      pos.forEach((p, i) => {
+        let d = Infinity;
+        for (const o of others) {
+          if (o.id === shown[i].id() || ![o.b.x1, o.b.x2, o.b.y1, o.b.y2].every(Number.isFinite)) continue;
+          const dx = Math.max(o.b.x1 - p.x, 0, p.x - o.b.x2);
+          const dy = Math.max(o.b.y1 - p.y, 0, p.y - o.b.y2);
+          d = Math.min(d, Math.hypot(dx, dy));
+        }
+        if (d > room) { room = d; best = i; }
+      });
+      const n = shown[best];
+      if (!(room > 3)) throw new Error('no event node stands apart enough to be clicked: ' + room);
+      return { index: n.data('index'), x: pos[best].x, y: pos[best].y, room };
+    }`,
+    { selector: FRAME },
+  );
+  await clickInWebview('#graph', { frame: FRAME, position: { x: target.x, y: target.y } });
+  return target.index;
+}
+
+async function waitFor<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, ms = 5000): Promise<T> {
+  let v = await read();
+  for (const end = Date.now() + ms; !ok(v) && Date.now() < end; ) {
+    await sleep(100);
+    v = await read();
+  }
+  assert.ok(ok(v), `${what}: ${JSON.stringify(v)}`);
+  return v;
+}
+
+describe('graph keyboard in a real VS Code', function () {
+  this.timeout(150_000);
+  // The session and its sub-agent files: no graph action may change any of them.
+  const files = [SESSION, ...fs.readdirSync(path.join(path.dirname(SESSION), path.basename(SESSION, '.jsonl'), 'subagents')).map((f) => path.join(path.dirname(SESSION), path.basename(SESSION, '.jsonl'), 'subagents', f))];
+  const before = new Map(files.map((f) => [f, fs.readFileSync(f)]));
+  let doc: vscode.TextDocument;
+
+  afterEach(async () => {
+    // Never save anything: revert whatever is open, then close.
+    for (const d of vscode.workspace.textDocuments) if (d.isDirty) await vscode.window.showTextDocument(d).then(() => vscode.commands.executeCommand('workbench.action.files.revert'));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  /** The trace file is unchanged on disk and in its editor. */
+  function assertUntouched(when: string): void {
+    for (const [f, bytes] of before) assert.ok(fs.readFileSync(f).equals(bytes), `${when}: the bytes of ${path.basename(f)} on disk changed`);
+    assert.equal(doc.isDirty, false, `${when}: the trace document became dirty`);
+    const dirty = vscode.workspace.textDocuments.filter((d) => d.isDirty).map((d) => d.uri.toString());
+    assert.deepEqual(dirty, [], `${when}: no document is dirty`);
+  }
+
+  it('keys pressed after a click on a node act on the graph and never reach the trace file', async () => {
+    doc = await vscode.workspace.openTextDocument(vscode.Uri.file(SESSION));
+    await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+    await vscode.commands.executeCommand('otrace.openGraphToSide');
+    await evalInWebview('1', { selector: FRAME, timeoutMs: 60_000 });
+    assert.equal(vscode.window.activeTextEditor?.document, doc, 'the graph opened without taking the focus from the trace editor');
+
+    const aimed = await clickVisibleNode();
+    // The node under the pointer is selected (the aimed one, or one drawn over it).
+    const clicked = (await waitFor(() => evalInWebview<GraphKeys>(READ, { selector: FRAME }), (s) => s.selected !== null, `the click (aimed at event ${aimed}) selects a node`)).selected!;
+    const timeline = await evalInWebview<number[]>('() => globalThis.__otrace.timeline()', { selector: FRAME });
+
+    await pressKeys(['ArrowRight']);
+    const next = timeline[timeline.indexOf(clicked) + 1];
+    await waitFor(() => evalInWebview<GraphKeys>(READ, { selector: FRAME }), (s) => s.selected === next, '→ selects the next event in time');
+    await pressKeys(['ArrowLeft', 'ArrowLeft']);
+    const prev = timeline[timeline.indexOf(clicked) - 1] ?? clicked;
+    await waitFor(() => evalInWebview<GraphKeys>(READ, { selector: FRAME }), (s) => s.selected === prev, '← ← selects the event before the clicked one');
+
+    const zoomed = await evalInWebview<number>('() => { const v = globalThis.__otrace.view; v.zoomAt(8, 100); return v.scale; }', { selector: FRAME });
+    await pressKeys(['f']);
+    await waitFor(() => evalInWebview<GraphKeys>(READ, { selector: FRAME }), (s) => Math.abs(s.zoom - zoomed) / zoomed > 0.01, 'F fits the graph (zoom changed)');
+    await pressKeys(['F', 'Enter', 'x', 'Backspace', 'Delete'], 'typed');
+    await sleep(500);
+    assertUntouched('after keys on the graph');
+  });
+
+  it('positive control: the same keys typed into a scratch editor do change it', async () => {
+    const scratch = await vscode.workspace.openTextDocument({ content: '' });
+    await vscode.window.showTextDocument(scratch, vscode.ViewColumn.One);
+    await pressKeys(['f', 'Enter'], 'typed');
+    await waitFor(async () => scratch.getText(), (t) => t.includes('f') && t.includes('typed'), 'the keys reach a focused editor');
+    assert.equal(scratch.isDirty, true);
+  });
+
+  it('after Show in Trace File, a click on the graph takes the keyboard back', async () => {
+    doc = await vscode.workspace.openTextDocument(vscode.Uri.file(SESSION));
+    await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+    await vscode.commands.executeCommand('otrace.openGraphToSide');
+    await evalInWebview('1', { selector: FRAME, timeoutMs: 60_000 });
+    // the main lane is dense in the first view: zoom in on its first event, where its nodes stand apart
+    await vscode.commands.executeCommand('otrace.graph.firstEvent');
+    await vscode.commands.executeCommand('otrace.graph.zoomToSelection');
+    await sleep(400);
+    await clickVisibleNode('main');
+    await waitFor(() => evalInWebview<GraphKeys>(READ, { selector: FRAME }), (s) => s.selected !== null, 'the click selects a node');
+    await clickInWebview('#details .actions vscode-button', { frame: FRAME });
+    await waitFor(async () => vscode.window.activeTextEditor?.document.uri.fsPath, (p) => p === SESSION, 'Show in Trace File opens the trace file');
+    await sleep(300);
+
+    await clickVisibleNode();
+    await sleep(300);
+    const again = (await evalInWebview<GraphKeys>(READ, { selector: FRAME })).selected!;
+    assert.notEqual(again, null, 'the click selects a node');
+    const timeline = await evalInWebview<number[]>('() => globalThis.__otrace.timeline()', { selector: FRAME });
+    await pressKeys(['ArrowRight']);
+    const next = timeline[timeline.indexOf(again) + 1];
+    await waitFor(() => evalInWebview<GraphKeys>(READ, { selector: FRAME }), (s) => s.selected === next, '→ selects the next event');
+    await pressKeys(['f', 'F', 'Enter'], 'typed');
+    await sleep(500);
+    assertUntouched('after Show in Trace File and a click back on the graph');
+  });
+});

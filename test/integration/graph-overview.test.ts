@@ -1,0 +1,294 @@
+/**
+ * Overview first (issue 9), on the full Claude Code session with its sub-agents (634 events,
+ * 4 lanes), in the harness's window: the first view holds every lane label, the stop nodes and
+ * the whole time span; lanes and labels are at least 10 px high; no two visible labels overlap.
+ * Stepping moves the highlight and the counter; a finding group opens and frames all its events.
+ * Writes the README picture of the session (who spawned whom).
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { clickInWebview, evalInWebview, pressKeys, screenshot, testLog } from './bridge';
+
+const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
+const SESSION = path.join(ROOT, 'test', 'fixtures', 'claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl');
+const FRAME = `body[data-state="ready"][data-title="${path.basename(SESSION)}"]`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Box {
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+}
+
+interface FirstView {
+  width: number;
+  height: number;
+  laneHeight: number;
+  lanes: { name: string; shown: boolean; box: Box; fontPx: number }[];
+  laneColumn: Box;
+  stage: Box;
+  stops: { id: string; box: Box }[];
+  first: Box;
+  last: Box;
+  labels: { id: string; text: string; box: Box }[];
+  runs: number;
+}
+
+/** Read in the webview: boxes in the webview's page coordinates. */
+const READ_FIRST_VIEW = `() => {
+  const { cy, view } = globalThis.__otrace;
+  const stage = document.getElementById('graph').getBoundingClientRect();
+  const rect = (r) => ({ x1: r.left, y1: r.top, x2: r.right, y2: r.bottom });
+  const toPage = (b) => ({ x1: b.x1 + stage.left, y1: b.y1 + stage.top, x2: b.x2 + stage.left, y2: b.y2 + stage.top });
+  const nodes = cy.nodes('.event, .run').filter((n) => n.visible());
+  // Leftmost and rightmost drawn element (an event, or a run of events drawn as one bar).
+  const byT = nodes.sort((a, b) => a.renderedBoundingBox({ includeLabels: false }).x1 - b.renderedBoundingBox({ includeLabels: false }).x1);
+  return {
+    width: cy.width(), height: cy.height(), laneHeight: view.laneHeight,
+    lanes: [...document.querySelectorAll('#lanes .lane')].map((l) => {
+      const name = l.querySelector('.lane-name');
+      return { name: name.textContent, shown: getComputedStyle(l).display !== 'none', box: rect(name.getBoundingClientRect()), fontPx: parseFloat(getComputedStyle(name).fontSize) };
+    }),
+    laneColumn: rect(document.getElementById('lanes').getBoundingClientRect()),
+    stage: rect(stage),
+    stops: cy.nodes('.stop').map((n) => ({ id: n.data('eventId'), box: toPage(n.renderedBoundingBox({ includeLabels: false })) })),
+    first: toPage(byT.first().renderedBoundingBox({ includeLabels: false })),
+    last: toPage(nodes.sort((a, b) => a.renderedBoundingBox({ includeLabels: false }).x2 - b.renderedBoundingBox({ includeLabels: false }).x2).last().renderedBoundingBox({ includeLabels: false })),
+    runs: cy.nodes('.run').length,
+    labels: nodes.filter((n) => !n.hasClass('nolabel') && n.data('label')).map((n) => {
+      const b = n.renderedBoundingBox({ includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false, includeUnderlays: false });
+      return { id: n.id(), text: n.data('label'), box: toPage(b) };
+    }),
+  };
+}`;
+
+const inside = (b: Box, r: Box) => b.x1 >= r.x1 - 0.5 && b.x2 <= r.x2 + 0.5 && b.y1 >= r.y1 - 0.5 && b.y2 <= r.y2 + 0.5;
+const overlap = (a: Box, b: Box) => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
+
+describe('graph overview of a Claude Code session in a real VS Code', function () {
+  this.timeout(150_000);
+  after(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
+
+  it('first view: every lane, the stops and the whole time span; labels ≥ 10 px and never overlapping', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(SESSION));
+    await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+    await vscode.commands.executeCommand('otrace.openGraphToSide');
+    await evalInWebview('1', { selector: FRAME, timeoutMs: 60_000 });
+    await sleep(500); // the axis and the labels settle on the next frame
+    const v = await evalInWebview<FirstView>(READ_FIRST_VIEW, { selector: FRAME });
+    testLog(`      panel graph ${v.width}x${v.height} px, lane height ${v.laneHeight} px, ${v.runs} runs of events drawn as one bar, ${v.labels.length} labels shown, lane label font ${v.lanes.map((l) => l.fontPx).join('/')} px`);
+
+    assert.deepEqual(
+      v.lanes.map((l) => l.name),
+      ['main', 'Explore:a93ccab', 'Explore:aa84377', 'compact:acompact-70d8e7'],
+      'sub-agent lanes sit under main, which spawned them',
+    );
+    for (const l of v.lanes) {
+      assert.ok(l.shown, `lane label ${l.name} is shown`);
+      assert.ok(l.box.y1 >= v.laneColumn.y1 && l.box.y2 <= v.laneColumn.y2, `lane label ${l.name} is inside the view: ${JSON.stringify(l.box)}`);
+      assert.ok(l.box.x2 <= v.stage.x1 + 0.5, `lane label ${l.name} is left of the graph, never over it`);
+      assert.ok(l.fontPx >= 10, `lane label ${l.name} is ${l.fontPx} px`);
+    }
+    assert.ok(v.laneHeight >= 10, `lane height ${v.laneHeight} px`);
+    assert.equal(v.stops.length, 6);
+    for (const s of v.stops) assert.ok(inside(s.box, v.stage), `stop ${s.id} is inside the view: ${JSON.stringify(s.box)} vs ${JSON.stringify(v.stage)}`);
+    assert.ok(inside(v.first, v.stage), 'the first event is in view');
+    assert.ok(inside(v.last, v.stage), 'the last event is in view');
+
+    assert.ok(v.labels.length >= 5, `some labels are shown (${v.labels.length})`);
+    for (const l of v.labels) {
+      assert.ok(l.box.y2 - l.box.y1 >= 10, `label ${l.text} is ${l.box.y2 - l.box.y1} px high`);
+      assert.ok(inside(l.box, v.stage), `label ${l.text} is inside the view`);
+    }
+    for (let i = 0; i < v.labels.length; i++)
+      for (let j = i + 1; j < v.labels.length; j++)
+        assert.ok(!overlap(v.labels[i].box, v.labels[j].box), `labels overlap: "${v.labels[i].text}" ${JSON.stringify(v.labels[i].box)} and "${v.labels[j].text}" ${JSON.stringify(v.labels[j].box)}`);
+
+    // For the README: who spawned whom, the whole run, the premature final stop selected (nothing after it is dimmed).
+    await evalInWebview(`() => { const n = globalThis.__otrace.cy.nodes('.stop-problem').last(); window.postMessage({ type: 'select', index: n.data('index') }, '*'); return new Promise((r) => setTimeout(r, 600)); }`, { selector: FRAME });
+    await vscode.commands.executeCommand('workbench.action.focusSecondEditorGroup');
+    await vscode.commands.executeCommand('workbench.action.toggleEditorWidths');
+    await sleep(800);
+    await evalInWebview(`() => { window.postMessage({ type: 'command', command: 'fit' }, '*'); return new Promise((r) => setTimeout(r, 600)); }`, { selector: FRAME });
+    await screenshot('test-output/claude-code-session.png');
+    await vscode.commands.executeCommand('workbench.action.toggleEditorWidths');
+    await sleep(500);
+  });
+
+  it('stepping moves the highlight and the counter', async () => {
+    const read = () =>
+      evalInWebview<{ selected: number | null; counter: string; later: number }>(
+        `() => { const { cy } = globalThis.__otrace; const s = cy.$('node:selected').first(); return { selected: globalThis.__otrace.current(), counter: document.getElementById('counter').textContent, later: cy.nodes('.later').length }; }`,
+        { selector: FRAME },
+      );
+    await clickInWebview('#first', { frame: FRAME });
+    await sleep(300);
+    const a = await read();
+    assert.match(a.counter, /^1 \/ \d+$/);
+    await clickInWebview('#next', { frame: FRAME });
+    await sleep(300);
+    const b = await read();
+    assert.match(b.counter, /^2 \/ \d+$/);
+    await clickInWebview('#next-stop', { frame: FRAME });
+    await sleep(300);
+    const c = await read();
+    const stop = await evalInWebview<boolean>(`() => globalThis.__otrace.cy.$('node:selected').hasClass('stop')`, { selector: FRAME });
+    assert.ok(stop, 'stop ▶ selects a stop');
+    assert.notEqual(c.counter, b.counter);
+    assert.ok(c.later < a.later, `fewer events are later (dimmed) as the timeline advances: ${a.later} -> ${c.later}`);
+  });
+
+  it('a finding group opens and a click frames all its events; Esc goes back', async () => {
+    const scaleBefore = await evalInWebview<number>('() => globalThis.__otrace.view.scale', { selector: FRAME });
+    await clickInWebview('.finding-group[data-group="loop-tool"] .group-head', { frame: FRAME });
+    await sleep(700);
+    const r = await evalInWebview<{ open: boolean; items: number; outside: string[]; count: number }>(
+      `() => {
+        const { cy, graph } = globalThis.__otrace;
+        const group = document.querySelector('.finding-group[data-group="loop-tool"]');
+        const items = [...group.querySelectorAll('.finding')];
+        const events = [...new Set(items.flatMap((b) => graph.findings[Number(b.dataset.finding)].events))];
+        const w = cy.width(), h = cy.height();
+        const outside = events.map((i) => graph.nodes[i].bar || graph.nodes[i].id).filter((id) => {
+          const b = cy.getElementById(id).renderedBoundingBox({ includeLabels: false });
+          return b.x1 < -0.5 || b.x2 > w + 0.5 || b.y1 < -0.5 || b.y2 > h + 0.5;
+        });
+        return { open: !group.querySelector('.group-items').hidden, items: items.length, outside, count: events.length };
+      }`,
+      { selector: FRAME },
+    );
+    assert.ok(r.open, 'the group is open');
+    assert.equal(r.items, 27, 'Repeated tool calls (27)');
+    assert.deepEqual(r.outside, [], `all ${r.count} events of the group are in view`);
+    await pressKeys(['Escape']);
+    await sleep(300);
+    const scaleAfter = await evalInWebview<number>('() => globalThis.__otrace.view.scale', { selector: FRAME });
+    assert.ok(Math.abs(scaleAfter - scaleBefore) < 1e-9, `Esc restores the view before: ${scaleBefore} -> ${scaleAfter}`);
+  });
+
+  it('palette commands step the active graph; follow in editor reveals the line without leaving the graph', async () => {
+    const counter = () => evalInWebview<string>(`() => document.getElementById('counter').textContent`, { selector: FRAME });
+    await clickInWebview('#first', { frame: FRAME });
+    await sleep(300);
+    assert.match(await counter(), /^1 \//);
+    await vscode.commands.executeCommand('otrace.graph.nextEvent');
+    await sleep(300);
+    assert.match(await counter(), /^2 \//, 'otrace: Next Event steps the graph');
+    await vscode.commands.executeCommand('otrace.graph.lastEvent');
+    await sleep(300);
+    assert.match(await counter(), /^(\d+) \/ \1$/, 'otrace: Last Event');
+
+    const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.fsPath === SESSION);
+    assert.ok(editor, 'the trace is visible beside the graph');
+    editor.selection = new vscode.Selection(0, 0, 0, 0);
+    const following = () => evalInWebview<boolean>(`() => document.getElementById('follow').checked`, { selector: FRAME });
+    if (!(await following())) await clickInWebview('#follow', { frame: FRAME });
+    await clickInWebview('#first', { frame: FRAME });
+    await sleep(300);
+    for (let i = 0; i < 3; i++) await clickInWebview('#next', { frame: FRAME });
+    await sleep(600);
+    const id = await evalInWebview<string>(`() => { const o = globalThis.__otrace; return o.graph.nodes[o.current()].eventId; }`, { selector: FRAME });
+    const line = editor.document.lineAt(editor.selection.start.line).text;
+    assert.ok(line.includes(id.split(':')[0]), `the editor shows the line of ${id}: ${line.slice(0, 120)}`);
+    assert.equal(vscode.window.activeTextEditor, undefined, 'the graph keeps the focus (no text editor is active)');
+    assert.equal(editor.document.isDirty, false);
+  });
+
+  it('exports the view: a PNG of the graph area, not blank; an SVG with one element per visible node', async () => {
+    const png = await evalInWebview<{ w: number; h: number; areaW: number; areaH: number; variance: number }>(
+      `async () => {
+        const url = await globalThis.__otrace.exportPng();
+        const img = new Image();
+        await new Promise((r, e) => { img.onload = r; img.onerror = e; img.src = url; });
+        const c = document.createElement('canvas');
+        c.width = img.width; c.height = img.height;
+        const ctx = c.getContext('2d');
+        ctx.drawImage(img, 0, 0);
+        const d = ctx.getImageData(0, 0, c.width, c.height).data;
+        let sum = 0, sq = 0, n = 0;
+        for (let i = 0; i < d.length; i += 4) { const v = (d[i] + d[i + 1] + d[i + 2]) / 3; sum += v; sq += v * v; n++; }
+        const area = document.getElementById('canvas');
+        return { w: img.width, h: img.height, areaW: area.clientWidth, areaH: area.clientHeight, variance: sq / n - (sum / n) ** 2 };
+      }`,
+      { selector: FRAME },
+    );
+    testLog(`      PNG ${png.w}x${png.h} px (graph area ${png.areaW}x${png.areaH}), pixel variance ${png.variance.toFixed(1)}`);
+    assert.equal(png.w, png.areaW);
+    assert.equal(png.h, png.areaH);
+    assert.ok(png.variance > 20, 'the PNG is not blank');
+    const svg = await evalInWebview<{ events: number; visible: number; error: boolean; scripts: number; lanes: number; lanesShown: number }>(
+      `() => {
+        const { cy, exportSvg } = globalThis.__otrace;
+        const doc = new DOMParser().parseFromString(exportSvg(), 'image/svg+xml');
+        const w = cy.width(), h = cy.height();
+        const visible = cy.nodes().filter((n) => { const p = n.renderedPosition(); return n.visible() && p.x >= -20 && p.x <= w + 20 && p.y >= -20 && p.y <= h + 20; }).length;
+        return { events: doc.querySelectorAll('g.event').length, visible, error: !!doc.querySelector('parsererror'), scripts: doc.querySelectorAll('script').length, lanes: doc.querySelectorAll('text.lane').length, lanesShown: [...document.querySelectorAll('#lanes .lane')].filter((l) => getComputedStyle(l).display !== 'none').length };
+      }`,
+      { selector: FRAME },
+    );
+    assert.equal(svg.error, false, 'the SVG parses');
+    assert.equal(svg.scripts, 0);
+    assert.equal(svg.events, svg.visible, 'one element per visible node');
+    assert.equal(svg.lanes, svg.lanesShown, 'the lane names shown');
+    assert.ok(svg.lanes > 0);
+  });
+});
+
+describe('graph lane groups in a real VS Code', function () {
+  this.timeout(150_000);
+  after(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
+
+  it('past what fits at 10 px a lane, sub-agent lanes fold into named groups that unfold', async () => {
+    // An orchestrator with 12 workers, each with 6 helpers: 85 lanes.
+    const lines: string[] = [];
+    let t = 0;
+    for (let w = 0; w < 12; w++) {
+      lines.push(JSON.stringify({ id: `s${w}`, t: t++, type: 'spawn', agent: 'orchestrator', to: `worker-${w}` }));
+      for (let h = 0; h < 6; h++) {
+        lines.push(JSON.stringify({ id: `s${w}.${h}`, t: t++, type: 'spawn', agent: `worker-${w}`, to: `helper-${w}.${h}` }));
+        lines.push(JSON.stringify({ id: `m${w}.${h}`, t: t++, type: 'message', agent: `helper-${w}.${h}`, to: `worker-${w}` }));
+      }
+    }
+    lines.push(JSON.stringify({ id: 'stop', t: t++, type: 'stop', agent: 'orchestrator', reason: 'task_complete' }));
+    const file = path.join(os.tmpdir(), `otrace-swarm-${process.pid}.otrace.jsonl`);
+    fs.writeFileSync(file, `${lines.join('\n')}\n`);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.window.showTextDocument(vscode.Uri.file(file), { viewColumn: vscode.ViewColumn.One });
+    await vscode.commands.executeCommand('otrace.openGraphToSide');
+    const frame = `body[data-state="ready"][data-title="${path.basename(file)}"]`;
+    await evalInWebview('1', { selector: frame, timeoutMs: 60_000 });
+    await sleep(400);
+    const read = () =>
+      evalInWebview<{ laneHeight: number; shown: { name: string; more: string; top: number; bottom: number }[]; column: { top: number; bottom: number } }>(
+        `() => {
+          const { view } = globalThis.__otrace;
+          const col = document.getElementById('lanes').getBoundingClientRect();
+          const shown = [...document.querySelectorAll('#lanes .lane')].filter((l) => getComputedStyle(l).display !== 'none').map((l) => {
+            const r = l.querySelector('.lane-name').getBoundingClientRect();
+            return { name: l.querySelector('.lane-name').textContent, more: l.querySelector('.lane-more').textContent, top: r.top, bottom: r.bottom };
+          });
+          return { laneHeight: view.laneHeight, shown, column: { top: col.top, bottom: col.bottom } };
+        }`,
+        { selector: frame },
+      );
+    const v = await read();
+    testLog(`      85 lanes: ${v.shown.length} rows of ${v.laneHeight} px in the first view (${v.shown.filter((s) => s.more).length} groups)`);
+    assert.ok(v.laneHeight >= 10, `lane height ${v.laneHeight} px`);
+    assert.ok(v.shown.length < 85, 'some lanes are folded into groups');
+    assert.ok(v.shown.some((s) => s.more), 'a folded group says how many lanes it holds');
+    assert.equal(v.shown.length, 13, 'the orchestrator and its 12 workers, each folding its 6 helpers');
+    for (const s of v.shown) assert.ok(s.top >= v.column.top - 0.5 && s.bottom <= v.column.bottom + 0.5, `lane ${s.name} is in view`);
+    const group = v.shown.find((s) => s.more)!;
+    await clickInWebview(`#lanes .lane[data-lane="${group.name}"] .fold`, { frame });
+    await sleep(400);
+    const after = await read();
+    assert.ok(after.shown.length > v.shown.length, `unfolding ${group.name} shows its lanes`);
+    fs.rmSync(file, { force: true });
+  });
+});

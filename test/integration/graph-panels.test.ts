@@ -1,0 +1,59 @@
+/**
+ * One graph panel that follows the active trace (issue 9), like Markdown's preview: it retargets
+ * when another trace becomes the active editor, not when a file of the shown trace does (a Claude
+ * Code sub-agent file); a locked panel stays on its trace, and "Open to the Side" then opens a
+ * second one.
+ */
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { clickInWebview, evalInWebview } from './bridge';
+
+const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
+const SESSION = path.join(ROOT, 'test', 'fixtures', 'claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl');
+const SUBAGENT = path.join(ROOT, 'test', 'fixtures', 'claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46', 'subagents', 'agent-a93ccab.jsonl');
+const DEMO = path.join(ROOT, 'samples', 'demo.otrace.jsonl');
+const SURVEY = path.join(ROOT, 'samples', 'survey-example.json');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const ready = (file: string) => `body[data-state="ready"][data-title="${path.basename(file)}"]`;
+
+function graphTabs(): vscode.Tab[] {
+  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview);
+}
+
+async function showInFirstColumn(file: string): Promise<void> {
+  await vscode.window.showTextDocument(vscode.Uri.file(file), { viewColumn: vscode.ViewColumn.One, preview: false });
+}
+
+describe('one graph panel follows the active trace', function () {
+  this.timeout(150_000);
+  before(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
+  after(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
+
+  it('retargets to the active trace, not to the files of the shown trace; a locked panel stays', async () => {
+    await showInFirstColumn(SESSION);
+    await vscode.commands.executeCommand('otrace.openGraphToSide');
+    await evalInWebview('1', { selector: ready(SESSION), timeoutMs: 60_000 });
+
+    await showInFirstColumn(SUBAGENT);
+    await sleep(1500);
+    await evalInWebview('1', { selector: ready(SESSION), timeoutMs: 2_000 });
+    assert.equal(graphTabs().length, 1);
+
+    await showInFirstColumn(DEMO);
+    await evalInWebview('1', { selector: ready(DEMO), timeoutMs: 30_000 });
+    assert.equal(graphTabs().length, 1, 'the same panel shows the newly active trace');
+    assert.match(graphTabs()[0].label, /demo\.otrace\.jsonl/);
+
+    await clickInWebview('#lock', { frame: ready(DEMO) });
+    await sleep(500);
+    assert.match(graphTabs()[0].label, /locked/);
+    await showInFirstColumn(SURVEY);
+    await sleep(1500);
+    await evalInWebview('1', { selector: ready(DEMO), timeoutMs: 2_000 });
+
+    await vscode.commands.executeCommand('otrace.openGraphToSide');
+    await evalInWebview('1', { selector: ready(SURVEY), timeoutMs: 30_000 });
+    assert.equal(graphTabs().length, 2, 'with the first panel locked, Open to the Side opens a second one');
+  });
+});

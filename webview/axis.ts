@@ -1,0 +1,85 @@
+/**
+ * The time axis above the graph: ticks at round times (or event numbers in event order), the
+ * compressed idle gaps marked on the axis and as hatched bands across the lanes, and the cursor
+ * line at the current event.
+ */
+import { axisToTime, timeToAxis } from '../src/panel/layout';
+import type { TraceGraph } from './graph';
+
+const STEPS = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14400, 43200, 86400];
+
+/** A duration as people read it: `850 ms`, `12.5 s`, `3 min`, `1 h 20 min`. */
+export function formatDuration(s: number): string {
+  const a = Math.abs(s);
+  if (a === 0) return '0';
+  if (a < 1) return `${Math.round(s * 1000)} ms`;
+  if (a < 60) return `${Number(s.toFixed(a < 10 ? 2 : 1))} s`;
+  if (a < 3600) return `${Math.floor(a / 60)} min${a % 60 >= 1 ? ` ${Math.round(a % 60)} s` : ''}`;
+  return `${Math.floor(a / 3600)} h${a % 3600 >= 60 ? ` ${Math.round((a % 3600) / 60)} min` : ''}`;
+}
+
+/** Draws the axis into `axis` and the gap bands into `bands`; returns the redraw function. */
+export function createAxis(axis: HTMLElement, bands: HTMLElement, graph: TraceGraph): () => void {
+  return () => {
+    const width = axis.clientWidth;
+    const ticks: HTMLElement[] = [];
+    const gapBands: HTMLElement[] = [];
+    if (graph.mode === 'order') {
+      const per = pick(graph.scale, [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000]);
+      const first = Math.max(0, Math.ceil(graph.axisAt(0) / per) * per);
+      for (let u = first; u <= graph.axisLength() && graph.screenX(u) < width; u += per) ticks.push(tick(graph.screenX(u), `#${u + 1}`));
+    } else {
+      const model = graph.graph.axis;
+      const t0 = model.points[0][1];
+      const step = pick(graph.scale, STEPS);
+      const left = axisToTime(model, Math.max(0, graph.axisAt(0)));
+      const right = axisToTime(model, Math.min(model.span, graph.axisAt(width)));
+      // Ticks first; a gap's mark keeps its text only where no tick label is.
+      const taken: [number, number][] = [];
+      let last = -Infinity;
+      for (let t = Math.ceil((left - t0) / step) * step; t0 + t <= right + 1e-9 && ticks.length < 200; t += step) {
+        const x = graph.screenX(timeToAxis(model, t0 + t));
+        if (x - last < 60) continue; // ticks squeezed by a compressed gap
+        last = x;
+        const text = formatDuration(t);
+        taken.push([x, x + 6 + text.length * 6.5]);
+        ticks.push(tick(x, text));
+      }
+      for (const g of model.gaps) {
+        const x0 = graph.screenX(g.x);
+        const x1 = graph.screenX(g.x + g.width);
+        if (x1 < 0 || x0 > width) continue;
+        const mark = document.createElement('div');
+        mark.className = 'gap-mark';
+        mark.style.left = `${x0}px`;
+        mark.style.width = `${Math.max(2, x1 - x0)}px`;
+        const label = `⋯ ${formatDuration(g.t1 - g.t0)} idle`;
+        const free = !taken.some(([a, b]) => x0 < b && x1 > a);
+        mark.textContent = free ? (x1 - x0 > label.length * 6 ? label : '⋯') : '';
+        mark.title = `${formatDuration(g.t1 - g.t0)} without events, drawn shortened`;
+        ticks.unshift(mark);
+        const band = document.createElement('div');
+        band.className = 'gap-band';
+        band.style.left = `${x0}px`;
+        band.style.width = `${Math.max(2, x1 - x0)}px`;
+        band.title = mark.title;
+        gapBands.push(band);
+      }
+    }
+    axis.replaceChildren(...ticks);
+    bands.replaceChildren(...gapBands);
+  };
+}
+
+/** The smallest step whose ticks are at least 80 px apart at `scale` px per unit. */
+function pick(scale: number, steps: number[]): number {
+  return steps.find((s) => s * scale >= 80) ?? steps[steps.length - 1];
+}
+
+function tick(x: number, text: string): HTMLElement {
+  const el = document.createElement('div');
+  el.className = 'tick';
+  el.style.left = `${x}px`;
+  el.textContent = text;
+  return el;
+}

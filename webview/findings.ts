@@ -1,0 +1,114 @@
+/**
+ * The analysis findings as a person reads them: grouped by kind with counts
+ * (`Repeated tool calls (27) ▸`), most severe and most wasteful groups first, folded until
+ * opened. A sound stop is not listed (its node carries a ✓). Opening a group frames all its
+ * events; a finding frames its own. Trace text is set with textContent only.
+ */
+import type { GraphFinding } from '../src/protocol';
+
+/** A group of findings of one kind, in the order shown. */
+export interface FindingGroup {
+  key: string;
+  title: string;
+  severity: GraphFinding['severity'];
+  /** Indices into `GraphModel.findings`. */
+  members: number[];
+  /** Tokens spent on the group's events (its waste). */
+  tokens: number;
+}
+
+const SEVERITY_RANK = { error: 0, warning: 1, info: 2 } as const;
+const SEVERITY_ICON = { error: '✖', warning: '⚠', info: 'ℹ' } as const;
+
+/** The plain-words name of a finding's group, or undefined for findings not listed (sound stops). */
+export function groupOf(f: GraphFinding & { loop?: unknown }): { key: string; title: string } | undefined {
+  switch (f.kind) {
+    case 'stop':
+      if (f.mode === 'ok') return undefined;
+      if (f.mode === 'premature') return { key: 'stop-premature', title: 'Stopped too early' };
+      if (f.mode === 'delayed') return { key: 'stop-delayed', title: 'Kept going after the task was done' };
+      if (f.mode === 'no_stop') return { key: 'stop-none', title: 'Never stopped' };
+      return { key: `stop-${f.mode ?? 'other'}`, title: 'Stop problems' };
+    case 'loop':
+      return /repeated_tool_call|called \d+ times/.test(f.message) ? { key: 'loop-tool', title: 'Repeated tool calls' } : /ping/i.test(f.message) ? { key: 'loop-pingpong', title: 'Delegation ping-pong' } : { key: 'loop-seq', title: 'Repeated sequences' };
+    case 'blame':
+      return { key: 'blame', title: 'Decisive error' };
+    case 'best_stop':
+      return { key: 'best-stop', title: 'Could have stopped earlier' };
+    default:
+      return { key: f.kind, title: f.kind.replace(/_/g, ' ') };
+  }
+}
+
+/** Groups findings by kind, most severe first, then by waste (tokens), then by size. */
+export function groupFindings(findings: GraphFinding[]): FindingGroup[] {
+  const groups = new Map<string, FindingGroup>();
+  findings.forEach((f, i) => {
+    const g = groupOf(f);
+    if (!g) return;
+    const group = groups.get(g.key) ?? { ...g, severity: f.severity, members: [], tokens: 0 };
+    group.members.push(i);
+    group.tokens += f.tokens ?? 0;
+    if (SEVERITY_RANK[f.severity] < SEVERITY_RANK[group.severity]) group.severity = f.severity;
+    groups.set(g.key, group);
+  });
+  for (const g of groups.values()) g.members.sort((a, b) => (findings[b].tokens ?? 0) - (findings[a].tokens ?? 0) || a - b);
+  return [...groups.values()].sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.tokens - a.tokens || b.members.length - a.members.length);
+}
+
+/** What the list calls back: frame events (by index) of a group or a finding. */
+export interface FindingActions {
+  frame(events: number[], finding?: number): void;
+}
+
+/** Fills `list` with the grouped findings. */
+export function showFindings(list: HTMLElement, findings: GraphFinding[], actions: FindingActions): void {
+  const groups = groupFindings(findings);
+  list.replaceChildren(
+    ...groups.map((g) => {
+      const box = document.createElement('div');
+      box.className = `finding-group ${g.severity}`;
+      box.dataset.group = g.key;
+      const head = document.createElement('button');
+      head.className = 'group-head';
+      head.setAttribute('aria-expanded', 'false');
+      const waste = g.tokens > 0 ? ` · ${formatTokens(g.tokens)} tokens` : '';
+      const label = () => `${SEVERITY_ICON[g.severity]} ${g.title} (${g.members.length}) ${box.classList.contains('open') ? '▾' : '▸'}`;
+      head.textContent = label();
+      head.title = `${g.members.length} findings${waste}: click to list them and show all their events`;
+      const items = document.createElement('div');
+      items.className = 'group-items';
+      items.hidden = true;
+      items.append(
+        ...g.members.map((i) => {
+          const f = findings[i];
+          const item = document.createElement('button');
+          item.className = `finding ${f.severity}`;
+          item.dataset.finding = String(i);
+          item.textContent = f.message + (f.tokens ? ` · ${formatTokens(f.tokens)} tokens` : ''); // untrusted text: textContent only
+          item.title = `${f.events.length} events: click to show them (Esc goes back)`;
+          item.addEventListener('click', () => actions.frame(f.events, i));
+          return item;
+        }),
+      );
+      head.addEventListener('click', () => {
+        const open = !box.classList.contains('open');
+        box.classList.toggle('open', open);
+        items.hidden = !open;
+        head.setAttribute('aria-expanded', String(open));
+        head.textContent = label();
+        if (open) actions.frame([...new Set(g.members.flatMap((i) => findings[i].events))]);
+      });
+      const summary = document.createElement('span');
+      summary.className = 'group-waste';
+      summary.textContent = waste ? waste.slice(3) : '';
+      box.append(head, summary, items);
+      return box;
+    }),
+  );
+  list.hidden = groups.length === 0;
+}
+
+function formatTokens(n: number): string {
+  return n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e3 ? `${Math.round(n / 1e3)}k` : String(n);
+}

@@ -1,0 +1,77 @@
+/**
+ * The lane column beside the graph (never over it): one name per agent lane, indented under the
+ * agent that spawned it, with a fold toggle on lanes that have sub-agent lanes. Names follow the
+ * graph's vertical scroll. Trace text (agent names) is set with textContent only.
+ */
+import type { TraceGraph } from './graph';
+
+/** Fills `column` with the lane names of `graph` and keeps them aligned with it. */
+export function createLaneColumn(column: HTMLElement, graph: TraceGraph): () => void {
+  const lanes = graph.graph.lanes;
+  const hasChildren = new Set(lanes.map((l) => l.parent).filter((p): p is string => !!p));
+  const rows = lanes.map((lane) => {
+    const row = document.createElement('div');
+    row.className = 'lane';
+    row.dataset.lane = lane.name;
+    row.style.paddingLeft = `${4 + lane.depth * 12}px`;
+    if (hasChildren.has(lane.name)) {
+      const fold = document.createElement('button');
+      fold.className = 'fold';
+      fold.title = 'Fold or unfold the lanes of the agents it spawned';
+      fold.setAttribute('aria-expanded', 'true');
+      fold.textContent = '▾';
+      fold.addEventListener('click', () => graph.toggleLane(lane.name));
+      row.append(fold);
+    } else if (lane.depth > 0) {
+      const elbow = document.createElement('span');
+      elbow.className = 'elbow';
+      elbow.textContent = '└';
+      row.append(elbow);
+    }
+    const name = document.createElement('span');
+    name.className = 'lane-name';
+    name.textContent = lane.name; // untrusted trace text: never innerHTML
+    const more = document.createElement('span');
+    more.className = 'lane-more';
+    row.append(name, more);
+    row.title = `${lane.name}: ${lane.count} events${lane.parent ? `, spawned by ${lane.parent}` : ''}`;
+    return row;
+  });
+  column.replaceChildren(...rows);
+  // The column is as wide as the longest name needs (indent and fold included), within 100..240 px.
+  const measure = document.createElement('canvas').getContext('2d');
+  if (measure) {
+    measure.font = `12px ${getComputedStyle(document.body).fontFamily || 'sans-serif'}`;
+    const need = Math.max(0, ...lanes.map((l) => 4 + l.depth * 12 + 16 + measure.measureText(l.name).width + 10));
+    const max = Math.max(100, Math.min(240, (column.parentElement?.clientWidth ?? 800) * 0.3));
+    column.parentElement?.style.setProperty('--lane-column', `${Math.round(Math.max(100, Math.min(max, need)))}px`);
+  }
+  const place = () => {
+    const h = graph.laneHeight;
+    const height = column.clientHeight;
+    lanes.forEach((_, i) => {
+      const el = rows[i];
+      const row = graph.row(i);
+      const fold = el.querySelector('.fold');
+      if (fold) {
+        const open = !graph.collapsed.has(lanes[i].name);
+        fold.textContent = open ? '▾' : '▸';
+        fold.setAttribute('aria-expanded', String(open));
+        (el.querySelector('.lane-more') as HTMLElement).textContent = open ? '' : ` +${graph.hiddenUnder(lanes[i].name)}`;
+      }
+      if (row === undefined) {
+        el.style.display = 'none';
+        return;
+      }
+      const top = row * h + graph.cy.pan().y;
+      const visible = top + h > 0 && top < height;
+      el.style.display = visible ? '' : 'none';
+      if (!visible) return;
+      el.style.top = `${top}px`;
+      el.style.height = `${h}px`;
+      el.style.paddingTop = `${Math.max(0, graph.nodeOffset() - 8)}px`;
+      el.classList.toggle('odd', row % 2 === 1);
+    });
+  };
+  return place;
+}

@@ -1,0 +1,128 @@
+/**
+ * Stepping through the trace in time: the current event (highlighted; later events dimmed), the
+ * `n / N` counter and its time, next/previous event, event of the same agent, stop and finding,
+ * first/last, and play/pause at a chosen speed.
+ */
+import type { GraphModel } from '../src/protocol';
+import { formatDuration } from './axis';
+
+/** Where stepping can go. */
+export type StepTarget = 'next' | 'previous' | 'first' | 'last' | 'nextOfAgent' | 'previousOfAgent' | 'nextStop' | 'previousStop' | 'nextFinding' | 'previousFinding';
+
+/** The timeline of one graph: event indices in time order and the current position in them. */
+export class Timeline {
+  /** Event indices in time order. */
+  readonly order: number[];
+  /** Position of each event index in `order`. */
+  private readonly rank: number[];
+  private readonly stops: number[];
+  private readonly findingEvents: number[];
+  /** Position in `order`, or -1 before the first event. */
+  position = -1;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  /** Events per second while playing. */
+  speed = 4;
+
+  constructor(
+    private readonly graph: GraphModel,
+    /** Moves the selection to an event (the timeline's current event). */
+    private readonly go: (index: number) => void,
+    private readonly onPlayChange: (playing: boolean) => void,
+  ) {
+    this.order = [...graph.nodes].sort((a, b) => a.order - b.order).map((n) => n.index);
+    this.rank = [];
+    this.order.forEach((index, pos) => (this.rank[index] = pos));
+    this.stops = this.order.filter((i) => graph.nodes[i].kind === 'stop');
+    const listed = new Set<number>();
+    for (const f of graph.findings) if (!(f.kind === 'stop' && f.mode === 'ok')) for (const i of f.events) listed.add(i);
+    this.findingEvents = this.order.filter((i) => listed.has(i));
+  }
+
+  /** The current event's index, if any. */
+  get current(): number | undefined {
+    return this.position >= 0 ? this.order[this.position] : undefined;
+  }
+
+  /** Follows a selection made elsewhere (a click, the editor). */
+  setCurrent(index: number): void {
+    const pos = this.rank[index];
+    if (pos !== undefined) this.position = pos;
+  }
+
+  /** Steps to a target; returns false when there is nowhere to go. */
+  step(target: StepTarget): boolean {
+    const pos = this.position;
+    const here = this.current;
+    const agent = here === undefined ? undefined : this.graph.nodes[here].agent;
+    const after = (list: number[]) => list.find((i) => this.rank[i] > pos);
+    const before = (list: number[]) => [...list].reverse().find((i) => this.rank[i] < (pos < 0 ? this.order.length : pos));
+    let next: number | undefined;
+    switch (target) {
+      case 'next':
+        next = this.order[Math.min(this.order.length - 1, pos + 1)];
+        break;
+      case 'previous':
+        next = this.order[Math.max(0, pos - 1)];
+        break;
+      case 'first':
+        next = this.order[0];
+        break;
+      case 'last':
+        next = this.order[this.order.length - 1];
+        break;
+      case 'nextOfAgent':
+        next = agent === undefined ? this.order[0] : this.order.slice(pos + 1).find((i) => this.graph.nodes[i].agent === agent);
+        break;
+      case 'previousOfAgent':
+        next = agent === undefined ? undefined : [...this.order.slice(0, Math.max(0, pos))].reverse().find((i) => this.graph.nodes[i].agent === agent);
+        break;
+      case 'nextStop':
+        next = after(this.stops) ?? this.stops[0];
+        break;
+      case 'previousStop':
+        next = before(this.stops);
+        break;
+      case 'nextFinding':
+        next = after(this.findingEvents) ?? this.findingEvents[0];
+        break;
+      case 'previousFinding':
+        next = before(this.findingEvents);
+        break;
+    }
+    if (next === undefined || next === here) return false;
+    this.position = this.rank[next];
+    this.go(next);
+    return true;
+  }
+
+  /** `n / N` and the current event's time. */
+  status(): { counter: string; time: string } {
+    const total = this.order.length;
+    const here = this.current;
+    if (here === undefined) return { counter: `– / ${total}`, time: '' };
+    const t0 = this.graph.axis.points[0]?.[1] ?? 0;
+    return { counter: `${this.position + 1} / ${total}`, time: `t = ${formatDuration(this.graph.nodes[here].t - t0)}` };
+  }
+
+  get playing(): boolean {
+    return this.timer !== undefined;
+  }
+
+  /** Starts or stops playing (one event per 1/speed s; stops at the end). */
+  togglePlay(): void {
+    if (this.timer) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    } else {
+      if (this.position >= this.order.length - 1) this.position = -1;
+      this.timer = setInterval(() => {
+        if (!this.step('next') || this.position >= this.order.length - 1) this.togglePlay();
+      }, 1000 / this.speed);
+    }
+    this.onPlayChange(this.playing);
+  }
+
+  dispose(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+}
