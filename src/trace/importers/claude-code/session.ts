@@ -45,6 +45,8 @@ export const RECORD_HANDLERS: Record<string, (im: ClaudeImport, c: RecordContext
     const agentId = str(data?.agentId);
     if (data?.type === 'agent_progress' && agentId && !c.cursor.withFile.has(agentId) && c.cursor.file === im.main) {
       mirror(im, data, agentId, str(c.value.parentToolUseID), c.ms, c.origin, c.record, c.cursor.file.path);
+    } else if (data?.type === 'agent_progress' && agentId && c.cursor.withFile.has(agentId)) {
+      // repeats a message of a sub-agent whose own file is read: shown from there
     } else im.skip(`progress/${str(data?.type) ?? '?'}`, c.origin);
   },
 };
