@@ -5,6 +5,12 @@ import type { Origin } from '../../model';
 import type { TraceEvent } from '../../schema';
 import type { ClaudeImport } from './session';
 import { toolResult } from './user';
+/**
+ * An `assistant` record: an API-error row (a stop of kind api_error), a `<synthetic>` placeholder,
+ * or blocks of an API response (text -> message, tool_use -> tool_call / spawn + delegate); the
+ * response's first event is its model call (tokens, `response_events`), its later events are caused
+ * by it; a recorded `stop_reason` ends the turn. @param ms record time, epoch ms.
+ */
 export function assistant(im: ClaudeImport, lane: LaneState, v: Json, ms: number, origin: Origin): void {
   const message = isObject(v.message) ? v.message : undefined;
   if (!message) return im.skip('assistant/no-message', origin);

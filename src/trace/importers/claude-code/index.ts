@@ -27,8 +27,15 @@
  *   its return from the call's result;
  * - other tool_use / tool_result blocks: `tool_call` (id = tool_use id) / `tool_result`
  *   (id `<tool_use_id>:result`, `causes` = the call), with a `tool_dependency` edge;
- * - assistant text: `message`; human prompts: `message` from `user`; thinking blocks, meta records,
- *   hook / bash progress, snapshots and queue operations give no event (counted in metadata);
+ * - assistant text: `message`; human prompts: `message` from `user`; meta records (`isMeta`):
+ *   `message` of kind `meta` from `harness`; local commands (`<command-name>`, their
+ *   `<local-command-stdout>`; user or `system/local_command` records): one `message` of kind
+ *   `local_command` (`command`, `command_args`, `stdout`); `<synthetic>` rows: `message` of kind
+ *   `placeholder`; one API response (records sharing `message.id`) is one model call: its first
+ *   event has `model_call` and `response_events`, its later events are caused by it; a refused call
+ *   has `call_status: denied`, a call without result `no_result` (`in_progress` when the file's
+ *   last line is cut off); thinking blocks, hook / bash progress, snapshots and queue operations
+ *   give no event and are counted in one "not shown" warning;
  * - stops (one per turn at most): an assistant `stop_reason` (end_turn, stop_sequence ->
  *   task_complete; max_tokens, model_context_window_exceeded -> budget_exhausted; refusal -> error;
  *   tool_use and pause_turn are not stops), an API error message (-> error, or budget_exhausted for
@@ -37,11 +44,13 @@
  *   text and that is followed by the next prompt also stops (task_complete, detail says inferred);
  *   a sub-agent stops at its final answer (task_complete; error / user_abort when its call's
  *   result is an error); a turn cut off at the end of the file has no stop;
- * - compaction: `compact_boundary` -> `orchestrator_decision` with `compaction: true` (trigger,
- *   pre_tokens), and the summary that continues the conversation -> `message` with `compaction: true`;
+ * - compaction: `compact_boundary` -> one `orchestrator_decision` of kind `compaction` (trigger,
+ *   pre_tokens), caused by the event of its `logicalParentUuid`, holding the summary row that
+ *   follows it (`summary_record`); interruption markers -> `stop` of kind `interruption`, API-error
+ *   rows -> `stop` of kind `api_error`;
  * - tokens: per API message (`message.id`), input + cache creation + cache read + output tokens
  *   of its final usage (the same sum Claude Code reports as a sub-agent's `totalTokens`), put on the
- *   message's last event; `trace.costs` sums them all.
+ *   response's model call (its first event); `trace.costs` sums them all.
  * Time `t`: seconds since the earliest record timestamp of the session and its sub-agent files.
  */
 import { firstJsonLines, registerFormat, type FileAccess, type TraceFormat } from '../../formats';

@@ -5,6 +5,11 @@ import type { Origin } from '../../model';
 import type { TraceEvent } from '../../schema';
 import type { ClaudeImport } from './session';
 import { readLocalCommand } from './user';
+/**
+ * A `system` record: `compact_boundary` (one compaction event joined through `logicalParentUuid`),
+ * `stop_hook_summary` / `turn_duration` (the turn's stop when none was recorded), `local_command`;
+ * other subtypes are counted as not shown.
+ */
 export function system(im: ClaudeImport, lane: LaneState, v: Json, ms: number, origin: Origin): void {
   const subtype = str(v.subtype) ?? '?';
   const uuid = str(v.uuid) ?? `L${origin.record}`;

@@ -4,6 +4,11 @@ import { clipContent, isObject, type JsonlRecord, secondsSince, str } from '../j
 import type { Origin } from '../../model';
 import type { TraceEvent } from '../../schema';
 import type { ClaudeImport } from './session';
+/**
+ * A `user` record: tool results, an interruption marker (stop of kind interruption), a compaction
+ * summary (into its compaction event), a local command, a meta row, or a prompt (which closes the
+ * previous turn). @param ms record time, epoch ms; @param r / file where it came from.
+ */
 export function user(im: ClaudeImport, lane: LaneState, v: Json, ms: number, origin: Origin, r: JsonlRecord, file: string | undefined): void {
   const message = isObject(v.message) ? v.message : undefined;
   if (!message) return im.skip('user/no-message', origin);
