@@ -326,6 +326,41 @@ export class ClaudeImport {
   }
 
   /**
+   * One info problem saying what was read as its own kind (so `otrace validate` says what it
+   * noticed): API responses written as several records, compactions, local commands, meta rows,
+   * placeholders, API errors, interruptions, refused calls, text with terminal escapes stripped.
+   * Positioned at the first such event.
+   */
+  noteKinds(): void {
+    const counts = new Map<string, number>();
+    let first: Origin | undefined;
+    const note = (what: string, i: number) => {
+      counts.set(what, (counts.get(what) ?? 0) + 1);
+      const o = this.out.originOf(this.out.events[i].id);
+      if (o && (!first || (o.file === undefined && (first.file !== undefined || o.range.start.line < first.range.start.line)))) first = o;
+    };
+    this.out.events.forEach((e, i) => {
+      const x = e as Json;
+      if (Array.isArray(x.response_events) && (x.response_events as string[]).length > 1) note('API response written as several records (read as one model call)', i);
+      if (e.kind === 'compaction') note(x.content_is_summary ? 'compaction (its summary inside it)' : 'compaction', i);
+      else if (e.kind === 'local_command') note('local command (not a prompt)', i);
+      else if (e.kind === 'meta') note('meta row (injected by the harness)', i);
+      else if (e.kind === 'placeholder') note('synthetic placeholder row (not model output)', i);
+      else if (e.kind === 'api_error') note('API error row', i);
+      else if (e.kind === 'interruption') note('user interruption', i);
+      if (e.call_status === 'denied') note('call refused by the user', i);
+      if (x.content_ansi === true) note('text with terminal escape sequences (stripped)', i);
+    });
+    if (!counts.size || !first) return;
+    this.problems.push({
+      severity: 'info',
+      message: `read as their own kinds: ${[...counts].map(([k, n]) => `${n} ${k}`).join(', ')}`,
+      range: first.range,
+      ...(first.file ? { file: first.file } : {}),
+    });
+  }
+
+  /**
    * After all records: marks tool calls that never got a result (`call_status` `no_result`, or
    * `in_progress` when their file ends in a cut-off line: it is still being written) with one
    * warning, and counts what was not shown in one warning.
@@ -355,6 +390,7 @@ export class ClaudeImport {
         ...(first.file ? { file: first.file } : {}),
       });
     }
+    this.noteKinds();
     const kinds = Object.entries(this.skipped);
     if (kinds.length) {
       const total = kinds.reduce((n, [, c]) => n + c, 0);
