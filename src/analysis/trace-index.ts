@@ -48,6 +48,8 @@ export class TraceIndex {
   readonly rawIndex: Int32Array;
   /** Event id -> position (first event with that id when ids repeat). */
   readonly pos = new Map<string, number>();
+  /** Positions of every event carrying an id that several events carry, ascending. */
+  private readonly repeats = new Map<string, number[]>();
   /** Agent -> positions of its events, in time order. */
   readonly lanes = new Map<string, number[]>();
   /** Position of each event inside its lane. */
@@ -101,6 +103,7 @@ export class TraceIndex {
     for (let i = 0; i < n; i++) {
       const e = this.events[i];
       if (!this.pos.has(e.id)) this.pos.set(e.id, i);
+      else (this.repeats.get(e.id) ?? this.repeats.set(e.id, [this.pos.get(e.id)!]).get(e.id)!).push(i);
       let lane = this.lanes.get(e.agent);
       if (!lane) this.lanes.set(e.agent, (lane = []));
       this.lanePos[i] = lane.length;
@@ -199,6 +202,18 @@ export class TraceIndex {
     return to !== undefined && to !== this.events[i].agent && this.lanes.has(to) ? to : undefined;
   }
 
+  /**
+   * The position an id names from position `v`: the event carrying it, or when several do, the
+   * nearest one before `v` (else the first). Undefined when no event carries it.
+   */
+  resolve(id: string, v: number): number | undefined {
+    const list = this.repeats.get(id);
+    if (!list) return this.pos.get(id);
+    let best = list[0];
+    for (const p of list) if (p < v) best = p;
+    return best;
+  }
+
   /** Parent positions of an event (any link kind). */
   parents(i: number): number[] {
     return this.incoming[i].map((k) => this.links[k].u);
@@ -242,8 +257,8 @@ export class TraceIndex {
     }
     for (let v = 0; v < n; v++) {
       const e = this.events[v];
-      if (typeof e.parent === 'string') link(this.pos.get(e.parent), v, 'parent', true);
-      if (Array.isArray(e.causes)) for (const c of e.causes) if (typeof c === 'string') link(this.pos.get(c), v, 'causes', true);
+      if (typeof e.parent === 'string') link(this.resolve(e.parent, v), v, 'parent', true);
+      if (Array.isArray(e.causes)) for (const c of e.causes) if (typeof c === 'string') link(this.resolve(c, v), v, 'causes', true);
     }
     // tool_call -> tool_result: explicit links first, else the oldest unanswered call of the same tool.
     for (let v = 0; v < n; v++) {

@@ -12,8 +12,9 @@ export type FieldLocator = (kind: 'event' | 'edge', index: number, path: (string
 /**
  * Appends cross-record problems to `problems`.
  * @param events events in file order; @param edges edges in file order.
- * Errors: duplicate event id, edge to a missing event. Warnings: `t` lower than the previous event
- * of the same agent, `parent`/`causes`/`target` naming a missing event.
+ * Errors: edge to a missing event. Warnings: a repeated event id (every event is kept, keyed by its
+ * index; docs/model.md), `t` lower than the previous event of the same agent, `parent`/`causes`
+ * naming a missing event or a repeated id (which resolves to the nearest earlier event carrying it).
  * @returns the set of event ids (first occurrence wins).
  */
 export function checkTrace(
@@ -23,12 +24,14 @@ export function checkTrace(
   problems: Problem[],
 ): Set<string> {
   const ids = new Set<string>();
+  const repeated = new Map<string, number>();
   const lastTime = new Map<string, { t: number; id: string }>();
   events.forEach((event, i) => {
     if (ids.has(event.id)) {
+      repeated.set(event.id, (repeated.get(event.id) ?? 1) + 1);
       problems.push({
-        severity: 'error',
-        message: `duplicate event id ${preview(event.id)}`,
+        severity: 'warning',
+        message: `duplicate event id ${preview(event.id)}: both events are kept; a "causes" or "parent" naming it means the nearest earlier one`,
         range: locate('event', i, ['id']),
       });
     } else {
@@ -49,6 +52,14 @@ export function checkTrace(
     if (event.parent !== undefined) refs.push([event.parent, ['parent']]);
     event.causes?.forEach((c, k) => refs.push([c, ['causes', k]]));
     for (const [ref, path] of refs) {
+      const carriers = repeated.get(ref);
+      if (carriers !== undefined) {
+        problems.push({
+          severity: 'warning',
+          message: `"${path[0]}" names ${preview(ref)}, which ${carriers} events carry; it resolves to the nearest earlier one`,
+          range: locate('event', i, path),
+        });
+      }
       if (!ids.has(ref)) {
         problems.push({
           severity: 'warning',

@@ -420,7 +420,9 @@ function readRollout(records: JsonlRecord[], text: string, ctx: RolloutContext):
         case 'turn_aborted': {
           if (turn && turn.stop !== null) break;
           const reason = abortReason(p.reason);
-          add({ id: `stop:${str(p.turn_id) ?? turn?.turn_id ?? `L${r.line}`}`, type: 'stop', reason, decided_by: reason === 'user_abort' ? 'user' : lane, detail: `turn aborted: ${String(p.reason)}` });
+          const aborted: Draft = { id: `stop:${str(p.turn_id) ?? turn?.turn_id ?? `L${r.line}`}`, type: 'stop', reason, decided_by: reason === 'user_abort' ? 'user' : lane, detail: `turn aborted: ${String(p.reason)}` };
+          if (p.reason === 'interrupted') aborted.kind = 'interruption'; // the user stopped it (Esc), as Claude Code's marker
+          add(aborted);
           if (turn) {
             turn.stop = reason;
             turn.end_t = t;

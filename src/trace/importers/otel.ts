@@ -564,6 +564,13 @@ function reportTree(spans: SpanRec[], tree: SpanTree, b: ImportBuilder, eventOf:
     const firstOf = traces.map((t) => spans.find((s) => s.traceId === t)!.ordinal);
     b.problem('warning', `${traces.length} traces in this file (${traces.join(', ')}); they load as one graph, each trace's agents in their own lanes, and the analysis runs over the whole file`, at(firstOf[1]));
   }
+  const fromEvents = spans.filter((s) => s.events.some((e) => e.name.startsWith('gen_ai.')));
+  if (fromEvents.length) {
+    const older = fromEvents.some((s) => s.events.some((e) => e.name !== 'gen_ai.client.inference.operation.details' && e.name.startsWith('gen_ai.')));
+    const newer = fromEvents.some((s) => s.events.some((e) => e.name === 'gen_ai.client.inference.operation.details'));
+    const which = older && newer ? 'older per-message events and the newer operation-details event' : newer ? 'the operation-details event' : 'older per-message events';
+    b.problem('info', `${fromEvents.length} span${fromEvents.length > 1 ? 's carry' : ' carries'} GenAI content in span events (${which}); read as well as attributes`, at(fromEvents[0].ordinal));
+  }
   const kinds = Object.entries(skipped);
   if (kinds.length) {
     const total = kinds.reduce((n, [, c]) => n + c, 0);

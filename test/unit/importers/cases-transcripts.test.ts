@@ -22,7 +22,7 @@ const ESC = /[\x1b\x9b\x9d]/;
 
 test('04 one API response in three records: one model call, blocks in order, tokens once, calls caused by it', () => {
   const l = load('04-duplicate-message-id-snapshots.jsonl');
-  assert.deepEqual(problems(l), []);
+  assert.deepEqual(problems(l), ['2:1: info: read as their own kinds: 1 API response written as several records (read as one model call)']);
   const call = byId(l, U('00002'));
   assert.equal(call.model_call, 'msg_fx_0001');
   assert.deepEqual(call.response_events, [U('00002'), 'toolu_fx_01', 'toolu_fx_02']);
@@ -40,7 +40,7 @@ test('04 one API response in three records: one model call, blocks in order, tok
 
 test('10 /compact: one compaction event joined through logicalParentUuid with the summary; the command is a local command', () => {
   const l = load('10-compact-boundary-detached.jsonl');
-  assert.deepEqual(problems(l), []);
+  assert.deepEqual(problems(l), ['5:1: info: read as their own kinds: 1 compaction (its summary inside it), 1 meta row (injected by the harness), 1 local command (not a prompt)']);
   const compaction = l.trace.events.filter((e) => e.kind === 'compaction');
   assert.equal(compaction.length, 1);
   const c = compaction[0];
@@ -79,7 +79,7 @@ test('13 tool_use without a result at the end: the call is marked "no result", t
 
 test('14 interruption markers and a refused call: user stops, the call denied, no blame on the agent', () => {
   const l = load('14-interrupt-marker-variants.jsonl');
-  assert.deepEqual(problems(l), []);
+  assert.deepEqual(problems(l), ['3:1: info: read as their own kinds: 2 user interruption, 1 call refused by the user']);
   const stops = l.trace.events.filter((e) => e.type === 'stop');
   assert.deepEqual(stops.map((e) => [e.kind, e.reason, e.decided_by]), [
     ['interruption', 'user_abort', 'user'],
@@ -99,7 +99,7 @@ test('14 interruption markers and a refused call: user stops, the call denied, n
 
 test('20 synthetic API error, meta "continue" row and placeholder: an error stop; the placeholder is no model output', () => {
   const l = load('20-cc-synthetic-api-error-rows.jsonl');
-  assert.deepEqual(problems(l), []);
+  assert.deepEqual(problems(l), ['4:1: info: read as their own kinds: 1 API error row, 1 meta row (injected by the harness), 1 synthetic placeholder row (not model output)']);
   const err = byId(l, `${U('02004')}:stop`);
   assert.deepEqual([err.type, err.kind, err.reason, err.decided_by], ['stop', 'api_error', 'error', 'api']);
   assert.equal(byId(l, U('02005')).kind, 'meta');
@@ -116,7 +116,7 @@ test('20 synthetic API error, meta "continue" row and placeholder: an error stop
 
 test('24 ANSI escapes: stripped from shown text; /context is a local command and causes no "no stop" finding', () => {
   const l = load('24-cc-ansi-escapes-in-tool-output.jsonl');
-  assert.deepEqual(problems(l), []);
+  assert.deepEqual(problems(l), ['3:1: info: read as their own kinds: 2 text with terminal escape sequences (stripped), 1 meta row (injected by the harness), 1 local command (not a prompt)']);
   for (const e of l.trace.events) for (const v of Object.values(e)) if (typeof v === 'string') assert.ok(!ESC.test(v), `${e.id}: ${v.slice(0, 40)}`);
   const result = byId(l, 'toolu_fx_2401:result');
   assert.match(result.content!, /AssertionError: expected 10\.005 to be 10\.01/);

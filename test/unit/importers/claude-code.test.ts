@@ -8,6 +8,11 @@ import { TraceSchema, type TraceEvent } from '../../../src/trace/schema';
 import { traceStats } from '../../../src/trace/stats';
 import { isClaudeCodeText, mapStopReason, usageTokens } from '../../../src/trace/importers/claude-code';
 import '../../../src/trace/importers';
+/**
+ * Problems other than the one info that lists what was read as its own kind (asserted in
+ * cases-transcripts.test.ts and below).
+ */
+const problemsOf = (l: LoadedTrace) => l.problems.filter((p) => !(p.severity === 'info' && p.message.startsWith('read as their own kinds:')));
 import { fixture, fixturePath } from '../helpers';
 
 const SESSION = 'fa812bfe-b295-4cca-9c2f-fdf01028cb46';
@@ -53,7 +58,7 @@ function assertOriginsOnRecords(l: LoadedTrace, opened: string): number {
 test('the fa812bfe session opens with its two Explore sub-agents and the compaction agent as lanes', () => {
   const l = open(MAIN);
   assert.equal(l.format, 'claude-code');
-  assert.deepEqual(l.problems, []);
+  assert.deepEqual(problemsOf(l), []);
   const s = traceStats(l);
   assert.deepEqual(s.agents, ['main', 'Explore:a93ccab', 'Explore:aa84377', 'compact:acompact-70d8e7']);
   // 33 prompts and answers (the compaction summary is inside its compaction event) plus 13 meta
@@ -61,6 +66,7 @@ test('the fa812bfe session opens with its two Explore sub-agents and the compact
   assert.deepEqual(s.by_type, { message: 46, tool_call: 67, tool_result: 69, spawn: 2, delegate: 2, return: 3, stop: 6, orchestrator_decision: 1 });
   assert.equal(l.trace.events.filter((e) => e.kind === 'meta').length, 13);
   assert.equal(s.events, 196);
+  assert.match(l.problems.find((p) => p.severity === 'info')!.message, /^read as their own kinds: .*1 compaction \(its summary inside it\), 13 meta row/);
   assert.equal(s.edges, 78); // + the compaction joined to the chain it compacted (logicalParentUuid)
   assert.equal(l.trace.trace_id, SESSION);
   assert.ok(TraceSchema.safeParse(l.trace).success);
@@ -213,14 +219,14 @@ test('events from sub-agent files carry the file; problems in them carry it too,
   };
   const damaged = open(MAIN, files);
   // Exact problems: positioned, in their files.
-  const positioned = damaged.problems.map((p) => ({ severity: p.severity, file: p.file, line: p.range.start.line, character: p.range.start.character }));
+  const positioned = problemsOf(damaged).map((p) => ({ severity: p.severity, file: p.file, line: p.range.start.line, character: p.range.start.character }));
   assert.deepEqual(positioned, [
     { severity: 'error', file: SUB('a93ccab'), line: 5, character: 15 },
     { severity: 'error', file: SUB('aa84377'), line: 51, character: 14 },
     { severity: 'warning', file: SUB('a93ccab'), line: 4, character: 0 },
   ]);
-  assert.match(damaged.problems[2].message, /^1 tool call has no result in the file: /);
-  assert.match(damaged.problems[1].message, /^last line is cut off/);
+  assert.match(problemsOf(damaged)[2].message, /^1 tool call has no result in the file: /);
+  assert.match(problemsOf(damaged)[1].message, /^last line is cut off/);
   assert.deepEqual(traceStats(damaged).agents, ['main', 'Explore:a93ccab', 'Explore:aa84377', 'compact:acompact-70d8e7']);
   // The cut-off sub-agent lost its final answer: the Task result still carries it.
   const ret = byType(damaged, 'return').find((e) => e.agent === 'Explore:aa84377')!;
@@ -240,13 +246,13 @@ test('without its sub-agent files the session loads; sub-agent lanes come from t
     ],
   );
   assert.equal(edgesOf(l, 'return').length, 2);
-  assert.deepEqual(l.problems, []);
+  assert.deepEqual(problemsOf(l), []);
 });
 
 test('a sub-agent with no file is built from the agent_progress records that mirror it', () => {
   const path = fixturePath('claude-code', 'subagent.jsonl');
   const l = open(path);
-  assert.deepEqual(l.problems, []);
+  assert.deepEqual(problemsOf(l), []);
   const s = traceStats(l);
   assert.deepEqual(s.agents, ['main', 'Plan:afb92ff']);
   const lane = l.trace.events.filter((e) => e.agent === 'Plan:afb92ff');
@@ -284,7 +290,7 @@ test('a sub-agent with no file is built from the agent_progress records that mir
 test('an interrupted turn stops with user_abort', () => {
   const path = fixturePath('claude-code', 'short.jsonl');
   const l = open(path);
-  assert.deepEqual(l.problems.map((p) => [p.severity, p.range.start.line, p.message]), [['warning', 0, '4 records of 2 kinds not shown: progress/hook_progress 3, file-history-snapshot 1']]);
+  assert.deepEqual(problemsOf(l).map((p) => [p.severity, p.range.start.line, p.message]), [['warning', 0, '4 records of 2 kinds not shown: progress/hook_progress 3, file-history-snapshot 1']]);
   const s = traceStats(l);
   // The /model local command (a system record and its output) is one local_command event.
   assert.deepEqual(s.by_type, { message: 3, tool_call: 2, tool_result: 2, stop: 1 });
@@ -306,7 +312,7 @@ test('cut-off last lines and bad lines of the session are positioned problems; t
   const l = loadTrace(cut, 'short.jsonl');
   assert.equal(l.format, 'claude-code');
   assert.deepEqual(
-    l.problems.map((p) => [p.severity, p.range.start.line, p.range.start.character, p.message.replace(/ \(.*$/, '').replace(/:.*$/, '')]),
+    problemsOf(l).map((p) => [p.severity, p.range.start.line, p.range.start.character, p.message.replace(/ \(.*$/, '').replace(/:.*$/, '')]),
     [
       ['error', 7, 14, 'JSON syntax error'],
       ['error', 14, 14, 'last line is cut off'],
@@ -360,7 +366,7 @@ test('an Agent call (the newer name of Task) links the same way; an asynchronous
   const notification = `<task-notification>\n<task-id>a93ccab</task-id>\n<tool-use-id>${TASK_1}</tool-use-id>\n<status>completed</status>\n</task-notification>`;
   ls.splice(15, 0, JSON.stringify({ parentUuid: result.uuid, isSidechain: false, sessionId: SESSION, type: 'user', message: { role: 'user', content: notification }, uuid: 'notification-1', timestamp: '2026-02-12T15:37:40.000Z' }));
   const l = open(MAIN, nodeFileAccess, ls.join('\n'));
-  assert.deepEqual(l.problems, []);
+  assert.deepEqual(problemsOf(l), []);
   assert.equal(event(l, TASK_1).tool, 'Agent');
   assert.equal(event(l, `${TASK_1}:spawn`).to, 'Explore:a93ccab');
   const ret = byType(l, 'return').find((e) => e.agent === 'Explore:a93ccab')!;
@@ -409,7 +415,7 @@ test('a sub-agent file that no record names is linked to the call whose prompt i
   ls[14] = JSON.stringify(result);
   assert.doesNotMatch(ls[14], /a93ccab/);
   const l = open(MAIN, nodeFileAccess, ls.join('\n'));
-  assert.deepEqual(l.problems, []);
+  assert.deepEqual(problemsOf(l), []);
   assert.deepEqual(traceStats(l).agents, ['main', 'Explore:a93ccab', 'Explore:aa84377', 'compact:acompact-70d8e7']);
   const ret = byType(l, 'return').find((e) => e.agent === 'Explore:a93ccab')!;
   assert.deepEqual(edgesOf(l, 'return').filter((e) => e.src === ret.id), [{ src: ret.id, dst: `${TASK_1}:result`, type: 'return' }]);

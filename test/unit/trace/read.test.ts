@@ -72,3 +72,23 @@ test('hostile input: a line nested 100,000 levels deep, a BOM, huge values in me
   const long = readTraceJsonl(`{"id":"a","t":0,"type":"message","agent":"p","content":{"x":"${'y'.repeat(100_000)}"}}\n`);
   assert.ok(long.problems[0].message.length < 200, 'a message never echoes a huge value');
 });
+
+test('repeated ids: every event kept; "causes" naming a repeated id resolves to the nearest earlier event, with warnings', async () => {
+  const { TraceIndex } = await import('../../../src/analysis/trace-index');
+  const text = [
+    '{"id":"a","t":0,"type":"message","agent":"x","content":"one"}',
+    '{"id":"b","t":1,"type":"message","agent":"y","causes":["a"]}',
+    '{"id":"a","t":2,"type":"message","agent":"x","content":"two"}',
+    '{"id":"c","t":3,"type":"message","agent":"y","causes":["a"]}',
+  ].join('\n');
+  const l = readTraceJsonl(text);
+  assert.equal(l.trace.events.length, 4);
+  assert.deepEqual(l.problems.map((p) => [p.severity, p.range.start.line, p.message]), [
+    ['warning', 1, '"causes" names "a", which 2 events carry; it resolves to the nearest earlier one'],
+    ['warning', 2, 'duplicate event id "a": both events are kept; a "causes" or "parent" naming it means the nearest earlier one'],
+    ['warning', 3, '"causes" names "a", which 2 events carry; it resolves to the nearest earlier one'],
+  ]);
+  const index = new TraceIndex(l);
+  assert.deepEqual(index.parents(1).filter((p) => index.links[index.incoming[1].find((k) => index.links[k].u === p)!].kind === 'causes'), [0]);
+  assert.deepEqual(index.parents(3).filter((p) => index.links[index.incoming[3].find((k) => index.links[k].u === p)!].kind === 'causes'), [2]);
+});

@@ -38,7 +38,7 @@ const cases: [string, string[]][] = [
       '6:70: error: event "c": "reason" is "done"; expected one of: task_complete, quality_met, budget_exhausted, max_turns, timeout, error, user_abort, loop_breaker, unknown; the event is skipped',
     ],
   ],
-  ['duplicate-id.otrace.json', ['4:12: error: duplicate event id "a"', '7:25: error: edge dst "zz" is not an event of this trace']],
+  ['duplicate-id.otrace.json', ['4:12: warning: duplicate event id "a": both events are kept; a "causes" or "parent" naming it means the nearest earlier one', '7:25: error: edge dst "zz" is not an event of this trace']],
   [
     'edge-missing.otrace.jsonl',
     [

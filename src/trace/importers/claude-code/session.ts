@@ -1,0 +1,576 @@
+/**
+ * One Claude Code import: the session file and its sub-agent files, the links between Task/Agent
+ * calls and sub-agents, the lanes, and what is done after all records (returns, sub-agent stops,
+ * edges, tokens, the accounting of what was not shown). Records are handed one at a time to the
+ * handler of their kind ({@link ClaudeImport.readRecord}: assistant.ts, user.ts, system.ts,
+ * progress.ts), which is what lets a caller feed appended records one by one.
+ *
+ * Pure: imports nothing from `vscode`.
+ */
+import { AGENT_TOOLS, type AgentCall, contentText, type Json, type LaneState, MAIN_LANE, type MessageUsage, RECORD_TYPES, type SourceFile, usageTokens } from './model';
+import { baseName, clipContent, dirName, isObject, joinPath, num, parseTimestamp, readJsonlRecords, recordOrigin, secondsSince, str, TraceAssembler, type JsonlRecord } from '../jsonl-records';
+import type { FileAccess } from '../../formats';
+import type { LoadedTrace, Origin, Problem } from '../../model';
+import type { StopReason, TraceEvent } from '../../schema';
+import { assistant } from './assistant';
+import { user } from './user';
+import { system } from './system';
+import { mirror } from './progress';
+/** Where the reading of one file stands: its own lane, the last time seen, the sub-agents that have files. */
+export interface FileCursor {
+  file: SourceFile;
+  lane: LaneState;
+  /** Epoch ms of the last record with a time. */
+  lastMs: number;
+  withFile: Set<string | undefined>;
+}
+
+/** One record handed to its handler: the parsed record, its lane, time (epoch ms) and origin. */
+export interface RecordContext {
+  record: JsonlRecord;
+  value: Json;
+  lane: LaneState;
+  ms: number;
+  origin: Origin;
+  cursor: FileCursor;
+}
+
+/** The handlers of the record kinds Claude Code writes, by `type` (others are counted as not shown). */
+export const RECORD_HANDLERS: Record<string, (im: ClaudeImport, c: RecordContext) => void> = {
+  assistant: (im, c) => assistant(im, c.lane, c.value, c.ms, c.origin),
+  user: (im, c) => user(im, c.lane, c.value, c.ms, c.origin, c.record, c.cursor.file.path),
+  system: (im, c) => system(im, c.lane, c.value, c.ms, c.origin),
+  progress: (im, c) => {
+    const data = isObject(c.value.data) ? c.value.data : undefined;
+    const agentId = str(data?.agentId);
+    if (data?.type === 'agent_progress' && agentId && !c.cursor.withFile.has(agentId) && c.cursor.file === im.main) {
+      mirror(im, data, agentId, str(c.value.parentToolUseID), c.ms, c.origin, c.record, c.cursor.file.path);
+    } else if (data?.type === 'agent_progress' && agentId && c.cursor.withFile.has(agentId)) {
+      // repeats a message of a sub-agent whose own file is read: shown from there
+    } else im.skip(`progress/${str(data?.type) ?? '?'}`, c.origin);
+  },
+};
+
+/** The state of one import; the record handlers read and update it. */
+export class ClaudeImport {
+  readonly problems: Problem[] = [];
+  readonly out: TraceAssembler;
+  readonly main: SourceFile;
+  readonly subFiles: SourceFile[] = [];
+  base = 0;
+  readonly lanes = new Map<string, LaneState>();
+  readonly calls = new Map<string, AgentCall>();
+  /** tool_use id -> the tool_call / delegate event id, and the tool name. */
+  readonly callEvents = new Map<string, { id: string; tool: string; lane: string }>();
+  readonly agentOfCall = new Map<string, string>();
+  readonly messages = new Map<string, MessageUsage>();
+  /** `call:<tool_use_id>` / `task:<agentId>` -> the task-notification event naming it. */
+  readonly notifications = new Map<string, string>();
+  /** uuid of a main-file record -> the last main-lane event when it was read. */
+  readonly eventAtUuid = new Map<string, string>();
+  readonly sidechainRoot = new Map<string, string>();
+  readonly sidechainLanes = new Map<string, LaneState>();
+  readonly compactSummaries: { id: string; t: number }[] = [];
+  /** tool_use ids that got a result. */
+  readonly answered = new Set<string>();
+  /** Files whose last line is cut off (still being written); '' is the opened file. */
+  readonly cutOff = new Set<string>();
+  firstSkipped?: Origin;
+  readonly skipped: Record<string, number> = {};
+  readonly meta = { sessionId: undefined as string | undefined, versions: new Set<string>(), cwd: undefined as string | undefined, gitBranch: undefined as string | undefined, slug: undefined as string | undefined };
+  toolCalls = 0;
+  thinking = 0;
+  compactions = 0;
+  readonly costs = { tokens: 0, input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+
+  constructor(
+    text: string,
+    private readonly fileName: string,
+    private readonly files?: FileAccess,
+  ) {
+    this.out = new TraceAssembler(this.problems);
+    const main = readJsonlRecords(text);
+    this.problems.push(...main.problems);
+    if (main.problems.some((p) => p.message.startsWith('last line is cut off'))) this.cutOff.add('');
+    this.main = { records: main.records };
+  }
+
+  run(): LoadedTrace {
+    this.loadSubagentFiles();
+    this.link();
+    this.loadSiblingAgentFiles();
+    this.base = this.earliestTimestamp();
+    this.lane(MAIN_LANE);
+    this.readFile(this.main, MAIN_LANE);
+    for (const f of this.subFiles) {
+      const lane = this.subLaneOf(f);
+      this.readFile(f, lane.name);
+    }
+    this.finishLanes();
+    this.attributeTokens();
+    this.accountFor();
+    return this.out.finish('claude-code', this.header());
+  }
+
+  // ---- files and links -------------------------------------------------------------------
+
+  /** Reads `<session>/subagents/agent-*.jsonl` next to the opened file, in name order. */
+  loadSubagentFiles(): void {
+    if (!this.files) return;
+    const name = baseName(this.fileName);
+    if (!name.endsWith('.jsonl')) return;
+    const dir = dirName(this.fileName);
+    const sessionDir = joinPath(this.fileName, ...(dir ? [dir] : []), name.slice(0, -'.jsonl'.length));
+    const subDir = joinPath(this.fileName, sessionDir, 'subagents');
+    const names = this.files.list(subDir);
+    if (!names) return;
+    for (const n of [...names].filter((x) => /^agent-.+\.jsonl$/.test(x)).sort()) this.addSubFile(joinPath(this.fileName, subDir, n));
+  }
+
+  /**
+   * Claude Code 2.0.x kept sub-agent transcripts beside the session (`<project>/agent-<agentId>.jsonl`):
+   * reads those of the linked agents whose file was not found under `subagents/`.
+   */
+  loadSiblingAgentFiles(): void {
+    if (!this.files) return;
+    const have = new Set(this.subFiles.map((f) => f.agentId));
+    const dir = dirName(this.fileName);
+    for (const call of this.calls.values()) {
+      if (!call.agentId || have.has(call.agentId) || !/^[\w-]+$/.test(call.agentId)) continue;
+      have.add(call.agentId);
+      this.addSubFile(joinPath(this.fileName, ...(dir ? [dir] : []), `agent-${call.agentId}.jsonl`));
+    }
+  }
+
+  addSubFile(path: string): void {
+    const text = this.files?.readText(path);
+    if (text === undefined) return;
+    const parsed = readJsonlRecords(text, path);
+    this.problems.push(...parsed.problems);
+    if (parsed.problems.some((p) => p.message.startsWith('last line is cut off'))) this.cutOff.add(path);
+    let agentId: string | undefined;
+    for (const r of parsed.records) {
+      agentId = str(r.value.agentId);
+      if (agentId) break;
+    }
+    const n = baseName(path);
+    this.subFiles.push({ path, records: parsed.records, agentId: agentId ?? n.slice('agent-'.length, -'.jsonl'.length) });
+  }
+
+  earliestTimestamp(): number {
+    let min = Infinity;
+    for (const f of [this.main, ...this.subFiles]) {
+      for (const r of f.records) {
+        const ms = parseTimestamp(r.value.timestamp);
+        if (ms !== undefined && ms < min) min = ms;
+      }
+    }
+    return Number.isFinite(min) ? min : 0;
+  }
+
+  /** Finds the agent calls and the agents they started (from results, progress records and prompts). */
+  link(): void {
+    for (const f of [this.main, ...this.subFiles]) {
+      for (const r of f.records) {
+        const v = r.value;
+        const message = isObject(v.message) ? v.message : undefined;
+        if (v.type === 'assistant' && message && Array.isArray(message.content)) {
+          for (const b of message.content) {
+            if (isObject(b) && b.type === 'tool_use' && typeof b.id === 'string' && AGENT_TOOLS.has(str(b.name) ?? '') && isObject(b.input)) {
+              this.calls.set(b.id, { toolUseId: b.id, lane: '', input: b.input });
+            }
+          }
+        } else if (v.type === 'user' && message) {
+          if (Array.isArray(message.content)) {
+            for (const b of message.content) {
+              if (!isObject(b) || b.type !== 'tool_result' || typeof b.tool_use_id !== 'string') continue;
+              const result = isObject(v.toolUseResult) ? v.toolUseResult : undefined;
+              const agentId = str(result?.agentId) ?? /\bagent_?[iI]d: ([\w@.-]+)/.exec(contentText(b.content))?.[1];
+              if (agentId && !this.agentOfCall.has(b.tool_use_id)) this.agentOfCall.set(b.tool_use_id, agentId);
+            }
+          }
+        } else if (v.type === 'progress' && isObject(v.data) && v.data.type === 'agent_progress') {
+          const agentId = str(v.data.agentId);
+          const parent = str(v.parentToolUseID);
+          if (agentId && parent && !this.agentOfCall.has(parent)) this.agentOfCall.set(parent, agentId);
+        }
+      }
+    }
+    for (const [id, call] of this.calls) call.agentId = this.agentOfCall.get(id);
+    // Sub-agent files that no result or progress record names (or names otherwise, as team agents'
+    // "agent_id: name@team"): match their first prompt to the prompt of a call not linked to a file.
+    const fileIds = new Set(this.subFiles.map((f) => f.agentId));
+    const claimed = new Set([...this.calls.values()].map((c) => c.agentId).filter((a): a is string => !!a && fileIds.has(a)));
+    for (const f of this.subFiles) {
+      if (!f.agentId || claimed.has(f.agentId)) continue;
+      const prompt = this.firstPrompt(f);
+      if (prompt === undefined) continue;
+      for (const call of this.calls.values()) {
+        if ((!call.agentId || !fileIds.has(call.agentId)) && str(call.input.prompt) === prompt) {
+          call.agentId = f.agentId;
+          claimed.add(f.agentId);
+          break;
+        }
+      }
+    }
+  }
+
+  firstPrompt(f: SourceFile): string | undefined {
+    for (const r of f.records) {
+      if (r.value.type === 'user' && !r.value.isMeta && isObject(r.value.message)) return contentText(r.value.message.content);
+    }
+    return undefined;
+  }
+
+  laneName(agentId: string, type: string | undefined): string {
+    const kind = type ?? (agentId.startsWith('acompact') ? 'compact' : 'agent');
+    return `${kind}:${agentId}`;
+  }
+
+  lane(name: string): LaneState {
+    let lane = this.lanes.get(name);
+    if (!lane) {
+      lane = { name, lastEventT: 0, endsWithText: false, turnHasOutput: false, turnStopped: false, inputs: [], models: new Set() };
+      this.lanes.set(name, lane);
+    }
+    return lane;
+  }
+
+  /** The lane of a sub-agent file (the call that spawned it, when known). */
+  subLaneOf(f: SourceFile): LaneState {
+    const agentId = f.agentId ?? 'unknown';
+    const call = [...this.calls.values()].find((c) => c.agentId === agentId);
+    const lane = this.lane(call?.subLane ?? this.laneName(agentId, str(call?.input.subagent_type)));
+    lane.agentId = agentId;
+    lane.file = f.path;
+    if (call) {
+      lane.call = call;
+      call.subLane = lane.name;
+      lane.subagentType = str(call.input.subagent_type);
+    }
+    return lane;
+  }
+
+  // ---- records -----------------------------------------------------------------------------
+
+  /** Reads the records of one file, in order, into the lane `laneName` (see {@link readRecord}). */
+  readFile(f: SourceFile, laneName: string): void {
+    const cursor: FileCursor = { file: f, lane: this.lane(laneName), lastMs: this.base, withFile: new Set(this.subFiles.map((s) => s.agentId)) };
+    for (const r of f.records) this.readRecord(r, cursor);
+  }
+
+  /**
+   * Reads one record (a line of `cursor.file`): its time (the previous record's when it has none),
+   * the lane (a 1.x sidechain's own lane), then the handler of its `type` ({@link RECORD_HANDLERS});
+   * a record of a type without a handler is counted as not shown. Records can be handed in one by
+   * one as they are appended to the file.
+   */
+  readRecord(r: JsonlRecord, cursor: FileCursor): void {
+    const f = cursor.file;
+    const v = r.value;
+    const ms = parseTimestamp(v.timestamp) ?? (isObject(v.snapshot) ? parseTimestamp(v.snapshot.timestamp) : undefined) ?? cursor.lastMs;
+    cursor.lastMs = ms;
+    this.noteMeta(v);
+    const origin = recordOrigin(r, f.path);
+    const type = str(v.type) ?? '(none)';
+    const lane = f === this.main && v.isSidechain === true ? this.sidechainLane(v) : cursor.lane;
+    const handler = Object.prototype.hasOwnProperty.call(RECORD_HANDLERS, type) ? RECORD_HANDLERS[type] : undefined;
+    if (handler) handler(this, { record: r, value: v, lane, ms, origin, cursor });
+    else this.skip(RECORD_TYPES.has(type) ? type : `unknown/${type}`, origin);
+    if (f === this.main && typeof v.uuid === 'string' && cursor.lane.lastEventId) this.eventAtUuid.set(v.uuid, cursor.lane.lastEventId);
+  }
+
+  /**
+   * Claude Code 1.x wrote sub-agent messages into the session file itself, flagged `isSidechain`:
+   * each chain of them (followed by `parentUuid` to its root) is a sub-agent lane, linked to the
+   * Task call whose prompt its first prompt repeats.
+   */
+  sidechainLane(v: Json): LaneState {
+    const uuid = str(v.uuid) ?? '';
+    const parentUuid = str(v.parentUuid);
+    const root = (parentUuid && this.sidechainRoot.get(parentUuid)) || uuid;
+    if (uuid) this.sidechainRoot.set(uuid, root);
+    const known = this.sidechainLanes.get(root);
+    if (known) return known;
+    const agentId = str(v.agentId) ?? `sidechain-${root.slice(0, 8)}`;
+    let call: AgentCall | undefined;
+    if (v.type === 'user' && isObject(v.message)) {
+      const prompt = contentText(v.message.content);
+      const taken = new Set([...this.sidechainLanes.values()].map((l) => l.call));
+      call = [...this.calls.values()].find((c) => c.lane !== '' && !taken.has(c) && str(c.input.prompt) === prompt);
+    }
+    const lane = this.lane(call?.subLane ?? this.laneName(agentId, str(call?.input.subagent_type)));
+    lane.agentId = agentId;
+    if (call) {
+      lane.call = call;
+      call.agentId ??= agentId;
+      call.subLane = lane.name;
+      lane.subagentType = str(call.input.subagent_type);
+    }
+    this.sidechainLanes.set(root, lane);
+    return lane;
+  }
+
+  noteMeta(v: Json): void {
+    if (!this.meta.sessionId && typeof v.sessionId === 'string') this.meta.sessionId = v.sessionId;
+    if (typeof v.version === 'string') this.meta.versions.add(v.version);
+    if (!this.meta.cwd && typeof v.cwd === 'string') this.meta.cwd = v.cwd;
+    if (!this.meta.gitBranch && typeof v.gitBranch === 'string') this.meta.gitBranch = v.gitBranch;
+    if (!this.meta.slug && typeof v.slug === 'string') this.meta.slug = v.slug;
+  }
+
+  /** Counts a record (or part of one) that gives no event; `at` (the first one's place) positions the warning. */
+  skip(kind: string, at?: Origin): void {
+    this.skipped[kind] = (this.skipped[kind] ?? 0) + 1;
+    if (at && !this.firstSkipped) this.firstSkipped = at;
+  }
+
+  /**
+   * One info problem saying what was read as its own kind (so `otrace validate` says what it
+   * noticed): API responses written as several records, compactions, local commands, meta rows,
+   * placeholders, API errors, interruptions, refused calls, text with terminal escapes stripped.
+   * Positioned at the first such event.
+   */
+  noteKinds(): void {
+    const counts = new Map<string, number>();
+    let first: Origin | undefined;
+    const note = (what: string, i: number) => {
+      counts.set(what, (counts.get(what) ?? 0) + 1);
+      const o = this.out.originOf(this.out.events[i].id);
+      if (o && (!first || (o.file === undefined && (first.file !== undefined || o.range.start.line < first.range.start.line)))) first = o;
+    };
+    this.out.events.forEach((e, i) => {
+      const x = e as Json;
+      if (Array.isArray(x.response_events) && (x.response_events as string[]).length > 1) note('API response written as several records (read as one model call)', i);
+      if (e.kind === 'compaction') note(x.content_is_summary ? 'compaction (its summary inside it)' : 'compaction', i);
+      else if (e.kind === 'local_command') note('local command (not a prompt)', i);
+      else if (e.kind === 'meta') note('meta row (injected by the harness)', i);
+      else if (e.kind === 'placeholder') note('synthetic placeholder row (not model output)', i);
+      else if (e.kind === 'api_error') note('API error row', i);
+      else if (e.kind === 'interruption') note('user interruption', i);
+      if (e.call_status === 'denied') note('call refused by the user', i);
+      if (x.content_ansi === true) note('text with terminal escape sequences (stripped)', i);
+    });
+    if (!counts.size || !first) return;
+    this.problems.push({
+      severity: 'info',
+      message: `read as their own kinds: ${[...counts].map(([k, n]) => `${n} ${k}`).join(', ')}`,
+      range: first.range,
+      ...(first.file ? { file: first.file } : {}),
+    });
+  }
+
+  /**
+   * After all records: marks tool calls that never got a result (`call_status` `no_result`, or
+   * `in_progress` when their file ends in a cut-off line: it is still being written) with one
+   * warning, and counts what was not shown in one warning.
+   */
+  accountFor(): void {
+    const open: { id: string; tool: string; origin: Origin }[] = [];
+    for (const [toolUseId, call] of this.callEvents) {
+      if (this.answered.has(toolUseId)) continue;
+      const e = this.out.get(call.id);
+      const origin = this.out.originOf(call.id);
+      if (!e || !origin) continue;
+      const lane = this.lanes.get(call.lane);
+      // A sub-agent that returned answered its call even when the result record is absent.
+      if (e.type === 'delegate' && lane && [...this.lanes.values()].some((l) => l.call?.toolUseId === toolUseId && l.returnId)) continue;
+      e.call_status = this.cutOff.has(origin.file ?? '') ? 'in_progress' : 'no_result';
+      open.push({ id: call.id, tool: call.tool, origin });
+    }
+    if (open.length) {
+      const live = open.every((c) => this.out.get(c.id)?.call_status === 'in_progress');
+      const first = open[0].origin;
+      this.problems.push({
+        severity: live ? 'info' : 'warning',
+        message: live
+          ? `the file is still being written (its last line is cut off): ${open.length} tool call${open.length > 1 ? 's are' : ' is'} in progress: ${open.map((c) => `${c.id} (${c.tool})`).join(', ')}`
+          : `${open.length} tool call${open.length > 1 ? 's have' : ' has'} no result in the file: ${open.map((c) => `${c.id} (${c.tool})`).join(', ')}`,
+        range: first.range,
+        ...(first.file ? { file: first.file } : {}),
+      });
+    }
+    this.noteKinds();
+    const kinds = Object.entries(this.skipped);
+    if (kinds.length) {
+      const total = kinds.reduce((n, [, c]) => n + c, 0);
+      const at = this.firstSkipped;
+      this.problems.push({
+        severity: 'warning',
+        message: `${total} record${total > 1 ? 's' : ''} of ${kinds.length} kind${kinds.length > 1 ? 's' : ''} not shown: ${kinds.sort((a, b) => b[1] - a[1]).map(([k, c]) => `${k} ${c}`).join(', ')}`,
+        range: at?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+        ...(at?.file ? { file: at.file } : {}),
+      });
+    }
+  }
+
+  /** Adds an event to a lane; its `t` from the clock time `ms` (epoch ms), or as given when `ms` is undefined. */
+  emit(lane: LaneState, event: TraceEvent, ms: number | undefined, origin: Origin): string {
+    const e = event;
+    if (ms !== undefined) e.t = secondsSince(this.base, ms);
+    const id = this.out.add(e, origin);
+    // A sub-agent's first event is the first one that is not an injected meta row (its prompt).
+    if (e.kind !== 'meta') lane.firstEventId ??= id;
+    lane.lastEventId = id;
+    lane.lastEventT = e.t;
+    lane.lastOrigin = origin;
+    return id;
+  }
+
+  /**
+   * The stop of a sub-agent that ended without one recorded: at its return, or at its last event
+   * when the call that started it has a result. A sub-agent with neither was cut off: no stop.
+   */
+  stopSubLane(lane: LaneState): void {
+    const call = lane.call;
+    if (lane.turnStopped || !lane.lastEventId || (!lane.returnId && call?.resultText === undefined)) return;
+    let reason: StopReason = 'task_complete';
+    if (call?.resultError) reason = /interrupted by user/i.test(call.resultText ?? '') ? 'user_abort' : 'error';
+    const atId = lane.returnId ?? lane.lastEventId;
+    const at = this.out.get(atId)!;
+    const ev: TraceEvent = { id: `${lane.name}:stop`, t: at.t, type: 'stop', agent: lane.name, reason, decided_by: lane.name, detail: lane.returnId ? 'sub-agent returned its final answer' : call?.resultError ? 'the call that started the sub-agent ended in an error' : 'sub-agent transcript ended' };
+    this.emit(lane, ev, undefined, this.out.originOf(atId)!);
+    lane.turnStopped = true;
+  }
+
+  /** Records the inferred stop of a turn that ended in text with no stop in the file. */
+  closeTurn(lane: LaneState, why: string): void {
+    if (!lane.turnHasOutput || lane.turnStopped || !lane.endsWithText || !lane.lastTextId || !lane.lastTextOrigin) return;
+    const ev: TraceEvent = { id: `${lane.lastTextId}:stop`, t: lane.lastTextT ?? lane.lastEventT, type: 'stop', agent: lane.name, reason: 'task_complete', decided_by: lane.name, detail: `inferred: the turn ended in text and ${why}; no stop recorded` };
+    this.emit(lane, ev, undefined, lane.lastTextOrigin);
+    lane.turnStopped = true;
+  }
+
+  // ---- after all records -------------------------------------------------------------------
+
+  /** Returns, sub-agent stops, and the spawn / message / return edges. */
+  finishLanes(): void {
+    for (const lane of this.lanes.values()) {
+      if (lane.name === MAIN_LANE) continue;
+      const call = lane.call;
+      const parent = call?.lane || MAIN_LANE;
+      lane.parent = parent;
+      if (!lane.returnId && lane.lastTextId && lane.endsWithText) {
+        const e = this.out.get(lane.lastTextId);
+        if (e) {
+          e.type = 'return';
+          e.to = parent;
+          lane.returnId = e.id;
+          // The transcript's usage of a message is a snapshot taken while it streamed; the call's
+          // result carries the final usage of the sub-agent's last message.
+          const mu = lane.lastTextKey ? this.messages.get(lane.lastTextKey) : undefined;
+          const final = call?.resultUsage;
+          if (mu && final && (num(final.output_tokens) ?? 0) >= mu.output) {
+            mu.usage = final;
+            mu.output = num(final.output_tokens) ?? 0;
+          }
+        }
+      }
+      if (!lane.returnId && call?.resultRecord && call.resultText !== undefined && !call.async && !call.resultError && !lane.turnStopped) {
+        // Its own transcript is cut off before the final answer: the call's result carries it.
+        const ev: TraceEvent = { id: `${call.toolUseId}:return`, t: 0, type: 'return', agent: lane.name, from: lane.name, to: parent };
+        clipContent(ev, call.resultText);
+        lane.returnId = this.emit(lane, ev, call.resultRecord.ms, recordOrigin(call.resultRecord.record, call.resultRecord.file));
+      }
+      const returnId = lane.returnId;
+      this.stopSubLane(lane);
+      // Edges.
+      if (call) {
+        this.out.edge(call.spawnId, lane.firstEventId, 'spawn');
+        this.out.edge(call.delegateId, lane.firstEventId, 'message');
+        let target = call.resultId;
+        if (call.async) {
+          target = this.notifications.get(`call:${call.toolUseId}`) ?? (call.agentId ? this.notifications.get(`task:${call.agentId}`) : undefined) ?? target;
+          if (target && !this.out.get(target)) target = call.resultId;
+        }
+        if (returnId && target) {
+          this.out.edge(returnId, target, 'return');
+          const t = this.out.get(target);
+          if (t) t.causes = [...(t.causes ?? []), returnId];
+        }
+      } else if (lane.agentId?.startsWith('acompact')) {
+        this.linkCompaction(lane, returnId);
+      } else if (lane.file) {
+        const o = lane.lastOrigin;
+        this.problems.push({ severity: 'info', message: `sub-agent "${lane.agentId}" is not linked to a Task/Agent call of this session`, range: o?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, file: lane.file });
+      }
+    }
+  }
+
+  /** The compaction agent forks from the main conversation and returns the summary that continues it. */
+  linkCompaction(lane: LaneState, returnId: string | undefined): void {
+    const f = this.subFiles.find((s) => s.path === lane.file);
+    const first = lane.firstEventId ? this.out.get(lane.firstEventId) : undefined;
+    if (f && first) {
+      const origin = this.out.originOf(first.id);
+      const rec = f.records.find((r) => r.line === origin?.record);
+      const forkedFrom = str(rec?.value.parentUuid);
+      const src = forkedFrom ? this.eventAtUuid.get(forkedFrom) : undefined;
+      this.out.edge(src, first.id, 'spawn');
+    }
+    if (returnId) {
+      const t = this.out.get(returnId)!.t;
+      const summary = this.compactSummaries.find((s) => s.t >= t);
+      if (summary) {
+        this.out.edge(returnId, summary.id, 'return');
+        const e = this.out.get(summary.id);
+        if (e) e.causes = [...(e.causes ?? []), returnId];
+      }
+    }
+  }
+
+  /** Puts each API message's tokens on its last event and sums the trace costs. */
+  attributeTokens(): void {
+    for (const mu of this.messages.values()) {
+      const u = mu.usage;
+      if (!u) continue;
+      const tokens = usageTokens(u);
+      this.costs.tokens += tokens;
+      this.costs.input_tokens += num(u.input_tokens) ?? 0;
+      this.costs.output_tokens += num(u.output_tokens) ?? 0;
+      this.costs.cache_creation_input_tokens += num(u.cache_creation_input_tokens) ?? 0;
+      this.costs.cache_read_input_tokens += num(u.cache_read_input_tokens) ?? 0;
+      const e = mu.eventId ? this.out.get(mu.eventId) : undefined;
+      if (e && tokens > 0) e.tokens = (e.tokens ?? 0) + tokens;
+    }
+  }
+
+  header(): Omit<LoadedTrace['trace'], 'events' | 'edges'> {
+    const agents: Record<string, Json> = {};
+    for (const lane of this.lanes.values()) {
+      if (lane.lastEventId === undefined) continue;
+      const a: Json = {};
+      if (lane.agentId) a.agent_id = lane.agentId;
+      if (lane.subagentType) a.subagent_type = lane.subagentType;
+      if (lane.parent) a.parent = lane.parent;
+      if (lane.call) a.spawned_by = lane.call.toolUseId;
+      if (lane.file) a.file = lane.file;
+      if (lane.mirrored) a.from_progress_records = true;
+      if (lane.models.size) a.models = [...lane.models];
+      agents[lane.name] = a;
+    }
+    let end = 0;
+    for (const e of this.out.events) end = Math.max(end, e.t + (e.duration_s ?? 0));
+    const metadata: Json = {
+      source_format: 'claude-code',
+      agents,
+      subagent_files: this.subFiles.map((f) => f.path),
+      compactions: this.compactions,
+      thinking_blocks: this.thinking,
+      skipped_records: this.skipped,
+      time_base: new Date(this.base).toISOString(),
+    };
+    if (this.meta.sessionId) metadata.session_id = this.meta.sessionId;
+    if (this.meta.versions.size) metadata.versions = [...this.meta.versions];
+    if (this.meta.cwd) metadata.cwd = this.meta.cwd;
+    if (this.meta.gitBranch) metadata.git_branch = this.meta.gitBranch;
+    if (this.meta.slug) metadata.slug = this.meta.slug;
+    const header: Omit<LoadedTrace['trace'], 'events' | 'edges'> = {
+      system: 'claude-code',
+      costs: { ...this.costs, tool_calls: this.toolCalls, wall_clock_s: end },
+      metadata,
+    };
+    if (this.meta.sessionId) header.trace_id = this.meta.sessionId;
+    return header;
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * Fuzzing of every registered reader and importer, called directly (below `loadTrace`'s
+ * last-resort guard, so an exception fails here instead of being caught there): seeded fast-check
+ * runs of random truncations, byte flips, invalid UTF-8, line splits and record shuffles of the
+ * fixtures, plus generated cycle-heavy and 10,000-agent inputs. Each result must hold: no
+ * exception, origins index for index with events, every problem's and origin's range inside the
+ * file. Run as a child process by readers.test.ts (a hang fails it by timeout).
+ *
+ * Environment: OTRACE_FUZZ_SEED (default 11), OTRACE_FUZZ_RUNS per fixture (default 20).
+ * Prints one line `fuzz: N runs, seed S, T ms` on success; exits 1 with the counterexample otherwise.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import fc from 'fast-check';
+import { listFormats, type FileAccess, type TraceFormat } from '../../../src/trace/formats';
+import '../../../src/trace/importers';
+import { LineIndex, type LoadedTrace, type Range } from '../../../src/trace/model';
+
+const SEED = Number(process.env.OTRACE_FUZZ_SEED ?? 11);
+const RUNS = Number(process.env.OTRACE_FUZZ_RUNS ?? 20);
+const FIXTURES = path.join(__dirname, '..', '..', 'fixtures');
+
+/** One small fixture per reader. */
+const CASES: [string, string][] = [
+  ['otrace-jsonl', 'hostile/control-names.otrace.jsonl'],
+  ['otrace-json', 'survey/example_trace.json'],
+  ['claude-code', 'cases/04-duplicate-message-id-snapshots.jsonl'],
+  ['claude-code', 'cases/10-compact-boundary-detached.jsonl'],
+  ['codex', 'cases/16-codex-spawn-agent/rollout-2026-01-01T10-00-00-019f7000-0000-7000-8000-00000000a016.jsonl'],
+  ['otel-genai', 'cases/06-link-cycle.json'],
+  ['otel-genai', 'cases/18-otlp-genai-content-in-span-events.json'],
+  ['otel-genai', 'otel/multi-agent.otlp.jsonl'],
+  ['who-and-when', 'who-and-when/Hand-Crafted/24.json'],
+  ['mast', 'mast/AG2_early_human_annotated/AG2_trace2.json'],
+];
+
+const NO_FILES: FileAccess = { readText: () => undefined, list: () => undefined };
+
+function formatById(id: string): TraceFormat {
+  const f = listFormats().find((x) => x.id === id);
+  if (!f) throw new Error(`no reader ${id}`);
+  return f;
+}
+
+/** Throws when the loaded trace breaks an invariant for `text`. */
+function check(loaded: LoadedTrace, text: string, what: string): void {
+  const lines = new LineIndex(text);
+  const lengths: number[] = [];
+  for (let l = 0; l < lines.lineCount; l++) {
+    const start = lines.lineStart(l);
+    const end = l + 1 < lines.lineCount ? lines.lineStart(l + 1) - 1 : text.length;
+    lengths.push(end - start);
+  }
+  const inside = (r: Range, label: string) => {
+    for (const p of [r.start, r.end]) {
+      if (!(p.line >= 0 && p.line < lines.lineCount && p.character >= 0 && p.character <= lengths[p.line] + 1)) {
+        throw new Error(`${what}: ${label} range ${JSON.stringify(r)} outside the file (${lines.lineCount} lines)`);
+      }
+    }
+    if (r.start.line > r.end.line || (r.start.line === r.end.line && r.start.character > r.end.character)) throw new Error(`${what}: ${label} range ends before it starts`);
+  };
+  if (loaded.eventOrigins.length !== loaded.trace.events.length) throw new Error(`${what}: ${loaded.eventOrigins.length} origins for ${loaded.trace.events.length} events`);
+  for (const p of loaded.problems) if (p.file === undefined) inside(p.range, `problem "${p.message.slice(0, 80)}"`);
+  loaded.eventOrigins.forEach((o, i) => {
+    if (o && o.file === undefined) inside(o.range, `origin of event ${i}`);
+  });
+  for (const e of loaded.trace.events) if (typeof e.id !== 'string' || typeof e.t !== 'number' || !Number.isFinite(e.t) || e.t < 0) throw new Error(`${what}: bad event ${JSON.stringify(e).slice(0, 120)}`);
+}
+
+/** A mutation of a text: what fast-check draws. */
+type Mutation =
+  | { kind: 'truncate'; at: number }
+  | { kind: 'flip'; flips: [number, number][] }
+  | { kind: 'utf8'; inserts: [number, number][] }
+  | { kind: 'split'; at: number[] }
+  | { kind: 'shuffle'; swaps: [number, number][] }
+  | { kind: 'surrogate'; at: number };
+
+function mutation(len: number, lineCount: number): fc.Arbitrary<Mutation> {
+  const pos = fc.nat({ max: Math.max(0, len - 1) });
+  const line = fc.nat({ max: Math.max(0, lineCount - 1) });
+  return fc.oneof(
+    fc.record({ kind: fc.constant('truncate' as const), at: fc.nat({ max: len }) }),
+    fc.record({ kind: fc.constant('flip' as const), flips: fc.array(fc.tuple(pos, fc.nat({ max: 255 })), { minLength: 1, maxLength: 6 }) }),
+    fc.record({ kind: fc.constant('utf8' as const), inserts: fc.array(fc.tuple(pos, fc.integer({ min: 0x80, max: 0xff })), { minLength: 1, maxLength: 4 }) }),
+    fc.record({ kind: fc.constant('split' as const), at: fc.array(pos, { minLength: 1, maxLength: 4 }) }),
+    fc.record({ kind: fc.constant('shuffle' as const), swaps: fc.array(fc.tuple(line, line), { minLength: 1, maxLength: 4 }) }),
+    fc.record({ kind: fc.constant('surrogate' as const), at: pos }),
+  );
+}
+
+function apply(text: string, m: Mutation): string {
+  switch (m.kind) {
+    case 'truncate':
+      return text.slice(0, m.at);
+    case 'flip': {
+      const b = Buffer.from(text, 'utf8');
+      for (const [i, v] of m.flips) if (i < b.length) b[i] = v;
+      return b.toString('utf8');
+    }
+    case 'utf8': {
+      let b = Buffer.from(text, 'utf8');
+      for (const [i, v] of [...m.inserts].sort((x, y) => y[0] - x[0])) b = Buffer.concat([b.subarray(0, Math.min(i, b.length)), Buffer.from([v]), b.subarray(Math.min(i, b.length))]);
+      return b.toString('utf8');
+    }
+    case 'split': {
+      let t = text;
+      for (const i of [...m.at].sort((x, y) => y - x)) t = `${t.slice(0, i)}\n${t.slice(i)}`;
+      return t;
+    }
+    case 'shuffle': {
+      const ls = text.split('\n');
+      for (const [a, b] of m.swaps) if (a < ls.length && b < ls.length) [ls[a], ls[b]] = [ls[b], ls[a]];
+      return ls.join('\n');
+    }
+    case 'surrogate':
+      return `${text.slice(0, m.at)}\ud800${text.slice(m.at)}`;
+  }
+}
+
+/** Generated heavy inputs: parent cycles, self-parents, a deep chain, 10,000 agents. */
+function heavyInputs(): [string, string, string][] {
+  const out: [string, string, string][] = [];
+  const span = (id: number, parent: number | undefined, agent: string, op = 'invoke_agent') => ({
+    traceId: 'ab'.repeat(16),
+    spanId: id.toString(16).padStart(16, '0'),
+    parentSpanId: parent === undefined ? '' : parent.toString(16).padStart(16, '0'),
+    name: `${op} ${agent}`,
+    startTimeUnixNano: String(1_700_000_000_000_000_000n + BigInt(id) * 1000n),
+    endTimeUnixNano: String(1_700_000_000_000_000_000n + BigInt(id) * 1000n + 500n),
+    attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: op } }, { key: 'gen_ai.agent.name', value: { stringValue: agent } }, ...(id % 7 === 0 ? [{ key: 'gen_ai.usage.input_tokens', value: { intValue: '3' } }] : [])],
+  });
+  const doc = (spans: unknown[]) => JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans }] }] });
+  // one cycle of 2,000 spans, 300 self-parents, a 3,000-deep chain
+  const cyc: unknown[] = [];
+  for (let i = 1; i <= 2000; i++) cyc.push(span(i, i === 1 ? 2000 : i - 1, `c${i % 50}`));
+  for (let i = 2001; i <= 2300; i++) cyc.push(span(i, i, `s${i}`));
+  for (let i = 2301; i <= 5300; i++) cyc.push(span(i, i === 2301 ? undefined : i - 1, 'deep', 'chat'));
+  out.push(['otel-genai', 'cycles.json', doc(cyc)]);
+  // 10,000 agents under one root, in OTLP and in otrace JSONL
+  const wide: unknown[] = [span(1, undefined, 'root')];
+  for (let i = 2; i <= 10_001; i++) wide.push(span(i, 1, `agent-${i}`));
+  out.push(['otel-genai', 'wide.json', doc(wide)]);
+  const jsonl = [JSON.stringify({ trace_id: 'wide' })];
+  for (let i = 0; i < 10_000; i++) jsonl.push(JSON.stringify({ id: `s${i}`, t: i / 1000, type: 'spawn', agent: 'root', to: `a${i}` }), JSON.stringify({ id: `m${i}`, t: i / 1000 + 0.0005, type: 'message', agent: `a${i}`, content: 'x', causes: [`s${i}`, `m${(i * 7919) % 10_000}`] }));
+  out.push(['otrace-jsonl', 'wide.otrace.jsonl', jsonl.join('\n')]);
+  return out;
+}
+
+const started = Date.now();
+let runs = 0;
+for (const [id, rel] of CASES) {
+  const text = fs.readFileSync(path.join(FIXTURES, rel), 'utf8');
+  const format = formatById(id);
+  const lineCount = text.split('\n').length;
+  fc.assert(
+    fc.property(mutation(text.length, lineCount), (m) => {
+      runs++;
+      const t = apply(text, m);
+      check(format.read(t, rel, NO_FILES), t, `${id} ${rel} ${m.kind}`);
+    }),
+    { seed: SEED, numRuns: RUNS },
+  );
+}
+for (const [id, name, text] of heavyInputs()) {
+  const t0 = Date.now();
+  check(formatById(id).read(text, name, NO_FILES), text, `${id} ${name}`);
+  runs++;
+  process.stdout.write(`heavy ${name}: ${text.length} chars in ${Date.now() - t0} ms\n`);
+}
+process.stdout.write(`fuzz: ${runs} runs, seed ${SEED}, ${Date.now() - started} ms\n`);
