@@ -96,4 +96,6 @@ export type WebviewMessage =
   /** Open the prompt file that produced the event. */
   | { type: 'openSource'; index: number }
   /** The user selected a node. */
-  | { type: 'selected'; index: number };
+  | { type: 'selected'; index: number }
+  /** The graph of a 'trace' message is on screen (after its first frame). */
+  | { type: 'painted'; events: number };

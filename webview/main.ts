@@ -42,6 +42,8 @@ function render(next: GraphModel): void {
   (globalThis as { __otrace?: unknown }).__otrace = { cy, graph: next };
   document.body.dataset.title = next.title;
   document.body.dataset.state = 'ready';
+  // Two frames later the graph has been painted: tell the host (npm start reports the time).
+  requestAnimationFrame(() => requestAnimationFrame(() => post({ type: 'painted', events: next.nodes.length })));
 }
 
 const SEVERITY_ICON = { error: '✖', warning: '⚠', info: 'ℹ' } as const;

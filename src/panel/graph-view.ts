@@ -12,6 +12,7 @@ import { showEventRecord } from '../editor/source-command';
 import type { TraceSessions } from '../editor/trace-sessions';
 import type { HostMessage, WebviewMessage } from '../protocol';
 import type { TraceSnapshot } from '../session/snapshot';
+import { markStart, reportPainted } from '../start-report';
 import { buildGraph } from './graph-model';
 
 /** Webview options for graph panels: scripts on, resources only from dist/ and media/. */
@@ -38,6 +39,7 @@ export class GraphView implements vscode.Disposable {
     private readonly sessions: TraceSessions,
     private readonly selection: SelectionService,
   ) {
+    markStart('graph panel created');
     panel.webview.options = graphWebviewOptions(extensionUri);
     panel.webview.html = this.html();
     this.disposables.push(
@@ -80,6 +82,7 @@ export class GraphView implements vscode.Disposable {
   private async reload(): Promise<void> {
     try {
       this.snapshot = await this.sessions.forUri(this.uri);
+      markStart('trace loaded');
     } catch (err) {
       void vscode.window.showErrorMessage(`otrace: cannot read ${escapeForMessage(this.uri.fsPath)}: ${escapeForMessage((err as Error).message)}`);
       return;
@@ -94,6 +97,7 @@ export class GraphView implements vscode.Disposable {
     const s = this.selection.selection;
     if (s && s.trace === this.uri.toString()) this.post({ type: 'select', index: s.index });
     for (const m of this.queued.splice(0)) this.post(m);
+    markStart('graph sent');
   }
 
   private post(message: HostMessage): void {
@@ -103,6 +107,7 @@ export class GraphView implements vscode.Disposable {
   private async onMessage(m: WebviewMessage): Promise<void> {
     switch (m.type) {
       case 'ready':
+        markStart('webview ready');
         this.ready = true;
         this.send();
         return;
@@ -115,6 +120,8 @@ export class GraphView implements vscode.Disposable {
       case 'selected':
         this.selection.select(this.uri.toString(), m.index, 'graph');
         return;
+      case 'painted':
+        return reportPainted(this.uri.fsPath, m.events);
     }
   }
 
