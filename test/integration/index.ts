@@ -28,6 +28,7 @@ const TEST_FILES: Record<string, () => unknown> = {
   'graph.test.ts': () => require('./graph.test'),
   'editor.test.ts': () => require('./editor.test'),
   'editor-analysis.test.ts': () => require('./editor-analysis.test'),
+  'start.test.ts': () => require('./start.test'),
 };
 
 /** The source folder of the tests, when present (dist/test/integration -> test/integration). */
