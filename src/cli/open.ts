@@ -22,6 +22,7 @@ function hasDesktopCode(): boolean {
   return spawnSync('code', ['--version'], { stdio: 'ignore' }).status === 0;
 }
 
+/** The `open` command: see the module comment. */
 export const open: Command = {
   usage: 'otrace open PATH',
   run(args) {

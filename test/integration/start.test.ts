@@ -114,7 +114,8 @@ describe('npm start -- PATH', function () {
     const out = { text: '' };
     child.stdout?.on('data', (d) => (out.text += d));
     child.stderr?.on('data', (d) => (out.text += d));
-    const [, url] = await waitForOutput(child, out, /^\s+(http:\/\/127\.0\.0\.1:\d+\/\S+)\s*$/m, 120_000);
+    await waitForOutput(child, out, /ready in .*\n/, 120_000); // printed after the URL
+    const url = /^\s+(http:\/\/127\.0\.0\.1:\d+\/\S+)\s*$/m.exec(out.text)?.[1] ?? '';
     assert.match(out.text, new RegExp(`Opening test/fixtures/${ARG.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(workspace test/fixtures/claude-code\\)`));
     assert.match(out.text, /ready in \d+\.\d s \(build \d+\.\d s, VS Code \d+\.\d s\)/);
     assert.ok(url.includes(encodeURIComponent(path.join(FIXTURES, 'claude-code'))), `the workspace is the session's folder: ${url}`);
