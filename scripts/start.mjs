@@ -65,8 +65,17 @@ const env = { ...process.env, OTRACE_START_TRACE: target.trace };
 const hasCode = !process.env.OTRACE_USE_CODE_SERVER && spawnSync('code', ['--version'], { stdio: 'ignore' }).status === 0;
 if (hasCode) {
   console.log('Opening it in your VS Code (desktop `code`) with the extension under development...');
-  const child = spawn('code', ['--new-window', `--extensionDevelopmentPath=${ROOT}`, target.folder, target.trace], { env, stdio: 'inherit' });
-  child.on('exit', (code) => process.exit(code ?? 0));
+  const report = path.join(os.tmpdir(), `otrace-start-report-${process.pid}.json`);
+  const child = spawn('code', ['--new-window', `--extensionDevelopmentPath=${ROOT}`, target.folder, target.trace], { env: { ...env, OTRACE_START_REPORT: report }, stdio: 'inherit' });
+  child.on('exit', (code) => {
+    if (code) process.exit(code);
+    // `code` hands the window over and returns: wait a minute at most for otrace's figure.
+    const poll = watchReport(report, () => process.exit(0));
+    setTimeout(() => {
+      clearInterval(poll);
+      process.exit(0);
+    }, 60_000).unref();
+  });
 } else {
   await startCodeServer();
 }
@@ -98,18 +107,7 @@ async function startCodeServer() {
   console.log(`ready in ${seconds(ready - started)} (build ${seconds(builtAt - started)}, VS Code ${seconds(ready - serverStarted)}). Ctrl-C stops VS Code.`);
 
   // otrace's own part, once a browser has the page open and the graph is painted.
-  const poll = setInterval(() => {
-    let r;
-    try {
-      r = JSON.parse(fs.readFileSync(report, 'utf8'));
-    } catch {
-      return;
-    }
-    clearInterval(poll);
-    console.log(`graph painted: otrace took ${r.activationToPaintMs} ms from activation to the graph of ${path.basename(r.trace)} (${r.events} events)`);
-    const marks = Object.entries(r.marks ?? {}).sort((a, b) => a[1] - b[1]);
-    if (marks.length) console.log(`  ${marks.map(([k, v]) => `${k} ${v} ms`).join(', ')}, painted ${r.activationToPaintMs} ms`);
-  }, 100);
+  const poll = watchReport(report);
 
   let stopping = false;
   const shutdown = async () => {
@@ -123,6 +121,28 @@ async function startCodeServer() {
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+}
+
+/**
+ * Prints otrace's own part of the start once the extension has written it to `report` (see
+ * src/start-report.ts), then removes the file and calls `then`. Returns the interval to clear.
+ */
+function watchReport(report, then = () => undefined) {
+  const poll = setInterval(() => {
+    let r;
+    try {
+      r = JSON.parse(fs.readFileSync(report, 'utf8'));
+    } catch {
+      return;
+    }
+    clearInterval(poll);
+    fs.rmSync(report, { force: true });
+    console.log(`graph painted: otrace took ${r.activationToPaintMs} ms from activation to the graph of ${path.basename(r.trace)} (${r.events} events)`);
+    const marks = Object.entries(r.marks ?? {}).sort((a, b) => a[1] - b[1]);
+    if (marks.length) console.log(`  ${marks.map(([k, v]) => `${k} ${v} ms`).join(', ')}, painted ${r.activationToPaintMs} ms`);
+    then();
+  }, 100);
+  return poll;
 }
 
 /** A first-run profile that shows the trace, not the welcome page and chat (kept once the user changes it). */
