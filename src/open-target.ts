@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { classifyPath } from './editor/path-policy';
 import { detectFormat } from './trace/formats';
 import './trace/importers';
 
@@ -116,7 +117,12 @@ export function traceOfOpenRequest(uriPath: string, query: string): string {
   const requested = query.startsWith('path=') ? query.slice('path='.length) : undefined;
   if (!requested) throw new OpenTargetError('the link names no file (?path=...)');
   if (!path.isAbsolute(requested)) throw new OpenTargetError(`not an absolute path: ${requested}`);
-  const { trace } = openTarget(path.normalize(requested));
+  // The openable-file policy's path checks: file paths only (no scheme), symbolic links resolved.
+  // The link names the file itself, so where it lies is not asked about as for a path in a trace.
+  const verdict = classifyPath(path.normalize(requested), path.normalize(requested), []);
+  if (verdict.kind === 'refuse') throw new OpenTargetError(`otrace opens only files, not "${verdict.scheme}:" links`);
+  if (verdict.kind === 'missing') throw new OpenTargetError(`no such file or folder: ${verdict.path}`);
+  const { trace } = openTarget(verdict.path);
   if (!isTraceFile(trace)) throw new OpenTargetError(`not a trace of a known format: ${trace}`);
   return trace;
 }

@@ -2,14 +2,12 @@
  * The `vscode://otrace.otrace/open?path=ABSOLUTE_PATH` handler that `otrace open PATH` uses with a
  * desktop VS Code: it opens a trace file (or a folder's newest trace) and its graph beside it.
  * It only opens files for reading, and only traces: an absolute local path to an existing regular
- * file whose content is a known trace format; anything else is refused with a message. The path
- * goes through the openable-file policy (src/editor/open-policy.ts: file paths only, symbolic links
- * resolved, messages escaped); a link names the file itself, so it is not asked about the way a
- * path inside a trace is.
+ * file whose content is a known trace format (src/open-target.ts, through the openable-file
+ * policy's path checks); anything else is refused with an escaped message.
  */
 import * as vscode from 'vscode';
-import { escapeForMessage, judgePath } from './editor/open-policy';
-import { OpenTargetError, traceOfOpenRequest } from './open-target';
+import { escapeForMessage } from './editor/markdown';
+import { traceOfOpenRequest } from './open-target';
 
 /** Something that opens a trace's graph beside its editor (GraphPanels). */
 export interface GraphOpener {
@@ -18,10 +16,7 @@ export interface GraphOpener {
 
 /** Opens the trace file at `file` in the first column and its graph beside it. */
 export async function openTraceWithGraph(file: string, panels: GraphOpener): Promise<void> {
-  const verdict = judgePath(file, file, []);
-  if (verdict.kind === 'refuse') throw new OpenTargetError(verdict.reason);
-  if (verdict.kind === 'missing') throw new OpenTargetError(`no such file: ${verdict.shown}`);
-  const uri = verdict.uri;
+  const uri = vscode.Uri.file(file);
   await vscode.window.showTextDocument(uri, { viewColumn: vscode.ViewColumn.One, preview: false });
   await panels.openToSide(uri);
 }
