@@ -10,7 +10,10 @@ const common = { mainFields: ['module', 'main'], bundle: true, sourcemap: true, 
 const builds = [
   { ...common, platform: 'node', format: 'cjs', entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode'] },
   { ...common, platform: 'node', format: 'cjs', entryPoints: { cli: 'src/cli.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
-  { ...common, platform: 'browser', format: 'iife', entryPoints: { webview: 'webview/main.ts' }, outdir: 'dist' },
+  // For scripts/start.mjs (npm start -- PATH); not part of the VSIX.
+  { ...common, platform: 'node', format: 'cjs', entryPoints: { 'open-target': 'src/open-target.ts' }, outdir: 'dist' },
+  // Minified: the webview parses this on every graph it opens (npm start's time to the graph).
+  { ...common, platform: 'browser', format: 'iife', entryPoints: { webview: 'webview/main.ts' }, outdir: 'dist', minify: !watch },
   { ...common, platform: 'node', format: 'cjs', entryPoints: { 'test/integration/index': 'test/integration/index.ts' }, outdir: 'dist', external: ['vscode', 'mocha', 'playwright-core'] },
 ].filter((b) => Object.values(b.entryPoints).every((p) => existsSync(p)));
 

@@ -30,6 +30,20 @@ function streamed(label, cmd, args) {
   });
 }
 
+/** Runs a node script that ends with its own `N passed, N failed` line, and adds its counts. */
+async function counted(label, script) {
+  const r = await streamed(label, process.execPath, [script]);
+  const m = /(\d+) passed, (\d+) failed\s*$/.exec(r.tail.trim());
+  if (m) {
+    passed += Number(m[1]);
+    failed += Number(m[2]);
+  }
+  if (!m || (r.status !== 0 && Number(m[2]) === 0)) {
+    failed++;
+    process.stdout.write(`✖ ${label} failed (exit ${r.status})\n`);
+  }
+}
+
 /** A step that is one check of its own (build, typecheck). */
 function step(label, cmd, args) {
   const r = run(label, cmd, args);
@@ -76,16 +90,9 @@ if (only !== 'unit' && !existsSync('scripts/vscode/run-integration.mjs')) {
     failed++;
     process.stdout.write('✖ integration tests skipped: the build failed\n');
   } else {
-    const r = await streamed('integration tests (real VS Code)', process.execPath, ['scripts/vscode/run-integration.mjs']);
-    const m = /(\d+) passed, (\d+) failed\s*$/.exec(r.tail.trim());
-    if (m) {
-      passed += Number(m[1]);
-      failed += Number(m[2]);
-    }
-    if (!m || (r.status !== 0 && Number(m[2]) === 0)) {
-      failed++;
-      process.stdout.write(`✖ integration run failed (exit ${r.status})\n`);
-    }
+    await counted('integration tests (real VS Code)', 'scripts/vscode/run-integration.mjs');
+    // The VSIX as users install it: packaged, installed with --install-extension, opened.
+    await counted('installed VSIX smoke test', 'scripts/vscode/vsix-smoke.mjs');
   }
 }
 

@@ -5,6 +5,7 @@
  *   otrace convert FILE --to FORMAT [-o OUT]         FORMAT: otrace-json | otrace-jsonl | survey-json | chrome-trace
  *   otrace stats FILE [--json]
  *   otrace analyze FILE [--json] [--outcome failure|success]   stops, loops, credit, blame, metrics
+ *   otrace open PATH                                 a trace or a folder's newest trace in VS Code
  */
 import { main } from './cli/main';
 

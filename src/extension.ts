@@ -17,6 +17,7 @@ import { SelectionService } from './editor/selection';
 import { goToSourcePrompt, type EventRef } from './editor/source-command';
 import { TraceStatusBar } from './editor/status-bar';
 import { TraceSessions } from './editor/trace-sessions';
+import { registerOpenUri } from './open-uri';
 import { GRAPH_VIEW_TYPE, GraphPanels, SIDE_PANEL_TYPE } from './panel/graph-panels';
 import './trace/importers';
 
@@ -71,6 +72,7 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
     vscode.languages.registerCodeLensProvider(TRACE_LANGUAGES, new TraceCodeLens(sessions)),
     vscode.languages.registerCodeLensProvider({ scheme: 'file' }, new PromptCodeLens(sessions)),
   );
+  registerOpenUri(context, panels);
   updateContext(vscode.window.activeTextEditor);
   void openStartTrace(panels);
   return {
@@ -92,8 +94,9 @@ async function openStartTrace(panels: GraphPanels): Promise<void> {
   const file = process.env.OTRACE_START_TRACE;
   if (!file) return;
   const uri = vscode.Uri.file(file);
-  await vscode.window.showTextDocument(uri, { viewColumn: vscode.ViewColumn.One, preview: false });
-  panels.openToSide(uri);
+  const shown = vscode.window.showTextDocument(uri, { viewColumn: vscode.ViewColumn.One, preview: false });
+  panels.openToSide(uri); // at once, not after the editor: the graph's webview takes longest
+  await shown;
 }
 
 export function deactivate(): void {}

@@ -158,4 +158,6 @@ export type WebviewMessage =
   /** Open the prompt file that produced the event. */
   | { type: 'openSource'; index: number }
   /** The user selected a node or stepped to an event; `reveal`: show its line in a visible editor of the trace (never focusing it). */
-  | { type: 'selected'; index: number; reveal?: boolean };
+  | { type: 'selected'; index: number; reveal?: boolean }
+  /** The graph of a 'trace' message is on screen (after its first frame). */
+  | { type: 'painted'; events: number };

@@ -126,6 +126,8 @@ function render(next: GraphModel): void {
   document.body.dataset.title = next.title;
   document.body.dataset.state = 'ready';
   if (saved?.title === next.title && saved.selected !== undefined) selectIndex(saved.selected, 'restore');
+  // Two frames later the graph has been painted: tell the host (npm start reports the time).
+  requestAnimationFrame(() => requestAnimationFrame(() => post({ type: 'painted', events: next.nodes.length })));
 }
 
 function saveState(): void {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Installs the VS Code used by the integration tests into .vscode-test/ (ignored by git),
-// the way @vscode/test-electron keeps its download there.
+// as a downloaded test VS Code would be kept.
 //
 // No desktop VS Code can be downloaded on our machines, so the test VS Code is code-server
 // (VS Code 1.139.1 server + workbench) from the npm registry. code-server needs Node 24,

@@ -19,13 +19,16 @@
 //
 // The bridge: an HTTP server on 127.0.0.1 whose URL reaches the extension host as
 // OTRACE_TEST_BRIDGE. Endpoints (POST, JSON body, answer {ok, value} or {ok:false, error, retry}):
-//   /eval-webview  {js, selector?}     evaluate js in the first webview content frame containing selector
-//   /click-webview {click, selector?, position?}  click `click` in that frame (at position {x, y}
+//   /eval-webview  {js, selector?, page?}     evaluate js in the first webview content frame containing selector
+//   /click-webview {click, selector?, position?, page?}  click `click` in that frame (at position {x, y}
 //                  relative to the element's top left corner, default its centre)
 //   /keyboard      {press?: string[], type?: string}  real key presses in the page (playwright's
 //                  page.keyboard): they go wherever the focus is, as a user's keys would
-//   /eval-page     {js}                evaluate js in the workbench page
-//   /screenshot    {path}              PNG of the whole page; relative paths from the project root
+//   /eval-page     {js, page?}                evaluate js in the workbench page
+//   /screenshot    {path, page?}              PNG of the whole page; relative paths from the project root
+//   /open-page     {url}               open url in a page of its own (another VS Code, e.g. npm start's); answers its page id
+//   /close-page    {page}              close such a page
+//   (page: a page id from /open-page; default the tests' own workbench)
 //   /log           {text}              print test output
 //   /result        {passed, failed, pending, final}  the mocha counts, printed as the last line
 //                  (final:false while running: on a timeout those are printed, plus one failure)
@@ -81,6 +84,8 @@ let browser; // playwright Browser
 let browserPgid; // the browser's process group (Playwright starts it detached)
 let bridge; // http.Server
 let page; // playwright Page
+const extraPages = new Map(); // id -> {context, page} opened through /open-page
+let nextPageId = 1;
 let result; // {passed, failed, pending} from the mocha runner at its end
 let partialResult; // the counts so far while the tests run
 let runDir; // per-run user data, scratch and logs
@@ -131,17 +136,28 @@ process.on('unhandledRejection', (e) => void abort(1, `[integration] ERROR: ${e?
 
 // ---- the bridge ---------------------------------------------------------------------------
 
+/** The page of a bridge request: an id from /open-page, else the tests' workbench. */
+function pageOf(id) {
+  if (id === undefined || id === null || id === 0) {
+    if (!page) throw new NotYet('page not open');
+    return page;
+  }
+  const extra = extraPages.get(Number(id));
+  if (!extra) throw new Error(`no page ${id}`);
+  return extra.page;
+}
+
 /** Frames of webview contents: VS Code puts each webview's document in an iframe named active-frame. */
-function webviewFrames() {
-  if (!page) return [];
-  const frames = page.frames().filter((f) => f !== page.mainFrame());
+function webviewFrames(pg = page) {
+  if (!pg) return [];
+  const frames = pg.frames().filter((f) => f !== pg.mainFrame());
   const content = frames.filter((f) => f.name() === 'active-frame');
   return content.length > 0 ? content : frames;
 }
 
 /** The first webview content frame that contains `selector` (any when no selector). */
-async function findWebviewFrame(selector) {
-  for (const f of webviewFrames()) {
+async function findWebviewFrame(selector, pg = page) {
+  for (const f of webviewFrames(pg)) {
     if (f.isDetached()) continue;
     if (f.name() !== 'active-frame' && !selector) continue;
     try {
@@ -187,14 +203,14 @@ function evalSource(js) {
 }
 
 const handlers = {
-  async '/eval-webview'({ js, selector }) {
+  async '/eval-webview'({ js, selector, page: id }) {
     const source = evalSource(js);
-    const frame = await findWebviewFrame(selector);
+    const frame = await findWebviewFrame(selector, pageOf(id));
     if (!frame) throw new NotYet(`no webview frame${selector ? ` containing ${selector}` : ''}`);
     return frame.evaluate(source);
   },
-  async '/click-webview'({ click, selector, position }) {
-    const frame = await findWebviewFrame(selector ?? click);
+  async '/click-webview'({ click, selector, position, page: id }) {
+    const frame = await findWebviewFrame(selector ?? click, pageOf(id));
     if (!frame) throw new NotYet(`no webview frame containing ${selector ?? click}`);
     const at = position && Number.isFinite(position.x) && Number.isFinite(position.y) ? { position: { x: position.x, y: position.y } } : {};
     await frame.locator(click).first().click({ timeout: 10_000, ...at });
@@ -206,18 +222,34 @@ const handlers = {
     if (typeof type === 'string' && type) await page.keyboard.type(type);
     return null;
   },
-  async '/eval-page'({ js }) {
+  async '/eval-page'({ js, page: id }) {
     const source = evalSource(js);
-    if (!page) throw new NotYet('page not open');
-    return page.evaluate(source);
+    return pageOf(id).evaluate(source);
   },
-  async '/screenshot'({ path: file }) {
+  async '/screenshot'({ path: file, page: id }) {
     if (typeof file !== 'string' || !file) throw new Error('path must be a string');
-    if (!page) throw new NotYet('page not open');
+    const pg = pageOf(id);
     const abs = path.resolve(ROOT, file);
     fs.mkdirSync(path.dirname(abs), { recursive: true });
-    await page.screenshot({ path: abs, fullPage: true });
+    await pg.screenshot({ path: abs, fullPage: true });
     return abs;
+  },
+  async '/open-page'({ url }) {
+    if (typeof url !== 'string' || !/^http:\/\/127\.0\.0\.1:\d+\//.test(url)) throw new Error('url must be an http://127.0.0.1:PORT/ address');
+    // A context of its own: its own storage, and the tests' page stays as it is.
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const pg = await context.newPage();
+    const id = nextPageId++;
+    extraPages.set(id, { context, page: pg });
+    pg.on('console', (m) => logLine(`browser ${id}`, `${m.type()}: ${m.text()}`));
+    await pg.goto(url, { waitUntil: 'domcontentloaded' });
+    return id;
+  },
+  async '/close-page'({ page: id }) {
+    const extra = extraPages.get(Number(id));
+    extraPages.delete(Number(id));
+    await extra?.context.close();
+    return null;
   },
   async '/log'({ text }) {
     let t = mapStack(String(text));

@@ -265,6 +265,9 @@ export async function startServer(opts) {
   const env = { ...process.env, ...xdg, ...(opts.env ?? {}) };
   // The project's `npm test` variables mean nothing to code-server and its extension host.
   for (const k of Object.keys(env)) if (/^npm_/i.test(k)) delete env[k];
+  // Run from inside another code-server (its terminal, its extension host), these would make this
+  // one a child of that server ("not spawned with IPC").
+  for (const k of Object.keys(env)) if (/^(CODE_SERVER_|VSCODE_)/.test(k)) delete env[k];
 
   const child = spawn(nodeBin, args, {
     cwd: scratchDir,

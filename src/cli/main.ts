@@ -5,11 +5,12 @@
 import { analyze } from './analyze';
 import { fail, usage, USAGE_LINES, type Command } from './common';
 import { convert } from './convert';
+import { open } from './open';
 import { stats } from './stats';
 import { validate } from './validate';
 
 /** Commands by name, in the order the usage lists them. */
-export const COMMANDS: Record<string, Command> = { validate, convert, stats, analyze };
+export const COMMANDS: Record<string, Command> = { validate, convert, stats, analyze, open };
 USAGE_LINES.push(...Object.values(COMMANDS).map((c) => c.usage));
 
 /** Runs the CLI on `argv` (without node and script) and returns the exit code (0 ok, 1 problems found, 2 usage or unreadable file). */

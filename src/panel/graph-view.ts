@@ -12,6 +12,7 @@ import { showEventRecord } from '../editor/source-command';
 import { toRange, type TraceSessions } from '../editor/trace-sessions';
 import type { GraphCommand, HostMessage, WebviewMessage } from '../protocol';
 import type { TraceSnapshot } from '../session/snapshot';
+import { markStart, reportPainted } from '../start-report';
 import { buildGraph } from './graph-model';
 
 /** Webview options for graph panels: scripts on, resources only from dist/ and media/. */
@@ -46,6 +47,7 @@ export class GraphView implements vscode.Disposable {
     private readonly selection: SelectionService,
     private readonly onToggleLock?: () => void,
   ) {
+    markStart('graph panel created');
     panel.webview.options = graphWebviewOptions(extensionUri);
     panel.webview.html = this.html();
     this.disposables.push(
@@ -130,6 +132,7 @@ export class GraphView implements vscode.Disposable {
     let snapshot: TraceSnapshot;
     try {
       snapshot = await this.sessions.forUri(uri);
+      markStart('trace loaded');
     } catch (err) {
       void vscode.window.showErrorMessage(`otrace: cannot read ${escapeForMessage(uri.fsPath)}: ${escapeForMessage((err as Error).message)}`);
       return;
@@ -146,6 +149,7 @@ export class GraphView implements vscode.Disposable {
     const s = this.selection.selection;
     if (s && s.trace === this.uri.toString()) this.post({ type: 'select', index: s.index });
     for (const m of this.queued.splice(0)) this.post(m);
+    markStart('graph sent');
   }
 
   private post(message: HostMessage): void {
@@ -155,6 +159,7 @@ export class GraphView implements vscode.Disposable {
   private async onMessage(m: WebviewMessage): Promise<void> {
     switch (m.type) {
       case 'ready':
+        markStart('webview ready');
         this.ready = true;
         this.send();
         return;
@@ -174,6 +179,8 @@ export class GraphView implements vscode.Disposable {
         this.selection.select(this.uri.toString(), m.index, 'graph');
         if (m.reveal) this.follow(m.index);
         return;
+      case 'painted':
+        return reportPainted(this.uri.fsPath, m.events);
     }
   }
 

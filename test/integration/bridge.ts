@@ -17,6 +17,8 @@ export interface WebviewOptions {
   selector?: string;
   /** How long to wait for such a webview to exist, in ms. Default 20000. */
   timeoutMs?: number;
+  /** A page from {@link openPage}; default the tests' own workbench. */
+  page?: number;
 }
 
 export interface TestCounts {
@@ -77,7 +79,7 @@ async function withWebview<T>(endpoint: string, body: Record<string, unknown>, o
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
-      return await post<T>(endpoint, { ...body, selector: opts.selector }, Math.max(5_000, timeoutMs));
+      return await post<T>(endpoint, { ...body, selector: opts.selector, page: opts.page }, Math.max(5_000, timeoutMs));
     } catch (e) {
       if (!(e instanceof BridgeError && e.retry) || Date.now() > deadline) {
         if (e instanceof BridgeError && e.retry) {
@@ -101,9 +103,19 @@ export function evalInWebview<T>(js: string, opts: WebviewOptions = {}): Promise
   return withWebview<T>('/eval-webview', { js }, opts);
 }
 
-/** Evaluates `js` in the workbench page itself (not a webview), as evalInWebview does. */
-export function evalInPage<T>(js: string): Promise<T> {
-  return post<T>('/eval-page', { js });
+/** Evaluates `js` in the workbench page itself (not a webview), as evalInWebview does; `page` is an id from {@link openPage}. */
+export function evalInPage<T>(js: string, page?: number): Promise<T> {
+  return post<T>('/eval-page', { js, page });
+}
+
+/** Opens `url` (another VS Code on 127.0.0.1, e.g. the one `npm start` runs) in a browser page of its own; returns its id for the other calls. */
+export function openPage(url: string): Promise<number> {
+  return post<number>('/open-page', { url }, 60_000);
+}
+
+/** Closes a page opened with {@link openPage}. */
+export function closePage(page: number): Promise<void> {
+  return post<void>('/close-page', { page });
 }
 
 /** Options of {@link clickInWebview}. */
@@ -132,8 +144,8 @@ export function pressKeys(keys: string[], text?: string): Promise<void> {
  * Writes a PNG of the whole VS Code page to `path` (relative paths are taken from the project
  * root) and returns the absolute path written.
  */
-export function screenshot(path: string): Promise<string> {
-  return post<string>('/screenshot', { path });
+export function screenshot(path: string, page?: number): Promise<string> {
+  return post<string>('/screenshot', { path, page });
 }
 
 /**

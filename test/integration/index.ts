@@ -31,6 +31,7 @@ const TEST_FILES: Record<string, () => unknown> = {
   'graph-panels.test.ts': () => require('./graph-panels.test'),
   'editor.test.ts': () => require('./editor.test'),
   'editor-analysis.test.ts': () => require('./editor-analysis.test'),
+  'start.test.ts': () => require('./start.test'),
 };
 
 /** The source folder of the tests, when present (dist/test/integration -> test/integration). */

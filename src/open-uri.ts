@@ -1,0 +1,37 @@
+/**
+ * The `vscode://otrace.otrace/open?path=ABSOLUTE_PATH` handler that `otrace open PATH` uses with a
+ * desktop VS Code: it opens a trace file (or a folder's newest trace) and its graph beside it.
+ * It only opens files for reading, and only traces: an absolute local path to an existing regular
+ * file whose content is a known trace format (src/open-target.ts, through the openable-file
+ * policy's path checks); anything else is refused with an escaped message.
+ */
+import * as vscode from 'vscode';
+import { escapeForMessage } from './editor/markdown';
+import { traceOfOpenRequest } from './open-target';
+
+/** Something that opens a trace's graph beside its editor (GraphPanels). */
+export interface GraphOpener {
+  openToSide(uri: vscode.Uri): unknown;
+}
+
+/** Opens the trace file at `file` in the first column and its graph beside it. */
+export async function openTraceWithGraph(file: string, panels: GraphOpener): Promise<void> {
+  const uri = vscode.Uri.file(file);
+  await vscode.window.showTextDocument(uri, { viewColumn: vscode.ViewColumn.One, preview: false });
+  await panels.openToSide(uri);
+}
+
+/** Registers the `vscode://otrace.otrace/open` handler. */
+export function registerOpenUri(context: vscode.ExtensionContext, panels: GraphOpener): void {
+  context.subscriptions.push(
+    vscode.window.registerUriHandler({
+      async handleUri(uri: vscode.Uri) {
+        try {
+          await openTraceWithGraph(traceOfOpenRequest(uri.path, uri.query), panels);
+        } catch (err) {
+          void vscode.window.showErrorMessage(`otrace: cannot open the trace: ${escapeForMessage((err as Error).message)}`);
+        }
+      },
+    }),
+  );
+}
