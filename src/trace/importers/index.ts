@@ -4,6 +4,7 @@
  * Each importer module calls `registerFormat` when loaded.
  */
 import './claude-code';
+import './jaeger';
 import './codex';
 import './otel';
 import './who-and-when';
