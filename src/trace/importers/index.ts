@@ -8,4 +8,5 @@ import './jaeger';
 import './codex';
 import './otel';
 import './who-and-when';
+import './zipkin';
 import './mast';
