@@ -5,6 +5,7 @@
  */
 import './claude-code';
 import './jaeger';
+import './langfuse';
 import './codex';
 import './otel';
 import './who-and-when';
