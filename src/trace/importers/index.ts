@@ -11,3 +11,4 @@ import './otel';
 import './who-and-when';
 import './zipkin';
 import './mast';
+import './phoenix';
