@@ -6,6 +6,7 @@
 import './claude-code';
 import './jaeger';
 import './langfuse';
+import './langsmith';
 import './codex';
 import './otel';
 import './who-and-when';

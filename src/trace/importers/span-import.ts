@@ -7,7 +7,8 @@
  *
  * Span role -> events (ids = the span id; derived events `<id>.return` / `.result` / `.stop`):
  * - agent: `delegate` at start (caller lane -> agent), `return` at end (agent -> caller), and `stop` at
- *   end when the span failed (error) or records finish reasons (as in the OTLP reader);
+ *   end when the span failed (error; max_turns when the error says a recursion / turn limit was hit) or
+ *   records finish reasons (as in the OTLP reader);
  * - handoff: `delegate` from the handing-off agent to the receiving one (no return: control moved);
  *   the receiving agent's next agent span is delegated by the handing-off agent, joined by a `causal` edge;
  * - tool: `tool_call` at start and `tool_result` at end (an open span: `call_status: no_result`);
@@ -307,7 +308,7 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
         push({ id: `${s.id}.return`, t: tEnd, type: 'return', agent, from: agent, to: caller, content: s.output, tokens: usageBelow.has(s) ? undefined : s.tokens, model: s.model, parent: s.id, causes: [s.id], error: s.error } as TraceEvent, s, true, 0);
         b.edge(s.id, `${s.id}.return`, 'return');
         const last = s.finishReasons?.[s.finishReasons.length - 1];
-        const reason: StopReason | undefined = s.error ? 'error' : last !== undefined ? stopReasonOf(last) : undefined;
+        const reason: StopReason | undefined = s.error ? (/recursion limit|max(imum)?[ _](turns|iterations|steps)/i.test(s.error) ? 'max_turns' : 'error') : last !== undefined ? stopReasonOf(last) : undefined;
         if (reason) {
           push({ id: `${s.id}.stop`, t: tEnd, type: 'stop', agent, reason, decided_by: agent, detail: s.error ?? `finish_reasons ${JSON.stringify(s.finishReasons)}`, parent: s.id, causes: [`${s.id}.return`] } as TraceEvent, s, true, 1);
           b.edge(`${s.id}.return`, `${s.id}.stop`, 'causal');
