@@ -12,4 +12,5 @@ import './otel';
 import './who-and-when';
 import './zipkin';
 import './mast';
+import './openai-agents';
 import './phoenix';
