@@ -3,6 +3,7 @@
  * Import this module once (the CLI and the extension do) before calling `loadTrace`.
  * Each importer module calls `registerFormat` when loaded.
  */
+import './agentops';
 import './claude-code';
 import './jaeger';
 import './langfuse';
