@@ -258,10 +258,16 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
   const handoffs = spans.filter((s) => s.role === 'handoff' && s.handoffTo).sort((x, y) => seconds(tree.effectiveStart[x.ordinal]) - seconds(tree.effectiveStart[y.ordinal]) || x.ordinal - y.ordinal);
   const handedBy = new Map<ImportSpan, ImportSpan>();
   const agentSpans = spans.filter((s) => s.role === 'agent').sort((x, y) => seconds(tree.effectiveStart[x.ordinal]) - seconds(tree.effectiveStart[y.ordinal]) || x.ordinal - y.ordinal);
+  const byAgent = new Map<string, ImportSpan[]>();
+  for (const a of agentSpans) if (a.agent) (byAgent.get(a.agent) ?? byAgent.set(a.agent, []).get(a.agent)!).push(a);
+  const cursor = new Map<string, number>();
   for (const h of handoffs) {
     const th = seconds(tree.effectiveStart[h.ordinal]);
-    const next = agentSpans.find((a) => !handedBy.has(a) && a.agent === h.handoffTo && seconds(tree.effectiveStart[a.ordinal]) >= th);
-    if (next) handedBy.set(next, h);
+    const list = byAgent.get(h.handoffTo!) ?? [];
+    let k = cursor.get(h.handoffTo!) ?? 0;
+    while (k < list.length && (handedBy.has(list[k]) || seconds(tree.effectiveStart[list[k].ordinal]) < th)) k++;
+    cursor.set(h.handoffTo!, k);
+    if (k < list.length) handedBy.set(list[k], h);
   }
   const callerOf = (s: ImportSpan): string => {
     const h = handedBy.get(s);
@@ -380,6 +386,7 @@ function reportTree(spans: ImportSpan[], tree: SpanTree, b: ImportBuilder, event
   const at = (i: number): Range => spans[i].origin.range;
   const plural = (n: number, w: string) => `${n} ${w}${n > 1 ? 's' : ''}`;
   let unresolved = 0;
+  const linked = new Set<string>();
   for (const l of tree.links) {
     const src = eventOf(spans[l.from]);
     const dst = l.to === undefined ? undefined : eventOf(spans[l.to]);
@@ -389,7 +396,11 @@ function reportTree(spans: ImportSpan[], tree: SpanTree, b: ImportBuilder, event
     }
     const edge: TraceEdge = { src, dst, type: 'link' };
     if (l.attributes) edge.attributes = l.attributes;
-    if (!b.edges.some((e) => e.src === src && e.dst === dst && e.type === 'link')) b.edges.push(edge);
+    const key = `${src}\u0000${dst}`;
+    if (!linked.has(key)) {
+      linked.add(key);
+      b.edges.push(edge);
+    }
   }
   if (unresolved) b.problem('info', `${plural(unresolved, `${noun} link`)} name a ${noun} not in this file (or one that gives no event); not drawn`, at(tree.links[0].from));
   for (const c of tree.cycles) {
@@ -409,11 +420,12 @@ function reportTree(spans: ImportSpan[], tree: SpanTree, b: ImportBuilder, event
     b.problem('warning', `${plural(count, noun)} lost their parent (${tree.missing.map((m) => m.spanId).join(', ')} not in this file); shown under a "missing parent" placeholder`, at(tree.missing[0].children[0]));
   }
   const open = spans.filter((s) => tree.open[s.ordinal] && s.role !== 'event');
-  if (open.length) b.problem('warning', `${plural(open.length, noun)} without an end time (${open.map((s) => s.id).join(', ')}): still open when the file was written; duration unknown, no result or return invented`, at(open[0].ordinal));
+  if (open.length) b.problem('warning', `${plural(open.length, noun)} without an end time (${open.slice(0, 10).map((s) => s.id).join(', ')}${open.length > 10 ? ', ...' : ''}): still open when the file was written; duration unknown, no result or return invented`, at(open[0].ordinal));
   const traces = tree.traceIds.filter(Boolean);
   if (traces.length > 1) {
-    const firstOf = traces.map((t) => spans.find((s) => s.traceId === t)!.ordinal);
-    b.problem('warning', `${traces.length} traces in this file (${traces.join(', ')}); they load as one graph and the analysis runs over the whole file`, at(firstOf[1]));
+    const second = spans.find((s) => s.traceId === traces[1])!.ordinal;
+    const named = traces.length > 5 ? `${traces.slice(0, 5).join(', ')}, ...` : traces.join(', ');
+    b.problem('warning', `${traces.length} traces in this file (${named}); they load as one graph and the analysis runs over the whole file`, at(second));
   }
   const kinds = Object.entries(skipped);
   if (kinds.length) {
