@@ -108,7 +108,7 @@ export function loadTrace(text: string, fileName: string, files?: FileAccess): L
   if (text.charCodeAt(0) === 0xfeff) text = ` ${text.slice(1)}`;
   if (text.trim() === '') return failed(text, 'unknown', 'the file is empty: there is no trace to read yet');
   const format = detectFormat(text, fileName);
-  if (!format) return failed(text, 'unknown', `not a recognized trace format; tried: ${formats.map((f) => f.label).join(', ')}`);
+  if (!format) return failed(text, 'unknown', `not a recognized trace format; tried: ${formats.map((f) => f.label).join(', ')}. For another format, write a mapping file (*.otrace-map.json: dotted paths to id, time, agent, type; docs/mapping.md) and pass it with \`otrace --map FILE\``);
   try {
     return format.read(text, fileName, files);
   } catch (err) {

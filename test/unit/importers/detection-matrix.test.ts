@@ -10,8 +10,11 @@ import { listFormats } from '../../../src/trace/formats';
 import '../../../src/trace/importers';
 import { FIXTURES } from '../helpers';
 
-/** Files under test/fixtures that are no trace: provenance notes, generators, and the survey's JSON Schema. */
-const NOT_TRACES = /(SOURCE\.md|\.py|survey[\\/]trace_schema\.json)$/;
+/**
+ * Files under test/fixtures that no built-in detector should take: provenance notes, generators, the
+ * survey's JSON Schema, and the in-house format (and its mapping files) read only through a mapping.
+ */
+const NOT_TRACES = /(SOURCE\.md|\.py|survey[\\/]trace_schema\.json|mapping[\\/].*)$/;
 
 /** The format a fixture folder holds (folders with several formats: by file). */
 function expectedFormat(rel: string): string | undefined {
