@@ -8,7 +8,16 @@ import { loadTrace } from '../trace/formats';
 import { formatPosition, type LoadedTrace } from '../trace/model';
 import { escapeJsonControls, visibleText } from '../trace/preview';
 import { nodeFileAccess } from '../trace/node-files';
+import { mappingApplies, parseMapping, readWithMapping } from '../trace/mapping';
 import '../trace/importers';
+
+/** The mapping file given with `--map FILE` (read by {@link load}), if any. */
+let mapFile: string | undefined;
+
+/** Sets the mapping file `load` reads traces with (`otrace --map FILE ...`). */
+export function useMapping(file: string | undefined): void {
+  mapFile = file;
+}
 
 /** One line per command, printed on a usage error and by `otrace help`. */
 export const USAGE_LINES: string[] = [];
@@ -31,6 +40,24 @@ export function load(file: string): LoadedTrace {
     text = fs.readFileSync(file, 'utf8');
   } catch (err) {
     fail(`cannot read ${file}: ${(err as Error).message}`);
+  }
+  if (mapFile) {
+    let mapText: string;
+    try {
+      mapText = fs.readFileSync(mapFile, 'utf8');
+    } catch (err) {
+      fail(`cannot read mapping ${mapFile}: ${(err as Error).message}`);
+    }
+    const { mapping, problems } = parseMapping(mapText, mapFile);
+    if (!mapping) return { format: 'unknown', trace: { events: [], edges: [] }, eventOrigins: [], edgeOrigins: [], problems };
+    if (mappingApplies(mapping, text, file)) {
+      const loaded = readWithMapping(text, file, mapping);
+      loaded.problems.unshift(...problems);
+      return loaded;
+    }
+    const loaded = loadTrace(text, file, nodeFileAccess);
+    loaded.problems.unshift({ severity: 'info', file: mapFile, message: `the mapping does not apply to ${file} (files.glob / files.required); read with the built-in formats`, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } });
+    return loaded;
   }
   return loadTrace(text, file, nodeFileAccess);
 }

@@ -3,7 +3,7 @@
  * One module per command in this folder; this one only dispatches.
  */
 import { analyze } from './analyze';
-import { fail, usage, USAGE_LINES, type Command } from './common';
+import { fail, usage, useMapping, USAGE_LINES, type Command } from './common';
 import { convert } from './convert';
 import { open } from './open';
 import { stats } from './stats';
@@ -11,10 +11,17 @@ import { validate } from './validate';
 
 /** Commands by name, in the order the usage lists them. */
 export const COMMANDS: Record<string, Command> = { validate, convert, stats, analyze, open };
-USAGE_LINES.push(...Object.values(COMMANDS).map((c) => c.usage));
+USAGE_LINES.push(...Object.values(COMMANDS).map((c) => c.usage), 'otrace --map FORMAT.otrace-map.json COMMAND FILE ...   # read an in-house format through a mapping file (docs/mapping.md)');
 
 /** Runs the CLI on `argv` (without node and script) and returns the exit code (0 ok, 1 problems found, 2 usage or unreadable file). */
 export function main(argv: string[]): number {
+  // `--map FILE` (anywhere): read traces with a mapping file (docs/mapping.md).
+  const at = argv.indexOf('--map');
+  if (at !== -1) {
+    if (argv[at + 1] === undefined) fail('--map needs a mapping file (*.otrace-map.json)');
+    useMapping(argv[at + 1]);
+    argv = [...argv.slice(0, at), ...argv.slice(at + 2)];
+  }
   const [command, ...rest] = argv;
   if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
     process.stdout.write(usage() + '\n');

@@ -65,9 +65,14 @@ export const otraceJson: TraceFormat = {
   label: 'otrace / survey trace JSON',
   detect(text, fileName) {
     if (fileName.endsWith('.otrace.json')) return true;
+    if (fileName.endsWith('.otrace.jsonl')) return false; // named JSON Lines: the JSONL reader's
     const head = text.trimStart();
     const start = text.slice(0, 1 << 20);
-    // An `events` array, or (for a document cut off early) the survey's leading trace fields.
+    // An `events` array, or (for a document cut off early) the survey's leading trace fields; not
+    // JSON Lines (two object lines) and not OTLP spans (whose span events are an `events` array too).
+    const lines = firstJsonLines(text, 2);
+    if (lines.length === 2 && isObject(lines[0]) && isObject(lines[1])) return false;
+    if (/"(resourceSpans|resource_spans)"\s*:/.test(text.slice(0, 1 << 16))) return false;
     return head.startsWith('{') && (/"events"\s*:\s*\[/.test(start) || /^\{\s*"(trace_id|task_id)"\s*:/.test(head)) && !/"history"\s*:\s*\[/.test(text.slice(0, 4096));
   },
   read: (text) => readTraceJson(text),
@@ -103,7 +108,7 @@ export function loadTrace(text: string, fileName: string, files?: FileAccess): L
   if (text.charCodeAt(0) === 0xfeff) text = ` ${text.slice(1)}`;
   if (text.trim() === '') return failed(text, 'unknown', 'the file is empty: there is no trace to read yet');
   const format = detectFormat(text, fileName);
-  if (!format) return failed(text, 'unknown', `not a recognized trace format; tried: ${formats.map((f) => f.label).join(', ')}`);
+  if (!format) return failed(text, 'unknown', `not a recognized trace format; tried: ${formats.map((f) => f.label).join(', ')}. For another format, write a mapping file (*.otrace-map.json: dotted paths to id, time, agent, type; docs/mapping.md) and pass it with \`otrace --map FILE\``);
   try {
     return format.read(text, fileName, files);
   } catch (err) {

@@ -3,8 +3,15 @@
  * Import this module once (the CLI and the extension do) before calling `loadTrace`.
  * Each importer module calls `registerFormat` when loaded.
  */
+import './agentops';
 import './claude-code';
+import './jaeger';
+import './langfuse';
+import './langsmith';
 import './codex';
 import './otel';
 import './who-and-when';
+import './zipkin';
 import './mast';
+import './openai-agents';
+import './phoenix';

@@ -1,0 +1,436 @@
+/**
+ * What every reader of a backend or framework span export shares (Jaeger, Zipkin, Langfuse, Phoenix,
+ * LangSmith, OpenAI Agents SDK, agent-observability documents): a format-neutral span ({@link ImportSpan},
+ * its role already decided by the reader) and {@link buildSpanTrace}, which turns the spans of one
+ * file into events on agent lanes with typed edges, on the span-tree core (`../span-tree.ts`: parentage
+ * from parent ids only, links, clock skew, open spans, orphans, parent cycles; docs/model.md "Span trees").
+ *
+ * Span role -> events (ids = the span id; derived events `<id>.return` / `.result` / `.stop`):
+ * - agent: `delegate` at start (caller lane -> agent), `return` at end (agent -> caller), and `stop` at
+ *   end when the span failed (error; max_turns when the error says a recursion / turn limit was hit) or
+ *   records finish reasons (as in the OTLP reader);
+ * - handoff: `delegate` from the handing-off agent to the receiving one (no return: control moved);
+ *   the receiving agent's next agent span is delegated by the handing-off agent, joined by a `causal` edge;
+ * - tool: `tool_call` at start and `tool_result` at end (an open span: `call_status: no_result`);
+ * - llm: `message` (tokens, model); event: `message` at its time; chain: `orchestrator_decision`;
+ *   guardrail: `safety_event`; other: no event, counted by label in one warning, children pass through.
+ * Lane: the span's own agent, else its parent's lane, else the span's service, else `agent`.
+ * Time: t = seconds since the earliest span start; duration_s = end - start (exact, from ns bigints).
+ * Edges: parent event -> child event `causal`; delegate -> return, tool_call -> tool_result `return`;
+ * a link (Jaeger FOLLOWS_FROM, extra parents) -> `link`.
+ * This mirrors the OTLP reader (./otel.ts) so that one span means the same in every format; that
+ * reader's builder is private to it, so the shared part lives here.
+ */
+import { LineIndex, type LoadedTrace, type Origin, type Range } from '../model';
+import type { StopReason, TraceEdge, TraceEvent } from '../schema';
+import { buildSpanTree, type SpanNode, type SpanTree } from '../span-tree';
+import { firstJsonLines } from '../formats';
+import { parseJsonDocument, type JsonDocument } from '../json-positions';
+import { ImportBuilder, baseName } from './json-import';
+
+/** What a span stands for in the trace model. */
+export type SpanRole = 'agent' | 'handoff' | 'tool' | 'llm' | 'event' | 'chain' | 'guardrail' | 'other';
+
+/** One span as a reader hands it over. Times (start, end from {@link SpanNode}) in ns since the epoch. */
+export interface ImportSpan extends SpanNode {
+  /** 0-based ordinal of the span record in the file (the event origins' `record`). */
+  ordinal: number;
+  /** Range of the span record in the file. */
+  origin: Origin;
+  /** Event id (the span id; a repeated id gets `~n`, set by {@link buildSpanTrace}). */
+  id: string;
+  name: string;
+  role: SpanRole;
+  /** The span's own agent (lane) name, when it names one. */
+  agent?: string;
+  /** Service / process / workflow name: the lane of last resort. */
+  service?: string;
+  tool?: string;
+  /** Input and output as text (JSON text for structured values). */
+  input?: string;
+  output?: string;
+  /** Input + output tokens of a model call. */
+  tokens?: number;
+  model?: string;
+  /** Error message when the span failed. */
+  error?: string;
+  finishReasons?: string[];
+  /** handoff: the agents control passes between. */
+  handoffFrom?: string;
+  handoffTo?: string;
+  /** other: the label it is counted under in the skipped-span warning (default: its name). */
+  skipLabel?: string;
+  /** Extra fields kept on the start event (e.g. `span_kind`). */
+  extra?: Record<string, unknown>;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A string, a number as its decimal text, else undefined. */
+export function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
+}
+
+/** A finite non-negative number (or numeric string), else undefined. */
+export function num(v: unknown): number | undefined {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  return Number.isFinite(n) && n >= 0 ? n : undefined;
+}
+
+/** A value as event content: strings as they are, other JSON values as JSON text, null/undefined as undefined. */
+export function text(v: unknown): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+/**
+ * Nanoseconds since the epoch from an ISO 8601 date-time (fraction to 9 digits kept exactly; no zone
+ * means UTC, as LangSmith writes it), or from a number / numeric string in `unit` ('us' Jaeger/Zipkin,
+ * 'ms', 's', 'ns'). Undefined when absent or unreadable.
+ */
+export function timeNs(v: unknown, unit: 'ns' | 'us' | 'ms' | 's' = 'ms'): bigint | undefined {
+  if (typeof v === 'number' && Number.isFinite(v) && v >= 0) {
+    if (unit === 'ns') return BigInt(Math.round(v));
+    const us = unit === 'us' ? v : unit === 'ms' ? v * 1e3 : v * 1e6;
+    return BigInt(Math.round(us)) * 1000n;
+  }
+  if (typeof v !== 'string' || v === '') return undefined;
+  if (/^\d+(\.\d+)?$/.test(v)) return unit === 'ns' && /^\d+$/.test(v) ? BigInt(v) : timeNs(Number(v), unit);
+  const m = /^(\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d)?)(?:\.(\d+))?(Z|[+-]\d\d:?\d\d)?$/i.exec(v.trim());
+  if (!m) return undefined;
+  const ms = Date.parse(`${m[1].replace(' ', 'T')}${m[3] ? (m[3].toUpperCase() === 'Z' ? 'Z' : m[3]) : 'Z'}`);
+  if (Number.isNaN(ms)) return undefined;
+  const frac = (m[2] ?? '').slice(0, 9).padEnd(9, '0');
+  return BigInt(ms) * 1_000_000n + BigInt(frac);
+}
+
+/** A nested attribute object flattened to dotted keys (`{llm: {model_name: x}}` -> `llm.model_name`); arrays of objects get their index. */
+export function flatten(v: unknown, prefix = '', out: Record<string, unknown> = {}): Record<string, unknown> {
+  if (isObject(v)) {
+    for (const [k, x] of Object.entries(v)) flatten(x, prefix ? `${prefix}.${k}` : k, out);
+  } else if (Array.isArray(v) && v.some((x) => isObject(x))) {
+    v.forEach((x, i) => flatten(x, `${prefix}.${i}`, out));
+  } else if (prefix) out[prefix] = v;
+  return out;
+}
+
+/**
+ * The role, agent, tool, model and tokens that GenAI (gen_ai.*) and OpenInference attributes give a
+ * span, by the same rules as the OTLP reader: gen_ai.operation.name (invoke_agent, execute_tool, chat, ...)
+ * or openinference.span.kind (AGENT, TOOL, LLM, CHAIN, ...). `attrs` are flat dotted keys.
+ */
+export function genAiSpan(attrs: Record<string, unknown>, name: string): Pick<ImportSpan, 'role' | 'agent' | 'tool' | 'model' | 'tokens' | 'input' | 'output' | 'skipLabel'> {
+  const op = str(attrs['gen_ai.operation.name']);
+  const oi = str(attrs['openinference.span.kind'])?.toUpperCase();
+  let role: SpanRole = 'other';
+  if (op === 'invoke_agent' || op === 'create_agent' || oi === 'AGENT') role = 'agent';
+  else if (op === 'execute_tool' || op === 'retrieval' || oi === 'TOOL' || oi === 'RETRIEVER' || oi === 'RERANKER') role = 'tool';
+  else if (op === 'chat' || op === 'generate_content' || op === 'text_completion' || op === 'embeddings' || oi === 'LLM' || oi === 'EMBEDDING') role = 'llm';
+  else if (op === 'invoke_workflow' || oi === 'CHAIN') role = 'chain';
+  else if (oi === 'GUARDRAIL') role = 'guardrail';
+  let agent = str(attrs['gen_ai.agent.name']) || str(attrs['agent.name']) || str(attrs['gen_ai.agent.id']);
+  if (!agent && role === 'agent') agent = /^(?:invoke_agent|create_agent)\s+(.+)$/.exec(name)?.[1] ?? (name || undefined);
+  const tool = role === 'tool' ? str(attrs['gen_ai.tool.name']) ?? str(attrs['tool.name']) ?? (name.replace(/^execute_tool\s+/, '') || 'tool') : undefined;
+  const model = str(attrs['gen_ai.request.model']) ?? str(attrs['gen_ai.response.model']) ?? str(attrs['llm.model_name']);
+  const input = num(attrs['gen_ai.usage.input_tokens']) ?? num(attrs['gen_ai.usage.prompt_tokens']) ?? num(attrs['llm.token_count.prompt']);
+  const output = num(attrs['gen_ai.usage.output_tokens']) ?? num(attrs['gen_ai.usage.completion_tokens']) ?? num(attrs['llm.token_count.completion']);
+  const tokens = input !== undefined || output !== undefined ? (input ?? 0) + (output ?? 0) : num(attrs['llm.token_count.total']);
+  const inText = text(attrs['gen_ai.tool.call.arguments'] ?? attrs['tool.parameters'] ?? attrs['input.value'] ?? attrs['gen_ai.prompt']);
+  const outText = text(attrs['gen_ai.tool.call.result'] ?? attrs['output.value'] ?? attrs['gen_ai.completion']);
+  return { role, agent, tool, model, tokens, input: inText, output: outText, skipLabel: op ?? (oi ? `openinference:${oi}` : undefined) };
+}
+
+/**
+ * Calls `fn` with each JSON document of the file: one per non-blank line for JSON Lines (two or more
+ * lines that each parse as an object), else the whole text.
+ */
+export function forEachDocument(text: string, lines: LineIndex, fn: (doc: JsonDocument) => void): void {
+  const head = firstJsonLines(text, 2);
+  if (!(head.length === 2 && isObject(head[0]))) return fn(parseJsonDocument(text, lines));
+  for (let n = 0; n < lines.lineCount; n++) {
+    const start = lines.lineStart(n);
+    const end = n + 1 < lines.lineCount ? lines.lineStart(n + 1) - 1 : text.length;
+    const line = text.slice(start, end);
+    if (line.trim() === '') continue;
+    fn(parseJsonDocument(line, lines, start));
+  }
+}
+
+/** A finish reason as a stop reason; undefined when the agent went on (tool calls). Same table as the OTLP reader. */
+function stopReasonOf(reason: string): StopReason | undefined {
+  const r = reason.toLowerCase();
+  if (/tool|function/.test(r)) return undefined;
+  if (r === 'stop' || r === 'end_turn' || r === 'stop_sequence' || r === 'complete' || r === 'completed' || r === 'finish') return 'task_complete';
+  if (/length|max_tokens|token_limit|max_output/.test(r)) return 'budget_exhausted';
+  if (/max_turns|max_iterations|max_steps|recursion/.test(r)) return 'max_turns';
+  if (/timeout|time_limit/.test(r)) return 'timeout';
+  if (/error|fail/.test(r)) return 'error';
+  return 'unknown';
+}
+
+const ms = (ns: bigint): string => `${Math.round(Number(ns) / 1e5) / 10} ms`;
+
+/** Options of {@link buildSpanTrace}. */
+export interface SpanTraceOptions {
+  /** Format id of the result (e.g. `jaeger`). */
+  format: string;
+  /** Key of the format's figures under `metadata` (e.g. `jaeger`). */
+  metaKey: string;
+  /** Word for a span in messages ("span", "observation", "run"). */
+  noun?: string;
+  /** Trace-level fields to add (name, metadata of the trace record, ...). */
+  header?: Record<string, unknown>;
+  /** Extra figures for metadata[metaKey]. */
+  figures?: Record<string, unknown>;
+}
+
+/**
+ * Builds the trace of `spans` (in file order, ordinals 0..n-1) into `b` and finishes it.
+ * Problems (repeated ids, cycles, skew, orphans, open spans, several traces, skipped spans) are
+ * reported positioned at the span records; never throws for bad content.
+ * `metadata[metaKey]` = { trace_ids, services, spans, skipped_spans {label: count}, missing_parents, cut_parent_edges, ...figures }.
+ */
+export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: string, opts: SpanTraceOptions): LoadedTrace {
+  const noun = opts.noun ?? 'span';
+  const seen = new Map<string, number>();
+  for (const s of spans) {
+    const n = seen.get(s.spanId) ?? 0;
+    seen.set(s.spanId, n + 1);
+    if (n > 0) {
+      s.id = `${s.spanId}~${n}`;
+      b.problem('warning', `${noun} id ${s.spanId} appears ${n + 1} times; this one is "${s.id}"`, s.origin.range);
+    }
+  }
+  const tree = buildSpanTree(spans);
+  const parentOf = (s: ImportSpan): ImportSpan | undefined => {
+    const p = tree.parent[s.ordinal];
+    return p === undefined ? undefined : spans[p];
+  };
+  let t0: bigint | undefined;
+  for (const s of spans) if (s.start !== undefined && (t0 === undefined || s.start < t0)) t0 = s.start;
+  const seconds = (ns: bigint | undefined): number => (ns === undefined || t0 === undefined ? 0 : Math.max(0, Number(ns - t0) / 1e9));
+
+  const rootOfTrace = new Map<string, ImportSpan>();
+  for (const s of spans) if (tree.parent[s.ordinal] === undefined && tree.orphanOf[s.ordinal] === undefined && !rootOfTrace.has(s.traceId)) rootOfTrace.set(s.traceId, s);
+  const laneMemo = new Map<ImportSpan, string>();
+  const lane = (s: ImportSpan): string => {
+    const chain: ImportSpan[] = [];
+    let found: string | undefined;
+    for (let cur: ImportSpan | undefined = s; cur; cur = parentOf(cur)) {
+      const memo = laneMemo.get(cur);
+      if (memo) {
+        found = memo;
+        break;
+      }
+      chain.push(cur);
+      if (cur.agent) {
+        found = cur.agent;
+        break;
+      }
+      if (!parentOf(cur) && tree.orphanOf[cur.ordinal] !== undefined) {
+        const root = rootOfTrace.get(cur.traceId);
+        if (root && root !== cur) {
+          found = laneMemo.get(root) ?? root.agent ?? root.service;
+          break;
+        }
+      }
+    }
+    const l = found ?? s.service ?? 'agent';
+    for (const c of chain) laneMemo.set(c, l);
+    return l;
+  };
+  const mapped = (s: ImportSpan): boolean => s.role !== 'other';
+  const placeholderOf = (s: ImportSpan): string | undefined => {
+    const m = tree.orphanOf[s.ordinal];
+    return m === undefined ? undefined : `missing:${tree.missing[m].spanId}`;
+  };
+  const mappedAncestor = (s: ImportSpan): string | undefined => {
+    let c = s;
+    for (let p = parentOf(s); p; c = p, p = parentOf(p)) if (mapped(p)) return p.id;
+    return placeholderOf(c);
+  };
+  const usageBelow = new Set<ImportSpan>();
+  for (const s of spans) {
+    if (s.tokens === undefined) continue;
+    for (let p = parentOf(s); p && !usageBelow.has(p); p = parentOf(p)) usageBelow.add(p);
+  }
+  // Handoffs, in time order: the receiving agent's next agent span is delegated by the handing-off agent.
+  const handoffs = spans.filter((s) => s.role === 'handoff' && s.handoffTo).sort((x, y) => seconds(tree.effectiveStart[x.ordinal]) - seconds(tree.effectiveStart[y.ordinal]) || x.ordinal - y.ordinal);
+  const handedBy = new Map<ImportSpan, ImportSpan>();
+  const agentSpans = spans.filter((s) => s.role === 'agent').sort((x, y) => seconds(tree.effectiveStart[x.ordinal]) - seconds(tree.effectiveStart[y.ordinal]) || x.ordinal - y.ordinal);
+  const byAgent = new Map<string, ImportSpan[]>();
+  for (const a of agentSpans) if (a.agent) (byAgent.get(a.agent) ?? byAgent.set(a.agent, []).get(a.agent)!).push(a);
+  const cursor = new Map<string, number>();
+  for (const h of handoffs) {
+    const th = seconds(tree.effectiveStart[h.ordinal]);
+    const list = byAgent.get(h.handoffTo!) ?? [];
+    let k = cursor.get(h.handoffTo!) ?? 0;
+    while (k < list.length && (handedBy.has(list[k]) || seconds(tree.effectiveStart[list[k].ordinal]) < th)) k++;
+    cursor.set(h.handoffTo!, k);
+    if (k < list.length) handedBy.set(list[k], h);
+  }
+  const callerOf = (s: ImportSpan): string => {
+    const h = handedBy.get(s);
+    if (h) return h.handoffFrom ?? lane(h);
+    const p = parentOf(s);
+    return p ? lane(p) : s.service && s.service !== lane(s) ? s.service : 'user';
+  };
+
+  const pending: { event: TraceEvent; origin: Origin; key: [number, number, number, number, number] }[] = [];
+  const push = (event: TraceEvent, s: ImportSpan, atEnd: boolean, sub = 0): void => {
+    pending.push({ event, origin: s.origin, key: [event.t, atEnd ? 1 : 0, atEnd ? -tree.depth[s.ordinal] : tree.depth[s.ordinal], s.ordinal, sub] });
+  };
+  tree.missing.forEach((m) => {
+    const orphans = m.children.map((i) => spans[i]);
+    const first = orphans.reduce((a, c) => (seconds(tree.effectiveStart[c.ordinal]) < seconds(tree.effectiveStart[a.ordinal]) ? c : a));
+    const ev = { id: `missing:${m.spanId}`, t: seconds(tree.effectiveStart[first.ordinal]), type: 'orchestrator_decision', kind: 'missing_parent', placeholder: true, agent: lane(first), missing_span_id: m.spanId, content: `missing parent ${noun} ${m.spanId} (not in this file; ${orphans.length} ${noun}${orphans.length > 1 ? 's' : ''} name it)` } as TraceEvent;
+    pending.push({ event: ev, origin: first.origin, key: [ev.t, 0, -1, first.ordinal, 0] });
+  });
+  const skipped: Record<string, number> = {};
+  for (const s of spans) {
+    const i = s.ordinal;
+    const t = seconds(tree.effectiveStart[i]);
+    const open = tree.open[i];
+    const tEnd = open ? undefined : Math.max(t, seconds(s.end));
+    const duration = !open && s.start !== undefined && s.end !== undefined ? Number(s.end - s.start) / 1e9 : undefined;
+    const parentEvent = mappedAncestor(s);
+    const causes = parentEvent ? [parentEvent] : undefined;
+    const startExtras: Record<string, unknown> = { ...s.extra };
+    if (open && s.role !== 'event') startExtras.open = true;
+    const skew = tree.skew[i];
+    if (skew !== undefined) {
+      startExtras.clock_skew_s = Number(skew) / 1e9;
+      startExtras.recorded_t = seconds(s.start);
+    }
+    const common = { parent: parentEvent, causes, span_name: s.name || undefined, ...startExtras };
+    switch (s.role) {
+      case 'agent': {
+        const agent = lane(s);
+        const caller = callerOf(s);
+        push({ id: s.id, t, type: 'delegate', agent: caller, from: caller, to: agent, duration_s: duration, content: s.input, ...common } as TraceEvent, s, false);
+        const h = handedBy.get(s);
+        if (h) b.edge(h.id, s.id, 'causal');
+        if (tEnd === undefined) break;
+        push({ id: `${s.id}.return`, t: tEnd, type: 'return', agent, from: agent, to: caller, content: s.output, tokens: usageBelow.has(s) ? undefined : s.tokens, model: s.model, parent: s.id, causes: [s.id], error: s.error } as TraceEvent, s, true, 0);
+        b.edge(s.id, `${s.id}.return`, 'return');
+        const last = s.finishReasons?.[s.finishReasons.length - 1];
+        const reason: StopReason | undefined = s.error ? (/recursion limit|max(imum)?[ _](turns|iterations|steps)/i.test(s.error) ? 'max_turns' : 'error') : last !== undefined ? stopReasonOf(last) : undefined;
+        if (reason) {
+          push({ id: `${s.id}.stop`, t: tEnd, type: 'stop', agent, reason, decided_by: agent, detail: s.error ?? `finish_reasons ${JSON.stringify(s.finishReasons)}`, parent: s.id, causes: [`${s.id}.return`] } as TraceEvent, s, true, 1);
+          b.edge(`${s.id}.return`, `${s.id}.stop`, 'causal');
+        }
+        break;
+      }
+      case 'handoff': {
+        const from = s.handoffFrom ?? lane(s);
+        push({ id: s.id, t, type: 'delegate', agent: from, from, to: s.handoffTo ?? 'unknown', duration_s: duration, content: `handoff ${from} -> ${s.handoffTo ?? '?'}`, handoff: true, error: s.error, ...common } as TraceEvent, s, false);
+        break;
+      }
+      case 'tool': {
+        const agent = lane(s);
+        const tool = s.tool ?? (s.name || 'tool');
+        const call = { id: s.id, t, type: 'tool_call', agent, tool, from: agent, duration_s: duration, content: s.input, ...common } as TraceEvent;
+        if (tEnd === undefined) {
+          call.call_status = 'no_result';
+          push(call, s, false);
+          break;
+        }
+        push(call, s, false);
+        push({ id: `${s.id}.result`, t: tEnd, type: 'tool_result', agent, tool, content: s.output, error: s.error, parent: s.id, causes: [s.id] } as TraceEvent, s, true);
+        b.edge(s.id, `${s.id}.result`, 'return');
+        break;
+      }
+      case 'llm':
+        push({ id: s.id, t, type: 'message', agent: lane(s), from: lane(s), duration_s: duration, tokens: s.tokens, model: s.model, finish_reasons: s.finishReasons, content: s.output ?? s.input, input: s.output !== undefined ? s.input : undefined, error: s.error, ...common } as TraceEvent, s, false);
+        break;
+      case 'event':
+        push({ id: s.id, t, type: 'message', agent: lane(s), from: lane(s), content: s.output ?? s.input ?? s.name, error: s.error, ...common } as TraceEvent, s, false);
+        break;
+      case 'chain':
+        push({ id: s.id, t, type: 'orchestrator_decision', agent: lane(s), duration_s: duration, content: s.name, input: s.input, output: s.output, error: s.error, ...common } as TraceEvent, s, false);
+        break;
+      case 'guardrail':
+        push({ id: s.id, t, type: 'safety_event', agent: lane(s), duration_s: duration, content: s.output ?? s.name, error: s.error, ...common } as TraceEvent, s, false);
+        break;
+      default: {
+        const k = s.skipLabel ?? (s.name || 'unnamed');
+        skipped[k] = (skipped[k] ?? 0) + 1;
+      }
+    }
+    if (mapped(s) && parentEvent) b.edge(parentEvent, s.id, 'causal');
+  }
+  pending.sort((x, y) => {
+    for (let i = 0; i < 5; i++) if (x.key[i] !== y.key[i]) return x.key[i] - y.key[i];
+    return 0;
+  });
+  for (const p of pending) b.add(p.event, p.origin);
+  const eventOf = (s: ImportSpan): string | undefined => (mapped(s) ? s.id : mappedAncestor(s));
+  reportTree(spans, tree, b, eventOf, skipped, noun);
+
+  const traceIds = tree.traceIds.filter(Boolean);
+  const services = [...new Set(spans.map((s) => s.service).filter((x): x is string => !!x))];
+  const figures: Record<string, unknown> = { trace_ids: traceIds, services, spans: spans.length, ...opts.figures };
+  if (Object.keys(skipped).length) figures.skipped_spans = skipped;
+  if (tree.missing.length) figures.missing_parents = tree.missing.map((m) => ({ trace_id: m.traceId, span_id: m.spanId, children: m.children.map((c) => spans[c].id) }));
+  if (tree.cycles.length) figures.cut_parent_edges = tree.cycles.map((c) => ({ parent: spans[c.parent].id, child: spans[c.child].id }));
+  return b.finish(opts.format, {
+    trace_id: traceIds[0] ?? baseName(fileName),
+    system: services[0],
+    ...opts.header,
+    metadata: { source: opts.format, [opts.metaKey]: figures },
+  });
+}
+
+/** Edges and warnings for what the tree found (links, cut cycles, skew, orphans, open spans, several traces, skipped spans). */
+function reportTree(spans: ImportSpan[], tree: SpanTree, b: ImportBuilder, eventOf: (s: ImportSpan) => string | undefined, skipped: Record<string, number>, noun: string): void {
+  const at = (i: number): Range => spans[i].origin.range;
+  const plural = (n: number, w: string) => `${n} ${w}${n > 1 ? 's' : ''}`;
+  let unresolved = 0;
+  const linked = new Set<string>();
+  for (const l of tree.links) {
+    const src = eventOf(spans[l.from]);
+    const dst = l.to === undefined ? undefined : eventOf(spans[l.to]);
+    if (!src || !dst || src === dst) {
+      unresolved++;
+      continue;
+    }
+    const edge: TraceEdge = { src, dst, type: 'link' };
+    if (l.attributes) edge.attributes = l.attributes;
+    const key = `${src}\u0000${dst}`;
+    if (!linked.has(key)) {
+      linked.add(key);
+      b.edges.push(edge);
+    }
+  }
+  if (unresolved) b.problem('info', `${plural(unresolved, `${noun} link`)} name a ${noun} not in this file (or one that gives no event); not drawn`, at(tree.links[0].from));
+  for (const c of tree.cycles) {
+    const names = c.cycle.map((i) => spans[i].id);
+    const src = eventOf(spans[c.parent]);
+    const dst = eventOf(spans[c.child]);
+    if (src && dst && src !== dst) b.edges.push({ src, dst, type: 'link', cut_parent: true });
+    b.problem('warning', c.cycle.length === 1 ? `${noun} ${names[0]} names itself as its parent; drawn as a root` : `parent ids form a cycle (${[...names, names[0]].join(' -> ')}); cut at ${noun} ${spans[c.child].id} (the earliest), drawn as a root; the cut parent edge is drawn as a marked link`, at(c.child));
+  }
+  const skewed = spans.filter((s) => tree.skew[s.ordinal] !== undefined);
+  if (skewed.length) {
+    const worst = skewed.reduce((a, s) => (tree.skew[s.ordinal]! < tree.skew[a.ordinal]! ? s : a));
+    b.problem('warning', `clock skew: ${plural(skewed.length, noun)} start before their parent (up to ${ms(-tree.skew[worst.ordinal]!)} early); each is placed at its parent's start with "clock_skew_s" and its recorded time in "recorded_t"`, at(skewed[0].ordinal));
+  }
+  if (tree.missing.length) {
+    const count = tree.missing.reduce((n, m) => n + m.children.length, 0);
+    b.problem('warning', `${plural(count, noun)} lost their parent (${tree.missing.map((m) => m.spanId).join(', ')} not in this file); shown under a "missing parent" placeholder`, at(tree.missing[0].children[0]));
+  }
+  const open = spans.filter((s) => tree.open[s.ordinal] && s.role !== 'event');
+  if (open.length) b.problem('warning', `${plural(open.length, noun)} without an end time (${open.slice(0, 10).map((s) => s.id).join(', ')}${open.length > 10 ? ', ...' : ''}): still open when the file was written; duration unknown, no result or return invented`, at(open[0].ordinal));
+  const traces = tree.traceIds.filter(Boolean);
+  if (traces.length > 1) {
+    const second = spans.find((s) => s.traceId === traces[1])!.ordinal;
+    const named = traces.length > 5 ? `${traces.slice(0, 5).join(', ')}, ...` : traces.join(', ');
+    b.problem('warning', `${traces.length} traces in this file (${named}); they load as one graph and the analysis runs over the whole file`, at(second));
+  }
+  const kinds = Object.entries(skipped);
+  if (kinds.length) {
+    const total = kinds.reduce((n, [, c]) => n + c, 0);
+    const first = spans.find((s) => s.role === 'other')!;
+    b.problem('warning', `${plural(total, noun)} of ${plural(kinds.length, 'kind')} not shown (no agent, tool, model or step role; children pass through them): ${kinds.map(([k, c]) => `${k} ${c}`).join(', ')}`, at(first.ordinal));
+  }
+}

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { listFormats, loadTrace } from '../../../src/trace/formats';
+import '../../../src/trace/importers';
+import { mappingApplies, parseMapping, readWithMapping } from '../../../src/trace/mapping';
+import { LineIndex } from '../../../src/trace/model';
+import { fixture } from '../helpers';
+
+type Raw = Record<string, any>;
+
+test('mapping file: an in-house JSON Lines format opens with lanes, types and causal edges', () => {
+  const text = fixture('mapping', 'crew.runlog.jsonl');
+  // No built-in detector takes it, and the message says how to write a mapping.
+  assert.deepEqual(listFormats().filter((f) => f.detect(text, 'crew.runlog.jsonl')).map((f) => f.id), []);
+  assert.match(loadTrace(text, 'crew.runlog.jsonl').problems[0].message, /mapping file \(\*\.otrace-map\.json/);
+  const { mapping, problems } = parseMapping(fixture('mapping', 'crew.otrace-map.json'), 'crew.otrace-map.json');
+  assert.deepEqual(problems, []);
+  assert.ok(mapping && mappingApplies(mapping, text, '/x/crew.runlog.jsonl'));
+  assert.equal(mappingApplies(mapping, text, '/x/other.jsonl'), false);
+  const loaded = readWithMapping(text, 'crew.runlog.jsonl', mapping);
+  assert.equal(loaded.format, 'mapping:crew-runlog');
+  const raw: Raw[] = text.trim().split('\n').map((l) => JSON.parse(l));
+  const mapped = raw.filter((r) => mapping.type.map![r.ev]);
+  assert.deepEqual(loaded.trace.events.map((e) => [e.id, e.type, e.agent]), mapped.map((r) => [r.ev_id, mapping.type.map![r.ev], r.who]));
+  assert.deepEqual(loaded.trace.events.map((e) => e.t), mapped.map((r) => (r.ts - raw[0].ts) / 1000));
+  const e2 = loaded.trace.events.find((e) => e.id === 'e2')!;
+  assert.deepEqual([e2.to, e2.content], ['researcher', 'Find three sources on tidal energy.']);
+  assert.equal(loaded.trace.events.find((e) => e.id === 'e3')!.tool, 'web_search');
+  // Edges: reply_to and after, as causal edges.
+  const edges = loaded.trace.edges.map((e) => `${e.src}->${e.dst}`).sort();
+  const want = mapped.flatMap((r) => [...(r.reply_to ? [`${r.reply_to}->${r.ev_id}`] : []), ...(r.after ?? []).map((a: string) => `${a}->${r.ev_id}`)]).sort();
+  assert.deepEqual(edges, want);
+  // The unmapped heartbeat: one warning on its line; every event's range is its line.
+  assert.deepEqual(loaded.problems.map((p) => [p.severity, p.range.start.line, p.message.slice(0, 61)]), [['warning', 4, '1 records of types the mapping does not map onto otrace types']]);
+  const lines = new LineIndex(text);
+  loaded.trace.events.forEach((e, i) => {
+    const o = loaded.eventOrigins[i]!;
+    const start = lines.lineStart(o.range.start.line) + o.range.start.character;
+    const end = lines.lineStart(o.range.end.line) + o.range.end.character;
+    assert.equal(JSON.parse(text.slice(start, end)).ev_id, e.id);
+    assert.equal(o.record, raw.findIndex((r) => r.ev_id === e.id));
+  });
+});
+
+test('mapping file: a wrong mapping gets positioned errors in the mapping file', () => {
+  const text = fixture('mapping', 'wrong.otrace-map.json');
+  const { mapping, problems } = parseMapping(text, 'wrong.otrace-map.json');
+  assert.equal(mapping, undefined);
+  const at = (needle: string) => {
+    const i = text.indexOf(needle);
+    const pos = new LineIndex(text).position(i);
+    return [pos.line, pos.character];
+  };
+  assert.deepEqual(
+    problems.map((p) => [p.severity, p.file, p.range.start.line, p.range.start.character, p.message.split(/[;:,(]/)[0]]),
+    [
+      ['warning', 'wrong.otrace-map.json', ...at('"agnet"'), 'unknown mapping field "agnet"'],
+      ['error', 'wrong.otrace-map.json', ...at('"body..text"'), '"content" must be a dotted path to a field of the record ', ],
+      ['error', 'wrong.otrace-map.json', 0, 0, 'the mapping needs "agent"'],
+      ['error', 'wrong.otrace-map.json', ...at('"minutes"'), '"time.unit" must be one of s'],
+      ['error', 'wrong.otrace-map.json', ...at('"tool_invocation"'), '"call" maps to "tool_invocation"'],
+    ],
+  );
+});
