@@ -18,8 +18,12 @@ export class EditorSync implements vscode.Disposable {
     private readonly selection: SelectionService,
   ) {
     this.disposables.push(
-      // Our own reveal comes back here too; it names the selected event, so the service drops it.
-      vscode.window.onDidChangeTextEditorSelection((e) => void this.fromCursor(e.textEditor)),
+      // A cursor the user (keys, mouse) or a command moved; not the cursor an editor opens with, which
+      // would move the graph's first view. Our own reveal comes back here too; it names the selected
+      // event, so the service drops it.
+      vscode.window.onDidChangeTextEditorSelection((e) => {
+        if (e.kind !== undefined) void this.fromCursor(e.textEditor);
+      }),
       // a node selected in the graph: the graph view follows in the editor when its "follow in editor" is on
       selection.onDidChange((s) => {
         if (s.source === 'command') this.reveal(s.trace, s.index);

@@ -148,5 +148,7 @@ describe('graph keyboard in a real VS Code', function () {
     await pressKeys(['f', 'F', 'Enter'], 'typed');
     await sleep(500);
     assertUntouched('after Show in Trace File and a click back on the graph');
+    // leave the shared panel as a user first sees it (its view is kept per trace)
+    await vscode.commands.executeCommand('otrace.graph.fit');
   });
 });

@@ -55,7 +55,7 @@ const READ_FIRST_VIEW = `() => {
     }),
     laneColumn: rect(document.getElementById('lanes').getBoundingClientRect()),
     stage: rect(stage),
-    stops: cy.nodes('.stop').map((n) => ({ id: n.data('eventId'), box: toPage(n.renderedBoundingBox({ includeLabels: false })) })),
+    stops: cy.nodes('.stop').map((n) => ({ id: n.data('eventId'), visible: n.visible(), cls: n.classes().join(' '), lane: n.data('lane'), box: toPage(n.renderedBoundingBox({ includeLabels: false })) })),
     first: toPage(byT.first().renderedBoundingBox({ includeLabels: false })),
     last: toPage(nodes.sort((a, b) => a.renderedBoundingBox({ includeLabels: false }).x2 - b.renderedBoundingBox({ includeLabels: false }).x2).last().renderedBoundingBox({ includeLabels: false })),
     runs: cy.nodes('.run').length,
@@ -97,7 +97,7 @@ describe('graph overview of a Claude Code session in a real VS Code', function (
     }
     assert.ok(v.laneHeight >= 10, `lane height ${v.laneHeight} px`);
     assert.equal(v.stops.length, 6);
-    for (const s of v.stops) assert.ok(inside(s.box, v.stage), `stop ${s.id} is inside the view: ${JSON.stringify(s.box)} vs ${JSON.stringify(v.stage)}`);
+    for (const s of v.stops) assert.ok(inside(s.box, v.stage), `stop ${s.id} is inside the view: ${JSON.stringify(s)} vs ${JSON.stringify(v.stage)}; lanes ${JSON.stringify(v.lanes.map((l) => [l.name, l.shown]))}`);
     assert.ok(inside(v.first, v.stage), 'the first event is in view');
     assert.ok(inside(v.last, v.stage), 'the last event is in view');
 

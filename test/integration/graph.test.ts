@@ -152,6 +152,6 @@ describe('trace graph in a real VS Code', function () {
     }
     // reader problems only (analysis findings carry a code)
     const problems = diagnostics.filter((d) => d.source === 'otrace' && d.code === undefined).map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.message}`);
-    assert.deepEqual(problems, ['4:12 duplicate event id "a"', '7:25 edge dst "zz" is not an event of this trace']);
+    assert.deepEqual(problems, ['4:12 duplicate event id "a": both events are kept; a "causes" or "parent" naming it means the nearest earlier one', '7:25 edge dst "zz" is not an event of this trace']);
   });
 });

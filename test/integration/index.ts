@@ -26,8 +26,9 @@ const TEST_FILES: Record<string, () => unknown> = {
   'smoke.test.ts': () => require('./smoke.test'),
   'bridge.test.ts': () => require('./bridge.test'),
   'graph.test.ts': () => require('./graph.test'),
-  'graph-keyboard.test.ts': () => require('./graph-keyboard.test'),
+  // the overview reads the first view of the session's graph: before the keyboard tests zoom into it
   'graph-overview.test.ts': () => require('./graph-overview.test'),
+  'graph-keyboard.test.ts': () => require('./graph-keyboard.test'),
   'graph-panels.test.ts': () => require('./graph-panels.test'),
   'editor.test.ts': () => require('./editor.test'),
   'editor-analysis.test.ts': () => require('./editor-analysis.test'),
