@@ -5,21 +5,16 @@
  * asks first (a definition provider cannot ask: VS Code also calls it on Ctrl+hover).
  */
 import * as vscode from 'vscode';
-import { eventAt } from '../session/snapshot';
 import { sourcePromptOf } from '../session/source-prompt';
-import { promptLocation } from './source-command';
+import { eventAtPosition, promptLocation } from './source-command';
 import type { TraceSessions } from './trace-sessions';
 
 export class TraceDefinition implements vscode.DefinitionProvider {
   constructor(private readonly sessions: TraceSessions) {}
 
   async provideDefinition(document: vscode.TextDocument, position: vscode.Position): Promise<vscode.Location | undefined> {
-    await this.sessions.forDocument(document);
-    const found = this.sessions.containing(document.uri);
-    if (!found) return undefined;
-    const index = eventAt(found.snapshot, found.file, { line: position.line, character: position.character });
-    if (index === undefined) return undefined;
-    const target = sourcePromptOf(found.snapshot, index);
-    return target && promptLocation(found.snapshot, target);
+    const at = await eventAtPosition(this.sessions, document, position);
+    const target = at && sourcePromptOf(at.snapshot, at.index);
+    return target && promptLocation(at.snapshot, target);
   }
 }

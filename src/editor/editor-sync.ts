@@ -6,7 +6,7 @@
  * dropped by the service, so no echo.
  */
 import * as vscode from 'vscode';
-import { eventAt } from '../session/snapshot';
+import { eventAt, type TraceSnapshot } from '../session/snapshot';
 import type { SelectionService } from './selection';
 import { toRange, type TraceSessions } from './trace-sessions';
 
@@ -47,19 +47,29 @@ export class EditorSync implements vscode.Disposable {
   /** Moves the cursor of visible editors of the event's file to the event; never focuses them. */
   private reveal(trace: string, index: number): void {
     const snapshot = this.sessions.peek(vscode.Uri.parse(trace));
-    const origin = snapshot?.loaded.eventOrigins[index];
-    if (!snapshot || !origin) return;
-    const file = this.sessions.fileOf(snapshot, origin).toString();
-    const range = toRange(origin.range);
-    for (const editor of vscode.window.visibleTextEditors) {
-      if (editor.document.uri.toString() !== file) continue;
-      editor.selection = new vscode.Selection(range.start, range.start);
-      // the start only: a whole 60,000-character line would scroll the view sideways
-      editor.revealRange(new vscode.Range(range.start, range.start), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
-    }
+    if (snapshot) showInVisibleEditors(this.sessions, snapshot, index, false);
   }
 
   dispose(): void {
     for (const d of this.disposables) d.dispose();
+  }
+}
+
+/**
+ * Shows an event in the text editors that already show its file, without focusing or opening one
+ * (keys pressed in the graph must never reach a document). Only the record's start is revealed: a
+ * whole 60,000-character line would scroll the view sideways.
+ * @param highlight true: the record selected with the cursor at its start, centred (the graph's
+ *   "follow in editor"); false: the cursor at its start, centred only when out of view
+ */
+export function showInVisibleEditors(sessions: TraceSessions, snapshot: TraceSnapshot, index: number, highlight: boolean): void {
+  const origin = snapshot.loaded.eventOrigins[index];
+  if (!origin) return;
+  const file = sessions.fileOf(snapshot, origin).toString();
+  const range = toRange(origin.range);
+  for (const editor of vscode.window.visibleTextEditors) {
+    if (editor.document.uri.toString() !== file) continue;
+    editor.selection = new vscode.Selection(highlight ? range.end : range.start, range.start);
+    editor.revealRange(new vscode.Range(range.start, range.start), highlight ? vscode.TextEditorRevealType.InCenter : vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   }
 }

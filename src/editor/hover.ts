@@ -5,11 +5,11 @@
  * enabled in the hover.
  */
 import * as vscode from 'vscode';
-import { eventAt } from '../session/snapshot';
 import { sourcePromptOf } from '../session/source-prompt';
 import { canonicalType } from '../trace/schema';
 import { formatCredit } from './event-marks';
 import { commandLink, escapeMarkdown, preview } from './markdown';
+import { eventAtPosition } from './source-command';
 import { toRange, type TraceSessions } from './trace-sessions';
 
 /** The commands a hover may run (everything else in it is text). */
@@ -22,12 +22,9 @@ export class TraceHover implements vscode.HoverProvider {
   constructor(private readonly sessions: TraceSessions) {}
 
   async provideHover(document: vscode.TextDocument, position: vscode.Position): Promise<vscode.Hover | undefined> {
-    await this.sessions.forDocument(document);
-    const found = this.sessions.containing(document.uri);
-    if (!found) return undefined;
-    const { snapshot } = found;
-    const index = eventAt(snapshot, found.file, { line: position.line, character: position.character });
-    if (index === undefined) return undefined;
+    const at = await eventAtPosition(this.sessions, document, position);
+    if (!at) return undefined;
+    const { snapshot, index } = at;
     const e = snapshot.loaded.trace.events[index];
     const origin = snapshot.loaded.eventOrigins[index]!;
     const md = new vscode.MarkdownString('', false);

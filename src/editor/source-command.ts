@@ -19,15 +19,18 @@ export interface EventRef {
   viewColumn?: vscode.ViewColumn;
 }
 
-/** The session and event under the cursor of a text editor (the trace itself or one of its sub-agent files). */
-export async function eventAtCursor(sessions: TraceSessions, editor: vscode.TextEditor | undefined, at?: vscode.Position): Promise<{ snapshot: TraceSnapshot; index: number } | undefined> {
-  if (!editor) return undefined;
-  await sessions.forDocument(editor.document);
-  const found = sessions.containing(editor.document.uri);
+/** The session and event at a position of a document (the trace itself or one of its sub-agent files). */
+export async function eventAtPosition(sessions: TraceSessions, document: vscode.TextDocument, at: vscode.Position): Promise<{ snapshot: TraceSnapshot; index: number } | undefined> {
+  await sessions.forDocument(document);
+  const found = sessions.containing(document.uri);
   if (!found) return undefined;
-  const p = at ?? editor.selection.active;
-  const index = eventAt(found.snapshot, found.file, { line: p.line, character: p.character });
+  const index = eventAt(found.snapshot, found.file, { line: at.line, character: at.character });
   return index === undefined ? undefined : { snapshot: found.snapshot, index };
+}
+
+/** The session and event under the cursor of a text editor. */
+export function eventAtCursor(sessions: TraceSessions, editor: vscode.TextEditor | undefined): Promise<{ snapshot: TraceSnapshot; index: number } | undefined> {
+  return editor ? eventAtPosition(sessions, editor.document, editor.selection.active) : Promise.resolve(undefined);
 }
 
 /** Where a prompt target is, as a location to show; undefined when the policy does not let it open directly. */

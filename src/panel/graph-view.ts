@@ -7,9 +7,10 @@ import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { escapeForMessage } from '../editor/markdown';
+import { showInVisibleEditors } from '../editor/editor-sync';
 import type { SelectionService } from '../editor/selection';
 import { showEventRecord } from '../editor/source-command';
-import { toRange, type TraceSessions } from '../editor/trace-sessions';
+import type { TraceSessions } from '../editor/trace-sessions';
 import type { GraphCommand, HostMessage, WebviewMessage } from '../protocol';
 import type { TraceSnapshot } from '../session/snapshot';
 import { markStart, reportPainted } from '../start-report';
@@ -211,18 +212,7 @@ export class GraphView implements vscode.Disposable {
    * centred and selected, without focusing them (the graph keeps the keyboard) and without opening one.
    */
   private follow(index: number): void {
-    const snapshot = this.snapshot;
-    const origin = snapshot?.loaded.eventOrigins[index];
-    if (!snapshot || !origin) return;
-    const file = this.sessions.fileOf(snapshot, origin).toString();
-    const range = toRange(origin.range);
-    for (const editor of vscode.window.visibleTextEditors) {
-      if (editor.document.uri.toString() !== file) continue;
-      // the range selected with the cursor at its start, the start centred: a whole 60,000-character
-      // line would scroll the view sideways
-      editor.selection = new vscode.Selection(range.end, range.start);
-      editor.revealRange(new vscode.Range(range.start, range.start), vscode.TextEditorRevealType.InCenter);
-    }
+    if (this.snapshot) showInVisibleEditors(this.sessions, this.snapshot, index, true);
   }
 
   /** The editor column beside the graph (the graph stays visible). */

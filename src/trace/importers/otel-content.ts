@@ -13,6 +13,7 @@
  * Values are kept whole. Nothing here guesses a stop reason from free text: finish reasons are
  * only read from the fields that record them.
  */
+import type { StopReason } from '../schema';
 
 /** A span event as read: name, time (ns, when recorded) and attributes. */
 export interface SpanEvent {
@@ -171,3 +172,21 @@ export function spanContent(attrs: Record<string, unknown>, events: readonly Spa
   if (output !== undefined) out.output = output;
   return out;
 }
+
+/**
+ * A model call's finish reason (GenAI `gen_ai.response.finish_reasons`, OpenAI `finish_reason`,
+ * Anthropic `stop_reason`) as a stop reason; undefined when the agent went on (tool calls).
+ */
+export function stopReasonOf(reason: string): StopReason | undefined {
+  const r = reason.toLowerCase();
+  if (/tool|function/.test(r)) return undefined;
+  if (r === 'stop' || r === 'end_turn' || r === 'stop_sequence' || r === 'complete' || r === 'completed' || r === 'finish') return 'task_complete';
+  if (/length|max_tokens|token_limit|max_output/.test(r)) return 'budget_exhausted';
+  if (/max_turns|max_iterations|max_steps|recursion/.test(r)) return 'max_turns';
+  if (/timeout|time_limit/.test(r)) return 'timeout';
+  if (/error|fail/.test(r)) return 'error';
+  return 'unknown';
+}
+
+/** Nanoseconds as milliseconds for messages, one decimal (`2.9 ms`). */
+export const ms = (ns: bigint): string => `${Math.round(Number(ns) / 1e5) / 10} ms`;

@@ -45,7 +45,7 @@ import { LineIndex, type LoadedTrace, type Origin, type Range } from '../model';
 import type { StopReason, TraceEdge, TraceEvent } from '../schema';
 import { buildSpanTree, normalizeSpanId, type SpanTree } from '../span-tree';
 import { ImportBuilder, baseName } from './json-import';
-import { spanContent, type SpanContent, type SpanEvent } from './otel-content';
+import { ms, spanContent, stopReasonOf, type SpanContent, type SpanEvent } from './otel-content';
 import { isComplete, items, nodeRange, parseJsonDocument, propertyOf, valueIn, type JsonDocument } from '../json-positions';
 
 export const OTEL_FORMAT = 'otel-genai';
@@ -298,20 +298,6 @@ function safeJson(s: string): unknown {
     return undefined;
   }
 }
-
-/** A finish reason as a stop reason; undefined when the agent went on (tool calls). */
-function stopReasonOf(reason: string): StopReason | undefined {
-  const r = reason.toLowerCase();
-  if (/tool|function/.test(r)) return undefined;
-  if (r === 'stop' || r === 'end_turn' || r === 'stop_sequence' || r === 'complete' || r === 'completed' || r === 'finish') return 'task_complete';
-  if (/length|max_tokens|token_limit|max_output/.test(r)) return 'budget_exhausted';
-  if (/max_turns|max_iterations|max_steps|recursion/.test(r)) return 'max_turns';
-  if (/timeout|time_limit/.test(r)) return 'timeout';
-  if (/error|fail/.test(r)) return 'error';
-  return 'unknown';
-}
-
-const ms = (ns: bigint): string => `${Math.round(Number(ns) / 1e5) / 10} ms`;
 
 /** The spans' tree, lanes and events. */
 function buildTrace(spans: SpanRec[], b: ImportBuilder, fileName: string): LoadedTrace {

@@ -27,6 +27,7 @@ import { buildSpanTree, type SpanNode, type SpanTree } from '../span-tree';
 import { firstJsonLines } from '../formats';
 import { parseJsonDocument, type JsonDocument } from '../json-positions';
 import { ImportBuilder, baseName } from './json-import';
+import { ms, stopReasonOf } from './otel-content';
 
 /** What a span stands for in the trace model. */
 export type SpanRole = 'agent' | 'handoff' | 'tool' | 'llm' | 'event' | 'chain' | 'guardrail' | 'other';
@@ -155,20 +156,6 @@ export function forEachDocument(text: string, lines: LineIndex, fn: (doc: JsonDo
     fn(parseJsonDocument(line, lines, start));
   }
 }
-
-/** A finish reason as a stop reason; undefined when the agent went on (tool calls). Same table as the OTLP reader. */
-function stopReasonOf(reason: string): StopReason | undefined {
-  const r = reason.toLowerCase();
-  if (/tool|function/.test(r)) return undefined;
-  if (r === 'stop' || r === 'end_turn' || r === 'stop_sequence' || r === 'complete' || r === 'completed' || r === 'finish') return 'task_complete';
-  if (/length|max_tokens|token_limit|max_output/.test(r)) return 'budget_exhausted';
-  if (/max_turns|max_iterations|max_steps|recursion/.test(r)) return 'max_turns';
-  if (/timeout|time_limit/.test(r)) return 'timeout';
-  if (/error|fail/.test(r)) return 'error';
-  return 'unknown';
-}
-
-const ms = (ns: bigint): string => `${Math.round(Number(ns) / 1e5) / 10} ms`;
 
 /** Options of {@link buildSpanTrace}. */
 export interface SpanTraceOptions {
