@@ -18,6 +18,7 @@ import { goToSourcePrompt, type EventRef } from './editor/source-command';
 import { TraceStatusBar } from './editor/status-bar';
 import { TraceSessions } from './editor/trace-sessions';
 import { registerOpenUri } from './open-uri';
+import { markStart } from './start-report';
 import { GRAPH_VIEW_TYPE, GraphPanels, SIDE_PANEL_TYPE } from './panel/graph-panels';
 import './trace/importers';
 
@@ -34,6 +35,7 @@ export interface OtraceApi {
 }
 
 export function activate(context: vscode.ExtensionContext): OtraceApi {
+  markStart('activate called');
   const sessions = new TraceSessions();
   const selection = new SelectionService();
   const panels = new GraphPanels(context.extensionUri, sessions, selection);
@@ -72,6 +74,7 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
     vscode.languages.registerCodeLensProvider(TRACE_LANGUAGES, new TraceCodeLens(sessions)),
     vscode.languages.registerCodeLensProvider({ scheme: 'file' }, new PromptCodeLens(sessions)),
   );
+  markStart('providers registered');
   registerOpenUri(context, panels);
   updateContext(vscode.window.activeTextEditor);
   void openStartTrace(panels);

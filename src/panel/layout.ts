@@ -4,7 +4,8 @@
  * time axis whose long idle gaps are compressed. The webview scales these coordinates to the
  * panel; nothing here knows pixels. Pure: imports nothing from `vscode`.
  */
-import { canonicalType, type TraceEdge, type TraceEvent } from '../trace/schema';
+import { canonicalType } from '../trace/event-types';
+import type { TraceEdge, TraceEvent } from '../trace/schema';
 
 /** A compressed idle gap on the time axis: from `t0` to `t1` seconds, drawn `width` axis units wide at `x`. */
 export interface TimeGap {
