@@ -9,9 +9,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { InProcessEngine, type TraceEngine } from '../session/engine';
 import type { TraceSnapshot } from '../session/snapshot';
-import { detectFormat } from '../trace/formats';
+import { detectFormat, type FileAccess } from '../trace/formats';
+import { LiveFiles } from '../trace/live-files';
 import type { Origin, Problem } from '../trace/model';
-import { nodeFileAccess } from '../trace/node-files';
 
 const TRACE_NAME = /\.otrace\.jsonl?$/;
 /** Wait this long after the last keystroke before reading an edited trace again (ms). */
@@ -25,6 +25,8 @@ export class TraceSessions implements vscode.Disposable {
   private readonly pending = new Map<string, { version: number; promise: Promise<TraceSnapshot | undefined> }>();
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly watchers = new Map<string, vscode.Disposable>();
+  /** Per session on disk: its files as read, followed as they grow (only appended bytes are read again). */
+  private readonly live = new Map<string, LiveFiles>();
   /** Files (URI strings) each session published diagnostics to, to clear them later. */
   private readonly published = new Map<string, string[]>();
   private readonly diagnostics = vscode.languages.createDiagnosticCollection('otrace');
@@ -86,8 +88,23 @@ export class TraceSessions implements vscode.Disposable {
     const cached = this.snapshots.get(key);
     if (cached && !open) return cached;
     this.watch(uri);
-    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    const files = this.filesOf(key, uri);
+    const text = files ? files.readText(uri.fsPath) : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    if (text === undefined) throw new Error(`cannot read ${uri.fsPath}`);
     return (await this.load(key, -1, uri, text))!;
+  }
+
+  /** Bytes read from disk for a session so far (its trace file when not open as a document, and the files it pulls in). */
+  bytesRead(uri: vscode.Uri): number {
+    return this.live.get(uri.toString())?.bytesRead ?? 0;
+  }
+
+  /** The files of a session on the local disk, followed as they grow; undefined for other schemes. */
+  private filesOf(key: string, uri: vscode.Uri): LiveFiles | undefined {
+    if (uri.scheme !== 'file') return undefined;
+    let files = this.live.get(key);
+    if (!files) this.live.set(key, (files = new LiveFiles()));
+    return files;
   }
 
   /**
@@ -117,7 +134,7 @@ export class TraceSessions implements vscode.Disposable {
 
   private load(key: string, version: number, uri: vscode.Uri, text: string): Promise<TraceSnapshot | undefined> {
     const promise = this.engine
-      .load({ key, version, path: uri.fsPath, text, files: uri.scheme === 'file' ? nodeFileAccess : undefined })
+      .load({ key, version, path: uri.fsPath, text, files: this.filesOf(key, uri) as FileAccess | undefined })
       .then((snapshot) => {
         if (this.pending.get(key)?.promise !== promise) return snapshot; // a newer version is on its way
         this.pending.delete(key);
@@ -148,13 +165,17 @@ export class TraceSessions implements vscode.Disposable {
     );
   }
 
-  /** Reads a file that is not open as a document again when it changes on disk. */
+  /**
+   * Follows a file that is not open as a document: when it changes on disk, reads what was appended
+   * (or the whole file, when it was rewritten) and reads the session again from memory.
+   */
   private watch(uri: vscode.Uri): void {
     const key = uri.toString();
     if (this.watchers.has(key) || uri.scheme !== 'file') return;
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(uri.fsPath)), path.basename(uri.fsPath)));
     const reread = () => {
       if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === key)) return; // the document path handles it
+      if (this.filesOf(key, uri)?.refresh(uri.fsPath) === 'unchanged') return;
       this.snapshots.delete(key);
       void this.forUri(uri).catch(() => undefined);
     };
@@ -164,31 +185,36 @@ export class TraceSessions implements vscode.Disposable {
   }
 
   /**
-   * Watches the other files a session was read from (Claude Code sub-agent transcripts): when one
-   * changes on disk, the session is read again.
+   * Watches the other files a session was read from (Claude Code sub-agent transcripts) and the
+   * folder named like the trace file, where new ones appear (`<session>/subagents/*.jsonl`): when
+   * one changes, its appended lines are read and the session is read again; a new one is read whole.
    */
   private watchParts(snapshot: TraceSnapshot): void {
     const trace = vscode.Uri.parse(snapshot.key);
     if (trace.scheme !== 'file') return;
-    for (const file of snapshot.byFile.keys()) {
-      if (!file) continue;
-      const part = vscode.Uri.file(path.resolve(path.dirname(snapshot.path), file));
-      const id = `${snapshot.key} ${part.toString()}`;
-      if (this.watchers.has(id)) continue;
-      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(part.fsPath)), path.basename(part.fsPath)));
-      const reread = () => {
-        const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === snapshot.key);
-        if (open) {
-          this.snapshots.delete(snapshot.key);
-          void this.forDocument(open);
-        } else {
-          this.snapshots.delete(snapshot.key);
-          void this.forUri(trace).catch(() => undefined);
-        }
-      };
+    const dir = path.dirname(snapshot.path);
+    const reread = (changed: vscode.Uri) => {
+      const files = this.filesOf(snapshot.key, trace);
+      if (changed.fsPath === snapshot.path || files?.refresh(changed.fsPath) === 'unchanged') return;
+      this.snapshots.delete(snapshot.key);
+      const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === snapshot.key);
+      if (open) void this.forDocument(open);
+      else void this.forUri(trace).catch(() => undefined);
+    };
+    const watchPattern = (id: string, pattern: vscode.RelativePattern) => {
+      if (this.watchers.has(id)) return;
+      const watcher = vscode.workspace.createFileSystemWatcher(pattern);
       watcher.onDidChange(reread);
       watcher.onDidCreate(reread);
       this.watchers.set(id, watcher);
+    };
+    const stem = path.basename(snapshot.path).replace(/\.[^.]*$/, '');
+    watchPattern(`${snapshot.key} ${stem}/**`, new vscode.RelativePattern(vscode.Uri.file(dir), `${stem}/**/*.jsonl`));
+    for (const file of snapshot.byFile.keys()) {
+      if (!file) continue;
+      const part = vscode.Uri.file(path.resolve(dir, file));
+      if (!path.relative(path.join(dir, stem), part.fsPath).startsWith('..')) continue; // the folder's watcher has it
+      watchPattern(`${snapshot.key} ${part.toString()}`, new vscode.RelativePattern(vscode.Uri.file(path.dirname(part.fsPath)), path.basename(part.fsPath)));
     }
   }
 
@@ -197,6 +223,7 @@ export class TraceSessions implements vscode.Disposable {
     if (this.watchers.has(key)) return; // a graph still shows it from disk
     this.snapshots.delete(key);
     this.pending.delete(key);
+    this.live.delete(key);
     for (const [id, watcher] of this.watchers) {
       if (!id.startsWith(`${key} `)) continue;
       watcher.dispose();

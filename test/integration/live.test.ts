@@ -1,0 +1,104 @@
+/**
+ * A live trace, in a real VS Code: a Claude Code session shown in the graph (read from disk, not
+ * open as a document) grows while it is shown. Its trace file gets lines, one of them written in
+ * two halves, and a new sub-agent file appears. The session, its findings and the graph follow
+ * without reopening, and what otrace reads after the first load is about what was appended.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { analyzeTrace } from '../../src/analysis';
+import type { OtraceApi } from '../../src/extension';
+import { loadTrace } from '../../src/trace/formats';
+import '../../src/trace/importers';
+import { nodeFileAccess } from '../../src/trace/node-files';
+import { evalInWebview, testLog } from './bridge';
+
+const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
+const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'claude-code-session');
+const SESSION = 'fa812bfe-b295-4cca-9c2f-fdf01028cb46';
+const LATE_AGENT = 'agent-aa84377.jsonl';
+const ready = (file: string) => `body[data-state="ready"][data-title="${path.basename(file)}"]`;
+
+async function until<T>(what: string, get: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await get();
+    if (v !== undefined && v !== null && v !== false) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('a live trace', function () {
+  this.timeout(180_000);
+  let api: OtraceApi;
+  before(async () => {
+    api = (await vscode.extensions.getExtension<OtraceApi>('otrace.otrace')!.activate())!;
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+  after(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
+
+  it('shows appended lines, a line written in two halves and a new sub-agent file, reading about the bytes added', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-live-'));
+    fs.cpSync(FIXTURE, dir, { recursive: true });
+    const main = path.join(dir, `${SESSION}.jsonl`);
+    const late = path.join(dir, SESSION, 'subagents', LATE_AGENT);
+    const full = fs.readFileSync(main);
+    const cut = full.indexOf(0x0a, Math.floor(full.length * 0.6)) + 1;
+    fs.writeFileSync(main, full.subarray(0, cut));
+    fs.rmSync(late);
+    const uri = vscode.Uri.file(main);
+
+    await vscode.commands.executeCommand('otrace.openGraphToSide', uri);
+    const first = await until('the first load', () => api.sessions.peek(uri));
+    await evalInWebview('1', { selector: ready(main), timeoutMs: 60_000 });
+    const firstBytes = api.sessions.bytesRead(uri);
+    assert.equal(firstBytes, cut + fs.statSync(path.join(dir, SESSION, 'subagents', 'agent-a93ccab.jsonl')).size + fs.statSync(path.join(dir, SESSION, 'subagents', 'agent-acompact-70d8e7.jsonl')).size, 'the first load reads each file once');
+    assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString()), 'shown from disk, not as a document');
+
+    // First write: up to the middle of a line.
+    const rest = full.subarray(cut);
+    const middle = rest.indexOf(0x0a, Math.floor(rest.length / 2)) - 40;
+    fs.appendFileSync(main, rest.subarray(0, middle));
+    const half = await until('the first write', () => {
+      const s = api.sessions.peek(uri);
+      return s && s.loaded.trace.events.length > first.loaded.trace.events.length ? s : undefined;
+    });
+    testLog(`live: ${first.loaded.trace.events.length} events, then ${half.loaded.trace.events.length} after the first write`);
+
+    // Second write: the rest of that line and the others; then the new sub-agent file.
+    fs.appendFileSync(main, rest.subarray(middle));
+    fs.copyFileSync(path.join(FIXTURE, SESSION, 'subagents', LATE_AGENT), late);
+    const fresh = loadTrace(fs.readFileSync(main, 'utf8'), main, nodeFileAccess);
+    const expected = fresh.trace.events.length;
+    const grown = await until(`${expected} events with the new sub-agent's lane`, () => {
+      const s = api.sessions.peek(uri);
+      return s && s.loaded.trace.events.length === expected && s.loaded.trace.events.some((e) => e.agent.endsWith(':aa84377')) ? s : undefined;
+    });
+    assert.deepEqual(
+      grown.loaded.trace.events.map((e) => e.id),
+      fresh.trace.events.map((e) => e.id),
+      'the same events as a fresh read of the final files',
+    );
+    assert.deepEqual(
+      grown.findings.map((f) => f.message),
+      analyzeTrace(fresh).findings.map((f) => f.message),
+      'the findings of the grown trace',
+    );
+
+    // The graph shows the grown trace without being reopened.
+    const summary = await until('the graph to show the grown trace', async () => {
+      const text = await evalInWebview<string>(`document.getElementById('summary').textContent`, { selector: ready(main) });
+      return text.includes(`${expected} events`) ? text : undefined;
+    });
+    testLog(`live: graph header "${summary}"`);
+
+    const added = rest.length + fs.statSync(late).size;
+    const after = api.sessions.bytesRead(uri) - firstBytes;
+    testLog(`live: ${after} bytes read after the first load for ${added} bytes added`);
+    assert.ok(after >= added && after <= added * 1.1, `${after} bytes read for ${added} added`);
+  });
+});
