@@ -12,6 +12,7 @@ import * as vscode from 'vscode';
 import type { AppliedDecorations } from '../../src/editor/decorations';
 import type { OtraceApi } from '../../src/extension';
 import { evalInPage, evalInWebview, screenshot, testLog } from './bridge';
+import { until } from './wait';
 
 const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
 const FIX = path.join(ROOT, 'test', 'fixtures');
@@ -20,16 +21,6 @@ const SESSION = path.join(FIX, 'claude-code-session', 'fa812bfe-b295-4cca-9c2f-f
 /** Latest applied decorations: document URI -> decoration type -> what was applied. */
 const applied = new Map<string, Map<string, AppliedDecorations>>();
 let api: OtraceApi;
-
-async function until<T>(what: string, get: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await get();
-    if (v !== undefined && v !== null && v !== false) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function open(file: string, column = vscode.ViewColumn.One): Promise<vscode.TextEditor> {
   const editor = await vscode.window.showTextDocument(vscode.Uri.file(file), { viewColumn: column, preview: false });

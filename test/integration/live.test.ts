@@ -15,22 +15,13 @@ import { loadTrace } from '../../src/trace/formats';
 import '../../src/trace/importers';
 import { nodeFileAccess } from '../../src/trace/node-files';
 import { evalInWebview, testLog } from './bridge';
+import { until } from './wait';
 
 const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
 const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'claude-code-session');
 const SESSION = 'fa812bfe-b295-4cca-9c2f-fdf01028cb46';
 const LATE_AGENT = 'agent-aa84377.jsonl';
 const ready = (file: string) => `body[data-state="ready"][data-title="${path.basename(file)}"]`;
-
-async function until<T>(what: string, get: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await get();
-    if (v !== undefined && v !== null && v !== false) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('a live trace', function () {
   this.timeout(180_000);
@@ -66,7 +57,7 @@ describe('a live trace', function () {
     const half = await until('the first write', () => {
       const s = api.sessions.peek(uri);
       return s && s.loaded.trace.events.length > first.loaded.trace.events.length ? s : undefined;
-    });
+    }, 60_000);
     testLog(`live: ${first.loaded.trace.events.length} events, then ${half.loaded.trace.events.length} after the first write`);
 
     // Second write: the rest of that line and the others; then the new sub-agent file.
@@ -77,7 +68,7 @@ describe('a live trace', function () {
     const grown = await until(`${expected} events with the new sub-agent's lane`, () => {
       const s = api.sessions.peek(uri);
       return s && s.loaded.trace.events.length === expected && s.loaded.trace.events.some((e) => e.agent.endsWith(':aa84377')) ? s : undefined;
-    });
+    }, 60_000);
     assert.deepEqual(
       grown.loaded.trace.events.map((e) => e.id),
       fresh.trace.events.map((e) => e.id),
@@ -93,7 +84,7 @@ describe('a live trace', function () {
     const summary = await until('the graph to show the grown trace', async () => {
       const text = await evalInWebview<string>(`document.getElementById('summary').textContent`, { selector: ready(main) });
       return text.includes(`${expected} events`) ? text : undefined;
-    });
+    }, 60_000);
     testLog(`live: graph header "${summary}"`);
 
     const added = rest.length + fs.statSync(late).size;
