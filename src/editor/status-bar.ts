@@ -1,6 +1,7 @@
 /**
- * Status bar item for the active trace: `otrace: 35 events · 6 agents · 1 stop · 2 loops`; a click
- * opens its graph. Shown for a trace file and for its sub-agent files.
+ * Status bar item for the active trace: `otrace: 35 events · 6 agents · 1 stop · 2 loops`, and
+ * `· in progress` while its files grow on disk; a click opens its graph. Shown for a trace file and
+ * for its sub-agent files.
  */
 import * as vscode from 'vscode';
 import type { TraceSnapshot } from '../session/snapshot';
@@ -28,8 +29,9 @@ export class TraceStatusBar implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    this.item.text = `$(type-hierarchy-sub) ${summaryText(found.snapshot)}`;
-    this.item.tooltip = 'otrace: open the trace graph';
+    const growing = this.sessions.isGrowing(vscode.Uri.parse(found.snapshot.key));
+    this.item.text = `${growing ? '$(pulse) ' : '$(type-hierarchy-sub) '}${summaryText(found.snapshot)}${growing ? ' · in progress' : ''}`;
+    this.item.tooltip = growing ? 'otrace: the trace is still being written (lines appended in the last two minutes). Click to open its graph.' : 'otrace: open the trace graph';
     this.item.command = { title: 'Open Trace Graph', command: 'otrace.openGraphToSide', arguments: [vscode.Uri.parse(found.snapshot.key)] };
     this.item.show();
   }

@@ -16,6 +16,8 @@ import type { Origin, Problem } from '../trace/model';
 const TRACE_NAME = /\.otrace\.jsonl?$/;
 /** Wait this long after the last keystroke before reading an edited trace again (ms). */
 const EDIT_DEBOUNCE_MS = 300;
+/** A session whose files grew this recently (ms) is shown as a run in progress. */
+const LIVE_WINDOW_MS = 120_000;
 /** Related locations listed per finding in the Problems panel. */
 const MAX_RELATED = 20;
 
@@ -27,6 +29,8 @@ export class TraceSessions implements vscode.Disposable {
   private readonly watchers = new Map<string, vscode.Disposable>();
   /** Per session on disk: its files as read, followed as they grow (only appended bytes are read again). */
   private readonly live = new Map<string, LiveFiles>();
+  /** When each session's files last grew on disk (Date.now()). */
+  private readonly grewAt = new Map<string, number>();
   /** Files (URI strings) each session published diagnostics to, to clear them later. */
   private readonly published = new Map<string, string[]>();
   private readonly diagnostics = vscode.languages.createDiagnosticCollection('otrace');
@@ -39,7 +43,10 @@ export class TraceSessions implements vscode.Disposable {
     this.disposables.push(
       vscode.workspace.onDidOpenTextDocument((d) => void this.refresh(d)),
       vscode.workspace.onDidChangeTextDocument((e) => {
-        if (e.contentChanges.length > 0) this.refreshLater(e.document);
+        if (e.contentChanges.length === 0) return;
+        // A clean document changed by no edit, undo or redo: VS Code reloaded it from disk.
+        if (e.reason === undefined && !e.document.isDirty) this.noteGrowth(e.document.uri.toString(), 'appended');
+        this.refreshLater(e.document);
       }),
       vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri)),
     );
@@ -92,6 +99,20 @@ export class TraceSessions implements vscode.Disposable {
     const text = files ? files.readText(uri.fsPath) : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
     if (text === undefined) throw new Error(`cannot read ${uri.fsPath}`);
     return (await this.load(key, -1, uri, text))!;
+  }
+
+  /**
+   * True while a session's files are growing on disk (lines appended within the last two
+   * minutes): the run is still being written, so it is shown as in progress.
+   */
+  isGrowing(uri: vscode.Uri): boolean {
+    const at = this.grewAt.get(uri.toString());
+    return at !== undefined && Date.now() - at < LIVE_WINDOW_MS;
+  }
+
+  private noteGrowth(key: string, change: string | undefined): void {
+    if (change === 'appended') this.grewAt.set(key, Date.now());
+    else this.grewAt.delete(key);
   }
 
   /** Bytes read from disk for a session so far (its trace file when not open as a document, and the files it pulls in). */
@@ -175,7 +196,9 @@ export class TraceSessions implements vscode.Disposable {
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(uri.fsPath)), path.basename(uri.fsPath)));
     const reread = () => {
       if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === key)) return; // the document path handles it
-      if (this.filesOf(key, uri)?.refresh(uri.fsPath) === 'unchanged') return;
+      const change = this.filesOf(key, uri)?.refresh(uri.fsPath);
+      if (change === 'unchanged') return;
+      this.noteGrowth(key, change);
       this.snapshots.delete(key);
       void this.forUri(uri).catch(() => undefined);
     };
@@ -195,7 +218,10 @@ export class TraceSessions implements vscode.Disposable {
     const dir = path.dirname(snapshot.path);
     const reread = (changed: vscode.Uri) => {
       const files = this.filesOf(snapshot.key, trace);
-      if (changed.fsPath === snapshot.path || files?.refresh(changed.fsPath) === 'unchanged') return;
+      if (changed.fsPath === snapshot.path) return;
+      const change = files?.refresh(changed.fsPath);
+      if (change === 'unchanged') return;
+      this.noteGrowth(snapshot.key, change);
       this.snapshots.delete(snapshot.key);
       const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === snapshot.key);
       if (open) void this.forDocument(open);
@@ -224,6 +250,7 @@ export class TraceSessions implements vscode.Disposable {
     this.snapshots.delete(key);
     this.pending.delete(key);
     this.live.delete(key);
+    this.grewAt.delete(key);
     for (const [id, watcher] of this.watchers) {
       if (!id.startsWith(`${key} `)) continue;
       watcher.dispose();

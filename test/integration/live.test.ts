@@ -87,6 +87,9 @@ describe('a live trace', function () {
     }, 60_000);
     testLog(`live: graph header "${summary}"`);
 
+    assert.ok(api.sessions.isGrowing(uri), 'the growing session is in progress');
+    assert.ok(!api.sessions.isGrowing(vscode.Uri.file(path.join(FIXTURE, `${SESSION}.jsonl`))), 'a session that does not grow is not');
+
     const added = rest.length + fs.statSync(late).size;
     const after = api.sessions.bytesRead(uri) - firstBytes;
     testLog(`live: ${after} bytes read after the first load for ${added} bytes added`);
