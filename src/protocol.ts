@@ -7,7 +7,10 @@
 
 /** One agent's horizontal lane, in spawn-tree order: sub-agents follow the agent that spawned them. */
 export interface GraphLane {
+  /** The agent's name; ` · <trace id, 8 characters>` added when the same agent is in several traces of the file (names are unique). */
   name: string;
+  /** The trace whose lane group this lane is in, when the file holds several. */
+  trace?: string;
   /** The agent that spawned this one, when it has a lane. */
   parent?: string;
   /** 0 for a root agent, 1 for its sub-agents, ... */
@@ -33,6 +36,8 @@ export interface GraphNode {
   /** Canonical type (e.g. `message`), which decides the node's style. */
   kind: string;
   agent: string;
+  /** The trace the event belongs to, when the file holds several (`GraphModel.traces`). */
+  trace?: string;
   /** Index into `GraphModel.lanes`. */
   lane: number;
   /** Seconds since the trace start. */
@@ -99,6 +104,8 @@ export interface GraphModel {
   format: string;
   /** Events in the trace; more than `nodes.length` when the graph was cut at the `otrace.graph.maxEvents` setting. */
   totalEvents: number;
+  /** Files holding several traces only: each trace (a lane group), in lane order, with its event and lane counts. */
+  traces?: { id: string; events: number; lanes: number }[];
   lanes: GraphLane[];
   nodes: GraphNode[];
   /** The time axis: `[tx, t]` breakpoints, compressed idle gaps, and its length in axis units. */

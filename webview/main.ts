@@ -76,8 +76,9 @@ function render(next: GraphModel): void {
   });
   const { errors, warnings } = next.problems;
   $('title').textContent = next.title;
+  $('summary').title = next.traces ? `${next.traces.length} traces in this file, each in its own lane group and analysed on its own: ${next.traces.map((t) => `${t.id} (${t.events} events, ${t.lanes} lanes)`).join('; ')}` : '';
   $('summary').textContent =
-    `${next.format} · ${next.nodes.length < next.totalEvents ? `first ${next.nodes.length} of ${next.totalEvents}` : next.nodes.length} events · ${next.lanes.length} agents` +
+    `${next.format} · ${next.traces ? `${next.traces.length} traces · ` : ''}${next.nodes.length < next.totalEvents ? `first ${next.nodes.length} of ${next.totalEvents}` : next.nodes.length} events · ${next.lanes.length} agents` +
     (errors + warnings ? ` · ${errors} errors, ${warnings} warnings (see Problems)` : '');
   showFindings($('findings'), next.findings, { frame: (events, finding) => frameEvents(events, finding) });
   showLegend($('legend'), next);

@@ -9,7 +9,7 @@ import type { Analysis } from '../analysis';
 import type { GraphEdge, GraphFinding, GraphLane, GraphModel, GraphNode } from '../protocol';
 import type { LoadedTrace } from '../trace/model';
 import { canonicalType, type TraceEvent } from '../trace/schema';
-import { laneTree, pairToolCalls, timeAxis, timeToAxis } from './layout';
+import { laneGroups, pairToolCalls, timeAxis, timeToAxis } from './layout';
 
 const TEXT_LIMIT = 2000;
 
@@ -30,8 +30,9 @@ export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infin
   // Cytoscape stays interactive up to some ten thousand nodes: beyond the limit, draw the first events.
   const events = loaded.trace.events.length > maxEvents ? loaded.trace.events.slice(0, maxEvents) : loaded.trace.events;
   const key = new Map(events.map((e, i) => [e, nodeKey(i)]));
-  const lanes = laneTree(events, edges);
-  const laneIndex = new Map(lanes.map((l, i) => [l.name, i]));
+  // One lane group per trace when the file holds several: lanes keyed by trace and agent.
+  const { lanes, keyOf, traces } = laneGroups(events, edges);
+  const laneIndex = new Map(lanes.map((l, i) => [l.key, i]));
   const axis = timeAxis(events.map((e) => e.t));
   const order = new Array<number>(events.length);
   events
@@ -52,7 +53,8 @@ export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infin
       type: e.type,
       kind: canonicalType(e.type),
       agent: e.agent,
-      lane: laneIndex.get(e.agent) ?? 0,
+      ...(traces.length > 1 ? { trace: lanes[laneIndex.get(keyOf(e)) ?? 0].trace } : {}),
+      lane: laneIndex.get(keyOf(e)) ?? 0,
       t: e.t,
       tx: timeToAxis(axis, e.t),
       order: order[index],
@@ -74,25 +76,26 @@ export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infin
 
   const graphEdges: GraphEdge[] = [];
   const seen = new Set<string>();
-  // Edges name event ids; a repeated id stands for its first event.
+  // Edges name event ids; a repeated id stands for its first event (of the first trace holding it).
   const byId = new Map<string, TraceEvent>();
   for (const e of events) if (!byId.has(e.id)) byId.set(e.id, e);
   edges.forEach((edge, i) => {
     const src = byId.get(edge.src);
     const dst = byId.get(edge.dst);
     if (!src || !dst) return;
-    seen.add(`${key.get(src)}>lane:${dst.agent}`);
+    seen.add(`${key.get(src)}>lane:${keyOf(dst)}`);
     const [a, b] = [drawn(src), drawn(dst)];
     if (a === b || seen.has(`${a}>${b}`)) return;
     seen.add(`${a}>${b}`);
     graphEdges.push({ id: `edge${i}`, source: a, target: b, type: edge.type, derived: false });
   });
-  const lanesByAgent = eventsByAgent(events);
+  const lanesByAgent = eventsByLane(events, keyOf);
   events.forEach((e) => {
     const kind = canonicalType(e.type);
     const linkType = kind === 'spawn' ? 'spawn' : kind === 'return' ? 'return' : kind === 'delegate' ? 'delegate' : kind === 'message' ? 'message' : undefined;
-    if (!linkType || !e.to || e.to === e.agent || seen.has(`${key.get(e)}>lane:${e.to}`)) return;
-    const target = firstAtOrAfter(lanesByAgent.get(e.to), e.t, e);
+    const toLane = e.to === undefined ? undefined : keyOf({ ...e, agent: e.to });
+    if (!linkType || !e.to || toLane === undefined || e.to === e.agent || seen.has(`${key.get(e)}>lane:${toLane}`)) return;
+    const target = firstAtOrAfter(lanesByAgent.get(toLane), e.t, e);
     if (!target) return;
     const [a, b] = [drawn(e), drawn(target)];
     if (a === b || seen.has(`${a}>${b}`)) return;
@@ -100,11 +103,12 @@ export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infin
     graphEdges.push({ id: `link${graphEdges.length}`, source: a, target: b, type: linkType, derived: true });
   });
 
-  const graphLanes: GraphLane[] = lanes.map((l) => ({ name: l.name, ...(l.parent ? { parent: l.parent } : {}), depth: l.depth, count: lanesByAgent.get(l.name)?.length ?? 0 }));
+  const graphLanes: GraphLane[] = lanes.map((l) => ({ name: l.name, ...(l.parent ? { parent: l.parent } : {}), depth: l.depth, count: lanesByAgent.get(l.key)?.length ?? 0, ...(l.trace === undefined ? {} : { trace: l.trace }) }));
   return {
     title,
     format: loaded.format,
     totalEvents: loaded.trace.events.length,
+    ...(traces.length > 1 ? { traces: traces.map((id) => ({ id, events: nodes.filter((n) => n.trace === id).length, lanes: graphLanes.filter((l) => l.trace === id).length })) } : {}),
     lanes: graphLanes,
     nodes,
     axis,
@@ -153,12 +157,14 @@ function graphFindings(analysis: Analysis | undefined, events: readonly TraceEve
   });
 }
 
-function eventsByAgent(events: readonly TraceEvent[]): Map<string, TraceEvent[]> {
+/** Events of each lane (by lane key), in time order. */
+function eventsByLane(events: readonly TraceEvent[], keyOf: (e: TraceEvent) => string): Map<string, TraceEvent[]> {
   const out = new Map<string, TraceEvent[]>();
   for (const e of events) {
-    const list = out.get(e.agent) ?? [];
+    const k = keyOf(e);
+    const list = out.get(k) ?? [];
     list.push(e);
-    out.set(e.agent, list);
+    out.set(k, list);
   }
   for (const list of out.values()) list.sort((a, b) => a.t - b.t);
   return out;
