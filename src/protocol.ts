@@ -54,6 +54,8 @@ export interface GraphNode {
   bar?: string;
   /** Short label: type and target or tool. */
   label: string;
+  /** Subtype and state cues (src/panel/cues.ts: `denied`, `meta`, `open`, `clock_skew`, ...), each drawn as a glyph and named in the legend. */
+  cues?: string[];
   /** Up to 2,000 characters of the event's content, for the details pane. */
   text?: string;
   /** Stop reason, reward value, tokens and other fields worth showing, as display strings. */

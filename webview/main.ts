@@ -13,6 +13,7 @@ import { exportPng, exportSvg } from './export';
 import { showFindings } from './findings';
 import { TraceGraph, type ViewState } from './graph';
 import { createLaneColumn } from './lanes';
+import { EVENT_CUES } from '../src/panel/cues';
 import { createMinimap } from './minimap';
 import { showLegend } from './legend';
 import { Timeline, type StepTarget } from './timeline';
@@ -97,7 +98,8 @@ function render(next: GraphModel): void {
     if (!n) return;
     const credit = n.credit === undefined ? '' : ` · credit ${n.credit.toFixed(3)}`;
     const end = n.endIndex === undefined ? '' : ` · ${(next.nodes[n.endIndex].t - n.t).toFixed(2)} s`;
-    tip.textContent = `${n.label} · ${n.agent}${end}${credit}`; // untrusted text: textContent only
+    const cues = n.cues?.length ? ` · ${n.cues.map((c) => EVENT_CUES[c]?.label ?? c).join(', ')}` : '';
+    tip.textContent = `${n.label}${cues} · ${n.agent}${end}${credit}`; // untrusted text: textContent only
     const p = (e.target as NodeSingular).renderedPosition();
     tip.style.left = `${p.x + 10}px`;
     tip.style.top = `${p.y - 30}px`;

@@ -9,6 +9,7 @@ import type { Analysis } from '../analysis';
 import type { GraphEdge, GraphFinding, GraphLane, GraphModel, GraphNode } from '../protocol';
 import type { LoadedTrace } from '../trace/model';
 import { canonicalType, type TraceEvent } from '../trace/schema';
+import { describeCue, eventCues } from './cues';
 import { laneGroups, pairToolCalls, timeAxis, timeToAxis } from './layout';
 
 const TEXT_LIMIT = 2000;
@@ -61,6 +62,7 @@ export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infin
       ...(end === undefined ? {} : { txEnd: timeToAxis(axis, events[end].t), orderEnd: order[end], endIndex: end }),
       ...(bar === undefined ? {} : { bar: nodeKey(bar) }),
       label: nodeLabel(e, end !== undefined),
+      ...cuesOf(e),
       text: e.content === undefined ? e.content_ref : truncate(e.content),
       fields: nodeFields(e),
       hasSource: e.source !== undefined,
@@ -196,10 +198,17 @@ function nodeLabel(e: TraceEvent, bar: boolean): string {
   return e.type.replace(/_/g, ' ');
 }
 
+/** The node's cues (docs/model.md kinds and states), when it has any. */
+function cuesOf(e: TraceEvent): { cues?: string[] } {
+  const cues = eventCues(e);
+  return cues.length ? { cues } : {};
+}
+
 function nodeFields(e: TraceEvent): [string, string][] {
   const out: [string, string][] = [
     ['id', e.id],
     ['type', e.type],
+    ...eventCues(e).map((c): [string, string] => ['kind', describeCue(c)]),
     ['agent', e.agent],
     ['t', `${e.t} s`],
   ];
@@ -216,6 +225,8 @@ function nodeFields(e: TraceEvent): [string, string][] {
   add('value', e.value);
   add('channel', e.channel);
   add('target', e.target);
+  add('clock skew', typeof e.clock_skew_s === 'number' ? `${Math.round(e.clock_skew_s * 1e4) / 10} ms (recorded at t=${e.recorded_t ?? '?'} s)` : undefined);
+  add('trace', e.trace_id);
   add('tokens', e.tokens);
   add('cost', e.cost);
   add('duration', e.duration_s === undefined ? undefined : `${e.duration_s} s`);
