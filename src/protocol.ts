@@ -58,6 +58,8 @@ export interface GraphNode {
   cues?: string[];
   /** Up to 2,000 characters of the event's content, for the details pane. */
   text?: string;
+  /** Length of the whole content when `text` is a preview of it (characters); "Show Whole Content" shows all. */
+  textLength?: number;
   /** Stop reason, reward value, tokens and other fields worth showing, as display strings. */
   fields: [string, string][];
   /** True when the event has a `source` prompt to jump to. */
@@ -166,6 +168,8 @@ export type WebviewMessage =
   | { type: 'toggleLock' }
   /** Open the prompt file that produced the event. */
   | { type: 'openSource'; index: number }
+  /** Show the event's whole content (the details show a preview) in a read-only document, the graph keeping focus. */
+  | { type: 'showContent'; index: number }
   /** The user selected a node or stepped to an event; `reveal`: show its line in a visible editor of the trace (never focusing it). */
   | { type: 'selected'; index: number; reveal?: boolean }
   /** The graph of a 'trace' message is on screen (after its first frame). */

@@ -189,6 +189,7 @@ function selectIndex(index: number, source: SelectSource): void {
   dimLater(model.order);
   const actions: [string, () => void][] = [['Show in Trace File', () => post({ type: 'reveal', index })]];
   if (model.hasSource) actions.push(['Open Source Prompt', () => post({ type: 'openSource', index })]);
+  if (model.textLength !== undefined) actions.push(['Show Whole Content', () => post({ type: 'showContent', index })]);
   showDetails($('details'), model, actions);
   view.resized(); // the details pane may have just appeared under a narrow graph
   if (source === 'step' || source === 'host' || source === 'restore') view.ensureVisible(node.id());

@@ -64,6 +64,7 @@ export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infin
       label: nodeLabel(e, end !== undefined),
       ...cuesOf(e),
       text: e.content === undefined ? e.content_ref : truncate(e.content),
+      ...(e.content !== undefined && e.content.length > TEXT_LIMIT ? { textLength: e.content.length } : {}),
       fields: nodeFields(e),
       hasSource: e.source !== undefined,
       credit: analysis?.credit.by_index[index],
@@ -236,5 +237,5 @@ function nodeFields(e: TraceEvent): [string, string][] {
 }
 
 function truncate(text: string): string {
-  return text.length > TEXT_LIMIT ? `${text.slice(0, TEXT_LIMIT)}… (${text.length} characters)` : text;
+  return text.length > TEXT_LIMIT ? `${text.slice(0, TEXT_LIMIT)}… (${text.length.toLocaleString('en-US')} characters: Show Whole Content shows all)` : text;
 }

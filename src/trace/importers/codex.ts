@@ -44,7 +44,7 @@
 import { firstJsonLines, registerFormat, type FileAccess, type TraceFormat } from '../formats';
 import type { LoadedTrace, Origin, Problem } from '../model';
 import type { StopReason, TraceEvent } from '../schema';
-import { baseName, clipContent, dirName, isObject, joinPath, lineRange, num, parseTimestamp, readJsonlRecords, recordOrigin, secondsSince, str, TraceAssembler, type JsonlRecord } from './jsonl-records';
+import { baseName, setContent, dirName, isObject, joinPath, lineRange, num, parseTimestamp, readJsonlRecords, recordOrigin, secondsSince, str, TraceAssembler, type JsonlRecord } from './jsonl-records';
 
 /** The lane of the Codex agent. */
 export const CODEX_LANE = 'codex';
@@ -352,7 +352,7 @@ function readRollout(records: JsonlRecord[], text: string, ctx: RolloutContext):
       if (compaction && !compaction.summary) {
         const e = out.get(compaction.id) as (TraceEvent & Json) | undefined;
         if (e) {
-          clipContent(e, str(p?.message));
+          setContent(e, str(p?.message));
           e.content_is_summary = true;
           e.summary_record = r.line;
           if (Array.isArray(history)) e.replacement_items = history.length;
@@ -361,7 +361,7 @@ function readRollout(records: JsonlRecord[], text: string, ctx: RolloutContext):
         }
       }
       const ev: Draft & Json = { id: `compacted:L${r.line}`, type: 'orchestrator_decision', kind: 'compaction', compaction: true, content_is_summary: true };
-      clipContent(ev, str(p?.message));
+      setContent(ev, str(p?.message));
       if (Array.isArray(history)) ev.replacement_items = history.length;
       const id = add(ev);
       inputs.push(id);
@@ -375,19 +375,19 @@ function readRollout(records: JsonlRecord[], text: string, ctx: RolloutContext):
         const text = partsText(p.content);
         if (role === 'assistant') {
           const ev: Draft & Json = { id: `msg:L${r.line}`, type: 'message', from: lane };
-          clipContent(ev, text);
+          setContent(ev, text);
           if (typeof p.phase === 'string') ev.phase = p.phase;
           finalId = output(ev);
         } else if (role === 'user' && useResponseUserMessages && text.trim() !== '') {
           const ev: Draft = { id: `user:L${r.line}`, type: 'message', from: 'user', to: lane };
-          clipContent(ev, text);
+          setContent(ev, text);
           inputs.push(add(ev));
         } else if (role === 'user' && !useResponseUserMessages && (repeatsPrompt.has(r) || prompts.has(text.trim()))) {
           // repeats a user_message event, which is shown
         } else if (role === 'developer' || role === 'system' || role === 'user') {
           // Injected context (developer instructions, AGENTS.md, environment context): a meta row, not a message of the conversation.
           const ev: Draft & Json = { id: `meta:L${r.line}`, type: 'message', kind: 'meta', from: 'harness', to: lane, role };
-          clipContent(ev, text);
+          setContent(ev, text);
           add(ev);
           metaRows++;
           firstKind ??= origin.range;
@@ -405,7 +405,7 @@ function readRollout(records: JsonlRecord[], text: string, ctx: RolloutContext):
         const call = calls.get(id);
         const { text: body, failed } = outputText(p.output);
         const ev: Draft & Json = { id: `${id}:result`, type: 'tool_result', tool: call?.tool ?? 'unknown' };
-        clipContent(ev, body);
+        setContent(ev, body);
         if (failed) ev.is_error = true;
         if (call && (declined.has(id) || DENIED_OUTPUT.test(body.trimStart()))) {
           // The user refused the call (an approval declined): the user's decision, not a failure of the agent.
@@ -429,13 +429,13 @@ function readRollout(records: JsonlRecord[], text: string, ctx: RolloutContext):
         const ev: Draft & Json = spawn ? { id, type: 'spawn', tool, to: childLane(spawn.role, spawn.nickname ?? spawn.thread ?? id) } : { id, type: 'tool_call', tool };
         const parsedArgs = typeof args === 'string' ? safeJson(args) : args;
         if (spawn && isObject(parsedArgs) && typeof parsedArgs.message === 'string') {
-          clipContent(ev, parsedArgs.message);
+          setContent(ev, parsedArgs.message);
           if (typeof parsedArgs.agent_type === 'string') {
             spawn.role ??= parsedArgs.agent_type;
             ev.to = childLane(spawn.role, spawn.nickname ?? spawn.thread ?? id);
             ev.role = parsedArgs.agent_type;
           }
-        } else clipContent(ev, typeof args === 'string' ? args : args === undefined ? undefined : JSON.stringify(args));
+        } else setContent(ev, typeof args === 'string' ? args : args === undefined ? undefined : JSON.stringify(args));
         if (typeof p.status === 'string') ev.status = p.status;
         const cid = output(ev);
         if (callId) calls.set(callId, { id: cid, tool });
@@ -460,7 +460,7 @@ function readRollout(records: JsonlRecord[], text: string, ctx: RolloutContext):
         }
         case 'user_message': {
           const ev: Draft = { id: `user:L${r.line}`, type: 'message', from: ctx.callerLane && firstEventId === undefined ? ctx.callerLane : 'user', to: lane };
-          clipContent(ev, str(p.message));
+          setContent(ev, str(p.message));
           inputs.push(add(ev));
           break;
         }
@@ -468,7 +468,7 @@ function readRollout(records: JsonlRecord[], text: string, ctx: RolloutContext):
         case 'turn_complete': {
           if (turn && turn.stop !== null) break;
           const ev: Draft = { id: `stop:${str(p.turn_id) ?? turn?.turn_id ?? `L${r.line}`}`, type: 'stop', reason: 'task_complete', decided_by: lane, detail: ptype };
-          clipContent(ev, str(p.last_agent_message));
+          setContent(ev, str(p.last_agent_message));
           add(ev);
           if (turn) {
             turn.stop = 'task_complete';
@@ -497,7 +497,7 @@ function readRollout(records: JsonlRecord[], text: string, ctx: RolloutContext):
           const message = str(p.message) ?? '';
           const reason: StopReason = BUDGET_ERROR.test(message) ? 'budget_exhausted' : 'error';
           const ev: Draft = { id: `stop:${turn?.turn_id ?? 'error'}:L${r.line}`, type: 'stop', reason, decided_by: 'codex', detail: 'error event' };
-          clipContent(ev, message);
+          setContent(ev, message);
           add(ev);
           if (turn) {
             turn.stop = reason;
