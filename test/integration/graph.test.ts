@@ -200,4 +200,31 @@ describe('trace graph in a real VS Code', function () {
     assert.match(seen.tip, /denied call/, 'the hover names it in plain words');
     await screenshot('test-output/kinds.png');
   });
+
+  it('large content: the details show a preview, Show Whole Content opens all of it without taking focus from the graph', async () => {
+    const file = path.join(ROOT, 'test', 'fixtures', 'large-content', 'long-result.otrace.jsonl');
+    await openGraphToSide(file);
+    const clicked = await evalInWebview<{ preview: string; buttons: string[] }>(
+      `() => new Promise((done) => {
+        window.postMessage({ type: 'select', index: 1 }, '*');
+        setTimeout(() => {
+          const buttons = [...document.querySelectorAll('#details .actions vscode-button')];
+          const preview = document.querySelector('#details pre')?.textContent ?? '';
+          buttons.find((b) => b.textContent === 'Show Whole Content')?.click();
+          done({ preview, buttons: buttons.map((b) => b.textContent) });
+        }, 600);
+      })`,
+      { selector: 'body[data-state="ready"][data-title="long-result.otrace.jsonl"]' },
+    );
+    assert.ok(clicked.buttons.includes('Show Whole Content'), clicked.buttons.join(', '));
+    assert.ok(clicked.preview.length < 2_200 && !clicked.preview.includes('LAST LINE'), 'the details show a preview');
+    let doc: vscode.TextDocument | undefined;
+    for (let i = 0; i < 50 && !doc; i++) {
+      doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'otrace-content');
+      if (!doc) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(doc, 'a read-only document with the whole content opened');
+    assert.ok(doc.getText().endsWith('LAST LINE') && doc.getText().length > 17_000, `whole content: ${doc.getText().length} characters`);
+    assert.notEqual(vscode.window.activeTextEditor?.document.uri.scheme, 'otrace-content', 'the graph keeps focus');
+  });
 });
