@@ -33,17 +33,6 @@ export function traceGroups(loaded: Pick<LoadedTrace, 'trace'>): TraceGroup[] {
   return groups;
 }
 
-/** True when the file holds several traces. */
-export function hasSeveralTraces(loaded: Pick<LoadedTrace, 'trace'>): boolean {
-  let first: string | undefined;
-  for (const e of loaded.trace.events) {
-    if (typeof e.trace_id !== 'string' || e.trace_id === '') continue;
-    if (first === undefined) first = e.trace_id;
-    else if (e.trace_id !== first) return true;
-  }
-  return false;
-}
-
 /**
  * The part of a loaded file that is one trace: its events (in file order), the edges between
  * them (an edge whose ends are both events of the group; its ends resolved by id within the
