@@ -11,6 +11,8 @@ export interface GraphLane {
   name: string;
   /** The trace whose lane group this lane is in, when the file holds several. */
   trace?: string;
+  /** The agent, when `name` is not just the agent's name (the same agent in several traces). */
+  agent?: string;
   /** The agent that spawned this one, when it has a lane. */
   parent?: string;
   /** 0 for a root agent, 1 for its sub-agents, ... */

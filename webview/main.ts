@@ -312,7 +312,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   else if (m.type === 'locked') showLock(m.locked);
   else if (m.type === 'explain' && graph?.findings[m.finding]) frameEvents(graph.findings[m.finding].events, m.finding);
   else if (m.type === 'showLane' && view && graph) {
-    const lane = graph.lanes.findIndex((l) => l.name === m.agent);
+    const lane = graph.lanes.findIndex((l) => (l.agent ?? l.name) === m.agent); // several traces: the agent's first lane
     const ids = graph.nodes.filter((n) => n.lane === lane && !n.bar).map((n) => n.id);
     if (ids.length) frameEvents(ids.map((id) => Number(id.slice(1))));
   } else if (m.type === 'select') selectIndex(m.index, 'host');

@@ -106,7 +106,7 @@ export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infin
     graphEdges.push({ id: `link${graphEdges.length}`, source: a, target: b, type: linkType, derived: true });
   });
 
-  const graphLanes: GraphLane[] = lanes.map((l) => ({ name: l.name, ...(l.parent ? { parent: l.parent } : {}), depth: l.depth, count: lanesByAgent.get(l.key)?.length ?? 0, ...(l.trace === undefined ? {} : { trace: l.trace }) }));
+  const graphLanes: GraphLane[] = lanes.map((l) => ({ name: l.name, ...(l.parent ? { parent: l.parent } : {}), depth: l.depth, count: lanesByAgent.get(l.key)?.length ?? 0, ...(l.trace === undefined ? {} : { trace: l.trace }), ...(l.name === l.agent ? {} : { agent: l.agent }) }));
   return {
     title,
     format: loaded.format,

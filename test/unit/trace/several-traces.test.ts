@@ -54,6 +54,7 @@ test('graph: one lane group per trace, same agent names kept apart, a header cou
     ['worker · run-b', 'run-b', 'orchestrator · run-b', 3],
   ]);
   for (const n of g.nodes) assert.equal(g.lanes[n.lane].trace, n.trace);
+  for (const n of g.nodes) assert.equal(g.lanes[n.lane].agent, n.agent, 'a lane named apart still names its agent');
   // The derived spawn link of run-b goes to run-b's worker, not run-a's.
   const spawnB = g.nodes[5];
   const link = g.edges.find((e) => e.source === spawnB.id && e.type === 'spawn');
