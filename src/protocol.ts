@@ -7,7 +7,12 @@
 
 /** One agent's horizontal lane, in spawn-tree order: sub-agents follow the agent that spawned them. */
 export interface GraphLane {
+  /** The agent's name; ` · <trace id, 8 characters>` added when the same agent is in several traces of the file (names are unique). */
   name: string;
+  /** The trace whose lane group this lane is in, when the file holds several. */
+  trace?: string;
+  /** The agent, when `name` is not just the agent's name (the same agent in several traces). */
+  agent?: string;
   /** The agent that spawned this one, when it has a lane. */
   parent?: string;
   /** 0 for a root agent, 1 for its sub-agents, ... */
@@ -33,6 +38,8 @@ export interface GraphNode {
   /** Canonical type (e.g. `message`), which decides the node's style. */
   kind: string;
   agent: string;
+  /** The trace the event belongs to, when the file holds several (`GraphModel.traces`). */
+  trace?: string;
   /** Index into `GraphModel.lanes`. */
   lane: number;
   /** Seconds since the trace start. */
@@ -49,8 +56,12 @@ export interface GraphNode {
   bar?: string;
   /** Short label: type and target or tool. */
   label: string;
+  /** Subtype and state cues (src/panel/cues.ts: `denied`, `meta`, `open`, `clock_skew`, ...), each drawn as a glyph and named in the legend. */
+  cues?: string[];
   /** Up to 2,000 characters of the event's content, for the details pane. */
   text?: string;
+  /** Length of the whole content when `text` is a preview of it (characters); "Show Whole Content" shows all. */
+  textLength?: number;
   /** Stop reason, reward value, tokens and other fields worth showing, as display strings. */
   fields: [string, string][];
   /** True when the event has a `source` prompt to jump to. */
@@ -99,6 +110,8 @@ export interface GraphModel {
   format: string;
   /** Events in the trace; more than `nodes.length` when the graph was cut at the `otrace.graph.maxEvents` setting. */
   totalEvents: number;
+  /** Files holding several traces only: each trace (a lane group), in lane order, with its event and lane counts. */
+  traces?: { id: string; events: number; lanes: number }[];
   lanes: GraphLane[];
   nodes: GraphNode[];
   /** The time axis: `[tx, t]` breakpoints, compressed idle gaps, and its length in axis units. */
@@ -157,6 +170,8 @@ export type WebviewMessage =
   | { type: 'toggleLock' }
   /** Open the prompt file that produced the event. */
   | { type: 'openSource'; index: number }
+  /** Show the event's whole content (the details show a preview) in a read-only document, the graph keeping focus. */
+  | { type: 'showContent'; index: number }
   /** The user selected a node or stepped to an event; `reveal`: show its line in a visible editor of the trace (never focusing it). */
   | { type: 'selected'; index: number; reveal?: boolean }
   /** The graph of a 'trace' message is on screen (after its first frame). */

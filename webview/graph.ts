@@ -8,6 +8,7 @@
 import cytoscape, { type Core, type ElementDefinition, type NodeSingular, type StylesheetJson } from 'cytoscape';
 import type { GraphModel, GraphNode } from '../src/protocol';
 import { kindColors, OKABE_ITO, themeColor } from './theme';
+import { EVENT_CUES } from '../src/panel/cues';
 
 /** Shape per event type: message and delegate differ, the stop is the only octagon. */
 export const SHAPES: Record<string, cytoscape.Css.NodeShape> = {
@@ -573,7 +574,7 @@ function elements(graph: GraphModel): ElementDefinition[] {
         ...(n.credit !== undefined ? { credit: n.credit, tint: Math.min(0.55, Math.abs(n.credit)) } : {}),
       },
       position: { x: 0, y: 0 },
-      classes: ['event', 'nolabel', n.kind, n.txEnd !== undefined ? 'bar' : '', n.credit !== undefined && Math.abs(n.credit) >= 0.05 ? (n.credit >= 0 ? 'credit-pos' : 'credit-neg') : '', ...n.marks].filter(Boolean).join(' '),
+      classes: ['event', 'nolabel', n.kind, ...(n.cues ?? []).map((c) => `cue-${c}`), n.txEnd !== undefined ? 'bar' : '', n.credit !== undefined && Math.abs(n.credit) >= 0.05 ? (n.credit >= 0 ? 'credit-pos' : 'credit-neg') : '', ...n.marks].filter(Boolean).join(' '),
     }));
   const edges: ElementDefinition[] = graph.edges.map((e) => ({
     group: 'edges',
@@ -581,6 +582,31 @@ function elements(graph: GraphModel): ElementDefinition[] {
     classes: `${e.type}${e.derived ? ' derived' : ''}`,
   }));
   return [...nodes, ...edges];
+}
+
+/**
+ * Cue styles (src/panel/cues.ts): rows that are no agent output are hollow with a dashed outline;
+ * every cue puts its glyph on the node. Later cues win when a node has several (states over kinds).
+ */
+function cueStyles(fg: string): StylesheetJson {
+  return Object.entries(EVENT_CUES).map(([id, cue]) => ({
+    selector: `node.cue-${id}`,
+    style: {
+      'background-image': glyphImage(cue.glyph),
+      'background-fit': 'none',
+      'background-width': '12px',
+      'background-height': '12px',
+      'background-image-containment': 'over',
+      'background-clip': 'none',
+      ...(cue.hollow ? { 'background-opacity': 0.3, 'border-style': 'dashed', 'border-width': 2, 'border-color': fg } : {}),
+    },
+  })) as StylesheetJson;
+}
+
+/** A glyph as an SVG data URI (white with a dark edge, so it reads on every type's colour). */
+export function glyphImage(glyph: string): string {
+  const svg = `<svg xmlns='http://www.w3.org/2000/svg' width='12' height='12'><text x='6' y='10' font-size='11' font-family='sans-serif' font-weight='bold' text-anchor='middle' fill='white' stroke='black' stroke-width='1' paint-order='stroke'>${glyph}</text></svg>`;
+  return `data:image/svg+xml;utf8,${encodeURIComponent(svg)}`;
 }
 
 function style(): StylesheetJson {
@@ -620,6 +646,7 @@ function style(): StylesheetJson {
     { selector: 'node.stop', style: { 'border-width': 2, 'border-color': fg, 'font-weight': 'bold' } },
     { selector: 'node.stop-ok', style: { 'border-color': OKABE_ITO.bluishGreen, 'border-width': 3 } },
     { selector: 'node.nolabel', style: { label: '' } },
+    ...cueStyles(fg),
     // Credit: a tint around the node (green for positive, vermillion for negative), value on hover.
     { selector: 'node.credit-pos', style: { 'underlay-color': OKABE_ITO.bluishGreen, 'underlay-opacity': 'data(tint)' as unknown as number, 'underlay-padding': 3, 'underlay-shape': 'ellipse' } },
     { selector: 'node.credit-neg', style: { 'underlay-color': OKABE_ITO.vermillion, 'underlay-opacity': 'data(tint)' as unknown as number, 'underlay-padding': 3, 'underlay-shape': 'ellipse' } },

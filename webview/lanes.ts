@@ -9,10 +9,16 @@ import type { TraceGraph } from './graph';
 export function createLaneColumn(column: HTMLElement, graph: TraceGraph): () => void {
   const lanes = graph.graph.lanes;
   const hasChildren = new Set(lanes.map((l) => l.parent).filter((p): p is string => !!p));
-  const rows = lanes.map((lane) => {
+  const rows = lanes.map((lane, i) => {
     const row = document.createElement('div');
     row.className = 'lane';
     row.dataset.lane = lane.name;
+    // Several traces in the file: the first lane of each trace's group starts with the trace's id.
+    const groupStart = lane.trace !== undefined && lanes[i - 1]?.trace !== lane.trace;
+    if (groupStart) {
+      row.classList.add('group-start');
+      row.dataset.trace = lane.trace;
+    }
     row.style.paddingLeft = `${4 + lane.depth * 12}px`;
     if (hasChildren.has(lane.name)) {
       const fold = document.createElement('button');
@@ -33,8 +39,14 @@ export function createLaneColumn(column: HTMLElement, graph: TraceGraph): () => 
     name.textContent = lane.name; // untrusted trace text: never innerHTML
     const more = document.createElement('span');
     more.className = 'lane-more';
+    if (groupStart) {
+      const tag = document.createElement('span');
+      tag.className = 'lane-trace';
+      tag.textContent = lane.trace!.slice(0, 8); // untrusted trace text: never innerHTML
+      row.append(tag);
+    }
     row.append(name, more);
-    row.title = `${lane.name}: ${lane.count} events${lane.parent ? `, spawned by ${lane.parent}` : ''}`;
+    row.title = `${lane.name}: ${lane.count} events${lane.parent ? `, spawned by ${lane.parent}` : ''}${lane.trace === undefined ? '' : ` (trace ${lane.trace})`}`;
     return row;
   });
   column.replaceChildren(...rows);
@@ -42,7 +54,7 @@ export function createLaneColumn(column: HTMLElement, graph: TraceGraph): () => 
   const measure = document.createElement('canvas').getContext('2d');
   if (measure) {
     measure.font = `12px ${getComputedStyle(document.body).fontFamily || 'sans-serif'}`;
-    const need = Math.max(0, ...lanes.map((l) => 4 + l.depth * 12 + 16 + measure.measureText(l.name).width + 10));
+    const need = Math.max(0, ...lanes.map((l) => 4 + l.depth * 12 + 16 + measure.measureText(l.name).width + 10 + (l.trace === undefined ? 0 : 60)));
     const max = Math.max(100, Math.min(240, (column.parentElement?.clientWidth ?? 800) * 0.3));
     column.parentElement?.style.setProperty('--lane-column', `${Math.round(Math.max(100, Math.min(max, need)))}px`);
   }

@@ -3,7 +3,8 @@
  * types), the edge styles, and the marks (loop, blame, stop problem, sound stop, credit).
  */
 import type { GraphModel } from '../src/protocol';
-import { EDGE_STYLES, SHAPES } from './graph';
+import { EVENT_CUES } from '../src/panel/cues';
+import { EDGE_STYLES, glyphImage, SHAPES } from './graph';
 import { CATEGORIES, kindColors, OKABE_ITO } from './theme';
 
 /** CSS clip-paths that draw the node shapes in a 10 px swatch. */
@@ -57,6 +58,17 @@ export function showLegend(legend: HTMLElement, graph: GraphModel): void {
     if (!kinds.length) continue;
     const shapes = kinds.map((k) => swatch(k, c.color, k === 'tool_call' && hasBars));
     items.push(item([...shapes, c.name], `${c.name}: ${kinds.join(', ')}${c.name === 'tool call' && hasBars ? ' (a call and its result: one bar as long as the call took)' : ''}`));
+  }
+  // The subtypes and states present (local command, denied call, open span, ...): each with its node cue.
+  const cues = new Set(graph.nodes.flatMap((n) => n.cues ?? []));
+  for (const [id, cue] of Object.entries(EVENT_CUES)) {
+    if (!cues.has(id)) continue;
+    const mark = document.createElement('span');
+    mark.className = 'swatch cue';
+    mark.dataset.cue = id;
+    mark.style.background = `${cue.hollow ? 'rgba(128, 128, 128, 0.3)' : OKABE_ITO.blue} url("${glyphImage(cue.glyph)}") center / 12px 12px no-repeat`;
+    if (cue.hollow) mark.style.border = '1px dashed var(--vscode-foreground, #ccc)';
+    items.push(item([mark, cue.label], `${cue.label}: ${cue.description}`));
   }
   const types = new Set(graph.edges.map((e) => e.type));
   for (const [type, s] of Object.entries(EDGE_STYLES)) {

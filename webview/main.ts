@@ -13,6 +13,7 @@ import { exportPng, exportSvg } from './export';
 import { showFindings } from './findings';
 import { TraceGraph, type ViewState } from './graph';
 import { createLaneColumn } from './lanes';
+import { EVENT_CUES } from '../src/panel/cues';
 import { createMinimap } from './minimap';
 import { showLegend } from './legend';
 import { Timeline, type StepTarget } from './timeline';
@@ -76,8 +77,9 @@ function render(next: GraphModel): void {
   });
   const { errors, warnings } = next.problems;
   $('title').textContent = next.title;
+  $('summary').title = next.traces ? `${next.traces.length} traces in this file, each in its own lane group and analysed on its own: ${next.traces.map((t) => `${t.id} (${t.events} events, ${t.lanes} lanes)`).join('; ')}` : '';
   $('summary').textContent =
-    `${next.format} · ${next.nodes.length < next.totalEvents ? `first ${next.nodes.length} of ${next.totalEvents}` : next.nodes.length} events · ${next.lanes.length} agents` +
+    `${next.format} · ${next.traces ? `${next.traces.length} traces · ` : ''}${next.nodes.length < next.totalEvents ? `first ${next.nodes.length} of ${next.totalEvents}` : next.nodes.length} events · ${next.lanes.length} agents` +
     (errors + warnings ? ` · ${errors} errors, ${warnings} warnings (see Problems)` : '');
   showFindings($('findings'), next.findings, { frame: (events, finding) => frameEvents(events, finding) });
   showLegend($('legend'), next);
@@ -96,7 +98,8 @@ function render(next: GraphModel): void {
     if (!n) return;
     const credit = n.credit === undefined ? '' : ` · credit ${n.credit.toFixed(3)}`;
     const end = n.endIndex === undefined ? '' : ` · ${(next.nodes[n.endIndex].t - n.t).toFixed(2)} s`;
-    tip.textContent = `${n.label} · ${n.agent}${end}${credit}`; // untrusted text: textContent only
+    const cues = n.cues?.length ? ` · ${n.cues.map((c) => EVENT_CUES[c]?.label ?? c).join(', ')}` : '';
+    tip.textContent = `${n.label}${cues} · ${n.agent}${end}${credit}`; // untrusted text: textContent only
     const p = (e.target as NodeSingular).renderedPosition();
     tip.style.left = `${p.x + 10}px`;
     tip.style.top = `${p.y - 30}px`;
@@ -186,6 +189,7 @@ function selectIndex(index: number, source: SelectSource): void {
   dimLater(model.order);
   const actions: [string, () => void][] = [['Show in Trace File', () => post({ type: 'reveal', index })]];
   if (model.hasSource) actions.push(['Open Source Prompt', () => post({ type: 'openSource', index })]);
+  if (model.textLength !== undefined) actions.push(['Show Whole Content', () => post({ type: 'showContent', index })]);
   showDetails($('details'), model, actions);
   view.resized(); // the details pane may have just appeared under a narrow graph
   if (source === 'step' || source === 'host' || source === 'restore') view.ensureVisible(node.id());
@@ -308,7 +312,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   else if (m.type === 'locked') showLock(m.locked);
   else if (m.type === 'explain' && graph?.findings[m.finding]) frameEvents(graph.findings[m.finding].events, m.finding);
   else if (m.type === 'showLane' && view && graph) {
-    const lane = graph.lanes.findIndex((l) => l.name === m.agent);
+    const lane = graph.lanes.findIndex((l) => (l.agent ?? l.name) === m.agent); // several traces: the agent's first lane
     const ids = graph.nodes.filter((n) => n.lane === lane && !n.bar).map((n) => n.id);
     if (ids.length) frameEvents(ids.map((id) => Number(id.slice(1))));
   } else if (m.type === 'select') selectIndex(m.index, 'host');

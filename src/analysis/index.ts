@@ -15,6 +15,8 @@ import { traceOutcome } from './outcome';
 import { analyzeStops, type StopOptions } from './stops';
 import { guessTopology } from './topology';
 import { TraceIndex } from './trace-index';
+import { analyzePerTrace } from './per-trace';
+import { traceGroups } from '../trace/trace-groups';
 import { buildFindings } from './findings';
 import type { Analysis, Outcome } from './types';
 
@@ -40,6 +42,8 @@ export interface AnalysisOptions extends LoopOptions, StopOptions {
  * Cost: O(n log n) for the time sort plus O(n * maxPeriod + links + content tokens).
  */
 export function analyzeTrace(loaded: LoadedTrace, options: AnalysisOptions = {}): Analysis {
+  const groups = traceGroups(loaded);
+  if (groups.length > 1) return analyzePerTrace(loaded, groups, (part) => analyzeIndex(new TraceIndex(part), options));
   const index = new TraceIndex(loaded);
   return analyzeIndex(index, options);
 }

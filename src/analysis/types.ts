@@ -223,4 +223,17 @@ export interface Analysis {
   metrics: Metrics;
   topology: TopologyGuess;
   findings: Finding[];
+  /**
+   * Files holding several traces only: each trace's own analysis (event indices are the file's),
+   * in order of first appearance. The lists above (stops, loops, findings, credit) are then every
+   * trace's; outcome, best stop, V_stop, blame, metrics and topology are the first trace's.
+   */
+  traces?: TraceAnalysis[];
+}
+
+/** The analysis of one trace of a file that holds several: its `trace_id` and event count. */
+export interface TraceAnalysis extends Omit<Analysis, 'traces'> {
+  trace_id: string;
+  /** Events of this trace. */
+  events: number;
 }

@@ -1,6 +1,6 @@
 /** `otrace analyze FILE [--json] [--outcome failure|success]`: the analysis as JSON or a readable summary (docs/analysis.md). */
 import { parseArgs } from 'node:util';
-import { analyzeTrace } from '../analysis';
+import { analyzeTrace, type Analysis } from '../analysis';
 import { fail, load, MAX_MESSAGE, printProblems, safe, safeJson, type Command } from './common';
 
 const FINDING_LABEL: Record<string, string> = { stop: 'stop', loop: 'loop', blame: 'blame', best_stop: 'best stop' };
@@ -24,25 +24,31 @@ export const analyze: Command = {
       const o = loaded.eventOrigins[i];
       return o ? `${o.file ?? file}:${o.range.start.line + 1}` : 'no record';
     };
-    const agents = Object.entries(a.credit.agents).sort((x, y) => Math.abs(y[1]) - Math.abs(x[1]));
-    const m = a.metrics;
-    const say = (text: string) => safe(text, MAX_MESSAGE);
-    const lines = [
-      `${safe(file, 1000)}`,
-      `  outcome    ${a.outcome.status} (${say(a.outcome.source)})`,
-      ...a.findings.map((f) => `  ${FINDING_LABEL[f.kind].padEnd(10)} ${safe(f.ids[0])} (${safe(recordOf(f.events[0]), 1000)}) ${say(f.inline)}: ${say(f.message)}`),
-      ...(a.loops.length ? [] : ['  loops      none']),
-      ...(a.blame ? [] : [`  blame      ${say(noBlame(a.outcome))}`]),
-      `  credit     ${a.credit.signed ? 'signed' : 'unsigned'}; by agent ${agents.slice(0, 6).map(([k, v]) => `${safe(k)} ${v}`).join(', ') || 'none'}`,
-      `  best stop  ${a.best_stop ? `${safe(a.best_stop.event)} (${a.best_stop.basis}), ${a.best_stop.after.events} events after it` : 'none'}`,
-      `  V_stop     ${a.v_stop.available ? a.v_stop.points.map((p) => `${safe(p.event)} ${p.value}`).join(', ') : say(a.v_stop.note)}`,
-      `  metrics    parallelism ${m.parallelism} (${m.total_work}/${m.critical_path} ${m.work_basis}), spawns ${m.spawns}, fan-out ${m.max_fan_out}, depth ${m.spawn_depth}, protocol overhead ${m.protocol_overhead ?? 'n/a'} (${m.overhead_basis})`,
-      `  topology   ${a.topology.guess}${a.topology.declared ? ` (declared ${safe(a.topology.declared)})` : ''}`,
-    ];
+    const lines = a.traces
+      ? [`${safe(file, 1000)}`, `  traces     ${a.traces.length} (each analysed on its own)`, ...a.traces.flatMap((t) => [`  trace ${safe(t.trace_id)} (${t.events} events)`, ...summary(t, recordOf, '    ')])]
+      : [`${safe(file, 1000)}`, ...summary(a, recordOf, '  ')];
     process.stdout.write(lines.join('\n') + '\n');
     return errors > 0 ? 1 : 0;
   },
 };
+
+/** The readable lines of one analysis (a file's, or one trace's), each starting with `pad`. */
+function summary(a: Omit<Analysis, 'traces'>, recordOf: (i: number) => string, pad: string): string[] {
+  const agents = Object.entries(a.credit.agents).sort((x, y) => Math.abs(y[1]) - Math.abs(x[1]));
+  const m = a.metrics;
+  const say = (text: string) => safe(text, MAX_MESSAGE);
+  return [
+    `outcome    ${a.outcome.status} (${say(a.outcome.source)})`,
+    ...a.findings.map((f) => `${FINDING_LABEL[f.kind].padEnd(10)} ${safe(f.ids[0])} (${safe(recordOf(f.events[0]), 1000)}) ${say(f.inline)}: ${say(f.message)}`),
+    ...(a.loops.length ? [] : ['loops      none']),
+    ...(a.blame ? [] : [`blame      ${say(noBlame(a.outcome))}`]),
+    `credit     ${a.credit.signed ? 'signed' : 'unsigned'}; by agent ${agents.slice(0, 6).map(([k, v]) => `${safe(k)} ${v}`).join(', ') || 'none'}`,
+    `best stop  ${a.best_stop ? `${safe(a.best_stop.event)} (${a.best_stop.basis}), ${a.best_stop.after.events} events after it` : 'none'}`,
+    `V_stop     ${a.v_stop.available ? a.v_stop.points.map((p) => `${safe(p.event)} ${p.value}`).join(', ') : say(a.v_stop.note)}`,
+    `metrics    parallelism ${m.parallelism} (${m.total_work}/${m.critical_path} ${m.work_basis}), spawns ${m.spawns}, fan-out ${m.max_fan_out}, depth ${m.spawn_depth}, protocol overhead ${m.protocol_overhead ?? 'n/a'} (${m.overhead_basis})`,
+    `topology   ${a.topology.guess}${a.topology.declared ? ` (declared ${safe(a.topology.declared)})` : ''}`,
+  ].map((l) => pad + l);
+}
 
 /** Why there is no blame, in the terms of the outcome used (the trace's own or `--outcome`). */
 function noBlame(outcome: { status: string; source: string }): string {

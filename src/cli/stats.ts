@@ -30,6 +30,14 @@ export const stats: Command = {
       `  tool calls ${s.tool_calls}, messages ${s.messages}`,
       `  stops      ${s.stops.length ? s.stops.map((x) => `${safe(x.id)} (${safe(x.reason)})`).join(', ') : 'none recorded'}`,
       `  problems   ${s.problems.errors} errors, ${s.problems.warnings} warnings`,
+      ...(s.traces ? [`  traces     ${s.traces.length}`] : []),
+      ...(s.traces ?? []).flatMap((t) => [
+        `  trace ${safe(t.trace_id)}`,
+        `    events     ${t.events} (${Object.entries(t.by_type).map(([k, n]) => `${safe(k)} ${n}`).join(', ')})`,
+        `    agents     ${t.agents.length}: ${t.agents.map((a) => safe(a)).join(', ')}`,
+        `    time       ${t.time ? `${num(t.time.start)} s .. ${num(t.time.end)} s (${num(t.time.span_s)} s)` : 'none'}`,
+        `    stops      ${t.stops.length ? t.stops.map((x) => `${safe(x.id)} (${safe(x.reason)})`).join(', ') : 'none recorded'}`,
+      ]),
     ];
     process.stdout.write(lines.join('\n') + '\n');
     return 0;

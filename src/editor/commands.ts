@@ -12,6 +12,7 @@ import type { TraceDecorator } from './decorations';
 import { escapeIcons } from './markdown';
 import type { SelectionService } from './selection';
 import { eventAtCursor, showEventRecord } from './source-command';
+import { registerEventContent } from './event-content';
 import type { TraceSessions } from './trace-sessions';
 
 /** Registers the commands; returns their disposables. */
@@ -23,6 +24,7 @@ export function registerTraceCommands(sessions: TraceSessions, selection: Select
     return panels.viewFor(uri);
   };
   return [
+    ...registerEventContent(sessions, () => cursorRef(sessions)),
     vscode.commands.registerCommand('otrace.showInGraph', async (ref?: { trace: string; index: number }) => {
       const at = ref && typeof ref.trace === 'string' && typeof ref.index === 'number' ? ref : await cursorRef(sessions);
       if (!at) return;

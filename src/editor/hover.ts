@@ -13,7 +13,7 @@ import { eventAtPosition } from './source-command';
 import { toRange, type TraceSessions } from './trace-sessions';
 
 /** The commands a hover may run (everything else in it is text). */
-export const HOVER_COMMANDS = ['otrace.showInGraph', 'otrace.goToSourcePrompt', 'otrace.explainFinding'];
+export const HOVER_COMMANDS = ['otrace.showInGraph', 'otrace.goToSourcePrompt', 'otrace.explainFinding', 'otrace.showEventContent'];
 
 const PREVIEW_CHARS = 400;
 
@@ -61,6 +61,7 @@ export class TraceHover implements vscode.HoverProvider {
     if (analysis.length) md.appendMarkdown(analysis.map((a) => `- ${a}`).join('\n') + '\n\n');
     const links = [commandLink('Show in Graph', 'otrace.showInGraph', { trace: snapshot.key, index })];
     if (sourcePromptOf(snapshot, index)) links.push(commandLink('Go to Source Prompt', 'otrace.goToSourcePrompt', { trace: snapshot.key, index }));
+    if (typeof text === 'string' && text.length > PREVIEW_CHARS) links.push(commandLink(`Show Whole Content (${text.length.toLocaleString('en-US')} characters)`, 'otrace.showEventContent', { trace: snapshot.key, index }));
     md.appendMarkdown(links.join(' · '));
     return new vscode.Hover(md, toRange(origin.range));
   }

@@ -9,7 +9,8 @@ import type { Analysis } from '../analysis';
 import type { GraphEdge, GraphFinding, GraphLane, GraphModel, GraphNode } from '../protocol';
 import type { LoadedTrace } from '../trace/model';
 import { canonicalType, type TraceEvent } from '../trace/schema';
-import { laneTree, pairToolCalls, timeAxis, timeToAxis } from './layout';
+import { describeCue, eventCues } from './cues';
+import { laneGroups, pairToolCalls, timeAxis, timeToAxis } from './layout';
 
 const TEXT_LIMIT = 2000;
 
@@ -30,8 +31,9 @@ export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infin
   // Cytoscape stays interactive up to some ten thousand nodes: beyond the limit, draw the first events.
   const events = loaded.trace.events.length > maxEvents ? loaded.trace.events.slice(0, maxEvents) : loaded.trace.events;
   const key = new Map(events.map((e, i) => [e, nodeKey(i)]));
-  const lanes = laneTree(events, edges);
-  const laneIndex = new Map(lanes.map((l, i) => [l.name, i]));
+  // One lane group per trace when the file holds several: lanes keyed by trace and agent.
+  const { lanes, keyOf, traces } = laneGroups(events, edges);
+  const laneIndex = new Map(lanes.map((l, i) => [l.key, i]));
   const axis = timeAxis(events.map((e) => e.t));
   const order = new Array<number>(events.length);
   events
@@ -52,14 +54,17 @@ export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infin
       type: e.type,
       kind: canonicalType(e.type),
       agent: e.agent,
-      lane: laneIndex.get(e.agent) ?? 0,
+      ...(traces.length > 1 ? { trace: lanes[laneIndex.get(keyOf(e)) ?? 0].trace } : {}),
+      lane: laneIndex.get(keyOf(e)) ?? 0,
       t: e.t,
       tx: timeToAxis(axis, e.t),
       order: order[index],
       ...(end === undefined ? {} : { txEnd: timeToAxis(axis, events[end].t), orderEnd: order[end], endIndex: end }),
       ...(bar === undefined ? {} : { bar: nodeKey(bar) }),
       label: nodeLabel(e, end !== undefined),
+      ...cuesOf(e),
       text: e.content === undefined ? e.content_ref : truncate(e.content),
+      ...(e.content !== undefined && e.content.length > TEXT_LIMIT ? { textLength: e.content.length } : {}),
       fields: nodeFields(e),
       hasSource: e.source !== undefined,
       credit: analysis?.credit.by_index[index],
@@ -74,25 +79,26 @@ export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infin
 
   const graphEdges: GraphEdge[] = [];
   const seen = new Set<string>();
-  // Edges name event ids; a repeated id stands for its first event.
+  // Edges name event ids; a repeated id stands for its first event (of the first trace holding it).
   const byId = new Map<string, TraceEvent>();
   for (const e of events) if (!byId.has(e.id)) byId.set(e.id, e);
   edges.forEach((edge, i) => {
     const src = byId.get(edge.src);
     const dst = byId.get(edge.dst);
     if (!src || !dst) return;
-    seen.add(`${key.get(src)}>lane:${dst.agent}`);
+    seen.add(`${key.get(src)}>lane:${keyOf(dst)}`);
     const [a, b] = [drawn(src), drawn(dst)];
     if (a === b || seen.has(`${a}>${b}`)) return;
     seen.add(`${a}>${b}`);
     graphEdges.push({ id: `edge${i}`, source: a, target: b, type: edge.type, derived: false });
   });
-  const lanesByAgent = eventsByAgent(events);
+  const lanesByAgent = eventsByLane(events, keyOf);
   events.forEach((e) => {
     const kind = canonicalType(e.type);
     const linkType = kind === 'spawn' ? 'spawn' : kind === 'return' ? 'return' : kind === 'delegate' ? 'delegate' : kind === 'message' ? 'message' : undefined;
-    if (!linkType || !e.to || e.to === e.agent || seen.has(`${key.get(e)}>lane:${e.to}`)) return;
-    const target = firstAtOrAfter(lanesByAgent.get(e.to), e.t, e);
+    const toLane = e.to === undefined ? undefined : keyOf({ ...e, agent: e.to });
+    if (!linkType || !e.to || toLane === undefined || e.to === e.agent || seen.has(`${key.get(e)}>lane:${toLane}`)) return;
+    const target = firstAtOrAfter(lanesByAgent.get(toLane), e.t, e);
     if (!target) return;
     const [a, b] = [drawn(e), drawn(target)];
     if (a === b || seen.has(`${a}>${b}`)) return;
@@ -100,11 +106,12 @@ export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infin
     graphEdges.push({ id: `link${graphEdges.length}`, source: a, target: b, type: linkType, derived: true });
   });
 
-  const graphLanes: GraphLane[] = lanes.map((l) => ({ name: l.name, ...(l.parent ? { parent: l.parent } : {}), depth: l.depth, count: lanesByAgent.get(l.name)?.length ?? 0 }));
+  const graphLanes: GraphLane[] = lanes.map((l) => ({ name: l.name, ...(l.parent ? { parent: l.parent } : {}), depth: l.depth, count: lanesByAgent.get(l.key)?.length ?? 0, ...(l.trace === undefined ? {} : { trace: l.trace }), ...(l.name === l.agent ? {} : { agent: l.agent }) }));
   return {
     title,
     format: loaded.format,
     totalEvents: loaded.trace.events.length,
+    ...(traces.length > 1 ? { traces: traces.map((id) => ({ id, events: nodes.filter((n) => n.trace === id).length, lanes: graphLanes.filter((l) => l.trace === id).length })) } : {}),
     lanes: graphLanes,
     nodes,
     axis,
@@ -153,12 +160,14 @@ function graphFindings(analysis: Analysis | undefined, events: readonly TraceEve
   });
 }
 
-function eventsByAgent(events: readonly TraceEvent[]): Map<string, TraceEvent[]> {
+/** Events of each lane (by lane key), in time order. */
+function eventsByLane(events: readonly TraceEvent[], keyOf: (e: TraceEvent) => string): Map<string, TraceEvent[]> {
   const out = new Map<string, TraceEvent[]>();
   for (const e of events) {
-    const list = out.get(e.agent) ?? [];
+    const k = keyOf(e);
+    const list = out.get(k) ?? [];
     list.push(e);
-    out.set(e.agent, list);
+    out.set(k, list);
   }
   for (const list of out.values()) list.sort((a, b) => a.t - b.t);
   return out;
@@ -190,10 +199,17 @@ function nodeLabel(e: TraceEvent, bar: boolean): string {
   return e.type.replace(/_/g, ' ');
 }
 
+/** The node's cues (docs/model.md kinds and states), when it has any. */
+function cuesOf(e: TraceEvent): { cues?: string[] } {
+  const cues = eventCues(e);
+  return cues.length ? { cues } : {};
+}
+
 function nodeFields(e: TraceEvent): [string, string][] {
   const out: [string, string][] = [
     ['id', e.id],
     ['type', e.type],
+    ...eventCues(e).map((c): [string, string] => ['kind', describeCue(c)]),
     ['agent', e.agent],
     ['t', `${e.t} s`],
   ];
@@ -210,6 +226,8 @@ function nodeFields(e: TraceEvent): [string, string][] {
   add('value', e.value);
   add('channel', e.channel);
   add('target', e.target);
+  add('clock skew', typeof e.clock_skew_s === 'number' ? `${Math.round(e.clock_skew_s * 1e4) / 10} ms (recorded at t=${e.recorded_t ?? '?'} s)` : undefined);
+  add('trace', e.trace_id);
   add('tokens', e.tokens);
   add('cost', e.cost);
   add('duration', e.duration_s === undefined ? undefined : `${e.duration_s} s`);
@@ -219,5 +237,5 @@ function nodeFields(e: TraceEvent): [string, string][] {
 }
 
 function truncate(text: string): string {
-  return text.length > TEXT_LIMIT ? `${text.slice(0, TEXT_LIMIT)}… (${text.length} characters)` : text;
+  return text.length > TEXT_LIMIT ? `${text.slice(0, TEXT_LIMIT)}… (${text.length.toLocaleString('en-US')} characters: Show Whole Content shows all)` : text;
 }

@@ -170,6 +170,9 @@ export class GraphView implements vscode.Disposable {
       case 'openSource':
         await vscode.commands.executeCommand('otrace.goToSourcePrompt', { trace: this.uri.toString(), index: m.index, viewColumn: this.otherColumn() });
         return;
+      case 'showContent':
+        await vscode.commands.executeCommand('otrace.showEventContent', { trace: this.uri.toString(), index: m.index, preserveFocus: true, viewColumn: this.otherColumn() });
+        return;
       case 'export':
         await this.saveExport(m.format, m.data);
         return;

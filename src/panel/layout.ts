@@ -131,6 +131,47 @@ export function laneTree(events: readonly TraceEvent[], edges: readonly TraceEdg
   return out;
 }
 
+/** A lane of a file that may hold several traces: its agent, its trace (several only) and its unique key. */
+export interface GroupedLane extends LaneOrder {
+  /** Unique lane key: the agent's name, or `trace NUL agent` when the file holds several traces. */
+  key: string;
+  agent: string;
+  trace?: string;
+}
+
+/**
+ * Lanes of a file, one group per trace (docs/model.md "Several traces in one file"): events are
+ * grouped by `trace_id` (events without one join the first trace); within a group lanes are a
+ * {@link laneTree} of its events and the edges between them. A file with one trace gives exactly
+ * `laneTree`'s lanes. `name` is the agent, with ` · <trace id, 8 characters>` added when the same
+ * agent name is in several traces, so every lane's name is unique. `keyOf` gives an event's lane key.
+ */
+export function laneGroups(events: readonly TraceEvent[], edges: readonly TraceEdge[] = []): { lanes: GroupedLane[]; keyOf: (e: TraceEvent) => string; traces: string[] } {
+  const traces: string[] = [];
+  const byTrace = new Map<string, TraceEvent[]>();
+  for (const e of events) {
+    if (typeof e.trace_id !== 'string' || byTrace.has(e.trace_id)) continue;
+    byTrace.set(e.trace_id, []);
+    traces.push(e.trace_id);
+  }
+  if (traces.length < 2) return { lanes: laneTree(events, edges).map((l) => ({ ...l, key: l.name, agent: l.name })), keyOf: (e) => e.agent, traces: [] };
+  const traceOf = (e: TraceEvent) => (typeof e.trace_id === 'string' ? e.trace_id : traces[0]);
+  for (const e of events) byTrace.get(traceOf(e))!.push(e);
+  const keyOf = (e: TraceEvent) => `${traceOf(e)}\u0000${e.agent}`;
+  const groups = traces.map((trace) => {
+    const own = byTrace.get(trace)!;
+    const ids = new Set(own.map((e) => e.id));
+    return { trace, lanes: laneTree(own, edges.filter((x) => ids.has(x.src) && ids.has(x.dst))) };
+  });
+  const tracesOfAgent = new Map<string, number>();
+  for (const g of groups) for (const l of g.lanes) tracesOfAgent.set(l.name, (tracesOfAgent.get(l.name) ?? 0) + 1);
+  const shown = (agent: string, trace: string) => ((tracesOfAgent.get(agent) ?? 0) > 1 ? `${agent} · ${trace.slice(0, 8)}` : agent);
+  const lanes = groups.flatMap((g) =>
+    g.lanes.map((l) => ({ name: shown(l.name, g.trace), ...(l.parent ? { parent: shown(l.parent, g.trace) } : {}), depth: l.depth, key: `${g.trace}\u0000${l.name}`, agent: l.name, trace: g.trace })),
+  );
+  return { lanes, keyOf, traces };
+}
+
 /** True when `a` is `b` or one of `b`'s ancestors (so making `b` the parent of `a` would close a cycle). */
 function isAncestor(parent: Map<string, string>, a: string, b: string): boolean {
   for (let x: string | undefined = b, n = 0; x !== undefined && n < 10_000; x = parent.get(x), n++) if (x === a) return true;

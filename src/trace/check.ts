@@ -24,20 +24,26 @@ export function checkTrace(
   problems: Problem[],
 ): Set<string> {
   const ids = new Set<string>();
+  // Ids, repeats and lanes are per trace when the file holds several (events name theirs in `trace_id`).
+  const scoped = new Set<string>();
+  const scope = (e: TraceEvent, id: string) => (e.trace_id === undefined ? id : `${e.trace_id}\u0000${id}`);
   const repeated = new Map<string, number>();
   const lastTime = new Map<string, { t: number; id: string }>();
   events.forEach((event, i) => {
-    if (ids.has(event.id)) {
-      repeated.set(event.id, (repeated.get(event.id) ?? 1) + 1);
+    ids.add(event.id);
+    const key = scope(event, event.id);
+    if (scoped.has(key)) {
+      repeated.set(key, (repeated.get(key) ?? 1) + 1);
       problems.push({
         severity: 'warning',
         message: `duplicate event id ${preview(event.id)}: both events are kept; a "causes" or "parent" naming it means the nearest earlier one`,
         range: locate('event', i, ['id']),
       });
     } else {
-      ids.add(event.id);
+      scoped.add(key);
     }
-    const last = lastTime.get(event.agent);
+    const lane = scope(event, event.agent);
+    const last = lastTime.get(lane);
     if (last && event.t < last.t) {
       problems.push({
         severity: 'warning',
@@ -45,14 +51,14 @@ export function checkTrace(
         range: locate('event', i, ['t']),
       });
     }
-    if (!last || event.t >= last.t) lastTime.set(event.agent, { t: event.t, id: event.id });
+    if (!last || event.t >= last.t) lastTime.set(lane, { t: event.t, id: event.id });
   });
   events.forEach((event, i) => {
     const refs: [string, (string | number)[]][] = [];
     if (event.parent !== undefined) refs.push([event.parent, ['parent']]);
     event.causes?.forEach((c, k) => refs.push([c, ['causes', k]]));
     for (const [ref, path] of refs) {
-      const carriers = repeated.get(ref);
+      const carriers = repeated.get(scope(event, ref));
       if (carriers !== undefined) {
         problems.push({
           severity: 'warning',
@@ -60,7 +66,7 @@ export function checkTrace(
           range: locate('event', i, path),
         });
       }
-      if (!ids.has(ref)) {
+      if (!scoped.has(scope(event, ref))) {
         problems.push({
           severity: 'warning',
           message: `"${path[0]}" names a missing event ${preview(ref)}`,

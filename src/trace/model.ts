@@ -2,7 +2,7 @@
  * What a reader returns: the trace, where each event and edge came from, and the problems found.
  * Positions are 0-based (line, character), like VS Code's; the CLI prints them 1-based.
  */
-import type { Trace } from './schema';
+import type { Trace, TraceHeader } from './schema';
 
 /** A 0-based position in a text file; `character` counts UTF-16 code units. */
 export interface Position {
@@ -49,6 +49,11 @@ export interface LoadedTrace {
   /** Origins of `trace.edges`, index for index (undefined for edges an importer derived). */
   edgeOrigins: (Origin | undefined)[];
   problems: Problem[];
+  /**
+   * Trace fields per trace, by `trace_id`, when the file holds several traces each with its own
+   * fields (a JSONL file with several trace-fields lines); see src/trace/trace-groups.ts.
+   */
+  traceHeaders?: Record<string, TraceHeader>;
 }
 
 /** The origin of the first event with this id (for callers that only hold an id, such as tests and the CLI). */

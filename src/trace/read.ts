@@ -182,10 +182,54 @@ class TraceBuilder {
 
   setHeader(value: Record<string, unknown>, span: RecordSpan, update: boolean): void {
     const header = this.validate(TraceHeaderSchema, value, span, 'trace fields');
-    if (header) this.header = update ? { ...this.header, ...header } : header;
+    if (!header) return;
+    // A trace-fields line naming another trace after events were read starts a new trace of the file.
+    if (update && header.trace_id !== undefined && this.header.trace_id !== undefined && header.trace_id !== this.header.trace_id && this.events.length > this.traceStart) {
+      this.startTrace(header, span);
+      return;
+    }
+    this.header = update ? { ...this.header, ...header } : header;
+    if (this.headers.length) this.headers[this.headers.length - 1] = this.header;
+  }
+
+  /** Trace fields of each trace of the file, in order, when the file holds several (JSONL). */
+  private readonly headers: TraceHeader[] = [];
+  /** Index of the first event of the current trace. */
+  private traceStart = 0;
+  /** Where the file's second trace starts (for the "several traces" info). */
+  private secondTrace?: Range;
+
+  private startTrace(header: TraceHeader, span: RecordSpan): void {
+    if (!this.headers.length) {
+      this.headers.push(this.header);
+      this.secondTrace = span.origin.range;
+    }
+    if (this.headers.some((h) => h.trace_id === header.trace_id)) {
+      this.problems.push({ severity: 'warning', message: `trace ${preview(header.trace_id!)} starts again here; its events join the earlier part of that trace`, range: span.origin.range });
+    }
+    this.tagTrace();
+    this.headers.push(header);
+    this.header = header;
+  }
+
+  /** Names the current trace on the events read since it started (unless an event names its own). */
+  private tagTrace(): void {
+    if (!this.headers.length) return;
+    const id = this.header.trace_id!;
+    for (let i = this.traceStart; i < this.events.length; i++) if (this.events[i].trace_id === undefined) this.events[i] = { ...this.events[i], trace_id: id };
+    this.traceStart = this.events.length;
   }
 
   finish(format: string): LoadedTrace {
+    let traceHeaders: Record<string, TraceHeader> | undefined;
+    if (this.headers.length > 1) {
+      this.tagTrace();
+      traceHeaders = {};
+      for (const h of this.headers) traceHeaders[h.trace_id!] = { ...traceHeaders[h.trace_id!], ...h };
+      this.header = this.headers[0];
+      const ids = Object.keys(traceHeaders);
+      this.problems.push({ severity: 'info', message: `${ids.length} traces in this file (${ids.slice(0, 5).map((id) => preview(id)).join(', ')}${ids.length > 5 ? ', ...' : ''}); one graph with a lane group per trace; each trace is analysed on its own`, range: this.secondTrace! });
+    }
     checkTrace(this.events, this.edges, (kind, i, path) => (kind === 'event' ? this.eventSpans : this.edgeSpans)[i].locate(path), this.problems);
     this.problems.sort(byPosition);
     if (this.events.length === 0 && !this.problems.some((p) => p.severity === 'error')) {
@@ -197,6 +241,7 @@ class TraceBuilder {
       eventOrigins: this.eventSpans.map((s) => s.origin),
       edgeOrigins: this.edgeSpans.map((s) => s.origin),
       problems: this.problems,
+      ...(traceHeaders ? { traceHeaders } : {}),
     };
   }
 

@@ -121,6 +121,7 @@ export const EventObjectSchema = z.looseObject({
   kind: z.enum(EVENT_KINDS).optional().describe('Subtype of the event type (docs/model.md): local_command, meta, placeholder, interruption, api_error, compaction, missing_parent.'),
   call_status: z.enum(CALL_STATUSES).optional().describe('tool_call: denied by the user, no_result in the file, or in_progress (the file is still being written).'),
   open: z.boolean().optional().describe('The span never ended in the file: duration unknown.'),
+  trace_id: z.string().optional().describe('The trace this event belongs to, when the file holds several traces (docs/model.md).'),
   clock_skew_s: z.number().optional().describe('Seconds this event starts before the event that caused it (negative): clock skew, kept visible.'),
 });
 

@@ -1,6 +1,7 @@
 /** Summary figures of a loaded trace, for `otrace stats` and the status bar. */
 import type { LoadedTrace } from './model';
 import { canonicalType } from './schema';
+import { subTrace, traceGroups } from './trace-groups';
 
 /** What `otrace stats --json` prints. Times in seconds, tokens as counted by the trace. */
 export interface TraceStats {
@@ -18,10 +19,23 @@ export interface TraceStats {
   /** Trace-level costs as recorded, plus `event_tokens`, the sum of per-event tokens. */
   costs: Record<string, number>;
   problems: { errors: number; warnings: number };
+  /** Files holding several traces only: each trace's figures (agents, stops, time per trace). */
+  traces?: (Omit<TraceStats, 'traces' | 'problems' | 'format'> & { trace_id: string })[];
 }
 
-/** Computes {@link TraceStats} in one pass over the events. */
+/** Computes {@link TraceStats} in one pass over the events (and one more per trace when the file holds several). */
 export function traceStats(loaded: LoadedTrace): TraceStats {
+  const all = fileStats(loaded);
+  const groups = traceGroups(loaded);
+  if (groups.length < 2) return all;
+  const traces = groups.map((g) => {
+    const { format: _f, problems: _p, ...own } = fileStats(subTrace(loaded, g));
+    return { trace_id: g.id, ...own };
+  });
+  return { ...all, traces };
+}
+
+function fileStats(loaded: LoadedTrace): TraceStats {
   const { trace } = loaded;
   const agents = new Set<string>();
   const byType: Record<string, number> = {};

@@ -154,4 +154,77 @@ describe('trace graph in a real VS Code', function () {
     const problems = diagnostics.filter((d) => d.source === 'otrace' && d.code === undefined).map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.message}`);
     assert.deepEqual(problems, ['4:12 duplicate event id "a": both events are kept; a "causes" or "parent" naming it means the nearest earlier one', '7:25 edge dst "zz" is not an event of this trace']);
   });
+
+  it('several traces in one file: the header names the count, one lane group per trace', async () => {
+    const file = path.join(ROOT, 'test', 'fixtures', 'several-traces', 'two-runs.otrace.jsonl');
+    await openGraphToSide(file);
+    const seen = await evalInWebview<{ summary: string; groups: string[]; lanes: string[]; laneTraces: string[] }>(
+      `() => ({
+        summary: document.getElementById('summary').textContent,
+        groups: [...document.querySelectorAll('#lanes .lane.group-start .lane-trace')].map((t) => t.textContent),
+        lanes: [...document.querySelectorAll('#lanes .lane .lane-name')].map((l) => l.textContent),
+        laneTraces: globalThis.__otrace.cy.nodes('.event').map((n) => globalThis.__otrace.graph.nodes[n.data('index')].trace + '/' + n.position('y')),
+      })`,
+      { selector: 'body[data-state="ready"][data-title="two-runs.otrace.jsonl"]' },
+    );
+    assert.match(seen.summary, /· 2 traces ·/);
+    assert.deepEqual(seen.groups, ['run-a', 'run-b']);
+    assert.deepEqual(seen.lanes, ['orchestrator · run-a', 'worker · run-a', 'orchestrator · run-b', 'worker · run-b']);
+    // Every node of run-a is drawn above every node of run-b: the groups do not mix.
+    const ys = (t: string) => seen.laneTraces.filter((x) => x.startsWith(`${t}/`)).map((x) => Number(x.split('/')[1]));
+    assert.ok(Math.max(...ys('run-a')) < Math.min(...ys('run-b')), JSON.stringify(seen.laneTraces));
+  });
+
+  it('the legend names each new kind present and its nodes carry its glyph', async () => {
+    const file = path.join(ROOT, 'test', 'fixtures', 'cases', '14-interrupt-marker-variants.jsonl');
+    await openGraphToSide(file);
+    const seen = await evalInWebview<{ legend: string[]; denied: { image: string; classes: string }[]; tip: string }>(
+      `() => {
+        const { cy } = globalThis.__otrace;
+        const denied = cy.nodes('.cue-denied').map((n) => ({ image: String(n.style('background-image')), classes: n.classes().join(' ') }));
+        const first = cy.nodes('.cue-denied')[0];
+        first.emit('mouseover');
+        return {
+          legend: [...document.querySelectorAll('#legend .legend-item')].filter((i) => i.querySelector('.cue')).map((i) => i.textContent + ' | ' + i.title),
+          denied,
+          tip: document.getElementById('tooltip').textContent,
+        };
+      }`,
+      { selector: 'body[data-state="ready"][data-title="14-interrupt-marker-variants.jsonl"]' },
+    );
+    assert.ok(seen.legend.some((l) => l.startsWith('interruption | interruption: the user interrupted the run')), seen.legend.join('\n'));
+    assert.ok(seen.legend.some((l) => l.startsWith('denied call | denied call: the user refused this tool call')), seen.legend.join('\n'));
+    assert.ok(!seen.legend.some((l) => l.startsWith('open span')), 'only the kinds present are listed');
+    assert.ok(seen.denied.length >= 1, 'the refused call is drawn with the denied cue');
+    for (const d of seen.denied) assert.match(d.image, /data:image\/svg\+xml/, 'its glyph is drawn on the node');
+    assert.match(seen.tip, /denied call/, 'the hover names it in plain words');
+    await screenshot('test-output/kinds.png');
+  });
+
+  it('large content: the details show a preview, Show Whole Content opens all of it without taking focus from the graph', async () => {
+    const file = path.join(ROOT, 'test', 'fixtures', 'large-content', 'long-result.otrace.jsonl');
+    await openGraphToSide(file);
+    const clicked = await evalInWebview<{ preview: string; buttons: string[] }>(
+      `() => new Promise((done) => {
+        window.postMessage({ type: 'select', index: 1 }, '*');
+        setTimeout(() => {
+          const buttons = [...document.querySelectorAll('#details .actions vscode-button')];
+          const preview = document.querySelector('#details pre')?.textContent ?? '';
+          buttons.find((b) => b.textContent === 'Show Whole Content')?.click();
+          done({ preview, buttons: buttons.map((b) => b.textContent) });
+        }, 600);
+      })`,
+      { selector: 'body[data-state="ready"][data-title="long-result.otrace.jsonl"]' },
+    );
+    assert.ok(clicked.buttons.includes('Show Whole Content'), clicked.buttons.join(', '));
+    assert.ok(clicked.preview.length < 2_200 && !clicked.preview.includes('LAST LINE'), 'the details show a preview');
+    let doc: vscode.TextDocument | undefined;
+    for (let i = 0; i < 50 && !doc; i++) {
+      doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'otrace-content');
+      if (!doc) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(doc, 'a read-only document with the whole content opened');
+    assert.ok(doc.getText().endsWith('LAST LINE') && doc.getText().length > 17_000, `whole content: ${doc.getText().length} characters`);
+    assert.notEqual(vscode.window.activeTextEditor?.document.uri.scheme, 'otrace-content', 'the graph keeps focus');
+  });
 });

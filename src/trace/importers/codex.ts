@@ -44,7 +44,7 @@
 import { firstJsonLines, registerFormat, type FileAccess, type TraceFormat } from '../formats';
 import type { LoadedTrace, Origin, Problem } from '../model';
 import type { StopReason, TraceEvent } from '../schema';
-import { baseName, clipContent, dirName, isObject, joinPath, lineRange, num, parseTimestamp, readJsonlRecords, recordOrigin, secondsSince, str, TraceAssembler, type JsonlRecord } from './jsonl-records';
+import { baseName, setContent, dirName, isObject, joinPath, lineRange, num, parseTimestamp, readJsonlRecords, recordOrigin, secondsSince, str, TraceAssembler, type JsonlRecord } from './jsonl-records';
 
 /** The lane of the Codex agent. */
 export const CODEX_LANE = 'codex';
@@ -66,6 +66,12 @@ interface Turn {
   /** 0-based line of the `task_started` record. */
   line: number;
 }
+
+/**
+ * The output Codex gives a call whose approval the user declined ("exec command rejected by user",
+ * "patch rejected by user", "unified exec command rejected by user"): at the start of the output.
+ */
+const DENIED_OUTPUT = /^[\w -]{0,40}\brejected by (?:the )?user\b/i;
 
 const BUDGET_ERROR = /context window|context length|usage limit|rate limit|quota|too many tokens|exceeded/i;
 
@@ -237,6 +243,8 @@ function readRollout(records: JsonlRecord[], text: string, ctx: RolloutContext):
     skipped[k] = (skipped[k] ?? 0) + 1;
     firstSkipped ??= origin.range;
   };
+  // Calls whose approval the user declined (an `*_end` event or item with status declined/rejected), read ahead.
+  const declined = new Set<string>();
   // Spawns of workers (call_id -> thread, nickname, role), read ahead of the calls.
   const spawns = new Map<string, Spawn>();
   const waits: { resultId: string; targets: string[] }[] = [];
@@ -244,6 +252,9 @@ function readRollout(records: JsonlRecord[], text: string, ctx: RolloutContext):
   for (const r of records) {
     const p = isObject(r.value.payload) ? r.value.payload : undefined;
     if (!p) continue;
+    const item = isObject(p.item) ? p.item : p;
+    const callOf = str(p.call_id) ?? str(item.call_id);
+    if (callOf && (item.status === 'declined' || item.status === 'rejected' || item.status === 'denied')) declined.add(callOf);
     if (p.type === 'collab_agent_spawn_end' && typeof p.call_id === 'string') {
       spawns.set(p.call_id, { eventId: '', thread: str(p.new_thread_id), nickname: str(p.new_agent_nickname), role: str(p.new_agent_role) });
     } else if (p.type === 'function_call_output' && typeof p.call_id === 'string' && !spawns.has(p.call_id)) {
@@ -251,6 +262,18 @@ function readRollout(records: JsonlRecord[], text: string, ctx: RolloutContext):
       if (isObject(o) && typeof o.agent_id === 'string') spawns.set(p.call_id, { eventId: '', thread: o.agent_id, nickname: str(o.nickname) });
     }
   }
+  // Prompts as the user_message events give them: a user-role response item repeating one (or
+  // written just before one) is that prompt; any other user-role item is injected context (meta).
+  const prompts = new Set<string>();
+  const repeatsPrompt = new Set<JsonlRecord>();
+  records.forEach((r, k) => {
+    const p = isObject(r.value.payload) ? r.value.payload : undefined;
+    if (p?.type === 'user_message' && typeof p.message === 'string') prompts.add(p.message.trim());
+    const next = isObject(records[k + 1]?.value.payload) ? (records[k + 1].value.payload as Json) : undefined;
+    if (p?.type === 'message' && p.role === 'user' && next?.type === 'user_message') repeatsPrompt.add(r);
+  });
+  // The last compaction event while nothing else followed it: its marker and its summary are one event.
+  let compaction: { id: string; summary: boolean; marker: boolean } | undefined;
   let firstEventId: string | undefined;
   let finalId: string | undefined;
   const calls = new Map<string, { id: string; tool: string }>();
@@ -267,6 +290,10 @@ function readRollout(records: JsonlRecord[], text: string, ctx: RolloutContext):
   let reasoning = 0;
   let compactions = 0;
   let compactionMarkers = 0;
+  let metaRows = 0;
+  let deniedCalls = 0;
+  let interruptions = 0;
+  let firstKind: import('../model').Range | undefined;
   let session: Json | undefined;
   let lastMs: number | undefined;
   let lastT = 0;
@@ -282,6 +309,7 @@ function readRollout(records: JsonlRecord[], text: string, ctx: RolloutContext):
     e.t = t;
     e.agent = lane;
     if (turn) e.turn_id = turn.turn_id;
+    compaction = undefined;
     const id = out.add(e, origin);
     firstEventId ??= id;
     return id;
@@ -318,12 +346,26 @@ function readRollout(records: JsonlRecord[], text: string, ctx: RolloutContext):
       return;
     }
     if (type === 'compacted') {
-      const ev: Draft & Json = { id: `compacted:L${r.line}`, type: 'message', from: 'compaction', to: lane, compaction: true };
-      clipContent(ev, str(p?.message));
       const history = p?.replacement_history;
-      if (Array.isArray(history)) ev.replacement_items = history.length;
-      inputs.push(add(ev));
       compactions++;
+      // The summary that replaces the history: inside the compaction event (docs/model.md).
+      if (compaction && !compaction.summary) {
+        const e = out.get(compaction.id) as (TraceEvent & Json) | undefined;
+        if (e) {
+          setContent(e, str(p?.message));
+          e.content_is_summary = true;
+          e.summary_record = r.line;
+          if (Array.isArray(history)) e.replacement_items = history.length;
+          compaction.summary = true;
+          return;
+        }
+      }
+      const ev: Draft & Json = { id: `compacted:L${r.line}`, type: 'orchestrator_decision', kind: 'compaction', compaction: true, content_is_summary: true };
+      setContent(ev, str(p?.message));
+      if (Array.isArray(history)) ev.replacement_items = history.length;
+      const id = add(ev);
+      inputs.push(id);
+      compaction = { id, summary: true, marker: false };
       return;
     }
     if (type === 'response_item' && p) {
@@ -333,29 +375,46 @@ function readRollout(records: JsonlRecord[], text: string, ctx: RolloutContext):
         const text = partsText(p.content);
         if (role === 'assistant') {
           const ev: Draft & Json = { id: `msg:L${r.line}`, type: 'message', from: lane };
-          clipContent(ev, text);
+          setContent(ev, text);
           if (typeof p.phase === 'string') ev.phase = p.phase;
           finalId = output(ev);
         } else if (role === 'user' && useResponseUserMessages && text.trim() !== '') {
           const ev: Draft = { id: `user:L${r.line}`, type: 'message', from: 'user', to: lane };
-          clipContent(ev, text);
+          setContent(ev, text);
           inputs.push(add(ev));
-        } else if (role === 'user' && !useResponseUserMessages) {
+        } else if (role === 'user' && !useResponseUserMessages && (repeatsPrompt.has(r) || prompts.has(text.trim()))) {
           // repeats a user_message event, which is shown
+        } else if (role === 'developer' || role === 'system' || role === 'user') {
+          // Injected context (developer instructions, AGENTS.md, environment context): a meta row, not a message of the conversation.
+          const ev: Draft & Json = { id: `meta:L${r.line}`, type: 'message', kind: 'meta', from: 'harness', to: lane, role };
+          setContent(ev, text);
+          add(ev);
+          metaRows++;
+          firstKind ??= origin.range;
         } else skip(`response_item/message/${role ?? '?'}`);
       } else if (ptype === 'reasoning') {
         reasoning++;
       } else if (ptype === 'compaction' || ptype === 'compaction_summary') {
-        const ev = { id: `compaction:L${r.line}`, type: 'orchestrator_decision', compaction: true, content: 'context compacted (encrypted summary)' } as Draft;
-        inputs.push(add(ev));
+        const ev = { id: `compaction:L${r.line}`, type: 'orchestrator_decision', kind: 'compaction', compaction: true, content: 'context compacted (encrypted summary)' } as Draft;
+        const id = add(ev);
+        inputs.push(id);
+        compaction = { id, summary: true, marker: false };
         compactions++;
       } else if (ptype.endsWith('_call_output')) {
         const id = callId ?? `L${r.line}`;
         const call = calls.get(id);
         const { text: body, failed } = outputText(p.output);
         const ev: Draft & Json = { id: `${id}:result`, type: 'tool_result', tool: call?.tool ?? 'unknown' };
-        clipContent(ev, body);
+        setContent(ev, body);
         if (failed) ev.is_error = true;
+        if (call && (declined.has(id) || DENIED_OUTPUT.test(body.trimStart()))) {
+          // The user refused the call (an approval declined): the user's decision, not a failure of the agent.
+          ev.denied = true;
+          const e = out.get(call.id);
+          if (e) e.call_status = 'denied';
+          deniedCalls++;
+          firstKind ??= origin.range;
+        }
         if (call) ev.causes = [call.id];
         else problems.push({ severity: 'warning', message: `${ptype} for call_id "${id}", which no call of this rollout started`, range: origin.range });
         const rid = add(ev);
@@ -370,13 +429,13 @@ function readRollout(records: JsonlRecord[], text: string, ctx: RolloutContext):
         const ev: Draft & Json = spawn ? { id, type: 'spawn', tool, to: childLane(spawn.role, spawn.nickname ?? spawn.thread ?? id) } : { id, type: 'tool_call', tool };
         const parsedArgs = typeof args === 'string' ? safeJson(args) : args;
         if (spawn && isObject(parsedArgs) && typeof parsedArgs.message === 'string') {
-          clipContent(ev, parsedArgs.message);
+          setContent(ev, parsedArgs.message);
           if (typeof parsedArgs.agent_type === 'string') {
             spawn.role ??= parsedArgs.agent_type;
             ev.to = childLane(spawn.role, spawn.nickname ?? spawn.thread ?? id);
             ev.role = parsedArgs.agent_type;
           }
-        } else clipContent(ev, typeof args === 'string' ? args : args === undefined ? undefined : JSON.stringify(args));
+        } else setContent(ev, typeof args === 'string' ? args : args === undefined ? undefined : JSON.stringify(args));
         if (typeof p.status === 'string') ev.status = p.status;
         const cid = output(ev);
         if (callId) calls.set(callId, { id: cid, tool });
@@ -401,7 +460,7 @@ function readRollout(records: JsonlRecord[], text: string, ctx: RolloutContext):
         }
         case 'user_message': {
           const ev: Draft = { id: `user:L${r.line}`, type: 'message', from: ctx.callerLane && firstEventId === undefined ? ctx.callerLane : 'user', to: lane };
-          clipContent(ev, str(p.message));
+          setContent(ev, str(p.message));
           inputs.push(add(ev));
           break;
         }
@@ -409,7 +468,7 @@ function readRollout(records: JsonlRecord[], text: string, ctx: RolloutContext):
         case 'turn_complete': {
           if (turn && turn.stop !== null) break;
           const ev: Draft = { id: `stop:${str(p.turn_id) ?? turn?.turn_id ?? `L${r.line}`}`, type: 'stop', reason: 'task_complete', decided_by: lane, detail: ptype };
-          clipContent(ev, str(p.last_agent_message));
+          setContent(ev, str(p.last_agent_message));
           add(ev);
           if (turn) {
             turn.stop = 'task_complete';
@@ -421,7 +480,11 @@ function readRollout(records: JsonlRecord[], text: string, ctx: RolloutContext):
           if (turn && turn.stop !== null) break;
           const reason = abortReason(p.reason);
           const aborted: Draft = { id: `stop:${str(p.turn_id) ?? turn?.turn_id ?? `L${r.line}`}`, type: 'stop', reason, decided_by: reason === 'user_abort' ? 'user' : lane, detail: `turn aborted: ${String(p.reason)}` };
-          if (p.reason === 'interrupted') aborted.kind = 'interruption'; // the user stopped it (Esc), as Claude Code's marker
+          if (p.reason === 'interrupted') {
+            aborted.kind = 'interruption'; // the user stopped it (Esc), as Claude Code's marker
+            interruptions++;
+            firstKind ??= origin.range;
+          }
           add(aborted);
           if (turn) {
             turn.stop = reason;
@@ -434,7 +497,7 @@ function readRollout(records: JsonlRecord[], text: string, ctx: RolloutContext):
           const message = str(p.message) ?? '';
           const reason: StopReason = BUDGET_ERROR.test(message) ? 'budget_exhausted' : 'error';
           const ev: Draft = { id: `stop:${turn?.turn_id ?? 'error'}:L${r.line}`, type: 'stop', reason, decided_by: 'codex', detail: 'error event' };
-          clipContent(ev, message);
+          setContent(ev, message);
           add(ev);
           if (turn) {
             turn.stop = reason;
@@ -443,8 +506,14 @@ function readRollout(records: JsonlRecord[], text: string, ctx: RolloutContext):
           break;
         }
         case 'context_compacted': {
-          inputs.push(add({ id: `compaction:L${r.line}`, type: 'orchestrator_decision', compaction: true, content: 'context compacted' } as Draft));
           compactionMarkers++;
+          if (compaction && !compaction.marker) {
+            compaction.marker = true;
+            break;
+          }
+          const id = add({ id: `compaction:L${r.line}`, type: 'orchestrator_decision', kind: 'compaction', compaction: true, content: 'context compacted' } as Draft);
+          inputs.push(id);
+          compaction = { id, summary: false, marker: true };
           break;
         }
         case 'token_count': {
@@ -481,6 +550,13 @@ function readRollout(records: JsonlRecord[], text: string, ctx: RolloutContext):
   for (const r of records) readRecord(r);
 
   if (turn) turn.end_t ??= lastT;
+  const kinds = [
+    [metaRows, 'meta row (injected context: developer instructions, AGENTS.md, environment)', 'meta rows (injected context: developer instructions, AGENTS.md, environment)'],
+    [deniedCalls, 'call refused by the user', 'calls refused by the user'],
+    [interruptions, 'user interruption', 'user interruptions'],
+  ] as const;
+  const said = kinds.filter(([n]) => n > 0).map(([n, one, many]) => `${n} ${n > 1 ? many : one}`);
+  if (said.length && firstKind) problems.push({ severity: 'info', message: `read as their own kinds: ${said.join(', ')}`, range: firstKind, ...(ctx.file ? { file: ctx.file } : {}) });
 
   const costs: Record<string, number> = { tool_calls: toolCalls };
   if (totalUsage) {

@@ -1,7 +1,7 @@
 /**
  * Shared pieces of the importers of agent transcripts written as JSONL (Claude Code sessions,
  * Codex rollouts): reading the lines into records with positioned problems, clock times to trace
- * seconds, content clipping, file paths, and a builder that assembles events, edges and origins
+ * seconds, content (kept whole, ANSI stripped), file paths, and a builder that assembles events, edges and origins
  * into a {@link LoadedTrace} (with the shared cross-record checks).
  *
  * Pure: imports nothing from `vscode`.
@@ -69,29 +69,18 @@ export function parseTimestamp(v: unknown): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-/** Inline content is clipped to this many UTF-16 code units (see {@link clipContent}). */
-export const MAX_CONTENT_CHARS = 4000;
-
 /**
- * Puts `text` on the event as `content`, terminal escape sequences stripped (then `content_ansi:
- * true` says there were some), clipped to `max` characters plus an ellipsis `…` when it is longer;
- * then `content_length` records the full length (UTF-16 code units). Empty text is left out.
+ * Puts `text` on the event as `content`, whole (large values are kept: the UI collapses them, see
+ * docs/model.md), terminal escape sequences stripped (then `content_ansi: true` says there were
+ * some). Empty text is left out.
  */
-export function clipContent(event: Partial<TraceEvent>, text: string | undefined, max = MAX_CONTENT_CHARS): void {
+export function setContent(event: Partial<TraceEvent>, text: string | undefined): void {
   if (text === undefined || text === '') return;
   if (hasAnsi(text)) {
     text = stripAnsi(text);
     (event as Record<string, unknown>).content_ansi = true;
   }
-  if (text.length <= max) {
-    event.content = text;
-    return;
-  }
-  let cut = max;
-  const c = text.charCodeAt(cut - 1);
-  if (c >= 0xd800 && c <= 0xdbff) cut--; // do not split a surrogate pair
-  event.content = text.slice(0, cut) + '…';
-  (event as Record<string, unknown>).content_length = text.length;
+  event.content = text;
 }
 
 /** The directory part of a path ('' when there is none); keeps the path's own separator. */

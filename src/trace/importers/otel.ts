@@ -383,9 +383,9 @@ function buildTrace(spans: SpanRec[], b: ImportBuilder, fileName: string): Loade
   }
 
   // Events with sort keys: (t, start before end, parents first at start and last at end, file order).
-  const pending: { event: TraceEvent; origin: Origin; key: [number, number, number, number, number] }[] = [];
+  const pending: { event: TraceEvent; origin: Origin; key: [number, number, number, number, number]; traceId: string }[] = [];
   const push = (event: TraceEvent, s: SpanRec, atEnd: boolean, sub = 0): void => {
-    pending.push({ event, origin: s.origin, key: [event.t, atEnd ? 1 : 0, atEnd ? -s.depth : s.depth, s.ordinal, sub] });
+    pending.push({ event, origin: s.origin, key: [event.t, atEnd ? 1 : 0, atEnd ? -s.depth : s.depth, s.ordinal, sub], traceId: s.traceId });
   };
   // Placeholders for missing parents: at the earliest orphan's start, in its lane.
   tree.missing.forEach((m) => {
@@ -393,7 +393,7 @@ function buildTrace(spans: SpanRec[], b: ImportBuilder, fileName: string): Loade
     const first = orphans.reduce((a, c) => (seconds(tree.effectiveStart[c.ordinal]) < seconds(tree.effectiveStart[a.ordinal]) ? c : a));
     const id = `missing:${m.spanId}`;
     const ev = { id, t: seconds(tree.effectiveStart[first.ordinal]), type: 'orchestrator_decision', kind: 'missing_parent', placeholder: true, agent: lane(first), missing_span_id: m.spanId, content: `missing parent span ${m.spanId} (not in this file; ${orphans.length} span${orphans.length > 1 ? 's' : ''} name it)` } as TraceEvent;
-    pending.push({ event: ev, origin: first.origin, key: [ev.t, 0, -1, first.ordinal, 0] });
+    pending.push({ event: ev, origin: first.origin, key: [ev.t, 0, -1, first.ordinal, 0], traceId: m.traceId });
   });
   const skipped: Record<string, number> = {};
   const agentIds: Record<string, string> = {};
@@ -488,7 +488,9 @@ function buildTrace(spans: SpanRec[], b: ImportBuilder, fileName: string): Loade
     for (let i = 0; i < 5; i++) if (x.key[i] !== y.key[i]) return x.key[i] - y.key[i];
     return 0;
   });
-  for (const p of pending) b.add(p.event, p.origin);
+  // Several traces: each event names its trace, so the graph and the analysis treat each on its own.
+  const several = tree.traceIds.filter(Boolean).length > 1;
+  for (const p of pending) b.add(several && p.traceId ? ({ ...p.event, trace_id: p.traceId } as TraceEvent) : p.event, p.origin);
   const eventOf = (s: SpanRec): string | undefined => (mapped(s) ? s.id : mappedAncestor(s));
   reportTree(spans, tree, b, eventOf, seconds, skipped);
 
@@ -548,7 +550,7 @@ function reportTree(spans: SpanRec[], tree: SpanTree, b: ImportBuilder, eventOf:
   const traces = tree.traceIds.filter(Boolean);
   if (traces.length > 1) {
     const firstOf = traces.map((t) => spans.find((s) => s.traceId === t)!.ordinal);
-    b.problem('warning', `${traces.length} traces in this file (${traces.join(', ')}); they load as one graph, each trace's agents in their own lanes, and the analysis runs over the whole file`, at(firstOf[1]));
+    b.problem('info', `${traces.length} traces in this file (${traces.join(', ')}); one graph with a lane group per trace; each trace is analysed on its own`, at(firstOf[1]));
   }
   const fromEvents = spans.filter((s) => s.events.some((e) => e.name.startsWith('gen_ai.')));
   if (fromEvents.length) {

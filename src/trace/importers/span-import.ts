@@ -263,15 +263,15 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
     return p ? lane(p) : s.service && s.service !== lane(s) ? s.service : 'user';
   };
 
-  const pending: { event: TraceEvent; origin: Origin; key: [number, number, number, number, number] }[] = [];
+  const pending: { event: TraceEvent; origin: Origin; key: [number, number, number, number, number]; traceId: string }[] = [];
   const push = (event: TraceEvent, s: ImportSpan, atEnd: boolean, sub = 0): void => {
-    pending.push({ event, origin: s.origin, key: [event.t, atEnd ? 1 : 0, atEnd ? -tree.depth[s.ordinal] : tree.depth[s.ordinal], s.ordinal, sub] });
+    pending.push({ event, origin: s.origin, key: [event.t, atEnd ? 1 : 0, atEnd ? -tree.depth[s.ordinal] : tree.depth[s.ordinal], s.ordinal, sub], traceId: s.traceId });
   };
   tree.missing.forEach((m) => {
     const orphans = m.children.map((i) => spans[i]);
     const first = orphans.reduce((a, c) => (seconds(tree.effectiveStart[c.ordinal]) < seconds(tree.effectiveStart[a.ordinal]) ? c : a));
     const ev = { id: `missing:${m.spanId}`, t: seconds(tree.effectiveStart[first.ordinal]), type: 'orchestrator_decision', kind: 'missing_parent', placeholder: true, agent: lane(first), missing_span_id: m.spanId, content: `missing parent ${noun} ${m.spanId} (not in this file; ${orphans.length} ${noun}${orphans.length > 1 ? 's' : ''} name it)` } as TraceEvent;
-    pending.push({ event: ev, origin: first.origin, key: [ev.t, 0, -1, first.ordinal, 0] });
+    pending.push({ event: ev, origin: first.origin, key: [ev.t, 0, -1, first.ordinal, 0], traceId: m.traceId });
   });
   const skipped: Record<string, number> = {};
   for (const s of spans) {
@@ -350,7 +350,9 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
     for (let i = 0; i < 5; i++) if (x.key[i] !== y.key[i]) return x.key[i] - y.key[i];
     return 0;
   });
-  for (const p of pending) b.add(p.event, p.origin);
+  // Several traces: each event names its trace, so the graph and the analysis treat each on its own.
+  const several = tree.traceIds.filter(Boolean).length > 1;
+  for (const p of pending) b.add(several && p.traceId ? ({ ...p.event, trace_id: p.traceId } as TraceEvent) : p.event, p.origin);
   const eventOf = (s: ImportSpan): string | undefined => (mapped(s) ? s.id : mappedAncestor(s));
   reportTree(spans, tree, b, eventOf, skipped, noun);
 
@@ -412,7 +414,7 @@ function reportTree(spans: ImportSpan[], tree: SpanTree, b: ImportBuilder, event
   if (traces.length > 1) {
     const second = spans.find((s) => s.traceId === traces[1])!.ordinal;
     const named = traces.length > 5 ? `${traces.slice(0, 5).join(', ')}, ...` : traces.join(', ');
-    b.problem('warning', `${traces.length} traces in this file (${named}); they load as one graph and the analysis runs over the whole file`, at(second));
+    b.problem('info', `${traces.length} traces in this file (${named}); one graph with a lane group per trace; each trace is analysed on its own`, at(second));
   }
   const kinds = Object.entries(skipped);
   if (kinds.length) {

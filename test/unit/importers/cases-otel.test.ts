@@ -73,7 +73,7 @@ test('06 link and cycle: links as their own edge type, a parent cycle cut at the
   const l = load('06-link-cycle.json');
   assert.deepEqual(warnings(l), [
     "warning: parent ids form a cycle (each span's parent is the next: 6100000000000001 -> 6100000000000003 -> 6100000000000002 -> 6100000000000001); cut at span 6100000000000001 (the earliest), which is drawn as a root; the cut parent edge is drawn as a marked link",
-    "warning: 2 traces in this file (0a1b2c3d4e5f60718293a4b5c6d7e806, 0a1b2c3d4e5f60718293a4b5c6d7e807); they load as one graph, each trace's agents in their own lanes, and the analysis runs over the whole file",
+    'info: 2 traces in this file (0a1b2c3d4e5f60718293a4b5c6d7e806, 0a1b2c3d4e5f60718293a4b5c6d7e807); one graph with a lane group per trace; each trace is analysed on its own',
   ]);
   // Trace A: the link is a `link` edge, never parentage; the tree is root -> worker -> tool.
   const link = l.trace.edges.find((e) => e.type === 'link' && e.src === '6000000000000001')!;

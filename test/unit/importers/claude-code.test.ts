@@ -323,15 +323,15 @@ test('cut-off last lines and bad lines of the session are positioned problems; t
   assert.deepEqual(traceStats(l).by_type, { message: 3, tool_call: 1, tool_result: 2, stop: 1 }); // one is the /model local command
 });
 
-test('long content is clipped to 4000 characters with an ellipsis, recording the full length', () => {
+test('long content is kept whole (the UI collapses it), never clipped', () => {
   const lines = fixture('claude-code', 'short.jsonl').split('\n');
   const rec = JSON.parse(lines[3]);
-  rec.message.content = 'x'.repeat(5000);
+  rec.message.content = 'x'.repeat(50_000) + 'END';
   lines[3] = JSON.stringify(rec);
   const l = loadTrace(lines.join('\n'), 'short.jsonl');
   const prompt = l.trace.events.find((e) => e.from === 'user')!;
-  assert.equal(prompt.content, 'x'.repeat(4000) + '…');
-  assert.equal((prompt as Record<string, unknown>).content_length, 5000);
+  assert.equal(prompt.content, 'x'.repeat(50_000) + 'END');
+  assert.equal((prompt as Record<string, unknown>).content_length, undefined);
 });
 
 test('older sessions with sub-agent messages inline (isSidechain) get a lane per sidechain', () => {

@@ -4,14 +4,15 @@ import { detectFormat, loadTrace } from '../../../src/trace/formats';
 import { originOfId, type LoadedTrace } from '../../../src/trace/model';
 import { TraceSchema, type TraceEvent } from '../../../src/trace/schema';
 import { traceStats } from '../../../src/trace/stats';
+import { analyzeTrace } from '../../../src/analysis';
 import { abortReason, isCodexText } from '../../../src/trace/importers/codex';
 import '../../../src/trace/importers';
 import { fixture } from '../helpers';
 
-/** The one problem: the developer rows (injected instructions) counted in the "not shown" warning. */
+/** The one problem: the injected-context rows (developer instructions, AGENTS.md) said to be meta rows; nothing left unshown. */
 function onlyDeveloperRowsNotShown(l: LoadedTrace): void {
-  assert.deepEqual(l.problems.map((p) => p.severity), ['warning']);
-  assert.match(l.problems[0].message, /^\d+ records? of 1 kind not shown: response_item\/message\/developer \d+$/);
+  assert.deepEqual(l.problems.map((p) => p.severity), ['info']);
+  assert.match(l.problems[0].message, /^read as their own kinds: \d+ meta rows \(injected context: developer instructions, AGENTS\.md, environment\)$/);
 }
 
 const FIVE_TURNS = 'rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl';
@@ -36,7 +37,12 @@ test('a five-turn rollout: turns, paired tool calls, stops, token costs', () => 
   assert.ok(TraceSchema.safeParse(l.trace).success);
   const s = traceStats(l);
   assert.deepEqual(s.agents, ['codex']);
-  assert.deepEqual(s.by_type, { message: 48, tool_call: 105, tool_result: 104, stop: 5 });
+  assert.deepEqual(s.by_type, { message: 63, tool_call: 105, tool_result: 104, stop: 5 });
+  // 15 of the messages are injected context (10 developer rows, 5 user-role rows that repeat no prompt): meta rows from the harness.
+  const meta = l.trace.events.filter((e) => e.kind === 'meta');
+  assert.deepEqual([meta.length, meta.filter((e) => e.role === 'developer').length, new Set(meta.map((e) => e.from)).size], [15, 10, 1]);
+  assert.ok(meta.every((e) => e.from === 'harness'));
+  assert.equal(l.trace.events.filter((e) => e.type === 'message' && e.from === 'user').length, 5, 'the five prompts stay user messages');
   assert.equal(s.edges, 104);
   assert.equal(l.trace.trace_id, '019c8a4c-ed82-79a1-aa28-7738fc5ab61a');
   assert.deepEqual(
@@ -149,13 +155,14 @@ test('compaction is marked and kept visible', () => {
   assert.deepEqual(
     marked.map((e) => [e.type, e.from, e.content, record(l, e)]),
     [
-      ['message', 'compaction', 'Summary of the work so far.', 520],
-      ['orchestrator_decision', undefined, 'context compacted', 521],
+      ['orchestrator_decision', undefined, 'Summary of the work so far.', 520],
     ],
+    'the summary and its marker are one compaction event, the summary inside it',
   );
+  assert.equal(marked[0].kind, 'compaction');
   assert.equal((l.trace.metadata as { compactions: number }).compactions, 1);
   // The next output of the agent follows from the summary.
-  const next = l.trace.events.find((e) => e.t > marked[1].t && (e.type === 'message' || e.type === 'tool_call') && e.from !== 'user')!;
+  const next = l.trace.events.find((e) => e.t > marked[0].t && (e.type === 'message' || e.type === 'tool_call') && e.from !== 'user' && e.kind !== 'meta')!;
   assert.ok(next.causes?.includes(marked[0].id));
 });
 
@@ -181,7 +188,8 @@ test('MCP tools in a one-turn rollout', () => {
   const l = load(fixture('codex', MCP), MCP);
   onlyDeveloperRowsNotShown(l);
   const s = traceStats(l);
-  assert.deepEqual(s.by_type, { message: 7, tool_call: 5, tool_result: 5, stop: 1 });
+  assert.deepEqual(s.by_type, { message: 13, tool_call: 5, tool_result: 5, stop: 1 });
+  assert.equal(l.trace.events.filter((e) => e.kind === 'meta').length, 6);
   assert.deepEqual(byType(l, 'tool_call').map((e) => e.tool), [
     'mcp__cloud-associates__search_workflows',
     '[REDACTED_NAME len=43 sha=c186413b]',
@@ -200,7 +208,7 @@ test('cut-off last lines and bad lines are positioned problems; the rest loads',
     [
       ['error', 100, 'JSON syntax error'],
       ['error', 701, 'last line is cut off'],
-      ['warning', 1, '10 records of 1 kind not shown'],
+      ['info', 1, 'read as their own kinds'],
     ],
   );
   assert.deepEqual(
@@ -208,7 +216,7 @@ test('cut-off last lines and bad lines are positioned problems; the rest loads',
     [59, 103, 0],
   );
   assert.equal(byType(l, 'stop').length, 4, 'the cut-off task_complete is lost, the other four load');
-  assert.equal(l.trace.events.length, 262 - 1, 'only the cut-off stop is lost (the broken line was an agent_reasoning record, which gives no event)');
+  assert.equal(l.trace.events.length, 277 - 1, 'only the cut-off stop is lost (the broken line was an agent_reasoning record, which gives no event)');
 });
 
 test('detection is by content: session_meta first, not the file name', () => {
@@ -221,6 +229,29 @@ test('detection is by content: session_meta first, not the file name', () => {
   assert.equal(isCodexText(damaged, 'x.jsonl'), false);
   assert.equal(detectFormat(damaged, '/s/rollout-2026-02-23T20-34-25-019c8bfe.jsonl')?.id, 'codex');
   const l = loadTrace(damaged, '/s/rollout-2026-02-23T20-34-25-019c8bfe.jsonl');
-  assert.deepEqual(l.problems.map((p) => [p.range.start.line, p.severity]), [[0, 'error'], [1, 'warning']]); // + the developer rows not shown
-  assert.equal(l.trace.events.length, 18);
+  assert.deepEqual(l.problems.map((p) => [p.range.start.line, p.severity]), [[0, 'error'], [1, 'info']]); // + the injected-context rows read as meta rows
+  assert.equal(l.trace.events.length, 24); // 18 + 6 meta rows
+});
+
+test('a call the user refused (approval declined) is marked denied; the analysis does not blame the agent for it', () => {
+  const ls = lines(MCP);
+  const at = '2026-02-23T20:35:00.000Z';
+  const last = ls.findIndex((x) => x.includes('"task_complete"'));
+  ls.splice(
+    last,
+    0,
+    JSON.stringify({ timestamp: at, type: 'response_item', payload: { type: 'function_call', name: 'shell', arguments: '{"command":["rm","-rf","build"]}', call_id: 'call_no1' } }),
+    JSON.stringify({ timestamp: at, type: 'response_item', payload: { type: 'function_call_output', call_id: 'call_no1', output: 'exec command rejected by user' } }),
+    JSON.stringify({ timestamp: at, type: 'response_item', payload: { type: 'custom_tool_call', name: 'apply_patch', input: '*** Begin Patch', call_id: 'call_no2', status: 'completed' } }),
+    JSON.stringify({ timestamp: at, type: 'event_msg', payload: { type: 'patch_apply_end', call_id: 'call_no2', status: 'declined' } }),
+    JSON.stringify({ timestamp: at, type: 'response_item', payload: { type: 'custom_tool_call_output', call_id: 'call_no2', output: 'the user said no' } }),
+    JSON.stringify({ timestamp: at, type: 'response_item', payload: { type: 'function_call', name: 'shell', arguments: '{"command":["ls"]}', call_id: 'call_ok' } }),
+    JSON.stringify({ timestamp: at, type: 'response_item', payload: { type: 'function_call_output', call_id: 'call_ok', output: 'the file says: exec command rejected by user' } }),
+  );
+  const l = load(ls.join('\n'), MCP);
+  assert.deepEqual(['call_no1', 'call_no2', 'call_ok'].map((id) => event(l, id).call_status), ['denied', 'denied', undefined]);
+  assert.equal((event(l, 'call_no1:result') as Record<string, unknown>).denied, true);
+  assert.ok(l.problems.some((p) => p.severity === 'info' && /2 calls refused by the user/.test(p.message)));
+  const a = analyzeTrace(l, { outcome: 'failure' });
+  assert.ok(!a.blame || !['call_no1', 'call_no2', 'call_no1:result', 'call_no2:result'].includes(a.blame.event), `blame: ${a.blame?.event}`);
 });

@@ -98,3 +98,13 @@ test('analysis results mark the graph: loop members, findings most severe first,
   assert.equal(g.nodes.find((n) => n.eventId === 'e28')!.credit, analysis.credit.events.e28);
   assert.deepEqual(buildGraph(demo, 'demo').findings, [], 'no analysis, no findings');
 });
+
+test('large content: the node holds a preview and the whole length; the trace keeps it whole', () => {
+  const big = 'y'.repeat(9_000) + 'END';
+  const l = readTraceJsonl(`{"id":"a","t":0,"type":"message","agent":"x","content":${JSON.stringify(big)}}\n{"id":"b","t":1,"type":"message","agent":"x","content":"short"}`);
+  const g = buildGraph(l, 'big');
+  assert.equal(g.nodes[0].textLength, 9_003);
+  assert.ok(g.nodes[0].text!.length < 2_100 && g.nodes[0].text!.includes('Show Whole Content'));
+  assert.equal(g.nodes[1].textLength, undefined);
+  assert.equal(l.trace.events[0].content, big);
+});

@@ -1,6 +1,6 @@
 /** Handler of `assistant` records: one model call per API response (however many records carry it), its text and tool_use blocks, API-error and `<synthetic>` placeholder rows, the turn's stop. */
 import { BUDGET_ERROR, contentText, type Json, type LaneState, mapStopReason } from './model';
-import { clipContent, isObject, num, secondsSince, str } from '../jsonl-records';
+import { setContent, isObject, num, secondsSince, str } from '../jsonl-records';
 import type { Origin } from '../../model';
 import type { TraceEvent } from '../../schema';
 import type { ClaudeImport } from './session';
@@ -40,7 +40,7 @@ export function assistant(im: ClaudeImport, lane: LaneState, v: Json, ms: number
     const text = contentText(message.content);
     const ev: TraceEvent = { id: `${uuid}:stop`, t: 0, type: 'stop', kind: 'api_error', agent: lane.name, reason: BUDGET_ERROR.test(text) ? 'budget_exhausted' : 'error', decided_by: 'api', detail: typeof v.error === 'string' ? `API error message (${v.error})` : 'API error message' };
     if (message.model === '<synthetic>') ev.synthetic = true;
-    clipContent(ev, text);
+    setContent(ev, text);
     const c = causes();
     if (c) ev.causes = c;
     produced.push(im.emit(lane, ev, ms, origin));
@@ -52,7 +52,7 @@ export function assistant(im: ClaudeImport, lane: LaneState, v: Json, ms: number
   if (message.model === '<synthetic>') {
     // A row Claude Code wrote itself ("No response requested."): not model output, not a model call.
     const ev: TraceEvent = { id: uuid, t: 0, type: 'message', kind: 'placeholder', synthetic: true, agent: lane.name, from: 'harness' };
-    clipContent(ev, contentText(message.content));
+    setContent(ev, contentText(message.content));
     im.emit(lane, ev, ms, origin);
     return;
   }
@@ -66,7 +66,7 @@ export function assistant(im: ClaudeImport, lane: LaneState, v: Json, ms: number
       const text = str(b.text) ?? '';
       if (text.trim() === '') return;
       const ev: TraceEvent = { id: `${uuid}${suffix}`, t: 0, type: 'message', agent: lane.name, from: lane.name };
-      clipContent(ev, text);
+      setContent(ev, text);
       const c = causes() ?? callAnchor();
       if (c) ev.causes = c;
       const id = im.emit(lane, ev, ms, origin);
@@ -88,17 +88,17 @@ export function assistant(im: ClaudeImport, lane: LaneState, v: Json, ms: number
         call.subLane = subLane;
         const spawn: TraceEvent = { id: `${b.id}:spawn`, t: 0, type: 'spawn', agent: lane.name, to: subLane, tool: name };
         if (typeof input.subagent_type === 'string') spawn.role = input.subagent_type;
-        clipContent(spawn, str(input.description));
+        setContent(spawn, str(input.description));
         if (c) spawn.causes = c;
         call.spawnId = im.emit(lane, spawn, ms, origin);
         const delegate: TraceEvent = { id: b.id, t: 0, type: 'delegate', agent: lane.name, from: lane.name, to: subLane, tool: name, parent: call.spawnId };
-        clipContent(delegate, str(input.prompt) ?? str(input.description));
+        setContent(delegate, str(input.prompt) ?? str(input.description));
         call.delegateId = im.emit(lane, delegate, ms, origin);
         im.callEvents.set(b.id, { id: call.delegateId, tool: name, lane: lane.name });
         produced.push(call.spawnId, call.delegateId);
       } else {
         const ev: TraceEvent = { id: b.id, t: 0, type: 'tool_call', agent: lane.name, tool: name };
-        clipContent(ev, JSON.stringify(input));
+        setContent(ev, JSON.stringify(input));
         if (c) ev.causes = c;
         const id = im.emit(lane, ev, ms, origin);
         im.callEvents.set(b.id, { id, tool: name, lane: lane.name });

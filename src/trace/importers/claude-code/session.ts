@@ -8,7 +8,7 @@
  * Pure: imports nothing from `vscode`.
  */
 import { AGENT_TOOLS, type AgentCall, contentText, type Json, type LaneState, MAIN_LANE, type MessageUsage, RECORD_TYPES, type SourceFile, usageTokens } from './model';
-import { baseName, clipContent, dirName, isObject, joinPath, num, parseTimestamp, readJsonlRecords, recordOrigin, secondsSince, str, TraceAssembler, type JsonlRecord } from '../jsonl-records';
+import { baseName, setContent, dirName, isObject, joinPath, num, parseTimestamp, readJsonlRecords, recordOrigin, secondsSince, str, TraceAssembler, type JsonlRecord } from '../jsonl-records';
 import type { FileAccess } from '../../formats';
 import type { LoadedTrace, Origin, Problem } from '../../model';
 import type { StopReason, TraceEvent } from '../../schema';
@@ -469,7 +469,7 @@ export class ClaudeImport {
       if (!lane.returnId && call?.resultRecord && call.resultText !== undefined && !call.async && !call.resultError && !lane.turnStopped) {
         // Its own transcript is cut off before the final answer: the call's result carries it.
         const ev: TraceEvent = { id: `${call.toolUseId}:return`, t: 0, type: 'return', agent: lane.name, from: lane.name, to: parent };
-        clipContent(ev, call.resultText);
+        setContent(ev, call.resultText);
         lane.returnId = this.emit(lane, ev, call.resultRecord.ms, recordOrigin(call.resultRecord.record, call.resultRecord.file));
       }
       const returnId = lane.returnId;

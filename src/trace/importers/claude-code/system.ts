@@ -1,6 +1,6 @@
 /** Handler of `system` records: compaction boundaries (joined through `logicalParentUuid`), turn ends, local commands. */
 import { type Json, type LaneState, localCommand } from './model';
-import { clipContent, isObject, str } from '../jsonl-records';
+import { setContent, isObject, str } from '../jsonl-records';
 import type { Origin } from '../../model';
 import type { TraceEvent } from '../../schema';
 import type { ClaudeImport } from './session';
@@ -18,7 +18,7 @@ export function system(im: ClaudeImport, lane: LaneState, v: Json, ms: number, o
     const ev = { id: uuid, t: 0, type: 'orchestrator_decision', kind: 'compaction', agent: lane.name, compaction: true } as TraceEvent & Json;
     if (typeof md.trigger === 'string') ev.compaction_trigger = md.trigger;
     if (typeof md.preTokens === 'number') ev.pre_tokens = md.preTokens;
-    clipContent(ev, str(v.content) ?? 'Conversation compacted');
+    setContent(ev, str(v.content) ?? 'Conversation compacted');
     // Joined to the chain it compacted: `logicalParentUuid` (the boundary's `parentUuid` is null).
     const before = str(v.logicalParentUuid) ?? str(v.parentUuid);
     const cause = before ? im.eventAtUuid.get(before) : undefined;

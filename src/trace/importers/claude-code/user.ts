@@ -1,6 +1,6 @@
 /** Handler of `user` records: prompts, tool results (denied calls marked), meta rows, local commands and their output, interruptions, compaction summaries; and the return of a sub-agent read from its call's result. */
 import { type AgentCall, contentText, DENIED, INTERRUPTED, type Json, type LaneState, localCommand, type LocalCommand, MAIN_LANE, tagValue } from './model';
-import { clipContent, isObject, type JsonlRecord, secondsSince, str } from '../jsonl-records';
+import { setContent, isObject, type JsonlRecord, secondsSince, str } from '../jsonl-records';
 import type { Origin } from '../../model';
 import type { TraceEvent } from '../../schema';
 import type { ClaudeImport } from './session';
@@ -25,7 +25,7 @@ export function user(im: ClaudeImport, lane: LaneState, v: Json, ms: number, ori
   if (text.trim() === '') return;
   if (INTERRUPTED.test(text.trim())) {
     const ev: TraceEvent = { id: `${uuid}:stop`, t: 0, type: 'stop', kind: 'interruption', agent: lane.name, reason: 'user_abort', decided_by: 'user' };
-    clipContent(ev, text);
+    setContent(ev, text);
     const id = im.emit(lane, ev, ms, origin);
     lane.turnStopped = true;
     lane.endsWithText = false;
@@ -36,7 +36,7 @@ export function user(im: ClaudeImport, lane: LaneState, v: Json, ms: number, ori
     // The summary that continues a compacted conversation belongs to its compaction event.
     const boundary = lane.pendingCompaction ? im.out.get(lane.pendingCompaction) : undefined;
     if (boundary && boundary.content_is_summary !== true) {
-      clipContent(boundary, text);
+      setContent(boundary, text);
       boundary.content_is_summary = true;
       boundary.summary_record = origin.record;
       im.compactSummaries.push({ id: boundary.id, t: secondsSince(im.base, ms) });
@@ -44,7 +44,7 @@ export function user(im: ClaudeImport, lane: LaneState, v: Json, ms: number, ori
       return;
     }
     const ev: TraceEvent = { id: uuid, t: 0, type: 'orchestrator_decision', kind: 'compaction', agent: lane.name, compaction: true, content_is_summary: true } as TraceEvent;
-    clipContent(ev, text);
+    setContent(ev, text);
     const id = im.emit(lane, ev, ms, origin);
     im.compactSummaries.push({ id, t: secondsSince(im.base, ms) });
     lane.inputs.push(id);
@@ -58,7 +58,7 @@ export function user(im: ClaudeImport, lane: LaneState, v: Json, ms: number, ori
   const isFirstOfSub = lane.name !== MAIN_LANE && lane.firstEventId === undefined;
   const from = isFirstOfSub ? (lane.call?.lane || MAIN_LANE) : notification ? 'harness' : 'user';
   const ev: TraceEvent = { id: uuid, t: 0, type: 'message', agent: lane.name, from, to: lane.name };
-  clipContent(ev, text);
+  setContent(ev, text);
   const id = im.emit(lane, ev, ms, origin);
   if (notification) {
     const call = tagValue(text, 'tool-use-id');
@@ -85,7 +85,7 @@ export function toolResult(im: ClaudeImport, lane: LaneState, toolUseId: string,
     returnFromResult(im, call, ms, origin);
   }
   const ev: TraceEvent = { id: `${toolUseId}:result`, t: 0, type: 'tool_result', agent: lane.name, tool: callEvent?.tool ?? 'unknown' };
-  clipContent(ev, text);
+  setContent(ev, text);
   if (isError) (ev as Json).is_error = true;
   if (isError && (DENIED.test(text) || (typeof toolUseResult === 'string' && DENIED.test(toolUseResult)))) {
     ev.denied = true;
@@ -111,7 +111,7 @@ export function toolResult(im: ClaudeImport, lane: LaneState, toolUseId: string,
 export function metaRow(im: ClaudeImport, lane: LaneState, uuid: string, text: string, ms: number, origin: Origin): void {
   if (text.trim() === '') return im.skip('user/meta (empty)', origin);
   const ev: TraceEvent = { id: uuid, t: 0, type: 'message', kind: 'meta', agent: lane.name, from: 'harness', to: lane.name };
-  clipContent(ev, text);
+  setContent(ev, text);
   const id = im.emit(lane, ev, ms, origin);
   if (!/<local-command-caveat>/.test(text)) lane.inputs.push(id);
 }
@@ -125,7 +125,7 @@ export function readLocalCommand(im: ClaudeImport, lane: LaneState, uuid: string
   const pending = lane.pendingCommand ? im.out.get(lane.pendingCommand) : undefined;
   if (cmd.part === 'output' && pending && pending.stdout === undefined) {
     const out: Partial<TraceEvent> = {};
-    clipContent(out, cmd.output);
+    setContent(out, cmd.output);
     pending.stdout = out.content ?? '';
     if (out.content_ansi) pending.content_ansi = true;
     pending.output_record = origin.record;
@@ -135,8 +135,8 @@ export function readLocalCommand(im: ClaudeImport, lane: LaneState, uuid: string
   const ev: TraceEvent = { id: uuid, t: 0, type: 'message', kind: 'local_command', agent: lane.name, from: 'user', to: 'harness' };
   if (cmd.command !== undefined) ev.command = cmd.command;
   if (cmd.args) ev.command_args = cmd.args;
-  if (cmd.part === 'command') clipContent(ev, `${cmd.command ?? ''}${cmd.args ? ` ${cmd.args}` : ''}`);
-  else clipContent(ev, cmd.output);
+  if (cmd.part === 'command') setContent(ev, `${cmd.command ?? ''}${cmd.args ? ` ${cmd.args}` : ''}`);
+  else setContent(ev, cmd.output);
   const id = im.emit(lane, ev, ms, origin);
   lane.pendingCommand = cmd.part === 'command' ? id : undefined;
   void text;
@@ -156,7 +156,7 @@ export function returnFromResult(im: ClaudeImport, call: AgentCall, ms: number, 
   lane.mirrored ??= lane.firstEventId !== undefined;
   if (!call.resultError) {
     const ev: TraceEvent = { id: `${call.toolUseId}:return`, t: 0, type: 'return', agent: lane.name, from: lane.name, to: call.lane || MAIN_LANE };
-    clipContent(ev, call.resultText);
+    setContent(ev, call.resultText);
     lane.returnId = im.emit(lane, ev, ms, origin);
   }
   im.stopSubLane(lane);

@@ -1,0 +1,62 @@
+/**
+ * Several traces in one file (docs/model.md "Several traces in one file"): events carry the trace
+ * they belong to in `trace_id` when a file holds more than one (OTLP/span exports with several
+ * traceIds, JSONL with several trace-fields lines). These helpers split a loaded file into its
+ * traces so the analysis and the graph treat each on its own. Pure: imports nothing from `vscode`.
+ */
+import type { LoadedTrace } from './model';
+import type { TraceEdge, TraceEvent, TraceHeader } from './schema';
+
+/** One trace of a file: its id and the indices (file order) of its events in `loaded.trace.events`. */
+export interface TraceGroup {
+  id: string;
+  indices: number[];
+}
+
+/**
+ * The traces of a file, in order of first appearance: events grouped by their `trace_id`.
+ * Events without one join the first trace. A file with at most one distinct `trace_id` is one
+ * group holding every event (id: the file's `trace_id`, or `trace`). Cost O(n).
+ */
+export function traceGroups(loaded: Pick<LoadedTrace, 'trace'>): TraceGroup[] {
+  const events = loaded.trace.events;
+  const byId = new Map<string, number[]>();
+  const loose: number[] = [];
+  events.forEach((e, i) => {
+    const id = typeof e.trace_id === 'string' && e.trace_id !== '' ? e.trace_id : undefined;
+    if (id === undefined) loose.push(i);
+    else (byId.get(id) ?? byId.set(id, []).get(id)!).push(i);
+  });
+  if (byId.size <= 1) return [{ id: [...byId.keys()][0] ?? loaded.trace.trace_id ?? 'trace', indices: events.map((_, i) => i) }];
+  const groups = [...byId].map(([id, indices]) => ({ id, indices }));
+  if (loose.length) groups[0].indices = [...loose, ...groups[0].indices].sort((a, b) => a - b);
+  return groups;
+}
+
+/**
+ * The part of a loaded file that is one trace: its events (in file order), the edges between
+ * them (an edge whose ends are both events of the group; its ends resolved by id within the
+ * group), their origins, and the trace fields (the group's own header when the file gave one per
+ * trace, in `loaded.traceHeaders`, else the file's with the group's `trace_id`). Problems are not
+ * split (they stay with the file).
+ */
+export function subTrace(loaded: LoadedTrace, group: TraceGroup): LoadedTrace {
+  const events: TraceEvent[] = group.indices.map((i) => loaded.trace.events[i]);
+  const ids = new Set(events.map((e) => e.id));
+  const edges: TraceEdge[] = [];
+  const edgeOrigins: LoadedTrace['edgeOrigins'] = [];
+  loaded.trace.edges.forEach((edge, i) => {
+    if (!ids.has(edge.src) || !ids.has(edge.dst)) return;
+    edges.push(edge);
+    edgeOrigins.push(loaded.edgeOrigins[i]);
+  });
+  const { events: _e, edges: _d, ...fileHeader } = loaded.trace;
+  const header: TraceHeader = loaded.traceHeaders?.[group.id] ?? { ...fileHeader, trace_id: group.id };
+  return {
+    format: loaded.format,
+    trace: { ...header, events, edges },
+    eventOrigins: group.indices.map((i) => loaded.eventOrigins[i]),
+    edgeOrigins,
+    problems: [],
+  };
+}
