@@ -49,6 +49,8 @@ export interface LoadedTrace {
   /** Origins of `trace.edges`, index for index (undefined for edges an importer derived). */
   edgeOrigins: (Origin | undefined)[];
   problems: Problem[];
+  /** The mapping file (`*.otrace-map.json`) that read it, when one did (src/trace/mapping-choice.ts). */
+  mappingPath?: string;
 }
 
 /** The origin of the first event with this id (for callers that only hold an id, such as tests and the CLI). */

@@ -32,6 +32,7 @@ const TEST_FILES: Record<string, () => unknown> = {
   'graph-panels.test.ts': () => require('./graph-panels.test'),
   'editor.test.ts': () => require('./editor.test'),
   'editor-analysis.test.ts': () => require('./editor-analysis.test'),
+  'mapping.test.ts': () => require('./mapping.test'),
   'start.test.ts': () => require('./start.test'),
 };
 
