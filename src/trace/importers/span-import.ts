@@ -196,6 +196,8 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
   let t0: bigint | undefined;
   for (const s of spans) if (s.start !== undefined && (t0 === undefined || s.start < t0)) t0 = s.start;
   const seconds = (ns: bigint | undefined): number => (ns === undefined || t0 === undefined ? 0 : Math.max(0, Number(ns - t0) / 1e9));
+  // Each span's effective start in seconds, once (bigint arithmetic allocates on every call).
+  const startS = spans.map((s) => seconds(tree.effectiveStart[s.ordinal]));
 
   const rootOfTrace = new Map<string, ImportSpan>();
   for (const s of spans) if (tree.parent[s.ordinal] === undefined && tree.orphanOf[s.ordinal] === undefined && !rootOfTrace.has(s.traceId)) rootOfTrace.set(s.traceId, s);
@@ -242,17 +244,17 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
     for (let p = parentOf(s); p && !usageBelow.has(p); p = parentOf(p)) usageBelow.add(p);
   }
   // Handoffs, in time order: the receiving agent's next agent span is delegated by the handing-off agent.
-  const handoffs = spans.filter((s) => s.role === 'handoff' && s.handoffTo).sort((x, y) => seconds(tree.effectiveStart[x.ordinal]) - seconds(tree.effectiveStart[y.ordinal]) || x.ordinal - y.ordinal);
+  const handoffs = spans.filter((s) => s.role === 'handoff' && s.handoffTo).sort((x, y) => startS[x.ordinal] - startS[y.ordinal] || x.ordinal - y.ordinal);
   const handedBy = new Map<ImportSpan, ImportSpan>();
-  const agentSpans = spans.filter((s) => s.role === 'agent').sort((x, y) => seconds(tree.effectiveStart[x.ordinal]) - seconds(tree.effectiveStart[y.ordinal]) || x.ordinal - y.ordinal);
+  const agentSpans = spans.filter((s) => s.role === 'agent').sort((x, y) => startS[x.ordinal] - startS[y.ordinal] || x.ordinal - y.ordinal);
   const byAgent = new Map<string, ImportSpan[]>();
   for (const a of agentSpans) if (a.agent) (byAgent.get(a.agent) ?? byAgent.set(a.agent, []).get(a.agent)!).push(a);
   const cursor = new Map<string, number>();
   for (const h of handoffs) {
-    const th = seconds(tree.effectiveStart[h.ordinal]);
+    const th = startS[h.ordinal];
     const list = byAgent.get(h.handoffTo!) ?? [];
     let k = cursor.get(h.handoffTo!) ?? 0;
-    while (k < list.length && (handedBy.has(list[k]) || seconds(tree.effectiveStart[list[k].ordinal]) < th)) k++;
+    while (k < list.length && (handedBy.has(list[k]) || startS[list[k].ordinal] < th)) k++;
     cursor.set(h.handoffTo!, k);
     if (k < list.length) handedBy.set(list[k], h);
   }
@@ -265,18 +267,18 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
 
   const pending: { event: TraceEvent; origin: Origin; key: [number, number, number, number, number] }[] = [];
   const push = (event: TraceEvent, s: ImportSpan, atEnd: boolean, sub = 0): void => {
-    pending.push({ event, origin: s.origin, key: [event.t, atEnd ? 1 : 0, atEnd ? -tree.depth[s.ordinal] : tree.depth[s.ordinal], s.ordinal, sub] });
+    pending.push({ event: defined(event), origin: s.origin, key: [event.t, atEnd ? 1 : 0, atEnd ? -tree.depth[s.ordinal] : tree.depth[s.ordinal], s.ordinal, sub] });
   };
   tree.missing.forEach((m) => {
     const orphans = m.children.map((i) => spans[i]);
-    const first = orphans.reduce((a, c) => (seconds(tree.effectiveStart[c.ordinal]) < seconds(tree.effectiveStart[a.ordinal]) ? c : a));
-    const ev = { id: `missing:${m.spanId}`, t: seconds(tree.effectiveStart[first.ordinal]), type: 'orchestrator_decision', kind: 'missing_parent', placeholder: true, agent: lane(first), missing_span_id: m.spanId, content: `missing parent ${noun} ${m.spanId} (not in this file; ${orphans.length} ${noun}${orphans.length > 1 ? 's' : ''} name it)` } as TraceEvent;
+    const first = orphans.reduce((a, c) => (startS[c.ordinal] < startS[a.ordinal] ? c : a));
+    const ev = { id: `missing:${m.spanId}`, t: startS[first.ordinal], type: 'orchestrator_decision', kind: 'missing_parent', placeholder: true, agent: lane(first), missing_span_id: m.spanId, content: `missing parent ${noun} ${m.spanId} (not in this file; ${orphans.length} ${noun}${orphans.length > 1 ? 's' : ''} name it)` } as TraceEvent;
     pending.push({ event: ev, origin: first.origin, key: [ev.t, 0, -1, first.ordinal, 0] });
   });
   const skipped: Record<string, number> = {};
   for (const s of spans) {
     const i = s.ordinal;
-    const t = seconds(tree.effectiveStart[i]);
+    const t = startS[i];
     const open = tree.open[i];
     const tEnd = open ? undefined : Math.max(t, seconds(s.end));
     const duration = !open && s.start !== undefined && s.end !== undefined ? Number(s.end - s.start) / 1e9 : undefined;
@@ -366,6 +368,14 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
     ...opts.header,
     metadata: { source: opts.format, [opts.metaKey]: figures },
   });
+}
+
+/** A copy of `event` without its undefined fields (cheaper than deleting them: a deleted key makes a slow object). */
+function defined(event: TraceEvent): TraceEvent {
+  const raw = event as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key in raw) if (raw[key] !== undefined) out[key] = raw[key];
+  return out as TraceEvent;
 }
 
 /** Edges and warnings for what the tree found (links, cut cycles, skew, orphans, open spans, several traces, skipped spans). */
