@@ -240,6 +240,9 @@ function skipValue(text: string, i: number): number {
 class LazyNode implements Node {
   value: unknown;
   colonOffset?: number;
+  /** The node's value from the one JSON.parse of the whole text (see {@link sharedValueIn}), when known. */
+  parsed: unknown;
+  hasParsed = false;
   private kids: Node[] | undefined;
 
   constructor(
@@ -263,6 +266,9 @@ class LazyNode implements Node {
     const text = this.text;
     const out: Node[] = [];
     const end = this.offset + this.length - 1;
+    const values: unknown[] = [];
+    const keys = new Set<string>();
+    let duplicate = false;
     let i = skipWs(text, this.offset + 1);
     while (i < end) {
       if (this.type === 'object') {
@@ -272,16 +278,32 @@ class LazyNode implements Node {
         const vEnd = skipValue(text, vStart);
         const prop = new LazyNode(text, 'property', i, vEnd - i, this);
         prop.colonOffset = colon;
-        prop.children = [valueNode(text, i, keyEnd, prop), valueNode(text, vStart, vEnd, prop)];
+        const key = valueNode(text, i, keyEnd, prop);
+        const value = valueNode(text, vStart, vEnd, prop);
+        prop.children = [key, value];
+        if (keys.has(key.value as string)) duplicate = true;
+        keys.add(key.value as string);
+        values.push(value);
         out.push(prop);
         i = vEnd;
       } else {
         const vEnd = skipValue(text, i);
-        out.push(valueNode(text, i, vEnd, this));
+        const value = valueNode(text, i, vEnd, this);
+        values.push(value);
+        out.push(value);
         i = vEnd;
       }
       i = skipWs(text, i);
       if (text.charCodeAt(i) === 0x2c) i = skipWs(text, i + 1);
+    }
+    // Hand each child its part of the parsed value (not with repeated keys: JSON.parse keeps the last).
+    if (this.hasParsed && !duplicate && this.parsed !== null && typeof this.parsed === 'object') {
+      const parsed = this.parsed as Record<string, unknown>;
+      values.forEach((v, k) => {
+        const node = v as LazyNode;
+        node.parsed = this.type === 'object' ? parsed[(out[k] as LazyNode).children![0].value as string] : (parsed as unknown as unknown[])[k];
+        node.hasParsed = true;
+      });
     }
     return out;
   }
@@ -304,12 +326,26 @@ function valueNode(text: string, start: number, end: number, parent: Node): Node
 
 /** The lazy tree of `text` when it is valid JSON (checked by JSON.parse), else false. */
 function lazyTree(text: string): Node | undefined | false {
+  let parsed: unknown;
   try {
-    JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     return false;
   }
   const start = skipWs(text, 0);
   if (start >= text.length) return undefined;
-  return valueNode(text, start, skipValue(text, start), undefined as unknown as Node);
+  const root = valueNode(text, start, skipValue(text, start), undefined as unknown as Node) as LazyNode;
+  root.parsed = parsed;
+  root.hasParsed = true;
+  return root;
+}
+
+/**
+ * The value of a node like {@link valueIn}, but for valid JSON the very object of the one JSON.parse
+ * of the whole text (no second parse of the record's text). Callers must not change it: other nodes'
+ * values share its parts. For readers that only read records (the span readers).
+ */
+export function sharedValueIn(doc: JsonDocument, node: Node | undefined): unknown {
+  if (node instanceof LazyNode && node.hasParsed) return node.parsed;
+  return valueIn(doc, node);
 }

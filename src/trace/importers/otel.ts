@@ -47,7 +47,7 @@ import { normalizeSpanId } from '../span-tree';
 import { ImportBuilder } from './json-import';
 import { spanContent, type SpanContent, type SpanEvent } from './otel-content';
 import { buildSpanTrace, forEachDocument, genAiSpan, str, text as asText, type ImportSpan } from './span-import';
-import { isComplete, items, nodeRange, propertyOf, valueIn, type JsonDocument } from '../json-positions';
+import { isComplete, items, nodeRange, propertyOf, sharedValueIn, type JsonDocument } from '../json-positions';
 
 export const OTEL_FORMAT = 'otel-genai';
 
@@ -92,7 +92,7 @@ function collectSpans(doc: JsonDocument, spans: OtlpSpan[], b: ImportBuilder): v
   const roots = root.type === 'array' ? items(root) : [root];
   for (const r of roots) {
     for (const rs of items(propertyOf(r, 'resourceSpans', 'resource_spans'))) {
-      const resource = valueIn(doc, propertyOf(rs, 'resource'));
+      const resource = sharedValueIn(doc, propertyOf(rs, 'resource'));
       const service = isObject(resource) ? attributes(resource.attributes)['service.name'] : undefined;
       for (const ss of items(propertyOf(rs, 'scopeSpans', 'scope_spans', 'instrumentationLibrarySpans', 'instrumentation_library_spans'))) {
         for (const node of items(propertyOf(ss, 'spans'))) readSpan(doc, node, typeof service === 'string' ? service : undefined, spans, b);
@@ -121,7 +121,7 @@ function readSpan(doc: JsonDocument, node: Node, service: string | undefined, sp
     b.problem('error', `span ${ordinal} is cut off; skipped`, range);
     return;
   }
-  const v = valueIn(doc, node);
+  const v = sharedValueIn(doc, node);
   if (!isObject(v)) {
     b.problem('error', `span ${ordinal} must be an object; skipped`, range);
     return;
