@@ -1,8 +1,9 @@
 /**
  * Import throughput of the backend and framework span-export importers (Jaeger, Zipkin, Langfuse,
  * Phoenix, LangSmith, OpenAI Agents SDK, agent-observability documents) on about 10 MB per format,
- * beside a bare JSON.parse of the same text in the same run (the floor; the importers parse with
- * jsonc-parser's parseTree to keep positions, which costs more).
+ * beside a bare JSON.parse of the same text in the same run (the floor; the importers also find
+ * each record's place: one JSON.parse to check the text, a lazy position scan down to the records,
+ * src/trace/json-positions.ts).
  *
  * Input: each format's fixture in test/fixtures/<format>/ (written from the format's documentation,
  * see SOURCE.md), its span records repeated until the text reaches the target: in one document for

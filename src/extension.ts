@@ -17,6 +17,7 @@ import { SelectionService } from './editor/selection';
 import { goToSourcePrompt, type EventRef } from './editor/source-command';
 import { TraceStatusBar } from './editor/status-bar';
 import { TraceSessions } from './editor/trace-sessions';
+import { MappingFiles } from './editor/mapping-files';
 import { registerOpenUri } from './open-uri';
 import { markStart } from './start-report';
 import { GRAPH_VIEW_TYPE, GraphPanels, SIDE_PANEL_TYPE } from './panel/graph-panels';
@@ -27,6 +28,8 @@ const TRACE_LANGUAGES: vscode.DocumentSelector = [{ language: 'json' }, { langua
 /** What the extension exports: hooks for the integration tests (no user-facing API). */
 export interface OtraceApi {
   sessions: TraceSessions;
+  /** The mapping files in use (settings and workspace). */
+  mappings: MappingFiles;
   selection: SelectionService;
   /** Receives every `setDecorations` call (what was applied, per editor). */
   setDecorationProbe(probe: DecorationProbe | undefined): void;
@@ -36,7 +39,8 @@ export interface OtraceApi {
 
 export function activate(context: vscode.ExtensionContext): OtraceApi {
   markStart('activate called');
-  const sessions = new TraceSessions();
+  const mappings = new MappingFiles();
+  const sessions = new TraceSessions(undefined, mappings);
   const selection = new SelectionService();
   const panels = new GraphPanels(context.extensionUri, sessions, selection);
   const decorator = new TraceDecorator(context.extensionUri, sessions);
@@ -44,6 +48,8 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
     void vscode.commands.executeCommand('setContext', 'otrace.activeEditorIsTrace', !!editor && sessions.isTrace(editor.document));
 
   context.subscriptions.push(
+    mappings,
+    mappings.onDidChange(() => updateContext(vscode.window.activeTextEditor)),
     sessions,
     selection,
     panels,
@@ -80,6 +86,7 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
   void openStartTrace(panels);
   return {
     sessions,
+    mappings,
     selection,
     setDecorationProbe: (probe) => {
       decorator.probe = probe;

@@ -11,6 +11,9 @@ import { InProcessEngine, type TraceEngine } from '../session/engine';
 import type { TraceSnapshot } from '../session/snapshot';
 import { detectFormat, type FileAccess } from '../trace/formats';
 import { LiveFiles } from '../trace/live-files';
+import { globMatches } from '../trace/mapping';
+import { chooseMapping } from '../trace/mapping-choice';
+import type { MappingProvider } from './mapping-files';
 import type { Origin, Problem } from '../trace/model';
 
 const TRACE_NAME = /\.otrace\.jsonl?$/;
@@ -39,7 +42,11 @@ export class TraceSessions implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [this.diagnostics, this.changed];
 
-  constructor(private readonly engine: TraceEngine = new InProcessEngine()) {
+  constructor(
+    private readonly engine: TraceEngine = new InProcessEngine(),
+    private readonly mappings?: MappingProvider,
+  ) {
+    if (mappings) this.disposables.push(mappings.onDidChange((paths) => this.mappingsChanged(paths)));
     this.disposables.push(
       vscode.workspace.onDidOpenTextDocument((d) => void this.refresh(d)),
       vscode.workspace.onDidChangeTextDocument((e) => {
@@ -53,13 +60,36 @@ export class TraceSessions implements vscode.Disposable {
     for (const d of vscode.workspace.textDocuments) void this.refresh(d);
   }
 
-  /** True when the document is a trace file: by name, or (JSON/JSONL) by content. */
+  /** True when the document is a trace file: by name, by a mapping file that applies to it, or (JSON/JSONL) by content. */
   isTrace(document: vscode.TextDocument): boolean {
     if (TRACE_NAME.test(document.fileName)) return true;
+    const head = () => document.getText(new vscode.Range(0, 0, Math.min(document.lineCount, 50), 0));
+    const sources = this.mappings?.sources() ?? [];
+    if (sources.length && !document.fileName.endsWith('.otrace-map.json') && chooseMapping(sources, head(), document.fileName)) return true;
     if (!['json', 'jsonl', 'jsonc'].includes(document.languageId) && !/\.jsonl?$/.test(document.fileName)) return false;
     if (!vscode.workspace.getConfiguration('otrace').get<boolean>('detectByContent', true)) return false;
-    const head = document.getText(new vscode.Range(0, 0, Math.min(document.lineCount, 50), 0));
-    return detectFormat(head, document.fileName) !== undefined;
+    return detectFormat(head(), document.fileName) !== undefined;
+  }
+
+  /**
+   * Mapping files changed (`paths`): reads again every open trace that a changed mapping read, or
+   * whose name a changed mapping's glob matches (a new mapping, a new glob, a fixed mapping), and
+   * open documents that a mapping now makes traces.
+   */
+  private mappingsChanged(paths: ReadonlySet<string>): void {
+    const sources = this.mappings?.sources() ?? [];
+    const affects = (fsPath: string, mappingPath: string | undefined): boolean =>
+      (mappingPath !== undefined && paths.has(mappingPath)) || sources.some((s) => paths.has(s.path) && !!s.glob && globMatches(s.glob, fsPath));
+    for (const snapshot of [...this.snapshots.values()]) {
+      if (!affects(snapshot.path, snapshot.loaded.mappingPath)) continue;
+      this.snapshots.delete(snapshot.key);
+      const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === snapshot.key);
+      if (open) void this.forDocument(open);
+      else void this.forUri(vscode.Uri.parse(snapshot.key)).catch(() => undefined);
+    }
+    for (const d of vscode.workspace.textDocuments) {
+      if (!this.snapshots.has(d.uri.toString()) && !this.pending.has(d.uri.toString()) && affects(d.uri.fsPath, undefined)) void this.refresh(d);
+    }
   }
 
   /** Every session read so far. */
@@ -155,7 +185,7 @@ export class TraceSessions implements vscode.Disposable {
 
   private load(key: string, version: number, uri: vscode.Uri, text: string): Promise<TraceSnapshot | undefined> {
     const promise = this.engine
-      .load({ key, version, path: uri.fsPath, text, files: this.filesOf(key, uri) as FileAccess | undefined })
+      .load({ key, version, path: uri.fsPath, text, files: this.filesOf(key, uri) as FileAccess | undefined, mappings: this.mappings?.sources() })
       .then((snapshot) => {
         if (this.pending.get(key)?.promise !== promise) return snapshot; // a newer version is on its way
         this.pending.delete(key);

@@ -2,7 +2,8 @@
  * The engine that turns trace text into a {@link TraceSnapshot}, behind an async interface so that
  * a worker thread can implement it later without changing its callers. Pure: no `vscode`.
  */
-import { loadTrace, type FileAccess } from '../trace/formats';
+import type { FileAccess } from '../trace/formats';
+import { loadWithMappings, type MappingSource } from '../trace/mapping-choice';
 import '../trace/importers';
 import { makeSnapshot, type TraceSnapshot } from './snapshot';
 
@@ -17,6 +18,8 @@ export interface LoadRequest {
   text: string;
   /** Reads other files (sub-agent transcripts); undefined for files not on disk. */
   files?: FileAccess;
+  /** Mapping files that may read it, in precedence order (src/trace/mapping-choice.ts); none: built-in formats only. */
+  mappings?: readonly MappingSource[];
 }
 
 /** Computes snapshots. Implementations: {@link InProcessEngine} now, a worker thread later. */
@@ -29,7 +32,7 @@ export interface TraceEngine {
 /** Runs parse and analysis on the calling thread (the extension host today). */
 export class InProcessEngine implements TraceEngine {
   async load(request: LoadRequest): Promise<TraceSnapshot> {
-    const loaded = loadTrace(request.text, request.path, request.files);
+    const loaded = loadWithMappings(request.text, request.path, request.mappings ?? [], request.files);
     return makeSnapshot(request.key, request.version, request.path, loaded);
   }
 

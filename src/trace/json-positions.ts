@@ -37,6 +37,10 @@ export interface JsonDocument {
  */
 export function parseJsonDocument(text: string, lines?: LineIndex, base = 0): JsonDocument {
   const index = lines ?? new LineIndex(text);
+  // Valid JSON (the usual case): a lazy tree, whose nodes are found only where a reader looks.
+  // jsonc-parser's full tree of a 10 MB export costs ~20x JSON.parse, mostly garbage collection.
+  const lazy = lazyTree(text);
+  if (lazy !== false) return { text, root: lazy, lines: index, base, problems: [], firstErrorOffset: Infinity, errorOffsets: [] };
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, PARSE_OPTIONS);
   const problems: Problem[] = [];
@@ -188,4 +192,160 @@ export function mapStringOffsets(doc: JsonDocument, node: Node, decoded: readonl
     out[k++] = doc.base + Math.min(raw, rawEnd);
   }
   return out;
+}
+
+// ---- Lazy tree for valid JSON -------------------------------------------------------------------
+
+const WS = new Uint8Array(128);
+for (const c of [0x20, 0x09, 0x0a, 0x0d]) WS[c] = 1;
+
+/** Offset of the first non-whitespace character at or after `i`. */
+function skipWs(text: string, i: number): number {
+  for (let c = text.charCodeAt(i); c < 128 && WS[c] === 1; c = text.charCodeAt(++i));
+  return i;
+}
+
+/** Offset just past the string literal whose opening quote is at `i` (the text is valid JSON). */
+function skipString(text: string, i: number): number {
+  for (let j = text.indexOf('"', i + 1); ; j = text.indexOf('"', j + 1)) {
+    let k = j - 1;
+    while (text.charCodeAt(k) === 92 /* \ */) k--;
+    if ((j - k) % 2 === 1) return j + 1; // an even number of backslashes before it: the closing quote
+  }
+}
+
+/** Offset just past the JSON value starting at `i` (the text is valid JSON). */
+function skipValue(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (c === 0x22) return skipString(text, i);
+  if (c !== 0x7b && c !== 0x5b) {
+    let j = i + 1;
+    for (let d = text.charCodeAt(j); j < text.length && d !== 0x2c && d !== 0x7d && d !== 0x5d && !(d < 128 && WS[d] === 1); d = text.charCodeAt(++j));
+    return j;
+  }
+  let depth = 0;
+  for (let j = i; j < text.length; j++) {
+    const d = text.charCodeAt(j);
+    if (d === 0x22) j = skipString(text, j) - 1;
+    else if (d === 0x7b || d === 0x5b) depth++;
+    else if ((d === 0x7d || d === 0x5d) && --depth === 0) return j + 1;
+  }
+  return text.length;
+}
+
+/**
+ * A node of a valid JSON text with jsonc-parser's shape (type, offset, length, parent, value of a
+ * primitive, colonOffset of a property) whose children are scanned when first read.
+ */
+class LazyNode implements Node {
+  value: unknown;
+  colonOffset?: number;
+  /** The node's value from the one JSON.parse of the whole text (see {@link sharedValueIn}), when known. */
+  parsed: unknown;
+  hasParsed = false;
+  private kids: Node[] | undefined;
+
+  constructor(
+    private readonly text: string,
+    readonly type: Node['type'],
+    readonly offset: number,
+    readonly length: number,
+    readonly parent: Node | undefined,
+  ) {}
+
+  get children(): Node[] | undefined {
+    if (this.kids === undefined && (this.type === 'object' || this.type === 'array' || this.type === 'property')) this.kids = this.scan();
+    return this.kids;
+  }
+
+  set children(v: Node[] | undefined) {
+    this.kids = v;
+  }
+
+  private scan(): Node[] {
+    const text = this.text;
+    const out: Node[] = [];
+    const end = this.offset + this.length - 1;
+    const values: unknown[] = [];
+    const keys = new Set<string>();
+    let duplicate = false;
+    let i = skipWs(text, this.offset + 1);
+    while (i < end) {
+      if (this.type === 'object') {
+        const keyEnd = skipString(text, i);
+        const colon = skipWs(text, keyEnd);
+        const vStart = skipWs(text, colon + 1);
+        const vEnd = skipValue(text, vStart);
+        const prop = new LazyNode(text, 'property', i, vEnd - i, this);
+        prop.colonOffset = colon;
+        const key = valueNode(text, i, keyEnd, prop);
+        const value = valueNode(text, vStart, vEnd, prop);
+        prop.children = [key, value];
+        if (keys.has(key.value as string)) duplicate = true;
+        keys.add(key.value as string);
+        values.push(value);
+        out.push(prop);
+        i = vEnd;
+      } else {
+        const vEnd = skipValue(text, i);
+        const value = valueNode(text, i, vEnd, this);
+        values.push(value);
+        out.push(value);
+        i = vEnd;
+      }
+      i = skipWs(text, i);
+      if (text.charCodeAt(i) === 0x2c) i = skipWs(text, i + 1);
+    }
+    // Hand each child its part of the parsed value (not with repeated keys: JSON.parse keeps the last).
+    if (this.hasParsed && !duplicate && this.parsed !== null && typeof this.parsed === 'object') {
+      const parsed = this.parsed as Record<string, unknown>;
+      values.forEach((v, k) => {
+        const node = v as LazyNode;
+        node.parsed = this.type === 'object' ? parsed[(out[k] as LazyNode).children![0].value as string] : (parsed as unknown as unknown[])[k];
+        node.hasParsed = true;
+      });
+    }
+    return out;
+  }
+}
+
+/** The node of the value at [start, end) of a valid JSON text. */
+function valueNode(text: string, start: number, end: number, parent: Node): Node {
+  const c = text.charCodeAt(start);
+  const type: Node['type'] = c === 0x7b ? 'object' : c === 0x5b ? 'array' : c === 0x22 ? 'string' : c === 0x74 || c === 0x66 ? 'boolean' : c === 0x6e ? 'null' : 'number';
+  const node = new LazyNode(text, type, start, end - start, parent);
+  if (type === 'string') {
+    const raw = text.slice(start + 1, end - 1);
+    node.value = raw.includes('\\') ? JSON.parse(text.slice(start, end)) : raw;
+  }
+  else if (type === 'number') node.value = Number(text.slice(start, end));
+  else if (type === 'boolean') node.value = c === 0x74;
+  else if (type === 'null') node.value = null;
+  return node;
+}
+
+/** The lazy tree of `text` when it is valid JSON (checked by JSON.parse), else false. */
+function lazyTree(text: string): Node | undefined | false {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  const start = skipWs(text, 0);
+  if (start >= text.length) return undefined;
+  const root = valueNode(text, start, skipValue(text, start), undefined as unknown as Node) as LazyNode;
+  root.parsed = parsed;
+  root.hasParsed = true;
+  return root;
+}
+
+/**
+ * The value of a node like {@link valueIn}, but for valid JSON the very object of the one JSON.parse
+ * of the whole text (no second parse of the record's text). Callers must not change it: other nodes'
+ * values share its parts. For readers that only read records (the span readers).
+ */
+export function sharedValueIn(doc: JsonDocument, node: Node | undefined): unknown {
+  if (node instanceof LazyNode && node.hasParsed) return node.parsed;
+  return valueIn(doc, node);
 }

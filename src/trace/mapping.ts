@@ -50,7 +50,7 @@ const DOTTED = /^[^.\s]+(\.[^.\s]+)*$/;
  * Reads a mapping file. @param text its content; @param mapPath its path (set as `file` on problems).
  * @returns the mapping (undefined when an error makes it unusable) and positioned problems; never throws.
  */
-export function parseMapping(text: string, mapPath: string): { mapping?: TraceMapping; problems: Problem[] } {
+export function parseMapping(text: string, mapPath: string): { mapping?: TraceMapping; problems: Problem[]; glob?: string } {
   const doc = parseJsonDocument(text, new LineIndex(text));
   const problems: Problem[] = doc.problems.map((p) => ({ ...p, file: mapPath }));
   const at = (node: Node | undefined, severity: Problem['severity'], message: string) =>
@@ -106,8 +106,9 @@ export function parseMapping(text: string, mapPath: string): { mapping?: TraceMa
   }
   const name = valueIn(doc, propertyOf(root, 'name'));
   if (typeof name === 'string') m.name = name;
-  if (problems.some((p) => p.severity === 'error')) return { problems };
-  return { mapping: m as TraceMapping, problems };
+  // The glob is kept even when the mapping is unusable: a trace it was meant for can say why it did not apply.
+  if (problems.some((p) => p.severity === 'error')) return { problems, glob: m.files?.glob };
+  return { mapping: m as TraceMapping, problems, glob: m.files?.glob };
 }
 
 /** The value at a dotted path of a record (array indices as numbers), or undefined. */
@@ -122,10 +123,18 @@ export function pick(record: unknown, path: string | undefined): unknown {
   return v;
 }
 
-/** A file-name glob (`*`, `?`, `**`) as a RegExp over the path's last segments. */
+/**
+ * A file-name glob (`*`, `?`, `**`) as a RegExp over the path's last segments: `*.log.jsonl` matches
+ * the file name, `runs/*.jsonl` a file in any `runs` folder, `**\/x.jsonl` x.jsonl in any folder.
+ */
 function globRegExp(glob: string): RegExp {
-  const re = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*\/?/g, '\u0000').replace(/\*/g, '[^/\\\\]*').replace(/\?/g, '[^/\\\\]').replace(/\u0000/g, '.*');
+  const re = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*\//g, '\u0001').replace(/\*\*/g, '\u0000').replace(/\*/g, '[^/\\\\]*').replace(/\?/g, '[^/\\\\]').replace(/\u0001/g, '(?:.*[/\\\\])?').replace(/\u0000/g, '.*');
   return new RegExp(`(^|[/\\\\])${re}$`);
+}
+
+/** True when `fileName` (a path) matches `glob` (see {@link mappingApplies} for the glob rules). */
+export function globMatches(glob: string, fileName: string): boolean {
+  return globRegExp(glob).test(fileName);
 }
 
 /** True when the mapping's glob matches `fileName` and its first record has every required field. */

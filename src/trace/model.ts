@@ -54,6 +54,8 @@ export interface LoadedTrace {
    * fields (a JSONL file with several trace-fields lines); see src/trace/trace-groups.ts.
    */
   traceHeaders?: Record<string, TraceHeader>;
+  /** The mapping file (`*.otrace-map.json`) that read it, when one did (src/trace/mapping-choice.ts). */
+  mappingPath?: string;
 }
 
 /** The origin of the first event with this id (for callers that only hold an id, such as tests and the CLI). */

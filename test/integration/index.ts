@@ -33,6 +33,7 @@ const TEST_FILES: Record<string, () => unknown> = {
   'editor.test.ts': () => require('./editor.test'),
   'editor-analysis.test.ts': () => require('./editor-analysis.test'),
   'live.test.ts': () => require('./live.test'),
+  'mapping.test.ts': () => require('./mapping.test'),
   'start.test.ts': () => require('./start.test'),
 };
 

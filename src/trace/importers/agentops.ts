@@ -19,7 +19,7 @@
 import type { Node } from 'jsonc-parser';
 import { registerFormat, type TraceFormat } from '../formats';
 import { LineIndex, type LoadedTrace } from '../model';
-import { isComplete, items, nodeRange, parseJsonDocument, propertyOf, valueIn, type JsonDocument } from '../json-positions';
+import { isComplete, items, nodeRange, parseJsonDocument, propertyOf, sharedValueIn, type JsonDocument } from '../json-positions';
 import { ImportBuilder } from './json-import';
 import { spanContent } from './otel-content';
 import { buildSpanTrace, flatten, genAiSpan, str, text, timeNs, type ImportSpan, type SpanRole } from './span-import';
@@ -46,10 +46,10 @@ export function readAgentOps(source: string, fileName: string): LoadedTrace {
   const docs = root?.type === 'array' ? items(root) : root ? [root] : [];
   let header: Record<string, unknown> | undefined;
   for (const d of docs) {
-    const v = valueIn(doc, propertyOf(d, 'trace'));
+    const v = sharedValueIn(doc, propertyOf(d, 'trace'));
     const trace = isObject(v) ? v : {};
     header ??= trace;
-    const traceId = str(trace.trace_id) ?? str(valueIn(doc, propertyOf(d, 'trace_id'))) ?? '';
+    const traceId = str(trace.trace_id) ?? str(sharedValueIn(doc, propertyOf(d, 'trace_id'))) ?? '';
     for (const node of items(propertyOf(d, 'spans'))) visit(node, undefined, traceId);
   }
   return buildSpanTrace(spans, b, fileName, { format: AGENTOPS_FORMAT, metaKey: 'agentops', header: header && str(header.project_id) ? { project_id: str(header.project_id) } : undefined });
@@ -66,7 +66,7 @@ function durationNs(v: unknown): bigint | undefined {
 
 function readSpan(doc: JsonDocument, node: Node, record: number, nestedIn: string | undefined, traceId: string, spans: ImportSpan[], b: ImportBuilder): string | undefined {
   const range = nodeRange(doc, node);
-  const v = isComplete(doc, node) ? valueIn(doc, node) : undefined;
+  const v = isComplete(doc, node) ? sharedValueIn(doc, node) : undefined;
   const id = isObject(v) ? str(v.span_id) : undefined;
   if (!isObject(v) || !id) {
     b.problem('error', `span ${record} ${!isComplete(doc, node) ? 'is cut off' : isObject(v) ? 'has no "span_id"' : 'must be an object'}; skipped`, range);

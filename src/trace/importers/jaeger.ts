@@ -17,7 +17,7 @@ import type { Node } from 'jsonc-parser';
 import { registerFormat, type TraceFormat } from '../formats';
 import { LineIndex, type LoadedTrace } from '../model';
 import { normalizeSpanId } from '../span-tree';
-import { isComplete, items, nodeRange, parseJsonDocument, propertyOf, valueIn, type JsonDocument } from '../json-positions';
+import { isComplete, items, nodeRange, parseJsonDocument, propertyOf, sharedValueIn, type JsonDocument } from '../json-positions';
 import { ImportBuilder } from './json-import';
 import { spanContent, type SpanEvent } from './otel-content';
 import { buildSpanTrace, genAiSpan, num, str, text, timeNs, type ImportSpan } from './span-import';
@@ -43,7 +43,7 @@ export function readJaeger(text: string, fileName: string): LoadedTrace {
   const root = doc.root;
   const traces = root?.type === 'array' ? items(root) : propertyOf(root, 'data') ? items(propertyOf(root, 'data')) : root ? [root] : [];
   for (const tr of traces) {
-    const processes = valueIn(doc, propertyOf(tr, 'processes'));
+    const processes = sharedValueIn(doc, propertyOf(tr, 'processes'));
     for (const node of items(propertyOf(tr, 'spans'))) readSpan(doc, node, record++, isObject(processes) ? processes : {}, spans, b);
   }
   return buildSpanTrace(spans, b, fileName, { format: JAEGER_FORMAT, metaKey: 'jaeger', figures: { traces: traces.length } });
@@ -52,7 +52,7 @@ export function readJaeger(text: string, fileName: string): LoadedTrace {
 function readSpan(doc: JsonDocument, node: Node, record: number, processes: Record<string, unknown>, spans: ImportSpan[], b: ImportBuilder): void {
   const ordinal = spans.length;
   const range = nodeRange(doc, node);
-  const v = isComplete(doc, node) ? valueIn(doc, node) : undefined;
+  const v = isComplete(doc, node) ? sharedValueIn(doc, node) : undefined;
   const spanId = isObject(v) ? str(v.spanID) : undefined;
   if (!isObject(v) || !spanId) {
     b.problem('error', `span ${record} ${!isComplete(doc, node) ? 'is cut off' : isObject(v) ? 'has no "spanID"' : 'must be an object'}; skipped`, range);

@@ -17,7 +17,8 @@ export class ImportBuilder {
 
   /** Adds an event (undefined optional fields are dropped) and returns it. */
   add(event: TraceEvent, origin: Origin): TraceEvent {
-    for (const key of Object.keys(event)) if ((event as Record<string, unknown>)[key] === undefined) delete (event as Record<string, unknown>)[key];
+    const raw = event as Record<string, unknown>;
+    for (const key in raw) if (raw[key] === undefined) delete raw[key];
     this.events.push(event);
     this.origins.push(origin);
     return event;

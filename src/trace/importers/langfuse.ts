@@ -18,7 +18,7 @@
 import type { Node } from 'jsonc-parser';
 import { registerFormat, type TraceFormat } from '../formats';
 import { LineIndex, type LoadedTrace } from '../model';
-import { isComplete, items, nodeRange, parseJsonDocument, propertyOf, valueIn, type JsonDocument } from '../json-positions';
+import { isComplete, items, nodeRange, parseJsonDocument, propertyOf, sharedValueIn, type JsonDocument } from '../json-positions';
 import { ImportBuilder } from './json-import';
 import { buildSpanTrace, num, str, text, timeNs, type ImportSpan, type SpanRole } from './span-import';
 
@@ -46,7 +46,7 @@ export function readLangfuse(source: string, fileName: string): LoadedTrace {
       readObservation(doc, node, record++, undefined, spans, b);
       continue;
     }
-    const trace = valueIn(doc, node);
+    const trace = sharedValueIn(doc, node);
     const t = isObject(trace) ? trace : {};
     first ??= t;
     for (const o of items(observations)) {
@@ -69,7 +69,7 @@ export function readLangfuse(source: string, fileName: string): LoadedTrace {
 
 function readObservation(doc: JsonDocument, node: Node, record: number, traceName: string | undefined, spans: ImportSpan[], b: ImportBuilder): void {
   const range = nodeRange(doc, node);
-  const v = isComplete(doc, node) ? valueIn(doc, node) : undefined;
+  const v = isComplete(doc, node) ? sharedValueIn(doc, node) : undefined;
   const id = isObject(v) ? str(v.id) : undefined;
   if (!isObject(v) || !id) {
     b.problem('error', `observation ${record} ${!isComplete(doc, node) ? 'is cut off' : isObject(v) ? 'has no "id"' : 'must be an object'}; skipped`, range);

@@ -19,7 +19,7 @@
 import type { Node } from 'jsonc-parser';
 import { registerFormat, type TraceFormat } from '../formats';
 import { LineIndex, type LoadedTrace, type Range } from '../model';
-import { isComplete, items, nodeRange, propertyOf, valueIn, type JsonDocument } from '../json-positions';
+import { isComplete, items, nodeRange, propertyOf, sharedValueIn, type JsonDocument } from '../json-positions';
 import { ImportBuilder } from './json-import';
 import { buildSpanTrace, forEachDocument, num, str, text, timeNs, type ImportSpan, type SpanRole } from './span-import';
 
@@ -42,7 +42,7 @@ export function readLangSmith(source: string, fileName: string): LoadedTrace {
   const visit = (doc: JsonDocument, node: Node, nestedIn: string | undefined): void => {
     const range = nodeRange(doc, node);
     const index = record++;
-    const v = isComplete(doc, node) ? valueIn(doc, node) : undefined;
+    const v = isComplete(doc, node) ? sharedValueIn(doc, node) : undefined;
     const id = isObject(v) ? str(v.id) : undefined;
     if (!isObject(v) || !id) {
       b.problem('error', `run ${index} ${!isComplete(doc, node) ? 'is cut off' : isObject(v) ? 'has no "id"' : 'must be an object'}; skipped`, range);

@@ -18,7 +18,7 @@
 import type { Node } from 'jsonc-parser';
 import { registerFormat, type TraceFormat } from '../formats';
 import { LineIndex, type LoadedTrace } from '../model';
-import { isComplete, items, nodeRange, propertyOf, valueIn, type JsonDocument } from '../json-positions';
+import { isComplete, items, nodeRange, propertyOf, sharedValueIn, type JsonDocument } from '../json-positions';
 import { ImportBuilder } from './json-import';
 import { buildSpanTrace, forEachDocument, num, str, text, timeNs, type ImportSpan, type SpanRole } from './span-import';
 
@@ -55,7 +55,7 @@ export function readOpenAiAgents(source: string, fileName: string): LoadedTrace 
 
 function readRecord(doc: JsonDocument, node: Node, record: number, spans: ImportSpan[], traces: Record<string, unknown>[], workflows: Map<string, string>, pending: ImportSpan[], b: ImportBuilder): void {
   const range = nodeRange(doc, node);
-  const v = isComplete(doc, node) ? valueIn(doc, node) : undefined;
+  const v = isComplete(doc, node) ? sharedValueIn(doc, node) : undefined;
   if (isObject(v) && v.object === 'trace') {
     traces.push(v);
     if (str(v.id) && str(v.workflow_name)) workflows.set(str(v.id)!, str(v.workflow_name)!);

@@ -104,10 +104,12 @@ function readMessages(raw: unknown, out: SpanContent): string | undefined {
 /** OpenInference flattened messages (`<prefix>.<i>.message.content`) in index order, or undefined. */
 function flattened(attrs: Record<string, unknown>, prefix: string): string | undefined {
   const found: [number, string][] = [];
-  const re = new RegExp(`^${prefix.replace(/\./g, '\\.')}\\.(\\d+)\\.message\\.content$`);
-  for (const [k, v] of Object.entries(attrs)) {
-    const m = re.exec(k);
-    if (m && v !== undefined && v !== null) found.push([Number(m[1]), asText(v)!]);
+  const head = `${prefix}.`;
+  for (const k in attrs) {
+    if (!k.startsWith(head) || !k.endsWith('.message.content')) continue;
+    const index = k.slice(head.length, k.length - '.message.content'.length);
+    const v = attrs[k];
+    if (/^\d+$/.test(index) && v !== undefined && v !== null) found.push([Number(index), asText(v)!]);
   }
   if (!found.length) return undefined;
   return found.sort((a, b) => a[0] - b[0]).map((x) => x[1]).join('\n');

@@ -17,7 +17,7 @@
 import type { Node } from 'jsonc-parser';
 import { registerFormat, type TraceFormat } from '../formats';
 import { LineIndex, type LoadedTrace } from '../model';
-import { isComplete, items, nodeRange, propertyOf, valueIn, type JsonDocument } from '../json-positions';
+import { isComplete, items, nodeRange, propertyOf, sharedValueIn, type JsonDocument } from '../json-positions';
 import { ImportBuilder } from './json-import';
 import { spanContent, type SpanEvent } from './otel-content';
 import { buildSpanTrace, flatten, forEachDocument, genAiSpan, str, timeNs, type ImportSpan } from './span-import';
@@ -43,7 +43,7 @@ export function readPhoenix(source: string, fileName: string): LoadedTrace {
 
 function readSpan(doc: JsonDocument, node: Node, record: number, spans: ImportSpan[], b: ImportBuilder): void {
   const range = nodeRange(doc, node);
-  const v = isComplete(doc, node) ? valueIn(doc, node) : undefined;
+  const v = isComplete(doc, node) ? sharedValueIn(doc, node) : undefined;
   const context = isObject(v) && isObject(v.context) ? v.context : {};
   const spanId = isObject(v) ? str(context.span_id) ?? str(v['context.span_id']) ?? str(v.span_id) : undefined;
   if (!isObject(v) || !spanId) {

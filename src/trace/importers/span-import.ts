@@ -6,6 +6,8 @@
  * from parent ids only, links, clock skew, open spans, orphans, parent cycles; docs/model.md "Span trees").
  *
  * Span role -> events (ids = the span id; derived events `<id>.return` / `.result` / `.stop`):
+ * - spawn (GenAI `create_agent`): `spawn` (creator's lane -> the created agent), and a `spawn` edge to
+ *   the created agent's first invocation;
  * - agent: `delegate` at start (caller lane -> agent), `return` at end (agent -> caller), and `stop` at
  *   end when the span failed (error; max_turns when the error says a recursion / turn limit was hit) or
  *   records finish reasons (as in the OTLP reader);
@@ -18,8 +20,7 @@
  * Time: t = seconds since the earliest span start; duration_s = end - start (exact, from ns bigints).
  * Edges: parent event -> child event `causal`; delegate -> return, tool_call -> tool_result `return`;
  * a link (Jaeger FOLLOWS_FROM, extra parents) -> `link`.
- * This mirrors the OTLP reader (./otel.ts) so that one span means the same in every format; that
- * reader's builder is private to it, so the shared part lives here.
+ * Every span reader builds on it (the OTLP reader ./otel.ts too), so one span means the same in every format.
  */
 import { LineIndex, type LoadedTrace, type Origin, type Range } from '../model';
 import type { StopReason, TraceEdge, TraceEvent } from '../schema';
@@ -30,7 +31,7 @@ import { ImportBuilder, baseName } from './json-import';
 import { ms, stopReasonOf } from './otel-content';
 
 /** What a span stands for in the trace model. */
-export type SpanRole = 'agent' | 'handoff' | 'tool' | 'llm' | 'event' | 'chain' | 'guardrail' | 'other';
+export type SpanRole = 'agent' | 'spawn' | 'handoff' | 'tool' | 'llm' | 'event' | 'chain' | 'guardrail' | 'other';
 
 /** One span as a reader hands it over. Times (start, end from {@link SpanNode}) in ns since the epoch. */
 export interface ImportSpan extends SpanNode {
@@ -124,13 +125,14 @@ export function genAiSpan(attrs: Record<string, unknown>, name: string): Pick<Im
   const op = str(attrs['gen_ai.operation.name']);
   const oi = str(attrs['openinference.span.kind'])?.toUpperCase();
   let role: SpanRole = 'other';
-  if (op === 'invoke_agent' || op === 'create_agent' || oi === 'AGENT') role = 'agent';
+  if (op === 'create_agent') role = 'spawn';
+  else if (op === 'invoke_agent' || oi === 'AGENT') role = 'agent';
   else if (op === 'execute_tool' || op === 'retrieval' || oi === 'TOOL' || oi === 'RETRIEVER' || oi === 'RERANKER') role = 'tool';
   else if (op === 'chat' || op === 'generate_content' || op === 'text_completion' || op === 'embeddings' || oi === 'LLM' || oi === 'EMBEDDING') role = 'llm';
   else if (op === 'invoke_workflow' || oi === 'CHAIN') role = 'chain';
   else if (oi === 'GUARDRAIL') role = 'guardrail';
   let agent = str(attrs['gen_ai.agent.name']) || str(attrs['agent.name']) || str(attrs['gen_ai.agent.id']);
-  if (!agent && role === 'agent') agent = /^(?:invoke_agent|create_agent)\s+(.+)$/.exec(name)?.[1] ?? (name || undefined);
+  if (!agent && (role === 'agent' || role === 'spawn')) agent = /^(?:invoke_agent|create_agent)\s+(.+)$/.exec(name)?.[1] ?? (role === 'agent' ? name || undefined : undefined);
   const tool = role === 'tool' ? str(attrs['gen_ai.tool.name']) ?? str(attrs['tool.name']) ?? (name.replace(/^execute_tool\s+/, '') || 'tool') : undefined;
   const model = str(attrs['gen_ai.request.model']) ?? str(attrs['gen_ai.response.model']) ?? str(attrs['llm.model_name']);
   const input = num(attrs['gen_ai.usage.input_tokens']) ?? num(attrs['gen_ai.usage.prompt_tokens']) ?? num(attrs['llm.token_count.prompt']);
@@ -169,6 +171,14 @@ export interface SpanTraceOptions {
   header?: Record<string, unknown>;
   /** Extra figures for metadata[metaKey]. */
   figures?: Record<string, unknown>;
+  /** `metadata.source` (default: the format id). */
+  source?: string;
+  /** Why skipped spans are not shown, in their warning (default: "no agent, tool, model or step role"). */
+  skipWhy?: string;
+  /** Format-specific notes, reported after the tree's warnings and before the skipped spans' one, at their span's record. */
+  notes?: { severity: 'info' | 'warning'; message: string; ordinal: number }[];
+  /** Read a failed agent's error text for a turn / recursion limit (stop reason max_turns; default true). */
+  maxTurnsFromError?: boolean;
 }
 
 /**
@@ -196,6 +206,8 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
   let t0: bigint | undefined;
   for (const s of spans) if (s.start !== undefined && (t0 === undefined || s.start < t0)) t0 = s.start;
   const seconds = (ns: bigint | undefined): number => (ns === undefined || t0 === undefined ? 0 : Math.max(0, Number(ns - t0) / 1e9));
+  // Each span's effective start in seconds, once (bigint arithmetic allocates on every call).
+  const startS = spans.map((s) => seconds(tree.effectiveStart[s.ordinal]));
 
   const rootOfTrace = new Map<string, ImportSpan>();
   for (const s of spans) if (tree.parent[s.ordinal] === undefined && tree.orphanOf[s.ordinal] === undefined && !rootOfTrace.has(s.traceId)) rootOfTrace.set(s.traceId, s);
@@ -242,17 +254,17 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
     for (let p = parentOf(s); p && !usageBelow.has(p); p = parentOf(p)) usageBelow.add(p);
   }
   // Handoffs, in time order: the receiving agent's next agent span is delegated by the handing-off agent.
-  const handoffs = spans.filter((s) => s.role === 'handoff' && s.handoffTo).sort((x, y) => seconds(tree.effectiveStart[x.ordinal]) - seconds(tree.effectiveStart[y.ordinal]) || x.ordinal - y.ordinal);
+  const handoffs = spans.filter((s) => s.role === 'handoff' && s.handoffTo).sort((x, y) => startS[x.ordinal] - startS[y.ordinal] || x.ordinal - y.ordinal);
   const handedBy = new Map<ImportSpan, ImportSpan>();
-  const agentSpans = spans.filter((s) => s.role === 'agent').sort((x, y) => seconds(tree.effectiveStart[x.ordinal]) - seconds(tree.effectiveStart[y.ordinal]) || x.ordinal - y.ordinal);
+  const agentSpans = spans.filter((s) => s.role === 'agent').sort((x, y) => startS[x.ordinal] - startS[y.ordinal] || x.ordinal - y.ordinal);
   const byAgent = new Map<string, ImportSpan[]>();
   for (const a of agentSpans) if (a.agent) (byAgent.get(a.agent) ?? byAgent.set(a.agent, []).get(a.agent)!).push(a);
   const cursor = new Map<string, number>();
   for (const h of handoffs) {
-    const th = seconds(tree.effectiveStart[h.ordinal]);
+    const th = startS[h.ordinal];
     const list = byAgent.get(h.handoffTo!) ?? [];
     let k = cursor.get(h.handoffTo!) ?? 0;
-    while (k < list.length && (handedBy.has(list[k]) || seconds(tree.effectiveStart[list[k].ordinal]) < th)) k++;
+    while (k < list.length && (handedBy.has(list[k]) || startS[list[k].ordinal] < th)) k++;
     cursor.set(h.handoffTo!, k);
     if (k < list.length) handedBy.set(list[k], h);
   }
@@ -265,18 +277,20 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
 
   const pending: { event: TraceEvent; origin: Origin; key: [number, number, number, number, number]; traceId: string }[] = [];
   const push = (event: TraceEvent, s: ImportSpan, atEnd: boolean, sub = 0): void => {
-    pending.push({ event, origin: s.origin, key: [event.t, atEnd ? 1 : 0, atEnd ? -tree.depth[s.ordinal] : tree.depth[s.ordinal], s.ordinal, sub], traceId: s.traceId });
+    pending.push({ event: defined(event), origin: s.origin, key: [event.t, atEnd ? 1 : 0, atEnd ? -tree.depth[s.ordinal] : tree.depth[s.ordinal], s.ordinal, sub], traceId: s.traceId });
   };
   tree.missing.forEach((m) => {
     const orphans = m.children.map((i) => spans[i]);
-    const first = orphans.reduce((a, c) => (seconds(tree.effectiveStart[c.ordinal]) < seconds(tree.effectiveStart[a.ordinal]) ? c : a));
-    const ev = { id: `missing:${m.spanId}`, t: seconds(tree.effectiveStart[first.ordinal]), type: 'orchestrator_decision', kind: 'missing_parent', placeholder: true, agent: lane(first), missing_span_id: m.spanId, content: `missing parent ${noun} ${m.spanId} (not in this file; ${orphans.length} ${noun}${orphans.length > 1 ? 's' : ''} name it)` } as TraceEvent;
+    const first = orphans.reduce((a, c) => (startS[c.ordinal] < startS[a.ordinal] ? c : a));
+    const ev = { id: `missing:${m.spanId}`, t: startS[first.ordinal], type: 'orchestrator_decision', kind: 'missing_parent', placeholder: true, agent: lane(first), missing_span_id: m.spanId, content: `missing parent ${noun} ${m.spanId} (not in this file; ${orphans.length} ${noun}${orphans.length > 1 ? 's' : ''} name it)` } as TraceEvent;
     pending.push({ event: ev, origin: first.origin, key: [ev.t, 0, -1, first.ordinal, 0], traceId: m.traceId });
   });
   const skipped: Record<string, number> = {};
+  const firstInvoke = new Map<string, string>();
+  const created = new Map<string, string>();
   for (const s of spans) {
     const i = s.ordinal;
-    const t = seconds(tree.effectiveStart[i]);
+    const t = startS[i];
     const open = tree.open[i];
     const tEnd = open ? undefined : Math.max(t, seconds(s.end));
     const duration = !open && s.start !== undefined && s.end !== undefined ? Number(s.end - s.start) / 1e9 : undefined;
@@ -291,17 +305,26 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
     }
     const common = { parent: parentEvent, causes, span_name: s.name || undefined, ...startExtras };
     switch (s.role) {
+      case 'spawn': {
+        const agent = lane(s);
+        const caller = callerOf(s);
+        push({ id: s.id, t, type: 'spawn', agent: caller, from: caller, to: agent, duration_s: duration, content: s.input, model: s.model, ...common } as TraceEvent, s, false);
+        created.set(agent, s.id);
+        break;
+      }
       case 'agent': {
         const agent = lane(s);
         const caller = callerOf(s);
         push({ id: s.id, t, type: 'delegate', agent: caller, from: caller, to: agent, duration_s: duration, content: s.input, ...common } as TraceEvent, s, false);
+        if (!firstInvoke.has(agent)) firstInvoke.set(agent, s.id);
         const h = handedBy.get(s);
         if (h) b.edge(h.id, s.id, 'causal');
         if (tEnd === undefined) break;
         push({ id: `${s.id}.return`, t: tEnd, type: 'return', agent, from: agent, to: caller, content: s.output, tokens: usageBelow.has(s) ? undefined : s.tokens, model: s.model, parent: s.id, causes: [s.id], error: s.error } as TraceEvent, s, true, 0);
         b.edge(s.id, `${s.id}.return`, 'return');
         const last = s.finishReasons?.[s.finishReasons.length - 1];
-        const reason: StopReason | undefined = s.error ? (/recursion limit|max(imum)?[ _](turns|iterations|steps)/i.test(s.error) ? 'max_turns' : 'error') : last !== undefined ? stopReasonOf(last) : undefined;
+        const limit = opts.maxTurnsFromError !== false && !!s.error && /recursion limit|max(imum)?[ _](turns|iterations|steps)/i.test(s.error);
+        const reason: StopReason | undefined = s.error ? (limit ? 'max_turns' : 'error') : last !== undefined ? stopReasonOf(last) : undefined;
         if (reason) {
           push({ id: `${s.id}.stop`, t: tEnd, type: 'stop', agent, reason, decided_by: agent, detail: s.error ?? `finish_reasons ${JSON.stringify(s.finishReasons)}`, parent: s.id, causes: [`${s.id}.return`] } as TraceEvent, s, true, 1);
           b.edge(`${s.id}.return`, `${s.id}.stop`, 'causal');
@@ -346,6 +369,10 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
     }
     if (mapped(s) && parentEvent) b.edge(parentEvent, s.id, 'causal');
   }
+  for (const [agent, spawnId] of created) {
+    const invoke = firstInvoke.get(agent);
+    if (invoke) b.edge(spawnId, invoke, 'spawn');
+  }
   pending.sort((x, y) => {
     for (let i = 0; i < 5; i++) if (x.key[i] !== y.key[i]) return x.key[i] - y.key[i];
     return 0;
@@ -354,7 +381,7 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
   const several = tree.traceIds.filter(Boolean).length > 1;
   for (const p of pending) b.add(several && p.traceId ? ({ ...p.event, trace_id: p.traceId } as TraceEvent) : p.event, p.origin);
   const eventOf = (s: ImportSpan): string | undefined => (mapped(s) ? s.id : mappedAncestor(s));
-  reportTree(spans, tree, b, eventOf, skipped, noun);
+  reportTree(spans, tree, b, eventOf, skipped, noun, opts);
 
   const traceIds = tree.traceIds.filter(Boolean);
   const services = [...new Set(spans.map((s) => s.service).filter((x): x is string => !!x))];
@@ -366,14 +393,26 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
     trace_id: traceIds[0] ?? baseName(fileName),
     system: services[0],
     ...opts.header,
-    metadata: { source: opts.format, [opts.metaKey]: figures },
+    metadata: { source: opts.source ?? opts.format, [opts.metaKey]: figures },
   });
 }
 
-/** Edges and warnings for what the tree found (links, cut cycles, skew, orphans, open spans, several traces, skipped spans). */
-function reportTree(spans: ImportSpan[], tree: SpanTree, b: ImportBuilder, eventOf: (s: ImportSpan) => string | undefined, skipped: Record<string, number>, noun: string): void {
+/** A copy of `event` without its undefined fields (cheaper than deleting them: a deleted key makes a slow object). */
+function defined(event: TraceEvent): TraceEvent {
+  const raw = event as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key in raw) if (raw[key] !== undefined) out[key] = raw[key];
+  return out as TraceEvent;
+}
+
+/**
+ * Edges and warnings for what the tree found: links (own edge type), cut cycles (a marked `link`
+ * edge where the parent edge was), skew, orphans, open spans, several traces, the reader's notes, and
+ * the spans that gave no event.
+ */
+function reportTree(spans: ImportSpan[], tree: SpanTree, b: ImportBuilder, eventOf: (s: ImportSpan) => string | undefined, skipped: Record<string, number>, noun: string, opts: SpanTraceOptions): void {
   const at = (i: number): Range => spans[i].origin.range;
-  const plural = (n: number, w: string) => `${n} ${w}${n > 1 ? 's' : ''}`;
+  const nouns = (n: number) => `${n} ${noun}${n > 1 ? 's' : ''}`;
   let unresolved = 0;
   const linked = new Set<string>();
   for (const l of tree.links) {
@@ -391,35 +430,39 @@ function reportTree(spans: ImportSpan[], tree: SpanTree, b: ImportBuilder, event
       b.edges.push(edge);
     }
   }
-  if (unresolved) b.problem('info', `${plural(unresolved, `${noun} link`)} name a ${noun} not in this file (or one that gives no event); not drawn`, at(tree.links[0].from));
+  if (unresolved) b.problem('info', `${unresolved} ${noun} link${unresolved > 1 ? 's name' : ' names'} a ${noun} not in this file (or one that gives no event); not drawn`, at(tree.links[0].from));
   for (const c of tree.cycles) {
     const names = c.cycle.map((i) => spans[i].id);
     const src = eventOf(spans[c.parent]);
     const dst = eventOf(spans[c.child]);
     if (src && dst && src !== dst) b.edges.push({ src, dst, type: 'link', cut_parent: true });
-    b.problem('warning', c.cycle.length === 1 ? `${noun} ${names[0]} names itself as its parent; drawn as a root` : `parent ids form a cycle (${[...names, names[0]].join(' -> ')}); cut at ${noun} ${spans[c.child].id} (the earliest), drawn as a root; the cut parent edge is drawn as a marked link`, at(c.child));
+    b.problem('warning', c.cycle.length === 1 ? `${noun} ${names[0]} names itself as its parent; drawn as a root` : `parent ids form a cycle (each ${noun}'s parent is the next: ${[...names, names[0]].join(' -> ')}); cut at ${noun} ${spans[c.child].id} (the earliest), which is drawn as a root; the cut parent edge is drawn as a marked link`, at(c.child));
   }
   const skewed = spans.filter((s) => tree.skew[s.ordinal] !== undefined);
   if (skewed.length) {
     const worst = skewed.reduce((a, s) => (tree.skew[s.ordinal]! < tree.skew[a.ordinal]! ? s : a));
-    b.problem('warning', `clock skew: ${plural(skewed.length, noun)} start before their parent (up to ${ms(-tree.skew[worst.ordinal]!)} early); each is placed at its parent's start with "clock_skew_s" and its recorded time in "recorded_t"`, at(skewed[0].ordinal));
+    b.problem('warning', `clock skew: ${nouns(skewed.length)} ${skewed.length > 1 ? 'start before their parents' : 'starts before its parent'} (up to ${ms(-tree.skew[worst.ordinal]!)} early); each is placed at its parent's start with "clock_skew_s" and its recorded time in "recorded_t"`, at(skewed[0].ordinal));
   }
   if (tree.missing.length) {
     const count = tree.missing.reduce((n, m) => n + m.children.length, 0);
-    b.problem('warning', `${plural(count, noun)} lost their parent (${tree.missing.map((m) => m.spanId).join(', ')} not in this file); shown under a "missing parent" placeholder`, at(tree.missing[0].children[0]));
+    b.problem('warning', `${nouns(count)} lost ${count > 1 ? 'their' : 'its'} parent (${tree.missing.map((m) => m.spanId).join(', ')} not in this file); shown under a "missing parent" placeholder`, at(tree.missing[0].children[0]));
   }
   const open = spans.filter((s) => tree.open[s.ordinal] && s.role !== 'event');
-  if (open.length) b.problem('warning', `${plural(open.length, noun)} without an end time (${open.slice(0, 10).map((s) => s.id).join(', ')}${open.length > 10 ? ', ...' : ''}): still open when the file was written; duration unknown, no result or return invented`, at(open[0].ordinal));
+  if (open.length) {
+    const ids = `${open.slice(0, 10).map((s) => s.id).join(', ')}${open.length > 10 ? ', ...' : ''}`;
+    b.problem('warning', `${nouns(open.length)} ${open.length > 1 ? 'have' : 'has'} no end time (${ids}): still open when the file was written; duration unknown, no result or return invented`, at(open[0].ordinal));
+  }
   const traces = tree.traceIds.filter(Boolean);
   if (traces.length > 1) {
     const second = spans.find((s) => s.traceId === traces[1])!.ordinal;
     const named = traces.length > 5 ? `${traces.slice(0, 5).join(', ')}, ...` : traces.join(', ');
     b.problem('info', `${traces.length} traces in this file (${named}); one graph with a lane group per trace; each trace is analysed on its own`, at(second));
   }
+  for (const n of opts.notes ?? []) b.problem(n.severity, n.message, at(n.ordinal));
   const kinds = Object.entries(skipped);
   if (kinds.length) {
     const total = kinds.reduce((n, [, c]) => n + c, 0);
     const first = spans.find((s) => s.role === 'other')!;
-    b.problem('warning', `${plural(total, noun)} of ${plural(kinds.length, 'kind')} not shown (no agent, tool, model or step role; children pass through them): ${kinds.map(([k, c]) => `${k} ${c}`).join(', ')}`, at(first.ordinal));
+    b.problem('warning', `${nouns(total)} of ${kinds.length} kind${kinds.length > 1 ? 's' : ''} not shown (${opts.skipWhy ?? 'no agent, tool, model or step role'}; children pass through them): ${kinds.map(([k, c]) => `${k} ${c}`).join(', ')}`, at(first.ordinal));
   }
 }

@@ -14,7 +14,7 @@ import type { Node } from 'jsonc-parser';
 import { registerFormat, type TraceFormat } from '../formats';
 import { LineIndex, type LoadedTrace } from '../model';
 import { normalizeSpanId } from '../span-tree';
-import { isComplete, items, nodeRange, parseJsonDocument, valueIn, type JsonDocument } from '../json-positions';
+import { isComplete, items, nodeRange, parseJsonDocument, sharedValueIn, type JsonDocument } from '../json-positions';
 import { ImportBuilder } from './json-import';
 import { spanContent, type SpanEvent } from './otel-content';
 import { buildSpanTrace, genAiSpan, num, str, timeNs, type ImportSpan } from './span-import';
@@ -39,7 +39,7 @@ export function readZipkin(text: string, fileName: string): LoadedTrace {
 
 function readSpan(doc: JsonDocument, node: Node, record: number, spans: ImportSpan[], b: ImportBuilder): void {
   const range = nodeRange(doc, node);
-  const v = isComplete(doc, node) ? valueIn(doc, node) : undefined;
+  const v = isComplete(doc, node) ? sharedValueIn(doc, node) : undefined;
   const id = isObject(v) ? str(v.id) : undefined;
   if (!isObject(v) || !id) {
     b.problem('error', `span ${record} ${!isComplete(doc, node) ? 'is cut off' : isObject(v) ? 'has no "id"' : 'must be an object'}; skipped`, range);

@@ -1,5 +1,5 @@
 /**
- * Fuzzing of every registered reader and importer, called directly (below `loadTrace`'s
+ * Fuzzing of every registered reader and importer (and the mapping reader and mapping files), called directly (below `loadTrace`'s
  * last-resort guard, so an exception fails here instead of being caught there): seeded fast-check
  * runs of random truncations, byte flips, invalid UTF-8, line splits and record shuffles of the
  * fixtures, plus generated cycle-heavy and 10,000-agent inputs. Each result must hold: no
@@ -15,6 +15,7 @@ import fc from 'fast-check';
 import { listFormats, type FileAccess, type TraceFormat } from '../../../src/trace/formats';
 import '../../../src/trace/importers';
 import { LineIndex, type LoadedTrace, type Range } from '../../../src/trace/model';
+import { parseMapping, readWithMapping } from '../../../src/trace/mapping';
 
 const SEED = Number(process.env.OTRACE_FUZZ_SEED ?? 11);
 const RUNS = Number(process.env.OTRACE_FUZZ_RUNS ?? 20);
@@ -32,11 +33,32 @@ const CASES: [string, string][] = [
   ['otel-genai', 'otel/multi-agent.otlp.jsonl'],
   ['who-and-when', 'who-and-when/Hand-Crafted/24.json'],
   ['mast', 'mast/AG2_early_human_annotated/AG2_trace2.json'],
+  ['jaeger', 'jaeger/agents.jaeger.json'],
+  ['jaeger', 'jaeger/ui_01.json'],
+  ['zipkin', 'zipkin/agents.zipkin.json'],
+  ['zipkin', 'zipkin/skew.json'],
+  ['langfuse', 'langfuse/trace.langfuse.json'],
+  ['phoenix', 'phoenix/spans.phoenix.jsonl'],
+  ['phoenix', 'phoenix/spans-dataframe.phoenix.json'],
+  ['langsmith', 'langsmith/runs.langsmith.jsonl'],
+  ['langsmith', 'langsmith/run-tree.langsmith.json'],
+  ['openai-agents', 'openai-agents/trace.openai-agents.jsonl'],
+  ['agentops', 'agentops/trace.agentops.json'],
+  // Not a registered format: the mapping reader, with the fixture's mapping (see formatById).
+  ['mapping', 'mapping/crew.runlog.jsonl'],
 ];
+
+/** The mapping reader with test/fixtures/mapping/crew.otrace-map.json, as a format. */
+const MAPPING_READER: TraceFormat = (() => {
+  const { mapping } = parseMapping(fs.readFileSync(path.join(FIXTURES, 'mapping', 'crew.otrace-map.json'), 'utf8'), 'crew.otrace-map.json');
+  if (!mapping) throw new Error('the fixture mapping has errors');
+  return { id: 'mapping', label: 'mapping', detect: () => true, read: (t, f) => readWithMapping(t, f, mapping) };
+})();
 
 const NO_FILES: FileAccess = { readText: () => undefined, list: () => undefined };
 
 function formatById(id: string): TraceFormat {
+  if (id === 'mapping') return MAPPING_READER;
   const f = listFormats().find((x) => x.id === id);
   if (!f) throw new Error(`no reader ${id}`);
   return f;
@@ -158,6 +180,19 @@ for (const [id, rel] of CASES) {
       runs++;
       const t = apply(text, m);
       check(format.read(t, rel, NO_FILES), t, `${id} ${rel} ${m.kind}`);
+    }),
+    { seed: SEED, numRuns: RUNS },
+  );
+}
+// Mapping files themselves: parseMapping never throws, and its problems lie inside the mapping file.
+for (const rel of ['mapping/crew.otrace-map.json', 'mapping/wrong.otrace-map.json']) {
+  const text = fs.readFileSync(path.join(FIXTURES, rel), 'utf8');
+  fc.assert(
+    fc.property(mutation(text.length, text.split('\n').length), (m) => {
+      runs++;
+      const t = apply(text, m);
+      const { problems } = parseMapping(t, rel);
+      check({ format: 'mapping', trace: { events: [], edges: [] }, eventOrigins: [], edgeOrigins: [], problems: problems.map((p) => ({ ...p, file: undefined })) }, t, `mapping file ${rel} ${m.kind}`);
     }),
     { seed: SEED, numRuns: RUNS },
   );

@@ -44,5 +44,5 @@ test('Zipkin v2 (real file, openzipkin zipkin-lens/testdata/skew.json): shared i
   assert.deepEqual(meta.skipped_spans, { async: 1, post: 2, get: 1 });
   const messages = loaded.problems.map((p) => p.message);
   assert.ok(messages.includes('span id 74280ae0c10d8062 appears 2 times; this one is "74280ae0c10d8062~1"'));
-  assert.ok(messages.some((m) => m.startsWith('clock skew: 2 spans start before their parent (up to 62.3 ms early)')), messages.join('\n'));
+  assert.ok(messages.some((m) => m.startsWith('clock skew: 2 spans start before their parents (up to 62.3 ms early)')), messages.join('\n'));
 });

@@ -62,3 +62,35 @@ test('mapping file: a wrong mapping gets positioned errors in the mapping file',
     ],
   );
 });
+
+test('mapping precedence: a settings-named mapping, then workspace mappings by glob and required fields, then the built-in formats', async () => {
+  const { chooseMapping, loadWithMappings } = await import('../../../src/trace/mapping-choice');
+  const crewText = fixture('mapping', 'crew.runlog.jsonl');
+  const crew = parseMapping(fixture('mapping', 'crew.otrace-map.json'), 'crew.otrace-map.json');
+  const team = parseMapping(fixture('mapping', 'team', 'team.otrace-map.json'), 'team.otrace-map.json');
+  const wrong = parseMapping(fixture('mapping', 'wrong.otrace-map.json'), 'wrong.otrace-map.json');
+  const ws = (p: string, m: ReturnType<typeof parseMapping>) => ({ path: p, origin: 'workspace' as const, ...m });
+  const set = (p: string, glob: string, m: ReturnType<typeof parseMapping>) => ({ path: p, origin: 'setting' as const, ...m, glob });
+  // Workspace: by its own glob and required fields; one without a glob never applies by itself.
+  assert.equal(chooseMapping([ws('team', team), ws('crew', crew)], crewText, '/w/a/crew.runlog.jsonl')?.source.path, 'crew');
+  assert.equal(chooseMapping([ws('crew', crew)], crewText, '/w/a/crew.jsonl'), undefined, 'glob does not match');
+  assert.equal(chooseMapping([ws('crew', crew)], '{"id": 1}\n', '/w/a/x.runlog.jsonl'), undefined, 'required fields missing');
+  assert.equal(chooseMapping([ws('team', team)], crewText, '/w/crew.runlog.jsonl'), undefined);
+  // A setting wins over the workspace, by the setting's glob (the mapping's own files rule is not asked).
+  assert.equal(chooseMapping([set('team', '**/*.runlog.jsonl', team), ws('crew', crew)], crewText, '/w/a/crew.runlog.jsonl')?.source.path, 'team');
+  assert.equal(chooseMapping([set('team', 'logs/*.jsonl', team), ws('crew', crew)], crewText, '/w/a/crew.runlog.jsonl')?.source.path, 'crew');
+  assert.equal(chooseMapping([set('team', 'logs/*.jsonl', team)], crewText, '/w/logs/x.jsonl')?.source.path, 'team');
+  assert.equal(chooseMapping([set('team', 'logs/*.jsonl', team)], crewText, '/w/logs/sub/x.jsonl'), undefined);
+  assert.equal(chooseMapping([set('team', '**/x.jsonl', team)], crewText, '/w/logs/sub/x.jsonl')?.source.path, 'team');
+  assert.equal(chooseMapping([set('team', '**/x.jsonl', team)], crewText, '/w/logs/subx.jsonl'), undefined);
+  // A broken mapping that was chosen: one error in the trace naming it, the built-in formats read the file.
+  const loaded = loadWithMappings(crewText, '/w/crew.runlog.jsonl', [set('wrong.otrace-map.json', '*.runlog.jsonl', wrong), ws('crew', crew)]);
+  assert.equal(loaded.mappingPath, undefined);
+  assert.match(loaded.problems[0].message, /^the mapping wrong\.otrace-map\.json \(named in otrace\.mappings for "\*\.runlog\.jsonl"\) cannot be used: .* \(and \d+ more, shown in that file\); read with the built-in formats instead$/);
+  assert.match(loaded.problems[1].message, /not a recognized trace format/);
+  const good = loadWithMappings(crewText, '/w/crew.runlog.jsonl', [ws('crew.otrace-map.json', crew)]);
+  assert.deepEqual([good.format, good.mappingPath, good.trace.events.length], ['mapping:crew-runlog', 'crew.otrace-map.json', 6]);
+  // No mapping applies: the built-in formats, unchanged.
+  const demo = fixture('..', '..', 'samples', 'demo.otrace.jsonl');
+  assert.equal(loadWithMappings(demo, 'demo.otrace.jsonl', [ws('crew', crew)]).format, 'otrace-jsonl');
+});

@@ -1,0 +1,215 @@
+/**
+ * The mapping files the editor reads traces with (docs/mapping.md, "In VS Code"): those named in the
+ * `otrace.mappings` setting (glob -> mapping file path; relative paths start at a workspace folder,
+ * `~` is the home folder) and every `*.otrace-map.json` in the workspace. Each is read as data only
+ * (untrusted workspaces are supported), its problems go to the Problems panel at their place in the
+ * mapping file, and a change to a mapping file (saved, or typed in an open editor) or to the setting
+ * fires {@link MappingFiles.onDidChange} with the paths whose role changed, so the open traces they
+ * affect are read again (src/editor/trace-sessions.ts).
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { parseMapping } from '../trace/mapping';
+import type { MappingSource } from '../trace/mapping-choice';
+
+/** Glob of the mapping files found in the workspace. */
+export const MAPPING_GLOB = '**/*.otrace-map.json';
+/** Most workspace mapping files read (a workspace with more is unusual; the rest are ignored). */
+const MAX_FILES = 200;
+/** Wait this long after the last change before reading the mapping files again (ms). */
+const DEBOUNCE_MS = 300;
+
+/** What the trace sessions need of the mapping files. */
+export interface MappingProvider {
+  /** The mapping sources in precedence order: settings-named first, then workspace ones by path. */
+  sources(): readonly MappingSource[];
+  /** Fires with the paths of mapping files whose content, glob or role changed (added and removed ones too). */
+  readonly onDidChange: vscode.Event<ReadonlySet<string>>;
+}
+
+/** Reads, checks and watches the mapping files of the workspace and the settings. */
+export class MappingFiles implements MappingProvider, vscode.Disposable {
+  private current: MappingSource[] = [];
+  /** Signature of each source (origin, glob, text) of the last read, by `origin path glob`. */
+  private signatures = new Map<string, string>();
+  private readonly diagnostics = vscode.languages.createDiagnosticCollection('otrace-mappings');
+  private readonly changed = new vscode.EventEmitter<ReadonlySet<string>>();
+  readonly onDidChange = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [this.diagnostics, this.changed];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Watchers of settings-named mapping files (those outside the workspace are not under the glob watcher). */
+  private readonly namedWatchers = new Map<string, vscode.Disposable>();
+  private running: Promise<void> = Promise.resolve();
+  /** Settles after the first read of the mapping files. */
+  readonly ready: Promise<void>;
+
+  constructor() {
+    const watcher = vscode.workspace.createFileSystemWatcher(MAPPING_GLOB);
+    const later = () => this.refreshLater();
+    this.disposables.push(
+      watcher,
+      watcher.onDidCreate(later),
+      watcher.onDidChange(later),
+      watcher.onDidDelete(later),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('otrace.mappings')) later();
+      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(later),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.contentChanges.length && this.isMappingPath(e.document.uri.fsPath)) later();
+      }),
+      vscode.workspace.onDidCloseTextDocument((d) => {
+        if (this.isMappingPath(d.uri.fsPath) && d.isDirty) later(); // closed without saving: the file on disk counts again
+      }),
+    );
+    this.ready = this.refresh();
+  }
+
+  sources(): readonly MappingSource[] {
+    return this.current;
+  }
+
+  /** Reads the mapping files again now (the watchers call it, debounced). */
+  refresh(): Promise<void> {
+    this.running = this.running.then(() => this.read()).catch(() => undefined);
+    return this.running;
+  }
+
+  private refreshLater(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.refresh(), DEBOUNCE_MS);
+  }
+
+  private isMappingPath(p: string): boolean {
+    return p.endsWith('.otrace-map.json') || this.current.some((s) => s.path === p);
+  }
+
+  private async read(): Promise<void> {
+    const named = settingEntries();
+    this.watchNamed(new Set(named.map((n) => n.file)));
+    const found = (await vscode.workspace.findFiles(MAPPING_GLOB, '**/node_modules/**', MAX_FILES)).filter((u) => u.scheme === 'file').map((u) => u.fsPath).sort();
+    const texts = new Map<string, string | Error>();
+    const textOf = async (p: string): Promise<string | Error> => {
+      if (!texts.has(p)) texts.set(p, await readText(p));
+      return texts.get(p)!;
+    };
+    const next: MappingSource[] = [];
+    const signatures = new Map<string, string>();
+    for (const { glob, file } of named) {
+      const text = await textOf(file);
+      next.push(sourceOf(file, text, 'setting', glob));
+      signatures.set(`setting ${file} ${glob}`, typeof text === 'string' ? text : text.message);
+    }
+    for (const file of found) {
+      const text = await textOf(file);
+      const source = sourceOf(file, text, 'workspace');
+      next.push(source);
+      signatures.set(`workspace ${file} ${source.glob ?? ''}`, typeof text === 'string' ? text : text.message);
+    }
+    const changedPaths = new Set<string>();
+    for (const [key, sig] of signatures) if (this.signatures.get(key) !== sig) changedPaths.add(pathOfKey(key));
+    for (const key of this.signatures.keys()) if (!signatures.has(key)) changedPaths.add(pathOfKey(key));
+    this.signatures = signatures;
+    this.current = next;
+    this.publish(next);
+    if (changedPaths.size) this.changed.fire(changedPaths);
+  }
+
+  /** Keeps one watcher per settings-named mapping file, and none for files no longer named. */
+  private watchNamed(files: Set<string>): void {
+    for (const [file, w] of this.namedWatchers) {
+      if (files.has(file)) continue;
+      w.dispose();
+      this.namedWatchers.delete(file);
+    }
+    for (const file of files) {
+      if (this.namedWatchers.has(file)) continue;
+      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(file)), path.basename(file)));
+      const later = () => this.refreshLater();
+      this.namedWatchers.set(file, vscode.Disposable.from(w, w.onDidCreate(later), w.onDidChange(later), w.onDidDelete(later)));
+    }
+  }
+
+  /** Each mapping file's problems on that file (a file named twice is shown once). */
+  private publish(sources: MappingSource[]): void {
+    this.diagnostics.clear();
+    const done = new Set<string>();
+    for (const s of sources) {
+      if (done.has(s.path)) continue;
+      done.add(s.path);
+      const list = s.problems.map((p) => {
+        const d = new vscode.Diagnostic(new vscode.Range(p.range.start.line, p.range.start.character, p.range.end.line, p.range.end.character), p.message, SEVERITY[p.severity]);
+        d.source = 'otrace mapping';
+        return d;
+      });
+      this.diagnostics.set(vscode.Uri.file(s.path), list);
+    }
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    for (const w of this.namedWatchers.values()) w.dispose();
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+const SEVERITY = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  info: vscode.DiagnosticSeverity.Information,
+} as const;
+
+/** The path part of a signature key (`origin path glob`; paths may hold spaces, globs too). */
+function pathOfKey(key: string): string {
+  return key.slice(key.indexOf(' ') + 1, key.lastIndexOf(' '));
+}
+
+/**
+ * The `otrace.mappings` entries as (glob, absolute file): relative paths are resolved against each
+ * workspace folder in turn (the first where the file exists, else the first folder).
+ */
+function settingEntries(): { glob: string; file: string }[] {
+  const raw = vscode.workspace.getConfiguration('otrace').get<Record<string, unknown>>('mappings') ?? {};
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+  const out: { glob: string; file: string }[] = [];
+  for (const [glob, value] of Object.entries(raw)) {
+    if (typeof value !== 'string' || !value.trim() || !glob.trim()) continue;
+    const expanded = value === '~' ? os.homedir() : value.startsWith('~/') ? path.join(os.homedir(), value.slice(2)) : value;
+    const file = path.isAbsolute(expanded) ? expanded : candidatesIn(folders, expanded);
+    out.push({ glob, file });
+  }
+  return out;
+}
+
+function candidatesIn(folders: string[], rel: string): string {
+  const all = folders.map((f) => path.join(f, rel));
+  const open = vscode.workspace.textDocuments.map((d) => d.uri.fsPath);
+  return all.find((p) => open.includes(p) || fs.existsSync(p)) ?? all[0] ?? path.resolve(rel);
+}
+
+/** The text of a mapping file: an open editor's (unsaved edits count), else the file on disk. */
+async function readText(p: string): Promise<string | Error> {
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === p);
+  if (open) return open.getText();
+  try {
+    return await fs.promises.readFile(p, 'utf8');
+  } catch (err) {
+    return new Error(`cannot read ${p}: ${(err as Error).message}`);
+  }
+}
+
+/** A mapping source from a file's text (or the error reading it). */
+function sourceOf(file: string, text: string | Error, origin: MappingSource['origin'], glob?: string): MappingSource {
+  if (text instanceof Error) {
+    return { path: file, origin, glob, problems: [{ severity: 'error', message: text.message, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }] };
+  }
+  const parsed = parseMapping(text, file);
+  const ownGlob = parsed.glob;
+  const problems = [...parsed.problems];
+  if (origin === 'workspace' && parsed.mapping && !ownGlob) {
+    problems.push({ severity: 'info', file, message: 'this mapping has no "files.glob", so it reads no file by itself: name it in the otrace.mappings setting ({"glob": "path/to/this.otrace-map.json"}) or pass it with otrace --map', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } });
+  }
+  return { path: file, mapping: parsed.mapping, problems, origin, glob: origin === 'setting' ? glob : ownGlob };
+}

@@ -1,0 +1,133 @@
+/**
+ * Bring your own format in a real VS Code (docs/mapping.md, "In VS Code"): an in-house JSON Lines
+ * log opens with lanes and edges through a workspace `*.otrace-map.json` (by its glob), another one
+ * through the `otrace.mappings` setting; a wrong mapping gets positioned diagnostics in the mapping
+ * file; changing the setting or a mapping file reads the open trace again.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { OtraceApi } from '../../src/extension';
+import type { TraceSnapshot } from '../../src/session/snapshot';
+import { evalInWebview } from './bridge';
+
+const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
+const MAPPING_DIR = path.join(ROOT, 'test', 'fixtures', 'mapping');
+const CREW = path.join(MAPPING_DIR, 'crew.runlog.jsonl');
+const TEAM = path.join(MAPPING_DIR, 'team', 'team-log.jsonl');
+const TEAM_MAP = path.join(MAPPING_DIR, 'team', 'team.otrace-map.json');
+const WRONG_MAP = path.join(MAPPING_DIR, 'wrong.otrace-map.json');
+
+async function api(): Promise<OtraceApi> {
+  const ext = vscode.extensions.getExtension<OtraceApi>('otrace.otrace')!;
+  const a = await ext.activate();
+  await a.mappings.ready;
+  return a;
+}
+
+/** Polls `read` until it returns something `ok` accepts (or fails after `ms`). */
+async function until<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, what: string, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  let last: T = await read();
+  while (!ok(last)) {
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}; last: ${JSON.stringify(last)?.slice(0, 300)}`);
+    await new Promise((r) => setTimeout(r, 150));
+    last = await read();
+  }
+  return last;
+}
+
+const lanesOf = (s: TraceSnapshot) => [...new Set(s.loaded.trace.events.map((e) => e.agent))];
+const setting = (value: Record<string, string> | undefined) => vscode.workspace.getConfiguration('otrace').update('mappings', value, vscode.ConfigurationTarget.Global);
+
+describe('mapping files in the editor', function () {
+  this.timeout(90_000);
+  afterEach(async () => {
+    await setting(undefined);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('a workspace *.otrace-map.json opens an in-house JSON Lines log with lanes and edges (graph and Outline)', async () => {
+    const { sessions } = await api();
+    const doc = await vscode.workspace.openTextDocument(CREW);
+    await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+    const snap = await until(() => sessions.forDocument(doc), (s) => !!s, 'the session of crew.runlog.jsonl');
+    assert.equal(snap!.loaded.format, 'mapping:crew-runlog');
+    assert.equal(snap!.loaded.mappingPath, path.join(MAPPING_DIR, 'crew.otrace-map.json'));
+    // Expected from the raw lines: 7 records, the heartbeat has no otrace type; reply_to + after are edges.
+    const raw = fs.readFileSync(CREW, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const kept = raw.filter((r) => r.ev !== 'heartbeat');
+    assert.deepEqual(snap!.loaded.trace.events.map((e) => e.id), kept.map((r) => r.ev_id));
+    assert.deepEqual(lanesOf(snap!), ['planner', 'researcher']);
+    const edges = kept.flatMap((r) => [...(r.reply_to ? [r.reply_to] : []), ...(r.after ?? [])].map((s: string) => `${s}->${r.ev_id}`)).sort();
+    assert.deepEqual(snap!.loaded.trace.edges.map((e) => `${e.src}->${e.dst}`).sort(), edges);
+    const symbols = (await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', doc.uri)) ?? [];
+    assert.deepEqual(symbols.filter((s) => s.detail === 'agent').map((s) => [s.name, s.children.length]), [['planner', 3], ['researcher', 3]]);
+    // The graph beside it: a node per event, a lane per agent, edges drawn.
+    await vscode.commands.executeCommand('otrace.openGraphToSide');
+    const graph = await evalInWebview<{ nodes: number; lanes: string[]; edges: number }>(
+      `() => ({ nodes: globalThis.__otrace.graph.nodes.length, lanes: [...document.querySelectorAll('#lanes .lane .lane-name')].map((l) => l.textContent), edges: globalThis.__otrace.cy.edges().length })`,
+      { selector: 'body[data-state="ready"][data-title="crew.runlog.jsonl"]', timeoutMs: 40_000 },
+    );
+    assert.equal(graph.nodes, kept.length);
+    assert.deepEqual(graph.lanes, ['planner', 'researcher']);
+    assert.ok(graph.edges >= edges.length - 1, `edges drawn: ${graph.edges}`);
+  });
+
+  it('a wrong workspace mapping gets positioned diagnostics in the mapping file', async () => {
+    await api();
+    const text = fs.readFileSync(WRONG_MAP, 'utf8');
+    const at = (needle: string): [number, number] => {
+      const before = text.slice(0, text.indexOf(needle)).split('\n');
+      return [before.length - 1, before[before.length - 1].length];
+    };
+    const diags = await until(() => vscode.languages.getDiagnostics(vscode.Uri.file(WRONG_MAP)).filter((d) => d.source === 'otrace mapping'), (d) => d.length > 0, 'diagnostics on wrong.otrace-map.json');
+    const seen = diags.map((d) => [d.severity, d.range.start.line, d.range.start.character, d.message.split(/[;:,(]/)[0]]);
+    for (const [needle, severity, start] of [
+      ['"agnet"', vscode.DiagnosticSeverity.Warning, 'unknown mapping field "agnet"'],
+      ['"body..text"', vscode.DiagnosticSeverity.Error, '"content" must be a dotted path'],
+      ['"minutes"', vscode.DiagnosticSeverity.Error, '"time.unit" must be one of s'],
+      ['"tool_invocation"', vscode.DiagnosticSeverity.Error, '"call" maps to "tool_invocation"'],
+    ] as const) {
+      const [line, character] = at(needle);
+      assert.ok(
+        seen.some((s) => s[0] === severity && s[1] === line && s[2] === character && String(s[3]).startsWith(start)),
+        `${start} at ${line + 1}:${character + 1}; got ${JSON.stringify(seen)}`,
+      );
+    }
+  });
+
+  it('the otrace.mappings setting names a mapping for a glob; changing the setting or the mapping file on disk reads the trace again', async () => {
+    const { sessions } = await api();
+    const doc = await vscode.workspace.openTextDocument(TEAM);
+    await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+    assert.equal(await sessions.forDocument(doc), undefined, 'no built-in format and no workspace mapping reads team-log.jsonl');
+    // The setting names a broken mapping: the trace says why, the mapping file shows where.
+    await setting({ '**/team-log.jsonl': 'mapping/wrong.otrace-map.json' });
+    const broken = await until(() => sessions.peek(doc.uri), (s) => !!s, 'a session for team-log.jsonl (broken mapping)');
+    assert.match(broken!.loaded.problems[0].message, /the mapping .*wrong\.otrace-map\.json \(named in otrace\.mappings for "\*\*\/team-log\.jsonl"\) cannot be used: .*; read with the built-in formats instead/);
+    assert.equal(broken!.loaded.trace.events.length, 0);
+    // The right mapping: lanes and edges, from the raw lines.
+    await setting({ '**/team-log.jsonl': 'mapping/team/team.otrace-map.json' });
+    const snap = await until(() => sessions.peek(doc.uri), (s) => s?.loaded.mappingPath === TEAM_MAP, 'team-log.jsonl read with team.otrace-map.json');
+    const raw = fs.readFileSync(TEAM, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(snap!.loaded.trace.events.map((e) => [e.id, e.agent]), raw.map((r) => [r.uid, r.actor.name]));
+    assert.deepEqual(lanesOf(snap!), ['lead', 'analyst', 'writer']);
+    assert.deepEqual(snap!.loaded.trace.edges.map((e) => `${e.src}->${e.dst}`).sort(), raw.filter((r) => r.re).map((r) => `${r.re}->${r.uid}`).sort());
+    assert.equal(snap!.loaded.trace.events.find((e) => e.id === 't2')!.type, 'delegate');
+    // The mapping file changes on disk (a copy outside the workspace, named by its absolute path): the trace is read again.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-map-'));
+    const copy = path.join(dir, 'team.otrace-map.json');
+    fs.writeFileSync(copy, fs.readFileSync(TEAM_MAP, 'utf8'));
+    try {
+      await setting({ '**/team-log.jsonl': copy });
+      await until(() => sessions.peek(doc.uri)?.loaded.mappingPath, (p) => p === copy, 'team-log.jsonl read with the copy');
+      fs.writeFileSync(copy, fs.readFileSync(TEAM_MAP, 'utf8').replace('"ask": "delegate"', '"ask": "message"'));
+      await until(() => sessions.peek(doc.uri)?.loaded.trace.events.find((e) => e.id === 't2')?.type, (t) => t === 'message', 't2 read again as a message');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
