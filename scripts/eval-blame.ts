@@ -158,7 +158,7 @@ export function whoAndWhenReport(corpus: string, verbose = false): string {
   }
   out.push('Priors computed on the training side only: the other subset (leave-one-subset-out), and the other files of the same subset (leave-one-file-out); [95% Wilson interval]');
   out.push(tbl(['test subset', 'files', 'agent acc', 'majority role, other subset', 'majority role, other files', 'random agent', 'step acc', 'random step', 'other subset'], rows));
-  out.push('(The rules have no fitted parameters but were written by people who read both subsets: held-back files are the figure that counts.)');
+  out.push('(The rules have one setting, the contrary-input slot, cross-validated below; they were written by people who read both subsets: held-back files are the figure that counts.)');
 
   out.push('');
   out.push(crossValidated(cases, tbl));

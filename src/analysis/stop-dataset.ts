@@ -5,7 +5,7 @@
  *
  * Decision points are the events of the lane that owns the stop decision ({@link stopOwner}). Features
  * at a point use only what happened up to and including it; labels use the whole run.
- * Cost: one pass over the trace plus a sweep over the loops, O(n + loops · log loops).
+ * Cost: one pass over the trace plus a sweep over the loops' members, O(n + m log m) for m members.
  */
 import { mainRewardSeries } from './outcome';
 import { APPROVAL_TEXT, CRITIQUE_TEXT, ERROR_TEXT, REVIEWER_ROLE, VERIFY_TOOL } from './text';
@@ -33,9 +33,13 @@ export interface StopFeatures {
   last_check: 'pass' | 'fail' | null;
   /** Id of the event that gave `last_check`. */
   last_check_event: string | null;
-  /** `in_loop` inside the span of a loop found by loops.ts, `after_loop` once one has ended, else `none`. */
+  /**
+   * As far as the past shows (a loop of loops.ts is known once its second repetition has begun):
+   * `in_loop` when a known loop had a member since the owner's previous decision point, `after_loop`
+   * when loops are known but none was active since then, else `none`.
+   */
   loop_state: 'none' | 'in_loop' | 'after_loop';
-  /** Loops begun so far. */
+  /** Loops known so far (their second repetition has begun). */
   loops_so_far: number;
 }
 
@@ -150,14 +154,19 @@ export function stopRows(index: TraceIndex, analysis: Analysis, trace: string): 
   const series = analysis.v_stop.available ? mainRewardSeries(index) : null;
   const finalReward = series ? series.points[series.points.length - 1].value : null;
 
-  // loops as [start, end] positions, by start
-  const spans = analysis.loops
-    .map((l) => {
-      const ps = l.indices.map((k) => posOfRaw.get(k) ?? -1).filter((p) => p >= 0);
-      return [Math.min(...ps), Math.max(...ps)] as [number, number];
-    })
-    .filter(([a]) => Number.isFinite(a))
-    .sort((a, b) => a[0] - b[0]);
+  // loops as the past sees them: a loop is known once its second repetition begins (`seen`), and is
+  // active at each of its members from then on; sorted by position for one sweep
+  const seen: number[] = [];
+  const active: number[] = [];
+  for (const l of analysis.loops) {
+    const ps = l.indices.map((k) => posOfRaw.get(k) ?? -1).filter((p) => p >= 0).sort((a, b) => a - b);
+    if (ps.length < 2) continue;
+    const known = ps[Math.min(Math.max(1, l.period), ps.length - 1)];
+    seen.push(known);
+    for (const p of ps) if (p >= known) active.push(p);
+  }
+  seen.sort((a, b) => a - b);
+  active.sort((a, b) => a - b);
 
   const rows: StopRow[] = [];
   const open = new Set<string>();
@@ -166,7 +175,9 @@ export function stopRows(index: TraceIndex, analysis: Analysis, trace: string): 
   let reward: number | null = null;
   let rewardK = 0;
   let loopK = 0;
-  let loopEndMax = -1; // furthest end of the loops begun so far
+  let activeK = 0;
+  let lastActive = -1; // latest loop member known as one so far
+  let previousPoint = -1; // the owner's previous decision point
   let lanePos = 0;
   for (let i = 0; i < index.size; i++) {
     const e = index.events[i];
@@ -179,8 +190,11 @@ export function stopRows(index: TraceIndex, analysis: Analysis, trace: string): 
     const result = checkResult(index, i);
     if (result) check = { result, event: e.id };
     while (series && rewardK < series.points.length && series.points[rewardK].pos <= i) reward = series.points[rewardK++].value;
-    while (loopK < spans.length && spans[loopK][0] <= i) loopEndMax = Math.max(loopEndMax, spans[loopK++][1]);
+    while (loopK < seen.length && seen[loopK] <= i) loopK++;
+    while (activeK < active.length && active[activeK] <= i) lastActive = active[activeK++];
     if (e.agent !== owner) continue;
+    const loopState: StopFeatures['loop_state'] = loopK === 0 ? 'none' : lastActive > previousPoint ? 'in_loop' : 'after_loop';
+    previousPoint = i;
     rows.push({
       trace,
       owner,
@@ -195,7 +209,7 @@ export function stopRows(index: TraceIndex, analysis: Analysis, trace: string): 
         open_delegations: open.size,
         last_check: check?.result ?? null,
         last_check_event: check?.event ?? null,
-        loop_state: loopK === 0 ? 'none' : i <= loopEndMax ? 'in_loop' : 'after_loop',
+        loop_state: loopState,
         loops_so_far: loopK,
       },
       labels: {

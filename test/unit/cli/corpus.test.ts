@@ -119,7 +119,7 @@ test('stop rows: features from the past only, labels from hindsight (V_stop = fi
   assert.ok(by.get('l2')!.labels.best_stop, 'the first decision point after the last reward improvement');
 });
 
-test('stop rows: loop state follows the loops found, and a trace without times counts events', () => {
+test('stop rows: loop state as the past shows it (a loop is known once it repeats), and a trace without times counts events', () => {
   const events = [{ id: 'u', type: 'message' as const, agent: 'user', to: 'lead', content: 'go' }];
   for (let k = 0; k < 4; k++) {
     events.push({ id: `c${k}`, type: 'tool_call' as never, agent: 'lead', tool: 'search', content: 'same query' } as never);
@@ -131,9 +131,12 @@ test('stop rows: loop state follows the loops found, and a trace without times c
   const rows = stopRows(index, analyzeIndex(index), 'x');
   assert.ok(rows.every((r) => r.features.elapsed_unit === 'events'));
   assert.deepEqual(rows.map((r) => r.features.elapsed), rows.map((r) => r.features.event_index));
-  assert.equal(rows.find((r) => r.event === 'c0')!.features.loop_state, 'in_loop');
-  assert.equal(rows.find((r) => r.event === 'm')!.features.loop_state, 'after_loop');
-  assert.ok(rows.find((r) => r.event === 'm')!.features.loops_so_far >= 1);
+  const at = (id: string) => rows.find((r) => r.event === id)!.features;
+  // the past only: the first call is no loop yet (nothing has repeated), the fourth is inside one
+  assert.deepEqual([at('c0').loop_state, at('c0').loops_so_far], ['none', 0]);
+  assert.equal(at('c3').loop_state, 'in_loop');
+  assert.equal(at('m').loop_state, 'after_loop');
+  assert.ok(at('m').loops_so_far >= 1);
 });
 
 test('trace files: parents before the files they hold, mapping files and other extensions left out', () => {
