@@ -75,10 +75,14 @@ export function findBlame(index: TraceIndex, outcome: Outcome, creditValues?: Fl
   // 1. the earliest step that passed on a value of the final answer contrary to its own inputs
   if (final && on.has('contrary_input')) {
     const wanted = new Set([...(final.explicit ? salientTokens(final.answer) : index.salient(final.pos))].filter(informative));
+    // where each of the answer's values entered the run (one pass over cached salient tokens): only
+    // there can a step state it without any input stating it, so only there are inputs compared
+    const firstAt = new Map<string, number>();
+    for (let i = 0; i <= final.pos && firstAt.size < wanted.size; i++) for (const tok of index.salient(i)) if (wanted.has(tok) && !firstAt.has(tok)) firstAt.set(tok, i);
     const reader = new ValueReader(index, support);
-    for (let i = task + 1; wanted.size && i <= final.pos; i++) {
-      if (!blameable(index, i, tools, task) || !PASSES_ON.has(index.types[i])) continue;
-      const c = reader.contrary(i, wanted);
+    for (const i of [...new Set(firstAt.values())].sort((a, b) => a - b)) {
+      if (i <= task || !blameable(index, i, tools, task) || !PASSES_ON.has(index.types[i])) continue;
+      const c = reader.contrary(i, new Set([...firstAt].filter(([, at]) => at === i).map(([tok]) => tok)));
       if (c) return make(i, 'contrary_input', `passed on ${c.value} where its input ${index.id(c.input)} gave ${c.was}; the final answer at ${index.id(final.pos)} carries it`);
     }
   }

@@ -11,7 +11,8 @@
  * one of them a word ("revenue ... 2023 ... billion"). Only an agent's message-like output (not its
  * code) passes a value on. Inputs of a step = its causal ancestors (TraceIndex links: causes, parent, tool call ->
  * result, delivery, lane, message order), the nearest {@link WINDOW} of them.
- * Cost: O(n · WINDOW · values per event), each event tokenized once.
+ * Cost per step asked: O(WINDOW · values²), each event tokenized once (blame asks only the steps where
+ * a value of the final answer entered the run).
  */
 import type { TraceIndex } from './trace-index';
 import { stripLogNoise } from './text';
