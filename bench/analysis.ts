@@ -12,6 +12,7 @@ import { findBlame } from '../src/analysis/blame';
 import { findLoops } from '../src/analysis/loops';
 import { computeMetrics } from '../src/analysis/metrics';
 import { traceOutcome } from '../src/analysis/outcome';
+import { stopRows } from '../src/analysis/stop-dataset';
 import { analyzeStops } from '../src/analysis/stops';
 import { guessTopology } from '../src/analysis/topology';
 import { TraceIndex } from '../src/analysis/trace-index';
@@ -32,8 +33,8 @@ function rng(seed: number): () => number {
   };
 }
 
-/** Generates a trace of about `n` events. */
-export function generateTrace(n: number, seed = 1): LoadedTrace {
+/** Generates a trace of about `n` events, with a turn-level stop every `stopEvery` rounds. */
+export function generateTrace(n: number, seed = 1, stopEvery = 1000): LoadedTrace {
   const rand = rng(seed);
   const text = (k: number) => Array.from({ length: k }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(' ');
   const events: TraceEvent[] = [];
@@ -66,7 +67,7 @@ export function generateTrace(n: number, seed = 1): LoadedTrace {
     const ret = add({ type: 'return', agent: w, to: 'orchestrator', content: `done ${round}: ${text(15)}`, tokens: 120, causes: [last] });
     if (round % 50 === 0) add({ type: 'aggregate', agent: 'orchestrator', content: `summary ${round}: ${text(25)}`, tokens: 300, causes: [ret] });
     if (round % 100 === 0) add({ type: 'reward', agent: 'judge', value: Math.min(1, round / (n / 6)), channel: 'team', target: ret });
-    if (round % 1000 === 0) add({ type: 'stop', agent: 'orchestrator', reason: 'task_complete' });
+    if (round % stopEvery === 0) add({ type: 'stop', agent: 'orchestrator', reason: 'task_complete' });
   }
   const eventOrigins: Origin[] = events.map((_, i) => ({ range: { start: { line: i, character: 0 }, end: { line: i, character: 1 } }, record: i }));
   return { format: 'generated', trace: { trace_id: 'bench', events, edges }, eventOrigins, edgeOrigins: edges.map(() => undefined), problems: [] };
@@ -102,6 +103,13 @@ export async function bench(): Promise<void> {
     ['topology', topoMs],
   ];
   for (const [name, ms] of phases) process.stdout.write(`  ${name.padEnd(42)} ${ms.toFixed(1).padStart(8)} ms\n`);
+  // stops scale with the trace, not with trace x stops: the same trace with a stop after every round
+  const manyStops = new TraceIndex(generateTrace(n, 1, 1));
+  const manyLoops = findLoops(manyStops);
+  const [many, manyMs] = time(() => analyzeStops(manyStops, manyLoops, traceOutcome(manyStops)));
+  process.stdout.write(`  stops with a stop every round (${many.stops.length} stops)    ${manyMs.toFixed(1).padStart(8)} ms  = ${(manyMs / stopsMs).toFixed(1)}x the ${n.toLocaleString('en-US')}-event trace's\n`);
+  const [rows, rowsMs] = time(() => stopRows(index, analyzeIndex(index), 'bench'));
+  process.stdout.write(`  stop dataset rows (${rows.length} decision points)       ${rowsMs.toFixed(1).padStart(8)} ms (incl. the analysis)\n`);
   const runs: number[] = [];
   let analysis = analyzeIndex(index);
   for (let k = 0; k < 3; k++) {

@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { BLAME_RULES, type BlameRule } from '../src/analysis';
 import { findBlame } from '../src/analysis/blame';
 import { computeCredit } from '../src/analysis/credit';
+import { SHARED, SPAN } from '../src/analysis/support';
 import { TraceIndex } from '../src/analysis/trace-index';
 import { loadTrace } from '../src/trace/formats';
 import { nodeFileAccess } from '../src/trace/node-files';
@@ -32,7 +33,14 @@ interface Case {
   blame: Map<string, [string, number] | null>;
   /** The rule that decided under all rules. */
   basis?: BlameRule;
+  /** slot setting key ('span/shared') -> blame under all rules with that contrary-input slot */
+  grid: Map<string, [string, number] | null>;
 }
+
+/** Settings of the contrary-input slot tried by the cross-validation (support.ts; default 6/2). */
+const GRID: { span: number; shared: number }[] = [3, 6, 10].flatMap((span) => [1, 2, 3].map((shared) => ({ span, shared })));
+const gridKey = (g: { span: number; shared: number }) => `${g.span}/${g.shared}`;
+const DEFAULT_KEY = gridKey({ span: SPAN, shared: SHARED });
 
 const norm = (a: string) => a.toLowerCase().replace(/[^a-z0-9]/g, '');
 
@@ -77,9 +85,14 @@ function readCases(corpus: string): Case[] {
         blame.set(key, b ? [b.agent, b.record] : null);
         if (key === 'all') basis = b?.basis;
       }
+      const grid = new Map<string, [string, number] | null>();
+      for (const g of GRID) {
+        const b = findBlame(index, outcome, values.values, BLAME_RULES, g);
+        grid.set(gridKey(g), b ? [b.agent, b.record] : null);
+      }
       const steps = new Set<number>();
       for (const o of loaded.eventOrigins) if (o) steps.add(o.record);
-      cases.push({ subset, file: name, basis, lanes: [...new Set(loaded.trace.events.map((e) => e.agent))], steps: steps.size, label: { agent: gt.mistake_agent, step: gt.mistake_step }, blame });
+      cases.push({ subset, file: name, basis, grid, lanes: [...new Set(loaded.trace.events.map((e) => e.agent))], steps: steps.size, label: { agent: gt.mistake_agent, step: gt.mistake_step }, blame });
     }
   }
   return cases;
@@ -145,7 +158,10 @@ export function whoAndWhenReport(corpus: string, verbose = false): string {
   }
   out.push('Priors computed on the training side only: the other subset (leave-one-subset-out), and the other files of the same subset (leave-one-file-out); [95% Wilson interval]');
   out.push(tbl(['test subset', 'files', 'agent acc', 'majority role, other subset', 'majority role, other files', 'random agent', 'step acc', 'random step', 'other subset'], rows));
-  out.push('(The rules have no fitted parameters but were written by people who read both subsets: held-back files are the figure that counts.)');
+  out.push('(The rules have one setting, the contrary-input slot, cross-validated below; they were written by people who read both subsets: held-back files are the figure that counts.)');
+
+  out.push('');
+  out.push(crossValidated(cases, tbl));
 
   const ab: string[][] = [];
   const n = cases.length;
@@ -180,6 +196,49 @@ export function whoAndWhenReport(corpus: string, verbose = false): string {
     }
   }
   return out.join('\n') + '\n';
+}
+
+/**
+ * Cross-validation of the one setting the blame rules have (the contrary-input slot, support.ts): the
+ * setting is chosen on the training side only (most agent + step hits; ties keep the default) and
+ * scored on the test side, by leave-one-subset-out and by leave-one-file-out.
+ */
+function crossValidated(cases: Case[], tbl: (header: string[], rows: string[][]) => string): string {
+  const hits = (c: Case, key: string) => {
+    const b = c.grid.get(key);
+    return { agent: !!b && norm(b[0]) === norm(c.label.agent), step: b?.[1] === c.label.step };
+  };
+  const choose = (train: Case[]) => {
+    let best = DEFAULT_KEY;
+    let bestScore = -1;
+    for (const key of [DEFAULT_KEY, ...GRID.map(gridKey).filter((k) => k !== DEFAULT_KEY)]) {
+      const score = train.reduce((s, c) => s + +hits(c, key).agent + +hits(c, key).step, 0);
+      if (score > bestScore) {
+        bestScore = score;
+        best = key;
+      }
+    }
+    return best;
+  };
+  const rows: string[][] = [];
+  const score = (label: string, test: Case[], keyOf: (c: Case) => string, chosen: string) => {
+    const a = test.filter((c) => hits(c, keyOf(c)).agent).length;
+    const st = test.filter((c) => hits(c, keyOf(c)).step).length;
+    rows.push([label, String(test.length), chosen, pctCI(a, test.length), pctCI(st, test.length)]);
+  };
+  for (const subset of SUBSETS) {
+    const test = cases.filter((c) => c.subset === subset);
+    if (!test.length) continue;
+    const key = choose(cases.filter((c) => c.subset !== subset));
+    score(`leave-one-subset-out: ${subset}`, test, () => key, key);
+  }
+  const looKeys = new Map(cases.map((c) => [c, choose(cases.filter((x) => x !== c))]));
+  const chosen = [...new Set(looKeys.values())].join(', ');
+  score('leave-one-file-out: all', cases, (c) => looKeys.get(c)!, chosen);
+  return [
+    `Contrary-input slot (span/shared, support.ts; default ${DEFAULT_KEY}) chosen on the training side among ${GRID.map(gridKey).join(' ')}, scored on the test side:`,
+    tbl(['scheme', 'files', 'chosen', 'agent acc', 'step acc'], rows),
+  ].join('\n');
 }
 
 function signed(d: number): string {

@@ -11,10 +11,13 @@
  * negative credit (credit.ts); else the first agent output after the task statement.
  */
 import { finalAnswer, firstAppearance, isNotAgentOutput } from './answer';
+import { ValueReader, type SupportOptions } from './support';
 import { ERROR_TEXT, salientTokens } from './text';
 import type { TraceIndex } from './trace-index';
 import type { Blame, Outcome } from './types';
 
+/** Types through which an agent passes a value on to others (not its code: a tool call is an action). */
+const PASSES_ON = new Set(['message', 'delegate', 'aggregate', 'return', 'orchestrator_decision', 'stop']);
 const AGENT_TYPES = new Set(['message', 'delegate', 'aggregate', 'return', 'orchestrator_decision', 'tool_call', 'spawn', 'stop']);
 
 /** True for positions an agent can be blamed for (its own output, not tool output, not the task statement). */
@@ -41,14 +44,15 @@ function responsible(index: TraceIndex, i: number, tools: ReadonlySet<string>, t
 
 /** The blame rules, in the order they are tried (each is a `Blame['basis']`). */
 export type BlameRule = Blame['basis'];
-export const BLAME_RULES: readonly BlameRule[] = ['final_answer_origin', 'error', 'credit', 'first_output'];
+export const BLAME_RULES: readonly BlameRule[] = ['contrary_input', 'final_answer_origin', 'error', 'credit', 'first_output'];
 
 /**
  * The decisive error of a failed trace, or null when the trace did not fail (by its own signal).
  * @param rules the rules to try, in {@link BLAME_RULES} order (all by default; `npm run eval` ablates them)
  * @param creditValues per-position credit from credit.ts (used as a fallback).
+ * @param support the value slot of the contrary-input rule (support.ts defaults; the evaluation cross-validates them)
  */
-export function findBlame(index: TraceIndex, outcome: Outcome, creditValues?: Float64Array, rules: readonly BlameRule[] = BLAME_RULES): Blame | null {
+export function findBlame(index: TraceIndex, outcome: Outcome, creditValues?: Float64Array, rules: readonly BlameRule[] = BLAME_RULES, support?: SupportOptions): Blame | null {
   const on = new Set(rules);
   const failed = outcome.status === 'failure' || (outcome.status === 'partial' && (outcome.value ?? 0) < 0);
   if (!failed || index.size === 0) return null;
@@ -65,11 +69,25 @@ export function findBlame(index: TraceIndex, outcome: Outcome, creditValues?: Fl
     return { agent: e.agent, event: e.id, index: index.at(pos), record: index.records[pos], basis, message: `decisive error: ${e.agent} at ${e.id} (${why})` };
   };
 
-  // 1. origin of the final answer's salient content
-  const final = on.has('final_answer_origin') ? finalAnswer(index, 0, index.size - 1) : undefined;
-  if (final) {
-    const given = task >= 0 ? index.salient(task) : new Set<string>();
-    const informative = (t: string) => t.length > 1 && !given.has(t);
+  const final = on.has('final_answer_origin') || on.has('contrary_input') ? finalAnswer(index, 0, index.size - 1) : undefined;
+  const given = task >= 0 ? index.salient(task) : new Set<string>();
+  const informative = (t: string) => t.length > 1 && !given.has(t);
+  // 1. the earliest step that passed on a value of the final answer contrary to its own inputs
+  if (final && on.has('contrary_input')) {
+    const wanted = new Set([...(final.explicit ? salientTokens(final.answer) : index.salient(final.pos))].filter(informative));
+    // where each of the answer's values entered the run (one pass over cached salient tokens): only
+    // there can a step state it without any input stating it, so only there are inputs compared
+    const firstAt = new Map<string, number>();
+    for (let i = 0; i <= final.pos && firstAt.size < wanted.size; i++) for (const tok of index.salient(i)) if (wanted.has(tok) && !firstAt.has(tok)) firstAt.set(tok, i);
+    const reader = new ValueReader(index, support);
+    for (const i of [...new Set(firstAt.values())].sort((a, b) => a - b)) {
+      if (i <= task || !blameable(index, i, tools, task) || !PASSES_ON.has(index.types[i])) continue;
+      const c = reader.contrary(i, new Set([...firstAt].filter(([, at]) => at === i).map(([tok]) => tok)));
+      if (c) return make(i, 'contrary_input', `passed on ${c.value} where its input ${index.id(c.input)} gave ${c.was}; the final answer at ${index.id(final.pos)} carries it`);
+    }
+  }
+  // 2. origin of the final answer's salient content
+  if (final && on.has('final_answer_origin')) {
     let wanted = new Set<string>();
     if (final.explicit) wanted = new Set([...salientTokens(final.answer.replace(/\b[a-z]/g, (c) => c.toUpperCase()))].filter(informative));
     if (wanted.size === 0 && final.explicit) {
@@ -102,19 +120,19 @@ export function findBlame(index: TraceIndex, outcome: Outcome, creditValues?: Fl
       }
     }
   }
-  // 2. first agent output followed by an error
+  // 3. first agent output followed by an error
   for (let i = 0; on.has('error') && i < index.size; i++) {
     if (!blameable(index, i, tools, task)) continue;
     const r = index.resultOf[i];
     if (r !== -1 && ERROR_TEXT.test(index.content(r).slice(0, 2000))) return make(i, 'error', `its tool call failed at ${index.id(r)}`);
   }
-  // 3. most negative credit
+  // 4. most negative credit
   if (creditValues && on.has('credit')) {
     let best = -1;
     for (let i = 0; i < index.size; i++) if (blameable(index, i, tools, task) && (best === -1 || creditValues[i] < creditValues[best])) best = i;
     if (best !== -1 && creditValues[best] < 0) return make(best, 'credit', `most negative credit ${creditValues[best].toFixed(3)}`);
   }
-  // 4. first agent output
+  // 5. first agent output
   for (let i = 0; on.has('first_output') && i < index.size; i++) if (blameable(index, i, tools, task)) return make(i, 'first_output', 'first agent output after the task statement');
   return null;
 }

@@ -111,19 +111,30 @@ export function analyzeStops(index: TraceIndex, loops: Loop[], outcome: Outcome 
   const points = synthetic >= 0 ? [...stopPositions, synthetic] : stopPositions;
   const series = mainRewardSeries(index);
   const spawnedBy = spawnParents(index);
+  const ctx = new StopContext(index, loops, series?.points ?? []);
   const stops: StopFinding[] = [];
   const previous = new Map<string, number>();
+  const scopes = new Map<string, { lanes: Set<string>; first: number }>();
   for (const pos of points) {
-    // A spawned sub-agent's stop covers its own lane and its descendants' since its previous stop;
-    // any other stop covers every lane since the previous such stop.
+    // A spawned sub-agent's stop covers its own lane and its descendants' since its previous stop
+    // (at the earliest from their first event: the segments of one sub-agent span its lifetime, so
+    // parallel sub-agents cost O(n · w) for w at work at once); any other stop covers every lane
+    // since the previous such stop.
     const owner = index.events[pos].agent;
     const sub = pos !== synthetic && spawnedBy.has(owner);
     const key = sub ? owner : '';
-    const lanes = sub ? descendants(spawnedBy, owner) : undefined;
-    const from = (previous.get(key) ?? -1) + 1;
+    let scope = sub ? scopes.get(owner) : undefined;
+    if (sub && !scope) {
+      const lanes = descendants(spawnedBy, owner);
+      let first = index.size;
+      for (const a of lanes) first = Math.min(first, index.lanes.get(a)?.[0] ?? index.size);
+      scopes.set(owner, (scope = { lanes, first }));
+    }
+    const from = Math.max((previous.get(key) ?? -1) + 1, scope ? Math.min(scope.first, pos) : 0);
     previous.set(key, pos);
+    const lanes = scope?.lanes;
     const keep = lanes ? (i: number) => lanes.has(index.events[i].agent) : () => true;
-    stops.push(judgeStop(index, loops, outcome, series?.points ?? [], { from, pos, keep }, pos === synthetic, pos === points[points.length - 1], minWasted));
+    stops.push(judgeStop(ctx, outcome, { from, pos, keep }, pos === synthetic, pos === points[points.length - 1], minWasted));
   }
   return { stops, bestStop: bestStopPoint(index, series?.points ?? []), vStop: estimateVStop(index, series) };
 }
@@ -198,16 +209,8 @@ function spent(index: TraceIndex, from: number, to: number, startTime: number, k
 
 const ZERO: Spent = { events: 0, tokens: 0, seconds: 0 };
 
-function judgeStop(
-  index: TraceIndex,
-  loops: Loop[],
-  outcome: Outcome,
-  rewards: RewardPoint[],
-  segment: Segment,
-  synthetic: boolean,
-  isLast: boolean,
-  minWasted: number,
-): StopFinding {
+function judgeStop(ctx: StopContext, outcome: Outcome, segment: Segment, synthetic: boolean, isLast: boolean, minWasted: number): StopFinding {
+  const { index } = ctx;
   const { from, pos, keep } = segment;
   const e = index.events[pos];
   let reason: StopReason = synthetic ? 'unknown' : (e.reason ?? 'unknown');
@@ -229,12 +232,8 @@ function judgeStop(
     const end = howItEnded(index, segment);
     if (end) evidence.push(end);
   }
-  const endLoop = loops.find((l) => {
-    // a loop the run ended in: unresolved and more than a single echo (>= 3 repetitions or >= 4 events)
-    if (!l.unresolved || (l.repetitions < 3 && l.events.length < 4)) return false;
-    const last = index.pos.get(l.events[l.events.length - 1]) ?? -1;
-    return last >= from && last <= pos;
-  });
+  // a loop the run ended in: unresolved and more than a single echo (>= 3 repetitions or >= 4 events)
+  const endLoop = ctx.loopEndingIn(from, pos, (l) => l.unresolved && (l.repetitions >= 3 || l.events.length >= 4));
   if (endLoop && reason !== 'loop_breaker') {
     if (!modes.includes('no_stop')) modes.push('no_stop');
     evidence.push(`the trace ended inside a loop (${endLoop.kind}, ${endLoop.repetitions} repetitions)`);
@@ -253,7 +252,7 @@ function judgeStop(
 
   // a hand-set limit cut a repeated cycle (a loop ending in this segment) that the agents never concluded
   if (!modes.includes('no_stop') && LIMIT_REASONS.has(reason)) {
-    const cut = limitEndedLoop(index, loops, segment);
+    const cut = limitEndedLoop(ctx, segment);
     if (cut) {
       modes.push('no_stop');
       evidence.push(`a ${reason} limit ended a repeated cycle (${cut.kind}, ${cut.repetitions} repetitions) in which the agents never concluded`);
@@ -270,7 +269,7 @@ function judgeStop(
   }
 
   // premature
-  const open = openSpawns(index, pos, keep);
+  const open = ctx.openSpawns(pos, keep);
   if (open.length) {
     modes.push('premature');
     evidence.push(`${open.length} spawned agent${open.length > 1 ? 's' : ''} had not returned: ${open.join(', ')}`);
@@ -284,9 +283,8 @@ function judgeStop(
     if (!modes.includes('premature')) modes.push('premature');
     evidence.push(`no verification after the last change ${index.id(unverified)}`);
   }
-  const atStop = lastRewardBefore(rewards, pos);
-  const later = rewards.filter((r) => r.pos > pos);
-  const laterBest = later.reduce((m, r) => Math.max(m, r.value), -Infinity);
+  const atStop = ctx.lastRewardBefore(pos);
+  const laterBest = ctx.bestRewardAfter(pos);
   if (atStop !== undefined && laterBest > atStop.value) {
     if (!modes.includes('premature')) modes.push('premature');
     evidence.push(`reward at the stop ${atStop.value} is below the ${laterBest} reached later`);
@@ -309,7 +307,7 @@ function judgeStop(
   }
 
   // delayed
-  let done = donePoint(index, rewards, segment);
+  let done = donePoint(ctx, segment);
   let doneAt: string | undefined;
   let donePos = -1;
   let doneBasis: StopFinding['done_basis'];
@@ -361,51 +359,13 @@ function describe(s: Spent): string {
 /** The agent's last tool result before `pos` when it reports an error or a failure, else -1. */
 function lastFailedCheck(index: TraceIndex, agent: string, pos: number): number {
   const lane = index.lanes.get(agent) ?? [];
-  for (let k = lane.length - 1; k >= 0; k--) {
+  const next = index.nextInLane(agent, pos);
+  for (let k = (next === -1 ? lane.length : index.lanePos[next]) - 1; k >= 0; k--) {
     const i = lane[k];
-    if (i > pos || index.types[i] !== 'tool_result') continue;
+    if (index.types[i] !== 'tool_result') continue;
     return ERROR_TEXT.test(index.content(i).slice(0, 2000)) ? i : -1;
   }
   return -1;
-}
-
-/** Last acts of an agent that mean it is still at work (it has not handed its output to anyone). */
-const STILL_WORKING = new Set(['tool_call', 'tool_result', 'spawn', 'delegate']);
-
-/**
- * Agents spawned before `pos` that had not returned (no return or despawn) and were still at work:
- * they act after the stop, never acted, or their last act before it is not a hand-off of their
- * output (a tool call or its result, a spawn or delegation of their own). An agent whose last act was
- * a message or return to another agent and went quiet is done.
- */
-function openSpawns(index: TraceIndex, pos: number, keep: (i: number) => boolean = () => true): string[] {
-  const open = new Map<string, number>();
-  for (let i = 0; i <= pos; i++) {
-    const e = index.events[i];
-    const type = index.types[i];
-    // only spawns made inside the stop's own scope (a sub-agent's stop does not answer for its siblings)
-    if (type === 'spawn' && typeof e.to === 'string' && e.to !== e.agent && keep(i)) open.set(e.to, i);
-    else if (type === 'return') {
-      open.delete(e.from ?? e.agent);
-      open.delete(e.agent);
-    } else if (type === 'despawn') {
-      open.delete(typeof e.to === 'string' ? e.to : e.agent);
-    }
-  }
-  const still: string[] = [];
-  for (const [agent, spawn] of open) {
-    const lane = index.lanes.get(agent) ?? [];
-    let last = -1;
-    let after = false;
-    for (const i of lane) {
-      if (i > pos) after = true;
-      else if (i > spawn) last = i;
-    }
-    // still working: its last act is not a hand-off of its output (a tool call or result, a spawn or delegation of its own)
-    const waiting = last !== -1 && STILL_WORKING.has(index.types[last]);
-    if (after || last === -1 || waiting) still.push(agent);
-  }
-  return still;
 }
 
 
@@ -438,15 +398,8 @@ function unconcludedExchange(index: TraceIndex, { from, pos, keep }: Segment): n
  * agent output claims completion: the cycle went on until a limit cut it. Loops of a single echo
  * (< 3 repetitions and < 4 events) do not count.
  */
-function limitEndedLoop(index: TraceIndex, loops: Loop[], { from, pos, keep }: Segment): Loop | undefined {
-  return loops.find((l) => {
-    if (l.repetitions < 3 && l.events.length < 4) return false;
-    const first = index.pos.get(l.events[0]) ?? -1;
-    const last = index.pos.get(l.events[l.events.length - 1]) ?? -1;
-    if (first < 0 || last < from || last > pos || !keep(last)) return false;
-    for (let i = first; i <= pos; i++) if (isAgentOutput(index, i) && COMPLETION_CLAIM.test(index.content(i))) return false;
-    return true;
-  });
+function limitEndedLoop(ctx: StopContext, { from, pos, keep }: Segment): Loop | undefined {
+  return ctx.loopEndingIn(from, pos, (l, first, last) => (l.repetitions >= 3 || l.events.length >= 4) && keep(last) && ctx.claimsIn(first, pos) === 0);
 }
 
 /**
@@ -538,14 +491,9 @@ function unverifiedChange(index: TraceIndex, { from, pos, keep }: Segment): numb
   return change;
 }
 
-function lastRewardBefore(rewards: RewardPoint[], pos: number): RewardPoint | undefined {
-  let last: RewardPoint | undefined;
-  for (const r of rewards) if (r.pos <= pos) last = r;
-  return last;
-}
-
 /** The earliest point in [from, pos) after which the task was done, and what marked it. */
-function donePoint(index: TraceIndex, rewards: RewardPoint[], { from, pos, keep }: Segment): { pos: number; basis: NonNullable<StopFinding['done_basis']> } | undefined {
+function donePoint(ctx: StopContext, { from, pos, keep }: Segment): { pos: number; basis: NonNullable<StopFinding['done_basis']> } | undefined {
+  const { index } = ctx;
   const candidates: { pos: number; basis: NonNullable<StopFinding['done_basis']> }[] = [];
   for (let i = from; i < pos; i++) {
     // a claim is the agent's own output; a sub-agent's return reports its part, not the task
@@ -555,7 +503,7 @@ function donePoint(index: TraceIndex, rewards: RewardPoint[], { from, pos, keep 
       break;
     }
   }
-  const inSegment = rewards.filter((r) => r.pos >= from && r.pos < pos && keep(r.pos));
+  const inSegment = ctx.rewardsIn(from, pos).filter((r) => keep(r.pos));
   if (inSegment.length >= 2) {
     let best = -Infinity;
     let at = -1;
@@ -572,6 +520,125 @@ function donePoint(index: TraceIndex, rewards: RewardPoint[], { from, pos, keep 
   }
   if (!candidates.length) return undefined;
   return candidates.reduce((a, b) => (b.pos < a.pos ? b : a));
+}
+
+/** Last acts of an agent that mean it is still at work (it has not handed its output to anyone). */
+const STILL_WORKING = new Set(['tool_call', 'tool_result', 'spawn', 'delegate']);
+
+/** First index in a sorted list of positions whose value is > pos (binary search). */
+function upperBound(sorted: ArrayLike<number>, pos: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] <= pos) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * What the stop judgements share, built once so that each stop costs O(log n) lookups plus its own
+ * segment: reward positions and their suffix maximum, loops by last member, a prefix count of
+ * completion claims, and one forward sweep of open spawns (stops are judged in time order).
+ */
+class StopContext {
+  readonly rewards: RewardPoint[];
+  private readonly rewardPos: Int32Array;
+  /** Best reward value at or after reward k. */
+  private readonly suffixBest: Float64Array;
+  /** Loops by the position of their last member: [loop index in `loops`, first, last]. */
+  private readonly loopsByLast: [number, number, number][];
+  private readonly loopLast: Int32Array;
+  /** claims[i] = agent outputs claiming completion in [0, i). */
+  private readonly claims: Int32Array;
+  private readonly open = new Map<string, number>();
+  private swept = -1;
+
+  constructor(
+    readonly index: TraceIndex,
+    private readonly loops: Loop[],
+    rewards: RewardPoint[],
+  ) {
+    this.rewards = rewards;
+    this.rewardPos = Int32Array.from(rewards.map((r) => r.pos));
+    this.suffixBest = new Float64Array(rewards.length + 1).fill(-Infinity);
+    for (let k = rewards.length - 1; k >= 0; k--) this.suffixBest[k] = Math.max(rewards[k].value, this.suffixBest[k + 1]);
+    this.loopsByLast = loops
+      .map((l, k): [number, number, number] => [k, index.pos.get(l.events[0]) ?? -1, index.pos.get(l.events[l.events.length - 1]) ?? -1])
+      .filter(([, first, last]) => first >= 0 && last >= 0)
+      .sort((a, b) => a[2] - b[2]);
+    this.loopLast = Int32Array.from(this.loopsByLast.map((x) => x[2]));
+    this.claims = new Int32Array(index.size + 1);
+    for (let i = 0; i < index.size; i++) this.claims[i + 1] = this.claims[i] + (isAgentOutput(index, i) && COMPLETION_CLAIM.test(index.content(i)) ? 1 : 0);
+  }
+
+  /** Agent outputs claiming completion in [from, to]. */
+  claimsIn(from: number, to: number): number {
+    return this.claims[to + 1] - this.claims[from];
+  }
+
+  /** The last reward at or before pos. */
+  lastRewardBefore(pos: number): RewardPoint | undefined {
+    const k = upperBound(this.rewardPos, pos);
+    return k > 0 ? this.rewards[k - 1] : undefined;
+  }
+
+  /** The best reward value after pos (-Infinity when none). */
+  bestRewardAfter(pos: number): number {
+    return this.suffixBest[upperBound(this.rewardPos, pos)];
+  }
+
+  /** Rewards at positions in [from, to). */
+  rewardsIn(from: number, to: number): RewardPoint[] {
+    return this.rewards.slice(upperBound(this.rewardPos, from - 1), upperBound(this.rewardPos, to - 1));
+  }
+
+  /** The first loop (in the loops' own order) whose last member lies in [from, pos] and that `test` accepts. */
+  loopEndingIn(from: number, pos: number, test: (l: Loop, first: number, last: number) => boolean): Loop | undefined {
+    let best = -1;
+    for (let k = upperBound(this.loopLast, from - 1); k < this.loopsByLast.length && this.loopsByLast[k][2] <= pos; k++) {
+      const [li, first, last] = this.loopsByLast[k];
+      if ((best === -1 || li < best) && test(this.loops[li], first, last)) best = li;
+    }
+    return best === -1 ? undefined : this.loops[best];
+  }
+
+  /**
+   * Agents spawned before `pos` (by a spawn `keep` accepts) that had not returned (no return or
+   * despawn) and were still at work: they act after the stop, never acted, or their last act before
+   * it is not a hand-off of their output (a tool call or its result, a spawn or delegation of their
+   * own). An agent whose last act was a message or return to another agent and went quiet is done.
+   * Stops must be asked in time order (one sweep over the trace for all of them).
+   */
+  openSpawns(pos: number, keep: (i: number) => boolean): string[] {
+    const { index, open } = this;
+    for (let i = this.swept + 1; i <= pos; i++) {
+      const e = index.events[i];
+      const type = index.types[i];
+      if (type === 'spawn' && typeof e.to === 'string' && e.to !== e.agent) open.set(e.to, i);
+      else if (type === 'return') {
+        open.delete(e.from ?? e.agent);
+        open.delete(e.agent);
+      } else if (type === 'despawn') {
+        open.delete(typeof e.to === 'string' ? e.to : e.agent);
+      }
+    }
+    this.swept = Math.max(this.swept, pos);
+    const still: string[] = [];
+    for (const [agent, spawn] of open) {
+      // only spawns made inside the stop's own scope (a sub-agent's stop does not answer for its siblings)
+      if (!keep(spawn)) continue;
+      const lane = index.lanes.get(agent) ?? [];
+      const next = index.nextInLane(agent, pos);
+      const k = (next === -1 ? lane.length : index.lanePos[next]) - 1;
+      const last = k >= 0 && lane[k] > spawn ? lane[k] : -1;
+      // still working: its last act is not a hand-off of its output (a tool call or result, a spawn or delegation of its own)
+      const waiting = last !== -1 && STILL_WORKING.has(index.types[last]);
+      if (next !== -1 || last === -1 || waiting) still.push(agent);
+    }
+    return still;
+  }
 }
 
 /** Hindsight best stop: last reward improvement, else the final answer's first appearance, else the last new content. */

@@ -22,11 +22,29 @@ const EXEC = /exec|act|cod(?:e|er|ing)|program|implement|engineer|worker|develop
 const CRITIC = /critic|review|verif|evaluat|check|judge|valid|test|qa\b|inspect/i;
 const DEBATE = /debat|propon|oppon|affirm|negat|jury|juror|committee|vote|panel|moderator/i;
 
-/** How many distinct agents `agent` exchanged hand-offs with. */
+/** How many distinct agents `agent` exchanged hand-offs with. O(pairs). */
 function partners(pairs: Set<string>, agent: string): number {
   let n = 0;
-  for (const p of pairs) if (p.split('\u0000').includes(agent)) n++;
+  for (const p of pairs) {
+    const cut = p.indexOf('\u0000');
+    if (p.slice(0, cut) === agent || p.slice(cut + 1) === agent) n++;
+  }
   return n;
+}
+
+/**
+ * Whether some delegation chain runs three agents deep (a -> b -> c, c neither a nor b): b passes work
+ * on and was given work by someone other than its only target. O(pairs), not O(agents^3).
+ */
+function chainsThreeDeep(chains: Map<string, Set<string>>, givers: Map<string, Set<string>>): boolean {
+  for (const [b, targets] of chains) {
+    const from = givers.get(b);
+    if (!from || from.size === 0) continue;
+    if (targets.size >= 2) return true;
+    const [only] = targets;
+    for (const a of from) if (a !== only) return true;
+  }
+  return false;
 }
 
 /** Guesses the topology; `metrics` from computeMetrics. */
@@ -41,6 +59,7 @@ export function guessTopology(index: TraceIndex, metrics: Metrics): TopologyGues
   const involvement = new Map<string, number>();
   const pairs = new Set<string>();
   const chains = new Map<string, Set<string>>();
+  const givers = new Map<string, Set<string>>();
   let handoffs = 0;
   let anyTo = false;
   for (let i = 0; i < index.size; i++) if (index.isHandoff(i) && index.receiver(i)) anyTo = true;
@@ -53,6 +72,9 @@ export function guessTopology(index: TraceIndex, metrics: Metrics): TopologyGues
     let s = chains.get(from);
     if (!s) chains.set(from, (s = new Set()));
     s.add(to);
+    let g = givers.get(to);
+    if (!g) givers.set(to, (g = new Set()));
+    g.add(from);
   };
   if (anyTo) {
     for (let i = 0; i < index.size; i++) {
@@ -83,7 +105,7 @@ export function guessTopology(index: TraceIndex, metrics: Metrics): TopologyGues
 
   let chainDepth = 0;
   if (anyTo) {
-    for (const [a, targets] of chains) for (const b of targets) for (const c of chains.get(b) ?? []) if (c !== a && c !== b) chainDepth = 2;
+    if (chainsThreeDeep(chains, givers)) chainDepth = 2;
   }
   if (metrics.spawn_depth >= 2) {
     scores.hierarchical = 0.9;

@@ -162,7 +162,7 @@ export interface Blame {
   /** 0-based index of the event in its source's own list. */
   record: number;
   /** What pointed at it. */
-  basis: 'final_answer_origin' | 'error' | 'credit' | 'first_output';
+  basis: 'contrary_input' | 'final_answer_origin' | 'error' | 'credit' | 'first_output';
   message: string;
 }
 

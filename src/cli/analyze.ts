@@ -1,18 +1,24 @@
-/** `otrace analyze FILE [--json] [--outcome failure|success]`: the analysis as JSON or a readable summary (docs/analysis.md). */
+/**
+ * `otrace analyze FILE [--json] [--outcome failure|success]`: the analysis as JSON or a readable
+ * summary (docs/analysis.md). `otrace analyze DIR|FILE...`: one row per trace and totals (analyze-corpus.ts).
+ */
+import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { analyzeTrace, type Analysis } from '../analysis';
+import { analyzeCorpus } from './analyze-corpus';
 import { fail, load, MAX_MESSAGE, printProblems, safe, safeJson, type Command } from './common';
 
 const FINDING_LABEL: Record<string, string> = { stop: 'stop', loop: 'loop', blame: 'blame', best_stop: 'best stop' };
 
 export const analyze: Command = {
-  usage: 'otrace analyze FILE [--json] [--outcome failure|success]',
+  usage: 'otrace analyze FILE|DIR... [--json] [--outcome failure|success]   # several files or a DIR: one row per trace and totals',
   run(args) {
     const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean' }, outcome: { type: 'string' } } });
     const [file] = positionals;
-    if (!file || positionals.length > 1) fail('analyze takes one FILE');
+    if (!file) fail('analyze takes a FILE, or a DIR or several files');
     const outcome = values.outcome;
     if (outcome !== undefined && outcome !== 'failure' && outcome !== 'success') fail('--outcome must be failure or success');
+    if (positionals.length > 1 || isDirectory(file)) return analyzeCorpus(positionals, { json: values.json === true, outcome });
     const loaded = load(file);
     const errors = printProblems(file, loaded, process.stderr);
     const a = analyzeTrace(loaded, { outcome });
@@ -48,6 +54,14 @@ function summary(a: Omit<Analysis, 'traces'>, recordOf: (i: number) => string, p
     `metrics    parallelism ${m.parallelism} (${m.total_work}/${m.critical_path} ${m.work_basis}), spawns ${m.spawns}, fan-out ${m.max_fan_out}, depth ${m.spawn_depth}, protocol overhead ${m.protocol_overhead ?? 'n/a'} (${m.overhead_basis})`,
     `topology   ${a.topology.guess}${a.topology.declared ? ` (declared ${safe(a.topology.declared)})` : ''}`,
   ].map((l) => pad + l);
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Why there is no blame, in the terms of the outcome used (the trace's own or `--outcome`). */

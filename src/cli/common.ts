@@ -41,6 +41,22 @@ export function load(file: string): LoadedTrace {
   } catch (err) {
     fail(`cannot read ${file}: ${(err as Error).message}`);
   }
+  return loadText(file, text);
+}
+
+/** Reads a trace file of any known format; undefined when the file cannot be read (for commands over many files). */
+export function tryLoad(file: string): LoadedTrace | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  return loadText(file, text);
+}
+
+/** A trace from a file's text: through the mapping file when one is given and applies, else the built-in formats. */
+function loadText(file: string, text: string): LoadedTrace {
   if (mapFile) {
     let mapText: string;
     try {

@@ -19,12 +19,41 @@ interface Variant {
   /** Events of an unrelated agent slipped in between (a monitor's heartbeats). */
   noise: boolean;
   words: { failed: string; done: string; fix: string };
+  /** A question, the tool's true figure and the figure passed on instead, in this variant's words. */
+  fact: { ask: string; lookup: string; query: string; result: string; passed: string; checked: string; final: string };
 }
 
 const VARIANTS: Variant[] = [
-  { name: 'plain', lead: 'lead', worker: 'coder', reviewer: 'tester', noise: false, words: { failed: 'FAILED tests/test_parse.py::test_parse - AssertionError; 1 failed, 12 passed', done: 'Done: the parser is fixed.', fix: 'Fix parser.py so that test_parse passes' } },
-  { name: 'renamed', lead: 'Orchestrator_7', worker: 'engineer-β', reviewer: 'QA Bot', noise: false, words: { failed: 'Error: exit code 1 (2 of 40 checks did not pass)', done: 'All set, the change is complete.', fix: 'Please repair the date parsing bug' } },
-  { name: 'noisy, reworded', lead: 'planner', worker: 'dev', reviewer: 'critic', noise: true, words: { failed: 'Traceback (most recent call last): ValueError: bad month', done: 'The task has been completed successfully.', fix: 'Make the importer accept ISO dates' } },
+  { name: 'plain', lead: 'lead', worker: 'coder', reviewer: 'tester', noise: false, words: { failed: 'FAILED tests/test_parse.py::test_parse - AssertionError; 1 failed, 12 passed', done: 'Done: the parser is fixed.', fix: 'Fix parser.py so that test_parse passes' },
+    fact: {
+      ask: 'What was the 2023 revenue of Acme Corp, in billions of dollars?',
+      lookup: 'Look up the 2023 revenue of Acme Corp.',
+      query: 'Acme Corp 2023 annual revenue',
+      result: 'Acme Corp annual report: revenue in 2023 was $4.2 billion, up from $3.9 billion.',
+      passed: 'Acme Corp revenue in 2023: $2.4 billion.',
+      checked: 'Checked: revenue 2023 $2.4 billion, per the Form 10-K filed by CFO Dana Whitfield on February 28, fiscal year ending December 31.',
+      final: 'The 2023 revenue of Acme Corp was 2.4 billion dollars, per the Form 10-K filed by CFO Dana Whitfield on February 28 (fiscal year ending December 31).',
+    } },
+  { name: 'renamed', lead: 'Orchestrator_7', worker: 'engineer-β', reviewer: 'QA Bot', noise: false, words: { failed: 'Error: exit code 1 (2 of 40 checks did not pass)', done: 'All set, the change is complete.', fix: 'Please repair the date parsing bug' },
+    fact: {
+      ask: 'How many employees did Borealis Labs have at the end of 2021?',
+      lookup: 'Find the Borealis Labs employee count for end of 2021.',
+      query: 'Borealis Labs employees 2021',
+      result: 'Company profile. Employees (December 2021): 1,250. Offices: 7. Founded 2009.',
+      passed: 'They had 1,520 employees at the end of 2021.',
+      checked: 'Confirmed 1,520 staff per the Orion Registry filing by Mara Quist, dated March 3 2022.',
+      final: 'Borealis Labs employed 1,520 people at the end of 2021, as filed with the Orion Registry by Mara Quist on March 3 2022.',
+    } },
+  { name: 'noisy, reworded', lead: 'planner', worker: 'dev', reviewer: 'critic', noise: true, words: { failed: 'Traceback (most recent call last): ValueError: bad month', done: 'The task has been completed successfully.', fix: 'Make the importer accept ISO dates' },
+    fact: {
+      ask: 'Find the mean distance from the Earth to the Moon in km.',
+      lookup: 'Get me the mean Earth-Moon distance.',
+      query: 'mean distance earth moon km',
+      result: 'The Moon orbits at a mean distance of 384,400 km from Earth (about 1.28 light-seconds).',
+      passed: 'Mean distance of the Moon from Earth is 348,400 km.',
+      checked: 'Verified: 348,400 km, matching the NASA Lunar Fact Sheet by Dr. Ilse Varga, revision 7.',
+      final: 'The Moon is 348,400 km from Earth on average (NASA Lunar Fact Sheet, Dr. Ilse Varga, revision 7).',
+    } },
 ];
 
 /** Inserts a monitor heartbeat after every second event (noise the analysis must see through). */
@@ -39,7 +68,7 @@ function withNoise(events: Ev[], on: boolean): Ev[] {
 }
 
 /** Kinds whose fix has not landed: reported as `todo` (not counted) until it does. */
-const PENDING = new Set<string>(['blame']);
+const PENDING = new Set<string>([]);
 const todo = (kind: string) => (PENDING.has(kind) ? { todo: 'known miss, fix pending' } : {});
 
 for (const v of VARIANTS) {
@@ -85,14 +114,15 @@ for (const v of VARIANTS) {
   });
 
   test(`blame: the step that first passed on a value contrary to its own input (${v.name})`, todo('blame'), () => {
+    const f = v.fact;
     const base: Ev[] = [
-      { id: 'u', type: 'message', agent: 'user', to: v.lead, content: 'What was the 2023 revenue of Acme Corp, in billions of dollars?' },
-      { id: 'd', type: 'delegate', agent: v.lead, to: v.worker, content: 'Look up the 2023 revenue of Acme Corp.' },
-      { id: 'q', type: 'tool_call', agent: v.worker, tool: 'search', content: 'Acme Corp 2023 annual revenue' },
-      { id: 'r', type: 'tool_result', agent: v.worker, tool: 'search', content: 'Acme Corp annual report: revenue in 2023 was $4.2 billion, up from $3.9 billion.' },
-      { id: 'w', type: 'return', agent: v.worker, to: v.lead, content: 'Acme Corp revenue in 2023: $2.4 billion.' },
-      { id: 'x', type: 'message', agent: v.reviewer, to: v.lead, content: 'Checked: revenue 2023 $2.4 billion, per the Form 10-K filed by CFO Dana Whitfield on February 28, fiscal year ending December 31.' },
-      { id: 'f', type: 'message', agent: v.lead, to: 'user', content: 'The 2023 revenue of Acme Corp was 2.4 billion dollars, per the Form 10-K filed by CFO Dana Whitfield on February 28 (fiscal year ending December 31).' },
+      { id: 'u', type: 'message', agent: 'user', to: v.lead, content: f.ask },
+      { id: 'd', type: 'delegate', agent: v.lead, to: v.worker, content: f.lookup },
+      { id: 'q', type: 'tool_call', agent: v.worker, tool: 'search', content: f.query },
+      { id: 'r', type: 'tool_result', agent: v.worker, tool: 'search', content: f.result },
+      { id: 'w', type: 'return', agent: v.worker, to: v.lead, content: f.passed },
+      { id: 'x', type: 'message', agent: v.reviewer, to: v.lead, content: f.checked },
+      { id: 'f', type: 'message', agent: v.lead, to: 'user', content: f.final },
     ];
     const a = analyzeTrace(traceOf(withNoise(base, v.noise), [['q', 'r', 'tool_dependency'], ['r', 'w', 'causal']]), { outcome: 'failure' });
     assert.equal(a.blame?.event, 'w', a.blame?.message);
