@@ -25,7 +25,7 @@ export function checkTrace(
 ): Set<string> {
   const ids = new Set<string>();
   const repeated = new Map<string, number>();
-  const lastTime = new Map<string, { t: number; id: string }>();
+  const lastTime = new Map<string, number>(); // agent -> index of its latest event so far
   events.forEach((event, i) => {
     if (ids.has(event.id)) {
       repeated.set(event.id, (repeated.get(event.id) ?? 1) + 1);
@@ -37,7 +37,8 @@ export function checkTrace(
     } else {
       ids.add(event.id);
     }
-    const last = lastTime.get(event.agent);
+    const at = lastTime.get(event.agent);
+    const last = at === undefined ? undefined : events[at];
     if (last && event.t < last.t) {
       problems.push({
         severity: 'warning',
@@ -45,30 +46,33 @@ export function checkTrace(
         range: locate('event', i, ['t']),
       });
     }
-    if (!last || event.t >= last.t) lastTime.set(event.agent, { t: event.t, id: event.id });
+    if (!last || event.t >= last.t) lastTime.set(event.agent, i);
   });
-  events.forEach((event, i) => {
-    const refs: [string, (string | number)[]][] = [];
-    if (event.parent !== undefined) refs.push([event.parent, ['parent']]);
-    event.causes?.forEach((c, k) => refs.push([c, ['causes', k]]));
-    for (const [ref, path] of refs) {
-      const carriers = repeated.get(ref);
-      if (carriers !== undefined) {
-        problems.push({
-          severity: 'warning',
-          message: `"${path[0]}" names ${preview(ref)}, which ${carriers} events carry; it resolves to the nearest earlier one`,
-          range: locate('event', i, path),
-        });
-      }
-      if (!ids.has(ref)) {
-        problems.push({
-          severity: 'warning',
-          message: `"${path[0]}" names a missing event ${preview(ref)}`,
-          range: locate('event', i, path),
-        });
-      }
+  // references: checked without allocating (a path is made only for a problem)
+  const checkRef = (ref: string, i: number, field: 'parent' | 'causes', k: number) => {
+    const carriers = repeated.size > 0 ? repeated.get(ref) : undefined;
+    const path = () => (field === 'parent' ? [field] : [field, k]);
+    if (carriers !== undefined) {
+      problems.push({
+        severity: 'warning',
+        message: `"${field}" names ${preview(ref)}, which ${carriers} events carry; it resolves to the nearest earlier one`,
+        range: locate('event', i, path()),
+      });
     }
-  });
+    if (!ids.has(ref)) {
+      problems.push({
+        severity: 'warning',
+        message: `"${field}" names a missing event ${preview(ref)}`,
+        range: locate('event', i, path()),
+      });
+    }
+  };
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i];
+    if (event.parent !== undefined) checkRef(event.parent, i, 'parent', 0);
+    const causes = event.causes;
+    if (causes !== undefined) for (let k = 0; k < causes.length; k++) checkRef(causes[k], i, 'causes', k);
+  }
   edges.forEach((edge, i) => {
     for (const end of ['src', 'dst'] as const) {
       if (!ids.has(edge[end])) {
