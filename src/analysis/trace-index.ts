@@ -83,7 +83,9 @@ export class TraceIndex {
     const raw = loaded.trace.events;
     const order = raw.map((_, i) => i);
     const time = raw.map((e) => (typeof e.t === 'number' && Number.isFinite(e.t) ? e.t : 0));
-    order.sort((a, b) => time[a] - time[b] || a - b);
+    let sorted = true; // most traces are written in time order: no sort then
+    for (let i = 1; i < time.length && sorted; i++) if (time[i] < time[i - 1]) sorted = false;
+    if (!sorted) order.sort((a, b) => time[a] - time[b] || a - b);
     this.events = order.map((i) => raw[i]);
     this.rawIndex = Int32Array.from(order);
     const n = this.events.length;
@@ -99,7 +101,8 @@ export class TraceIndex {
 
     // fingerprint = (agent, type, target) prefix id and content hash, as one number key
     const prefixes = new Map<string, Map<string, Map<string, number>>>();
-    const fpIds = new Map<number, number>();
+    const fpIds: Map<number, number>[] = []; // per prefix: content hash (as int32) -> fingerprint
+    let fpCount = 0;
     for (let i = 0; i < n; i++) {
       const e = this.events[i];
       if (!this.pos.has(e.id)) this.pos.set(e.id, i);
@@ -123,18 +126,21 @@ export class TraceIndex {
       const target = e.to ?? e.tool ?? '';
       let prefix = byTarget.get(target);
       if (prefix === undefined) byTarget.set(target, (prefix = this.prefixCount++));
-      const key = prefix * 4294967296 + fnv1a(this.normalized[i]); // exact below 2^21 prefixes
-      let id = fpIds.get(key);
-      if (id === undefined) fpIds.set(key, (id = fpIds.size));
+      const byHash = fpIds[prefix] ?? (fpIds[prefix] = new Map());
+      const hash = fnv1a(this.normalized[i]) | 0;
+      let id = byHash.get(hash);
+      if (id === undefined) byHash.set(hash, (id = fpCount++));
       this.fingerprints[i] = id;
     }
     this.firstSeen = new Int32Array(n);
-    const first = new Map<number, number>();
+    const first = new Int32Array(fpCount).fill(-1); // fingerprint -> first position (opaque events are their own)
     for (let i = 0; i < n; i++) {
       const fp = this.fingerprints[i];
-      const at = first.get(fp);
-      if (at === undefined) first.set(fp, i);
-      this.firstSeen[i] = at ?? i;
+      if (fp < 0) this.firstSeen[i] = i;
+      else {
+        if (first[fp] === -1) first[fp] = i;
+        this.firstSeen[i] = first[fp];
+      }
     }
     for (const [agent, lane] of this.lanes) {
       let results = 0;
