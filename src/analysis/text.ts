@@ -39,6 +39,46 @@ export function normalizeContent(text: string): string {
   return s.replace(WHITESPACE, ' ').trim();
 }
 
+/**
+ * `fnv1a(normalizeContent(text))` without building the normalized text when the text's head is
+ * ASCII with no date in it (the common case): lower case and white-space runs hashed as they are
+ * read. Any other text takes the exact path. The same number either way.
+ */
+export function normalizedHash(text: string): number {
+  const n = Math.min(text.length, MAX_TEXT);
+  let h = 0x811c9dc5;
+  let started = false;
+  let space = false;
+  for (let i = 0; i < n; i++) {
+    let c = text.charCodeAt(i);
+    if (c >= 128 || (c === 45 && isDateAt(text, i, n))) return fnv1a(normalizeContent(text));
+    if (c === 32 || (c >= 9 && c <= 13)) {
+      if (started) space = true;
+      continue;
+    }
+    if (space) {
+      h ^= 32;
+      h = Math.imul(h, 0x01000193) >>> 0;
+      space = false;
+    }
+    if (c >= 65 && c <= 90) c += 32;
+    h ^= c;
+    h = Math.imul(h, 0x01000193) >>> 0;
+    started = true;
+  }
+  return h >>> 0;
+}
+
+/** True when the dash at `i` is the first dash of \d{4}-\d{2}-\d{2} inside text[0, n) ({@link HAS_DATE}). */
+function isDateAt(text: string, i: number, n: number): boolean {
+  if (i < 4 || i + 5 >= n || text.charCodeAt(i + 3) !== 45) return false;
+  for (const k of [i - 4, i - 3, i - 2, i - 1, i + 1, i + 2, i + 4, i + 5]) {
+    const d = text.charCodeAt(k);
+    if (d < 48 || d > 57) return false;
+  }
+  return true;
+}
+
 /** Common words that are never salient (lower case). */
 export const COMMON = new Set(
   (

@@ -17,7 +17,7 @@
  */
 import type { LoadedTrace } from '../trace/model';
 import { canonicalType, type EdgeType, type EventType, type TraceEvent } from '../trace/schema';
-import { fnv1a, normalizeContent, salientTokens, stripLogNoise } from './text';
+import { normalizeContent, normalizedHash, salientTokens, stripLogNoise } from './text';
 
 export type LinkKind = 'edge' | 'parent' | 'causes' | 'tool_result' | 'spawn' | 'return' | 'delivery' | 'lane' | 'implicit';
 
@@ -66,8 +66,8 @@ export class TraceIndex {
   readonly callOf: Int32Array;
   /** Fingerprint per position (small integer; unique negative for opaque events). */
   readonly fingerprints: Int32Array;
-  /** Normalized content per position ('' when none). */
-  readonly normalized: string[];
+  /** Normalized content per position, computed when first asked (see {@link normalizedContent}). */
+  private readonly normalized: (string | undefined)[];
   /** Count of links dropped because they pointed backwards or at unknown ids. */
   dropped = 0;
   /**
@@ -114,7 +114,6 @@ export class TraceIndex {
       const origin = loaded.eventOrigins[order[i]];
       if (origin) this.records[i] = origin.record;
       const text = typeof e.content === 'string' ? e.content : typeof e.content_ref === 'string' ? e.content_ref : undefined;
-      this.normalized[i] = text === undefined ? '' : normalizeContent(text);
       if (text === undefined) {
         this.fingerprints[i] = -1 - i;
         continue;
@@ -127,7 +126,7 @@ export class TraceIndex {
       let prefix = byTarget.get(target);
       if (prefix === undefined) byTarget.set(target, (prefix = this.prefixCount++));
       const byHash = fpIds[prefix] ?? (fpIds[prefix] = new Map());
-      const hash = fnv1a(this.normalized[i]) | 0;
+      const hash = normalizedHash(text) | 0;
       let id = byHash.get(hash);
       if (id === undefined) byHash.set(hash, (id = fpCount++));
       this.fingerprints[i] = id;
@@ -191,6 +190,17 @@ export class TraceIndex {
     return s;
   }
 
+  /** The normalized content or content_ref of an event (text.ts `normalizeContent`; '' when it has neither). Cached. */
+  normalizedContent(i: number): string {
+    let s = this.normalized[i];
+    if (s === undefined) {
+      const e = this.events[i];
+      const text = typeof e.content === 'string' ? e.content : typeof e.content_ref === 'string' ? e.content_ref : undefined;
+      this.normalized[i] = s = text === undefined ? '' : normalizeContent(text);
+    }
+    return s;
+  }
+
   /** Content text of an event ('' when none). */
   content(i: number): string {
     const c = this.events[i].content;
@@ -213,7 +223,7 @@ export class TraceIndex {
    * nearest one before `v` (else the first). Undefined when no event carries it.
    */
   resolve(id: string, v: number): number | undefined {
-    const list = this.repeats.get(id);
+    const list = this.repeats.size === 0 ? undefined : this.repeats.get(id);
     if (!list) return this.pos.get(id);
     let best = list[0];
     for (const p of list) if (p < v) best = p;

@@ -1,13 +1,13 @@
 /**
- * The hand-written token scanners of src/analysis/text.ts against the regular expressions they
- * replace (kept here as the reference): the same tokens, in the same order, on generated texts
+ * The hand-written token scanners and the normalized-content hash of src/analysis/text.ts against
+ * the regular expressions and the normalization they replace (kept here as the reference): the same tokens, in the same order, on generated texts
  * (fast-check, seeded) mixing letters, digits, apostrophes, dashes, number punctuation, code fences,
  * non-ASCII letters whose lower case is ASCII (K, the Kelvin sign) and long texts past MAX_TEXT.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { COMMON, contentWords, FUNCTION_WORDS, MAX_TEXT, salientTokens } from '../../../src/analysis/text';
+import { COMMON, contentWords, fnv1a, FUNCTION_WORDS, MAX_TEXT, normalizeContent, normalizedHash, salientTokens } from '../../../src/analysis/text';
 
 /** The regular-expression version salientTokens replaced (as of 81156c3). */
 function salientReference(text: string, common: (w: string) => boolean): string[] {
@@ -35,7 +35,8 @@ function contentReference(text: string, keep: (w: string) => boolean): string[] 
 
 const piece = fc.oneof(
   fc.constantFrom('The', 'the', 'Paris', "O'Neil", 'x-ray', 'ab', 'a', 'A', 'Ab', "it's", 'don’t', 'well-', 'K', '\u212a', 'İstanbul', 'ÄBC', 'Result', 'thanks', 'between'),
-  fc.constantFrom('1', '42', '3.14', '30,000', '12:30', '1/2', '7.', '9,', '2023-01-01', '0x1F', '1e5'),
+  fc.constantFrom('1', '42', '3.14', '30,000', '12:30', '1/2', '7.', '9,', '2023-01-01', '2023-01-01T10:00:00Z', '2023-01-0', '1234-56-', '0x1F', '1e5'),
+  fc.constantFrom('\t', '\r\n', '\v', '\f', '\u00a0', '\u2028', '\ufeff', 'ABC DEF', 'Straße'),
   fc.constantFrom(' ', '  ', '\n', '.', ',', ':', '/', "'", '-', '’', '_', '(', ')', '```', '```js\n', '"'),
   fc.string({ maxLength: 5 }),
 );
@@ -57,6 +58,15 @@ test('contentWords finds exactly the words of its former regular expression, in 
   fc.assert(
     fc.property(textArb, (text) => {
       assert.deepStrictEqual([...contentWords(text)], contentReference(text, (w) => !FUNCTION_WORDS.has(w)));
+    }),
+    { seed: 14, numRuns: 3000 },
+  );
+});
+
+test('normalizedHash is the hash of the normalized content, on every text', () => {
+  fc.assert(
+    fc.property(textArb, (text) => {
+      assert.equal(normalizedHash(text), fnv1a(normalizeContent(text)));
     }),
     { seed: 14, numRuns: 3000 },
   );
