@@ -1,38 +1,156 @@
 /**
- * Read + validate throughput of the otrace JSONL reader on a generated 100k-event trace, beside a
- * bare JSON.parse of the same lines in the same run (the floor any JSONL reader pays).
+ * Large traces (issue #14): generated otrace JSONL traces of 1k, 10k, 100k and 1M events, each
+ * without and with long content (bench/_generate.ts; written once to a temporary folder after a
+ * free-space check, reused by later runs), and per trace:
+ * Times are CPU time of the process (user + system; see {@link ms}), not wall time.
+ * - bare: a per-line `JSON.parse` of the file's Buffer (each line decoded from UTF-8 on its own);
+ * - read: the otrace reader on the same Buffer with the same decoding (`readTraceJsonlBytes`:
+ *   parse, validate with the fast path and zod, origins with byte offsets, cross-record checks)
+ *   plus the per-file event index the editor uses (`eventsByFile`); the ratio read / bare is
+ *   measured in the same process, run after run (median of the per-run ratios);
+ * - analysis: `analyzeTrace` in events/s; the process RSS after it;
+ * - for the 1M trace without long content: `otrace analyze` as a user runs it (dist/cli.js, built
+ *   first): wall time and peak RSS (from /usr/bin/time).
+ * A table on stdout and the figures in bench/results.json.
+ *
+ *   npm run bench -- read                      all sizes
+ *   OTRACE_BENCH_SIZES=1k,100k npm run bench -- read
+ *   OTRACE_BENCH_DIR=/path  (default: the OS temp folder, otrace-bench/)
  */
-import { readTraceJsonl } from '../src/trace/read';
-import { fmt, medianMs } from './_util';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { analyzeTrace } from '../src/analysis';
+import { eventsByFile } from '../src/session/snapshot';
+import { readTraceJsonlBytes } from '../src/trace/read';
+import { writeTraceFile } from './_generate';
+import { fmt } from './_util';
 
-/** A deterministic JSONL trace of `n` events over 8 agents, with an edge every 4 events. */
-export function generateJsonl(n: number): string {
-  const lines = [JSON.stringify({ trace_id: 'bench', task_id: 'bench', system: 'generated' })];
-  const types = ['delegate', 'message', 'tool_call', 'tool_result', 'return'];
-  for (let i = 0; i < n; i++) {
-    const agent = `agent_${i % 8}`;
-    lines.push(JSON.stringify({ id: `e${i}`, t: i * 0.01, type: types[i % types.length], agent, to: `agent_${(i + 1) % 8}`, tool: 'search', content: `step ${i} of the run: looked up item ${i % 97}`, tokens: 50 + (i % 200) }));
-    if (i % 4 === 3) lines.push(JSON.stringify({ edge: { src: `e${i - 1}`, dst: `e${i}`, type: 'causal' } }));
+const SIZES: Record<string, number> = { '1k': 1_000, '10k': 10_000, '100k': 100_000, '1M': 1_000_000 };
+
+/** Per-line JSON.parse of a Buffer, each line decoded on its own: the floor of any JSONL reader. */
+function bareParse(buf: Buffer): number {
+  let at = 0;
+  let records = 0;
+  for (;;) {
+    const nl = buf.indexOf(10, at);
+    const end = nl === -1 ? buf.length : nl;
+    if (end > at) {
+      JSON.parse(buf.toString('utf8', at, end));
+      records++;
+    }
+    if (nl === -1) return records;
+    at = nl + 1;
   }
-  return lines.join('\n') + '\n';
+}
+
+/** The otrace reader on the same Buffer, and the editor's per-file index of its events. */
+function otraceRead(buf: Buffer) {
+  const loaded = readTraceJsonlBytes(
+    (b, offset, length, position) => buf.copy(b, offset, position, Math.min(buf.length, position + length)),
+    (offset, bytes) => buf.toString('utf8', offset, offset + bytes),
+  );
+  eventsByFile(loaded.eventOrigins);
+  return loaded;
+}
+
+/**
+ * CPU milliseconds of `f` (user + system, all threads of the process, GC helpers included): on a
+ * machine shared with other work, wall time mostly measures the wait for a core; CPU time does not.
+ */
+function ms(f: () => void): number {
+  const t0 = process.cpuUsage();
+  f();
+  const d = process.cpuUsage(t0);
+  return (d.user + d.system) / 1000;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const mb = (bytes: number) => bytes / (1024 * 1024);
+
+interface Row {
+  trace: string;
+  events: number;
+  file_mb: number;
+  bare_ms: number;
+  read_ms: number;
+  ratio: number;
+  ratio_runs: number[];
+  analysis_ms: number;
+  analysis_events_per_s: number;
+  rss_mb: number;
+  problems: number;
 }
 
 export async function bench(): Promise<void> {
-  const n = 100_000;
-  const text = generateJsonl(n);
-  const mb = Buffer.byteLength(text) / 1e6;
-  const parseMs = medianMs(() => {
-    for (const line of text.split('\n')) if (line) JSON.parse(line);
-  });
-  let events = 0;
-  let problems = 0;
-  const readMs = medianMs(() => {
-    const loaded = readTraceJsonl(text);
-    events = loaded.trace.events.length;
-    problems = loaded.problems.length;
-  });
-  console.log(`generated JSONL: ${fmt(n, 0)} events, ${fmt(mb)} MB (${problems} problems, ${fmt(events, 0)} loaded)`);
-  console.log(`JSON.parse of the lines : ${fmt(parseMs)} ms  ${fmt(mb / (parseMs / 1000))} MB/s`);
-  console.log(`read + validate (otrace): ${fmt(readMs)} ms  ${fmt(mb / (readMs / 1000))} MB/s  ${fmt(n / (readMs / 1000), 0)} events/s`);
-  console.log(`ratio read+validate / JSON.parse: ${fmt(readMs / parseMs, 2)}x`);
+  const dir = process.env.OTRACE_BENCH_DIR ?? path.join(os.tmpdir(), 'otrace-bench');
+  const sizes = (process.env.OTRACE_BENCH_SIZES ?? Object.keys(SIZES).join(',')).split(',').filter((s) => s in SIZES);
+  const rows: Row[] = [];
+  for (const size of sizes) {
+    for (const long of [false, true]) {
+      const n = SIZES[size];
+      const name = `${size}${long ? '-long' : ''}`;
+      const file = path.join(dir, `trace-${name}.otrace.jsonl`);
+      const bytes = writeTraceFile(file, n, { longContent: long });
+      let buf: Buffer | undefined = fs.readFileSync(file);
+      const runs = n >= 1_000_000 ? 2 : n >= 100_000 ? 4 : 7;
+      bareParse(buf); // warm-up
+      otraceRead(buf);
+      const bare: number[] = [];
+      const read: number[] = [];
+      const ratios: number[] = [];
+      let loaded = otraceRead(buf);
+      const reps = Math.max(1, Math.round(100_000 / n)); // each timing covers >= 100k events: small traces repeat
+      for (let r = 0; r < runs; r++) {
+        const b = ms(() => {
+          for (let k = 0; k < reps; k++) bareParse(buf!);
+        }) / reps;
+        const o = ms(() => {
+          for (let k = 0; k < reps; k++) loaded = otraceRead(buf!);
+        }) / reps;
+        bare.push(b);
+        read.push(o);
+        ratios.push(o / b);
+      }
+      buf = undefined;
+      // best of 2 below 1M (the first run also compiles the analysis), 1 run at 1M
+      const analysisMs = Math.min(...Array.from({ length: n >= 1_000_000 ? 1 : 2 }, () => ms(() => analyzeTrace(loaded))));
+      const events = loaded.trace.events.length;
+      rows.push({
+        trace: name,
+        events,
+        file_mb: Math.round(mb(bytes) * 10) / 10,
+        bare_ms: Math.round(median(bare)),
+        read_ms: Math.round(median(read)),
+        ratio: Math.round(median(ratios) * 100) / 100,
+        ratio_runs: ratios.map((r) => Math.round(r * 100) / 100),
+        analysis_ms: Math.round(analysisMs),
+        analysis_events_per_s: Math.round(events / (analysisMs / 1000)),
+        rss_mb: Math.round(mb(process.memoryUsage().rss)),
+        problems: loaded.problems.length,
+      });
+      const row = rows[rows.length - 1];
+      process.stdout.write(`  ${name}: ${fmt(row.file_mb)} MB, read ${row.read_ms} ms / bare ${row.bare_ms} ms = ${row.ratio}x (runs ${row.ratio_runs.join(' ')}), analysis ${fmt(row.analysis_events_per_s, 0)} events/s, RSS ${row.rss_mb} MB\n`);
+    }
+  }
+  const cli = sizes.includes('1M') ? cliAnalyze(path.join(dir, 'trace-1M.otrace.jsonl')) : undefined;
+  const header = '| trace | events | file MB | JSON.parse ms (CPU) | read+validate+index ms (CPU) | ratio | analysis events/s (CPU) | RSS MB |';
+  const lines = [header, '|---|---|---|---|---|---|---|---|', ...rows.map((r) => `| ${r.trace} | ${fmt(r.events, 0)} | ${fmt(r.file_mb)} | ${fmt(r.bare_ms, 0)} | ${fmt(r.read_ms, 0)} | ${r.ratio}x | ${fmt(r.analysis_events_per_s, 0)} | ${r.rss_mb} |`)];
+  if (cli) lines.push('', `otrace analyze (1M events, ${fmt(cli.file_mb)} MB): ${fmt(cli.seconds)} s, peak RSS ${fmt(cli.peak_rss_mb, 0)} MB, exit ${cli.exit}`);
+  process.stdout.write(`\n${lines.join('\n')}\n(load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${os.cpus().length} cores)\n`);
+  const out = path.join(__dirname, 'results.json');
+  const previous = fs.existsSync(out) ? (JSON.parse(fs.readFileSync(out, 'utf8')) as Record<string, unknown>) : {};
+  previous.read = { date: new Date().toISOString(), node: process.version, load: os.loadavg(), rows, cli_analyze_1M: cli };
+  fs.writeFileSync(out, `${JSON.stringify(previous, null, 2)}\n`);
+}
+
+/** `otrace analyze FILE` in a child process: wall seconds and peak RSS (GNU time's %M, in MB). */
+function cliAnalyze(file: string): { seconds: number; peak_rss_mb: number; exit: number | null; file_mb: number } | undefined {
+  const root = path.join(__dirname, '..');
+  spawnSync(process.execPath, ['esbuild.mjs'], { cwd: root, stdio: 'inherit' });
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %M', process.execPath, path.join(root, 'dist', 'cli.js'), 'analyze', file], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const m = /([\d.]+) (\d+)\s*$/.exec(r.stderr ?? '');
+  if (!m) return undefined;
+  return { seconds: Number(m[1]), peak_rss_mb: Math.round(Number(m[2]) / 1024), exit: r.status, file_mb: Math.round(mb(fs.statSync(file).size) * 10) / 10 };
 }

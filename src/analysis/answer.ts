@@ -98,7 +98,7 @@ export function firstAppearance(index: TraceIndex, final: FinalAnswer, from: num
   for (let i = Math.max(0, from); i < final.pos; i++) {
     if (keep && !keep(i)) continue;
     if (!isAgentOutput(index, i) && index.types[i] !== 'tool_result') continue;
-    const text = index.normalized[i];
+    const text = index.normalizedContent(i);
     if (!re.test(text)) continue;
     if (short && !ANSWER_CONTEXT.test(text)) continue;
     return i;

@@ -22,6 +22,7 @@
  * A producer's `credit` on an event is shown as given and never overwritten.
  */
 import { finalAnswer, isNotAgentOutput } from './answer';
+import { forEachSalientToken, stripLogNoise } from './text';
 import { OUTCOME_CHANNELS, rewardPoints } from './outcome';
 import type { LinkKind, TraceIndex } from './trace-index';
 import type { Credit, Outcome } from './types';
@@ -53,31 +54,61 @@ export interface CreditValues {
 }
 
 /**
- * Content links: for each event, the earlier events that first introduced the salient tokens it
- * uses, with the share of its tokens taken from each. O(total tokens).
+ * Content links, per event position v: the earlier events u that first introduced the salient
+ * tokens v uses, with the share of v's tokens taken from each (u in the order v first uses them),
+ * as flat arrays: the links of v are `from[start[v] .. start[v + 1])` with their `share`.
  */
-export function contentLinks(index: TraceIndex): Map<number, Map<number, number>> {
-  const introducer = new Map<string, number>();
-  const out = new Map<number, Map<number, number>>();
-  for (let i = 0; i < index.size; i++) {
-    if (!index.content(i)) continue;
-    const tokens = index.salient(i);
-    const from = new Map<number, number>();
+export interface ContentLinks {
+  start: Int32Array;
+  from: number[];
+  share: number[];
+}
+
+/**
+ * Content links: for each event, the earlier events that first introduced the salient tokens it
+ * uses, with the share of its tokens taken from each. O(total tokens): tokens are interned to
+ * small integers, so each occurrence costs one map lookup and no set or map per event.
+ */
+export function contentLinks(index: TraceIndex): ContentLinks {
+  const n = index.size;
+  const tokenIds = new Map<string, number>();
+  const introducer: number[] = []; // token id -> position that introduced it
+  const lastUse: number[] = []; // token id -> last position that used it (a token counts once per event)
+  const count = new Int32Array(n); // introducer position -> tokens the current event took from it
+  const touched: number[] = [];
+  const start = new Int32Array(n + 1);
+  const from: number[] = [];
+  const share: number[] = [];
+  for (let i = 0; i < n; i++) {
+    start[i] = from.length;
+    const content = index.content(i);
+    if (!content) continue;
     let total = 0;
-    for (const tok of tokens) {
-      const u = introducer.get(tok);
-      if (u === undefined) introducer.set(tok, i);
-      else if (u !== i) {
-        from.set(u, (from.get(u) ?? 0) + 1);
-        total++;
+    touched.length = 0;
+    forEachSalientToken(stripLogNoise(content), (tok) => {
+      const id = tokenIds.get(tok);
+      if (id === undefined) {
+        tokenIds.set(tok, introducer.length);
+        introducer.push(i);
+        lastUse.push(i);
+        return;
       }
-    }
-    if (total > 0) {
-      for (const [u, c] of from) from.set(u, c / total);
-      out.set(i, from);
+      if (lastUse[id] === i) return;
+      lastUse[id] = i;
+      const u = introducer[id];
+      if (u === i) return;
+      if (count[u] === 0) touched.push(u);
+      count[u]++;
+      total++;
+    });
+    for (const u of touched) {
+      from.push(u);
+      share.push(count[u] / total);
+      count[u] = 0;
     }
   }
-  return out;
+  start[n] = from.length;
+  return { start, from, share };
 }
 
 /** Propagates outcome and reward seeds backwards; returns the value per position. */
@@ -111,22 +142,32 @@ export function propagateCredit(index: TraceIndex, outcome: Outcome, options: Cr
     mass[at] += r.value - baseline;
   }
 
-  const content = options.contentLinks === false ? new Map<number, Map<number, number>>() : contentLinks(index);
+  const content = options.contentLinks === false ? undefined : contentLinks(index);
+  // Each event's parents and link weights, gathered in scratch arrays (no Map per event): weights
+  // are positive, so a zero marks a parent not seen yet; `touched` keeps first-seen order, the
+  // order the weights are summed in.
+  const weight = new Float64Array(n);
+  const touched: number[] = [];
   for (let v = n - 1; v >= 0; v--) {
     const m = mass[v];
     if (m === 0) continue;
     const type = index.types[v];
-    // parents with weights
-    const parents = new Map<number, number>();
+    touched.length = 0;
     for (const k of index.incoming[v]) {
       const link = index.links[k];
       const w = link.edgeType === 'temporal' ? 0.5 : LINK_WEIGHT[link.kind];
-      parents.set(link.u, (parents.get(link.u) ?? 0) + w);
+      if (weight[link.u] === 0) touched.push(link.u);
+      weight[link.u] += w;
     }
-    const fromContent = content.get(v);
-    if (fromContent) for (const [u, share] of fromContent) if (u < v) parents.set(u, (parents.get(u) ?? 0) + share);
+    if (content)
+      for (let k = content.start[v]; k < content.start[v + 1]; k++) {
+        const u = content.from[k];
+        if (u >= v) continue;
+        if (weight[u] === 0) touched.push(u);
+        weight[u] += content.share[k];
+      }
     let total = 0;
-    for (const w of parents.values()) total += w;
+    for (const u of touched) total += weight[u];
     const passOn = type === 'stop' || type === 'reward' ? 1 : lambda;
     if (total === 0) {
       values[v] += m;
@@ -134,7 +175,10 @@ export function propagateCredit(index: TraceIndex, outcome: Outcome, options: Cr
     }
     values[v] += m * (1 - passOn);
     const pass = m * passOn;
-    for (const [u, w] of parents) mass[u] += (pass * w) / total;
+    for (const u of touched) {
+      mass[u] += (pass * weight[u]) / total;
+      weight[u] = 0;
+    }
   }
   return { values, terminal };
 }

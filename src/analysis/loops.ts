@@ -27,7 +27,7 @@
  */
 import type { Loop } from './types';
 import type { TraceIndex } from './trace-index';
-import { contentWords, fencedCode, fnv1a, resemblance, wordTokens } from './text';
+import { contentWords, fencedCode, fnv1a, forEachContentWord, resemblance, wordTokens } from './text';
 
 export interface LoopOptions {
   /** Longest repeated block looked for, in events (default 16). */
@@ -145,7 +145,8 @@ function repeatedToolCalls(index: TraceIndex): RawLoop[] {
     const e = index.events[i];
     if (typeof e.content !== 'string' && typeof e.content_ref !== 'string') continue;
     const text = typeof e.content === 'string' ? e.content : (e.content_ref as string);
-    const key = `${e.tool ?? ''}\u0000${text.length}\u0000${fnv1a(text.trim())}\u0000${fnv1a(text.trim(), 0x2545f491)}`;
+    const trimmed = text.trim();
+    const key = `${e.tool ?? ''}\u0000${text.length}\u0000${fnv1a(trimmed)}\u0000${fnv1a(trimmed, 0x2545f491)}`;
     let g = groups.get(key);
     if (!g) groups.set(key, (g = []));
     g.push(i);
@@ -231,8 +232,9 @@ const STEP_TYPES = new Set(['message', 'return', 'aggregate']);
  * the same context (at most the last 32 are compared).
  */
 function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
-  const contexts = new Map<string, { pos: number; words: Set<string> }[]>();
-  const lastStep = new Map<string, string>();
+  const contexts = new Map<string, { pos: number; words: Int32Array }[]>();
+  const lastStep = new Map<string, { words: number[]; code: string }>();
+  const vocabulary = new WordIds();
   const artifacts = new Map<string, number[]>();
   const parent = new Map<number, number>();
   const find = (x: number): number => {
@@ -247,12 +249,11 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
     if (index.toolLanes.has(e.agent)) continue;
     if (opensDelegation(index, i)) continue;
     const text = index.content(i);
-    const words = contentWords(text);
+    const ordered = vocabulary.ofText(text); // the content words as ids, in text order
     const code = fencedCode(text);
     const previous = lastStep.get(e.agent);
-    const signature = `${[...words].join(' ')}\u0000${code}`;
-    lastStep.set(e.agent, signature);
-    if (index.types[i] === 'return' && previous === signature) continue;
+    lastStep.set(e.agent, { words: ordered, code });
+    if (index.types[i] === 'return' && previous && previous.code === code && sameIds(previous.words, ordered)) continue;
     const phase = (e as { phase?: unknown }).phase;
     const key = `${e.agent}\u0000${typeof phase === 'string' ? `phase:${phase}` : `to:${index.receiver(i) ?? ''}`}`;
     if (code && wordTokens(code).size >= MIN_ECHO_WORDS) {
@@ -261,14 +262,15 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
       if (!same) artifacts.set(artifact, (same = []));
       same.push(i);
     }
-    if (words.size < MIN_STEP_WORDS) continue;
+    if (ordered.length < MIN_STEP_WORDS) continue;
+    const words = Int32Array.from(ordered).sort();
     let list = contexts.get(key);
     if (!list) contexts.set(key, (list = []));
     parent.set(i, i);
     let top = 0;
     let match = -1;
     for (let k = list.length - 1; k >= Math.max(0, list.length - 32); k--) {
-      const r = resemblance(words, list[k].words);
+      const r = resemblanceOfIds(words, list[k].words);
       if (r > top) {
         top = r;
         match = list[k].pos;
@@ -305,6 +307,59 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
     out.push(similarSteps(members, label));
   }
   return out;
+}
+
+/** Content words as small integers (one id per distinct word), for fast set comparisons. */
+class WordIds {
+  private readonly ids = new Map<string, number>();
+  /** Per id, the number of the last text it was seen in (to drop repeats within a text). */
+  private seenIn: Int32Array = new Int32Array(1024);
+  private texts = 0;
+
+  /** The distinct content words of a text ({@link contentWords}), as ids, in the order they first occur. */
+  ofText(text: string): number[] {
+    const out: number[] = [];
+    const stamp = ++this.texts;
+    forEachContentWord(text, (w) => {
+      let id = this.ids.get(w);
+      if (id === undefined) {
+        this.ids.set(w, (id = this.ids.size));
+        if (id >= this.seenIn.length) {
+          const grown = new Int32Array(this.seenIn.length * 2);
+          grown.set(this.seenIn);
+          this.seenIn = grown;
+        }
+      }
+      if (this.seenIn[id] !== stamp) {
+        this.seenIn[id] = stamp;
+        out.push(id);
+      }
+    });
+    return out;
+  }
+}
+
+function sameIds(a: number[], b: number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
+}
+
+/** {@link resemblance} of two word sets given as sorted ids: |A ∩ B| / |A ∪ B|, 0 when both are empty. */
+function resemblanceOfIds(a: Int32Array, b: Int32Array): number {
+  if (a.length === 0 && b.length === 0) return 0;
+  let inter = 0;
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      inter++;
+      i++;
+      j++;
+    } else if (a[i] < b[j]) i++;
+    else j++;
+  }
+  return inter / (a.length + b.length - inter);
 }
 
 /** A loop of near-duplicate steps: each member is one repetition. */

@@ -17,7 +17,7 @@
  */
 import type { LoadedTrace } from '../trace/model';
 import { canonicalType, type EdgeType, type EventType, type TraceEvent } from '../trace/schema';
-import { fnv1a, normalizeContent, salientTokens, stripLogNoise } from './text';
+import { normalizeContent, normalizedHash, salientTokens, stripLogNoise } from './text';
 
 export type LinkKind = 'edge' | 'parent' | 'causes' | 'tool_result' | 'spawn' | 'return' | 'delivery' | 'lane' | 'implicit';
 
@@ -66,8 +66,8 @@ export class TraceIndex {
   readonly callOf: Int32Array;
   /** Fingerprint per position (small integer; unique negative for opaque events). */
   readonly fingerprints: Int32Array;
-  /** Normalized content per position ('' when none). */
-  readonly normalized: string[];
+  /** Normalized content per position, computed when first asked (see {@link normalizedContent}). */
+  private readonly normalized: (string | undefined)[];
   /** Count of links dropped because they pointed backwards or at unknown ids. */
   dropped = 0;
   /**
@@ -83,7 +83,9 @@ export class TraceIndex {
     const raw = loaded.trace.events;
     const order = raw.map((_, i) => i);
     const time = raw.map((e) => (typeof e.t === 'number' && Number.isFinite(e.t) ? e.t : 0));
-    order.sort((a, b) => time[a] - time[b] || a - b);
+    let sorted = true; // most traces are written in time order: no sort then
+    for (let i = 1; i < time.length && sorted; i++) if (time[i] < time[i - 1]) sorted = false;
+    if (!sorted) order.sort((a, b) => time[a] - time[b] || a - b);
     this.events = order.map((i) => raw[i]);
     this.rawIndex = Int32Array.from(order);
     const n = this.events.length;
@@ -99,7 +101,8 @@ export class TraceIndex {
 
     // fingerprint = (agent, type, target) prefix id and content hash, as one number key
     const prefixes = new Map<string, Map<string, Map<string, number>>>();
-    const fpIds = new Map<number, number>();
+    const fpIds: Map<number, number>[] = []; // per prefix: content hash (as int32) -> fingerprint
+    let fpCount = 0;
     for (let i = 0; i < n; i++) {
       const e = this.events[i];
       if (!this.pos.has(e.id)) this.pos.set(e.id, i);
@@ -111,7 +114,6 @@ export class TraceIndex {
       const origin = loaded.eventOrigins[order[i]];
       if (origin) this.records[i] = origin.record;
       const text = typeof e.content === 'string' ? e.content : typeof e.content_ref === 'string' ? e.content_ref : undefined;
-      this.normalized[i] = text === undefined ? '' : normalizeContent(text);
       if (text === undefined) {
         this.fingerprints[i] = -1 - i;
         continue;
@@ -123,18 +125,21 @@ export class TraceIndex {
       const target = e.to ?? e.tool ?? '';
       let prefix = byTarget.get(target);
       if (prefix === undefined) byTarget.set(target, (prefix = this.prefixCount++));
-      const key = prefix * 4294967296 + fnv1a(this.normalized[i]); // exact below 2^21 prefixes
-      let id = fpIds.get(key);
-      if (id === undefined) fpIds.set(key, (id = fpIds.size));
+      const byHash = fpIds[prefix] ?? (fpIds[prefix] = new Map());
+      const hash = normalizedHash(text) | 0;
+      let id = byHash.get(hash);
+      if (id === undefined) byHash.set(hash, (id = fpCount++));
       this.fingerprints[i] = id;
     }
     this.firstSeen = new Int32Array(n);
-    const first = new Map<number, number>();
+    const first = new Int32Array(fpCount).fill(-1); // fingerprint -> first position (opaque events are their own)
     for (let i = 0; i < n; i++) {
       const fp = this.fingerprints[i];
-      const at = first.get(fp);
-      if (at === undefined) first.set(fp, i);
-      this.firstSeen[i] = at ?? i;
+      if (fp < 0) this.firstSeen[i] = i;
+      else {
+        if (first[fp] === -1) first[fp] = i;
+        this.firstSeen[i] = first[fp];
+      }
     }
     for (const [agent, lane] of this.lanes) {
       let results = 0;
@@ -185,6 +190,17 @@ export class TraceIndex {
     return s;
   }
 
+  /** The normalized content or content_ref of an event (text.ts `normalizeContent`; '' when it has neither). Cached. */
+  normalizedContent(i: number): string {
+    let s = this.normalized[i];
+    if (s === undefined) {
+      const e = this.events[i];
+      const text = typeof e.content === 'string' ? e.content : typeof e.content_ref === 'string' ? e.content_ref : undefined;
+      this.normalized[i] = s = text === undefined ? '' : normalizeContent(text);
+    }
+    return s;
+  }
+
   /** Content text of an event ('' when none). */
   content(i: number): string {
     const c = this.events[i].content;
@@ -207,7 +223,7 @@ export class TraceIndex {
    * nearest one before `v` (else the first). Undefined when no event carries it.
    */
   resolve(id: string, v: number): number | undefined {
-    const list = this.repeats.get(id);
+    const list = this.repeats.size === 0 ? undefined : this.repeats.get(id);
     if (!list) return this.pos.get(id);
     let best = list[0];
     for (const p of list) if (p < v) best = p;

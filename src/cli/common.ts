@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import { loadTrace } from '../trace/formats';
+import { loadTraceFile } from '../trace/load-file';
 import { formatPosition, type LoadedTrace } from '../trace/model';
 import { escapeJsonControls, visibleText } from '../trace/preview';
 import { nodeFileAccess } from '../trace/node-files';
@@ -35,47 +36,46 @@ export function fail(message: string): never {
 
 /** Reads a trace file of any known format; exits 2 when the file cannot be read. */
 export function load(file: string): LoadedTrace {
-  let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    return readTraceAt(file);
   } catch (err) {
     fail(`cannot read ${file}: ${(err as Error).message}`);
   }
-  return loadText(file, text);
 }
 
 /** Reads a trace file of any known format; undefined when the file cannot be read (for commands over many files). */
 export function tryLoad(file: string): LoadedTrace | undefined {
-  let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    return readTraceAt(file);
   } catch {
     return undefined;
   }
-  return loadText(file, text);
 }
 
-/** A trace from a file's text: through the mapping file when one is given and applies, else the built-in formats. */
-function loadText(file: string, text: string): LoadedTrace {
-  if (mapFile) {
-    let mapText: string;
-    try {
-      mapText = fs.readFileSync(mapFile, 'utf8');
-    } catch (err) {
-      fail(`cannot read mapping ${mapFile}: ${(err as Error).message}`);
-    }
-    const { mapping, problems } = parseMapping(mapText, mapFile);
-    if (!mapping) return { format: 'unknown', trace: { events: [], edges: [] }, eventOrigins: [], edgeOrigins: [], problems };
-    if (mappingApplies(mapping, text, file)) {
-      const loaded = readWithMapping(text, file, mapping);
-      loaded.problems.unshift(...problems);
-      return loaded;
-    }
-    const loaded = loadTrace(text, file, nodeFileAccess);
-    loaded.problems.unshift({ severity: 'info', file: mapFile, message: `the mapping does not apply to ${file} (files.glob / files.required); read with the built-in formats`, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } });
+/**
+ * A trace from disk: through the mapping file when one is given and applies, else the built-in
+ * formats (otrace JSONL streamed at any size, other formats up to 200 MB: load-file.ts).
+ * @throws the file system's error when the file cannot be read (an unreadable mapping exits 2).
+ */
+function readTraceAt(file: string): LoadedTrace {
+  if (!mapFile) return loadTraceFile(file, nodeFileAccess);
+  const text = fs.readFileSync(file, 'utf8');
+  let mapText: string;
+  try {
+    mapText = fs.readFileSync(mapFile, 'utf8');
+  } catch (err) {
+    fail(`cannot read mapping ${mapFile}: ${(err as Error).message}`);
+  }
+  const { mapping, problems } = parseMapping(mapText, mapFile);
+  if (!mapping) return { format: 'unknown', trace: { events: [], edges: [] }, eventOrigins: [], edgeOrigins: [], problems };
+  if (mappingApplies(mapping, text, file)) {
+    const loaded = readWithMapping(text, file, mapping);
+    loaded.problems.unshift(...problems);
     return loaded;
   }
-  return loadTrace(text, file, nodeFileAccess);
+  const loaded = loadTrace(text, file, nodeFileAccess);
+  loaded.problems.unshift({ severity: 'info', file: mapFile, message: `the mapping does not apply to ${file} (files.glob / files.required); read with the built-in formats`, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } });
+  return loaded;
 }
 
 /** A number for people: at most 3 decimals. */

@@ -7,6 +7,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { capDiagnostics } from '../session/diagnostic-cap';
 import { InProcessEngine, type TraceEngine } from '../session/engine';
 import type { TraceSnapshot } from '../session/snapshot';
 import { detectFormat, type FileAccess } from '../trace/formats';
@@ -318,7 +319,16 @@ export class TraceSessions implements vscode.Disposable {
       add(this.fileOf(snapshot, main), d);
     }
     for (const old of this.published.get(snapshot.key) ?? []) if (!byFile.has(old)) this.diagnostics.delete(vscode.Uri.parse(old));
-    for (const [file, list] of byFile) this.diagnostics.set(vscode.Uri.parse(file), list);
+    for (const [file, list] of byFile) {
+      // the first 1,000 per file and one summary of the rest (session/diagnostic-cap.ts)
+      const { shown, summary } = capDiagnostics(list, (d) => ({ severity: SEVERITY_OF.get(d.severity) ?? 'info', range: fromRange(d.range) }));
+      if (summary) {
+        const d = new vscode.Diagnostic(toRange(summary.range), summary.message, SEVERITY[summary.severity]);
+        d.source = 'otrace';
+        shown.push(d);
+      }
+      this.diagnostics.set(vscode.Uri.parse(file), shown);
+    }
     this.published.set(snapshot.key, [...byFile.keys()]);
   }
 
@@ -339,6 +349,17 @@ const SEVERITY: Record<Problem['severity'], vscode.DiagnosticSeverity> = {
 };
 
 /** A model range as a VS Code range (both 0-based). */
+const SEVERITY_OF = new Map<vscode.DiagnosticSeverity, Problem['severity']>([
+  [vscode.DiagnosticSeverity.Error, 'error'],
+  [vscode.DiagnosticSeverity.Warning, 'warning'],
+  [vscode.DiagnosticSeverity.Information, 'info'],
+  [vscode.DiagnosticSeverity.Hint, 'info'],
+]);
+
+function fromRange(r: vscode.Range): Problem['range'] {
+  return { start: { line: r.start.line, character: r.start.character }, end: { line: r.end.line, character: r.end.character } };
+}
+
 export function toRange(r: Problem['range']): vscode.Range {
   return new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
 }

@@ -28,7 +28,7 @@ export function checkTrace(
   const scoped = new Set<string>();
   const scope = (e: TraceEvent, id: string) => (e.trace_id === undefined ? id : `${e.trace_id}\u0000${id}`);
   const repeated = new Map<string, number>();
-  const lastTime = new Map<string, { t: number; id: string }>();
+  const lastTime = new Map<string, number>(); // agent -> index of its latest event so far
   events.forEach((event, i) => {
     ids.add(event.id);
     const key = scope(event, event.id);
@@ -43,7 +43,8 @@ export function checkTrace(
       scoped.add(key);
     }
     const lane = scope(event, event.agent);
-    const last = lastTime.get(lane);
+    const at = lastTime.get(lane);
+    const last = at === undefined ? undefined : events[at];
     if (last && event.t < last.t) {
       problems.push({
         severity: 'warning',
@@ -51,30 +52,34 @@ export function checkTrace(
         range: locate('event', i, ['t']),
       });
     }
-    if (!last || event.t >= last.t) lastTime.set(lane, { t: event.t, id: event.id });
+    if (!last || event.t >= last.t) lastTime.set(lane, i);
   });
-  events.forEach((event, i) => {
-    const refs: [string, (string | number)[]][] = [];
-    if (event.parent !== undefined) refs.push([event.parent, ['parent']]);
-    event.causes?.forEach((c, k) => refs.push([c, ['causes', k]]));
-    for (const [ref, path] of refs) {
-      const carriers = repeated.get(scope(event, ref));
-      if (carriers !== undefined) {
-        problems.push({
-          severity: 'warning',
-          message: `"${path[0]}" names ${preview(ref)}, which ${carriers} events carry; it resolves to the nearest earlier one`,
-          range: locate('event', i, path),
-        });
-      }
-      if (!scoped.has(scope(event, ref))) {
-        problems.push({
-          severity: 'warning',
-          message: `"${path[0]}" names a missing event ${preview(ref)}`,
-          range: locate('event', i, path),
-        });
-      }
+  // references: checked without allocating (a path is made only for a problem)
+  const checkRef = (ref: string, i: number, field: 'parent' | 'causes', k: number) => {
+    const key = scope(events[i], ref);
+    const carriers = repeated.size > 0 ? repeated.get(key) : undefined;
+    const path = () => (field === 'parent' ? [field] : [field, k]);
+    if (carriers !== undefined) {
+      problems.push({
+        severity: 'warning',
+        message: `"${field}" names ${preview(ref)}, which ${carriers} events carry; it resolves to the nearest earlier one`,
+        range: locate('event', i, path()),
+      });
     }
-  });
+    if (!scoped.has(key)) {
+      problems.push({
+        severity: 'warning',
+        message: `"${field}" names a missing event ${preview(ref)}`,
+        range: locate('event', i, path()),
+      });
+    }
+  };
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i];
+    if (event.parent !== undefined) checkRef(event.parent, i, 'parent', 0);
+    const causes = event.causes;
+    if (causes !== undefined) for (let k = 0; k < causes.length; k++) checkRef(causes[k], i, 'causes', k);
+  }
   edges.forEach((edge, i) => {
     for (const end of ['src', 'dst'] as const) {
       if (!ids.has(edge[end])) {

@@ -54,27 +54,116 @@ export function forEachJsonlRecord(text: string, onRecord: (record: JsonlRecord)
     let stop = end;
     if (stop > start && text.charCodeAt(stop - 1) === 13) stop--;
     if (!(last && start === n) && !isBlank(text, start, stop)) {
-      const body = text.slice(start, stop);
-      let value: unknown;
-      let ok = true;
-      try {
-        value = JSON.parse(body);
-      } catch {
-        ok = false;
-      }
-      if (!ok) {
-        problems.push(badLineProblem(body, line, last && !text.endsWith('\n'), file));
-      } else if (!isObject(value)) {
-        problems.push(withFile({ severity: 'error', message: 'a JSONL record must be a JSON object; line skipped', range: lineRange(line, body.length) }, file));
-      } else {
-        onRecord({ line, start, length: body.length, value });
-      }
+      const value = parseLine(text.slice(start, stop), line, last && !text.endsWith('\n'), file, problems);
+      if (value) onRecord({ line, start, length: stop - start, value });
     }
     if (last) break;
     start = end + 1;
     line++;
   }
   return { problems, lineCount: line + 1 };
+}
+
+/**
+ * Parses one non-blank line: the object, or undefined after adding its problem (syntax error at
+ * the error's column, "last line is cut off" when `cutOff`, or "must be a JSON object").
+ */
+function parseLine(body: string, line: number, cutOff: boolean, file: string | undefined, problems: Problem[]): Record<string, unknown> | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    problems.push(badLineProblem(body, line, cutOff, file));
+    return undefined;
+  }
+  if (isObject(value)) return value;
+  problems.push(withFile({ severity: 'error', message: 'a JSONL record must be a JSON object; line skipped', range: lineRange(line, body.length) }, file));
+  return undefined;
+}
+
+/** Reads bytes of a file: fills `buffer` from `position`, returns the number of bytes read (0 at the end). */
+export type ReadBytes = (buffer: Buffer, offset: number, length: number, position: number) => number;
+
+/** One parsed line of a JSONL file read as bytes: a {@link JsonlRecord} whose `start` is a byte offset. */
+export interface JsonlByteRecord extends JsonlRecord {
+  /** Byte offset of the line's first byte in the file (also `start`). */
+  offset: number;
+  /** Byte length of the line, without its line break. */
+  bytes: number;
+}
+
+/** Bytes read from disk at a time by {@link forEachJsonlRecordInBytes} (a longer line grows the buffer). */
+export const CHUNK_BYTES = 8 << 20;
+
+/**
+ * {@link forEachJsonlRecord} over a file read in chunks of {@link CHUNK_BYTES}, never as one string
+ * (V8 strings end near 512 MB): each line is decoded from UTF-8 on its own, so lines, columns
+ * (UTF-16) and problems are those of the text reader on the same file; each record also has its
+ * byte `offset` and length, to read it again later (long content on demand). A byte-order mark is
+ * read as a space, as `loadTrace` does. Never throws for bad content; I/O errors from `read` pass.
+ * @param read reads bytes at a position (fs.readSync on an open file, or a Buffer's copy).
+ * @param chunkBytes bytes asked of `read` at a time (tests use a few, to cut lines across chunks).
+ * @returns the problems, the number of lines and the number of bytes read.
+ */
+export function forEachJsonlRecordInBytes(read: ReadBytes, onRecord: (record: JsonlByteRecord) => void, file?: string, chunkBytes = CHUNK_BYTES): { problems: Problem[]; lineCount: number; bytes: number } {
+  const problems: Problem[] = [];
+  let buf = Buffer.allocUnsafe(Math.max(1, chunkBytes));
+  let filled = 0; // bytes of buf holding data
+  let base = 0; // file offset of buf[0]
+  let line = 0;
+  let eof = false;
+  let at = 0; // start of the current line in buf
+  for (;;) {
+    let nl = at < filled ? buf.indexOf(10, at) : -1;
+    if (nl === -1 || nl >= filled) {
+      if (!eof) {
+        // keep the partial line, read more behind it
+        if (at > 0) {
+          buf.copy(buf, 0, at, filled);
+          filled -= at;
+          base += at;
+          at = 0;
+        }
+        if (filled === buf.length) {
+          const bigger = Buffer.allocUnsafe(buf.length * 2);
+          buf.copy(bigger, 0, 0, filled);
+          buf = bigger;
+        }
+        const got = read(buf, filled, buf.length - filled, base + filled);
+        if (got === 0) eof = true;
+        filled += got;
+        continue;
+      }
+      nl = -1;
+    }
+    const last = nl === -1;
+    const end = last ? filled : nl;
+    let stop = end;
+    if (stop > at && buf[stop - 1] === 13) stop--;
+    if (!(last && at === end) && !isBlankBytes(buf, at, stop)) {
+      let body = buf.toString('utf8', at, stop);
+      if (base + at === 0 && body.charCodeAt(0) === 0xfeff) body = ` ${body.slice(1)}`;
+      const value = parseLine(body, line, last, file, problems);
+      if (value) onRecord({ line, start: base + at, length: body.length, value, offset: base + at, bytes: stop - at });
+    }
+    if (last) return { problems, lineCount: line + 1, bytes: base + filled };
+    at = nl + 1;
+    line++;
+  }
+}
+
+/** True when bytes [start, stop) are only white space (a UTF-8 byte-order mark counts as such). */
+function isBlankBytes(buf: Buffer, start: number, stop: number): boolean {
+  for (let i = start; i < stop; i++) {
+    const c = buf[i];
+    if (c === 32 || c === 9 || c === 13 || c === 10) continue;
+    if (c === 0xef && buf[i + 1] === 0xbb && buf[i + 2] === 0xbf && i + 2 < stop) {
+      i += 2;
+      continue;
+    }
+    return false;
+  }
+  return true;
 }
 
 /** All the records of a JSONL text, with the problems of its unusable lines (see {@link forEachJsonlRecord}). */

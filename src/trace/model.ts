@@ -34,6 +34,10 @@ export interface Origin {
   record: number;
   /** Path of the file, when it is not the file that was opened (e.g. a Claude Code sub-agent file). */
   file?: string;
+  /** Byte offset of the record in its file, when it was read from bytes (the streaming JSONL reader): to read it again on demand. */
+  offset?: number;
+  /** Byte length of the record (with {@link offset}). */
+  bytes?: number;
 }
 
 /** A trace read from a file, with its origins and problems. */

@@ -9,7 +9,8 @@
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
 import { checkTrace } from './check';
-import { forEachJsonlRecord } from './jsonl';
+import { fastEdge, fastEvent } from './fast-check';
+import { forEachJsonlRecord, forEachJsonlRecordInBytes, type ReadBytes } from './jsonl';
 import { preview } from './preview';
 import { valueOf } from './json-positions';
 import { LineIndex, type LoadedTrace, type Origin, type Problem, type Range } from './model';
@@ -24,6 +25,9 @@ import {
 } from './schema';
 
 type Path = (string | number)[];
+
+/** Finds the range of the value at a path inside a record (the record's start when it is absent). */
+type Locate = (path: Path) => Range;
 
 /** A record (an event, an edge, the header) and how to find the range of any of its fields. */
 interface RecordSpan {
@@ -66,7 +70,7 @@ export function readTraceJson(text: string): LoadedTrace {
       return found ? lines.range(found.offset, found.length) : lines.range(node.offset, 1);
     },
   });
-  const builder = new TraceBuilder(problems);
+  const builder = new TraceBuilder(problems, () => ({ start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }));
   if (!root || root.type !== 'object') {
     if (root) problems.push({ severity: 'error', message: 'a trace must be a JSON object', range: lines.range(root.offset, 1) });
     return builder.finish('otrace-json');
@@ -86,8 +90,8 @@ export function readTraceJson(text: string): LoadedTrace {
       (valueNode.children ?? []).forEach((item, i) => {
         if (cutOff && item.offset + item.length >= end) return;
         const span = spanOf(item, i);
-        if (key === 'events') builder.addEvent(valueOf(item), span);
-        else builder.addEdge(valueOf(item), span);
+        if (key === 'events') builder.addEvent(valueOf(item), span.origin, span.locate);
+        else builder.addEdge(valueOf(item), span.origin, span.locate);
       });
     } else {
       header[key] = valueOf(valueNode);
@@ -100,36 +104,81 @@ export function readTraceJson(text: string): LoadedTrace {
 
 /** Reads a trace written as JSONL (one record per line). Never throws: problems are returned. */
 export function readTraceJsonl(text: string): LoadedTrace {
-  const builder = new TraceBuilder([]);
-  let seenRecord = false;
-  const { problems } = forEachJsonlRecord(text, ({ line: n, start, length, value }) => {
-    const lineRange: Range = { start: { line: n, character: 0 }, end: { line: n, character: length } };
-    const span: RecordSpan = {
-      origin: { range: lineRange, record: n },
-      locate(path) {
-        const node = parseTree(text.slice(start, start + length), [], PARSE_OPTIONS);
-        const found = node && findNodeAtLocation(node, path);
-        return found
-          ? { start: { line: n, character: found.offset }, end: { line: n, character: found.offset + found.length } }
-          : { start: { line: n, character: 0 }, end: { line: n, character: 1 } };
-      },
-    };
+  const reader = new JsonlTraceReader((start, length) => text.slice(start, start + length));
+  const { problems } = forEachJsonlRecord(text, (r) => reader.add(r.line, r.start, r.length, r.value));
+  return reader.finish(problems);
+}
+
+/**
+ * Reads an otrace JSONL trace from bytes, in chunks (a file of any size; see
+ * {@link forEachJsonlRecordInBytes}): the same trace, origins and problems as {@link readTraceJsonl}
+ * on the decoded text, and each origin also has its record's byte `offset` and `bytes`.
+ * @param read reads bytes at a file position (e.g. `fs.readSync` on an open file).
+ * @param readLine the text of the line at a byte offset and length; asked only to position a
+ *   problem at a field (rare), so the lines are not kept in memory.
+ * @param chunkBytes bytes read at a time (default 8 MB).
+ * @returns the loaded trace and the number of bytes read.
+ */
+export function readTraceJsonlBytes(read: ReadBytes, readLine: (offset: number, bytes: number) => string, chunkBytes?: number): LoadedTrace & { bytes: number } {
+  const reader = new JsonlTraceReader(readLine);
+  const { problems, bytes } = forEachJsonlRecordInBytes(read, (r) => reader.add(r.line, r.offset, r.bytes, r.value, r.length), undefined, chunkBytes);
+  return { ...reader.finish(problems), bytes };
+}
+
+/** The otrace JSONL semantics of each record: an edge line, trace fields, or an event. */
+class JsonlTraceReader {
+  private readonly builder: TraceBuilder;
+  private seenRecord = false;
+  /** Line -> start of the line for `lineText` (text readers only: a byte reader's origins carry their offsets). */
+  private readonly starts = new Map<number, number>();
+
+  /** @param lineText the text of a line from its `start` and `length` (characters of a text, or bytes of a file). */
+  constructor(private readonly lineText: (start: number, length: number) => string) {
+    this.builder = new TraceBuilder([], (origin, path, kind) => this.locate(origin, kind === 'edge' ? ['edge', ...path] : path));
+  }
+
+  /**
+   * Adds the record of line `n`. @param start/length locate the line for `lineText`;
+   * @param chars its length in UTF-16 code units, when `length` counts bytes (then `start` is kept as the origin's byte offset).
+   */
+  add(n: number, start: number, length: number, value: Record<string, unknown>, chars?: number): void {
+    const lineRange: Range = { start: { line: n, character: 0 }, end: { line: n, character: chars ?? length } };
+    let origin: Origin;
+    if (chars === undefined) {
+      origin = { range: lineRange, record: n };
+      this.starts.set(n, start);
+    } else origin = { range: lineRange, record: n, offset: start, bytes: length };
+    const builder = this.builder;
     try {
       if ('edge' in value && !('type' in value)) {
-        builder.addEdge(value.edge, { origin: span.origin, locate: (path) => span.locate(['edge', ...path]) });
+        builder.addEdge(value.edge, origin);
       } else if (!('type' in value) && !('id' in value)) {
-        builder.setHeader(value, span, seenRecord);
+        builder.setHeader(value, { origin, locate: (path) => this.locate(origin, path) }, this.seenRecord);
       } else {
-        builder.addEvent(value, span);
+        builder.addEvent(value, origin);
       }
     } catch (err) {
       if (!(err instanceof RangeError)) throw err;
       builder.problem({ severity: 'error', message: 'this line is nested too deeply to check; line skipped', range: lineRange });
     }
-    seenRecord = true;
-  });
-  for (const p of problems) builder.problem(p);
-  return builder.finish('otrace-jsonl');
+    this.seenRecord = true;
+  }
+
+  finish(problems: Problem[]): LoadedTrace {
+    for (const p of problems) this.builder.problem(p);
+    return this.builder.finish('otrace-jsonl');
+  }
+
+  /** The range of the value at `path` in a record's line (the line parsed again, only when a problem is positioned). */
+  private locate(origin: Origin, path: Path): Range {
+    const n = origin.record;
+    const text = origin.offset !== undefined ? this.lineText(origin.offset, origin.bytes ?? 0) : this.lineText(this.starts.get(n) ?? 0, origin.range.end.character);
+    const node = parseTree(text, [], PARSE_OPTIONS);
+    const found = node && findNodeAtLocation(node, path);
+    return found
+      ? { start: { line: n, character: found.offset }, end: { line: n, character: found.offset + found.length } }
+      : { start: { line: n, character: 0 }, end: { line: n, character: 1 } };
+  }
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -151,37 +200,46 @@ function isSurveyShaped(header: Record<string, unknown>, builder: TraceBuilder):
 /** Collects validated records, reports schema problems at their fields, and runs the cross-record checks. */
 class TraceBuilder {
   readonly events: TraceEvent[] = [];
-  private readonly eventSpans: RecordSpan[] = [];
+  private readonly eventOrigins: Origin[] = [];
+  /** Per event, how to find a field when its reader gave one (else {@link locateOrigin}). */
+  private readonly eventLocates: (Locate | undefined)[] = [];
   private readonly edges: TraceEdge[] = [];
-  private readonly edgeSpans: RecordSpan[] = [];
+  private readonly edgeOrigins: Origin[] = [];
+  private readonly edgeLocates: (Locate | undefined)[] = [];
   private header: TraceHeader = {};
 
-  constructor(private readonly problems: Problem[]) {}
+  /** @param locateOrigin finds a field of a record from its origin, for records added without their own locator. */
+  constructor(
+    private readonly problems: Problem[],
+    private readonly locateOrigin: (origin: Origin, path: Path, kind: 'event' | 'edge') => Range,
+  ) {}
 
-  addEvent(value: unknown, span: RecordSpan): void {
-    const event = this.validate(EventSchema, value, span, 'event', ['id', 't', 'type', 'agent']);
+  addEvent(value: unknown, origin: Origin, locate?: Locate): void {
+    const event = fastEvent(value) ?? this.validate(EventSchema, value, (path) => this.locateAt('event', origin, locate, path), 'event', ['id', 't', 'type', 'agent']);
     if (event) {
       this.events.push(event as TraceEvent);
-      this.eventSpans.push(span);
+      this.eventOrigins.push(origin);
+      this.eventLocates.push(locate);
     }
   }
 
-  addEdge(value: unknown, span: RecordSpan): void {
-    const edge = this.validate(EdgeSchema, value, span, 'edge', ['src', 'dst', 'type']);
+  addEdge(value: unknown, origin: Origin, locate?: Locate): void {
+    const edge = fastEdge(value) ?? this.validate(EdgeSchema, value, (path) => this.locateAt('edge', origin, locate, path), 'edge', ['src', 'dst', 'type']);
     if (edge) {
       this.edges.push(edge);
-      this.edgeSpans.push(span);
+      this.edgeOrigins.push(origin);
+      this.edgeLocates.push(locate);
     }
   }
 
-  /** Sets (or, for a later JSONL line, updates) the trace fields. */
   /** Adds a problem found outside the records' own checks. */
   problem(p: Problem): void {
     this.problems.push(p);
   }
 
+  /** Sets (or, for a later JSONL line, updates) the trace fields. */
   setHeader(value: Record<string, unknown>, span: RecordSpan, update: boolean): void {
-    const header = this.validate(TraceHeaderSchema, value, span, 'trace fields');
+    const header = this.validate(TraceHeaderSchema, value, span.locate, 'trace fields');
     if (!header) return;
     // A trace-fields line naming another trace after events were read starts a new trace of the file.
     if (update && header.trace_id !== undefined && this.header.trace_id !== undefined && header.trace_id !== this.header.trace_id && this.events.length > this.traceStart) {
@@ -230,7 +288,12 @@ class TraceBuilder {
       const ids = Object.keys(traceHeaders);
       this.problems.push({ severity: 'info', message: `${ids.length} traces in this file (${ids.slice(0, 5).map((id) => preview(id)).join(', ')}${ids.length > 5 ? ', ...' : ''}); one graph with a lane group per trace; each trace is analysed on its own`, range: this.secondTrace! });
     }
-    checkTrace(this.events, this.edges, (kind, i, path) => (kind === 'event' ? this.eventSpans : this.edgeSpans)[i].locate(path), this.problems);
+    checkTrace(
+      this.events,
+      this.edges,
+      (kind, i, path) => (kind === 'event' ? this.locateAt(kind, this.eventOrigins[i], this.eventLocates[i], path) : this.locateAt(kind, this.edgeOrigins[i], this.edgeLocates[i], path)),
+      this.problems,
+    );
     this.problems.sort(byPosition);
     if (this.events.length === 0 && !this.problems.some((p) => p.severity === 'error')) {
       this.problems.push({ severity: 'warning', message: 'the trace has no events', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } });
@@ -238,11 +301,15 @@ class TraceBuilder {
     return {
       format,
       trace: { ...this.header, events: this.events, edges: this.edges },
-      eventOrigins: this.eventSpans.map((s) => s.origin),
-      edgeOrigins: this.edgeSpans.map((s) => s.origin),
+      eventOrigins: this.eventOrigins,
+      edgeOrigins: this.edgeOrigins,
       problems: this.problems,
       ...(traceHeaders ? { traceHeaders } : {}),
     };
+  }
+
+  private locateAt(kind: 'event' | 'edge', origin: Origin, locate: Locate | undefined, path: Path): Range {
+    return locate ? locate(path) : this.locateOrigin(origin, path, kind);
   }
 
   /**
@@ -250,7 +317,7 @@ class TraceBuilder {
    * the record still loads without them (a stop without a valid reason gets `unknown`): one bad
    * field must not hide a whole event. Returns undefined when a required field is bad.
    */
-  private validate<T>(schema: z.ZodType<T>, value: unknown, span: RecordSpan, what: string, required: readonly string[] = []): T | undefined {
+  private validate<T>(schema: z.ZodType<T>, value: unknown, locate: Locate, what: string, required: readonly string[] = []): T | undefined {
     const result = schema.safeParse(value);
     if (result.success) return result.data;
     const paths = result.error.issues.map((issue) => issue.path.filter((p): p is string | number => typeof p !== 'symbol'));
@@ -268,7 +335,7 @@ class TraceBuilder {
       this.problems.push({
         severity: 'error',
         message: `${what}${id}: ${describeIssue(value, paths[k], issue)}${salvaged ? salvageNote(value, paths[k]) : what === 'trace fields' ? '' : `; the ${what} is skipped`}`,
-        range: span.locate(paths[k]),
+        range: locate(paths[k]),
       });
     });
     return salvaged;

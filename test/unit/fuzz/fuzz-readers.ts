@@ -16,37 +16,11 @@ import { listFormats, type FileAccess, type TraceFormat } from '../../../src/tra
 import '../../../src/trace/importers';
 import { LineIndex, type LoadedTrace, type Range } from '../../../src/trace/model';
 import { parseMapping, readWithMapping } from '../../../src/trace/mapping';
+import { apply, FUZZ_CASES as CASES, mutation } from './mutations';
 
 const SEED = Number(process.env.OTRACE_FUZZ_SEED ?? 11);
 const RUNS = Number(process.env.OTRACE_FUZZ_RUNS ?? 20);
 const FIXTURES = path.join(__dirname, '..', '..', 'fixtures');
-
-/** One small fixture per reader. */
-const CASES: [string, string][] = [
-  ['otrace-jsonl', 'hostile/control-names.otrace.jsonl'],
-  ['otrace-json', 'survey/example_trace.json'],
-  ['claude-code', 'cases/04-duplicate-message-id-snapshots.jsonl'],
-  ['claude-code', 'cases/10-compact-boundary-detached.jsonl'],
-  ['codex', 'cases/16-codex-spawn-agent/rollout-2026-01-01T10-00-00-019f7000-0000-7000-8000-00000000a016.jsonl'],
-  ['otel-genai', 'cases/06-link-cycle.json'],
-  ['otel-genai', 'cases/18-otlp-genai-content-in-span-events.json'],
-  ['otel-genai', 'otel/multi-agent.otlp.jsonl'],
-  ['who-and-when', 'who-and-when/Hand-Crafted/24.json'],
-  ['mast', 'mast/AG2_early_human_annotated/AG2_trace2.json'],
-  ['jaeger', 'jaeger/agents.jaeger.json'],
-  ['jaeger', 'jaeger/ui_01.json'],
-  ['zipkin', 'zipkin/agents.zipkin.json'],
-  ['zipkin', 'zipkin/skew.json'],
-  ['langfuse', 'langfuse/trace.langfuse.json'],
-  ['phoenix', 'phoenix/spans.phoenix.jsonl'],
-  ['phoenix', 'phoenix/spans-dataframe.phoenix.json'],
-  ['langsmith', 'langsmith/runs.langsmith.jsonl'],
-  ['langsmith', 'langsmith/run-tree.langsmith.json'],
-  ['openai-agents', 'openai-agents/trace.openai-agents.jsonl'],
-  ['agentops', 'agentops/trace.agentops.json'],
-  // Not a registered format: the mapping reader, with the fixture's mapping (see formatById).
-  ['mapping', 'mapping/crew.runlog.jsonl'],
-];
 
 /** The mapping reader with test/fixtures/mapping/crew.otrace-map.json, as a format. */
 const MAPPING_READER: TraceFormat = (() => {
@@ -87,57 +61,6 @@ function check(loaded: LoadedTrace, text: string, what: string): void {
     if (o && o.file === undefined) inside(o.range, `origin of event ${i}`);
   });
   for (const e of loaded.trace.events) if (typeof e.id !== 'string' || typeof e.t !== 'number' || !Number.isFinite(e.t) || e.t < 0) throw new Error(`${what}: bad event ${JSON.stringify(e).slice(0, 120)}`);
-}
-
-/** A mutation of a text: what fast-check draws. */
-type Mutation =
-  | { kind: 'truncate'; at: number }
-  | { kind: 'flip'; flips: [number, number][] }
-  | { kind: 'utf8'; inserts: [number, number][] }
-  | { kind: 'split'; at: number[] }
-  | { kind: 'shuffle'; swaps: [number, number][] }
-  | { kind: 'surrogate'; at: number };
-
-function mutation(len: number, lineCount: number): fc.Arbitrary<Mutation> {
-  const pos = fc.nat({ max: Math.max(0, len - 1) });
-  const line = fc.nat({ max: Math.max(0, lineCount - 1) });
-  return fc.oneof(
-    fc.record({ kind: fc.constant('truncate' as const), at: fc.nat({ max: len }) }),
-    fc.record({ kind: fc.constant('flip' as const), flips: fc.array(fc.tuple(pos, fc.nat({ max: 255 })), { minLength: 1, maxLength: 6 }) }),
-    fc.record({ kind: fc.constant('utf8' as const), inserts: fc.array(fc.tuple(pos, fc.integer({ min: 0x80, max: 0xff })), { minLength: 1, maxLength: 4 }) }),
-    fc.record({ kind: fc.constant('split' as const), at: fc.array(pos, { minLength: 1, maxLength: 4 }) }),
-    fc.record({ kind: fc.constant('shuffle' as const), swaps: fc.array(fc.tuple(line, line), { minLength: 1, maxLength: 4 }) }),
-    fc.record({ kind: fc.constant('surrogate' as const), at: pos }),
-  );
-}
-
-function apply(text: string, m: Mutation): string {
-  switch (m.kind) {
-    case 'truncate':
-      return text.slice(0, m.at);
-    case 'flip': {
-      const b = Buffer.from(text, 'utf8');
-      for (const [i, v] of m.flips) if (i < b.length) b[i] = v;
-      return b.toString('utf8');
-    }
-    case 'utf8': {
-      let b = Buffer.from(text, 'utf8');
-      for (const [i, v] of [...m.inserts].sort((x, y) => y[0] - x[0])) b = Buffer.concat([b.subarray(0, Math.min(i, b.length)), Buffer.from([v]), b.subarray(Math.min(i, b.length))]);
-      return b.toString('utf8');
-    }
-    case 'split': {
-      let t = text;
-      for (const i of [...m.at].sort((x, y) => y - x)) t = `${t.slice(0, i)}\n${t.slice(i)}`;
-      return t;
-    }
-    case 'shuffle': {
-      const ls = text.split('\n');
-      for (const [a, b] of m.swaps) if (a < ls.length && b < ls.length) [ls[a], ls[b]] = [ls[b], ls[a]];
-      return ls.join('\n');
-    }
-    case 'surrogate':
-      return `${text.slice(0, m.at)}\ud800${text.slice(m.at)}`;
-  }
 }
 
 /** Generated heavy inputs: parent cycles, self-parents, a deep chain, 10,000 agents. */

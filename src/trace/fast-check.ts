@@ -1,0 +1,151 @@
+/**
+ * A hand-written check of the common event and edge shapes, in front of zod: for a record that is
+ * certainly valid it returns what `EventSchema` / `EdgeSchema` would (the same fields, in zod's
+ * order: the schema's own fields in schema order, then the unknown fields in input order), at a
+ * fraction of zod's cost. For anything else (a bad or unusual field, a `source`, a `__proto__` key)
+ * it returns undefined and the caller asks zod, which writes the messages. So this never rejects:
+ * it only decides the records it is sure of. test/unit/trace/fast-check.test.ts checks, with
+ * fast-check, that it accepts nothing zod rejects and returns the same value as zod.
+ *
+ * Pure: no `vscode`, no zod.
+ */
+import { CALL_STATUSES, EDGE_TYPES, EVENT_KINDS, EVENT_TYPES, STOP_REASONS, type TraceEdge, type TraceEvent } from './schema';
+
+const EVENT_TYPE_SET: ReadonlySet<unknown> = new Set(EVENT_TYPES);
+const EDGE_TYPE_SET: ReadonlySet<unknown> = new Set(EDGE_TYPES);
+const STOP_REASON_SET: ReadonlySet<unknown> = new Set(STOP_REASONS);
+const KIND_SET: ReadonlySet<unknown> = new Set(EVENT_KINDS);
+const CALL_STATUS_SET: ReadonlySet<unknown> = new Set(CALL_STATUSES);
+
+/** How each known event field is checked (`source` is left to zod). */
+const enum Check {
+  NonEmptyString,
+  String,
+  Boolean,
+  Number,
+  NonNegative,
+  Strings,
+  EventType,
+  StopReason,
+  Kind,
+  CallStatus,
+}
+
+/** The event schema's fields in its order (EventObjectSchema in schema.ts), without `source`. */
+const EVENT_FIELDS: readonly (readonly [string, Check])[] = [
+  ['id', Check.NonEmptyString],
+  ['t', Check.NonNegative],
+  ['type', Check.EventType],
+  ['agent', Check.NonEmptyString],
+  ['role', Check.String],
+  ['from', Check.String],
+  ['to', Check.String],
+  ['tool', Check.String],
+  ['content_ref', Check.String],
+  ['trusted', Check.Boolean],
+  ['content', Check.String],
+  ['parent', Check.String],
+  ['causes', Check.Strings],
+  ['tokens', Check.NonNegative],
+  ['cost', Check.NonNegative],
+  ['duration_s', Check.NonNegative],
+  ['credit', Check.Number],
+  ['reason', Check.StopReason],
+  ['detail', Check.String],
+  ['decided_by', Check.String],
+  ['value', Check.Number],
+  ['channel', Check.String],
+  ['target', Check.String],
+  ['kind', Check.Kind],
+  ['call_status', Check.CallStatus],
+  ['open', Check.Boolean],
+  ['clock_skew_s', Check.Number],
+];
+/** Field name -> its position in {@link EVENT_FIELDS}. */
+const EVENT_FIELD_AT = new Map<string, number>(EVENT_FIELDS.map(([name], k) => [name, k]));
+
+function passes(check: Check, v: unknown): boolean {
+  switch (check) {
+    case Check.NonEmptyString:
+      return typeof v === 'string' && v.length > 0;
+    case Check.String:
+      return typeof v === 'string';
+    case Check.Boolean:
+      return typeof v === 'boolean';
+    case Check.Number:
+      return typeof v === 'number' && Number.isFinite(v);
+    case Check.NonNegative:
+      return typeof v === 'number' && Number.isFinite(v) && v >= 0;
+    case Check.Strings:
+      return Array.isArray(v) && v.every((s) => typeof s === 'string');
+    case Check.EventType:
+      return EVENT_TYPE_SET.has(v);
+    case Check.StopReason:
+      return STOP_REASON_SET.has(v);
+    case Check.Kind:
+      return KIND_SET.has(v);
+    case Check.CallStatus:
+      return CALL_STATUS_SET.has(v);
+  }
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
+}
+
+/**
+ * The event `EventSchema.safeParse(value)` would return, when `value` is certainly valid (a plain
+ * object from JSON.parse whose known fields all have the right type, with a `reason` on a stop and
+ * a `value` on a reward, and no `source` or `__proto__` field); undefined otherwise (ask zod).
+ * Equal to zod's result field for field and in the same order; `value` itself when its fields are
+ * already in that order (so the caller must not mutate `value` afterwards).
+ */
+export function fastEvent(value: unknown): TraceEvent | undefined {
+  if (!isRecord(value)) return undefined;
+  let known = 0;
+  let unknown = 0;
+  let lastAt = -1;
+  let ordered = true; // fields already in zod's output order
+  for (const key in value) {
+    const at = EVENT_FIELD_AT.get(key);
+    if (at === undefined) {
+      if (key === 'source' || key === '__proto__') return undefined;
+      unknown++;
+    } else {
+      if (!passes(EVENT_FIELDS[at][1], value[key])) return undefined;
+      if (at < lastAt || unknown > 0) ordered = false;
+      lastAt = at;
+      known++;
+    }
+  }
+  if (value.id === undefined || value.t === undefined || value.type === undefined || value.agent === undefined) return undefined;
+  if (value.type === 'stop' && value.reason === undefined) return undefined;
+  if (value.type === 'reward' && value.value === undefined) return undefined;
+  // zod returns a copy with its fields in schema order, then the others in input order: a record
+  // already in that order (as otrace writes them) is that value; it is used as it is.
+  if (ordered) return value as TraceEvent;
+  const out: Record<string, unknown> = {};
+  let left = known;
+  for (let k = 0; k < EVENT_FIELDS.length && left > 0; k++) {
+    const key = EVENT_FIELDS[k][0];
+    const v = value[key];
+    if (v === undefined) continue;
+    out[key] = v;
+    left--;
+  }
+  if (unknown > 0) for (const key in value) if (!EVENT_FIELD_AT.has(key)) out[key] = value[key];
+  return out as TraceEvent;
+}
+
+/** The edge `EdgeSchema.safeParse(value)` would return when `value` is certainly valid; undefined otherwise (ask zod). */
+export function fastEdge(value: unknown): TraceEdge | undefined {
+  if (!isRecord(value)) return undefined;
+  const { src, dst, type } = value;
+  if (typeof src !== 'string' || src.length === 0 || typeof dst !== 'string' || dst.length === 0 || !EDGE_TYPE_SET.has(type)) return undefined;
+  const out: Record<string, unknown> = { src, dst, type };
+  for (const key in value) {
+    if (key === '__proto__') return undefined;
+    if (key !== 'src' && key !== 'dst' && key !== 'type') out[key] = value[key];
+  }
+  return out as TraceEdge;
+}

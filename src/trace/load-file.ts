@@ -1,0 +1,88 @@
+/**
+ * Reading a trace from disk by path (the CLI, the bench, a worker): otrace JSONL is streamed in
+ * chunks of bytes, never held as one string, so a trace of any size loads (V8 strings end near
+ * 512 MB); each event's origin keeps its byte offset, so a record (its long content) can be read
+ * again on demand. Other formats are read as text up to {@link MAX_TEXT_BYTES}; a larger file gets
+ * one clear problem instead of a crash. The editor, which holds documents as text, keeps using
+ * `loadTrace` (formats.ts).
+ */
+import * as fs from 'node:fs';
+import { detectFormat, loadTrace, otraceJsonl, type FileAccess } from './formats';
+import type { LoadedTrace, Origin } from './model';
+import { readTraceJsonlBytes } from './read';
+
+/** Largest file read as one text (JSON documents: Jaeger, Langfuse, LangSmith exports; non-otrace JSONL): 200 MB. */
+export const MAX_TEXT_BYTES = 200 * 1024 * 1024;
+
+/** Bytes of the file's start that format detection reads. */
+const HEAD_BYTES = 1 << 20;
+
+/** A loaded trace and the number of bytes read from disk. */
+export type LoadedFile = LoadedTrace & { bytes: number };
+
+/**
+ * Reads a trace file of any registered format from disk.
+ * @param path the file; @param files reads sibling files (sub-agent transcripts), as for `loadTrace`.
+ * @param maxTextBytes largest non-streamed file, in bytes (default {@link MAX_TEXT_BYTES}).
+ * @returns the trace as `loadTrace` reads the same file's text (otrace JSONL origins also carry
+ *   `offset` and `bytes`), and the bytes read. Errors: I/O errors (a missing file) are thrown.
+ */
+export function loadTraceFile(path: string, files?: FileAccess, maxTextBytes = MAX_TEXT_BYTES): LoadedFile {
+  const fd = fs.openSync(path, 'r');
+  try {
+    const size = fs.fstatSync(fd).size;
+    const head = Buffer.alloc(Math.min(size, HEAD_BYTES));
+    const got = fs.readSync(fd, head, 0, head.length, 0);
+    let headText = head.toString('utf8', 0, got);
+    if (headText.charCodeAt(0) === 0xfeff) headText = ` ${headText.slice(1)}`;
+    const streamed = headText.trim() !== '' && detectFormat(headText, path) === otraceJsonl;
+    if (streamed) {
+      const read = (buffer: Buffer, offset: number, length: number, position: number) => fs.readSync(fd, buffer, offset, length, position);
+      return readTraceJsonlBytes(read, (offset, bytes) => readText(fd, offset, bytes));
+    }
+    if (size > maxTextBytes) return tooLarge(path, size, headText, maxTextBytes);
+    const text = fs.readFileSync(fd, 'utf8');
+    return { ...loadTrace(text, path, files), bytes: size };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The text of `bytes` bytes at `offset` of an open file. */
+function readText(fd: number, offset: number, bytes: number): string {
+  const buf = Buffer.alloc(bytes);
+  const got = fs.readSync(fd, buf, 0, bytes, offset);
+  return buf.toString('utf8', 0, got);
+}
+
+/**
+ * The record an origin points at, read again from disk (for long content: the details pane, a
+ * hover), as parsed JSON; undefined when the origin has no byte offset (not read by the streaming
+ * reader) or the bytes there no longer parse (the file changed).
+ */
+export function readRecordAt(path: string, origin: Origin): unknown {
+  if (origin.offset === undefined || origin.bytes === undefined) return undefined;
+  const fd = fs.openSync(path, 'r');
+  try {
+    return JSON.parse(readText(fd, origin.offset, origin.bytes));
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function tooLarge(path: string, size: number, head: string, max: number): LoadedFile {
+  const format = detectFormat(head, path);
+  const mb = (n: number) => `${Math.round(n / (1024 * 1024))} MB`;
+  const what = format ? `a ${format.label} file` : 'a file';
+  const message = `this is ${what} of ${mb(size)}; otrace reads such files as one text up to ${mb(max)} (only otrace JSONL is read in a stream, at any size). split it into files of at most that size`;
+  return {
+    format: format?.id ?? 'unknown',
+    trace: { events: [], edges: [] },
+    eventOrigins: [],
+    edgeOrigins: [],
+    problems: [{ severity: 'error', message, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } }],
+    bytes: Math.min(size, HEAD_BYTES),
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * The hand-written token scanners and the normalized-content hash of src/analysis/text.ts against
+ * the regular expressions and the normalization they replace (kept here as the reference): the same tokens, in the same order, on generated texts
+ * (fast-check, seeded) mixing letters, digits, apostrophes, dashes, number punctuation, code fences,
+ * non-ASCII letters whose lower case is ASCII (K, the Kelvin sign) and long texts past MAX_TEXT.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { COMMON, contentWords, fnv1a, FUNCTION_WORDS, MAX_TEXT, normalizeContent, normalizedHash, salientTokens } from '../../../src/analysis/text';
+
+/** The regular-expression version salientTokens replaced (as of 81156c3). */
+function salientReference(text: string, common: (w: string) => boolean): string[] {
+  const out = new Set<string>();
+  for (const m of text.slice(0, MAX_TEXT).matchAll(/[A-Za-z][A-Za-z'\-]{2,}|\d[\d,.:/]*/g)) {
+    const w = m[0].replace(/[.,:/]+$/, '');
+    if (!w) continue;
+    const c = w.charCodeAt(0);
+    if (c >= 48 && c <= 57) out.add(w);
+    else if (c >= 65 && c <= 90 && !common(w.toLowerCase())) out.add(w.toLowerCase());
+  }
+  return [...out];
+}
+
+/** The regular-expression version contentWords replaced, without its function-word filter. */
+function contentReference(text: string, keep: (w: string) => boolean): string[] {
+  const prose = text.includes('```') ? text.replace(/```[\s\S]*?(?:```|$)/g, ' ') : text;
+  const out = new Set<string>();
+  for (const m of prose.slice(0, MAX_TEXT).toLowerCase().matchAll(/[a-z][a-z0-9_'’\-]*/g)) {
+    const w = m[0].replace(/['’\-]+$/, '');
+    if (w.length >= 3 && keep(w)) out.add(w);
+  }
+  return [...out];
+}
+
+const piece = fc.oneof(
+  fc.constantFrom('The', 'the', 'Paris', "O'Neil", 'x-ray', 'ab', 'a', 'A', 'Ab', "it's", 'don’t', 'well-', 'K', '\u212a', 'İstanbul', 'ÄBC', 'Result', 'thanks', 'between'),
+  fc.constantFrom('1', '42', '3.14', '30,000', '12:30', '1/2', '7.', '9,', '2023-01-01', '2023-01-01T10:00:00Z', '2023-01-0', '1234-56-', '0x1F', '1e5'),
+  fc.constantFrom('\t', '\r\n', '\v', '\f', '\u00a0', '\u2028', '\ufeff', 'ABC DEF', 'Straße'),
+  fc.constantFrom(' ', '  ', '\n', '.', ',', ':', '/', "'", '-', '’', '_', '(', ')', '```', '```js\n', '"'),
+  fc.string({ maxLength: 5 }),
+);
+const textArb = fc.oneof(
+  fc.array(piece, { maxLength: 40 }).map((p) => p.join('')),
+  fc.array(piece, { minLength: 1, maxLength: 5 }).map((p) => p.join(' ').repeat(Math.ceil((MAX_TEXT + 50) / Math.max(1, p.join(' ').length)))),
+);
+
+test('salientTokens finds exactly the tokens of its former regular expression, in the same order', () => {
+  fc.assert(
+    fc.property(textArb, (text) => {
+      assert.deepStrictEqual([...salientTokens(text)], salientReference(text, (w) => COMMON.has(w)));
+    }),
+    { seed: 14, numRuns: 3000 },
+  );
+});
+
+test('contentWords finds exactly the words of its former regular expression, in the same order', () => {
+  fc.assert(
+    fc.property(textArb, (text) => {
+      assert.deepStrictEqual([...contentWords(text)], contentReference(text, (w) => !FUNCTION_WORDS.has(w)));
+    }),
+    { seed: 14, numRuns: 3000 },
+  );
+});
+
+test('normalizedHash is the hash of the normalized content, on every text', () => {
+  fc.assert(
+    fc.property(textArb, (text) => {
+      assert.equal(normalizedHash(text), fnv1a(normalizeContent(text)));
+    }),
+    { seed: 14, numRuns: 3000 },
+  );
+});

@@ -1,0 +1,121 @@
+/**
+ * The reader's hand-written fast path (src/trace/fast-check.ts) against zod, the schema it stands
+ * in front of: over the readers' fuzz inputs (the fixtures of test/unit/fuzz, mutated by the same
+ * seeded fast-check mutations) and over generated records (valid, near-valid and invalid fields, in
+ * any order, unknown fields, `__proto__`, numbers out of range), it accepts nothing zod rejects and
+ * returns zod's value: deep-equal and with the fields in the same order.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { fastEdge, fastEvent } from '../../../src/trace/fast-check';
+import { CALL_STATUSES, EDGE_TYPES, EVENT_KINDS, EVENT_TYPES, EdgeSchema, EventSchema, STOP_REASONS } from '../../../src/trace/schema';
+import { apply, FUZZ_CASES, mutation } from '../fuzz/mutations';
+
+const SEED = 14;
+const FIXTURES = path.join(__dirname, '..', '..', 'fixtures');
+
+/** Tallies of one comparison run: how many records each side accepted. */
+interface Tally {
+  fast: number;
+  zod: number;
+  records: number;
+}
+
+/** Asserts the fast path agrees with zod on `value` (as an event and as an edge). */
+function agree(value: unknown, tally: Tally): void {
+  tally.records++;
+  for (const [fast, schema] of [
+    [fastEvent, EventSchema],
+    [fastEdge, EdgeSchema],
+  ] as const) {
+    const got = fast(value);
+    const want = schema.safeParse(value);
+    if (want.success) tally.zod++;
+    if (got === undefined) continue;
+    tally.fast++;
+    assert.ok(want.success, `the fast path accepted what zod rejects: ${JSON.stringify(value)?.slice(0, 300)}`);
+    assert.deepStrictEqual(got, want.data);
+    assert.equal(JSON.stringify(got), JSON.stringify(want.data), 'fields in the same order as zod');
+  }
+}
+
+/** The records a text holds: each JSON line, or a document's events and edges, and any `edge` inside. */
+function recordsOf(text: string): unknown[] {
+  const out: unknown[] = [];
+  const push = (v: unknown) => {
+    out.push(v);
+    if (typeof v === 'object' && v !== null && 'edge' in v) out.push((v as { edge: unknown }).edge);
+  };
+  try {
+    const doc = JSON.parse(text) as { events?: unknown; edges?: unknown };
+    for (const key of ['events', 'edges'] as const) if (Array.isArray(doc?.[key])) (doc[key] as unknown[]).forEach(push);
+  } catch {
+    for (const line of text.split('\n')) {
+      try {
+        push(JSON.parse(line));
+      } catch {
+        // a line that is not JSON never reaches the checks
+      }
+    }
+  }
+  return out;
+}
+
+test('the fast path agrees with zod on the fuzz inputs of every reader (fast-check, seeded)', () => {
+  const tally: Tally = { fast: 0, zod: 0, records: 0 };
+  const texts = [...FUZZ_CASES.map(([, rel]) => rel), 'survey/example_trace.json', 'hostile/control-names.otrace.jsonl'];
+  for (const rel of texts) {
+    const text = fs.readFileSync(path.join(FIXTURES, rel), 'utf8');
+    for (const r of recordsOf(text)) agree(r, tally);
+    fc.assert(
+      fc.property(mutation(text.length, text.split('\n').length), (m) => {
+        for (const r of recordsOf(apply(text, m))) agree(r, tally);
+      }),
+      { seed: SEED, numRuns: 40 },
+    );
+  }
+  // not vacuous: the fast path decided most of what zod accepted
+  assert.ok(tally.zod > 100, `zod accepted ${tally.zod} records`);
+  assert.ok(tally.fast > tally.zod / 2, `fast path took ${tally.fast} of ${tally.zod}`);
+});
+
+/** A JSON text for a field's value: valid and invalid kinds, near-miss enum words, out-of-range numbers. */
+const fieldValue = fc.oneof(
+  fc.constantFrom(...EVENT_TYPES, ...STOP_REASONS, ...EVENT_KINDS, ...CALL_STATUSES, ...EDGE_TYPES).map((s) => JSON.stringify(s)),
+  fc.constantFrom('"Message"', '"stop "', '""', '"x"', '"constructor"', '"__proto__"', '"toString"'),
+  fc.string({ maxLength: 6 }).map((s) => JSON.stringify(s)),
+  fc.double({ noNaN: true, noDefaultInfinity: true }).map((x) => JSON.stringify(x)),
+  fc.constantFrom('0', '-0', '-1', '1.5', '1e999', '-1e999', '1e308', '5e-324', 'true', 'false', 'null', '[]', '{}', '["a"]', '["a",1]', '[null]', '{"path":"p"}', '{"path":""}', '{"path":"p","line":0}', '{"path":"p","line":2.5}'),
+);
+
+const FIELDS = ['id', 't', 'type', 'agent', 'role', 'from', 'to', 'tool', 'content_ref', 'trusted', 'content', 'parent', 'causes', 'tokens', 'cost', 'duration_s', 'credit', 'source', 'reason', 'detail', 'decided_by', 'value', 'channel', 'target', 'kind', 'call_status', 'open', 'clock_skew_s', 'src', 'dst', 'phase', 'x', '__proto__', 'edge'];
+
+/** A record as JSON text: a valid core (often), then fields in any order with any values. */
+const recordText = fc
+  .record({
+    core: fc.oneof(
+      fc.constant(''),
+      fc.constantFrom('"id":"e1","t":0.5,"type":"message","agent":"a"', '"id":"e2","t":3,"type":"stop","agent":"o","reason":"task_complete"', '"id":"r","t":1,"type":"reward","agent":"j","value":0.5', '"src":"a","dst":"b","type":"causal"'),
+    ),
+    fields: fc.array(fc.tuple(fc.constantFrom(...FIELDS), fieldValue), { maxLength: 8 }),
+    first: fc.boolean(),
+  })
+  .map(({ core, fields, first }) => {
+    const parts = fields.map(([k, v]) => `${JSON.stringify(k)}:${v}`);
+    if (core) parts.splice(first ? 0 : parts.length, 0, core);
+    return `{${parts.join(',')}}`;
+  });
+
+test('the fast path agrees with zod on generated records (any field order, bad values, unknown fields, __proto__)', () => {
+  const tally: Tally = { fast: 0, zod: 0, records: 0 };
+  fc.assert(
+    fc.property(recordText, (text) => {
+      agree(JSON.parse(text), tally);
+    }),
+    { seed: SEED, numRuns: 20_000 },
+  );
+  assert.ok(tally.fast > 1000 && tally.zod > tally.fast, `fast ${tally.fast}, zod ${tally.zod} of ${tally.records}`);
+});
