@@ -2,7 +2,7 @@
  * The legend: one swatch per event category present (its Okabe–Ito colour and the shapes of its
  * types), the edge styles, and the marks (loop, blame, stop problem, sound stop, credit).
  */
-import type { GraphModel } from '../src/protocol';
+import type { GraphOverview } from '../src/protocol';
 import { EDGE_STYLES, SHAPES } from './graph';
 import { CATEGORIES, kindColors, OKABE_ITO } from './theme';
 
@@ -44,10 +44,10 @@ function item(parts: (HTMLElement | string)[], title: string): HTMLElement {
 }
 
 /** Fills `legend` for the kinds present in `graph`. */
-export function showLegend(legend: HTMLElement, graph: GraphModel): void {
+export function showLegend(legend: HTMLElement, graph: GraphOverview): void {
   const colors = kindColors();
-  const present = new Set(graph.nodes.map((n) => n.kind));
-  const hasBars = graph.nodes.some((n) => n.txEnd !== undefined);
+  const present = new Set(graph.kinds);
+  const hasBars = graph.legend.bars;
   const items: HTMLElement[] = [];
   for (const k of ['orchestrator_decision', 'human_intervention']) {
     if (present.has(k)) items.push(item([swatch(k, colors[k]), k.replace(/_/g, ' ')], k));
@@ -58,7 +58,7 @@ export function showLegend(legend: HTMLElement, graph: GraphModel): void {
     const shapes = kinds.map((k) => swatch(k, c.color, k === 'tool_call' && hasBars));
     items.push(item([...shapes, c.name], `${c.name}: ${kinds.join(', ')}${c.name === 'tool call' && hasBars ? ' (a call and its result: one bar as long as the call took)' : ''}`));
   }
-  const types = new Set(graph.edges.map((e) => e.type));
+  const types = new Set(graph.legend.edgeTypes);
   for (const [type, s] of Object.entries(EDGE_STYLES)) {
     if (!types.has(type)) continue;
     const line = document.createElement('span');
@@ -77,7 +77,7 @@ export function showLegend(legend: HTMLElement, graph: GraphModel): void {
     ring.style.border = `2px ${border}`;
     items.push(item([ring, name], title));
   }
-  if (graph.nodes.some((n) => n.credit !== undefined)) {
+  if (graph.legend.credit) {
     const tint = document.createElement('span');
     tint.className = 'ring';
     tint.style.background = OKABE_ITO.bluishGreen;

@@ -33,7 +33,8 @@ export class TraceSessions implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [this.diagnostics, this.changed];
 
-  constructor(private readonly engine: TraceEngine = new InProcessEngine()) {
+  /** @param engine computes snapshots and answers the graph's window requests (the graph view asks it directly). */
+  constructor(readonly engine: TraceEngine = new InProcessEngine()) {
     this.disposables.push(
       vscode.workspace.onDidOpenTextDocument((d) => void this.refresh(d)),
       vscode.workspace.onDidChangeTextDocument((e) => {
@@ -197,6 +198,7 @@ export class TraceSessions implements vscode.Disposable {
     if (this.watchers.has(key)) return; // a graph still shows it from disk
     this.snapshots.delete(key);
     this.pending.delete(key);
+    this.engine.release(key);
     for (const [id, watcher] of this.watchers) {
       if (!id.startsWith(`${key} `)) continue;
       watcher.dispose();

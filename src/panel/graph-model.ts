@@ -14,7 +14,9 @@ import { laneTree, pairToolCalls, timeAxis, timeToAxis } from './layout';
 const TEXT_LIMIT = 2000;
 
 /**
- * Builds the {@link GraphModel} of a trace, drawing at most `maxEvents` events (the first in file order).
+ * Builds the {@link GraphModel} of a trace, drawing at most `maxEvents` events (the first in file order);
+ * `options.details: false` leaves out each node's text and fields (the windowed graph asks for
+ * them per event, see src/session/graph-window.ts).
  * Lanes: agents as a spawn tree (sub-agents under their spawner). `tx` is the event's time on an
  * axis whose long idle gaps are compressed; `order` its rank in time order. A tool call paired
  * with its result is one bar (`txEnd`); the result points at it (`bar`).
@@ -24,7 +26,8 @@ const TEXT_LIMIT = 2000;
  * - return: a return with `to` -> the next event of that agent at or after it.
  * Edges into or out of a result drawn in a bar attach to the bar; edges inside a bar are dropped.
  */
-export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infinity, analysis?: Analysis): GraphModel {
+export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infinity, analysis?: Analysis, options: { details?: boolean } = {}): GraphModel {
+  const details = options.details ?? true;
   const marks = analysisMarks(analysis);
   const edges = loaded.trace.edges ?? [];
   // Cytoscape stays interactive up to some ten thousand nodes: beyond the limit, draw the first events.
@@ -59,8 +62,7 @@ export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infin
       ...(end === undefined ? {} : { txEnd: timeToAxis(axis, events[end].t), orderEnd: order[end], endIndex: end }),
       ...(bar === undefined ? {} : { bar: nodeKey(bar) }),
       label: nodeLabel(e, end !== undefined),
-      text: e.content === undefined ? e.content_ref : truncate(e.content),
-      fields: nodeFields(e),
+      ...(details ? eventDetails(e) : { fields: [] }),
       hasSource: e.source !== undefined,
       credit: analysis?.credit.by_index[index],
       marks: [...(marks.get(index) ?? [])],
@@ -188,6 +190,11 @@ function nodeLabel(e: TraceEvent, bar: boolean): string {
   if (kind === 'spawn' && e.to) return `spawn ${e.to}`;
   if (e.to) return `${e.type} → ${e.to}`;
   return e.type.replace(/_/g, ' ');
+}
+
+/** The details pane's text of an event: up to 2,000 characters of its content and its fields as display strings. */
+export function eventDetails(e: TraceEvent): { text?: string; fields: [string, string][] } {
+  return { text: e.content === undefined ? e.content_ref : truncate(e.content), fields: nodeFields(e) };
 }
 
 function nodeFields(e: TraceEvent): [string, string][] {
