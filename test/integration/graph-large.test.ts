@@ -117,11 +117,18 @@ describe('windowed graph of a large trace in a real VS Code', function () {
   });
 
   it('a pan loads a new window and keeps the nodes both windows show', async () => {
+    // The middle of the trace, about 150 s (300 events) in view.
+    await evalInWebview(
+      `() => { const v = globalThis.__otrace.view; v.zoomAt(v.cy.width() / 150 / v.scale, 0); const u = 0.5 * v.axisLength(); v.cy.pan({ x: -u * v.scale, y: v.cy.pan().y }); }`,
+      { selector: frame },
+    );
+    await sleep(100);
+    track(await settle());
     const marked = await evalInWebview<{ id: string; applied: number }>(
       `() => {
         const o = globalThis.__otrace;
         const w = o.cy.width();
-        const n = o.cy.nodes('.event').filter((x) => { const p = x.renderedPosition(); return p.x > w * 0.2 && p.x < w * 0.4; }).first();
+        const n = o.cy.nodes('.event').filter((x) => { const p = x.renderedPosition(); return p.x > w * 0.05 && p.x < w * 0.35; }).first();
         n.scratch('_otraceMarker', 'kept');
         return { id: n.id(), applied: o.windows().applied };
       }`,
