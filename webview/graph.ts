@@ -245,6 +245,8 @@ export class TraceGraph {
     const nodes = new Map(win.nodes.map((n) => [n.id, n]));
     const runs = new Map(win.runs.map((r) => [r.id, r]));
     const edges = new Map(win.edges.map((e) => [e.id, e]));
+    /** Elements new or moved in this window: the only ones to place when the geometry is unchanged. */
+    const changed = new Set<string>();
     this.cy.batch(() => {
       const gone = this.cy.collection();
       this.cy.edges().forEach((e) => {
@@ -258,13 +260,17 @@ export class TraceGraph {
       for (const id of [...this.runById.keys()]) if (!runs.has(id)) this.runById.delete(id);
       const add: ElementDefinition[] = [];
       for (const [id, n] of nodes) {
-        if (!this.nodeById.has(id)) add.push(nodeElement(n));
+        if (!this.nodeById.has(id)) {
+          add.push(nodeElement(n));
+          changed.add(id);
+        }
         this.nodeById.set(id, n);
       }
       for (const [id, r] of runs) {
         const old = this.runById.get(id);
         if (!old) add.push(runElement(r, this.colors));
         else if (old.count !== r.count || old.kind !== r.kind) this.cy.getElementById(id).data({ label: `${r.count} events`, members: r.count, color: this.colors[r.kind] ?? '#9d9d9d' });
+        if (!old || old.u0 !== r.u0 || old.u1 !== r.u1) changed.add(id);
         this.runById.set(id, r);
       }
       const lane = (id: string) => this.nodeById.get(id)?.lane ?? this.runById.get(id)?.lane;
@@ -275,7 +281,14 @@ export class TraceGraph {
       this.cy.add(add);
     });
     this.window = { from: win.from, to: win.to, bucket: win.bucket, mode: win.mode };
-    this.layout();
+    this.layout(this.geometry() === this.laidOut ? changed : undefined);
+  }
+
+  /** The geometry the last full layout used (mode, scale, lane height, rows): while it holds, placed nodes stay where they are. */
+  private laidOut = '';
+
+  private geometry(): string {
+    return `${this.mode} ${this.scale} ${this.laneHeight} ${this.rows.join()}`;
   }
 
   /** Drops everything loaded (the axis mode changed: run bars and windows no longer fit). */
@@ -286,14 +299,17 @@ export class TraceGraph {
     this.window = undefined;
   }
 
-  /** Places every loaded node for the current mode, scale and lane height; then hides colliding labels. */
-  layout(): void {
+  /** Places every loaded node (or only `only`) for the current mode, scale and lane height; then hides colliding labels. */
+  layout(only?: Set<string>): void {
+    if (!only) this.laidOut = this.geometry();
     const nodeY = this.nodeOffset();
     const size = Math.max(6, Math.min(NODE, this.laneHeight - 4));
     const stop = Math.max(size, Math.min(STOP, this.laneHeight - 2));
     const barHeight = Math.max(5, Math.min(10, size - 3));
     this.cy.batch(() => {
-      this.cy.nodes().forEach((ele) => {
+      let eles = only ? this.cy.collection() : this.cy.nodes();
+      if (only) for (const id of only) eles = eles.union(this.cy.getElementById(id));
+      eles.forEach((ele) => {
         const id = ele.id();
         const n = this.nodeById.get(id);
         const r = n ? undefined : this.runById.get(id);

@@ -9,7 +9,7 @@ import type { GraphWindow, WindowRequest } from '../src/protocol';
 import type { TraceGraph } from './graph';
 
 /** Extra room loaded on each side of the view, as a fraction of its width. */
-const MARGIN = 0.5;
+const MARGIN = 0.3;
 
 export class WindowLoader {
   private seq = 0;

@@ -138,7 +138,7 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
  * {@link RUN_MIN} or more events, plain events form one run bar, events with arrows to other lanes
  * stay on their own up to {@link NOTABLE_MAX} (else they join the run too), stops, problem marks
  * and `request.keep` always stay on their own. Edges: those between drawn events, and lane-crossing
- * ones to or from run bars (one per pair). Cost: O(events in range + their edges).
+ * ones between an event and a run bar (one per pair; none from run to run). Cost: O(events in range + their edges).
  */
 export function graphWindow(snapshot: TraceSnapshot, request: WindowRequest): GraphWindow {
   const ix = graphIndex(snapshot);
@@ -221,6 +221,7 @@ export function graphWindow(snapshot: TraceSnapshot, request: WindowRequest): Gr
       if (target === undefined || target === key) continue;
       const isRun = key.startsWith('r') || target.startsWith('r');
       if (isRun && drawn.get(key) === drawn.get(target)) continue; // inside one lane: not drawn anyway
+      if (key.startsWith('r') && target.startsWith('r')) continue; // run to run: zoomed out, such arrows are noise
       const id = isRun ? `${key}>${target}` : e.id;
       if (seen.has(id)) continue;
       seen.add(id);
