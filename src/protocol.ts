@@ -1,6 +1,9 @@
 /**
  * Typed messages between the extension host and the graph webview, shared by both sides.
- * The webview sends `ready` once its script runs; the host answers with `trace`. Nothing here
+ * The webview sends `ready` once its script runs; the host answers with `trace` (the
+ * {@link GraphOverview} of the whole trace); the webview then asks for the {@link GraphWindow} of
+ * the time range it shows (`window`), again on every pan or zoom that leaves the loaded range or
+ * changes the level of detail, and draws only that window. Nothing here
  * imports `vscode`. All text fields are untrusted trace content: the webview shows them with
  * textContent only, never as HTML.
  */
@@ -58,11 +61,11 @@ export interface GraphNode {
   label: string;
   /** Subtype and state cues (src/panel/cues.ts: `denied`, `meta`, `open`, `clock_skew`, ...), each drawn as a glyph and named in the legend. */
   cues?: string[];
-  /** Up to 2,000 characters of the event's content, for the details pane. */
+  /** Up to 2,000 characters of the event's content, for the details pane (only in an `event` answer). */
   text?: string;
   /** Length of the whole content when `text` is a preview of it (characters); "Show Whole Content" shows all. */
   textLength?: number;
-  /** Stop reason, reward value, tokens and other fields worth showing, as display strings. */
+  /** Stop reason, reward value, tokens and other fields worth showing, as display strings (empty in windows). */
   fields: [string, string][];
   /** True when the event has a `source` prompt to jump to. */
   hasSource: boolean;
@@ -123,6 +126,101 @@ export interface GraphModel {
   problems: { errors: number; warnings: number };
 }
 
+/**
+ * The whole trace in compact columns (one entry per event index, file order), sent once per trace
+ * version: enough to step through every event, place the cursor, draw the minimap and know which
+ * window holds an event, without the events' nodes (those come in windows).
+ */
+export interface GraphColumns {
+  /** Event indices in time order (ties in file order). */
+  byTime: number[];
+  /** Position on the time axis (axis units: seconds with idle gaps compressed). */
+  tx: number[];
+  /** Index into `lanes`. */
+  lane: number[];
+  /** Index into `GraphOverview.kinds` (canonical type). */
+  kind: number[];
+  /** For a tool call drawn as a bar: the index of its result; else -1. */
+  end: number[];
+}
+
+/** What the webview needs of the whole trace: lanes, axis, findings, the event columns and the legend. */
+export interface GraphOverview {
+  title: string;
+  format: string;
+  /** Identifies this version of the trace: windows asked for with another stamp are dropped. */
+  stamp: number;
+  totalEvents: number;
+  lanes: GraphLane[];
+  axis: { points: [number, number][]; gaps: GraphGap[]; span: number };
+  columns: GraphColumns;
+  /** Canonical types, indexed by `columns.kind`. */
+  kinds: string[];
+  findings: GraphFinding[];
+  problems: { errors: number; warnings: number };
+  /** What the legend lists: edge types drawn, tool bars present, credit present. */
+  legend: { edgeTypes: string[]; bars: boolean; credit: boolean; cues: string[] };
+  /** Files holding several traces only: each trace (a lane group), in lane order, with its event and lane counts. */
+  traces?: { id: string; events: number; lanes: number }[];
+}
+
+/**
+ * The webview asks for the graph of an axis range at a level of detail. The host answers with a
+ * {@link GraphWindow} covering at least `[from, to]`.
+ */
+export interface WindowRequest {
+  /** Increases with every request; the answer carries it (older answers are dropped). */
+  seq: number;
+  /** The overview's stamp. */
+  stamp: number;
+  mode: 'time' | 'order';
+  /** Axis range, in axis units of the mode (time: axis seconds; order: event rank). */
+  from: number;
+  to: number;
+  /** Pixels per axis unit on screen: decides the bucket width (see `bucketWidth` in src/panel/layout.ts). */
+  scale: number;
+  /** Events drawn on their own whatever the level of detail (the current event, a framed finding's events). */
+  keep?: number[];
+}
+
+/**
+ * Level of detail: where a lane has four or more events in one time bucket, its plain events (no
+ * arrow to another lane, no stop, spawn, delegation, return or problem mark) are one run bar.
+ * The key `r<mode>:<level>:<lane>:<bucket>` stays the same while the bucket width does.
+ */
+export interface GraphRun {
+  id: string;
+  lane: number;
+  /** Axis range covered by the run's events (start of the first, end of the last). */
+  u0: number;
+  u1: number;
+  /** Events in the run. */
+  count: number;
+  /** The kind most of its events have (its colour). */
+  kind: string;
+  /** True when one of its events is in a loop. */
+  loop: boolean;
+  /** Smallest time-order rank of its events (for dimming later events). */
+  order: number;
+}
+
+/** The graph of one axis range at one level of detail. */
+export interface GraphWindow {
+  seq: number;
+  stamp: number;
+  mode: 'time' | 'order';
+  /** Range covered: whole buckets around the range asked for. */
+  from: number;
+  to: number;
+  /** Bucket width in axis units (a power of two). */
+  bucket: number;
+  /** Events drawn on their own (results drawn in bars are not listed: their call's node is). */
+  nodes: GraphNode[];
+  runs: GraphRun[];
+  /** Edges between drawn nodes and runs of the window (lane-crossing ones, for runs). */
+  edges: GraphEdge[];
+}
+
 /** What the graph can be told to do (palette commands and keys): step targets and view actions. */
 export type GraphCommand =
   | 'next'
@@ -146,7 +244,13 @@ export type GraphCommand =
 /** Messages the host sends to the webview. */
 export type HostMessage =
   /** The trace to draw; `uri` is kept in the webview's state (to restore the panel after a reload); `locked` only for side panels. */
-  | { type: 'trace'; graph: GraphModel; uri?: string; locked?: boolean }
+  | { type: 'trace'; graph: GraphOverview; uri?: string; locked?: boolean }
+  /** The answer to a `window` request (undefined `window` when the trace changed meanwhile). */
+  | { type: 'window'; window: GraphWindow }
+  /** One event with its text and fields (the details pane), answering `event`. */
+  | { type: 'event'; stamp: number; node: GraphNode }
+  /** Events matching a filter text, answering `find`. */
+  | { type: 'found'; stamp: number; query: string; indices: number[] }
   /** Another trace is being read (the panel follows the active trace): show the loading state. */
   | { type: 'loading'; title: string }
   /** The side panel was locked to its trace, or follows the active trace again. */
@@ -162,6 +266,12 @@ export type HostMessage =
 /** Messages the webview sends to the host. */
 export type WebviewMessage =
   | { type: 'ready' }
+  /** The graph of an axis range (the view moved out of the loaded window or changed its level of detail). */
+  | { type: 'window'; request: WindowRequest }
+  /** One event's node with its text and fields, for the details pane. */
+  | { type: 'event'; stamp: number; index: number }
+  /** The events whose id, label, agent or text contains `query` (case-insensitive). */
+  | { type: 'find'; stamp: number; query: string }
   /** Show the event's record in the trace file. */
   | { type: 'reveal'; index: number }
   /** Save an export of the view: a PNG data URL or SVG text (the host asks where; never over a trace file). */

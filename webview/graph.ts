@@ -6,7 +6,8 @@
  * (11 px) at every zoom and lanes keep their height; labels that would collide are hidden.
  */
 import cytoscape, { type Core, type ElementDefinition, type NodeSingular, type StylesheetJson } from 'cytoscape';
-import type { GraphModel, GraphNode } from '../src/protocol';
+import { runKey } from '../src/panel/layout';
+import type { GraphNode, GraphOverview, GraphRun, GraphWindow } from '../src/protocol';
 import { kindColors, OKABE_ITO, themeColor } from './theme';
 import { EVENT_CUES } from '../src/panel/cues';
 
@@ -49,6 +50,10 @@ const STOP = 22;
 /** Lane height limits in px: at least 10 (readable), at most 90 (no wasted room). */
 export const MIN_LANE = 10;
 const MAX_LANE = 90;
+/** Zoom per px of wheel delta: a mouse notch (100 px) is about 15 %. */
+const WHEEL_RATE = 0.0015;
+/** Zoom per px of pinch delta (ctrl+wheel from a trackpad: a few px per frame): about 1 %. */
+const PINCH_RATE = 0.01;
 /** Below this lane height, node labels would not fit under their node: none are shown. */
 const LABEL_LANE = 40;
 
@@ -60,31 +65,55 @@ export interface ViewState {
   pan: { x: number; y: number };
 }
 
-/** The timeline graph of one trace in one container. */
+/** The window the graph holds: its range, bucket width and mode (see `GraphWindow`). */
+export interface LoadedWindow {
+  from: number;
+  to: number;
+  bucket: number;
+  mode: 'time' | 'order';
+}
+
+/**
+ * The timeline graph of one trace in one container. It holds one window of the trace at a time
+ * ({@link apply} swaps in the next one element by element: unchanged nodes are kept); the
+ * overview's columns place any event of the whole trace without loading it.
+ */
 export class TraceGraph {
   readonly cy: Core;
-  readonly graph: GraphModel;
+  readonly graph: GraphOverview;
   mode: 'time' | 'order' = 'time';
   /** Pixels per axis unit (time: seconds, gaps compressed; order: events). */
   scale = 1;
   laneHeight = 40;
   /** Lanes whose sub-agent lanes are folded away. */
   readonly collapsed = new Set<string>();
+  /** The loaded window, if any. */
+  window: LoadedWindow | undefined;
   /** Lane index -> row (undefined when folded away). */
   private rows: (number | undefined)[] = [];
   private listeners: (() => void)[] = [];
   private readonly measure = document.createElement('canvas').getContext('2d');
+  /** Event nodes of the loaded window by key. */
   private readonly nodeById = new Map<string, GraphNode>();
+  /** Run bars of the loaded window by key. */
+  private readonly runById = new Map<string, GraphRun>();
+  /** Time-order rank of every event (from the overview's columns). */
+  readonly rank: Int32Array;
+  /** For a result drawn in its call's bar: the call's index (else -1). */
+  private readonly barOf: Int32Array;
 
-  constructor(
-    container: HTMLElement,
-    graph: GraphModel,
-  ) {
+  constructor(container: HTMLElement, graph: GraphOverview) {
     this.graph = graph;
-    for (const n of graph.nodes) this.nodeById.set(n.id, n);
+    const c = graph.columns;
+    this.rank = new Int32Array(graph.totalEvents);
+    c.byTime.forEach((index, r) => (this.rank[index] = r));
+    this.barOf = new Int32Array(graph.totalEvents).fill(-1);
+    c.end.forEach((result, call) => {
+      if (result >= 0) this.barOf[result] = call;
+    });
     this.cy = cytoscape({
       container,
-      elements: elements(graph),
+      elements: [],
       style: style(),
       layout: { name: 'preset', fit: false },
       zoom: 1,
@@ -93,18 +122,9 @@ export class TraceGraph {
       userZoomingEnabled: false,
       boxSelectionEnabled: false,
       autoungrabify: true,
-      hideEdgesOnViewport: graph.nodes.length > 3000,
       textureOnViewport: false,
     });
     this.computeRows();
-    // Edges inside one lane add nothing the lane does not show: only lane-crossing ones are drawn.
-    this.cy.batch(() => {
-      this.cy.edges().forEach((e) => {
-        const a = this.nodeById.get(e.source().id());
-        const b = this.nodeById.get(e.target().id());
-        if (a && b && a.lane === b.lane) e.addClass('intra');
-      });
-    });
     container.addEventListener('wheel', (e) => this.onWheel(e), { passive: false, capture: true });
   }
 
@@ -118,9 +138,37 @@ export class TraceGraph {
     for (const fn of this.listeners) fn();
   }
 
-  /** The graph model entry of a node key. */
+  /** The loaded node of a key (undefined when not in the window or a run bar). */
   node(id: string): GraphNode | undefined {
     return this.nodeById.get(id);
+  }
+
+  /** The loaded run bar of a key. */
+  run(id: string): GraphRun | undefined {
+    return this.runById.get(id);
+  }
+
+  /** Loaded event nodes (for labels and dimming). */
+  loadedNodes(): IterableIterator<GraphNode> {
+    return this.nodeById.values();
+  }
+
+  /** Loaded run bars. */
+  loadedRuns(): IterableIterator<GraphRun> {
+    return this.runById.values();
+  }
+
+  /** Axis position of an event's start and end (bars span; others are points), from the columns. */
+  spanOf(index: number): [number, number] {
+    const end = this.graph.columns.end[index];
+    if (this.mode === 'order') return [this.rank[index], end >= 0 ? this.rank[end] : this.rank[index]];
+    const tx = this.graph.columns.tx;
+    return [tx[index], end >= 0 ? tx[end] : tx[index]];
+  }
+
+  /** The event drawn for an index: itself, or the call whose bar holds this result. */
+  drawnIndex(index: number): number {
+    return this.barOf[index] >= 0 ? this.barOf[index] : index;
   }
 
   /** Axis position of a node's start and end (bars span; others are points). */
@@ -131,7 +179,7 @@ export class TraceGraph {
 
   /** Length of the axis in axis units. */
   axisLength(): number {
-    return this.mode === 'order' ? Math.max(1, this.graph.nodes.length - 1) : Math.max(this.graph.axis.span, 1e-6);
+    return this.mode === 'order' ? Math.max(1, this.graph.totalEvents - 1) : Math.max(this.graph.axis.span, 1e-6);
   }
 
   /** Screen x (in the graph container) of an axis position. */
@@ -142,6 +190,11 @@ export class TraceGraph {
   /** Axis position at a screen x. */
   axisAt(x: number): number {
     return (x - this.cy.pan().x - PAD) / this.scale;
+  }
+
+  /** The axis range on screen. */
+  viewRange(): [number, number] {
+    return [this.axisAt(0), this.axisAt(this.cy.width() || 600)];
   }
 
   /** Row of each lane (folded lanes have none). */
@@ -184,129 +237,136 @@ export class TraceGraph {
     this.layout();
   }
 
-  /** Places every node for the current mode, scale and lane height; then hides colliding labels. */
-  layout(): void {
+  /**
+   * Swaps in a window: elements no longer in it are removed, new ones added, run bars whose
+   * contents changed updated in place; nodes in both windows are kept as they are (their classes
+   * and scratch data survive). Then lays out and culls labels.
+   */
+  apply(win: GraphWindow): void {
+    const nodes = new Map(win.nodes.map((n) => [n.id, n]));
+    const runs = new Map(win.runs.map((r) => [r.id, r]));
+    const edges = new Map(win.edges.map((e) => [e.id, e]));
+    /** Elements new or moved in this window: the only ones to place when the geometry is unchanged. */
+    const changed = new Set<string>();
+    this.cy.batch(() => {
+      const gone = this.cy.collection();
+      this.cy.edges().forEach((e) => {
+        if (!edges.has(e.id())) gone.merge(e);
+      });
+      this.cy.nodes().forEach((n) => {
+        if (!nodes.has(n.id()) && !runs.has(n.id())) gone.merge(n);
+      });
+      this.cy.remove(gone);
+      for (const id of [...this.nodeById.keys()]) if (!nodes.has(id)) this.nodeById.delete(id);
+      for (const id of [...this.runById.keys()]) if (!runs.has(id)) this.runById.delete(id);
+      const add: ElementDefinition[] = [];
+      for (const [id, n] of nodes) {
+        if (!this.nodeById.has(id)) {
+          add.push(nodeElement(n));
+          changed.add(id);
+        }
+        this.nodeById.set(id, n);
+      }
+      for (const [id, r] of runs) {
+        const old = this.runById.get(id);
+        if (!old) add.push(runElement(r, this.colors));
+        else if (old.count !== r.count || old.kind !== r.kind) this.cy.getElementById(id).data({ label: `${r.count} events`, members: r.count, color: this.colors[r.kind] ?? '#9d9d9d' });
+        if (!old || old.u0 !== r.u0 || old.u1 !== r.u1) changed.add(id);
+        this.runById.set(id, r);
+      }
+      const lane = (id: string) => this.nodeById.get(id)?.lane ?? this.runById.get(id)?.lane;
+      for (const [id, e] of edges) {
+        if (this.cy.getElementById(id).nonempty()) continue;
+        add.push({ group: 'edges', data: { id, source: e.source, target: e.target, type: e.type }, classes: `${e.type}${e.derived ? ' derived' : ''}${lane(e.source) === lane(e.target) ? ' intra' : ''}` });
+      }
+      this.cy.add(add);
+    });
+    this.window = { from: win.from, to: win.to, bucket: win.bucket, mode: win.mode };
+    this.layout(this.geometry() === this.laidOut ? changed : undefined);
+  }
+
+  /** The geometry the last full layout used (mode, scale, lane height, rows): while it holds, placed nodes stay where they are. */
+  private laidOut = '';
+
+  private geometry(): string {
+    return `${this.mode} ${this.scale} ${this.laneHeight} ${this.rows.join()}`;
+  }
+
+  /** Drops everything loaded (the axis mode changed: run bars and windows no longer fit). */
+  clear(): void {
+    this.cy.elements().remove();
+    this.nodeById.clear();
+    this.runById.clear();
+    this.window = undefined;
+  }
+
+  /** Places every loaded node (or only `only`) for the current mode, scale and lane height; then hides colliding labels. */
+  layout(only?: Set<string>): void {
+    if (!only) this.laidOut = this.geometry();
     const nodeY = this.nodeOffset();
     const size = Math.max(6, Math.min(NODE, this.laneHeight - 4));
     const stop = Math.max(size, Math.min(STOP, this.laneHeight - 2));
     const barHeight = Math.max(5, Math.min(10, size - 3));
     this.cy.batch(() => {
-      this.cy.nodes().forEach((ele) => {
-        const n = this.nodeById.get(ele.id());
-        if (!n) return;
-        const row = this.rows[n.lane];
+      let eles = only ? this.cy.collection() : this.cy.nodes();
+      if (only) for (const id of only) eles = eles.union(this.cy.getElementById(id));
+      eles.forEach((ele) => {
+        const id = ele.id();
+        const n = this.nodeById.get(id);
+        const r = n ? undefined : this.runById.get(id);
+        const lane = n?.lane ?? r?.lane;
+        if (lane === undefined) return;
+        const row = this.rows[lane];
         const folded = row === undefined;
         if (folded !== ele.hasClass('folded')) ele.toggleClass('folded', folded);
         if (folded) return;
-        const [a, b] = this.span(n);
-        const x0 = PAD + a * this.scale;
-        const x1 = PAD + b * this.scale;
-        const isBar = n.txEnd !== undefined;
-        ele.position({ x: isBar ? (x0 + x1) / 2 : x0, y: row * this.laneHeight + nodeY });
-        // Sizes are data the stylesheet maps (bypass styles cost far more per node).
-        const w = isBar ? Math.max(6, x1 - x0) : n.kind === 'stop' ? stop : size;
-        const h = isBar ? barHeight : n.kind === 'stop' ? stop : size;
+        let x: number;
+        let w: number;
+        let h: number;
+        if (n) {
+          const [a, b] = this.span(n);
+          const x0 = PAD + a * this.scale;
+          const x1 = PAD + b * this.scale;
+          const isBar = n.txEnd !== undefined;
+          x = isBar ? (x0 + x1) / 2 : x0;
+          // Sizes are data the stylesheet maps (bypass styles cost far more per node).
+          w = isBar ? Math.max(6, x1 - x0) : n.kind === 'stop' ? stop : size;
+          h = isBar ? barHeight : n.kind === 'stop' ? stop : size;
+        } else {
+          const x0 = PAD + r!.u0 * this.scale - size / 2;
+          const x1 = PAD + r!.u1 * this.scale + size / 2;
+          x = (x0 + x1) / 2;
+          w = Math.max(8, x1 - x0);
+          h = barHeight + 4;
+        }
+        const y = row * this.laneHeight + nodeY;
+        const p = ele.position();
+        if (p.x !== x || p.y !== y) ele.position({ x, y });
         if (ele.data('w') !== w || ele.data('h') !== h) ele.data({ w, h });
       });
     });
-    this.collapseRuns(size, barHeight);
     this.cullLabels();
     this.changed();
   }
 
-  /** Runs drawn as one bar: run node key -> member node keys. */
-  private runs = new Map<string, string[]>();
-  /** Nodes that may join a run: no cross-lane arrow, no stop, spawn, delegation, return or problem mark. */
-  private runnable: Set<string> | undefined;
-
-  /**
-   * Level of detail: where four or more plain events of a lane touch on screen, they are drawn as
-   * one grey bar labelled with their count (a click zooms into it). Events with arrows to other
-   * lanes, stops, spawns, delegations, returns and marked events always stay on their own.
-   */
-  private collapseRuns(size: number, barHeight: number): void {
-    if (!this.runnable) {
-      const crossing = new Set<string>();
-      this.cy.edges().forEach((e) => {
-        if (!e.hasClass('intra')) crossing.add(e.source().id()).add(e.target().id());
-      });
-      const plain = (n: GraphNode) =>
-        !n.bar && !crossing.has(n.id) && !['stop', 'spawn', 'despawn', 'delegate', 'return', 'reward', 'aggregate'].includes(n.kind) && !n.marks.some((m) => m === 'blame' || m === 'stop-problem');
-      this.runnable = new Set(this.graph.nodes.filter(plain).map((n) => n.id));
-    }
-    const byLane = new Map<number, { id: string; x0: number; x1: number; loop: boolean }[]>();
-    for (const n of this.graph.nodes) {
-      if (n.bar || this.rows[n.lane] === undefined) continue;
-      const [a, b] = this.span(n);
-      const x0 = PAD + a * this.scale - (n.txEnd === undefined ? size / 2 : 0);
-      const x1 = PAD + b * this.scale + (n.txEnd === undefined ? size / 2 : 0);
-      const list = byLane.get(n.lane) ?? [];
-      list.push({ id: n.id, x0, x1, loop: n.marks.includes('loop') });
-      byLane.set(n.lane, list);
-    }
-    const next = new Map<string, { members: string[]; x0: number; x1: number; lane: number; loop: boolean }>();
-    for (const [lane, list] of byLane) {
-      list.sort((p, q) => p.x0 - q.x0);
-      let run: typeof list = [];
-      const flush = () => {
-        if (run.length >= 4) next.set(`run:${run[0].id}`, { members: run.map((r) => r.id), x0: run[0].x0, x1: Math.max(...run.map((r) => r.x1)), lane, loop: run.some((r) => r.loop) });
-        run = [];
-      };
-      for (const item of list) {
-        if (!this.runnable.has(item.id)) {
-          flush();
-          continue;
-        }
-        if (run.length && item.x0 > Math.max(...run.slice(-3).map((r) => r.x1)) + 2) flush();
-        run.push(item);
-      }
-      flush();
-    }
-    const nodeY = this.nodeOffset();
-    this.cy.batch(() => {
-      for (const [id, members] of this.runs) {
-        if (!next.has(id)) this.cy.getElementById(id).remove();
-        for (const m of members) this.cy.getElementById(m).removeClass('in-run');
-      }
-      for (const [id, r] of next) {
-        const data = { id, label: `${r.members.length} events`, w: Math.max(8, r.x1 - r.x0), h: barHeight + 4, members: r.members.length, color: this.dominantColor(r.members) };
-        const pos = { x: (r.x0 + r.x1) / 2, y: (this.rows[r.lane] ?? 0) * this.laneHeight + nodeY };
-        const ele = this.cy.getElementById(id);
-        if (ele.nonempty()) {
-          ele.data(data);
-          ele.position(pos);
-        } else this.cy.add({ group: 'nodes', data, position: pos, classes: `run nolabel${r.loop ? ' loop' : ''}` });
-        for (const m of r.members) this.cy.getElementById(m).addClass('in-run');
-      }
-    });
-    this.runs = new Map([...next].map(([id, r]) => [id, r.members]));
-    this.runGeometry = next;
-  }
-
   private readonly colors = kindColors();
 
-  /** The colour of the kind most of a run's events have (tool calls, messages, ...). */
-  private dominantColor(members: string[]): string {
-    const count = new Map<string, number>();
-    for (const id of members) {
-      const k = this.nodeById.get(id)?.kind ?? '';
-      count.set(k, (count.get(k) ?? 0) + 1);
-    }
-    const top = [...count].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
-    return this.colors[top] ?? '#9d9d9d';
+  /** The key an event is drawn under in the loaded window: its node, its call's bar, or the run bar holding it. */
+  keyOf(index: number): string | undefined {
+    const drawn = this.drawnIndex(index);
+    const id = `n${drawn}`;
+    if (this.nodeById.has(id)) return id;
+    const w = this.window;
+    if (!w || w.mode !== this.mode) return undefined;
+    const u = this.spanOf(drawn)[0];
+    const run = runKey(w.mode, w.bucket, this.graph.columns.lane[drawn], Math.floor(u / w.bucket));
+    return this.runById.has(run) ? run : undefined;
   }
 
-  private runGeometry = new Map<string, { members: string[]; x0: number; x1: number; lane: number; loop: boolean }>();
-
-  /** The run bar a node is drawn in, if any. */
-  runOf(id: string): string | undefined {
-    for (const [run, members] of this.runs) if (members.includes(id)) return run;
-    return undefined;
-  }
-
-  /** Members of a run bar. */
-  runMembers(id: string): string[] {
-    return this.runs.get(id) ?? [];
+  /** The run bar an event is drawn in, if any. */
+  runOf(index: number): string | undefined {
+    const key = this.keyOf(index);
+    return key && this.runById.has(key) ? key : undefined;
   }
 
   /**
@@ -321,14 +381,16 @@ export class TraceGraph {
     const width = this.cy.width();
     const panX = this.cy.pan().x;
     if (this.laneHeight >= LABEL_LANE) {
-      const inRun = new Set([...this.runs.values()].flat());
       const candidates: { id: string; lane: number; cx: number; text: string; bold: boolean; rank: number; order: number }[] = [];
-      for (const n of this.graph.nodes) {
-        if (n.bar || this.rows[n.lane] === undefined || inRun.has(n.id)) continue;
+      for (const n of this.nodeById.values()) {
+        if (this.rows[n.lane] === undefined) continue;
         const [a, b] = this.span(n);
         candidates.push({ id: n.id, lane: n.lane, cx: PAD + ((a + b) / 2) * this.scale, text: n.marks.includes('stop-ok') ? `${n.label} ✓` : n.label, bold: n.kind === 'stop', rank: priority(n), order: n.order });
       }
-      for (const [id, r] of this.runGeometry) candidates.push({ id, lane: r.lane, cx: (r.x0 + r.x1) / 2, text: `${r.members.length} events`, bold: false, rank: 3.5, order: 0 });
+      for (const r of this.runById.values()) {
+        if (this.rows[r.lane] === undefined) continue;
+        candidates.push({ id: r.id, lane: r.lane, cx: PAD + ((r.u0 + r.u1) / 2) * this.scale, text: `${r.count} events`, bold: false, rank: 3.5, order: r.order });
+      }
       candidates.sort((a, b) => a.rank - b.rank || a.order - b.order);
       for (const n of candidates) {
         const cx = n.cx;
@@ -343,12 +405,15 @@ export class TraceGraph {
       }
     }
     this.cy.batch(() => {
-      for (const id of this.labelled) if (!keep.has(id)) this.cy.getElementById(id).addClass('nolabel');
-      // Run bars are created without a label: set it on every one kept.
-      for (const id of keep) if (!this.labelled.has(id) || id.startsWith('run:')) this.cy.getElementById(id).removeClass('nolabel');
+      for (const id of this.labelled) if (!keep.has(id)) this.cy.getElementById(id).addClass('nolabel'); // a removed id: an empty collection
+      for (const id of keep) {
+        const ele = this.cy.getElementById(id);
+        if (ele.hasClass('nolabel')) ele.removeClass('nolabel');
+      }
     });
     this.labelled = keep;
   }
+
 
   /** Nodes whose label is shown (every node starts with class `nolabel`). */
   private labelled = new Set<string>();
@@ -452,25 +517,34 @@ export class TraceGraph {
     this.cy.pan({ x: -lo * this.scale, y });
   }
 
-  /** Frames some nodes (by key): their time range with context, their lanes in view. */
-  frameNodes(ids: string[], context = 0.15): void {
-    const ns = ids.map((id) => this.nodeById.get(id)).filter((n): n is GraphNode => !!n);
-    if (!ns.length) return;
-    const spans = ns.map((n) => this.span(n));
-    const rows = ns.map((n) => this.rows[n.lane]).filter((r): r is number => r !== undefined);
-    this.frame(Math.min(...spans.map((s) => s[0])), Math.max(...spans.map((s) => s[1])), rows, context);
+  /** Frames some events (by index) from the overview's columns: their time range with context, their lanes in view. */
+  frameIndices(indices: number[], context = 0.15): void {
+    if (!indices.length) return;
+    let a = Infinity;
+    let b = -Infinity;
+    const rows: number[] = [];
+    for (const i of indices) {
+      const [s, e] = this.spanOf(this.drawnIndex(i));
+      a = Math.min(a, s);
+      b = Math.max(b, e);
+      const row = this.rows[this.graph.columns.lane[i]];
+      if (row !== undefined) rows.push(row);
+    }
+    this.frame(a, b, [Math.min(...rows), Math.max(...rows)].filter(Number.isFinite), context);
   }
 
-  /** Scrolls (no zoom) so that a node is on screen. */
-  ensureVisible(id: string): void {
-    const ele = this.cy.getElementById(id);
-    if (ele.empty()) return;
-    const p = ele.renderedPosition();
+  /** Scrolls (no zoom) so that an event (by index) is on screen; works for events outside the loaded window. */
+  ensureVisible(index: number): void {
+    const drawn = this.drawnIndex(index);
+    const [a, b] = this.spanOf(drawn);
+    const x = this.screenX((a + b) / 2);
+    const row = this.rows[this.graph.columns.lane[drawn]];
+    const y = row === undefined ? undefined : this.rowY(row);
     const w = this.cy.width();
     const h = this.cy.height();
     const pan = { ...this.cy.pan() };
-    if (p.x < 40 || p.x > w - 40) pan.x += w / 2 - p.x;
-    if (p.y < 10 || p.y > h - 10) pan.y += h / 2 - p.y;
+    if (x < 40 || x > w - 40) pan.x += w / 2 - x;
+    if (y !== undefined && (y < 10 || y > h - 10)) pan.y += h / 2 - y;
     this.cy.pan(pan);
   }
 
@@ -483,7 +557,11 @@ export class TraceGraph {
     this.cy.pan({ x: at - PAD - u * this.scale, y: this.cy.pan().y });
   }
 
-  /** Wheel: zoom x around the pointer (about 15 % per notch); shift or a sideways swipe pans. */
+  /**
+   * Wheel: zoom x around the pointer (about 15 % per notch); shift or a sideways swipe pans. A
+   * trackpad pinch arrives as a wheel event with ctrlKey and small deltas: it zooms at about the
+   * speed of the fingers (a pixel of pinch is worth about 1 % of zoom).
+   */
   private onWheel(e: WheelEvent): void {
     e.preventDefault();
     e.stopPropagation();
@@ -496,7 +574,7 @@ export class TraceGraph {
       this.cy.pan({ x: pan.x - (e.shiftKey ? dy || dx : dx), y: pan.y });
       return;
     }
-    this.zoomAt(Math.exp(-dy * 0.0015), e.clientX - rect.left);
+    this.zoomAt(Math.exp(-dy * (e.ctrlKey ? PINCH_RATE : WHEEL_RATE)), e.clientX - rect.left);
   }
 
   /** The view, for restoring it (Esc, a hidden panel). */
@@ -516,14 +594,13 @@ export class TraceGraph {
   /** Switches x between time and event order, keeping the whole trace in view. */
   setMode(mode: 'time' | 'order'): void {
     this.mode = mode;
+    this.clear();
     this.fit();
   }
 
-  /** Cytoscape node of an event index (a result's is its call's bar). */
+  /** Cytoscape node of an event index (a result's is its call's bar), when loaded on its own. */
   nodeOfIndex(index: number): NodeSingular | undefined {
-    const n = this.graph.nodes[index];
-    if (!n) return undefined;
-    const ele = this.cy.getElementById(n.bar ?? n.id);
+    const ele = this.cy.getElementById(`n${this.drawnIndex(index)}`);
     return ele.nonempty() ? (ele as NodeSingular) : undefined;
   }
 
@@ -556,32 +633,36 @@ function priority(n: GraphNode): number {
   return 4;
 }
 
-function elements(graph: GraphModel): ElementDefinition[] {
-  const nodes: ElementDefinition[] = graph.nodes
-    .filter((n) => !n.bar)
-    .map((n) => ({
-      group: 'nodes',
-      data: {
-        id: n.id,
-        index: n.index,
-        eventId: n.eventId,
-        w: NODE,
-        h: NODE,
-        label: n.marks.includes('stop-ok') ? `${n.label} ✓` : n.label,
-        kind: n.kind,
-        agent: n.agent,
-        t: n.t,
-        ...(n.credit !== undefined ? { credit: n.credit, tint: Math.min(0.55, Math.abs(n.credit)) } : {}),
-      },
-      position: { x: 0, y: 0 },
-      classes: ['event', 'nolabel', n.kind, ...(n.cues ?? []).map((c) => `cue-${c}`), n.txEnd !== undefined ? 'bar' : '', n.credit !== undefined && Math.abs(n.credit) >= 0.05 ? (n.credit >= 0 ? 'credit-pos' : 'credit-neg') : '', ...n.marks].filter(Boolean).join(' '),
-    }));
-  const edges: ElementDefinition[] = graph.edges.map((e) => ({
-    group: 'edges',
-    data: { id: e.id, source: e.source, target: e.target, type: e.type },
-    classes: `${e.type}${e.derived ? ' derived' : ''}`,
-  }));
-  return [...nodes, ...edges];
+/** The Cytoscape element of an event node (placed and sized by `layout`). */
+function nodeElement(n: GraphNode): ElementDefinition {
+  return {
+    group: 'nodes',
+    data: {
+      id: n.id,
+      index: n.index,
+      eventId: n.eventId,
+      w: NODE,
+      h: NODE,
+      label: n.marks.includes('stop-ok') ? `${n.label} ✓` : n.label,
+      kind: n.kind,
+      agent: n.agent,
+      lane: n.lane,
+      t: n.t,
+      ...(n.credit !== undefined ? { credit: n.credit, tint: Math.min(0.55, Math.abs(n.credit)) } : {}),
+    },
+    position: { x: 0, y: 0 },
+    classes: ['event', 'nolabel', n.kind, ...(n.cues ?? []).map((c) => `cue-${c}`), n.txEnd !== undefined ? 'bar' : '', n.credit !== undefined && Math.abs(n.credit) >= 0.05 ? (n.credit >= 0 ? 'credit-pos' : 'credit-neg') : '', ...n.marks].filter(Boolean).join(' '),
+  };
+}
+
+/** The Cytoscape element of a run bar: grey-bordered, in its main kind's colour, labelled with its count. */
+function runElement(r: GraphRun, colors: Record<string, string>): ElementDefinition {
+  return {
+    group: 'nodes',
+    data: { id: r.id, label: `${r.count} events`, w: 8, h: 8, members: r.count, lane: r.lane, color: colors[r.kind] ?? '#9d9d9d' },
+    position: { x: 0, y: 0 },
+    classes: `run nolabel${r.loop ? ' loop' : ''}`,
+  };
 }
 
 /**

@@ -2,7 +2,7 @@
  * The legend: one swatch per event category present (its Okabe–Ito colour and the shapes of its
  * types), the edge styles, and the marks (loop, blame, stop problem, sound stop, credit).
  */
-import type { GraphModel } from '../src/protocol';
+import type { GraphOverview } from '../src/protocol';
 import { EVENT_CUES } from '../src/panel/cues';
 import { EDGE_STYLES, glyphImage, SHAPES } from './graph';
 import { CATEGORIES, kindColors, OKABE_ITO } from './theme';
@@ -45,10 +45,10 @@ function item(parts: (HTMLElement | string)[], title: string): HTMLElement {
 }
 
 /** Fills `legend` for the kinds present in `graph`. */
-export function showLegend(legend: HTMLElement, graph: GraphModel): void {
+export function showLegend(legend: HTMLElement, graph: GraphOverview): void {
   const colors = kindColors();
-  const present = new Set(graph.nodes.map((n) => n.kind));
-  const hasBars = graph.nodes.some((n) => n.txEnd !== undefined);
+  const present = new Set(graph.kinds);
+  const hasBars = graph.legend.bars;
   const items: HTMLElement[] = [];
   for (const k of ['orchestrator_decision', 'human_intervention']) {
     if (present.has(k)) items.push(item([swatch(k, colors[k]), k.replace(/_/g, ' ')], k));
@@ -60,7 +60,7 @@ export function showLegend(legend: HTMLElement, graph: GraphModel): void {
     items.push(item([...shapes, c.name], `${c.name}: ${kinds.join(', ')}${c.name === 'tool call' && hasBars ? ' (a call and its result: one bar as long as the call took)' : ''}`));
   }
   // The subtypes and states present (local command, denied call, open span, ...): each with its node cue.
-  const cues = new Set(graph.nodes.flatMap((n) => n.cues ?? []));
+  const cues = new Set(graph.legend.cues);
   for (const [id, cue] of Object.entries(EVENT_CUES)) {
     if (!cues.has(id)) continue;
     const mark = document.createElement('span');
@@ -70,7 +70,7 @@ export function showLegend(legend: HTMLElement, graph: GraphModel): void {
     if (cue.hollow) mark.style.border = '1px dashed var(--vscode-foreground, #ccc)';
     items.push(item([mark, cue.label], `${cue.label}: ${cue.description}`));
   }
-  const types = new Set(graph.edges.map((e) => e.type));
+  const types = new Set(graph.legend.edgeTypes);
   for (const [type, s] of Object.entries(EDGE_STYLES)) {
     if (!types.has(type)) continue;
     const line = document.createElement('span');
@@ -89,7 +89,7 @@ export function showLegend(legend: HTMLElement, graph: GraphModel): void {
     ring.style.border = `2px ${border}`;
     items.push(item([ring, name], title));
   }
-  if (graph.nodes.some((n) => n.credit !== undefined)) {
+  if (graph.legend.credit) {
     const tint = document.createElement('span');
     tint.className = 'ring';
     tint.style.background = OKABE_ITO.bluishGreen;

@@ -6,7 +6,7 @@
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { NodeSingular } from 'cytoscape';
-import type { GraphCommand, GraphModel, HostMessage, WebviewMessage } from '../src/protocol';
+import type { GraphCommand, GraphFinding, GraphNode, GraphOverview, HostMessage, WebviewMessage } from '../src/protocol';
 import { createAxis } from './axis';
 import { showDetails } from './details';
 import { exportPng, exportSvg } from './export';
@@ -17,6 +17,7 @@ import { EVENT_CUES } from '../src/panel/cues';
 import { createMinimap } from './minimap';
 import { showLegend } from './legend';
 import { Timeline, type StepTarget } from './timeline';
+import { WindowLoader } from './windows';
 import './styles.css';
 
 declare function acquireVsCodeApi(): { postMessage(message: WebviewMessage): void; getState(): unknown; setState(state: unknown): void };
@@ -25,7 +26,7 @@ const post = (m: WebviewMessage) => vscode.postMessage(m);
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 let view: TraceGraph | undefined;
-let graph: GraphModel | undefined;
+let graph: GraphOverview | undefined;
 let timeline: Timeline | undefined;
 /** Views to go back to with Esc (a finding framed, zoom to selection). */
 const history: ViewState[] = [];
@@ -41,26 +42,37 @@ interface SavedState {
 let follow = (vscode.getState() as SavedState | undefined)?.follow ?? true;
 let traceUri: string | undefined = (vscode.getState() as SavedState | undefined)?.uri;
 
-function render(next: GraphModel): void {
+/** Asks the host for windows of the shown trace. */
+let loader: WindowLoader | undefined;
+/** Events framed by a finding (drawn on their own, class `framed`). */
+let framed: number[] = [];
+/** Events matching the filter text (undefined: no filter). */
+let matches: Set<number> | undefined;
+/** The details pane's event (answer of an `event` request). */
+let details: GraphNode | undefined;
+/** True until the first window of a trace is on screen. */
+let firstWindow = true;
+
+function render(next: GraphOverview): void {
   const saved = vscode.getState() as SavedState | undefined;
   graph = next;
   timeline?.dispose();
   view?.destroy();
   history.length = 0;
+  framed = [];
+  matches = undefined;
+  details = undefined;
+  firstWindow = true;
   view = new TraceGraph($('graph'), next);
   const g = view;
+  loader = new WindowLoader(g, (request) => post({ type: 'window', request }), () => windowApplied());
   const placeLanes = createLaneColumn($('lanes'), g);
-  dimFrom = Infinity;
-  byOrder = g.cy
-    .nodes()
-    .map((ele) => ({ order: g.node(ele.id())?.order ?? 0, ele: ele as NodeSingular }))
-    .sort((a, b) => a.order - b.order);
   const drawAxis = createAxis($('axis'), $('gaps'), g);
   const drawMinimap = createMinimap($<HTMLCanvasElement>('minimap'), g);
   let frame = 0;
   g.onViewChange(() => {
     placeLanes();
-    // The axis is rebuilt at most once a frame.
+    // The axis is rebuilt, and a window asked for, at most once a frame.
     if (!frame)
       frame = requestAnimationFrame(() => {
         frame = 0;
@@ -68,6 +80,7 @@ function render(next: GraphModel): void {
         drawMinimap();
         placeCursor();
         g.cullLabels();
+        loader?.check();
       });
     saveState();
   });
@@ -79,14 +92,15 @@ function render(next: GraphModel): void {
   $('title').textContent = next.title;
   $('summary').title = next.traces ? `${next.traces.length} traces in this file, each in its own lane group and analysed on its own: ${next.traces.map((t) => `${t.id} (${t.events} events, ${t.lanes} lanes)`).join('; ')}` : '';
   $('summary').textContent =
-    `${next.format} · ${next.traces ? `${next.traces.length} traces · ` : ''}${next.nodes.length < next.totalEvents ? `first ${next.nodes.length} of ${next.totalEvents}` : next.nodes.length} events · ${next.lanes.length} agents` +
+    `${next.format} · ${next.traces ? `${next.traces.length} traces · ` : ''}${next.totalEvents} events · ${next.lanes.length} agents` +
     (errors + warnings ? ` · ${errors} errors, ${warnings} warnings (see Problems)` : '');
   showFindings($('findings'), next.findings, { frame: (events, finding) => frameEvents(events, finding) });
   showLegend($('legend'), next);
   g.cy.on('tap', 'node', (e) => {
     const node = e.target as NodeSingular;
     // A run of events drawn as one bar: zoom into it.
-    if (node.hasClass('run')) frameEvents(g.runMembers(node.id()).map((id) => Number(id.slice(1))));
+    const run = g.run(node.id());
+    if (run) frameRange(run.u0, run.u1, run.lane);
     else selectIndex(node.data('index') as number, 'click');
   });
   g.cy.on('tap', (e) => {
@@ -97,7 +111,7 @@ function render(next: GraphModel): void {
     const n = g.node((e.target as NodeSingular).id());
     if (!n) return;
     const credit = n.credit === undefined ? '' : ` · credit ${n.credit.toFixed(3)}`;
-    const end = n.endIndex === undefined ? '' : ` · ${(next.nodes[n.endIndex].t - n.t).toFixed(2)} s`;
+    const end = n.endIndex === undefined ? '' : ` · ${(timeline!.time(n.endIndex) - n.t).toFixed(2)} s`;
     const cues = n.cues?.length ? ` · ${n.cues.map((c) => EVENT_CUES[c]?.label ?? c).join(', ')}` : '';
     tip.textContent = `${n.label}${cues} · ${n.agent}${end}${credit}`; // untrusted text: textContent only
     const p = (e.target as NodeSingular).renderedPosition();
@@ -108,12 +122,18 @@ function render(next: GraphModel): void {
   g.cy.on('mouseout', 'node', () => (tip.hidden = true));
   showDetails($('details'), undefined, []);
   g.cy.resize();
-  if (saved?.title === next.title && saved.view) g.restore(saved.view);
+  const restored = saved?.title === next.title && saved.view && saved.view.mode === g.mode ? saved.view : undefined;
+  if (restored) g.restore(restored);
   else {
     g.foldToFit();
     g.fit();
   }
+  if (saved?.title === next.title && saved.selected !== undefined && saved.selected < next.totalEvents) {
+    timeline.setCurrent(saved.selected);
+    loader.setKeep([saved.selected]);
+  }
   updateTimeline();
+  loader.check();
   (globalThis as { __otrace?: unknown }).__otrace = {
     cy: g.cy,
     graph: next,
@@ -123,14 +143,39 @@ function render(next: GraphModel): void {
     status: () => timeline?.status(),
     /** The timeline's current event index. */
     current: () => timeline?.current ?? null,
+    /** The details pane's event (its id, label, fields), once the host answered. */
+    details: () => details,
+    /** Windows applied so far, and whether one is being loaded. */
+    windows: () => ({ applied: loader?.applied ?? 0, loading: loader?.loading ?? false, ...g.window }),
     exportPng: () => exportPng(g, $('canvas')),
     exportSvg: () => exportSvg(g, $('canvas')),
   };
   document.body.dataset.title = next.title;
-  document.body.dataset.state = 'ready';
-  if (saved?.title === next.title && saved.selected !== undefined) selectIndex(saved.selected, 'restore');
-  // Two frames later the graph has been painted: tell the host (npm start reports the time).
-  requestAnimationFrame(() => requestAnimationFrame(() => post({ type: 'painted', events: next.nodes.length })));
+}
+
+/** A window is on screen: the selection, dimming, framing and filter are applied to its elements. */
+function windowApplied(): void {
+  if (!view || !graph || !timeline) return;
+  const g = view;
+  rebuildOrder();
+  const current = timeline.current;
+  applyCurrent();
+  g.cy.batch(() => {
+    const keep = new Set(framed.map((i) => g.keyOf(i)).filter((k): k is string => !!k));
+    if (framed.length)
+      g.cy.nodes().forEach((n) => {
+        n.toggleClass('framed', keep.has(n.id()));
+      });
+  });
+  applyFilter();
+  placeCursor();
+  if (firstWindow) {
+    firstWindow = false;
+    document.body.dataset.state = 'ready';
+    // Two frames later the graph has been painted: tell the host (npm start reports the time).
+    requestAnimationFrame(() => requestAnimationFrame(() => post({ type: 'painted', events: graph?.totalEvents ?? 0 })));
+    if (current !== undefined) post({ type: 'event', stamp: graph.stamp, index: current });
+  }
 }
 
 function saveState(): void {
@@ -139,78 +184,140 @@ function saveState(): void {
   vscode.setState(state);
 }
 
-/** Frames events (indices) with context; Esc goes back to the view before. */
+/** Frames events (indices, loaded or not) with context; Esc goes back to the view before. */
 function frameEvents(events: number[], finding?: number): void {
   if (!view || !graph) return;
   history.push(view.view());
-  const ids = [...new Set(events.map((i) => graph!.nodes[i]).filter(Boolean).map((n) => n.bar ?? n.id))];
-  view.frameNodes(ids, 0.25);
-  const keep = new Set(ids);
-  view.cy.batch(() => {
-    view!.cy.elements().removeClass('dimmed');
-    view!.cy.nodes().forEach((n) => {
-      n.toggleClass('framed', keep.has(n.id()));
-    });
-  });
+  framed = events.filter((i) => i >= 0 && i < graph!.totalEvents);
+  view.frameIndices(framed, 0.25);
+  view.cy.elements().removeClass('dimmed');
+  if (finding !== undefined && events.length) selectIndex(events[0], 'finding');
+  else loader?.setKeep(keepList());
   if (finding !== undefined && events.length) {
-    selectIndex(events[0], 'finding');
     const f = graph.findings[finding];
-    const note = document.createElement('p');
-    note.className = `finding-explained ${f.severity}`;
-    note.textContent = f.message; // untrusted text: textContent only
-    $('details').prepend(note);
+    explained = f;
+    showExplained();
   }
+}
+
+/** The finding whose text heads the details pane (until the selection moves on). */
+let explained: GraphFinding | undefined;
+
+function showExplained(): void {
+  if (!explained) return;
+  $('details').querySelector('.finding-explained')?.remove();
+  const note = document.createElement('p');
+  note.className = `finding-explained ${explained.severity}`;
+  note.textContent = explained.message; // untrusted text: textContent only
+  $('details').prepend(note);
+}
+
+/** Frames an axis range of one lane (a run bar clicked: zoom into it). */
+function frameRange(u0: number, u1: number, lane: number): void {
+  if (!view) return;
+  history.push(view.view());
+  const row = view.row(lane);
+  view.frame(u0, u1, row === undefined ? [] : [row], 0.1);
 }
 
 /** Esc: back to the view before the last framing. */
 function restoreView(): void {
   const v = history.pop();
   if (v && view) view.restore(v);
+  framed = [];
   view?.cy.nodes().removeClass('framed');
+  loader?.setKeep(keepList());
+}
+
+/** Events drawn on their own whatever the level of detail: the current one, then the framed ones. */
+function keepList(): number[] {
+  const here = timeline?.current;
+  return [...(here === undefined ? [] : [here]), ...framed];
 }
 
 type SelectSource = 'click' | 'step' | 'host' | 'finding' | 'restore';
 
-/** Makes an event the current one: selects its node, dims later events, shows its details. */
+/**
+ * Makes an event the current one (any event of the trace, loaded or not): scrolls to it, asks for
+ * the window that draws it on its own, selects it, dims later events and asks for its details.
+ */
 function selectIndex(index: number, source: SelectSource): void {
-  if (!view || !graph || !timeline) return;
-  const model = graph.nodes[index];
-  const node = view.nodeOfIndex(index);
-  if (!model || !node) return;
+  if (!view || !graph || !timeline || index < 0 || index >= graph.totalEvents) return;
   timeline.setCurrent(index);
-  if (!node.selected()) {
-    view.cy.$(':selected').unselect();
-    node.select();
-  }
-  // An event inside a run bar: the bar is highlighted.
-  view.cy.nodes('.run.current').removeClass('current');
-  const run = view.runOf(node.id());
-  if (run) view.cy.getElementById(run).addClass('current');
-  dimLater(model.order);
-  const actions: [string, () => void][] = [['Show in Trace File', () => post({ type: 'reveal', index })]];
-  if (model.hasSource) actions.push(['Open Source Prompt', () => post({ type: 'openSource', index })]);
-  if (model.textLength !== undefined) actions.push(['Show Whole Content', () => post({ type: 'showContent', index })]);
-  showDetails($('details'), model, actions);
-  view.resized(); // the details pane may have just appeared under a narrow graph
-  if (source === 'step' || source === 'host' || source === 'restore') view.ensureVisible(node.id());
+  if (source !== 'finding') explained = undefined;
+  if (source === 'step' || source === 'host' || source === 'restore') view.ensureVisible(index);
+  loader?.setKeep(keepList());
+  applyCurrent();
+  post({ type: 'event', stamp: graph.stamp, index });
   updateTimeline();
   saveState();
   if (source !== 'host' && source !== 'restore') post({ type: 'selected', index, reveal: follow });
 }
 
-/** Drawn nodes in time order, for dimming the events later than the current one. */
-let byOrder: { order: number; ele: NodeSingular }[] = [];
-/** Nodes with an order above this are dimmed. */
+/** Selects the current event's node (or highlights the run bar holding it) and dims later events. */
+function applyCurrent(): void {
+  if (!view || !timeline) return;
+  const g = view;
+  const index = timeline.current;
+  if (index === undefined) return;
+  const node = g.nodeOfIndex(index);
+  g.cy.batch(() => {
+    if (!node || !node.selected()) {
+      g.cy.$(':selected').unselect();
+      node?.select();
+    }
+    // An event inside a run bar: the bar is highlighted.
+    g.cy.nodes('.run.current').removeClass('current');
+    const run = g.runOf(index);
+    if (run) g.cy.getElementById(run).addClass('current');
+  });
+  dimLater(g.rank[index]);
+}
+
+/** The details pane shows an event the host sent (if it is still the current one). */
+function showEvent(node: GraphNode): void {
+  if (!timeline || node.index !== timeline.current) return;
+  details = node;
+  const index = node.index;
+  const actions: [string, () => void][] = [['Show in Trace File', () => post({ type: 'reveal', index })]];
+  if (node.hasSource) actions.push(['Open Source Prompt', () => post({ type: 'openSource', index })]);
+  if (node.textLength !== undefined) actions.push(['Show Whole Content', () => post({ type: 'showContent', index })]);
+  showDetails($('details'), node, actions);
+  showExplained();
+  view?.resized(); // the details pane may have just appeared under a narrow graph
+}
+
+/** Loaded nodes and run bars in time order, for dimming the events later than the current one. */
+let byOrder: { order: number; id: string }[] = [];
+/** Elements with an order above this are dimmed. */
 let dimFrom = Infinity;
 
-/** Dims the events after `order` (only the nodes whose state changes are touched: a step costs O(steps)). */
+function rebuildOrder(): void {
+  if (!view) return;
+  const list: { order: number; id: string }[] = [];
+  for (const n of view.loadedNodes()) list.push({ order: n.order, id: n.id });
+  for (const r of view.loadedRuns()) list.push({ order: r.order, id: r.id });
+  byOrder = list.sort((a, b) => a.order - b.order);
+  // New elements come undimmed: only those whose state differs are touched (restyling costs).
+  const cy = view.cy;
+  cy.batch(() => {
+    for (const item of byOrder) {
+      const ele = cy.getElementById(item.id);
+      const later = item.order > dimFrom;
+      if (ele.hasClass('later') !== later) ele.toggleClass('later', later);
+    }
+  });
+}
+
+/** Dims the events after `order` (only the elements whose state changes are touched: a step costs O(steps)). */
 function dimLater(order: number): void {
   if (!view) return;
   const lo = Math.min(dimFrom, order);
   const hi = Math.max(dimFrom, order);
   let i = lowerBound(byOrder, lo + 1e-9);
-  view.cy.batch(() => {
-    for (; i < byOrder.length && byOrder[i].order <= hi; i++) byOrder[i].ele.toggleClass('later', byOrder[i].order > order);
+  const cy = view.cy;
+  cy.batch(() => {
+    for (; i < byOrder.length && byOrder[i].order <= hi; i++) cy.getElementById(byOrder[i].id).toggleClass('later', byOrder[i].order > order);
   });
   dimFrom = order;
 }
@@ -229,6 +336,7 @@ function lowerBound(list: { order: number }[], v: number): number {
 function clearCurrent(): void {
   view?.cy.nodes().removeClass('later');
   dimFrom = Infinity;
+  explained = undefined;
   showDetails($('details'), undefined, []);
 }
 
@@ -248,9 +356,7 @@ function placeCursor(): void {
     cursor.hidden = true;
     return;
   }
-  const n = graph.nodes[here];
-  const u = view.mode === 'order' ? n.order : n.tx;
-  cursor.style.left = `${view.screenX(u)}px`;
+  cursor.style.left = `${view.screenX(view.spanOf(here)[0])}px`;
   cursor.hidden = false;
 }
 
@@ -264,7 +370,7 @@ function zoomToSelection(): void {
   const pos = timeline.position;
   const around = timeline.order.slice(Math.max(0, pos - 5), pos + 6);
   history.push(view.view());
-  view.frameNodes(around.map((i) => graph!.nodes[i].bar ?? graph!.nodes[i].id), 0.05);
+  view.frameIndices(around, 0.05);
 }
 
 function fit(): void {
@@ -308,13 +414,23 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     traceUri = m.uri ?? traceUri;
     showLock(m.locked);
     render(m.graph);
+  } else if (m.type === 'window') loader?.receive(m.window);
+  else if (m.type === 'event') {
+    if (m.stamp === graph?.stamp) showEvent(m.node);
+  } else if (m.type === 'found') {
+    if (m.stamp === graph?.stamp && m.query === filterText) {
+      matches = new Set(m.indices);
+      applyFilter();
+    }
   } else if (m.type === 'loading') showLoading(m.title);
   else if (m.type === 'locked') showLock(m.locked);
   else if (m.type === 'explain' && graph?.findings[m.finding]) frameEvents(graph.findings[m.finding].events, m.finding);
   else if (m.type === 'showLane' && view && graph) {
     const lane = graph.lanes.findIndex((l) => (l.agent ?? l.name) === m.agent); // several traces: the agent's first lane
-    const ids = graph.nodes.filter((n) => n.lane === lane && !n.bar).map((n) => n.id);
-    if (ids.length) frameEvents(ids.map((id) => Number(id.slice(1))));
+    const { byTime, lane: laneOf } = graph.columns;
+    const first = byTime.find((i) => laneOf[i] === lane);
+    const last = [...byTime].reverse().find((i) => laneOf[i] === lane);
+    if (first !== undefined && last !== undefined) frameEvents(first === last ? [first] : [first, last]);
   } else if (m.type === 'select') selectIndex(m.index, 'host');
   else if (m.type === 'command') run(m.command);
 });
@@ -352,7 +468,7 @@ const KEYS: Record<string, GraphCommand> = {
 };
 
 document.addEventListener('keydown', (e) => {
-  if ((e.target as HTMLElement).closest('vscode-textfield, input')) return;
+  if ((e.target as Partial<HTMLElement>).closest?.('vscode-textfield, input')) return;
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   const key = e.key.length === 1 && !e.shiftKey ? e.key.toLowerCase() : e.key;
   const command = KEYS[e.shiftKey && key !== ' ' ? `Shift+${key.length === 1 ? key.toUpperCase() : key}` : key] ?? KEYS[key.toLowerCase()];
@@ -393,26 +509,53 @@ $<HTMLSelectElement>('speed').addEventListener('change', (e) => {
   }
 });
 
+/** The filter text the host was asked about (its answer must match it). */
+let filterText = '';
+
+/** Asks the host for the events matching `text` (the whole trace, loaded or not). */
 function filter(text: string): void {
-  if (!view || !graph) return;
-  const q = text.trim().toLowerCase();
-  const g = graph;
-  view.cy.batch(() => {
-    view!.cy.elements().removeClass('dimmed');
-    $('matches').textContent = '';
-    if (!q) return;
-    const hit = new Set(g.nodes.filter((n) => `${n.eventId} ${n.label} ${n.agent} ${n.text ?? ''}`.toLowerCase().includes(q)).map((n) => n.bar ?? n.id));
-    $('search').title = hit.size === 0 ? 'No event matches' : `${hit.size} events match`;
-    $('matches').textContent = hit.size === 0 ? 'no event matches' : `${hit.size} match`;
-    view!.cy.nodes().forEach((n) => {
+  if (!graph) return;
+  filterText = text.trim().toLowerCase();
+  if (!filterText) {
+    matches = undefined;
+    applyFilter();
+    return;
+  }
+  post({ type: 'find', stamp: graph.stamp, query: filterText });
+}
+
+/** True while elements may carry the filter's `dimmed` class. */
+let filterShown = false;
+
+/** Dims the loaded elements that hold no match (a run bar holding one stays bright). */
+function applyFilter(): void {
+  if (!view) return;
+  const g = view;
+  g.cy.batch(() => {
+    if (!matches) {
+      if (filterShown) g.cy.elements().removeClass('dimmed');
+      filterShown = false;
+      $('matches').textContent = '';
+      return;
+    }
+    filterShown = true;
+    g.cy.elements().removeClass('dimmed');
+    const hit = new Set<string>();
+    for (const i of matches) {
+      const key = g.keyOf(i);
+      if (key) hit.add(key);
+    }
+    $('search').title = matches.size === 0 ? 'No event matches' : `${matches.size} events match`;
+    $('matches').textContent = matches.size === 0 ? 'no event matches' : `${matches.size} match`;
+    g.cy.nodes().forEach((n) => {
       if (!hit.has(n.id())) n.addClass('dimmed');
     });
-    view!.cy.edges().addClass('dimmed');
+    g.cy.edges().addClass('dimmed');
   });
 }
 let filterTimer: ReturnType<typeof setTimeout> | undefined;
 $('search').addEventListener('input', (e) => {
-  // Wait for a pause in typing: filtering restyles every node.
+  // Wait for a pause in typing: the host searches every event.
   clearTimeout(filterTimer);
   const value = (e.target as HTMLInputElement).value ?? '';
   filterTimer = setTimeout(() => filter(value), 200);
@@ -436,6 +579,7 @@ function showLoading(title?: string): void {
   view = undefined;
   graph = undefined;
   timeline = undefined;
+  loader = undefined;
   document.body.dataset.state = 'loading';
   if (title) {
     $('title').textContent = `Loading ${title}…`;

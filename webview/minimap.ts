@@ -1,7 +1,9 @@
 /**
- * The minimap strip under the graph: every event of the trace as a tick in its lane's row, in
- * its category colour, and the rectangle of the time range in view. A click or a drag on the
- * strip moves the view there (the zoom stays).
+ * The minimap strip under the graph: every event of the whole trace (from the overview's columns,
+ * loaded or not) as a tick in its lane's row, in its category colour, and the rectangle of the
+ * time range in view. The ticks are drawn once per size, mode and lane folding into an offscreen
+ * canvas; a view change only copies it and draws the rectangle. A click or a drag on the strip
+ * moves the view there (the zoom stays).
  */
 import type { TraceGraph } from './graph';
 import { kindColors, themeColor } from './theme';
@@ -11,20 +13,44 @@ export function createMinimap(canvas: HTMLCanvasElement, graph: TraceGraph): () 
   const colors = kindColors();
   const focus = themeColor('focusBorder', '#007fd4');
   const ctx = canvas.getContext('2d');
-  const pos = (n: { tx: number; order: number }) => (graph.mode === 'order' ? n.order : n.tx) / graph.axisLength();
+  const { columns, kinds } = graph.graph;
+  const kindColor = kinds.map((k) => colors[k] ?? '#888');
+  const stop = kinds.indexOf('stop');
+  const ticks = document.createElement('canvas');
+  let drawnFor = '';
+  /** Draws every event's tick into the offscreen canvas (once per size, mode and folding). */
+  const drawTicks = (width: number, height: number) => {
+    const rows = Math.max(1, graph.visibleLanes());
+    const key = `${width}x${height} ${graph.mode} ${[...graph.collapsed].join('\u0000')}`;
+    if (key === drawnFor) return;
+    drawnFor = key;
+    ticks.width = width;
+    ticks.height = height;
+    const tctx = ticks.getContext('2d');
+    if (!tctx) return;
+    const rowH = Math.max(1, (height - 2) / rows);
+    const h = Math.max(1, Math.ceil(rowH - (rowH > 3 ? 1 : 0)));
+    const length = graph.axisLength();
+    for (let i = 0; i < columns.tx.length; i++) {
+      const row = graph.row(columns.lane[i]);
+      if (row === undefined) continue;
+      const u = graph.mode === 'order' ? graph.rank[i] : columns.tx[i];
+      tctx.fillStyle = kindColor[columns.kind[i]];
+      tctx.fillRect(Math.round((u / length) * (width - 2)), 1 + Math.floor(row * rowH), columns.kind[i] === stop ? 3 : 1, h);
+    }
+  };
   const draw = () => {
     if (!ctx) return;
-    const width = (canvas.width = canvas.clientWidth);
-    const height = (canvas.height = canvas.clientHeight);
-    ctx.clearRect(0, 0, width, height);
-    const rows = Math.max(1, graph.visibleLanes());
-    const rowH = Math.max(1, (height - 2) / rows);
-    for (const n of graph.graph.nodes) {
-      const row = graph.row(n.lane);
-      if (row === undefined) continue;
-      ctx.fillStyle = colors[n.kind] ?? '#888';
-      ctx.fillRect(Math.round(pos(n) * (width - 2)), 1 + Math.floor(row * rowH), n.kind === 'stop' ? 3 : 1, Math.max(1, Math.ceil(rowH - (rowH > 3 ? 1 : 0))));
+    const width = canvas.clientWidth;
+    const height = canvas.clientHeight;
+    if (canvas.width !== width || canvas.height !== height) {
+      canvas.width = width;
+      canvas.height = height;
     }
+    ctx.clearRect(0, 0, width, height);
+    if (!width || !height) return;
+    drawTicks(width, height);
+    ctx.drawImage(ticks, 0, 0);
     // The time range in view.
     const stage = graph.cy.width();
     const a = Math.max(0, graph.axisAt(0) / graph.axisLength());

@@ -3,18 +3,19 @@
  * `n / N` counter and its time, next/previous event, event of the same agent, stop and finding,
  * first/last, and play/pause at a chosen speed.
  */
-import type { GraphModel } from '../src/protocol';
+import { axisToTime } from '../src/panel/layout';
+import type { GraphOverview } from '../src/protocol';
 import { formatDuration } from './axis';
 
 /** Where stepping can go. */
 export type StepTarget = 'next' | 'previous' | 'first' | 'last' | 'nextOfAgent' | 'previousOfAgent' | 'nextStop' | 'previousStop' | 'nextFinding' | 'previousFinding';
 
-/** The timeline of one graph: event indices in time order and the current position in them. */
+/** The timeline of the whole trace (from the overview's columns, loaded or not): event indices in time order and the current position in them. */
 export class Timeline {
   /** Event indices in time order. */
   readonly order: number[];
   /** Position of each event index in `order`. */
-  private readonly rank: number[];
+  private readonly rank: Int32Array;
   private readonly stops: number[];
   private readonly findingEvents: number[];
   /** Position in `order`, or -1 before the first event. */
@@ -24,15 +25,17 @@ export class Timeline {
   speed = 4;
 
   constructor(
-    private readonly graph: GraphModel,
+    private readonly graph: GraphOverview,
     /** Moves the selection to an event (the timeline's current event). */
     private readonly go: (index: number) => void,
     private readonly onPlayChange: (playing: boolean) => void,
   ) {
-    this.order = [...graph.nodes].sort((a, b) => a.order - b.order).map((n) => n.index);
-    this.rank = [];
+    const c = graph.columns;
+    this.order = c.byTime;
+    this.rank = new Int32Array(this.order.length);
     this.order.forEach((index, pos) => (this.rank[index] = pos));
-    this.stops = this.order.filter((i) => graph.nodes[i].kind === 'stop');
+    const stop = graph.kinds.indexOf('stop');
+    this.stops = this.order.filter((i) => c.kind[i] === stop);
     const listed = new Set<number>();
     for (const f of graph.findings) if (!(f.kind === 'stop' && f.mode === 'ok')) for (const i of f.events) listed.add(i);
     this.findingEvents = this.order.filter((i) => listed.has(i));
@@ -53,7 +56,8 @@ export class Timeline {
   step(target: StepTarget): boolean {
     const pos = this.position;
     const here = this.current;
-    const agent = here === undefined ? undefined : this.graph.nodes[here].agent;
+    const lanes = this.graph.columns.lane;
+    const agent = here === undefined ? undefined : lanes[here];
     const after = (list: number[]) => list.find((i) => this.rank[i] > pos);
     const before = (list: number[]) => [...list].reverse().find((i) => this.rank[i] < (pos < 0 ? this.order.length : pos));
     let next: number | undefined;
@@ -71,10 +75,10 @@ export class Timeline {
         next = this.order[this.order.length - 1];
         break;
       case 'nextOfAgent':
-        next = agent === undefined ? this.order[0] : this.order.slice(pos + 1).find((i) => this.graph.nodes[i].agent === agent);
+        next = agent === undefined ? this.order[0] : this.scan(pos + 1, 1, (i) => lanes[i] === agent);
         break;
       case 'previousOfAgent':
-        next = agent === undefined ? undefined : [...this.order.slice(0, Math.max(0, pos))].reverse().find((i) => this.graph.nodes[i].agent === agent);
+        next = agent === undefined ? undefined : this.scan(pos - 1, -1, (i) => lanes[i] === agent);
         break;
       case 'nextStop':
         next = after(this.stops) ?? this.stops[0];
@@ -95,13 +99,24 @@ export class Timeline {
     return true;
   }
 
+  /** The first event from position `pos` on, going `dir`, that `ok` accepts. */
+  private scan(pos: number, dir: 1 | -1, ok: (index: number) => boolean): number | undefined {
+    for (let p = pos; p >= 0 && p < this.order.length; p += dir) if (ok(this.order[p])) return this.order[p];
+    return undefined;
+  }
+
   /** `n / N` and the current event's time. */
   status(): { counter: string; time: string } {
     const total = this.order.length;
     const here = this.current;
     if (here === undefined) return { counter: `– / ${total}`, time: '' };
     const t0 = this.graph.axis.points[0]?.[1] ?? 0;
-    return { counter: `${this.position + 1} / ${total}`, time: `t = ${formatDuration(this.graph.nodes[here].t - t0)}` };
+    return { counter: `${this.position + 1} / ${total}`, time: `t = ${formatDuration(this.time(here) - t0)}` };
+  }
+
+  /** Trace time (seconds) of an event. */
+  time(index: number): number {
+    return axisToTime(this.graph.axis, this.graph.columns.tx[index]);
   }
 
   get playing(): boolean {

@@ -87,13 +87,13 @@ async function main() {
     let nodes;
     while (Date.now() < deadline && nodes === undefined) {
       for (const f of page.frames()) {
-        nodes = await f.evaluate(() => (document.querySelector('body[data-state="ready"][data-title="demo.otrace.jsonl"]') ? globalThis.__otrace.graph.nodes.length : undefined)).catch(() => undefined);
+        nodes = await f.evaluate(() => (document.querySelector('body[data-state="ready"][data-title="demo.otrace.jsonl"]') ? globalThis.__otrace.graph.totalEvents : undefined)).catch(() => undefined);
         if (nodes !== undefined) break;
       }
       if (nodes === undefined) await sleep(500);
     }
     const where = await page.evaluate(() => [...document.querySelectorAll('.tabs-container .tab')].map((t) => t.getAttribute('aria-label'))).catch(() => []);
-    check("the installed copy activates and opens the demo's graph", nodes !== undefined && nodes >= 35, nodes === undefined ? `no graph within 120 s; tabs: ${where.join(' | ')}` : `${nodes} events drawn; tabs: ${where.join(' | ')}`);
+    check("the installed copy activates and opens the demo's graph", nodes !== undefined && nodes >= 35, nodes === undefined ? `no graph within 120 s; tabs: ${where.join(' | ')}` : `${nodes} events in the graph; tabs: ${where.join(' | ')}`);
     let painted;
     for (let i = 0; i < 50 && !painted; i++) {
       try {

@@ -43,8 +43,12 @@ export class TraceSessions implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [this.diagnostics, this.changed];
 
+  /**
+   * @param engine computes snapshots and answers the graph's window requests (the graph view asks it directly).
+   * @param mappings the mapping files that may read a trace (settings, then workspace), when the editor has them.
+   */
   constructor(
-    private readonly engine: TraceEngine = new InProcessEngine(),
+    readonly engine: TraceEngine = new InProcessEngine(),
     private readonly mappings?: MappingProvider,
   ) {
     if (mappings) this.disposables.push(mappings.onDidChange((paths) => this.mappingsChanged(paths)));
@@ -282,6 +286,7 @@ export class TraceSessions implements vscode.Disposable {
     this.pending.delete(key);
     this.live.delete(key);
     this.grewAt.delete(key);
+    this.engine.release(key);
     for (const [id, watcher] of this.watchers) {
       if (!id.startsWith(`${key} `)) continue;
       watcher.dispose();

@@ -15,7 +15,9 @@ import { laneGroups, pairToolCalls, timeAxis, timeToAxis } from './layout';
 const TEXT_LIMIT = 2000;
 
 /**
- * Builds the {@link GraphModel} of a trace, drawing at most `maxEvents` events (the first in file order).
+ * Builds the {@link GraphModel} of a trace, drawing at most `maxEvents` events (the first in file order);
+ * `options.details: false` leaves out each node's text and fields (the windowed graph asks for
+ * them per event, see src/session/graph-window.ts).
  * Lanes: agents as a spawn tree (sub-agents under their spawner). `tx` is the event's time on an
  * axis whose long idle gaps are compressed; `order` its rank in time order. A tool call paired
  * with its result is one bar (`txEnd`); the result points at it (`bar`).
@@ -25,7 +27,8 @@ const TEXT_LIMIT = 2000;
  * - return: a return with `to` -> the next event of that agent at or after it.
  * Edges into or out of a result drawn in a bar attach to the bar; edges inside a bar are dropped.
  */
-export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infinity, analysis?: Analysis): GraphModel {
+export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infinity, analysis?: Analysis, options: { details?: boolean } = {}): GraphModel {
+  const details = options.details ?? true;
   const marks = analysisMarks(analysis);
   const edges = loaded.trace.edges ?? [];
   // Cytoscape stays interactive up to some ten thousand nodes: beyond the limit, draw the first events.
@@ -63,9 +66,7 @@ export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infin
       ...(bar === undefined ? {} : { bar: nodeKey(bar) }),
       label: nodeLabel(e, end !== undefined),
       ...cuesOf(e),
-      text: e.content === undefined ? e.content_ref : truncate(e.content),
-      ...(e.content !== undefined && e.content.length > TEXT_LIMIT ? { textLength: e.content.length } : {}),
-      fields: nodeFields(e),
+      ...(details ? eventDetails(e) : { fields: [] }),
       hasSource: e.source !== undefined,
       credit: analysis?.credit.by_index[index],
       marks: [...(marks.get(index) ?? [])],
@@ -203,6 +204,15 @@ function nodeLabel(e: TraceEvent, bar: boolean): string {
 function cuesOf(e: TraceEvent): { cues?: string[] } {
   const cues = eventCues(e);
   return cues.length ? { cues } : {};
+}
+
+/** The details pane's text of an event: up to 2,000 characters of its content (and the whole length when cut) and its fields as display strings. */
+export function eventDetails(e: TraceEvent): { text?: string; textLength?: number; fields: [string, string][] } {
+  return {
+    text: e.content === undefined ? e.content_ref : truncate(e.content),
+    ...(e.content !== undefined && e.content.length > TEXT_LIMIT ? { textLength: e.content.length } : {}),
+    fields: nodeFields(e),
+  };
 }
 
 function nodeFields(e: TraceEvent): [string, string][] {

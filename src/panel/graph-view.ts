@@ -14,7 +14,6 @@ import type { TraceSessions } from '../editor/trace-sessions';
 import type { GraphCommand, HostMessage, WebviewMessage } from '../protocol';
 import type { TraceSnapshot } from '../session/snapshot';
 import { markStart, reportPainted } from '../start-report';
-import { buildGraph } from './graph-model';
 
 /** Webview options for graph panels: scripts on, resources only from dist/ and media/. */
 export function graphWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
@@ -56,7 +55,7 @@ export class GraphView implements vscode.Disposable {
       sessions.onDidChange((snapshot) => {
         if (snapshot.key === this.uri.toString()) {
           this.setSnapshot(snapshot);
-          this.send();
+          void this.send();
         }
       }),
       selection.onDidChange((s) => {
@@ -140,13 +139,15 @@ export class GraphView implements vscode.Disposable {
     }
     if (uri !== this.uri) return; // another trace was asked for meanwhile
     this.setSnapshot(snapshot);
-    this.send();
+    void this.send();
   }
 
-  private send(): void {
+  private async send(): Promise<void> {
     if (!this.ready || !this.snapshot) return;
-    const maxEvents = vscode.workspace.getConfiguration('otrace').get<number>('graph.maxEvents', 5000);
-    this.post({ type: 'trace', uri: this.uri.toString(), locked: this.onToggleLock ? this.locked : undefined, graph: buildGraph(this.snapshot.loaded, path.basename(this.uri.fsPath), maxEvents, this.snapshot.analysis) });
+    const key = this.uri.toString();
+    const graph = await this.sessions.engine.graphOverview(key, path.basename(this.uri.fsPath));
+    if (!graph || key !== this.uri.toString()) return;
+    this.post({ type: 'trace', uri: key, locked: this.onToggleLock ? this.locked : undefined, graph });
     const s = this.selection.selection;
     if (s && s.trace === this.uri.toString()) this.post({ type: 'select', index: s.index });
     for (const m of this.queued.splice(0)) this.post(m);
@@ -162,8 +163,24 @@ export class GraphView implements vscode.Disposable {
       case 'ready':
         markStart('webview ready');
         this.ready = true;
-        this.send();
+        void this.send();
         return;
+      // The graph's questions go to the engine as they are: this view only routes them.
+      case 'window': {
+        const window = await this.sessions.engine.graphWindow(this.uri.toString(), m.request);
+        if (window) this.post({ type: 'window', window });
+        return;
+      }
+      case 'event': {
+        const node = await this.sessions.engine.graphEvent(this.uri.toString(), m.stamp, m.index);
+        if (node) this.post({ type: 'event', stamp: m.stamp, node });
+        return;
+      }
+      case 'find': {
+        const indices = await this.sessions.engine.findEvents(this.uri.toString(), m.stamp, m.query);
+        if (indices) this.post({ type: 'found', stamp: m.stamp, query: m.query, indices });
+        return;
+      }
       case 'reveal':
         await this.reveal(m.index);
         return;

@@ -222,3 +222,19 @@ export function pairToolCalls(events: readonly TraceEvent[], edges: readonly Tra
   }
   return pairs;
 }
+
+/** Width in px of a level-of-detail bucket: events closer than this on screen may share a run bar. */
+export const BUCKET_PX = 16;
+
+/**
+ * The bucket width (axis units) at `scale` px per axis unit: the smallest power of two at least
+ * {@link BUCKET_PX} px wide, so a bucket's key stays the same while zooming within a factor of two.
+ */
+export function bucketWidth(scale: number): number {
+  return 2 ** Math.ceil(Math.log2(BUCKET_PX / Math.max(scale, 1e-12)));
+}
+
+/** The key of a run bar: mode, bucket level, lane and bucket number. */
+export function runKey(mode: 'time' | 'order', bucket: number, lane: number, k: number): string {
+  return `r${mode === 'time' ? 't' : 'o'}:${Math.round(Math.log2(bucket))}:${lane}:${k}`;
+}

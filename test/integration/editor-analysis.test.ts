@@ -200,10 +200,10 @@ describe('analysis in the trace text', function () {
     await evalInWebview('() => 1', { selector, timeoutMs: 40_000 });
     editor.selection = new vscode.Selection(6, 3, 6, 3); // e6, a delegation, on line 7
     await until('the graph to follow the cursor', async () =>
-      (await evalInWebview<string | undefined>(`() => { const o = globalThis.__otrace; const i = o.current(); return i === null ? undefined : o.graph.nodes[i].eventId; }`, { selector })) === 'e6' ? true : undefined,
+      (await evalInWebview<string | undefined>(`() => { const o = globalThis.__otrace; const i = o.current(); const d = o.details(); return i === null || !d || d.index !== i ? undefined : d.eventId; }`, { selector })) === 'e6' ? true : undefined,
     );
     // a click on e30 (a delegation to the critic) moves the cursor to its line, 31
-    await evalInWebview(`() => { const o = globalThis.__otrace; const n = o.graph.nodes.find((x) => x.eventId === 'e30'); o.cy.getElementById(n.id).emit('tap'); }`, { selector });
+    await evalInWebview(`() => { const o = globalThis.__otrace; o.cy.nodes().filter((x) => x.data('eventId') === 'e30').emit('tap'); }`, { selector });
     await until('the cursor to follow the graph', () => (editor.selection.active.line === 30 ? true : undefined));
     assert.notEqual(vscode.window.activeTextEditor?.document.uri.fsPath, undefined);
   });

@@ -26,6 +26,9 @@ const READ = `() => { const o = globalThis.__otrace; return { selected: o.curren
 
 /** Clicks (a real mouse click) the event node on screen farthest from any run bar (so the click selects an event); returns its index. */
 async function clickVisibleNode(agent?: string): Promise<number> {
+  // The window of the current view is loaded (after a zoom, the old window's run bars are stretched until it is).
+  await waitFor(() => evalInWebview<{ loading: boolean }>('() => globalThis.__otrace.windows()', { selector: FRAME }), (w) => !w.loading, 'the window is loaded', 20_000);
+  await sleep(100);
   const target = await evalInWebview<{ index: number; x: number; y: number }>(
     `() => {
       const { cy } = globalThis.__otrace;

@@ -150,13 +150,15 @@ describe('graph overview of a Claude Code session in a real VS Code', function (
     await sleep(700);
     const r = await evalInWebview<{ open: boolean; items: number; outside: string[]; count: number }>(
       `() => {
-        const { cy, graph } = globalThis.__otrace;
+        const { cy, graph, view } = globalThis.__otrace;
         const group = document.querySelector('.finding-group[data-group="loop-tool"]');
         const items = [...group.querySelectorAll('.finding')];
         const events = [...new Set(items.flatMap((b) => graph.findings[Number(b.dataset.finding)].events))];
         const w = cy.width(), h = cy.height();
-        const outside = events.map((i) => graph.nodes[i].bar || graph.nodes[i].id).filter((id) => {
-          const b = cy.getElementById(id).renderedBoundingBox({ includeLabels: false });
+        const outside = events.map((i) => view.keyOf(i) || 'n' + i).filter((id) => {
+          const ele = cy.getElementById(id);
+          if (ele.empty()) return true;
+          const b = ele.renderedBoundingBox({ includeLabels: false });
           return b.x1 < -0.5 || b.x2 > w + 0.5 || b.y1 < -0.5 || b.y2 > h + 0.5;
         });
         return { open: !group.querySelector('.group-items').hidden, items: items.length, outside, count: events.length };
@@ -193,7 +195,7 @@ describe('graph overview of a Claude Code session in a real VS Code', function (
     await sleep(300);
     for (let i = 0; i < 3; i++) await clickInWebview('#next', { frame: FRAME });
     await sleep(600);
-    const id = await evalInWebview<string>(`() => { const o = globalThis.__otrace; return o.graph.nodes[o.current()].eventId; }`, { selector: FRAME });
+    const id = await evalInWebview<string>(`() => { const o = globalThis.__otrace; const d = o.details(); return d && d.index === o.current() ? d.eventId : undefined; }`, { selector: FRAME });
     const line = editor.document.lineAt(editor.selection.start.line).text;
     assert.ok(line.includes(id.split(':')[0]), `the editor shows the line of ${id}: ${line.slice(0, 120)}`);
     assert.equal(vscode.window.activeTextEditor, undefined, 'the graph keeps the focus (no text editor is active)');

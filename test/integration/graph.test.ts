@@ -12,7 +12,7 @@ const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
 
 /** What the webview's Cytoscape instance holds, read in the webview itself. */
 interface GraphState {
-  /** Events in the graph model. */
+  /** Events in the trace (the overview's count). */
   nodes: number;
   /** Cytoscape nodes: one per event, but a tool call and its result share one bar. */
   eventNodes: number;
@@ -46,9 +46,9 @@ const READ_STATE = `() => {
     colors[n.data('eventId')] = n.style('background-color');
   });
   return {
-    nodes: graph.nodes.length,
+    nodes: graph.totalEvents,
     eventNodes: cy.nodes('.event').length,
-    inBars: graph.nodes.filter((n) => n.bar).length,
+    inBars: graph.columns.end.filter((e) => e >= 0).length,
     agents: [...new Set(cy.nodes().map((n) => n.data('agent')))],
     laneLabels: [...document.querySelectorAll('#lanes .lane .lane-name')].map((l) => l.textContent),
     laneYs, shapes, colors, indexOf,
@@ -135,7 +135,7 @@ describe('trace graph in a real VS Code', function () {
   it('opens a trace in the "Orchestration Trace Graph" custom editor', async () => {
     const uri = vscode.Uri.file(path.join(ROOT, 'samples', 'survey-example.json'));
     await vscode.commands.executeCommand('vscode.openWith', uri, 'otrace.traceGraph');
-    const nodes = await evalInWebview<number>('() => globalThis.__otrace.graph.nodes.length', {
+    const nodes = await evalInWebview<number>('() => globalThis.__otrace.graph.totalEvents', {
       selector: 'body[data-state="ready"][data-title="survey-example.json"]',
       timeoutMs: 40_000,
     });

@@ -30,6 +30,7 @@ const TEST_FILES: Record<string, () => unknown> = {
   'graph-overview.test.ts': () => require('./graph-overview.test'),
   'graph-keyboard.test.ts': () => require('./graph-keyboard.test'),
   'graph-panels.test.ts': () => require('./graph-panels.test'),
+  'graph-large.test.ts': () => require('./graph-large.test'),
   'editor.test.ts': () => require('./editor.test'),
   'editor-analysis.test.ts': () => require('./editor-analysis.test'),
   'live.test.ts': () => require('./live.test'),

@@ -1,0 +1,110 @@
+/** The windowed graph: an overview of every event, windows bounded by their range and level of detail, stable keys, kept events. */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { bucketWidth, runKey } from '../../../src/panel/layout';
+import { InProcessEngine } from '../../../src/session/engine';
+import { findEvents, graphEvent, graphOverview, graphWindow } from '../../../src/session/graph-window';
+import { makeSnapshot } from '../../../src/session/snapshot';
+import type { WindowRequest } from '../../../src/protocol';
+import { readTraceJsonl } from '../../../src/trace/read';
+
+const demoText = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'samples', 'demo.otrace.jsonl'), 'utf8');
+const demo = makeSnapshot('demo', 1, 'demo.otrace.jsonl', readTraceJsonl(demoText));
+
+/** A trace of `n` events: an orchestrator messaging 4 workers, each answering with a tool call, one per second. */
+function big(n: number) {
+  const lines: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const w = `w${i % 4}`;
+    if (i % 10 === 0) lines.push(JSON.stringify({ id: `e${i}`, t: i, type: 'message', agent: 'orch', to: w }));
+    else if (i === n - 1) lines.push(JSON.stringify({ id: `e${i}`, t: i, type: 'stop', agent: 'orch', reason: 'task_complete' }));
+    else lines.push(JSON.stringify({ id: `e${i}`, t: i, type: 'tool_call', agent: w, tool: 'search', content: `query ${i}` }));
+  }
+  return makeSnapshot('big', 1, 'big.otrace.jsonl', readTraceJsonl(`${lines.join('\n')}\n`));
+}
+
+const big30k = big(30_000);
+
+const request = (over: Partial<WindowRequest>): WindowRequest => ({ seq: 1, stamp: 0, mode: 'time', from: 0, to: 1e9, scale: 100, ...over });
+
+test('the overview covers every event: time order, axis position, lane, kind and bar end per event', () => {
+  const o = graphOverview(demo, 'demo');
+  assert.equal(o.totalEvents, 35);
+  assert.equal(o.columns.byTime.length, 35);
+  assert.deepEqual([...o.columns.byTime].sort((a, b) => a - b), [...Array(35).keys()]);
+  assert.equal(o.columns.end.filter((e) => e >= 0).length, 4, 'four tool calls drawn as bars');
+  assert.ok(o.kinds.includes('stop'));
+  assert.ok(o.legend.bars);
+  assert.ok(o.legend.edgeTypes.length > 0);
+});
+
+test('zoomed in, a window holds every event of its range on its own; results are drawn in their call bar', () => {
+  const w = graphWindow(demo, request({ scale: 1000 }));
+  assert.equal(w.runs.length, 0);
+  assert.equal(w.nodes.length, 31, '35 events, 4 results inside their bars');
+  assert.ok(w.nodes.every((n) => !n.bar && n.fields.length === 0 && n.text === undefined), 'windows carry no texts (the details pane asks per event)');
+  const keys = new Set(w.nodes.map((n) => n.id));
+  for (const e of w.edges) assert.ok(keys.has(e.source) && keys.has(e.target), `edge ${e.id} joins drawn nodes`);
+});
+
+test('a window of 30k events is bounded by its range and level of detail; keys of runs name mode, level, lane and bucket', () => {
+  const s = big30k;
+  const o = graphOverview(s, 'big');
+  assert.equal(o.totalEvents, 30_000);
+  // The whole trace on 1,000 px: run bars per lane and bucket.
+  const all = graphWindow(s, request({ scale: 1000 / 30_000 }));
+  const drawn = all.nodes.length + all.runs.length;
+  assert.ok(drawn < 2000, `${drawn} elements for the whole trace`);
+  assert.equal(all.runs.reduce((sum, r) => sum + r.count, 0) + all.nodes.length + all.nodes.filter((n) => n.endIndex !== undefined).length, 30_000, 'every event is in a run or drawn');
+  assert.ok(all.nodes.some((n) => n.kind === 'stop'), 'the stop stays on its own');
+  const bucket = bucketWidth(1000 / 30_000);
+  for (const r of all.runs) assert.equal(r.id, runKey('time', bucket, r.lane, Math.floor(r.u0 / bucket)));
+  // The end of the trace, zoomed in: the last events on their own.
+  const end = graphWindow(s, request({ from: 29_950, to: 30_000, scale: 20 }));
+  assert.ok(end.nodes.some((n) => n.index === 29_999));
+  assert.ok(end.nodes.every((n) => n.tx >= 29_950 - bucketWidth(20)));
+});
+
+test('a panned window keeps the keys of what both windows show', () => {
+  const s = big30k;
+  const a = graphWindow(s, request({ from: 1000, to: 3000, scale: 0.5 }));
+  const b = graphWindow(s, request({ from: 1500, to: 3500, scale: 0.5 }));
+  const keys = (w: typeof a) => new Set([...w.nodes.map((n) => n.id), ...w.runs.map((r) => r.id)]);
+  const ka = keys(a);
+  const kb = keys(b);
+  const shared = [...ka].filter((k) => kb.has(k));
+  assert.ok(shared.length > 0);
+  // Runs in both have the same content (whole buckets).
+  const runsB = new Map(b.runs.map((r) => [r.id, r]));
+  for (const r of a.runs) if (runsB.has(r.id) && r.u0 >= 1600 && r.u1 <= 2900) assert.deepEqual(runsB.get(r.id), r);
+});
+
+test('kept events are drawn on their own whatever the level of detail', () => {
+  const s = big30k;
+  const plain = graphWindow(s, request({ scale: 0.01 }));
+  assert.ok(!plain.nodes.some((n) => n.index === 12_345), 'a plain event is in a run when zoomed out');
+  const kept = graphWindow(s, request({ scale: 0.01, keep: [12_345] }));
+  assert.ok(kept.nodes.some((n) => n.index === 12_345));
+});
+
+test('one event with its text and fields; find searches the whole trace', () => {
+  const s = big30k;
+  const node = graphEvent(s, 19_001)!;
+  assert.equal(node.eventId, 'e19001');
+  assert.equal(node.text, 'query 19001');
+  assert.ok(node.fields.some(([k]) => k === 'tool'));
+  assert.deepEqual(findEvents(s, 'QUERY 1999'), [1999, ...Array.from({ length: 10 }, (_, i) => 19_990 + i).filter((i) => i % 10 !== 0)]);
+});
+
+test('the engine answers for the latest snapshot of a session only', async () => {
+  const engine = new InProcessEngine();
+  await engine.load({ key: 'k', version: 1, path: 'demo.otrace.jsonl', text: demoText });
+  const o = (await engine.graphOverview('k', 'demo'))!;
+  assert.ok(await engine.graphWindow('k', request({ stamp: o.stamp })));
+  await engine.load({ key: 'k', version: 2, path: 'demo.otrace.jsonl', text: demoText });
+  assert.equal(await engine.graphWindow('k', request({ stamp: o.stamp })), undefined, 'a window of an older version is not answered');
+  engine.release('k');
+  assert.equal(await engine.graphOverview('k', 'demo'), undefined);
+});

@@ -1,0 +1,76 @@
+/**
+ * Asks the host for the window the view needs: when the view leaves the loaded range, the level of
+ * detail (bucket width) changes, the axis mode changes, or an event to keep on its own (the
+ * current one, a framed finding's) is drawn inside a run bar. One request at a time; the answer
+ * that matches the latest request is applied, then the need is checked again.
+ */
+import { bucketWidth } from '../src/panel/layout';
+import type { GraphWindow, WindowRequest } from '../src/protocol';
+import type { TraceGraph } from './graph';
+
+/** Extra room loaded on each side of the view, as a fraction of its width. */
+const MARGIN = 0.3;
+
+export class WindowLoader {
+  private seq = 0;
+  /** The request waiting for its answer, if any. */
+  private pending: WindowRequest | undefined;
+  /** Events kept on their own. */
+  private keep: number[] = [];
+  /** Windows applied so far (for tests). */
+  applied = 0;
+  /** The keep list the loaded window was asked with (a keep list asks once, so nothing loops). */
+  private loadedKeep = '';
+
+  constructor(
+    private readonly graph: TraceGraph,
+    private readonly send: (request: WindowRequest) => void,
+    /** Called after a window was applied (re-apply selection, dimming, filter). */
+    private readonly onApplied: () => void,
+  ) {}
+
+  /** Sets the events to keep on their own (the current event first) and loads them if needed. */
+  setKeep(indices: number[]): void {
+    this.keep = [...new Set(indices)].slice(0, 200);
+    this.check();
+  }
+
+  /** True while a window is asked for and not answered. */
+  get loading(): boolean {
+    return this.pending !== undefined;
+  }
+
+  /** Asks for a new window if the view needs one. */
+  check(): void {
+    if (this.pending) return;
+    const g = this.graph;
+    // The view clamped to the trace (there is nothing left of 0 or right of the axis's end).
+    const [left, right] = g.viewRange();
+    const a = Math.max(0, Math.min(left, g.axisLength()));
+    const b = Math.max(a, Math.min(right, g.axisLength()));
+    const bucket = bucketWidth(g.scale);
+    const w = g.window;
+    const keepMissing = this.loadedKeep !== this.keep.join() && this.keep.some((i) => {
+      const [s] = g.spanOf(g.drawnIndex(i));
+      return w !== undefined && s >= w.from && s < w.to && !g.nodeOfIndex(i);
+    });
+    if (w && w.mode === g.mode && w.bucket === bucket && a >= w.from && b <= w.to && !keepMissing) return;
+    const m = (right - left) * MARGIN;
+    this.pending = { seq: ++this.seq, stamp: g.graph.stamp, mode: g.mode, from: Math.max(0, a - m), to: b + m, scale: g.scale, keep: this.keep };
+    this.send(this.pending);
+  }
+
+  /** Applies an answer (a stale one is dropped) and checks whether the view moved on meanwhile. */
+  receive(win: GraphWindow): void {
+    if (!this.pending || win.seq !== this.pending.seq || win.stamp !== this.graph.graph.stamp) return;
+    const keep = (this.pending.keep ?? []).join();
+    this.pending = undefined;
+    if (win.mode === this.graph.mode) {
+      this.loadedKeep = keep;
+      this.graph.apply(win);
+      this.applied++;
+      this.onApplied();
+    }
+    this.check();
+  }
+}
