@@ -163,7 +163,7 @@ describe('trace graph in a real VS Code', function () {
         summary: document.getElementById('summary').textContent,
         groups: [...document.querySelectorAll('#lanes .lane.group-start .lane-trace')].map((t) => t.textContent),
         lanes: [...document.querySelectorAll('#lanes .lane .lane-name')].map((l) => l.textContent),
-        laneTraces: globalThis.__otrace.cy.nodes('.event').map((n) => globalThis.__otrace.graph.nodes[n.data('index')].trace + '/' + n.position('y')),
+        laneTraces: globalThis.__otrace.cy.nodes('.event').map((n) => globalThis.__otrace.graph.lanes[n.data('lane')].name.split(' · ').pop() + '/' + n.position('y')),
       })`,
       { selector: 'body[data-state="ready"][data-title="two-runs.otrace.jsonl"]' },
     );

@@ -68,7 +68,7 @@ describe('mapping files in the editor', function () {
     // The graph beside it: a node per event, a lane per agent, edges drawn.
     await vscode.commands.executeCommand('otrace.openGraphToSide');
     const graph = await evalInWebview<{ nodes: number; lanes: string[]; edges: number }>(
-      `() => ({ nodes: globalThis.__otrace.graph.nodes.length, lanes: [...document.querySelectorAll('#lanes .lane .lane-name')].map((l) => l.textContent), edges: globalThis.__otrace.cy.edges().length })`,
+      `() => ({ nodes: globalThis.__otrace.graph.totalEvents, lanes: [...document.querySelectorAll('#lanes .lane .lane-name')].map((l) => l.textContent), edges: globalThis.__otrace.cy.edges().length })`,
       { selector: 'body[data-state="ready"][data-title="crew.runlog.jsonl"]', timeoutMs: 40_000 },
     );
     assert.equal(graph.nodes, kept.length);
