@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { evalInWebview, screenshot } from './bridge';
+import { clickInWebview, evalInWebview, screenshot } from './bridge';
 
 const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
 
@@ -210,13 +210,15 @@ describe('trace graph in a real VS Code', function () {
         setTimeout(() => {
           const buttons = [...document.querySelectorAll('#details .actions vscode-button')];
           const preview = document.querySelector('#details pre')?.textContent ?? '';
-          buttons.find((b) => b.textContent === 'Show Whole Content')?.click();
           done({ preview, buttons: buttons.map((b) => b.textContent) });
         }, 600);
       })`,
       { selector: 'body[data-state="ready"][data-title="long-result.otrace.jsonl"]' },
     );
     assert.ok(clicked.buttons.includes('Show Whole Content'), clicked.buttons.join(', '));
+    assert.equal(clicked.buttons[clicked.buttons.length - 1], 'Show Whole Content');
+    // A real click, as a user's: it puts the keyboard in the graph, and the graph must keep it.
+    await clickInWebview('#details .actions vscode-button:last-of-type', { frame: 'body[data-state="ready"][data-title="long-result.otrace.jsonl"]' });
     assert.ok(clicked.preview.length < 2_200 && !clicked.preview.includes('LAST LINE'), 'the details show a preview');
     let doc: vscode.TextDocument | undefined;
     for (let i = 0; i < 50 && !doc; i++) {
