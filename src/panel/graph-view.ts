@@ -188,7 +188,8 @@ export class GraphView implements vscode.Disposable {
         await vscode.commands.executeCommand('otrace.goToSourcePrompt', { trace: this.uri.toString(), index: m.index, viewColumn: this.otherColumn() });
         return;
       case 'showContent':
-        await vscode.commands.executeCommand('otrace.showEventContent', { trace: this.uri.toString(), index: m.index, preserveFocus: true, viewColumn: this.otherColumn() });
+        // The user asked to go there (as with Show in Trace File): the content opens in the other column, focused.
+        await vscode.commands.executeCommand('otrace.showEventContent', { trace: this.uri.toString(), index: m.index, viewColumn: this.otherColumn() });
         return;
       case 'export':
         await this.saveExport(m.format, m.data);
