@@ -40,11 +40,6 @@ export class LiveFiles implements FileAccess {
     }
   }
 
-  /** True when `path` was read through this object (it is part of the session). */
-  has(path: string): boolean {
-    return this.files.has(path);
-  }
-
   /** Paths read so far. */
   paths(): string[] {
     return [...this.files.keys()];
@@ -76,11 +71,6 @@ export class LiveFiles implements FileAccess {
     } else file.text = file.text.slice(0, file.complete) + pending;
     file.state = r.state;
     return file.text === before ? 'unchanged' : 'appended';
-  }
-
-  /** Forgets a file (its next read is whole). */
-  forget(path: string): void {
-    this.files.delete(path);
   }
 
   private readWhole(path: string): LiveFile | undefined {
