@@ -1,27 +1,36 @@
-// Builds everything that runs: the extension host and CLI (Node, CommonJS), the webview (browser,
-// IIFE), and the integration tests (run inside the extension host). `--watch` rebuilds on change.
+// Builds everything that runs: the extension host and CLI (Node, CommonJS), the engine's worker
+// thread, the webview (browser, IIFE), and the integration tests (run inside the extension host).
+// `--watch` rebuilds on change. Imported (test/unit/build), it only exports the build options.
 import * as esbuild from 'esbuild';
 import { chmodSync, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const watch = process.argv.includes('--watch');
 // mainFields: jsonc-parser's UMD main cannot be bundled; its ESM build can.
 const common = { mainFields: ['module', 'main'], bundle: true, sourcemap: true, logLevel: 'warning', target: 'es2022' };
 
-const builds = [
+/** The builds, by name. */
+export const BUILDS = {
   // Whitespace and syntax minified (names kept, so stack traces in the host's log stay readable):
-  // VS Code parses this before it activates the extension.
-  { ...common, platform: 'node', format: 'cjs', entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode'], minifyWhitespace: !watch, minifySyntax: !watch },
-  { ...common, platform: 'node', format: 'cjs', entryPoints: { cli: 'src/cli.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+  // VS Code parses this before it activates the extension. It holds no parse, import or analysis
+  // code: that is the worker's (test/unit/build/host-bundle.test.ts checks it).
+  extension: { ...common, platform: 'node', format: 'cjs', entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode'], minifyWhitespace: !watch, minifySyntax: !watch },
+  // The engine's worker thread: the sessions (read, import, analysis, graph windows).
+  worker: { ...common, platform: 'node', format: 'cjs', entryPoints: { 'engine-worker': 'src/session/engine-worker.ts' }, outdir: 'dist', minifyWhitespace: !watch, minifySyntax: !watch },
+  cli: { ...common, platform: 'node', format: 'cjs', entryPoints: { cli: 'src/cli.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   // For scripts/start.mjs (npm start -- PATH); not part of the VSIX.
-  { ...common, platform: 'node', format: 'cjs', entryPoints: { 'open-target': 'src/open-target.ts' }, outdir: 'dist' },
+  openTarget: { ...common, platform: 'node', format: 'cjs', entryPoints: { 'open-target': 'src/open-target.ts' }, outdir: 'dist' },
   // Minified: the webview parses this on every graph it opens (npm start's time to the graph).
-  { ...common, platform: 'browser', format: 'iife', entryPoints: { webview: 'webview/main.ts' }, outdir: 'dist', minify: !watch },
-  { ...common, platform: 'node', format: 'cjs', entryPoints: { 'test/integration/index': 'test/integration/index.ts' }, outdir: 'dist', external: ['vscode', 'mocha', 'playwright-core'] },
-].filter((b) => Object.values(b.entryPoints).every((p) => existsSync(p)));
+  webview: { ...common, platform: 'browser', format: 'iife', entryPoints: { webview: 'webview/main.ts' }, outdir: 'dist', minify: !watch },
+  integration: { ...common, platform: 'node', format: 'cjs', entryPoints: { 'test/integration/index': 'test/integration/index.ts' }, outdir: 'dist', external: ['vscode', 'mocha', 'playwright-core'] },
+};
 
-if (watch) {
-  for (const b of builds) await (await esbuild.context(b)).watch();
-} else {
-  await Promise.all(builds.map((b) => esbuild.build(b)));
-  if (existsSync('dist/cli.js')) chmodSync('dist/cli.js', 0o755);
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const builds = Object.values(BUILDS).filter((b) => Object.values(b.entryPoints).every((p) => existsSync(p)));
+  if (watch) {
+    for (const b of builds) await (await esbuild.context(b)).watch();
+  } else {
+    await Promise.all(builds.map((b) => esbuild.build(b)));
+    if (existsSync('dist/cli.js')) chmodSync('dist/cli.js', 0o755);
+  }
 }

@@ -16,7 +16,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { HostMessage, WebviewMessage } from '../src/protocol';
-import { InProcessEngine } from '../src/session/engine';
+import { InProcessEngine } from '../src/session/in-process-engine';
 import { makeSnapshot } from '../src/session/snapshot';
 import type { LoadedTrace } from '../src/trace/model';
 import { loadTrace } from '../src/trace/formats';

@@ -3,6 +3,7 @@
  * that read them (graph panels and custom editor, decorations, Problems, hovers, CodeLens, Go to
  * Definition, Outline, status bar) and the commands. Returns the API the integration tests use.
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { PromptCodeLens, TraceCodeLens } from './editor/codelens';
 import { registerTraceCommands } from './editor/commands';
@@ -21,7 +22,7 @@ import { MappingFiles } from './editor/mapping-files';
 import { registerOpenUri } from './open-uri';
 import { markStart } from './start-report';
 import { GRAPH_VIEW_TYPE, GraphPanels, SIDE_PANEL_TYPE } from './panel/graph-panels';
-import './trace/importers';
+import { WorkerEngine } from './session/worker-engine';
 
 const TRACE_LANGUAGES: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonl' }, { language: 'jsonc' }];
 
@@ -39,17 +40,21 @@ export interface OtraceApi {
 
 export function activate(context: vscode.ExtensionContext): OtraceApi {
   markStart('activate called');
-  const mappings = new MappingFiles();
-  const sessions = new TraceSessions(undefined, mappings);
+  // Parse, import, analysis and graph windows run in the engine's worker thread, never on this one.
+  const engine = new WorkerEngine(path.join(context.extensionPath, 'dist', 'engine-worker.js'));
+  const mappings = new MappingFiles(engine);
+  const sessions = new TraceSessions(engine, mappings);
   const selection = new SelectionService();
   const panels = new GraphPanels(context.extensionUri, sessions, selection);
   const decorator = new TraceDecorator(context.extensionUri, sessions);
-  const updateContext = (editor: vscode.TextEditor | undefined) =>
-    void vscode.commands.executeCommand('setContext', 'otrace.activeEditorIsTrace', !!editor && sessions.isTrace(editor.document));
+  const updateContext = async (editor: vscode.TextEditor | undefined) => {
+    const isTrace = !!editor && (await sessions.isTrace(editor.document));
+    if (editor === vscode.window.activeTextEditor) void vscode.commands.executeCommand('setContext', 'otrace.activeEditorIsTrace', isTrace);
+  };
 
   context.subscriptions.push(
     mappings,
-    mappings.onDidChange(() => updateContext(vscode.window.activeTextEditor)),
+    mappings.onDidChange(() => void updateContext(vscode.window.activeTextEditor)),
     sessions,
     selection,
     panels,
@@ -73,7 +78,7 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
     vscode.window.registerWebviewPanelSerializer(SIDE_PANEL_TYPE, { deserializeWebviewPanel: (panel, state) => panels.restore(panel, state) }),
     vscode.commands.registerCommand('otrace.goToSourcePrompt', (ref?: EventRef) => goToSourcePrompt(sessions, ref)),
     ...registerTraceCommands(sessions, selection, panels, decorator),
-    vscode.window.onDidChangeActiveTextEditor(updateContext),
+    vscode.window.onDidChangeActiveTextEditor((editor) => void updateContext(editor)),
     vscode.languages.registerDocumentSymbolProvider(TRACE_LANGUAGES, new TraceOutline(sessions), { label: 'otrace' }),
     vscode.languages.registerHoverProvider(TRACE_LANGUAGES, new TraceHover(sessions)),
     vscode.languages.registerDefinitionProvider(TRACE_LANGUAGES, new TraceDefinition(sessions)),
@@ -81,8 +86,8 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
     vscode.languages.registerCodeLensProvider({ scheme: 'file' }, new PromptCodeLens(sessions)),
   );
   markStart('providers registered');
-  registerOpenUri(context, panels);
-  updateContext(vscode.window.activeTextEditor);
+  registerOpenUri(context, panels, engine);
+  void updateContext(vscode.window.activeTextEditor);
   void openStartTrace(panels);
   return {
     sessions,
@@ -119,7 +124,7 @@ function activeTraceUri(sessions: TraceSessions): vscode.Uri | undefined {
   const editor = vscode.window.activeTextEditor;
   if (editor) {
     const found = sessions.containing(editor.document.uri);
-    return found ? vscode.Uri.parse(found.snapshot.key) : editor.document.uri;
+    return found ? vscode.Uri.parse(found.summary.key) : editor.document.uri;
   }
   const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
   if (input instanceof vscode.TabInputText || input instanceof vscode.TabInputCustom) return input.uri;

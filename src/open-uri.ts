@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { escapeForMessage } from './editor/markdown';
-import { traceOfOpenRequest } from './open-target';
+import type { TraceEngine } from './session/engine';
 
 /** Something that opens a trace's graph beside its editor (GraphPanels). */
 export interface GraphOpener {
@@ -21,13 +21,15 @@ export async function openTraceWithGraph(file: string, panels: GraphOpener): Pro
   await panels.openToSide(uri);
 }
 
-/** Registers the `vscode://otrace.otrace/open` handler. */
-export function registerOpenUri(context: vscode.ExtensionContext, panels: GraphOpener): void {
+/** Registers the `vscode://otrace.otrace/open` handler; the engine checks the request (src/open-target.ts). */
+export function registerOpenUri(context: vscode.ExtensionContext, panels: GraphOpener, engine: Pick<TraceEngine, 'openRequest'>): void {
   context.subscriptions.push(
     vscode.window.registerUriHandler({
       async handleUri(uri: vscode.Uri) {
         try {
-          await openTraceWithGraph(traceOfOpenRequest(uri.path, uri.query), panels);
+          const answer = await engine.openRequest(uri.path, uri.query);
+          if ('error' in answer) throw new Error(answer.error);
+          await openTraceWithGraph(answer.trace, panels);
         } catch (err) {
           void vscode.window.showErrorMessage(`otrace: cannot open the trace: ${escapeForMessage((err as Error).message)}`);
         }

@@ -1,13 +1,12 @@
 /**
  * CodeLens in trace files: on stops and loops (`Explain`: the finding in the graph's details pane)
  * and on spawns (`agent: <name> · N events`: that lane in the graph). In a prompt file that an open
- * trace points at: `used by 3 events in demo.otrace.jsonl`. Titles escape `$(icon)` syntax: names
- * come from the trace. The `otrace.codeLens.enabled` setting turns them off.
+ * trace points at: `used by 3 events in demo.otrace.jsonl`. The engine lists the items; titles
+ * escape `$(icon)` syntax here: names come from the trace. `otrace.codeLens.enabled` turns them off.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { canonicalType } from '../trace/schema';
-import type { TraceSnapshot } from '../session/snapshot';
+import type { LensItem } from '../session/query-types';
 import { escapeIcons } from './markdown';
 import { toRange, type TraceSessions } from './trace-sessions';
 
@@ -27,23 +26,21 @@ export class TraceCodeLens implements vscode.CodeLensProvider {
     if (!enabled()) return [];
     await this.sessions.forDocument(document);
     const found = this.sessions.containing(document.uri);
-    if (!found) return [];
-    const { snapshot, file } = found;
-    const inFile = (i: number) => (snapshot.loaded.eventOrigins[i]?.file ?? '') === file;
-    const lenses: vscode.CodeLens[] = [];
-    const at = (i: number) => toRange(snapshot.loaded.eventOrigins[i]!.range).start;
-    snapshot.findings.forEach((f, k) => {
-      if ((f.kind !== 'stop' && f.kind !== 'loop') || !inFile(f.events[0])) return;
-      const title = f.kind === 'loop' ? `${f.inline}: ${f.message}` : `${f.inline}${f.mode === 'ok' ? '' : ` — ${f.message}`}`;
-      lenses.push(lens(at(f.events[0]), `${escapeIcons(clip(title, 110))} — Explain`, 'otrace.explainFinding', { trace: snapshot.key, finding: k }));
-    });
-    const counts = laneCounts(snapshot);
-    snapshot.loaded.trace.events.forEach((e, i) => {
-      if (canonicalType(e.type) !== 'spawn' || !e.to || !inFile(i)) return;
-      lenses.push(lens(at(i), `agent: ${escapeIcons(clip(e.to, 60))} · ${counts.get(e.to) ?? 0} event${counts.get(e.to) === 1 ? "" : "s"}`, 'otrace.showLane', { trace: snapshot.key, agent: e.to }));
-    });
-    return lenses;
+    const items = found && (await this.sessions.engine.codeLenses(found.summary.key, found.summary.stamp, found.file));
+    return items ? items.map((item) => traceLens(found.summary.key, item)) : [];
   }
+}
+
+/** The lens of one item: Explain a stop or loop, or show a spawned agent's lane. */
+function traceLens(trace: string, item: LensItem): vscode.CodeLens {
+  const at = toRange({ start: item.at, end: item.at }).start;
+  if ('finding' in item) {
+    const f = item.finding;
+    const title = f.kind === 'loop' ? `${f.inline}: ${f.message}` : `${f.inline}${f.mode === 'ok' ? '' : ` — ${f.message}`}`;
+    return lens(at, `${escapeIcons(clip(title, 110))} — Explain`, 'otrace.explainFinding', { trace, finding: f.index });
+  }
+  const { agent, events } = item.lane;
+  return lens(at, `agent: ${escapeIcons(clip(agent, 60))} · ${events} event${events === 1 ? '' : 's'}`, 'otrace.showLane', { trace, agent });
 }
 
 /** Lenses in prompt files that open traces name in `source.path`. */
@@ -55,47 +52,25 @@ export class PromptCodeLens implements vscode.CodeLensProvider {
     sessions.onDidChange(() => this.changed.fire());
   }
 
-  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+  async provideCodeLenses(document: vscode.TextDocument): Promise<vscode.CodeLens[]> {
     if (!enabled() || document.uri.scheme !== 'file') return [];
     const lenses: vscode.CodeLens[] = [];
-    for (const snapshot of this.sessions.all()) {
-      const users = promptUsers(snapshot).get(document.uri.fsPath);
-      if (!users) continue;
-      const first = Math.min(...users.map((u) => u.line));
-      const name = path.basename(snapshot.path);
+    for (const summary of this.sessions.all()) {
+      if (!summary.promptFiles.includes(document.uri.fsPath)) continue;
+      const users = await this.sessions.engine.promptUsers(summary.key, summary.stamp, document.uri.fsPath);
+      if (!users?.length) continue;
+      const first = users.reduce((m, u) => Math.min(m, u.line), Infinity);
       lenses.push(
         lens(
           new vscode.Position(Math.max(0, first - 1), 0),
-          `used by ${users.length} event${users.length === 1 ? '' : 's'} in ${escapeIcons(name)}`,
+          `used by ${users.length} event${users.length === 1 ? '' : 's'} in ${escapeIcons(path.basename(summary.path))}`,
           'otrace.showEvents',
-          { trace: snapshot.key, indices: users.map((u) => u.index) },
+          { trace: summary.key, indices: users.map((u) => u.index) },
         ),
       );
     }
     return lenses;
   }
-}
-
-const promptCache = new WeakMap<TraceSnapshot, Map<string, { index: number; line: number }[]>>();
-
-/** Absolute prompt path -> events naming it in `source` (with the line they point at, 1-based). */
-function promptUsers(snapshot: TraceSnapshot): Map<string, { index: number; line: number }[]> {
-  let map = promptCache.get(snapshot);
-  if (map) return map;
-  map = new Map();
-  snapshot.loaded.trace.events.forEach((e, index) => {
-    if (!e.source?.path || /^[a-zA-Z][a-zA-Z0-9+.-]+:/.test(e.source.path)) return;
-    const file = path.resolve(path.dirname(snapshot.path), e.source.path);
-    map!.set(file, [...(map!.get(file) ?? []), { index, line: e.source.line ?? 1 }]);
-  });
-  promptCache.set(snapshot, map);
-  return map;
-}
-
-function laneCounts(snapshot: TraceSnapshot): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const e of snapshot.loaded.trace.events) counts.set(e.agent, (counts.get(e.agent) ?? 0) + 1);
-  return counts;
 }
 
 function lens(at: vscode.Position, title: string, command: string, arg: unknown): vscode.CodeLens {

@@ -40,17 +40,16 @@ export function registerTraceCommands(sessions: TraceSessions, selection: Select
       graphOf(ref.trace)?.showLane(ref.agent);
     }),
     vscode.commands.registerCommand('otrace.showEvents', async (ref?: { trace: string; indices: number[] }) => {
-      const snapshot = ref && sessions.peek(vscode.Uri.parse(ref.trace));
-      if (!snapshot || !Array.isArray(ref.indices)) return;
-      const items = ref.indices.map((index) => {
-        const e = snapshot.loaded.trace.events[index];
-        const origin = snapshot.loaded.eventOrigins[index];
-        return { index, label: escapeIcons(`${e.type} · ${e.agent}`), description: `line ${(origin?.range.start.line ?? 0) + 1} of ${escapeIcons(path.basename(origin?.file ?? snapshot.path))}` };
-      });
+      const summary = ref && sessions.peek(vscode.Uri.parse(ref.trace));
+      if (!summary || !Array.isArray(ref.indices)) return;
+      const places = await Promise.all(ref.indices.map((index) => sessions.engine.eventPlace(summary.key, summary.stamp, index)));
+      const items = places
+        .filter((p) => p !== undefined)
+        .map((p) => ({ index: p.index, label: escapeIcons(`${p.type} · ${p.agent}`), description: `line ${p.range.start.line + 1} of ${escapeIcons(path.basename(p.file || summary.path))}` }));
       const pick = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { placeHolder: 'Events that use this prompt' });
       if (!pick) return;
-      await showEventRecord(snapshot, pick.index, { preview: true });
-      selection.select(snapshot.key, pick.index, 'command');
+      await showEventRecord(sessions, summary, pick.index, { preview: true });
+      selection.select(summary.key, pick.index, 'command');
     }),
     vscode.commands.registerCommand('otrace.toggleInlineAnalysis', () => {
       const on = decorator.toggle();
@@ -65,5 +64,5 @@ async function cursorRef(sessions: TraceSessions): Promise<{ trace: string; inde
     void vscode.window.showInformationMessage('otrace: put the cursor on an event of a trace file first.');
     return undefined;
   }
-  return { trace: at.snapshot.key, index: at.index };
+  return { trace: at.summary.key, index: at.index };
 }

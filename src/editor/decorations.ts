@@ -1,14 +1,15 @@
 /**
  * Inline analysis in the trace text: one combined mark per event at the start of its range
  * (gutter icon + a short `before` text in a theme colour), loop members highlighted with
- * overview-ruler marks. Computed from the cached session ({@link eventMarks}), applied to the
- * visible lines only (plus a margin), refreshed when the session changes, the view scrolls, a
+ * overview-ruler marks. The engine computes the marks of a file (src/session/marks.ts); they are
+ * kept per session version and applied to the visible lines only (plus a margin), refreshed when
+ * the session changes, the view scrolls, a
  * setting changes or "otrace: Toggle Inline Analysis" runs. Sub-agent files are decorated from the
  * session that contains them.
  */
 import * as vscode from 'vscode';
-import type { TraceSnapshot } from '../session/snapshot';
-import { eventMarks, marksInLines, MARK_CATEGORIES, type FileMarks, type MarkCategory, type MarkOptions } from './event-marks';
+import type { SessionSummary } from '../session/summary';
+import { marksInLines, MARK_CATEGORIES, type FileMarks, type MarkCategory, type MarkOptions } from './event-marks';
 import type { TraceSessions } from './trace-sessions';
 import { toRange } from './trace-sessions';
 
@@ -44,7 +45,11 @@ export type DecorationProbe = (uri: string, applied: AppliedDecorations) => void
 export class TraceDecorator implements vscode.Disposable {
   private readonly types: Map<string, vscode.TextEditorDecorationType>;
   private readonly disposables: vscode.Disposable[] = [];
-  private readonly cache = new WeakMap<TraceSnapshot, { options: string; files: Map<string, FileMarks> }>();
+  /** Marks asked of the engine, per session summary, by file and options. */
+  private readonly cache = new WeakMap<SessionSummary, Map<string, Promise<FileMarks | undefined>>>();
+  /** The latest refresh of each editor (an older one finishing later must not apply its marks). */
+  private readonly latest = new WeakMap<vscode.TextEditor, number>();
+  private refreshes = 0;
   private readonly scrollTimers = new Map<vscode.TextEditor, ReturnType<typeof setTimeout>>();
   /** Off after "otrace: Toggle Inline Analysis" until it runs again. */
   private enabled = true;
@@ -114,15 +119,18 @@ export class TraceDecorator implements vscode.Disposable {
 
   /** Applies the marks of the editor's file (the trace or one of its sub-agent files), visible lines only. */
   async refresh(editor: vscode.TextEditor): Promise<void> {
-    await this.sessions.forDocument(editor.document);
+    const run = ++this.refreshes;
+    this.latest.set(editor, run);
+    await this.sessions.forDocument(editor.document).catch(() => undefined);
     const found = this.enabled ? this.sessions.containing(editor.document.uri) : undefined;
-    const fileMarks = found && this.marksOf(found.snapshot).get(found.file);
-    if (!fileMarks) {
+    const fileMarks = found && (await this.marksOf(found.summary, found.file));
+    if (this.latest.get(editor) !== run) return;
+    if (!found || !fileMarks) {
       for (const key of this.types.keys()) this.apply(editor, key, []);
       return;
     }
     // An edit not read yet: keep the marks VS Code already moved with the text until the re-read.
-    if (found.file === '' && found.snapshot.version !== -1 && found.snapshot.version !== editor.document.version) return;
+    if (found.file === '' && found.summary.version !== -1 && found.summary.version !== editor.document.version) return;
     const lines = editor.visibleRanges.map((r) => ({ start: Math.max(0, r.start.line - MARGIN_LINES), end: r.end.line + MARGIN_LINES }));
     const byCategory = new Map<string, vscode.DecorationOptions[]>([...this.types.keys()].map((k) => [k, []]));
     for (const m of marksInLines(fileMarks.marks, lines)) {
@@ -134,14 +142,15 @@ export class TraceDecorator implements vscode.Disposable {
     for (const [key, options] of byCategory) this.apply(editor, key, options);
   }
 
-  private marksOf(snapshot: TraceSnapshot): Map<string, FileMarks> {
+  /** The marks of one file of a session, asked of the engine once per session version, file and options. */
+  private marksOf(summary: SessionSummary, file: string): Promise<FileMarks | undefined> {
     const options = markOptions();
-    const key = JSON.stringify(options);
-    const cached = this.cache.get(snapshot);
-    if (cached && cached.options === key) return cached.files;
-    const files = eventMarks(snapshot, options);
-    this.cache.set(snapshot, { options: key, files });
-    return files;
+    const key = `${file}\n${options.stops} ${options.credit} ${options.loops}`;
+    let byKey = this.cache.get(summary);
+    if (!byKey) this.cache.set(summary, (byKey = new Map()));
+    let marks = byKey.get(key);
+    if (!marks) byKey.set(key, (marks = this.sessions.engine.fileMarks(summary.key, summary.stamp, file, options).catch(() => undefined)));
+    return marks;
   }
 
   private apply(editor: vscode.TextEditor, key: string, options: vscode.DecorationOptions[]): void {

@@ -6,8 +6,9 @@
  * dropped by the service, so no echo.
  */
 import * as vscode from 'vscode';
-import { eventAt, type TraceSnapshot } from '../session/snapshot';
+import type { SessionSummary } from '../session/summary';
 import type { SelectionService } from './selection';
+import { eventAtPosition } from './source-command';
 import { toRange, type TraceSessions } from './trace-sessions';
 
 export class EditorSync implements vscode.Disposable {
@@ -26,7 +27,7 @@ export class EditorSync implements vscode.Disposable {
       }),
       // a node selected in the graph: the graph view follows in the editor when its "follow in editor" is on
       selection.onDidChange((s) => {
-        if (s.source === 'command') this.reveal(s.trace, s.index);
+        if (s.source === 'command') void this.reveal(s.trace, s.index);
       }),
     );
   }
@@ -34,20 +35,18 @@ export class EditorSync implements vscode.Disposable {
   private async fromCursor(editor: vscode.TextEditor): Promise<void> {
     const found = this.sessions.containing(editor.document.uri);
     if (!found) return;
-    const p = editor.selection.active;
     // records holding several events (one model response, a minified line): the cursor inside the
     // selected event's record keeps it selected
     const current = this.selection.selection;
-    const origin = current?.trace === found.snapshot.key ? found.snapshot.loaded.eventOrigins[current.index] : undefined;
-    if (origin && (origin.file ?? '') === found.file && toRange(origin.range).contains(p)) return;
-    const index = eventAt(found.snapshot, found.file, { line: p.line, character: p.character });
-    if (index !== undefined) this.selection.select(found.snapshot.key, index, 'editor');
+    const keep = current?.trace === found.summary.key ? current.index : undefined;
+    const at = await eventAtPosition(this.sessions, editor.document, editor.selection.active, keep);
+    if (at) this.selection.select(at.summary.key, at.index, 'editor');
   }
 
   /** Moves the cursor of visible editors of the event's file to the event; never focuses them. */
-  private reveal(trace: string, index: number): void {
-    const snapshot = this.sessions.peek(vscode.Uri.parse(trace));
-    if (snapshot) showInVisibleEditors(this.sessions, snapshot, index, false);
+  private async reveal(trace: string, index: number): Promise<void> {
+    const summary = this.sessions.peek(vscode.Uri.parse(trace));
+    if (summary) await showInVisibleEditors(this.sessions, summary, index, false);
   }
 
   dispose(): void {
@@ -62,11 +61,11 @@ export class EditorSync implements vscode.Disposable {
  * @param highlight true: the record selected with the cursor at its start, centred (the graph's
  *   "follow in editor"); false: the cursor at its start, centred only when out of view
  */
-export function showInVisibleEditors(sessions: TraceSessions, snapshot: TraceSnapshot, index: number, highlight: boolean): void {
-  const origin = snapshot.loaded.eventOrigins[index];
-  if (!origin) return;
-  const file = sessions.fileOf(snapshot, origin).toString();
-  const range = toRange(origin.range);
+export async function showInVisibleEditors(sessions: TraceSessions, summary: SessionSummary, index: number, highlight: boolean): Promise<void> {
+  const place = await sessions.engine.eventPlace(summary.key, summary.stamp, index);
+  if (!place) return;
+  const file = sessions.fileOf(summary, place.file).toString();
+  const range = toRange(place.range);
   for (const editor of vscode.window.visibleTextEditors) {
     if (editor.document.uri.toString() !== file) continue;
     editor.selection = new vscode.Selection(highlight ? range.end : range.start, range.start);

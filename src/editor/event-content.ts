@@ -21,7 +21,7 @@ export function eventContentUri(trace: string, index: number, eventId: string): 
  */
 export function registerEventContent(sessions: TraceSessions, cursorRef: () => Promise<{ trace: string; index: number } | undefined>): vscode.Disposable[] {
   const provider: vscode.TextDocumentContentProvider = {
-    provideTextDocumentContent(uri) {
+    async provideTextDocumentContent(uri) {
       let ref: { trace?: unknown; index?: unknown };
       try {
         ref = JSON.parse(uri.query) as typeof ref;
@@ -29,9 +29,9 @@ export function registerEventContent(sessions: TraceSessions, cursorRef: () => P
         return '';
       }
       if (typeof ref.trace !== 'string' || typeof ref.index !== 'number') return '';
-      const e = sessions.peek(vscode.Uri.parse(ref.trace))?.loaded.trace.events[ref.index];
-      const text = e?.content ?? e?.content_ref;
-      return typeof text === 'string' ? text : '(this event has no content)';
+      const summary = sessions.peek(vscode.Uri.parse(ref.trace));
+      const text = summary && (await sessions.engine.eventContent(summary.key, summary.stamp, ref.index));
+      return text ?? '(this event has no content)';
     },
   };
   return [
@@ -39,9 +39,10 @@ export function registerEventContent(sessions: TraceSessions, cursorRef: () => P
     vscode.commands.registerCommand('otrace.showEventContent', async (ref?: { trace: string; index: number; preserveFocus?: boolean; viewColumn?: vscode.ViewColumn }) => {
       const at = ref && typeof ref.trace === 'string' && typeof ref.index === 'number' ? ref : await cursorRef();
       if (!at) return;
-      const e = sessions.peek(vscode.Uri.parse(at.trace))?.loaded.trace.events[at.index];
-      if (!e) return;
-      const doc = await vscode.workspace.openTextDocument(eventContentUri(at.trace, at.index, e.id));
+      const summary = sessions.peek(vscode.Uri.parse(at.trace));
+      const place = summary && (await sessions.engine.eventPlace(summary.key, summary.stamp, at.index));
+      if (!place) return;
+      const doc = await vscode.workspace.openTextDocument(eventContentUri(at.trace, at.index, place.id));
       await vscode.window.showTextDocument(doc, { preview: true, preserveFocus: ref?.preserveFocus === true, viewColumn: ref?.viewColumn });
     }),
   ];

@@ -11,8 +11,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { parseMapping } from '../trace/mapping';
-import type { MappingSource } from '../trace/mapping-choice';
+import type { TraceEngine } from '../session/engine';
+import type { MappingInput, MappingReport } from '../session/worker-protocol';
 
 /** Glob of the mapping files found in the workspace. */
 export const MAPPING_GLOB = '**/*.otrace-map.json';
@@ -23,15 +23,15 @@ const DEBOUNCE_MS = 300;
 
 /** What the trace sessions need of the mapping files. */
 export interface MappingProvider {
-  /** The mapping sources in precedence order: settings-named first, then workspace ones by path. */
-  sources(): readonly MappingSource[];
+  /** The mapping sources in precedence order: settings-named first, then workspace ones by path (as the engine read them). */
+  sources(): readonly MappingReport[];
   /** Fires with the paths of mapping files whose content, glob or role changed (added and removed ones too). */
   readonly onDidChange: vscode.Event<ReadonlySet<string>>;
 }
 
 /** Reads, checks and watches the mapping files of the workspace and the settings. */
 export class MappingFiles implements MappingProvider, vscode.Disposable {
-  private current: MappingSource[] = [];
+  private current: MappingReport[] = [];
   /** Signature of each source (origin, glob, text) of the last read, by `origin path glob`. */
   private signatures = new Map<string, string>();
   private readonly diagnostics = vscode.languages.createDiagnosticCollection('otrace-mappings');
@@ -45,7 +45,8 @@ export class MappingFiles implements MappingProvider, vscode.Disposable {
   /** Settles after the first read of the mapping files. */
   readonly ready: Promise<void>;
 
-  constructor() {
+  /** @param engine reads the mapping files (the host only finds them and reads their text). */
+  constructor(private readonly engine: Pick<TraceEngine, 'configure'>) {
     const watcher = vscode.workspace.createFileSystemWatcher(MAPPING_GLOB);
     const later = () => this.refreshLater();
     this.disposables.push(
@@ -67,7 +68,7 @@ export class MappingFiles implements MappingProvider, vscode.Disposable {
     this.ready = this.refresh();
   }
 
-  sources(): readonly MappingSource[] {
+  sources(): readonly MappingReport[] {
     return this.current;
   }
 
@@ -95,19 +96,15 @@ export class MappingFiles implements MappingProvider, vscode.Disposable {
       if (!texts.has(p)) texts.set(p, await readText(p));
       return texts.get(p)!;
     };
-    const next: MappingSource[] = [];
+    const inputs: MappingInput[] = [];
+    for (const { glob, file } of named) inputs.push(inputOf(file, await textOf(file), 'setting', glob));
+    for (const file of found) inputs.push(inputOf(file, await textOf(file), 'workspace'));
+    const next = await this.engine.configure(inputs);
     const signatures = new Map<string, string>();
-    for (const { glob, file } of named) {
-      const text = await textOf(file);
-      next.push(sourceOf(file, text, 'setting', glob));
-      signatures.set(`setting ${file} ${glob}`, typeof text === 'string' ? text : text.message);
-    }
-    for (const file of found) {
-      const text = await textOf(file);
-      const source = sourceOf(file, text, 'workspace');
-      next.push(source);
-      signatures.set(`workspace ${file} ${source.glob ?? ''}`, typeof text === 'string' ? text : text.message);
-    }
+    next.forEach((source, i) => {
+      const text = inputs[i].text;
+      signatures.set(`${source.origin} ${source.path} ${source.glob ?? ''}`, typeof text === 'string' ? text : text.error);
+    });
     const changedPaths = new Set<string>();
     for (const [key, sig] of signatures) if (this.signatures.get(key) !== sig) changedPaths.add(pathOfKey(key));
     for (const key of this.signatures.keys()) if (!signatures.has(key)) changedPaths.add(pathOfKey(key));
@@ -133,7 +130,7 @@ export class MappingFiles implements MappingProvider, vscode.Disposable {
   }
 
   /** Each mapping file's problems on that file (a file named twice is shown once). */
-  private publish(sources: MappingSource[]): void {
+  private publish(sources: MappingReport[]): void {
     this.diagnostics.clear();
     const done = new Set<string>();
     for (const s of sources) {
@@ -200,16 +197,7 @@ async function readText(p: string): Promise<string | Error> {
   }
 }
 
-/** A mapping source from a file's text (or the error reading it). */
-function sourceOf(file: string, text: string | Error, origin: MappingSource['origin'], glob?: string): MappingSource {
-  if (text instanceof Error) {
-    return { path: file, origin, glob, problems: [{ severity: 'error', message: text.message, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }] };
-  }
-  const parsed = parseMapping(text, file);
-  const ownGlob = parsed.glob;
-  const problems = [...parsed.problems];
-  if (origin === 'workspace' && parsed.mapping && !ownGlob) {
-    problems.push({ severity: 'info', file, message: 'this mapping has no "files.glob", so it reads no file by itself: name it in the otrace.mappings setting ({"glob": "path/to/this.otrace-map.json"}) or pass it with otrace --map', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } });
-  }
-  return { path: file, mapping: parsed.mapping, problems, origin, glob: origin === 'setting' ? glob : ownGlob };
+/** What the engine reads of a mapping file: its text (or the error reading it) and how it is named. */
+function inputOf(file: string, text: string | Error, origin: MappingInput['origin'], glob?: string): MappingInput {
+  return { path: file, text: text instanceof Error ? { error: text.message } : text, origin, glob };
 }

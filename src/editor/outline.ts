@@ -1,9 +1,9 @@
 /**
- * The Outline of a trace file: one symbol per agent lane, with its events as children (in file
- * order), so the Outline view, breadcrumbs and "Go to Symbol" (Ctrl+Shift+O) navigate the trace.
+ * The Outline of a trace file (or of one of its sub-agent files): one symbol per agent lane, with
+ * its events as children (in file order), so the Outline view, breadcrumbs and "Go to Symbol"
+ * (Ctrl+Shift+O) navigate the trace. The engine lists the lanes and events of the file.
  */
 import * as vscode from 'vscode';
-import { canonicalType } from '../trace/schema';
 import { toRange, type TraceSessions } from './trace-sessions';
 
 /** Symbol kinds by canonical event type, for their icons. */
@@ -25,24 +25,18 @@ export class TraceOutline implements vscode.DocumentSymbolProvider {
   constructor(private readonly sessions: TraceSessions) {}
 
   async provideDocumentSymbols(document: vscode.TextDocument): Promise<vscode.DocumentSymbol[]> {
-    const loaded = (await this.sessions.forDocument(document))?.loaded;
-    if (!loaded) return [];
-    const lanes = new Map<string, vscode.DocumentSymbol>();
-    for (const [i, event] of loaded.trace.events.entries()) {
-      const origin = loaded.eventOrigins[i];
-      if (!origin || origin.file) continue; // events of other files (sub-agent transcripts) are not in this document
-      const range = toRange(origin.range);
-      const type = canonicalType(event.type);
-      const detail = type === 'stop' ? `stop: ${event.reason}` : event.to ? `${event.type} → ${event.to}` : event.tool ? `${event.type} ${event.tool}` : event.type;
-      const symbol = new vscode.DocumentSymbol(event.id, `${detail} · t=${event.t}s`, KIND[type] ?? vscode.SymbolKind.Object, range, range);
-      let lane = lanes.get(event.agent);
-      if (!lane) {
-        lane = new vscode.DocumentSymbol(event.agent, 'agent', vscode.SymbolKind.Class, range, new vscode.Range(range.start, range.start));
-        lanes.set(event.agent, lane);
-      }
-      lane.children.push(symbol);
-      lane.range = lane.range.union(range);
-    }
-    return [...lanes.values()];
+    await this.sessions.forDocument(document);
+    const found = this.sessions.containing(document.uri);
+    const lanes = found && (await this.sessions.engine.outline(found.summary.key, found.summary.stamp, found.file));
+    if (!lanes) return [];
+    return lanes.map((lane) => {
+      const first = toRange(lane.events[0].range).start;
+      const symbol = new vscode.DocumentSymbol(lane.agent, 'agent', vscode.SymbolKind.Class, toRange(lane.range), new vscode.Range(first, first));
+      symbol.children = lane.events.map((e) => {
+        const range = toRange(e.range);
+        return new vscode.DocumentSymbol(e.id, `${e.detail} · t=${e.t}s`, KIND[e.kind] ?? vscode.SymbolKind.Object, range, range);
+      });
+      return symbol;
+    });
   }
 }

@@ -1,13 +1,12 @@
 /**
  * "otrace: Go to Source Prompt" (command, Go to Definition, hover and CodeLens links, the graph's
  * Open Source Prompt button): opens the prompt that produced an event by the rule of
- * {@link sourcePromptOf}, through the openable-file policy.
+ * src/session/source-prompt.ts (answered by the engine), through the openable-file policy.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { eventAt } from '../session/snapshot';
-import { sourcePromptOf, type PromptTarget } from '../session/source-prompt';
-import type { TraceSnapshot } from '../session/snapshot';
+import type { EventPlace, PromptAt } from '../session/query-types';
+import type { SessionSummary } from '../session/summary';
 import { judgePath, openTracePath, workspaceRoots } from './open-policy';
 import { toRange, type TraceSessions } from './trace-sessions';
 
@@ -19,30 +18,50 @@ export interface EventRef {
   viewColumn?: vscode.ViewColumn;
 }
 
-/** The session and event at a position of a document (the trace itself or one of its sub-agent files). */
-export async function eventAtPosition(sessions: TraceSessions, document: vscode.TextDocument, at: vscode.Position): Promise<{ snapshot: TraceSnapshot; index: number } | undefined> {
+/** An event of a session: the session's summary and the event's index. */
+export interface SessionEvent {
+  summary: SessionSummary;
+  index: number;
+}
+
+/**
+ * The session and event at a position of a document (the trace itself or one of its sub-agent files).
+ * @param keep an event index that stays the answer while `at` is inside its record (the selected event).
+ */
+export async function eventAtPosition(sessions: TraceSessions, document: vscode.TextDocument, at: vscode.Position, keep?: number): Promise<SessionEvent | undefined> {
   await sessions.forDocument(document);
   const found = sessions.containing(document.uri);
   if (!found) return undefined;
-  const index = eventAt(found.snapshot, found.file, { line: at.line, character: at.character });
-  return index === undefined ? undefined : { snapshot: found.snapshot, index };
+  const index = await sessions.engine.eventAt(found.summary.key, found.summary.stamp, found.file, { line: at.line, character: at.character }, keep);
+  return index === undefined ? undefined : { summary: found.summary, index };
 }
 
 /** The session and event under the cursor of a text editor. */
-export function eventAtCursor(sessions: TraceSessions, editor: vscode.TextEditor | undefined): Promise<{ snapshot: TraceSnapshot; index: number } | undefined> {
+export function eventAtCursor(sessions: TraceSessions, editor: vscode.TextEditor | undefined): Promise<SessionEvent | undefined> {
   return editor ? eventAtPosition(sessions, editor.document, editor.selection.active) : Promise.resolve(undefined);
 }
 
-/** Where a prompt target is, as a location to show; undefined when the policy does not let it open directly. */
-export function promptLocation(snapshot: TraceSnapshot, target: PromptTarget): vscode.Location | undefined {
-  if (target.kind === 'event') {
-    const origin = snapshot.loaded.eventOrigins[target.index];
-    if (!origin) return undefined;
-    if (!origin.file) return new vscode.Location(vscode.Uri.parse(snapshot.key), toRange(origin.range).start);
-    const verdict = judgePath(origin.file, snapshot.path, workspaceRoots());
-    return verdict.kind === 'open' ? new vscode.Location(verdict.uri, toRange(origin.range).start) : undefined;
+/** The event a command means: the one its reference names, else the one at the cursor. */
+export async function eventOfRef(sessions: TraceSessions, ref: { trace?: unknown; index?: unknown } | undefined): Promise<SessionEvent | undefined> {
+  if (ref && typeof ref.trace === 'string' && typeof ref.index === 'number') {
+    const summary = sessions.peek(vscode.Uri.parse(ref.trace));
+    return summary && { summary, index: ref.index };
   }
-  const verdict = judgePath(target.path, snapshot.path, workspaceRoots());
+  return eventAtCursor(sessions, vscode.window.activeTextEditor);
+}
+
+/** Where a prompt target is, as a location to show; undefined when the policy does not let it open directly. */
+export function promptLocation(summary: SessionSummary, at: PromptAt): vscode.Location | undefined {
+  const target = at.target;
+  if (!target) return undefined;
+  if (target.kind === 'event') {
+    const place = at.place;
+    if (!place) return undefined;
+    if (!place.file) return new vscode.Location(vscode.Uri.parse(summary.key), toRange(place.range).start);
+    const verdict = judgePath(place.file, summary.path, workspaceRoots());
+    return verdict.kind === 'open' ? new vscode.Location(verdict.uri, toRange(place.range).start) : undefined;
+  }
+  const verdict = judgePath(target.path, summary.path, workspaceRoots());
   if (verdict.kind !== 'open') return undefined;
   const pos = new vscode.Position(Math.max(0, (target.line ?? 1) - 1), Math.max(0, (target.column ?? 1) - 1));
   return new vscode.Location(verdict.uri, pos);
@@ -50,46 +69,42 @@ export function promptLocation(snapshot: TraceSnapshot, target: PromptTarget): v
 
 /** Runs "Go to Source Prompt" for an event reference or the event at the cursor. */
 export async function goToSourcePrompt(sessions: TraceSessions, ref?: EventRef): Promise<void> {
-  let snapshot: TraceSnapshot | undefined;
-  let index: number | undefined;
-  if (ref && typeof ref.trace === 'string' && typeof ref.index === 'number') {
-    snapshot = sessions.peek(vscode.Uri.parse(ref.trace));
-    index = ref.index;
-  } else {
-    const at = await eventAtCursor(sessions, vscode.window.activeTextEditor);
-    snapshot = at?.snapshot;
-    index = at?.index;
-  }
-  if (!snapshot || index === undefined) {
+  const at = await eventOfRef(sessions, ref);
+  const prompt = at && (await sessions.engine.sourcePrompt(at.summary.key, at.summary.stamp, at.index));
+  if (!at || !prompt) {
     void vscode.window.showInformationMessage('otrace: put the cursor on an event of a trace file to go to its source prompt.');
     return;
   }
-  const target = sourcePromptOf(snapshot, index);
-  const line = (snapshot.loaded.eventOrigins[index]?.range.start.line ?? 0) + 1;
+  const { summary } = at;
+  const target = prompt.target;
   if (!target) {
-    void vscode.window.showInformationMessage(`otrace: the event at line ${line} of ${path.basename(snapshot.path)} names no source prompt, and no user prompt or spawn call comes before it.`);
+    void vscode.window.showInformationMessage(`otrace: the event at line ${prompt.line} of ${path.basename(summary.path)} names no source prompt, and no user prompt or spawn call comes before it.`);
     return;
   }
   const options: vscode.TextDocumentShowOptions = { viewColumn: ref?.viewColumn, preview: true };
   if (target.kind === 'path') {
-    await openTracePath(target.path, snapshot.path, { line: target.line, column: target.column }, options);
+    await openTracePath(target.path, summary.path, { line: target.line, column: target.column }, options);
     return;
   }
-  await showEventRecord(snapshot, target.index, options);
+  if (prompt.place) await showPlace(summary, prompt.place, options);
 }
 
 /**
  * Opens the file an event came from at the start of its record (the trace, or a sub-agent file,
  * which goes through the openable-file policy like any path a trace names), centred.
  */
-export async function showEventRecord(snapshot: TraceSnapshot, index: number, options: vscode.TextDocumentShowOptions = {}): Promise<vscode.TextEditor | undefined> {
-  const origin = snapshot.loaded.eventOrigins[index];
-  if (!origin) return undefined;
-  const range = toRange(origin.range);
+export async function showEventRecord(sessions: TraceSessions, summary: SessionSummary, index: number, options: vscode.TextDocumentShowOptions = {}): Promise<vscode.TextEditor | undefined> {
+  const place = await sessions.engine.eventPlace(summary.key, summary.stamp, index);
+  return place && showPlace(summary, place, options);
+}
+
+/** Opens an event's file at its record, the record highlighted and its start centred. */
+async function showPlace(summary: SessionSummary, place: EventPlace, options: vscode.TextDocumentShowOptions): Promise<vscode.TextEditor | undefined> {
+  const range = toRange(place.range);
   const start = range.start;
-  const editor = origin.file
-    ? await openTracePath(origin.file, snapshot.path, { line: start.line + 1, column: start.character + 1 }, options)
-    : await vscode.window.showTextDocument(vscode.Uri.parse(snapshot.key), { ...options, selection: new vscode.Range(start, start) });
+  const editor = place.file
+    ? await openTracePath(place.file, summary.path, { line: start.line + 1, column: start.character + 1 }, options)
+    : await vscode.window.showTextDocument(vscode.Uri.parse(summary.key), { ...options, selection: new vscode.Range(start, start) });
   if (!editor) return undefined;
   // the record highlighted, the cursor at its start, the start centred (a 60,000-character line must not scroll sideways)
   editor.selection = new vscode.Selection(range.end, range.start);

@@ -4,8 +4,7 @@
  * for its sub-agent files.
  */
 import * as vscode from 'vscode';
-import type { TraceSnapshot } from '../session/snapshot';
-import { canonicalType } from '../trace/schema';
+import type { SessionSummary } from '../session/summary';
 import type { TraceSessions } from './trace-sessions';
 
 export class TraceStatusBar implements vscode.Disposable {
@@ -23,16 +22,16 @@ export class TraceStatusBar implements vscode.Disposable {
 
   private async update(): Promise<void> {
     const editor = vscode.window.activeTextEditor;
-    if (editor) await this.sessions.forDocument(editor.document);
+    if (editor) await this.sessions.forDocument(editor.document).catch(() => undefined);
     const found = editor && this.sessions.containing(editor.document.uri);
     if (!found) {
       this.item.hide();
       return;
     }
-    const growing = this.sessions.isGrowing(vscode.Uri.parse(found.snapshot.key));
-    this.item.text = `${growing ? '$(pulse) ' : '$(type-hierarchy-sub) '}${summaryText(found.snapshot)}${growing ? ' · in progress' : ''}`;
+    const growing = this.sessions.isGrowing(vscode.Uri.parse(found.summary.key));
+    this.item.text = `${growing ? '$(pulse) ' : '$(type-hierarchy-sub) '}${summaryText(found.summary)}${growing ? ' · in progress' : ''}`;
     this.item.tooltip = growing ? 'otrace: the trace is still being written (lines appended in the last two minutes). Click to open its graph.' : 'otrace: open the trace graph';
-    this.item.command = { title: 'Open Trace Graph', command: 'otrace.openGraphToSide', arguments: [vscode.Uri.parse(found.snapshot.key)] };
+    this.item.command = { title: 'Open Trace Graph', command: 'otrace.openGraphToSide', arguments: [vscode.Uri.parse(found.summary.key)] };
     this.item.show();
   }
 
@@ -42,11 +41,8 @@ export class TraceStatusBar implements vscode.Disposable {
 }
 
 /** `otrace: 35 events · 6 agents · 1 stop · 2 loops` (counts only: no trace text). */
-export function summaryText(snapshot: TraceSnapshot): string {
-  const events = snapshot.loaded.trace.events;
-  const agents = new Set(events.map((e) => e.agent)).size;
-  const stops = events.filter((e) => canonicalType(e.type) === 'stop').length;
-  const loops = snapshot.analysis?.loops.length ?? 0;
+export function summaryText(summary: SessionSummary): string {
+  const { events, agents, stops, loops } = summary.counts;
   const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
-  return `otrace: ${plural(events.length, 'event')} · ${plural(agents, 'agent')} · ${plural(stops, 'stop')} · ${plural(loops, 'loop')}`;
+  return `otrace: ${plural(events, 'event')} · ${plural(agents, 'agent')} · ${plural(stops, 'stop')} · ${plural(loops, 'loop')}`;
 }

@@ -1,63 +1,64 @@
 /**
- * One cached session per trace file: the {@link TraceSnapshot} (parse + analysis) of its current
- * text, computed by a {@link TraceEngine} (async: a worker can take it over), refreshed when the
- * document is edited (debounced) or the file changes on disk, and published to the Problems panel:
- * reader problems and analysis findings, at their ranges, with the finding's other events as
- * related information.
+ * One session per trace file, computed by a {@link TraceEngine} (in the extension, a worker
+ * thread: no parse, import or analysis runs on the extension host thread). The host keeps only
+ * each session's {@link SessionSummary} and asks the engine the rest. Sessions are read again when
+ * the document is edited (debounced), when VS Code reloads it from disk, or when a file of the
+ * session changes on disk; a load over a second shows a cancellable progress notification. The
+ * summary's Problems (reader problems and analysis findings, capped per file) are published.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { capDiagnostics } from '../session/diagnostic-cap';
-import { InProcessEngine, type TraceEngine } from '../session/engine';
-import type { TraceSnapshot } from '../session/snapshot';
-import { detectFormat, type FileAccess } from '../trace/formats';
-import { LiveFiles } from '../trace/live-files';
-import { globMatches } from '../trace/mapping';
-import { chooseMapping } from '../trace/mapping-choice';
+import type { TraceEngine } from '../session/engine';
+import type { SessionSummary, SessionDiagnostic } from '../session/summary';
+import type { LoadProgress } from '../session/worker-protocol';
+import { globMatches } from '../trace/glob';
+import type { Problem } from '../trace/model';
 import type { MappingProvider } from './mapping-files';
-import type { Origin, Problem } from '../trace/model';
+import { escapeForMessage } from './markdown';
 
 const TRACE_NAME = /\.otrace\.jsonl?$/;
 /** Wait this long after the last keystroke before reading an edited trace again (ms). */
-const EDIT_DEBOUNCE_MS = 300;
+const EDIT_DEBOUNCE_MS = 250;
 /** A session whose files grew this recently (ms) is shown as a run in progress. */
 const LIVE_WINDOW_MS = 120_000;
-/** Related locations listed per finding in the Problems panel. */
-const MAX_RELATED = 20;
+/** A load that takes longer than this (ms) shows a progress notification. */
+const PROGRESS_AFTER_MS = 1000;
 
-/** Caches trace sessions by URI and keeps their diagnostics up to date. */
+/** Caches trace session summaries by URI and keeps their diagnostics up to date. */
 export class TraceSessions implements vscode.Disposable {
-  private readonly snapshots = new Map<string, TraceSnapshot>();
-  private readonly pending = new Map<string, { version: number; promise: Promise<TraceSnapshot | undefined> }>();
+  private readonly summaries = new Map<string, SessionSummary>();
+  private readonly pending = new Map<string, { version: number; promise: Promise<SessionSummary | undefined> }>();
+  /** Per document, whether it is a trace (by name, mapping or content), for its version. */
+  private readonly traceChecks = new Map<string, { version: number; result: Promise<boolean> }>();
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly watchers = new Map<string, vscode.Disposable>();
-  /** Per session on disk: its files as read, followed as they grow (only appended bytes are read again). */
-  private readonly live = new Map<string, LiveFiles>();
   /** When each session's files last grew on disk (Date.now()). */
   private readonly grewAt = new Map<string, number>();
   /** Files (URI strings) each session published diagnostics to, to clear them later. */
   private readonly published = new Map<string, string[]>();
   private readonly diagnostics = vscode.languages.createDiagnosticCollection('otrace');
-  private readonly changed = new vscode.EventEmitter<TraceSnapshot>();
-  /** Fires with a session's new snapshot after its trace was read again. */
+  private readonly changed = new vscode.EventEmitter<SessionSummary>();
+  /** Fires with a session's new summary after its trace was read again. */
   readonly onDidChange = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [this.diagnostics, this.changed];
 
   /**
-   * @param engine computes snapshots and answers the graph's window requests (the graph view asks it directly).
+   * @param engine loads the sessions and answers every question about them (the views ask it directly).
    * @param mappings the mapping files that may read a trace (settings, then workspace), when the editor has them.
    */
   constructor(
-    readonly engine: TraceEngine = new InProcessEngine(),
+    readonly engine: TraceEngine,
     private readonly mappings?: MappingProvider,
   ) {
     if (mappings) this.disposables.push(mappings.onDidChange((paths) => this.mappingsChanged(paths)));
+    const stopListening = engine.onDidRestart(() => this.restarted());
     this.disposables.push(
+      { dispose: stopListening },
       vscode.workspace.onDidOpenTextDocument((d) => void this.refresh(d)),
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.contentChanges.length === 0) return;
         // A clean document changed by no edit, undo or redo: VS Code reloaded it from disk.
-        if (e.reason === undefined && !e.document.isDirty) this.noteGrowth(e.document.uri.toString(), 'appended');
+        if (e.reason === undefined && !e.document.isDirty) this.grewAt.set(e.document.uri.toString(), Date.now());
         this.refreshLater(e.document);
       }),
       vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri)),
@@ -66,14 +67,20 @@ export class TraceSessions implements vscode.Disposable {
   }
 
   /** True when the document is a trace file: by name, by a mapping file that applies to it, or (JSON/JSONL) by content. */
-  isTrace(document: vscode.TextDocument): boolean {
-    if (TRACE_NAME.test(document.fileName)) return true;
-    const head = () => document.getText(new vscode.Range(0, 0, Math.min(document.lineCount, 50), 0));
-    const sources = this.mappings?.sources() ?? [];
-    if (sources.length && !document.fileName.endsWith('.otrace-map.json') && chooseMapping(sources, head(), document.fileName)) return true;
-    if (!['json', 'jsonl', 'jsonc'].includes(document.languageId) && !/\.jsonl?$/.test(document.fileName)) return false;
-    if (!vscode.workspace.getConfiguration('otrace').get<boolean>('detectByContent', true)) return false;
-    return detectFormat(head(), document.fileName) !== undefined;
+  isTrace(document: vscode.TextDocument): Promise<boolean> {
+    if (TRACE_NAME.test(document.fileName)) return Promise.resolve(true);
+    const key = document.uri.toString();
+    const known = this.traceChecks.get(key);
+    if (known && known.version === document.version) return known.result;
+    const name = document.fileName;
+    const mayMap = !name.endsWith('.otrace-map.json') && (this.mappings?.sources() ?? []).some((s) => !!s.glob && globMatches(s.glob, name));
+    const json = ['json', 'jsonl', 'jsonc'].includes(document.languageId) || /\.jsonl?$/.test(name);
+    const byContent = json && vscode.workspace.getConfiguration('otrace').get<boolean>('detectByContent', true);
+    if (!mayMap && !byContent) return Promise.resolve(false);
+    const head = document.getText(new vscode.Range(0, 0, Math.min(document.lineCount, 50), 0));
+    const result = this.engine.detect(head, name, byContent).catch(() => false);
+    this.traceChecks.set(key, { version: document.version, result });
+    return result;
   }
 
   /**
@@ -82,58 +89,81 @@ export class TraceSessions implements vscode.Disposable {
    * open documents that a mapping now makes traces.
    */
   private mappingsChanged(paths: ReadonlySet<string>): void {
+    this.traceChecks.clear();
     const sources = this.mappings?.sources() ?? [];
     const affects = (fsPath: string, mappingPath: string | undefined): boolean =>
       (mappingPath !== undefined && paths.has(mappingPath)) || sources.some((s) => paths.has(s.path) && !!s.glob && globMatches(s.glob, fsPath));
-    for (const snapshot of [...this.snapshots.values()]) {
-      if (!affects(snapshot.path, snapshot.loaded.mappingPath)) continue;
-      this.snapshots.delete(snapshot.key);
-      const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === snapshot.key);
-      if (open) void this.forDocument(open);
-      else void this.forUri(vscode.Uri.parse(snapshot.key)).catch(() => undefined);
+    for (const summary of [...this.summaries.values()]) {
+      if (affects(summary.path, summary.mappingPath)) void this.reload(summary.key, { force: true });
     }
     for (const d of vscode.workspace.textDocuments) {
-      if (!this.snapshots.has(d.uri.toString()) && !this.pending.has(d.uri.toString()) && affects(d.uri.fsPath, undefined)) void this.refresh(d);
+      if (!this.summaries.has(d.uri.toString()) && !this.pending.has(d.uri.toString()) && affects(d.uri.fsPath, undefined)) void this.refresh(d);
     }
+  }
+
+  /** The engine lost its sessions (its worker was started again): every session is read again. */
+  private restarted(): void {
+    const keys = [...this.summaries.keys()];
+    this.summaries.clear();
+    this.pending.clear();
+    this.traceChecks.clear();
+    for (const key of keys) void this.reload(key, {});
+  }
+
+  /** Reads a session again: from its open document when there is one, else from its file. */
+  private reload(key: string, options: { force?: boolean; changed?: string[] }): Promise<SessionSummary | undefined> {
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
+    const uri = open?.uri ?? vscode.Uri.parse(key);
+    if (!open && uri.scheme !== 'file') {
+      this.summaries.delete(key);
+      return this.forUri(uri).catch(() => undefined); // read through VS Code's file system
+    }
+    return this.load(key, open ? open.version : -1, uri, open ? textToSend(open) : undefined, options).catch(() => undefined);
   }
 
   /** Every session read so far. */
-  all(): TraceSnapshot[] {
-    return [...this.snapshots.values()];
+  all(): SessionSummary[] {
+    return [...this.summaries.values()];
   }
 
-  /** The cached snapshot of a trace, whatever its version (undefined when never read). */
-  peek(uri: vscode.Uri): TraceSnapshot | undefined {
-    return this.snapshots.get(uri.toString());
+  /** The summary of a trace, whatever its version (undefined when never read). */
+  peek(uri: vscode.Uri): SessionSummary | undefined {
+    return this.summaries.get(uri.toString());
   }
 
   /** The session of an open document at its current version, or undefined when it is no trace. */
-  forDocument(document: vscode.TextDocument): Promise<TraceSnapshot | undefined> {
+  async forDocument(document: vscode.TextDocument): Promise<SessionSummary | undefined> {
     const key = document.uri.toString();
-    const cached = this.snapshots.get(key);
-    if (cached && cached.version === document.version) return Promise.resolve(cached);
-    const running = this.pending.get(key);
-    if (running && running.version === document.version) return running.promise;
-    if (!this.isTrace(document)) return Promise.resolve(undefined);
+    const current = () => {
+      const cached = this.summaries.get(key);
+      if (cached && cached.version === document.version) return cached;
+      const running = this.pending.get(key);
+      return running && running.version === document.version ? running.promise : undefined;
+    };
+    const known = current();
+    if (known) return known;
+    if (!(await this.isTrace(document))) return undefined;
+    const now = current();
+    if (now) return now;
     // A sub-agent file of an open session shows that session (its own parse would hide the rest of the run).
     const parent = this.parentOf(document.uri);
-    if (parent) return Promise.resolve(parent.snapshot);
-    return this.load(key, document.version, document.uri, document.getText());
+    if (parent) return parent.summary;
+    return this.load(key, document.version, document.uri, textToSend(document), {});
   }
 
   /** The session of a file: from its open document when there is one, else read from disk (and watched). */
-  async forUri(uri: vscode.Uri): Promise<TraceSnapshot> {
+  async forUri(uri: vscode.Uri): Promise<SessionSummary | undefined> {
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     const fromDocument = open && (await this.forDocument(open));
     if (fromDocument) return fromDocument;
     const key = uri.toString();
-    const cached = this.snapshots.get(key);
+    const cached = this.summaries.get(key);
     if (cached && !open) return cached;
+    const running = this.pending.get(key);
+    if (running && running.version === -1) return running.promise;
     this.watch(uri);
-    const files = this.filesOf(key, uri);
-    const text = files ? files.readText(uri.fsPath) : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-    if (text === undefined) throw new Error(`cannot read ${uri.fsPath}`);
-    return (await this.load(key, -1, uri, text))!;
+    const text = uri.scheme === 'file' ? undefined : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    return this.load(key, -1, uri, text, {});
   }
 
   /**
@@ -145,68 +175,103 @@ export class TraceSessions implements vscode.Disposable {
     return at !== undefined && Date.now() - at < LIVE_WINDOW_MS;
   }
 
-  private noteGrowth(key: string, change: string | undefined): void {
-    if (change === 'appended') this.grewAt.set(key, Date.now());
-    else this.grewAt.delete(key);
-  }
-
-  /** Bytes read from disk for a session so far (its trace file when not open as a document, and the files it pulls in). */
+  /** Bytes read from disk for a session so far (its trace file when not open with edits, and the files it pulls in). */
   bytesRead(uri: vscode.Uri): number {
-    return this.live.get(uri.toString())?.bytesRead ?? 0;
+    return this.summaries.get(uri.toString())?.bytesRead ?? 0;
   }
 
-  /** The files of a session on the local disk, followed as they grow; undefined for other schemes. */
-  private filesOf(key: string, uri: vscode.Uri): LiveFiles | undefined {
-    if (uri.scheme !== 'file') return undefined;
-    let files = this.live.get(key);
-    if (!files) this.live.set(key, (files = new LiveFiles()));
-    return files;
+  /** The first `max` events and edges of a session, and its problems' messages (for tests; never a whole large trace). */
+  async inspect(uri: vscode.Uri, max = 10_000): Promise<Awaited<ReturnType<TraceEngine['inspect']>>> {
+    const summary = this.summaries.get(uri.toString());
+    return summary && this.engine.inspect(summary.key, summary.stamp, max);
   }
 
   /**
    * The session a file belongs to and the file's key inside it (`''` for the trace file itself,
    * else the origin `file` of a sub-agent transcript), among the sessions read so far.
    */
-  containing(uri: vscode.Uri): { snapshot: TraceSnapshot; file: string } | undefined {
-    return this.parentOf(uri) ?? (this.snapshots.has(uri.toString()) ? { snapshot: this.snapshots.get(uri.toString())!, file: '' } : undefined);
+  containing(uri: vscode.Uri): { summary: SessionSummary; file: string } | undefined {
+    const own = this.summaries.get(uri.toString());
+    return this.parentOf(uri) ?? (own ? { summary: own, file: '' } : undefined);
   }
 
   /** The session that read this file as one of its parts (a sub-agent transcript), if one is open. */
-  private parentOf(uri: vscode.Uri): { snapshot: TraceSnapshot; file: string } | undefined {
-    for (const snapshot of this.snapshots.values()) {
-      if (snapshot.key === uri.toString()) continue;
-      for (const file of snapshot.byFile.keys()) {
-        if (file && path.resolve(path.dirname(snapshot.path), file) === uri.fsPath) return { snapshot, file };
+  private parentOf(uri: vscode.Uri): { summary: SessionSummary; file: string } | undefined {
+    for (const summary of this.summaries.values()) {
+      if (summary.key === uri.toString()) continue;
+      for (const file of summary.files) {
+        if (file && path.resolve(path.dirname(summary.path), file) === uri.fsPath) return { summary, file };
       }
     }
     return undefined;
   }
 
-  /** The URI of the file an event came from (the trace file, or a sub-agent file next to it). */
-  fileOf(snapshot: TraceSnapshot, origin: Origin | undefined): vscode.Uri {
-    const trace = vscode.Uri.parse(snapshot.key);
-    return origin?.file ? vscode.Uri.file(path.resolve(path.dirname(snapshot.path), origin.file)) : trace;
+  /** The URI of a file of a session: `''` is the trace file, else an origin's `file` (a sub-agent file next to it) or an absolute path. */
+  fileOf(summary: SessionSummary, file: string | undefined): vscode.Uri {
+    return file ? vscode.Uri.file(path.resolve(path.dirname(summary.path), file)) : vscode.Uri.parse(summary.key);
   }
 
-  private load(key: string, version: number, uri: vscode.Uri, text: string): Promise<TraceSnapshot | undefined> {
-    const promise = this.engine
-      .load({ key, version, path: uri.fsPath, text, files: this.filesOf(key, uri) as FileAccess | undefined, mappings: this.mappings?.sources() })
-      .then((snapshot) => {
-        if (this.pending.get(key)?.promise !== promise) return snapshot; // a newer version is on its way
-        this.pending.delete(key);
-        this.snapshots.set(key, snapshot);
-        this.watchParts(snapshot);
-        this.publish(snapshot);
-        this.changed.fire(snapshot);
-        return snapshot;
-      });
+  private load(key: string, version: number, uri: vscode.Uri, text: string | undefined, options: { force?: boolean; changed?: string[] }): Promise<SessionSummary | undefined> {
+    let report: ((p: LoadProgress) => void) | undefined;
+    let last: LoadProgress | undefined;
+    const request = { key, version, path: uri.fsPath, text, local: uri.scheme === 'file', ...options };
+    const promise: Promise<SessionSummary | undefined> = this.engine
+      .load(request, (p) => {
+        last = p;
+        report?.(p);
+      })
+      .then(
+        (summary) => {
+          // superseded by a newer version (its promise answers), or cancelled (the session stays as it was)
+          if (this.pending.get(key)?.promise !== promise) return this.pending.get(key)?.promise ?? this.summaries.get(key);
+          this.pending.delete(key);
+          if (!summary) return this.summaries.get(key);
+          this.loaded(summary);
+          return summary;
+        },
+        (err: Error) => {
+          if (this.pending.get(key)?.promise === promise) this.pending.delete(key);
+          throw err;
+        },
+      );
     this.pending.set(key, { version, promise });
+    this.showProgressAfter(key, uri, promise, (f) => {
+      report = f;
+      if (last) f(last);
+    });
     return promise;
   }
 
-  private refresh(document: vscode.TextDocument): Promise<TraceSnapshot | undefined> {
+  /** A load finished: keeps the summary; when the trace changed, publishes it and tells the views. */
+  private loaded(summary: SessionSummary): void {
+    const previous = this.summaries.get(summary.key);
+    this.summaries.set(summary.key, summary);
+    if (summary.grew) this.grewAt.set(summary.key, Date.now());
+    if (previous?.stamp === summary.stamp) return; // nothing on disk changed
+    this.watchParts(summary);
+    this.publish(summary);
+    this.changed.fire(summary);
+  }
+
+  /** After {@link PROGRESS_AFTER_MS}, a cancellable notification with the load's phase until it ends. */
+  private showProgressAfter(key: string, uri: vscode.Uri, promise: Promise<unknown>, listen: (report: (p: LoadProgress) => void) => void): void {
+    const timer = setTimeout(() => {
+      void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `otrace: ${escapeForMessage(path.basename(uri.fsPath))}`, cancellable: true }, (progress, token) => {
+        token.onCancellationRequested(() => this.engine.cancel(key));
+        listen((p) => progress.report({ message: p.message }));
+        return promise.then(
+          () => undefined,
+          () => undefined,
+        );
+      });
+    }, PROGRESS_AFTER_MS);
+    const clear = () => clearTimeout(timer);
+    promise.then(clear, clear);
+  }
+
+  private refresh(document: vscode.TextDocument): Promise<SessionSummary | undefined> {
     if (!['file', 'untitled', 'vscode-remote'].includes(document.uri.scheme)) return Promise.resolve(undefined);
-    return this.forDocument(document);
+    return this.forDocument(document).catch(() => undefined);
   }
 
   private refreshLater(document: vscode.TextDocument): void {
@@ -222,8 +287,8 @@ export class TraceSessions implements vscode.Disposable {
   }
 
   /**
-   * Follows a file that is not open as a document: when it changes on disk, reads what was appended
-   * (or the whole file, when it was rewritten) and reads the session again from memory.
+   * Follows a file that is not open as a document: when it changes on disk, the engine reads what
+   * was appended (or the whole file, when it was rewritten) and reads the session again.
    */
   private watch(uri: vscode.Uri): void {
     const key = uri.toString();
@@ -231,11 +296,7 @@ export class TraceSessions implements vscode.Disposable {
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(uri.fsPath)), path.basename(uri.fsPath)));
     const reread = () => {
       if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === key)) return; // the document path handles it
-      const change = this.filesOf(key, uri)?.refresh(uri.fsPath);
-      if (change === 'unchanged') return;
-      this.noteGrowth(key, change);
-      this.snapshots.delete(key);
-      void this.forUri(uri).catch(() => undefined);
+      void this.load(key, -1, uri, undefined, { changed: [uri.fsPath] }).catch(() => undefined);
     };
     watcher.onDidChange(reread);
     watcher.onDidCreate(reread);
@@ -245,22 +306,14 @@ export class TraceSessions implements vscode.Disposable {
   /**
    * Watches the other files a session was read from (Claude Code sub-agent transcripts) and the
    * folder named like the trace file, where new ones appear (`<session>/subagents/*.jsonl`): when
-   * one changes, its appended lines are read and the session is read again; a new one is read whole.
+   * one changes, the engine reads its appended lines and the session again; a new one is read whole.
    */
-  private watchParts(snapshot: TraceSnapshot): void {
-    const trace = vscode.Uri.parse(snapshot.key);
+  private watchParts(summary: SessionSummary): void {
+    const trace = vscode.Uri.parse(summary.key);
     if (trace.scheme !== 'file') return;
-    const dir = path.dirname(snapshot.path);
+    const dir = path.dirname(summary.path);
     const reread = (changed: vscode.Uri) => {
-      const files = this.filesOf(snapshot.key, trace);
-      if (changed.fsPath === snapshot.path) return;
-      const change = files?.refresh(changed.fsPath);
-      if (change === 'unchanged') return;
-      this.noteGrowth(snapshot.key, change);
-      this.snapshots.delete(snapshot.key);
-      const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === snapshot.key);
-      if (open) void this.forDocument(open);
-      else void this.forUri(trace).catch(() => undefined);
+      if (changed.fsPath !== summary.path) void this.reload(summary.key, { changed: [changed.fsPath] });
     };
     const watchPattern = (id: string, pattern: vscode.RelativePattern) => {
       if (this.watchers.has(id)) return;
@@ -269,22 +322,22 @@ export class TraceSessions implements vscode.Disposable {
       watcher.onDidCreate(reread);
       this.watchers.set(id, watcher);
     };
-    const stem = path.basename(snapshot.path).replace(/\.[^.]*$/, '');
-    watchPattern(`${snapshot.key} ${stem}/**`, new vscode.RelativePattern(vscode.Uri.file(dir), `${stem}/**/*.jsonl`));
-    for (const file of snapshot.byFile.keys()) {
+    const stem = path.basename(summary.path).replace(/\.[^.]*$/, '');
+    watchPattern(`${summary.key} ${stem}/**`, new vscode.RelativePattern(vscode.Uri.file(dir), `${stem}/**/*.jsonl`));
+    for (const file of summary.files) {
       if (!file) continue;
       const part = vscode.Uri.file(path.resolve(dir, file));
       if (!path.relative(path.join(dir, stem), part.fsPath).startsWith('..')) continue; // the folder's watcher has it
-      watchPattern(`${snapshot.key} ${part.toString()}`, new vscode.RelativePattern(vscode.Uri.file(path.dirname(part.fsPath)), path.basename(part.fsPath)));
+      watchPattern(`${summary.key} ${part.toString()}`, new vscode.RelativePattern(vscode.Uri.file(path.dirname(part.fsPath)), path.basename(part.fsPath)));
     }
   }
 
   private forget(uri: vscode.Uri): void {
     const key = uri.toString();
+    this.traceChecks.delete(key);
     if (this.watchers.has(key)) return; // a graph still shows it from disk
-    this.snapshots.delete(key);
+    this.summaries.delete(key);
     this.pending.delete(key);
-    this.live.delete(key);
     this.grewAt.delete(key);
     this.engine.release(key);
     for (const [id, watcher] of this.watchers) {
@@ -296,45 +349,17 @@ export class TraceSessions implements vscode.Disposable {
     this.published.delete(key);
   }
 
-  /** Problems and findings become diagnostics on the file they are in (a sub-agent file has its own). */
-  private publish(snapshot: TraceSnapshot): void {
-    const trace = vscode.Uri.parse(snapshot.key);
-    const byFile = new Map<string, vscode.Diagnostic[]>([[trace.toString(), []]]);
-    const add = (uri: vscode.Uri, d: vscode.Diagnostic) => {
-      d.source = 'otrace';
-      const list = byFile.get(uri.toString()) ?? [];
-      list.push(d);
-      byFile.set(uri.toString(), list);
-    };
-    for (const p of snapshot.loaded.problems) {
-      const file = p.file ? vscode.Uri.file(path.resolve(path.dirname(snapshot.path), p.file)) : trace;
-      add(file, new vscode.Diagnostic(toRange(p.range), p.message, SEVERITY[p.severity]));
+  /** The summary's Problems, on the file each is in (a sub-agent file has its own); the engine capped them per file. */
+  private publish(summary: SessionSummary): void {
+    const uriOf = (file: string) => (file ? vscode.Uri.file(file) : vscode.Uri.parse(summary.key));
+    const files: string[] = [];
+    for (const { file, items } of summary.diagnostics) {
+      const uri = uriOf(file);
+      files.push(uri.toString());
+      this.diagnostics.set(uri, items.map((d) => toDiagnostic(d, uriOf)));
     }
-    const origins = snapshot.loaded.eventOrigins;
-    for (const f of snapshot.findings) {
-      if (f.mode === 'ok') continue; // a sound stop is no problem: decorations and hovers show it
-      const main = origins[f.events[0]];
-      if (!main) continue;
-      const d = new vscode.Diagnostic(toRange(main.range), `${KIND_LABEL[f.kind]}: ${f.message}`, SEVERITY[f.severity]);
-      d.code = f.kind;
-      d.relatedInformation = f.events
-        .slice(1, MAX_RELATED + 1)
-        .filter((i) => origins[i])
-        .map((i) => new vscode.DiagnosticRelatedInformation(new vscode.Location(this.fileOf(snapshot, origins[i]), toRange(origins[i]!.range)), `${snapshot.loaded.trace.events[i].id} (${KIND_LABEL[f.kind]})`));
-      add(this.fileOf(snapshot, main), d);
-    }
-    for (const old of this.published.get(snapshot.key) ?? []) if (!byFile.has(old)) this.diagnostics.delete(vscode.Uri.parse(old));
-    for (const [file, list] of byFile) {
-      // the first 1,000 per file and one summary of the rest (session/diagnostic-cap.ts)
-      const { shown, summary } = capDiagnostics(list, (d) => ({ severity: SEVERITY_OF.get(d.severity) ?? 'info', range: fromRange(d.range) }));
-      if (summary) {
-        const d = new vscode.Diagnostic(toRange(summary.range), summary.message, SEVERITY[summary.severity]);
-        d.source = 'otrace';
-        shown.push(d);
-      }
-      this.diagnostics.set(vscode.Uri.parse(file), shown);
-    }
-    this.published.set(snapshot.key, [...byFile.keys()]);
+    for (const old of this.published.get(summary.key) ?? []) if (!files.includes(old)) this.diagnostics.delete(vscode.Uri.parse(old));
+    this.published.set(summary.key, files);
   }
 
   dispose(): void {
@@ -345,7 +370,10 @@ export class TraceSessions implements vscode.Disposable {
   }
 }
 
-const KIND_LABEL: Record<string, string> = { stop: 'stop', loop: 'loop', blame: 'blame', best_stop: 'best stop' };
+/** The text the engine needs of an open document: none when the file on disk is the same (the engine reads it there). */
+function textToSend(document: vscode.TextDocument): string | undefined {
+  return document.isDirty || document.uri.scheme !== 'file' ? document.getText() : undefined;
+}
 
 const SEVERITY: Record<Problem['severity'], vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -353,18 +381,15 @@ const SEVERITY: Record<Problem['severity'], vscode.DiagnosticSeverity> = {
   info: vscode.DiagnosticSeverity.Information,
 };
 
-/** A model range as a VS Code range (both 0-based). */
-const SEVERITY_OF = new Map<vscode.DiagnosticSeverity, Problem['severity']>([
-  [vscode.DiagnosticSeverity.Error, 'error'],
-  [vscode.DiagnosticSeverity.Warning, 'warning'],
-  [vscode.DiagnosticSeverity.Information, 'info'],
-  [vscode.DiagnosticSeverity.Hint, 'info'],
-]);
-
-function fromRange(r: vscode.Range): Problem['range'] {
-  return { start: { line: r.start.line, character: r.start.character }, end: { line: r.end.line, character: r.end.character } };
+function toDiagnostic(d: SessionDiagnostic, uriOf: (file: string) => vscode.Uri): vscode.Diagnostic {
+  const out = new vscode.Diagnostic(toRange(d.range), d.message, SEVERITY[d.severity]);
+  out.source = 'otrace';
+  if (d.code) out.code = d.code;
+  if (d.related) out.relatedInformation = d.related.map((r) => new vscode.DiagnosticRelatedInformation(new vscode.Location(uriOf(r.file), toRange(r.range)), r.message));
+  return out;
 }
 
+/** A model range as a VS Code range (both 0-based). */
 export function toRange(r: Problem['range']): vscode.Range {
   return new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
 }

@@ -48,7 +48,7 @@ export class GraphPanels implements vscode.Disposable, vscode.CustomReadonlyEdit
     private readonly sessions: TraceSessions,
     private readonly selection: SelectionService,
   ) {
-    this.disposables.push(vscode.window.onDidChangeActiveTextEditor((editor) => this.followEditor(editor)));
+    this.disposables.push(vscode.window.onDidChangeActiveTextEditor((editor) => void this.followEditor(editor)));
   }
 
   /** Opens (or reveals) the graph of `uri` beside the active editor: the following panel shows it, unless a locked panel has it. Returns the panel. */
@@ -119,13 +119,13 @@ export class GraphPanels implements vscode.Disposable, vscode.CustomReadonlyEdit
   }
 
   /** The following panel shows the trace of the newly active editor, unless that file belongs to the shown trace or a locked panel shows it. */
-  private followEditor(editor: vscode.TextEditor | undefined): void {
+  private async followEditor(editor: vscode.TextEditor | undefined): Promise<void> {
     const f = this.following;
     if (!f || !editor) return;
     const uri = editor.document.uri;
     if (uri.toString() === f.view.traceUri.toString() || this.side.has(uri.toString())) return;
-    if (f.view.owns(uri) || !this.sessions.isTrace(editor.document)) return;
-    f.view.show(uri);
+    if (f.view.owns(uri) || !(await this.sessions.isTrace(editor.document))) return;
+    if (this.following === f && vscode.window.activeTextEditor === editor) f.view.show(uri);
   }
 
   /** The graph view that follows the active trace, if open (for tests and commands). */

@@ -12,7 +12,7 @@ import type { SelectionService } from '../editor/selection';
 import { showEventRecord } from '../editor/source-command';
 import type { TraceSessions } from '../editor/trace-sessions';
 import type { GraphCommand, HostMessage, WebviewMessage } from '../protocol';
-import type { TraceSnapshot } from '../session/snapshot';
+import type { SessionSummary } from '../session/summary';
 import { markStart, reportPainted } from '../start-report';
 
 /** Webview options for graph panels: scripts on, resources only from dist/ and media/. */
@@ -26,7 +26,7 @@ export function graphWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOpt
 
 /** Shows the trace at `uri` in `panel` and keeps it current while the panel lives. */
 export class GraphView implements vscode.Disposable {
-  private snapshot: TraceSnapshot | undefined;
+  private summary: SessionSummary | undefined;
   private ready = false;
   /** Messages asked for before the webview had its trace (explain, showLane): sent right after it. */
   private queued: HostMessage[] = [];
@@ -52,9 +52,9 @@ export class GraphView implements vscode.Disposable {
     panel.webview.html = this.html();
     this.disposables.push(
       panel.webview.onDidReceiveMessage((m: WebviewMessage) => this.onMessage(m)),
-      sessions.onDidChange((snapshot) => {
-        if (snapshot.key === this.uri.toString()) {
-          this.setSnapshot(snapshot);
+      sessions.onDidChange((summary) => {
+        if (summary.key === this.uri.toString()) {
+          this.setSummary(summary);
           void this.send();
         }
       }),
@@ -78,7 +78,7 @@ export class GraphView implements vscode.Disposable {
 
   /** Posts now when the webview shows the trace, else right after it does. */
   private postWhenShown(message: HostMessage): void {
-    if (this.ready && this.snapshot) this.post(message);
+    if (this.ready && this.summary) this.post(message);
     else this.queued.push(message);
   }
 
@@ -86,7 +86,7 @@ export class GraphView implements vscode.Disposable {
   show(uri: vscode.Uri): void {
     if (uri.toString() === this.uri.toString()) return;
     this.uri = uri;
-    this.snapshot = undefined;
+    this.summary = undefined;
     this.files = new Set();
     this.panel.title = `Graph: ${path.basename(uri.fsPath)}`;
     this.post({ type: 'loading', title: path.basename(uri.fsPath) });
@@ -105,10 +105,10 @@ export class GraphView implements vscode.Disposable {
     this.post({ type: 'locked', locked });
   }
 
-  private setSnapshot(snapshot: TraceSnapshot): void {
-    this.snapshot = snapshot;
+  private setSummary(summary: SessionSummary): void {
+    this.summary = summary;
     const files = new Set<string>([this.uri.toString()]);
-    for (const origin of snapshot.loaded.eventOrigins) if (origin?.file) files.add(this.sessions.fileOf(snapshot, origin).toString());
+    for (const file of summary.files) if (file) files.add(this.sessions.fileOf(summary, file).toString());
     this.files = files;
   }
 
@@ -129,21 +129,21 @@ export class GraphView implements vscode.Disposable {
 
   private async reload(): Promise<void> {
     const uri = this.uri;
-    let snapshot: TraceSnapshot;
+    let summary: SessionSummary | undefined;
     try {
-      snapshot = await this.sessions.forUri(uri);
+      summary = await this.sessions.forUri(uri);
       markStart('trace loaded');
     } catch (err) {
       void vscode.window.showErrorMessage(`otrace: cannot read ${escapeForMessage(uri.fsPath)}: ${escapeForMessage((err as Error).message)}`);
       return;
     }
-    if (uri !== this.uri) return; // another trace was asked for meanwhile
-    this.setSnapshot(snapshot);
+    if (uri !== this.uri || !summary) return; // another trace was asked for meanwhile, or the load was cancelled
+    this.setSummary(summary);
     void this.send();
   }
 
   private async send(): Promise<void> {
-    if (!this.ready || !this.snapshot) return;
+    if (!this.ready || !this.summary) return;
     const key = this.uri.toString();
     const graph = await this.sessions.engine.graphOverview(key, path.basename(this.uri.fsPath));
     if (!graph || key !== this.uri.toString()) return;
@@ -208,7 +208,7 @@ export class GraphView implements vscode.Disposable {
 
   /** Opens the trace file (or the sub-agent file the event came from) at the event's record: the user asked to go there. */
   private async reveal(index: number): Promise<void> {
-    if (this.snapshot) await showEventRecord(this.snapshot, index, { viewColumn: this.otherColumn() });
+    if (this.summary) await showEventRecord(this.sessions, this.summary, index, { viewColumn: this.otherColumn() });
   }
 
   /** Asks where to save an export of the view and writes it; refuses the trace's own files. */
@@ -233,7 +233,7 @@ export class GraphView implements vscode.Disposable {
    * centred and selected, without focusing them (the graph keeps the keyboard) and without opening one.
    */
   private follow(index: number): void {
-    if (this.snapshot) showInVisibleEditors(this.sessions, this.snapshot, index, true);
+    if (this.summary) void showInVisibleEditors(this.sessions, this.summary, index, true);
   }
 
   /** The editor column beside the graph (the graph stays visible). */

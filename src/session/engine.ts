@@ -1,93 +1,38 @@
 /**
- * The engine that turns trace text into a {@link TraceSnapshot} and answers the graph's questions
- * about it (overview, windows, one event, find), behind an async interface so that a worker thread
- * can implement it later without changing its callers. Pure: no `vscode`.
+ * The engine behind the trace sessions: it reads and analyzes traces and answers the editor's and
+ * the graph's questions about them, behind an async interface. The extension uses a worker thread
+ * ({@link WorkerEngine} in src/session/worker-engine.ts), so no parse, import, analysis or graph
+ * window runs on the extension host thread; the CLI and unit tests can use the same code on their
+ * own thread (src/session/in-process-engine.ts). Types only.
  */
-import type { GraphNode, GraphOverview, GraphWindow, WindowRequest } from '../protocol';
-import type { FileAccess } from '../trace/formats';
-import { loadWithMappings, type MappingSource } from '../trace/mapping-choice';
-import '../trace/importers';
-import { findEvents, graphEvent, graphOverview, graphWindow, snapshotStamp } from './graph-window';
-import { makeSnapshot, type TraceSnapshot } from './snapshot';
+import type { SessionSummary } from './summary';
+import type { EngineCalls, LoadProgress, LoadRequest } from './worker-protocol';
 
-/** What to read: the text of one version of a trace file. */
-export interface LoadRequest {
-  /** Session key (the file's URI as a string). */
-  key: string;
-  /** Document version (-1 when read from disk). */
-  version: number;
-  /** File system path (for format detection by name and for sub-agent files next to it). */
-  path: string;
-  text: string;
-  /** Reads other files (sub-agent transcripts); undefined for files not on disk. */
-  files?: FileAccess;
-  /** Mapping files that may read it, in precedence order (src/trace/mapping-choice.ts); none: built-in formats only. */
-  mappings?: readonly MappingSource[];
-}
+export type { LoadRequest, LoadProgress } from './worker-protocol';
+
+/** The calls of {@link EngineCalls}, answered asynchronously. */
+export type AsyncCalls = { [M in keyof EngineCalls]: (...args: Parameters<EngineCalls[M]>) => Promise<ReturnType<EngineCalls[M]>> };
 
 /**
- * Computes snapshots and answers graph requests about the latest snapshot of a session.
- * Implementations: {@link InProcessEngine} now, a worker thread later. The graph methods answer
+ * Loads trace sessions and answers questions about their latest snapshots. Query methods answer
  * undefined when the session is unknown or its latest snapshot is not the one `stamp` names.
  */
-export interface TraceEngine {
-  /** Parses and analyzes one version of a trace. Never rejects on bad content (problems are in the snapshot). */
-  load(request: LoadRequest): Promise<TraceSnapshot>;
-  /** The overview of a session's latest snapshot (lanes, axis, findings, event columns); `title` is shown as is. */
-  graphOverview(key: string, title: string): Promise<GraphOverview | undefined>;
-  /** The nodes, run bars and edges of one axis range at one level of detail (see src/session/graph-window.ts). */
-  graphWindow(key: string, request: WindowRequest): Promise<GraphWindow | undefined>;
-  /** One event's node with its text and fields. */
-  graphEvent(key: string, stamp: number, index: number): Promise<GraphNode | undefined>;
-  /** Indices of the events whose id, label, agent or content contains `query`. */
-  findEvents(key: string, stamp: number, query: string): Promise<number[] | undefined>;
+export interface TraceEngine extends AsyncCalls {
+  /**
+   * Parses and analyzes one version of a trace (reading it from disk when the request has no text).
+   * Never rejects on bad content (problems are in the summary); rejects when the file cannot be read.
+   * @param onProgress receives each phase of the load as it starts.
+   * @returns the session summary, or undefined when a newer load of the session or a cancel superseded it.
+   */
+  load(request: LoadRequest, onProgress?: (p: LoadProgress) => void): Promise<SessionSummary | undefined>;
+  /** Stops a session's running load at its next phase. */
+  cancel(key: string): void;
   /** Forgets a session (its file was closed). */
   release(key: string): void;
+  /**
+   * Calls `listener` when the engine lost its sessions (its worker stopped and was started again):
+   * every session must be loaded again. Returns a function that removes the listener.
+   */
+  onDidRestart(listener: () => void): () => void;
   dispose(): void;
-}
-
-/** Runs parse, analysis and graph windows on the calling thread (the extension host today). */
-export class InProcessEngine implements TraceEngine {
-  /** The latest snapshot of each session. */
-  private readonly latest = new Map<string, TraceSnapshot>();
-
-  async load(request: LoadRequest): Promise<TraceSnapshot> {
-    const loaded = loadWithMappings(request.text, request.path, request.mappings ?? [], request.files);
-    const snapshot = makeSnapshot(request.key, request.version, request.path, loaded);
-    this.latest.set(request.key, snapshot);
-    return snapshot;
-  }
-
-  async graphOverview(key: string, title: string): Promise<GraphOverview | undefined> {
-    const s = this.latest.get(key);
-    return s && graphOverview(s, title);
-  }
-
-  async graphWindow(key: string, request: WindowRequest): Promise<GraphWindow | undefined> {
-    const s = this.at(key, request.stamp);
-    return s && graphWindow(s, request);
-  }
-
-  async graphEvent(key: string, stamp: number, index: number): Promise<GraphNode | undefined> {
-    const s = this.at(key, stamp);
-    return s && graphEvent(s, index);
-  }
-
-  async findEvents(key: string, stamp: number, query: string): Promise<number[] | undefined> {
-    const s = this.at(key, stamp);
-    return s && findEvents(s, query);
-  }
-
-  private at(key: string, stamp: number): TraceSnapshot | undefined {
-    const s = this.latest.get(key);
-    return s && snapshotStamp(s) === stamp ? s : undefined;
-  }
-
-  release(key: string): void {
-    this.latest.delete(key);
-  }
-
-  dispose(): void {
-    this.latest.clear();
-  }
 }

@@ -18,11 +18,14 @@
  */
 import type { Node } from 'jsonc-parser';
 import { firstJsonLines } from './formats';
+import { globRegExp } from './glob';
 import { isComplete, items, nodeRange, parseJsonDocument, properties, propertyOf, valueIn, type JsonDocument } from './json-positions';
 import { LineIndex, type LoadedTrace, type Problem } from './model';
 import { EVENT_TYPES, type TraceEvent } from './schema';
 import { ImportBuilder, baseName } from './importers/json-import';
 import { forEachDocument, text as asText, timeNs } from './importers/span-import';
+
+export { globMatches } from './glob';
 
 /** A parsed mapping file. Paths are dotted (`a.b.0.c`). */
 export interface TraceMapping {
@@ -121,20 +124,6 @@ export function pick(record: unknown, path: string | undefined): unknown {
     else return undefined;
   }
   return v;
-}
-
-/**
- * A file-name glob (`*`, `?`, `**`) as a RegExp over the path's last segments: `*.log.jsonl` matches
- * the file name, `runs/*.jsonl` a file in any `runs` folder, `**\/x.jsonl` x.jsonl in any folder.
- */
-function globRegExp(glob: string): RegExp {
-  const re = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*\//g, '\u0001').replace(/\*\*/g, '\u0000').replace(/\*/g, '[^/\\\\]*').replace(/\?/g, '[^/\\\\]').replace(/\u0001/g, '(?:.*[/\\\\])?').replace(/\u0000/g, '.*');
-  return new RegExp(`(^|[/\\\\])${re}$`);
-}
-
-/** True when `fileName` (a path) matches `glob` (see {@link mappingApplies} for the glob rules). */
-export function globMatches(glob: string, fileName: string): boolean {
-  return globRegExp(glob).test(fileName);
 }
 
 /** True when the mapping's glob matches `fileName` and its first record has every required field. */

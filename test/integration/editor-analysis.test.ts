@@ -91,10 +91,10 @@ describe('analysis in the trace text', function () {
     const ms = [...applied.get(vscode.Uri.file(SESSION).toString())!.values()].reduce((s, a) => s + a.ms, 0);
     testLog(`      setDecorations on the Claude Code session (${marks.length} marks near the view): ${ms.toFixed(1)} ms; open to marked ${Date.now() - started} ms`);
     // scroll to the last turn end of the main file: its mark is applied when it comes into view
-    const snapshot = api.sessions.peek(editor.document.uri)!;
-    const turnEnds = snapshot.findings.filter((f) => f.kind === 'stop' && !snapshot.loaded.eventOrigins[f.events[0]]!.file);
+    const summary = api.sessions.peek(editor.document.uri)!;
+    const turnEnds = summary.findings.filter((f) => f.kind === 'stop' && f.at && !f.at.file);
     assert.ok(turnEnds.length >= 2, 'the main session has several turn ends');
-    const last = snapshot.loaded.eventOrigins[turnEnds[turnEnds.length - 1].events[0]]!.range.start;
+    const last = turnEnds[turnEnds.length - 1].at!.range.start;
     editor.revealRange(new vscode.Range(last.line, 0, last.line, 0), vscode.TextEditorRevealType.InCenter);
     const mark = await until('the turn end mark after scrolling', () => marksOf(SESSION).find((m) => m[0] === last.line && m[2].startsWith('■')));
     assert.equal(mark[1], last.character);

@@ -58,21 +58,22 @@ describe('a live trace', function () {
     fs.appendFileSync(main, rest.subarray(0, middle));
     const half = await until('the first write', () => {
       const s = api.sessions.peek(uri);
-      return s && s.loaded.trace.events.length > first.loaded.trace.events.length ? s : undefined;
+      return s && s.counts.events > first.counts.events ? s : undefined;
     }, 60_000);
-    testLog(`live: ${first.loaded.trace.events.length} events, then ${half.loaded.trace.events.length} after the first write`);
+    testLog(`live: ${first.counts.events} events, then ${half.counts.events} after the first write`);
 
     // Second write: the rest of that line and the others; then the new sub-agent file.
     fs.appendFileSync(main, rest.subarray(middle));
     fs.copyFileSync(path.join(FIXTURE, SESSION, 'subagents', LATE_AGENT), late);
     const fresh = loadTrace(fs.readFileSync(main, 'utf8'), main, nodeFileAccess);
     const expected = fresh.trace.events.length;
-    const grown = await until(`${expected} events with the new sub-agent's lane`, () => {
+    const grown = await until(`${expected} events with the new sub-agent's lane`, async () => {
       const s = api.sessions.peek(uri);
-      return s && s.loaded.trace.events.length === expected && s.loaded.trace.events.some((e) => e.agent.endsWith(':aa84377')) ? s : undefined;
+      const t = s && s.counts.events === expected ? await api.sessions.inspect(uri, expected) : undefined;
+      return s && t?.events.some((e) => e.agent.endsWith(':aa84377')) ? { ...s, events: t.events } : undefined;
     }, 60_000);
     assert.deepEqual(
-      grown.loaded.trace.events.map((e) => e.id),
+      grown.events.map((e) => e.id),
       fresh.trace.events.map((e) => e.id),
       'the same events as a fresh read of the final files',
     );

@@ -10,7 +10,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { OtraceApi } from '../../src/extension';
-import type { TraceSnapshot } from '../../src/session/snapshot';
 import { evalInWebview } from './bridge';
 
 const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
@@ -39,7 +38,7 @@ async function until<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, what:
   return last;
 }
 
-const lanesOf = (s: TraceSnapshot) => [...new Set(s.loaded.trace.events.map((e) => e.agent))];
+const lanesOf = (t: { events: { agent: string }[] }) => [...new Set(t.events.map((e) => e.agent))];
 const setting = (value: Record<string, string> | undefined) => vscode.workspace.getConfiguration('otrace').update('mappings', value, vscode.ConfigurationTarget.Global);
 
 describe('mapping files in the editor', function () {
@@ -54,15 +53,16 @@ describe('mapping files in the editor', function () {
     const doc = await vscode.workspace.openTextDocument(CREW);
     await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
     const snap = await until(() => sessions.forDocument(doc), (s) => !!s, 'the session of crew.runlog.jsonl');
-    assert.equal(snap!.loaded.format, 'mapping:crew-runlog');
-    assert.equal(snap!.loaded.mappingPath, path.join(MAPPING_DIR, 'crew.otrace-map.json'));
+    assert.equal(snap!.format, 'mapping:crew-runlog');
+    assert.equal(snap!.mappingPath, path.join(MAPPING_DIR, 'crew.otrace-map.json'));
+    const trace = (await sessions.inspect(doc.uri))!;
     // Expected from the raw lines: 7 records, the heartbeat has no otrace type; reply_to + after are edges.
     const raw = fs.readFileSync(CREW, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     const kept = raw.filter((r) => r.ev !== 'heartbeat');
-    assert.deepEqual(snap!.loaded.trace.events.map((e) => e.id), kept.map((r) => r.ev_id));
-    assert.deepEqual(lanesOf(snap!), ['planner', 'researcher']);
+    assert.deepEqual(trace.events.map((e) => e.id), kept.map((r) => r.ev_id));
+    assert.deepEqual(lanesOf(trace), ['planner', 'researcher']);
     const edges = kept.flatMap((r) => [...(r.reply_to ? [r.reply_to] : []), ...(r.after ?? [])].map((s: string) => `${s}->${r.ev_id}`)).sort();
-    assert.deepEqual(snap!.loaded.trace.edges.map((e) => `${e.src}->${e.dst}`).sort(), edges);
+    assert.deepEqual(trace.edges.map((e) => `${e.src}->${e.dst}`).sort(), edges);
     const symbols = (await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', doc.uri)) ?? [];
     assert.deepEqual(symbols.filter((s) => s.detail === 'agent').map((s) => [s.name, s.children.length]), [['planner', 3], ['researcher', 3]]);
     // The graph beside it: a node per event, a lane per agent, edges drawn.
@@ -107,25 +107,26 @@ describe('mapping files in the editor', function () {
     // The setting names a broken mapping: the trace says why, the mapping file shows where.
     await setting({ '**/team-log.jsonl': 'mapping/wrong.otrace-map.json' });
     const broken = await until(() => sessions.peek(doc.uri), (s) => !!s, 'a session for team-log.jsonl (broken mapping)');
-    assert.match(broken!.loaded.problems[0].message, /the mapping .*wrong\.otrace-map\.json \(named in otrace\.mappings for "\*\*\/team-log\.jsonl"\) cannot be used: .*; read with the built-in formats instead/);
-    assert.equal(broken!.loaded.trace.events.length, 0);
+    assert.match((await sessions.inspect(doc.uri))!.problems[0], /the mapping .*wrong\.otrace-map\.json \(named in otrace\.mappings for "\*\*\/team-log\.jsonl"\) cannot be used: .*; read with the built-in formats instead/);
+    assert.equal(broken!.counts.events, 0);
     // The right mapping: lanes and edges, from the raw lines.
     await setting({ '**/team-log.jsonl': 'mapping/team/team.otrace-map.json' });
-    const snap = await until(() => sessions.peek(doc.uri), (s) => s?.loaded.mappingPath === TEAM_MAP, 'team-log.jsonl read with team.otrace-map.json');
+    await until(() => sessions.peek(doc.uri), (s) => s?.mappingPath === TEAM_MAP, 'team-log.jsonl read with team.otrace-map.json');
+    const team = (await sessions.inspect(doc.uri))!;
     const raw = fs.readFileSync(TEAM, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    assert.deepEqual(snap!.loaded.trace.events.map((e) => [e.id, e.agent]), raw.map((r) => [r.uid, r.actor.name]));
-    assert.deepEqual(lanesOf(snap!), ['lead', 'analyst', 'writer']);
-    assert.deepEqual(snap!.loaded.trace.edges.map((e) => `${e.src}->${e.dst}`).sort(), raw.filter((r) => r.re).map((r) => `${r.re}->${r.uid}`).sort());
-    assert.equal(snap!.loaded.trace.events.find((e) => e.id === 't2')!.type, 'delegate');
+    assert.deepEqual(team.events.map((e) => [e.id, e.agent]), raw.map((r) => [r.uid, r.actor.name]));
+    assert.deepEqual(lanesOf(team), ['lead', 'analyst', 'writer']);
+    assert.deepEqual(team.edges.map((e) => `${e.src}->${e.dst}`).sort(), raw.filter((r) => r.re).map((r) => `${r.re}->${r.uid}`).sort());
+    assert.equal(team.events.find((e) => e.id === 't2')!.type, 'delegate');
     // The mapping file changes on disk (a copy outside the workspace, named by its absolute path): the trace is read again.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-map-'));
     const copy = path.join(dir, 'team.otrace-map.json');
     fs.writeFileSync(copy, fs.readFileSync(TEAM_MAP, 'utf8'));
     try {
       await setting({ '**/team-log.jsonl': copy });
-      await until(() => sessions.peek(doc.uri)?.loaded.mappingPath, (p) => p === copy, 'team-log.jsonl read with the copy');
+      await until(() => sessions.peek(doc.uri)?.mappingPath, (p) => p === copy, 'team-log.jsonl read with the copy');
       fs.writeFileSync(copy, fs.readFileSync(TEAM_MAP, 'utf8').replace('"ask": "delegate"', '"ask": "message"'));
-      await until(() => sessions.peek(doc.uri)?.loaded.trace.events.find((e) => e.id === 't2')?.type, (t) => t === 'message', 't2 read again as a message');
+      await until(async () => (await sessions.inspect(doc.uri))?.events.find((e) => e.id === 't2')?.type, (t) => t === 'message', 't2 read again as a message');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { bucketWidth, runKey } from '../../../src/panel/layout';
-import { InProcessEngine } from '../../../src/session/engine';
+import { InProcessEngine } from '../../../src/session/in-process-engine';
 import { findEvents, graphEvent, graphOverview, graphWindow } from '../../../src/session/graph-window';
 import { makeSnapshot } from '../../../src/session/snapshot';
 import type { WindowRequest } from '../../../src/protocol';

@@ -1,0 +1,114 @@
+/**
+ * Where a load's trace comes from: the text the host sent (a document with unsaved edits), or the
+ * file on disk, read here. A file on disk is followed as it grows: {@link LiveFiles} reads it whole
+ * once and then only what was appended, for the trace file and the files it pulls in (Claude Code
+ * sub-agent transcripts). An otrace JSONL file larger than {@link STREAM_FROM_BYTES} is read in a
+ * stream of bytes instead (src/trace/load-file.ts), never held as one string, and read whole again
+ * when it changes. Pure Node (`node:fs`), no `vscode`.
+ */
+import * as fs from 'node:fs';
+import { detectFormat, otraceJsonl } from '../trace/formats';
+import { LiveFiles } from '../trace/live-files';
+import { loadTraceFile } from '../trace/load-file';
+import { chooseMapping, loadWithMappings, type MappingSource } from '../trace/mapping-choice';
+import type { LoadedTrace } from '../trace/model';
+import type { LoadRequest } from './worker-protocol';
+
+/** otrace JSONL files from this size on are streamed from disk, not followed as text (bytes). */
+export const STREAM_FROM_BYTES = 64 * 1024 * 1024;
+
+/** Bytes of a file's start read to choose how to read it. */
+const HEAD_BYTES = 64 * 1024;
+
+/** What a session keeps between loads to read its files again cheaply. */
+export class SessionFiles {
+  /** The trace file and the files it pulls in, followed as they grow (local files only). */
+  private live = new LiveFiles();
+  /** True after a load of a text the host sent: the file on disk may have been saved over since (read it whole). */
+  private textSince = false;
+  /** Bytes read by the {@link LiveFiles} replaced so far. */
+  private retiredBytes = 0;
+  /** The streamed trace file as last read (size, inode, modification time), to see it unchanged. */
+  private streamed: { size: number; ino: number; mtimeMs: number } | undefined;
+  private streamedBytes = 0;
+
+  /** Bytes read from disk so far. */
+  get bytesRead(): number {
+    return this.retiredBytes + this.live.bytesRead + this.streamedBytes;
+  }
+
+  /**
+   * Reads the trace of a load request.
+   * @param hasSnapshot true when the session already has a snapshot of this file: an unchanged file then gives `unchanged`.
+   * @returns the loaded trace and whether a file grew, or `unchanged` when nothing on disk changed.
+   * @throws Error when the trace file cannot be read from disk.
+   */
+  read(request: LoadRequest, mappings: readonly MappingSource[], hasSnapshot: boolean): { loaded: LoadedTrace; grew: boolean } | 'unchanged' {
+    if (request.text === undefined && this.textSince) {
+      // An editor saved over the file since it was read: only a whole read is sure to match it.
+      this.retiredBytes += this.live.bytesRead;
+      this.live = new LiveFiles();
+      this.textSince = false;
+    }
+    const files = request.local ? this.live : undefined;
+    let grew = false;
+    let changed = false;
+    for (const p of request.changed ?? []) {
+      if (p === request.path || !files) continue;
+      const c = files.refresh(p);
+      grew ||= c === 'appended';
+      changed ||= c !== 'unchanged';
+    }
+    if (request.text !== undefined) {
+      this.textSince = true;
+      return { loaded: loadWithMappings(request.text, request.path, mappings, files), grew };
+    }
+    if (!files) throw new Error(`cannot read ${request.path}: it is not on the local disk`);
+    const stat = statOf(request.path);
+    if (stat && stat.size >= STREAM_FROM_BYTES && this.streams(request.path, mappings)) {
+      const before = this.streamed;
+      const same = before && before.size === stat.size && before.ino === stat.ino && before.mtimeMs === stat.mtimeMs;
+      if (same && !changed && hasSnapshot) return 'unchanged';
+      const loaded = loadTraceFile(request.path, files);
+      this.streamed = { size: stat.size, ino: stat.ino, mtimeMs: stat.mtimeMs };
+      this.streamedBytes += loaded.bytes;
+      return { loaded, grew: grew || (!!before && before.ino === stat.ino && stat.size > before.size) };
+    }
+    const c = files.refresh(request.path);
+    if (c === 'missing') throw new Error(`cannot read ${request.path}`);
+    if (c === 'unchanged' && !changed && hasSnapshot) return 'unchanged';
+    grew ||= c === 'appended';
+    return { loaded: loadWithMappings(files.readText(request.path)!, request.path, mappings, files), grew };
+  }
+
+  /** True when the file is otrace JSONL that no mapping reads (the streaming reader's format). */
+  private streams(file: string, mappings: readonly MappingSource[]): boolean {
+    const head = headOf(file);
+    if (head === undefined || chooseMapping(mappings, head, file)) return false;
+    return detectFormat(head, file) === otraceJsonl;
+  }
+}
+
+function statOf(file: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The first {@link HEAD_BYTES} of a file as text (complete lines only), or undefined when it cannot be read. */
+function headOf(file: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, 'r');
+    const buf = Buffer.alloc(HEAD_BYTES);
+    const n = fs.readSync(fd, buf, 0, HEAD_BYTES, 0);
+    const end = n === HEAD_BYTES ? buf.lastIndexOf(0x0a, n - 1) + 1 || n : n;
+    return buf.toString('utf8', 0, end).replace(/^\uFEFF/, '');
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}

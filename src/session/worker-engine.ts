@@ -1,0 +1,133 @@
+/**
+ * The extension host's side of the engine: a {@link TraceEngine} whose sessions live in a worker
+ * thread (dist/engine-worker.js, src/session/engine-worker.ts). The host only sends requests and
+ * receives small answers (session summaries, one file's marks, one event's facts, graph windows),
+ * so parse, import, analysis and graph windows never run on the extension host thread. A worker
+ * that stops (out of memory, a crash) is started again on the next request; pending requests
+ * reject, and {@link WorkerEngine.onDidRestart} tells the sessions to load again.
+ */
+import { Worker, type ResourceLimits } from 'node:worker_threads';
+import type { AsyncCalls, LoadProgress, LoadRequest, TraceEngine } from './engine';
+import { asyncCalls } from './engine-calls';
+import type { SessionSummary } from './summary';
+import type { FromWorker, MappingInput, ToWorker } from './worker-protocol';
+
+/** A request waiting for its answer. */
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+  progress?: (p: LoadProgress) => void;
+}
+
+// The query methods come from asyncCalls (declaration merging: the class has them from the constructor).
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface WorkerEngine extends AsyncCalls {}
+
+/** Runs the trace sessions in a worker thread; every method sends one message. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export class WorkerEngine implements TraceEngine {
+  private worker: Worker | undefined;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readonly restartListeners = new Set<() => void>();
+  /** The mapping files last configured: a restarted worker gets them again. */
+  private mappings: MappingInput[] | undefined;
+  private disposed = false;
+
+  /**
+   * @param script path of the worker's bundle (dist/engine-worker.js).
+   * @param resourceLimits heap limits of the worker (default: Node's, from the machine's memory).
+   */
+  constructor(
+    private readonly script: string,
+    private readonly resourceLimits?: ResourceLimits,
+  ) {
+    Object.assign(
+      this,
+      asyncCalls((method, args) => {
+        if (method === 'configure') this.mappings = args[0] as MappingInput[];
+        return this.request((id) => ({ kind: 'call', id, method, args }) as ToWorker) as never;
+      }),
+    );
+  }
+
+  load(request: LoadRequest, onProgress?: (p: LoadProgress) => void): Promise<SessionSummary | undefined> {
+    return this.request((id) => ({ kind: 'load', id, request }), onProgress) as Promise<SessionSummary | undefined>;
+  }
+
+  cancel(key: string): void {
+    this.worker?.postMessage({ kind: 'cancel', key } satisfies ToWorker);
+  }
+
+  release(key: string): void {
+    this.worker?.postMessage({ kind: 'release', key } satisfies ToWorker);
+  }
+
+  onDidRestart(listener: () => void): () => void {
+    this.restartListeners.add(listener);
+    return () => this.restartListeners.delete(listener);
+  }
+
+  /** The worker's thread id, once started (for tests and the bench). */
+  get threadId(): number | undefined {
+    return this.worker?.threadId;
+  }
+
+  private request(message: (id: number) => ToWorker, progress?: (p: LoadProgress) => void): Promise<unknown> {
+    if (this.disposed) return Promise.reject(new Error('the otrace engine was disposed'));
+    const id = this.nextId++;
+    const worker = this.started();
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, progress });
+      worker.ref(); // an answer is awaited: keep the process alive for it
+      worker.postMessage(message(id));
+    });
+  }
+
+  private started(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(this.script, { resourceLimits: this.resourceLimits });
+    worker.on('message', (m: FromWorker) => this.answer(m));
+    worker.on('error', (err) => this.lost(worker, err));
+    worker.on('exit', (code) => this.lost(worker, new Error(`the otrace engine stopped (exit code ${code})`)));
+    worker.unref();
+    this.worker = worker;
+    if (this.mappings) {
+      const id = this.nextId++;
+      worker.postMessage({ kind: 'call', id, method: 'configure', args: [this.mappings] } satisfies ToWorker);
+    }
+    return worker;
+  }
+
+  private answer(m: FromWorker): void {
+    const p = this.pending.get(m.id);
+    if (!p) return;
+    if ('progress' in m) {
+      p.progress?.(m.progress);
+      return;
+    }
+    this.pending.delete(m.id);
+    if (this.pending.size === 0) this.worker?.unref();
+    if ('error' in m) p.reject(new Error(m.error));
+    else p.resolve(m.result);
+  }
+
+  /** The worker stopped: every pending request fails, and the sessions are told to load again. */
+  private lost(worker: Worker, err: Error): void {
+    if (this.worker !== worker) return;
+    this.worker = undefined;
+    const pending = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of pending) p.reject(err);
+    if (!this.disposed) for (const listener of this.restartListeners) listener();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    const worker = this.worker;
+    this.worker = undefined;
+    for (const p of this.pending.values()) p.reject(new Error('the otrace engine was disposed'));
+    this.pending.clear();
+    void worker?.terminate();
+  }
+}
