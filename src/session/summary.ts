@@ -37,8 +37,10 @@ export interface SummaryFinding {
   /** Short text of the inline mark, e.g. `loop ×3`. */
   inline: string;
   message: string;
-  /** Indices of the events concerned (evidence); the first is the main one. */
+  /** Indices of the events concerned (evidence), the first {@link MAX_EVIDENCE}; the first is the main one. */
   events: number[];
+  /** How many events the finding concerns (a delayed stop's wasted work can be thousands). */
+  eventCount: number;
   /** Where the main event is: its origin file (`''`: the trace file, else as the origin names it) and range. */
   at?: { file: string; range: Range };
 }
@@ -75,6 +77,8 @@ export interface SessionSummary {
 
 /** Related locations listed per finding in the Problems panel. */
 export const MAX_RELATED = 20;
+/** Evidence event indices kept per finding in the summary (the engine has them all). */
+export const MAX_EVIDENCE = 100;
 
 const KIND_LABEL: Record<string, string> = { stop: 'stop', loop: 'loop', blame: 'blame', best_stop: 'best stop' };
 
@@ -94,7 +98,7 @@ export function summarize(snapshot: TraceSnapshot, stamp: number, bytesRead: num
   const origins = loaded.eventOrigins;
   const findings: SummaryFinding[] = snapshot.findings.map((f) => {
     const o = origins[f.events[0]];
-    return { kind: f.kind, severity: f.severity, mode: f.mode, inline: f.inline, message: f.message, events: f.events, at: o && { file: o.file ?? '', range: o.range } };
+    return { kind: f.kind, severity: f.severity, mode: f.mode, inline: f.inline, message: f.message, events: f.events.slice(0, MAX_EVIDENCE), eventCount: f.events.length, at: o && { file: o.file ?? '', range: o.range } };
   });
   return {
     key: snapshot.key,
