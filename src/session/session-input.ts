@@ -28,6 +28,11 @@ export class SessionFiles {
   private textSince = false;
   /** Bytes read by the {@link LiveFiles} replaced so far. */
   private retiredBytes = 0;
+  /**
+   * Changes read since the last snapshot was kept (a load that a newer one superseded read them,
+   * and they are in memory now, not on disk to be found again): `grew` when lines were appended.
+   */
+  private unkept: { grew: boolean } | undefined;
   /** The streamed trace file as last read (size, inode, modification time), to see it unchanged. */
   private streamed: { size: number; ino: number; mtimeMs: number } | undefined;
   private streamedBytes = 0;
@@ -40,7 +45,8 @@ export class SessionFiles {
   /**
    * Reads the trace of a load request.
    * @param hasSnapshot true when the session already has a snapshot of this file: an unchanged file then gives `unchanged`.
-   * @returns the loaded trace and whether a file grew, or `unchanged` when nothing on disk changed.
+   * @returns the loaded trace and whether a file grew since the last {@link kept} load, or
+   *   `unchanged` when nothing changed on disk since then.
    * @throws Error when the trace file cannot be read from disk.
    */
   read(request: LoadRequest, mappings: readonly MappingSource[], hasSnapshot: boolean): { loaded: LoadedTrace; grew: boolean } | 'unchanged' {
@@ -51,34 +57,38 @@ export class SessionFiles {
       this.textSince = false;
     }
     const files = request.local ? this.live : undefined;
-    let grew = false;
-    let changed = false;
-    for (const p of request.changed ?? []) {
-      if (p === request.path || !files) continue;
-      const c = files.refresh(p);
-      grew ||= c === 'appended';
-      changed ||= c !== 'unchanged';
-    }
+    const note = (change: string) => {
+      if (change === 'unchanged') return;
+      this.unkept = { grew: (this.unkept?.grew ?? false) || change === 'appended' };
+    };
+    for (const p of request.changed ?? []) if (p !== request.path && files) note(files.refresh(p));
+    const grew = () => this.unkept?.grew ?? false;
     if (request.text !== undefined) {
       this.textSince = true;
-      return { loaded: loadWithMappings(request.text, request.path, mappings, files), grew };
+      return { loaded: loadWithMappings(request.text, request.path, mappings, files), grew: grew() };
     }
     if (!files) throw new Error(`cannot read ${request.path}: it is not on the local disk`);
     const stat = statOf(request.path);
     if (stat && stat.size >= STREAM_FROM_BYTES && this.streams(request.path, mappings)) {
       const before = this.streamed;
       const same = before && before.size === stat.size && before.ino === stat.ino && before.mtimeMs === stat.mtimeMs;
-      if (same && !changed && hasSnapshot) return 'unchanged';
+      if (same && !this.unkept && hasSnapshot) return 'unchanged';
       const loaded = loadTraceFile(request.path, files);
       this.streamed = { size: stat.size, ino: stat.ino, mtimeMs: stat.mtimeMs };
       this.streamedBytes += loaded.bytes;
-      return { loaded, grew: grew || (!!before && before.ino === stat.ino && stat.size > before.size) };
+      note(before && before.ino === stat.ino && stat.size > before.size ? 'appended' : 'reloaded');
+      return { loaded, grew: grew() };
     }
-    const c = files.refresh(request.path);
-    if (c === 'missing') throw new Error(`cannot read ${request.path}`);
-    if (c === 'unchanged' && !changed && hasSnapshot) return 'unchanged';
-    grew ||= c === 'appended';
-    return { loaded: loadWithMappings(files.readText(request.path)!, request.path, mappings, files), grew };
+    const change = files.refresh(request.path);
+    if (change === 'missing') throw new Error(`cannot read ${request.path}`);
+    note(change);
+    if (!this.unkept && hasSnapshot) return 'unchanged';
+    return { loaded: loadWithMappings(files.readText(request.path)!, request.path, mappings, files), grew: grew() };
+  }
+
+  /** The snapshot of the last read was kept: changes read until now are in it. */
+  kept(): void {
+    this.unkept = undefined;
   }
 
   /** True when the file is otrace JSONL that no mapping reads (the streaming reader's format). */

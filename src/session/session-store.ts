@@ -123,6 +123,7 @@ export class SessionStore implements EngineCalls {
       const summary = summarize(snapshot, snapshotStamp(snapshot), session.files.bytesRead, read.grew);
       if (this.sessions.get(key) !== session) return undefined; // released meanwhile
       Object.assign(session, { snapshot, summary, fromDisk, marks: undefined });
+      session.files.kept();
       return summary;
     } catch (err) {
       if (err === SUPERSEDED) return undefined;
