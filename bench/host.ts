@@ -1,0 +1,119 @@
+/**
+ * The extension host while a large trace loads in the engine's worker thread (issue #14): this
+ * process plays the host. It starts the real worker bundle (dist/engine-worker.js, built first with
+ * the options of esbuild.mjs) through the extension's own WorkerEngine, asks it to load a
+ * generated otrace JSONL trace from disk (the worker reads the file itself), then for the graph's
+ * overview and its first window, as a graph panel does, and measures on the main thread:
+ * - event-loop delay while the worker loads (`monitorEventLoopDelay`, 10 ms resolution): max and
+ *   p99 in ms (target: p99 < 50 ms);
+ * - the process RSS above its idle size (idle: the engine's worker started, no trace), sampled
+ *   every 50 ms: peak and after the load. RSS is the whole process: the worker's heap counts in it,
+ *   as it does in the extension host (target: < 600 MB above idle at 1M events);
+ * - the host thread's own heap (V8 heap used by the main isolate) above idle, and the bytes of the
+ *   summary and the overview that crossed to it;
+ * - wall time of the load and of the overview.
+ * A table on stdout and the figures in bench/results.json (`host`).
+ *
+ *   npm run bench -- host
+ *   OTRACE_BENCH_SIZES=100k npm run bench -- host
+ *   OTRACE_BENCH_DIR=/path  (default: the OS temp folder, otrace-bench/; the read bench's files)
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import * as esbuild from 'esbuild';
+import { WorkerEngine } from '../src/session/worker-engine';
+import { writeTraceFile } from './_generate';
+import { fmt } from './_util';
+
+const SIZES: Record<string, number> = { '100k': 100_000, '1M': 1_000_000 };
+const ROOT = path.join(__dirname, '..');
+const mb = (bytes: number) => Math.round(bytes / (1024 * 1024));
+
+interface Row {
+  trace: string;
+  events: number;
+  file_mb: number;
+  load_s: number;
+  overview_s: number;
+  loop_delay_max_ms: number;
+  loop_delay_p99_ms: number;
+  idle_rss_mb: number;
+  rss_peak_above_idle_mb: number;
+  rss_after_above_idle_mb: number;
+  host_heap_above_idle_mb: number;
+  summary_kb: number;
+  overview_kb: number;
+}
+
+/** Builds the worker bundle as esbuild.mjs does; returns its path. */
+async function buildWorker(): Promise<string> {
+  const { BUILDS } = (await import(path.join(ROOT, 'esbuild.mjs'))) as { BUILDS: Record<string, esbuild.BuildOptions> };
+  await esbuild.build({ ...BUILDS.worker, absWorkingDir: ROOT, logLevel: 'error' });
+  return path.join(ROOT, 'dist', 'engine-worker.js');
+}
+
+/** Loads one trace through a fresh worker and measures the main thread. */
+async function measure(script: string, name: string, file: string): Promise<Row> {
+  const engine = new WorkerEngine(script);
+  try {
+    await engine.detect('{}', 'x.json', false); // the worker started: the host's idle state
+    await new Promise((r) => setTimeout(r, 500));
+    const idle = process.memoryUsage();
+    let peak = idle.rss;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    const t0 = performance.now();
+    const summary = await engine.load({ key: name, version: -1, path: file, local: true });
+    const t1 = performance.now();
+    const overview = await engine.graphOverview(name, name);
+    const t2 = performance.now();
+    delay.disable();
+    clearInterval(sampler);
+    if (!summary || !overview) throw new Error(`${name}: no summary or overview`);
+    const after = process.memoryUsage();
+    return {
+      trace: name,
+      events: summary.counts.events,
+      file_mb: Math.round(fs.statSync(file).size / 1e5) / 10,
+      load_s: Math.round((t1 - t0) / 100) / 10,
+      overview_s: Math.round((t2 - t1) / 100) / 10,
+      loop_delay_max_ms: Math.round(delay.max / 1e5) / 10,
+      loop_delay_p99_ms: Math.round(delay.percentile(99) / 1e5) / 10,
+      idle_rss_mb: mb(idle.rss),
+      rss_peak_above_idle_mb: mb(peak - idle.rss),
+      rss_after_above_idle_mb: mb(after.rss - idle.rss),
+      host_heap_above_idle_mb: mb(after.heapUsed - idle.heapUsed),
+      summary_kb: Math.round(JSON.stringify(summary).length / 1024),
+      overview_kb: Math.round(JSON.stringify(overview).length / 1024),
+    };
+  } finally {
+    engine.dispose();
+  }
+}
+
+export async function bench(): Promise<void> {
+  const dir = process.env.OTRACE_BENCH_DIR ?? path.join(os.tmpdir(), 'otrace-bench');
+  const sizes = (process.env.OTRACE_BENCH_SIZES ?? Object.keys(SIZES).join(',')).split(',').filter((s) => s in SIZES);
+  const script = await buildWorker();
+  const rows: Row[] = [];
+  for (const size of sizes) {
+    const file = path.join(dir, `trace-${size}.otrace.jsonl`);
+    writeTraceFile(file, SIZES[size]);
+    const row = await measure(script, size, file);
+    rows.push(row);
+    process.stdout.write(`  ${size}: load ${row.load_s} s + overview ${row.overview_s} s; host loop delay max ${row.loop_delay_max_ms} ms, p99 ${row.loop_delay_p99_ms} ms; RSS +${row.rss_peak_above_idle_mb} MB peak (process, worker included), host heap +${row.host_heap_above_idle_mb} MB\n`);
+  }
+  const lines = [
+    '| trace | events | file MB | load s | overview s | host loop delay max / p99 ms | RSS above idle, peak / after MB (process, worker included) | host heap above idle MB | summary / overview KB to the host |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.trace} | ${fmt(r.events, 0)} | ${fmt(r.file_mb)} | ${r.load_s} | ${r.overview_s} | ${r.loop_delay_max_ms} / ${r.loop_delay_p99_ms} | ${fmt(r.rss_peak_above_idle_mb, 0)} / ${fmt(r.rss_after_above_idle_mb, 0)} | ${r.host_heap_above_idle_mb} | ${fmt(r.summary_kb, 0)} / ${fmt(r.overview_kb, 0)} |`),
+  ];
+  process.stdout.write(`\n${lines.join('\n')}\n(idle RSS ${rows[0]?.idle_rss_mb} MB; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${os.cpus().length} cores; targets at 1M: loop delay p99 < 50 ms, RSS < 600 MB above idle)\n`);
+  const out = path.join(__dirname, 'results.json');
+  const previous = fs.existsSync(out) ? (JSON.parse(fs.readFileSync(out, 'utf8')) as Record<string, unknown>) : {};
+  previous.host = { date: new Date().toISOString(), node: process.version, load: os.loadavg(), rows };
+  fs.writeFileSync(out, `${JSON.stringify(previous, null, 2)}\n`);
+}
