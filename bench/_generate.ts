@@ -34,6 +34,8 @@ export interface GenerateOptions {
   longContent?: boolean;
   /** A turn-level stop every this many rounds (default 1,000). */
   stopEvery?: number;
+  /** {@link writeTraceFile}: exactly `n` events (the last round cut short), not at least `n`. */
+  exact?: boolean;
 }
 
 /** Blocks of long tool output (a build log, a file listing), picked per result after its own first line. */
@@ -128,6 +130,7 @@ export function writeTraceFile(file: string, n: number, options: GenerateOptions
   try {
     let chunk: string[] = [JSON.stringify({ trace_id: `bench-${n}`, task_id: 'bench', system: 'generated' })];
     let chars = 0;
+    let events = 0;
     const flush = () => {
       const buf = Buffer.from(`${chunk.join('\n')}\n`, 'utf8');
       fs.writeSync(fd, buf);
@@ -136,6 +139,7 @@ export function writeTraceFile(file: string, n: number, options: GenerateOptions
       chars = 0;
     };
     for (const r of generateRecords(n, options)) {
+      if ('event' in r && options.exact && events++ === n) break;
       const line = JSON.stringify(r);
       chunk.push('event' in r ? JSON.stringify(r.event) : line);
       chars += line.length;

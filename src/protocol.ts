@@ -245,6 +245,12 @@ export type GraphCommand =
 export type HostMessage =
   /** The trace to draw; `uri` is kept in the webview's state (to restore the panel after a reload); `locked` only for side panels. */
   | { type: 'trace'; graph: GraphOverview; uri?: string; locked?: boolean }
+  /**
+   * The same, with the overview as the UTF-8 bytes of its JSON: the host passes the engine's bytes
+   * on without parsing them (VS Code transfers bytes to the webview as they are; an object of a
+   * million-event trace would be serialized on the extension host thread for seconds).
+   */
+  | { type: 'traceJson'; json: Uint8Array; uri?: string; locked?: boolean }
   /** The answer to a `window` request (undefined `window` when the trace changed meanwhile). */
   | { type: 'window'; window: GraphWindow }
   /** One event with its text and fields (the details pane), answering `event`. */

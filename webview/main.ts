@@ -410,10 +410,10 @@ function setMode(mode: 'time' | 'order'): void {
 
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const m = event.data;
-  if (m.type === 'trace') {
+  if (m.type === 'trace' || m.type === 'traceJson') {
     traceUri = m.uri ?? traceUri;
     showLock(m.locked);
-    render(m.graph);
+    render(m.type === 'trace' ? m.graph : (JSON.parse(new TextDecoder().decode(m.json)) as GraphOverview));
   } else if (m.type === 'window') loader?.receive(m.window);
   else if (m.type === 'event') {
     if (m.stamp === graph?.stamp) showEvent(m.node);

@@ -8,7 +8,7 @@
 //   --folder <dir>      workspace folder to open   (default: test/fixtures, else the project root)
 //   --extension <dir>   extensionDevelopmentPath   (default: the project root)
 //   --tests <file>      extensionTestsPath          (default: dist/test/integration/index.js)
-//   --timeout <ms>      overall timeout             (default 600000, env OTRACE_TEST_TIMEOUT_MS)
+//   --timeout <ms>      overall timeout             (default 1200000, env OTRACE_TEST_TIMEOUT_MS)
 //   --grep <regexp>     run only matching tests     (env OTRACE_TEST_GREP)
 // Env:
 //   OTRACE_TEST_VERBOSE=1  also print code-server, workbench and browser console output
@@ -72,7 +72,7 @@ const defaultFolder = fs.existsSync(path.join(ROOT, 'test', 'fixtures')) ? path.
 const folder = path.resolve(args.folder ?? defaultFolder);
 const extensionPath = path.resolve(args.extension ?? ROOT);
 const testsPath = path.resolve(args.tests ?? path.join(ROOT, 'dist', 'test', 'integration', 'index.js'));
-const timeoutMs = Number(args.timeout ?? process.env.OTRACE_TEST_TIMEOUT_MS ?? 600_000);
+const timeoutMs = Number(args.timeout ?? process.env.OTRACE_TEST_TIMEOUT_MS ?? 1_200_000);
 const grep = args.grep ?? process.env.OTRACE_TEST_GREP;
 
 const say = (line) => process.stdout.write(`${line}\n`);

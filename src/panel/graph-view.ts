@@ -28,6 +28,8 @@ export function graphWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOpt
 export class GraphView implements vscode.Disposable {
   private summary: SessionSummary | undefined;
   private ready = false;
+  /** The session version (stamp) whose overview the webview has, or is being sent. */
+  private sent: number | undefined;
   /** Messages asked for before the webview had its trace (explain, showLane): sent right after it. */
   private queued: HostMessage[] = [];
   private readonly disposables: vscode.Disposable[] = [];
@@ -87,6 +89,7 @@ export class GraphView implements vscode.Disposable {
     if (uri.toString() === this.uri.toString()) return;
     this.uri = uri;
     this.summary = undefined;
+    this.sent = undefined;
     this.files = new Set();
     this.panel.title = `Graph: ${path.basename(uri.fsPath)}`;
     this.post({ type: 'loading', title: path.basename(uri.fsPath) });
@@ -143,11 +146,18 @@ export class GraphView implements vscode.Disposable {
   }
 
   private async send(): Promise<void> {
-    if (!this.ready || !this.summary) return;
+    if (!this.ready || !this.summary || this.sent === this.summary.stamp) return;
     const key = this.uri.toString();
-    const graph = await this.sessions.engine.graphOverview(key, path.basename(this.uri.fsPath));
-    if (!graph || key !== this.uri.toString()) return;
-    this.post({ type: 'trace', uri: key, locked: this.onToggleLock ? this.locked : undefined, graph });
+    const stamp = (this.sent = this.summary.stamp);
+    // The overview's JSON bytes, passed on unread: parsing and serializing the overview of a large
+    // trace here would hold the extension host thread for seconds.
+    const json = await this.sessions.engine.graphOverviewJson(key, path.basename(this.uri.fsPath)).catch(() => undefined);
+    if (key !== this.uri.toString() || stamp !== this.sent) return;
+    if (!json) {
+      this.sent = undefined;
+      return;
+    }
+    this.post({ type: 'traceJson', uri: key, locked: this.onToggleLock ? this.locked : undefined, json });
     const s = this.selection.selection;
     if (s && s.trace === this.uri.toString()) this.post({ type: 'select', index: s.index });
     for (const m of this.queued.splice(0)) this.post(m);
@@ -163,6 +173,7 @@ export class GraphView implements vscode.Disposable {
       case 'ready':
         markStart('webview ready');
         this.ready = true;
+        this.sent = undefined; // a new webview (or one reloaded) has no trace yet
         void this.send();
         return;
       // The graph's questions go to the engine as they are: this view only routes them.

@@ -22,6 +22,7 @@ const CALL_NAMES = {
   promptUsers: true,
   inspect: true,
   graphOverview: true,
+  graphOverviewJson: true,
   graphWindow: true,
   graphEvent: true,
   findEvents: true,

@@ -17,8 +17,11 @@ const port = parentPort ?? {
 const store = new SessionStore();
 const calls = store as unknown as Record<keyof EngineCalls, (...args: unknown[]) => unknown>;
 
+/** Sends an answer; bytes (an overview's JSON) are moved to the host, not copied. */
 function reply(m: FromWorker): void {
-  port.postMessage(m);
+  const result = 'result' in m ? m.result : undefined;
+  if (result instanceof Uint8Array && parentPort) parentPort.postMessage(m, [result.buffer as ArrayBuffer]);
+  else port.postMessage(m);
 }
 
 port.on('message', (m: ToWorker) => {

@@ -196,6 +196,11 @@ export class SessionStore implements EngineCalls {
     return s && graphOverview(s, title);
   }
 
+  graphOverviewJson(key: string, title: string): Uint8Array | undefined {
+    const overview = this.graphOverview(key, title);
+    return overview && new TextEncoder().encode(JSON.stringify(overview));
+  }
+
   graphWindow(key: string, request: WindowRequest): GraphWindow | undefined {
     const s = this.at(key, request.stamp);
     return s && graphWindow(s, request);

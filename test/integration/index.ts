@@ -35,6 +35,7 @@ const TEST_FILES: Record<string, () => unknown> = {
   'editor-analysis.test.ts': () => require('./editor-analysis.test'),
   'live.test.ts': () => require('./live.test'),
   'mapping.test.ts': () => require('./mapping.test'),
+  'graph-1m.test.ts': () => require('./graph-1m.test'),
   'start.test.ts': () => require('./start.test'),
 };
 
