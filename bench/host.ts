@@ -13,6 +13,9 @@
  * - the host thread's own heap (V8 heap used by the main isolate) above idle, and the bytes of the
  *   summary and the overview that crossed to it;
  * - wall time of the load and of the overview.
+ * Each trace is loaded twice: with the engine in a worker thread (the extension's way) and, for
+ * comparison, in a child process (the same bundle over IPC), where the engine's memory is not in
+ * the host's process (its own peak RSS, VmHWM, is listed apart).
  * A table on stdout and the figures in bench/results.json (`host`).
  *
  *   npm run bench -- host
@@ -24,6 +27,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as esbuild from 'esbuild';
+import type { EngineMode } from '../src/session/engine-channel';
 import { WorkerEngine } from '../src/session/worker-engine';
 import { writeTraceFile } from './_generate';
 import { fmt } from './_util';
@@ -34,6 +38,7 @@ const mb = (bytes: number) => Math.round(bytes / (1024 * 1024));
 
 interface Row {
   trace: string;
+  engine: EngineMode;
   events: number;
   file_mb: number;
   load_s: number;
@@ -46,6 +51,8 @@ interface Row {
   host_heap_above_idle_mb: number;
   summary_kb: number;
   overview_kb: number;
+  /** Child process only: the engine process's own peak RSS. */
+  engine_process_peak_rss_mb?: number;
 }
 
 /** Builds the worker bundle as esbuild.mjs does; returns its path. */
@@ -56,8 +63,8 @@ async function buildWorker(): Promise<string> {
 }
 
 /** Loads one trace through a fresh worker and measures the main thread. */
-async function measure(script: string, name: string, file: string): Promise<Row> {
-  const engine = new WorkerEngine(script);
+async function measure(script: string, name: string, file: string, mode: EngineMode): Promise<Row> {
+  const engine = new WorkerEngine(script, { mode });
   try {
     await engine.detect('{}', 'x.json', false); // the worker started: the host's idle state
     await new Promise((r) => setTimeout(r, 500));
@@ -75,8 +82,10 @@ async function measure(script: string, name: string, file: string): Promise<Row>
     clearInterval(sampler);
     if (!summary || !overview) throw new Error(`${name}: no summary or overview`);
     const after = process.memoryUsage();
+    const hwm = mode === 'process' ? /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${engine.threadId}/status`, 'utf8'))?.[1] : undefined;
     return {
       trace: name,
+      engine: mode,
       events: summary.counts.events,
       file_mb: Math.round(fs.statSync(file).size / 1e5) / 10,
       load_s: Math.round((t1 - t0) / 100) / 10,
@@ -89,6 +98,7 @@ async function measure(script: string, name: string, file: string): Promise<Row>
       host_heap_above_idle_mb: mb(after.heapUsed - idle.heapUsed),
       summary_kb: Math.round(JSON.stringify(summary).length / 1024),
       overview_kb: Math.round(overview.length / 1024),
+      engine_process_peak_rss_mb: hwm ? Math.round(Number(hwm) / 1024) : undefined,
     };
   } finally {
     engine.dispose();
@@ -103,14 +113,19 @@ export async function bench(): Promise<void> {
   for (const size of sizes) {
     const file = path.join(dir, `trace-${size}.otrace.jsonl`);
     writeTraceFile(file, SIZES[size]);
-    const row = await measure(script, size, file);
-    rows.push(row);
-    process.stdout.write(`  ${size}: load ${row.load_s} s + overview ${row.overview_s} s; host loop delay max ${row.loop_delay_max_ms} ms, p99 ${row.loop_delay_p99_ms} ms; RSS +${row.rss_peak_above_idle_mb} MB peak (process, worker included), host heap +${row.host_heap_above_idle_mb} MB\n`);
+    for (const mode of ['thread', 'process'] as const) {
+      const row = await measure(script, size, file, mode);
+      rows.push(row);
+      process.stdout.write(`  ${size} (${mode}): load ${row.load_s} s + overview ${row.overview_s} s; host loop delay max ${row.loop_delay_max_ms} ms, p99 ${row.loop_delay_p99_ms} ms; host RSS +${row.rss_peak_above_idle_mb} MB peak, host heap +${row.host_heap_above_idle_mb} MB\n`);
+    }
   }
   const lines = [
-    '| trace | events | file MB | load s | overview s | host loop delay max / p99 ms | RSS above idle, peak / after MB (process, worker included) | host heap above idle MB | summary / overview KB to the host |',
-    '|---|---|---|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.trace} | ${fmt(r.events, 0)} | ${fmt(r.file_mb)} | ${r.load_s} | ${r.overview_s} | ${r.loop_delay_max_ms} / ${r.loop_delay_p99_ms} | ${fmt(r.rss_peak_above_idle_mb, 0)} / ${fmt(r.rss_after_above_idle_mb, 0)} | ${r.host_heap_above_idle_mb} | ${fmt(r.summary_kb, 0)} / ${fmt(r.overview_kb, 0)} |`),
+    '| trace | engine | events | file MB | load s | overview s | host loop delay max / p99 ms | host RSS above idle, peak / after MB | host heap above idle MB | engine process peak RSS MB | summary / overview KB to the host |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${r.trace} | ${r.engine === 'thread' ? 'worker thread (in the host process)' : 'child process'} | ${fmt(r.events, 0)} | ${fmt(r.file_mb)} | ${r.load_s} | ${r.overview_s} | ${r.loop_delay_max_ms} / ${r.loop_delay_p99_ms} | ${fmt(r.rss_peak_above_idle_mb, 0)} / ${fmt(r.rss_after_above_idle_mb, 0)} | ${r.host_heap_above_idle_mb} | ${r.engine_process_peak_rss_mb === undefined ? '–' : fmt(r.engine_process_peak_rss_mb, 0)} | ${fmt(r.summary_kb, 0)} / ${fmt(r.overview_kb, 0)} |`,
+    ),
   ];
   process.stdout.write(`\n${lines.join('\n')}\n(idle RSS ${rows[0]?.idle_rss_mb} MB; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${os.cpus().length} cores; targets at 1M: loop delay p99 < 50 ms, RSS < 600 MB above idle)\n`);
   const out = path.join(__dirname, 'results.json');

@@ -14,6 +14,9 @@ const port = parentPort ?? {
   postMessage: (m: FromWorker) => process.send!(m),
 };
 
+// A child process ends with its host (the IPC channel closes).
+if (!parentPort) process.on('disconnect', () => process.exit(0));
+
 const store = new SessionStore();
 const calls = store as unknown as Record<keyof EngineCalls, (...args: unknown[]) => unknown>;
 

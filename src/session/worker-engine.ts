@@ -6,9 +6,10 @@
  * that stops (out of memory, a crash) is started again on the next request; pending requests
  * reject, and {@link WorkerEngine.onDidRestart} tells the sessions to load again.
  */
-import { Worker, type ResourceLimits } from 'node:worker_threads';
+import type { ResourceLimits } from 'node:worker_threads';
 import type { AsyncCalls, LoadProgress, LoadRequest, TraceEngine } from './engine';
 import { asyncCalls } from './engine-calls';
+import { startEngine, type EngineChannel, type EngineMode } from './engine-channel';
 import type { SessionSummary } from './summary';
 import type { FromWorker, MappingInput, ToWorker } from './worker-protocol';
 
@@ -26,7 +27,7 @@ export interface WorkerEngine extends AsyncCalls {}
 /** Runs the trace sessions in a worker thread; every method sends one message. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class WorkerEngine implements TraceEngine {
-  private worker: Worker | undefined;
+  private worker: EngineChannel | undefined;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly restartListeners = new Set<() => void>();
@@ -36,11 +37,12 @@ export class WorkerEngine implements TraceEngine {
 
   /**
    * @param script path of the worker's bundle (dist/engine-worker.js).
-   * @param resourceLimits heap limits of the worker (default: Node's, from the machine's memory).
+   * @param options `mode`: a worker thread (default: the extension's) or a child process (the
+   *   bench compares them); `resourceLimits`: heap limits of a worker thread (default: Node's).
    */
   constructor(
     private readonly script: string,
-    private readonly resourceLimits?: ResourceLimits,
+    private readonly options: { mode?: EngineMode; resourceLimits?: ResourceLimits } = {},
   ) {
     Object.assign(
       this,
@@ -56,11 +58,11 @@ export class WorkerEngine implements TraceEngine {
   }
 
   cancel(key: string): void {
-    this.worker?.postMessage({ kind: 'cancel', key } satisfies ToWorker);
+    this.worker?.send({ kind: 'cancel', key });
   }
 
   release(key: string): void {
-    this.worker?.postMessage({ kind: 'release', key } satisfies ToWorker);
+    this.worker?.send({ kind: 'release', key });
   }
 
   onDidRestart(listener: () => void): () => void {
@@ -68,9 +70,9 @@ export class WorkerEngine implements TraceEngine {
     return () => this.restartListeners.delete(listener);
   }
 
-  /** The worker's thread id, once started (for tests and the bench). */
+  /** The worker's thread id (or the child's process id), once started: for tests and the bench. */
   get threadId(): number | undefined {
-    return this.worker?.threadId;
+    return this.worker?.id;
   }
 
   private request(message: (id: number) => ToWorker, progress?: (p: LoadProgress) => void): Promise<unknown> {
@@ -79,23 +81,19 @@ export class WorkerEngine implements TraceEngine {
     const worker = this.started();
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, progress });
-      worker.ref(); // an answer is awaited: keep the process alive for it
-      worker.postMessage(message(id));
+      worker.hold(true); // an answer is awaited: keep the process alive for it
+      worker.send(message(id));
     });
   }
 
-  private started(): Worker {
+  private started(): EngineChannel {
     if (this.worker) return this.worker;
-    const worker = new Worker(this.script, { resourceLimits: this.resourceLimits });
-    worker.on('message', (m: FromWorker) => this.answer(m));
-    worker.on('error', (err) => this.lost(worker, err));
-    worker.on('exit', (code) => this.lost(worker, new Error(`the otrace engine stopped (exit code ${code})`)));
-    worker.unref();
+    const worker = startEngine(this.script, this.options.mode ?? 'thread', this.options.resourceLimits);
+    worker.onMessage((m) => this.answer(m));
+    worker.onEnd((err) => this.lost(worker, err));
+    worker.hold(false);
     this.worker = worker;
-    if (this.mappings) {
-      const id = this.nextId++;
-      worker.postMessage({ kind: 'call', id, method: 'configure', args: [this.mappings] } satisfies ToWorker);
-    }
+    if (this.mappings) worker.send({ kind: 'call', id: this.nextId++, method: 'configure', args: [this.mappings] });
     return worker;
   }
 
@@ -107,13 +105,13 @@ export class WorkerEngine implements TraceEngine {
       return;
     }
     this.pending.delete(m.id);
-    if (this.pending.size === 0) this.worker?.unref();
+    if (this.pending.size === 0) this.worker?.hold(false);
     if ('error' in m) p.reject(new Error(m.error));
     else p.resolve(m.result);
   }
 
   /** The worker stopped: every pending request fails, and the sessions are told to load again. */
-  private lost(worker: Worker, err: Error): void {
+  private lost(worker: EngineChannel, err: Error): void {
     if (this.worker !== worker) return;
     this.worker = undefined;
     const pending = [...this.pending.values()];
@@ -128,6 +126,6 @@ export class WorkerEngine implements TraceEngine {
     this.worker = undefined;
     for (const p of this.pending.values()) p.reject(new Error('the otrace engine was disposed'));
     this.pending.clear();
-    void worker?.terminate();
+    void worker?.stop();
   }
 }

@@ -62,6 +62,20 @@ describe('the engine in a worker thread', () => {
     }
   });
 
+  test('as a child process, the engine answers the same', async () => {
+    const child = new WorkerEngine(script, { mode: 'process' });
+    const local = new InProcessEngine();
+    try {
+      const request = { key: 'k', version: -1, path: DEMO, local: true };
+      const [c, l] = await Promise.all([child.load(request), local.load(request)]);
+      assert.deepEqual({ ...c, stamp: 0 }, { ...l, stamp: 0 });
+      assert.equal(new TextDecoder().decode(await child.graphOverviewJson('k', 'demo')), JSON.stringify({ ...(await local.graphOverview('k', 'demo'))!, stamp: c!.stamp }));
+    } finally {
+      child.dispose();
+      local.dispose();
+    }
+  });
+
   test('the summary of a large trace is small: no event arrays reach the host', async () => {
     const file = path.join(dir, 'trace-40k.otrace.jsonl');
     const bytes = writeTraceFile(file, 40_000);
@@ -131,7 +145,7 @@ describe('the engine in a worker thread', () => {
       let restarted = 0;
       worker.onDidRestart(() => restarted++);
       const pending = worker.load({ key: 'k', version: 2, path: path.join(dir, 'trace-40k.otrace.jsonl'), local: true });
-      await (worker as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+      await (worker as unknown as { worker: { stop(): Promise<unknown> } }).worker.stop();
       await assert.rejects(pending, /stopped/);
       assert.equal(restarted, 1);
       const again = await worker.load({ key: 'k', version: -1, path: DEMO, local: true });
