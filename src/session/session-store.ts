@@ -137,24 +137,26 @@ export class SessionStore implements EngineCalls {
     return s && snapshotStamp(s) === stamp ? s : undefined;
   }
 
-  eventAt(key: string, stamp: number, file: string, at: Position, keep?: number): number | undefined {
+  /** `answer` of the session's latest snapshot when its stamp is `stamp`, else undefined. */
+  private on<T>(key: string, stamp: number, answer: (s: TraceSnapshot) => T): T | undefined {
     const s = this.at(key, stamp);
-    return s && eventAtPosition(s, file, at, keep);
+    return s && answer(s);
+  }
+
+  eventAt(key: string, stamp: number, file: string, at: Position, keep?: number): number | undefined {
+    return this.on(key, stamp, (s) => eventAtPosition(s, file, at, keep));
   }
 
   eventPlace(key: string, stamp: number, index: number) {
-    const s = this.at(key, stamp);
-    return s && eventPlace(s, index);
+    return this.on(key, stamp, (s) => eventPlace(s, index));
   }
 
   eventInfo(key: string, stamp: number, index: number) {
-    const s = this.at(key, stamp);
-    return s && eventInfo(s, index);
+    return this.on(key, stamp, (s) => eventInfo(s, index));
   }
 
   eventContent(key: string, stamp: number, index: number) {
-    const s = this.at(key, stamp);
-    return s && eventContent(s, index);
+    return this.on(key, stamp, (s) => eventContent(s, index));
   }
 
   fileMarks(key: string, stamp: number, file: string, options: MarkOptions): FileMarks | undefined {
@@ -167,28 +169,23 @@ export class SessionStore implements EngineCalls {
   }
 
   codeLenses(key: string, stamp: number, file: string) {
-    const s = this.at(key, stamp);
-    return s && codeLenses(s, file);
+    return this.on(key, stamp, (s) => codeLenses(s, file));
   }
 
   outline(key: string, stamp: number, file: string) {
-    const s = this.at(key, stamp);
-    return s && outline(s, file);
+    return this.on(key, stamp, (s) => outline(s, file));
   }
 
   sourcePrompt(key: string, stamp: number, index: number) {
-    const s = this.at(key, stamp);
-    return s && sourcePrompt(s, index);
+    return this.on(key, stamp, (s) => sourcePrompt(s, index));
   }
 
   promptUsers(key: string, stamp: number, absPath: string) {
-    const s = this.at(key, stamp);
-    return s && promptUsers(s, absPath);
+    return this.on(key, stamp, (s) => promptUsers(s, absPath));
   }
 
   inspect(key: string, stamp: number, max: number) {
-    const s = this.at(key, stamp);
-    return s && inspect(s, max);
+    return this.on(key, stamp, (s) => inspect(s, max));
   }
 
   graphOverview(key: string, title: string): GraphOverview | undefined {
@@ -202,17 +199,14 @@ export class SessionStore implements EngineCalls {
   }
 
   graphWindow(key: string, request: WindowRequest): GraphWindow | undefined {
-    const s = this.at(key, request.stamp);
-    return s && graphWindow(s, request);
+    return this.on(key, request.stamp, (s) => graphWindow(s, request));
   }
 
   graphEvent(key: string, stamp: number, index: number): GraphNode | undefined {
-    const s = this.at(key, stamp);
-    return s && graphEvent(s, index);
+    return this.on(key, stamp, (s) => graphEvent(s, index));
   }
 
   findEvents(key: string, stamp: number, query: string): number[] | undefined {
-    const s = this.at(key, stamp);
-    return s && findEvents(s, query);
+    return this.on(key, stamp, (s) => findEvents(s, query));
   }
 }
