@@ -55,9 +55,19 @@ export function isNotAgentOutput(e: { kind?: string; from?: string; synthetic?: 
   return (e.kind !== undefined && NOT_AGENT_OUTPUT_KINDS.has(e.kind)) || e.synthetic === true || (e.type === 'message' && e.from !== undefined && NOT_AGENT_SENDERS.has(e.from));
 }
 
-/** True for output positions that carry content of an agent (not tool output, not bookkeeping, not a user or harness row). */
+/** True for output positions that carry content of an agent (not tool output, not bookkeeping, not a user or harness row). Memoized per position. */
 export function isAgentOutput(index: TraceIndex, i: number): boolean {
-  return OUTPUT_TYPES.has(index.types[i]) && !index.toolLanes.has(index.events[i].agent) && !isNotAgentOutput(index.events[i]) && index.content(i).replace(/\bTERMINATE\b/g, '').trim().length > 0;
+  const memo = index.memo.agentOutput;
+  let known = memo[i];
+  if (known === 0) memo[i] = known = agentOutput(index, i) ? 1 : 2;
+  return known === 1;
+}
+
+function agentOutput(index: TraceIndex, i: number): boolean {
+  if (!OUTPUT_TYPES.has(index.types[i]) || index.toolLanes.has(index.events[i].agent) || isNotAgentOutput(index.events[i])) return false;
+  const text = index.content(i);
+  // /\S/ is the complement of what trim() removes: text other than white space
+  return text.includes('TERMINATE') ? text.replace(/\bTERMINATE\b/g, '').trim().length > 0 : /\S/.test(text);
 }
 
 /**

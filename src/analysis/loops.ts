@@ -87,16 +87,11 @@ interface RawLoop {
 
 /** Last position holding an event with a never-seen fingerprint (stop, reward, despawn ignored). */
 function lastNewContent(index: TraceIndex): number {
-  const seen = new Set<number>();
-  let last = -1;
-  for (let i = 0; i < index.size; i++) {
-    const fp = index.fingerprints[i];
-    const isNew = !seen.has(fp);
-    seen.add(fp);
+  for (let i = index.size - 1; i >= 0; i--) {
     const type = index.types[i];
-    if (isNew && type !== 'stop' && type !== 'reward' && type !== 'despawn') last = i;
+    if (index.firstSeen[i] === i && type !== 'stop' && type !== 'reward' && type !== 'despawn') return i;
   }
-  return last;
+  return -1;
 }
 
 function finish(index: TraceIndex, raw: RawLoop, lastNew: number): Loop {

@@ -16,7 +16,7 @@
  *   events with neither content nor content_ref get a unique fingerprint (they cannot repeat).
  */
 import type { LoadedTrace } from '../trace/model';
-import { canonicalType, type EdgeType, type EventType, type TraceEvent } from '../trace/schema';
+import { canonicalType, EVENT_TYPES, type EdgeType, type EventType, type TraceEvent } from '../trace/schema';
 import { normalizeContent, normalizedHash, salientTokens, stripLogNoise } from './text';
 
 export type LinkKind = 'edge' | 'parent' | 'causes' | 'tool_result' | 'spawn' | 'return' | 'delivery' | 'lane' | 'implicit';
@@ -36,6 +36,9 @@ export interface Link {
 const TOOL_AGENT = /terminal|code_?executor|interpreter|sandbox|^tools?$/i;
 
 const HANDOFF_TYPES = new Set<EventType>(['message', 'delegate', 'return', 'spawn']);
+
+/** Every written type -> its canonical type, as the constant strings of the vocabulary. */
+const CANONICAL_TYPES = new Map<string, EventType>(EVENT_TYPES.map((t) => [t, canonicalType(t)]));
 
 /** Read-only index of a loaded trace. Positions are time-order indices into {@link events}. */
 export class TraceIndex {
@@ -77,19 +80,35 @@ export class TraceIndex {
   readonly toolLanes = new Set<string>();
   /** Position of the first occurrence of each position's fingerprint (itself when new). */
   readonly firstSeen: Int32Array;
+  /**
+   * Per position, the answers of text tests the analyses ask again and again, filled when first
+   * asked: 0 = not asked yet, 1 = yes, 2 = no (answer.ts `isAgentOutput`, stops.ts).
+   */
+  readonly memo: { agentOutput: Uint8Array; completionClaim: Uint8Array; impasse: Uint8Array };
 
   constructor(loaded: LoadedTrace) {
     this.loaded = loaded;
     const raw = loaded.trace.events;
-    const order = raw.map((_, i) => i);
-    const time = raw.map((e) => (typeof e.t === 'number' && Number.isFinite(e.t) ? e.t : 0));
+    const n = raw.length;
+    const time = new Float64Array(n);
     let sorted = true; // most traces are written in time order: no sort then
-    for (let i = 1; i < time.length && sorted; i++) if (time[i] < time[i - 1]) sorted = false;
-    if (!sorted) order.sort((a, b) => time[a] - time[b] || a - b);
-    this.events = order.map((i) => raw[i]);
-    this.rawIndex = Int32Array.from(order);
-    const n = this.events.length;
-    this.types = this.events.map((e) => canonicalType(e.type));
+    for (let i = 0; i < n; i++) {
+      const t = raw[i].t;
+      time[i] = typeof t === 'number' && Number.isFinite(t) ? t : 0;
+      if (i > 0 && time[i] < time[i - 1]) sorted = false;
+    }
+    if (sorted) {
+      this.events = raw.slice();
+      this.rawIndex = new Int32Array(n);
+      for (let i = 0; i < n; i++) this.rawIndex[i] = i;
+    } else {
+      const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => time[a] - time[b] || a - b);
+      this.events = order.map((i) => raw[i]);
+      this.rawIndex = Int32Array.from(order);
+    }
+    const order = this.rawIndex;
+    // the canonical type strings themselves: later comparisons with them are pointer comparisons
+    this.types = this.events.map((e) => CANONICAL_TYPES.get(e.type) ?? canonicalType(e.type));
     this.lanePos = new Int32Array(n);
     this.records = new Int32Array(n).fill(-1);
     this.resultOf = new Int32Array(n).fill(-1);
@@ -98,15 +117,32 @@ export class TraceIndex {
     this.normalized = new Array<string>(n);
     this.incoming = Array.from({ length: n }, () => []);
     this.outgoing = Array.from({ length: n }, () => []);
+    this.memo = { agentOutput: new Uint8Array(n), completionClaim: new Uint8Array(n), impasse: new Uint8Array(n) };
 
+    // id -> first position: set from the last event back, one map operation per event; a set
+    // that does not grow the map is an id carried again
+    let repeated: Set<string> | undefined;
+    for (let i = n - 1; i >= 0; i--) {
+      const before = this.pos.size;
+      const id = this.events[i].id;
+      this.pos.set(id, i);
+      if (this.pos.size === before) (repeated ??= new Set()).add(id);
+    }
+    if (repeated) {
+      for (let i = 0; i < n; i++) {
+        const id = this.events[i].id;
+        if (!repeated.has(id)) continue;
+        const list = this.repeats.get(id);
+        if (list) list.push(i);
+        else this.repeats.set(id, [i]);
+      }
+    }
     // fingerprint = (agent, type, target) prefix id and content hash, as one number key
     const prefixes = new Map<string, Map<string, Map<string, number>>>();
     const fpIds: Map<number, number>[] = []; // per prefix: content hash (as int32) -> fingerprint
     let fpCount = 0;
     for (let i = 0; i < n; i++) {
       const e = this.events[i];
-      if (!this.pos.has(e.id)) this.pos.set(e.id, i);
-      else (this.repeats.get(e.id) ?? this.repeats.set(e.id, [this.pos.get(e.id)!]).get(e.id)!).push(i);
       let lane = this.lanes.get(e.agent);
       if (!lane) this.lanes.set(e.agent, (lane = []));
       this.lanePos[i] = lane.length;
