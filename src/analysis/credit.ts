@@ -24,7 +24,8 @@
 import { finalAnswer, isNotAgentOutput } from './answer';
 import { forEachSalientToken, stripLogNoise } from './text';
 import { OUTCOME_CHANNELS, rewardPoints } from './outcome';
-import type { LinkKind, TraceIndex } from './trace-index';
+import { EDGE_TYPE_CODE, LINK_KINDS, type LinkKind } from './link-table';
+import type { TraceIndex } from './trace-index';
 import type { Credit, Outcome } from './types';
 
 export interface CreditOptions {
@@ -45,6 +46,10 @@ const LINK_WEIGHT: Record<LinkKind, number> = {
   lane: 0.5,
   implicit: 0.5,
 };
+
+/** Link weights by kind code (link-table.ts), and the code of `temporal` edges (weight 0.5). */
+const WEIGHT_BY_CODE = Float64Array.from(LINK_KINDS, (kind) => LINK_WEIGHT[kind]);
+const TEMPORAL = EDGE_TYPE_CODE.get('temporal');
 
 /** The raw result: per-position values, before ids and aggregates. */
 export interface CreditValues {
@@ -153,11 +158,12 @@ export function propagateCredit(index: TraceIndex, outcome: Outcome, options: Cr
     if (m === 0) continue;
     const type = index.types[v];
     touched.length = 0;
-    for (const k of index.incoming[v]) {
-      const link = index.links[k];
-      const w = link.edgeType === 'temporal' ? 0.5 : LINK_WEIGHT[link.kind];
-      if (weight[link.u] === 0) touched.push(link.u);
-      weight[link.u] += w;
+    for (let q = index.inStart[v]; q < index.inStart[v + 1]; q++) {
+      const k = index.inLinks[q];
+      const u = index.linkU[k];
+      const w = index.linkEdgeType[k] === TEMPORAL ? 0.5 : WEIGHT_BY_CODE[index.linkKind[k]];
+      if (weight[u] === 0) touched.push(u);
+      weight[u] += w;
     }
     if (content)
       for (let k = content.start[v]; k < content.start[v + 1]; k++) {

@@ -17,9 +17,10 @@
  */
 import type { LoadedTrace } from '../trace/model';
 import { canonicalType, EVENT_TYPES, type EdgeType, type EventType, type TraceEvent } from '../trace/schema';
+import { EDGE_TYPE_CODE, edgeTypeOfCode, isExplicitCode, LINK_CODE, LINK_KINDS, LinkTable, type LinkKind } from './link-table';
 import { normalizeContent, normalizedHash, salientTokens, stripLogNoise } from './text';
 
-export type LinkKind = 'edge' | 'parent' | 'causes' | 'tool_result' | 'spawn' | 'return' | 'delivery' | 'lane' | 'implicit';
+export type { LinkKind } from './link-table';
 
 /** A causal link between two event positions (u before v in time order). */
 export interface Link {
@@ -59,10 +60,20 @@ export class TraceIndex {
   readonly lanePos: Int32Array;
   /** Source record (0-based index in its source's list) per position, or -1. */
   readonly records: Int32Array;
-  readonly links: Link[] = [];
-  /** Position -> indices into {@link links} of incoming / outgoing links. */
-  readonly incoming: number[][];
-  readonly outgoing: number[][];
+  /**
+   * The links as flat arrays, link k from `linkU[k]` to `linkV[k]`, of kind `LINK_KINDS[linkKind[k]]`
+   * and, for the trace's edges, edge type `edgeTypeOfCode(linkEdgeType[k])` (link-table.ts).
+   * {@link links}, {@link incoming} and {@link outgoing} give the same as objects and lists.
+   */
+  readonly linkU: Int32Array;
+  readonly linkV: Int32Array;
+  readonly linkKind: Uint8Array;
+  readonly linkEdgeType: Uint8Array;
+  /** Incoming links of v: `inLinks[inStart[v] .. inStart[v + 1])`, in the order they were made; likewise outgoing. */
+  readonly inStart: Int32Array;
+  readonly inLinks: Int32Array;
+  readonly outStart: Int32Array;
+  readonly outLinks: Int32Array;
   /** tool_call position -> its tool_result position (or -1). */
   readonly resultOf: Int32Array;
   /** tool_result position -> its tool_call position (or -1). */
@@ -115,8 +126,6 @@ export class TraceIndex {
     this.callOf = new Int32Array(n).fill(-1);
     this.fingerprints = new Int32Array(n);
     this.normalized = new Array<string>(n);
-    this.incoming = Array.from({ length: n }, () => []);
-    this.outgoing = Array.from({ length: n }, () => []);
     this.memo = { agentOutput: new Uint8Array(n), completionClaim: new Uint8Array(n), impasse: new Uint8Array(n) };
 
     // id -> first position: set from the last event back, one map operation per event; a set
@@ -187,7 +196,42 @@ export class TraceIndex {
       }
       if (acts === 0 && ((results > 0 && results * 2 >= lane.length) || TOOL_AGENT.test(agent))) this.toolLanes.add(agent);
     }
-    this.buildLinks();
+    const table = this.buildLinks();
+    const count = table.count;
+    this.linkU = table.u.subarray(0, count);
+    this.linkV = table.v.subarray(0, count);
+    this.linkKind = table.kind.subarray(0, count);
+    this.linkEdgeType = table.edgeType.subarray(0, count);
+    ({ inStart: this.inStart, inLinks: this.inLinks, outStart: this.outStart, outLinks: this.outLinks } = table.rows());
+  }
+
+  /** Number of links. */
+  get linkCount(): number {
+    return this.linkU.length;
+  }
+
+  private linkObjects?: Link[];
+  private incomingLists?: number[][];
+  private outgoingLists?: number[][];
+
+  /** The links as objects (made when first asked; the analyses read the flat arrays). */
+  get links(): Link[] {
+    return (this.linkObjects ??= Array.from(this.linkU, (u, k) => {
+      const kind = LINK_KINDS[this.linkKind[k]];
+      const explicit = isExplicitCode(this.linkKind[k]);
+      const edgeType = edgeTypeOfCode(this.linkEdgeType[k]);
+      return edgeType ? { u, v: this.linkV[k], kind, explicit, edgeType } : { u, v: this.linkV[k], kind, explicit };
+    }));
+  }
+
+  /** Position -> indices into {@link links} of its incoming links (made when first asked). */
+  get incoming(): number[][] {
+    return (this.incomingLists ??= rowLists(this.inStart, this.inLinks));
+  }
+
+  /** Position -> indices into {@link links} of its outgoing links (made when first asked). */
+  get outgoing(): number[][] {
+    return (this.outgoingLists ??= rowLists(this.outStart, this.outLinks));
   }
 
   get size(): number {
@@ -266,36 +310,28 @@ export class TraceIndex {
     return best;
   }
 
-  /** Parent positions of an event (any link kind). */
+  /** Parent positions of an event (any link kind), in the order its links were made. */
   parents(i: number): number[] {
-    return this.incoming[i].map((k) => this.links[k].u);
+    const out: number[] = [];
+    for (let q = this.inStart[i]; q < this.inStart[i + 1]; q++) out.push(this.linkU[this.inLinks[q]]);
+    return out;
   }
 
-  private addLink(u: number, v: number, kind: LinkKind, explicit: boolean, edgeType?: EdgeType): boolean {
-    if (u === undefined || v === undefined || u < 0 || v < 0) {
-      this.dropped++;
-      return false;
-    }
-    if (u >= v) {
-      this.dropped++;
-      return false;
-    }
-    const k = this.links.length;
-    this.links.push(edgeType ? { u, v, kind, explicit, edgeType } : { u, v, kind, explicit });
-    this.incoming[v].push(k);
-    this.outgoing[u].push(k);
-    return true;
-  }
-
-  private buildLinks(): void {
+  /** The causal links, in the order of the module comment (see {@link LinkTable}). */
+  private buildLinks(): LinkTable {
     const n = this.size;
-    const link = (u: number | undefined, v: number, kind: LinkKind, explicit: boolean, edgeType?: EdgeType) => {
+    const table = new LinkTable(n);
+    const link = (u: number | undefined, v: number, kind: number, edgeType = 0) => {
       if (u === undefined) {
         this.dropped++;
         return;
       }
-      for (const k of this.incoming[v]) if (this.links[k].u === u) return; // already linked
-      this.addLink(u, v, kind, explicit, edgeType);
+      if (table.has(u, v)) return; // already linked
+      if (u < 0 || u >= v) {
+        this.dropped++;
+        return;
+      }
+      table.add(u, v, kind, edgeType);
     };
     for (const edge of this.loaded.trace.edges) {
       if (edge.type === 'link') continue; // a span link relates two events; it is not a cause
@@ -305,18 +341,18 @@ export class TraceIndex {
         this.dropped++;
         continue;
       }
-      link(u, v, 'edge', true, edge.type);
+      link(u, v, LINK_CODE.edge, EDGE_TYPE_CODE.get(edge.type));
     }
     for (let v = 0; v < n; v++) {
       const e = this.events[v];
-      if (typeof e.parent === 'string') link(this.resolve(e.parent, v), v, 'parent', true);
-      if (Array.isArray(e.causes)) for (const c of e.causes) if (typeof c === 'string') link(this.resolve(c, v), v, 'causes', true);
+      if (typeof e.parent === 'string') link(this.resolve(e.parent, v), v, LINK_CODE.parent);
+      if (Array.isArray(e.causes)) for (const c of e.causes) if (typeof c === 'string') link(this.resolve(c, v), v, LINK_CODE.causes);
     }
     // tool_call -> tool_result: explicit links first, else the oldest unanswered call of the same tool.
     for (let v = 0; v < n; v++) {
       if (this.types[v] !== 'tool_result') continue;
-      for (const k of this.incoming[v]) {
-        const u = this.links[k].u;
+      for (let k = table.firstIn(v); k !== -1; k = table.nextIn(k)) {
+        const u = table.u[k];
         if (this.types[u] === 'tool_call' && this.resultOf[u] === -1) {
           this.resultOf[u] = v;
           this.callOf[v] = u;
@@ -352,7 +388,7 @@ export class TraceIndex {
         if (u !== undefined) {
           this.resultOf[u] = i;
           this.callOf[i] = u;
-          link(u, i, 'tool_result', false);
+          link(u, i, LINK_CODE.tool_result);
         }
         while (pendingAny.length && this.resultOf[pendingAny[0]] !== -1) pendingAny.shift();
       }
@@ -364,16 +400,17 @@ export class TraceIndex {
       const to = this.receiver(i);
       if (!to) continue;
       const next = this.nextInLane(to, i);
-      if (next !== -1) link(i, next, type === 'spawn' ? 'spawn' : type === 'return' ? 'return' : 'delivery', false);
+      if (next !== -1) link(i, next, type === 'spawn' ? LINK_CODE.spawn : type === 'return' ? LINK_CODE.return : LINK_CODE.delivery);
     }
     // lane succession
-    for (const lane of this.lanes.values()) for (let k = 1; k < lane.length; k++) link(lane[k - 1], lane[k], 'lane', false);
+    for (const lane of this.lanes.values()) for (let k = 1; k < lane.length; k++) link(lane[k - 1], lane[k], LINK_CODE.lane);
     // an event with no cause but its own lane's previous event answers the previous event of the trace
     for (let v = 1; v < n; v++) {
-      if (this.incoming[v].every((k) => this.links[k].kind === 'lane')) {
-        if (this.events[v - 1].agent !== this.events[v].agent) link(v - 1, v, 'implicit', false);
-      }
+      let onlyLane = true;
+      for (let k = table.firstIn(v); k !== -1 && onlyLane; k = table.nextIn(k)) onlyLane = table.kind[k] === LINK_CODE.lane;
+      if (onlyLane && this.events[v - 1].agent !== this.events[v].agent) link(v - 1, v, LINK_CODE.implicit);
     }
+    return table;
   }
 
   /** Position of the first event of `agent` after position `i` (binary search in its lane), or -1. */
@@ -389,4 +426,11 @@ export class TraceIndex {
     }
     return lo < lane.length ? lane[lo] : -1;
   }
+}
+
+/** Per row, the list of its entries from compressed rows. */
+function rowLists(start: Int32Array, entries: Int32Array): number[][] {
+  const out: number[][] = [];
+  for (let i = 0; i + 1 < start.length; i++) out.push(Array.from(entries.subarray(start[i], start[i + 1])));
+  return out;
 }
