@@ -8,7 +8,7 @@
  */
 import { NOT_AGENT_OUTPUT_KINDS } from '../trace/schema';
 import type { TraceIndex } from './trace-index';
-import { normalizeContent } from './text';
+import { MAX_TEXT, normalizeContent } from './text';
 
 export interface FinalAnswer {
   /** Position of the event holding it. */
@@ -104,14 +104,40 @@ export function firstAppearance(index: TraceIndex, final: FinalAnswer, from: num
   const answer = final.answer;
   if (answer.length < 2 || answer.length > 300) return -1;
   const short = answer.length < 8 || !answer.includes(' ');
-  const re = new RegExp(`(^|[^a-z0-9])${answer.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^a-z0-9])`);
+  const re = new RegExp(`(^|[^a-z0-9])${escapeRegExp(answer)}($|[^a-z0-9])`);
+  const mayHold = headFilter(answer);
   for (let i = Math.max(0, from); i < final.pos; i++) {
     if (keep && !keep(i)) continue;
     if (!isAgentOutput(index, i) && index.types[i] !== 'tool_result') continue;
+    if (!mayHold(index.rawContent(i))) continue;
     const text = index.normalizedContent(i);
     if (!re.test(text)) continue;
     if (short && !ANSWER_CONTEXT.test(text)) continue;
     return i;
   }
   return -1;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+const HAS_DATE = /\d{4}-\d{2}-\d{2}/;
+
+/**
+ * A test on an event's raw content (content, else content_ref) that is false only when its
+ * normalized content (text.ts `normalizeContent`) cannot contain `answer`, without building it:
+ * for an ASCII head without a date, normalizing only lower-cases and collapses white space, so the
+ * longest space-free part of the answer must be in the head as it is, ignoring case. Other texts pass.
+ */
+function headFilter(answer: string): (raw: string | undefined) => boolean {
+  const part = answer.split(' ').reduce((a, b) => (b.length > a.length ? b : a), '');
+  if (part === '') return () => true;
+  const re = new RegExp(escapeRegExp(part), 'i');
+  return (raw) => {
+    if (raw === undefined) return true;
+    const head = raw.length > MAX_TEXT ? raw.slice(0, MAX_TEXT) : raw;
+    return re.test(head) || NON_ASCII.test(head) || HAS_DATE.test(head);
+  };
 }

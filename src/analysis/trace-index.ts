@@ -274,11 +274,16 @@ export class TraceIndex {
   normalizedContent(i: number): string {
     let s = this.normalized[i];
     if (s === undefined) {
-      const e = this.events[i];
-      const text = typeof e.content === 'string' ? e.content : typeof e.content_ref === 'string' ? e.content_ref : undefined;
+      const text = this.rawContent(i);
       this.normalized[i] = s = text === undefined ? '' : normalizeContent(text);
     }
     return s;
+  }
+
+  /** The content of an event, else its content_ref (what fingerprints and normalized content are made of); undefined when it has neither. */
+  rawContent(i: number): string | undefined {
+    const e = this.events[i];
+    return typeof e.content === 'string' ? e.content : typeof e.content_ref === 'string' ? e.content_ref : undefined;
   }
 
   /** Content text of an event ('' when none). */
