@@ -197,6 +197,7 @@ export function computeCredit(index: TraceIndex, outcome: Outcome, options: Cred
   const steps: Record<string, number> = {};
   const given: string[] = [];
   const byIndex = new Array<number>(index.size).fill(0);
+  const repeats = index.hasRepeatedIds; // else no id is met twice
   for (let i = 0; i < index.size; i++) {
     const e = index.events[i];
     let v = round(values.values[i]);
@@ -205,12 +206,12 @@ export function computeCredit(index: TraceIndex, outcome: Outcome, options: Cred
     else if (e.kind === 'local_command' || e.kind === 'placeholder' || e.kind === 'missing_parent') v = 0;
     if (typeof e.credit === 'number' && Number.isFinite(e.credit)) v = e.credit;
     byIndex[index.at(i)] = v;
-    if (Object.prototype.hasOwnProperty.call(events, e.id)) continue;
+    if (repeats && Object.prototype.hasOwnProperty.call(events, e.id)) continue;
     if (typeof e.credit === 'number' && Number.isFinite(e.credit)) given.push(e.id);
     events[e.id] = v;
     agents[e.agent] = round((agents[e.agent] ?? 0) + v);
     const record = index.records[i];
-    if (record >= 0) steps[String(record)] = round((steps[String(record)] ?? 0) + v);
+    if (record >= 0) steps[record] = round((steps[record] ?? 0) + v); // keyed by String(record), as every number key is
   }
   const signed = outcome.value !== null;
   return {

@@ -416,8 +416,7 @@ function pingPongs(index: TraceIndex, noveltyThreshold: number, resemblanceThres
   // Hand-offs in time order, with sender and receiver. Without any `to` in the trace, a message's
   // receiver is the agent of the next message (a group chat answers the previous turn).
   const handoffs: { i: number; from: string; to: string }[] = [];
-  let anyTo = false;
-  for (let i = 0; i < index.size; i++) if (index.isHandoff(i) && index.receiver(i)) anyTo = true;
+  const anyTo = index.handoffsName;
   if (anyTo) {
     for (let i = 0; i < index.size; i++) {
       if (!index.isHandoff(i)) continue;

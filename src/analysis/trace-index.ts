@@ -82,6 +82,8 @@ export class TraceIndex {
   readonly fingerprints: Int32Array;
   /** Normalized content per position, computed when first asked (see {@link normalizedContent}). */
   private readonly normalized: (string | undefined)[];
+  /** Receiver per position (see {@link receiver}). */
+  private readonly receivers: (string | undefined)[];
   /** Count of links dropped because they pointed backwards or at unknown ids. */
   dropped = 0;
   /**
@@ -196,6 +198,16 @@ export class TraceIndex {
       }
       if (acts === 0 && ((results > 0 && results * 2 >= lane.length) || TOOL_AGENT.test(agent))) this.toolLanes.add(agent);
     }
+    this.receivers = [];
+    let named = false;
+    for (let i = 0; i < n; i++) {
+      const e = this.events[i];
+      const to = e.to;
+      const r = to !== undefined && to !== e.agent && this.lanes.has(to) ? to : undefined;
+      this.receivers.push(r);
+      if (r && !named && HANDOFF_TYPES.has(this.types[i])) named = true;
+    }
+    this.handoffsName = named;
     const table = this.buildLinks();
     const count = table.count;
     this.linkU = table.u.subarray(0, count);
@@ -297,11 +309,13 @@ export class TraceIndex {
     return HANDOFF_TYPES.has(this.types[i]);
   }
 
-  /** The agent an event is addressed to, when it names one that has a lane. */
+  /** The agent an event is addressed to, when it names one that has a lane (another than its own). */
   receiver(i: number): string | undefined {
-    const to = this.events[i].to;
-    return to !== undefined && to !== this.events[i].agent && this.lanes.has(to) ? to : undefined;
+    return this.receivers[i];
   }
+
+  /** True when some hand-off names a receiver that has a lane (else a chat's receiver is the next speaker). */
+  readonly handoffsName: boolean;
 
   /**
    * The position an id names from position `v`: the event carrying it, or when several do, the
@@ -313,6 +327,11 @@ export class TraceIndex {
     let best = list[0];
     for (const p of list) if (p < v) best = p;
     return best;
+  }
+
+  /** True when some id is carried by several events. */
+  get hasRepeatedIds(): boolean {
+    return this.repeats.size > 0;
   }
 
   /** Parent positions of an event (any link kind), in the order its links were made. */
