@@ -8,7 +8,7 @@
  */
 import { NOT_AGENT_OUTPUT_KINDS } from '../trace/schema';
 import type { TraceIndex } from './trace-index';
-import { MAX_TEXT, normalizeContent } from './text';
+import { MAX_TEXT, NON_ASCII, normalizeContent } from './text';
 
 export interface FinalAnswer {
   /** Position of the event holding it. */
@@ -122,7 +122,6 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
 const HAS_DATE = /\d{4}-\d{2}-\d{2}/;
 
 /**

@@ -22,7 +22,8 @@
  * A producer's `credit` on an event is shown as given and never overwritten.
  */
 import { finalAnswer, isNotAgentOutput } from './answer';
-import { forEachSalientToken, stripLogNoise } from './text';
+import { TokenInterner } from './interner';
+import { COMMON, forEachSalientTokenId, stripLogNoise } from './text';
 import { OUTCOME_CHANNELS, rewardPoints } from './outcome';
 import { EDGE_TYPE_CODE, LINK_KINDS, type LinkKind } from './link-table';
 import type { TraceIndex } from './trace-index';
@@ -72,13 +73,14 @@ export interface ContentLinks {
 /**
  * Content links: for each event, the earlier events that first introduced the salient tokens it
  * uses, with the share of its tokens taken from each. O(total tokens): tokens are interned to
- * small integers, so each occurrence costs one map lookup and no set or map per event.
+ * small integers straight from the text (interner.ts), so each occurrence costs one hash of its
+ * characters and no string, set or map per event.
  */
 export function contentLinks(index: TraceIndex): ContentLinks {
   const n = index.size;
-  const tokenIds = new Map<string, number>();
-  const introducer: number[] = []; // token id -> position that introduced it
-  const lastUse: number[] = []; // token id -> last position that used it (a token counts once per event)
+  const tokens = new TokenInterner(COMMON);
+  let introducer = new Int32Array(1024).fill(-1); // token id -> position that introduced it (-1: not yet)
+  let lastUse = new Int32Array(1024); // token id -> last position that used it (a token counts once per event)
   const count = new Int32Array(n); // introducer position -> tokens the current event took from it
   const touched: number[] = [];
   const start = new Int32Array(n + 1);
@@ -90,12 +92,19 @@ export function contentLinks(index: TraceIndex): ContentLinks {
     if (!content) continue;
     let total = 0;
     touched.length = 0;
-    forEachSalientToken(stripLogNoise(content), (tok) => {
-      const id = tokenIds.get(tok);
-      if (id === undefined) {
-        tokenIds.set(tok, introducer.length);
-        introducer.push(i);
-        lastUse.push(i);
+    forEachSalientTokenId(stripLogNoise(content), tokens, (id) => {
+      if (id >= introducer.length) {
+        const size = Math.max(id + 1, introducer.length * 2);
+        const more = new Int32Array(size).fill(-1);
+        more.set(introducer);
+        introducer = more;
+        const uses = new Int32Array(size);
+        uses.set(lastUse);
+        lastUse = uses;
+      }
+      if (introducer[id] === -1) {
+        introducer[id] = i;
+        lastUse[id] = i;
         return;
       }
       if (lastUse[id] === i) return;

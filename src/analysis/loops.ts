@@ -27,7 +27,8 @@
  */
 import type { Loop } from './types';
 import type { TraceIndex } from './trace-index';
-import { contentWords, fencedCode, fnv1a, forEachContentWord, resemblance, wordTokens } from './text';
+import { TokenInterner } from './interner';
+import { contentWords, fencedCode, fnv1a, forEachContentWordId, FUNCTION_WORDS, resemblance, wordTokens } from './text';
 
 export interface LoopOptions {
   /** Longest repeated block looked for, in events (default 16). */
@@ -337,29 +338,25 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
 
 /** Content words as small integers (one id per distinct word), for fast set comparisons. */
 class WordIds {
-  private readonly ids = new Map<string, number>();
+  private readonly words = new TokenInterner(FUNCTION_WORDS);
   /** Per id, the number of the last text it was seen in (to drop repeats within a text). */
   private seenIn: Int32Array = new Int32Array(1024);
   private texts = 0;
 
-  /** Number of distinct words seen (ids are below it). */
+  /** Ids are below this number. */
   get size(): number {
-    return this.ids.size;
+    return this.words.size;
   }
 
   /** The distinct content words of a text ({@link contentWords}), as ids, in the order they first occur. */
   ofText(text: string): number[] {
     const out: number[] = [];
     const stamp = ++this.texts;
-    forEachContentWord(text, (w) => {
-      let id = this.ids.get(w);
-      if (id === undefined) {
-        this.ids.set(w, (id = this.ids.size));
-        if (id >= this.seenIn.length) {
-          const grown = new Int32Array(this.seenIn.length * 2);
-          grown.set(this.seenIn);
-          this.seenIn = grown;
-        }
+    forEachContentWordId(text, this.words, (id) => {
+      if (id >= this.seenIn.length) {
+        const grown = new Int32Array(Math.max(id + 1, this.seenIn.length * 2));
+        grown.set(this.seenIn);
+        this.seenIn = grown;
       }
       if (this.seenIn[id] !== stamp) {
         this.seenIn[id] = stamp;
