@@ -198,10 +198,14 @@ export function propagateCredit(index: TraceIndex, outcome: Outcome, options: Cr
   return { values, terminal };
 }
 
-/** Credit per event, agent and step, with producer values shown as given. */
+/**
+ * Credit per event, agent and step, with producer values shown as given. `credit.events` (id ->
+ * value, the first event of each id) is the same figures as `by_index`; it is built when first
+ * read (the editor and the graph read `by_index`), and reads, spreads, JSON and structured clones
+ * see it as a plain property.
+ */
 export function computeCredit(index: TraceIndex, outcome: Outcome, options: CreditOptions = {}): { credit: Credit; values: CreditValues } {
   const values = propagateCredit(index, outcome, options);
-  const events: Record<string, number> = {};
   const agents: Record<string, number> = {};
   const steps: Record<string, number> = {};
   const given: string[] = [];
@@ -215,26 +219,49 @@ export function computeCredit(index: TraceIndex, outcome: Outcome, options: Cred
     else if (e.kind === 'local_command' || e.kind === 'placeholder' || e.kind === 'missing_parent') v = 0;
     if (typeof e.credit === 'number' && Number.isFinite(e.credit)) v = e.credit;
     byIndex[index.at(i)] = v;
-    if (repeats && Object.prototype.hasOwnProperty.call(events, e.id)) continue;
+    // an id counts once, for its first event (a "__proto__" id never lands in a record of ids, so each counts)
+    if (repeats && e.id !== '__proto__' && index.pos.get(e.id) !== i) continue;
     if (typeof e.credit === 'number' && Number.isFinite(e.credit)) given.push(e.id);
-    events[e.id] = v;
     agents[e.agent] = round((agents[e.agent] ?? 0) + v);
     const record = index.records[i];
     if (record >= 0) steps[record] = round((steps[record] ?? 0) + v); // keyed by String(record), as every number key is
   }
   const signed = outcome.value !== null;
-  return {
-    credit: {
-      events,
-      by_index: byIndex,
-      agents,
-      steps,
-      given,
-      signed,
-      method: `outcome-anchored backward propagation (lambda ${options.lambda ?? 0.5}) over causal and content links; R = ${outcome.value ?? '+1 (unsigned, no outcome signal)'} from ${outcome.source}`,
-    },
-    values,
+  const credit: Credit = {
+    events: {},
+    by_index: byIndex,
+    agents,
+    steps,
+    given,
+    signed,
+    method: `outcome-anchored backward propagation (lambda ${options.lambda ?? 0.5}) over causal and content links; R = ${outcome.value ?? '+1 (unsigned, no outcome signal)'} from ${outcome.source}`,
   };
+  const inOrder = index.events;
+  const at = index.rawIndex;
+  Object.defineProperty(credit, 'events', {
+    enumerable: true,
+    configurable: true,
+    get(): Record<string, number> {
+      const events = valuesById(inOrder, at, byIndex);
+      Object.defineProperty(credit, 'events', { value: events, enumerable: true, writable: true, configurable: true });
+      return events;
+    },
+    set(events: Record<string, number>) {
+      Object.defineProperty(credit, 'events', { value: events, enumerable: true, writable: true, configurable: true });
+    },
+  });
+  return { credit, values };
+}
+
+/** Event id -> value of the first event (in time order) carrying it. */
+function valuesById(events: readonly { id: string }[], at: Int32Array, byIndex: readonly number[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (let i = 0; i < events.length; i++) {
+    const id = events[i].id;
+    if (Object.prototype.hasOwnProperty.call(out, id)) continue;
+    out[id] = byIndex[at[i]];
+  }
+  return out;
 }
 
 function round(x: number): number {
