@@ -8,7 +8,7 @@
  */
 import { NOT_AGENT_OUTPUT_KINDS } from '../trace/schema';
 import type { TraceIndex } from './trace-index';
-import { MAX_TEXT, NON_ASCII, normalizeContent } from './text';
+import { MAX_TEXT, normalizeContent } from './text';
 
 export interface FinalAnswer {
   /** Position of the event holding it. */
@@ -122,7 +122,8 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-const HAS_DATE = /\d{4}-\d{2}-\d{2}/;
+/** A head the filter cannot judge: a character outside ASCII, or a date (normalizing removes timestamps). */
+const NOT_PLAIN = /[^\x00-\x7f]|\d{4}-\d{2}-\d{2}/;
 
 /**
  * A test on an event's raw content (content, else content_ref) that is false only when its
@@ -137,6 +138,6 @@ function headFilter(answer: string): (raw: string | undefined) => boolean {
   return (raw) => {
     if (raw === undefined) return true;
     const head = raw.length > MAX_TEXT ? raw.slice(0, MAX_TEXT) : raw;
-    return re.test(head) || NON_ASCII.test(head) || HAS_DATE.test(head);
+    return re.test(head) || NOT_PLAIN.test(head);
   };
 }

@@ -486,7 +486,7 @@ function unverifiedChange(index: TraceIndex, { from, pos, keep }: Segment): numb
     if (index.types[i] !== 'tool_call' || !keep(i) || index.events[i].call_status === 'denied') continue;
     const e = index.events[i];
     const head = `${e.tool ?? ''} ${index.content(i).slice(0, 200)}`;
-    if (CHANGE_TOOL.test(e.tool ?? '') || (!VERIFY_TOOL.test(head) && CHANGE_TOOL.test(head))) {
+    if (CHANGE_TOOL.test(e.tool ?? '') || (CHANGE_TOOL.test(head) && !VERIFY_TOOL.test(head))) {
       change = i;
       break;
     }
