@@ -38,8 +38,13 @@ const TOOL_AGENT = /terminal|code_?executor|interpreter|sandbox|^tools?$/i;
 
 const HANDOFF_TYPES = new Set<EventType>(['message', 'delegate', 'return', 'spawn']);
 
+/** How many events around a hint are looked at for an id before the map (see buildLinks). */
+const NEAR = 8;
+
 /** Every written type -> its canonical type, as the constant strings of the vocabulary. */
 const CANONICAL_TYPES = new Map<string, EventType>(EVENT_TYPES.map((t) => [t, canonicalType(t)]));
+/** A small number per type of the vocabulary (its place in it). */
+const TYPE_CODES = new Map<string, number>(EVENT_TYPES.map((t, k) => [t, k]));
 
 /** Read-only index of a loaded trace. Positions are time-order indices into {@link events}. */
 export class TraceIndex {
@@ -119,7 +124,6 @@ export class TraceIndex {
       this.events = order.map((i) => raw[i]);
       this.rawIndex = Int32Array.from(order);
     }
-    const order = this.rawIndex;
     // the canonical type strings themselves: later comparisons with them are pointer comparisons
     this.types = this.events.map((e) => CANONICAL_TYPES.get(e.type) ?? canonicalType(e.type));
     this.lanePos = new Int32Array(n);
@@ -130,54 +134,8 @@ export class TraceIndex {
     this.normalized = new Array<string>(n);
     this.memo = { agentOutput: new Uint8Array(n), completionClaim: new Uint8Array(n), impasse: new Uint8Array(n) };
 
-    // id -> first position: set from the last event back, one map operation per event; a set
-    // that does not grow the map is an id carried again
-    let repeated: Set<string> | undefined;
-    for (let i = n - 1; i >= 0; i--) {
-      const before = this.pos.size;
-      const id = this.events[i].id;
-      this.pos.set(id, i);
-      if (this.pos.size === before) (repeated ??= new Set()).add(id);
-    }
-    if (repeated) {
-      for (let i = 0; i < n; i++) {
-        const id = this.events[i].id;
-        if (!repeated.has(id)) continue;
-        const list = this.repeats.get(id);
-        if (list) list.push(i);
-        else this.repeats.set(id, [i]);
-      }
-    }
-    // fingerprint = (agent, type, target) prefix id and content hash, as one number key
-    const prefixes = new Map<string, Map<string, Map<string, number>>>();
-    const fpIds: Map<number, number>[] = []; // per prefix: content hash (as int32) -> fingerprint
-    let fpCount = 0;
-    for (let i = 0; i < n; i++) {
-      const e = this.events[i];
-      let lane = this.lanes.get(e.agent);
-      if (!lane) this.lanes.set(e.agent, (lane = []));
-      this.lanePos[i] = lane.length;
-      lane.push(i);
-      const origin = loaded.eventOrigins[order[i]];
-      if (origin) this.records[i] = origin.record;
-      const text = typeof e.content === 'string' ? e.content : typeof e.content_ref === 'string' ? e.content_ref : undefined;
-      if (text === undefined) {
-        this.fingerprints[i] = -1 - i;
-        continue;
-      }
-      let byType = prefixes.get(e.agent);
-      if (!byType) prefixes.set(e.agent, (byType = new Map()));
-      let byTarget = byType.get(this.types[i]);
-      if (!byTarget) byType.set(this.types[i], (byTarget = new Map()));
-      const target = e.to ?? e.tool ?? '';
-      let prefix = byTarget.get(target);
-      if (prefix === undefined) byTarget.set(target, (prefix = this.prefixCount++));
-      const byHash = fpIds[prefix] ?? (fpIds[prefix] = new Map());
-      const hash = normalizedHash(text) | 0;
-      let id = byHash.get(hash);
-      if (id === undefined) byHash.set(hash, (id = fpCount++));
-      this.fingerprints[i] = id;
-    }
+    this.indexIds();
+    const fpCount = this.indexLanesAndFingerprints();
     this.firstSeen = new Int32Array(n);
     const first = new Int32Array(fpCount).fill(-1); // fingerprint -> first position (opaque events are their own)
     for (let i = 0; i < n; i++) {
@@ -215,6 +173,97 @@ export class TraceIndex {
     this.linkKind = table.kind.subarray(0, count);
     this.linkEdgeType = table.edgeType.subarray(0, count);
     ({ inStart: this.inStart, inLinks: this.inLinks, outStart: this.outStart, outLinks: this.outLinks } = table.rows());
+  }
+
+  /**
+   * id -> first position: set from the last event back, one map operation per event (a set that
+   * does not grow the map is an id carried again); then the positions of each repeated id.
+   */
+  private indexIds(): void {
+    const n = this.events.length;
+    let repeated: Set<string> | undefined;
+    for (let i = n - 1; i >= 0; i--) {
+      const before = this.pos.size;
+      const id = this.events[i].id;
+      this.pos.set(id, i);
+      if (this.pos.size === before) (repeated ??= new Set()).add(id);
+    }
+    if (!repeated) return;
+    for (let i = 0; i < n; i++) {
+      const id = this.events[i].id;
+      if (!repeated.has(id)) continue;
+      const list = this.repeats.get(id);
+      if (list) list.push(i);
+      else this.repeats.set(id, [i]);
+    }
+  }
+
+  /**
+   * Lanes, records and fingerprints in one pass. A fingerprint is a small integer per distinct
+   * (agent, canonical type, target, hash of the normalized content), numbered in order of first
+   * appearance. @returns the number of fingerprints.
+   */
+  private indexLanesAndFingerprints(): number {
+    const n = this.events.length;
+    const origins = this.loaded.eventOrigins;
+    const laneNo = new Map<string, { no: number; list: number[] }>();
+    const targets = new Map<string, number>();
+    const prefixes = new Map<number, number>(); // (target, lane, type) as one number -> prefix
+    const fpIds: Map<number, number>[] = []; // per prefix: content hash (as int32) -> fingerprint
+    let fpCount = 0;
+    for (let i = 0; i < n; i++) {
+      const e = this.events[i];
+      let lane = laneNo.get(e.agent);
+      if (!lane) {
+        laneNo.set(e.agent, (lane = { no: laneNo.size, list: [] }));
+        this.lanes.set(e.agent, lane.list);
+      }
+      this.lanePos[i] = lane.list.length;
+      lane.list.push(i);
+      const origin = origins[this.rawIndex[i]];
+      if (origin) this.records[i] = origin.record;
+      const text = typeof e.content === 'string' ? e.content : typeof e.content_ref === 'string' ? e.content_ref : undefined;
+      if (text === undefined) {
+        this.fingerprints[i] = -1 - i;
+        continue;
+      }
+      const target = e.to ?? e.tool ?? '';
+      let targetNo = targets.get(target);
+      if (targetNo === undefined) targets.set(target, (targetNo = targets.size));
+      // exact as a double while lanes < 2^21, types < 64 and targets < 2^26 (else a string key)
+      const type = this.typeCode(this.types[i]);
+      const key = lane.no < 1 << 21 && targetNo < 1 << 26 && type < 64 ? (targetNo * (1 << 21) + lane.no) * 64 + type : NaN;
+      let prefix = Number.isNaN(key) ? this.widePrefix(lane.no, this.types[i], targetNo) : prefixes.get(key);
+      if (prefix === undefined) prefixes.set(key, (prefix = this.prefixCount++));
+      const byHash = fpIds[prefix] ?? (fpIds[prefix] = new Map());
+      const hash = normalizedHash(text) | 0;
+      let id = byHash.get(hash);
+      if (id === undefined) byHash.set(hash, (id = fpCount++));
+      this.fingerprints[i] = id;
+    }
+    return fpCount;
+  }
+
+  /** Codes of types outside the vocabulary (an importer's own), from 32 on. */
+  private readonly otherTypes = new Map<string, number>();
+
+  /** A small number per type: its place in the vocabulary, else one given in order of appearance. */
+  private typeCode(type: string): number {
+    const code = TYPE_CODES.get(type);
+    if (code !== undefined) return code;
+    let other = this.otherTypes.get(type);
+    if (other === undefined) this.otherTypes.set(type, (other = 32 + this.otherTypes.size));
+    return other;
+  }
+
+  /** Prefixes of traces too wide for one number key (see {@link indexLanesAndFingerprints}). */
+  private readonly widePrefixes = new Map<string, number>();
+
+  private widePrefix(lane: number, type: EventType, target: number): number {
+    const key = `${lane}\u0000${type}\u0000${target}`;
+    let prefix = this.widePrefixes.get(key);
+    if (prefix === undefined) this.widePrefixes.set(key, (prefix = this.prefixCount++));
+    return prefix;
   }
 
   /** Number of links. */
@@ -357,20 +406,31 @@ export class TraceIndex {
       }
       table.add(u, v, kind, edgeType);
     };
+    // Ids named by edges and references are first looked for among the events near where the last
+    // one was found (edges come in event order, a cause is most often a recent event), when no id
+    // repeats (then a match is the one event that carries it); else, and when not near, in `pos`.
+    const unique = this.repeats.size === 0;
+    let hint = 0;
     for (const edge of this.loaded.trace.edges) {
       if (edge.type === 'link') continue; // a span link relates two events; it is not a cause
-      const u = this.pos.get(edge.src);
-      const v = this.pos.get(edge.dst);
-      if (v === undefined) {
+      const v = unique ? this.near(edge.dst, hint, hint + NEAR) : -1;
+      const dst = v !== -1 ? v : this.pos.get(edge.dst);
+      if (dst === undefined) {
         this.dropped++;
         continue;
       }
-      link(u, v, LINK_CODE.edge, EDGE_TYPE_CODE.get(edge.type));
+      hint = dst;
+      const near = unique ? this.near(edge.src, dst - NEAR, dst - 1) : -1;
+      link(near !== -1 ? near : this.pos.get(edge.src), dst, LINK_CODE.edge, EDGE_TYPE_CODE.get(edge.type));
     }
+    const resolveNear = (id: string, v: number) => {
+      const p = unique ? this.near(id, v - NEAR, v - 1) : -1;
+      return p !== -1 ? p : this.resolve(id, v);
+    };
     for (let v = 0; v < n; v++) {
       const e = this.events[v];
-      if (typeof e.parent === 'string') link(this.resolve(e.parent, v), v, LINK_CODE.parent);
-      if (Array.isArray(e.causes)) for (const c of e.causes) if (typeof c === 'string') link(this.resolve(c, v), v, LINK_CODE.causes);
+      if (typeof e.parent === 'string') link(resolveNear(e.parent, v), v, LINK_CODE.parent);
+      if (Array.isArray(e.causes)) for (const c of e.causes) if (typeof c === 'string') link(resolveNear(c, v), v, LINK_CODE.causes);
     }
     // tool_call -> tool_result: explicit links first, else the oldest unanswered call of the same tool.
     for (let v = 0; v < n; v++) {
@@ -435,6 +495,12 @@ export class TraceIndex {
       if (onlyLane && this.events[v - 1].agent !== this.events[v].agent) link(v - 1, v, LINK_CODE.implicit);
     }
     return table;
+  }
+
+  /** The position in [from, to] (clipped to the trace) of an event carrying `id`, nearest `to` first, or -1. */
+  private near(id: string, from: number, to: number): number {
+    for (let p = Math.min(to, this.events.length - 1); p >= Math.max(from, 0); p--) if (this.events[p].id === id) return p;
+    return -1;
   }
 
   /** Position of the first event of `agent` after position `i` (binary search in its lane), or -1. */
