@@ -134,7 +134,11 @@ export function fastEvent(value: unknown): TraceEvent | undefined {
   if (value.type === 'reward' && value.value === undefined) return undefined;
   // zod returns a copy with its fields in schema order, then the others in input order: a record
   // already in that order (as otrace writes them) is that value; it is used as it is.
-  if (ordered) return value as TraceEvent;
+  return ordered ? (value as TraceEvent) : inZodOrder(value, known, unknown);
+}
+
+/** A copy of a checked event with its `known` schema fields in schema order, then its `unknown` others in input order. */
+function inZodOrder(value: Record<string, unknown>, known: number, unknown: number): TraceEvent {
   const out: Record<string, unknown> = {};
   let left = known;
   for (let k = 0; k < EVENT_FIELDS.length && left > 0; k++) {
