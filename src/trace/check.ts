@@ -23,6 +23,9 @@ interface Found {
   message: string;
 }
 
+/** How many of the latest events are compared with a reference before the set is asked. */
+const NEAR = 8;
+
 /** The key of an id or agent in its trace: ids, repeats and lanes are per trace when events name theirs. */
 function scope(e: TraceEvent, id: string): string {
   return e.trace_id === undefined ? id : `${e.trace_id}\u0000${id}`;
@@ -86,15 +89,34 @@ export class CrossRecordChecks {
       });
     }
     // a reference found now is found at the end too (ids are only added); the rest waits
-    if (event.parent !== undefined && !scoped.has(scope(event, event.parent))) this.laterRefs.push({ i, field: 'parent', k: 0 });
+    if (event.parent !== undefined && !this.named(event, event.parent, i)) this.laterRefs.push({ i, field: 'parent', k: 0 });
     const causes = event.causes;
-    if (causes !== undefined) for (let k = 0; k < causes.length; k++) if (!scoped.has(scope(event, causes[k]))) this.laterRefs.push({ i, field: 'causes', k });
+    if (causes !== undefined) for (let k = 0; k < causes.length; k++) if (!this.named(event, causes[k], i)) this.laterRefs.push({ i, field: 'causes', k });
   }
 
   /** Checks `edge`, the i-th edge in file order. */
   edge(edge: TraceEdge, i: number): void {
-    if (!this.ids.has(edge.src)) this.laterEnds.push({ i, end: 'src' });
-    if (!this.ids.has(edge.dst)) this.laterEnds.push({ i, end: 'dst' });
+    if (!this.isId(edge.src)) this.laterEnds.push({ i, end: 'src' });
+    if (!this.isId(edge.dst)) this.laterEnds.push({ i, end: 'dst' });
+  }
+
+  /**
+   * True when an event before `i` in the same trace as `event` carries `ref`: the few events just
+   * before it are looked at first (a reference most often names one of them), then the set.
+   */
+  private named(event: TraceEvent, ref: string, i: number): boolean {
+    for (let j = i - 1; j >= 0 && j >= i - NEAR; j--) {
+      const other = this.events[j];
+      if (other.id === ref && other.trace_id === event.trace_id) return true;
+    }
+    return this.scoped.has(scope(event, ref));
+  }
+
+  /** True when an event checked so far carries `id` (the latest few looked at first: an edge follows its events). */
+  private isId(id: string): boolean {
+    const last = this.events.length - 1;
+    for (let j = last; j >= 0 && j >= last - NEAR; j--) if (this.events[j].id === id) return true;
+    return this.ids.has(id);
   }
 
   /**

@@ -201,11 +201,11 @@ function isSurveyShaped(header: Record<string, unknown>, builder: TraceBuilder):
 class TraceBuilder {
   readonly events: TraceEvent[] = [];
   private readonly eventOrigins: Origin[] = [];
-  /** Per event, how to find a field when its reader gave one (else {@link locateOrigin}). */
-  private readonly eventLocates: (Locate | undefined)[] = [];
+  /** Per event index, how to find a field when its reader gave one (else {@link locateOrigin}; JSONL gives none). */
+  private eventLocates?: (Locate | undefined)[];
   private readonly edges: TraceEdge[] = [];
   private readonly edgeOrigins: Origin[] = [];
-  private readonly edgeLocates: (Locate | undefined)[] = [];
+  private edgeLocates?: (Locate | undefined)[];
   private header: TraceHeader = {};
   /** The cross-record checks, run as records come; dropped (checked at the end) once a second trace starts, which tags earlier events. */
   private checks: CrossRecordChecks | undefined = new CrossRecordChecks(this.events);
@@ -221,7 +221,7 @@ class TraceBuilder {
     if (event) {
       this.events.push(event as TraceEvent);
       this.eventOrigins.push(origin);
-      this.eventLocates.push(locate);
+      if (locate) (this.eventLocates ??= [])[this.events.length - 1] = locate;
       this.checks?.event(event as TraceEvent, this.events.length - 1);
     }
   }
@@ -231,7 +231,7 @@ class TraceBuilder {
     if (edge) {
       this.edges.push(edge);
       this.edgeOrigins.push(origin);
-      this.edgeLocates.push(locate);
+      if (locate) (this.edgeLocates ??= [])[this.edges.length - 1] = locate;
       this.checks?.edge(edge, this.edges.length - 1);
     }
   }
@@ -294,7 +294,7 @@ class TraceBuilder {
       this.problems.push({ severity: 'info', message: `${ids.length} traces in this file (${ids.slice(0, 5).map((id) => preview(id)).join(', ')}${ids.length > 5 ? ', ...' : ''}); one graph with a lane group per trace; each trace is analysed on its own`, range: this.secondTrace! });
     }
     const locate = (kind: 'event' | 'edge', i: number, path: Path) =>
-      kind === 'event' ? this.locateAt(kind, this.eventOrigins[i], this.eventLocates[i], path) : this.locateAt(kind, this.edgeOrigins[i], this.edgeLocates[i], path);
+      kind === 'event' ? this.locateAt(kind, this.eventOrigins[i], this.eventLocates?.[i], path) : this.locateAt(kind, this.edgeOrigins[i], this.edgeLocates?.[i], path);
     if (this.checks) this.checks.finish(this.edges, locate, this.problems);
     else checkTrace(this.events, this.edges, locate, this.problems);
     this.problems.sort(byPosition);
