@@ -8,7 +8,7 @@
  */
 import { NOT_AGENT_OUTPUT_KINDS } from '../trace/schema';
 import type { TraceIndex } from './trace-index';
-import { normalizeContent } from './text';
+import { MAX_TEXT, normalizeContent } from './text';
 
 export interface FinalAnswer {
   /** Position of the event holding it. */
@@ -55,9 +55,19 @@ export function isNotAgentOutput(e: { kind?: string; from?: string; synthetic?: 
   return (e.kind !== undefined && NOT_AGENT_OUTPUT_KINDS.has(e.kind)) || e.synthetic === true || (e.type === 'message' && e.from !== undefined && NOT_AGENT_SENDERS.has(e.from));
 }
 
-/** True for output positions that carry content of an agent (not tool output, not bookkeeping, not a user or harness row). */
+/** True for output positions that carry content of an agent (not tool output, not bookkeeping, not a user or harness row). Memoized per position. */
 export function isAgentOutput(index: TraceIndex, i: number): boolean {
-  return OUTPUT_TYPES.has(index.types[i]) && !index.toolLanes.has(index.events[i].agent) && !isNotAgentOutput(index.events[i]) && index.content(i).replace(/\bTERMINATE\b/g, '').trim().length > 0;
+  const memo = index.memo.agentOutput;
+  let known = memo[i];
+  if (known === 0) memo[i] = known = agentOutput(index, i) ? 1 : 2;
+  return known === 1;
+}
+
+function agentOutput(index: TraceIndex, i: number): boolean {
+  if (!OUTPUT_TYPES.has(index.types[i]) || index.toolLanes.has(index.events[i].agent) || isNotAgentOutput(index.events[i])) return false;
+  const text = index.content(i);
+  // /\S/ is the complement of what trim() removes: text other than white space
+  return text.includes('TERMINATE') ? text.replace(/\bTERMINATE\b/g, '').trim().length > 0 : /\S/.test(text);
 }
 
 /**
@@ -94,14 +104,40 @@ export function firstAppearance(index: TraceIndex, final: FinalAnswer, from: num
   const answer = final.answer;
   if (answer.length < 2 || answer.length > 300) return -1;
   const short = answer.length < 8 || !answer.includes(' ');
-  const re = new RegExp(`(^|[^a-z0-9])${answer.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^a-z0-9])`);
+  const re = new RegExp(`(^|[^a-z0-9])${escapeRegExp(answer)}($|[^a-z0-9])`);
+  const mayHold = headFilter(answer);
   for (let i = Math.max(0, from); i < final.pos; i++) {
     if (keep && !keep(i)) continue;
     if (!isAgentOutput(index, i) && index.types[i] !== 'tool_result') continue;
+    if (!mayHold(index.rawContent(i))) continue;
     const text = index.normalizedContent(i);
     if (!re.test(text)) continue;
     if (short && !ANSWER_CONTEXT.test(text)) continue;
     return i;
   }
   return -1;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A head the filter cannot judge: a character outside ASCII, or a date (normalizing removes timestamps). */
+const NOT_PLAIN = /[^\x00-\x7f]|\d{4}-\d{2}-\d{2}/;
+
+/**
+ * A test on an event's raw content (content, else content_ref) that is false only when its
+ * normalized content (text.ts `normalizeContent`) cannot contain `answer`, without building it:
+ * for an ASCII head without a date, normalizing only lower-cases and collapses white space, so the
+ * longest space-free part of the answer must be in the head as it is, ignoring case. Other texts pass.
+ */
+function headFilter(answer: string): (raw: string | undefined) => boolean {
+  const part = answer.split(' ').reduce((a, b) => (b.length > a.length ? b : a), '');
+  if (part === '') return () => true;
+  const re = new RegExp(escapeRegExp(part), 'i');
+  return (raw) => {
+    if (raw === undefined) return true;
+    const head = raw.length > MAX_TEXT ? raw.slice(0, MAX_TEXT) : raw;
+    return re.test(head) || NOT_PLAIN.test(head);
+  };
 }

@@ -22,9 +22,11 @@
  * A producer's `credit` on an event is shown as given and never overwritten.
  */
 import { finalAnswer, isNotAgentOutput } from './answer';
-import { forEachSalientToken, stripLogNoise } from './text';
+import { TokenInterner } from './interner';
+import { COMMON, forEachSalientTokenId, stripLogNoise } from './text';
 import { OUTCOME_CHANNELS, rewardPoints } from './outcome';
-import type { LinkKind, TraceIndex } from './trace-index';
+import { EDGE_TYPE_CODE, LINK_KINDS, type LinkKind } from './link-table';
+import type { TraceIndex } from './trace-index';
 import type { Credit, Outcome } from './types';
 
 export interface CreditOptions {
@@ -45,6 +47,10 @@ const LINK_WEIGHT: Record<LinkKind, number> = {
   lane: 0.5,
   implicit: 0.5,
 };
+
+/** Link weights by kind code (link-table.ts), and the code of `temporal` edges (weight 0.5). */
+const WEIGHT_BY_CODE = Float64Array.from(LINK_KINDS, (kind) => LINK_WEIGHT[kind]);
+const TEMPORAL = EDGE_TYPE_CODE.get('temporal');
 
 /** The raw result: per-position values, before ids and aggregates. */
 export interface CreditValues {
@@ -67,13 +73,14 @@ export interface ContentLinks {
 /**
  * Content links: for each event, the earlier events that first introduced the salient tokens it
  * uses, with the share of its tokens taken from each. O(total tokens): tokens are interned to
- * small integers, so each occurrence costs one map lookup and no set or map per event.
+ * small integers straight from the text (interner.ts), so each occurrence costs one hash of its
+ * characters and no string, set or map per event.
  */
 export function contentLinks(index: TraceIndex): ContentLinks {
   const n = index.size;
-  const tokenIds = new Map<string, number>();
-  const introducer: number[] = []; // token id -> position that introduced it
-  const lastUse: number[] = []; // token id -> last position that used it (a token counts once per event)
+  const tokens = new TokenInterner(COMMON);
+  let introducer = new Int32Array(1024).fill(-1); // token id -> position that introduced it (-1: not yet)
+  let lastUse = new Int32Array(1024); // token id -> last position that used it (a token counts once per event)
   const count = new Int32Array(n); // introducer position -> tokens the current event took from it
   const touched: number[] = [];
   const start = new Int32Array(n + 1);
@@ -85,12 +92,19 @@ export function contentLinks(index: TraceIndex): ContentLinks {
     if (!content) continue;
     let total = 0;
     touched.length = 0;
-    forEachSalientToken(stripLogNoise(content), (tok) => {
-      const id = tokenIds.get(tok);
-      if (id === undefined) {
-        tokenIds.set(tok, introducer.length);
-        introducer.push(i);
-        lastUse.push(i);
+    forEachSalientTokenId(stripLogNoise(content), tokens, (id) => {
+      if (id >= introducer.length) {
+        const size = Math.max(id + 1, introducer.length * 2);
+        const more = new Int32Array(size).fill(-1);
+        more.set(introducer);
+        introducer = more;
+        const uses = new Int32Array(size);
+        uses.set(lastUse);
+        lastUse = uses;
+      }
+      if (introducer[id] === -1) {
+        introducer[id] = i;
+        lastUse[id] = i;
         return;
       }
       if (lastUse[id] === i) return;
@@ -153,11 +167,12 @@ export function propagateCredit(index: TraceIndex, outcome: Outcome, options: Cr
     if (m === 0) continue;
     const type = index.types[v];
     touched.length = 0;
-    for (const k of index.incoming[v]) {
-      const link = index.links[k];
-      const w = link.edgeType === 'temporal' ? 0.5 : LINK_WEIGHT[link.kind];
-      if (weight[link.u] === 0) touched.push(link.u);
-      weight[link.u] += w;
+    for (let q = index.inStart[v]; q < index.inStart[v + 1]; q++) {
+      const k = index.inLinks[q];
+      const u = index.linkU[k];
+      const w = index.linkEdgeType[k] === TEMPORAL ? 0.5 : WEIGHT_BY_CODE[index.linkKind[k]];
+      if (weight[u] === 0) touched.push(u);
+      weight[u] += w;
     }
     if (content)
       for (let k = content.start[v]; k < content.start[v + 1]; k++) {
@@ -183,14 +198,19 @@ export function propagateCredit(index: TraceIndex, outcome: Outcome, options: Cr
   return { values, terminal };
 }
 
-/** Credit per event, agent and step, with producer values shown as given. */
+/**
+ * Credit per event, agent and step, with producer values shown as given. `credit.events` (id ->
+ * value, the first event of each id) is the same figures as `by_index`; it is built when first
+ * read (the editor and the graph read `by_index`), and reads, spreads, JSON and structured clones
+ * see it as a plain property.
+ */
 export function computeCredit(index: TraceIndex, outcome: Outcome, options: CreditOptions = {}): { credit: Credit; values: CreditValues } {
   const values = propagateCredit(index, outcome, options);
-  const events: Record<string, number> = {};
   const agents: Record<string, number> = {};
   const steps: Record<string, number> = {};
   const given: string[] = [];
   const byIndex = new Array<number>(index.size).fill(0);
+  const repeats = index.hasRepeatedIds; // else no id is met twice
   for (let i = 0; i < index.size; i++) {
     const e = index.events[i];
     let v = round(values.values[i]);
@@ -199,26 +219,49 @@ export function computeCredit(index: TraceIndex, outcome: Outcome, options: Cred
     else if (e.kind === 'local_command' || e.kind === 'placeholder' || e.kind === 'missing_parent') v = 0;
     if (typeof e.credit === 'number' && Number.isFinite(e.credit)) v = e.credit;
     byIndex[index.at(i)] = v;
-    if (Object.prototype.hasOwnProperty.call(events, e.id)) continue;
+    // an id counts once, for its first event (a "__proto__" id never lands in a record of ids, so each counts)
+    if (repeats && e.id !== '__proto__' && index.pos.get(e.id) !== i) continue;
     if (typeof e.credit === 'number' && Number.isFinite(e.credit)) given.push(e.id);
-    events[e.id] = v;
     agents[e.agent] = round((agents[e.agent] ?? 0) + v);
     const record = index.records[i];
-    if (record >= 0) steps[String(record)] = round((steps[String(record)] ?? 0) + v);
+    if (record >= 0) steps[record] = round((steps[record] ?? 0) + v); // keyed by String(record), as every number key is
   }
   const signed = outcome.value !== null;
-  return {
-    credit: {
-      events,
-      by_index: byIndex,
-      agents,
-      steps,
-      given,
-      signed,
-      method: `outcome-anchored backward propagation (lambda ${options.lambda ?? 0.5}) over causal and content links; R = ${outcome.value ?? '+1 (unsigned, no outcome signal)'} from ${outcome.source}`,
-    },
-    values,
+  const credit: Credit = {
+    events: {},
+    by_index: byIndex,
+    agents,
+    steps,
+    given,
+    signed,
+    method: `outcome-anchored backward propagation (lambda ${options.lambda ?? 0.5}) over causal and content links; R = ${outcome.value ?? '+1 (unsigned, no outcome signal)'} from ${outcome.source}`,
   };
+  const inOrder = index.events;
+  const at = index.rawIndex;
+  Object.defineProperty(credit, 'events', {
+    enumerable: true,
+    configurable: true,
+    get(): Record<string, number> {
+      const events = valuesById(inOrder, at, byIndex);
+      Object.defineProperty(credit, 'events', { value: events, enumerable: true, writable: true, configurable: true });
+      return events;
+    },
+    set(events: Record<string, number>) {
+      Object.defineProperty(credit, 'events', { value: events, enumerable: true, writable: true, configurable: true });
+    },
+  });
+  return { credit, values };
+}
+
+/** Event id -> value of the first event (in time order) carrying it. */
+function valuesById(events: readonly { id: string }[], at: Int32Array, byIndex: readonly number[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (let i = 0; i < events.length; i++) {
+    const id = events[i].id;
+    if (Object.prototype.hasOwnProperty.call(out, id)) continue;
+    out[id] = byIndex[at[i]];
+  }
+  return out;
 }
 
 function round(x: number): number {

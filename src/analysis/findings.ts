@@ -13,11 +13,11 @@ const INLINE_LIMIT = 40;
 /**
  * The findings of one analysis.
  * @param stops every stop (sound ones included, as info with `mode: 'ok'`)
- * @param ids event id per index of `loaded.trace.events`
+ * @param idAt the event id of an index of `loaded.trace.events`
  */
-export function buildFindings(stops: StopFinding[], loops: Loop[], blame: Blame | null, bestStop: BestStop | null, ids: readonly string[]): Finding[] {
+export function buildFindings(stops: StopFinding[], loops: Loop[], blame: Blame | null, bestStop: BestStop | null, idAt: (index: number) => string): Finding[] {
   const findings: Finding[] = [];
-  const idsOf = (events: number[]) => events.map((i) => ids[i]);
+  const idsOf = (events: number[]) => events.map(idAt);
   for (const s of stops) {
     const events = s.done_index === undefined ? [s.index] : [s.index, s.done_index];
     findings.push({

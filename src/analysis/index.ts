@@ -61,6 +61,7 @@ export function analyzeIndex(index: TraceIndex, options: AnalysisOptions = {}): 
   const metrics = computeMetrics(index);
   const topology = guessTopology(index, metrics);
 
-  const findings = buildFindings(stops, loops, blame, bestStop, index.loaded.trace.events.map((e) => e.id));
+  const raw = index.loaded.trace.events;
+  const findings = buildFindings(stops, loops, blame, bestStop, (i) => raw[i]?.id);
   return { outcome, stops, best_stop: bestStop, v_stop: vStop, loops, credit, blame, metrics, topology, findings };
 }

@@ -27,7 +27,8 @@
  */
 import type { Loop } from './types';
 import type { TraceIndex } from './trace-index';
-import { contentWords, fencedCode, fnv1a, forEachContentWord, resemblance, wordTokens } from './text';
+import { TokenInterner } from './interner';
+import { contentWords, fencedCode, fnv1a, forEachContentWordId, FUNCTION_WORDS, resemblance, wordTokens } from './text';
 
 export interface LoopOptions {
   /** Longest repeated block looked for, in events (default 16). */
@@ -87,16 +88,11 @@ interface RawLoop {
 
 /** Last position holding an event with a never-seen fingerprint (stop, reward, despawn ignored). */
 function lastNewContent(index: TraceIndex): number {
-  const seen = new Set<number>();
-  let last = -1;
-  for (let i = 0; i < index.size; i++) {
-    const fp = index.fingerprints[i];
-    const isNew = !seen.has(fp);
-    seen.add(fp);
+  for (let i = index.size - 1; i >= 0; i--) {
     const type = index.types[i];
-    if (isNew && type !== 'stop' && type !== 'reward' && type !== 'despawn') last = i;
+    if (index.firstSeen[i] === i && type !== 'stop' && type !== 'reward' && type !== 'despawn') return i;
   }
-  return last;
+  return -1;
 }
 
 function finish(index: TraceIndex, raw: RawLoop, lastNew: number): Loop {
@@ -138,21 +134,38 @@ function finish(index: TraceIndex, raw: RawLoop, lastNew: number): Loop {
   };
 }
 
+/** Tool calls with the same tool, argument length and two hashes of the trimmed arguments. */
+interface CallGroup {
+  length: number;
+  second: number;
+  calls: number[];
+}
+
 function repeatedToolCalls(index: TraceIndex): RawLoop[] {
-  const groups = new Map<string, number[]>();
+  const byTool = new Map<string, Map<number, CallGroup[]>>(); // tool -> first hash -> groups
+  const groups: number[][] = []; // in the order they were first seen
   for (let i = 0; i < index.size; i++) {
     if (index.types[i] !== 'tool_call') continue;
     const e = index.events[i];
-    if (typeof e.content !== 'string' && typeof e.content_ref !== 'string') continue;
-    const text = typeof e.content === 'string' ? e.content : (e.content_ref as string);
+    const text = index.rawContent(i);
+    if (text === undefined) continue;
     const trimmed = text.trim();
-    const key = `${e.tool ?? ''}\u0000${text.length}\u0000${fnv1a(trimmed)}\u0000${fnv1a(trimmed, 0x2545f491)}`;
-    let g = groups.get(key);
-    if (!g) groups.set(key, (g = []));
-    g.push(i);
+    const first = fnv1a(trimmed) | 0;
+    const second = fnv1a(trimmed, 0x2545f491);
+    const tool = e.tool ?? '';
+    let byHash = byTool.get(tool);
+    if (!byHash) byTool.set(tool, (byHash = new Map()));
+    let candidates = byHash.get(first);
+    if (!candidates) byHash.set(first, (candidates = []));
+    let g = candidates.find((c) => c.length === text.length && c.second === second);
+    if (!g) {
+      candidates.push((g = { length: text.length, second, calls: [] }));
+      groups.push(g.calls);
+    }
+    g.calls.push(i);
   }
   const out: RawLoop[] = [];
-  for (const calls of groups.values()) {
+  for (const calls of groups) {
     if (calls.length < 2) continue;
     const members = calls.flatMap((c) => (index.resultOf[c] !== -1 ? [c, index.resultOf[c]] : [c]));
     const tool = index.events[calls[0]].tool ?? 'a tool';
@@ -243,6 +256,8 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
     return r;
   };
   const best = new Map<number, number>(); // member -> highest resemblance that linked it
+  let mark = new Int32Array(1024); // word id -> stamp of the step whose words it is among
+  let stamp = 0;
   for (let i = 0; i < index.size; i++) {
     if (!STEP_TYPES.has(index.types[i])) continue;
     const e = index.events[i];
@@ -263,14 +278,26 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
       same.push(i);
     }
     if (ordered.length < MIN_STEP_WORDS) continue;
-    const words = Int32Array.from(ordered).sort();
+    const words = Int32Array.from(ordered);
     let list = contexts.get(key);
     if (!list) contexts.set(key, (list = []));
     parent.set(i, i);
     let top = 0;
     let match = -1;
+    // resemblance |A ∩ B| / |A ∪ B| (Broder 1997) against each of the last 32 steps: A's words are
+    // marked once, then each B costs one look per word
+    if (mark.length < vocabulary.size) {
+      const grown = new Int32Array(Math.max(vocabulary.size, mark.length * 2));
+      grown.set(mark);
+      mark = grown;
+    }
+    stamp++;
+    for (let w = 0; w < words.length; w++) mark[words[w]] = stamp;
     for (let k = list.length - 1; k >= Math.max(0, list.length - 32); k--) {
-      const r = resemblanceOfIds(words, list[k].words);
+      const other = list[k].words;
+      let shared = 0;
+      for (let w = 0; w < other.length; w++) if (mark[other[w]] === stamp) shared++;
+      const r = shared / (words.length + other.length - shared);
       if (r > top) {
         top = r;
         match = list[k].pos;
@@ -311,24 +338,25 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
 
 /** Content words as small integers (one id per distinct word), for fast set comparisons. */
 class WordIds {
-  private readonly ids = new Map<string, number>();
+  private readonly words = new TokenInterner(FUNCTION_WORDS);
   /** Per id, the number of the last text it was seen in (to drop repeats within a text). */
   private seenIn: Int32Array = new Int32Array(1024);
   private texts = 0;
+
+  /** Ids are below this number. */
+  get size(): number {
+    return this.words.size;
+  }
 
   /** The distinct content words of a text ({@link contentWords}), as ids, in the order they first occur. */
   ofText(text: string): number[] {
     const out: number[] = [];
     const stamp = ++this.texts;
-    forEachContentWord(text, (w) => {
-      let id = this.ids.get(w);
-      if (id === undefined) {
-        this.ids.set(w, (id = this.ids.size));
-        if (id >= this.seenIn.length) {
-          const grown = new Int32Array(this.seenIn.length * 2);
-          grown.set(this.seenIn);
-          this.seenIn = grown;
-        }
+    forEachContentWordId(text, this.words, (id) => {
+      if (id >= this.seenIn.length) {
+        const grown = new Int32Array(Math.max(id + 1, this.seenIn.length * 2));
+        grown.set(this.seenIn);
+        this.seenIn = grown;
       }
       if (this.seenIn[id] !== stamp) {
         this.seenIn[id] = stamp;
@@ -343,23 +371,6 @@ function sameIds(a: number[], b: number[]): boolean {
   if (a.length !== b.length) return false;
   for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
   return true;
-}
-
-/** {@link resemblance} of two word sets given as sorted ids: |A ∩ B| / |A ∪ B|, 0 when both are empty. */
-function resemblanceOfIds(a: Int32Array, b: Int32Array): number {
-  if (a.length === 0 && b.length === 0) return 0;
-  let inter = 0;
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) {
-      inter++;
-      i++;
-      j++;
-    } else if (a[i] < b[j]) i++;
-    else j++;
-  }
-  return inter / (a.length + b.length - inter);
 }
 
 /** A loop of near-duplicate steps: each member is one repetition. */
@@ -402,8 +413,7 @@ function pingPongs(index: TraceIndex, noveltyThreshold: number, resemblanceThres
   // Hand-offs in time order, with sender and receiver. Without any `to` in the trace, a message's
   // receiver is the agent of the next message (a group chat answers the previous turn).
   const handoffs: { i: number; from: string; to: string }[] = [];
-  let anyTo = false;
-  for (let i = 0; i < index.size; i++) if (index.isHandoff(i) && index.receiver(i)) anyTo = true;
+  const anyTo = index.handoffsName;
   if (anyTo) {
     for (let i = 0; i < index.size; i++) {
       if (!index.isHandoff(i)) continue;
@@ -428,13 +438,15 @@ function pingPongs(index: TraceIndex, noveltyThreshold: number, resemblanceThres
     while (start < handoffs.length) {
       let end = start + 1;
       while (end < handoffs.length && handoffs[end].from === handoffs[end - 1].to && (end - start < period || (handoffs[end].from === handoffs[end - period].from && handoffs[end].to === handoffs[end - period].to))) end++;
-      const run = handoffs.slice(start, end);
-      const agents = new Set(run.slice(0, period).map((h) => h.from));
       // a cycle through `period` distinct agents, closed (the last sender of the first round hands back to the first), at least two rounds
-      if (end - start >= 2 * period && agents.size === period && run[period - 1].to === run[0].from && !run.some((h) => taken.has(h.i))) {
-        for (const l of staleStretches(index, run, period, noveltyThreshold, resemblanceThreshold)) {
-          for (const i of l.members) taken.add(i);
-          out.push(l);
+      if (end - start >= 2 * period) {
+        const run = handoffs.slice(start, end);
+        const agents = new Set(run.slice(0, period).map((h) => h.from));
+        if (agents.size === period && run[period - 1].to === run[0].from && !run.some((h) => taken.has(h.i))) {
+          for (const l of staleStretches(index, run, period, noveltyThreshold, resemblanceThreshold)) {
+            for (const i of l.members) taken.add(i);
+            out.push(l);
+          }
         }
       }
       // broken chain: the next cycle starts at `end`; a round that did not repeat: it may start one round back

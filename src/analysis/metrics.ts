@@ -19,6 +19,7 @@
  * - Protocol overhead: tokens of hand-offs between agents (message, delegate, return, spawn) / all
  *   tokens; character counts of content when the trace records no tokens.
  */
+import { isExplicitCode } from './link-table';
 import type { TraceIndex } from './trace-index';
 import type { AgentCost, Metrics } from './types';
 
@@ -51,8 +52,8 @@ export function computeMetrics(index: TraceIndex): Metrics {
     const t = index.events[v].t;
     let latest = -Infinity;
     let best = 0;
-    for (const k of index.incoming[v]) {
-      const u = index.links[k].u;
+    for (let q = index.inStart[v]; q < index.inStart[v + 1]; q++) {
+      const u = index.linkU[index.inLinks[q]];
       // v did not wait for u to finish: u's work is not on v's chain (parallel calls, temporal order)
       if (basis === 'seconds' && t < finish[u] - 1e-9) continue;
       // the critical input is the one v waited for last (latest finish; the heavier chain on ties)
@@ -133,7 +134,7 @@ export function computeMetrics(index: TraceIndex): Metrics {
   const overheadBasis: Metrics['overhead_basis'] = tokens > 0 ? 'tokens' : 'chars';
   const denom = tokens > 0 ? tokens : chars;
   let explicit = 0;
-  for (const l of index.links) if (l.explicit) explicit++;
+  for (let k = 0; k < index.linkCount; k++) if (isExplicitCode(index.linkKind[k])) explicit++;
   return {
     events: n,
     agents: index.lanes.size,
@@ -150,7 +151,7 @@ export function computeMetrics(index: TraceIndex): Metrics {
     per_agent: perAgent,
     tool_calls: toolCalls,
     messages,
-    links: { explicit, derived: index.links.length - explicit, dropped: index.dropped },
+    links: { explicit, derived: index.linkCount - explicit, dropped: index.dropped },
   };
 }
 

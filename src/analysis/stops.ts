@@ -63,6 +63,20 @@ function isWork(index: TraceIndex, i: number): boolean {
   const e = index.events[i];
   return !(e.kind !== undefined && (e.kind === 'local_command' || e.kind === 'meta' || e.kind === 'placeholder' || e.kind === 'missing_parent'));
 }
+/** True when the event's content claims the task is done ({@link COMPLETION_CLAIM}); memoized per position. */
+function claimsCompletion(index: TraceIndex, i: number): boolean {
+  const memo = index.memo.completionClaim;
+  if (memo[i] === 0) memo[i] = COMPLETION_CLAIM.test(index.content(i)) ? 1 : 2;
+  return memo[i] === 1;
+}
+
+/** True when the event's content states an impasse ({@link IMPASSE_TEXT}); memoized per position. */
+function statesImpasse(index: TraceIndex, i: number): boolean {
+  const memo = index.memo.impasse;
+  if (memo[i] === 0) memo[i] = IMPASSE_TEXT.test(index.content(i)) ? 1 : 2;
+  return memo[i] === 1;
+}
+
 /** Content that was redacted or left out, so it cannot show what a call did. */
 const OPAQUE = /^\s*(?:\[REDACTED[^\]]*\]\s*)?$/;
 const LIMIT_REASONS = new Set<StopReason>(['max_turns', 'budget_exhausted', 'timeout']);
@@ -382,7 +396,7 @@ function unconcludedExchange(index: TraceIndex, { from, pos, keep }: Segment): n
     if (!keep(i) || !isAgentOutput(index, i)) continue;
     const type = index.types[i];
     if (type !== 'message' && type !== 'orchestrator_decision' && type !== 'aggregate') continue;
-    if (COMPLETION_CLAIM.test(index.content(i))) return 0;
+    if (claimsCompletion(index, i)) return 0;
     const agent = index.events[i].agent;
     if (agent === prev) continue; // the same speaker again is not a new turn
     run = run >= 1 && agent === prevPrev ? run + 1 : prev ? 2 : 1;
@@ -408,11 +422,11 @@ function limitEndedLoop(ctx: StopContext, { from, pos, keep }: Segment): Loop | 
  * exchange went on past the first). Returns the first signal, its kind and how many there were.
  */
 function ignoredSignal(index: TraceIndex, { from, pos, keep }: Segment): { first: number; basis: 'completion_claim' | 'impasse'; count: number } | undefined {
-  for (const [basis, re] of [['completion_claim', COMPLETION_CLAIM], ['impasse', IMPASSE_TEXT]] as const) {
+  for (const [basis, says] of [['completion_claim', claimsCompletion], ['impasse', statesImpasse]] as const) {
     const signals: number[] = [];
     for (let i = from; i < pos; i++) {
       if (!keep(i) || !isAgentOutput(index, i) || index.types[i] === 'return') continue;
-      if (re.test(index.content(i))) signals.push(i);
+      if (says(index, i)) signals.push(i);
     }
     if (signals.length < 2) continue;
     const first = signals[0];
@@ -440,7 +454,7 @@ function unresolvedCritique(index: TraceIndex, pos: number): number {
     const role = typeof (e as { role?: unknown }).role === 'string' ? (e as { role: string }).role : '';
     if (!REVIEWER_ROLE.test(`${e.agent} ${role}`) || !isAgentOutput(index, i) || opensDelegation(index, i)) continue;
     const text = index.content(i);
-    if (APPROVAL_TEXT.test(text) || COMPLETION_CLAIM.test(text)) last.set(e.agent, { i, critique: false });
+    if (APPROVAL_TEXT.test(text) || claimsCompletion(index, i)) last.set(e.agent, { i, critique: false });
     else if (CRITIQUE_TEXT.test(text)) last.set(e.agent, { i, critique: true });
   }
   let found = -1;
@@ -452,7 +466,7 @@ function unresolvedCritique(index: TraceIndex, pos: number): number {
 function endsAtImpasse(index: TraceIndex, { from, pos, keep }: Segment): number {
   for (let i = pos; i >= from; i--) {
     if (!keep(i) || !isAgentOutput(index, i) || index.types[i] === 'stop') continue;
-    return IMPASSE_TEXT.test(index.content(i)) && !COMPLETION_CLAIM.test(index.content(i)) ? i : -1;
+    return statesImpasse(index, i) && !claimsCompletion(index, i) ? i : -1;
   }
   return -1;
 }
@@ -472,7 +486,7 @@ function unverifiedChange(index: TraceIndex, { from, pos, keep }: Segment): numb
     if (index.types[i] !== 'tool_call' || !keep(i) || index.events[i].call_status === 'denied') continue;
     const e = index.events[i];
     const head = `${e.tool ?? ''} ${index.content(i).slice(0, 200)}`;
-    if (CHANGE_TOOL.test(e.tool ?? '') || (!VERIFY_TOOL.test(head) && CHANGE_TOOL.test(head))) {
+    if (CHANGE_TOOL.test(e.tool ?? '') || (CHANGE_TOOL.test(head) && !VERIFY_TOOL.test(head))) {
       change = i;
       break;
     }
@@ -498,7 +512,7 @@ function donePoint(ctx: StopContext, { from, pos, keep }: Segment): { pos: numbe
   for (let i = from; i < pos; i++) {
     // a claim is the agent's own output; a sub-agent's return reports its part, not the task
     if (!keep(i) || !isAgentOutput(index, i) || index.types[i] === 'return' || index.types[i] === 'stop') continue;
-    if (COMPLETION_CLAIM.test(index.content(i))) {
+    if (claimsCompletion(index, i)) {
       candidates.push({ pos: i, basis: 'completion_claim' });
       break;
     }
@@ -570,7 +584,7 @@ class StopContext {
       .sort((a, b) => a[2] - b[2]);
     this.loopLast = Int32Array.from(this.loopsByLast.map((x) => x[2]));
     this.claims = new Int32Array(index.size + 1);
-    for (let i = 0; i < index.size; i++) this.claims[i + 1] = this.claims[i] + (isAgentOutput(index, i) && COMPLETION_CLAIM.test(index.content(i)) ? 1 : 0);
+    for (let i = 0; i < index.size; i++) this.claims[i + 1] = this.claims[i] + (isAgentOutput(index, i) && claimsCompletion(index, i) ? 1 : 0);
   }
 
   /** Agent outputs claiming completion in [from, to]. */

@@ -5,6 +5,7 @@
  * Everything here is linear in the length of the text it is given; long payloads are cut to
  * {@link MAX_TEXT} characters first, so a 100k-event trace with large tool outputs stays fast.
  */
+import type { TokenInterner } from './interner';
 
 /** Characters of an event's content looked at by the analyses (head of the text). */
 export const MAX_TEXT = 4000;
@@ -133,6 +134,34 @@ export function forEachSalientToken(text: string, onToken: (token: string) => vo
   }
 }
 
+/**
+ * {@link forEachSalientToken} as ids of `interner` (tokens in its skip set, e.g. {@link COMMON},
+ * left out of the words): the same tokens in the same order, without copying a token met before.
+ */
+export function forEachSalientTokenId(text: string, interner: TokenInterner, onToken: (id: number) => void): void {
+  const n = Math.min(text.length, MAX_TEXT);
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (isAsciiLetter(c)) {
+      let j = i + 1;
+      while (j < n && isWordTail(text.charCodeAt(j))) j++;
+      if (j - i >= 3 && c <= 90) {
+        const id = interner.id(text, i, j, true);
+        if (!interner.skipped(id)) onToken(id);
+      }
+      i = j;
+    } else if (c >= 48 && c <= 57) {
+      let j = i + 1;
+      while (j < n && isNumberTail(text.charCodeAt(j))) j++;
+      let end = j;
+      while (end > i + 1 && isNumberTrail(text.charCodeAt(end - 1))) end--;
+      onToken(interner.id(text, i, end, false));
+      i = j;
+    } else i++;
+  }
+}
+
 function isAsciiLetter(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 }
@@ -152,6 +181,8 @@ function isNumberTrail(c: number): boolean {
   return c === 44 || c === 46 || c === 58 || c === 47;
 }
 
+/** A text with none of these is returned as it is by {@link stripLogNoise}. */
+const NOISE_WORDS = ['/', 'Error', 'Warning', 'Traceback', 'File "', 'COMPLETE'];
 const NOISE_LINE = /^\s*(?:[\w.]*(?:Warning|Error|Exception):|Traceback \(most recent|File "|\/[\w.\-]+\/[\w.\-/]+(?::\d+)?:|\s*response = await|[A-Z_.]+ COMPLETE\b)/;
 
 /**
@@ -160,7 +191,8 @@ const NOISE_LINE = /^\s*(?:[\w.]*(?:Warning|Error|Exception):|Traceback \(most r
  * carry no content of the agents.
  */
 export function stripLogNoise(text: string): string {
-  if (!/Warning|Error|Traceback|File "|COMPLETE|\//.test(text)) return text;
+  // each word a plain substring search (faster than one expression of alternatives)
+  if (!NOISE_WORDS.some((w) => text.includes(w))) return text;
   return text
     .split('\n')
     .filter((line) => !NOISE_LINE.test(line))
@@ -252,6 +284,52 @@ export function forEachContentWord(text: string, onWord: (word: string) => void)
     }
     i = j;
   }
+}
+
+/** A character outside ASCII. */
+export const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * {@link forEachContentWord} as ids of `interner` (words in its skip set, e.g. {@link FUNCTION_WORDS},
+ * left out): the same words in the same order. An ASCII text is lower-cased as it is read, without
+ * copying it or a word met before; any other text is lower-cased first, as the expression does.
+ */
+export function forEachContentWordId(text: string, interner: TokenInterner, onWord: (id: number) => void): void {
+  const prose = text.includes('```') ? text.replace(FENCED_CODE, ' ') : text;
+  const head = prose.slice(0, MAX_TEXT);
+  const ascii = !NON_ASCII.test(head);
+  const s = ascii ? head : head.toLowerCase();
+  const n = s.length;
+  let i = 0;
+  while (i < n) {
+    const c = lowerAscii(s.charCodeAt(i));
+    if (c < 97 || c > 122) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    for (;;) {
+      const d = j < n ? lowerAscii(s.charCodeAt(j)) : -1;
+      if ((d >= 97 && d <= 122) || (d >= 48 && d <= 57) || d === 95 || d === 39 || d === 0x2019 || d === 45) j++;
+      else break;
+    }
+    let end = j;
+    while (end > i + 1) {
+      const d = s.charCodeAt(end - 1);
+      if (d === 39 || d === 0x2019 || d === 45) end--;
+      else break;
+    }
+    if (end - i >= 3) {
+      const id = interner.id(s, i, end, ascii);
+      if (!interner.skipped(id)) onWord(id);
+    }
+    i = j;
+  }
+}
+
+/** An ASCII capital's lower case; any other code unit as it is (already lower-cased text keeps its own). */
+function lowerAscii(c: number): number {
+  return c >= 65 && c <= 90 ? c + 32 : c;
 }
 
 /**

@@ -61,14 +61,13 @@ export function guessTopology(index: TraceIndex, metrics: Metrics): TopologyGues
   const chains = new Map<string, Set<string>>();
   const givers = new Map<string, Set<string>>();
   let handoffs = 0;
-  let anyTo = false;
-  for (let i = 0; i < index.size; i++) if (index.isHandoff(i) && index.receiver(i)) anyTo = true;
+  const anyTo = index.handoffsName;
   const note = (from: string, to: string) => {
     if (humans.includes(from) || humans.includes(to)) return;
     handoffs++;
     involvement.set(from, (involvement.get(from) ?? 0) + 1);
     involvement.set(to, (involvement.get(to) ?? 0) + 1);
-    pairs.add([from, to].sort().join('\u0000'));
+    pairs.add(from < to ? `${from}\u0000${to}` : `${to}\u0000${from}`); // the pair in sorted order
     let s = chains.get(from);
     if (!s) chains.set(from, (s = new Set()));
     s.add(to);

@@ -16,10 +16,11 @@
  *   events with neither content nor content_ref get a unique fingerprint (they cannot repeat).
  */
 import type { LoadedTrace } from '../trace/model';
-import { canonicalType, type EdgeType, type EventType, type TraceEvent } from '../trace/schema';
+import { canonicalType, EVENT_TYPES, type EdgeType, type EventType, type TraceEvent } from '../trace/schema';
+import { EDGE_TYPE_CODE, edgeTypeOfCode, isExplicitCode, LINK_CODE, LINK_KINDS, LinkTable, type LinkKind } from './link-table';
 import { normalizeContent, normalizedHash, salientTokens, stripLogNoise } from './text';
 
-export type LinkKind = 'edge' | 'parent' | 'causes' | 'tool_result' | 'spawn' | 'return' | 'delivery' | 'lane' | 'implicit';
+export type { LinkKind } from './link-table';
 
 /** A causal link between two event positions (u before v in time order). */
 export interface Link {
@@ -36,6 +37,14 @@ export interface Link {
 const TOOL_AGENT = /terminal|code_?executor|interpreter|sandbox|^tools?$/i;
 
 const HANDOFF_TYPES = new Set<EventType>(['message', 'delegate', 'return', 'spawn']);
+
+/** How many events around a hint are looked at for an id before the map (see buildLinks). */
+const NEAR = 8;
+
+/** Every written type -> its canonical type, as the constant strings of the vocabulary. */
+const CANONICAL_TYPES = new Map<string, EventType>(EVENT_TYPES.map((t) => [t, canonicalType(t)]));
+/** A small number per type of the vocabulary (its place in it). */
+const TYPE_CODES = new Map<string, number>(EVENT_TYPES.map((t, k) => [t, k]));
 
 /** Read-only index of a loaded trace. Positions are time-order indices into {@link events}. */
 export class TraceIndex {
@@ -56,10 +65,20 @@ export class TraceIndex {
   readonly lanePos: Int32Array;
   /** Source record (0-based index in its source's list) per position, or -1. */
   readonly records: Int32Array;
-  readonly links: Link[] = [];
-  /** Position -> indices into {@link links} of incoming / outgoing links. */
-  readonly incoming: number[][];
-  readonly outgoing: number[][];
+  /**
+   * The links as flat arrays, link k from `linkU[k]` to `linkV[k]`, of kind `LINK_KINDS[linkKind[k]]`
+   * and, for the trace's edges, edge type `edgeTypeOfCode(linkEdgeType[k])` (link-table.ts).
+   * {@link links}, {@link incoming} and {@link outgoing} give the same as objects and lists.
+   */
+  readonly linkU: Int32Array;
+  readonly linkV: Int32Array;
+  readonly linkKind: Uint8Array;
+  readonly linkEdgeType: Uint8Array;
+  /** Incoming links of v: `inLinks[inStart[v] .. inStart[v + 1])`, in the order they were made; likewise outgoing. */
+  readonly inStart: Int32Array;
+  readonly inLinks: Int32Array;
+  readonly outStart: Int32Array;
+  readonly outLinks: Int32Array;
   /** tool_call position -> its tool_result position (or -1). */
   readonly resultOf: Int32Array;
   /** tool_result position -> its tool_call position (or -1). */
@@ -68,6 +87,8 @@ export class TraceIndex {
   readonly fingerprints: Int32Array;
   /** Normalized content per position, computed when first asked (see {@link normalizedContent}). */
   private readonly normalized: (string | undefined)[];
+  /** Receiver per position (see {@link receiver}). */
+  private readonly receivers: (string | undefined)[];
   /** Count of links dropped because they pointed backwards or at unknown ids. */
   dropped = 0;
   /**
@@ -77,60 +98,44 @@ export class TraceIndex {
   readonly toolLanes = new Set<string>();
   /** Position of the first occurrence of each position's fingerprint (itself when new). */
   readonly firstSeen: Int32Array;
+  /**
+   * Per position, the answers of text tests the analyses ask again and again, filled when first
+   * asked: 0 = not asked yet, 1 = yes, 2 = no (answer.ts `isAgentOutput`, stops.ts).
+   */
+  readonly memo: { agentOutput: Uint8Array; completionClaim: Uint8Array; impasse: Uint8Array };
 
   constructor(loaded: LoadedTrace) {
     this.loaded = loaded;
     const raw = loaded.trace.events;
-    const order = raw.map((_, i) => i);
-    const time = raw.map((e) => (typeof e.t === 'number' && Number.isFinite(e.t) ? e.t : 0));
+    const n = raw.length;
+    const time = new Float64Array(n);
     let sorted = true; // most traces are written in time order: no sort then
-    for (let i = 1; i < time.length && sorted; i++) if (time[i] < time[i - 1]) sorted = false;
-    if (!sorted) order.sort((a, b) => time[a] - time[b] || a - b);
-    this.events = order.map((i) => raw[i]);
-    this.rawIndex = Int32Array.from(order);
-    const n = this.events.length;
-    this.types = this.events.map((e) => canonicalType(e.type));
+    for (let i = 0; i < n; i++) {
+      const t = raw[i].t;
+      time[i] = typeof t === 'number' && Number.isFinite(t) ? t : 0;
+      if (i > 0 && time[i] < time[i - 1]) sorted = false;
+    }
+    if (sorted) {
+      this.events = raw.slice();
+      this.rawIndex = new Int32Array(n);
+      for (let i = 0; i < n; i++) this.rawIndex[i] = i;
+    } else {
+      const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => time[a] - time[b] || a - b);
+      this.events = order.map((i) => raw[i]);
+      this.rawIndex = Int32Array.from(order);
+    }
+    // the canonical type strings themselves: later comparisons with them are pointer comparisons
+    this.types = this.events.map((e) => CANONICAL_TYPES.get(e.type) ?? canonicalType(e.type));
     this.lanePos = new Int32Array(n);
     this.records = new Int32Array(n).fill(-1);
     this.resultOf = new Int32Array(n).fill(-1);
     this.callOf = new Int32Array(n).fill(-1);
     this.fingerprints = new Int32Array(n);
     this.normalized = new Array<string>(n);
-    this.incoming = Array.from({ length: n }, () => []);
-    this.outgoing = Array.from({ length: n }, () => []);
+    this.memo = { agentOutput: new Uint8Array(n), completionClaim: new Uint8Array(n), impasse: new Uint8Array(n) };
 
-    // fingerprint = (agent, type, target) prefix id and content hash, as one number key
-    const prefixes = new Map<string, Map<string, Map<string, number>>>();
-    const fpIds: Map<number, number>[] = []; // per prefix: content hash (as int32) -> fingerprint
-    let fpCount = 0;
-    for (let i = 0; i < n; i++) {
-      const e = this.events[i];
-      if (!this.pos.has(e.id)) this.pos.set(e.id, i);
-      else (this.repeats.get(e.id) ?? this.repeats.set(e.id, [this.pos.get(e.id)!]).get(e.id)!).push(i);
-      let lane = this.lanes.get(e.agent);
-      if (!lane) this.lanes.set(e.agent, (lane = []));
-      this.lanePos[i] = lane.length;
-      lane.push(i);
-      const origin = loaded.eventOrigins[order[i]];
-      if (origin) this.records[i] = origin.record;
-      const text = typeof e.content === 'string' ? e.content : typeof e.content_ref === 'string' ? e.content_ref : undefined;
-      if (text === undefined) {
-        this.fingerprints[i] = -1 - i;
-        continue;
-      }
-      let byType = prefixes.get(e.agent);
-      if (!byType) prefixes.set(e.agent, (byType = new Map()));
-      let byTarget = byType.get(this.types[i]);
-      if (!byTarget) byType.set(this.types[i], (byTarget = new Map()));
-      const target = e.to ?? e.tool ?? '';
-      let prefix = byTarget.get(target);
-      if (prefix === undefined) byTarget.set(target, (prefix = this.prefixCount++));
-      const byHash = fpIds[prefix] ?? (fpIds[prefix] = new Map());
-      const hash = normalizedHash(text) | 0;
-      let id = byHash.get(hash);
-      if (id === undefined) byHash.set(hash, (id = fpCount++));
-      this.fingerprints[i] = id;
-    }
+    this.indexIds();
+    const fpCount = this.indexLanesAndFingerprints();
     this.firstSeen = new Int32Array(n);
     const first = new Int32Array(fpCount).fill(-1); // fingerprint -> first position (opaque events are their own)
     for (let i = 0; i < n; i++) {
@@ -151,7 +156,143 @@ export class TraceIndex {
       }
       if (acts === 0 && ((results > 0 && results * 2 >= lane.length) || TOOL_AGENT.test(agent))) this.toolLanes.add(agent);
     }
-    this.buildLinks();
+    this.receivers = [];
+    let named = false;
+    for (let i = 0; i < n; i++) {
+      const e = this.events[i];
+      const to = e.to;
+      const r = to !== undefined && to !== e.agent && this.lanes.has(to) ? to : undefined;
+      this.receivers.push(r);
+      if (r && !named && HANDOFF_TYPES.has(this.types[i])) named = true;
+    }
+    this.handoffsName = named;
+    const table = this.buildLinks();
+    const count = table.count;
+    this.linkU = table.u.subarray(0, count);
+    this.linkV = table.v.subarray(0, count);
+    this.linkKind = table.kind.subarray(0, count);
+    this.linkEdgeType = table.edgeType.subarray(0, count);
+    ({ inStart: this.inStart, inLinks: this.inLinks, outStart: this.outStart, outLinks: this.outLinks } = table.rows());
+  }
+
+  /**
+   * id -> first position: set from the last event back, one map operation per event (a set that
+   * does not grow the map is an id carried again); then the positions of each repeated id.
+   */
+  private indexIds(): void {
+    const n = this.events.length;
+    let repeated: Set<string> | undefined;
+    for (let i = n - 1; i >= 0; i--) {
+      const before = this.pos.size;
+      const id = this.events[i].id;
+      this.pos.set(id, i);
+      if (this.pos.size === before) (repeated ??= new Set()).add(id);
+    }
+    if (!repeated) return;
+    for (let i = 0; i < n; i++) {
+      const id = this.events[i].id;
+      if (!repeated.has(id)) continue;
+      const list = this.repeats.get(id);
+      if (list) list.push(i);
+      else this.repeats.set(id, [i]);
+    }
+  }
+
+  /**
+   * Lanes, records and fingerprints in one pass. A fingerprint is a small integer per distinct
+   * (agent, canonical type, target, hash of the normalized content), numbered in order of first
+   * appearance. @returns the number of fingerprints.
+   */
+  private indexLanesAndFingerprints(): number {
+    const n = this.events.length;
+    const origins = this.loaded.eventOrigins;
+    const laneNo = new Map<string, { no: number; list: number[] }>();
+    const targets = new Map<string, number>();
+    const prefixes = new Map<number, number>(); // (target, lane, type) as one number -> prefix
+    const fpIds: Map<number, number>[] = []; // per prefix: content hash (as int32) -> fingerprint
+    let fpCount = 0;
+    for (let i = 0; i < n; i++) {
+      const e = this.events[i];
+      let lane = laneNo.get(e.agent);
+      if (!lane) {
+        laneNo.set(e.agent, (lane = { no: laneNo.size, list: [] }));
+        this.lanes.set(e.agent, lane.list);
+      }
+      this.lanePos[i] = lane.list.length;
+      lane.list.push(i);
+      const origin = origins[this.rawIndex[i]];
+      if (origin) this.records[i] = origin.record;
+      const text = typeof e.content === 'string' ? e.content : typeof e.content_ref === 'string' ? e.content_ref : undefined;
+      if (text === undefined) {
+        this.fingerprints[i] = -1 - i;
+        continue;
+      }
+      const target = e.to ?? e.tool ?? '';
+      let targetNo = targets.get(target);
+      if (targetNo === undefined) targets.set(target, (targetNo = targets.size));
+      // exact as a double while lanes < 2^21, types < 64 and targets < 2^26 (else a string key)
+      const type = this.typeCode(this.types[i]);
+      const key = lane.no < 1 << 21 && targetNo < 1 << 26 && type < 64 ? (targetNo * (1 << 21) + lane.no) * 64 + type : NaN;
+      let prefix = Number.isNaN(key) ? this.widePrefix(lane.no, this.types[i], targetNo) : prefixes.get(key);
+      if (prefix === undefined) prefixes.set(key, (prefix = this.prefixCount++));
+      const byHash = fpIds[prefix] ?? (fpIds[prefix] = new Map());
+      const hash = normalizedHash(text) | 0;
+      let id = byHash.get(hash);
+      if (id === undefined) byHash.set(hash, (id = fpCount++));
+      this.fingerprints[i] = id;
+    }
+    return fpCount;
+  }
+
+  /** Codes of types outside the vocabulary (an importer's own), from 32 on. */
+  private readonly otherTypes = new Map<string, number>();
+
+  /** A small number per type: its place in the vocabulary, else one given in order of appearance. */
+  private typeCode(type: string): number {
+    const code = TYPE_CODES.get(type);
+    if (code !== undefined) return code;
+    let other = this.otherTypes.get(type);
+    if (other === undefined) this.otherTypes.set(type, (other = 32 + this.otherTypes.size));
+    return other;
+  }
+
+  /** Prefixes of traces too wide for one number key (see {@link indexLanesAndFingerprints}). */
+  private readonly widePrefixes = new Map<string, number>();
+
+  private widePrefix(lane: number, type: EventType, target: number): number {
+    const key = `${lane}\u0000${type}\u0000${target}`;
+    let prefix = this.widePrefixes.get(key);
+    if (prefix === undefined) this.widePrefixes.set(key, (prefix = this.prefixCount++));
+    return prefix;
+  }
+
+  /** Number of links. */
+  get linkCount(): number {
+    return this.linkU.length;
+  }
+
+  private linkObjects?: Link[];
+  private incomingLists?: number[][];
+  private outgoingLists?: number[][];
+
+  /** The links as objects (made when first asked; the analyses read the flat arrays). */
+  get links(): Link[] {
+    return (this.linkObjects ??= Array.from(this.linkU, (u, k) => {
+      const kind = LINK_KINDS[this.linkKind[k]];
+      const explicit = isExplicitCode(this.linkKind[k]);
+      const edgeType = edgeTypeOfCode(this.linkEdgeType[k]);
+      return edgeType ? { u, v: this.linkV[k], kind, explicit, edgeType } : { u, v: this.linkV[k], kind, explicit };
+    }));
+  }
+
+  /** Position -> indices into {@link links} of its incoming links (made when first asked). */
+  get incoming(): number[][] {
+    return (this.incomingLists ??= rowLists(this.inStart, this.inLinks));
+  }
+
+  /** Position -> indices into {@link links} of its outgoing links (made when first asked). */
+  get outgoing(): number[][] {
+    return (this.outgoingLists ??= rowLists(this.outStart, this.outLinks));
   }
 
   get size(): number {
@@ -194,11 +335,16 @@ export class TraceIndex {
   normalizedContent(i: number): string {
     let s = this.normalized[i];
     if (s === undefined) {
-      const e = this.events[i];
-      const text = typeof e.content === 'string' ? e.content : typeof e.content_ref === 'string' ? e.content_ref : undefined;
+      const text = this.rawContent(i);
       this.normalized[i] = s = text === undefined ? '' : normalizeContent(text);
     }
     return s;
+  }
+
+  /** The content of an event, else its content_ref (what fingerprints and normalized content are made of); undefined when it has neither. */
+  rawContent(i: number): string | undefined {
+    const e = this.events[i];
+    return typeof e.content === 'string' ? e.content : typeof e.content_ref === 'string' ? e.content_ref : undefined;
   }
 
   /** Content text of an event ('' when none). */
@@ -212,11 +358,13 @@ export class TraceIndex {
     return HANDOFF_TYPES.has(this.types[i]);
   }
 
-  /** The agent an event is addressed to, when it names one that has a lane. */
+  /** The agent an event is addressed to, when it names one that has a lane (another than its own). */
   receiver(i: number): string | undefined {
-    const to = this.events[i].to;
-    return to !== undefined && to !== this.events[i].agent && this.lanes.has(to) ? to : undefined;
+    return this.receivers[i];
   }
+
+  /** True when some hand-off names a receiver that has a lane (else a chat's receiver is the next speaker). */
+  readonly handoffsName: boolean;
 
   /**
    * The position an id names from position `v`: the event carrying it, or when several do, the
@@ -230,57 +378,65 @@ export class TraceIndex {
     return best;
   }
 
-  /** Parent positions of an event (any link kind). */
+  /** True when some id is carried by several events. */
+  get hasRepeatedIds(): boolean {
+    return this.repeats.size > 0;
+  }
+
+  /** Parent positions of an event (any link kind), in the order its links were made. */
   parents(i: number): number[] {
-    return this.incoming[i].map((k) => this.links[k].u);
+    const out: number[] = [];
+    for (let q = this.inStart[i]; q < this.inStart[i + 1]; q++) out.push(this.linkU[this.inLinks[q]]);
+    return out;
   }
 
-  private addLink(u: number, v: number, kind: LinkKind, explicit: boolean, edgeType?: EdgeType): boolean {
-    if (u === undefined || v === undefined || u < 0 || v < 0) {
-      this.dropped++;
-      return false;
-    }
-    if (u >= v) {
-      this.dropped++;
-      return false;
-    }
-    const k = this.links.length;
-    this.links.push(edgeType ? { u, v, kind, explicit, edgeType } : { u, v, kind, explicit });
-    this.incoming[v].push(k);
-    this.outgoing[u].push(k);
-    return true;
-  }
-
-  private buildLinks(): void {
+  /** The causal links, in the order of the module comment (see {@link LinkTable}). */
+  private buildLinks(): LinkTable {
     const n = this.size;
-    const link = (u: number | undefined, v: number, kind: LinkKind, explicit: boolean, edgeType?: EdgeType) => {
+    const table = new LinkTable(n);
+    const link = (u: number | undefined, v: number, kind: number, edgeType = 0) => {
       if (u === undefined) {
         this.dropped++;
         return;
       }
-      for (const k of this.incoming[v]) if (this.links[k].u === u) return; // already linked
-      this.addLink(u, v, kind, explicit, edgeType);
+      if (table.has(u, v)) return; // already linked
+      if (u < 0 || u >= v) {
+        this.dropped++;
+        return;
+      }
+      table.add(u, v, kind, edgeType);
     };
+    // Ids named by edges and references are first looked for among the events near where the last
+    // one was found (edges come in event order, a cause is most often a recent event), when no id
+    // repeats (then a match is the one event that carries it); else, and when not near, in `pos`.
+    const unique = this.repeats.size === 0;
+    let hint = 0;
     for (const edge of this.loaded.trace.edges) {
       if (edge.type === 'link') continue; // a span link relates two events; it is not a cause
-      const u = this.pos.get(edge.src);
-      const v = this.pos.get(edge.dst);
-      if (v === undefined) {
+      const v = unique ? this.near(edge.dst, hint, hint + NEAR) : -1;
+      const dst = v !== -1 ? v : this.pos.get(edge.dst);
+      if (dst === undefined) {
         this.dropped++;
         continue;
       }
-      link(u, v, 'edge', true, edge.type);
+      hint = dst;
+      const near = unique ? this.near(edge.src, dst - NEAR, dst - 1) : -1;
+      link(near !== -1 ? near : this.pos.get(edge.src), dst, LINK_CODE.edge, EDGE_TYPE_CODE.get(edge.type));
     }
+    const resolveNear = (id: string, v: number) => {
+      const p = unique ? this.near(id, v - NEAR, v - 1) : -1;
+      return p !== -1 ? p : this.resolve(id, v);
+    };
     for (let v = 0; v < n; v++) {
       const e = this.events[v];
-      if (typeof e.parent === 'string') link(this.resolve(e.parent, v), v, 'parent', true);
-      if (Array.isArray(e.causes)) for (const c of e.causes) if (typeof c === 'string') link(this.resolve(c, v), v, 'causes', true);
+      if (typeof e.parent === 'string') link(resolveNear(e.parent, v), v, LINK_CODE.parent);
+      if (Array.isArray(e.causes)) for (const c of e.causes) if (typeof c === 'string') link(resolveNear(c, v), v, LINK_CODE.causes);
     }
     // tool_call -> tool_result: explicit links first, else the oldest unanswered call of the same tool.
     for (let v = 0; v < n; v++) {
       if (this.types[v] !== 'tool_result') continue;
-      for (const k of this.incoming[v]) {
-        const u = this.links[k].u;
+      for (let k = table.firstIn(v); k !== -1; k = table.nextIn(k)) {
+        const u = table.u[k];
         if (this.types[u] === 'tool_call' && this.resultOf[u] === -1) {
           this.resultOf[u] = v;
           this.callOf[v] = u;
@@ -316,7 +472,7 @@ export class TraceIndex {
         if (u !== undefined) {
           this.resultOf[u] = i;
           this.callOf[i] = u;
-          link(u, i, 'tool_result', false);
+          link(u, i, LINK_CODE.tool_result);
         }
         while (pendingAny.length && this.resultOf[pendingAny[0]] !== -1) pendingAny.shift();
       }
@@ -328,16 +484,23 @@ export class TraceIndex {
       const to = this.receiver(i);
       if (!to) continue;
       const next = this.nextInLane(to, i);
-      if (next !== -1) link(i, next, type === 'spawn' ? 'spawn' : type === 'return' ? 'return' : 'delivery', false);
+      if (next !== -1) link(i, next, type === 'spawn' ? LINK_CODE.spawn : type === 'return' ? LINK_CODE.return : LINK_CODE.delivery);
     }
     // lane succession
-    for (const lane of this.lanes.values()) for (let k = 1; k < lane.length; k++) link(lane[k - 1], lane[k], 'lane', false);
+    for (const lane of this.lanes.values()) for (let k = 1; k < lane.length; k++) link(lane[k - 1], lane[k], LINK_CODE.lane);
     // an event with no cause but its own lane's previous event answers the previous event of the trace
     for (let v = 1; v < n; v++) {
-      if (this.incoming[v].every((k) => this.links[k].kind === 'lane')) {
-        if (this.events[v - 1].agent !== this.events[v].agent) link(v - 1, v, 'implicit', false);
-      }
+      let onlyLane = true;
+      for (let k = table.firstIn(v); k !== -1 && onlyLane; k = table.nextIn(k)) onlyLane = table.kind[k] === LINK_CODE.lane;
+      if (onlyLane && this.events[v - 1].agent !== this.events[v].agent) link(v - 1, v, LINK_CODE.implicit);
     }
+    return table;
+  }
+
+  /** The position in [from, to] (clipped to the trace) of an event carrying `id`, nearest `to` first, or -1. */
+  private near(id: string, from: number, to: number): number {
+    for (let p = Math.min(to, this.events.length - 1); p >= Math.max(from, 0); p--) if (this.events[p].id === id) return p;
+    return -1;
   }
 
   /** Position of the first event of `agent` after position `i` (binary search in its lane), or -1. */
@@ -353,4 +516,11 @@ export class TraceIndex {
     }
     return lo < lane.length ? lane[lo] : -1;
   }
+}
+
+/** Per row, the list of its entries from compressed rows. */
+function rowLists(start: Int32Array, entries: Int32Array): number[][] {
+  const out: number[][] = [];
+  for (let i = 0; i + 1 < start.length; i++) out.push(Array.from(entries.subarray(start[i], start[i + 1])));
+  return out;
 }

@@ -1,6 +1,11 @@
 /**
  * Checks across records, shared by every reader and importer: duplicate ids, edges and references
  * to missing events, and time running backwards within one agent's lane.
+ *
+ * {@link CrossRecordChecks} takes the records one at a time, as a reader makes them: each id, lane
+ * and reference is looked at while the record is fresh in the cache, and only what cannot be
+ * decided yet (a reference to a later line) waits for the end. {@link checkTrace} runs it over
+ * finished lists. Both give the same problems in the same order.
  */
 import type { Problem, Range } from './model';
 import { preview } from './preview';
@@ -9,12 +14,151 @@ import type { TraceEdge, TraceEvent } from './schema';
 /** Finds the range of a field of the i-th event or edge (falls back to the record's range). */
 export type FieldLocator = (kind: 'event' | 'edge', index: number, path: (string | number)[]) => Range;
 
+/** A problem found, positioned only when it is written out (a field's range can cost a parse). */
+interface Found {
+  kind: 'event' | 'edge';
+  index: number;
+  path: (string | number)[];
+  severity: Problem['severity'];
+  message: string;
+}
+
+/** How many of the latest events are compared with a reference before the set is asked. */
+const NEAR = 8;
+
+/** The key of an id or agent in its trace: ids, repeats and lanes are per trace when events name theirs. */
+function scope(e: TraceEvent, id: string): string {
+  return e.trace_id === undefined ? id : `${e.trace_id}\u0000${id}`;
+}
+
 /**
- * Appends cross-record problems to `problems`.
+ * The cross-record checks, fed event by event and edge by edge in file order (events and edges may
+ * interleave), then {@link finish}ed. Errors: edge to a missing event. Warnings: a repeated event
+ * id (every event is kept, keyed by its index; docs/model.md), `t` lower than the previous event of
+ * the same lane, `parent`/`causes` naming a missing event or a repeated id (which resolves to the
+ * nearest earlier event carrying it). Cost: one set lookup per event, reference and edge end.
+ */
+export class CrossRecordChecks {
+  /** Scoped ids (`trace_id` NUL `id` for events that name a trace; the id itself otherwise). */
+  private readonly scoped = new Set<string>();
+  /** Plain ids, for the edges; the same set as {@link scoped} until an event names a trace. */
+  private ids: Set<string> = this.scoped;
+  /** Scoped id -> how many events carry it, for the ids carried more than once. */
+  private readonly repeated = new Map<string, number>();
+  /** Lane -> index of its latest event so far. */
+  private readonly lanes = new Map<string, { at: number }>();
+  private readonly eventProblems: Found[] = [];
+  /** References not found when their event came (a later line, or missing): event index, field, position. */
+  private readonly laterRefs: { i: number; field: 'parent' | 'causes'; k: number }[] = [];
+  /** Edge ends not found when their edge came. */
+  private readonly laterEnds: { i: number; end: 'src' | 'dst' }[] = [];
+
+  /** @param events the list the checked events are in (index for index), read again at {@link finish}. */
+  constructor(private readonly events: readonly TraceEvent[]) {}
+
+  /** Checks `events[i]`, the next event in file order. */
+  event(event: TraceEvent, i: number): void {
+    const scoped = this.scoped;
+    if (event.trace_id !== undefined && this.ids === scoped) this.ids = new Set(scoped); // until now the keys were the ids
+    if (this.ids !== scoped) this.ids.add(event.id);
+    const key = scope(event, event.id);
+    const before = scoped.size;
+    scoped.add(key); // one lookup: the size says whether the key was there
+    if (scoped.size === before) {
+      this.repeated.set(key, (this.repeated.get(key) ?? 1) + 1);
+      this.eventProblems.push({
+        kind: 'event',
+        index: i,
+        path: ['id'],
+        severity: 'warning',
+        message: `duplicate event id ${preview(event.id)}: both events are kept; a "causes" or "parent" naming it means the nearest earlier one`,
+      });
+    }
+    const lane = scope(event, event.agent);
+    const latest = this.lanes.get(lane);
+    if (latest === undefined) this.lanes.set(lane, { at: i });
+    else if (event.t >= this.events[latest.at].t) latest.at = i;
+    else {
+      const last = this.events[latest.at];
+      this.eventProblems.push({
+        kind: 'event',
+        index: i,
+        path: ['t'],
+        severity: 'warning',
+        message: `time runs backwards in lane ${preview(event.agent)}: t=${event.t} s after t=${last.t} s (event ${preview(last.id)})`,
+      });
+    }
+    // a reference found now is found at the end too (ids are only added); the rest waits
+    if (event.parent !== undefined && !this.named(event, event.parent, i)) this.laterRefs.push({ i, field: 'parent', k: 0 });
+    const causes = event.causes;
+    if (causes !== undefined) for (let k = 0; k < causes.length; k++) if (!this.named(event, causes[k], i)) this.laterRefs.push({ i, field: 'causes', k });
+  }
+
+  /** Checks `edge`, the i-th edge in file order. */
+  edge(edge: TraceEdge, i: number): void {
+    if (!this.isId(edge.src)) this.laterEnds.push({ i, end: 'src' });
+    if (!this.isId(edge.dst)) this.laterEnds.push({ i, end: 'dst' });
+  }
+
+  /**
+   * True when an event before `i` in the same trace as `event` carries `ref`: the few events just
+   * before it are looked at first (a reference most often names one of them), then the set.
+   */
+  private named(event: TraceEvent, ref: string, i: number): boolean {
+    for (let j = i - 1; j >= 0 && j >= i - NEAR; j--) {
+      const other = this.events[j];
+      if (other.id === ref && other.trace_id === event.trace_id) return true;
+    }
+    return this.scoped.has(scope(event, ref));
+  }
+
+  /** True when an event checked so far carries `id` (the latest few looked at first: an edge follows its events). */
+  private isId(id: string): boolean {
+    const last = this.events.length - 1;
+    for (let j = last; j >= 0 && j >= last - NEAR; j--) if (this.events[j].id === id) return true;
+    return this.ids.has(id);
+  }
+
+  /**
+   * Appends the problems to `problems`, in this order: per event (repeated id, time), references
+   * (in event order), edges (in edge order).
+   * @param edges the edges checked, index for index. @returns the set of event ids.
+   */
+  finish(edges: readonly TraceEdge[], locate: FieldLocator, problems: Problem[]): Set<string> {
+    const found = [...this.eventProblems];
+    const refProblem = (i: number, field: 'parent' | 'causes', k: number, message: string) =>
+      found.push({ kind: 'event', index: i, path: field === 'parent' ? [field] : [field, k], severity: 'warning', message });
+    const checkRef = (i: number, field: 'parent' | 'causes', k: number) => {
+      const event = this.events[i];
+      const ref = field === 'parent' ? event.parent! : event.causes![k];
+      const key = scope(event, ref);
+      const carriers = this.repeated.get(key);
+      if (carriers !== undefined) refProblem(i, field, k, `"${field}" names ${preview(ref)}, which ${carriers} events carry; it resolves to the nearest earlier one`);
+      if (!this.scoped.has(key)) refProblem(i, field, k, `"${field}" names a missing event ${preview(ref)}`);
+    };
+    if (this.repeated.size === 0) {
+      for (const r of this.laterRefs) checkRef(r.i, r.field, r.k);
+    } else {
+      // a repeated id: any reference may name it, so all are looked at again
+      for (let i = 0; i < this.events.length; i++) {
+        const event = this.events[i];
+        if (event.parent !== undefined) checkRef(i, 'parent', 0);
+        const causes = event.causes;
+        if (causes !== undefined) for (let k = 0; k < causes.length; k++) checkRef(i, 'causes', k);
+      }
+    }
+    for (const { i, end } of this.laterEnds) {
+      if (!this.ids.has(edges[i][end])) found.push({ kind: 'edge', index: i, path: [end], severity: 'error', message: `edge ${end} ${preview(edges[i][end])} is not an event of this trace` });
+    }
+    // each range is asked for just before its problem is added (some callers note the file then)
+    for (const f of found) problems.push({ severity: f.severity, message: f.message, range: locate(f.kind, f.index, f.path) });
+    return this.ids;
+  }
+}
+
+/**
+ * Appends cross-record problems to `problems` ({@link CrossRecordChecks} over finished lists).
  * @param events events in file order; @param edges edges in file order.
- * Errors: edge to a missing event. Warnings: a repeated event id (every event is kept, keyed by its
- * index; docs/model.md), `t` lower than the previous event of the same agent, `parent`/`causes`
- * naming a missing event or a repeated id (which resolves to the nearest earlier event carrying it).
  * @returns the set of event ids (first occurrence wins).
  */
 export function checkTrace(
@@ -23,73 +167,8 @@ export function checkTrace(
   locate: FieldLocator,
   problems: Problem[],
 ): Set<string> {
-  const ids = new Set<string>();
-  // Ids, repeats and lanes are per trace when the file holds several (events name theirs in `trace_id`).
-  const scoped = new Set<string>();
-  const scope = (e: TraceEvent, id: string) => (e.trace_id === undefined ? id : `${e.trace_id}\u0000${id}`);
-  const repeated = new Map<string, number>();
-  const lastTime = new Map<string, number>(); // agent -> index of its latest event so far
-  events.forEach((event, i) => {
-    ids.add(event.id);
-    const key = scope(event, event.id);
-    if (scoped.has(key)) {
-      repeated.set(key, (repeated.get(key) ?? 1) + 1);
-      problems.push({
-        severity: 'warning',
-        message: `duplicate event id ${preview(event.id)}: both events are kept; a "causes" or "parent" naming it means the nearest earlier one`,
-        range: locate('event', i, ['id']),
-      });
-    } else {
-      scoped.add(key);
-    }
-    const lane = scope(event, event.agent);
-    const at = lastTime.get(lane);
-    const last = at === undefined ? undefined : events[at];
-    if (last && event.t < last.t) {
-      problems.push({
-        severity: 'warning',
-        message: `time runs backwards in lane ${preview(event.agent)}: t=${event.t} s after t=${last.t} s (event ${preview(last.id)})`,
-        range: locate('event', i, ['t']),
-      });
-    }
-    if (!last || event.t >= last.t) lastTime.set(lane, i);
-  });
-  // references: checked without allocating (a path is made only for a problem)
-  const checkRef = (ref: string, i: number, field: 'parent' | 'causes', k: number) => {
-    const key = scope(events[i], ref);
-    const carriers = repeated.size > 0 ? repeated.get(key) : undefined;
-    const path = () => (field === 'parent' ? [field] : [field, k]);
-    if (carriers !== undefined) {
-      problems.push({
-        severity: 'warning',
-        message: `"${field}" names ${preview(ref)}, which ${carriers} events carry; it resolves to the nearest earlier one`,
-        range: locate('event', i, path()),
-      });
-    }
-    if (!scoped.has(key)) {
-      problems.push({
-        severity: 'warning',
-        message: `"${field}" names a missing event ${preview(ref)}`,
-        range: locate('event', i, path()),
-      });
-    }
-  };
-  for (let i = 0; i < events.length; i++) {
-    const event = events[i];
-    if (event.parent !== undefined) checkRef(event.parent, i, 'parent', 0);
-    const causes = event.causes;
-    if (causes !== undefined) for (let k = 0; k < causes.length; k++) checkRef(causes[k], i, 'causes', k);
-  }
-  edges.forEach((edge, i) => {
-    for (const end of ['src', 'dst'] as const) {
-      if (!ids.has(edge[end])) {
-        problems.push({
-          severity: 'error',
-          message: `edge ${end} ${preview(edge[end])} is not an event of this trace`,
-          range: locate('edge', i, [end]),
-        });
-      }
-    }
-  });
-  return ids;
+  const checks = new CrossRecordChecks(events);
+  for (let i = 0; i < events.length; i++) checks.event(events[i], i);
+  for (let i = 0; i < edges.length; i++) checks.edge(edges[i], i);
+  return checks.finish(edges, locate, problems);
 }

@@ -13,6 +13,8 @@ import { CALL_STATUSES, EDGE_TYPES, EVENT_KINDS, EVENT_TYPES, STOP_REASONS, type
 
 const EVENT_TYPE_SET: ReadonlySet<unknown> = new Set(EVENT_TYPES);
 const EDGE_TYPE_SET: ReadonlySet<unknown> = new Set(EDGE_TYPES);
+/** The edge schema's own fields, in its order. */
+const EDGE_FIELDS = ['src', 'dst', 'type'] as const;
 const STOP_REASON_SET: ReadonlySet<unknown> = new Set(STOP_REASONS);
 const KIND_SET: ReadonlySet<unknown> = new Set(EVENT_KINDS);
 const CALL_STATUS_SET: ReadonlySet<unknown> = new Set(CALL_STATUSES);
@@ -59,10 +61,15 @@ const EVENT_FIELDS: readonly (readonly [string, Check])[] = [
   ['kind', Check.Kind],
   ['call_status', Check.CallStatus],
   ['open', Check.Boolean],
+  ['trace_id', Check.String],
   ['clock_skew_s', Check.Number],
 ];
 /** Field name -> its position in {@link EVENT_FIELDS}. */
 const EVENT_FIELD_AT = new Map<string, number>(EVENT_FIELDS.map(([name], k) => [name, k]));
+/** The check of each field, by position (a flat array: read per field of every event). */
+const EVENT_CHECKS = Int8Array.from(EVENT_FIELDS.map(([, check]) => check));
+/** The required fields (id, t, type, agent: positions 0-3) as bits of the mask of those seen. */
+const REQUIRED = 0b1111;
 
 function passes(check: Check, v: unknown): boolean {
   switch (check) {
@@ -77,7 +84,9 @@ function passes(check: Check, v: unknown): boolean {
     case Check.NonNegative:
       return typeof v === 'number' && Number.isFinite(v) && v >= 0;
     case Check.Strings:
-      return Array.isArray(v) && v.every((s) => typeof s === 'string');
+      if (!Array.isArray(v)) return false;
+      for (let i = 0; i < v.length; i++) if (typeof v[i] !== 'string') return false;
+      return true;
     case Check.EventType:
       return EVENT_TYPE_SET.has(v);
     case Check.StopReason:
@@ -105,6 +114,7 @@ export function fastEvent(value: unknown): TraceEvent | undefined {
   let known = 0;
   let unknown = 0;
   let lastAt = -1;
+  let seen = 0; // bit k: field k of EVENT_FIELDS is there
   let ordered = true; // fields already in zod's output order
   for (const key in value) {
     const at = EVENT_FIELD_AT.get(key);
@@ -112,18 +122,23 @@ export function fastEvent(value: unknown): TraceEvent | undefined {
       if (key === 'source' || key === '__proto__') return undefined;
       unknown++;
     } else {
-      if (!passes(EVENT_FIELDS[at][1], value[key])) return undefined;
+      if (!passes(EVENT_CHECKS[at], value[key])) return undefined;
       if (at < lastAt || unknown > 0) ordered = false;
       lastAt = at;
+      if (at < 4) seen |= 1 << at;
       known++;
     }
   }
-  if (value.id === undefined || value.t === undefined || value.type === undefined || value.agent === undefined) return undefined;
+  if ((seen & REQUIRED) !== REQUIRED) return undefined;
   if (value.type === 'stop' && value.reason === undefined) return undefined;
   if (value.type === 'reward' && value.value === undefined) return undefined;
   // zod returns a copy with its fields in schema order, then the others in input order: a record
   // already in that order (as otrace writes them) is that value; it is used as it is.
-  if (ordered) return value as TraceEvent;
+  return ordered ? (value as TraceEvent) : inZodOrder(value, known, unknown);
+}
+
+/** A copy of a checked event with its `known` schema fields in schema order, then its `unknown` others in input order. */
+function inZodOrder(value: Record<string, unknown>, known: number, unknown: number): TraceEvent {
   const out: Record<string, unknown> = {};
   let left = known;
   for (let k = 0; k < EVENT_FIELDS.length && left > 0; k++) {
@@ -137,15 +152,24 @@ export function fastEvent(value: unknown): TraceEvent | undefined {
   return out as TraceEvent;
 }
 
-/** The edge `EdgeSchema.safeParse(value)` would return when `value` is certainly valid; undefined otherwise (ask zod). */
+/**
+ * The edge `EdgeSchema.safeParse(value)` would return when `value` is certainly valid; undefined
+ * otherwise (ask zod). `value` itself when its fields already come in zod's order (src, dst, type,
+ * then the others), as otrace writes them.
+ */
 export function fastEdge(value: unknown): TraceEdge | undefined {
   if (!isRecord(value)) return undefined;
   const { src, dst, type } = value;
   if (typeof src !== 'string' || src.length === 0 || typeof dst !== 'string' || dst.length === 0 || !EDGE_TYPE_SET.has(type)) return undefined;
-  const out: Record<string, unknown> = { src, dst, type };
+  let k = 0;
+  let ordered = true;
   for (const key in value) {
     if (key === '__proto__') return undefined;
-    if (key !== 'src' && key !== 'dst' && key !== 'type') out[key] = value[key];
+    if (k < 3 && key !== EDGE_FIELDS[k]) ordered = false;
+    k++;
   }
+  if (ordered) return value as TraceEdge;
+  const out: Record<string, unknown> = { src, dst, type };
+  for (const key in value) if (key !== 'src' && key !== 'dst' && key !== 'type') out[key] = value[key];
   return out as TraceEdge;
 }

@@ -8,7 +8,7 @@
  */
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
-import { checkTrace } from './check';
+import { checkTrace, CrossRecordChecks } from './check';
 import { fastEdge, fastEvent } from './fast-check';
 import { forEachJsonlRecord, forEachJsonlRecordInBytes, type ReadBytes } from './jsonl';
 import { preview } from './preview';
@@ -201,12 +201,14 @@ function isSurveyShaped(header: Record<string, unknown>, builder: TraceBuilder):
 class TraceBuilder {
   readonly events: TraceEvent[] = [];
   private readonly eventOrigins: Origin[] = [];
-  /** Per event, how to find a field when its reader gave one (else {@link locateOrigin}). */
-  private readonly eventLocates: (Locate | undefined)[] = [];
+  /** Per event index, how to find a field when its reader gave one (else {@link locateOrigin}; JSONL gives none). */
+  private eventLocates?: (Locate | undefined)[];
   private readonly edges: TraceEdge[] = [];
   private readonly edgeOrigins: Origin[] = [];
-  private readonly edgeLocates: (Locate | undefined)[] = [];
+  private edgeLocates?: (Locate | undefined)[];
   private header: TraceHeader = {};
+  /** The cross-record checks, run as records come; dropped (checked at the end) once a second trace starts, which tags earlier events. */
+  private checks: CrossRecordChecks | undefined = new CrossRecordChecks(this.events);
 
   /** @param locateOrigin finds a field of a record from its origin, for records added without their own locator. */
   constructor(
@@ -219,7 +221,8 @@ class TraceBuilder {
     if (event) {
       this.events.push(event as TraceEvent);
       this.eventOrigins.push(origin);
-      this.eventLocates.push(locate);
+      if (locate) (this.eventLocates ??= [])[this.events.length - 1] = locate;
+      this.checks?.event(event as TraceEvent, this.events.length - 1);
     }
   }
 
@@ -228,7 +231,8 @@ class TraceBuilder {
     if (edge) {
       this.edges.push(edge);
       this.edgeOrigins.push(origin);
-      this.edgeLocates.push(locate);
+      if (locate) (this.edgeLocates ??= [])[this.edges.length - 1] = locate;
+      this.checks?.edge(edge, this.edges.length - 1);
     }
   }
 
@@ -265,6 +269,7 @@ class TraceBuilder {
     if (this.headers.some((h) => h.trace_id === header.trace_id)) {
       this.problems.push({ severity: 'warning', message: `trace ${preview(header.trace_id!)} starts again here; its events join the earlier part of that trace`, range: span.origin.range });
     }
+    this.checks = undefined;
     this.tagTrace();
     this.headers.push(header);
     this.header = header;
@@ -288,12 +293,10 @@ class TraceBuilder {
       const ids = Object.keys(traceHeaders);
       this.problems.push({ severity: 'info', message: `${ids.length} traces in this file (${ids.slice(0, 5).map((id) => preview(id)).join(', ')}${ids.length > 5 ? ', ...' : ''}); one graph with a lane group per trace; each trace is analysed on its own`, range: this.secondTrace! });
     }
-    checkTrace(
-      this.events,
-      this.edges,
-      (kind, i, path) => (kind === 'event' ? this.locateAt(kind, this.eventOrigins[i], this.eventLocates[i], path) : this.locateAt(kind, this.edgeOrigins[i], this.edgeLocates[i], path)),
-      this.problems,
-    );
+    const locate = (kind: 'event' | 'edge', i: number, path: Path) =>
+      kind === 'event' ? this.locateAt(kind, this.eventOrigins[i], this.eventLocates?.[i], path) : this.locateAt(kind, this.edgeOrigins[i], this.edgeLocates?.[i], path);
+    if (this.checks) this.checks.finish(this.edges, locate, this.problems);
+    else checkTrace(this.events, this.edges, locate, this.problems);
     this.problems.sort(byPosition);
     if (this.events.length === 0 && !this.problems.some((p) => p.severity === 'error')) {
       this.problems.push({ severity: 'warning', message: 'the trace has no events', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } });

@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { COMMON, contentWords, fnv1a, FUNCTION_WORDS, MAX_TEXT, normalizeContent, normalizedHash, salientTokens } from '../../../src/analysis/text';
+import { TokenInterner } from '../../../src/analysis/interner';
+import { COMMON, contentWords, fnv1a, forEachContentWord, forEachContentWordId, forEachSalientToken, forEachSalientTokenId, FUNCTION_WORDS, MAX_TEXT, normalizeContent, normalizedHash, salientTokens } from '../../../src/analysis/text';
 
 /** The regular-expression version salientTokens replaced (as of 81156c3). */
 function salientReference(text: string, common: (w: string) => boolean): string[] {
@@ -70,4 +71,30 @@ test('normalizedHash is the hash of the normalized content, on every text', () =
     }),
     { seed: 14, numRuns: 3000 },
   );
+});
+
+test('the interned scanners give the tokens and words of the string scanners, repeats and order kept, across texts', () => {
+  // one interner over many texts, as the analyses use it: ids met before must map back to their token
+  const salient = new TokenInterner(COMMON);
+  const words = new TokenInterner(FUNCTION_WORDS);
+  let met = 0;
+  fc.assert(
+    fc.property(fc.array(textArb, { minLength: 1, maxLength: 4 }), (texts) => {
+      for (const text of texts) {
+        const want: string[] = [];
+        forEachSalientToken(text, (t) => want.push(t));
+        const got: string[] = [];
+        forEachSalientTokenId(text, salient, (id) => got.push(salient.key(id)));
+        assert.deepStrictEqual(got, want);
+        const wantWords: string[] = [];
+        forEachContentWord(text, (w) => wantWords.push(w));
+        const gotWords: string[] = [];
+        forEachContentWordId(text, words, (id) => gotWords.push(words.key(id)));
+        assert.deepStrictEqual(gotWords, wantWords);
+        met += want.length + wantWords.length;
+      }
+    }),
+    { seed: 14, numRuns: 1500 },
+  );
+  assert.ok(met > 10_000 && salient.size > 600 && words.size > 600, `${met} tokens, ${salient.size} and ${words.size} distinct`);
 });

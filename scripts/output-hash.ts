@@ -1,0 +1,106 @@
+/**
+ * `npx tsx scripts/output-hash.ts [--generated 10k,100k] DIR...`: a sha256 of what otrace makes of
+ * every trace file under the given folders (and of generated bench traces), to show a speed change
+ * left the results alone. A development script, not a test.
+ *
+ * Per file (`*.json`, `*.jsonl`, recursively, in sorted order) it hashes:
+ * - `loadTrace` on the file's text (the editor's reader) and `analyzeTrace` of it;
+ * - `loadTraceFile` from disk (the CLI's reader: otrace JSONL streamed from bytes) and its analysis.
+ * Each as JSON (Maps and Sets as arrays; errors as their message). Prints one line per file and the
+ * total last; `--each` also prints the per-part hashes of each file (to find what changed).
+ * `--generated SIZES` adds the bench generator's traces (bench/_generate.ts, with and without long
+ * content), written to the OS temp folder and read back from disk.
+ */
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { analyzeTrace } from '../src/analysis';
+import { loadTrace } from '../src/trace/formats';
+import { loadTraceFile } from '../src/trace/load-file';
+import { nodeFileAccess } from '../src/trace/node-files';
+import '../src/trace/importers';
+import { writeTraceFile } from '../bench/_generate';
+
+const SIZES: Record<string, number> = { '1k': 1_000, '10k': 10_000, '100k': 100_000, '1M': 1_000_000 };
+
+function replacer(_key: string, value: unknown): unknown {
+  if (value instanceof Map) return { map: [...value.entries()] };
+  if (value instanceof Set) return { set: [...value] };
+  if (value instanceof Error) return { error: value.message };
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
+  return value;
+}
+
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+
+function part(f: () => unknown): string {
+  try {
+    return sha(JSON.stringify(f(), replacer) ?? 'undefined');
+  } catch (err) {
+    return sha(`threw: ${(err as Error).message}`);
+  }
+}
+
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const name of fs.readdirSync(d).sort()) {
+      const p = path.join(d, name);
+      const st = fs.statSync(p);
+      if (st.isDirectory()) walk(p);
+      else if (/\.jsonl?$/.test(name)) out.push(p);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** The per-part hashes of one file: text load, its analysis, disk load, its analysis. */
+function hashFile(file: string): string[] {
+  const text = fs.readFileSync(file, 'utf8');
+  const fromText = (() => {
+    try {
+      return loadTrace(text, file, nodeFileAccess);
+    } catch (err) {
+      return err as Error;
+    }
+  })();
+  const fromDisk = (() => {
+    try {
+      return loadTraceFile(file, nodeFileAccess);
+    } catch (err) {
+      return err as Error;
+    }
+  })();
+  const analyze = (l: unknown) => () => (l instanceof Error ? l : analyzeTrace(l as Parameters<typeof analyzeTrace>[0]));
+  return [part(() => fromText), part(analyze(fromText)), part(() => fromDisk), part(analyze(fromDisk))];
+}
+
+function main(): void {
+  const args = process.argv.slice(2);
+  const each = args.includes('--each');
+  const g = args.indexOf('--generated');
+  const generated = g === -1 ? [] : args[g + 1].split(',').filter((s) => s in SIZES);
+  const dirs = args.filter((a, i) => !a.startsWith('--') && !(g !== -1 && i === g + 1));
+  const files: [string, string][] = [];
+  for (const dir of dirs) for (const f of filesUnder(path.resolve(dir))) files.push([path.relative(path.resolve(dir, '..'), f), f]);
+  for (const size of generated) {
+    for (const long of [false, true]) {
+      const name = `trace-${size}${long ? '-long' : ''}.otrace.jsonl`;
+      const file = path.join(os.tmpdir(), 'otrace-bench', name);
+      writeTraceFile(file, SIZES[size], { longContent: long });
+      files.push([`generated/${name}`, file]);
+    }
+  }
+  const total = createHash('sha256');
+  for (const [label, file] of files) {
+    const parts = hashFile(file);
+    const h = sha(parts.join(''));
+    total.update(`${label} ${h}\n`);
+    process.stdout.write(`${h.slice(0, 16)} ${label}${each ? ` [${parts.map((p) => p.slice(0, 8)).join(' ')}]` : ''}\n`);
+  }
+  process.stdout.write(`total ${total.digest('hex')} (${files.length} files)\n`);
+}
+
+main();

@@ -1,0 +1,120 @@
+/**
+ * The causal links of a TraceIndex as flat typed arrays (no object or array per link or per
+ * event): while the index is built, each event's incoming links form a list threaded through
+ * `next`, in the order they were added; {@link LinkTable.finish} then groups them per event
+ * (compressed rows: the incoming links of v are `inLinks[inStart[v] .. inStart[v + 1])`, the
+ * outgoing ones of u likewise), each group in the order the links were added.
+ */
+import { EDGE_TYPES, type EdgeType } from '../trace/schema';
+
+export type LinkKind = 'edge' | 'parent' | 'causes' | 'tool_result' | 'spawn' | 'return' | 'delivery' | 'lane' | 'implicit';
+
+/** Link kinds by code (the code is the position here); the first three are stated by the trace. */
+export const LINK_KINDS: readonly LinkKind[] = ['edge', 'parent', 'causes', 'tool_result', 'spawn', 'return', 'delivery', 'lane', 'implicit'];
+
+/** Code of each link kind. */
+export const LINK_CODE: Readonly<Record<LinkKind, number>> = Object.fromEntries(LINK_KINDS.map((k, c) => [k, c])) as Record<LinkKind, number>;
+
+/** True for the codes of links the trace states (edges, parent, causes). */
+export function isExplicitCode(code: number): boolean {
+  return code <= 2;
+}
+
+/** Code of an edge type (0 = not from an edge): its position in EDGE_TYPES + 1. */
+export const EDGE_TYPE_CODE: ReadonlyMap<EdgeType, number> = new Map(EDGE_TYPES.map((t, k) => [t, k + 1]));
+
+/** The edge type of a code (undefined for 0). */
+export function edgeTypeOfCode(code: number): EdgeType | undefined {
+  return code === 0 ? undefined : EDGE_TYPES[code - 1];
+}
+
+/** Links grouped by event, as compressed rows (see the module comment). */
+export interface LinkRows {
+  inStart: Int32Array;
+  inLinks: Int32Array;
+  outStart: Int32Array;
+  outLinks: Int32Array;
+}
+
+/** A growing table of links between `n` positions. */
+export class LinkTable {
+  count = 0;
+  u = new Int32Array(64);
+  v = new Int32Array(64);
+  kind = new Uint8Array(64);
+  edgeType = new Uint8Array(64);
+  /** Per link, the next incoming link of the same target (-1 at the end). */
+  private next = new Int32Array(64);
+  /** Per position, its first and last incoming link (-1 when none). */
+  private readonly head: Int32Array;
+  private readonly tail: Int32Array;
+
+  constructor(private readonly n: number) {
+    this.head = new Int32Array(n).fill(-1);
+    this.tail = new Int32Array(n).fill(-1);
+  }
+
+  /** Adds the link u -> v; @returns its index. */
+  add(u: number, v: number, kind: number, edgeType: number): number {
+    const k = this.count;
+    if (k === this.u.length) this.grow();
+    this.u[k] = u;
+    this.v[k] = v;
+    this.kind[k] = kind;
+    this.edgeType[k] = edgeType;
+    this.next[k] = -1;
+    if (this.tail[v] === -1) this.head[v] = k;
+    else this.next[this.tail[v]] = k;
+    this.tail[v] = k;
+    this.count = k + 1;
+    return k;
+  }
+
+  /** First incoming link of v (-1 when none); {@link nextIn} walks on, in the order they were added. */
+  firstIn(v: number): number {
+    return this.head[v];
+  }
+
+  nextIn(k: number): number {
+    return this.next[k];
+  }
+
+  /** True when a link u -> v is already there. */
+  has(u: number, v: number): boolean {
+    for (let k = this.head[v]; k !== -1; k = this.next[k]) if (this.u[k] === u) return true;
+    return false;
+  }
+
+  private grow(): void {
+    const size = this.u.length * 2;
+    const more = <T extends Int32Array | Uint8Array>(a: T, make: (size: number) => T): T => {
+      const b = make(size);
+      b.set(a);
+      return b;
+    };
+    this.u = more(this.u, (s) => new Int32Array(s));
+    this.v = more(this.v, (s) => new Int32Array(s));
+    this.kind = more(this.kind, (s) => new Uint8Array(s));
+    this.edgeType = more(this.edgeType, (s) => new Uint8Array(s));
+    this.next = more(this.next, (s) => new Int32Array(s));
+  }
+
+  /** The links grouped per target and per source, each group in the order the links were added. */
+  rows(): LinkRows {
+    const { n, count } = this;
+    const byTarget = rowsBy(this.v, count, n);
+    const bySource = rowsBy(this.u, count, n);
+    return { inStart: byTarget.start, inLinks: byTarget.links, outStart: bySource.start, outLinks: bySource.links };
+  }
+}
+
+/** Counting sort of link indices 0..count-1 by `end[k]` (stable: ascending k within a row). */
+function rowsBy(end: Int32Array, count: number, n: number): { start: Int32Array; links: Int32Array } {
+  const start = new Int32Array(n + 1);
+  for (let k = 0; k < count; k++) start[end[k] + 1]++;
+  for (let i = 0; i < n; i++) start[i + 1] += start[i];
+  const fill = start.slice(0, n);
+  const links = new Int32Array(count);
+  for (let k = 0; k < count; k++) links[fill[end[k]]++] = k;
+  return { start, links };
+}
