@@ -265,7 +265,8 @@ export type HostMessage =
 
 /** Messages the webview sends to the host. */
 export type WebviewMessage =
-  | { type: 'ready' }
+  /** The webview's script runs; `size`: the graph area in px (the host may send the first window with the overview). */
+  | { type: 'ready'; size?: { width: number; height: number } }
   /** The graph of an axis range (the view moved out of the loaded window or changed its level of detail). */
   | { type: 'window'; request: WindowRequest }
   /** One event's node with its text and fields, for the details pane. */
@@ -284,5 +285,8 @@ export type WebviewMessage =
   | { type: 'showContent'; index: number }
   /** The user selected a node or stepped to an event; `reveal`: show its line in a visible editor of the trace (never focusing it). */
   | { type: 'selected'; index: number; reveal?: boolean }
-  /** The graph of a 'trace' message is on screen (after its first frame). */
-  | { type: 'painted'; events: number };
+  /**
+   * The graph of a 'trace' message is on screen (after its first frame). `moments`: when the
+   * webview's page, script and first graph steps happened (ms since the epoch), for npm start's report.
+   */
+  | { type: 'painted'; events: number; moments?: Record<string, number> };

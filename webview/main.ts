@@ -3,6 +3,7 @@
  * time axis, the grouped findings, the timeline bar and the details pane; keys and commands.
  * Everything from the trace is shown with textContent; the CSP forbids inline and eval'd script.
  */
+import { moment, moments } from './start-moments';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { NodeSingular } from 'cytoscape';
@@ -133,6 +134,7 @@ function render(next: GraphOverview): void {
     loader.setKeep([saved.selected]);
   }
   updateTimeline();
+  moment('overview drawn');
   loader.check();
   (globalThis as { __otrace?: unknown }).__otrace = {
     cy: g.cy,
@@ -173,7 +175,8 @@ function windowApplied(): void {
     firstWindow = false;
     document.body.dataset.state = 'ready';
     // Two frames later the graph has been painted: tell the host (npm start reports the time).
-    requestAnimationFrame(() => requestAnimationFrame(() => post({ type: 'painted', events: graph?.totalEvents ?? 0 })));
+    moment('first window drawn');
+    requestAnimationFrame(() => requestAnimationFrame(() => post({ type: 'painted', events: graph?.totalEvents ?? 0, moments: moments() })));
     if (current !== undefined) post({ type: 'event', stamp: graph.stamp, index: current });
   }
 }
@@ -411,10 +414,14 @@ function setMode(mode: 'time' | 'order'): void {
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const m = event.data;
   if (m.type === 'trace') {
+    moment('graph received');
     traceUri = m.uri ?? traceUri;
     showLock(m.locked);
     render(m.graph);
-  } else if (m.type === 'window') loader?.receive(m.window);
+  } else if (m.type === 'window') {
+    moment('window received');
+    loader?.receive(m.window);
+  }
   else if (m.type === 'event') {
     if (m.stamp === graph?.stamp) showEvent(m.node);
   } else if (m.type === 'found') {

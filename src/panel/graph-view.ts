@@ -13,7 +13,8 @@ import { showEventRecord } from '../editor/source-command';
 import type { TraceSessions } from '../editor/trace-sessions';
 import type { GraphCommand, HostMessage, WebviewMessage } from '../protocol';
 import type { TraceSnapshot } from '../session/snapshot';
-import { markStart, reportPainted } from '../start-report';
+import { markStart, markStartAt, reportPainted } from '../start-report';
+import { webviewAssets } from './webview-assets';
 
 /** Webview options for graph panels: scripts on, resources only from dist/ and media/. */
 export function graphWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
@@ -202,6 +203,7 @@ export class GraphView implements vscode.Disposable {
         if (m.reveal) this.follow(m.index);
         return;
       case 'painted':
+        if (m.moments) markStartAt(m.moments);
         return reportPainted(this.uri.fsPath, m.events);
     }
   }
@@ -245,6 +247,8 @@ export class GraphView implements vscode.Disposable {
     const webview = this.panel.webview;
     const nonce = makeNonce();
     const asset = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', file));
+    // Inline, the script and style arrive with the HTML (no resource loads before the first paint).
+    const inline = webviewAssets(path.join(this.extensionUri.fsPath, 'dist'), (file) => asset(file).toString());
     const csp = [
       "default-src 'none'",
       `img-src ${webview.cspSource} data:`,
@@ -259,7 +263,7 @@ export class GraphView implements vscode.Disposable {
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${asset('webview.css')}">
+${inline ? `<style nonce="${nonce}">${inline.style}</style>` : `<link rel="stylesheet" href="${asset('webview.css')}">`}
 <title>Orchestration Trace Graph</title>
 </head>
 <body data-state="loading">
@@ -303,7 +307,7 @@ export class GraphView implements vscode.Disposable {
   <button id="next-finding" class="tool" title="Next event with a finding (N)">finding ▶</button>
   <label title="Stepping shows the event's line in the trace editor (without leaving the graph)"><input type="checkbox" id="follow"> follow in editor</label>
 </footer>
-<script nonce="${nonce}" src="${asset('webview.js')}"></script>
+${inline ? `<script nonce="${nonce}">${inline.script}</script>` : `<script nonce="${nonce}" src="${asset('webview.js')}"></script>`}
 </body>
 </html>`;
   }
