@@ -7,7 +7,7 @@ import { moment, moments } from './start-moments';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { NodeSingular } from 'cytoscape';
-import type { GraphCommand, GraphFinding, GraphNode, GraphOverview, HostMessage, WebviewMessage } from '../src/protocol';
+import type { GraphCommand, GraphFinding, GraphNode, GraphOverview, GraphWindow, HostMessage, WebviewMessage } from '../src/protocol';
 import { createAxis } from './axis';
 import { showDetails } from './details';
 import { exportPng, exportSvg } from './export';
@@ -54,7 +54,8 @@ let details: GraphNode | undefined;
 /** True until the first window of a trace is on screen. */
 let firstWindow = true;
 
-function render(next: GraphOverview): void {
+/** Draws a trace's overview; `first`: its window at Fit, drawn at once when the view fits (not when a saved view is restored). */
+function render(next: GraphOverview, first?: GraphWindow): void {
   const saved = vscode.getState() as SavedState | undefined;
   graph = next;
   timeline?.dispose();
@@ -66,7 +67,14 @@ function render(next: GraphOverview): void {
   firstWindow = true;
   view = new TraceGraph($('graph'), next);
   const g = view;
-  loader = new WindowLoader(g, (request) => post({ type: 'window', request }), () => windowApplied());
+  loader = new WindowLoader(
+    g,
+    (request) => {
+      moment('window asked');
+      post({ type: 'window', request });
+    },
+    () => windowApplied(),
+  );
   const placeLanes = createLaneColumn($('lanes'), g);
   const drawAxis = createAxis($('axis'), $('gaps'), g);
   const drawMinimap = createMinimap($<HTMLCanvasElement>('minimap'), g);
@@ -128,6 +136,7 @@ function render(next: GraphOverview): void {
   else {
     g.foldToFit();
     g.fit();
+    if (first) loader.preload(first);
   }
   if (saved?.title === next.title && saved.selected !== undefined && saved.selected < next.totalEvents) {
     timeline.setCurrent(saved.selected);
@@ -176,7 +185,7 @@ function windowApplied(): void {
     document.body.dataset.state = 'ready';
     // Two frames later the graph has been painted: tell the host (npm start reports the time).
     moment('first window drawn');
-    requestAnimationFrame(() => requestAnimationFrame(() => post({ type: 'painted', events: graph?.totalEvents ?? 0, moments: moments() })));
+    requestAnimationFrame(() => requestAnimationFrame(() => post({ type: 'painted', events: graph?.totalEvents ?? 0, moments: moments(), size: graphSize() })));
     if (current !== undefined) post({ type: 'event', stamp: graph.stamp, index: current });
   }
 }
@@ -417,7 +426,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     moment('graph received');
     traceUri = m.uri ?? traceUri;
     showLock(m.locked);
-    render(m.graph);
+    render(m.graph, m.first);
   } else if (m.type === 'window') {
     moment('window received');
     loader?.receive(m.window);
@@ -602,5 +611,11 @@ function showLoading(title?: string): void {
     $('elapsed').textContent = `${Math.round((Date.now() - started) / 1000)} s`;
   }, 500);
 }
+/** The graph area's size in px (the host keeps it to send the next graph's first window). */
+function graphSize(): { width: number; height: number } {
+  const { width, height } = $('graph').getBoundingClientRect();
+  return { width: Math.round(width), height: Math.round(height) };
+}
+
 showLoading();
-post({ type: 'ready' });
+post({ type: 'ready', size: graphSize() });

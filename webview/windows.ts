@@ -60,6 +60,19 @@ export class WindowLoader {
     this.send(this.pending);
   }
 
+  /**
+   * Draws a window the host sent unasked (the first one, with the overview) when nothing is asked
+   * for yet and it is of this trace and axis mode; the next `check` asks for more only if the view
+   * needs it (another bucket width, a range beyond it).
+   */
+  preload(win: GraphWindow): void {
+    if (this.pending || win.stamp !== this.graph.graph.stamp || win.mode !== this.graph.mode) return;
+    this.loadedKeep = ''; // asked with no events to keep
+    this.graph.apply(win);
+    this.applied++;
+    this.onApplied();
+  }
+
   /** Applies an answer (a stale one is dropped) and checks whether the view moved on meanwhile. */
   receive(win: GraphWindow): void {
     if (!this.pending || win.seq !== this.pending.seq || win.stamp !== this.graph.graph.stamp) return;

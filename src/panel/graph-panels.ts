@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { SelectionService } from '../editor/selection';
 import type { TraceSessions } from '../editor/trace-sessions';
 import type { GraphCommand } from '../protocol';
+import { markStart } from '../start-report';
 import { GraphView, graphWebviewOptions } from './graph-view';
 
 /** Palette commands routed to the active graph view (titles in package.json). */
@@ -88,6 +89,7 @@ export class GraphPanels implements vscode.Disposable, vscode.CustomReadonlyEdit
 
   /** Restores a side panel after a window reload (WebviewPanelSerializer). */
   async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    markStart('graph panel restored');
     const uri = typeof (state as { uri?: unknown })?.uri === 'string' ? vscode.Uri.parse((state as { uri: string }).uri) : undefined;
     if (!uri) {
       panel.dispose();

@@ -14,6 +14,8 @@ import type { TraceSessions } from '../editor/trace-sessions';
 import type { GraphCommand, HostMessage, WebviewMessage } from '../protocol';
 import type { TraceSnapshot } from '../session/snapshot';
 import { markStart, markStartAt, reportPainted } from '../start-report';
+import { fitWindowRequest } from './fit';
+import { lastGraphSize, rememberGraphSize } from './graph-size';
 import { webviewAssets } from './webview-assets';
 
 /** Webview options for graph panels: scripts on, resources only from dist/ and media/. */
@@ -28,7 +30,12 @@ export function graphWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOpt
 /** Shows the trace at `uri` in `panel` and keeps it current while the panel lives. */
 export class GraphView implements vscode.Disposable {
   private snapshot: TraceSnapshot | undefined;
-  private ready = false;
+  /** The snapshot whose `trace` message is being made or was posted (posted without waiting for `ready`: VS Code holds it until the page has loaded). */
+  private sentFor: TraceSnapshot | undefined;
+  /** The snapshot whose `trace` message was posted. */
+  private shown: TraceSnapshot | undefined;
+  /** `ready` messages so far: a second one means the page was loaded again and needs its trace again. */
+  private pageLoads = 0;
   /** Messages asked for before the webview had its trace (explain, showLane): sent right after it. */
   private queued: HostMessage[] = [];
   private readonly disposables: vscode.Disposable[] = [];
@@ -79,7 +86,7 @@ export class GraphView implements vscode.Disposable {
 
   /** Posts now when the webview shows the trace, else right after it does. */
   private postWhenShown(message: HostMessage): void {
-    if (this.ready && this.snapshot) this.post(message);
+    if (this.shown && this.shown === this.snapshot) this.post(message);
     else this.queued.push(message);
   }
 
@@ -88,6 +95,7 @@ export class GraphView implements vscode.Disposable {
     if (uri.toString() === this.uri.toString()) return;
     this.uri = uri;
     this.snapshot = undefined;
+    this.shown = undefined;
     this.files = new Set();
     this.panel.title = `Graph: ${path.basename(uri.fsPath)}`;
     this.post({ type: 'loading', title: path.basename(uri.fsPath) });
@@ -143,12 +151,23 @@ export class GraphView implements vscode.Disposable {
     void this.send();
   }
 
-  private async send(): Promise<void> {
-    if (!this.ready || !this.snapshot) return;
+  /**
+   * Posts the trace's overview with its first window (the whole axis at Fit for the graph area's
+   * last known width), so the webview paints without asking back. Once per snapshot, unless
+   * `again` (the page was loaded again).
+   */
+  private async send(again = false): Promise<void> {
+    const snapshot = this.snapshot;
+    if (!snapshot || (snapshot === this.sentFor && !again)) return;
+    this.sentFor = snapshot;
     const key = this.uri.toString();
+    const current = () => key === this.uri.toString() && snapshot === this.snapshot;
     const graph = await this.sessions.engine.graphOverview(key, path.basename(this.uri.fsPath));
-    if (!graph || key !== this.uri.toString()) return;
-    this.post({ type: 'trace', uri: key, locked: this.onToggleLock ? this.locked : undefined, graph });
+    if (!graph || !current()) return;
+    const first = await this.sessions.engine.graphWindow(key, fitWindowRequest(graph, lastGraphSize().width));
+    if (!current()) return;
+    this.post({ type: 'trace', uri: key, locked: this.onToggleLock ? this.locked : undefined, graph, first });
+    this.shown = snapshot;
     const s = this.selection.selection;
     if (s && s.trace === this.uri.toString()) this.post({ type: 'select', index: s.index });
     for (const m of this.queued.splice(0)) this.post(m);
@@ -163,8 +182,9 @@ export class GraphView implements vscode.Disposable {
     switch (m.type) {
       case 'ready':
         markStart('webview ready');
-        this.ready = true;
-        void this.send();
+        rememberGraphSize(m.size);
+        // The first page gets the trace posted before it was ready; a page loaded again needs it again.
+        void this.send(++this.pageLoads > 1);
         return;
       // The graph's questions go to the engine as they are: this view only routes them.
       case 'window': {
@@ -203,6 +223,7 @@ export class GraphView implements vscode.Disposable {
         if (m.reveal) this.follow(m.index);
         return;
       case 'painted':
+        rememberGraphSize(m.size);
         if (m.moments) markStartAt(m.moments);
         return reportPainted(this.uri.fsPath, m.events);
     }
