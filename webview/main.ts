@@ -156,8 +156,8 @@ function render(next: GraphOverview, first?: GraphWindow): void {
     current: () => timeline?.current ?? null,
     /** The details pane's event (its id, label, fields), once the host answered. */
     details: () => details,
-    /** Windows applied so far, and whether one is being loaded. */
-    windows: () => ({ applied: loader?.applied ?? 0, loading: loader?.loading ?? false, ...g.window }),
+    /** Windows applied and asked for so far, and whether one is being loaded. */
+    windows: () => ({ applied: loader?.applied ?? 0, asked: loader?.asked ?? 0, loading: loader?.loading ?? false, ...g.window }),
     exportPng: () => exportPng(g, $('canvas')),
     exportSvg: () => exportSvg(g, $('canvas')),
   };

@@ -19,6 +19,8 @@ export class WindowLoader {
   private keep: number[] = [];
   /** Windows applied so far (for tests). */
   applied = 0;
+  /** Windows asked for so far (for tests: none when the host's first window fitted the view). */
+  asked = 0;
   /** The keep list the loaded window was asked with (a keep list asks once, so nothing loops). */
   private loadedKeep = '';
 
@@ -57,6 +59,7 @@ export class WindowLoader {
     if (w && w.mode === g.mode && w.bucket === bucket && a >= w.from && b <= w.to && !keepMissing) return;
     const m = (right - left) * MARGIN;
     this.pending = { seq: ++this.seq, stamp: g.graph.stamp, mode: g.mode, from: Math.max(0, a - m), to: b + m, scale: g.scale, keep: this.keep };
+    this.asked++;
     this.send(this.pending);
   }
 
