@@ -5,6 +5,7 @@
  */
 // First: the start report's clock starts when the bundle begins to load (activation includes loading it).
 import { markStart } from './start-report';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { PromptCodeLens, TraceCodeLens } from './editor/codelens';
 import { registerTraceCommands } from './editor/commands';
@@ -23,9 +24,14 @@ import { MappingFiles } from './editor/mapping-files';
 import { registerOpenUri } from './open-uri';
 import { GRAPH_VIEW_TYPE, GraphPanels, SIDE_PANEL_TYPE } from './panel/graph-panels';
 import { keepGraphSizeIn } from './panel/graph-size';
+import { openStartPanel, takeStartPanel } from './panel/start-panel';
 import './trace/importers';
 
 const TRACE_LANGUAGES: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonl' }, { language: 'jsonc' }];
+// The bundle is evaluated; VS Code calls activate once the extension's storage is ready too.
+markStart('bundle loaded');
+// npm start's graph panel at once: VS Code builds its webview while it gets ready to activate.
+openStartPanel(vscode.Uri.file(path.join(__dirname, '..')), SIDE_PANEL_TYPE);
 
 /** What the extension exports: hooks for the integration tests (no user-facing API). */
 export interface OtraceApi {
@@ -110,7 +116,7 @@ async function openStartTrace(panels: GraphPanels): Promise<void> {
   if (!file) return;
   const uri = vscode.Uri.file(file);
   const shown = vscode.window.showTextDocument(uri, { viewColumn: vscode.ViewColumn.One, preview: false });
-  panels.openToSide(uri); // at once, not after the editor: the graph's webview takes longest
+  panels.openToSide(uri, takeStartPanel(uri)); // the panel made while the bundle loaded
   await shown;
 }
 
