@@ -271,8 +271,8 @@ export type HostMessage =
 
 /** Messages the webview sends to the host. */
 export type WebviewMessage =
-  /** The webview's page has loaded and its script runs; `size`: the graph area in px (kept for the first window of the next graph). */
-  | { type: 'ready'; size?: { width: number; height: number } }
+  /** The webview's page has loaded and its script runs (a page loaded again gets its trace again). */
+  | { type: 'ready' }
   /** The graph of an axis range (the view moved out of the loaded window or changed its level of detail). */
   | { type: 'window'; request: WindowRequest }
   /** One event's node with its text and fields, for the details pane. */
@@ -294,6 +294,6 @@ export type WebviewMessage =
   /**
    * The graph of a 'trace' message is on screen (after its first frame). `moments`: when the
    * webview's page, script and first graph steps happened (ms since the epoch), for npm start's
-   * report; `size`: the graph area in px.
+   * report; `size`: the graph area in px (kept for the first window of the next graph).
    */
   | { type: 'painted'; events: number; moments?: Record<string, number>; size?: { width: number; height: number } };

@@ -618,4 +618,4 @@ function graphSize(): { width: number; height: number } {
 }
 
 showLoading();
-post({ type: 'ready', size: graphSize() });
+post({ type: 'ready' });

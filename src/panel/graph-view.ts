@@ -1,7 +1,8 @@
 /**
  * The graph webview of one trace file, used both by "Open Trace Graph to the Side" and by the
- * "Orchestration Trace Graph" custom editor: strict CSP, assets through asWebviewUri, a ready
- * handshake, and jumps from events back to the trace file and to the prompts that produced them.
+ * "Orchestration Trace Graph" custom editor: its page (graph-html.ts) gets the trace as soon as the
+ * trace is read, with the first window; then the view routes the page's questions to the engine
+ * and jumps from events back to the trace file and to the prompts that produced them.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -16,7 +17,6 @@ import { markStart, markStartAt, reportPainted } from '../start-report';
 import { fitWindowRequest } from './fit';
 import { lastGraphSize, rememberGraphSize } from './graph-size';
 import { graphHtml, graphWebviewOptions } from './graph-html';
-
 
 /** Shows the trace at `uri` in `panel` and keeps it current while the panel lives. */
 export class GraphView implements vscode.Disposable {
@@ -177,7 +177,6 @@ export class GraphView implements vscode.Disposable {
     switch (m.type) {
       case 'ready':
         markStart('webview ready');
-        rememberGraphSize(m.size);
         // The first page gets the trace posted before it was ready; a page loaded again needs it again.
         void this.send(++this.pageLoads > 1);
         return;
