@@ -138,8 +138,12 @@ function watchReport(report, then = () => undefined) {
     clearInterval(poll);
     fs.rmSync(report, { force: true });
     console.log(`graph painted: otrace took ${r.activationToPaintMs} ms from activation to the graph of ${path.basename(r.trace)} (${r.events} events)`);
-    const marks = Object.entries(r.marks ?? {}).sort((a, b) => a[1] - b[1]);
+    const m = r.marks ?? {};
+    const marks = Object.entries(m).sort((a, b) => a[1] - b[1]);
     if (marks.length) console.log(`  ${marks.map(([k, v]) => `${k} ${v} ms`).join(', ')}, painted ${r.activationToPaintMs} ms`);
+    // The part otrace does not control: VS Code creating the webview and loading its page.
+    const vscodePart = m['webview page started'] - m['graph panel created'];
+    if (vscodePart >= 0) console.log(`  of which VS Code building the webview (panel created to page started): ${vscodePart} ms`);
     then();
   }, 100);
   return poll;

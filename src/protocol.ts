@@ -1,9 +1,10 @@
 /**
  * Typed messages between the extension host and the graph webview, shared by both sides.
- * The webview sends `ready` once its script runs; the host answers with `trace` (the
- * {@link GraphOverview} of the whole trace); the webview then asks for the {@link GraphWindow} of
- * the time range it shows (`window`), again on every pan or zoom that leaves the loaded range or
- * changes the level of detail, and draws only that window. Nothing here
+ * The host sends `trace` (the {@link GraphOverview} of the whole trace, with the first window) as
+ * soon as the trace is read, without waiting for the webview (VS Code holds messages until the
+ * webview's page has loaded), and again after a `ready` that follows a reload of the page; the
+ * webview then asks for the {@link GraphWindow} of the time range it shows (`window`) on every pan
+ * or zoom that leaves the loaded range or changes the level of detail, and draws only that window. Nothing here
  * imports `vscode`. All text fields are untrusted trace content: the webview shows them with
  * textContent only, never as HTML.
  */
@@ -243,14 +244,19 @@ export type GraphCommand =
 
 /** Messages the host sends to the webview. */
 export type HostMessage =
-  /** The trace to draw; `uri` is kept in the webview's state (to restore the panel after a reload); `locked` only for side panels. */
-  | { type: 'trace'; graph: GraphOverview; uri?: string; locked?: boolean }
+  /**
+   * The trace to draw; `uri` is kept in the webview's state (to restore the panel after a reload);
+   * `locked` only for side panels; `first`: the window of the whole time axis at Fit for the graph
+   * area's last known width (see `fitWindowRequest`), drawn at once, so the first paint waits for
+   * no `window` round trip.
+   */
+  | { type: 'trace'; graph: GraphOverview; uri?: string; locked?: boolean; first?: GraphWindow }
   /**
    * The same, with the overview as the UTF-8 bytes of its JSON: the host passes the engine's bytes
    * on without parsing them (VS Code transfers bytes to the webview as they are; an object of a
    * million-event trace would be serialized on the extension host thread for seconds).
    */
-  | { type: 'traceJson'; json: Uint8Array; uri?: string; locked?: boolean }
+  | { type: 'traceJson'; json: Uint8Array; uri?: string; locked?: boolean; first?: GraphWindow }
   /** The answer to a `window` request (undefined `window` when the trace changed meanwhile). */
   | { type: 'window'; window: GraphWindow }
   /** One event with its text and fields (the details pane), answering `event`. */
@@ -271,6 +277,7 @@ export type HostMessage =
 
 /** Messages the webview sends to the host. */
 export type WebviewMessage =
+  /** The webview's page has loaded and its script runs (a page loaded again gets its trace again). */
   | { type: 'ready' }
   /** The graph of an axis range (the view moved out of the loaded window or changed its level of detail). */
   | { type: 'window'; request: WindowRequest }
@@ -290,5 +297,9 @@ export type WebviewMessage =
   | { type: 'showContent'; index: number }
   /** The user selected a node or stepped to an event; `reveal`: show its line in a visible editor of the trace (never focusing it). */
   | { type: 'selected'; index: number; reveal?: boolean }
-  /** The graph of a 'trace' message is on screen (after its first frame). */
-  | { type: 'painted'; events: number };
+  /**
+   * The graph of a 'trace' message is on screen (after its first frame). `moments`: when the
+   * webview's page, script and first graph steps happened (ms since the epoch), for npm start's
+   * report; `size`: the graph area in px (kept for the first window of the next graph).
+   */
+  | { type: 'painted'; events: number; moments?: Record<string, number>; size?: { width: number; height: number } };

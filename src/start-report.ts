@@ -8,6 +8,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 const activatedAt = performance.now();
+/** The same moment as a wall-clock time (ms since the epoch), to place the webview's moments. */
+const activatedEpoch = performance.timeOrigin + activatedAt;
 let reported = false;
 /** Named moments of the start, in ms since activation. */
 const marks: Record<string, number> = {};
@@ -15,6 +17,16 @@ const marks: Record<string, number> = {};
 /** Records a named moment of the start (the first time only), for the report's breakdown. */
 export function markStart(name: string): void {
   if (process.env.OTRACE_START_REPORT && !(name in marks)) marks[name] = Math.round(performance.now() - activatedAt);
+}
+
+/**
+ * Records moments the graph webview measured itself (wall-clock ms since the epoch, from its
+ * `performance.timeOrigin`; same machine, same clock), under their names, the first time only.
+ */
+export function markStartAt(moments: Record<string, number>): void {
+  if (!process.env.OTRACE_START_REPORT) return;
+  for (const [name, epoch] of Object.entries(moments))
+    if (!(name in marks) && Number.isFinite(epoch)) marks[name] = Math.round(epoch - activatedEpoch);
 }
 
 /** What the start report file holds. */

@@ -6,6 +6,7 @@
  * (11 px) at every zoom and lanes keep their height; labels that would collide are hidden.
  */
 import cytoscape, { type Core, type ElementDefinition, type NodeSingular, type StylesheetJson } from 'cytoscape';
+import { fitScale, PAD, PAD_RIGHT, timeAxisLength } from '../src/panel/fit';
 import { runKey } from '../src/panel/layout';
 import type { GraphNode, GraphOverview, GraphRun, GraphWindow } from '../src/protocol';
 import { kindColors, OKABE_ITO, themeColor } from './theme';
@@ -40,10 +41,6 @@ export const EDGE_STYLES: Record<string, { color: string; line: 'solid' | 'dashe
 export const LABEL_FONT = 11;
 /** Widest label in px (longer ones end in …). */
 const LABEL_MAX = 150;
-/** Room left and right of the time span, in px. */
-const PAD = 30;
-/** Room right of the time span at Fit, for the last event's label (often the stop's). */
-const PAD_RIGHT = 70;
 /** Node size in px; the stop is larger. */
 const NODE = 14;
 const STOP = 22;
@@ -179,7 +176,7 @@ export class TraceGraph {
 
   /** Length of the axis in axis units. */
   axisLength(): number {
-    return this.mode === 'order' ? Math.max(1, this.graph.totalEvents - 1) : Math.max(this.graph.axis.span, 1e-6);
+    return this.mode === 'order' ? Math.max(1, this.graph.totalEvents - 1) : timeAxisLength(this.graph);
   }
 
   /** Screen x (in the graph container) of an axis position. */
@@ -471,7 +468,7 @@ export class TraceGraph {
   fit(): void {
     const width = this.cy.width() || 600;
     const height = this.cy.height() || 400;
-    this.scale = Math.max(1e-9, (width - PAD - PAD_RIGHT) / this.axisLength());
+    this.scale = fitScale(width, this.axisLength());
     const lanes = Math.max(1, this.visibleLanes());
     this.laneHeight = Math.max(MIN_LANE, Math.min(MAX_LANE, Math.floor((height - 4) / lanes)));
     this.layout();

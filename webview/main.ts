@@ -3,10 +3,11 @@
  * time axis, the grouped findings, the timeline bar and the details pane; keys and commands.
  * Everything from the trace is shown with textContent; the CSP forbids inline and eval'd script.
  */
+import { moment, moments } from './start-moments';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { NodeSingular } from 'cytoscape';
-import type { GraphCommand, GraphFinding, GraphNode, GraphOverview, HostMessage, WebviewMessage } from '../src/protocol';
+import type { GraphCommand, GraphFinding, GraphNode, GraphOverview, GraphWindow, HostMessage, WebviewMessage } from '../src/protocol';
 import { createAxis } from './axis';
 import { showDetails } from './details';
 import { exportPng, exportSvg } from './export';
@@ -53,7 +54,8 @@ let details: GraphNode | undefined;
 /** True until the first window of a trace is on screen. */
 let firstWindow = true;
 
-function render(next: GraphOverview): void {
+/** Draws a trace's overview; `first`: its window at Fit, drawn at once when the view fits (not when a saved view is restored). */
+function render(next: GraphOverview, first?: GraphWindow): void {
   const saved = vscode.getState() as SavedState | undefined;
   graph = next;
   timeline?.dispose();
@@ -65,7 +67,14 @@ function render(next: GraphOverview): void {
   firstWindow = true;
   view = new TraceGraph($('graph'), next);
   const g = view;
-  loader = new WindowLoader(g, (request) => post({ type: 'window', request }), () => windowApplied());
+  loader = new WindowLoader(
+    g,
+    (request) => {
+      moment('window asked');
+      post({ type: 'window', request });
+    },
+    () => windowApplied(),
+  );
   const placeLanes = createLaneColumn($('lanes'), g);
   const drawAxis = createAxis($('axis'), $('gaps'), g);
   const drawMinimap = createMinimap($<HTMLCanvasElement>('minimap'), g);
@@ -127,12 +136,14 @@ function render(next: GraphOverview): void {
   else {
     g.foldToFit();
     g.fit();
+    if (first) loader.preload(first);
   }
   if (saved?.title === next.title && saved.selected !== undefined && saved.selected < next.totalEvents) {
     timeline.setCurrent(saved.selected);
     loader.setKeep([saved.selected]);
   }
   updateTimeline();
+  moment('overview drawn');
   loader.check();
   (globalThis as { __otrace?: unknown }).__otrace = {
     cy: g.cy,
@@ -145,8 +156,8 @@ function render(next: GraphOverview): void {
     current: () => timeline?.current ?? null,
     /** The details pane's event (its id, label, fields), once the host answered. */
     details: () => details,
-    /** Windows applied so far, and whether one is being loaded. */
-    windows: () => ({ applied: loader?.applied ?? 0, loading: loader?.loading ?? false, ...g.window }),
+    /** Windows applied and asked for so far, and whether one is being loaded. */
+    windows: () => ({ applied: loader?.applied ?? 0, asked: loader?.asked ?? 0, loading: loader?.loading ?? false, ...g.window }),
     exportPng: () => exportPng(g, $('canvas')),
     exportSvg: () => exportSvg(g, $('canvas')),
   };
@@ -173,7 +184,8 @@ function windowApplied(): void {
     firstWindow = false;
     document.body.dataset.state = 'ready';
     // Two frames later the graph has been painted: tell the host (npm start reports the time).
-    requestAnimationFrame(() => requestAnimationFrame(() => post({ type: 'painted', events: graph?.totalEvents ?? 0 })));
+    moment('first window drawn');
+    requestAnimationFrame(() => requestAnimationFrame(() => post({ type: 'painted', events: graph?.totalEvents ?? 0, moments: moments(), size: graphSize() })));
     if (current !== undefined) post({ type: 'event', stamp: graph.stamp, index: current });
   }
 }
@@ -411,10 +423,14 @@ function setMode(mode: 'time' | 'order'): void {
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const m = event.data;
   if (m.type === 'trace' || m.type === 'traceJson') {
+    moment('graph received');
     traceUri = m.uri ?? traceUri;
     showLock(m.locked);
-    render(m.type === 'trace' ? m.graph : (JSON.parse(new TextDecoder().decode(m.json)) as GraphOverview));
-  } else if (m.type === 'window') loader?.receive(m.window);
+    render(m.type === 'trace' ? m.graph : (JSON.parse(new TextDecoder().decode(m.json)) as GraphOverview), m.first);
+  } else if (m.type === 'window') {
+    moment('window received');
+    loader?.receive(m.window);
+  }
   else if (m.type === 'event') {
     if (m.stamp === graph?.stamp) showEvent(m.node);
   } else if (m.type === 'found') {
@@ -595,5 +611,11 @@ function showLoading(title?: string): void {
     $('elapsed').textContent = `${Math.round((Date.now() - started) / 1000)} s`;
   }, 500);
 }
+/** The graph area's size in px (the host keeps it to send the next graph's first window). */
+function graphSize(): { width: number; height: number } {
+  const { width, height } = $('graph').getBoundingClientRect();
+  return { width: Math.round(width), height: Math.round(height) };
+}
+
 showLoading();
 post({ type: 'ready' });

@@ -19,6 +19,8 @@ export class WindowLoader {
   private keep: number[] = [];
   /** Windows applied so far (for tests). */
   applied = 0;
+  /** Windows asked for so far (for tests: none when the host's first window fitted the view). */
+  asked = 0;
   /** The keep list the loaded window was asked with (a keep list asks once, so nothing loops). */
   private loadedKeep = '';
 
@@ -57,7 +59,21 @@ export class WindowLoader {
     if (w && w.mode === g.mode && w.bucket === bucket && a >= w.from && b <= w.to && !keepMissing) return;
     const m = (right - left) * MARGIN;
     this.pending = { seq: ++this.seq, stamp: g.graph.stamp, mode: g.mode, from: Math.max(0, a - m), to: b + m, scale: g.scale, keep: this.keep };
+    this.asked++;
     this.send(this.pending);
+  }
+
+  /**
+   * Draws a window the host sent unasked (the first one, with the overview) when nothing is asked
+   * for yet and it is of this trace and axis mode; the next `check` asks for more only if the view
+   * needs it (another bucket width, a range beyond it).
+   */
+  preload(win: GraphWindow): void {
+    if (this.pending || win.stamp !== this.graph.graph.stamp || win.mode !== this.graph.mode) return;
+    this.loadedKeep = ''; // asked with no events to keep
+    this.graph.apply(win);
+    this.applied++;
+    this.onApplied();
   }
 
   /** Applies an answer (a stale one is dropped) and checks whether the view moved on meanwhile. */

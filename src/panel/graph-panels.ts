@@ -6,8 +6,11 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SelectionService } from '../editor/selection';
 import type { TraceSessions } from '../editor/trace-sessions';
-import type { GraphCommand } from '../protocol';
-import { GraphView, graphWebviewOptions } from './graph-view';
+import type { GraphCommand, WebviewMessage } from '../protocol';
+import { markStart } from '../start-report';
+import { graphWebviewOptions } from './graph-html';
+import { GraphView } from './graph-view';
+import type { StartPanel } from './start-panel';
 
 /** Palette commands routed to the active graph view (titles in package.json). */
 export const GRAPH_COMMANDS: Record<string, GraphCommand> = {
@@ -51,8 +54,14 @@ export class GraphPanels implements vscode.Disposable, vscode.CustomReadonlyEdit
     this.disposables.push(vscode.window.onDidChangeActiveTextEditor((editor) => void this.followEditor(editor)));
   }
 
-  /** Opens (or reveals) the graph of `uri` beside the active editor: the following panel shows it, unless a locked panel has it. Returns the panel. */
-  openToSide(uri: vscode.Uri): vscode.WebviewPanel {
+  /**
+   * Opens (or reveals) the graph of `uri` beside the active editor: the following panel shows it,
+   * unless a locked panel has it. `made`: a panel opened for it already (npm start's, see
+   * start-panel.ts), used when no panel shows the trace. Returns the panel.
+   */
+  openToSide(uri: vscode.Uri, made?: StartPanel): vscode.WebviewPanel {
+    if (made && !this.following && !this.side.has(uri.toString())) return this.adopt(made.panel, uri, made.messages);
+    made?.panel.dispose();
     const locked = this.side.get(uri.toString());
     if (locked) {
       locked.panel.reveal(locked.panel.viewColumn ?? vscode.ViewColumn.Beside, true);
@@ -72,11 +81,14 @@ export class GraphPanels implements vscode.Disposable, vscode.CustomReadonlyEdit
     return this.adopt(panel, uri);
   }
 
-  /** Makes `panel` the following side panel showing `uri` (a new one, or one restored after a reload). */
-  private adopt(panel: vscode.WebviewPanel, uri: vscode.Uri): vscode.WebviewPanel {
+  /**
+   * Makes `panel` the following side panel showing `uri` (a new one, one restored after a reload,
+   * or npm start's with the `messages` its page sent before).
+   */
+  private adopt(panel: vscode.WebviewPanel, uri: vscode.Uri, messages: WebviewMessage[] = []): vscode.WebviewPanel {
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.png');
     const entry = { panel, view: undefined as unknown as GraphView };
-    entry.view = new GraphView(panel, uri, this.extensionUri, this.sessions, this.selection, () => this.toggleLock(entry));
+    entry.view = new GraphView(panel, uri, this.extensionUri, this.sessions, this.selection, () => this.toggleLock(entry), messages);
     this.following = entry;
     this.track(panel, entry.view);
     panel.onDidDispose(() => {
@@ -88,6 +100,7 @@ export class GraphPanels implements vscode.Disposable, vscode.CustomReadonlyEdit
 
   /** Restores a side panel after a window reload (WebviewPanelSerializer). */
   async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    markStart('graph panel restored');
     const uri = typeof (state as { uri?: unknown })?.uri === 'string' ? vscode.Uri.parse((state as { uri: string }).uri) : undefined;
     if (!uri) {
       panel.dispose();

@@ -1,9 +1,9 @@
 /**
  * The graph webview of one trace file, used both by "Open Trace Graph to the Side" and by the
- * "Orchestration Trace Graph" custom editor: strict CSP, assets through asWebviewUri, a ready
- * handshake, and jumps from events back to the trace file and to the prompts that produced them.
+ * "Orchestration Trace Graph" custom editor: its page (graph-html.ts) gets the trace as soon as the
+ * trace is read, with the first window; then the view routes the page's questions to the engine
+ * and jumps from events back to the trace file and to the prompts that produced them.
  */
-import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { escapeForMessage } from '../editor/markdown';
@@ -13,23 +13,19 @@ import { showEventRecord } from '../editor/source-command';
 import type { TraceSessions } from '../editor/trace-sessions';
 import type { GraphCommand, HostMessage, WebviewMessage } from '../protocol';
 import type { SessionSummary } from '../session/summary';
-import { markStart, reportPainted } from '../start-report';
-
-/** Webview options for graph panels: scripts on, resources only from dist/ and media/. */
-export function graphWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
-  return {
-    enableScripts: true,
-    retainContextWhenHidden: true,
-    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
-  };
-}
+import { markStart, markStartAt, reportPainted } from '../start-report';
+import { lastGraphSize, rememberGraphSize } from './graph-size';
+import { graphHtml, graphWebviewOptions } from './graph-html';
 
 /** Shows the trace at `uri` in `panel` and keeps it current while the panel lives. */
 export class GraphView implements vscode.Disposable {
   private summary: SessionSummary | undefined;
-  private ready = false;
-  /** The session version (stamp) whose overview the webview has, or is being sent. */
-  private sent: number | undefined;
+  /** The session summary whose `trace` message is being made or was posted (posted without waiting for `ready`: VS Code holds it until the page has loaded). */
+  private sentFor: SessionSummary | undefined;
+  /** The session summary whose `trace` message was posted. */
+  private shown: SessionSummary | undefined;
+  /** `ready` messages so far: a second one means the page was loaded again and needs its trace again. */
+  private pageLoads = 0;
   /** Messages asked for before the webview had its trace (explain, showLane): sent right after it. */
   private queued: HostMessage[] = [];
   private readonly disposables: vscode.Disposable[] = [];
@@ -40,18 +36,21 @@ export class GraphView implements vscode.Disposable {
 
   /**
    * @param onToggleLock given for side panels: the webview's Lock button calls it
+   * @param earlier messages the page sent before this view took the panel (npm start's panel)
    */
   constructor(
     private readonly panel: vscode.WebviewPanel,
     private uri: vscode.Uri,
-    private readonly extensionUri: vscode.Uri,
+    extensionUri: vscode.Uri,
     private readonly sessions: TraceSessions,
     private readonly selection: SelectionService,
     private readonly onToggleLock?: () => void,
+    earlier: WebviewMessage[] = [],
   ) {
     markStart('graph panel created');
     panel.webview.options = graphWebviewOptions(extensionUri);
-    panel.webview.html = this.html();
+    // A panel made while the extension loaded (npm start) has its page already.
+    if (!panel.webview.html) panel.webview.html = graphHtml(panel.webview, extensionUri);
     this.disposables.push(
       panel.webview.onDidReceiveMessage((m: WebviewMessage) => this.onMessage(m)),
       sessions.onDidChange((summary) => {
@@ -65,6 +64,7 @@ export class GraphView implements vscode.Disposable {
       }),
       panel.onDidDispose(() => this.dispose()),
     );
+    for (const m of earlier) void this.onMessage(m);
     void this.reload();
   }
 
@@ -80,7 +80,7 @@ export class GraphView implements vscode.Disposable {
 
   /** Posts now when the webview shows the trace, else right after it does. */
   private postWhenShown(message: HostMessage): void {
-    if (this.ready && this.summary) this.post(message);
+    if (this.shown && this.shown === this.summary) this.post(message);
     else this.queued.push(message);
   }
 
@@ -89,7 +89,7 @@ export class GraphView implements vscode.Disposable {
     if (uri.toString() === this.uri.toString()) return;
     this.uri = uri;
     this.summary = undefined;
-    this.sent = undefined;
+    this.shown = undefined;
     this.files = new Set();
     this.panel.title = `Graph: ${path.basename(uri.fsPath)}`;
     this.post({ type: 'loading', title: path.basename(uri.fsPath) });
@@ -145,19 +145,27 @@ export class GraphView implements vscode.Disposable {
     void this.send();
   }
 
-  private async send(): Promise<void> {
-    if (!this.ready || !this.summary || this.sent === this.summary.stamp) return;
+  /**
+   * Posts the trace's overview with its first window (the whole axis at Fit for the graph area's
+   * last known width), so the webview paints without asking back. Once per snapshot, unless
+   * `again` (the page was loaded again). The overview comes as the engine's JSON bytes, passed on
+   * unread: parsing and serializing the overview of a large trace here would hold the extension
+   * host thread for seconds.
+   */
+  private async send(again = false): Promise<void> {
+    const summary = this.summary;
+    if (!summary || (summary === this.sentFor && !again)) return;
+    this.sentFor = summary;
     const key = this.uri.toString();
-    const stamp = (this.sent = this.summary.stamp);
-    // The overview's JSON bytes, passed on unread: parsing and serializing the overview of a large
-    // trace here would hold the extension host thread for seconds.
-    const json = await this.sessions.engine.graphOverviewJson(key, path.basename(this.uri.fsPath)).catch(() => undefined);
-    if (key !== this.uri.toString() || stamp !== this.sent) return;
-    if (!json) {
-      this.sent = undefined;
+    const current = () => key === this.uri.toString() && summary === this.summary;
+    const graph = await this.sessions.engine.graphOverviewJson(key, path.basename(this.uri.fsPath), lastGraphSize().width).catch(() => undefined);
+    if (!current()) return;
+    if (!graph) {
+      this.sentFor = undefined;
       return;
     }
-    this.post({ type: 'traceJson', uri: key, locked: this.onToggleLock ? this.locked : undefined, json });
+    this.post({ type: 'traceJson', uri: key, locked: this.onToggleLock ? this.locked : undefined, json: graph.json, first: graph.first });
+    this.shown = summary;
     const s = this.selection.selection;
     if (s && s.trace === this.uri.toString()) this.post({ type: 'select', index: s.index });
     for (const m of this.queued.splice(0)) this.post(m);
@@ -172,9 +180,8 @@ export class GraphView implements vscode.Disposable {
     switch (m.type) {
       case 'ready':
         markStart('webview ready');
-        this.ready = true;
-        this.sent = undefined; // a new webview (or one reloaded) has no trace yet
-        void this.send();
+        // The first page gets the trace posted before it was ready; a page loaded again needs it again.
+        void this.send(++this.pageLoads > 1);
         return;
       // The graph's questions go to the engine as they are: this view only routes them.
       case 'window': {
@@ -213,6 +220,8 @@ export class GraphView implements vscode.Disposable {
         if (m.reveal) this.follow(m.index);
         return;
       case 'painted':
+        rememberGraphSize(m.size);
+        if (m.moments) markStartAt(m.moments);
         return reportPainted(this.uri.fsPath, m.events);
     }
   }
@@ -252,78 +261,7 @@ export class GraphView implements vscode.Disposable {
     return this.panel.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One;
   }
 
-  private html(): string {
-    const webview = this.panel.webview;
-    const nonce = makeNonce();
-    const asset = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', file));
-    const csp = [
-      "default-src 'none'",
-      `img-src ${webview.cspSource} data:`,
-      `font-src ${webview.cspSource}`,
-      // Cytoscape and the vscode-elements components set styles from script; no script is inline.
-      `style-src ${webview.cspSource} 'unsafe-inline'`,
-      `script-src 'nonce-${nonce}'`,
-    ].join('; ');
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${asset('webview.css')}">
-<title>Orchestration Trace Graph</title>
-</head>
-<body data-state="loading">
-<header>
-  <span id="title">Loading trace…</span><span id="summary"></span>
-  <vscode-textfield id="search" placeholder="Filter events" aria-label="Filter events"></vscode-textfield>
-  <span id="matches" aria-live="polite"></span>
-  <button id="lock" class="tool" hidden title="This panel follows the active trace editor; click to keep it on this trace">Lock</button>
-  <button id="mode" class="tool" title="x is time (idle gaps shortened); click for event order (T)">x: time</button>
-  <button id="zoom-sel" class="tool" title="Zoom to the selected event (Z); Esc goes back">Zoom to selection</button>
-  <button id="fit" class="tool" title="Show the whole trace (F)">Fit</button>
-  <button id="export-png" class="tool" title="Save this view as a PNG image">PNG</button>
-  <button id="export-svg" class="tool" title="Save this view as an SVG image">SVG</button>
-</header>
-<nav id="findings" aria-label="Analysis findings" hidden></nav>
-<div id="legend" aria-label="Legend"></div>
-<div id="loading" role="status"><div class="bar"></div><span>Reading and analysing the trace… <span id="elapsed"></span></span></div>
-<div id="main">
-  <div id="canvas" tabindex="0" aria-label="Trace graph: arrow keys step through events, F fits">
-    <div id="corner"></div>
-    <div id="axis" aria-hidden="true"></div>
-    <div id="lanes" aria-label="Lanes"></div>
-    <div id="stage"><div id="gaps"></div><div id="graph" aria-label="Trace event graph"></div><div id="cursor" hidden></div><div id="tooltip" hidden></div></div>
-    <div id="overview-label">whole run</div>
-    <canvas id="minimap" aria-label="Minimap of the whole trace: click to go there"></canvas>
-  </div>
-  <aside id="details"></aside>
-</div>
-<footer id="timeline" aria-label="Timeline">
-  <button id="first" class="tool" title="First event (Home)">|◀</button>
-  <button id="prev" class="tool" title="Previous event (←)">◀</button>
-  <button id="play" class="tool" title="Play (Space)">Play</button>
-  <button id="next" class="tool" title="Next event (→)">▶</button>
-  <button id="last" class="tool" title="Last event (End)">▶|</button>
-  <span id="counter" aria-live="polite">– / –</span>
-  <span id="clock"></span>
-  <select id="speed" title="Events per second while playing" aria-label="Speed"><option value="1">1/s</option><option value="4" selected>4/s</option><option value="16">16/s</option><option value="64">64/s</option></select>
-  <button id="prev-agent" class="tool" title="Previous event of this agent (Shift+←)">◀ agent</button>
-  <button id="next-agent" class="tool" title="Next event of this agent (Shift+→)">agent ▶</button>
-  <button id="next-stop" class="tool" title="Next stop (S)">stop ▶</button>
-  <button id="next-finding" class="tool" title="Next event with a finding (N)">finding ▶</button>
-  <label title="Stepping shows the event's line in the trace editor (without leaving the graph)"><input type="checkbox" id="follow"> follow in editor</label>
-</footer>
-<script nonce="${nonce}" src="${asset('webview.js')}"></script>
-</body>
-</html>`;
-  }
-
   dispose(): void {
     while (this.disposables.length) this.disposables.pop()?.dispose();
   }
-}
-
-function makeNonce(): string {
-  return randomBytes(18).toString('base64');
 }

@@ -11,6 +11,7 @@ import { detectFormat } from '../trace/formats';
 import '../trace/importers';
 import { chooseMapping, type MappingSource } from '../trace/mapping-choice';
 import type { Position } from '../trace/model';
+import { fitWindowRequest } from '../panel/fit';
 import { findEvents, graphEvent, graphOverview, graphWindow, snapshotStamp } from './graph-window';
 import { mappingReport, mappingSource } from './mapping-sources';
 import { eventMarks } from './marks';
@@ -193,9 +194,12 @@ export class SessionStore implements EngineCalls {
     return s && graphOverview(s, title);
   }
 
-  graphOverviewJson(key: string, title: string): Uint8Array | undefined {
-    const overview = this.graphOverview(key, title);
-    return overview && new TextEncoder().encode(JSON.stringify(overview));
+  graphOverviewJson(key: string, title: string, fitWidth?: number): { json: Uint8Array; first?: GraphWindow } | undefined {
+    const s = this.sessions.get(key)?.snapshot;
+    if (!s) return undefined;
+    const overview = graphOverview(s, title);
+    const first = fitWidth === undefined ? undefined : graphWindow(s, fitWindowRequest(overview, fitWidth));
+    return { json: new TextEncoder().encode(JSON.stringify(overview)), ...(first ? { first } : {}) };
   }
 
   graphWindow(key: string, request: WindowRequest): GraphWindow | undefined {

@@ -3,7 +3,7 @@
  * zod 4's z.toJSONSchema. The per-type rules that zod checks in code (a stop needs `reason`, a
  * reward needs `value`) are added as if/then clauses so editors check them too.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { EventObjectSchema, TraceSchema } from './schema';
 
 /** The JSON Schema object for `*.otrace.json` files. */

@@ -9,7 +9,7 @@
  *
  * This module imports nothing from `vscode`: it runs in the host, the CLI and workers.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export { ADDED_EVENT_TYPES, canonicalType, EVENT_TYPE_ALIASES, EVENT_TYPES, SURVEY_EVENT_TYPES, type EventType } from './event-types';
 import { EVENT_TYPES } from './event-types';

@@ -31,6 +31,7 @@ const TEST_FILES: Record<string, () => unknown> = {
   'graph-keyboard.test.ts': () => require('./graph-keyboard.test'),
   'graph-panels.test.ts': () => require('./graph-panels.test'),
   'graph-large.test.ts': () => require('./graph-large.test'),
+  'graph-start.test.ts': () => require('./graph-start.test'),
   'editor.test.ts': () => require('./editor.test'),
   'editor-analysis.test.ts': () => require('./editor-analysis.test'),
   'live.test.ts': () => require('./live.test'),

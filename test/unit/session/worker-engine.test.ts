@@ -69,7 +69,7 @@ describe('the engine in a worker thread', () => {
       const request = { key: 'k', version: -1, path: DEMO, local: true };
       const [c, l] = await Promise.all([child.load(request), local.load(request)]);
       assert.deepEqual({ ...c, stamp: 0 }, { ...l, stamp: 0 });
-      assert.equal(new TextDecoder().decode(await child.graphOverviewJson('k', 'demo')), JSON.stringify({ ...(await local.graphOverview('k', 'demo'))!, stamp: c!.stamp }));
+      assert.equal(new TextDecoder().decode((await child.graphOverviewJson('k', 'demo'))!.json), JSON.stringify({ ...(await local.graphOverview('k', 'demo'))!, stamp: c!.stamp }));
     } finally {
       child.dispose();
       local.dispose();
