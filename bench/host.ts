@@ -97,7 +97,7 @@ async function measure(script: string, name: string, file: string, mode: EngineM
       rss_after_above_idle_mb: mb(after.rss - idle.rss),
       host_heap_above_idle_mb: mb(after.heapUsed - idle.heapUsed),
       summary_kb: Math.round(JSON.stringify(summary).length / 1024),
-      overview_kb: Math.round(overview.length / 1024),
+      overview_kb: Math.round(overview.json.length / 1024),
       engine_process_peak_rss_mb: hwm ? Math.round(Number(hwm) / 1024) : undefined,
     };
   } finally {

@@ -204,14 +204,18 @@ describe('trace graph in a real VS Code', function () {
   it('large content: the details show a preview, Show Whole Content opens all of it in an editor', async () => {
     const file = path.join(ROOT, 'test', 'fixtures', 'large-content', 'long-result.otrace.jsonl');
     await openGraphToSide(file);
-    const clicked = await evalInWebview<{ preview: string; buttons: string[] }>(
+    const clicked = await evalInWebview<{ preview: string; buttons: string[]; ms: number }>(
       `() => new Promise((done) => {
+        const t0 = performance.now();
         window.postMessage({ type: 'select', index: 1 }, '*');
-        setTimeout(() => {
+        // the details come from the engine: wait for them (at most 10 s)
+        const poll = () => {
           const buttons = [...document.querySelectorAll('#details .actions vscode-button')];
+          if (buttons.length === 0 && performance.now() - t0 < 10000) return setTimeout(poll, 50);
           const preview = document.querySelector('#details pre')?.textContent ?? '';
-          done({ preview, buttons: buttons.map((b) => b.textContent) });
-        }, 600);
+          done({ preview, buttons: buttons.map((b) => b.textContent), ms: Math.round(performance.now() - t0) });
+        };
+        poll();
       })`,
       { selector: 'body[data-state="ready"][data-title="long-result.otrace.jsonl"]' },
     );
