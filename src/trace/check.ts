@@ -36,13 +36,13 @@ function scope(e: TraceEvent, id: string): string {
  * interleave), then {@link finish}ed. Errors: edge to a missing event. Warnings: a repeated event
  * id (every event is kept, keyed by its index; docs/model.md), `t` lower than the previous event of
  * the same lane, `parent`/`causes` naming a missing event or a repeated id (which resolves to the
- * nearest earlier event carrying it). Cost: one id lookup per event, reference and edge end.
+ * nearest earlier event carrying it). Cost: one set lookup per event, reference and edge end.
  */
 export class CrossRecordChecks {
   /** Scoped ids (`trace_id` NUL `id` for events that name a trace; the id itself otherwise). */
-  private readonly scoped = new IdSet();
+  private readonly scoped = new Set<string>();
   /** Plain ids, for the edges; the same set as {@link scoped} until an event names a trace. */
-  private ids: IdSet = this.scoped;
+  private ids: Set<string> = this.scoped;
   /** Scoped id -> how many events carry it, for the ids carried more than once. */
   private readonly repeated = new Map<string, number>();
   /** Lane -> index of its latest event so far. */
@@ -59,10 +59,12 @@ export class CrossRecordChecks {
   /** Checks `events[i]`, the next event in file order. */
   event(event: TraceEvent, i: number): void {
     const scoped = this.scoped;
-    if (event.trace_id !== undefined && this.ids === scoped) this.ids = scoped.copy(); // until now the keys were the ids
+    if (event.trace_id !== undefined && this.ids === scoped) this.ids = new Set(scoped); // until now the keys were the ids
     if (this.ids !== scoped) this.ids.add(event.id);
     const key = scope(event, event.id);
-    if (!scoped.add(key)) {
+    const before = scoped.size;
+    scoped.add(key); // one lookup: the size says whether the key was there
+    if (scoped.size === before) {
       this.repeated.set(key, (this.repeated.get(key) ?? 1) + 1);
       this.eventProblems.push({
         kind: 'event',
@@ -120,9 +122,9 @@ export class CrossRecordChecks {
   /**
    * Appends the problems to `problems`, in this order: per event (repeated id, time), references
    * (in event order), edges (in edge order).
-   * @param edges the edges checked, index for index.
+   * @param edges the edges checked, index for index. @returns the set of event ids.
    */
-  finish(edges: readonly TraceEdge[], locate: FieldLocator, problems: Problem[]): void {
+  finish(edges: readonly TraceEdge[], locate: FieldLocator, problems: Problem[]): Set<string> {
     const found = [...this.eventProblems];
     const refProblem = (i: number, field: 'parent' | 'causes', k: number, message: string) =>
       found.push({ kind: 'event', index: i, path: field === 'parent' ? [field] : [field, k], severity: 'warning', message });
@@ -150,47 +152,23 @@ export class CrossRecordChecks {
     }
     // each range is asked for just before its problem is added (some callers note the file then)
     for (const f of found) problems.push({ severity: f.severity, message: f.message, range: locate(f.kind, f.index, f.path) });
+    return this.ids;
   }
 }
 
 /**
  * Appends cross-record problems to `problems` ({@link CrossRecordChecks} over finished lists).
  * @param events events in file order; @param edges edges in file order.
+ * @returns the set of event ids (first occurrence wins).
  */
 export function checkTrace(
   events: readonly TraceEvent[],
   edges: readonly TraceEdge[],
   locate: FieldLocator,
   problems: Problem[],
-): void {
+): Set<string> {
   const checks = new CrossRecordChecks(events);
   for (let i = 0; i < events.length; i++) checks.event(events[i], i);
   for (let i = 0; i < edges.length; i++) checks.edge(edges[i], i);
-  checks.finish(edges, locate, problems);
-}
-
-/**
- * A set of ids as the keys of an object without a prototype: in the reader's loop (a JSON.parse
- * between two looks) V8 finds a key there faster than in a Set, most of all for short ids, which
- * JSON.parse interns. Any string is a key as it is (`__proto__` included: there is no prototype).
- */
-class IdSet {
-  private readonly keys: Record<string, 1> = Object.create(null);
-
-  has(id: string): boolean {
-    return this.keys[id] !== undefined;
-  }
-
-  /** Adds `id`; @returns false when it was there already. */
-  add(id: string): boolean {
-    if (this.keys[id] !== undefined) return false;
-    this.keys[id] = 1;
-    return true;
-  }
-
-  copy(): IdSet {
-    const out = new IdSet();
-    for (const id in this.keys) out.keys[id] = 1;
-    return out;
-  }
+  return checks.finish(edges, locate, problems);
 }
