@@ -15,6 +15,7 @@
  * - fingerprints: agent + canonical type + target + hash of normalized content, as small integers;
  *   events with neither content nor content_ref get a unique fingerprint (they cannot repeat).
  */
+import { IdTable } from '../trace/id-table';
 import type { LoadedTrace } from '../trace/model';
 import { canonicalType, EVENT_TYPES, type EdgeType, type EventType, type TraceEvent } from '../trace/schema';
 import { EDGE_TYPE_CODE, edgeTypeOfCode, isExplicitCode, LINK_CODE, LINK_KINDS, LinkTable, type LinkKind } from './link-table';
@@ -56,7 +57,7 @@ export class TraceIndex {
   /** Position -> index of the event in `loaded.trace.events` (file order), the key the editor and graph use. */
   readonly rawIndex: Int32Array;
   /** Event id -> position (first event with that id when ids repeat). */
-  readonly pos = new Map<string, number>();
+  readonly pos: Pick<IdTable, 'get' | 'has'>;
   /** Positions of every event carrying an id that several events carry, ascending. */
   private readonly repeats = new Map<string, number[]>();
   /** Agent -> positions of its events, in time order. */
@@ -134,7 +135,7 @@ export class TraceIndex {
     this.normalized = new Array<string>(n);
     this.memo = { agentOutput: new Uint8Array(n), completionClaim: new Uint8Array(n), impasse: new Uint8Array(n) };
 
-    this.indexIds();
+    this.pos = this.indexIds();
     const fpCount = this.indexLanesAndFingerprints();
     this.firstSeen = new Int32Array(n);
     const first = new Int32Array(fpCount).fill(-1); // fingerprint -> first position (opaque events are their own)
@@ -176,19 +177,18 @@ export class TraceIndex {
   }
 
   /**
-   * id -> first position: set from the last event back, one map operation per event (a set that
-   * does not grow the map is an id carried again); then the positions of each repeated id.
+   * id -> first position: set from the last event back, one table operation per event (a set that
+   * finds the id is an id carried again); then the positions of each repeated id.
    */
-  private indexIds(): void {
+  private indexIds(): IdTable {
     const n = this.events.length;
+    const pos = new IdTable(n);
     let repeated: Set<string> | undefined;
     for (let i = n - 1; i >= 0; i--) {
-      const before = this.pos.size;
       const id = this.events[i].id;
-      this.pos.set(id, i);
-      if (this.pos.size === before) (repeated ??= new Set()).add(id);
+      if (!pos.set(id, i)) (repeated ??= new Set()).add(id);
     }
-    if (!repeated) return;
+    if (!repeated) return pos;
     for (let i = 0; i < n; i++) {
       const id = this.events[i].id;
       if (!repeated.has(id)) continue;
@@ -196,6 +196,7 @@ export class TraceIndex {
       if (list) list.push(i);
       else this.repeats.set(id, [i]);
     }
+    return pos;
   }
 
   /**
