@@ -18,6 +18,7 @@
 import { IdTable } from '../trace/id-table';
 import type { LoadedTrace } from '../trace/model';
 import { canonicalType, EVENT_TYPES, type EdgeType, type EventType, type TraceEvent } from '../trace/schema';
+import { PairNumbering } from './pair-table';
 import { EDGE_TYPE_CODE, edgeTypeOfCode, isExplicitCode, LINK_CODE, LINK_KINDS, LinkTable, type LinkKind } from './link-table';
 import { normalizeContent, normalizedHash, salientTokens, stripLogNoise } from './text';
 
@@ -210,8 +211,7 @@ export class TraceIndex {
     const laneNo = new Map<string, { no: number; list: number[] }>();
     const targets = new Map<string, number>();
     const prefixes = new Map<number, number>(); // (target, lane, type) as one number -> prefix
-    const fpIds: Map<number, number>[] = []; // per prefix: content hash (as int32) -> fingerprint
-    let fpCount = 0;
+    const fingerprints = new PairNumbering(n); // (prefix, content hash) -> fingerprint
     for (let i = 0; i < n; i++) {
       const e = this.events[i];
       let lane = laneNo.get(e.agent);
@@ -236,13 +236,9 @@ export class TraceIndex {
       const key = lane.no < 1 << 21 && targetNo < 1 << 26 && type < 64 ? (targetNo * (1 << 21) + lane.no) * 64 + type : NaN;
       let prefix = Number.isNaN(key) ? this.widePrefix(lane.no, this.types[i], targetNo) : prefixes.get(key);
       if (prefix === undefined) prefixes.set(key, (prefix = this.prefixCount++));
-      const byHash = fpIds[prefix] ?? (fpIds[prefix] = new Map());
-      const hash = normalizedHash(text) | 0;
-      let id = byHash.get(hash);
-      if (id === undefined) byHash.set(hash, (id = fpCount++));
-      this.fingerprints[i] = id;
+      this.fingerprints[i] = fingerprints.number(prefix, normalizedHash(text) | 0);
     }
-    return fpCount;
+    return fingerprints.size;
   }
 
   /** Codes of types outside the vocabulary (an importer's own), from 32 on. */
