@@ -15,8 +15,10 @@
  * - fingerprints: agent + canonical type + target + hash of normalized content, as small integers;
  *   events with neither content nor content_ref get a unique fingerprint (they cannot repeat).
  */
+import { IdTable } from '../trace/id-table';
 import type { LoadedTrace } from '../trace/model';
 import { canonicalType, EVENT_TYPES, type EdgeType, type EventType, type TraceEvent } from '../trace/schema';
+import { PairNumbering } from './pair-table';
 import { EDGE_TYPE_CODE, edgeTypeOfCode, isExplicitCode, LINK_CODE, LINK_KINDS, LinkTable, type LinkKind } from './link-table';
 import { normalizeContent, normalizedHash, salientTokens, stripLogNoise } from './text';
 
@@ -56,7 +58,7 @@ export class TraceIndex {
   /** Position -> index of the event in `loaded.trace.events` (file order), the key the editor and graph use. */
   readonly rawIndex: Int32Array;
   /** Event id -> position (first event with that id when ids repeat). */
-  readonly pos = new Map<string, number>();
+  readonly pos: Pick<IdTable, 'get' | 'has'>;
   /** Positions of every event carrying an id that several events carry, ascending. */
   private readonly repeats = new Map<string, number[]>();
   /** Agent -> positions of its events, in time order. */
@@ -134,7 +136,7 @@ export class TraceIndex {
     this.normalized = new Array<string>(n);
     this.memo = { agentOutput: new Uint8Array(n), completionClaim: new Uint8Array(n), impasse: new Uint8Array(n) };
 
-    this.indexIds();
+    this.pos = this.indexIds();
     const fpCount = this.indexLanesAndFingerprints();
     this.firstSeen = new Int32Array(n);
     const first = new Int32Array(fpCount).fill(-1); // fingerprint -> first position (opaque events are their own)
@@ -176,19 +178,18 @@ export class TraceIndex {
   }
 
   /**
-   * id -> first position: set from the last event back, one map operation per event (a set that
-   * does not grow the map is an id carried again); then the positions of each repeated id.
+   * id -> first position: set from the last event back, one table operation per event (a set that
+   * finds the id is an id carried again); then the positions of each repeated id.
    */
-  private indexIds(): void {
+  private indexIds(): IdTable {
     const n = this.events.length;
+    const pos = new IdTable(n);
     let repeated: Set<string> | undefined;
     for (let i = n - 1; i >= 0; i--) {
-      const before = this.pos.size;
       const id = this.events[i].id;
-      this.pos.set(id, i);
-      if (this.pos.size === before) (repeated ??= new Set()).add(id);
+      if (!pos.set(id, i)) (repeated ??= new Set()).add(id);
     }
-    if (!repeated) return;
+    if (!repeated) return pos;
     for (let i = 0; i < n; i++) {
       const id = this.events[i].id;
       if (!repeated.has(id)) continue;
@@ -196,6 +197,7 @@ export class TraceIndex {
       if (list) list.push(i);
       else this.repeats.set(id, [i]);
     }
+    return pos;
   }
 
   /**
@@ -209,8 +211,7 @@ export class TraceIndex {
     const laneNo = new Map<string, { no: number; list: number[] }>();
     const targets = new Map<string, number>();
     const prefixes = new Map<number, number>(); // (target, lane, type) as one number -> prefix
-    const fpIds: Map<number, number>[] = []; // per prefix: content hash (as int32) -> fingerprint
-    let fpCount = 0;
+    const fingerprints = new PairNumbering(n); // (prefix, content hash) -> fingerprint
     for (let i = 0; i < n; i++) {
       const e = this.events[i];
       let lane = laneNo.get(e.agent);
@@ -235,13 +236,9 @@ export class TraceIndex {
       const key = lane.no < 1 << 21 && targetNo < 1 << 26 && type < 64 ? (targetNo * (1 << 21) + lane.no) * 64 + type : NaN;
       let prefix = Number.isNaN(key) ? this.widePrefix(lane.no, this.types[i], targetNo) : prefixes.get(key);
       if (prefix === undefined) prefixes.set(key, (prefix = this.prefixCount++));
-      const byHash = fpIds[prefix] ?? (fpIds[prefix] = new Map());
-      const hash = normalizedHash(text) | 0;
-      let id = byHash.get(hash);
-      if (id === undefined) byHash.set(hash, (id = fpCount++));
-      this.fingerprints[i] = id;
+      this.fingerprints[i] = fingerprints.number(prefix, normalizedHash(text) | 0);
     }
-    return fpCount;
+    return fingerprints.size;
   }
 
   /** Codes of types outside the vocabulary (an importer's own), from 32 on. */

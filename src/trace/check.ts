@@ -7,6 +7,7 @@
  * decided yet (a reference to a later line) waits for the end. {@link checkTrace} runs it over
  * finished lists. Both give the same problems in the same order.
  */
+import { IdTable } from './id-table';
 import type { Problem, Range } from './model';
 import { preview } from './preview';
 import type { TraceEdge, TraceEvent } from './schema';
@@ -39,10 +40,10 @@ function scope(e: TraceEvent, id: string): string {
  * nearest earlier event carrying it). Cost: one set lookup per event, reference and edge end.
  */
 export class CrossRecordChecks {
-  /** Scoped ids (`trace_id` NUL `id` for events that name a trace; the id itself otherwise). */
-  private readonly scoped = new Set<string>();
-  /** Plain ids, for the edges; the same set as {@link scoped} until an event names a trace. */
-  private ids: Set<string> = this.scoped;
+  /** Scoped ids (`trace_id` NUL `id` for events that name a trace; the id itself otherwise) -> first event index. */
+  private readonly scoped = new IdTable();
+  /** Plain ids, for the edges; the same table as {@link scoped} until an event names a trace. */
+  private ids: IdTable = this.scoped;
   /** Scoped id -> how many events carry it, for the ids carried more than once. */
   private readonly repeated = new Map<string, number>();
   /** Lane -> index of its latest event so far. */
@@ -59,12 +60,10 @@ export class CrossRecordChecks {
   /** Checks `events[i]`, the next event in file order. */
   event(event: TraceEvent, i: number): void {
     const scoped = this.scoped;
-    if (event.trace_id !== undefined && this.ids === scoped) this.ids = new Set(scoped); // until now the keys were the ids
-    if (this.ids !== scoped) this.ids.add(event.id);
+    if (event.trace_id !== undefined && this.ids === scoped) this.ids = scoped.copy(); // until now the keys were the ids
+    if (this.ids !== scoped) this.ids.add(event.id, i);
     const key = scope(event, event.id);
-    const before = scoped.size;
-    scoped.add(key); // one lookup: the size says whether the key was there
-    if (scoped.size === before) {
+    if (!scoped.add(key, i)) {
       this.repeated.set(key, (this.repeated.get(key) ?? 1) + 1);
       this.eventProblems.push({
         kind: 'event',
@@ -122,9 +121,9 @@ export class CrossRecordChecks {
   /**
    * Appends the problems to `problems`, in this order: per event (repeated id, time), references
    * (in event order), edges (in edge order).
-   * @param edges the edges checked, index for index. @returns the set of event ids.
+   * @param edges the edges checked, index for index.
    */
-  finish(edges: readonly TraceEdge[], locate: FieldLocator, problems: Problem[]): Set<string> {
+  finish(edges: readonly TraceEdge[], locate: FieldLocator, problems: Problem[]): void {
     const found = [...this.eventProblems];
     const refProblem = (i: number, field: 'parent' | 'causes', k: number, message: string) =>
       found.push({ kind: 'event', index: i, path: field === 'parent' ? [field] : [field, k], severity: 'warning', message });
@@ -152,23 +151,21 @@ export class CrossRecordChecks {
     }
     // each range is asked for just before its problem is added (some callers note the file then)
     for (const f of found) problems.push({ severity: f.severity, message: f.message, range: locate(f.kind, f.index, f.path) });
-    return this.ids;
   }
 }
 
 /**
  * Appends cross-record problems to `problems` ({@link CrossRecordChecks} over finished lists).
  * @param events events in file order; @param edges edges in file order.
- * @returns the set of event ids (first occurrence wins).
  */
 export function checkTrace(
   events: readonly TraceEvent[],
   edges: readonly TraceEdge[],
   locate: FieldLocator,
   problems: Problem[],
-): Set<string> {
+): void {
   const checks = new CrossRecordChecks(events);
   for (let i = 0; i < events.length; i++) checks.event(events[i], i);
   for (let i = 0; i < edges.length; i++) checks.edge(edges[i], i);
-  return checks.finish(edges, locate, problems);
+  checks.finish(edges, locate, problems);
 }
