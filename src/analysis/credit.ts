@@ -23,7 +23,7 @@
  */
 import { finalAnswer, isNotAgentOutput } from './answer';
 import { TokenInterner } from './interner';
-import { COMMON, forEachSalientTokenId, stripLogNoise } from './text';
+import { COMMON, salientTokenIds, stripLogNoise, type TokenIds } from './text';
 import { OUTCOME_CHANNELS, rewardPoints } from './outcome';
 import { EDGE_TYPE_CODE, LINK_KINDS, type LinkKind } from './link-table';
 import type { TraceIndex } from './trace-index';
@@ -62,12 +62,13 @@ export interface CreditValues {
 /**
  * Content links, per event position v: the earlier events u that first introduced the salient
  * tokens v uses, with the share of v's tokens taken from each (u in the order v first uses them),
- * as flat arrays: the links of v are `from[start[v] .. start[v + 1])` with their `share`.
+ * as flat arrays: the links of v are `from[start[v] .. start[v + 1])` with their `share` (the
+ * arrays may run longer than `start[n]`).
  */
 export interface ContentLinks {
   start: Int32Array;
-  from: number[];
-  share: number[];
+  from: Int32Array;
+  share: Float64Array;
 }
 
 /**
@@ -79,49 +80,63 @@ export interface ContentLinks {
 export function contentLinks(index: TraceIndex): ContentLinks {
   const n = index.size;
   const tokens = new TokenInterner(COMMON);
+  const scanned: TokenIds = { ids: new Int32Array(256) };
   let introducer = new Int32Array(1024).fill(-1); // token id -> position that introduced it (-1: not yet)
   let lastUse = new Int32Array(1024); // token id -> last position that used it (a token counts once per event)
   const count = new Int32Array(n); // introducer position -> tokens the current event took from it
   const touched: number[] = [];
   const start = new Int32Array(n + 1);
-  const from: number[] = [];
-  const share: number[] = [];
+  let from = new Int32Array(Math.max(16, n));
+  let share = new Float64Array(Math.max(16, n));
+  let links = 0;
   for (let i = 0; i < n; i++) {
-    start[i] = from.length;
+    start[i] = links;
     const content = index.content(i);
     if (!content) continue;
+    const found = salientTokenIds(stripLogNoise(content), tokens, scanned);
+    if (tokens.size > introducer.length) {
+      const size = Math.max(tokens.size, introducer.length * 2);
+      const more = new Int32Array(size).fill(-1);
+      more.set(introducer);
+      introducer = more;
+      const uses = new Int32Array(size);
+      uses.set(lastUse);
+      lastUse = uses;
+    }
     let total = 0;
     touched.length = 0;
-    forEachSalientTokenId(stripLogNoise(content), tokens, (id) => {
-      if (id >= introducer.length) {
-        const size = Math.max(id + 1, introducer.length * 2);
-        const more = new Int32Array(size).fill(-1);
-        more.set(introducer);
-        introducer = more;
-        const uses = new Int32Array(size);
-        uses.set(lastUse);
-        lastUse = uses;
-      }
+    const ids = scanned.ids;
+    for (let k = 0; k < found; k++) {
+      const id = ids[k];
       if (introducer[id] === -1) {
         introducer[id] = i;
         lastUse[id] = i;
-        return;
+        continue;
       }
-      if (lastUse[id] === i) return;
+      if (lastUse[id] === i) continue;
       lastUse[id] = i;
       const u = introducer[id];
-      if (u === i) return;
+      if (u === i) continue;
       if (count[u] === 0) touched.push(u);
       count[u]++;
       total++;
-    });
+    }
+    if (links + touched.length > from.length) {
+      const size = Math.max(links + touched.length, from.length * 2);
+      const moreFrom = new Int32Array(size);
+      moreFrom.set(from);
+      from = moreFrom;
+      const moreShare = new Float64Array(size);
+      moreShare.set(share);
+      share = moreShare;
+    }
     for (const u of touched) {
-      from.push(u);
-      share.push(count[u] / total);
+      from[links] = u;
+      share[links++] = count[u] / total;
       count[u] = 0;
     }
   }
-  start[n] = from.length;
+  start[n] = links;
   return { start, from, share };
 }
 

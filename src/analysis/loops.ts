@@ -245,30 +245,32 @@ const STEP_TYPES = new Set(['message', 'return', 'aggregate']);
  * the same context (at most the last 32 are compared).
  */
 function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
-  const contexts = new Map<string, { pos: number; words: Int32Array }[]>();
+  // per context, its steps' positions and word ids (parallel lists)
+  const contexts = new Map<string, { pos: number[]; words: number[][] }>();
   const lastStep = new Map<string, { words: number[]; code: string }>();
   const vocabulary = new WordIds();
   const artifacts = new Map<string, number[]>();
-  const parent = new Map<number, number>();
+  const n = index.size;
+  const parent = new Int32Array(n).fill(-1); // union-find over the steps compared (-1: not a step)
   const find = (x: number): number => {
     let r = x;
-    while (parent.get(r) !== r) r = parent.get(r)!;
+    while (parent[r] !== r) r = parent[r];
     return r;
   };
-  const best = new Map<number, number>(); // member -> highest resemblance that linked it
+  const best = new Float64Array(n); // member -> highest resemblance that linked it
   let mark = new Int32Array(1024); // word id -> stamp of the step whose words it is among
   let stamp = 0;
-  for (let i = 0; i < index.size; i++) {
+  for (let i = 0; i < n; i++) {
     if (!STEP_TYPES.has(index.types[i])) continue;
     const e = index.events[i];
     if (index.toolLanes.has(e.agent)) continue;
     if (opensDelegation(index, i)) continue;
     const text = index.content(i);
-    const ordered = vocabulary.ofText(text); // the content words as ids, in text order
+    const words = vocabulary.ofText(text); // the content words as ids, in text order
     const code = fencedCode(text);
     const previous = lastStep.get(e.agent);
-    lastStep.set(e.agent, { words: ordered, code });
-    if (index.types[i] === 'return' && previous && previous.code === code && sameIds(previous.words, ordered)) continue;
+    lastStep.set(e.agent, { words, code });
+    if (index.types[i] === 'return' && previous && previous.code === code && sameIds(previous.words, words)) continue;
     const phase = (e as { phase?: unknown }).phase;
     const key = `${e.agent}\u0000${typeof phase === 'string' ? `phase:${phase}` : `to:${index.receiver(i) ?? ''}`}`;
     if (code && wordTokens(code).size >= MIN_ECHO_WORDS) {
@@ -277,11 +279,10 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
       if (!same) artifacts.set(artifact, (same = []));
       same.push(i);
     }
-    if (ordered.length < MIN_STEP_WORDS) continue;
-    const words = Int32Array.from(ordered);
-    let list = contexts.get(key);
-    if (!list) contexts.set(key, (list = []));
-    parent.set(i, i);
+    if (words.length < MIN_STEP_WORDS) continue;
+    let context = contexts.get(key);
+    if (!context) contexts.set(key, (context = { pos: [], words: [] }));
+    parent[i] = i;
     let top = 0;
     let match = -1;
     // resemblance |A ∩ B| / |A ∪ B| (Broder 1997) against each of the last 32 steps: A's words are
@@ -293,25 +294,28 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
     }
     stamp++;
     for (let w = 0; w < words.length; w++) mark[words[w]] = stamp;
-    for (let k = list.length - 1; k >= Math.max(0, list.length - 32); k--) {
-      const other = list[k].words;
+    const steps = context.words;
+    for (let k = steps.length - 1; k >= Math.max(0, steps.length - 32); k--) {
+      const other = steps[k];
       let shared = 0;
       for (let w = 0; w < other.length; w++) if (mark[other[w]] === stamp) shared++;
       const r = shared / (words.length + other.length - shared);
       if (r > top) {
         top = r;
-        match = list[k].pos;
+        match = context.pos[k];
       }
     }
     if (match !== -1 && top >= threshold) {
-      parent.set(find(i), find(match));
-      best.set(i, top);
-      best.set(match, Math.max(best.get(match) ?? 0, top));
+      parent[find(i)] = find(match);
+      best[i] = top;
+      best[match] = Math.max(best[match], top);
     }
-    list.push({ pos: i, words });
+    context.pos.push(i);
+    steps.push(words);
   }
   const groups = new Map<number, number[]>();
-  for (const i of parent.keys()) {
+  for (let i = 0; i < n; i++) {
+    if (parent[i] === -1) continue;
     const r = find(i);
     let g = groups.get(r);
     if (!g) groups.set(r, (g = []));
@@ -327,9 +331,9 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
   for (const members of groups.values()) {
     if (members.length < 2 || members.every((i) => inArtifact.has(i))) continue;
     members.sort((a, b) => a - b);
-    const echo = members.length === 2 && members.every((i) => (best.get(i) ?? 0) >= NEAR_IDENTICAL && contentWords(index.content(i)).size >= MIN_ECHO_WORDS);
+    const echo = members.length === 2 && members.every((i) => best[i] >= NEAR_IDENTICAL && contentWords(index.content(i)).size >= MIN_ECHO_WORDS);
     if (members.length < 3 && !echo) continue;
-    const low = Math.min(...members.map((i) => best.get(i) ?? 0));
+    const low = Math.min(...members.map((i) => best[i]));
     const label = `${index.events[members[0]].agent} repeated the same step${stepContext(index, members[0])} ${members.length} times (content-word resemblance >= ${(Math.floor(low * 100) / 100).toFixed(2)})`;
     out.push(similarSteps(members, label));
   }

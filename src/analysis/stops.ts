@@ -479,14 +479,32 @@ function deniedCalls(index: TraceIndex, { from, pos, keep }: Segment): number[] 
   return out;
 }
 
+/** Tool name -> whether it names a state change ({@link CHANGE_TOOL}); tools repeat, names are few. */
+const changeTools = new Map<string, boolean>();
+
+function changesState(tool: string): boolean {
+  let changes = changeTools.get(tool);
+  if (changes === undefined) {
+    changes = CHANGE_TOOL.test(tool);
+    if (changeTools.size < 10_000) changeTools.set(tool, changes);
+  }
+  return changes;
+}
+
 function unverifiedChange(index: TraceIndex, { from, pos, keep }: Segment): number {
   let change = -1;
   for (let i = pos; i >= from; i--) {
     // a refused call changed nothing
     if (index.types[i] !== 'tool_call' || !keep(i) || index.events[i].call_status === 'denied') continue;
-    const e = index.events[i];
-    const head = `${e.tool ?? ''} ${index.content(i).slice(0, 200)}`;
-    if (CHANGE_TOOL.test(e.tool ?? '') || (CHANGE_TOOL.test(head) && !VERIFY_TOOL.test(head))) {
+    const tool = index.events[i].tool ?? '';
+    if (changesState(tool)) {
+      change = i;
+      break;
+    }
+    // the call's head, `tool content[0, 200)`: CHANGE_TOOL's words hold no space, so it matches
+    // the head when it matches the tool or the content (and the tool did not)
+    const content = index.content(i).slice(0, 200);
+    if (CHANGE_TOOL.test(content) && !VERIFY_TOOL.test(`${tool} ${content}`)) {
       change = i;
       break;
     }

@@ -134,21 +134,29 @@ export function forEachSalientToken(text: string, onToken: (token: string) => vo
   }
 }
 
+/** A growing buffer of token ids, filled by {@link salientTokenIds}. */
+export interface TokenIds {
+  ids: Int32Array;
+}
+
 /**
  * {@link forEachSalientToken} as ids of `interner` (tokens in its skip set, e.g. {@link COMMON},
- * left out of the words): the same tokens in the same order, without copying a token met before.
+ * left out of the words), written to `out.ids` (grown when needed): the same tokens in the same
+ * order, without copying a token met before. @returns how many were written.
  */
-export function forEachSalientTokenId(text: string, interner: TokenInterner, onToken: (id: number) => void): void {
+export function salientTokenIds(text: string, interner: TokenInterner, out: TokenIds): number {
   const n = Math.min(text.length, MAX_TEXT);
+  let count = 0;
   let i = 0;
   while (i < n) {
     const c = text.charCodeAt(i);
+    let id = -1;
     if (isAsciiLetter(c)) {
       let j = i + 1;
       while (j < n && isWordTail(text.charCodeAt(j))) j++;
       if (j - i >= 3 && c <= 90) {
-        const id = interner.id(text, i, j, true);
-        if (!interner.skipped(id)) onToken(id);
+        id = interner.id(text, i, j, true);
+        if (interner.skipped(id)) id = -1;
       }
       i = j;
     } else if (c >= 48 && c <= 57) {
@@ -156,10 +164,18 @@ export function forEachSalientTokenId(text: string, interner: TokenInterner, onT
       while (j < n && isNumberTail(text.charCodeAt(j))) j++;
       let end = j;
       while (end > i + 1 && isNumberTrail(text.charCodeAt(end - 1))) end--;
-      onToken(interner.id(text, i, end, false));
+      id = interner.id(text, i, end, false);
       i = j;
     } else i++;
+    if (id === -1) continue;
+    if (count === out.ids.length) {
+      const more = new Int32Array(Math.max(64, count * 2));
+      more.set(out.ids);
+      out.ids = more;
+    }
+    out.ids[count++] = id;
   }
+  return count;
 }
 
 function isAsciiLetter(c: number): boolean {

@@ -9,9 +9,8 @@
 export class IdTable {
   private keys: string[] = [];
   private values = new Int32Array(0);
-  private hashes = new Int32Array(0);
-  /** Slots: entry + 1, or 0 when empty; at most half full. */
-  private slots = new Int32Array(16);
+  /** Slots of two: the id's hash and entry + 1 (0 = empty), side by side (one cache line per probe); at most half full. */
+  private slots = new Int32Array(2 * 16);
 
   /** @param expected the number of ids to come, when known (the table is sized for it once). */
   constructor(expected = 0) {
@@ -58,17 +57,17 @@ export class IdTable {
     const out = new IdTable();
     out.keys = this.keys.slice();
     out.values = this.values.slice();
-    out.hashes = this.hashes.slice();
     out.slots = this.slots.slice();
     return out;
   }
 
   private find(id: string, h: number): number {
-    const mask = this.slots.length - 1;
+    const slots = this.slots;
+    const mask = slots.length / 2 - 1;
     for (let slot = h & mask; ; slot = (slot + 1) & mask) {
-      const e = this.slots[slot];
+      const e = slots[2 * slot + 1];
       if (e === 0) return -1;
-      if (this.hashes[e - 1] === h && this.keys[e - 1] === id) return e - 1;
+      if (slots[2 * slot] === h && this.keys[e - 1] === id) return e - 1;
     }
   }
 
@@ -77,33 +76,34 @@ export class IdTable {
     this.reserve(entry + 1);
     this.keys.push(id);
     this.values[entry] = value;
-    this.hashes[entry] = h;
-    const mask = this.slots.length - 1;
+    const slots = this.slots;
+    const mask = slots.length / 2 - 1;
     let slot = h & mask;
-    while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
-    this.slots[slot] = entry + 1;
+    while (slots[2 * slot + 1] !== 0) slot = (slot + 1) & mask;
+    slots[2 * slot] = h;
+    slots[2 * slot + 1] = entry + 1;
   }
 
   /** Makes room for `count` entries (slots at most half full). */
   private reserve(count: number): void {
     if (count > this.values.length) {
-      const size = Math.max(count, this.values.length * 2, 16);
-      const values = new Int32Array(size);
+      const values = new Int32Array(Math.max(count, this.values.length * 2, 16));
       values.set(this.values);
       this.values = values;
-      const hashes = new Int32Array(size);
-      hashes.set(this.hashes);
-      this.hashes = hashes;
     }
-    if (count * 2 <= this.slots.length) return;
-    let capacity = this.slots.length;
-    while (count * 2 > capacity) capacity *= 2;
-    const slots = new Int32Array(capacity);
-    const mask = capacity - 1;
-    for (let e = 0; e < this.keys.length; e++) {
-      let slot = this.hashes[e] & mask;
-      while (slots[slot] !== 0) slot = (slot + 1) & mask;
-      slots[slot] = e + 1;
+    const capacity = this.slots.length / 2;
+    if (count * 2 <= capacity) return;
+    let size = capacity;
+    while (count * 2 > size) size *= 2;
+    const slots = new Int32Array(2 * size);
+    const mask = size - 1;
+    const old = this.slots;
+    for (let from = 0; from < old.length; from += 2) {
+      if (old[from + 1] === 0) continue;
+      let slot = old[from] & mask;
+      while (slots[2 * slot + 1] !== 0) slot = (slot + 1) & mask;
+      slots[2 * slot] = old[from];
+      slots[2 * slot + 1] = old[from + 1];
     }
     this.slots = slots;
   }

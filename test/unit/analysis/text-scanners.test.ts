@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { TokenInterner } from '../../../src/analysis/interner';
-import { COMMON, contentWords, fnv1a, forEachContentWord, forEachContentWordId, forEachSalientToken, forEachSalientTokenId, FUNCTION_WORDS, MAX_TEXT, normalizeContent, normalizedHash, salientTokens } from '../../../src/analysis/text';
+import { COMMON, contentWords, fnv1a, forEachContentWord, forEachContentWordId, forEachSalientToken, salientTokenIds, FUNCTION_WORDS, MAX_TEXT, normalizeContent, normalizedHash, salientTokens } from '../../../src/analysis/text';
 
 /** The regular-expression version salientTokens replaced (as of 81156c3). */
 function salientReference(text: string, common: (w: string) => boolean): string[] {
@@ -83,8 +83,9 @@ test('the interned scanners give the tokens and words of the string scanners, re
       for (const text of texts) {
         const want: string[] = [];
         forEachSalientToken(text, (t) => want.push(t));
-        const got: string[] = [];
-        forEachSalientTokenId(text, salient, (id) => got.push(salient.key(id)));
+        const out = { ids: new Int32Array(1) }; // grown as needed
+        const count = salientTokenIds(text, salient, out);
+        const got = Array.from(out.ids.subarray(0, count), (id) => salient.key(id));
         assert.deepStrictEqual(got, want);
         const wantWords: string[] = [];
         forEachContentWord(text, (w) => wantWords.push(w));
