@@ -107,7 +107,7 @@ function render(next: GraphOverview, first?: GraphWindow): void {
   $('summary').title = next.traces ? `${next.traces.length} traces in this file, each in its own lane group and analysed on its own: ${next.traces.map((t) => `${t.id} (${t.events} events, ${t.lanes} lanes)`).join('; ')}` : '';
   $('summary').textContent =
     `${next.format} · ${next.traces ? `${next.traces.length} traces · ` : ''}${next.totalEvents} events · ${next.lanes.length} agents` +
-    (errors + warnings ? ` · ${errors} errors, ${warnings} warnings (see Problems)` : '');
+    (errors + warnings ? ` · ${problemCounts(errors, warnings)} (see Problems)` : '');
   showFindings($('findings'), next.findings, { frame: (events, finding) => frameEvents(events, finding) });
   showLegend($('legend'), next);
   g.cy.on('tap', 'node', (e) => {
@@ -194,6 +194,12 @@ function windowApplied(): void {
     requestAnimationFrame(() => requestAnimationFrame(() => post({ type: 'painted', events: graph?.totalEvents ?? 0, moments: moments(), size: graphSize() })));
     if (current !== undefined) post({ type: 'event', stamp: graph.stamp, index: current });
   }
+}
+
+/** "2 errors, 1 warning": the non-zero counts, each in its number. */
+function problemCounts(errors: number, warnings: number): string {
+  const part = (n: number, word: string) => (n ? [`${n} ${word}${n === 1 ? '' : 's'}`] : []);
+  return [...part(errors, 'error'), ...part(warnings, 'warning')].join(', ');
 }
 
 /** Scrolls (no zoom) so that the trace's newest event is in view: following a run in progress. */
