@@ -40,11 +40,13 @@ function isObject(v: unknown): v is Record<string, unknown> {
  * and the text does not end in a line break); a line that is not an object gives an error on the
  * line; the other lines load. Never throws.
  * @param file path put on every problem (for files other than the one opened), or undefined.
+ * @param firstLine line index of the text's first line in its file (a part appended to a file
+ *   read before: src/trace/jsonl-feed.ts); records and problems are numbered from it.
  * @returns the problems, and the number of lines (counting a last line without a line break).
  */
-export function forEachJsonlRecord(text: string, onRecord: (record: JsonlRecord) => void, file?: string): { problems: Problem[]; lineCount: number } {
+export function forEachJsonlRecord(text: string, onRecord: (record: JsonlRecord) => void, file?: string, firstLine = 0): { problems: Problem[]; lineCount: number } {
   const problems: Problem[] = [];
-  let line = 0;
+  let line = firstLine;
   let start = 0;
   const n = text.length;
   while (start <= n) {
@@ -61,7 +63,7 @@ export function forEachJsonlRecord(text: string, onRecord: (record: JsonlRecord)
     start = end + 1;
     line++;
   }
-  return { problems, lineCount: line + 1 };
+  return { problems, lineCount: line + 1 - firstLine };
 }
 
 /**
@@ -167,9 +169,9 @@ function isBlankBytes(buf: Buffer, start: number, stop: number): boolean {
 }
 
 /** All the records of a JSONL text, with the problems of its unusable lines (see {@link forEachJsonlRecord}). */
-export function readJsonlRecords(text: string, file?: string): JsonlRecords {
+export function readJsonlRecords(text: string, file?: string, firstLine = 0): JsonlRecords {
   const records: JsonlRecord[] = [];
-  const { problems, lineCount } = forEachJsonlRecord(text, (r) => records.push(r), file);
+  const { problems, lineCount } = forEachJsonlRecord(text, (r) => records.push(r), file, firstLine);
   return { records, problems, lineCount };
 }
 

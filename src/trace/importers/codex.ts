@@ -41,7 +41,8 @@
  * Time `t`: seconds since the first record's timestamp (a record stamped earlier reads 0, never
  * negative); child rollouts share the parent's time base.
  */
-import { firstJsonLines, registerFormat, type FileAccess, type TraceFormat } from '../formats';
+import { firstJsonLines, registerFormat, type FileAccess, type GrowingImport, type TraceFormat } from '../formats';
+import { GrowingRecords, type GrowingFiles, type JsonlParts } from '../jsonl-feed';
 import type { LoadedTrace, Origin, Problem } from '../model';
 import type { StopReason, TraceEvent } from '../schema';
 import { baseName, setContent, dirName, isObject, joinPath, lineRange, num, parseTimestamp, readJsonlRecords, recordOrigin, secondsSince, str, TraceAssembler, type JsonlRecord } from './jsonl-records';
@@ -109,16 +110,33 @@ function outputText(output: unknown): { text: string; failed: boolean } {
  * record) and positioned problems (bad or cut-off lines, outputs of unknown calls). Never throws.
  */
 export function readCodex(text: string, fileName = '', files?: FileAccess): LoadedTrace {
+  const parse = (t: string, path?: string): JsonlParts => ({ ...readJsonlRecords(t, path), marked: USER_MESSAGE.test(t) });
+  return readCodexRecords(parse(text), fileName, files, (path) => {
+    const child = files?.readText(path);
+    return child === undefined ? undefined : parse(child, path);
+  });
+}
+
+/**
+ * The prompts are the user_message events; only a file without them (as JSON structure, not inside
+ * a string, where the quotes would be escaped) has its prompts in the response items alone.
+ */
+const USER_MESSAGE = /"type"\s*:\s*"user_message"/;
+
+/**
+ * {@link readCodex} over the records of the rollout (`marked`: its text has a user_message event,
+ * {@link USER_MESSAGE}); `recordsOf` gives those of a child rollout (its path put on its problems).
+ */
+function readCodexRecords(records: JsonlParts, fileName: string, files: FileAccess | undefined, recordsOf: (path: string) => JsonlParts | undefined): LoadedTrace {
   const problems: Problem[] = [];
   const out = new TraceAssembler(problems);
-  const records = readJsonlRecords(text);
   problems.push(...records.problems);
   const first = records.records.find((r) => r.value.type === 'session_meta');
   const meta = first && isObject(first.value.payload) ? first.value.payload : undefined;
   const spawnedBy = parentThreadOf(meta);
   const ownLane = spawnedBy ? childLane(spawnedBy.role, spawnedBy.nickname) : CODEX_LANE;
   const skipped: Record<string, number> = {};
-  const main = readRollout(records.records, text, { out, problems, lane: ownLane, idPrefix: '', skipped });
+  const main = readRollout(records.records, !!records.marked, { out, problems, lane: ownLane, idPrefix: '', skipped });
   const children: string[] = [];
   for (const spawn of main.spawns.values()) {
     if (!spawn.thread || !files) continue;
@@ -126,12 +144,11 @@ export function readCodex(text: string, fileName = '', files?: FileAccess): Load
     const name = files.list(dir === '' ? '.' : dir)?.find((n) => n.startsWith('rollout-') && n.endsWith(`-${spawn.thread}.jsonl`));
     if (!name) continue;
     const path = joinPath(fileName, ...(dir ? [dir] : []), name);
-    const childText = files.readText(path);
-    if (childText === undefined) continue;
-    const child = readJsonlRecords(childText, path);
+    const child = recordsOf(path);
+    if (child === undefined) continue;
     problems.push(...child.problems);
     const lane = childLane(spawn.role, spawn.nickname ?? spawn.thread);
-    const read = readRollout(child.records, childText, { out, problems, lane, idPrefix: `${spawn.nickname ?? spawn.thread}/`, file: path, base: main.base, skipped, callerLane: ownLane });
+    const read = readRollout(child.records, !!child.marked, { out, problems, lane, idPrefix: `${spawn.nickname ?? spawn.thread}/`, file: path, base: main.base, skipped, callerLane: ownLane });
     children.push(path);
     spawn.lane = lane;
     // spawn -> the child's first event; the child's final answer returns to the parent.
@@ -227,14 +244,15 @@ interface RolloutRead {
   firstSkipped?: import('../model').Range;
 }
 
-/** Reads the records of one rollout into `ctx.out`. Never throws. */
-function readRollout(records: JsonlRecord[], text: string, ctx: RolloutContext): RolloutRead {
+/**
+ * Reads the records of one rollout into `ctx.out`. Never throws.
+ * @param userMessages true when the rollout's text has user_message events ({@link USER_MESSAGE}).
+ */
+function readRollout(records: JsonlRecord[], userMessages: boolean, ctx: RolloutContext): RolloutRead {
   const { out, problems } = ctx;
   // The time base is the first record's timestamp (earlier ones, if any, read as 0).
   let base: number | undefined = ctx.base;
-  // The prompts are the user_message events; only a file without them (as JSON structure, not inside
-  // a string, where the quotes would be escaped) has its prompts in the response items alone.
-  const useResponseUserMessages = !/"type"\s*:\s*"user_message"/.test(text);
+  const useResponseUserMessages = !userMessages;
 
   const lane = ctx.lane;
   const skipped = ctx.skipped;
@@ -605,11 +623,35 @@ export function isCodexText(text: string, fileName = ''): boolean {
 }
 
 /** The Codex rollout format. */
+/**
+ * A Codex rollout read as it grows (and the child rollouts it spawned): each file's lines are
+ * parsed once, as they are appended (src/trace/jsonl-feed.ts); each update runs the import over
+ * the records kept, which gives what {@link readCodex} gives on the files now.
+ */
+export class GrowingCodex implements GrowingImport {
+  private readonly records: GrowingRecords;
+
+  /** @param fileName the rollout; @param files where it and its children are read as they grow. */
+  constructor(
+    private readonly fileName: string,
+    private readonly files: GrowingFiles,
+  ) {
+    this.records = new GrowingRecords(files, USER_MESSAGE);
+  }
+
+  update(): LoadedTrace | undefined {
+    const main = this.records.records(this.fileName);
+    if (!main) return undefined;
+    return readCodexRecords(main, this.fileName, this.files, (path) => this.records.records(path, path));
+  }
+}
+
 export const codexFormat: TraceFormat = {
   id: 'codex',
   label: 'Codex rollout JSONL',
   detect: (text, fileName) => isCodexText(text, fileName),
   read: (text, fileName, files) => readCodex(text, fileName, files),
+  grow: (fileName, files) => new GrowingCodex(fileName, files),
 };
 
 registerFormat(codexFormat, true);

@@ -8,7 +8,7 @@
  * Pure: imports nothing from `vscode`.
  */
 import { AGENT_TOOLS, type AgentCall, contentText, type Json, type LaneState, MAIN_LANE, type MessageUsage, RECORD_TYPES, type SourceFile, usageTokens } from './model';
-import { baseName, setContent, dirName, isObject, joinPath, num, parseTimestamp, readJsonlRecords, recordOrigin, secondsSince, str, TraceAssembler, type JsonlRecord } from '../jsonl-records';
+import { baseName, setContent, dirName, isObject, joinPath, num, parseTimestamp, readJsonlRecords, recordOrigin, secondsSince, str, TraceAssembler, type JsonlRecord, type JsonlRecords } from '../jsonl-records';
 import type { FileAccess } from '../../formats';
 import type { LoadedTrace, Origin, Problem } from '../../model';
 import type { StopReason, TraceEvent } from '../../schema';
@@ -83,13 +83,23 @@ export class ClaudeImport {
   compactions = 0;
   readonly costs = { tokens: 0, input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
 
+  /**
+   * @param main the records of the session file (and the problems of its unusable lines).
+   * @param fileName its path; @param files lists the folders its sub-agent files are in.
+   * @param recordsOf the records of another file (a sub-agent's; `path` is put on its problems),
+   *   undefined when it cannot be read: by default its text from `files`, parsed whole; a growing
+   *   import gives the records it keeps (src/trace/jsonl-feed.ts).
+   */
   constructor(
-    text: string,
+    main: JsonlRecords,
     private readonly fileName: string,
     private readonly files?: FileAccess,
+    private readonly recordsOf: (path: string) => JsonlRecords | undefined = (path) => {
+      const text = files?.readText(path);
+      return text === undefined ? undefined : readJsonlRecords(text, path);
+    },
   ) {
     this.out = new TraceAssembler(this.problems);
-    const main = readJsonlRecords(text);
     this.problems.push(...main.problems);
     if (main.problems.some((p) => p.message.startsWith('last line is cut off'))) this.cutOff.add('');
     this.main = { records: main.records };
@@ -143,9 +153,8 @@ export class ClaudeImport {
   }
 
   addSubFile(path: string): void {
-    const text = this.files?.readText(path);
-    if (text === undefined) return;
-    const parsed = readJsonlRecords(text, path);
+    const parsed = this.recordsOf(path);
+    if (parsed === undefined) return;
     this.problems.push(...parsed.problems);
     if (parsed.problems.some((p) => p.message.startsWith('last line is cut off'))) this.cutOff.add(path);
     let agentId: string | undefined;
