@@ -2,12 +2,14 @@
  * Where a load's trace comes from: the text the host sent (a document with unsaved edits), or the
  * file on disk, read here. A file on disk is followed as it grows: {@link LiveFiles} reads it whole
  * once and then only what was appended, for the trace file and the files it pulls in (Claude Code
- * sub-agent transcripts). An otrace JSONL file larger than {@link STREAM_FROM_BYTES} is read in a
+ * sub-agent transcripts), and its format's growing import takes the appended lines into the state it
+ * kept (src/trace/growing-load.ts). An otrace JSONL file larger than {@link STREAM_FROM_BYTES} is read in a
  * stream of bytes instead (src/trace/load-file.ts), never held as one string, and read whole again
  * when it changes. Pure Node (`node:fs`), no `vscode`.
  */
 import * as fs from 'node:fs';
 import { detectFormat, otraceJsonl } from '../trace/formats';
+import { GrowingLoad } from '../trace/growing-load';
 import { LiveFiles } from '../trace/live-files';
 import { loadTraceFile } from '../trace/load-file';
 import { chooseMapping, loadWithMappings, type MappingSource } from '../trace/mapping-choice';
@@ -24,6 +26,8 @@ const HEAD_BYTES = 64 * 1024;
 export class SessionFiles {
   /** The trace file and the files it pulls in, followed as they grow (local files only). */
   private live = new LiveFiles();
+  /** The import that follows the trace file: appended lines go into the state it kept. */
+  readonly growing = new GrowingLoad();
   /** True after a load of a text the host sent: the file on disk may have been saved over since (read it whole). */
   private textSince = false;
   /** Bytes read by the {@link LiveFiles} replaced so far. */
@@ -54,6 +58,7 @@ export class SessionFiles {
       // An editor saved over the file since it was read: only a whole read is sure to match it.
       this.retiredBytes += this.live.bytesRead;
       this.live = new LiveFiles();
+      this.growing.drop();
       this.textSince = false;
     }
     const files = request.local ? this.live : undefined;
@@ -65,6 +70,7 @@ export class SessionFiles {
     const grew = () => this.unkept?.grew ?? false;
     if (request.text !== undefined) {
       this.textSince = true;
+      this.growing.drop();
       return { loaded: loadWithMappings(request.text, request.path, mappings, files), grew: grew() };
     }
     if (!files) throw new Error(`cannot read ${request.path}: it is not on the local disk`);
@@ -73,6 +79,7 @@ export class SessionFiles {
       const before = this.streamed;
       const same = before && before.size === stat.size && before.ino === stat.ino && before.mtimeMs === stat.mtimeMs;
       if (same && !this.unkept && hasSnapshot) return 'unchanged';
+      this.growing.drop();
       const loaded = loadTraceFile(request.path, files);
       this.streamed = { size: stat.size, ino: stat.ino, mtimeMs: stat.mtimeMs };
       this.streamedBytes += loaded.bytes;
@@ -83,7 +90,7 @@ export class SessionFiles {
     if (change === 'missing') throw new Error(`cannot read ${request.path}`);
     note(change);
     if (!this.unkept && hasSnapshot) return 'unchanged';
-    return { loaded: loadWithMappings(files.readText(request.path)!, request.path, mappings, files), grew: grew() };
+    return { loaded: this.growing.load(request.path, files, mappings), grew: grew() };
   }
 
   /** The snapshot of the last read was kept: changes read until now are in it. */
