@@ -116,7 +116,9 @@ function shift(r: JsonlRecord, base: number): JsonlRecord {
  * the new lines. A file read whole again is parsed again, alone.
  */
 export class GrowingRecords {
-  private readonly read = new Map<string, { feed: JsonlFeed; records: JsonlRecord[]; problems: Problem[]; marked: boolean }>();
+  private readonly read = new Map<string, { feed: JsonlFeed; records: JsonlRecord[]; problems: Problem[]; marked: boolean; generation: number }>();
+  /** Counts the files started over, so each start has its own generation. */
+  private generations = 0;
 
   /** @param mark a pattern the importer asks about ({@link JsonlParts.marked}): tested on each new part of the text. */
   constructor(
@@ -137,7 +139,7 @@ export class GrowingRecords {
     let kept = this.read.get(path);
     let got = kept?.feed.next(text);
     if (!kept || got === 'reset') {
-      kept = { feed: new JsonlFeed(file), records: [], problems: [], marked: false };
+      kept = { feed: new JsonlFeed(file), records: [], problems: [], marked: false, generation: ++this.generations };
       this.read.set(path, kept);
       got = kept.feed.next(text) as FeedRead;
     }
@@ -148,11 +150,16 @@ export class GrowingRecords {
     const records = tail.records.length ? kept.records.concat(tail.records) : kept.records.slice();
     const problems = tail.problems.length ? kept.problems.concat(tail.problems) : kept.problems.slice();
     const marked = kept.marked || (!!this.mark && tail.text !== '' && this.mark.test(tail.text));
-    return { records, problems, lineCount: kept.feed.lines + 1, marked };
+    return { records, problems, lineCount: kept.feed.lines + 1, marked, complete: kept.records.length, generation: kept.generation };
   }
 }
 
-/** {@link JsonlRecords} and whether the text matched the reader's mark (see {@link GrowingRecords}). */
+/** {@link JsonlRecords} and what a growing read adds (see {@link GrowingRecords}). */
 export interface JsonlParts extends JsonlRecords {
+  /** Whether the text matched the reader's mark. */
   marked?: boolean;
+  /** How many of the records are of complete lines (the rest: the pending last line). */
+  complete?: number;
+  /** Changes when the file was started over (read whole again): the records are not the ones before. */
+  generation?: number;
 }

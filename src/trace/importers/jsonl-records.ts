@@ -115,6 +115,27 @@ export class TraceAssembler {
 
   constructor(readonly problems: Problem[]) {}
 
+  /**
+   * A copy to go on with while this one is kept (a growing import finishes a copy): the events
+   * copied with their arrays (readers set an event's fields and add to its lists, never change
+   * an object inside it), the lists and maps copied, origins shared (nothing changes them).
+   * @param problems the copy's problem list.
+   */
+  fork(problems: Problem[]): TraceAssembler {
+    const f = new TraceAssembler(problems);
+    const copies = new Map<TraceEvent, TraceEvent>();
+    for (let i = 0; i < this.events.length; i++) {
+      const e = copyEvent(this.events[i]);
+      copies.set(this.events[i], e);
+      f.events.push(e);
+      f.origins.push(this.origins[i]);
+    }
+    for (const edge of this.edges) f.edges.push({ ...edge });
+    for (const [id, e] of this.byId) f.byId.set(id, copies.get(e) ?? copyEvent(e));
+    for (const [id, o] of this.originById) f.originById.set(id, o);
+    return f;
+  }
+
   /** Adds an event; returns the id it got (its own, or a suffixed one when the id was taken). */
   add(event: TraceEvent, origin: Origin): string {
     let id = event.id;
@@ -201,6 +222,13 @@ export class TraceAssembler {
       problems: this.problems,
     };
   }
+}
+
+/** A copy of an event: its fields, and a copy of each array field (`causes`, `response_events`). */
+function copyEvent(e: TraceEvent): TraceEvent {
+  const out = { ...e } as Record<string, unknown>;
+  for (const k in out) if (Array.isArray(out[k])) out[k] = (out[k] as unknown[]).slice();
+  return out as unknown as TraceEvent;
 }
 
 /** A problem list that stamps each pushed problem with the file of the record last located. */

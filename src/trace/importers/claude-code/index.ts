@@ -53,11 +53,11 @@
  *   response's model call (its first event); `trace.costs` sums them all.
  * Time `t`: seconds since the earliest record timestamp of the session and its sub-agent files.
  */
-import { firstJsonLines, registerFormat, type FileAccess, type GrowingImport, type TraceFormat } from '../../formats';
-import { GrowingRecords, type GrowingFiles } from '../../jsonl-feed';
+import { firstJsonLines, registerFormat, type FileAccess, type TraceFormat } from '../../formats';
 import type { LoadedTrace } from '../../model';
 import { isObject, readJsonlRecords } from '../jsonl-records';
 import { RECORD_TYPES } from './model';
+import { GrowingClaudeCode } from './growing';
 import { ClaudeImport } from './session';
 
 export { localCommand, MAIN_LANE, mapStopReason, usageTokens } from './model';
@@ -72,29 +72,6 @@ export { localCommand, MAIN_LANE, mapStopReason, usageTokens } from './model';
  */
 export function readClaudeCode(text: string, fileName: string, files?: FileAccess): LoadedTrace {
   return new ClaudeImport(readJsonlRecords(text), fileName, files).run();
-}
-
-/**
- * A Claude Code session read as its files grow: each file's lines are parsed once, as they are
- * appended (src/trace/jsonl-feed.ts), and sub-agent files that appear are read; each update runs
- * the import over the records kept, which gives what {@link readClaudeCode} gives on the files now.
- */
-export class GrowingClaudeCode implements GrowingImport {
-  private readonly records: GrowingRecords;
-
-  /** @param fileName the session file; @param files where it and its sub-agent files are read as they grow. */
-  constructor(
-    private readonly fileName: string,
-    private readonly files: GrowingFiles,
-  ) {
-    this.records = new GrowingRecords(files);
-  }
-
-  update(): LoadedTrace | undefined {
-    const main = this.records.records(this.fileName);
-    if (!main) return undefined;
-    return new ClaudeImport(main, this.fileName, this.files, (path) => this.records.records(path, path)).run();
-  }
 }
 
 /** True when the first lines are Claude Code session records (by content; the file name is not used). */
