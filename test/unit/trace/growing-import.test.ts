@@ -14,6 +14,7 @@ import fc from 'fast-check';
 import { detectFormat, loadTrace, type GrowingImport } from '../../../src/trace/formats';
 import '../../../src/trace/importers';
 import type { GrowingFiles, GrowingText } from '../../../src/trace/jsonl-feed';
+import { GrowingClaudeCode } from '../../../src/trace/importers/claude-code/growing';
 import type { LoadedTrace } from '../../../src/trace/model';
 
 const FIXTURES = path.join(__dirname, '..', '..', 'fixtures');
@@ -75,6 +76,8 @@ interface Case {
   main: string;
   files: string[];
   runs: number;
+  /** Format id, when the case checks how its growing import went. */
+  format?: string;
   /** Lines put after the opened file's third line (unusable lines: their problems must keep their place). */
   inject?: string;
 }
@@ -82,7 +85,7 @@ interface Case {
 function caseOf(name: string, main: string, runs: number, subDir?: string): Case {
   const files = [main];
   if (subDir && fs.existsSync(subDir)) for (const n of fs.readdirSync(subDir).sort()) if (n.endsWith('.jsonl')) files.push(path.join(subDir, n));
-  return { name, main, files, runs };
+  return { name, main, files, runs, ...(name.startsWith('Claude Code') ? { format: 'claude-code' } : {}) };
 }
 
 const SESSION = 'fa812bfe-b295-4cca-9c2f-fdf01028cb46';
@@ -94,7 +97,7 @@ const CASES: Case[] = [
   caseOf('otrace JSONL long content', path.join(FIXTURES, 'large-content', 'long-result.otrace.jsonl'), 20),
   caseOf('Claude Code session with sub-agents', path.join(FIXTURES, 'claude-code', `${SESSION}.jsonl`), 25, path.join(FIXTURES, 'claude-code', SESSION, 'subagents')),
   { ...caseOf('Claude Code session with a bad line and a non-object line', path.join(FIXTURES, 'claude-code', `${SESSION}.jsonl`), 15, path.join(FIXTURES, 'claude-code', SESSION, 'subagents')), inject: '{"type": "user", oops\n[1, 2]\n' },
-  caseOf('Claude Code session (full) with sub-agents', path.join(FIXTURES, 'claude-code-session', `${SESSION}.jsonl`), 4, path.join(FIXTURES, 'claude-code-session', SESSION, 'subagents')),
+  caseOf('Claude Code session (full) with sub-agents', path.join(FIXTURES, 'claude-code-session', `${SESSION}.jsonl`), 8, path.join(FIXTURES, 'claude-code-session', SESSION, 'subagents')),
   ...['04-duplicate-message-id-snapshots', '10-compact-boundary-detached', '13-dangling-tool-use-at-eof', '14-interrupt-marker-variants', '20-cc-synthetic-api-error-rows', '24-cc-ansi-escapes-in-tool-output'].map((n) =>
     caseOf(`Claude Code case ${n}`, path.join(FIXTURES, 'cases', `${n}.jsonl`), 20),
   ),
@@ -134,6 +137,9 @@ function comparable(t: LoadedTrace): unknown {
   return JSON.parse(JSON.stringify(t));
 }
 
+/** Updates that went on from the state a Claude Code import kept, and those that read the session again (per case). */
+const claudeCounts = { wentOn: 0, readAgain: 0 };
+
 /** Runs the steps; after each one the growing import (started again when it cannot go on) must equal the whole import. */
 function check(c: Case, full: Map<string, string>, plan: Step[]): void {
   const files = new RevealedFiles(full);
@@ -162,9 +168,13 @@ function check(c: Case, full: Map<string, string>, plan: Step[]): void {
     else files.reveal(p, cutPoint(full.get(p)!, files.shown.get(p)!, s));
     compare(`step ${k + 1} (${s.rewrite ? 'rewrite' : 'append'} ${path.basename(p)} to ${files.shown.get(p)})`);
   });
-  // Then everything, line end by line end for the opened file's last lines.
+  // Then the whole of every file.
   for (const p of c.files) files.reveal(p, full.get(p)!.length);
   compare('all of the files');
+  if (growing instanceof GrowingClaudeCode) {
+    claudeCounts.wentOn += growing.counts.wentOn;
+    claudeCounts.readAgain += growing.counts.readAgain;
+  }
 }
 
 describe('growing import equals the whole import', () => {
@@ -178,10 +188,14 @@ describe('growing import equals the whole import', () => {
         full.set(c.main, main.slice(0, at) + c.inject + main.slice(at));
       }
       assert.ok(detectFormat(full.get(c.main)!, c.main)?.grow, `${c.name}: the format grows`);
+      claudeCounts.wentOn = claudeCounts.readAgain = 0;
       fc.assert(
         fc.property(steps, (plan) => check(c, full, plan)),
         { numRuns: c.runs, seed: 14 },
       );
+      // The Claude Code import must go on from its state often (each run's first read, a new
+      // sub-agent file and a rewrite read the session again), or the state would go untested.
+      if (c.format === 'claude-code') assert.ok(claudeCounts.wentOn >= c.runs / 2, `${c.name}: ${claudeCounts.wentOn} updates went on from the state kept, ${claudeCounts.readAgain} read the session again`);
     });
   }
 });
