@@ -117,10 +117,12 @@ const CASES: Case[] = [
  * line, or just before a line break, so the last line parses but its break is still to come), or
  * rewrite its start.
  */
-type Step = { file: number; at: number; cut: 'line' | 'inLine' | 'beforeBreak'; rewrite: boolean };
+type Step = { file: number; at: number; cut: 'line' | 'inLine' | 'beforeBreak'; rewrite: boolean; /** Show the file up to here instead (the line-by-line walk). */ to?: number };
 
-const step = fc.record({ file: fc.nat(), at: fc.double({ min: 0, max: 1, noNaN: true }), cut: fc.constantFrom<Step['cut']>('line', 'inLine', 'beforeBreak'), rewrite: fc.constant(false) });
-const steps = fc.array(fc.oneof({ weight: 12, arbitrary: step }, { weight: 1, arbitrary: step.map((s) => ({ ...s, rewrite: true })) }), { minLength: 1, maxLength: 8 });
+// Mostly small steps (the next line, a few lines: what a running agent writes), some big ones.
+const at = fc.oneof({ weight: 2, arbitrary: fc.constant(0) }, { weight: 2, arbitrary: fc.double({ min: 0, max: 0.03, noNaN: true }) }, { weight: 1, arbitrary: fc.double({ min: 0, max: 1, noNaN: true }) });
+const step = fc.record({ file: fc.nat(), at, cut: fc.constantFrom<Step['cut']>('line', 'inLine', 'beforeBreak'), rewrite: fc.constant(false) });
+const steps = fc.array(fc.oneof({ weight: 15, arbitrary: step }, { weight: 1, arbitrary: step.map((s) => ({ ...s, rewrite: true })) }), { minLength: 1, maxLength: 12 });
 
 /** Where a step shows `p` up to: a line end, or a point inside the line after it. */
 function cutPoint(text: string, from: number, s: Step): number {
@@ -165,6 +167,7 @@ function check(c: Case, full: Map<string, string>, plan: Step[]): void {
   plan.forEach((s, k) => {
     const p = c.files[s.file % c.files.length];
     if (s.rewrite) files.rewrite(p);
+    else if (s.to !== undefined) files.reveal(p, s.to);
     else files.reveal(p, cutPoint(full.get(p)!, files.shown.get(p)!, s));
     compare(`step ${k + 1} (${s.rewrite ? 'rewrite' : 'append'} ${path.basename(p)} to ${files.shown.get(p)})`);
   });
@@ -177,16 +180,49 @@ function check(c: Case, full: Map<string, string>, plan: Step[]): void {
   }
 }
 
+/** The files of a case as they end (with the injected lines). */
+function fullTexts(c: Case): Map<string, string> {
+  const full = new Map(c.files.map((p) => [p, fs.readFileSync(p, 'utf8').replace(/^\uFEFF/, '')]));
+  if (c.inject) {
+    const main = full.get(c.main)!;
+    let at = 0;
+    for (let k = 0; k < 3; k++) at = main.indexOf('\n', at) + 1;
+    full.set(c.main, main.slice(0, at) + c.inject + main.slice(at));
+  }
+  return full;
+}
+
+/** Most steps of the line-by-line walk through an opened file (longer files are walked a few lines a step). */
+const WALK_STEPS = 240;
+
+describe('growing import equals the whole import, line by line', () => {
+  // Each line of the opened file in turn: first up to just before its line break (it parses, its
+  // break is still to come), then inside it (cut off), then whole; the other files appear halfway.
+  for (const c of CASES) {
+    it(c.name, () => {
+      const full = fullTexts(c);
+      const text = full.get(c.main)!;
+      const ends: number[] = [];
+      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) ends.push(i);
+      const stride = Math.max(1, Math.ceil(ends.length / WALK_STEPS));
+      const plan: Step[] = [];
+      const to = (file: number, at: number): Step => ({ file, at: 0, cut: 'line', rewrite: false, to: at });
+      ends.forEach((end, k) => {
+        if (k % stride !== 0) return;
+        const start = k === 0 ? 0 : ends[k - 1] + 1;
+        if (k % 3 === 1) plan.push(to(0, start + Math.floor((end - start) / 2)));
+        plan.push(to(0, end), to(0, end + 1));
+        if (k === Math.floor(ends.length / 2)) c.files.forEach((p, i) => i > 0 && plan.push(to(i, full.get(p)!.length)));
+      });
+      check(c, full, plan);
+    });
+  }
+});
+
 describe('growing import equals the whole import', () => {
   for (const c of CASES) {
     it(c.name, () => {
-      const full = new Map(c.files.map((p) => [p, fs.readFileSync(p, 'utf8').replace(/^\uFEFF/, '')]));
-      if (c.inject) {
-        const main = full.get(c.main)!;
-        let at = 0;
-        for (let k = 0; k < 3; k++) at = main.indexOf('\n', at) + 1;
-        full.set(c.main, main.slice(0, at) + c.inject + main.slice(at));
-      }
+      const full = fullTexts(c);
       assert.ok(detectFormat(full.get(c.main)!, c.main)?.grow, `${c.name}: the format grows`);
       claudeCounts.wentOn = claudeCounts.readAgain = 0;
       fc.assert(
