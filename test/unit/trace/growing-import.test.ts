@@ -78,6 +78,8 @@ interface Case {
   runs: number;
   /** Format id, when the case checks how its growing import went. */
   format?: string;
+  /** The opened file's text, for a case written here (its path is then never read). */
+  text?: string;
   /** Lines put after the opened file's third line (unusable lines: their problems must keep their place). */
   inject?: string;
 }
@@ -111,6 +113,57 @@ const CASES: Case[] = [
     runs: 30,
   },
 ];
+
+/** A Codex rollout written here: `records` as lines, each `[type, payload]`, a second apart. */
+function rollout(records: [string, Record<string, unknown>][]): string {
+  return records.map(([type, payload], k) => `${JSON.stringify({ timestamp: new Date(Date.UTC(2026, 0, 1, 10, 0, k)).toISOString(), type, payload })}\n`).join('');
+}
+
+const call = (id: string): [string, Record<string, unknown>] => ['response_item', { type: 'function_call', name: 'exec_command', arguments: '{"cmd":"ls"}', call_id: id }];
+const output = (id: string, text: string): [string, Record<string, unknown>] => ['response_item', { type: 'function_call_output', call_id: id, output: text }];
+const userItem = (text: string): [string, Record<string, unknown>] => ['response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text }] }];
+const SYNTHETIC = path.join(FIXTURES, 'written-here');
+CASES.push(
+  {
+    // The approval of a call declined in a record after its output (the output then reads as refused).
+    name: 'Codex rollout: a call declined after its output',
+    main: path.join(SYNTHETIC, 'rollout-2026-01-01T10-00-00-late-decline.jsonl'),
+    files: [path.join(SYNTHETIC, 'rollout-2026-01-01T10-00-00-late-decline.jsonl')],
+    runs: 30,
+    format: 'codex',
+    text: rollout([
+      ['session_meta', { id: 'late-decline', cwd: '/w' }],
+      ['event_msg', { type: 'task_started', turn_id: 't1' }],
+      ['event_msg', { type: 'user_message', message: 'list the files' }],
+      call('call_1'),
+      output('call_1', 'a.txt b.txt'),
+      ['event_msg', { type: 'token_count', info: null }],
+      ['event_msg', { type: 'exec_command_end', call_id: 'call_1', status: 'declined' }],
+      ['response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'done' }] }],
+      ['event_msg', { type: 'task_complete', turn_id: 't1', last_agent_message: 'done' }],
+    ]),
+  },
+  {
+    // A user-role item first read as injected context, then a prompt repeating it (the item is that prompt).
+    name: 'Codex rollout: a prompt repeating an earlier user item',
+    main: path.join(SYNTHETIC, 'rollout-2026-01-01T10-00-00-late-prompt.jsonl'),
+    files: [path.join(SYNTHETIC, 'rollout-2026-01-01T10-00-00-late-prompt.jsonl')],
+    runs: 30,
+    format: 'codex',
+    text: rollout([
+      ['session_meta', { id: 'late-prompt', cwd: '/w' }],
+      ['event_msg', { type: 'task_started', turn_id: 't1' }],
+      ['event_msg', { type: 'user_message', message: 'look at the build' }],
+      userItem('fix the build'),
+      ['event_msg', { type: 'token_count', info: null }],
+      ['event_msg', { type: 'user_message', message: 'fix the build' }],
+      call('call_1'),
+      output('call_1', 'ok'),
+      ['response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'fixed' }] }],
+      ['event_msg', { type: 'task_complete', turn_id: 't1', last_agent_message: 'fixed' }],
+    ]),
+  },
+);
 
 /**
  * One step: show more of a file (`at` is where in the rest, 0..1; `cut`: at a line end, inside a
@@ -182,7 +235,7 @@ function check(c: Case, full: Map<string, string>, plan: Step[]): void {
 
 /** The files of a case as they end (with the injected lines). */
 function fullTexts(c: Case): Map<string, string> {
-  const full = new Map(c.files.map((p) => [p, fs.readFileSync(p, 'utf8').replace(/^\uFEFF/, '')]));
+  const full = new Map(c.files.map((p) => [p, c.text !== undefined && p === c.main ? c.text : fs.readFileSync(p, 'utf8').replace(/^\uFEFF/, '')]));
   if (c.inject) {
     const main = full.get(c.main)!;
     let at = 0;
