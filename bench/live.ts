@@ -4,10 +4,11 @@
  * re-import of the file's text (what a session did on each append before), and the analysis that
  * follows each change (run whole on the new trace; measured, not changed here).
  *
- * Traces: a generated otrace JSONL trace of 100k events (bench/_generate.ts), and a large Claude
- * Code session (the real session of the corpus, or of the fixtures when the corpus is absent,
- * replicated to ~20 MB as bench/import-agents.ts does, with its sub-agent files). Both are written
- * to a temporary folder and appended to on disk; LiveFiles reads the appended bytes.
+ * Traces: a generated otrace JSONL trace of 100k events (bench/_generate.ts), a large Claude Code
+ * session (the real session of the corpus, or of the fixtures when the corpus is absent,
+ * replicated to ~20 MB as bench/import-agents.ts does, with its sub-agent files) and a Codex
+ * rollout replicated to ~10 MB. Each is written to a temporary folder and appended to on disk;
+ * LiveFiles reads the appended bytes.
  *
  * Each figure is the median over {@link ROUNDS} appends of 100 lines. A table on stdout and the
  * figures in bench/results.json (`live`).
@@ -133,10 +134,27 @@ function claudeRow(dir: string, bytes: number): LiveRow {
   return follow(`Claude Code session (${src.label}, ${copies - 1} copies + sub-agents)`, main, (k) => fs.appendFileSync(main, `${lines.slice(k * LINES, (k + 1) * LINES).join('\n')}\n`));
 }
 
+/** The long real rollout (corpus, else fixtures), replicated to about `bytes`, each copy's call ids its own. */
+function codexRow(dir: string, bytes: number): LiveRow {
+  const name = 'rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl';
+  const corpus = path.join(process.env.OTRACE_CORPUS ?? path.join(__dirname, '..', '..', 'shared', 'corpus'), 'codex', 'raw', 'sessions', name);
+  const src = fs.existsSync(corpus) ? { file: corpus, label: 'corpus' } : { file: path.join(__dirname, '..', 'test', 'fixtures', 'codex', name), label: 'fixtures' };
+  const text = fs.readFileSync(src.file, 'utf8');
+  const body = text.endsWith('\n') ? text : `${text}\n`;
+  const copies = Math.max(2, Math.round(bytes / Buffer.byteLength(body)));
+  const parts: string[] = [];
+  for (let k = 0; k < copies; k++) parts.push(k === 0 ? body : body.replace(/\bcall_[A-Za-z0-9]+/g, (m) => `${m}c${k}`));
+  // The last copy's lines after its first (a session_meta) are what gets appended.
+  const lines = parts.pop()!.split('\n').filter((l) => l.trim() !== '').slice(1);
+  const main = path.join(dir, name);
+  fs.writeFileSync(main, parts.join(''));
+  return follow(`Codex rollout (${src.label}, ${copies - 1} copies)`, main, (k) => fs.appendFileSync(main, `${lines.slice(k * LINES, (k + 1) * LINES).join('\n')}\n`));
+}
+
 export async function bench(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-bench-live-'));
   try {
-    const rows = [otraceRow(dir, 100_000), claudeRow(fs.mkdtempSync(path.join(dir, 'cc-')), 20e6)];
+    const rows = [otraceRow(dir, 100_000), claudeRow(fs.mkdtempSync(path.join(dir, 'cc-')), 20e6), codexRow(fs.mkdtempSync(path.join(dir, 'codex-')), 10e6)];
     const lines = [
       `| trace | events | file MB | first load ms | ${LINES} lines appended: growing import ms | whole re-import ms | speed-up | analysis after the append ms |`,
       '|---|---|---|---|---|---|---|---|',

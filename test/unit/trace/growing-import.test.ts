@@ -214,8 +214,12 @@ function check(c: Case, full: Map<string, string>, plan: Step[]): void {
       got = growing.update();
     }
     assert.ok(got, `${when}: a fresh growing import reads the files`);
-    assert.deepEqual(comparable(got), comparable(whole), `${when}: the growing import equals the whole import`);
+    const json = JSON.stringify(got);
+    assert.deepEqual(JSON.parse(json), comparable(whole), `${when}: the growing import equals the whole import`);
+    handed.push([got, json, when]);
   };
+  // Traces handed out must not change afterwards (the import goes on with its own copies).
+  const handed: [LoadedTrace, string, string][] = [];
   compare('first read');
   plan.forEach((s, k) => {
     const p = c.files[s.file % c.files.length];
@@ -227,6 +231,7 @@ function check(c: Case, full: Map<string, string>, plan: Step[]): void {
   // Then the whole of every file.
   for (const p of c.files) files.reveal(p, full.get(p)!.length);
   compare('all of the files');
+  for (const [t, json, when] of handed) assert.equal(JSON.stringify(t), json, `the trace handed out at ${when} has not changed since`);
   if (growing instanceof GrowingClaudeCode) {
     claudeCounts.wentOn += growing.counts.wentOn;
     claudeCounts.readAgain += growing.counts.readAgain;
