@@ -8,7 +8,8 @@
  * session (the real session of the corpus, or of the fixtures when the corpus is absent,
  * replicated to ~20 MB as bench/import-agents.ts does, with its sub-agent files) and a Codex
  * rollout replicated to ~10 MB. Each is written to a temporary folder and appended to on disk;
- * LiveFiles reads the appended bytes.
+ * LiveFiles reads the appended bytes. And a generated trace of 300k events (~68 MB), over the size
+ * from which a session streams a file's bytes instead of holding its text, followed from its bytes.
  *
  * Each figure is the median over {@link ROUNDS} appends of 100 lines. A table on stdout and the
  * figures in bench/results.json (`live`).
@@ -17,10 +18,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { analyzeTrace } from '../src/analysis';
+import { SessionFiles, STREAM_FROM_BYTES } from '../src/session/session-input';
+import type { LoadRequest } from '../src/session/worker-protocol';
 import { loadTrace } from '../src/trace/formats';
 import { GrowingLoad } from '../src/trace/growing-load';
 import '../src/trace/importers';
 import { LiveFiles } from '../src/trace/live-files';
+import { loadTraceFile } from '../src/trace/load-file';
 import type { MappingSource } from '../src/trace/mapping-choice';
 import type { LoadedTrace } from '../src/trace/model';
 import { generateRecords } from './_generate';
@@ -151,10 +155,60 @@ function codexRow(dir: string, bytes: number): LiveRow {
   return follow(`Codex rollout (${src.label}, ${copies - 1} copies)`, main, (k) => fs.appendFileSync(main, `${lines.slice(k * LINES, (k + 1) * LINES).join('\n')}\n`));
 }
 
+/**
+ * A generated otrace JSONL trace of `n` events above the streaming size (64 MB), followed through
+ * the worker's SessionFiles (read from its bytes, src/trace/growing-file.ts) beside a whole
+ * streamed read (`loadTraceFile`, what a session did on each change before).
+ */
+function streamedRow(dir: string, n: number): LiveRow {
+  const file = path.join(dir, `live-${n}.otrace.jsonl`);
+  const { head, more } = otraceLines(n, ROUNDS * LINES);
+  const out = fs.openSync(file, 'w');
+  for (let k = 0; k < head.length; k += 10_000) fs.writeSync(out, `${head.slice(k, k + 10_000).join('\n')}\n`);
+  fs.closeSync(out);
+  if (fs.statSync(file).size < STREAM_FROM_BYTES) throw new Error(`${file} is under the streaming size`);
+  const files = new SessionFiles();
+  const request: LoadRequest = { key: 'live', version: -1, path: file, local: true, changed: [file] };
+  const load = () => {
+    const r = files.read(request, NO_MAPPINGS, false);
+    if (r === 'unchanged') throw new Error('unchanged');
+    files.kept();
+    return r.loaded;
+  };
+  let t0 = process.hrtime.bigint();
+  let loaded = load();
+  const first = ms(t0);
+  const grow: number[] = [];
+  const whole: number[] = [];
+  const analysis: number[] = [];
+  for (let k = 0; k < ROUNDS; k++) {
+    fs.appendFileSync(file, `${more.slice(k * LINES, (k + 1) * LINES).join('\n')}\n`);
+    const bytesBefore = files.bytesRead;
+    t0 = process.hrtime.bigint();
+    loaded = load();
+    grow.push(ms(t0));
+    if (files.bytesRead - bytesBefore > 2 * fs.statSync(file).size / (n / LINES)) throw new Error(`append ${k + 1}: ${files.bytesRead - bytesBefore} bytes read: not followed`);
+    if (k < 3) {
+      t0 = process.hrtime.bigint();
+      const again = loadTraceFile(file);
+      whole.push(ms(t0));
+      if (again.trace.events.length !== loaded.trace.events.length || again.problems.length !== loaded.problems.length) throw new Error(`streamed: the growing read differs from the whole read after append ${k + 1}`);
+    }
+    if (k < ANALYSIS_ROUNDS) {
+      t0 = process.hrtime.bigint();
+      analyzeTrace(loaded);
+      analysis.push(ms(t0));
+    }
+  }
+  const g = median(grow);
+  const w = median(whole);
+  return { trace: `otrace JSONL ${fmt(n / 1000, 0)}k events, streamed (over 64 MB)`, events: loaded.trace.events.length, file_mb: Math.round((fs.statSync(file).size / 1e6) * 10) / 10, first_load_ms: Math.round(first), append_growing_ms: Math.round(g * 10) / 10, append_whole_ms: Math.round(w), speedup: Math.round(w / g), analysis_ms: Math.round(median(analysis)) };
+}
+
 export async function bench(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-bench-live-'));
   try {
-    const rows = [otraceRow(dir, 100_000), claudeRow(fs.mkdtempSync(path.join(dir, 'cc-')), 20e6), codexRow(fs.mkdtempSync(path.join(dir, 'codex-')), 10e6)];
+    const rows = [otraceRow(dir, 100_000), streamedRow(dir, 300_000), claudeRow(fs.mkdtempSync(path.join(dir, 'cc-')), 20e6), codexRow(fs.mkdtempSync(path.join(dir, 'codex-')), 10e6)];
     const lines = [
       `| trace | events | file MB | first load ms | ${LINES} lines appended: growing import ms | whole re-import ms | speed-up | analysis after the append ms |`,
       '|---|---|---|---|---|---|---|---|',

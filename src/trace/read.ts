@@ -128,7 +128,7 @@ export function readTraceJsonlBytes(read: ReadBytes, readLine: (offset: number, 
 }
 
 /** The otrace JSONL semantics of each record: an edge line, trace fields, or an event. */
-class JsonlTraceReader {
+export class JsonlTraceReader {
   private readonly builder: TraceBuilder;
   private seenRecord = false;
   /** Line -> start of the line for `lineText` (text readers only: a byte reader's origins carry their offsets). */
