@@ -104,7 +104,7 @@ export class GrowingClaudeCode implements GrowingImport {
     for (const [id, a] of probe.agentOfCall) im.agentOfCall.set(id, a);
     im.subFiles.length = 0;
     im.subFiles.push(...probe.subFiles);
-    im.main.records = probe.main.records;
+    Object.assign(im.main, { records: probe.main.records, complete: probe.main.complete, generation: probe.main.generation });
     st.linked = linksOf(probe);
   }
 }
