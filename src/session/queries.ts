@@ -9,7 +9,7 @@ import { canonicalType } from '../trace/event-types';
 import type { Position } from '../trace/model';
 import { formatCredit } from './marks';
 import { PREVIEW_CHARS, type EventInfo, type EventPlace, type LensItem, type OutlineLane, type PromptAt, type PromptUser } from './query-types';
-import { compare, eventAt, type TraceSnapshot } from './snapshot';
+import { compare, eventAt, findingsOfEvent, type TraceSnapshot } from './snapshot';
 import { sourcePromptOf } from './source-prompt';
 
 export * from './query-types';
@@ -45,7 +45,7 @@ export function eventInfo(s: TraceSnapshot, index: number): EventInfo | undefine
     const value = credit.signed ? `credit ${formatCredit(v, true)}` : `influence ${Math.abs(v).toFixed(2)} (unsigned: the trace has no outcome signal)`;
     creditInfo = { text: value, basis: typeof e.credit === 'number' ? 'the value the trace gives' : credit.method };
   }
-  const findings = (s.findingsOf.get(index) ?? []).map((k) => {
+  const findings = findingsOfEvent(s, index).map((k) => {
     const f = s.findings[k];
     const label = f.kind === 'loop' ? `loop ×${f.loop?.repetitions ?? '?'} (event ${f.events.indexOf(index) + 1} of ${f.events.length})` : f.kind === 'best_stop' ? 'best stop' : f.kind === 'blame' ? 'decisive error' : `stop, ${f.mode === 'ok' ? 'sound' : f.mode?.replace('_', ' ')}`;
     return { index: k, label, message: f.message };

@@ -22,8 +22,14 @@ export interface TraceSnapshot {
   findings: Finding[];
   /** Per file (`''` = the trace file, else the origin's `file`): event indices sorted by the start of their range. */
   byFile: Map<string, number[]>;
-  /** Event index -> indices into `findings` that concern it. */
-  findingsOf: Map<number, number[]>;
+  /** The findings that concern each event, in columns (read with {@link findingsOfEvent}). */
+  findingsOf: FindingsOf;
+}
+
+/** Per event index i, the indices into `findings` that concern it: `list[start[i] .. start[i + 1])`, ascending. */
+export interface FindingsOf {
+  start: Int32Array;
+  list: Int32Array;
 }
 
 /** Builds a snapshot from a loaded trace: runs the analysis and the per-file event lookups. Never throws. */
@@ -36,11 +42,30 @@ export function makeSnapshot(key: string, version: number, path: string, loaded:
     analysisError = (err as Error).message;
   }
   const findings = analysis?.findings ?? [];
-  const findingsOf = new Map<number, number[]>();
-  findings.forEach((f, k) => {
-    for (const i of new Set(f.events)) findingsOf.set(i, [...(findingsOf.get(i) ?? []), k]);
-  });
+  const findingsOf = findingsByEvent(findings, loaded.trace.events.length);
   return { key, version, path, loaded, analysis, analysisError, findings, byFile: eventsByFile(loaded.eventOrigins), findingsOf };
+}
+
+/** The findings of each of `n` events (see {@link FindingsOf}); 8 bytes per event and per (event, finding) pair, no object per event. */
+export function findingsByEvent(findings: readonly Finding[], n: number): FindingsOf {
+  const start = new Int32Array(n + 1);
+  /** Each finding's events, once each and in range. */
+  const eventsOf = findings.map((f) => [...new Set(f.events)].filter((i) => Number.isInteger(i) && i >= 0 && i < n));
+  for (const list of eventsOf) for (const i of list) start[i + 1]++;
+  for (let i = 0; i < n; i++) start[i + 1] += start[i];
+  const list = new Int32Array(start[n]);
+  const fill = start.slice(0, n);
+  eventsOf.forEach((events, k) => {
+    for (const i of events) list[fill[i]++] = k;
+  });
+  return { start, list };
+}
+
+/** Indices into `snapshot.findings` of the findings that concern event `index`, ascending. */
+export function findingsOfEvent(snapshot: TraceSnapshot, index: number): number[] {
+  const { start, list } = snapshot.findingsOf;
+  if (!Number.isInteger(index) || index < 0 || index + 1 >= start.length) return [];
+  return Array.from(list.subarray(start[index], start[index + 1]));
 }
 
 /** Event indices grouped by the file they came from, each group sorted by range start (then end). */

@@ -13,7 +13,7 @@ import { fastEdge, fastEvent } from './fast-check';
 import { forEachJsonlRecord, forEachJsonlRecordInBytes, type ReadBytes } from './jsonl';
 import { preview } from './preview';
 import { valueOf } from './json-positions';
-import { LineIndex, type LoadedTrace, type Origin, type Problem, type Range } from './model';
+import { LineIndex, LineOrigin, type LoadedTrace, type Origin, type Problem, type Range } from './model';
 import {
   EdgeSchema,
   EventSchema,
@@ -142,12 +142,11 @@ class JsonlTraceReader {
    * @param chars its length in UTF-16 code units, when `length` counts bytes (then `start` is kept as the origin's byte offset).
    */
   add(n: number, start: number, length: number, value: Record<string, unknown>, chars?: number): void {
-    const lineRange: Range = { start: { line: n, character: 0 }, end: { line: n, character: chars ?? length } };
     let origin: Origin;
     if (chars === undefined) {
-      origin = { range: lineRange, record: n };
+      origin = { range: { start: { line: n, character: 0 }, end: { line: n, character: length } }, record: n };
       this.starts.set(n, start);
-    } else origin = { range: lineRange, record: n, offset: start, bytes: length };
+    } else origin = new LineOrigin(n, chars, start, length); // one small object per record (a 1M-event trace keeps them all)
     const builder = this.builder;
     try {
       if ('edge' in value && !('type' in value)) {
@@ -159,7 +158,7 @@ class JsonlTraceReader {
       }
     } catch (err) {
       if (!(err instanceof RangeError)) throw err;
-      builder.problem({ severity: 'error', message: 'this line is nested too deeply to check; line skipped', range: lineRange });
+      builder.problem({ severity: 'error', message: 'this line is nested too deeply to check; line skipped', range: origin.range });
     }
     this.seenRecord = true;
   }
