@@ -21,6 +21,7 @@
  *   npm run bench -- host
  *   OTRACE_BENCH_SIZES=100k npm run bench -- host
  *   OTRACE_BENCH_DIR=/path  (default: the OS temp folder, otrace-bench/; the read bench's files)
+ *   OTRACE_BENCH_ENGINES=thread  (only the worker thread; default: thread,process)
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -113,7 +114,8 @@ export async function bench(): Promise<void> {
   for (const size of sizes) {
     const file = path.join(dir, `trace-${size}.otrace.jsonl`);
     writeTraceFile(file, SIZES[size]);
-    for (const mode of ['thread', 'process'] as const) {
+    const modes = (process.env.OTRACE_BENCH_ENGINES ?? 'thread,process').split(',').filter((m): m is EngineMode => m === 'thread' || m === 'process');
+    for (const mode of modes) {
       const row = await measure(script, size, file, mode);
       rows.push(row);
       process.stdout.write(`  ${size} (${mode}): load ${row.load_s} s + overview ${row.overview_s} s; host loop delay max ${row.loop_delay_max_ms} ms, p99 ${row.loop_delay_p99_ms} ms; host RSS +${row.rss_peak_above_idle_mb} MB peak, host heap +${row.host_heap_above_idle_mb} MB\n`);

@@ -17,6 +17,7 @@ import * as vm from 'node:vm';
 import { graphOverview, snapshotStamp } from '../src/session/graph-window';
 import { makeSnapshot, type TraceSnapshot } from '../src/session/snapshot';
 import { summarize, type SessionSummary } from '../src/session/summary';
+import { graphLayout } from '../src/panel/graph-model';
 import { LiveFiles } from '../src/trace/live-files';
 import { loadTraceFile } from '../src/trace/load-file';
 import type { LoadedTrace } from '../src/trace/model';
@@ -78,6 +79,7 @@ async function measure(file: string): Promise<void> {
   const loaded = phase('read (parse + check + origins)', () => loadTraceFile(file, new LiveFiles()));
   let snapshot: TraceSnapshot | undefined = phase('analysis (snapshot)', () => makeSnapshot('bench', -1, file, loaded));
   let summary: SessionSummary | undefined = phase('summary', () => summarize(snapshot!, snapshotStamp(snapshot!), loaded.bytes, false));
+  phase('graph layout alone (then dropped)', () => void graphLayout(loaded, Infinity, snapshot!.analysis));
   let overview: Uint8Array | undefined = phase('graph overview (index + JSON bytes)', () => new TextEncoder().encode(JSON.stringify(graphOverview(snapshot!, 'bench'))));
   const overviewBytes = overview.length;
   overview = undefined;

@@ -11,7 +11,9 @@ import type { TraceEdge } from '../trace/schema';
 import type { LoadedTrace } from '../trace/model';
 import { canonicalType, type TraceEvent } from '../trace/schema';
 import { describeCue, eventCues } from './cues';
-import { laneGroups, pairToolCalls, timeAxis, timeToAxis } from './layout';
+import { byTimeOrder, firstIndexOfIds, laneGroups, pairToolCalls, timeAxis, timeToAxis } from './layout';
+import { PairNumbering } from '../analysis/pair-table';
+import type { IdTable } from '../trace/id-table';
 
 const TEXT_LIMIT = 2000;
 
@@ -56,7 +58,7 @@ export interface LayoutEdges {
   source: Int32Array;
   target: Int32Array;
   /** Index into `types`. */
-  type: Uint8Array;
+  type: Uint16Array;
   types: string[];
   /** 1 for a derived link (`link<id>`), 0 for a trace edge (`edge<id>`). */
   derived: Uint8Array;
@@ -107,16 +109,17 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
   // One lane group per trace when the file holds several: lanes keyed by trace and agent.
   const { lanes, keyOf, traces } = laneGroups(events, edges);
   const laneIndex = new Map(lanes.map((l, i) => [l.key, i]));
-  const axis = timeAxis(events.map((e) => e.t));
-  const order = new Int32Array(n);
-  Int32Array.from({ length: n }, (_, i) => i)
-    .sort((a, b) => events[a].t - events[b].t || a - b)
-    .forEach((i, rank) => (order[i] = rank));
-  const lane = new Int32Array(n);
   const tx = new Float64Array(n);
+  for (let i = 0; i < n; i++) tx[i] = events[i].t;
+  const axis = timeAxis(tx);
+  const byTime = byTimeOrder(events);
+  const order = new Int32Array(n);
+  byTime.forEach((i, rank) => (order[i] = rank));
+  const firstIndex = firstIndexOfIds(events);
+  const lane = new Int32Array(n);
   const end = new Int32Array(n).fill(-1);
   const barOf = new Int32Array(n).fill(-1);
-  for (const [call, result] of pairToolCalls(events, edges)) {
+  for (const [call, result] of pairToolCalls(events, edges, { firstIndex, byTime })) {
     end[call] = result;
     barOf[result] = call;
   }
@@ -127,7 +130,7 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
   const lanesByAgent = eventsByLane(events, keyOf);
   const graphLanes: GraphLane[] = lanes.map((l) => ({ name: l.name, ...(l.parent ? { parent: l.parent } : {}), depth: l.depth, count: lanesByAgent.get(l.key)?.length ?? 0, ...(l.trace === undefined ? {} : { trace: l.trace }), ...(l.name === l.agent ? {} : { agent: l.agent }) }));
   const laneTraces = traces.length > 1 ? lanes.map((l) => l.trace) : undefined;
-  const layoutEdges = graphEdges(events, edges, { lane, barOf, laneIndex, keyOf, lanesByAgent });
+  const layoutEdges = graphEdges(events, edges, { lane, barOf, laneIndex, keyOf, lanesByAgent, firstIndex });
   return {
     format: loaded.format,
     totalEvents: loaded.trace.events.length,
@@ -159,6 +162,7 @@ interface EdgeContext {
   laneIndex: Map<string, number>;
   keyOf: (e: TraceEvent) => string;
   lanesByAgent: Map<string, number[]>;
+  firstIndex: IdTable;
 }
 
 /**
@@ -169,11 +173,18 @@ function graphEdges(events: readonly TraceEvent[], edges: readonly TraceEdge[], 
   const n = events.length;
   const lanes = ctx.laneIndex.size;
   const capacity = edges.length + n;
-  const out: LayoutEdges = { count: 0, source: new Int32Array(capacity), target: new Int32Array(capacity), type: new Uint8Array(capacity), types: [], derived: new Uint8Array(capacity), id: new Int32Array(capacity) };
+  const out: LayoutEdges = { count: 0, source: new Int32Array(capacity), target: new Int32Array(capacity), type: new Uint16Array(capacity), types: [], derived: new Uint8Array(capacity), id: new Int32Array(capacity) };
   const typeIndex = new Map<string, number>();
-  /** Drawn node pairs joined so far (a * n + b) and (event, target lane) pairs reached by a trace edge (i * lanes + lane). */
-  const joined = new Set<number>();
+  /** Drawn node pairs joined so far (numbered pairs: no string or number object per pair). */
+  const joined = new PairNumbering(edges.length);
+  /** (event, target lane) pairs reached by a trace edge, as event * lanes + lane. */
   const reached = new Set<number>();
+  /** Adds a pair; @returns false when it was there already. */
+  const added = (set: PairNumbering, a: number, b: number) => {
+    const size = set.size;
+    set.number(a, b);
+    return set.size > size;
+  };
   const drawn = (i: number) => (ctx.barOf[i] >= 0 ? ctx.barOf[i] : i);
   const push = (a: number, b: number, type: string, derived: boolean, id: number) => {
     let t = typeIndex.get(type);
@@ -189,16 +200,14 @@ function graphEdges(events: readonly TraceEvent[], edges: readonly TraceEdge[], 
     out.id[k] = id;
   };
   // Edges name event ids; a repeated id stands for its first event (of the first trace holding it).
-  const byId = new Map<string, number>();
-  for (let i = 0; i < n; i++) if (!byId.has(events[i].id)) byId.set(events[i].id, i);
+  const byId = ctx.firstIndex;
   edges.forEach((edge, i) => {
     const src = byId.get(edge.src);
     const dst = byId.get(edge.dst);
     if (src === undefined || dst === undefined) return;
     reached.add(src * lanes + ctx.lane[dst]);
     const [a, b] = [drawn(src), drawn(dst)];
-    if (a === b || joined.has(a * n + b)) return;
-    joined.add(a * n + b);
+    if (a === b || !added(joined, a, b)) return;
     push(a, b, edge.type, false, i);
   });
   events.forEach((e, i) => {
@@ -211,11 +220,12 @@ function graphEdges(events: readonly TraceEvent[], edges: readonly TraceEdge[], 
     const target = firstAtOrAfter(events, ctx.lanesByAgent.get(toLane), e.t, i);
     if (target === undefined) return;
     const [a, b] = [drawn(i), drawn(target)];
-    if (a === b || joined.has(a * n + b)) return;
-    joined.add(a * n + b);
+    if (a === b || !added(joined, a, b)) return;
     push(a, b, linkType, true, out.count);
   });
-  return out;
+  // Kept with the layout: only as long as the edges made.
+  const k = out.count;
+  return { ...out, source: out.source.slice(0, k), target: out.target.slice(0, k), type: out.type.slice(0, k), derived: out.derived.slice(0, k), id: out.id.slice(0, k) };
 }
 
 /** The lane key of the agent an event is addressed to (`to`). */
