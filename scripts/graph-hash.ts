@@ -1,7 +1,7 @@
 /**
  * `npx tsx scripts/graph-hash.ts [--generated 10k,100k] DIR...`: a sha256 of the graph answers the
  * engine gives for every trace file under the given folders (and for generated bench traces): the
- * overview, windows at several scales and ranges in both modes (with and without `keep`), each
+ * overview (and checks that its JSON bytes, written from columns, are JSON.stringify's), windows at several scales and ranges in both modes (with and without `keep`), each
  * event's details node, searches and the summary. To show that a memory or speed change of the
  * session left the graph alone (scripts/output-hash.ts covers load and analysis). A development
  * script, not a test. `--each` prints the per-part hashes of each file.
@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fitWindowRequest } from '../src/panel/fit';
-import { findEvents, graphEvent, graphOverview, graphWindow, snapshotStamp } from '../src/session/graph-window';
+import { findEvents, graphEvent, graphOverview, graphOverviewJson, graphWindow, snapshotStamp } from '../src/session/graph-window';
 import { makeSnapshot } from '../src/session/snapshot';
 import { summarize } from '../src/session/summary';
 import { loadTraceFile } from '../src/trace/load-file';
@@ -48,6 +48,7 @@ function hashFile(file: string): string[] {
   const snapshot = makeSnapshot('k', -1, file, loaded);
   const stamp = snapshotStamp(snapshot);
   const overview = graphOverview(snapshot, 'title');
+  if (Buffer.from(graphOverviewJson(snapshot, 'title').json).toString('utf8') !== JSON.stringify(overview)) throw new Error(`${file}: graphOverviewJson differs from JSON.stringify(graphOverview)`);
   const n = loaded.trace.events.length;
   const windows = createHash('sha256');
   const fit = fitWindowRequest(overview, 1200);

@@ -45,7 +45,9 @@ export interface GraphLayout {
   barOf: Int32Array;
   /** Per lane: its trace, when the file holds several (nodes then name it). */
   laneTraces?: (string | undefined)[];
-  /** Event index -> analysis marks (loop members, stops, the blamed event; sparse). */
+  /** Per event: 1 when it is a member of a loop (its node's first mark, `loop`). */
+  loop: Uint8Array;
+  /** Event index -> its other analysis marks (`stop-ok`, `stop-problem`, `blame`; sparse). */
   marks: Map<number, Set<string>>;
   /** Credit per event index, when the analysis gave it. */
   credit?: readonly number[];
@@ -101,11 +103,11 @@ export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infin
 
 /** The graph of a trace in columns (see {@link GraphLayout}; what {@link buildGraph} describes). O(n log n) for n events. */
 export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?: Analysis): GraphLayout {
-  const marks = analysisMarks(analysis);
   const edges = loaded.trace.edges ?? [];
   // Cytoscape stays interactive up to some ten thousand nodes: beyond the limit, draw the first events.
   const events = loaded.trace.events.length > maxEvents ? loaded.trace.events.slice(0, maxEvents) : loaded.trace.events;
   const n = events.length;
+  const { loop, marks } = analysisMarks(analysis, n);
   // One lane group per trace when the file holds several: lanes keyed by trace and agent.
   const { lanes, keyOf, traces } = laneGroups(events, edges);
   const laneIndex = new Map(lanes.map((l, i) => [l.key, i]));
@@ -149,6 +151,7 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
     end,
     barOf,
     ...(laneTraces ? { laneTraces } : {}),
+    loop,
     marks,
     credit: analysis?.credit.by_index,
     edges: layoutEdges,
@@ -258,7 +261,7 @@ export function layoutNode(layout: GraphLayout, index: number, details: boolean)
     ...(details ? eventDetails(e) : { fields: [] }),
     hasSource: e.source !== undefined,
     credit: layout.credit?.[index],
-    marks: [...(layout.marks.get(index) ?? [])],
+    marks: layout.loop[index] === 1 ? ['loop', ...(layout.marks.get(index) ?? [])] : [...(layout.marks.get(index) ?? [])],
   };
 }
 
@@ -273,17 +276,21 @@ export function nodeKey(index: number): string {
   return `n${index}`;
 }
 
-/** Event index -> marks from the analysis: loop members, the blamed event, stops with a failure mode. */
-function analysisMarks(analysis: Analysis | undefined): Map<number, Set<string>> {
+/**
+ * Marks from the analysis: loop members as flags (a 1M-event trace can have hundreds of thousands),
+ * and the other marks (a stop's `stop-ok` / `stop-problem`, the blamed event's `blame`) by event
+ * index. A node lists `loop` first, then its other marks in the order found (stops, then blame).
+ */
+function analysisMarks(analysis: Analysis | undefined, n: number): { loop: Uint8Array; marks: Map<number, Set<string>> } {
+  const loop = new Uint8Array(n);
   const marks = new Map<number, Set<string>>();
   const mark = (i: number, m: string) => marks.set(i, (marks.get(i) ?? new Set()).add(m));
-  if (!analysis) return marks;
-  for (const loop of analysis.loops) for (const i of loop.indices) mark(i, 'loop');
+  if (!analysis) return { loop, marks };
+  for (const l of analysis.loops) for (const i of l.indices) if (i >= 0 && i < n) loop[i] = 1;
   for (const stop of analysis.stops) mark(stop.index, stop.finding === 'ok' ? 'stop-ok' : 'stop-problem');
   if (analysis.blame) mark(analysis.blame.index, 'blame');
-  return marks;
+  return { loop, marks };
 }
-
 
 /** The analysis findings (most severe first), each saying when its main event happened. */
 function graphFindings(analysis: Analysis | undefined, events: readonly TraceEvent[]): GraphFinding[] {

@@ -4,10 +4,11 @@
  * level of detail. The webview draws only windows, so every event of any trace is reachable while
  * Cytoscape holds a bounded number of elements. Pure: no `vscode` (the engine may run it in a worker).
  */
-import type { GraphColumns, GraphEdge, GraphNode, GraphOverview, GraphRun, GraphWindow, WindowRequest } from '../protocol';
+import type { GraphEdge, GraphNode, GraphOverview, GraphRun, GraphWindow, WindowRequest } from '../protocol';
 import { eventCues } from '../panel/cues';
 import { eventDetails, graphLayout, layoutEdge, layoutNode, nodeLabel, type GraphLayout } from '../panel/graph-model';
 import { canonicalType } from '../trace/schema';
+import { JsonBytes } from './json-bytes';
 import { bucketWidth, runKey } from '../panel/layout';
 import type { TraceSnapshot } from './snapshot';
 
@@ -33,8 +34,6 @@ interface GraphIndex {
   /** Per event: index into `kinds`. */
   kind: Uint8Array;
   role: Uint8Array;
-  /** Per event: 1 when it is a loop member. */
-  loop: Uint8Array;
   /** Per lane, per mode: drawn events (no results inside bars) sorted by start, and the longest bar. */
   lanes: { time: Int32Array; order: Int32Array; longTime: number; longOrder: number }[];
   /** Edges by source event: edge numbers of source i are `edgeAt[edgesFrom[i] .. edgesFrom[i + 1])`, in the layout's order. */
@@ -63,7 +62,6 @@ function graphIndex(snapshot: TraceSnapshot): GraphIndex {
   const kinds: string[] = [];
   const kindIndex = new Map<string, number>();
   const kind = new Uint8Array(n);
-  const loop = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const name = canonicalType(events[i].type);
     let k = kindIndex.get(name);
@@ -73,7 +71,6 @@ function graphIndex(snapshot: TraceSnapshot): GraphIndex {
     }
     kind[i] = k;
   }
-  for (const [i, marks] of layout.marks) if (marks.has('loop') && i < n) loop[i] = 1;
   const crossing = new Uint8Array(n);
   const edgesFrom = new Int32Array(n + 1);
   for (let k = 0; k < edges.count; k++) {
@@ -103,7 +100,7 @@ function graphIndex(snapshot: TraceSnapshot): GraphIndex {
     }
     return { time, order: inOrder, longTime, longOrder };
   });
-  const index: GraphIndex = { layout, kinds, kind, role, loop, lanes, edgesFrom, edgeAt };
+  const index: GraphIndex = { layout, kinds, kind, role, lanes, edgesFrom, edgeAt };
   indices.set(snapshot, index);
   return index;
 }
@@ -114,15 +111,21 @@ function roleOf(kind: string, marks: Set<string> | undefined, crossing: boolean)
   return Role.Plain;
 }
 
-/**
- * The overview of a trace: lanes, time axis, findings, problem counts, the legend's contents and
- * the event columns (time order, axis position, lane, kind, bar end), O(n) numbers for n events.
- */
-export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOverview {
+/** The event columns of the overview as typed arrays (see `GraphColumns`). */
+interface TypedColumns {
+  byTime: Int32Array;
+  tx: Float64Array;
+  lane: Int32Array;
+  kind: Uint8Array;
+  end: Int32Array;
+}
+
+/** The overview with its columns as typed arrays, members in the overview's order. */
+function overviewParts(snapshot: TraceSnapshot, title: string): Omit<GraphOverview, 'columns'> & { columns: TypedColumns } {
   const { layout, kinds, kind } = graphIndex(snapshot);
   const n = layout.events.length;
-  const columns: GraphColumns = { byTime: new Array(n), tx: Array.from(layout.tx), lane: Array.from(layout.lane), kind: Array.from(kind), end: Array.from(layout.end) };
-  for (let i = 0; i < n; i++) columns.byTime[layout.order[i]] = i;
+  const byTime = new Int32Array(n);
+  for (let i = 0; i < n; i++) byTime[layout.order[i]] = i;
   const cues = new Set<string>();
   for (const e of layout.events) for (const c of eventCues(e)) cues.add(c);
   return {
@@ -132,7 +135,7 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
     totalEvents: layout.totalEvents,
     lanes: layout.lanes,
     axis: layout.axis,
-    columns,
+    columns: { byTime, tx: layout.tx, lane: layout.lane, kind, end: layout.end },
     kinds,
     findings: layout.findings,
     problems: layout.problems,
@@ -144,6 +147,46 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
       cues: [...cues],
     },
   };
+}
+
+/**
+ * The overview of a trace: lanes, time axis, findings, problem counts, the legend's contents and
+ * the event columns (time order, axis position, lane, kind, bar end), O(n) numbers for n events.
+ */
+export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOverview {
+  const parts = overviewParts(snapshot, title);
+  const { byTime, tx, lane, kind, end } = parts.columns;
+  // The spread keeps `columns` where it is among the members (JSON order).
+  return { ...parts, columns: { byTime: Array.from(byTime), tx: Array.from(tx), lane: Array.from(lane), kind: Array.from(kind), end: Array.from(end) } };
+}
+
+/**
+ * The bytes of `JSON.stringify(graphOverview(snapshot, title))`, written from the typed columns
+ * (no array of numbers per column, no string of the whole document): what the host passes to the
+ * webview unread. Also the overview's axis and stamp, for the first window.
+ */
+export function graphOverviewJson(snapshot: TraceSnapshot, title: string): { json: Uint8Array; overview: Pick<GraphOverview, 'axis' | 'stamp'> } {
+  const parts = overviewParts(snapshot, title);
+  const out = new JsonBytes();
+  let first = true;
+  for (const [key, value] of Object.entries(parts)) {
+    if (value === undefined) continue; // as JSON.stringify leaves it out
+    out.text(`${first ? '{' : ','}${JSON.stringify(key)}:`);
+    first = false;
+    if (key !== 'columns') {
+      out.value(value);
+      continue;
+    }
+    let sep = '{';
+    for (const [name, column] of Object.entries(value as TypedColumns)) {
+      out.text(`${sep}${JSON.stringify(name)}:`);
+      out.column(column);
+      sep = ',';
+    }
+    out.text('}');
+  }
+  out.text(first ? '{}' : '}');
+  return { json: out.done(), overview: { axis: parts.axis, stamp: parts.stamp } };
 }
 
 /**
@@ -225,7 +268,7 @@ export function graphWindow(snapshot: TraceSnapshot, request: WindowRequest): Gr
     }
     drawn.set(id, lane);
     const kind = [...count].sort((a, b) => b[1] - a[1])[0][0];
-    runs.push({ id, lane, u0: start(members[0]), u1, count: members.length, kind, loop: members.some((i) => ix.loop[i] === 1), order: first });
+    runs.push({ id, lane, u0: start(members[0]), u1, count: members.length, kind, loop: members.some((i) => layout.loop[i] === 1), order: first });
   }
 
   const edges: GraphEdge[] = [];

@@ -12,7 +12,7 @@ import '../trace/importers';
 import { chooseMapping, type MappingSource } from '../trace/mapping-choice';
 import type { Position } from '../trace/model';
 import { fitWindowRequest } from '../panel/fit';
-import { findEvents, graphEvent, graphOverview, graphWindow, snapshotStamp } from './graph-window';
+import { findEvents, graphEvent, graphOverview, graphOverviewJson, graphWindow, snapshotStamp } from './graph-window';
 import { mappingReport, mappingSource } from './mapping-sources';
 import { eventMarks } from './marks';
 import { codeLenses, eventAtPosition, eventContent, eventInfo, eventPlace, inspect, outline, promptUsers, sourcePrompt } from './queries';
@@ -197,9 +197,9 @@ export class SessionStore implements EngineCalls {
   graphOverviewJson(key: string, title: string, fitWidth?: number): { json: Uint8Array; first?: GraphWindow } | undefined {
     const s = this.sessions.get(key)?.snapshot;
     if (!s) return undefined;
-    const overview = graphOverview(s, title);
+    const { json, overview } = graphOverviewJson(s, title);
     const first = fitWidth === undefined ? undefined : graphWindow(s, fitWindowRequest(overview, fitWidth));
-    return { json: new TextEncoder().encode(JSON.stringify(overview)), ...(first ? { first } : {}) };
+    return { json, ...(first ? { first } : {}) };
   }
 
   graphWindow(key: string, request: WindowRequest): GraphWindow | undefined {
