@@ -4,7 +4,8 @@
  * overview (and checks that its JSON bytes, written from columns, are JSON.stringify's), windows at several scales and ranges in both modes (with and without `keep`), each
  * event's details node, searches and the summary. To show that a memory or speed change of the
  * session left the graph alone (scripts/output-hash.ts covers load and analysis). A development
- * script, not a test. `--each` prints the per-part hashes of each file.
+ * script, not a test. `--each` prints the per-part hashes of each file; `--set-aside` lets go of
+ * long content after the analysis as the engine does (the answers must not change).
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -12,6 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fitWindowRequest } from '../src/panel/fit';
 import { findEvents, graphEvent, graphOverview, graphOverviewJson, graphWindow, snapshotStamp } from '../src/session/graph-window';
+import { setAsideLongContent } from '../src/session/long-content';
 import { makeSnapshot } from '../src/session/snapshot';
 import { summarize } from '../src/session/summary';
 import { loadTraceFile } from '../src/trace/load-file';
@@ -46,6 +48,7 @@ function hashFile(file: string): string[] {
     return [sha(`threw: ${(err as Error).message}`)];
   }
   const snapshot = makeSnapshot('k', -1, file, loaded);
+  if (process.argv.includes('--set-aside')) setAsideLongContent(snapshot); // as the engine does for a trace read from disk
   const stamp = snapshotStamp(snapshot);
   const overview = graphOverview(snapshot, 'title');
   if (Buffer.from(graphOverviewJson(snapshot, 'title').json).toString('utf8') !== JSON.stringify(overview)) throw new Error(`${file}: graphOverviewJson differs from JSON.stringify(graphOverview)`);

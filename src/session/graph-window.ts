@@ -9,11 +9,14 @@ import { eventCues } from '../panel/cues';
 import { eventDetails, graphLayout, layoutEdge, layoutNode, nodeLabel, type GraphLayout } from '../panel/graph-model';
 import { canonicalType } from '../trace/schema';
 import { JsonBytes } from './json-bytes';
+import { contentsOf, eventWithContent } from './long-content';
 import { bucketWidth, runKey } from '../panel/layout';
 import type { TraceSnapshot } from './snapshot';
 
 /** A run bar forms where a lane has at least this many events in one bucket. */
 const RUN_MIN = 4;
+/** Events searched per read of set-aside content from disk. */
+const SEARCH_BLOCK = 4096;
 /** Events with an arrow to another lane (or a spawn, ...) stay on their own up to this many per bucket. */
 const NOTABLE_MAX = 2;
 
@@ -296,9 +299,9 @@ export function graphWindow(snapshot: TraceSnapshot, request: WindowRequest): Gr
 /** One event's node with its text and fields (for the details pane); undefined for an unknown index. */
 export function graphEvent(snapshot: TraceSnapshot, index: number): GraphNode | undefined {
   const { layout } = graphIndex(snapshot);
-  const event = snapshot.loaded.trace.events[index];
-  if (!Number.isInteger(index) || index < 0 || index >= layout.events.length || !event) return undefined;
-  return { ...layoutNode(layout, index, false), ...eventDetails(event) };
+  if (!Number.isInteger(index) || index < 0 || index >= layout.events.length) return undefined;
+  const event = eventWithContent(snapshot, index);
+  return event && { ...layoutNode(layout, index, false), ...eventDetails(event) };
 }
 
 /** Indices (file order) of the events whose id, label, agent or content contains `query`, case-insensitive. */
@@ -308,10 +311,22 @@ export function findEvents(snapshot: TraceSnapshot, query: string): number[] {
   const { layout } = graphIndex(snapshot);
   const events = snapshot.loaded.trace.events;
   const out: number[] = [];
-  for (let i = 0; i < layout.events.length; i++) {
-    const e = events[i];
-    const text = e.content ?? e.content_ref ?? '';
-    if (`${e.id} ${nodeLabel(e, layout.end[i] >= 0)} ${e.agent} ${text}`.toLowerCase().includes(q)) out.push(i);
+  const aside = snapshot.setAside;
+  const n = layout.events.length;
+  // Long content set aside is read back from disk a block of events at a time (never all at once).
+  for (let from = 0; from < n; from += SEARCH_BLOCK) {
+    const to = Math.min(n, from + SEARCH_BLOCK);
+    const readBack = new Map<number, string | undefined>();
+    if (aside) {
+      const wanted: number[] = [];
+      for (let i = from; i < to; i++) if (aside.has(i)) wanted.push(i);
+      contentsOf(snapshot, wanted).forEach((text, k) => readBack.set(wanted[k], text));
+    }
+    for (let i = from; i < to; i++) {
+      const e = events[i];
+      const text = (readBack.has(i) ? readBack.get(i) : (e.content ?? e.content_ref)) ?? '';
+      if (`${e.id} ${nodeLabel(e, layout.end[i] >= 0)} ${e.agent} ${text}`.toLowerCase().includes(q)) out.push(i);
+    }
   }
   return out;
 }

@@ -7,6 +7,7 @@
 import * as path from 'node:path';
 import { canonicalType } from '../trace/event-types';
 import type { Position } from '../trace/model';
+import { contentOf } from './long-content';
 import { formatCredit } from './marks';
 import { PREVIEW_CHARS, type EventInfo, type EventPlace, type LensItem, type OutlineLane, type PromptAt, type PromptUser } from './query-types';
 import { compare, eventAt, findingsOfEvent, type TraceSnapshot } from './snapshot';
@@ -37,7 +38,7 @@ export function eventInfo(s: TraceSnapshot, index: number): EventInfo | undefine
   const place = eventPlace(s, index);
   if (!place) return undefined;
   const e = s.loaded.trace.events[index];
-  const text = e.content ?? e.content_ref;
+  const text = contentOf(s, index);
   const credit = s.analysis?.credit;
   let creditInfo: EventInfo['credit'];
   if (credit) {
@@ -69,8 +70,7 @@ export function eventInfo(s: TraceSnapshot, index: number): EventInfo | undefine
 
 /** The whole content of an event (or its content_ref), or undefined when it has none. */
 export function eventContent(s: TraceSnapshot, index: number): string | undefined {
-  const e = s.loaded.trace.events[index];
-  const text = e?.content ?? e?.content_ref;
+  const text = contentOf(s, index);
   return typeof text === 'string' ? text : undefined;
 }
 

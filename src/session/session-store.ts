@@ -16,6 +16,7 @@ import { findEvents, graphEvent, graphOverview, graphOverviewJson, graphWindow, 
 import { mappingReport, mappingSource } from './mapping-sources';
 import { eventMarks } from './marks';
 import { codeLenses, eventAtPosition, eventContent, eventInfo, eventPlace, inspect, outline, promptUsers, sourcePrompt } from './queries';
+import { setAsideLongContent } from './long-content';
 import { SessionFiles } from './session-input';
 import { makeSnapshot, type TraceSnapshot } from './snapshot';
 import { summarize, type SessionSummary } from './summary';
@@ -119,6 +120,7 @@ export class SessionStore implements EngineCalls {
       await step();
       report({ phase: 'analyze', message: `analysing ${read.loaded.trace.events.length.toLocaleString('en-US')} events` });
       const snapshot = makeSnapshot(key, request.version, request.path, read.loaded);
+      if (fromDisk) setAsideLongContent(snapshot); // long content is read from disk when asked
       await step();
       report({ phase: 'index', message: 'indexing' });
       const summary = summarize(snapshot, snapshotStamp(snapshot), session.files.bytesRead, read.grew);

@@ -5,6 +5,7 @@
  */
 import { analyzeTrace, type Analysis, type Finding } from '../analysis';
 import type { LoadedTrace, Origin, Position } from '../trace/model';
+import type { SetAside } from './long-content';
 
 /** The parse and analysis of one version of a trace file. */
 export interface TraceSnapshot {
@@ -24,6 +25,8 @@ export interface TraceSnapshot {
   byFile: Map<string, number[]>;
   /** The findings that concern each event, in columns (read with {@link findingsOfEvent}). */
   findingsOf: FindingsOf;
+  /** Events whose long content was let go after the analysis, to be read from disk (src/session/long-content.ts). */
+  setAside?: SetAside;
 }
 
 /** Per event index i, the indices into `findings` that concern it: `list[start[i] .. start[i + 1])`, ascending. */
