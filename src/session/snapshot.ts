@@ -74,14 +74,29 @@ export function findingsOfEvent(snapshot: TraceSnapshot, index: number): number[
 /** Event indices grouped by the file they came from, each group sorted by range start (then end). */
 export function eventsByFile(origins: readonly (Origin | undefined)[]): Map<string, number[]> {
   const out = new Map<string, number[]>();
+  // Each origin's range read once into columns (a compact origin makes its range when asked).
+  const n = origins.length;
+  const key = new Float64Array(4 * n);
   origins.forEach((o, i) => {
     if (!o) return;
+    const { start, end } = o.range;
+    key[4 * i] = start.line;
+    key[4 * i + 1] = start.character;
+    key[4 * i + 2] = end.line;
+    key[4 * i + 3] = end.character;
     const file = o.file ?? '';
     const list = out.get(file);
     if (list) list.push(i);
     else out.set(file, [i]);
   });
-  for (const list of out.values()) list.sort((a, b) => compare(origins[a]!.range.start, origins[b]!.range.start) || compare(origins[a]!.range.end, origins[b]!.range.end));
+  const byRange = (a: number, b: number) => {
+    for (let k = 0; k < 4; k++) {
+      const d = key[4 * a + k] - key[4 * b + k];
+      if (d !== 0) return d;
+    }
+    return 0;
+  };
+  for (const list of out.values()) list.sort(byRange);
   return out;
 }
 
