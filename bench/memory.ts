@@ -1,7 +1,7 @@
 /**
  * Where the engine's memory goes while a large trace loads (issue #14): the phases of a load as
- * the engine's worker runs them (read, analysis, summary, graph overview), on this thread, with
- * the same modules (SessionStore). Per phase: the V8 heap kept after it (after a full GC) and the
+ * the engine's worker runs them (read, analysis, long content set aside, summary, graph overview),
+ * on this thread, with the modules SessionStore runs. Per phase: the V8 heap kept after it (after a full GC) and the
  * process's peak RSS during it (VmHWM, reset before each phase; Linux only, else '–'). Then the
  * session's structures are dropped one by one and the heap each frees is listed (retained sizes,
  * MB and bytes per event).
@@ -14,7 +14,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
-import { graphOverview, snapshotStamp } from '../src/session/graph-window';
+import { graphOverviewJson, snapshotStamp } from '../src/session/graph-window';
+import { setAsideLongContent } from '../src/session/long-content';
 import { makeSnapshot, type TraceSnapshot } from '../src/session/snapshot';
 import { summarize, type SessionSummary } from '../src/session/summary';
 import { graphLayout } from '../src/panel/graph-model';
@@ -61,7 +62,6 @@ interface Phase {
   phase: string;
   heap: number;
   peak: number;
-  external: number;
 }
 
 /** Runs the phases of one load and the teardown; prints the tables. */
@@ -73,19 +73,20 @@ async function measure(file: string): Promise<void> {
     resetPeak();
     const out = run();
     const peak = peakRss() - idleRss;
-    rows.push({ phase: name, heap: heapAfterGc() - idleHeap, peak, external: process.memoryUsage().external });
+    rows.push({ phase: name, heap: heapAfterGc() - idleHeap, peak });
     return out;
   };
   const loaded = phase('read (parse + check + origins)', () => loadTraceFile(file, new LiveFiles()));
   let snapshot: TraceSnapshot | undefined = phase('analysis (snapshot)', () => makeSnapshot('bench', -1, file, loaded));
+  phase('long content set aside (read from disk on demand)', () => setAsideLongContent(snapshot!));
   let summary: SessionSummary | undefined = phase('summary', () => summarize(snapshot!, snapshotStamp(snapshot!), loaded.bytes, false));
   phase('graph layout alone (then dropped)', () => void graphLayout(loaded, Infinity, snapshot!.analysis));
-  let overview: Uint8Array | undefined = phase('graph overview (index + JSON bytes)', () => new TextEncoder().encode(JSON.stringify(graphOverview(snapshot!, 'bench'))));
+  let overview: Uint8Array | undefined = phase('graph overview (index + JSON bytes)', () => graphOverviewJson(snapshot!, 'bench').json);
   const overviewBytes = overview.length;
   overview = undefined;
+  const n = summary.counts.events; // the summary was kept through the overview, as the engine keeps it
   summary = undefined;
-  const n = loaded.trace.events.length;
-  process.stdout.write(`\n${path.basename(file)}: ${n.toLocaleString('en-US')} events, ${f(fs.statSync(file).size)} MB; overview ${f(overviewBytes)} MB of JSON; summary dropped: ${summary === undefined}\n`);
+  process.stdout.write(`\n${path.basename(file)}: ${n.toLocaleString('en-US')} events, ${f(fs.statSync(file).size)} MB; overview ${f(overviewBytes)} MB of JSON\n`);
   process.stdout.write('| phase | heap kept above idle MB | peak RSS above idle MB | bytes/event kept |\n|---|---|---|---|\n');
   for (const r of rows) process.stdout.write(`| ${r.phase} | ${f(r.heap)} | ${f(r.peak)} | ${Math.round(r.heap / n)} |\n`);
   const holder = { snapshot };
