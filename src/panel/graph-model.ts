@@ -11,7 +11,7 @@ import type { TraceEdge } from '../trace/schema';
 import type { LoadedTrace } from '../trace/model';
 import { canonicalType, type TraceEvent } from '../trace/schema';
 import { describeCue, eventCues } from './cues';
-import { byTimeOrder, firstIndexOfIds, laneGroups, pairToolCalls, timeAxis, timeToAxis } from './layout';
+import { byTimeOrder, firstIndexOfIds, laneGroups, timeAxis, timeToAxis, toolCallPairs } from './layout';
 import { PairNumbering } from '../analysis/pair-table';
 import type { IdTable } from '../trace/id-table';
 
@@ -119,12 +119,9 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
   byTime.forEach((i, rank) => (order[i] = rank));
   const firstIndex = firstIndexOfIds(events);
   const lane = new Int32Array(n);
-  const end = new Int32Array(n).fill(-1);
+  const { end } = toolCallPairs(events, edges, { firstIndex, byTime });
   const barOf = new Int32Array(n).fill(-1);
-  for (const [call, result] of pairToolCalls(events, edges, { firstIndex, byTime })) {
-    end[call] = result;
-    barOf[result] = call;
-  }
+  for (let i = 0; i < n; i++) if (end[i] >= 0) barOf[end[i]] = i;
   for (let i = 0; i < n; i++) {
     lane[i] = laneIndex.get(keyOf(events[i])) ?? 0;
     tx[i] = timeToAxis(axis, events[i].t);
@@ -170,18 +167,19 @@ interface EdgeContext {
 
 /**
  * The trace's edges and the derived links (see {@link buildGraph}), in columns. Pairs already
- * joined and (event, lane) pairs an edge already reaches are remembered as numbers, not strings.
+ * joined and the lanes each event's edges reach are kept in typed tables, not sets of strings.
  */
 function graphEdges(events: readonly TraceEvent[], edges: readonly TraceEdge[], ctx: EdgeContext): LayoutEdges {
   const n = events.length;
-  const lanes = ctx.laneIndex.size;
   const capacity = edges.length + n;
   const out: LayoutEdges = { count: 0, source: new Int32Array(capacity), target: new Int32Array(capacity), type: new Uint16Array(capacity), types: [], derived: new Uint8Array(capacity), id: new Int32Array(capacity) };
   const typeIndex = new Map<string, number>();
   /** Drawn node pairs joined so far (numbered pairs: no string or number object per pair). */
   const joined = new PairNumbering(edges.length);
-  /** (event, target lane) pairs reached by a trace edge, as event * lanes + lane. */
-  const reached = new Set<number>();
+  /** Per trace edge that resolves: its source event and the lane of its target (then grouped by source). */
+  const edgeSource = new Int32Array(edges.length);
+  const edgeLane = new Int32Array(edges.length);
+  let resolved = 0;
   /** Adds a pair; @returns false when it was there already. */
   const added = (set: PairNumbering, a: number, b: number) => {
     const size = set.size;
@@ -208,18 +206,20 @@ function graphEdges(events: readonly TraceEvent[], edges: readonly TraceEdge[], 
     const src = byId.get(edge.src);
     const dst = byId.get(edge.dst);
     if (src === undefined || dst === undefined) return;
-    reached.add(src * lanes + ctx.lane[dst]);
+    edgeSource[resolved] = src;
+    edgeLane[resolved++] = ctx.lane[dst];
     const [a, b] = [drawn(src), drawn(dst)];
     if (a === b || !added(joined, a, b)) return;
     push(a, b, edge.type, false, i);
   });
+  const reaches = lanesReached(n, edgeSource.subarray(0, resolved), edgeLane.subarray(0, resolved));
   events.forEach((e, i) => {
     const kind = canonicalType(e.type);
     const linkType = kind === 'spawn' ? 'spawn' : kind === 'return' ? 'return' : kind === 'delegate' ? 'delegate' : kind === 'message' ? 'message' : undefined;
     if (!linkType || !e.to || e.to === e.agent) return;
     const toLane = keyOf(ctx, e);
     const toLaneIndex = ctx.laneIndex.get(toLane);
-    if (toLaneIndex !== undefined && reached.has(i * lanes + toLaneIndex)) return;
+    if (toLaneIndex !== undefined && reaches(i, toLaneIndex)) return;
     const target = firstAtOrAfter(events, ctx.lanesByAgent.get(toLane), e.t, i);
     if (target === undefined) return;
     const [a, b] = [drawn(i), drawn(target)];
@@ -229,6 +229,20 @@ function graphEdges(events: readonly TraceEvent[], edges: readonly TraceEdge[], 
   // Kept with the layout: only as long as the edges made.
   const k = out.count;
   return { ...out, source: out.source.slice(0, k), target: out.target.slice(0, k), type: out.type.slice(0, k), derived: out.derived.slice(0, k), id: out.id.slice(0, k) };
+}
+
+/** Whether a trace edge goes from event i into a lane: the edges' target lanes grouped by source event (two Int32Arrays, no set of pairs). */
+function lanesReached(n: number, source: Int32Array, lane: Int32Array): (i: number, lane: number) => boolean {
+  const start = new Int32Array(n + 1);
+  for (const s of source) start[s + 1]++;
+  for (let i = 0; i < n; i++) start[i + 1] += start[i];
+  const lanes = new Int32Array(source.length);
+  const fill = start.slice(0, n);
+  source.forEach((s, k) => (lanes[fill[s]++] = lane[k]));
+  return (i, l) => {
+    for (let k = start[i]; k < start[i + 1]; k++) if (lanes[k] === l) return true;
+    return false;
+  };
 }
 
 /** The lane key of the agent an event is addressed to (`to`). */

@@ -195,35 +195,51 @@ function isAncestor(parent: Map<string, string>, a: string, b: string): boolean 
  * `tool_dependency` edge from the call to a result, else a result whose `parent` or `causes` names
  * the call, else the next unpaired result of the same tool in the same lane (before the lane's
  * next call of that tool). A result pairs with one call at most, and only at or after it in time.
+ * Pairs in the order they were found (see {@link toolCallPairs}).
+ */
+export function pairToolCalls(events: readonly TraceEvent[], edges: readonly TraceEdge[] = []): Map<number, number> {
+  const { end, found } = toolCallPairs(events, edges);
+  return new Map(Array.from(found, (call) => [call, end[call]]));
+}
+
+/**
+ * {@link pairToolCalls} in typed arrays, for traces of any size: per event the index of its
+ * result when it is a paired tool call (else -1), and the calls in the order they were paired.
  * @param known what the caller already has: each id's first index ({@link firstIndexOfIds}) and
  *   the time order ({@link byTimeOrder}), so a large trace builds them once.
  */
-export function pairToolCalls(events: readonly TraceEvent[], edges: readonly TraceEdge[] = [], known: { firstIndex?: IdTable; byTime?: Int32Array } = {}): Map<number, number> {
-  const pairs = new Map<number, number>();
-  const taken = new Set<number>();
+export function toolCallPairs(events: readonly TraceEvent[], edges: readonly TraceEdge[] = [], known: { firstIndex?: IdTable; byTime?: Int32Array } = {}): { end: Int32Array; found: Int32Array } {
+  const n = events.length;
+  const end = new Int32Array(n).fill(-1);
+  const taken = new Uint8Array(n);
+  const found: number[] = [];
   const firstIndex = known.firstIndex ?? firstIndexOfIds(events);
   const kind = (i: number) => canonicalType(events[i].type);
   const pair = (call: number | undefined, result: number | undefined) => {
-    if (call === undefined || result === undefined || pairs.has(call) || taken.has(result)) return;
+    if (call === undefined || result === undefined || end[call] >= 0 || taken[result]) return;
     if (kind(call) !== 'tool_call' || kind(result) !== 'tool_result' || events[result].t < events[call].t) return;
-    pairs.set(call, result);
-    taken.add(result);
+    end[call] = result;
+    taken[result] = 1;
+    found.push(call);
   };
   for (const edge of edges) if (edge.type === 'tool_dependency') pair(firstIndex.get(edge.src), firstIndex.get(edge.dst));
   events.forEach((e, i) => {
     if (kind(i) !== 'tool_result') return;
-    for (const ref of [e.parent, ...(e.causes ?? [])]) if (ref !== undefined) pair(firstIndex.get(ref), i);
+    if (e.parent !== undefined) pair(firstIndex.get(e.parent), i);
+    for (const ref of e.causes ?? []) if (ref !== undefined) pair(firstIndex.get(ref), i);
   });
   // Same lane, same tool, the next result in time order.
   const open = new Map<string, number>();
   const order = known.byTime ?? byTimeOrder(events);
   for (const i of order) {
     const e = events[i];
+    const k = kind(i);
+    if (k !== 'tool_call' && (k !== 'tool_result' || taken[i])) continue;
     const key = `${e.agent}\u0000${e.tool ?? ''}`;
-    if (kind(i) === 'tool_call') {
-      if (!pairs.has(i)) open.set(key, i);
+    if (k === 'tool_call') {
+      if (end[i] < 0) open.set(key, i);
       else open.delete(key);
-    } else if (kind(i) === 'tool_result' && !taken.has(i)) {
+    } else {
       const call = open.get(key);
       if (call !== undefined) {
         pair(call, i);
@@ -231,7 +247,7 @@ export function pairToolCalls(events: readonly TraceEvent[], edges: readonly Tra
       }
     }
   }
-  return pairs;
+  return { end, found: Int32Array.from(found) };
 }
 
 /** Each id's first event index (file order), in a compact table (no entry object per event). */
