@@ -1,10 +1,11 @@
 /**
  * Where the engine's memory goes while a large trace loads (issue #14): the phases of a load as
  * the engine's worker runs them (read, analysis, long content set aside, summary, graph overview),
- * on this thread, with the modules SessionStore runs. Per phase: the V8 heap kept after it (after a full GC) and the
- * process's peak RSS during it (VmHWM, reset before each phase; Linux only, else '–'). Then the
- * session's structures are dropped one by one and the heap each frees is listed (retained sizes,
- * MB and bytes per event).
+ * on this thread, with the modules SessionStore runs. Per phase: the memory kept after it (V8 heap
+ * and typed arrays' buffers, after a full GC) and the process's peak RSS during it (VmHWM, reset
+ * before each phase; Linux only, else '–'; RSS freed by a phase is not given back at once, so a
+ * later phase's peak counts from there). Then the session's structures are dropped one by one and
+ * the memory each frees is listed (retained sizes, MB and bytes per event).
  *
  *   npm run bench -- memory
  *   OTRACE_BENCH_SIZES=1M npm run bench -- memory
@@ -31,11 +32,11 @@ const MB = 1024 * 1024;
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
 
-/** Heap used after a full GC (bytes). */
+/** Memory kept after a full GC (bytes): the V8 heap and the typed arrays' buffers (off the heap). */
 function heapAfterGc(): number {
   gc();
   gc();
-  return v8.getHeapStatistics().used_heap_size;
+  return v8.getHeapStatistics().used_heap_size + process.memoryUsage().arrayBuffers;
 }
 
 /** The process's peak RSS since the last {@link resetPeak} (bytes), or NaN where /proc is not there. */
@@ -87,7 +88,7 @@ async function measure(file: string): Promise<void> {
   const n = summary.counts.events; // the summary was kept through the overview, as the engine keeps it
   summary = undefined;
   process.stdout.write(`\n${path.basename(file)}: ${n.toLocaleString('en-US')} events, ${f(fs.statSync(file).size)} MB; overview ${f(overviewBytes)} MB of JSON\n`);
-  process.stdout.write('| phase | heap kept above idle MB | peak RSS above idle MB | bytes/event kept |\n|---|---|---|---|\n');
+  process.stdout.write('| phase | kept above idle MB | peak RSS above idle MB | bytes/event kept |\n|---|---|---|---|\n');
   for (const r of rows) process.stdout.write(`| ${r.phase} | ${f(r.heap)} | ${f(r.peak)} | ${Math.round(r.heap / n)} |\n`);
   const holder = { snapshot };
   snapshot = undefined;
@@ -111,7 +112,7 @@ function teardown(holder: { snapshot?: TraceSnapshot }, n: number): void {
     ['edges + edge origins', () => Object.assign(loaded, { edgeOrigins: [], trace: { ...loaded.trace, edges: [] } })],
     ['the rest (problems, files)', () => (holder.snapshot = undefined)],
   ];
-  process.stdout.write('\n| structure (dropped in this order) | heap MB | bytes/event |\n|---|---|---|\n');
+  process.stdout.write('\n| structure (dropped in this order) | MB | bytes/event |\n|---|---|---|\n');
   let before = heapAfterGc();
   for (const [name, drop] of steps) {
     drop();
