@@ -28,6 +28,7 @@
 import type { Loop } from './types';
 import type { TraceIndex } from './trace-index';
 import { TokenInterner } from './interner';
+import { PairNumbering } from './pair-table';
 import { contentWords, fencedCode, fnv1a, forEachContentWordId, FUNCTION_WORDS, resemblance, wordTokens } from './text';
 
 export interface LoopOptions {
@@ -134,39 +135,36 @@ function finish(index: TraceIndex, raw: RawLoop, lastNew: number): Loop {
   };
 }
 
-/** Tool calls with the same tool, argument length and two hashes of the trimmed arguments. */
-interface CallGroup {
-  length: number;
-  second: number;
-  calls: number[];
-}
-
+/**
+ * Tool calls with the same tool and the same arguments (trimmed content: two 32-bit hashes and its
+ * length), grouped: each group's calls in event order, groups in order of their first call. Groups
+ * are numbered in typed tables (no object per call: a 1M-event trace has some 300k calls).
+ */
 function repeatedToolCalls(index: TraceIndex): RawLoop[] {
-  const byTool = new Map<string, Map<number, CallGroup[]>>(); // tool -> first hash -> groups
-  const groups: number[][] = []; // in the order they were first seen
+  const toolNo = new Map<string, number>();
+  const byHash = new PairNumbering(); // (tool, first hash) -> number
+  const byRest = new PairNumbering(); // (second hash, length) -> number
+  const byGroup = new PairNumbering(); // (those two numbers) -> group, in order of first call
+  const groupOf = new Int32Array(index.size).fill(-1);
   for (let i = 0; i < index.size; i++) {
     if (index.types[i] !== 'tool_call') continue;
-    const e = index.events[i];
     const text = index.rawContent(i);
     if (text === undefined) continue;
     const trimmed = text.trim();
-    const first = fnv1a(trimmed) | 0;
-    const second = fnv1a(trimmed, 0x2545f491);
-    const tool = e.tool ?? '';
-    let byHash = byTool.get(tool);
-    if (!byHash) byTool.set(tool, (byHash = new Map()));
-    let candidates = byHash.get(first);
-    if (!candidates) byHash.set(first, (candidates = []));
-    let g = candidates.find((c) => c.length === text.length && c.second === second);
-    if (!g) {
-      candidates.push((g = { length: text.length, second, calls: [] }));
-      groups.push(g.calls);
-    }
-    g.calls.push(i);
+    const tool = index.events[i].tool ?? '';
+    let t = toolNo.get(tool);
+    if (t === undefined) toolNo.set(tool, (t = toolNo.size));
+    const a = byHash.number(t, fnv1a(trimmed) | 0);
+    const b = byRest.number(fnv1a(trimmed, 0x2545f491) | 0, text.length);
+    groupOf[i] = byGroup.number(a, b);
   }
+  const size = new Int32Array(byGroup.size);
+  for (let i = 0; i < index.size; i++) if (groupOf[i] >= 0) size[groupOf[i]]++;
+  const groups = new Array<number[] | undefined>(byGroup.size); // only groups of two calls or more
+  for (let i = 0; i < index.size; i++) if (groupOf[i] >= 0 && size[groupOf[i]] >= 2) (groups[groupOf[i]] ??= []).push(i);
   const out: RawLoop[] = [];
   for (const calls of groups) {
-    if (calls.length < 2) continue;
+    if (!calls) continue;
     const members = calls.flatMap((c) => (index.resultOf[c] !== -1 ? [c, index.resultOf[c]] : [c]));
     const tool = index.events[calls[0]].tool ?? 'a tool';
     out.push({

@@ -15,7 +15,7 @@ import { forEachJsonlRecord, forEachJsonlRecordInBytes, type ReadBytes } from '.
 import { JsonlFeed, type GrowingFiles } from './jsonl-feed';
 import { preview } from './preview';
 import { valueOf } from './json-positions';
-import { LineIndex, type LoadedTrace, type Origin, type Problem, type Range } from './model';
+import { LineIndex, LineOrigin, type LoadedTrace, type Origin, type Problem, type Range } from './model';
 import {
   EdgeSchema,
   EventSchema,
@@ -154,12 +154,11 @@ export class JsonlTraceReader {
    * @param chars its length in UTF-16 code units, when `length` counts bytes (then `start` is kept as the origin's byte offset).
    */
   add(n: number, start: number, length: number, value: Record<string, unknown>, chars?: number): void {
-    const lineRange: Range = { start: { line: n, character: 0 }, end: { line: n, character: chars ?? length } };
     let origin: Origin;
     if (chars === undefined) {
-      origin = { range: lineRange, record: n };
+      origin = { range: { start: { line: n, character: 0 }, end: { line: n, character: length } }, record: n };
       this.starts.set(n, start);
-    } else origin = { range: lineRange, record: n, offset: start, bytes: length };
+    } else origin = new LineOrigin(n, chars, start, length); // one small object per record (a 1M-event trace keeps them all)
     const builder = this.builder;
     try {
       if ('edge' in value && !('type' in value)) {
@@ -171,7 +170,7 @@ export class JsonlTraceReader {
       }
     } catch (err) {
       if (!(err instanceof RangeError)) throw err;
-      builder.problem({ severity: 'error', message: 'this line is nested too deeply to check; line skipped', range: lineRange });
+      builder.problem({ severity: 'error', message: 'this line is nested too deeply to check; line skipped', range: origin.range });
     }
     this.seenRecord = true;
   }
