@@ -17,9 +17,11 @@ export interface InProcessEngine extends AsyncCalls {}
 /** Runs parse, analysis and graph windows on the calling thread. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class InProcessEngine implements TraceEngine {
-  private readonly store = new SessionStore();
+  private readonly store: SessionStore;
 
-  constructor() {
+  /** @param options see {@link SessionStore}. */
+  constructor(options: { streamFromBytes?: number } = {}) {
+    this.store = new SessionStore(options);
     const store = this.store as unknown as Record<keyof EngineCalls, (...args: unknown[]) => unknown>;
     Object.assign(this, asyncCalls(async (method, args) => store[method](...args) as never));
   }

@@ -44,6 +44,9 @@ export class SessionFiles {
   /** The streamed trace file followed as it grows (its reader keeps its state across appends). */
   private streamedFile: { path: string; file: GrowingTraceFile } | undefined;
 
+  /** @param streamFromBytes otrace JSONL files from this size on are streamed (bytes; tests set it low). */
+  constructor(private readonly streamFromBytes = STREAM_FROM_BYTES) {}
+
   /** Bytes read from disk so far. */
   get bytesRead(): number {
     return this.retiredBytes + this.live.bytesRead + this.streamedBytes;
@@ -56,7 +59,7 @@ export class SessionFiles {
    *   `unchanged` when nothing changed on disk since then.
    * @throws Error when the trace file cannot be read from disk.
    */
-  read(request: LoadRequest, mappings: readonly MappingSource[], hasSnapshot: boolean): { loaded: LoadedTrace; grew: boolean } | 'unchanged' {
+  read(request: LoadRequest, mappings: readonly MappingSource[], hasSnapshot: boolean): { loaded: LoadedTrace; grew: boolean; shared?: boolean } | 'unchanged' {
     if (request.text === undefined && this.textSince) {
       // An editor saved over the file since it was read: only a whole read is sure to match it.
       this.retiredBytes += this.live.bytesRead;
@@ -79,18 +82,19 @@ export class SessionFiles {
     }
     if (!files) throw new Error(`cannot read ${request.path}: it is not on the local disk`);
     const stat = statOf(request.path);
-    if (stat && stat.size >= STREAM_FROM_BYTES && this.streams(request.path, mappings)) {
+    if (stat && stat.size >= this.streamFromBytes && this.streams(request.path, mappings)) {
       const before = this.streamed;
       const same = before && before.size === stat.size && before.ino === stat.ino && before.mtimeMs === stat.mtimeMs;
       if (same && !this.unkept && hasSnapshot) return 'unchanged';
       this.growing.drop();
       // Only a file that grew is followed from where it was read; any other change reads it whole.
-      if (!(before && before.ino === stat.ino && stat.size > before.size)) this.streamedFile = undefined;
-      const { loaded, bytes } = this.readStreamed(request.path, files);
+      const appended = !!before && before.ino === stat.ino && stat.size > before.size;
+      if (!appended) this.streamedFile = undefined;
+      const { loaded, bytes, shared } = this.readStreamed(request.path, files, appended);
       this.streamed = { size: stat.size, ino: stat.ino, mtimeMs: stat.mtimeMs };
       this.streamedBytes += bytes;
-      note(before && before.ino === stat.ino && stat.size > before.size ? 'appended' : 'reloaded');
-      return { loaded, grew: grew() };
+      note(appended ? 'appended' : 'reloaded');
+      return { loaded, grew: grew(), shared };
     }
     this.streamedFile = undefined;
     const change = files.refresh(request.path);
@@ -101,29 +105,35 @@ export class SessionFiles {
   }
 
   /**
-   * The streamed trace file: what was appended since the last read, into the reader kept
-   * ({@link GrowingTraceFile}); read whole (and followed from then on) the first time, or when it
-   * cannot be followed (shrank, replaced, rewritten).
-   * @returns the trace and the bytes read from disk for it.
+   * The streamed trace file. A file not seen growing is read whole with nothing kept (its events
+   * are the snapshot's own: their long content can be let go, src/session/long-content.ts). A file
+   * that grew is followed from then on: read whole once more into a reader that keeps its state
+   * ({@link GrowingTraceFile}), then only what is appended; those events are `shared` with the
+   * reader (the next re-analysis needs their content, so it stays). A file that cannot be followed
+   * (shrank, replaced, rewritten) is read whole again.
+   * @param appended true when the file grew since it was last read.
+   * @returns the trace, the bytes read from disk for it, and whether its events are shared with a kept reader.
    */
-  private readStreamed(path: string, files: LiveFiles): { loaded: LoadedTrace; bytes: number } {
+  private readStreamed(path: string, files: LiveFiles, appended: boolean): { loaded: LoadedTrace; bytes: number; shared: boolean } {
     const kept = this.streamedFile;
     if (kept?.path === path) {
       const before = kept.file.bytesRead;
       const loaded = tryUpdate(kept.file);
-      if (loaded) return { loaded, bytes: kept.file.bytesRead - before };
+      if (loaded) return { loaded, bytes: kept.file.bytesRead - before, shared: true };
       this.streamedBytes += kept.file.bytesRead - before;
     }
-    const file = new GrowingTraceFile(path);
-    const loaded = tryUpdate(file);
-    if (loaded) {
-      this.streamedFile = { path, file };
-      return { loaded, bytes: file.bytesRead };
+    if (appended) {
+      const file = new GrowingTraceFile(path);
+      const loaded = tryUpdate(file);
+      if (loaded) {
+        this.streamedFile = { path, file };
+        return { loaded, bytes: file.bytesRead, shared: true };
+      }
+      this.streamedBytes += file.bytesRead;
     }
     this.streamedFile = undefined;
-    this.streamedBytes += file.bytesRead;
     const whole = loadTraceFile(path, files);
-    return { loaded: whole, bytes: whole.bytes };
+    return { loaded: whole, bytes: whole.bytes, shared: false };
   }
 
   /** The snapshot of the last read was kept: changes read until now are in it. */

@@ -49,6 +49,9 @@ export class SessionStore implements EngineCalls {
   /** Per key, the load running (loads of one session run one after the other). */
   private readonly running = new Map<string, Promise<unknown>>();
 
+  /** @param options.streamFromBytes otrace JSONL files from this size on are streamed from disk (default 64 MB: STREAM_FROM_BYTES in session-input.ts; tests set it low). */
+  constructor(private readonly options: { streamFromBytes?: number } = {}) {}
+
   configure(inputs: MappingInput[]): MappingReport[] {
     this.mappings = inputs.map(mappingSource);
     return this.mappings.map(mappingReport);
@@ -108,7 +111,7 @@ export class SessionStore implements EngineCalls {
     try {
       await step();
       let session = this.sessions.get(key);
-      if (!session) this.sessions.set(key, (session = { files: new SessionFiles(), fromDisk: false }));
+      if (!session) this.sessions.set(key, (session = { files: new SessionFiles(this.options.streamFromBytes), fromDisk: false }));
       report({ phase: 'read', message: `reading ${path.basename(request.path)}` });
       const fromDisk = request.text === undefined;
       const read = session.files.read(request, this.mappings, !!session.snapshot && session.fromDisk && fromDisk && !request.force);
@@ -120,7 +123,8 @@ export class SessionStore implements EngineCalls {
       await step();
       report({ phase: 'analyze', message: `analysing ${read.loaded.trace.events.length.toLocaleString('en-US')} events` });
       const snapshot = makeSnapshot(key, request.version, request.path, read.loaded);
-      if (fromDisk) setAsideLongContent(snapshot); // long content is read from disk when asked
+      // Long content is read from disk when asked, unless a reader that follows the file keeps the events (their next analysis needs it).
+      if (fromDisk && !read.shared) setAsideLongContent(snapshot);
       await step();
       report({ phase: 'index', message: 'indexing' });
       const summary = summarize(snapshot, snapshotStamp(snapshot), session.files.bytesRead, read.grew);

@@ -54,3 +54,26 @@ test('a document read from its text (unsaved edits), then from disk, is read who
   assert.equal(same.stamp, saved.stamp, 'unchanged on disk: the same snapshot, at the new version');
   assert.equal(same.version, 4);
 });
+
+test('a streamed trace that grows keeps the long content its next analysis needs, and answers as a fresh read', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-store-'));
+  const file = path.join(dir, 'run.otrace.jsonl');
+  const LONG = `build log ${'line of output '.repeat(40)} error: the build failed`;
+  const event = (i: number) => JSON.stringify({ id: `e${i}`, t: i, type: i % 2 ? 'tool_result' : 'tool_call', agent: 'worker', tool: 'bash', content: i % 2 ? LONG : 'make build' });
+  const batch = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => `${event(from + k)}\n`).join('');
+  fs.writeFileSync(file, `${JSON.stringify({ trace_id: 't', task_id: 'x' })}\n${batch(0, 6)}`);
+  // Every otrace JSONL file is streamed from disk: long content is let go and read again on demand.
+  const engine = new InProcessEngine({ streamFromBytes: 0 });
+  const request = { key: 'k', version: -1, path: file, local: true };
+  const first = (await engine.load(request))!;
+  assert.equal(await engine.eventContent('k', first.stamp, 1), LONG, 'read again from disk');
+  // It grows twice: the second append is read by the reader kept since the first.
+  for (const [from, to] of [[6, 10], [10, 14]]) {
+    fs.appendFileSync(file, batch(from, to));
+    const grown = (await engine.load({ ...request, changed: [file] }))!;
+    assert.equal(grown.counts.events, to);
+    const fresh = (await new InProcessEngine({ streamFromBytes: 0 }).load({ ...request, key: 'fresh' }))!;
+    assert.deepEqual(grown.findings.map((f) => f.message), fresh.findings.map((f) => f.message), `the findings of a fresh read after ${to} events`);
+    for (const i of [1, to - 1]) assert.equal(await engine.eventContent('k', grown.stamp, i), LONG, `event ${i}'s content after ${to} events`);
+  }
+});
