@@ -46,15 +46,31 @@ export function makeSnapshot(key: string, version: number, path: string, loaded:
 /** Event indices grouped by the file they came from, each group sorted by range start (then end). */
 export function eventsByFile(origins: readonly (Origin | undefined)[]): Map<string, number[]> {
   const out = new Map<string, number[]>();
-  origins.forEach((o, i) => {
-    if (!o) return;
-    const file = o.file ?? '';
-    const list = out.get(file);
-    if (list) list.push(i);
-    else out.set(file, [i]);
-  });
-  for (const list of out.values()) list.sort((a, b) => compare(origins[a]!.range.start, origins[b]!.range.start) || compare(origins[a]!.range.end, origins[b]!.range.end));
+  let file: string | undefined;
+  let list: number[] = [];
+  for (let i = 0; i < origins.length; i++) {
+    const o = origins[i];
+    if (!o) continue;
+    const f = o.file ?? '';
+    if (f !== file) {
+      // the list of the previous event's file is kept at hand: events of one file come in runs
+      file = f;
+      let l = out.get(f);
+      if (!l) out.set(f, (l = []));
+      list = l;
+    }
+    list.push(i);
+  }
+  const byRange = (a: number, b: number) => compare(origins[a]!.range.start, origins[b]!.range.start) || compare(origins[a]!.range.end, origins[b]!.range.end);
+  // a reader gives its events in file order: most lists are sorted already (checked in one pass)
+  for (const group of out.values()) if (!isSorted(group, byRange)) group.sort(byRange);
   return out;
+}
+
+/** True when `list` is in the order of `cmp` (no pair out of order). */
+function isSorted(list: readonly number[], cmp: (a: number, b: number) => number): boolean {
+  for (let k = 1; k < list.length; k++) if (cmp(list[k - 1], list[k]) > 0) return false;
+  return true;
 }
 
 /**
