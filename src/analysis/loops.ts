@@ -28,6 +28,7 @@
 import type { Loop } from './types';
 import type { TraceIndex } from './trace-index';
 import { TokenInterner } from './interner';
+import { PairNumbering } from './pair-table';
 import { contentWords, fencedCode, fnv1a, forEachContentWordId, FUNCTION_WORDS, resemblance, wordTokens } from './text';
 
 export interface LoopOptions {
@@ -134,39 +135,46 @@ function finish(index: TraceIndex, raw: RawLoop, lastNew: number): Loop {
   };
 }
 
-/** Tool calls with the same tool, argument length and two hashes of the trimmed arguments. */
-interface CallGroup {
-  length: number;
-  second: number;
-  calls: number[];
-}
-
+/**
+ * Tool calls with the same tool, argument length and two hashes of the trimmed arguments, grouped
+ * in typed arrays (no object, list or map per call): the key is numbered step by step, (tool, first
+ * hash) -> (that, length) -> (that, second hash) = the group, and each group's calls are chained
+ * through `next`.
+ */
 function repeatedToolCalls(index: TraceIndex): RawLoop[] {
-  const byTool = new Map<string, Map<number, CallGroup[]>>(); // tool -> first hash -> groups
-  const groups: number[][] = []; // in the order they were first seen
-  for (let i = 0; i < index.size; i++) {
+  const n = index.size;
+  const tools = new Map<string, number>();
+  const byHash = new PairNumbering();
+  const byLength = new PairNumbering();
+  const groupOf = new PairNumbering(); // groups numbered in the order they are first seen
+  let first: Int32Array = new Int32Array(64); // group -> its first call
+  let last: Int32Array = new Int32Array(64); // group -> its latest call
+  let count: Int32Array = new Int32Array(64); // group -> its number of calls
+  const next = new Int32Array(n).fill(-1); // call -> the next call of its group
+  for (let i = 0; i < n; i++) {
     if (index.types[i] !== 'tool_call') continue;
-    const e = index.events[i];
     const text = index.rawContent(i);
     if (text === undefined) continue;
     const trimmed = text.trim();
-    const first = fnv1a(trimmed) | 0;
-    const second = fnv1a(trimmed, 0x2545f491);
-    const tool = e.tool ?? '';
-    let byHash = byTool.get(tool);
-    if (!byHash) byTool.set(tool, (byHash = new Map()));
-    let candidates = byHash.get(first);
-    if (!candidates) byHash.set(first, (candidates = []));
-    let g = candidates.find((c) => c.length === text.length && c.second === second);
-    if (!g) {
-      candidates.push((g = { length: text.length, second, calls: [] }));
-      groups.push(g.calls);
+    const tool = index.events[i].tool ?? '';
+    let toolNo = tools.get(tool);
+    if (toolNo === undefined) tools.set(tool, (toolNo = tools.size));
+    const g = groupOf.number(byLength.number(byHash.number(toolNo, fnv1a(trimmed) | 0), text.length), fnv1a(trimmed, 0x2545f491) | 0);
+    if (g === first.length) {
+      first = grownTo(first, g * 2);
+      last = grownTo(last, g * 2);
+      count = grownTo(count, g * 2);
     }
-    g.calls.push(i);
+    if (count[g] === 0) first[g] = i;
+    else next[last[g]] = i;
+    last[g] = i;
+    count[g]++;
   }
   const out: RawLoop[] = [];
-  for (const calls of groups) {
-    if (calls.length < 2) continue;
+  for (let g = 0; g < groupOf.size; g++) {
+    if (count[g] < 2) continue;
+    const calls: number[] = [];
+    for (let c = first[g]; c !== -1; c = next[c]) calls.push(c);
     const members = calls.flatMap((c) => (index.resultOf[c] !== -1 ? [c, index.resultOf[c]] : [c]));
     const tool = index.events[calls[0]].tool ?? 'a tool';
     out.push({
@@ -179,6 +187,13 @@ function repeatedToolCalls(index: TraceIndex): RawLoop[] {
     });
   }
   return out;
+}
+
+/** A copy of `a` in an array of `size` entries (zeros after). */
+function grownTo(a: Int32Array, size: number): Int32Array {
+  const b = new Int32Array(size);
+  b.set(a);
+  return b;
 }
 
 function repeatedSequences(index: TraceIndex, maxPeriod: number): RawLoop[] {
@@ -413,52 +428,98 @@ function isPrimitive(f: Int32Array, i: number, p: number): boolean {
 /** Longest hand-off cycle looked for, in agents. */
 const MAX_CYCLE = 4;
 
-function pingPongs(index: TraceIndex, noveltyThreshold: number, resemblanceThreshold: number): RawLoop[] {
-  // Hand-offs in time order, with sender and receiver. Without any `to` in the trace, a message's
-  // receiver is the agent of the next message (a group chat answers the previous turn).
-  const handoffs: { i: number; from: string; to: string }[] = [];
-  const anyTo = index.handoffsName;
-  if (anyTo) {
-    for (let i = 0; i < index.size; i++) {
+/** Hand-offs in time order as parallel arrays: event position, sender and receiver as name numbers (`names`). */
+interface Handoffs {
+  count: number;
+  at: Int32Array;
+  from: Int32Array;
+  to: Int32Array;
+  names: string[];
+}
+
+/**
+ * Hand-offs in time order, with sender and receiver. Without any `to` in the trace, a message's
+ * receiver is the agent of the next message (a group chat answers the previous turn).
+ */
+function handoffsOf(index: TraceIndex): Handoffs {
+  const n = index.size;
+  const out: Handoffs = { count: 0, at: new Int32Array(n), from: new Int32Array(n), to: new Int32Array(n), names: [] };
+  const numbers = new Map<string, number>();
+  if (index.handoffsName) {
+    for (let i = 0; i < n; i++) {
       if (!index.isHandoff(i)) continue;
       const to = index.receiver(i);
-      if (to) handoffs.push({ i, from: index.events[i].from ?? index.events[i].agent, to });
+      if (to) pushHandoff(out, numbers, i, index.events[i].from ?? index.events[i].agent, to);
     }
   } else {
-    const msgs: number[] = [];
-    for (let i = 0; i < index.size; i++) if (index.types[i] === 'message') msgs.push(i);
-    for (let k = 0; k + 1 < msgs.length; k++) {
-      const from = index.events[msgs[k]].agent;
-      const to = index.events[msgs[k + 1]].agent;
-      if (from !== to) handoffs.push({ i: msgs[k], from, to });
+    let prev = -1;
+    for (let i = 0; i < n; i++) {
+      if (index.types[i] !== 'message') continue;
+      if (prev !== -1) {
+        const from = index.events[prev].agent;
+        const to = index.events[i].agent;
+        if (from !== to) pushHandoff(out, numbers, prev, from, to);
+      }
+      prev = i;
     }
   }
+  return out;
+}
+
+/** Adds the hand-off at position `i` from `from` to `to` (names numbered in `numbers` as they come). */
+function pushHandoff(out: Handoffs, numbers: Map<string, number>, i: number, from: string, to: string): void {
+  out.at[out.count] = i;
+  out.from[out.count] = nameNumber(out, numbers, from);
+  out.to[out.count++] = nameNumber(out, numbers, to);
+}
+
+function nameNumber(out: Handoffs, numbers: Map<string, number>, name: string): number {
+  let k = numbers.get(name);
+  if (k === undefined) {
+    numbers.set(name, (k = out.names.length));
+    out.names.push(name);
+  }
+  return k;
+}
+
+function pingPongs(index: TraceIndex, noveltyThreshold: number, resemblanceThreshold: number): RawLoop[] {
+  const h = handoffsOf(index);
+  const { count, from, to } = h;
   // maximal runs whose hand-offs repeat the sender and receiver of the one `period` before and join
   // up (each sender received the previous hand-off): A -> B -> A (period 2, a ping-pong), A -> B -> C -> A (3), ...
   const out: RawLoop[] = [];
   const taken = new Set<number>();
   for (let period = 2; period <= MAX_CYCLE; period++) {
     let start = 0;
-    while (start < handoffs.length) {
+    while (start < count) {
       let end = start + 1;
-      while (end < handoffs.length && handoffs[end].from === handoffs[end - 1].to && (end - start < period || (handoffs[end].from === handoffs[end - period].from && handoffs[end].to === handoffs[end - period].to))) end++;
+      while (end < count && from[end] === to[end - 1] && (end - start < period || (from[end] === from[end - period] && to[end] === to[end - period]))) end++;
       // a cycle through `period` distinct agents, closed (the last sender of the first round hands back to the first), at least two rounds
       if (end - start >= 2 * period) {
-        const run = handoffs.slice(start, end);
-        const agents = new Set(run.slice(0, period).map((h) => h.from));
-        if (agents.size === period && run[period - 1].to === run[0].from && !run.some((h) => taken.has(h.i))) {
-          for (const l of staleStretches(index, run, period, noveltyThreshold, resemblanceThreshold)) {
-            for (const i of l.members) taken.add(i);
-            out.push(l);
+        const agents = new Set(from.subarray(start, start + period));
+        if (agents.size === period && to[start + period - 1] === from[start]) {
+          const run = runOf(h, start, end);
+          if (!run.some((x) => taken.has(x.i))) {
+            for (const l of staleStretches(index, run, period, noveltyThreshold, resemblanceThreshold)) {
+              for (const i of l.members) taken.add(i);
+              out.push(l);
+            }
           }
         }
       }
       // broken chain: the next cycle starts at `end`; a round that did not repeat: it may start one round back
-      const chained = end < handoffs.length && handoffs[end].from === handoffs[end - 1].to;
+      const chained = end < count && from[end] === to[end - 1];
       start = chained && end - period + 1 > start ? end - period + 1 : end;
     }
   }
   return out;
+}
+
+/** Hand-offs [start, end) as objects with their names. */
+function runOf(h: Handoffs, start: number, end: number): { i: number; from: string; to: string }[] {
+  const run: { i: number; from: string; to: string }[] = [];
+  for (let k = start; k < end; k++) run.push({ i: h.at[k], from: h.names[h.from[k]], to: h.names[h.to[k]] });
+  return run;
 }
 
 /**

@@ -44,15 +44,22 @@ export function normalizeContent(text: string): string {
  * `fnv1a(normalizeContent(text))` without building the normalized text when the text's head is
  * ASCII with no date in it (the common case): lower case and white-space runs hashed as they are
  * read. Any other text takes the exact path. The same number either way.
+ * @param plain when given, `plain[at]` is set to 1 when the head (first {@link MAX_TEXT}
+ *   characters) is plain, ASCII without a date (/[^\x00-\x7f]|\d{4}-\d{2}-\d{2}/ finds nothing in
+ *   it), else to 2: read from the same scan.
  */
-export function normalizedHash(text: string): number {
+export function normalizedHash(text: string, plain?: Uint8Array, at = 0): number {
   const n = Math.min(text.length, MAX_TEXT);
   let h = 0x811c9dc5;
   let started = false;
   let space = false;
+  if (plain) plain[at] = 1;
   for (let i = 0; i < n; i++) {
     let c = text.charCodeAt(i);
-    if (c >= 128 || (c === 45 && isDateAt(text, i, n))) return fnv1a(normalizeContent(text));
+    if (c >= 128 || (c === 45 && isDateAt(text, i, n))) {
+      if (plain) plain[at] = 2;
+      return fnv1a(normalizeContent(text));
+    }
     if (c === 32 || (c >= 9 && c <= 13)) {
       if (started) space = true;
       continue;

@@ -104,7 +104,7 @@ export class TraceIndex {
    * Per position, the answers of text tests the analyses ask again and again, filled when first
    * asked: 0 = not asked yet, 1 = yes, 2 = no (answer.ts `isAgentOutput`, stops.ts).
    */
-  readonly memo: { agentOutput: Uint8Array; completionClaim: Uint8Array; impasse: Uint8Array };
+  readonly memo: { agentOutput: Uint8Array; completionClaim: Uint8Array; impasse: Uint8Array; plainHead: Uint8Array };
 
   constructor(loaded: LoadedTrace) {
     this.loaded = loaded;
@@ -120,7 +120,8 @@ export class TraceIndex {
     this.callOf = new Int32Array(n).fill(-1);
     this.fingerprints = new Int32Array(n);
     this.normalized = new Array<string>(n);
-    this.memo = { agentOutput: new Uint8Array(n), completionClaim: new Uint8Array(n), impasse: new Uint8Array(n) };
+    // plainHead: 1 when the head of the content (or content_ref) is ASCII without a date, 2 when not; set with the fingerprints
+    this.memo = { agentOutput: new Uint8Array(n), completionClaim: new Uint8Array(n), impasse: new Uint8Array(n), plainHead: new Uint8Array(n) };
 
     this.pos = this.indexIds();
     this.firstSeen = this.firstOccurrences(this.indexLanesAndFingerprints());
@@ -243,7 +244,7 @@ export class TraceIndex {
       const key = lane.no < 1 << 21 && targetNo < 1 << 26 && type < 64 ? (targetNo * (1 << 21) + lane.no) * 64 + type : NaN;
       let prefix = Number.isNaN(key) ? this.widePrefix(lane.no, this.types[i], targetNo) : prefixes.get(key);
       if (prefix === undefined) prefixes.set(key, (prefix = this.prefixCount++));
-      this.fingerprints[i] = fingerprints.number(prefix, normalizedHash(text) | 0);
+      this.fingerprints[i] = fingerprints.number(prefix, normalizedHash(text, this.memo.plainHead, i) | 0);
     }
     return fingerprints.size;
   }
