@@ -447,7 +447,7 @@ export class TraceIndex {
 
   /** `parent` and `causes[]` (see {@link linkEdges} for how ids are looked for). */
   private linkReferences(table: LinkTable): void {
-    for (let v = 0; v < this.size; v++) {
+    for (let v = 0, n = this.size; v < n; v++) {
       const e = this.events[v];
       if (typeof e.parent === 'string') this.link(table, this.resolveNear(e.parent, v), v, LINK_CODE.parent);
       if (Array.isArray(e.causes)) for (const c of e.causes) if (typeof c === 'string') this.link(table, this.resolveNear(c, v), v, LINK_CODE.causes);
@@ -462,7 +462,7 @@ export class TraceIndex {
 
   /** tool_call -> tool_result pairs the trace states: a result's first incoming link from an unanswered call. */
   private pairStatedToolResults(table: LinkTable): void {
-    for (let v = 0; v < this.size; v++) {
+    for (let v = 0, n = this.size; v < n; v++) {
       if (this.types[v] !== 'tool_result') continue;
       for (let k = table.firstIn(v); k !== -1; k = table.nextIn(k)) {
         const u = table.u[k];
@@ -479,7 +479,7 @@ export class TraceIndex {
   private pairToolResults(table: LinkTable): void {
     const pending = new Map<string, number[]>();
     const pendingAny: number[] = [];
-    for (let i = 0; i < this.size; i++) {
+    for (let i = 0, n = this.size; i < n; i++) {
       const type = this.types[i];
       if (type === 'tool_call' && this.resultOf[i] === -1) {
         const key = this.events[i].tool ?? '';
@@ -515,7 +515,7 @@ export class TraceIndex {
 
   /** spawn / return / message delivery -> the receiving agent's next event. */
   private linkHandoffs(table: LinkTable): void {
-    for (let i = 0; i < this.size; i++) {
+    for (let i = 0, n = this.size; i < n; i++) {
       const type = this.types[i];
       if (!HANDOFF_TYPES.has(type)) continue;
       const to = this.receiver(i);
@@ -532,7 +532,7 @@ export class TraceIndex {
 
   /** An event with no cause but its own lane's previous event answers the previous event of the trace. */
   private linkImplicit(table: LinkTable): void {
-    for (let v = 1; v < this.size; v++) {
+    for (let v = 1, n = this.size; v < n; v++) {
       let onlyLane = true;
       for (let k = table.firstIn(v); k !== -1 && onlyLane; k = table.nextIn(k)) onlyLane = table.kind[k] === LINK_CODE.lane;
       if (onlyLane && this.events[v - 1].agent !== this.events[v].agent) this.link(table, v - 1, v, LINK_CODE.implicit);
