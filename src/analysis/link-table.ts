@@ -108,13 +108,31 @@ export class LinkTable {
   }
 }
 
-/** Counting sort of link indices 0..count-1 by `end[k]` (stable: ascending k within a row). */
+/**
+ * Counting sort of link indices 0..count-1 by `end[k]` (stable: ascending k within a row). Each
+ * pass is a function of its own (a function of several long loops is compiled loop by loop and sent
+ * back to the interpreter at each next loop, on every call).
+ */
 function rowsBy(end: Int32Array, count: number, n: number): { start: Int32Array; links: Int32Array } {
   const start = new Int32Array(n + 1);
-  for (let k = 0; k < count; k++) start[end[k] + 1]++;
-  for (let i = 0; i < n; i++) start[i + 1] += start[i];
-  const fill = start.slice(0, n);
+  countPerRow(end, count, start);
+  prefixSums(start, n);
   const links = new Int32Array(count);
-  for (let k = 0; k < count; k++) links[fill[end[k]]++] = k;
+  fillRows(end, count, start.slice(0, n), links);
   return { start, links };
+}
+
+/** start[r + 1] += the number of links whose `end` is r. */
+function countPerRow(end: Int32Array, count: number, start: Int32Array): void {
+  for (let k = 0; k < count; k++) start[end[k] + 1]++;
+}
+
+/** Running sums of start[0..n]. */
+function prefixSums(start: Int32Array, n: number): void {
+  for (let i = 0; i < n; i++) start[i + 1] += start[i];
+}
+
+/** Puts each link in its row, in link order (`fill`: each row's next free place). */
+function fillRows(end: Int32Array, count: number, fill: Int32Array, links: Int32Array): void {
+  for (let k = 0; k < count; k++) links[fill[end[k]]++] = k;
 }

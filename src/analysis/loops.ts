@@ -267,11 +267,6 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
   const artifacts = new Map<string, number[]>();
   const n = index.size;
   const parent = new Int32Array(n).fill(-1); // union-find over the steps compared (-1: not a step)
-  const find = (x: number): number => {
-    let r = x;
-    while (parent[r] !== r) r = parent[r];
-    return r;
-  };
   const best = new Float64Array(n); // member -> highest resemblance that linked it
   let mark = new Int32Array(1024); // word id -> stamp of the step whose words it is among
   let stamp = 0;
@@ -321,7 +316,7 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
       }
     }
     if (match !== -1 && top >= threshold) {
-      parent[find(i)] = find(match);
+      parent[rootOf(parent, i)] = rootOf(parent, match);
       best[i] = top;
       best[match] = Math.max(best[match], top);
     }
@@ -331,7 +326,7 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
   const groups = new Map<number, number[]>();
   for (let i = 0; i < n; i++) {
     if (parent[i] === -1) continue;
-    const r = find(i);
+    const r = rootOf(parent, i);
     let g = groups.get(r);
     if (!g) groups.set(r, (g = []));
     g.push(i);
@@ -353,6 +348,13 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
     out.push(similarSteps(members, label));
   }
   return out;
+}
+
+/** The root of `x` in the union-find `parent` (a module function: a closure made per call would make compiled callers deopt on the next call). */
+function rootOf(parent: Int32Array, x: number): number {
+  let r = x;
+  while (parent[r] !== r) r = parent[r];
+  return r;
 }
 
 /** Content words as small integers (one id per distinct word), for fast set comparisons. */

@@ -118,10 +118,14 @@ function criticalPath(index: TraceIndex, own: Float64Array, basis: Metrics['work
     // the path ends where the run ends: the latest finish (the later event on ties)
     if (cpEnd === -1 || finish[v] >= finish[cpEnd]) cpEnd = v;
   }
+  return { total, critical: cpEnd === -1 ? 0 : cp[cpEnd], path: pathTo(index, via, cpEnd) };
+}
+
+/** The ids of the chain that ends at `end`, following `via` back, in time order. */
+function pathTo(index: TraceIndex, via: Int32Array, end: number): string[] {
   const path: string[] = [];
-  for (let v = cpEnd; v !== -1; v = via[v]) path.push(index.id(v));
-  path.reverse();
-  return { total, critical: cpEnd === -1 ? 0 : cp[cpEnd], path };
+  for (let v = end; v !== -1; v = via[v]) path.push(index.id(v));
+  return path.reverse();
 }
 
 /** Spawns, the largest fan-out of one spawner, and the depth of the spawn tree (spawner -> spawned agent; roots have depth 0). */

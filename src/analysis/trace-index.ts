@@ -567,19 +567,27 @@ export class TraceIndex {
 function timeOrder(raw: readonly TraceEvent[]): { events: TraceEvent[]; rawIndex: Int32Array } {
   const n = raw.length;
   const time = new Float64Array(n);
+  if (timesOf(raw, time)) return { events: raw.slice(), rawIndex: identity(n) };
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => time[a] - time[b] || a - b);
+  return { events: order.map((i) => raw[i]), rawIndex: Int32Array.from(order) };
+}
+
+/** Fills `time` with each event's `t` (0 when not a finite number); @returns true when they never decrease. */
+function timesOf(raw: readonly TraceEvent[], time: Float64Array): boolean {
   let sorted = true;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < raw.length; i++) {
     const t = raw[i].t;
     time[i] = typeof t === 'number' && Number.isFinite(t) ? t : 0;
     if (i > 0 && time[i] < time[i - 1]) sorted = false;
   }
-  if (sorted) {
-    const rawIndex = new Int32Array(n);
-    for (let i = 0; i < n; i++) rawIndex[i] = i;
-    return { events: raw.slice(), rawIndex };
-  }
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => time[a] - time[b] || a - b);
-  return { events: order.map((i) => raw[i]), rawIndex: Int32Array.from(order) };
+  return sorted;
+}
+
+/** 0, 1, ..., n - 1. */
+function identity(n: number): Int32Array {
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) out[i] = i;
+  return out;
 }
 
 /** Per row, the list of its entries from compressed rows. */
