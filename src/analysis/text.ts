@@ -208,14 +208,19 @@ function isNumberTrail(c: number): boolean {
 const NOISE_WORDS = ['/', 'Error', 'Warning', 'Traceback', 'File "', 'COMPLETE'];
 const NOISE_LINE = /^\s*(?:[\w.]*(?:Warning|Error|Exception):|Traceback \(most recent|File "|\/[\w.\-]+\/[\w.\-/]+(?::\d+)?:|\s*response = await|[A-Z_.]+ COMPLETE\b)/;
 
+/** True when the text holds one of {@link NOISE_WORDS}: each a plain substring search (faster than one expression of alternatives), no callback. */
+function hasNoiseWord(text: string): boolean {
+  for (let k = 0; k < NOISE_WORDS.length; k++) if (text.includes(NOISE_WORDS[k])) return true;
+  return false;
+}
+
 /**
  * The text without harness log noise: lines of Python warnings and tracebacks, source paths
  * (`/usr/lib/...py:55: UserWarning: ...`) and run-script banners, which repeat across turns and
  * carry no content of the agents.
  */
 export function stripLogNoise(text: string): string {
-  // each word a plain substring search (faster than one expression of alternatives)
-  if (!NOISE_WORDS.some((w) => text.includes(w))) return text;
+  if (!hasNoiseWord(text)) return text;
   return text
     .split('\n')
     .filter((line) => !NOISE_LINE.test(line))

@@ -87,6 +87,12 @@ export class TraceIndex {
   readonly callOf: Int32Array;
   /** Fingerprint per position (small integer; unique negative for opaque events). */
   readonly fingerprints: Int32Array;
+  /**
+   * Content per position ('' when none), and content else content_ref (undefined when neither),
+   * read once from the events (of many shapes) so the analyses read them from one array.
+   */
+  private readonly contents: string[] = [];
+  private readonly raws: (string | undefined)[] = [];
   /** Normalized content per position, computed when first asked (see {@link normalizedContent}). */
   private readonly normalized: (string | undefined)[];
   /** Receiver per position (see {@link receiver}). */
@@ -231,7 +237,10 @@ export class TraceIndex {
       lane.list.push(i);
       const origin = origins[this.rawIndex[i]];
       if (origin) this.records[i] = origin.record;
-      const text = typeof e.content === 'string' ? e.content : typeof e.content_ref === 'string' ? e.content_ref : undefined;
+      const content = typeof e.content === 'string' ? e.content : undefined;
+      const text = content ?? (typeof e.content_ref === 'string' ? e.content_ref : undefined);
+      this.contents[i] = content ?? '';
+      this.raws[i] = text;
       if (text === undefined) {
         this.fingerprints[i] = -1 - i;
         continue;
@@ -348,14 +357,12 @@ export class TraceIndex {
 
   /** The content of an event, else its content_ref (what fingerprints and normalized content are made of); undefined when it has neither. */
   rawContent(i: number): string | undefined {
-    const e = this.events[i];
-    return typeof e.content === 'string' ? e.content : typeof e.content_ref === 'string' ? e.content_ref : undefined;
+    return this.raws[i];
   }
 
   /** Content text of an event ('' when none). */
   content(i: number): string {
-    const c = this.events[i].content;
-    return typeof c === 'string' ? c : '';
+    return this.contents[i];
   }
 
   /** True when the event is a hand-off between agents (message, delegate, return, spawn). */
