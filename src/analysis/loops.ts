@@ -307,6 +307,10 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
     const steps = context.words;
     for (let k = steps.length - 1; k >= Math.max(0, steps.length - 32); k--) {
       const other = steps[k];
+      // the resemblance is at most min/max of the sizes: a step that cannot beat the best so far,
+      // or reach the threshold, is not counted (the best and whether it links are the same)
+      const bound = Math.min(words.length, other.length) / Math.max(words.length, other.length);
+      if (bound <= top || bound < threshold) continue;
       let shared = 0;
       for (let w = 0; w < other.length; w++) if (mark[other[w]] === stamp) shared++;
       const r = shared / (words.length + other.length - shared);
