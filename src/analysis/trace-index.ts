@@ -94,9 +94,13 @@ export class TraceIndex {
   private readonly contents: string[] = [];
   private readonly raws: (string | undefined)[] = [];
   /** Normalized content per position, computed when first asked (see {@link normalizedContent}). */
-  private readonly normalized: (string | undefined)[];
+  private readonly normalized = new Map<number, string>();
   /** Receiver per position (see {@link receiver}). */
-  private readonly receivers: (string | undefined)[];
+  private readonly receivers: Int32Array;
+  /** Agent of each lane, by lane number (numbered in order of first appearance; {@link laneNumbers}). */
+  private readonly laneNames: string[] = [];
+  /** Agent -> its lane number. */
+  private readonly laneNumbers = new Map<string, number>();
   /** Count of links dropped because they pointed backwards or at unknown ids. */
   dropped = 0;
   /**
@@ -125,7 +129,6 @@ export class TraceIndex {
     this.resultOf = new Int32Array(n).fill(-1);
     this.callOf = new Int32Array(n).fill(-1);
     this.fingerprints = new Int32Array(n);
-    this.normalized = new Array<string>(n);
     // plainHead: 1 when the head of the content (or content_ref) is ASCII without a date, 2 when not; set with the fingerprints
     this.memo = { agentOutput: new Uint8Array(n), completionClaim: new Uint8Array(n), impasse: new Uint8Array(n), plainHead: new Uint8Array(n) };
 
@@ -174,20 +177,20 @@ export class TraceIndex {
   }
 
   /** Receiver per position: the `to` of an event when it names another agent that has a lane. */
-  private receiversOf(): (string | undefined)[] {
+  private receiversOf(): Int32Array {
     const n = this.events.length;
-    const receivers: (string | undefined)[] = [];
+    const receivers = new Int32Array(n).fill(-1); // lane number, -1: none (typed: nothing for the collector to trace)
     for (let i = 0; i < n; i++) {
       const e = this.events[i];
       const to = e.to;
-      receivers.push(to !== undefined && to !== e.agent && this.lanes.has(to) ? to : undefined);
+      if (to !== undefined && to !== e.agent) receivers[i] = this.laneNumbers.get(to) ?? -1;
     }
     return receivers;
   }
 
   /** True when some hand-off names a receiver that has a lane (see {@link handoffsName}). */
   private someHandoffNamesItsReceiver(): boolean {
-    for (let i = 0; i < this.events.length; i++) if (this.receivers[i] && HANDOFF_TYPES.has(this.types[i])) return true;
+    for (let i = 0; i < this.events.length; i++) if (this.receivers[i] !== -1 && this.laneNames[this.receivers[i]] && HANDOFF_TYPES.has(this.types[i])) return true;
     return false;
   }
 
@@ -232,6 +235,8 @@ export class TraceIndex {
       if (!lane) {
         laneNo.set(e.agent, (lane = { no: laneNo.size, list: [] }));
         this.lanes.set(e.agent, lane.list);
+        this.laneNumbers.set(e.agent, lane.no);
+        this.laneNames.push(e.agent);
       }
       this.lanePos[i] = lane.list.length;
       lane.list.push(i);
@@ -347,10 +352,10 @@ export class TraceIndex {
 
   /** The normalized content or content_ref of an event (text.ts `normalizeContent`; '' when it has neither). Cached. */
   normalizedContent(i: number): string {
-    let s = this.normalized[i];
+    let s = this.normalized.get(i);
     if (s === undefined) {
       const text = this.rawContent(i);
-      this.normalized[i] = s = text === undefined ? '' : normalizeContent(text);
+      this.normalized.set(i, (s = text === undefined ? '' : normalizeContent(text)));
     }
     return s;
   }
@@ -372,7 +377,8 @@ export class TraceIndex {
 
   /** The agent an event is addressed to, when it names one that has a lane (another than its own). */
   receiver(i: number): string | undefined {
-    return this.receivers[i];
+    const lane = this.receivers[i];
+    return lane === -1 ? undefined : this.laneNames[lane];
   }
 
   /** True when some hand-off names a receiver that has a lane (else a chat's receiver is the next speaker). */
