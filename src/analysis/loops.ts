@@ -260,9 +260,9 @@ const STEP_TYPES = new Set(['message', 'return', 'aggregate']);
  * the same context (at most the last 32 are compared).
  */
 function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
-  // per context, its steps' positions and word ids (parallel lists)
-  const contexts = new Map<string, { pos: number[]; words: number[][] }>();
-  const lastStep = new Map<string, { words: number[]; code: string }>();
+  // per context, its steps' positions and where their word ids are in `vocabulary.ids` (parallel lists of numbers, no array per step)
+  const contexts = new Map<string, { pos: number[]; from: number[]; to: number[] }>();
+  const lastStep = new Map<string, { from: number; to: number; code: string }>();
   const vocabulary = new WordIds();
   const artifacts = new Map<string, number[]>();
   const n = index.size;
@@ -276,11 +276,18 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
     if (index.toolLanes.has(e.agent)) continue;
     if (opensDelegation(index, i)) continue;
     const text = index.content(i);
-    const words = vocabulary.ofText(text); // the content words as ids, in text order
+    const from = vocabulary.add(text); // the content words as ids, in text order: vocabulary.ids[from, to)
+    const to = vocabulary.length;
+    const ids = vocabulary.ids;
     const code = fencedCode(text);
     const previous = lastStep.get(e.agent);
-    lastStep.set(e.agent, { words, code });
-    if (index.types[i] === 'return' && previous && previous.code === code && sameIds(previous.words, words)) continue;
+    const echo = index.types[i] === 'return' && previous !== undefined && previous.code === code && sameIds(ids, previous.from, previous.to, from, to);
+    if (previous) {
+      previous.from = from;
+      previous.to = to;
+      previous.code = code;
+    } else lastStep.set(e.agent, { from, to, code });
+    if (echo) continue;
     const phase = (e as { phase?: unknown }).phase;
     const key = `${e.agent}\u0000${typeof phase === 'string' ? `phase:${phase}` : `to:${index.receiver(i) ?? ''}`}`;
     if (code && wordTokens(code).size >= MIN_ECHO_WORDS) {
@@ -289,9 +296,10 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
       if (!same) artifacts.set(artifact, (same = []));
       same.push(i);
     }
-    if (words.length < MIN_STEP_WORDS) continue;
+    const size = to - from;
+    if (size < MIN_STEP_WORDS) continue;
     let context = contexts.get(key);
-    if (!context) contexts.set(key, (context = { pos: [], words: [] }));
+    if (!context) contexts.set(key, (context = { pos: [], from: [], to: [] }));
     parent[i] = i;
     let top = 0;
     let match = -1;
@@ -303,17 +311,19 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
       mark = grown;
     }
     stamp++;
-    for (let w = 0; w < words.length; w++) mark[words[w]] = stamp;
-    const steps = context.words;
-    for (let k = steps.length - 1; k >= Math.max(0, steps.length - 32); k--) {
-      const other = steps[k];
+    for (let w = from; w < to; w++) mark[ids[w]] = stamp;
+    const starts = context.from;
+    const ends = context.to;
+    for (let k = starts.length - 1; k >= Math.max(0, starts.length - 32); k--) {
+      const otherFrom = starts[k];
+      const otherSize = ends[k] - otherFrom;
       // the resemblance is at most min/max of the sizes: a step that cannot beat the best so far,
       // or reach the threshold, is not counted (the best and whether it links are the same)
-      const bound = Math.min(words.length, other.length) / Math.max(words.length, other.length);
+      const bound = Math.min(size, otherSize) / Math.max(size, otherSize);
       if (bound <= top || bound < threshold) continue;
       let shared = 0;
-      for (let w = 0; w < other.length; w++) if (mark[other[w]] === stamp) shared++;
-      const r = shared / (words.length + other.length - shared);
+      for (let w = otherFrom; w < ends[k]; w++) if (mark[ids[w]] === stamp) shared++;
+      const r = shared / (size + otherSize - shared);
       if (r > top) {
         top = r;
         match = context.pos[k];
@@ -325,7 +335,8 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
       best[match] = Math.max(best[match], top);
     }
     context.pos.push(i);
-    steps.push(words);
+    starts.push(from);
+    ends.push(to);
   }
   const groups = new Map<number, number[]>();
   for (let i = 0; i < n; i++) {
@@ -367,15 +378,22 @@ class WordIds {
   /** Per id, the number of the last text it was seen in (to drop repeats within a text). */
   private seenIn: Int32Array = new Int32Array(1024);
   private texts = 0;
+  /** The word ids of every text added, one after the other ({@link add}); grown when needed, so read it after adding. */
+  ids: Int32Array = new Int32Array(1024);
+  /** Number of ids in {@link ids}. */
+  length = 0;
 
   /** Ids are below this number. */
   get size(): number {
     return this.words.size;
   }
 
-  /** The distinct content words of a text ({@link contentWords}), as ids, in the order they first occur. */
-  ofText(text: string): number[] {
-    const out: number[] = [];
+  /**
+   * Adds the distinct content words of a text ({@link contentWords}), as ids in the order they first
+   * occur, at the end of {@link ids}. @returns where they start (they end at {@link length}).
+   */
+  add(text: string): number {
+    const from = this.length;
     const stamp = ++this.texts;
     forEachContentWordId(text, this.words, (id) => {
       if (id >= this.seenIn.length) {
@@ -385,16 +403,22 @@ class WordIds {
       }
       if (this.seenIn[id] !== stamp) {
         this.seenIn[id] = stamp;
-        out.push(id);
+        if (this.length === this.ids.length) {
+          const grown = new Int32Array(this.ids.length * 2);
+          grown.set(this.ids);
+          this.ids = grown;
+        }
+        this.ids[this.length++] = id;
       }
     });
-    return out;
+    return from;
   }
 }
 
-function sameIds(a: number[], b: number[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+/** True when ids[aFrom, aTo) and ids[bFrom, bTo) hold the same ids in the same order. */
+function sameIds(ids: Int32Array, aFrom: number, aTo: number, bFrom: number, bTo: number): boolean {
+  if (aTo - aFrom !== bTo - bFrom) return false;
+  for (let k = 0; k < aTo - aFrom; k++) if (ids[aFrom + k] !== ids[bFrom + k]) return false;
   return true;
 }
 
