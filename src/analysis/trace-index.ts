@@ -87,12 +87,6 @@ export class TraceIndex {
   readonly callOf: Int32Array;
   /** Fingerprint per position (small integer; unique negative for opaque events). */
   readonly fingerprints: Int32Array;
-  /**
-   * Content per position ('' when none), and content else content_ref (undefined when neither),
-   * read once from the events (of many shapes) so the analyses read them from one array.
-   */
-  private readonly contents: string[] = [];
-  private readonly raws: (string | undefined)[] = [];
   /** Normalized content per position, computed when first asked (see {@link normalizedContent}). */
   private readonly normalized = new Map<number, string>();
   /** Receiver per position (see {@link receiver}). */
@@ -242,10 +236,7 @@ export class TraceIndex {
       lane.list.push(i);
       const origin = origins[this.rawIndex[i]];
       if (origin) this.records[i] = origin.record;
-      const content = typeof e.content === 'string' ? e.content : undefined;
-      const text = content ?? (typeof e.content_ref === 'string' ? e.content_ref : undefined);
-      this.contents[i] = content ?? '';
-      this.raws[i] = text;
+      const text = typeof e.content === 'string' ? e.content : typeof e.content_ref === 'string' ? e.content_ref : undefined;
       if (text === undefined) {
         this.fingerprints[i] = -1 - i;
         continue;
@@ -362,12 +353,14 @@ export class TraceIndex {
 
   /** The content of an event, else its content_ref (what fingerprints and normalized content are made of); undefined when it has neither. */
   rawContent(i: number): string | undefined {
-    return this.raws[i];
+    const e = this.events[i];
+    return typeof e.content === 'string' ? e.content : typeof e.content_ref === 'string' ? e.content_ref : undefined;
   }
 
   /** Content text of an event ('' when none). */
   content(i: number): string {
-    return this.contents[i];
+    const c = this.events[i].content;
+    return typeof c === 'string' ? c : '';
   }
 
   /** True when the event is a hand-off between agents (message, delegate, return, spawn). */
