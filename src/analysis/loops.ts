@@ -28,7 +28,6 @@
 import type { Loop } from './types';
 import type { TraceIndex } from './trace-index';
 import { TokenInterner } from './interner';
-import { PairNumbering } from './pair-table';
 import { contentWords, fencedCode, fnv1a, forEachContentWordId, FUNCTION_WORDS, resemblance, wordTokens } from './text';
 
 export interface LoopOptions {
@@ -137,20 +136,22 @@ function finish(index: TraceIndex, raw: RawLoop, lastNew: number): Loop {
 
 /**
  * Tool calls with the same tool, argument length and two hashes of the trimmed arguments, grouped
- * in typed arrays (no object, list or map per call): the key is numbered step by step, (tool, first
- * hash) -> (that, length) -> (that, second hash) = the group, and each group's calls are chained
- * through `next`.
+ * without an object, list or map per call: the groups of a (tool, first hash) key are chained
+ * through `sameKey`, and each group's calls through `next`. Plain arrays of small integers, not
+ * typed arrays: at a million events, typed arrays' memory outside the heap is what brings the
+ * collector's full collections (V8 starts one per ~64 MB of it), the heap has room.
  */
 function repeatedToolCalls(index: TraceIndex): RawLoop[] {
   const n = index.size;
   const tools = new Map<string, number>();
-  const byHash = new PairNumbering();
-  const byLength = new PairNumbering();
-  const groupOf = new PairNumbering(); // groups numbered in the order they are first seen
-  let first: Int32Array = new Int32Array(64); // group -> its first call
-  let last: Int32Array = new Int32Array(64); // group -> its latest call
-  let count: Int32Array = new Int32Array(64); // group -> its number of calls
-  const next = new Int32Array(n).fill(-1); // call -> the next call of its group
+  const byKey = new Map<number, number>(); // tool number * 2^32 + first hash -> its first group
+  const sameKey: number[] = []; // group -> the next group of the same key (-1: none)
+  const lengths: number[] = []; // group -> argument length
+  const seconds: number[] = []; // group -> second hash
+  const first: number[] = []; // group -> its first call
+  const last: number[] = []; // group -> its latest call
+  const count: number[] = []; // group -> its number of calls
+  const next = new Map<number, number>(); // call -> the next call of its group
   for (let i = 0; i < n; i++) {
     if (index.types[i] !== 'tool_call') continue;
     const text = index.rawContent(i);
@@ -159,22 +160,35 @@ function repeatedToolCalls(index: TraceIndex): RawLoop[] {
     const tool = index.events[i].tool ?? '';
     let toolNo = tools.get(tool);
     if (toolNo === undefined) tools.set(tool, (toolNo = tools.size));
-    const g = groupOf.number(byLength.number(byHash.number(toolNo, fnv1a(trimmed) | 0), text.length), fnv1a(trimmed, 0x2545f491) | 0);
-    if (g === first.length) {
-      first = grownTo(first, g * 2);
-      last = grownTo(last, g * 2);
-      count = grownTo(count, g * 2);
+    const key = toolNo * 4294967296 + fnv1a(trimmed); // exact while tools < 2^21
+    const second = fnv1a(trimmed, 0x2545f491);
+    let g = byKey.get(key) ?? -1;
+    let previous = -1;
+    while (g !== -1 && (lengths[g] !== text.length || seconds[g] !== second)) {
+      previous = g;
+      g = sameKey[g];
     }
-    if (count[g] === 0) first[g] = i;
-    else next[last[g]] = i;
+    if (g === -1) {
+      g = first.length; // a new group, numbered in the order groups are first seen
+      if (previous === -1) byKey.set(key, g);
+      else sameKey[previous] = g;
+      sameKey.push(-1);
+      lengths.push(text.length);
+      seconds.push(second);
+      first.push(i);
+      last.push(i);
+      count.push(1);
+      continue;
+    }
+    next.set(last[g], i);
     last[g] = i;
     count[g]++;
   }
   const out: RawLoop[] = [];
-  for (let g = 0; g < groupOf.size; g++) {
+  for (let g = 0; g < first.length; g++) {
     if (count[g] < 2) continue;
     const calls: number[] = [];
-    for (let c = first[g]; c !== -1; c = next[c]) calls.push(c);
+    for (let c: number | undefined = first[g]; c !== undefined; c = next.get(c)) calls.push(c);
     const members = calls.flatMap((c) => (index.resultOf[c] !== -1 ? [c, index.resultOf[c]] : [c]));
     const tool = index.events[calls[0]].tool ?? 'a tool';
     out.push({
@@ -187,13 +201,6 @@ function repeatedToolCalls(index: TraceIndex): RawLoop[] {
     });
   }
   return out;
-}
-
-/** A copy of `a` in an array of `size` entries (zeros after). */
-function grownTo(a: Int32Array, size: number): Int32Array {
-  const b = new Int32Array(size);
-  b.set(a);
-  return b;
 }
 
 function repeatedSequences(index: TraceIndex, maxPeriod: number): RawLoop[] {
@@ -378,10 +385,17 @@ class WordIds {
   /** Per id, the number of the last text it was seen in (to drop repeats within a text). */
   private seenIn: Int32Array = new Int32Array(1024);
   private texts = 0;
-  /** The word ids of every text added, one after the other ({@link add}); grown when needed, so read it after adding. */
-  ids: Int32Array = new Int32Array(1024);
+  /**
+   * The word ids of every text added, one after the other ({@link add}). A plain array of small
+   * integers: typed arrays' memory outside the heap is what brings full collections at a million
+   * events (V8 starts one per ~64 MB of it).
+   */
+  readonly ids: number[] = [];
+
   /** Number of ids in {@link ids}. */
-  length = 0;
+  get length(): number {
+    return this.ids.length;
+  }
 
   /** Ids are below this number. */
   get size(): number {
@@ -403,12 +417,7 @@ class WordIds {
       }
       if (this.seenIn[id] !== stamp) {
         this.seenIn[id] = stamp;
-        if (this.length === this.ids.length) {
-          const grown = new Int32Array(this.ids.length * 2);
-          grown.set(this.ids);
-          this.ids = grown;
-        }
-        this.ids[this.length++] = id;
+        this.ids.push(id);
       }
     });
     return from;
@@ -416,7 +425,7 @@ class WordIds {
 }
 
 /** True when ids[aFrom, aTo) and ids[bFrom, bTo) hold the same ids in the same order. */
-function sameIds(ids: Int32Array, aFrom: number, aTo: number, bFrom: number, bTo: number): boolean {
+function sameIds(ids: readonly number[], aFrom: number, aTo: number, bFrom: number, bTo: number): boolean {
   if (aTo - aFrom !== bTo - bFrom) return false;
   for (let k = 0; k < aTo - aFrom; k++) if (ids[aFrom + k] !== ids[bFrom + k]) return false;
   return true;
@@ -458,12 +467,12 @@ function isPrimitive(f: Int32Array, i: number, p: number): boolean {
 /** Longest hand-off cycle looked for, in agents. */
 const MAX_CYCLE = 4;
 
-/** Hand-offs in time order as parallel arrays: event position, sender and receiver as name numbers (`names`). */
+/** Hand-offs in time order as parallel arrays of small integers: event position, sender and receiver as name numbers (`names`). */
 interface Handoffs {
   count: number;
-  at: Int32Array;
-  from: Int32Array;
-  to: Int32Array;
+  at: number[];
+  from: number[];
+  to: number[];
   names: string[];
 }
 
@@ -473,7 +482,7 @@ interface Handoffs {
  */
 function handoffsOf(index: TraceIndex): Handoffs {
   const n = index.size;
-  const out: Handoffs = { count: 0, at: new Int32Array(n), from: new Int32Array(n), to: new Int32Array(n), names: [] };
+  const out: Handoffs = { count: 0, at: [], from: [], to: [], names: [] };
   const numbers = new Map<string, number>();
   if (index.handoffsName) {
     for (let i = 0; i < n; i++) {
@@ -498,9 +507,10 @@ function handoffsOf(index: TraceIndex): Handoffs {
 
 /** Adds the hand-off at position `i` from `from` to `to` (names numbered in `numbers` as they come). */
 function pushHandoff(out: Handoffs, numbers: Map<string, number>, i: number, from: string, to: string): void {
-  out.at[out.count] = i;
-  out.from[out.count] = nameNumber(out, numbers, from);
-  out.to[out.count++] = nameNumber(out, numbers, to);
+  out.at.push(i);
+  out.from.push(nameNumber(out, numbers, from));
+  out.to.push(nameNumber(out, numbers, to));
+  out.count++;
 }
 
 function nameNumber(out: Handoffs, numbers: Map<string, number>, name: string): number {
@@ -526,7 +536,7 @@ function pingPongs(index: TraceIndex, noveltyThreshold: number, resemblanceThres
       while (end < count && from[end] === to[end - 1] && (end - start < period || (from[end] === from[end - period] && to[end] === to[end - period]))) end++;
       // a cycle through `period` distinct agents, closed (the last sender of the first round hands back to the first), at least two rounds
       if (end - start >= 2 * period) {
-        const agents = new Set(from.subarray(start, start + period));
+        const agents = new Set(from.slice(start, start + period));
         if (agents.size === period && to[start + period - 1] === from[start]) {
           const run = runOf(h, start, end);
           if (!run.some((x) => taken.has(x.i))) {

@@ -403,7 +403,8 @@ export class TraceIndex {
 
   /** The causal links, in the order of the module comment (see {@link LinkTable}). */
   private buildLinks(): LinkTable {
-    const table = new LinkTable(this.size);
+    // most traces have one to two links per event, plus their edges
+    const table = new LinkTable(this.size, 2 * this.size + this.loaded.trace.edges.length);
     this.linkEdges(table);
     this.linkReferences(table);
     this.pairStatedToolResults(table);
