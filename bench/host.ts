@@ -21,6 +21,7 @@
  *   npm run bench -- host
  *   OTRACE_BENCH_SIZES=100k npm run bench -- host
  *   OTRACE_BENCH_DIR=/path  (default: the OS temp folder, otrace-bench/; the read bench's files)
+ *   OTRACE_BENCH_ENGINES=thread  (only the worker thread; default: thread,process)
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -70,18 +71,27 @@ async function measure(script: string, name: string, file: string, mode: EngineM
     await new Promise((r) => setTimeout(r, 500));
     const idle = process.memoryUsage();
     let peak = idle.rss;
-    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+    /** Peak RSS per phase of the load (the worker's progress reports), then of the overview. */
+    let phase = 'start';
+    const phasePeaks = new Map<string, number>();
+    const sampler = setInterval(() => {
+      const rss = process.memoryUsage().rss;
+      peak = Math.max(peak, rss);
+      phasePeaks.set(phase, Math.max(phasePeaks.get(phase) ?? 0, rss));
+    }, 50);
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();
     const t0 = performance.now();
-    const summary = await engine.load({ key: name, version: -1, path: file, local: true });
+    const summary = await engine.load({ key: name, version: -1, path: file, local: true }, (p) => (phase = p.phase));
     const t1 = performance.now();
+    phase = 'overview';
     const overview = await engine.graphOverviewJson(name, name);
     const t2 = performance.now();
     delay.disable();
     clearInterval(sampler);
     if (!summary || !overview) throw new Error(`${name}: no summary or overview`);
     const after = process.memoryUsage();
+    process.stdout.write(`  ${name} (${mode}) peak RSS above idle per phase, MB: ${[...phasePeaks].map(([k, v]) => `${k} ${mb(v - idle.rss)}`).join(', ')}\n`);
     const hwm = mode === 'process' ? /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${engine.threadId}/status`, 'utf8'))?.[1] : undefined;
     return {
       trace: name,
@@ -113,7 +123,8 @@ export async function bench(): Promise<void> {
   for (const size of sizes) {
     const file = path.join(dir, `trace-${size}.otrace.jsonl`);
     writeTraceFile(file, SIZES[size]);
-    for (const mode of ['thread', 'process'] as const) {
+    const modes = (process.env.OTRACE_BENCH_ENGINES ?? 'thread,process').split(',').filter((m): m is EngineMode => m === 'thread' || m === 'process');
+    for (const mode of modes) {
       const row = await measure(script, size, file, mode);
       rows.push(row);
       process.stdout.write(`  ${size} (${mode}): load ${row.load_s} s + overview ${row.overview_s} s; host loop delay max ${row.loop_delay_max_ms} ms, p99 ${row.loop_delay_p99_ms} ms; host RSS +${row.rss_peak_above_idle_mb} MB peak, host heap +${row.host_heap_above_idle_mb} MB\n`);

@@ -248,15 +248,16 @@ export type HostMessage =
    * The trace to draw; `uri` is kept in the webview's state (to restore the panel after a reload);
    * `locked` only for side panels; `first`: the window of the whole time axis at Fit for the graph
    * area's last known width (see `fitWindowRequest`), drawn at once, so the first paint waits for
-   * no `window` round trip.
+   * no `window` round trip. `growing`: the trace's files are still being written (a run in
+   * progress): the graph offers to follow its newest events.
    */
-  | { type: 'trace'; graph: GraphOverview; uri?: string; locked?: boolean; first?: GraphWindow }
+  | { type: 'trace'; graph: GraphOverview; uri?: string; locked?: boolean; first?: GraphWindow; growing?: boolean }
   /**
    * The same, with the overview as the UTF-8 bytes of its JSON: the host passes the engine's bytes
    * on without parsing them (VS Code transfers bytes to the webview as they are; an object of a
    * million-event trace would be serialized on the extension host thread for seconds).
    */
-  | { type: 'traceJson'; json: Uint8Array; uri?: string; locked?: boolean; first?: GraphWindow }
+  | { type: 'traceJson'; json: Uint8Array; uri?: string; locked?: boolean; first?: GraphWindow; growing?: boolean }
   /** The answer to a `window` request (undefined `window` when the trace changed meanwhile). */
   | { type: 'window'; window: GraphWindow }
   /** One event with its text and fields (the details pane), answering `event`. */

@@ -39,8 +39,11 @@ interface SavedState {
   view?: ViewState;
   selected?: number;
   follow: boolean;
+  /** Keep the newest events in view while the run is still being written. */
+  followRun?: boolean;
 }
 let follow = (vscode.getState() as SavedState | undefined)?.follow ?? true;
+let followRun = (vscode.getState() as SavedState | undefined)?.followRun ?? false;
 let traceUri: string | undefined = (vscode.getState() as SavedState | undefined)?.uri;
 
 /** Asks the host for windows of the shown trace. */
@@ -57,6 +60,8 @@ let firstWindow = true;
 /** Draws a trace's overview; `first`: its window at Fit, drawn at once when the view fits (not when a saved view is restored). */
 function render(next: GraphOverview, first?: GraphWindow): void {
   const saved = vscode.getState() as SavedState | undefined;
+  // The same trace, grown (a run in progress): the view stays where it was, unless following the run.
+  const grew = graph !== undefined && graph.title === next.title && next.totalEvents > graph.totalEvents;
   graph = next;
   timeline?.dispose();
   view?.destroy();
@@ -102,7 +107,7 @@ function render(next: GraphOverview, first?: GraphWindow): void {
   $('summary').title = next.traces ? `${next.traces.length} traces in this file, each in its own lane group and analysed on its own: ${next.traces.map((t) => `${t.id} (${t.events} events, ${t.lanes} lanes)`).join('; ')}` : '';
   $('summary').textContent =
     `${next.format} · ${next.traces ? `${next.traces.length} traces · ` : ''}${next.totalEvents} events · ${next.lanes.length} agents` +
-    (errors + warnings ? ` · ${errors} errors, ${warnings} warnings (see Problems)` : '');
+    (errors + warnings ? ` · ${problemCounts(errors, warnings)} (see Problems)` : '');
   showFindings($('findings'), next.findings, { frame: (events, finding) => frameEvents(events, finding) });
   showLegend($('legend'), next);
   g.cy.on('tap', 'node', (e) => {
@@ -142,6 +147,7 @@ function render(next: GraphOverview, first?: GraphWindow): void {
     timeline.setCurrent(saved.selected);
     loader.setKeep([saved.selected]);
   }
+  if (grew && followRun) showNewest();
   updateTimeline();
   moment('overview drawn');
   loader.check();
@@ -190,9 +196,35 @@ function windowApplied(): void {
   }
 }
 
+/** "2 errors, 1 warning": the non-zero counts, each in its number. */
+function problemCounts(errors: number, warnings: number): string {
+  const part = (n: number, word: string) => (n ? [`${n} ${word}${n === 1 ? '' : 's'}`] : []);
+  return [...part(errors, 'error'), ...part(warnings, 'warning')].join(', ');
+}
+
+/** Scrolls (no zoom) so that the trace's newest event is in view: following a run in progress. */
+function showNewest(): void {
+  const last = timeline?.order[timeline.order.length - 1];
+  if (view && last !== undefined) view.ensureVisible(last);
+}
+
+/** The "in progress" button: shown while the run is being written; pressed, the view follows its newest events. */
+function showGrowing(growing: boolean): void {
+  const button = $('follow-run');
+  button.hidden = !growing;
+  button.setAttribute('aria-pressed', String(followRun));
+  button.textContent = followRun ? '● in progress · following' : '● in progress';
+}
+$('follow-run').addEventListener('click', () => {
+  followRun = !followRun;
+  showGrowing(true);
+  if (followRun) showNewest();
+  saveState();
+});
+
 function saveState(): void {
   if (!graph || !view) return;
-  const state: SavedState = { title: graph.title, uri: traceUri, view: view.view(), selected: timeline?.current, follow };
+  const state: SavedState = { title: graph.title, uri: traceUri, view: view.view(), selected: timeline?.current, follow, followRun };
   vscode.setState(state);
 }
 
@@ -426,6 +458,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     moment('graph received');
     traceUri = m.uri ?? traceUri;
     showLock(m.locked);
+    showGrowing(m.growing ?? false);
     render(m.type === 'trace' ? m.graph : (JSON.parse(new TextDecoder().decode(m.json)) as GraphOverview), m.first);
   } else if (m.type === 'window') {
     moment('window received');

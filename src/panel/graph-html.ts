@@ -45,6 +45,7 @@ ${inline ? `<style nonce="${nonce}">${inline.style}</style>` : `<link rel="style
 <span id="title">Loading trace…</span><span id="summary"></span>
 <vscode-textfield id="search" placeholder="Filter events" aria-label="Filter events"></vscode-textfield>
 <span id="matches" aria-live="polite"></span>
+<button id="follow-run" class="tool live" hidden aria-pressed="false" title="The run is still being written. Click to keep its newest events in view as they arrive (the view otherwise stays where you are)">● in progress</button>
 <button id="lock" class="tool" hidden title="This panel follows the active trace editor; click to keep it on this trace">Lock</button>
 <button id="mode" class="tool" title="x is time (idle gaps shortened); click for event order (T)">x: time</button>
 <button id="zoom-sel" class="tool" title="Zoom to the selected event (Z); Esc goes back">Zoom to selection</button>

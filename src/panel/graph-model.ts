@@ -7,12 +7,66 @@
  */
 import type { Analysis } from '../analysis';
 import type { GraphEdge, GraphFinding, GraphLane, GraphModel, GraphNode } from '../protocol';
+import type { TraceEdge } from '../trace/schema';
 import type { LoadedTrace } from '../trace/model';
 import { canonicalType, type TraceEvent } from '../trace/schema';
 import { describeCue, eventCues } from './cues';
-import { laneGroups, pairToolCalls, timeAxis, timeToAxis } from './layout';
+import { byTimeOrder, firstIndexOfIds, laneGroups, timeAxis, timeToAxis, toolCallPairs } from './layout';
+import { PairNumbering } from '../analysis/pair-table';
+import type { IdTable } from '../trace/id-table';
 
 const TEXT_LIMIT = 2000;
+
+/**
+ * The graph of a trace in columns, one entry per drawn event (file order), without a node object
+ * per event: what {@link buildGraph} makes nodes and edges of, and what the windowed graph keeps
+ * for a trace of any size (src/session/graph-window.ts), making the nodes of a window on demand
+ * ({@link layoutNode}, {@link layoutEdge}). About 30 bytes per event plus 20 per edge.
+ */
+export interface GraphLayout {
+  format: string;
+  totalEvents: number;
+  traces?: GraphModel['traces'];
+  lanes: GraphLane[];
+  axis: GraphModel['axis'];
+  findings: GraphFinding[];
+  problems: GraphModel['problems'];
+  /** The events drawn (the first `maxEvents` in file order). */
+  events: readonly TraceEvent[];
+  /** Per event: its lane (index into `lanes`). */
+  lane: Int32Array;
+  /** Per event: its rank in time order. */
+  order: Int32Array;
+  /** Per event: its position on the time axis (axis units). */
+  tx: Float64Array;
+  /** Per event: the index of its result when it is a tool call drawn as a bar, else -1. */
+  end: Int32Array;
+  /** Per event: the index of the call whose bar it is drawn in (a tool result), else -1. */
+  barOf: Int32Array;
+  /** Per lane: its trace, when the file holds several (nodes then name it). */
+  laneTraces?: (string | undefined)[];
+  /** Per event: 1 when it is a member of a loop (its node's first mark, `loop`). */
+  loop: Uint8Array;
+  /** Event index -> its other analysis marks (`stop-ok`, `stop-problem`, `blame`; sparse). */
+  marks: Map<number, Set<string>>;
+  /** Credit per event index, when the analysis gave it. */
+  credit?: readonly number[];
+  edges: LayoutEdges;
+}
+
+/** The graph's edges in columns: source and target are event indices of drawn nodes (a bar's call). */
+export interface LayoutEdges {
+  count: number;
+  source: Int32Array;
+  target: Int32Array;
+  /** Index into `types`. */
+  type: Uint16Array;
+  types: string[];
+  /** 1 for a derived link (`link<id>`), 0 for a trace edge (`edge<id>`). */
+  derived: Uint8Array;
+  /** The number in the edge's key. */
+  id: Int32Array;
+}
 
 /**
  * Builds the {@link GraphModel} of a trace, drawing at most `maxEvents` events (the first in file order);
@@ -28,101 +82,207 @@ const TEXT_LIMIT = 2000;
  * Edges into or out of a result drawn in a bar attach to the bar; edges inside a bar are dropped.
  */
 export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infinity, analysis?: Analysis, options: { details?: boolean } = {}): GraphModel {
+  const layout = graphLayout(loaded, maxEvents, analysis);
   const details = options.details ?? true;
-  const marks = analysisMarks(analysis);
+  const { format, totalEvents, traces, lanes, axis, findings, problems } = layout;
+  const edges: GraphEdge[] = [];
+  for (let k = 0; k < layout.edges.count; k++) edges.push(layoutEdge(layout.edges, k));
+  return {
+    title,
+    format,
+    totalEvents,
+    ...(traces ? { traces } : {}),
+    lanes,
+    nodes: layout.events.map((_, i) => layoutNode(layout, i, details)),
+    axis,
+    edges,
+    findings,
+    problems,
+  };
+}
+
+/** The graph of a trace in columns (see {@link GraphLayout}; what {@link buildGraph} describes). O(n log n) for n events. */
+export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?: Analysis): GraphLayout {
   const edges = loaded.trace.edges ?? [];
   // Cytoscape stays interactive up to some ten thousand nodes: beyond the limit, draw the first events.
   const events = loaded.trace.events.length > maxEvents ? loaded.trace.events.slice(0, maxEvents) : loaded.trace.events;
-  const key = new Map(events.map((e, i) => [e, nodeKey(i)]));
+  const n = events.length;
+  const { loop, marks } = analysisMarks(analysis, n);
   // One lane group per trace when the file holds several: lanes keyed by trace and agent.
   const { lanes, keyOf, traces } = laneGroups(events, edges);
   const laneIndex = new Map(lanes.map((l, i) => [l.key, i]));
-  const axis = timeAxis(events.map((e) => e.t));
-  const order = new Array<number>(events.length);
-  events
-    .map((_, i) => i)
-    .sort((a, b) => events[a].t - events[b].t || a - b)
-    .forEach((i, rank) => (order[i] = rank));
-  const bars = pairToolCalls(events, edges);
-  const barOf = new Map<number, number>();
-  for (const [call, result] of bars) barOf.set(result, call);
-
-  const nodes: GraphNode[] = events.map((e, index) => {
-    const end = bars.get(index);
-    const bar = barOf.get(index);
-    return {
-      id: nodeKey(index),
-      index,
-      eventId: e.id,
-      type: e.type,
-      kind: canonicalType(e.type),
-      agent: e.agent,
-      ...(traces.length > 1 ? { trace: lanes[laneIndex.get(keyOf(e)) ?? 0].trace } : {}),
-      lane: laneIndex.get(keyOf(e)) ?? 0,
-      t: e.t,
-      tx: timeToAxis(axis, e.t),
-      order: order[index],
-      ...(end === undefined ? {} : { txEnd: timeToAxis(axis, events[end].t), orderEnd: order[end], endIndex: end }),
-      ...(bar === undefined ? {} : { bar: nodeKey(bar) }),
-      label: nodeLabel(e, end !== undefined),
-      ...cuesOf(e),
-      ...(details ? eventDetails(e) : { fields: [] }),
-      hasSource: e.source !== undefined,
-      credit: analysis?.credit.by_index[index],
-      marks: [...(marks.get(index) ?? [])],
-    };
-  });
-  /** The node an event is drawn in: its own, or its call's bar. */
-  const drawn = (e: TraceEvent) => {
-    const i = nodes[Number(key.get(e)!.slice(1))];
-    return i.bar ?? i.id;
-  };
-
-  const graphEdges: GraphEdge[] = [];
-  const seen = new Set<string>();
-  // Edges name event ids; a repeated id stands for its first event (of the first trace holding it).
-  const byId = new Map<string, TraceEvent>();
-  for (const e of events) if (!byId.has(e.id)) byId.set(e.id, e);
-  edges.forEach((edge, i) => {
-    const src = byId.get(edge.src);
-    const dst = byId.get(edge.dst);
-    if (!src || !dst) return;
-    seen.add(`${key.get(src)}>lane:${keyOf(dst)}`);
-    const [a, b] = [drawn(src), drawn(dst)];
-    if (a === b || seen.has(`${a}>${b}`)) return;
-    seen.add(`${a}>${b}`);
-    graphEdges.push({ id: `edge${i}`, source: a, target: b, type: edge.type, derived: false });
-  });
+  const tx = new Float64Array(n);
+  for (let i = 0; i < n; i++) tx[i] = events[i].t;
+  const axis = timeAxis(tx);
+  const byTime = byTimeOrder(events);
+  const order = new Int32Array(n);
+  byTime.forEach((i, rank) => (order[i] = rank));
+  const firstIndex = firstIndexOfIds(events);
+  const lane = new Int32Array(n);
+  const { end } = toolCallPairs(events, edges, { firstIndex, byTime });
+  const barOf = new Int32Array(n).fill(-1);
+  for (let i = 0; i < n; i++) if (end[i] >= 0) barOf[end[i]] = i;
+  for (let i = 0; i < n; i++) {
+    lane[i] = laneIndex.get(keyOf(events[i])) ?? 0;
+    tx[i] = timeToAxis(axis, events[i].t);
+  }
   const lanesByAgent = eventsByLane(events, keyOf);
-  events.forEach((e) => {
-    const kind = canonicalType(e.type);
-    const linkType = kind === 'spawn' ? 'spawn' : kind === 'return' ? 'return' : kind === 'delegate' ? 'delegate' : kind === 'message' ? 'message' : undefined;
-    const toLane = e.to === undefined ? undefined : keyOf({ ...e, agent: e.to });
-    if (!linkType || !e.to || toLane === undefined || e.to === e.agent || seen.has(`${key.get(e)}>lane:${toLane}`)) return;
-    const target = firstAtOrAfter(lanesByAgent.get(toLane), e.t, e);
-    if (!target) return;
-    const [a, b] = [drawn(e), drawn(target)];
-    if (a === b || seen.has(`${a}>${b}`)) return;
-    seen.add(`${a}>${b}`);
-    graphEdges.push({ id: `link${graphEdges.length}`, source: a, target: b, type: linkType, derived: true });
-  });
-
   const graphLanes: GraphLane[] = lanes.map((l) => ({ name: l.name, ...(l.parent ? { parent: l.parent } : {}), depth: l.depth, count: lanesByAgent.get(l.key)?.length ?? 0, ...(l.trace === undefined ? {} : { trace: l.trace }), ...(l.name === l.agent ? {} : { agent: l.agent }) }));
+  const laneTraces = traces.length > 1 ? lanes.map((l) => l.trace) : undefined;
+  const layoutEdges = graphEdges(events, edges, { lane, barOf, laneIndex, keyOf, lanesByAgent, firstIndex });
   return {
-    title,
     format: loaded.format,
     totalEvents: loaded.trace.events.length,
-    ...(traces.length > 1 ? { traces: traces.map((id) => ({ id, events: nodes.filter((n) => n.trace === id).length, lanes: graphLanes.filter((l) => l.trace === id).length })) } : {}),
+    ...(laneTraces ? { traces: traces.map((id) => ({ id, events: lane.reduce((sum, l) => sum + (laneTraces[l] === id ? 1 : 0), 0), lanes: graphLanes.filter((l) => l.trace === id).length })) } : {}),
     lanes: graphLanes,
-    nodes,
     axis,
-    edges: graphEdges,
     findings: graphFindings(analysis, events),
     problems: {
       errors: loaded.problems.filter((p) => p.severity === 'error').length,
       warnings: loaded.problems.filter((p) => p.severity === 'warning').length,
     },
+    events,
+    lane,
+    order,
+    tx,
+    end,
+    barOf,
+    ...(laneTraces ? { laneTraces } : {}),
+    loop,
+    marks,
+    credit: analysis?.credit.by_index,
+    edges: layoutEdges,
   };
+}
+
+/** What {@link graphEdges} needs of the layout being built. */
+interface EdgeContext {
+  lane: Int32Array;
+  barOf: Int32Array;
+  laneIndex: Map<string, number>;
+  keyOf: (e: TraceEvent) => string;
+  lanesByAgent: Map<string, number[]>;
+  firstIndex: IdTable;
+}
+
+/**
+ * The trace's edges and the derived links (see {@link buildGraph}), in columns. Pairs already
+ * joined and the lanes each event's edges reach are kept in typed tables, not sets of strings.
+ */
+function graphEdges(events: readonly TraceEvent[], edges: readonly TraceEdge[], ctx: EdgeContext): LayoutEdges {
+  const n = events.length;
+  const capacity = edges.length + n;
+  const out: LayoutEdges = { count: 0, source: new Int32Array(capacity), target: new Int32Array(capacity), type: new Uint16Array(capacity), types: [], derived: new Uint8Array(capacity), id: new Int32Array(capacity) };
+  const typeIndex = new Map<string, number>();
+  /** Drawn node pairs joined so far (numbered pairs: no string or number object per pair). */
+  const joined = new PairNumbering(edges.length);
+  /** Per trace edge that resolves: its source event and the lane of its target (then grouped by source). */
+  const edgeSource = new Int32Array(edges.length);
+  const edgeLane = new Int32Array(edges.length);
+  let resolved = 0;
+  /** Adds a pair; @returns false when it was there already. */
+  const added = (set: PairNumbering, a: number, b: number) => {
+    const size = set.size;
+    set.number(a, b);
+    return set.size > size;
+  };
+  const drawn = (i: number) => (ctx.barOf[i] >= 0 ? ctx.barOf[i] : i);
+  const push = (a: number, b: number, type: string, derived: boolean, id: number) => {
+    let t = typeIndex.get(type);
+    if (t === undefined) {
+      typeIndex.set(type, (t = out.types.length));
+      out.types.push(type);
+    }
+    const k = out.count++;
+    out.source[k] = a;
+    out.target[k] = b;
+    out.type[k] = t;
+    out.derived[k] = derived ? 1 : 0;
+    out.id[k] = id;
+  };
+  // Edges name event ids; a repeated id stands for its first event (of the first trace holding it).
+  const byId = ctx.firstIndex;
+  edges.forEach((edge, i) => {
+    const src = byId.get(edge.src);
+    const dst = byId.get(edge.dst);
+    if (src === undefined || dst === undefined) return;
+    edgeSource[resolved] = src;
+    edgeLane[resolved++] = ctx.lane[dst];
+    const [a, b] = [drawn(src), drawn(dst)];
+    if (a === b || !added(joined, a, b)) return;
+    push(a, b, edge.type, false, i);
+  });
+  const reaches = lanesReached(n, edgeSource.subarray(0, resolved), edgeLane.subarray(0, resolved));
+  events.forEach((e, i) => {
+    const kind = canonicalType(e.type);
+    const linkType = kind === 'spawn' ? 'spawn' : kind === 'return' ? 'return' : kind === 'delegate' ? 'delegate' : kind === 'message' ? 'message' : undefined;
+    if (!linkType || !e.to || e.to === e.agent) return;
+    const toLane = keyOf(ctx, e);
+    const toLaneIndex = ctx.laneIndex.get(toLane);
+    if (toLaneIndex !== undefined && reaches(i, toLaneIndex)) return;
+    const target = firstAtOrAfter(events, ctx.lanesByAgent.get(toLane), e.t, i);
+    if (target === undefined) return;
+    const [a, b] = [drawn(i), drawn(target)];
+    if (a === b || !added(joined, a, b)) return;
+    push(a, b, linkType, true, out.count);
+  });
+  // Kept with the layout: only as long as the edges made.
+  const k = out.count;
+  return { ...out, source: out.source.slice(0, k), target: out.target.slice(0, k), type: out.type.slice(0, k), derived: out.derived.slice(0, k), id: out.id.slice(0, k) };
+}
+
+/** Whether a trace edge goes from event i into a lane: the edges' target lanes grouped by source event (two Int32Arrays, no set of pairs). */
+function lanesReached(n: number, source: Int32Array, lane: Int32Array): (i: number, lane: number) => boolean {
+  const start = new Int32Array(n + 1);
+  for (const s of source) start[s + 1]++;
+  for (let i = 0; i < n; i++) start[i + 1] += start[i];
+  const lanes = new Int32Array(source.length);
+  const fill = start.slice(0, n);
+  source.forEach((s, k) => (lanes[fill[s]++] = lane[k]));
+  return (i, l) => {
+    for (let k = start[i]; k < start[i + 1]; k++) if (lanes[k] === l) return true;
+    return false;
+  };
+}
+
+/** The lane key of the agent an event is addressed to (`to`). */
+function keyOf(ctx: EdgeContext, e: TraceEvent): string {
+  return ctx.keyOf({ ...e, agent: e.to! });
+}
+
+/** The node of event `index` of a layout, as {@link buildGraph} lists it; `details` adds its text and fields. */
+export function layoutNode(layout: GraphLayout, index: number, details: boolean): GraphNode {
+  const e = layout.events[index];
+  const end = layout.end[index];
+  const bar = layout.barOf[index];
+  const lane = layout.lane[index];
+  return {
+    id: nodeKey(index),
+    index,
+    eventId: e.id,
+    type: e.type,
+    kind: canonicalType(e.type),
+    agent: e.agent,
+    ...(layout.laneTraces ? { trace: layout.laneTraces[lane] } : {}),
+    lane,
+    t: e.t,
+    tx: layout.tx[index],
+    order: layout.order[index],
+    ...(end < 0 ? {} : { txEnd: layout.tx[end], orderEnd: layout.order[end], endIndex: end }),
+    ...(bar < 0 ? {} : { bar: nodeKey(bar) }),
+    label: nodeLabel(e, end >= 0),
+    ...cuesOf(e),
+    ...(details ? eventDetails(e) : { fields: [] }),
+    hasSource: e.source !== undefined,
+    credit: layout.credit?.[index],
+    marks: layout.loop[index] === 1 ? ['loop', ...(layout.marks.get(index) ?? [])] : [...(layout.marks.get(index) ?? [])],
+  };
+}
+
+/** Edge `k` of a layout's edges, as {@link buildGraph} lists it. */
+export function layoutEdge(edges: LayoutEdges, k: number): GraphEdge {
+  const derived = edges.derived[k] === 1;
+  return { id: `${derived ? 'link' : 'edge'}${edges.id[k]}`, source: nodeKey(edges.source[k]), target: nodeKey(edges.target[k]), type: edges.types[edges.type[k]], derived };
 }
 
 /** The Cytoscape key of the event at an index. */
@@ -130,17 +290,21 @@ export function nodeKey(index: number): string {
   return `n${index}`;
 }
 
-/** Event index -> marks from the analysis: loop members, the blamed event, stops with a failure mode. */
-function analysisMarks(analysis: Analysis | undefined): Map<number, Set<string>> {
+/**
+ * Marks from the analysis: loop members as flags (a 1M-event trace can have hundreds of thousands),
+ * and the other marks (a stop's `stop-ok` / `stop-problem`, the blamed event's `blame`) by event
+ * index. A node lists `loop` first, then its other marks in the order found (stops, then blame).
+ */
+function analysisMarks(analysis: Analysis | undefined, n: number): { loop: Uint8Array; marks: Map<number, Set<string>> } {
+  const loop = new Uint8Array(n);
   const marks = new Map<number, Set<string>>();
   const mark = (i: number, m: string) => marks.set(i, (marks.get(i) ?? new Set()).add(m));
-  if (!analysis) return marks;
-  for (const loop of analysis.loops) for (const i of loop.indices) mark(i, 'loop');
+  if (!analysis) return { loop, marks };
+  for (const l of analysis.loops) for (const i of l.indices) if (i >= 0 && i < n) loop[i] = 1;
   for (const stop of analysis.stops) mark(stop.index, stop.finding === 'ok' ? 'stop-ok' : 'stop-problem');
   if (analysis.blame) mark(analysis.blame.index, 'blame');
-  return marks;
+  return { loop, marks };
 }
-
 
 /** The analysis findings (most severe first), each saying when its main event happened. */
 function graphFindings(analysis: Analysis | undefined, events: readonly TraceEvent[]): GraphFinding[] {
@@ -161,27 +325,27 @@ function graphFindings(analysis: Analysis | undefined, events: readonly TraceEve
   });
 }
 
-/** Events of each lane (by lane key), in time order. */
-function eventsByLane(events: readonly TraceEvent[], keyOf: (e: TraceEvent) => string): Map<string, TraceEvent[]> {
-  const out = new Map<string, TraceEvent[]>();
-  for (const e of events) {
+/** Indices of the events of each lane (by lane key), in time order (ties in file order). */
+function eventsByLane(events: readonly TraceEvent[], keyOf: (e: TraceEvent) => string): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  events.forEach((e, i) => {
     const k = keyOf(e);
-    const list = out.get(k) ?? [];
-    list.push(e);
-    out.set(k, list);
-  }
-  for (const list of out.values()) list.sort((a, b) => a.t - b.t);
+    const list = out.get(k);
+    if (list) list.push(i);
+    else out.set(k, [i]);
+  });
+  for (const list of out.values()) list.sort((a, b) => events[a].t - events[b].t);
   return out;
 }
 
 /** The first event of a time-sorted lane at or after `t` (by binary search), other than `self`. */
-function firstAtOrAfter(lane: TraceEvent[] | undefined, t: number, self: TraceEvent): TraceEvent | undefined {
+function firstAtOrAfter(events: readonly TraceEvent[], lane: number[] | undefined, t: number, self: number): number | undefined {
   if (!lane) return undefined;
   let lo = 0;
   let hi = lane.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (lane[mid].t < t) lo = mid + 1;
+    if (events[lane[mid]].t < t) lo = mid + 1;
     else hi = mid;
   }
   while (lo < lane.length && lane[lo] === self) lo++;
@@ -189,7 +353,7 @@ function firstAtOrAfter(lane: TraceEvent[] | undefined, t: number, self: TraceEv
 }
 
 /** A short label: a tool bar is its tool's name; arrows name their target lane. */
-function nodeLabel(e: TraceEvent, bar: boolean): string {
+export function nodeLabel(e: TraceEvent, bar: boolean): string {
   const kind = canonicalType(e.type);
   if (kind === 'stop') return `stop: ${e.reason ?? 'unknown'}`;
   if (kind === 'reward') return `reward ${e.value ?? ''}`.trim();

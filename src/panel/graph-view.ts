@@ -164,7 +164,8 @@ export class GraphView implements vscode.Disposable {
       this.sentFor = undefined;
       return;
     }
-    this.post({ type: 'traceJson', uri: key, locked: this.onToggleLock ? this.locked : undefined, json: graph.json, first: graph.first });
+    const growing = this.sessions.isGrowing(this.uri);
+    this.post({ type: 'traceJson', uri: key, locked: this.onToggleLock ? this.locked : undefined, json: graph.json, first: graph.first, growing });
     this.shown = summary;
     const s = this.selection.selection;
     if (s && s.trace === this.uri.toString()) this.post({ type: 'select', index: s.index });

@@ -5,6 +5,7 @@
  * panel; nothing here knows pixels. Pure: imports nothing from `vscode`.
  */
 import { canonicalType } from '../trace/event-types';
+import { IdTable } from '../trace/id-table';
 import type { TraceEdge, TraceEvent } from '../trace/schema';
 
 /** A compressed idle gap on the time axis: from `t0` to `t1` seconds, drawn `width` axis units wide at `x`. */
@@ -30,11 +31,19 @@ export interface TimeAxis {
  * 20 times the median gap and 1/30 of the span, and at least one second, so a run with even
  * steps keeps its shape and a session with human pauses between turns stays readable.
  */
-export function timeAxis(times: readonly number[]): TimeAxis {
-  const ts = [...new Set(times.filter(Number.isFinite))].sort((a, b) => a - b);
+export function timeAxis(times: ArrayLike<number>): TimeAxis {
+  // Typed arrays, not a Set and copies of arrays: a 1M-event trace makes no object per time.
+  const all = new Float64Array(times.length);
+  let count = 0;
+  for (let i = 0; i < times.length; i++) if (Number.isFinite(times[i])) all[count++] = times[i];
+  const sortedTimes = all.subarray(0, count).sort();
+  let unique = 0;
+  for (let i = 0; i < count; i++) if (unique === 0 || sortedTimes[i] !== sortedTimes[unique - 1]) sortedTimes[unique++] = sortedTimes[i];
+  const ts = sortedTimes.subarray(0, unique);
   if (ts.length === 0) return { points: [[0, 0]], gaps: [], span: 0 };
-  const diffs = ts.slice(1).map((t, i) => t - ts[i]);
-  const sorted = [...diffs].sort((a, b) => a - b);
+  const sorted = new Float64Array(ts.length - 1);
+  for (let i = 1; i < ts.length; i++) sorted[i - 1] = ts[i] - ts[i - 1];
+  sorted.sort();
   const median = sorted.length ? sorted[sorted.length >> 1] : 0;
   const total = ts[ts.length - 1] - ts[0];
   const threshold = Math.max(1, median * 20, total / 30);
@@ -106,10 +115,13 @@ export function laneTree(events: readonly TraceEvent[], edges: readonly TraceEdg
     if (child && child !== by && first.has(child) && !parent.has(child) && !isAncestor(parent, child, by)) parent.set(child, by);
   };
   for (const e of events) if (canonicalType(e.type) === 'spawn') claim(e.to, e.agent);
-  const byId = new Map<string, TraceEvent>();
-  for (const e of events) if (!byId.has(e.id)) byId.set(e.id, e);
+  let byId: Map<string, TraceEvent> | undefined; // only for spawn edges (a large trace has many edges, few spawns)
   for (const edge of edges) {
     if (edge.type !== 'spawn') continue;
+    if (!byId) {
+      byId = new Map();
+      for (const e of events) if (!byId.has(e.id)) byId.set(e.id, e);
+    }
     const src = byId.get(edge.src);
     const dst = byId.get(edge.dst);
     if (src && dst) claim(dst.agent, src.agent);
@@ -183,36 +195,51 @@ function isAncestor(parent: Map<string, string>, a: string, b: string): boolean 
  * `tool_dependency` edge from the call to a result, else a result whose `parent` or `causes` names
  * the call, else the next unpaired result of the same tool in the same lane (before the lane's
  * next call of that tool). A result pairs with one call at most, and only at or after it in time.
+ * Pairs in the order they were found (see {@link toolCallPairs}).
  */
 export function pairToolCalls(events: readonly TraceEvent[], edges: readonly TraceEdge[] = []): Map<number, number> {
-  const pairs = new Map<number, number>();
-  const taken = new Set<number>();
-  const firstIndex = new Map<string, number>();
-  events.forEach((e, i) => {
-    if (!firstIndex.has(e.id)) firstIndex.set(e.id, i);
-  });
+  const { end, found } = toolCallPairs(events, edges);
+  return new Map(Array.from(found, (call) => [call, end[call]]));
+}
+
+/**
+ * {@link pairToolCalls} in typed arrays, for traces of any size: per event the index of its
+ * result when it is a paired tool call (else -1), and the calls in the order they were paired.
+ * @param known what the caller already has: each id's first index ({@link firstIndexOfIds}) and
+ *   the time order ({@link byTimeOrder}), so a large trace builds them once.
+ */
+export function toolCallPairs(events: readonly TraceEvent[], edges: readonly TraceEdge[] = [], known: { firstIndex?: IdTable; byTime?: Int32Array } = {}): { end: Int32Array; found: Int32Array } {
+  const n = events.length;
+  const end = new Int32Array(n).fill(-1);
+  const taken = new Uint8Array(n);
+  const found: number[] = [];
+  const firstIndex = known.firstIndex ?? firstIndexOfIds(events);
   const kind = (i: number) => canonicalType(events[i].type);
   const pair = (call: number | undefined, result: number | undefined) => {
-    if (call === undefined || result === undefined || pairs.has(call) || taken.has(result)) return;
+    if (call === undefined || result === undefined || end[call] >= 0 || taken[result]) return;
     if (kind(call) !== 'tool_call' || kind(result) !== 'tool_result' || events[result].t < events[call].t) return;
-    pairs.set(call, result);
-    taken.add(result);
+    end[call] = result;
+    taken[result] = 1;
+    found.push(call);
   };
   for (const edge of edges) if (edge.type === 'tool_dependency') pair(firstIndex.get(edge.src), firstIndex.get(edge.dst));
   events.forEach((e, i) => {
     if (kind(i) !== 'tool_result') return;
-    for (const ref of [e.parent, ...(e.causes ?? [])]) if (ref !== undefined) pair(firstIndex.get(ref), i);
+    if (e.parent !== undefined) pair(firstIndex.get(e.parent), i);
+    for (const ref of e.causes ?? []) if (ref !== undefined) pair(firstIndex.get(ref), i);
   });
   // Same lane, same tool, the next result in time order.
   const open = new Map<string, number>();
-  const order = events.map((_, i) => i).sort((a, b) => events[a].t - events[b].t || a - b);
+  const order = known.byTime ?? byTimeOrder(events);
   for (const i of order) {
     const e = events[i];
+    const k = kind(i);
+    if (k !== 'tool_call' && (k !== 'tool_result' || taken[i])) continue;
     const key = `${e.agent}\u0000${e.tool ?? ''}`;
-    if (kind(i) === 'tool_call') {
-      if (!pairs.has(i)) open.set(key, i);
+    if (k === 'tool_call') {
+      if (end[i] < 0) open.set(key, i);
       else open.delete(key);
-    } else if (kind(i) === 'tool_result' && !taken.has(i)) {
+    } else {
       const call = open.get(key);
       if (call !== undefined) {
         pair(call, i);
@@ -220,7 +247,19 @@ export function pairToolCalls(events: readonly TraceEvent[], edges: readonly Tra
       }
     }
   }
-  return pairs;
+  return { end, found: Int32Array.from(found) };
+}
+
+/** Each id's first event index (file order), in a compact table (no entry object per event). */
+export function firstIndexOfIds(events: readonly TraceEvent[]): IdTable {
+  const table = new IdTable(events.length);
+  for (let i = 0; i < events.length; i++) table.add(events[i].id, i);
+  return table;
+}
+
+/** Event indices in time order (ties in file order). */
+export function byTimeOrder(events: readonly TraceEvent[]): Int32Array {
+  return Int32Array.from({ length: events.length }, (_, i) => i).sort((a, b) => events[a].t - events[b].t || a - b);
 }
 
 /** Width in px of a level-of-detail bucket: events closer than this on screen may share a run bar. */

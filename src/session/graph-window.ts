@@ -4,13 +4,19 @@
  * level of detail. The webview draws only windows, so every event of any trace is reachable while
  * Cytoscape holds a bounded number of elements. Pure: no `vscode` (the engine may run it in a worker).
  */
-import type { GraphColumns, GraphEdge, GraphModel, GraphNode, GraphOverview, GraphRun, GraphWindow, WindowRequest } from '../protocol';
-import { buildGraph, eventDetails } from '../panel/graph-model';
+import type { GraphEdge, GraphNode, GraphOverview, GraphRun, GraphWindow, WindowRequest } from '../protocol';
+import { eventCues } from '../panel/cues';
+import { eventDetails, graphLayout, layoutEdge, layoutNode, nodeLabel, type GraphLayout } from '../panel/graph-model';
+import { canonicalType } from '../trace/schema';
+import { JsonBytes } from './json-bytes';
+import { contentsOf, eventWithContent } from './long-content';
 import { bucketWidth, runKey } from '../panel/layout';
 import type { TraceSnapshot } from './snapshot';
 
 /** A run bar forms where a lane has at least this many events in one bucket. */
 const RUN_MIN = 4;
+/** Events searched per read of set-aside content from disk. */
+const SEARCH_BLOCK = 4096;
 /** Events with an arrow to another lane (or a spawn, ...) stay on their own up to this many per bucket. */
 const NOTABLE_MAX = 2;
 
@@ -24,18 +30,18 @@ const enum Role {
   Own = 2,
 }
 
-/** Everything computed once per snapshot for answering windows. */
+/** Everything computed once per snapshot for answering windows: columns, no object per event. */
 interface GraphIndex {
-  model: GraphModel;
-  columns: GraphColumns;
+  layout: GraphLayout;
   kinds: string[];
-  /** Time-order rank of each event. */
-  rank: Int32Array;
+  /** Per event: index into `kinds`. */
+  kind: Uint8Array;
   role: Uint8Array;
   /** Per lane, per mode: drawn events (no results inside bars) sorted by start, and the longest bar. */
   lanes: { time: Int32Array; order: Int32Array; longTime: number; longOrder: number }[];
-  /** Edges by source node key. */
-  edgesFrom: Map<string, GraphEdge[]>;
+  /** Edges by source event: edge numbers of source i are `edgeAt[edgesFrom[i] .. edgesFrom[i + 1])`, in the layout's order. */
+  edgesFrom: Int32Array;
+  edgeAt: Int32Array;
 }
 
 const indices = new WeakMap<TraceSnapshot, GraphIndex>();
@@ -53,58 +59,97 @@ export function snapshotStamp(snapshot: TraceSnapshot): number {
 function graphIndex(snapshot: TraceSnapshot): GraphIndex {
   const known = indices.get(snapshot);
   if (known) return known;
-  const model = buildGraph(snapshot.loaded, '', Infinity, snapshot.analysis, { details: false });
-  const n = model.nodes.length;
+  const layout = graphLayout(snapshot.loaded, Infinity, snapshot.analysis);
+  const { events, edges } = layout;
+  const n = events.length;
   const kinds: string[] = [];
   const kindIndex = new Map<string, number>();
-  const columns: GraphColumns = { byTime: new Array(n), tx: new Array(n), lane: new Array(n), kind: new Array(n), end: new Array(n) };
-  const rank = new Int32Array(n);
-  for (const node of model.nodes) {
-    const i = node.index;
-    rank[i] = node.order;
-    columns.byTime[node.order] = i;
-    columns.tx[i] = node.tx;
-    columns.lane[i] = node.lane;
-    let k = kindIndex.get(node.kind);
+  const kind = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const name = canonicalType(events[i].type);
+    let k = kindIndex.get(name);
     if (k === undefined) {
-      kindIndex.set(node.kind, (k = kinds.length));
-      kinds.push(node.kind);
+      kindIndex.set(name, (k = kinds.length));
+      kinds.push(name);
     }
-    columns.kind[i] = k;
-    columns.end[i] = node.endIndex ?? -1;
+    kind[i] = k;
   }
-  const edgesFrom = new Map<string, GraphEdge[]>();
-  const crossing = new Set<string>();
-  for (const e of model.edges) {
-    edgesFrom.set(e.source, [...(edgesFrom.get(e.source) ?? []), e]);
-    const a = model.nodes[Number(e.source.slice(1))];
-    const b = model.nodes[Number(e.target.slice(1))];
-    if (a && b && a.lane !== b.lane) crossing.add(e.source).add(e.target);
+  const crossing = new Uint8Array(n);
+  const edgesFrom = new Int32Array(n + 1);
+  for (let k = 0; k < edges.count; k++) {
+    const a = edges.source[k];
+    const b = edges.target[k];
+    edgesFrom[a + 1]++;
+    if (layout.lane[a] !== layout.lane[b]) crossing[a] = crossing[b] = 1;
   }
+  for (let i = 0; i < n; i++) edgesFrom[i + 1] += edgesFrom[i];
+  const edgeAt = new Int32Array(edges.count);
+  const fill = edgesFrom.slice(0, n);
+  for (let k = 0; k < edges.count; k++) edgeAt[fill[edges.source[k]]++] = k;
   const role = new Uint8Array(n);
-  for (const node of model.nodes) role[node.index] = roleOf(node, crossing.has(node.id));
-  const byLane = model.lanes.map(() => [] as GraphNode[]);
-  for (const node of model.nodes) if (!node.bar) byLane[node.lane]?.push(node);
+  for (let i = 0; i < n; i++) role[i] = roleOf(kinds[kind[i]], layout.marks.get(i), crossing[i] === 1);
+  const byLane = layout.lanes.map(() => [] as number[]);
+  for (let i = 0; i < n; i++) if (layout.barOf[i] < 0) byLane[layout.lane[i]]?.push(i);
+  const { tx, order, end } = layout;
   const lanes = byLane.map((list) => {
-    const time = Int32Array.from([...list].sort((a, b) => a.tx - b.tx || a.order - b.order).map((x) => x.index));
-    const order = Int32Array.from([...list].sort((a, b) => a.order - b.order).map((x) => x.index));
+    const time = Int32Array.from(list).sort((a, b) => tx[a] - tx[b] || order[a] - order[b]);
+    const inOrder = Int32Array.from(list).sort((a, b) => order[a] - order[b]);
     let longTime = 0;
     let longOrder = 0;
-    for (const x of list) {
-      longTime = Math.max(longTime, (x.txEnd ?? x.tx) - x.tx);
-      longOrder = Math.max(longOrder, (x.orderEnd ?? x.order) - x.order);
+    for (const i of list) {
+      if (end[i] < 0) continue;
+      longTime = Math.max(longTime, tx[end[i]] - tx[i]);
+      longOrder = Math.max(longOrder, order[end[i]] - order[i]);
     }
-    return { time, order, longTime, longOrder };
+    return { time, order: inOrder, longTime, longOrder };
   });
-  const index: GraphIndex = { model, columns, kinds, rank, role, lanes, edgesFrom };
+  const index: GraphIndex = { layout, kinds, kind, role, lanes, edgesFrom, edgeAt };
   indices.set(snapshot, index);
   return index;
 }
 
-function roleOf(n: GraphNode, crossing: boolean): Role {
-  if (n.kind === 'stop' || n.marks.some((m) => m === 'blame' || m === 'stop-problem')) return Role.Own;
-  if (crossing || ['spawn', 'despawn', 'delegate', 'return', 'reward', 'aggregate'].includes(n.kind)) return Role.Notable;
+function roleOf(kind: string, marks: Set<string> | undefined, crossing: boolean): Role {
+  if (kind === 'stop' || marks?.has('blame') || marks?.has('stop-problem')) return Role.Own;
+  if (crossing || ['spawn', 'despawn', 'delegate', 'return', 'reward', 'aggregate'].includes(kind)) return Role.Notable;
   return Role.Plain;
+}
+
+/** The event columns of the overview as typed arrays (see `GraphColumns`). */
+interface TypedColumns {
+  byTime: Int32Array;
+  tx: Float64Array;
+  lane: Int32Array;
+  kind: Uint8Array;
+  end: Int32Array;
+}
+
+/** The overview with its columns as typed arrays, members in the overview's order. */
+function overviewParts(snapshot: TraceSnapshot, title: string): Omit<GraphOverview, 'columns'> & { columns: TypedColumns } {
+  const { layout, kinds, kind } = graphIndex(snapshot);
+  const n = layout.events.length;
+  const byTime = new Int32Array(n);
+  for (let i = 0; i < n; i++) byTime[layout.order[i]] = i;
+  const cues = new Set<string>();
+  for (const e of layout.events) for (const c of eventCues(e)) cues.add(c);
+  return {
+    title,
+    format: layout.format,
+    stamp: snapshotStamp(snapshot),
+    totalEvents: layout.totalEvents,
+    lanes: layout.lanes,
+    axis: layout.axis,
+    columns: { byTime, tx: layout.tx, lane: layout.lane, kind, end: layout.end },
+    kinds,
+    findings: layout.findings,
+    problems: layout.problems,
+    ...(layout.traces ? { traces: layout.traces } : {}),
+    legend: {
+      edgeTypes: [...new Set(Array.from(layout.edges.type.subarray(0, layout.edges.count), (t) => layout.edges.types[t]))],
+      bars: layout.end.some((x) => x >= 0),
+      credit: layout.credit !== undefined && layout.events.some((_, i) => layout.credit![i] !== undefined),
+      cues: [...cues],
+    },
+  };
 }
 
 /**
@@ -112,26 +157,39 @@ function roleOf(n: GraphNode, crossing: boolean): Role {
  * the event columns (time order, axis position, lane, kind, bar end), O(n) numbers for n events.
  */
 export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOverview {
-  const { model, columns, kinds } = graphIndex(snapshot);
-  return {
-    title,
-    format: model.format,
-    stamp: snapshotStamp(snapshot),
-    totalEvents: model.totalEvents,
-    lanes: model.lanes,
-    axis: model.axis,
-    columns,
-    kinds,
-    findings: model.findings,
-    problems: model.problems,
-    ...(model.traces ? { traces: model.traces } : {}),
-    legend: {
-      edgeTypes: [...new Set(model.edges.map((e) => e.type))],
-      bars: model.nodes.some((n) => n.txEnd !== undefined),
-      credit: model.nodes.some((n) => n.credit !== undefined),
-      cues: [...new Set(model.nodes.flatMap((n) => n.cues ?? []))],
-    },
-  };
+  const parts = overviewParts(snapshot, title);
+  const { byTime, tx, lane, kind, end } = parts.columns;
+  // The spread keeps `columns` where it is among the members (JSON order).
+  return { ...parts, columns: { byTime: Array.from(byTime), tx: Array.from(tx), lane: Array.from(lane), kind: Array.from(kind), end: Array.from(end) } };
+}
+
+/**
+ * The bytes of `JSON.stringify(graphOverview(snapshot, title))`, written from the typed columns
+ * (no array of numbers per column, no string of the whole document): what the host passes to the
+ * webview unread. Also the overview's axis and stamp, for the first window.
+ */
+export function graphOverviewJson(snapshot: TraceSnapshot, title: string): { json: Uint8Array; overview: Pick<GraphOverview, 'axis' | 'stamp'> } {
+  const parts = overviewParts(snapshot, title);
+  const out = new JsonBytes();
+  let first = true;
+  for (const [key, value] of Object.entries(parts)) {
+    if (value === undefined) continue; // as JSON.stringify leaves it out
+    out.text(`${first ? '{' : ','}${JSON.stringify(key)}:`);
+    first = false;
+    if (key !== 'columns') {
+      out.value(value);
+      continue;
+    }
+    let sep = '{';
+    for (const [name, column] of Object.entries(value as TypedColumns)) {
+      out.text(`${sep}${JSON.stringify(name)}:`);
+      out.column(column);
+      sep = ',';
+    }
+    out.text('}');
+  }
+  out.text(first ? '{}' : '}');
+  return { json: out.done(), overview: { axis: parts.axis, stamp: parts.stamp } };
 }
 
 /**
@@ -144,86 +202,91 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
  */
 export function graphWindow(snapshot: TraceSnapshot, request: WindowRequest): GraphWindow {
   const ix = graphIndex(snapshot);
-  const { model, rank, role } = ix;
+  const { layout, role } = ix;
+  const { tx, order, end: endOf, barOf } = layout;
   const mode = request.mode;
   const bucket = bucketWidth(request.scale);
   const from = Math.floor(Math.max(0, Math.min(request.from, request.to)) / bucket) * bucket;
   const to = (Math.floor(Math.max(request.from, request.to) / bucket) + 1) * bucket;
   const keep = new Set(request.keep ?? []);
-  const start = (n: GraphNode) => (mode === 'time' ? n.tx : n.order);
-  const end = (n: GraphNode) => (mode === 'time' ? (n.txEnd ?? n.tx) : (n.orderEnd ?? n.order));
+  const start = (i: number) => (mode === 'time' ? tx[i] : order[i]);
+  const end = (i: number) => (endOf[i] < 0 ? start(i) : start(endOf[i]));
   const nodes: GraphNode[] = [];
   const runs: GraphRun[] = [];
   /** Event index -> the key it is drawn under in this window. */
   const drawnAs = new Map<number, string>();
   const drawn = new Map<string, number>(); // key -> lane
-  const own = (n: GraphNode) => {
+  const own = (i: number) => {
+    const n = layoutNode(layout, i, false);
     nodes.push(n);
-    drawnAs.set(n.index, n.id);
-    if (n.endIndex !== undefined) drawnAs.set(n.endIndex, n.id);
+    drawnAs.set(i, n.id);
+    if (endOf[i] >= 0) drawnAs.set(endOf[i], n.id);
     drawn.set(n.id, n.lane);
   };
   ix.lanes.forEach((lane, laneNo) => {
     const list = mode === 'time' ? lane.time : lane.order;
     const long = mode === 'time' ? lane.longTime : lane.longOrder;
-    let i = lowerBound(list, (k) => start(model.nodes[k]) >= from - long);
-    let group: GraphNode[] = [];
+    let k0 = lowerBound(list, (i) => start(i) >= from - long);
+    let group: number[] = [];
     let groupK = NaN;
     const flush = () => {
       if (group.length) drawBucket(group, laneNo, groupK);
       group = [];
     };
-    for (; i < list.length; i++) {
-      const n = model.nodes[list[i]];
-      const u = start(n);
+    for (; k0 < list.length; k0++) {
+      const i = list[k0];
+      const u = start(i);
       if (u >= to) break;
       if (u < from) {
-        if (end(n) >= from) own(n); // a bar reaching in from the left
+        if (end(i) >= from) own(i); // a bar reaching in from the left
         continue;
       }
       const k = Math.floor(u / bucket);
       if (k !== groupK) flush();
       groupK = k;
-      group.push(n);
+      group.push(i);
     }
     flush();
   });
 
-  function drawBucket(group: GraphNode[], lane: number, k: number): void {
+  function drawBucket(group: number[], lane: number, k: number): void {
     if (group.length < RUN_MIN) return group.forEach(own);
-    const fixed = (n: GraphNode) => role[n.index] === Role.Own || keep.has(n.index) || (n.endIndex !== undefined && keep.has(n.endIndex));
-    const notable = group.filter((n) => !fixed(n) && role[n.index] === Role.Notable);
-    const alone = new Set(group.filter((n) => fixed(n) || (notable.length <= NOTABLE_MAX && role[n.index] === Role.Notable)));
-    const members = group.filter((n) => !alone.has(n));
+    const fixed = (i: number) => role[i] === Role.Own || keep.has(i) || (endOf[i] >= 0 && keep.has(endOf[i]));
+    const notable = group.filter((i) => !fixed(i) && role[i] === Role.Notable);
+    const alone = new Set(group.filter((i) => fixed(i) || (notable.length <= NOTABLE_MAX && role[i] === Role.Notable)));
+    const members = group.filter((i) => !alone.has(i));
     if (members.length < 2) return group.forEach(own);
     alone.forEach(own);
     const id = runKey(mode, bucket, lane, k);
     const count = new Map<string, number>();
     let u1 = -Infinity;
     let first = Infinity;
-    for (const n of members) {
-      count.set(n.kind, (count.get(n.kind) ?? 0) + 1);
-      u1 = Math.max(u1, end(n));
-      first = Math.min(first, rank[n.index]);
-      drawnAs.set(n.index, id);
-      if (n.endIndex !== undefined) drawnAs.set(n.endIndex, id);
+    for (const i of members) {
+      const kind = ix.kinds[ix.kind[i]];
+      count.set(kind, (count.get(kind) ?? 0) + 1);
+      u1 = Math.max(u1, end(i));
+      first = Math.min(first, order[i]);
+      drawnAs.set(i, id);
+      if (endOf[i] >= 0) drawnAs.set(endOf[i], id);
     }
     drawn.set(id, lane);
     const kind = [...count].sort((a, b) => b[1] - a[1])[0][0];
-    runs.push({ id, lane, u0: start(members[0]), u1, count: members.length, kind, loop: members.some((n) => n.marks.includes('loop')), order: first });
+    runs.push({ id, lane, u0: start(members[0]), u1, count: members.length, kind, loop: members.some((i) => layout.loop[i] === 1), order: first });
   }
 
   const edges: GraphEdge[] = [];
   const seen = new Set<string>();
+  const layoutEdges = layout.edges;
   for (const [index, key] of drawnAs) {
-    const node = model.nodes[index];
-    if (node.bar) continue; // a result's edges are listed under its call's bar
-    for (const e of ix.edgesFrom.get(node.id) ?? []) {
-      const target = drawnAs.get(Number(e.target.slice(1)));
+    if (barOf[index] >= 0) continue; // a result's edges are listed under its call's bar
+    for (let at = ix.edgesFrom[index]; at < ix.edgesFrom[index + 1]; at++) {
+      const k = ix.edgeAt[at];
+      const target = drawnAs.get(layoutEdges.target[k]);
       if (target === undefined || target === key) continue;
       const isRun = key.startsWith('r') || target.startsWith('r');
       if (isRun && drawn.get(key) === drawn.get(target)) continue; // inside one lane: not drawn anyway
       if (key.startsWith('r') && target.startsWith('r')) continue; // run to run: zoomed out, such arrows are noise
+      const e = layoutEdge(layoutEdges, k);
       const id = isRun ? `${key}>${target}` : e.id;
       if (seen.has(id)) continue;
       seen.add(id);
@@ -235,22 +298,35 @@ export function graphWindow(snapshot: TraceSnapshot, request: WindowRequest): Gr
 
 /** One event's node with its text and fields (for the details pane); undefined for an unknown index. */
 export function graphEvent(snapshot: TraceSnapshot, index: number): GraphNode | undefined {
-  const node = graphIndex(snapshot).model.nodes[index];
-  const event = snapshot.loaded.trace.events[index];
-  return node && event ? { ...node, ...eventDetails(event) } : undefined;
+  const { layout } = graphIndex(snapshot);
+  if (!Number.isInteger(index) || index < 0 || index >= layout.events.length) return undefined;
+  const event = eventWithContent(snapshot, index);
+  return event && { ...layoutNode(layout, index, false), ...eventDetails(event) };
 }
 
 /** Indices (file order) of the events whose id, label, agent or content contains `query`, case-insensitive. */
 export function findEvents(snapshot: TraceSnapshot, query: string): number[] {
   const q = query.trim().toLowerCase();
   if (!q) return [];
-  const { model } = graphIndex(snapshot);
+  const { layout } = graphIndex(snapshot);
   const events = snapshot.loaded.trace.events;
   const out: number[] = [];
-  for (const n of model.nodes) {
-    const e = events[n.index];
-    const text = e.content ?? e.content_ref ?? '';
-    if (`${n.eventId} ${n.label} ${n.agent} ${text}`.toLowerCase().includes(q)) out.push(n.index);
+  const aside = snapshot.setAside;
+  const n = layout.events.length;
+  // Long content set aside is read back from disk a block of events at a time (never all at once).
+  for (let from = 0; from < n; from += SEARCH_BLOCK) {
+    const to = Math.min(n, from + SEARCH_BLOCK);
+    const readBack = new Map<number, string | undefined>();
+    if (aside) {
+      const wanted: number[] = [];
+      for (let i = from; i < to; i++) if (aside.has(i)) wanted.push(i);
+      contentsOf(snapshot, wanted).forEach((text, k) => readBack.set(wanted[k], text));
+    }
+    for (let i = from; i < to; i++) {
+      const e = events[i];
+      const text = (readBack.has(i) ? readBack.get(i) : (e.content ?? e.content_ref)) ?? '';
+      if (`${e.id} ${nodeLabel(e, layout.end[i] >= 0)} ${e.agent} ${text}`.toLowerCase().includes(q)) out.push(i);
+    }
   }
   return out;
 }

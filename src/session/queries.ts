@@ -7,9 +7,10 @@
 import * as path from 'node:path';
 import { canonicalType } from '../trace/event-types';
 import type { Position } from '../trace/model';
+import { contentOf } from './long-content';
 import { formatCredit } from './marks';
 import { PREVIEW_CHARS, type EventInfo, type EventPlace, type LensItem, type OutlineLane, type PromptAt, type PromptUser } from './query-types';
-import { compare, eventAt, type TraceSnapshot } from './snapshot';
+import { compare, eventAt, findingsOfEvent, type TraceSnapshot } from './snapshot';
 import { sourcePromptOf } from './source-prompt';
 
 export * from './query-types';
@@ -37,7 +38,7 @@ export function eventInfo(s: TraceSnapshot, index: number): EventInfo | undefine
   const place = eventPlace(s, index);
   if (!place) return undefined;
   const e = s.loaded.trace.events[index];
-  const text = e.content ?? e.content_ref;
+  const text = contentOf(s, index);
   const credit = s.analysis?.credit;
   let creditInfo: EventInfo['credit'];
   if (credit) {
@@ -45,7 +46,7 @@ export function eventInfo(s: TraceSnapshot, index: number): EventInfo | undefine
     const value = credit.signed ? `credit ${formatCredit(v, true)}` : `influence ${Math.abs(v).toFixed(2)} (unsigned: the trace has no outcome signal)`;
     creditInfo = { text: value, basis: typeof e.credit === 'number' ? 'the value the trace gives' : credit.method };
   }
-  const findings = (s.findingsOf.get(index) ?? []).map((k) => {
+  const findings = findingsOfEvent(s, index).map((k) => {
     const f = s.findings[k];
     const label = f.kind === 'loop' ? `loop ×${f.loop?.repetitions ?? '?'} (event ${f.events.indexOf(index) + 1} of ${f.events.length})` : f.kind === 'best_stop' ? 'best stop' : f.kind === 'blame' ? 'decisive error' : `stop, ${f.mode === 'ok' ? 'sound' : f.mode?.replace('_', ' ')}`;
     return { index: k, label, message: f.message };
@@ -69,8 +70,7 @@ export function eventInfo(s: TraceSnapshot, index: number): EventInfo | undefine
 
 /** The whole content of an event (or its content_ref), or undefined when it has none. */
 export function eventContent(s: TraceSnapshot, index: number): string | undefined {
-  const e = s.loaded.trace.events[index];
-  const text = e?.content ?? e?.content_ref;
+  const text = contentOf(s, index);
   return typeof text === 'string' ? text : undefined;
 }
 

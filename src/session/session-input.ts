@@ -2,12 +2,15 @@
  * Where a load's trace comes from: the text the host sent (a document with unsaved edits), or the
  * file on disk, read here. A file on disk is followed as it grows: {@link LiveFiles} reads it whole
  * once and then only what was appended, for the trace file and the files it pulls in (Claude Code
- * sub-agent transcripts). An otrace JSONL file larger than {@link STREAM_FROM_BYTES} is read in a
- * stream of bytes instead (src/trace/load-file.ts), never held as one string, and read whole again
- * when it changes. Pure Node (`node:fs`), no `vscode`.
+ * sub-agent transcripts), and its format's growing import takes the appended lines into the state it
+ * kept (src/trace/growing-load.ts). An otrace JSONL file larger than {@link STREAM_FROM_BYTES} is read in a
+ * stream of bytes instead, never held as one string, and followed from its bytes as it grows
+ * (src/trace/growing-file.ts). Pure Node (`node:fs`), no `vscode`.
  */
 import * as fs from 'node:fs';
 import { detectFormat, otraceJsonl } from '../trace/formats';
+import { GrowingTraceFile } from '../trace/growing-file';
+import { GrowingLoad } from '../trace/growing-load';
 import { LiveFiles } from '../trace/live-files';
 import { loadTraceFile } from '../trace/load-file';
 import { chooseMapping, loadWithMappings, type MappingSource } from '../trace/mapping-choice';
@@ -24,6 +27,8 @@ const HEAD_BYTES = 64 * 1024;
 export class SessionFiles {
   /** The trace file and the files it pulls in, followed as they grow (local files only). */
   private live = new LiveFiles();
+  /** The import that follows the trace file: appended lines go into the state it kept. */
+  readonly growing = new GrowingLoad();
   /** True after a load of a text the host sent: the file on disk may have been saved over since (read it whole). */
   private textSince = false;
   /** Bytes read by the {@link LiveFiles} replaced so far. */
@@ -36,6 +41,8 @@ export class SessionFiles {
   /** The streamed trace file as last read (size, inode, modification time), to see it unchanged. */
   private streamed: { size: number; ino: number; mtimeMs: number } | undefined;
   private streamedBytes = 0;
+  /** The streamed trace file followed as it grows (its reader keeps its state across appends). */
+  private streamedFile: { path: string; file: GrowingTraceFile } | undefined;
 
   /** Bytes read from disk so far. */
   get bytesRead(): number {
@@ -54,6 +61,8 @@ export class SessionFiles {
       // An editor saved over the file since it was read: only a whole read is sure to match it.
       this.retiredBytes += this.live.bytesRead;
       this.live = new LiveFiles();
+      this.growing.drop();
+      this.streamedFile = undefined;
       this.textSince = false;
     }
     const files = request.local ? this.live : undefined;
@@ -65,6 +74,7 @@ export class SessionFiles {
     const grew = () => this.unkept?.grew ?? false;
     if (request.text !== undefined) {
       this.textSince = true;
+      this.growing.drop();
       return { loaded: loadWithMappings(request.text, request.path, mappings, files), grew: grew() };
     }
     if (!files) throw new Error(`cannot read ${request.path}: it is not on the local disk`);
@@ -73,17 +83,47 @@ export class SessionFiles {
       const before = this.streamed;
       const same = before && before.size === stat.size && before.ino === stat.ino && before.mtimeMs === stat.mtimeMs;
       if (same && !this.unkept && hasSnapshot) return 'unchanged';
-      const loaded = loadTraceFile(request.path, files);
+      this.growing.drop();
+      // Only a file that grew is followed from where it was read; any other change reads it whole.
+      if (!(before && before.ino === stat.ino && stat.size > before.size)) this.streamedFile = undefined;
+      const { loaded, bytes } = this.readStreamed(request.path, files);
       this.streamed = { size: stat.size, ino: stat.ino, mtimeMs: stat.mtimeMs };
-      this.streamedBytes += loaded.bytes;
+      this.streamedBytes += bytes;
       note(before && before.ino === stat.ino && stat.size > before.size ? 'appended' : 'reloaded');
       return { loaded, grew: grew() };
     }
+    this.streamedFile = undefined;
     const change = files.refresh(request.path);
     if (change === 'missing') throw new Error(`cannot read ${request.path}`);
     note(change);
     if (!this.unkept && hasSnapshot) return 'unchanged';
-    return { loaded: loadWithMappings(files.readText(request.path)!, request.path, mappings, files), grew: grew() };
+    return { loaded: this.growing.load(request.path, files, mappings), grew: grew() };
+  }
+
+  /**
+   * The streamed trace file: what was appended since the last read, into the reader kept
+   * ({@link GrowingTraceFile}); read whole (and followed from then on) the first time, or when it
+   * cannot be followed (shrank, replaced, rewritten).
+   * @returns the trace and the bytes read from disk for it.
+   */
+  private readStreamed(path: string, files: LiveFiles): { loaded: LoadedTrace; bytes: number } {
+    const kept = this.streamedFile;
+    if (kept?.path === path) {
+      const before = kept.file.bytesRead;
+      const loaded = tryUpdate(kept.file);
+      if (loaded) return { loaded, bytes: kept.file.bytesRead - before };
+      this.streamedBytes += kept.file.bytesRead - before;
+    }
+    const file = new GrowingTraceFile(path);
+    const loaded = tryUpdate(file);
+    if (loaded) {
+      this.streamedFile = { path, file };
+      return { loaded, bytes: file.bytesRead };
+    }
+    this.streamedFile = undefined;
+    this.streamedBytes += file.bytesRead;
+    const whole = loadTraceFile(path, files);
+    return { loaded: whole, bytes: whole.bytes };
   }
 
   /** The snapshot of the last read was kept: changes read until now are in it. */
@@ -120,5 +160,14 @@ function headOf(file: string): string | undefined {
     return undefined;
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/** The file's update, or undefined when it cannot be followed or its read fails (read whole then). */
+function tryUpdate(file: GrowingTraceFile): LoadedTrace | undefined {
+  try {
+    return file.update();
+  } catch {
+    return undefined;
   }
 }

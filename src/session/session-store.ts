@@ -12,10 +12,11 @@ import '../trace/importers';
 import { chooseMapping, type MappingSource } from '../trace/mapping-choice';
 import type { Position } from '../trace/model';
 import { fitWindowRequest } from '../panel/fit';
-import { findEvents, graphEvent, graphOverview, graphWindow, snapshotStamp } from './graph-window';
+import { findEvents, graphEvent, graphOverview, graphOverviewJson, graphWindow, snapshotStamp } from './graph-window';
 import { mappingReport, mappingSource } from './mapping-sources';
 import { eventMarks } from './marks';
 import { codeLenses, eventAtPosition, eventContent, eventInfo, eventPlace, inspect, outline, promptUsers, sourcePrompt } from './queries';
+import { setAsideLongContent } from './long-content';
 import { SessionFiles } from './session-input';
 import { makeSnapshot, type TraceSnapshot } from './snapshot';
 import { summarize, type SessionSummary } from './summary';
@@ -119,6 +120,7 @@ export class SessionStore implements EngineCalls {
       await step();
       report({ phase: 'analyze', message: `analysing ${read.loaded.trace.events.length.toLocaleString('en-US')} events` });
       const snapshot = makeSnapshot(key, request.version, request.path, read.loaded);
+      if (fromDisk) setAsideLongContent(snapshot); // long content is read from disk when asked
       await step();
       report({ phase: 'index', message: 'indexing' });
       const summary = summarize(snapshot, snapshotStamp(snapshot), session.files.bytesRead, read.grew);
@@ -197,9 +199,9 @@ export class SessionStore implements EngineCalls {
   graphOverviewJson(key: string, title: string, fitWidth?: number): { json: Uint8Array; first?: GraphWindow } | undefined {
     const s = this.sessions.get(key)?.snapshot;
     if (!s) return undefined;
-    const overview = graphOverview(s, title);
+    const { json, overview } = graphOverviewJson(s, title);
     const first = fitWidth === undefined ? undefined : graphWindow(s, fitWindowRequest(overview, fitWidth));
-    return { json: new TextEncoder().encode(JSON.stringify(overview)), ...(first ? { first } : {}) };
+    return { json, ...(first ? { first } : {}) };
   }
 
   graphWindow(key: string, request: WindowRequest): GraphWindow | undefined {

@@ -5,6 +5,7 @@
  */
 import { analyzeTrace, type Analysis, type Finding } from '../analysis';
 import type { LoadedTrace, Origin, Position } from '../trace/model';
+import type { SetAside } from './long-content';
 
 /** The parse and analysis of one version of a trace file. */
 export interface TraceSnapshot {
@@ -22,8 +23,16 @@ export interface TraceSnapshot {
   findings: Finding[];
   /** Per file (`''` = the trace file, else the origin's `file`): event indices sorted by the start of their range. */
   byFile: Map<string, number[]>;
-  /** Event index -> indices into `findings` that concern it. */
-  findingsOf: Map<number, number[]>;
+  /** The findings that concern each event, in columns (read with {@link findingsOfEvent}). */
+  findingsOf: FindingsOf;
+  /** Events whose long content was let go after the analysis, to be read from disk (src/session/long-content.ts). */
+  setAside?: SetAside;
+}
+
+/** Per event index i, the indices into `findings` that concern it: `list[start[i] .. start[i + 1])`, ascending. */
+export interface FindingsOf {
+  start: Int32Array;
+  list: Int32Array;
 }
 
 /** Builds a snapshot from a loaded trace: runs the analysis and the per-file event lookups. Never throws. */
@@ -36,41 +45,59 @@ export function makeSnapshot(key: string, version: number, path: string, loaded:
     analysisError = (err as Error).message;
   }
   const findings = analysis?.findings ?? [];
-  const findingsOf = new Map<number, number[]>();
-  findings.forEach((f, k) => {
-    for (const i of new Set(f.events)) findingsOf.set(i, [...(findingsOf.get(i) ?? []), k]);
-  });
+  const findingsOf = findingsByEvent(findings, loaded.trace.events.length);
   return { key, version, path, loaded, analysis, analysisError, findings, byFile: eventsByFile(loaded.eventOrigins), findingsOf };
+}
+
+/** The findings of each of `n` events (see {@link FindingsOf}); 8 bytes per event and per (event, finding) pair, no object per event. */
+export function findingsByEvent(findings: readonly Finding[], n: number): FindingsOf {
+  const start = new Int32Array(n + 1);
+  /** Each finding's events, once each and in range. */
+  const eventsOf = findings.map((f) => [...new Set(f.events)].filter((i) => Number.isInteger(i) && i >= 0 && i < n));
+  for (const list of eventsOf) for (const i of list) start[i + 1]++;
+  for (let i = 0; i < n; i++) start[i + 1] += start[i];
+  const list = new Int32Array(start[n]);
+  const fill = start.slice(0, n);
+  eventsOf.forEach((events, k) => {
+    for (const i of events) list[fill[i]++] = k;
+  });
+  return { start, list };
+}
+
+/** Indices into `snapshot.findings` of the findings that concern event `index`, ascending. */
+export function findingsOfEvent(snapshot: TraceSnapshot, index: number): number[] {
+  const { start, list } = snapshot.findingsOf;
+  if (!Number.isInteger(index) || index < 0 || index + 1 >= start.length) return [];
+  return Array.from(list.subarray(start[index], start[index + 1]));
 }
 
 /** Event indices grouped by the file they came from, each group sorted by range start (then end). */
 export function eventsByFile(origins: readonly (Origin | undefined)[]): Map<string, number[]> {
   const out = new Map<string, number[]>();
-  let file: string | undefined;
-  let list: number[] = [];
-  for (let i = 0; i < origins.length; i++) {
-    const o = origins[i];
-    if (!o) continue;
-    const f = o.file ?? '';
-    if (f !== file) {
-      // the list of the previous event's file is kept at hand: events of one file come in runs
-      file = f;
-      let l = out.get(f);
-      if (!l) out.set(f, (l = []));
-      list = l;
+  // Each origin's range read once into columns (a compact origin makes its range when asked).
+  const n = origins.length;
+  const key = new Float64Array(4 * n);
+  origins.forEach((o, i) => {
+    if (!o) return;
+    const { start, end } = o.range;
+    key[4 * i] = start.line;
+    key[4 * i + 1] = start.character;
+    key[4 * i + 2] = end.line;
+    key[4 * i + 3] = end.character;
+    const file = o.file ?? '';
+    const list = out.get(file);
+    if (list) list.push(i);
+    else out.set(file, [i]);
+  });
+  const byRange = (a: number, b: number) => {
+    for (let k = 0; k < 4; k++) {
+      const d = key[4 * a + k] - key[4 * b + k];
+      if (d !== 0) return d;
     }
-    list.push(i);
-  }
-  const byRange = (a: number, b: number) => compare(origins[a]!.range.start, origins[b]!.range.start) || compare(origins[a]!.range.end, origins[b]!.range.end);
-  // a reader gives its events in file order: most lists are sorted already (checked in one pass)
-  for (const group of out.values()) if (!isSorted(group, byRange)) group.sort(byRange);
+    return 0;
+  };
+  for (const list of out.values()) list.sort(byRange);
   return out;
-}
-
-/** True when `list` is in the order of `cmp` (no pair out of order). */
-function isSorted(list: readonly number[], cmp: (a: number, b: number) => number): boolean {
-  for (let k = 1; k < list.length; k++) if (cmp(list[k - 1], list[k]) > 0) return false;
-  return true;
 }
 
 /**

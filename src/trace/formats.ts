@@ -3,8 +3,9 @@
  * session is a UUID-named .jsonl), with the file name only as a hint; an unknown file gets a
  * message naming every format tried.
  */
+import type { GrowingFiles } from './jsonl-feed';
 import { LineIndex, type LoadedTrace } from './model';
-import { readTraceJson, readTraceJsonl } from './read';
+import { GrowingTraceJsonl, readTraceJson, readTraceJsonl } from './read';
 
 /** Reads other files next to the opened one (e.g. sub-agent transcripts); undefined when absent. */
 export interface FileAccess {
@@ -23,6 +24,25 @@ export interface TraceFormat {
   detect(text: string, fileName: string): boolean;
   /** Reads the whole file. Never throws for bad content: problems go in the result. */
   read(text: string, fileName: string, files?: FileAccess): LoadedTrace;
+  /**
+   * For formats written while an agent runs (JSONL): an import that follows the files as they
+   * grow, reading only what was appended ({@link GrowingImport}).
+   */
+  grow?(fileName: string, files: GrowingFiles): GrowingImport;
+}
+
+/**
+ * A trace read as its files grow (src/trace/jsonl-feed.ts): each {@link update} reads the lines
+ * appended since the last one into the import's state.
+ */
+export interface GrowingImport {
+  /**
+   * Reads what was appended since the last call (the first call reads the files whole).
+   * @returns the trace, equal to what the format's `read` gives on the files' text now; undefined
+   *   when the import cannot go on from where it was (a file was read whole again): start another.
+   * @throws RangeError for a record nested too deeply to check (as `read` would; read whole instead).
+   */
+  update(): LoadedTrace | undefined;
 }
 
 /** The first non-blank lines of a text, parsed as JSON (undefined for a line that does not parse). */
@@ -57,6 +77,7 @@ export const otraceJsonl: TraceFormat = {
     return lines.length > 0 && lines.some((l) => isObject(l) && typeof l.id === 'string' && typeof l.type === 'string' && typeof l.agent === 'string' && 't' in l);
   },
   read: (text) => readTraceJsonl(text),
+  grow: (fileName, files) => new GrowingTraceJsonl(fileName, files),
 };
 
 /** otrace / survey JSON: one object with an `events` array. */

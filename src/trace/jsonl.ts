@@ -40,11 +40,13 @@ function isObject(v: unknown): v is Record<string, unknown> {
  * and the text does not end in a line break); a line that is not an object gives an error on the
  * line; the other lines load. Never throws.
  * @param file path put on every problem (for files other than the one opened), or undefined.
+ * @param firstLine line index of the text's first line in its file (a part appended to a file
+ *   read before: src/trace/jsonl-feed.ts); records and problems are numbered from it.
  * @returns the problems, and the number of lines (counting a last line without a line break).
  */
-export function forEachJsonlRecord(text: string, onRecord: (record: JsonlRecord) => void, file?: string): { problems: Problem[]; lineCount: number } {
+export function forEachJsonlRecord(text: string, onRecord: (record: JsonlRecord) => void, file?: string, firstLine = 0): { problems: Problem[]; lineCount: number } {
   const problems: Problem[] = [];
-  let line = 0;
+  let line = firstLine;
   let start = 0;
   const n = text.length;
   while (start <= n) {
@@ -61,7 +63,7 @@ export function forEachJsonlRecord(text: string, onRecord: (record: JsonlRecord)
     start = end + 1;
     line++;
   }
-  return { problems, lineCount: line + 1 };
+  return { problems, lineCount: line + 1 - firstLine };
 }
 
 /**
@@ -103,14 +105,16 @@ export const CHUNK_BYTES = 8 << 20;
  * read as a space, as `loadTrace` does. Never throws for bad content; I/O errors from `read` pass.
  * @param read reads bytes at a position (fs.readSync on an open file, or a Buffer's copy).
  * @param chunkBytes bytes asked of `read` at a time (tests use a few, to cut lines across chunks).
+ * @param firstLine/startOffset where to start: the index of the line at byte `startOffset` of the
+ *   file (a line start), for the part appended to a file read before (src/trace/growing-file.ts).
  * @returns the problems, the number of lines and the number of bytes read.
  */
-export function forEachJsonlRecordInBytes(read: ReadBytes, onRecord: (record: JsonlByteRecord) => void, file?: string, chunkBytes = CHUNK_BYTES): { problems: Problem[]; lineCount: number; bytes: number } {
+export function forEachJsonlRecordInBytes(read: ReadBytes, onRecord: (record: JsonlByteRecord) => void, file?: string, chunkBytes = CHUNK_BYTES, firstLine = 0, startOffset = 0): { problems: Problem[]; lineCount: number; bytes: number } {
   const problems: Problem[] = [];
   let buf = Buffer.allocUnsafe(Math.max(1, chunkBytes));
   let filled = 0; // bytes of buf holding data
-  let base = 0; // file offset of buf[0]
-  let line = 0;
+  let base = startOffset; // file offset of buf[0]
+  let line = firstLine;
   let eof = false;
   let at = 0; // start of the current line in buf
   for (;;) {
@@ -146,7 +150,7 @@ export function forEachJsonlRecordInBytes(read: ReadBytes, onRecord: (record: Js
       const value = parseLine(body, line, last, file, problems);
       if (value) onRecord({ line, start: base + at, length: body.length, value, offset: base + at, bytes: stop - at });
     }
-    if (last) return { problems, lineCount: line + 1, bytes: base + filled };
+    if (last) return { problems, lineCount: line + 1 - firstLine, bytes: base + filled - startOffset };
     at = nl + 1;
     line++;
   }
@@ -167,9 +171,9 @@ function isBlankBytes(buf: Buffer, start: number, stop: number): boolean {
 }
 
 /** All the records of a JSONL text, with the problems of its unusable lines (see {@link forEachJsonlRecord}). */
-export function readJsonlRecords(text: string, file?: string): JsonlRecords {
+export function readJsonlRecords(text: string, file?: string, firstLine = 0): JsonlRecords {
   const records: JsonlRecord[] = [];
-  const { problems, lineCount } = forEachJsonlRecord(text, (r) => records.push(r), file);
+  const { problems, lineCount } = forEachJsonlRecord(text, (r) => records.push(r), file, firstLine);
   return { records, problems, lineCount };
 }
 

@@ -3,33 +3,58 @@
  * whole; after that, {@link LiveFiles.refresh} reads only what was appended (src/trace/tail.ts) and
  * the importer is handed the file's text from memory. A session read from disk keeps one of these
  * for its trace file and the files it pulls in (Claude Code sub-agent transcripts, Codex child
- * rollouts), so re-importing after an append costs the bytes appended, not the files again.
+ * rollouts), so re-importing after an append costs the bytes appended, not the files again. A
+ * growing import (src/trace/jsonl-feed.ts) asks it for the text appended since what it read, so it
+ * parses only the new lines; the whole text is joined only when asked for.
  * Pure Node (`node:fs`), no `vscode`.
  */
 import * as fs from 'node:fs';
-import type { FileAccess } from './formats';
+import type { GrowingFiles, GrowingText } from './jsonl-feed';
 import { readAppended, tailStateOf, type TailState } from './tail';
 
-/** One followed file: its text as read (complete lines, then the pending partial line) and where reading goes on. */
+/** One followed file: its complete lines as read (in parts, as they came), its pending partial line, and where reading goes on. */
 interface LiveFile {
-  text: string;
-  /** UTF-16 length of the complete lines at the start of `text`. */
+  /** The complete lines, in the parts they were read in (joined when the whole text is asked for). */
+  parts: string[];
+  /** UTF-16 length of the complete lines. */
   complete: number;
+  /** The last line, without its line break yet. */
+  pending: string;
+  /** The whole text, once asked for (until the next change). */
+  text?: string;
+  /** Which whole read of the file this is (see {@link GrowingText.epoch}). */
+  epoch: number;
   state: TailState;
 }
 
 /** What {@link LiveFiles.refresh} found. */
 export type LiveChange = 'unchanged' | 'appended' | 'reloaded' | 'missing';
 
+/** Counts whole reads of any file, so an epoch is never reused for a path. */
+let epochs = 0;
+
 /** Files read once and then followed as they grow. Never throws on a missing or unreadable file. */
-export class LiveFiles implements FileAccess {
+export class LiveFiles implements GrowingFiles {
   private readonly files = new Map<string, LiveFile>();
   /** Bytes read from disk so far (whole first reads, appended bytes, reloads). */
   bytesRead = 0;
 
   /** The file's text: from memory once read (call {@link refresh} to follow it), else read whole. */
   readText(path: string): string | undefined {
-    return (this.files.get(path) ?? this.readWhole(path))?.text;
+    const file = this.files.get(path) ?? this.readWhole(path);
+    if (!file) return undefined;
+    if (file.text === undefined) {
+      if (file.parts.length > 1) file.parts = [file.parts.join('')];
+      file.text = (file.parts[0] ?? '') + file.pending;
+    }
+    return file.text;
+  }
+
+  /** The file as read so far, for a growing import (read whole the first time). */
+  grown(path: string): GrowingText | undefined {
+    const file = this.files.get(path) ?? this.readWhole(path);
+    if (!file) return undefined;
+    return { epoch: file.epoch, complete: file.complete, tail: file.pending, since: (from) => textSince(file, from) };
   }
 
   list(dir: string): string[] | undefined {
@@ -63,14 +88,19 @@ export class LiveFiles implements FileAccess {
     }
     this.bytesRead += r.bytesRead;
     if (r.kind === 'reload') return this.readWhole(path) ? 'reloaded' : 'missing';
-    const pending = r.state.pending.toString('utf8');
-    const before = file.text;
-    if (r.kind === 'append') {
-      file.text = file.text.slice(0, file.complete) + r.text + pending;
-      file.complete = file.text.length - pending.length;
-    } else file.text = file.text.slice(0, file.complete) + pending;
+    // A first line still pending holds the file's byte-order mark, which is not part of the text.
+    const noMark = (t: string) => (file.complete === 0 && t.charCodeAt(0) === 0xfeff ? t.slice(1) : t);
+    const pending = noMark(r.state.pending.toString('utf8'));
+    const before = file.pending;
     file.state = r.state;
-    return file.text === before ? 'unchanged' : 'appended';
+    if (r.kind === 'append') {
+      const text = noMark(r.text);
+      file.parts.push(text);
+      file.complete += text.length;
+    } else if (pending === before) return 'unchanged';
+    file.pending = pending;
+    file.text = undefined;
+    return 'appended';
   }
 
   private readWhole(path: string): LiveFile | undefined {
@@ -88,8 +118,20 @@ export class LiveFiles implements FileAccess {
     // As VS Code and TextDecoder do, a byte-order mark is not part of the text.
     let text = bytes.toString('utf8');
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    const file = { text, complete: Math.max(0, text.length - state.pending.toString('utf8').length), state };
+    const complete = Math.max(0, text.length - state.pending.toString('utf8').length);
+    const file: LiveFile = { parts: [text.slice(0, complete)], complete, pending: text.slice(complete), text, epoch: ++epochs, state };
     this.files.set(path, file);
     return file;
   }
+}
+
+/** The complete lines of `file` from character `from` on: the last parts, cut at `from`. */
+function textSince(file: LiveFile, from: number): string {
+  if (from >= file.complete) return '';
+  let start = file.complete;
+  let k = file.parts.length;
+  while (k > 0 && start > from) start -= file.parts[--k].length;
+  const parts = file.parts.slice(k);
+  parts[0] = parts[0].slice(from - start);
+  return parts.length === 1 ? parts[0] : parts.join('');
 }

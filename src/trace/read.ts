@@ -10,10 +10,12 @@ import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type Par
 import type { z } from 'zod';
 import { checkTrace, CrossRecordChecks } from './check';
 import { fastEdge, fastEvent } from './fast-check';
+import type { GrowingImport } from './formats';
 import { forEachJsonlRecord, forEachJsonlRecordInBytes, type ReadBytes } from './jsonl';
+import { JsonlFeed, type GrowingFiles } from './jsonl-feed';
 import { preview } from './preview';
 import { valueOf } from './json-positions';
-import { LineIndex, type LoadedTrace, type Origin, type Problem, type Range } from './model';
+import { LineIndex, LineOrigin, type LoadedTrace, type Origin, type Problem, type Range } from './model';
 import {
   EdgeSchema,
   EventSchema,
@@ -126,14 +128,24 @@ export function readTraceJsonlBytes(read: ReadBytes, readLine: (offset: number, 
 }
 
 /** The otrace JSONL semantics of each record: an edge line, trace fields, or an event. */
-class JsonlTraceReader {
+export class JsonlTraceReader {
   private readonly builder: TraceBuilder;
   private seenRecord = false;
   /** Line -> start of the line for `lineText` (text readers only: a byte reader's origins carry their offsets). */
   private readonly starts = new Map<number, number>();
 
-  /** @param lineText the text of a line from its `start` and `length` (characters of a text, or bytes of a file). */
-  constructor(private readonly lineText: (start: number, length: number) => string) {
+  /** Ranges found by {@link locate}, by line and path, when the reader finishes more than once (a growing read). */
+  private readonly located?: Map<string, Range>;
+
+  /**
+   * @param lineText the text of a line from its `start` and `length` (characters of a text, or bytes of a file).
+   * @param growing true when the reader finishes after each append: a field's range, once found, is kept.
+   */
+  constructor(
+    private readonly lineText: (start: number, length: number) => string,
+    growing = false,
+  ) {
+    if (growing) this.located = new Map();
     this.builder = new TraceBuilder([], (origin, path, kind) => this.locate(origin, kind === 'edge' ? ['edge', ...path] : path));
   }
 
@@ -142,12 +154,11 @@ class JsonlTraceReader {
    * @param chars its length in UTF-16 code units, when `length` counts bytes (then `start` is kept as the origin's byte offset).
    */
   add(n: number, start: number, length: number, value: Record<string, unknown>, chars?: number): void {
-    const lineRange: Range = { start: { line: n, character: 0 }, end: { line: n, character: chars ?? length } };
     let origin: Origin;
     if (chars === undefined) {
-      origin = { range: lineRange, record: n };
+      origin = { range: { start: { line: n, character: 0 }, end: { line: n, character: length } }, record: n };
       this.starts.set(n, start);
-    } else origin = { range: lineRange, record: n, offset: start, bytes: length };
+    } else origin = new LineOrigin(n, chars, start, length); // one small object per record (a 1M-event trace keeps them all)
     const builder = this.builder;
     try {
       if ('edge' in value && !('type' in value)) {
@@ -159,18 +170,29 @@ class JsonlTraceReader {
       }
     } catch (err) {
       if (!(err instanceof RangeError)) throw err;
-      builder.problem({ severity: 'error', message: 'this line is nested too deeply to check; line skipped', range: lineRange });
+      builder.problem({ severity: 'error', message: 'this line is nested too deeply to check; line skipped', range: origin.range });
     }
     this.seenRecord = true;
   }
 
-  finish(problems: Problem[]): LoadedTrace {
-    for (const p of problems) this.builder.problem(p);
-    return this.builder.finish('otrace-jsonl');
+  /**
+   * The trace read. @param problems those of the unusable lines; @param keep true when more lines
+   * may come (see {@link TraceBuilder.finish}).
+   */
+  finish(problems: readonly Problem[], keep = false): LoadedTrace {
+    return this.builder.finish('otrace-jsonl', problems, keep);
   }
 
   /** The range of the value at `path` in a record's line (the line parsed again, only when a problem is positioned). */
   private locate(origin: Origin, path: Path): Range {
+    if (!this.located) return this.locateInLine(origin, path);
+    const key = `${origin.record}\u0000${path.join('\u0000')}`;
+    let range = this.located.get(key);
+    if (!range) this.located.set(key, (range = this.locateInLine(origin, path)));
+    return range;
+  }
+
+  private locateInLine(origin: Origin, path: Path): Range {
     const n = origin.record;
     const text = origin.offset !== undefined ? this.lineText(origin.offset, origin.bytes ?? 0) : this.lineText(this.starts.get(n) ?? 0, origin.range.end.character);
     const node = parseTree(text, [], PARSE_OPTIONS);
@@ -178,6 +200,43 @@ class JsonlTraceReader {
     return found
       ? { start: { line: n, character: found.offset }, end: { line: n, character: found.offset + found.length } }
       : { start: { line: n, character: 0 }, end: { line: n, character: 1 } };
+  }
+}
+
+/**
+ * An otrace JSONL trace read as its file grows ({@link GrowingImport}): the records of the lines
+ * appended since the last {@link update} go to the same reader a whole read uses, which keeps its
+ * state (ids, lanes, pending references, trace fields); each update returns the trace so far
+ * without reading the earlier lines again. A last line without its line break loads when it
+ * parses (then its break must follow) and is reported cut off when it does not, as in a whole read.
+ */
+export class GrowingTraceJsonl implements GrowingImport {
+  private readonly reader: JsonlTraceReader;
+  private readonly feed = new JsonlFeed();
+  /** Problems of the unusable complete lines read so far. */
+  private readonly lineProblems: Problem[] = [];
+
+  /** @param path the trace file; @param files where it is read as it grows. */
+  constructor(
+    private readonly path: string,
+    private readonly files: GrowingFiles,
+  ) {
+    // Lines are read again only to place a problem at a field (rare): from the file's text.
+    this.reader = new JsonlTraceReader((start, length) => (this.files.readText(this.path) ?? '').slice(start, start + length), true);
+  }
+
+  update(): LoadedTrace | undefined {
+    const text = this.files.grown(this.path);
+    const read = text && this.feed.next(text);
+    if (!text || !read || read === 'reset') return undefined;
+    for (const r of read.records) this.reader.add(r.line, r.start, r.length, r.value);
+    for (const p of read.problems) this.lineProblems.push(p);
+    const tail = this.feed.tail(text);
+    if (tail.records.length === 0) return this.reader.finish(tail.problems.length ? this.lineProblems.concat(tail.problems) : this.lineProblems, true);
+    // A last line that parses is a record (a whole read takes it too): taken now, its break must follow.
+    for (const r of tail.records) this.reader.add(r.line, r.start, r.length, r.value);
+    this.feed.hold(text);
+    return this.reader.finish(this.lineProblems, true);
   }
 }
 
@@ -275,38 +334,53 @@ class TraceBuilder {
     this.header = header;
   }
 
-  /** Names the current trace on the events read since it started (unless an event names its own). */
-  private tagTrace(): void {
+  /**
+   * Names the current trace on the events of `events` read since it started (unless an event names
+   * its own); `keep` leaves where the current trace starts as it is (more of its events may come).
+   */
+  private tagTrace(events: TraceEvent[] = this.events, keep = false): void {
     if (!this.headers.length) return;
     const id = this.header.trace_id!;
-    for (let i = this.traceStart; i < this.events.length; i++) if (this.events[i].trace_id === undefined) this.events[i] = { ...this.events[i], trace_id: id };
-    this.traceStart = this.events.length;
+    for (let i = this.traceStart; i < events.length; i++) if (events[i].trace_id === undefined) events[i] = { ...events[i], trace_id: id };
+    if (!keep) this.traceStart = events.length;
   }
 
-  finish(format: string): LoadedTrace {
+  /**
+   * The trace of the records added so far, with the cross-record checks run and the problems sorted.
+   * @param extra problems found outside the records (unusable lines), added to the builder's own.
+   * @param keep true when more records may come (a growing read): nothing of the builder changes,
+   *   and the lists returned are copies; false for the end of a whole read (its lists are returned).
+   */
+  finish(format: string, extra: readonly Problem[] = [], keep = false): LoadedTrace {
+    const problems = keep ? this.problems.slice() : this.problems;
+    for (const p of extra) problems.push(p);
+    let events = this.events;
+    let header = this.header;
     let traceHeaders: Record<string, TraceHeader> | undefined;
     if (this.headers.length > 1) {
-      this.tagTrace();
+      if (keep) events = events.slice();
+      this.tagTrace(events, keep);
       traceHeaders = {};
       for (const h of this.headers) traceHeaders[h.trace_id!] = { ...traceHeaders[h.trace_id!], ...h };
-      this.header = this.headers[0];
+      header = this.headers[0];
+      if (!keep) this.header = header;
       const ids = Object.keys(traceHeaders);
-      this.problems.push({ severity: 'info', message: `${ids.length} traces in this file (${ids.slice(0, 5).map((id) => preview(id)).join(', ')}${ids.length > 5 ? ', ...' : ''}); one graph with a lane group per trace; each trace is analysed on its own`, range: this.secondTrace! });
-    }
+      problems.push({ severity: 'info', message: `${ids.length} traces in this file (${ids.slice(0, 5).map((id) => preview(id)).join(', ')}${ids.length > 5 ? ', ...' : ''}); one graph with a lane group per trace; each trace is analysed on its own`, range: this.secondTrace! });
+    } else if (keep) events = events.slice();
     const locate = (kind: 'event' | 'edge', i: number, path: Path) =>
       kind === 'event' ? this.locateAt(kind, this.eventOrigins[i], this.eventLocates?.[i], path) : this.locateAt(kind, this.edgeOrigins[i], this.edgeLocates?.[i], path);
-    if (this.checks) this.checks.finish(this.edges, locate, this.problems);
-    else checkTrace(this.events, this.edges, locate, this.problems);
-    this.problems.sort(byPosition);
-    if (this.events.length === 0 && !this.problems.some((p) => p.severity === 'error')) {
-      this.problems.push({ severity: 'warning', message: 'the trace has no events', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } });
+    if (this.checks) this.checks.finish(this.edges, locate, problems);
+    else checkTrace(events, this.edges, locate, problems);
+    problems.sort(byPosition);
+    if (events.length === 0 && !problems.some((p) => p.severity === 'error')) {
+      problems.push({ severity: 'warning', message: 'the trace has no events', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } });
     }
     return {
       format,
-      trace: { ...this.header, events: this.events, edges: this.edges },
-      eventOrigins: this.eventOrigins,
-      edgeOrigins: this.edgeOrigins,
-      problems: this.problems,
+      trace: { ...header, events, edges: keep ? this.edges.slice() : this.edges },
+      eventOrigins: keep ? this.eventOrigins.slice() : this.eventOrigins,
+      edgeOrigins: keep ? this.edgeOrigins.slice() : this.edgeOrigins,
+      problems,
       ...(traceHeaders ? { traceHeaders } : {}),
     };
   }

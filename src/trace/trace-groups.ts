@@ -20,14 +20,27 @@ export interface TraceGroup {
  */
 export function traceGroups(loaded: Pick<LoadedTrace, 'trace'>): TraceGroup[] {
   const events = loaded.trace.events;
+  const idOf = (e: TraceEvent) => (typeof e.trace_id === 'string' && e.trace_id !== '' ? e.trace_id : undefined);
+  // One trace (the common case, and a 1M-event file's): no list per trace to build and drop.
+  let only: string | undefined;
+  let several = false;
+  for (const e of events) {
+    const id = idOf(e);
+    if (id === undefined || id === only) continue;
+    if (only === undefined) only = id;
+    else {
+      several = true;
+      break;
+    }
+  }
+  if (!several) return [{ id: only ?? loaded.trace.trace_id ?? 'trace', indices: events.map((_, i) => i) }];
   const byId = new Map<string, number[]>();
   const loose: number[] = [];
   events.forEach((e, i) => {
-    const id = typeof e.trace_id === 'string' && e.trace_id !== '' ? e.trace_id : undefined;
+    const id = idOf(e);
     if (id === undefined) loose.push(i);
     else (byId.get(id) ?? byId.set(id, []).get(id)!).push(i);
   });
-  if (byId.size <= 1) return [{ id: [...byId.keys()][0] ?? loaded.trace.trace_id ?? 'trace', indices: events.map((_, i) => i) }];
   const groups = [...byId].map(([id, indices]) => ({ id, indices }));
   if (loose.length) groups[0].indices = [...loose, ...groups[0].indices].sort((a, b) => a - b);
   return groups;

@@ -62,6 +62,18 @@ describe('a live trace', function () {
     }, 60_000);
     testLog(`live: ${first.counts.events} events, then ${half.counts.events} after the first write`);
 
+    // The graph says the run is in progress; following it keeps the newest events in view.
+    await until('the graph of the first write', async () =>
+      (await evalInWebview<number>('__otrace.graph.totalEvents', { selector: ready(main) })) === half.counts.events || undefined,
+    60_000);
+    const shown = await evalInWebview<{ hidden: boolean; pressed: string | null }>(
+      `(() => { const b = document.getElementById('follow-run'); return { hidden: b.hidden, pressed: b.getAttribute('aria-pressed') }; })()`,
+      { selector: ready(main) },
+    );
+    assert.deepEqual(shown, { hidden: false, pressed: 'false' }, 'a growing trace shows "in progress", not yet followed');
+    // Zoomed in on the first events, newer ones are off screen; following brings the newest into view.
+    await evalInWebview(`(() => { const o = __otrace; o.view.frameIndices(o.timeline().slice(0, 8)); document.getElementById('follow-run').click(); return 1; })()`, { selector: ready(main) });
+
     // Second write: the rest of that line and the others; then the new sub-agent file.
     fs.appendFileSync(main, rest.subarray(middle));
     fs.copyFileSync(path.join(FIXTURE, SESSION, 'subagents', LATE_AGENT), late);
@@ -89,6 +101,14 @@ describe('a live trace', function () {
       return text.includes(`${expected} events`) ? text : undefined;
     }, 60_000);
     testLog(`live: graph header "${summary}"`);
+    const newest = await evalInWebview<{ x: number; width: number; pressed: string | null }>(
+      `(() => { const o = __otrace; const order = o.timeline(); const last = order[order.length - 1];
+        return { x: o.view.screenX(o.view.spanOf(o.view.drawnIndex(last))[0]), width: o.cy.width(), pressed: document.getElementById('follow-run').getAttribute('aria-pressed') }; })()`,
+      { selector: ready(main) },
+    );
+    testLog(`live: following the run, the newest event is drawn at x=${Math.round(newest.x)} of ${newest.width} px`);
+    assert.equal(newest.pressed, 'true', 'following stays on across the update');
+    assert.ok(newest.x >= 0 && newest.x <= newest.width, `the newest event is in view while following: x=${newest.x} of ${newest.width}`);
 
     assert.ok(api.sessions.isGrowing(uri), 'the growing session is in progress');
     assert.ok(!api.sessions.isGrowing(vscode.Uri.file(path.join(FIXTURE, `${SESSION}.jsonl`))), 'a session that does not grow is not');

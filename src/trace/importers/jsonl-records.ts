@@ -112,33 +112,80 @@ export class TraceAssembler {
   private readonly origins: Origin[] = [];
   private readonly originById = new Map<string, Origin>();
   private readonly byId = new Map<string, TraceEvent>();
+  /** Index in {@link events} of each id (until the events are ordered by time at the end). */
+  private readonly indexById = new Map<string, number>();
+  /**
+   * Events this assembler may change in place: those it added, or copied since the last fork.
+   * The others are shared with a fork (or the trace a fork returned): copied on their first {@link get}.
+   */
+  private owned = new WeakSet<TraceEvent>();
+  /** The assembler this one is a fork of: ids and origins not found here are looked up there (it does not change while the fork is in use). */
+  private parent?: TraceAssembler;
 
   constructor(readonly problems: Problem[]) {}
+
+  /**
+   * A copy to go on with while this one is kept (a growing import finishes a copy): the lists are
+   * copied, the maps looked up through this one, and the events shared until either side asks
+   * for one to change it ({@link get} copies it then, with its arrays: readers set an event's
+   * fields and add to its lists, never change an object inside it). Neither may add to the other
+   * while the copy is in use.
+   * @param problems the copy's problem list.
+   */
+  fork(problems: Problem[]): TraceAssembler {
+    const f = new TraceAssembler(problems);
+    f.parent = this;
+    for (let i = 0; i < this.events.length; i++) {
+      f.events.push(this.events[i]);
+      f.origins.push(this.origins[i]);
+    }
+    for (const edge of this.edges) f.edges.push(edge);
+    // From now on the copy's trace holds these events: this assembler copies one before changing it.
+    this.owned = new WeakSet();
+    return f;
+  }
 
   /** Adds an event; returns the id it got (its own, or a suffixed one when the id was taken). */
   add(event: TraceEvent, origin: Origin): string {
     let id = event.id;
-    if (this.byId.has(id)) {
+    if (this.find(id)) {
       let k = 2;
-      while (this.byId.has(`${event.id}#${k}`)) k++;
+      while (this.find(`${event.id}#${k}`)) k++;
       id = `${event.id}#${k}`;
       event.id = id;
     }
     this.events.push(event);
     this.origins.push(origin);
     this.byId.set(id, event);
+    this.indexById.set(id, this.events.length - 1);
     this.originById.set(id, origin);
+    this.owned.add(event);
     return id;
   }
 
-  /** The event with this id, if added. */
+  /** The event with this id, if added, to read or change (a shared one is copied first). */
   get(id: string): TraceEvent | undefined {
-    return this.byId.get(id);
+    const e = this.find(id);
+    if (!e || this.owned.has(e)) return e;
+    const copy = copyEvent(e);
+    const i = this.indexOf(id);
+    if (i !== undefined && this.events[i] === e) this.events[i] = copy;
+    this.byId.set(id, copy);
+    this.owned.add(copy);
+    return copy;
   }
 
   /** Where the event with this id came from, if added. */
   originOf(id: string): Origin | undefined {
-    return this.originById.get(id);
+    return this.originById.get(id) ?? this.parent?.originOf(id);
+  }
+
+  private find(id: string): TraceEvent | undefined {
+    return this.byId.get(id) ?? this.parent?.find(id);
+  }
+
+  private indexOf(id: string): number | undefined {
+    return this.indexById.get(id) ?? this.parent?.indexOf(id);
   }
 
   /** Adds an edge between two added events (ignored when either is undefined). */
@@ -163,6 +210,7 @@ export class TraceAssembler {
     for (let i = 0; i < n; i++) {
       this.events[i] = events[i];
       this.origins[i] = origins[i];
+      this.indexById.set(events[i].id, i);
     }
   }
 
@@ -183,7 +231,7 @@ export class TraceAssembler {
           located = o.file;
           return o.range;
         }
-        const dst = this.originById.get(this.edges[i].dst) ?? this.originById.get(this.edges[i].src);
+        const dst = this.originOf(this.edges[i].dst) ?? this.originOf(this.edges[i].src);
         located = dst?.file;
         return dst?.range ?? lineRange(0, 0);
       },
@@ -201,6 +249,13 @@ export class TraceAssembler {
       problems: this.problems,
     };
   }
+}
+
+/** A copy of an event: its fields, and a copy of each array field (`causes`, `response_events`). */
+function copyEvent(e: TraceEvent): TraceEvent {
+  const out = { ...e } as Record<string, unknown>;
+  for (const k in out) if (Array.isArray(out[k])) out[k] = (out[k] as unknown[]).slice();
+  return out as unknown as TraceEvent;
 }
 
 /** A problem list that stamps each pushed problem with the file of the record last located. */

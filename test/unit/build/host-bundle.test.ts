@@ -17,7 +17,7 @@ const WORKER_ONLY: [string, RegExp][] = [
   ['analysis', /^src\/analysis\//],
   ['graph windows', /^src\/session\/(graph-window|snapshot|session-store|marks|queries)\.ts$/],
   ['graph model', /^src\/panel\/(graph-model|layout)\.ts$/],
-  ['readers', /^src\/trace\/(read|jsonl|check|fast-check|formats|load-file|mapping|mapping-choice|span-tree|live-files|tail)\.ts$/],
+  ['readers', /^src\/trace\/(read|jsonl|check|fast-check|formats|load-file|mapping|mapping-choice|span-tree|live-files|tail|jsonl-feed|growing-load)\.ts$/],
   ['zod', /node_modules\/zod\//],
 ];
 

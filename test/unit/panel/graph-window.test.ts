@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { bucketWidth, runKey } from '../../../src/panel/layout';
 import { InProcessEngine } from '../../../src/session/in-process-engine';
-import { findEvents, graphEvent, graphOverview, graphWindow } from '../../../src/session/graph-window';
+import { findEvents, graphEvent, graphOverview, graphOverviewJson, graphWindow } from '../../../src/session/graph-window';
 import { makeSnapshot } from '../../../src/session/snapshot';
 import type { WindowRequest } from '../../../src/protocol';
 import { readTraceJsonl } from '../../../src/trace/read';
@@ -107,4 +107,14 @@ test('the engine answers for the latest snapshot of a session only', async () =>
   assert.equal(await engine.graphWindow('k', request({ stamp: o.stamp })), undefined, 'a window of an older version is not answered');
   engine.release('k');
   assert.equal(await engine.graphOverview('k', 'demo'), undefined);
+});
+
+test('the overview JSON written from the columns is byte for byte JSON.stringify of the overview', () => {
+  for (const s of [demo, big30k, big(0), big(1)]) {
+    const { json, overview } = graphOverviewJson(s, 'a "title" · ünïcode ✓');
+    const want = JSON.stringify(graphOverview(s, 'a "title" · ünïcode ✓'));
+    assert.equal(Buffer.from(json).toString('utf8'), want);
+    assert.equal(json.length, Buffer.byteLength(want));
+    assert.deepEqual(overview.axis, JSON.parse(want).axis);
+  }
 });

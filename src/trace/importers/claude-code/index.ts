@@ -55,8 +55,9 @@
  */
 import { firstJsonLines, registerFormat, type FileAccess, type TraceFormat } from '../../formats';
 import type { LoadedTrace } from '../../model';
-import { isObject } from '../jsonl-records';
+import { isObject, readJsonlRecords } from '../jsonl-records';
 import { RECORD_TYPES } from './model';
+import { GrowingClaudeCode } from './growing';
 import { ClaudeImport } from './session';
 
 export { localCommand, MAIN_LANE, mapStopReason, usageTokens } from './model';
@@ -70,7 +71,7 @@ export { localCommand, MAIN_LANE, mapStopReason, usageTokens } from './model';
  * sub-agent files) and positioned problems. Never throws for bad content.
  */
 export function readClaudeCode(text: string, fileName: string, files?: FileAccess): LoadedTrace {
-  return new ClaudeImport(text, fileName, files).run();
+  return new ClaudeImport(readJsonlRecords(text), fileName, files).run();
 }
 
 /** True when the first lines are Claude Code session records (by content; the file name is not used). */
@@ -94,6 +95,7 @@ export const claudeCodeFormat: TraceFormat = {
   label: 'Claude Code session JSONL',
   detect: (text) => isClaudeCodeText(text),
   read: readClaudeCode,
+  grow: (fileName, files) => new GrowingClaudeCode(fileName, files),
 };
 
 registerFormat(claudeCodeFormat, true);

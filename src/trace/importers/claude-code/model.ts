@@ -27,6 +27,9 @@ export interface SourceFile {
   records: JsonlRecord[];
   /** The sub-agent's id (from its records or its file name); undefined for the main file. */
   agentId?: string;
+  /** How many of `records` are of complete lines, and which reading of the file they are (a growing import's: src/trace/jsonl-feed.ts). */
+  complete?: number;
+  generation?: number;
 }
 
 /** A Task / Agent call and what it links to. */

@@ -7,15 +7,17 @@
  *
  * Pure: imports nothing from `vscode`.
  */
-import { AGENT_TOOLS, type AgentCall, contentText, type Json, type LaneState, MAIN_LANE, type MessageUsage, RECORD_TYPES, type SourceFile, usageTokens } from './model';
+import { type AgentCall, contentText, type Json, type LaneState, MAIN_LANE, type MessageUsage, RECORD_TYPES, type SourceFile, usageTokens } from './model';
 import { baseName, setContent, dirName, isObject, joinPath, num, parseTimestamp, readJsonlRecords, recordOrigin, secondsSince, str, TraceAssembler, type JsonlRecord } from '../jsonl-records';
 import type { FileAccess } from '../../formats';
+import type { JsonlParts } from '../../jsonl-feed';
 import type { LoadedTrace, Origin, Problem } from '../../model';
 import type { StopReason, TraceEvent } from '../../schema';
 import { assistant } from './assistant';
 import { user } from './user';
 import { system } from './system';
 import { mirror } from './progress';
+import { emptyScan, scanRecords, type FileScan, type RecordScans } from './links';
 /** Where the reading of one file stands: its own lane, the last time seen, the sub-agents that have files. */
 export interface FileCursor {
   file: SourceFile;
@@ -55,7 +57,7 @@ export const RECORD_HANDLERS: Record<string, (im: ClaudeImport, c: RecordContext
 export class ClaudeImport {
   readonly problems: Problem[] = [];
   readonly out: TraceAssembler;
-  readonly main: SourceFile;
+  main: SourceFile;
   readonly subFiles: SourceFile[] = [];
   base = 0;
   readonly lanes = new Map<string, LaneState>();
@@ -78,30 +80,56 @@ export class ClaudeImport {
   firstSkipped?: Origin;
   readonly skipped: Record<string, number> = {};
   readonly meta = { sessionId: undefined as string | undefined, versions: new Set<string>(), cwd: undefined as string | undefined, gitBranch: undefined as string | undefined, slug: undefined as string | undefined };
+  /** Scans of the records kept between the updates of a growing import (growing.ts); none for a whole import. */
+  scans?: RecordScans;
   toolCalls = 0;
   thinking = 0;
   compactions = 0;
   readonly costs = { tokens: 0, input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
 
+  /**
+   * @param main the records of the session file (and the problems of its unusable lines).
+   * @param fileName its path; @param files lists the folders its sub-agent files are in.
+   * @param recordsOf the records of another file (a sub-agent's; `path` is put on its problems),
+   *   undefined when it cannot be read: by default its text from `files`, parsed whole; a growing
+   *   import gives the records it keeps (src/trace/jsonl-feed.ts).
+   */
   constructor(
-    text: string,
+    main: JsonlParts,
     private readonly fileName: string,
     private readonly files?: FileAccess,
+    private readonly recordsOf: (path: string) => JsonlParts | undefined = (path) => {
+      const text = files?.readText(path);
+      return text === undefined ? undefined : readJsonlRecords(text, path);
+    },
   ) {
     this.out = new TraceAssembler(this.problems);
-    const main = readJsonlRecords(text);
     this.problems.push(...main.problems);
     if (main.problems.some((p) => p.message.startsWith('last line is cut off'))) this.cutOff.add('');
-    this.main = { records: main.records };
+    this.main = { records: main.records, complete: main.complete, generation: main.generation };
   }
 
+  /** The reading of the session file: its lane and where its time stands ({@link prepare} sets it). */
+  mainCursor!: FileCursor;
+
+  /** The whole import: {@link prepare}, the session file's records, then {@link finishRead}. */
   run(): LoadedTrace {
+    this.prepare();
+    for (const r of this.main.records) this.readRecord(r, this.mainCursor);
+    return this.finishRead();
+  }
+
+  /** What must be known before any record is read: the sub-agent files, the calls they link to, the time base, the main lane. */
+  prepare(): void {
     this.loadSubagentFiles();
     this.link();
     this.loadSiblingAgentFiles();
     this.base = this.earliestTimestamp();
-    this.lane(MAIN_LANE);
-    this.readFile(this.main, MAIN_LANE);
+    this.mainCursor = this.cursor(this.main, MAIN_LANE);
+  }
+
+  /** After the session file's records: the sub-agent files' records, then what is done after all records; the trace. */
+  finishRead(): LoadedTrace {
     for (const f of this.subFiles) {
       const lane = this.subLaneOf(f);
       this.readFile(f, lane.name);
@@ -110,6 +138,58 @@ export class ClaudeImport {
     this.attributeTokens();
     this.accountFor();
     return this.out.finish('claude-code', this.header());
+  }
+
+  /**
+   * A copy of this import's state, to finish while this one reads more records (a growing import,
+   * src/trace/importers/claude-code/growing.ts): everything records and the end change is copied
+   * (events, lanes, calls, usage, the maps and counts); records, origins and call inputs, which
+   * nothing changes, are shared.
+   * @param problems the copy's problem list (the lines' problems first, as a whole import has them).
+   */
+  fork(problems: Problem[]): ClaudeImport {
+    const f = new ClaudeImport({ records: this.main.records, problems: [], lineCount: 0 }, this.fileName, this.files, this.recordsOf);
+    for (const p of this.problems) problems.push(p);
+    const copy = f as unknown as { problems: Problem[]; out: TraceAssembler };
+    copy.problems = problems;
+    copy.out = this.out.fork(problems);
+    f.main = this.main;
+    f.subFiles.push(...this.subFiles);
+    f.base = this.base;
+    const calls = new Map<AgentCall, AgentCall>();
+    const callOf = (c: AgentCall | undefined) => {
+      if (!c) return undefined;
+      let k = calls.get(c);
+      if (!k) calls.set(c, (k = { ...c }));
+      return k;
+    };
+    for (const [id, c] of this.calls) f.calls.set(id, callOf(c)!);
+    const lanes = new Map<LaneState, LaneState>();
+    const laneOf = (l: LaneState) => {
+      let k = lanes.get(l);
+      if (!k) lanes.set(l, (k = { ...l, inputs: l.inputs.slice(), models: new Set(l.models), call: callOf(l.call) }));
+      return k;
+    };
+    for (const [name, l] of this.lanes) f.lanes.set(name, laneOf(l));
+    for (const [root, l] of this.sidechainLanes) f.sidechainLanes.set(root, laneOf(l));
+    for (const [id, c] of this.callEvents) f.callEvents.set(id, { ...c });
+    for (const [id, a] of this.agentOfCall) f.agentOfCall.set(id, a);
+    for (const [id, mu] of this.messages) f.messages.set(id, { ...mu });
+    for (const [k, v] of this.notifications) f.notifications.set(k, v);
+    for (const [k, v] of this.eventAtUuid) f.eventAtUuid.set(k, v);
+    for (const [k, v] of this.sidechainRoot) f.sidechainRoot.set(k, v);
+    for (const c of this.compactSummaries) f.compactSummaries.push({ ...c });
+    for (const id of this.answered) f.answered.add(id);
+    for (const p of this.cutOff) f.cutOff.add(p);
+    f.firstSkipped = this.firstSkipped;
+    Object.assign(f.skipped, this.skipped);
+    Object.assign(f.meta, { ...this.meta, versions: new Set(this.meta.versions) });
+    f.toolCalls = this.toolCalls;
+    f.thinking = this.thinking;
+    f.compactions = this.compactions;
+    Object.assign(f.costs, this.costs);
+    f.mainCursor = { ...this.mainCursor, lane: laneOf(this.mainCursor.lane), withFile: new Set(this.mainCursor.withFile) };
+    return f;
   }
 
   // ---- files and links -------------------------------------------------------------------
@@ -143,9 +223,8 @@ export class ClaudeImport {
   }
 
   addSubFile(path: string): void {
-    const text = this.files?.readText(path);
-    if (text === undefined) return;
-    const parsed = readJsonlRecords(text, path);
+    const parsed = this.recordsOf(path);
+    if (parsed === undefined) return;
     this.problems.push(...parsed.problems);
     if (parsed.problems.some((p) => p.message.startsWith('last line is cut off'))) this.cutOff.add(path);
     let agentId: string | undefined;
@@ -154,46 +233,27 @@ export class ClaudeImport {
       if (agentId) break;
     }
     const n = baseName(path);
-    this.subFiles.push({ path, records: parsed.records, agentId: agentId ?? n.slice('agent-'.length, -'.jsonl'.length) });
+    this.subFiles.push({ path, records: parsed.records, agentId: agentId ?? n.slice('agent-'.length, -'.jsonl'.length), complete: parsed.complete, generation: parsed.generation });
   }
 
   earliestTimestamp(): number {
     let min = Infinity;
-    for (const f of [this.main, ...this.subFiles]) {
-      for (const r of f.records) {
-        const ms = parseTimestamp(r.value.timestamp);
-        if (ms !== undefined && ms < min) min = ms;
-      }
-    }
+    for (const f of [this.main, ...this.subFiles]) for (const scan of this.scansOf(f)) min = Math.min(min, scan.earliest);
     return Number.isFinite(min) ? min : 0;
+  }
+
+  /** What the records of `f` say before they are read: kept between updates when {@link scans} is set. */
+  scansOf(f: SourceFile): FileScan[] {
+    return this.scans ? this.scans.of(f) : [scanRecords(f.records, 0, f.records.length, emptyScan())];
   }
 
   /** Finds the agent calls and the agents they started (from results, progress records and prompts). */
   link(): void {
+    // Files in order: a call takes its place from its first use and its input from its last; an agent comes from the first result naming it.
     for (const f of [this.main, ...this.subFiles]) {
-      for (const r of f.records) {
-        const v = r.value;
-        const message = isObject(v.message) ? v.message : undefined;
-        if (v.type === 'assistant' && message && Array.isArray(message.content)) {
-          for (const b of message.content) {
-            if (isObject(b) && b.type === 'tool_use' && typeof b.id === 'string' && AGENT_TOOLS.has(str(b.name) ?? '') && isObject(b.input)) {
-              this.calls.set(b.id, { toolUseId: b.id, lane: '', input: b.input });
-            }
-          }
-        } else if (v.type === 'user' && message) {
-          if (Array.isArray(message.content)) {
-            for (const b of message.content) {
-              if (!isObject(b) || b.type !== 'tool_result' || typeof b.tool_use_id !== 'string') continue;
-              const result = isObject(v.toolUseResult) ? v.toolUseResult : undefined;
-              const agentId = str(result?.agentId) ?? /\bagent_?[iI]d: ([\w@.-]+)/.exec(contentText(b.content))?.[1];
-              if (agentId && !this.agentOfCall.has(b.tool_use_id)) this.agentOfCall.set(b.tool_use_id, agentId);
-            }
-          }
-        } else if (v.type === 'progress' && isObject(v.data) && v.data.type === 'agent_progress') {
-          const agentId = str(v.data.agentId);
-          const parent = str(v.parentToolUseID);
-          if (agentId && parent && !this.agentOfCall.has(parent)) this.agentOfCall.set(parent, agentId);
-        }
+      for (const scan of this.scansOf(f)) {
+        for (const [id, input] of scan.calls) this.calls.set(id, { toolUseId: id, lane: '', input });
+        for (const [id, agentId] of scan.agentOf) if (!this.agentOfCall.has(id)) this.agentOfCall.set(id, agentId);
       }
     }
     for (const [id, call] of this.calls) call.agentId = this.agentOfCall.get(id);
@@ -255,8 +315,13 @@ export class ClaudeImport {
 
   /** Reads the records of one file, in order, into the lane `laneName` (see {@link readRecord}). */
   readFile(f: SourceFile, laneName: string): void {
-    const cursor: FileCursor = { file: f, lane: this.lane(laneName), lastMs: this.base, withFile: new Set(this.subFiles.map((s) => s.agentId)) };
+    const cursor = this.cursor(f, laneName);
     for (const r of f.records) this.readRecord(r, cursor);
+  }
+
+  /** Where the reading of a file starts: its lane (made when new), at the time base. */
+  cursor(f: SourceFile, laneName: string): FileCursor {
+    return { file: f, lane: this.lane(laneName), lastMs: this.base, withFile: new Set(this.subFiles.map((s) => s.agentId)) };
   }
 
   /**

@@ -1,0 +1,225 @@
+/**
+ * Live traces: the time to take 100 appended lines into a followed trace, through the format's
+ * growing import (src/trace/growing-load.ts: the new lines into the state kept) beside a whole
+ * re-import of the file's text (what a session did on each append before), and the analysis that
+ * follows each change (run whole on the new trace; measured, not changed here).
+ *
+ * Traces: a generated otrace JSONL trace of 100k events (bench/_generate.ts), a large Claude Code
+ * session (the real session of the corpus, or of the fixtures when the corpus is absent,
+ * replicated to ~20 MB as bench/import-agents.ts does, with its sub-agent files) and a Codex
+ * rollout replicated to ~10 MB. Each is written to a temporary folder and appended to on disk;
+ * LiveFiles reads the appended bytes. And a generated trace of 300k events (~68 MB), over the size
+ * from which a session streams a file's bytes instead of holding its text, followed from its bytes.
+ *
+ * Each figure is the median over {@link ROUNDS} appends of 100 lines. A table on stdout and the
+ * figures in bench/results.json (`live`).
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { analyzeTrace } from '../src/analysis';
+import { SessionFiles, STREAM_FROM_BYTES } from '../src/session/session-input';
+import type { LoadRequest } from '../src/session/worker-protocol';
+import { loadTrace } from '../src/trace/formats';
+import { GrowingLoad } from '../src/trace/growing-load';
+import '../src/trace/importers';
+import { LiveFiles } from '../src/trace/live-files';
+import { loadTraceFile } from '../src/trace/load-file';
+import type { MappingSource } from '../src/trace/mapping-choice';
+import type { LoadedTrace } from '../src/trace/model';
+import { generateRecords } from './_generate';
+import { fmt } from './_util';
+
+/** Appends measured per trace. */
+const ROUNDS = 7;
+/** Lines per append. */
+const LINES = 100;
+/** Appends whose analysis is timed (it takes seconds at 100k events). */
+const ANALYSIS_ROUNDS = 2;
+const NO_MAPPINGS: MappingSource[] = [];
+const SESSION = 'fa812bfe-b295-4cca-9c2f-fdf01028cb46';
+
+/** One row of the table. */
+interface LiveRow {
+  trace: string;
+  events: number;
+  file_mb: number;
+  first_load_ms: number;
+  /** Refresh (read the appended bytes) + growing import, per append of 100 lines. */
+  append_growing_ms: number;
+  /** Refresh + whole re-import of the file's text (from memory), per append. */
+  append_whole_ms: number;
+  speedup: number;
+  /** analyzeTrace on the trace after an append (run whole). */
+  analysis_ms: number;
+}
+
+const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * Follows `main` while `append(k)` adds the k-th batch of lines: per batch, the growing load and a
+ * whole re-import of the same text (checked to give as many events), and for the first batches the analysis.
+ */
+function follow(name: string, main: string, append: (k: number) => void): LiveRow {
+  const live = new LiveFiles();
+  const growing = new GrowingLoad();
+  let t0 = process.hrtime.bigint();
+  let loaded: LoadedTrace = growing.load(main, live, NO_MAPPINGS);
+  const first = ms(t0);
+  const grow: number[] = [];
+  const whole: number[] = [];
+  const analysis: number[] = [];
+  for (let k = 0; k < ROUNDS; k++) {
+    append(k);
+    t0 = process.hrtime.bigint();
+    for (const p of live.paths()) live.refresh(p);
+    loaded = growing.load(main, live, NO_MAPPINGS);
+    grow.push(ms(t0));
+    t0 = process.hrtime.bigint();
+    const again = loadTrace(live.readText(main)!, main, live);
+    whole.push(ms(t0));
+    if (again.trace.events.length !== loaded.trace.events.length || again.problems.length !== loaded.problems.length) throw new Error(`${name}: the growing import differs from the whole import after append ${k + 1}`);
+    if (k < ANALYSIS_ROUNDS) {
+      t0 = process.hrtime.bigint();
+      analyzeTrace(loaded);
+      analysis.push(ms(t0));
+    }
+  }
+  if (growing.counts.whole !== 1) throw new Error(`${name}: ${growing.counts.whole} whole reads, expected only the first`);
+  const g = median(grow);
+  const w = median(whole);
+  return { trace: name, events: loaded.trace.events.length, file_mb: Math.round((fs.statSync(main).size / 1e6) * 10) / 10, first_load_ms: Math.round(first), append_growing_ms: Math.round(g * 10) / 10, append_whole_ms: Math.round(w), speedup: Math.round(w / g), analysis_ms: Math.round(median(analysis)) };
+}
+
+/** The lines of a generated otrace JSONL trace of `n` events, and `extra` more lines after them. */
+function otraceLines(n: number, extra: number): { head: string[]; more: string[] } {
+  const lines = [JSON.stringify({ trace_id: `live-${n}`, task_id: 'bench', system: 'generated' })];
+  let events = 0;
+  let more: string[] | undefined;
+  for (const r of generateRecords(n + extra * 2)) {
+    lines.push(JSON.stringify('event' in r ? r.event : { edge: r.edge }));
+    if ('event' in r && ++events === n) more = [];
+    if (more && lines.length > n + 1) more.push(lines.pop()!);
+    if (more && more.length >= extra) break;
+  }
+  return { head: lines, more: more! };
+}
+
+function otraceRow(dir: string, n: number): LiveRow {
+  const file = path.join(dir, `live-${n}.otrace.jsonl`);
+  const { head, more } = otraceLines(n, ROUNDS * LINES);
+  fs.writeFileSync(file, `${head.join('\n')}\n`);
+  return follow(`otrace JSONL ${fmt(n / 1000, 0)}k events`, file, (k) => fs.appendFileSync(file, `${more.slice(k * LINES, (k + 1) * LINES).join('\n')}\n`));
+}
+
+/** The real session (corpus, else fixtures): its text and sub-agent folder. */
+function claudeSource(): { main: string; subDir: string; label: string } {
+  const corpus = process.env.OTRACE_CORPUS ?? path.join(__dirname, '..', '..', 'shared', 'corpus');
+  const inCorpus = path.join(corpus, 'claude-code', `${SESSION}.jsonl`);
+  if (fs.existsSync(inCorpus)) return { main: inCorpus, subDir: path.join(corpus, 'claude-code', SESSION, 'subagents'), label: 'corpus' };
+  const fixtures = path.join(__dirname, '..', 'test', 'fixtures', 'claude-code-session');
+  return { main: path.join(fixtures, `${SESSION}.jsonl`), subDir: path.join(fixtures, SESSION, 'subagents'), label: 'fixtures' };
+}
+
+function claudeRow(dir: string, bytes: number): LiveRow {
+  const src = claudeSource();
+  const text = fs.readFileSync(src.main, 'utf8');
+  const body = text.endsWith('\n') ? text : `${text}\n`;
+  const ids = /\b(toolu_|msg_)[A-Za-z0-9]+|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g;
+  const copies = Math.max(2, Math.round(bytes / Buffer.byteLength(body)));
+  const parts: string[] = [];
+  for (let k = 0; k < copies; k++) parts.push(k === 0 ? body : body.replace(ids, (m) => `${m}c${k}`));
+  // The last copy's first lines are what gets appended.
+  const lines = parts.pop()!.split('\n').filter((l) => l.trim() !== '');
+  const main = path.join(dir, `${SESSION}.jsonl`);
+  fs.writeFileSync(main, parts.join(''));
+  fs.cpSync(src.subDir, path.join(dir, SESSION, 'subagents'), { recursive: true });
+  return follow(`Claude Code session (${src.label}, ${copies - 1} copies + sub-agents)`, main, (k) => fs.appendFileSync(main, `${lines.slice(k * LINES, (k + 1) * LINES).join('\n')}\n`));
+}
+
+/** The long real rollout (corpus, else fixtures), replicated to about `bytes`, each copy's call ids its own. */
+function codexRow(dir: string, bytes: number): LiveRow {
+  const name = 'rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl';
+  const corpus = path.join(process.env.OTRACE_CORPUS ?? path.join(__dirname, '..', '..', 'shared', 'corpus'), 'codex', 'raw', 'sessions', name);
+  const src = fs.existsSync(corpus) ? { file: corpus, label: 'corpus' } : { file: path.join(__dirname, '..', 'test', 'fixtures', 'codex', name), label: 'fixtures' };
+  const text = fs.readFileSync(src.file, 'utf8');
+  const body = text.endsWith('\n') ? text : `${text}\n`;
+  const copies = Math.max(2, Math.round(bytes / Buffer.byteLength(body)));
+  const parts: string[] = [];
+  for (let k = 0; k < copies; k++) parts.push(k === 0 ? body : body.replace(/\bcall_[A-Za-z0-9]+/g, (m) => `${m}c${k}`));
+  // The last copy's lines after its first (a session_meta) are what gets appended.
+  const lines = parts.pop()!.split('\n').filter((l) => l.trim() !== '').slice(1);
+  const main = path.join(dir, name);
+  fs.writeFileSync(main, parts.join(''));
+  return follow(`Codex rollout (${src.label}, ${copies - 1} copies)`, main, (k) => fs.appendFileSync(main, `${lines.slice(k * LINES, (k + 1) * LINES).join('\n')}\n`));
+}
+
+/**
+ * A generated otrace JSONL trace of `n` events above the streaming size (64 MB), followed through
+ * the worker's SessionFiles (read from its bytes, src/trace/growing-file.ts) beside a whole
+ * streamed read (`loadTraceFile`, what a session did on each change before).
+ */
+function streamedRow(dir: string, n: number): LiveRow {
+  const file = path.join(dir, `live-${n}.otrace.jsonl`);
+  const { head, more } = otraceLines(n, ROUNDS * LINES);
+  const out = fs.openSync(file, 'w');
+  for (let k = 0; k < head.length; k += 10_000) fs.writeSync(out, `${head.slice(k, k + 10_000).join('\n')}\n`);
+  fs.closeSync(out);
+  if (fs.statSync(file).size < STREAM_FROM_BYTES) throw new Error(`${file} is under the streaming size`);
+  const files = new SessionFiles();
+  const request: LoadRequest = { key: 'live', version: -1, path: file, local: true, changed: [file] };
+  const load = () => {
+    const r = files.read(request, NO_MAPPINGS, false);
+    if (r === 'unchanged') throw new Error('unchanged');
+    files.kept();
+    return r.loaded;
+  };
+  let t0 = process.hrtime.bigint();
+  let loaded = load();
+  const first = ms(t0);
+  const grow: number[] = [];
+  const whole: number[] = [];
+  const analysis: number[] = [];
+  for (let k = 0; k < ROUNDS; k++) {
+    fs.appendFileSync(file, `${more.slice(k * LINES, (k + 1) * LINES).join('\n')}\n`);
+    const bytesBefore = files.bytesRead;
+    t0 = process.hrtime.bigint();
+    loaded = load();
+    grow.push(ms(t0));
+    if (files.bytesRead - bytesBefore > 2 * fs.statSync(file).size / (n / LINES)) throw new Error(`append ${k + 1}: ${files.bytesRead - bytesBefore} bytes read: not followed`);
+    if (k < 3) {
+      t0 = process.hrtime.bigint();
+      const again = loadTraceFile(file);
+      whole.push(ms(t0));
+      if (again.trace.events.length !== loaded.trace.events.length || again.problems.length !== loaded.problems.length) throw new Error(`streamed: the growing read differs from the whole read after append ${k + 1}`);
+    }
+    if (k < ANALYSIS_ROUNDS) {
+      t0 = process.hrtime.bigint();
+      analyzeTrace(loaded);
+      analysis.push(ms(t0));
+    }
+  }
+  const g = median(grow);
+  const w = median(whole);
+  return { trace: `otrace JSONL ${fmt(n / 1000, 0)}k events, streamed (over 64 MB)`, events: loaded.trace.events.length, file_mb: Math.round((fs.statSync(file).size / 1e6) * 10) / 10, first_load_ms: Math.round(first), append_growing_ms: Math.round(g * 10) / 10, append_whole_ms: Math.round(w), speedup: Math.round(w / g), analysis_ms: Math.round(median(analysis)) };
+}
+
+export async function bench(): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-bench-live-'));
+  try {
+    const rows = [otraceRow(dir, 100_000), streamedRow(dir, 300_000), claudeRow(fs.mkdtempSync(path.join(dir, 'cc-')), 20e6), codexRow(fs.mkdtempSync(path.join(dir, 'codex-')), 10e6)];
+    const lines = [
+      `| trace | events | file MB | first load ms | ${LINES} lines appended: growing import ms | whole re-import ms | speed-up | analysis after the append ms |`,
+      '|---|---|---|---|---|---|---|---|',
+      ...rows.map((r) => `| ${r.trace} | ${fmt(r.events, 0)} | ${fmt(r.file_mb)} | ${fmt(r.first_load_ms, 0)} | ${fmt(r.append_growing_ms)} | ${fmt(r.append_whole_ms, 0)} | ${r.speedup}x | ${fmt(r.analysis_ms, 0)} |`),
+    ];
+    process.stdout.write(`\n${lines.join('\n')}\n(median of ${ROUNDS} appends; analysis: median of ${ANALYSIS_ROUNDS}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${os.cpus().length} cores)\n`);
+    const out = path.join(__dirname, 'results.json');
+    const previous = fs.existsSync(out) ? (JSON.parse(fs.readFileSync(out, 'utf8')) as Record<string, unknown>) : {};
+    previous.live = { date: new Date().toISOString(), node: process.version, load: os.loadavg(), rows };
+    fs.writeFileSync(out, `${JSON.stringify(previous, null, 2)}\n`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * `npx tsx scripts/graph-hash.ts [--generated 10k,100k] DIR...`: a sha256 of the graph answers the
+ * engine gives for every trace file under the given folders (and for generated bench traces): the
+ * overview (and checks that its JSON bytes, written from columns, are JSON.stringify's), windows at several scales and ranges in both modes (with and without `keep`), each
+ * event's details node, searches and the summary. To show that a memory or speed change of the
+ * session left the graph alone (scripts/output-hash.ts covers load and analysis). A development
+ * script, not a test. `--each` prints the per-part hashes of each file; `--set-aside` lets go of
+ * long content after the analysis as the engine does (the answers must not change).
+ */
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fitWindowRequest } from '../src/panel/fit';
+import { findEvents, graphEvent, graphOverview, graphOverviewJson, graphWindow, snapshotStamp } from '../src/session/graph-window';
+import { setAsideLongContent } from '../src/session/long-content';
+import { makeSnapshot } from '../src/session/snapshot';
+import { summarize } from '../src/session/summary';
+import { loadTraceFile } from '../src/trace/load-file';
+import { nodeFileAccess } from '../src/trace/node-files';
+import '../src/trace/importers';
+import type { WindowRequest } from '../src/protocol';
+import { writeTraceFile } from '../bench/_generate';
+
+const SIZES: Record<string, number> = { '1k': 1_000, '10k': 10_000, '100k': 100_000, '1M': 1_000_000 };
+
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const name of fs.readdirSync(d).sort()) {
+      const p = path.join(d, name);
+      if (fs.statSync(p).isDirectory()) walk(p);
+      else if (/\.jsonl?$/.test(name)) out.push(p);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** The per-part hashes of one file: overview, windows, event nodes, searches, summary. */
+function hashFile(file: string): string[] {
+  let loaded;
+  try {
+    loaded = loadTraceFile(file, nodeFileAccess);
+  } catch (err) {
+    return [sha(`threw: ${(err as Error).message}`)];
+  }
+  const snapshot = makeSnapshot('k', -1, file, loaded);
+  if (process.argv.includes('--set-aside')) setAsideLongContent(snapshot); // as the engine does for a trace read from disk
+  const stamp = snapshotStamp(snapshot);
+  const overview = graphOverview(snapshot, 'title');
+  if (Buffer.from(graphOverviewJson(snapshot, 'title').json).toString('utf8') !== JSON.stringify(overview)) throw new Error(`${file}: graphOverviewJson differs from JSON.stringify(graphOverview)`);
+  const n = loaded.trace.events.length;
+  const windows = createHash('sha256');
+  const fit = fitWindowRequest(overview, 1200);
+  const span = Math.max(overview.axis.span, 1e-6);
+  const requests: WindowRequest[] = [fit, { ...fit, mode: 'order', to: n, scale: 1100 / Math.max(n, 1) }];
+  for (const mode of ['time', 'order'] as const) {
+    const length = mode === 'time' ? span : n;
+    for (const zoom of [1, 8, 64, 1024]) {
+      for (const at of [0, 0.3, 0.77]) {
+        const from = at * length;
+        const to = from + length / zoom;
+        requests.push({ seq: 1, stamp, mode, from, to, scale: (1100 * zoom) / length, keep: zoom === 8 ? [0, Math.floor(n / 2), n - 1] : [] });
+      }
+    }
+  }
+  for (const r of requests) windows.update(JSON.stringify(graphWindow(snapshot, { ...r, stamp })));
+  const nodes = createHash('sha256');
+  const step = Math.max(1, Math.floor(n / 20_000));
+  for (let i = 0; i < n; i += step) nodes.update(JSON.stringify(graphEvent(snapshot, i)) ?? 'undefined');
+  nodes.update(JSON.stringify(graphEvent(snapshot, n)) ?? 'undefined');
+  const finds = ['e1', 'worker_3', 'search', 'alpha beta', 'stop', 'Paris', 'call'].map((q) => findEvents(snapshot, q));
+  const summary = summarize(snapshot, 0, 0, false);
+  return [sha(JSON.stringify(overview)), windows.digest('hex'), nodes.digest('hex'), sha(JSON.stringify(finds)), sha(JSON.stringify(summary))];
+}
+
+function main(): void {
+  const args = process.argv.slice(2);
+  const each = args.includes('--each');
+  const g = args.indexOf('--generated');
+  const generated = g === -1 ? [] : args[g + 1].split(',').filter((s) => s in SIZES);
+  const dirs = args.filter((a, i) => !a.startsWith('--') && !(g !== -1 && i === g + 1));
+  const files: [string, string][] = [];
+  for (const dir of dirs) for (const f of filesUnder(path.resolve(dir))) files.push([path.relative(path.resolve(dir, '..'), f), f]);
+  for (const size of generated) {
+    for (const long of [false, true]) {
+      const name = `trace-${size}${long ? '-long' : ''}.otrace.jsonl`;
+      const file = path.join(os.tmpdir(), 'otrace-bench', name);
+      writeTraceFile(file, SIZES[size], { longContent: long });
+      files.push([`generated/${name}`, file]);
+    }
+  }
+  const total = createHash('sha256');
+  for (const [label, file] of files) {
+    const parts = hashFile(file);
+    const h = sha(parts.join(''));
+    total.update(`${label} ${h}\n`);
+    process.stdout.write(`${h.slice(0, 16)} ${label}${each ? ` [${parts.map((p) => p.slice(0, 8)).join(' ')}]` : ''}\n`);
+  }
+  process.stdout.write(`total ${total.digest('hex')} (${files.length} files)\n`);
+}
+
+main();

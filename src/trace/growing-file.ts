@@ -1,0 +1,164 @@
+/**
+ * An otrace JSONL file of any size followed as it grows, read from its bytes (never held as one
+ * string, as the streaming reader of src/trace/load-file.ts): the first update streams the file's
+ * complete lines into an otrace reader, each later one reads only the bytes appended since and
+ * adds their lines to the same reader, which keeps its state; each update returns the trace as
+ * `loadTraceFile` reads the file now (byte offsets on the origins). A last line without its break
+ * is read on its own each time (cut off, or a record whose break is still to come: then taken,
+ * and its break must follow). A file that shrank, was replaced (another inode) or holds another
+ * byte where the last one read was cannot be followed: `update` says so and the caller reads it
+ * whole again. Pure Node (`node:fs`), no `vscode`.
+ */
+import * as fs from 'node:fs';
+import { forEachJsonlRecordInBytes, type JsonlByteRecord, type ReadBytes } from './jsonl';
+import type { LoadedTrace, Problem } from './model';
+import { JsonlTraceReader } from './read';
+
+/** Bytes looked at, at a time, going back from the end of the file to its last line break. */
+const BACK_BYTES = 64 * 1024;
+
+/** Appended bytes up to this many are read once, into memory (more are read from the file as needed). */
+const IN_MEMORY_BYTES = 8 << 20;
+
+/** See the file comment. */
+export class GrowingTraceFile {
+  private readonly reader: JsonlTraceReader;
+  /** Problems of the unusable complete lines read so far. */
+  private readonly lineProblems: Problem[] = [];
+  /** Bytes of complete lines read (where the next line starts). */
+  private offset = 0;
+  /** Index of the next line. */
+  private line = 0;
+  private ino = 0;
+  /** The byte at `offset - 1` when read (-1 at the start), to notice a rewrite. */
+  private last = -1;
+  /** Bytes of the pending last line taken as a record (its break still to come). */
+  private held: number | undefined;
+  private started = false;
+  /** The bytes from {@link offset} to the end of the file as last read, when few (a pending line): not read again. */
+  private pending: Buffer = Buffer.alloc(0);
+  /** Bytes read from the file so far. */
+  bytesRead = 0;
+
+  /** @param path the trace file. */
+  constructor(private readonly path: string) {
+    this.reader = new JsonlTraceReader((offset, bytes) => readAt(this.path, offset, bytes), true);
+  }
+
+  /**
+   * Reads what was appended since the last call (the whole file the first time).
+   * @returns the trace as `loadTraceFile` reads the file now, or undefined when the file cannot be
+   *   followed from where it was read (shrank, replaced, rewritten, or a held line ended otherwise).
+   * @throws the file system's error when the file cannot be read; RangeError for a line nested too deeply to parse.
+   */
+  update(): LoadedTrace | undefined {
+    const fd = fs.openSync(this.path, 'r');
+    try {
+      const stat = fs.fstatSync(fd);
+      const size = stat.size;
+      if (this.started && (stat.ino !== this.ino || size < this.offset + (this.held ?? 0) || (this.offset > 0 && byteAt(fd, this.offset - 1) !== this.last))) return undefined;
+      this.started = true;
+      this.ino = stat.ino;
+      const read = this.reading(fd, size);
+      const end = this.lastBreak(read, size);
+      if (this.held !== undefined && end > this.offset && !this.skipHeld(read, end)) return undefined;
+      if (end > this.offset) {
+        const capped: ReadBytes = (buffer, off, length, position) => (position >= end ? 0 : read(buffer, off, Math.min(length, end - position), position));
+        const got = forEachJsonlRecordInBytes(capped, (r) => this.add(r), undefined, undefined, this.line, this.offset);
+        for (const p of got.problems) this.lineProblems.push(p);
+        // The part ends in a line break: its last "line" is the empty one after it.
+        this.line += got.lineCount - 1;
+        this.pending = this.pending.subarray(Math.min(this.pending.length, end - this.offset));
+        this.offset = end;
+        this.last = 0x0a;
+      }
+      if (this.held !== undefined || end === size) return this.reader.finish(this.lineProblems, true);
+      // The pending last line, as the whole reader reads a last line.
+      const tail: JsonlByteRecord[] = [];
+      const got = forEachJsonlRecordInBytes(read, (r) => tail.push(r), undefined, undefined, this.line, end);
+      if (!tail.length) return this.reader.finish(got.problems.length ? this.lineProblems.concat(got.problems) : this.lineProblems, true);
+      for (const r of tail) this.add(r);
+      this.held = size - end;
+      return this.reader.finish(this.lineProblems, true);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  private add(r: JsonlByteRecord): void {
+    this.reader.add(r.line, r.offset, r.bytes, r.value, r.length);
+  }
+
+  /**
+   * Reads the file up to `size` (what it held when this update began): the bytes after what was
+   * read come from one buffer when they are few (read once), else from the file, counted.
+   */
+  private reading(fd: number, size: number): ReadBytes {
+    const from = this.offset;
+    if (size - from <= IN_MEMORY_BYTES) {
+      // The bytes after `offset` read last time (a pending line) are kept: only what follows them is read.
+      const kept = this.pending.length <= size - from ? this.pending : Buffer.alloc(0);
+      const bytes = Buffer.alloc(size - from);
+      kept.copy(bytes);
+      const got = bytes.length > kept.length ? fs.readSync(fd, bytes, kept.length, bytes.length - kept.length, from + kept.length) : 0;
+      this.bytesRead += got;
+      const n = kept.length + got;
+      this.pending = bytes.subarray(0, n);
+      return (buffer, off, length, position) => (position >= from + n ? 0 : bytes.copy(buffer, off, position - from, Math.min(n, position - from + length)));
+    }
+    this.pending = Buffer.alloc(0);
+    return (buffer, off, length, position) => {
+      const got = position >= size ? 0 : fs.readSync(fd, buffer, off, Math.min(length, size - position), position);
+      this.bytesRead += got;
+      return got;
+    };
+  }
+
+  /**
+   * The held line came back ended: its break right after its bytes (after a carriage return at
+   * most). Moves past it; false when the line went on instead.
+   */
+  private skipHeld(read: ReadBytes, end: number): boolean {
+    const at = this.offset + this.held!;
+    const b = Buffer.alloc(2);
+    const n = read(b, 0, Math.min(2, end - at), at);
+    const skip = b[0] === 0x0a ? 1 : n === 2 && b[0] === 0x0d && b[1] === 0x0a ? 2 : 0;
+    if (!skip) return false;
+    this.pending = this.pending.subarray(Math.min(this.pending.length, at + skip - this.offset));
+    this.offset = at + skip;
+    this.line++;
+    this.last = 0x0a;
+    this.held = undefined;
+    return true;
+  }
+
+  /** The offset just after the last line break of the file's first `size` bytes at or after {@link offset} (`offset` when there is none). */
+  private lastBreak(read: ReadBytes, size: number): number {
+    const buf = Buffer.alloc(BACK_BYTES);
+    for (let hi = size; hi > this.offset; ) {
+      const lo = Math.max(this.offset, hi - BACK_BYTES);
+      const n = read(buf, 0, hi - lo, lo);
+      const k = buf.lastIndexOf(0x0a, n - 1);
+      if (k !== -1) return lo + k + 1;
+      hi = lo;
+    }
+    return this.offset;
+  }
+}
+
+function byteAt(fd: number, position: number): number {
+  const b = Buffer.alloc(1);
+  return fs.readSync(fd, b, 0, 1, position) === 1 ? b[0] : -1;
+}
+
+/** The text of `bytes` bytes at `offset` of the file (a line read again to place a problem). */
+function readAt(path: string, offset: number, bytes: number): string {
+  const fd = fs.openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(bytes);
+    const n = fs.readSync(fd, buf, 0, bytes, offset);
+    return buf.toString('utf8', 0, n);
+  } finally {
+    fs.closeSync(fd);
+  }
+}

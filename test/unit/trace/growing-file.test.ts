@@ -1,0 +1,97 @@
+/**
+ * An otrace JSONL file followed from its bytes (the reading of files too large for one string)
+ * equals `loadTraceFile` of the file after every append, whatever the appends: real otrace
+ * fixtures written to disk in random steps (cut at line ends, inside a line, just before a line
+ * break), now and then replaced by a rewritten copy; and it reads about the bytes appended.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { GrowingTraceFile } from '../../../src/trace/growing-file';
+import { loadTraceFile } from '../../../src/trace/load-file';
+import type { LoadedTrace } from '../../../src/trace/model';
+
+const FIXTURES = path.join(__dirname, '..', '..', 'fixtures');
+const FILES = [
+  ...['cut-off', 'edge-missing', 'syntax-error', 'time-backwards', 'unknown-type', 'stop-reward-fields'].map((n) => path.join(FIXTURES, 'broken', `${n}.otrace.jsonl`)),
+  path.join(FIXTURES, 'several-traces', 'two-runs.otrace.jsonl'),
+  path.join(FIXTURES, 'hostile', 'control-names.otrace.jsonl'),
+  path.join(FIXTURES, 'large-content', 'long-result.otrace.jsonl'),
+];
+
+/** One step: write more of the file (up to a line end, inside a line, or just before a break), or replace it by a copy with its first line blanked. */
+type Step = { at: number; cut: 'line' | 'inLine' | 'beforeBreak' | 'replace' };
+const at = fc.oneof({ weight: 2, arbitrary: fc.constant(0) }, { weight: 2, arbitrary: fc.double({ min: 0, max: 0.05, noNaN: true }) }, { weight: 1, arbitrary: fc.double({ min: 0, max: 1, noNaN: true }) });
+const steps = fc.array(fc.record({ at, cut: fc.constantFrom<Step['cut']>('line', 'line', 'inLine', 'beforeBreak', 'beforeBreak', 'replace') }), { minLength: 1, maxLength: 12 });
+
+/** Where a step writes up to in `full` from `from` (bytes). */
+function cutPoint(full: Buffer, from: number, s: Step): number {
+  const target = from + Math.floor((full.length - from) * s.at);
+  const nl = full.indexOf(0x0a, target);
+  const end = nl === -1 ? full.length : nl + 1;
+  if (s.cut === 'line' || nl === -1) return end;
+  if (s.cut === 'beforeBreak') return nl > from && full[nl - 1] === 0x0d ? nl - 1 : nl;
+  return Math.max(from + 1, end - 1 - Math.floor((end - target) / 2));
+}
+
+const plain = (t: LoadedTrace) => {
+  const { bytes: _bytes, ...rest } = t as LoadedTrace & { bytes?: number };
+  return JSON.parse(JSON.stringify(rest));
+};
+
+describe('GrowingTraceFile equals loadTraceFile after every append', () => {
+  for (const source of FILES) {
+    it(path.basename(source), () => {
+      const full = fs.readFileSync(source);
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-growing-file-'));
+      const file = path.join(dir, 'live.otrace.jsonl');
+      fc.assert(
+        fc.property(steps, (plan) => {
+          let shown = full.indexOf(0x0a) + 1 || full.length;
+          let content = full.subarray(0, shown);
+          fs.writeFileSync(file, content);
+          let growing = new GrowingTraceFile(file);
+          let appended = 0;
+          let before = 0;
+          const check = (when: string) => {
+            // A blank file is no trace to stream (loadTraceFile says it is empty): sessions stream only files of 64 MB and more.
+            if (content.toString('utf8').trim() === '') return;
+            let got = growing.update();
+            if (!got) {
+              growing = new GrowingTraceFile(file);
+              got = growing.update();
+              before = growing.bytesRead;
+              appended = 0;
+            }
+            assert.ok(got, `${when}: read`);
+            assert.deepEqual(plain(got), plain(loadTraceFile(file)), `${when}: the same trace as loadTraceFile`);
+          };
+          check('first read');
+          before = growing.bytesRead;
+          plan.forEach((s, k) => {
+            if (s.cut === 'replace') {
+              // Another file in its place (as an editor's save): the first line blanked.
+              const nl = content.indexOf(0x0a);
+              if (nl > 0) content = Buffer.concat([Buffer.from(' '.repeat(nl)), content.subarray(nl)]);
+              fs.writeFileSync(`${file}.new`, content);
+              fs.renameSync(`${file}.new`, file);
+            } else {
+              const to = cutPoint(full, shown, s);
+              fs.appendFileSync(file, full.subarray(shown, to));
+              appended += to - shown;
+              content = Buffer.concat([content, full.subarray(shown, to)]);
+              shown = to;
+            }
+            check(`step ${k + 1} (${s.cut} to ${shown})`);
+          });
+          // Bytes read after the first read: the bytes appended, each once.
+          assert.ok(growing.bytesRead - before <= appended, `${growing.bytesRead - before} bytes read for ${appended} appended`);
+        }),
+        { numRuns: 40, seed: 14 },
+      );
+    });
+  }
+});
