@@ -62,13 +62,13 @@ export interface CreditValues {
 /**
  * Content links, per event position v: the earlier events u that first introduced the salient
  * tokens v uses, with the share of v's tokens taken from each (u in the order v first uses them),
- * as flat arrays: the links of v are `from[start[v] .. start[v + 1])` with their `share`.
+ * as flat arrays: the links of v are `from[start[v] .. start[v + 1])` with their `share` (the
+ * arrays may run longer than `start[n]`).
  */
 export interface ContentLinks {
   start: Int32Array;
-  /** Plain arrays, not typed: their length is not known ahead, and at a million events typed arrays' memory outside the heap is what brings full collections. */
-  from: number[];
-  share: number[];
+  from: Int32Array;
+  share: Float64Array;
 }
 
 /**
@@ -86,8 +86,8 @@ export function contentLinks(index: TraceIndex): ContentLinks {
   const count = new Int32Array(n); // introducer position -> tokens the current event took from it
   const touched: number[] = [];
   const start = new Int32Array(n + 1);
-  const from: number[] = [];
-  const share: number[] = [];
+  let from = new Int32Array(Math.max(16, n));
+  let share = new Float64Array(Math.max(16, n));
   let links = 0;
   for (let i = 0; i < n; i++) {
     start[i] = links;
@@ -121,10 +121,18 @@ export function contentLinks(index: TraceIndex): ContentLinks {
       count[u]++;
       total++;
     }
+    if (links + touched.length > from.length) {
+      const size = Math.max(links + touched.length, from.length * 2);
+      const moreFrom = new Int32Array(size);
+      moreFrom.set(from);
+      from = moreFrom;
+      const moreShare = new Float64Array(size);
+      moreShare.set(share);
+      share = moreShare;
+    }
     for (const u of touched) {
-      from.push(u);
-      share.push(count[u] / total);
-      links++;
+      from[links] = u;
+      share[links++] = count[u] / total;
       count[u] = 0;
     }
   }
