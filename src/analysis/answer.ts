@@ -109,7 +109,7 @@ export function firstAppearance(index: TraceIndex, final: FinalAnswer, from: num
   for (let i = Math.max(0, from); i < final.pos; i++) {
     if (keep && !keep(i)) continue;
     if (!isAgentOutput(index, i) && index.types[i] !== 'tool_result') continue;
-    if (!mayHold(index.rawContent(i))) continue;
+    if (!mayHold(index, i)) continue;
     const text = index.normalizedContent(i);
     if (!re.test(text)) continue;
     if (short && !ANSWER_CONTEXT.test(text)) continue;
@@ -129,15 +129,19 @@ const NOT_PLAIN = /[^\x00-\x7f]|\d{4}-\d{2}-\d{2}/;
  * A test on an event's raw content (content, else content_ref) that is false only when its
  * normalized content (text.ts `normalizeContent`) cannot contain `answer`, without building it:
  * for an ASCII head without a date, normalizing only lower-cases and collapses white space, so the
- * longest space-free part of the answer must be in the head as it is, ignoring case. Other texts pass.
+ * longest space-free part of the answer must be in the head as it is, ignoring case. Other texts
+ * pass. Whether a head is plain is read from the index (found with the fingerprints) when known.
  */
-function headFilter(answer: string): (raw: string | undefined) => boolean {
+function headFilter(answer: string): (index: TraceIndex, i: number) => boolean {
   const part = answer.split(' ').reduce((a, b) => (b.length > a.length ? b : a), '');
   if (part === '') return () => true;
   const re = new RegExp(escapeRegExp(part), 'i');
-  return (raw) => {
+  return (index, i) => {
+    const raw = index.rawContent(i);
     if (raw === undefined) return true;
     const head = raw.length > MAX_TEXT ? raw.slice(0, MAX_TEXT) : raw;
-    return re.test(head) || NOT_PLAIN.test(head);
+    if (re.test(head)) return true;
+    const plain = index.memo.plainHead[i];
+    return plain === 0 ? NOT_PLAIN.test(head) : plain === 2;
   };
 }

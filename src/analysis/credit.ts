@@ -161,11 +161,14 @@ export function propagateCredit(index: TraceIndex, outcome: Outcome, options: Cr
     if (!list) byChannel.set(r.channel, (list = []));
     list.push(r.value);
   }
+  // each channel's mean, summed once per channel (not once per reward: that is quadratic in the rewards)
+  const baselines = new Map<string, number>();
+  for (const [channel, list] of byChannel) baselines.set(channel, list.reduce((a, b) => a + b, 0) / list.length);
   for (const r of rewards) {
     const list = byChannel.get(r.channel) ?? [];
     // An outcome-channel reward that is the trace's only one is the outcome itself, already seeded.
     if (OUTCOME_CHANNELS.has(r.channel) && list.length < 2) continue;
-    const baseline = list.reduce((a, b) => a + b, 0) / list.length;
+    const baseline = baselines.get(r.channel)!;
     const target = index.events[r.pos].target;
     const at = typeof target === 'string' && index.pos.has(target) ? (index.pos.get(target) as number) : r.pos;
     mass[at] += r.value - baseline;

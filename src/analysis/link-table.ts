@@ -39,17 +39,30 @@ export interface LinkRows {
 /** A growing table of links between `n` positions. */
 export class LinkTable {
   count = 0;
-  u = new Int32Array(64);
-  v = new Int32Array(64);
-  kind = new Uint8Array(64);
-  edgeType = new Uint8Array(64);
+  u: Int32Array;
+  v: Int32Array;
+  kind: Uint8Array;
+  edgeType: Uint8Array;
   /** Per link, the next incoming link of the same target (-1 at the end). */
-  private next = new Int32Array(64);
+  private next: Int32Array;
   /** Per position, its first and last incoming link (-1 when none). */
   private readonly head: Int32Array;
   private readonly tail: Int32Array;
 
-  constructor(private readonly n: number) {
+  /**
+   * @param n positions; @param capacity links expected (the arrays grow past it; a good guess saves
+   *   the copies, which at a million events are tens of MB the collector counts towards its next full GC).
+   */
+  constructor(
+    private readonly n: number,
+    capacity = 64,
+  ) {
+    const size = Math.max(16, capacity);
+    this.u = new Int32Array(size);
+    this.v = new Int32Array(size);
+    this.kind = new Uint8Array(size);
+    this.edgeType = new Uint8Array(size);
+    this.next = new Int32Array(size);
     this.head = new Int32Array(n).fill(-1);
     this.tail = new Int32Array(n).fill(-1);
   }
@@ -102,19 +115,40 @@ export class LinkTable {
   /** The links grouped per target and per source, each group in the order the links were added. */
   rows(): LinkRows {
     const { n, count } = this;
-    const byTarget = rowsBy(this.v, count, n);
-    const bySource = rowsBy(this.u, count, n);
+    const fill = new Int32Array(n); // scratch of both sorts
+    const byTarget = rowsBy(this.v, count, n, fill);
+    const bySource = rowsBy(this.u, count, n, fill);
     return { inStart: byTarget.start, inLinks: byTarget.links, outStart: bySource.start, outLinks: bySource.links };
   }
 }
 
-/** Counting sort of link indices 0..count-1 by `end[k]` (stable: ascending k within a row). */
-function rowsBy(end: Int32Array, count: number, n: number): { start: Int32Array; links: Int32Array } {
+/**
+ * Counting sort of link indices 0..count-1 by `end[k]` (stable: ascending k within a row), with
+ * `fill` (n entries) as scratch. Each
+ * pass is a function of its own (a function of several long loops is compiled loop by loop and sent
+ * back to the interpreter at each next loop, on every call).
+ */
+function rowsBy(end: Int32Array, count: number, n: number, fill: Int32Array): { start: Int32Array; links: Int32Array } {
   const start = new Int32Array(n + 1);
-  for (let k = 0; k < count; k++) start[end[k] + 1]++;
-  for (let i = 0; i < n; i++) start[i + 1] += start[i];
-  const fill = start.slice(0, n);
+  countPerRow(end, count, start);
+  prefixSums(start, n);
   const links = new Int32Array(count);
-  for (let k = 0; k < count; k++) links[fill[end[k]]++] = k;
+  fill.set(start.subarray(0, n));
+  fillRows(end, count, fill, links);
   return { start, links };
+}
+
+/** start[r + 1] += the number of links whose `end` is r. */
+function countPerRow(end: Int32Array, count: number, start: Int32Array): void {
+  for (let k = 0; k < count; k++) start[end[k] + 1]++;
+}
+
+/** Running sums of start[0..n]. */
+function prefixSums(start: Int32Array, n: number): void {
+  for (let i = 0; i < n; i++) start[i + 1] += start[i];
+}
+
+/** Puts each link in its row, in link order (`fill`: each row's next free place). */
+function fillRows(end: Int32Array, count: number, fill: Int32Array, links: Int32Array): void {
+  for (let k = 0; k < count; k++) links[fill[end[k]]++] = k;
 }

@@ -28,7 +28,6 @@
 import type { Loop } from './types';
 import type { TraceIndex } from './trace-index';
 import { TokenInterner } from './interner';
-import { PairNumbering } from './pair-table';
 import { contentWords, fencedCode, fnv1a, forEachContentWordId, FUNCTION_WORDS, resemblance, wordTokens } from './text';
 
 export interface LoopOptions {
@@ -136,35 +135,60 @@ function finish(index: TraceIndex, raw: RawLoop, lastNew: number): Loop {
 }
 
 /**
- * Tool calls with the same tool and the same arguments (trimmed content: two 32-bit hashes and its
- * length), grouped: each group's calls in event order, groups in order of their first call. Groups
- * are numbered in typed tables (no object per call: a 1M-event trace has some 300k calls).
+ * Tool calls with the same tool, argument length and two hashes of the trimmed arguments, grouped
+ * without an object, list or map per call: the groups of a (tool, first hash) key are chained
+ * through `sameKey`, and each group's calls through `next`. Plain arrays of small integers, not
+ * typed arrays: at a million events, typed arrays' memory outside the heap is what brings the
+ * collector's full collections (V8 starts one per ~64 MB of it), the heap has room.
  */
 function repeatedToolCalls(index: TraceIndex): RawLoop[] {
-  const toolNo = new Map<string, number>();
-  const byHash = new PairNumbering(); // (tool, first hash) -> number
-  const byRest = new PairNumbering(); // (second hash, length) -> number
-  const byGroup = new PairNumbering(); // (those two numbers) -> group, in order of first call
-  const groupOf = new Int32Array(index.size).fill(-1);
-  for (let i = 0; i < index.size; i++) {
+  const n = index.size;
+  const tools = new Map<string, number>();
+  const byKey = new Map<number, number>(); // tool number * 2^32 + first hash -> its first group
+  const sameKey: number[] = []; // group -> the next group of the same key (-1: none)
+  const lengths: number[] = []; // group -> argument length
+  const seconds: number[] = []; // group -> second hash
+  const first: number[] = []; // group -> its first call
+  const last: number[] = []; // group -> its latest call
+  const count: number[] = []; // group -> its number of calls
+  const next = new Map<number, number>(); // call -> the next call of its group
+  for (let i = 0; i < n; i++) {
     if (index.types[i] !== 'tool_call') continue;
     const text = index.rawContent(i);
     if (text === undefined) continue;
     const trimmed = text.trim();
     const tool = index.events[i].tool ?? '';
-    let t = toolNo.get(tool);
-    if (t === undefined) toolNo.set(tool, (t = toolNo.size));
-    const a = byHash.number(t, fnv1a(trimmed) | 0);
-    const b = byRest.number(fnv1a(trimmed, 0x2545f491) | 0, text.length);
-    groupOf[i] = byGroup.number(a, b);
+    let toolNo = tools.get(tool);
+    if (toolNo === undefined) tools.set(tool, (toolNo = tools.size));
+    const key = toolNo * 4294967296 + fnv1a(trimmed); // exact while tools < 2^21
+    const second = fnv1a(trimmed, 0x2545f491);
+    let g = byKey.get(key) ?? -1;
+    let previous = -1;
+    while (g !== -1 && (lengths[g] !== text.length || seconds[g] !== second)) {
+      previous = g;
+      g = sameKey[g];
+    }
+    if (g === -1) {
+      g = first.length; // a new group, numbered in the order groups are first seen
+      if (previous === -1) byKey.set(key, g);
+      else sameKey[previous] = g;
+      sameKey.push(-1);
+      lengths.push(text.length);
+      seconds.push(second);
+      first.push(i);
+      last.push(i);
+      count.push(1);
+      continue;
+    }
+    next.set(last[g], i);
+    last[g] = i;
+    count[g]++;
   }
-  const size = new Int32Array(byGroup.size);
-  for (let i = 0; i < index.size; i++) if (groupOf[i] >= 0) size[groupOf[i]]++;
-  const groups = new Array<number[] | undefined>(byGroup.size); // only groups of two calls or more
-  for (let i = 0; i < index.size; i++) if (groupOf[i] >= 0 && size[groupOf[i]] >= 2) (groups[groupOf[i]] ??= []).push(i);
   const out: RawLoop[] = [];
-  for (const calls of groups) {
-    if (!calls) continue;
+  for (let g = 0; g < first.length; g++) {
+    if (count[g] < 2) continue;
+    const calls: number[] = [];
+    for (let c: number | undefined = first[g]; c !== undefined; c = next.get(c)) calls.push(c);
     const members = calls.flatMap((c) => (index.resultOf[c] !== -1 ? [c, index.resultOf[c]] : [c]));
     const tool = index.events[calls[0]].tool ?? 'a tool';
     out.push({
@@ -243,18 +267,13 @@ const STEP_TYPES = new Set(['message', 'return', 'aggregate']);
  * the same context (at most the last 32 are compared).
  */
 function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
-  // per context, its steps' positions and word ids (parallel lists)
-  const contexts = new Map<string, { pos: number[]; words: number[][] }>();
-  const lastStep = new Map<string, { words: number[]; code: string }>();
+  // per context, its steps' positions and where their word ids are in `vocabulary.ids` (parallel lists of numbers, no array per step)
+  const contexts = new Map<string, { pos: number[]; from: number[]; to: number[] }>();
+  const lastStep = new Map<string, { from: number; to: number; code: string }>();
   const vocabulary = new WordIds();
   const artifacts = new Map<string, number[]>();
   const n = index.size;
   const parent = new Int32Array(n).fill(-1); // union-find over the steps compared (-1: not a step)
-  const find = (x: number): number => {
-    let r = x;
-    while (parent[r] !== r) r = parent[r];
-    return r;
-  };
   const best = new Float64Array(n); // member -> highest resemblance that linked it
   let mark = new Int32Array(1024); // word id -> stamp of the step whose words it is among
   let stamp = 0;
@@ -264,11 +283,18 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
     if (index.toolLanes.has(e.agent)) continue;
     if (opensDelegation(index, i)) continue;
     const text = index.content(i);
-    const words = vocabulary.ofText(text); // the content words as ids, in text order
+    const from = vocabulary.add(text); // the content words as ids, in text order: vocabulary.ids[from, to)
+    const to = vocabulary.length;
+    const ids = vocabulary.ids;
     const code = fencedCode(text);
     const previous = lastStep.get(e.agent);
-    lastStep.set(e.agent, { words, code });
-    if (index.types[i] === 'return' && previous && previous.code === code && sameIds(previous.words, words)) continue;
+    const echo = index.types[i] === 'return' && previous !== undefined && previous.code === code && sameIds(ids, previous.from, previous.to, from, to);
+    if (previous) {
+      previous.from = from;
+      previous.to = to;
+      previous.code = code;
+    } else lastStep.set(e.agent, { from, to, code });
+    if (echo) continue;
     const phase = (e as { phase?: unknown }).phase;
     const key = `${e.agent}\u0000${typeof phase === 'string' ? `phase:${phase}` : `to:${index.receiver(i) ?? ''}`}`;
     if (code && wordTokens(code).size >= MIN_ECHO_WORDS) {
@@ -277,9 +303,10 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
       if (!same) artifacts.set(artifact, (same = []));
       same.push(i);
     }
-    if (words.length < MIN_STEP_WORDS) continue;
+    const size = to - from;
+    if (size < MIN_STEP_WORDS) continue;
     let context = contexts.get(key);
-    if (!context) contexts.set(key, (context = { pos: [], words: [] }));
+    if (!context) contexts.set(key, (context = { pos: [], from: [], to: [] }));
     parent[i] = i;
     let top = 0;
     let match = -1;
@@ -291,30 +318,37 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
       mark = grown;
     }
     stamp++;
-    for (let w = 0; w < words.length; w++) mark[words[w]] = stamp;
-    const steps = context.words;
-    for (let k = steps.length - 1; k >= Math.max(0, steps.length - 32); k--) {
-      const other = steps[k];
+    for (let w = from; w < to; w++) mark[ids[w]] = stamp;
+    const starts = context.from;
+    const ends = context.to;
+    for (let k = starts.length - 1; k >= Math.max(0, starts.length - 32); k--) {
+      const otherFrom = starts[k];
+      const otherSize = ends[k] - otherFrom;
+      // the resemblance is at most min/max of the sizes: a step that cannot beat the best so far,
+      // or reach the threshold, is not counted (the best and whether it links are the same)
+      const bound = Math.min(size, otherSize) / Math.max(size, otherSize);
+      if (bound <= top || bound < threshold) continue;
       let shared = 0;
-      for (let w = 0; w < other.length; w++) if (mark[other[w]] === stamp) shared++;
-      const r = shared / (words.length + other.length - shared);
+      for (let w = otherFrom; w < ends[k]; w++) if (mark[ids[w]] === stamp) shared++;
+      const r = shared / (size + otherSize - shared);
       if (r > top) {
         top = r;
         match = context.pos[k];
       }
     }
     if (match !== -1 && top >= threshold) {
-      parent[find(i)] = find(match);
+      parent[rootOf(parent, i)] = rootOf(parent, match);
       best[i] = top;
       best[match] = Math.max(best[match], top);
     }
     context.pos.push(i);
-    steps.push(words);
+    starts.push(from);
+    ends.push(to);
   }
   const groups = new Map<number, number[]>();
   for (let i = 0; i < n; i++) {
     if (parent[i] === -1) continue;
-    const r = find(i);
+    const r = rootOf(parent, i);
     let g = groups.get(r);
     if (!g) groups.set(r, (g = []));
     g.push(i);
@@ -338,21 +372,42 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
   return out;
 }
 
+/** The root of `x` in the union-find `parent` (a module function: a closure made per call would make compiled callers deopt on the next call). */
+function rootOf(parent: Int32Array, x: number): number {
+  let r = x;
+  while (parent[r] !== r) r = parent[r];
+  return r;
+}
+
 /** Content words as small integers (one id per distinct word), for fast set comparisons. */
 class WordIds {
   private readonly words = new TokenInterner(FUNCTION_WORDS);
   /** Per id, the number of the last text it was seen in (to drop repeats within a text). */
   private seenIn: Int32Array = new Int32Array(1024);
   private texts = 0;
+  /**
+   * The word ids of every text added, one after the other ({@link add}). A plain array of small
+   * integers: typed arrays' memory outside the heap is what brings full collections at a million
+   * events (V8 starts one per ~64 MB of it).
+   */
+  readonly ids: number[] = [];
+
+  /** Number of ids in {@link ids}. */
+  get length(): number {
+    return this.ids.length;
+  }
 
   /** Ids are below this number. */
   get size(): number {
     return this.words.size;
   }
 
-  /** The distinct content words of a text ({@link contentWords}), as ids, in the order they first occur. */
-  ofText(text: string): number[] {
-    const out: number[] = [];
+  /**
+   * Adds the distinct content words of a text ({@link contentWords}), as ids in the order they first
+   * occur, at the end of {@link ids}. @returns where they start (they end at {@link length}).
+   */
+  add(text: string): number {
+    const from = this.length;
     const stamp = ++this.texts;
     forEachContentWordId(text, this.words, (id) => {
       if (id >= this.seenIn.length) {
@@ -362,16 +417,17 @@ class WordIds {
       }
       if (this.seenIn[id] !== stamp) {
         this.seenIn[id] = stamp;
-        out.push(id);
+        this.ids.push(id);
       }
     });
-    return out;
+    return from;
   }
 }
 
-function sameIds(a: number[], b: number[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+/** True when ids[aFrom, aTo) and ids[bFrom, bTo) hold the same ids in the same order. */
+function sameIds(ids: readonly number[], aFrom: number, aTo: number, bFrom: number, bTo: number): boolean {
+  if (aTo - aFrom !== bTo - bFrom) return false;
+  for (let k = 0; k < aTo - aFrom; k++) if (ids[aFrom + k] !== ids[bFrom + k]) return false;
   return true;
 }
 
@@ -411,52 +467,99 @@ function isPrimitive(f: Int32Array, i: number, p: number): boolean {
 /** Longest hand-off cycle looked for, in agents. */
 const MAX_CYCLE = 4;
 
-function pingPongs(index: TraceIndex, noveltyThreshold: number, resemblanceThreshold: number): RawLoop[] {
-  // Hand-offs in time order, with sender and receiver. Without any `to` in the trace, a message's
-  // receiver is the agent of the next message (a group chat answers the previous turn).
-  const handoffs: { i: number; from: string; to: string }[] = [];
-  const anyTo = index.handoffsName;
-  if (anyTo) {
-    for (let i = 0; i < index.size; i++) {
+/** Hand-offs in time order as parallel arrays of small integers: event position, sender and receiver as name numbers (`names`). */
+interface Handoffs {
+  count: number;
+  at: number[];
+  from: number[];
+  to: number[];
+  names: string[];
+}
+
+/**
+ * Hand-offs in time order, with sender and receiver. Without any `to` in the trace, a message's
+ * receiver is the agent of the next message (a group chat answers the previous turn).
+ */
+function handoffsOf(index: TraceIndex): Handoffs {
+  const n = index.size;
+  const out: Handoffs = { count: 0, at: [], from: [], to: [], names: [] };
+  const numbers = new Map<string, number>();
+  if (index.handoffsName) {
+    for (let i = 0; i < n; i++) {
       if (!index.isHandoff(i)) continue;
       const to = index.receiver(i);
-      if (to) handoffs.push({ i, from: index.events[i].from ?? index.events[i].agent, to });
+      if (to) pushHandoff(out, numbers, i, index.events[i].from ?? index.events[i].agent, to);
     }
   } else {
-    const msgs: number[] = [];
-    for (let i = 0; i < index.size; i++) if (index.types[i] === 'message') msgs.push(i);
-    for (let k = 0; k + 1 < msgs.length; k++) {
-      const from = index.events[msgs[k]].agent;
-      const to = index.events[msgs[k + 1]].agent;
-      if (from !== to) handoffs.push({ i: msgs[k], from, to });
+    let prev = -1;
+    for (let i = 0; i < n; i++) {
+      if (index.types[i] !== 'message') continue;
+      if (prev !== -1) {
+        const from = index.events[prev].agent;
+        const to = index.events[i].agent;
+        if (from !== to) pushHandoff(out, numbers, prev, from, to);
+      }
+      prev = i;
     }
   }
+  return out;
+}
+
+/** Adds the hand-off at position `i` from `from` to `to` (names numbered in `numbers` as they come). */
+function pushHandoff(out: Handoffs, numbers: Map<string, number>, i: number, from: string, to: string): void {
+  out.at.push(i);
+  out.from.push(nameNumber(out, numbers, from));
+  out.to.push(nameNumber(out, numbers, to));
+  out.count++;
+}
+
+function nameNumber(out: Handoffs, numbers: Map<string, number>, name: string): number {
+  let k = numbers.get(name);
+  if (k === undefined) {
+    numbers.set(name, (k = out.names.length));
+    out.names.push(name);
+  }
+  return k;
+}
+
+function pingPongs(index: TraceIndex, noveltyThreshold: number, resemblanceThreshold: number): RawLoop[] {
+  const h = handoffsOf(index);
+  const { count, from, to } = h;
   // maximal runs whose hand-offs repeat the sender and receiver of the one `period` before and join
   // up (each sender received the previous hand-off): A -> B -> A (period 2, a ping-pong), A -> B -> C -> A (3), ...
   const out: RawLoop[] = [];
   const taken = new Set<number>();
   for (let period = 2; period <= MAX_CYCLE; period++) {
     let start = 0;
-    while (start < handoffs.length) {
+    while (start < count) {
       let end = start + 1;
-      while (end < handoffs.length && handoffs[end].from === handoffs[end - 1].to && (end - start < period || (handoffs[end].from === handoffs[end - period].from && handoffs[end].to === handoffs[end - period].to))) end++;
+      while (end < count && from[end] === to[end - 1] && (end - start < period || (from[end] === from[end - period] && to[end] === to[end - period]))) end++;
       // a cycle through `period` distinct agents, closed (the last sender of the first round hands back to the first), at least two rounds
       if (end - start >= 2 * period) {
-        const run = handoffs.slice(start, end);
-        const agents = new Set(run.slice(0, period).map((h) => h.from));
-        if (agents.size === period && run[period - 1].to === run[0].from && !run.some((h) => taken.has(h.i))) {
-          for (const l of staleStretches(index, run, period, noveltyThreshold, resemblanceThreshold)) {
-            for (const i of l.members) taken.add(i);
-            out.push(l);
+        const agents = new Set(from.slice(start, start + period));
+        if (agents.size === period && to[start + period - 1] === from[start]) {
+          const run = runOf(h, start, end);
+          if (!run.some((x) => taken.has(x.i))) {
+            for (const l of staleStretches(index, run, period, noveltyThreshold, resemblanceThreshold)) {
+              for (const i of l.members) taken.add(i);
+              out.push(l);
+            }
           }
         }
       }
       // broken chain: the next cycle starts at `end`; a round that did not repeat: it may start one round back
-      const chained = end < handoffs.length && handoffs[end].from === handoffs[end - 1].to;
+      const chained = end < count && from[end] === to[end - 1];
       start = chained && end - period + 1 > start ? end - period + 1 : end;
     }
   }
   return out;
+}
+
+/** Hand-offs [start, end) as objects with their names. */
+function runOf(h: Handoffs, start: number, end: number): { i: number; from: string; to: string }[] {
+  const run: { i: number; from: string; to: string }[] = [];
+  for (let k = start; k < end; k++) run.push({ i: h.at[k], from: h.names[h.from[k]], to: h.names[h.to[k]] });
+  return run;
 }
 
 /**

@@ -23,8 +23,46 @@ import { isExplicitCode } from './link-table';
 import type { TraceIndex } from './trace-index';
 import type { AgentCost, Metrics } from './types';
 
-/** Computes the {@link Metrics} of an indexed trace in O(n + links). */
+/**
+ * Computes the {@link Metrics} of an indexed trace in O(n + links). Each pass is a function of its
+ * own: a function made of several long loops is compiled loop by loop and thrown back to the
+ * interpreter at the start of each next loop, on every call.
+ */
 export function computeMetrics(index: TraceIndex): Metrics {
+  const n = index.size;
+  const { own, basis } = ownWork(index);
+  const { total, critical, path } = criticalPath(index, own, basis);
+  const { spawns, maxFanOut, depth } = spawnTree(index);
+  const costs = agentCosts(index, hasSeveralAgents(index));
+  const { tokens, chars } = costs;
+  const overheadBasis: Metrics['overhead_basis'] = tokens > 0 ? 'tokens' : 'chars';
+  const denom = tokens > 0 ? tokens : chars;
+  const explicit = explicitLinks(index);
+  return {
+    events: n,
+    agents: index.lanes.size,
+    parallelism: critical > 0 ? round(total / critical) : 1,
+    total_work: round(total),
+    critical_path: round(critical),
+    critical_path_events: path,
+    work_basis: basis,
+    spawns,
+    max_fan_out: maxFanOut,
+    spawn_depth: depth,
+    protocol_overhead: denom > 0 ? round((tokens > 0 ? costs.protocolTokens : costs.protocolChars) / denom) : null,
+    overhead_basis: overheadBasis,
+    per_agent: costs.perAgent,
+    tool_calls: costs.toolCalls,
+    messages: costs.messages,
+    links: { explicit, derived: index.linkCount - explicit, dropped: index.dropped },
+  };
+}
+
+/**
+ * Work of each event (seconds): its `duration_s`, or for a tool call without one the time until its
+ * result arrives (unless the result carries the run time); every event 1 when none has any work.
+ */
+function ownWork(index: TraceIndex): { own: Float64Array; basis: Metrics['work_basis'] } {
   const n = index.size;
   const own = new Float64Array(n);
   let recorded = 0;
@@ -39,13 +77,21 @@ export function computeMetrics(index: TraceIndex): Metrics {
   }
   const basis: Metrics['work_basis'] = recorded > 0 ? 'seconds' : 'events';
   if (basis === 'events') own.fill(1);
-  // One pass in time order. In seconds, an event's work is its own duration plus its latency: the
-  // time from its latest input's end to its start (its agent was busy producing it). The critical
-  // path to v is the heaviest chain of inputs it waited for, waits included, so it spans the run.
-  const work = new Float64Array(n);
+  return { own, basis };
+}
+
+/**
+ * Total work and the critical path, in one pass in time order. In seconds, an event's work is its
+ * own duration plus its latency: the time from its latest input's end to its start (its agent was
+ * busy producing it). The critical path to v is the heaviest chain of inputs it waited for, waits
+ * included, so it spans the run.
+ */
+function criticalPath(index: TraceIndex, own: Float64Array, basis: Metrics['work_basis']): { total: number; critical: number; path: string[] } {
+  const n = index.size;
   const finish = new Float64Array(n);
   const cp = new Float64Array(n);
   const via = new Int32Array(n).fill(-1);
+  const seconds = basis === 'seconds';
   let total = 0;
   let cpEnd = -1;
   for (let v = 0; v < n; v++) {
@@ -55,34 +101,39 @@ export function computeMetrics(index: TraceIndex): Metrics {
     for (let q = index.inStart[v]; q < index.inStart[v + 1]; q++) {
       const u = index.linkU[index.inLinks[q]];
       // v did not wait for u to finish: u's work is not on v's chain (parallel calls, temporal order)
-      if (basis === 'seconds' && t < finish[u] - 1e-9) continue;
+      if (seconds && t < finish[u] - 1e-9) continue;
       // the critical input is the one v waited for last (latest finish; the heavier chain on ties)
-      const reach = cp[u] + (basis === 'seconds' ? t - finish[u] : 0);
-      const later = basis === 'seconds' ? finish[u] > latest + 1e-9 : reach > best;
-      const tie = basis === 'seconds' && Math.abs(finish[u] - latest) <= 1e-9 && reach > best;
+      const reach = cp[u] + (seconds ? t - finish[u] : 0);
+      const later = seconds ? finish[u] > latest + 1e-9 : reach > best;
+      const tie = seconds && Math.abs(finish[u] - latest) <= 1e-9 && reach > best;
       if (via[v] === -1 || later || tie) {
         best = reach;
         via[v] = u;
       }
       latest = Math.max(latest, finish[u]);
     }
-    work[v] = own[v] + (basis === 'seconds' && latest > -Infinity ? Math.max(0, t - latest) : 0);
-    finish[v] = basis === 'seconds' ? t + own[v] : v;
+    total += own[v] + (seconds && latest > -Infinity ? Math.max(0, t - latest) : 0);
+    finish[v] = seconds ? t + own[v] : v;
     cp[v] = best + own[v];
-    total += work[v];
     // the path ends where the run ends: the latest finish (the later event on ties)
     if (cpEnd === -1 || finish[v] >= finish[cpEnd]) cpEnd = v;
   }
-  const path: string[] = [];
-  for (let v = cpEnd; v !== -1; v = via[v]) path.push(index.id(v));
-  path.reverse();
-  const critical = cpEnd === -1 ? 0 : cp[cpEnd];
+  return { total, critical: cpEnd === -1 ? 0 : cp[cpEnd], path: pathTo(index, via, cpEnd) };
+}
 
-  // spawns
+/** The ids of the chain that ends at `end`, following `via` back, in time order. */
+function pathTo(index: TraceIndex, via: Int32Array, end: number): string[] {
+  const path: string[] = [];
+  for (let v = end; v !== -1; v = via[v]) path.push(index.id(v));
+  return path.reverse();
+}
+
+/** Spawns, the largest fan-out of one spawner, and the depth of the spawn tree (spawner -> spawned agent; roots have depth 0). */
+function spawnTree(index: TraceIndex): { spawns: number; maxFanOut: number; depth: number } {
   const fanOut = new Map<string, number>();
   const spawner = new Map<string, string>();
   let spawns = 0;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < index.size; i++) {
     if (index.types[i] !== 'spawn') continue;
     spawns++;
     const e = index.events[i];
@@ -99,8 +150,18 @@ export function computeMetrics(index: TraceIndex): Metrics {
     }
     depth = Math.max(depth, d);
   }
+  return { spawns, maxFanOut: [...fanOut.values()].reduce((a, b) => Math.max(a, b), 0), depth };
+}
 
-  // overhead and per-agent costs
+/** True when at least two agents have output other than tool results. */
+function hasSeveralAgents(index: TraceIndex): boolean {
+  const agentsWithOutput = new Set<string>();
+  for (let i = 0; i < index.size; i++) if (index.types[i] !== 'tool_result') agentsWithOutput.add(index.events[i].agent);
+  return agentsWithOutput.size >= 2;
+}
+
+/** Tokens, characters, counts and per-agent costs; what hand-offs between agents carry (protocol overhead). */
+function agentCosts(index: TraceIndex, multiAgent: boolean) {
   const perAgent: Record<string, AgentCost> = {};
   let tokens = 0;
   let chars = 0;
@@ -108,10 +169,7 @@ export function computeMetrics(index: TraceIndex): Metrics {
   let protocolChars = 0;
   let toolCalls = 0;
   let messages = 0;
-  const agentsWithOutput = new Set<string>();
-  for (let i = 0; i < n; i++) if (index.types[i] !== 'tool_result') agentsWithOutput.add(index.events[i].agent);
-  const multiAgent = agentsWithOutput.size >= 2;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < index.size; i++) {
     const e = index.events[i];
     const t = index.tokens(i);
     const c = index.content(i).length;
@@ -131,28 +189,14 @@ export function computeMetrics(index: TraceIndex): Metrics {
     if (typeof e.cost === 'number' && Number.isFinite(e.cost)) a.cost = round(a.cost + e.cost);
     if (typeof e.duration_s === 'number' && Number.isFinite(e.duration_s)) a.seconds = round(a.seconds + e.duration_s);
   }
-  const overheadBasis: Metrics['overhead_basis'] = tokens > 0 ? 'tokens' : 'chars';
-  const denom = tokens > 0 ? tokens : chars;
+  return { perAgent, tokens, chars, protocolTokens, protocolChars, toolCalls, messages };
+}
+
+/** Number of links the trace states (edges, parent, causes). */
+function explicitLinks(index: TraceIndex): number {
   let explicit = 0;
   for (let k = 0; k < index.linkCount; k++) if (isExplicitCode(index.linkKind[k])) explicit++;
-  return {
-    events: n,
-    agents: index.lanes.size,
-    parallelism: critical > 0 ? round(total / critical) : 1,
-    total_work: round(total),
-    critical_path: round(critical),
-    critical_path_events: path,
-    work_basis: basis,
-    spawns,
-    max_fan_out: [...fanOut.values()].reduce((a, b) => Math.max(a, b), 0),
-    spawn_depth: depth,
-    protocol_overhead: denom > 0 ? round((tokens > 0 ? protocolTokens : protocolChars) / denom) : null,
-    overhead_basis: overheadBasis,
-    per_agent: perAgent,
-    tool_calls: toolCalls,
-    messages,
-    links: { explicit, derived: index.linkCount - explicit, dropped: index.dropped },
-  };
+  return explicit;
 }
 
 function round(x: number): number {

@@ -147,7 +147,8 @@ export function analyzeStops(index: TraceIndex, loops: Loop[], outcome: Outcome 
     const from = Math.max((previous.get(key) ?? -1) + 1, scope ? Math.min(scope.first, pos) : 0);
     previous.set(key, pos);
     const lanes = scope?.lanes;
-    const keep = lanes ? (i: number) => lanes.has(index.events[i].agent) : () => true;
+    // one closure shape for every segment (a second shape for whole-run stops makes each caller's compiled loops deopt)
+    const keep = (i: number) => lanes === undefined || lanes.has(index.events[i].agent);
     stops.push(judgeStop(ctx, outcome, { from, pos, keep }, pos === synthetic, pos === points[points.length - 1], minWasted));
   }
   return { stops, bestStop: bestStopPoint(index, series?.points ?? []), vStop: estimateVStop(index, series) };
@@ -194,6 +195,13 @@ function descendants(parents: Map<string, string>, agent: string): Set<string> {
     }
   }
   return out;
+}
+
+/** How many positions in [from, to] `keep` accepts. */
+function countKept(keep: (i: number) => boolean, from: number, to: number): number {
+  let count = 0;
+  for (let i = from; i <= to; i++) if (keep(i)) count++;
+  return count;
 }
 
 /** A stop segment: positions [from, pos] that `keep` accepts. */
@@ -337,8 +345,7 @@ function judgeStop(ctx: StopContext, outcome: Outcome, segment: Segment, synthet
   }
   if (done) {
     const after = spent(index, done.pos + 1, pos - (synthetic ? 0 : 1), index.end(done.pos), keep);
-    let segmentEvents = 0;
-    for (let i = from; i <= done.pos; i++) if (keep(i)) segmentEvents++;
+    const segmentEvents = countKept(keep, from, done.pos);
     if (after.events >= minWasted && after.events >= 0.1 * segmentEvents) {
       modes.push('delayed');
       doneAt = index.id(done.pos);

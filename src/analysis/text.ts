@@ -44,15 +44,22 @@ export function normalizeContent(text: string): string {
  * `fnv1a(normalizeContent(text))` without building the normalized text when the text's head is
  * ASCII with no date in it (the common case): lower case and white-space runs hashed as they are
  * read. Any other text takes the exact path. The same number either way.
+ * @param plain when given, `plain[at]` is set to 1 when the head (first {@link MAX_TEXT}
+ *   characters) is plain, ASCII without a date (/[^\x00-\x7f]|\d{4}-\d{2}-\d{2}/ finds nothing in
+ *   it), else to 2: read from the same scan.
  */
-export function normalizedHash(text: string): number {
+export function normalizedHash(text: string, plain?: Uint8Array, at = 0): number {
   const n = Math.min(text.length, MAX_TEXT);
   let h = 0x811c9dc5;
   let started = false;
   let space = false;
+  if (plain) plain[at] = 1;
   for (let i = 0; i < n; i++) {
     let c = text.charCodeAt(i);
-    if (c >= 128 || (c === 45 && isDateAt(text, i, n))) return fnv1a(normalizeContent(text));
+    if (c >= 128 || (c === 45 && isDateAt(text, i, n))) {
+      if (plain) plain[at] = 2;
+      return fnv1a(normalizeContent(text));
+    }
     if (c === 32 || (c >= 9 && c <= 13)) {
       if (started) space = true;
       continue;
@@ -201,14 +208,19 @@ function isNumberTrail(c: number): boolean {
 const NOISE_WORDS = ['/', 'Error', 'Warning', 'Traceback', 'File "', 'COMPLETE'];
 const NOISE_LINE = /^\s*(?:[\w.]*(?:Warning|Error|Exception):|Traceback \(most recent|File "|\/[\w.\-]+\/[\w.\-/]+(?::\d+)?:|\s*response = await|[A-Z_.]+ COMPLETE\b)/;
 
+/** True when the text holds one of {@link NOISE_WORDS}: each a plain substring search (faster than one expression of alternatives), no callback. */
+function hasNoiseWord(text: string): boolean {
+  for (let k = 0; k < NOISE_WORDS.length; k++) if (text.includes(NOISE_WORDS[k])) return true;
+  return false;
+}
+
 /**
  * The text without harness log noise: lines of Python warnings and tracebacks, source paths
  * (`/usr/lib/...py:55: UserWarning: ...`) and run-script banners, which repeat across turns and
  * carry no content of the agents.
  */
 export function stripLogNoise(text: string): string {
-  // each word a plain substring search (faster than one expression of alternatives)
-  if (!NOISE_WORDS.some((w) => text.includes(w))) return text;
+  if (!hasNoiseWord(text)) return text;
   return text
     .split('\n')
     .filter((line) => !NOISE_LINE.test(line))

@@ -67,9 +67,10 @@ export function guessTopology(index: TraceIndex, metrics: Metrics): TopologyGues
     handoffs++;
     involvement.set(from, (involvement.get(from) ?? 0) + 1);
     involvement.set(to, (involvement.get(to) ?? 0) + 1);
-    pairs.add(from < to ? `${from}\u0000${to}` : `${to}\u0000${from}`); // the pair in sorted order
     let s = chains.get(from);
     if (!s) chains.set(from, (s = new Set()));
+    if (s.has(to)) return; // a pair seen before: its key is made once
+    pairs.add(from < to ? `${from}\u0000${to}` : `${to}\u0000${from}`); // the pair in sorted order
     s.add(to);
     let g = givers.get(to);
     if (!g) givers.set(to, (g = new Set()));

@@ -88,9 +88,13 @@ export class TraceIndex {
   /** Fingerprint per position (small integer; unique negative for opaque events). */
   readonly fingerprints: Int32Array;
   /** Normalized content per position, computed when first asked (see {@link normalizedContent}). */
-  private readonly normalized: (string | undefined)[];
+  private readonly normalized = new Map<number, string>();
   /** Receiver per position (see {@link receiver}). */
-  private readonly receivers: (string | undefined)[];
+  private readonly receivers: Int32Array;
+  /** Agent of each lane, by lane number (numbered in order of first appearance; {@link laneNumbers}). */
+  private readonly laneNames: string[] = [];
+  /** Agent -> its lane number. */
+  private readonly laneNumbers = new Map<string, number>();
   /** Count of links dropped because they pointed backwards or at unknown ids. */
   dropped = 0;
   /**
@@ -104,28 +108,14 @@ export class TraceIndex {
    * Per position, the answers of text tests the analyses ask again and again, filled when first
    * asked: 0 = not asked yet, 1 = yes, 2 = no (answer.ts `isAgentOutput`, stops.ts).
    */
-  readonly memo: { agentOutput: Uint8Array; completionClaim: Uint8Array; impasse: Uint8Array };
+  readonly memo: { agentOutput: Uint8Array; completionClaim: Uint8Array; impasse: Uint8Array; plainHead: Uint8Array };
 
   constructor(loaded: LoadedTrace) {
     this.loaded = loaded;
-    const raw = loaded.trace.events;
-    const n = raw.length;
-    const time = new Float64Array(n);
-    let sorted = true; // most traces are written in time order: no sort then
-    for (let i = 0; i < n; i++) {
-      const t = raw[i].t;
-      time[i] = typeof t === 'number' && Number.isFinite(t) ? t : 0;
-      if (i > 0 && time[i] < time[i - 1]) sorted = false;
-    }
-    if (sorted) {
-      this.events = raw.slice();
-      this.rawIndex = new Int32Array(n);
-      for (let i = 0; i < n; i++) this.rawIndex[i] = i;
-    } else {
-      const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => time[a] - time[b] || a - b);
-      this.events = order.map((i) => raw[i]);
-      this.rawIndex = Int32Array.from(order);
-    }
+    const n = loaded.trace.events.length;
+    // Each pass below is a method of its own: a function made of several long loops is compiled
+    // loop by loop and thrown back to the interpreter at the start of each next loop, on every call.
+    ({ events: this.events, rawIndex: this.rawIndex } = timeOrder(loaded.trace.events));
     // the canonical type strings themselves: later comparisons with them are pointer comparisons
     this.types = this.events.map((e) => CANONICAL_TYPES.get(e.type) ?? canonicalType(e.type));
     this.lanePos = new Int32Array(n);
@@ -133,21 +123,41 @@ export class TraceIndex {
     this.resultOf = new Int32Array(n).fill(-1);
     this.callOf = new Int32Array(n).fill(-1);
     this.fingerprints = new Int32Array(n);
-    this.normalized = new Array<string>(n);
-    this.memo = { agentOutput: new Uint8Array(n), completionClaim: new Uint8Array(n), impasse: new Uint8Array(n) };
+    // plainHead: 1 when the head of the content (or content_ref) is ASCII without a date, 2 when not; set with the fingerprints
+    this.memo = { agentOutput: new Uint8Array(n), completionClaim: new Uint8Array(n), impasse: new Uint8Array(n), plainHead: new Uint8Array(n) };
 
     this.pos = this.indexIds();
-    const fpCount = this.indexLanesAndFingerprints();
-    this.firstSeen = new Int32Array(n);
-    const first = new Int32Array(fpCount).fill(-1); // fingerprint -> first position (opaque events are their own)
+    this.firstSeen = this.firstOccurrences(this.indexLanesAndFingerprints());
+    this.findToolLanes();
+    this.receivers = this.receiversOf();
+    this.handoffsName = this.someHandoffNamesItsReceiver();
+    const table = this.buildLinks();
+    const count = table.count;
+    this.linkU = table.u.subarray(0, count);
+    this.linkV = table.v.subarray(0, count);
+    this.linkKind = table.kind.subarray(0, count);
+    this.linkEdgeType = table.edgeType.subarray(0, count);
+    ({ inStart: this.inStart, inLinks: this.inLinks, outStart: this.outStart, outLinks: this.outLinks } = table.rows());
+  }
+
+  /** Position -> position of the first occurrence of its fingerprint (opaque events are their own). @param fpCount number of fingerprints. */
+  private firstOccurrences(fpCount: number): Int32Array {
+    const n = this.events.length;
+    const firstSeen = new Int32Array(n);
+    const first = new Int32Array(fpCount).fill(-1); // fingerprint -> first position
     for (let i = 0; i < n; i++) {
       const fp = this.fingerprints[i];
-      if (fp < 0) this.firstSeen[i] = i;
+      if (fp < 0) firstSeen[i] = i;
       else {
         if (first[fp] === -1) first[fp] = i;
-        this.firstSeen[i] = first[fp];
+        firstSeen[i] = first[fp];
       }
     }
+    return firstSeen;
+  }
+
+  /** Fills {@link toolLanes}. */
+  private findToolLanes(): void {
     for (const [agent, lane] of this.lanes) {
       let results = 0;
       let acts = 0;
@@ -158,23 +168,24 @@ export class TraceIndex {
       }
       if (acts === 0 && ((results > 0 && results * 2 >= lane.length) || TOOL_AGENT.test(agent))) this.toolLanes.add(agent);
     }
-    this.receivers = [];
-    let named = false;
+  }
+
+  /** Receiver per position: the `to` of an event when it names another agent that has a lane. */
+  private receiversOf(): Int32Array {
+    const n = this.events.length;
+    const receivers = new Int32Array(n).fill(-1); // lane number, -1: none (typed: nothing for the collector to trace)
     for (let i = 0; i < n; i++) {
       const e = this.events[i];
       const to = e.to;
-      const r = to !== undefined && to !== e.agent && this.lanes.has(to) ? to : undefined;
-      this.receivers.push(r);
-      if (r && !named && HANDOFF_TYPES.has(this.types[i])) named = true;
+      if (to !== undefined && to !== e.agent) receivers[i] = this.laneNumbers.get(to) ?? -1;
     }
-    this.handoffsName = named;
-    const table = this.buildLinks();
-    const count = table.count;
-    this.linkU = table.u.subarray(0, count);
-    this.linkV = table.v.subarray(0, count);
-    this.linkKind = table.kind.subarray(0, count);
-    this.linkEdgeType = table.edgeType.subarray(0, count);
-    ({ inStart: this.inStart, inLinks: this.inLinks, outStart: this.outStart, outLinks: this.outLinks } = table.rows());
+    return receivers;
+  }
+
+  /** True when some hand-off names a receiver that has a lane (see {@link handoffsName}). */
+  private someHandoffNamesItsReceiver(): boolean {
+    for (let i = 0; i < this.events.length; i++) if (this.receivers[i] !== -1 && this.laneNames[this.receivers[i]] && HANDOFF_TYPES.has(this.types[i])) return true;
+    return false;
   }
 
   /**
@@ -218,6 +229,8 @@ export class TraceIndex {
       if (!lane) {
         laneNo.set(e.agent, (lane = { no: laneNo.size, list: [] }));
         this.lanes.set(e.agent, lane.list);
+        this.laneNumbers.set(e.agent, lane.no);
+        this.laneNames.push(e.agent);
       }
       this.lanePos[i] = lane.list.length;
       lane.list.push(i);
@@ -236,7 +249,7 @@ export class TraceIndex {
       const key = lane.no < 1 << 21 && targetNo < 1 << 26 && type < 64 ? (targetNo * (1 << 21) + lane.no) * 64 + type : NaN;
       let prefix = Number.isNaN(key) ? this.widePrefix(lane.no, this.types[i], targetNo) : prefixes.get(key);
       if (prefix === undefined) prefixes.set(key, (prefix = this.prefixCount++));
-      this.fingerprints[i] = fingerprints.number(prefix, normalizedHash(text) | 0);
+      this.fingerprints[i] = fingerprints.number(prefix, normalizedHash(text, this.memo.plainHead, i) | 0);
     }
     return fingerprints.size;
   }
@@ -330,10 +343,10 @@ export class TraceIndex {
 
   /** The normalized content or content_ref of an event (text.ts `normalizeContent`; '' when it has neither). Cached. */
   normalizedContent(i: number): string {
-    let s = this.normalized[i];
+    let s = this.normalized.get(i);
     if (s === undefined) {
       const text = this.rawContent(i);
-      this.normalized[i] = s = text === undefined ? '' : normalizeContent(text);
+      this.normalized.set(i, (s = text === undefined ? '' : normalizeContent(text)));
     }
     return s;
   }
@@ -357,7 +370,8 @@ export class TraceIndex {
 
   /** The agent an event is addressed to, when it names one that has a lane (another than its own). */
   receiver(i: number): string | undefined {
-    return this.receivers[i];
+    const lane = this.receivers[i];
+    return lane === -1 ? undefined : this.laneNames[lane];
   }
 
   /** True when some hand-off names a receiver that has a lane (else a chat's receiver is the next speaker). */
@@ -389,23 +403,39 @@ export class TraceIndex {
 
   /** The causal links, in the order of the module comment (see {@link LinkTable}). */
   private buildLinks(): LinkTable {
-    const n = this.size;
-    const table = new LinkTable(n);
-    const link = (u: number | undefined, v: number, kind: number, edgeType = 0) => {
-      if (u === undefined) {
-        this.dropped++;
-        return;
-      }
-      if (table.has(u, v)) return; // already linked
-      if (u < 0 || u >= v) {
-        this.dropped++;
-        return;
-      }
-      table.add(u, v, kind, edgeType);
-    };
-    // Ids named by edges and references are first looked for among the events near where the last
-    // one was found (edges come in event order, a cause is most often a recent event), when no id
-    // repeats (then a match is the one event that carries it); else, and when not near, in `pos`.
+    // most traces have one to two links per event, plus their edges
+    const table = new LinkTable(this.size, 2 * this.size + this.loaded.trace.edges.length);
+    this.linkEdges(table);
+    this.linkReferences(table);
+    this.pairStatedToolResults(table);
+    this.pairToolResults(table);
+    this.linkHandoffs(table);
+    this.linkLanes(table);
+    this.linkImplicit(table);
+    return table;
+  }
+
+  /** Adds the link u -> v unless it is there; counts it dropped when u is unknown or not before v. */
+  private link(table: LinkTable, u: number | undefined, v: number, kind: number, edgeType = 0): void {
+    if (u === undefined) {
+      this.dropped++;
+      return;
+    }
+    if (table.has(u, v)) return; // already linked
+    if (u < 0 || u >= v) {
+      this.dropped++;
+      return;
+    }
+    table.add(u, v, kind, edgeType);
+  }
+
+  /**
+   * The trace's edges. Ids named by edges and references are first looked for among the events
+   * near where the last one was found (edges come in event order, a cause is most often a recent
+   * event), when no id repeats (then a match is the one event that carries it); else, and when not
+   * near, in `pos`.
+   */
+  private linkEdges(table: LinkTable): void {
     const unique = this.repeats.size === 0;
     let hint = 0;
     for (const edge of this.loaded.trace.edges) {
@@ -418,19 +448,28 @@ export class TraceIndex {
       }
       hint = dst;
       const near = unique ? this.near(edge.src, dst - NEAR, dst - 1) : -1;
-      link(near !== -1 ? near : this.pos.get(edge.src), dst, LINK_CODE.edge, EDGE_TYPE_CODE.get(edge.type));
+      this.link(table, near !== -1 ? near : this.pos.get(edge.src), dst, LINK_CODE.edge, EDGE_TYPE_CODE.get(edge.type));
     }
-    const resolveNear = (id: string, v: number) => {
-      const p = unique ? this.near(id, v - NEAR, v - 1) : -1;
-      return p !== -1 ? p : this.resolve(id, v);
-    };
-    for (let v = 0; v < n; v++) {
+  }
+
+  /** `parent` and `causes[]` (see {@link linkEdges} for how ids are looked for). */
+  private linkReferences(table: LinkTable): void {
+    for (let v = 0, n = this.size; v < n; v++) {
       const e = this.events[v];
-      if (typeof e.parent === 'string') link(resolveNear(e.parent, v), v, LINK_CODE.parent);
-      if (Array.isArray(e.causes)) for (const c of e.causes) if (typeof c === 'string') link(resolveNear(c, v), v, LINK_CODE.causes);
+      if (typeof e.parent === 'string') this.link(table, this.resolveNear(e.parent, v), v, LINK_CODE.parent);
+      if (Array.isArray(e.causes)) for (const c of e.causes) if (typeof c === 'string') this.link(table, this.resolveNear(c, v), v, LINK_CODE.causes);
     }
-    // tool_call -> tool_result: explicit links first, else the oldest unanswered call of the same tool.
-    for (let v = 0; v < n; v++) {
+  }
+
+  /** The position `id` names from `v`: among the events just before v when no id repeats, else {@link resolve}. */
+  private resolveNear(id: string, v: number): number | undefined {
+    const p = this.repeats.size === 0 ? this.near(id, v - NEAR, v - 1) : -1;
+    return p !== -1 ? p : this.resolve(id, v);
+  }
+
+  /** tool_call -> tool_result pairs the trace states: a result's first incoming link from an unanswered call. */
+  private pairStatedToolResults(table: LinkTable): void {
+    for (let v = 0, n = this.size; v < n; v++) {
       if (this.types[v] !== 'tool_result') continue;
       for (let k = table.firstIn(v); k !== -1; k = table.nextIn(k)) {
         const u = table.u[k];
@@ -441,9 +480,13 @@ export class TraceIndex {
         }
       }
     }
+  }
+
+  /** The other results: the oldest unanswered call of the same tool, else (no tool name) of the same agent, else of any agent. */
+  private pairToolResults(table: LinkTable): void {
     const pending = new Map<string, number[]>();
     const pendingAny: number[] = [];
-    for (let i = 0; i < n; i++) {
+    for (let i = 0, n = this.size; i < n; i++) {
       const type = this.types[i];
       if (type === 'tool_call' && this.resultOf[i] === -1) {
         const key = this.events[i].tool ?? '';
@@ -459,39 +502,48 @@ export class TraceIndex {
           while (q && q.length && this.resultOf[q[0]] !== -1) q.shift();
           u = q?.shift();
         }
-        if (u === undefined) {
-          // no tool name: the oldest unanswered call of the same agent, else of any agent
-          const agent = this.events[i].agent;
-          let k = pendingAny.findIndex((c) => this.resultOf[c] === -1 && this.events[c].agent === agent);
-          if (k === -1) k = pendingAny.findIndex((c) => this.resultOf[c] === -1 && (tool === undefined || this.events[c].tool === tool));
-          if (k !== -1) u = pendingAny[k];
-        }
+        if (u === undefined) u = this.oldestUnanswered(pendingAny, this.events[i].agent, tool);
         if (u !== undefined) {
           this.resultOf[u] = i;
           this.callOf[i] = u;
-          link(u, i, LINK_CODE.tool_result);
+          this.link(table, u, i, LINK_CODE.tool_result);
         }
         while (pendingAny.length && this.resultOf[pendingAny[0]] !== -1) pendingAny.shift();
       }
     }
-    // spawn / return / message delivery -> the receiving agent's next event.
-    for (let i = 0; i < n; i++) {
+  }
+
+  /** The oldest unanswered call in `pendingAny` of `agent`, else of any agent (of `tool` when it has one). */
+  private oldestUnanswered(pendingAny: readonly number[], agent: string, tool: string | undefined): number | undefined {
+    let k = pendingAny.findIndex((c) => this.resultOf[c] === -1 && this.events[c].agent === agent);
+    if (k === -1) k = pendingAny.findIndex((c) => this.resultOf[c] === -1 && (tool === undefined || this.events[c].tool === tool));
+    return k === -1 ? undefined : pendingAny[k];
+  }
+
+  /** spawn / return / message delivery -> the receiving agent's next event. */
+  private linkHandoffs(table: LinkTable): void {
+    for (let i = 0, n = this.size; i < n; i++) {
       const type = this.types[i];
       if (!HANDOFF_TYPES.has(type)) continue;
       const to = this.receiver(i);
       if (!to) continue;
       const next = this.nextInLane(to, i);
-      if (next !== -1) link(i, next, type === 'spawn' ? LINK_CODE.spawn : type === 'return' ? LINK_CODE.return : LINK_CODE.delivery);
+      if (next !== -1) this.link(table, i, next, type === 'spawn' ? LINK_CODE.spawn : type === 'return' ? LINK_CODE.return : LINK_CODE.delivery);
     }
-    // lane succession
-    for (const lane of this.lanes.values()) for (let k = 1; k < lane.length; k++) link(lane[k - 1], lane[k], LINK_CODE.lane);
-    // an event with no cause but its own lane's previous event answers the previous event of the trace
-    for (let v = 1; v < n; v++) {
+  }
+
+  /** Lane succession: each agent's previous event -> its next. */
+  private linkLanes(table: LinkTable): void {
+    for (const lane of this.lanes.values()) for (let k = 1; k < lane.length; k++) this.link(table, lane[k - 1], lane[k], LINK_CODE.lane);
+  }
+
+  /** An event with no cause but its own lane's previous event answers the previous event of the trace. */
+  private linkImplicit(table: LinkTable): void {
+    for (let v = 1, n = this.size; v < n; v++) {
       let onlyLane = true;
       for (let k = table.firstIn(v); k !== -1 && onlyLane; k = table.nextIn(k)) onlyLane = table.kind[k] === LINK_CODE.lane;
-      if (onlyLane && this.events[v - 1].agent !== this.events[v].agent) link(v - 1, v, LINK_CODE.implicit);
+      if (onlyLane && this.events[v - 1].agent !== this.events[v].agent) this.link(table, v - 1, v, LINK_CODE.implicit);
     }
-    return table;
   }
 
   /** The position in [from, to] (clipped to the trace) of an event carrying `id`, nearest `to` first, or -1. */
@@ -513,6 +565,36 @@ export class TraceIndex {
     }
     return lo < lane.length ? lane[lo] : -1;
   }
+}
+
+/**
+ * Events in time order (by `t`, ties in file order; a `t` that is not a finite number counts as 0)
+ * and, per position, the event's index in `raw`. Most traces are written in time order: no sort then.
+ */
+function timeOrder(raw: readonly TraceEvent[]): { events: TraceEvent[]; rawIndex: Int32Array } {
+  const n = raw.length;
+  const time = new Float64Array(n);
+  if (timesOf(raw, time)) return { events: raw.slice(), rawIndex: identity(n) };
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => time[a] - time[b] || a - b);
+  return { events: order.map((i) => raw[i]), rawIndex: Int32Array.from(order) };
+}
+
+/** Fills `time` with each event's `t` (0 when not a finite number); @returns true when they never decrease. */
+function timesOf(raw: readonly TraceEvent[], time: Float64Array): boolean {
+  let sorted = true;
+  for (let i = 0; i < raw.length; i++) {
+    const t = raw[i].t;
+    time[i] = typeof t === 'number' && Number.isFinite(t) ? t : 0;
+    if (i > 0 && time[i] < time[i - 1]) sorted = false;
+  }
+  return sorted;
+}
+
+/** 0, 1, ..., n - 1. */
+function identity(n: number): Int32Array {
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) out[i] = i;
+  return out;
 }
 
 /** Per row, the list of its entries from compressed rows. */

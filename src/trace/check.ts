@@ -26,6 +26,8 @@ interface Found {
 
 /** How many of the latest events are compared with a reference before the set is asked. */
 const NEAR = 8;
+/** Size of the ring of the latest events' ids (more than the NEAR + 1 an edge looks at). */
+const RECENT = 16;
 
 /** The key of an id or agent in its trace: ids, repeats and lanes are per trace when events name theirs. */
 function scope(e: TraceEvent, id: string): string {
@@ -46,8 +48,13 @@ export class CrossRecordChecks {
   private ids: IdTable = this.scoped;
   /** Scoped id -> how many events carry it, for the ids carried more than once. */
   private readonly repeated = new Map<string, number>();
-  /** Lane -> index of its latest event so far. */
-  private readonly lanes = new Map<string, { at: number }>();
+  /** Lane -> index and time of its latest event so far. */
+  private readonly lanes = new Map<string, { at: number; t: number }>();
+  /** Ids and trace ids of the latest {@link RECENT} events checked (event i at i % RECENT): compared without reading the events, which come in many shapes. */
+  private readonly recentIds: string[] = new Array<string>(RECENT).fill('');
+  private readonly recentTraces: (string | undefined)[] = new Array<string | undefined>(RECENT).fill(undefined);
+  /** Number of events checked. */
+  private seen = 0;
   private readonly eventProblems: Found[] = [];
   /** References not found when their event came (a later line, or missing): event index, field, position. */
   private readonly laterRefs: { i: number; field: 'parent' | 'causes'; k: number }[] = [];
@@ -75,9 +82,11 @@ export class CrossRecordChecks {
     }
     const lane = scope(event, event.agent);
     const latest = this.lanes.get(lane);
-    if (latest === undefined) this.lanes.set(lane, { at: i });
-    else if (event.t >= this.events[latest.at].t) latest.at = i;
-    else {
+    if (latest === undefined) this.lanes.set(lane, { at: i, t: event.t });
+    else if (event.t >= latest.t) {
+      latest.at = i;
+      latest.t = event.t;
+    } else {
       const last = this.events[latest.at];
       this.eventProblems.push({
         kind: 'event',
@@ -91,6 +100,11 @@ export class CrossRecordChecks {
     if (event.parent !== undefined && !this.named(event, event.parent, i)) this.laterRefs.push({ i, field: 'parent', k: 0 });
     const causes = event.causes;
     if (causes !== undefined) for (let k = 0; k < causes.length; k++) if (!this.named(event, causes[k], i)) this.laterRefs.push({ i, field: 'causes', k });
+    if (i === this.seen) {
+      this.recentIds[i % RECENT] = event.id;
+      this.recentTraces[i % RECENT] = event.trace_id;
+    }
+    this.seen++;
   }
 
   /** Checks `edge`, the i-th edge in file order. */
@@ -104,9 +118,15 @@ export class CrossRecordChecks {
    * before it are looked at first (a reference most often names one of them), then the set.
    */
   private named(event: TraceEvent, ref: string, i: number): boolean {
-    for (let j = i - 1; j >= 0 && j >= i - NEAR; j--) {
-      const other = this.events[j];
-      if (other.id === ref && other.trace_id === event.trace_id) return true;
+    if (i === this.seen) {
+      // the events before i are the latest ones checked
+      const trace = event.trace_id;
+      for (let j = i - 1; j >= 0 && j >= i - NEAR; j--) if (this.recentIds[j % RECENT] === ref && this.recentTraces[j % RECENT] === trace) return true;
+    } else {
+      for (let j = i - 1; j >= 0 && j >= i - NEAR; j--) {
+        const other = this.events[j];
+        if (other.id === ref && other.trace_id === event.trace_id) return true;
+      }
     }
     return this.scoped.has(scope(event, ref));
   }
@@ -114,7 +134,9 @@ export class CrossRecordChecks {
   /** True when an event checked so far carries `id` (the latest few looked at first: an edge follows its events). */
   private isId(id: string): boolean {
     const last = this.events.length - 1;
-    for (let j = last; j >= 0 && j >= last - NEAR; j--) if (this.events[j].id === id) return true;
+    if (last === this.seen - 1) {
+      for (let j = last; j >= 0 && j >= last - NEAR; j--) if (this.recentIds[j % RECENT] === id) return true;
+    } else for (let j = last; j >= 0 && j >= last - NEAR; j--) if (this.events[j].id === id) return true;
     return this.ids.has(id);
   }
 

@@ -103,6 +103,78 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 /**
+ * A sequence of field names as met in records, one node per prefix (a trie): what the checks of
+ * {@link fastEvent} need to know of a record's fields in that order is worked out once per
+ * sequence, not once per record. Records of one trace come in a few shapes, so a record costs one
+ * comparison of each field name with its node's (the names JSON.parse gives are interned, so
+ * comparing them is comparing pointers).
+ */
+interface Shape {
+  /** The field name leading to this node ('' at the root). */
+  key: string;
+  /** Its position in {@link EVENT_FIELDS}, or -1 for an unknown field. */
+  at: number;
+  /** Its check, for a known field. */
+  check: Check;
+  /** A field zod must see (`source`, which the fast path leaves to zod, or `__proto__`). */
+  toZod: boolean;
+  /** The node one field back (undefined at the root). */
+  parent?: Shape;
+  /** The nodes one field further. */
+  children: Shape[];
+  /** Bits of the required fields among the fields so far. */
+  required: number;
+  /** The fields so far come in zod's output order (schema fields in schema order, then the others). */
+  ordered: boolean;
+  /** Position of the latest known field so far (-1: none). */
+  lastAt: number;
+  /** Unknown fields so far. */
+  unknown: number;
+  /** The fields so far in zod's order (made when first asked, at the shapes that are not ordered). */
+  zodKeys?: string[];
+}
+
+/** At most this many shapes are kept (a trace of unusual records would make ever new ones); past it, the plain check. */
+const MAX_SHAPES = 4096;
+/** Different next fields looked at per shape before the plain check (the children are compared one by one). */
+const MAX_CHILDREN = 32;
+let shapeCount = 0;
+const ROOT: Shape = { key: '', at: -1, check: Check.String, toZod: false, children: [], required: 0, ordered: true, lastAt: -1, unknown: 0 };
+
+/** The node one field (`key`) further than `node`, made when new; undefined when the trie is full. */
+function nextShape(node: Shape, key: string): Shape | undefined {
+  const kids = node.children;
+  for (let c = 0; c < kids.length; c++) if (kids[c].key === key) return kids[c];
+  if (shapeCount >= MAX_SHAPES || kids.length >= MAX_CHILDREN) return undefined;
+  const at = EVENT_FIELD_AT.get(key) ?? -1;
+  const known = at !== -1;
+  const child: Shape = {
+    key,
+    at,
+    check: known ? EVENT_CHECKS[at] : Check.String,
+    toZod: key === 'source' || key === '__proto__',
+    parent: node,
+    children: [],
+    required: known && at < 4 ? node.required | (1 << at) : node.required,
+    ordered: node.ordered && (!known || (at > node.lastAt && node.unknown === 0)),
+    lastAt: known ? at : node.lastAt,
+    unknown: known ? node.unknown : node.unknown + 1,
+  };
+  kids.push(child);
+  shapeCount++;
+  return child;
+}
+
+/** The field names of the path to `node`, in zod's output order: schema fields in schema order, then the others in input order. */
+function zodKeysOf(node: Shape): string[] {
+  const path: Shape[] = [];
+  for (let s: Shape | undefined = node; s !== undefined && s !== ROOT; s = s.parent) path.push(s);
+  path.reverse();
+  const known = path.filter((s) => s.at !== -1).sort((a, b) => a.at - b.at);
+  return [...known, ...path.filter((s) => s.at === -1)].map((s) => s.key);
+}
+
+/**
  * The event `EventSchema.safeParse(value)` would return, when `value` is certainly valid (a plain
  * object from JSON.parse whose known fields all have the right type, with a `reason` on a stop and
  * a `value` on a reward, and no `source` or `__proto__` field); undefined otherwise (ask zod).
@@ -111,6 +183,28 @@ function isRecord(v: unknown): v is Record<string, unknown> {
  */
 export function fastEvent(value: unknown): TraceEvent | undefined {
   if (!isRecord(value)) return undefined;
+  let node = ROOT;
+  for (const key in value) {
+    const next = nextShape(node, key);
+    if (next === undefined) return plainFastEvent(value);
+    if (next.toZod) return undefined;
+    if (next.at !== -1 && !passes(next.check, value[key])) return undefined;
+    node = next;
+  }
+  if ((node.required & REQUIRED) !== REQUIRED) return undefined;
+  if (value.type === 'stop' && value.reason === undefined) return undefined;
+  if (value.type === 'reward' && value.value === undefined) return undefined;
+  // zod returns a copy with its fields in schema order, then the others in input order: a record
+  // already in that order (as otrace writes them) is that value; it is used as it is.
+  if (node.ordered) return value as TraceEvent;
+  const keys = (node.zodKeys ??= zodKeysOf(node));
+  const out: Record<string, unknown> = {};
+  for (let k = 0; k < keys.length; k++) out[keys[k]] = value[keys[k]];
+  return out as TraceEvent;
+}
+
+/** {@link fastEvent} without the shape trie (when it is full): each field looked up on its own. */
+function plainFastEvent(value: Record<string, unknown>): TraceEvent | undefined {
   let known = 0;
   let unknown = 0;
   let lastAt = -1;
@@ -132,8 +226,6 @@ export function fastEvent(value: unknown): TraceEvent | undefined {
   if ((seen & REQUIRED) !== REQUIRED) return undefined;
   if (value.type === 'stop' && value.reason === undefined) return undefined;
   if (value.type === 'reward' && value.value === undefined) return undefined;
-  // zod returns a copy with its fields in schema order, then the others in input order: a record
-  // already in that order (as otrace writes them) is that value; it is used as it is.
   return ordered ? (value as TraceEvent) : inZodOrder(value, known, unknown);
 }
 

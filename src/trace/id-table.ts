@@ -35,20 +35,22 @@ export class IdTable {
   /** Sets the value of `id`; @returns false when `id` was there already (its value is replaced). */
   set(id: string, value: number): boolean {
     const h = hash(id);
-    const entry = this.find(id, h);
-    if (entry !== -1) {
-      this.values[entry] = value;
+    const slot = this.slotOf(id, h);
+    const e = this.slots[2 * slot + 1];
+    if (e !== 0) {
+      this.values[e - 1] = value;
       return false;
     }
-    this.insert(id, h, value);
+    this.insertAt(slot, id, h, value);
     return true;
   }
 
   /** Adds `id` with `value` unless it is there; @returns false when it was there (its value kept). */
   add(id: string, value: number): boolean {
     const h = hash(id);
-    if (this.find(id, h) !== -1) return false;
-    this.insert(id, h, value);
+    const slot = this.slotOf(id, h);
+    if (this.slots[2 * slot + 1] !== 0) return false;
+    this.insertAt(slot, id, h, value);
     return true;
   }
 
@@ -62,37 +64,39 @@ export class IdTable {
   }
 
   private find(id: string, h: number): number {
+    const e = this.slots[2 * this.slotOf(id, h) + 1];
+    return e - 1;
+  }
+
+  /** The slot holding `id` (hash `h`), else the empty slot where it would go. */
+  private slotOf(id: string, h: number): number {
     const slots = this.slots;
     const mask = slots.length / 2 - 1;
     for (let slot = h & mask; ; slot = (slot + 1) & mask) {
       const e = slots[2 * slot + 1];
-      if (e === 0) return -1;
-      if (slots[2 * slot] === h && this.keys[e - 1] === id) return e - 1;
+      if (e === 0 || (slots[2 * slot] === h && this.keys[e - 1] === id)) return slot;
     }
   }
 
-  private insert(id: string, h: number, value: number): void {
+  /** Puts a new `id` in the empty `slot` found for it (found again when the table grows). */
+  private insertAt(slot: number, id: string, h: number, value: number): void {
     const entry = this.keys.length;
-    this.reserve(entry + 1);
+    if (this.reserve(entry + 1)) slot = this.slotOf(id, h);
     this.keys.push(id);
     this.values[entry] = value;
-    const slots = this.slots;
-    const mask = slots.length / 2 - 1;
-    let slot = h & mask;
-    while (slots[2 * slot + 1] !== 0) slot = (slot + 1) & mask;
-    slots[2 * slot] = h;
-    slots[2 * slot + 1] = entry + 1;
+    this.slots[2 * slot] = h;
+    this.slots[2 * slot + 1] = entry + 1;
   }
 
-  /** Makes room for `count` entries (slots at most half full). */
-  private reserve(count: number): void {
+  /** Makes room for `count` entries (slots at most half full); @returns true when the slots were rebuilt. */
+  private reserve(count: number): boolean {
     if (count > this.values.length) {
       const values = new Int32Array(Math.max(count, this.values.length * 2, 16));
       values.set(this.values);
       this.values = values;
     }
     const capacity = this.slots.length / 2;
-    if (count * 2 <= capacity) return;
+    if (count * 2 <= capacity) return false;
     let size = capacity;
     while (count * 2 > size) size *= 2;
     const slots = new Int32Array(2 * size);
@@ -106,6 +110,7 @@ export class IdTable {
       slots[2 * slot + 1] = old[from + 1];
     }
     this.slots = slots;
+    return true;
   }
 }
 
