@@ -9,10 +9,17 @@ import { buildGraph, eventDetails } from '../panel/graph-model';
 import { bucketWidth, runKey } from '../panel/layout';
 import type { TraceSnapshot } from './snapshot';
 
-/** A run bar forms where a lane has at least this many events in one bucket. */
-const RUN_MIN = 4;
-/** Events with an arrow to another lane (or a spawn, ...) stay on their own up to this many per bucket. */
-const NOTABLE_MAX = 2;
+/**
+ * A run bar forms where a lane has at least this many events in one bucket (a bucket is
+ * `BUCKET_PX` = 16 px: three 14 px nodes in it would overlap anyway).
+ */
+const RUN_MIN = 3;
+/**
+ * Events with an arrow to another lane (or a spawn, ...) stay on their own up to this many per
+ * bucket: one arrow per lane per 16 px at most (more is a hatch that tells nothing and costs the
+ * webview most of its drawing time).
+ */
+const NOTABLE_MAX = 1;
 
 /** How an event takes part in runs. */
 const enum Role {
@@ -83,6 +90,7 @@ function graphIndex(snapshot: TraceSnapshot): GraphIndex {
   }
   const role = new Uint8Array(n);
   for (const node of model.nodes) role[node.index] = roleOf(node, crossing.has(node.id));
+  for (const i of firstSpawns(model)) role[i] = Role.Own;
   const byLane = model.lanes.map(() => [] as GraphNode[]);
   for (const node of model.nodes) if (!node.bar) byLane[node.lane]?.push(node);
   const lanes = byLane.map((list) => {
@@ -99,6 +107,25 @@ function graphIndex(snapshot: TraceSnapshot): GraphIndex {
   const index: GraphIndex = { model, columns, kinds, rank, role, lanes, edgesFrom };
   indices.set(snapshot, index);
   return index;
+}
+
+/**
+ * The spawn events that first spawn into each lane (by time order): on their own at every level of
+ * detail, so the first view shows who spawned whom. At most one per lane.
+ */
+function firstSpawns(model: GraphModel): number[] {
+  const spawns = model.edges
+    .map((e) => ({ from: model.nodes[Number(e.source.slice(1))], to: model.nodes[Number(e.target.slice(1))] }))
+    .filter(({ from, to }) => from && to && from.kind === 'spawn' && from.lane !== to.lane)
+    .sort((a, b) => a.from.order - b.from.order);
+  const spawned = new Set<number>();
+  const out: number[] = [];
+  for (const { from, to } of spawns) {
+    if (spawned.has(to.lane)) continue;
+    spawned.add(to.lane);
+    out.push(from.index);
+  }
+  return out;
 }
 
 function roleOf(n: GraphNode, crossing: boolean): Role {
@@ -138,8 +165,8 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
  * The window of `request`: for every lane, the events whose span meets the range widened to whole
  * buckets (bucket width from the request's scale, see `bucketWidth`). In a lane's bucket with
  * {@link RUN_MIN} or more events, plain events form one run bar, events with arrows to other lanes
- * stay on their own up to {@link NOTABLE_MAX} (else they join the run too), stops, problem marks
- * and `request.keep` always stay on their own. Edges: those between drawn events, and lane-crossing
+ * stay on their own up to {@link NOTABLE_MAX} (else they join the run too), stops, problem marks,
+ * the first spawn into each lane and `request.keep` always stay on their own. Edges: those between drawn events, and lane-crossing
  * ones between an event and a run bar (one per pair; none from run to run). Cost: O(events in range + their edges).
  */
 export function graphWindow(snapshot: TraceSnapshot, request: WindowRequest): GraphWindow {
