@@ -119,6 +119,9 @@ export class TraceGraph {
       userZoomingEnabled: false,
       boxSelectionEnabled: false,
       autoungrabify: true,
+      // The current event is marked by page elements over the graph (webview/main.ts), never by
+      // Cytoscape's selection: a selection change would redraw every element.
+      autounselectify: true,
       textureOnViewport: false,
     });
     this.computeRows();
@@ -301,9 +304,7 @@ export class TraceGraph {
   layout(only?: Set<string>): void {
     if (!only) this.laidOut = this.geometry();
     const nodeY = this.nodeOffset();
-    const size = Math.max(6, Math.min(NODE, this.laneHeight - 4));
-    const stop = Math.max(size, Math.min(STOP, this.laneHeight - 2));
-    const barHeight = Math.max(5, Math.min(10, size - 3));
+    const { size, stop, barHeight } = this.sizes();
     this.cy.batch(() => {
       let eles = only ? this.cy.collection() : this.cy.nodes();
       if (only) for (const id of only) eles = eles.union(this.cy.getElementById(id));
@@ -347,6 +348,34 @@ export class TraceGraph {
   }
 
   private readonly colors = kindColors();
+
+  /** Node size, stop size and bar height in px at the current lane height. */
+  private sizes(): { size: number; stop: number; barHeight: number } {
+    const size = Math.max(6, Math.min(NODE, this.laneHeight - 4));
+    return { size, stop: Math.max(size, Math.min(STOP, this.laneHeight - 2)), barHeight: Math.max(5, Math.min(10, size - 3)) };
+  }
+
+  /**
+   * The screen box (px in the graph container) where an event is drawn, from the overview's
+   * columns, loaded or not: its node or bar as `layout` places it (a result: its call's bar; inside
+   * a run bar: the node it would be). Undefined when its lane is folded away.
+   */
+  eventBox(index: number): { x1: number; y1: number; x2: number; y2: number } | undefined {
+    const drawn = this.drawnIndex(index);
+    const row = this.rows[this.graph.columns.lane[drawn]];
+    if (row === undefined) return undefined;
+    const [a, b] = this.spanOf(drawn);
+    const { size, stop, barHeight } = this.sizes();
+    const isBar = this.graph.columns.end[drawn] >= 0;
+    const isStop = this.graph.kinds[this.graph.columns.kind[drawn]] === 'stop';
+    const x0 = this.screenX(a);
+    const x1 = this.screenX(b);
+    const w = isBar ? Math.max(6, x1 - x0) : isStop ? stop : size;
+    const h = isBar ? barHeight : isStop ? stop : size;
+    const x = isBar ? (x0 + x1) / 2 : x0;
+    const y = this.rowY(row);
+    return { x1: x - w / 2, y1: y - h / 2, x2: x + w / 2, y2: y + h / 2 };
+  }
 
   /** The key an event is drawn under in the loaded window: its node, its call's bar, or the run bar holding it. */
   keyOf(index: number): string | undefined {
@@ -477,12 +506,19 @@ export class TraceGraph {
   }
 
   private lastSize = { width: 0, height: 0 };
+  /** The container's client size at the last {@link resized}. */
+  private lastClient = '';
 
   /**
    * After the panel changed size: the same time range stays in view (x scale and pan stretch
    * with the width) and the lanes fill the new height.
    */
   resized(): void {
+    const container = this.cy.container();
+    // Unchanged (the details pane filled again at the same width): Cytoscape's resize would redraw every element.
+    const client = container ? `${container.clientWidth}x${container.clientHeight}` : '';
+    if (client && client === this.lastClient) return;
+    this.lastClient = client;
     this.cy.resize();
     const width = this.cy.width();
     const height = this.cy.height();
@@ -540,9 +576,11 @@ export class TraceGraph {
     const w = this.cy.width();
     const h = this.cy.height();
     const pan = { ...this.cy.pan() };
-    if (x < 40 || x > w - 40) pan.x += w / 2 - x;
-    if (y !== undefined && (y < 10 || y > h - 10)) pan.y += h / 2 - y;
-    this.cy.pan(pan);
+    let moved = false;
+    if (x < 40 || x > w - 40) (pan.x += w / 2 - x), (moved = true);
+    if (y !== undefined && (y < 10 || y > h - 10)) (pan.y += h / 2 - y), (moved = true);
+    // Only when it moves: setting the same pan still redraws every element.
+    if (moved) this.cy.pan(pan);
   }
 
   /** Zooms x by `factor` around screen x `at`. */
@@ -692,7 +730,6 @@ function style(): StylesheetJson {
   const fg = themeColor('foreground', '#cccccc');
   const bg = themeColor('editor-background', '#1e1e1e');
   const edge = themeColor('descriptionForeground', '#8b8b8b');
-  const focus = themeColor('focusBorder', '#007fd4');
   const sheet: StylesheetJson = [
     {
       selector: 'node.event',
@@ -728,11 +765,10 @@ function style(): StylesheetJson {
     // Credit: a tint around the node (green for positive, vermillion for negative), value on hover.
     { selector: 'node.credit-pos', style: { 'underlay-color': OKABE_ITO.bluishGreen, 'underlay-opacity': 'data(tint)' as unknown as number, 'underlay-padding': 3, 'underlay-shape': 'ellipse' } },
     { selector: 'node.credit-neg', style: { 'underlay-color': OKABE_ITO.vermillion, 'underlay-opacity': 'data(tint)' as unknown as number, 'underlay-padding': 3, 'underlay-shape': 'ellipse' } },
-    // Analysis marks are borders; the selection is an overlay around them, so both stay visible.
+    // Analysis marks are borders; the current event's focus ring is a page element around them (webview/main.ts), so both stay visible.
     { selector: 'node.loop', style: { 'border-width': 3, 'border-style': 'dashed', 'border-color': OKABE_ITO.orange } },
     { selector: 'node.stop-problem', style: { 'border-width': 4, 'border-style': 'double', 'border-color': themeColor('editorWarning-foreground', '#cca700') } },
     { selector: 'node.blame', style: { 'border-width': 4, 'border-style': 'double', 'border-color': themeColor('editorError-foreground', '#f14c4c') } },
-    { selector: 'node:selected', style: { 'overlay-color': focus, 'overlay-opacity': 0.35, 'overlay-padding': 5, 'z-index': 10 } },
     { selector: 'node.folded', style: { display: 'none' } },
     { selector: 'node.in-run', style: { display: 'none' } },
     {
@@ -756,7 +792,6 @@ function style(): StylesheetJson {
       },
     },
     { selector: 'node.run.nolabel', style: { label: '' } },
-    { selector: 'node.run.current', style: { 'overlay-color': focus, 'overlay-opacity': 0.35, 'overlay-padding': 4 } },
     {
       selector: 'edge',
       style: {
@@ -774,7 +809,6 @@ function style(): StylesheetJson {
       style: { 'line-color': s.color, 'target-arrow-color': s.color, 'line-style': s.line, 'target-arrow-shape': s.arrow, width: s.width, opacity: 0.9 },
     })),
     { selector: 'edge.intra', style: { display: 'none' } },
-    { selector: '.later', style: { opacity: 0.4 } },
     { selector: '.dimmed', style: { opacity: 0.12 } },
   ];
   return sheet;
