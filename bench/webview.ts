@@ -10,7 +10,8 @@
  * Browser: the npm Chromium of the integration tests (scripts/vscode/browser.mjs) with its flags
  * (BROWSER_ARGS: --headless --no-sandbox --disable-gpu ...), window 1440x900.
  *
- * Preview (a PNG of the webview alone): `npx tsx bench/webview.ts FILE [--out x.png] [--size 1000x800]`.
+ * Preview (a PNG of the webview alone): `npx tsx bench/webview.ts FILE [--out x.png] [--size 1000x800]
+ * [--select N]` (N: the event at that position in time order made current).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -245,7 +246,7 @@ async function lastEvent(page: import('playwright-core').Page): Promise<number> 
 }
 
 /** Preview: a PNG of the webview alone with a trace file's graph. */
-async function preview(file: string, out: string, size: { width: number; height: number }): Promise<void> {
+async function preview(file: string, out: string, size: { width: number; height: number }, select?: number): Promise<void> {
   const host = new FakeHost();
   host.width = size.width; // as if this panel size had been seen before
   const loaded = loadTrace(fs.readFileSync(file, 'utf8'), file, nodeFileAccess);
@@ -254,6 +255,12 @@ async function preview(file: string, out: string, size: { width: number; height:
     // The graph area is narrower than the page (lane column, details): its width is told on the first paint.
     await paint(page, await load(host, loaded, path.basename(file)));
     const ms = await paint(page, await load(host, loaded, path.basename(file)));
+    if (select !== undefined) {
+      // The event at this position in time order made current, as the editor's selection would.
+      await page.evaluate(`window.postMessage({ type: 'select', index: globalThis.__otrace.timeline()[${select}] }, '*')`);
+      await page.waitForFunction('!globalThis.__otrace.windows().loading');
+      await new Promise((r) => setTimeout(r, 300));
+    }
     await page.screenshot({ path: out });
     const drawn = await page.evaluate<number>('globalThis.__otrace.cy.elements().length');
     console.log(`${out}: ${loaded.trace.events.length} events, ${drawn} elements drawn, first window painted in ${fmt(ms, 0)} ms`);
@@ -270,8 +277,9 @@ if (require.main === module) {
   };
   const out = opt('--out') ?? 'test-output/preview.png';
   const [w, h] = (opt('--size') ?? '1000x800').split('x').map(Number);
+  const select = opt('--select');
   fs.mkdirSync(path.dirname(path.resolve(out)), { recursive: true });
-  void preview(args[0], out, { width: w, height: h }).catch((e) => {
+  void preview(args[0], out, { width: w, height: h }, select === undefined ? undefined : Number(select)).catch((e) => {
     console.error(e);
     process.exit(1);
   });

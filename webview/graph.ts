@@ -270,7 +270,12 @@ export class TraceGraph {
       for (const [id, r] of runs) {
         const old = this.runById.get(id);
         if (!old) add.push(runElement(r, this.colors));
-        else if (old.count !== r.count || old.kind !== r.kind) this.cy.getElementById(id).data({ label: `${r.count} events`, members: r.count, color: this.colors[r.kind] ?? '#9d9d9d' });
+        else if (old.count !== r.count || old.kind !== r.kind || old.credit !== r.credit) {
+          const ele = this.cy.getElementById(id);
+          ele.data({ label: `${r.count} events`, members: r.count, color: this.colors[r.kind] ?? '#9d9d9d', credit: r.credit, tint: Math.min(0.55, Math.abs(r.credit ?? 0)) });
+          ele.toggleClass('credit-pos', creditClass(r.credit) === ' credit-pos');
+          ele.toggleClass('credit-neg', creditClass(r.credit) === ' credit-neg');
+        }
         if (!old || old.u0 !== r.u0 || old.u1 !== r.u1) changed.add(id);
         this.runById.set(id, r);
       }
@@ -686,7 +691,7 @@ function nodeElement(n: GraphNode): ElementDefinition {
       ...(n.credit !== undefined ? { credit: n.credit, tint: Math.min(0.55, Math.abs(n.credit)) } : {}),
     },
     position: { x: 0, y: 0 },
-    classes: ['event', 'nolabel', n.kind, ...(n.cues ?? []).map((c) => `cue-${c}`), n.txEnd !== undefined ? 'bar' : '', n.credit !== undefined && Math.abs(n.credit) >= 0.05 ? (n.credit >= 0 ? 'credit-pos' : 'credit-neg') : '', ...n.marks].filter(Boolean).join(' '),
+    classes: ['event', 'nolabel', n.kind, ...(n.cues ?? []).map((c) => `cue-${c}`), n.txEnd !== undefined ? 'bar' : '', creditClass(n.credit).trim(), ...n.marks].filter(Boolean).join(' '),
   };
 }
 
@@ -694,10 +699,15 @@ function nodeElement(n: GraphNode): ElementDefinition {
 function runElement(r: GraphRun, colors: Record<string, string>): ElementDefinition {
   return {
     group: 'nodes',
-    data: { id: r.id, label: `${r.count} events`, w: 8, h: 8, members: r.count, lane: r.lane, color: colors[r.kind] ?? '#9d9d9d' },
+    data: { id: r.id, label: `${r.count} events`, w: 8, h: 8, members: r.count, lane: r.lane, color: colors[r.kind] ?? '#9d9d9d', ...(r.credit !== undefined ? { credit: r.credit, tint: Math.min(0.55, Math.abs(r.credit)) } : {}) },
     position: { x: 0, y: 0 },
-    classes: `run nolabel${r.loop ? ' loop' : ''}`,
+    classes: `run nolabel${r.loop ? ' loop' : ''}${creditClass(r.credit)}`,
   };
+}
+
+/** The credit tint's class of a node or run bar: none below 0.05 (too faint to matter). */
+function creditClass(credit: number | undefined): string {
+  return credit !== undefined && Math.abs(credit) >= 0.05 ? (credit >= 0 ? ' credit-pos' : ' credit-neg') : '';
 }
 
 /**
@@ -765,6 +775,8 @@ function style(): StylesheetJson {
     // Credit: a tint around the node (green for positive, vermillion for negative), value on hover.
     { selector: 'node.credit-pos', style: { 'underlay-color': OKABE_ITO.bluishGreen, 'underlay-opacity': 'data(tint)' as unknown as number, 'underlay-padding': 3, 'underlay-shape': 'ellipse' } },
     { selector: 'node.credit-neg', style: { 'underlay-color': OKABE_ITO.vermillion, 'underlay-opacity': 'data(tint)' as unknown as number, 'underlay-padding': 3, 'underlay-shape': 'ellipse' } },
+    // A run bar's tint is its most credited event's, around the bar.
+    { selector: 'node.run.credit-pos, node.run.credit-neg', style: { 'underlay-shape': 'round-rectangle' } },
     // Analysis marks are borders; the current event's focus ring is a page element around them (webview/main.ts), so both stay visible.
     { selector: 'node.loop', style: { 'border-width': 3, 'border-style': 'dashed', 'border-color': OKABE_ITO.orange } },
     { selector: 'node.stop-problem', style: { 'border-width': 4, 'border-style': 'double', 'border-color': themeColor('editorWarning-foreground', '#cca700') } },

@@ -228,7 +228,9 @@ export function graphWindow(snapshot: TraceSnapshot, request: WindowRequest): Gr
     const count = new Map<string, number>();
     let u1 = -Infinity;
     let first = Infinity;
+    let credit = 0;
     for (const n of members) {
+      if (n.credit !== undefined && Math.abs(n.credit) > Math.abs(credit)) credit = n.credit;
       count.set(n.kind, (count.get(n.kind) ?? 0) + 1);
       u1 = Math.max(u1, end(n));
       first = Math.min(first, rank[n.index]);
@@ -237,7 +239,7 @@ export function graphWindow(snapshot: TraceSnapshot, request: WindowRequest): Gr
     }
     drawn.set(id, lane);
     const kind = [...count].sort((a, b) => b[1] - a[1])[0][0];
-    runs.push({ id, lane, u0: start(members[0]), u1, count: members.length, kind, loop: members.some((n) => n.marks.includes('loop')), order: first });
+    runs.push({ id, lane, u0: start(members[0]), u1, count: members.length, kind, loop: members.some((n) => n.marks.includes('loop')), order: first, ...(credit ? { credit } : {}) });
   }
 
   const edges: GraphEdge[] = [];
