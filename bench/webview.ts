@@ -114,9 +114,13 @@ async function openPage(size: { width: number; height: number }, host: FakeHost)
  * graph width told last) and waits until the first window is laid out and painted; returns the
  * milliseconds from the message to the second frame after the graph is ready.
  */
+let lastSent: unknown;
+
 async function paint(page: import('playwright-core').Page, sent: { json: string; first?: unknown }): Promise<number> {
-  // Plain strings: tsx would wrap functions passed to the page in its own helpers.
-  await page.evaluate(`window.__json = new TextEncoder().encode(${JSON.stringify(sent.json)}); window.__first = ${JSON.stringify(sent.first ?? null)}; document.body.dataset.state = 'loading'`);
+  // Plain strings: tsx would wrap functions passed to the page in its own helpers. The bytes are made once per trace.
+  if (sent !== lastSent) await page.evaluate(`window.__json = new TextEncoder().encode(${JSON.stringify(sent.json)}); window.__first = ${JSON.stringify(sent.first ?? null)}`);
+  lastSent = sent;
+  await page.evaluate(`document.body.dataset.state = 'loading'`);
   return page.evaluate(`new Promise((done) => {
     const t0 = performance.now();
     window.postMessage({ type: 'traceJson', json: window.__json, first: window.__first ?? undefined }, '*');
@@ -187,7 +191,7 @@ export async function bench(): Promise<void> {
   const rows: Record<string, number>[] = [];
   try {
     console.log('headless Chromium (npm @sparticuz/chromium, flags of scripts/vscode/browser.mjs BROWSER_ARGS), 1440x900, software rendering');
-    console.log('| events | overview (host) ms | overview KB | first paint ms | windows asked (host ms) | elements drawn | step ms (of it: key handler) | steps asking a window: n, ms until drawn | last event ms |');
+    console.log('| events | overview (host) ms | overview KB | first paint ms (median of 3) | windows asked (host ms) | elements drawn | step ms (of it: key handler) | steps asking a window: n, ms until drawn | last event ms |');
     console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     // OTRACE_BENCH_EVENTS=1000,10000 runs only those sizes.
     const sizes = process.env.OTRACE_BENCH_EVENTS?.split(',').map(Number) ?? [1_000, 10_000, 100_000];
@@ -214,7 +218,10 @@ export async function bench(): Promise<void> {
         fs.writeFileSync(path.join(profile, `webview-${n}-${name}.cpuprofile`), JSON.stringify(data));
         return result;
       };
-      const first = await profiled('paint', () => paint(page, overview));
+      // The median of a few first paints (OTRACE_BENCH_PAINTS, default 3): one paint on a shared machine is noise.
+      const paints = [await profiled('paint', () => paint(page, overview))];
+      for (let r = 1; r < Number(process.env.OTRACE_BENCH_PAINTS ?? 3); r++) paints.push(await paint(page, overview));
+      const first = paints.sort((a, b) => a - b)[paints.length >> 1];
       if (process.env.OTRACE_BENCH_DEBUG) console.log('painted', first);
       const windowMs = host.windowMs;
       const asked = await page.evaluate<number>('globalThis.__otrace.windows().asked');
