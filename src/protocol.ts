@@ -203,6 +203,8 @@ export interface GraphRun {
   loop: boolean;
   /** Smallest time-order rank of its events (for dimming later events). */
   order: number;
+  /** The credit of its most credited event (largest magnitude), when one has any: the bar shows it as the event would. */
+  credit?: number;
 }
 
 /** The graph of one axis range at one level of detail. */

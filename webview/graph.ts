@@ -119,6 +119,9 @@ export class TraceGraph {
       userZoomingEnabled: false,
       boxSelectionEnabled: false,
       autoungrabify: true,
+      // The current event is marked by page elements over the graph (webview/main.ts), never by
+      // Cytoscape's selection: a selection change would redraw every element.
+      autounselectify: true,
       textureOnViewport: false,
     });
     this.computeRows();
@@ -267,7 +270,12 @@ export class TraceGraph {
       for (const [id, r] of runs) {
         const old = this.runById.get(id);
         if (!old) add.push(runElement(r, this.colors));
-        else if (old.count !== r.count || old.kind !== r.kind) this.cy.getElementById(id).data({ label: `${r.count} events`, members: r.count, color: this.colors[r.kind] ?? '#9d9d9d' });
+        else if (old.count !== r.count || old.kind !== r.kind || old.credit !== r.credit) {
+          const ele = this.cy.getElementById(id);
+          ele.data({ label: `${r.count} events`, members: r.count, color: this.colors[r.kind] ?? '#9d9d9d', credit: r.credit, tint: Math.min(0.55, Math.abs(r.credit ?? 0)) });
+          ele.toggleClass('credit-pos', creditClass(r.credit) === ' credit-pos');
+          ele.toggleClass('credit-neg', creditClass(r.credit) === ' credit-neg');
+        }
         if (!old || old.u0 !== r.u0 || old.u1 !== r.u1) changed.add(id);
         this.runById.set(id, r);
       }
@@ -301,9 +309,7 @@ export class TraceGraph {
   layout(only?: Set<string>): void {
     if (!only) this.laidOut = this.geometry();
     const nodeY = this.nodeOffset();
-    const size = Math.max(6, Math.min(NODE, this.laneHeight - 4));
-    const stop = Math.max(size, Math.min(STOP, this.laneHeight - 2));
-    const barHeight = Math.max(5, Math.min(10, size - 3));
+    const { size, stop, barHeight } = this.sizes();
     this.cy.batch(() => {
       let eles = only ? this.cy.collection() : this.cy.nodes();
       if (only) for (const id of only) eles = eles.union(this.cy.getElementById(id));
@@ -347,6 +353,34 @@ export class TraceGraph {
   }
 
   private readonly colors = kindColors();
+
+  /** Node size, stop size and bar height in px at the current lane height. */
+  private sizes(): { size: number; stop: number; barHeight: number } {
+    const size = Math.max(6, Math.min(NODE, this.laneHeight - 4));
+    return { size, stop: Math.max(size, Math.min(STOP, this.laneHeight - 2)), barHeight: Math.max(5, Math.min(10, size - 3)) };
+  }
+
+  /**
+   * The screen box (px in the graph container) where an event is drawn, from the overview's
+   * columns, loaded or not: its node or bar as `layout` places it (a result: its call's bar; inside
+   * a run bar: the node it would be). Undefined when its lane is folded away.
+   */
+  eventBox(index: number): { x1: number; y1: number; x2: number; y2: number } | undefined {
+    const drawn = this.drawnIndex(index);
+    const row = this.rows[this.graph.columns.lane[drawn]];
+    if (row === undefined) return undefined;
+    const [a, b] = this.spanOf(drawn);
+    const { size, stop, barHeight } = this.sizes();
+    const isBar = this.graph.columns.end[drawn] >= 0;
+    const isStop = this.graph.kinds[this.graph.columns.kind[drawn]] === 'stop';
+    const x0 = this.screenX(a);
+    const x1 = this.screenX(b);
+    const w = isBar ? Math.max(6, x1 - x0) : isStop ? stop : size;
+    const h = isBar ? barHeight : isStop ? stop : size;
+    const x = isBar ? (x0 + x1) / 2 : x0;
+    const y = this.rowY(row);
+    return { x1: x - w / 2, y1: y - h / 2, x2: x + w / 2, y2: y + h / 2 };
+  }
 
   /** The key an event is drawn under in the loaded window: its node, its call's bar, or the run bar holding it. */
   keyOf(index: number): string | undefined {
@@ -477,12 +511,19 @@ export class TraceGraph {
   }
 
   private lastSize = { width: 0, height: 0 };
+  /** The container's client size at the last {@link resized}. */
+  private lastClient = '';
 
   /**
    * After the panel changed size: the same time range stays in view (x scale and pan stretch
    * with the width) and the lanes fill the new height.
    */
   resized(): void {
+    const container = this.cy.container();
+    // Unchanged (the details pane filled again at the same width): Cytoscape's resize would redraw every element.
+    const client = container ? `${container.clientWidth}x${container.clientHeight}` : '';
+    if (client && client === this.lastClient) return;
+    this.lastClient = client;
     this.cy.resize();
     const width = this.cy.width();
     const height = this.cy.height();
@@ -540,9 +581,11 @@ export class TraceGraph {
     const w = this.cy.width();
     const h = this.cy.height();
     const pan = { ...this.cy.pan() };
-    if (x < 40 || x > w - 40) pan.x += w / 2 - x;
-    if (y !== undefined && (y < 10 || y > h - 10)) pan.y += h / 2 - y;
-    this.cy.pan(pan);
+    let moved = false;
+    if (x < 40 || x > w - 40) (pan.x += w / 2 - x), (moved = true);
+    if (y !== undefined && (y < 10 || y > h - 10)) (pan.y += h / 2 - y), (moved = true);
+    // Only when it moves: setting the same pan still redraws every element.
+    if (moved) this.cy.pan(pan);
   }
 
   /** Zooms x by `factor` around screen x `at`. */
@@ -648,7 +691,7 @@ function nodeElement(n: GraphNode): ElementDefinition {
       ...(n.credit !== undefined ? { credit: n.credit, tint: Math.min(0.55, Math.abs(n.credit)) } : {}),
     },
     position: { x: 0, y: 0 },
-    classes: ['event', 'nolabel', n.kind, ...(n.cues ?? []).map((c) => `cue-${c}`), n.txEnd !== undefined ? 'bar' : '', n.credit !== undefined && Math.abs(n.credit) >= 0.05 ? (n.credit >= 0 ? 'credit-pos' : 'credit-neg') : '', ...n.marks].filter(Boolean).join(' '),
+    classes: ['event', 'nolabel', n.kind, ...(n.cues ?? []).map((c) => `cue-${c}`), n.txEnd !== undefined ? 'bar' : '', creditClass(n.credit).trim(), ...n.marks].filter(Boolean).join(' '),
   };
 }
 
@@ -656,10 +699,15 @@ function nodeElement(n: GraphNode): ElementDefinition {
 function runElement(r: GraphRun, colors: Record<string, string>): ElementDefinition {
   return {
     group: 'nodes',
-    data: { id: r.id, label: `${r.count} events`, w: 8, h: 8, members: r.count, lane: r.lane, color: colors[r.kind] ?? '#9d9d9d' },
+    data: { id: r.id, label: `${r.count} events`, w: 8, h: 8, members: r.count, lane: r.lane, color: colors[r.kind] ?? '#9d9d9d', ...(r.credit !== undefined ? { credit: r.credit, tint: Math.min(0.55, Math.abs(r.credit)) } : {}) },
     position: { x: 0, y: 0 },
-    classes: `run nolabel${r.loop ? ' loop' : ''}`,
+    classes: `run nolabel${r.loop ? ' loop' : ''}${creditClass(r.credit)}`,
   };
+}
+
+/** The credit tint's class of a node or run bar: none below 0.05 (too faint to matter). */
+function creditClass(credit: number | undefined): string {
+  return credit !== undefined && Math.abs(credit) >= 0.05 ? (credit >= 0 ? ' credit-pos' : ' credit-neg') : '';
 }
 
 /**
@@ -692,7 +740,6 @@ function style(): StylesheetJson {
   const fg = themeColor('foreground', '#cccccc');
   const bg = themeColor('editor-background', '#1e1e1e');
   const edge = themeColor('descriptionForeground', '#8b8b8b');
-  const focus = themeColor('focusBorder', '#007fd4');
   const sheet: StylesheetJson = [
     {
       selector: 'node.event',
@@ -728,11 +775,12 @@ function style(): StylesheetJson {
     // Credit: a tint around the node (green for positive, vermillion for negative), value on hover.
     { selector: 'node.credit-pos', style: { 'underlay-color': OKABE_ITO.bluishGreen, 'underlay-opacity': 'data(tint)' as unknown as number, 'underlay-padding': 3, 'underlay-shape': 'ellipse' } },
     { selector: 'node.credit-neg', style: { 'underlay-color': OKABE_ITO.vermillion, 'underlay-opacity': 'data(tint)' as unknown as number, 'underlay-padding': 3, 'underlay-shape': 'ellipse' } },
-    // Analysis marks are borders; the selection is an overlay around them, so both stay visible.
+    // A run bar's tint is its most credited event's, around the bar.
+    { selector: 'node.run.credit-pos, node.run.credit-neg', style: { 'underlay-shape': 'round-rectangle' } },
+    // Analysis marks are borders; the current event's focus ring is a page element around them (webview/main.ts), so both stay visible.
     { selector: 'node.loop', style: { 'border-width': 3, 'border-style': 'dashed', 'border-color': OKABE_ITO.orange } },
     { selector: 'node.stop-problem', style: { 'border-width': 4, 'border-style': 'double', 'border-color': themeColor('editorWarning-foreground', '#cca700') } },
     { selector: 'node.blame', style: { 'border-width': 4, 'border-style': 'double', 'border-color': themeColor('editorError-foreground', '#f14c4c') } },
-    { selector: 'node:selected', style: { 'overlay-color': focus, 'overlay-opacity': 0.35, 'overlay-padding': 5, 'z-index': 10 } },
     { selector: 'node.folded', style: { display: 'none' } },
     { selector: 'node.in-run', style: { display: 'none' } },
     {
@@ -756,7 +804,6 @@ function style(): StylesheetJson {
       },
     },
     { selector: 'node.run.nolabel', style: { label: '' } },
-    { selector: 'node.run.current', style: { 'overlay-color': focus, 'overlay-opacity': 0.35, 'overlay-padding': 4 } },
     {
       selector: 'edge',
       style: {
@@ -774,7 +821,6 @@ function style(): StylesheetJson {
       style: { 'line-color': s.color, 'target-arrow-color': s.color, 'line-style': s.line, 'target-arrow-shape': s.arrow, width: s.width, opacity: 0.9 },
     })),
     { selector: 'edge.intra', style: { display: 'none' } },
-    { selector: '.later', style: { opacity: 0.4 } },
     { selector: '.dimmed', style: { opacity: 0.12 } },
   ];
   return sheet;

@@ -70,6 +70,7 @@ function render(next: GraphOverview, first?: GraphWindow): void {
   matches = undefined;
   details = undefined;
   firstWindow = true;
+  highlight = false;
   view = new TraceGraph($('graph'), next);
   const g = view;
   loader = new WindowLoader(
@@ -145,6 +146,7 @@ function render(next: GraphOverview, first?: GraphWindow): void {
   }
   if (saved?.title === next.title && saved.selected !== undefined && saved.selected < next.totalEvents) {
     timeline.setCurrent(saved.selected);
+    highlight = true;
     loader.setKeep([saved.selected]);
   }
   if (grew && followRun) showNewest();
@@ -160,6 +162,12 @@ function render(next: GraphOverview, first?: GraphWindow): void {
     status: () => timeline?.status(),
     /** The timeline's current event index. */
     current: () => timeline?.current ?? null,
+    /** The index of the node the focus ring marks (the current event drawn on its own), or null. */
+    selected: () => selectedNode(),
+    /** The Cytoscape key of the node the focus ring marks, or null. */
+    selectedKey: () => (selectedNode() === null ? null : `n${selectedNode()}`),
+    /** How many loaded elements begin after the current event (dimmed). */
+    later: () => laterCount(),
     /** The details pane's event (its id, label, fields), once the host answered. */
     details: () => details,
     /** Windows applied and asked for so far, and whether one is being loaded. */
@@ -174,9 +182,8 @@ function render(next: GraphOverview, first?: GraphWindow): void {
 function windowApplied(): void {
   if (!view || !graph || !timeline) return;
   const g = view;
-  rebuildOrder();
   const current = timeline.current;
-  applyCurrent();
+  placeCursor();
   g.cy.batch(() => {
     const keep = new Set(framed.map((i) => g.keyOf(i)).filter((k): k is string => !!k));
     if (framed.length)
@@ -298,24 +305,13 @@ function selectIndex(index: number, source: SelectSource): void {
   if (source !== 'host' && source !== 'restore') post({ type: 'selected', index, reveal: follow });
 }
 
-/** Selects the current event's node (or highlights the run bar holding it) and dims later events. */
+/**
+ * Marks the current event: the focus ring on it and the events after it dimmed. Both are page
+ * elements over the graph (see {@link placeCursor}), so a step redraws no Cytoscape element.
+ */
 function applyCurrent(): void {
-  if (!view || !timeline) return;
-  const g = view;
-  const index = timeline.current;
-  if (index === undefined) return;
-  const node = g.nodeOfIndex(index);
-  g.cy.batch(() => {
-    if (!node || !node.selected()) {
-      g.cy.$(':selected').unselect();
-      node?.select();
-    }
-    // An event inside a run bar: the bar is highlighted.
-    g.cy.nodes('.run.current').removeClass('current');
-    const run = g.runOf(index);
-    if (run) g.cy.getElementById(run).addClass('current');
-  });
-  dimLater(g.rank[index]);
+  highlight = true;
+  placeCursor();
 }
 
 /** The details pane shows an event the host sent (if it is still the current one). */
@@ -331,55 +327,12 @@ function showEvent(node: GraphNode): void {
   view?.resized(); // the details pane may have just appeared under a narrow graph
 }
 
-/** Loaded nodes and run bars in time order, for dimming the events later than the current one. */
-let byOrder: { order: number; id: string }[] = [];
-/** Elements with an order above this are dimmed. */
-let dimFrom = Infinity;
-
-function rebuildOrder(): void {
-  if (!view) return;
-  const list: { order: number; id: string }[] = [];
-  for (const n of view.loadedNodes()) list.push({ order: n.order, id: n.id });
-  for (const r of view.loadedRuns()) list.push({ order: r.order, id: r.id });
-  byOrder = list.sort((a, b) => a.order - b.order);
-  // New elements come undimmed: only those whose state differs are touched (restyling costs).
-  const cy = view.cy;
-  cy.batch(() => {
-    for (const item of byOrder) {
-      const ele = cy.getElementById(item.id);
-      const later = item.order > dimFrom;
-      if (ele.hasClass('later') !== later) ele.toggleClass('later', later);
-    }
-  });
-}
-
-/** Dims the events after `order` (only the elements whose state changes are touched: a step costs O(steps)). */
-function dimLater(order: number): void {
-  if (!view) return;
-  const lo = Math.min(dimFrom, order);
-  const hi = Math.max(dimFrom, order);
-  let i = lowerBound(byOrder, lo + 1e-9);
-  const cy = view.cy;
-  cy.batch(() => {
-    for (; i < byOrder.length && byOrder[i].order <= hi; i++) cy.getElementById(byOrder[i].id).toggleClass('later', byOrder[i].order > order);
-  });
-  dimFrom = order;
-}
-
-function lowerBound(list: { order: number }[], v: number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid].order < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
+/** False after a click on the background: no focus ring, nothing dimmed (until the next selection). */
+let highlight = false;
 
 function clearCurrent(): void {
-  view?.cy.nodes().removeClass('later');
-  dimFrom = Infinity;
+  highlight = false;
+  placeCursor();
   explained = undefined;
   showDetails($('details'), undefined, []);
 }
@@ -393,15 +346,56 @@ function updateTimeline(): void {
   placeCursor();
 }
 
+/**
+ * The cursor line at the current event's time, the focus ring around where the event is drawn (its
+ * node, or its place in a run bar) and the veil that dims everything later (right of it). Page
+ * elements over the canvas: moving them costs no Cytoscape redraw.
+ */
 function placeCursor(): void {
   const cursor = $('cursor');
+  const focus = $('focus');
+  const veil = $('later');
   const here = timeline?.current;
   if (!view || !graph || here === undefined) {
-    cursor.hidden = true;
+    cursor.hidden = focus.hidden = veil.hidden = true;
     return;
   }
-  cursor.style.left = `${view.screenX(view.spanOf(here)[0])}px`;
+  const x = view.screenX(view.spanOf(here)[0]);
+  cursor.style.left = `${x}px`;
   cursor.hidden = false;
+  const box = highlight ? view.eventBox(here) : undefined;
+  focus.hidden = !box;
+  if (box) {
+    focus.style.left = `${box.x1 - FOCUS_PAD}px`;
+    focus.style.top = `${box.y1 - FOCUS_PAD}px`;
+    focus.style.width = `${box.x2 - box.x1 + 2 * FOCUS_PAD}px`;
+    focus.style.height = `${box.y2 - box.y1 + 2 * FOCUS_PAD}px`;
+  }
+  veil.hidden = !highlight;
+  // From the right edge of the current event's point (a node is centred on its time).
+  veil.style.left = `${Math.max(0, x + (box && box.x2 - box.x1 < 30 ? (box.x2 - box.x1) / 2 : 0) + 1)}px`;
+}
+
+/** Room between an event and its focus ring, in px. */
+const FOCUS_PAD = 4;
+
+/** The loaded elements (event nodes and run bars) that begin after the current event (under the veil): for tests. */
+function laterCount(): number {
+  const here = timeline?.current;
+  if (!view || here === undefined || !highlight) return 0;
+  const rank = view.rank[here];
+  let n = 0;
+  for (const node of view.loadedNodes()) if (node.order > rank) n++;
+  for (const run of view.loadedRuns()) if (run.order > rank) n++;
+  return n;
+}
+
+/** The event index of the node the focus ring is on when the current event is drawn on its own (for tests), else null. */
+function selectedNode(): number | null {
+  const here = timeline?.current;
+  if (!view || here === undefined || !highlight) return null;
+  const node = view.nodeOfIndex(here);
+  return node ? (node.data('index') as number) : null;
 }
 
 function step(target: StepTarget): void {

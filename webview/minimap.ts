@@ -31,13 +31,24 @@ export function createMinimap(canvas: HTMLCanvasElement, graph: TraceGraph): () 
     const rowH = Math.max(1, (height - 2) / rows);
     const h = Math.max(1, Math.ceil(rowH - (rowH > 3 ? 1 : 0)));
     const length = graph.axisLength();
+    // One tick per pixel column and row (the last event there in file order gives its colour), then
+    // the stops, 3 px wide, on top: a million events cost a pass over typed arrays, not a million rectangles.
+    const cell = new Int16Array(width * rows).fill(-1);
+    const stops: number[] = [];
     for (let i = 0; i < columns.tx.length; i++) {
       const row = graph.row(columns.lane[i]);
       if (row === undefined) continue;
       const u = graph.mode === 'order' ? graph.rank[i] : columns.tx[i];
-      tctx.fillStyle = kindColor[columns.kind[i]];
-      tctx.fillRect(Math.round((u / length) * (width - 2)), 1 + Math.floor(row * rowH), columns.kind[i] === stop ? 3 : 1, h);
+      const x = Math.round((u / length) * (width - 2));
+      if (columns.kind[i] === stop) stops.push(x, row);
+      else cell[row * width + x] = columns.kind[i];
     }
+    kindColor.forEach((color, k) => {
+      tctx.fillStyle = color;
+      for (let c = 0; c < cell.length; c++) if (cell[c] === k) tctx.fillRect(c % width, 1 + Math.floor(Math.floor(c / width) * rowH), 1, h);
+    });
+    if (stop >= 0) tctx.fillStyle = kindColor[stop];
+    for (let j = 0; j < stops.length; j += 2) tctx.fillRect(stops[j], 1 + Math.floor(stops[j + 1] * rowH), 3, h);
   };
   const draw = () => {
     if (!ctx) return;

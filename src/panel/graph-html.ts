@@ -61,7 +61,7 @@ ${inline ? `<style nonce="${nonce}">${inline.style}</style>` : `<link rel="style
   <div id="corner"></div>
   <div id="axis" aria-hidden="true"></div>
   <div id="lanes" aria-label="Lanes"></div>
-  <div id="stage"><div id="gaps"></div><div id="graph" aria-label="Trace event graph"></div><div id="cursor" hidden></div><div id="tooltip" hidden></div></div>
+  <div id="stage"><div id="gaps"></div><div id="graph" aria-label="Trace event graph"></div><div id="later" hidden></div><div id="focus" hidden></div><div id="cursor" hidden></div><div id="tooltip" hidden></div></div>
   <div id="overview-label">whole run</div>
   <canvas id="minimap" aria-label="Minimap of the whole trace: click to go there"></canvas>
 </div>

@@ -13,12 +13,19 @@ import { contentsOf, eventWithContent } from './long-content';
 import { bucketWidth, runKey } from '../panel/layout';
 import type { TraceSnapshot } from './snapshot';
 
-/** A run bar forms where a lane has at least this many events in one bucket. */
-const RUN_MIN = 4;
+/**
+ * A run bar forms where a lane has at least this many events in one bucket (a bucket is
+ * `BUCKET_PX` = 16 px: three 14 px nodes in it would overlap anyway).
+ */
+const RUN_MIN = 3;
+/**
+ * Events with an arrow to another lane (or a spawn, ...) stay on their own up to this many per
+ * bucket: one arrow per lane per 16 px at most (more is a hatch that tells nothing and costs the
+ * webview most of its drawing time).
+ */
+const NOTABLE_MAX = 1;
 /** Events searched per read of set-aside content from disk. */
 const SEARCH_BLOCK = 4096;
-/** Events with an arrow to another lane (or a spawn, ...) stay on their own up to this many per bucket. */
-const NOTABLE_MAX = 2;
 
 /** How an event takes part in runs. */
 const enum Role {
@@ -88,6 +95,7 @@ function graphIndex(snapshot: TraceSnapshot): GraphIndex {
   for (let k = 0; k < edges.count; k++) edgeAt[fill[edges.source[k]]++] = k;
   const role = new Uint8Array(n);
   for (let i = 0; i < n; i++) role[i] = roleOf(kinds[kind[i]], layout.marks.get(i), crossing[i] === 1);
+  for (const i of firstSpawns(layout)) role[i] = Role.Own;
   const byLane = layout.lanes.map(() => [] as number[]);
   for (let i = 0; i < n; i++) if (layout.barOf[i] < 0) byLane[layout.lane[i]]?.push(i);
   const { tx, order, end } = layout;
@@ -106,6 +114,29 @@ function graphIndex(snapshot: TraceSnapshot): GraphIndex {
   const index: GraphIndex = { layout, kinds, kind, role, lanes, edgesFrom, edgeAt };
   indices.set(snapshot, index);
   return index;
+}
+
+/**
+ * The spawn events that first spawn into each lane (by time order): on their own at every level of
+ * detail, so the first view shows who spawned whom. At most one per lane.
+ */
+function firstSpawns(layout: GraphLayout): number[] {
+  const { edges, events, lane, order } = layout;
+  const spawns: number[] = [];
+  for (let k = 0; k < edges.count; k++) {
+    const a = edges.source[k];
+    if (canonicalType(events[a].type) === 'spawn' && lane[a] !== lane[edges.target[k]]) spawns.push(k);
+  }
+  spawns.sort((x, y) => order[edges.source[x]] - order[edges.source[y]]);
+  const spawned = new Set<number>();
+  const out: number[] = [];
+  for (const k of spawns) {
+    const to = lane[edges.target[k]];
+    if (spawned.has(to)) continue;
+    spawned.add(to);
+    out.push(edges.source[k]);
+  }
+  return out;
 }
 
 function roleOf(kind: string, marks: Set<string> | undefined, crossing: boolean): Role {
@@ -196,8 +227,8 @@ export function graphOverviewJson(snapshot: TraceSnapshot, title: string): { jso
  * The window of `request`: for every lane, the events whose span meets the range widened to whole
  * buckets (bucket width from the request's scale, see `bucketWidth`). In a lane's bucket with
  * {@link RUN_MIN} or more events, plain events form one run bar, events with arrows to other lanes
- * stay on their own up to {@link NOTABLE_MAX} (else they join the run too), stops, problem marks
- * and `request.keep` always stay on their own. Edges: those between drawn events, and lane-crossing
+ * stay on their own up to {@link NOTABLE_MAX} (else they join the run too), stops, problem marks,
+ * the first spawn into each lane and `request.keep` always stay on their own. Edges: those between drawn events, and lane-crossing
  * ones between an event and a run bar (one per pair; none from run to run). Cost: O(events in range + their edges).
  */
 export function graphWindow(snapshot: TraceSnapshot, request: WindowRequest): GraphWindow {
@@ -261,7 +292,10 @@ export function graphWindow(snapshot: TraceSnapshot, request: WindowRequest): Gr
     const count = new Map<string, number>();
     let u1 = -Infinity;
     let first = Infinity;
+    let credit = 0;
     for (const i of members) {
+      const c = layout.credit?.[i];
+      if (c !== undefined && Math.abs(c) > Math.abs(credit)) credit = c;
       const kind = ix.kinds[ix.kind[i]];
       count.set(kind, (count.get(kind) ?? 0) + 1);
       u1 = Math.max(u1, end(i));
@@ -271,7 +305,7 @@ export function graphWindow(snapshot: TraceSnapshot, request: WindowRequest): Gr
     }
     drawn.set(id, lane);
     const kind = [...count].sort((a, b) => b[1] - a[1])[0][0];
-    runs.push({ id, lane, u0: start(members[0]), u1, count: members.length, kind, loop: members.some((i) => layout.loop[i] === 1), order: first });
+    runs.push({ id, lane, u0: start(members[0]), u1, count: members.length, kind, loop: members.some((i) => layout.loop[i] === 1), order: first, ...(credit ? { credit } : {}) });
   }
 
   const edges: GraphEdge[] = [];

@@ -97,6 +97,10 @@ describe('graph keyboard in a real VS Code', function () {
     await evalInWebview('1', { selector: FRAME, timeoutMs: 60_000 });
     assert.equal(vscode.window.activeTextEditor?.document, doc, 'the graph opened without taking the focus from the trace editor');
 
+    // At Fit every event of this session stands in or beside a run bar (16 px buckets): frame its
+    // first events (nothing selected), then wait for their window.
+    await evalInWebview('() => { const o = globalThis.__otrace; o.view.frameIndices(o.timeline().slice(0, 12)); }', { selector: FRAME });
+    await sleep(400);
     const aimed = await clickVisibleNode();
     // The node under the pointer is selected (the aimed one, or one drawn over it).
     const clicked = (await waitFor(() => evalInWebview<GraphKeys>(READ, { selector: FRAME }), (s) => s.selected !== null, `the click (aimed at event ${aimed}) selects a node`)).selected!;

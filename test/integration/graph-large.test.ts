@@ -51,8 +51,7 @@ interface Loaded {
 const READ = `() => {
   const o = globalThis.__otrace;
   const w = o.windows();
-  const s = o.cy.$('node:selected');
-  return { elements: o.cy.elements().length, nodes: o.cy.nodes().length, applied: w.applied, loading: w.loading, counter: document.getElementById('counter').textContent, selected: s.nonempty() ? s.data('index') : null, current: o.current() };
+  return { elements: o.cy.elements().length, nodes: o.cy.nodes().length, applied: w.applied, loading: w.loading, counter: document.getElementById('counter').textContent, selected: o.selected(), current: o.current() };
 }`;
 
 describe('windowed graph of a large trace in a real VS Code', function () {

@@ -124,7 +124,7 @@ describe('graph overview of a Claude Code session in a real VS Code', function (
   it('stepping moves the highlight and the counter', async () => {
     const read = () =>
       evalInWebview<{ selected: number | null; counter: string; later: number }>(
-        `() => { const { cy } = globalThis.__otrace; const s = cy.$('node:selected').first(); return { selected: globalThis.__otrace.current(), counter: document.getElementById('counter').textContent, later: cy.nodes('.later').length }; }`,
+        `() => { const o = globalThis.__otrace; return { selected: o.current(), counter: document.getElementById('counter').textContent, later: o.later() }; }`,
         { selector: FRAME },
       );
     await clickInWebview('#first', { frame: FRAME });
@@ -138,8 +138,15 @@ describe('graph overview of a Claude Code session in a real VS Code', function (
     await clickInWebview('#next-stop', { frame: FRAME });
     await sleep(300);
     const c = await read();
-    const stop = await evalInWebview<boolean>(`() => globalThis.__otrace.cy.$('node:selected').hasClass('stop')`, { selector: FRAME });
+    const stop = await evalInWebview<boolean>(`() => { const o = globalThis.__otrace; const key = o.selectedKey(); return key !== null && o.cy.getElementById(key).hasClass('stop'); }`, { selector: FRAME });
     assert.ok(stop, 'stop ▶ selects a stop');
+    // The focus ring is around the stop's node, and the veil over later events begins right of it.
+    const marks = await evalInWebview<{ ring: boolean; veil: boolean }>(
+      `() => { const o = globalThis.__otrace; const p = o.cy.getElementById(o.selectedKey()).renderedPosition(); const g = document.getElementById('graph').getBoundingClientRect(); const x = g.left + p.x; const y = g.top + p.y; const f = document.getElementById('focus'); const r = f.getBoundingClientRect(); const v = document.getElementById('later'); return { ring: !f.hidden && r.left <= x && x <= r.right && r.top <= y && y <= r.bottom, veil: !v.hidden && v.getBoundingClientRect().left >= x }; }`,
+      { selector: FRAME },
+    );
+    assert.ok(marks.ring, 'the focus ring is around the selected stop');
+    assert.ok(marks.veil, 'the veil over later events begins at the stop');
     assert.notEqual(c.counter, b.counter);
     assert.ok(c.later < a.later, `fewer events are later (dimmed) as the timeline advances: ${a.later} -> ${c.later}`);
   });

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { bucketWidth, runKey } from '../../../src/panel/layout';
 import { InProcessEngine } from '../../../src/session/in-process-engine';
 import { findEvents, graphEvent, graphOverview, graphOverviewJson, graphWindow } from '../../../src/session/graph-window';
+import { buildGraph } from '../../../src/panel/graph-model';
 import { makeSnapshot } from '../../../src/session/snapshot';
 import type { WindowRequest } from '../../../src/protocol';
 import { readTraceJsonl } from '../../../src/trace/read';
@@ -87,6 +88,44 @@ test('kept events are drawn on their own whatever the level of detail', () => {
   assert.ok(!plain.nodes.some((n) => n.index === 12_345), 'a plain event is in a run when zoomed out');
   const kept = graphWindow(s, request({ scale: 0.01, keep: [12_345] }));
   assert.ok(kept.nodes.some((n) => n.index === 12_345));
+});
+
+/** An orchestrator spawning three workers, then each worker busy with tool calls, and rewards for some returns. */
+function spawned(rounds: number) {
+  const lines: string[] = [];
+  let t = 0;
+  const add = (e: Record<string, unknown>) => lines.push(JSON.stringify({ id: `e${lines.length}`, t: (t += 1), ...e }));
+  for (const w of ['w0', 'w1', 'w2']) add({ type: 'spawn', agent: 'orch', to: w });
+  for (let r = 0; r < rounds; r++) {
+    const w = `w${r % 3}`;
+    add({ type: 'delegate', agent: 'orch', to: w });
+    for (let k = 0; k < 4; k++) add({ type: 'tool_call', agent: w, tool: 'search', content: `q ${r}.${k}` });
+    add({ type: 'return', agent: w, to: 'orch' });
+    if (r % 50 === 0) add({ type: 'reward', agent: 'judge', value: r % 100 === 0 ? 1 : -1, target: `e${lines.length - 1}` });
+  }
+  return makeSnapshot('spawned', 1, 'spawned.otrace.jsonl', readTraceJsonl(`${lines.join('\n')}\n`));
+}
+
+test('zoomed out, the first spawn into each lane stays on its own with its arrow; run bars carry their most credited event\'s credit', () => {
+  const s = spawned(2000);
+  const o = graphOverview(s, 'spawned');
+  const w = graphWindow(s, request({ scale: 600 / o.axis.span }));
+  assert.ok(w.runs.length > 0, 'zoomed out: run bars');
+  const spawns = w.nodes.filter((n) => n.kind === 'spawn');
+  assert.equal(spawns.length, 3, 'one spawn per worker lane, although they share a bucket');
+  for (const n of spawns) assert.ok(w.edges.some((e) => e.source === n.id && e.type === 'spawn'), `the spawn ${n.id} has its arrow`);
+  // Each credited run bar shows the largest-magnitude credit of the events it holds.
+  const model = buildGraph(s.loaded, '', Infinity, s.analysis, { details: false });
+  const alone = new Set(w.nodes.map((n) => n.index));
+  const bucket = w.bucket;
+  const credited = w.runs.filter((r) => r.credit !== undefined);
+  assert.ok(credited.length > 0, 'some run bars hold credited events');
+  for (const r of w.runs) {
+    const members = model.nodes.filter((n) => !n.bar && !alone.has(n.index) && n.lane === r.lane && runKey('time', bucket, n.lane, Math.floor(n.tx / bucket)) === r.id);
+    assert.equal(members.length, r.count, `run ${r.id} holds its events`);
+    const best = members.reduce((m, n) => (n.credit !== undefined && Math.abs(n.credit) > Math.abs(m) ? n.credit : m), 0);
+    assert.equal(r.credit ?? 0, best, `run ${r.id} carries its most credited event's credit`);
+  }
 });
 
 test('one event with its text and fields; find searches the whole trace', () => {
