@@ -72,7 +72,7 @@ describe('a 1,000,000-event trace in a real VS Code', function () {
     );
     delay.disable();
     const seconds = (Date.now() - t0) / 1000;
-    assert.match(seen.summary, /\b1000000 events · 22 agents\b/, `the header: ${seen.summary}`);
+    assert.match(seen.summary, /\b1,000,000 events · 22 agents\b/, `the header: ${seen.summary}`);
     assert.equal(seen.total, EVENTS);
     assert.ok(seen.nodes > 0, 'the graph draws nodes');
     assert.ok(seen.elements <= BOUND, `Cytoscape holds ${seen.elements} elements for ${EVENTS} events`);

@@ -91,7 +91,7 @@ describe('windowed graph of a large trace in a real VS Code', function () {
   it('the first view covers the whole trace with a bounded number of elements', async () => {
     const v = track(await settle());
     const summary = await evalInWebview<string>(`() => document.getElementById('summary').textContent`, { selector: frame });
-    assert.match(summary, /30000 events/);
+    assert.match(summary, /30,000 events/);
     const range = await evalInWebview<{ from: number; to: number; span: number }>(`() => { const o = globalThis.__otrace; const w = o.windows(); return { from: w.from, to: w.to, span: o.view.axisLength() }; }`, { selector: frame });
     assert.ok(range.from <= 0 && range.to >= range.span, `the first window covers the whole time span: ${JSON.stringify(range)}`);
     testLog(`      ${EVENTS} events: the first view draws ${v.nodes} nodes, ${v.elements} elements`);

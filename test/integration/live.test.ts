@@ -98,7 +98,7 @@ describe('a live trace', function () {
     // The graph shows the grown trace without being reopened.
     const summary = await until('the graph to show the grown trace', async () => {
       const text = await evalInWebview<string>(`document.getElementById('summary').textContent`, { selector: ready(main) });
-      return text.includes(`${expected} events`) ? text : undefined;
+      return text.includes(`${expected.toLocaleString('en-US')} events`) ? text : undefined;
     }, 60_000);
     testLog(`live: graph header "${summary}"`);
     const newest = await evalInWebview<{ x: number; width: number; pressed: string | null }>(
