@@ -27,7 +27,8 @@ export function groupOf(f: GraphFinding & { loop?: unknown }): { key: string; ti
       if (f.mode === 'ok') return undefined;
       if (f.mode === 'premature') return { key: 'stop-premature', title: 'Stopped too early' };
       if (f.mode === 'delayed') return { key: 'stop-delayed', title: 'Kept going after the task was done' };
-      if (f.mode === 'no_stop') return { key: 'stop-none', title: 'Never stopped' };
+      // A stop event that did not end the work (a loop still going, a limit hit before any conclusion) is not "never stopped".
+      if (f.mode === 'no_stop') return f.inline.startsWith('■ no stop') ? { key: 'stop-none', title: 'Never stopped' } : { key: 'stop-unfinished', title: 'Stopped without finishing' };
       return { key: `stop-${f.mode ?? 'other'}`, title: 'Stop problems' };
     case 'loop':
       return /repeated_tool_call|called \d+ times/.test(f.message) ? { key: 'loop-tool', title: 'Repeated tool calls' } : /ping/i.test(f.message) ? { key: 'loop-pingpong', title: 'Delegation ping-pong' } : { key: 'loop-seq', title: 'Repeated sequences' };
