@@ -10,6 +10,8 @@
  * total last; `--each` also prints the per-part hashes of each file (to find what changed).
  * `--generated SIZES` adds the bench generator's traces (bench/_generate.ts, with and without long
  * content), written to the OS temp folder and read back from disk.
+ * `--sort-keys` writes each plain object's fields in sorted order: a hash that ignores the order of
+ * an object's fields (to show a change altered only that order).
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -24,7 +26,14 @@ import { writeTraceFile } from '../bench/_generate';
 
 const SIZES: Record<string, number> = { '1k': 1_000, '10k': 10_000, '100k': 100_000, '1M': 1_000_000 };
 
+const SORT_KEYS = process.argv.includes('--sort-keys');
+
 function replacer(_key: string, value: unknown): unknown {
+  if (SORT_KEYS && typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype) {
+    const sorted: Record<string, unknown> = {};
+    for (const k of Object.keys(value).sort()) sorted[k] = (value as Record<string, unknown>)[k];
+    return sorted;
+  }
   if (value instanceof Map) return { map: [...value.entries()] };
   if (value instanceof Set) return { set: [...value] };
   if (value instanceof Error) return { error: value.message };

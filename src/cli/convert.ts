@@ -1,6 +1,7 @@
 /** `otrace convert FILE --to FORMAT [-o OUT]`: writes the trace in another format (stdout by default). */
 import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
+import { traceToWrite } from '../trace/field-order';
 import { OUTPUT_FORMATS, writeTrace, type OutputFormat } from '../trace/write';
 import { fail, load, printProblems, type Command } from './common';
 
@@ -14,7 +15,7 @@ export const convert: Command = {
     if (!to || !OUTPUT_FORMATS.includes(to)) fail(`--to must be one of ${OUTPUT_FORMATS.join(', ')}`);
     const loaded = load(file);
     const errors = printProblems(file, loaded, process.stderr);
-    const text = writeTrace(loaded.trace, to);
+    const text = writeTrace(traceToWrite(loaded), to);
     const out = values.o ?? values.output;
     if (out) fs.writeFileSync(out, text);
     else process.stdout.write(text);

@@ -1,0 +1,64 @@
+/**
+ * The order `otrace convert` writes the fields of an otrace file's events and edges in: the
+ * schema's own fields in schema order (EventObjectSchema, EdgeSchema in schema.ts), then the others
+ * in the record's order. It is the order zod's parse gives: the reader keeps each record as
+ * JSON.parse made it (no copy per record; src/trace/fast-check.ts), so the writer puts them in
+ * that order, and the output is what it was when the reader kept zod's copies. Nothing else reads
+ * an event's fields in order (the details pane lists them in its own order). Importers' events are
+ * written as they are (they never went through zod).
+ */
+import type { LoadedTrace } from './model';
+import { EventObjectSchema, type Trace, type TraceEdge, type TraceEvent } from './schema';
+
+/** The formats the otrace reader (src/trace/read.ts) gives, whose records zod used to copy into schema order. */
+const READER_FORMATS: ReadonlySet<string> = new Set(['otrace-json', 'otrace-jsonl', 'survey-json']);
+
+const EVENT_KEYS: readonly string[] = Object.keys(EventObjectSchema.shape);
+const EDGE_KEYS: readonly string[] = ['src', 'dst', 'type'];
+const EVENT_KEY_SET: ReadonlySet<string> = new Set(EVENT_KEYS);
+const EDGE_KEY_SET: ReadonlySet<string> = new Set(EDGE_KEYS);
+
+/** `record` with `keys` first (those it has, in that order), then its other own fields in its order; `record` itself when already so. */
+function inOrder<T extends object>(record: T, keys: readonly string[], known: ReadonlySet<string>): T {
+  const r = record as Record<string, unknown>;
+  let k = 0;
+  let ordered = true;
+  let unknownSeen = false;
+  for (const key of Object.keys(r)) {
+    if (!known.has(key)) {
+      unknownSeen = true;
+      continue;
+    }
+    // a known field after an unknown one, or before an earlier known one, is out of order
+    while (k < keys.length && keys[k] !== key) k++;
+    if (unknownSeen || k === keys.length) {
+      ordered = false;
+      break;
+    }
+  }
+  if (ordered) return record;
+  const out: Record<string, unknown> = {};
+  for (const key of keys) if (Object.prototype.hasOwnProperty.call(r, key)) out[key] = r[key];
+  for (const key of Object.keys(r)) if (!known.has(key)) out[key] = r[key];
+  return out as T;
+}
+
+/** The event with its fields in schema order, then its other fields (a copy only when out of order; same value). */
+export function eventInSchemaOrder(event: TraceEvent): TraceEvent {
+  return inOrder(event, EVENT_KEYS, EVENT_KEY_SET);
+}
+
+/** The edge with src, dst, type first, then its other fields (a copy only when out of order; same value). */
+export function edgeInSchemaOrder(edge: TraceEdge): TraceEdge {
+  return inOrder(edge, EDGE_KEYS, EDGE_KEY_SET);
+}
+
+/** The trace with each event's and edge's fields in schema order (see {@link eventInSchemaOrder}); the header as it is. */
+export function traceInSchemaOrder(trace: Trace): Trace {
+  return { ...trace, events: trace.events.map(eventInSchemaOrder), ...(trace.edges ? { edges: trace.edges.map(edgeInSchemaOrder) } : {}) };
+}
+
+/** The trace to write for a loaded trace: in schema order ({@link traceInSchemaOrder}) when the otrace reader read it, else as it is. */
+export function traceToWrite(loaded: LoadedTrace): Trace {
+  return READER_FORMATS.has(loaded.format) ? traceInSchemaOrder(loaded.trace) : loaded.trace;
+}
