@@ -8,9 +8,6 @@
  * long content after the analysis as the engine does (the answers must not change).
  */
 import { createHash } from 'node:crypto';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { fitWindowRequest } from '../src/panel/fit';
 import { findEvents, graphEvent, graphOverview, graphOverviewJson, graphWindow, snapshotStamp } from '../src/session/graph-window';
 import { setAsideLongContent } from '../src/session/long-content';
@@ -20,24 +17,9 @@ import { loadTraceFile } from '../src/trace/load-file';
 import { nodeFileAccess } from '../src/trace/node-files';
 import '../src/trace/importers';
 import type { WindowRequest } from '../src/protocol';
-import { writeTraceFile } from '../bench/_generate';
+import { runHashes, sha } from './hash-run';
 
-const SIZES: Record<string, number> = { '1k': 1_000, '10k': 10_000, '100k': 100_000, '1M': 1_000_000 };
 
-const sha = (s: string) => createHash('sha256').update(s).digest('hex');
-
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const name of fs.readdirSync(d).sort()) {
-      const p = path.join(d, name);
-      if (fs.statSync(p).isDirectory()) walk(p);
-      else if (/\.jsonl?$/.test(name)) out.push(p);
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 /** The per-part hashes of one file: overview, windows, event nodes, searches, summary. */
 function hashFile(file: string): string[] {
@@ -77,30 +59,4 @@ function hashFile(file: string): string[] {
   return [sha(JSON.stringify(overview)), windows.digest('hex'), nodes.digest('hex'), sha(JSON.stringify(finds)), sha(JSON.stringify(summary))];
 }
 
-function main(): void {
-  const args = process.argv.slice(2);
-  const each = args.includes('--each');
-  const g = args.indexOf('--generated');
-  const generated = g === -1 ? [] : args[g + 1].split(',').filter((s) => s in SIZES);
-  const dirs = args.filter((a, i) => !a.startsWith('--') && !(g !== -1 && i === g + 1));
-  const files: [string, string][] = [];
-  for (const dir of dirs) for (const f of filesUnder(path.resolve(dir))) files.push([path.relative(path.resolve(dir, '..'), f), f]);
-  for (const size of generated) {
-    for (const long of [false, true]) {
-      const name = `trace-${size}${long ? '-long' : ''}.otrace.jsonl`;
-      const file = path.join(os.tmpdir(), 'otrace-bench', name);
-      writeTraceFile(file, SIZES[size], { longContent: long });
-      files.push([`generated/${name}`, file]);
-    }
-  }
-  const total = createHash('sha256');
-  for (const [label, file] of files) {
-    const parts = hashFile(file);
-    const h = sha(parts.join(''));
-    total.update(`${label} ${h}\n`);
-    process.stdout.write(`${h.slice(0, 16)} ${label}${each ? ` [${parts.map((p) => p.slice(0, 8)).join(' ')}]` : ''}\n`);
-  }
-  process.stdout.write(`total ${total.digest('hex')} (${files.length} files)\n`);
-}
-
-main();
+runHashes(hashFile);

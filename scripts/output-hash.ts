@@ -13,18 +13,14 @@
  * `--sort-keys` writes each plain object's fields in sorted order: a hash that ignores the order of
  * an object's fields (to show a change altered only that order).
  */
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { analyzeTrace } from '../src/analysis';
 import { loadTrace } from '../src/trace/formats';
 import { loadTraceFile } from '../src/trace/load-file';
 import { nodeFileAccess } from '../src/trace/node-files';
 import '../src/trace/importers';
-import { writeTraceFile } from '../bench/_generate';
+import { runHashes, sha } from './hash-run';
 
-const SIZES: Record<string, number> = { '1k': 1_000, '10k': 10_000, '100k': 100_000, '1M': 1_000_000 };
 
 const SORT_KEYS = process.argv.includes('--sort-keys');
 
@@ -41,7 +37,6 @@ function replacer(_key: string, value: unknown): unknown {
   return value;
 }
 
-const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 function part(f: () => unknown): string {
   try {
@@ -49,20 +44,6 @@ function part(f: () => unknown): string {
   } catch (err) {
     return sha(`threw: ${(err as Error).message}`);
   }
-}
-
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const name of fs.readdirSync(d).sort()) {
-      const p = path.join(d, name);
-      const st = fs.statSync(p);
-      if (st.isDirectory()) walk(p);
-      else if (/\.jsonl?$/.test(name)) out.push(p);
-    }
-  };
-  walk(dir);
-  return out;
 }
 
 /** The per-part hashes of one file: text load, its analysis, disk load, its analysis. */
@@ -86,30 +67,4 @@ function hashFile(file: string): string[] {
   return [part(() => fromText), part(analyze(fromText)), part(() => fromDisk), part(analyze(fromDisk))];
 }
 
-function main(): void {
-  const args = process.argv.slice(2);
-  const each = args.includes('--each');
-  const g = args.indexOf('--generated');
-  const generated = g === -1 ? [] : args[g + 1].split(',').filter((s) => s in SIZES);
-  const dirs = args.filter((a, i) => !a.startsWith('--') && !(g !== -1 && i === g + 1));
-  const files: [string, string][] = [];
-  for (const dir of dirs) for (const f of filesUnder(path.resolve(dir))) files.push([path.relative(path.resolve(dir, '..'), f), f]);
-  for (const size of generated) {
-    for (const long of [false, true]) {
-      const name = `trace-${size}${long ? '-long' : ''}.otrace.jsonl`;
-      const file = path.join(os.tmpdir(), 'otrace-bench', name);
-      writeTraceFile(file, SIZES[size], { longContent: long });
-      files.push([`generated/${name}`, file]);
-    }
-  }
-  const total = createHash('sha256');
-  for (const [label, file] of files) {
-    const parts = hashFile(file);
-    const h = sha(parts.join(''));
-    total.update(`${label} ${h}\n`);
-    process.stdout.write(`${h.slice(0, 16)} ${label}${each ? ` [${parts.map((p) => p.slice(0, 8)).join(' ')}]` : ''}\n`);
-  }
-  process.stdout.write(`total ${total.digest('hex')} (${files.length} files)\n`);
-}
-
-main();
+runHashes(hashFile);
