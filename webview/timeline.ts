@@ -13,7 +13,7 @@ export type StepTarget = 'next' | 'previous' | 'first' | 'last' | 'nextOfAgent' 
 /** The timeline of the whole trace (from the overview's columns, loaded or not): event indices in time order and the current position in them. */
 export class Timeline {
   /** Event indices in time order. */
-  readonly order: number[];
+  readonly order: Int32Array;
   /** Position of each event index in `order`. */
   private readonly rank: Int32Array;
   private readonly stops: number[];
