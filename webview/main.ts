@@ -158,8 +158,8 @@ function render(next: GraphOverview, first?: GraphWindow): void {
     cy: g.cy,
     graph: next,
     view: g,
-    /** Event indices in time order (for tests). */
-    timeline: () => timeline?.order ?? [],
+    /** Event indices in time order, as a plain array (for tests: a typed array would not cross evaluate as one). */
+    timeline: () => Array.from(timeline?.order ?? []),
     status: () => timeline?.status(),
     /** The timeline's current event index. */
     current: () => timeline?.current ?? null,
