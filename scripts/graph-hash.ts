@@ -58,7 +58,9 @@ function hashFile(file: string): string[] {
   const stamp = snapshotStamp(snapshot);
   const overview = graphOverview(snapshot, 'title');
   const bytes = graphOverviewBytes(snapshot, 'title');
-  const sent = { ...(JSON.parse(Buffer.from(bytes.json).toString('utf8')) as object), columns: unpackColumns(bytes.columns) } as GraphOverview;
+  const parsed = { ...(JSON.parse(Buffer.from(bytes.json).toString('utf8')) as object), columns: unpackColumns(bytes.columns) } as Record<string, unknown>;
+  // The members in the overview's order (the JSON has no columns; they come last above).
+  const sent = Object.fromEntries([...Object.keys(overview), ...Object.keys(parsed)].map((k) => [k, parsed[k]])) as unknown as GraphOverview;
   if (plainJson(sent) !== plainJson(overview)) throw new Error(`${file}: graphOverviewBytes reads back to another overview than graphOverview`);
   const n = loaded.trace.events.length;
   const windows = createHash('sha256');

@@ -47,11 +47,12 @@ export function unpackColumns(bytes: Uint8Array): GraphColumns {
   const own = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
   const at = offsets(n);
   const base = own.byteOffset;
+  // Members in the order of GraphColumns (as the engine's overview has them).
   return {
-    tx: new Float64Array(own.buffer, base + at.tx, n),
     byTime: new Int32Array(own.buffer, base + at.byTime, n),
+    tx: new Float64Array(own.buffer, base + at.tx, n),
     lane: new Int32Array(own.buffer, base + at.lane, n),
-    end: new Int32Array(own.buffer, base + at.end, n),
     kind: new Uint8Array(own.buffer, base + at.kind, n),
+    end: new Int32Array(own.buffer, base + at.end, n),
   };
 }
