@@ -85,7 +85,7 @@ async function measure(script: string, name: string, file: string, mode: EngineM
     const summary = await engine.load({ key: name, version: -1, path: file, local: true }, (p) => (phase = p.phase));
     const t1 = performance.now();
     phase = 'overview';
-    const overview = await engine.graphOverviewJson(name, name);
+    const overview = await engine.graphOverviewBytes(name, name);
     const t2 = performance.now();
     delay.disable();
     clearInterval(sampler);

@@ -15,7 +15,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
-import { graphOverviewJson, snapshotStamp } from '../src/session/graph-window';
+import { graphOverviewBytes, snapshotStamp } from '../src/session/graph-window';
 import { setAsideLongContent } from '../src/session/long-content';
 import { makeSnapshot, type TraceSnapshot } from '../src/session/snapshot';
 import { summarize, type SessionSummary } from '../src/session/summary';
@@ -82,12 +82,12 @@ async function measure(file: string): Promise<void> {
   phase('long content set aside (read from disk on demand)', () => setAsideLongContent(snapshot!));
   let summary: SessionSummary | undefined = phase('summary', () => summarize(snapshot!, snapshotStamp(snapshot!), loaded.bytes, false));
   phase('graph layout alone (then dropped)', () => void graphLayout(loaded, Infinity, snapshot!.analysis));
-  let overview: Uint8Array | undefined = phase('graph overview (index + JSON bytes)', () => graphOverviewJson(snapshot!, 'bench').json);
-  const overviewBytes = overview.length;
+  let overview: { json: Uint8Array; columns: Uint8Array } | undefined = phase('graph overview (index + JSON and column bytes)', () => graphOverviewBytes(snapshot!, 'bench'));
+  const overviewBytes = overview.json.length + overview.columns.length;
   overview = undefined;
   const n = summary.counts.events; // the summary was kept through the overview, as the engine keeps it
   summary = undefined;
-  process.stdout.write(`\n${path.basename(file)}: ${n.toLocaleString('en-US')} events, ${f(fs.statSync(file).size)} MB; overview ${f(overviewBytes)} MB of JSON\n`);
+  process.stdout.write(`\n${path.basename(file)}: ${n.toLocaleString('en-US')} events, ${f(fs.statSync(file).size)} MB; overview ${f(overviewBytes)} MB (JSON and packed columns)\n`);
   process.stdout.write('| phase | kept above idle MB | peak RSS above idle MB | bytes/event kept |\n|---|---|---|---|\n');
   for (const r of rows) process.stdout.write(`| ${r.phase} | ${f(r.heap)} | ${f(r.peak)} | ${Math.round(r.heap / n)} |\n`);
   const holder = { snapshot };

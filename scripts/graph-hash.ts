@@ -1,7 +1,7 @@
 /**
  * `npx tsx scripts/graph-hash.ts [--generated 10k,100k] DIR...`: a sha256 of the graph answers the
  * engine gives for every trace file under the given folders (and for generated bench traces): the
- * overview (and checks that its JSON bytes, written from columns, are JSON.stringify's), windows at several scales and ranges in both modes (with and without `keep`), each
+ * overview (and checks that its bytes, JSON and packed columns, read back to the same overview), windows at several scales and ranges in both modes (with and without `keep`), each
  * event's details node, searches and the summary. To show that a memory or speed change of the
  * session left the graph alone (scripts/output-hash.ts covers load and analysis). A development
  * script, not a test. `--each` prints the per-part hashes of each file; `--set-aside` lets go of
@@ -9,17 +9,21 @@
  */
 import { createHash } from 'node:crypto';
 import { fitWindowRequest } from '../src/panel/fit';
-import { findEvents, graphEvent, graphOverview, graphOverviewJson, graphWindow, snapshotStamp } from '../src/session/graph-window';
+import { findEvents, graphEvent, graphOverview, graphOverviewBytes, graphWindow, snapshotStamp } from '../src/session/graph-window';
 import { setAsideLongContent } from '../src/session/long-content';
 import { makeSnapshot } from '../src/session/snapshot';
 import { summarize } from '../src/session/summary';
 import { loadTraceFile } from '../src/trace/load-file';
 import { nodeFileAccess } from '../src/trace/node-files';
 import '../src/trace/importers';
-import type { WindowRequest } from '../src/protocol';
+import type { GraphOverview, WindowRequest } from '../src/protocol';
+import { unpackColumns } from '../src/graph-columns';
 import { runHashes, sha } from './hash-run';
 
-
+/** The overview's JSON with its columns as plain arrays (as the overview was written before the columns were typed arrays: the same hashes). */
+function plainJson(overview: GraphOverview): string {
+  return JSON.stringify({ ...overview, columns: Object.fromEntries(Object.entries(overview.columns).map(([k, v]) => [k, Array.from(v as ArrayLike<number>)])) });
+}
 
 /** The per-part hashes of one file: overview, windows, event nodes, searches, summary. */
 function hashFile(file: string): string[] {
@@ -33,7 +37,11 @@ function hashFile(file: string): string[] {
   if (process.argv.includes('--set-aside')) setAsideLongContent(snapshot); // as the engine does for a trace read from disk
   const stamp = snapshotStamp(snapshot);
   const overview = graphOverview(snapshot, 'title');
-  if (Buffer.from(graphOverviewJson(snapshot, 'title').json).toString('utf8') !== JSON.stringify(overview)) throw new Error(`${file}: graphOverviewJson differs from JSON.stringify(graphOverview)`);
+  const bytes = graphOverviewBytes(snapshot, 'title');
+  const parsed = { ...(JSON.parse(Buffer.from(bytes.json).toString('utf8')) as object), columns: unpackColumns(bytes.columns) } as Record<string, unknown>;
+  // The members in the overview's order (the JSON has no columns; they come last above).
+  const sent = Object.fromEntries([...Object.keys(overview), ...Object.keys(parsed)].map((k) => [k, parsed[k]])) as unknown as GraphOverview;
+  if (plainJson(sent) !== plainJson(overview)) throw new Error(`${file}: graphOverviewBytes reads back to another overview than graphOverview`);
   const n = loaded.trace.events.length;
   const windows = createHash('sha256');
   const fit = fitWindowRequest(overview, 1200);
@@ -56,7 +64,7 @@ function hashFile(file: string): string[] {
   nodes.update(JSON.stringify(graphEvent(snapshot, n)) ?? 'undefined');
   const finds = ['e1', 'worker_3', 'search', 'alpha beta', 'stop', 'Paris', 'call'].map((q) => findEvents(snapshot, q));
   const summary = summarize(snapshot, 0, 0, false);
-  return [sha(JSON.stringify(overview)), windows.digest('hex'), nodes.digest('hex'), sha(JSON.stringify(finds)), sha(JSON.stringify(summary))];
+  return [sha(plainJson(overview)), windows.digest('hex'), nodes.digest('hex'), sha(JSON.stringify(finds)), sha(JSON.stringify(summary))];
 }
 
 runHashes(hashFile);

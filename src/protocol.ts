@@ -134,15 +134,15 @@ export interface GraphModel {
  */
 export interface GraphColumns {
   /** Event indices in time order (ties in file order). */
-  byTime: number[];
+  byTime: Int32Array;
   /** Position on the time axis (axis units: seconds with idle gaps compressed). */
-  tx: number[];
+  tx: Float64Array;
   /** Index into `lanes`. */
-  lane: number[];
+  lane: Int32Array;
   /** Index into `GraphOverview.kinds` (canonical type). */
-  kind: number[];
+  kind: Uint8Array;
   /** For a tool call drawn as a bar: the index of its result; else -1. */
-  end: number[];
+  end: Int32Array;
 }
 
 /** What the webview needs of the whole trace: lanes, axis, findings, the event columns and the legend. */
@@ -255,11 +255,13 @@ export type HostMessage =
    */
   | { type: 'trace'; graph: GraphOverview; uri?: string; locked?: boolean; first?: GraphWindow; growing?: boolean }
   /**
-   * The same, with the overview as the UTF-8 bytes of its JSON: the host passes the engine's bytes
-   * on without parsing them (VS Code transfers bytes to the webview as they are; an object of a
-   * million-event trace would be serialized on the extension host thread for seconds).
+   * The same, with the overview as bytes: `json` the UTF-8 JSON of the overview without its
+   * `columns`, `columns` the columns packed as binary (src/graph-columns.ts). The host passes the
+   * engine's bytes on without reading them (VS Code transfers bytes to the webview as they are; an
+   * object of a million-event trace would be serialized on the extension host thread for seconds),
+   * and the webview reads the columns as typed arrays over the bytes (no parse of a number per event).
    */
-  | { type: 'traceJson'; json: Uint8Array; uri?: string; locked?: boolean; first?: GraphWindow; growing?: boolean }
+  | { type: 'traceJson'; json: Uint8Array; columns: Uint8Array; uri?: string; locked?: boolean; first?: GraphWindow; growing?: boolean }
   /** The answer to a `window` request (undefined `window` when the trace changed meanwhile). */
   | { type: 'window'; window: GraphWindow }
   /** One event with its text and fields (the details pane), answering `event`. */

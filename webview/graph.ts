@@ -103,11 +103,10 @@ export class TraceGraph {
     this.graph = graph;
     const c = graph.columns;
     this.rank = new Int32Array(graph.totalEvents);
-    c.byTime.forEach((index, r) => (this.rank[index] = r));
+    // Plain loops over the typed columns: no callback per event (a million at 1M events).
+    for (let r = 0; r < c.byTime.length; r++) this.rank[c.byTime[r]] = r;
     this.barOf = new Int32Array(graph.totalEvents).fill(-1);
-    c.end.forEach((result, call) => {
-      if (result >= 0) this.barOf[result] = call;
-    });
+    for (let call = 0; call < c.end.length; call++) if (c.end[call] >= 0) this.barOf[c.end[call]] = call;
     this.cy = cytoscape({
       container,
       elements: [],

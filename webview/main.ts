@@ -7,6 +7,7 @@ import { moment, moments } from './start-moments';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { NodeSingular } from 'cytoscape';
+import { unpackColumns } from '../src/graph-columns';
 import type { GraphCommand, GraphFinding, GraphNode, GraphOverview, GraphWindow, HostMessage, WebviewMessage } from '../src/protocol';
 import { createAxis } from './axis';
 import { showDetails } from './details';
@@ -157,8 +158,8 @@ function render(next: GraphOverview, first?: GraphWindow): void {
     cy: g.cy,
     graph: next,
     view: g,
-    /** Event indices in time order (for tests). */
-    timeline: () => timeline?.order ?? [],
+    /** Event indices in time order, as a plain array (for tests: a typed array would not cross evaluate as one). */
+    timeline: () => Array.from(timeline?.order ?? []),
     status: () => timeline?.status(),
     /** The timeline's current event index. */
     current: () => timeline?.current ?? null,
@@ -406,7 +407,7 @@ function step(target: StepTarget): void {
 function zoomToSelection(): void {
   if (!view || !graph || !timeline || timeline.current === undefined) return;
   const pos = timeline.position;
-  const around = timeline.order.slice(Math.max(0, pos - 5), pos + 6);
+  const around = Array.from(timeline.order.subarray(Math.max(0, pos - 5), pos + 6));
   history.push(view.view());
   view.frameIndices(around, 0.05);
 }
@@ -446,6 +447,12 @@ function setMode(mode: 'time' | 'order'): void {
   $('mode').title = mode === 'time' ? 'x is time (idle gaps shortened); click for event order (T)' : 'x is event order; click for time (T)';
 }
 
+/** The overview of a `traceJson` message: its small JSON parsed, its columns typed arrays over the bytes sent. */
+function overviewOfBytes(json: Uint8Array, columns: Uint8Array): GraphOverview {
+  const rest = JSON.parse(new TextDecoder().decode(json)) as Omit<GraphOverview, 'columns'>;
+  return { ...rest, columns: unpackColumns(columns) };
+}
+
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const m = event.data;
   if (m.type === 'trace' || m.type === 'traceJson') {
@@ -453,7 +460,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     traceUri = m.uri ?? traceUri;
     showLock(m.locked);
     showGrowing(m.growing ?? false);
-    render(m.type === 'trace' ? m.graph : (JSON.parse(new TextDecoder().decode(m.json)) as GraphOverview), m.first);
+    render(m.type === 'trace' ? m.graph : overviewOfBytes(m.json, m.columns), m.first);
   } else if (m.type === 'window') {
     moment('window received');
     loader?.receive(m.window);

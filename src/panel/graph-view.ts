@@ -148,7 +148,7 @@ export class GraphView implements vscode.Disposable {
   /**
    * Posts the trace's overview with its first window (the whole axis at Fit for the graph area's
    * last known width), so the webview paints without asking back. Once per snapshot, unless
-   * `again` (the page was loaded again). The overview comes as the engine's JSON bytes, passed on
+   * `again` (the page was loaded again). The overview comes as the engine's bytes (JSON and binary columns), passed on
    * unread: parsing and serializing the overview of a large trace here would hold the extension
    * host thread for seconds.
    */
@@ -158,14 +158,14 @@ export class GraphView implements vscode.Disposable {
     this.sentFor = summary;
     const key = this.uri.toString();
     const current = () => key === this.uri.toString() && summary === this.summary;
-    const graph = await this.sessions.engine.graphOverviewJson(key, path.basename(this.uri.fsPath), lastGraphSize().width).catch(() => undefined);
+    const graph = await this.sessions.engine.graphOverviewBytes(key, path.basename(this.uri.fsPath), lastGraphSize().width).catch(() => undefined);
     if (!current()) return;
     if (!graph) {
       this.sentFor = undefined;
       return;
     }
     const growing = this.sessions.isGrowing(this.uri);
-    this.post({ type: 'traceJson', uri: key, locked: this.onToggleLock ? this.locked : undefined, json: graph.json, first: graph.first, growing });
+    this.post({ type: 'traceJson', uri: key, locked: this.onToggleLock ? this.locked : undefined, json: graph.json, columns: graph.columns, first: graph.first, growing });
     this.shown = summary;
     const s = this.selection.selection;
     if (s && s.trace === this.uri.toString()) this.post({ type: 'select', index: s.index });

@@ -22,7 +22,7 @@ const CALL_NAMES = {
   promptUsers: true,
   inspect: true,
   graphOverview: true,
-  graphOverviewJson: true,
+  graphOverviewBytes: true,
   graphWindow: true,
   graphEvent: true,
   findEvents: true,

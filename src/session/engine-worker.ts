@@ -20,11 +20,22 @@ if (!parentPort) process.on('disconnect', () => process.exit(0));
 const store = new SessionStore();
 const calls = store as unknown as Record<keyof EngineCalls, (...args: unknown[]) => unknown>;
 
-/** Sends an answer; bytes (an overview's JSON) are moved to the host, not copied. */
+/** Sends an answer; bytes (an overview's JSON and columns) are moved to the host, not copied. */
 function reply(m: FromWorker): void {
-  const result = 'result' in m ? m.result : undefined;
-  if (result instanceof Uint8Array && parentPort) parentPort.postMessage(m, [result.buffer as ArrayBuffer]);
+  const moved = parentPort ? bytesIn('result' in m ? m.result : undefined) : [];
+  if (moved.length && parentPort) parentPort.postMessage(m, moved);
   else port.postMessage(m);
+}
+
+/**
+ * The buffers of the byte arrays an answer holds (itself, or its own members one level down),
+ * each once. Only answers made for moving hold any: their buffers are their own, never shared
+ * with a session's data.
+ */
+function bytesIn(result: unknown): ArrayBuffer[] {
+  const values = result instanceof Uint8Array ? [result] : result && typeof result === 'object' ? Object.values(result) : [];
+  const buffers = values.filter((v): v is Uint8Array => v instanceof Uint8Array).map((v) => v.buffer as ArrayBuffer);
+  return [...new Set(buffers)];
 }
 
 port.on('message', (m: ToWorker) => {

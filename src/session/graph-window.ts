@@ -8,7 +8,7 @@ import type { GraphEdge, GraphNode, GraphOverview, GraphRun, GraphWindow, Window
 import { eventCues } from '../panel/cues';
 import { eventDetails, graphLayout, layoutEdge, layoutNode, nodeLabel, type GraphLayout } from '../panel/graph-model';
 import { canonicalType } from '../trace/schema';
-import { JsonBytes } from './json-bytes';
+import { packColumns } from '../graph-columns';
 import { contentsOf, eventWithContent } from './long-content';
 import { bucketWidth, runKey } from '../panel/layout';
 import type { TraceSnapshot } from './snapshot';
@@ -145,17 +145,12 @@ function roleOf(kind: string, marks: Set<string> | undefined, crossing: boolean)
   return Role.Plain;
 }
 
-/** The event columns of the overview as typed arrays (see `GraphColumns`). */
-interface TypedColumns {
-  byTime: Int32Array;
-  tx: Float64Array;
-  lane: Int32Array;
-  kind: Uint8Array;
-  end: Int32Array;
-}
-
-/** The overview with its columns as typed arrays, members in the overview's order. */
-function overviewParts(snapshot: TraceSnapshot, title: string): Omit<GraphOverview, 'columns'> & { columns: TypedColumns } {
+/**
+ * The overview of a trace: lanes, time axis, findings, problem counts, the legend's contents and
+ * the event columns (time order, axis position, lane, kind, bar end) as typed arrays, O(n) for n events.
+ * The columns tx, lane and end are the layout's own arrays (not copies): never write to them.
+ */
+export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOverview {
   const { layout, kinds, kind } = graphIndex(snapshot);
   const n = layout.events.length;
   const byTime = new Int32Array(n);
@@ -184,43 +179,14 @@ function overviewParts(snapshot: TraceSnapshot, title: string): Omit<GraphOvervi
 }
 
 /**
- * The overview of a trace: lanes, time axis, findings, problem counts, the legend's contents and
- * the event columns (time order, axis position, lane, kind, bar end), O(n) numbers for n events.
+ * The overview as bytes, what the host passes to the webview unread: `json` the UTF-8 bytes of
+ * `JSON.stringify` of the overview without its columns (a few KB), `columns` the columns packed
+ * as binary by `packColumns` (21 bytes per event). Both are new buffers (they can be moved to
+ * another thread). Also the overview's axis and stamp, for the first window.
  */
-export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOverview {
-  const parts = overviewParts(snapshot, title);
-  const { byTime, tx, lane, kind, end } = parts.columns;
-  // The spread keeps `columns` where it is among the members (JSON order).
-  return { ...parts, columns: { byTime: Array.from(byTime), tx: Array.from(tx), lane: Array.from(lane), kind: Array.from(kind), end: Array.from(end) } };
-}
-
-/**
- * The bytes of `JSON.stringify(graphOverview(snapshot, title))`, written from the typed columns
- * (no array of numbers per column, no string of the whole document): what the host passes to the
- * webview unread. Also the overview's axis and stamp, for the first window.
- */
-export function graphOverviewJson(snapshot: TraceSnapshot, title: string): { json: Uint8Array; overview: Pick<GraphOverview, 'axis' | 'stamp'> } {
-  const parts = overviewParts(snapshot, title);
-  const out = new JsonBytes();
-  let first = true;
-  for (const [key, value] of Object.entries(parts)) {
-    if (value === undefined) continue; // as JSON.stringify leaves it out
-    out.text(`${first ? '{' : ','}${JSON.stringify(key)}:`);
-    first = false;
-    if (key !== 'columns') {
-      out.value(value);
-      continue;
-    }
-    let sep = '{';
-    for (const [name, column] of Object.entries(value as TypedColumns)) {
-      out.text(`${sep}${JSON.stringify(name)}:`);
-      out.column(column);
-      sep = ',';
-    }
-    out.text('}');
-  }
-  out.text(first ? '{}' : '}');
-  return { json: out.done(), overview: { axis: parts.axis, stamp: parts.stamp } };
+export function graphOverviewBytes(snapshot: TraceSnapshot, title: string): { json: Uint8Array; columns: Uint8Array; overview: Pick<GraphOverview, 'axis' | 'stamp'> } {
+  const { columns, ...rest } = graphOverview(snapshot, title);
+  return { json: new TextEncoder().encode(JSON.stringify(rest)), columns: packColumns(columns), overview: { axis: rest.axis, stamp: rest.stamp } };
 }
 
 /**

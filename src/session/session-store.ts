@@ -12,7 +12,7 @@ import '../trace/importers';
 import { chooseMapping, type MappingSource } from '../trace/mapping-choice';
 import type { Position } from '../trace/model';
 import { fitWindowRequest } from '../panel/fit';
-import { findEvents, graphEvent, graphOverview, graphOverviewJson, graphWindow, snapshotStamp } from './graph-window';
+import { findEvents, graphEvent, graphOverview, graphOverviewBytes, graphWindow, snapshotStamp } from './graph-window';
 import { mappingReport, mappingSource } from './mapping-sources';
 import { eventMarks } from './marks';
 import { codeLenses, eventAtPosition, eventContent, eventInfo, eventPlace, inspect, outline, promptUsers, sourcePrompt } from './queries';
@@ -200,12 +200,12 @@ export class SessionStore implements EngineCalls {
     return s && graphOverview(s, title);
   }
 
-  graphOverviewJson(key: string, title: string, fitWidth?: number): { json: Uint8Array; first?: GraphWindow } | undefined {
+  graphOverviewBytes(key: string, title: string, fitWidth?: number): { json: Uint8Array; columns: Uint8Array; first?: GraphWindow } | undefined {
     const s = this.sessions.get(key)?.snapshot;
     if (!s) return undefined;
-    const { json, overview } = graphOverviewJson(s, title);
+    const { json, columns, overview } = graphOverviewBytes(s, title);
     const first = fitWidth === undefined ? undefined : graphWindow(s, fitWindowRequest(overview, fitWidth));
-    return { json, ...(first ? { first } : {}) };
+    return { json, columns, ...(first ? { first } : {}) };
   }
 
   graphWindow(key: string, request: WindowRequest): GraphWindow | undefined {

@@ -90,11 +90,12 @@ export interface EngineCalls {
   /** The graph overview of the session's latest snapshot; `title` is shown as is. */
   graphOverview(key: string, title: string): GraphOverview | undefined;
   /**
-   * The same overview as the UTF-8 bytes of its JSON (transferred, never parsed on the host: the
-   * graph view passes it on), with `first`, the window of the whole time axis at Fit for a graph
+   * The same overview as bytes (transferred, never read on the host: the graph view passes them
+   * on): `json` its JSON without the columns, `columns` the columns packed as binary
+   * (src/graph-columns.ts); with `first`, the window of the whole time axis at Fit for a graph
    * area `fitWidth` px wide (src/panel/fit.ts), when `fitWidth` is given.
    */
-  graphOverviewJson(key: string, title: string, fitWidth?: number): { json: Uint8Array; first?: GraphWindow } | undefined;
+  graphOverviewBytes(key: string, title: string, fitWidth?: number): { json: Uint8Array; columns: Uint8Array; first?: GraphWindow } | undefined;
   graphWindow(key: string, request: WindowRequest): GraphWindow | undefined;
   graphEvent(key: string, stamp: number, index: number): GraphNode | undefined;
   findEvents(key: string, stamp: number, query: string): number[] | undefined;

@@ -13,6 +13,8 @@ import { after, before, describe, test } from 'node:test';
 import { threadId } from 'node:worker_threads';
 import * as esbuild from 'esbuild';
 import { writeTraceFile } from '../../../bench/_generate';
+import { unpackColumns } from '../../../src/graph-columns';
+import type { GraphOverview } from '../../../src/protocol';
 import { InProcessEngine } from '../../../src/session/in-process-engine';
 import { WorkerEngine } from '../../../src/session/worker-engine';
 
@@ -29,6 +31,11 @@ before(async () => {
   script = path.join(dir, 'engine-worker.js');
 });
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** The overview the webview reads from the engine's bytes (as webview/main.ts does). */
+function overviewOfBytes(sent: { json: Uint8Array; columns: Uint8Array }): GraphOverview {
+  return { ...(JSON.parse(new TextDecoder().decode(sent.json)) as object), columns: unpackColumns(sent.columns) } as GraphOverview;
+}
 
 describe('the engine in a worker thread', () => {
   test('reads a file from disk and answers as the in-process engine does', async () => {
@@ -47,6 +54,9 @@ describe('the engine in a worker thread', () => {
           assert.deepEqual(await worker.codeLenses(w.key, w.stamp, f), await local.codeLenses(l.key, l.stamp, f));
           assert.deepEqual(await worker.outline(w.key, w.stamp, f), await local.outline(l.key, l.stamp, f));
         }
+        const sent = (await worker.graphOverviewBytes(w.key, 'x'))!;
+        assert.ok(sent.json instanceof Uint8Array && sent.columns instanceof Uint8Array, 'the overview crosses the thread as bytes');
+        assert.deepEqual(overviewOfBytes(sent), { ...(await local.graphOverview(l.key, 'x'))!, stamp: w.stamp }, `${path.basename(file)}: the same overview from its bytes`);
         const some = [0, Math.floor(w.counts.events / 2), w.counts.events - 1];
         for (const i of some) {
           const info = await worker.eventInfo(w.key, w.stamp, i);
@@ -69,7 +79,8 @@ describe('the engine in a worker thread', () => {
       const request = { key: 'k', version: -1, path: DEMO, local: true };
       const [c, l] = await Promise.all([child.load(request), local.load(request)]);
       assert.deepEqual({ ...c, stamp: 0 }, { ...l, stamp: 0 });
-      assert.equal(new TextDecoder().decode((await child.graphOverviewJson('k', 'demo'))!.json), JSON.stringify({ ...(await local.graphOverview('k', 'demo'))!, stamp: c!.stamp }));
+      const sent = (await child.graphOverviewBytes('k', 'demo'))!;
+      assert.deepEqual(overviewOfBytes(sent), { ...(await local.graphOverview('k', 'demo'))!, stamp: c!.stamp });
     } finally {
       child.dispose();
       local.dispose();
