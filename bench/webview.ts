@@ -26,6 +26,7 @@ import { nodeFileAccess } from '../src/trace/node-files';
 import '../src/trace/importers';
 import { generateTrace } from './analysis';
 import { fmt } from './_util';
+import { GRAPH_BODY } from '../src/panel/graph-body';
 
 const ROOT = path.join(__dirname, '..');
 
@@ -35,16 +36,7 @@ function pageHtml(): string {
   return `<!DOCTYPE html><html><head><meta charset="utf-8"><link rel="stylesheet" href="${dist}/webview.css">
 <style>:root{--vscode-font-family:sans-serif;--vscode-font-size:13px;--vscode-foreground:#cccccc;--vscode-editor-background:#1e1e1e;--vscode-panel-border:#444;--vscode-focusBorder:#007fd4}</style></head>
 <body class="vscode-dark" data-state="loading">
-<header><span id="title">Loading trace…</span><span id="summary"></span><vscode-textfield id="search"></vscode-textfield><span id="matches"></span>
-<button id="mode" class="tool">x: time</button><button id="zoom-sel" class="tool">Zoom to selection</button><button id="fit" class="tool">Fit</button><button id="export-png" class="tool">PNG</button><button id="export-svg" class="tool">SVG</button><button id="lock" class="tool" hidden>Lock</button><button id="follow-run" class="tool live" hidden></button></header>
-<nav id="findings" hidden></nav><div id="legend"></div>
-<div id="loading"><div class="bar"></div><span>Reading and analysing the trace… <span id="elapsed"></span></span></div>
-<div id="main"><div id="canvas" tabindex="0"><div id="corner"></div><div id="axis"></div><div id="lanes"></div>
-<div id="stage"><div id="gaps"></div><div id="graph"></div><div id="later" hidden></div><div id="focus" hidden></div><div id="cursor" hidden></div><div id="tooltip" hidden></div></div><div id="overview-label">whole run</div><canvas id="minimap"></canvas></div><aside id="details"></aside></div>
-<footer id="timeline"><button id="first" class="tool">|◀</button><button id="prev" class="tool">◀</button><button id="play" class="tool">Play</button><button id="next" class="tool">▶</button><button id="last" class="tool">▶|</button>
-<span id="counter"></span><span id="clock"></span><select id="speed"><option value="4">4/s</option></select>
-<button id="prev-agent" class="tool">◀ agent</button><button id="next-agent" class="tool">agent ▶</button><button id="next-stop" class="tool">stop ▶</button><button id="next-finding" class="tool">finding ▶</button>
-<label><input type="checkbox" id="follow"> follow in editor</label></footer>
+${GRAPH_BODY}
 <script>
 window.__sent = [];
 window.acquireVsCodeApi = () => ({
