@@ -224,7 +224,8 @@ export function propagateCredit(index: TraceIndex, outcome: Outcome, options: Cr
  */
 export function computeCredit(index: TraceIndex, outcome: Outcome, options: CreditOptions = {}): { credit: Credit; values: CreditValues } {
   const values = propagateCredit(index, outcome, options);
-  const agents: Record<string, number> = {};
+  // Agent names are trace text: summed in a Map, never under a plain object's keys ("__proto__", "constructor").
+  const agents = new Map<string, number>();
   const steps: Record<string, number> = {};
   const given: string[] = [];
   const byIndex = new Array<number>(index.size).fill(0);
@@ -240,7 +241,7 @@ export function computeCredit(index: TraceIndex, outcome: Outcome, options: Cred
     // an id counts once, for its first event (a "__proto__" id never lands in a record of ids, so each counts)
     if (repeats && e.id !== '__proto__' && index.pos.get(e.id) !== i) continue;
     if (typeof e.credit === 'number' && Number.isFinite(e.credit)) given.push(e.id);
-    agents[e.agent] = round((agents[e.agent] ?? 0) + v);
+    agents.set(e.agent, round((agents.get(e.agent) ?? 0) + v));
     const record = index.records[i];
     if (record >= 0) steps[record] = round((steps[record] ?? 0) + v); // keyed by String(record), as every number key is
   }
@@ -248,7 +249,7 @@ export function computeCredit(index: TraceIndex, outcome: Outcome, options: Cred
   const credit: Credit = {
     events: {},
     by_index: byIndex,
-    agents,
+    agents: Object.fromEntries(agents),
     steps,
     given,
     signed,

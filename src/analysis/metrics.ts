@@ -162,7 +162,8 @@ function hasSeveralAgents(index: TraceIndex): boolean {
 
 /** Tokens, characters, counts and per-agent costs; what hand-offs between agents carry (protocol overhead). */
 function agentCosts(index: TraceIndex, multiAgent: boolean) {
-  const perAgent: Record<string, AgentCost> = {};
+  // Agent names are trace text: a Map, never a plain object's keys (an agent named "__proto__" would reach Object.prototype).
+  const perAgent = new Map<string, AgentCost>();
   let tokens = 0;
   let chars = 0;
   let protocolTokens = 0;
@@ -183,13 +184,14 @@ function agentCosts(index: TraceIndex, multiAgent: boolean) {
       protocolTokens += t;
       protocolChars += c;
     }
-    const a = (perAgent[e.agent] ??= { events: 0, tokens: 0, cost: 0, seconds: 0 });
+    let a = perAgent.get(e.agent);
+    if (!a) perAgent.set(e.agent, (a = { events: 0, tokens: 0, cost: 0, seconds: 0 }));
     a.events++;
     a.tokens += t;
     if (typeof e.cost === 'number' && Number.isFinite(e.cost)) a.cost = round(a.cost + e.cost);
     if (typeof e.duration_s === 'number' && Number.isFinite(e.duration_s)) a.seconds = round(a.seconds + e.duration_s);
   }
-  return { perAgent, tokens, chars, protocolTokens, protocolChars, toolCalls, messages };
+  return { perAgent: Object.fromEntries(perAgent) as Record<string, AgentCost>, tokens, chars, protocolTokens, protocolChars, toolCalls, messages };
 }
 
 /** Number of links the trace states (edges, parent, causes). */
