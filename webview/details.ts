@@ -13,7 +13,7 @@ export function showDetails(pane: HTMLElement, node: GraphNode | undefined, acti
     return;
   }
   const heading = document.createElement('h2');
-  heading.textContent = node.label;
+  heading.textContent = clipField(node.label);
   const table = document.createElement('table');
   const fields: [string, string][] = [...node.fields];
   if (node.credit !== undefined) fields.push(['credit (estimate)', node.credit.toFixed(3)]);
@@ -21,7 +21,9 @@ export function showDetails(pane: HTMLElement, node: GraphNode | undefined, acti
   for (const [k, v] of fields) {
     const row = table.insertRow();
     row.insertCell().textContent = k;
-    row.insertCell().textContent = v;
+    const cell = row.insertCell();
+    cell.textContent = clipField(v);
+    if (cell.textContent !== v) cell.title = v.slice(0, 4096); // the whole value on hover (the content has its own pane and Show Whole Content)
   }
   pane.append(heading, table);
   if (node.text) {
@@ -38,4 +40,12 @@ export function showDetails(pane: HTMLElement, node: GraphNode | undefined, acti
     bar.append(button);
   }
   pane.append(bar);
+}
+
+/** Longest field value shown whole (characters): a 5,000-character agent name would push the rest of the pane out of view. */
+export const FIELD_CHARS = 200;
+
+/** A field's value cut to {@link FIELD_CHARS} with what was left out counted, as the CLI writes it. */
+export function clipField(value: string): string {
+  return value.length > FIELD_CHARS ? `${value.slice(0, FIELD_CHARS)}…(${value.length - FIELD_CHARS} more)` : value;
 }
