@@ -123,14 +123,15 @@ const call = (id: string): [string, Record<string, unknown>] => ['response_item'
 const output = (id: string, text: string): [string, Record<string, unknown>] => ['response_item', { type: 'function_call_output', call_id: id, output: text }];
 const userItem = (text: string): [string, Record<string, unknown>] => ['response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text }] }];
 const SYNTHETIC = path.join(FIXTURES, 'written-here');
+/** A case's fields for a rollout written by this test (its text given beside them), named `rollout-…-<stem>.jsonl`. */
+function writtenRollout(name: string, stem: string) {
+  const main = path.join(SYNTHETIC, `rollout-2026-01-01T10-00-00-${stem}.jsonl`);
+  return { name, main, files: [main], runs: 30, format: 'codex' };
+}
 CASES.push(
   {
     // The approval of a call declined in a record after its output (the output then reads as refused).
-    name: 'Codex rollout: a call declined after its output',
-    main: path.join(SYNTHETIC, 'rollout-2026-01-01T10-00-00-late-decline.jsonl'),
-    files: [path.join(SYNTHETIC, 'rollout-2026-01-01T10-00-00-late-decline.jsonl')],
-    runs: 30,
-    format: 'codex',
+    ...writtenRollout('Codex rollout: a call declined after its output', 'late-decline'),
     text: rollout([
       ['session_meta', { id: 'late-decline', cwd: '/w' }],
       ['event_msg', { type: 'task_started', turn_id: 't1' }],
@@ -145,11 +146,7 @@ CASES.push(
   },
   {
     // A user-role item first read as injected context, then a prompt repeating it (the item is that prompt).
-    name: 'Codex rollout: a prompt repeating an earlier user item',
-    main: path.join(SYNTHETIC, 'rollout-2026-01-01T10-00-00-late-prompt.jsonl'),
-    files: [path.join(SYNTHETIC, 'rollout-2026-01-01T10-00-00-late-prompt.jsonl')],
-    runs: 30,
-    format: 'codex',
+    ...writtenRollout('Codex rollout: a prompt repeating an earlier user item', 'late-prompt'),
     text: rollout([
       ['session_meta', { id: 'late-prompt', cwd: '/w' }],
       ['event_msg', { type: 'task_started', turn_id: 't1' }],
