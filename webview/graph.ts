@@ -393,12 +393,6 @@ export class TraceGraph {
     return this.runById.has(run) ? run : undefined;
   }
 
-  /** The run bar an event is drawn in, if any. */
-  runOf(index: number): string | undefined {
-    const key = this.keyOf(index);
-    return key && this.runById.has(key) ? key : undefined;
-  }
-
   /**
    * Level of detail for labels: greedily keeps the labels of the most important events (stops,
    * marked events, spawns, delegations and returns, then the rest in time order) whose boxes do
