@@ -8,13 +8,13 @@
  * written as they are (they never went through zod).
  */
 import type { LoadedTrace } from './model';
-import { EventObjectSchema, type Trace, type TraceEdge, type TraceEvent } from './schema';
+import { EdgeSchema, EventObjectSchema, type Trace, type TraceEdge, type TraceEvent } from './schema';
 
 /** The formats the otrace reader (src/trace/read.ts) gives, whose records zod used to copy into schema order. */
 const READER_FORMATS: ReadonlySet<string> = new Set(['otrace-json', 'otrace-jsonl', 'survey-json']);
 
 const EVENT_KEYS: readonly string[] = Object.keys(EventObjectSchema.shape);
-const EDGE_KEYS: readonly string[] = ['src', 'dst', 'type'];
+const EDGE_KEYS: readonly string[] = Object.keys(EdgeSchema.shape);
 const EVENT_KEY_SET: ReadonlySet<string> = new Set(EVENT_KEYS);
 const EDGE_KEY_SET: ReadonlySet<string> = new Set(EDGE_KEYS);
 
@@ -37,10 +37,11 @@ function inOrder<T extends object>(record: T, keys: readonly string[], known: Re
     }
   }
   if (ordered) return record;
-  const out: Record<string, unknown> = {};
-  for (const key of keys) if (Object.prototype.hasOwnProperty.call(r, key)) out[key] = r[key];
-  for (const key of Object.keys(r)) if (!known.has(key)) out[key] = r[key];
-  return out as T;
+  // Entries, not assignments: an unknown field named "__proto__" stays a field (an assignment would set the copy's prototype and drop it).
+  const entries: [string, unknown][] = [];
+  for (const key of keys) if (Object.prototype.hasOwnProperty.call(r, key)) entries.push([key, r[key]]);
+  for (const key of Object.keys(r)) if (!known.has(key)) entries.push([key, r[key]]);
+  return Object.fromEntries(entries) as T;
 }
 
 /** The event with its fields in schema order, then its other fields (a copy only when out of order; same value). */

@@ -40,3 +40,10 @@ test('an event already in order is returned as it is; one out of order is a copy
   assert.deepEqual(out, mixed);
   assert.deepEqual(Object.keys(out), ['id', 't', 'type', 'agent', 'extra']);
 });
+
+test('an unknown field named "__proto__" is kept as a field when the event is put in order', () => {
+  const mixed = JSON.parse('{"__proto__":{"a":1},"agent":"A","id":"a","t":0,"type":"message"}') as TraceEvent;
+  const out = eventInSchemaOrder(mixed);
+  assert.equal(JSON.stringify(out), '{"id":"a","t":0,"type":"message","agent":"A","__proto__":{"a":1}}');
+  assert.equal(Object.getPrototypeOf(out), Object.prototype);
+});
