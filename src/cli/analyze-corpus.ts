@@ -6,7 +6,7 @@
  */
 import { analyzeTrace } from '../analysis';
 import { safe, safeJson } from './common';
-import { forEachTrace } from './corpus';
+import { corpusExit, forEachTrace } from './corpus';
 
 /** One trace's row. */
 export interface CorpusRow {
@@ -37,7 +37,7 @@ export interface CorpusTotals {
   blamed: number;
 }
 
-/** Runs the corpus view; returns the exit code (1 when no trace was found). */
+/** Runs the corpus view; returns the exit code ({@link corpusExit}: 2 a file unreadable, 1 no trace found or a trace with errors). */
 export function analyzeCorpus(paths: string[], options: { json: boolean; outcome?: 'failure' | 'success' }): number {
   const { results, summary } = forEachTrace(paths, (loaded, name): CorpusRow => {
     const a = analyzeTrace(loaded, { outcome: options.outcome });
@@ -70,8 +70,9 @@ export function analyzeCorpus(paths: string[], options: { json: boolean; outcome
   const leftOut = { pulled_in: summary.pulled_in, not_traces: summary.not_traces, unreadable: summary.unreadable };
   if (options.json) {
     process.stdout.write(safeJson({ traces: rows, totals, left_out: leftOut }) + '\n');
-    return rows.length ? 0 : 1;
+    return corpusExit(summary, paths);
   }
+  if (rows.length === 0) return corpusExit(summary, paths); // says why on stderr; no empty table
   const header = ['trace', 'events', 'agents', 'outcome', 'stop', 'loops', 'blame'];
   const cells = rows.map((r) => [
     safe(r.trace, 80),
@@ -101,5 +102,5 @@ export function analyzeCorpus(paths: string[], options: { json: boolean; outcome
   ].filter(Boolean);
   if (left.length) out.push(`left out: ${left.join(', ')}`);
   process.stdout.write(out.join('\n') + '\n');
-  return rows.length ? 0 : 1;
+  return corpusExit(summary, paths);
 }

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { analyzeTrace, type Analysis } from '../analysis';
 import { analyzeCorpus } from './analyze-corpus';
-import { fail, load, MAX_MESSAGE, printProblems, safe, safeJson, type Command } from './common';
+import { EXIT, fail, load, MAX_MESSAGE, notATrace, printProblems, safe, safeJson, type Command } from './common';
 
 const FINDING_LABEL: Record<string, string> = { stop: 'stop', loop: 'loop', blame: 'blame', best_stop: 'best stop' };
 
@@ -20,11 +20,12 @@ export const analyze: Command = {
     if (outcome !== undefined && outcome !== 'failure' && outcome !== 'success') fail('--outcome must be failure or success');
     if (positionals.length > 1 || isDirectory(file)) return analyzeCorpus(positionals, { json: values.json === true, outcome });
     const loaded = load(file);
+    if (loaded.format === 'unknown') return notATrace(file, loaded); // no analysis of nothing
     const errors = printProblems(file, loaded, process.stderr);
     const a = analyzeTrace(loaded, { outcome });
     if (values.json) {
       process.stdout.write(safeJson(a) + '\n');
-      return errors > 0 ? 1 : 0;
+      return errors > 0 ? EXIT.problems : EXIT.ok;
     }
     const recordOf = (i: number) => {
       const o = loaded.eventOrigins[i];
@@ -34,7 +35,7 @@ export const analyze: Command = {
       ? [`${safe(file, 1000)}`, `  traces     ${a.traces.length} (each analysed on its own)`, ...a.traces.flatMap((t) => [`  trace ${safe(t.trace_id)} (${t.events} events)`, ...summary(t, recordOf, '    ')])]
       : [`${safe(file, 1000)}`, ...summary(a, recordOf, '  ')];
     process.stdout.write(lines.join('\n') + '\n');
-    return errors > 0 ? 1 : 0;
+    return errors > 0 ? EXIT.problems : EXIT.ok;
   },
 };
 

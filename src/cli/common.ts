@@ -1,7 +1,7 @@
 /**
  * What every `otrace` command shares: reading a trace file, printing its problems the way
- * compilers do (`FILE:LINE:COLUMN: error|warning: message`, 1-based), numbers for people, and
- * leaving with exit code 2 on a usage error.
+ * compilers do (`FILE:LINE:COLUMN: error|warning: message`, 1-based), numbers for people, and the
+ * exit codes every command keeps ({@link EXIT}).
  */
 import * as fs from 'node:fs';
 import { loadTrace } from '../trace/formats';
@@ -28,10 +28,35 @@ export function usage(): string {
   return `usage:\n${USAGE_LINES.map((l) => `  ${l}`).join('\n')}`;
 }
 
+/**
+ * The exit codes of every command: `ok` when every trace read has no error; `problems` when the
+ * output is written but something in it is wrong (a trace with errors, whose bad lines were
+ * skipped; a file of no known format; no trace found); `usage` for a command line that cannot run
+ * or a path that cannot be read.
+ */
+export const EXIT = { ok: 0, problems: 1, usage: 2 } as const;
+
 /** Prints `otrace: message` and the usage to stderr and exits with code 2. */
 export function fail(message: string): never {
   process.stderr.write(`otrace: ${message}\n${usage()}\n`);
-  process.exit(2);
+  process.exit(EXIT.usage);
+}
+
+/** Prints `otrace: cannot read FILE: why` (no usage: the command line was right) and exits with code 2. */
+export function cannotRead(file: string, err: unknown): never {
+  process.stderr.write(`otrace: ${unreadable(file, err)}\n`);
+  process.exit(EXIT.usage);
+}
+
+/** `cannot read FILE: why`, in words rather than the system's error code (ENOENT, EISDIR, EACCES). */
+export function unreadable(file: string, err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const why =
+    code === 'ENOENT' ? 'no such file or folder'
+    : code === 'EISDIR' ? 'it is a folder (analyze and dataset stops take folders)'
+    : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
+    : (err as Error | undefined)?.message ?? String(err);
+  return `cannot read ${safe(file, 1000)}: ${why}`;
 }
 
 /** Reads a trace file of any known format; exits 2 when the file cannot be read. */
@@ -39,16 +64,29 @@ export function load(file: string): LoadedTrace {
   try {
     return readTraceAt(file);
   } catch (err) {
-    fail(`cannot read ${file}: ${(err as Error).message}`);
+    cannotRead(file, err);
   }
 }
 
-/** Reads a trace file of any known format; undefined when the file cannot be read (for commands over many files). */
-export function tryLoad(file: string): LoadedTrace | undefined {
+/** Problems of a file that is no trace (format `unknown`): printed, then exit code 1 for the command to return. */
+export function notATrace(file: string, loaded: LoadedTrace): number {
+  printProblems(file, loaded, process.stderr);
+  return EXIT.problems;
+}
+
+/** Number of error problems of a trace read. */
+export function errorCount(loaded: LoadedTrace): number {
+  let n = 0;
+  for (const p of loaded.problems) if (p.severity === 'error') n++;
+  return n;
+}
+
+/** Reads a trace file of any known format; the file system's error when it cannot be read (for commands over many files). */
+export function tryLoad(file: string): LoadedTrace | { error: unknown } {
   try {
     return readTraceAt(file);
-  } catch {
-    return undefined;
+  } catch (error) {
+    return { error };
   }
 }
 

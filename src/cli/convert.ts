@@ -1,9 +1,14 @@
-/** `otrace convert FILE --to FORMAT [-o OUT]`: writes the trace in another format (stdout by default). */
+/**
+ * `otrace convert FILE --to FORMAT [-o OUT]`: writes the trace in another format (stdout by
+ * default). Never writes over the trace it reads; a file of no known format writes nothing (exit
+ * 1); a trace with errors is written without its unreadable lines, said on stderr (exit 1).
+ */
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { traceToWrite } from '../trace/field-order';
 import { OUTPUT_FORMATS, writeTrace, type OutputFormat } from '../trace/write';
-import { fail, load, printProblems, type Command } from './common';
+import { EXIT, fail, load, notATrace, printProblems, safe, type Command } from './common';
 
 export const convert: Command = {
   usage: `otrace convert FILE --to ${OUTPUT_FORMATS.join('|')} [-o OUT]`,
@@ -13,12 +18,27 @@ export const convert: Command = {
     if (!file || positionals.length > 1) fail('convert takes one FILE');
     const to = values.to as OutputFormat | undefined;
     if (!to || !OUTPUT_FORMATS.includes(to)) fail(`--to must be one of ${OUTPUT_FORMATS.join(', ')}`);
+    const out = values.o ?? values.output;
+    if (out !== undefined && sameFile(out, file)) fail(`-o ${safe(out, 1000)} is the trace being read; convert never writes over it`);
     const loaded = load(file);
+    if (loaded.format === 'unknown') return notATrace(file, loaded);
     const errors = printProblems(file, loaded, process.stderr);
     const text = writeTrace(traceToWrite(loaded), to);
-    const out = values.o ?? values.output;
     if (out) fs.writeFileSync(out, text);
     else process.stdout.write(text);
-    return errors > 0 ? 1 : 0;
+    if (errors > 0) process.stderr.write(`otrace: ${errors} error${errors === 1 ? '' : 's'} above: what they name (bad lines, skipped records) is not in the output\n`);
+    return errors > 0 ? EXIT.problems : EXIT.ok;
   },
 };
+
+/** True when `a` and `b` name the same file (through links too); false when `a` does not exist yet. */
+function sameFile(a: string, b: string): boolean {
+  if (path.resolve(a) === path.resolve(b)) return true;
+  try {
+    const sa = fs.statSync(a);
+    const sb = fs.statSync(b);
+    return sa.ino === sb.ino && sa.dev === sb.dev;
+  } catch {
+    return false;
+  }
+}

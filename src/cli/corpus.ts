@@ -11,7 +11,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LoadedTrace } from '../trace/model';
-import { tryLoad } from './common';
+import { EXIT, tryLoad, unreadable } from './common';
 
 /** Names that are never traces (mapping files) and folders never searched. */
 const NOT_TRACE = /\.otrace-map\.json$/i;
@@ -27,6 +27,10 @@ export interface CorpusSummary {
   not_traces: string[];
   /** Files that could not be read. */
   unreadable: string[];
+  /** Why, one line each (`cannot read FILE: no such file or folder`), index for index with `unreadable`. */
+  unreadable_why: string[];
+  /** Traces read with error problems (their bad lines skipped). */
+  with_errors: number;
 }
 
 /** A trace file found: its path and the name rows carry (relative to the directory searched, when one was). */
@@ -111,8 +115,8 @@ export function forEachTrace<R>(paths: string[], visit: (loaded: LoadedTrace, na
   });
   const bar = progressBar(files.length, searchedDir);
   const pulledIn = new Map<string, string>(); // absolute file -> its parent's name
-  const results: { abs: string; name: string; result: R }[] = [];
-  const summary: CorpusSummary = { traces: 0, pulled_in: [], not_traces: [], unreadable: [] };
+  const results: { abs: string; name: string; errors: boolean; result: R }[] = [];
+  const summary: CorpusSummary = { traces: 0, pulled_in: [], not_traces: [], unreadable: [], unreadable_why: [], with_errors: 0 };
   for (const f of files) {
     bar.tick(f.name);
     const abs = path.resolve(f.file);
@@ -121,8 +125,9 @@ export function forEachTrace<R>(paths: string[], visit: (loaded: LoadedTrace, na
       continue;
     }
     const loaded = tryLoad(f.file);
-    if (!loaded) {
+    if ('error' in loaded) {
       summary.unreadable.push(f.name);
+      summary.unreadable_why.push(unreadable(f.file, loaded.error));
       continue;
     }
     if (loaded.format === 'unknown') {
@@ -134,7 +139,7 @@ export function forEachTrace<R>(paths: string[], visit: (loaded: LoadedTrace, na
       const child = path.resolve(o.file); // importers name other files by the path the parent was opened with
       if (child !== abs) pulledIn.set(child, f.name);
     }
-    results.push({ abs, name: f.name, result: visit(loaded, f.name, f.file) });
+    results.push({ abs, name: f.name, errors: loaded.problems.some((p) => p.severity === 'error'), result: visit(loaded, f.name, f.file) });
   }
   bar.done();
   // a file read before the parent that pulls it in
@@ -144,5 +149,27 @@ export function forEachTrace<R>(paths: string[], visit: (loaded: LoadedTrace, na
     return false;
   });
   summary.traces = kept.length;
+  summary.with_errors = kept.filter((r) => r.errors).length;
   return { results: kept.map(({ name, result }) => ({ name, result })), summary };
+}
+
+/**
+ * Ends a command over many traces: prints why each unreadable file could not be read, or that no
+ * trace was found, to stderr, and returns the exit code ({@link EXIT}): 2 when a file could not be
+ * read, 1 when no trace was found or a trace had errors, else 0.
+ * @param paths the paths the command was given (named in the "no traces" message).
+ */
+export function corpusExit(summary: CorpusSummary, paths: string[]): number {
+  for (const why of summary.unreadable_why) process.stderr.write(`otrace: ${why}\n`);
+  if (summary.traces === 0 && summary.unreadable.length === 0) {
+    const skipped = summary.not_traces.length ? ` (${summary.not_traces.length} .json/.jsonl files of no known trace format)` : '';
+    process.stderr.write(`otrace: no traces found in ${paths.map((p) => visibleName(p)).join(', ')}${skipped}\n`);
+  }
+  if (summary.unreadable.length) return EXIT.usage;
+  return summary.traces === 0 || summary.with_errors > 0 ? EXIT.problems : EXIT.ok;
+}
+
+/** A path for the terminal: control characters shown as `?`. */
+function visibleName(p: string): string {
+  return p.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
 }

@@ -10,7 +10,7 @@ import { analyzeIndex, TraceIndex } from '../analysis';
 import { stopRows } from '../analysis/stop-dataset';
 import { escapeJsonControls } from '../trace/preview';
 import { fail, safe, type Command } from './common';
-import { forEachTrace } from './corpus';
+import { corpusExit, forEachTrace } from './corpus';
 
 export const dataset: Command = {
   usage: 'otrace dataset stops FILE|DIR... [-o stops.jsonl] [--outcome failure|success]',
@@ -46,6 +46,6 @@ export const dataset: Command = {
       summary.unreadable.length ? `${summary.unreadable.length} unreadable` : '',
     ].filter(Boolean);
     process.stderr.write(`otrace: ${rows} rows from ${summary.traces} traces in ${seconds.toFixed(1)} s${values.output ? ` -> ${safe(values.output, 1000)}` : ''}${left.length ? ` (left out: ${left.join(', ')})` : ''}\n`);
-    return summary.traces === 0 ? 1 : 0;
+    return corpusExit(summary, paths);
   },
 };

@@ -1,7 +1,7 @@
-/** `otrace stats FILE [--json]`: format, events by type, agents, time span, costs, stops. Exit 1 on an unknown format. */
+/** `otrace stats FILE [--json]`: format, events by type, agents, time span, costs, stops; the problems on stderr. Exit 1 on an unknown format or a trace with errors. */
 import { parseArgs } from 'node:util';
 import { traceStats } from '../trace/stats';
-import { fail, load, num, printProblems, safe, safeJson, type Command } from './common';
+import { EXIT, fail, load, notATrace, num, printProblems, safe, safeJson, type Command } from './common';
 
 export const stats: Command = {
   usage: 'otrace stats FILE [--json]',
@@ -10,14 +10,13 @@ export const stats: Command = {
     const [file] = positionals;
     if (!file || positionals.length > 1) fail('stats takes one FILE');
     const loaded = load(file);
-    if (loaded.format === 'unknown') {
-      printProblems(file, loaded, process.stderr);
-      return 1;
-    }
+    if (loaded.format === 'unknown') return notATrace(file, loaded);
+    const errors = printProblems(file, loaded, process.stderr);
+    const exit = errors > 0 ? EXIT.problems : EXIT.ok;
     const s = traceStats(loaded);
     if (values.json) {
       process.stdout.write(safeJson(s) + '\n');
-      return 0;
+      return exit;
     }
     const lines = [
       `${safe(file, 1000)}`,
@@ -40,6 +39,6 @@ export const stats: Command = {
       ]),
     ];
     process.stdout.write(lines.join('\n') + '\n');
-    return 0;
+    return exit;
   },
 };
