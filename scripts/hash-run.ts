@@ -42,7 +42,8 @@ export function runHashes(hashFile: (file: string) => string[]): void {
   const generated = g === -1 ? [] : args[g + 1].split(',').filter((s) => s in SIZES);
   const dirs = args.filter((a, i) => !a.startsWith('--') && !(g !== -1 && i === g + 1));
   const files: [string, string][] = [];
-  for (const dir of dirs) for (const f of filesUnder(path.resolve(dir))) files.push([path.relative(path.resolve(dir, '..'), f), f]);
+  // read by a path relative to where the script runs: paths the results carry (sub-agent files) are then the same in every checkout
+  for (const dir of dirs) for (const f of filesUnder(path.resolve(dir))) files.push([path.relative(path.resolve(dir, '..'), f), path.relative(process.cwd(), f) || f]);
   for (const size of generated) {
     for (const long of [false, true]) {
       const name = `trace-${size}${long ? '-long' : ''}.otrace.jsonl`;
