@@ -125,8 +125,8 @@ export function detectFormat(text: string, fileName: string): TraceFormat | unde
  * @returns the loaded trace; for an unknown format, an empty trace with one error naming the formats tried.
  */
 export function loadTrace(text: string, fileName: string, files?: FileAccess): LoadedTrace {
-  // A byte-order mark is not content: read it as a space, so every position stays where it is.
-  if (text.charCodeAt(0) === 0xfeff) text = ` ${text.slice(1)}`;
+  // A byte-order mark is not content: as VS Code's documents and editors do, positions count from after it.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim() === '') return failed(text, 'unknown', 'the file is empty: there is no trace to read yet');
   const format = detectFormat(text, fileName);
   if (!format) return failed(text, 'unknown', `not a recognized trace format; tried: ${formats.map((f) => f.label).join(', ')}. For another format, write a mapping file (*.otrace-map.json: dotted paths to id, time, agent, type; docs/mapping.md) and pass it with \`otrace --map FILE\``);

@@ -102,7 +102,7 @@ export const CHUNK_BYTES = 8 << 20;
  * (V8 strings end near 512 MB): each line is decoded from UTF-8 on its own, so lines, columns
  * (UTF-16) and problems are those of the text reader on the same file; each record also has its
  * byte `offset` and length, to read it again later (long content on demand). A byte-order mark is
- * read as a space, as `loadTrace` does. Never throws for bad content; I/O errors from `read` pass.
+ * not part of the first line's text (as in `loadTrace` and VS Code), though its bytes are in the line's. Never throws for bad content; I/O errors from `read` pass.
  * @param read reads bytes at a position (fs.readSync on an open file, or a Buffer's copy).
  * @param chunkBytes bytes asked of `read` at a time (tests use a few, to cut lines across chunks).
  * @param firstLine/startOffset where to start: the index of the line at byte `startOffset` of the
@@ -146,7 +146,7 @@ export function forEachJsonlRecordInBytes(read: ReadBytes, onRecord: (record: Js
     if (stop > at && buf[stop - 1] === 13) stop--;
     if (!(last && at === end) && !isBlankBytes(buf, at, stop)) {
       let body = buf.toString('utf8', at, stop);
-      if (base + at === 0 && body.charCodeAt(0) === 0xfeff) body = ` ${body.slice(1)}`;
+      if (base + at === 0 && body.charCodeAt(0) === 0xfeff) body = body.slice(1); // not text: columns count from after it
       const value = parseLine(body, line, last, file, problems);
       if (value) onRecord({ line, start: base + at, length: body.length, value, offset: base + at, bytes: stop - at });
     }

@@ -34,7 +34,7 @@ export function loadTraceFile(path: string, files?: FileAccess, maxTextBytes = M
     const head = Buffer.alloc(Math.min(size, HEAD_BYTES));
     const got = fs.readSync(fd, head, 0, head.length, 0);
     let headText = head.toString('utf8', 0, got);
-    if (headText.charCodeAt(0) === 0xfeff) headText = ` ${headText.slice(1)}`;
+    if (headText.charCodeAt(0) === 0xfeff) headText = headText.slice(1);
     const streamed = headText.trim() !== '' && detectFormat(headText, path) === otraceJsonl;
     if (streamed) {
       const read = (buffer: Buffer, offset: number, length: number, position: number) => fs.readSync(fd, buffer, offset, length, position);

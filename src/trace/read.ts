@@ -194,7 +194,8 @@ export class JsonlTraceReader {
 
   private locateInLine(origin: Origin, path: Path): Range {
     const n = origin.record;
-    const text = origin.offset !== undefined ? this.lineText(origin.offset, origin.bytes ?? 0) : this.lineText(this.starts.get(n) ?? 0, origin.range.end.character);
+    let text = origin.offset !== undefined ? this.lineText(origin.offset, origin.bytes ?? 0) : this.lineText(this.starts.get(n) ?? 0, origin.range.end.character);
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a file's byte-order mark: columns count from after it
     const node = parseTree(text, [], PARSE_OPTIONS);
     const found = node && findNodeAtLocation(node, path);
     return found

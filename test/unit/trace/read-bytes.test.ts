@@ -51,8 +51,8 @@ function same(written: string, chunk: number): void {
     // The byte reader's origins are compact objects (range made on demand): compare their JSON fields.
     const { offset, bytes, ...rest } = JSON.parse(JSON.stringify(o)) as Origin;
     assert.deepStrictEqual(rest, want.eventOrigins[i]);
-    const line = lines[o!.record].replace(/\r$/, '').replace(/^\ufeff/, ' ');
-    assert.equal(buf.toString('utf8', offset, offset! + bytes!).replace(/^\ufeff/, ' '), line);
+    const line = lines[o!.record].replace(/\r$/, '').replace(/^\ufeff/, '');
+    assert.equal(buf.toString('utf8', offset, offset! + bytes!).replace(/^\ufeff/, ''), line);
   });
   assert.deepStrictEqual(
     got.edgeOrigins.map((o) => ({ range: o!.range, record: o!.record })),
@@ -122,4 +122,22 @@ test('a compact line origin reads and serializes as the plain origin of its line
   assert.equal(JSON.stringify(o), JSON.stringify({ range: o.range, record: 7, offset: 1000, bytes: 45 }));
   (o as Origin).file = 'sub.jsonl';
   assert.deepStrictEqual(JSON.parse(JSON.stringify(o)), { range: o.range, record: 7, offset: 1000, bytes: 45, file: 'sub.jsonl' });
+});
+
+test('a byte-order mark is not a column: problems on the first line sit where they do without it (text, bytes, any format)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-bom-'));
+  const cases: [string, string][] = [
+    ['x.otrace.jsonl', '{"id":"a","t":"x","type":"message","agent":"p"}\n{"id":"b","t":1,"type":"message","agent":"p"}\n'],
+    ['x.json', '{"events":[{"id":"a","t":"x","type":"message","agent":"p"},{"id":"b","t":1,"type":"message","agent":"p"}]}'],
+  ];
+  for (const [name, text] of cases) {
+    const plain = path.join(dir, `plain-${name}`);
+    const marked = path.join(dir, `bom-${name}`);
+    fs.writeFileSync(plain, text);
+    fs.writeFileSync(marked, `\ufeff${text}`);
+    const want = loadTraceFile(plain).problems.map((p) => p.range);
+    assert.ok(want.length > 0 && want[0].start.character > 0, name);
+    assert.deepEqual(loadTraceFile(marked).problems.map((p) => p.range), want, `${name} from disk`);
+    assert.deepEqual(loadTrace(`\ufeff${text}`, name).problems.map((p) => p.range), want, `${name} as text`);
+  }
 });
