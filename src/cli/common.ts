@@ -117,7 +117,7 @@ function readTraceAt(file: string): LoadedTrace {
 }
 
 /** A number for people: at most 3 decimals. */
-export const num = (n: number): string => String(Math.round(n * 1000) / 1000);
+export const num = (n: number): string => (Math.abs(n) < 1e15 ? String(Math.round(n * 1000) / 1000) : String(n)); // n * 1000 would overflow 1e308
 
 /** Longest name or id printed whole; longer ones are cut (see {@link safe}). */
 export const MAX_NAME = 120;

@@ -96,3 +96,11 @@ test('convert writes every output format, and survey JSON -> JSONL -> survey JSO
   assert.equal(JSON.parse(json.stdout).events.length, 35);
   assert.equal(otrace('convert', 'samples/demo.otrace.jsonl', '--to', 'yaml').status, 2);
 });
+
+test('stats prints times near the largest double as they are, not Infinity', () => {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-big-t-')), 'big.otrace.jsonl');
+  fs.writeFileSync(file, '{"id":"a","t":0,"type":"message","agent":"x"}\n{"id":"b","t":1e308,"type":"stop","agent":"x","reason":"quality_met"}\n');
+  const r = otrace('stats', file);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /time {7}0 s \.\. 1e\+308 s \(1e\+308 s\)/);
+});
