@@ -7,6 +7,7 @@
 import type { LoadedTrace } from '../trace/model';
 import { subTrace, type TraceGroup } from '../trace/trace-groups';
 import type { Analysis, Credit, Finding, TraceAnalysis } from './types';
+import { addTo, ownField } from '../trace/counts';
 
 const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
 
@@ -27,9 +28,9 @@ export function analyzePerTrace(loaded: LoadedTrace, groups: readonly TraceGroup
   groups.forEach((g, k) => {
     const c = traces[k].credit;
     g.indices.forEach((i) => (byIndex[i] = c.by_index[i] ?? 0));
-    for (const [id, v] of Object.entries(c.events)) if (!(id in credit.events)) credit.events[id] = v;
-    for (const [a, v] of Object.entries(c.agents)) credit.agents[a] = (credit.agents[a] ?? 0) + v;
-    for (const [s, v] of Object.entries(c.steps)) credit.steps[s] = (credit.steps[s] ?? 0) + v;
+    for (const [id, v] of Object.entries(c.events)) if (ownField(credit.events, id) === undefined) addTo(credit.events, id, v);
+    for (const [a, v] of Object.entries(c.agents)) addTo(credit.agents, a, v);
+    for (const [s, v] of Object.entries(c.steps)) addTo(credit.steps, s, v);
     credit.given.push(...c.given);
   });
   const findings: Finding[] = traces

@@ -7,6 +7,7 @@
 import { analyzeTrace } from '../analysis';
 import { safe, safeJson } from './common';
 import { corpusExit, forEachTrace } from './corpus';
+import { addTo } from '../trace/counts';
 
 /** One trace's row. */
 export interface CorpusRow {
@@ -57,7 +58,7 @@ export function analyzeCorpus(paths: string[], options: { json: boolean; outcome
     };
   });
   const rows = results.map((r) => r.result);
-  const count = (key: (r: CorpusRow) => string) => rows.reduce<Record<string, number>>((acc, r) => ((acc[key(r)] = (acc[key(r)] ?? 0) + 1), acc), {});
+  const count = (key: (r: CorpusRow) => string) => rows.reduce<Record<string, number>>((acc, r) => (addTo(acc, key(r)), acc), {});
   const totals: CorpusTotals = {
     traces: rows.length,
     events: rows.reduce((s, r) => s + r.events, 0),

@@ -24,6 +24,7 @@ import { LineIndex, type LoadedTrace, type Problem } from './model';
 import { EVENT_TYPES, type TraceEvent } from './schema';
 import { ImportBuilder, baseName } from './importers/json-import';
 import { forEachDocument, text as asText, timeNs } from './importers/span-import';
+import { addTo, ownField } from './counts';
 
 export { globMatches } from './glob';
 
@@ -167,11 +168,11 @@ export function readWithMapping(text: string, fileName: string, mapping: TraceMa
     const id = pick(r.v, mapping.id);
     const agent = pick(r.v, mapping.agent);
     const rawType = String(pick(r.v, mapping.type.path) ?? '');
-    const type = mapping.type.map?.[rawType] ?? rawType;
+    const type = (mapping.type.map && ownField(mapping.type.map, rawType)) ?? rawType;
     if (typeof id !== 'string' && typeof id !== 'number') return b.problem('error', `record ${r.record} has no id at "${mapping.id}"; skipped`, range);
     if (typeof agent !== 'string' || !agent) return b.problem('error', `record ${r.record} has no agent at "${mapping.agent}"; skipped`, range);
     if (!(EVENT_TYPES as readonly string[]).includes(type)) {
-      skipped[rawType] = (skipped[rawType] ?? 0) + 1;
+      addTo(skipped, rawType);
       if (!firstSkipped) [firstSkipped, firstSkippedDoc] = [r.node, r.doc];
       return;
     }

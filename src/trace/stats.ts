@@ -2,6 +2,7 @@
 import type { LoadedTrace } from './model';
 import { canonicalType } from './schema';
 import { subTrace, traceGroups } from './trace-groups';
+import { addTo } from './counts';
 
 /** What `otrace stats --json` prints. Times in seconds, tokens as counted by the trace. */
 export interface TraceStats {
@@ -47,7 +48,7 @@ function fileStats(loaded: LoadedTrace): TraceStats {
   let end = -Infinity;
   for (const e of trace.events) {
     agents.add(e.agent);
-    byType[e.type] = (byType[e.type] ?? 0) + 1;
+    addTo(byType, e.type);
     const type = canonicalType(e.type);
     if (type === 'tool_call') toolCalls++;
     if (type === 'message') messages++;

@@ -12,6 +12,7 @@
 import type { LoadedTrace, Origin, Problem, Range } from '../model';
 import type { StopReason, TraceEvent } from '../schema';
 import { isObject, num, parseTimestamp, recordOrigin, secondsSince, setContent, str, type JsonlRecord, type TraceAssembler } from './jsonl-records';
+import { addTo } from '../counts';
 
 type Json = Record<string, unknown>;
 
@@ -264,7 +265,7 @@ export class RolloutReader {
   }
 
   private skip(k: string): void {
-    this.ctx.skipped[k] = (this.ctx.skipped[k] ?? 0) + 1;
+    addTo(this.ctx.skipped, k);
     this.firstSkipped ??= this.origin.range;
   }
 

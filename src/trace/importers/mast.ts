@@ -52,6 +52,7 @@ import { LineIndex, type LoadedTrace, type Origin, type Range } from '../model';
 import type { EdgeType, StopReason, TraceEvent } from '../schema';
 import { ImportBuilder, baseName, codeBlocks } from './json-import';
 import { isComplete, items, mapStringOffsets, nodeRange, parseJsonDocument, property, stringOf, valueOf, type JsonDocument } from '../json-positions';
+import { ownField } from '../counts';
 
 export const MAST_FORMAT = 'mast';
 
@@ -195,7 +196,7 @@ function readLabels(ctx: Ctx, record: Node): Record<string, unknown> {
     const mast = valueOf(annotation) as Record<string, unknown>;
     gt.mast = mast;
     // Keys are codes ('1.3'); a key written as a name ('1.3 Step Repetition', 'step repetition') maps to its code.
-    const code = (key: string): string => (/^\d\.\d$/.test(key.trim()) ? key.trim() : (/^(\d\.\d)\b/.exec(key.trim())?.[1] ?? NAME_TO_CODE[canonicalName(key)] ?? key));
+    const code = (key: string): string => (/^\d\.\d$/.test(key.trim()) ? key.trim() : (/^(\d\.\d)\b/.exec(key.trim())?.[1] ?? ownField(NAME_TO_CODE, canonicalName(key)) ?? key));
     setModes(gt, Object.entries(mast ?? {}).filter(([, v]) => v === 1 || v === true || v === '1').map(([k]) => code(k)));
     gt.label_source = 'mast_annotation (MAD: LLM-as-judge per trace, 0/1 per failure mode)';
     gt.level = 'trace';
@@ -209,7 +210,7 @@ function readLabels(ctx: Ctx, record: Node): Record<string, unknown> {
       if (!a || typeof a !== 'object') continue;
       const rec = a as Record<string, unknown>;
       const label = typeof rec['failure mode'] === 'string' ? (rec['failure mode'] as string) : undefined;
-      const code = label ? NAME_TO_CODE[canonicalName(label)] : undefined;
+      const code = label ? ownField(NAME_TO_CODE, canonicalName(label)) : undefined;
       if (!code) continue;
       const votes = Object.entries(rec).filter(([k]) => /^annotator/i.test(k)).map(([, v]) => v === true || v === 1 || v === 'yes');
       const present = votes.length > 0 && votes.filter(Boolean).length * 2 > votes.length ? 1 : 0;
@@ -230,8 +231,8 @@ function readLabels(ctx: Ctx, record: Node): Record<string, unknown> {
       const mapped: Record<string, boolean> = {};
       for (const [name, v] of Object.entries(options as Record<string, unknown>)) {
         const yes = v === true || v === 1 || (typeof v === 'string' && /^y(es)?$/i.test(v.trim()));
-        early[name] = yes;
-        const code = NAME_TO_CODE[canonicalName(name)];
+        Object.defineProperty(early, name, { value: yes, enumerable: true, writable: true, configurable: true }); // an option named "__proto__" stays a field
+        const code = ownField(NAME_TO_CODE, canonicalName(name));
         if (code) mapped[code] = (mapped[code] ?? false) || yes;
       }
       gt.early_options = early;

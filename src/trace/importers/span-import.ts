@@ -29,6 +29,7 @@ import { firstJsonLines } from '../formats';
 import { parseJsonDocument, type JsonDocument } from '../json-positions';
 import { ImportBuilder, baseName } from './json-import';
 import { ms, stopReasonOf } from './otel-content';
+import { addTo } from '../counts';
 
 /** What a span stands for in the trace model. */
 export type SpanRole = 'agent' | 'spawn' | 'handoff' | 'tool' | 'llm' | 'event' | 'chain' | 'guardrail' | 'other';
@@ -364,7 +365,7 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
         break;
       default: {
         const k = s.skipLabel ?? (s.name || 'unnamed');
-        skipped[k] = (skipped[k] ?? 0) + 1;
+        addTo(skipped, k);
       }
     }
     if (mapped(s) && parentEvent) b.edge(parentEvent, s.id, 'causal');

@@ -1,0 +1,18 @@
+/**
+ * Counts and sums keyed by trace text (event types, span names, agent names, ids) in plain
+ * objects that go out as JSON. A key read from a trace can be "__proto__" or "constructor": read
+ * with `obj[key]` it finds Object.prototype's members, and assigned it can set the object's
+ * prototype and vanish. These helpers only ever see and make own fields.
+ *
+ * Pure: no imports.
+ */
+
+/** The own field `key` of `record`, or undefined (never an inherited member such as `constructor`). */
+export function ownField<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+}
+
+/** Adds `by` (default 1) to the own field `key` of `counts`, made (enumerable) when missing, "__proto__" included. */
+export function addTo(counts: Record<string, number>, key: string, by = 1): void {
+  Object.defineProperty(counts, key, { value: (ownField(counts, key) ?? 0) + by, enumerable: true, writable: true, configurable: true });
+}
