@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { classifyPath } from './editor/path-policy';
 import { detectFormat } from './trace/formats';
 import './trace/importers';
+import { TRACE_FILE_NAME, traceFilesUnder } from './trace-files';
 
 /** Where to open: the workspace folder and the trace file in it. */
 export interface OpenTarget {
@@ -16,8 +17,6 @@ export interface OpenTarget {
   trace: string;
 }
 
-/** Extensions of files that may be traces. */
-const TRACE_EXTENSIONS = ['.jsonl', '.json'];
 /** Folders not searched: Claude Code's sub-agent files belong to their session file. */
 const SKIPPED_DIRS = new Set(['node_modules', 'subagents']);
 /** How deep a folder is searched (Codex keeps sessions in YYYY/MM/DD/ below sessions/). */
@@ -36,7 +35,7 @@ export function resolveArg(arg: string, baseDir: string): string {
 
 /** True when the start of the file at `file` is a trace of a known format. */
 export function isTraceFile(file: string): boolean {
-  if (!TRACE_EXTENSIONS.some((ext) => file.toLowerCase().endsWith(ext))) return false;
+  if (!TRACE_FILE_NAME.test(file)) return false;
   let fd: number | undefined;
   try {
     fd = fs.openSync(file, 'r');
@@ -54,27 +53,13 @@ export function isTraceFile(file: string): boolean {
 /** Candidate files below `dir` (newest first), to MAX_DEPTH, skipping hidden and SKIPPED_DIRS folders. */
 function candidates(dir: string): { file: string; mtime: number }[] {
   const out: { file: string; mtime: number }[] = [];
-  const walk = (d: string, depth: number) => {
-    let entries: fs.Dirent[];
+  for (const file of traceFilesUnder(dir, { maxDepth: MAX_DEPTH, skipDir: (name) => name.startsWith('.') || SKIPPED_DIRS.has(name) })) {
     try {
-      entries = fs.readdirSync(d, { withFileTypes: true });
+      out.push({ file, mtime: fs.statSync(file).mtimeMs });
     } catch {
-      return;
+      /* gone meanwhile */
     }
-    for (const e of entries) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) {
-        if (depth < MAX_DEPTH && !e.name.startsWith('.') && !SKIPPED_DIRS.has(e.name)) walk(p, depth + 1);
-      } else if (e.isFile() && TRACE_EXTENSIONS.some((ext) => e.name.toLowerCase().endsWith(ext))) {
-        try {
-          out.push({ file: p, mtime: fs.statSync(p).mtimeMs });
-        } catch {
-          /* gone meanwhile */
-        }
-      }
-    }
-  };
-  walk(dir, 0);
+  }
   return out.sort((a, b) => b.mtime - a.mtime || a.file.localeCompare(b.file));
 }
 

@@ -11,6 +11,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LoadedTrace } from '../trace/model';
+import { traceFilesUnder } from '../trace-files';
 import { EXIT, tryLoad, unreadable } from './common';
 
 /** Names that are never traces (mapping files) and folders never searched. */
@@ -62,21 +63,7 @@ export function traceFiles(paths: string[]): Found[] {
       add(p, p);
       continue;
     }
-    const walk = (dir: string) => {
-      let entries: fs.Dirent[];
-      try {
-        entries = fs.readdirSync(dir, { withFileTypes: true });
-      } catch {
-        return;
-      }
-      for (const d of entries) {
-        const full = path.join(dir, d.name);
-        if (d.isDirectory()) {
-          if (!SKIP_DIRS.has(d.name)) walk(full);
-        } else if (d.isFile() && /\.jsonl?$/i.test(d.name) && !NOT_TRACE.test(d.name)) add(full, path.relative(p, full) || d.name);
-      }
-    };
-    walk(p);
+    for (const full of traceFilesUnder(p, { skipDir: (name) => SKIP_DIRS.has(name) })) if (!NOT_TRACE.test(full)) add(full, path.relative(p, full) || path.basename(full));
   }
   return out.sort((a, b) => a.depth - b.depth || a.name.localeCompare(b.name, undefined, { numeric: true }));
 }
