@@ -26,6 +26,7 @@ import { GRAPH_VIEW_TYPE, GraphPanels, SIDE_PANEL_TYPE } from './panel/graph-pan
 import { keepGraphSizeIn } from './panel/graph-size';
 import { openStartPanel, takeStartPanel } from './panel/start-panel';
 import { WorkerEngine } from './session/worker-engine';
+import { disposeRecordHighlight } from './editor/record-highlight';
 
 const TRACE_LANGUAGES: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonl' }, { language: 'jsonc' }];
 // The bundle is evaluated; VS Code calls activate once the extension's storage is ready too.
@@ -64,6 +65,7 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
   };
 
   context.subscriptions.push(
+    { dispose: disposeRecordHighlight },
     mappings,
     mappings.onDidChange(() => void updateContext(vscode.window.activeTextEditor)),
     sessions,

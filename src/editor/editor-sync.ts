@@ -7,6 +7,7 @@
  */
 import * as vscode from 'vscode';
 import type { SessionSummary } from '../session/summary';
+import { recordHighlight } from './record-highlight';
 import type { SelectionService } from './selection';
 import { eventAtPosition } from './source-command';
 import { toRange, type TraceSessions } from './trace-sessions';
@@ -56,10 +57,10 @@ export class EditorSync implements vscode.Disposable {
 
 /**
  * Shows an event in the text editors that already show its file, without focusing or opening one
- * (keys pressed in the graph must never reach a document). Only the record's start is revealed: a
- * whole 60,000-character line would scroll the view sideways.
- * @param highlight true: the record selected with the cursor at its start, centred (the graph's
- *   "follow in editor"); false: the cursor at its start, centred only when out of view
+ * (keys pressed in the graph must never reach a document): the cursor at the record's start, never
+ * the record selected (src/editor/record-highlight.ts).
+ * @param highlight true: the record's background shown and its start centred (the graph's "follow
+ *   in editor"); false: the cursor alone, the start centred only when out of view
  */
 export async function showInVisibleEditors(sessions: TraceSessions, summary: SessionSummary, index: number, highlight: boolean): Promise<void> {
   const place = await sessions.engine.eventPlace(summary.key, summary.stamp, index);
@@ -68,7 +69,11 @@ export async function showInVisibleEditors(sessions: TraceSessions, summary: Ses
   const range = toRange(place.range);
   for (const editor of vscode.window.visibleTextEditors) {
     if (editor.document.uri.toString() !== file) continue;
-    editor.selection = new vscode.Selection(highlight ? range.end : range.start, range.start);
-    editor.revealRange(new vscode.Range(range.start, range.start), highlight ? vscode.TextEditorRevealType.InCenter : vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    if (highlight) {
+      recordHighlight().show(editor, range);
+      continue;
+    }
+    editor.selection = new vscode.Selection(range.start, range.start);
+    editor.revealRange(new vscode.Range(range.start, range.start), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   }
 }

@@ -1,6 +1,7 @@
 /**
  * The Outline of a trace file (or of one of its sub-agent files): one symbol per agent lane, with
- * its events as children (in file order), so the Outline view, breadcrumbs and "Go to Symbol"
+ * its events as children (in file order, each named by what happened: "tool_call Bash", "stop:
+ * task_complete", with its time and id beside), so the Outline view, breadcrumbs and "Go to Symbol"
  * (Ctrl+Shift+O) navigate the trace. The engine lists the lanes and events of the file.
  */
 import * as vscode from 'vscode';
@@ -34,7 +35,9 @@ export class TraceOutline implements vscode.DocumentSymbolProvider {
       const symbol = new vscode.DocumentSymbol(lane.agent, 'agent', vscode.SymbolKind.Class, toRange(lane.range), new vscode.Range(first, first));
       symbol.children = lane.events.map((e) => {
         const range = toRange(e.range);
-        return new vscode.DocumentSymbol(e.id, `${e.detail} · t=${e.t}s`, KIND[e.kind] ?? vscode.SymbolKind.Object, range, range);
+        // Named by what happened (ids are uuids); going to it puts the cursor at the record's start
+        // and selects nothing (a selected record is replaced by the next key typed).
+        return new vscode.DocumentSymbol(e.detail, `t=${e.t}s · ${e.id}`, KIND[e.kind] ?? vscode.SymbolKind.Object, range, new vscode.Range(range.start, range.start));
       });
       return symbol;
     });

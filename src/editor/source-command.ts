@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { EventPlace, PromptAt } from '../session/query-types';
 import type { SessionSummary } from '../session/summary';
 import { judgePath, openTracePath, workspaceRoots } from './open-policy';
+import { recordHighlight } from './record-highlight';
 import { toRange, type TraceSessions } from './trace-sessions';
 
 /** Arguments of the command when it comes from a link or the graph; none means "the event at the cursor". */
@@ -16,6 +17,8 @@ export interface EventRef {
   trace: string;
   index: number;
   viewColumn?: vscode.ViewColumn;
+  /** True when asked from the graph: the prompt is shown and the keyboard stays in the graph. */
+  preserveFocus?: boolean;
 }
 
 /** An event of a session: the session's summary and the event's index. */
@@ -81,7 +84,7 @@ export async function goToSourcePrompt(sessions: TraceSessions, ref?: EventRef):
     void vscode.window.showInformationMessage(`otrace: the event at line ${prompt.line} of ${path.basename(summary.path)} names no source prompt, and no user prompt or spawn call comes before it.`);
     return;
   }
-  const options: vscode.TextDocumentShowOptions = { viewColumn: ref?.viewColumn, preview: true };
+  const options: vscode.TextDocumentShowOptions = { viewColumn: ref?.viewColumn, preview: true, preserveFocus: ref?.preserveFocus === true };
   if (target.kind === 'path') {
     await openTracePath(target.path, summary.path, { line: target.line, column: target.column }, options);
     return;
@@ -98,7 +101,7 @@ export async function showEventRecord(sessions: TraceSessions, summary: SessionS
   return place && showPlace(summary, place, options);
 }
 
-/** Opens an event's file at its record, the record highlighted and its start centred. */
+/** Opens an event's file at its record: the cursor at its start, the record's background shown, the start centred. */
 async function showPlace(summary: SessionSummary, place: EventPlace, options: vscode.TextDocumentShowOptions): Promise<vscode.TextEditor | undefined> {
   const range = toRange(place.range);
   const start = range.start;
@@ -106,8 +109,6 @@ async function showPlace(summary: SessionSummary, place: EventPlace, options: vs
     ? await openTracePath(place.file, summary.path, { line: start.line + 1, column: start.character + 1 }, options)
     : await vscode.window.showTextDocument(vscode.Uri.parse(summary.key), { ...options, selection: new vscode.Range(start, start) });
   if (!editor) return undefined;
-  // the record highlighted, the cursor at its start, the start centred (a 60,000-character line must not scroll sideways)
-  editor.selection = new vscode.Selection(range.end, range.start);
-  editor.revealRange(new vscode.Range(start, start), vscode.TextEditorRevealType.InCenter);
+  recordHighlight().show(editor, range); // never the record selected: a key typed next would replace it
   return editor;
 }

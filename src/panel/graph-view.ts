@@ -204,11 +204,12 @@ export class GraphView implements vscode.Disposable {
         await this.reveal(m.index);
         return;
       case 'openSource':
-        await vscode.commands.executeCommand('otrace.goToSourcePrompt', { trace: this.uri.toString(), index: m.index, viewColumn: this.otherColumn() });
+        // Shown beside the graph; the keyboard stays in the graph (no graph action may send keys to a document).
+        await vscode.commands.executeCommand('otrace.goToSourcePrompt', { trace: this.uri.toString(), index: m.index, viewColumn: this.otherColumn(), preserveFocus: true });
         return;
       case 'showContent':
-        // The user asked to go there (as with Show in Trace File): the content opens in the other column, focused.
-        await vscode.commands.executeCommand('otrace.showEventContent', { trace: this.uri.toString(), index: m.index, viewColumn: this.otherColumn() });
+        // The content opens in the other column; the keyboard stays in the graph, as for Show in Trace File.
+        await vscode.commands.executeCommand('otrace.showEventContent', { trace: this.uri.toString(), index: m.index, viewColumn: this.otherColumn(), preserveFocus: true });
         return;
       case 'export':
         await this.saveExport(m.format, m.data);
@@ -227,9 +228,13 @@ export class GraphView implements vscode.Disposable {
     }
   }
 
-  /** Opens the trace file (or the sub-agent file the event came from) at the event's record: the user asked to go there. */
+  /**
+   * Opens the trace file (or the sub-agent file the event came from) at the event's record, beside
+   * the graph, without the keyboard: keys pressed next still act on the graph (once they replaced
+   * the selected record in the trace, and auto save wrote it). A click in the editor goes there.
+   */
   private async reveal(index: number): Promise<void> {
-    if (this.summary) await showEventRecord(this.sessions, this.summary, index, { viewColumn: this.otherColumn() });
+    if (this.summary) await showEventRecord(this.sessions, this.summary, index, { viewColumn: this.otherColumn(), preserveFocus: true });
   }
 
   /** Asks where to save an export of the view and writes it; refuses the trace's own files. */

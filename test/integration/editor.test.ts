@@ -19,8 +19,9 @@ describe('trace file in the editor', function () {
       lanes.map((l) => [l.name, l.children.length]),
       [['orchestrator', 16], ['planner', 1], ['researcher', 12], ['web_searcher', 3], ['writer', 1], ['critic', 2]],
     );
-    const stop = lanes[0].children.find((c) => c.name === 'e35')!;
+    const stop = lanes[0].children.find((c) => c.detail.endsWith(' · e35'))!;
     assert.equal(stop.range.start.line, 35, 'e35 is on line 36 of the file');
-    assert.match(stop.detail, /^stop: quality_met/);
+    assert.equal(stop.name, 'stop: quality_met', 'named by what happened, not by its id');
+    assert.ok(stop.selectionRange.isEmpty && stop.selectionRange.start.isEqual(stop.range.start), 'going to it selects nothing: a key typed next must not replace the record');
   });
 });

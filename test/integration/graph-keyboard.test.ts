@@ -2,8 +2,10 @@
  * The graph owns its keyboard (issue 9): after a real mouse click on a node of the Claude Code
  * session's graph, real key presses (through the browser's keyboard) act on the graph and never
  * reach the trace file: its bytes on disk and `isDirty` stay as they were. A positive control shows
- * that the same keys in a scratch editor do type. After "Show in Trace File" (which may focus the
- * editor: the user asked) a click on the graph takes the keyboard back.
+ * that the same keys in a scratch editor do type. "Show in Trace File" shows the record beside the
+ * graph with the cursor at its start and nothing selected, and the keyboard stays in the graph: the
+ * keys pressed next step the graph and never replace the record (they once did, and auto save
+ * wrote it to disk).
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -129,7 +131,7 @@ describe('graph keyboard in a real VS Code', function () {
     assert.equal(scratch.isDirty, true);
   });
 
-  it('after Show in Trace File, a click on the graph takes the keyboard back', async () => {
+  it('after Show in Trace File the keyboard stays in the graph, and the record is shown with nothing selected', async () => {
     doc = await vscode.workspace.openTextDocument(vscode.Uri.file(SESSION));
     await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
     await vscode.commands.executeCommand('otrace.openGraphToSide');
@@ -139,22 +141,28 @@ describe('graph keyboard in a real VS Code', function () {
     await vscode.commands.executeCommand('otrace.graph.zoomToSelection');
     await sleep(400);
     await clickVisibleNode('main');
-    await waitFor(() => evalInWebview<GraphKeys>(READ, { selector: FRAME }), (s) => s.selected !== null, 'the click selects a node');
+    const shown = (await waitFor(() => evalInWebview<GraphKeys>(READ, { selector: FRAME }), (s) => s.selected !== null, 'the click selects a node')).selected!;
+    // the cursor parked on the last line: Show in Trace File moves it to the record
+    const last = doc.lineCount - 1;
+    vscode.window.visibleTextEditors.filter((e) => e.document === doc).forEach((e) => (e.selection = new vscode.Selection(last, 0, last, 0)));
     await clickInWebview('#details .actions vscode-button', { frame: FRAME });
-    await waitFor(async () => vscode.window.activeTextEditor?.document.uri.fsPath, (p) => p === SESSION, 'Show in Trace File opens the trace file');
+    const editor = await waitFor(
+      async () => vscode.window.visibleTextEditors.find((e) => e.document === doc && e.selection.active.line !== last),
+      (e) => e !== undefined,
+      'Show in Trace File moves the trace editor to the record',
+    );
+    assert.ok(editor!.selection.isEmpty, `nothing selected (was the whole record: ${editor!.selection.start.line}:${editor!.selection.start.character}-${editor!.selection.end.line}:${editor!.selection.end.character})`);
+    assert.equal(editor!.selection.active.character, 0, 'the cursor at the start of the record');
     await sleep(300);
+    assert.notEqual(vscode.window.activeTextEditor?.document, doc, 'the trace editor did not take the keyboard');
 
-    await clickVisibleNode();
-    await sleep(300);
-    const again = (await evalInWebview<GraphKeys>(READ, { selector: FRAME })).selected!;
-    assert.notEqual(again, null, 'the click selects a node');
     const timeline = await evalInWebview<number[]>('() => globalThis.__otrace.timeline()', { selector: FRAME });
     await pressKeys(['ArrowRight']);
-    const next = timeline[timeline.indexOf(again) + 1];
-    await waitFor(() => evalInWebview<GraphKeys>(READ, { selector: FRAME }), (s) => s.selected === next, '→ selects the next event');
-    await pressKeys(['f', 'F', 'Enter'], 'typed');
+    const next = timeline[timeline.indexOf(shown) + 1];
+    await waitFor(() => evalInWebview<GraphKeys>(READ, { selector: FRAME }), (s) => s.selected === next, '→ still steps the graph');
+    await pressKeys(['n', 'f', 'F', 'Enter'], 'typed');
     await sleep(500);
-    assertUntouched('after Show in Trace File and a click back on the graph');
+    assertUntouched('after Show in Trace File and keys pressed right after it');
     // leave the shared panel as a user first sees it (its view is kept per trace)
     await vscode.commands.executeCommand('otrace.graph.fit');
   });

@@ -206,6 +206,7 @@ describe('graph overview of a Claude Code session in a real VS Code', function (
     const line = editor.document.lineAt(editor.selection.start.line).text;
     assert.ok(line.includes(id.split(':')[0]), `the editor shows the line of ${id}: ${line.slice(0, 120)}`);
     assert.equal(vscode.window.activeTextEditor, undefined, 'the graph keeps the focus (no text editor is active)');
+    assert.ok(editor.selection.isEmpty, 'the record is shown, not selected: going back to the editor and typing must not replace it');
     assert.equal(editor.document.isDirty, false);
   });
 

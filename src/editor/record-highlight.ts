@@ -1,0 +1,49 @@
+/**
+ * How an event's record is shown in a text editor (Show in Trace File, follow in editor, Show
+ * Events, Go to Source Prompt): the cursor at the record's start and a background over the record,
+ * never a selection of it. A selected record is replaced by the next key typed in that editor, and
+ * VS Code (or code-server's auto save) writes it to disk: a user's trace lost a record that way.
+ * The background goes when the user moves the cursor (keyboard or mouse) in that editor.
+ */
+import * as vscode from 'vscode';
+
+/** The background over the record shown, one per window; disposed with the extension. */
+export class RecordHighlight implements vscode.Disposable {
+  private readonly type = vscode.window.createTextEditorDecorationType({
+    backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground'),
+    isWholeLine: true,
+    rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed,
+  });
+  private readonly cleared = vscode.window.onDidChangeTextEditorSelection((e) => {
+    if (e.kind === vscode.TextEditorSelectionChangeKind.Keyboard || e.kind === vscode.TextEditorSelectionChangeKind.Mouse) e.textEditor.setDecorations(this.type, []);
+  });
+
+  /**
+   * Puts `editor`'s cursor at the start of `range` (an empty selection) and the background over the
+   * lines of `range`; reveals the start (centred when `center`, else only when out of view: a whole
+   * 60,000-character line must not scroll the view sideways).
+   */
+  show(editor: vscode.TextEditor, range: vscode.Range, center = true): void {
+    editor.selection = new vscode.Selection(range.start, range.start);
+    editor.setDecorations(this.type, [range]);
+    editor.revealRange(new vscode.Range(range.start, range.start), center ? vscode.TextEditorRevealType.InCenter : vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  }
+
+  dispose(): void {
+    this.cleared.dispose();
+    this.type.dispose();
+  }
+}
+
+let shared: RecordHighlight | undefined;
+
+/** The window's {@link RecordHighlight} (made on first use; the extension disposes it on deactivation). */
+export function recordHighlight(): RecordHighlight {
+  return (shared ??= new RecordHighlight());
+}
+
+/** Disposes the window's highlight (extension deactivation, tests). */
+export function disposeRecordHighlight(): void {
+  shared?.dispose();
+  shared = undefined;
+}
