@@ -10,6 +10,7 @@ import { eventDetails, graphLayout, layoutEdge, layoutNode, nodeLabel, type Grap
 import { canonicalType } from '../trace/schema';
 import { packColumns } from '../graph-columns';
 import { contentsOf, eventWithContent } from './long-content';
+import { sourcePromptOf } from './source-prompt';
 import { bucketWidth, runKey } from '../panel/layout';
 import type { TraceSnapshot } from './snapshot';
 
@@ -296,12 +297,16 @@ export function graphWindow(snapshot: TraceSnapshot, request: WindowRequest): Gr
   return { seq: request.seq, stamp: request.stamp, mode, from, to, bucket, nodes, runs, edges };
 }
 
-/** One event's node with its text and fields (for the details pane); undefined for an unknown index. */
+/**
+ * One event's node with its text and fields (for the details pane); undefined for an unknown index.
+ * `hasSource` says whether it has a source prompt by the rule Go to Source Prompt follows
+ * (src/session/source-prompt.ts: its own `source`, a sub-agent's task, a turn's user prompt).
+ */
 export function graphEvent(snapshot: TraceSnapshot, index: number): GraphNode | undefined {
   const { layout } = graphIndex(snapshot);
   if (!Number.isInteger(index) || index < 0 || index >= layout.events.length) return undefined;
   const event = eventWithContent(snapshot, index);
-  return event && { ...layoutNode(layout, index, false), ...eventDetails(event) };
+  return event && { ...layoutNode(layout, index, false), ...eventDetails(event), hasSource: sourcePromptOf(snapshot, index) !== undefined };
 }
 
 /** Indices (file order) of the events whose id, label, agent or content contains `query`, case-insensitive. */

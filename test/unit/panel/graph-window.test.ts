@@ -159,3 +159,18 @@ test('the overview as bytes (JSON without the columns, the columns packed) reads
     assert.deepEqual(overview.axis, rest.axis);
   }
 });
+
+test('the details of an event offer Open Source Prompt exactly when Go to Source Prompt finds one (a Claude Code turn: its user prompt)', async () => {
+  const { loadTraceFile } = await import('../../../src/trace/load-file');
+  const { nodeFileAccess } = await import('../../../src/trace/node-files');
+  await import('../../../src/trace/importers');
+  const { sourcePromptOf } = await import('../../../src/session/source-prompt');
+  const file = path.join(__dirname, '..', '..', 'fixtures', 'claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl');
+  const s = makeSnapshot('cc', 1, file, loadTraceFile(file, nodeFileAccess));
+  const events = s.loaded.trace.events;
+  const withPrompt = events.map((_, i) => i).filter((i) => graphEvent(s, i)!.hasSource);
+  assert.deepEqual(withPrompt, events.map((_, i) => i).filter((i) => sourcePromptOf(s, i) !== undefined));
+  const mainToolCall = events.findIndex((e) => e.agent === 'main' && e.type === 'tool_call');
+  assert.ok(withPrompt.includes(mainToolCall), 'a tool call of the main agent: its turn\'s user prompt');
+  assert.ok(withPrompt.some((i) => events[i].agent !== 'main'), 'a sub-agent\'s event: its task');
+});
