@@ -183,6 +183,27 @@ export interface SpanTraceOptions {
 }
 
 /**
+ * The agent span that ends each trace's run: of the closed agent spans inside no other agent span,
+ * the one that ends last (per trace id). Span exports record no stop decision; this span's end is
+ * where the run stopped (its `stop` gets reason `unknown` when no finish reason or error says why).
+ * A trace whose outermost agent span is still open gets none: it had not stopped when written.
+ */
+function finalAgentSpans(spans: ImportSpan[], parentOf: (s: ImportSpan) => ImportSpan | undefined, open: (ordinal: number) => boolean): Set<ImportSpan> {
+  const isAgent = (s: ImportSpan) => s.role === 'agent' || s.role === 'spawn';
+  const last = new Map<string, ImportSpan>();
+  const openOuter = new Set<string>();
+  for (const s of spans) {
+    if (s.role !== 'agent') continue;
+    let inner = false;
+    for (let p = parentOf(s); p && !inner; p = parentOf(p)) inner = isAgent(p);
+    if (inner) continue;
+    if (open(s.ordinal) || s.end === undefined) openOuter.add(s.traceId);
+    else if (!last.has(s.traceId) || s.end > last.get(s.traceId)!.end!) last.set(s.traceId, s);
+  }
+  return new Set([...last].filter(([traceId]) => !openOuter.has(traceId)).map(([, s]) => s));
+}
+
+/**
  * Builds the trace of `spans` (in file order, ordinals 0..n-1) into `b` and finishes it.
  * Problems (repeated ids, cycles, skew, orphans, open spans, several traces, skipped spans) are
  * reported positioned at the span records; never throws for bad content.
@@ -286,6 +307,7 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
     const ev = { id: `missing:${m.spanId}`, t: startS[first.ordinal], type: 'orchestrator_decision', kind: 'missing_parent', placeholder: true, agent: lane(first), missing_span_id: m.spanId, content: `missing parent ${noun} ${m.spanId} (not in this file; ${orphans.length} ${noun}${orphans.length > 1 ? 's' : ''} name it)` } as TraceEvent;
     pending.push({ event: ev, origin: first.origin, key: [ev.t, 0, -1, first.ordinal, 0], traceId: m.traceId });
   });
+  const runEnders = finalAgentSpans(spans, parentOf, (i) => tree.open[i]);
   const skipped: Record<string, number> = {};
   const firstInvoke = new Map<string, string>();
   const created = new Map<string, string>();
@@ -325,9 +347,11 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
         b.edge(s.id, `${s.id}.return`, 'return');
         const last = s.finishReasons?.[s.finishReasons.length - 1];
         const limit = opts.maxTurnsFromError !== false && !!s.error && /recursion limit|max(imum)?[ _](turns|iterations|steps)/i.test(s.error);
-        const reason: StopReason | undefined = s.error ? (limit ? 'max_turns' : 'error') : last !== undefined ? stopReasonOf(last) : undefined;
+        // The run's last agent span closing is where the run stopped, even when no reason was recorded.
+        const reason: StopReason | undefined = s.error ? (limit ? 'max_turns' : 'error') : last !== undefined ? stopReasonOf(last) : runEnders.has(s) ? 'unknown' : undefined;
         if (reason) {
-          push({ id: `${s.id}.stop`, t: tEnd, type: 'stop', agent, reason, decided_by: agent, detail: s.error ?? `finish_reasons ${JSON.stringify(s.finishReasons)}`, parent: s.id, causes: [`${s.id}.return`] } as TraceEvent, s, true, 1);
+          const detail = s.error ?? (last !== undefined ? `finish_reasons ${JSON.stringify(s.finishReasons)}` : `the run's outermost ${noun} closed here; the export records no stop decision or reason`);
+          push({ id: `${s.id}.stop`, t: tEnd, type: 'stop', agent, reason, decided_by: agent, detail, parent: s.id, causes: [`${s.id}.return`] } as TraceEvent, s, true, 1);
           b.edge(`${s.id}.return`, `${s.id}.stop`, 'causal');
         }
         break;

@@ -22,6 +22,7 @@ test('Agent-observability document (AgentOps-style, docs-written): agents, event
     else if (k === 'llm') add('message');
     else if (k === 'workflow' || k === 'task') add('orchestrator_decision');
   }
+  add('stop'); // the run's end: its last outermost agent span closing, no reason recorded (span-import.ts finalAgentSpans)
   assert.deepEqual(byType(loaded), sorted(expect));
   const agents = raw.filter((s) => kind(s) === 'agent').map((s) => s.span_attributes.agent.name);
   for (const a of agents) assert.ok(loaded.trace.events.some((e) => e.agent === a && e.type === 'return'), `lane ${a}`);
@@ -58,6 +59,7 @@ test('Agent-observability document with nested child_spans and ISO durations: pa
     ['t', 'tool_call', 'manager', 'r', 2],
     ['t.result', 'tool_result', 'manager', 't', 2.5],
     ['r.return', 'return', 'manager', 'r', 3],
+    ['r.stop', 'stop', 'manager', 'r', 3], // the run's only agent span closing: its stop, reason unknown
   ]);
   assert.equal(loaded.trace.events.find((e) => e.id === 'l')!.duration_s, 1.25);
   assert.equal(loaded.trace.events.find((e) => e.id === 't.result')!.error, 'timeout');

@@ -131,3 +131,17 @@ test('span ids in base64 and snake_case OTLP read like hex camelCase', () => {
   assert.equal(chat.tokens, 5);
   assert.equal(byId(l, `${'01'.repeat(8)}.stop`).reason, 'error');
 });
+
+test('a span export records no stop decision: the run stops where its last outermost agent span closes (reason unknown), not "never stopped"; an open root is no stop', () => {
+  for (const [name, root] of [['01-clock-skew-child-before-parent.json', '1000000000000001'], ['02-orphan-parent-span.json', '2000000000000001'], ['18-otlp-genai-content-in-span-events.json', '1800000000000001']]) {
+    const l = load(name);
+    const stops = l.trace.events.filter((e) => e.type === 'stop');
+    assert.deepEqual(stops.map((e) => [e.id, e.reason, e.agent, e.parent]), [[`${root}.stop`, 'unknown', byId(l, `${root}.return`).agent, root]], name);
+    assert.ok(indexOf(l, `${root}.stop`) > indexOf(l, `${root}.return`), `${name}: after the span's return`);
+    const a = analyzeTrace(l);
+    assert.ok(!a.findings.some((f) => f.kind === 'stop' && f.mode === 'no_stop'), `${name}: no "never stopped" finding`);
+  }
+  const open = load('03-unclosed-root-span.json');
+  assert.equal(open.trace.events.filter((e) => e.type === 'stop').length, 0, 'the root still open: the run had not stopped');
+  assert.ok(analyzeTrace(open).findings.some((f) => f.kind === 'stop' && f.mode === 'no_stop'));
+});

@@ -23,6 +23,7 @@ test('Jaeger (docs-written GenAI trace): agents, events by type and parents as a
     else if (op === 'chat') add('message');
     if (op === 'invoke_agent' && tag(s, 'error')) add('stop');
   }
+  add('stop'); // the run's end: its last outermost agent span closing, no reason recorded (span-import.ts finalAgentSpans)
   assert.deepEqual(byType(loaded), sorted(expect));
   const agents = new Set(raw.map((s) => tag(s, 'gen_ai.agent.name')).filter(Boolean));
   for (const a of agents) assert.ok(loaded.trace.events.some((e) => e.agent === a), `lane ${a}`);

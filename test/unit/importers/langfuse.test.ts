@@ -20,6 +20,7 @@ test('Langfuse trace (docs-written, GET /api/public/traces/{id}): agents, events
     else if (o.type === 'GENERATION' || o.type === 'EVENT') add('message');
     else if (o.type === 'SPAN') add('orchestrator_decision');
   }
+  add('stop'); // the run's end: its last outermost agent span closing, no reason recorded (span-import.ts finalAgentSpans)
   assert.deepEqual(byType(loaded), sorted(expect));
   // Lanes: each AGENT observation's name, plus the trace's name for the root's caller.
   const agents = raw.filter((o) => o.type === 'AGENT').map((o) => o.name);

@@ -23,6 +23,7 @@ test('OpenAI Agents SDK JSON Lines (docs-written): agents, handoff as delegation
     else if (t === 'handoff') add('delegate');
     else if (t === 'guardrail') add('safety_event');
   }
+  add('stop'); // the run's end: its last outermost agent span closing, no reason recorded (span-import.ts finalAgentSpans)
   assert.deepEqual(byType(loaded), sorted(expect));
   const agents = spans.filter((s) => s.span_data.type === 'agent').map((s) => s.span_data.name);
   for (const a of agents) assert.ok(loaded.trace.events.some((e) => e.agent === a && e.type === 'return'), `lane ${a}`);

@@ -18,6 +18,7 @@ function expected(raw: Raw[], kindOf: (s: Raw) => string): Record<string, number
     else if (k === 'LLM') add('message');
     else if (k === 'CHAIN') add('orchestrator_decision');
   }
+  add('stop'); // the run's end: its last outermost agent span closing, no reason recorded (span-import.ts finalAgentSpans)
   return sorted(out);
 }
 

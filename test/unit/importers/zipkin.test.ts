@@ -20,6 +20,7 @@ test('Zipkin v2 (docs-written GenAI trace): agents, events by type and parents a
     else if (op === 'execute_tool') (add('tool_call'), add('tool_result'));
     else if (op === 'chat') add('message');
   }
+  add('stop'); // the run's end: its last outermost agent span closing, no reason recorded (span-import.ts finalAgentSpans)
   assert.deepEqual(byType(loaded), sorted(expect));
   for (const a of new Set(raw.map((s) => s.tags['gen_ai.agent.name']).filter(Boolean))) assert.ok(loaded.trace.events.some((e) => e.agent === a), `lane ${a}`);
   for (const s of raw) {
