@@ -25,6 +25,7 @@
  * `unresolved` when no event with new content (a fingerprint never seen before; stops, rewards and
  * despawns ignored) comes after its last member: the trace ended inside it.
  */
+import { NOT_AGENT_OUTPUT_KINDS } from '../trace/schema';
 import type { Loop } from './types';
 import type { TraceIndex } from './trace-index';
 import { TokenInterner } from './interner';
@@ -203,9 +204,27 @@ function repeatedToolCalls(index: TraceIndex): RawLoop[] {
   return out;
 }
 
+/**
+ * The events of a lane that are the agent's own actions: rows the harness injected, synthetic rows
+ * and placeholders (NOT_AGENT_OUTPUT_KINDS) left out, so a hook's reminder after each edit neither
+ * makes a loop of its own nor breaks the agent's. The lane itself when nothing is left out.
+ */
+function agentActions(index: TraceIndex, lane: number[]): number[] {
+  let injected = 0;
+  for (const i of lane) if (isInjected(index, i)) injected++;
+  return injected === 0 ? lane : lane.filter((i) => !isInjected(index, i));
+}
+
+/** True for a row that is no output of its lane's agent (a harness reminder, a placeholder). */
+function isInjected(index: TraceIndex, i: number): boolean {
+  const kind = index.events[i].kind;
+  return kind !== undefined && NOT_AGENT_OUTPUT_KINDS.has(kind);
+}
+
 function repeatedSequences(index: TraceIndex, maxPeriod: number): RawLoop[] {
   const out: RawLoop[] = [];
-  for (const [agent, lane] of index.lanes) {
+  for (const [agent, all] of index.lanes) {
+    const lane = agentActions(index, all);
     const m = lane.length;
     const f = new Int32Array(m);
     for (let k = 0; k < m; k++) f[k] = index.fingerprints[lane[k]];
@@ -278,7 +297,7 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
   let mark = new Int32Array(1024); // word id -> stamp of the step whose words it is among
   let stamp = 0;
   for (let i = 0; i < n; i++) {
-    if (!STEP_TYPES.has(index.types[i])) continue;
+    if (!STEP_TYPES.has(index.types[i]) || isInjected(index, i)) continue;
     const e = index.events[i];
     if (index.toolLanes.has(e.agent)) continue;
     if (opensDelegation(index, i)) continue;
