@@ -95,7 +95,7 @@ export interface GraphFinding {
   message: string;
   /** Stops: the failure mode, `ok` for a sound stop (shown on its node, not listed). */
   mode?: string;
-  /** Tokens spent on the finding's events (its waste, for ordering). */
+  /** Tokens the finding says were wasted, as its message states them (the group head sums them; groups are ordered by them). */
   tokens?: number;
 }
 

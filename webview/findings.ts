@@ -86,7 +86,7 @@ export function showFindings(list: HTMLElement, findings: GraphFinding[], action
           const item = document.createElement('button');
           item.className = `finding ${f.severity}`;
           item.dataset.finding = String(i);
-          item.textContent = f.message + (f.tokens ? ` · ${formatTokens(f.tokens)} tokens` : ''); // untrusted text: textContent only
+          item.textContent = f.message; // untrusted text: textContent only; its waste in tokens is in the message
           item.title = `${f.events.length} events: click to show them (Esc goes back)`;
           item.addEventListener('click', () => actions.frame(f.events, i));
           return item;

@@ -28,6 +28,7 @@ export function buildFindings(stops: StopFinding[], loops: Loop[], blame: Blame 
       inline: stopInline(s),
       message: s.message,
       mode: s.finding,
+      ...(s.wasted.tokens > 0 ? { tokens: s.wasted.tokens } : {}),
     });
   }
   for (const l of loops) {
@@ -40,6 +41,7 @@ export function buildFindings(stops: StopFinding[], loops: Loop[], blame: Blame 
       inline: `loop ×${l.repetitions}${l.period > 1 && Number.isInteger(l.period) ? ` (${l.period} steps)` : ''}`,
       message: l.message,
       loop: { period: l.period, repetitions: l.repetitions, agents: l.agents },
+      ...(l.tokens > 0 ? { tokens: l.tokens } : {}),
     });
   }
   if (blame) findings.push({ kind: 'blame', severity: 'error', events: [blame.index], ids: [blame.event], inline: '✖ decisive error', message: blame.message });

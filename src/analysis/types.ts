@@ -39,6 +39,12 @@ export interface Finding {
   mode?: StopFinding['finding'];
   /** Loop findings: the loop's shape. */
   loop?: LoopShape;
+  /**
+   * Tokens the finding says were spent for nothing, as its message states them: a loop's repeats
+   * beyond the first round, a stop's work after the task was done (or inside the loop it ended in);
+   * absent when none were recorded.
+   */
+  tokens?: number;
 }
 
 /** The survey's stop decision (O5) at one stop: its reason and failure mode. */

@@ -312,7 +312,7 @@ function graphFindings(analysis: Analysis | undefined, events: readonly TraceEve
   return analysis.findings.map((f) => {
     const main = events[f.events[0]];
     const when = f.kind === 'stop' && main ? ` (${main.id} at t=${main.t} s)` : '';
-    const tokens = f.events.reduce((sum, i) => sum + (typeof events[i]?.tokens === 'number' ? (events[i].tokens as number) : 0), 0);
+    const tokens = f.tokens ?? 0; // what the message says was wasted, never another sum of the same events
     return {
       kind: f.kind,
       severity: f.severity,

@@ -174,3 +174,15 @@ test('the details of an event offer Open Source Prompt exactly when Go to Source
   assert.ok(withPrompt.includes(mainToolCall), 'a tool call of the main agent: its turn\'s user prompt');
   assert.ok(withPrompt.some((i) => events[i].agent !== 'main'), 'a sub-agent\'s event: its task');
 });
+
+test('a finding\'s tokens in the graph are the waste its message states, never another sum over its events', async () => {
+  const { loadTraceFile } = await import('../../../src/trace/load-file');
+  const { nodeFileAccess } = await import('../../../src/trace/node-files');
+  await import('../../../src/trace/importers');
+  const file = path.join(__dirname, '..', '..', 'fixtures', 'claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl');
+  const s = makeSnapshot('cc', 1, file, loadTraceFile(file, nodeFileAccess));
+  const findings = graphOverview(s, 'cc').findings;
+  const counted = findings.filter((f) => f.tokens !== undefined);
+  assert.ok(counted.length >= 3, `findings with tokens: ${counted.length}`);
+  for (const f of counted) assert.ok(f.message.includes(`${f.tokens} tokens`), `"${f.message}" states the ${f.tokens} tokens the graph sums`);
+});
