@@ -29,16 +29,16 @@ export function createAxis(axis: HTMLElement, bands: HTMLElement, graph: TraceGr
       const first = Math.max(0, Math.ceil(graph.axisAt(0) / per) * per);
       for (let u = first; u <= graph.axisLength() && graph.screenX(u) < width; u += per) ticks.push(tick(graph.screenX(u), `#${u + 1}`));
     } else {
+      // Ticks at the trace's own times (`t`, seconds since the trace started), as events' details give them.
       const model = graph.graph.axis;
-      const t0 = model.points[0][1];
       const step = pick(graph.scale, STEPS);
       const left = axisToTime(model, Math.max(0, graph.axisAt(0)));
       const right = axisToTime(model, Math.min(model.span, graph.axisAt(width)));
       // Ticks first; a gap's mark keeps its text only where no tick label is.
       const taken: [number, number][] = [];
       let last = -Infinity;
-      for (let t = Math.ceil((left - t0) / step) * step; t0 + t <= right + 1e-9 && ticks.length < 200; t += step) {
-        const x = graph.screenX(timeToAxis(model, t0 + t));
+      for (let t = Math.ceil(left / step) * step; t <= right + 1e-9 && ticks.length < 200; t += step) {
+        const x = graph.screenX(timeToAxis(model, t));
         if (x - last < 60) continue; // ticks squeezed by a compressed gap
         last = x;
         const text = formatDuration(t);

@@ -116,13 +116,12 @@ export class Timeline {
     return undefined;
   }
 
-  /** `n / N` and the current event's time. */
+  /** `n / N` and the current event's time: its `t` in the trace (as the details pane and the axis give it). */
   status(): { counter: string; time: string } {
     const total = this.order.length;
     const here = this.current;
     if (here === undefined) return { counter: `– / ${total}`, time: '' };
-    const t0 = this.graph.axis.points[0]?.[1] ?? 0;
-    return { counter: `${this.position + 1} / ${total}`, time: `t = ${formatDuration(this.time(here) - t0)}` };
+    return { counter: `${this.position + 1} / ${total}`, time: `t = ${formatDuration(this.time(here))}` };
   }
 
   /** Trace time (seconds) of an event. */

@@ -69,6 +69,22 @@ const READ_FIRST_VIEW = `() => {
 const inside = (b: Box, r: Box) => b.x1 >= r.x1 - 0.5 && b.x2 <= r.x2 + 0.5 && b.y1 >= r.y1 - 0.5 && b.y2 <= r.y2 + 0.5;
 const overlap = (a: Box, b: Box) => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
 
+/** Polls `read` until it gives a value (5 s at most). */
+async function waitForValue<T>(read: () => Promise<T | undefined>): Promise<T> {
+  for (const end = Date.now() + 5000; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
+    const v = await read();
+    if (v !== undefined) return v;
+  }
+  throw new Error('no value within 5 s');
+}
+
+/** Seconds of the clock's text (`t = 4.86 s`, `t = 2 min 5 s`, `t = 1 h 3 min`, `t = 850 ms`). */
+function clockSeconds(text: string): number {
+  let s = 0;
+  for (const [, n, unit] of text.matchAll(/([\d.]+) (h|min|s|ms)\b/g)) s += Number(n) * ({ h: 3600, min: 60, s: 1, ms: 0.001 } as Record<string, number>)[unit];
+  return s;
+}
+
 describe('graph overview of a Claude Code session in a real VS Code', function () {
   this.timeout(150_000);
   after(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
@@ -135,6 +151,16 @@ describe('graph overview of a Claude Code session in a real VS Code', function (
     await sleep(300);
     const b = await read();
     assert.match(b.counter, /^2 \/ \d+$/);
+    // the clock gives the event's own t, as its details do (the first event of this session is not at t = 0)
+    const clock = await waitForValue(() =>
+      evalInWebview<{ clock: string; t?: string } | undefined>(
+        `() => { const o = globalThis.__otrace; const d = o.details(); return d && d.index === o.current() ? { clock: document.getElementById('clock').textContent, t: (d.fields.find((f) => f[0] === 't') ?? [])[1] } : undefined; }`,
+        { selector: FRAME },
+      ),
+    );
+    const seconds = Number(/^([\d.]+) s$/.exec(clock.t ?? '')?.[1]);
+    assert.ok(seconds > 0, `the second event's t: ${clock.t}`);
+    assert.ok(Math.abs(clockSeconds(clock.clock) - seconds) <= 0.5, `the clock (${clock.clock}) says the t of the details (${clock.t})`);
     await clickInWebview('#next-stop', { frame: FRAME });
     await sleep(300);
     const c = await read();
