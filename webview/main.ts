@@ -108,8 +108,9 @@ function render(next: GraphOverview, first?: GraphWindow): void {
   $('title').textContent = next.title;
   $('summary').title = next.traces ? `${next.traces.length} traces in this file, each in its own lane group and analysed on its own: ${next.traces.map((t) => `${t.id} (${t.events} events, ${t.lanes} lanes)`).join('; ')}` : '';
   $('summary').textContent =
-    `${next.format} · ${next.traces ? `${next.traces.length} traces · ` : ''}${next.totalEvents.toLocaleString('en-US')} events · ${next.lanes.length} agents` +
-    (errors + warnings ? ` · ${problemCounts(errors, warnings)} (see Problems)` : '');
+    `${next.format} · ${next.traces ? `${next.traces.length} traces · ` : ''}${next.totalEvents.toLocaleString('en-US')} events · ${next.lanes.length} ${next.lanes.length === 1 ? 'agent' : 'agents'}` +
+    // reading problems only: the findings below are listed in Problems too, so say which these are
+    (errors + warnings ? ` · ${problemCounts(errors, warnings)} in the file (see Problems)` : '');
   showFindings($('findings'), next.findings, { frame: (events, finding) => frameEvents(events, finding) });
   showLegend($('legend'), next);
   g.cy.on('tap', 'node', (e) => {
