@@ -43,8 +43,13 @@ export function eventInfo(s: TraceSnapshot, index: number): EventInfo | undefine
   let creditInfo: EventInfo['credit'];
   if (credit) {
     const v = credit.by_index[index];
-    const value = credit.signed ? `credit ${formatCredit(v, true)}` : `influence ${Math.abs(v).toFixed(2)} (unsigned: the trace has no outcome signal)`;
-    creditInfo = { text: value, basis: typeof e.credit === 'number' ? 'the value the trace gives' : credit.method };
+    // In plain words: the method's name and parameters (credit.method) stay in the CLI's JSON and docs/analysis.md.
+    const value = credit.signed ? `credit ${formatCredit(v, true)}` : `influence ${Math.abs(v).toFixed(2)}`;
+    const basis =
+      typeof e.credit === 'number' ? 'the value the trace gives'
+      : credit.signed ? "its share of the run's outcome (+ success, − failure), traced back along the events that led to it; an estimate"
+      : 'how much of what followed built on it, traced back from the end of the run; the trace records no outcome, so this is neither credit nor blame';
+    creditInfo = { text: value, basis };
   }
   const findings = findingsOfEvent(s, index).map((k) => {
     const f = s.findings[k];
