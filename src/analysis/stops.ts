@@ -303,7 +303,9 @@ function judgeStop(ctx: StopContext, outcome: Outcome, segment: Segment, synthet
   const unverified = unverifiedChange(index, segment);
   if (unverified !== -1) {
     if (!modes.includes('premature')) modes.push('premature');
-    evidence.push(`no verification after the last change ${index.id(unverified)}`);
+    const change = index.events[unverified];
+    // named by what it was and when (ids are uuids a reader cannot place)
+    evidence.push(`no test or check ran after the last change (${change.tool ?? change.type} by ${change.agent} at t=${change.t} s)`);
   }
   const atStop = ctx.lastRewardBefore(pos);
   const laterBest = ctx.bestRewardAfter(pos);
