@@ -25,6 +25,7 @@
  * `unresolved` when no event with new content (a fingerprint never seen before; stops, rewards and
  * despawns ignored) comes after its last member: the trace ended inside it.
  */
+import { preview } from '../trace/preview';
 import { NOT_AGENT_OUTPUT_KINDS } from '../trace/schema';
 import type { Loop } from './types';
 import type { TraceIndex } from './trace-index';
@@ -198,10 +199,34 @@ function repeatedToolCalls(index: TraceIndex): RawLoop[] {
       repeated: calls.slice(1),
       period: members.length / calls.length,
       repetitions: calls.length,
-      label: `${tool} called ${calls.length} times with the same arguments by ${[...new Set(calls.map((c) => index.events[c].agent))].join(', ')}`,
+      label: `${tool} ${argumentsPreview(index, calls[0])}called ${calls.length} times with the same arguments by ${[...new Set(calls.map((c) => index.events[c].agent))].join(', ')}`,
     });
   }
   return out;
+}
+
+/** Argument names whose value says what a call did (a shell command, a file, a search). */
+const SAYING_ARGUMENTS = ['command', 'cmd', 'file_path', 'path', 'pattern', 'query', 'url', 'prompt'];
+
+/**
+ * The repeated call's arguments, short and quoted with a trailing space (`"npm test" `), or '' when
+ * it has none. Arguments written as a JSON object are named by their telling value (`command`,
+ * `file_path`, ...; else the first string), not shown as escaped JSON.
+ */
+function argumentsPreview(index: TraceIndex, call: number): string {
+  let text = index.content(call).trim();
+  if (text.startsWith('{')) {
+    try {
+      const args = JSON.parse(text) as Record<string, unknown>;
+      const values = [...SAYING_ARGUMENTS.map((k) => (Object.prototype.hasOwnProperty.call(args, k) ? args[k] : undefined)), ...Object.values(args)];
+      const telling = values.find((v): v is string => typeof v === 'string' && v.trim() !== '');
+      if (telling !== undefined) text = telling;
+    } catch {
+      /* not JSON: shown as written */
+    }
+  }
+  text = text.replace(/\s+/g, ' ').trim();
+  return text ? `${preview(text)} ` : '';
 }
 
 /**

@@ -32,7 +32,7 @@ test('repeated_tool_call: the same tool with the same arguments, across agents',
     seconds: 3.5,
     unresolved: false,
     agents: ['a', 'b'],
-    message: 'Bash called 3 times with the same arguments by a, b, 24 tokens',
+    message: 'Bash "git status" called 3 times with the same arguments by a, b, 24 tokens',
   });
 });
 
@@ -146,4 +146,14 @@ test('rows the harness injected (kind meta, placeholder) are not the agent repea
   assert.ok(loops.length > 0, 'the repeated step is found');
   for (const l of loops) assert.deepEqual(l.events.filter((id) => id.startsWith('m')), [], `${l.kind}: no injected row among its events`);
   assert.ok(loops.some((l) => ['r0', 'r1', 'r2'].every((id) => l.events.includes(id))));
+});
+
+test('a repeated call is named by what it ran: a JSON arguments object by its command or file, not as escaped JSON', () => {
+  const args = JSON.stringify({ command: 'npm test -- --grep parser', description: 'Run the parser tests' });
+  const loaded = traceOf([0, 1, 2].flatMap((k) => [
+    { id: `c${k}`, type: 'tool_call' as const, agent: 'dev', tool: 'Bash', content: args, t: 2 * k },
+    { id: `r${k}`, type: 'tool_result' as const, agent: 'dev', tool: 'Bash', content: '3 failing', t: 2 * k + 1 },
+  ]));
+  const loop = findLoops(new TraceIndex(loaded)).find((l) => l.kind === 'repeated_tool_call')!;
+  assert.match(loop.message, /^Bash "npm test -- --grep parser" called 3 times with the same arguments by dev/);
 });
