@@ -472,6 +472,8 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     if (m.stamp === graph?.stamp && m.query === filterText) {
       matches = new Set(m.indices);
       applyFilter();
+      if (jumpWhenFound !== undefined) jumpToMatch(jumpWhenFound);
+      jumpWhenFound = undefined;
     }
   } else if (m.type === 'loading') showLoading(m.title);
   else if (m.type === 'locked') showLock(m.locked);
@@ -520,6 +522,12 @@ const KEYS: Record<string, GraphCommand> = {
 
 document.addEventListener('keydown', (e) => {
   if ((e.target as Partial<HTMLElement>).closest?.('vscode-textfield, input')) return;
+  // Ctrl+F (Cmd+F) or / : to the filter box, as in an editor (the letters typed next must not run graph keys)
+  if (((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'f') || (e.key === '/' && !e.ctrlKey && !e.metaKey && !e.altKey)) {
+    e.preventDefault();
+    $('search').focus();
+    return;
+  }
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   const key = e.key.length === 1 && !e.shiftKey ? e.key.toLowerCase() : e.key;
   const command = KEYS[e.shiftKey && key !== ' ' ? `Shift+${key.length === 1 ? key.toUpperCase() : key}` : key] ?? KEYS[key.toLowerCase()];
@@ -596,8 +604,9 @@ function applyFilter(): void {
       const key = g.keyOf(i);
       if (key) hit.add(key);
     }
-    $('search').title = matches.size === 0 ? 'No event matches' : `${matches.size} events match`;
-    $('matches').textContent = matches.size === 0 ? 'no event matches' : `${matches.size} match`;
+    const count = `${matches.size.toLocaleString('en-US')} ${matches.size === 1 ? 'match' : 'matches'}`;
+    $('search').title = matches.size === 0 ? 'No event matches' : `${count}: Enter goes to the next, Shift+Enter to the previous, Esc back to the graph`;
+    $('matches').textContent = matches.size === 0 ? 'no event matches' : count;
     g.cy.nodes().forEach((n) => {
       if (!hit.has(n.id())) n.addClass('dimmed');
     });
@@ -610,6 +619,33 @@ $('search').addEventListener('input', (e) => {
   clearTimeout(filterTimer);
   const value = (e.target as HTMLInputElement).value ?? '';
   filterTimer = setTimeout(() => filter(value), 200);
+});
+/** Set when Enter was pressed before the host's answer to the filter arrived: where to go once it does. */
+let jumpWhenFound: 1 | -1 | undefined;
+
+/** Selects the next (or previous) matching event in time order, as → would, and shows it. */
+function jumpToMatch(dir: 1 | -1): void {
+  if (matches && matches.size > 0) timeline?.stepAmong(matches, dir);
+}
+
+// In the filter box: Enter / Shift+Enter step through the matches, Esc gives the keyboard back to the graph.
+$('search').addEventListener('keydown', (e) => {
+  const key = e as KeyboardEvent;
+  if (key.key === 'Escape') {
+    key.preventDefault();
+    $('canvas').focus();
+    return;
+  }
+  if (key.key !== 'Enter') return;
+  key.preventDefault();
+  const dir = key.shiftKey ? -1 : 1;
+  const value = String(($('search') as HTMLInputElement).value ?? '').trim().toLowerCase();
+  if (value !== filterText) {
+    // typed faster than the pause the box waits for: ask now, go once the answer is in
+    clearTimeout(filterTimer);
+    jumpWhenFound = dir;
+    filter(value);
+  } else jumpToMatch(dir);
 });
 new ResizeObserver(() => view?.resized()).observe($('graph'));
 

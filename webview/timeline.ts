@@ -116,6 +116,29 @@ export class Timeline {
     return undefined;
   }
 
+  /**
+   * Steps to the next (`dir` 1) or previous (-1) event of `indices` in time order from the current
+   * one, wrapping around (Enter in the filter box: the next match); false when there is none to go to.
+   */
+  stepAmong(indices: Iterable<number>, dir: 1 | -1): boolean {
+    const pos = this.position;
+    let next: number | undefined;
+    let nextRank = 0;
+    let wrap: number | undefined;
+    let wrapRank = 0;
+    for (const i of indices) {
+      const r = this.rank[i];
+      if (r === undefined) continue;
+      if ((dir === 1 ? r > pos : r < pos) && (next === undefined || (dir === 1 ? r < nextRank : r > nextRank))) [next, nextRank] = [i, r];
+      if (wrap === undefined || (dir === 1 ? r < wrapRank : r > wrapRank)) [wrap, wrapRank] = [i, r];
+    }
+    const target = next ?? wrap;
+    if (target === undefined || target === this.current) return false;
+    this.position = this.rank[target];
+    this.go(target);
+    return true;
+  }
+
   /** `n / N` and the current event's time: its `t` in the trace (as the details pane and the axis give it). */
   status(): { counter: string; time: string } {
     const total = this.order.length;

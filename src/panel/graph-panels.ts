@@ -19,6 +19,7 @@ export const GRAPH_COMMANDS: Record<string, GraphCommand> = {
   'otrace.graph.nextEventOfAgent': 'nextOfAgent',
   'otrace.graph.previousEventOfAgent': 'previousOfAgent',
   'otrace.graph.nextStop': 'nextStop',
+  'otrace.graph.previousStop': 'previousStop',
   'otrace.graph.nextFinding': 'nextFinding',
   'otrace.graph.previousFinding': 'previousFinding',
   'otrace.graph.firstEvent': 'first',

@@ -166,4 +166,46 @@ describe('graph keyboard in a real VS Code', function () {
     // leave the shared panel as a user first sees it (its view is kept per trace)
     await vscode.commands.executeCommand('otrace.graph.fit');
   });
+  it('Ctrl+F goes to the filter box, Enter steps through the matches, Esc gives the keyboard back to the graph', async () => {
+    doc = await vscode.workspace.openTextDocument(vscode.Uri.file(SESSION));
+    await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+    await vscode.commands.executeCommand('otrace.openGraphToSide');
+    await evalInWebview('1', { selector: FRAME, timeoutMs: 60_000 });
+    await vscode.commands.executeCommand('otrace.graph.firstEvent');
+    await vscode.commands.executeCommand('otrace.graph.zoomToSelection');
+    await sleep(400);
+    await clickVisibleNode('main');
+    await sleep(200);
+    await pressKeys(['Control+f'], 'Bash');
+    const filtered = await waitFor(
+      () => evalInWebview<{ box: string; count: string }>(`() => ({ box: document.getElementById('search').value, count: document.getElementById('matches').textContent })`, { selector: FRAME }),
+      (v) => /^\d[\d,]* match(es)?$/.test(v.count),
+      'the typed letters went into the filter box and the host answered',
+    );
+    assert.equal(filtered.box, 'Bash');
+    const timeline = await evalInWebview<number[]>('() => globalThis.__otrace.timeline()', { selector: FRAME });
+    const matchNow = async () => {
+      const d = await waitFor(
+        () => evalInWebview<{ index: number; text: string } | null>(`() => { const o = globalThis.__otrace; const d = o.details(); return d && d.index === o.current() ? { index: d.index, text: JSON.stringify(d).toLowerCase() } : null; }`, { selector: FRAME }),
+        (v) => v !== null,
+        'the details of the selected event',
+      );
+      assert.ok(d!.text.includes('bash'), `the selected event matches "bash": ${d!.text.slice(0, 200)}`);
+      return d!.index;
+    };
+    await pressKeys(['Enter']);
+    await sleep(300);
+    const first = await matchNow();
+    await pressKeys(['Enter']);
+    await sleep(300);
+    const second = await matchNow();
+    assert.notEqual(second, first);
+    assert.ok(timeline.indexOf(second) > timeline.indexOf(first) || timeline.indexOf(second) < timeline.indexOf(first), 'Enter moved to another match');
+    await pressKeys(['Escape', 'ArrowRight']);
+    await waitFor(() => evalInWebview<GraphKeys>(READ, { selector: FRAME }), (s) => s.selected === timeline[timeline.indexOf(second) + 1], 'after Esc, → steps the graph again');
+    await pressKeys(['n', 'Enter'], 'xyz');
+    await sleep(400);
+    assert.equal(await evalInWebview<string>(`() => document.getElementById('search').value`, { selector: FRAME }), 'Bash', 'keys after Esc do not go into the filter box');
+    assertUntouched('after the filter box');
+  });
 });
