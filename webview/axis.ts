@@ -45,6 +45,7 @@ export function createAxis(axis: HTMLElement, bands: HTMLElement, graph: TraceGr
         taken.push([x, x + 6 + text.length * 6.5]);
         ticks.push(tick(x, text));
       }
+      const gapLabels: [number, number][] = [];
       for (const g of model.gaps) {
         const x0 = graph.screenX(g.x);
         const x1 = graph.screenX(g.x + g.width);
@@ -53,11 +54,22 @@ export function createAxis(axis: HTMLElement, bands: HTMLElement, graph: TraceGr
         mark.className = 'gap-mark';
         mark.style.left = `${x0}px`;
         mark.style.width = `${Math.max(2, x1 - x0)}px`;
-        const label = `⋯ ${formatDuration(g.t1 - g.t0)} idle`;
-        const free = !taken.some(([a, b]) => x0 < b && x1 > a);
-        mark.textContent = free ? (x1 - x0 > label.length * 6 ? label : '⋯') : '';
         mark.title = `${formatDuration(g.t1 - g.t0)} without events, drawn shortened`;
         ticks.unshift(mark);
+        // Its words at the foot of the band, centred and wider than the (shortened) gap when need be,
+        // unless another gap's words are there; the hatch and its tooltip say it anyway.
+        const label = `⋯ ${formatDuration(g.t1 - g.t0)} idle`;
+        const mid = (x0 + x1) / 2;
+        const room: [number, number] = [mid - (label.length * 6.2) / 2 - 4, mid + (label.length * 6.2) / 2 + 4];
+        if (room[0] >= 0 && room[1] <= width && !gapLabels.some(([a, b]) => room[0] < b && room[1] > a)) {
+          gapLabels.push(room);
+          const text = document.createElement('div');
+          text.className = 'gap-label';
+          text.style.left = `${mid}px`;
+          text.textContent = label;
+          text.title = mark.title;
+          gapBands.push(text);
+        }
         const band = document.createElement('div');
         band.className = 'gap-band';
         band.style.left = `${x0}px`;

@@ -402,6 +402,7 @@ export class TraceGraph {
   cullLabels(): void {
     const lanesOfBoxes = new Map<number, [number, number][]>();
     const keep = new Set<string>();
+    const shifted = new Map<string, number>();
     const width = this.cy.width();
     const panX = this.cy.pan().x;
     if (this.laneHeight >= LABEL_LANE) {
@@ -419,13 +420,16 @@ export class TraceGraph {
       for (const n of candidates) {
         const cx = n.cx;
         const w = Math.min(LABEL_MAX, this.textWidth(n.text, n.bold)) + 12;
-        const box: [number, number] = [cx - w / 2, cx + w / 2];
-        // A label cut by the panel's edge is hidden (it comes back when scrolled into view).
-        if (box[0] + panX < 0 || box[1] + panX > width) continue;
+        // A label the panel's edge would cut slides inside it while its node is in view (the run's
+        // last stop sits at the right edge at Fit); a node out of view keeps none.
+        if (cx + panX < 0 || cx + panX > width) continue;
+        const dx = Math.min(0, width - (cx + w / 2 + panX)) || Math.max(0, -(cx - w / 2 + panX));
+        const box: [number, number] = [cx - w / 2 + dx, cx + w / 2 + dx];
         const list = lanesOfBoxes.get(n.lane) ?? [];
         if (!insertIfFree(list, box)) continue;
         lanesOfBoxes.set(n.lane, list);
         keep.add(n.id);
+        if (dx !== 0) shifted.set(n.id, dx);
       }
     }
     this.cy.batch(() => {
@@ -433,6 +437,8 @@ export class TraceGraph {
       for (const id of keep) {
         const ele = this.cy.getElementById(id);
         if (ele.hasClass('nolabel')) ele.removeClass('nolabel');
+        const dx = shifted.get(id) ?? 0;
+        if ((ele.data('dx') ?? 0) !== dx) ele.data('dx', dx);
       }
     });
     this.labelled = keep;
@@ -764,6 +770,7 @@ function style(): StylesheetJson {
     { selector: 'node.stop', style: { 'border-width': 2, 'border-color': fg, 'font-weight': 'bold' } },
     { selector: 'node.stop-ok', style: { 'border-color': OKABE_ITO.bluishGreen, 'border-width': 3 } },
     { selector: 'node.nolabel', style: { label: '' } },
+    { selector: 'node[dx]', style: { 'text-margin-x': 'data(dx)' as unknown as number } },
     ...cueStyles(fg),
     // Credit: a tint around the node (green for positive, vermillion for negative), value on hover.
     { selector: 'node.credit-pos', style: { 'underlay-color': OKABE_ITO.bluishGreen, 'underlay-opacity': 'data(tint)' as unknown as number, 'underlay-padding': 3, 'underlay-shape': 'ellipse' } },

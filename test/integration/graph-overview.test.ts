@@ -34,7 +34,7 @@ interface FirstView {
   stops: { id: string; box: Box }[];
   first: Box;
   last: Box;
-  labels: { id: string; text: string; box: Box }[];
+  labels: { id: string; eventId?: string; text: string; box: Box }[];
   runs: number;
 }
 
@@ -61,7 +61,7 @@ const READ_FIRST_VIEW = `() => {
     runs: cy.nodes('.run').length,
     labels: nodes.filter((n) => !n.hasClass('nolabel') && n.data('label')).map((n) => {
       const b = n.renderedBoundingBox({ includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false, includeUnderlays: false });
-      return { id: n.id(), text: n.data('label'), box: toPage(b) };
+      return { id: n.id(), eventId: n.data('eventId'), text: n.data('label'), box: toPage(b) };
     }),
   };
 }`;
@@ -326,5 +326,34 @@ describe('graph lane groups in a real VS Code', function () {
     const after = await read();
     assert.ok(after.shown.length > v.shown.length, `unfolding ${group.name} shows its lanes`);
     fs.rmSync(file, { force: true });
+  });
+});
+
+describe('graph labels at the edge of the view', function () {
+  this.timeout(90_000);
+  after(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
+
+  it('a Codex run whose stop is its last event: at Fit the stop is labelled, the label inside the view', async () => {
+    const rollout = path.join(ROOT, 'test', 'fixtures', 'codex', 'rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl');
+    const frame = `body[data-state="ready"][data-title="${path.basename(rollout)}"]`;
+    await vscode.window.showTextDocument(vscode.Uri.file(rollout), { viewColumn: vscode.ViewColumn.One });
+    await vscode.commands.executeCommand('otrace.openGraphToSide');
+    await evalInWebview('1', { selector: frame, timeoutMs: 60_000 });
+    await vscode.commands.executeCommand('otrace.graph.fit');
+    await sleep(600);
+    const seen = await evalInWebview<{ stop?: { label: boolean; box: Box }; stage: Box }>(
+      `() => {
+        const { cy } = globalThis.__otrace;
+        const g = document.getElementById('graph').getBoundingClientRect();
+        const stops = cy.nodes('.stop').sort((a, b) => a.renderedPosition().x - b.renderedPosition().x);
+        const n = stops.last();
+        const b = n.renderedBoundingBox({ includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false, includeUnderlays: false });
+        return { labels: cy.nodes().filter((x) => !x.hasClass('nolabel')).length, lane: globalThis.__otrace.view?.laneHeight, cls: n.classes().join(' '), stop: n.length ? { label: !n.hasClass('nolabel'), box: { x1: g.left + b.x1, x2: g.left + b.x2, y1: g.top + b.y1, y2: g.top + b.y2 } } : undefined, stage: { x1: g.left, x2: g.right, y1: g.top, y2: g.bottom } };
+      }`,
+      { selector: frame },
+    );
+    assert.ok(seen.stop, 'the run has a stop drawn');
+    assert.ok(seen.stop.label, `the last stop keeps its label at the right edge: ${JSON.stringify(seen)}`);
+    assert.ok(seen.stop.box.x2 <= seen.stage.x2 + 0.5 && seen.stop.box.x1 >= seen.stage.x1 - 0.5, `its label is inside the view: ${JSON.stringify(seen)}`);
   });
 });
