@@ -33,16 +33,20 @@ function texts(canvas: HTMLElement): { lanes: [string, number, number][]; ticks:
   return { lanes, ticks };
 }
 
-/** A PNG (data URL) of the graph area at the size shown: lane names, the axis and the graph. */
+/** Pixels per CSS pixel of an exported PNG: sharp in a slide or a paper at twice the size shown. */
+export const PNG_SCALE = 2;
+
+/** A PNG (data URL) of the graph area as shown, at {@link PNG_SCALE}x its size: lane names, the axis and the graph. */
 export async function exportPng(graph: TraceGraph, canvasEl: HTMLElement): Promise<string> {
   const f = frame(canvasEl);
   const out = document.createElement('canvas');
-  out.width = f.width;
-  out.height = f.height;
+  out.width = f.width * PNG_SCALE;
+  out.height = f.height * PNG_SCALE;
   const ctx = out.getContext('2d')!;
+  ctx.scale(PNG_SCALE, PNG_SCALE);
   ctx.fillStyle = themeColor('editor-background', '#1e1e1e');
   ctx.fillRect(0, 0, f.width, f.height);
-  const shot = graph.cy.png({ output: 'base64uri', full: false, scale: 1, bg: themeColor('editor-background', '#1e1e1e') });
+  const shot = graph.cy.png({ output: 'base64uri', full: false, scale: PNG_SCALE, bg: themeColor('editor-background', '#1e1e1e') });
   const img = new Image();
   await new Promise<void>((resolve, reject) => {
     img.onload = () => resolve();

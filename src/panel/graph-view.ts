@@ -252,6 +252,10 @@ export class GraphView implements vscode.Disposable {
     }
     const bytes = format === 'png' ? Buffer.from(data.replace(/^data:image\/png;base64,/, ''), 'base64') : Buffer.from(data, 'utf8');
     await vscode.workspace.fs.writeFile(target, bytes);
+    // Say where it went (the dialog closes silently); Open shows it in VS Code's image or text view.
+    void vscode.window.showInformationMessage(`otrace: graph view saved as ${escapeForMessage(path.basename(target.path))} (${Math.round(bytes.length / 1024).toLocaleString('en-US')} KB)`, 'Open').then((choice) => {
+      if (choice === 'Open') void vscode.commands.executeCommand('vscode.open', target);
+    });
   }
 
   /**

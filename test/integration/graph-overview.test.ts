@@ -255,8 +255,8 @@ describe('graph overview of a Claude Code session in a real VS Code', function (
       { selector: FRAME },
     );
     testLog(`      PNG ${png.w}x${png.h} px (graph area ${png.areaW}x${png.areaH}), pixel variance ${png.variance.toFixed(1)}`);
-    assert.equal(png.w, png.areaW);
-    assert.equal(png.h, png.areaH);
+    assert.equal(png.w, 2 * png.areaW, 'twice the size shown (sharp in a slide or a paper)');
+    assert.equal(png.h, 2 * png.areaH);
     assert.ok(png.variance > 20, 'the PNG is not blank');
     const svg = await evalInWebview<{ events: number; visible: number; error: boolean; scripts: number; lanes: number; lanesShown: number }>(
       `() => {
