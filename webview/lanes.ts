@@ -24,6 +24,7 @@ export function createLaneColumn(column: HTMLElement, graph: TraceGraph): () => 
       const fold = document.createElement('button');
       fold.className = 'fold';
       fold.title = 'Fold or unfold the lanes of the agents it spawned';
+      fold.setAttribute('aria-label', `Fold the sub-agent lanes of ${lane.name}`); // the ▾ glyph says nothing to a screen reader
       fold.setAttribute('aria-expanded', 'true');
       fold.textContent = '▾';
       fold.addEventListener('click', () => graph.toggleLane(lane.name));

@@ -529,6 +529,15 @@ document.addEventListener('keydown', (e) => {
     return;
   }
   if (e.ctrlKey || e.metaKey || e.altKey) return;
+  // Enter on the current event: Show in Trace File (beside the graph; the keyboard stays here)
+  if (e.key === 'Enter' && (e.target as Partial<HTMLElement>).closest?.('button, vscode-button') == null) {
+    const index = selectedNode();
+    if (index !== null) {
+      e.preventDefault();
+      post({ type: 'reveal', index });
+    }
+    return;
+  }
   const key = e.key.length === 1 && !e.shiftKey ? e.key.toLowerCase() : e.key;
   const command = KEYS[e.shiftKey && key !== ' ' ? `Shift+${key.length === 1 ? key.toUpperCase() : key}` : key] ?? KEYS[key.toLowerCase()];
   if (!command) return;
