@@ -76,6 +76,27 @@ test('the streaming reader agrees on CRLF, a byte-order mark, multi-byte text, b
   assert.ok(readText(text).problems.some((p) => /cut off/.test(p.message)));
 });
 
+test('lines parsed together in a run give what each line alone gives: lines that are JSON only when joined, non-objects, non-ASCII text, CRLF and bytes that are not UTF-8', () => {
+  const ev = (id: string, extra = '') => `{"id":"${id}","t":0,"type":"message","agent":"a"${extra}}`;
+  // Each of these lines is bad alone; joined with commas they would make a valid array of as many values as lines.
+  const joinable = ['1,2', '[3', '4]', '{"a":[1', '2]}', '{"x":1},{"y":2}', '"open', 'string"'];
+  const lines = [ev('a'), ...joinable, ev('b', ',"content":"ü😀 日本語"'), '42', '"a string"', '[]', 'null', ev('c', ',"content":"\\u00e9"'), ev('d')];
+  for (const text of [lines.join('\n'), `${lines.join('\r\n')}\r\n`, `${lines.join('\n')}\n`]) {
+    for (const chunk of [5, 64, 1 << 20]) same(text, chunk);
+    const got = readBytes(text, 1 << 20);
+    assert.deepStrictEqual(got.trace.events.map((e) => e.id), ['a', 'b', 'c', 'd']);
+    assert.equal(got.problems.filter((p) => /syntax error|must be a JSON object/.test(p.message)).length, joinable.length + 4);
+  }
+  // bytes that are not UTF-8 inside a run: each line decoded alone (its own replacement characters)
+  const bad = Buffer.concat([Buffer.from(`${ev('a')}\n{"id":"b`), Buffer.from([0xe6, 0x97]), Buffer.from(`","t":0,"type":"message","agent":"a"}\n${ev('c')}\n`)]);
+  const fromBytes = readTraceJsonlBytes(
+    (b, offset, length, position) => bad.copy(b, offset, position, Math.min(bad.length, position + length)),
+    (offset, bytes) => bad.toString('utf8', offset, offset + bytes),
+  );
+  assert.deepStrictEqual(fromBytes.trace, readText(bad.toString('utf8')).trace);
+  assert.equal(fromBytes.trace.events[1].id, 'b\ufffd');
+});
+
 test('the streaming reader agrees with the text reader on the fuzz mutations (fast-check, seeded)', () => {
   const text = fs.readFileSync(path.join(FIXTURES, 'hostile/control-names.otrace.jsonl'), 'utf8');
   fc.assert(
