@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { loadTrace } from '../../../src/trace/formats';
 import '../../../src/trace/importers';
 import { loadTraceFile, readRecordAt } from '../../../src/trace/load-file';
-import { LineOrigin, type LoadedTrace, type Origin } from '../../../src/trace/model';
+import { LineOrigin, LineOrigins, originsOf, type LoadedTrace } from '../../../src/trace/model';
 import { readTraceJsonlBytes } from '../../../src/trace/read';
 import { apply, mutation } from '../fuzz/mutations';
 
@@ -47,16 +47,16 @@ function same(written: string, chunk: number): void {
   const buf = Buffer.from(text, 'utf8');
   const lines = text.split('\n');
   assert.equal(got.eventOrigins.length, want.eventOrigins.length);
-  got.eventOrigins.forEach((o, i) => {
-    // The byte reader's origins are compact objects (range made on demand): compare their JSON fields.
-    const { offset, bytes, ...rest } = JSON.parse(JSON.stringify(o)) as Origin;
-    assert.deepStrictEqual(rest, want.eventOrigins[i]);
+  originsOf(got.eventOrigins).forEach((o, i) => {
+    // The byte reader's origins are made from columns when asked: the text reader's fields plus the bytes.
+    const { offset, bytes, ...rest } = o!;
+    assert.deepStrictEqual(rest, want.eventOrigins.get(i));
     const line = lines[o!.record].replace(/\r$/, '').replace(/^\ufeff/, ' ');
     assert.equal(buf.toString('utf8', offset, offset! + bytes!).replace(/^\ufeff/, ' '), line);
   });
   assert.deepStrictEqual(
-    got.edgeOrigins.map((o) => ({ range: o!.range, record: o!.record })),
-    want.edgeOrigins,
+    originsOf(got.edgeOrigins).map((o) => ({ range: o!.range, record: o!.record })),
+    originsOf(want.edgeOrigins),
   );
 }
 
@@ -114,13 +114,13 @@ test('loadTraceFile streams otrace JSONL from disk, reads other formats as text,
     assert.deepStrictEqual(loaded.trace, readText(text).trace);
     assert.equal(loaded.bytes, fs.statSync(demo).size);
     const i = loaded.trace.events.length - 1;
-    assert.ok(loaded.eventOrigins[i]!.offset! > 0);
-    assert.deepStrictEqual(readRecordAt(demo, loaded.eventOrigins[i]!), JSON.parse(text.split('\n')[loaded.eventOrigins[i]!.record]));
+    assert.ok(loaded.eventOrigins.get(i)!.offset! > 0);
+    assert.deepStrictEqual(readRecordAt(demo, loaded.eventOrigins.get(i)!), JSON.parse(text.split('\n')[loaded.eventOrigins.get(i)!.record]));
 
     const survey = path.join(FIXTURES, 'survey', 'example_trace.json');
     const doc = loadTraceFile(survey);
     assert.deepStrictEqual({ ...doc, bytes: undefined }, { ...loadTrace(fs.readFileSync(survey, 'utf8'), survey), bytes: undefined });
-    assert.equal(readRecordAt(survey, doc.eventOrigins[0]!), undefined, 'a document record has no byte offset');
+    assert.equal(readRecordAt(survey, doc.eventOrigins.get(0)!), undefined, 'a document record has no byte offset');
 
     const big = loadTraceFile(survey, undefined, 100);
     assert.equal(big.trace.events.length, 0);
@@ -136,11 +136,33 @@ test('loadTraceFile streams otrace JSONL from disk, reads other formats as text,
   }
 });
 
-test('a compact line origin reads and serializes as the plain origin of its line', () => {
-  const o = new LineOrigin(7, 42, 1000, 45);
-  assert.deepStrictEqual(o.range, { start: { line: 7, character: 0 }, end: { line: 7, character: 42 } });
-  assert.equal(o.record, 7);
-  assert.equal(JSON.stringify(o), JSON.stringify({ range: o.range, record: 7, offset: 1000, bytes: 45 }));
-  (o as Origin).file = 'sub.jsonl';
-  assert.deepStrictEqual(JSON.parse(JSON.stringify(o)), { range: o.range, record: 7, offset: 1000, bytes: 45, file: 'sub.jsonl' });
+test('line origins kept in columns give the plain origin of each line, by index, as JSON too; a copy goes its own way', () => {
+  const cursor = new LineOrigin(7, 42, 1000, 45);
+  assert.deepStrictEqual(cursor.range, { start: { line: 7, character: 0 }, end: { line: 7, character: 42 } });
+  assert.equal(JSON.stringify(cursor), JSON.stringify({ range: cursor.range, record: 7, offset: 1000, bytes: 45 }));
+  const list = new LineOrigins();
+  for (let k = 0; k < 40; k++) {
+    // one object moved from line to line: the list copies its numbers
+    Object.assign(cursor, { record: 2 * k, chars: k + 1, offset: 3_000_000_000 + 10 * k, bytes: k + 3 });
+    list.add(cursor);
+  }
+  assert.equal(list.length, 40);
+  assert.deepStrictEqual(list.get(5), { range: { start: { line: 10, character: 0 }, end: { line: 10, character: 6 } }, record: 10, offset: 3_000_000_050, bytes: 8 });
+  assert.equal(list.record(39), 78);
+  for (const i of [-1, 40, 1.5, Number.NaN]) {
+    assert.equal(list.get(i), undefined);
+    assert.equal(list.record(i), undefined);
+  }
+  assert.ok(list.inLineOrder);
+  assert.deepStrictEqual(JSON.parse(JSON.stringify(list)), originsOf(list));
+  const copy = list.copy();
+  Object.assign(cursor, { record: 3, chars: 1, offset: 0, bytes: 1 });
+  list.add(cursor);
+  assert.equal(copy.length, 40);
+  assert.equal(list.length, 41);
+  assert.equal(list.inLineOrder, false, 'a line before the one before');
+  assert.ok(copy.inLineOrder);
+  list.trim();
+  assert.deepStrictEqual(list.get(40), { range: { start: { line: 3, character: 0 }, end: { line: 3, character: 1 } }, record: 3, offset: 0, bytes: 1 });
+  assert.deepStrictEqual(list.get(5), copy.get(5));
 });
