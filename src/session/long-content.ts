@@ -3,7 +3,7 @@
  * its events longer than {@link LONG_CONTENT_CHARS} is let go (a tool's log or a file can be many
  * KB, and a large trace holds thousands) and read again from the event's line on disk when a view
  * asks for it (hover, details pane, Show Whole Content, search). Each event keeps its line's byte
- * offset for that (`LineOrigin`). The event object keeps its shape: its `content` becomes `''` and
+ * offset for that (its origin, `LineOrigins` in src/trace/model.ts). The event object keeps its shape: its `content` becomes `''` and
  * the snapshot remembers the length; every reader of content after the analysis goes through
  * {@link contentOf}. Pure Node (`node:fs`), no `vscode`.
  */
