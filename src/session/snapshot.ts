@@ -78,8 +78,8 @@ export function eventsByFile(origins: OriginList): Map<string, number[]> {
   if (origins instanceof LineOrigins && origins.inLineOrder) {
     // the streaming reader's: every record in the trace file, one a line, lines ascending: index order is range order
     if (n === 0) return out;
-    const all: number[] = [];
-    for (let i = 0; i < n; i++) all.push(i);
+    const all = new Array<number>(n);
+    for (let i = 0; i < n; i++) all[i] = i;
     out.set('', all);
     return out;
   }

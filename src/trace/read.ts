@@ -11,7 +11,7 @@ import type { z } from 'zod';
 import { checkTrace, CrossRecordChecks } from './check';
 import { fastEdge, fastEvent } from './fast-check';
 import type { GrowingImport } from './formats';
-import { forEachJsonlRecord, forEachJsonlRecordInBytes, type ReadBytes } from './jsonl';
+import { forEachJsonlLineInBytes, forEachJsonlRecord, type ReadBytes } from './jsonl';
 import { JsonlFeed, type GrowingFiles } from './jsonl-feed';
 import { preview } from './preview';
 import { valueOf } from './json-positions';
@@ -113,7 +113,7 @@ export function readTraceJsonl(text: string): LoadedTrace {
 
 /**
  * Reads an otrace JSONL trace from bytes, in chunks (a file of any size; see
- * {@link forEachJsonlRecordInBytes}): the same trace, origins and problems as {@link readTraceJsonl}
+ * {@link forEachJsonlLineInBytes}): the same trace, origins and problems as {@link readTraceJsonl}
  * on the decoded text, and each origin also has its record's byte `offset` and `bytes`.
  * @param read reads bytes at a file position (e.g. `fs.readSync` on an open file).
  * @param readLine the text of the line at a byte offset and length; asked only to position a
@@ -123,7 +123,7 @@ export function readTraceJsonl(text: string): LoadedTrace {
  */
 export function readTraceJsonlBytes(read: ReadBytes, readLine: (offset: number, bytes: number) => string, chunkBytes?: number): LoadedTrace & { bytes: number } {
   const reader = new JsonlTraceReader(readLine, false, true);
-  const { problems, bytes } = forEachJsonlRecordInBytes(read, (r) => reader.add(r.line, r.offset, r.bytes, r.value, r.length), undefined, chunkBytes);
+  const { problems, bytes } = forEachJsonlLineInBytes(read, (line, offset, size, chars, value) => reader.add(line, offset, size, value, chars), undefined, chunkBytes);
   return { ...reader.finish(problems), bytes };
 }
 
