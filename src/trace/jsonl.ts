@@ -6,7 +6,7 @@
  * Pure: imports nothing from `vscode`.
  */
 import { isUtf8 } from 'node:buffer';
-import { randomBytes } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { Problem, Range } from './model';
 
@@ -187,16 +187,17 @@ export function forEachJsonlLineInBytes(read: ReadBytes, onLine: OnJsonlLine, fi
 /** Bytes of whole lines parsed together at most (a run of short lines; a longer line is a run of its own). */
 const BATCH_BYTES = 1 << 16;
 /**
- * A string no trace line holds (random, per process): put between the lines of a run as an array
- * element, it shows where each line's value ends (see {@link LineBatch.parse}). Ten characters, so
- * V8's JSON.parse interns it (no string made per line).
+ * A number a trace file cannot be written to hold where it would matter (random per process, drawn
+ * after the file was written): put between the lines of a run as an array element, it shows where
+ * each line's value ends (see {@link LineBatch.parse}). A small integer: JSON.parse makes no object
+ * for it.
  */
-const MARK = randomBytes(8).toString('base64url').slice(0, 10);
-const SEPARATOR = `,"${MARK}",`;
+const MARK = 100_000_000 + randomInt(2_000_000_000 - 100_000_000);
+const SEPARATOR = `,${MARK},`;
 
 /**
  * Consecutive whole, non-blank lines of a chunk, parsed with one decode and one JSON.parse
- * (`[line0,"MARK",line1,"MARK",...]`): for a trace of short lines, the per-line decode and parse
+ * (`[line0,MARK,line1,MARK,...]`): for a trace of short lines, the per-line decode and parse
  * calls and their garbage were most of the reading time. The run's values are used only when the
  * parse gives a MARK between every two lines and nothing else (then each line's text is one JSON
  * value on its own, the value its own parse gives); else, and for bytes that are not UTF-8, each
