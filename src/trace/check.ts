@@ -42,8 +42,8 @@ function scope(e: TraceEvent, id: string): string {
  * nearest earlier event carrying it). Cost: one set lookup per event, reference and edge end.
  */
 export class CrossRecordChecks {
-  /** Scoped ids (`trace_id` NUL `id` for events that name a trace; the id itself otherwise) -> first event index. */
-  private readonly scoped = new IdTable();
+  /** Scoped ids (`trace_id` NUL `id` for events that name a trace; the id itself otherwise) -> first event index (the ids are read from the events). */
+  private readonly scoped = new IdTable(0, (i) => scope(this.events[i], this.events[i].id));
   /** Plain ids, for the edges; the same table as {@link scoped} until an event names a trace. */
   private ids: IdTable = this.scoped;
   /** Scoped id -> how many events carry it, for the ids carried more than once. */
@@ -70,7 +70,7 @@ export class CrossRecordChecks {
     const id = event.id;
     const trace = event.trace_id;
     const scoped = this.scoped;
-    if (trace !== undefined && this.ids === scoped) this.ids = scoped.copy(); // until now the keys were the ids
+    if (trace !== undefined && this.ids === scoped) this.ids = scoped.copy((k) => this.events[k].id); // until now the keys were the ids
     if (this.ids !== scoped) this.ids.add(id, i);
     const key = trace === undefined ? id : `${trace}\u0000${id}`;
     if (!scoped.add(key, i)) {
