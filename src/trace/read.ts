@@ -175,9 +175,12 @@ export class JsonlTraceReader {
     }
     const builder = this.builder;
     try {
-      if ('edge' in value && !('type' in value)) {
+      // a line with `type` is an event (asked first: most lines are); else `edge` makes an edge line, no `id` the trace fields
+      if ('type' in value) {
+        builder.addEvent(value, origin);
+      } else if ('edge' in value) {
         builder.addEdge(value.edge, origin);
-      } else if (!('type' in value) && !('id' in value)) {
+      } else if (!('id' in value)) {
         builder.setHeader(value, { origin, locate: (path) => this.locate(origin, path) }, this.seenRecord);
       } else {
         builder.addEvent(value, origin);
