@@ -10,7 +10,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { LoadedTrace, Origin } from '../src/trace/model';
+import { OriginArray, type LoadedTrace, type Origin } from '../src/trace/model';
 import type { TraceEdge, TraceEvent } from '../src/trace/schema';
 
 const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'search', 'result', 'table', 'value', 'check', 'plan', 'fix', 'build', 'report', 'Paris', 'Lyon', 'Berlin', '2023', '42', '3.14'];
@@ -102,7 +102,7 @@ export function generateTrace(n: number, seed = 1, stopEvery = 1000): LoadedTrac
     else edges.push(r.edge);
   }
   const eventOrigins: Origin[] = events.map((_, i) => ({ range: { start: { line: i, character: 0 }, end: { line: i, character: 1 } }, record: i }));
-  return { format: 'generated', trace: { trace_id: 'bench', events, edges }, eventOrigins, edgeOrigins: edges.map(() => undefined), problems: [] };
+  return { format: 'generated', trace: { trace_id: 'bench', events, edges }, eventOrigins: new OriginArray(eventOrigins), edgeOrigins: new OriginArray(edges.map(() => undefined)), problems: [] };
 }
 
 /** Bytes per event of the generated JSONL, to check the free space before writing (an upper bound of what was measured). */

@@ -22,7 +22,7 @@ import { summarize, type SessionSummary } from '../src/session/summary';
 import { graphLayout } from '../src/panel/graph-model';
 import { LiveFiles } from '../src/trace/live-files';
 import { loadTraceFile } from '../src/trace/load-file';
-import type { LoadedTrace } from '../src/trace/model';
+import { OriginArray, type LoadedTrace } from '../src/trace/model';
 import type { TraceEvent } from '../src/trace/schema';
 import { writeTraceFile } from './_generate';
 
@@ -106,10 +106,10 @@ function teardown(holder: { snapshot?: TraceSnapshot }, n: number): void {
     ['analysis: credit', () => analysis() && (analysis()!.credit = undefined)],
     ['analysis: loops + findings + stops', () => analysis() && Object.assign(analysis()!, { loops: [], findings: [], stops: [] })],
     ['analysis: metrics + the rest', () => Object.assign(holder.snapshot!, { analysis: undefined, findings: [] })],
-    ['event origins', () => (loaded.eventOrigins = [])],
+    ['event origins', () => (loaded.eventOrigins = new OriginArray())],
     ['event content strings', () => loaded.trace.events.forEach((e) => 'content' in e && (e.content = ''))],
     ['events (the rest)', () => (loaded.trace.events = [])],
-    ['edges + edge origins', () => Object.assign(loaded, { edgeOrigins: [], trace: { ...loaded.trace, edges: [] } })],
+    ['edges + edge origins', () => Object.assign(loaded, { edgeOrigins: new OriginArray(), trace: { ...loaded.trace, edges: [] } })],
     ['the rest (problems, files)', () => (holder.snapshot = undefined)],
   ];
   process.stdout.write('\n| structure (dropped in this order) | MB | bytes/event |\n|---|---|---|\n');

@@ -4,8 +4,9 @@
  * free-space check, reused by later runs), and per trace:
  * Times are CPU time of the process (user + system; see {@link ms}), not wall time.
  * - bare: a per-line `JSON.parse` of the file's Buffer (each line decoded from UTF-8 on its own);
- * - read: the otrace reader on the same Buffer with the same decoding (`readTraceJsonlBytes`:
- *   parse, validate with the fast path and zod, origins with byte offsets, cross-record checks)
+ * - read: the otrace reader on the same Buffer (`readTraceJsonlBytes`: decode and parse, runs of
+ *   whole lines together (src/trace/jsonl.ts), validate with the fast path and zod, origins with
+ *   byte offsets, cross-record checks)
  *   plus the per-file event index the editor uses (`eventsByFile`); the ratio read / bare is
  *   measured in the same process, run after run (median of the per-run ratios);
  * - analysis: `analyzeTrace` in events/s; the process RSS after it;

@@ -91,7 +91,10 @@ function readCases(corpus: string): Case[] {
         grid.set(gridKey(g), b ? [b.agent, b.record] : null);
       }
       const steps = new Set<number>();
-      for (const o of loaded.eventOrigins) if (o) steps.add(o.record);
+      for (let i = 0; i < loaded.eventOrigins.length; i++) {
+        const record = loaded.eventOrigins.record(i);
+        if (record !== undefined) steps.add(record);
+      }
       cases.push({ subset, file: name, basis, grid, lanes: [...new Set(loaded.trace.events.map((e) => e.agent))], steps: steps.size, label: { agent: gt.mistake_agent, step: gt.mistake_step }, blame });
     }
   }

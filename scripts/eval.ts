@@ -85,7 +85,10 @@ function scoreWhoAndWhen(): { rows: Row[]; details: string[] } {
       const analysis: Analysis = analyzeTrace(loaded, { outcome: 'failure' });
       const lanes = [...new Set(loaded.trace.events.map((e) => e.agent))];
       const steps = new Set<number>();
-      for (const o of loaded.eventOrigins) if (o) steps.add(o.record);
+      for (let i = 0; i < loaded.eventOrigins.length; i++) {
+        const record = loaded.eventOrigins.record(i);
+        if (record !== undefined) steps.add(record);
+      }
       s.n++;
       s.randAgent += lanes.some((a) => sameAgent(a, gt.mistake_agent!)) ? 1 / lanes.length : 0;
       s.randStep += steps.has(gt.mistake_step) ? 1 / steps.size : 0;

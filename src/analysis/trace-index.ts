@@ -234,8 +234,8 @@ export class TraceIndex {
       }
       this.lanePos[i] = lane.list.length;
       lane.list.push(i);
-      const origin = origins[this.rawIndex[i]];
-      if (origin) this.records[i] = origin.record;
+      const record = origins.record(this.rawIndex[i]);
+      if (record !== undefined) this.records[i] = record;
       const text = typeof e.content === 'string' ? e.content : typeof e.content_ref === 'string' ? e.content_ref : undefined;
       if (text === undefined) {
         this.fingerprints[i] = -1 - i;

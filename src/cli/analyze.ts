@@ -28,7 +28,7 @@ export const analyze: Command = {
       return errors > 0 ? EXIT.problems : EXIT.ok;
     }
     const recordOf = (i: number) => {
-      const o = loaded.eventOrigins[i];
+      const o = loaded.eventOrigins.get(i);
       return o ? `${o.file ?? file}:${o.range.start.line + 1}` : 'no record';
     };
     const lines = a.traces

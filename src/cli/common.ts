@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import { loadTrace } from '../trace/formats';
 import { loadTraceFile } from '../trace/load-file';
-import { formatPosition, type LoadedTrace } from '../trace/model';
+import { formatPosition, OriginArray, type LoadedTrace } from '../trace/model';
 import { escapeJsonControls, visibleText } from '../trace/preview';
 import { nodeFileAccess } from '../trace/node-files';
 import { mappingApplies, parseMapping, readWithMapping } from '../trace/mapping';
@@ -105,7 +105,7 @@ function readTraceAt(file: string): LoadedTrace {
     fail(`cannot read mapping ${mapFile}: ${(err as Error).message}`);
   }
   const { mapping, problems } = parseMapping(mapText, mapFile);
-  if (!mapping) return { format: 'unknown', trace: { events: [], edges: [] }, eventOrigins: [], edgeOrigins: [], problems };
+  if (!mapping) return { format: 'unknown', trace: { events: [], edges: [] }, eventOrigins: new OriginArray(), edgeOrigins: new OriginArray(), problems };
   if (mappingApplies(mapping, text, file)) {
     const loaded = readWithMapping(text, file, mapping);
     loaded.problems.unshift(...problems);

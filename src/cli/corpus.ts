@@ -10,7 +10,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { LoadedTrace } from '../trace/model';
+import { originsOf, type LoadedTrace } from '../trace/model';
 import { traceFilesUnder } from '../trace-files';
 import { EXIT, tryLoad, unreadable } from './common';
 
@@ -121,7 +121,7 @@ export function forEachTrace<R>(paths: string[], visit: (loaded: LoadedTrace, na
       summary.not_traces.push(f.name);
       continue;
     }
-    for (const o of [...loaded.eventOrigins, ...loaded.edgeOrigins]) {
+    for (const o of [...originsOf(loaded.eventOrigins), ...originsOf(loaded.edgeOrigins)]) {
       if (!o?.file) continue;
       const child = path.resolve(o.file); // importers name other files by the path the parent was opened with
       if (child !== abs) pulledIn.set(child, f.name);

@@ -3,7 +3,7 @@
  * its events longer than {@link LONG_CONTENT_CHARS} is let go (a tool's log or a file can be many
  * KB, and a large trace holds thousands) and read again from the event's line on disk when a view
  * asks for it (hover, details pane, Show Whole Content, search). Each event keeps its line's byte
- * offset for that (`LineOrigin`). The event object keeps its shape: its `content` becomes `''` and
+ * offset for that (its origin, `LineOrigins` in src/trace/model.ts). The event object keeps its shape: its `content` becomes `''` and
  * the snapshot remembers the length; every reader of content after the analysis goes through
  * {@link contentOf}. Pure Node (`node:fs`), no `vscode`.
  */
@@ -29,8 +29,9 @@ export function setAsideLongContent(snapshot: TraceSnapshot): number {
   const aside: SetAside = snapshot.setAside ?? new Map();
   for (let i = 0; i < events.length; i++) {
     const e = events[i];
-    const o = origins[i];
-    if (typeof e.content !== 'string' || e.content.length < LONG_CONTENT_CHARS || !o || o.offset === undefined || o.bytes === undefined || o.file !== undefined) continue;
+    if (typeof e.content !== 'string' || e.content.length < LONG_CONTENT_CHARS) continue;
+    const o = origins.get(i);
+    if (!o || o.offset === undefined || o.bytes === undefined || o.file !== undefined) continue;
     aside.set(i, e.content.length);
     (e as { content: string }).content = ''; // same shape: no dictionary-mode object
   }
@@ -58,7 +59,7 @@ export function contentsOf(snapshot: TraceSnapshot, indices: readonly number[]):
       const length = snapshot.setAside?.get(i);
       if (length === undefined) return e.content ?? e.content_ref;
       fd ??= openOrUndefined(snapshot.path);
-      return fd === undefined ? undefined : readContent(fd, snapshot.loaded.eventOrigins[i]!, e, length);
+      return fd === undefined ? undefined : readContent(fd, snapshot.loaded.eventOrigins.get(i)!, e, length);
     });
   } finally {
     if (fd !== undefined) fs.closeSync(fd);

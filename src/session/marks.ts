@@ -61,7 +61,7 @@ export function eventMarks(snapshot: TraceSnapshot, options: MarkOptions): Map<s
     const marks: EventMark[] = [];
     const loopRanges: Range[] = [];
     for (const i of indices) {
-      const origin = origins[i]!;
+      const origin = origins.get(i)!;
       if (loopMembers.has(i)) loopRanges.push(origin.range);
       const list = parts.get(i);
       if (!list) continue;

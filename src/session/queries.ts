@@ -18,7 +18,7 @@ export * from './query-types';
 /** The place of an event, or undefined when it has no origin. */
 export function eventPlace(s: TraceSnapshot, index: number): EventPlace | undefined {
   const e = s.loaded.trace.events[index];
-  const o = s.loaded.eventOrigins[index];
+  const o = s.loaded.eventOrigins.get(index);
   if (!e || !o) return undefined;
   return { index, id: e.id, type: e.type, agent: e.agent, file: o.file ?? '', range: o.range };
 }
@@ -28,7 +28,7 @@ export function eventPlace(s: TraceSnapshot, index: number): EventPlace | undefi
  * `at`, that event (records holding several events: the selected one stays selected).
  */
 export function eventAtPosition(s: TraceSnapshot, file: string, at: Position, keep?: number): number | undefined {
-  const o = keep === undefined ? undefined : s.loaded.eventOrigins[keep];
+  const o = keep === undefined ? undefined : s.loaded.eventOrigins.get(keep);
   if (o && (o.file ?? '') === file && compare(o.range.start, at) <= 0 && compare(at, o.range.end) <= 0) return keep;
   return eventAt(s, file, at);
 }
@@ -82,11 +82,11 @@ export function eventContent(s: TraceSnapshot, index: number): string | undefine
 /** The CodeLens items of one file of a session: stop and loop findings, then spawns. */
 export function codeLenses(s: TraceSnapshot, file: string): LensItem[] {
   const origins = s.loaded.eventOrigins;
-  const inFile = (i: number) => origins[i] !== undefined && (origins[i]!.file ?? '') === file;
+  const inFile = (i: number) => origins.get(i) !== undefined && (origins.get(i)!.file ?? '') === file;
   const out: LensItem[] = [];
   s.findings.forEach((f, k) => {
     if ((f.kind !== 'stop' && f.kind !== 'loop') || !inFile(f.events[0])) return;
-    out.push({ at: origins[f.events[0]]!.range.start, finding: { index: k, kind: f.kind, mode: f.mode, inline: f.inline, message: f.message } });
+    out.push({ at: origins.get(f.events[0])!.range.start, finding: { index: k, kind: f.kind, mode: f.mode, inline: f.inline, message: f.message } });
   });
   const events = s.loaded.trace.events;
   let counts: Map<string, number> | undefined;
@@ -96,7 +96,7 @@ export function codeLenses(s: TraceSnapshot, file: string): LensItem[] {
       counts = new Map();
       for (const x of events) counts.set(x.agent, (counts.get(x.agent) ?? 0) + 1);
     }
-    out.push({ at: origins[i]!.range.start, lane: { agent: e.to, events: counts.get(e.to) ?? 0 } });
+    out.push({ at: origins.get(i)!.range.start, lane: { agent: e.to, events: counts.get(e.to) ?? 0 } });
   });
   return out;
 }
@@ -105,7 +105,7 @@ export function codeLenses(s: TraceSnapshot, file: string): LensItem[] {
 export function outline(s: TraceSnapshot, file: string): OutlineLane[] {
   const lanes = new Map<string, OutlineLane>();
   s.loaded.trace.events.forEach((e, i) => {
-    const o = s.loaded.eventOrigins[i];
+    const o = s.loaded.eventOrigins.get(i);
     if (!o || (o.file ?? '') !== file) return;
     const type = canonicalType(e.type);
     const detail = type === 'stop' ? `stop: ${e.reason}` : e.to ? `${e.type} → ${e.to}` : e.tool ? `${e.type} ${e.tool}` : e.type;
@@ -121,7 +121,7 @@ export function outline(s: TraceSnapshot, file: string): OutlineLane[] {
 /** Go to Source Prompt for an event (src/session/source-prompt.ts), with the target event's place. */
 export function sourcePrompt(s: TraceSnapshot, index: number): PromptAt {
   const target = sourcePromptOf(s, index);
-  const line = (s.loaded.eventOrigins[index]?.range.start.line ?? 0) + 1;
+  const line = (s.loaded.eventOrigins.get(index)?.range.start.line ?? 0) + 1;
   return { target, place: target?.kind === 'event' ? eventPlace(s, target.index) : undefined, line };
 }
 

@@ -4,7 +4,7 @@
  * Pure: no `vscode`, so a worker thread can compute it (the large-traces issue moves it there).
  */
 import { analyzeTrace, type Analysis, type Finding } from '../analysis';
-import type { LoadedTrace, Origin, Position } from '../trace/model';
+import { LineOrigins, type LoadedTrace, type OriginList, type Position } from '../trace/model';
 import type { SetAside } from './long-content';
 
 /** The parse and analysis of one version of a trace file. */
@@ -72,13 +72,22 @@ export function findingsOfEvent(snapshot: TraceSnapshot, index: number): number[
 }
 
 /** Event indices grouped by the file they came from, each group sorted by range start (then end). */
-export function eventsByFile(origins: readonly (Origin | undefined)[]): Map<string, number[]> {
+export function eventsByFile(origins: OriginList): Map<string, number[]> {
   const out = new Map<string, number[]>();
-  // Each origin's range read once into columns (a compact origin makes its range when asked).
   const n = origins.length;
+  if (origins instanceof LineOrigins && origins.inLineOrder) {
+    // the streaming reader's: every record in the trace file, one a line, lines ascending: index order is range order
+    if (n === 0) return out;
+    const all = new Array<number>(n);
+    for (let i = 0; i < n; i++) all[i] = i;
+    out.set('', all);
+    return out;
+  }
+  // Each origin's range read once into columns (a compact origin makes its range when asked).
   const key = new Float64Array(4 * n);
-  origins.forEach((o, i) => {
-    if (!o) return;
+  for (let i = 0; i < n; i++) {
+    const o = origins.get(i);
+    if (!o) continue;
     const { start, end } = o.range;
     key[4 * i] = start.line;
     key[4 * i + 1] = start.character;
@@ -88,7 +97,7 @@ export function eventsByFile(origins: readonly (Origin | undefined)[]): Map<stri
     const list = out.get(file);
     if (list) list.push(i);
     else out.set(file, [i]);
-  });
+  }
   const byRange = (a: number, b: number) => {
     for (let k = 0; k < 4; k++) {
       const d = key[4 * a + k] - key[4 * b + k];
@@ -114,7 +123,7 @@ export function eventAt(snapshot: TraceSnapshot, file: string, at: Position): nu
   let found = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (compare(origins[list[mid]]!.range.start, at) <= 0) {
+    if (compare(origins.get(list[mid])!.range.start, at) <= 0) {
       found = mid;
       lo = mid + 1;
     } else hi = mid - 1;
@@ -122,7 +131,7 @@ export function eventAt(snapshot: TraceSnapshot, file: string, at: Position): nu
   let best: number | undefined;
   let bestSize = Infinity;
   for (let k = found; k >= 0 && k > found - 64; k--) {
-    const r = origins[list[k]]!.range;
+    const r = origins.get(list[k])!.range;
     if (compare(r.end, at) >= 0) {
       const size = (r.end.line - r.start.line) * 1e7 + (r.end.character - r.start.character);
       if (size < bestSize) {
@@ -132,7 +141,7 @@ export function eventAt(snapshot: TraceSnapshot, file: string, at: Position): nu
     }
   }
   if (best !== undefined) return best;
-  const last = found >= 0 ? origins[list[found]]! : undefined;
+  const last = found >= 0 ? origins.get(list[found])! : undefined;
   return last && last.range.start.line === at.line ? list[found] : undefined;
 }
 

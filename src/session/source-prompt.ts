@@ -35,7 +35,7 @@ export function sourcePromptOf(snapshot: TraceSnapshot, index: number): PromptTa
   if (spawned) {
     // a sub-agent with its own transcript: that transcript's first record (its task prompt)
     const first = events.findIndex((x) => x.agent === e.agent);
-    if (first !== -1 && snapshot.loaded.eventOrigins[first]?.file) return { kind: 'event', index: first, why: `the first record of sub-agent ${e.agent}` };
+    if (first !== -1 && snapshot.loaded.eventOrigins.get(first)?.file) return { kind: 'event', index: first, why: `the first record of sub-agent ${e.agent}` };
     // else the hand-off that gave it its current task: the last spawn or delegation to it, by its own prompt when it names one
     for (let i = index; i >= 0; i--) {
       const h = events[i];

@@ -97,7 +97,7 @@ export function summarize(snapshot: TraceSnapshot, stamp: number, bytesRead: num
   }
   const origins = loaded.eventOrigins;
   const findings: SummaryFinding[] = snapshot.findings.map((f) => {
-    const o = origins[f.events[0]];
+    const o = origins.get(f.events[0]);
     return { kind: f.kind, severity: f.severity, mode: f.mode, inline: f.inline, message: f.message, events: f.events.slice(0, MAX_EVIDENCE), eventCount: f.events.length, at: o && { file: o.file ?? '', range: o.range } };
   });
   return {
@@ -146,12 +146,12 @@ export function sessionDiagnostics(snapshot: TraceSnapshot): FileDiagnostics[] {
   const events = snapshot.loaded.trace.events;
   for (const f of snapshot.findings) {
     if (f.mode === 'ok') continue; // a sound stop is no problem: decorations and hovers show it
-    const main = origins[f.events[0]];
+    const main = origins.get(f.events[0]);
     if (!main) continue;
     const related = f.events
       .slice(1, MAX_RELATED + 1)
-      .filter((i) => origins[i])
-      .map((i) => ({ file: fileKey(origins[i]!.file), range: origins[i]!.range, message: `${events[i].id} (${KIND_LABEL[f.kind]})` }));
+      .filter((i) => origins.get(i))
+      .map((i) => ({ file: fileKey(origins.get(i)!.file), range: origins.get(i)!.range, message: `${events[i].id} (${KIND_LABEL[f.kind]})` }));
     add(fileKey(main.file), { severity: f.severity, message: `${KIND_LABEL[f.kind]}: ${f.message}`, range: main.range, code: f.kind, related });
   }
   return [...byFile].map(([file, list]) => {

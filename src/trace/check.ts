@@ -42,8 +42,8 @@ function scope(e: TraceEvent, id: string): string {
  * nearest earlier event carrying it). Cost: one set lookup per event, reference and edge end.
  */
 export class CrossRecordChecks {
-  /** Scoped ids (`trace_id` NUL `id` for events that name a trace; the id itself otherwise) -> first event index. */
-  private readonly scoped = new IdTable();
+  /** Scoped ids (`trace_id` NUL `id` for events that name a trace; the id itself otherwise) -> first event index (the ids are read from the events). */
+  private readonly scoped = new IdTable(0, (i) => scope(this.events[i], this.events[i].id));
   /** Plain ids, for the edges; the same table as {@link scoped} until an event names a trace. */
   private ids: IdTable = this.scoped;
   /** Scoped id -> how many events carry it, for the ids carried more than once. */
@@ -66,10 +66,13 @@ export class CrossRecordChecks {
 
   /** Checks `events[i]`, the next event in file order. */
   event(event: TraceEvent, i: number): void {
+    // each field read once (events come in many shapes: every read is a lookup)
+    const id = event.id;
+    const trace = event.trace_id;
     const scoped = this.scoped;
-    if (event.trace_id !== undefined && this.ids === scoped) this.ids = scoped.copy(); // until now the keys were the ids
-    if (this.ids !== scoped) this.ids.add(event.id, i);
-    const key = scope(event, event.id);
+    if (trace !== undefined && this.ids === scoped) this.ids = scoped.copy((k) => this.events[k].id); // until now the keys were the ids
+    if (this.ids !== scoped) this.ids.add(id, i);
+    const key = trace === undefined ? id : `${trace}\u0000${id}`;
     if (!scoped.add(key, i)) {
       this.repeated.set(key, (this.repeated.get(key) ?? 1) + 1);
       this.eventProblems.push({
@@ -77,15 +80,17 @@ export class CrossRecordChecks {
         index: i,
         path: ['id'],
         severity: 'warning',
-        message: `duplicate event id ${preview(event.id)}: both events are kept; a "causes" or "parent" naming it means the nearest earlier one`,
+        message: `duplicate event id ${preview(id)}: both events are kept; a "causes" or "parent" naming it means the nearest earlier one`,
       });
     }
-    const lane = scope(event, event.agent);
+    const agent = event.agent;
+    const t = event.t;
+    const lane = trace === undefined ? agent : `${trace}\u0000${agent}`;
     const latest = this.lanes.get(lane);
-    if (latest === undefined) this.lanes.set(lane, { at: i, t: event.t });
-    else if (event.t >= latest.t) {
+    if (latest === undefined) this.lanes.set(lane, { at: i, t });
+    else if (t >= latest.t) {
       latest.at = i;
-      latest.t = event.t;
+      latest.t = t;
     } else {
       const last = this.events[latest.at];
       this.eventProblems.push({
@@ -93,16 +98,17 @@ export class CrossRecordChecks {
         index: i,
         path: ['t'],
         severity: 'warning',
-        message: `time runs backwards in lane ${preview(event.agent)}: t=${event.t} s after t=${last.t} s (event ${preview(last.id)})`,
+        message: `time runs backwards in lane ${preview(agent)}: t=${t} s after t=${last.t} s (event ${preview(last.id)})`,
       });
     }
     // a reference found now is found at the end too (ids are only added); the rest waits
-    if (event.parent !== undefined && !this.named(event, event.parent, i)) this.laterRefs.push({ i, field: 'parent', k: 0 });
+    const parent = event.parent;
+    if (parent !== undefined && !this.named(trace, parent, i)) this.laterRefs.push({ i, field: 'parent', k: 0 });
     const causes = event.causes;
-    if (causes !== undefined) for (let k = 0; k < causes.length; k++) if (!this.named(event, causes[k], i)) this.laterRefs.push({ i, field: 'causes', k });
+    if (causes !== undefined) for (let k = 0; k < causes.length; k++) if (!this.named(trace, causes[k], i)) this.laterRefs.push({ i, field: 'causes', k });
     if (i === this.seen) {
-      this.recentIds[i % RECENT] = event.id;
-      this.recentTraces[i % RECENT] = event.trace_id;
+      this.recentIds[i % RECENT] = id;
+      this.recentTraces[i % RECENT] = trace;
     }
     this.seen++;
   }
@@ -114,21 +120,20 @@ export class CrossRecordChecks {
   }
 
   /**
-   * True when an event before `i` in the same trace as `event` carries `ref`: the few events just
-   * before it are looked at first (a reference most often names one of them), then the set.
+   * True when an event before `i` in trace `trace` (undefined: none named) carries `ref`: the few
+   * events just before it are looked at first (a reference most often names one of them), then the set.
    */
-  private named(event: TraceEvent, ref: string, i: number): boolean {
+  private named(trace: string | undefined, ref: string, i: number): boolean {
     if (i === this.seen) {
       // the events before i are the latest ones checked
-      const trace = event.trace_id;
       for (let j = i - 1; j >= 0 && j >= i - NEAR; j--) if (this.recentIds[j % RECENT] === ref && this.recentTraces[j % RECENT] === trace) return true;
     } else {
       for (let j = i - 1; j >= 0 && j >= i - NEAR; j--) {
         const other = this.events[j];
-        if (other.id === ref && other.trace_id === event.trace_id) return true;
+        if (other.id === ref && other.trace_id === trace) return true;
       }
     }
-    return this.scoped.has(scope(event, ref));
+    return this.scoped.has(trace === undefined ? ref : `${trace}\u0000${ref}`);
   }
 
   /** True when an event checked so far carries `id` (the latest few looked at first: an edge follows its events). */

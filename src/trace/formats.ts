@@ -4,7 +4,7 @@
  * message naming every format tried.
  */
 import type { GrowingFiles } from './jsonl-feed';
-import { LineIndex, type LoadedTrace } from './model';
+import { LineIndex, OriginArray, type LoadedTrace } from './model';
 import { GrowingTraceJsonl, readTraceJson, readTraceJsonl } from './read';
 
 /** Reads other files next to the opened one (e.g. sub-agent transcripts); undefined when absent. */
@@ -171,8 +171,8 @@ function failed(text: string, format: string, message: string): LoadedTrace {
   return {
     format,
     trace: { events: [], edges: [] },
-    eventOrigins: [],
-    edgeOrigins: [],
+    eventOrigins: new OriginArray(),
+    edgeOrigins: new OriginArray(),
     problems: [{ severity: 'error', message, range: { start: { line: 0, character: 0 }, end: lines.position(Math.min(firstLineEnd, 200)) } }],
   };
 }

@@ -42,7 +42,7 @@ export class GrowingTraceFile {
 
   /** @param path the trace file. */
   constructor(private readonly path: string) {
-    this.reader = new JsonlTraceReader((offset, bytes) => readAt(this.path, offset, bytes), true);
+    this.reader = new JsonlTraceReader((offset, bytes) => readAt(this.path, offset, bytes), true, true);
   }
 
   /**

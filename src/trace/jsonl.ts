@@ -5,6 +5,8 @@
  *
  * Pure: imports nothing from `vscode`.
  */
+import { isUtf8 } from 'node:buffer';
+import { randomInt } from 'node:crypto';
 import { parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { Problem, Range } from './model';
 
@@ -79,8 +81,13 @@ function parseLine(body: string, line: number, cutOff: boolean, file: string | u
     return undefined;
   }
   if (isObject(value)) return value;
-  problems.push(withFile({ severity: 'error', message: 'a JSONL record must be a JSON object; line skipped', range: lineRange(line, body.length) }, file));
+  problems.push(notObject(line, body.length, file));
   return undefined;
+}
+
+/** The problem of a line of `chars` characters that is JSON but not an object. */
+function notObject(line: number, chars: number, file: string | undefined): Problem {
+  return withFile({ severity: 'error', message: 'a JSONL record must be a JSON object; line skipped', range: lineRange(line, chars) }, file);
 }
 
 /** Reads bytes of a file: fills `buffer` from `position`, returns the number of bytes read (0 at the end). */
@@ -99,10 +106,12 @@ export const CHUNK_BYTES = 8 << 20;
 
 /**
  * {@link forEachJsonlRecord} over a file read in chunks of {@link CHUNK_BYTES}, never as one string
- * (V8 strings end near 512 MB): each line is decoded from UTF-8 on its own, so lines, columns
- * (UTF-16) and problems are those of the text reader on the same file; each record also has its
- * byte `offset` and length, to read it again later (long content on demand). A byte-order mark is
- * not part of the first line's text (as in `loadTrace` and VS Code), though its bytes are in the line's. Never throws for bad content; I/O errors from `read` pass.
+ * (V8 strings end near 512 MB): lines, columns (UTF-16) and problems are those of the text reader
+ * on the same file; each record also has its byte `offset` and length, to read it again later
+ * (long content on demand). Runs of whole lines are parsed together ({@link LineBatch}: one decode
+ * and one JSON.parse per run, each line's value the one a parse of the line alone gives). A
+ * byte-order mark is not part of the first line's text (as in `loadTrace` and VS Code), though its
+ * bytes are in the line's. Never throws for bad content; I/O errors from `read` pass.
  * @param read reads bytes at a position (fs.readSync on an open file, or a Buffer's copy).
  * @param chunkBytes bytes asked of `read` at a time (tests use a few, to cut lines across chunks).
  * @param firstLine/startOffset where to start: the index of the line at byte `startOffset` of the
@@ -110,7 +119,22 @@ export const CHUNK_BYTES = 8 << 20;
  * @returns the problems, the number of lines and the number of bytes read.
  */
 export function forEachJsonlRecordInBytes(read: ReadBytes, onRecord: (record: JsonlByteRecord) => void, file?: string, chunkBytes = CHUNK_BYTES, firstLine = 0, startOffset = 0): { problems: Problem[]; lineCount: number; bytes: number } {
+  return forEachJsonlLineInBytes(read, (line, offset, bytes, chars, value) => onRecord({ line, start: offset, length: chars, value, offset, bytes }), file, chunkBytes, firstLine, startOffset);
+}
+
+/**
+ * Takes one parsed line of {@link forEachJsonlLineInBytes}: its 0-based index in the file, its
+ * byte offset and byte length (without the line break), its length in UTF-16 code units, its object.
+ */
+export type OnJsonlLine = (line: number, offset: number, bytes: number, chars: number, value: Record<string, unknown>) => void;
+
+/**
+ * {@link forEachJsonlRecordInBytes} handing each record's fields to `onLine` as arguments (no
+ * object per record: the reader of a 1M-line trace takes them straight into its columns).
+ */
+export function forEachJsonlLineInBytes(read: ReadBytes, onLine: OnJsonlLine, file?: string, chunkBytes = CHUNK_BYTES, firstLine = 0, startOffset = 0): { problems: Problem[]; lineCount: number; bytes: number } {
   const problems: Problem[] = [];
+  const batch = new LineBatch(onLine, file, problems);
   let buf = Buffer.allocUnsafe(Math.max(1, chunkBytes));
   let filled = 0; // bytes of buf holding data
   let base = startOffset; // file offset of buf[0]
@@ -121,6 +145,7 @@ export function forEachJsonlRecordInBytes(read: ReadBytes, onRecord: (record: Js
     let nl = at < filled ? buf.indexOf(10, at) : -1;
     if (nl === -1 || nl >= filled) {
       if (!eof) {
+        batch.flush(buf, base); // its lines are read from buf, which is about to move
         // keep the partial line, read more behind it
         if (at > 0) {
           buf.copy(buf, 0, at, filled);
@@ -144,15 +169,122 @@ export function forEachJsonlRecordInBytes(read: ReadBytes, onRecord: (record: Js
     const end = last ? filled : nl;
     let stop = end;
     if (stop > at && buf[stop - 1] === 13) stop--;
-    if (!(last && at === end) && !isBlankBytes(buf, at, stop)) {
-      let body = buf.toString('utf8', at, stop);
-      if (base + at === 0 && body.charCodeAt(0) === 0xfeff) body = body.slice(1); // not text: columns count from after it
-      const value = parseLine(body, line, last, file, problems);
-      if (value) onRecord({ line, start: base + at, length: body.length, value, offset: base + at, bytes: stop - at });
-    }
+    if (last && at === end) {
+      // no last line
+    } else if (isBlankBytes(buf, at, stop)) {
+      batch.flush(buf, base); // a run holds no blank line
+    } else if (last || base + at === 0) {
+      // a last line may be cut off, a first one may start with a byte-order mark: read alone
+      batch.flush(buf, base);
+      batch.one(buf, base, at, stop, line, last);
+    } else if (batch.add(at, stop, nl, line)) batch.flush(buf, base);
     if (last) return { problems, lineCount: line + 1 - firstLine, bytes: base + filled - startOffset };
     at = nl + 1;
     line++;
+  }
+}
+
+/** Bytes of whole lines parsed together at most (a run of short lines; a longer line is a run of its own). */
+const BATCH_BYTES = 1 << 16;
+/**
+ * A number a trace file cannot be written to hold where it would matter (random per process, drawn
+ * after the file was written): put between the lines of a run as an array element, it shows where
+ * each line's value ends (see {@link LineBatch.parse}). A small integer: JSON.parse makes no object
+ * for it.
+ */
+const MARK = 100_000_000 + randomInt(2_000_000_000 - 100_000_000);
+const SEPARATOR = `,${MARK},`;
+
+/**
+ * Consecutive whole, non-blank lines of a chunk, parsed with one decode and one JSON.parse
+ * (`[line0,MARK,line1,MARK,...]`): for a trace of short lines, the per-line decode and parse
+ * calls and their garbage were most of the reading time. The run's values are used only when the
+ * parse gives a MARK between every two lines and nothing else (then each line's text is one JSON
+ * value on its own, the value its own parse gives); else, and for bytes that are not UTF-8, each
+ * line is parsed alone, as before. Lines and problems come out in line order.
+ */
+class LineBatch {
+  /** Per line of the run: its start and stop (without CR) in the chunk, its newline, its index in the file. */
+  private readonly starts: number[] = [];
+  private readonly stops: number[] = [];
+  private readonly breaks: number[] = [];
+  private readonly lines: number[] = [];
+  /** The run's text, as decoded by the last {@link parse}. */
+  private text = '';
+
+  constructor(
+    private readonly onLine: OnJsonlLine,
+    private readonly file: string | undefined,
+    private readonly problems: Problem[],
+  ) {}
+
+  /** Adds the line [start, stop) of the chunk ending at newline `nl`; @returns true when the run is full (flush it). */
+  add(start: number, stop: number, nl: number, line: number): boolean {
+    this.starts.push(start);
+    this.stops.push(stop);
+    this.breaks.push(nl);
+    this.lines.push(line);
+    return stop - this.starts[0] >= BATCH_BYTES;
+  }
+
+  /** Parses the run and hands out its records; `base` is the file offset of `buf[0]`. */
+  flush(buf: Buffer, base: number): void {
+    const n = this.starts.length;
+    if (n === 0) return;
+    const values = n > 1 ? this.parse(buf) : undefined;
+    if (values) {
+      const text = this.text;
+      // all ASCII: a line's UTF-16 length is its byte length
+      const ascii = text.length === this.stops[n - 1] - this.starts[0];
+      let from = 0; // in `text`: the start of line k
+      for (let k = 0; k < n; k++) {
+        const start = this.starts[k];
+        const bytes = this.stops[k] - start;
+        let chars = bytes;
+        if (!ascii) {
+          // UTF-16 length of the line: from its start to its newline in the run's text, less a CR
+          const to = k < n - 1 ? text.indexOf('\n', from) : text.length;
+          chars = to - from - (k < n - 1 && this.breaks[k] > this.stops[k] ? 1 : 0);
+          from = to + 1;
+        }
+        const value = values[2 * k];
+        if (isObject(value)) this.onLine(this.lines[k], base + start, bytes, chars, value);
+        else this.problems.push(notObject(this.lines[k], chars, this.file));
+      }
+    } else for (let k = 0; k < n; k++) this.one(buf, base, this.starts[k], this.stops[k], this.lines[k], false);
+    this.starts.length = this.stops.length = this.breaks.length = this.lines.length = 0;
+    this.text = '';
+  }
+
+  /** Parses the line [start, stop) of `buf` alone. @param last true for a last line without a line break (it may be cut off). */
+  one(buf: Buffer, base: number, start: number, stop: number, line: number, last: boolean): void {
+    let body = buf.toString('utf8', start, stop);
+    if (base + start === 0 && body.charCodeAt(0) === 0xfeff) body = body.slice(1); // not text: columns count from after it
+    const value = parseLine(body, line, last, this.file, this.problems);
+    if (value) this.onLine(line, base + start, stop - start, body.length, value);
+  }
+
+  /**
+   * The run's values, `[line0, MARK, line1, MARK, ...]`, or undefined when the run must be parsed
+   * line by line: a line that is not one JSON value on its own (the parse fails, or the MARKs do not
+   * fall between the lines: a line holding `1,2` or an unclosed bracket), or bytes that are not
+   * UTF-8 (decoded alone, each line gets its own replacement characters).
+   */
+  private parse(buf: Buffer): unknown[] | undefined {
+    const n = this.starts.length;
+    const run = buf.subarray(this.starts[0], this.stops[n - 1]);
+    if (!isUtf8(run)) return undefined;
+    // Between two lines is a newline (maybe after a CR, JSON white space): it becomes the separator.
+    this.text = run.toString('utf8');
+    let values: unknown;
+    try {
+      values = JSON.parse(`[${this.text.replaceAll('\n', SEPARATOR)}]`);
+    } catch {
+      return undefined;
+    }
+    if (!Array.isArray(values) || values.length !== 2 * n - 1) return undefined;
+    for (let k = 1; k < values.length; k += 2) if (values[k] !== MARK) return undefined;
+    return values;
   }
 }
 

@@ -8,7 +8,7 @@
  */
 import * as fs from 'node:fs';
 import { detectFormat, loadTrace, otraceJsonl, type FileAccess } from './formats';
-import type { LoadedTrace, Origin } from './model';
+import { OriginArray, type LoadedTrace, type Origin } from './model';
 import { readTraceJsonlBytes } from './read';
 
 /** Largest file read as one text (JSON documents: Jaeger, Langfuse, LangSmith exports; non-otrace JSONL): 200 MB. */
@@ -80,8 +80,8 @@ function tooLarge(path: string, size: number, head: string, max: number): Loaded
   return {
     format: format?.id ?? 'unknown',
     trace: { events: [], edges: [] },
-    eventOrigins: [],
-    edgeOrigins: [],
+    eventOrigins: new OriginArray(),
+    edgeOrigins: new OriginArray(),
     problems: [{ severity: 'error', message, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } }],
     bytes: Math.min(size, HEAD_BYTES),
   };

@@ -41,31 +41,168 @@ export interface Origin {
 }
 
 /**
- * The origin of a whole-line record read from bytes (the streaming JSONL reader): the same fields
- * as a plain {@link Origin} of line `record` from character 0 to `chars`, with `offset` and
- * `bytes`, in one small object (about 56 bytes instead of 180: a 1M-event trace keeps one per
- * event and edge). `range` is made when asked (a fresh object each time: do not compare ranges by
- * identity); JSON gives the plain origin's fields in its order. Spreading it (`{ ...o }`) loses
- * `range`: read its fields instead.
+ * The origins of a trace's events (or edges), index for index. Read them with {@link get}: a
+ * compact list ({@link LineOrigins}) makes each origin when asked, a fresh object each time (do
+ * not compare origins by identity, do not change them). JSON gives the array of the origins.
  */
-export class LineOrigin implements Origin {
-  readonly #chars: number;
-  /** @param chars length of the line in UTF-16 code units. */
-  constructor(
-    readonly record: number,
-    chars: number,
-    readonly offset: number,
-    readonly bytes: number,
-  ) {
-    this.#chars = chars;
+export interface OriginList {
+  /** Number of records (events or edges) the list covers. */
+  readonly length: number;
+  /** The origin of record `i`; undefined when it has none (an importer derived it) or `i` is not an index. */
+  get(i: number): Origin | undefined;
+  /** The `record` of origin `i` (its line, for JSONL), without making the origin; undefined as for {@link get}. */
+  record(i: number): number | undefined;
+}
+
+/** The origins of a list as an array, index for index (one object made per origin of a compact list). */
+export function originsOf(list: OriginList): (Origin | undefined)[] {
+  return Array.from({ length: list.length }, (_, i) => list.get(i));
+}
+
+/** An {@link OriginList} that takes origins one at a time, as a reader makes them (src/trace/read.ts). */
+export interface OriginStore extends OriginList {
+  /** Appends the origin of the next record (a store may copy its fields and not keep `origin`). */
+  add(origin: Origin): void;
+  /** A store with the same origins, for a reader that goes on adding to this one. */
+  copy(): OriginStore;
+}
+
+/** Origins as an array of objects (or undefined, for derived records): the readers of text and the importers. */
+export class OriginArray implements OriginStore {
+  /** @param items the origins, index for index (kept, not copied). */
+  constructor(private readonly items: (Origin | undefined)[] = []) {}
+
+  get length(): number {
+    return this.items.length;
   }
 
+  get(i: number): Origin | undefined {
+    return this.items[i];
+  }
+
+  record(i: number): number | undefined {
+    return this.items[i]?.record;
+  }
+
+  add(origin: Origin | undefined): void {
+    this.items.push(origin);
+  }
+
+  copy(): OriginArray {
+    return new OriginArray(this.items.slice());
+  }
+
+  toJSON(): (Origin | undefined)[] {
+    return this.items;
+  }
+}
+
+/**
+ * The origin of a whole-line record read from bytes: line `record` from character 0 to `chars`,
+ * at byte `offset`, `bytes` long. The streaming JSONL reader moves one such object from line to
+ * line and hands it to {@link LineOrigins.add}, which copies its four numbers; `range` is made
+ * when asked (a fresh object each time). JSON gives the plain origin's fields in its order.
+ * Spreading it (`{ ...o }`) loses `range`: read its fields instead.
+ */
+export class LineOrigin implements Origin {
+  /** @param chars length of the line in UTF-16 code units. */
+  constructor(
+    public record: number,
+    public chars: number,
+    public offset: number,
+    public bytes: number,
+  ) {}
+
   get range(): Range {
-    return { start: { line: this.record, character: 0 }, end: { line: this.record, character: this.#chars } };
+    return { start: { line: this.record, character: 0 }, end: { line: this.record, character: this.chars } };
   }
 
   toJSON(): Origin {
-    return Object.assign({ range: this.range }, this);
+    return { range: this.range, record: this.record, offset: this.offset, bytes: this.bytes };
+  }
+}
+
+/**
+ * The origins of whole-line records read from bytes (the streaming JSONL reader), in four typed
+ * columns: line, UTF-16 length, byte offset, byte length (20 bytes a record, no object per record:
+ * a 1M-event trace kept an object of about 66 bytes per event and edge). {@link get} makes the
+ * plain origin `{ range, record, offset, bytes }` of a record when asked.
+ */
+export class LineOrigins implements OriginStore {
+  private lines = new Int32Array(16);
+  private chars = new Int32Array(16);
+  private offsets = new Float64Array(16);
+  private sizes = new Int32Array(16);
+  private count = 0;
+  /** True while each record's line is after the one before (then the records are in range order: see {@link inLineOrder}). */
+  private ordered = true;
+
+  get length(): number {
+    return this.count;
+  }
+
+  /** True when each record is on a later line than the one before: its index order is the order of its ranges. */
+  get inLineOrder(): boolean {
+    return this.ordered;
+  }
+
+  /** Appends a whole-line origin: @param origin a {@link LineOrigin} (its fields are copied; it may be reused). */
+  add(origin: Origin): void {
+    const o = origin as LineOrigin;
+    const n = this.count;
+    if (n === this.lines.length) this.grow(2 * n);
+    if (n > 0 && o.record <= this.lines[n - 1]) this.ordered = false;
+    this.lines[n] = o.record;
+    this.chars[n] = o.chars;
+    this.offsets[n] = o.offset;
+    this.sizes[n] = o.bytes;
+    this.count = n + 1;
+  }
+
+  get(i: number): Origin | undefined {
+    if (!(i >= 0 && i < this.count) || !Number.isInteger(i)) return undefined;
+    const line = this.lines[i];
+    return { range: { start: { line, character: 0 }, end: { line, character: this.chars[i] } }, record: line, offset: this.offsets[i], bytes: this.sizes[i] };
+  }
+
+  record(i: number): number | undefined {
+    return i >= 0 && i < this.count && Number.isInteger(i) ? this.lines[i] : undefined;
+  }
+
+  copy(): LineOrigins {
+    const out = new LineOrigins();
+    out.lines = this.lines.slice(0, Math.max(this.count, 1));
+    out.chars = this.chars.slice(0, Math.max(this.count, 1));
+    out.offsets = this.offsets.slice(0, Math.max(this.count, 1));
+    out.sizes = this.sizes.slice(0, Math.max(this.count, 1));
+    out.count = this.count;
+    out.ordered = this.ordered;
+    return out;
+  }
+
+  /** Lets go of the room kept for more records (a whole read is done). */
+  trim(): void {
+    if (this.count < this.lines.length) this.grow(this.count);
+  }
+
+  toJSON(): Origin[] {
+    return Array.from({ length: this.count }, (_, i) => this.get(i)!);
+  }
+
+  private grow(size: number): void {
+    size = Math.max(size, 1);
+    const lines = new Int32Array(size);
+    const chars = new Int32Array(size);
+    const offsets = new Float64Array(size);
+    const sizes = new Int32Array(size);
+    lines.set(this.lines.subarray(0, this.count));
+    chars.set(this.chars.subarray(0, this.count));
+    offsets.set(this.offsets.subarray(0, this.count));
+    sizes.set(this.sizes.subarray(0, this.count));
+    this.lines = lines;
+    this.chars = chars;
+    this.offsets = offsets;
+    this.sizes = sizes;
   }
 }
 
@@ -78,9 +215,9 @@ export interface LoadedTrace {
    * Where each event came from, index for index with `trace.events` (ids can repeat in real files,
    * so events are keyed by their index, never by their id).
    */
-  eventOrigins: (Origin | undefined)[];
+  eventOrigins: OriginList;
   /** Origins of `trace.edges`, index for index (undefined for edges an importer derived). */
-  edgeOrigins: (Origin | undefined)[];
+  edgeOrigins: OriginList;
   problems: Problem[];
   /**
    * Trace fields per trace, by `trace_id`, when the file holds several traces each with its own
@@ -94,7 +231,7 @@ export interface LoadedTrace {
 /** The origin of the first event with this id (for callers that only hold an id, such as tests and the CLI). */
 export function originOfId(loaded: LoadedTrace, id: string): Origin | undefined {
   const i = loaded.trace.events.findIndex((e) => e.id === id);
-  return i === -1 ? undefined : loaded.eventOrigins[i];
+  return i === -1 ? undefined : loaded.eventOrigins.get(i);
 }
 
 /** Maps character offsets of one text to positions, by binary search over line starts. */

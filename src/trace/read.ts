@@ -11,11 +11,11 @@ import type { z } from 'zod';
 import { checkTrace, CrossRecordChecks } from './check';
 import { fastEdge, fastEvent } from './fast-check';
 import type { GrowingImport } from './formats';
-import { forEachJsonlRecord, forEachJsonlRecordInBytes, type ReadBytes } from './jsonl';
+import { forEachJsonlLineInBytes, forEachJsonlRecord, type ReadBytes } from './jsonl';
 import { JsonlFeed, type GrowingFiles } from './jsonl-feed';
 import { preview } from './preview';
 import { valueOf } from './json-positions';
-import { LineIndex, LineOrigin, type LoadedTrace, type Origin, type Problem, type Range } from './model';
+import { LineIndex, LineOrigin, LineOrigins, OriginArray, type LoadedTrace, type Origin, type OriginStore, type Problem, type Range } from './model';
 import {
   EdgeSchema,
   EventSchema,
@@ -113,7 +113,7 @@ export function readTraceJsonl(text: string): LoadedTrace {
 
 /**
  * Reads an otrace JSONL trace from bytes, in chunks (a file of any size; see
- * {@link forEachJsonlRecordInBytes}): the same trace, origins and problems as {@link readTraceJsonl}
+ * {@link forEachJsonlLineInBytes}): the same trace, origins and problems as {@link readTraceJsonl}
  * on the decoded text, and each origin also has its record's byte `offset` and `bytes`.
  * @param read reads bytes at a file position (e.g. `fs.readSync` on an open file).
  * @param readLine the text of the line at a byte offset and length; asked only to position a
@@ -122,8 +122,8 @@ export function readTraceJsonl(text: string): LoadedTrace {
  * @returns the loaded trace and the number of bytes read.
  */
 export function readTraceJsonlBytes(read: ReadBytes, readLine: (offset: number, bytes: number) => string, chunkBytes?: number): LoadedTrace & { bytes: number } {
-  const reader = new JsonlTraceReader(readLine);
-  const { problems, bytes } = forEachJsonlRecordInBytes(read, (r) => reader.add(r.line, r.offset, r.bytes, r.value, r.length), undefined, chunkBytes);
+  const reader = new JsonlTraceReader(readLine, false, true);
+  const { problems, bytes } = forEachJsonlLineInBytes(read, (line, offset, size, chars, value) => reader.add(line, offset, size, value, chars), undefined, chunkBytes);
   return { ...reader.finish(problems), bytes };
 }
 
@@ -136,34 +136,51 @@ export class JsonlTraceReader {
 
   /** Ranges found by {@link locate}, by line and path, when the reader finishes more than once (a growing read). */
   private readonly located?: Map<string, Range>;
+  /** The origin of the line being added, when lines come from bytes: moved from line to line (the builder's {@link LineOrigins} copy its numbers). */
+  private readonly line?: LineOrigin;
 
   /**
    * @param lineText the text of a line from its `start` and `length` (characters of a text, or bytes of a file).
    * @param growing true when the reader finishes after each append: a field's range, once found, is kept.
+   * @param bytes true when lines come from bytes ({@link add} gets `chars`): origins kept in columns ({@link LineOrigins}).
    */
   constructor(
     private readonly lineText: (start: number, length: number) => string,
     growing = false,
+    bytes = false,
   ) {
     if (growing) this.located = new Map();
-    this.builder = new TraceBuilder([], (origin, path, kind) => this.locate(origin, kind === 'edge' ? ['edge', ...path] : path));
+    if (bytes) this.line = new LineOrigin(0, 0, 0, 0);
+    const locate = (origin: Origin, path: Path, kind: 'event' | 'edge') => this.locate(origin, kind === 'edge' ? ['edge', ...path] : path);
+    this.builder = bytes ? new TraceBuilder([], locate, new LineOrigins(), new LineOrigins()) : new TraceBuilder([], locate);
   }
 
   /**
    * Adds the record of line `n`. @param start/length locate the line for `lineText`;
-   * @param chars its length in UTF-16 code units, when `length` counts bytes (then `start` is kept as the origin's byte offset).
+   * @param chars its length in UTF-16 code units, when `length` counts bytes (then `start` is kept
+   *   as the origin's byte offset; the reader must have been made for bytes).
    */
   add(n: number, start: number, length: number, value: Record<string, unknown>, chars?: number): void {
     let origin: Origin;
-    if (chars === undefined) {
+    const line = this.line;
+    if (line !== undefined && chars !== undefined) {
+      line.record = n;
+      line.chars = chars;
+      line.offset = start;
+      line.bytes = length;
+      origin = line;
+    } else {
       origin = { range: { start: { line: n, character: 0 }, end: { line: n, character: length } }, record: n };
       this.starts.set(n, start);
-    } else origin = new LineOrigin(n, chars, start, length); // one small object per record (a 1M-event trace keeps them all)
+    }
     const builder = this.builder;
     try {
-      if ('edge' in value && !('type' in value)) {
+      // a line with `type` is an event (asked first: most lines are); else `edge` makes an edge line, no `id` the trace fields
+      if ('type' in value) {
+        builder.addEvent(value, origin);
+      } else if ('edge' in value) {
         builder.addEdge(value.edge, origin);
-      } else if (!('type' in value) && !('id' in value)) {
+      } else if (!('id' in value)) {
         builder.setHeader(value, { origin, locate: (path) => this.locate(origin, path) }, this.seenRecord);
       } else {
         builder.addEvent(value, origin);
@@ -260,27 +277,30 @@ function isSurveyShaped(header: Record<string, unknown>, builder: TraceBuilder):
 /** Collects validated records, reports schema problems at their fields, and runs the cross-record checks. */
 class TraceBuilder {
   readonly events: TraceEvent[] = [];
-  private readonly eventOrigins: Origin[] = [];
   /** Per event index, how to find a field when its reader gave one (else {@link locateOrigin}; JSONL gives none). */
   private eventLocates?: (Locate | undefined)[];
   private readonly edges: TraceEdge[] = [];
-  private readonly edgeOrigins: Origin[] = [];
   private edgeLocates?: (Locate | undefined)[];
   private header: TraceHeader = {};
   /** The cross-record checks, run as records come; dropped (checked at the end) once a second trace starts, which tags earlier events. */
   private checks: CrossRecordChecks | undefined = new CrossRecordChecks(this.events);
 
-  /** @param locateOrigin finds a field of a record from its origin, for records added without their own locator. */
+  /**
+   * @param locateOrigin finds a field of a record from its origin, for records added without their own locator.
+   * @param eventOrigins/edgeOrigins where the origins of the records kept go (a store may copy an origin's fields: see {@link OriginStore.add}).
+   */
   constructor(
     private readonly problems: Problem[],
     private readonly locateOrigin: (origin: Origin, path: Path, kind: 'event' | 'edge') => Range,
+    private readonly eventOrigins: OriginStore = new OriginArray(),
+    private readonly edgeOrigins: OriginStore = new OriginArray(),
   ) {}
 
   addEvent(value: unknown, origin: Origin, locate?: Locate): void {
     const event = fastEvent(value) ?? this.validate(EventSchema, value, (path) => this.locateAt('event', origin, locate, path), 'event', ['id', 't', 'type', 'agent']);
     if (event) {
       this.events.push(event as TraceEvent);
-      this.eventOrigins.push(origin);
+      this.eventOrigins.add(origin);
       if (locate) (this.eventLocates ??= [])[this.events.length - 1] = locate;
       this.checks?.event(event as TraceEvent, this.events.length - 1);
     }
@@ -290,7 +310,7 @@ class TraceBuilder {
     const edge = fastEdge(value) ?? this.validate(EdgeSchema, value, (path) => this.locateAt('edge', origin, locate, path), 'edge', ['src', 'dst', 'type']);
     if (edge) {
       this.edges.push(edge);
-      this.edgeOrigins.push(origin);
+      this.edgeOrigins.add(origin);
       if (locate) (this.edgeLocates ??= [])[this.edges.length - 1] = locate;
       this.checks?.edge(edge, this.edges.length - 1);
     }
@@ -369,18 +389,19 @@ class TraceBuilder {
       problems.push({ severity: 'info', message: `${ids.length} traces in this file (${ids.slice(0, 5).map((id) => preview(id)).join(', ')}${ids.length > 5 ? ', ...' : ''}); one graph with a lane group per trace; each trace is analysed on its own`, range: this.secondTrace! });
     } else if (keep) events = events.slice();
     const locate = (kind: 'event' | 'edge', i: number, path: Path) =>
-      kind === 'event' ? this.locateAt(kind, this.eventOrigins[i], this.eventLocates?.[i], path) : this.locateAt(kind, this.edgeOrigins[i], this.edgeLocates?.[i], path);
+      kind === 'event' ? this.locateAt(kind, this.eventOrigins.get(i)!, this.eventLocates?.[i], path) : this.locateAt(kind, this.edgeOrigins.get(i)!, this.edgeLocates?.[i], path);
     if (this.checks) this.checks.finish(this.edges, locate, problems);
     else checkTrace(events, this.edges, locate, problems);
     problems.sort(byPosition);
     if (events.length === 0 && !problems.some((p) => p.severity === 'error')) {
       problems.push({ severity: 'warning', message: 'the trace has no events', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } });
     }
+    if (!keep) for (const origins of [this.eventOrigins, this.edgeOrigins]) if (origins instanceof LineOrigins) origins.trim();
     return {
       format,
       trace: { ...header, events, edges: keep ? this.edges.slice() : this.edges },
-      eventOrigins: keep ? this.eventOrigins.slice() : this.eventOrigins,
-      edgeOrigins: keep ? this.edgeOrigins.slice() : this.edgeOrigins,
+      eventOrigins: keep ? this.eventOrigins.copy() : this.eventOrigins,
+      edgeOrigins: keep ? this.edgeOrigins.copy() : this.edgeOrigins,
       problems,
       ...(traceHeaders ? { traceHeaders } : {}),
     };

@@ -4,7 +4,7 @@
  * traceIds, JSONL with several trace-fields lines). These helpers split a loaded file into its
  * traces so the analysis and the graph treat each on its own. Pure: imports nothing from `vscode`.
  */
-import type { LoadedTrace } from './model';
+import { OriginArray, type LoadedTrace } from './model';
 import type { TraceEdge, TraceEvent, TraceHeader } from './schema';
 
 /** One trace of a file: its id and the indices (file order) of its events in `loaded.trace.events`. */
@@ -57,18 +57,18 @@ export function subTrace(loaded: LoadedTrace, group: TraceGroup): LoadedTrace {
   const events: TraceEvent[] = group.indices.map((i) => loaded.trace.events[i]);
   const ids = new Set(events.map((e) => e.id));
   const edges: TraceEdge[] = [];
-  const edgeOrigins: LoadedTrace['edgeOrigins'] = [];
+  const edgeOrigins = new OriginArray();
   loaded.trace.edges.forEach((edge, i) => {
     if (!ids.has(edge.src) || !ids.has(edge.dst)) return;
     edges.push(edge);
-    edgeOrigins.push(loaded.edgeOrigins[i]);
+    edgeOrigins.add(loaded.edgeOrigins.get(i));
   });
   const { events: _e, edges: _d, ...fileHeader } = loaded.trace;
   const header: TraceHeader = loaded.traceHeaders?.[group.id] ?? { ...fileHeader, trace_id: group.id };
   return {
     format: loaded.format,
     trace: { ...header, events, edges },
-    eventOrigins: group.indices.map((i) => loaded.eventOrigins[i]),
+    eventOrigins: new OriginArray(group.indices.map((i) => loaded.eventOrigins.get(i))),
     edgeOrigins,
     problems: [],
   };

@@ -4,7 +4,7 @@
  * ({@link checkTrace}) and hand back a {@link LoadedTrace}.
  */
 import { checkTrace } from '../check';
-import type { LoadedTrace, Origin, Problem, Range, Severity } from '../model';
+import { OriginArray, type LoadedTrace, type Origin, type Problem, type Range, type Severity } from '../model';
 import type { EdgeType, TraceEdge, TraceEvent, TraceHeader } from '../schema';
 
 /** Builds one imported trace. Events keep insertion order; ids must be unique (checked). */
@@ -52,8 +52,8 @@ export class ImportBuilder {
     return {
       format,
       trace: { ...(cleanHeader as TraceHeader), events: this.events, edges: this.edges },
-      eventOrigins: this.events.map((_, i) => this.origins[i]),
-      edgeOrigins: this.edges.map(() => undefined),
+      eventOrigins: new OriginArray(this.events.map((_, i) => this.origins[i])),
+      edgeOrigins: new OriginArray(this.edges.map(() => undefined)),
       problems: this.problems,
     };
   }

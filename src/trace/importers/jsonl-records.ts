@@ -8,7 +8,7 @@
  */
 import { checkTrace } from '../check';
 import { forEachJsonlRecord, lineRange, readJsonlRecords, type JsonlRecord, type JsonlRecords } from '../jsonl';
-import type { LoadedTrace, Origin, Problem } from '../model';
+import { OriginArray, type LoadedTrace, type Origin, type Problem } from '../model';
 export { forEachJsonlRecord, lineRange, readJsonlRecords, type JsonlRecord, type JsonlRecords };
 import type { EdgeType, TraceEdge, TraceEvent, TraceHeader } from '../schema';
 import { hasAnsi, stripAnsi } from '../ansi';
@@ -244,8 +244,8 @@ export class TraceAssembler {
     return {
       format,
       trace: { ...header, events: this.events, edges: this.edges },
-      eventOrigins: [...this.origins],
-      edgeOrigins: this.edges.map(() => undefined),
+      eventOrigins: new OriginArray([...this.origins]),
+      edgeOrigins: new OriginArray(this.edges.map(() => undefined)),
       problems: this.problems,
     };
   }

@@ -1,5 +1,5 @@
 /** Builds small LoadedTraces by hand for the analysis tests (record = index in the list). */
-import type { LoadedTrace } from '../../../src/trace/model';
+import { OriginArray, type LoadedTrace } from '../../../src/trace/model';
 import type { Trace, TraceEdge, TraceEvent } from '../../../src/trace/schema';
 
 type EventInput = Partial<TraceEvent> & Pick<TraceEvent, 'id' | 'type' | 'agent'>;
@@ -14,8 +14,8 @@ export function traceOf(events: EventInput[], edges: [string, string, TraceEdge[
   return {
     format: 'test',
     trace: { ...fields, events: evs, edges: edges.map(([src, dst, type]) => ({ src, dst, type: type ?? 'causal' })) },
-    eventOrigins,
-    edgeOrigins: edges.map(() => undefined),
+    eventOrigins: new OriginArray(eventOrigins),
+    edgeOrigins: new OriginArray(edges.map(() => undefined)),
     problems: [],
   };
 }

@@ -32,7 +32,7 @@ test('Claude Code: a sub-agent event goes to the first record of its own transcr
   const t = sourcePromptOf(s, sub)!;
   assert.equal(t.kind, 'event');
   const first = t.kind === 'event' ? t.index : -1;
-  assert.ok(s.loaded.eventOrigins[first]?.file?.includes('subagents'), 'in the sub-agent file');
+  assert.ok(s.loaded.eventOrigins.get(first)?.file?.includes('subagents'), 'in the sub-agent file');
   assert.equal(events.findIndex((e) => e.agent === events[sub].agent), first);
   const main = events.findIndex((e, i) => i > 5 && e.agent === 'main' && e.type === 'tool_call');
   const p = sourcePromptOf(s, main)!;

@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { listFormats, type FileAccess, type TraceFormat } from '../../../src/trace/formats';
 import '../../../src/trace/importers';
-import { LineIndex, type LoadedTrace, type Range } from '../../../src/trace/model';
+import { LineIndex, OriginArray, originsOf, type LoadedTrace, type Range } from '../../../src/trace/model';
 import { parseMapping, readWithMapping } from '../../../src/trace/mapping';
 import { apply, FUZZ_CASES as CASES, mutation } from './mutations';
 
@@ -57,7 +57,7 @@ function check(loaded: LoadedTrace, text: string, what: string): void {
   };
   if (loaded.eventOrigins.length !== loaded.trace.events.length) throw new Error(`${what}: ${loaded.eventOrigins.length} origins for ${loaded.trace.events.length} events`);
   for (const p of loaded.problems) if (p.file === undefined) inside(p.range, `problem "${p.message.slice(0, 80)}"`);
-  loaded.eventOrigins.forEach((o, i) => {
+  originsOf(loaded.eventOrigins).forEach((o, i) => {
     if (o && o.file === undefined) inside(o.range, `origin of event ${i}`);
   });
   for (const e of loaded.trace.events) if (typeof e.id !== 'string' || typeof e.t !== 'number' || !Number.isFinite(e.t) || e.t < 0) throw new Error(`${what}: bad event ${JSON.stringify(e).slice(0, 120)}`);
@@ -115,7 +115,7 @@ for (const rel of ['mapping/crew.otrace-map.json', 'mapping/wrong.otrace-map.jso
       runs++;
       const t = apply(text, m);
       const { problems } = parseMapping(t, rel);
-      check({ format: 'mapping', trace: { events: [], edges: [] }, eventOrigins: [], edgeOrigins: [], problems: problems.map((p) => ({ ...p, file: undefined })) }, t, `mapping file ${rel} ${m.kind}`);
+      check({ format: 'mapping', trace: { events: [], edges: [] }, eventOrigins: new OriginArray(), edgeOrigins: new OriginArray(), problems: problems.map((p) => ({ ...p, file: undefined })) }, t, `mapping file ${rel} ${m.kind}`);
     }),
     { seed: SEED, numRuns: RUNS },
   );

@@ -21,7 +21,7 @@ export function assertRangesReparse(text: string, loaded: LoadedTrace, idOf: (re
   assert.equal(loaded.eventOrigins.length, loaded.trace.events.length);
   const records = new Map<string, number>();
   loaded.trace.events.forEach((e, i) => {
-    const origin = loaded.eventOrigins[i];
+    const origin = loaded.eventOrigins.get(i);
     assert.ok(origin, `event ${e.id} has an origin`);
     const record = JSON.parse(slice(text, origin.range)) as Record<string, unknown>;
     if (e.kind === 'missing_parent') return; // the placeholder points at its first orphan

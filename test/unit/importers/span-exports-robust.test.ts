@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadTrace } from '../../../src/trace/formats';
 import '../../../src/trace/importers';
-import { LineIndex, type LoadedTrace } from '../../../src/trace/model';
+import { LineIndex, originsOf, type LoadedTrace } from '../../../src/trace/model';
 import { fixture } from '../helpers';
 
 const FILES: [string, string, string][] = [
@@ -26,7 +26,7 @@ function check(text: string, loaded: LoadedTrace, what: string): void {
   assert.ok(!loaded.problems.some((p) => /reader failed/.test(p.message)), `${what}: ${loaded.problems.map((p) => p.message).join('; ')}`);
   assert.equal(loaded.eventOrigins.length, loaded.trace.events.length, what);
   const lines = new LineIndex(text);
-  for (const o of loaded.eventOrigins) {
+  for (const o of originsOf(loaded.eventOrigins)) {
     const end = lines.lineStart(o!.range.end.line) + o!.range.end.character;
     assert.ok(end <= text.length, `${what}: range inside the file`);
   }

@@ -38,6 +38,22 @@ test('IdTable answers as a Map: set, add, get, has, size and copy, across growth
   );
 });
 
+test('an IdTable that reads its ids from the caller (keyOf) answers as one that keeps them, and its copy too', () => {
+  fc.assert(
+    fc.property(fc.array(fc.oneof(fc.string({ maxLength: 4 }), fc.constantFrom('e1', 'e2', 'e10', 'e11', 'e12')), { maxLength: 3000 }), fc.nat(3000), (ids, expected) => {
+      const table = new IdTable(expected % 2 === 0 ? 0 : expected, (i) => ids[i]);
+      const plain = new IdTable();
+      ids.forEach((id, i) => assert.equal(table.add(id, i), plain.add(id, i)));
+      assert.equal(table.size, plain.size);
+      for (const id of [...ids, 'absent', '']) assert.equal(table.get(id), plain.get(id));
+      const copy = table.copy((i) => ids[i]);
+      for (const id of ids) assert.equal(copy.get(id), plain.get(id));
+      assert.equal(copy.size, plain.size);
+    }),
+    { seed: 14, numRuns: 200 },
+  );
+});
+
 test('PairNumbering numbers pairs in order of first appearance, as a Map would, across growth', () => {
   const int = fc.oneof(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), fc.integer({ min: -3, max: 40 }));
   fc.assert(

@@ -34,7 +34,7 @@ test('mapping file: an in-house JSON Lines format opens with lanes, types and ca
   assert.deepEqual(loaded.problems.map((p) => [p.severity, p.range.start.line, p.message.slice(0, 61)]), [['warning', 4, '1 records of types the mapping does not map onto otrace types']]);
   const lines = new LineIndex(text);
   loaded.trace.events.forEach((e, i) => {
-    const o = loaded.eventOrigins[i]!;
+    const o = loaded.eventOrigins.get(i)!;
     const start = lines.lineStart(o.range.start.line) + o.range.start.character;
     const end = lines.lineStart(o.range.end.line) + o.range.end.character;
     assert.equal(JSON.parse(text.slice(start, end)).ev_id, e.id);

@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { loadTrace } from '../../../src/trace/formats';
 import '../../../src/trace/importers';
 import { loadTraceFile, readRecordAt } from '../../../src/trace/load-file';
-import { LineOrigin, type LoadedTrace, type Origin } from '../../../src/trace/model';
+import { LineOrigin, LineOrigins, originsOf, type LoadedTrace } from '../../../src/trace/model';
 import { readTraceJsonlBytes } from '../../../src/trace/read';
 import { apply, mutation } from '../fuzz/mutations';
 
@@ -47,16 +47,16 @@ function same(written: string, chunk: number): void {
   const buf = Buffer.from(text, 'utf8');
   const lines = text.split('\n');
   assert.equal(got.eventOrigins.length, want.eventOrigins.length);
-  got.eventOrigins.forEach((o, i) => {
-    // The byte reader's origins are compact objects (range made on demand): compare their JSON fields.
-    const { offset, bytes, ...rest } = JSON.parse(JSON.stringify(o)) as Origin;
-    assert.deepStrictEqual(rest, want.eventOrigins[i]);
+  originsOf(got.eventOrigins).forEach((o, i) => {
+    // The byte reader's origins are made from columns when asked: the text reader's fields plus the bytes.
+    const { offset, bytes, ...rest } = o!;
+    assert.deepStrictEqual(rest, want.eventOrigins.get(i));
     const line = lines[o!.record].replace(/\r$/, '').replace(/^\ufeff/, '');
     assert.equal(buf.toString('utf8', offset, offset! + bytes!).replace(/^\ufeff/, ''), line);
   });
   assert.deepStrictEqual(
-    got.edgeOrigins.map((o) => ({ range: o!.range, record: o!.record })),
-    want.edgeOrigins,
+    originsOf(got.edgeOrigins).map((o) => ({ range: o!.range, record: o!.record })),
+    originsOf(want.edgeOrigins),
   );
 }
 
@@ -76,6 +76,27 @@ test('the streaming reader agrees on CRLF, a byte-order mark, multi-byte text, b
   assert.ok(readText(text).problems.some((p) => /cut off/.test(p.message)));
 });
 
+test('lines parsed together in a run give what each line alone gives: lines that are JSON only when joined, non-objects, non-ASCII text, CRLF and bytes that are not UTF-8', () => {
+  const ev = (id: string, extra = '') => `{"id":"${id}","t":0,"type":"message","agent":"a"${extra}}`;
+  // Each of these lines is bad alone; joined with commas they would make a valid array of as many values as lines.
+  const joinable = ['1,2', '[3', '4]', '{"a":[1', '2]}', '{"x":1},{"y":2}', '"open', 'string"'];
+  const lines = [ev('a'), ...joinable, ev('b', ',"content":"ü😀 日本語"'), '42', '"a string"', '[]', 'null', ev('c', ',"content":"\\u00e9"'), ev('d')];
+  for (const text of [lines.join('\n'), `${lines.join('\r\n')}\r\n`, `${lines.join('\n')}\n`]) {
+    for (const chunk of [5, 64, 1 << 20]) same(text, chunk);
+    const got = readBytes(text, 1 << 20);
+    assert.deepStrictEqual(got.trace.events.map((e) => e.id), ['a', 'b', 'c', 'd']);
+    assert.equal(got.problems.filter((p) => /syntax error|must be a JSON object/.test(p.message)).length, joinable.length + 4);
+  }
+  // bytes that are not UTF-8 inside a run: each line decoded alone (its own replacement characters)
+  const bad = Buffer.concat([Buffer.from(`${ev('a')}\n{"id":"b`), Buffer.from([0xe6, 0x97]), Buffer.from(`","t":0,"type":"message","agent":"a"}\n${ev('c')}\n`)]);
+  const fromBytes = readTraceJsonlBytes(
+    (b, offset, length, position) => bad.copy(b, offset, position, Math.min(bad.length, position + length)),
+    (offset, bytes) => bad.toString('utf8', offset, offset + bytes),
+  );
+  assert.deepStrictEqual(fromBytes.trace, readText(bad.toString('utf8')).trace);
+  assert.equal(fromBytes.trace.events[1].id, 'b\ufffd');
+});
+
 test('the streaming reader agrees with the text reader on the fuzz mutations (fast-check, seeded)', () => {
   const text = fs.readFileSync(path.join(FIXTURES, 'hostile/control-names.otrace.jsonl'), 'utf8');
   fc.assert(
@@ -93,13 +114,13 @@ test('loadTraceFile streams otrace JSONL from disk, reads other formats as text,
     assert.deepStrictEqual(loaded.trace, readText(text).trace);
     assert.equal(loaded.bytes, fs.statSync(demo).size);
     const i = loaded.trace.events.length - 1;
-    assert.ok(loaded.eventOrigins[i]!.offset! > 0);
-    assert.deepStrictEqual(readRecordAt(demo, loaded.eventOrigins[i]!), JSON.parse(text.split('\n')[loaded.eventOrigins[i]!.record]));
+    assert.ok(loaded.eventOrigins.get(i)!.offset! > 0);
+    assert.deepStrictEqual(readRecordAt(demo, loaded.eventOrigins.get(i)!), JSON.parse(text.split('\n')[loaded.eventOrigins.get(i)!.record]));
 
     const survey = path.join(FIXTURES, 'survey', 'example_trace.json');
     const doc = loadTraceFile(survey);
     assert.deepStrictEqual({ ...doc, bytes: undefined }, { ...loadTrace(fs.readFileSync(survey, 'utf8'), survey), bytes: undefined });
-    assert.equal(readRecordAt(survey, doc.eventOrigins[0]!), undefined, 'a document record has no byte offset');
+    assert.equal(readRecordAt(survey, doc.eventOrigins.get(0)!), undefined, 'a document record has no byte offset');
 
     const big = loadTraceFile(survey, undefined, 100);
     assert.equal(big.trace.events.length, 0);
@@ -115,13 +136,35 @@ test('loadTraceFile streams otrace JSONL from disk, reads other formats as text,
   }
 });
 
-test('a compact line origin reads and serializes as the plain origin of its line', () => {
-  const o = new LineOrigin(7, 42, 1000, 45);
-  assert.deepStrictEqual(o.range, { start: { line: 7, character: 0 }, end: { line: 7, character: 42 } });
-  assert.equal(o.record, 7);
-  assert.equal(JSON.stringify(o), JSON.stringify({ range: o.range, record: 7, offset: 1000, bytes: 45 }));
-  (o as Origin).file = 'sub.jsonl';
-  assert.deepStrictEqual(JSON.parse(JSON.stringify(o)), { range: o.range, record: 7, offset: 1000, bytes: 45, file: 'sub.jsonl' });
+test('line origins kept in columns give the plain origin of each line, by index, as JSON too; a copy goes its own way', () => {
+  const cursor = new LineOrigin(7, 42, 1000, 45);
+  assert.deepStrictEqual(cursor.range, { start: { line: 7, character: 0 }, end: { line: 7, character: 42 } });
+  assert.equal(JSON.stringify(cursor), JSON.stringify({ range: cursor.range, record: 7, offset: 1000, bytes: 45 }));
+  const list = new LineOrigins();
+  for (let k = 0; k < 40; k++) {
+    // one object moved from line to line: the list copies its numbers
+    Object.assign(cursor, { record: 2 * k, chars: k + 1, offset: 3_000_000_000 + 10 * k, bytes: k + 3 });
+    list.add(cursor);
+  }
+  assert.equal(list.length, 40);
+  assert.deepStrictEqual(list.get(5), { range: { start: { line: 10, character: 0 }, end: { line: 10, character: 6 } }, record: 10, offset: 3_000_000_050, bytes: 8 });
+  assert.equal(list.record(39), 78);
+  for (const i of [-1, 40, 1.5, Number.NaN]) {
+    assert.equal(list.get(i), undefined);
+    assert.equal(list.record(i), undefined);
+  }
+  assert.ok(list.inLineOrder);
+  assert.deepStrictEqual(JSON.parse(JSON.stringify(list)), originsOf(list));
+  const copy = list.copy();
+  Object.assign(cursor, { record: 3, chars: 1, offset: 0, bytes: 1 });
+  list.add(cursor);
+  assert.equal(copy.length, 40);
+  assert.equal(list.length, 41);
+  assert.equal(list.inLineOrder, false, 'a line before the one before');
+  assert.ok(copy.inLineOrder);
+  list.trim();
+  assert.deepStrictEqual(list.get(40), { range: { start: { line: 3, character: 0 }, end: { line: 3, character: 1 } }, record: 3, offset: 0, bytes: 1 });
+  assert.deepStrictEqual(list.get(5), copy.get(5));
 });
 
 test('a byte-order mark is not a column: problems on the first line sit where they do without it (text, bytes, any format)', () => {

@@ -30,7 +30,7 @@ test('origins: JSONL records are their lines; JSON events are their objects', ()
   assert.deepEqual(originOfId(jsonl, 'c'), { range: { start: { line: 3, character: 0 }, end: { line: 3, character: 56 } }, record: 3 });
   const json = readTraceJson(fixture('survey', 'example_trace.json'));
   assert.deepEqual(originOfId(json, 'e2'), { range: { start: { line: 14, character: 4 }, end: { line: 21, character: 5 } }, record: 1 });
-  assert.deepEqual(json.edgeOrigins[0], { range: { start: { line: 80, character: 4 }, end: { line: 80, character: 47 } }, record: 0 });
+  assert.deepEqual(json.edgeOrigins.get(0), { range: { start: { line: 80, character: 4 }, end: { line: 80, character: 47 } }, record: 0 });
 });
 
 test('unknown properties are kept on traces, events and edges', () => {
