@@ -4,6 +4,9 @@
  * free-space check, reused by later runs), and per trace:
  * Times are CPU time of the process (user + system; see {@link ms}), not wall time.
  * - bare: a per-line `JSON.parse` of the file's Buffer (each line decoded from UTF-8 on its own);
+ * - bare in runs: the same lines decoded and parsed 64 KB of whole lines at a time, as one JSON
+ *   array (the floor of the batching the reader does; the ratio against it says how much of the
+ *   reader's lead over the per-line parse comes from that batching alone);
  * - read: the otrace reader on the same Buffer (`readTraceJsonlBytes`: decode and parse, runs of
  *   whole lines together (src/trace/jsonl.ts), validate with the fast path and zod, origins with
  *   byte offsets, cross-record checks)
@@ -46,6 +49,23 @@ function bareParse(buf: Buffer): number {
   }
 }
 
+/** Bytes of whole lines parsed together by {@link bareParseRuns}, as the reader's runs. */
+const RUN_BYTES = 64 * 1024;
+
+/** The lines of a Buffer parsed as JSON arrays of about {@link RUN_BYTES} of whole lines (one decode and one parse per run). */
+function bareParseRuns(buf: Buffer): number {
+  let at = 0;
+  let records = 0;
+  while (at < buf.length) {
+    let end = buf.indexOf(10, Math.min(buf.length, at + RUN_BYTES));
+    if (end === -1) end = buf.length;
+    const text = buf.toString('utf8', at, end).trimEnd();
+    if (text) records += (JSON.parse(`[${text.split('\n').join(',')}]`) as unknown[]).length;
+    at = end + 1;
+  }
+  return records;
+}
+
 /** The otrace reader on the same Buffer, and the editor's per-file index of its events. */
 function otraceRead(buf: Buffer) {
   const loaded = readTraceJsonlBytes(
@@ -77,6 +97,9 @@ interface Row {
   bare_ms: number;
   read_ms: number;
   ratio: number;
+  /** The bare parse in runs of whole lines, and read / that (see the header). */
+  bare_runs_ms: number;
+  ratio_to_runs: number;
   ratio_runs: number[];
   analysis_ms: number;
   analysis_events_per_s: number;
@@ -97,8 +120,10 @@ export async function bench(): Promise<void> {
       let buf: Buffer | undefined = fs.readFileSync(file);
       const runs = n >= 1_000_000 ? 2 : n >= 100_000 ? 4 : 7;
       bareParse(buf); // warm-up
+      bareParseRuns(buf);
       otraceRead(buf);
       const bare: number[] = [];
+      const bareRuns: number[] = [];
       const read: number[] = [];
       const ratios: number[] = [];
       let loaded = otraceRead(buf);
@@ -110,6 +135,9 @@ export async function bench(): Promise<void> {
         const o = ms(() => {
           for (let k = 0; k < reps; k++) loaded = otraceRead(buf!);
         }) / reps;
+        bareRuns.push(ms(() => {
+          for (let k = 0; k < reps; k++) bareParseRuns(buf!);
+        }) / reps);
         bare.push(b);
         read.push(o);
         ratios.push(o / b);
@@ -125,6 +153,8 @@ export async function bench(): Promise<void> {
         bare_ms: Math.round(median(bare)),
         read_ms: Math.round(median(read)),
         ratio: Math.round(median(ratios) * 100) / 100,
+        bare_runs_ms: Math.round(median(bareRuns)),
+        ratio_to_runs: Math.round((median(read) / median(bareRuns)) * 100) / 100,
         ratio_runs: ratios.map((r) => Math.round(r * 100) / 100),
         analysis_ms: Math.round(analysisMs),
         analysis_events_per_s: Math.round(events / (analysisMs / 1000)),
@@ -132,12 +162,12 @@ export async function bench(): Promise<void> {
         problems: loaded.problems.length,
       });
       const row = rows[rows.length - 1];
-      process.stdout.write(`  ${name}: ${fmt(row.file_mb)} MB, read ${row.read_ms} ms / bare ${row.bare_ms} ms = ${row.ratio}x (runs ${row.ratio_runs.join(' ')}), analysis ${fmt(row.analysis_events_per_s, 0)} events/s, RSS ${row.rss_mb} MB\n`);
+      process.stdout.write(`  ${name}: ${fmt(row.file_mb)} MB, read ${row.read_ms} ms / bare ${row.bare_ms} ms = ${row.ratio}x (runs ${row.ratio_runs.join(' ')}); bare in runs ${row.bare_runs_ms} ms, read / that ${row.ratio_to_runs}x, analysis ${fmt(row.analysis_events_per_s, 0)} events/s, RSS ${row.rss_mb} MB\n`);
     }
   }
   const cli = sizes.includes('1M') ? cliAnalyze(path.join(dir, 'trace-1M.otrace.jsonl')) : undefined;
-  const header = '| trace | events | file MB | JSON.parse ms (CPU) | read+validate+index ms (CPU) | ratio | analysis events/s (CPU) | RSS MB |';
-  const lines = [header, '|---|---|---|---|---|---|---|---|', ...rows.map((r) => `| ${r.trace} | ${fmt(r.events, 0)} | ${fmt(r.file_mb)} | ${fmt(r.bare_ms, 0)} | ${fmt(r.read_ms, 0)} | ${r.ratio}x | ${fmt(r.analysis_events_per_s, 0)} | ${r.rss_mb} |`)];
+  const header = '| trace | events | file MB | JSON.parse per line ms (CPU) | read+validate+index ms (CPU) | ratio | JSON.parse in 64 KB runs ms | read / runs | analysis events/s (CPU) | RSS MB |';
+  const lines = [header, '|---|---|---|---|---|---|---|---|---|---|', ...rows.map((r) => `| ${r.trace} | ${fmt(r.events, 0)} | ${fmt(r.file_mb)} | ${fmt(r.bare_ms, 0)} | ${fmt(r.read_ms, 0)} | ${r.ratio}x | ${fmt(r.bare_runs_ms, 0)} | ${r.ratio_to_runs}x | ${fmt(r.analysis_events_per_s, 0)} | ${r.rss_mb} |`)];
   if (cli) lines.push('', `otrace analyze (1M events, ${fmt(cli.file_mb)} MB): ${fmt(cli.seconds)} s, peak RSS ${fmt(cli.peak_rss_mb, 0)} MB, exit ${cli.exit}`);
   process.stdout.write(`\n${lines.join('\n')}\n(load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${os.cpus().length} cores)\n`);
   const out = path.join(__dirname, 'results.json');
