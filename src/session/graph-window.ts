@@ -8,7 +8,7 @@ import type { GraphEdge, GraphNode, GraphOverview, GraphRun, GraphWindow, Window
 import { eventCues } from '../panel/cues';
 import { eventDetails, graphLayout, layoutEdge, layoutNode, nodeLabel, type GraphLayout } from '../panel/graph-model';
 import { canonicalType } from '../trace/schema';
-import { packColumns } from '../graph-columns';
+import { packOverview } from '../graph-columns';
 import { contentsOf, eventWithContent } from './long-content';
 import { bucketWidth, runKey } from '../panel/layout';
 import type { TraceSnapshot } from './snapshot';
@@ -180,13 +180,14 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
 
 /**
  * The overview as bytes, what the host passes to the webview unread: `json` the UTF-8 bytes of
- * `JSON.stringify` of the overview without its columns (a few KB), `columns` the columns packed
- * as binary by `packColumns` (21 bytes per event). Both are new buffers (they can be moved to
- * another thread). Also the overview's axis and stamp, for the first window.
+ * the overview's JSON without its columns and with each finding's events as their count (a few
+ * KB), `columns` the columns and the findings' events packed as binary (src/graph-columns.ts,
+ * `packOverview`). Both are new buffers (they can be moved to another thread). Also the
+ * overview's axis and stamp, for the first window.
  */
 export function graphOverviewBytes(snapshot: TraceSnapshot, title: string): { json: Uint8Array; columns: Uint8Array; overview: Pick<GraphOverview, 'axis' | 'stamp'> } {
-  const { columns, ...rest } = graphOverview(snapshot, title);
-  return { json: new TextEncoder().encode(JSON.stringify(rest)), columns: packColumns(columns), overview: { axis: rest.axis, stamp: rest.stamp } };
+  const overview = graphOverview(snapshot, title);
+  return { ...packOverview(overview), overview: { axis: overview.axis, stamp: overview.stamp } };
 }
 
 /**

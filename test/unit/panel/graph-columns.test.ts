@@ -1,8 +1,8 @@
-/** The overview's event columns packed into one byte buffer and read back as typed arrays. */
+/** The overview's event columns and findings' events packed into one byte buffer and read back as typed arrays. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { packColumns, unpackColumns } from '../../../src/graph-columns';
-import type { GraphColumns } from '../../../src/protocol';
+import { packColumns, packOverview, unpackColumns, unpackOverview } from '../../../src/graph-columns';
+import type { GraphColumns, GraphOverview } from '../../../src/protocol';
 
 function columns(n: number): GraphColumns {
   const c: GraphColumns = { byTime: new Int32Array(n), tx: new Float64Array(n), lane: new Int32Array(n), kind: new Uint8Array(n), end: new Int32Array(n) };
@@ -16,14 +16,17 @@ function columns(n: number): GraphColumns {
   return c;
 }
 
-test('packed columns read back the same values, 21 bytes per event', () => {
+test('packed columns read back the same values, 21 bytes per event and 4 per finding event after an 8-byte header', () => {
   for (const n of [0, 1, 5, 1000]) {
-    const c = columns(n);
-    const bytes = packColumns(c);
-    assert.equal(bytes.byteLength, 21 * n);
-    const back = unpackColumns(bytes);
-    assert.deepEqual(back, c);
-    assert.ok(back.tx instanceof Float64Array && back.byTime instanceof Int32Array && back.kind instanceof Uint8Array);
+    for (const events of [[], [3, 0, 2], Array.from({ length: 333 }, (_, k) => (k * 7) % Math.max(1, n))]) {
+      const c = columns(n);
+      const bytes = packColumns(c, events);
+      assert.equal(bytes.byteLength, 8 + 21 * n + 4 * events.length);
+      const back = unpackColumns(bytes);
+      assert.deepEqual(back.columns, c);
+      assert.deepEqual(Array.from(back.findingEvents), events);
+      assert.ok(back.columns.tx instanceof Float64Array && back.columns.byTime instanceof Int32Array && back.columns.kind instanceof Uint8Array);
+    }
   }
 });
 
@@ -32,7 +35,7 @@ test('non-finite axis positions and negative bar ends survive', () => {
   c.tx[1] = Number.NaN;
   c.tx[2] = -0.5;
   c.end[0] = -1;
-  const back = unpackColumns(packColumns(c));
+  const back = unpackColumns(packColumns(c)).columns;
   assert.ok(Number.isNaN(back.tx[1]));
   assert.equal(back.tx[2], -0.5);
   assert.equal(back.end[0], -1);
@@ -40,13 +43,56 @@ test('non-finite axis positions and negative bar ends survive', () => {
 
 test('bytes that do not start on a multiple of 8 in their buffer (as a message may deliver them) are read from a copy', () => {
   const c = columns(11);
-  const packed = packColumns(c);
+  const packed = packColumns(c, [1, 2]);
   const shifted = new Uint8Array(packed.byteLength + 3);
   shifted.set(packed, 3);
-  assert.deepEqual(unpackColumns(shifted.subarray(3)), c);
+  assert.deepEqual(unpackColumns(shifted.subarray(3)), { columns: c, findingEvents: new Int32Array([1, 2]) });
 });
 
-test('a length that is not 21 bytes per event, or columns of different lengths, are refused', () => {
-  assert.throws(() => unpackColumns(new Uint8Array(22)), /21 per event/);
+test('a length that does not match the header, or columns of different lengths, are refused', () => {
+  assert.throws(() => unpackColumns(new Uint8Array(4)), /no header/);
+  const bytes = packColumns(columns(3), [1]);
+  assert.throws(() => unpackColumns(bytes.subarray(0, bytes.length - 1)), /not the 75 of 3 events and 1 findings' events/);
   assert.throws(() => packColumns({ ...columns(4), kind: new Uint8Array(3) }), /different lengths/);
+});
+
+/** An overview of `n` events with findings of the given sizes. */
+function overview(n: number, sizes: number[]): GraphOverview {
+  return {
+    title: 'a "title" · ünïcode ✓',
+    format: 'otrace',
+    stamp: 3,
+    totalEvents: n,
+    lanes: [{ name: 'a', depth: 0, count: n }],
+    axis: { points: [[0, 0]], gaps: [], span: n },
+    columns: columns(n),
+    kinds: ['message'],
+    findings: sizes.map((size, f) => ({ kind: 'loop', severity: 'warning', events: Array.from({ length: size }, (_, k) => (k * 13 + f) % n), inline: `loop ×${size}`, message: `m${f}`, ...(f % 2 ? { tokens: f } : {}) })),
+    problems: { errors: 0, warnings: 1 },
+    legend: { edgeTypes: [], bars: false, credit: false, cues: [] },
+  };
+}
+
+test('the overview read back from its bytes equals it; the JSON holds each finding\'s event count, the bytes its events', () => {
+  for (const sizes of [[], [1], [5, 0, 300, 2]]) {
+    const o = overview(50, sizes);
+    const { json, columns: bytes } = packOverview(o);
+    const parsed = JSON.parse(Buffer.from(json).toString('utf8')) as { findings: { events: unknown }[]; columns?: unknown };
+    assert.equal(parsed.columns, undefined, 'no columns in the JSON');
+    assert.deepEqual(parsed.findings.map((f) => f.events), sizes, 'a count per finding in the JSON');
+    assert.equal(bytes.byteLength, 8 + 21 * 50 + 4 * sizes.reduce((a, b) => a + b, 0));
+    const back = unpackOverview(json, bytes);
+    assert.deepEqual(back, o);
+    const notColumns = (keys: string[]) => keys.filter((k) => k !== 'columns');
+    assert.deepEqual(notColumns(Object.keys(back)), notColumns(Object.keys(o)), 'members in the overview\'s order (the columns last)');
+    back.findings.forEach((f, k) => assert.deepEqual(Object.keys(f), Object.keys(o.findings[k]), 'a finding\'s members in their order'));
+    assert.equal(JSON.stringify(back.findings), JSON.stringify(o.findings));
+  }
+});
+
+test('findings whose counts do not match the bytes are refused', () => {
+  const { json, columns: bytes } = packOverview(overview(10, [3, 4]));
+  const fewer = packOverview(overview(10, [3, 3])).columns;
+  assert.throws(() => unpackOverview(json, fewer), /count 7 events, the bytes hold 6/);
+  assert.ok(unpackOverview(json, bytes));
 });

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { bucketWidth, runKey } from '../../../src/panel/layout';
 import { InProcessEngine } from '../../../src/session/in-process-engine';
-import { unpackColumns } from '../../../src/graph-columns';
+import { unpackOverview } from '../../../src/graph-columns';
 import { findEvents, graphEvent, graphOverview, graphOverviewBytes, graphWindow } from '../../../src/session/graph-window';
 import { buildGraph } from '../../../src/panel/graph-model';
 import { makeSnapshot } from '../../../src/session/snapshot';
@@ -149,13 +149,15 @@ test('the engine answers for the latest snapshot of a session only', async () =>
   assert.equal(await engine.graphOverview('k', 'demo'), undefined);
 });
 
-test('the overview as bytes (JSON without the columns, the columns packed) reads back to the overview', () => {
+test('the overview as bytes (JSON without the columns and findings\' events, those packed) reads back to the overview', () => {
   for (const s of [demo, big30k, big(0), big(1)]) {
     const { json, columns, overview } = graphOverviewBytes(s, 'a "title" · ünïcode ✓');
-    const { columns: want, ...rest } = graphOverview(s, 'a "title" · ünïcode ✓');
-    assert.equal(Buffer.from(json).toString('utf8'), JSON.stringify(rest), 'the JSON holds everything but the columns');
-    assert.deepEqual(unpackColumns(columns), want);
-    assert.equal(columns.byteLength, 21 * want.tx.length);
+    const want = graphOverview(s, 'a "title" · ünïcode ✓');
+    const { columns: wantColumns, ...rest } = want;
+    const findingEvents = rest.findings.reduce((sum, f) => sum + f.events.length, 0);
+    assert.equal(Buffer.from(json).toString('utf8'), JSON.stringify({ ...rest, findings: rest.findings.map((f) => ({ ...f, events: f.events.length })) }), 'the JSON holds everything but the columns and the findings\' events');
+    assert.deepEqual(unpackOverview(json, columns), want);
+    assert.equal(columns.byteLength, 8 + 21 * wantColumns.tx.length + 4 * findingEvents);
     assert.deepEqual(overview.axis, rest.axis);
   }
 });
