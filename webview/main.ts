@@ -72,6 +72,8 @@ function render(next: GraphOverview, first?: GraphWindow): void {
   details = undefined;
   firstWindow = true;
   highlight = false;
+  // Read and analysed: the loading bar goes (the graph is drawn next, in this task).
+  if (document.body.dataset.state === 'loading') document.body.dataset.state = 'drawing';
   view = new TraceGraph($('graph'), next);
   const g = view;
   loader = new WindowLoader(
@@ -137,7 +139,7 @@ function render(next: GraphOverview, first?: GraphWindow): void {
   });
   g.cy.on('mouseout', 'node', () => (tip.hidden = true));
   showDetails($('details'), undefined, []);
-  g.cy.resize();
+  g.resized(); // sized now (the ResizeObserver then finds nothing changed: no second drawing)
   const restored = saved?.title === next.title && saved.view && saved.view.mode === g.mode ? saved.view : undefined;
   if (restored) g.restore(restored);
   else {
