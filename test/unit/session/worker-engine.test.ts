@@ -32,9 +32,10 @@ before(async () => {
 });
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-/** The overview the webview reads from the engine's bytes (as webview/main.ts does). */
+/** The overview the webview reads from the engine's bytes (as webview/main.ts does), lanes as Int32 (they come in the integers they were packed in). */
 function overviewOfBytes(sent: { json: Uint8Array; columns: Uint8Array }): GraphOverview {
-  return unpackOverview(sent.json, sent.columns);
+  const o = unpackOverview(sent.json, sent.columns);
+  return { ...o, columns: { ...o.columns, lane: Int32Array.from(o.columns.lane) } };
 }
 
 describe('the engine in a worker thread', () => {
