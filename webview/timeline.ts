@@ -12,8 +12,6 @@ export type StepTarget = 'next' | 'previous' | 'first' | 'last' | 'nextOfAgent' 
 
 /** The timeline of the whole trace (from the overview's columns, loaded or not): event indices in time order and the current position in them. */
 export class Timeline {
-  /** Event indices in time order. */
-  readonly order: Int32Array;
   /** Stops and the findings' events in time order: made on the first step to one (at 1M events, 200,000 findings' events). */
   private stopList: number[] | undefined;
   private findingList: number[] | undefined;
@@ -30,8 +28,11 @@ export class Timeline {
     /** Moves the selection to an event (the timeline's current event). */
     private readonly go: (index: number) => void,
     private readonly onPlayChange: (playing: boolean) => void,
-  ) {
-    this.order = graph.columns.byTime;
+  ) {}
+
+  /** Event indices in time order (the overview's byTime: made on first read when it is the file order). */
+  get order(): Int32Array {
+    return this.graph.columns.byTime;
   }
 
   /** Position of each event index in `order`. */
@@ -137,7 +138,7 @@ export class Timeline {
 
   /** `n / N` and the current event's time. */
   status(): { counter: string; time: string } {
-    const total = this.order.length;
+    const total = this.graph.columns.tx.length; // not order's: that may be made on first read
     const here = this.current;
     if (here === undefined) return { counter: `– / ${total}`, time: '' };
     const t0 = this.graph.axis.points[0]?.[1] ?? 0;
