@@ -164,3 +164,24 @@ test('the overview as bytes (JSON without the columns and findings\' events, tho
     assert.deepEqual(overview.axis, rest.axis);
   }
 });
+
+test('windows made from the buckets planned for earlier windows equal those of a new index: steps keeping one event, pans, both modes', () => {
+  const n = 30_000;
+  const warm = big(n);
+  const o = graphOverview(warm, 'x');
+  for (const mode of ['time', 'order'] as const) {
+    const length = mode === 'time' ? o.axis.span : n;
+    const fit = { seq: 1, stamp: o.stamp, mode, from: 0, to: length, scale: 1000 / length };
+    // The first window plans every bucket; each step keeps another event on its own (its bucket planned again, the others reused).
+    const asks: WindowRequest[] = [fit, ...[17, 15_000, 15_001, 29_999, 4_321].map((i) => ({ ...fit, keep: [i] })), { ...fit, keep: [15_000, 15_003, 200] }];
+    // Pans at one zoom: ranges that share buckets with the ones before.
+    for (let k = 0; k < 6; k++) asks.push({ ...fit, from: (k * length) / 10, to: ((k + 3) * length) / 10, scale: 8000 / length, keep: k % 2 ? [Math.floor((k * n) / 8)] : [] });
+    for (const ask of asks) {
+      const cold = big(n); // a new snapshot: a new index, nothing planned
+      assert.deepEqual(graphWindow(warm, ask), graphWindow(cold, { ...ask }), `${mode} ${JSON.stringify({ ...ask, scale: undefined })}`);
+    }
+    const stepped = graphWindow(warm, { ...fit, keep: [15_000] });
+    assert.ok(stepped.nodes.some((node) => node.index === 15_000 || node.endIndex === 15_000), 'the kept event is drawn on its own');
+    assert.ok(!graphWindow(warm, fit).nodes.some((node) => node.index === 15_000), 'and without keep it is in a run bar again (the plan kept is the one without keep)');
+  }
+});
