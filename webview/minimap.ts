@@ -2,7 +2,8 @@
  * The minimap strip under the graph: every event of the whole trace (from the overview's columns,
  * loaded or not) as a tick in its lane's row, in its category colour, and the rectangle of the
  * time range in view. The ticks are drawn once per size, mode and lane folding into an offscreen
- * canvas; a view change only copies it and draws the rectangle. A click or a drag on the strip
+ * canvas, when the page is idle (after the first paint); a view change only copies it and draws
+ * the rectangle. A click or a drag on the strip
  * moves the view there (the zoom stays).
  */
 import type { TraceGraph } from './graph';
@@ -18,11 +19,29 @@ export function createMinimap(canvas: HTMLCanvasElement, graph: TraceGraph): () 
   const stop = kinds.indexOf('stop');
   const ticks = document.createElement('canvas');
   let drawnFor = '';
+  /** The ticks' key (size, mode, folding) waiting for an idle moment, if any. */
+  let waiting = '';
+  const ticksKey = (width: number, height: number) => `${width}x${height} ${graph.mode} ${[...graph.collapsed].join('\u0000')}`;
+  /**
+   * The ticks are drawn when the page is idle, not in the frame that asked (a pass over every
+   * event: a million at 1M events, after the graph's first window is on screen); the view's
+   * rectangle is drawn at once.
+   */
+  const drawTicksSoon = (width: number, height: number) => {
+    const key = ticksKey(width, height);
+    if (key === waiting) return;
+    waiting = key;
+    const later = (fn: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(fn, { timeout: 300 }) : setTimeout(fn, 50));
+    later(() => {
+      if (waiting !== key || graph.cy.destroyed()) return; // asked again since, or another trace's graph now
+      waiting = '';
+      drawTicks(width, height, key);
+      draw();
+    });
+  };
   /** Draws every event's tick into the offscreen canvas (once per size, mode and folding). */
-  const drawTicks = (width: number, height: number) => {
+  const drawTicks = (width: number, height: number, key: string) => {
     const rows = Math.max(1, graph.visibleLanes());
-    const key = `${width}x${height} ${graph.mode} ${[...graph.collapsed].join('\u0000')}`;
-    if (key === drawnFor) return;
     drawnFor = key;
     ticks.width = width;
     ticks.height = height;
@@ -67,8 +86,8 @@ export function createMinimap(canvas: HTMLCanvasElement, graph: TraceGraph): () 
     }
     ctx.clearRect(0, 0, width, height);
     if (!width || !height) return;
-    drawTicks(width, height);
-    ctx.drawImage(ticks, 0, 0);
+    if (drawnFor === ticksKey(width, height)) ctx.drawImage(ticks, 0, 0);
+    else drawTicksSoon(width, height);
     // The time range in view.
     const stage = graph.cy.width();
     const a = Math.max(0, graph.axisAt(0) / graph.axisLength());
