@@ -296,37 +296,65 @@ export function graphWindow(snapshot: TraceSnapshot, request: WindowRequest): Gr
     if (u < from || u >= to) return undefined;
     return planned.get(`${layout.lane[d]}:${Math.floor(u / bucket)}`)?.run?.id;
   };
-  /** Where a run bar's member sits in the order the window draws: after its bucket's own events, in lane order. */
-  const memberPlace = (i: number): Place => [layout.lane[i], 1, Math.floor(start(i) / bucket), 1, start(i), order[i]];
+  const edges = windowEdges(ix, {
+    ownKey,
+    ownPlace,
+    keyOf,
+    memberPlace: (i) => [layout.lane[i], 1, Math.floor(start(i) / bucket), 1, start(i), order[i]],
+    laneOfRun: (key) => planned.get(key.split(':').slice(2).join(':'))?.run?.lane,
+  });
+  return { seq: request.seq, stamp: request.stamp, mode, from, to, bucket, nodes, runs, edges };
+}
 
-  // The edges that can be drawn: those from an own node, and those into one from a run bar's member
-  // (run to run and inside one lane are not drawn). Listed in the order the window draws their
-  // sources, each source's edges in the layout's order.
+/** What {@link windowEdges} needs of a window being made. */
+interface DrawnWindow {
+  /** Event index -> the key of its node (own nodes and their results), in the order drawn. */
+  ownKey: Map<number, string>;
+  /** Per own node: where it sits in the order the window draws. */
+  ownPlace: Map<number, Place>;
+  /** The key an event is drawn under (its node, or the run bar holding it), if drawn. */
+  keyOf: (i: number) => string | undefined;
+  /** Where a run bar's member sits in the order the window draws (after its bucket's own events, in lane order). */
+  memberPlace: (i: number) => Place;
+  /** The lane of a run bar of this window, by key. */
+  laneOfRun: (key: string) => number | undefined;
+}
+
+/**
+ * A window's edges: those between drawn events, and lane-crossing ones between an event and a run
+ * bar (one per pair; none from run to run). Only edges touching an own node can be drawn, so those
+ * are the candidates: the own nodes' outgoing edges and their incoming ones from run bars'
+ * members. Listed in the order the window draws their sources, each source's edges in the
+ * layout's order (the order a scan of every drawn event gives). O(own nodes' edges · log).
+ */
+function windowEdges(ix: GraphIndex, w: DrawnWindow): GraphEdge[] {
+  const { layout } = ix;
+  const { barOf, end: endOf } = layout;
   const layoutEdges = layout.edges;
   const candidates: { place: Place; k: number; key: string }[] = [];
-  for (const [index, key] of ownKey) {
+  for (const [index, key] of w.ownKey) {
     if (barOf[index] >= 0) continue; // a result's edges are listed under its call's bar
-    const place = ownPlace.get(index)!;
+    const place = w.ownPlace.get(index)!;
     for (let at = ix.edgesFrom[index]; at < ix.edgesFrom[index + 1]; at++) candidates.push({ place, k: ix.edgeAt[at], key });
     for (const t of endOf[index] >= 0 ? [index, endOf[index]] : [index])
       for (let at = ix.edgesInto[t]; at < ix.edgesInto[t + 1]; at++) {
         const k = ix.edgeInAt[at];
         const source = layoutEdges.source[k];
-        if (ownKey.has(source)) continue; // listed with its source
-        const sourceKey = keyOf(source);
-        if (sourceKey !== undefined && barOf[source] < 0) candidates.push({ place: memberPlace(source), k, key: sourceKey });
+        if (w.ownKey.has(source)) continue; // listed with its source
+        const sourceKey = w.keyOf(source);
+        if (sourceKey !== undefined && barOf[source] < 0) candidates.push({ place: w.memberPlace(source), k, key: sourceKey });
       }
   }
   candidates.sort((a, b) => comparePlaces(a.place, b.place) || a.k - b.k);
+  const laneOf = (key: string, i: number) => (key.startsWith('r') ? w.laneOfRun(key) : layout.lane[i]);
   const edges: GraphEdge[] = [];
   const seen = new Set<string>();
-  const laneOfKey = (key: string, i: number) => (key.startsWith('r') ? planned.get(key.split(':').slice(2).join(':'))?.run?.lane : layout.lane[i]);
   for (const { k, key } of candidates) {
     const targetIndex = layoutEdges.target[k];
-    const target = keyOf(targetIndex);
+    const target = w.keyOf(targetIndex);
     if (target === undefined || target === key) continue;
     const isRun = key.startsWith('r') || target.startsWith('r');
-    if (isRun && laneOfKey(key, layoutEdges.source[k]) === laneOfKey(target, targetIndex)) continue; // inside one lane: not drawn anyway
+    if (isRun && laneOf(key, layoutEdges.source[k]) === laneOf(target, targetIndex)) continue; // inside one lane: not drawn anyway
     if (key.startsWith('r') && target.startsWith('r')) continue; // run to run: zoomed out, such arrows are noise
     const e = layoutEdge(layoutEdges, k);
     const id = isRun ? `${key}>${target}` : e.id;
@@ -334,7 +362,7 @@ export function graphWindow(snapshot: TraceSnapshot, request: WindowRequest): Gr
     seen.add(id);
     edges.push(isRun ? { id, source: key, target, type: e.type, derived: e.derived } : e);
   }
-  return { seq: request.seq, stamp: request.stamp, mode, from, to, bucket, nodes, runs, edges };
+  return edges;
 }
 
 /**
