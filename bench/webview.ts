@@ -289,6 +289,8 @@ async function preview(file: string, out: string, size: { width: number; height:
       await page.waitForFunction('!globalThis.__otrace.windows().loading');
       await new Promise((r) => setTimeout(r, 300));
     }
+    // The minimap's ticks are drawn when the page is idle (webview/minimap.ts), then a frame.
+    await page.evaluate('new Promise((done) => requestIdleCallback(() => requestAnimationFrame(() => requestAnimationFrame(done)), { timeout: 1000 }))');
     await page.screenshot({ path: out });
     const drawn = await page.evaluate<number>('globalThis.__otrace.cy.elements().length');
     console.log(`${out}: ${loaded.trace.events.length} events, ${drawn} elements drawn, first window painted in ${fmt(ms, 0)} ms`);

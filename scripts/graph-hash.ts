@@ -1,7 +1,7 @@
 /**
  * `npx tsx scripts/graph-hash.ts [--generated 10k,100k] DIR...`: a sha256 of the graph answers the
  * engine gives for every trace file under the given folders (and for generated bench traces): the
- * overview (and checks that its bytes, JSON and packed columns, read back to the same overview), windows at several scales and ranges in both modes (with and without `keep`), each
+ * overview (and checks that its bytes, JSON and packed columns and findings' events, read back to the same overview), windows at several scales and ranges in both modes (with and without `keep`), each
  * event's details node, searches and the summary. To show that a memory or speed change of the
  * session left the graph alone (scripts/output-hash.ts covers load and analysis). A development
  * script, not a test. `--each` prints the per-part hashes of each file; `--set-aside` lets go of
@@ -17,7 +17,7 @@ import { loadTraceFile } from '../src/trace/load-file';
 import { nodeFileAccess } from '../src/trace/node-files';
 import '../src/trace/importers';
 import type { GraphOverview, WindowRequest } from '../src/protocol';
-import { unpackColumns } from '../src/graph-columns';
+import { unpackOverview } from '../src/graph-columns';
 import { runHashes, sha } from './hash-run';
 
 /** The overview's JSON with its columns as plain arrays (as the overview was written before the columns were typed arrays: the same hashes). */
@@ -38,7 +38,7 @@ function hashFile(file: string): string[] {
   const stamp = snapshotStamp(snapshot);
   const overview = graphOverview(snapshot, 'title');
   const bytes = graphOverviewBytes(snapshot, 'title');
-  const parsed = { ...(JSON.parse(Buffer.from(bytes.json).toString('utf8')) as object), columns: unpackColumns(bytes.columns) } as Record<string, unknown>;
+  const parsed = unpackOverview(bytes.json, bytes.columns) as unknown as Record<string, unknown>;
   // The members in the overview's order (the JSON has no columns; they come last above).
   const sent = Object.fromEntries([...Object.keys(overview), ...Object.keys(parsed)].map((k) => [k, parsed[k]])) as unknown as GraphOverview;
   if (plainJson(sent) !== plainJson(overview)) throw new Error(`${file}: graphOverviewBytes reads back to another overview than graphOverview`);

@@ -137,8 +137,8 @@ export interface GraphColumns {
   byTime: Int32Array;
   /** Position on the time axis (axis units: seconds with idle gaps compressed). */
   tx: Float64Array;
-  /** Index into `lanes`. */
-  lane: Int32Array;
+  /** Index into `lanes` (read back from bytes: in 1 or 2 bytes each when the lanes fit, see src/graph-columns.ts). */
+  lane: Int32Array | Uint16Array | Uint8Array;
   /** Index into `GraphOverview.kinds` (canonical type). */
   kind: Uint8Array;
   /** For a tool call drawn as a bar: the index of its result; else -1. */

@@ -94,19 +94,12 @@ export class TraceGraph {
   private readonly nodeById = new Map<string, GraphNode>();
   /** Run bars of the loaded window by key. */
   private readonly runById = new Map<string, GraphRun>();
-  /** Time-order rank of every event (from the overview's columns). */
-  readonly rank: Int32Array;
-  /** For a result drawn in its call's bar: the call's index (else -1). */
-  private readonly barOf: Int32Array;
+  /** Time-order rank of every event, and for a result drawn in its call's bar the call's index (else -1): made on first use. */
+  private ranks: Int32Array | undefined;
+  private bars: Int32Array | undefined;
 
   constructor(container: HTMLElement, graph: GraphOverview) {
     this.graph = graph;
-    const c = graph.columns;
-    this.rank = new Int32Array(graph.totalEvents);
-    // Plain loops over the typed columns: no callback per event (a million at 1M events).
-    for (let r = 0; r < c.byTime.length; r++) this.rank[c.byTime[r]] = r;
-    this.barOf = new Int32Array(graph.totalEvents).fill(-1);
-    for (let call = 0; call < c.end.length; call++) if (c.end[call] >= 0) this.barOf[c.end[call]] = call;
     this.cy = cytoscape({
       container,
       elements: [],
@@ -125,6 +118,27 @@ export class TraceGraph {
     });
     this.computeRows();
     container.addEventListener('wheel', (e) => this.onWheel(e), { passive: false, capture: true });
+  }
+
+  /**
+   * Time-order rank of every event (the inverse of the overview's `byTime`). Made on first use, as
+   * is {@link barOf}: the first paint needs neither, and each is a pass over every event (a million at 1M).
+   */
+  get rank(): Int32Array {
+    if (this.ranks) return this.ranks;
+    const byTime = this.graph.columns.byTime;
+    const rank = new Int32Array(byTime.length);
+    for (let r = 0; r < byTime.length; r++) rank[byTime[r]] = r;
+    return (this.ranks = rank);
+  }
+
+  /** For a result drawn in its call's bar: the call's index (else -1). */
+  private get barOf(): Int32Array {
+    if (this.bars) return this.bars;
+    const end = this.graph.columns.end;
+    const barOf = new Int32Array(end.length).fill(-1);
+    for (let call = 0; call < end.length; call++) if (end[call] >= 0) barOf[end[call]] = call;
+    return (this.bars = barOf);
   }
 
   /** Calls `fn` after every change of the view (scale, pan, lanes). */

@@ -7,7 +7,7 @@ import { moment, moments } from './start-moments';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { NodeSingular } from 'cytoscape';
-import { unpackColumns } from '../src/graph-columns';
+import { unpackOverview } from '../src/graph-columns';
 import type { GraphCommand, GraphFinding, GraphNode, GraphOverview, GraphWindow, HostMessage, WebviewMessage } from '../src/protocol';
 import { createAxis } from './axis';
 import { showDetails } from './details';
@@ -72,6 +72,8 @@ function render(next: GraphOverview, first?: GraphWindow): void {
   details = undefined;
   firstWindow = true;
   highlight = false;
+  // Read and analysed: the loading bar goes (the graph is drawn next, in this task).
+  if (document.body.dataset.state === 'loading') document.body.dataset.state = 'drawing';
   view = new TraceGraph($('graph'), next);
   const g = view;
   loader = new WindowLoader(
@@ -100,7 +102,7 @@ function render(next: GraphOverview, first?: GraphWindow): void {
       });
     saveState();
   });
-  timeline = new Timeline(next, (index) => selectIndex(index, 'step'), (playing) => {
+  timeline = new Timeline(next, () => g.rank, (index) => selectIndex(index, 'step'), (playing) => {
     $('play').textContent = playing ? 'Pause' : 'Play';
     $('play').title = playing ? 'Pause (Space)' : 'Play (Space)';
   });
@@ -138,7 +140,7 @@ function render(next: GraphOverview, first?: GraphWindow): void {
   });
   g.cy.on('mouseout', 'node', () => (tip.hidden = true));
   showDetails($('details'), undefined, []);
-  g.cy.resize();
+  g.resized(); // sized now (the ResizeObserver then finds nothing changed: no second drawing)
   const restored = saved?.title === next.title && saved.view && saved.view.mode === g.mode ? saved.view : undefined;
   if (restored) g.restore(restored);
   else {
@@ -448,12 +450,6 @@ function setMode(mode: 'time' | 'order'): void {
   $('mode').title = mode === 'time' ? 'x is time (idle gaps shortened); click for event order (T)' : 'x is event order; click for time (T)';
 }
 
-/** The overview of a `traceJson` message: its small JSON parsed, its columns typed arrays over the bytes sent. */
-function overviewOfBytes(json: Uint8Array, columns: Uint8Array): GraphOverview {
-  const rest = JSON.parse(new TextDecoder().decode(json)) as Omit<GraphOverview, 'columns'>;
-  return { ...rest, columns: unpackColumns(columns) };
-}
-
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const m = event.data;
   if (m.type === 'trace' || m.type === 'traceJson') {
@@ -461,7 +457,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     traceUri = m.uri ?? traceUri;
     showLock(m.locked);
     showGrowing(m.growing ?? false);
-    render(m.type === 'trace' ? m.graph : overviewOfBytes(m.json, m.columns), m.first);
+    render(m.type === 'trace' ? m.graph : unpackOverview(m.json, m.columns), m.first);
   } else if (m.type === 'window') {
     moment('window received');
     loader?.receive(m.window);

@@ -2,7 +2,8 @@
  * The minimap strip under the graph: every event of the whole trace (from the overview's columns,
  * loaded or not) as a tick in its lane's row, in its category colour, and the rectangle of the
  * time range in view. The ticks are drawn once per size, mode and lane folding into an offscreen
- * canvas; a view change only copies it and draws the rectangle. A click or a drag on the strip
+ * canvas, when the page is idle (after the first paint); a view change only copies it and draws
+ * the rectangle. A click or a drag on the strip
  * moves the view there (the zoom stays).
  */
 import type { TraceGraph } from './graph';
@@ -14,15 +15,33 @@ export function createMinimap(canvas: HTMLCanvasElement, graph: TraceGraph): () 
   const focus = themeColor('focusBorder', '#007fd4');
   const ctx = canvas.getContext('2d');
   const { columns, kinds } = graph.graph;
-  const kindColor = kinds.map((k) => colors[k] ?? '#888');
+  const kindPixel = kinds.map((k) => pixelOf(ctx, colors[k] ?? '#888'));
   const stop = kinds.indexOf('stop');
   const ticks = document.createElement('canvas');
   let drawnFor = '';
+  /** The ticks' key (size, mode, folding) waiting for an idle moment, if any. */
+  let waiting = '';
+  const ticksKey = (width: number, height: number) => `${width}x${height} ${graph.mode} ${[...graph.collapsed].join('\u0000')}`;
+  /**
+   * The ticks are drawn when the page is idle, not in the frame that asked (a pass over every
+   * event: a million at 1M events, after the graph's first window is on screen); the view's
+   * rectangle is drawn at once.
+   */
+  const drawTicksSoon = (width: number, height: number) => {
+    const key = ticksKey(width, height);
+    if (key === waiting) return;
+    waiting = key;
+    const later = (fn: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(fn, { timeout: 300 }) : setTimeout(fn, 50));
+    later(() => {
+      if (waiting !== key || graph.cy.destroyed()) return; // asked again since, or another trace's graph now
+      waiting = '';
+      drawTicks(width, height, key);
+      draw();
+    });
+  };
   /** Draws every event's tick into the offscreen canvas (once per size, mode and folding). */
-  const drawTicks = (width: number, height: number) => {
+  const drawTicks = (width: number, height: number, key: string) => {
     const rows = Math.max(1, graph.visibleLanes());
-    const key = `${width}x${height} ${graph.mode} ${[...graph.collapsed].join('\u0000')}`;
-    if (key === drawnFor) return;
     drawnFor = key;
     ticks.width = width;
     ticks.height = height;
@@ -32,23 +51,30 @@ export function createMinimap(canvas: HTMLCanvasElement, graph: TraceGraph): () 
     const h = Math.max(1, Math.ceil(rowH - (rowH > 3 ? 1 : 0)));
     const length = graph.axisLength();
     // One tick per pixel column and row (the last event there in file order gives its colour), then
-    // the stops, 3 px wide, on top: a million events cost a pass over typed arrays, not a million rectangles.
+    // the stops, 3 px wide, on top: a million events cost a pass over typed arrays, and the ticks
+    // are written as pixels (one putImageData, not a rectangle per tick).
+    const rowOf = Int32Array.from(graph.graph.lanes, (_, lane) => graph.row(lane) ?? -1);
     const cell = new Int16Array(width * rows).fill(-1);
     const stops: number[] = [];
-    for (let i = 0; i < columns.tx.length; i++) {
-      const row = graph.row(columns.lane[i]);
-      if (row === undefined) continue;
-      const u = graph.mode === 'order' ? graph.rank[i] : columns.tx[i];
-      const x = Math.round((u / length) * (width - 2));
-      if (columns.kind[i] === stop) stops.push(x, row);
-      else cell[row * width + x] = columns.kind[i];
+    const { lane, kind, tx } = columns;
+    const rank = graph.mode === 'order' ? graph.rank : undefined;
+    const perUnit = (width - 2) / length;
+    for (let i = 0; i < tx.length; i++) {
+      const row = rowOf[lane[i]];
+      if (row < 0) continue;
+      const x = Math.round((rank ? rank[i] : tx[i]) * perUnit);
+      if (kind[i] === stop) stops.push(x, row);
+      else cell[row * width + x] = kind[i];
     }
-    kindColor.forEach((color, k) => {
-      tctx.fillStyle = color;
-      for (let c = 0; c < cell.length; c++) if (cell[c] === k) tctx.fillRect(c % width, 1 + Math.floor(Math.floor(c / width) * rowH), 1, h);
-    });
-    if (stop >= 0) tctx.fillStyle = kindColor[stop];
-    for (let j = 0; j < stops.length; j += 2) tctx.fillRect(stops[j], 1 + Math.floor(stops[j + 1] * rowH), 3, h);
+    const image = tctx.createImageData(width, height);
+    const pixels = new Uint32Array(image.data.buffer);
+    const paint = (x: number, row: number, w: number, color: number) => {
+      const y0 = 1 + Math.floor(row * rowH);
+      for (let y = y0; y < Math.min(height, y0 + h); y++) pixels.fill(color, y * width + Math.max(0, x), y * width + Math.min(width, x + w));
+    };
+    for (let c = 0; c < cell.length; c++) if (cell[c] >= 0) paint(c % width, Math.floor(c / width), 1, kindPixel[cell[c]]);
+    for (let j = 0; j < stops.length; j += 2) paint(stops[j], stops[j + 1], 3, kindPixel[stop]);
+    tctx.putImageData(image, 0, 0);
   };
   const draw = () => {
     if (!ctx) return;
@@ -60,8 +86,8 @@ export function createMinimap(canvas: HTMLCanvasElement, graph: TraceGraph): () 
     }
     ctx.clearRect(0, 0, width, height);
     if (!width || !height) return;
-    drawTicks(width, height);
-    ctx.drawImage(ticks, 0, 0);
+    if (drawnFor === ticksKey(width, height)) ctx.drawImage(ticks, 0, 0);
+    else drawTicksSoon(width, height);
     // The time range in view.
     const stage = graph.cy.width();
     const a = Math.max(0, graph.axisAt(0) / graph.axisLength());
@@ -88,4 +114,29 @@ export function createMinimap(canvas: HTMLCanvasElement, graph: TraceGraph): () 
   canvas.addEventListener('pointermove', (e) => dragging && go(e));
   canvas.addEventListener('pointerup', () => (dragging = false));
   return draw;
+}
+
+/**
+ * A CSS colour as one RGBA pixel of an ImageData's Uint32 view (the bytes in memory are R, G, B, A:
+ * little-endian, as every platform VS Code runs on). The context normalizes the colour: `#rrggbb`
+ * or `rgba(r, g, b, a)`; anything else gives grey.
+ */
+export function pixelOf(ctx: CanvasRenderingContext2D | null, color: string): number {
+  let r = 136;
+  let g = 136;
+  let b = 136;
+  let a = 255;
+  if (ctx) {
+    ctx.fillStyle = '#888888';
+    ctx.fillStyle = color;
+    const css = String(ctx.fillStyle);
+    const hex = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(css);
+    const rgba = /^rgba?\((\d+),\s*(\d+),\s*(\d+)(?:,\s*([\d.]+))?\)$/.exec(css);
+    if (hex) [r, g, b] = hex.slice(1).map((x) => parseInt(x, 16));
+    else if (rgba) {
+      [r, g, b] = rgba.slice(1, 4).map(Number);
+      a = rgba[4] === undefined ? 255 : Math.round(Number(rgba[4]) * 255);
+    }
+  }
+  return ((a << 24) | (b << 16) | (g << 8) | r) >>> 0;
 }

@@ -12,12 +12,9 @@ export type StepTarget = 'next' | 'previous' | 'first' | 'last' | 'nextOfAgent' 
 
 /** The timeline of the whole trace (from the overview's columns, loaded or not): event indices in time order and the current position in them. */
 export class Timeline {
-  /** Event indices in time order. */
-  readonly order: Int32Array;
-  /** Position of each event index in `order`. */
-  private readonly rank: Int32Array;
-  private readonly stops: number[];
-  private readonly findingEvents: number[];
+  /** Stops and the findings' events in time order: made on the first step to one (at 1M events, 200,000 findings' events). */
+  private stopList: number[] | undefined;
+  private findingList: number[] | undefined;
   /** Position in `order`, or -1 before the first event. */
   position = -1;
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -26,30 +23,53 @@ export class Timeline {
 
   constructor(
     private readonly graph: GraphOverview,
+    /** Position of each event index in time order (the inverse of `columns.byTime`; the graph view's `rank`, made on first use). */
+    private readonly ranks: () => Int32Array,
     /** Moves the selection to an event (the timeline's current event). */
     private readonly go: (index: number) => void,
     private readonly onPlayChange: (playing: boolean) => void,
-  ) {
-    const c = graph.columns;
-    this.order = c.byTime;
-    const n = this.order.length;
-    this.rank = new Int32Array(n);
-    for (let pos = 0; pos < n; pos++) this.rank[this.order[pos]] = pos;
-    const stop = graph.kinds.indexOf('stop');
-    // The stops found in file order (a sequential pass over the kind column), then put in time order.
-    const stops: number[] = [];
-    for (let i = 0; i < n; i++) if (c.kind[i] === stop) stops.push(i);
-    this.stops = this.inTimeOrder(stops);
-    // The findings' events in time order: sorted by rank (a few thousand), not a pass over every event.
-    const listed = new Set<number>();
-    for (const f of graph.findings) if (!(f.kind === 'stop' && f.mode === 'ok')) for (const i of f.events) if (i >= 0 && i < n) listed.add(i);
-    this.findingEvents = this.inTimeOrder(listed);
+  ) {}
+
+  /** Event indices in time order (the overview's byTime: made on first read when it is the file order). */
+  get order(): Int32Array {
+    return this.graph.columns.byTime;
   }
 
-  /** Distinct event indices in time order: their ranks sorted as numbers (a typed-array sort, no comparator call per pair). */
-  private inTimeOrder(indices: Iterable<number>): number[] {
-    const ranks = Int32Array.from(indices, (i) => this.rank[i]).sort();
-    return Array.from(ranks, (r) => this.order[r]);
+  /** Position of each event index in `order`. */
+  private get rank(): Int32Array {
+    return this.ranks();
+  }
+
+  /** The stops in time order: found in file order (a sequential pass over the kind column), then put in time order. */
+  private get stops(): number[] {
+    if (this.stopList) return this.stopList;
+    const c = this.graph.columns;
+    const stop = this.graph.kinds.indexOf('stop');
+    const stops: number[] = [];
+    for (let i = 0; i < c.kind.length; i++) if (c.kind[i] === stop) stops.push(i);
+    return (this.stopList = this.inTimeOrder(stops));
+  }
+
+  /** The findings' events (sound stops left out) in time order. */
+  private get findingEvents(): number[] {
+    if (this.findingList) return this.findingList;
+    const n = this.order.length;
+    const ranks: number[] = [];
+    const rank = this.rank;
+    for (const f of this.graph.findings) if (!(f.kind === 'stop' && f.mode === 'ok')) for (const i of f.events) if (i >= 0 && i < n) ranks.push(rank[i]);
+    return (this.findingList = this.inTimeOrder(ranks, true));
+  }
+
+  /**
+   * Event indices in time order, each once: their ranks sorted as numbers (a typed-array sort, no
+   * comparator call per pair). `ranked`: the list holds ranks already.
+   */
+  private inTimeOrder(list: number[], ranked = false): number[] {
+    const rank = this.rank;
+    const ranks = Int32Array.from(list, ranked ? (r) => r : (i) => rank[i]).sort();
+    const out: number[] = [];
+    for (let k = 0; k < ranks.length; k++) if (k === 0 || ranks[k] !== ranks[k - 1]) out.push(this.order[ranks[k]]);
+    return out;
   }
 
   /** The current event's index, if any. */
@@ -141,7 +161,7 @@ export class Timeline {
 
   /** `n / N` and the current event's time: its `t` in the trace (as the details pane and the axis give it). */
   status(): { counter: string; time: string } {
-    const total = this.order.length;
+    const total = this.graph.columns.tx.length; // not order's: that may be made on first read
     const here = this.current;
     if (here === undefined) return { counter: `– / ${total}`, time: '' };
     return { counter: `${this.position + 1} / ${total}`, time: `t = ${formatDuration(this.time(here))}` };

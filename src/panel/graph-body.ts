@@ -18,13 +18,12 @@ export const GRAPH_BODY = `<header>
 </header>
 <nav id="findings" aria-label="Analysis findings" hidden></nav>
 <div id="legend" aria-label="Legend"></div>
-<div id="loading" role="status"><div class="bar"></div><span>Reading and analysing the trace… <span id="elapsed"></span></span></div>
 <div id="main">
 <div id="canvas" tabindex="0" aria-label="Trace graph: arrow keys step through events, F fits">
   <div id="corner"></div>
   <div id="axis" aria-hidden="true"></div>
   <div id="lanes" aria-label="Lanes"></div>
-  <div id="stage"><div id="gaps"></div><div id="graph" aria-label="Trace event graph"></div><div id="later" hidden></div><div id="focus" hidden></div><div id="cursor" hidden></div><div id="tooltip" hidden></div></div>
+  <div id="stage"><div id="gaps"></div><div id="loading" role="status"><div class="bar"></div><span>Reading and analysing the trace… <span id="elapsed"></span></span></div><div id="graph" aria-label="Trace event graph"></div><div id="later" hidden></div><div id="focus" hidden></div><div id="cursor" hidden></div><div id="tooltip" hidden></div></div>
   <div id="overview-label">whole run</div>
   <canvas id="minimap" aria-label="Minimap of the whole trace: click to go there"></canvas>
 </div>

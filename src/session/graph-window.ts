@@ -8,7 +8,7 @@ import type { GraphEdge, GraphNode, GraphOverview, GraphRun, GraphWindow, Window
 import { eventCues } from '../panel/cues';
 import { eventDetails, graphLayout, layoutEdge, layoutNode, nodeLabel, type GraphLayout } from '../panel/graph-model';
 import { canonicalType } from '../trace/schema';
-import { packColumns } from '../graph-columns';
+import { packOverview } from '../graph-columns';
 import { contentsOf, eventWithContent } from './long-content';
 import { sourcePromptOf } from './source-prompt';
 import { bucketWidth, runKey } from '../panel/layout';
@@ -50,7 +50,23 @@ interface GraphIndex {
   /** Edges by source event: edge numbers of source i are `edgeAt[edgesFrom[i] .. edgesFrom[i + 1])`, in the layout's order. */
   edgesFrom: Int32Array;
   edgeAt: Int32Array;
+  /** Edges by target event, the same way. */
+  edgesInto: Int32Array;
+  edgeInAt: Int32Array;
+  /** Buckets already planned without events to keep, by mode and bucket width, then by lane and bucket number (see {@link planOf}). */
+  plans: Map<string, Map<string, BucketPlan>>;
 }
+
+/** How one lane's bucket is drawn: the events on their own (in the order listed) and the run bar of the rest, if any. */
+interface BucketPlan {
+  own: number[];
+  run?: GraphRun;
+}
+
+/** Bucket widths whose plans are kept per snapshot (the last ones asked for). */
+const PLANNED_WIDTHS = 4;
+/** Plans kept per bucket width at most (panning at one zoom over a whole trace would otherwise keep one per bucket): beyond it they are dropped and made again. */
+const PLANS_PER_WIDTH = 20_000;
 
 const indices = new WeakMap<TraceSnapshot, GraphIndex>();
 const stamps = new WeakMap<TraceSnapshot, number>();
@@ -94,6 +110,12 @@ function graphIndex(snapshot: TraceSnapshot): GraphIndex {
   const edgeAt = new Int32Array(edges.count);
   const fill = edgesFrom.slice(0, n);
   for (let k = 0; k < edges.count; k++) edgeAt[fill[edges.source[k]]++] = k;
+  const edgesInto = new Int32Array(n + 1);
+  for (let k = 0; k < edges.count; k++) edgesInto[edges.target[k] + 1]++;
+  for (let i = 0; i < n; i++) edgesInto[i + 1] += edgesInto[i];
+  const edgeInAt = new Int32Array(edges.count);
+  const fillIn = edgesInto.slice(0, n);
+  for (let k = 0; k < edges.count; k++) edgeInAt[fillIn[edges.target[k]]++] = k;
   const role = new Uint8Array(n);
   for (let i = 0; i < n; i++) role[i] = roleOf(kinds[kind[i]], layout.marks.get(i), crossing[i] === 1);
   for (const i of firstSpawns(layout)) role[i] = Role.Own;
@@ -112,7 +134,7 @@ function graphIndex(snapshot: TraceSnapshot): GraphIndex {
     }
     return { time, order: inOrder, longTime, longOrder };
   });
-  const index: GraphIndex = { layout, kinds, kind, role, lanes, edgesFrom, edgeAt };
+  const index: GraphIndex = { layout, kinds, kind, role, lanes, edgesFrom, edgeAt, edgesInto, edgeInAt, plans: new Map() };
   indices.set(snapshot, index);
   return index;
 }
@@ -181,13 +203,14 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
 
 /**
  * The overview as bytes, what the host passes to the webview unread: `json` the UTF-8 bytes of
- * `JSON.stringify` of the overview without its columns (a few KB), `columns` the columns packed
- * as binary by `packColumns` (21 bytes per event). Both are new buffers (they can be moved to
- * another thread). Also the overview's axis and stamp, for the first window.
+ * the overview's JSON without its columns and with each finding's events as their count (a few
+ * KB), `columns` the columns and the findings' events packed as binary (src/graph-columns.ts,
+ * `packOverview`). Both are new buffers (they can be moved to another thread). Also the
+ * overview's axis and stamp, for the first window.
  */
 export function graphOverviewBytes(snapshot: TraceSnapshot, title: string): { json: Uint8Array; columns: Uint8Array; overview: Pick<GraphOverview, 'axis' | 'stamp'> } {
-  const { columns, ...rest } = graphOverview(snapshot, title);
-  return { json: new TextEncoder().encode(JSON.stringify(rest)), columns: packColumns(columns), overview: { axis: rest.axis, stamp: rest.stamp } };
+  const overview = graphOverview(snapshot, title);
+  return { ...packOverview(overview), overview: { axis: overview.axis, stamp: overview.stamp } };
 }
 
 /**
@@ -196,11 +219,15 @@ export function graphOverviewBytes(snapshot: TraceSnapshot, title: string): { js
  * {@link RUN_MIN} or more events, plain events form one run bar, events with arrows to other lanes
  * stay on their own up to {@link NOTABLE_MAX} (else they join the run too), stops, problem marks,
  * the first spawn into each lane and `request.keep` always stay on their own. Edges: those between drawn events, and lane-crossing
- * ones between an event and a run bar (one per pair; none from run to run). Cost: O(events in range + their edges).
+ * ones between an event and a run bar (one per pair; none from run to run).
+ * Cost: a bucket is planned once per bucket width (O(its events)) and kept; then a window costs
+ * O(buckets in range · log n + the buckets holding an event to keep + bars reaching in from the
+ * left + elements drawn and their edges), so a step that keeps the current event on its own
+ * re-plans only that event's bucket.
  */
 export function graphWindow(snapshot: TraceSnapshot, request: WindowRequest): GraphWindow {
   const ix = graphIndex(snapshot);
-  const { layout, role } = ix;
+  const { layout } = ix;
   const { tx, order, end: endOf, barOf } = layout;
   const mode = request.mode;
   const bucket = bucketWidth(request.scale);
@@ -209,92 +236,199 @@ export function graphWindow(snapshot: TraceSnapshot, request: WindowRequest): Gr
   const keep = new Set(request.keep ?? []);
   const start = (i: number) => (mode === 'time' ? tx[i] : order[i]);
   const end = (i: number) => (endOf[i] < 0 ? start(i) : start(endOf[i]));
+  // The buckets holding an event to keep (or its call's bar): planned afresh, not from the kept plans.
+  const kept = new Set<string>();
+  for (const j of keep) {
+    if (!Number.isInteger(j) || j < 0 || j >= tx.length) continue;
+    const d = barOf[j] >= 0 ? barOf[j] : j;
+    kept.add(`${layout.lane[d]}:${Math.floor(start(d) / bucket)}`);
+  }
+  const cached = plansFor(ix, mode, bucket);
   const nodes: GraphNode[] = [];
   const runs: GraphRun[] = [];
-  /** Event index -> the key it is drawn under in this window. */
-  const drawnAs = new Map<number, string>();
-  const drawn = new Map<string, number>(); // key -> lane
-  const own = (i: number) => {
+  /** Event index -> the key of its node (own nodes and their results), in the order drawn. */
+  const ownKey = new Map<number, string>();
+  /** Per own node: where it sits in the order the window draws (see `Place`). */
+  const ownPlace = new Map<number, Place>();
+  /** This window's plans by lane and bucket number. */
+  const planned = new Map<string, BucketPlan>();
+  const own = (i: number, place: Place) => {
     const n = layoutNode(layout, i, false);
     nodes.push(n);
-    drawnAs.set(i, n.id);
-    if (endOf[i] >= 0) drawnAs.set(endOf[i], n.id);
-    drawn.set(n.id, n.lane);
+    ownKey.set(i, n.id);
+    if (endOf[i] >= 0) ownKey.set(endOf[i], n.id);
+    ownPlace.set(i, place);
   };
   ix.lanes.forEach((lane, laneNo) => {
     const list = mode === 'time' ? lane.time : lane.order;
     const long = mode === 'time' ? lane.longTime : lane.longOrder;
-    let k0 = lowerBound(list, (i) => start(i) >= from - long);
-    let group: number[] = [];
-    let groupK = NaN;
-    const flush = () => {
-      if (group.length) drawBucket(group, laneNo, groupK);
-      group = [];
-    };
-    for (; k0 < list.length; k0++) {
+    // Bars reaching in from the left.
+    for (let k0 = lowerBound(list, (i) => start(i) >= from - long); k0 < list.length; k0++) {
       const i = list[k0];
-      const u = start(i);
-      if (u >= to) break;
-      if (u < from) {
-        if (end(i) >= from) own(i); // a bar reaching in from the left
-        continue;
-      }
-      const k = Math.floor(u / bucket);
-      if (k !== groupK) flush();
-      groupK = k;
-      group.push(i);
+      if (start(i) >= from) break;
+      if (end(i) >= from) own(i, [laneNo, 0, 0, 0, start(i), order[i]]);
     }
-    flush();
+    let lo = lowerBound(list, (i) => start(i) >= from);
+    while (lo < list.length && start(list[lo]) < to) {
+      const k = Math.floor(start(list[lo]) / bucket);
+      const hi = lowerBound(list, (i) => start(i) >= (k + 1) * bucket, lo);
+      const at = `${laneNo}:${k}`;
+      let plan = kept.has(at) ? undefined : cached.get(at);
+      if (!plan) {
+        plan = planBucket(ix, list.subarray(lo, hi), laneNo, k, { mode, bucket, keep: kept.has(at) ? keep : undefined });
+        if (!kept.has(at)) {
+          if (cached.size >= PLANS_PER_WIDTH) cached.clear();
+          cached.set(at, plan);
+        }
+      }
+      planned.set(at, plan);
+      for (const i of plan.own) own(i, [laneNo, 1, k, 0, start(i), order[i]]);
+      if (plan.run) runs.push(plan.run);
+      lo = hi;
+    }
   });
 
-  function drawBucket(group: number[], lane: number, k: number): void {
-    if (group.length < RUN_MIN) return group.forEach(own);
-    const fixed = (i: number) => role[i] === Role.Own || keep.has(i) || (endOf[i] >= 0 && keep.has(endOf[i]));
-    const notable = group.filter((i) => !fixed(i) && role[i] === Role.Notable);
-    const alone = new Set(group.filter((i) => fixed(i) || (notable.length <= NOTABLE_MAX && role[i] === Role.Notable)));
-    const members = group.filter((i) => !alone.has(i));
-    if (members.length < 2) return group.forEach(own);
-    alone.forEach(own);
-    const id = runKey(mode, bucket, lane, k);
-    const count = new Map<string, number>();
-    let u1 = -Infinity;
-    let first = Infinity;
-    let credit = 0;
-    for (const i of members) {
-      const c = layout.credit?.[i];
-      if (c !== undefined && Math.abs(c) > Math.abs(credit)) credit = c;
-      const kind = ix.kinds[ix.kind[i]];
-      count.set(kind, (count.get(kind) ?? 0) + 1);
-      u1 = Math.max(u1, end(i));
-      first = Math.min(first, order[i]);
-      drawnAs.set(i, id);
-      if (endOf[i] >= 0) drawnAs.set(endOf[i], id);
-    }
-    drawn.set(id, lane);
-    const kind = [...count].sort((a, b) => b[1] - a[1])[0][0];
-    runs.push({ id, lane, u0: start(members[0]), u1, count: members.length, kind, loop: members.some((i) => layout.loop[i] === 1), order: first, ...(credit ? { credit } : {}) });
-  }
+  /** The key an event is drawn under in this window (its node, or the run bar holding it), if drawn. */
+  const keyOf = (i: number): string | undefined => {
+    const known = ownKey.get(i);
+    if (known !== undefined) return known;
+    const d = barOf[i] >= 0 ? barOf[i] : i;
+    const u = start(d);
+    if (u < from || u >= to) return undefined;
+    return planned.get(`${layout.lane[d]}:${Math.floor(u / bucket)}`)?.run?.id;
+  };
+  const edges = windowEdges(ix, {
+    ownKey,
+    ownPlace,
+    keyOf,
+    memberPlace: (i) => [layout.lane[i], 1, Math.floor(start(i) / bucket), 1, start(i), order[i]],
+    laneOfRun: (key) => planned.get(key.split(':').slice(2).join(':'))?.run?.lane,
+  });
+  return { seq: request.seq, stamp: request.stamp, mode, from, to, bucket, nodes, runs, edges };
+}
 
+/** What {@link windowEdges} needs of a window being made. */
+interface DrawnWindow {
+  /** Event index -> the key of its node (own nodes and their results), in the order drawn. */
+  ownKey: Map<number, string>;
+  /** Per own node: where it sits in the order the window draws. */
+  ownPlace: Map<number, Place>;
+  /** The key an event is drawn under (its node, or the run bar holding it), if drawn. */
+  keyOf: (i: number) => string | undefined;
+  /** Where a run bar's member sits in the order the window draws (after its bucket's own events, in lane order). */
+  memberPlace: (i: number) => Place;
+  /** The lane of a run bar of this window, by key. */
+  laneOfRun: (key: string) => number | undefined;
+}
+
+/**
+ * A window's edges: those between drawn events, and lane-crossing ones between an event and a run
+ * bar (one per pair; none from run to run). Only edges touching an own node can be drawn, so those
+ * are the candidates: the own nodes' outgoing edges and their incoming ones from run bars'
+ * members. Listed in the order the window draws their sources, each source's edges in the
+ * layout's order (the order a scan of every drawn event gives). O(own nodes' edges · log).
+ */
+function windowEdges(ix: GraphIndex, w: DrawnWindow): GraphEdge[] {
+  const { layout } = ix;
+  const { barOf, end: endOf } = layout;
+  const layoutEdges = layout.edges;
+  const candidates: { place: Place; k: number; key: string }[] = [];
+  for (const [index, key] of w.ownKey) {
+    if (barOf[index] >= 0) continue; // a result's edges are listed under its call's bar
+    const place = w.ownPlace.get(index)!;
+    for (let at = ix.edgesFrom[index]; at < ix.edgesFrom[index + 1]; at++) candidates.push({ place, k: ix.edgeAt[at], key });
+    for (const t of endOf[index] >= 0 ? [index, endOf[index]] : [index])
+      for (let at = ix.edgesInto[t]; at < ix.edgesInto[t + 1]; at++) {
+        const k = ix.edgeInAt[at];
+        const source = layoutEdges.source[k];
+        if (w.ownKey.has(source)) continue; // listed with its source
+        const sourceKey = w.keyOf(source);
+        if (sourceKey !== undefined && barOf[source] < 0) candidates.push({ place: w.memberPlace(source), k, key: sourceKey });
+      }
+  }
+  candidates.sort((a, b) => comparePlaces(a.place, b.place) || a.k - b.k);
+  const laneOf = (key: string, i: number) => (key.startsWith('r') ? w.laneOfRun(key) : layout.lane[i]);
   const edges: GraphEdge[] = [];
   const seen = new Set<string>();
-  const layoutEdges = layout.edges;
-  for (const [index, key] of drawnAs) {
-    if (barOf[index] >= 0) continue; // a result's edges are listed under its call's bar
-    for (let at = ix.edgesFrom[index]; at < ix.edgesFrom[index + 1]; at++) {
-      const k = ix.edgeAt[at];
-      const target = drawnAs.get(layoutEdges.target[k]);
-      if (target === undefined || target === key) continue;
-      const isRun = key.startsWith('r') || target.startsWith('r');
-      if (isRun && drawn.get(key) === drawn.get(target)) continue; // inside one lane: not drawn anyway
-      if (key.startsWith('r') && target.startsWith('r')) continue; // run to run: zoomed out, such arrows are noise
-      const e = layoutEdge(layoutEdges, k);
-      const id = isRun ? `${key}>${target}` : e.id;
-      if (seen.has(id)) continue;
-      seen.add(id);
-      edges.push(isRun ? { id, source: key, target, type: e.type, derived: e.derived } : e);
-    }
+  for (const { k, key } of candidates) {
+    const targetIndex = layoutEdges.target[k];
+    const target = w.keyOf(targetIndex);
+    if (target === undefined || target === key) continue;
+    const isRun = key.startsWith('r') || target.startsWith('r');
+    if (isRun && laneOf(key, layoutEdges.source[k]) === laneOf(target, targetIndex)) continue; // inside one lane: not drawn anyway
+    if (key.startsWith('r') && target.startsWith('r')) continue; // run to run: zoomed out, such arrows are noise
+    const e = layoutEdge(layoutEdges, k);
+    const id = isRun ? `${key}>${target}` : e.id;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    edges.push(isRun ? { id, source: key, target, type: e.type, derived: e.derived } : e);
   }
-  return { seq: request.seq, stamp: request.stamp, mode, from, to, bucket, nodes, runs, edges };
+  return edges;
+}
+
+/**
+ * Where an element sits in the order a window draws: lane, 0 for a bar reaching in from the left
+ * and 1 for a bucket, the bucket number, 0 for an event on its own and 1 for a run bar's member,
+ * then the lane's order (start, time-order rank).
+ */
+type Place = [number, number, number, number, number, number];
+
+function comparePlaces(a: Place, b: Place): number {
+  for (let j = 0; j < a.length; j++) if (a[j] !== b[j]) return a[j] - b[j];
+  return 0;
+}
+
+/** The kept plans of one mode and bucket width (the oldest width's are dropped beyond {@link PLANNED_WIDTHS}). */
+function plansFor(ix: GraphIndex, mode: 'time' | 'order', bucket: number): Map<string, BucketPlan> {
+  const key = `${mode}:${bucket}`;
+  let plans = ix.plans.get(key);
+  if (plans) {
+    ix.plans.delete(key); // most recent last
+    ix.plans.set(key, plans);
+    return plans;
+  }
+  ix.plans.set(key, (plans = new Map()));
+  for (const old of ix.plans.keys()) if (ix.plans.size > PLANNED_WIDTHS) ix.plans.delete(old);
+  return plans;
+}
+
+/**
+ * How a lane's bucket (its events in the lane's order) is drawn: under {@link RUN_MIN} events, each
+ * on its own; else stops, problem marks, first spawns and `keep` on their own, events with arrows
+ * to other lanes too when at most {@link NOTABLE_MAX} of them, and the rest one run bar (unless
+ * fewer than two are left: then all on their own). O(events in the bucket).
+ */
+function planBucket(ix: GraphIndex, group: Int32Array, lane: number, k: number, opts: { mode: 'time' | 'order'; bucket: number; keep?: Set<number> }): BucketPlan {
+  const { layout, role } = ix;
+  const { tx, order, end: endOf } = layout;
+  const { mode, bucket, keep } = opts;
+  const start = (i: number) => (mode === 'time' ? tx[i] : order[i]);
+  const end = (i: number) => (endOf[i] < 0 ? start(i) : start(endOf[i]));
+  const all = Array.from(group);
+  if (all.length < RUN_MIN) return { own: all };
+  const fixed = (i: number) => role[i] === Role.Own || (keep !== undefined && (keep.has(i) || (endOf[i] >= 0 && keep.has(endOf[i]))));
+  let notable = 0;
+  for (const i of all) if (!fixed(i) && role[i] === Role.Notable) notable++;
+  const alone = (i: number) => fixed(i) || (notable <= NOTABLE_MAX && role[i] === Role.Notable);
+  const members = all.filter((i) => !alone(i));
+  if (members.length < 2) return { own: all };
+  const count = new Map<string, number>();
+  let u1 = -Infinity;
+  let first = Infinity;
+  let credit = 0;
+  let loop = false;
+  for (const i of members) {
+    const c = layout.credit?.[i];
+    if (c !== undefined && Math.abs(c) > Math.abs(credit)) credit = c;
+    const kind = ix.kinds[ix.kind[i]];
+    count.set(kind, (count.get(kind) ?? 0) + 1);
+    u1 = Math.max(u1, end(i));
+    first = Math.min(first, order[i]);
+    if (layout.loop[i] === 1) loop = true;
+  }
+  const kind = [...count].sort((a, b) => b[1] - a[1])[0][0];
+  const run: GraphRun = { id: runKey(mode, bucket, lane, k), lane, u0: start(members[0]), u1, count: members.length, kind, loop, order: first, ...(credit ? { credit } : {}) };
+  return { own: all.filter(alone), run };
 }
 
 /**
@@ -336,9 +470,8 @@ export function findEvents(snapshot: TraceSnapshot, query: string): number[] {
   return out;
 }
 
-/** First position in `list` whose item satisfies `pred` (which must be monotone: false then true). */
-function lowerBound(list: Int32Array, pred: (item: number) => boolean): number {
-  let lo = 0;
+/** First position in `list` from `lo` on whose item satisfies `pred` (which must be monotone: false then true). */
+function lowerBound(list: Int32Array, pred: (item: number) => boolean, lo = 0): number {
   let hi = list.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;

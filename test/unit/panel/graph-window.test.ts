@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { bucketWidth, runKey } from '../../../src/panel/layout';
 import { InProcessEngine } from '../../../src/session/in-process-engine';
-import { unpackColumns } from '../../../src/graph-columns';
+import { unpackOverview } from '../../../src/graph-columns';
 import { findEvents, graphEvent, graphOverview, graphOverviewBytes, graphWindow } from '../../../src/session/graph-window';
 import { buildGraph } from '../../../src/panel/graph-model';
 import { makeSnapshot } from '../../../src/session/snapshot';
@@ -149,13 +149,18 @@ test('the engine answers for the latest snapshot of a session only', async () =>
   assert.equal(await engine.graphOverview('k', 'demo'), undefined);
 });
 
-test('the overview as bytes (JSON without the columns, the columns packed) reads back to the overview', () => {
+test('the overview as bytes (JSON without the columns and findings\' events, those packed) reads back to the overview', () => {
   for (const s of [demo, big30k, big(0), big(1)]) {
     const { json, columns, overview } = graphOverviewBytes(s, 'a "title" · ünïcode ✓');
-    const { columns: want, ...rest } = graphOverview(s, 'a "title" · ünïcode ✓');
-    assert.equal(Buffer.from(json).toString('utf8'), JSON.stringify(rest), 'the JSON holds everything but the columns');
-    assert.deepEqual(unpackColumns(columns), want);
-    assert.equal(columns.byteLength, 21 * want.tx.length);
+    const want = graphOverview(s, 'a "title" · ünïcode ✓');
+    const { columns: wantColumns, ...rest } = want;
+    const findingEvents = rest.findings.reduce((sum, f) => sum + f.events.length, 0);
+    assert.equal(Buffer.from(json).toString('utf8'), JSON.stringify({ ...rest, findings: rest.findings.map((f) => ({ ...f, events: f.events.length })) }), 'the JSON holds everything but the columns and the findings\' events');
+    const back = unpackOverview(json, columns);
+    assert.deepEqual({ ...back, columns: { ...back.columns, lane: Int32Array.from(back.columns.lane) } }, want, 'the same values (lanes read back in the integers they were packed in)');
+    const n = wantColumns.tx.length;
+    const inFileOrder = wantColumns.byTime.every((i, rank) => i === rank);
+    assert.equal(columns.byteLength, 16 + (inFileOrder ? 14 : 18) * n + 4 * findingEvents, 'fewer than 256 lanes: one byte per lane');
     assert.deepEqual(overview.axis, rest.axis);
   }
 });
@@ -185,4 +190,25 @@ test('a finding\'s tokens in the graph are the waste its message states, never a
   const counted = findings.filter((f) => f.tokens !== undefined);
   assert.ok(counted.length >= 3, `findings with tokens: ${counted.length}`);
   for (const f of counted) assert.ok(f.message.includes(`${f.tokens} tokens`), `"${f.message}" states the ${f.tokens} tokens the graph sums`);
+});
+
+test('windows made from the buckets planned for earlier windows equal those of a new index: steps keeping one event, pans, both modes', () => {
+  const n = 30_000;
+  const warm = big(n);
+  const o = graphOverview(warm, 'x');
+  for (const mode of ['time', 'order'] as const) {
+    const length = mode === 'time' ? o.axis.span : n;
+    const fit = { seq: 1, stamp: o.stamp, mode, from: 0, to: length, scale: 1000 / length };
+    // The first window plans every bucket; each step keeps another event on its own (its bucket planned again, the others reused).
+    const asks: WindowRequest[] = [fit, ...[17, 15_000, 15_001, 29_999, 4_321].map((i) => ({ ...fit, keep: [i] })), { ...fit, keep: [15_000, 15_003, 200] }];
+    // Pans at one zoom: ranges that share buckets with the ones before.
+    for (let k = 0; k < 6; k++) asks.push({ ...fit, from: (k * length) / 10, to: ((k + 3) * length) / 10, scale: 8000 / length, keep: k % 2 ? [Math.floor((k * n) / 8)] : [] });
+    for (const ask of asks) {
+      const cold = big(n); // a new snapshot: a new index, nothing planned
+      assert.deepEqual(graphWindow(warm, ask), graphWindow(cold, { ...ask }), `${mode} ${JSON.stringify({ ...ask, scale: undefined })}`);
+    }
+    const stepped = graphWindow(warm, { ...fit, keep: [15_000] });
+    assert.ok(stepped.nodes.some((node) => node.index === 15_000 || node.endIndex === 15_000), 'the kept event is drawn on its own');
+    assert.ok(!graphWindow(warm, fit).nodes.some((node) => node.index === 15_000), 'and without keep it is in a run bar again (the plan kept is the one without keep)');
+  }
 });

@@ -13,7 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import { threadId } from 'node:worker_threads';
 import * as esbuild from 'esbuild';
 import { writeTraceFile } from '../../../bench/_generate';
-import { unpackColumns } from '../../../src/graph-columns';
+import { unpackOverview } from '../../../src/graph-columns';
 import type { GraphOverview } from '../../../src/protocol';
 import { InProcessEngine } from '../../../src/session/in-process-engine';
 import { WorkerEngine } from '../../../src/session/worker-engine';
@@ -32,9 +32,10 @@ before(async () => {
 });
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-/** The overview the webview reads from the engine's bytes (as webview/main.ts does). */
+/** The overview the webview reads from the engine's bytes (as webview/main.ts does), lanes as Int32 (they come in the integers they were packed in). */
 function overviewOfBytes(sent: { json: Uint8Array; columns: Uint8Array }): GraphOverview {
-  return { ...(JSON.parse(new TextDecoder().decode(sent.json)) as object), columns: unpackColumns(sent.columns) } as GraphOverview;
+  const o = unpackOverview(sent.json, sent.columns);
+  return { ...o, columns: { ...o.columns, lane: Int32Array.from(o.columns.lane) } };
 }
 
 describe('the engine in a worker thread', () => {
