@@ -61,33 +61,53 @@ export interface CreditValues {
 
 /**
  * Content links, per event position v: the earlier events u that first introduced the salient
- * tokens v uses, with the share of v's tokens taken from each (u in the order v first uses them),
- * as flat arrays: the links of v are `from[start[v] .. start[v + 1])` with their `share` (the
- * arrays may run longer than `start[n]`).
+ * tokens v uses, with how many of v's tokens came from each (u in the order v first uses them),
+ * as flat arrays: the links of v are `from[start[v] .. start[v + 1])` with their `count` (the
+ * arrays may run longer than `start[n]`). The share of v's tokens taken from u is its count over
+ * the sum of v's counts (kept as counts: 4 bytes a link, not 8).
  */
 export interface ContentLinks {
   start: Int32Array;
   from: Int32Array;
-  share: Float64Array;
+  count: Int32Array;
 }
 
 /**
  * Content links: for each event, the earlier events that first introduced the salient tokens it
- * uses, with the share of its tokens taken from each. O(total tokens): tokens are interned to
- * small integers straight from the text (interner.ts), so each occurrence costs one hash of its
- * characters and no string, set or map per event.
+ * uses, with how many of its tokens came from each. O(total tokens): tokens are interned to small
+ * integers straight from the text (interner.ts), so each occurrence costs one hash of its
+ * characters and no string, set or map per event. The links are made in the index's arena (the
+ * caller gives them back with its own scratch); the tables that find them are given back here.
  */
 export function contentLinks(index: TraceIndex): ContentLinks {
   const n = index.size;
-  const tokens = new TokenInterner(COMMON);
+  const arena = index.arena;
+  // room for 3 links per event (about 2.7 in the 1M bench trace): pages never written are never resident
+  const out: ContentLinks = { start: arena.int32(n + 1), from: arena.int32(Math.max(16, 3 * n)), count: arena.int32(Math.max(16, 3 * n)) };
+  const tables = arena.mark();
+  try {
+    out.start[n] = findContentLinks(index, out);
+  } finally {
+    arena.release(tables);
+  }
+  return out;
+}
+
+/**
+ * Fills `out` (see {@link contentLinks}); its `from` and `count` are replaced by larger typed
+ * arrays of their own when full (not in the arena: its scratch above them is given back after).
+ * @returns the number of links.
+ */
+function findContentLinks(index: TraceIndex, out: ContentLinks): number {
+  const n = index.size;
+  const arena = index.arena;
+  const tokens = new TokenInterner(COMMON, arena, n);
   const scanned: TokenIds = { ids: new Int32Array(256) };
-  let introducer = new Int32Array(1024).fill(-1); // token id -> position that introduced it (-1: not yet)
-  let lastUse = new Int32Array(1024); // token id -> last position that used it (a token counts once per event)
-  const count = new Int32Array(n); // introducer position -> tokens the current event took from it
+  let introducer = arena.int32(Math.max(1024, n)).fill(-1); // token id -> position that introduced it (-1: not yet)
+  let lastUse = arena.int32(introducer.length); // token id -> last position that used it (a token counts once per event)
+  const count = arena.int32(n); // introducer position -> tokens the current event took from it
   const touched: number[] = [];
-  const start = new Int32Array(n + 1);
-  let from = new Int32Array(Math.max(16, n));
-  let share = new Float64Array(Math.max(16, n));
+  const start = out.start;
   let links = 0;
   for (let i = 0; i < n; i++) {
     start[i] = links;
@@ -96,14 +116,9 @@ export function contentLinks(index: TraceIndex): ContentLinks {
     const found = salientTokenIds(stripLogNoise(content), tokens, scanned);
     if (tokens.size > introducer.length) {
       const size = Math.max(tokens.size, introducer.length * 2);
-      const more = new Int32Array(size).fill(-1);
-      more.set(introducer);
-      introducer = more;
-      const uses = new Int32Array(size);
-      uses.set(lastUse);
-      lastUse = uses;
+      introducer = arena.grownInt32(introducer, size).fill(-1, introducer.length);
+      lastUse = arena.grownInt32(lastUse, size);
     }
-    let total = 0;
     touched.length = 0;
     const ids = scanned.ids;
     for (let k = 0; k < found; k++) {
@@ -119,35 +134,50 @@ export function contentLinks(index: TraceIndex): ContentLinks {
       if (u === i) continue;
       if (count[u] === 0) touched.push(u);
       count[u]++;
-      total++;
     }
-    if (links + touched.length > from.length) {
-      const size = Math.max(links + touched.length, from.length * 2);
-      const moreFrom = new Int32Array(size);
-      moreFrom.set(from);
-      from = moreFrom;
-      const moreShare = new Float64Array(size);
-      moreShare.set(share);
-      share = moreShare;
+    if (links + touched.length > out.from.length) {
+      const size = Math.max(links + touched.length, out.from.length * 2);
+      out.from = grown(out.from, size);
+      out.count = grown(out.count, size);
     }
     for (const u of touched) {
-      from[links] = u;
-      share[links++] = count[u] / total;
+      out.from[links] = u;
+      out.count[links++] = count[u];
       count[u] = 0;
     }
   }
-  start[n] = links;
-  return { start, from, share };
+  return links;
 }
 
-/** Propagates outcome and reward seeds backwards; returns the value per position. */
+/** A typed array of its own of `size` entries holding `from` then zeros. */
+function grown(from: Int32Array, size: number): Int32Array {
+  const out = new Int32Array(size);
+  out.set(from);
+  return out;
+}
+
+/**
+ * Propagates outcome and reward seeds backwards; returns the value per position. The values are
+ * in the index's arena (they live as long as the index); the rest is scratch given back.
+ */
 export function propagateCredit(index: TraceIndex, outcome: Outcome, options: CreditOptions = {}): CreditValues {
   const n = index.size;
+  const values = index.arena.float64(n);
+  const scratch = index.arena.mark();
+  try {
+    return { values, terminal: propagate(index, outcome, options, values) };
+  } finally {
+    index.arena.release(scratch);
+  }
+}
+
+/** {@link propagateCredit} into `values`; @returns the position of the outcome seed, or -1. */
+function propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions, values: Float64Array): number {
+  const n = index.size;
   const lambda = options.lambda ?? 0.5;
-  const mass = new Float64Array(n);
-  const values = new Float64Array(n);
+  const mass = index.arena.float64(n);
   let terminal = -1;
-  if (n === 0) return { values, terminal };
+  if (n === 0) return terminal;
   const R = outcome.value ?? 1;
   const final = finalAnswer(index, 0, n - 1);
   terminal = final ? final.pos : n - 1;
@@ -178,7 +208,7 @@ export function propagateCredit(index: TraceIndex, outcome: Outcome, options: Cr
   // Each event's parents and link weights, gathered in scratch arrays (no Map per event): weights
   // are positive, so a zero marks a parent not seen yet; `touched` keeps first-seen order, the
   // order the weights are summed in.
-  const weight = new Float64Array(n);
+  const weight = index.arena.float64(n);
   const touched: number[] = [];
   for (let v = n - 1; v >= 0; v--) {
     const m = mass[v];
@@ -192,13 +222,7 @@ export function propagateCredit(index: TraceIndex, outcome: Outcome, options: Cr
       if (weight[u] === 0) touched.push(u);
       weight[u] += w;
     }
-    if (content)
-      for (let k = content.start[v]; k < content.start[v + 1]; k++) {
-        const u = content.from[k];
-        if (u >= v) continue;
-        if (weight[u] === 0) touched.push(u);
-        weight[u] += content.share[k];
-      }
+    if (content) addContentWeights(content, v, weight, touched);
     let total = 0;
     for (const u of touched) total += weight[u];
     const passOn = type === 'stop' || type === 'reward' ? 1 : lambda;
@@ -213,7 +237,24 @@ export function propagateCredit(index: TraceIndex, outcome: Outcome, options: Cr
       weight[u] = 0;
     }
   }
-  return { values, terminal };
+  return terminal;
+}
+
+/**
+ * Adds v's content links to the parents' weights (`touched`: parents in first-seen order): each
+ * earlier introducer u gets the share of v's tokens taken from it, count / total (the same
+ * division, so the same figure, as a share computed when the links were found).
+ */
+function addContentWeights(content: ContentLinks, v: number, weight: Float64Array, touched: number[]): void {
+  const { start, from, count } = content;
+  let total = 0;
+  for (let k = start[v]; k < start[v + 1]; k++) total += count[k];
+  for (let k = start[v]; k < start[v + 1]; k++) {
+    const u = from[k];
+    if (u >= v) continue;
+    if (weight[u] === 0) touched.push(u);
+    weight[u] += count[k] / total;
+  }
 }
 
 /**
@@ -255,8 +296,9 @@ export function computeCredit(index: TraceIndex, outcome: Outcome, options: Cred
     signed,
     method: `outcome-anchored backward propagation (lambda ${options.lambda ?? 0.5}) over causal and content links; R = ${outcome.value ?? '+1 (unsigned, no outcome signal)'} from ${outcome.source}`,
   };
-  const inOrder = index.events;
-  const at = index.rawIndex;
+  // what the getter reads must not hold the index: its arrays live in its arena (arena.ts), which the results never keep
+  const inOrder = index.inFileOrder ? index.loaded.trace.events : index.events;
+  const at = index.inFileOrder ? undefined : Int32Array.from(index.rawIndex);
   Object.defineProperty(credit, 'events', {
     enumerable: true,
     configurable: true,
@@ -272,13 +314,14 @@ export function computeCredit(index: TraceIndex, outcome: Outcome, options: Cred
   return { credit, values };
 }
 
-/** Event id -> value of the first event (in time order) carrying it. */
-function valuesById(events: readonly { id: string }[], at: Int32Array, byIndex: readonly number[]): Record<string, number> {
+/** Event id -> value of the first event (in time order) carrying it. @param at position -> file index (undefined: the same). */
+function valuesById(events: readonly { id: string }[], at: Int32Array | undefined, byIndex: readonly number[]): Record<string, number> {
   const out: Record<string, number> = {};
-  for (let i = 0; i < events.length; i++) {
+  // byIndex has one entry per event analysed (the file's list may have grown since)
+  for (let i = 0; i < byIndex.length; i++) {
     const id = events[i].id;
     if (Object.prototype.hasOwnProperty.call(out, id)) continue;
-    out[id] = byIndex[at[i]];
+    out[id] = byIndex[at ? at[i] : i];
   }
   return out;
 }

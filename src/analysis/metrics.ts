@@ -30,8 +30,16 @@ import type { AgentCost, Metrics } from './types';
  */
 export function computeMetrics(index: TraceIndex): Metrics {
   const n = index.size;
-  const { own, basis } = ownWork(index);
-  const { total, critical, path } = criticalPath(index, own, basis);
+  // the per-event work and path arrays are scratch in the index's arena, given back here
+  const scratch = index.arena.mark();
+  let work: { total: number; critical: number; path: string[]; basis: Metrics['work_basis'] };
+  try {
+    const { own, basis } = ownWork(index);
+    work = { ...criticalPath(index, own, basis), basis };
+  } finally {
+    index.arena.release(scratch);
+  }
+  const { total, critical, path, basis } = work;
   const { spawns, maxFanOut, depth } = spawnTree(index);
   const costs = agentCosts(index, hasSeveralAgents(index));
   const { tokens, chars } = costs;
@@ -64,7 +72,7 @@ export function computeMetrics(index: TraceIndex): Metrics {
  */
 function ownWork(index: TraceIndex): { own: Float64Array; basis: Metrics['work_basis'] } {
   const n = index.size;
-  const own = new Float64Array(n);
+  const own = index.arena.float64(n);
   let recorded = 0;
   for (let i = 0; i < n; i++) {
     const e = index.events[i];
@@ -88,9 +96,9 @@ function ownWork(index: TraceIndex): { own: Float64Array; basis: Metrics['work_b
  */
 function criticalPath(index: TraceIndex, own: Float64Array, basis: Metrics['work_basis']): { total: number; critical: number; path: string[] } {
   const n = index.size;
-  const finish = new Float64Array(n);
-  const cp = new Float64Array(n);
-  const via = new Int32Array(n).fill(-1);
+  const finish = index.arena.float64(n);
+  const cp = index.arena.float64(n);
+  const via = index.arena.int32(n).fill(-1);
   const seconds = basis === 'seconds';
   let total = 0;
   let cpEnd = -1;

@@ -74,9 +74,10 @@ export function findingsOfEvent(snapshot: TraceSnapshot, index: number): number[
 /** Event indices grouped by the file they came from, each group sorted by range start (then end). */
 export function eventsByFile(origins: readonly (Origin | undefined)[]): Map<string, number[]> {
   const out = new Map<string, number[]>();
-  // Each origin's range read once into columns (a compact origin makes its range when asked).
+  // Each origin's range read once into columns (a compact origin makes its range when asked);
+  // lines and characters are below 2^31 (a string's length is), so 32-bit integers hold them.
   const n = origins.length;
-  const key = new Float64Array(4 * n);
+  const key = new Int32Array(4 * n);
   origins.forEach((o, i) => {
     if (!o) return;
     const { start, end } = o.range;
@@ -96,8 +97,15 @@ export function eventsByFile(origins: readonly (Origin | undefined)[]): Map<stri
     }
     return 0;
   };
-  for (const list of out.values()) list.sort(byRange);
+  // most files list their events in the order they are written: then nothing needs sorting
+  for (const list of out.values()) if (!inOrder(list, byRange)) list.sort(byRange);
   return out;
+}
+
+/** True when `list` is already sorted by `compare` (a stable sort would leave it as it is). */
+function inOrder(list: readonly number[], compare: (a: number, b: number) => number): boolean {
+  for (let k = 1; k < list.length; k++) if (compare(list[k - 1], list[k]) > 0) return false;
+  return true;
 }
 
 /**
