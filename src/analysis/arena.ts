@@ -112,6 +112,11 @@ export class Arena {
     }
   }
 
+  /** Bytes written in all chunks since they were last committed (an upper bound of what the arena holds resident). */
+  get touched(): number {
+    return this.chunks.reduce((sum, c) => sum + c.written, 0);
+  }
+
   /** Bytes handed out now (in all chunks before the current one, plus the current one's). */
   get used(): number {
     let bytes = this.offset;

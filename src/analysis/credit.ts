@@ -175,9 +175,11 @@ export function propagateCredit(index: TraceIndex, outcome: Outcome, options: Cr
 function propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions, values: Float64Array): number {
   const n = index.size;
   const lambda = options.lambda ?? 0.5;
-  const mass = index.arena.float64(n);
   let terminal = -1;
   if (n === 0) return terminal;
+  // the content links first: the tables that find them are given back before the mass and weights take their pages
+  const content = options.contentLinks === false ? undefined : contentLinks(index);
+  const mass = index.arena.float64(n);
   const R = outcome.value ?? 1;
   const final = finalAnswer(index, 0, n - 1);
   terminal = final ? final.pos : n - 1;
@@ -204,7 +206,6 @@ function propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions, 
     mass[at] += r.value - baseline;
   }
 
-  const content = options.contentLinks === false ? undefined : contentLinks(index);
   // Each event's parents and link weights, gathered in scratch arrays (no Map per event): weights
   // are positive, so a zero marks a parent not seen yet; `touched` keeps first-seen order, the
   // order the weights are summed in.

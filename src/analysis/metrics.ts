@@ -129,11 +129,16 @@ function criticalPath(index: TraceIndex, own: Float64Array, basis: Metrics['work
   return { total, critical: cpEnd === -1 ? 0 : cp[cpEnd], path: pathTo(index, via, cpEnd) };
 }
 
-/** The ids of the chain that ends at `end`, following `via` back, in time order. */
+/**
+ * The ids of the chain that ends at `end`, following `via` back, in time order. Counted first, then
+ * filled from the back: the list (up to one id per event) is made once, not grown by copies.
+ */
 function pathTo(index: TraceIndex, via: Int32Array, end: number): string[] {
-  const path: string[] = [];
-  for (let v = end; v !== -1; v = via[v]) path.push(index.id(v));
-  return path.reverse();
+  let length = 0;
+  for (let v = end; v !== -1; v = via[v]) length++;
+  const path = new Array<string>(length);
+  for (let v = end, k = length - 1; v !== -1; v = via[v], k--) path[k] = index.id(v);
+  return path;
 }
 
 /** Spawns, the largest fan-out of one spawner, and the depth of the spawn tree (spawner -> spawned agent; roots have depth 0). */
