@@ -260,21 +260,47 @@ function addContentWeights(content: ContentLinks, v: number, weight: Float64Arra
 
 /**
  * Credit per event, agent and step, with producer values shown as given. `credit.events` (id ->
- * value, the first event of each id) is the same figures as `by_index`; it is built when first
- * read (the editor and the graph read `by_index`), and reads, spreads, JSON and structured clones
- * see it as a plain property.
+ * value, the first event of each id) and `credit.steps` (source record -> sum of its events'
+ * values) are the same figures as `by_index`; each is built when first read (the editor and the
+ * graph read `by_index`; at 1M events a record of a million steps is 40 MB of allocations), and
+ * reads, spreads, JSON and structured clones see it as a plain property.
  */
 export function computeCredit(index: TraceIndex, outcome: Outcome, options: CreditOptions = {}): { credit: Credit; values: CreditValues } {
   const values = propagateCredit(index, outcome, options);
+  const { byIndex, stepOf, agents, given } = creditPerEvent(index, values.values);
+  const signed = outcome.value !== null;
+  const credit: Credit = {
+    events: {},
+    by_index: byIndex,
+    agents: Object.fromEntries(agents),
+    steps: {},
+    given,
+    signed,
+    method: `outcome-anchored backward propagation (lambda ${options.lambda ?? 0.5}) over causal and content links; R = ${outcome.value ?? '+1 (unsigned, no outcome signal)'} from ${outcome.source}`,
+  };
+  // what the getters read must not hold the index: its arrays live in its arena (arena.ts), which the results never keep
+  const inOrder = index.inFileOrder ? index.loaded.trace.events : index.events;
+  const at = index.inFileOrder ? undefined : Int32Array.from(index.rawIndex);
+  madeWhenRead(credit, 'events', () => valuesById(inOrder, at, byIndex));
+  madeWhenRead(credit, 'steps', () => stepSums(stepOf, at, byIndex));
+  return { credit, values };
+}
+
+/**
+ * Each event's shown value (file order), the agents' sums, the events whose value the trace gives,
+ * and per position (time order) the source record its value adds to, or -1 (no record, or not the
+ * first event of its id: an id counts once).
+ */
+function creditPerEvent(index: TraceIndex, values: Float64Array): { byIndex: number[]; stepOf: Int32Array; agents: Map<string, number>; given: string[] } {
   // Agent names are trace text: summed in a Map, never under a plain object's keys ("__proto__", "constructor").
   const agents = new Map<string, number>();
-  const steps: Record<string, number> = {};
   const given: string[] = [];
   const byIndex = new Array<number>(index.size).fill(0);
+  const stepOf = new Int32Array(index.size).fill(-1); // kept with the results: not in the arena
   const repeats = index.hasRepeatedIds; // else no id is met twice
   for (let i = 0; i < index.size; i++) {
     const e = index.events[i];
-    let v = round(values.values[i]);
+    let v = round(values[i]);
     // Rows the user or the harness wrote (local commands, meta rows, placeholders) take no credit.
     if (isNotAgentOutput(e) && e.type === 'message' && e.from !== 'user') v = 0;
     else if (e.kind === 'local_command' || e.kind === 'placeholder' || e.kind === 'missing_parent') v = 0;
@@ -284,35 +310,43 @@ export function computeCredit(index: TraceIndex, outcome: Outcome, options: Cred
     if (repeats && e.id !== '__proto__' && index.pos.get(e.id) !== i) continue;
     if (typeof e.credit === 'number' && Number.isFinite(e.credit)) given.push(e.id);
     agents.set(e.agent, round((agents.get(e.agent) ?? 0) + v));
-    const record = index.records[i];
-    if (record >= 0) steps[record] = round((steps[record] ?? 0) + v); // keyed by String(record), as every number key is
+    stepOf[i] = index.records[i];
   }
-  const signed = outcome.value !== null;
-  const credit: Credit = {
-    events: {},
-    by_index: byIndex,
-    agents: Object.fromEntries(agents),
-    steps,
-    given,
-    signed,
-    method: `outcome-anchored backward propagation (lambda ${options.lambda ?? 0.5}) over causal and content links; R = ${outcome.value ?? '+1 (unsigned, no outcome signal)'} from ${outcome.source}`,
-  };
-  // what the getter reads must not hold the index: its arrays live in its arena (arena.ts), which the results never keep
-  const inOrder = index.inFileOrder ? index.loaded.trace.events : index.events;
-  const at = index.inFileOrder ? undefined : Int32Array.from(index.rawIndex);
-  Object.defineProperty(credit, 'events', {
+  return { byIndex, stepOf, agents, given };
+}
+
+/**
+ * Makes `credit[key]` an enumerable property whose value `make` builds when first read (or that a
+ * write sets); after that it is a plain data property.
+ */
+function madeWhenRead<K extends 'events' | 'steps'>(credit: Credit, key: K, make: () => Credit[K]): void {
+  const settle = (value: Credit[K]) => Object.defineProperty(credit, key, { value, enumerable: true, writable: true, configurable: true });
+  Object.defineProperty(credit, key, {
     enumerable: true,
     configurable: true,
-    get(): Record<string, number> {
-      const events = valuesById(inOrder, at, byIndex);
-      Object.defineProperty(credit, 'events', { value: events, enumerable: true, writable: true, configurable: true });
-      return events;
+    get(): Credit[K] {
+      const value = make();
+      settle(value);
+      return value;
     },
-    set(events: Record<string, number>) {
-      Object.defineProperty(credit, 'events', { value: events, enumerable: true, writable: true, configurable: true });
+    set(value: Credit[K]) {
+      settle(value);
     },
   });
-  return { credit, values };
+}
+
+/**
+ * Source record -> sum of the values of its events, added in time order and rounded after each
+ * addition (keyed by String(record), as every number key is). @param stepOf per position, its
+ * record or -1; @param at position -> file index (undefined: the same).
+ */
+function stepSums(stepOf: Int32Array, at: Int32Array | undefined, byIndex: readonly number[]): Record<string, number> {
+  const steps: Record<string, number> = {};
+  for (let i = 0; i < stepOf.length; i++) {
+    const record = stepOf[i];
+    if (record >= 0) steps[record] = round((steps[record] ?? 0) + byIndex[at ? at[i] : i]);
+  }
+  return steps;
 }
 
 /** Event id -> value of the first event (in time order) carrying it. @param at position -> file index (undefined: the same). */
