@@ -4,7 +4,7 @@
  * Pure: no `vscode`, so a worker thread can compute it (the large-traces issue moves it there).
  */
 import { analyzeTrace, type Analysis, type Finding } from '../analysis';
-import type { LoadedTrace, Origin, Position } from '../trace/model';
+import type { LoadedTrace, Origin, Position, Range } from '../trace/model';
 import type { SetAside } from './long-content';
 
 /** The parse and analysis of one version of a trace file. */
@@ -71,41 +71,57 @@ export function findingsOfEvent(snapshot: TraceSnapshot, index: number): number[
   return Array.from(list.subarray(start[index], start[index + 1]));
 }
 
-/** Event indices grouped by the file they came from, each group sorted by range start (then end). */
+/**
+ * Event indices grouped by the file they came from, each group sorted by range start (then end).
+ * Most files list their events in the order they are written: each group is checked as it is
+ * made, and only a group found out of order is sorted (the stable sort's order).
+ */
 export function eventsByFile(origins: readonly (Origin | undefined)[]): Map<string, number[]> {
   const out = new Map<string, number[]>();
-  // Each origin's range read once into columns (a compact origin makes its range when asked);
-  // lines and characters are below 2^31 (a string's length is), so 32-bit integers hold them.
-  const n = origins.length;
-  const key = new Int32Array(4 * n);
+  const last = new Map<string, Range>(); // file -> range of its latest event so far (a compact origin makes its range when asked)
+  const unsorted = new Set<string>();
   origins.forEach((o, i) => {
     if (!o) return;
-    const { start, end } = o.range;
-    key[4 * i] = start.line;
-    key[4 * i + 1] = start.character;
-    key[4 * i + 2] = end.line;
-    key[4 * i + 3] = end.character;
     const file = o.file ?? '';
-    const list = out.get(file);
-    if (list) list.push(i);
-    else out.set(file, [i]);
+    const range = o.range;
+    const before = last.get(file);
+    last.set(file, range);
+    if (before === undefined) {
+      out.set(file, [i]);
+      return;
+    }
+    if (compareRanges(before, range) > 0) unsorted.add(file);
+    out.get(file)!.push(i);
+  });
+  for (const file of unsorted) sortByRange(out.get(file)!, origins);
+  return out;
+}
+
+/** Range order: by start, then by end. */
+function compareRanges(a: Range, b: Range): number {
+  return compare(a.start, b.start) || compare(a.end, b.end);
+}
+
+/**
+ * Sorts event indices by their origins' ranges, stable. Each range is read once into columns
+ * (lines and characters are below 2^31, as a string's length is: 32-bit integers hold them).
+ */
+function sortByRange(list: number[], origins: readonly (Origin | undefined)[]): void {
+  const key = new Int32Array(4 * list.length);
+  list.forEach((i, k) => {
+    const { start, end } = origins[i]!.range;
+    key.set([start.line, start.character, end.line, end.character], 4 * k);
   });
   const byRange = (a: number, b: number) => {
-    for (let k = 0; k < 4; k++) {
-      const d = key[4 * a + k] - key[4 * b + k];
+    for (let c = 0; c < 4; c++) {
+      const d = key[4 * a + c] - key[4 * b + c];
       if (d !== 0) return d;
     }
     return 0;
   };
-  // most files list their events in the order they are written: then nothing needs sorting
-  for (const list of out.values()) if (!inOrder(list, byRange)) list.sort(byRange);
-  return out;
-}
-
-/** True when `list` is already sorted by `compare` (a stable sort would leave it as it is). */
-function inOrder(list: readonly number[], compare: (a: number, b: number) => number): boolean {
-  for (let k = 1; k < list.length; k++) if (compare(list[k - 1], list[k]) > 0) return false;
-  return true;
+  const order = list.map((_, k) => k).sort(byRange);
+  const events = order.map((k) => list[k]);
+  for (let k = 0; k < list.length; k++) list[k] = events[k];
 }
 
 /**
