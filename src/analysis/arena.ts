@@ -45,6 +45,8 @@ interface Chunk {
 const CHUNK = 16 * 1024 * 1024;
 /** Largest reserve asked of the system in one buffer (bytes). */
 const MAX_RESERVE = 1024 * 1024 * 1024;
+/** {@link Arena.free} shrinks a resizable chunk by steps of this (bytes). */
+const SHRINK_STEP = 4 * 1024 * 1024;
 /** Smallest reserve (bytes): small traces take one small buffer. */
 const MIN_RESERVE = 64 * 1024;
 
@@ -107,7 +109,9 @@ export class Arena {
     for (const chunk of this.chunks) {
       const buffer = chunk.buffer as ResizableBuffer;
       if (buffer.resizable !== true) continue;
-      buffer.resize(0);
+      // V8 zeroes the bytes a shrink lets go before it returns their pages, which makes the pages
+      // never written resident for a moment: by steps from the end, that is one step at a time
+      for (let length = buffer.byteLength; length > 0; ) buffer.resize((length = Math.max(0, length - SHRINK_STEP)));
       chunk.written = 0;
     }
   }
