@@ -1,11 +1,13 @@
 /**
  * The analysis's arena (src/analysis/arena.ts): views are zeroed when handed out, also when their
  * memory was used before; a release hands the same memory out again; views never overlap; the
- * arena takes more chunks when its reserve runs out.
+ * arena takes more chunks when its reserve runs out; the analysis's results keep none of its views.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { analyzeTrace } from '../../../src/analysis';
 import { Arena } from '../../../src/analysis/arena';
+import { traceOf } from './build';
 
 test('views are zeroed, also on memory handed out again after a release', () => {
   const arena = new Arena(1024);
@@ -64,4 +66,31 @@ test('free gives every view back: views made before read as empty where chunks a
   const b = arena.int32(1000);
   assert.equal(b.byteOffset, 0);
   assert.ok(b.every((x) => x === 0));
+});
+
+test('the analysis results hold no view of the index arena, which is freed when analyzeTrace returns', () => {
+  const events = [
+    { id: 'u', type: 'message' as const, agent: 'user', content: 'Find the population of Paris 2024 and Lyon' },
+    ...Array.from({ length: 6 }, (_, k) => [
+      { id: `c${k}`, type: 'tool_call' as const, agent: 'worker', tool: 'search', content: 'population Paris 2024' },
+      { id: `r${k}`, type: 'tool_result' as const, agent: 'worker', tool: 'search', content: `Paris 2,102,650 (source ${k})` },
+    ]).flat(),
+    { id: 'a', type: 'message' as const, agent: 'worker', content: 'Paris has 2,102,650 inhabitants' },
+  ];
+  const analysis = analyzeTrace(traceOf(events));
+  const views: string[] = [];
+  const walk = (value: unknown, path: string, seen: Set<unknown>) => {
+    if (typeof value !== 'object' || value === null || seen.has(value)) return;
+    seen.add(value);
+    if (ArrayBuffer.isView(value)) {
+      if ((value.buffer as ArrayBuffer & { resizable?: boolean }).resizable === true || value.buffer.byteLength !== value.byteLength) views.push(path);
+      return;
+    }
+    for (const [k, v] of Object.entries(value)) walk(v, `${path}.${k}`, seen);
+  };
+  walk(analysis, 'analysis', new Set());
+  assert.deepEqual(views, []);
+  assert.ok(analysis.loops.some((l) => l.kind === 'repeated_tool_call' && l.repetitions === 6), 'the loop found from arena arrays is whole');
+  assert.equal(Object.keys(analysis.credit.steps).length, events.length, 'steps made after the arena was freed');
+  assert.equal(analysis.credit.events.a, analysis.credit.by_index[events.length - 1]);
 });
