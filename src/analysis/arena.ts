@@ -76,6 +76,12 @@ export class Arena {
     return this.zeroed(new Float64Array(this.chunks[this.chunk].buffer, at, length), at);
   }
 
+  /** A zeroed Uint16Array of `length` entries. */
+  uint16(length: number): Uint16Array {
+    const at = this.take(length * 2);
+    return this.zeroed(new Uint16Array(this.chunks[this.chunk].buffer, at, length), at);
+  }
+
   /** A zeroed Uint8Array of `length` entries. */
   uint8(length: number): Uint8Array {
     const at = this.take(length);
@@ -132,7 +138,7 @@ export class Arena {
    * The view with its entries zero: only the part below what this chunk handed out before is filled
    * (the rest is still the system's zeros, and filling it would make its pages resident for nothing).
    */
-  private zeroed<T extends Int32Array | Float64Array | Uint8Array>(view: T, at: number): T {
+  private zeroed<T extends Int32Array | Float64Array | Uint16Array | Uint8Array>(view: T, at: number): T {
     const chunk = this.chunks[this.chunk];
     if (chunk.written > at) view.fill(0, 0, Math.min(view.length, (chunk.written - at) / view.BYTES_PER_ELEMENT));
     chunk.written = Math.max(chunk.written, at + view.byteLength);

@@ -64,12 +64,13 @@ export interface CreditValues {
  * tokens v uses, with how many of v's tokens came from each (u in the order v first uses them),
  * as flat arrays: the links of v are `from[start[v] .. start[v + 1])` with their `count` (the
  * arrays may run longer than `start[n]`). The share of v's tokens taken from u is its count over
- * the sum of v's counts (kept as counts: 4 bytes a link, not 8).
+ * the sum of v's counts (kept as counts: 2 bytes a link, not 8; an event has fewer than 65,536
+ * tokens, since at most its first MAX_TEXT = 4,000 characters are read).
  */
 export interface ContentLinks {
   start: Int32Array;
   from: Int32Array;
-  count: Int32Array;
+  count: Uint16Array;
 }
 
 /**
@@ -83,7 +84,7 @@ export function contentLinks(index: TraceIndex): ContentLinks {
   const n = index.size;
   const arena = index.arena;
   // room for 3 links per event (about 2.7 in the 1M bench trace): pages never written are never resident
-  const out: ContentLinks = { start: arena.int32(n + 1), from: arena.int32(Math.max(16, 3 * n)), count: arena.int32(Math.max(16, 3 * n)) };
+  const out: ContentLinks = { start: arena.int32(n + 1), from: arena.int32(Math.max(16, 3 * n)), count: arena.uint16(Math.max(16, 3 * n)) };
   const tables = arena.mark();
   try {
     out.start[n] = findContentLinks(index, out);
@@ -137,8 +138,8 @@ function findContentLinks(index: TraceIndex, out: ContentLinks): number {
     }
     if (links + touched.length > out.from.length) {
       const size = Math.max(links + touched.length, out.from.length * 2);
-      out.from = grown(out.from, size);
-      out.count = grown(out.count, size);
+      out.from = grown(out.from, new Int32Array(size));
+      out.count = grown(out.count, new Uint16Array(size));
     }
     for (const u of touched) {
       out.from[links] = u;
@@ -149,11 +150,10 @@ function findContentLinks(index: TraceIndex, out: ContentLinks): number {
   return links;
 }
 
-/** A typed array of its own of `size` entries holding `from` then zeros. */
-function grown(from: Int32Array, size: number): Int32Array {
-  const out = new Int32Array(size);
-  out.set(from);
-  return out;
+/** `to` (a typed array of its own, longer than `from`) holding `from` then zeros. */
+function grown<T extends Int32Array | Uint16Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
 }
 
 /**

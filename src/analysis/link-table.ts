@@ -47,9 +47,10 @@ export function rowsBySource(u: Int32Array, n: number): { outStart: Int32Array; 
 export class LinkTable {
   count = 0;
   u: Int32Array;
-  v: Int32Array;
   kind: Uint8Array;
   edgeType: Uint8Array;
+  /** Per link, its target (given back with the building lists: the rows hold it). */
+  v: Int32Array;
   /** Per link, the next incoming link of the same target (-1 at the end). */
   private next: Int32Array;
   /** Per position, its first and last incoming link (-1 when none). */
@@ -74,12 +75,13 @@ export class LinkTable {
     const size = Math.max(16, capacity);
     const int32 = (length: number) => (arena ? arena.int32(length) : new Int32Array(length));
     this.u = int32(size);
-    this.v = int32(size);
     this.kind = arena ? arena.uint8(size) : new Uint8Array(size);
     this.edgeType = arena ? arena.uint8(size) : new Uint8Array(size);
     // rows: only the first `count` entries of the links' rows are ever written
     this.out = { inStart: int32(n + 1), inLinks: int32(size) };
     this.building = arena?.mark();
+    // targets serve the building only: each link's target is its row in the rows made from them
+    this.v = int32(size);
     this.next = int32(size);
     this.head = int32(n).fill(-1);
     this.tail = int32(n).fill(-1);

@@ -89,7 +89,6 @@ export class TraceIndex {
    * {@link links}, {@link incoming} and {@link outgoing} give the same as objects and lists.
    */
   readonly linkU: Int32Array;
-  readonly linkV: Int32Array;
   readonly linkKind: Uint8Array;
   readonly linkEdgeType: Uint8Array;
   /** Incoming links of v: `inLinks[inStart[v] .. inStart[v + 1])`, in the order they were made ({@link outgoing} gives the outgoing ones). */
@@ -158,7 +157,6 @@ export class TraceIndex {
     const table = this.buildLinks();
     const count = table.count;
     this.linkU = table.u.subarray(0, count);
-    this.linkV = table.v.subarray(0, count);
     this.linkKind = table.kind.subarray(0, count);
     this.linkEdgeType = table.edgeType.subarray(0, count);
     ({ inStart: this.inStart, inLinks: this.inLinks } = table.rows());
@@ -334,6 +332,16 @@ export class TraceIndex {
   /** Number of links. */
   get linkCount(): number {
     return this.linkU.length;
+  }
+
+  private linkTargets?: Int32Array;
+
+  /** Link k's target position, `linkV[k]` (made when first asked from the incoming rows: the analyses walk the rows). */
+  get linkV(): Int32Array {
+    if (this.linkTargets) return this.linkTargets;
+    const targets = new Int32Array(this.linkU.length);
+    for (let v = 0; v < this.size; v++) for (let q = this.inStart[v]; q < this.inStart[v + 1]; q++) targets[this.inLinks[q]] = v;
+    return (this.linkTargets = targets);
   }
 
   private linkObjects?: Link[];
