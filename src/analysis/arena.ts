@@ -14,6 +14,9 @@
  *   are resizable ArrayBuffers where the runtime has them (ES2024): {@link Arena.free} shrinks them
  *   to nothing and their pages go back to the system at once, not at the next full collection.
  *   (They are not shrunk at each release: V8 counts memory that grows again as new memory.)
+ *   The price: V8's optimized code reads and writes views of a resizable buffer more slowly than
+ *   views of an ordinary one (3 to 4 times in a bare loop over them, Node 20 and 24; about 10 % of
+ *   a 1M-event analysis's CPU time), for 100 MB less peak RSS after the analysis at 1M events.
  * Rules for users: a view is zeroed when handed out; a view must not outlive a release past its
  * mark (after it, it reads as empty or as another phase's data), and must never reach the results or
  * a message to another thread (a structured clone of a view copies its whole buffer). Copy what is kept.
