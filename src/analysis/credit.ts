@@ -61,33 +61,54 @@ export interface CreditValues {
 
 /**
  * Content links, per event position v: the earlier events u that first introduced the salient
- * tokens v uses, with the share of v's tokens taken from each (u in the order v first uses them),
- * as flat arrays: the links of v are `from[start[v] .. start[v + 1])` with their `share` (the
- * arrays may run longer than `start[n]`).
+ * tokens v uses, with how many of v's tokens came from each (u in the order v first uses them),
+ * as flat arrays: the links of v are `from[start[v] .. start[v + 1])` with their `count` (the
+ * arrays may run longer than `start[n]`). The share of v's tokens taken from u is its count over
+ * the sum of v's counts (kept as counts: 2 bytes a link, not 8; an event has fewer than 65,536
+ * tokens, since at most its first MAX_TEXT = 4,000 characters are read).
  */
 export interface ContentLinks {
   start: Int32Array;
   from: Int32Array;
-  share: Float64Array;
+  count: Uint16Array;
 }
 
 /**
  * Content links: for each event, the earlier events that first introduced the salient tokens it
- * uses, with the share of its tokens taken from each. O(total tokens): tokens are interned to
- * small integers straight from the text (interner.ts), so each occurrence costs one hash of its
- * characters and no string, set or map per event.
+ * uses, with how many of its tokens came from each. O(total tokens): tokens are interned to small
+ * integers straight from the text (interner.ts), so each occurrence costs one hash of its
+ * characters and no string, set or map per event. The links are made in the index's arena (the
+ * caller gives them back with its own scratch); the tables that find them are given back here.
  */
 export function contentLinks(index: TraceIndex): ContentLinks {
   const n = index.size;
-  const tokens = new TokenInterner(COMMON);
+  const arena = index.arena;
+  // room for 3 links per event (about 2.7 in the 1M bench trace): pages never written are never resident
+  const out: ContentLinks = { start: arena.int32(n + 1), from: arena.int32(Math.max(16, 3 * n)), count: arena.uint16(Math.max(16, 3 * n)) };
+  const tables = arena.mark();
+  try {
+    out.start[n] = findContentLinks(index, out);
+  } finally {
+    arena.release(tables);
+  }
+  return out;
+}
+
+/**
+ * Fills `out` (see {@link contentLinks}); its `from` and `count` are replaced by larger typed
+ * arrays of their own when full (not in the arena: its scratch above them is given back after).
+ * @returns the number of links.
+ */
+function findContentLinks(index: TraceIndex, out: ContentLinks): number {
+  const n = index.size;
+  const arena = index.arena;
+  const tokens = new TokenInterner(COMMON, arena, n);
   const scanned: TokenIds = { ids: new Int32Array(256) };
-  let introducer = new Int32Array(1024).fill(-1); // token id -> position that introduced it (-1: not yet)
-  let lastUse = new Int32Array(1024); // token id -> last position that used it (a token counts once per event)
-  const count = new Int32Array(n); // introducer position -> tokens the current event took from it
+  let introducer = arena.int32(Math.max(1024, n)).fill(-1); // token id -> position that introduced it (-1: not yet)
+  let lastUse = arena.int32(introducer.length); // token id -> last position that used it (a token counts once per event)
+  const count = arena.int32(n); // introducer position -> tokens the current event took from it
   const touched: number[] = [];
-  const start = new Int32Array(n + 1);
-  let from = new Int32Array(Math.max(16, n));
-  let share = new Float64Array(Math.max(16, n));
+  const start = out.start;
   let links = 0;
   for (let i = 0; i < n; i++) {
     start[i] = links;
@@ -96,14 +117,9 @@ export function contentLinks(index: TraceIndex): ContentLinks {
     const found = salientTokenIds(stripLogNoise(content), tokens, scanned);
     if (tokens.size > introducer.length) {
       const size = Math.max(tokens.size, introducer.length * 2);
-      const more = new Int32Array(size).fill(-1);
-      more.set(introducer);
-      introducer = more;
-      const uses = new Int32Array(size);
-      uses.set(lastUse);
-      lastUse = uses;
+      introducer = arena.grownInt32(introducer, size).fill(-1, introducer.length);
+      lastUse = arena.grownInt32(lastUse, size);
     }
-    let total = 0;
     touched.length = 0;
     const ids = scanned.ids;
     for (let k = 0; k < found; k++) {
@@ -119,35 +135,51 @@ export function contentLinks(index: TraceIndex): ContentLinks {
       if (u === i) continue;
       if (count[u] === 0) touched.push(u);
       count[u]++;
-      total++;
     }
-    if (links + touched.length > from.length) {
-      const size = Math.max(links + touched.length, from.length * 2);
-      const moreFrom = new Int32Array(size);
-      moreFrom.set(from);
-      from = moreFrom;
-      const moreShare = new Float64Array(size);
-      moreShare.set(share);
-      share = moreShare;
+    if (links + touched.length > out.from.length) {
+      const size = Math.max(links + touched.length, out.from.length * 2);
+      out.from = grown(out.from, new Int32Array(size));
+      out.count = grown(out.count, new Uint16Array(size));
     }
     for (const u of touched) {
-      from[links] = u;
-      share[links++] = count[u] / total;
+      out.from[links] = u;
+      out.count[links++] = count[u];
       count[u] = 0;
     }
   }
-  start[n] = links;
-  return { start, from, share };
+  return links;
 }
 
-/** Propagates outcome and reward seeds backwards; returns the value per position. */
+/** `to` (a typed array of its own, longer than `from`) holding `from` then zeros. */
+function grown<T extends Int32Array | Uint16Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
+}
+
+/**
+ * Propagates outcome and reward seeds backwards; returns the value per position. The values are
+ * in the index's arena (they live as long as the index); the rest is scratch given back.
+ */
 export function propagateCredit(index: TraceIndex, outcome: Outcome, options: CreditOptions = {}): CreditValues {
   const n = index.size;
+  const values = index.arena.float64(n);
+  const scratch = index.arena.mark();
+  try {
+    return { values, terminal: propagate(index, outcome, options, values) };
+  } finally {
+    index.arena.release(scratch);
+  }
+}
+
+/** {@link propagateCredit} into `values`; @returns the position of the outcome seed, or -1. */
+function propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions, values: Float64Array): number {
+  const n = index.size;
   const lambda = options.lambda ?? 0.5;
-  const mass = new Float64Array(n);
-  const values = new Float64Array(n);
   let terminal = -1;
-  if (n === 0) return { values, terminal };
+  if (n === 0) return terminal;
+  // the content links first: the tables that find them are given back before the mass and weights take their pages
+  const content = options.contentLinks === false ? undefined : contentLinks(index);
+  const mass = index.arena.float64(n);
   const R = outcome.value ?? 1;
   const final = finalAnswer(index, 0, n - 1);
   terminal = final ? final.pos : n - 1;
@@ -174,11 +206,10 @@ export function propagateCredit(index: TraceIndex, outcome: Outcome, options: Cr
     mass[at] += r.value - baseline;
   }
 
-  const content = options.contentLinks === false ? undefined : contentLinks(index);
   // Each event's parents and link weights, gathered in scratch arrays (no Map per event): weights
   // are positive, so a zero marks a parent not seen yet; `touched` keeps first-seen order, the
   // order the weights are summed in.
-  const weight = new Float64Array(n);
+  const weight = index.arena.float64(n);
   const touched: number[] = [];
   for (let v = n - 1; v >= 0; v--) {
     const m = mass[v];
@@ -192,13 +223,7 @@ export function propagateCredit(index: TraceIndex, outcome: Outcome, options: Cr
       if (weight[u] === 0) touched.push(u);
       weight[u] += w;
     }
-    if (content)
-      for (let k = content.start[v]; k < content.start[v + 1]; k++) {
-        const u = content.from[k];
-        if (u >= v) continue;
-        if (weight[u] === 0) touched.push(u);
-        weight[u] += content.share[k];
-      }
+    if (content) addContentWeights(content, v, weight, touched);
     let total = 0;
     for (const u of touched) total += weight[u];
     const passOn = type === 'stop' || type === 'reward' ? 1 : lambda;
@@ -213,26 +238,69 @@ export function propagateCredit(index: TraceIndex, outcome: Outcome, options: Cr
       weight[u] = 0;
     }
   }
-  return { values, terminal };
+  return terminal;
+}
+
+/**
+ * Adds v's content links to the parents' weights (`touched`: parents in first-seen order): each
+ * earlier introducer u gets the share of v's tokens taken from it, count / total (the same
+ * division, so the same figure, as a share computed when the links were found).
+ */
+function addContentWeights(content: ContentLinks, v: number, weight: Float64Array, touched: number[]): void {
+  const { start, from, count } = content;
+  let total = 0;
+  for (let k = start[v]; k < start[v + 1]; k++) total += count[k];
+  for (let k = start[v]; k < start[v + 1]; k++) {
+    const u = from[k];
+    if (u >= v) continue;
+    if (weight[u] === 0) touched.push(u);
+    weight[u] += count[k] / total;
+  }
 }
 
 /**
  * Credit per event, agent and step, with producer values shown as given. `credit.events` (id ->
- * value, the first event of each id) is the same figures as `by_index`; it is built when first
- * read (the editor and the graph read `by_index`), and reads, spreads, JSON and structured clones
- * see it as a plain property.
+ * value, the first event of each id) and `credit.steps` (source record -> sum of its events'
+ * values) are the same figures as `by_index`; each is built when first read (the editor and the
+ * graph read `by_index`; at 1M events a record of a million steps is 40 MB of allocations), and
+ * reads, spreads, JSON and structured clones see it as a plain property.
  */
 export function computeCredit(index: TraceIndex, outcome: Outcome, options: CreditOptions = {}): { credit: Credit; values: CreditValues } {
   const values = propagateCredit(index, outcome, options);
+  const { byIndex, stepOf, agents, given } = creditPerEvent(index, values.values);
+  const signed = outcome.value !== null;
+  const credit: Credit = {
+    events: {},
+    by_index: byIndex,
+    agents: Object.fromEntries(agents),
+    steps: {},
+    given,
+    signed,
+    method: `outcome-anchored backward propagation (lambda ${options.lambda ?? 0.5}) over causal and content links; R = ${outcome.value ?? '+1 (unsigned, no outcome signal)'} from ${outcome.source}`,
+  };
+  // what the getters read must not hold the index: its arrays live in its arena (arena.ts), which the results never keep
+  const inOrder = index.inFileOrder ? index.loaded.trace.events : index.events;
+  const at = index.inFileOrder ? undefined : Int32Array.from(index.rawIndex);
+  madeWhenRead(credit, 'events', () => valuesById(inOrder, at, byIndex));
+  madeWhenRead(credit, 'steps', () => stepSums(stepOf, at, byIndex));
+  return { credit, values };
+}
+
+/**
+ * Each event's shown value (file order), the agents' sums, the events whose value the trace gives,
+ * and per position (time order) the source record its value adds to, or -1 (no record, or not the
+ * first event of its id: an id counts once).
+ */
+function creditPerEvent(index: TraceIndex, values: Float64Array): { byIndex: number[]; stepOf: Int32Array; agents: Map<string, number>; given: string[] } {
   // Agent names are trace text: summed in a Map, never under a plain object's keys ("__proto__", "constructor").
   const agents = new Map<string, number>();
-  const steps: Record<string, number> = {};
   const given: string[] = [];
   const byIndex = new Array<number>(index.size).fill(0);
+  const stepOf = new Int32Array(index.size).fill(-1); // kept with the results: not in the arena
   const repeats = index.hasRepeatedIds; // else no id is met twice
   for (let i = 0; i < index.size; i++) {
     const e = index.events[i];
-    let v = round(values.values[i]);
+    let v = round(values[i]);
     // Rows the user or the harness wrote (local commands, meta rows, placeholders) take no credit.
     if (isNotAgentOutput(e) && e.type === 'message' && e.from !== 'user') v = 0;
     else if (e.kind === 'local_command' || e.kind === 'placeholder' || e.kind === 'missing_parent') v = 0;
@@ -242,43 +310,53 @@ export function computeCredit(index: TraceIndex, outcome: Outcome, options: Cred
     if (repeats && e.id !== '__proto__' && index.pos.get(e.id) !== i) continue;
     if (typeof e.credit === 'number' && Number.isFinite(e.credit)) given.push(e.id);
     agents.set(e.agent, round((agents.get(e.agent) ?? 0) + v));
-    const record = index.records[i];
-    if (record >= 0) steps[record] = round((steps[record] ?? 0) + v); // keyed by String(record), as every number key is
+    stepOf[i] = index.records[i];
   }
-  const signed = outcome.value !== null;
-  const credit: Credit = {
-    events: {},
-    by_index: byIndex,
-    agents: Object.fromEntries(agents),
-    steps,
-    given,
-    signed,
-    method: `outcome-anchored backward propagation (lambda ${options.lambda ?? 0.5}) over causal and content links; R = ${outcome.value ?? '+1 (unsigned, no outcome signal)'} from ${outcome.source}`,
-  };
-  const inOrder = index.events;
-  const at = index.rawIndex;
-  Object.defineProperty(credit, 'events', {
-    enumerable: true,
-    configurable: true,
-    get(): Record<string, number> {
-      const events = valuesById(inOrder, at, byIndex);
-      Object.defineProperty(credit, 'events', { value: events, enumerable: true, writable: true, configurable: true });
-      return events;
-    },
-    set(events: Record<string, number>) {
-      Object.defineProperty(credit, 'events', { value: events, enumerable: true, writable: true, configurable: true });
-    },
-  });
-  return { credit, values };
+  return { byIndex, stepOf, agents, given };
 }
 
-/** Event id -> value of the first event (in time order) carrying it. */
-function valuesById(events: readonly { id: string }[], at: Int32Array, byIndex: readonly number[]): Record<string, number> {
+/**
+ * Makes `credit[key]` an enumerable property whose value `make` builds when first read (or that a
+ * write sets); after that it is a plain data property.
+ */
+function madeWhenRead<K extends 'events' | 'steps'>(credit: Credit, key: K, make: () => Credit[K]): void {
+  const settle = (value: Credit[K]) => Object.defineProperty(credit, key, { value, enumerable: true, writable: true, configurable: true });
+  Object.defineProperty(credit, key, {
+    enumerable: true,
+    configurable: true,
+    get(): Credit[K] {
+      const value = make();
+      settle(value);
+      return value;
+    },
+    set(value: Credit[K]) {
+      settle(value);
+    },
+  });
+}
+
+/**
+ * Source record -> sum of the values of its events, added in time order and rounded after each
+ * addition (keyed by String(record), as every number key is). @param stepOf per position, its
+ * record or -1; @param at position -> file index (undefined: the same).
+ */
+function stepSums(stepOf: Int32Array, at: Int32Array | undefined, byIndex: readonly number[]): Record<string, number> {
+  const steps: Record<string, number> = {};
+  for (let i = 0; i < stepOf.length; i++) {
+    const record = stepOf[i];
+    if (record >= 0) steps[record] = round((steps[record] ?? 0) + byIndex[at ? at[i] : i]);
+  }
+  return steps;
+}
+
+/** Event id -> value of the first event (in time order) carrying it. @param at position -> file index (undefined: the same). */
+function valuesById(events: readonly { id: string }[], at: Int32Array | undefined, byIndex: readonly number[]): Record<string, number> {
   const out: Record<string, number> = {};
-  for (let i = 0; i < events.length; i++) {
+  // byIndex has one entry per event analysed (the file's list may have grown since)
+  for (let i = 0; i < byIndex.length; i++) {
     const id = events[i].id;
     if (Object.prototype.hasOwnProperty.call(out, id)) continue;
-    out[id] = byIndex[at[i]];
+    out[id] = byIndex[at ? at[i] : i];
   }
   return out;
 }

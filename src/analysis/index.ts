@@ -43,9 +43,18 @@ export interface AnalysisOptions extends LoopOptions, StopOptions {
  */
 export function analyzeTrace(loaded: LoadedTrace, options: AnalysisOptions = {}): Analysis {
   const groups = traceGroups(loaded);
-  if (groups.length > 1) return analyzePerTrace(loaded, groups, (part) => analyzeIndex(new TraceIndex(part), options));
+  if (groups.length > 1) return analyzePerTrace(loaded, groups, (part) => analyzeOnce(part, options));
+  return analyzeOnce(loaded, options);
+}
+
+/** {@link analyzeIndex} on an index made for it, whose memory is given back as soon as the results are made. */
+function analyzeOnce(loaded: LoadedTrace, options: AnalysisOptions): Analysis {
   const index = new TraceIndex(loaded);
-  return analyzeIndex(index, options);
+  try {
+    return analyzeIndex(index, options);
+  } finally {
+    index.free();
+  }
 }
 
 /** {@link analyzeTrace} on an existing index. */

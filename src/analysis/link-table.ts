@@ -6,6 +6,7 @@
  * outgoing ones of u likewise), each group in the order the links were added.
  */
 import { EDGE_TYPES, type EdgeType } from '../trace/schema';
+import type { Arena, ArenaMark } from './arena';
 
 export type LinkKind = 'edge' | 'parent' | 'causes' | 'tool_result' | 'spawn' | 'return' | 'delivery' | 'lane' | 'implicit';
 
@@ -28,43 +29,62 @@ export function edgeTypeOfCode(code: number): EdgeType | undefined {
   return code === 0 ? undefined : EDGE_TYPES[code - 1];
 }
 
-/** Links grouped by event, as compressed rows (see the module comment). */
+/** Links grouped by target event, as compressed rows (see the module comment). */
 export interface LinkRows {
   inStart: Int32Array;
   inLinks: Int32Array;
-  outStart: Int32Array;
-  outLinks: Int32Array;
+}
+
+/** Links grouped by source event (`outLinks[outStart[u] .. outStart[u + 1])`), made when asked: the analyses walk incoming links only. */
+export function rowsBySource(u: Int32Array, n: number): { outStart: Int32Array; outLinks: Int32Array } {
+  const outStart = new Int32Array(n + 1);
+  const outLinks = new Int32Array(u.length);
+  rowsBy(u, u.length, n, new Int32Array(n), outStart, outLinks);
+  return { outStart, outLinks };
 }
 
 /** A growing table of links between `n` positions. */
 export class LinkTable {
   count = 0;
   u: Int32Array;
-  v: Int32Array;
   kind: Uint8Array;
   edgeType: Uint8Array;
+  /** Per link, its target (given back with the building lists: the rows hold it). */
+  v: Int32Array;
   /** Per link, the next incoming link of the same target (-1 at the end). */
   private next: Int32Array;
   /** Per position, its first and last incoming link (-1 when none). */
   private readonly head: Int32Array;
   private readonly tail: Int32Array;
+  /** The rows {@link rows} fills, made with the links so that the lists above, made after them, can be given back to the arena. */
+  private readonly out: LinkRows;
+  /** Where the arena stood before the lists that only serve the building (given back by {@link rows}). */
+  private readonly building?: ArenaMark;
 
   /**
    * @param n positions; @param capacity links expected (the arrays grow past it; a good guess saves
    *   the copies, which at a million events are tens of MB the collector counts towards its next full GC).
+   * @param arena where the arrays are made (arena.ts), else each is a typed array of its own. The
+   *   links and rows stay there; the building lists are given back when {@link rows} is done.
    */
   constructor(
     private readonly n: number,
     capacity = 64,
+    private readonly arena?: Arena,
   ) {
     const size = Math.max(16, capacity);
-    this.u = new Int32Array(size);
-    this.v = new Int32Array(size);
-    this.kind = new Uint8Array(size);
-    this.edgeType = new Uint8Array(size);
-    this.next = new Int32Array(size);
-    this.head = new Int32Array(n).fill(-1);
-    this.tail = new Int32Array(n).fill(-1);
+    const int32 = (length: number) => (arena ? arena.int32(length) : new Int32Array(length));
+    this.u = int32(size);
+    this.kind = arena ? arena.uint8(size) : new Uint8Array(size);
+    this.edgeType = arena ? arena.uint8(size) : new Uint8Array(size);
+    // rows: only the first `count` entries of the links' rows are ever written
+    this.out = { inStart: int32(n + 1), inLinks: int32(size) };
+    this.building = arena?.mark();
+    // targets serve the building only: each link's target is its row in the rows made from them
+    this.v = int32(size);
+    this.next = int32(size);
+    this.head = int32(n).fill(-1);
+    this.tail = int32(n).fill(-1);
   }
 
   /** Adds the link u -> v; @returns its index. */
@@ -98,6 +118,7 @@ export class LinkTable {
     return false;
   }
 
+  /** Doubles the link arrays, as typed arrays of their own (the arena's order is kept: see the constructor). */
   private grow(): void {
     const size = this.u.length * 2;
     const more = <T extends Int32Array | Uint8Array>(a: T, make: (size: number) => T): T => {
@@ -112,30 +133,33 @@ export class LinkTable {
     this.next = more(this.next, (s) => new Int32Array(s));
   }
 
-  /** The links grouped per target and per source, each group in the order the links were added. */
+  /**
+   * The links grouped per target, each group in the order the links were added.
+   * Call once, when every link is in: with an arena, the building lists are given back (the table
+   * cannot take more links after it).
+   */
   rows(): LinkRows {
-    const { n, count } = this;
-    const fill = new Int32Array(n); // scratch of both sorts
-    const byTarget = rowsBy(this.v, count, n, fill);
-    const bySource = rowsBy(this.u, count, n, fill);
-    return { inStart: byTarget.start, inLinks: byTarget.links, outStart: bySource.start, outLinks: bySource.links };
+    const { n, count, out } = this;
+    const links = (made: Int32Array) => (count <= made.length ? made.subarray(0, count) : new Int32Array(count));
+    const fill = this.arena ? this.arena.int32(n) : new Int32Array(n); // scratch of the sort
+    const inLinks = links(out.inLinks);
+    rowsBy(this.v, count, n, fill, out.inStart, inLinks);
+    if (this.arena && this.building) this.arena.release(this.building);
+    return { inStart: out.inStart, inLinks };
   }
 }
 
 /**
- * Counting sort of link indices 0..count-1 by `end[k]` (stable: ascending k within a row), with
- * `fill` (n entries) as scratch. Each
+ * Counting sort of link indices 0..count-1 by `end[k]` (stable: ascending k within a row) into
+ * `start` (n + 1 zeros) and `links` (count entries), with `fill` (n entries) as scratch. Each
  * pass is a function of its own (a function of several long loops is compiled loop by loop and sent
  * back to the interpreter at each next loop, on every call).
  */
-function rowsBy(end: Int32Array, count: number, n: number, fill: Int32Array): { start: Int32Array; links: Int32Array } {
-  const start = new Int32Array(n + 1);
+function rowsBy(end: Int32Array, count: number, n: number, fill: Int32Array, start: Int32Array, links: Int32Array): void {
   countPerRow(end, count, start);
   prefixSums(start, n);
-  const links = new Int32Array(count);
   fill.set(start.subarray(0, n));
   fillRows(end, count, fill, links);
-  return { start, links };
 }
 
 /** start[r + 1] += the number of links whose `end` is r. */

@@ -29,7 +29,9 @@ import { preview } from '../trace/preview';
 import { NOT_AGENT_OUTPUT_KINDS } from '../trace/schema';
 import type { Loop } from './types';
 import type { TraceIndex } from './trace-index';
+import type { Arena } from './arena';
 import { TokenInterner } from './interner';
+import { PairNumbering } from './pair-table';
 import { contentWords, fencedCode, fnv1a, forEachContentWordId, FUNCTION_WORDS, resemblance, wordTokens } from './text';
 
 export interface LoopOptions {
@@ -64,8 +66,15 @@ export function findLoops(index: TraceIndex, options: LoopOptions = {}): Loop[] 
     for (const i of l.members) inSequence.add(i);
     loops.push(finish(index, l, lastNew));
   }
-  // near-duplicate steps not already reported as another kind of loop
-  for (const l of repeatedSteps(index, options.stepResemblance ?? 0.5)) {
+  // near-duplicate steps not already reported as another kind of loop (their word ids are scratch in the arena, given back once found)
+  const scratch = index.arena.mark();
+  let steps: RawLoop[];
+  try {
+    steps = repeatedSteps(index, options.stepResemblance ?? 0.5);
+  } finally {
+    index.arena.release(scratch);
+  }
+  for (const l of steps) {
     if (l.members.every((i) => inToolLoop.has(i) || inPingPong.has(i) || inSequence.has(i))) continue;
     loops.push(finish(index, l, lastNew));
   }
@@ -139,21 +148,43 @@ function finish(index: TraceIndex, raw: RawLoop, lastNew: number): Loop {
 /**
  * Tool calls with the same tool, argument length and two hashes of the trimmed arguments, grouped
  * without an object, list or map per call: the groups of a (tool, first hash) key are chained
- * through `sameKey`, and each group's calls through `next`. Plain arrays of small integers, not
- * typed arrays: at a million events, typed arrays' memory outside the heap is what brings the
- * collector's full collections (V8 starts one per ~64 MB of it), the heap has room.
+ * through `sameKey`, and each group's calls through `next`. Typed arrays, scratch in the index's
+ * arena (given back here): no per-call object for the collector.
  */
 function repeatedToolCalls(index: TraceIndex): RawLoop[] {
+  const scratch = index.arena.mark();
+  try {
+    return toolCallLoops(index, groupToolCalls(index));
+  } finally {
+    index.arena.release(scratch);
+  }
+}
+
+/** Tool calls grouped by arguments: per group (numbered in order of first call) its first call, its number of calls; per call the next one of its group (-1: none). */
+interface ToolCallGroups {
+  groups: number;
+  first: Int32Array;
+  count: Int32Array;
+  next: Int32Array;
+}
+
+/** The groups of {@link repeatedToolCalls}, in the index's arena. */
+function groupToolCalls(index: TraceIndex): ToolCallGroups {
   const n = index.size;
+  const arena = index.arena;
+  let calls = 0;
+  for (let i = 0; i < n; i++) if (index.types[i] === 'tool_call') calls++;
   const tools = new Map<string, number>();
-  const byKey = new Map<number, number>(); // tool number * 2^32 + first hash -> its first group
-  const sameKey: number[] = []; // group -> the next group of the same key (-1: none)
-  const lengths: number[] = []; // group -> argument length
-  const seconds: number[] = []; // group -> second hash
-  const first: number[] = []; // group -> its first call
-  const last: number[] = []; // group -> its latest call
-  const count: number[] = []; // group -> its number of calls
-  const next = new Map<number, number>(); // call -> the next call of its group
+  const keys = new PairNumbering(calls, arena); // (tool number, first hash) -> key number
+  const byKey = arena.int32(calls + 1).fill(-1); // key -> its first group
+  const sameKey = arena.int32(calls + 1); // group -> the next group of the same key (-1: none)
+  const lengths = arena.int32(calls + 1); // group -> argument length
+  const seconds = arena.int32(calls + 1); // group -> second hash
+  const first = arena.int32(calls + 1); // group -> its first call
+  const last = arena.int32(calls + 1); // group -> its latest call
+  const count = arena.int32(calls + 1); // group -> its number of calls
+  const next = arena.int32(n); // call -> the next call of its group (-1: none)
+  let groups = 0;
   for (let i = 0; i < n; i++) {
     if (index.types[i] !== 'tool_call') continue;
     const text = index.rawContent(i);
@@ -162,35 +193,41 @@ function repeatedToolCalls(index: TraceIndex): RawLoop[] {
     const tool = index.events[i].tool ?? '';
     let toolNo = tools.get(tool);
     if (toolNo === undefined) tools.set(tool, (toolNo = tools.size));
-    const key = toolNo * 4294967296 + fnv1a(trimmed); // exact while tools < 2^21
-    const second = fnv1a(trimmed, 0x2545f491);
-    let g = byKey.get(key) ?? -1;
+    const key = keys.number(toolNo, fnv1a(trimmed) | 0);
+    const second = fnv1a(trimmed, 0x2545f491) | 0;
+    let g = byKey[key];
     let previous = -1;
     while (g !== -1 && (lengths[g] !== text.length || seconds[g] !== second)) {
       previous = g;
       g = sameKey[g];
     }
+    next[i] = -1;
     if (g === -1) {
-      g = first.length; // a new group, numbered in the order groups are first seen
-      if (previous === -1) byKey.set(key, g);
+      g = groups++; // a new group, numbered in the order groups are first seen
+      if (previous === -1) byKey[key] = g;
       else sameKey[previous] = g;
-      sameKey.push(-1);
-      lengths.push(text.length);
-      seconds.push(second);
-      first.push(i);
-      last.push(i);
-      count.push(1);
+      sameKey[g] = -1;
+      lengths[g] = text.length;
+      seconds[g] = second;
+      first[g] = i;
+      last[g] = i;
+      count[g] = 1;
       continue;
     }
-    next.set(last[g], i);
+    next[last[g]] = i;
     last[g] = i;
     count[g]++;
   }
+  return { groups, first, count, next };
+}
+
+/** The loops of the groups called twice or more. */
+function toolCallLoops(index: TraceIndex, { groups, first, count, next }: ToolCallGroups): RawLoop[] {
   const out: RawLoop[] = [];
-  for (let g = 0; g < first.length; g++) {
+  for (let g = 0; g < groups; g++) {
     if (count[g] < 2) continue;
     const calls: number[] = [];
-    for (let c: number | undefined = first[g]; c !== undefined; c = next.get(c)) calls.push(c);
+    for (let c = first[g]; c !== -1; c = next[c]) calls.push(c);
     const members = calls.flatMap((c) => (index.resultOf[c] !== -1 ? [c, index.resultOf[c]] : [c]));
     const tool = index.events[calls[0]].tool ?? 'a tool';
     out.push({
@@ -234,7 +271,7 @@ function argumentsPreview(index: TraceIndex, call: number): string {
  * and placeholders (NOT_AGENT_OUTPUT_KINDS) left out, so a hook's reminder after each edit neither
  * makes a loop of its own nor breaks the agent's. The lane itself when nothing is left out.
  */
-function agentActions(index: TraceIndex, lane: number[]): number[] {
+function agentActions(index: TraceIndex, lane: Int32Array): Int32Array {
   let injected = 0;
   for (const i of lane) if (isInjected(index, i)) injected++;
   return injected === 0 ? lane : lane.filter((i) => !isInjected(index, i));
@@ -251,9 +288,10 @@ function repeatedSequences(index: TraceIndex, maxPeriod: number): RawLoop[] {
   for (const [agent, all] of index.lanes) {
     const lane = agentActions(index, all);
     const m = lane.length;
-    const f = new Int32Array(m);
+    const lane0 = index.arena.mark(); // each lane's two arrays are scratch, given back after it
+    const f = index.arena.int32(m);
     for (let k = 0; k < m; k++) f[k] = index.fingerprints[lane[k]];
-    const covered = new Uint8Array(m);
+    const covered = index.arena.uint8(m);
     for (let p = 1; p <= Math.min(maxPeriod, m >> 1); p++) {
       let i = 0;
       while (i + p < m) {
@@ -270,7 +308,7 @@ function repeatedSequences(index: TraceIndex, maxPeriod: number): RawLoop[] {
           for (let k = i; k < end; k++) already += covered[k];
           if (already * 2 < end - i) {
             for (let k = i; k < end; k++) covered[k] = 1;
-            const members = lane.slice(i, end);
+            const members = Array.from(lane.subarray(i, end));
             out.push({
               kind: 'repeated_sequence',
               members,
@@ -285,6 +323,7 @@ function repeatedSequences(index: TraceIndex, maxPeriod: number): RawLoop[] {
         i = Math.max(j, i + 1);
       }
     }
+    index.arena.release(lane0);
   }
   return out;
 }
@@ -314,12 +353,12 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
   // per context, its steps' positions and where their word ids are in `vocabulary.ids` (parallel lists of numbers, no array per step)
   const contexts = new Map<string, { pos: number[]; from: number[]; to: number[] }>();
   const lastStep = new Map<string, { from: number; to: number; code: string }>();
-  const vocabulary = new WordIds();
-  const artifacts = new Map<string, number[]>();
   const n = index.size;
-  const parent = new Int32Array(n).fill(-1); // union-find over the steps compared (-1: not a step)
-  const best = new Float64Array(n); // member -> highest resemblance that linked it
-  let mark = new Int32Array(1024); // word id -> stamp of the step whose words it is among
+  const vocabulary = new WordIds(index.arena, n);
+  const artifacts = new Map<string, number[]>();
+  const parent = index.arena.int32(n).fill(-1); // union-find over the steps compared (-1: not a step)
+  const best = index.arena.float64(n); // member -> highest resemblance that linked it
+  let mark = index.arena.int32(1024); // word id -> stamp of the step whose words it is among
   let stamp = 0;
   for (let i = 0; i < n; i++) {
     if (!STEP_TYPES.has(index.types[i]) || isInjected(index, i)) continue;
@@ -356,11 +395,7 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
     let match = -1;
     // resemblance |A ∩ B| / |A ∪ B| (Broder 1997) against each of the last 32 steps: A's words are
     // marked once, then each B costs one look per word
-    if (mark.length < vocabulary.size) {
-      const grown = new Int32Array(Math.max(vocabulary.size, mark.length * 2));
-      grown.set(mark);
-      mark = grown;
-    }
+    if (mark.length < vocabulary.size) mark = index.arena.grownInt32(mark, Math.max(vocabulary.size, mark.length * 2));
     stamp++;
     for (let w = from; w < to; w++) mark[ids[w]] = stamp;
     const starts = context.from;
@@ -389,14 +424,7 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
     starts.push(from);
     ends.push(to);
   }
-  const groups = new Map<number, number[]>();
-  for (let i = 0; i < n; i++) {
-    if (parent[i] === -1) continue;
-    const r = rootOf(parent, i);
-    let g = groups.get(r);
-    if (!g) groups.set(r, (g = []));
-    g.push(i);
-  }
+  const groups = linkedGroups(parent, index.arena);
   const out: RawLoop[] = [];
   const inArtifact = new Set<number>();
   for (const members of artifacts.values()) {
@@ -416,6 +444,27 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
   return out;
 }
 
+/**
+ * The groups of the union-find `parent` (-1: not a member) that have two members or more, each
+ * ascending, in the order of their first member. Most steps resemble no other: counting each
+ * root's members first (scratch in `arena`) makes no list for them.
+ */
+function linkedGroups(parent: Int32Array, arena: Arena): Map<number, number[]> {
+  const n = parent.length;
+  const size = arena.int32(n); // root -> members
+  for (let i = 0; i < n; i++) if (parent[i] !== -1) size[rootOf(parent, i)]++;
+  const groups = new Map<number, number[]>();
+  for (let i = 0; i < n; i++) {
+    if (parent[i] === -1) continue;
+    const r = rootOf(parent, i);
+    if (size[r] < 2) continue;
+    let g = groups.get(r);
+    if (!g) groups.set(r, (g = []));
+    g.push(i);
+  }
+  return groups;
+}
+
 /** The root of `x` in the union-find `parent` (a module function: a closure made per call would make compiled callers deopt on the next call). */
 function rootOf(parent: Int32Array, x: number): number {
   let r = x;
@@ -423,22 +472,37 @@ function rootOf(parent: Int32Array, x: number): number {
   return r;
 }
 
-/** Content words as small integers (one id per distinct word), for fast set comparisons. */
+/**
+ * Content words as small integers (one id per distinct word), for fast set comparisons. Its
+ * tables are scratch in the index's arena (arena.ts), given back by the caller of the detector.
+ */
 class WordIds {
-  private readonly words = new TokenInterner(FUNCTION_WORDS);
+  private readonly words: TokenInterner;
   /** Per id, the number of the last text it was seen in (to drop repeats within a text). */
-  private seenIn: Int32Array = new Int32Array(1024);
+  private seenIn: Int32Array;
   private texts = 0;
-  /**
-   * The word ids of every text added, one after the other ({@link add}). A plain array of small
-   * integers: typed arrays' memory outside the heap is what brings full collections at a million
-   * events (V8 starts one per ~64 MB of it).
-   */
-  readonly ids: number[] = [];
-
+  /** The word ids of every text added, one after the other ({@link add}); the first {@link length} entries are set. */
+  ids: Int32Array;
   /** Number of ids in {@link ids}. */
-  get length(): number {
-    return this.ids.length;
+  length = 0;
+  /** Made once (not a closure per text): keeps each word id once per text. */
+  private readonly onWord = (id: number): void => {
+    if (id >= this.seenIn.length) this.seenIn = this.arena.grownInt32(this.seenIn, Math.max(id + 1, this.seenIn.length * 2));
+    if (this.seenIn[id] === this.texts) return;
+    this.seenIn[id] = this.texts;
+    if (this.length === this.ids.length) this.ids = this.arena.grownInt32(this.ids, this.ids.length * 2);
+    this.ids[this.length++] = id;
+  };
+
+  /** @param events events to come (sizes the list of ids; the vocabulary's tables grow as words come). */
+  constructor(
+    private readonly arena: Arena,
+    events: number,
+  ) {
+    this.words = new TokenInterner(FUNCTION_WORDS, arena);
+    this.seenIn = arena.int32(1024);
+    // pages never written are never resident: room for 8 words per event costs nothing unused
+    this.ids = arena.int32(Math.max(1024, 8 * events));
   }
 
   /** Ids are below this number. */
@@ -452,24 +516,14 @@ class WordIds {
    */
   add(text: string): number {
     const from = this.length;
-    const stamp = ++this.texts;
-    forEachContentWordId(text, this.words, (id) => {
-      if (id >= this.seenIn.length) {
-        const grown = new Int32Array(Math.max(id + 1, this.seenIn.length * 2));
-        grown.set(this.seenIn);
-        this.seenIn = grown;
-      }
-      if (this.seenIn[id] !== stamp) {
-        this.seenIn[id] = stamp;
-        this.ids.push(id);
-      }
-    });
+    this.texts++;
+    forEachContentWordId(text, this.words, this.onWord);
     return from;
   }
 }
 
 /** True when ids[aFrom, aTo) and ids[bFrom, bTo) hold the same ids in the same order. */
-function sameIds(ids: readonly number[], aFrom: number, aTo: number, bFrom: number, bTo: number): boolean {
+function sameIds(ids: Int32Array, aFrom: number, aTo: number, bFrom: number, bTo: number): boolean {
   if (aTo - aFrom !== bTo - bFrom) return false;
   for (let k = 0; k < aTo - aFrom; k++) if (ids[aFrom + k] !== ids[bFrom + k]) return false;
   return true;

@@ -30,8 +30,16 @@ import type { AgentCost, Metrics } from './types';
  */
 export function computeMetrics(index: TraceIndex): Metrics {
   const n = index.size;
-  const { own, basis } = ownWork(index);
-  const { total, critical, path } = criticalPath(index, own, basis);
+  // the per-event work and path arrays are scratch in the index's arena, given back here
+  const scratch = index.arena.mark();
+  let work: { total: number; critical: number; path: string[]; basis: Metrics['work_basis'] };
+  try {
+    const { own, basis } = ownWork(index);
+    work = { ...criticalPath(index, own, basis), basis };
+  } finally {
+    index.arena.release(scratch);
+  }
+  const { total, critical, path, basis } = work;
   const { spawns, maxFanOut, depth } = spawnTree(index);
   const costs = agentCosts(index, hasSeveralAgents(index));
   const { tokens, chars } = costs;
@@ -64,7 +72,7 @@ export function computeMetrics(index: TraceIndex): Metrics {
  */
 function ownWork(index: TraceIndex): { own: Float64Array; basis: Metrics['work_basis'] } {
   const n = index.size;
-  const own = new Float64Array(n);
+  const own = index.arena.float64(n);
   let recorded = 0;
   for (let i = 0; i < n; i++) {
     const e = index.events[i];
@@ -88,9 +96,9 @@ function ownWork(index: TraceIndex): { own: Float64Array; basis: Metrics['work_b
  */
 function criticalPath(index: TraceIndex, own: Float64Array, basis: Metrics['work_basis']): { total: number; critical: number; path: string[] } {
   const n = index.size;
-  const finish = new Float64Array(n);
-  const cp = new Float64Array(n);
-  const via = new Int32Array(n).fill(-1);
+  const finish = index.arena.float64(n);
+  const cp = index.arena.float64(n);
+  const via = index.arena.int32(n).fill(-1);
   const seconds = basis === 'seconds';
   let total = 0;
   let cpEnd = -1;
@@ -121,11 +129,16 @@ function criticalPath(index: TraceIndex, own: Float64Array, basis: Metrics['work
   return { total, critical: cpEnd === -1 ? 0 : cp[cpEnd], path: pathTo(index, via, cpEnd) };
 }
 
-/** The ids of the chain that ends at `end`, following `via` back, in time order. */
+/**
+ * The ids of the chain that ends at `end`, following `via` back, in time order. Counted first, then
+ * filled from the back: the list (up to one id per event) is made once, not grown by copies.
+ */
 function pathTo(index: TraceIndex, via: Int32Array, end: number): string[] {
-  const path: string[] = [];
-  for (let v = end; v !== -1; v = via[v]) path.push(index.id(v));
-  return path.reverse();
+  let length = 0;
+  for (let v = end; v !== -1; v = via[v]) length++;
+  const path = new Array<string>(length);
+  for (let v = end, k = length - 1; v !== -1; v = via[v], k--) path[k] = index.id(v);
+  return path;
 }
 
 /** Spawns, the largest fan-out of one spawner, and the depth of the spawn tree (spawner -> spawned agent; roots have depth 0). */

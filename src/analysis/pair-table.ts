@@ -1,3 +1,5 @@
+import type { Arena } from './arena';
+
 /**
  * Pairs of 32-bit integers -> small integers numbered in order of first appearance (a fingerprint
  * per distinct (prefix, content hash)), in an open-addressing table over one typed array: each
@@ -6,11 +8,17 @@
  */
 export class PairNumbering {
   /** Slots of three: first, second, number + 1 (0 = empty); at most half full. */
-  private slots = new Int32Array(3 * 16);
+  private slots: Int32Array = new Int32Array(3 * 16);
   private count = 0;
 
-  /** @param expected pairs to come (an upper bound is fine). */
-  constructor(expected = 0) {
+  /**
+   * @param expected pairs to come (an upper bound is fine).
+   * @param arena where the slots are made (arena.ts; the caller gives them back), else a typed array of their own.
+   */
+  constructor(
+    expected = 0,
+    private readonly arena?: Arena,
+  ) {
     this.reserve(expected);
   }
 
@@ -50,7 +58,7 @@ export class PairNumbering {
     if (count * 2 <= capacity) return false;
     let size = capacity;
     while (count * 2 > size) size *= 2;
-    const slots = new Int32Array(3 * size);
+    const slots = this.arena ? this.arena.int32(3 * size) : new Int32Array(3 * size);
     const mask = size - 1;
     const old = this.slots;
     for (let from = 0; from < old.length; from += 3) {

@@ -16,10 +16,11 @@
  *   events with neither content nor content_ref get a unique fingerprint (they cannot repeat).
  */
 import { IdTable } from '../trace/id-table';
+import { Arena } from './arena';
 import type { LoadedTrace } from '../trace/model';
 import { canonicalType, EVENT_TYPES, type EdgeType, type EventType, type TraceEvent } from '../trace/schema';
 import { PairNumbering } from './pair-table';
-import { EDGE_TYPE_CODE, edgeTypeOfCode, isExplicitCode, LINK_CODE, LINK_KINDS, LinkTable, type LinkKind } from './link-table';
+import { EDGE_TYPE_CODE, edgeTypeOfCode, isExplicitCode, LINK_CODE, LINK_KINDS, LinkTable, rowsBySource, type LinkKind } from './link-table';
 import { normalizeContent, normalizedHash, salientTokens, stripLogNoise } from './text';
 
 export type { LinkKind } from './link-table';
@@ -43,6 +44,13 @@ const HANDOFF_TYPES = new Set<EventType>(['message', 'delegate', 'return', 'spaw
 /** How many events around a hint are looked at for an id before the map (see buildLinks). */
 const NEAR = 8;
 
+/**
+ * Bytes of typed-array memory reserved per event for the index and the analyses' scratch (arena.ts):
+ * the index keeps about 100 per event, building it and the heaviest phase (credit) use about as
+ * much again. Pages never written are never resident, so a generous reserve costs nothing.
+ */
+const ARENA_BYTES_PER_EVENT = 256;
+
 /** Every written type -> its canonical type, as the constant strings of the vocabulary. */
 const CANONICAL_TYPES = new Map<string, EventType>(EVENT_TYPES.map((t) => [t, canonicalType(t)]));
 /** A small number per type of the vocabulary (its place in it). */
@@ -51,18 +59,26 @@ const TYPE_CODES = new Map<string, number>(EVENT_TYPES.map((t, k) => [t, k]));
 /** Read-only index of a loaded trace. Positions are time-order indices into {@link events}. */
 export class TraceIndex {
   readonly loaded: LoadedTrace;
+  /**
+   * The memory of the index's per-event typed arrays, and scratch for the analyses' phases (each
+   * phase takes a mark and releases it when done; arena.ts says why and the rules: nothing made
+   * here may reach the results).
+   */
+  readonly arena: Arena;
   /** Events in time order. */
   readonly events: TraceEvent[];
   /** Canonical type per position. */
   readonly types: EventType[];
   /** Position -> index of the event in `loaded.trace.events` (file order), the key the editor and graph use. */
   readonly rawIndex: Int32Array;
+  /** True when the time order is the file order (`rawIndex` is 0, 1, 2, ...). */
+  readonly inFileOrder: boolean;
   /** Event id -> position (first event with that id when ids repeat). */
   readonly pos: Pick<IdTable, 'get' | 'has'>;
   /** Positions of every event carrying an id that several events carry, ascending. */
   private readonly repeats = new Map<string, number[]>();
-  /** Agent -> positions of its events, in time order. */
-  readonly lanes = new Map<string, number[]>();
+  /** Agent -> positions of its events, in time order (views of one column in the arena). */
+  readonly lanes = new Map<string, Int32Array>();
   /** Position of each event inside its lane. */
   readonly lanePos: Int32Array;
   /** Source record (0-based index in its source's list) per position, or -1. */
@@ -73,14 +89,11 @@ export class TraceIndex {
    * {@link links}, {@link incoming} and {@link outgoing} give the same as objects and lists.
    */
   readonly linkU: Int32Array;
-  readonly linkV: Int32Array;
   readonly linkKind: Uint8Array;
   readonly linkEdgeType: Uint8Array;
-  /** Incoming links of v: `inLinks[inStart[v] .. inStart[v + 1])`, in the order they were made; likewise outgoing. */
+  /** Incoming links of v: `inLinks[inStart[v] .. inStart[v + 1])`, in the order they were made ({@link outgoing} gives the outgoing ones). */
   readonly inStart: Int32Array;
   readonly inLinks: Int32Array;
-  readonly outStart: Int32Array;
-  readonly outLinks: Int32Array;
   /** tool_call position -> its tool_result position (or -1). */
   readonly resultOf: Int32Array;
   /** tool_result position -> its tool_call position (or -1). */
@@ -113,38 +126,47 @@ export class TraceIndex {
   constructor(loaded: LoadedTrace) {
     this.loaded = loaded;
     const n = loaded.trace.events.length;
+    const arena = (this.arena = new Arena(ARENA_BYTES_PER_EVENT * n + 16 * loaded.trace.edges.length));
+    // The columns the index keeps come first in the arena; each build step's scratch after them, given back when done.
+    this.rawIndex = arena.int32(n);
+    this.lanePos = arena.int32(n);
+    this.records = arena.int32(n).fill(-1);
+    this.resultOf = arena.int32(n).fill(-1);
+    this.callOf = arena.int32(n).fill(-1);
+    this.fingerprints = arena.int32(n);
+    this.firstSeen = arena.int32(n);
+    this.receivers = arena.int32(n).fill(-1);
+    const laneColumn = arena.int32(n);
+    // plainHead: 1 when the head of the content (or content_ref) is ASCII without a date, 2 when not; set with the fingerprints
+    this.memo = { agentOutput: arena.uint8(n), completionClaim: arena.uint8(n), impasse: arena.uint8(n), plainHead: arena.uint8(n) };
+    const scratch = arena.mark();
     // Each pass below is a method of its own: a function made of several long loops is compiled
     // loop by loop and thrown back to the interpreter at the start of each next loop, on every call.
-    ({ events: this.events, rawIndex: this.rawIndex } = timeOrder(loaded.trace.events));
+    ({ events: this.events, inFileOrder: this.inFileOrder } = timeOrder(loaded.trace.events, this.rawIndex, arena));
     // the canonical type strings themselves: later comparisons with them are pointer comparisons
     this.types = this.events.map((e) => CANONICAL_TYPES.get(e.type) ?? canonicalType(e.type));
-    this.lanePos = new Int32Array(n);
-    this.records = new Int32Array(n).fill(-1);
-    this.resultOf = new Int32Array(n).fill(-1);
-    this.callOf = new Int32Array(n).fill(-1);
-    this.fingerprints = new Int32Array(n);
-    // plainHead: 1 when the head of the content (or content_ref) is ASCII without a date, 2 when not; set with the fingerprints
-    this.memo = { agentOutput: new Uint8Array(n), completionClaim: new Uint8Array(n), impasse: new Uint8Array(n), plainHead: new Uint8Array(n) };
 
     this.pos = this.indexIds();
-    this.firstSeen = this.firstOccurrences(this.indexLanesAndFingerprints());
+    const laneOf = arena.int32(n);
+    this.indexLanes(laneOf, laneColumn);
+    this.firstOccurrences(this.indexFingerprints(laneOf), arena);
+    arena.release(scratch);
     this.findToolLanes();
-    this.receivers = this.receiversOf();
+    this.receiversOf();
     this.handoffsName = this.someHandoffNamesItsReceiver();
     const table = this.buildLinks();
     const count = table.count;
     this.linkU = table.u.subarray(0, count);
-    this.linkV = table.v.subarray(0, count);
     this.linkKind = table.kind.subarray(0, count);
     this.linkEdgeType = table.edgeType.subarray(0, count);
-    ({ inStart: this.inStart, inLinks: this.inLinks, outStart: this.outStart, outLinks: this.outLinks } = table.rows());
+    ({ inStart: this.inStart, inLinks: this.inLinks } = table.rows());
   }
 
-  /** Position -> position of the first occurrence of its fingerprint (opaque events are their own). @param fpCount number of fingerprints. */
-  private firstOccurrences(fpCount: number): Int32Array {
+  /** Fills {@link firstSeen}: position -> position of the first occurrence of its fingerprint (opaque events are their own). @param fpCount number of fingerprints. */
+  private firstOccurrences(fpCount: number, arena: Arena): void {
     const n = this.events.length;
-    const firstSeen = new Int32Array(n);
-    const first = new Int32Array(fpCount).fill(-1); // fingerprint -> first position
+    const firstSeen = this.firstSeen;
+    const first = arena.int32(fpCount).fill(-1); // fingerprint -> first position
     for (let i = 0; i < n; i++) {
       const fp = this.fingerprints[i];
       if (fp < 0) firstSeen[i] = i;
@@ -153,7 +175,6 @@ export class TraceIndex {
         firstSeen[i] = first[fp];
       }
     }
-    return firstSeen;
   }
 
   /** Fills {@link toolLanes}. */
@@ -170,16 +191,15 @@ export class TraceIndex {
     }
   }
 
-  /** Receiver per position: the `to` of an event when it names another agent that has a lane. */
-  private receiversOf(): Int32Array {
+  /** Fills {@link receivers}: the `to` of an event when it names another agent that has a lane (lane number, -1: none). */
+  private receiversOf(): void {
     const n = this.events.length;
-    const receivers = new Int32Array(n).fill(-1); // lane number, -1: none (typed: nothing for the collector to trace)
+    const receivers = this.receivers;
     for (let i = 0; i < n; i++) {
       const e = this.events[i];
       const to = e.to;
       if (to !== undefined && to !== e.agent) receivers[i] = this.laneNumbers.get(to) ?? -1;
     }
-    return receivers;
   }
 
   /** True when some hand-off names a receiver that has a lane (see {@link handoffsName}). */
@@ -212,28 +232,53 @@ export class TraceIndex {
   }
 
   /**
-   * Lanes, records and fingerprints in one pass. A fingerprint is a small integer per distinct
-   * (agent, canonical type, target, hash of the normalized content), numbered in order of first
-   * appearance. @returns the number of fingerprints.
+   * Lanes: each agent's positions as a view of `column` (n entries, lanes one after the other, in
+   * order of first appearance), and each position's place in its lane; `laneOf` gets each
+   * position's lane number. Counted first, then filled: no list grows.
    */
-  private indexLanesAndFingerprints(): number {
+  private indexLanes(laneOf: Int32Array, column: Int32Array): void {
+    const n = this.events.length;
+    const sizes: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const agent = this.events[i].agent;
+      let no = this.laneNumbers.get(agent);
+      if (no === undefined) {
+        this.laneNumbers.set(agent, (no = this.laneNames.length));
+        this.laneNames.push(agent);
+        sizes.push(0);
+      }
+      laneOf[i] = no;
+      sizes[no]++;
+    }
+    const starts: number[] = [];
+    let offset = 0;
+    this.laneNames.forEach((agent, no) => {
+      this.lanes.set(agent, column.subarray(offset, offset + sizes[no]));
+      starts.push(offset);
+      offset += sizes[no];
+    });
+    const filled = starts.slice();
+    for (let i = 0; i < n; i++) {
+      const no = laneOf[i];
+      this.lanePos[i] = filled[no] - starts[no];
+      column[filled[no]++] = i;
+    }
+  }
+
+  /**
+   * Records and fingerprints in one pass. A fingerprint is a small integer per distinct
+   * (agent, canonical type, target, hash of the normalized content), numbered in order of first
+   * appearance. @param laneOf each position's lane number. @returns the number of fingerprints.
+   */
+  private indexFingerprints(laneOf: Int32Array): number {
     const n = this.events.length;
     const origins = this.loaded.eventOrigins;
-    const laneNo = new Map<string, { no: number; list: number[] }>();
     const targets = new Map<string, number>();
     const prefixes = new Map<number, number>(); // (target, lane, type) as one number -> prefix
-    const fingerprints = new PairNumbering(n); // (prefix, content hash) -> fingerprint
+    const fingerprints = new PairNumbering(n, this.arena); // (prefix, content hash) -> fingerprint
     for (let i = 0; i < n; i++) {
       const e = this.events[i];
-      let lane = laneNo.get(e.agent);
-      if (!lane) {
-        laneNo.set(e.agent, (lane = { no: laneNo.size, list: [] }));
-        this.lanes.set(e.agent, lane.list);
-        this.laneNumbers.set(e.agent, lane.no);
-        this.laneNames.push(e.agent);
-      }
-      this.lanePos[i] = lane.list.length;
-      lane.list.push(i);
+      const lane = laneOf[i];
       const record = origins.record(this.rawIndex[i]);
       if (record !== undefined) this.records[i] = record;
       const text = typeof e.content === 'string' ? e.content : typeof e.content_ref === 'string' ? e.content_ref : undefined;
@@ -246,8 +291,8 @@ export class TraceIndex {
       if (targetNo === undefined) targets.set(target, (targetNo = targets.size));
       // exact as a double while lanes < 2^21, types < 64 and targets < 2^26 (else a string key)
       const type = this.typeCode(this.types[i]);
-      const key = lane.no < 1 << 21 && targetNo < 1 << 26 && type < 64 ? (targetNo * (1 << 21) + lane.no) * 64 + type : NaN;
-      let prefix = Number.isNaN(key) ? this.widePrefix(lane.no, this.types[i], targetNo) : prefixes.get(key);
+      const key = lane < 1 << 21 && targetNo < 1 << 26 && type < 64 ? (targetNo * (1 << 21) + lane) * 64 + type : NaN;
+      let prefix = Number.isNaN(key) ? this.widePrefix(lane, this.types[i], targetNo) : prefixes.get(key);
       if (prefix === undefined) prefixes.set(key, (prefix = this.prefixCount++));
       this.fingerprints[i] = fingerprints.number(prefix, normalizedHash(text, this.memo.plainHead, i) | 0);
     }
@@ -266,7 +311,7 @@ export class TraceIndex {
     return other;
   }
 
-  /** Prefixes of traces too wide for one number key (see {@link indexLanesAndFingerprints}). */
+  /** Prefixes of traces too wide for one number key (see {@link indexFingerprints}). */
   private readonly widePrefixes = new Map<string, number>();
 
   private widePrefix(lane: number, type: EventType, target: number): number {
@@ -276,9 +321,27 @@ export class TraceIndex {
     return prefix;
   }
 
+  /**
+   * Gives the memory of the index's typed arrays back to the system at once (arena.ts), for an
+   * index made for one analysis. The index must not be used after it.
+   */
+  free(): void {
+    this.arena.free();
+  }
+
   /** Number of links. */
   get linkCount(): number {
     return this.linkU.length;
+  }
+
+  private linkTargets?: Int32Array;
+
+  /** Link k's target position, `linkV[k]` (made when first asked from the incoming rows: the analyses walk the rows). */
+  get linkV(): Int32Array {
+    if (this.linkTargets) return this.linkTargets;
+    const targets = new Int32Array(this.linkU.length);
+    for (let v = 0; v < this.size; v++) for (let q = this.inStart[v]; q < this.inStart[v + 1]; q++) targets[this.inLinks[q]] = v;
+    return (this.linkTargets = targets);
   }
 
   private linkObjects?: Link[];
@@ -302,7 +365,9 @@ export class TraceIndex {
 
   /** Position -> indices into {@link links} of its outgoing links (made when first asked). */
   get outgoing(): number[][] {
-    return (this.outgoingLists ??= rowLists(this.outStart, this.outLinks));
+    if (this.outgoingLists) return this.outgoingLists;
+    const { outStart, outLinks } = rowsBySource(this.linkU, this.size);
+    return (this.outgoingLists = rowLists(outStart, outLinks));
   }
 
   get size(): number {
@@ -404,7 +469,7 @@ export class TraceIndex {
   /** The causal links, in the order of the module comment (see {@link LinkTable}). */
   private buildLinks(): LinkTable {
     // most traces have one to two links per event, plus their edges
-    const table = new LinkTable(this.size, 2 * this.size + this.loaded.trace.edges.length);
+    const table = new LinkTable(this.size, 2 * this.size + this.loaded.trace.edges.length, this.arena);
     this.linkEdges(table);
     this.linkReferences(table);
     this.pairStatedToolResults(table);
@@ -568,15 +633,21 @@ export class TraceIndex {
 }
 
 /**
- * Events in time order (by `t`, ties in file order; a `t` that is not a finite number counts as 0)
- * and, per position, the event's index in `raw`. Most traces are written in time order: no sort then.
+ * Events in time order (by `t`, ties in file order; a `t` that is not a finite number counts as 0),
+ * and whether that is the file order; fills `rawIndex` with each position's index in `raw`. Most traces are written in time order: no
+ * sort then. The times are scratch in `arena` (given back by the caller).
  */
-function timeOrder(raw: readonly TraceEvent[]): { events: TraceEvent[]; rawIndex: Int32Array } {
+function timeOrder(raw: readonly TraceEvent[], rawIndex: Int32Array, arena: Arena): { events: TraceEvent[]; inFileOrder: boolean } {
   const n = raw.length;
-  const time = new Float64Array(n);
-  if (timesOf(raw, time)) return { events: raw.slice(), rawIndex: identity(n) };
+  const time = arena.float64(n);
+  if (timesOf(raw, time)) {
+    identity(rawIndex);
+    // the file's own list, not a copy (8 MB at 1M events): the index never changes it
+    return { events: raw as TraceEvent[], inFileOrder: true };
+  }
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => time[a] - time[b] || a - b);
-  return { events: order.map((i) => raw[i]), rawIndex: Int32Array.from(order) };
+  rawIndex.set(order);
+  return { events: order.map((i) => raw[i]), inFileOrder: false };
 }
 
 /** Fills `time` with each event's `t` (0 when not a finite number); @returns true when they never decrease. */
@@ -590,11 +661,9 @@ function timesOf(raw: readonly TraceEvent[], time: Float64Array): boolean {
   return sorted;
 }
 
-/** 0, 1, ..., n - 1. */
-function identity(n: number): Int32Array {
-  const out = new Int32Array(n);
-  for (let i = 0; i < n; i++) out[i] = i;
-  return out;
+/** Fills `out` with 0, 1, ..., n - 1. */
+function identity(out: Int32Array): void {
+  for (let i = 0; i < out.length; i++) out[i] = i;
 }
 
 /** Per row, the list of its entries from compressed rows. */

@@ -31,7 +31,11 @@ export const dataset: Command = {
     // rows are buffered per trace: a trace that a later parent pulls in is dropped with its rows
     const { results, summary } = forEachTrace(paths, (loaded, name) => {
       const index = new TraceIndex(loaded);
-      return stopRows(index, analyzeIndex(index, { outcome }), name).map((r) => escapeJsonControls(JSON.stringify(r)));
+      try {
+        return stopRows(index, analyzeIndex(index, { outcome }), name).map((r) => escapeJsonControls(JSON.stringify(r)));
+      } finally {
+        index.free(); // its typed arrays' memory back at once (src/analysis/arena.ts)
+      }
     });
     let rows = 0;
     for (const { result } of results) {

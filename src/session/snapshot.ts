@@ -4,7 +4,7 @@
  * Pure: no `vscode`, so a worker thread can compute it (the large-traces issue moves it there).
  */
 import { analyzeTrace, type Analysis, type Finding } from '../analysis';
-import { LineOrigins, type LoadedTrace, type OriginList, type Position } from '../trace/model';
+import { LineOrigins, type LoadedTrace, type OriginList, type Position, type Range } from '../trace/model';
 import type { SetAside } from './long-content';
 
 /** The parse and analysis of one version of a trace file. */
@@ -71,42 +71,67 @@ export function findingsOfEvent(snapshot: TraceSnapshot, index: number): number[
   return Array.from(list.subarray(start[index], start[index + 1]));
 }
 
-/** Event indices grouped by the file they came from, each group sorted by range start (then end). */
+/**
+ * Event indices grouped by the file they came from, each group sorted by range start (then end).
+ * The streaming reader's origins (every record a line of the trace file, in line order) are in
+ * range order as they are. Other files mostly list their events in the order they are written:
+ * each group is checked as it is made, and only a group found out of order is sorted (stably).
+ */
 export function eventsByFile(origins: OriginList): Map<string, number[]> {
   const out = new Map<string, number[]>();
   const n = origins.length;
   if (origins instanceof LineOrigins && origins.inLineOrder) {
-    // the streaming reader's: every record in the trace file, one a line, lines ascending: index order is range order
     if (n === 0) return out;
     const all = new Array<number>(n);
     for (let i = 0; i < n; i++) all[i] = i;
     out.set('', all);
     return out;
   }
-  // Each origin's range read once into columns (a compact origin makes its range when asked).
-  const key = new Float64Array(4 * n);
+  const last = new Map<string, Range>(); // file -> range of its latest event so far
+  const unsorted = new Set<string>();
   for (let i = 0; i < n; i++) {
     const o = origins.get(i);
     if (!o) continue;
-    const { start, end } = o.range;
-    key[4 * i] = start.line;
-    key[4 * i + 1] = start.character;
-    key[4 * i + 2] = end.line;
-    key[4 * i + 3] = end.character;
     const file = o.file ?? '';
-    const list = out.get(file);
-    if (list) list.push(i);
-    else out.set(file, [i]);
+    const range = o.range;
+    const before = last.get(file);
+    last.set(file, range);
+    if (before === undefined) {
+      out.set(file, [i]);
+      continue;
+    }
+    if (compareRanges(before, range) > 0) unsorted.add(file);
+    out.get(file)!.push(i);
   }
+  for (const file of unsorted) sortByRange(out.get(file)!, origins);
+  return out;
+}
+
+/** Range order: by start, then by end. */
+function compareRanges(a: Range, b: Range): number {
+  return compare(a.start, b.start) || compare(a.end, b.end);
+}
+
+/**
+ * Sorts event indices by their origins' ranges, stable. Each range is read once into columns
+ * (lines and characters are below 2^31, as a string's length is: 32-bit integers hold them).
+ */
+function sortByRange(list: number[], origins: OriginList): void {
+  const key = new Int32Array(4 * list.length);
+  list.forEach((i, k) => {
+    const { start, end } = origins.get(i)!.range;
+    key.set([start.line, start.character, end.line, end.character], 4 * k);
+  });
   const byRange = (a: number, b: number) => {
-    for (let k = 0; k < 4; k++) {
-      const d = key[4 * a + k] - key[4 * b + k];
+    for (let c = 0; c < 4; c++) {
+      const d = key[4 * a + c] - key[4 * b + c];
       if (d !== 0) return d;
     }
     return 0;
   };
-  for (const list of out.values()) list.sort(byRange);
-  return out;
+  const order = list.map((_, k) => k).sort(byRange);
+  const events = order.map((k) => list[k]);
+  for (let k = 0; k < list.length; k++) list[k] = events[k];
 }
 
 /**

@@ -1,0 +1,188 @@
+/**
+ * One memory region for the analysis's per-event typed arrays (the index's columns and each
+ * phase's scratch), carved into views, instead of a hundred typed arrays of their own at a million
+ * events.
+ *
+ * Why, at 1M events (docs/large-traces.md, Memory):
+ * - Speed. V8 starts a full collection (mark-compact of the whole heap, about 0.5 s with a 1M-event
+ *   trace loaded) each time the memory held by ArrayBuffers grows by ~64 MB since the last one
+ *   (`external memory pressure` in `node --trace-gc --trace-incremental-marking`). Typed arrays of
+ *   their own come to 400 MB over an analysis: 5 to 6 of them. The arena's reserve counts once.
+ * - Peak RSS. A phase gives its scratch back ({@link Arena.release}) and the next phase writes over
+ *   the same pages, so the resident memory holds the index and one phase's scratch, not the sum of
+ *   all phases. Pages never written are never resident, so the reserve may be generous. The chunks
+ *   are resizable ArrayBuffers where the runtime has them (ES2024): {@link Arena.free} shrinks them
+ *   to nothing and their pages go back to the system at once, not at the next full collection.
+ *   (They are not shrunk at each release: V8 counts memory that grows again as new memory.)
+ *   The price: V8's optimized code reads and writes views of a resizable buffer more slowly than
+ *   views of an ordinary one (3 to 4 times in a bare loop over them, Node 20 and 24; about 10 % of
+ *   a 1M-event analysis's CPU time), for 100 MB less peak RSS after the analysis at 1M events.
+ * Rules for users: a view is zeroed when handed out; a view must not outlive a release past its
+ * mark (after it, it reads as empty or as another phase's data), and must never reach the results or
+ * a message to another thread (a structured clone of a view copies its whole buffer). Copy what is kept.
+ */
+
+/** Where the arena stood; {@link Arena.release} goes back to it. */
+export interface ArenaMark {
+  chunk: number;
+  offset: number;
+}
+
+/** A resizable ArrayBuffer (ES2024; not in this project's `lib`). */
+interface ResizableBuffer extends ArrayBuffer {
+  readonly resizable: boolean;
+  readonly maxByteLength: number;
+  resize(byteLength: number): void;
+}
+
+/** One buffer of the arena: its reserve, and the end of what was ever handed out in it since it was committed. */
+interface Chunk {
+  buffer: ArrayBuffer;
+  /** Bytes it can hold (a resizable buffer's maximum, else its length). */
+  capacity: number;
+  /** Past this offset the memory is still zeros (never written since it was committed): no fill needed. */
+  written: number;
+}
+
+/** Smallest extra chunk made when the reserve runs out (bytes), unless one view needs more. */
+const CHUNK = 16 * 1024 * 1024;
+/** Largest reserve asked of the system in one buffer (bytes). */
+const MAX_RESERVE = 1024 * 1024 * 1024;
+/** {@link Arena.free} shrinks a resizable chunk by steps of this (bytes). */
+const SHRINK_STEP = 4 * 1024 * 1024;
+/** Smallest reserve (bytes): small traces take one small buffer. */
+const MIN_RESERVE = 64 * 1024;
+
+/** A bump allocator of typed arrays over a few large ArrayBuffers, with stack-like release. */
+export class Arena {
+  private readonly chunks: Chunk[] = [];
+  private chunk = 0;
+  private offset = 0;
+
+  /**
+   * @param reserve bytes to reserve at once (at least 64 KiB, at most 1 GiB). More is taken in
+   *   further chunks when needed: a short reserve costs speed, never a result.
+   */
+  constructor(reserve: number) {
+    this.chunks.push(makeChunk(Math.min(MAX_RESERVE, Math.max(MIN_RESERVE, Math.ceil(reserve / 8) * 8))));
+  }
+
+  /** A zeroed Int32Array of `length` entries. */
+  int32(length: number): Int32Array {
+    const at = this.take(length * 4);
+    return this.zeroed(new Int32Array(this.chunks[this.chunk].buffer, at, length), at);
+  }
+
+  /** A zeroed Float64Array of `length` entries. */
+  float64(length: number): Float64Array {
+    const at = this.take(length * 8);
+    return this.zeroed(new Float64Array(this.chunks[this.chunk].buffer, at, length), at);
+  }
+
+  /** A zeroed Uint16Array of `length` entries. */
+  uint16(length: number): Uint16Array {
+    const at = this.take(length * 2);
+    return this.zeroed(new Uint16Array(this.chunks[this.chunk].buffer, at, length), at);
+  }
+
+  /** A zeroed Uint8Array of `length` entries. */
+  uint8(length: number): Uint8Array {
+    const at = this.take(length);
+    return this.zeroed(new Uint8Array(this.chunks[this.chunk].buffer, at, length), at);
+  }
+
+  /** An Int32Array of `length` entries holding `from` then zeros (for growing a view; the old one is left as waste until the next release). */
+  grownInt32(from: Int32Array, length: number): Int32Array {
+    const out = this.int32(length);
+    out.set(from.subarray(0, Math.min(from.length, length)));
+    return out;
+  }
+
+  /** Where the arena stands now. */
+  mark(): ArenaMark {
+    return { chunk: this.chunk, offset: this.offset };
+  }
+
+  /** Gives back every view made since `mark`: their memory is handed out again. */
+  release(mark: ArenaMark): void {
+    this.chunk = mark.chunk;
+    this.offset = mark.offset;
+  }
+
+  /**
+   * Gives back every view and, for resizable chunks, their memory to the system at once: the end
+   * of the arena's use (views made before read as empty; the arena may still be used, it grows again).
+   */
+  free(): void {
+    this.release({ chunk: 0, offset: 0 });
+    for (const chunk of this.chunks) {
+      const buffer = chunk.buffer as ResizableBuffer;
+      if (buffer.resizable !== true) continue;
+      // V8 zeroes the bytes a shrink lets go before it returns their pages, which makes the pages
+      // never written resident for a moment: by steps from the end, that is one step at a time
+      for (let length = buffer.byteLength; length > 0; ) buffer.resize((length = Math.max(0, length - SHRINK_STEP)));
+      chunk.written = 0;
+    }
+  }
+
+  /** Bytes written in all chunks since they were last committed (an upper bound of what the arena holds resident). */
+  get touched(): number {
+    return this.chunks.reduce((sum, c) => sum + c.written, 0);
+  }
+
+  /** Bytes handed out now (in all chunks before the current one, plus the current one's). */
+  get used(): number {
+    let bytes = this.offset;
+    for (let k = 0; k < this.chunk; k++) bytes += this.chunks[k].capacity;
+    return bytes;
+  }
+
+  /**
+   * The view with its entries zero: only the part below what this chunk handed out before is filled
+   * (the rest is still the system's zeros, and filling it would make its pages resident for nothing).
+   */
+  private zeroed<T extends Int32Array | Float64Array | Uint16Array | Uint8Array>(view: T, at: number): T {
+    const chunk = this.chunks[this.chunk];
+    if (chunk.written > at) view.fill(0, 0, Math.min(view.length, (chunk.written - at) / view.BYTES_PER_ELEMENT));
+    chunk.written = Math.max(chunk.written, at + view.byteLength);
+    return view;
+  }
+
+  /** Room for `bytes` in the current chunk (moving on to the next when full); @returns where it starts (a multiple of 8, the widest element). */
+  private take(bytes: number): number {
+    const size = Math.ceil(bytes / 8) * 8;
+    while (this.offset + size > this.chunks[this.chunk].capacity) {
+      this.chunk++;
+      this.offset = 0;
+      if (this.chunk === this.chunks.length) this.chunks.push(makeChunk(Math.max(Math.min(CHUNK, this.chunks[0].capacity), size)));
+    }
+    const at = this.offset;
+    this.offset += size;
+    commit(this.chunks[this.chunk]);
+    return at;
+  }
+}
+
+/** A chunk of `bytes`: a resizable buffer of that size where the runtime has them, else an ordinary one. */
+function makeChunk(bytes: number): Chunk {
+  try {
+    const Resizable = ArrayBuffer as unknown as new (length: number, options: { maxByteLength: number }) => ResizableBuffer;
+    const buffer = new Resizable(bytes, { maxByteLength: bytes });
+    if (buffer.resizable === true) return { buffer, capacity: bytes, written: 0 };
+  } catch {
+    // no resizable buffers, or no address space for this one: an ordinary buffer
+  }
+  let buffer: ArrayBuffer;
+  try {
+    buffer = new ArrayBuffer(bytes);
+  } catch {
+    buffer = new ArrayBuffer(Math.min(bytes, CHUNK));
+  }
+  return { buffer, capacity: buffer.byteLength, written: 0 };
+}
+
+/** A resizable chunk shrunk by {@link Arena.free} is made whole again (in one step: V8 counts each growth as new memory). */
+function commit(chunk: Chunk): void {
+  const buffer = chunk.buffer as ResizableBuffer;
+  if (buffer.resizable === true && buffer.byteLength < chunk.capacity) buffer.resize(chunk.capacity);
+}

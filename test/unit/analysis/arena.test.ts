@@ -1,0 +1,96 @@
+/**
+ * The analysis's arena (src/analysis/arena.ts): views are zeroed when handed out, also when their
+ * memory was used before; a release hands the same memory out again; views never overlap; the
+ * arena takes more chunks when its reserve runs out; the analysis's results keep none of its views.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyzeTrace } from '../../../src/analysis';
+import { Arena } from '../../../src/analysis/arena';
+import { traceOf } from './build';
+
+test('views are zeroed, also on memory handed out again after a release', () => {
+  const arena = new Arena(1024);
+  const mark = arena.mark();
+  const a = arena.int32(100).fill(7);
+  const b = arena.float64(10).fill(2.5);
+  arena.release(mark);
+  const c = arena.int32(100);
+  assert.equal(c.buffer, a.buffer);
+  assert.equal(c.byteOffset, a.byteOffset, 'the released memory is handed out again');
+  assert.ok(c.every((x) => x === 0));
+  const d = arena.float64(10);
+  assert.equal(d.byteOffset, b.byteOffset);
+  assert.ok(d.every((x) => x === 0));
+});
+
+test('views do not overlap and start on 8-byte boundaries', () => {
+  const arena = new Arena(4096);
+  const views = [arena.uint8(3), arena.int32(5), arena.float64(2), arena.uint8(1), arena.int32(1)];
+  views.forEach((v, k) => v.fill(k + 1));
+  views.forEach((v, k) => {
+    assert.equal(v.byteOffset % 8, 0);
+    assert.ok(Array.from(v).every((x) => x === k + 1), `view ${k} kept its values`);
+  });
+});
+
+test('past its reserve the arena takes more chunks, and a release goes back across them', () => {
+  const arena = new Arena(0); // the smallest reserve, 64 KiB
+  const mark = arena.mark();
+  const small = arena.int32(10).fill(1);
+  const big = arena.float64(20_000).fill(3); // 160 KB: a chunk of its own
+  assert.notEqual(big.buffer, small.buffer);
+  assert.equal(big.length, 20_000);
+  assert.ok(small.every((x) => x === 1), 'the first view is left alone');
+  arena.release(mark);
+  const again = arena.int32(10);
+  assert.equal(again.buffer, small.buffer);
+  assert.ok(again.every((x) => x === 0));
+  assert.ok(arena.float64(20_000).every((x) => x === 0), 'the reused chunk is zeroed');
+});
+
+test('grownInt32 keeps the entries and zeroes the rest', () => {
+  const arena = new Arena(1024);
+  const a = arena.int32(4);
+  a.set([1, 2, 3, 4]);
+  const b = arena.grownInt32(a, 8);
+  assert.deepEqual(Array.from(b), [1, 2, 3, 4, 0, 0, 0, 0]);
+});
+
+test('free gives every view back: views made before read as empty where chunks are resizable', () => {
+  const arena = new Arena(1 << 20);
+  const a = arena.int32(1000).fill(5);
+  arena.free();
+  const resizable = (a.buffer as ArrayBuffer & { resizable?: boolean }).resizable === true;
+  if (resizable) assert.equal(a.length, 0, 'the chunk shrank under the view');
+  const b = arena.int32(1000);
+  assert.equal(b.byteOffset, 0);
+  assert.ok(b.every((x) => x === 0));
+});
+
+test('the analysis results hold no view of the index arena, which is freed when analyzeTrace returns', () => {
+  const events = [
+    { id: 'u', type: 'message' as const, agent: 'user', content: 'Find the population of Paris 2024 and Lyon' },
+    ...Array.from({ length: 6 }, (_, k) => [
+      { id: `c${k}`, type: 'tool_call' as const, agent: 'worker', tool: 'search', content: 'population Paris 2024' },
+      { id: `r${k}`, type: 'tool_result' as const, agent: 'worker', tool: 'search', content: `Paris 2,102,650 (source ${k})` },
+    ]).flat(),
+    { id: 'a', type: 'message' as const, agent: 'worker', content: 'Paris has 2,102,650 inhabitants' },
+  ];
+  const analysis = analyzeTrace(traceOf(events));
+  const views: string[] = [];
+  const walk = (value: unknown, path: string, seen: Set<unknown>) => {
+    if (typeof value !== 'object' || value === null || seen.has(value)) return;
+    seen.add(value);
+    if (ArrayBuffer.isView(value)) {
+      if ((value.buffer as ArrayBuffer & { resizable?: boolean }).resizable === true || value.buffer.byteLength !== value.byteLength) views.push(path);
+      return;
+    }
+    for (const [k, v] of Object.entries(value)) walk(v, `${path}.${k}`, seen);
+  };
+  walk(analysis, 'analysis', new Set());
+  assert.deepEqual(views, []);
+  assert.ok(analysis.loops.some((l) => l.kind === 'repeated_tool_call' && l.repetitions === 6), 'the loop found from arena arrays is whole');
+  assert.equal(Object.keys(analysis.credit.steps).length, events.length, 'steps made after the arena was freed');
+  assert.equal(analysis.credit.events.a, analysis.credit.by_index[events.length - 1]);
+});
