@@ -19,7 +19,8 @@ export function buildFindings(stops: StopFinding[], loops: Loop[], blame: Blame 
   const findings: Finding[] = [];
   const idsOf = (events: number[]) => events.map(idAt);
   for (const s of stops) {
-    const events = s.done_index === undefined ? [s.index] : [s.index, s.done_index];
+    // the stop first, then the events its evidence names (a click on the finding frames them all)
+    const events = [s.index, ...(s.done_index === undefined ? [] : [s.done_index]), ...(s.unverified_index === undefined ? [] : [s.unverified_index])];
     findings.push({
       kind: 'stop',
       severity: s.finding === 'ok' ? 'info' : s.finding === 'no_stop' ? 'error' : 'warning',

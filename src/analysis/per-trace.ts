@@ -59,7 +59,7 @@ function mapIndices(a: Analysis, indices: readonly number[]): Analysis {
   a.credit.by_index.forEach((v, i) => (byIndex[at(i)] = v));
   return {
     ...a,
-    stops: a.stops.map((s) => ({ ...s, index: at(s.index), ...(s.done_index === undefined ? {} : { done_index: at(s.done_index) }) })),
+    stops: a.stops.map((s) => ({ ...s, index: at(s.index), ...(s.done_index === undefined ? {} : { done_index: at(s.done_index) }), ...(s.unverified_index === undefined ? {} : { unverified_index: at(s.unverified_index) }) })),
     best_stop: a.best_stop && { ...a.best_stop, index: at(a.best_stop.index) },
     loops: a.loops.map((l) => ({ ...l, indices: l.indices.map(at) })),
     credit: { ...a.credit, by_index: byIndex },

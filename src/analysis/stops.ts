@@ -301,6 +301,7 @@ function judgeStop(ctx: StopContext, outcome: Outcome, segment: Segment, synthet
     }
   }
   const unverified = unverifiedChange(index, segment);
+  const unverifiedIndex = unverified === -1 ? undefined : index.at(unverified);
   if (unverified !== -1) {
     if (!modes.includes('premature')) modes.push('premature');
     const change = index.events[unverified];
@@ -372,6 +373,7 @@ function judgeStop(ctx: StopContext, outcome: Outcome, segment: Segment, synthet
     result.done_basis = doneBasis;
   }
   if (open.length) result.open_spawns = open;
+  if (finding === 'premature' && unverifiedIndex !== undefined) result.unverified_index = unverifiedIndex;
   return result;
 }
 

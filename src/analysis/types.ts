@@ -71,6 +71,8 @@ export interface StopFinding {
   done_index?: number;
   /** What marked the done point. */
   done_basis?: 'completion_claim' | 'reward' | 'final_answer' | 'impasse';
+  /** Index in `loaded.trace.events` of the last change no test or check followed (premature), when that is the evidence. */
+  unverified_index?: number;
   /** Spawned agents that had not returned at the stop (premature). */
   open_spawns?: string[];
   message: string;

@@ -46,6 +46,8 @@ test('premature: an edit with no verification after it; a test run after the edi
   const a = analyzeTrace(traceOf(events));
   assert.equal(a.stops[0].finding, 'premature');
   assert.deepEqual(a.stops[0].evidence, ['no test or check ran after the last change (Edit by dev at t=1 s)']);
+  const finding = a.findings.find((f) => f.kind === 'stop')!;
+  assert.deepEqual(finding.events, [4, 1], 'the finding frames the stop and the change its evidence names');
 
   const verified = [...events.slice(0, 3), { id: 't1', type: 'tool_call' as const, agent: 'dev', tool: 'Bash', content: 'npm test' }, { id: 't2', type: 'tool_result' as const, agent: 'dev', tool: 'Bash', content: '12 passing' }, ...events.slice(3)];
   assert.equal(analyzeTrace(traceOf(verified)).stops[0].finding, 'ok');
