@@ -527,7 +527,8 @@ document.addEventListener('keydown', (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   // Enter on the current event: Show in Trace File (beside the graph; the keyboard stays here)
   if (e.key === 'Enter' && (e.target as Partial<HTMLElement>).closest?.('button, vscode-button') == null) {
-    const index = selectedNode();
+    // the current event itself, not the node drawing it (a tool result is drawn in its call's bar)
+    const index = highlight ? (timeline?.current ?? null) : null;
     if (index !== null) {
       e.preventDefault();
       post({ type: 'reveal', index });

@@ -208,4 +208,33 @@ describe('graph keyboard in a real VS Code', function () {
     assert.equal(await evalInWebview<string>(`() => document.getElementById('search').value`, { selector: FRAME }), 'Bash', 'keys after Esc do not go into the filter box');
     assertUntouched('after the filter box');
   });
+  it('Show in Trace File and Enter on a tool result show the result\'s record and keep it selected (it is drawn in its call\'s bar)', async () => {
+    doc = await vscode.workspace.openTextDocument(vscode.Uri.file(SESSION));
+    await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+    await vscode.commands.executeCommand('otrace.openGraphToSide');
+    await evalInWebview('1', { selector: FRAME, timeoutMs: 60_000 });
+    // the first tool result whose call shares its id (Claude Code: tool_use id = tool_result id)
+    const target = await evalInWebview<{ index: number; call: number }>(
+      `() => { const o = globalThis.__otrace; const tl = o.timeline(); return new Promise((done) => { window.postMessage({ type: 'select', index: tl[3] }, '*'); setTimeout(() => done({ index: tl[3], call: tl[1] }), 600); }); }`,
+      { selector: FRAME },
+    );
+    const shown = await waitFor(() => evalInWebview<{ index: number; type: string } | null>(`() => { const o = globalThis.__otrace; const d = o.details(); return d && d.index === o.current() ? { index: d.index, type: d.type } : null; }`, { selector: FRAME }), (v) => v !== null, 'the details of the selected event');
+    assert.equal(shown!.type, 'tool_result', 'the fourth event of the session is a tool result');
+    for (const how of ['the button', 'Enter'] as const) {
+      const editor = vscode.window.visibleTextEditors.find((e) => e.document === doc)!;
+      editor.selection = new vscode.Selection(0, 0, 0, 0);
+      await sleep(300);
+      await evalInWebview(`() => { window.postMessage({ type: 'select', index: ${target.index} }, '*'); return new Promise((r) => setTimeout(r, 400)); }`, { selector: FRAME });
+      if (how === 'the button') await clickInWebview('#details .actions vscode-button', { frame: FRAME });
+      else {
+        await evalInWebview(`() => { document.getElementById('canvas').focus(); return 1; }`, { selector: FRAME });
+        await pressKeys(['Enter']);
+      }
+      await sleep(800);
+      const line = editor.document.lineAt(editor.selection.active.line).text;
+      assert.match(line, /"tool_result"/, `${how}: the cursor is on the result's record: ${line.slice(0, 160)}`);
+      assert.equal((await evalInWebview<GraphKeys>(READ, { selector: FRAME })).selected, target.index, `${how}: the result stays selected`);
+    }
+    assertUntouched('after Show in Trace File on a tool result');
+  });
 });
