@@ -26,7 +26,7 @@ import { GRAPH_VIEW_TYPE, GraphPanels, SIDE_PANEL_TYPE } from './panel/graph-pan
 import { keepGraphSizeIn } from './panel/graph-size';
 import { openStartPanel, takeStartPanel } from './panel/start-panel';
 import { WorkerEngine } from './session/worker-engine';
-import { disposeRecordHighlight } from './editor/record-highlight';
+import { disposeRecordHighlight, recordHighlight } from './editor/record-highlight';
 
 const TRACE_LANGUAGES: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonl' }, { language: 'jsonc' }];
 // The bundle is evaluated; VS Code calls activate once the extension's storage is ready too.
@@ -44,6 +44,8 @@ export interface OtraceApi {
   setDecorationProbe(probe: DecorationProbe | undefined): void;
   /** Replaces the "open a file outside the workspace?" dialog; returns the previous one. */
   setConfirmOpen: typeof setConfirmOpen;
+  /** The records shaded in text editors now (the event shown), by document URI. */
+  shadedRecords(): Map<string, vscode.Range>;
 }
 
 export function activate(context: vscode.ExtensionContext): OtraceApi {
@@ -110,6 +112,7 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
       decorator.refreshAll();
     },
     setConfirmOpen,
+    shadedRecords: () => new Map(recordHighlight().shaded),
   };
 }
 

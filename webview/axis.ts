@@ -54,11 +54,12 @@ export function createAxis(axis: HTMLElement, bands: HTMLElement, graph: TraceGr
         mark.className = 'gap-mark';
         mark.style.left = `${x0}px`;
         mark.style.width = `${Math.max(2, x1 - x0)}px`;
-        mark.title = `${formatDuration(g.t1 - g.t0)} without events, drawn shortened`;
+        mark.title = `${formatDuration(g.t1 - g.t0)} without a new event (a tool or a model may be at work), drawn shortened`;
         ticks.unshift(mark);
         // Its words at the foot of the band, centred and wider than the (shortened) gap when need be,
         // unless another gap's words are there; the hatch and its tooltip say it anyway.
-        const label = `⋯ ${formatDuration(g.t1 - g.t0)} idle`;
+        // 'gap', not 'idle': a tool call or a model may be at work through it (a bar spans it then)
+        const label = `⋯ ${formatDuration(g.t1 - g.t0)} gap`;
         const mid = (x0 + x1) / 2;
         const room: [number, number] = [mid - (label.length * 6.2) / 2 - 4, mid + (label.length * 6.2) / 2 + 4];
         if (room[0] >= 0 && room[1] <= width && !gapLabels.some(([a, b]) => room[0] < b && room[1] > a)) {

@@ -25,12 +25,7 @@ export function showDetails(pane: HTMLElement, node: GraphNode | undefined, acti
     cell.textContent = clipField(v);
     if (cell.textContent !== v) cell.title = v.slice(0, 4096); // the whole value on hover (the content has its own pane and Show Whole Content)
   }
-  pane.append(heading, table);
-  if (node.text) {
-    const pre = document.createElement('pre');
-    pre.textContent = node.text;
-    pane.append(pre);
-  }
+  // The buttons under the heading, above the fields and the content: a long record must not push them out of view.
   const bar = document.createElement('div');
   bar.className = 'actions';
   for (const [label, run] of actions) {
@@ -39,7 +34,12 @@ export function showDetails(pane: HTMLElement, node: GraphNode | undefined, acti
     button.addEventListener('click', run);
     bar.append(button);
   }
-  pane.append(bar);
+  pane.append(heading, bar, table);
+  if (node.text) {
+    const pre = document.createElement('pre');
+    pre.textContent = node.text;
+    pane.append(pre);
+  }
 }
 
 /** Longest field value shown whole (characters): a 5,000-character agent name would push the rest of the pane out of view. */

@@ -67,6 +67,7 @@ export async function showInVisibleEditors(sessions: TraceSessions, summary: Ses
   if (!place) return;
   const file = sessions.fileOf(summary, place.file).toString();
   const range = toRange(place.range);
+  if (highlight && !vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === file)) recordHighlight().clear(); // its file is not shown: no other record stays shaded
   for (const editor of vscode.window.visibleTextEditors) {
     if (editor.document.uri.toString() !== file) continue;
     if (highlight) {

@@ -15,7 +15,10 @@ export class RecordHighlight implements vscode.Disposable {
     rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed,
   });
   private readonly cleared = vscode.window.onDidChangeTextEditorSelection((e) => {
-    if (e.kind === vscode.TextEditorSelectionChangeKind.Keyboard || e.kind === vscode.TextEditorSelectionChangeKind.Mouse) e.textEditor.setDecorations(this.type, []);
+    if (e.kind === vscode.TextEditorSelectionChangeKind.Keyboard || e.kind === vscode.TextEditorSelectionChangeKind.Mouse) {
+      e.textEditor.setDecorations(this.type, []);
+      this.shaded.delete(e.textEditor.document.uri.toString());
+    }
   });
 
   /**
@@ -24,10 +27,21 @@ export class RecordHighlight implements vscode.Disposable {
    * 60,000-character line must not scroll the view sideways).
    */
   show(editor: vscode.TextEditor, range: vscode.Range, center = true): void {
+    this.clear(editor); // one record shaded in the window: the event shown, never an earlier one in another file
     editor.selection = new vscode.Selection(range.start, range.start);
     editor.setDecorations(this.type, [range]);
+    this.shaded.set(editor.document.uri.toString(), range);
     editor.revealRange(new vscode.Range(range.start, range.start), center ? vscode.TextEditorRevealType.InCenter : vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   }
+
+  /** Takes the shading off every visible editor but `except` (the event shown is in a file no editor shows). */
+  clear(except?: vscode.TextEditor): void {
+    for (const e of vscode.window.visibleTextEditors) if (e.document !== except?.document) e.setDecorations(this.type, []);
+    for (const uri of [...this.shaded.keys()]) if (uri !== except?.document.uri.toString()) this.shaded.delete(uri);
+  }
+
+  /** The records shaded now, by document URI (tests read it: a decoration cannot be read back from VS Code). */
+  readonly shaded = new Map<string, vscode.Range>();
 
   dispose(): void {
     this.cleared.dispose();

@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { clickInWebview, evalInWebview, pressKeys } from './bridge';
+import type { OtraceApi } from '../../src/extension';
 
 const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
 const SESSION = path.join(ROOT, 'test', 'fixtures', 'claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl');
@@ -236,5 +237,32 @@ describe('graph keyboard in a real VS Code', function () {
       assert.equal((await evalInWebview<GraphKeys>(READ, { selector: FRAME })).selected, target.index, `${how}: the result stays selected`);
     }
     assertUntouched('after Show in Trace File on a tool result');
+  });
+  it('follow in editor shades only the record of the event shown: stepping to an event of a file no editor shows leaves no other record shaded', async () => {
+    const api = (await vscode.extensions.getExtension<OtraceApi>('otrace.otrace')!.activate())!;
+    doc = await vscode.workspace.openTextDocument(vscode.Uri.file(SESSION));
+    await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+    await vscode.commands.executeCommand('otrace.openGraphToSide');
+    await evalInWebview('1', { selector: FRAME, timeoutMs: 60_000 });
+    // the sub-agent's own file in front (the graph stays on the session), follow in editor on
+    const subFile = path.join(path.dirname(SESSION), path.basename(SESSION, '.jsonl'), 'subagents', 'agent-a93ccab.jsonl');
+    await vscode.window.showTextDocument(vscode.Uri.file(subFile), { viewColumn: vscode.ViewColumn.One, preserveFocus: true });
+    await sleep(500);
+    const picks = await evalInWebview<{ sub: number; main: number }>(
+      `() => { const g = globalThis.__otrace.graph; const lane = (name) => g.lanes.findIndex((l) => (l.agent ?? l.name) === name); const tl = globalThis.__otrace.timeline();
+        const sub = lane('Explore:a93ccab'), main = lane('main');
+        return { sub: tl.find((i) => g.columns.lane[i] === sub), main: tl.filter((i) => g.columns.lane[i] === main).pop() }; }`,
+      { selector: FRAME },
+    );
+    if (!(await evalInWebview<boolean>(`() => document.getElementById('follow').checked`, { selector: FRAME }))) await clickInWebview('#follow', { frame: FRAME });
+    const select = (index: number) => evalInWebview(`() => { window.postMessage({ type: 'select', index: ${index} }, '*'); return new Promise((r) => setTimeout(r, 300)); }`, { selector: FRAME });
+    await select(picks.sub);
+    await evalInWebview(`() => { document.getElementById('next-agent').click(); return new Promise((r) => setTimeout(r, 800)); }`, { selector: FRAME });
+    const subUri = vscode.Uri.file(subFile).toString();
+    assert.ok(api.shadedRecords().has(subUri), `a sub-agent event shades its record in the sub-agent file: ${[...api.shadedRecords().keys()]}`);
+    await select(picks.main);
+    await evalInWebview(`() => { document.getElementById('prev-agent').click(); return new Promise((r) => setTimeout(r, 800)); }`, { selector: FRAME });
+    assert.deepEqual([...api.shadedRecords().keys()], [], 'a main-session event (its file not shown): no record stays shaded');
+    assertUntouched('after follow in editor across files');
   });
 });
