@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import type { SessionSummary } from '../session/summary';
-import { recordHighlight } from './record-highlight';
+import { isMoveForTheGraph, recordHighlight } from './record-highlight';
 import type { SelectionService } from './selection';
 import { eventAtPosition } from './source-command';
 import { toRange, type TraceSessions } from './trace-sessions';
@@ -34,6 +34,7 @@ export class EditorSync implements vscode.Disposable {
   }
 
   private async fromCursor(editor: vscode.TextEditor): Promise<void> {
+    if (isMoveForTheGraph(editor)) return; // the graph moved it (its source prompt): the graph keeps its event
     const found = this.sessions.containing(editor.document.uri);
     if (!found) return;
     // records holding several events (one model response, a minified line): the cursor inside the

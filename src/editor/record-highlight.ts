@@ -49,6 +49,32 @@ export class RecordHighlight implements vscode.Disposable {
   }
 }
 
+/**
+ * Cursor moves made for the graph (Open Source Prompt, Show in Trace File from the graph), by
+ * document URI: the editor's selection event they cause must not select the event under the new
+ * cursor in the graph (the user would lose the event they were looking at).
+ */
+const movesForTheGraph = new Map<string, { at: string; until: number }>();
+
+/** How long the selection events of such a move may take to arrive (opening an editor sends more than one). */
+const MOVE_WINDOW_MS = 1500;
+
+/** Says that the cursor of `uri`'s editor is being moved to `at` for the graph (see {@link isMoveForTheGraph}). */
+export function markMoveForTheGraph(uri: vscode.Uri, at: vscode.Position): void {
+  movesForTheGraph.set(uri.toString(), { at: `${at.line}:${at.character}`, until: Date.now() + MOVE_WINDOW_MS });
+}
+
+/** True when `editor`'s cursor is where {@link markMoveForTheGraph} put it moments ago. */
+export function isMoveForTheGraph(editor: vscode.TextEditor): boolean {
+  const key = editor.document.uri.toString();
+  const move = movesForTheGraph.get(key);
+  if (!move) return false;
+  const at = editor.selection.active;
+  if (move.at === `${at.line}:${at.character}` && Date.now() <= move.until) return true;
+  movesForTheGraph.delete(key);
+  return false;
+}
+
 let shared: RecordHighlight | undefined;
 
 /** The window's {@link RecordHighlight} (made on first use; the extension disposes it on deactivation). */

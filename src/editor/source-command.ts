@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { EventPlace, PromptAt } from '../session/query-types';
 import type { SessionSummary } from '../session/summary';
 import { judgePath, openTracePath, workspaceRoots } from './open-policy';
-import { recordHighlight } from './record-highlight';
+import { markMoveForTheGraph, recordHighlight } from './record-highlight';
 import { toRange, type TraceSessions } from './trace-sessions';
 
 /** Arguments of the command when it comes from a link or the graph; none means "the event at the cursor". */
@@ -105,10 +105,13 @@ export async function showEventRecord(sessions: TraceSessions, summary: SessionS
 async function showPlace(summary: SessionSummary, place: EventPlace, options: vscode.TextDocumentShowOptions): Promise<vscode.TextEditor | undefined> {
   const range = toRange(place.range);
   const start = range.start;
+  // asked from the graph: it keeps its selection (marked before the editor opens: its selection events come meanwhile)
+  if (options.preserveFocus && !place.file) markMoveForTheGraph(vscode.Uri.parse(summary.key), start);
   const editor = place.file
     ? await openTracePath(place.file, summary.path, { line: start.line + 1, column: start.character + 1 }, options)
     : await vscode.window.showTextDocument(vscode.Uri.parse(summary.key), { ...options, selection: new vscode.Range(start, start) });
   if (!editor) return undefined;
+  if (options.preserveFocus) markMoveForTheGraph(editor.document.uri, range.start); // asked from the graph: it keeps its selection
   recordHighlight().show(editor, range); // never the record selected: a key typed next would replace it
   return editor;
 }

@@ -265,4 +265,18 @@ describe('graph keyboard in a real VS Code', function () {
     assert.deepEqual([...api.shadedRecords().keys()], [], 'a main-session event (its file not shown): no record stays shaded');
     assertUntouched('after follow in editor across files');
   });
+  it('Open Source Prompt from the graph shows the prompt and the graph keeps its event', async () => {
+    doc = await vscode.workspace.openTextDocument(vscode.Uri.file(SESSION));
+    await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+    await vscode.commands.executeCommand('otrace.openGraphToSide');
+    await evalInWebview('1', { selector: FRAME, timeoutMs: 60_000 });
+    const call = await evalInWebview<number>(`() => { const tl = globalThis.__otrace.timeline(); window.postMessage({ type: 'select', index: tl[1] }, '*'); return new Promise((r) => setTimeout(() => r(tl[1]), 600)); }`, { selector: FRAME });
+    const labels = await waitFor(() => evalInWebview<string[]>(`() => [...document.querySelectorAll('#details .actions vscode-button')].map((b) => b.textContent)`, { selector: FRAME }), (l) => l.includes('Open Source Prompt'), 'the details offer Open Source Prompt');
+    await clickInWebview(`#details .actions vscode-button:nth-of-type(${labels.indexOf('Open Source Prompt') + 1})`, { frame: FRAME });
+    await sleep(1000);
+    const editor = vscode.window.visibleTextEditors.find((e) => e.document === doc)!;
+    assert.match(editor.document.lineAt(editor.selection.active.line).text, /"type":"user"/, 'the cursor is on the user prompt of the turn');
+    assert.equal((await evalInWebview<GraphKeys>(READ, { selector: FRAME })).selected, call, 'the graph keeps the event the user was looking at');
+    assertUntouched('after Open Source Prompt');
+  });
 });
