@@ -424,7 +424,7 @@ export class TraceGraph {
       for (const n of this.nodeById.values()) {
         if (this.rows[n.lane] === undefined) continue;
         const [a, b] = this.span(n);
-        candidates.push({ id: n.id, lane: n.lane, cx: PAD + ((a + b) / 2) * this.scale, text: n.marks.includes('stop-ok') ? `${n.label} ✓` : n.label, bold: n.kind === 'stop', rank: priority(n), order: n.order });
+        candidates.push({ id: n.id, lane: n.lane, cx: PAD + ((a + b) / 2) * this.scale, text: stopLabel(n), bold: n.kind === 'stop', rank: priority(n), order: n.order });
       }
       for (const r of this.runById.values()) {
         if (this.rows[r.lane] === undefined) continue;
@@ -677,6 +677,11 @@ function insertIfFree(list: [number, number][], box: [number, number]): boolean 
   return true;
 }
 
+/** A node's label, a stop's with its verdict: ✓ sound, ⚠ a stop problem (too early, too late, unfinished). */
+function stopLabel(n: GraphNode): string {
+  return n.marks.includes('stop-ok') ? `${n.label} ✓` : n.marks.includes('stop-problem') ? `${n.label} ⚠` : n.label;
+}
+
 /** Which labels win when they collide: stops, then marked events, then the orchestration events. */
 function priority(n: GraphNode): number {
   if (n.kind === 'stop') return 0;
@@ -696,7 +701,7 @@ function nodeElement(n: GraphNode): ElementDefinition {
       eventId: n.eventId,
       w: NODE,
       h: NODE,
-      label: n.marks.includes('stop-ok') ? `${n.label} ✓` : n.label,
+      label: stopLabel(n),
       kind: n.kind,
       agent: n.agent,
       lane: n.lane,

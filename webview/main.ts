@@ -631,7 +631,10 @@ let jumpWhenFound: 1 | -1 | undefined;
 
 /** Selects the next (or previous) matching event in time order, as → would, and shows it. */
 function jumpToMatch(dir: 1 | -1): void {
-  if (matches && matches.size > 0) timeline?.stepAmong(matches, dir);
+  if (!matches || matches.size === 0 || !timeline) return;
+  timeline.stepAmong(matches, dir);
+  const place = timeline.placeAmong(matches);
+  if (place > 0) $('matches').textContent = `${place.toLocaleString('en-US')} of ${matches.size.toLocaleString('en-US')} matches`;
 }
 
 // In the filter box: Enter / Shift+Enter step through the matches, Esc gives the keyboard back to the graph.

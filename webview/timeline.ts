@@ -159,6 +159,20 @@ export class Timeline {
     return true;
   }
 
+  /** 1-based place of the current event among `indices` in time order (0: it is not among them). */
+  placeAmong(indices: Iterable<number>): number {
+    const here = this.current;
+    if (here === undefined) return 0;
+    const pos = this.rank[here];
+    let before = 0;
+    let found = false;
+    for (const i of indices) {
+      if (i === here) found = true;
+      else if (this.rank[i] !== undefined && this.rank[i] < pos) before++;
+    }
+    return found ? before + 1 : 0;
+  }
+
   /** `n / N` and the current event's time: its `t` in the trace (as the details pane and the axis give it). */
   status(): { counter: string; time: string } {
     const total = this.graph.columns.tx.length; // not order's: that may be made on first read

@@ -39,7 +39,8 @@ export function buildFindings(stops: StopFinding[], loops: Loop[], blame: Blame 
       severity: l.unresolved ? 'error' : l.repetitions > 2 ? 'warning' : 'info',
       events: l.indices,
       ids: idsOf(l.indices),
-      inline: `loop ×${l.repetitions}${l.period > 1 && Number.isInteger(l.period) ? ` (${l.period} steps)` : ''}`,
+      // a call and its result are one step of a repeated call: only a repeated sequence says its length
+      inline: `loop ×${l.repetitions}${l.kind !== 'repeated_tool_call' && l.period > 1 && Number.isInteger(l.period) ? ` (${l.period} steps)` : ''}`,
       message: l.message,
       loop: { period: l.period, repetitions: l.repetitions, agents: l.agents },
       ...(l.tokens > 0 ? { tokens: l.tokens } : {}),

@@ -197,6 +197,7 @@ describe('graph keyboard in a real VS Code', function () {
     await pressKeys(['Enter']);
     await sleep(300);
     const first = await matchNow();
+    assert.match(await evalInWebview<string>(`() => document.getElementById('matches').textContent`, { selector: FRAME }), /^\d[\d,]* of \d[\d,]* matches$/, 'the counter says which match is shown');
     await pressKeys(['Enter']);
     await sleep(300);
     const second = await matchNow();

@@ -156,4 +156,6 @@ test('a repeated call is named by what it ran: a JSON arguments object by its co
   ]));
   const loop = findLoops(new TraceIndex(loaded)).find((l) => l.kind === 'repeated_tool_call')!;
   assert.match(loop.message, /^Bash "npm test -- --grep parser" called 3 times with the same arguments by dev/);
+  const mark = analyzeTrace(loaded).findings.find((f) => f.kind === 'loop')!;
+  assert.equal(mark.inline, 'loop ×3', 'one call repeated: no "(2 steps)" for the call and its result');
 });
