@@ -93,11 +93,23 @@ describe('graph keyboard in a real VS Code', function () {
     assert.deepEqual(dirty, [], `${when}: no document is dirty`);
   }
 
-  it('keys pressed after a click on a node act on the graph and never reach the trace file', async () => {
+  /**
+   * Opens the session in column one and its graph beside it (the keyboard stays in the editor).
+   * @param zoomed true: zoomed on the main lane's first event, where its nodes stand apart (dense at Fit)
+   */
+  async function openSessionGraph(zoomed = false): Promise<void> {
     doc = await vscode.workspace.openTextDocument(vscode.Uri.file(SESSION));
     await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
     await vscode.commands.executeCommand('otrace.openGraphToSide');
     await evalInWebview('1', { selector: FRAME, timeoutMs: 60_000 });
+    if (!zoomed) return;
+    await vscode.commands.executeCommand('otrace.graph.firstEvent');
+    await vscode.commands.executeCommand('otrace.graph.zoomToSelection');
+    await sleep(400);
+  }
+
+  it('keys pressed after a click on a node act on the graph and never reach the trace file', async () => {
+    await openSessionGraph();
     assert.equal(vscode.window.activeTextEditor?.document, doc, 'the graph opened without taking the focus from the trace editor');
 
     // At Fit every event of this session stands in or beside a run bar (16 px buckets): frame its
@@ -133,14 +145,7 @@ describe('graph keyboard in a real VS Code', function () {
   });
 
   it('after Show in Trace File the keyboard stays in the graph, and the record is shown with nothing selected', async () => {
-    doc = await vscode.workspace.openTextDocument(vscode.Uri.file(SESSION));
-    await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
-    await vscode.commands.executeCommand('otrace.openGraphToSide');
-    await evalInWebview('1', { selector: FRAME, timeoutMs: 60_000 });
-    // the main lane is dense in the first view: zoom in on its first event, where its nodes stand apart
-    await vscode.commands.executeCommand('otrace.graph.firstEvent');
-    await vscode.commands.executeCommand('otrace.graph.zoomToSelection');
-    await sleep(400);
+    await openSessionGraph(true);
     await clickVisibleNode('main');
     const shown = (await waitFor(() => evalInWebview<GraphKeys>(READ, { selector: FRAME }), (s) => s.selected !== null, 'the click selects a node')).selected!;
     // the cursor parked on the last line: Show in Trace File moves it to the record
@@ -168,13 +173,7 @@ describe('graph keyboard in a real VS Code', function () {
     await vscode.commands.executeCommand('otrace.graph.fit');
   });
   it('Ctrl+F goes to the filter box, Enter steps through the matches, Esc gives the keyboard back to the graph', async () => {
-    doc = await vscode.workspace.openTextDocument(vscode.Uri.file(SESSION));
-    await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
-    await vscode.commands.executeCommand('otrace.openGraphToSide');
-    await evalInWebview('1', { selector: FRAME, timeoutMs: 60_000 });
-    await vscode.commands.executeCommand('otrace.graph.firstEvent');
-    await vscode.commands.executeCommand('otrace.graph.zoomToSelection');
-    await sleep(400);
+    await openSessionGraph(true);
     await clickVisibleNode('main');
     await sleep(200);
     await pressKeys(['Control+f'], 'Bash');
@@ -211,10 +210,7 @@ describe('graph keyboard in a real VS Code', function () {
     assertUntouched('after the filter box');
   });
   it('Show in Trace File and Enter on a tool result show the result\'s record and keep it selected (it is drawn in its call\'s bar)', async () => {
-    doc = await vscode.workspace.openTextDocument(vscode.Uri.file(SESSION));
-    await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
-    await vscode.commands.executeCommand('otrace.openGraphToSide');
-    await evalInWebview('1', { selector: FRAME, timeoutMs: 60_000 });
+    await openSessionGraph();
     // the first tool result whose call shares its id (Claude Code: tool_use id = tool_result id)
     const target = await evalInWebview<{ index: number; call: number }>(
       `() => { const o = globalThis.__otrace; const tl = o.timeline(); return new Promise((done) => { window.postMessage({ type: 'select', index: tl[3] }, '*'); setTimeout(() => done({ index: tl[3], call: tl[1] }), 600); }); }`,
@@ -241,10 +237,7 @@ describe('graph keyboard in a real VS Code', function () {
   });
   it('follow in editor shades only the record of the event shown: stepping to an event of a file no editor shows leaves no other record shaded', async () => {
     const api = (await vscode.extensions.getExtension<OtraceApi>('otrace.otrace')!.activate())!;
-    doc = await vscode.workspace.openTextDocument(vscode.Uri.file(SESSION));
-    await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
-    await vscode.commands.executeCommand('otrace.openGraphToSide');
-    await evalInWebview('1', { selector: FRAME, timeoutMs: 60_000 });
+    await openSessionGraph();
     // the sub-agent's own file in front (the graph stays on the session), follow in editor on
     const subFile = path.join(path.dirname(SESSION), path.basename(SESSION, '.jsonl'), 'subagents', 'agent-a93ccab.jsonl');
     await vscode.window.showTextDocument(vscode.Uri.file(subFile), { viewColumn: vscode.ViewColumn.One, preserveFocus: true });
@@ -267,10 +260,7 @@ describe('graph keyboard in a real VS Code', function () {
     assertUntouched('after follow in editor across files');
   });
   it('Open Source Prompt from the graph shows the prompt and the graph keeps its event', async () => {
-    doc = await vscode.workspace.openTextDocument(vscode.Uri.file(SESSION));
-    await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
-    await vscode.commands.executeCommand('otrace.openGraphToSide');
-    await evalInWebview('1', { selector: FRAME, timeoutMs: 60_000 });
+    await openSessionGraph();
     const call = await evalInWebview<number>(`() => { const tl = globalThis.__otrace.timeline(); window.postMessage({ type: 'select', index: tl[1] }, '*'); return new Promise((r) => setTimeout(() => r(tl[1]), 600)); }`, { selector: FRAME });
     const labels = await waitFor(() => evalInWebview<string[]>(`() => [...document.querySelectorAll('#details .actions vscode-button')].map((b) => b.textContent)`, { selector: FRAME }), (l) => l.includes('Open Source Prompt'), 'the details offer Open Source Prompt');
     await clickInWebview(`#details .actions vscode-button:nth-of-type(${labels.indexOf('Open Source Prompt') + 1})`, { frame: FRAME });
