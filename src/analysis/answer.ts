@@ -25,7 +25,7 @@ const EXPLICIT = [
   /^\s*\**answer\**\s*:\s*([^\n]{1,200})/im,
 ];
 
-const OUTPUT_TYPES = new Set(['aggregate', 'return', 'message', 'stop', 'orchestrator_decision', 'delegate']);
+const OUTPUT_TYPES = new Set(['aggregate', 'return', 'message', 'stop', 'orchestrator_decision']);
 
 /** Strips markdown emphasis, quotes and trailing punctuation from an extracted answer. */
 function cleanAnswer(text: string): string {

@@ -145,3 +145,11 @@ test('a span export records no stop decision: the run stops where its last outer
   assert.equal(open.trace.events.filter((e) => e.type === 'stop').length, 0, 'the root still open: the run had not stopped');
   assert.ok(analyzeTrace(open).findings.some((f) => f.kind === 'stop' && f.mode === 'no_stop'));
 });
+
+test('a hand-off is an instruction, never the run\'s final answer: case 02\'s opening delegate (the task) is not its hindsight best stop', () => {
+  const l = load('02-orphan-parent-span.json');
+  const a = analyzeTrace(l);
+  assert.equal(l.trace.events[0].type, 'delegate');
+  assert.notEqual(a.best_stop?.index, 0, `best stop: ${JSON.stringify(a.best_stop)}`);
+  assert.ok(!a.findings.some((f) => f.kind === 'best_stop'), 'no "could have stopped earlier" at the task itself');
+});
