@@ -502,6 +502,11 @@ function changesState(tool: string): boolean {
   return changes;
 }
 
+/** A command line without its options (`--no-edit`, `-rf`, `--delete=x`): their words name no action of the call. */
+function withoutOptions(text: string): string {
+  return text.replace(/(^|[\s"'])--?[A-Za-z][\w-]*(=\S*)?/g, '$1');
+}
+
 function unverifiedChange(index: TraceIndex, { from, pos, keep }: Segment): number {
   let change = -1;
   for (let i = pos; i >= from; i--) {
@@ -514,7 +519,8 @@ function unverifiedChange(index: TraceIndex, { from, pos, keep }: Segment): numb
     }
     // the call's head, `tool content[0, 200)`: CHANGE_TOOL's words hold no space, so it matches
     // the head when it matches the tool or the content (and the tool did not)
-    const content = index.content(i).slice(0, 200);
+    // command-line options are not actions: `git commit --no-edit` edits nothing
+    const content = withoutOptions(index.content(i).slice(0, 200));
     if (CHANGE_TOOL.test(content) && !VERIFY_TOOL.test(`${tool} ${content}`)) {
       change = i;
       break;

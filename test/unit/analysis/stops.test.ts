@@ -189,3 +189,18 @@ test('a sub-agent stop is judged on its own lane only', () => {
   );
   assert.equal(a.stops[1].done_at, 'm1');
 });
+
+test('a command-line option is not a change: "git commit --amend --no-edit" after a verified edit leaves the stop sound; an unverified edit before it is still premature', () => {
+  const commit = { id: 'g', type: 'tool_call' as const, agent: 'dev', tool: 'Bash', content: JSON.stringify({ command: 'git add -f out.css && git commit --amend --no-edit 2>&1' }) };
+  const base = [
+    { id: 'u', type: 'message' as const, agent: 'user', content: 'fix the bug' },
+    { id: 'c1', type: 'tool_call' as const, agent: 'dev', tool: 'Edit', content: 'src/a.ts: replace x with y' },
+    { id: 'r1', type: 'tool_result' as const, agent: 'dev', tool: 'Edit', content: 'ok' },
+  ];
+  const tested = [{ id: 't1', type: 'tool_call' as const, agent: 'dev', tool: 'Bash', content: 'npm test' }, { id: 't2', type: 'tool_result' as const, agent: 'dev', tool: 'Bash', content: '12 passing' }];
+  const end = [commit, { id: 'm', type: 'message' as const, agent: 'dev', content: 'fixed and committed' }, { id: 'st', type: 'stop' as const, agent: 'dev', reason: 'task_complete' as const }];
+  assert.equal(analyzeTrace(traceOf([...base, ...tested, ...end])).stops[0].finding, 'ok');
+  const untested = analyzeTrace(traceOf([...base, ...end])).stops[0];
+  assert.equal(untested.finding, 'premature');
+  assert.match(untested.evidence[0], /last change \(Edit by dev/);
+});
