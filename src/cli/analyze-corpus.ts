@@ -5,7 +5,7 @@
  * goes through `safe` (trace names and ids are untrusted); `--json` prints `{ traces, totals, left_out }`.
  */
 import { analyzeTrace } from '../analysis';
-import { safe, safeJson } from './common';
+import { errorCount, safe, safeJson } from './common';
 import { corpusExit, forEachTrace } from './corpus';
 import { addTo } from '../trace/counts';
 
@@ -54,7 +54,7 @@ export function analyzeCorpus(paths: string[], options: { json: boolean; outcome
       loops: a.loops.length,
       unresolved_loops: a.loops.filter((l) => l.unresolved).length,
       blame: a.blame ? { agent: a.blame.agent, event: a.blame.event, record: a.blame.record, basis: a.blame.basis } : null,
-      errors: loaded.problems.filter((p) => p.severity === 'error').length,
+      errors: errorCount(loaded),
     };
   });
   const rows = results.map((r) => r.result);

@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { originsOf, type LoadedTrace } from '../trace/model';
 import { traceFilesUnder } from '../trace-files';
-import { EXIT, tryLoad, unreadable } from './common';
+import { errorCount, EXIT, tryLoad, unreadable } from './common';
 
 /** Names that are never traces (mapping files) and folders never searched. */
 const NOT_TRACE = /\.otrace-map\.json$/i;
@@ -126,7 +126,7 @@ export function forEachTrace<R>(paths: string[], visit: (loaded: LoadedTrace, na
       const child = path.resolve(o.file); // importers name other files by the path the parent was opened with
       if (child !== abs) pulledIn.set(child, f.name);
     }
-    results.push({ abs, name: f.name, errors: loaded.problems.some((p) => p.severity === 'error'), result: visit(loaded, f.name, f.file) });
+    results.push({ abs, name: f.name, errors: errorCount(loaded) > 0, result: visit(loaded, f.name, f.file) });
   }
   bar.done();
   // a file read before the parent that pulls it in

@@ -260,7 +260,7 @@ export class GraphView implements vscode.Disposable {
 
   /**
    * "Follow in editor": shows the event's lines in the text editors that already show its file,
-   * centred and selected, without focusing them (the graph keeps the keyboard) and without opening one.
+   * centred and shaded (never selected), without focusing them (the graph keeps the keyboard) and without opening one.
    */
   private follow(index: number): void {
     if (this.summary) void showInVisibleEditors(this.sessions, this.summary, index, true);

@@ -1,5 +1,5 @@
 /**
- * Counts and sums keyed by trace text (event types, span names, agent names, ids) in plain
+ * Counts, sums and fields keyed by trace text (event types, span names, agent names, ids) in plain
  * objects that go out as JSON. A key read from a trace can be "__proto__" or "constructor": read
  * with `obj[key]` it finds Object.prototype's members, and assigned it can set the object's
  * prototype and vanish. These helpers only ever see and make own fields.
@@ -12,7 +12,12 @@ export function ownField<T>(record: Readonly<Record<string, T>>, key: string): T
   return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
 }
 
-/** Adds `by` (default 1) to the own field `key` of `counts`, made (enumerable) when missing, "__proto__" included. */
+/** Sets the own field `key` of `record` (enumerable, as JSON.parse makes it), "__proto__" included: never the prototype. */
+export function setOwnField<T>(record: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** Adds `by` (default 1) to the own field `key` of `counts`, made when missing, "__proto__" included. */
 export function addTo(counts: Record<string, number>, key: string, by = 1): void {
-  Object.defineProperty(counts, key, { value: (ownField(counts, key) ?? 0) + by, enumerable: true, writable: true, configurable: true });
+  setOwnField(counts, key, (ownField(counts, key) ?? 0) + by);
 }

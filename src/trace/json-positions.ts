@@ -8,6 +8,7 @@
  * All offsets are UTF-16 code units, like jsonc-parser's and {@link LineIndex}'s.
  */
 import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { setOwnField } from './counts';
 import { LineIndex, type Problem, type Range } from './model';
 
 const PARSE_OPTIONS = { disallowComments: true, allowTrailingComma: false } as const;
@@ -111,8 +112,8 @@ export function valueOf(node: Node | undefined): unknown {
       const out: Record<string, unknown> = {};
       for (const prop of node.children ?? []) {
         const [k, v] = prop.children ?? [];
-        // defineProperty: a "__proto__" key stays a plain own property, as JSON.parse makes it.
-        if (k && v) Object.defineProperty(out, k.value as string, { value: valueOf(v), enumerable: true, writable: true, configurable: true });
+        // a "__proto__" key stays a plain own property, as JSON.parse makes it
+        if (k && v) setOwnField(out, k.value as string, valueOf(v));
       }
       return out;
     }

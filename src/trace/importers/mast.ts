@@ -52,7 +52,7 @@ import { LineIndex, type LoadedTrace, type Origin, type Range } from '../model';
 import type { EdgeType, StopReason, TraceEvent } from '../schema';
 import { ImportBuilder, baseName, codeBlocks } from './json-import';
 import { isComplete, items, mapStringOffsets, nodeRange, parseJsonDocument, property, stringOf, valueOf, type JsonDocument } from '../json-positions';
-import { ownField } from '../counts';
+import { ownField, setOwnField } from '../counts';
 
 export const MAST_FORMAT = 'mast';
 
@@ -231,7 +231,7 @@ function readLabels(ctx: Ctx, record: Node): Record<string, unknown> {
       const mapped: Record<string, boolean> = {};
       for (const [name, v] of Object.entries(options as Record<string, unknown>)) {
         const yes = v === true || v === 1 || (typeof v === 'string' && /^y(es)?$/i.test(v.trim()));
-        Object.defineProperty(early, name, { value: yes, enumerable: true, writable: true, configurable: true }); // an option named "__proto__" stays a field
+        setOwnField(early, name, yes); // an option named "__proto__" stays a field
         const code = ownField(NAME_TO_CODE, canonicalName(name));
         if (code) mapped[code] = (mapped[code] ?? false) || yes;
       }
