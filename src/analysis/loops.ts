@@ -1,8 +1,10 @@
 /**
  * Loops: repeated work across agents and turns, in four kinds.
  *
- * - repeated_tool_call: the same tool with the same arguments (the call's content, exactly, keyed by
- *   length and two 32-bit FNV-1a hashes) again, anywhere in the trace. One hash-map pass: O(n).
+ * - repeated_tool_call: the same agent calls the same tool with the same arguments (the call's
+ *   content, exactly, keyed by length and two 32-bit FNV-1a hashes) again, with no state change in
+ *   between, and gets the same result: nothing new was learned. One hash-map pass, then each repeated group split by agent and result:
+ *   O(n).
  * - repeated_sequence: per lane, a tandem repeat of the sequence of event fingerprints (agent, type,
  *   target, normalized content): a block of p events occurring >= 2 times back to back. For each
  *   period p = 1..maxPeriod, one scan compares f[i] with f[i+p]; a maximal run of L matches is a
@@ -32,6 +34,7 @@ import type { TraceIndex } from './trace-index';
 import type { Arena } from './arena';
 import { TokenInterner } from './interner';
 import { PairNumbering } from './pair-table';
+import { isStateChange } from './state-change';
 import { contentWords, fencedCode, fnv1a, forEachContentWordId, FUNCTION_WORDS, resemblance, wordTokens } from './text';
 
 export interface LoopOptions {
@@ -221,25 +224,70 @@ function groupToolCalls(index: TraceIndex): ToolCallGroups {
   return { groups, first, count, next };
 }
 
-/** The loops of the groups called twice or more. */
+/**
+ * The loops of the groups called twice or more. A repeat is wasted work only when it could teach the
+ * agent nothing new: the same agent made the call again, nothing changed the state in between (no
+ * edit, write or install by any agent: {@link isStateChange}), and it got the same result
+ * (whitespace aside; calls without a recorded result count as alike). A call another agent made (it
+ * never saw that result), a re-run after a change (a compile after edits), or one whose result
+ * changed (a push after a new commit, a poll that moved on) starts a new run. Each run of two or
+ * more calls is one loop.
+ */
 function toolCallLoops(index: TraceIndex, { groups, first, count, next }: ToolCallGroups): RawLoop[] {
   const out: RawLoop[] = [];
+  let changes: Int32Array | undefined; // position -> state changes before it, made when first needed
+  const changed = (a: number, b: number) => {
+    changes ??= changesBefore(index);
+    return changes[b] - changes[a + 1] > 0;
+  };
   for (let g = 0; g < groups; g++) {
     if (count[g] < 2) continue;
-    const calls: number[] = [];
-    for (let c = first[g]; c !== -1; c = next[c]) calls.push(c);
-    const members = calls.flatMap((c) => (index.resultOf[c] !== -1 ? [c, index.resultOf[c]] : [c]));
-    const tool = index.events[calls[0]].tool ?? 'a tool';
-    out.push({
-      kind: 'repeated_tool_call',
-      members,
-      repeated: calls.slice(1),
-      period: members.length / calls.length,
-      repetitions: calls.length,
-      label: `${tool} ${argumentsPreview(index, calls[0])}called ${calls.length} times with the same arguments by ${[...new Set(calls.map((c) => index.events[c].agent))].join(', ')}`,
-    });
+    const runs = new Map<string, number[][]>(); // agent -> its runs of calls with the same result, in call order
+    for (let c = first[g]; c !== -1; c = next[c]) {
+      const agent = index.events[c].agent;
+      const ofAgent = runs.get(agent) ?? [];
+      if (!ofAgent.length) runs.set(agent, ofAgent);
+      const run = ofAgent[ofAgent.length - 1];
+      const previous = run?.[run.length - 1];
+      if (previous !== undefined && !changed(previous, c) && sameResult(index, previous, c)) run.push(c);
+      else ofAgent.push([c]);
+    }
+    const repeats = [...runs.values()].flat().filter((run) => run.length >= 2);
+    for (const calls of repeats.sort((a, b) => a[0] - b[0])) out.push(toolCallLoop(index, calls));
   }
   return out;
+}
+
+/** Per position, how many state changes ({@link isStateChange}) come before it; n + 1 entries, scratch in the index's arena. */
+function changesBefore(index: TraceIndex): Int32Array {
+  const out = index.arena.int32(index.size + 1);
+  out[0] = 0;
+  for (let i = 0; i < index.size; i++) out[i + 1] = out[i] + (isStateChange(index, i) ? 1 : 0);
+  return out;
+}
+
+/** True when two calls' results are the same text, whitespace aside, or neither has a result. */
+function sameResult(index: TraceIndex, a: number, b: number): boolean {
+  const ra = index.resultOf[a];
+  const rb = index.resultOf[b];
+  if (ra === -1 || rb === -1) return ra === rb;
+  const x = index.content(ra);
+  const y = index.content(rb);
+  return x === y || x.replace(/\s+/g, ' ').trim() === y.replace(/\s+/g, ' ').trim();
+}
+
+/** One repeated call: the calls (same agent, arguments and result) and their results. */
+function toolCallLoop(index: TraceIndex, calls: number[]): RawLoop {
+  const members = calls.flatMap((c) => (index.resultOf[c] !== -1 ? [c, index.resultOf[c]] : [c]));
+  const tool = index.events[calls[0]].tool ?? 'a tool';
+  return {
+    kind: 'repeated_tool_call',
+    members,
+    repeated: calls.slice(1),
+    period: members.length / calls.length,
+    repetitions: calls.length,
+    label: `${tool} ${argumentsPreview(index, calls[0])}called ${calls.length} times by ${index.events[calls[0]].agent} with the same arguments and the same result`,
+  };
 }
 
 /** Argument names whose value says what a call did (a shell command, a file, a search). */

@@ -36,8 +36,9 @@ import type { StopReason } from '../trace/schema';
 import { finalAnswer, firstAppearance, isAgentOutput, isNotAgentOutput } from './answer';
 import { mainRewardSeries, traceOutcome, type RewardPoint } from './outcome';
 import { opensDelegation } from './loops';
-import { APPROVAL_TEXT, CHANGE_TOOL, ERROR_TEXT, COMPLETION_CLAIM, CRITIQUE_TEXT, IMPASSE_TEXT, REVIEWER_ROLE, VERIFICATION_TEXT, VERIFY_TOOL } from './text';
+import { APPROVAL_TEXT, ERROR_TEXT, COMPLETION_CLAIM, CRITIQUE_TEXT, IMPASSE_TEXT, REVIEWER_ROLE, VERIFICATION_TEXT, VERIFY_TOOL } from './text';
 import type { TraceIndex } from './trace-index';
+import { isStateChange } from './state-change';
 import type { BestStop, Loop, Outcome, Spent, StopFinding, VStop } from './types';
 
 export interface StopOptions {
@@ -482,7 +483,6 @@ function endsAtImpasse(index: TraceIndex, { from, pos, keep }: Segment): number 
   return -1;
 }
 
-/** Position of the last state change in [from, pos] with no verification after it, or -1. */
 /** Positions of the calls the user refused (`call_status: denied`) in a segment. */
 function deniedCalls(index: TraceIndex, { from, pos, keep }: Segment): number[] {
   const out: number[] = [];
@@ -490,38 +490,11 @@ function deniedCalls(index: TraceIndex, { from, pos, keep }: Segment): number[] 
   return out;
 }
 
-/** Tool name -> whether it names a state change ({@link CHANGE_TOOL}); tools repeat, names are few. */
-const changeTools = new Map<string, boolean>();
-
-function changesState(tool: string): boolean {
-  let changes = changeTools.get(tool);
-  if (changes === undefined) {
-    changes = CHANGE_TOOL.test(tool);
-    if (changeTools.size < 10_000) changeTools.set(tool, changes);
-  }
-  return changes;
-}
-
-/** A command line without its options (`--no-edit`, `-rf`, `--delete=x`): their words name no action of the call. */
-function withoutOptions(text: string): string {
-  return text.replace(/(^|[\s"'])--?[A-Za-z][\w-]*(=\S*)?/g, '$1');
-}
-
+/** Position of the last state change in [from, pos] with no verification after it, or -1. */
 function unverifiedChange(index: TraceIndex, { from, pos, keep }: Segment): number {
   let change = -1;
   for (let i = pos; i >= from; i--) {
-    // a refused call changed nothing
-    if (index.types[i] !== 'tool_call' || !keep(i) || index.events[i].call_status === 'denied') continue;
-    const tool = index.events[i].tool ?? '';
-    if (changesState(tool)) {
-      change = i;
-      break;
-    }
-    // the call's head, `tool content[0, 200)`: CHANGE_TOOL's words hold no space, so it matches
-    // the head when it matches the tool or the content (and the tool did not)
-    // command-line options are not actions: `git commit --no-edit` edits nothing
-    const content = withoutOptions(index.content(i).slice(0, 200));
-    if (CHANGE_TOOL.test(content) && !VERIFY_TOOL.test(`${tool} ${content}`)) {
+    if (keep(i) && isStateChange(index, i)) {
       change = i;
       break;
     }

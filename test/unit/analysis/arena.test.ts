@@ -73,7 +73,7 @@ test('the analysis results hold no view of the index arena, which is freed when 
     { id: 'u', type: 'message' as const, agent: 'user', content: 'Find the population of Paris 2024 and Lyon' },
     ...Array.from({ length: 6 }, (_, k) => [
       { id: `c${k}`, type: 'tool_call' as const, agent: 'worker', tool: 'search', content: 'population Paris 2024' },
-      { id: `r${k}`, type: 'tool_result' as const, agent: 'worker', tool: 'search', content: `Paris 2,102,650 (source ${k})` },
+      { id: `r${k}`, type: 'tool_result' as const, agent: 'worker', tool: 'search', content: 'Paris 2,102,650' },
     ]).flat(),
     { id: 'a', type: 'message' as const, agent: 'worker', content: 'Paris has 2,102,650 inhabitants' },
   ];

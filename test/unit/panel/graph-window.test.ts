@@ -184,11 +184,12 @@ test('a finding\'s tokens in the graph are the waste its message states, never a
   const { loadTraceFile } = await import('../../../src/trace/load-file');
   const { nodeFileAccess } = await import('../../../src/trace/node-files');
   await import('../../../src/trace/importers');
-  const file = path.join(__dirname, '..', '..', 'fixtures', 'claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl');
+  // a real ChatDev run (MAST) whose agents repeat themselves
+  const file = path.join(__dirname, '..', '..', 'fixtures', 'mast', 'ChatDev_MAD_records', 'trace_0_ChatDev.json');
   const s = makeSnapshot('cc', 1, file, loadTraceFile(file, nodeFileAccess));
   const findings = graphOverview(s, 'cc').findings;
   const counted = findings.filter((f) => f.tokens !== undefined);
-  assert.ok(counted.length >= 3, `findings with tokens: ${counted.length}`);
+  assert.ok(counted.length >= 2, `findings with tokens: ${counted.length}`);
   for (const f of counted) assert.ok(f.message.includes(`${f.tokens} tokens`), `"${f.message}" states the ${f.tokens} tokens the graph sums`);
 });
 
