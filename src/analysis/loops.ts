@@ -27,7 +27,7 @@
  * `unresolved` when no event with new content (a fingerprint never seen before; stops, rewards and
  * despawns ignored) comes after its last member: the trace ended inside it.
  */
-import { preview } from '../trace/preview';
+import { preview, shortPath } from '../trace/preview';
 import { NOT_AGENT_OUTPUT_KINDS } from '../trace/schema';
 import type { Loop } from './types';
 import type { TraceIndex } from './trace-index';
@@ -310,7 +310,7 @@ function argumentsPreview(index: TraceIndex, call: number): string {
       /* not JSON: shown as written */
     }
   }
-  text = text.replace(/\s+/g, ' ').trim();
+  text = shortPath(text.replace(/\s+/g, ' ').trim());
   return text ? `${preview(text)} ` : '';
 }
 

@@ -210,3 +210,15 @@ for (const [name, agent, noise] of [['plain', 'main', 0], ['renamed, with noise 
     assert.deepEqual(findLoops(new TraceIndex(reread)).filter((l) => l.kind === 'repeated_tool_call').map((l) => l.events), [['k1', 'k1r', 'k2', 'k2r']]);
   });
 }
+
+test('a repeated read of a long path is named by its file: the front of the path is cut, never the file name', () => {
+  const dir = '/home/USER/projects/spotter-worktrees/spotter-a0y/lib/spotter';
+  const reads = ['scanner.ex', 'watcher.ex'].flatMap((name, k) => [0, 1].flatMap((n) => [
+    { id: `c${k}${n}`, type: 'tool_call' as const, agent: 'main', tool: 'Read', content: JSON.stringify({ file_path: `${dir}/${name}` }), t: 10 * k + 2 * n },
+    { id: `r${k}${n}`, type: 'tool_result' as const, agent: 'main', tool: 'Read', content: `defmodule ${name}`, t: 10 * k + 2 * n + 1 },
+  ]));
+  const messages = findLoops(new TraceIndex(traceOf(reads))).filter((l) => l.kind === 'repeated_tool_call').map((l) => l.message);
+  assert.equal(messages.length, 2);
+  assert.match(messages[0], /^Read "…\/.*\/lib\/spotter\/scanner\.ex" called 2 times/);
+  assert.match(messages[1], /^Read "…\/.*\/lib\/spotter\/watcher\.ex" called 2 times/);
+});
