@@ -16,7 +16,6 @@ export function showDetails(pane: HTMLElement, node: GraphNode | undefined, acti
   heading.textContent = clipField(node.label);
   const table = document.createElement('table');
   const fields: [string, string][] = [...node.fields];
-  if (node.credit !== undefined) fields.push(['credit (estimate)', node.credit.toFixed(3)]);
   if (node.marks.length) fields.push(['analysis', node.marks.join(', ')]);
   for (const [k, v] of fields) {
     const row = table.insertRow();

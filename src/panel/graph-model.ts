@@ -14,6 +14,7 @@ import { describeCue, eventCues } from './cues';
 import { byTimeOrder, firstIndexOfIds, laneGroups, timeAxis, timeToAxis, toolCallPairs } from './layout';
 import { PairNumbering } from '../analysis/pair-table';
 import type { IdTable } from '../trace/id-table';
+import { formatCredit } from '../session/marks';
 
 const TEXT_LIMIT = 2000;
 
@@ -51,6 +52,8 @@ export interface GraphLayout {
   marks: Map<number, Set<string>>;
   /** Credit per event index, when the analysis gave it. */
   credit?: readonly number[];
+  /** False when the credit is an unsigned influence share (the trace records no outcome). */
+  creditSigned?: boolean;
   edges: LayoutEdges;
 }
 
@@ -151,6 +154,7 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
     loop,
     marks,
     credit: analysis?.credit.by_index,
+    creditSigned: analysis?.credit.signed,
     edges: layoutEdges,
   };
 }
@@ -272,11 +276,23 @@ export function layoutNode(layout: GraphLayout, index: number, details: boolean)
     ...(bar < 0 ? {} : { bar: nodeKey(bar) }),
     label: nodeLabel(e, end >= 0),
     ...cuesOf(e),
-    ...(details ? eventDetails(e) : { fields: [] }),
+    ...(details ? withCredit(eventDetails(e), layout, index) : { fields: [] }),
     hasSource: e.source !== undefined,
     credit: layout.credit?.[index],
     marks: layout.loop[index] === 1 ? ['loop', ...(layout.marks.get(index) ?? [])] : [...(layout.marks.get(index) ?? [])],
   };
+}
+
+/**
+ * The details' fields with the analysis's estimate for the event, in the words of the hover and the
+ * inline mark: `credit (estimate)` `+0.42` / `−0.13` when the trace records an outcome, else
+ * `influence (no outcome recorded)` `0.50`.
+ */
+function withCredit<T extends { fields: [string, string][] }>(details: T, layout: GraphLayout, index: number): T {
+  const v = layout.credit?.[index];
+  if (v === undefined) return details;
+  const field: [string, string] = layout.creditSigned === false ? ['influence (no outcome recorded)', Math.abs(v).toFixed(2)] : ['credit (estimate)', formatCredit(v, true)];
+  return { ...details, fields: [...details.fields, field] };
 }
 
 /** Edge `k` of a layout's edges, as {@link buildGraph} lists it. */
