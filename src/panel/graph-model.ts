@@ -288,7 +288,7 @@ export function layoutNode(layout: GraphLayout, index: number, details: boolean)
  * inline mark: `credit (estimate)` `+0.42` / `−0.13` when the trace records an outcome, else
  * `influence (no outcome recorded)` `0.50`.
  */
-function withCredit<T extends { fields: [string, string][] }>(details: T, layout: GraphLayout, index: number): T {
+export function withCredit<T extends { fields: [string, string][] }>(details: T, layout: GraphLayout, index: number): T {
   const v = layout.credit?.[index];
   if (v === undefined) return details;
   const field: [string, string] = layout.creditSigned === false ? ['influence (no outcome recorded)', Math.abs(v).toFixed(2)] : ['credit (estimate)', formatCredit(v, true)];

@@ -6,7 +6,7 @@
  */
 import type { GraphEdge, GraphNode, GraphOverview, GraphRun, GraphWindow, WindowRequest } from '../protocol';
 import { eventCues } from '../panel/cues';
-import { eventDetails, graphLayout, layoutEdge, layoutNode, nodeLabel, type GraphLayout } from '../panel/graph-model';
+import { eventDetails, graphLayout, layoutEdge, layoutNode, nodeLabel, withCredit, type GraphLayout } from '../panel/graph-model';
 import { canonicalType } from '../trace/schema';
 import { packOverview } from '../graph-columns';
 import { contentsOf, eventWithContent } from './long-content';
@@ -440,7 +440,7 @@ export function graphEvent(snapshot: TraceSnapshot, index: number): GraphNode | 
   const { layout } = graphIndex(snapshot);
   if (!Number.isInteger(index) || index < 0 || index >= layout.events.length) return undefined;
   const event = eventWithContent(snapshot, index);
-  return event && { ...layoutNode(layout, index, false), ...eventDetails(event), hasSource: sourcePromptOf(snapshot, index) !== undefined };
+  return event && { ...layoutNode(layout, index, false), ...withCredit(eventDetails(event), layout, index), hasSource: sourcePromptOf(snapshot, index) !== undefined };
 }
 
 /** Indices (file order) of the events whose id, label, agent or content contains `query`, case-insensitive. */
