@@ -112,7 +112,7 @@ function render(next: GraphOverview, first?: GraphWindow): void {
   $('summary').textContent =
     `${next.format} · ${next.traces ? `${next.traces.length} traces · ` : ''}${next.totalEvents.toLocaleString('en-US')} events · ${next.lanes.length} ${next.lanes.length === 1 ? 'agent' : 'agents'}` +
     // reading problems only: the findings below are listed in Problems too, so say which these are
-    (errors + warnings ? ` · ${problemCounts(errors, warnings)} in the file (see Problems)` : '');
+    (errors + warnings ? ` · ${problemCounts(errors, warnings)} reading the file (see Problems)` : '');
   showFindings($('findings'), next.findings, { frame: (events, finding) => frameEvents(events, finding) });
   showLegend($('legend'), next);
   g.cy.on('tap', 'node', (e) => {
