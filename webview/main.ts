@@ -127,16 +127,17 @@ function render(next: GraphOverview, first?: GraphWindow): void {
   });
   const tip = $('tooltip');
   g.cy.on('mouseover', 'node', (e) => {
-    const n = g.node((e.target as NodeSingular).id());
-    if (!n) return;
-    const credit = n.credit === undefined ? '' : ` · credit ${n.credit.toFixed(3)}`;
-    const end = n.endIndex === undefined ? '' : ` · ${(timeline!.time(n.endIndex) - n.t).toFixed(2)} s`;
-    const cues = n.cues?.length ? ` · ${n.cues.map((c) => EVENT_CUES[c]?.label ?? c).join(', ')}` : '';
-    tip.textContent = `${n.label}${cues} · ${n.agent}${end}${credit}`; // untrusted text: textContent only
-    const p = (e.target as NodeSingular).renderedPosition();
-    tip.style.left = `${p.x + 10}px`;
-    tip.style.top = `${p.y - 30}px`;
-    tip.hidden = false;
+    const id = (e.target as NodeSingular).id();
+    const run = g.run(id);
+    const n = run ? undefined : g.node(id);
+    if (run) tip.textContent = `${run.count.toLocaleString('en-US')} events, mostly ${run.kind.replace(/_/g, ' ')} · ${next.lanes[run.lane]?.name ?? ''} · click to zoom in`;
+    else if (n) {
+      const credit = n.credit === undefined ? '' : ` · ${next.legend.influence ? `influence ${Math.abs(n.credit).toFixed(2)}` : `credit ${n.credit >= 0 ? '+' : '−'}${Math.abs(n.credit).toFixed(2)}`}`;
+      const end = n.endIndex === undefined ? '' : ` · ${(timeline!.time(n.endIndex) - n.t).toFixed(2)} s`;
+      const cues = n.cues?.length ? ` · ${n.cues.map((c) => EVENT_CUES[c]?.label ?? c).join(', ')}` : '';
+      tip.textContent = `${n.label}${cues} · ${n.agent}${end}${credit}`; // untrusted text: textContent only
+    } else return;
+    placeTip(tip, (e.target as NodeSingular).renderedPosition());
   });
   g.cy.on('mouseout', 'node', () => (tip.hidden = true));
   showDetails($('details'), undefined, []);
@@ -339,6 +340,20 @@ function clearCurrent(): void {
   placeCursor();
   explained = undefined;
   showDetails($('details'), undefined, []);
+}
+
+/**
+ * Places the tooltip beside a point of the graph, inside it: to the left of the point when there is
+ * no room on its right, below it when there is none above (a label cut at the panel's edge said
+ * `stop: task_comp`).
+ */
+function placeTip(tip: HTMLElement, p: { x: number; y: number }): void {
+  tip.hidden = false;
+  const box = tip.parentElement?.getBoundingClientRect();
+  const width = tip.offsetWidth;
+  const right = box ? box.width : Infinity;
+  tip.style.left = `${Math.max(0, p.x + 10 + width > right ? p.x - 10 - width : p.x + 10)}px`;
+  tip.style.top = `${p.y - 30 < 0 ? p.y + 14 : p.y - 30}px`;
 }
 
 /** The counter, the time and the cursor line. */

@@ -196,6 +196,7 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
       edgeTypes: [...new Set(Array.from(layout.edges.type.subarray(0, layout.edges.count), (t) => layout.edges.types[t]))],
       bars: layout.end.some((x) => x >= 0),
       credit: layout.credit !== undefined && layout.events.some((_, i) => layout.credit![i] !== undefined),
+      ...(layout.creditSigned === false ? { influence: true } : {}),
       cues: [...cues],
     },
   };

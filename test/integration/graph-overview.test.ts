@@ -218,6 +218,27 @@ describe('graph overview of a Claude Code session in a real VS Code', function (
     assert.equal(editor.document.isDirty, false);
   });
 
+  it('tooltips stay inside the graph (the rightmost node\'s too) and a bar of several events says what it holds', async () => {
+    const r = await evalInWebview<{ inside: boolean; text: string; runText: string }>(
+      `() => {
+        const { cy } = globalThis.__otrace;
+        const tip = document.getElementById('tooltip');
+        const stage = document.getElementById('stage').getBoundingClientRect();
+        const nodes = cy.nodes().filter((n) => !globalThis.__otrace.view.run(n.id()) && n.renderedPosition().x <= cy.width() && n.renderedPosition().x >= 0).toArray().sort((a, b) => b.renderedPosition().x - a.renderedPosition().x);
+        nodes[0].emit('mouseover');
+        const t = tip.getBoundingClientRect();
+        const out = { inside: !tip.hidden && t.left >= stage.left - 0.5 && t.right <= stage.right + 0.5, text: tip.textContent + ' at ' + JSON.stringify([t.left, t.right, stage.left, stage.right, nodes[0].renderedPosition().x]), runText: '' };
+        const run = cy.nodes().filter((n) => !!globalThis.__otrace.view.run(n.id())).first();
+        if (run.nonempty()) { run.emit('mouseover'); out.runText = tip.textContent; }
+        cy.nodes().first().emit('mouseout');
+        return out;
+      }`,
+      { selector: FRAME },
+    );
+    assert.ok(r.inside, `the tooltip of the rightmost node is inside the graph: "${r.text}"`);
+    assert.match(r.runText, /^\d[\d,]* events, mostly [a-z ]+ · .+ · click to zoom in$/);
+  });
+
   it('exports the view: a PNG of the graph area, not blank; an SVG with one element per visible node', async () => {
     const png = await evalInWebview<{ w: number; h: number; areaW: number; areaH: number; variance: number }>(
       `async () => {
