@@ -595,7 +595,16 @@ export class TraceGraph {
     const h = this.cy.height();
     const pan = { ...this.cy.pan() };
     let moved = false;
-    if (x < 40 || x > w - 40) (pan.x += w / 2 - x), (moved = true);
+    if (x < 20 || x > w - 40) {
+      // centred, but never scrolled past the run's start or end: a step to the run's first events
+      // in a view of the whole run scrolled half a screen of nothing before t = 0 into view
+      let shift = w / 2 - x;
+      const end = this.screenX(this.axisLength()) + shift;
+      if (end < w - PAD_RIGHT) shift += w - PAD_RIGHT - end;
+      const start = this.screenX(0) + shift;
+      if (start > PAD) shift -= start - PAD;
+      if (Math.abs(shift) >= 1) (pan.x += shift), (moved = true);
+    }
     if (y !== undefined && (y < 10 || y > h - 10)) (pan.y += h / 2 - y), (moved = true);
     // Only when it moves: setting the same pan still redraws every element.
     if (moved) this.cy.pan(pan);

@@ -177,6 +177,21 @@ describe('graph overview of a Claude Code session in a real VS Code', function (
     assert.ok(c.later < a.later, `fewer events are later (dimmed) as the timeline advances: ${a.later} -> ${c.later}`);
   });
 
+  it('stepping through the first events of the whole-run view scrolls nothing: no empty time before the run comes into view', async () => {
+    await vscode.commands.executeCommand('otrace.graph.fit');
+    await sleep(300);
+    const startX = () => evalInWebview<number>('() => globalThis.__otrace.view.screenX(0)', { selector: FRAME });
+    const before = await startX();
+    await clickInWebview('#first', { frame: FRAME });
+    await sleep(200);
+    for (let k = 0; k < 3; k++) {
+      await clickInWebview('#next', { frame: FRAME });
+      await sleep(200);
+    }
+    const after = await startX();
+    assert.ok(Math.abs(after - before) < 1, `the run's start stays at ${before.toFixed(1)} px (now ${after.toFixed(1)})`);
+  });
+
   it('the healthy session shows no loop: its 27 identical calls are re-reads by another agent, re-runs after edits, or got new results', async () => {
     const r = await evalInWebview<{ groups: string[]; loopFindings: number }>(
       `() => ({
