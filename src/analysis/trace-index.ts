@@ -214,7 +214,9 @@ export class TraceIndex {
    */
   private indexIds(): IdTable {
     const n = this.events.length;
-    const pos = new IdTable(n);
+    const events = this.events;
+    // the ids are read from the events (no list of a million id strings, 8 MB and its copies as it grows)
+    const pos = new IdTable(n, (i) => events[i].id);
     let repeated: Set<string> | undefined;
     for (let i = n - 1; i >= 0; i--) {
       const id = this.events[i].id;
