@@ -156,10 +156,11 @@ export class TraceIndex {
     this.handoffsName = this.someHandoffNamesItsReceiver();
     const table = this.buildLinks();
     const count = table.count;
+    // the rows first: they move the link columns (arena.ts `compact`)
+    ({ inStart: this.inStart, inLinks: this.inLinks } = table.rows());
     this.linkU = table.u.subarray(0, count);
     this.linkKind = table.kind.subarray(0, count);
     this.linkEdgeType = table.edgeType.subarray(0, count);
-    ({ inStart: this.inStart, inLinks: this.inLinks } = table.rows());
   }
 
   /** Fills {@link firstSeen}: position -> position of the first occurrence of its fingerprint (opaque events are their own). @param fpCount number of fingerprints. */
