@@ -66,7 +66,7 @@ export function findBlame(index: TraceIndex, outcome: Outcome, creditValues?: Fl
   }
   const make = (pos: number, basis: Blame['basis'], why: string): Blame => {
     const e = index.events[pos];
-    return { agent: e.agent, event: e.id, index: index.at(pos), record: index.records[pos], basis, message: `decisive error: ${e.agent} at ${e.id} (${why})` };
+    return { agent: e.agent, event: e.id, index: index.at(pos), record: index.record(pos), basis, message: `decisive error: ${e.agent} at ${e.id} (${why})` };
   };
 
   const final = on.has('final_answer_origin') || on.has('contrary_input') ? finalAnswer(index, 0, index.size - 1) : undefined;

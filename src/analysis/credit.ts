@@ -315,7 +315,7 @@ function creditPerEvent(index: TraceIndex, values: Float64Array): { byIndex: num
     if (repeats && e.id !== '__proto__' && index.pos.get(e.id) !== i) continue;
     if (typeof e.credit === 'number' && Number.isFinite(e.credit)) given.push(e.id);
     agents.set(e.agent, round((agents.get(e.agent) ?? 0) + v));
-    stepOf[i] = index.records[i];
+    stepOf[i] = index.record(i);
   }
   return { byIndex, stepOf, agents, given };
 }

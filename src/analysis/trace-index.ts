@@ -69,8 +69,9 @@ export class TraceIndex {
   readonly events: TraceEvent[];
   /** Canonical type per position. */
   readonly types: EventType[];
-  /** Position -> index of the event in `loaded.trace.events` (file order), the key the editor and graph use. */
-  readonly rawIndex: Int32Array;
+  /** Position -> index of the event in `loaded.trace.events`, or undefined when that is the position itself (no column of 0, 1, 2, ...). */
+  private readonly fileIndex: Int32Array | undefined;
+  private identityIndex?: Int32Array;
   /** True when the time order is the file order (`rawIndex` is 0, 1, 2, ...). */
   readonly inFileOrder: boolean;
   /** Event id -> position (first event with that id when ids repeat). */
@@ -81,8 +82,6 @@ export class TraceIndex {
   readonly lanes = new Map<string, Int32Array>();
   /** Position of each event inside its lane. */
   readonly lanePos: Int32Array;
-  /** Source record (0-based index in its source's list) per position, or -1. */
-  readonly records: Int32Array;
   /**
    * The links as flat arrays, link k from `linkU[k]` to `linkV[k]`, of kind `LINK_KINDS[linkKind[k]]`
    * and, for the trace's edges, edge type `edgeTypeOfCode(linkEdgeType[k])` (link-table.ts).
@@ -127,10 +126,12 @@ export class TraceIndex {
     this.loaded = loaded;
     const n = loaded.trace.events.length;
     const arena = (this.arena = new Arena(ARENA_BYTES_PER_EVENT * n + 16 * loaded.trace.edges.length));
+    // the time order first (its scratch given back): in file order, no column of file indices is kept
+    const order = timeOrder(loaded.trace.events, arena);
     // The columns the index keeps come first in the arena; each build step's scratch after them, given back when done.
-    this.rawIndex = arena.int32(n);
+    this.fileIndex = order.inFileOrder ? undefined : arena.int32(n);
+    this.fileIndex?.set(order.order!);
     this.lanePos = arena.int32(n);
-    this.records = arena.int32(n).fill(-1);
     this.resultOf = arena.int32(n).fill(-1);
     this.callOf = arena.int32(n).fill(-1);
     this.fingerprints = arena.int32(n);
@@ -142,7 +143,7 @@ export class TraceIndex {
     const scratch = arena.mark();
     // Each pass below is a method of its own: a function made of several long loops is compiled
     // loop by loop and thrown back to the interpreter at the start of each next loop, on every call.
-    ({ events: this.events, inFileOrder: this.inFileOrder } = timeOrder(loaded.trace.events, this.rawIndex, arena));
+    ({ events: this.events, inFileOrder: this.inFileOrder } = order);
     // the canonical type strings themselves: later comparisons with them are pointer comparisons
     this.types = this.events.map((e) => CANONICAL_TYPES.get(e.type) ?? canonicalType(e.type));
 
@@ -269,21 +270,18 @@ export class TraceIndex {
   }
 
   /**
-   * Records and fingerprints in one pass. A fingerprint is a small integer per distinct
+   * Fingerprints. A fingerprint is a small integer per distinct
    * (agent, canonical type, target, hash of the normalized content), numbered in order of first
    * appearance. @param laneOf each position's lane number. @returns the number of fingerprints.
    */
   private indexFingerprints(laneOf: Int32Array): number {
     const n = this.events.length;
-    const origins = this.loaded.eventOrigins;
     const targets = new Map<string, number>();
     const prefixes = new Map<number, number>(); // (target, lane, type) as one number -> prefix
     const fingerprints = new PairNumbering(n, this.arena); // (prefix, content hash) -> fingerprint
     for (let i = 0; i < n; i++) {
       const e = this.events[i];
       const lane = laneOf[i];
-      const record = origins.record(this.rawIndex[i]);
-      if (record !== undefined) this.records[i] = record;
       const text = typeof e.content === 'string' ? e.content : typeof e.content_ref === 'string' ? e.content_ref : undefined;
       if (text === undefined) {
         this.fingerprints[i] = -1 - i;
@@ -377,14 +375,25 @@ export class TraceIndex {
     return this.events.length;
   }
 
+  /** Position -> index of the event in `loaded.trace.events` (file order), the key the editor and graph use ({@link at} reads one). */
+  get rawIndex(): Int32Array {
+    if (this.fileIndex) return this.fileIndex;
+    return (this.identityIndex ??= identity(new Int32Array(this.size)));
+  }
+
   /** The index in `loaded.trace.events` (file order) of the event at a position. */
   at(i: number): number {
-    return this.rawIndex[i];
+    return this.fileIndex === undefined ? i : this.fileIndex[i];
   }
 
   /** The id of the event at a position. */
   id(i: number): string {
     return this.events[i].id;
+  }
+
+  /** Source record (0-based index in its source's list) of the event at a position, or -1 (read from its origin: no column of them). */
+  record(i: number): number {
+    return this.loaded.eventOrigins.record(this.at(i)) ?? -1;
   }
 
   /** Tokens of the event at a position (0 when not recorded). */
@@ -637,20 +646,21 @@ export class TraceIndex {
 
 /**
  * Events in time order (by `t`, ties in file order; a `t` that is not a finite number counts as 0),
- * and whether that is the file order; fills `rawIndex` with each position's index in `raw`. Most traces are written in time order: no
- * sort then. The times are scratch in `arena` (given back by the caller).
+ * whether that is the file order, and else each position's index in `raw`. Most traces are written
+ * in time order: no sort then. The times are scratch in `arena`, given back here.
  */
-function timeOrder(raw: readonly TraceEvent[], rawIndex: Int32Array, arena: Arena): { events: TraceEvent[]; inFileOrder: boolean } {
+function timeOrder(raw: readonly TraceEvent[], arena: Arena): { events: TraceEvent[]; inFileOrder: boolean; order?: number[] } {
   const n = raw.length;
-  const time = arena.float64(n);
-  if (timesOf(raw, time)) {
-    identity(rawIndex);
+  const scratch = arena.mark();
+  try {
+    const time = arena.float64(n);
     // the file's own list, not a copy (8 MB at 1M events): the index never changes it
-    return { events: raw as TraceEvent[], inFileOrder: true };
+    if (timesOf(raw, time)) return { events: raw as TraceEvent[], inFileOrder: true };
+    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => time[a] - time[b] || a - b);
+    return { events: order.map((i) => raw[i]), inFileOrder: false, order };
+  } finally {
+    arena.release(scratch);
   }
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => time[a] - time[b] || a - b);
-  rawIndex.set(order);
-  return { events: order.map((i) => raw[i]), inFileOrder: false };
 }
 
 /** Fills `time` with each event's `t` (0 when not a finite number); @returns true when they never decrease. */
@@ -664,9 +674,10 @@ function timesOf(raw: readonly TraceEvent[], time: Float64Array): boolean {
   return sorted;
 }
 
-/** Fills `out` with 0, 1, ..., n - 1. */
-function identity(out: Int32Array): void {
+/** Fills `out` with 0, 1, ..., n - 1; @returns it. */
+function identity(out: Int32Array): Int32Array {
   for (let i = 0; i < out.length; i++) out[i] = i;
+  return out;
 }
 
 /** Per row, the list of its entries from compressed rows. */
