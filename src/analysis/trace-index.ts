@@ -101,8 +101,8 @@ export class TraceIndex {
   readonly fingerprints: Int32Array;
   /** Normalized content per position, computed when first asked (see {@link normalizedContent}). */
   private readonly normalized = new Map<number, string>();
-  /** Receiver per position (see {@link receiver}). */
-  private readonly receivers: Int32Array;
+  /** Receiver per position: its lane number + 1, 0 for none (see {@link receiver}); 1 byte per event when there are fewer than 255 lanes. */
+  private readonly receivers: Uint8Array | Uint16Array | Int32Array;
   /** Agent of each lane, by lane number (numbered in order of first appearance; {@link laneNumbers}). */
   private readonly laneNames: string[] = [];
   /** Agent -> its lane number. */
@@ -136,7 +136,6 @@ export class TraceIndex {
     this.callOf = arena.int32(n).fill(-1);
     this.fingerprints = arena.int32(n);
     this.firstSeen = arena.int32(n);
-    this.receivers = arena.int32(n).fill(-1);
     const laneColumn = arena.int32(n);
     // plainHead: 1 when the head of the content (or content_ref) is ASCII without a date, 2 when not; set with the fingerprints
     this.memo = { agentOutput: arena.uint8(n), completionClaim: arena.uint8(n), impasse: arena.uint8(n), plainHead: arena.uint8(n) };
@@ -153,7 +152,7 @@ export class TraceIndex {
     this.firstOccurrences(this.indexFingerprints(laneOf), arena);
     arena.release(scratch);
     this.findToolLanes();
-    this.receiversOf();
+    this.receivers = this.receiversOf();
     this.handoffsName = this.someHandoffNamesItsReceiver();
     const table = this.buildLinks();
     const count = table.count;
@@ -193,20 +192,25 @@ export class TraceIndex {
     }
   }
 
-  /** Fills {@link receivers}: the `to` of an event when it names another agent that has a lane (lane number, -1: none). */
-  private receiversOf(): void {
+  /**
+   * {@link receivers}: the `to` of an event when it names another agent that has a lane, in the
+   * narrowest column the lanes fit (kept: made in the arena where the build's scratch was given back).
+   */
+  private receiversOf(): Uint8Array | Uint16Array | Int32Array {
     const n = this.events.length;
-    const receivers = this.receivers;
+    const lanes = this.laneNames.length;
+    const receivers = lanes < 0xff ? this.arena.uint8(n) : lanes < 0xffff ? this.arena.uint16(n) : this.arena.int32(n);
     for (let i = 0; i < n; i++) {
       const e = this.events[i];
       const to = e.to;
-      if (to !== undefined && to !== e.agent) receivers[i] = this.laneNumbers.get(to) ?? -1;
+      if (to !== undefined && to !== e.agent) receivers[i] = (this.laneNumbers.get(to) ?? -1) + 1;
     }
+    return receivers;
   }
 
   /** True when some hand-off names a receiver that has a lane (see {@link handoffsName}). */
   private someHandoffNamesItsReceiver(): boolean {
-    for (let i = 0; i < this.events.length; i++) if (this.receivers[i] !== -1 && this.laneNames[this.receivers[i]] && HANDOFF_TYPES.has(this.types[i])) return true;
+    for (let i = 0; i < this.events.length; i++) if (this.receivers[i] !== 0 && this.laneNames[this.receivers[i] - 1] && HANDOFF_TYPES.has(this.types[i])) return true;
     return false;
   }
 
@@ -448,7 +452,7 @@ export class TraceIndex {
   /** The agent an event is addressed to, when it names one that has a lane (another than its own). */
   receiver(i: number): string | undefined {
     const lane = this.receivers[i];
-    return lane === -1 ? undefined : this.laneNames[lane];
+    return lane === 0 ? undefined : this.laneNames[lane - 1];
   }
 
   /** True when some hand-off names a receiver that has a lane (else a chat's receiver is the next speaker). */

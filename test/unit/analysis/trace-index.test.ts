@@ -1,0 +1,42 @@
+/**
+ * TraceIndex columns kept narrow or not at all (docs/large-traces.md, Memory): file indices and
+ * records read when asked, receivers in the narrowest column their lanes fit.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { TraceIndex } from '../../../src/analysis/trace-index';
+import { traceOf } from './build';
+
+test('file indices and records: the position itself in file order, the sorted order else', () => {
+  const inOrder = new TraceIndex(traceOf([0, 1, 2].map((k) => ({ id: `e${k}`, type: 'message', agent: 'a', content: `m${k}` }))));
+  assert.equal(inOrder.inFileOrder, true);
+  assert.deepEqual([0, 1, 2].map((i) => inOrder.at(i)), [0, 1, 2]);
+  assert.deepEqual(Array.from(inOrder.rawIndex), [0, 1, 2]);
+  assert.deepEqual([0, 1, 2].map((i) => inOrder.record(i)), [0, 1, 2]);
+
+  const shuffled = new TraceIndex(traceOf([2, 0, 1].map((t) => ({ id: `e${t}`, type: 'message', agent: 'a', t, content: `m${t}` }))));
+  assert.equal(shuffled.inFileOrder, false);
+  assert.deepEqual([0, 1, 2].map((i) => shuffled.id(i)), ['e0', 'e1', 'e2']);
+  assert.deepEqual([0, 1, 2].map((i) => shuffled.at(i)), [1, 2, 0]);
+  assert.deepEqual(Array.from(shuffled.rawIndex), [1, 2, 0]);
+  assert.deepEqual([0, 1, 2].map((i) => shuffled.record(i)), [1, 2, 0], 'the record of the event at each position');
+});
+
+test('an event without a record reads -1', () => {
+  const loaded = traceOf([{ id: 'a', type: 'message', agent: 'x', content: 'hi' }]);
+  loaded.eventOrigins = { ...loaded.eventOrigins, length: 1, get: () => undefined, record: () => undefined } as unknown as typeof loaded.eventOrigins;
+  assert.equal(new TraceIndex(loaded).record(0), -1);
+});
+
+for (const lanes of [3, 300]) {
+  test(`receivers with ${lanes} lanes: the agent named by \`to\` when it has a lane, else none`, () => {
+    const events = Array.from({ length: lanes }, (_, k) => ({ id: `e${k}`, type: 'message' as const, agent: `agent${k}`, to: `agent${(k + 1) % lanes}`, content: `hello ${k}` }));
+    events.push({ id: 'x', type: 'message', agent: 'agent0', to: 'nobody', content: 'lost' });
+    events.push({ id: 'y', type: 'message', agent: 'agent1', to: 'agent1', content: 'self' });
+    const index = new TraceIndex(traceOf(events));
+    for (let k = 0; k < lanes; k++) assert.equal(index.receiver(k), `agent${(k + 1) % lanes}`);
+    assert.equal(index.receiver(lanes), undefined, 'a receiver without a lane');
+    assert.equal(index.receiver(lanes + 1), undefined, 'an agent addressing itself');
+    assert.equal(index.handoffsName, true);
+  });
+}
