@@ -127,11 +127,9 @@ function checkResult(index: TraceIndex, i: number): 'pass' | 'fail' | undefined 
 function ownerPoint(index: TraceIndex, owner: string, pos: number, after: boolean): number {
   if (pos < 0) return -1;
   if (index.events[pos]?.agent === owner) return pos;
-  const next = index.nextInLane(owner, pos);
-  if (after) return next;
-  const lane = index.lanes.get(owner)!;
-  const k = next === -1 ? lane.length - 1 : index.lanePos[next] - 1;
-  return k >= 0 ? lane[k] : -1;
+  if (after) return index.nextInLane(owner, pos);
+  const k = index.laneCountTo(owner, pos) - 1;
+  return k >= 0 ? index.lanes.get(owner)![k] : -1;
 }
 
 /**

@@ -384,8 +384,7 @@ function describe(s: Spent): string {
 /** The agent's last tool result before `pos` when it reports an error or a failure, else -1. */
 function lastFailedCheck(index: TraceIndex, agent: string, pos: number): number {
   const lane = index.lanes.get(agent) ?? [];
-  const next = index.nextInLane(agent, pos);
-  for (let k = (next === -1 ? lane.length : index.lanePos[next]) - 1; k >= 0; k--) {
+  for (let k = index.laneCountTo(agent, pos) - 1; k >= 0; k--) {
     const i = lane[k];
     if (index.types[i] !== 'tool_result') continue;
     return ERROR_TEXT.test(index.content(i).slice(0, 2000)) ? i : -1;
@@ -679,12 +678,12 @@ class StopContext {
       // only spawns made inside the stop's own scope (a sub-agent's stop does not answer for its siblings)
       if (!keep(spawn)) continue;
       const lane = index.lanes.get(agent) ?? [];
-      const next = index.nextInLane(agent, pos);
-      const k = (next === -1 ? lane.length : index.lanePos[next]) - 1;
+      const k = index.laneCountTo(agent, pos) - 1;
+      const acting = k + 1 < lane.length; // it has an event after pos
       const last = k >= 0 && lane[k] > spawn ? lane[k] : -1;
       // still working: its last act is not a hand-off of its output (a tool call or result, a spawn or delegation of its own)
       const waiting = last !== -1 && STILL_WORKING.has(index.types[last]);
-      if (next !== -1 || last === -1 || waiting) still.push(agent);
+      if (acting || last === -1 || waiting) still.push(agent);
     }
     return still;
   }

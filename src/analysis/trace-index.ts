@@ -80,8 +80,6 @@ export class TraceIndex {
   private readonly repeats = new Map<string, number[]>();
   /** Agent -> positions of its events, in time order (views of one column in the arena). */
   readonly lanes = new Map<string, Int32Array>();
-  /** Position of each event inside its lane. */
-  readonly lanePos: Int32Array;
   /**
    * The links as flat arrays, link k from `linkU[k]` to `linkV[k]`, of kind `LINK_KINDS[linkKind[k]]`
    * and, for the trace's edges, edge type `edgeTypeOfCode(linkEdgeType[k])` (link-table.ts).
@@ -131,7 +129,6 @@ export class TraceIndex {
     // The columns the index keeps come first in the arena; each build step's scratch after them, given back when done.
     this.fileIndex = order.inFileOrder ? undefined : arena.int32(n);
     this.fileIndex?.set(order.order!);
-    this.lanePos = arena.int32(n);
     this.resultOf = arena.int32(n).fill(-1);
     this.callOf = arena.int32(n).fill(-1);
     this.fingerprints = arena.int32(n);
@@ -241,7 +238,7 @@ export class TraceIndex {
 
   /**
    * Lanes: each agent's positions as a view of `column` (n entries, lanes one after the other, in
-   * order of first appearance), and each position's place in its lane; `laneOf` gets each
+   * order of first appearance); `laneOf` gets each
    * position's lane number. Counted first, then filled: no list grows.
    */
   private indexLanes(laneOf: Int32Array, column: Int32Array): void {
@@ -268,7 +265,6 @@ export class TraceIndex {
     const filled = starts.slice();
     for (let i = 0; i < n; i++) {
       const no = laneOf[i];
-      this.lanePos[i] = filled[no] - starts[no];
       column[filled[no]++] = i;
     }
   }
@@ -637,14 +633,17 @@ export class TraceIndex {
   nextInLane(agent: string, i: number): number {
     const lane = this.lanes.get(agent);
     if (!lane) return -1;
-    let lo = 0;
-    let hi = lane.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (lane[mid] <= i) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < lane.length ? lane[lo] : -1;
+    const k = placeAfter(lane, i);
+    return k < lane.length ? lane[k] : -1;
+  }
+
+  /**
+   * How many events of `agent` lie at or before position `i`: the place in its lane of its first
+   * event after `i` (binary search; 0 for an agent without a lane). No column of lane places is kept.
+   */
+  laneCountTo(agent: string, i: number): number {
+    const lane = this.lanes.get(agent);
+    return lane ? placeAfter(lane, i) : 0;
   }
 }
 
@@ -676,6 +675,18 @@ function timesOf(raw: readonly TraceEvent[], time: Float64Array): boolean {
     if (i > 0 && time[i] < time[i - 1]) sorted = false;
   }
   return sorted;
+}
+
+/** The place in `lane` (ascending positions) of its first entry above `i`; `lane.length` when none. */
+function placeAfter(lane: Int32Array, i: number): number {
+  let lo = 0;
+  let hi = lane.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (lane[mid] <= i) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Fills `out` with 0, 1, ..., n - 1; @returns it. */

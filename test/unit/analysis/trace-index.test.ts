@@ -40,3 +40,12 @@ for (const lanes of [3, 300]) {
     assert.equal(index.handoffsName, true);
   });
 }
+
+test('laneCountTo: how many of an agent\'s events lie at or before a position (its place after it); nextInLane the next one', () => {
+  const agents = ['a', 'b', 'a', 'a', 'b', 'c'];
+  const index = new TraceIndex(traceOf(agents.map((agent, k) => ({ id: `e${k}`, type: 'message' as const, agent, content: `m${k}` }))));
+  assert.deepEqual([0, 1, 2, 3, 4, 5].map((i) => index.laneCountTo('a', i)), [1, 1, 2, 3, 3, 3]);
+  assert.deepEqual([-1, 0, 3, 4, 5].map((i) => index.laneCountTo('b', i)), [0, 0, 1, 2, 2]);
+  assert.equal(index.laneCountTo('nobody', 3), 0);
+  assert.deepEqual([0, 2, 3].map((i) => index.nextInLane('a', i)), [2, 3, -1]);
+});
