@@ -52,7 +52,7 @@ export function findLoops(index: TraceIndex, options: LoopOptions = {}): Loop[] 
   const toolLoops = repeatedToolCalls(index);
   const inToolLoop = new Set<number>();
   for (const l of toolLoops) for (const i of l.members) inToolLoop.add(i);
-  for (const i of [...inToolLoop]) if (index.resultOf[i] !== -1) inToolLoop.add(index.resultOf[i]);
+  for (const i of [...inToolLoop]) if (index.resultOf(i) !== -1) inToolLoop.add(index.resultOf(i));
   for (const l of toolLoops) loops.push(finish(index, l, lastNew));
   // a ping-pong or a repeated tool call is reported once, not again as each lane's repeated sequence
   const inPingPong = new Set<number>();
@@ -118,7 +118,7 @@ function finish(index: TraceIndex, raw: RawLoop, lastNew: number): Loop {
   } else {
     for (const i of raw.repeated) {
       tokens += index.tokens(i);
-      const r = index.resultOf[i];
+      const r = index.resultOf(i);
       if (r !== -1) {
         tokens += index.tokens(r);
         seconds += Math.max(0, index.end(r) - index.events[i].t);
@@ -228,7 +228,7 @@ function toolCallLoops(index: TraceIndex, { groups, first, count, next }: ToolCa
     if (count[g] < 2) continue;
     const calls: number[] = [];
     for (let c = first[g]; c !== -1; c = next[c]) calls.push(c);
-    const members = calls.flatMap((c) => (index.resultOf[c] !== -1 ? [c, index.resultOf[c]] : [c]));
+    const members = calls.flatMap((c) => (index.resultOf(c) !== -1 ? [c, index.resultOf(c)] : [c]));
     const tool = index.events[calls[0]].tool ?? 'a tool';
     out.push({
       kind: 'repeated_tool_call',

@@ -109,7 +109,7 @@ function checkResult(index: TraceIndex, i: number): 'pass' | 'fail' | undefined 
   const e = index.events[i];
   const type = index.types[i];
   if (type === 'tool_result') {
-    const call = index.callOf[i];
+    const call = index.callOf(i);
     const tool = `${e.tool ?? ''} ${call >= 0 ? `${index.events[call].tool ?? ''} ${index.content(call).slice(0, 300)}` : ''}`;
     if (!VERIFY_TOOL.test(tool)) return undefined;
     const failed = (typeof e.exit_code === 'number' && e.exit_code !== 0) || ERROR_TEXT.test(index.content(i).slice(0, 2000)) || /\bfail(?:ed|s|ing|ure)?\b/i.test(index.content(i).slice(0, 2000));

@@ -165,7 +165,7 @@ function howItEnded(index: TraceIndex, segment: Segment): string | undefined {
   for (let i = from; i <= pos; i++) if (keep(i) && index.events[i].open === true && index.events[i].parent === undefined) rootOpen = true;
   let last = -1;
   for (let i = pos; i >= from && last === -1; i--) if (keep(i) && index.types[i] !== 'stop') last = i;
-  const call = last !== -1 && index.types[last] === 'tool_call' && index.resultOf[last] === -1 ? index.events[last] : undefined;
+  const call = last !== -1 && index.types[last] === 'tool_call' && index.resultOf(last) === -1 ? index.events[last] : undefined;
   if (call?.call_status === 'in_progress') return `the file is still being written: the run is in progress${rootOpen ? ' with the root open' : ''}, its last action a tool call awaiting its result`;
   if (rootOpen && call) return 'run ended with the root still open, last action a tool call with no result (it ended during a tool call)';
   if (rootOpen) return 'run ended with the root still open';

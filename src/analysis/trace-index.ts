@@ -91,10 +91,8 @@ export class TraceIndex {
   /** Incoming links of v: `inLinks[inStart[v] .. inStart[v + 1])`, in the order they were made ({@link outgoing} gives the outgoing ones). */
   readonly inStart: Int32Array;
   readonly inLinks: Int32Array;
-  /** tool_call position -> its tool_result position (or -1). */
-  readonly resultOf: Int32Array;
-  /** tool_result position -> its tool_call position (or -1). */
-  readonly callOf: Int32Array;
+  /** A tool call's result position, a tool result's call position, else -1: one column for both ({@link resultOf}, {@link callOf}). */
+  private readonly pairs: Int32Array;
   /** Fingerprint per position (small integer; unique negative for opaque events). */
   readonly fingerprints: Int32Array;
   /** Normalized content per position, computed when first asked (see {@link normalizedContent}). */
@@ -129,8 +127,7 @@ export class TraceIndex {
     // The columns the index keeps come first in the arena; each build step's scratch after them, given back when done.
     this.fileIndex = order.inFileOrder ? undefined : arena.int32(n);
     this.fileIndex?.set(order.order!);
-    this.resultOf = arena.int32(n).fill(-1);
-    this.callOf = arena.int32(n).fill(-1);
+    this.pairs = arena.int32(n).fill(-1);
     this.fingerprints = arena.int32(n);
     this.firstSeen = arena.int32(n);
     const laneColumn = arena.int32(n);
@@ -328,6 +325,16 @@ export class TraceIndex {
    */
   free(): void {
     this.arena.free();
+  }
+
+  /** The position of the result of the tool call at `i`, or -1 (not a tool call, or unanswered). */
+  resultOf(i: number): number {
+    return this.types[i] === 'tool_call' ? this.pairs[i] : -1;
+  }
+
+  /** The position of the call the tool result at `i` answers, or -1 (not a tool result, or unpaired). */
+  callOf(i: number): number {
+    return this.types[i] === 'tool_result' ? this.pairs[i] : -1;
   }
 
   /** Number of links. */
@@ -550,9 +557,9 @@ export class TraceIndex {
       if (this.types[v] !== 'tool_result') continue;
       for (let k = table.firstIn(v); k !== -1; k = table.nextIn(k)) {
         const u = table.u[k];
-        if (this.types[u] === 'tool_call' && this.resultOf[u] === -1) {
-          this.resultOf[u] = v;
-          this.callOf[v] = u;
+        if (this.types[u] === 'tool_call' && this.pairs[u] === -1) {
+          this.pairs[u] = v;
+          this.pairs[v] = u;
           break;
         }
       }
@@ -565,35 +572,35 @@ export class TraceIndex {
     const pendingAny: number[] = [];
     for (let i = 0, n = this.size; i < n; i++) {
       const type = this.types[i];
-      if (type === 'tool_call' && this.resultOf[i] === -1) {
+      if (type === 'tool_call' && this.pairs[i] === -1) {
         const key = this.events[i].tool ?? '';
         let q = pending.get(key);
         if (!q) pending.set(key, (q = []));
         q.push(i);
         pendingAny.push(i);
-      } else if (type === 'tool_result' && this.callOf[i] === -1) {
+      } else if (type === 'tool_result' && this.pairs[i] === -1) {
         const tool = this.events[i].tool;
         let u: number | undefined;
         if (tool !== undefined) {
           const q = pending.get(tool);
-          while (q && q.length && this.resultOf[q[0]] !== -1) q.shift();
+          while (q && q.length && this.pairs[q[0]] !== -1) q.shift();
           u = q?.shift();
         }
         if (u === undefined) u = this.oldestUnanswered(pendingAny, this.events[i].agent, tool);
         if (u !== undefined) {
-          this.resultOf[u] = i;
-          this.callOf[i] = u;
+          this.pairs[u] = i;
+          this.pairs[i] = u;
           this.link(table, u, i, LINK_CODE.tool_result);
         }
-        while (pendingAny.length && this.resultOf[pendingAny[0]] !== -1) pendingAny.shift();
+        while (pendingAny.length && this.pairs[pendingAny[0]] !== -1) pendingAny.shift();
       }
     }
   }
 
   /** The oldest unanswered call in `pendingAny` of `agent`, else of any agent (of `tool` when it has one). */
   private oldestUnanswered(pendingAny: readonly number[], agent: string, tool: string | undefined): number | undefined {
-    let k = pendingAny.findIndex((c) => this.resultOf[c] === -1 && this.events[c].agent === agent);
-    if (k === -1) k = pendingAny.findIndex((c) => this.resultOf[c] === -1 && (tool === undefined || this.events[c].tool === tool));
+    let k = pendingAny.findIndex((c) => this.pairs[c] === -1 && this.events[c].agent === agent);
+    if (k === -1) k = pendingAny.findIndex((c) => this.pairs[c] === -1 && (tool === undefined || this.events[c].tool === tool));
     return k === -1 ? undefined : pendingAny[k];
   }
 

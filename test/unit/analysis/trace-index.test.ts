@@ -49,3 +49,16 @@ test('laneCountTo: how many of an agent\'s events lie at or before a position (i
   assert.equal(index.laneCountTo('nobody', 3), 0);
   assert.deepEqual([0, 2, 3].map((i) => index.nextInLane('a', i)), [2, 3, -1]);
 });
+
+test('resultOf and callOf: a tool call and its result name each other; any other event names none', () => {
+  const index = new TraceIndex(
+    traceOf([
+      { id: 'c1', type: 'tool_call', agent: 'a', tool: 'search', content: 'q' },
+      { id: 'm', type: 'message', agent: 'a', content: 'waiting' },
+      { id: 'r1', type: 'tool_result', agent: 'a', tool: 'search', content: 'hits' },
+      { id: 'c2', type: 'tool_call', agent: 'a', tool: 'fetch', content: 'url' },
+    ]),
+  );
+  assert.deepEqual([0, 1, 2, 3].map((i) => index.resultOf(i)), [2, -1, -1, -1]);
+  assert.deepEqual([0, 1, 2, 3].map((i) => index.callOf(i)), [-1, -1, 0, -1]);
+});
