@@ -101,7 +101,7 @@ interface RawLoop {
 function lastNewContent(index: TraceIndex): number {
   for (let i = index.size - 1; i >= 0; i--) {
     const type = index.types[i];
-    if (index.firstSeen[i] === i && type !== 'stop' && type !== 'reward' && type !== 'despawn') return i;
+    if (index.firstSeen(i) === i && type !== 'stop' && type !== 'reward' && type !== 'despawn') return i;
   }
   return -1;
 }

@@ -120,7 +120,7 @@ export function analyzeStops(index: TraceIndex, loops: Loop[], outcome: Outcome 
   const lastStop = stopPositions.length ? stopPositions[stopPositions.length - 1] : -1;
   // work after the last stop: an event with new content (a fingerprint not seen before)
   let workAfter = false;
-  for (let i = lastStop + 1; i < n; i++) if (isWork(index, i) && index.firstSeen[i] === i) workAfter = true;
+  for (let i = lastStop + 1; i < n; i++) if (isWork(index, i) && index.firstSeen(i) === i) workAfter = true;
   const synthetic = workAfter ? n - 1 : -1;
   const points = synthetic >= 0 ? [...stopPositions, synthetic] : stopPositions;
   const series = mainRewardSeries(index);

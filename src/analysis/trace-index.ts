@@ -12,7 +12,8 @@
  *   7. for an event with no incoming link but its lane's: the previous event of the trace (a chat
  *      turn answers the turn before it). Links 4-7 are derived and carry less weight for credit.
  *   Links that would point backwards in time order are dropped (counted), so the graph is a DAG.
- * - fingerprints: agent + canonical type + target + hash of normalized content, as small integers;
+ * - fingerprints: agent + canonical type + target + hash of normalized content, each named by the
+ *   position of its first event (so it tells where an event's content was first seen);
  *   events with neither content nor content_ref get a unique fingerprint (they cannot repeat).
  */
 import { IdTable } from '../trace/id-table';
@@ -93,7 +94,10 @@ export class TraceIndex {
   readonly inLinks: Int32Array;
   /** A tool call's result position, a tool result's call position, else -1: one column for both ({@link resultOf}, {@link callOf}). */
   private readonly pairs: Int32Array;
-  /** Fingerprint per position (small integer; unique negative for opaque events). */
+  /**
+   * Fingerprint per position: the position of the first event with the same fingerprint (itself
+   * when new), or a unique negative number for opaque events. Equal fingerprints, equal numbers.
+   */
   readonly fingerprints: Int32Array;
   /** Normalized content per position, computed when first asked (see {@link normalizedContent}). */
   private readonly normalized = new Map<number, string>();
@@ -110,8 +114,6 @@ export class TraceIndex {
    * their own, and at least half tool results or a terminal/executor name (AG2 `Computer_terminal`).
    */
   readonly toolLanes = new Set<string>();
-  /** Position of the first occurrence of each position's fingerprint (itself when new). */
-  readonly firstSeen: Int32Array;
   /**
    * Per position, the answers of text tests the analyses ask again and again, filled when first
    * asked: 0 = not asked yet, 1 = yes, 2 = no (answer.ts `isAgentOutput`, stops.ts).
@@ -129,7 +131,6 @@ export class TraceIndex {
     this.fileIndex?.set(order.order!);
     this.pairs = arena.int32(n).fill(-1);
     this.fingerprints = arena.int32(n);
-    this.firstSeen = arena.int32(n);
     const laneColumn = arena.int32(n);
     // plainHead: 1 when the head of the content (or content_ref) is ASCII without a date, 2 when not; set with the fingerprints
     this.memo = { agentOutput: arena.uint8(n), completionClaim: arena.uint8(n), impasse: arena.uint8(n), plainHead: arena.uint8(n) };
@@ -157,19 +158,26 @@ export class TraceIndex {
     this.linkEdgeType = table.edgeType.subarray(0, count);
   }
 
-  /** Fills {@link firstSeen}: position -> position of the first occurrence of its fingerprint (opaque events are their own). @param fpCount number of fingerprints. */
+  /**
+   * Renames each fingerprint (numbered in order of first appearance) by the position of its first
+   * event: one column then serves as fingerprints and as {@link firstSeen}. @param fpCount number of fingerprints.
+   */
   private firstOccurrences(fpCount: number, arena: Arena): void {
     const n = this.events.length;
-    const firstSeen = this.firstSeen;
+    const fingerprints = this.fingerprints;
     const first = arena.int32(fpCount).fill(-1); // fingerprint -> first position
     for (let i = 0; i < n; i++) {
-      const fp = this.fingerprints[i];
-      if (fp < 0) firstSeen[i] = i;
-      else {
-        if (first[fp] === -1) first[fp] = i;
-        firstSeen[i] = first[fp];
-      }
+      const fp = fingerprints[i];
+      if (fp < 0) continue;
+      if (first[fp] === -1) first[fp] = i;
+      fingerprints[i] = first[fp];
     }
+  }
+
+  /** Position of the first event with the fingerprint of the event at `i` (itself when new or opaque). */
+  firstSeen(i: number): number {
+    const fp = this.fingerprints[i];
+    return fp < 0 ? i : fp;
   }
 
   /** Fills {@link toolLanes}. */

@@ -62,3 +62,19 @@ test('resultOf and callOf: a tool call and its result name each other; any other
   assert.deepEqual([0, 1, 2, 3].map((i) => index.resultOf(i)), [2, -1, -1, -1]);
   assert.deepEqual([0, 1, 2, 3].map((i) => index.callOf(i)), [-1, -1, 0, -1]);
 });
+
+test('fingerprints name the first event with the same content; firstSeen reads it, opaque events are their own', () => {
+  const index = new TraceIndex(
+    traceOf([
+      { id: 'a', type: 'message', agent: 'x', content: 'hello there' },
+      { id: 'b', type: 'message', agent: 'x', content: 'other words' },
+      { id: 'c', type: 'message', agent: 'x', content: 'hello   there' },
+      { id: 'd', type: 'message', agent: 'x' },
+      { id: 'e', type: 'message', agent: 'y', content: 'hello there' },
+    ]),
+  );
+  assert.deepEqual([0, 1, 2, 3, 4].map((i) => index.firstSeen(i)), [0, 1, 0, 3, 4], 'c repeats a (same normalized content); e is another agent');
+  assert.equal(index.fingerprints[2], index.fingerprints[0]);
+  assert.notEqual(index.fingerprints[4], index.fingerprints[0]);
+  assert.ok(index.fingerprints[3] < 0, 'an event without content has a unique negative fingerprint');
+});
