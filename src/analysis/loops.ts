@@ -55,7 +55,7 @@ export function findLoops(index: TraceIndex, options: LoopOptions = {}): Loop[] 
   const toolLoops = repeatedToolCalls(index);
   const inToolLoop = new Set<number>();
   for (const l of toolLoops) for (const i of l.members) inToolLoop.add(i);
-  for (const i of [...inToolLoop]) if (index.resultOf[i] !== -1) inToolLoop.add(index.resultOf[i]);
+  for (const i of [...inToolLoop]) if (index.resultOf(i) !== -1) inToolLoop.add(index.resultOf(i));
   for (const l of toolLoops) loops.push(finish(index, l, lastNew));
   // a ping-pong or a repeated tool call is reported once, not again as each lane's repeated sequence
   const inPingPong = new Set<number>();
@@ -104,7 +104,7 @@ interface RawLoop {
 function lastNewContent(index: TraceIndex): number {
   for (let i = index.size - 1; i >= 0; i--) {
     const type = index.types[i];
-    if (index.firstSeen[i] === i && type !== 'stop' && type !== 'reward' && type !== 'despawn') return i;
+    if (index.firstSeen(i) === i && type !== 'stop' && type !== 'reward' && type !== 'despawn') return i;
   }
   return -1;
 }
@@ -121,7 +121,7 @@ function finish(index: TraceIndex, raw: RawLoop, lastNew: number): Loop {
   } else {
     for (const i of raw.repeated) {
       tokens += index.tokens(i);
-      const r = index.resultOf[i];
+      const r = index.resultOf(i);
       if (r !== -1) {
         tokens += index.tokens(r);
         seconds += Math.max(0, index.end(r) - index.events[i].t);
@@ -268,8 +268,8 @@ function changesBefore(index: TraceIndex): Int32Array {
 
 /** True when two calls' results are the same text, whitespace aside, or neither has a result. */
 function sameResult(index: TraceIndex, a: number, b: number): boolean {
-  const ra = index.resultOf[a];
-  const rb = index.resultOf[b];
+  const ra = index.resultOf(a);
+  const rb = index.resultOf(b);
   if (ra === -1 || rb === -1) return ra === rb;
   const x = index.content(ra);
   const y = index.content(rb);
@@ -278,7 +278,7 @@ function sameResult(index: TraceIndex, a: number, b: number): boolean {
 
 /** One repeated call: the calls (same agent, arguments and result) and their results. */
 function toolCallLoop(index: TraceIndex, calls: number[]): RawLoop {
-  const members = calls.flatMap((c) => (index.resultOf[c] !== -1 ? [c, index.resultOf[c]] : [c]));
+  const members = calls.flatMap((c) => (index.resultOf(c) !== -1 ? [c, index.resultOf(c)] : [c]));
   const tool = index.events[calls[0]].tool ?? 'a tool';
   return {
     kind: 'repeated_tool_call',

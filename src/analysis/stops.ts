@@ -121,7 +121,7 @@ export function analyzeStops(index: TraceIndex, loops: Loop[], outcome: Outcome 
   const lastStop = stopPositions.length ? stopPositions[stopPositions.length - 1] : -1;
   // work after the last stop: an event with new content (a fingerprint not seen before)
   let workAfter = false;
-  for (let i = lastStop + 1; i < n; i++) if (isWork(index, i) && index.firstSeen[i] === i) workAfter = true;
+  for (let i = lastStop + 1; i < n; i++) if (isWork(index, i) && index.firstSeen(i) === i) workAfter = true;
   const synthetic = workAfter ? n - 1 : -1;
   const points = synthetic >= 0 ? [...stopPositions, synthetic] : stopPositions;
   const series = mainRewardSeries(index);
@@ -166,7 +166,7 @@ function howItEnded(index: TraceIndex, segment: Segment): string | undefined {
   for (let i = from; i <= pos; i++) if (keep(i) && index.events[i].open === true && index.events[i].parent === undefined) rootOpen = true;
   let last = -1;
   for (let i = pos; i >= from && last === -1; i--) if (keep(i) && index.types[i] !== 'stop') last = i;
-  const call = last !== -1 && index.types[last] === 'tool_call' && index.resultOf[last] === -1 ? index.events[last] : undefined;
+  const call = last !== -1 && index.types[last] === 'tool_call' && index.resultOf(last) === -1 ? index.events[last] : undefined;
   if (call?.call_status === 'in_progress') return `the file is still being written: the run is in progress${rootOpen ? ' with the root open' : ''}, its last action a tool call awaiting its result`;
   if (rootOpen && call) return 'run ended with the root still open, last action a tool call with no result (it ended during a tool call)';
   if (rootOpen) return 'run ended with the root still open';
@@ -385,8 +385,7 @@ function describe(s: Spent): string {
 /** The agent's last tool result before `pos` when it reports an error or a failure, else -1. */
 function lastFailedCheck(index: TraceIndex, agent: string, pos: number): number {
   const lane = index.lanes.get(agent) ?? [];
-  const next = index.nextInLane(agent, pos);
-  for (let k = (next === -1 ? lane.length : index.lanePos[next]) - 1; k >= 0; k--) {
+  for (let k = index.laneCountTo(agent, pos) - 1; k >= 0; k--) {
     const i = lane[k];
     if (index.types[i] !== 'tool_result') continue;
     return ERROR_TEXT.test(index.content(i).slice(0, 2000)) ? i : -1;
@@ -652,12 +651,12 @@ class StopContext {
       // only spawns made inside the stop's own scope (a sub-agent's stop does not answer for its siblings)
       if (!keep(spawn)) continue;
       const lane = index.lanes.get(agent) ?? [];
-      const next = index.nextInLane(agent, pos);
-      const k = (next === -1 ? lane.length : index.lanePos[next]) - 1;
+      const k = index.laneCountTo(agent, pos) - 1;
+      const acting = k + 1 < lane.length; // it has an event after pos
       const last = k >= 0 && lane[k] > spawn ? lane[k] : -1;
       // still working: its last act is not a hand-off of its output (a tool call or result, a spawn or delegation of its own)
       const waiting = last !== -1 && STILL_WORKING.has(index.types[last]);
-      if (next !== -1 || last === -1 || waiting) still.push(agent);
+      if (acting || last === -1 || waiting) still.push(agent);
     }
     return still;
   }

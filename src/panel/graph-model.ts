@@ -165,7 +165,7 @@ interface EdgeContext {
   barOf: Int32Array;
   laneIndex: Map<string, number>;
   keyOf: (e: TraceEvent) => string;
-  lanesByAgent: Map<string, number[]>;
+  lanesByAgent: Map<string, Int32Array>;
   firstIndex: IdTable;
 }
 
@@ -341,21 +341,51 @@ function graphFindings(analysis: Analysis | undefined, events: readonly TraceEve
   });
 }
 
-/** Indices of the events of each lane (by lane key), in time order (ties in file order). */
-function eventsByLane(events: readonly TraceEvent[], keyOf: (e: TraceEvent) => string): Map<string, number[]> {
-  const out = new Map<string, number[]>();
-  events.forEach((e, i) => {
-    const k = keyOf(e);
-    const list = out.get(k);
-    if (list) list.push(i);
-    else out.set(k, [i]);
+/**
+ * Indices of the events of each lane (by lane key), in time order (ties in file order): views of
+ * one column, counted then filled (no list grows); a lane is sorted only when its events are not
+ * in time order already.
+ */
+function eventsByLane(events: readonly TraceEvent[], keyOf: (e: TraceEvent) => string): Map<string, Int32Array> {
+  const n = events.length;
+  const groups = new Map<string, number>();
+  const keys: string[] = [];
+  const sizes: number[] = [];
+  const groupOf = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const k = keyOf(events[i]);
+    let g = groups.get(k);
+    if (g === undefined) {
+      groups.set(k, (g = keys.length));
+      keys.push(k);
+      sizes.push(0);
+    }
+    groupOf[i] = g;
+    sizes[g]++;
+  }
+  const column = new Int32Array(n);
+  const fill: number[] = [];
+  const out = new Map<string, Int32Array>();
+  let offset = 0;
+  keys.forEach((k, g) => {
+    out.set(k, column.subarray(offset, offset + sizes[g]));
+    fill.push(offset);
+    offset += sizes[g];
   });
-  for (const list of out.values()) list.sort((a, b) => events[a].t - events[b].t);
+  for (let i = 0; i < n; i++) column[fill[groupOf[i]]++] = i;
+  for (const lane of out.values()) sortByTime(lane, events);
   return out;
 }
 
+/** Sorts a lane's event indices by time, stable (as an array's sort is); left as it is when already in order. */
+function sortByTime(lane: Int32Array, events: readonly TraceEvent[]): void {
+  let sorted = true;
+  for (let k = 1; k < lane.length && sorted; k++) sorted = events[lane[k - 1]].t - events[lane[k]].t <= 0;
+  if (!sorted) lane.set(Array.from(lane).sort((a, b) => events[a].t - events[b].t));
+}
+
 /** The first event of a time-sorted lane at or after `t` (by binary search), other than `self`. */
-function firstAtOrAfter(events: readonly TraceEvent[], lane: number[] | undefined, t: number, self: number): number | undefined {
+function firstAtOrAfter(events: readonly TraceEvent[], lane: Int32Array | undefined, t: number, self: number): number | undefined {
   if (!lane) return undefined;
   let lo = 0;
   let hi = lane.length;

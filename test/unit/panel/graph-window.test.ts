@@ -213,3 +213,20 @@ test('windows made from the buckets planned for earlier windows equal those of a
     assert.ok(!graphWindow(warm, fit).nodes.some((node) => node.index === 15_000), 'and without keep it is in a run bar again (the plan kept is the one without keep)');
   }
 });
+
+test('a lane written out of time order is drawn in time order in a window, in both modes', () => {
+  const lines = [
+    { id: 'a1', t: 0, type: 'message', agent: 'a', to: 'b' },
+    { id: 'b3', t: 3, type: 'message', agent: 'b' },
+    { id: 'b1', t: 1, type: 'message', agent: 'b' },
+    { id: 'b2', t: 2, type: 'message', agent: 'b' },
+  ];
+  const s = makeSnapshot('shuffled', 1, 'shuffled.otrace.jsonl', readTraceJsonl(`${lines.map((l) => JSON.stringify(l)).join('\n')}\n`));
+  for (const mode of ['time', 'order'] as const) {
+    const w = graphWindow(s, request({ mode, scale: 1000 }));
+    const lane = w.nodes.filter((n) => n.agent === 'b');
+    assert.deepEqual(lane.map((n) => n.eventId).sort(), ['b1', 'b2', 'b3']);
+    const byStart = [...lane].sort((x, y) => (mode === 'time' ? x.tx - y.tx : x.order - y.order));
+    assert.deepEqual(byStart.map((n) => n.eventId), ['b1', 'b2', 'b3'], mode);
+  }
+});
