@@ -6,6 +6,7 @@
  * Pure: imports nothing from `vscode`.
  */
 import type { Analysis } from '../analysis';
+import { isSoundStop } from '../analysis/types';
 import type { GraphEdge, GraphFinding, GraphLane, GraphModel, GraphNode } from '../protocol';
 import type { TraceEdge } from '../trace/schema';
 import type { LoadedTrace } from '../trace/model';
@@ -317,7 +318,9 @@ function analysisMarks(analysis: Analysis | undefined, n: number): { loop: Uint8
   const mark = (i: number, m: string) => marks.set(i, (marks.get(i) ?? new Set()).add(m));
   if (!analysis) return { loop, marks };
   for (const l of analysis.loops) for (const i of l.indices) if (i >= 0 && i < n) loop[i] = 1;
-  for (const stop of analysis.stops) mark(stop.index, stop.finding === 'ok' ? 'stop-ok' : 'stop-problem');
+  // ✓ for a sound stop only: a stop on an error, a limit or an unknown reason gets no verdict mark
+  for (const stop of analysis.stops) if (stop.finding !== 'ok') mark(stop.index, 'stop-problem');
+  else if (isSoundStop(stop)) mark(stop.index, 'stop-ok');
   if (analysis.blame) mark(analysis.blame.index, 'blame');
   return { loop, marks };
 }

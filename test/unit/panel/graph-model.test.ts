@@ -123,3 +123,18 @@ test('derived links reach the next event of the receiving lane in time, also whe
   assert.equal(link?.target, g.nodes.find((n) => n.eventId === 'b2')!.id, 'b2 is the first event of b at or after t=5');
   assert.equal(g.lanes.find((l) => l.name === 'b')?.count, 3);
 });
+
+test('a stop is marked sound (✓) only when it reports the task done: an error or unknown stop with no stop failure gets no verdict mark', () => {
+  for (const [reason, marked] of [['task_complete', ['stop-ok']], ['quality_met', ['stop-ok']], ['error', []], ['unknown', []], ['max_turns', []]] as const) {
+    const text = [
+      '{"id":"a","t":0,"type":"message","agent":"lead","to":"worker","content":"send the report by email"}',
+      '{"id":"b","t":1,"type":"return","agent":"worker","to":"lead","content":"sent","causes":["a"]}',
+      `{"id":"s","t":2,"type":"stop","agent":"lead","reason":"${reason}","decided_by":"lead"}`,
+    ].join('\n');
+    const loaded = readTraceJsonl(text);
+    const analysis = analyzeTrace(loaded);
+    assert.equal(analysis.stops[0].finding, 'ok', `${reason}: no stop failure found`);
+    const stop = buildGraph(loaded, 't', Infinity, analysis).nodes.find((n) => n.id === 'n2')!;
+    assert.deepEqual(stop.marks.filter((m) => m.startsWith('stop')), marked, reason);
+  }
+});
