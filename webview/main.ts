@@ -245,7 +245,7 @@ function frameEvents(events: number[], finding?: number): void {
   if (!view || !graph) return;
   history.push(view.view());
   framed = events.filter((i) => i >= 0 && i < graph!.totalEvents);
-  view.frameIndices(framed, 0.25);
+  view.frameIndices(framed, 0.25, FINDING_MIN_SHARE);
   view.cy.elements().removeClass('dimmed');
   if (finding !== undefined && events.length) selectIndex(events[0], 'finding');
   else loader?.setKeep(keepList());
@@ -394,6 +394,12 @@ function placeCursor(): void {
   // From the right edge of the current event's point (a node is centred on its time).
   veil.style.left = `${Math.max(0, x + (box && box.x2 - box.x1 < 30 ? (box.x2 - box.x1) / 2 : 0) + 1)}px`;
 }
+
+/**
+ * A finding is framed in at least this share of the run: its events with what happened around them
+ * (a one-event finding zoomed to 60 ms of a 4 s run, every lane empty).
+ */
+const FINDING_MIN_SHARE = 1 / 20;
 
 /** Room between an event and its focus ring, in px. */
 const FOCUS_PAD = 4;

@@ -185,6 +185,8 @@ describe('windowed graph of a large trace in a real VS Code', function () {
     assert.ok(Math.min(...r.events) > EVENTS - 20, 'its events are at the end of the trace');
     assert.deepEqual(r.missing, [], 'every event of the finding is drawn on its own');
     assert.deepEqual(r.outside, [], 'every event of the finding is in view');
+    const share = await evalInWebview<number>('() => { const v = globalThis.__otrace.view; const [a, b] = v.viewRange(); return (b - a) / v.axisLength(); }', { selector: frame });
+    assert.ok(share >= 0.049, `the finding is framed with what happened around it: the view spans ${(share * 100).toFixed(1)} % of the run`);
     await pressKeys(['Escape']);
     await sleep(300);
     const scaleAfter = await evalInWebview<number>('() => globalThis.__otrace.view.scale', { selector: frame });
