@@ -159,11 +159,15 @@ export interface GraphOverview {
   kinds: string[];
   findings: GraphFinding[];
   problems: { errors: number; warnings: number };
-  /** What the legend lists: edge types drawn, tool bars present, credit present. */
-  /** `influence`: the credit is an unsigned influence share, the trace recording no outcome (named so, never 'credit'). */
+  /**
+   * What the legend lists: edge types drawn, tool bars present, credit present; `influence`: the
+   * credit is an unsigned influence share, the trace recording no outcome (named so, never 'credit').
+   */
   legend: { edgeTypes: string[]; bars: boolean; credit: boolean; influence?: boolean; cues: string[] };
   /** Files holding several traces only: each trace (a lane group), in lane order, with its event and lane counts. */
   traces?: { id: string; events: number; lanes: number }[];
+  /** `steps`: the trace records no clock, its `t` counts steps (a benchmark log); the graph opens in event order and says `step`, not seconds. */
+  timeUnit?: 'steps';
 }
 
 /**

@@ -34,6 +34,7 @@ export function createAxis(axis: HTMLElement, bands: HTMLElement, graph: TraceGr
     } else {
       // Ticks at the trace's own times (`t`, seconds since the trace started), as events' details give them.
       const model = graph.graph.axis;
+      const steps = graph.graph.timeUnit === 'steps';
       const step = pick(graph.scale, STEPS);
       const left = axisToTime(model, Math.max(0, graph.axisAt(0)));
       const right = axisToTime(model, Math.min(model.span, graph.axisAt(width)));
@@ -44,7 +45,9 @@ export function createAxis(axis: HTMLElement, bands: HTMLElement, graph: TraceGr
         const x = graph.screenX(timeToAxis(model, t));
         if (x - last < 60) continue; // ticks squeezed by a compressed gap
         last = x;
-        const text = formatDuration(t);
+        // a trace with no clock counts steps: its ticks are step numbers (whole ones only)
+        if (steps && !Number.isInteger(Math.round(t * 1e6) / 1e6)) continue;
+        const text = steps ? `step ${Math.round(t)}` : formatDuration(t);
         taken.push([x, x + 6 + text.length * 6.5]);
         ticks.push(tick(x, text));
       }

@@ -156,6 +156,7 @@ function render(next: GraphOverview, first?: GraphWindow): void {
   }
   if (grew && followRun) showNewest();
   updateTimeline();
+  showMode(g.mode);
   moment('overview drawn');
   loader.check();
   (globalThis as { __otrace?: unknown }).__otrace = {
@@ -467,8 +468,14 @@ function run(command: GraphCommand): void {
 
 function setMode(mode: 'time' | 'order'): void {
   view?.setMode(mode);
+  showMode(mode);
+}
+
+/** The axis button's text and title for `mode`. */
+function showMode(mode: 'time' | 'order'): void {
   $('mode').textContent = mode === 'time' ? 'x: time' : 'x: event order';
-  $('mode').title = mode === 'time' ? 'x is time (idle gaps shortened); click for event order (T)' : 'x is event order; click for time (T)';
+  const clock = graph?.timeUnit === 'steps' ? 'x is the step number (the trace records no clock)' : 'x is time (idle gaps shortened)';
+  $('mode').title = mode === 'time' ? `${clock}; click for event order (T)` : 'x is event order; click for time (T)';
 }
 
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {

@@ -178,7 +178,9 @@ export class Timeline {
     const total = this.graph.columns.tx.length; // not order's: that may be made on first read
     const here = this.current;
     if (here === undefined) return { counter: `– / ${total}`, time: '' };
-    return { counter: `${this.position + 1} / ${total}`, time: `t = ${formatDuration(this.time(here))}` };
+    const t = this.time(here);
+    // a trace with no clock counts steps (a benchmark log): never seconds it does not have
+    return { counter: `${this.position + 1} / ${total}`, time: this.graph.timeUnit === 'steps' ? `step ${Math.round(t * 1000) / 1000}` : `t = ${formatDuration(t)}` };
   }
 
   /** Trace time (seconds) of an event. */

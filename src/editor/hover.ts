@@ -35,7 +35,7 @@ function hoverMarkdown(trace: string, e: EventInfo): vscode.MarkdownString {
   if (e.tool) head.push(escapeMarkdown(e.tool));
   head.push(`agent **${escapeMarkdown(e.agent)}**`);
   if (e.to) head.push(`to ${escapeMarkdown(e.to)}`);
-  head.push(`t \\= ${round(e.t)} s`);
+  head.push(e.countsSteps ? `step ${round(e.t)}` : `t \\= ${round(e.t)} s`);
   md.appendMarkdown(head.join(' · ') + '\n\n');
   const figures: string[] = [];
   if (e.tokens !== undefined) figures.push(`${e.tokens.toLocaleString('en-US')} tokens`);

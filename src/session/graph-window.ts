@@ -12,7 +12,7 @@ import { packOverview } from '../graph-columns';
 import { contentsOf, eventWithContent } from './long-content';
 import { sourcePromptOf } from './source-prompt';
 import { bucketWidth, runKey } from '../panel/layout';
-import type { TraceSnapshot } from './snapshot';
+import { countsSteps, type TraceSnapshot } from './snapshot';
 
 /**
  * A run bar forms where a lane has at least this many events in one bucket (a bucket is
@@ -227,8 +227,10 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
       ...(layout.creditSigned === false ? { influence: true } : {}),
       cues: [...cues],
     },
+    ...(countsSteps(snapshot) ? { timeUnit: 'steps' as const } : {}),
   };
 }
+
 
 /**
  * The overview as bytes, what the host passes to the webview unread: `json` the UTF-8 bytes of
@@ -469,7 +471,11 @@ export function graphEvent(snapshot: TraceSnapshot, index: number): GraphNode | 
   const { layout } = graphIndex(snapshot);
   if (!Number.isInteger(index) || index < 0 || index >= layout.events.length) return undefined;
   const event = eventWithContent(snapshot, index);
-  return event && { ...layoutNode(layout, index, false), ...withCredit(eventDetails(event), layout, index), hasSource: sourcePromptOf(snapshot, index) !== undefined };
+  if (!event) return undefined;
+  const details = withCredit(eventDetails(event), layout, index);
+  // no clock in the trace: its t is a step number
+  if (countsSteps(snapshot)) details.fields = details.fields.map(([k, v]): [string, string] => (k === 't' ? ['step', String(event.t)] : [k, v]));
+  return { ...layoutNode(layout, index, false), ...details, hasSource: sourcePromptOf(snapshot, index) !== undefined };
 }
 
 /** Indices (file order) of the events whose id, label, agent or content contains `query`, case-insensitive. */

@@ -10,7 +10,7 @@ import type { Position } from '../trace/model';
 import { contentOf } from './long-content';
 import { formatCredit } from './marks';
 import { PREVIEW_CHARS, type EventInfo, type EventPlace, type LensItem, type OutlineLane, type PromptAt, type PromptUser } from './query-types';
-import { compare, eventAt, findingsOfEvent, type TraceSnapshot } from './snapshot';
+import { compare, countsSteps, eventAt, findingsOfEvent, type TraceSnapshot } from './snapshot';
 import { isSoundStop } from '../analysis/types';
 import { sourcePromptOf } from './source-prompt';
 
@@ -62,6 +62,7 @@ export function eventInfo(s: TraceSnapshot, index: number): EventInfo | undefine
     tool: e.tool,
     to: e.to,
     t: e.t,
+    ...(countsSteps(s) ? { countsSteps: true } : {}),
     tokens: typeof e.tokens === 'number' ? e.tokens : undefined,
     cost: typeof e.cost === 'number' ? e.cost : undefined,
     duration_s: typeof e.duration_s === 'number' ? e.duration_s : undefined,

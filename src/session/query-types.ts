@@ -32,8 +32,10 @@ export interface EventFinding {
 export interface EventInfo extends EventPlace {
   tool?: string;
   to?: string;
-  /** Seconds since the trace's start. */
+  /** Seconds since the trace's start; a step number when `countsSteps`. */
   t: number;
+  /** True when the trace records no clock and `t` counts steps (a benchmark log). */
+  countsSteps?: boolean;
   tokens?: number;
   cost?: number;
   /** Seconds. */

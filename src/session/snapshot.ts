@@ -174,3 +174,8 @@ export function eventAt(snapshot: TraceSnapshot, file: string, at: Position): nu
 export function compare(a: Position, b: Position): number {
   return a.line - b.line || a.character - b.character;
 }
+
+/** True when the trace records no clock: its importer says `t` counts steps (`metadata.time: 'step-index'`). */
+export function countsSteps(snapshot: Pick<TraceSnapshot, 'loaded'>): boolean {
+  return (snapshot.loaded.trace.metadata as { time?: unknown } | undefined)?.time === 'step-index';
+}

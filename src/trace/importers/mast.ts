@@ -35,7 +35,8 @@
  * - `source`: 'mast'; `record`: 'MAD' | 'MAD-human' | 'AG2-early'; `log_format`: 'chatdev' |
  *   'ag2-turns' | 'magentic-console' | 'unsegmented'; `mas_name`, `llm_name`, `benchmark_name`,
  *   `mad_trace_id`, `key`, `index` as in the record; `task`: the task text (ChatDev task_prompt /
- *   AG2 problem_statement); `chatdev`: {project_name, post_info {name: number}, phases [...]}.
+ *   AG2 problem_statement); `chatdev`: {project_name, post_info {name: number}, phases [...]};
+ *   `time`: 'step-index' when the log has no clock (AG2 turns, console blocks: t counts them).
  * - `ground_truth`: {
  *     mast: { '1.1': 0|1|null, ... } — the record's labels verbatim (MAD_full: LLM-as-judge, trace-level),
  *     failure_modes: string[] — codes labelled 1, sorted, e.g. ['1.3', '1.5', '3.1'],
@@ -299,6 +300,7 @@ interface TurnNode {
 function importTurns(ctx: Ctx, turnNodes: TurnNode[], where: string): void {
   const { b } = ctx;
   ctx.metadata.log_format = 'ag2-turns';
+  ctx.metadata.time = 'step-index'; // no clock in the turns: t counts them
   interface Turn {
     index: number;
     origin: Origin;
@@ -392,6 +394,7 @@ function importLog(ctx: Ctx, node: Node, header: { costs?: Record<string, number
 /** Magentic-One / AutoGen console logs: `---------- Speaker ----------` blocks. */
 function importConsoleBlocks(ctx: Ctx, node: Node, log: string, blocks: RegExpMatchArray[]): void {
   ctx.metadata.log_format = 'magentic-console';
+  ctx.metadata.time = 'step-index'; // no clock in the blocks: t counts them
   const bounds = blocks.flatMap((m, i) => [m.index!, i + 1 < blocks.length ? blocks[i + 1].index! : log.length]);
   const offsets = mapStringOffsets(ctx.doc, node, bounds);
   const chain = new Chain(ctx.b);
