@@ -51,6 +51,9 @@ export function registerTraceCommands(sessions: TraceSessions, selection: Select
       await showEventRecord(sessions, summary, pick.index, { preview: true });
       selection.select(summary.key, pick.index, 'command');
     }),
+    vscode.commands.registerCommand('otrace.setOutcome', (uri?: vscode.Uri, outcome?: string) =>
+      setOutcome(sessions, uri instanceof vscode.Uri ? uri : activeTrace(sessions, panels), outcome === 'failure' || outcome === 'success' || outcome === 'trace' ? outcome : undefined),
+    ),
     vscode.commands.registerCommand('otrace.toggleInlineAnalysis', () => {
       const on = decorator.toggle();
       vscode.window.setStatusBarMessage(`otrace: inline analysis ${on ? 'on' : 'off'}`, 3000);
@@ -65,4 +68,36 @@ async function cursorRef(sessions: TraceSessions): Promise<{ trace: string; inde
     return undefined;
   }
   return { trace: at.summary.key, index: at.index };
+}
+
+/** The trace of the active editor when it is one, else the trace the graph that follows the active trace shows. */
+function activeTrace(sessions: TraceSessions, panels: GraphPanels): vscode.Uri | undefined {
+  const doc = vscode.window.activeTextEditor?.document.uri;
+  if (doc && sessions.peek(doc)) return doc;
+  return panels.followingView?.traceUri;
+}
+
+/**
+ * otrace: Set the Run's Outcome…: the user says whether the run failed or succeeded (a benchmark log
+ * records no outcome of its own), and the trace is analysed again by it: a failed run gets its
+ * decisive error found and credit signed by the failure. "As the trace says" goes back to its own
+ * signal. `given` ('failure', 'success', 'trace') answers without the pick.
+ */
+async function setOutcome(sessions: TraceSessions, uri: vscode.Uri | undefined, given?: 'success' | 'failure' | 'trace'): Promise<void> {
+  if (!uri) {
+    void vscode.window.showInformationMessage('otrace: open a trace first, then set its outcome.');
+    return;
+  }
+  const name = path.basename(uri.fsPath);
+  const stated = sessions.statedOutcome(uri);
+  const items: (vscode.QuickPickItem & { value: 'success' | 'failure' | undefined })[] = [
+    { label: 'Failed', description: stated === 'failure' ? 'set' : '', detail: 'The run missed its goal: find the decisive error, sign credit by the failure.', value: 'failure' },
+    { label: 'Succeeded', description: stated === 'success' ? 'set' : '', detail: 'The run reached its goal: sign credit by the success.', value: 'success' },
+    { label: 'As the trace says', description: stated === undefined ? 'set' : '', detail: "The trace's own signal (a reward, task_success, an error stop), or none.", value: undefined },
+  ];
+  // given (a keybinding's or a script's argument: 'failure', 'success', 'trace'): no question asked
+  const pick = given ? items.find((i) => i.value === (given === 'trace' ? undefined : given))! : await vscode.window.showQuickPick(items, { placeHolder: `How did the run in ${escapeIcons(name)} end? otrace blames and credits by it`, title: "otrace: Set the Run's Outcome" });
+  if (!pick) return;
+  await sessions.setOutcome(uri, pick.value);
+  vscode.window.setStatusBarMessage(`otrace: ${escapeIcons(name)} analysed as ${pick.value === 'failure' ? 'failed' : pick.value === 'success' ? 'succeeded' : 'the trace says'}`, 5000);
 }

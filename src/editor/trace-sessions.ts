@@ -110,6 +110,28 @@ export class TraceSessions implements vscode.Disposable {
     for (const key of keys) void this.reload(key, {});
   }
 
+  /**
+   * The run's outcome the user stated for a trace (otrace: Set the Run's Outcome…), by session key;
+   * kept for the window's life and sent with every load of that trace.
+   */
+  private readonly outcomes = new Map<string, 'success' | 'failure'>();
+
+  /** The outcome the user stated for a trace, if any. */
+  statedOutcome(uri: vscode.Uri): 'success' | 'failure' | undefined {
+    return this.outcomes.get(uri.toString());
+  }
+
+  /**
+   * States the run's outcome of a trace (undefined: back to the trace's own signal) and analyses it
+   * again; resolves to the new summary.
+   */
+  setOutcome(uri: vscode.Uri, outcome: 'success' | 'failure' | undefined): Promise<SessionSummary | undefined> {
+    const key = uri.toString();
+    if (outcome) this.outcomes.set(key, outcome);
+    else this.outcomes.delete(key);
+    return this.reload(key, { force: true });
+  }
+
   /** Reads a session again: from its open document when there is one, else from its file. */
   private reload(key: string, options: { force?: boolean; changed?: string[] }): Promise<SessionSummary | undefined> {
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
@@ -214,7 +236,8 @@ export class TraceSessions implements vscode.Disposable {
   private load(key: string, version: number, uri: vscode.Uri, text: string | undefined, options: { force?: boolean; changed?: string[] }): Promise<SessionSummary | undefined> {
     let report: ((p: LoadProgress) => void) | undefined;
     let last: LoadProgress | undefined;
-    const request = { key, version, path: uri.fsPath, text, local: uri.scheme === 'file', ...options };
+    const outcome = this.outcomes.get(key);
+    const request = { key, version, path: uri.fsPath, text, local: uri.scheme === 'file', ...options, ...(outcome ? { outcome } : {}) };
     const promise: Promise<SessionSummary | undefined> = this.engine
       .load(request, (p) => {
         last = p;

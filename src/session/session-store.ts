@@ -122,7 +122,7 @@ export class SessionStore implements EngineCalls {
       }
       await step();
       report({ phase: 'analyze', message: `analysing ${read.loaded.trace.events.length.toLocaleString('en-US')} events` });
-      const snapshot = makeSnapshot(key, request.version, request.path, read.loaded);
+      const snapshot = makeSnapshot(key, request.version, request.path, read.loaded, request.outcome);
       // Long content is read from disk when asked, unless a reader that follows the file keeps the events (their next analysis needs it).
       if (fromDisk && !read.shared) setAsideLongContent(snapshot);
       await step();

@@ -35,12 +35,15 @@ export interface FindingsOf {
   list: Int32Array;
 }
 
-/** Builds a snapshot from a loaded trace: runs the analysis and the per-file event lookups. Never throws. */
-export function makeSnapshot(key: string, version: number, path: string, loaded: LoadedTrace): TraceSnapshot {
+/**
+ * Builds a snapshot from a loaded trace: runs the analysis and the per-file event lookups. Never throws.
+ * @param outcome the run's outcome as the user states it (overrides the trace's own signal), or undefined
+ */
+export function makeSnapshot(key: string, version: number, path: string, loaded: LoadedTrace, outcome?: 'success' | 'failure'): TraceSnapshot {
   let analysis: Analysis | undefined;
   let analysisError: string | undefined;
   try {
-    analysis = analyzeTrace(loaded);
+    analysis = analyzeTrace(loaded, outcome ? { outcome } : {});
   } catch (err) {
     analysisError = (err as Error).message;
   }

@@ -29,6 +29,11 @@ export interface LoadRequest {
   force?: boolean;
   /** Files the host saw change on disk since the last load (file watchers): only their appended bytes are read. */
   changed?: string[];
+  /**
+   * The run's outcome as the user states it (otrace: Set the Run's Outcome), for a trace that records
+   * none (a benchmark log): the analysis blames and signs credit by it. Undefined: the trace's own signal.
+   */
+  outcome?: 'success' | 'failure';
 }
 
 /** A phase of a load, reported while it runs (the host shows it after a second). */

@@ -213,6 +213,19 @@ describe('analysis in the trace text', function () {
     assert.notEqual(vscode.window.activeTextEditor?.document.uri.fsPath, undefined);
   });
 
+  it('otrace: Set the Run\'s Outcome: a benchmark log blames nothing until the user says the run failed, then its decisive error is a diagnostic; "as the trace says" takes it back', async () => {
+    const dir = path.join(FIX, 'who-and-when', 'Hand-Crafted');
+    const file = path.join(dir, fs.readdirSync(dir).find((f) => f.endsWith('.json'))!);
+    const editor = await open(file);
+    const blames = () => vscode.languages.getDiagnostics(editor.document.uri).filter((d) => d.source === 'otrace' && d.code === 'blame');
+    assert.deepEqual(blames(), [], 'no outcome recorded: nothing blamed');
+    await vscode.commands.executeCommand('otrace.setOutcome', editor.document.uri, 'failure');
+    await until('the decisive error in Problems', () => (blames().length ? true : undefined));
+    assert.equal(api.sessions.statedOutcome(editor.document.uri), 'failure');
+    await vscode.commands.executeCommand('otrace.setOutcome', editor.document.uri, 'trace');
+    await until('no blame once back to the trace\'s own signal', () => (blames().length ? undefined : true));
+  });
+
   it('CodeLens: Explain shows a finding in the graph; a prompt file lists the events that use it', async () => {
     const file = path.join(ROOT, 'samples', 'demo.otrace.jsonl');
     const editor = await open(file);
