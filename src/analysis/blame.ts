@@ -8,7 +8,9 @@
  * is charged to the call (or message) that asked for it, since the agent chose what to run.
  * When the final answer carries nothing traceable, the first agent output whose direct consequence
  * is an error (a failed tool result / error text) is taken; else the agent output with the most
- * negative credit (credit.ts); else the first agent output after the task statement.
+ * negative credit (credit.ts); else the first agent output after the task statement. A run whose
+ * failure signal is an error stop failed where the error happened: that first failed call is
+ * tried first.
  */
 import { finalAnswer, firstAppearance, isNotAgentOutput } from './answer';
 import { ValueReader, type SupportOptions } from './support';
@@ -20,8 +22,12 @@ import type { Blame, Outcome } from './types';
 const PASSES_ON = new Set(['message', 'delegate', 'aggregate', 'return', 'orchestrator_decision', 'stop']);
 const AGENT_TYPES = new Set(['message', 'delegate', 'aggregate', 'return', 'orchestrator_decision', 'tool_call', 'spawn', 'stop']);
 
-/** True for positions an agent can be blamed for (its own output, not tool output, not the task statement). */
-function blameable(index: TraceIndex, i: number, tools: ReadonlySet<string>, task: number): boolean {
+/**
+ * True for positions an agent can be blamed for (its own output, not tool output, not the task
+ * statement). `needsContent` false: a tool call counts without recorded arguments (it was an action
+ * and it failed).
+ */
+function blameable(index: TraceIndex, i: number, tools: ReadonlySet<string>, task: number, needsContent = true): boolean {
   if (i === task) return false;
   const type = index.types[i];
   if (!AGENT_TYPES.has(type)) return false;
@@ -29,6 +35,7 @@ function blameable(index: TraceIndex, i: number, tools: ReadonlySet<string>, tas
   if (isNotAgentOutput(index.events[i])) return false; // a user, harness or placeholder row
   const e = index.events[i];
   if (e.kind === 'interruption' || e.kind === 'api_error' || e.call_status === 'denied') return false; // the user's or the API's doing
+  if (!needsContent && type === 'tool_call') return true;
   return index.content(i).replace(/\bTERMINATE\b/g, '').trim().length > 0;
 }
 
@@ -40,6 +47,22 @@ function responsible(index: TraceIndex, i: number, tools: ReadonlySet<string>, t
   const agent = index.events[i].agent;
   for (let k = i - 1; k >= 0; k--) if (index.events[k].agent !== agent && blameable(index, k, tools, task)) return k;
   return -1;
+}
+
+/** True when a tool result reports a failure: its `error` field (a span's error status) or error text in its content. */
+function reportsError(index: TraceIndex, r: number): boolean {
+  const error = (index.events[r] as { error?: unknown }).error;
+  return (typeof error === 'string' && error.trim() !== '') || error === true || ERROR_TEXT.test(index.content(r).slice(0, 2000));
+}
+
+/** The first agent output whose direct consequence is an error (its tool result reports one), with that result; undefined when none. */
+function firstFailedCall(index: TraceIndex, tools: ReadonlySet<string>, task: number): { pos: number; result: number } | undefined {
+  for (let i = 0; i < index.size; i++) {
+    if (!blameable(index, i, tools, task, false)) continue;
+    const r = index.resultOf(i);
+    if (r !== -1 && reportsError(index, r)) return { pos: i, result: r };
+  }
+  return undefined;
 }
 
 /** The blame rules, in the order they are tried (each is a `Blame['basis']`). */
@@ -66,9 +89,17 @@ export function findBlame(index: TraceIndex, outcome: Outcome, creditValues?: Fl
   }
   const make = (pos: number, basis: Blame['basis'], why: string): Blame => {
     const e = index.events[pos];
-    return { agent: e.agent, event: e.id, index: index.at(pos), record: index.record(pos), basis, message: `decisive error: ${e.agent} at ${e.id} (${why})` };
+    // named by what it was (`tool_call send_email`), its time and its id: an id alone (a span's hex) says nothing
+    const what = `${e.type}${e.tool ? ` ${e.tool}` : ''}`;
+    return { agent: e.agent, event: e.id, index: index.at(pos), record: index.record(pos), basis, message: `decisive error: ${e.agent}'s ${what} at t=${e.t} (${e.id}; ${why})` };
   };
 
+  // A run whose failure signal is an error stop failed where the error happened, not in an answer:
+  // the output whose own call failed first is tried before the answer's origin.
+  if (/^stop \S+ \(error/.test(outcome.source) && on.has('error')) {
+    const first = firstFailedCall(index, tools, task);
+    if (first) return make(first.pos, 'error', `its tool call failed at ${index.id(first.result)}; the run stopped on an error`);
+  }
   const final = on.has('final_answer_origin') || on.has('contrary_input') ? finalAnswer(index, 0, index.size - 1) : undefined;
   const given = task >= 0 ? index.salient(task) : new Set<string>();
   const informative = (t: string) => t.length > 1 && !given.has(t);
@@ -121,11 +152,8 @@ export function findBlame(index: TraceIndex, outcome: Outcome, creditValues?: Fl
     }
   }
   // 3. first agent output followed by an error
-  for (let i = 0; on.has('error') && i < index.size; i++) {
-    if (!blameable(index, i, tools, task)) continue;
-    const r = index.resultOf(i);
-    if (r !== -1 && ERROR_TEXT.test(index.content(r).slice(0, 2000))) return make(i, 'error', `its tool call failed at ${index.id(r)}`);
-  }
+  const firstFailed = on.has('error') ? firstFailedCall(index, tools, task) : undefined;
+  if (firstFailed) return make(firstFailed.pos, 'error', `its tool call failed at ${index.id(firstFailed.result)}`);
   // 4. most negative credit
   if (creditValues && on.has('credit')) {
     let best = -1;

@@ -100,3 +100,21 @@ test('process rewards on a target add their advantage to it', () => {
   assert.equal(a.credit.events.a, 0.25);
   assert.equal(a.credit.events.ra, 0);
 });
+
+for (const [name, writer, researcher] of [['plain', 'Writer', 'Researcher'], ['renamed', 'mailer_2', 'scout_9']] as const) {
+  test(`blame (${name}): a run that stopped on an error is blamed on the call that failed, not on the origin of a correct answer`, () => {
+    const loaded = traceOf([
+      { id: 'd1', type: 'delegate', agent: 'planner', to: researcher, content: 'find the cheapest flight Paris to Rome' },
+      { id: 'm1', type: 'message', agent: researcher, to: 'planner', content: 'Cheapest: AZ 331 at 8:05.' },
+      { id: 'd2', type: 'delegate', agent: 'planner', to: writer, content: 'email the itinerary' },
+      { id: 'c1', type: 'tool_call', agent: writer, tool: 'send_email' },
+      { id: 'c1r', type: 'tool_result', agent: writer, tool: 'send_email', error: '535 authentication failed' } as never,
+      { id: 's', type: 'stop', agent: writer, reason: 'error', decided_by: writer },
+    ].map((e, t) => ({ ...e, t })) as never);
+    const a = analyzeTrace(loaded);
+    assert.equal(a.outcome.status, 'failure');
+    assert.equal(a.blame?.event, 'c1', a.blame?.message);
+    assert.equal(a.blame?.agent, writer);
+    assert.match(a.blame!.message, /tool_call send_email/);
+  });
+}
