@@ -5,9 +5,10 @@
  *   length and two 32-bit FNV-1a hashes) again, anywhere in the trace. One hash-map pass: O(n).
  * - repeated_sequence: per lane, a tandem repeat of the sequence of event fingerprints (agent, type,
  *   target, normalized content): a block of p events occurring >= 2 times back to back. For each
- *   period p = 1..maxPeriod, one scan compares f[i] with f[i+p]; a maximal run of L matches is a
- *   segment of L + p events with period p (Main & Lorentz's tandem-repeat definition, found here by
- *   the direct O(n * maxPeriod) scan, near-linear for a fixed maxPeriod). Smaller periods win; a
+ *   period p = 1..maxPeriod, one scan compares f[i] with f[i+p] (only where f[i+p] is a repeated
+ *   fingerprint); a maximal run of L matches is a segment of L + p events with period p (Main &
+ *   Lorentz's tandem-repeat definition, found here by the direct O(n * maxPeriod) scan, near-linear
+ *   for a fixed maxPeriod). Smaller periods win; a
  *   block that is itself periodic is skipped (it is found with its primitive period). A single
  *   event must occur 3 times in a row (twice is an echo, e.g. a proxy's fixed auto-reply).
  * - ping_pong, and cycles: consecutive hand-offs (message, delegate, return, spawn) going round the
@@ -286,46 +287,70 @@ function isInjected(index: TraceIndex, i: number): boolean {
 function repeatedSequences(index: TraceIndex, maxPeriod: number): RawLoop[] {
   const out: RawLoop[] = [];
   for (const [agent, all] of index.lanes) {
-    const lane = agentActions(index, all);
-    const m = lane.length;
-    const lane0 = index.arena.mark(); // each lane's two arrays are scratch, given back after it
-    const f = index.arena.int32(m);
-    for (let k = 0; k < m; k++) f[k] = index.fingerprints[lane[k]];
-    const covered = index.arena.uint8(m);
-    for (let p = 1; p <= Math.min(maxPeriod, m >> 1); p++) {
-      let i = 0;
-      while (i + p < m) {
-        if (f[i] < 0 || f[i] !== f[i + p]) {
-          i++;
-          continue;
-        }
-        let j = i;
-        while (j + p < m && f[j] >= 0 && f[j] === f[j + p]) j++;
-        const reps = Math.floor((j - i + p) / p);
-        if (reps >= (p === 1 ? 3 : 2) && isPrimitive(f, i, p)) {
-          const end = i + reps * p; // exclusive
-          let already = 0;
-          for (let k = i; k < end; k++) already += covered[k];
-          if (already * 2 < end - i) {
-            for (let k = i; k < end; k++) covered[k] = 1;
-            const members = Array.from(lane.subarray(i, end));
-            out.push({
-              kind: 'repeated_sequence',
-              members,
-              repeated: members.slice(p),
-              span: [lane[i + p], lane[end - 1]],
-              period: p,
-              repetitions: reps,
-              label: `${agent} repeated the same ${p === 1 ? 'event' : `${p}-event sequence`} ${reps} times`,
-            });
-          }
-        }
-        i = Math.max(j, i + 1);
-      }
-    }
+    const lane0 = index.arena.mark(); // each lane's arrays are scratch, given back after it
+    laneRepeats(index, agent, agentActions(index, all), maxPeriod, out);
     index.arena.release(lane0);
   }
   return out;
+}
+
+/**
+ * The tandem repeats of one lane (see the module comment), added to `out`. f[k] = f[k + p] needs
+ * f[k + p] to be a fingerprint met before (`firstSeen`), so for each period only the lane's
+ * repeated events are looked at, k = r - p for each repeated r, in order: the same maximal runs of
+ * matches, in the same order, as the scan of every k; O(m + repeated * maxPeriod).
+ */
+function laneRepeats(index: TraceIndex, agent: string, lane: Int32Array, maxPeriod: number, out: RawLoop[]): void {
+  const m = lane.length;
+  const f = index.arena.int32(m);
+  let count = 0;
+  for (let k = 0; k < m; k++) {
+    const i = lane[k];
+    f[k] = index.fingerprints[i];
+    if (index.firstSeen[i] !== i) count++;
+  }
+  if (count === 0) return;
+  const repeats = index.arena.int32(count); // lane places of events whose fingerprint occurred before
+  for (let k = 0, q = 0; q < count; k++) if (index.firstSeen[lane[k]] !== lane[k]) repeats[q++] = k;
+  const covered = index.arena.uint8(m);
+  for (let p = 1; p <= Math.min(maxPeriod, m >> 1); p++) {
+    let from = -1; // the run of matches [from, to) being extended
+    let to = -1;
+    for (let q = 0; q < count; q++) {
+      const r = repeats[q];
+      const k = r - p;
+      if (k < 0 || f[k] < 0 || f[k] !== f[r]) continue;
+      if (k === to) {
+        to++;
+        continue;
+      }
+      if (from !== -1) tandemRun(agent, lane, f, covered, from, to, p, out);
+      from = k;
+      to = k + 1;
+    }
+    if (from !== -1) tandemRun(agent, lane, f, covered, from, to, p, out);
+  }
+}
+
+/** A maximal run [i, j) of places where f[k] = f[k + p]: a loop when it repeats a primitive block often enough and is not mostly covered by a loop of a smaller period. */
+function tandemRun(agent: string, lane: Int32Array, f: Int32Array, covered: Uint8Array, i: number, j: number, p: number, out: RawLoop[]): void {
+  const reps = Math.floor((j - i + p) / p);
+  if (reps < (p === 1 ? 3 : 2) || !isPrimitive(f, i, p)) return;
+  const end = i + reps * p; // exclusive
+  let already = 0;
+  for (let k = i; k < end; k++) already += covered[k];
+  if (already * 2 >= end - i) return;
+  for (let k = i; k < end; k++) covered[k] = 1;
+  const members = Array.from(lane.subarray(i, end));
+  out.push({
+    kind: 'repeated_sequence',
+    members,
+    repeated: members.slice(p),
+    span: [lane[i + p], lane[end - 1]],
+    period: p,
+    repetitions: reps,
+    label: `${agent} repeated the same ${p === 1 ? 'event' : `${p}-event sequence`} ${reps} times`,
+  });
 }
 
 /** Fewest content words of a dialogue step; shorter outputs are signals (acks, `TERMINATE`, `<INFO> Finished`). */
@@ -407,8 +432,14 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
       // or reach the threshold, is not counted (the best and whether it links are the same)
       const bound = Math.min(size, otherSize) / Math.max(size, otherSize);
       if (bound <= top || bound < threshold) continue;
-      let shared = 0;
-      for (let w = otherFrom; w < ends[k]; w++) if (mark[ids[w]] === stamp) shared++;
+      // nor is one whose words not in A already leave fewer shared words than it needs to count
+      const need = neededShared(size + otherSize, Math.min(size, otherSize), top, threshold);
+      let slack = otherSize - need; // words of B that may be missing from A
+      if (slack < 0) continue;
+      let w = otherFrom;
+      for (const stop = ends[k]; w < stop; w++) if (mark[ids[w]] !== stamp && --slack < 0) break;
+      if (slack < 0) continue;
+      const shared = need + slack;
       const r = shared / (size + otherSize - shared);
       if (r > top) {
         top = r;
@@ -442,6 +473,25 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
     out.push(similarSteps(members, label));
   }
   return out;
+}
+
+/**
+ * The fewest shared words s (at most `most`) for which two steps of `total` words between them
+ * resemble each other more than `top` and at least `threshold`, s / (total - s) computed as
+ * {@link repeatedSteps} does; `most + 1` when no s does. That figure grows with s, so the first s
+ * that passes is found from an estimate by a step or two.
+ */
+function neededShared(total: number, most: number, top: number, threshold: number): number {
+  const t = Math.max(top, threshold);
+  let s = Math.max(0, Math.min(most + 1, Math.floor((t * total) / (1 + t))));
+  while (s > 0 && resemblesEnough(s - 1, total, top, threshold)) s--;
+  while (s <= most && !resemblesEnough(s, total, top, threshold)) s++;
+  return s;
+}
+
+function resemblesEnough(shared: number, total: number, top: number, threshold: number): boolean {
+  const r = shared / (total - shared);
+  return r > top && r >= threshold;
 }
 
 /**
