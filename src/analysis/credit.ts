@@ -107,6 +107,7 @@ function findContentLinks(index: TraceIndex, out: ContentLinks): number {
   let introducer = arena.int32(Math.max(1024, n)).fill(-1); // token id -> position that introduced it (-1: not yet)
   let lastUse = arena.int32(introducer.length); // token id -> last position that used it (a token counts once per event)
   const count = arena.int32(n); // introducer position -> tokens the current event took from it
+  // the current event's introducers are touched[0, found): the list is reused, never emptied (emptying it drops its storage, remade for each event)
   const touched: number[] = [];
   const start = out.start;
   let links = 0;
@@ -120,7 +121,7 @@ function findContentLinks(index: TraceIndex, out: ContentLinks): number {
       introducer = arena.grownInt32(introducer, size).fill(-1, introducer.length);
       lastUse = arena.grownInt32(lastUse, size);
     }
-    touched.length = 0;
+    let introducers = 0;
     const ids = scanned.ids;
     for (let k = 0; k < found; k++) {
       const id = ids[k];
@@ -133,15 +134,16 @@ function findContentLinks(index: TraceIndex, out: ContentLinks): number {
       lastUse[id] = i;
       const u = introducer[id];
       if (u === i) continue;
-      if (count[u] === 0) touched.push(u);
+      if (count[u] === 0) touched[introducers++] = u;
       count[u]++;
     }
-    if (links + touched.length > out.from.length) {
-      const size = Math.max(links + touched.length, out.from.length * 2);
+    if (links + introducers > out.from.length) {
+      const size = Math.max(links + introducers, out.from.length * 2);
       out.from = grown(out.from, new Int32Array(size));
       out.count = grown(out.count, new Uint16Array(size));
     }
-    for (const u of touched) {
+    for (let q = 0; q < introducers; q++) {
+      const u = touched[q];
       out.from[links] = u;
       out.count[links++] = count[u];
       count[u] = 0;
@@ -208,24 +210,25 @@ function propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions, 
 
   // Each event's parents and link weights, gathered in scratch arrays (no Map per event): weights
   // are positive, so a zero marks a parent not seen yet; `touched` keeps first-seen order, the
-  // order the weights are summed in.
+  // order the weights are summed in (v's parents are touched[0, parents): the list is reused,
+  // never emptied, which would drop its storage and make it again for each event).
   const weight = index.arena.float64(n);
   const touched: number[] = [];
   for (let v = n - 1; v >= 0; v--) {
     const m = mass[v];
     if (m === 0) continue;
     const type = index.types[v];
-    touched.length = 0;
+    let parents = 0;
     for (let q = index.inStart[v]; q < index.inStart[v + 1]; q++) {
       const k = index.inLinks[q];
       const u = index.linkU[k];
       const w = index.linkEdgeType[k] === TEMPORAL ? 0.5 : WEIGHT_BY_CODE[index.linkKind[k]];
-      if (weight[u] === 0) touched.push(u);
+      if (weight[u] === 0) touched[parents++] = u;
       weight[u] += w;
     }
-    if (content) addContentWeights(content, v, weight, touched);
+    if (content) parents = addContentWeights(content, v, weight, touched, parents);
     let total = 0;
-    for (const u of touched) total += weight[u];
+    for (let q = 0; q < parents; q++) total += weight[touched[q]];
     const passOn = type === 'stop' || type === 'reward' ? 1 : lambda;
     if (total === 0) {
       values[v] += m;
@@ -233,7 +236,8 @@ function propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions, 
     }
     values[v] += m * (1 - passOn);
     const pass = m * passOn;
-    for (const u of touched) {
+    for (let q = 0; q < parents; q++) {
+      const u = touched[q];
       mass[u] += (pass * weight[u]) / total;
       weight[u] = 0;
     }
@@ -242,20 +246,22 @@ function propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions, 
 }
 
 /**
- * Adds v's content links to the parents' weights (`touched`: parents in first-seen order): each
- * earlier introducer u gets the share of v's tokens taken from it, count / total (the same
- * division, so the same figure, as a share computed when the links were found).
+ * Adds v's content links to the parents' weights (`touched[0, parents)`: parents in first-seen
+ * order): each earlier introducer u gets the share of v's tokens taken from it, count / total (the
+ * same division, so the same figure, as a share computed when the links were found).
+ * @returns the number of parents in `touched` after them.
  */
-function addContentWeights(content: ContentLinks, v: number, weight: Float64Array, touched: number[]): void {
+function addContentWeights(content: ContentLinks, v: number, weight: Float64Array, touched: number[], parents: number): number {
   const { start, from, count } = content;
   let total = 0;
   for (let k = start[v]; k < start[v + 1]; k++) total += count[k];
   for (let k = start[v]; k < start[v + 1]; k++) {
     const u = from[k];
     if (u >= v) continue;
-    if (weight[u] === 0) touched.push(u);
+    if (weight[u] === 0) touched[parents++] = u;
     weight[u] += count[k] / total;
   }
+  return parents;
 }
 
 /**

@@ -274,7 +274,7 @@ function argumentsPreview(index: TraceIndex, call: number): string {
  */
 function agentActions(index: TraceIndex, lane: Int32Array): Int32Array {
   let injected = 0;
-  for (const i of lane) if (isInjected(index, i)) injected++;
+  for (let k = 0; k < lane.length; k++) if (isInjected(index, lane[k])) injected++;
   return injected === 0 ? lane : lane.filter((i) => !isInjected(index, i));
 }
 

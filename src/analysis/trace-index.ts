@@ -182,8 +182,8 @@ export class TraceIndex {
     for (const [agent, lane] of this.lanes) {
       let results = 0;
       let acts = 0;
-      for (const i of lane) {
-        const type = this.types[i];
+      for (let k = 0; k < lane.length; k++) {
+        const type = this.types[lane[k]];
         if (type === 'tool_result') results++;
         else if (type === 'tool_call' || type === 'delegate' || type === 'spawn' || type === 'aggregate' || type === 'orchestrator_decision') acts++;
       }
@@ -503,7 +503,9 @@ export class TraceIndex {
   private linkEdges(table: LinkTable): void {
     const unique = this.repeats.size === 0;
     let hint = 0;
-    for (const edge of this.loaded.trace.edges) {
+    const edges = this.loaded.trace.edges;
+    for (let k = 0; k < edges.length; k++) {
+      const edge = edges[k];
       if (edge.type === 'link') continue; // a span link relates two events; it is not a cause
       const v = unique ? this.near(edge.dst, hint, hint + NEAR) : -1;
       const dst = v !== -1 ? v : this.pos.get(edge.dst);
