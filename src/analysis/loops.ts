@@ -273,6 +273,7 @@ function argumentsPreview(index: TraceIndex, call: number): string {
  * makes a loop of its own nor breaks the agent's. The lane itself when nothing is left out.
  */
 function agentActions(index: TraceIndex, lane: Int32Array): Int32Array {
+  if (index.injected === 0) return lane;
   let injected = 0;
   for (let k = 0; k < lane.length; k++) if (isInjected(index, lane[k])) injected++;
   return injected === 0 ? lane : lane.filter((i) => !isInjected(index, i));
@@ -375,8 +376,7 @@ const STEP_TYPES = new Set(['message', 'return', 'aggregate']);
  * the same context (at most the last 32 are compared).
  */
 function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
-  // per context, its steps' positions and where their word ids are in `vocabulary.ids` (parallel lists of numbers, no array per step)
-  const contexts = new Map<string, { pos: number[]; from: number[]; to: number[] }>();
+  const contexts = new Map<string, AgentContexts>();
   const lastStep = new Map<string, { from: number; to: number; code: string }>();
   const n = index.size;
   const vocabulary = new WordIds(index.arena, n);
@@ -386,7 +386,7 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
   let mark = index.arena.int32(1024); // word id -> stamp of the step whose words it is among
   let stamp = 0;
   for (let i = 0; i < n; i++) {
-    if (!STEP_TYPES.has(index.types[i]) || isInjected(index, i)) continue;
+    if (!STEP_TYPES.has(index.types[i]) || (index.injected > 0 && isInjected(index, i))) continue;
     const e = index.events[i];
     if (index.toolLanes.has(e.agent)) continue;
     if (opensDelegation(index, i)) continue;
@@ -404,8 +404,8 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
     } else lastStep.set(e.agent, { from, to, code });
     if (echo) continue;
     const phase = (e as { phase?: unknown }).phase;
-    const key = `${e.agent}\u0000${typeof phase === 'string' ? `phase:${phase}` : `to:${index.receiver(i) ?? ''}`}`;
     if (code && wordTokens(code).size >= MIN_ECHO_WORDS) {
+      const key = `${e.agent}\u0000${typeof phase === 'string' ? `phase:${phase}` : `to:${index.receiver(i) ?? ''}`}`;
       const artifact = `${key}\u0000${code.length}\u0000${fnv1a(code)}\u0000${fnv1a(code, 0x2545f491)}`;
       let same = artifacts.get(artifact);
       if (!same) artifacts.set(artifact, (same = []));
@@ -413,8 +413,7 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
     }
     const size = to - from;
     if (size < MIN_STEP_WORDS) continue;
-    let context = contexts.get(key);
-    if (!context) contexts.set(key, (context = { pos: [], from: [], to: [] }));
+    const context = stepContextOf(contexts, e.agent, typeof phase === 'string' ? phase : undefined, index.receiver(i) ?? '');
     parent[i] = i;
     let top = 0;
     let match = -1;
@@ -473,6 +472,30 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
     out.push(similarSteps(members, label));
   }
   return out;
+}
+
+/** The steps of one context: their positions and where their word ids are in the vocabulary's `ids` (parallel lists of numbers, no array per step). */
+interface StepContext {
+  pos: number[];
+  from: number[];
+  to: number[];
+}
+
+/** An agent's step contexts: by phase, and by receiver ('' for none) for steps without a phase. */
+interface AgentContexts {
+  phases: Map<string, StepContext>;
+  receivers: Map<string, StepContext>;
+}
+
+/** The context of a step of `agent`: its phase when it has one, else its receiver (found without making a key string per step). */
+function stepContextOf(contexts: Map<string, AgentContexts>, agent: string, phase: string | undefined, receiver: string): StepContext {
+  let mine = contexts.get(agent);
+  if (!mine) contexts.set(agent, (mine = { phases: new Map(), receivers: new Map() }));
+  const byName = phase === undefined ? mine.receivers : mine.phases;
+  const name = phase ?? receiver;
+  let context = byName.get(name);
+  if (!context) byName.set(name, (context = { pos: [], from: [], to: [] }));
+  return context;
 }
 
 /**

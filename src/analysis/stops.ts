@@ -504,8 +504,11 @@ function changesState(tool: string): boolean {
 
 /** A command line without its options (`--no-edit`, `-rf`, `--delete=x`): their words name no action of the call. */
 function withoutOptions(text: string): string {
-  return text.replace(/(^|[\s"'])--?[A-Za-z][\w-]*(=\S*)?/g, '$1');
+  // an option starts with a dash: a text without one is left as it is, without running the expression
+  return text.includes('-') ? text.replace(COMMAND_OPTION, '$1') : text;
 }
+
+const COMMAND_OPTION = /(^|[\s"'])--?[A-Za-z][\w-]*(=\S*)?/g;
 
 function unverifiedChange(index: TraceIndex, { from, pos, keep }: Segment): number {
   let change = -1;

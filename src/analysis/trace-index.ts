@@ -18,7 +18,7 @@
 import { IdTable } from '../trace/id-table';
 import { Arena } from './arena';
 import type { LoadedTrace } from '../trace/model';
-import { canonicalType, EVENT_TYPES, type EdgeType, type EventType, type TraceEvent } from '../trace/schema';
+import { canonicalType, EVENT_TYPES, NOT_AGENT_OUTPUT_KINDS, type EdgeType, type EventType, type TraceEvent } from '../trace/schema';
 import { PairNumbering } from './pair-table';
 import { EDGE_TYPE_CODE, edgeTypeOfCode, isExplicitCode, LINK_CODE, LINK_KINDS, LinkTable, rowsBySource, type LinkKind } from './link-table';
 import { normalizeContent, normalizedHash, salientTokens, stripLogNoise } from './text';
@@ -117,6 +117,11 @@ export class TraceIndex {
   readonly toolLanes = new Set<string>();
   /** Position of the first occurrence of each position's fingerprint (itself when new). */
   readonly firstSeen: Int32Array;
+  /**
+   * Number of events no agent wrote: rows the harness injected, synthetic rows and placeholders
+   * (`kind` in NOT_AGENT_OUTPUT_KINDS). When 0, the analyses that leave them out need not look.
+   */
+  injected = 0;
   /**
    * Per position, the answers of text tests the analyses ask again and again, filled when first
    * asked: 0 = not asked yet, 1 = yes, 2 = no (answer.ts `isAgentOutput`, stops.ts).
@@ -266,7 +271,7 @@ export class TraceIndex {
   }
 
   /**
-   * Records and fingerprints in one pass. A fingerprint is a small integer per distinct
+   * Records, fingerprints and the count of {@link injected} events in one pass. A fingerprint is a small integer per distinct
    * (agent, canonical type, target, hash of the normalized content), numbered in order of first
    * appearance. @param laneOf each position's lane number. @returns the number of fingerprints.
    */
@@ -281,6 +286,8 @@ export class TraceIndex {
       const lane = laneOf[i];
       const record = origins.record(this.rawIndex[i]);
       if (record !== undefined) this.records[i] = record;
+      // counted here, where the event is read anyway (a pass of its own reads a million events again)
+      if (e.kind !== undefined && NOT_AGENT_OUTPUT_KINDS.has(e.kind)) this.injected++;
       const text = typeof e.content === 'string' ? e.content : typeof e.content_ref === 'string' ? e.content_ref : undefined;
       if (text === undefined) {
         this.fingerprints[i] = -1 - i;
