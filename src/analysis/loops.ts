@@ -287,56 +287,98 @@ function isInjected(index: TraceIndex, i: number): boolean {
 
 function repeatedSequences(index: TraceIndex, maxPeriod: number): RawLoop[] {
   const out: RawLoop[] = [];
+  const scratch = index.arena.mark();
+  // a lane with harness rows left out has places of its own: its repeated events are found in it
+  const byAgent = index.injected === 0 ? repeatsByAgent(index) : undefined;
   for (const [agent, all] of index.lanes) {
     const lane0 = index.arena.mark(); // each lane's arrays are scratch, given back after it
-    laneRepeats(index, agent, agentActions(index, all), maxPeriod, out);
+    const lane = agentActions(index, all);
+    const repeats = byAgent ? byAgent.get(agent) : repeatedPlaces(index, lane);
+    if (repeats !== undefined && repeats.length > 0) laneRepeats(index, agent, lane, repeats, maxPeriod, out);
     index.arena.release(lane0);
   }
+  index.arena.release(scratch);
   return out;
 }
 
 /**
- * The tandem repeats of one lane (see the module comment), added to `out`. f[k] = f[k + p] needs
- * f[k + p] to be a fingerprint met before (`firstSeen`), so for each period only the lane's
- * repeated events are looked at, k = r - p for each repeated r, in order: the same maximal runs of
- * matches, in the same order, as the scan of every k; O(m + repeated * maxPeriod).
+ * Per agent, the places in its lane of its events whose fingerprint occurred before, ascending:
+ * views of one array in the arena, found in two passes in time order over `firstSeen` that read
+ * an event only when it is such a repeat (not a pass over each lane's events).
  */
-function laneRepeats(index: TraceIndex, agent: string, lane: Int32Array, maxPeriod: number, out: RawLoop[]): void {
-  const m = lane.length;
-  const f = index.arena.int32(m);
-  let count = 0;
-  for (let k = 0; k < m; k++) {
-    const i = lane[k];
-    f[k] = index.fingerprints[i];
-    if (index.firstSeen[i] !== i) count++;
+function repeatsByAgent(index: TraceIndex): Map<string, Int32Array> {
+  const n = index.size;
+  const next = new Map<string, number>(); // agent -> its repeats, then where its next one goes
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    if (index.firstSeen[i] === i) continue;
+    const agent = index.events[i].agent;
+    next.set(agent, (next.get(agent) ?? 0) + 1);
+    total++;
   }
-  if (count === 0) return;
-  const repeats = index.arena.int32(count); // lane places of events whose fingerprint occurred before
-  for (let k = 0, q = 0; q < count; k++) if (index.firstSeen[lane[k]] !== lane[k]) repeats[q++] = k;
+  const all = index.arena.int32(total);
+  const out = new Map<string, Int32Array>();
+  let offset = 0;
+  for (const [agent, count] of next) {
+    out.set(agent, all.subarray(offset, offset + count));
+    next.set(agent, offset);
+    offset += count;
+  }
+  for (let i = 0; i < n; i++) {
+    if (index.firstSeen[i] === i) continue;
+    const agent = index.events[i].agent;
+    const at = next.get(agent)!;
+    all[at] = index.lanePos[i];
+    next.set(agent, at + 1);
+  }
+  return out;
+}
+
+/** The places in `lane` of its events whose fingerprint occurred before, ascending. */
+function repeatedPlaces(index: TraceIndex, lane: Int32Array): Int32Array {
+  let count = 0;
+  for (let k = 0; k < lane.length; k++) if (index.firstSeen[lane[k]] !== lane[k]) count++;
+  const out = index.arena.int32(count);
+  for (let k = 0, q = 0; q < count; k++) if (index.firstSeen[lane[k]] !== lane[k]) out[q++] = k;
+  return out;
+}
+
+/**
+ * The tandem repeats of one lane (see the module comment), added to `out`. With f[k] the
+ * fingerprint of the lane's k-th event, f[k] = f[k + p] needs f[k + p] to be a fingerprint met
+ * before, so for each period only the lane's `repeats` (places of such events, ascending) are looked
+ * at, k = r - p for each repeat r, in order: the same maximal runs of matches, in the same order, as
+ * the scan of every k; O(repeats * maxPeriod) besides the lane's `covered` flags.
+ */
+function laneRepeats(index: TraceIndex, agent: string, lane: Int32Array, repeats: Int32Array, maxPeriod: number, out: RawLoop[]): void {
+  const m = lane.length;
+  const f = index.fingerprints;
   const covered = index.arena.uint8(m);
   for (let p = 1; p <= Math.min(maxPeriod, m >> 1); p++) {
     let from = -1; // the run of matches [from, to) being extended
     let to = -1;
-    for (let q = 0; q < count; q++) {
+    for (let q = 0; q < repeats.length; q++) {
       const r = repeats[q];
       const k = r - p;
-      if (k < 0 || f[k] < 0 || f[k] !== f[r]) continue;
+      if (k < 0) continue;
+      const fk = f[lane[k]];
+      if (fk < 0 || fk !== f[lane[r]]) continue;
       if (k === to) {
         to++;
         continue;
       }
-      if (from !== -1) tandemRun(agent, lane, f, covered, from, to, p, out);
+      if (from !== -1) tandemRun(f, agent, lane, covered, from, to, p, out);
       from = k;
       to = k + 1;
     }
-    if (from !== -1) tandemRun(agent, lane, f, covered, from, to, p, out);
+    if (from !== -1) tandemRun(f, agent, lane, covered, from, to, p, out);
   }
 }
 
-/** A maximal run [i, j) of places where f[k] = f[k + p]: a loop when it repeats a primitive block often enough and is not mostly covered by a loop of a smaller period. */
-function tandemRun(agent: string, lane: Int32Array, f: Int32Array, covered: Uint8Array, i: number, j: number, p: number, out: RawLoop[]): void {
+/** A maximal run [i, j) of places where f[k] = f[k + p] (`f`: fingerprints of the lane's events): a loop when it repeats a primitive block often enough and is not mostly covered by a loop of a smaller period. */
+function tandemRun(f: Int32Array, agent: string, lane: Int32Array, covered: Uint8Array, i: number, j: number, p: number, out: RawLoop[]): void {
   const reps = Math.floor((j - i + p) / p);
-  if (reps < (p === 1 ? 3 : 2) || !isPrimitive(f, i, p)) return;
+  if (reps < (p === 1 ? 3 : 2) || !isPrimitive(f, lane, i, p)) return;
   const end = i + reps * p; // exclusive
   let already = 0;
   for (let k = i; k < end; k++) already += covered[k];
@@ -624,12 +666,12 @@ export function opensDelegation(index: TraceIndex, i: number): boolean {
   return (e.causes ?? []).some((id) => opens(index.pos.get(id)));
 }
 
-/** True when f[i..i+p) is not itself a repetition of a shorter block. */
-function isPrimitive(f: Int32Array, i: number, p: number): boolean {
+/** True when the fingerprints `f` of lane[i..i+p) are not themselves a repetition of a shorter block. */
+function isPrimitive(f: Int32Array, lane: Int32Array, i: number, p: number): boolean {
   for (let q = 1; q < p; q++) {
     if (p % q !== 0) continue;
     let periodic = true;
-    for (let k = i + q; k < i + p && periodic; k++) if (f[k] !== f[k - q]) periodic = false;
+    for (let k = i + q; k < i + p && periodic; k++) if (f[lane[k]] !== f[lane[k - q]]) periodic = false;
     if (periodic) return false;
   }
   return true;
