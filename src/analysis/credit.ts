@@ -308,8 +308,9 @@ function creditPerEvent(index: TraceIndex, values: Float64Array): { byIndex: num
     const e = index.events[i];
     let v = round(values[i]);
     // Rows the user or the harness wrote (local commands, meta rows, placeholders) take no credit.
-    if (isNotAgentOutput(e) && e.type === 'message' && e.from !== 'user') v = 0;
-    else if (e.kind === 'local_command' || e.kind === 'placeholder' || e.kind === 'missing_parent') v = 0;
+    // (the cheap tests first; without harness rows in the trace no event has one of these kinds)
+    if (e.type === 'message' && e.from !== 'user' && isNotAgentOutput(e)) v = 0;
+    else if (index.injected > 0 && (e.kind === 'local_command' || e.kind === 'placeholder' || e.kind === 'missing_parent')) v = 0;
     if (typeof e.credit === 'number' && Number.isFinite(e.credit)) v = e.credit;
     byIndex[index.at(i)] = v;
     // an id counts once, for its first event (a "__proto__" id never lands in a record of ids, so each counts)

@@ -168,9 +168,14 @@ function spawnTree(index: TraceIndex): { spawns: number; maxFanOut: number; dept
 
 /** True when at least two agents have output other than tool results. */
 function hasSeveralAgents(index: TraceIndex): boolean {
-  const agentsWithOutput = new Set<string>();
-  for (let i = 0; i < index.size; i++) if (index.types[i] !== 'tool_result') agentsWithOutput.add(index.events[i].agent);
-  return agentsWithOutput.size >= 2;
+  let first: string | undefined;
+  for (let i = 0; i < index.size; i++) {
+    if (index.types[i] === 'tool_result') continue;
+    const agent = index.events[i].agent;
+    if (first === undefined) first = agent;
+    else if (agent !== first) return true; // a second one: no need to read the rest
+  }
+  return false;
 }
 
 /** Tokens, characters, counts and per-agent costs; what hand-offs between agents carry (protocol overhead). */
