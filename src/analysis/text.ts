@@ -194,13 +194,16 @@ const WORD_TAIL = 2;
 const DIGIT = 4;
 /** [\d,.:/] */
 const NUMBER_TAIL = 8;
+/** [A-Za-z0-9_'\-]: a content word's tail, capitals included (they are lowered as they are read) */
+const CONTENT_TAIL = 16;
 const ASCII_CLASS = Uint8Array.from(
   { length: 128 },
   (_, c) =>
     (isAsciiLetter(c) ? LETTER : 0) |
     (isWordTail(c) ? WORD_TAIL : 0) |
     (c >= 48 && c <= 57 ? DIGIT : 0) |
-    (isNumberTail(c) ? NUMBER_TAIL : 0),
+    (isNumberTail(c) ? NUMBER_TAIL : 0) |
+    (isAsciiLetter(c) || (c >= 48 && c <= 57) || c === 95 || c === 39 || c === 45 ? CONTENT_TAIL : 0),
 );
 
 /** True when `c` is an ASCII character of class `bit` (one of {@link ASCII_CLASS}'s bits). */
@@ -353,15 +356,15 @@ export function forEachContentWordId(text: string, interner: TokenInterner, onWo
   const n = s.length;
   let i = 0;
   while (i < n) {
-    const c = lowerAscii(s.charCodeAt(i));
-    if (c < 97 || c > 122) {
+    // a word starts with [a-z] once lowered, and goes on with [a-z0-9_'’\-]
+    if (!hasClass(s.charCodeAt(i), LETTER)) {
       i++;
       continue;
     }
     let j = i + 1;
-    for (;;) {
-      const d = j < n ? lowerAscii(s.charCodeAt(j)) : -1;
-      if ((d >= 97 && d <= 122) || (d >= 48 && d <= 57) || d === 95 || d === 39 || d === 0x2019 || d === 45) j++;
+    while (j < n) {
+      const d = s.charCodeAt(j);
+      if (hasClass(d, CONTENT_TAIL) || d === 0x2019) j++;
       else break;
     }
     let end = j;
@@ -376,11 +379,6 @@ export function forEachContentWordId(text: string, interner: TokenInterner, onWo
     }
     i = j;
   }
-}
-
-/** An ASCII capital's lower case; any other code unit as it is (already lower-cased text keeps its own). */
-function lowerAscii(c: number): number {
-  return c >= 65 && c <= 90 ? c + 32 : c;
 }
 
 /**
