@@ -155,7 +155,6 @@ export class TraceIndex {
     this.firstOccurrences(this.indexFingerprints(laneOf), arena);
     arena.release(scratch);
     this.findToolLanes();
-    this.receiversOf();
     this.handoffsName = this.someHandoffNamesItsReceiver();
     const table = this.buildLinks();
     const count = table.count;
@@ -191,17 +190,6 @@ export class TraceIndex {
         else if (type === 'tool_call' || type === 'delegate' || type === 'spawn' || type === 'aggregate' || type === 'orchestrator_decision') acts++;
       }
       if (acts === 0 && ((results > 0 && results * 2 >= lane.length) || TOOL_AGENT.test(agent))) this.toolLanes.add(agent);
-    }
-  }
-
-  /** Fills {@link receivers}: the `to` of an event when it names another agent that has a lane (lane number, -1: none). */
-  private receiversOf(): void {
-    const n = this.events.length;
-    const receivers = this.receivers;
-    for (let i = 0; i < n; i++) {
-      const e = this.events[i];
-      const to = e.to;
-      if (to !== undefined && to !== e.agent) receivers[i] = this.laneNumbers.get(to) ?? -1;
     }
   }
 
@@ -269,7 +257,8 @@ export class TraceIndex {
   }
 
   /**
-   * Records, fingerprints and the count of {@link injected} events in one pass. A fingerprint is a small integer per distinct
+   * Records, {@link receivers} (the `to` of an event when it names another agent that has a lane:
+   * its lane number, else -1), fingerprints and the count of {@link injected} events in one pass. A fingerprint is a small integer per distinct
    * (agent, canonical type, target, hash of the normalized content), numbered in order of first
    * appearance. @param laneOf each position's lane number. @returns the number of fingerprints.
    */
@@ -284,14 +273,16 @@ export class TraceIndex {
       const lane = laneOf[i];
       const record = origins.record(this.rawIndex[i]);
       if (record !== undefined) this.records[i] = record;
-      // counted here, where the event is read anyway (a pass of its own reads a million events again)
+      // read here, where the event is read anyway (a pass of its own reads a million events again)
       if (e.kind !== undefined && NOT_AGENT_OUTPUT_KINDS.has(e.kind)) this.injected++;
+      const to = e.to;
+      if (to !== undefined && to !== e.agent) this.receivers[i] = this.laneNumbers.get(to) ?? -1;
       const text = typeof e.content === 'string' ? e.content : typeof e.content_ref === 'string' ? e.content_ref : undefined;
       if (text === undefined) {
         this.fingerprints[i] = -1 - i;
         continue;
       }
-      const target = e.to ?? e.tool ?? '';
+      const target = to ?? e.tool ?? '';
       let targetNo = targets.get(target);
       if (targetNo === undefined) targets.set(target, (targetNo = targets.size));
       // exact as a double while lanes < 2^21, types < 64 and targets < 2^26 (else a string key)
