@@ -425,8 +425,7 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
   const artifacts = new Map<string, number[]>();
   const parent = index.arena.int32(n).fill(-1); // union-find over the steps compared (-1: not a step)
   const best = index.arena.float64(n); // member -> highest resemblance that linked it
-  let mark = index.arena.int32(1024); // word id -> stamp of the step whose words it is among
-  let stamp = 0;
+  const sets = new StepSets(index.arena, n);
   for (let i = 0; i < n; i++) {
     if (!STEP_TYPES.has(index.types[i]) || (index.injected > 0 && isInjected(index, i))) continue;
     const e = index.events[i];
@@ -459,28 +458,20 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
     parent[i] = i;
     let top = 0;
     let match = -1;
-    // resemblance |A ∩ B| / |A ∪ B| (Broder 1997) against each of the last 32 steps: A's words are
-    // marked once, then each B costs one look per word
-    if (mark.length < vocabulary.size) mark = index.arena.grownInt32(mark, Math.max(vocabulary.size, mark.length * 2));
-    stamp++;
-    for (let w = from; w < to; w++) mark[ids[w]] = stamp;
-    const starts = context.from;
-    const ends = context.to;
-    for (let k = starts.length - 1; k >= Math.max(0, starts.length - 32); k--) {
-      const otherFrom = starts[k];
-      const otherSize = ends[k] - otherFrom;
+    // resemblance |A ∩ B| / |A ∪ B| (Broder 1997) against each of the last 32 steps (StepSets says how the shared words are counted)
+    sets.add(ids, from, to, vocabulary.size);
+    const { lo, hi, highFrom, highTo } = sets;
+    const sizes = context.size;
+    for (let k = sizes.length - 1; k >= Math.max(0, sizes.length - 32); k--) {
+      const otherSize = sizes[k];
       // the resemblance is at most min/max of the sizes: a step that cannot beat the best so far,
       // or reach the threshold, is not counted (the best and whether it links are the same)
       const bound = Math.min(size, otherSize) / Math.max(size, otherSize);
       if (bound <= top || bound < threshold) continue;
-      // nor is one whose words not in A already leave fewer shared words than it needs to count
+      // nor is one that shares fewer words than it needs to count
       const need = neededShared(size + otherSize, Math.min(size, otherSize), top, threshold);
-      let slack = otherSize - need; // words of B that may be missing from A
-      if (slack < 0) continue;
-      let w = otherFrom;
-      for (const stop = ends[k]; w < stop; w++) if (mark[ids[w]] !== stamp && --slack < 0) break;
-      if (slack < 0) continue;
-      const shared = need + slack;
+      const shared = sets.sharedWith(context.lo[k], context.hi[k], context.highFrom[k], context.highTo[k], need);
+      if (shared === -1) continue;
       const r = shared / (size + otherSize - shared);
       if (r > top) {
         top = r;
@@ -493,8 +484,11 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
       best[match] = Math.max(best[match], top);
     }
     context.pos.push(i);
-    starts.push(from);
-    ends.push(to);
+    sizes.push(size);
+    context.lo.push(lo);
+    context.hi.push(hi);
+    context.highFrom.push(highFrom);
+    context.highTo.push(highTo);
   }
   const groups = linkedGroups(parent, index.arena);
   const out: RawLoop[] = [];
@@ -516,11 +510,14 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
   return out;
 }
 
-/** The steps of one context: their positions and where their word ids are in the vocabulary's `ids` (parallel lists of numbers, no array per step). */
+/** The steps of one context: their positions, numbers of words and word sets ({@link StepSets}), as parallel lists of numbers (no array per step). */
 interface StepContext {
   pos: number[];
-  from: number[];
-  to: number[];
+  size: number[];
+  lo: number[];
+  hi: number[];
+  highFrom: number[];
+  highTo: number[];
 }
 
 /** An agent's step contexts: by phase, and by receiver ('' for none) for steps without a phase. */
@@ -536,8 +533,78 @@ function stepContextOf(contexts: Map<string, AgentContexts>, agent: string, phas
   const byName = phase === undefined ? mine.receivers : mine.phases;
   const name = phase ?? receiver;
   let context = byName.get(name);
-  if (!context) byName.set(name, (context = { pos: [], from: [], to: [] }));
+  if (!context) byName.set(name, (context = { pos: [], size: [], lo: [], hi: [], highFrom: [], highTo: [] }));
   return context;
+}
+
+/**
+ * The word sets of the steps, for counting the words two steps share: word ids below 64 (the
+ * first words met, the most common ones) as two 32-bit masks, counted by a population count of
+ * their intersection; the others as a list (one after the other in {@link high}), counted one look
+ * each against the marks of the step being compared ({@link add}). Scratch in the index's arena.
+ */
+class StepSets {
+  /** Word ids of 64 and more of each step added, one step after the other. */
+  private high: Int32Array;
+  private length = 0;
+  /** Word id -> stamp of the last step added whose words it is among. */
+  private mark: Int32Array;
+  private stamp = 0;
+  /** The last step added: masks of its word ids 0-31 and 32-63, and where its other ids are in {@link high}. */
+  lo = 0;
+  hi = 0;
+  highFrom = 0;
+  highTo = 0;
+
+  constructor(
+    private readonly arena: Arena,
+    events: number,
+  ) {
+    this.high = arena.int32(Math.max(1024, events));
+    this.mark = arena.int32(1024);
+  }
+
+  /** Adds the step whose distinct word ids are ids[from, to) (all below `vocabulary`) and marks its words. */
+  add(ids: Int32Array, from: number, to: number, vocabulary: number): void {
+    if (this.mark.length < vocabulary) this.mark = this.arena.grownInt32(this.mark, Math.max(vocabulary, this.mark.length * 2));
+    if (this.length + (to - from) > this.high.length) this.high = this.arena.grownInt32(this.high, Math.max(this.length + (to - from), this.high.length * 2));
+    this.stamp++;
+    let lo = 0;
+    let hi = 0;
+    this.highFrom = this.length;
+    for (let w = from; w < to; w++) {
+      const id = ids[w];
+      if (id < 32) lo |= 1 << id;
+      else if (id < 64) hi |= 1 << (id - 32);
+      else {
+        this.mark[id] = this.stamp;
+        this.high[this.length++] = id;
+      }
+    }
+    this.lo = lo;
+    this.hi = hi;
+    this.highTo = this.length;
+  }
+
+  /**
+   * The number of words the last step added shares with an earlier one (its masks and the place
+   * of its other ids), or -1 when it is below `need` (the count stops once too many are missing).
+   */
+  sharedWith(lo: number, hi: number, highFrom: number, highTo: number, need: number): number {
+    const masked = bitCount(lo & this.lo) + bitCount(hi & this.hi);
+    let slack = highTo - highFrom - (need - masked); // other words of the earlier step that may be missing
+    if (slack < 0) return -1;
+    for (let w = highFrom; w < highTo; w++) if (this.mark[this.high[w]] !== this.stamp && --slack < 0) return -1;
+    return need + slack;
+  }
+}
+
+/** Number of bits set in a 32-bit integer (population count; Warren, Hacker's Delight, 5-2). */
+function bitCount(x: number): number {
+  x = (x - ((x >>> 1) & 0x55555555)) | 0;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
 }
 
 /**
