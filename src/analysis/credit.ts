@@ -298,8 +298,9 @@ export function computeCredit(index: TraceIndex, outcome: Outcome, options: Cred
  * first event of its id: an id counts once).
  */
 function creditPerEvent(index: TraceIndex, values: Float64Array): { byIndex: number[]; stepOf: Int32Array; agents: Map<string, number>; given: string[] } {
-  // Agent names are trace text: summed in a Map, never under a plain object's keys ("__proto__", "constructor").
-  const agents = new Map<string, number>();
+  // Agent names are trace text: summed in a Map, never under a plain object's keys ("__proto__", "constructor");
+  // one holder per agent, so that each event costs one look-up, not a get and a set
+  const sums = new Map<string, { value: number }>();
   const given: string[] = [];
   const byIndex = new Array<number>(index.size).fill(0);
   const stepOf = new Int32Array(index.size).fill(-1); // kept with the results: not in the arena
@@ -316,9 +317,13 @@ function creditPerEvent(index: TraceIndex, values: Float64Array): { byIndex: num
     // an id counts once, for its first event (a "__proto__" id never lands in a record of ids, so each counts)
     if (repeats && e.id !== '__proto__' && index.pos.get(e.id) !== i) continue;
     if (typeof e.credit === 'number' && Number.isFinite(e.credit)) given.push(e.id);
-    agents.set(e.agent, round((agents.get(e.agent) ?? 0) + v));
+    let sum = sums.get(e.agent);
+    if (!sum) sums.set(e.agent, (sum = { value: 0 }));
+    sum.value = round(sum.value + v);
     stepOf[i] = index.records[i];
   }
+  const agents = new Map<string, number>();
+  for (const [agent, sum] of sums) agents.set(agent, sum.value);
   return { byIndex, stepOf, agents, given };
 }
 
