@@ -460,17 +460,17 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
     let match = -1;
     // resemblance |A ∩ B| / |A ∪ B| (Broder 1997) against each of the last 32 steps (StepSets says how the shared words are counted)
     sets.add(ids, from, to, vocabulary.size);
-    const { lo, hi, highFrom, highTo } = sets;
-    const sizes = context.size;
-    for (let k = sizes.length - 1; k >= Math.max(0, sizes.length - 32); k--) {
-      const otherSize = sizes[k];
+    const { lo, hi, highFrom } = sets;
+    for (let back = 0; back < Math.min(context.count, RECENT_STEPS); back++) {
+      const k = (context.count - 1 - back) % RECENT_STEPS; // the latest step first
+      const otherSize = context.size[k];
       // the resemblance is at most min/max of the sizes: a step that cannot beat the best so far,
       // or reach the threshold, is not counted (the best and whether it links are the same)
       const bound = Math.min(size, otherSize) / Math.max(size, otherSize);
       if (bound <= top || bound < threshold) continue;
       // nor is one that shares fewer words than it needs to count
       const need = neededShared(size + otherSize, Math.min(size, otherSize), top, threshold);
-      const shared = sets.sharedWith(context.lo[k], context.hi[k], context.highFrom[k], context.highTo[k], need);
+      const shared = sets.sharedWith(otherSize, context.lo[k], context.hi[k], context.highFrom[k], need);
       if (shared === -1) continue;
       const r = shared / (size + otherSize - shared);
       if (r > top) {
@@ -483,12 +483,12 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
       best[i] = top;
       best[match] = Math.max(best[match], top);
     }
-    context.pos.push(i);
-    sizes.push(size);
-    context.lo.push(lo);
-    context.hi.push(hi);
-    context.highFrom.push(highFrom);
-    context.highTo.push(highTo);
+    const k = context.count++ % RECENT_STEPS;
+    context.pos[k] = i;
+    context.size[k] = size;
+    context.lo[k] = lo;
+    context.hi[k] = hi;
+    context.highFrom[k] = highFrom;
   }
   const groups = linkedGroups(parent, index.arena);
   const out: RawLoop[] = [];
@@ -510,14 +510,21 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
   return out;
 }
 
-/** The steps of one context: their positions, numbers of words and word sets ({@link StepSets}), as parallel lists of numbers (no array per step). */
+/** Steps of a context each step is compared with: the latest ones. */
+const RECENT_STEPS = 32;
+
+/**
+ * The latest {@link RECENT_STEPS} steps of one context: their positions, numbers of words and word
+ * sets ({@link StepSets}), as parallel lists of numbers used as rings (step number `count - 1` is
+ * the latest, at `(count - 1) % RECENT_STEPS`).
+ */
 interface StepContext {
+  count: number;
   pos: number[];
   size: number[];
   lo: number[];
   hi: number[];
   highFrom: number[];
-  highTo: number[];
 }
 
 /** An agent's step contexts: by phase, and by receiver ('' for none) for steps without a phase. */
@@ -533,7 +540,7 @@ function stepContextOf(contexts: Map<string, AgentContexts>, agent: string, phas
   const byName = phase === undefined ? mine.receivers : mine.phases;
   const name = phase ?? receiver;
   let context = byName.get(name);
-  if (!context) byName.set(name, (context = { pos: [], size: [], lo: [], hi: [], highFrom: [], highTo: [] }));
+  if (!context) byName.set(name, (context = { count: 0, pos: [], size: [], lo: [], hi: [], highFrom: [] }));
   return context;
 }
 
@@ -550,11 +557,10 @@ class StepSets {
   /** Word id -> stamp of the last step added whose words it is among. */
   private mark: Int32Array;
   private stamp = 0;
-  /** The last step added: masks of its word ids 0-31 and 32-63, and where its other ids are in {@link high}. */
+  /** The last step added: masks of its word ids 0-31 and 32-63, and where its other ids start in {@link high}. */
   lo = 0;
   hi = 0;
   highFrom = 0;
-  highTo = 0;
 
   constructor(
     private readonly arena: Arena,
@@ -583,15 +589,16 @@ class StepSets {
     }
     this.lo = lo;
     this.hi = hi;
-    this.highTo = this.length;
   }
 
   /**
-   * The number of words the last step added shares with an earlier one (its masks and the place
-   * of its other ids), or -1 when it is below `need` (the count stops once too many are missing).
+   * The number of words the last step added shares with an earlier one (its number of words, its
+   * masks and where its other ids start), or -1 when it is below `need` (the count stops once too
+   * many are missing).
    */
-  sharedWith(lo: number, hi: number, highFrom: number, highTo: number, need: number): number {
+  sharedWith(size: number, lo: number, hi: number, highFrom: number, need: number): number {
     const masked = bitCount(lo & this.lo) + bitCount(hi & this.hi);
+    const highTo = highFrom + size - bitCount(lo) - bitCount(hi);
     let slack = highTo - highFrom - (need - masked); // other words of the earlier step that may be missing
     if (slack < 0) return -1;
     for (let w = highFrom; w < highTo; w++) if (this.mark[this.high[w]] !== this.stamp && --slack < 0) return -1;

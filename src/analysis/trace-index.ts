@@ -639,8 +639,8 @@ export class TraceIndex {
 function timeOrder(raw: readonly TraceEvent[], rawIndex: Int32Array, arena: Arena): { events: TraceEvent[]; types: EventType[]; inFileOrder: boolean } {
   const n = raw.length;
   const time = arena.float64(n);
-  const types: EventType[] = [];
-  if (timesOf(raw, time, types)) {
+  const types = typesAndTimes(raw, time);
+  if (isSorted(time)) {
     identity(rawIndex);
     // the file's own list, not a copy (8 MB at 1M events): the index never changes it
     return { events: raw as TraceEvent[], types, inFileOrder: true };
@@ -671,21 +671,23 @@ function gatherInPlace<T>(list: T[], from: Int32Array, arena: Arena): void {
 }
 
 /**
- * Fills `time` with each event's `t` (0 when not a finite number) and `types` with its canonical
- * type (the type strings of the vocabulary themselves: later comparisons with them are pointer
- * comparisons), in file order, in one pass over the events (each read is a cache miss at a million
- * events). @returns true when the times never decrease.
+ * Each event's canonical type (the type strings of the vocabulary themselves: later comparisons
+ * with them are pointer comparisons), in file order, and into `time` its `t` (0 when not a finite
+ * number): one pass over the events (each read is a cache miss at a million events), and one list
+ * made at its size.
  */
-function timesOf(raw: readonly TraceEvent[], time: Float64Array, types: EventType[]): boolean {
-  let sorted = true;
-  for (let i = 0; i < raw.length; i++) {
-    const e = raw[i];
+function typesAndTimes(raw: readonly TraceEvent[], time: Float64Array): EventType[] {
+  return raw.map((e, i) => {
     const t = e.t;
     time[i] = typeof t === 'number' && Number.isFinite(t) ? t : 0;
-    if (i > 0 && time[i] < time[i - 1]) sorted = false;
-    types.push(CANONICAL_TYPES.get(e.type) ?? canonicalType(e.type));
-  }
-  return sorted;
+    return CANONICAL_TYPES.get(e.type) ?? canonicalType(e.type);
+  });
+}
+
+/** True when the times never decrease. */
+function isSorted(time: Float64Array): boolean {
+  for (let i = 1; i < time.length; i++) if (time[i] < time[i - 1]) return false;
+  return true;
 }
 
 /** Fills `out` with 0, 1, ..., n - 1. */
