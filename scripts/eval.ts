@@ -17,9 +17,11 @@
  *   (3.1) = a premature stop (incl. an unresolved reviewer critique or an impasse at the end of the
  *   run); against the trace labels, as precision / recall / F1 per mode. The details list the loops
  *   and the stop evidence behind each prediction.
- * - Codex and Claude Code: repeated identical tool calls found (repeated_tool_call loops: groups,
- *   and calls beyond the first) against a count made here from the raw JSONL (same tool name with
- *   the same arguments) and the count stated in corpus/codex/SOURCE.md.
+ * - Codex and Claude Code: identical tool calls among the imported events (groups, and calls beyond
+ *   the first) against a count made here from the raw JSONL (same tool name with the same
+ *   arguments) and the count stated in corpus/codex/SOURCE.md; beside them, how many of those
+ *   repeats the analysis calls loops (repeated_tool_call: same agent, no state change between,
+ *   same result).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -253,6 +255,18 @@ function rawRepeats(file: string, kind: 'codex' | 'claude'): [number, number] {
   return [groups, extra];
 }
 
+/** Identical tool calls among the imported events (same tool, same arguments, any agent): [groups, calls beyond the first]. */
+function identicalCalls(loaded: LoadedTrace): [number, number] {
+  const counts = new Map<string, number>();
+  for (const e of loaded.trace.events) {
+    if (e.type !== 'tool_call' || typeof e.content !== 'string') continue;
+    const key = `${e.tool ?? ''}\u0000${e.content.trim()}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const repeated = [...counts.values()].filter((c) => c > 1);
+  return [repeated.length, repeated.reduce((s, c) => s + c - 1, 0)];
+}
+
 function scoreRepeats(): Row[] {
   const rows: Row[] = [];
   const stated: Record<string, string> = {};
@@ -276,12 +290,12 @@ function scoreRepeats(): Row[] {
       rows.push({ label: `${kind} ${name.slice(0, 40)}`, cells: ['not imported', '', `${groups} / ${extra}`, key ? (stated[key] ?? '–') : '–'] });
       continue;
     }
-    const a = analyzeTrace(loaded);
-    const found = a.loops.filter((l) => l.kind === 'repeated_tool_call');
+    const [importedGroups, importedExtra] = identicalCalls(loaded);
+    const found = analyzeTrace(loaded).loops.filter((l) => l.kind === 'repeated_tool_call');
     const foundExtra = found.reduce((s, l) => s + l.repetitions - 1, 0);
     rows.push({
       label: `${kind} ${name.slice(0, 40)}`,
-      cells: [String(loaded.trace.events.length), `${found.length} / ${foundExtra}`, `${groups} / ${extra}`, key ? (stated[key] ?? '–') : '–'],
+      cells: [String(loaded.trace.events.length), `${importedGroups} / ${importedExtra}`, `${groups} / ${extra}`, key ? (stated[key] ?? '–') : '–', `${found.length} / ${foundExtra}`],
     });
   }
   return rows;
@@ -303,7 +317,8 @@ function main(): void {
   process.stdout.write(table(['mode', 'traces', 'tp/fp/fn/tn', 'precision', 'recall', 'F1'], mast.rows) + '\n');
   process.stdout.write(mast.details.map((d) => `  ${d}`).join('\n') + '\n\n');
   process.stdout.write('## Repeated identical tool calls (groups / calls beyond the first)\n');
-  process.stdout.write(table(['trace', 'events', 'found', 'raw count', 'SOURCE.md'], scoreRepeats()) + '\n');
+  process.stdout.write('imported: identical calls among the imported events (checks the importer against the raw count); loops: the repeats that are wasted work (same agent, no state change between, same result)\n');
+  process.stdout.write(table(['trace', 'events', 'imported', 'raw count', 'SOURCE.md', 'loops'], scoreRepeats()) + '\n');
   process.stdout.write(`\n(${((Date.now() - t0) / 1000).toFixed(1)} s)\n`);
 }
 

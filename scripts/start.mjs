@@ -149,15 +149,30 @@ function watchReport(report, then = () => undefined) {
   return poll;
 }
 
-/** A first-run profile that shows the trace, not the welcome page and chat (kept once the user changes it). */
+/**
+ * A first-run profile that shows the trace, not the welcome page and chat (kept once the user
+ * changes it). Auto save stays off, in a profile made before too: VS Code for the web saves after a
+ * second by default, which wrote a key typed into the trace file to the user's trace on disk.
+ */
 function writeDefaultSettings(userDataDir) {
   const file = path.join(userDataDir, 'User', 'settings.json');
-  if (fs.existsSync(file)) return;
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify({
+  const defaults = {
     'workbench.startupEditor': 'none',
     'workbench.secondarySideBar.defaultVisibility': 'hidden',
     'chat.disableAIFeatures': true,
     'workbench.tips.enabled': false,
-  }, null, 2) + '\n');
+    'files.autoSave': 'off',
+  };
+  let settings = {};
+  if (fs.existsSync(file)) {
+    try {
+      settings = JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch {
+      return; // the user's own settings (comments): left as they are
+    }
+    if ('files.autoSave' in settings) return;
+    settings = { ...settings, 'files.autoSave': 'off' };
+  } else settings = defaults;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(settings, null, 2) + '\n');
 }

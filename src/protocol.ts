@@ -160,7 +160,8 @@ export interface GraphOverview {
   findings: GraphFinding[];
   problems: { errors: number; warnings: number };
   /** What the legend lists: edge types drawn, tool bars present, credit present. */
-  legend: { edgeTypes: string[]; bars: boolean; credit: boolean; cues: string[] };
+  /** `influence`: the credit is an unsigned influence share, the trace recording no outcome (named so, never 'credit'). */
+  legend: { edgeTypes: string[]; bars: boolean; credit: boolean; influence?: boolean; cues: string[] };
   /** Files holding several traces only: each trace (a lane group), in lane order, with its event and lane counts. */
   traces?: { id: string; events: number; lanes: number }[];
 }

@@ -14,8 +14,11 @@ export function formatDuration(s: number): string {
   if (a === 0) return '0';
   if (a < 1) return `${Math.round(s * 1000)} ms`;
   if (a < 60) return `${Number(s.toFixed(a < 10 ? 2 : 1))} s`;
-  if (a < 3600) return `${Math.floor(a / 60)} min${a % 60 >= 1 ? ` ${Math.round(a % 60)} s` : ''}`;
-  return `${Math.floor(a / 3600)} h${a % 3600 >= 60 ? ` ${Math.round((a % 3600) / 60)} min` : ''}`;
+  // rounded before it is split: 119.6 s is '2 min', never '1 min 60 s'
+  const sec = Math.round(a);
+  if (sec < 3600) return `${Math.floor(sec / 60)} min${sec % 60 ? ` ${sec % 60} s` : ''}`;
+  const min = Math.round(a / 60);
+  return `${Math.floor(min / 60)} h${min % 60 ? ` ${min % 60} min` : ''}`;
 }
 
 /** Draws the axis into `axis` and the gap bands into `bands`; returns the redraw function. */

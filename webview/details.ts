@@ -16,8 +16,7 @@ export function showDetails(pane: HTMLElement, node: GraphNode | undefined, acti
   heading.textContent = clipField(node.label);
   const table = document.createElement('table');
   const fields: [string, string][] = [...node.fields];
-  if (node.credit !== undefined) fields.push(['credit (estimate)', node.credit.toFixed(3)]);
-  if (node.marks.length) fields.push(['analysis', node.marks.join(', ')]);
+  if (node.marks.length) fields.push(['analysis', node.marks.map((m) => MARK_WORDS[m] ?? m).join(', ')]);
   for (const [k, v] of fields) {
     const row = table.insertRow();
     row.insertCell().textContent = k;
@@ -49,3 +48,11 @@ export const FIELD_CHARS = 200;
 export function clipField(value: string): string {
   return value.length > FIELD_CHARS ? `${value.slice(0, FIELD_CHARS)}…(${value.length - FIELD_CHARS} more)` : value;
 }
+
+/** The analysis marks of an event in words (the codes are the graph's classes). */
+const MARK_WORDS: Record<string, string> = {
+  loop: 'part of a loop',
+  blame: 'decisive error',
+  'stop-ok': 'sound stop (task done, no stop failure found)',
+  'stop-problem': 'stop problem (see the findings)',
+};

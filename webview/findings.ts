@@ -76,7 +76,8 @@ export function showFindings(list: HTMLElement, findings: GraphFinding[], action
       const waste = g.tokens > 0 ? ` · ${formatTokens(g.tokens)} tokens` : '';
       const label = () => `${SEVERITY_ICON[g.severity]} ${g.title} (${g.members.length}) ${box.classList.contains('open') ? '▾' : '▸'}`;
       head.textContent = label();
-      head.title = `${g.members.length} findings${waste}: click to list them and show all their events`;
+      const count = `${g.members.length} ${g.members.length === 1 ? 'finding' : 'findings'}`;
+      head.title = `${count}${g.tokens > 0 ? `, ${g.tokens.toLocaleString('en-US')} tokens spent on the repeated or extra work they name` : ''}: click to list them and show all their events`;
       const items = document.createElement('div');
       items.className = 'group-items';
       items.hidden = true;
@@ -102,7 +103,8 @@ export function showFindings(list: HTMLElement, findings: GraphFinding[], action
       });
       const summary = document.createElement('span');
       summary.className = 'group-waste';
-      summary.textContent = waste ? waste.slice(3) : '';
+      summary.textContent = waste ? `${waste.slice(3)} wasted` : '';
+      summary.title = head.title;
       box.append(head, summary, items);
       return box;
     }),

@@ -552,9 +552,10 @@ export class TraceGraph {
   }
 
   /** Frames the axis range [a, b] (axis units) with `context` of its width on each side, and brings the given rows into view. */
-  frame(a: number, b: number, rows: number[], context = 0.15): void {
+  frame(a: number, b: number, rows: number[], context = 0.15, minShare = 1 / 200): void {
     const width = this.cy.width() || 600;
-    const span = Math.max(b - a, this.axisLength() / 200);
+    const span = Math.max(b - a, this.axisLength() * minShare);
+    if (b - a < span) a -= (span - (b - a)) / 2; // a short range is centred in the least span
     const lo = a - span * context;
     const hi = a + span * (1 + context);
     this.scale = Math.max(1e-9, (width - 2 * PAD) / (hi - lo));
@@ -568,8 +569,11 @@ export class TraceGraph {
     this.cy.pan({ x: -lo * this.scale, y });
   }
 
-  /** Frames some events (by index) from the overview's columns: their time range with context, their lanes in view. */
-  frameIndices(indices: number[], context = 0.15): void {
+  /**
+   * Frames some events (by index) from the overview's columns: their time range with context, their
+   * lanes in view; the view spans at least `minShare` of the whole run.
+   */
+  frameIndices(indices: number[], context = 0.15, minShare = 1 / 200): void {
     if (!indices.length) return;
     let a = Infinity;
     let b = -Infinity;
@@ -581,7 +585,7 @@ export class TraceGraph {
       const row = this.rows[this.graph.columns.lane[i]];
       if (row !== undefined) rows.push(row);
     }
-    this.frame(a, b, [Math.min(...rows), Math.max(...rows)].filter(Number.isFinite), context);
+    this.frame(a, b, [Math.min(...rows), Math.max(...rows)].filter(Number.isFinite), context, minShare);
   }
 
   /** Scrolls (no zoom) so that an event (by index) is on screen; works for events outside the loaded window. */
@@ -595,7 +599,16 @@ export class TraceGraph {
     const h = this.cy.height();
     const pan = { ...this.cy.pan() };
     let moved = false;
-    if (x < 40 || x > w - 40) (pan.x += w / 2 - x), (moved = true);
+    if (x < 20 || x > w - 40) {
+      // centred, but never scrolled past the run's start or end: a step to the run's first events
+      // in a view of the whole run scrolled half a screen of nothing before t = 0 into view
+      let shift = w / 2 - x;
+      const end = this.screenX(this.axisLength()) + shift;
+      if (end < w - PAD_RIGHT) shift += w - PAD_RIGHT - end;
+      const start = this.screenX(0) + shift;
+      if (start > PAD) shift -= start - PAD;
+      if (Math.abs(shift) >= 1) (pan.x += shift), (moved = true);
+    }
     if (y !== undefined && (y < 10 || y > h - 10)) (pan.y += h / 2 - y), (moved = true);
     // Only when it moves: setting the same pan still redraws every element.
     if (moved) this.cy.pan(pan);

@@ -94,7 +94,8 @@ export function showLegend(legend: HTMLElement, graph: GraphOverview): void {
     tint.className = 'ring';
     tint.style.background = OKABE_ITO.bluishGreen;
     tint.style.opacity = '0.6';
-    items.push(item([tint, 'credit'], 'credit estimate: green halo, stronger for more credit (vermillion: negative); value on hover'));
+    if (graph.legend.influence) items.push(item([tint, 'influence'], 'influence: green halo, stronger when more of what followed built on the event (the trace records no outcome, so it is neither credit nor blame); value on hover'));
+    else items.push(item([tint, 'credit'], 'credit estimate: green halo, stronger for more credit (vermillion: negative); value on hover'));
   }
   legend.replaceChildren(...items);
 }

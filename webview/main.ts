@@ -112,7 +112,7 @@ function render(next: GraphOverview, first?: GraphWindow): void {
   $('summary').textContent =
     `${next.format} · ${next.traces ? `${next.traces.length} traces · ` : ''}${next.totalEvents.toLocaleString('en-US')} events · ${next.lanes.length} ${next.lanes.length === 1 ? 'agent' : 'agents'}` +
     // reading problems only: the findings below are listed in Problems too, so say which these are
-    (errors + warnings ? ` · ${problemCounts(errors, warnings)} in the file (see Problems)` : '');
+    (errors + warnings ? ` · ${problemCounts(errors, warnings)} reading the file (see Problems)` : '');
   showFindings($('findings'), next.findings, { frame: (events, finding) => frameEvents(events, finding) });
   showLegend($('legend'), next);
   g.cy.on('tap', 'node', (e) => {
@@ -127,16 +127,17 @@ function render(next: GraphOverview, first?: GraphWindow): void {
   });
   const tip = $('tooltip');
   g.cy.on('mouseover', 'node', (e) => {
-    const n = g.node((e.target as NodeSingular).id());
-    if (!n) return;
-    const credit = n.credit === undefined ? '' : ` · credit ${n.credit.toFixed(3)}`;
-    const end = n.endIndex === undefined ? '' : ` · ${(timeline!.time(n.endIndex) - n.t).toFixed(2)} s`;
-    const cues = n.cues?.length ? ` · ${n.cues.map((c) => EVENT_CUES[c]?.label ?? c).join(', ')}` : '';
-    tip.textContent = `${n.label}${cues} · ${n.agent}${end}${credit}`; // untrusted text: textContent only
-    const p = (e.target as NodeSingular).renderedPosition();
-    tip.style.left = `${p.x + 10}px`;
-    tip.style.top = `${p.y - 30}px`;
-    tip.hidden = false;
+    const id = (e.target as NodeSingular).id();
+    const run = g.run(id);
+    const n = run ? undefined : g.node(id);
+    if (run) tip.textContent = `${run.count.toLocaleString('en-US')} events, mostly ${run.kind.replace(/_/g, ' ')} · ${next.lanes[run.lane]?.name ?? ''} · click to zoom in`;
+    else if (n) {
+      const credit = n.credit === undefined ? '' : ` · ${next.legend.influence ? `influence ${Math.abs(n.credit).toFixed(2)}` : `credit ${n.credit >= 0 ? '+' : '−'}${Math.abs(n.credit).toFixed(2)}`}`;
+      const end = n.endIndex === undefined ? '' : ` · ${(timeline!.time(n.endIndex) - n.t).toFixed(2)} s`;
+      const cues = n.cues?.length ? ` · ${n.cues.map((c) => EVENT_CUES[c]?.label ?? c).join(', ')}` : '';
+      tip.textContent = `${n.label}${cues} · ${n.agent}${end}${credit}`; // untrusted text: textContent only
+    } else return;
+    placeTip(tip, (e.target as NodeSingular).renderedPosition());
   });
   g.cy.on('mouseout', 'node', () => (tip.hidden = true));
   showDetails($('details'), undefined, []);
@@ -244,7 +245,7 @@ function frameEvents(events: number[], finding?: number): void {
   if (!view || !graph) return;
   history.push(view.view());
   framed = events.filter((i) => i >= 0 && i < graph!.totalEvents);
-  view.frameIndices(framed, 0.25);
+  view.frameIndices(framed, 0.25, FINDING_MIN_SHARE);
   view.cy.elements().removeClass('dimmed');
   if (finding !== undefined && events.length) selectIndex(events[0], 'finding');
   else loader?.setKeep(keepList());
@@ -341,6 +342,20 @@ function clearCurrent(): void {
   showDetails($('details'), undefined, []);
 }
 
+/**
+ * Places the tooltip beside a point of the graph, inside it: to the left of the point when there is
+ * no room on its right, below it when there is none above (a label cut at the panel's edge said
+ * `stop: task_comp`).
+ */
+function placeTip(tip: HTMLElement, p: { x: number; y: number }): void {
+  tip.hidden = false;
+  const box = tip.parentElement?.getBoundingClientRect();
+  const width = tip.offsetWidth;
+  const right = box ? box.width : Infinity;
+  tip.style.left = `${Math.max(0, p.x + 10 + width > right ? p.x - 10 - width : p.x + 10)}px`;
+  tip.style.top = `${p.y - 30 < 0 ? p.y + 14 : p.y - 30}px`;
+}
+
 /** The counter, the time and the cursor line. */
 function updateTimeline(): void {
   if (!timeline) return;
@@ -379,6 +394,12 @@ function placeCursor(): void {
   // From the right edge of the current event's point (a node is centred on its time).
   veil.style.left = `${Math.max(0, x + (box && box.x2 - box.x1 < 30 ? (box.x2 - box.x1) / 2 : 0) + 1)}px`;
 }
+
+/**
+ * A finding is framed in at least this share of the run: its events with what happened around them
+ * (a one-event finding zoomed to 60 ms of a 4 s run, every lane empty).
+ */
+const FINDING_MIN_SHARE = 1 / 20;
 
 /** Room between an event and its focus ring, in px. */
 const FOCUS_PAD = 4;

@@ -76,9 +76,23 @@ export class WindowLoader {
     this.onApplied();
   }
 
-  /** Applies an answer (a stale one is dropped) and checks whether the view moved on meanwhile. */
+  /**
+   * Applies an answer (a stale one is dropped) after the next paint, then checks whether the view
+   * moved on meanwhile. A step's focus ring (a page element) is painted at once; the window's
+   * redraw of the graph (tens of ms in software rendering) comes in the frame after, not in the
+   * step's own (the answer often arrives before that frame).
+   */
   receive(win: GraphWindow): void {
-    if (!this.pending || win.seq !== this.pending.seq || win.stamp !== this.graph.graph.stamp) return;
+    if (!this.isAnswer(win)) return;
+    afterNextPaint(() => this.apply(win));
+  }
+
+  private isAnswer(win: GraphWindow): boolean {
+    return !!this.pending && win.seq === this.pending.seq && win.stamp === this.graph.graph.stamp;
+  }
+
+  private apply(win: GraphWindow): void {
+    if (!this.isAnswer(win) || !this.pending) return; // the trace was replaced meanwhile
     const keep = (this.pending.keep ?? []).join();
     this.pending = undefined;
     if (win.mode === this.graph.mode) {
@@ -89,4 +103,23 @@ export class WindowLoader {
     }
     this.check();
   }
+}
+
+/**
+ * Runs `task` once, in a task after the next frame is painted (a message posted from a frame
+ * callback runs after that frame), or after 100 ms if no frame comes (a hidden webview paints none).
+ */
+function afterNextPaint(task: () => void): void {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    task();
+  };
+  requestAnimationFrame(() => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = once;
+    channel.port2.postMessage(0);
+  });
+  setTimeout(once, 100);
 }

@@ -85,7 +85,7 @@ export function finalAnswer(index: TraceIndex, from: number, to: number, keep?: 
     }
     const a = explicitAnswer(text);
     if (a) return { pos: i, answer: a, explicit: true };
-    if (index.firstSeen[i] !== i) continue; // a repeat (boilerplate) is not the answer
+    if (index.firstSeen(i) !== i) continue; // a repeat (boilerplate) is not the answer
     const whole = cleanAnswer(text.replace(/\bTERMINATE\b/g, ''));
     if (whole.length >= 3) return { pos: i, answer: whole, explicit: false };
   }

@@ -28,6 +28,11 @@ export interface ArenaMark {
   offset: number;
 }
 
+/** A view the arena hands out. */
+export type ArenaView = Int32Array | Float64Array | Uint16Array | Uint8Array;
+
+type ViewConstructor = new (buffer: ArrayBuffer, byteOffset: number, length: number) => ArenaView;
+
 /** A resizable ArrayBuffer (ES2024; not in this project's `lib`). */
 interface ResizableBuffer extends ArrayBuffer {
   readonly resizable: boolean;
@@ -98,6 +103,38 @@ export class Arena {
     return out;
   }
 
+  /**
+   * Moves `views` down to lie one after the other from `mark`, and gives back everything after
+   * them: for arrays kept whose length is known only once they are filled (made with room to spare
+   * among scratch, then cut with `subarray`). The views must have been made after `mark`, in the
+   * order given. A typed array of its own among them stays as it is. When the arena's views among
+   * them do not lie in order in the chunk it now hands out from (the reserve ran into another
+   * chunk), nothing moves or is given back. @returns the views at their new places (the ones given
+   * must not be used after), in order.
+   */
+  compact<T extends readonly ArenaView[]>(mark: ArenaMark, views: T): T {
+    const chunk = this.chunks[this.chunk];
+    const ours = (view: ArenaView) => this.chunks.some((c) => c.buffer === view.buffer);
+    let at = mark.offset;
+    let last = mark.offset;
+    for (const view of views) {
+      if (!ours(view)) continue;
+      if (mark.chunk !== this.chunk || view.buffer !== chunk.buffer || view.byteOffset < last) return views;
+      last = view.byteOffset + view.byteLength;
+    }
+    const bytes = new Uint8Array(chunk.buffer);
+    const moved = views.map((view) => {
+      if (!ours(view)) return view;
+      // each source lies at or above its new place (made in order, each at most as long as it was)
+      bytes.copyWithin(at, view.byteOffset, view.byteOffset + view.byteLength);
+      const out = new (view.constructor as ViewConstructor)(chunk.buffer, at, view.length);
+      at += Math.ceil(view.byteLength / 8) * 8;
+      return out;
+    });
+    this.offset = at;
+    return moved as unknown as T;
+  }
+
   /** Where the arena stands now. */
   mark(): ArenaMark {
     return { chunk: this.chunk, offset: this.offset };
@@ -141,7 +178,7 @@ export class Arena {
    * The view with its entries zero: only the part below what this chunk handed out before is filled
    * (the rest is still the system's zeros, and filling it would make its pages resident for nothing).
    */
-  private zeroed<T extends Int32Array | Float64Array | Uint16Array | Uint8Array>(view: T, at: number): T {
+  private zeroed<T extends ArenaView>(view: T, at: number): T {
     const chunk = this.chunks[this.chunk];
     if (chunk.written > at) view.fill(0, 0, Math.min(view.length, (chunk.written - at) / view.BYTES_PER_ELEMENT));
     chunk.written = Math.max(chunk.written, at + view.byteLength);

@@ -35,7 +35,7 @@ function blameable(index: TraceIndex, i: number, tools: ReadonlySet<string>, tas
 /** The agent output responsible for position i: itself, or for tool output the call/message that asked for it. */
 function responsible(index: TraceIndex, i: number, tools: ReadonlySet<string>, task: number): number {
   if (blameable(index, i, tools, task)) return i;
-  const call = index.callOf[i];
+  const call = index.callOf(i);
   if (call >= 0 && blameable(index, call, tools, task)) return call;
   const agent = index.events[i].agent;
   for (let k = i - 1; k >= 0; k--) if (index.events[k].agent !== agent && blameable(index, k, tools, task)) return k;
@@ -66,7 +66,7 @@ export function findBlame(index: TraceIndex, outcome: Outcome, creditValues?: Fl
   }
   const make = (pos: number, basis: Blame['basis'], why: string): Blame => {
     const e = index.events[pos];
-    return { agent: e.agent, event: e.id, index: index.at(pos), record: index.records[pos], basis, message: `decisive error: ${e.agent} at ${e.id} (${why})` };
+    return { agent: e.agent, event: e.id, index: index.at(pos), record: index.record(pos), basis, message: `decisive error: ${e.agent} at ${e.id} (${why})` };
   };
 
   const final = on.has('final_answer_origin') || on.has('contrary_input') ? finalAnswer(index, 0, index.size - 1) : undefined;
@@ -123,7 +123,7 @@ export function findBlame(index: TraceIndex, outcome: Outcome, creditValues?: Fl
   // 3. first agent output followed by an error
   for (let i = 0; on.has('error') && i < index.size; i++) {
     if (!blameable(index, i, tools, task)) continue;
-    const r = index.resultOf[i];
+    const r = index.resultOf(i);
     if (r !== -1 && ERROR_TEXT.test(index.content(r).slice(0, 2000))) return make(i, 'error', `its tool call failed at ${index.id(r)}`);
   }
   // 4. most negative credit

@@ -164,23 +164,28 @@ function grown<T extends Int32Array | Uint16Array>(from: T, to: T): T {
  */
 export function propagateCredit(index: TraceIndex, outcome: Outcome, options: CreditOptions = {}): CreditValues {
   const n = index.size;
+  // The content links first, the values above them: the values take no room while the tables that
+  // find the links are out, the analysis's heaviest moment (8 MB less at 1M events). Then the
+  // values move down over the links (arena.ts `compact`), and the rest is given back.
+  const start = index.arena.mark();
+  const content = n === 0 || options.contentLinks === false ? undefined : contentLinks(index);
   const values = index.arena.float64(n);
   const scratch = index.arena.mark();
+  let terminal: number;
   try {
-    return { values, terminal: propagate(index, outcome, options, values) };
+    terminal = propagate(index, outcome, options, values, content);
   } finally {
     index.arena.release(scratch);
   }
+  return { values: index.arena.compact(start, [values] as const)[0], terminal };
 }
 
-/** {@link propagateCredit} into `values`; @returns the position of the outcome seed, or -1. */
-function propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions, values: Float64Array): number {
+/** {@link propagateCredit} into `values`, over `content` links (none when undefined); @returns the position of the outcome seed, or -1. */
+function propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions, values: Float64Array, content: ContentLinks | undefined): number {
   const n = index.size;
   const lambda = options.lambda ?? 0.5;
   let terminal = -1;
   if (n === 0) return terminal;
-  // the content links first: the tables that find them are given back before the mass and weights take their pages
-  const content = options.contentLinks === false ? undefined : contentLinks(index);
   const mass = index.arena.float64(n);
   const R = outcome.value ?? 1;
   const final = finalAnswer(index, 0, n - 1);
@@ -288,23 +293,27 @@ export function computeCredit(index: TraceIndex, outcome: Outcome, options: Cred
   const inOrder = index.inFileOrder ? index.loaded.trace.events : index.events;
   const at = index.inFileOrder ? undefined : Int32Array.from(index.rawIndex);
   madeWhenRead(credit, 'events', () => valuesById(inOrder, at, byIndex));
-  madeWhenRead(credit, 'steps', () => stepSums(stepOf, at, byIndex));
+  // each position's record: kept when ids repeat (only an id's first event counts), else read from the origins (no column of them)
+  const n = index.size;
+  const origins = index.loaded.eventOrigins;
+  const recordAt = stepOf ? (i: number) => stepOf[i] : (i: number) => origins.record(at ? at[i] : i) ?? -1;
+  madeWhenRead(credit, 'steps', () => stepSums(n, recordAt, at, byIndex));
   return { credit, values };
 }
 
 /**
  * Each event's shown value (file order), the agents' sums, the events whose value the trace gives,
- * and per position (time order) the source record its value adds to, or -1 (no record, or not the
- * first event of its id: an id counts once).
+ * and, when ids repeat, per position (time order) the source record its value adds to, or -1 (no
+ * record, or not the first event of its id: an id counts once); else every event's record counts.
  */
-function creditPerEvent(index: TraceIndex, values: Float64Array): { byIndex: number[]; stepOf: Int32Array; agents: Map<string, number>; given: string[] } {
+function creditPerEvent(index: TraceIndex, values: Float64Array): { byIndex: number[]; stepOf: Int32Array | undefined; agents: Map<string, number>; given: string[] } {
   // Agent names are trace text: summed in a Map, never under a plain object's keys ("__proto__", "constructor");
   // one holder per agent, so that each event costs one look-up, not a get and a set
   const sums = new Map<string, { value: number }>();
   const given: string[] = [];
   const byIndex = new Array<number>(index.size).fill(0);
-  const stepOf = new Int32Array(index.size).fill(-1); // kept with the results: not in the arena
   const repeats = index.hasRepeatedIds; // else no id is met twice
+  const stepOf = repeats ? new Int32Array(index.size).fill(-1) : undefined; // kept with the results: not in the arena
   for (let i = 0; i < index.size; i++) {
     const e = index.events[i];
     let v = round(values[i]);
@@ -320,7 +329,7 @@ function creditPerEvent(index: TraceIndex, values: Float64Array): { byIndex: num
     let sum = sums.get(e.agent);
     if (!sum) sums.set(e.agent, (sum = { value: 0 }));
     sum.value = round(sum.value + v);
-    stepOf[i] = index.records[i];
+    if (stepOf) stepOf[i] = index.record(i);
   }
   const agents = new Map<string, number>();
   for (const [agent, sum] of sums) agents.set(agent, sum.value);
@@ -349,13 +358,13 @@ function madeWhenRead<K extends 'events' | 'steps'>(credit: Credit, key: K, make
 
 /**
  * Source record -> sum of the values of its events, added in time order and rounded after each
- * addition (keyed by String(record), as every number key is). @param stepOf per position, its
- * record or -1; @param at position -> file index (undefined: the same).
+ * addition (keyed by String(record), as every number key is). @param n positions; @param recordAt
+ * a position's record or -1; @param at position -> file index (undefined: the same).
  */
-function stepSums(stepOf: Int32Array, at: Int32Array | undefined, byIndex: readonly number[]): Record<string, number> {
+function stepSums(n: number, recordAt: (i: number) => number, at: Int32Array | undefined, byIndex: readonly number[]): Record<string, number> {
   const steps: Record<string, number> = {};
-  for (let i = 0; i < stepOf.length; i++) {
-    const record = stepOf[i];
+  for (let i = 0; i < n; i++) {
+    const record = recordAt(i);
     if (record >= 0) steps[record] = round((steps[record] ?? 0) + byIndex[at ? at[i] : i]);
   }
   return steps;

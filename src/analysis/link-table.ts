@@ -56,16 +56,15 @@ export class LinkTable {
   /** Per position, its first and last incoming link (-1 when none). */
   private readonly head: Int32Array;
   private readonly tail: Int32Array;
-  /** The rows {@link rows} fills, made with the links so that the lists above, made after them, can be given back to the arena. */
-  private readonly out: LinkRows;
-  /** Where the arena stood before the lists that only serve the building (given back by {@link rows}). */
-  private readonly building?: ArenaMark;
+  /** Where the arena stood before the table: {@link rows} moves what is kept down to it (arena.ts `compact`). */
+  private readonly start?: ArenaMark;
 
   /**
    * @param n positions; @param capacity links expected (the arrays grow past it; a good guess saves
    *   the copies, which at a million events are tens of MB the collector counts towards its next full GC).
    * @param arena where the arrays are made (arena.ts), else each is a typed array of its own. The
-   *   links and rows stay there; the building lists are given back when {@link rows} is done.
+   *   links and rows stay there, as long as the links are (not the capacity: at a million events
+   *   the guess runs 1M links over, 10 MB); the building lists are given back when {@link rows} is done.
    */
   constructor(
     private readonly n: number,
@@ -74,13 +73,10 @@ export class LinkTable {
   ) {
     const size = Math.max(16, capacity);
     const int32 = (length: number) => (arena ? arena.int32(length) : new Int32Array(length));
+    this.start = arena?.mark();
     this.u = int32(size);
     this.kind = arena ? arena.uint8(size) : new Uint8Array(size);
     this.edgeType = arena ? arena.uint8(size) : new Uint8Array(size);
-    // rows: only the first `count` entries of the links' rows are ever written
-    this.out = { inStart: int32(n + 1), inLinks: int32(size) };
-    this.building = arena?.mark();
-    // targets serve the building only: each link's target is its row in the rows made from them
     this.v = int32(size);
     this.next = int32(size);
     this.head = int32(n).fill(-1);
@@ -135,17 +131,20 @@ export class LinkTable {
 
   /**
    * The links grouped per target, each group in the order the links were added.
-   * Call once, when every link is in: with an arena, the building lists are given back (the table
-   * cannot take more links after it).
+   * Call once, when every link is in: with an arena, {@link u}, {@link kind} and {@link edgeType}
+   * become views of `count` entries moved down with the rows, and the building lists are given back
+   * (the table cannot take more links after it).
    */
   rows(): LinkRows {
-    const { n, count, out } = this;
-    const links = (made: Int32Array) => (count <= made.length ? made.subarray(0, count) : new Int32Array(count));
-    const fill = this.arena ? this.arena.int32(n) : new Int32Array(n); // scratch of the sort
-    const inLinks = links(out.inLinks);
-    rowsBy(this.v, count, n, fill, out.inStart, inLinks);
-    if (this.arena && this.building) this.arena.release(this.building);
-    return { inStart: out.inStart, inLinks };
+    const { n, count, arena } = this;
+    const int32 = (length: number) => (arena ? arena.int32(length) : new Int32Array(length));
+    const inStart = int32(n + 1);
+    const inLinks = int32(count);
+    rowsBy(this.v, count, n, int32(n), inStart, inLinks);
+    if (!arena || !this.start) return { inStart, inLinks };
+    const kept = arena.compact(this.start, [this.u.subarray(0, count), this.kind.subarray(0, count), this.edgeType.subarray(0, count), inStart, inLinks] as const);
+    [this.u, this.kind, this.edgeType] = kept;
+    return { inStart: kept[3], inLinks: kept[4] };
   }
 }
 

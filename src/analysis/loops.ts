@@ -1,8 +1,10 @@
 /**
  * Loops: repeated work across agents and turns, in four kinds.
  *
- * - repeated_tool_call: the same tool with the same arguments (the call's content, exactly, keyed by
- *   length and two 32-bit FNV-1a hashes) again, anywhere in the trace. One hash-map pass: O(n).
+ * - repeated_tool_call: the same agent calls the same tool with the same arguments (the call's
+ *   content, exactly, keyed by length and two 32-bit FNV-1a hashes) again, with no state change in
+ *   between, and gets the same result: nothing new was learned. One hash-map pass, then each repeated group split by agent and result:
+ *   O(n).
  * - repeated_sequence: per lane, a tandem repeat of the sequence of event fingerprints (agent, type,
  *   target, normalized content): a block of p events occurring >= 2 times back to back. For each
  *   period p = 1..maxPeriod, one scan compares f[i] with f[i+p] (only where f[i+p] is a repeated
@@ -26,13 +28,14 @@
  * `unresolved` when no event with new content (a fingerprint never seen before; stops, rewards and
  * despawns ignored) comes after its last member: the trace ended inside it.
  */
-import { preview } from '../trace/preview';
+import { preview, shortPath } from '../trace/preview';
 import { NOT_AGENT_OUTPUT_KINDS } from '../trace/schema';
 import type { Loop } from './types';
 import type { TraceIndex } from './trace-index';
 import type { Arena } from './arena';
 import { TokenInterner } from './interner';
 import { PairNumbering } from './pair-table';
+import { isStateChange } from './state-change';
 import { contentWords, fencedCode, fnv1a, forEachContentWordId, FUNCTION_WORDS, resemblance, wordTokens } from './text';
 
 export interface LoopOptions {
@@ -53,7 +56,7 @@ export function findLoops(index: TraceIndex, options: LoopOptions = {}): Loop[] 
   const toolLoops = repeatedToolCalls(index);
   const inToolLoop = new Set<number>();
   for (const l of toolLoops) for (const i of l.members) inToolLoop.add(i);
-  for (const i of [...inToolLoop]) if (index.resultOf[i] !== -1) inToolLoop.add(index.resultOf[i]);
+  for (const i of [...inToolLoop]) if (index.resultOf(i) !== -1) inToolLoop.add(index.resultOf(i));
   for (const l of toolLoops) loops.push(finish(index, l, lastNew));
   // a ping-pong or a repeated tool call is reported once, not again as each lane's repeated sequence
   const inPingPong = new Set<number>();
@@ -102,7 +105,7 @@ interface RawLoop {
 function lastNewContent(index: TraceIndex): number {
   for (let i = index.size - 1; i >= 0; i--) {
     const type = index.types[i];
-    if (index.firstSeen[i] === i && type !== 'stop' && type !== 'reward' && type !== 'despawn') return i;
+    if (index.firstSeen(i) === i && type !== 'stop' && type !== 'reward' && type !== 'despawn') return i;
   }
   return -1;
 }
@@ -119,7 +122,7 @@ function finish(index: TraceIndex, raw: RawLoop, lastNew: number): Loop {
   } else {
     for (const i of raw.repeated) {
       tokens += index.tokens(i);
-      const r = index.resultOf[i];
+      const r = index.resultOf(i);
       if (r !== -1) {
         tokens += index.tokens(r);
         seconds += Math.max(0, index.end(r) - index.events[i].t);
@@ -222,25 +225,70 @@ function groupToolCalls(index: TraceIndex): ToolCallGroups {
   return { groups, first, count, next };
 }
 
-/** The loops of the groups called twice or more. */
+/**
+ * The loops of the groups called twice or more. A repeat is wasted work only when it could teach the
+ * agent nothing new: the same agent made the call again, nothing changed the state in between (no
+ * edit, write or install by any agent: {@link isStateChange}), and it got the same result
+ * (whitespace aside; calls without a recorded result count as alike). A call another agent made (it
+ * never saw that result), a re-run after a change (a compile after edits), or one whose result
+ * changed (a push after a new commit, a poll that moved on) starts a new run. Each run of two or
+ * more calls is one loop.
+ */
 function toolCallLoops(index: TraceIndex, { groups, first, count, next }: ToolCallGroups): RawLoop[] {
   const out: RawLoop[] = [];
+  let changes: Int32Array | undefined; // position -> state changes before it, made when first needed
+  const changed = (a: number, b: number) => {
+    changes ??= changesBefore(index);
+    return changes[b] - changes[a + 1] > 0;
+  };
   for (let g = 0; g < groups; g++) {
     if (count[g] < 2) continue;
-    const calls: number[] = [];
-    for (let c = first[g]; c !== -1; c = next[c]) calls.push(c);
-    const members = calls.flatMap((c) => (index.resultOf[c] !== -1 ? [c, index.resultOf[c]] : [c]));
-    const tool = index.events[calls[0]].tool ?? 'a tool';
-    out.push({
-      kind: 'repeated_tool_call',
-      members,
-      repeated: calls.slice(1),
-      period: members.length / calls.length,
-      repetitions: calls.length,
-      label: `${tool} ${argumentsPreview(index, calls[0])}called ${calls.length} times with the same arguments by ${[...new Set(calls.map((c) => index.events[c].agent))].join(', ')}`,
-    });
+    const runs = new Map<string, number[][]>(); // agent -> its runs of calls with the same result, in call order
+    for (let c = first[g]; c !== -1; c = next[c]) {
+      const agent = index.events[c].agent;
+      const ofAgent = runs.get(agent) ?? [];
+      if (!ofAgent.length) runs.set(agent, ofAgent);
+      const run = ofAgent[ofAgent.length - 1];
+      const previous = run?.[run.length - 1];
+      if (previous !== undefined && !changed(previous, c) && sameResult(index, previous, c)) run.push(c);
+      else ofAgent.push([c]);
+    }
+    const repeats = [...runs.values()].flat().filter((run) => run.length >= 2);
+    for (const calls of repeats.sort((a, b) => a[0] - b[0])) out.push(toolCallLoop(index, calls));
   }
   return out;
+}
+
+/** Per position, how many state changes ({@link isStateChange}) come before it; n + 1 entries, scratch in the index's arena. */
+function changesBefore(index: TraceIndex): Int32Array {
+  const out = index.arena.int32(index.size + 1);
+  out[0] = 0;
+  for (let i = 0; i < index.size; i++) out[i + 1] = out[i] + (isStateChange(index, i) ? 1 : 0);
+  return out;
+}
+
+/** True when two calls' results are the same text, whitespace aside, or neither has a result. */
+function sameResult(index: TraceIndex, a: number, b: number): boolean {
+  const ra = index.resultOf(a);
+  const rb = index.resultOf(b);
+  if (ra === -1 || rb === -1) return ra === rb;
+  const x = index.content(ra);
+  const y = index.content(rb);
+  return x === y || x.replace(/\s+/g, ' ').trim() === y.replace(/\s+/g, ' ').trim();
+}
+
+/** One repeated call: the calls (same agent, arguments and result) and their results. */
+function toolCallLoop(index: TraceIndex, calls: number[]): RawLoop {
+  const members = calls.flatMap((c) => (index.resultOf(c) !== -1 ? [c, index.resultOf(c)] : [c]));
+  const tool = index.events[calls[0]].tool ?? 'a tool';
+  return {
+    kind: 'repeated_tool_call',
+    members,
+    repeated: calls.slice(1),
+    period: members.length / calls.length,
+    repetitions: calls.length,
+    label: `${tool} ${argumentsPreview(index, calls[0])}called ${calls.length} times by ${index.events[calls[0]].agent} with the same arguments and the same result`,
+  };
 }
 
 /** Argument names whose value says what a call did (a shell command, a file, a search). */
@@ -263,7 +311,7 @@ function argumentsPreview(index: TraceIndex, call: number): string {
       /* not JSON: shown as written */
     }
   }
-  text = text.replace(/\s+/g, ' ').trim();
+  text = shortPath(text.replace(/\s+/g, ' ').trim());
   return text ? `${preview(text)} ` : '';
 }
 
@@ -303,15 +351,16 @@ function repeatedSequences(index: TraceIndex, maxPeriod: number): RawLoop[] {
 
 /**
  * Per agent, the places in its lane of its events whose fingerprint occurred before, ascending:
- * views of one array in the arena, found in two passes in time order over `firstSeen` that read
- * an event only when it is such a repeat (not a pass over each lane's events).
+ * views of one array in the arena, found in two passes in time order over the fingerprints that
+ * read an event only when it is such a repeat (not a pass over each lane's events), then turned
+ * into places by one walk along the lane.
  */
 function repeatsByAgent(index: TraceIndex): Map<string, Int32Array> {
   const n = index.size;
   const next = new Map<string, number>(); // agent -> its repeats, then where its next one goes
   let total = 0;
   for (let i = 0; i < n; i++) {
-    if (index.firstSeen[i] === i) continue;
+    if (!repeatsBefore(index, i)) continue;
     const agent = index.events[i].agent;
     next.set(agent, (next.get(agent) ?? 0) + 1);
     total++;
@@ -325,21 +374,36 @@ function repeatsByAgent(index: TraceIndex): Map<string, Int32Array> {
     offset += count;
   }
   for (let i = 0; i < n; i++) {
-    if (index.firstSeen[i] === i) continue;
+    if (!repeatsBefore(index, i)) continue;
     const agent = index.events[i].agent;
     const at = next.get(agent)!;
-    all[at] = index.lanePos[i];
+    all[at] = i;
     next.set(agent, at + 1);
   }
+  for (const [agent, repeats] of out) placesIn(index.lanes.get(agent)!, repeats);
   return out;
+}
+
+/** True when the event at position `i` has a fingerprint an earlier event has. */
+function repeatsBefore(index: TraceIndex, i: number): boolean {
+  return index.firstSeen(i) !== i;
+}
+
+/** Replaces each of `positions` (ascending, all in `lane`) by its place in `lane`: one walk along it. */
+function placesIn(lane: Int32Array, positions: Int32Array): void {
+  let k = 0;
+  for (let q = 0; q < positions.length; q++) {
+    while (lane[k] !== positions[q]) k++;
+    positions[q] = k;
+  }
 }
 
 /** The places in `lane` of its events whose fingerprint occurred before, ascending. */
 function repeatedPlaces(index: TraceIndex, lane: Int32Array): Int32Array {
   let count = 0;
-  for (let k = 0; k < lane.length; k++) if (index.firstSeen[lane[k]] !== lane[k]) count++;
+  for (let k = 0; k < lane.length; k++) if (repeatsBefore(index, lane[k])) count++;
   const out = index.arena.int32(count);
-  for (let k = 0, q = 0; q < count; k++) if (index.firstSeen[lane[k]] !== lane[k]) out[q++] = k;
+  for (let k = 0, q = 0; q < count; k++) if (repeatsBefore(index, lane[k])) out[q++] = k;
   return out;
 }
 

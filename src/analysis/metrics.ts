@@ -82,7 +82,7 @@ function workAndCosts(index: TraceIndex, own: Float64Array, multiAgent: boolean)
   for (let i = 0; i < n; i++) {
     const e = index.events[i];
     let w = typeof e.duration_s === 'number' && Number.isFinite(e.duration_s) ? e.duration_s : 0;
-    const r = index.resultOf[i];
+    const r = index.resultOf(i);
     // a call without a duration runs until its result arrives (unless the result carries the run time)
     if (w === 0 && index.types[i] === 'tool_call' && r !== -1 && typeof index.events[r].duration_s !== 'number') w = Math.max(0, index.events[r].t - e.t);
     own[i] = w;

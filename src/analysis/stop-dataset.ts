@@ -109,7 +109,7 @@ function checkResult(index: TraceIndex, i: number): 'pass' | 'fail' | undefined 
   const e = index.events[i];
   const type = index.types[i];
   if (type === 'tool_result') {
-    const call = index.callOf[i];
+    const call = index.callOf(i);
     const tool = `${e.tool ?? ''} ${call >= 0 ? `${index.events[call].tool ?? ''} ${index.content(call).slice(0, 300)}` : ''}`;
     if (!VERIFY_TOOL.test(tool)) return undefined;
     const failed = (typeof e.exit_code === 'number' && e.exit_code !== 0) || ERROR_TEXT.test(index.content(i).slice(0, 2000)) || /\bfail(?:ed|s|ing|ure)?\b/i.test(index.content(i).slice(0, 2000));
@@ -127,11 +127,9 @@ function checkResult(index: TraceIndex, i: number): 'pass' | 'fail' | undefined 
 function ownerPoint(index: TraceIndex, owner: string, pos: number, after: boolean): number {
   if (pos < 0) return -1;
   if (index.events[pos]?.agent === owner) return pos;
-  const next = index.nextInLane(owner, pos);
-  if (after) return next;
-  const lane = index.lanes.get(owner)!;
-  const k = next === -1 ? lane.length - 1 : index.lanePos[next] - 1;
-  return k >= 0 ? lane[k] : -1;
+  if (after) return index.nextInLane(owner, pos);
+  const k = index.laneCountTo(owner, pos) - 1;
+  return k >= 0 ? index.lanes.get(owner)![k] : -1;
 }
 
 /**

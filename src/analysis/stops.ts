@@ -36,8 +36,9 @@ import type { StopReason } from '../trace/schema';
 import { finalAnswer, firstAppearance, isAgentOutput, isNotAgentOutput } from './answer';
 import { mainRewardSeries, traceOutcome, type RewardPoint } from './outcome';
 import { opensDelegation } from './loops';
-import { APPROVAL_TEXT, CHANGE_TOOL, ERROR_TEXT, COMPLETION_CLAIM, CRITIQUE_TEXT, IMPASSE_TEXT, REVIEWER_ROLE, VERIFICATION_TEXT, VERIFY_TOOL } from './text';
+import { APPROVAL_TEXT, ERROR_TEXT, COMPLETION_CLAIM, CRITIQUE_TEXT, IMPASSE_TEXT, REVIEWER_ROLE, VERIFICATION_TEXT, VERIFY_TOOL } from './text';
 import type { TraceIndex } from './trace-index';
+import { isStateChange } from './state-change';
 import type { BestStop, Loop, Outcome, Spent, StopFinding, VStop } from './types';
 
 export interface StopOptions {
@@ -120,7 +121,7 @@ export function analyzeStops(index: TraceIndex, loops: Loop[], outcome: Outcome 
   const lastStop = stopPositions.length ? stopPositions[stopPositions.length - 1] : -1;
   // work after the last stop: an event with new content (a fingerprint not seen before)
   let workAfter = false;
-  for (let i = lastStop + 1; i < n; i++) if (isWork(index, i) && index.firstSeen[i] === i) workAfter = true;
+  for (let i = lastStop + 1; i < n; i++) if (isWork(index, i) && index.firstSeen(i) === i) workAfter = true;
   const synthetic = workAfter ? n - 1 : -1;
   const points = synthetic >= 0 ? [...stopPositions, synthetic] : stopPositions;
   const series = mainRewardSeries(index);
@@ -165,7 +166,7 @@ function howItEnded(index: TraceIndex, segment: Segment): string | undefined {
   for (let i = from; i <= pos; i++) if (keep(i) && index.events[i].open === true && index.events[i].parent === undefined) rootOpen = true;
   let last = -1;
   for (let i = pos; i >= from && last === -1; i--) if (keep(i) && index.types[i] !== 'stop') last = i;
-  const call = last !== -1 && index.types[last] === 'tool_call' && index.resultOf[last] === -1 ? index.events[last] : undefined;
+  const call = last !== -1 && index.types[last] === 'tool_call' && index.resultOf(last) === -1 ? index.events[last] : undefined;
   if (call?.call_status === 'in_progress') return `the file is still being written: the run is in progress${rootOpen ? ' with the root open' : ''}, its last action a tool call awaiting its result`;
   if (rootOpen && call) return 'run ended with the root still open, last action a tool call with no result (it ended during a tool call)';
   if (rootOpen) return 'run ended with the root still open';
@@ -384,8 +385,7 @@ function describe(s: Spent): string {
 /** The agent's last tool result before `pos` when it reports an error or a failure, else -1. */
 function lastFailedCheck(index: TraceIndex, agent: string, pos: number): number {
   const lane = index.lanes.get(agent) ?? [];
-  const next = index.nextInLane(agent, pos);
-  for (let k = (next === -1 ? lane.length : index.lanePos[next]) - 1; k >= 0; k--) {
+  for (let k = index.laneCountTo(agent, pos) - 1; k >= 0; k--) {
     const i = lane[k];
     if (index.types[i] !== 'tool_result') continue;
     return ERROR_TEXT.test(index.content(i).slice(0, 2000)) ? i : -1;
@@ -482,7 +482,6 @@ function endsAtImpasse(index: TraceIndex, { from, pos, keep }: Segment): number 
   return -1;
 }
 
-/** Position of the last state change in [from, pos] with no verification after it, or -1. */
 /** Positions of the calls the user refused (`call_status: denied`) in a segment. */
 function deniedCalls(index: TraceIndex, { from, pos, keep }: Segment): number[] {
   const out: number[] = [];
@@ -490,41 +489,11 @@ function deniedCalls(index: TraceIndex, { from, pos, keep }: Segment): number[] 
   return out;
 }
 
-/** Tool name -> whether it names a state change ({@link CHANGE_TOOL}); tools repeat, names are few. */
-const changeTools = new Map<string, boolean>();
-
-function changesState(tool: string): boolean {
-  let changes = changeTools.get(tool);
-  if (changes === undefined) {
-    changes = CHANGE_TOOL.test(tool);
-    if (changeTools.size < 10_000) changeTools.set(tool, changes);
-  }
-  return changes;
-}
-
-/** A command line without its options (`--no-edit`, `-rf`, `--delete=x`): their words name no action of the call. */
-function withoutOptions(text: string): string {
-  // an option starts with a dash: a text without one is left as it is, without running the expression
-  return text.includes('-') ? text.replace(COMMAND_OPTION, '$1') : text;
-}
-
-const COMMAND_OPTION = /(^|[\s"'])--?[A-Za-z][\w-]*(=\S*)?/g;
-
+/** Position of the last state change in [from, pos] with no verification after it, or -1. */
 function unverifiedChange(index: TraceIndex, { from, pos, keep }: Segment): number {
   let change = -1;
   for (let i = pos; i >= from; i--) {
-    // a refused call changed nothing
-    if (index.types[i] !== 'tool_call' || !keep(i) || index.events[i].call_status === 'denied') continue;
-    const tool = index.events[i].tool ?? '';
-    if (changesState(tool)) {
-      change = i;
-      break;
-    }
-    // the call's head, `tool content[0, 200)`: CHANGE_TOOL's words hold no space, so it matches
-    // the head when it matches the tool or the content (and the tool did not)
-    // command-line options are not actions: `git commit --no-edit` edits nothing
-    const content = withoutOptions(index.content(i).slice(0, 200));
-    if (CHANGE_TOOL.test(content) && !VERIFY_TOOL.test(`${tool} ${content}`)) {
+    if (keep(i) && isStateChange(index, i)) {
       change = i;
       break;
     }
@@ -682,12 +651,12 @@ class StopContext {
       // only spawns made inside the stop's own scope (a sub-agent's stop does not answer for its siblings)
       if (!keep(spawn)) continue;
       const lane = index.lanes.get(agent) ?? [];
-      const next = index.nextInLane(agent, pos);
-      const k = (next === -1 ? lane.length : index.lanePos[next]) - 1;
+      const k = index.laneCountTo(agent, pos) - 1;
+      const acting = k + 1 < lane.length; // it has an event after pos
       const last = k >= 0 && lane[k] > spawn ? lane[k] : -1;
       // still working: its last act is not a hand-off of its output (a tool call or result, a spawn or delegation of its own)
       const waiting = last !== -1 && STILL_WORKING.has(index.types[last]);
-      if (next !== -1 || last === -1 || waiting) still.push(agent);
+      if (acting || last === -1 || waiting) still.push(agent);
     }
     return still;
   }

@@ -12,7 +12,8 @@
  *   7. for an event with no incoming link but its lane's: the previous event of the trace (a chat
  *      turn answers the turn before it). Links 4-7 are derived and carry less weight for credit.
  *   Links that would point backwards in time order are dropped (counted), so the graph is a DAG.
- * - fingerprints: agent + canonical type + target + hash of normalized content, as small integers;
+ * - fingerprints: agent + canonical type + target + hash of normalized content, each named by the
+ *   position of its first event (so it tells where an event's content was first seen);
  *   events with neither content nor content_ref get a unique fingerprint (they cannot repeat).
  */
 import { IdTable } from '../trace/id-table';
@@ -69,8 +70,9 @@ export class TraceIndex {
   readonly events: TraceEvent[];
   /** Canonical type per position. */
   readonly types: EventType[];
-  /** Position -> index of the event in `loaded.trace.events` (file order), the key the editor and graph use. */
-  readonly rawIndex: Int32Array;
+  /** Position -> index of the event in `loaded.trace.events`, or undefined when that is the position itself (no column of 0, 1, 2, ...). */
+  private readonly fileIndex: Int32Array | undefined;
+  private identityIndex?: Int32Array;
   /** True when the time order is the file order (`rawIndex` is 0, 1, 2, ...). */
   readonly inFileOrder: boolean;
   /** Event id -> position (first event with that id when ids repeat). */
@@ -79,10 +81,6 @@ export class TraceIndex {
   private readonly repeats = new Map<string, number[]>();
   /** Agent -> positions of its events, in time order (views of one column in the arena). */
   readonly lanes = new Map<string, Int32Array>();
-  /** Position of each event inside its lane. */
-  readonly lanePos: Int32Array;
-  /** Source record (0-based index in its source's list) per position, or -1. */
-  readonly records: Int32Array;
   /**
    * The links as flat arrays, link k from `linkU[k]` to `linkV[k]`, of kind `LINK_KINDS[linkKind[k]]`
    * and, for the trace's edges, edge type `edgeTypeOfCode(linkEdgeType[k])` (link-table.ts).
@@ -94,16 +92,17 @@ export class TraceIndex {
   /** Incoming links of v: `inLinks[inStart[v] .. inStart[v + 1])`, in the order they were made ({@link outgoing} gives the outgoing ones). */
   readonly inStart: Int32Array;
   readonly inLinks: Int32Array;
-  /** tool_call position -> its tool_result position (or -1). */
-  readonly resultOf: Int32Array;
-  /** tool_result position -> its tool_call position (or -1). */
-  readonly callOf: Int32Array;
-  /** Fingerprint per position (small integer; unique negative for opaque events). */
+  /** A tool call's result position, a tool result's call position, else -1: one column for both ({@link resultOf}, {@link callOf}). */
+  private readonly pairs: Int32Array;
+  /**
+   * Fingerprint per position: the position of the first event with the same fingerprint (itself
+   * when new), or a unique negative number for opaque events. Equal fingerprints, equal numbers.
+   */
   readonly fingerprints: Int32Array;
   /** Normalized content per position, computed when first asked (see {@link normalizedContent}). */
   private readonly normalized = new Map<number, string>();
-  /** Receiver per position (see {@link receiver}). */
-  private readonly receivers: Int32Array;
+  /** Receiver per position: its lane number + 1, 0 for none (see {@link receiver}); 1 byte per event when there are fewer than 255 lanes. */
+  private readonly receivers: Uint8Array | Uint16Array | Int32Array;
   /** Agent of each lane, by lane number (numbered in order of first appearance; {@link laneNumbers}). */
   private readonly laneNames: string[] = [];
   /** Agent -> its lane number. */
@@ -115,8 +114,6 @@ export class TraceIndex {
    * their own, and at least half tool results or a terminal/executor name (AG2 `Computer_terminal`).
    */
   readonly toolLanes = new Set<string>();
-  /** Position of the first occurrence of each position's fingerprint (itself when new). */
-  readonly firstSeen: Int32Array;
   /**
    * Number of events no agent wrote: rows the harness injected, synthetic rows and placeholders
    * (`kind` in NOT_AGENT_OUTPUT_KINDS). When 0, the analyses that leave them out need not look.
@@ -132,22 +129,20 @@ export class TraceIndex {
     this.loaded = loaded;
     const n = loaded.trace.events.length;
     const arena = (this.arena = new Arena(ARENA_BYTES_PER_EVENT * n + 16 * loaded.trace.edges.length));
+    // the time order first (its scratch given back): in file order, no column of file indices is kept
+    const order = timeOrder(loaded.trace.events, arena);
     // The columns the index keeps come first in the arena; each build step's scratch after them, given back when done.
-    this.rawIndex = arena.int32(n);
-    this.lanePos = arena.int32(n);
-    this.records = arena.int32(n).fill(-1);
-    this.resultOf = arena.int32(n).fill(-1);
-    this.callOf = arena.int32(n).fill(-1);
+    this.fileIndex = order.inFileOrder ? undefined : arena.int32(n);
+    this.fileIndex?.set(order.order!);
+    this.pairs = arena.int32(n).fill(-1);
     this.fingerprints = arena.int32(n);
-    this.firstSeen = arena.int32(n);
-    this.receivers = arena.int32(n).fill(-1);
     const laneColumn = arena.int32(n);
     // plainHead: 1 when the head of the content (or content_ref) is ASCII without a date, 2 when not; set with the fingerprints
     this.memo = { agentOutput: arena.uint8(n), completionClaim: arena.uint8(n), impasse: arena.uint8(n), plainHead: arena.uint8(n) };
     const scratch = arena.mark();
     // Each pass below is a method of its own: a function made of several long loops is compiled
     // loop by loop and thrown back to the interpreter at the start of each next loop, on every call.
-    ({ events: this.events, types: this.types, inFileOrder: this.inFileOrder } = timeOrder(loaded.trace.events, this.rawIndex, arena));
+    ({ events: this.events, types: this.types, inFileOrder: this.inFileOrder } = order);
 
     this.pos = this.indexIds();
     const laneOf = arena.int32(n);
@@ -155,28 +150,37 @@ export class TraceIndex {
     this.firstOccurrences(this.indexFingerprints(laneOf), arena);
     arena.release(scratch);
     this.findToolLanes();
+    this.receivers = this.receiversOf();
     this.handoffsName = this.someHandoffNamesItsReceiver();
     const table = this.buildLinks();
     const count = table.count;
+    // the rows first: they move the link columns (arena.ts `compact`)
+    ({ inStart: this.inStart, inLinks: this.inLinks } = table.rows());
     this.linkU = table.u.subarray(0, count);
     this.linkKind = table.kind.subarray(0, count);
     this.linkEdgeType = table.edgeType.subarray(0, count);
-    ({ inStart: this.inStart, inLinks: this.inLinks } = table.rows());
   }
 
-  /** Fills {@link firstSeen}: position -> position of the first occurrence of its fingerprint (opaque events are their own). @param fpCount number of fingerprints. */
+  /**
+   * Renames each fingerprint (numbered in order of first appearance) by the position of its first
+   * event: one column then serves as fingerprints and as {@link firstSeen}. @param fpCount number of fingerprints.
+   */
   private firstOccurrences(fpCount: number, arena: Arena): void {
     const n = this.events.length;
-    const firstSeen = this.firstSeen;
+    const fingerprints = this.fingerprints;
     const first = arena.int32(fpCount).fill(-1); // fingerprint -> first position
     for (let i = 0; i < n; i++) {
-      const fp = this.fingerprints[i];
-      if (fp < 0) firstSeen[i] = i;
-      else {
-        if (first[fp] === -1) first[fp] = i;
-        firstSeen[i] = first[fp];
-      }
+      const fp = fingerprints[i];
+      if (fp < 0) continue;
+      if (first[fp] === -1) first[fp] = i;
+      fingerprints[i] = first[fp];
     }
+  }
+
+  /** Position of the first event with the fingerprint of the event at `i` (itself when new or opaque). */
+  firstSeen(i: number): number {
+    const fp = this.fingerprints[i];
+    return fp < 0 ? i : fp;
   }
 
   /** Fills {@link toolLanes}. */
@@ -193,9 +197,25 @@ export class TraceIndex {
     }
   }
 
+  /**
+   * {@link receivers}: the `to` of an event when it names another agent that has a lane, in the
+   * narrowest column the lanes fit (kept: made in the arena where the build's scratch was given back).
+   */
+  private receiversOf(): Uint8Array | Uint16Array | Int32Array {
+    const n = this.events.length;
+    const lanes = this.laneNames.length;
+    const receivers = lanes < 0xff ? this.arena.uint8(n) : lanes < 0xffff ? this.arena.uint16(n) : this.arena.int32(n);
+    for (let i = 0; i < n; i++) {
+      const e = this.events[i];
+      const to = e.to;
+      if (to !== undefined && to !== e.agent) receivers[i] = (this.laneNumbers.get(to) ?? -1) + 1;
+    }
+    return receivers;
+  }
+
   /** True when some hand-off names a receiver that has a lane (see {@link handoffsName}). */
   private someHandoffNamesItsReceiver(): boolean {
-    for (let i = 0; i < this.events.length; i++) if (this.receivers[i] !== -1 && this.laneNames[this.receivers[i]] && HANDOFF_TYPES.has(this.types[i])) return true;
+    for (let i = 0; i < this.events.length; i++) if (this.receivers[i] !== 0 && this.laneNames[this.receivers[i] - 1] && HANDOFF_TYPES.has(this.types[i])) return true;
     return false;
   }
 
@@ -205,7 +225,9 @@ export class TraceIndex {
    */
   private indexIds(): IdTable {
     const n = this.events.length;
-    const pos = new IdTable(n);
+    const events = this.events;
+    // the ids are read from the events (no list of a million id strings, 8 MB and its copies as it grows)
+    const pos = new IdTable(n, (i) => events[i].id);
     let repeated: Set<string> | undefined;
     for (let i = n - 1; i >= 0; i--) {
       const id = this.events[i].id;
@@ -224,7 +246,7 @@ export class TraceIndex {
 
   /**
    * Lanes: each agent's positions as a view of `column` (n entries, lanes one after the other, in
-   * order of first appearance), and each position's place in its lane; `laneOf` gets each
+   * order of first appearance); `laneOf` gets each
    * position's lane number. Counted first, then filled: no list grows.
    */
   private indexLanes(laneOf: Int32Array, column: Int32Array): void {
@@ -251,38 +273,31 @@ export class TraceIndex {
     const filled = starts.slice();
     for (let i = 0; i < n; i++) {
       const no = laneOf[i];
-      this.lanePos[i] = filled[no] - starts[no];
       column[filled[no]++] = i;
     }
   }
 
   /**
-   * Records, {@link receivers} (the `to` of an event when it names another agent that has a lane:
-   * its lane number, else -1), fingerprints and the count of {@link injected} events in one pass. A fingerprint is a small integer per distinct
+   * Fingerprints, and the count of {@link injected} events (one pass). A fingerprint is a small integer per distinct
    * (agent, canonical type, target, hash of the normalized content), numbered in order of first
    * appearance. @param laneOf each position's lane number. @returns the number of fingerprints.
    */
   private indexFingerprints(laneOf: Int32Array): number {
     const n = this.events.length;
-    const origins = this.loaded.eventOrigins;
     const targets = new Map<string, number>();
     const prefixes = new Map<number, number>(); // (target, lane, type) as one number -> prefix
     const fingerprints = new PairNumbering(n, this.arena); // (prefix, content hash) -> fingerprint
     for (let i = 0; i < n; i++) {
       const e = this.events[i];
       const lane = laneOf[i];
-      const record = origins.record(this.rawIndex[i]);
-      if (record !== undefined) this.records[i] = record;
-      // read here, where the event is read anyway (a pass of its own reads a million events again)
+      // counted here, where the event is read anyway (a pass of its own reads a million events again)
       if (e.kind !== undefined && NOT_AGENT_OUTPUT_KINDS.has(e.kind)) this.injected++;
-      const to = e.to;
-      if (to !== undefined && to !== e.agent) this.receivers[i] = this.laneNumbers.get(to) ?? -1;
       const text = typeof e.content === 'string' ? e.content : typeof e.content_ref === 'string' ? e.content_ref : undefined;
       if (text === undefined) {
         this.fingerprints[i] = -1 - i;
         continue;
       }
-      const target = to ?? e.tool ?? '';
+      const target = e.to ?? e.tool ?? '';
       let targetNo = targets.get(target);
       if (targetNo === undefined) targets.set(target, (targetNo = targets.size));
       // exact as a double while lanes < 2^21, types < 64 and targets < 2^26 (else a string key)
@@ -323,6 +338,16 @@ export class TraceIndex {
    */
   free(): void {
     this.arena.free();
+  }
+
+  /** The position of the result of the tool call at `i`, or -1 (not a tool call, or unanswered). */
+  resultOf(i: number): number {
+    return this.types[i] === 'tool_call' ? this.pairs[i] : -1;
+  }
+
+  /** The position of the call the tool result at `i` answers, or -1 (not a tool result, or unpaired). */
+  callOf(i: number): number {
+    return this.types[i] === 'tool_result' ? this.pairs[i] : -1;
   }
 
   /** Number of links. */
@@ -370,14 +395,25 @@ export class TraceIndex {
     return this.events.length;
   }
 
+  /** Position -> index of the event in `loaded.trace.events` (file order), the key the editor and graph use ({@link at} reads one). */
+  get rawIndex(): Int32Array {
+    if (this.fileIndex) return this.fileIndex;
+    return (this.identityIndex ??= identity(new Int32Array(this.size)));
+  }
+
   /** The index in `loaded.trace.events` (file order) of the event at a position. */
   at(i: number): number {
-    return this.rawIndex[i];
+    return this.fileIndex === undefined ? i : this.fileIndex[i];
   }
 
   /** The id of the event at a position. */
   id(i: number): string {
     return this.events[i].id;
+  }
+
+  /** Source record (0-based index in its source's list) of the event at a position, or -1 (read from its origin: no column of them). */
+  record(i: number): number {
+    return this.loaded.eventOrigins.record(this.at(i)) ?? -1;
   }
 
   /** Tokens of the event at a position (0 when not recorded). */
@@ -432,7 +468,7 @@ export class TraceIndex {
   /** The agent an event is addressed to, when it names one that has a lane (another than its own). */
   receiver(i: number): string | undefined {
     const lane = this.receivers[i];
-    return lane === -1 ? undefined : this.laneNames[lane];
+    return lane === 0 ? undefined : this.laneNames[lane - 1];
   }
 
   /** True when some hand-off names a receiver that has a lane (else a chat's receiver is the next speaker). */
@@ -536,9 +572,9 @@ export class TraceIndex {
       if (this.types[v] !== 'tool_result') continue;
       for (let k = table.firstIn(v); k !== -1; k = table.nextIn(k)) {
         const u = table.u[k];
-        if (this.types[u] === 'tool_call' && this.resultOf[u] === -1) {
-          this.resultOf[u] = v;
-          this.callOf[v] = u;
+        if (this.types[u] === 'tool_call' && this.pairs[u] === -1) {
+          this.pairs[u] = v;
+          this.pairs[v] = u;
           break;
         }
       }
@@ -551,35 +587,35 @@ export class TraceIndex {
     const pendingAny: number[] = [];
     for (let i = 0, n = this.size; i < n; i++) {
       const type = this.types[i];
-      if (type === 'tool_call' && this.resultOf[i] === -1) {
+      if (type === 'tool_call' && this.pairs[i] === -1) {
         const key = this.events[i].tool ?? '';
         let q = pending.get(key);
         if (!q) pending.set(key, (q = []));
         q.push(i);
         pendingAny.push(i);
-      } else if (type === 'tool_result' && this.callOf[i] === -1) {
+      } else if (type === 'tool_result' && this.pairs[i] === -1) {
         const tool = this.events[i].tool;
         let u: number | undefined;
         if (tool !== undefined) {
           const q = pending.get(tool);
-          while (q && q.length && this.resultOf[q[0]] !== -1) q.shift();
+          while (q && q.length && this.pairs[q[0]] !== -1) q.shift();
           u = q?.shift();
         }
         if (u === undefined) u = this.oldestUnanswered(pendingAny, this.events[i].agent, tool);
         if (u !== undefined) {
-          this.resultOf[u] = i;
-          this.callOf[i] = u;
+          this.pairs[u] = i;
+          this.pairs[i] = u;
           this.link(table, u, i, LINK_CODE.tool_result);
         }
-        while (pendingAny.length && this.resultOf[pendingAny[0]] !== -1) pendingAny.shift();
+        while (pendingAny.length && this.pairs[pendingAny[0]] !== -1) pendingAny.shift();
       }
     }
   }
 
   /** The oldest unanswered call in `pendingAny` of `agent`, else of any agent (of `tool` when it has one). */
   private oldestUnanswered(pendingAny: readonly number[], agent: string, tool: string | undefined): number | undefined {
-    let k = pendingAny.findIndex((c) => this.resultOf[c] === -1 && this.events[c].agent === agent);
-    if (k === -1) k = pendingAny.findIndex((c) => this.resultOf[c] === -1 && (tool === undefined || this.events[c].tool === tool));
+    let k = pendingAny.findIndex((c) => this.pairs[c] === -1 && this.events[c].agent === agent);
+    if (k === -1) k = pendingAny.findIndex((c) => this.pairs[c] === -1 && (tool === undefined || this.events[c].tool === tool));
     return k === -1 ? undefined : pendingAny[k];
   }
 
@@ -619,54 +655,38 @@ export class TraceIndex {
   nextInLane(agent: string, i: number): number {
     const lane = this.lanes.get(agent);
     if (!lane) return -1;
-    let lo = 0;
-    let hi = lane.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (lane[mid] <= i) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < lane.length ? lane[lo] : -1;
+    const k = placeAfter(lane, i);
+    return k < lane.length ? lane[k] : -1;
+  }
+
+  /**
+   * How many events of `agent` lie at or before position `i`: the place in its lane of its first
+   * event after `i` (binary search; 0 for an agent without a lane). No column of lane places is kept.
+   */
+  laneCountTo(agent: string, i: number): number {
+    const lane = this.lanes.get(agent);
+    return lane ? placeAfter(lane, i) : 0;
   }
 }
 
 /**
  * Events in time order (by `t`, ties in file order; a `t` that is not a finite number counts as 0),
- * their canonical types, and whether that is the file order; fills `rawIndex` with each position's
- * index in `raw`. Most traces are written in time order: no sort then. The times are scratch in
- * `arena` (given back by the caller).
+ * their canonical types, whether that is the file order, and else each position's index in `raw`.
+ * Most traces are written in time order: no sort then. The times are scratch in `arena`, given back here.
  */
-function timeOrder(raw: readonly TraceEvent[], rawIndex: Int32Array, arena: Arena): { events: TraceEvent[]; types: EventType[]; inFileOrder: boolean } {
+function timeOrder(raw: readonly TraceEvent[], arena: Arena): { events: TraceEvent[]; types: EventType[]; inFileOrder: boolean; order?: number[] } {
   const n = raw.length;
-  const time = arena.float64(n);
-  const types = typesAndTimes(raw, time);
-  if (isSorted(time)) {
-    identity(rawIndex);
+  const scratch = arena.mark();
+  try {
+    const time = arena.float64(n);
+    const types = typesAndTimes(raw, time);
     // the file's own list, not a copy (8 MB at 1M events): the index never changes it
-    return { events: raw as TraceEvent[], types, inFileOrder: true };
-  }
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => time[a] - time[b] || a - b);
-  rawIndex.set(order);
-  gatherInPlace(types, rawIndex, arena);
-  return { events: order.map((i) => raw[i]), types, inFileOrder: false };
-}
-
-/** Rearranges `list` so that its k-th entry is the one that was at `from[k]` (a permutation), following its cycles: no second list. */
-function gatherInPlace<T>(list: T[], from: Int32Array, arena: Arena): void {
-  const done = arena.uint8(list.length);
-  for (let start = 0; start < list.length; start++) {
-    if (done[start] === 1) continue;
-    const first = list[start];
-    for (let k = start; ; ) {
-      done[k] = 1;
-      const source = from[k];
-      if (source === start) {
-        list[k] = first;
-        break;
-      }
-      list[k] = list[source];
-      k = source;
-    }
+    if (isSorted(time)) return { events: raw as TraceEvent[], types, inFileOrder: true };
+    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => time[a] - time[b] || a - b);
+    gatherInPlace(types, order, arena);
+    return { events: order.map((i) => raw[i]), types, inFileOrder: false, order };
+  } finally {
+    arena.release(scratch);
   }
 }
 
@@ -690,9 +710,41 @@ function isSorted(time: Float64Array): boolean {
   return true;
 }
 
-/** Fills `out` with 0, 1, ..., n - 1. */
-function identity(out: Int32Array): void {
+/** Rearranges `list` so that its k-th entry is the one that was at `from[k]` (a permutation), following its cycles: no second list. */
+function gatherInPlace<T>(list: T[], from: ArrayLike<number>, arena: Arena): void {
+  const done = arena.uint8(list.length);
+  for (let start = 0; start < list.length; start++) {
+    if (done[start] === 1) continue;
+    const first = list[start];
+    for (let k = start; ; ) {
+      done[k] = 1;
+      const source = from[k];
+      if (source === start) {
+        list[k] = first;
+        break;
+      }
+      list[k] = list[source];
+      k = source;
+    }
+  }
+}
+
+/** The place in `lane` (ascending positions) of its first entry above `i`; `lane.length` when none. */
+function placeAfter(lane: Int32Array, i: number): number {
+  let lo = 0;
+  let hi = lane.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (lane[mid] <= i) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Fills `out` with 0, 1, ..., n - 1; @returns it. */
+function identity(out: Int32Array): Int32Array {
   for (let i = 0; i < out.length; i++) out[i] = i;
+  return out;
 }
 
 /** Per row, the list of its entries from compressed rows. */

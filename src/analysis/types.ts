@@ -245,3 +245,15 @@ export interface TraceAnalysis extends Omit<Analysis, 'traces'> {
   /** Events of this trace. */
   events: number;
 }
+
+/** Stop reasons that report the task done: only these stops can be sound (✓) when no stop failure is found. */
+export const COMPLETION_REASONS: ReadonlySet<string> = new Set(['task_complete', 'quality_met']);
+
+/**
+ * True when a stop is sound: no stop failure was found and the stop reports the task done. A stop
+ * on an error, a limit, an abort or an unknown reason with no failure found is not called sound:
+ * the run did not end as meant, even when the decision to stop was no mistake.
+ */
+export function isSoundStop(stop: Pick<StopFinding, 'finding' | 'reason'>): boolean {
+  return stop.finding === 'ok' && COMPLETION_REASONS.has(stop.reason);
+}

@@ -62,13 +62,17 @@ export class EditorSync implements vscode.Disposable {
  * the record selected (src/editor/record-highlight.ts).
  * @param highlight true: the record's background shown and its start centred (the graph's "follow
  *   in editor"); false: the cursor alone, the start centred only when out of view
+ * @returns false when no visible editor shows the event's file (nothing was shown), else true
  */
-export async function showInVisibleEditors(sessions: TraceSessions, summary: SessionSummary, index: number, highlight: boolean): Promise<void> {
+export async function showInVisibleEditors(sessions: TraceSessions, summary: SessionSummary, index: number, highlight: boolean): Promise<boolean> {
   const place = await sessions.engine.eventPlace(summary.key, summary.stamp, index);
-  if (!place) return;
+  if (!place) return true; // an event of no file: nothing to show anywhere
   const file = sessions.fileOf(summary, place.file).toString();
   const range = toRange(place.range);
-  if (highlight && !vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === file)) recordHighlight().clear(); // its file is not shown: no other record stays shaded
+  if (!vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === file)) {
+    if (highlight) recordHighlight().clear(); // its file is not shown: no other record stays shaded
+    return false;
+  }
   for (const editor of vscode.window.visibleTextEditors) {
     if (editor.document.uri.toString() !== file) continue;
     if (highlight) {
@@ -78,4 +82,5 @@ export async function showInVisibleEditors(sessions: TraceSessions, summary: Ses
     editor.selection = new vscode.Selection(range.start, range.start);
     editor.revealRange(new vscode.Range(range.start, range.start), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   }
+  return true;
 }

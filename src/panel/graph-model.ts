@@ -6,6 +6,7 @@
  * Pure: imports nothing from `vscode`.
  */
 import type { Analysis } from '../analysis';
+import { isSoundStop } from '../analysis/types';
 import type { GraphEdge, GraphFinding, GraphLane, GraphModel, GraphNode } from '../protocol';
 import type { TraceEdge } from '../trace/schema';
 import type { LoadedTrace } from '../trace/model';
@@ -14,6 +15,7 @@ import { describeCue, eventCues } from './cues';
 import { byTimeOrder, firstIndexOfIds, laneGroups, timeAxis, timeToAxis, toolCallPairs } from './layout';
 import { PairNumbering } from '../analysis/pair-table';
 import type { IdTable } from '../trace/id-table';
+import { formatCredit } from '../session/marks';
 
 const TEXT_LIMIT = 2000;
 
@@ -51,6 +53,8 @@ export interface GraphLayout {
   marks: Map<number, Set<string>>;
   /** Credit per event index, when the analysis gave it. */
   credit?: readonly number[];
+  /** False when the credit is an unsigned influence share (the trace records no outcome). */
+  creditSigned?: boolean;
   edges: LayoutEdges;
 }
 
@@ -151,6 +155,7 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
     loop,
     marks,
     credit: analysis?.credit.by_index,
+    creditSigned: analysis?.credit.signed,
     edges: layoutEdges,
   };
 }
@@ -161,7 +166,7 @@ interface EdgeContext {
   barOf: Int32Array;
   laneIndex: Map<string, number>;
   keyOf: (e: TraceEvent) => string;
-  lanesByAgent: Map<string, number[]>;
+  lanesByAgent: Map<string, Int32Array>;
   firstIndex: IdTable;
 }
 
@@ -272,11 +277,23 @@ export function layoutNode(layout: GraphLayout, index: number, details: boolean)
     ...(bar < 0 ? {} : { bar: nodeKey(bar) }),
     label: nodeLabel(e, end >= 0),
     ...cuesOf(e),
-    ...(details ? eventDetails(e) : { fields: [] }),
+    ...(details ? withCredit(eventDetails(e), layout, index) : { fields: [] }),
     hasSource: e.source !== undefined,
     credit: layout.credit?.[index],
     marks: layout.loop[index] === 1 ? ['loop', ...(layout.marks.get(index) ?? [])] : [...(layout.marks.get(index) ?? [])],
   };
+}
+
+/**
+ * The details' fields with the analysis's estimate for the event, in the words of the hover and the
+ * inline mark: `credit (estimate)` `+0.42` / `−0.13` when the trace records an outcome, else
+ * `influence (no outcome recorded)` `0.50`.
+ */
+export function withCredit<T extends { fields: [string, string][] }>(details: T, layout: GraphLayout, index: number): T {
+  const v = layout.credit?.[index];
+  if (v === undefined) return details;
+  const field: [string, string] = layout.creditSigned === false ? ['influence (no outcome recorded)', Math.abs(v).toFixed(2)] : ['credit (estimate)', formatCredit(v, true)];
+  return { ...details, fields: [...details.fields, field] };
 }
 
 /** Edge `k` of a layout's edges, as {@link buildGraph} lists it. */
@@ -301,7 +318,9 @@ function analysisMarks(analysis: Analysis | undefined, n: number): { loop: Uint8
   const mark = (i: number, m: string) => marks.set(i, (marks.get(i) ?? new Set()).add(m));
   if (!analysis) return { loop, marks };
   for (const l of analysis.loops) for (const i of l.indices) if (i >= 0 && i < n) loop[i] = 1;
-  for (const stop of analysis.stops) mark(stop.index, stop.finding === 'ok' ? 'stop-ok' : 'stop-problem');
+  // ✓ for a sound stop only: a stop on an error, a limit or an unknown reason gets no verdict mark
+  for (const stop of analysis.stops) if (stop.finding !== 'ok') mark(stop.index, 'stop-problem');
+  else if (isSoundStop(stop)) mark(stop.index, 'stop-ok');
   if (analysis.blame) mark(analysis.blame.index, 'blame');
   return { loop, marks };
 }
@@ -325,21 +344,51 @@ function graphFindings(analysis: Analysis | undefined, events: readonly TraceEve
   });
 }
 
-/** Indices of the events of each lane (by lane key), in time order (ties in file order). */
-function eventsByLane(events: readonly TraceEvent[], keyOf: (e: TraceEvent) => string): Map<string, number[]> {
-  const out = new Map<string, number[]>();
-  events.forEach((e, i) => {
-    const k = keyOf(e);
-    const list = out.get(k);
-    if (list) list.push(i);
-    else out.set(k, [i]);
+/**
+ * Indices of the events of each lane (by lane key), in time order (ties in file order): views of
+ * one column, counted then filled (no list grows); a lane is sorted only when its events are not
+ * in time order already.
+ */
+function eventsByLane(events: readonly TraceEvent[], keyOf: (e: TraceEvent) => string): Map<string, Int32Array> {
+  const n = events.length;
+  const groups = new Map<string, number>();
+  const keys: string[] = [];
+  const sizes: number[] = [];
+  const groupOf = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const k = keyOf(events[i]);
+    let g = groups.get(k);
+    if (g === undefined) {
+      groups.set(k, (g = keys.length));
+      keys.push(k);
+      sizes.push(0);
+    }
+    groupOf[i] = g;
+    sizes[g]++;
+  }
+  const column = new Int32Array(n);
+  const fill: number[] = [];
+  const out = new Map<string, Int32Array>();
+  let offset = 0;
+  keys.forEach((k, g) => {
+    out.set(k, column.subarray(offset, offset + sizes[g]));
+    fill.push(offset);
+    offset += sizes[g];
   });
-  for (const list of out.values()) list.sort((a, b) => events[a].t - events[b].t);
+  for (let i = 0; i < n; i++) column[fill[groupOf[i]]++] = i;
+  for (const lane of out.values()) sortByTime(lane, events);
   return out;
 }
 
+/** Sorts a lane's event indices by time, stable (as an array's sort is); left as it is when already in order. */
+function sortByTime(lane: Int32Array, events: readonly TraceEvent[]): void {
+  let sorted = true;
+  for (let k = 1; k < lane.length && sorted; k++) sorted = events[lane[k - 1]].t - events[lane[k]].t <= 0;
+  if (!sorted) lane.set(Array.from(lane).sort((a, b) => events[a].t - events[b].t));
+}
+
 /** The first event of a time-sorted lane at or after `t` (by binary search), other than `self`. */
-function firstAtOrAfter(events: readonly TraceEvent[], lane: number[] | undefined, t: number, self: number): number | undefined {
+function firstAtOrAfter(events: readonly TraceEvent[], lane: Int32Array | undefined, t: number, self: number): number | undefined {
   if (!lane) return undefined;
   let lo = 0;
   let hi = lane.length;

@@ -219,7 +219,7 @@ export class GraphView implements vscode.Disposable {
         return;
       case 'selected':
         this.selection.select(this.uri.toString(), m.index, 'graph');
-        if (m.reveal) this.follow(m.index);
+        if (m.reveal) void this.follow(m.index);
         return;
       case 'painted':
         rememberGraphSize(m.size);
@@ -262,9 +262,23 @@ export class GraphView implements vscode.Disposable {
    * "Follow in editor": shows the event's lines in the text editors that already show its file,
    * centred and shaded (never selected), without focusing them (the graph keeps the keyboard) and without opening one.
    */
-  private follow(index: number): void {
-    if (this.summary) void showInVisibleEditors(this.sessions, this.summary, index, true);
+  /**
+   * "Follow in editor": the event's record shaded in the editors that show its file; when none does
+   * (an event of a sub-agent file while the main file is shown), its file opens beside the graph as
+   * a preview tab, as Show in Trace File does, without the keyboard. Only the latest step's file
+   * opens when steps come faster than files do.
+   */
+  private async follow(index: number): Promise<void> {
+    const summary = this.summary;
+    if (!summary) return;
+    const step = ++this.followed;
+    if (await showInVisibleEditors(this.sessions, summary, index, true)) return;
+    if (step !== this.followed) return;
+    await showEventRecord(this.sessions, summary, index, { viewColumn: this.otherColumn(), preserveFocus: true, preview: true });
   }
+
+  /** Steps followed so far (see {@link follow}). */
+  private followed = 0;
 
   /** The editor column beside the graph (the graph stays visible). */
   private otherColumn(): vscode.ViewColumn {

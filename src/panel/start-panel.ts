@@ -3,7 +3,9 @@
  * VS Code calls `activate` only once the extension's storage is ready, which on a busy start came
  * 0.2–0.7 s after the bundle had loaded; building the webview, the longest part of the start,
  * overlaps that wait. Only when npm start set OTRACE_START_TRACE (users never do). The messages
- * its page sends before `activate` takes the panel over are kept for the graph view.
+ * its page sends before `activate` takes the panel over are kept for the graph view. The panel takes
+ * the keyboard: a user who opened a trace to see its run presses → to step it, and those keys went
+ * into the trace file.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -28,7 +30,7 @@ let made: (StartPanel & { stop(): void; closed: boolean }) | undefined;
  */
 export function openStartPanel(extensionUri: vscode.Uri, viewType: string, file = process.env.OTRACE_START_TRACE): void {
   if (!file || made) return;
-  const panel = vscode.window.createWebviewPanel(viewType, `Graph: ${path.basename(file)}`, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, graphWebviewOptions(extensionUri));
+  const panel = vscode.window.createWebviewPanel(viewType, `Graph: ${path.basename(file)}`, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, graphWebviewOptions(extensionUri));
   markStart('graph panel created');
   panel.webview.html = graphHtml(panel.webview, extensionUri);
   const messages: WebviewMessage[] = [];

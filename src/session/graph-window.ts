@@ -6,7 +6,7 @@
  */
 import type { GraphEdge, GraphNode, GraphOverview, GraphRun, GraphWindow, WindowRequest } from '../protocol';
 import { eventCues } from '../panel/cues';
-import { eventDetails, graphLayout, layoutEdge, layoutNode, nodeLabel, type GraphLayout } from '../panel/graph-model';
+import { eventDetails, graphLayout, layoutEdge, layoutNode, nodeLabel, withCredit, type GraphLayout } from '../panel/graph-model';
 import { canonicalType } from '../trace/schema';
 import { packOverview } from '../graph-columns';
 import { contentsOf, eventWithContent } from './long-content';
@@ -119,12 +119,10 @@ function graphIndex(snapshot: TraceSnapshot): GraphIndex {
   const role = new Uint8Array(n);
   for (let i = 0; i < n; i++) role[i] = roleOf(kinds[kind[i]], layout.marks.get(i), crossing[i] === 1);
   for (const i of firstSpawns(layout)) role[i] = Role.Own;
-  const byLane = layout.lanes.map(() => [] as number[]);
-  for (let i = 0; i < n; i++) if (layout.barOf[i] < 0) byLane[layout.lane[i]]?.push(i);
   const { tx, order, end } = layout;
-  const lanes = byLane.map((list) => {
-    const time = Int32Array.from(list).sort((a, b) => tx[a] - tx[b] || order[a] - order[b]);
-    const inOrder = Int32Array.from(list).sort((a, b) => order[a] - order[b]);
+  const lanes = drawnByLane(layout).map((list) => {
+    const time = sortedBy(list.slice(), (a, b) => tx[a] - tx[b] || order[a] - order[b]);
+    const inOrder = sortedBy(list.slice(), (a, b) => order[a] - order[b]);
     let longTime = 0;
     let longOrder = 0;
     for (const i of list) {
@@ -137,6 +135,36 @@ function graphIndex(snapshot: TraceSnapshot): GraphIndex {
   const index: GraphIndex = { layout, kinds, kind, role, lanes, edgesFrom, edgeAt, edgesInto, edgeInAt, plans: new Map() };
   indices.set(snapshot, index);
   return index;
+}
+
+/**
+ * Per lane, its drawn events (no results inside bars) in file order: views of one column, counted
+ * then filled (no list per lane grown by push; a 1M-event trace's lists came to 8 MB and their copies).
+ */
+function drawnByLane(layout: GraphLayout): Int32Array[] {
+  const { lane, barOf } = layout;
+  const sizes = new Int32Array(layout.lanes.length);
+  for (let i = 0; i < lane.length; i++) if (barOf[i] < 0 && lane[i] < sizes.length) sizes[lane[i]]++;
+  const column = new Int32Array(sizes.reduce((sum, size) => sum + size, 0));
+  const fill = new Int32Array(sizes.length);
+  const out: Int32Array[] = [];
+  let offset = 0;
+  sizes.forEach((size, l) => {
+    out.push(column.subarray(offset, offset + size));
+    fill[l] = offset;
+    offset += size;
+  });
+  for (let i = 0; i < lane.length; i++) if (barOf[i] < 0 && lane[i] < sizes.length) column[fill[lane[i]]++] = i;
+  return out;
+}
+
+/**
+ * `list` sorted by `compare` (stable); left as it is when already in that order (the usual case: a
+ * trace written in time order), as sorting a typed array with a comparator copies it twice on the heap.
+ */
+function sortedBy(list: Int32Array, compare: (a: number, b: number) => number): Int32Array {
+  for (let k = 1; k < list.length; k++) if (!(compare(list[k - 1], list[k]) <= 0)) return list.sort(compare);
+  return list;
 }
 
 /**
@@ -196,6 +224,7 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
       edgeTypes: [...new Set(Array.from(layout.edges.type.subarray(0, layout.edges.count), (t) => layout.edges.types[t]))],
       bars: layout.end.some((x) => x >= 0),
       credit: layout.credit !== undefined && layout.events.some((_, i) => layout.credit![i] !== undefined),
+      ...(layout.creditSigned === false ? { influence: true } : {}),
       cues: [...cues],
     },
   };
@@ -440,7 +469,7 @@ export function graphEvent(snapshot: TraceSnapshot, index: number): GraphNode | 
   const { layout } = graphIndex(snapshot);
   if (!Number.isInteger(index) || index < 0 || index >= layout.events.length) return undefined;
   const event = eventWithContent(snapshot, index);
-  return event && { ...layoutNode(layout, index, false), ...eventDetails(event), hasSource: sourcePromptOf(snapshot, index) !== undefined };
+  return event && { ...layoutNode(layout, index, false), ...withCredit(eventDetails(event), layout, index), hasSource: sourcePromptOf(snapshot, index) !== undefined };
 }
 
 /** Indices (file order) of the events whose id, label, agent or content contains `query`, case-insensitive. */

@@ -74,10 +74,10 @@ export function eventMarks(snapshot: TraceSnapshot, options: MarkOptions): Map<s
   return out;
 }
 
-/** `+0.42` / `−0.13` for signed credit (success / failure), `0.42` for an unsigned influence share. */
+/** `+0.42` / `−0.13` for signed credit (success / failure), `influence 0.42` for an unsigned influence share (no outcome recorded). */
 export function formatCredit(v: number, signed: boolean): string {
   const abs = Math.abs(v).toFixed(2);
-  if (!signed) return `credit ${abs}`;
+  if (!signed) return `influence ${abs}`;
   return v >= 0 ? `+${abs}` : `−${abs}`;
 }
 

@@ -11,6 +11,7 @@ import { contentOf } from './long-content';
 import { formatCredit } from './marks';
 import { PREVIEW_CHARS, type EventInfo, type EventPlace, type LensItem, type OutlineLane, type PromptAt, type PromptUser } from './query-types';
 import { compare, eventAt, findingsOfEvent, type TraceSnapshot } from './snapshot';
+import { isSoundStop } from '../analysis/types';
 import { sourcePromptOf } from './source-prompt';
 
 export * from './query-types';
@@ -53,7 +54,7 @@ export function eventInfo(s: TraceSnapshot, index: number): EventInfo | undefine
   }
   const findings = findingsOfEvent(s, index).map((k) => {
     const f = s.findings[k];
-    const label = f.kind === 'loop' ? `loop ×${f.loop?.repetitions ?? '?'} (event ${f.events.indexOf(index) + 1} of ${f.events.length})` : f.kind === 'best_stop' ? 'best stop' : f.kind === 'blame' ? 'decisive error' : `stop, ${f.mode === 'ok' ? 'sound' : f.mode?.replace('_', ' ')}`;
+    const label = f.kind === 'loop' ? `loop ×${f.loop?.repetitions ?? '?'} (event ${f.events.indexOf(index) + 1} of ${f.events.length})` : f.kind === 'best_stop' ? 'best stop' : f.kind === 'blame' ? 'decisive error' : stopLabel(s, f);
     return { index: k, label, message: f.message };
   });
   return {
@@ -143,4 +144,11 @@ export function inspect(s: TraceSnapshot, max: number): { events: { id: string; 
     edges: s.loaded.trace.edges.slice(0, max).map((e) => ({ src: e.src, dst: e.dst, type: e.type })),
     problems: s.loaded.problems.slice(0, max).map((p) => p.message),
   };
+}
+
+/** A stop finding's hover label: `stop, sound` (done, no failure found), `stop, premature` (a failure), or `stop (error)` (no failure of the decision found, but no completion either). */
+function stopLabel(s: TraceSnapshot, f: { mode?: string; events: number[] }): string {
+  if (f.mode !== 'ok') return `stop, ${f.mode?.replace('_', ' ')}`;
+  const stop = s.analysis?.stops.find((x) => x.index === f.events[0]);
+  return !stop || isSoundStop(stop) ? 'stop, sound' : `stop (${stop.reason.replace('_', ' ')})`;
 }

@@ -10,6 +10,8 @@ import { canonicalType } from '../trace/event-types';
 import type { Range, Severity } from '../trace/model';
 import { capDiagnostics } from './diagnostic-cap';
 import type { TraceSnapshot } from './snapshot';
+import { nodeLabel } from '../panel/graph-model';
+import { visibleText } from '../trace/preview';
 
 /** One entry of the Problems panel: a reader problem or a finding of the analysis. */
 export interface SessionDiagnostic {
@@ -151,7 +153,8 @@ export function sessionDiagnostics(snapshot: TraceSnapshot): FileDiagnostics[] {
     const related = f.events
       .slice(1, MAX_RELATED + 1)
       .filter((i) => origins.get(i))
-      .map((i) => ({ file: fileKey(origins.get(i)!.file), range: origins.get(i)!.range, message: `${events[i].id} (${KIND_LABEL[f.kind]})` }));
+      // named as the graph names the event, with its agent: a tool-use id (`toolu_01LZ…:result`) says nothing
+      .map((i) => ({ file: fileKey(origins.get(i)!.file), range: origins.get(i)!.range, message: `${visibleText(nodeLabel(events[i], false))} by ${visibleText(events[i].agent)} (${KIND_LABEL[f.kind]})` }));
     add(fileKey(main.file), { severity: f.severity, message: `${KIND_LABEL[f.kind]}: ${f.message}`, range: main.range, code: f.kind, related });
   }
   return [...byFile].map(([file, list]) => {

@@ -43,3 +43,16 @@ export function preview(v: unknown): string {
   if (typeof v === 'object') return 'an object';
   return String(v);
 }
+
+/**
+ * A file path of more than `max` characters cut at the front, on a separator, so its file name
+ * and nearest folders stay (`…/lib/spotter/scanner.ex`): paths of one project differ at the end.
+ * Text that is no path (it holds a space or no separator) is returned as it is.
+ */
+export function shortPath(text: string, max = 60): string {
+  if (text.length <= max || /\s/.test(text) || !/[\\/]/.test(text)) return text;
+  const parts = text.split(/(?=[\\/])/); // each part keeps its leading separator
+  let tail = parts[parts.length - 1];
+  for (let k = parts.length - 2; k > 0 && tail.length + parts[k].length <= max - 1; k--) tail = parts[k] + tail;
+  return `…${tail}`;
+}

@@ -65,7 +65,12 @@ describe('analysis in the trace text', function () {
     });
     const related = diagnostics.find((d) => (d.relatedInformation?.length ?? 0) >= 2);
     assert.ok(related, 'a loop finding points at its other events');
-    for (const r of related!.relatedInformation!) assert.equal(r.location.uri.fsPath, file);
+    for (const r of related!.relatedInformation!) {
+      assert.equal(r.location.uri.fsPath, file);
+      // named as the graph names the event, with its agent, not by its id
+      assert.match(r.message, /^[a-z_]+\b.* by (orchestrator|researcher|web_searcher) \(loop\)$/, r.message);
+      assert.doesNotMatch(r.message, /^e\d+ /, r.message);
+    }
   });
 
   it('marks an event on a line of 60,000 characters and two events sharing one minified line', async () => {

@@ -235,7 +235,7 @@ describe('graph keyboard in a real VS Code', function () {
     }
     assertUntouched('after Show in Trace File on a tool result');
   });
-  it('follow in editor shades only the record of the event shown: stepping to an event of a file no editor shows leaves no other record shaded', async () => {
+  it('follow in editor shades only the record of the event shown: stepping to an event of a file no editor shows opens that file beside the graph, and no other record stays shaded', async () => {
     const api = (await vscode.extensions.getExtension<OtraceApi>('otrace.otrace')!.activate())!;
     await openSessionGraph();
     // the sub-agent's own file in front (the graph stays on the session), follow in editor on
@@ -256,7 +256,9 @@ describe('graph keyboard in a real VS Code', function () {
     assert.ok(api.shadedRecords().has(subUri), `a sub-agent event shades its record in the sub-agent file: ${[...api.shadedRecords().keys()]}`);
     await select(picks.main);
     await evalInWebview(`() => { document.getElementById('prev-agent').click(); return new Promise((r) => setTimeout(r, 800)); }`, { selector: FRAME });
-    assert.deepEqual([...api.shadedRecords().keys()], [], 'a main-session event (its file not shown): no record stays shaded');
+    const sessionUri = vscode.Uri.file(SESSION).toString();
+    assert.deepEqual([...api.shadedRecords().keys()], [sessionUri], 'a main-session event (its file not shown): its file opens with the record shaded, and no other record stays shaded');
+    assert.ok(vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === sessionUri), 'the session file is shown');
     assertUntouched('after follow in editor across files');
   });
   it('Open Source Prompt from the graph shows the prompt and the graph keeps its event', async () => {

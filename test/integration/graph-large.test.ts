@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { clickInWebview, evalInWebview, screenshot, testLog } from './bridge';
+import { clickInWebview, evalInWebview, pressKeys, screenshot, testLog } from './bridge';
 
 const EVENTS = 30_000;
 /** Most Cytoscape elements (nodes and edges) a window may hold; the trace has 30,000 events. */
@@ -162,9 +162,10 @@ describe('windowed graph of a large trace in a real VS Code', function () {
     testLog(`      most elements while navigating: ${most} (bound ${BOUND}, ${EVENTS} events)`);
   });
 
-  it('a finding near the end is framed: its events drawn on their own and in view', async () => {
+  it('a finding near the end is framed: its events drawn on their own and in view; Esc goes back', async () => {
     await vscode.commands.executeCommand('otrace.graph.fit');
     await settle();
+    const scaleBefore = await evalInWebview<number>('() => globalThis.__otrace.view.scale', { selector: frame });
     await clickInWebview('.finding-group[data-group="loop-tool"] .group-head', { frame });
     await sleep(300);
     await settle();
@@ -184,5 +185,11 @@ describe('windowed graph of a large trace in a real VS Code', function () {
     assert.ok(Math.min(...r.events) > EVENTS - 20, 'its events are at the end of the trace');
     assert.deepEqual(r.missing, [], 'every event of the finding is drawn on its own');
     assert.deepEqual(r.outside, [], 'every event of the finding is in view');
+    const share = await evalInWebview<number>('() => { const v = globalThis.__otrace.view; const [a, b] = v.viewRange(); return (b - a) / v.axisLength(); }', { selector: frame });
+    assert.ok(share >= 0.049, `the finding is framed with what happened around it: the view spans ${(share * 100).toFixed(1)} % of the run`);
+    await pressKeys(['Escape']);
+    await sleep(300);
+    const scaleAfter = await evalInWebview<number>('() => globalThis.__otrace.view.scale', { selector: frame });
+    assert.ok(Math.abs(scaleAfter - scaleBefore) < 1e-9, `Esc restores the view before: ${scaleBefore} -> ${scaleAfter}`);
   });
 });

@@ -57,6 +57,48 @@ test('grownInt32 keeps the entries and zeroes the rest', () => {
   assert.deepEqual(Array.from(b), [1, 2, 3, 4, 0, 0, 0, 0]);
 });
 
+test('compact moves views made with room to spare down to the mark, with their entries, and hands out what follows', () => {
+  const arena = new Arena(4096);
+  const below = arena.int32(2).fill(9);
+  const mark = arena.mark();
+  const a = arena.int32(10);
+  const b = arena.uint8(10);
+  arena.float64(8).fill(4); // scratch between them
+  const c = arena.int32(3);
+  a.set([1, 2, 3, 4]);
+  b.set([5, 6]);
+  c.set([7, 8, 9]);
+  const [a2, b2, c2] = arena.compact(mark, [a.subarray(0, 4), b.subarray(0, 2), c] as const);
+  assert.deepEqual([Array.from(a2), Array.from(b2), Array.from(c2)], [[1, 2, 3, 4], [5, 6], [7, 8, 9]]);
+  assert.ok(a2 instanceof Int32Array && b2 instanceof Uint8Array && c2 instanceof Int32Array);
+  assert.equal(a2.byteOffset, a.byteOffset, 'the first view starts at the mark');
+  assert.equal(b2.byteOffset, a.byteOffset + 16);
+  assert.equal(c2.byteOffset, a.byteOffset + 24, 'each view starts on an 8-byte boundary');
+  assert.deepEqual(Array.from(below), [9, 9], 'what lies below the mark is left alone');
+  const next = arena.int32(4);
+  assert.equal(next.byteOffset, c2.byteOffset + 16, 'what followed the views is handed out again');
+  assert.ok(next.every((x) => x === 0));
+  assert.deepEqual(Array.from(c2), [7, 8, 9]);
+});
+
+test('compact leaves a typed array of its own as it is, and moves nothing when the views are not in order', () => {
+  const arena = new Arena(4096);
+  const mark = arena.mark();
+  const own = new Int32Array([1, 2]);
+  arena.int32(16);
+  const a = arena.int32(2).fill(3);
+  const [own2, a2] = arena.compact(mark, [own, a] as const);
+  assert.equal(own2, own);
+  assert.equal(a2.byteOffset, 0);
+  assert.deepEqual(Array.from(a2), [3, 3]);
+  const mark2 = arena.mark();
+  const x = arena.int32(2);
+  const y = arena.int32(2);
+  const out = arena.compact(mark2, [y, x] as const);
+  assert.equal(out[0], y, 'out of order: returned as given');
+  assert.equal(arena.int32(1).byteOffset, y.byteOffset + 8, 'and nothing was given back');
+});
+
 test('free gives every view back: views made before read as empty where chunks are resizable', () => {
   const arena = new Arena(1 << 20);
   const a = arena.int32(1000).fill(5);
@@ -73,7 +115,7 @@ test('the analysis results hold no view of the index arena, which is freed when 
     { id: 'u', type: 'message' as const, agent: 'user', content: 'Find the population of Paris 2024 and Lyon' },
     ...Array.from({ length: 6 }, (_, k) => [
       { id: `c${k}`, type: 'tool_call' as const, agent: 'worker', tool: 'search', content: 'population Paris 2024' },
-      { id: `r${k}`, type: 'tool_result' as const, agent: 'worker', tool: 'search', content: `Paris 2,102,650 (source ${k})` },
+      { id: `r${k}`, type: 'tool_result' as const, agent: 'worker', tool: 'search', content: 'Paris 2,102,650' },
     ]).flat(),
     { id: 'a', type: 'message' as const, agent: 'worker', content: 'Paris has 2,102,650 inhabitants' },
   ];

@@ -188,6 +188,26 @@ test('compaction is marked and kept visible, with the compaction agent returning
   assert.equal((l.trace.metadata as { compactions: number }).compactions, 1);
 });
 
+test('the compaction agent\'s file opens with rows of the session it forks (hook reminders): they are main\'s, at their own times, and the compaction lane begins with its task', () => {
+  // the whole session (the trimmed one under claude-code/ lacks the rows the reminders' parents are)
+  const full = fixturePath('claude-code-session', `${SESSION}.jsonl`);
+  const l = open(full);
+  const lane = 'compact:acompact-70d8e7';
+  const own = l.trace.events.filter((e) => e.agent === lane);
+  const task = own[0];
+  assert.equal(task.type, 'message');
+  assert.notEqual(task.kind, 'meta');
+  assert.ok(own.every((e) => e.t >= task.t), `nothing in the compaction lane before its task: ${own.map((e) => e.t)}`);
+  const fromItsFile = l.trace.events.filter((e) => originOfId(l, e.id)?.file === fixturePath('claude-code-session', SESSION, 'subagents', 'agent-acompact-70d8e7.jsonl'));
+  const carried = fromItsFile.filter((e) => e.kind === 'meta');
+  assert.equal(carried.length, 13, 'the 13 hook reminders of its file');
+  assert.ok(carried.every((e) => e.agent === 'main' && e.t < task.t), 'read into main, before the task');
+  const spawn = edgesOf(l, 'spawn').find((e) => e.dst === task.id)!;
+  assert.equal(event(l, spawn.src).agent, 'main');
+  // main's own reading state is unchanged: its last stop is still the last turn end
+  assert.equal(byType(l, 'stop').filter((e) => e.agent === 'main').pop()!.t, Math.max(...l.trace.events.filter((e) => e.agent === 'main' && e.type === 'stop').map((e) => e.t)));
+});
+
 test('usage becomes tokens: one count per API message, on its last event', () => {
   const l = open(MAIN);
   const sum = l.trace.events.reduce((s, e) => s + (e.tokens ?? 0), 0);

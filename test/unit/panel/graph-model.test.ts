@@ -6,6 +6,8 @@ import { test } from 'node:test';
 import { analyzeTrace } from '../../../src/analysis';
 import { buildGraph } from '../../../src/panel/graph-model';
 import { readTraceJsonl } from '../../../src/trace/read';
+import { OriginArray } from '../../../src/trace/model';
+import type { TraceEvent } from '../../../src/trace/schema';
 
 const demo = readTraceJsonl(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'samples', 'demo.otrace.jsonl'), 'utf8'));
 
@@ -107,4 +109,32 @@ test('large content: the node holds a preview and the whole length; the trace ke
   assert.ok(g.nodes[0].text!.length < 2_100 && g.nodes[0].text!.includes('Show Whole Content'));
   assert.equal(g.nodes[1].textLength, undefined);
   assert.equal(l.trace.events[0].content, big);
+});
+
+test('derived links reach the next event of the receiving lane in time, also when its lane is written out of time order', () => {
+  const events = [
+    { id: 'm', type: 'message', agent: 'a', to: 'b', t: 5 },
+    { id: 'b3', type: 'message', agent: 'b', t: 9 },
+    { id: 'b1', type: 'message', agent: 'b', t: 1 },
+    { id: 'b2', type: 'message', agent: 'b', t: 6 },
+  ] as TraceEvent[];
+  const g = buildGraph({ format: 'test', trace: { events, edges: [] }, eventOrigins: new OriginArray(), edgeOrigins: new OriginArray(), problems: [] }, 'lanes');
+  const link = g.edges.find((e) => e.derived);
+  assert.equal(link?.target, g.nodes.find((n) => n.eventId === 'b2')!.id, 'b2 is the first event of b at or after t=5');
+  assert.equal(g.lanes.find((l) => l.name === 'b')?.count, 3);
+});
+
+test('a stop is marked sound (✓) only when it reports the task done: an error or unknown stop with no stop failure gets no verdict mark', () => {
+  for (const [reason, marked] of [['task_complete', ['stop-ok']], ['quality_met', ['stop-ok']], ['error', []], ['unknown', []], ['max_turns', []]] as const) {
+    const text = [
+      '{"id":"a","t":0,"type":"message","agent":"lead","to":"worker","content":"send the report by email"}',
+      '{"id":"b","t":1,"type":"return","agent":"worker","to":"lead","content":"sent","causes":["a"]}',
+      `{"id":"s","t":2,"type":"stop","agent":"lead","reason":"${reason}","decided_by":"lead"}`,
+    ].join('\n');
+    const loaded = readTraceJsonl(text);
+    const analysis = analyzeTrace(loaded);
+    assert.equal(analysis.stops[0].finding, 'ok', `${reason}: no stop failure found`);
+    const stop = buildGraph(loaded, 't', Infinity, analysis).nodes.find((n) => n.id === 'n2')!;
+    assert.deepEqual(stop.marks.filter((m) => m.startsWith('stop')), marked, reason);
+  }
 });

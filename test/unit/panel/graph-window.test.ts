@@ -184,11 +184,12 @@ test('a finding\'s tokens in the graph are the waste its message states, never a
   const { loadTraceFile } = await import('../../../src/trace/load-file');
   const { nodeFileAccess } = await import('../../../src/trace/node-files');
   await import('../../../src/trace/importers');
-  const file = path.join(__dirname, '..', '..', 'fixtures', 'claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl');
+  // a real ChatDev run (MAST) whose agents repeat themselves
+  const file = path.join(__dirname, '..', '..', 'fixtures', 'mast', 'ChatDev_MAD_records', 'trace_0_ChatDev.json');
   const s = makeSnapshot('cc', 1, file, loadTraceFile(file, nodeFileAccess));
   const findings = graphOverview(s, 'cc').findings;
   const counted = findings.filter((f) => f.tokens !== undefined);
-  assert.ok(counted.length >= 3, `findings with tokens: ${counted.length}`);
+  assert.ok(counted.length >= 2, `findings with tokens: ${counted.length}`);
   for (const f of counted) assert.ok(f.message.includes(`${f.tokens} tokens`), `"${f.message}" states the ${f.tokens} tokens the graph sums`);
 });
 
@@ -210,5 +211,22 @@ test('windows made from the buckets planned for earlier windows equal those of a
     const stepped = graphWindow(warm, { ...fit, keep: [15_000] });
     assert.ok(stepped.nodes.some((node) => node.index === 15_000 || node.endIndex === 15_000), 'the kept event is drawn on its own');
     assert.ok(!graphWindow(warm, fit).nodes.some((node) => node.index === 15_000), 'and without keep it is in a run bar again (the plan kept is the one without keep)');
+  }
+});
+
+test('a lane written out of time order is drawn in time order in a window, in both modes', () => {
+  const lines = [
+    { id: 'a1', t: 0, type: 'message', agent: 'a', to: 'b' },
+    { id: 'b3', t: 3, type: 'message', agent: 'b' },
+    { id: 'b1', t: 1, type: 'message', agent: 'b' },
+    { id: 'b2', t: 2, type: 'message', agent: 'b' },
+  ];
+  const s = makeSnapshot('shuffled', 1, 'shuffled.otrace.jsonl', readTraceJsonl(`${lines.map((l) => JSON.stringify(l)).join('\n')}\n`));
+  for (const mode of ['time', 'order'] as const) {
+    const w = graphWindow(s, request({ mode, scale: 1000 }));
+    const lane = w.nodes.filter((n) => n.agent === 'b');
+    assert.deepEqual(lane.map((n) => n.eventId).sort(), ['b1', 'b2', 'b3']);
+    const byStart = [...lane].sort((x, y) => (mode === 'time' ? x.tx - y.tx : x.order - y.order));
+    assert.deepEqual(byStart.map((n) => n.eventId), ['b1', 'b2', 'b3'], mode);
   }
 });

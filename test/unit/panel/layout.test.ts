@@ -1,7 +1,7 @@
 /** The timeline layout: compressed idle gaps, the spawn tree of lanes, tool calls paired with their results. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { axisToTime, laneTree, pairToolCalls, timeAxis, timeToAxis } from '../../../src/panel/layout';
+import { axisToTime, byTimeOrder, laneTree, pairToolCalls, timeAxis, timeToAxis } from '../../../src/panel/layout';
 import type { TraceEvent } from '../../../src/trace/schema';
 
 const ev = (id: string, t: number, type: string, agent: string, extra: Partial<TraceEvent> = {}): TraceEvent => ({ id, t, type, agent, ...extra }) as TraceEvent;
@@ -58,4 +58,15 @@ test('tool calls pair with their results: edge, parent, else the next result of 
     [4, 5],
     [6, 7],
   ]);
+});
+
+test('byTimeOrder: file order when the times never decrease, else sorted by time with ties in file order', () => {
+  const at = (ts: number[]) => ts.map((t, k) => ({ id: `e${k}`, type: 'message', agent: 'a', t }) as TraceEvent);
+  assert.deepEqual(Array.from(byTimeOrder(at([0, 1, 1, 5]))), [0, 1, 2, 3]);
+  assert.deepEqual(Array.from(byTimeOrder(at([3, 1, 1, 0, 2]))), [3, 1, 2, 4, 0]);
+  assert.deepEqual(Array.from(byTimeOrder(at([]))), []);
+  // a time that is not a number is not taken for the file order
+  const odd = at([1, 2, 3]);
+  (odd[1] as { t: unknown }).t = '0';
+  assert.deepEqual(Array.from(byTimeOrder(odd)), [1, 0, 2]);
 });

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import { graphEvent } from '../../../src/session/graph-window';
+import { formatCredit } from '../../../src/session/marks';
 import { eventInfo } from '../../../src/session/queries';
 import { makeSnapshot } from '../../../src/session/snapshot';
 import { readTraceJsonl } from '../../../src/trace/read';
@@ -18,4 +20,15 @@ test('credit in a hover: plain words for a run with an outcome and for one witho
   assert.match(unsigned.text, /^influence \d\.\d\d$/);
   assert.match(unsigned.basis, /records no outcome/);
   for (const c of [signed, unsigned]) assert.doesNotMatch(`${c.text} ${c.basis}`, /lambda|backward propagation|R = |unsigned/);
+});
+
+test('credit in one vocabulary: the inline mark, the hover and the details pane say "influence" without an outcome, a signed value with one', () => {
+  const lines = ['{"id":"a","t":0,"type":"message","agent":"x","to":"y","content":"find the figure"}', '{"id":"b","t":1,"type":"return","agent":"y","to":"x","content":"it is 42","causes":["a"]}'];
+  const noOutcome = makeSnapshot('plain', 1, 'plain.otrace.jsonl', readTraceJsonl(lines.join('\n')));
+  const field = (s: ReturnType<typeof makeSnapshot>, i: number) => graphEvent(s, i)!.fields.find(([k]) => /credit|influence/.test(k));
+  assert.deepEqual(field(noOutcome, 0), ['influence (no outcome recorded)', eventInfo(noOutcome, 0)!.credit!.text.replace('influence ', '')]);
+  assert.equal(formatCredit(0.5, false), 'influence 0.50');
+  const demo = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'samples', 'demo.otrace.jsonl'), 'utf8');
+  const withOutcome = makeSnapshot('demo', 1, 'demo.otrace.jsonl', readTraceJsonl(demo));
+  assert.deepEqual(field(withOutcome, 5), ['credit (estimate)', eventInfo(withOutcome, 5)!.credit!.text.replace('credit ', '')]);
 });

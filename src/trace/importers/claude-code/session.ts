@@ -338,11 +338,28 @@ export class ClaudeImport {
     this.noteMeta(v);
     const origin = recordOrigin(r, f.path);
     const type = str(v.type) ?? '(none)';
-    const lane = f === this.main && v.isSidechain === true ? this.sidechainLane(v) : cursor.lane;
+    const lane = f === this.main && v.isSidechain === true ? this.sidechainLane(v) : (this.forkedContextLane(f, v, cursor) ?? cursor.lane);
     const handler = Object.prototype.hasOwnProperty.call(RECORD_HANDLERS, type) ? RECORD_HANDLERS[type] : undefined;
     if (handler) handler(this, { record: r, value: v, lane, ms, origin, cursor });
     else this.skip(RECORD_TYPES.has(type) ? type : `unknown/${type}`, origin);
-    if (f === this.main && typeof v.uuid === 'string' && cursor.lane.lastEventId) this.eventAtUuid.set(v.uuid, cursor.lane.lastEventId);
+    if (typeof v.uuid === 'string' && (f === this.main || lane !== cursor.lane) && lane.lastEventId) this.eventAtUuid.set(v.uuid, lane.lastEventId);
+  }
+
+  /**
+   * A sub-agent file that forks the session's conversation (the compaction agent's) opens with rows
+   * of that conversation: meta rows (hook reminders) at their own, earlier times, whose parent is a
+   * row of the session. They are the session's, carried into the fork, so they are read into the
+   * lane of their parent's event, at their time (the compaction lane showed them twenty minutes
+   * before it began). The lane's reading state is a copy: the parent's file is read already, and
+   * its last event, inputs and stop stay as they were. Undefined for every other record.
+   */
+  forkedContextLane(f: SourceFile, v: Json, cursor: FileCursor): LaneState | undefined {
+    if (f === this.main || cursor.lane.firstEventId !== undefined || v.type !== 'user' || v.isMeta !== true) return undefined;
+    const parent = str(v.parentUuid);
+    const at = parent ? this.eventAtUuid.get(parent) : undefined;
+    const owner = at ? this.out.get(at)?.agent : undefined;
+    if (owner === undefined || owner === cursor.lane.name || !this.lanes.has(owner)) return undefined;
+    return { ...this.lanes.get(owner)!, inputs: [] };
   }
 
   /**

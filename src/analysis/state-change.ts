@@ -1,0 +1,43 @@
+/**
+ * Which tool calls change the state the agents work on (files, installed packages): the stop
+ * analysis asks whether a change was verified after it, and the loop analysis whether a repeated
+ * call could have seen something new.
+ */
+import { CHANGE_TOOL, VERIFY_TOOL } from './text';
+import type { TraceIndex } from './trace-index';
+
+/** Tool name -> whether it names a state change ({@link CHANGE_TOOL}); tools repeat, names are few. */
+const changeTools = new Map<string, boolean>();
+
+function toolChangesState(tool: string): boolean {
+  let changes = changeTools.get(tool);
+  if (changes === undefined) {
+    changes = CHANGE_TOOL.test(tool);
+    if (changeTools.size < 10_000) changeTools.set(tool, changes);
+  }
+  return changes;
+}
+
+/** A command line without its options (`--no-edit`, `-rf`, `--delete=x`): their words name no action of the call. */
+function withoutOptions(text: string): string {
+  // an option starts with a dash: a text without one is left as it is, without running the expression
+  return text.includes('-') ? text.replace(COMMAND_OPTION, '$1') : text;
+}
+
+const COMMAND_OPTION = /(^|[\s"'])--?[A-Za-z][\w-]*(=\S*)?/g;
+
+/**
+ * True when the event at position `i` is a tool call that changes state: its tool names a change
+ * (Edit, write_file, apply_patch...), or its arguments' head (200 characters, options left out)
+ * do and name no check (`rm -rf build` yes, `npm test -- --update` no). A call the user refused
+ * (`call_status: denied`) changed nothing.
+ */
+export function isStateChange(index: TraceIndex, i: number): boolean {
+  if (index.types[i] !== 'tool_call' || index.events[i].call_status === 'denied') return false;
+  const tool = index.events[i].tool ?? '';
+  if (toolChangesState(tool)) return true;
+  // CHANGE_TOOL's words hold no space, so it matches the head `tool content[0, 200)` when it
+  // matches the content and the tool did not
+  const content = withoutOptions(index.content(i).slice(0, 200));
+  return CHANGE_TOOL.test(content) && !VERIFY_TOOL.test(`${tool} ${content}`);
+}

@@ -1,0 +1,15 @@
+/** The time axis's labels (webview/axis.ts): durations as people read them, rounded before they are split. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { formatDuration } from '../../../webview/axis';
+
+test('durations are rounded before they are split into minutes and seconds, or hours and minutes: never "1 min 60 s"', () => {
+  assert.equal(formatDuration(119.6), '2 min');
+  assert.equal(formatDuration(59.96), '60 s');
+  assert.equal(formatDuration(61.2), '1 min 1 s');
+  assert.equal(formatDuration(3599.7), '1 h');
+  assert.equal(formatDuration(7170), '2 h');
+  assert.equal(formatDuration(3600 + 25 * 60), '1 h 25 min');
+  assert.equal(formatDuration(0.85), '850 ms');
+  assert.equal(formatDuration(12.54), '12.5 s');
+});
