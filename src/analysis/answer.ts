@@ -122,6 +122,9 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** Text of ASCII characters none of which is a letter. */
+const CASELESS = /^[\x00-\x40\x5b-\x60\x7b-\x7f]*$/;
+
 /** A head the filter cannot judge: a character outside ASCII, or a date (normalizing removes timestamps). */
 const NOT_PLAIN = /[^\x00-\x7f]|\d{4}-\d{2}-\d{2}/;
 
@@ -136,11 +139,14 @@ function headFilter(answer: string): (index: TraceIndex, i: number) => boolean {
   const part = answer.split(' ').reduce((a, b) => (b.length > a.length ? b : a), '');
   if (part === '') return () => true;
   const re = new RegExp(escapeRegExp(part), 'i');
+  // ASCII without letters (a figure such as `163605:`) has no case: a plain search finds the same
+  // (in a case-insensitive expression without the u flag, no other character matches one of them)
+  const caseless = CASELESS.test(part);
   return (index, i) => {
     const raw = index.rawContent(i);
     if (raw === undefined) return true;
     const head = raw.length > MAX_TEXT ? raw.slice(0, MAX_TEXT) : raw;
-    if (re.test(head)) return true;
+    if (caseless ? head.includes(part) : re.test(head)) return true;
     const plain = index.memo.plainHead[i];
     return plain === 0 ? NOT_PLAIN.test(head) : plain === 2;
   };

@@ -107,6 +107,7 @@ function findContentLinks(index: TraceIndex, out: ContentLinks): number {
   let introducer = arena.int32(Math.max(1024, n)).fill(-1); // token id -> position that introduced it (-1: not yet)
   let lastUse = arena.int32(introducer.length); // token id -> last position that used it (a token counts once per event)
   const count = arena.int32(n); // introducer position -> tokens the current event took from it
+  // the current event's introducers are touched[0, found): the list is reused, never emptied (emptying it drops its storage, remade for each event)
   const touched: number[] = [];
   const start = out.start;
   let links = 0;
@@ -120,7 +121,7 @@ function findContentLinks(index: TraceIndex, out: ContentLinks): number {
       introducer = arena.grownInt32(introducer, size).fill(-1, introducer.length);
       lastUse = arena.grownInt32(lastUse, size);
     }
-    touched.length = 0;
+    let introducers = 0;
     const ids = scanned.ids;
     for (let k = 0; k < found; k++) {
       const id = ids[k];
@@ -133,15 +134,16 @@ function findContentLinks(index: TraceIndex, out: ContentLinks): number {
       lastUse[id] = i;
       const u = introducer[id];
       if (u === i) continue;
-      if (count[u] === 0) touched.push(u);
+      if (count[u] === 0) touched[introducers++] = u;
       count[u]++;
     }
-    if (links + touched.length > out.from.length) {
-      const size = Math.max(links + touched.length, out.from.length * 2);
+    if (links + introducers > out.from.length) {
+      const size = Math.max(links + introducers, out.from.length * 2);
       out.from = grown(out.from, new Int32Array(size));
       out.count = grown(out.count, new Uint16Array(size));
     }
-    for (const u of touched) {
+    for (let q = 0; q < introducers; q++) {
+      const u = touched[q];
       out.from[links] = u;
       out.count[links++] = count[u];
       count[u] = 0;
@@ -213,24 +215,25 @@ function propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions, 
 
   // Each event's parents and link weights, gathered in scratch arrays (no Map per event): weights
   // are positive, so a zero marks a parent not seen yet; `touched` keeps first-seen order, the
-  // order the weights are summed in.
+  // order the weights are summed in (v's parents are touched[0, parents): the list is reused,
+  // never emptied, which would drop its storage and make it again for each event).
   const weight = index.arena.float64(n);
   const touched: number[] = [];
   for (let v = n - 1; v >= 0; v--) {
     const m = mass[v];
     if (m === 0) continue;
     const type = index.types[v];
-    touched.length = 0;
+    let parents = 0;
     for (let q = index.inStart[v]; q < index.inStart[v + 1]; q++) {
       const k = index.inLinks[q];
       const u = index.linkU[k];
       const w = index.linkEdgeType[k] === TEMPORAL ? 0.5 : WEIGHT_BY_CODE[index.linkKind[k]];
-      if (weight[u] === 0) touched.push(u);
+      if (weight[u] === 0) touched[parents++] = u;
       weight[u] += w;
     }
-    if (content) addContentWeights(content, v, weight, touched);
+    if (content) parents = addContentWeights(content, v, weight, touched, parents);
     let total = 0;
-    for (const u of touched) total += weight[u];
+    for (let q = 0; q < parents; q++) total += weight[touched[q]];
     const passOn = type === 'stop' || type === 'reward' ? 1 : lambda;
     if (total === 0) {
       values[v] += m;
@@ -238,7 +241,8 @@ function propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions, 
     }
     values[v] += m * (1 - passOn);
     const pass = m * passOn;
-    for (const u of touched) {
+    for (let q = 0; q < parents; q++) {
+      const u = touched[q];
       mass[u] += (pass * weight[u]) / total;
       weight[u] = 0;
     }
@@ -247,20 +251,22 @@ function propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions, 
 }
 
 /**
- * Adds v's content links to the parents' weights (`touched`: parents in first-seen order): each
- * earlier introducer u gets the share of v's tokens taken from it, count / total (the same
- * division, so the same figure, as a share computed when the links were found).
+ * Adds v's content links to the parents' weights (`touched[0, parents)`: parents in first-seen
+ * order): each earlier introducer u gets the share of v's tokens taken from it, count / total (the
+ * same division, so the same figure, as a share computed when the links were found).
+ * @returns the number of parents in `touched` after them.
  */
-function addContentWeights(content: ContentLinks, v: number, weight: Float64Array, touched: number[]): void {
+function addContentWeights(content: ContentLinks, v: number, weight: Float64Array, touched: number[], parents: number): number {
   const { start, from, count } = content;
   let total = 0;
   for (let k = start[v]; k < start[v + 1]; k++) total += count[k];
   for (let k = start[v]; k < start[v + 1]; k++) {
     const u = from[k];
     if (u >= v) continue;
-    if (weight[u] === 0) touched.push(u);
+    if (weight[u] === 0) touched[parents++] = u;
     weight[u] += count[k] / total;
   }
+  return parents;
 }
 
 /**
@@ -301,8 +307,9 @@ export function computeCredit(index: TraceIndex, outcome: Outcome, options: Cred
  * record, or not the first event of its id: an id counts once); else every event's record counts.
  */
 function creditPerEvent(index: TraceIndex, values: Float64Array): { byIndex: number[]; stepOf: Int32Array | undefined; agents: Map<string, number>; given: string[] } {
-  // Agent names are trace text: summed in a Map, never under a plain object's keys ("__proto__", "constructor").
-  const agents = new Map<string, number>();
+  // Agent names are trace text: summed in a Map, never under a plain object's keys ("__proto__", "constructor");
+  // one holder per agent, so that each event costs one look-up, not a get and a set
+  const sums = new Map<string, { value: number }>();
   const given: string[] = [];
   const byIndex = new Array<number>(index.size).fill(0);
   const repeats = index.hasRepeatedIds; // else no id is met twice
@@ -311,16 +318,21 @@ function creditPerEvent(index: TraceIndex, values: Float64Array): { byIndex: num
     const e = index.events[i];
     let v = round(values[i]);
     // Rows the user or the harness wrote (local commands, meta rows, placeholders) take no credit.
-    if (isNotAgentOutput(e) && e.type === 'message' && e.from !== 'user') v = 0;
-    else if (e.kind === 'local_command' || e.kind === 'placeholder' || e.kind === 'missing_parent') v = 0;
+    // (the cheap tests first; without harness rows in the trace no event has one of these kinds)
+    if (e.type === 'message' && e.from !== 'user' && isNotAgentOutput(e)) v = 0;
+    else if (index.injected > 0 && (e.kind === 'local_command' || e.kind === 'placeholder' || e.kind === 'missing_parent')) v = 0;
     if (typeof e.credit === 'number' && Number.isFinite(e.credit)) v = e.credit;
     byIndex[index.at(i)] = v;
     // an id counts once, for its first event (a "__proto__" id never lands in a record of ids, so each counts)
     if (repeats && e.id !== '__proto__' && index.pos.get(e.id) !== i) continue;
     if (typeof e.credit === 'number' && Number.isFinite(e.credit)) given.push(e.id);
-    agents.set(e.agent, round((agents.get(e.agent) ?? 0) + v));
+    let sum = sums.get(e.agent);
+    if (!sum) sums.set(e.agent, (sum = { value: 0 }));
+    sum.value = round(sum.value + v);
     if (stepOf) stepOf[i] = index.record(i);
   }
+  const agents = new Map<string, number>();
+  for (const [agent, sum] of sums) agents.set(agent, sum.value);
   return { byIndex, stepOf, agents, given };
 }
 

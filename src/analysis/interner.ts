@@ -8,18 +8,16 @@ import type { Arena } from './arena';
  * addressing over 32-bit FNV-1a hashes (Fowler, Noll, Vo).
  */
 export class TokenInterner {
-  /** The texts tokens first occurred in; per id, where it starts there, its length, and 1 when it was lower-cased. */
+  /** The texts tokens first occurred in (the ids met in one text share one entry: a pointer per text, not per token). */
   private readonly texts: string[] = [];
-  /** Per id, its text's place in {@link texts}: the ids met in one text share one entry there (a pointer per text, not per token). */
-  private sourceOf: Int32Array;
   /** Number of ids. */
   private count = 0;
-  private starts: Int32Array;
-  private lengths: Int32Array;
-  private lowers: Uint8Array;
-  private hashes: Int32Array;
-  /** Per id, 1 when the token is in the `skip` set given to the constructor. */
-  private skips: Uint8Array;
+  /**
+   * Per id, {@link STRIDE} entries side by side (one cache line for all a lookup reads of it): its
+   * hash, its text's place in {@link texts}, where it starts there, and its length with the flags
+   * {@link LOWER} (lower-cased) and {@link SKIP} (in the `skip` set given to the constructor).
+   */
+  private tokens: Int32Array;
   /** Slots: id + 1, or 0 when empty; at most half full. */
   private table: Int32Array;
   /** First characters of the skip set's tokens: only a token starting with one of them is looked up there. */
@@ -37,12 +35,7 @@ export class TokenInterner {
   ) {
     if (skip) for (const w of skip) if (w.length > 0) this.skipFirsts.add(w.charCodeAt(0));
     const size = Math.max(256, expected);
-    this.sourceOf = this.int32(size);
-    this.starts = this.int32(size);
-    this.lengths = this.int32(size);
-    this.lowers = this.uint8(size);
-    this.hashes = this.int32(size);
-    this.skips = this.uint8(size);
+    this.tokens = this.int32(STRIDE * size);
     let slots = 1024;
     while (slots < 2 * size) slots *= 2;
     this.table = this.int32(slots);
@@ -52,10 +45,6 @@ export class TokenInterner {
     return this.arena ? this.arena.int32(length) : new Int32Array(length);
   }
 
-  private uint8(length: number): Uint8Array {
-    return this.arena ? this.arena.uint8(length) : new Uint8Array(length);
-  }
-
   /** Number of distinct tokens met (ids are below it). */
   get size(): number {
     return this.count;
@@ -63,14 +52,16 @@ export class TokenInterner {
 
   /** The token of an id (made from its first occurrence when asked). */
   key(id: number): string {
-    const start = this.starts[id];
-    const token = this.texts[this.sourceOf[id]].slice(start, start + this.lengths[id]);
-    return this.lowers[id] === 1 ? token.toLowerCase() : token;
+    const at = STRIDE * id;
+    const start = this.tokens[at + 2];
+    const info = this.tokens[at + 3];
+    const token = this.texts[this.tokens[at + 1]].slice(start, start + (info & LENGTH));
+    return (info & LOWER) !== 0 ? token.toLowerCase() : token;
   }
 
   /** True when the token of `id` is in the skip set. */
   skipped(id: number): boolean {
-    return this.skips[id] === 1;
+    return (this.tokens[STRIDE * id + 3] & SKIP) !== 0;
   }
 
   /**
@@ -84,22 +75,27 @@ export class TokenInterner {
       if (lower && c >= 65 && c <= 90) c += 32;
       h = Math.imul(h ^ c, 0x01000193);
     }
-    const mask = this.table.length - 1;
+    const table = this.table;
+    const mask = table.length - 1;
     let slot = h & mask;
-    for (let entry = this.table[slot]; entry !== 0; entry = this.table[slot]) {
+    for (let entry = table[slot]; entry !== 0; entry = table[slot]) {
       const id = entry - 1;
-      if (this.hashes[id] === h && this.sameToken(id, text, start, end, lower)) return id;
+      if (this.tokens[STRIDE * id] === h && this.sameToken(id, text, start, end, lower)) return id;
       slot = (slot + 1) & mask;
     }
+    return this.add(text, start, end, lower, h, slot);
+  }
+
+  /** Adds the token `text[start, end)` of hash `h` at the empty `slot`; @returns its id. */
+  private add(text: string, start: number, end: number, lower: boolean, h: number, slot: number): number {
     const id = this.count++;
     if (this.texts[this.texts.length - 1] !== text) this.texts.push(text);
-    if (id === this.hashes.length) this.grow(id * 2);
-    this.sourceOf[id] = this.texts.length - 1;
-    this.starts[id] = start;
-    this.lengths[id] = end - start;
-    this.lowers[id] = lower ? 1 : 0;
-    this.hashes[id] = h;
-    this.skips[id] = this.inSkipSet(text, start, end, lower) ? 1 : 0;
+    if (STRIDE * id === this.tokens.length) this.tokens = grown(this.tokens, this.int32(2 * this.tokens.length));
+    const at = STRIDE * id;
+    this.tokens[at] = h;
+    this.tokens[at + 1] = this.texts.length - 1;
+    this.tokens[at + 2] = start;
+    this.tokens[at + 3] = (end - start) | (lower ? LOWER : 0) | (this.inSkipSet(text, start, end, lower) ? SKIP : 0);
     this.table[slot] = id + 1;
     if (this.count * 2 > this.table.length) this.rehash();
     return id;
@@ -118,11 +114,13 @@ export class TokenInterner {
 
   /** True when token `id` is `text[start, end)` (ASCII capitals lowered when `lower`; the token's own when it was). */
   private sameToken(id: number, text: string, start: number, end: number, lower: boolean): boolean {
-    const length = this.lengths[id];
+    const at = STRIDE * id;
+    const info = this.tokens[at + 3];
+    const length = info & LENGTH;
     if (length !== end - start) return false;
-    const source = this.texts[this.sourceOf[id]];
-    const from = this.starts[id];
-    const sourceLower = this.lowers[id] === 1;
+    const source = this.texts[this.tokens[at + 1]];
+    const from = this.tokens[at + 2];
+    const sourceLower = (info & LOWER) !== 0;
     for (let k = 0; k < length; k++) {
       let c = text.charCodeAt(start + k);
       if (lower && c >= 65 && c <= 90) c += 32;
@@ -133,20 +131,11 @@ export class TokenInterner {
     return true;
   }
 
-  private grow(size: number): void {
-    this.sourceOf = grown(this.sourceOf, this.int32(size));
-    this.starts = grown(this.starts, this.int32(size));
-    this.lengths = grown(this.lengths, this.int32(size));
-    this.lowers = grown(this.lowers, this.uint8(size));
-    this.hashes = grown(this.hashes, this.int32(size));
-    this.skips = grown(this.skips, this.uint8(size));
-  }
-
   private rehash(): void {
     const table = this.int32(this.table.length * 2);
     const mask = table.length - 1;
     for (let id = 0; id < this.count; id++) {
-      let slot = this.hashes[id] & mask;
+      let slot = this.tokens[STRIDE * id] & mask;
       while (table[slot] !== 0) slot = (slot + 1) & mask;
       table[slot] = id + 1;
     }
@@ -154,7 +143,14 @@ export class TokenInterner {
   }
 }
 
-function grown<T extends Int32Array | Uint8Array>(from: T, to: T): T {
+/** Entries per id in the interner's token table: hash, text, start, length and flags. */
+const STRIDE = 4;
+/** The length's bits of a token's last entry (a string is shorter than 2^29 code units in V8 and SpiderMonkey; 2^30 - 1 allows more). */
+const LENGTH = (1 << 29) - 1;
+const LOWER = 1 << 29;
+const SKIP = 1 << 30;
+
+function grown(from: Int32Array, to: Int32Array): Int32Array {
   to.set(from);
   return to;
 }

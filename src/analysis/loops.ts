@@ -7,9 +7,10 @@
  *   O(n).
  * - repeated_sequence: per lane, a tandem repeat of the sequence of event fingerprints (agent, type,
  *   target, normalized content): a block of p events occurring >= 2 times back to back. For each
- *   period p = 1..maxPeriod, one scan compares f[i] with f[i+p]; a maximal run of L matches is a
- *   segment of L + p events with period p (Main & Lorentz's tandem-repeat definition, found here by
- *   the direct O(n * maxPeriod) scan, near-linear for a fixed maxPeriod). Smaller periods win; a
+ *   period p = 1..maxPeriod, one scan compares f[i] with f[i+p] (only where f[i+p] is a repeated
+ *   fingerprint); a maximal run of L matches is a segment of L + p events with period p (Main &
+ *   Lorentz's tandem-repeat definition, found here by the direct O(n * maxPeriod) scan, near-linear
+ *   for a fixed maxPeriod). Smaller periods win; a
  *   block that is itself periodic is skipped (it is found with its primitive period). A single
  *   event must occur 3 times in a row (twice is an echo, e.g. a proxy's fixed auto-reply).
  * - ping_pong, and cycles: consecutive hand-offs (message, delegate, return, spawn) going round the
@@ -320,8 +321,9 @@ function argumentsPreview(index: TraceIndex, call: number): string {
  * makes a loop of its own nor breaks the agent's. The lane itself when nothing is left out.
  */
 function agentActions(index: TraceIndex, lane: Int32Array): Int32Array {
+  if (index.injected === 0) return lane;
   let injected = 0;
-  for (const i of lane) if (isInjected(index, i)) injected++;
+  for (let k = 0; k < lane.length; k++) if (isInjected(index, lane[k])) injected++;
   return injected === 0 ? lane : lane.filter((i) => !isInjected(index, i));
 }
 
@@ -333,47 +335,129 @@ function isInjected(index: TraceIndex, i: number): boolean {
 
 function repeatedSequences(index: TraceIndex, maxPeriod: number): RawLoop[] {
   const out: RawLoop[] = [];
+  const scratch = index.arena.mark();
+  // a lane with harness rows left out has places of its own: its repeated events are found in it
+  const byAgent = index.injected === 0 ? repeatsByAgent(index) : undefined;
   for (const [agent, all] of index.lanes) {
+    const lane0 = index.arena.mark(); // each lane's arrays are scratch, given back after it
     const lane = agentActions(index, all);
-    const m = lane.length;
-    const lane0 = index.arena.mark(); // each lane's two arrays are scratch, given back after it
-    const f = index.arena.int32(m);
-    for (let k = 0; k < m; k++) f[k] = index.fingerprints[lane[k]];
-    const covered = index.arena.uint8(m);
-    for (let p = 1; p <= Math.min(maxPeriod, m >> 1); p++) {
-      let i = 0;
-      while (i + p < m) {
-        if (f[i] < 0 || f[i] !== f[i + p]) {
-          i++;
-          continue;
-        }
-        let j = i;
-        while (j + p < m && f[j] >= 0 && f[j] === f[j + p]) j++;
-        const reps = Math.floor((j - i + p) / p);
-        if (reps >= (p === 1 ? 3 : 2) && isPrimitive(f, i, p)) {
-          const end = i + reps * p; // exclusive
-          let already = 0;
-          for (let k = i; k < end; k++) already += covered[k];
-          if (already * 2 < end - i) {
-            for (let k = i; k < end; k++) covered[k] = 1;
-            const members = Array.from(lane.subarray(i, end));
-            out.push({
-              kind: 'repeated_sequence',
-              members,
-              repeated: members.slice(p),
-              span: [lane[i + p], lane[end - 1]],
-              period: p,
-              repetitions: reps,
-              label: `${agent} repeated the same ${p === 1 ? 'event' : `${p}-event sequence`} ${reps} times`,
-            });
-          }
-        }
-        i = Math.max(j, i + 1);
-      }
-    }
+    const repeats = byAgent ? byAgent.get(agent) : repeatedPlaces(index, lane);
+    if (repeats !== undefined && repeats.length > 0) laneRepeats(index, agent, lane, repeats, maxPeriod, out);
     index.arena.release(lane0);
   }
+  index.arena.release(scratch);
   return out;
+}
+
+/**
+ * Per agent, the places in its lane of its events whose fingerprint occurred before, ascending:
+ * views of one array in the arena, found in two passes in time order over the fingerprints that
+ * read an event only when it is such a repeat (not a pass over each lane's events), then turned
+ * into places by one walk along the lane.
+ */
+function repeatsByAgent(index: TraceIndex): Map<string, Int32Array> {
+  const n = index.size;
+  const next = new Map<string, number>(); // agent -> its repeats, then where its next one goes
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    if (!repeatsBefore(index, i)) continue;
+    const agent = index.events[i].agent;
+    next.set(agent, (next.get(agent) ?? 0) + 1);
+    total++;
+  }
+  const all = index.arena.int32(total);
+  const out = new Map<string, Int32Array>();
+  let offset = 0;
+  for (const [agent, count] of next) {
+    out.set(agent, all.subarray(offset, offset + count));
+    next.set(agent, offset);
+    offset += count;
+  }
+  for (let i = 0; i < n; i++) {
+    if (!repeatsBefore(index, i)) continue;
+    const agent = index.events[i].agent;
+    const at = next.get(agent)!;
+    all[at] = i;
+    next.set(agent, at + 1);
+  }
+  for (const [agent, repeats] of out) placesIn(index.lanes.get(agent)!, repeats);
+  return out;
+}
+
+/** True when the event at position `i` has a fingerprint an earlier event has. */
+function repeatsBefore(index: TraceIndex, i: number): boolean {
+  return index.firstSeen(i) !== i;
+}
+
+/** Replaces each of `positions` (ascending, all in `lane`) by its place in `lane`: one walk along it. */
+function placesIn(lane: Int32Array, positions: Int32Array): void {
+  let k = 0;
+  for (let q = 0; q < positions.length; q++) {
+    while (lane[k] !== positions[q]) k++;
+    positions[q] = k;
+  }
+}
+
+/** The places in `lane` of its events whose fingerprint occurred before, ascending. */
+function repeatedPlaces(index: TraceIndex, lane: Int32Array): Int32Array {
+  let count = 0;
+  for (let k = 0; k < lane.length; k++) if (repeatsBefore(index, lane[k])) count++;
+  const out = index.arena.int32(count);
+  for (let k = 0, q = 0; q < count; k++) if (repeatsBefore(index, lane[k])) out[q++] = k;
+  return out;
+}
+
+/**
+ * The tandem repeats of one lane (see the module comment), added to `out`. With f[k] the
+ * fingerprint of the lane's k-th event, f[k] = f[k + p] needs f[k + p] to be a fingerprint met
+ * before, so for each period only the lane's `repeats` (places of such events, ascending) are looked
+ * at, k = r - p for each repeat r, in order: the same maximal runs of matches, in the same order, as
+ * the scan of every k; O(repeats * maxPeriod) besides the lane's `covered` flags.
+ */
+function laneRepeats(index: TraceIndex, agent: string, lane: Int32Array, repeats: Int32Array, maxPeriod: number, out: RawLoop[]): void {
+  const m = lane.length;
+  const f = index.fingerprints;
+  const covered = index.arena.uint8(m);
+  for (let p = 1; p <= Math.min(maxPeriod, m >> 1); p++) {
+    let from = -1; // the run of matches [from, to) being extended
+    let to = -1;
+    for (let q = 0; q < repeats.length; q++) {
+      const r = repeats[q];
+      const k = r - p;
+      if (k < 0) continue;
+      const fk = f[lane[k]];
+      if (fk < 0 || fk !== f[lane[r]]) continue;
+      if (k === to) {
+        to++;
+        continue;
+      }
+      if (from !== -1) tandemRun(f, agent, lane, covered, from, to, p, out);
+      from = k;
+      to = k + 1;
+    }
+    if (from !== -1) tandemRun(f, agent, lane, covered, from, to, p, out);
+  }
+}
+
+/** A maximal run [i, j) of places where f[k] = f[k + p] (`f`: fingerprints of the lane's events): a loop when it repeats a primitive block often enough and is not mostly covered by a loop of a smaller period. */
+function tandemRun(f: Int32Array, agent: string, lane: Int32Array, covered: Uint8Array, i: number, j: number, p: number, out: RawLoop[]): void {
+  const reps = Math.floor((j - i + p) / p);
+  if (reps < (p === 1 ? 3 : 2) || !isPrimitive(f, lane, i, p)) return;
+  const end = i + reps * p; // exclusive
+  let already = 0;
+  for (let k = i; k < end; k++) already += covered[k];
+  if (already * 2 >= end - i) return;
+  for (let k = i; k < end; k++) covered[k] = 1;
+  const members = Array.from(lane.subarray(i, end));
+  out.push({
+    kind: 'repeated_sequence',
+    members,
+    repeated: members.slice(p),
+    span: [lane[i + p], lane[end - 1]],
+    period: p,
+    repetitions: reps,
+    label: `${agent} repeated the same ${p === 1 ? 'event' : `${p}-event sequence`} ${reps} times`,
+  });
 }
 
 /** Fewest content words of a dialogue step; shorter outputs are signals (acks, `TERMINATE`, `<INFO> Finished`). */
@@ -398,18 +482,16 @@ const STEP_TYPES = new Set(['message', 'return', 'aggregate']);
  * the same context (at most the last 32 are compared).
  */
 function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
-  // per context, its steps' positions and where their word ids are in `vocabulary.ids` (parallel lists of numbers, no array per step)
-  const contexts = new Map<string, { pos: number[]; from: number[]; to: number[] }>();
+  const contexts = new Map<string, AgentContexts>();
   const lastStep = new Map<string, { from: number; to: number; code: string }>();
   const n = index.size;
   const vocabulary = new WordIds(index.arena, n);
   const artifacts = new Map<string, number[]>();
   const parent = index.arena.int32(n).fill(-1); // union-find over the steps compared (-1: not a step)
   const best = index.arena.float64(n); // member -> highest resemblance that linked it
-  let mark = index.arena.int32(1024); // word id -> stamp of the step whose words it is among
-  let stamp = 0;
+  const sets = new StepSets(index.arena, n);
   for (let i = 0; i < n; i++) {
-    if (!STEP_TYPES.has(index.types[i]) || isInjected(index, i)) continue;
+    if (!STEP_TYPES.has(index.types[i]) || (index.injected > 0 && isInjected(index, i))) continue;
     const e = index.events[i];
     if (index.toolLanes.has(e.agent)) continue;
     if (opensDelegation(index, i)) continue;
@@ -427,8 +509,8 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
     } else lastStep.set(e.agent, { from, to, code });
     if (echo) continue;
     const phase = (e as { phase?: unknown }).phase;
-    const key = `${e.agent}\u0000${typeof phase === 'string' ? `phase:${phase}` : `to:${index.receiver(i) ?? ''}`}`;
     if (code && wordTokens(code).size >= MIN_ECHO_WORDS) {
+      const key = `${e.agent}\u0000${typeof phase === 'string' ? `phase:${phase}` : `to:${index.receiver(i) ?? ''}`}`;
       const artifact = `${key}\u0000${code.length}\u0000${fnv1a(code)}\u0000${fnv1a(code, 0x2545f491)}`;
       let same = artifacts.get(artifact);
       if (!same) artifacts.set(artifact, (same = []));
@@ -436,27 +518,24 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
     }
     const size = to - from;
     if (size < MIN_STEP_WORDS) continue;
-    let context = contexts.get(key);
-    if (!context) contexts.set(key, (context = { pos: [], from: [], to: [] }));
+    const context = stepContextOf(contexts, e.agent, typeof phase === 'string' ? phase : undefined, index.receiver(i) ?? '');
     parent[i] = i;
     let top = 0;
     let match = -1;
-    // resemblance |A ∩ B| / |A ∪ B| (Broder 1997) against each of the last 32 steps: A's words are
-    // marked once, then each B costs one look per word
-    if (mark.length < vocabulary.size) mark = index.arena.grownInt32(mark, Math.max(vocabulary.size, mark.length * 2));
-    stamp++;
-    for (let w = from; w < to; w++) mark[ids[w]] = stamp;
-    const starts = context.from;
-    const ends = context.to;
-    for (let k = starts.length - 1; k >= Math.max(0, starts.length - 32); k--) {
-      const otherFrom = starts[k];
-      const otherSize = ends[k] - otherFrom;
+    // resemblance |A ∩ B| / |A ∪ B| (Broder 1997) against each of the last 32 steps (StepSets says how the shared words are counted)
+    sets.add(ids, from, to, vocabulary.size);
+    const { lo, hi, highFrom } = sets;
+    for (let back = 0; back < Math.min(context.count, RECENT_STEPS); back++) {
+      const k = (context.count - 1 - back) % RECENT_STEPS; // the latest step first
+      const otherSize = context.size[k];
       // the resemblance is at most min/max of the sizes: a step that cannot beat the best so far,
       // or reach the threshold, is not counted (the best and whether it links are the same)
       const bound = Math.min(size, otherSize) / Math.max(size, otherSize);
       if (bound <= top || bound < threshold) continue;
-      let shared = 0;
-      for (let w = otherFrom; w < ends[k]; w++) if (mark[ids[w]] === stamp) shared++;
+      // nor is one that shares fewer words than it needs to count
+      const need = neededShared(size + otherSize, Math.min(size, otherSize), top, threshold);
+      const shared = sets.sharedWith(otherSize, context.lo[k], context.hi[k], context.highFrom[k], need);
+      if (shared === -1) continue;
       const r = shared / (size + otherSize - shared);
       if (r > top) {
         top = r;
@@ -468,9 +547,12 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
       best[i] = top;
       best[match] = Math.max(best[match], top);
     }
-    context.pos.push(i);
-    starts.push(from);
-    ends.push(to);
+    const k = context.count++ % RECENT_STEPS;
+    context.pos[k] = i;
+    context.size[k] = size;
+    context.lo[k] = lo;
+    context.hi[k] = hi;
+    context.highFrom[k] = highFrom;
   }
   const groups = linkedGroups(parent, index.arena);
   const out: RawLoop[] = [];
@@ -490,6 +572,129 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
     out.push(similarSteps(members, label));
   }
   return out;
+}
+
+/** Steps of a context each step is compared with: the latest ones. */
+const RECENT_STEPS = 32;
+
+/**
+ * The latest {@link RECENT_STEPS} steps of one context: their positions, numbers of words and word
+ * sets ({@link StepSets}), as parallel lists of numbers used as rings (step number `count - 1` is
+ * the latest, at `(count - 1) % RECENT_STEPS`).
+ */
+interface StepContext {
+  count: number;
+  pos: number[];
+  size: number[];
+  lo: number[];
+  hi: number[];
+  highFrom: number[];
+}
+
+/** An agent's step contexts: by phase, and by receiver ('' for none) for steps without a phase. */
+interface AgentContexts {
+  phases: Map<string, StepContext>;
+  receivers: Map<string, StepContext>;
+}
+
+/** The context of a step of `agent`: its phase when it has one, else its receiver (found without making a key string per step). */
+function stepContextOf(contexts: Map<string, AgentContexts>, agent: string, phase: string | undefined, receiver: string): StepContext {
+  let mine = contexts.get(agent);
+  if (!mine) contexts.set(agent, (mine = { phases: new Map(), receivers: new Map() }));
+  const byName = phase === undefined ? mine.receivers : mine.phases;
+  const name = phase ?? receiver;
+  let context = byName.get(name);
+  if (!context) byName.set(name, (context = { count: 0, pos: [], size: [], lo: [], hi: [], highFrom: [] }));
+  return context;
+}
+
+/**
+ * The word sets of the steps, for counting the words two steps share: word ids below 64 (the
+ * first words met, the most common ones) as two 32-bit masks, counted by a population count of
+ * their intersection; the others as a list (one after the other in {@link high}), counted one look
+ * each against the marks of the step being compared ({@link add}). Scratch in the index's arena.
+ */
+class StepSets {
+  /** Word ids of 64 and more of each step added, one step after the other. */
+  private high: Int32Array;
+  private length = 0;
+  /** Word id -> stamp of the last step added whose words it is among. */
+  private mark: Int32Array;
+  private stamp = 0;
+  /** The last step added: masks of its word ids 0-31 and 32-63, and where its other ids start in {@link high}. */
+  lo = 0;
+  hi = 0;
+  highFrom = 0;
+
+  constructor(
+    private readonly arena: Arena,
+    events: number,
+  ) {
+    this.high = arena.int32(Math.max(1024, events));
+    this.mark = arena.int32(1024);
+  }
+
+  /** Adds the step whose distinct word ids are ids[from, to) (all below `vocabulary`) and marks its words. */
+  add(ids: Int32Array, from: number, to: number, vocabulary: number): void {
+    if (this.mark.length < vocabulary) this.mark = this.arena.grownInt32(this.mark, Math.max(vocabulary, this.mark.length * 2));
+    if (this.length + (to - from) > this.high.length) this.high = this.arena.grownInt32(this.high, Math.max(this.length + (to - from), this.high.length * 2));
+    this.stamp++;
+    let lo = 0;
+    let hi = 0;
+    this.highFrom = this.length;
+    for (let w = from; w < to; w++) {
+      const id = ids[w];
+      if (id < 32) lo |= 1 << id;
+      else if (id < 64) hi |= 1 << (id - 32);
+      else {
+        this.mark[id] = this.stamp;
+        this.high[this.length++] = id;
+      }
+    }
+    this.lo = lo;
+    this.hi = hi;
+  }
+
+  /**
+   * The number of words the last step added shares with an earlier one (its number of words, its
+   * masks and where its other ids start), or -1 when it is below `need` (the count stops once too
+   * many are missing).
+   */
+  sharedWith(size: number, lo: number, hi: number, highFrom: number, need: number): number {
+    const masked = bitCount(lo & this.lo) + bitCount(hi & this.hi);
+    const highTo = highFrom + size - bitCount(lo) - bitCount(hi);
+    let slack = highTo - highFrom - (need - masked); // other words of the earlier step that may be missing
+    if (slack < 0) return -1;
+    for (let w = highFrom; w < highTo; w++) if (this.mark[this.high[w]] !== this.stamp && --slack < 0) return -1;
+    return need + slack;
+  }
+}
+
+/** Number of bits set in a 32-bit integer (population count; Warren, Hacker's Delight, 5-2). */
+function bitCount(x: number): number {
+  x = (x - ((x >>> 1) & 0x55555555)) | 0;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
+/**
+ * The fewest shared words s (at most `most`) for which two steps of `total` words between them
+ * resemble each other more than `top` and at least `threshold`, s / (total - s) computed as
+ * {@link repeatedSteps} does; `most + 1` when no s does. That figure grows with s, so the first s
+ * that passes is found from an estimate by a step or two.
+ */
+function neededShared(total: number, most: number, top: number, threshold: number): number {
+  const t = Math.max(top, threshold);
+  let s = Math.max(0, Math.min(most + 1, Math.floor((t * total) / (1 + t))));
+  while (s > 0 && resemblesEnough(s - 1, total, top, threshold)) s--;
+  while (s <= most && !resemblesEnough(s, total, top, threshold)) s++;
+  return s;
+}
+
+function resemblesEnough(shared: number, total: number, top: number, threshold: number): boolean {
+  const r = shared / (total - shared);
+  return r > top && r >= threshold;
 }
 
 /**
@@ -599,12 +804,12 @@ export function opensDelegation(index: TraceIndex, i: number): boolean {
   return (e.causes ?? []).some((id) => opens(index.pos.get(id)));
 }
 
-/** True when f[i..i+p) is not itself a repetition of a shorter block. */
-function isPrimitive(f: Int32Array, i: number, p: number): boolean {
+/** True when the fingerprints `f` of lane[i..i+p) are not themselves a repetition of a shorter block. */
+function isPrimitive(f: Int32Array, lane: Int32Array, i: number, p: number): boolean {
   for (let q = 1; q < p; q++) {
     if (p % q !== 0) continue;
     let periodic = true;
-    for (let k = i + q; k < i + p && periodic; k++) if (f[k] !== f[k - q]) periodic = false;
+    for (let k = i + q; k < i + p && periodic; k++) if (f[lane[k]] !== f[lane[k - q]]) periodic = false;
     if (periodic) return false;
   }
   return true;

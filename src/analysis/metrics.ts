@@ -22,6 +22,7 @@
 import { isExplicitCode } from './link-table';
 import type { TraceIndex } from './trace-index';
 import type { AgentCost, Metrics } from './types';
+import type { TraceEvent } from '../trace/schema';
 
 /**
  * Computes the {@link Metrics} of an indexed trace in O(n + links). Each pass is a function of its
@@ -33,15 +34,17 @@ export function computeMetrics(index: TraceIndex): Metrics {
   // the per-event work and path arrays are scratch in the index's arena, given back here
   const scratch = index.arena.mark();
   let work: { total: number; critical: number; path: string[]; basis: Metrics['work_basis'] };
+  let costs: AgentCosts;
   try {
-    const { own, basis } = ownWork(index);
+    const own = index.arena.float64(n);
+    let basis: Metrics['work_basis'];
+    ({ basis, costs } = workAndCosts(index, own, hasSeveralAgents(index)));
     work = { ...criticalPath(index, own, basis), basis };
   } finally {
     index.arena.release(scratch);
   }
   const { total, critical, path, basis } = work;
   const { spawns, maxFanOut, depth } = spawnTree(index);
-  const costs = agentCosts(index, hasSeveralAgents(index));
   const { tokens, chars } = costs;
   const overheadBasis: Metrics['overhead_basis'] = tokens > 0 ? 'tokens' : 'chars';
   const denom = tokens > 0 ? tokens : chars;
@@ -59,7 +62,7 @@ export function computeMetrics(index: TraceIndex): Metrics {
     spawn_depth: depth,
     protocol_overhead: denom > 0 ? round((tokens > 0 ? costs.protocolTokens : costs.protocolChars) / denom) : null,
     overhead_basis: overheadBasis,
-    per_agent: costs.perAgent,
+    per_agent: Object.fromEntries(costs.perAgent) as Record<string, AgentCost>,
     tool_calls: costs.toolCalls,
     messages: costs.messages,
     links: { explicit, derived: index.linkCount - explicit, dropped: index.dropped },
@@ -67,12 +70,14 @@ export function computeMetrics(index: TraceIndex): Metrics {
 }
 
 /**
- * Work of each event (seconds): its `duration_s`, or for a tool call without one the time until its
+ * In one pass over the events (each read is a cache miss at a million events): the work of each
+ * event into `own` (seconds): its `duration_s`, or for a tool call without one the time until its
  * result arrives (unless the result carries the run time); every event 1 when none has any work.
+ * And the costs ({@link addCost}).
  */
-function ownWork(index: TraceIndex): { own: Float64Array; basis: Metrics['work_basis'] } {
+function workAndCosts(index: TraceIndex, own: Float64Array, multiAgent: boolean): { basis: Metrics['work_basis']; costs: AgentCosts } {
   const n = index.size;
-  const own = index.arena.float64(n);
+  const costs: AgentCosts = { perAgent: new Map(), tokens: 0, chars: 0, protocolTokens: 0, protocolChars: 0, toolCalls: 0, messages: 0 };
   let recorded = 0;
   for (let i = 0; i < n; i++) {
     const e = index.events[i];
@@ -82,10 +87,11 @@ function ownWork(index: TraceIndex): { own: Float64Array; basis: Metrics['work_b
     if (w === 0 && index.types[i] === 'tool_call' && r !== -1 && typeof index.events[r].duration_s !== 'number') w = Math.max(0, index.events[r].t - e.t);
     own[i] = w;
     recorded += w;
+    addCost(index, i, e, multiAgent, costs);
   }
   const basis: Metrics['work_basis'] = recorded > 0 ? 'seconds' : 'events';
   if (basis === 'events') own.fill(1);
-  return { own, basis };
+  return { basis, costs };
 }
 
 /**
@@ -168,43 +174,48 @@ function spawnTree(index: TraceIndex): { spawns: number; maxFanOut: number; dept
 
 /** True when at least two agents have output other than tool results. */
 function hasSeveralAgents(index: TraceIndex): boolean {
-  const agentsWithOutput = new Set<string>();
-  for (let i = 0; i < index.size; i++) if (index.types[i] !== 'tool_result') agentsWithOutput.add(index.events[i].agent);
-  return agentsWithOutput.size >= 2;
+  let first: string | undefined;
+  for (let i = 0; i < index.size; i++) {
+    if (index.types[i] === 'tool_result') continue;
+    const agent = index.events[i].agent;
+    if (first === undefined) first = agent;
+    else if (agent !== first) return true; // a second one: no need to read the rest
+  }
+  return false;
 }
 
 /** Tokens, characters, counts and per-agent costs; what hand-offs between agents carry (protocol overhead). */
-function agentCosts(index: TraceIndex, multiAgent: boolean) {
+interface AgentCosts {
   // Agent names are trace text: a Map, never a plain object's keys (an agent named "__proto__" would reach Object.prototype).
-  const perAgent = new Map<string, AgentCost>();
-  let tokens = 0;
-  let chars = 0;
-  let protocolTokens = 0;
-  let protocolChars = 0;
-  let toolCalls = 0;
-  let messages = 0;
-  for (let i = 0; i < index.size; i++) {
-    const e = index.events[i];
-    const t = index.tokens(i);
-    const c = index.content(i).length;
-    tokens += t;
-    chars += c;
-    const type = index.types[i];
-    if (type === 'tool_call') toolCalls++;
-    if (type === 'message') messages++;
-    const between = index.isHandoff(i) && (index.receiver(i) !== undefined || (e.to === undefined && multiAgent));
-    if (between) {
-      protocolTokens += t;
-      protocolChars += c;
-    }
-    let a = perAgent.get(e.agent);
-    if (!a) perAgent.set(e.agent, (a = { events: 0, tokens: 0, cost: 0, seconds: 0 }));
-    a.events++;
-    a.tokens += t;
-    if (typeof e.cost === 'number' && Number.isFinite(e.cost)) a.cost = round(a.cost + e.cost);
-    if (typeof e.duration_s === 'number' && Number.isFinite(e.duration_s)) a.seconds = round(a.seconds + e.duration_s);
+  perAgent: Map<string, AgentCost>;
+  tokens: number;
+  chars: number;
+  protocolTokens: number;
+  protocolChars: number;
+  toolCalls: number;
+  messages: number;
+}
+
+/** Adds event `i` (`e`) to the costs, events taken in time order. */
+function addCost(index: TraceIndex, i: number, e: TraceEvent, multiAgent: boolean, costs: AgentCosts): void {
+  const t = index.tokens(i);
+  const c = index.content(i).length;
+  costs.tokens += t;
+  costs.chars += c;
+  const type = index.types[i];
+  if (type === 'tool_call') costs.toolCalls++;
+  if (type === 'message') costs.messages++;
+  const between = index.isHandoff(i) && (index.receiver(i) !== undefined || (e.to === undefined && multiAgent));
+  if (between) {
+    costs.protocolTokens += t;
+    costs.protocolChars += c;
   }
-  return { perAgent: Object.fromEntries(perAgent) as Record<string, AgentCost>, tokens, chars, protocolTokens, protocolChars, toolCalls, messages };
+  let a = costs.perAgent.get(e.agent);
+  if (!a) costs.perAgent.set(e.agent, (a = { events: 0, tokens: 0, cost: 0, seconds: 0 }));
+  a.events++;
+  a.tokens += t;
+  if (typeof e.cost === 'number' && Number.isFinite(e.cost)) a.cost = round(a.cost + e.cost);
+  if (typeof e.duration_s === 'number' && Number.isFinite(e.duration_s)) a.seconds = round(a.seconds + e.duration_s);
 }
 
 /** Number of links the trace states (edges, parent, causes). */

@@ -20,8 +20,11 @@ function toolChangesState(tool: string): boolean {
 
 /** A command line without its options (`--no-edit`, `-rf`, `--delete=x`): their words name no action of the call. */
 function withoutOptions(text: string): string {
-  return text.replace(/(^|[\s"'])--?[A-Za-z][\w-]*(=\S*)?/g, '$1');
+  // an option starts with a dash: a text without one is left as it is, without running the expression
+  return text.includes('-') ? text.replace(COMMAND_OPTION, '$1') : text;
 }
+
+const COMMAND_OPTION = /(^|[\s"'])--?[A-Za-z][\w-]*(=\S*)?/g;
 
 /**
  * True when the event at position `i` is a tool call that changes state: its tool names a change

@@ -80,11 +80,12 @@ export function normalizedHash(text: string, plain?: Uint8Array, at = 0): number
 /** True when the dash at `i` is the first dash of \d{4}-\d{2}-\d{2} inside text[0, n) ({@link HAS_DATE}). */
 function isDateAt(text: string, i: number, n: number): boolean {
   if (i < 4 || i + 5 >= n || text.charCodeAt(i + 3) !== 45) return false;
-  for (const k of [i - 4, i - 3, i - 2, i - 1, i + 1, i + 2, i + 4, i + 5]) {
-    const d = text.charCodeAt(k);
-    if (d < 48 || d > 57) return false;
-  }
-  return true;
+  return isDigitAt(text, i - 4) && isDigitAt(text, i - 3) && isDigitAt(text, i - 2) && isDigitAt(text, i - 1) && isDigitAt(text, i + 1) && isDigitAt(text, i + 2) && isDigitAt(text, i + 4) && isDigitAt(text, i + 5);
+}
+
+function isDigitAt(text: string, k: number): boolean {
+  const d = text.charCodeAt(k);
+  return d >= 48 && d <= 57;
 }
 
 /** Common words that are never salient (lower case). */
@@ -157,18 +158,19 @@ export function salientTokenIds(text: string, interner: TokenInterner, out: Toke
   let i = 0;
   while (i < n) {
     const c = text.charCodeAt(i);
+    const kind = c < 128 ? ASCII_CLASS[c] : 0;
     let id = -1;
-    if (isAsciiLetter(c)) {
+    if ((kind & LETTER) !== 0) {
       let j = i + 1;
-      while (j < n && isWordTail(text.charCodeAt(j))) j++;
+      while (j < n && hasClass(text.charCodeAt(j), WORD_TAIL)) j++;
       if (j - i >= 3 && c <= 90) {
         id = interner.id(text, i, j, true);
         if (interner.skipped(id)) id = -1;
       }
       i = j;
-    } else if (c >= 48 && c <= 57) {
+    } else if ((kind & DIGIT) !== 0) {
       let j = i + 1;
-      while (j < n && isNumberTail(text.charCodeAt(j))) j++;
+      while (j < n && hasClass(text.charCodeAt(j), NUMBER_TAIL)) j++;
       let end = j;
       while (end > i + 1 && isNumberTrail(text.charCodeAt(end - 1))) end--;
       id = interner.id(text, i, end, false);
@@ -183,6 +185,30 @@ export function salientTokenIds(text: string, interner: TokenInterner, out: Toke
     out.ids[count++] = id;
   }
   return count;
+}
+
+/** Classes of ASCII characters for the scanners, as bits of {@link ASCII_CLASS}: one load instead of a chain of comparisons per character. */
+const LETTER = 1;
+/** [A-Za-z'\-] */
+const WORD_TAIL = 2;
+const DIGIT = 4;
+/** [\d,.:/] */
+const NUMBER_TAIL = 8;
+/** [A-Za-z0-9_'\-]: a content word's tail, capitals included (they are lowered as they are read) */
+const CONTENT_TAIL = 16;
+const ASCII_CLASS = Uint8Array.from(
+  { length: 128 },
+  (_, c) =>
+    (isAsciiLetter(c) ? LETTER : 0) |
+    (isWordTail(c) ? WORD_TAIL : 0) |
+    (c >= 48 && c <= 57 ? DIGIT : 0) |
+    (isNumberTail(c) ? NUMBER_TAIL : 0) |
+    (isAsciiLetter(c) || (c >= 48 && c <= 57) || c === 95 || c === 39 || c === 45 ? CONTENT_TAIL : 0),
+);
+
+/** True when `c` is an ASCII character of class `bit` (one of {@link ASCII_CLASS}'s bits). */
+function hasClass(c: number, bit: number): boolean {
+  return c < 128 && (ASCII_CLASS[c] & bit) !== 0;
 }
 
 function isAsciiLetter(c: number): boolean {
@@ -330,15 +356,15 @@ export function forEachContentWordId(text: string, interner: TokenInterner, onWo
   const n = s.length;
   let i = 0;
   while (i < n) {
-    const c = lowerAscii(s.charCodeAt(i));
-    if (c < 97 || c > 122) {
+    // a word starts with [a-z] once lowered, and goes on with [a-z0-9_'’\-]
+    if (!hasClass(s.charCodeAt(i), LETTER)) {
       i++;
       continue;
     }
     let j = i + 1;
-    for (;;) {
-      const d = j < n ? lowerAscii(s.charCodeAt(j)) : -1;
-      if ((d >= 97 && d <= 122) || (d >= 48 && d <= 57) || d === 95 || d === 39 || d === 0x2019 || d === 45) j++;
+    while (j < n) {
+      const d = s.charCodeAt(j);
+      if (hasClass(d, CONTENT_TAIL) || d === 0x2019) j++;
       else break;
     }
     let end = j;
@@ -353,11 +379,6 @@ export function forEachContentWordId(text: string, interner: TokenInterner, onWo
     }
     i = j;
   }
-}
-
-/** An ASCII capital's lower case; any other code unit as it is (already lower-cased text keeps its own). */
-function lowerAscii(c: number): number {
-  return c >= 65 && c <= 90 ? c + 32 : c;
 }
 
 /**

@@ -19,7 +19,7 @@
 import { IdTable } from '../trace/id-table';
 import { Arena } from './arena';
 import type { LoadedTrace } from '../trace/model';
-import { canonicalType, EVENT_TYPES, type EdgeType, type EventType, type TraceEvent } from '../trace/schema';
+import { canonicalType, EVENT_TYPES, NOT_AGENT_OUTPUT_KINDS, type EdgeType, type EventType, type TraceEvent } from '../trace/schema';
 import { PairNumbering } from './pair-table';
 import { EDGE_TYPE_CODE, edgeTypeOfCode, isExplicitCode, LINK_CODE, LINK_KINDS, LinkTable, rowsBySource, type LinkKind } from './link-table';
 import { normalizeContent, normalizedHash, salientTokens, stripLogNoise } from './text';
@@ -115,6 +115,11 @@ export class TraceIndex {
    */
   readonly toolLanes = new Set<string>();
   /**
+   * Number of events no agent wrote: rows the harness injected, synthetic rows and placeholders
+   * (`kind` in NOT_AGENT_OUTPUT_KINDS). When 0, the analyses that leave them out need not look.
+   */
+  injected = 0;
+  /**
    * Per position, the answers of text tests the analyses ask again and again, filled when first
    * asked: 0 = not asked yet, 1 = yes, 2 = no (answer.ts `isAgentOutput`, stops.ts).
    */
@@ -137,9 +142,7 @@ export class TraceIndex {
     const scratch = arena.mark();
     // Each pass below is a method of its own: a function made of several long loops is compiled
     // loop by loop and thrown back to the interpreter at the start of each next loop, on every call.
-    ({ events: this.events, inFileOrder: this.inFileOrder } = order);
-    // the canonical type strings themselves: later comparisons with them are pointer comparisons
-    this.types = this.events.map((e) => CANONICAL_TYPES.get(e.type) ?? canonicalType(e.type));
+    ({ events: this.events, types: this.types, inFileOrder: this.inFileOrder } = order);
 
     this.pos = this.indexIds();
     const laneOf = arena.int32(n);
@@ -185,8 +188,8 @@ export class TraceIndex {
     for (const [agent, lane] of this.lanes) {
       let results = 0;
       let acts = 0;
-      for (const i of lane) {
-        const type = this.types[i];
+      for (let k = 0; k < lane.length; k++) {
+        const type = this.types[lane[k]];
         if (type === 'tool_result') results++;
         else if (type === 'tool_call' || type === 'delegate' || type === 'spawn' || type === 'aggregate' || type === 'orchestrator_decision') acts++;
       }
@@ -275,7 +278,7 @@ export class TraceIndex {
   }
 
   /**
-   * Fingerprints. A fingerprint is a small integer per distinct
+   * Fingerprints, and the count of {@link injected} events (one pass). A fingerprint is a small integer per distinct
    * (agent, canonical type, target, hash of the normalized content), numbered in order of first
    * appearance. @param laneOf each position's lane number. @returns the number of fingerprints.
    */
@@ -287,6 +290,8 @@ export class TraceIndex {
     for (let i = 0; i < n; i++) {
       const e = this.events[i];
       const lane = laneOf[i];
+      // counted here, where the event is read anyway (a pass of its own reads a million events again)
+      if (e.kind !== undefined && NOT_AGENT_OUTPUT_KINDS.has(e.kind)) this.injected++;
       const text = typeof e.content === 'string' ? e.content : typeof e.content_ref === 'string' ? e.content_ref : undefined;
       if (text === undefined) {
         this.fingerprints[i] = -1 - i;
@@ -530,7 +535,9 @@ export class TraceIndex {
   private linkEdges(table: LinkTable): void {
     const unique = this.repeats.size === 0;
     let hint = 0;
-    for (const edge of this.loaded.trace.edges) {
+    const edges = this.loaded.trace.edges;
+    for (let k = 0; k < edges.length; k++) {
+      const edge = edges[k];
       if (edge.type === 'link') continue; // a span link relates two events; it is not a cause
       const v = unique ? this.near(edge.dst, hint, hint + NEAR) : -1;
       const dst = v !== -1 ? v : this.pos.get(edge.dst);
@@ -664,32 +671,62 @@ export class TraceIndex {
 
 /**
  * Events in time order (by `t`, ties in file order; a `t` that is not a finite number counts as 0),
- * whether that is the file order, and else each position's index in `raw`. Most traces are written
- * in time order: no sort then. The times are scratch in `arena`, given back here.
+ * their canonical types, whether that is the file order, and else each position's index in `raw`.
+ * Most traces are written in time order: no sort then. The times are scratch in `arena`, given back here.
  */
-function timeOrder(raw: readonly TraceEvent[], arena: Arena): { events: TraceEvent[]; inFileOrder: boolean; order?: number[] } {
+function timeOrder(raw: readonly TraceEvent[], arena: Arena): { events: TraceEvent[]; types: EventType[]; inFileOrder: boolean; order?: number[] } {
   const n = raw.length;
   const scratch = arena.mark();
   try {
     const time = arena.float64(n);
+    const types = typesAndTimes(raw, time);
     // the file's own list, not a copy (8 MB at 1M events): the index never changes it
-    if (timesOf(raw, time)) return { events: raw as TraceEvent[], inFileOrder: true };
+    if (isSorted(time)) return { events: raw as TraceEvent[], types, inFileOrder: true };
     const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => time[a] - time[b] || a - b);
-    return { events: order.map((i) => raw[i]), inFileOrder: false, order };
+    gatherInPlace(types, order, arena);
+    return { events: order.map((i) => raw[i]), types, inFileOrder: false, order };
   } finally {
     arena.release(scratch);
   }
 }
 
-/** Fills `time` with each event's `t` (0 when not a finite number); @returns true when they never decrease. */
-function timesOf(raw: readonly TraceEvent[], time: Float64Array): boolean {
-  let sorted = true;
-  for (let i = 0; i < raw.length; i++) {
-    const t = raw[i].t;
+/**
+ * Each event's canonical type (the type strings of the vocabulary themselves: later comparisons
+ * with them are pointer comparisons), in file order, and into `time` its `t` (0 when not a finite
+ * number): one pass over the events (each read is a cache miss at a million events), and one list
+ * made at its size.
+ */
+function typesAndTimes(raw: readonly TraceEvent[], time: Float64Array): EventType[] {
+  return raw.map((e, i) => {
+    const t = e.t;
     time[i] = typeof t === 'number' && Number.isFinite(t) ? t : 0;
-    if (i > 0 && time[i] < time[i - 1]) sorted = false;
+    return CANONICAL_TYPES.get(e.type) ?? canonicalType(e.type);
+  });
+}
+
+/** True when the times never decrease. */
+function isSorted(time: Float64Array): boolean {
+  for (let i = 1; i < time.length; i++) if (time[i] < time[i - 1]) return false;
+  return true;
+}
+
+/** Rearranges `list` so that its k-th entry is the one that was at `from[k]` (a permutation), following its cycles: no second list. */
+function gatherInPlace<T>(list: T[], from: ArrayLike<number>, arena: Arena): void {
+  const done = arena.uint8(list.length);
+  for (let start = 0; start < list.length; start++) {
+    if (done[start] === 1) continue;
+    const first = list[start];
+    for (let k = start; ; ) {
+      done[k] = 1;
+      const source = from[k];
+      if (source === start) {
+        list[k] = first;
+        break;
+      }
+      list[k] = list[source];
+      k = source;
+    }
   }
-  return sorted;
 }
 
 /** The place in `lane` (ascending positions) of its first entry above `i`; `lane.length` when none. */
