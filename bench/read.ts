@@ -71,6 +71,8 @@ function otraceRead(buf: Buffer) {
   const loaded = readTraceJsonlBytes(
     (b, offset, length, position) => buf.copy(b, offset, position, Math.min(buf.length, position + length)),
     (offset, bytes) => buf.toString('utf8', offset, offset + bytes),
+    undefined,
+    buf.length, // the file's size, as loadTraceFile gives it
   );
   eventsByFile(loaded.eventOrigins);
   return loaded;

@@ -64,6 +64,11 @@ export class CrossRecordChecks {
   /** @param events the list the checked events are in (index for index), read again at {@link finish}. */
   constructor(private readonly events: readonly TraceEvent[]) {}
 
+  /** Makes room for `events` events in all (an estimate), so that the id table is built once. */
+  reserve(events: number): void {
+    this.scoped.reserve(events);
+  }
+
   /** Checks `events[i]`, the next event in file order. */
   event(event: TraceEvent, i: number): void {
     // each field read once (events come in many shapes: every read is a lookup)
