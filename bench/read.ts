@@ -7,8 +7,8 @@
  * - bare, kept: the bare per-line parse keeping every value in one array (the floor of any reader
  *   that keeps JSON.parse's objects as its events: the collector copies each survivor out of the
  *   young generation and marks it at each full collection, which the bare parse, dropping its
- *   values, never pays; read / that is the reader's own share). Timed like the read: while the
- *   previous read's trace is held, its array let go once timed;
+ *   values, never pays; read / that is the reader's own share). Timed as the read is (the
+ *   previous result held), in a child process (bench/_kept.mjs) so that its garbage is in no other timing;
  * - bare in runs: the same lines decoded and parsed 64 KB of whole lines at a time, as one JSON
  *   array (the floor of the batching the reader does; the ratio against it says how much of the
  *   reader's lead over the per-line parse comes from that batching alone);
@@ -50,19 +50,6 @@ function bareParse(buf: Buffer): number {
       records++;
     }
     if (nl === -1) return records;
-    at = nl + 1;
-  }
-}
-
-/** {@link bareParse} keeping every value (in line order) in the array returned. */
-function bareParseKept(buf: Buffer): unknown[] {
-  const values: unknown[] = [];
-  let at = 0;
-  for (;;) {
-    const nl = buf.indexOf(10, at);
-    const end = nl === -1 ? buf.length : nl;
-    if (end > at) values.push(JSON.parse(buf.toString('utf8', at, end)));
-    if (nl === -1) return values;
     at = nl + 1;
   }
 }
@@ -172,7 +159,6 @@ export async function bench(): Promise<void> {
       const problems = loaded.problems.length;
       const rss = process.memoryUsage().rss;
       loaded = undefined;
-      // last, so that the garbage of its values is in no other timing
       const kept = keptParse(file, runs, reps);
       rows.push({
         trace: name,
@@ -207,20 +193,14 @@ export async function bench(): Promise<void> {
 }
 
 /**
- * CPU ms of {@link bareParseKept} on `file` (median of `runs` timings of `reps` parses), timed as
- * the reads are: after a warm-up, each parse runs while the values of the one before are held.
+ * CPU ms of the per-line JSON.parse of `file` keeping its values (median of `runs` timings of
+ * `reps` parses): bench/_kept.mjs, in a child process (see there).
  */
 function keptParse(file: string, runs: number, reps: number): number {
-  const buf = fs.readFileSync(file);
-  let values = bareParseKept(buf);
-  const times: number[] = [];
-  for (let r = 0; r < runs; r++) {
-    times.push(ms(() => {
-      for (let k = 0; k < reps; k++) values = bareParseKept(buf);
-    }) / reps);
-  }
-  if (values.length === 0) throw new Error(`no values kept from ${file}`);
-  return median(times);
+  const r = spawnSync(process.execPath, [path.join(__dirname, '_kept.mjs'), file, String(runs), String(reps)], { encoding: 'utf8' });
+  const value = Number(r.stdout);
+  if (r.status !== 0 || !Number.isFinite(value)) throw new Error(`bench/_kept.mjs failed on ${file}: ${r.stderr}`);
+  return value;
 }
 
 /** `otrace analyze FILE` in a child process: wall seconds and peak RSS (GNU time's %M, in MB). */
