@@ -4,6 +4,11 @@
  * free-space check, reused by later runs), and per trace:
  * Times are CPU time of the process (user + system; see {@link ms}), not wall time.
  * - bare: a per-line `JSON.parse` of the file's Buffer (each line decoded from UTF-8 on its own);
+ * - bare, kept: the bare per-line parse keeping every value in one array (the floor of any reader
+ *   that keeps JSON.parse's objects as its events: the collector copies each survivor out of the
+ *   young generation and marks it at each full collection, which the bare parse, dropping its
+ *   values, never pays; read / that is the reader's own share). Timed as the read is (the
+ *   previous result held), in a child process (bench/_kept.mjs) so that its garbage is in no other timing;
  * - bare in runs: the same lines decoded and parsed 64 KB of whole lines at a time, as one JSON
  *   array (the floor of the batching the reader does; the ratio against it says how much of the
  *   reader's lead over the per-line parse comes from that batching alone);
@@ -71,6 +76,8 @@ function otraceRead(buf: Buffer) {
   const loaded = readTraceJsonlBytes(
     (b, offset, length, position) => buf.copy(b, offset, position, Math.min(buf.length, position + length)),
     (offset, bytes) => buf.toString('utf8', offset, offset + bytes),
+    undefined,
+    buf.length, // the file's size, as loadTraceFile gives it
   );
   eventsByFile(loaded.eventOrigins);
   return loaded;
@@ -97,6 +104,9 @@ interface Row {
   bare_ms: number;
   read_ms: number;
   ratio: number;
+  /** The bare parse keeping its values, and read / that (see the header). */
+  kept_ms: number;
+  ratio_to_kept: number;
   /** The bare parse in runs of whole lines, and read / that (see the header). */
   bare_runs_ms: number;
   ratio_to_runs: number;
@@ -126,7 +136,7 @@ export async function bench(): Promise<void> {
       const bareRuns: number[] = [];
       const read: number[] = [];
       const ratios: number[] = [];
-      let loaded = otraceRead(buf);
+      let loaded: ReturnType<typeof otraceRead> | undefined = otraceRead(buf);
       const reps = Math.max(1, Math.round(100_000 / n)); // each timing covers >= 100k events: small traces repeat
       for (let r = 0; r < runs; r++) {
         const b = ms(() => {
@@ -144,8 +154,12 @@ export async function bench(): Promise<void> {
       }
       buf = undefined;
       // best of 2 below 1M (the first run also compiles the analysis), 1 run at 1M
-      const analysisMs = Math.min(...Array.from({ length: n >= 1_000_000 ? 1 : 2 }, () => ms(() => analyzeTrace(loaded))));
+      const analysisMs = Math.min(...Array.from({ length: n >= 1_000_000 ? 1 : 2 }, () => ms(() => analyzeTrace(loaded!))));
       const events = loaded.trace.events.length;
+      const problems = loaded.problems.length;
+      const rss = process.memoryUsage().rss;
+      loaded = undefined;
+      const kept = keptParse(file, runs, reps);
       rows.push({
         trace: name,
         events,
@@ -153,27 +167,40 @@ export async function bench(): Promise<void> {
         bare_ms: Math.round(median(bare)),
         read_ms: Math.round(median(read)),
         ratio: Math.round(median(ratios) * 100) / 100,
+        kept_ms: Math.round(kept),
+        ratio_to_kept: Math.round((median(read) / kept) * 100) / 100,
         bare_runs_ms: Math.round(median(bareRuns)),
         ratio_to_runs: Math.round((median(read) / median(bareRuns)) * 100) / 100,
         ratio_runs: ratios.map((r) => Math.round(r * 100) / 100),
         analysis_ms: Math.round(analysisMs),
         analysis_events_per_s: Math.round(events / (analysisMs / 1000)),
-        rss_mb: Math.round(mb(process.memoryUsage().rss)),
-        problems: loaded.problems.length,
+        rss_mb: Math.round(mb(rss)),
+        problems,
       });
       const row = rows[rows.length - 1];
-      process.stdout.write(`  ${name}: ${fmt(row.file_mb)} MB, read ${row.read_ms} ms / bare ${row.bare_ms} ms = ${row.ratio}x (runs ${row.ratio_runs.join(' ')}); bare in runs ${row.bare_runs_ms} ms, read / that ${row.ratio_to_runs}x, analysis ${fmt(row.analysis_events_per_s, 0)} events/s, RSS ${row.rss_mb} MB\n`);
+      process.stdout.write(`  ${name}: ${fmt(row.file_mb)} MB, read ${row.read_ms} ms / bare ${row.bare_ms} ms = ${row.ratio}x (runs ${row.ratio_runs.join(' ')}); bare kept ${row.kept_ms} ms, read / that ${row.ratio_to_kept}x; bare in runs ${row.bare_runs_ms} ms, read / that ${row.ratio_to_runs}x, analysis ${fmt(row.analysis_events_per_s, 0)} events/s, RSS ${row.rss_mb} MB\n`);
     }
   }
   const cli = sizes.includes('1M') ? cliAnalyze(path.join(dir, 'trace-1M.otrace.jsonl')) : undefined;
-  const header = '| trace | events | file MB | JSON.parse per line ms (CPU) | read+validate+index ms (CPU) | ratio | JSON.parse in 64 KB runs ms | read / runs | analysis events/s (CPU) | RSS MB |';
-  const lines = [header, '|---|---|---|---|---|---|---|---|---|---|', ...rows.map((r) => `| ${r.trace} | ${fmt(r.events, 0)} | ${fmt(r.file_mb)} | ${fmt(r.bare_ms, 0)} | ${fmt(r.read_ms, 0)} | ${r.ratio}x | ${fmt(r.bare_runs_ms, 0)} | ${r.ratio_to_runs}x | ${fmt(r.analysis_events_per_s, 0)} | ${r.rss_mb} |`)];
+  const header = '| trace | events | file MB | JSON.parse per line ms (CPU) | read+validate+index ms (CPU) | ratio | JSON.parse per line, values kept, ms | read / kept | JSON.parse in 64 KB runs ms | read / runs | analysis events/s (CPU) | RSS MB |';
+  const lines = [header, '|---|---|---|---|---|---|---|---|---|---|---|---|', ...rows.map((r) => `| ${r.trace} | ${fmt(r.events, 0)} | ${fmt(r.file_mb)} | ${fmt(r.bare_ms, 0)} | ${fmt(r.read_ms, 0)} | ${r.ratio}x | ${fmt(r.kept_ms, 0)} | ${r.ratio_to_kept}x | ${fmt(r.bare_runs_ms, 0)} | ${r.ratio_to_runs}x | ${fmt(r.analysis_events_per_s, 0)} | ${r.rss_mb} |`)];
   if (cli) lines.push('', `otrace analyze (1M events, ${fmt(cli.file_mb)} MB): ${fmt(cli.seconds)} s, peak RSS ${fmt(cli.peak_rss_mb, 0)} MB, exit ${cli.exit}`);
   process.stdout.write(`\n${lines.join('\n')}\n(load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${os.cpus().length} cores)\n`);
   const out = path.join(__dirname, 'results.json');
   const previous = fs.existsSync(out) ? (JSON.parse(fs.readFileSync(out, 'utf8')) as Record<string, unknown>) : {};
   previous.read = { date: new Date().toISOString(), node: process.version, load: os.loadavg(), rows, cli_analyze_1M: cli };
   fs.writeFileSync(out, `${JSON.stringify(previous, null, 2)}\n`);
+}
+
+/**
+ * CPU ms of the per-line JSON.parse of `file` keeping its values (median of `runs` timings of
+ * `reps` parses): bench/_kept.mjs, in a child process (see there).
+ */
+function keptParse(file: string, runs: number, reps: number): number {
+  const r = spawnSync(process.execPath, [path.join(__dirname, '_kept.mjs'), file, String(runs), String(reps)], { encoding: 'utf8' });
+  const value = Number(r.stdout);
+  if (r.status !== 0 || !Number.isFinite(value)) throw new Error(`bench/_kept.mjs failed on ${file}: ${r.stderr}`);
+  return value;
 }
 
 /** `otrace analyze FILE` in a child process: wall seconds and peak RSS (GNU time's %M, in MB). */

@@ -103,8 +103,11 @@ export class IdTable {
     this.slots[2 * slot + 1] = entry + 1;
   }
 
-  /** Makes room for `count` entries (slots at most half full); @returns true when the slots were rebuilt. */
-  private reserve(count: number): boolean {
+  /**
+   * Makes room for `count` entries (slots at most half full), so that adding up to that many ids
+   * rebuilds nothing; @returns true when the slots were rebuilt.
+   */
+  reserve(count: number): boolean {
     if (count > this.values.length) {
       const values = new Int32Array(Math.max(count, this.values.length * 2, 16));
       values.set(this.values);

@@ -204,11 +204,17 @@ const SEPARATOR = `,${MARK},`;
  * line is parsed alone, as before. Lines and problems come out in line order.
  */
 class LineBatch {
-  /** Per line of the run: its start and stop (without CR) in the chunk, its newline, its index in the file. */
+  /**
+   * Per line of the run: its start and stop (without CR) in the chunk, its newline, its index in
+   * the file; the first {@link count} entries are the run's (the lists are reused from run to run,
+   * not emptied: emptying a list lets go of its room, which the next run then grows again).
+   */
   private readonly starts: number[] = [];
   private readonly stops: number[] = [];
   private readonly breaks: number[] = [];
   private readonly lines: number[] = [];
+  /** Number of lines in the run. */
+  private count = 0;
   /** The run's text, as decoded by the last {@link parse}. */
   private text = '';
 
@@ -220,16 +226,17 @@ class LineBatch {
 
   /** Adds the line [start, stop) of the chunk ending at newline `nl`; @returns true when the run is full (flush it). */
   add(start: number, stop: number, nl: number, line: number): boolean {
-    this.starts.push(start);
-    this.stops.push(stop);
-    this.breaks.push(nl);
-    this.lines.push(line);
+    const k = this.count++;
+    this.starts[k] = start;
+    this.stops[k] = stop;
+    this.breaks[k] = nl;
+    this.lines[k] = line;
     return stop - this.starts[0] >= BATCH_BYTES;
   }
 
   /** Parses the run and hands out its records; `base` is the file offset of `buf[0]`. */
   flush(buf: Buffer, base: number): void {
-    const n = this.starts.length;
+    const n = this.count;
     if (n === 0) return;
     const values = n > 1 ? this.parse(buf) : undefined;
     if (values) {
@@ -252,7 +259,7 @@ class LineBatch {
         else this.problems.push(notObject(this.lines[k], chars, this.file));
       }
     } else for (let k = 0; k < n; k++) this.one(buf, base, this.starts[k], this.stops[k], this.lines[k], false);
-    this.starts.length = this.stops.length = this.breaks.length = this.lines.length = 0;
+    this.count = 0;
     this.text = '';
   }
 
@@ -271,7 +278,7 @@ class LineBatch {
    * UTF-8 (decoded alone, each line gets its own replacement characters).
    */
   private parse(buf: Buffer): unknown[] | undefined {
-    const n = this.starts.length;
+    const n = this.count;
     const run = buf.subarray(this.starts[0], this.stops[n - 1]);
     if (!isUtf8(run)) return undefined;
     // Between two lines is a newline (maybe after a CR, JSON white space): it becomes the separator.

@@ -38,7 +38,7 @@ export function loadTraceFile(path: string, files?: FileAccess, maxTextBytes = M
     const streamed = headText.trim() !== '' && detectFormat(headText, path) === otraceJsonl;
     if (streamed) {
       const read = (buffer: Buffer, offset: number, length: number, position: number) => fs.readSync(fd, buffer, offset, length, position);
-      return readTraceJsonlBytes(read, (offset, bytes) => readText(fd, offset, bytes));
+      return readTraceJsonlBytes(read, (offset, bytes) => readText(fd, offset, bytes), undefined, size);
     }
     if (size > maxTextBytes) return tooLarge(path, size, headText, maxTextBytes);
     const text = fs.readFileSync(fd, 'utf8');

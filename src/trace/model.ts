@@ -180,9 +180,18 @@ export class LineOrigins implements OriginStore {
     return out;
   }
 
-  /** Lets go of the room kept for more records (a whole read is done). */
+  /** Makes room for `count` records in all, so that adding up to that many copies nothing. */
+  reserve(count: number): void {
+    if (count > this.lines.length) this.grow(count);
+  }
+
+  /**
+   * Lets go of the room kept for more records (a whole read is done), unless it is at most an
+   * eighth of the records (room {@link reserve}d from an estimate: copying the columns to free it
+   * would cost more time than the room holds memory).
+   */
   trim(): void {
-    if (this.count < this.lines.length) this.grow(this.count);
+    if (this.lines.length - this.count > this.count / 8) this.grow(this.count);
   }
 
   toJSON(): Origin[] {
