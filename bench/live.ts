@@ -187,7 +187,11 @@ function streamedRow(dir: string, n: number): LiveRow {
     t0 = process.hrtime.bigint();
     loaded = load();
     grow.push(ms(t0));
-    if (files.bytesRead - bytesBefore > 2 * fs.statSync(file).size / (n / LINES)) throw new Error(`append ${k + 1}: ${files.bytesRead - bytesBefore} bytes read: not followed`);
+    // the first append reads the file whole once more, into a reader that then follows it (a streamed
+    // file not seen growing keeps no reader: src/session/session-input.ts); from the second on, only
+    // what was appended is read
+    if (k === 0) process.stdout.write(`  streamed ${n}: first append read ${files.bytesRead - bytesBefore} bytes (whole, into the reader that follows it) in ${Math.round(grow[0])} ms\n`);
+    else if (files.bytesRead - bytesBefore > 2 * fs.statSync(file).size / (n / LINES)) throw new Error(`append ${k + 1}: ${files.bytesRead - bytesBefore} bytes read: not followed`);
     if (k < 3) {
       t0 = process.hrtime.bigint();
       const again = loadTraceFile(file);
@@ -200,7 +204,7 @@ function streamedRow(dir: string, n: number): LiveRow {
       analysis.push(ms(t0));
     }
   }
-  const g = median(grow);
+  const g = median(grow.slice(1)); // the appends that follow the file (the first reads it whole: printed above)
   const w = median(whole);
   return { trace: `otrace JSONL ${fmt(n / 1000, 0)}k events, streamed (over 64 MB)`, events: loaded.trace.events.length, file_mb: Math.round((fs.statSync(file).size / 1e6) * 10) / 10, first_load_ms: Math.round(first), append_growing_ms: Math.round(g * 10) / 10, append_whole_ms: Math.round(w), speedup: Math.round(w / g), analysis_ms: Math.round(median(analysis)) };
 }
