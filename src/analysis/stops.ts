@@ -40,6 +40,7 @@ import { APPROVAL_TEXT, ERROR_TEXT, COMPLETION_CLAIM, CRITIQUE_TEXT, IMPASSE_TEX
 import type { TraceIndex } from './trace-index';
 import { isStateChange } from './state-change';
 import type { BestStop, Loop, Outcome, Spent, StopFinding, VStop } from './types';
+import { upperBound } from './sorted';
 
 export interface StopOptions {
   /** Fewest events after the done point for a delayed stop (default 3). */
@@ -546,17 +547,6 @@ function donePoint(ctx: StopContext, { from, pos, keep }: Segment): { pos: numbe
 /** Last acts of an agent that mean it is still at work (it has not handed its output to anyone). */
 const STILL_WORKING = new Set(['tool_call', 'tool_result', 'spawn', 'delegate']);
 
-/** First index in a sorted list of positions whose value is > pos (binary search). */
-function upperBound(sorted: ArrayLike<number>, pos: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid] <= pos) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 /**
  * What the stop judgements share, built once so that each stop costs O(log n) lookups plus its own

@@ -23,6 +23,7 @@ import { canonicalType, EVENT_TYPES, NOT_AGENT_OUTPUT_KINDS, type EdgeType, type
 import { PairNumbering } from './pair-table';
 import { EDGE_TYPE_CODE, edgeTypeOfCode, isExplicitCode, LINK_CODE, LINK_KINDS, LinkTable, rowsBySource, type LinkKind } from './link-table';
 import { normalizeContent, normalizedHash, salientTokens, stripLogNoise } from './text';
+import { upperBound } from './sorted';
 
 export type { LinkKind } from './link-table';
 
@@ -655,7 +656,7 @@ export class TraceIndex {
   nextInLane(agent: string, i: number): number {
     const lane = this.lanes.get(agent);
     if (!lane) return -1;
-    const k = placeAfter(lane, i);
+    const k = upperBound(lane, i);
     return k < lane.length ? lane[k] : -1;
   }
 
@@ -665,7 +666,7 @@ export class TraceIndex {
    */
   laneCountTo(agent: string, i: number): number {
     const lane = this.lanes.get(agent);
-    return lane ? placeAfter(lane, i) : 0;
+    return lane ? upperBound(lane, i) : 0;
   }
 }
 
@@ -727,18 +728,6 @@ function gatherInPlace<T>(list: T[], from: ArrayLike<number>, arena: Arena): voi
       k = source;
     }
   }
-}
-
-/** The place in `lane` (ascending positions) of its first entry above `i`; `lane.length` when none. */
-function placeAfter(lane: Int32Array, i: number): number {
-  let lo = 0;
-  let hi = lane.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (lane[mid] <= i) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** Fills `out` with 0, 1, ..., n - 1; @returns it. */
