@@ -97,6 +97,8 @@ export interface GraphFinding {
   mode?: string;
   /** Tokens the finding says were wasted, as its message states them (the group head sums them; groups are ordered by them). */
   tokens?: number;
+  /** True when its events overlap those of a finding with more waste: its tokens are not added again in the group head. */
+  overlaps?: boolean;
 }
 
 /** An edge between two event nodes. `derived` edges were inferred (spawn/message/return links), not written in the trace. */

@@ -49,7 +49,7 @@ export function groupFindings(findings: GraphFinding[]): FindingGroup[] {
     if (!g) return;
     const group = groups.get(g.key) ?? { ...g, severity: f.severity, members: [], tokens: 0 };
     group.members.push(i);
-    group.tokens += f.tokens ?? 0;
+    if (!f.overlaps) group.tokens += f.tokens ?? 0; // overlapping waste is counted once
     if (SEVERITY_RANK[f.severity] < SEVERITY_RANK[group.severity]) group.severity = f.severity;
     groups.set(g.key, group);
   });

@@ -328,7 +328,8 @@ function analysisMarks(analysis: Analysis | undefined, n: number): { loop: Uint8
 /** The analysis findings (most severe first), each saying when its main event happened. */
 function graphFindings(analysis: Analysis | undefined, events: readonly TraceEvent[]): GraphFinding[] {
   if (!analysis) return [];
-  return analysis.findings.map((f) => {
+  const overlapping = overlappingWaste(analysis.findings);
+  return analysis.findings.map((f, k) => {
     const main = events[f.events[0]];
     const when = f.kind === 'stop' && main ? ` (${main.id} at t=${main.t} s)` : '';
     const tokens = f.tokens ?? 0; // what the message says was wasted, never another sum of the same events
@@ -340,8 +341,27 @@ function graphFindings(analysis: Analysis | undefined, events: readonly TraceEve
       message: `${f.message}${when}`,
       ...(f.mode ? { mode: f.mode } : {}),
       ...(tokens > 0 ? { tokens } : {}),
+      ...(overlapping.has(k) ? { overlaps: true } : {}),
     };
   });
+}
+
+/**
+ * The findings with waste whose events overlap those of a finding with more waste (taken in that
+ * order): a 3-event sequence repeated inside a step restated three times would count its tokens
+ * twice in the group's total. O(the findings' events).
+ */
+function overlappingWaste(findings: Analysis['findings']): Set<number> {
+  const counted = new Set<number>();
+  const out = new Set<number>();
+  const wasteful = findings.map((f, k) => k).filter((k) => (findings[k].tokens ?? 0) > 0);
+  wasteful.sort((a, b) => (findings[b].tokens ?? 0) - (findings[a].tokens ?? 0) || a - b);
+  for (const k of wasteful) {
+    const events = findings[k].events;
+    if (events.some((i) => counted.has(i))) out.add(k);
+    for (const i of events) counted.add(i);
+  }
+  return out;
 }
 
 /**

@@ -26,3 +26,19 @@ test('a run without a stop event "never stopped"; one whose stop came while a lo
   assert.deepEqual(stopGroups(false), ['Never stopped']);
   assert.deepEqual(stopGroups(true), ['Stopped without finishing']);
 });
+
+test('a group head counts overlapping waste once: a repeated sequence inside a step restated three times (a real ChatDev run)', async () => {
+  await import('../../../src/trace/importers');
+  const fs = await import('node:fs');
+  const path = await import('node:path');
+  const { loadTrace } = await import('../../../src/trace/formats');
+  const { groupFindings } = await import('../../../webview/findings');
+  const file = path.join(__dirname, '..', '..', 'fixtures', 'mast', 'ChatDev_MAD_records', 'trace_0_ChatDev.json');
+  const loaded = loadTrace(fs.readFileSync(file, 'utf8'), file);
+  const findings = buildGraph(loaded, 'chatdev', Infinity, analyzeTrace(loaded)).findings;
+  const loops = findings.filter((f) => f.kind === 'loop');
+  assert.equal(loops.length, 2);
+  assert.ok(loops[0].events.some((i) => loops[1].events.includes(i)), 'the two loops share events');
+  const group = groupFindings(findings).find((g) => g.key === 'loop-seq')!;
+  assert.equal(group.tokens, Math.max(...loops.map((f) => f.tokens ?? 0)), 'the larger waste, not the sum');
+});
