@@ -430,7 +430,7 @@ export class TraceGraph {
         if (this.rows[r.lane] === undefined) continue;
         candidates.push({ id: r.id, lane: r.lane, cx: PAD + ((r.u0 + r.u1) / 2) * this.scale, text: `${r.count} events`, bold: false, rank: 3.5, order: r.order });
       }
-      candidates.sort((a, b) => a.rank - b.rank || a.order - b.order);
+      candidates.sort((a, b) => a.rank - b.rank || (a.rank === STOP_RANK ? b.order - a.order : a.order - b.order));
       for (const n of candidates) {
         const cx = n.cx;
         const w = Math.min(LABEL_MAX, this.textWidth(n.text, n.bold)) + 12;
@@ -695,14 +695,21 @@ function stopLabel(n: GraphNode): string {
   return n.marks.includes('stop-ok') ? `${n.label} ✓` : n.marks.includes('stop-problem') ? `${n.label} ⚠` : n.label;
 }
 
-/** Which labels win when they collide: stops, then marked events, then the orchestration events. */
+/**
+ * Which labels win when they collide: stops with a problem, then the other stops (the later first:
+ * how the run ended matters more than a turn's end; ties otherwise go to the earlier event), then
+ * marked events, then the orchestration events.
+ */
 function priority(n: GraphNode): number {
-  if (n.kind === 'stop') return 0;
+  if (n.kind === 'stop') return n.marks.includes('stop-problem') ? 0 : STOP_RANK;
   if (n.marks.some((m) => m !== 'stop-ok')) return 1;
   if (n.kind === 'spawn' || n.kind === 'delegate' || n.kind === 'return') return 2;
   if (n.kind === 'message' || n.kind === 'orchestrator_decision' || n.kind === 'reward') return 3;
   return 4;
 }
+
+/** The label rank of a stop without a problem (see {@link priority}). */
+const STOP_RANK = 0.5;
 
 /** The Cytoscape element of an event node (placed and sized by `layout`). */
 function nodeElement(n: GraphNode): ElementDefinition {

@@ -374,4 +374,24 @@ describe('graph labels at the edge of the view', function () {
     assert.ok(seen.stop.label, `the last stop keeps its label at the right edge: ${JSON.stringify(seen)}`);
     assert.ok(seen.stop.box.x2 <= seen.stage.x2 + 0.5 && seen.stop.box.x1 >= seen.stage.x1 - 0.5, `its label is inside the view: ${JSON.stringify(seen)}`);
   });
+
+  it('a Codex run of five turns: when stop labels collide at Fit, the run\'s last stop keeps its label', async () => {
+    const rollout = path.join(ROOT, 'test', 'fixtures', 'codex', 'rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl');
+    const frame = `body[data-state="ready"][data-title="${path.basename(rollout)}"]`;
+    await vscode.window.showTextDocument(vscode.Uri.file(rollout), { viewColumn: vscode.ViewColumn.One });
+    await vscode.commands.executeCommand('otrace.openGraphToSide');
+    await evalInWebview('1', { selector: frame, timeoutMs: 60_000 });
+    await vscode.commands.executeCommand('otrace.graph.fit');
+    await sleep(600);
+    const seen = await evalInWebview<{ stops: number; labelled: number; lastLabelled: boolean }>(
+      `() => {
+        const { cy } = globalThis.__otrace;
+        const stops = cy.nodes('.stop').sort((a, b) => a.data('index') - b.data('index'));
+        return { stops: stops.length, labelled: stops.filter((n) => !n.hasClass('nolabel')).length, lastLabelled: !stops.last().hasClass('nolabel') };
+      }`,
+      { selector: frame },
+    );
+    assert.ok(seen.stops >= 3 && seen.labelled < seen.stops, `labels collide here: ${JSON.stringify(seen)}`);
+    assert.ok(seen.lastLabelled, `the last stop is labelled: ${JSON.stringify(seen)}`);
+  });
 });
