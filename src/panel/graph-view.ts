@@ -259,10 +259,6 @@ export class GraphView implements vscode.Disposable {
   }
 
   /**
-   * "Follow in editor": shows the event's lines in the text editors that already show its file,
-   * centred and shaded (never selected), without focusing them (the graph keeps the keyboard) and without opening one.
-   */
-  /**
    * "Follow in editor": the event's record shaded in the editors that show its file; when none does
    * (an event of a sub-agent file while the main file is shown), its file opens beside the graph as
    * a preview tab, as Show in Trace File does, without the keyboard. Only the latest step's file
