@@ -351,14 +351,20 @@ describe('graph labels at the edge of the view', function () {
   this.timeout(90_000);
   after(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
 
-  it('a Codex run whose stop is its last event: at Fit the stop is labelled, the label inside the view', async () => {
-    const rollout = path.join(ROOT, 'test', 'fixtures', 'codex', 'rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl');
-    const frame = `body[data-state="ready"][data-title="${path.basename(rollout)}"]`;
+  /** Opens a Codex fixture and its graph, fitted; returns the selector of its webview frame. */
+  async function openCodexAtFit(name: string): Promise<string> {
+    const rollout = path.join(ROOT, 'test', 'fixtures', 'codex', name);
+    const frame = `body[data-state="ready"][data-title="${name}"]`;
     await vscode.window.showTextDocument(vscode.Uri.file(rollout), { viewColumn: vscode.ViewColumn.One });
     await vscode.commands.executeCommand('otrace.openGraphToSide');
     await evalInWebview('1', { selector: frame, timeoutMs: 60_000 });
     await vscode.commands.executeCommand('otrace.graph.fit');
     await sleep(600);
+    return frame;
+  }
+
+  it('a Codex run whose stop is its last event: at Fit the stop is labelled, the label inside the view', async () => {
+    const frame = await openCodexAtFit('rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl');
     const seen = await evalInWebview<{ stop?: { label: boolean; box: Box }; stage: Box }>(
       `() => {
         const { cy } = globalThis.__otrace;
@@ -376,13 +382,7 @@ describe('graph labels at the edge of the view', function () {
   });
 
   it('a Codex run of five turns: when stop labels collide at Fit, the run\'s last stop keeps its label', async () => {
-    const rollout = path.join(ROOT, 'test', 'fixtures', 'codex', 'rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl');
-    const frame = `body[data-state="ready"][data-title="${path.basename(rollout)}"]`;
-    await vscode.window.showTextDocument(vscode.Uri.file(rollout), { viewColumn: vscode.ViewColumn.One });
-    await vscode.commands.executeCommand('otrace.openGraphToSide');
-    await evalInWebview('1', { selector: frame, timeoutMs: 60_000 });
-    await vscode.commands.executeCommand('otrace.graph.fit');
-    await sleep(600);
+    const frame = await openCodexAtFit('rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl');
     const seen = await evalInWebview<{ stops: number; labelled: number; lastLabelled: boolean }>(
       `() => {
         const { cy } = globalThis.__otrace;
