@@ -16,6 +16,7 @@ import { showFindings } from './findings';
 import { TraceGraph, type ViewState } from './graph';
 import { createLaneColumn } from './lanes';
 import { EVENT_CUES } from '../src/panel/cues';
+import { creditLabel } from '../src/panel/credit-text';
 import { createMinimap } from './minimap';
 import { showLegend } from './legend';
 import { Timeline, type StepTarget } from './timeline';
@@ -132,7 +133,7 @@ function render(next: GraphOverview, first?: GraphWindow): void {
     const n = run ? undefined : g.node(id);
     if (run) tip.textContent = `${run.count.toLocaleString('en-US')} events, mostly ${run.kind.replace(/_/g, ' ')} · ${next.lanes[run.lane]?.name ?? ''} · click to zoom in`;
     else if (n) {
-      const credit = n.credit === undefined ? '' : ` · ${next.legend.influence ? `influence ${Math.abs(n.credit).toFixed(2)}` : `credit ${n.credit >= 0 ? '+' : '−'}${Math.abs(n.credit).toFixed(2)}`}`;
+      const credit = n.credit === undefined ? '' : ` · ${creditLabel(n.credit, !next.legend.influence)}`;
       const end = n.endIndex === undefined || next.timeUnit === 'steps' ? '' : ` · ${(timeline!.time(n.endIndex) - n.t).toFixed(2)} s`; // no clock: no duration
       const cues = n.cues?.length ? ` · ${n.cues.map((c) => EVENT_CUES[c]?.label ?? c).join(', ')}` : '';
       tip.textContent = `${n.label}${cues} · ${n.agent}${end}${credit}`; // untrusted text: textContent only

@@ -15,7 +15,7 @@ import { describeCue, eventCues } from './cues';
 import { byTimeOrder, firstIndexOfIds, laneGroups, timeAxis, timeToAxis, toolCallPairs } from './layout';
 import { PairNumbering } from '../analysis/pair-table';
 import type { IdTable } from '../trace/id-table';
-import { formatCredit } from '../session/marks';
+import { formatCredit } from './credit-text';
 
 const TEXT_LIMIT = 2000;
 

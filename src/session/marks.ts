@@ -14,6 +14,7 @@ import { MARK_CATEGORIES } from '../editor/event-marks';
 import { canonicalType, type EventType } from '../trace/event-types';
 import type { Range } from '../trace/model';
 import type { TraceSnapshot } from './snapshot';
+import { formatCredit } from '../panel/credit-text';
 
 /** Event types whose credit is shown: the messages between agents and what they pass on. */
 const MESSAGE_LIKE = new Set<EventType>(['message', 'delegate', 'return', 'aggregate', 'orchestrator_decision']);
@@ -72,13 +73,6 @@ export function eventMarks(snapshot: TraceSnapshot, options: MarkOptions): Map<s
     out.set(file, { marks, loopRanges });
   }
   return out;
-}
-
-/** `+0.42` / `−0.13` for signed credit (success / failure), `influence 0.42` for an unsigned influence share (no outcome recorded). */
-export function formatCredit(v: number, signed: boolean): string {
-  const abs = Math.abs(v).toFixed(2);
-  if (!signed) return `influence ${abs}`;
-  return v >= 0 ? `+${abs}` : `−${abs}`;
 }
 
 /** Diverging scale: strong when at least half of the largest credit in the trace. */

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { canonicalType } from '../trace/event-types';
 import type { Position } from '../trace/model';
 import { contentOf } from './long-content';
-import { formatCredit } from './marks';
+import { creditLabel } from '../panel/credit-text';
 import { PREVIEW_CHARS, type EventInfo, type EventPlace, type LensItem, type OutlineLane, type PromptAt, type PromptUser } from './query-types';
 import { compare, countsSteps, eventAt, findingsOfEvent, type TraceSnapshot } from './snapshot';
 import { isSoundStop } from '../analysis/types';
@@ -45,7 +45,7 @@ export function eventInfo(s: TraceSnapshot, index: number): EventInfo | undefine
   if (credit) {
     const v = credit.by_index[index];
     // In plain words: the method's name and parameters (credit.method) stay in the CLI's JSON and docs/analysis.md.
-    const value = credit.signed ? `credit ${formatCredit(v, true)}` : `influence ${Math.abs(v).toFixed(2)}`;
+    const value = creditLabel(v, credit.signed);
     const basis =
       typeof e.credit === 'number' ? 'the value the trace gives'
       : credit.signed ? "its share of the run's outcome (+ success, − failure), traced back along the events that led to it; an estimate"

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { graphEvent } from '../../../src/session/graph-window';
-import { formatCredit } from '../../../src/session/marks';
+import { formatCredit } from '../../../src/panel/credit-text';
 import { eventInfo } from '../../../src/session/queries';
 import { makeSnapshot } from '../../../src/session/snapshot';
 import { readTraceJsonl } from '../../../src/trace/read';

@@ -1,0 +1,17 @@
+/**
+ * The words for an event's credit estimate, the same in the inline mark, the hover, the details
+ * pane and the graph's tooltip: signed credit when the trace records an outcome, an unsigned
+ * influence share when it does not (neither credit nor blame). Shared by the host and the webview.
+ */
+
+/** `+0.42` / `−0.13` for signed credit (success / failure), `influence 0.42` for an unsigned influence share (no outcome recorded). */
+export function formatCredit(v: number, signed: boolean): string {
+  const abs = Math.abs(v).toFixed(2);
+  if (!signed) return `influence ${abs}`;
+  return v >= 0 ? `+${abs}` : `−${abs}`;
+}
+
+/** `credit +0.42` / `credit −0.13` when signed, `influence 0.42` when not: a value named in a sentence. */
+export function creditLabel(v: number, signed: boolean): string {
+  return signed ? `credit ${formatCredit(v, true)}` : formatCredit(v, false);
+}
