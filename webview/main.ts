@@ -54,6 +54,8 @@ let loader: WindowLoader | undefined;
 let framed: number[] = [];
 /** Events matching the filter text (undefined: no filter). */
 let matches: Set<number> | undefined;
+/** The filter text `matches` answer: an older one while the host has not answered the newest. */
+let matchesQuery = '';
 /** The details pane's event (answer of an `event` request). */
 let details: GraphNode | undefined;
 /** True until the first window of a trace is on screen. */
@@ -496,6 +498,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   } else if (m.type === 'found') {
     if (m.stamp === graph?.stamp && m.query === filterText) {
       matches = new Set(m.indices);
+      matchesQuery = m.query;
       applyFilter();
       if (jumpWhenFound !== undefined) jumpToMatch(jumpWhenFound);
       jumpWhenFound = undefined;
@@ -683,7 +686,8 @@ $('search').addEventListener('keydown', (e) => {
     clearTimeout(filterTimer);
     jumpWhenFound = dir;
     filter(value);
-  } else jumpToMatch(dir);
+  } else if (matchesQuery !== value) jumpWhenFound = dir; // asked, not answered yet: the matches shown are an older text's
+  else jumpToMatch(dir);
 });
 new ResizeObserver(() => view?.resized()).observe($('graph'));
 
