@@ -56,12 +56,8 @@ export class RecordHighlight implements vscode.Disposable {
  */
 const movesForTheGraph = new Map<string, { at: string; until: number }>();
 
-/**
- * How long the selection events of such a move may take to arrive (opening an editor sends more than
- * one). Follow in editor opens files too now: on a loaded machine an editor's late event came after
- * 1.5 s and took the graph back to the event it was opened for.
- */
-const MOVE_WINDOW_MS = 5000;
+/** How long the selection events of such a move may take to arrive (opening an editor sends more than one). */
+const MOVE_WINDOW_MS = 1500;
 
 /** Says that the cursor of `uri`'s editor is being moved to `at` for the graph (see {@link isMoveForTheGraph}). */
 export function markMoveForTheGraph(uri: vscode.Uri, at: vscode.Position): void {
