@@ -1,18 +1,20 @@
 /**
  * Blame: the decisive error step of a failed trace and the agent responsible (no model calls).
  *
- * A failed run ends on a wrong answer; the answer's facts (names, figures: salient tokens) entered
- * the run somewhere. The decisive step is the agent output that introduced most of the final
- * answer's salient tokens that the task statement did not already give (ties: the earliest), i.e.
- * the origin of the wrong answer in the content-influence graph. Tool output that introduced them
- * is charged to the call (or message) that asked for it, since the agent chose what to run.
- * When the final answer carries nothing traceable, the first agent output whose direct consequence
- * is an error (a failed tool result / error text) is taken; else the agent output with the most
- * negative credit (credit.ts); else the first agent output after the task statement. A run whose
- * failure signal is an error stop failed where the error happened: that first failed call is
- * tried first.
+ * Tried in order (docs/analysis.md §4):
+ * 1. a run whose failure signal is an error stop failed where the error happened: the first agent
+ *    output whose own tool call failed;
+ * 2. contrary input: the earliest output that passed on a value of the final answer contrary to what
+ *    its own inputs gave (support.ts);
+ * 3. evidence: the step the fitted model (blame-evidence.ts, blame-model.ts) finds most likely,
+ *    and the agent with the largest share of the blame (the sum over its steps);
+ * 4. fallbacks when a rule is switched off (npm run eval ablates them): the first output whose call
+ *    failed, the most negative credit (credit.ts), the first agent output.
+ * Tool output is never blamed: a fact it brought is charged to the call that asked for it.
  */
-import { finalAnswer, firstAppearance, isNotAgentOutput } from './answer';
+import { finalAnswer, isNotAgentOutput } from './answer';
+import { EVIDENCE_FEATURES, stepEvidence, taskStatement, type EvidenceFeature, type StepEvidence } from './blame-evidence';
+import { BLAME_WEIGHTS, scoreSteps } from './blame-model';
 import { ValueReader, type SupportOptions } from './support';
 import { ERROR_TEXT, salientTokens } from './text';
 import type { TraceIndex } from './trace-index';
@@ -27,7 +29,7 @@ const AGENT_TYPES = new Set(['message', 'delegate', 'aggregate', 'return', 'orch
  * statement). `needsContent` false: a tool call counts without recorded arguments (it was an action
  * and it failed).
  */
-function blameable(index: TraceIndex, i: number, tools: ReadonlySet<string>, task: number, needsContent = true): boolean {
+export function blameable(index: TraceIndex, i: number, tools: ReadonlySet<string>, task: number, needsContent = true): boolean {
   if (i === task) return false;
   const type = index.types[i];
   if (!AGENT_TYPES.has(type)) return false;
@@ -40,7 +42,7 @@ function blameable(index: TraceIndex, i: number, tools: ReadonlySet<string>, tas
 }
 
 /** The agent output responsible for position i: itself, or for tool output the call/message that asked for it. */
-function responsible(index: TraceIndex, i: number, tools: ReadonlySet<string>, task: number): number {
+export function responsible(index: TraceIndex, i: number, tools: ReadonlySet<string>, task: number): number {
   if (blameable(index, i, tools, task)) return i;
   const call = index.callOf(i);
   if (call >= 0 && blameable(index, call, tools, task)) return call;
@@ -50,7 +52,7 @@ function responsible(index: TraceIndex, i: number, tools: ReadonlySet<string>, t
 }
 
 /** True when a tool result reports a failure: its `error` field (a span's error status) or error text in its content. */
-function reportsError(index: TraceIndex, r: number): boolean {
+export function reportsError(index: TraceIndex, r: number): boolean {
   const error = (index.events[r] as { error?: unknown }).error;
   return (typeof error === 'string' && error.trim() !== '') || error === true || ERROR_TEXT.test(index.content(r).slice(0, 2000));
 }
@@ -65,28 +67,32 @@ function firstFailedCall(index: TraceIndex, tools: ReadonlySet<string>, task: nu
   return undefined;
 }
 
+/** The agent steps of a run with their evidence (blame-evidence.ts), as the evidence rule reads them. */
+export function blameSteps(index: TraceIndex): StepEvidence[] {
+  const { task, given } = taskStatement(index);
+  const tools = index.toolLanes;
+  return stepEvidence(index, { task, given, blameable: (i) => blameable(index, i, tools, task), responsible: (i) => responsible(index, i, tools, task) });
+}
+
 /** The blame rules, in the order they are tried (each is a `Blame['basis']`). */
 export type BlameRule = Blame['basis'];
-export const BLAME_RULES: readonly BlameRule[] = ['contrary_input', 'final_answer_origin', 'error', 'credit', 'first_output'];
+export const BLAME_RULES: readonly BlameRule[] = ['contrary_input', 'evidence', 'error', 'credit', 'first_output'];
 
 /**
  * The decisive error of a failed trace, or null when the trace did not fail (by its own signal).
  * @param rules the rules to try, in {@link BLAME_RULES} order (all by default; `npm run eval` ablates them)
  * @param creditValues per-position credit from credit.ts (used as a fallback).
  * @param support the value slot of the contrary-input rule (support.ts defaults; the evaluation cross-validates them)
+ * @param weights the evidence model's weights (blame-model.ts; the evaluation refits them per fold)
  */
-export function findBlame(index: TraceIndex, outcome: Outcome, creditValues?: Float64Array, rules: readonly BlameRule[] = BLAME_RULES, support?: SupportOptions): Blame | null {
+export function findBlame(index: TraceIndex, outcome: Outcome, creditValues?: Float64Array, rules: readonly BlameRule[] = BLAME_RULES, support?: SupportOptions, weights: readonly number[] = BLAME_WEIGHTS): Blame | null {
   const on = new Set(rules);
   const failed = outcome.status === 'failure' || (outcome.status === 'partial' && (outcome.value ?? 0) < 0);
   if (!failed || index.size === 0) return null;
   // A run that failed because the API failed (a synthetic API-error stop) failed through no agent's output.
   if (/an API error: not an agent failure/.test(outcome.source)) return null;
   const tools = index.toolLanes;
-  let task = -1;
-  for (let i = 0; i < index.size; i++) if (index.content(i).trim()) {
-    task = i;
-    break;
-  }
+  const { task, given } = taskStatement(index);
   const make = (pos: number, basis: Blame['basis'], why: string): Blame => {
     const e = index.events[pos];
     // named by what it was (`tool_call send_email`), its time and its id: an id alone (a span's hex) says nothing
@@ -100,8 +106,7 @@ export function findBlame(index: TraceIndex, outcome: Outcome, creditValues?: Fl
     const first = firstFailedCall(index, tools, task);
     if (first) return make(first.pos, 'error', `its tool call failed at ${index.id(first.result)}; the run stopped on an error`);
   }
-  const final = on.has('final_answer_origin') || on.has('contrary_input') ? finalAnswer(index, 0, index.size - 1) : undefined;
-  const given = task >= 0 ? index.salient(task) : new Set<string>();
+  const final = on.has('contrary_input') ? finalAnswer(index, 0, index.size - 1) : undefined;
   const informative = (t: string) => t.length > 1 && !given.has(t);
   // 1. the earliest step that passed on a value of the final answer contrary to its own inputs
   if (final && on.has('contrary_input')) {
@@ -117,38 +122,20 @@ export function findBlame(index: TraceIndex, outcome: Outcome, creditValues?: Fl
       if (c) return make(i, 'contrary_input', `passed on ${c.value} where its input ${index.id(c.input)} gave ${c.was}; the final answer at ${index.id(final.pos)} carries it`);
     }
   }
-  // 2. origin of the final answer's salient content
-  if (final && on.has('final_answer_origin')) {
-    let wanted = new Set<string>();
-    if (final.explicit) wanted = new Set([...salientTokens(final.answer.replace(/\b[a-z]/g, (c) => c.toUpperCase()))].filter(informative));
-    if (wanted.size === 0 && final.explicit) {
-      const first = firstAppearance(index, final, task + 1);
-      if (first !== -1) {
-        const pos = responsible(index, first, tools, task);
-        if (pos !== -1) return make(pos, 'final_answer_origin', `first stated the final answer "${final.answer.slice(0, 60)}"`);
-      }
-    }
-    if (wanted.size === 0) wanted = new Set([...index.salient(final.pos)].filter(informative));
-    if (wanted.size) {
-      const seen = new Set<string>();
-      let best = -1;
-      let bestCount = 0;
-      for (let i = task + 1; i <= final.pos; i++) {
-        if (!index.content(i)) continue;
-        let count = 0;
-        for (const tok of index.salient(i)) if (wanted.has(tok) && !seen.has(tok)) {
-          seen.add(tok);
-          count++;
-        }
-        if (count > bestCount) {
-          bestCount = count;
-          best = i;
-        }
-      }
-      if (best !== -1) {
-        const pos = responsible(index, best, tools, task);
-        if (pos !== -1) return make(pos, 'final_answer_origin', `introduced ${bestCount} of the ${wanted.size} salient tokens of the final answer at ${index.id(final.pos)}`);
-      }
+  // 2. the step the evidence model finds most likely, and the agent with the largest share
+  if (on.has('evidence')) {
+    const steps = blameSteps(index);
+    if (steps.length) {
+      const scores = scoreSteps(steps, weights);
+      const step = steps[scores.best];
+      const lead = scores.agents[0];
+      const blame = make(step.pos, 'evidence', `the most likely of ${steps.length} agent steps, p = ${scores.p[scores.best].toFixed(2)}: ${explain(steps, scores.best, weights)}`);
+      blame.agent = lead.agent;
+      blame.agentShare = Number(lead.share.toFixed(3));
+      blame.p = Number(scores.p[scores.best].toFixed(3));
+      if (lead.agent !== step.agent) blame.message += `; the agent with the largest share of the blame is ${lead.agent} (${Math.round(100 * lead.share)}%)`;
+      else blame.message += `; ${lead.agent} holds ${Math.round(100 * lead.share)}% of the blame`;
+      return blame;
     }
   }
   // 3. first agent output followed by an error
@@ -163,4 +150,34 @@ export function findBlame(index: TraceIndex, outcome: Outcome, creditValues?: Fl
   // 5. first agent output
   for (let i = 0; on.has('first_output') && i < index.size; i++) if (blameable(index, i, tools, task)) return make(i, 'first_output', 'first agent output after the task statement');
   return null;
+}
+
+/** What each evidence feature says of a step, in words (for the blame message). */
+const FEATURE_WORDS: Record<EvidenceFeature, string> = {
+  first_step: 'the first step of the run',
+  log_rank: 'late in the run',
+  agent_first_step: "its agent's first step",
+  answer_facts_introduced: "introduced facts of the final answer",
+  answer_facts_stated: 'states facts of the final answer',
+  new_facts: 'brought facts new to the run',
+  reports_error: 'reports an error',
+  verifies: 'verifies',
+  agent_step_count: 'by a busy agent',
+  agent_gave_answer: 'by the agent that gave the final answer',
+  assumes: 'assumes or simulates what it lacks',
+  code: 'runs code',
+  agent_runs_tools: 'by an agent that runs tools',
+};
+
+/** The two features that raise a step most above the run's average step, in words. */
+function explain(steps: readonly StepEvidence[], best: number, weights: readonly number[]): string {
+  const lift = EVIDENCE_FEATURES.map((name, k) => {
+    const mean = steps.reduce((a, s) => a + s.features[k], 0) / steps.length;
+    return { name, value: weights[k] * (steps[best].features[k] - mean) };
+  })
+    .filter((l) => l.value > 0)
+    .sort((a, b) => b.value - a.value)
+    .slice(0, 2);
+  const words = lift.map((l) => (l.name === 'answer_facts_introduced' ? `introduced ${steps[best].answerFacts.introduced} of the final answer's ${steps[best].answerFacts.of} facts` : FEATURE_WORDS[l.name]));
+  return words.length ? words.join(', ') : 'no step stands out';
 }

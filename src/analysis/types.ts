@@ -170,8 +170,12 @@ export interface Blame {
   /** 0-based index of the event in its source's own list. */
   record: number;
   /** What pointed at it. */
-  basis: 'contrary_input' | 'final_answer_origin' | 'error' | 'credit' | 'first_output';
+  basis: 'contrary_input' | 'evidence' | 'error' | 'credit' | 'first_output';
   message: string;
+  /** Basis `evidence` only: the step's probability of being the decisive error (blame-model.ts), 0..1. */
+  p?: number;
+  /** Basis `evidence` only: `agent`'s share of the blame (the sum of its steps' probabilities), 0..1. */
+  agentShare?: number;
 }
 
 export interface AgentCost {

@@ -30,7 +30,9 @@ test('ground-truth labels in trace.metadata never change the analysis', () => {
   const loaded = loadTrace(text, fixturePath('who-and-when', 'Algorithm-Generated', '12.json'));
   assert.ok(loaded.trace.metadata?.ground_truth, 'the importer keeps labels in metadata');
   const withLabels = JSON.stringify(analyzeTrace(loaded, { outcome: 'failure' }));
-  const stripped = { ...loaded, trace: { ...loaded.trace, metadata: {} } };
+  // only the labels go: the task (the user's question) is the run's input, not a label
+  const { ground_truth: _labels, ...unlabelled } = loaded.trace.metadata as Record<string, unknown>;
+  const stripped = { ...loaded, trace: { ...loaded.trace, metadata: unlabelled } };
   assert.equal(JSON.stringify(analyzeTrace(stripped, { outcome: 'failure' })), withLabels);
 });
 
@@ -39,7 +41,7 @@ test('Who&When (AG2): blame on a failed run names the agent and the step that in
   const a = analyzeTrace(loadTrace(fixture('who-and-when', 'Algorithm-Generated', '12.json'), file), { outcome: 'failure' });
   assert.deepEqual(
     { agent: a.blame?.agent, record: a.blame?.record, basis: a.blame?.basis },
-    { agent: 'Verification_Expert', record: 1, basis: 'final_answer_origin' },
+    { agent: 'Verification_Expert', record: 1, basis: 'evidence' },
   );
   // the file's own outcome (is_correct: false -> metrics.task_success 0) is enough to blame
   const own = analyzeTrace(loadTrace(fixture('who-and-when', 'Algorithm-Generated', '12.json'), file));

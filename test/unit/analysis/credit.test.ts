@@ -60,7 +60,7 @@ test('blame: the wrong fact entered with the search result, so the worker call t
   const a = analyzeTrace(chain({ metrics: { task_success: 0 }, capital: true }));
   assert.deepEqual(
     { agent: a.blame?.agent, event: a.blame?.event, record: a.blame?.record, basis: a.blame?.basis },
-    { agent: 'worker', event: 'e2', record: 2, basis: 'final_answer_origin' },
+    { agent: 'worker', event: 'e2', record: 2, basis: 'evidence' },
   );
   assert.ok(a.findings.some((f) => f.kind === 'blame' && f.ids[0] === 'e2'));
 });

@@ -1,0 +1,84 @@
+/** The evidence model of blame: its fit, its scores, and the task statement it starts from. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { analyzeTrace } from '../../../src/analysis';
+import { blameSteps } from '../../../src/analysis/blame';
+import { EVIDENCE_FEATURES } from '../../../src/analysis/blame-evidence';
+import { fitBlameWeights, scoreSteps, type LabelledRun } from '../../../src/analysis/blame-model';
+import { TraceIndex } from '../../../src/analysis/trace-index';
+import { traceOf } from './build';
+
+const dims = EVIDENCE_FEATURES.length;
+const unit = (k: number) => EVIDENCE_FEATURES.map((_, j) => (j === k ? 1 : 0));
+const zero = () => new Array<number>(dims).fill(0);
+
+test('the fit learns the feature that marks the decisive step, and no weight for a feature that never differs', () => {
+  const mark = EVIDENCE_FEATURES.indexOf('reports_error');
+  const always = EVIDENCE_FEATURES.indexOf('code');
+  // 20 runs of 4 steps; the decisive step reports an error in 15 of them; every step has code
+  const runs: LabelledRun[] = Array.from({ length: 20 }, (_, r) => {
+    const features = [0, 1, 2, 3].map(() => {
+      const x = zero();
+      x[always] = 1;
+      return x;
+    });
+    const decisive = r % 4;
+    if (r < 15) features[decisive][mark] = 1;
+    else features[(decisive + 1) % 4][mark] = 1;
+    return { features, decisive };
+  });
+  const w = fitBlameWeights(runs, 0.5);
+  assert.ok(w[mark] > 0.5, `reports_error weight ${w[mark]}`);
+  assert.ok(Math.abs(w[always]) < 1e-6, `a constant feature gets no weight (${w[always]})`);
+  // the fit is a minimum: moving the weight either way lowers the likelihood of the labels
+  const nll = (weights: number[]) => runs.reduce((s, run) => s - Math.log(scoreSteps(run.features.map((features, i) => ({ pos: i, agent: 'a', record: i, features, answerFacts: { introduced: 0, of: 0 } })), weights).p[run.decisive]), 0) + 0.5 * weights.reduce((s, v) => s + v * v, 0);
+  const at = nll(w);
+  for (const d of [-0.05, 0.05]) assert.ok(nll(w.map((v, k) => (k === mark ? v + d : v))) > at);
+});
+
+test('scores: step probabilities sum to 1 and an agent’s share is the sum over its steps', () => {
+  const steps = [
+    { pos: 0, agent: 'planner', record: 0, features: unit(0), answerFacts: { introduced: 0, of: 2 } },
+    { pos: 1, agent: 'searcher', record: 1, features: unit(3), answerFacts: { introduced: 2, of: 2 } },
+    { pos: 2, agent: 'searcher', record: 2, features: zero(), answerFacts: { introduced: 0, of: 2 } },
+  ];
+  const w = zero();
+  w[3] = 2;
+  const s = scoreSteps(steps, w);
+  assert.ok(Math.abs(s.p.reduce((a, b) => a + b, 0) - 1) < 1e-12);
+  assert.equal(s.best, 1);
+  assert.equal(s.agents[0].agent, 'searcher');
+  assert.ok(Math.abs(s.agents[0].share - (s.p[1] + s.p[2])) < 1e-12);
+  assert.throws(() => scoreSteps([], w), RangeError);
+});
+
+test('an agent’s first message that restates the recorded question with a plan is a step; a user prompt is the task', () => {
+  const events = [
+    { id: 'h0', type: 'message' as const, agent: 'Lyrics_Expert', content: 'Task: what is the last word before the second chorus? Plan: the song is Thriller by Michael Jackson.' },
+    { id: 'h1', type: 'message' as const, agent: 'Verification_Expert', content: 'The word is Stare, verified.' },
+  ];
+  const planned = new TraceIndex(traceOf(events, [], { metadata: { task: { question: 'What is the last word before the second chorus?' } } }));
+  assert.deepEqual(blameSteps(planned).map((s) => s.record), [0, 1]);
+  const prompted = new TraceIndex(traceOf([{ ...events[0], agent: 'user', from: 'user' }, events[1]], [], { metadata: { task: { question: 'What is the last word before the second chorus?' } } }));
+  assert.deepEqual(blameSteps(prompted).map((s) => s.record), [1]);
+  const unrecorded = new TraceIndex(traceOf(events));
+  assert.deepEqual(blameSteps(unrecorded).map((s) => s.record), [1], 'without a recorded question the first message is the task');
+});
+
+test('blame on a failed run says how sure it is and why, and names the agent with the largest share', () => {
+  const a = analyzeTrace(
+    traceOf([
+      { id: 'q', type: 'message', agent: 'user', from: 'user', content: 'Which river flows through Vienna?' },
+      { id: 's1', type: 'message', agent: 'planner', content: 'Plan: ask the searcher, then check.' },
+      { id: 's2', type: 'message', agent: 'searcher', content: 'Let us assume it is the Rhine, since I could not search.' },
+      { id: 's3', type: 'message', agent: 'checker', content: 'Verified: the Rhine.' },
+      { id: 's4', type: 'message', agent: 'planner', content: 'FINAL ANSWER: Rhine' },
+    ]),
+    { outcome: 'failure' },
+  );
+  assert.equal(a.blame?.basis, 'evidence');
+  assert.equal(a.blame?.event, 's2');
+  assert.equal(a.blame?.agent, 'searcher');
+  assert.ok(a.blame!.p! > 0 && a.blame!.p! <= 1 && a.blame!.agentShare! >= a.blame!.p!);
+  assert.match(a.blame!.message, /most likely of 4 agent steps, p = 0\.\d\d: .*(introduced 1 of the final answer's 1 facts|assumes)/);
+});
