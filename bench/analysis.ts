@@ -36,8 +36,8 @@ export async function bench(): Promise<void> {
   const outcome = traceOutcome(index);
   const [loops, loopsMs] = time(() => findLoops(index));
   const [, stopsMs] = time(() => analyzeStops(index, loops, outcome));
-  const [credit, creditMs] = time(() => computeCredit(index, outcome));
-  const [, blameMs] = time(() => findBlame(index, { status: 'failure', value: -1, source: 'bench' }, credit.values.values));
+  const [, creditMs] = time(() => computeCredit(index, outcome));
+  const [, blameMs] = time(() => findBlame(index, { status: 'failure', value: -1, source: 'bench' }));
   const [metrics, metricsMs] = time(() => computeMetrics(index));
   const [, topoMs] = time(() => guessTopology(index, metrics));
   const phases: [string, number][] = [

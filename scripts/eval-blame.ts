@@ -16,7 +16,6 @@ import { blameSteps, findBlame } from '../src/analysis/blame';
 import { BLAME_L2, BLAME_WEIGHTS, fitBlameWeights, type LabelledRun } from '../src/analysis/blame-model';
 import { EVIDENCE_FEATURES } from '../src/analysis/blame-evidence';
 import type { Outcome } from '../src/analysis/types';
-import { computeCredit } from '../src/analysis/credit';
 import { SHARED, SPAN } from '../src/analysis/support';
 import { TraceIndex } from '../src/analysis/trace-index';
 import { loadTrace } from '../src/trace/formats';
@@ -84,17 +83,16 @@ function readCases(corpus: string): Case[] {
       if (typeof gt.mistake_agent !== 'string' || typeof gt.mistake_step !== 'number') continue;
       const index = new TraceIndex(loaded);
       const outcome = { status: 'failure' as const, value: -1, source: 'the benchmark: every run failed' };
-      const { values } = computeCredit(index, outcome);
       const blame = new Map<string, [string, number] | null>();
       let basis: BlameRule | undefined;
       for (const [key, rules] of sets) {
-        const b = findBlame(index, outcome, values.values, rules);
+        const b = findBlame(index, outcome, { rules });
         blame.set(key, b ? [b.agent, b.record] : null);
         if (key === 'all') basis = b?.basis;
       }
       const grid = new Map<string, [string, number] | null>();
       for (const g of GRID) {
-        const b = findBlame(index, outcome, values.values, BLAME_RULES, g);
+        const b = findBlame(index, outcome, { support: g });
         grid.set(gridKey(g), b ? [b.agent, b.record] : null);
       }
       const steps = new Set<number>();
@@ -105,7 +103,7 @@ function readCases(corpus: string): Case[] {
       const evidence = blameSteps(index);
       const run: LabelledRun = { features: evidence.map((s) => s.features), decisive: evidence.findIndex((s) => s.record === gt.mistake_step) };
       const blameWith = (weights: readonly number[]): [string, number] | null => {
-        const b = findBlame(index, outcome as Outcome, values.values, BLAME_RULES, undefined, weights);
+        const b = findBlame(index, outcome as Outcome, { weights });
         return b ? [b.agent, b.record] : null;
       };
       cases.push({ subset, file: name, basis, grid, run, blameWith, lanes: [...new Set(loaded.trace.events.map((e) => e.agent))], steps: steps.size, label: { agent: gt.mistake_agent, step: gt.mistake_step }, blame });

@@ -8,8 +8,7 @@
  *    its own inputs gave (support.ts);
  * 3. evidence: the step the fitted model (blame-evidence.ts, blame-model.ts) finds most likely,
  *    and the agent with the largest share of the blame (the sum over its steps);
- * 4. fallbacks when a rule is switched off (npm run eval ablates them): the first output whose call
- *    failed, the most negative credit (credit.ts), the first agent output.
+ * 4. a run without agent text to weigh: the first agent output whose tool call failed.
  * Tool output is never blamed: a fact it brought is charged to the call that asked for it.
  */
 import { finalAnswer, isNotAgentOutput } from './answer';
@@ -76,16 +75,24 @@ export function blameSteps(index: TraceIndex): StepEvidence[] {
 
 /** The blame rules, in the order they are tried (each is a `Blame['basis']`). */
 export type BlameRule = Blame['basis'];
-export const BLAME_RULES: readonly BlameRule[] = ['contrary_input', 'evidence', 'error', 'credit', 'first_output'];
+export const BLAME_RULES: readonly BlameRule[] = ['contrary_input', 'evidence', 'error'];
+
+/** Options of {@link findBlame}: what `npm run eval` varies. */
+export interface BlameOptions {
+  /** The rules to try, in {@link BLAME_RULES} order (all by default; the evaluation ablates them). */
+  rules?: readonly BlameRule[];
+  /** The value slot of the contrary-input rule (support.ts defaults; the evaluation cross-validates them). */
+  support?: SupportOptions;
+  /** The evidence model's weights (blame-model.ts `BLAME_WEIGHTS` by default; the evaluation refits them per fold). */
+  weights?: readonly number[];
+}
 
 /**
- * The decisive error of a failed trace, or null when the trace did not fail (by its own signal).
- * @param rules the rules to try, in {@link BLAME_RULES} order (all by default; `npm run eval` ablates them)
- * @param creditValues per-position credit from credit.ts (used as a fallback).
- * @param support the value slot of the contrary-input rule (support.ts defaults; the evaluation cross-validates them)
- * @param weights the evidence model's weights (blame-model.ts; the evaluation refits them per fold)
+ * The decisive error of a failed trace, or null when the trace did not fail (by its own signal) or
+ * no agent output can be blamed (a run of tool output only, or without content).
  */
-export function findBlame(index: TraceIndex, outcome: Outcome, creditValues?: Float64Array, rules: readonly BlameRule[] = BLAME_RULES, support?: SupportOptions, weights: readonly number[] = BLAME_WEIGHTS): Blame | null {
+export function findBlame(index: TraceIndex, outcome: Outcome, options: BlameOptions = {}): Blame | null {
+  const { rules = BLAME_RULES, support, weights = BLAME_WEIGHTS } = options;
   const on = new Set(rules);
   const failed = outcome.status === 'failure' || (outcome.status === 'partial' && (outcome.value ?? 0) < 0);
   if (!failed || index.size === 0) return null;
@@ -138,17 +145,9 @@ export function findBlame(index: TraceIndex, outcome: Outcome, creditValues?: Fl
       return blame;
     }
   }
-  // 3. first agent output followed by an error
+  // 3. a run without agent text to weigh: the first agent output followed by an error
   const firstFailed = on.has('error') ? firstFailedCall(index, tools, task) : undefined;
   if (firstFailed) return make(firstFailed.pos, 'error', `its tool call failed at ${index.id(firstFailed.result)}`);
-  // 4. most negative credit
-  if (creditValues && on.has('credit')) {
-    let best = -1;
-    for (let i = 0; i < index.size; i++) if (blameable(index, i, tools, task) && (best === -1 || creditValues[i] < creditValues[best])) best = i;
-    if (best !== -1 && creditValues[best] < 0) return make(best, 'credit', `most negative credit ${creditValues[best].toFixed(3)}`);
-  }
-  // 5. first agent output
-  for (let i = 0; on.has('first_output') && i < index.size; i++) if (blameable(index, i, tools, task)) return make(i, 'first_output', 'first agent output after the task statement');
   return null;
 }
 

@@ -65,8 +65,8 @@ export function analyzeIndex(index: TraceIndex, options: AnalysisOptions = {}): 
       : { status: options.outcome, value: options.outcome === 'success' ? 1 : -1, source: 'given by the caller' };
   const loops = findLoops(index, options);
   const { stops, bestStop, vStop } = analyzeStops(index, loops, outcome, options);
-  const { credit, values } = computeCredit(index, outcome, { lambda: options.lambda });
-  const blame = findBlame(index, outcome, values.values, options.blameRules);
+  const { credit } = computeCredit(index, outcome, { lambda: options.lambda });
+  const blame = findBlame(index, outcome, { rules: options.blameRules });
   const metrics = computeMetrics(index);
   const topology = guessTopology(index, metrics);
 

@@ -170,7 +170,7 @@ export interface Blame {
   /** 0-based index of the event in its source's own list. */
   record: number;
   /** What pointed at it. */
-  basis: 'contrary_input' | 'evidence' | 'error' | 'credit' | 'first_output';
+  basis: 'contrary_input' | 'evidence' | 'error';
   message: string;
   /** Basis `evidence` only: the step's probability of being the decisive error (blame-model.ts), 0..1. */
   p?: number;
