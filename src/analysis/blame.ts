@@ -132,7 +132,7 @@ export function findBlame(index: TraceIndex, outcome: Outcome, creditValues?: Fl
       const blame = make(step.pos, 'evidence', steps.length === 1 ? 'the only agent step of the run' : `the most likely of ${steps.length} agent steps, ${formatP(scores.p[scores.best])}: ${explain(steps, scores.best, weights)}`);
       blame.agent = lead.agent;
       blame.agentShare = Number(lead.share.toFixed(3));
-      blame.p = Number(scores.p[scores.best].toFixed(3));
+      blame.p = Number(scores.p[scores.best].toPrecision(3)); // 3 significant digits: toFixed(3) gave 0 for the most likely of 5,000 steps
       if (lead.agent !== step.agent) blame.message += `; the agent with the largest share of the blame is ${lead.agent} (${Math.round(100 * lead.share)}%)`;
       else blame.message += `; ${lead.agent} holds ${Math.round(100 * lead.share)}% of the blame`;
       return blame;

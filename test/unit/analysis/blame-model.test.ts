@@ -109,6 +109,7 @@ test('a tiny probability is not printed as p = 0.00, and a run of one step says 
   const many = analyzeTrace(traceOf([{ id: 'q', type: 'message', agent: 'user', from: 'user', content: 'Count.' }, ...Array.from({ length: 3000 }, (_, i) => ({ id: `s${i}`, type: 'message' as const, agent: `a${i % 3}`, content: `${i}` }))]), { outcome: 'failure' });
   assert.match(many.blame!.message, /p < 0\.01/);
   assert.doesNotMatch(many.blame!.message, /p = 0\.00/);
+  assert.ok(many.blame!.p! > 0, `p in the JSON is not rounded to 0 (${many.blame!.p})`);
   const one = analyzeTrace(traceOf([{ id: 'q', type: 'message', agent: 'user', from: 'user', content: 'Which?' }, { id: 's', type: 'message', agent: 'x', content: 'Rome.' }]), { outcome: 'failure' });
   assert.match(one.blame!.message, /the only agent step of the run/);
   assert.doesNotMatch(one.blame!.message, /1 agent steps/);
