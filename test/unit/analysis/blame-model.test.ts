@@ -106,7 +106,7 @@ test('the blame message gives a reason on the side the step is on: a step that d
 });
 
 test('a tiny probability is not printed as p = 0.00, and a run of one step says so', () => {
-  const many = analyzeTrace(traceOf([{ id: 'q', type: 'message', agent: 'user', from: 'user', content: 'Count.' }, ...Array.from({ length: 3000 }, (_, i) => ({ id: `s${i}`, type: 'message' as const, agent: `a${i % 3}`, content: `${i}` }))]), { outcome: 'failure' });
+  const many = analyzeTrace(traceOf([{ id: 'q', type: 'message', agent: 'user', from: 'user', content: 'Count.' }, ...Array.from({ length: 20_000 }, (_, i) => ({ id: `s${i}`, type: 'message' as const, agent: `a${i % 3}`, content: `${i}` }))]), { outcome: 'failure' });
   assert.match(many.blame!.message, /p < 0\.01/);
   assert.doesNotMatch(many.blame!.message, /p = 0\.00/);
   assert.ok(many.blame!.p! > 0, `p in the JSON is not rounded to 0 (${many.blame!.p})`);
