@@ -38,7 +38,9 @@ function score(weights: readonly number[], x: readonly number[]): number {
 /** Softmax of the steps' scores (stable: the largest score is subtracted first). */
 function probabilities(weights: readonly number[], steps: readonly { features: readonly number[] }[]): number[] {
   const s = steps.map((st) => score(weights, st.features));
-  const top = Math.max(...s);
+  // a loop, not Math.max(...s): spreading 100k+ steps as arguments overflows the call stack
+  let top = -Infinity;
+  for (const v of s) if (v > top) top = v;
   const e = s.map((v) => Math.exp(v - top));
   const z = e.reduce((a, b) => a + b, 0);
   return e.map((v) => v / z);

@@ -136,10 +136,10 @@ export function findBlame(index: TraceIndex, outcome: Outcome, options: BlameOpt
       const scores = scoreSteps(steps, weights);
       const step = steps[scores.best];
       const lead = scores.agents[0];
-      const blame = make(step.pos, 'evidence', `the most likely of ${steps.length} agent steps, p = ${scores.p[scores.best].toFixed(2)}: ${explain(steps, scores.best, weights)}`);
+      const blame = make(step.pos, 'evidence', steps.length === 1 ? 'the only agent step of the run' : `the most likely of ${steps.length} agent steps, ${formatP(scores.p[scores.best])}: ${explain(steps, scores.best, weights)}`);
       blame.agent = lead.agent;
       blame.agentShare = Number(lead.share.toFixed(3));
-      blame.p = Number(scores.p[scores.best].toFixed(3));
+      blame.p = Number(scores.p[scores.best].toPrecision(3)); // 3 significant digits: toFixed(3) gave 0 for the most likely of 5,000 steps
       if (lead.agent !== step.agent) blame.message += `; the agent with the largest share of the blame is ${lead.agent} (${Math.round(100 * lead.share)}%)`;
       else blame.message += `; ${lead.agent} holds ${Math.round(100 * lead.share)}% of the blame`;
       return blame;
@@ -151,32 +151,44 @@ export function findBlame(index: TraceIndex, outcome: Outcome, options: BlameOpt
   return null;
 }
 
-/** What each evidence feature says of a step, in words (for the blame message). */
-const FEATURE_WORDS: Record<EvidenceFeature, string> = {
-  first_step: 'the first step of the run',
-  log_rank: 'late in the run',
-  agent_first_step: "its agent's first step",
-  answer_facts_introduced: "introduced facts of the final answer",
-  answer_facts_stated: 'states facts of the final answer',
-  new_facts: 'brought facts new to the run',
-  reports_error: 'reports an error',
-  verifies: 'verifies',
-  agent_step_count: 'by a busy agent',
-  agent_gave_answer: 'by the agent that gave the final answer',
-  assumes: 'assumes or simulates what it lacks',
-  code: 'runs code',
-  agent_runs_tools: 'by an agent that runs tools',
+/**
+ * What each evidence feature says of a step, in words: `[above, below]` the run's average step.
+ * A feature with a negative weight lifts a step when the step has less of it than the average
+ * (a step that does not verify), so the words must follow the side the step is on.
+ */
+const FEATURE_WORDS: Record<EvidenceFeature, readonly [string, string]> = {
+  first_step: ['the first step of the run', 'not the first step of the run'],
+  log_rank: ['late in the run', 'early in the run'],
+  agent_first_step: ["its agent's first step", "not its agent's first step"],
+  answer_facts_introduced: ['introduced facts of the final answer', 'introduced few of the final answer\'s facts'],
+  answer_facts_stated: ['states facts of the final answer', 'states few of the final answer\'s facts'],
+  new_facts: ['brought facts new to the run', 'brought few facts new to the run'],
+  reports_error: ['reports an error', 'reports no error'],
+  verifies: ['verifies', 'does not verify'],
+  agent_step_count: ['by a busy agent', 'by an agent with few steps'],
+  agent_gave_answer: ['by the agent that gave the final answer', 'not by the agent that gave the final answer'],
+  assumes: ['assumes or simulates what it lacks', 'assumes nothing'],
+  code: ['runs code', 'runs no code'],
+  agent_runs_tools: ['by an agent that runs tools', 'by an agent that runs no tools'],
 };
 
-/** The two features that raise a step most above the run's average step, in words. */
+/** The two features that raise a step most above the run's average step, in words (each on the side the step is on). */
 function explain(steps: readonly StepEvidence[], best: number, weights: readonly number[]): string {
   const lift = EVIDENCE_FEATURES.map((name, k) => {
     const mean = steps.reduce((a, s) => a + s.features[k], 0) / steps.length;
-    return { name, value: weights[k] * (steps[best].features[k] - mean) };
+    return { name, above: steps[best].features[k] > mean, value: weights[k] * (steps[best].features[k] - mean) };
   })
     .filter((l) => l.value > 0)
     .sort((a, b) => b.value - a.value)
     .slice(0, 2);
-  const words = lift.map((l) => (l.name === 'answer_facts_introduced' ? `introduced ${steps[best].answerFacts.introduced} of the final answer's ${steps[best].answerFacts.of} facts` : FEATURE_WORDS[l.name]));
+  const { introduced, of } = steps[best].answerFacts;
+  const words = lift.map((l) => (l.name === 'answer_facts_introduced' && l.above ? `introduced ${introduced} of the final answer's ${of} facts` : FEATURE_WORDS[l.name][l.above ? 0 : 1]));
   return words.length ? words.join(', ') : 'no step stands out';
+}
+
+/** A probability for a message: two decimals, and never a bare "0.00" or "1.00" for a value that is not 0 or 1. */
+function formatP(p: number): string {
+  if (p > 0 && p < 0.005) return 'p < 0.01';
+  if (p < 1 && p >= 0.995) return 'p > 0.99';
+  return `p = ${p.toFixed(2)}`;
 }

@@ -6,6 +6,9 @@ import { blameSteps } from '../../../src/analysis/blame';
 import { EVIDENCE_FEATURES } from '../../../src/analysis/blame-evidence';
 import { fitBlameWeights, scoreSteps, type LabelledRun } from '../../../src/analysis/blame-model';
 import { TraceIndex } from '../../../src/analysis/trace-index';
+import { loadTrace } from '../../../src/trace/formats';
+import '../../../src/trace/importers';
+import { fixture } from '../helpers';
 import { traceOf } from './build';
 
 const dims = EVIDENCE_FEATURES.length;
@@ -81,4 +84,33 @@ test('blame on a failed run says how sure it is and why, and names the agent wit
   assert.equal(a.blame?.agent, 'searcher');
   assert.ok(a.blame!.p! > 0 && a.blame!.p! <= 1 && a.blame!.agentShare! >= a.blame!.p!);
   assert.match(a.blame!.message, /most likely of 4 agent steps, p = 0\.\d\d: .*(introduced 1 of the final answer's 1 facts|assumes)/);
+});
+
+test('a run of 200,000 agent steps is scored (no call-stack overflow) and its probabilities sum to 1', () => {
+  const steps = Array.from({ length: 200_000 }, (_, i) => ({ pos: i, agent: `a${i % 3}`, record: i, features: i === 7 ? unit(3) : zero(), answerFacts: { introduced: 0, of: 1 } }));
+  const w = zero();
+  w[3] = 1;
+  const s = scoreSteps(steps, w);
+  assert.equal(s.best, 7);
+  assert.ok(Math.abs(s.p.reduce((a, b) => a + b, 0) - 1) < 1e-9);
+});
+
+test('the blame message gives a reason on the side the step is on: a step that does not verify is never said to verify', () => {
+  // Who&When Algorithm-Generated 15: the most likely step (h6, Verification_Expert) has no verification
+  // words and its agent has 1 step against the Boggle_Board_Expert's 4: negative weights lift it
+  const a = analyzeTrace(loadTrace(fixture('who-and-when', 'Algorithm-Generated', '15.json'), 'trace.json'), { outcome: 'failure' });
+  assert.equal(a.blame?.event, 'h6');
+  assert.doesNotMatch(a.blame!.message, /[:,] (verifies|by a busy agent)\b/);
+  assert.match(a.blame!.message, /does not verify/);
+  assert.match(a.blame!.message, /by an agent with few steps/);
+});
+
+test('a tiny probability is not printed as p = 0.00, and a run of one step says so', () => {
+  const many = analyzeTrace(traceOf([{ id: 'q', type: 'message', agent: 'user', from: 'user', content: 'Count.' }, ...Array.from({ length: 20_000 }, (_, i) => ({ id: `s${i}`, type: 'message' as const, agent: `a${i % 3}`, content: `${i}` }))]), { outcome: 'failure' });
+  assert.match(many.blame!.message, /p < 0\.01/);
+  assert.doesNotMatch(many.blame!.message, /p = 0\.00/);
+  assert.ok(many.blame!.p! > 0, `p in the JSON is not rounded to 0 (${many.blame!.p})`);
+  const one = analyzeTrace(traceOf([{ id: 'q', type: 'message', agent: 'user', from: 'user', content: 'Which?' }, { id: 's', type: 'message', agent: 'x', content: 'Rome.' }]), { outcome: 'failure' });
+  assert.match(one.blame!.message, /the only agent step of the run/);
+  assert.doesNotMatch(one.blame!.message, /1 agent steps/);
 });
