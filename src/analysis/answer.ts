@@ -27,6 +27,9 @@ const EXPLICIT = [
 
 const OUTPUT_TYPES = new Set(['aggregate', 'return', 'message', 'stop', 'orchestrator_decision']);
 
+/** An answer says something: a letter or a digit (`?!…—.` is not an answer). */
+const HAS_WORD = /[\p{L}\p{N}]/u;
+
 /** Strips markdown emphasis, quotes and trailing punctuation from an extracted answer. */
 function cleanAnswer(text: string): string {
   return normalizeContent(text.replace(/[*_`"“”]+/g, ' ')).replace(/[.!;:,\s]+$/, '').trim();
@@ -38,7 +41,7 @@ export function explicitAnswer(text: string): string | undefined {
     const m = re.exec(text);
     if (m && m[1]) {
       const a = cleanAnswer(m[1]);
-      if (a) return a;
+      if (HAS_WORD.test(a)) return a;
     }
   }
   return undefined;
@@ -87,7 +90,7 @@ export function finalAnswer(index: TraceIndex, from: number, to: number, keep?: 
     if (a) return { pos: i, answer: a, explicit: true };
     if (index.firstSeen(i) !== i) continue; // a repeat (boilerplate) is not the answer
     const whole = cleanAnswer(text.replace(/\bTERMINATE\b/g, ''));
-    if (whole.length >= 3) return { pos: i, answer: whole, explicit: false };
+    if (whole.length >= 3 && HAS_WORD.test(whole)) return { pos: i, answer: whole, explicit: false };
   }
   return undefined;
 }

@@ -76,6 +76,7 @@ export interface EvidenceContext {
  * The task statement of a run: the first event with content, unless an agent wrote it while the
  * trace records the user's question apart (AG2 CaptainAgent logs open on an expert's message that
  * restates the question with the manager's plan: that plan is an agent's output and can be wrong).
+ * The question is `metadata.task.question`, or `metadata.task` when it is text.
  * @returns `task`: its position or -1; `given`: the salient tokens of the task (of the recorded question when the first message is an agent's).
  */
 export function taskStatement(index: TraceIndex): { task: number; given: Set<string> } {
@@ -85,7 +86,9 @@ export function taskStatement(index: TraceIndex): { task: number; given: Set<str
       task = i;
       break;
     }
-  const question = (index.loaded.trace.metadata?.task as { question?: unknown } | undefined)?.question;
+  const recorded = index.loaded.trace.metadata?.task;
+  // `task: {question: ...}` (Who&When) or the task's text itself
+  const question = typeof recorded === 'string' ? recorded : (recorded as { question?: unknown } | undefined)?.question;
   if (task >= 0 && typeof question === 'string' && question.trim() && index.types[task] !== 'stop' && !isNotAgentOutput(index.events[task]) && index.events[task].agent !== 'user') {
     return { task: -1, given: salientTokens(question) };
   }
@@ -119,7 +122,7 @@ export function stepEvidence(index: TraceIndex, ctx: EvidenceContext): StepEvide
     let fresh = 0;
     let introduced = 0;
     let stated = 0;
-    for (const t of index.salient(i)) {
+    for (const t of index.salientOnce(i)) {
       if (!seen.has(t)) {
         seen.add(t);
         fresh++;

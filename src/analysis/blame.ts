@@ -41,12 +41,12 @@ export function blameable(index: TraceIndex, i: number, tools: ReadonlySet<strin
 }
 
 /** The agent output responsible for position i: itself, or for tool output the call/message that asked for it. */
-export function responsible(index: TraceIndex, i: number, tools: ReadonlySet<string>, task: number): number {
-  if (blameable(index, i, tools, task)) return i;
+export function responsible(index: TraceIndex, i: number, tools: ReadonlySet<string>, task: number, needsContent = true): number {
+  if (blameable(index, i, tools, task, needsContent)) return i;
   const call = index.callOf(i);
-  if (call >= 0 && blameable(index, call, tools, task)) return call;
+  if (call >= 0 && blameable(index, call, tools, task, needsContent)) return call;
   const agent = index.events[i].agent;
-  for (let k = i - 1; k >= 0; k--) if (index.events[k].agent !== agent && blameable(index, k, tools, task)) return k;
+  for (let k = i - 1; k >= 0; k--) if (index.events[k].agent !== agent && blameable(index, k, tools, task, needsContent)) return k;
   return -1;
 }
 
@@ -70,7 +70,8 @@ function firstFailedCall(index: TraceIndex, tools: ReadonlySet<string>, task: nu
 export function blameSteps(index: TraceIndex): StepEvidence[] {
   const { task, given } = taskStatement(index);
   const tools = index.toolLanes;
-  return stepEvidence(index, { task, given, blameable: (i) => blameable(index, i, tools, task), responsible: (i) => responsible(index, i, tools, task) });
+  // a tool call is a step even without recorded arguments: the agent chose to run it, and the facts its result brought are charged to it
+  return stepEvidence(index, { task, given, blameable: (i) => blameable(index, i, tools, task, false), responsible: (i) => responsible(index, i, tools, task, false) });
 }
 
 /** The blame rules, in the order they are tried (each is a `Blame['basis']`). */
@@ -104,7 +105,8 @@ export function findBlame(index: TraceIndex, outcome: Outcome, options: BlameOpt
     const e = index.events[pos];
     // named by what it was (`tool_call send_email`), its time and its id: an id alone (a span's hex) says nothing
     const what = `${e.type}${e.tool ? ` ${e.tool}` : ''}`;
-    return { agent: e.agent, event: e.id, index: index.at(pos), record: index.record(pos), basis, message: `decisive error: ${e.agent}'s ${what} at t=${e.t} (${e.id}; ${why})` };
+    // the finding's label ("decisive error") heads every view of it, so the message does not repeat it
+    return { agent: e.agent, event: e.id, index: index.at(pos), record: index.record(pos), basis, message: `${e.agent}'s ${what} at t=${e.t} (${e.id}): ${why}` };
   };
 
   // A run whose failure signal is an error stop failed where the error happened, not in an answer:
@@ -121,12 +123,12 @@ export function findBlame(index: TraceIndex, outcome: Outcome, options: BlameOpt
     // where each of the answer's values entered the run (one pass over cached salient tokens): only
     // there can a step state it without any input stating it, so only there are inputs compared
     const firstAt = new Map<string, number>();
-    for (let i = 0; i <= final.pos && firstAt.size < wanted.size; i++) for (const tok of index.salient(i)) if (wanted.has(tok) && !firstAt.has(tok)) firstAt.set(tok, i);
+    for (let i = 0; i <= final.pos && firstAt.size < wanted.size; i++) for (const tok of index.salientOnce(i)) if (wanted.has(tok) && !firstAt.has(tok)) firstAt.set(tok, i);
     const reader = new ValueReader(index, support);
     for (const i of [...new Set(firstAt.values())].sort((a, b) => a - b)) {
       if (i <= task || !blameable(index, i, tools, task) || !PASSES_ON.has(index.types[i])) continue;
       const c = reader.contrary(i, new Set([...firstAt].filter(([, at]) => at === i).map(([tok]) => tok)));
-      if (c) return make(i, 'contrary_input', `passed on ${c.value} where its input ${index.id(c.input)} gave ${c.was}; the final answer at ${index.id(final.pos)} carries it`);
+      if (c) return make(i, 'contrary_input', `passed on ${c.value} where its input ${index.id(c.input)} gave ${c.was}; ${i === final.pos ? 'it is the final answer' : `the final answer (${index.id(final.pos)}) carries it`}`);
     }
   }
   // 2. the step the evidence model finds most likely, and the agent with the largest share
@@ -140,8 +142,8 @@ export function findBlame(index: TraceIndex, outcome: Outcome, options: BlameOpt
       blame.agent = lead.agent;
       blame.agentShare = Number(lead.share.toFixed(3));
       blame.p = Number(scores.p[scores.best].toPrecision(3)); // 3 significant digits: toFixed(3) gave 0 for the most likely of 5,000 steps
-      if (lead.agent !== step.agent) blame.message += `; the agent with the largest share of the blame is ${lead.agent} (${Math.round(100 * lead.share)}%)`;
-      else blame.message += `; ${lead.agent} holds ${Math.round(100 * lead.share)}% of the blame`;
+      // the agent first: it is what the blame names, and it may differ from the most likely step's agent
+      if (steps.length > 1) blame.message = `${agentShares(scores.agents)}. Most likely step: ${blame.message}`;
       return blame;
     }
   }
@@ -184,6 +186,13 @@ function explain(steps: readonly StepEvidence[], best: number, weights: readonly
   const { introduced, of } = steps[best].answerFacts;
   const words = lift.map((l) => (l.name === 'answer_facts_introduced' && l.above ? `introduced ${introduced} of the final answer's ${of} facts` : FEATURE_WORDS[l.name][l.above ? 0 : 1]));
   return words.length ? words.join(', ') : 'no step stands out';
+}
+
+/** Blame by agent, largest share first: `WebSurfer 55% of the blame, Orchestrator 30%, Assistant 15%` (at most three named). */
+function agentShares(agents: readonly { agent: string; share: number }[]): string {
+  const shown = agents.slice(0, 3).map((a, k) => `${a.agent} ${Math.round(100 * a.share)}%${k === 0 ? ' of the blame' : ''}`);
+  const rest = agents.length - shown.length;
+  return shown.join(', ') + (rest > 0 ? `, ${rest} other agent${rest > 1 ? 's' : ''} ${Math.round(100 * agents.slice(3).reduce((a, b) => a + b.share, 0))}%` : '');
 }
 
 /** A probability for a message: two decimals, and never a bare "0.00" or "1.00" for a value that is not 0 or 1. */

@@ -439,6 +439,11 @@ export class TraceIndex {
     return s;
   }
 
+  /** Salient tokens of an event, from the cache when there, else made and not kept (a single pass over every event must not hold a set per event). */
+  salientOnce(i: number): Set<string> {
+    return this.salientCache[i] ?? salientTokens(stripLogNoise(this.content(i)));
+  }
+
   /** The normalized content or content_ref of an event (text.ts `normalizeContent`; '' when it has neither). Cached. */
   normalizedContent(i: number): string {
     let s = this.normalized.get(i);

@@ -14,7 +14,7 @@ import { MARK_CATEGORIES } from '../editor/event-marks';
 import { canonicalType, type EventType } from '../trace/event-types';
 import type { Range } from '../trace/model';
 import type { TraceSnapshot } from './snapshot';
-import { formatCredit } from '../panel/credit-text';
+import { creditLabel } from '../panel/credit-text';
 
 /** Event types whose credit is shown: the messages between agents and what they pass on. */
 const MESSAGE_LIKE = new Set<EventType>(['message', 'delegate', 'return', 'aggregate', 'orchestrator_decision']);
@@ -53,7 +53,7 @@ export function eventMarks(snapshot: TraceSnapshot, options: MarkOptions): Map<s
     for (let i = 0; i < values.length; i++) {
       const v = values[i];
       if (Math.abs(v) < CREDIT_SHOWN_FROM || !MESSAGE_LIKE.has(canonicalType(events[i].type))) continue;
-      add(i, creditCategory(v, max), formatCredit(v, credit.signed));
+      add(i, creditCategory(v, max), creditLabel(v, credit.signed)); // named: beside a decisive error or a stop, a bare −0.33 read as a second blame
     }
   }
 

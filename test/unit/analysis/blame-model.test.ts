@@ -114,3 +114,54 @@ test('a tiny probability is not printed as p = 0.00, and a run of one step says 
   assert.match(one.blame!.message, /the only agent step of the run/);
   assert.doesNotMatch(one.blame!.message, /1 agent steps/);
 });
+
+test('the blame message names the agents by share first, then the most likely step, and never repeats the label "decisive error"', () => {
+  const a = analyzeTrace(
+    traceOf([
+      { id: 'q', type: 'message', agent: 'user', from: 'user', content: 'Which river flows through Vienna?' },
+      { id: 's1', type: 'message', agent: 'planner', content: 'Plan: ask the searcher, then check.' },
+      { id: 's2', type: 'message', agent: 'searcher', content: 'Let us assume it is the Rhine, since I could not search.' },
+      { id: 's3', type: 'message', agent: 'checker', content: 'Verified: the Rhine.' },
+      { id: 's4', type: 'message', agent: 'planner', content: 'FINAL ANSWER: Rhine' },
+    ]),
+    { outcome: 'failure' },
+  );
+  assert.match(a.blame!.message, /^searcher \d+% of the blame, (planner|checker) \d+%, (planner|checker) \d+%\. Most likely step: searcher's message at t=2 \(s2\): /);
+  assert.doesNotMatch(a.blame!.message, /decisive error/);
+});
+
+test('a tool call without recorded arguments is a step: the wrong figure its result brought is charged to it', () => {
+  const a = analyzeTrace(
+    traceOf([
+      { id: 'q', type: 'message', agent: 'user', from: 'user', content: 'In which year did the Berlin Wall fall?' },
+      { id: 'c1', type: 'tool_call', agent: 'A', tool: 'search' },
+      { id: 'r1', type: 'tool_result', agent: 'search', content: 'It fell in 1999.', causes: ['c1'] },
+      { id: 'f', type: 'message', agent: 'B', content: 'FINAL ANSWER: 1999' },
+    ]),
+    { outcome: 'failure' },
+  );
+  assert.equal(a.blame?.event, 'c1');
+  assert.equal(a.blame?.agent, 'A');
+});
+
+test('a final answer of punctuation only is no answer; a task recorded as text is the question', () => {
+  const steps = (meta?: Record<string, unknown>) =>
+    blameSteps(
+      new TraceIndex(
+        traceOf(
+          [
+            { id: 'a', type: 'message', agent: 'Math', content: 'Task: how much is 12 + 10? I think it is 23.' },
+            { id: 'b', type: 'message', agent: 'Writer', content: '?!…—.' },
+          ],
+          [],
+          meta ? { metadata: meta } : {},
+        ),
+      ),
+    );
+  assert.deepEqual(steps({ task: 'how much is 12 + 10?' }).map((s) => s.record), [0, 1], 'the first message restates the recorded task with a claim: a step');
+  assert.deepEqual(steps().map((s) => s.record), [1]);
+  // the answer's facts come from Math's claim, not from the punctuation
+  const withTask = steps({ task: 'how much is 12 + 10?' });
+  assert.equal(withTask[1].answerFacts.of, withTask[0].answerFacts.of);
+  assert.ok(withTask[0].answerFacts.introduced > 0, 'Math introduced the answer "23"');
+});

@@ -34,6 +34,8 @@ test('demo: the stop, the loop and credit are marked at the start of their lines
   // credit on message-like events only, signed by the outcome
   const credited = marks.filter((m) => /[+−]\d\.\d\d/.test(m.text)).map((m) => s.loaded.trace.events[m.index].type);
   assert.ok(credited.length > 0);
+  // the value is named: beside a decisive error or a stop, a bare −0.33 reads as a second blame
+  for (const m of marks.filter((m) => /[+−]\d\.\d\d/.test(m.text))) assert.match(m.text, /(^| · )credit [+−]\d\.\d\d/);
   for (const t of credited) assert.ok(['delegate', 'communicate', 'message', 'return', 'aggregate', 'orchestrator_decision'].includes(t), t);
   // marks are sorted by position: the visible-lines lookup relies on it
   for (let i = 1; i < marks.length; i++) assert.ok(marks[i - 1].at.line <= marks[i].at.line);
