@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { BLAME_RULES, type BlameRule } from '../src/analysis';
 import { blameSteps, findBlame } from '../src/analysis/blame';
-import { BLAME_L2, BLAME_WEIGHTS, fitBlameWeights, type LabelledRun } from '../src/analysis/blame-model';
+import { BLAME_L2, BLAME_WEIGHTS, fitBlameWeights, scoreSteps, type LabelledRun } from '../src/analysis/blame-model';
 import { EVIDENCE_FEATURES } from '../src/analysis/blame-evidence';
 import type { Outcome } from '../src/analysis/types';
 import { SHARED, SPAN } from '../src/analysis/support';
@@ -102,9 +102,14 @@ function readCases(corpus: string): Case[] {
       }
       const evidence = blameSteps(index);
       const run: LabelledRun = { features: evidence.map((s) => s.features), decisive: evidence.findIndex((s) => s.record === gt.mistake_step) };
+      // blame under other weights without running the whole analysis again: the contrary-input pick (it
+      // comes first and has no weights), else the model's; checked below against findBlame
+      const contrary = findBlame(index, outcome as Outcome, { rules: ['contrary_input'] });
       const blameWith = (weights: readonly number[]): [string, number] | null => {
-        const b = findBlame(index, outcome as Outcome, { weights });
-        return b ? [b.agent, b.record] : null;
+        if (contrary) return [contrary.agent, contrary.record];
+        if (!evidence.length) return null;
+        const scores = scoreSteps(evidence, weights);
+        return [evidence[scores.best].agent, evidence[scores.best].record];
       };
       cases.push({ subset, file: name, basis, grid, run, blameWith, lanes: [...new Set(loaded.trace.events.map((e) => e.agent))], steps: steps.size, label: { agent: gt.mistake_agent, step: gt.mistake_step }, blame });
     }
@@ -283,14 +288,63 @@ function weightsCrossValidated(cases: Case[], tbl: (header: string[], rows: stri
     if (test.length) score(`leave-one-file-out: ${subset}`, test, (c) => lofo.get(c)!);
   }
   score('leave-one-file-out: all', cases, (c) => lofo.get(c)!);
+  const nested = nestedPenalty(cases);
+  for (const subset of SUBSETS) {
+    const test = cases.filter((c) => c.subset === subset);
+    if (test.length) score(`nested, λ chosen in the fold: ${subset}`, test, (c) => nested.blame.get(c)!);
+  }
+  score('nested, λ chosen in the fold: all', cases, (c) => nested.blame.get(c)!);
+  const mismatched = cases.filter((c) => JSON.stringify(c.blameWith(BLAME_WEIGHTS)) !== JSON.stringify(c.blame.get('all')));
   const fitted = fitBlameWeights(cases.map((c) => c.run));
   const drift = Math.max(...fitted.map((w, k) => Math.abs(w - BLAME_WEIGHTS[k])));
   return [
     `Evidence-model weights (blame-model.ts, L2 ${BLAME_L2}) refitted on the training side, scored on the test side:`,
     tbl(['scheme', 'files', 'agent acc', 'step acc'], rows),
+    `Nested: the L2 penalty chosen among ${NESTED_L2.join(', ')} by ${INNER_FOLDS}-fold cross-validation inside each leave-one-file-out fold (chosen: ${[...nested.chosen].map(([l, n]) => `${l} ×${n}`).join(', ')}); on all files: ${nested.onAll}${nested.onAll === BLAME_L2 ? ' (= the shipped BLAME_L2)' : `, WARNING: the shipped BLAME_L2 is ${BLAME_L2}`}.` +
+      (mismatched.length ? `\nWARNING: the quick blame of the cross-validation differs from findBlame on ${mismatched.map((c) => c.file).join(', ')}` : ''),
     `Fit on all ${cases.length} files: ${EVIDENCE_FEATURES.map((f, k) => `${f} ${fitted[k].toFixed(2)}`).join(', ')}` +
       (drift > 0.01 ? `\nWARNING: the shipped BLAME_WEIGHTS differ from this fit by up to ${drift.toFixed(2)}: paste [${fitted.map((w) => w.toFixed(2)).join(', ')}]` : ' (= the shipped BLAME_WEIGHTS)'),
   ].join('\n');
+}
+
+/** L2 penalties the nested cross-validation chooses among, and its inner folds. */
+const NESTED_L2 = [1, 3, 10];
+const INNER_FOLDS = 5;
+
+/**
+ * Leave-one-file-out with the L2 penalty chosen inside each fold (by inner cross-validation on the
+ * training files: most agent + step hits), so the choice of the penalty is cross-validated too.
+ * @returns each file's blame, how often each penalty was chosen, and the one the same choice makes on all files (the one to ship)
+ */
+function nestedPenalty(cases: Case[]): { blame: Map<Case, [string, number] | null>; chosen: Map<number, number>; onAll: number } {
+  const blame = new Map<Case, [string, number] | null>();
+  const chosen = new Map<number, number>();
+  for (const test of cases) {
+    const train = cases.filter((c) => c !== test);
+    const best = choosePenalty(train);
+    chosen.set(best, (chosen.get(best) ?? 0) + 1);
+    blame.set(test, test.blameWith(fitBlameWeights(train.map((c) => c.run), best)));
+  }
+  return { blame, chosen, onAll: choosePenalty(cases) };
+}
+
+/** The L2 penalty among {@link NESTED_L2} with the most agent + step hits by {@link INNER_FOLDS}-fold cross-validation on `train` (ties: the smaller). */
+function choosePenalty(train: Case[]): number {
+  const hits = (c: Case, b: [string, number] | null) => (b && norm(b[0]) === norm(c.label.agent) ? 1 : 0) + (b?.[1] === c.label.step ? 1 : 0);
+  let best = NESTED_L2[0];
+  let bestHits = -1;
+  for (const l2 of NESTED_L2) {
+    let total = 0;
+    for (let fold = 0; fold < INNER_FOLDS; fold++) {
+      const w = fitBlameWeights(train.filter((_, k) => k % INNER_FOLDS !== fold).map((c) => c.run), l2);
+      for (const c of train.filter((_, k) => k % INNER_FOLDS === fold)) total += hits(c, c.blameWith(w));
+    }
+    if (total > bestHits) {
+      bestHits = total;
+      best = l2;
+    }
+  }
+  return best;
 }
 
 function signed(d: number): string {

@@ -174,7 +174,7 @@ export interface Blame {
   message: string;
   /** Basis `evidence` only: the step's probability of being the decisive error (blame-model.ts), 0..1. */
   p?: number;
-  /** Basis `evidence` only: `agent`'s share of the blame (the sum of its steps' probabilities), 0..1. */
+  /** Basis `evidence` only: `agent`'s share of the blame (the sum of its steps' probabilities), 0..1; another agent's can be larger. */
   agentShare?: number;
 }
 

@@ -2,13 +2,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeTrace } from '../../../src/analysis';
-import { blameSteps } from '../../../src/analysis/blame';
+import { blameSteps, findBlame } from '../../../src/analysis/blame';
 import { EVIDENCE_FEATURES } from '../../../src/analysis/blame-evidence';
 import { fitBlameWeights, scoreSteps, type LabelledRun } from '../../../src/analysis/blame-model';
 import { TraceIndex } from '../../../src/analysis/trace-index';
-import { loadTrace } from '../../../src/trace/formats';
-import '../../../src/trace/importers';
-import { fixture } from '../helpers';
 import { traceOf } from './build';
 
 const dims = EVIDENCE_FEATURES.length;
@@ -96,13 +93,20 @@ test('a run of 200,000 agent steps is scored (no call-stack overflow) and its pr
 });
 
 test('the blame message gives a reason on the side the step is on: a step that does not verify is never said to verify', () => {
-  // Who&When Algorithm-Generated 15: the most likely step (h6, Verification_Expert) has no verification
-  // words and its agent has 1 step against the Boggle_Board_Expert's 4: negative weights lift it
-  const a = analyzeTrace(loadTrace(fixture('who-and-when', 'Algorithm-Generated', '15.json'), 'trace.json'), { outcome: 'failure' });
-  assert.equal(a.blame?.event, 'h6');
-  assert.doesNotMatch(a.blame!.message, /[:,] (verifies|by a busy agent)\b/);
-  assert.match(a.blame!.message, /does not verify/);
-  assert.match(a.blame!.message, /by an agent with few steps/);
+  // only a negative weight on verification: the step that does NOT verify is lifted, and must be said not to
+  const weights = EVIDENCE_FEATURES.map((f) => (f === 'verifies' ? -2 : 0));
+  const index = new TraceIndex(
+    traceOf([
+      { id: 'q', type: 'message', agent: 'user', from: 'user', content: 'Which river flows through Vienna?' },
+      { id: 's1', type: 'message', agent: 'checker', content: 'I verified the atlas.' },
+      { id: 's2', type: 'message', agent: 'searcher', content: 'It is the Rhine.' },
+      { id: 's3', type: 'message', agent: 'checker', content: 'Checked again, verified.' },
+    ]),
+  );
+  const b = findBlame(index, { status: 'failure', value: -1, source: 'test' }, { rules: ['evidence'], weights })!;
+  assert.equal(b.event, 's2');
+  assert.match(b.message, /does not verify/);
+  assert.doesNotMatch(b.message, /[:,] verifies\b/);
 });
 
 test('a tiny probability is not printed as p = 0.00, and a run of one step says so', () => {
@@ -115,7 +119,7 @@ test('a tiny probability is not printed as p = 0.00, and a run of one step says 
   assert.doesNotMatch(one.blame!.message, /1 agent steps/);
 });
 
-test('the blame message names the agents by share first, then the most likely step, and never repeats the label "decisive error"', () => {
+test('the blame message names the most likely step and its agent, then each agent\'s share, and never repeats the label "decisive error"', () => {
   const a = analyzeTrace(
     traceOf([
       { id: 'q', type: 'message', agent: 'user', from: 'user', content: 'Which river flows through Vienna?' },
@@ -126,7 +130,7 @@ test('the blame message names the agents by share first, then the most likely st
     ]),
     { outcome: 'failure' },
   );
-  assert.match(a.blame!.message, /^searcher \d+% of the blame, (planner|checker) \d+%, (planner|checker) \d+%\. Most likely step: searcher's message at t=2 \(s2\): /);
+  assert.match(a.blame!.message, /^searcher's message at t=2 \(s2\): the most likely of 4 agent steps, p = 0\.\d\d: .+\. Share of the blame by agent: searcher \d+%, (planner|checker) \d+%, (planner|checker) \d+%$/);
   assert.doesNotMatch(a.blame!.message, /decisive error/);
 });
 
