@@ -101,12 +101,14 @@ export function findBlame(index: TraceIndex, outcome: Outcome, options: BlameOpt
   if (/an API error: not an agent failure/.test(outcome.source)) return null;
   const tools = index.toolLanes;
   const { task, given } = taskStatement(index);
+  // a trace without a clock counts steps in t (Who&When, MAST AG2): "step 12", not "t=12"
+  const stepTime = (index.loaded.trace.metadata as { time?: unknown } | undefined)?.time === 'step-index';
   const make = (pos: number, basis: Blame['basis'], why: string): Blame => {
     const e = index.events[pos];
     // named by what it was (`tool_call send_email`), its time and its id: an id alone (a span's hex) says nothing
     const what = `${e.type}${e.tool ? ` ${e.tool}` : ''}`;
     // the finding's label ("decisive error") heads every view of it, so the message does not repeat it
-    return { agent: e.agent, event: e.id, index: index.at(pos), record: index.record(pos), basis, message: `${e.agent}'s ${what} at t=${e.t} (${e.id}): ${why}` };
+    return { agent: e.agent, event: e.id, index: index.at(pos), record: index.record(pos), basis, message: `${e.agent}'s ${what} at ${stepTime ? `step ${e.t}` : `t=${e.t}`} (${e.id}): ${why}` };
   };
 
   // A run whose failure signal is an error stop failed where the error happened, not in an answer:
