@@ -39,8 +39,8 @@ interface Case {
   grid: Map<string, [string, number] | null>;
   /** The run's agent steps (evidence features) with the labelled one marked, for refitting the weights. */
   run: LabelledRun;
-  /** Blame under all rules with given weights (for the cross-validation of the weights). */
-  blameWith: (weights: readonly number[]) => [string, number] | null;
+  /** Blame under all rules with given weights and contrary-input slot (default slot when none; for the cross-validation). */
+  blameWith: (weights: readonly number[], slot?: string) => [string, number] | null;
 }
 
 /** Settings of the contrary-input slot tried by the cross-validation (support.ts; default 6/2). */
@@ -104,9 +104,14 @@ function readCases(corpus: string): Case[] {
       const run: LabelledRun = { features: evidence.map((s) => s.features), decisive: evidence.findIndex((s) => s.record === gt.mistake_step) };
       // blame under other weights without running the whole analysis again: the contrary-input pick (it
       // comes first and has no weights), else the model's; checked below against findBlame
-      const contrary = findBlame(index, outcome as Outcome, { rules: ['contrary_input'] });
-      const blameWith = (weights: readonly number[]): [string, number] | null => {
-        if (contrary) return [contrary.agent, contrary.record];
+      const contrary = new Map<string, [string, number] | null>();
+      for (const g of GRID) {
+        const b = findBlame(index, outcome as Outcome, { rules: ['contrary_input'], support: g });
+        contrary.set(gridKey(g), b ? [b.agent, b.record] : null);
+      }
+      const blameWith = (weights: readonly number[], slot = DEFAULT_KEY): [string, number] | null => {
+        const picked = contrary.get(slot);
+        if (picked) return picked;
         if (!evidence.length) return null;
         const scores = scoreSteps(evidence, weights);
         return [evidence[scores.best].agent, evidence[scores.best].record];
@@ -294,12 +299,21 @@ function weightsCrossValidated(cases: Case[], tbl: (header: string[], rows: stri
     if (test.length) score(`nested, λ chosen in the fold: ${subset}`, test, (c) => nested.blame.get(c)!);
   }
   score('nested, λ chosen in the fold: all', cases, (c) => nested.blame.get(c)!);
+  const full = fullyNested(cases);
+  for (const subset of SUBSETS) {
+    const test = cases.filter((c) => c.subset === subset);
+    if (test.length) score(`fully nested, λ and slot chosen in the fold: ${subset}`, test, (c) => full.blame.get(c)!);
+  }
+  score('fully nested, λ and slot chosen in the fold: all', cases, (c) => full.blame.get(c)!);
+  const reachable = cases.filter((c) => c.run.decisive >= 0).length;
   const mismatched = cases.filter((c) => JSON.stringify(c.blameWith(BLAME_WEIGHTS)) !== JSON.stringify(c.blame.get('all')));
   const fitted = fitBlameWeights(cases.map((c) => c.run));
   const drift = Math.max(...fitted.map((w, k) => Math.abs(w - BLAME_WEIGHTS[k])));
   return [
     `Evidence-model weights (blame-model.ts, L2 ${BLAME_L2}) refitted on the training side, scored on the test side:`,
     tbl(['scheme', 'files', 'agent acc', 'step acc'], rows),
+    `Labelled step among the model's candidate steps (blameSteps) in ${reachable} of ${cases.length} files (the others cannot score a step and are left out of the fit).`,
+    `Fully nested: λ as in the nested rows, then the contrary-input slot chosen among ${GRID.length} settings on the training files with the fold's weights (chosen: ${[...full.slots].map(([k, n]) => `${k} ×${n}`).join(', ')}).`,
     `Nested: the L2 penalty chosen among ${NESTED_L2.join(', ')} by ${INNER_FOLDS}-fold cross-validation inside each leave-one-file-out fold (chosen: ${[...nested.chosen].map(([l, n]) => `${l} ×${n}`).join(', ')}); on all files: ${nested.onAll}${nested.onAll === BLAME_L2 ? ' (= the shipped BLAME_L2)' : `, WARNING: the shipped BLAME_L2 is ${BLAME_L2}`}.` +
       (mismatched.length ? `\nWARNING: the quick blame of the cross-validation differs from findBlame on ${mismatched.map((c) => c.file).join(', ')}` : ''),
     `Fit on all ${cases.length} files: ${EVIDENCE_FEATURES.map((f, k) => `${f} ${fitted[k].toFixed(2)}`).join(', ')}` +
@@ -326,6 +340,34 @@ function nestedPenalty(cases: Case[]): { blame: Map<Case, [string, number] | nul
     blame.set(test, test.blameWith(fitBlameWeights(train.map((c) => c.run), best)));
   }
   return { blame, chosen, onAll: choosePenalty(cases) };
+}
+
+/**
+ * Leave-one-file-out with every setting chosen inside the fold: λ (as {@link nestedPenalty}), the
+ * weights, and the contrary-input slot (most agent + step hits on the training files with the fold's
+ * weights; ties keep the default). The shipped slot (support.ts) was itself picked on these files, so
+ * the nested rows, which keep it, do not cross-validate it.
+ */
+function fullyNested(cases: Case[]): { blame: Map<Case, [string, number] | null>; slots: Map<string, number> } {
+  const hits = (c: Case, b: [string, number] | null) => (b && norm(b[0]) === norm(c.label.agent) ? 1 : 0) + (b?.[1] === c.label.step ? 1 : 0);
+  const blame = new Map<Case, [string, number] | null>();
+  const slots = new Map<string, number>();
+  for (const test of cases) {
+    const train = cases.filter((c) => c !== test);
+    const w = fitBlameWeights(train.map((c) => c.run), choosePenalty(train));
+    let slot = DEFAULT_KEY;
+    let best = -1;
+    for (const key of [DEFAULT_KEY, ...GRID.map(gridKey).filter((k) => k !== DEFAULT_KEY)]) {
+      const total = train.reduce((s, c) => s + hits(c, c.blameWith(w, key)), 0);
+      if (total > best) {
+        best = total;
+        slot = key;
+      }
+    }
+    slots.set(slot, (slots.get(slot) ?? 0) + 1);
+    blame.set(test, test.blameWith(w, slot));
+  }
+  return { blame, slots };
 }
 
 /** The L2 penalty among {@link NESTED_L2} with the most agent + step hits by {@link INNER_FOLDS}-fold cross-validation on `train` (ties: the smaller). */
