@@ -36,6 +36,20 @@ test('ground-truth labels in trace.metadata never change the analysis', () => {
   assert.equal(JSON.stringify(analyzeTrace(stripped, { outcome: 'failure' })), withLabels);
 });
 
+test('Who&When labels scrambled or removed in the file itself leave the whole analysis unchanged (both subsets)', () => {
+  // at the text level, so the importer is covered too: a label that shaped events, lanes or the task would show
+  for (const [subset, name] of [['Algorithm-Generated', '12.json'], ['Algorithm-Generated', '96.json'], ['Hand-Crafted', '24.json'], ['Hand-Crafted', '57.json']]) {
+    const raw = JSON.parse(fixture('who-and-when', subset, name)) as Record<string, unknown> & { history: unknown[] };
+    const file = fixturePath('who-and-when', subset, name);
+    const run = (o: Record<string, unknown>) => JSON.stringify(analyzeTrace(loadTrace(JSON.stringify(o, null, 4), file), { outcome: 'failure' }));
+    const original = run(raw);
+    const scrambled = { ...raw, mistake_agent: 'Nobody_Expert', mistake_step: String((Number(raw.mistake_step) + 1) % raw.history.length), mistake_reason: 'WebSurfer 1234 Paris', ground_truth: '987654 Zebra', labels: undefined, mistake_type: undefined };
+    const { mistake_agent: _a, mistake_step: _s, mistake_reason: _r, ground_truth: _g, mistake_type: _t, labels: _l, ...stripped } = raw;
+    assert.equal(run(scrambled), original, `${subset}/${name} scrambled`);
+    assert.equal(run(stripped), original, `${subset}/${name} stripped`);
+  }
+});
+
 test('Who&When (AG2): blame on a failed run names the agent and the step that introduced the answer', () => {
   const file = fixturePath('who-and-when', 'Algorithm-Generated', '12.json');
   const a = analyzeTrace(loadTrace(fixture('who-and-when', 'Algorithm-Generated', '12.json'), file), { outcome: 'failure' });
