@@ -141,7 +141,7 @@ export function findBlame(index: TraceIndex, outcome: Outcome, options: BlameOpt
       const step = steps[scores.best];
       const blame = make(step.pos, 'evidence', steps.length === 1 ? 'the only agent step of the run' : `the most likely of ${steps.length} agent steps, ${formatP(scores.p[scores.best])}: ${explain(steps, scores.best, weights)}`);
       // the blamed agent is the step's: cross-validated it is right more often than the agent with the
-      // largest summed share (nested: 67.2% against 60.7%), which many small steps of a busy agent can win
+      // largest summed share (nested: 65.6% against 59.0%, docs/analysis.md), which many small steps of a busy agent can win
       blame.agentShare = Number((scores.agents.find((a) => a.agent === step.agent)?.share ?? 0).toPrecision(3));
       blame.p = Number(scores.p[scores.best].toPrecision(3)); // 3 significant digits: toFixed(3) gave 0 for the most likely of 5,000 steps
       if (steps.length > 1) blame.message += `. Share of the blame by agent: ${agentShares(scores.agents)}`;
