@@ -54,7 +54,7 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
   // Parse, import, analysis and graph windows run in the engine's worker thread, never on this one.
   const engine = new WorkerEngine(path.join(context.extensionPath, 'dist', 'engine-worker.js'));
   const mappings = new MappingFiles(engine);
-  const sessions = new TraceSessions(engine, mappings);
+  const sessions = new TraceSessions(engine, mappings, context.workspaceState);
   const selection = new SelectionService();
   const panels = new GraphPanels(context.extensionUri, sessions, selection);
   // npm start's trace first: VS Code builds the graph's webview (the longest part of the start)

@@ -15,6 +15,7 @@ import { globMatches } from '../trace/glob';
 import type { Problem } from '../trace/model';
 import type { MappingProvider } from './mapping-files';
 import { escapeForMessage } from './markdown';
+import { StatedOutcomes } from './stated-outcomes';
 
 const TRACE_NAME = /\.otrace\.jsonl?$/;
 /** Wait this long after the last keystroke before reading an edited trace again (ms). */
@@ -45,11 +46,14 @@ export class TraceSessions implements vscode.Disposable {
   /**
    * @param engine loads the sessions and answers every question about them (the views ask it directly).
    * @param mappings the mapping files that may read a trace (settings, then workspace), when the editor has them.
+   * @param memory where stated outcomes are kept (the workspace state); without it they last the window's life.
    */
   constructor(
     readonly engine: TraceEngine,
     private readonly mappings?: MappingProvider,
+    memory?: vscode.Memento,
   ) {
+    this.outcomes = new StatedOutcomes(memory);
     if (mappings) this.disposables.push(mappings.onDidChange((paths) => this.mappingsChanged(paths)));
     const stopListening = engine.onDidRestart(() => this.restarted());
     this.disposables.push(
@@ -112,9 +116,9 @@ export class TraceSessions implements vscode.Disposable {
 
   /**
    * The run's outcome the user stated for a trace (otrace: Set the Run's Outcome…), by session key;
-   * kept for the window's life and sent with every load of that trace.
+   * kept in the workspace's storage and sent with every load of that trace.
    */
-  private readonly outcomes = new Map<string, 'success' | 'failure'>();
+  private readonly outcomes: StatedOutcomes;
 
   /** The outcome the user stated for a trace, if any. */
   statedOutcome(uri: vscode.Uri): 'success' | 'failure' | undefined {
@@ -127,8 +131,7 @@ export class TraceSessions implements vscode.Disposable {
    */
   setOutcome(uri: vscode.Uri, outcome: 'success' | 'failure' | undefined): Promise<SessionSummary | undefined> {
     const key = uri.toString();
-    if (outcome) this.outcomes.set(key, outcome);
-    else this.outcomes.delete(key);
+    this.outcomes.set(key, outcome);
     return this.reload(key, { force: true });
   }
 
