@@ -56,7 +56,7 @@ describe('analysis in the trace text', function () {
     assert.equal(stop[3], 'stop');
     const loop = marksOf(file).find((m) => /loop ×3/.test(m[2]));
     assert.ok(loop, `a loop ×3 mark: ${JSON.stringify(marksOf(file))}`);
-    assert.ok(marksOf(file).some((m) => /^[+−]\d\.\d\d/.test(m[2]) || / · [+−]\d\.\d\d/.test(m[2])), 'credit on message-like events');
+    assert.ok(marksOf(file).some((m) => /(^| · )credit [+−]\d\.\d\d/.test(m[2])), 'credit on message-like events, named');
     const loopRanges = applied.get(vscode.Uri.file(file).toString())!.get('loopRange')!.ranges;
     assert.ok(loopRanges.length >= 3, 'loop members highlighted');
     const diagnostics = await until('findings in Problems', () => {
