@@ -65,7 +65,7 @@ test('an agent’s first message that restates the recorded question with a plan
   assert.deepEqual(blameSteps(unrecorded).map((s) => s.record), [1], 'without a recorded question the first message is the task');
 });
 
-test('blame on a failed run says how sure it is and why, and names the agent with the largest share', () => {
+test('blame on a failed run names the most likely step and its agent, says how sure it is and why, then each agent\'s share, and never repeats the label "decisive error"', () => {
   const a = analyzeTrace(
     traceOf([
       { id: 'q', type: 'message', agent: 'user', from: 'user', content: 'Which river flows through Vienna?' },
@@ -81,6 +81,8 @@ test('blame on a failed run says how sure it is and why, and names the agent wit
   assert.equal(a.blame?.agent, 'searcher');
   assert.ok(a.blame!.p! > 0 && a.blame!.p! <= 1 && a.blame!.agentShare! >= a.blame!.p!);
   assert.match(a.blame!.message, /most likely of 4 agent steps, p = 0\.\d\d: .*(introduced 1 of the final answer's 1 facts|assumes)/);
+  assert.match(a.blame!.message, /^searcher's message at t=2 \(s2\): the most likely of 4 agent steps, p = 0\.\d\d: .+\. Share of the blame by agent: searcher \d+%, (planner|checker) \d+%, (planner|checker) \d+%$/);
+  assert.doesNotMatch(a.blame!.message, /decisive error/);
 });
 
 test('a run of 200,000 agent steps is scored (no call-stack overflow) and its probabilities sum to 1', () => {
@@ -117,21 +119,6 @@ test('a tiny probability is not printed as p = 0.00, and a run of one step says 
   const one = analyzeTrace(traceOf([{ id: 'q', type: 'message', agent: 'user', from: 'user', content: 'Which?' }, { id: 's', type: 'message', agent: 'x', content: 'Rome.' }]), { outcome: 'failure' });
   assert.match(one.blame!.message, /the only agent step of the run/);
   assert.doesNotMatch(one.blame!.message, /1 agent steps/);
-});
-
-test('the blame message names the most likely step and its agent, then each agent\'s share, and never repeats the label "decisive error"', () => {
-  const a = analyzeTrace(
-    traceOf([
-      { id: 'q', type: 'message', agent: 'user', from: 'user', content: 'Which river flows through Vienna?' },
-      { id: 's1', type: 'message', agent: 'planner', content: 'Plan: ask the searcher, then check.' },
-      { id: 's2', type: 'message', agent: 'searcher', content: 'Let us assume it is the Rhine, since I could not search.' },
-      { id: 's3', type: 'message', agent: 'checker', content: 'Verified: the Rhine.' },
-      { id: 's4', type: 'message', agent: 'planner', content: 'FINAL ANSWER: Rhine' },
-    ]),
-    { outcome: 'failure' },
-  );
-  assert.match(a.blame!.message, /^searcher's message at t=2 \(s2\): the most likely of 4 agent steps, p = 0\.\d\d: .+\. Share of the blame by agent: searcher \d+%, (planner|checker) \d+%, (planner|checker) \d+%$/);
-  assert.doesNotMatch(a.blame!.message, /decisive error/);
 });
 
 test('a tool call without recorded arguments is a step: the wrong figure its result brought is charged to it', () => {
