@@ -15,7 +15,7 @@
  * a value of the final answer entered the run).
  */
 import type { TraceIndex } from './trace-index';
-import { stripLogNoise } from './text';
+import { stripLogNoise, withoutFencedCode } from './text';
 
 /** Tokens on either side of a value that make its slot (default). */
 export const SPAN = 6;
@@ -30,7 +30,6 @@ export interface SupportOptions {
 /** Causal ancestors looked at per step. */
 export const WINDOW = 32;
 
-const FENCED_CODE = /```[\s\S]*?(?:```|$)/g;
 const TOKEN = /[A-Za-z][A-Za-z'’-]{2,}|\d[\d,.]*/g;
 const STOP_WORDS = new Set(
   'the and for with that this from are was were have has been will would can could should into our your their its not but all any each which what when where who how than then them they there these those also only more most some such very just over under about after before between during here now however therefore thus since was per'.split(' '),
@@ -54,7 +53,7 @@ const isWord = (t: string) => t.charCodeAt(0) > 57;
 
 /** Reads the values of a text with their slots (fenced code and log noise left out). */
 function valuesOf(text: string, span: number): Value[] {
-  const prose = stripLogNoise(text.includes('```') ? text.replace(FENCED_CODE, ' ') : text).slice(0, 4000);
+  const prose = stripLogNoise(withoutFencedCode(text)).slice(0, 4000);
   const tokens: string[] = [];
   for (const m of prose.matchAll(TOKEN)) {
     const w = m[0].replace(/[.,]+$/, '').toLowerCase();

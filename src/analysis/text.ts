@@ -281,6 +281,11 @@ export const VERIFY_TOOL =
   /\b(?:test|tests|pytest|jest|mocha|vitest|unittest|tsc|typecheck|lint|eslint|ruff|mypy|check|verify|validate|build|compile|cargo|make|go test|npm (?:run )?test|node --test)\b/i;
 
 const FENCED_CODE = /```[\s\S]*?(?:```|$)/g;
+
+/** A text's prose: its fenced code blocks (an unclosed one runs to the end) replaced by a space. */
+export function withoutFencedCode(text: string): string {
+  return text.includes('```') ? text.replace(FENCED_CODE, ' ') : text;
+}
 /** Function words that are never content words (lower case). */
 export const FUNCTION_WORDS = new Set(
   (
@@ -310,7 +315,7 @@ export function contentWords(text: string): Set<string> {
  * lower-cased text, each without its trailing ['’\-], several times faster than the expression.
  */
 export function forEachContentWord(text: string, onWord: (word: string) => void): void {
-  const prose = text.includes('```') ? text.replace(FENCED_CODE, ' ') : text;
+  const prose = withoutFencedCode(text);
   const s = prose.slice(0, MAX_TEXT).toLowerCase();
   const n = s.length;
   let i = 0;
@@ -349,7 +354,7 @@ export const NON_ASCII = /[^\x00-\x7f]/;
  * copying it or a word met before; any other text is lower-cased first, as the expression does.
  */
 export function forEachContentWordId(text: string, interner: TokenInterner, onWord: (id: number) => void): void {
-  const prose = text.includes('```') ? text.replace(FENCED_CODE, ' ') : text;
+  const prose = withoutFencedCode(text);
   const head = prose.slice(0, MAX_TEXT);
   const ascii = !NON_ASCII.test(head);
   const s = ascii ? head : head.toLowerCase();
