@@ -15,8 +15,8 @@
  * Cost: one pass over the events, O(n + salient tokens), plus a bounded regular-expression scan of each
  * step's text (at most {@link TEXT_SCAN} characters).
  */
-import { finalAnswer, isNotAgentOutput } from './answer';
-import { salientTokens, ERROR_TEXT, VERIFICATION_TEXT } from './text';
+import { isNotAgentOutput, type FinalAnswer } from './answer';
+import { salientTokens, withoutFencedCode, ERROR_TEXT, VERIFICATION_TEXT } from './text';
 import type { TraceIndex } from './trace-index';
 
 /** Names of the evidence features, in the order of {@link StepEvidence.features} and of the model's weights. */
@@ -45,8 +45,6 @@ export const TEXT_SCAN = 3000;
 export const ASSUMPTION_TEXT =
   /\b(?:assum(?:e|ed|es|ing|ption)|hypothetical(?:ly)?|simulat(?:e|ed|ing)|placeholder|mock(?:ed)?|dummy|sample data|example data|for (?:the sake of|illustration|demonstration)|let'?s say|suppose|estimated?|approximate(?:ly)?)\b/i;
 
-const FENCED_CODE = /```[\s\S]*?(?:```|$)/g;
-
 /** One agent step and its evidence. */
 export interface StepEvidence {
   /** Position (TraceIndex order) of the step's first blameable event. */
@@ -66,6 +64,8 @@ export interface EvidenceContext {
   task: number;
   /** Salient tokens the task gave (not facts an agent introduced). */
   given: ReadonlySet<string>;
+  /** The run's final answer (answer.ts `finalAnswer`), undefined when no agent output carries one. */
+  final: FinalAnswer | undefined;
   /** True for positions an agent can be blamed for (blame.ts `blameable`). */
   blameable: (i: number) => boolean;
   /** The step responsible for position i (itself, or the call that asked for a tool's output), or -1. */
@@ -100,7 +100,7 @@ export function taskStatement(index: TraceIndex): { task: number; given: Set<str
  * @returns one {@link StepEvidence} per step (empty when no agent output is blameable).
  */
 export function stepEvidence(index: TraceIndex, ctx: EvidenceContext): StepEvidence[] {
-  const final = finalAnswer(index, 0, index.size - 1);
+  const { final } = ctx;
   const informative = (t: string) => t.length > 1 && !ctx.given.has(t);
   const wanted = new Set<string>();
   if (final) {
@@ -149,13 +149,13 @@ export function stepEvidence(index: TraceIndex, ctx: EvidenceContext): StepEvide
     if (!own) continue;
     step.newFacts += fresh;
     const content = index.content(i);
-    const prose = (content.includes('```') ? content.replace(FENCED_CODE, ' ') : content).slice(0, TEXT_SCAN);
+    const prose = withoutFencedCode(content).slice(0, TEXT_SCAN);
     if (ERROR_TEXT.test(prose)) step.error = true;
     if (VERIFICATION_TEXT.test(prose)) step.verifies = true;
     if (ASSUMPTION_TEXT.test(prose)) step.assumes = true;
     if (index.types[i] === 'tool_call' || content.includes('```')) step.code = true;
   }
-  steps.sort((a, b) => a.pos - b.pos);
+  // steps are made at their own position, met in position order: already in run order
   const stepsOf = new Map<string, number>();
   for (const s of steps) stepsOf.set(s.agent, (stepsOf.get(s.agent) ?? 0) + 1);
   const met = new Set<string>();

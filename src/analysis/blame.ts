@@ -8,11 +8,11 @@
  *    its own inputs gave (support.ts);
  * 3. evidence: the step the fitted model (blame-evidence.ts, blame-model.ts) finds most likely,
  *    and its agent (each agent's share, the sum over its steps, is in the message);
- * 4. a run without agent text to weigh: the first agent output whose tool call failed.
+ * 4. no agent step after the task statement to weigh: the first agent output whose tool call failed.
  * Tool output is never blamed: a fact it brought is charged to the call that asked for it.
  */
 import { finalAnswer, isNotAgentOutput } from './answer';
-import { EVIDENCE_FEATURES, stepEvidence, taskStatement, type EvidenceFeature, type StepEvidence } from './blame-evidence';
+import { EVIDENCE_FEATURES, stepEvidence, taskStatement, type EvidenceContext, type EvidenceFeature, type StepEvidence } from './blame-evidence';
 import { BLAME_WEIGHTS, scoreSteps } from './blame-model';
 import { ValueReader, type SupportOptions } from './support';
 import { ERROR_TEXT, salientTokens } from './text';
@@ -66,12 +66,23 @@ function firstFailedCall(index: TraceIndex, tools: ReadonlySet<string>, task: nu
   return undefined;
 }
 
-/** The agent steps of a run with their evidence (blame-evidence.ts), as the evidence rule reads them. */
-export function blameSteps(index: TraceIndex): StepEvidence[] {
+/** What blame reads of a run before any rule: its task statement, the facts the task gave, its final answer, and which positions are agent steps. */
+function blameContext(index: TraceIndex): EvidenceContext {
   const { task, given } = taskStatement(index);
   const tools = index.toolLanes;
-  // a tool call is a step even without recorded arguments: the agent chose to run it, and the facts its result brought are charged to it
-  return stepEvidence(index, { task, given, blameable: (i) => blameable(index, i, tools, task, false), responsible: (i) => responsible(index, i, tools, task, false) });
+  return {
+    task,
+    given,
+    final: finalAnswer(index, 0, index.size - 1),
+    // a tool call is a step even without recorded arguments: the agent chose to run it, and the facts its result brought are charged to it
+    blameable: (i) => blameable(index, i, tools, task, false),
+    responsible: (i) => responsible(index, i, tools, task, false),
+  };
+}
+
+/** The agent steps of a run with their evidence (blame-evidence.ts), as the evidence rule reads them. */
+export function blameSteps(index: TraceIndex, ctx: EvidenceContext = blameContext(index)): StepEvidence[] {
+  return stepEvidence(index, ctx);
 }
 
 /** The blame rules, in the order they are tried (each is a `Blame['basis']`). */
@@ -100,7 +111,8 @@ export function findBlame(index: TraceIndex, outcome: Outcome, options: BlameOpt
   // A run that failed because the API failed (a synthetic API-error stop) failed through no agent's output.
   if (/an API error: not an agent failure/.test(outcome.source)) return null;
   const tools = index.toolLanes;
-  const { task, given } = taskStatement(index);
+  const ctx = blameContext(index);
+  const { task, given, final } = ctx;
   // a trace without a clock counts steps in t (Who&When, MAST AG2): "step 12", not "t=12"
   const stepTime = (index.loaded.trace.metadata as { time?: unknown } | undefined)?.time === 'step-index';
   const make = (pos: number, basis: Blame['basis'], why: string): Blame => {
@@ -113,11 +125,13 @@ export function findBlame(index: TraceIndex, outcome: Outcome, options: BlameOpt
 
   // A run whose failure signal is an error stop failed where the error happened, not in an answer:
   // the output whose own call failed first is tried before the answer's origin.
-  if (/^stop \S+ \(error/.test(outcome.source) && on.has('error')) {
-    const first = firstFailedCall(index, tools, task);
+  // looked for at most once, and only when a rule needs it (a scan of every tool result)
+  let failedCall: { pos: number; result: number } | undefined | null = null;
+  const firstFailed = () => (failedCall === null ? (failedCall = on.has('error') ? firstFailedCall(index, tools, task) : undefined) : failedCall);
+  if (/^stop \S+ \(error/.test(outcome.source)) {
+    const first = firstFailed();
     if (first) return make(first.pos, 'error', `its tool call failed at ${index.id(first.result)}; the run stopped on an error`);
   }
-  const final = on.has('contrary_input') ? finalAnswer(index, 0, index.size - 1) : undefined;
   const informative = (t: string) => t.length > 1 && !given.has(t);
   // 1. the earliest step that passed on a value of the final answer contrary to its own inputs
   if (final && on.has('contrary_input')) {
@@ -135,7 +149,7 @@ export function findBlame(index: TraceIndex, outcome: Outcome, options: BlameOpt
   }
   // 2. the step the evidence model finds most likely, and its agent
   if (on.has('evidence')) {
-    const steps = blameSteps(index);
+    const steps = blameSteps(index, ctx);
     if (steps.length) {
       const scores = scoreSteps(steps, weights);
       const step = steps[scores.best];
@@ -148,9 +162,9 @@ export function findBlame(index: TraceIndex, outcome: Outcome, options: BlameOpt
       return blame;
     }
   }
-  // 3. a run without agent text to weigh: the first agent output followed by an error
-  const firstFailed = on.has('error') ? firstFailedCall(index, tools, task) : undefined;
-  if (firstFailed) return make(firstFailed.pos, 'error', `its tool call failed at ${index.id(firstFailed.result)}`);
+  // 3. no agent step after the task statement to weigh (or the evidence rule ablated): the first agent output followed by an error
+  const first = firstFailed();
+  if (first) return make(first.pos, 'error', `its tool call failed at ${index.id(first.result)}`);
   return null;
 }
 
