@@ -122,11 +122,28 @@ function readCases(corpus: string): Case[] {
   return cases;
 }
 
-const hitAgent = (c: Case, key: string) => {
-  const b = c.blame.get(key);
-  return !!b && norm(b[0]) === norm(c.label.agent);
-};
-const hitStep = (c: Case, key: string) => c.blame.get(key)?.[1] === c.label.step;
+/** A blame `[agent, record]` (or none) against a file's label: is the agent right, is the step right. */
+function hits(c: Case, b: [string, number] | null | undefined): { agent: boolean; step: boolean } {
+  return { agent: !!b && norm(b[0]) === norm(c.label.agent), step: b?.[1] === c.label.step };
+}
+/** Agent hits + step hits: what every choice of a setting maximizes. */
+const hitCount = (c: Case, b: [string, number] | null | undefined) => +hits(c, b).agent + +hits(c, b).step;
+const hitAgent = (c: Case, key: string) => hits(c, c.blame.get(key)).agent;
+const hitStep = (c: Case, key: string) => hits(c, c.blame.get(key)).step;
+
+/** The contrary-input slot with the most hits on `train` when blamed by `blameOf` (ties keep the default, then grid order). */
+function bestSlot(train: Case[], blameOf: (c: Case, key: string) => [string, number] | null | undefined): string {
+  let best = DEFAULT_KEY;
+  let bestHits = -1;
+  for (const key of [DEFAULT_KEY, ...GRID.map(gridKey).filter((k) => k !== DEFAULT_KEY)]) {
+    const total = train.reduce((sum, c) => sum + hitCount(c, blameOf(c, key)), 0);
+    if (total > bestHits) {
+      bestHits = total;
+      best = key;
+    }
+  }
+  return best;
+}
 
 function pctCI(k: number, n: number): string {
   const [lo, hi] = wilson(k, n);
@@ -230,26 +247,11 @@ export function whoAndWhenReport(corpus: string, verbose = false): string {
  * scored on the test side, by leave-one-subset-out and by leave-one-file-out.
  */
 function crossValidated(cases: Case[], tbl: (header: string[], rows: string[][]) => string): string {
-  const hits = (c: Case, key: string) => {
-    const b = c.grid.get(key);
-    return { agent: !!b && norm(b[0]) === norm(c.label.agent), step: b?.[1] === c.label.step };
-  };
-  const choose = (train: Case[]) => {
-    let best = DEFAULT_KEY;
-    let bestScore = -1;
-    for (const key of [DEFAULT_KEY, ...GRID.map(gridKey).filter((k) => k !== DEFAULT_KEY)]) {
-      const score = train.reduce((s, c) => s + +hits(c, key).agent + +hits(c, key).step, 0);
-      if (score > bestScore) {
-        bestScore = score;
-        best = key;
-      }
-    }
-    return best;
-  };
+  const choose = (train: Case[]) => bestSlot(train, (c, key) => c.grid.get(key));
   const rows: string[][] = [];
   const score = (label: string, test: Case[], keyOf: (c: Case) => string, chosen: string) => {
-    const a = test.filter((c) => hits(c, keyOf(c)).agent).length;
-    const st = test.filter((c) => hits(c, keyOf(c)).step).length;
+    const a = test.filter((c) => hits(c, c.grid.get(keyOf(c))).agent).length;
+    const st = test.filter((c) => hits(c, c.grid.get(keyOf(c))).step).length;
     rows.push([label, String(test.length), chosen, pctCI(a, test.length), pctCI(st, test.length)]);
   };
   for (const subset of SUBSETS) {
@@ -276,10 +278,18 @@ function crossValidated(cases: Case[], tbl: (header: string[], rows: string[][])
 function weightsCrossValidated(cases: Case[], tbl: (header: string[], rows: string[][]) => string): string {
   const rows: string[][] = [];
   const score = (label: string, test: Case[], blameOf: (c: Case) => [string, number] | null) => {
-    const got = test.map((c) => ({ c, b: blameOf(c) }));
-    const a = got.filter(({ c, b }) => !!b && norm(b[0]) === norm(c.label.agent)).length;
-    const st = got.filter(({ c, b }) => b?.[1] === c.label.step).length;
+    const got = test.map((c) => hits(c, blameOf(c)));
+    const a = got.filter((h) => h.agent).length;
+    const st = got.filter((h) => h.step).length;
     rows.push([label, String(test.length), pctCI(a, test.length), pctCI(st, test.length)]);
+  };
+  // a scheme that blames every file (each with a model fitted without it): a row per subset, then all
+  const scoreBySubset = (scheme: string, blame: Map<Case, [string, number] | null>) => {
+    for (const subset of SUBSETS) {
+      const test = cases.filter((c) => c.subset === subset);
+      if (test.length) score(`${scheme}: ${subset}`, test, (c) => blame.get(c)!);
+    }
+    score(`${scheme}: all`, cases, (c) => blame.get(c)!);
   };
   for (const subset of SUBSETS) {
     const test = cases.filter((c) => c.subset === subset);
@@ -287,24 +297,11 @@ function weightsCrossValidated(cases: Case[], tbl: (header: string[], rows: stri
     const w = fitBlameWeights(cases.filter((c) => c.subset !== subset).map((c) => c.run));
     score(`leave-one-subset-out: ${subset}`, test, (c) => c.blameWith(w));
   }
-  const lofo = new Map(cases.map((c) => [c, c.blameWith(fitBlameWeights(cases.filter((x) => x !== c).map((x) => x.run)))]));
-  for (const subset of SUBSETS) {
-    const test = cases.filter((c) => c.subset === subset);
-    if (test.length) score(`leave-one-file-out: ${subset}`, test, (c) => lofo.get(c)!);
-  }
-  score('leave-one-file-out: all', cases, (c) => lofo.get(c)!);
+  scoreBySubset('leave-one-file-out', new Map(cases.map((c) => [c, c.blameWith(fitBlameWeights(cases.filter((x) => x !== c).map((x) => x.run)))])));
   const nested = nestedPenalty(cases);
-  for (const subset of SUBSETS) {
-    const test = cases.filter((c) => c.subset === subset);
-    if (test.length) score(`nested, λ chosen in the fold: ${subset}`, test, (c) => nested.blame.get(c)!);
-  }
-  score('nested, λ chosen in the fold: all', cases, (c) => nested.blame.get(c)!);
-  const full = fullyNested(cases);
-  for (const subset of SUBSETS) {
-    const test = cases.filter((c) => c.subset === subset);
-    if (test.length) score(`fully nested, λ and slot chosen in the fold: ${subset}`, test, (c) => full.blame.get(c)!);
-  }
-  score('fully nested, λ and slot chosen in the fold: all', cases, (c) => full.blame.get(c)!);
+  scoreBySubset('nested, λ chosen in the fold', nested.blame);
+  const full = fullyNested(cases, nested.penalty);
+  scoreBySubset('fully nested, λ and slot chosen in the fold', full.blame);
   const reachable = cases.filter((c) => c.run.decisive >= 0).length;
   const mismatched = cases.filter((c) => JSON.stringify(c.blameWith(BLAME_WEIGHTS)) !== JSON.stringify(c.blame.get('all')));
   const fitted = fitBlameWeights(cases.map((c) => c.run));
@@ -328,42 +325,35 @@ const INNER_FOLDS = 5;
 /**
  * Leave-one-file-out with the L2 penalty chosen inside each fold (by inner cross-validation on the
  * training files: most agent + step hits), so the choice of the penalty is cross-validated too.
- * @returns each file's blame, how often each penalty was chosen, and the one the same choice makes on all files (the one to ship)
+ * @returns each file's blame and the penalty chosen without it, how often each penalty was chosen, and the one the same choice makes on all files (the one to ship)
  */
-function nestedPenalty(cases: Case[]): { blame: Map<Case, [string, number] | null>; chosen: Map<number, number>; onAll: number } {
+function nestedPenalty(cases: Case[]): { blame: Map<Case, [string, number] | null>; penalty: Map<Case, number>; chosen: Map<number, number>; onAll: number } {
   const blame = new Map<Case, [string, number] | null>();
+  const penalty = new Map<Case, number>();
   const chosen = new Map<number, number>();
   for (const test of cases) {
     const train = cases.filter((c) => c !== test);
     const best = choosePenalty(train);
+    penalty.set(test, best);
     chosen.set(best, (chosen.get(best) ?? 0) + 1);
     blame.set(test, test.blameWith(fitBlameWeights(train.map((c) => c.run), best)));
   }
-  return { blame, chosen, onAll: choosePenalty(cases) };
+  return { blame, penalty, chosen, onAll: choosePenalty(cases) };
 }
 
 /**
- * Leave-one-file-out with every setting chosen inside the fold: λ (as {@link nestedPenalty}), the
+ * Leave-one-file-out with every setting chosen inside the fold: λ (the one {@link nestedPenalty} chose for the fold, `penalty`), the
  * weights, and the contrary-input slot (most agent + step hits on the training files with the fold's
  * weights; ties keep the default). The shipped slot (support.ts) was itself picked on these files, so
  * the nested rows, which keep it, do not cross-validate it.
  */
-function fullyNested(cases: Case[]): { blame: Map<Case, [string, number] | null>; slots: Map<string, number> } {
-  const hits = (c: Case, b: [string, number] | null) => (b && norm(b[0]) === norm(c.label.agent) ? 1 : 0) + (b?.[1] === c.label.step ? 1 : 0);
+function fullyNested(cases: Case[], penalty: ReadonlyMap<Case, number>): { blame: Map<Case, [string, number] | null>; slots: Map<string, number> } {
   const blame = new Map<Case, [string, number] | null>();
   const slots = new Map<string, number>();
   for (const test of cases) {
     const train = cases.filter((c) => c !== test);
-    const w = fitBlameWeights(train.map((c) => c.run), choosePenalty(train));
-    let slot = DEFAULT_KEY;
-    let best = -1;
-    for (const key of [DEFAULT_KEY, ...GRID.map(gridKey).filter((k) => k !== DEFAULT_KEY)]) {
-      const total = train.reduce((s, c) => s + hits(c, c.blameWith(w, key)), 0);
-      if (total > best) {
-        best = total;
-        slot = key;
-      }
-    }
+    const w = fitBlameWeights(train.map((c) => c.run), penalty.get(test)!);
+    const slot = bestSlot(train, (c, key) => c.blameWith(w, key));
     slots.set(slot, (slots.get(slot) ?? 0) + 1);
     blame.set(test, test.blameWith(w, slot));
   }
@@ -372,14 +362,13 @@ function fullyNested(cases: Case[]): { blame: Map<Case, [string, number] | null>
 
 /** The L2 penalty among {@link NESTED_L2} with the most agent + step hits by {@link INNER_FOLDS}-fold cross-validation on `train` (ties: the smaller). */
 function choosePenalty(train: Case[]): number {
-  const hits = (c: Case, b: [string, number] | null) => (b && norm(b[0]) === norm(c.label.agent) ? 1 : 0) + (b?.[1] === c.label.step ? 1 : 0);
   let best = NESTED_L2[0];
   let bestHits = -1;
   for (const l2 of NESTED_L2) {
     let total = 0;
     for (let fold = 0; fold < INNER_FOLDS; fold++) {
       const w = fitBlameWeights(train.filter((_, k) => k % INNER_FOLDS !== fold).map((c) => c.run), l2);
-      for (const c of train.filter((_, k) => k % INNER_FOLDS === fold)) total += hits(c, c.blameWith(w));
+      for (const c of train.filter((_, k) => k % INNER_FOLDS === fold)) total += hitCount(c, c.blameWith(w));
     }
     if (total > bestHits) {
       bestHits = total;
