@@ -286,6 +286,7 @@ const FENCED_CODE = /```[\s\S]*?(?:```|$)/g;
 export function withoutFencedCode(text: string): string {
   return text.includes('```') ? text.replace(FENCED_CODE, ' ') : text;
 }
+
 /** Function words that are never content words (lower case). */
 export const FUNCTION_WORDS = new Set(
   (

@@ -434,9 +434,7 @@ export class TraceIndex {
 
   /** Salient tokens of an event's content without log noise (cached; see text.ts). */
   salient(i: number): Set<string> {
-    let s = this.salientCache[i];
-    if (!s) this.salientCache[i] = s = salientTokens(stripLogNoise(this.content(i)));
-    return s;
+    return (this.salientCache[i] ??= this.salientOnce(i));
   }
 
   /** Salient tokens of an event, from the cache when there, else made and not kept (a single pass over every event must not hold a set per event). */

@@ -14,6 +14,7 @@ import type { SelectionService } from './selection';
 import { eventAtCursor, showEventRecord } from './source-command';
 import { registerEventContent } from './event-content';
 import type { TraceSessions } from './trace-sessions';
+import type { StatedOutcome } from './stated-outcomes';
 
 /** Registers the commands; returns their disposables. */
 export function registerTraceCommands(sessions: TraceSessions, selection: SelectionService, panels: GraphPanels, decorator: TraceDecorator): vscode.Disposable[] {
@@ -83,14 +84,14 @@ function activeTrace(sessions: TraceSessions, panels: GraphPanels): vscode.Uri |
  * decisive error found and credit signed by the failure. "As the trace says" goes back to its own
  * signal. `given` ('failure', 'success', 'trace') answers without the pick.
  */
-async function setOutcome(sessions: TraceSessions, uri: vscode.Uri | undefined, given?: 'success' | 'failure' | 'trace'): Promise<void> {
+async function setOutcome(sessions: TraceSessions, uri: vscode.Uri | undefined, given?: StatedOutcome | 'trace'): Promise<void> {
   if (!uri) {
     void vscode.window.showInformationMessage('otrace: open a trace first, then set its outcome.');
     return;
   }
   const name = path.basename(uri.fsPath);
   const stated = sessions.statedOutcome(uri);
-  const items: (vscode.QuickPickItem & { value: 'success' | 'failure' | undefined })[] = [
+  const items: (vscode.QuickPickItem & { value: StatedOutcome | undefined })[] = [
     { label: 'Failed', description: stated === 'failure' ? 'set' : '', detail: 'The run missed its goal: find the decisive error, sign credit by the failure.', value: 'failure' },
     { label: 'Succeeded', description: stated === 'success' ? 'set' : '', detail: 'The run reached its goal: sign credit by the success.', value: 'success' },
     { label: 'As the trace says', description: stated === undefined ? 'set' : '', detail: "The trace's own signal (a reward, task_success, an error stop), or none.", value: undefined },

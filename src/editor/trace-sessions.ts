@@ -15,7 +15,7 @@ import { globMatches } from '../trace/glob';
 import type { Problem } from '../trace/model';
 import type { MappingProvider } from './mapping-files';
 import { escapeForMessage } from './markdown';
-import { StatedOutcomes } from './stated-outcomes';
+import { StatedOutcomes, type StatedOutcome } from './stated-outcomes';
 
 const TRACE_NAME = /\.otrace\.jsonl?$/;
 /** Wait this long after the last keystroke before reading an edited trace again (ms). */
@@ -121,7 +121,7 @@ export class TraceSessions implements vscode.Disposable {
   private readonly outcomes: StatedOutcomes;
 
   /** The outcome the user stated for a trace, if any. */
-  statedOutcome(uri: vscode.Uri): 'success' | 'failure' | undefined {
+  statedOutcome(uri: vscode.Uri): StatedOutcome | undefined {
     return this.outcomes.get(uri.toString());
   }
 
@@ -129,7 +129,7 @@ export class TraceSessions implements vscode.Disposable {
    * States the run's outcome of a trace (undefined: back to the trace's own signal) and analyses it
    * again; resolves to the new summary.
    */
-  setOutcome(uri: vscode.Uri, outcome: 'success' | 'failure' | undefined): Promise<SessionSummary | undefined> {
+  setOutcome(uri: vscode.Uri, outcome: StatedOutcome | undefined): Promise<SessionSummary | undefined> {
     const key = uri.toString();
     this.outcomes.set(key, outcome);
     return this.reload(key, { force: true });
