@@ -17,6 +17,7 @@ import { BLAME_WEIGHTS, scoreSteps } from './blame-model';
 import { ValueReader, type SupportOptions } from './support';
 import { ERROR_TEXT, salientTokens } from './text';
 import type { TraceIndex } from './trace-index';
+import { countsSteps } from '../trace/model';
 import type { Blame, Outcome } from './types';
 
 /** Types through which an agent passes a value on to others (not its code: a tool call is an action). */
@@ -114,7 +115,7 @@ export function findBlame(index: TraceIndex, outcome: Outcome, options: BlameOpt
   const ctx = blameContext(index);
   const { task, given, final } = ctx;
   // a trace without a clock counts steps in t (Who&When, MAST AG2): "step 12", not "t=12"
-  const stepTime = (index.loaded.trace.metadata as { time?: unknown } | undefined)?.time === 'step-index';
+  const stepTime = countsSteps(index.loaded);
   const make = (pos: number, basis: Blame['basis'], why: string): Blame => {
     const e = index.events[pos];
     // named by what it was (`tool_call send_email`), its time and its id: an id alone (a span's hex) says nothing

@@ -11,6 +11,7 @@ import { mainRewardSeries } from './outcome';
 import { APPROVAL_TEXT, CRITIQUE_TEXT, ERROR_TEXT, REVIEWER_ROLE, VERIFY_TOOL } from './text';
 import type { TraceIndex } from './trace-index';
 import type { Analysis } from './types';
+import { countsSteps } from '../trace/model';
 
 /** Features of one decision point: what the stop policy sees at that event. */
 export interface StopFeatures {
@@ -100,7 +101,7 @@ export function stopOwner(index: TraceIndex): string | undefined {
 
 /** What the trace's `t` count: a step index (an importer says so in `metadata.time`), clock seconds, or nothing (all equal). */
 function timeUnit(index: TraceIndex): StopFeatures['elapsed_unit'] {
-  if ((index.loaded.trace.metadata as { time?: unknown } | undefined)?.time === 'step-index') return 'steps';
+  if (countsSteps(index.loaded)) return 'steps';
   return index.size > 1 && index.events[index.size - 1].t !== index.events[0].t ? 'seconds' : 'events';
 }
 

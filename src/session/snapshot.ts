@@ -4,7 +4,7 @@
  * Pure: no `vscode`, so a worker thread can compute it (the large-traces issue moves it there).
  */
 import { analyzeTrace, type Analysis, type Finding } from '../analysis';
-import { LineOrigins, type LoadedTrace, type OriginList, type Position, type Range } from '../trace/model';
+import { countsSteps as traceCountsSteps, LineOrigins, type LoadedTrace, type OriginList, type Position, type Range } from '../trace/model';
 import type { SetAside } from './long-content';
 
 /** The parse and analysis of one version of a trace file. */
@@ -178,7 +178,7 @@ export function compare(a: Position, b: Position): number {
   return a.line - b.line || a.character - b.character;
 }
 
-/** True when the trace records no clock: its importer says `t` counts steps (`metadata.time: 'step-index'`). */
+/** True when the snapshot's trace counts steps, not seconds (trace/model.ts `countsSteps`). */
 export function countsSteps(snapshot: Pick<TraceSnapshot, 'loaded'>): boolean {
-  return (snapshot.loaded.trace.metadata as { time?: unknown } | undefined)?.time === 'step-index';
+  return traceCountsSteps(snapshot.loaded);
 }

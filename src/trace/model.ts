@@ -237,6 +237,11 @@ export interface LoadedTrace {
   mappingPath?: string;
 }
 
+/** True when the trace records no clock: its importer says `t` counts steps (`metadata.time: 'step-index'`: Who&When, MAST AG2). */
+export function countsSteps(loaded: Pick<LoadedTrace, 'trace'>): boolean {
+  return (loaded.trace.metadata as { time?: unknown } | undefined)?.time === 'step-index';
+}
+
 /** The origin of the first event with this id (for callers that only hold an id, such as tests and the CLI). */
 export function originOfId(loaded: LoadedTrace, id: string): Origin | undefined {
   const i = loaded.trace.events.findIndex((e) => e.id === id);
