@@ -782,6 +782,8 @@ function style(): StylesheetJson {
     {
       selector: 'node.event',
       style: {
+        // above the run bars: a stop, a marked event or a spawn kept on its own beside a bar takes the click, not the bar drawn over it
+        'z-index': 2,
         width: 'data(w)',
         height: 'data(h)',
         shape: 'ellipse',
@@ -825,6 +827,7 @@ function style(): StylesheetJson {
     {
       selector: 'node.run',
       style: {
+        'z-index': 1,
         shape: 'round-rectangle',
         width: 'data(w)',
         height: 'data(h)',

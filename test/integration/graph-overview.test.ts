@@ -233,6 +233,33 @@ describe('graph overview of a Claude Code session in a real VS Code', function (
     assert.equal(editor.document.isDirty, false);
   });
 
+  it('an event drawn where a run bar also is takes the click (it is drawn above the bar): the click selects it, it does not zoom into the bar', async () => {
+    // an event kept on its own (a spawn, a stop) can sit where a neighbouring run bar is drawn; put one there
+    const target = await evalInWebview<{ id: string; x: number; y: number; from: { x: number; y: number }; bar: string }>(
+      `() => {
+        const o = globalThis.__otrace;
+        const bar = o.cy.nodes('.run').filter((n) => n.visible()).first();
+        const event = o.cy.nodes('.event').filter((n) => n.visible() && !o.view.run(n.id())).first();
+        if (bar.empty() || event.empty()) throw new Error('the first view needs a run bar and an event');
+        const from = { ...event.position() };
+        event.position(bar.position());
+        const p = event.renderedPosition();
+        return { id: event.id(), x: p.x, y: p.y, from, bar: bar.id() };
+      }`,
+      { selector: FRAME },
+    );
+    const before = await evalInWebview<string>(`() => document.getElementById('axis').textContent`, { selector: FRAME });
+    await clickInWebview('#graph', { frame: FRAME, position: { x: target.x, y: target.y } });
+    let after = { selected: null as string | null, axis: '' };
+    for (const end = Date.now() + 3000; after.selected !== target.id && Date.now() < end; ) {
+      await sleep(100);
+      after = await evalInWebview(`() => ({ selected: globalThis.__otrace.selectedKey(), axis: document.getElementById('axis').textContent })`, { selector: FRAME });
+    }
+    await evalInWebview(`() => { globalThis.__otrace.cy.getElementById(${JSON.stringify(target.id)}).position(${JSON.stringify(target.from)}); }`, { selector: FRAME });
+    assert.equal(after.selected, target.id, `the click on ${target.id}, drawn over bar ${target.bar}, selects it`);
+    assert.equal(after.axis, before, 'the view did not zoom into the bar');
+  });
+
   it('tooltips stay inside the graph (the rightmost node\'s too) and a bar of several events says what it holds', async () => {
     const r = await evalInWebview<{ inside: boolean; text: string; runText: string }>(
       `() => {
