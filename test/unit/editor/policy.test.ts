@@ -53,7 +53,7 @@ test('escapes: no Markdown link, HTML, icon or control character survives', () =
   const md = escapeMarkdown(hostile);
   assert.ok(!/(^|[^\\])\[/.test(md) && !/(^|[^\\])</.test(md) && !/(^|[^\\])`/.test(md), md);
   assert.ok(!md.includes('\u001b') && !md.includes('\u202e'));
-  assert.ok(md.includes('u\\{1b\\}'), 'the escape character is shown as \\u{1b}');
+  assert.ok(md.includes('⟨U\\+001B⟩'), 'the escape character is shown as ⟨U+001B⟩');
   const icons = escapeIcons(hostile);
   assert.ok(icons.includes('\\$(alert)') && !/(^|[^\\])\$\(/.test(icons));
   const message = escapeForMessage(hostile);
