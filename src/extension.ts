@@ -46,6 +46,8 @@ export interface OtraceApi {
   setConfirmOpen: typeof setConfirmOpen;
   /** The records shaded in text editors now (the event shown), by document URI. */
   shadedRecords(): Map<string, vscode.Range>;
+  /** The `vscode://otrace.otrace/open` handler, as VS Code calls it for a link. */
+  openUri(uri: vscode.Uri): Promise<void>;
 }
 
 export function activate(context: vscode.ExtensionContext): OtraceApi {
@@ -101,7 +103,7 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
     vscode.languages.registerCodeLensProvider({ scheme: 'file' }, new PromptCodeLens(sessions)),
   );
   markStart('providers registered');
-  registerOpenUri(context, panels, engine);
+  const uriHandler = registerOpenUri(context, panels, engine);
   void updateContext(vscode.window.activeTextEditor);
   return {
     sessions,
@@ -113,6 +115,9 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
     },
     setConfirmOpen,
     shadedRecords: () => new Map(recordHighlight().shaded),
+    openUri: async (uri) => {
+      await uriHandler.handleUri(uri);
+    },
   };
 }
 

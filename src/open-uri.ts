@@ -6,7 +6,7 @@
  * policy's path checks); anything else is refused with an escaped message.
  */
 import * as vscode from 'vscode';
-import { escapeForMessage } from './editor/markdown';
+import { messageText } from './shared/untrusted-text';
 import type { TraceEngine } from './session/engine';
 
 /** Something that opens a trace's graph beside its editor (GraphPanels). */
@@ -21,19 +21,22 @@ export async function openTraceWithGraph(file: string, panels: GraphOpener): Pro
   await panels.openToSide(uri);
 }
 
-/** Registers the `vscode://otrace.otrace/open` handler; the engine checks the request (src/open-target.ts). */
-export function registerOpenUri(context: vscode.ExtensionContext, panels: GraphOpener, engine: Pick<TraceEngine, 'openRequest'>): void {
-  context.subscriptions.push(
-    vscode.window.registerUriHandler({
-      async handleUri(uri: vscode.Uri) {
-        try {
-          const answer = await engine.openRequest(uri.path, uri.query);
-          if ('error' in answer) throw new Error(answer.error);
-          await openTraceWithGraph(answer.trace, panels);
-        } catch (err) {
-          void vscode.window.showErrorMessage(`otrace: cannot open the trace: ${escapeForMessage((err as Error).message)}`);
-        }
-      },
-    }),
-  );
+/**
+ * Registers the `vscode://otrace.otrace/open` handler; the engine checks the request (src/open-target.ts).
+ * Returns the handler (the integration tests call it as VS Code would, with a link's URI).
+ */
+export function registerOpenUri(context: vscode.ExtensionContext, panels: GraphOpener, engine: Pick<TraceEngine, 'openRequest'>): vscode.UriHandler {
+  const handler = {
+    async handleUri(uri: vscode.Uri): Promise<void> {
+      try {
+        const answer = await engine.openRequest(uri.path, uri.query);
+        if ('error' in answer) throw new Error(answer.error);
+        await openTraceWithGraph(answer.trace, panels);
+      } catch (err) {
+        void vscode.window.showErrorMessage(messageText`otrace: cannot open the trace: ${(err as Error).message}`);
+      }
+    },
+  };
+  context.subscriptions.push(vscode.window.registerUriHandler(handler));
+  return handler;
 }

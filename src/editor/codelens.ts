@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LensItem } from '../session/query-types';
-import { escapeIcons } from './markdown';
+import { labelText, type LabelText } from '../shared/untrusted-text';
 import { toRange, type TraceSessions } from './trace-sessions';
 
 /** Lenses of stops, loops and spawns in a trace file or one of its sub-agent files. */
@@ -37,10 +37,10 @@ function traceLens(trace: string, item: LensItem): vscode.CodeLens {
   if ('finding' in item) {
     const f = item.finding;
     const title = f.kind === 'loop' ? `${f.inline}: ${f.message}` : `${f.inline}${f.mode === 'ok' ? '' : ` — ${f.message}`}`;
-    return lens(at, `${escapeIcons(clip(title, 110))} — Explain`, 'otrace.explainFinding', { trace, finding: f.index });
+    return lens(at, labelText`${clip(title, 110)} — Explain`, 'otrace.explainFinding', { trace, finding: f.index });
   }
   const { agent, events } = item.lane;
-  return lens(at, `agent: ${escapeIcons(clip(agent, 60))} · ${events} event${events === 1 ? '' : 's'}`, 'otrace.showLane', { trace, agent });
+  return lens(at, labelText`agent: ${clip(agent, 60)} · ${events} event${events === 1 ? '' : 's'}`, 'otrace.showLane', { trace, agent });
 }
 
 /** Lenses in prompt files that open traces name in `source.path`. */
@@ -63,7 +63,7 @@ export class PromptCodeLens implements vscode.CodeLensProvider {
       lenses.push(
         lens(
           new vscode.Position(Math.max(0, first - 1), 0),
-          `used by ${users.length} event${users.length === 1 ? '' : 's'} in ${escapeIcons(path.basename(summary.path))}`,
+          labelText`used by ${users.length} event${users.length === 1 ? '' : 's'} in ${path.basename(summary.path)}`,
           'otrace.showEvents',
           { trace: summary.key, indices: users.map((u) => u.index) },
         ),
@@ -73,7 +73,7 @@ export class PromptCodeLens implements vscode.CodeLensProvider {
   }
 }
 
-function lens(at: vscode.Position, title: string, command: string, arg: unknown): vscode.CodeLens {
+function lens(at: vscode.Position, title: LabelText, command: string, arg: unknown): vscode.CodeLens {
   return new vscode.CodeLens(new vscode.Range(at, at), { title, command, arguments: [arg] });
 }
 

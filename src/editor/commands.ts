@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { GraphPanels } from '../panel/graph-panels';
 import type { GraphView } from '../panel/graph-view';
 import type { TraceDecorator } from './decorations';
-import { escapeIcons } from './markdown';
+import { labelText } from '../shared/untrusted-text';
 import type { SelectionService } from './selection';
 import { eventAtCursor, showEventRecord } from './source-command';
 import { registerEventContent } from './event-content';
@@ -46,7 +46,7 @@ export function registerTraceCommands(sessions: TraceSessions, selection: Select
       const places = await Promise.all(ref.indices.map((index) => sessions.engine.eventPlace(summary.key, summary.stamp, index)));
       const items = places
         .filter((p) => p !== undefined)
-        .map((p) => ({ index: p.index, label: escapeIcons(`${p.type} · ${p.agent}`), description: `line ${p.range.start.line + 1} of ${escapeIcons(path.basename(p.file || summary.path))}` }));
+        .map((p) => ({ index: p.index, label: labelText`${p.type} · ${p.agent}`, description: labelText`line ${p.range.start.line + 1} of ${path.basename(p.file || summary.path)}` }));
       const pick = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { placeHolder: 'Events that use this prompt' });
       if (!pick) return;
       await showEventRecord(sessions, summary, pick.index, { preview: true });
@@ -91,14 +91,14 @@ async function setOutcome(sessions: TraceSessions, uri: vscode.Uri | undefined, 
   }
   const name = path.basename(uri.fsPath);
   const stated = sessions.statedOutcome(uri);
-  const items: (vscode.QuickPickItem & { value: StatedOutcome | undefined })[] = [
+  const items = [
     { label: 'Failed', description: stated === 'failure' ? 'set' : '', detail: 'The run missed its goal: find the decisive error, sign credit by the failure.', value: 'failure' },
     { label: 'Succeeded', description: stated === 'success' ? 'set' : '', detail: 'The run reached its goal: sign credit by the success.', value: 'success' },
     { label: 'As the trace says', description: stated === undefined ? 'set' : '', detail: "The trace's own signal (a reward, task_success, an error stop), or none.", value: undefined },
-  ];
+  ] as const satisfies readonly (vscode.QuickPickItem & { value: StatedOutcome | undefined })[];
   // given (a keybinding's or a script's argument: 'failure', 'success', 'trace'): no question asked
-  const pick = given ? items.find((i) => i.value === (given === 'trace' ? undefined : given))! : await vscode.window.showQuickPick(items, { placeHolder: `How did the run in ${escapeIcons(name)} end? otrace blames and credits by it`, title: "otrace: Set the Run's Outcome" });
+  const pick = given ? items.find((i) => i.value === (given === 'trace' ? undefined : given))! : await vscode.window.showQuickPick(items, { placeHolder: labelText`How did the run in ${name} end? otrace blames and credits by it`, title: "otrace: Set the Run's Outcome" });
   if (!pick) return;
   await sessions.setOutcome(uri, pick.value);
-  vscode.window.setStatusBarMessage(`otrace: ${escapeIcons(name)} analysed as ${pick.value === 'failure' ? 'failed' : pick.value === 'success' ? 'succeeded' : 'the trace says'}`, 5000);
+  vscode.window.setStatusBarMessage(labelText`otrace: ${name} analysed as ${pick.value === 'failure' ? 'failed' : pick.value === 'success' ? 'succeeded' : 'the trace says'}`, 5000);
 }

@@ -6,7 +6,8 @@
  */
 import * as vscode from 'vscode';
 import { PREVIEW_CHARS, type EventInfo } from '../session/query-types';
-import { commandLink, escapeMarkdown, preview } from './markdown';
+import { joinMarkdown, markdownText, type MarkdownText } from '../shared/untrusted-text';
+import { commandLink, preview } from './markdown';
 import { eventAtPosition } from './source-command';
 import { toRange, type TraceSessions } from './trace-sessions';
 
@@ -31,32 +32,34 @@ function hoverMarkdown(trace: string, e: EventInfo): vscode.MarkdownString {
   const md = new vscode.MarkdownString('', false);
   md.isTrusted = { enabledCommands: HOVER_COMMANDS };
   md.supportHtml = false;
-  const head = [`**${escapeMarkdown(e.type)}**`];
-  if (e.tool) head.push(escapeMarkdown(e.tool));
-  head.push(`agent **${escapeMarkdown(e.agent)}**`);
-  if (e.to) head.push(`to ${escapeMarkdown(e.to)}`);
-  head.push(e.countsSteps ? `step ${round(e.t)}` : `t \\= ${round(e.t)} s`);
-  md.appendMarkdown(head.join(' · ') + '\n\n');
-  const figures: string[] = [];
-  if (e.tokens !== undefined) figures.push(`${e.tokens.toLocaleString('en-US')} tokens`);
-  if (e.cost !== undefined) figures.push(`cost ${e.cost}`);
-  if (e.duration_s !== undefined) figures.push(`${round(e.duration_s)} s long`);
-  if (e.reason !== undefined) figures.push(`reason ${escapeMarkdown(e.reason)}`);
-  if (figures.length) md.appendMarkdown(figures.join(' · ') + '\n\n');
+  const head: MarkdownText[] = [markdownText`**${e.type}**`];
+  if (e.tool) head.push(markdownText`${e.tool}`);
+  head.push(markdownText`agent **${e.agent}**`);
+  if (e.to) head.push(markdownText`to ${e.to}`);
+  head.push(e.countsSteps ? markdownText`step ${round(e.t)}` : markdownText`t \\= ${round(e.t)} s`);
+  md.appendMarkdown(joinMarkdown([joinMarkdown(head, ' · '), PARAGRAPH], ''));
+  const figures: MarkdownText[] = [];
+  if (e.tokens !== undefined) figures.push(markdownText`${e.tokens.toLocaleString('en-US')} tokens`);
+  if (e.cost !== undefined) figures.push(markdownText`cost ${e.cost}`);
+  if (e.duration_s !== undefined) figures.push(markdownText`${round(e.duration_s)} s long`);
+  if (e.reason !== undefined) figures.push(markdownText`reason ${e.reason}`);
+  if (figures.length) md.appendMarkdown(joinMarkdown([joinMarkdown(figures, ' · '), PARAGRAPH], ''));
   if (e.contentHead?.trim()) {
     const more = e.contentLength > PREVIEW_CHARS ? `… (${e.contentLength.toLocaleString('en-US')} characters)` : '';
-    md.appendMarkdown(`> ${escapeMarkdown(e.contentHead + more)}\n\n`);
+    md.appendMarkdown(markdownText`> ${e.contentHead + more}\n\n`);
   }
-  const analysis: string[] = [];
-  if (e.credit) analysis.push(`${e.credit.text}: ${escapeMarkdown(e.credit.basis)}`);
-  for (const f of e.findings) analysis.push(`**${f.label}**: ${escapeMarkdown(preview(f.message, 300))} ${commandLink('Explain', 'otrace.explainFinding', { trace, finding: f.index })}`);
-  if (analysis.length) md.appendMarkdown(analysis.map((a) => `- ${a}`).join('\n') + '\n\n');
+  const analysis: MarkdownText[] = [];
+  if (e.credit) analysis.push(markdownText`${e.credit.text}: ${e.credit.basis}`);
+  for (const f of e.findings) analysis.push(joinMarkdown([markdownText`**${f.label}**: ${preview(f.message, 300)}`, commandLink('Explain', 'otrace.explainFinding', { trace, finding: f.index })], ' '));
+  if (analysis.length) md.appendMarkdown(joinMarkdown([joinMarkdown(analysis.map((a) => joinMarkdown([markdownText`- `, a], '')), '\n'), PARAGRAPH], ''));
   const links = [commandLink('Show in Graph', 'otrace.showInGraph', { trace, index })];
   if (e.hasSourcePrompt) links.push(commandLink('Go to Source Prompt', 'otrace.goToSourcePrompt', { trace, index }));
   if (e.contentLength > PREVIEW_CHARS) links.push(commandLink(`Show Whole Content (${e.contentLength.toLocaleString('en-US')} characters)`, 'otrace.showEventContent', { trace, index }));
-  md.appendMarkdown(links.join(' · '));
+  md.appendMarkdown(joinMarkdown(links, ' · '));
   return md;
 }
+
+const PARAGRAPH = markdownText`\n\n`;
 
 function round(x: number): number {
   return Math.round(x * 1000) / 1000;

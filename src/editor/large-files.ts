@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { escapeForMessage } from './markdown';
+import { messageText } from '../shared/untrusted-text';
 
 /** VS Code does not sync files above this size to extensions (bytes). */
 export const SYNC_LIMIT_BYTES = 50 * 1024 * 1024;
@@ -33,9 +33,8 @@ export class LargeTraceNotice implements vscode.Disposable {
     }
     if (size <= SYNC_LIMIT_BYTES) return;
     this.told.add(key);
-    const name = escapeForMessage(path.basename(input.uri.fsPath));
     void vscode.window
-      .showInformationMessage(`otrace: ${name} is ${Math.round(size / 1024 / 1024)} MB, too large for the text editor's inline analysis. Open it in the trace graph?`, 'Reopen in Graph')
+      .showInformationMessage(messageText`otrace: ${path.basename(input.uri.fsPath)} is ${Math.round(size / 1024 / 1024)} MB, too large for the text editor's inline analysis. Open it in the trace graph?`, 'Reopen in Graph')
       .then((choice) => {
         if (choice) void vscode.commands.executeCommand('vscode.openWith', input.uri, this.graphViewType);
       });

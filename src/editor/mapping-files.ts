@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TraceEngine } from '../session/engine';
 import type { MappingInput, MappingReport } from '../session/worker-protocol';
+import { plainText } from '../shared/untrusted-text';
 
 /** Glob of the mapping files found in the workspace. */
 export const MAPPING_GLOB = '**/*.otrace-map.json';
@@ -137,7 +138,7 @@ export class MappingFiles implements MappingProvider, vscode.Disposable {
       if (done.has(s.path)) continue;
       done.add(s.path);
       const list = s.problems.map((p) => {
-        const d = new vscode.Diagnostic(new vscode.Range(p.range.start.line, p.range.start.character, p.range.end.line, p.range.end.character), p.message, SEVERITY[p.severity]);
+        const d = new vscode.Diagnostic(new vscode.Range(p.range.start.line, p.range.start.character, p.range.end.line, p.range.end.character), plainText`${p.message}`, SEVERITY[p.severity]);
         d.source = 'otrace mapping';
         return d;
       });

@@ -8,33 +8,34 @@
  * Symbolic links are resolved before the check. Messages never echo trace text unescaped.
  */
 import * as vscode from 'vscode';
-import { escapeForMessage } from './markdown';
+import { messageText, type MessageText } from '../shared/untrusted-text';
 import { classifyPath } from './path-policy';
 
 /** What the policy says about a target, as VS Code URIs and escaped text for messages. */
 export type OpenVerdict =
   | { kind: 'open'; uri: vscode.Uri }
-  | { kind: 'ask'; uri: vscode.Uri; shown: string }
-  | { kind: 'missing'; shown: string }
-  | { kind: 'refuse'; reason: string };
+  | { kind: 'ask'; uri: vscode.Uri; shown: MessageText }
+  | { kind: 'missing'; shown: MessageText }
+  | { kind: 'refuse'; reason: MessageText };
 
 /**
  * Judges a path named by a trace ({@link classifyPath}), for VS Code.
  * @param target the path as written (relative paths are relative to the trace's folder)
  * @param traceFile file system path of the trace file
  * @param roots file system paths of the workspace folders
+ * @param traceFiles the files the trace was read from (see {@link classifyPath})
  */
-export function judgePath(target: string, traceFile: string, roots: readonly string[]): OpenVerdict {
-  const v = classifyPath(target, traceFile, roots);
+export function judgePath(target: string, traceFile: string, roots: readonly string[], traceFiles?: readonly string[]): OpenVerdict {
+  const v = classifyPath(target, traceFile, roots, traceFiles);
   switch (v.kind) {
     case 'refuse':
-      return { kind: 'refuse', reason: `otrace opens only files; this trace names a "${escapeForMessage(v.scheme)}:" link, which was not opened.` };
+      return { kind: 'refuse', reason: messageText`otrace opens only files; this trace names a "${v.scheme}:" link, which was not opened.` };
     case 'missing':
-      return { kind: 'missing', shown: escapeForMessage(v.path) };
+      return { kind: 'missing', shown: messageText`${v.path}` };
     case 'open':
       return { kind: 'open', uri: vscode.Uri.file(v.path) };
     case 'ask':
-      return { kind: 'ask', uri: vscode.Uri.file(v.path), shown: escapeForMessage(v.path) };
+      return { kind: 'ask', uri: vscode.Uri.file(v.path), shown: messageText`${v.path}` };
   }
 }
 
@@ -44,7 +45,7 @@ export function workspaceRoots(): string[] {
 }
 
 /** Asks the user; tests replace it to answer without a dialog. Resolves true to open. */
-export let confirmOpen = async (shown: string): Promise<boolean> => {
+export let confirmOpen = async (shown: MessageText): Promise<boolean> => {
   const answer = await vscode.window.showWarningMessage(
     'This trace points at a file outside your workspace and outside the trace\'s folder. Open it?',
     { modal: true, detail: shown },
@@ -54,7 +55,7 @@ export let confirmOpen = async (shown: string): Promise<boolean> => {
 };
 
 /** For tests: replaces the confirmation (returns the previous one). */
-export function setConfirmOpen(confirm: (shown: string) => Promise<boolean>): (shown: string) => Promise<boolean> {
+export function setConfirmOpen(confirm: (shown: MessageText) => Promise<boolean>): (shown: MessageText) => Promise<boolean> {
   const before = confirmOpen;
   confirmOpen = confirm;
   return before;
@@ -70,8 +71,9 @@ export async function openTracePath(
   traceFile: string,
   at: { line?: number; column?: number },
   options: vscode.TextDocumentShowOptions = {},
+  traceFiles?: readonly string[],
 ): Promise<vscode.TextEditor | undefined> {
-  const verdict = judgePath(target, traceFile, workspaceRoots());
+  const verdict = judgePath(target, traceFile, workspaceRoots(), traceFiles);
   if (verdict.kind === 'refuse') {
     void vscode.window.showWarningMessage(verdict.reason);
     return undefined;
@@ -85,7 +87,7 @@ export async function openTracePath(
   try {
     return await vscode.window.showTextDocument(verdict.uri, { ...options, selection: new vscode.Range(pos, pos) });
   } catch (err) {
-    void vscode.window.showWarningMessage(`otrace: could not open ${escapeForMessage(verdict.uri.fsPath)}: ${escapeForMessage((err as Error).message)}`);
+    void vscode.window.showWarningMessage(messageText`otrace: could not open ${verdict.uri.fsPath}: ${(err as Error).message}`);
     return undefined;
   }
 }

@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { toRange, type TraceSessions } from './trace-sessions';
+import { plainText } from '../shared/untrusted-text';
 
 /** Symbol kinds by canonical event type, for their icons. */
 const KIND: Record<string, vscode.SymbolKind> = {
@@ -32,12 +33,12 @@ export class TraceOutline implements vscode.DocumentSymbolProvider {
     if (!lanes) return [];
     return lanes.map((lane) => {
       const first = toRange(lane.events[0].range).start;
-      const symbol = new vscode.DocumentSymbol(lane.agent, 'agent', vscode.SymbolKind.Class, toRange(lane.range), new vscode.Range(first, first));
+      const symbol = new vscode.DocumentSymbol(plainText`${lane.agent}`, 'agent', vscode.SymbolKind.Class, toRange(lane.range), new vscode.Range(first, first));
       symbol.children = lane.events.map((e) => {
         const range = toRange(e.range);
         // Named by what happened (ids are uuids); going to it puts the cursor at the record's start
         // and selects nothing (a selected record is replaced by the next key typed).
-        return new vscode.DocumentSymbol(e.detail, `t=${e.t}s · ${e.id}`, KIND[e.kind] ?? vscode.SymbolKind.Object, range, new vscode.Range(range.start, range.start));
+        return new vscode.DocumentSymbol(plainText`${e.detail}`, plainText`t=${e.t}s · ${e.id}`, KIND[e.kind] ?? vscode.SymbolKind.Object, range, new vscode.Range(range.start, range.start));
       });
       return symbol;
     });

@@ -2,12 +2,12 @@
  * The openable-file policy as a pure decision (no `vscode`, unit-tested): given a path a trace
  * names, may it open directly, must the user confirm, is it missing, or is it refused?
  * - a plain path or `file:` URI, resolved against the trace's folder, then through symbolic links;
- * - inside the trace's folder tree (unless that folder is the home folder or above it) or a
- *   workspace folder: open; elsewhere: ask;
+ * - inside a workspace folder, or one of the trace's own files (the trace, its sub-agent files):
+ *   open; elsewhere, the trace's own folder included, ask: opening a trace (from a link, a recent
+ *   file) is no consent to open its neighbours;
  * - any other scheme (`command:`, `http:`, `vscode:` …): refused.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -26,8 +26,10 @@ const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]+):/;
  * @param target the path as written (relative paths are relative to the trace's folder)
  * @param traceFile file system path of the trace file
  * @param roots file system paths of the workspace folders
+ * @param traceFiles the files the trace was read from (absolute, or relative to the trace's folder;
+ *   `''` is the trace file itself), which open without asking wherever they are
  */
-export function classifyPath(target: string, traceFile: string, roots: readonly string[]): PathVerdict {
+export function classifyPath(target: string, traceFile: string, roots: readonly string[], traceFiles: readonly string[] = ['']): PathVerdict {
   let file = target;
   const scheme = SCHEME.exec(target)?.[1];
   if (scheme) {
@@ -49,12 +51,8 @@ export function classifyPath(target: string, traceFile: string, roots: readonly 
     const rel = path.relative(realOr(root), real);
     return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
   };
-  // The trace's folder is trusted unless it is the home folder or above it (a trace saved in ~ must
-  // not open ~/.ssh/id_rsa without asking).
-  const traceDir = realOr(path.dirname(traceFile));
-  const home = realOr(os.homedir());
-  const traceDirTrusted = path.relative(traceDir, home).startsWith('..') || path.isAbsolute(path.relative(traceDir, home));
-  return (traceDirTrusted && inside(traceDir)) || roots.some(inside) ? { kind: 'open', path: real } : { kind: 'ask', path: real };
+  const own = traceFiles.some((f) => realOr(path.resolve(path.dirname(traceFile), f || traceFile)) === real);
+  return own || roots.some(inside) ? { kind: 'open', path: real } : { kind: 'ask', path: real };
 }
 
 function realOr(p: string): string {

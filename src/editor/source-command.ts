@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { EventPlace, PromptAt } from '../session/query-types';
+import { messageText } from '../shared/untrusted-text';
 import type { SessionSummary } from '../session/summary';
 import { judgePath, openTracePath, workspaceRoots } from './open-policy';
 import { markMoveForTheGraph, recordHighlight } from './record-highlight';
@@ -61,7 +62,7 @@ export function promptLocation(summary: SessionSummary, at: PromptAt): vscode.Lo
     const place = at.place;
     if (!place) return undefined;
     if (!place.file) return new vscode.Location(vscode.Uri.parse(summary.key), toRange(place.range).start);
-    const verdict = judgePath(place.file, summary.path, workspaceRoots());
+    const verdict = judgePath(place.file, summary.path, workspaceRoots(), summary.files);
     return verdict.kind === 'open' ? new vscode.Location(verdict.uri, toRange(place.range).start) : undefined;
   }
   const verdict = judgePath(target.path, summary.path, workspaceRoots());
@@ -81,7 +82,7 @@ export async function goToSourcePrompt(sessions: TraceSessions, ref?: EventRef):
   const { summary } = at;
   const target = prompt.target;
   if (!target) {
-    void vscode.window.showInformationMessage(`otrace: the event at line ${prompt.line} of ${path.basename(summary.path)} names no source prompt, and no user prompt or spawn call comes before it.`);
+    void vscode.window.showInformationMessage(messageText`otrace: the event at line ${prompt.line} of ${path.basename(summary.path)} names no source prompt, and no user prompt or spawn call comes before it.`);
     return;
   }
   const options: vscode.TextDocumentShowOptions = { viewColumn: ref?.viewColumn, preview: true, preserveFocus: ref?.preserveFocus === true };
@@ -108,7 +109,7 @@ async function showPlace(summary: SessionSummary, place: EventPlace, options: vs
   // asked from the graph: it keeps its selection (marked before the editor opens: its selection events come meanwhile)
   if (options.preserveFocus && !place.file) markMoveForTheGraph(vscode.Uri.parse(summary.key), start);
   const editor = place.file
-    ? await openTracePath(place.file, summary.path, { line: start.line + 1, column: start.character + 1 }, options)
+    ? await openTracePath(place.file, summary.path, { line: start.line + 1, column: start.character + 1 }, options, summary.files)
     : await vscode.window.showTextDocument(vscode.Uri.parse(summary.key), { ...options, selection: new vscode.Range(start, start) });
   if (!editor) return undefined;
   if (options.preserveFocus) markMoveForTheGraph(editor.document.uri, range.start); // asked from the graph: it keeps its selection

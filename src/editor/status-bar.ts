@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { SessionSummary } from '../session/summary';
+import { labelText, type LabelText } from '../shared/untrusted-text';
 import type { TraceSessions } from './trace-sessions';
 
 export class TraceStatusBar implements vscode.Disposable {
@@ -41,8 +42,8 @@ export class TraceStatusBar implements vscode.Disposable {
 }
 
 /** `otrace: 35 events · 6 agents · 1 stop · 2 loops` (counts only: no trace text). */
-export function summaryText(summary: SessionSummary): string {
+export function summaryText(summary: SessionSummary): LabelText {
   const { events, agents, stops, loops } = summary.counts;
   const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
-  return `otrace: ${plural(events, 'event')} · ${plural(agents, 'agent')} · ${plural(stops, 'stop')} · ${plural(loops, 'loop')}`;
+  return labelText`otrace: ${plural(events, 'event')} · ${plural(agents, 'agent')} · ${plural(stops, 'stop')} · ${plural(loops, 'loop')}`;
 }

@@ -14,7 +14,7 @@ import type { LoadProgress } from '../session/worker-protocol';
 import { globMatches } from '../trace/glob';
 import type { Problem } from '../trace/model';
 import type { MappingProvider } from './mapping-files';
-import { escapeForMessage } from './markdown';
+import { messageText, plainText } from '../shared/untrusted-text';
 import { StatedOutcomes, type StatedOutcome } from './stated-outcomes';
 
 const TRACE_NAME = /\.otrace\.jsonl?$/;
@@ -282,9 +282,9 @@ export class TraceSessions implements vscode.Disposable {
   /** After {@link PROGRESS_AFTER_MS}, a cancellable notification with the load's phase until it ends. */
   private showProgressAfter(key: string, uri: vscode.Uri, promise: Promise<unknown>, listen: (report: (p: LoadProgress) => void) => void): void {
     const timer = setTimeout(() => {
-      void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `otrace: ${escapeForMessage(path.basename(uri.fsPath))}`, cancellable: true }, (progress, token) => {
+      void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: messageText`otrace: ${path.basename(uri.fsPath)}`, cancellable: true }, (progress, token) => {
         token.onCancellationRequested(() => this.engine.cancel(key));
-        listen((p) => progress.report({ message: p.message }));
+        listen((p) => progress.report({ message: messageText`${p.message}` }));
         return promise.then(
           () => undefined,
           () => undefined,
@@ -408,10 +408,10 @@ const SEVERITY: Record<Problem['severity'], vscode.DiagnosticSeverity> = {
 };
 
 function toDiagnostic(d: SessionDiagnostic, uriOf: (file: string) => vscode.Uri): vscode.Diagnostic {
-  const out = new vscode.Diagnostic(toRange(d.range), d.message, SEVERITY[d.severity]);
+  const out = new vscode.Diagnostic(toRange(d.range), plainText`${d.message}`, SEVERITY[d.severity]);
   out.source = 'otrace';
   if (d.code) out.code = d.code;
-  if (d.related) out.relatedInformation = d.related.map((r) => new vscode.DiagnosticRelatedInformation(new vscode.Location(uriOf(r.file), toRange(r.range)), r.message));
+  if (d.related) out.relatedInformation = d.related.map((r) => new vscode.DiagnosticRelatedInformation(new vscode.Location(uriOf(r.file), toRange(r.range)), plainText`${r.message}`));
   return out;
 }
 

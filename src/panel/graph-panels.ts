@@ -11,6 +11,7 @@ import { markStart } from '../start-report';
 import { graphWebviewOptions } from './graph-html';
 import { GraphView } from './graph-view';
 import type { StartPanel } from './start-panel';
+import { plainText } from '../shared/untrusted-text';
 
 /** Palette commands routed to the active graph view (titles in package.json). */
 export const GRAPH_COMMANDS: Record<string, GraphCommand> = {
@@ -75,7 +76,7 @@ export class GraphPanels implements vscode.Disposable, vscode.CustomReadonlyEdit
     }
     const panel = vscode.window.createWebviewPanel(
       SIDE_PANEL_TYPE,
-      `Graph: ${path.basename(uri.fsPath)}`,
+      plainText`Graph: ${path.basename(uri.fsPath)}`,
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
       graphWebviewOptions(this.extensionUri),
     );

@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { escapeForMessage } from '../editor/markdown';
+import { messageText, plainText } from '../shared/untrusted-text';
 import { showInVisibleEditors } from '../editor/editor-sync';
 import type { SelectionService } from '../editor/selection';
 import { showEventRecord } from '../editor/source-command';
@@ -91,7 +91,7 @@ export class GraphView implements vscode.Disposable {
     this.summary = undefined;
     this.shown = undefined;
     this.files = new Set();
-    this.panel.title = `Graph: ${path.basename(uri.fsPath)}`;
+    this.panel.title = plainText`Graph: ${path.basename(uri.fsPath)}`;
     this.post({ type: 'loading', title: path.basename(uri.fsPath) });
     void this.reload();
   }
@@ -104,7 +104,7 @@ export class GraphView implements vscode.Disposable {
   /** Marks the panel locked to its trace (or following the active one again). */
   setLocked(locked: boolean): void {
     this.locked = locked;
-    this.panel.title = `Graph: ${path.basename(this.uri.fsPath)}${locked ? ' (locked)' : ''}`;
+    this.panel.title = plainText`Graph: ${path.basename(this.uri.fsPath)}${locked ? ' (locked)' : ''}`;
     this.post({ type: 'locked', locked });
   }
 
@@ -137,7 +137,7 @@ export class GraphView implements vscode.Disposable {
       summary = await this.sessions.forUri(uri);
       markStart('trace loaded');
     } catch (err) {
-      void vscode.window.showErrorMessage(`otrace: cannot read ${escapeForMessage(uri.fsPath)}: ${escapeForMessage((err as Error).message)}`);
+      void vscode.window.showErrorMessage(messageText`otrace: cannot read ${uri.fsPath}: ${(err as Error).message}`);
       return;
     }
     if (uri !== this.uri || !summary) return; // another trace was asked for meanwhile, or the load was cancelled
@@ -253,7 +253,7 @@ export class GraphView implements vscode.Disposable {
     const bytes = format === 'png' ? Buffer.from(data.replace(/^data:image\/png;base64,/, ''), 'base64') : Buffer.from(data, 'utf8');
     await vscode.workspace.fs.writeFile(target, bytes);
     // Say where it went (the dialog closes silently); Open shows it in VS Code's image or text view.
-    void vscode.window.showInformationMessage(`otrace: graph view saved as ${escapeForMessage(path.basename(target.path))} (${Math.round(bytes.length / 1024).toLocaleString('en-US')} KB)`, 'Open').then((choice) => {
+    void vscode.window.showInformationMessage(messageText`otrace: graph view saved as ${path.basename(target.path)} (${Math.round(bytes.length / 1024).toLocaleString('en-US')} KB)`, 'Open').then((choice) => {
       if (choice === 'Open') void vscode.commands.executeCommand('vscode.open', target);
     });
   }

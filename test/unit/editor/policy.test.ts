@@ -20,9 +20,11 @@ function scratch(): { root: string; trace: string; outside: string } {
   return { root, trace, outside };
 }
 
-test('files under the trace folder or a workspace folder open; others ask; missing ones say so', () => {
+test("files in a workspace folder open; others ask, the trace folder's too; missing ones say so", () => {
   const { root, trace, outside } = scratch();
-  assert.deepEqual(classifyPath('prompts/a.md', trace, []), { kind: 'open', path: path.join(root, 'runs', 'prompts', 'a.md') });
+  assert.deepEqual(classifyPath('prompts/a.md', trace, [root]), { kind: 'open', path: path.join(root, 'runs', 'prompts', 'a.md') });
+  assert.deepEqual(classifyPath('prompts/a.md', trace, []), { kind: 'ask', path: path.join(root, 'runs', 'prompts', 'a.md') }, 'opening a trace outside the workspace is no consent to open its neighbours');
+  assert.deepEqual(classifyPath('run.otrace.jsonl', trace, []), { kind: 'open', path: trace }, 'the trace itself opens');
   assert.deepEqual(classifyPath('../notes.md', trace, [root]), { kind: 'open', path: path.join(root, 'notes.md') });
   assert.equal(classifyPath('../notes.md', trace, []).kind, 'ask', 'outside the trace folder and no workspace');
   assert.deepEqual(classifyPath(outside, trace, [root]), { kind: 'ask', path: outside });
@@ -60,6 +62,18 @@ test('escapes: no Markdown link, HTML, icon or control character survives', () =
   assert.ok(!/[[\]()<>]/.test(message), message);
   assert.ok(!/command:[^\u200b]/.test(message), 'no link-like scheme');
   assert.ok(escapeForMessage('x'.repeat(500)).length <= 200);
+});
+
+test("a trace's own files (its sub-agent transcripts) open wherever they are; their neighbours ask", () => {
+  const { root, trace } = scratch();
+  fs.mkdirSync(path.join(root, 'runs', 'subagents'));
+  fs.writeFileSync(path.join(root, 'runs', 'subagents', 'agent-1.jsonl'), '');
+  fs.writeFileSync(path.join(root, 'runs', 'subagents', 'secret.txt'), '');
+  const files = ['', 'subagents/agent-1.jsonl'];
+  assert.equal(classifyPath('subagents/agent-1.jsonl', trace, [], files).kind, 'open');
+  assert.equal(classifyPath(path.join(root, 'runs', 'subagents', 'agent-1.jsonl'), trace, [], files).kind, 'open');
+  assert.equal(classifyPath('subagents/secret.txt', trace, [], files).kind, 'ask');
+  assert.equal(classifyPath('subagents/agent-1.jsonl', trace, []).kind, 'ask', 'not one of its files: asks');
 });
 
 test('a trace saved in the home folder does not make the whole home folder open without asking', () => {
