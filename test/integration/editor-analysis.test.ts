@@ -110,7 +110,7 @@ describe('analysis in the trace text', function () {
   });
 
   it('goes to the source prompt with F12 (editor.action.revealDefinition)', async () => {
-    const file = path.join(ROOT, 'samples', 'demo.otrace.jsonl');
+    const file = path.join(FIX, 'editor', 'prompted.otrace.jsonl');
     const editor = await open(file);
     editor.selection = new vscode.Selection(4, 10, 4, 10); // e4, source prompts/planner.md:3
     await vscode.commands.executeCommand('editor.action.revealDefinition');

@@ -132,6 +132,42 @@ describe('untrusted file names in notifications', function () {
     assert.equal(hostileRuns, 0, 'a click on a file name ran the command it named');
   });
 
+  it('a trace outside the workspace makes no neighbour openable: Go to Source Prompt asks first, and F12 offers nothing', async () => {
+    const linked = path.join(dir, 'linked');
+    fs.mkdirSync(path.join(linked, 'sub'), { recursive: true });
+    fs.writeFileSync(path.join(linked, 'secret.txt'), 'secret\n');
+    fs.writeFileSync(path.join(linked, 'sub', 'deeper.txt'), 'deeper\n');
+    const trace = path.join(linked, 'run.otrace.jsonl');
+    fs.writeFileSync(
+      trace,
+      [
+        { id: 'e1', t: 0, type: 'message', agent: 'a', content: 'one', source: { path: 'secret.txt' } },
+        { id: 'e2', t: 1, type: 'message', agent: 'a', content: 'two', source: { path: 'sub/deeper.txt' } },
+      ].map((e) => JSON.stringify(e)).join('\n') + '\n',
+    );
+    // as the link handler opens it: the trace and its graph
+    await api.openUri(vscode.Uri.from({ scheme: vscode.env.uriScheme, authority: 'otrace.otrace', path: '/open', query: `path=${trace}` }));
+    const editor = await until('the trace editor', () => vscode.window.visibleTextEditors.find((e) => e.document.uri.fsPath === trace));
+    await api.sessions.forDocument(editor.document);
+    const asked: string[] = [];
+    const before = api.setConfirmOpen(async (shown) => {
+      asked.push(shown);
+      return false;
+    });
+    try {
+      for (const line of [0, 1]) {
+        const defs = await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeDefinitionProvider', editor.document.uri, new vscode.Position(line, 5));
+        assert.deepEqual(defs ?? [], [], 'F12 offers no neighbour of a trace outside the workspace');
+        await vscode.commands.executeCommand('otrace.goToSourcePrompt', { trace: vscode.Uri.file(trace).toString(), index: line });
+      }
+      assert.deepEqual(asked, [path.join(linked, 'secret.txt'), path.join(linked, 'sub', 'deeper.txt')], 'asked for each, the path shown');
+      const opened = vscode.workspace.textDocuments.map((d) => d.uri.fsPath);
+      assert.ok(!opened.some((f) => f.endsWith('secret.txt') || f.endsWith('deeper.txt')), `opened without consent: ${opened.join(', ')}`);
+    } finally {
+      api.setConfirmOpen(before);
+    }
+  });
+
   it("Set the Run's Outcome names the file as text in the status bar", async () => {
     const trace = path.join(dir, `${NAME}.otrace.jsonl`);
     await vscode.commands.executeCommand('otrace.setOutcome', vscode.Uri.file(trace), 'failure');
