@@ -1,5 +1,10 @@
-/** The details pane: the selected event's fields and content, as plain text (trace text is untrusted). */
+/**
+ * The details pane: the selected event's fields and content, as plain text (trace text is
+ * untrusted). The heading and the fields show control and bidi characters as `⟨U+202E⟩`; the
+ * content is shown as it is (the raw content view), as text.
+ */
 import type { GraphNode } from '../src/protocol';
+import { plainLabel, visibleControls } from '../src/shared/untrusted-text';
 
 /** Shows `node` in `pane`; `actions` are the buttons to offer (label, handler). */
 export function showDetails(pane: HTMLElement, node: GraphNode | undefined, actions: [string, () => void][]): void {
@@ -13,7 +18,7 @@ export function showDetails(pane: HTMLElement, node: GraphNode | undefined, acti
     return;
   }
   const heading = document.createElement('h2');
-  heading.textContent = clipField(node.label);
+  heading.textContent = clipField(plainLabel(node.label));
   const table = document.createElement('table');
   const fields: [string, string][] = [...node.fields];
   if (node.marks.length) fields.push(['analysis', node.marks.map((m) => MARK_WORDS[m] ?? m).join(', ')]);
@@ -21,8 +26,9 @@ export function showDetails(pane: HTMLElement, node: GraphNode | undefined, acti
     const row = table.insertRow();
     row.insertCell().textContent = k;
     const cell = row.insertCell();
-    cell.textContent = clipField(v);
-    if (cell.textContent !== v) cell.title = v.slice(0, 4096); // the whole value on hover (the content has its own pane and Show Whole Content)
+    const shown = visibleControls(v);
+    cell.textContent = clipField(shown);
+    if (cell.textContent !== shown) cell.title = shown.slice(0, 4096); // the whole value on hover (the content has its own pane and Show Whole Content)
   }
   // The buttons under the heading, above the fields and the content: a long record must not push them out of view.
   const bar = document.createElement('div');

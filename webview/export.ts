@@ -1,14 +1,30 @@
 /**
  * Export of the current view: a PNG of the panel's graph area (lane names, time axis and graph, at
  * the size shown) and an SVG with one element per visible node. Trace text lands in the SVG: every
- * string is XML-escaped, and nothing is ever parsed back as markup.
+ * string is XML-escaped, with the characters XML 1.0 forbids (even as references) shown visibly, and
+ * nothing is ever parsed back as markup.
  */
+import { visibleControls } from '../src/shared/untrusted-text';
 import type { TraceGraph } from './graph';
 import { themeColor } from './theme';
 
-/** Escapes text for XML content and attribute values. */
+/**
+ * Characters XML 1.0 does not allow (its `Char` production), that {@link visibleControls} leaves:
+ * U+FFFE, U+FFFF and unpaired surrogates. (It shows C0 controls but tab and newlines, which XML
+ * forbids even as `&#0;`-style references, and C1 controls and bidi, which XML allows but which
+ * act on the text shown.)
+ */
+const NOT_XML = /[\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * Text for XML content and attribute values: `& < > " '` as entities, control and bidi characters
+ * shown as `⟨U+202E⟩`, and every other character XML 1.0 forbids the same way, so the document is
+ * always well-formed (a NUL in an agent name made the exported SVG unreadable).
+ */
 export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+  return visibleControls(text)
+    .replace(NOT_XML, (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`)
+    .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
 }
 
 /** Geometry of the exported picture: the lane column, the axis row and the graph stage. */

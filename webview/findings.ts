@@ -5,6 +5,7 @@
  * events; a finding frames its own. Trace text is set with textContent only.
  */
 import type { GraphFinding } from '../src/protocol';
+import { plainLabel } from '../src/shared/untrusted-text';
 
 /** A group of findings of one kind, in the order shown. */
 export interface FindingGroup {
@@ -87,7 +88,7 @@ export function showFindings(list: HTMLElement, findings: GraphFinding[], action
           const item = document.createElement('button');
           item.className = `finding ${f.severity}`;
           item.dataset.finding = String(i);
-          item.textContent = f.message; // untrusted text: textContent only; its waste in tokens is in the message
+          item.textContent = plainLabel(f.message); // untrusted text: textContent only, controls shown; its waste in tokens is in the message
           item.title = `${f.events.length} events: click to show them (Esc goes back)`;
           item.addEventListener('click', () => actions.frame(f.events, i));
           return item;

@@ -11,6 +11,7 @@ import { runKey } from '../src/panel/layout';
 import type { GraphNode, GraphOverview, GraphRun, GraphWindow } from '../src/protocol';
 import { kindColors, OKABE_ITO, themeColor } from './theme';
 import { EVENT_CUES } from '../src/panel/cues';
+import { plainLabel } from '../src/shared/untrusted-text';
 
 /** Shape per event type: message and delegate differ, the stop is the only octagon. */
 export const SHAPES: Record<string, cytoscape.Css.NodeShape> = {
@@ -690,9 +691,10 @@ function insertIfFree(list: [number, number][], box: [number, number]): boolean 
   return true;
 }
 
-/** A node's label, a stop's with its verdict: ✓ sound, ⚠ a stop problem (too early, too late, unfinished). */
+/** A node's label (controls and bidi shown), a stop's with its verdict: ✓ sound, ⚠ a stop problem (too early, too late, unfinished). */
 function stopLabel(n: GraphNode): string {
-  return n.marks.includes('stop-ok') ? `${n.label} ✓` : n.marks.includes('stop-problem') ? `${n.label} ⚠` : n.label;
+  const label = plainLabel(n.label); // the host's labels are shown already: kept as they are
+  return n.marks.includes('stop-ok') ? `${label} ✓` : n.marks.includes('stop-problem') ? `${label} ⚠` : label;
 }
 
 /**

@@ -1,8 +1,10 @@
 /**
  * The lane column beside the graph (never over it): one name per agent lane, indented under the
  * agent that spawned it, with a fold toggle on lanes that have sub-agent lanes. Names follow the
- * graph's vertical scroll. Trace text (agent names) is set with textContent only.
+ * graph's vertical scroll. Trace text (agent names) is set with textContent only, control and bidi
+ * characters shown as `⟨U+202E⟩`.
  */
+import { plainLabel } from '../src/shared/untrusted-text';
 import type { TraceGraph } from './graph';
 
 /** Fills `column` with the lane names of `graph` and keeps them aligned with it. */
@@ -24,7 +26,7 @@ export function createLaneColumn(column: HTMLElement, graph: TraceGraph): () => 
       const fold = document.createElement('button');
       fold.className = 'fold';
       fold.title = 'Fold or unfold the lanes of the agents it spawned';
-      fold.setAttribute('aria-label', `Fold the sub-agent lanes of ${lane.name}`); // the ▾ glyph says nothing to a screen reader
+      fold.setAttribute('aria-label', `Fold the sub-agent lanes of ${plainLabel(lane.name)}`); // the ▾ glyph says nothing to a screen reader
       fold.setAttribute('aria-expanded', 'true');
       fold.textContent = '▾';
       fold.addEventListener('click', () => graph.toggleLane(lane.name));
@@ -37,17 +39,17 @@ export function createLaneColumn(column: HTMLElement, graph: TraceGraph): () => 
     }
     const name = document.createElement('span');
     name.className = 'lane-name';
-    name.textContent = lane.name; // untrusted trace text: never innerHTML
+    name.textContent = plainLabel(lane.name); // untrusted trace text: never innerHTML
     const more = document.createElement('span');
     more.className = 'lane-more';
     if (groupStart) {
       const tag = document.createElement('span');
       tag.className = 'lane-trace';
-      tag.textContent = lane.trace!.slice(0, 8); // untrusted trace text: never innerHTML
+      tag.textContent = plainLabel(lane.trace!.slice(0, 8)); // untrusted trace text: never innerHTML
       row.append(tag);
     }
     row.append(name, more);
-    row.title = `${lane.name}: ${lane.count} events${lane.parent ? `, spawned by ${lane.parent}` : ''}${lane.trace === undefined ? '' : ` (trace ${lane.trace})`}`;
+    row.title = `${plainLabel(lane.name)}: ${lane.count} events${lane.parent ? `, spawned by ${plainLabel(lane.parent)}` : ''}${lane.trace === undefined ? '' : ` (trace ${plainLabel(lane.trace)})`}`;
     return row;
   });
   column.replaceChildren(...rows);
@@ -55,7 +57,7 @@ export function createLaneColumn(column: HTMLElement, graph: TraceGraph): () => 
   const measure = document.createElement('canvas').getContext('2d');
   if (measure) {
     measure.font = `12px ${getComputedStyle(document.body).fontFamily || 'sans-serif'}`;
-    const need = Math.max(0, ...lanes.map((l) => 4 + l.depth * 12 + 16 + measure.measureText(l.name).width + 10 + (l.trace === undefined ? 0 : 60)));
+    const need = Math.max(0, ...lanes.map((l) => 4 + l.depth * 12 + 16 + measure.measureText(plainLabel(l.name)).width + 10 + (l.trace === undefined ? 0 : 60)));
     const max = Math.max(100, Math.min(240, (column.parentElement?.clientWidth ?? 800) * 0.3));
     column.parentElement?.style.setProperty('--lane-column', `${Math.round(Math.max(100, Math.min(max, need)))}px`);
   }

@@ -1,7 +1,8 @@
 /**
  * Webview entry: handshake with the host, draw the trace as a timeline graph, the lane column, the
  * time axis, the grouped findings, the timeline bar and the details pane; keys and commands.
- * Everything from the trace is shown with textContent; the CSP forbids inline and eval'd script.
+ * Everything from the trace is shown with textContent, names and labels with their control and bidi
+ * characters shown as `⟨U+202E⟩` (plainLabel); the CSP forbids inline and eval'd script.
  */
 import { moment, moments } from './start-moments';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
@@ -17,6 +18,7 @@ import { TraceGraph, type ViewState } from './graph';
 import { createLaneColumn } from './lanes';
 import { EVENT_CUES } from '../src/panel/cues';
 import { creditLabel } from '../src/panel/credit-text';
+import { plainLabel } from '../src/shared/untrusted-text';
 import { createMinimap } from './minimap';
 import { showLegend } from './legend';
 import { Timeline, type StepTarget } from './timeline';
@@ -110,8 +112,8 @@ function render(next: GraphOverview, first?: GraphWindow): void {
     $('play').title = playing ? 'Pause (Space)' : 'Play (Space)';
   });
   const { errors, warnings } = next.problems;
-  $('title').textContent = next.title;
-  $('summary').title = next.traces ? `${next.traces.length} traces in this file, each in its own lane group and analysed on its own: ${next.traces.map((t) => `${t.id} (${t.events} events, ${t.lanes} lanes)`).join('; ')}` : '';
+  $('title').textContent = plainLabel(next.title); // the file name: untrusted
+  $('summary').title = next.traces ? `${next.traces.length} traces in this file, each in its own lane group and analysed on its own: ${next.traces.map((t) => `${plainLabel(t.id)} (${t.events} events, ${t.lanes} lanes)`).join('; ')}` : '';
   $('summary').textContent =
     `${next.format} · ${next.traces ? `${next.traces.length} traces · ` : ''}${next.totalEvents.toLocaleString('en-US')} events · ${next.lanes.length} ${next.lanes.length === 1 ? 'agent' : 'agents'}` +
     // reading problems only: the findings below are listed in Problems too, so say which these are
@@ -133,12 +135,12 @@ function render(next: GraphOverview, first?: GraphWindow): void {
     const id = (e.target as NodeSingular).id();
     const run = g.run(id);
     const n = run ? undefined : g.node(id);
-    if (run) tip.textContent = `${run.count.toLocaleString('en-US')} events, mostly ${run.kind.replace(/_/g, ' ')} · ${next.lanes[run.lane]?.name ?? ''} · click to zoom in`;
+    if (run) tip.textContent = `${run.count.toLocaleString('en-US')} events, mostly ${run.kind.replace(/_/g, ' ')} · ${plainLabel(next.lanes[run.lane]?.name ?? '')} · click to zoom in`;
     else if (n) {
       const credit = n.credit === undefined ? '' : ` · ${creditLabel(n.credit, !next.legend.influence)}`;
       const end = n.endIndex === undefined || next.timeUnit === 'steps' ? '' : ` · ${(timeline!.time(n.endIndex) - n.t).toFixed(2)} s`; // no clock: no duration
       const cues = n.cues?.length ? ` · ${n.cues.map((c) => EVENT_CUES[c]?.label ?? c).join(', ')}` : '';
-      tip.textContent = `${n.label}${cues} · ${n.agent}${end}${credit}`; // untrusted text: textContent only
+      tip.textContent = `${plainLabel(n.label)}${cues} · ${plainLabel(n.agent)}${end}${credit}`; // untrusted text: textContent only, controls shown
     } else return;
     placeTip(tip, (e.target as NodeSingular).renderedPosition());
   });
@@ -268,7 +270,7 @@ function showExplained(): void {
   $('details').querySelector('.finding-explained')?.remove();
   const note = document.createElement('p');
   note.className = `finding-explained ${explained.severity}`;
-  note.textContent = explained.message; // untrusted text: textContent only
+  note.textContent = plainLabel(explained.message); // untrusted text: textContent only, controls shown
   $('details').prepend(note);
 }
 
@@ -711,7 +713,7 @@ function showLoading(title?: string): void {
   loader = undefined;
   document.body.dataset.state = 'loading';
   if (title) {
-    $('title').textContent = `Loading ${title}…`;
+    $('title').textContent = `Loading ${plainLabel(title)}…`;
     document.body.dataset.title = '';
   }
   for (const id of ['findings', 'legend', 'lanes', 'axis', 'gaps']) $(id).replaceChildren();

@@ -5,7 +5,7 @@
  * goes through `safe` (trace names and ids are untrusted); `--json` prints `{ traces, totals, left_out }`.
  */
 import { analyzeTrace } from '../analysis';
-import { errorCount, safe, safeJson } from './common';
+import { clipList, errorCount, safe, safeJson, writeLines } from './common';
 import { corpusExit, forEachTrace } from './corpus';
 import { addTo } from '../trace/counts';
 
@@ -86,10 +86,7 @@ export function analyzeCorpus(paths: string[], options: { json: boolean; outcome
   ]);
   const widths = header.map((h, c) => Math.max(h.length, ...cells.map((row) => row[c].length)));
   const line = (row: string[]) => row.map((x, c) => (c === 1 || c === 2 ? x.padStart(widths[c]) : x.padEnd(widths[c]))).join('  ').trimEnd();
-  const fmt = (rec: Record<string, number>) =>
-    Object.entries(rec)
-      .map(([k, v]) => `${safe(k)} ${v}`)
-      .join(', ');
+  const fmt = (rec: Record<string, number>) => clipList(Object.entries(rec), ([k, v]) => `${safe(k)} ${v}`, 200);
   const out = [
     line(header),
     ...cells.map(line),
@@ -102,6 +99,6 @@ export function analyzeCorpus(paths: string[], options: { json: boolean; outcome
     summary.unreadable.length ? `${summary.unreadable.length} unreadable` : '',
   ].filter(Boolean);
   if (left.length) out.push(`left out: ${left.join(', ')}`);
-  process.stdout.write(out.join('\n') + '\n');
+  writeLines(process.stdout, out);
   return corpusExit(summary, paths);
 }

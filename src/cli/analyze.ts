@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { analyzeTrace, type Analysis } from '../analysis';
 import { analyzeCorpus } from './analyze-corpus';
-import { EXIT, fail, load, MAX_MESSAGE, notATrace, printProblems, safe, safeJson, type Command } from './common';
+import { clipList, EXIT, fail, load, MAX_MESSAGE, MAX_PATH, notATrace, printProblems, safe, safeJson, writeLines, type Command } from './common';
 
 const FINDING_LABEL: Record<string, string> = { stop: 'stop', loop: 'loop', blame: 'blame', best_stop: 'best stop' };
 
@@ -32,9 +32,9 @@ export const analyze: Command = {
       return o ? `${o.file ?? file}:${o.range.start.line + 1}` : 'no record';
     };
     const lines = a.traces
-      ? [`${safe(file, 1000)}`, `  traces     ${a.traces.length} (each analysed on its own)`, ...a.traces.flatMap((t) => [`  trace ${safe(t.trace_id)} (${t.events} events)`, ...summary(t, recordOf, '    ')])]
-      : [`${safe(file, 1000)}`, ...summary(a, recordOf, '  ')];
-    process.stdout.write(lines.join('\n') + '\n');
+      ? [`${safe(file, MAX_PATH)}`, `  traces     ${a.traces.length} (each analysed on its own)`, ...a.traces.flatMap((t) => [`  trace ${safe(t.trace_id)} (${t.events} events)`, ...summary(t, recordOf, '    ')])]
+      : [`${safe(file, MAX_PATH)}`, ...summary(a, recordOf, '  ')];
+    writeLines(process.stdout, lines);
     return errors > 0 ? EXIT.problems : EXIT.ok;
   },
 };
@@ -46,12 +46,12 @@ function summary(a: Omit<Analysis, 'traces'>, recordOf: (i: number) => string, p
   const say = (text: string) => safe(text, MAX_MESSAGE);
   return [
     `outcome    ${a.outcome.status} (${say(a.outcome.source)})`,
-    ...a.findings.map((f) => `${FINDING_LABEL[f.kind].padEnd(10)} ${safe(f.ids[0])} (${safe(recordOf(f.events[0]), 1000)}) ${say(f.inline)}: ${say(f.message)}`),
+    ...a.findings.map((f) => `${FINDING_LABEL[f.kind].padEnd(10)} ${safe(f.ids[0])} (${safe(recordOf(f.events[0]), MAX_PATH)}) ${say(f.inline)}: ${say(f.message)}`),
     ...(a.loops.length ? [] : ['loops      none']),
     ...(a.blame ? [] : [`blame      ${say(noBlame(a.outcome))}`]),
-    `credit     ${a.credit.signed ? 'signed' : 'unsigned'}; by agent ${agents.slice(0, 6).map(([k, v]) => `${safe(k)} ${v}`).join(', ') || 'none'}`,
+    `credit     ${a.credit.signed ? 'signed' : 'unsigned'}; by agent ${agents.length ? clipList(agents.slice(0, 6), ([k, v]) => `${safe(k)} ${v}`) : 'none'}`,
     `best stop  ${a.best_stop ? `${safe(a.best_stop.event)} (${a.best_stop.basis}), ${a.best_stop.after.events} events after it` : 'none'}`,
-    `V_stop     ${a.v_stop.available ? a.v_stop.points.map((p) => `${safe(p.event)} ${p.value}`).join(', ') : say(a.v_stop.note)}`,
+    `V_stop     ${a.v_stop.available ? clipList(a.v_stop.points, (p) => `${safe(p.event)} ${p.value}`) : say(a.v_stop.note)}`,
     `metrics    parallelism ${m.parallelism} (${m.total_work}/${m.critical_path} ${m.work_basis}), spawns ${m.spawns}, fan-out ${m.max_fan_out}, depth ${m.spawn_depth}, protocol overhead ${m.protocol_overhead ?? 'n/a'} (${m.overhead_basis})`,
     `topology   ${a.topology.guess}${a.topology.declared ? ` (declared ${safe(a.topology.declared)})` : ''}`,
   ].map((l) => pad + l);

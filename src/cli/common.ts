@@ -7,7 +7,8 @@ import * as fs from 'node:fs';
 import { loadTrace } from '../trace/formats';
 import { loadTraceFile } from '../trace/load-file';
 import { formatPosition, OriginArray, type LoadedTrace } from '../trace/model';
-import { escapeJsonControls, visibleText } from '../trace/preview';
+import { escapeJsonControls } from '../trace/preview';
+import { plainLabel, visibleControls } from '../shared/untrusted-text';
 import { nodeFileAccess } from '../trace/node-files';
 import { mappingApplies, parseMapping, readWithMapping } from '../trace/mapping';
 import '../trace/importers';
@@ -36,15 +37,15 @@ export function usage(): string {
  */
 export const EXIT = { ok: 0, problems: 1, usage: 2 } as const;
 
-/** Prints `otrace: message` and the usage to stderr and exits with code 2. */
+/** Prints `otrace: message` (controls shown, one line of at most {@link MAX_LINE} characters) and the usage to stderr and exits with code 2. */
 export function fail(message: string): never {
-  process.stderr.write(`otrace: ${message}\n${usage()}\n`);
+  process.stderr.write(`otrace: ${terminalLine(message)}\n${usage()}\n`);
   process.exit(EXIT.usage);
 }
 
 /** Prints `otrace: cannot read FILE: why` (no usage: the command line was right) and exits with code 2. */
 export function cannotRead(file: string, err: unknown): never {
-  process.stderr.write(`otrace: ${unreadable(file, err)}\n`);
+  process.stderr.write(`otrace: ${terminalLine(unreadable(file, err))}\n`);
   process.exit(EXIT.usage);
 }
 
@@ -55,8 +56,8 @@ export function unreadable(file: string, err: unknown): string {
     code === 'ENOENT' ? 'no such file or folder'
     : code === 'EISDIR' ? 'it is a folder (analyze and dataset stops take folders)'
     : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
-    : (err as Error | undefined)?.message ?? String(err);
-  return `cannot read ${safe(file, 1000)}: ${why}`;
+    : safe((err as Error | undefined)?.message ?? String(err), MAX_MESSAGE); // the system's message names the path
+  return `cannot read ${safe(file, MAX_PATH)}: ${why}`;
 }
 
 /** Reads a trace file of any known format; exits 2 when the file cannot be read. */
@@ -102,7 +103,7 @@ function readTraceAt(file: string): LoadedTrace {
   try {
     mapText = fs.readFileSync(mapFile, 'utf8');
   } catch (err) {
-    fail(`cannot read mapping ${mapFile}: ${(err as Error).message}`);
+    fail(`cannot read mapping ${safe(mapFile, MAX_PATH)}: ${safe((err as Error).message, MAX_MESSAGE)}`);
   }
   const { mapping, problems } = parseMapping(mapText, mapFile);
   if (!mapping) return { format: 'unknown', trace: { events: [], edges: [] }, eventOrigins: new OriginArray(), edgeOrigins: new OriginArray(), problems };
@@ -122,23 +123,68 @@ export const num = (n: number): string => (Math.abs(n) < 1e15 ? String(Math.roun
 /** Longest name or id printed whole; longer ones are cut (see {@link safe}). */
 export const MAX_NAME = 120;
 /** Longest message printed whole. */
-export const MAX_MESSAGE = 1000;
+export const MAX_MESSAGE = 600;
+/** Longest path printed whole (a problem line holds a path and a message). */
+export const MAX_PATH = 300;
+/** Longest line of text output (characters): a line from trace content is cut to it ({@link terminalLine}). */
+export const MAX_LINE = 1000;
+/** Characters of a list's items on one line before the rest are counted (see {@link clipList}). */
+export const MAX_LIST = 800;
 
 /**
- * Any value from a trace (a name, an id, a message), ready for the terminal: control characters
- * (C0, C1: ESC, BEL, 0x9B, 0x9D, ...) and bidi overrides/isolates made visible as escapes
- * (`\x1b`, `\u202e`), and cut to `max` characters with `…(N more)` (never inside a surrogate pair).
- * Every command prints trace text through it.
+ * Any value from a trace (a name, an id, a message, a file name), ready for the terminal: control
+ * characters (C0, DEL, C1: NUL, ESC, BEL, U+0085, U+009B CSI, U+009D OSC, ...) and bidi marks,
+ * overrides and isolates shown as `⟨U+202E⟩` (src/shared/untrusted-text.ts visibleControls), runs of
+ * white space (newlines included) as one space, and cut to `max` characters with `…(N more)`
+ * (never inside a surrogate pair or a `⟨U+…⟩`). Every command prints trace text through it.
  */
 export function safe(v: unknown, max = MAX_NAME): string {
-  let s = String(v);
-  if (s.length > max) {
-    let cut = max;
-    const c = s.charCodeAt(cut - 1);
-    if (c >= 0xd800 && c <= 0xdbff) cut--;
-    s = `${s.slice(0, cut)}…(${s.length - cut} more)`;
+  return cut(plainLabel(String(v)), max);
+}
+
+/** `text` cut to `max` characters with `…(N more)`, N the characters left out; never inside a surrogate pair or a `⟨U+…⟩`. */
+function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let at = max;
+  const c = text.charCodeAt(at - 1);
+  if (c >= 0xd800 && c <= 0xdbff) at--;
+  const open = text.lastIndexOf('⟨', at - 1);
+  if (open >= 0 && open > at - 8 && text.indexOf('⟩', open) >= at) at = open; // `⟨U+202E⟩` is 8 characters
+  return `${text.slice(0, at)}…(${(text.length - at).toLocaleString('en-US')} more)`;
+}
+
+/**
+ * One line for the terminal: controls shown (as {@link safe} does; text made by {@link safe} stays
+ * as it is) and cut to {@link MAX_LINE} characters, the count of what was left out included.
+ */
+export function terminalLine(line: string): string {
+  const shown = visibleControls(line).replace(/[\r\n]+/g, ' ');
+  return shown.length <= MAX_LINE ? shown : cut(shown, MAX_LINE - 20);
+}
+
+/** Writes `lines` to `out`, each through {@link terminalLine}. */
+export function writeLines(out: NodeJS.WritableStream, lines: readonly string[]): void {
+  out.write(lines.map(terminalLine).join('\n') + '\n');
+}
+
+/**
+ * A list for one line: the items, each written by `show` (which makes trace text safe, e.g. with
+ * {@link safe}), joined by `, ` as long as they fit in `maxChars` (at least one), then
+ * `… and 999,990 more`: a trace of a million agents is one short line, not one of millions of
+ * characters. `show` is called only for the items written.
+ */
+export function clipList<T>(items: readonly T[], show: (item: T) => string, maxChars = MAX_LIST): string {
+  const shown: string[] = [];
+  let used = 0;
+  for (const item of items) {
+    const text = show(item);
+    const add = text.length + (shown.length ? 2 : 0);
+    if (shown.length > 0 && used + add > maxChars) break;
+    shown.push(text);
+    used += add;
   }
-  return visibleText(s);
+  const rest = items.length - shown.length;
+  return rest > 0 ? `${shown.join(', ')}, … and ${rest.toLocaleString('en-US')} more` : shown.join(', ');
 }
 
 /** JSON for the terminal: `JSON.stringify` (2-space indent) with C1 and bidi controls escaped too (same value). */
@@ -146,13 +192,15 @@ export function safeJson(value: unknown): string {
   return escapeJsonControls(JSON.stringify(value, null, 2));
 }
 
-/** Prints problems as FILE:LINE:COLUMN lines; returns the number of errors. */
+/** Prints problems as FILE:LINE:COLUMN lines (each at most {@link MAX_LINE} characters); returns the number of errors. */
 export function printProblems(file: string, loaded: LoadedTrace, out: NodeJS.WritableStream): number {
   let errors = 0;
+  const lines: string[] = [];
   for (const p of loaded.problems) {
     if (p.severity === 'error') errors++;
-    out.write(`${safe(p.file ?? file, 1000)}:${formatPosition(p.range.start)}: ${p.severity}: ${safe(p.message, MAX_MESSAGE)}\n`);
+    lines.push(`${safe(p.file ?? file, MAX_PATH)}:${formatPosition(p.range.start)}: ${p.severity}: ${safe(p.message, MAX_MESSAGE)}`);
   }
+  if (lines.length) writeLines(out, lines);
   return errors;
 }
 

@@ -2,13 +2,20 @@
  * `otrace convert FILE --to FORMAT [-o OUT]`: writes the trace in another format (stdout by
  * default). Never writes over the trace it reads; a file of no known format writes nothing (exit
  * 1); a trace with errors is written without its unreadable lines, said on stderr (exit 1).
+ *
+ * Every output format is JSON. Characters a terminal acts on but `JSON.stringify` leaves raw (C1
+ * controls such as U+009B CSI and U+009D OSC, DEL, bidi marks, overrides and isolates, U+2028/2029)
+ * are written as `\u009b` escapes, to stdout and to a file alike (C0 controls are escaped by JSON
+ * already): the JSON holds the same strings, so a file read back gives the trace's text exactly, and
+ * `cat` or a pipe to a terminal shows the escapes instead of acting on them.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { traceToWrite } from '../trace/field-order';
 import { OUTPUT_FORMATS, writeTrace, type OutputFormat } from '../trace/write';
-import { EXIT, fail, load, notATrace, printProblems, safe, type Command } from './common';
+import { escapeJsonControls } from '../trace/preview';
+import { EXIT, fail, load, MAX_PATH, notATrace, printProblems, safe, type Command } from './common';
 
 export const convert: Command = {
   usage: `otrace convert FILE --to ${OUTPUT_FORMATS.join('|')} [-o OUT]`,
@@ -19,11 +26,11 @@ export const convert: Command = {
     const to = values.to as OutputFormat | undefined;
     if (!to || !OUTPUT_FORMATS.includes(to)) fail(`--to must be one of ${OUTPUT_FORMATS.join(', ')}`);
     const out = values.o ?? values.output;
-    if (out !== undefined && sameFile(out, file)) fail(`-o ${safe(out, 1000)} is the trace being read; convert never writes over it`);
+    if (out !== undefined && sameFile(out, file)) fail(`-o ${safe(out, MAX_PATH)} is the trace being read; convert never writes over it`);
     const loaded = load(file);
     if (loaded.format === 'unknown') return notATrace(file, loaded);
     const errors = printProblems(file, loaded, process.stderr);
-    const text = writeTrace(traceToWrite(loaded), to);
+    const text = escapeJsonControls(writeTrace(traceToWrite(loaded), to)); // same JSON values, nothing a terminal acts on
     if (out) fs.writeFileSync(out, text);
     else process.stdout.write(text);
     if (errors > 0) process.stderr.write(`otrace: ${errors} error${errors === 1 ? '' : 's'} above: what they name (bad lines, skipped records) is not in the output\n`);

@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { originsOf, type LoadedTrace } from '../trace/model';
 import { traceFilesUnder } from '../trace-files';
-import { errorCount, EXIT, tryLoad, unreadable } from './common';
+import { errorCount, EXIT, MAX_PATH, safe, terminalLine, tryLoad, unreadable } from './common';
 
 /** Names that are never traces (mapping files) and folders never searched. */
 const NOT_TRACE = /\.otrace-map\.json$/i;
@@ -78,8 +78,9 @@ export function progressBar(total: number, enabled: boolean): { tick(name: strin
       k++;
       if (!on) return;
       const fill = Math.round((width * k) / total);
-      const label = name.length > 40 ? `…${name.slice(-39)}` : name;
-      process.stderr.write(`\r[${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${k}/${total} ${label.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?')}\u001b[K`);
+      const shown = safe(name, Infinity);
+      const label = shown.length > 40 ? `…${shown.slice(-39)}` : shown; // a file name from the folder: controls and bidi shown
+      process.stderr.write(`\r[${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${k}/${total} ${label}\u001b[K`);
     },
     done() {
       if (on) process.stderr.write('\r\u001b[K');
@@ -147,16 +148,11 @@ export function forEachTrace<R>(paths: string[], visit: (loaded: LoadedTrace, na
  * @param paths the paths the command was given (named in the "no traces" message).
  */
 export function corpusExit(summary: CorpusSummary, paths: string[]): number {
-  for (const why of summary.unreadable_why) process.stderr.write(`otrace: ${why}\n`);
+  for (const why of summary.unreadable_why) process.stderr.write(`otrace: ${terminalLine(why)}\n`);
   if (summary.traces === 0 && summary.unreadable.length === 0) {
     const skipped = summary.not_traces.length ? ` (${summary.not_traces.length} .json/.jsonl files of no known trace format)` : '';
-    process.stderr.write(`otrace: no traces found in ${paths.map((p) => visibleName(p)).join(', ')}${skipped}\n`);
+    process.stderr.write(`otrace: ${terminalLine(`no traces found in ${paths.map((p) => safe(p, MAX_PATH)).join(', ')}${skipped}`)}\n`);
   }
   if (summary.unreadable.length) return EXIT.usage;
   return summary.traces === 0 || summary.with_errors > 0 ? EXIT.problems : EXIT.ok;
-}
-
-/** A path for the terminal: control characters shown as `?`. */
-function visibleName(p: string): string {
-  return p.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
 }

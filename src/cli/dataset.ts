@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { analyzeIndex, TraceIndex } from '../analysis';
 import { stopRows } from '../analysis/stop-dataset';
 import { escapeJsonControls } from '../trace/preview';
-import { fail, safe, type Command } from './common';
+import { fail, MAX_MESSAGE, MAX_PATH, safe, terminalLine, type Command } from './common';
 import { corpusExit, forEachTrace } from './corpus';
 
 export const dataset: Command = {
@@ -26,7 +26,7 @@ export const dataset: Command = {
     try {
       fd = values.output ? fs.openSync(values.output, 'w') : 1;
     } catch (err) {
-      fail(`cannot write ${values.output}: ${(err as Error).message}`);
+      fail(`cannot write ${safe(values.output, MAX_PATH)}: ${safe((err as Error).message, MAX_MESSAGE)}`);
     }
     // rows are buffered per trace: a trace that a later parent pulls in is dropped with its rows
     const { results, summary } = forEachTrace(paths, (loaded, name) => {
@@ -49,7 +49,7 @@ export const dataset: Command = {
       summary.not_traces.length ? `${summary.not_traces.length} not traces` : '',
       summary.unreadable.length ? `${summary.unreadable.length} unreadable` : '',
     ].filter(Boolean);
-    process.stderr.write(`otrace: ${rows} rows from ${summary.traces} traces in ${seconds.toFixed(1)} s${values.output ? ` -> ${safe(values.output, 1000)}` : ''}${left.length ? ` (left out: ${left.join(', ')})` : ''}\n`);
+    process.stderr.write(`otrace: ${terminalLine(`${rows} rows from ${summary.traces} traces in ${seconds.toFixed(1)} s${values.output ? ` -> ${safe(values.output, MAX_PATH)}` : ''}${left.length ? ` (left out: ${left.join(', ')})` : ''}`)}\n`);
     return corpusExit(summary, paths);
   },
 };

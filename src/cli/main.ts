@@ -3,7 +3,7 @@
  * One module per command in this folder; this one only dispatches.
  */
 import { analyze } from './analyze';
-import { fail, usage, useMapping, USAGE_LINES, type Command } from './common';
+import { fail, safe, usage, useMapping, USAGE_LINES, type Command } from './common';
 import { convert } from './convert';
 import { dataset } from './dataset';
 import { open } from './open';
@@ -29,6 +29,6 @@ export function main(argv: string[]): number {
     return command === undefined ? 2 : 0;
   }
   const found = Object.prototype.hasOwnProperty.call(COMMANDS, command) ? COMMANDS[command] : undefined;
-  if (!found) fail(`unknown command "${command}"`);
+  if (!found) fail(`unknown command "${safe(command)}"`);
   return found.run(rest);
 }

@@ -6,7 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { OPEN_REQUEST_PATH, openTarget, OpenTargetError, resolveArg } from '../open-target';
-import type { Command } from './common';
+import { MAX_PATH, safe, terminalLine, type Command } from './common';
 
 /** The link the extension's URI handler (src/open-uri.ts) opens. */
 export function openUri(file: string): string {
@@ -36,13 +36,13 @@ export const open: Command = {
       trace = openTarget(target).trace;
     } catch (err) {
       if (!(err instanceof OpenTargetError)) throw err;
-      process.stderr.write(`otrace: ${err.message}\n`);
+      process.stderr.write(`otrace: ${terminalLine(err.message)}\n`);
       return 2;
     }
     if (hasDesktopCode()) {
       const r = spawnSync('code', ['--open-url', openUri(trace)], { stdio: 'inherit' });
       if (r.status === 0) {
-        process.stdout.write(`opening ${trace} in VS Code (the otrace extension must be installed there)\n`);
+        process.stdout.write(`opening ${safe(trace, MAX_PATH)} in VS Code (the otrace extension must be installed there)\n`);
         return 0;
       }
     }

@@ -1,7 +1,10 @@
-/** `otrace stats FILE [--json]`: format, events by type, agents, time span, costs, stops; the problems on stderr. Exit 1 on an unknown format or a trace with errors. */
+/**
+ * `otrace stats FILE [--json]`: format, events by type, agents, time span, costs, stops; the problems on stderr. Exit 1 on an unknown format or a trace with errors.
+ * Text output: every name through `safe`, every list clipped (`… and 999,990 more`), no line over 1,000 characters.
+ */
 import { parseArgs } from 'node:util';
 import { traceStats } from '../trace/stats';
-import { EXIT, fail, load, notATrace, num, printProblems, safe, safeJson, type Command } from './common';
+import { clipList, EXIT, fail, load, MAX_PATH, notATrace, num, printProblems, safe, safeJson, writeLines, type Command } from './common';
 
 export const stats: Command = {
   usage: 'otrace stats FILE [--json]',
@@ -19,26 +22,31 @@ export const stats: Command = {
       return exit;
     }
     const lines = [
-      `${safe(file, 1000)}`,
+      `${safe(file, MAX_PATH)}`,
       `  format     ${safe(s.format)}`,
-      `  events     ${s.events} (${Object.entries(s.by_type).map(([t, n]) => `${safe(t)} ${n}`).join(', ')})`,
+      `  events     ${s.events} (${clipList(Object.entries(s.by_type), ([t, n]) => `${safe(t)} ${n}`)})`,
       `  edges      ${s.edges}`,
-      `  agents     ${s.agents.length}: ${s.agents.map((a) => safe(a)).join(', ')}`,
+      `  agents     ${s.agents.length}: ${clipList(s.agents, (a) => safe(a))}`,
       `  time       ${s.time ? `${num(s.time.start)} s .. ${num(s.time.end)} s (${num(s.time.span_s)} s)` : 'none'}`,
-      `  costs      ${Object.entries(s.costs).map(([k, v]) => `${safe(k)} ${v}`).join(', ')}`,
+      `  costs      ${clipList(Object.entries(s.costs), ([k, v]) => `${safe(k)} ${v}`)}`,
       `  tool calls ${s.tool_calls}, messages ${s.messages}`,
-      `  stops      ${s.stops.length ? s.stops.map((x) => `${safe(x.id)} (${safe(x.reason)})`).join(', ') : 'none recorded'}`,
+      `  stops      ${s.stops.length ? clipList(s.stops, stop) : 'none recorded'}`,
       `  problems   ${s.problems.errors} errors, ${s.problems.warnings} warnings`,
       ...(s.traces ? [`  traces     ${s.traces.length}`] : []),
       ...(s.traces ?? []).flatMap((t) => [
         `  trace ${safe(t.trace_id)}`,
-        `    events     ${t.events} (${Object.entries(t.by_type).map(([k, n]) => `${safe(k)} ${n}`).join(', ')})`,
-        `    agents     ${t.agents.length}: ${t.agents.map((a) => safe(a)).join(', ')}`,
+        `    events     ${t.events} (${clipList(Object.entries(t.by_type), ([k, n]) => `${safe(k)} ${n}`)})`,
+        `    agents     ${t.agents.length}: ${clipList(t.agents, (a) => safe(a))}`,
         `    time       ${t.time ? `${num(t.time.start)} s .. ${num(t.time.end)} s (${num(t.time.span_s)} s)` : 'none'}`,
-        `    stops      ${t.stops.length ? t.stops.map((x) => `${safe(x.id)} (${safe(x.reason)})`).join(', ') : 'none recorded'}`,
+        `    stops      ${t.stops.length ? clipList(t.stops, stop) : 'none recorded'}`,
       ]),
     ];
-    process.stdout.write(lines.join('\n') + '\n');
+    writeLines(process.stdout, lines);
     return exit;
   },
 };
+
+/** A stop as the list shows it: `id (reason)`. */
+function stop(x: { id: string; reason: string }): string {
+  return `${safe(x.id)} (${safe(x.reason)})`;
+}

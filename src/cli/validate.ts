@@ -1,5 +1,5 @@
 /** `otrace validate FILE...`: problems of each file; exit 0 ok, 1 errors, 2 a file could not be read. */
-import { EXIT, fail, printProblems, safe, tryLoad, unreadable, type Command } from './common';
+import { EXIT, fail, MAX_PATH, printProblems, safe, terminalLine, tryLoad, unreadable, type Command } from './common';
 
 export const validate: Command = {
   usage: 'otrace validate FILE...',
@@ -10,13 +10,13 @@ export const validate: Command = {
     for (const file of files) {
       const loaded = tryLoad(file);
       if ('error' in loaded) {
-        process.stderr.write(`otrace: ${unreadable(file, loaded.error)}\n`);
+        process.stderr.write(`otrace: ${terminalLine(unreadable(file, loaded.error))}\n`);
         unread++;
         continue;
       }
       const errors = printProblems(file, loaded, process.stdout);
       if (errors > 0) failed++;
-      else process.stderr.write(`${safe(file, 1000)}: ok (${loaded.format}, ${loaded.trace.events.length} events)\n`);
+      else process.stderr.write(`${safe(file, MAX_PATH)}: ok (${loaded.format}, ${loaded.trace.events.length} events)\n`);
     }
     return unread > 0 ? EXIT.usage : failed > 0 ? EXIT.problems : EXIT.ok;
   },

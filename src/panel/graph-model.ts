@@ -16,6 +16,7 @@ import { byTimeOrder, firstIndexOfIds, laneGroups, timeAxis, timeToAxis, toolCal
 import { PairNumbering } from '../analysis/pair-table';
 import type { IdTable } from '../trace/id-table';
 import { formatCredit } from './credit-text';
+import { plainLabel, visibleControls } from '../shared/untrusted-text';
 
 const TEXT_LIMIT = 2000;
 
@@ -275,7 +276,7 @@ export function layoutNode(layout: GraphLayout, index: number, details: boolean)
     order: layout.order[index],
     ...(end < 0 ? {} : { txEnd: layout.tx[end], orderEnd: layout.order[end], endIndex: end }),
     ...(bar < 0 ? {} : { bar: nodeKey(bar) }),
-    label: nodeLabel(e, end >= 0),
+    label: plainLabel(nodeLabel(e, end >= 0)), // trace text: controls and bidi shown as ⟨U+202E⟩
     ...cuesOf(e),
     ...(details ? withCredit(eventDetails(e), layout, index) : { fields: [] }),
     hasSource: e.source !== undefined,
@@ -337,8 +338,8 @@ function graphFindings(analysis: Analysis | undefined, events: readonly TraceEve
       kind: f.kind,
       severity: f.severity,
       events: f.events,
-      inline: f.inline,
-      message: `${f.message}${when}`,
+      inline: plainLabel(f.inline),
+      message: plainLabel(`${f.message}${when}`), // names agents and events: controls and bidi shown
       ...(f.mode ? { mode: f.mode } : {}),
       ...(tokens > 0 ? { tokens } : {}),
       ...(overlapping.has(k) ? { overlaps: true } : {}),
@@ -439,7 +440,11 @@ function cuesOf(e: TraceEvent): { cues?: string[] } {
   return cues.length ? { cues } : {};
 }
 
-/** The details pane's text of an event: up to 2,000 characters of its content (and the whole length when cut) and its fields as display strings. */
+/**
+ * The details pane's text of an event: up to 2,000 characters of its content as it is (the raw
+ * content view; the webview shows it as text) and the whole length when cut, and its fields as
+ * display strings with control and bidi characters shown as `⟨U+202E⟩`.
+ */
 export function eventDetails(e: TraceEvent): { text?: string; textLength?: number; fields: [string, string][] } {
   return {
     text: e.content === undefined ? e.content_ref : truncate(e.content),
@@ -476,7 +481,7 @@ function nodeFields(e: TraceEvent): [string, string][] {
   add('duration', e.duration_s === undefined ? undefined : `${e.duration_s} s`);
   add('credit', e.credit);
   add('source', e.source ? `${e.source.path}${e.source.line ? `:${e.source.line}` : ''}` : undefined);
-  return out;
+  return out.map(([k, v]) => [k, visibleControls(v)]);
 }
 
 function truncate(text: string): string {

@@ -2,7 +2,6 @@
  * Opens graph views: "Open Trace Graph to the Side" (one panel per trace, reused, like Markdown's
  * preview) and the "Orchestration Trace Graph" custom readonly editor ("Reopen Editor With…").
  */
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SelectionService } from '../editor/selection';
 import type { TraceSessions } from '../editor/trace-sessions';
@@ -10,8 +9,8 @@ import type { GraphCommand, WebviewMessage } from '../protocol';
 import { markStart } from '../start-report';
 import { graphWebviewOptions } from './graph-html';
 import { GraphView } from './graph-view';
+import { graphPanelTitle } from './panel-title';
 import type { StartPanel } from './start-panel';
-import { plainText } from '../shared/untrusted-text';
 
 /** Palette commands routed to the active graph view (titles in package.json). */
 export const GRAPH_COMMANDS: Record<string, GraphCommand> = {
@@ -76,7 +75,7 @@ export class GraphPanels implements vscode.Disposable, vscode.CustomReadonlyEdit
     }
     const panel = vscode.window.createWebviewPanel(
       SIDE_PANEL_TYPE,
-      plainText`Graph: ${path.basename(uri.fsPath)}`,
+      graphPanelTitle(uri.fsPath),
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
       graphWebviewOptions(this.extensionUri),
     );

@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { messageText, plainText } from '../shared/untrusted-text';
+import { messageText } from '../shared/untrusted-text';
 import { showInVisibleEditors } from '../editor/editor-sync';
 import type { SelectionService } from '../editor/selection';
 import { showEventRecord } from '../editor/source-command';
@@ -16,6 +16,7 @@ import type { SessionSummary } from '../session/summary';
 import { markStart, markStartAt, reportPainted } from '../start-report';
 import { lastGraphSize, rememberGraphSize } from './graph-size';
 import { graphHtml, graphWebviewOptions } from './graph-html';
+import { graphPanelTitle } from './panel-title';
 
 /** Shows the trace at `uri` in `panel` and keeps it current while the panel lives. */
 export class GraphView implements vscode.Disposable {
@@ -91,7 +92,7 @@ export class GraphView implements vscode.Disposable {
     this.summary = undefined;
     this.shown = undefined;
     this.files = new Set();
-    this.panel.title = plainText`Graph: ${path.basename(uri.fsPath)}`;
+    this.panel.title = graphPanelTitle(uri.fsPath);
     this.post({ type: 'loading', title: path.basename(uri.fsPath) });
     void this.reload();
   }
@@ -104,7 +105,7 @@ export class GraphView implements vscode.Disposable {
   /** Marks the panel locked to its trace (or following the active one again). */
   setLocked(locked: boolean): void {
     this.locked = locked;
-    this.panel.title = plainText`Graph: ${path.basename(this.uri.fsPath)}${locked ? ' (locked)' : ''}`;
+    this.panel.title = graphPanelTitle(this.uri.fsPath, locked);
     this.post({ type: 'locked', locked });
   }
 

@@ -7,12 +7,11 @@
  * the keyboard: a user who opened a trace to see its run presses → to step it, and those keys went
  * into the trace file.
  */
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { WebviewMessage } from '../protocol';
 import { markStart } from '../start-report';
 import { graphHtml, graphWebviewOptions } from './graph-html';
-import { plainText } from '../shared/untrusted-text';
+import { graphPanelTitle } from './panel-title';
 
 /** A side graph panel made before activation, with what its page said meanwhile. */
 export interface StartPanel {
@@ -31,7 +30,7 @@ let made: (StartPanel & { stop(): void; closed: boolean }) | undefined;
  */
 export function openStartPanel(extensionUri: vscode.Uri, viewType: string, file = process.env.OTRACE_START_TRACE): void {
   if (!file || made) return;
-  const panel = vscode.window.createWebviewPanel(viewType, plainText`Graph: ${path.basename(file)}`, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, graphWebviewOptions(extensionUri));
+  const panel = vscode.window.createWebviewPanel(viewType, graphPanelTitle(file), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, graphWebviewOptions(extensionUri));
   markStart('graph panel created');
   panel.webview.html = graphHtml(panel.webview, extensionUri);
   const messages: WebviewMessage[] = [];

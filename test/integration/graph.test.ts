@@ -111,7 +111,13 @@ describe('trace graph in a real VS Code', function () {
     await vscode.commands.executeCommand('workbench.action.closeSidebar');
     await new Promise((r) => setTimeout(r, 500));
     const shown = await evalInWebview<string>(
-      `() => new Promise((done) => { window.postMessage({ type: 'select', index: ${state.indexOf.e35} }, '*'); setTimeout(() => done(document.querySelector('#details h2')?.textContent), 600); })`,
+      // the details come from the engine: wait for them (at most 10 s), not for a fixed time
+      `() => new Promise((done) => {
+        window.postMessage({ type: 'select', index: ${state.indexOf.e35} }, '*');
+        const t0 = performance.now();
+        const poll = () => { const h = document.querySelector('#details h2'); if (h || performance.now() - t0 > 10000) done(h?.textContent ?? null); else setTimeout(poll, 50); };
+        poll();
+      })`,
       { selector: 'body[data-title="demo.otrace.jsonl"]' },
     );
     assert.equal(shown, 'stop: quality_met');

@@ -32,6 +32,7 @@ const TEST_FILES: Record<string, () => unknown> = {
   'graph-panels.test.ts': () => require('./graph-panels.test'),
   'graph-large.test.ts': () => require('./graph-large.test'),
   'graph-start.test.ts': () => require('./graph-start.test'),
+  'graph-names.test.ts': () => require('./graph-names.test'),
   'editor.test.ts': () => require('./editor.test'),
   'editor-analysis.test.ts': () => require('./editor-analysis.test'),
   'live.test.ts': () => require('./live.test'),

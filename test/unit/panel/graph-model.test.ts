@@ -138,3 +138,23 @@ test('a stop is marked sound (✓) only when it reports the task done: an error 
     assert.deepEqual(stop.marks.filter((m) => m.startsWith('stop')), marked, reason);
   }
 });
+
+test('names and labels show control and bidi characters as ⟨U+…⟩; the content is kept as it is', async () => {
+  const { eventDetails } = await import('../../../src/panel/graph-model');
+  const h = '\u202Egnp.exe\u202C\u0000\u001b[31m\u0007\u0085';
+  const shown = '⟨U+202E⟩gnp.exe⟨U+202C⟩⟨U+0000⟩⟨U+001B⟩[31m⟨U+0007⟩⟨U+0085⟩';
+  const text = [
+    { id: `e1${h}`, t: 0, type: 'spawn', agent: `lead${h}`, to: `worker${h}`, content: `raw ${h}` },
+    { id: 'e2', t: 1, type: 'tool_call', agent: `worker${h}`, tool: `bash${h}` },
+    { id: 'e3', t: 2, type: 'tool_result', agent: `worker${h}`, tool: `bash${h}`, parent: 'e2' },
+    { id: 'e4', t: 3, type: 'stop', agent: `lead${h}`, reason: 'task_complete' },
+  ].map((l) => JSON.stringify(l)).join('\n');
+  const loaded = readTraceJsonl(text);
+  const g = buildGraph(loaded, 'hostile', Infinity, analyzeTrace(loaded));
+  assert.deepEqual(g.nodes.map((n) => n.label), [`spawn worker${shown}`, `bash${shown}`, `result bash${shown}`, 'stop: task_complete']);
+  assert.deepEqual(g.lanes.map((l) => l.name), [`lead${h}`, `worker${h}`], 'lane names stay the keys; the webview shows them escaped');
+  const d = eventDetails(loaded.trace.events[0]);
+  assert.deepEqual(d.fields.filter(([k]) => ['id', 'agent', 'to'].includes(k)), [['id', `e1${shown}`], ['agent', `lead${shown}`], ['to', `worker${shown}`]]);
+  assert.equal(d.text, `raw ${h}`, 'the raw content view keeps the content');
+  for (const f of g.findings) assert.doesNotMatch(f.message, /[\u0000-\u0008\u001b\u0085\u202e]/, f.message);
+});

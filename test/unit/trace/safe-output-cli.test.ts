@@ -16,11 +16,12 @@ const FILE = path.relative(ROOT, fixturePath('hostile', 'control-names.otrace.js
 /** C0 controls but newline, DEL, C1 controls, bidi embeddings/overrides/isolates/marks. */
 const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
-test('the safe() helper makes controls and bidi visible and cuts long values', () => {
-  assert.equal(safe('a\u001b[31mb\u0007\u009b\u009d\u202e\n'), 'a\\x1b[31mb\\x07\\x9b\\x9d\\u202e\\n');
+test('the safe() helper makes controls and bidi visible, keeps a value on one line and cuts long values', () => {
+  assert.equal(safe('a\u001b[31mb\u0007\u009b\u009d\u202e\nc'), 'a⟨U+001B⟩[31mb⟨U+0007⟩⟨U+009B⟩⟨U+009D⟩⟨U+202E⟩ c');
   const cut = safe('x'.repeat(5000));
-  assert.equal(cut, `${'x'.repeat(120)}…(4880 more)`);
+  assert.equal(cut, `${'x'.repeat(120)}…(4,880 more)`);
   assert.equal(safe('😀'.repeat(100), 121), `${'😀'.repeat(60)}…(80 more)`, 'never splits a surrogate pair');
+  assert.equal(safe(`${'x'.repeat(115)}\u202e${'y'.repeat(10)}`), `${'x'.repeat(115)}…(18 more)`, 'never splits a ⟨U+…⟩');
 });
 
 for (const args of [['validate'], ['stats'], ['stats', '--json'], ['analyze'], ['analyze', '--json']]) {
