@@ -14,7 +14,7 @@ import { FIXTURES } from '../helpers';
  * Files under test/fixtures that no built-in detector should take: provenance notes, generators, the
  * survey's JSON Schema, and the in-house format (and its mapping files) read only through a mapping.
  */
-const NOT_TRACES = /(SOURCE\.md|\.py|survey[\\/]trace_schema\.json|mapping[\\/].*)$/;
+const NOT_TRACES = /(SOURCE\.md|\.py|survey[\\/]trace_schema\.json|mapping[\\/].*|prompts[\\/].*\.md)$/;
 
 /** The format a fixture folder holds (folders with several formats: by file). */
 function expectedFormat(rel: string): string | undefined {
