@@ -31,13 +31,20 @@ export const analyze: Command = {
       const o = loaded.eventOrigins.get(i);
       return o ? `${o.file ?? file}:${o.range.start.line + 1}` : 'no record';
     };
-    const lines = a.traces
-      ? [`${safe(file, 1000)}`, `  traces     ${a.traces.length} (each analysed on its own)`, ...a.traces.flatMap((t) => [`  trace ${safe(t.trace_id)} (${t.events} events)`, ...summary(t, recordOf, '    ')])]
-      : [`${safe(file, 1000)}`, ...summary(a, recordOf, '  ')];
-    process.stdout.write(lines.join('\n') + '\n');
+    process.stdout.write(analysisLines(file, a, recordOf).join('\n') + '\n');
     return errors > 0 ? EXIT.problems : EXIT.ok;
   },
 };
+
+/**
+ * The text lines of `otrace analyze FILE` (trace content made safe for the terminal).
+ * @param recordOf where event `i` (index in the file's events) was read, e.g. `FILE:LINE`.
+ */
+export function analysisLines(file: string, a: Analysis, recordOf: (i: number) => string): string[] {
+  return a.traces
+    ? [`${safe(file, 1000)}`, `  traces     ${a.traces.length} (each analysed on its own)`, ...a.traces.flatMap((t) => [`  trace ${safe(t.trace_id)} (${t.events} events)`, ...summary(t, recordOf, '    ')])]
+    : [`${safe(file, 1000)}`, ...summary(a, recordOf, '  ')];
+}
 
 /** The readable lines of one analysis (a file's, or one trace's), each starting with `pad`. */
 function summary(a: Omit<Analysis, 'traces'>, recordOf: (i: number) => string, pad: string): string[] {

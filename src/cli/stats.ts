@@ -1,6 +1,6 @@
 /** `otrace stats FILE [--json]`: format, events by type, agents, time span, costs, stops; the problems on stderr. Exit 1 on an unknown format or a trace with errors. */
 import { parseArgs } from 'node:util';
-import { traceStats } from '../trace/stats';
+import { traceStats, type TraceStats } from '../trace/stats';
 import { EXIT, fail, load, notATrace, num, printProblems, safe, safeJson, type Command } from './common';
 
 export const stats: Command = {
@@ -18,27 +18,31 @@ export const stats: Command = {
       process.stdout.write(safeJson(s) + '\n');
       return exit;
     }
-    const lines = [
-      `${safe(file, 1000)}`,
-      `  format     ${safe(s.format)}`,
-      `  events     ${s.events} (${Object.entries(s.by_type).map(([t, n]) => `${safe(t)} ${n}`).join(', ')})`,
-      `  edges      ${s.edges}`,
-      `  agents     ${s.agents.length}: ${s.agents.map((a) => safe(a)).join(', ')}`,
-      `  time       ${s.time ? `${num(s.time.start)} s .. ${num(s.time.end)} s (${num(s.time.span_s)} s)` : 'none'}`,
-      `  costs      ${Object.entries(s.costs).map(([k, v]) => `${safe(k)} ${v}`).join(', ')}`,
-      `  tool calls ${s.tool_calls}, messages ${s.messages}`,
-      `  stops      ${s.stops.length ? s.stops.map((x) => `${safe(x.id)} (${safe(x.reason)})`).join(', ') : 'none recorded'}`,
-      `  problems   ${s.problems.errors} errors, ${s.problems.warnings} warnings`,
-      ...(s.traces ? [`  traces     ${s.traces.length}`] : []),
-      ...(s.traces ?? []).flatMap((t) => [
-        `  trace ${safe(t.trace_id)}`,
-        `    events     ${t.events} (${Object.entries(t.by_type).map(([k, n]) => `${safe(k)} ${n}`).join(', ')})`,
-        `    agents     ${t.agents.length}: ${t.agents.map((a) => safe(a)).join(', ')}`,
-        `    time       ${t.time ? `${num(t.time.start)} s .. ${num(t.time.end)} s (${num(t.time.span_s)} s)` : 'none'}`,
-        `    stops      ${t.stops.length ? t.stops.map((x) => `${safe(x.id)} (${safe(x.reason)})`).join(', ') : 'none recorded'}`,
-      ]),
-    ];
-    process.stdout.write(lines.join('\n') + '\n');
+    process.stdout.write(statsLines(file, s).join('\n') + '\n');
     return exit;
   },
 };
+
+/** The text lines of `otrace stats FILE` (trace content made safe for the terminal). */
+export function statsLines(file: string, s: TraceStats): string[] {
+  return [
+    `${safe(file, 1000)}`,
+    `  format     ${safe(s.format)}`,
+    `  events     ${s.events} (${Object.entries(s.by_type).map(([t, n]) => `${safe(t)} ${n}`).join(', ')})`,
+    `  edges      ${s.edges}`,
+    `  agents     ${s.agents.length}: ${s.agents.map((a) => safe(a)).join(', ')}`,
+    `  time       ${s.time ? `${num(s.time.start)} s .. ${num(s.time.end)} s (${num(s.time.span_s)} s)` : 'none'}`,
+    `  costs      ${Object.entries(s.costs).map(([k, v]) => `${safe(k)} ${v}`).join(', ')}`,
+    `  tool calls ${s.tool_calls}, messages ${s.messages}`,
+    `  stops      ${s.stops.length ? s.stops.map((x) => `${safe(x.id)} (${safe(x.reason)})`).join(', ') : 'none recorded'}`,
+    `  problems   ${s.problems.errors} errors, ${s.problems.warnings} warnings`,
+    ...(s.traces ? [`  traces     ${s.traces.length}`] : []),
+    ...(s.traces ?? []).flatMap((t) => [
+      `  trace ${safe(t.trace_id)}`,
+      `    events     ${t.events} (${Object.entries(t.by_type).map(([k, n]) => `${safe(k)} ${n}`).join(', ')})`,
+      `    agents     ${t.agents.length}: ${t.agents.map((a) => safe(a)).join(', ')}`,
+      `    time       ${t.time ? `${num(t.time.start)} s .. ${num(t.time.end)} s (${num(t.time.span_s)} s)` : 'none'}`,
+      `    stops      ${t.stops.length ? t.stops.map((x) => `${safe(x.id)} (${safe(x.reason)})`).join(', ') : 'none recorded'}`,
+    ]),
+  ];
+}

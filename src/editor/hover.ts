@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { PREVIEW_CHARS, type EventInfo } from '../session/query-types';
 import { commandLink, escapeMarkdown, preview } from './markdown';
+import { hoverFigures } from './hover-text';
 import { eventAtPosition } from './source-command';
 import { toRange, type TraceSessions } from './trace-sessions';
 
@@ -35,14 +36,10 @@ function hoverMarkdown(trace: string, e: EventInfo): vscode.MarkdownString {
   if (e.tool) head.push(escapeMarkdown(e.tool));
   head.push(`agent **${escapeMarkdown(e.agent)}**`);
   if (e.to) head.push(`to ${escapeMarkdown(e.to)}`);
-  head.push(e.countsSteps ? `step ${round(e.t)}` : `t \\= ${round(e.t)} s`);
+  const { when, figures } = hoverFigures(e);
+  head.push(escapeMarkdown(when));
   md.appendMarkdown(head.join(' · ') + '\n\n');
-  const figures: string[] = [];
-  if (e.tokens !== undefined) figures.push(`${e.tokens.toLocaleString('en-US')} tokens`);
-  if (e.cost !== undefined) figures.push(`cost ${e.cost}`);
-  if (e.duration_s !== undefined) figures.push(`${round(e.duration_s)} s long`);
-  if (e.reason !== undefined) figures.push(`reason ${escapeMarkdown(e.reason)}`);
-  if (figures.length) md.appendMarkdown(figures.join(' · ') + '\n\n');
+  if (figures.length) md.appendMarkdown(figures.map((f) => escapeMarkdown(f)).join(' · ') + '\n\n');
   if (e.contentHead?.trim()) {
     const more = e.contentLength > PREVIEW_CHARS ? `… (${e.contentLength.toLocaleString('en-US')} characters)` : '';
     md.appendMarkdown(`> ${escapeMarkdown(e.contentHead + more)}\n\n`);
@@ -56,8 +53,4 @@ function hoverMarkdown(trace: string, e: EventInfo): vscode.MarkdownString {
   if (e.contentLength > PREVIEW_CHARS) links.push(commandLink(`Show Whole Content (${e.contentLength.toLocaleString('en-US')} characters)`, 'otrace.showEventContent', { trace, index }));
   md.appendMarkdown(links.join(' · '));
   return md;
-}
-
-function round(x: number): number {
-  return Math.round(x * 1000) / 1000;
 }
