@@ -1,7 +1,7 @@
 /**
  * What the analysis returns (`otrace analyze FILE --json` prints an {@link Analysis}).
- * Units: times in seconds, tokens as counted by the trace (an event's own: a model call's output),
- * costs in the trace's currency (USD).
+ * Units: times in seconds (steps when `time_unit` is `steps`), tokens as counted by the trace (an
+ * event's own: a model call's output), costs in the trace's currency (USD).
  * Event references are event ids; `record` is the 0-based index of the event in its source's own list.
  */
 import type { StopReason, Topology } from '../trace/schema';
@@ -233,6 +233,11 @@ export interface TopologyGuess {
 
 /** Everything `analyzeTrace` finds. */
 export interface Analysis {
+  /**
+   * What the trace's times count: `seconds`, or `steps` when it records no clock (Who&When, MAST
+   * AG2): then every time, duration and `seconds` figure of this analysis is in steps.
+   */
+  time_unit: 'seconds' | 'steps';
   outcome: Outcome;
   stops: StopFinding[];
   best_stop: BestStop | null;

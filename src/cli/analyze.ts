@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { analyzeTrace, type Analysis } from '../analysis';
 import { analyzeCorpus } from './analyze-corpus';
+import { formatSpan } from '../trace/units';
 import { EXIT, fail, load, MAX_MESSAGE, notATrace, printProblems, safe, safeJson, type Command } from './common';
 
 const FINDING_LABEL: Record<string, string> = { stop: 'stop', loop: 'loop', blame: 'blame', best_stop: 'best stop' };
@@ -59,9 +60,16 @@ function summary(a: Omit<Analysis, 'traces'>, recordOf: (i: number) => string, p
     `credit     ${a.credit.signed ? 'signed' : 'unsigned'}; by agent ${agents.slice(0, 6).map(([k, v]) => `${safe(k)} ${v}`).join(', ') || 'none'}`,
     `best stop  ${a.best_stop ? `${safe(a.best_stop.event)} (${a.best_stop.basis}), ${a.best_stop.after.events} events after it` : 'none'}`,
     `V_stop     ${a.v_stop.available ? a.v_stop.points.map((p) => `${safe(p.event)} ${p.value}`).join(', ') : say(a.v_stop.note)}`,
-    `metrics    parallelism ${m.parallelism} (${m.total_work}/${m.critical_path} ${m.work_basis}), spawns ${m.spawns}, fan-out ${m.max_fan_out}, depth ${m.spawn_depth}, protocol overhead ${m.protocol_overhead ?? 'n/a'} (${m.overhead_basis})`,
+    `metrics    parallelism ${m.parallelism} (${parallelismBasis(m)}), spawns ${m.spawns}, fan-out ${m.max_fan_out}, depth ${m.spawn_depth}, protocol overhead ${m.protocol_overhead ?? 'n/a'} (${m.overhead_basis})`,
     `topology   ${a.topology.guess}${a.topology.declared ? ` (declared ${safe(a.topology.declared)})` : ''}`,
   ].map((l) => pad + l);
+}
+
+/** What the parallelism is the ratio of, with units: `lanes busy 16 s / wall 10 s; critical path 10 s`, or `20 events / longest chain 20 events` without a clock. */
+function parallelismBasis(m: Analysis['metrics']): string {
+  if (m.work_basis === 'events' || m.lane_time === undefined || m.wall_time === undefined) return `${m.total_work} events / longest chain ${m.critical_path} events`;
+  const unit = m.work_basis === 'steps' ? 'steps' : 'seconds';
+  return `lanes busy ${formatSpan(m.lane_time, unit)} / wall ${formatSpan(m.wall_time, unit)}; critical path ${formatSpan(m.critical_path, unit)}`;
 }
 
 function isDirectory(p: string): boolean {

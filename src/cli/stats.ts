@@ -1,6 +1,8 @@
 /** `otrace stats FILE [--json]`: format, events by type, agents, time span, costs, stops; the problems on stderr. Exit 1 on an unknown format or a trace with errors. */
 import { parseArgs } from 'node:util';
 import { traceStats, type TraceStats } from '../trace/stats';
+import { formatTotals } from '../trace/tokens';
+import { formatAt, formatSpan, type TimeUnit } from '../trace/units';
 import { EXIT, fail, load, notATrace, num, printProblems, safe, safeJson, type Command } from './common';
 
 export const stats: Command = {
@@ -31,7 +33,8 @@ export function statsLines(file: string, s: TraceStats): string[] {
     `  events     ${s.events} (${Object.entries(s.by_type).map(([t, n]) => `${safe(t)} ${n}`).join(', ')})`,
     `  edges      ${s.edges}`,
     `  agents     ${s.agents.length}: ${s.agents.map((a) => safe(a)).join(', ')}`,
-    `  time       ${s.time ? `${num(s.time.start)} s .. ${num(s.time.end)} s (${num(s.time.span_s)} s)` : 'none'}`,
+    `  time       ${timeRange(s.time, s.time_unit)}`,
+    `  tokens     ${formatTotals(s.tokens, s.costs.event_tokens ?? 0)}`,
     `  costs      ${Object.entries(s.costs).map(([k, v]) => `${safe(k)} ${v}`).join(', ')}`,
     `  tool calls ${s.tool_calls}, messages ${s.messages}`,
     `  stops      ${s.stops.length ? s.stops.map((x) => `${safe(x.id)} (${safe(x.reason)})`).join(', ') : 'none recorded'}`,
@@ -41,8 +44,15 @@ export function statsLines(file: string, s: TraceStats): string[] {
       `  trace ${safe(t.trace_id)}`,
       `    events     ${t.events} (${Object.entries(t.by_type).map(([k, n]) => `${safe(k)} ${n}`).join(', ')})`,
       `    agents     ${t.agents.length}: ${t.agents.map((a) => safe(a)).join(', ')}`,
-      `    time       ${t.time ? `${num(t.time.start)} s .. ${num(t.time.end)} s (${num(t.time.span_s)} s)` : 'none'}`,
+      `    time       ${timeRange(t.time, s.time_unit)}`,
       `    stops      ${t.stops.length ? t.stops.map((x) => `${safe(x.id)} (${safe(x.reason)})`).join(', ') : 'none recorded'}`,
     ]),
   ];
+}
+
+/** `0 s .. 128 s (128 s)`, or `step 0 .. step 128 (128 steps)` when the trace counts steps; `none` without events. */
+function timeRange(time: TraceStats['time'], unit: TimeUnit): string {
+  if (!time) return 'none';
+  if (unit === 'steps') return `${formatAt(time.start, unit)} .. ${formatAt(time.end, unit)} (${formatSpan(time.span_s, unit)})`;
+  return `${num(time.start)} s .. ${num(time.end)} s (${num(time.span_s)} s)`;
 }
