@@ -21,6 +21,16 @@ export function formatDuration(s: number): string {
   return `${Math.floor(min / 60)} h${min % 60 ? ` ${min % 60} min` : ''}`;
 }
 
+/**
+ * How long an event took, for its tooltip: `2.5 s` ({@link formatDuration}), or `3 steps` when the
+ * trace records no clock and its time counts steps (`timeUnit` of the overview).
+ */
+export function formatLength(d: number, timeUnit: 'steps' | undefined): string {
+  if (timeUnit !== 'steps') return formatDuration(d);
+  const n = Math.round(d * 1000) / 1000;
+  return `${n} ${n === 1 ? 'step' : 'steps'}`;
+}
+
 /** Draws the axis into `axis` and the gap bands into `bands`; returns the redraw function. */
 export function createAxis(axis: HTMLElement, bands: HTMLElement, graph: TraceGraph): () => void {
   return () => {

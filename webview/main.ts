@@ -10,7 +10,7 @@ import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { NodeSingular } from 'cytoscape';
 import { unpackOverview } from '../src/graph-columns';
 import type { GraphCommand, GraphFinding, GraphNode, GraphOverview, GraphWindow, HostMessage, WebviewMessage } from '../src/protocol';
-import { createAxis } from './axis';
+import { createAxis, formatLength } from './axis';
 import { showDetails } from './details';
 import { exportPng, exportSvg } from './export';
 import { showFindings } from './findings';
@@ -138,7 +138,7 @@ function render(next: GraphOverview, first?: GraphWindow): void {
     if (run) tip.textContent = `${run.count.toLocaleString('en-US')} events, mostly ${run.kind.replace(/_/g, ' ')} · ${plainLabel(next.lanes[run.lane]?.name ?? '')} · click to zoom in`;
     else if (n) {
       const credit = n.credit === undefined ? '' : ` · ${creditLabel(n.credit, !next.legend.influence)}`;
-      const end = n.endIndex === undefined || next.timeUnit === 'steps' ? '' : ` · ${(timeline!.time(n.endIndex) - n.t).toFixed(2)} s`; // no clock: no duration
+      const end = n.endIndex === undefined ? '' : ` · ${formatLength(timeline!.time(n.endIndex) - n.t, next.timeUnit)}`; // steps when the trace has no clock
       const cues = n.cues?.length ? ` · ${n.cues.map((c) => EVENT_CUES[c]?.label ?? c).join(', ')}` : '';
       tip.textContent = `${plainLabel(n.label)}${cues} · ${plainLabel(n.agent)}${end}${credit}`; // untrusted text: textContent only, controls shown
     } else return;

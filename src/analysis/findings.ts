@@ -4,6 +4,7 @@
  * the main event's index. Pure: no `vscode`.
  */
 import type { BestStop, Blame, Finding, Loop, StopFinding } from './types';
+import { formatSpent, type TimeUnit } from '../trace/units';
 
 const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
 
@@ -14,8 +15,16 @@ const INLINE_LIMIT = 40;
  * The findings of one analysis.
  * @param stops every stop (sound ones included, as info with `mode: 'ok'`)
  * @param idAt the event id of an index of `loaded.trace.events`
+ * @param units what the trace's time counts (seconds or steps) and whether it records tokens, for the figures in the messages
  */
-export function buildFindings(stops: StopFinding[], loops: Loop[], blame: Blame | null, bestStop: BestStop | null, idAt: (index: number) => string): Finding[] {
+export function buildFindings(
+  stops: StopFinding[],
+  loops: Loop[],
+  blame: Blame | null,
+  bestStop: BestStop | null,
+  idAt: (index: number) => string,
+  units: { time: TimeUnit; tokens: boolean } = { time: 'seconds', tokens: true },
+): Finding[] {
   const findings: Finding[] = [];
   const idsOf = (events: number[]) => events.map(idAt);
   for (const s of stops) {
@@ -54,7 +63,7 @@ export function buildFindings(stops: StopFinding[], loops: Loop[], blame: Blame 
       events: [bestStop.index],
       ids: [bestStop.event],
       inline: `◆ best stop · ${bestStop.after.events} ev after`,
-      message: `hindsight best stop point (${bestStop.basis.replace('_', ' ')}): ${bestStop.after.events} events, ${bestStop.after.tokens} tokens, ${bestStop.after.seconds} s came after it`,
+      message: `hindsight best stop point (${bestStop.basis.replace('_', ' ')}): ${formatSpent(bestStop.after, units.time, units.tokens)} came after it`,
     });
   }
   return findings

@@ -19,6 +19,8 @@ import { analyzePerTrace } from './per-trace';
 import { traceGroups } from '../trace/trace-groups';
 import { buildFindings } from './findings';
 import type { Analysis, Outcome } from './types';
+import { timeUnitOf } from '../trace/units';
+import { recordsTokens } from '../trace/tokens';
 
 export * from './types';
 export { TraceIndex } from './trace-index';
@@ -71,6 +73,7 @@ export function analyzeIndex(index: TraceIndex, options: AnalysisOptions = {}): 
   const topology = guessTopology(index, metrics);
 
   const raw = index.loaded.trace.events;
-  const findings = buildFindings(stops, loops, blame, bestStop, (i) => raw[i]?.id);
-  return { outcome, stops, best_stop: bestStop, v_stop: vStop, loops, credit, blame, metrics, topology, findings };
+  const timeUnit = timeUnitOf(index.loaded);
+  const findings = buildFindings(stops, loops, blame, bestStop, (i) => raw[i]?.id, { time: timeUnit, tokens: recordsTokens(raw) });
+  return { time_unit: timeUnit, outcome, stops, best_stop: bestStop, v_stop: vStop, loops, credit, blame, metrics, topology, findings };
 }

@@ -1,5 +1,5 @@
 /**
- * Orchestration metrics: parallelism (total work / critical path), spawn fan-out and depth,
+ * Orchestration metrics: parallelism (busy lane time / wall time), the critical path, spawn fan-out and depth,
  * protocol overhead, and tokens, cost and seconds per agent.
  *
  * - Work of an event: `duration_s`; for a tool call without one, the time until its result arrives
@@ -10,16 +10,22 @@
  * - Critical path: the chain of inputs, waits included, that ends where the run ends (the latest
  *   finish): from the first event to the last, through the orchestrator's wait for its last return
  *   and the final aggregate. A link u -> v only orders work when v starts after u's work ends, so
- *   calls an agent issued in parallel stay parallel. Parallelism = total work / critical path
- *   (1 = sequential); the survey's orchestration reward uses the same ratio as its parallelism term.
+ *   calls an agent issued in parallel stay parallel.
+ * - Parallelism = Σ over lanes of the lane's busy time / wall time (busy-time.ts): a lane's busy
+ *   time is the union of its events' busy intervals (latency + work), nested or overlapping spans
+ *   of one lane counted once and a span's time spent waiting on its children left out; wall time
+ *   is the time anything ran. 1 = sequential. Without a clock (no event has work) each event counts
+ *   1 and parallelism = events / the longest chain of events.
  *   Worked example (docs/analysis.md): two workers spawned at t=0 each search for 2 s from t=1,
- *   return at 3, the orchestrator aggregates for 1 s at t=4: total work 3+3+2 = 8 s, critical path
- *   s1 -> c1 -> r1 -> g = 5 s, parallelism 1.6.
+ *   return at 3, the orchestrator aggregates for 1 s at t=4: lanes busy 3 + 3 + 2 = 8 s over 5 s
+ *   of wall time, parallelism 1.6; critical path s1 -> c1 -> r1 -> g = 5 s.
  * - Spawn depth: spawner -> spawned agent (`to` of a spawn event); roots have depth 0.
  * - Protocol overhead: tokens of hand-offs between agents (message, delegate, return, spawn) / all
  *   tokens; character counts of content when the trace records no tokens.
  */
+import { busyTime, type BusyTime } from './busy-time';
 import { isExplicitCode } from './link-table';
+import { countsSteps } from '../trace/model';
 import type { TraceIndex } from './trace-index';
 import type { AgentCost, Metrics } from './types';
 import type { TraceEvent } from '../trace/schema';
@@ -33,17 +39,26 @@ export function computeMetrics(index: TraceIndex): Metrics {
   const n = index.size;
   // the per-event work and path arrays are scratch in the index's arena, given back here
   const scratch = index.arena.mark();
-  let work: { total: number; critical: number; path: string[]; basis: Metrics['work_basis'] };
+  let work: { total: number; critical: number; path: string[]; basis: Metrics['work_basis']; busy: BusyTime | undefined };
   let costs: AgentCosts;
   try {
     const own = index.arena.float64(n);
     let basis: Metrics['work_basis'];
     ({ basis, costs } = workAndCosts(index, own, hasSeveralAgents(index)));
-    work = { ...criticalPath(index, own, basis), basis };
+    const start = index.arena.float64(n);
+    const cp = criticalPath(index, own, basis, start);
+    // busy time needs a clock: without durations every event counts 1 and the ratio stays total / critical
+    let busy: BusyTime | undefined;
+    if (basis !== 'events') {
+      const end = index.arena.float64(n);
+      for (let i = 0; i < n; i++) end[i] = index.events[i].t + own[i];
+      busy = busyTime(index, start, end);
+    }
+    work = { ...cp, basis, busy };
   } finally {
     index.arena.release(scratch);
   }
-  const { total, critical, path, basis } = work;
+  const { total, critical, path, basis, busy } = work;
   const { spawns, maxFanOut, depth } = spawnTree(index);
   const { tokens, chars } = costs;
   const overheadBasis: Metrics['overhead_basis'] = tokens > 0 ? 'tokens' : 'chars';
@@ -52,7 +67,8 @@ export function computeMetrics(index: TraceIndex): Metrics {
   return {
     events: n,
     agents: index.lanes.size,
-    parallelism: critical > 0 ? round(total / critical) : 1,
+    parallelism: busy ? (busy.wall > 0 ? round(busy.lane / busy.wall) : 1) : critical > 0 ? round(total / critical) : 1,
+    ...(busy ? { lane_time: round(busy.lane), wall_time: round(busy.wall) } : {}),
     total_work: round(total),
     critical_path: round(critical),
     critical_path_events: path,
@@ -89,23 +105,24 @@ function workAndCosts(index: TraceIndex, own: Float64Array, multiAgent: boolean)
     recorded += w;
     addCost(index, i, e, multiAgent, costs);
   }
-  const basis: Metrics['work_basis'] = recorded > 0 ? 'seconds' : 'events';
+  const basis: Metrics['work_basis'] = recorded === 0 ? 'events' : countsSteps(index.loaded) ? 'steps' : 'seconds';
   if (basis === 'events') own.fill(1);
   return { basis, costs };
 }
 
 /**
- * Total work and the critical path, in one pass in time order. In seconds, an event's work is its
+ * Total work and the critical path, in one pass in time order; `start` gets each event's busy start
+ * (the end of its latest input when it waited for one, else its `t`). In seconds, an event's work is its
  * own duration plus its latency: the time from its latest input's end to its start (its agent was
  * busy producing it). The critical path to v is the heaviest chain of inputs it waited for, waits
  * included, so it spans the run.
  */
-function criticalPath(index: TraceIndex, own: Float64Array, basis: Metrics['work_basis']): { total: number; critical: number; path: string[] } {
+function criticalPath(index: TraceIndex, own: Float64Array, basis: Metrics['work_basis'], start: Float64Array): { total: number; critical: number; path: string[] } {
   const n = index.size;
   const finish = index.arena.float64(n);
   const cp = index.arena.float64(n);
   const via = index.arena.int32(n).fill(-1);
-  const seconds = basis === 'seconds';
+  const seconds = basis !== 'events';
   let total = 0;
   let cpEnd = -1;
   for (let v = 0; v < n; v++) {
@@ -127,6 +144,7 @@ function criticalPath(index: TraceIndex, own: Float64Array, basis: Metrics['work
       latest = Math.max(latest, finish[u]);
     }
     total += own[v] + (seconds && latest > -Infinity ? Math.max(0, t - latest) : 0);
+    start[v] = seconds && latest > -Infinity && latest < t ? latest : t;
     finish[v] = seconds ? t + own[v] : v;
     cp[v] = best + own[v];
     // the path ends where the run ends: the latest finish (the later event on ties)

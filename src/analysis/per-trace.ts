@@ -38,6 +38,7 @@ export function analyzePerTrace(loaded: LoadedTrace, groups: readonly TraceGroup
     .sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || a.events[0] - b.events[0]);
   const first = traces[0];
   return {
+    time_unit: first.time_unit,
     outcome: first.outcome,
     stops: traces.flatMap((t) => t.stops),
     best_stop: first.best_stop,

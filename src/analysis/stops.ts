@@ -40,6 +40,8 @@ import { APPROVAL_TEXT, ERROR_TEXT, COMPLETION_CLAIM, CRITIQUE_TEXT, IMPASSE_TEX
 import type { TraceIndex } from './trace-index';
 import { isStateChange } from './state-change';
 import type { BestStop, Loop, Outcome, Spent, StopFinding, VStop } from './types';
+import { formatAt, formatSpent, timeUnitOf } from '../trace/units';
+import { recordsTokens } from '../trace/tokens';
 import { upperBound } from './sorted';
 
 export interface StopOptions {
@@ -308,7 +310,7 @@ function judgeStop(ctx: StopContext, outcome: Outcome, segment: Segment, synthet
     if (!modes.includes('premature')) modes.push('premature');
     const change = index.events[unverified];
     // named by what it was and when (ids are uuids a reader cannot place)
-    evidence.push(`no test or check ran after the last change (${change.tool ?? change.type} by ${change.agent} at t=${change.t} s)`);
+    evidence.push(`no test or check ran after the last change (${change.tool ?? change.type} by ${change.agent} at ${formatAt(change.t, timeUnitOf(index.loaded))})`);
   }
   const atStop = ctx.lastRewardBefore(pos);
   const laterBest = ctx.bestRewardAfter(pos);
@@ -356,7 +358,7 @@ function judgeStop(ctx: StopContext, outcome: Outcome, segment: Segment, synthet
       doneAt = index.id(done.pos);
       donePos = done.pos;
       doneBasis = done.basis;
-      evidence.push(`work went on after the task was done at ${doneAt} (${done.basis.replace('_', ' ')}): ${describe(after)}`);
+      evidence.push(`work went on after the task was done at ${doneAt} (${done.basis.replace('_', ' ')}): ${formatSpent(after, timeUnitOf(index.loaded), recordsTokens(index.loaded.trace.events))}`);
       if (!modes.includes('no_stop')) wasted = after;
     }
   }
@@ -377,10 +379,6 @@ function judgeStop(ctx: StopContext, outcome: Outcome, segment: Segment, synthet
   if (open.length) result.open_spawns = open;
   if (finding === 'premature' && unverifiedIndex !== undefined) result.unverified_index = unverifiedIndex;
   return result;
-}
-
-function describe(s: Spent): string {
-  return `${s.events} events, ${s.tokens} tokens, ${s.seconds} s`;
 }
 
 /** The agent's last tool result before `pos` when it reports an error or a failure, else -1. */

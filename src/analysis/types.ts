@@ -1,6 +1,7 @@
 /**
  * What the analysis returns (`otrace analyze FILE --json` prints an {@link Analysis}).
- * Units: times in seconds, tokens as counted by the trace, costs in the trace's currency (USD).
+ * Units: times in seconds (steps when `time_unit` is `steps`), tokens as counted by the trace (an
+ * event's own: a model call's output), costs in the trace's currency (USD).
  * Event references are event ids; `record` is the 0-based index of the event in its source's own list.
  */
 import type { StopReason, Topology } from '../trace/schema';
@@ -189,15 +190,22 @@ export interface AgentCost {
 export interface Metrics {
   events: number;
   agents: number;
-  /** Total work / critical path; 1 = fully sequential. */
+  /**
+   * Σ over lanes of busy time / wall time (`lane_time / wall_time`; 1 = sequential); without a clock
+   * (`work_basis` events) total work / critical path in events.
+   */
   parallelism: number;
-  /** Total work (seconds, or events when the trace has no durations). */
+  /** Σ over lanes of each lane's busy time (the union of its intervals; waits on child spans left out), in `work_basis` units; absent without a clock. */
+  lane_time?: number;
+  /** Time anything ran (the union of all busy intervals), in `work_basis` units; absent without a clock. */
+  wall_time?: number;
+  /** Total work (seconds, steps on a step clock, or events when the trace has no durations). */
   total_work: number;
   /** Longest dependent chain of work, same unit as total_work. */
   critical_path: number;
   /** Event ids on the critical path. */
   critical_path_events: string[];
-  work_basis: 'seconds' | 'events';
+  work_basis: 'seconds' | 'steps' | 'events';
   spawns: number;
   /** Most spawns by one agent. */
   max_fan_out: number;
@@ -225,6 +233,11 @@ export interface TopologyGuess {
 
 /** Everything `analyzeTrace` finds. */
 export interface Analysis {
+  /**
+   * What the trace's times count: `seconds`, or `steps` when it records no clock (Who&When, MAST
+   * AG2): then every time, duration and `seconds` figure of this analysis is in steps.
+   */
+  time_unit: 'seconds' | 'steps';
   outcome: Outcome;
   stops: StopFinding[];
   best_stop: BestStop | null;

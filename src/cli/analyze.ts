@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { analyzeTrace, type Analysis } from '../analysis';
 import { analyzeCorpus } from './analyze-corpus';
+import { formatSpan } from '../trace/units';
 import { clipList, EXIT, fail, load, MAX_MESSAGE, MAX_PATH, notATrace, printProblems, safe, safeJson, writeLines, type Command } from './common';
 
 const FINDING_LABEL: Record<string, string> = { stop: 'stop', loop: 'loop', blame: 'blame', best_stop: 'best stop' };
@@ -31,13 +32,20 @@ export const analyze: Command = {
       const o = loaded.eventOrigins.get(i);
       return o ? `${o.file ?? file}:${o.range.start.line + 1}` : 'no record';
     };
-    const lines = a.traces
-      ? [`${safe(file, MAX_PATH)}`, `  traces     ${a.traces.length} (each analysed on its own)`, ...a.traces.flatMap((t) => [`  trace ${safe(t.trace_id)} (${t.events} events)`, ...summary(t, recordOf, '    ')])]
-      : [`${safe(file, MAX_PATH)}`, ...summary(a, recordOf, '  ')];
-    writeLines(process.stdout, lines);
+    writeLines(process.stdout, analysisLines(file, a, recordOf));
     return errors > 0 ? EXIT.problems : EXIT.ok;
   },
 };
+
+/**
+ * The text lines of `otrace analyze FILE` (trace content made safe for the terminal, lists clipped).
+ * @param recordOf where event `i` (index in the file's events) was read, e.g. `FILE:LINE`.
+ */
+export function analysisLines(file: string, a: Analysis, recordOf: (i: number) => string): string[] {
+  return a.traces
+    ? [`${safe(file, MAX_PATH)}`, `  traces     ${a.traces.length} (each analysed on its own)`, ...a.traces.flatMap((t) => [`  trace ${safe(t.trace_id)} (${t.events} events)`, ...summary(t, recordOf, '    ')])]
+    : [`${safe(file, MAX_PATH)}`, ...summary(a, recordOf, '  ')];
+}
 
 /** The readable lines of one analysis (a file's, or one trace's), each starting with `pad`. */
 function summary(a: Omit<Analysis, 'traces'>, recordOf: (i: number) => string, pad: string): string[] {
@@ -52,9 +60,16 @@ function summary(a: Omit<Analysis, 'traces'>, recordOf: (i: number) => string, p
     `credit     ${a.credit.signed ? 'signed' : 'unsigned'}; by agent ${agents.length ? clipList(agents.slice(0, 6), ([k, v]) => `${safe(k)} ${v}`) : 'none'}`,
     `best stop  ${a.best_stop ? `${safe(a.best_stop.event)} (${a.best_stop.basis}), ${a.best_stop.after.events} events after it` : 'none'}`,
     `V_stop     ${a.v_stop.available ? clipList(a.v_stop.points, (p) => `${safe(p.event)} ${p.value}`) : say(a.v_stop.note)}`,
-    `metrics    parallelism ${m.parallelism} (${m.total_work}/${m.critical_path} ${m.work_basis}), spawns ${m.spawns}, fan-out ${m.max_fan_out}, depth ${m.spawn_depth}, protocol overhead ${m.protocol_overhead ?? 'n/a'} (${m.overhead_basis})`,
+    `metrics    parallelism ${m.parallelism} (${parallelismBasis(m)}), spawns ${m.spawns}, fan-out ${m.max_fan_out}, depth ${m.spawn_depth}, protocol overhead ${m.protocol_overhead ?? 'n/a'} (${m.overhead_basis})`,
     `topology   ${a.topology.guess}${a.topology.declared ? ` (declared ${safe(a.topology.declared)})` : ''}`,
   ].map((l) => pad + l);
+}
+
+/** What the parallelism is the ratio of, with units: `lanes busy 16 s / wall 10 s; critical path 10 s`, or `20 events / longest chain 20 events` without a clock. */
+function parallelismBasis(m: Analysis['metrics']): string {
+  if (m.work_basis === 'events' || m.lane_time === undefined || m.wall_time === undefined) return `${m.total_work} events / longest chain ${m.critical_path} events`;
+  const unit = m.work_basis === 'steps' ? 'steps' : 'seconds';
+  return `lanes busy ${formatSpan(m.lane_time, unit)} / wall ${formatSpan(m.wall_time, unit)}; critical path ${formatSpan(m.critical_path, unit)}`;
 }
 
 function isDirectory(p: string): boolean {

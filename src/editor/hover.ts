@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { PREVIEW_CHARS, type EventInfo } from '../session/query-types';
 import { joinMarkdown, markdownText, type MarkdownText } from '../shared/untrusted-text';
+import { hoverFigures } from './hover-text';
 import { commandLink, preview } from './markdown';
 import { eventAtPosition } from './source-command';
 import { toRange, type TraceSessions } from './trace-sessions';
@@ -36,14 +37,10 @@ function hoverMarkdown(trace: string, e: EventInfo): vscode.MarkdownString {
   if (e.tool) head.push(markdownText`${e.tool}`);
   head.push(markdownText`agent **${e.agent}**`);
   if (e.to) head.push(markdownText`to ${e.to}`);
-  head.push(e.countsSteps ? markdownText`step ${round(e.t)}` : markdownText`t \\= ${round(e.t)} s`);
+  const { when, figures } = hoverFigures(e);
+  head.push(markdownText`${when}`);
   md.appendMarkdown(joinMarkdown([joinMarkdown(head, ' · '), PARAGRAPH], ''));
-  const figures: MarkdownText[] = [];
-  if (e.tokens !== undefined) figures.push(markdownText`${e.tokens.toLocaleString('en-US')} tokens`);
-  if (e.cost !== undefined) figures.push(markdownText`cost ${e.cost}`);
-  if (e.duration_s !== undefined) figures.push(markdownText`${round(e.duration_s)} s long`);
-  if (e.reason !== undefined) figures.push(markdownText`reason ${e.reason}`);
-  if (figures.length) md.appendMarkdown(joinMarkdown([joinMarkdown(figures, ' · '), PARAGRAPH], ''));
+  if (figures.length) md.appendMarkdown(joinMarkdown([joinMarkdown(figures.map((f) => markdownText`${f}`), ' · '), PARAGRAPH], ''));
   if (e.contentHead?.trim()) {
     const more = e.contentLength > PREVIEW_CHARS ? `… (${e.contentLength.toLocaleString('en-US')} characters)` : '';
     md.appendMarkdown(markdownText`> ${e.contentHead + more}\n\n`);
@@ -60,7 +57,3 @@ function hoverMarkdown(trace: string, e: EventInfo): vscode.MarkdownString {
 }
 
 const PARAGRAPH = markdownText`\n\n`;
-
-function round(x: number): number {
-  return Math.round(x * 1000) / 1000;
-}

@@ -38,7 +38,7 @@ export class TraceOutline implements vscode.DocumentSymbolProvider {
         const range = toRange(e.range);
         // Named by what happened (ids are uuids); going to it puts the cursor at the record's start
         // and selects nothing (a selected record is replaced by the next key typed).
-        return new vscode.DocumentSymbol(plainText`${e.detail}`, plainText`t=${e.t}s · ${e.id}`, KIND[e.kind] ?? vscode.SymbolKind.Object, range, new vscode.Range(range.start, range.start));
+        return new vscode.DocumentSymbol(plainText`${e.detail}`, plainText`${e.when} · ${e.id}`, KIND[e.kind] ?? vscode.SymbolKind.Object, range, new vscode.Range(range.start, range.start));
       });
       return symbol;
     });

@@ -17,6 +17,8 @@ import { PairNumbering } from '../analysis/pair-table';
 import type { IdTable } from '../trace/id-table';
 import { formatCredit } from './credit-text';
 import { plainLabel, visibleControls } from '../shared/untrusted-text';
+import { formatAt, formatSpan, timeUnitOf, type TimeUnit } from '../trace/units';
+import { formatUsage, usageOf } from '../trace/tokens';
 
 const TEXT_LIMIT = 2000;
 
@@ -28,6 +30,8 @@ const TEXT_LIMIT = 2000;
  */
 export interface GraphLayout {
   format: string;
+  /** What the events' `t` counts: seconds, or steps when the trace records no clock. */
+  timeUnit: TimeUnit;
   totalEvents: number;
   traces?: GraphModel['traces'];
   lanes: GraphLane[];
@@ -135,13 +139,15 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
   const graphLanes: GraphLane[] = lanes.map((l) => ({ name: l.name, ...(l.parent ? { parent: l.parent } : {}), depth: l.depth, count: lanesByAgent.get(l.key)?.length ?? 0, ...(l.trace === undefined ? {} : { trace: l.trace }), ...(l.name === l.agent ? {} : { agent: l.agent }) }));
   const laneTraces = traces.length > 1 ? lanes.map((l) => l.trace) : undefined;
   const layoutEdges = graphEdges(events, edges, { lane, barOf, laneIndex, keyOf, lanesByAgent, firstIndex });
+  const unit = timeUnitOf(loaded);
   return {
     format: loaded.format,
+    timeUnit: unit,
     totalEvents: loaded.trace.events.length,
     ...(laneTraces ? { traces: traces.map((id) => ({ id, events: lane.reduce((sum, l) => sum + (laneTraces[l] === id ? 1 : 0), 0), lanes: graphLanes.filter((l) => l.trace === id).length })) } : {}),
     lanes: graphLanes,
     axis,
-    findings: graphFindings(analysis, events),
+    findings: graphFindings(analysis, events, unit),
     problems: {
       errors: loaded.problems.filter((p) => p.severity === 'error').length,
       warnings: loaded.problems.filter((p) => p.severity === 'warning').length,
@@ -278,7 +284,7 @@ export function layoutNode(layout: GraphLayout, index: number, details: boolean)
     ...(bar < 0 ? {} : { bar: nodeKey(bar) }),
     label: plainLabel(nodeLabel(e, end >= 0)), // trace text: controls and bidi shown as ⟨U+202E⟩
     ...cuesOf(e),
-    ...(details ? withCredit(eventDetails(e), layout, index) : { fields: [] }),
+    ...(details ? withCredit(eventDetails(e, layout.timeUnit), layout, index) : { fields: [] }),
     hasSource: e.source !== undefined,
     credit: layout.credit?.[index],
     marks: layout.loop[index] === 1 ? ['loop', ...(layout.marks.get(index) ?? [])] : [...(layout.marks.get(index) ?? [])],
@@ -327,12 +333,12 @@ function analysisMarks(analysis: Analysis | undefined, n: number): { loop: Uint8
 }
 
 /** The analysis findings (most severe first), each saying when its main event happened. */
-function graphFindings(analysis: Analysis | undefined, events: readonly TraceEvent[]): GraphFinding[] {
+function graphFindings(analysis: Analysis | undefined, events: readonly TraceEvent[], unit: TimeUnit): GraphFinding[] {
   if (!analysis) return [];
   const overlapping = overlappingWaste(analysis.findings);
   return analysis.findings.map((f, k) => {
     const main = events[f.events[0]];
-    const when = f.kind === 'stop' && main ? ` (${main.id} at t=${main.t} s)` : '';
+    const when = f.kind === 'stop' && main ? ` (${main.id} at ${formatAt(main.t, unit)})` : '';
     const tokens = f.tokens ?? 0; // what the message says was wasted, never another sum of the same events
     return {
       kind: f.kind,
@@ -443,23 +449,25 @@ function cuesOf(e: TraceEvent): { cues?: string[] } {
 /**
  * The details pane's text of an event: up to 2,000 characters of its content as it is (the raw
  * content view; the webview shows it as text) and the whole length when cut, and its fields as
- * display strings with control and bidi characters shown as `⟨U+202E⟩`.
+ * display strings with control and bidi characters shown as `⟨U+202E⟩`, each figure with its unit:
+ * `t` in seconds, or `step` when `unit` is steps; `tokens` the event's own (`1 output`), `model call
+ * tokens` its call's by kind.
  */
-export function eventDetails(e: TraceEvent): { text?: string; textLength?: number; fields: [string, string][] } {
+export function eventDetails(e: TraceEvent, unit: TimeUnit = 'seconds'): { text?: string; textLength?: number; fields: [string, string][] } {
   return {
     text: e.content === undefined ? e.content_ref : truncate(e.content),
     ...(e.content !== undefined && e.content.length > TEXT_LIMIT ? { textLength: e.content.length } : {}),
-    fields: nodeFields(e),
+    fields: nodeFields(e, unit),
   };
 }
 
-function nodeFields(e: TraceEvent): [string, string][] {
+function nodeFields(e: TraceEvent, unit: TimeUnit): [string, string][] {
   const out: [string, string][] = [
     ['id', e.id],
     ['type', e.type],
     ...eventCues(e).map((c): [string, string] => ['kind', describeCue(c)]),
     ['agent', e.agent],
-    ['t', `${e.t} s`],
+    unit === 'steps' ? ['step', String(e.t)] : ['t', `${e.t} s`],
   ];
   const add = (k: string, v: unknown) => {
     if (v !== undefined && v !== null && v !== '') out.push([k, typeof v === 'string' ? v : JSON.stringify(v)]);
@@ -476,9 +484,11 @@ function nodeFields(e: TraceEvent): [string, string][] {
   add('target', e.target);
   add('clock skew', typeof e.clock_skew_s === 'number' ? `${Math.round(e.clock_skew_s * 1e4) / 10} ms (recorded at t=${e.recorded_t ?? '?'} s)` : undefined);
   add('trace', e.trace_id);
-  add('tokens', e.tokens);
+  const usage = usageOf(e);
+  add('tokens', usage?.output !== undefined ? formatUsage({ output: usage.output, reasoning: usage.reasoning }) : e.tokens);
+  add('model call tokens', usage ? formatUsage(usage) || undefined : undefined);
   add('cost', e.cost);
-  add('duration', e.duration_s === undefined ? undefined : `${e.duration_s} s`);
+  add('duration', e.duration_s === undefined ? undefined : formatSpan(e.duration_s, unit));
   add('credit', e.credit);
   add('source', e.source ? `${e.source.path}${e.source.line ? `:${e.source.line}` : ''}` : undefined);
   return out.map(([k, v]) => [k, visibleControls(v)]);

@@ -472,9 +472,7 @@ export function graphEvent(snapshot: TraceSnapshot, index: number): GraphNode | 
   if (!Number.isInteger(index) || index < 0 || index >= layout.events.length) return undefined;
   const event = eventWithContent(snapshot, index);
   if (!event) return undefined;
-  const details = withCredit(eventDetails(event), layout, index);
-  // no clock in the trace: its t is a step number
-  if (countsSteps(snapshot)) details.fields = details.fields.map(([k, v]): [string, string] => (k === 't' ? ['step', String(event.t)] : [k, v]));
+  const details = withCredit(eventDetails(event, layout.timeUnit), layout, index);
   return { ...layoutNode(layout, index, false), ...details, hasSource: sourcePromptOf(snapshot, index) !== undefined };
 }
 

@@ -4,6 +4,8 @@
  * items and Outline symbols of one file, the source prompt of an event, the events naming a prompt
  * file. The host formats them (escaping, Markdown, VS Code types). Pure: no `vscode`.
  */
+import { usageOf } from '../trace/tokens';
+import { formatAt, timeUnitOf } from '../trace/units';
 import * as path from 'node:path';
 import { canonicalType } from '../trace/event-types';
 import type { Position } from '../trace/model';
@@ -64,6 +66,7 @@ export function eventInfo(s: TraceSnapshot, index: number): EventInfo | undefine
     t: e.t,
     ...(countsSteps(s) ? { countsSteps: true } : {}),
     tokens: typeof e.tokens === 'number' ? e.tokens : undefined,
+    usage: usageOf(e),
     cost: typeof e.cost === 'number' ? e.cost : undefined,
     duration_s: typeof e.duration_s === 'number' ? e.duration_s : undefined,
     reason: canonicalType(e.type) === 'stop' ? String(e.reason ?? 'unknown') : undefined,
@@ -106,6 +109,7 @@ export function codeLenses(s: TraceSnapshot, file: string): LensItem[] {
 /** The Outline of one file of a session (`''`: the trace file): one lane per agent, its events in file order. */
 export function outline(s: TraceSnapshot, file: string): OutlineLane[] {
   const lanes = new Map<string, OutlineLane>();
+  const unit = timeUnitOf(s.loaded);
   s.loaded.trace.events.forEach((e, i) => {
     const o = s.loaded.eventOrigins.get(i);
     if (!o || (o.file ?? '') !== file) return;
@@ -113,7 +117,7 @@ export function outline(s: TraceSnapshot, file: string): OutlineLane[] {
     const detail = type === 'stop' ? `stop: ${e.reason}` : e.to ? `${e.type} → ${e.to}` : e.tool ? `${e.type} ${e.tool}` : e.type;
     let lane = lanes.get(e.agent);
     if (!lane) lanes.set(e.agent, (lane = { agent: e.agent, range: o.range, events: [] }));
-    lane.events.push({ id: e.id, detail, kind: type, t: e.t, range: o.range });
+    lane.events.push({ id: e.id, detail, kind: type, t: e.t, when: formatAt(e.t, unit), range: o.range });
     if (compare(o.range.start, lane.range.start) < 0) lane.range = { start: o.range.start, end: lane.range.end };
     if (compare(o.range.end, lane.range.end) > 0) lane.range = { start: lane.range.start, end: o.range.end };
   });

@@ -2,6 +2,7 @@
  * The answers of the engine's queries about one snapshot (src/session/queries.ts computes them in
  * the worker; the host formats them). Types and one constant only: the extension host imports it.
  */
+import type { TokenUsage } from '../trace/schema';
 import type { Position, Range } from '../trace/model';
 import type { PromptTarget } from './source-prompt';
 
@@ -36,9 +37,12 @@ export interface EventInfo extends EventPlace {
   t: number;
   /** True when the trace records no clock and `t` counts steps (a benchmark log). */
   countsSteps?: boolean;
+  /** The event's own tokens (for a model call, its output). */
   tokens?: number;
+  /** Model calls: the call's tokens by kind (input, output, cache read, cache write, reasoning). */
+  usage?: TokenUsage;
   cost?: number;
-  /** Seconds. */
+  /** Seconds (steps when `countsSteps`). */
   duration_s?: number;
   /** Stop events: the reason (`unknown` when none). */
   reason?: string;
@@ -66,6 +70,8 @@ export interface OutlineEvent {
   /** Canonical event type (for the symbol's icon). */
   kind: string;
   t: number;
+  /** `t` with its unit, for the Outline: `t=9 s`, or `step 9` when the trace counts steps. */
+  when: string;
   range: Range;
 }
 

@@ -18,7 +18,10 @@ const STOP_REASON_SET: ReadonlySet<unknown> = new Set(STOP_REASONS);
 const KIND_SET: ReadonlySet<unknown> = new Set(EVENT_KINDS);
 const CALL_STATUS_SET: ReadonlySet<unknown> = new Set(CALL_STATUSES);
 
-/** How each known event field is checked (`source` is left to zod). */
+/** Fields the fast path leaves to zod: the objects `source` and `usage`, and `__proto__`. */
+const TO_ZOD: ReadonlySet<string> = new Set(['source', 'usage', '__proto__']);
+
+/** How each known event field is checked (`source` and `usage` are left to zod). */
 const enum Check {
   NonEmptyString,
   String,
@@ -32,7 +35,7 @@ const enum Check {
   CallStatus,
 }
 
-/** The event schema's fields in its order (EventObjectSchema in schema.ts), without `source`. */
+/** The event schema's fields in its order (EventObjectSchema in schema.ts), without `source` and `usage`. */
 const EVENT_FIELDS: readonly (readonly [string, Check])[] = [
   ['id', Check.NonEmptyString],
   ['t', Check.NonNegative],
@@ -115,7 +118,7 @@ interface Shape {
   at: number;
   /** Its check, for a known field. */
   check: Check;
-  /** A field zod must see (`source`, which the fast path leaves to zod, or `__proto__`). */
+  /** A field zod must see (`source` or `usage`, which the fast path leaves to zod, or `__proto__`). */
   toZod: boolean;
   /** The node one field back (undefined at the root). */
   parent?: Shape;
@@ -143,7 +146,7 @@ function nextShape(node: Shape, key: string): Shape | undefined {
     key,
     at,
     check: known ? EVENT_CHECKS[at] : Check.String,
-    toZod: key === 'source' || key === '__proto__',
+    toZod: TO_ZOD.has(key),
     parent: node,
     children: [],
     required: known && at < 4 ? node.required | (1 << at) : node.required,
@@ -156,7 +159,7 @@ function nextShape(node: Shape, key: string): Shape | undefined {
 /**
  * The event `EventSchema.safeParse(value)` would return, when `value` is certainly valid (a plain
  * object from JSON.parse whose known fields all have the right type, with a `reason` on a stop and
- * a `value` on a reward, and no `source` or `__proto__` field); undefined otherwise (ask zod).
+ * a `value` on a reward, and no `source`, `usage` or `__proto__` field); undefined otherwise (ask zod).
  * Returns `value` itself, deep-equal to zod's result (so the caller must not mutate `value` afterwards).
  */
 export function fastEvent(value: unknown): TraceEvent | undefined {
@@ -183,7 +186,7 @@ function plainFastEvent(value: Record<string, unknown>): TraceEvent | undefined 
   for (const key in value) {
     const at = EVENT_FIELD_AT.get(key);
     if (at === undefined) {
-      if (key === 'source' || key === '__proto__') return undefined;
+      if (TO_ZOD.has(key)) return undefined;
     } else {
       if (!passes(EVENT_CHECKS[at], value[key])) return undefined;
       if (at < 4) seen |= 1 << at;

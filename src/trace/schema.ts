@@ -90,6 +90,22 @@ export const SourceRefSchema = z.looseObject({
 export type SourceRef = z.infer<typeof SourceRefSchema>;
 
 /**
+ * Tokens of one model call by kind, as its provider recorded them (docs/model.md): `input` read
+ * fresh (not from a cache), `cache_read` input read from a prompt cache, `cache_write` input
+ * written to it, `output` generated (reasoning included), `reasoning` the part of `output` spent
+ * reasoning. On the event that is the model call, once per call; its context (`input`,
+ * `cache_read`, `cache_write`) is the call's, not the event's own output.
+ */
+export const TokenUsageSchema = z.looseObject({
+  input: nonNegative.optional().describe('Input tokens read fresh (not from a prompt cache).'),
+  output: nonNegative.optional().describe('Output tokens generated (reasoning included).'),
+  cache_read: nonNegative.optional().describe('Input tokens read from a prompt cache.'),
+  cache_write: nonNegative.optional().describe('Input tokens written to a prompt cache.'),
+  reasoning: nonNegative.optional().describe('The part of output spent reasoning.'),
+});
+export type TokenUsage = z.infer<typeof TokenUsageSchema>;
+
+/**
  * One event of the temporal event graph. `t` is seconds since the trace start (>= 0).
  * `stop` events require `reason`; `reward` events require `value` (checked by {@link EventSchema}).
  */
@@ -107,7 +123,7 @@ export const EventObjectSchema = z.looseObject({
   content: z.string().optional().describe('Inline text of the message, call or result.'),
   parent: z.string().optional().describe('Id of the event this one belongs to (e.g. the spawn).'),
   causes: z.array(z.string()).optional().describe('Ids of the events that caused this one.'),
-  tokens: nonNegative.optional().describe('Tokens spent by this event.'),
+  tokens: nonNegative.optional().describe("Tokens of this event's own: for a model call, the output it generated, not the context it read (that is in usage)."),
   cost: nonNegative.optional().describe('Money spent by this event (USD).'),
   duration_s: nonNegative.optional().describe('Seconds the event took.'),
   credit: z.number().optional().describe('Credit given by the producer; shown as given.'),
@@ -123,6 +139,7 @@ export const EventObjectSchema = z.looseObject({
   open: z.boolean().optional().describe('The span never ended in the file: duration unknown.'),
   trace_id: z.string().optional().describe('The trace this event belongs to, when the file holds several traces (docs/model.md).'),
   clock_skew_s: z.number().optional().describe('Seconds this event starts before the event that caused it (negative): clock skew, kept visible.'),
+  usage: TokenUsageSchema.optional().describe('Model calls: tokens of the call by kind (input, output, cache_read, cache_write, reasoning), once per call.'),
 });
 
 /** An event with the per-type requirements applied. */

@@ -3,10 +3,14 @@ import type { LoadedTrace } from './model';
 import { canonicalType } from './schema';
 import { subTrace, traceGroups } from './trace-groups';
 import { addTo } from './counts';
+import { tokenTotals, type TokenTotals } from './tokens';
+import { timeUnitOf, type TimeUnit } from './units';
 
-/** What `otrace stats --json` prints. Times in seconds, tokens as counted by the trace. */
+/** What `otrace stats --json` prints. Times in seconds (steps when `time_unit` is `steps`), tokens as counted by the trace. */
 export interface TraceStats {
   format: string;
+  /** What `t` counts: seconds, or steps when the trace records no clock (Who&When, MAST AG2). */
+  time_unit: TimeUnit;
   events: number;
   edges: number;
   /** Agent (lane) names in order of first appearance. */
@@ -17,11 +21,13 @@ export interface TraceStats {
   tool_calls: number;
   messages: number;
   time: { start: number; end: number; span_s: number } | null;
-  /** Trace-level costs as recorded, plus `event_tokens`, the sum of per-event tokens. */
+  /** Trace-level costs as recorded, plus `event_tokens`, the sum of the events' own tokens (a model call's: its output). */
   costs: Record<string, number>;
+  /** Tokens of the model calls by kind, each call once (events' `usage`); `calls` 0 when no call recorded kinds. */
+  tokens: TokenTotals;
   problems: { errors: number; warnings: number };
   /** Files holding several traces only: each trace's figures (agents, stops, time per trace). */
-  traces?: (Omit<TraceStats, 'traces' | 'problems' | 'format'> & { trace_id: string })[];
+  traces?: (Omit<TraceStats, 'traces' | 'problems' | 'format' | 'time_unit'> & { trace_id: string })[];
 }
 
 /** Computes {@link TraceStats} in one pass over the events (and one more per trace when the file holds several). */
@@ -30,7 +36,7 @@ export function traceStats(loaded: LoadedTrace): TraceStats {
   const groups = traceGroups(loaded);
   if (groups.length < 2) return all;
   const traces = groups.map((g) => {
-    const { format: _f, problems: _p, ...own } = fileStats(subTrace(loaded, g));
+    const { format: _f, problems: _p, time_unit: _u, ...own } = fileStats(subTrace(loaded, g));
     return { trace_id: g.id, ...own };
   });
   return { ...all, traces };
@@ -62,6 +68,7 @@ function fileStats(loaded: LoadedTrace): TraceStats {
   costs.event_tokens = tokens;
   return {
     format: loaded.format,
+    time_unit: timeUnitOf(loaded),
     events: trace.events.length,
     edges: trace.edges.length,
     agents: [...agents],
@@ -71,6 +78,7 @@ function fileStats(loaded: LoadedTrace): TraceStats {
     messages,
     time: trace.events.length ? { start, end, span_s: end - start } : null,
     costs,
+    tokens: tokenTotals(trace.events),
     problems: {
       errors: loaded.problems.filter((p) => p.severity === 'error').length,
       warnings: loaded.problems.filter((p) => p.severity === 'warning').length,

@@ -13,6 +13,7 @@ import type { LoadedTrace, Origin, Problem, Range } from '../model';
 import type { StopReason, TraceEvent } from '../schema';
 import { isObject, num, parseTimestamp, recordOrigin, secondsSince, setContent, str, type JsonlRecord, type TraceAssembler } from './jsonl-records';
 import { addTo } from '../counts';
+import { addUsage, usageFrom } from '../tokens';
 
 type Json = Record<string, unknown>;
 
@@ -515,7 +516,10 @@ export class RolloutReader {
     }
   }
 
-  /** A `token_count` whose cumulative total grew: the tokens of the last call go on the last model output since the previous count. */
+  /**
+   * A `token_count` whose cumulative total grew: the last call's usage by kind goes on the last
+   * model output since the previous count (`usage`), its output as the event's own `tokens`.
+   */
   private tokenCount(p: Json): void {
     const info = isObject(p.info) ? p.info : undefined;
     const total = isObject(info?.total_token_usage) ? info.total_token_usage : undefined;
@@ -528,7 +532,9 @@ export class RolloutReader {
     const target = this.lastOutputId !== this.lastCountedOutputId ? this.lastOutputId : undefined;
     const e = target ? this.ctx.out.get(target) : undefined;
     if (e && spent > 0) {
-      e.tokens = (e.tokens ?? 0) + spent;
+      const byKind = usageFrom({ input: num(last!.input_tokens), cache_read: num(last!.cached_input_tokens), output: num(last!.output_tokens), reasoning: num(last!.reasoning_output_tokens) }, true) ?? {};
+      e.usage = e.usage ? addUsage(e.usage, byKind) : byKind;
+      e.tokens = (e.tokens ?? 0) + (byKind.output ?? 0);
       this.lastCountedOutputId = target;
     } else this.unattributedTokens += spent;
   }
@@ -575,3 +581,4 @@ export class RolloutReader {
     return { header, base: this.base, spawns: this.spawns, waits: this.waits, firstEventId: this.firstEventId, finalId: this.finalId, firstSkipped: this.firstSkipped };
   }
 }
+

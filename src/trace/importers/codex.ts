@@ -26,8 +26,9 @@
  * - causes: a model output (message or call) is caused by the prompt and results received since the
  *   previous output;
  * - tokens: `token_count` whose cumulative `total_token_usage.total_tokens` grew puts
- *   `last_token_usage.total_tokens` (input incl. cached + output) on the last model output since the
- *   previous count; `trace.costs` takes the last cumulative usage;
+ *   `last_token_usage` by kind (`usage`: input without the cached part, cache read, output,
+ *   reasoning) on the last model output since the previous count, and its output tokens as the
+ *   event's own `tokens`; `trace.costs` takes the last cumulative usage;
  * - compaction: `compacted` -> `message` from `compaction` (the summary) and `context_compacted` /
  *   a `compaction` response item -> `orchestrator_decision`, all with `compaction: true`.
  * - multi-agent rollouts: a `spawn_agent` call is a `spawn` (id = call_id) to the worker's lane

@@ -21,6 +21,7 @@ import { LineIndex, type LoadedTrace } from '../model';
 import { isComplete, items, nodeRange, parseJsonDocument, propertyOf, sharedValueIn, type JsonDocument } from '../json-positions';
 import { ImportBuilder } from './json-import';
 import { buildSpanTrace, num, str, text, timeNs, type ImportSpan, type SpanRole } from './span-import';
+import { usageFrom } from '../tokens';
 
 export const LANGFUSE_FORMAT = 'langfuse';
 
@@ -83,7 +84,8 @@ function readObservation(doc: JsonDocument, node: Node, record: number, traceNam
   const usage = isObject(v.usageDetails) && Object.keys(v.usageDetails).length ? v.usageDetails : isObject(v.usage) ? v.usage : {};
   const input = num(usage.input) ?? num(v.promptTokens);
   const output = num(usage.output) ?? num(v.completionTokens);
-  const tokens = input || output ? (input ?? 0) + (output ?? 0) : num(usage.total) || undefined;
+  const byKind = input || output ? usageFrom({ input, output }, true) : undefined;
+  const tokens = byKind ? undefined : num(usage.total) || undefined;
   const metadata = isObject(v.metadata) ? v.metadata : {};
   const ordinal = spans.length;
   spans.push({
@@ -105,6 +107,7 @@ function readObservation(doc: JsonDocument, node: Node, record: number, traceNam
     input: text(v.input),
     output: text(v.output),
     tokens: role === 'llm' || role === 'agent' ? tokens : undefined,
+    usage: role === 'llm' || role === 'agent' ? byKind : undefined,
     model: str(v.model) ?? str(v.providedModelName),
     error: str(v.level) === 'ERROR' ? str(v.statusMessage) || 'error' : undefined,
     skipLabel: type,

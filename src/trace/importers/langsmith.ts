@@ -22,6 +22,7 @@ import { LineIndex, type LoadedTrace, type Range } from '../model';
 import { isComplete, items, nodeRange, propertyOf, sharedValueIn, type JsonDocument } from '../json-positions';
 import { ImportBuilder } from './json-import';
 import { buildSpanTrace, forEachDocument, num, str, text, timeNs, type ImportSpan, type SpanRole } from './span-import';
+import { usageFrom } from '../tokens';
 
 export const LANGSMITH_FORMAT = 'langsmith';
 
@@ -116,7 +117,8 @@ function toSpan(r: RunRec, ordinal: number, agentNodes: Set<string>, node: strin
     tool: role === 'tool' ? name || 'tool' : undefined,
     input: text(isObject(v.inputs) && Object.keys(v.inputs).length === 1 ? Object.values(v.inputs)[0] : v.inputs),
     output: text(outputs && Object.keys(outputs).length === 1 ? Object.values(outputs)[0] : outputs),
-    tokens: role === 'llm' ? (prompt !== undefined || completion !== undefined ? (prompt ?? 0) + (completion ?? 0) : num(v.total_tokens)) : undefined,
+    tokens: role === 'llm' && prompt === undefined && completion === undefined ? num(v.total_tokens) : undefined,
+    usage: role === 'llm' ? usageFrom({ input: prompt, output: completion }, true) : undefined,
     model: str(metadata.ls_model_name) ?? str(params.model) ?? str(params.model_name),
     error: str(v.error) || undefined,
     skipLabel: runType ? `${runType} ${name}` : name,

@@ -21,6 +21,7 @@ import { LineIndex, type LoadedTrace } from '../model';
 import { isComplete, items, nodeRange, propertyOf, sharedValueIn, type JsonDocument } from '../json-positions';
 import { ImportBuilder } from './json-import';
 import { buildSpanTrace, forEachDocument, num, str, text, timeNs, type ImportSpan, type SpanRole } from './span-import';
+import { usageFrom } from '../tokens';
 
 export const OPENAI_AGENTS_FORMAT = 'openai-agents';
 
@@ -92,7 +93,7 @@ function readRecord(doc: JsonDocument, node: Node, record: number, spans: Import
     tool: type === 'function' ? name : undefined,
     input: type === 'function' ? text(data.input) : type === 'generation' ? lastContent(data.input) : undefined,
     output: type === 'function' ? text(data.output) : type === 'generation' ? lastContent(data.output) : type === 'guardrail' ? `${name} ${data.triggered ? 'triggered' : 'passed'}` : type === 'response' ? str(data.response_id) : undefined,
-    tokens: tokensIn !== undefined || tokensOut !== undefined ? (tokensIn ?? 0) + (tokensOut ?? 0) : undefined,
+    usage: usageFrom({ input: tokensIn, output: tokensOut, cache_read: num(detail(usage, 'input_tokens_details').cached_tokens), reasoning: num(detail(usage, 'output_tokens_details').reasoning_tokens) }, true),
     model: str(data.model),
     error: err,
     handoffFrom: str(data.from_agent),
@@ -126,3 +127,9 @@ export const openAiAgentsFormat: TraceFormat = {
 };
 
 registerFormat(openAiAgentsFormat, true);
+
+/** The object at `key` of a usage (`input_tokens_details`, `output_tokens_details`), or an empty one. */
+function detail(usage: Record<string, unknown> | undefined, key: string): Record<string, unknown> {
+  const v = usage?.[key];
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}

@@ -23,9 +23,10 @@
  * Lane: `gen_ai.agent.name`, else `agent.name` (OpenInference), else `gen_ai.agent.id`, else the
  * nearest ancestor's lane, else the resource's `service.name`. The caller of an agent is its parent's lane.
  * Time: t = seconds since the earliest span start (start/endTimeUnixNano as strings or numbers,
- * exact via BigInt); duration_s = end - start. Tokens = input + output tokens (gen_ai.usage.* or
- * llm.token_count.*), on model-call events; an agent span's own usage counts only when no span under
- * it carries usage (it is usually the sum of its children).
+ * exact via BigInt); duration_s = end - start. Tokens by kind (`usage`: input less its cached part,
+ * output, cache read / write, reasoning; gen_ai.usage.* or llm.token_count.*) on model-call events,
+ * whose own `tokens` are the output; an agent span's own usage counts only when no span under it
+ * carries usage (it is usually the sum of its children).
  * Edges: parent span -> child span `causal`; delegate -> return and tool_call -> tool_result `return`;
  * create_agent -> the created agent's first invocation `spawn`; return -> stop `causal`; a span
  * link -> `link` (never parentage).

@@ -23,13 +23,14 @@
  * Every span reader builds on it (the OTLP reader ./otel.ts too), so one span means the same in every format.
  */
 import { LineIndex, type LoadedTrace, type Origin, type Range } from '../model';
-import type { StopReason, TraceEdge, TraceEvent } from '../schema';
+import type { StopReason, TokenUsage, TraceEdge, TraceEvent } from '../schema';
 import { buildSpanTree, type SpanNode, type SpanTree } from '../span-tree';
 import { firstJsonLines } from '../formats';
 import { parseJsonDocument, type JsonDocument } from '../json-positions';
 import { ImportBuilder, baseName } from './json-import';
 import { ms, stopReasonOf } from './otel-content';
 import { addTo } from '../counts';
+import { usageFrom } from '../tokens';
 
 /** What a span stands for in the trace model. */
 export type SpanRole = 'agent' | 'spawn' | 'handoff' | 'tool' | 'llm' | 'event' | 'chain' | 'guardrail' | 'other';
@@ -52,8 +53,10 @@ export interface ImportSpan extends SpanNode {
   /** Input and output as text (JSON text for structured values). */
   input?: string;
   output?: string;
-  /** Input + output tokens of a model call. */
+  /** Tokens of a model call when the format records only their sum (no kinds). */
   tokens?: number;
+  /** Tokens of a model call by kind; the event's own `tokens` are then its output. */
+  usage?: TokenUsage;
   model?: string;
   /** Error message when the span failed. */
   error?: string;
@@ -118,11 +121,20 @@ export function flatten(v: unknown, prefix = '', out: Record<string, unknown> = 
 }
 
 /**
+ * The tokens of a span's event: its `usage` by kind and its own `tokens`, the output (the context it
+ * read is the call's, in `usage`); the recorded sum when the format records no kinds.
+ */
+function ownTokens(s: ImportSpan): Pick<TraceEvent, 'tokens' | 'usage'> {
+  if (s.usage) return { usage: s.usage, ...(s.usage.output !== undefined ? { tokens: s.usage.output } : {}) };
+  return s.tokens !== undefined ? { tokens: s.tokens } : {};
+}
+
+/**
  * The role, agent, tool, model and tokens that GenAI (gen_ai.*) and OpenInference attributes give a
  * span, by the same rules as the OTLP reader: gen_ai.operation.name (invoke_agent, execute_tool, chat, ...)
  * or openinference.span.kind (AGENT, TOOL, LLM, CHAIN, ...). `attrs` are flat dotted keys.
  */
-export function genAiSpan(attrs: Record<string, unknown>, name: string): Pick<ImportSpan, 'role' | 'agent' | 'tool' | 'model' | 'tokens' | 'input' | 'output' | 'skipLabel'> {
+export function genAiSpan(attrs: Record<string, unknown>, name: string): Pick<ImportSpan, 'role' | 'agent' | 'tool' | 'model' | 'tokens' | 'usage' | 'input' | 'output' | 'skipLabel'> {
   const op = str(attrs['gen_ai.operation.name']);
   const oi = str(attrs['openinference.span.kind'])?.toUpperCase();
   let role: SpanRole = 'other';
@@ -138,10 +150,15 @@ export function genAiSpan(attrs: Record<string, unknown>, name: string): Pick<Im
   const model = str(attrs['gen_ai.request.model']) ?? str(attrs['gen_ai.response.model']) ?? str(attrs['llm.model_name']);
   const input = num(attrs['gen_ai.usage.input_tokens']) ?? num(attrs['gen_ai.usage.prompt_tokens']) ?? num(attrs['llm.token_count.prompt']);
   const output = num(attrs['gen_ai.usage.output_tokens']) ?? num(attrs['gen_ai.usage.completion_tokens']) ?? num(attrs['llm.token_count.completion']);
-  const tokens = input !== undefined || output !== undefined ? (input ?? 0) + (output ?? 0) : num(attrs['llm.token_count.total']);
+  const cacheRead = num(attrs['gen_ai.usage.cache_read.input_tokens']) ?? num(attrs['gen_ai.usage.cache_read_input_tokens']) ?? num(attrs['llm.token_count.prompt_details.cache_read']);
+  const cacheWrite = num(attrs['gen_ai.usage.cache_creation.input_tokens']) ?? num(attrs['gen_ai.usage.cache_creation_input_tokens']) ?? num(attrs['llm.token_count.prompt_details.cache_write']);
+  const reasoning = num(attrs['gen_ai.usage.reasoning.output_tokens']) ?? num(attrs['llm.token_count.completion_details.reasoning']);
+  // GenAI and OpenInference count the cached input in the input
+  const usage = usageFrom({ input, output, cache_read: cacheRead, cache_write: cacheWrite, reasoning }, true);
+  const tokens = usage ? undefined : num(attrs['llm.token_count.total']);
   const inText = text(attrs['gen_ai.tool.call.arguments'] ?? attrs['tool.parameters'] ?? attrs['input.value'] ?? attrs['gen_ai.prompt']);
   const outText = text(attrs['gen_ai.tool.call.result'] ?? attrs['output.value'] ?? attrs['gen_ai.completion']);
-  return { role, agent, tool, model, tokens, input: inText, output: outText, skipLabel: op ?? (oi ? `openinference:${oi}` : undefined) };
+  return { role, agent, tool, model, tokens, usage, input: inText, output: outText, skipLabel: op ?? (oi ? `openinference:${oi}` : undefined) };
 }
 
 /**
@@ -272,7 +289,7 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
   };
   const usageBelow = new Set<ImportSpan>();
   for (const s of spans) {
-    if (s.tokens === undefined) continue;
+    if (s.tokens === undefined && s.usage === undefined) continue;
     for (let p = parentOf(s); p && !usageBelow.has(p); p = parentOf(p)) usageBelow.add(p);
   }
   // Handoffs, in time order: the receiving agent's next agent span is delegated by the handing-off agent.
@@ -343,7 +360,7 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
         const h = handedBy.get(s);
         if (h) b.edge(h.id, s.id, 'causal');
         if (tEnd === undefined) break;
-        push({ id: `${s.id}.return`, t: tEnd, type: 'return', agent, from: agent, to: caller, content: s.output, tokens: usageBelow.has(s) ? undefined : s.tokens, model: s.model, parent: s.id, causes: [s.id], error: s.error } as TraceEvent, s, true, 0);
+        push({ id: `${s.id}.return`, t: tEnd, type: 'return', agent, from: agent, to: caller, content: s.output, ...(usageBelow.has(s) ? {} : ownTokens(s)), model: s.model, parent: s.id, causes: [s.id], error: s.error } as TraceEvent, s, true, 0);
         b.edge(s.id, `${s.id}.return`, 'return');
         const last = s.finishReasons?.[s.finishReasons.length - 1];
         const limit = opts.maxTurnsFromError !== false && !!s.error && /recursion limit|max(imum)?[ _](turns|iterations|steps)/i.test(s.error);
@@ -376,7 +393,7 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
         break;
       }
       case 'llm':
-        push({ id: s.id, t, type: 'message', agent: lane(s), from: lane(s), duration_s: duration, tokens: s.tokens, model: s.model, finish_reasons: s.finishReasons, content: s.output ?? s.input, input: s.output !== undefined ? s.input : undefined, error: s.error, ...common } as TraceEvent, s, false);
+        push({ id: s.id, t, type: 'message', agent: lane(s), from: lane(s), duration_s: duration, ...ownTokens(s), model: s.model, finish_reasons: s.finishReasons, content: s.output ?? s.input, input: s.output !== undefined ? s.input : undefined, error: s.error, ...common } as TraceEvent, s, false);
         break;
       case 'event':
         push({ id: s.id, t, type: 'message', agent: lane(s), from: lane(s), content: s.output ?? s.input ?? s.name, error: s.error, ...common } as TraceEvent, s, false);

@@ -36,7 +36,10 @@ test('Agent-observability document (AgentOps-style, docs-written): agents, event
   assert.equal(loaded.trace.events.find((e) => e.id === `${failed.span_id}.result`)!.error, failed.status_message);
   const llm = raw.find((s) => kind(s) === 'llm')!;
   const usage = llm.span_attributes.gen_ai.usage;
-  assert.equal(loaded.trace.events.find((e) => e.id === llm.span_id)!.tokens, usage.prompt_tokens + usage.completion_tokens);
+  // the model call's usage by kind; its own tokens are its output
+  const call = loaded.trace.events.find((e) => e.id === llm.span_id)!;
+  assert.deepEqual(call.usage, { input: usage.prompt_tokens, output: usage.completion_tokens });
+  assert.equal(call.tokens, usage.completion_tokens);
 });
 
 test('Agent-observability document with nested child_spans and ISO durations: parents from nesting', () => {

@@ -128,7 +128,8 @@ test('span ids in base64 and snake_case OTLP read like hex camelCase', () => {
   assert.deepEqual(l.problems, []);
   const chat = byId(l, '02'.repeat(8));
   assert.equal(chat.parent, '01'.repeat(8));
-  assert.equal(chat.tokens, 5);
+  assert.deepEqual(chat.usage, { input: 5 });
+  assert.equal(chat.tokens, undefined, 'input only: no output of its own');
   assert.equal(byId(l, `${'01'.repeat(8)}.stop`).reason, 'error');
 });
 

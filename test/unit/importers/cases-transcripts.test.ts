@@ -26,8 +26,9 @@ test('04 one API response in three records: one model call, blocks in order, tok
   const call = byId(l, U('00002'));
   assert.equal(call.model_call, 'msg_fx_0001');
   assert.deepEqual(call.response_events, [U('00002'), 'toolu_fx_01', 'toolu_fx_02']);
-  // Tokens counted once, from the final snapshot (output 187), on the model call.
-  assert.equal(call.tokens, 4 + 1200 + 8000 + 187);
+  // Usage counted once, from the final snapshot (output 187), on the model call, by kind; its own tokens are its output.
+  assert.deepEqual(call.usage, { input: 4, output: 187, cache_read: 8000, cache_write: 1200 });
+  assert.equal(call.tokens, 187);
   assert.equal(byId(l, 'toolu_fx_01').tokens, undefined);
   assert.equal(byId(l, 'toolu_fx_02').tokens, undefined);
   assert.equal(l.trace.costs?.tokens, 9391 + 9256);

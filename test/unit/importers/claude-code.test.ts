@@ -7,6 +7,7 @@ import { nodeFileAccess } from '../../../src/trace/node-files';
 import { TraceSchema, type TraceEvent } from '../../../src/trace/schema';
 import { traceStats } from '../../../src/trace/stats';
 import { isClaudeCodeText, mapStopReason, usageTokens } from '../../../src/trace/importers/claude-code';
+import { tokenTotals } from '../../../src/trace/tokens';
 import '../../../src/trace/importers';
 /**
  * Problems other than the one info that lists what was read as its own kind (asserted in
@@ -208,16 +209,19 @@ test('the compaction agent\'s file opens with rows of the session it forks (hook
   assert.equal(byType(l, 'stop').filter((e) => e.agent === 'main').pop()!.t, Math.max(...l.trace.events.filter((e) => e.agent === 'main' && e.type === 'stop').map((e) => e.t)));
 });
 
-test('usage becomes tokens: one count per API message, on its last event', () => {
+test('usage becomes tokens: one usage by kind per API message, on its model call; its own tokens are the output', () => {
   const l = open(MAIN);
   const sum = l.trace.events.reduce((s, e) => s + (e.tokens ?? 0), 0);
-  assert.equal(sum, 2053418);
+  assert.equal(sum, l.trace.costs?.output_tokens);
+  assert.equal(tokenTotals(l.trace.events).total, 2053418);
   assert.equal(l.trace.costs?.tokens, 2053418);
   // The final answer of the first sub-agent carries the final usage its Task result reports.
   const lines = fixture('claude-code', `${SESSION}.jsonl`).split('\n');
   const result = JSON.parse(lines[14]);
   assert.equal(usageTokens(result.toolUseResult.usage), result.toolUseResult.totalTokens);
-  assert.equal(byType(l, 'return').find((e) => e.agent === 'Explore:a93ccab')!.tokens, 49100);
+  const answer = byType(l, 'return').find((e) => e.agent === 'Explore:a93ccab')!;
+  assert.equal(tokenTotals([answer]).total, 49100);
+  assert.equal(answer.tokens, result.toolUseResult.usage.output_tokens);
   assert.equal(result.toolUseResult.totalTokens, 49100);
 });
 

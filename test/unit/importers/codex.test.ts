@@ -6,6 +6,7 @@ import { TraceSchema, type TraceEvent } from '../../../src/trace/schema';
 import { traceStats } from '../../../src/trace/stats';
 import { analyzeTrace } from '../../../src/analysis';
 import { abortReason, isCodexText } from '../../../src/trace/importers/codex';
+import { tokenTotals } from '../../../src/trace/tokens';
 import '../../../src/trace/importers';
 import { fixture } from '../helpers';
 
@@ -82,8 +83,9 @@ test('a five-turn rollout: turns, paired tool calls, stops, token costs', () => 
   assert.equal(l.trace.costs?.tokens, 7240100);
   assert.equal(l.trace.costs?.output_tokens, 36075);
   assert.equal(l.trace.costs?.unattributed_tokens, 0);
-  assert.equal(l.trace.events.reduce((n, e) => n + (e.tokens ?? 0), 0), 7240100);
-  assert.equal(l.trace.events.filter((e) => e.tokens !== undefined).length, 81);
+  assert.equal(tokenTotals(l.trace.events).total, 7240100);
+  assert.equal(l.trace.events.reduce((n, e) => n + (e.tokens ?? 0), 0), 36075, 'each output its own tokens: the outputs');
+  assert.equal(l.trace.events.filter((e) => e.usage !== undefined).length, 81);
   // Time: seconds since the first record (session_meta at 11:40:29.275Z).
   assert.equal(event(l, 'user:L9').t, 0.004);
   assert.equal(event(l, 'stop:019c8a86-f3b9-7ac0-803b-be0e5fc1ebde').t, 3904.087);
@@ -96,7 +98,7 @@ test('parallel calls pair by call_id, and the next output is caused by all their
   assert.deepEqual([record(l, event(l, `${a.id}:result`)), record(l, event(l, `${b.id}:result`))], [19, 20]);
   assert.deepEqual(event(l, 'msg:L26').causes, [`${a.id}:result`, `${b.id}:result`]);
   assert.deepEqual(event(l, 'msg:L15').causes, ['user:L9']);
-  assert.equal(event(l, b.id).tokens, 17561, 'the first token_count goes on the last output of the response');
+  assert.equal(tokenTotals([event(l, b.id)]).total, 17561, 'the first token_count goes on the last output of the response');
 });
 
 test('repeated identical tool calls keep their arguments, so loops can be found', () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadTrace } from '../../../src/trace/formats';
+import { tokenTotals } from '../../../src/trace/tokens';
 import '../../../src/trace/importers';
 import { fixture } from '../helpers';
 import { assertRangesReparse, assertSpansAccounted, byType, sorted } from './span-export-checks';
@@ -53,7 +54,8 @@ for (const [file, label] of [
     // The recursion-limit error of the last supervisor step is a max_turns stop.
     const failed = runs.find((r) => r.error)!;
     assert.equal(loaded.trace.events.find((e) => e.id === `${failed.id}.stop`)!.reason, 'max_turns');
-    assert.equal(loaded.trace.events.reduce((n, e) => n + (e.tokens ?? 0), 0), runs.reduce((n, r) => n + (r.prompt_tokens ?? 0) + (r.completion_tokens ?? 0), 0));
+    assert.equal(tokenTotals(loaded.trace.events).total, runs.reduce((n, r) => n + (r.prompt_tokens ?? 0) + (r.completion_tokens ?? 0), 0));
+    assert.equal(loaded.trace.events.reduce((n, e) => n + (e.tokens ?? 0), 0), runs.reduce((n, r) => n + (r.completion_tokens ?? 0), 0));
   });
 }
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadTrace } from '../../../src/trace/formats';
+import { tokenTotals } from '../../../src/trace/tokens';
 import '../../../src/trace/importers';
 import { fixture } from '../helpers';
 import { assertRangesReparse, assertSpansAccounted, byType, sorted } from './span-export-checks';
@@ -49,6 +50,8 @@ test('OpenAI Agents SDK JSON Lines (docs-written): agents, handoff as delegation
   const open = spans.find((s) => !s.ended_at)!;
   assert.equal(loaded.trace.events.find((e) => e.id === open.id)!.call_status, 'no_result');
   const gen = spans.find((s) => s.span_data.type === 'generation')!;
-  assert.equal(loaded.trace.events.find((e) => e.id === gen.id)!.tokens, gen.span_data.usage.input_tokens + gen.span_data.usage.output_tokens);
+  const call = loaded.trace.events.find((e) => e.id === gen.id)!;
+  assert.equal(tokenTotals([call]).total, gen.span_data.usage.input_tokens + gen.span_data.usage.output_tokens);
+  assert.equal(call.tokens, gen.span_data.usage.output_tokens);
   assert.deepEqual((loaded.trace.metadata as Raw).openai_agents.skipped_spans, { 'custom audit_log': 1 });
 });

@@ -23,7 +23,8 @@ test('OTel GenAI JSON Lines: agents as lanes, spawn, delegate/return, tool calls
   assert.deepEqual(s.by_type, { delegate: 3, spawn: 1, message: 4, tool_call: 2, tool_result: 2, return: 3, stop: 3 });
   assert.deepEqual(s.stops.map((x) => `${x.agent} ${x.reason}`), ['Researcher task_complete', 'Writer error', 'Coordinator task_complete']);
   // Tokens of the model calls only (the Researcher's invoke_agent span repeats its children's sum).
-  assert.equal(s.costs.event_tokens, 455 + 730 + 1824 + 360);
+  assert.equal(s.tokens.total, 455 + 730 + 1824 + 360);
+  assert.equal(s.costs.event_tokens, s.tokens.by_kind.output);
   assert.deepEqual(s.time, { start: 0, end: 9.5, span_s: 9.5 });
   const spawn = event(loaded, 'b2b2b2b2b2b2b2b2');
   assert.deepEqual([spawn.type, spawn.agent, spawn.to], ['spawn', 'Coordinator', 'Researcher']);
@@ -57,7 +58,7 @@ test('OTel OpenInference document: AGENT, CHAIN, LLM and TOOL spans map the same
   const s = traceStats(loaded);
   assert.deepEqual(s.agents, ['math-crew', 'planner', 'solver']);
   assert.deepEqual(s.by_type, { orchestrator_decision: 1, delegate: 2, message: 2, return: 2, tool_call: 1, tool_result: 1, stop: 1 });
-  assert.equal(s.costs.event_tokens, 250 + 312);
+  assert.equal(s.tokens.total, 250 + 312);
   // the run stops where its last agent span (solver, inside the math-crew chain) closes; the export says no reason
   assert.deepEqual(s.stops, [{ id: 'aaaaaaaaaaaaaaa4.stop', reason: 'unknown', agent: 'solver', t: 11.5 }]);
   const call = event(loaded, 'aaaaaaaaaaaaaaa5');
@@ -132,5 +133,5 @@ test('OTel: string and number timestamps give exact seconds; missing start times
     ['warning', "span s3 has no start time; placed at its parent's start"],
     ['warning', '1 span has no end time (s3): still open when the file was written; duration unknown, no result or return invented'],
   ]);
-  assert.equal(traceStats(loaded).costs.event_tokens, 21);
+  assert.deepEqual(traceStats(loaded).tokens, { calls: 3, by_kind: { input: 21 }, total: 21 });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadTrace } from '../../../src/trace/formats';
+import { tokenTotals } from '../../../src/trace/tokens';
 import '../../../src/trace/importers';
 import { fixture } from '../helpers';
 import { assertRangesReparse, assertSpansAccounted, byType, sorted } from './span-export-checks';
@@ -37,8 +38,9 @@ test('Phoenix JSON Lines with nested attributes (docs-written): agents, events b
   assertSpansAccounted(loaded, 'phoenix', raw.length);
   assertRangesReparse(text, loaded, (r) => (r.context as Raw).span_id);
   // Tokens from llm.token_count.*, the tool's parameters and output, the failed model call.
-  const tokens = raw.filter((s) => s.span_kind === 'LLM').reduce((n, s) => n + s.attributes.llm.token_count.prompt + s.attributes.llm.token_count.completion, 0);
-  assert.equal(loaded.trace.events.reduce((n, e) => n + (e.tokens ?? 0), 0), tokens);
+  const llms = raw.filter((s) => s.span_kind === 'LLM');
+  assert.equal(tokenTotals(loaded.trace.events).total, llms.reduce((n, s) => n + s.attributes.llm.token_count.prompt + s.attributes.llm.token_count.completion, 0));
+  assert.equal(loaded.trace.events.reduce((n, e) => n + (e.tokens ?? 0), 0), llms.reduce((n, s) => n + s.attributes.llm.token_count.completion, 0));
   const tool = raw.find((s) => s.span_kind === 'TOOL')!;
   const call = loaded.trace.events.find((e) => e.id === tool.context.span_id)!;
   assert.deepEqual([call.tool, call.content, call.agent], [tool.attributes.tool.name, tool.attributes.tool.parameters, 'solver']);
@@ -58,5 +60,5 @@ test('Phoenix spans DataFrame as JSON (flattened columns): the same spans read t
   assert.deepEqual([...new Set(loaded.trace.events.map((e) => e.agent))].sort(), ['agent', ...raw.map((s) => s['attributes.agent.name']).filter(Boolean)].sort());
   assertSpansAccounted(loaded, 'phoenix', raw.length);
   assertRangesReparse(text, loaded, (r) => r['context.span_id']);
-  assert.equal(loaded.trace.events.find((e) => e.id === 'c3')!.tokens, 250);
+  assert.equal(tokenTotals([loaded.trace.events.find((e) => e.id === 'c3')!]).total, 250);
 });

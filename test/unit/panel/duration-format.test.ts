@@ -1,7 +1,7 @@
 /** The time axis's labels (webview/axis.ts): durations as people read them, rounded before they are split. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatDuration } from '../../../webview/axis';
+import { formatDuration, formatLength } from '../../../webview/axis';
 
 test('durations are rounded before they are split into minutes and seconds, or hours and minutes: never "1 min 60 s"', () => {
   assert.equal(formatDuration(119.6), '2 min');
@@ -12,4 +12,10 @@ test('durations are rounded before they are split into minutes and seconds, or h
   assert.equal(formatDuration(3600 + 25 * 60), '1 h 25 min');
   assert.equal(formatDuration(0.85), '850 ms');
   assert.equal(formatDuration(12.54), '12.5 s');
+});
+
+test('an event\'s length in its tooltip carries its unit: seconds, or steps when the trace counts steps', () => {
+  assert.equal(formatLength(2.5, undefined), '2.5 s');
+  assert.equal(formatLength(3, 'steps'), '3 steps');
+  assert.equal(formatLength(1, 'steps'), '1 step');
 });

@@ -90,10 +90,10 @@ const fieldValue = fc.oneof(
   fc.constantFrom('"Message"', '"stop "', '""', '"x"', '"constructor"', '"__proto__"', '"toString"'),
   fc.string({ maxLength: 6 }).map((s) => JSON.stringify(s)),
   fc.double({ noNaN: true, noDefaultInfinity: true }).map((x) => JSON.stringify(x)),
-  fc.constantFrom('0', '-0', '-1', '1.5', '1e999', '-1e999', '1e308', '5e-324', 'true', 'false', 'null', '[]', '{}', '["a"]', '["a",1]', '[null]', '{"path":"p"}', '{"path":""}', '{"path":"p","line":0}', '{"path":"p","line":2.5}'),
+  fc.constantFrom('0', '-0', '-1', '1.5', '1e999', '-1e999', '1e308', '5e-324', 'true', 'false', 'null', '[]', '{}', '["a"]', '["a",1]', '[null]', '{"path":"p"}', '{"path":""}', '{"path":"p","line":0}', '{"path":"p","line":2.5}', '{"input":5,"output":1}', '{"output":-1}', '{"cache_read":"3"}'),
 );
 
-const FIELDS = ['id', 't', 'type', 'agent', 'role', 'from', 'to', 'tool', 'content_ref', 'trusted', 'content', 'parent', 'causes', 'tokens', 'cost', 'duration_s', 'credit', 'source', 'reason', 'detail', 'decided_by', 'value', 'channel', 'target', 'kind', 'call_status', 'open', 'trace_id', 'clock_skew_s', 'src', 'dst', 'phase', 'x', '__proto__', 'edge'];
+const FIELDS = ['id', 't', 'type', 'agent', 'role', 'from', 'to', 'tool', 'content_ref', 'trusted', 'content', 'parent', 'causes', 'tokens', 'cost', 'duration_s', 'credit', 'source', 'reason', 'detail', 'decided_by', 'value', 'channel', 'target', 'kind', 'call_status', 'open', 'trace_id', 'clock_skew_s', 'usage', 'src', 'dst', 'phase', 'x', '__proto__', 'edge'];
 
 /** A record as JSON text: a valid core (often), then fields in any order with any values. */
 const recordText = fc

@@ -50,9 +50,11 @@
  *   pre_tokens), caused by the event of its `logicalParentUuid`, holding the summary row that
  *   follows it (`summary_record`); interruption markers -> `stop` of kind `interruption`, API-error
  *   rows -> `stop` of kind `api_error`;
- * - tokens: per API message (`message.id`), input + cache creation + cache read + output tokens
- *   of its final usage (the same sum Claude Code reports as a sub-agent's `totalTokens`), put on the
- *   response's model call (its first event); `trace.costs` sums them all.
+ * - tokens: per API message (`message.id`), its final usage by kind (`usage`: input, cache write =
+ *   cache creation, cache read, output) on the response's model call (its first event), whose own
+ *   `tokens` are the output (the context it read is the call's, never the event's); `trace.costs`
+ *   sums them all (tokens = input + cache creation + cache read + output, the same sum Claude Code
+ *   reports as a sub-agent's `totalTokens`).
  * Time `t`: seconds since the earliest record timestamp of the session and its sub-agent files.
  */
 import { firstJsonLines, registerFormat, type FileAccess, type TraceFormat } from '../../formats';

@@ -5,8 +5,9 @@
  *
  * Pure: imports nothing from `vscode`.
  */
-import type { StopReason } from '../../schema';
+import type { StopReason, TokenUsage } from '../../schema';
 import { isObject, num, type JsonlRecord } from '../jsonl-records';
+import { usageFrom } from '../../tokens';
 import type { Origin } from '../../model';
 
 /** Record types Claude Code writes to a session transcript. */
@@ -103,6 +104,15 @@ export interface MessageUsage {
 export function usageTokens(usage: Json | undefined): number {
   if (!usage) return 0;
   return (num(usage.input_tokens) ?? 0) + (num(usage.cache_creation_input_tokens) ?? 0) + (num(usage.cache_read_input_tokens) ?? 0) + (num(usage.output_tokens) ?? 0);
+}
+
+/**
+ * An Anthropic `usage` object by kind (schema.ts `usage`): `input_tokens` -> input (Anthropic's
+ * input counts no cached tokens), `cache_read_input_tokens` -> cache_read,
+ * `cache_creation_input_tokens` -> cache_write, `output_tokens` -> output. Absent fields stay absent.
+ */
+export function usageByKind(usage: Json): TokenUsage {
+  return usageFrom({ input: num(usage.input_tokens), output: num(usage.output_tokens), cache_read: num(usage.cache_read_input_tokens), cache_write: num(usage.cache_creation_input_tokens) }, false) ?? {};
 }
 
 /**

@@ -7,7 +7,8 @@
  *
  * Pure: imports nothing from `vscode`.
  */
-import { type AgentCall, contentText, type Json, type LaneState, MAIN_LANE, type MessageUsage, RECORD_TYPES, type SourceFile, usageTokens } from './model';
+import { type AgentCall, contentText, type Json, type LaneState, MAIN_LANE, type MessageUsage, RECORD_TYPES, type SourceFile, usageByKind, usageTokens } from './model';
+import { addUsage } from '../../tokens';
 import { baseName, setContent, dirName, isObject, joinPath, num, parseTimestamp, readJsonlRecords, recordOrigin, secondsSince, str, TraceAssembler, type JsonlRecord } from '../jsonl-records';
 import type { FileAccess } from '../../formats';
 import type { JsonlParts } from '../../jsonl-feed';
@@ -601,7 +602,10 @@ export class ClaudeImport {
     }
   }
 
-  /** Puts each API message's tokens on its last event and sums the trace costs. */
+  /**
+   * Puts each API message's usage on its model call (the response's first event): `usage` by kind,
+   * and `tokens`, the event's own, its output; and sums the trace costs (each message once).
+   */
   attributeTokens(): void {
     for (const mu of this.messages.values()) {
       const u = mu.usage;
@@ -613,7 +617,10 @@ export class ClaudeImport {
       this.costs.cache_creation_input_tokens += num(u.cache_creation_input_tokens) ?? 0;
       this.costs.cache_read_input_tokens += num(u.cache_read_input_tokens) ?? 0;
       const e = mu.eventId ? this.out.get(mu.eventId) : undefined;
-      if (e && tokens > 0) e.tokens = (e.tokens ?? 0) + tokens;
+      if (!e || tokens <= 0) continue;
+      const byKind = usageByKind(u);
+      e.usage = e.usage ? addUsage(e.usage, byKind) : byKind;
+      e.tokens = (e.tokens ?? 0) + (byKind.output ?? 0);
     }
   }
 
