@@ -18,7 +18,7 @@
  */
 import type { Node } from 'jsonc-parser';
 import { firstJsonLines } from './formats';
-import { globRegExp } from './glob';
+import { globMatches, globProblem } from './glob';
 import { isComplete, items, nodeRange, parseJsonDocument, properties, propertyOf, valueIn, type JsonDocument } from './json-positions';
 import { LineIndex, type LoadedTrace, type Problem } from './model';
 import { EVENT_TYPES, type TraceEvent } from './schema';
@@ -104,9 +104,11 @@ export function parseMapping(text: string, mapPath: string): { mapping?: TraceMa
   if (files) {
     const glob = valueIn(doc, propertyOf(files, 'glob'));
     const required = valueIn(doc, propertyOf(files, 'required'));
+    const globRefused = typeof glob === 'string' ? globProblem(glob) : undefined;
     if (glob !== undefined && typeof glob !== 'string') at(propertyOf(files, 'glob'), 'error', '"files.glob" must be a file-name pattern such as "*.runlog.jsonl"');
+    else if (globRefused) at(propertyOf(files, 'glob'), 'error', `"files.glob" is refused: ${globRefused}`);
     if (required !== undefined && !(Array.isArray(required) && required.every((r) => typeof r === 'string' && DOTTED.test(r)))) at(propertyOf(files, 'required'), 'error', '"files.required" must be a list of dotted paths');
-    m.files = { glob: typeof glob === 'string' ? glob : undefined, required: Array.isArray(required) ? required.filter((r): r is string => typeof r === 'string') : undefined };
+    m.files = { glob: typeof glob === 'string' && !globRefused ? glob : undefined, required: Array.isArray(required) ? required.filter((r): r is string => typeof r === 'string') : undefined };
   }
   const name = valueIn(doc, propertyOf(root, 'name'));
   if (typeof name === 'string') m.name = name;
@@ -129,7 +131,7 @@ export function pick(record: unknown, path: string | undefined): unknown {
 
 /** True when the mapping's glob matches `fileName` and its first record has every required field. */
 export function mappingApplies(mapping: TraceMapping, text: string, fileName: string): boolean {
-  if (mapping.files?.glob && !globRegExp(mapping.files.glob).test(fileName)) return false;
+  if (mapping.files?.glob && !globMatches(mapping.files.glob, fileName)) return false;
   const required = mapping.files?.required ?? [];
   if (!required.length) return true;
   const first = firstJsonLines(text, 1)[0];
