@@ -24,6 +24,12 @@ export interface MappingSource {
   origin: 'setting' | 'workspace';
   /** The glob it is named for (setting), or its own `files.glob` (workspace; also when the mapping is unusable). */
   glob?: string;
+  /**
+   * When set, the mapping reads only the trace files this accepts (a workspace's mapping: files
+   * inside the workspace, symbolic links resolved; src/session/mapping-scope.ts). Asked only for a
+   * file its glob matches.
+   */
+  appliesTo?: (fileName: string) => boolean;
 }
 
 /** The mapping chosen for a file, and the source it came from. */
@@ -40,11 +46,11 @@ export interface MappingChoice {
  */
 export function chooseMapping(sources: readonly MappingSource[], text: string, fileName: string): MappingChoice | undefined {
   for (const s of sources) {
-    if (s.origin !== 'setting' || !s.glob || !globMatches(s.glob, fileName)) continue;
+    if (s.origin !== 'setting' || !s.glob || !globMatches(s.glob, fileName) || (s.appliesTo && !s.appliesTo(fileName))) continue;
     return { source: s, broken: !s.mapping };
   }
   for (const s of sources) {
-    if (s.origin !== 'workspace' || !s.glob || !globMatches(s.glob, fileName)) continue;
+    if (s.origin !== 'workspace' || !s.glob || !globMatches(s.glob, fileName) || (s.appliesTo && !s.appliesTo(fileName))) continue;
     if (!s.mapping) return { source: s, broken: true };
     if (mappingApplies(s.mapping, text, fileName)) return { source: s, broken: false };
   }
