@@ -7,6 +7,7 @@
 import { loadTrace, type FileAccess } from './formats';
 import { globMatches, mappingApplies, readWithMapping, type TraceMapping } from './mapping';
 import type { LoadedTrace, Problem } from './model';
+import { plainText } from '../shared/untrusted-text';
 
 /** One mapping file as read, and how it was named. */
 export interface MappingSource {
@@ -69,13 +70,14 @@ const FIRST_LINE = { start: { line: 0, character: 0 }, end: { line: 0, character
 export function loadWithMappings(text: string, fileName: string, sources: readonly MappingSource[], files?: FileAccess): LoadedTrace {
   const choice = chooseMapping(sources, text, fileName);
   if (!choice) return loadTrace(text, fileName, files);
-  const named = choice.source.origin === 'setting' ? `named in otrace.mappings for "${choice.source.glob}"` : `found in the workspace for "${choice.source.glob}"`;
+  const glob = choice.source.glob ?? '';
+  const named = choice.source.origin === 'setting' ? plainText`named in otrace.mappings for "${glob}"` : plainText`found in the workspace for "${glob}"`;
   if (choice.broken) {
     const loaded = loadTrace(text, fileName, files);
     const errors = choice.source.problems.filter((p) => p.severity === 'error');
     const first = errors[0]?.message ?? 'it cannot be read';
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more, shown in that file)` : '';
-    loaded.problems.unshift({ severity: 'error', message: `the mapping ${choice.source.path} (${named}) cannot be used: ${first}${more}; read with the built-in formats instead`, range: FIRST_LINE });
+    loaded.problems.unshift({ severity: 'error', message: plainText`the mapping ${choice.source.path} (${named}) cannot be used: ${first}${more}; read with the built-in formats instead`, range: FIRST_LINE });
     return loaded;
   }
   return { ...readWithMapping(text, fileName, choice.source.mapping!), mappingPath: choice.source.path };
