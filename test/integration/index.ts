@@ -36,6 +36,8 @@ const TEST_FILES: Record<string, () => unknown> = {
   'editor-analysis.test.ts': () => require('./editor-analysis.test'),
   'live.test.ts': () => require('./live.test'),
   'mapping.test.ts': () => require('./mapping.test'),
+  // runs only with run-integration.mjs --untrusted (skipped otherwise)
+  'restricted.test.ts': () => require('./restricted.test'),
   'graph-1m.test.ts': () => require('./graph-1m.test'),
   'start.test.ts': () => require('./start.test'),
 };
