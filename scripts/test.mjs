@@ -31,8 +31,8 @@ function streamed(label, cmd, args) {
 }
 
 /** Runs a node script that ends with its own `N passed, N failed` line, and adds its counts. */
-async function counted(label, script) {
-  const r = await streamed(label, process.execPath, [script]);
+async function counted(label, script, args = []) {
+  const r = await streamed(label, process.execPath, [script, ...args]);
   const m = /(\d+) passed, (\d+) failed\s*$/.exec(r.tail.trim());
   if (m) {
     passed += Number(m[1]);
@@ -91,6 +91,8 @@ if (only !== 'unit' && !existsSync('scripts/vscode/run-integration.mjs')) {
     process.stdout.write('✖ integration tests skipped: the build failed\n');
   } else {
     await counted('integration tests (real VS Code)', 'scripts/vscode/run-integration.mjs');
+    // The tests that need Restricted Mode (skipped above, where workspace trust is off): a VS Code of their own, the folder not trusted.
+    await counted('integration tests in Restricted Mode (real VS Code)', 'scripts/vscode/run-integration.mjs', ['--untrusted', '--grep', 'Restricted Mode']);
     // The VSIX as users install it: packaged, installed with --install-extension, opened.
     await counted('installed VSIX smoke test', 'scripts/vscode/vsix-smoke.mjs');
   }

@@ -10,6 +10,7 @@
 //   --tests <file>      extensionTestsPath          (default: dist/test/integration/index.js)
 //   --timeout <ms>      overall timeout             (default 1200000, env OTRACE_TEST_TIMEOUT_MS)
 //   --grep <regexp>     run only matching tests     (env OTRACE_TEST_GREP)
+//   --untrusted         open the folder in Restricted Mode (workspace trust on, the folder not trusted)
 // Env:
 //   OTRACE_TEST_VERBOSE=1  also print code-server, workbench and browser console output
 //   OTRACE_CHROMIUM        browser binary (default: @sparticuz/chromium, see browser.mjs)
@@ -57,6 +58,10 @@ function parseArgs(argv) {
     const a = argv[i];
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(a);
     if (!m) throw new Error(`unknown argument: ${a}`);
+    if (m[1] === 'untrusted') {
+      o.untrusted = 'yes'; // a flag: takes no value
+      continue;
+    }
     const value = m[2] ?? argv[++i];
     if (value === undefined) throw new Error(`missing value for ${a}`);
     o[m[1]] = value;
@@ -65,7 +70,8 @@ function parseArgs(argv) {
 }
 
 const args = parseArgs(process.argv.slice(2));
-const known = new Set(['folder', 'extension', 'tests', 'timeout', 'grep']);
+const known = new Set(['folder', 'extension', 'tests', 'timeout', 'grep', 'untrusted']);
+const untrusted = args.untrusted === 'yes';
 for (const k of Object.keys(args)) if (!known.has(k)) throw new Error(`unknown option --${k}`);
 
 const defaultFolder = fs.existsSync(path.join(ROOT, 'test', 'fixtures')) ? path.join(ROOT, 'test', 'fixtures') : ROOT;
@@ -357,13 +363,16 @@ async function main() {
   // User settings of the test VS Code: quiet, nothing opened but what the tests open.
   const userDir = path.join(runDir, 'user-data', 'User');
   fs.mkdirSync(userDir, { recursive: true });
-  fs.writeFileSync(path.join(userDir, 'settings.json'), JSON.stringify(TEST_SETTINGS, null, 2));
+  // --untrusted: workspace trust on, no prompt, and the folder (never trusted in this fresh profile) opens in Restricted Mode.
+  const settings = untrusted ? { ...TEST_SETTINGS, 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.banner': 'never' } : TEST_SETTINGS;
+  fs.writeFileSync(path.join(userDir, 'settings.json'), JSON.stringify(settings, null, 2));
 
   bridge = await startBridge();
   const bridgeUrl = `http://127.0.0.1:${bridge.address().port}/`;
 
   const env = { OTRACE_TEST_BRIDGE: bridgeUrl };
   if (grep) env.OTRACE_TEST_GREP = grep;
+  if (untrusted) env.OTRACE_TEST_UNTRUSTED = '1';
   if (process.env.OTRACE_MOCHA_TIMEOUT) env.OTRACE_MOCHA_TIMEOUT = process.env.OTRACE_MOCHA_TIMEOUT;
   server = await startServer({
     folder,
@@ -371,6 +380,7 @@ async function main() {
     extensionsDir: path.join(TEST_DIR, 'extensions'),
     scratchDir: path.join(runDir, 'server'),
     env,
+    workspaceTrust: untrusted,
   });
   info(`VS Code 1.139.1 (code-server) up at ${server.url} in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
 

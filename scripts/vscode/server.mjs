@@ -222,6 +222,7 @@ function tail(file, lines) {
  * @param {string} [opts.scratchDir]   config, XDG dirs and the log; default .vscode-test/scratch/<port>
  * @param {Record<string,string>} [opts.env] extra environment (reaches the extension host)
  * @param {string[]} [opts.args]       extra code-server arguments
+ * @param {boolean} [opts.workspaceTrust] keep VS Code's workspace trust on (default: off, `--disable-workspace-trust`)
  * @param {boolean} [opts.verbose]     also stream code-server's output to stdout
  * @param {number} [opts.startTimeoutMs] default 60 s
  * @returns {Promise<{url: string, port: number, pid: number, logFile: string, scratchDir: string, folder: string, stop: () => Promise<void>}>}
@@ -256,7 +257,7 @@ export async function startServer(opts) {
     '--extensions-dir', extensionsDir,
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
     // Without it the workbench never calls codeAutomationExit/Log and extension tests never start.
     '--vscode-option', 'enable-smoke-test-driver',
     ...(opts.args ?? []),

@@ -1,11 +1,15 @@
 /**
  * The mapping files the editor reads traces with (docs/mapping.md, "In VS Code"): those named in the
  * `otrace.mappings` setting (glob -> mapping file path; relative paths start at a workspace folder,
- * `~` is the home folder) and every `*.otrace-map.json` in the workspace. Each is read as data only
- * (untrusted workspaces are supported), its problems go to the Problems panel at their place in the
- * mapping file, and a change to a mapping file (saved, or typed in an open editor) or to the setting
- * fires {@link MappingFiles.onDidChange} with the paths whose role changed, so the open traces they
- * affect are read again (src/editor/trace-sessions.ts).
+ * `~` is the home folder in a user setting) and every `*.otrace-map.json` in the workspace. Each is
+ * read as data only, its problems go to the Problems panel at their place in the mapping file, and a
+ * change to a mapping file (saved, or typed in an open editor), to the setting or to the workspace's
+ * trust fires {@link MappingFiles.onDidChange} with the paths whose role changed, so the open traces
+ * they affect are read again (src/editor/trace-sessions.ts).
+ *
+ * What the workspace supplies stays in the workspace (src/editor/mapping-plan.ts): its mapping files
+ * and its values of the setting are read only inside it and read only trace files inside it; in
+ * Restricted Mode they are not used at all (said once per window), and user settings still apply.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -13,7 +17,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TraceEngine } from '../session/engine';
 import type { MappingInput, MappingReport } from '../session/worker-protocol';
-import { plainText } from '../shared/untrusted-text';
+import { messageText, plainText } from '../shared/untrusted-text';
+import { planMappings, type MappingPlan, type RefusedEntry } from './mapping-plan';
 
 /** Glob of the mapping files found in the workspace. */
 export const MAPPING_GLOB = '**/*.otrace-map.json';
@@ -33,7 +38,7 @@ export interface MappingProvider {
 /** Reads, checks and watches the mapping files of the workspace and the settings. */
 export class MappingFiles implements MappingProvider, vscode.Disposable {
   private current: MappingReport[] = [];
-  /** Signature of each source (origin, glob, text) of the last read, by `origin path glob`. */
+  /** Signature of each source (where it applies, its text) of the last read, by `origin path glob`. */
   private signatures = new Map<string, string>();
   private readonly diagnostics = vscode.languages.createDiagnosticCollection('otrace-mappings');
   private readonly changed = new vscode.EventEmitter<ReadonlySet<string>>();
@@ -59,6 +64,7 @@ export class MappingFiles implements MappingProvider, vscode.Disposable {
         if (e.affectsConfiguration('otrace.mappings')) later();
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(later),
+      vscode.workspace.onDidGrantWorkspaceTrust(later),
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.contentChanges.length && this.isMappingPath(e.document.uri.fsPath)) later();
       }),
@@ -89,22 +95,32 @@ export class MappingFiles implements MappingProvider, vscode.Disposable {
   }
 
   private async read(): Promise<void> {
-    const named = settingEntries();
-    this.watchNamed(new Set(named.map((n) => n.file)));
     const found = (await vscode.workspace.findFiles(MAPPING_GLOB, '**/node_modules/**', MAX_FILES)).filter((u) => u.scheme === 'file').map((u) => u.fsPath).sort();
+    const inspected = vscode.workspace.getConfiguration('otrace').inspect<unknown>('mappings');
+    const open = new Set(vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'file').map((d) => d.uri.fsPath));
+    const plan = planMappings({
+      setting: { user: inspected?.globalValue, workspace: inspected?.workspaceFolderValue ?? inspected?.workspaceValue },
+      folders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
+      trusted: vscode.workspace.isTrusted,
+      found,
+      home: os.homedir(),
+      isOpen: (p) => open.has(p),
+    });
+    this.tell(plan);
+    this.watchNamed(new Set(plan.read.filter((r) => r.origin === 'setting').map((r) => r.file)));
     const texts = new Map<string, string | Error>();
     const textOf = async (p: string): Promise<string | Error> => {
       if (!texts.has(p)) texts.set(p, await readText(p));
       return texts.get(p)!;
     };
     const inputs: MappingInput[] = [];
-    for (const { glob, file } of named) inputs.push(inputOf(file, await textOf(file), 'setting', glob));
-    for (const file of found) inputs.push(inputOf(file, await textOf(file), 'workspace'));
+    for (const { file, origin, glob, within } of plan.read) inputs.push({ ...inputOf(file, await textOf(file), origin, glob), within });
     const next = await this.engine.configure(inputs);
+    this.outside = plan.outside;
     const signatures = new Map<string, string>();
     next.forEach((source, i) => {
-      const text = inputs[i].text;
-      signatures.set(`${source.origin} ${source.path} ${source.glob ?? ''}`, typeof text === 'string' ? text : text.error);
+      const { text, within } = inputs[i];
+      signatures.set(`${source.origin} ${source.path} ${source.glob ?? ''}`, `${within?.join('\0') ?? '*'}\n${typeof text === 'string' ? text : text.error}`);
     });
     const changedPaths = new Set<string>();
     for (const [key, sig] of signatures) if (this.signatures.get(key) !== sig) changedPaths.add(pathOfKey(key));
@@ -130,9 +146,46 @@ export class MappingFiles implements MappingProvider, vscode.Disposable {
     }
   }
 
+  /** Workspace mapping files that link outside the workspace (not read; a warning on each). */
+  private outside: readonly string[] = [];
+  /** True once Restricted Mode was said (once per window). */
+  private saidRestricted = false;
+  /** The refused setting entries last said (said again only when they change). */
+  private saidRefused = '';
+
+  /** Says once what Restricted Mode leaves out, and which setting entries are not used and why. */
+  private tell(plan: MappingPlan): void {
+    if (plan.restricted && !this.saidRestricted) {
+      this.saidRestricted = true;
+      const { files, settings } = plan.restricted;
+      void vscode.window
+        .showInformationMessage(
+          messageText`otrace: this workspace is in Restricted Mode, so its mapping files (${files}) and its otrace.mappings values (${settings}) are not used; your user settings still apply. Trust the workspace to use them.`,
+          'Manage Workspace Trust',
+        )
+        .then((pick) => pick && vscode.commands.executeCommand('workbench.trust.manage'));
+    }
+    const refused = JSON.stringify(plan.refused);
+    if (refused === this.saidRefused) return;
+    this.saidRefused = refused;
+    if (!plan.refused.length) return;
+    const [first] = plan.refused;
+    const others = plan.refused.length - 1;
+    void vscode.window.showWarningMessage(
+      others
+        ? messageText`otrace: ${others + 1} otrace.mappings entries are not used; the first, for "${clip(first.glob)}": ${refusedWhy(first)}`
+        : messageText`otrace: the otrace.mappings entry for "${clip(first.glob)}" is not used: ${refusedWhy(first)}`,
+    );
+  }
+
   /** Each mapping file's problems on that file (a file named twice is shown once). */
   private publish(sources: MappingReport[]): void {
     this.diagnostics.clear();
+    for (const file of this.outside) {
+      const d = new vscode.Diagnostic(new vscode.Range(0, 0, 0, 1), OUTSIDE_MESSAGE, vscode.DiagnosticSeverity.Warning);
+      d.source = 'otrace mapping';
+      this.diagnostics.set(vscode.Uri.file(file), [d]);
+    }
     const done = new Set<string>();
     for (const s of sources) {
       if (done.has(s.path)) continue;
@@ -164,27 +217,18 @@ function pathOfKey(key: string): string {
   return key.slice(key.indexOf(' ') + 1, key.lastIndexOf(' '));
 }
 
-/**
- * The `otrace.mappings` entries as (glob, absolute file): relative paths are resolved against each
- * workspace folder in turn (the first where the file exists, else the first folder).
- */
-function settingEntries(): { glob: string; file: string }[] {
-  const raw = vscode.workspace.getConfiguration('otrace').get<Record<string, unknown>>('mappings') ?? {};
-  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
-  const out: { glob: string; file: string }[] = [];
-  for (const [glob, value] of Object.entries(raw)) {
-    if (typeof value !== 'string' || !value.trim() || !glob.trim()) continue;
-    const expanded = value === '~' ? os.homedir() : value.startsWith('~/') ? path.join(os.homedir(), value.slice(2)) : value;
-    const file = path.isAbsolute(expanded) ? expanded : candidatesIn(folders, expanded);
-    out.push({ glob, file });
-  }
-  return out;
+/** The Problems message on a workspace mapping file that is a link to a file outside the workspace. */
+const OUTSIDE_MESSAGE = plainText`this mapping file is a symbolic link to a file outside the workspace, so it is not read: a workspace's mapping files stay inside it`;
+
+/** A glob as said in a message: at most 60 characters. */
+function clip(glob: string): string {
+  return glob.length > 60 ? `${glob.slice(0, 59)}…` : glob;
 }
 
-function candidatesIn(folders: string[], rel: string): string {
-  const all = folders.map((f) => path.join(f, rel));
-  const open = vscode.workspace.textDocuments.map((d) => d.uri.fsPath);
-  return all.find((p) => open.includes(p) || fs.existsSync(p)) ?? all[0] ?? path.resolve(rel);
+/** Why a setting entry is not used (otrace's own words). */
+function refusedWhy(entry: RefusedEntry): string {
+  if (entry.reason === 'glob') return `its glob is refused: ${entry.detail}`;
+  return 'the workspace setting names a mapping file outside the workspace; only your user settings may';
 }
 
 /** The text of a mapping file: an open editor's (unsaved edits count), else the file on disk. */
@@ -194,7 +238,7 @@ async function readText(p: string): Promise<string | Error> {
   try {
     return await fs.promises.readFile(p, 'utf8');
   } catch (err) {
-    return new Error(`cannot read ${p}: ${(err as Error).message}`);
+    return new Error(plainText`cannot read ${p}: ${(err as Error).message}`);
   }
 }
 

@@ -51,6 +51,11 @@ export interface MappingInput {
   origin: 'setting' | 'workspace';
   /** The setting's glob (setting origin only). */
   glob?: string;
+  /**
+   * Real paths of the folders whose trace files the mapping may read (a workspace's mapping file or
+   * value of otrace.mappings: the workspace folders); undefined: any trace file (the user's setting).
+   */
+  within?: string[];
 }
 
 /** A mapping file as the worker read it: its problems (for the Problems panel) and the glob it applies by. */

@@ -7,6 +7,7 @@
 import { loadTrace, type FileAccess } from './formats';
 import { globMatches, mappingApplies, readWithMapping, type TraceMapping } from './mapping';
 import type { LoadedTrace, Problem } from './model';
+import { plainText } from '../shared/untrusted-text';
 
 /** One mapping file as read, and how it was named. */
 export interface MappingSource {
@@ -24,6 +25,12 @@ export interface MappingSource {
   origin: 'setting' | 'workspace';
   /** The glob it is named for (setting), or its own `files.glob` (workspace; also when the mapping is unusable). */
   glob?: string;
+  /**
+   * When set, the mapping reads only the trace files this accepts (a workspace's mapping: files
+   * inside the workspace, symbolic links resolved; src/session/mapping-scope.ts). Asked only for a
+   * file its glob matches.
+   */
+  appliesTo?: (fileName: string) => boolean;
 }
 
 /** The mapping chosen for a file, and the source it came from. */
@@ -40,11 +47,11 @@ export interface MappingChoice {
  */
 export function chooseMapping(sources: readonly MappingSource[], text: string, fileName: string): MappingChoice | undefined {
   for (const s of sources) {
-    if (s.origin !== 'setting' || !s.glob || !globMatches(s.glob, fileName)) continue;
+    if (s.origin !== 'setting' || !s.glob || !globMatches(s.glob, fileName) || (s.appliesTo && !s.appliesTo(fileName))) continue;
     return { source: s, broken: !s.mapping };
   }
   for (const s of sources) {
-    if (s.origin !== 'workspace' || !s.glob || !globMatches(s.glob, fileName)) continue;
+    if (s.origin !== 'workspace' || !s.glob || !globMatches(s.glob, fileName) || (s.appliesTo && !s.appliesTo(fileName))) continue;
     if (!s.mapping) return { source: s, broken: true };
     if (mappingApplies(s.mapping, text, fileName)) return { source: s, broken: false };
   }
@@ -63,13 +70,14 @@ const FIRST_LINE = { start: { line: 0, character: 0 }, end: { line: 0, character
 export function loadWithMappings(text: string, fileName: string, sources: readonly MappingSource[], files?: FileAccess): LoadedTrace {
   const choice = chooseMapping(sources, text, fileName);
   if (!choice) return loadTrace(text, fileName, files);
-  const named = choice.source.origin === 'setting' ? `named in otrace.mappings for "${choice.source.glob}"` : `found in the workspace for "${choice.source.glob}"`;
+  const glob = choice.source.glob ?? '';
+  const named = choice.source.origin === 'setting' ? plainText`named in otrace.mappings for "${glob}"` : plainText`found in the workspace for "${glob}"`;
   if (choice.broken) {
     const loaded = loadTrace(text, fileName, files);
     const errors = choice.source.problems.filter((p) => p.severity === 'error');
     const first = errors[0]?.message ?? 'it cannot be read';
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more, shown in that file)` : '';
-    loaded.problems.unshift({ severity: 'error', message: `the mapping ${choice.source.path} (${named}) cannot be used: ${first}${more}; read with the built-in formats instead`, range: FIRST_LINE });
+    loaded.problems.unshift({ severity: 'error', message: plainText`the mapping ${choice.source.path} (${named}) cannot be used: ${first}${more}; read with the built-in formats instead`, range: FIRST_LINE });
     return loaded;
   }
   return { ...readWithMapping(text, fileName, choice.source.mapping!), mappingPath: choice.source.path };

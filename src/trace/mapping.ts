@@ -18,13 +18,14 @@
  */
 import type { Node } from 'jsonc-parser';
 import { firstJsonLines } from './formats';
-import { globRegExp } from './glob';
+import { globMatches, globProblem } from './glob';
 import { isComplete, items, nodeRange, parseJsonDocument, properties, propertyOf, valueIn, type JsonDocument } from './json-positions';
 import { LineIndex, type LoadedTrace, type Problem } from './model';
 import { EVENT_TYPES, type TraceEvent } from './schema';
 import { ImportBuilder, baseName } from './importers/json-import';
 import { forEachDocument, text as asText, timeNs } from './importers/span-import';
 import { addTo, ownField } from './counts';
+import { plainText } from '../shared/untrusted-text';
 
 export { globMatches } from './glob';
 
@@ -64,11 +65,11 @@ export function parseMapping(text: string, mapPath: string): { mapping?: TraceMa
     at(root, 'error', 'a mapping file is one JSON object (see media/otrace-map.schema.json)');
     return { problems };
   }
-  for (const [key, node] of properties(root)) if (!KNOWN.has(key)) at(node.parent?.children?.[0] ?? node, 'warning', `unknown mapping field "${key}"; known: ${[...KNOWN].filter((k) => k !== '$schema').join(', ')}`);
+  for (const [key, node] of properties(root)) if (!KNOWN.has(key)) at(node.parent?.children?.[0] ?? node, 'warning', plainText`unknown mapping field "${key}"; known: ${[...KNOWN].filter((k) => k !== '$schema').join(', ')}`);
   const pathAt = (node: Node | undefined, what: string): string | undefined => {
     const v = valueIn(doc, node);
     if (typeof v === 'string' && DOTTED.test(v)) return v;
-    at(node, 'error', `"${what}" must be a dotted path to a field of the record (e.g. "payload.text"), not ${JSON.stringify(v)}`);
+    at(node, 'error', plainText`"${what}" must be a dotted path to a field of the record (e.g. "payload.text"), not ${String(JSON.stringify(v))}`);
     return undefined;
   };
   const m: Partial<TraceMapping> = {};
@@ -84,7 +85,7 @@ export function parseMapping(text: string, mapPath: string): { mapping?: TraceMa
     const path = pathAt(propertyOf(timeNode, 'path'), 'time.path');
     const unitNode = propertyOf(timeNode, 'unit');
     const unit = unitNode ? valueIn(doc, unitNode) : 's';
-    if (typeof unit !== 'string' || !UNITS.includes(unit)) at(unitNode, 'error', `"time.unit" must be one of ${UNITS.join(', ')}, not ${JSON.stringify(unit)}`);
+    if (typeof unit !== 'string' || !UNITS.includes(unit)) at(unitNode, 'error', plainText`"time.unit" must be one of ${UNITS.join(', ')}, not ${String(JSON.stringify(unit))}`);
     else if (path) m.time = { path, unit: unit as TraceMapping['time']['unit'] };
   }
   const typeNode = propertyOf(root, 'type');
@@ -96,7 +97,7 @@ export function parseMapping(text: string, mapPath: string): { mapping?: TraceMa
     for (const [k, node] of properties(propertyOf(typeNode, 'map'))) {
       const v = valueIn(doc, node);
       if (typeof v === 'string' && (EVENT_TYPES as readonly string[]).includes(v)) map[k] = v;
-      else at(node, 'error', `"${k}" maps to ${JSON.stringify(v)}, which is not an otrace event type (${EVENT_TYPES.join(', ')})`);
+      else at(node, 'error', plainText`"${k}" maps to ${String(JSON.stringify(v))}, which is not an otrace event type (${EVENT_TYPES.join(', ')})`);
     }
     if (path) m.type = { path, map };
   }
@@ -104,9 +105,11 @@ export function parseMapping(text: string, mapPath: string): { mapping?: TraceMa
   if (files) {
     const glob = valueIn(doc, propertyOf(files, 'glob'));
     const required = valueIn(doc, propertyOf(files, 'required'));
+    const globRefused = typeof glob === 'string' ? globProblem(glob) : undefined;
     if (glob !== undefined && typeof glob !== 'string') at(propertyOf(files, 'glob'), 'error', '"files.glob" must be a file-name pattern such as "*.runlog.jsonl"');
+    else if (globRefused) at(propertyOf(files, 'glob'), 'error', `"files.glob" is refused: ${globRefused}`);
     if (required !== undefined && !(Array.isArray(required) && required.every((r) => typeof r === 'string' && DOTTED.test(r)))) at(propertyOf(files, 'required'), 'error', '"files.required" must be a list of dotted paths');
-    m.files = { glob: typeof glob === 'string' ? glob : undefined, required: Array.isArray(required) ? required.filter((r): r is string => typeof r === 'string') : undefined };
+    m.files = { glob: typeof glob === 'string' && !globRefused ? glob : undefined, required: Array.isArray(required) ? required.filter((r): r is string => typeof r === 'string') : undefined };
   }
   const name = valueIn(doc, propertyOf(root, 'name'));
   if (typeof name === 'string') m.name = name;
@@ -129,7 +132,7 @@ export function pick(record: unknown, path: string | undefined): unknown {
 
 /** True when the mapping's glob matches `fileName` and its first record has every required field. */
 export function mappingApplies(mapping: TraceMapping, text: string, fileName: string): boolean {
-  if (mapping.files?.glob && !globRegExp(mapping.files.glob).test(fileName)) return false;
+  if (mapping.files?.glob && !globMatches(mapping.files.glob, fileName)) return false;
   const required = mapping.files?.required ?? [];
   if (!required.length) return true;
   const first = firstJsonLines(text, 1)[0];
@@ -169,14 +172,14 @@ export function readWithMapping(text: string, fileName: string, mapping: TraceMa
     const agent = pick(r.v, mapping.agent);
     const rawType = String(pick(r.v, mapping.type.path) ?? '');
     const type = (mapping.type.map && ownField(mapping.type.map, rawType)) ?? rawType;
-    if (typeof id !== 'string' && typeof id !== 'number') return b.problem('error', `record ${r.record} has no id at "${mapping.id}"; skipped`, range);
-    if (typeof agent !== 'string' || !agent) return b.problem('error', `record ${r.record} has no agent at "${mapping.agent}"; skipped`, range);
+    if (typeof id !== 'string' && typeof id !== 'number') return b.problem('error', plainText`record ${r.record} has no id at "${mapping.id}"; skipped`, range);
+    if (typeof agent !== 'string' || !agent) return b.problem('error', plainText`record ${r.record} has no agent at "${mapping.agent}"; skipped`, range);
     if (!(EVENT_TYPES as readonly string[]).includes(type)) {
       addTo(skipped, rawType);
       if (!firstSkipped) [firstSkipped, firstSkippedDoc] = [r.node, r.doc];
       return;
     }
-    if (times[i] === undefined) b.problem('warning', `record ${r.record} has no time at "${mapping.time.path}" (${mapping.time.unit}); placed at 0`, range);
+    if (times[i] === undefined) b.problem('warning', plainText`record ${r.record} has no time at "${mapping.time.path}" (${mapping.time.unit}); placed at 0`, range);
     const parent = pick(r.v, mapping.parent);
     const causesRaw = pick(r.v, mapping.causes);
     const causes = [...(parent !== undefined && parent !== null ? [String(parent)] : []), ...(Array.isArray(causesRaw) ? causesRaw.map(String) : causesRaw !== undefined && causesRaw !== null ? [String(causesRaw)] : [])];
@@ -185,6 +188,6 @@ export function readWithMapping(text: string, fileName: string, mapping: TraceMa
     for (const c of ev.causes ?? []) b.edge(c, ev.id, 'causal');
   });
   const kinds = Object.entries(skipped);
-  if (kinds.length && firstSkipped && firstSkippedDoc) b.problem('warning', `${kinds.reduce((n, [, c]) => n + c, 0)} records of types the mapping does not map onto otrace types skipped: ${kinds.map(([k, c]) => `${k || '(none)'} ${c}`).join(', ')}; add them to "type.map"`, nodeRange(firstSkippedDoc, firstSkipped));
+  if (kinds.length && firstSkipped && firstSkippedDoc) b.problem('warning', plainText`${kinds.reduce((n, [, c]) => n + c, 0)} records of types the mapping does not map onto otrace types skipped: ${kinds.map(([k, c]) => `${k || '(none)'} ${c}`).join(', ')}; add them to "type.map"`, nodeRange(firstSkippedDoc, firstSkipped));
   return b.finish(`mapping:${mapping.name ?? 'custom'}`, { trace_id: baseName(fileName), metadata: { source: 'mapping', mapping: mapping.name, skipped_records: Object.keys(skipped).length ? skipped : undefined } });
 }

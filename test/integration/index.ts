@@ -38,6 +38,8 @@ const TEST_FILES: Record<string, () => unknown> = {
   'live.test.ts': () => require('./live.test'),
   'mapping.test.ts': () => require('./mapping.test'),
   'untrusted-names.test.ts': () => require('./untrusted-names.test'),
+  // runs only with run-integration.mjs --untrusted (skipped otherwise)
+  'restricted.test.ts': () => require('./restricted.test'),
   'graph-1m.test.ts': () => require('./graph-1m.test'),
   'start.test.ts': () => require('./start.test'),
 };

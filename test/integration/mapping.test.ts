@@ -2,7 +2,10 @@
  * Bring your own format in a real VS Code (docs/mapping.md, "In VS Code"): an in-house JSON Lines
  * log opens with lanes and edges through a workspace `*.otrace-map.json` (by its glob), another one
  * through the `otrace.mappings` setting; a wrong mapping gets positioned diagnostics in the mapping
- * file; changing the setting or a mapping file reads the open trace again.
+ * file; changing the setting or a mapping file reads the open trace again. A hostile workspace (a
+ * mapping file linking to /etc/passwd or a sibling folder, workspace values of otrace.mappings
+ * naming /etc/passwd, /proc/self/environ, ~/.bashrc or a sibling folder) reads nothing outside the
+ * workspace, and a workspace mapping reads no trace outside it.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -130,5 +133,89 @@ describe('mapping files in the editor', function () {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('mapping files of a hostile workspace', function () {
+  this.timeout(120_000);
+  const WS = vscode.workspace.workspaceFolders![0].uri.fsPath;
+  const HERE = path.join(MAPPING_DIR, `tmp-hostile-${process.pid}`);
+  let sibling = '';
+  let settingsFolderExisted = true;
+  before(() => {
+    settingsFolderExisted = fs.existsSync(path.join(WS, '.vscode'));
+    // A folder beside the workspace with a mapping that would read every *.runlog.jsonl and *.hostile-*.jsonl, a secret and a trace.
+    sibling = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-sibling-')));
+    const crew = JSON.parse(fs.readFileSync(path.join(MAPPING_DIR, 'crew.otrace-map.json'), 'utf8'));
+    fs.writeFileSync(path.join(sibling, 'secret.otrace-map.json'), JSON.stringify({ ...crew, $schema: undefined, name: 'sibling-secret', files: { glob: '*.jsonl' } }));
+    fs.writeFileSync(path.join(sibling, 'secret.txt'), 'password=hunter2\n');
+    fs.copyFileSync(CREW, path.join(sibling, 'outside.runlog.jsonl'));
+    // In the workspace: links out of it, and traces the sibling's mapping would read.
+    fs.mkdirSync(HERE, { recursive: true });
+    fs.symlinkSync(path.join(sibling, 'secret.otrace-map.json'), path.join(HERE, 'linked.otrace-map.json'));
+    fs.symlinkSync('/etc/passwd', path.join(HERE, 'passwd.otrace-map.json'));
+    fs.symlinkSync(sibling, path.join(HERE, 'door'));
+    fs.symlinkSync(path.join(sibling, 'outside.runlog.jsonl'), path.join(HERE, 'linked.runlog.jsonl'));
+    for (const name of ['a', 'b', 'c', 'd', 'e']) fs.copyFileSync(CREW, path.join(HERE, `x.hostile-${name}.jsonl`));
+  });
+  after(async () => {
+    await vscode.workspace.getConfiguration('otrace').update('mappings', undefined, vscode.ConfigurationTarget.Workspace);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    fs.rmSync(HERE, { recursive: true, force: true });
+    fs.rmSync(sibling, { recursive: true, force: true });
+    if (!settingsFolderExisted) fs.rmSync(path.join(WS, '.vscode'), { recursive: true, force: true });
+    await (await api()).mappings.refresh();
+  });
+
+  it('reads nothing outside the workspace: no Problems row names an outside file, no trace is read with an outside mapping, no outside trace with a workspace mapping', async () => {
+    const { mappings, sessions } = await api();
+    const rel = path.relative(WS, path.join(sibling, 'secret.otrace-map.json'));
+    await vscode.workspace.getConfiguration('otrace').update(
+      'mappings',
+      {
+        '**/*.hostile-a.jsonl': '/etc/passwd',
+        '**/*.hostile-b.jsonl': '/proc/self/environ',
+        '**/*.hostile-c.jsonl': '~/.bashrc',
+        '**/*.hostile-d.jsonl': path.join(sibling, 'secret.otrace-map.json'),
+        '**/*.hostile-e.jsonl': rel,
+      },
+      vscode.ConfigurationTarget.Workspace,
+    );
+    await mappings.refresh();
+    const outsidePaths = ['/etc/passwd', '/proc/self/environ', path.join(os.homedir(), '.bashrc'), sibling];
+    const names = (text: string) => outsidePaths.some((p) => text.includes(p)) || /hunter2|passwd:|root:x:/.test(text);
+    // The mapping sources in use: none outside the workspace.
+    const real = (p: string) => {
+      try {
+        return fs.realpathSync(p);
+      } catch {
+        return p;
+      }
+    };
+    const used = mappings.sources().map((s) => real(s.path));
+    assert.deepEqual(used.filter((p) => path.relative(WS, p).startsWith('..')), [], `mapping sources outside the workspace: ${JSON.stringify(used)}`);
+    // Problems: no row on an outside file and none naming one; the links get one warning each, no parse error of what they point at.
+    const rows = vscode.languages.getDiagnostics().filter(([, ds]) => ds.length);
+    assert.deepEqual(rows.filter(([uri, ds]) => names(uri.fsPath) || ds.some((d) => names(d.message))).map(([uri, ds]) => [uri.fsPath, ds.map((d) => d.message)]), []);
+    for (const link of ['linked.otrace-map.json', 'passwd.otrace-map.json']) {
+      const ds = vscode.languages.getDiagnostics(vscode.Uri.file(path.join(HERE, link))).map((d) => d.message);
+      assert.deepEqual(ds, ['this mapping file is a symbolic link to a file outside the workspace, so it is not read: a workspace\'s mapping files stay inside it'], link);
+    }
+    // Traces in the workspace the outside mappings were named for: none is read with them (crew lines are no built-in format).
+    for (const name of ['a', 'b', 'c', 'd', 'e']) {
+      const doc = await vscode.workspace.openTextDocument(path.join(HERE, `x.hostile-${name}.jsonl`));
+      const s = await sessions.forDocument(doc);
+      assert.equal(s?.mappingPath, undefined, `x.hostile-${name}.jsonl read with ${s?.mappingPath}`);
+      assert.equal(s?.counts.events ?? 0, 0, `x.hostile-${name}.jsonl`);
+    }
+    // Traces outside the workspace (in the sibling, through a linked file, through a linked folder): the workspace's crew mapping does not read them.
+    for (const file of [path.join(sibling, 'outside.runlog.jsonl'), path.join(HERE, 'linked.runlog.jsonl'), path.join(HERE, 'door', 'outside.runlog.jsonl')]) {
+      const doc = await vscode.workspace.openTextDocument(file);
+      const s = await sessions.forDocument(doc);
+      assert.equal(s?.mappingPath, undefined, `${file} read with ${s?.mappingPath}`);
+    }
+    // The workspace's own mapping still reads the workspace's trace.
+    const inside = await sessions.forDocument(await vscode.workspace.openTextDocument(CREW));
+    assert.equal(inside?.mappingPath, path.join(MAPPING_DIR, 'crew.otrace-map.json'));
   });
 });

@@ -33,7 +33,8 @@ function walk(dir: string): string[] {
 }
 
 test('detection matrix: every fixture is accepted by exactly one detector, the one of its format', () => {
-  const files = walk(FIXTURES).filter((f) => !NOT_TRACES.test(f));
+  // The path below test/fixtures: a checkout in a folder named like "wt-mapping" must not count as a mapping folder.
+  const files = walk(FIXTURES).filter((f) => !NOT_TRACES.test(path.relative(FIXTURES, f)));
   assert.ok(files.length > 40, `${files.length} fixtures`);
   const formats = listFormats();
   const wrong: string[] = [];

@@ -94,3 +94,18 @@ test('mapping precedence: a settings-named mapping, then workspace mappings by g
   const demo = fixture('..', '..', 'samples', 'demo.otrace.jsonl');
   assert.equal(loadWithMappings(demo, 'demo.otrace.jsonl', [ws('crew', crew)]).format, 'otrace-jsonl');
 });
+
+test('mapping file: names and values from the mapping file show their control and bidi characters in Problems, never raw', async () => {
+  const { loadWithMappings } = await import('../../../src/trace/mapping-choice');
+  const text = JSON.stringify({ 'ag\u202ent': 'x', id: 'a..\u202eb', time: { path: 't', unit: 'min\u0007' }, agent: 'a', type: { path: 'ty', map: { 'c\u202eall': 'nope\u001b[31m' } } });
+  const { problems } = parseMapping(text, 'm\u202e.otrace-map.json');
+  const messages = problems.map((p) => p.message);
+  assert.ok(messages.some((m) => m.includes('"ag⟨U+202E⟩nt"')), JSON.stringify(messages));
+  assert.ok(messages.some((m) => m.includes('a..⟨U+202E⟩b')), JSON.stringify(messages));
+  assert.ok(messages.some((m) => m.includes('"c⟨U+202E⟩all" maps to')), JSON.stringify(messages));
+  for (const m of messages) assert.doesNotMatch(m, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/, m);
+  // The trace's line about a broken mapping: the mapping's path and glob shown the same way.
+  const broken = parseMapping(text, 'm.otrace-map.json');
+  const loaded = loadWithMappings('{}\n', '/w/x\u202e.jsonl', [{ path: '/w/\u202eevil.otrace-map.json', origin: 'setting', ...broken, glob: '*\u202e.jsonl', mapping: undefined }]);
+  assert.match(loaded.problems[0].message, /^the mapping \/w\/⟨U\+202E⟩evil\.otrace-map\.json \(named in otrace\.mappings for "\*⟨U\+202E⟩\.jsonl"\) cannot be used/);
+});
