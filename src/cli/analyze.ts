@@ -8,7 +8,7 @@ import { analyzeTrace, type Analysis } from '../analysis';
 import { analyzeCorpus } from './analyze-corpus';
 import { EXIT, fail, load, MAX_MESSAGE, notATrace, printProblems, safe, safeJson, type Command } from './common';
 
-const FINDING_LABEL: Record<string, string> = { stop: 'stop', loop: 'loop', blame: 'blame', best_stop: 'best stop' };
+const FINDING_LABEL: Record<string, string> = { stop: 'stop', loop: 'loop', blame: 'blame', best_stop: 'best stop', verification: 'verify' };
 
 export const analyze: Command = {
   usage: 'otrace analyze FILE|DIR... [--json] [--outcome failure|success]   # several files or a DIR: one row per trace and totals',
