@@ -6,15 +6,16 @@
  * - a span that encloses other work (its start carries the output of everything under it: a root span);
  * - a user's prompt, a harness row, a placeholder or a tool's output ({@link isAgentOutput}).
  */
-import { explicitAnswer, finalAnswer, isAgentOutput, type FinalAnswer } from './answer';
+import { explicitAnswer, isAgentOutput, type FinalAnswer } from './answer';
 import { opensDelegation } from './loops';
+import { withoutFencedCode } from './text';
 import type { TraceIndex } from './trace-index';
 
 /** Output types that can carry an answer. */
 const ANSWER_TYPES = new Set(['message', 'return', 'aggregate']);
 
 /** An output that opens with a plan, a ledger or a to-do list. */
-const PLAN_TEXT = /^[\s#*>_-]*(?:(?:new|updated|revised|initial|current|our|my|the|here is (?:the|my|our)(?: (?:new|updated|revised))?)\s+)?(?:plan|ledger|to-?do(?: list)?)\b/i;
+const PLAN_TEXT = /^[\s#*>_-]*(?:(?:new|updated|revised|initial|current|our|my|the|here is (?:the|my|our)(?: (?:new|updated|revised))?)\s+)?(?:plan|ledger|to-?do(?: list)?)[*_\s]*(?::|\n)/i;
 
 /** Characters of the task's opening that a restatement holds. */
 const TASK_HEAD = 60;
@@ -64,14 +65,16 @@ export class AnswerStatements {
   }
 
   /**
-   * The answer the run ended with in [from, to] (only positions `keep` accepts): the last answer
-   * statement's explicit answer (`FINAL ANSWER: X`, `\boxed{X}`, `the answer is X`), or its whole
-   * text when `concluded` (the run presented it as its result: a completion stop, a return or an
-   * aggregate). Undefined when the run ended without one.
+   * The answer the run ended with in [from, to] (only positions `keep` accepts): the last explicit
+   * answer an answer statement (or a stop's own `FINAL ANSWER:`) gave (`FINAL ANSWER: X`,
+   * `\boxed{X}`, `the answer is X`); without one, the last answer statement's whole text when the run
+   * presented it as its result (`concluded`: a completion stop; or a return or an aggregate).
+   * Undefined when the run ended without one.
    */
   runAnswer(from: number, to: number, concluded: boolean, keep?: (i: number) => boolean): FinalAnswer | undefined {
     const { index } = this;
-    // a stop's own `FINAL ANSWER:` counts (the stop states it)
+    let whole: FinalAnswer | undefined;
+    let seenStatement = false;
     for (let i = to; i >= from; i--) {
       if (keep && !keep(i)) continue;
       if (index.types[i] === 'stop') {
@@ -80,13 +83,20 @@ export class AnswerStatements {
         continue;
       }
       if (!this.can(i)) continue;
-      const final = finalAnswer(index, i, i);
-      if (!final) continue;
-      if (final.explicit) return final;
-      const type = index.types[i];
-      return concluded || type === 'return' || type === 'aggregate' ? final : undefined;
+      const a = this.explicit(i);
+      if (a) return { pos: i, answer: a, explicit: true };
+      if (!seenStatement && index.firstSeen(i) === i) {
+        const type = index.types[i];
+        whole = concluded || type === 'return' || type === 'aggregate' ? { pos: i, answer: index.normalizedContent(i), explicit: false } : undefined;
+        seenStatement = true;
+      }
     }
-    return undefined;
+    return whole;
+  }
+
+  /** The explicit answer an output states in its prose (code blocks left out: `Answer:` in a program is no answer). */
+  explicit(i: number): string | undefined {
+    return explicitAnswer(withoutFencedCode(this.index.content(i)));
   }
 
   /**
@@ -99,7 +109,7 @@ export class AnswerStatements {
     for (let i = Math.max(0, from); i < answer.pos; i++) {
       if ((keep && !keep(i)) || !this.can(i)) continue;
       if (answer.explicit) {
-        if (explicitAnswer(index.content(i)) === answer.answer) return i;
+        if (this.explicit(i) === answer.answer) return i;
       } else if (index.fingerprints[i] === index.fingerprints[answer.pos]) return i;
     }
     return answer.pos;

@@ -91,19 +91,15 @@ export function plannedCheckNeverRun(index: TraceIndex, { from, pos, keep }: Seg
 }
 
 /**
- * The segment's last tool result when it failed ({@link failedResult}) and nothing after it handled
- * it: no tool call, and no agent output with an explicit answer or a completion claim, came after it
- * before the stop. Its position, or -1.
+ * The segment's last tool result when it failed ({@link failedResult}) and the run ended right after
+ * it: no tool call and no agent output (a bare `TERMINATE` is none) came after it before the stop.
+ * Its position, or -1.
  */
-export function unhandledError(index: TraceIndex, { from, pos, keep }: Segment, hasAnswer: (i: number) => boolean): number {
+export function unhandledError(index: TraceIndex, { from, pos, keep }: Segment): number {
   let last = -1;
   for (let i = pos; i >= from && last === -1; i--) if (keep(i) && index.types[i] === 'tool_result') last = i;
   if (last === -1 || !failedResult(index, last)) return -1;
-  for (let i = last + 1; i <= pos; i++) {
-    if (!keep(i)) continue;
-    if (index.types[i] === 'tool_call') return -1;
-    if (isAgentOutput(index, i) && (hasAnswer(i) || COMPLETION_CLAIM.test(index.content(i)))) return -1;
-  }
+  for (let i = last + 1; i <= pos; i++) if (keep(i) && (index.types[i] === 'tool_call' || (index.types[i] !== 'stop' && isAgentOutput(index, i)))) return -1;
   return last;
 }
 

@@ -7,14 +7,17 @@
  *   timeout) cut a repeated cycle, or ended an exchange of >= 4 turns, none of which concluded (medium).
  * - premature (MAST 3.1): the run ended before something its outcome needed, and the outcome is a
  *   failure or unknown: spawned agents still at work (high); a check the last agent output announced
- *   and never ran, or a failed tool result nothing handled (medium); a change no check followed, or
+ *   and never ran, or a failed tool result the run ended right after (medium); a change no check followed, or
  *   an impasse stated as the last output (low).
  * - delayed (MAST 1.5, unaware of termination conditions): an answer was final and later work did not
  *   change it: a termination signal (a completion claim, an AG2 `TERMINATE` or `\boxed{}` stop the run
  *   went on after) repeated with another agent's output between and the answer unchanged (high from
  *   3 signals, else medium), an impasse repeated likewise (medium), or >= `minWasted` events (and 10 %
- *   of the segment) after the done point: the first completion claim or statement of the final answer,
- *   with no change after it (medium when the answer stood, low on a bare claim), or the reward's peak (high).
+ *   of the segment) after the done point, with no change after it: the first completion claim made when
+ *   the run's explicit final answer had been stated, or that first statement (medium; a bare claim
+ *   followed by checks is no evidence), or the reward's peak (high).
+ * A run that stopped on a completion after repeating its termination signal is delayed, not no_stop,
+ * even when the repetition is the loop it ended in.
  * When both premature and delayed are found, the more confident is the finding (delayed on a tie: a
  * wrong "premature" costs more trust than a missed one).
  * Sound (`sound: true`) only for a run stop with no failure found, ended as meant (a completion or an
@@ -25,7 +28,7 @@ import type { StopReason } from '../trace/schema';
 import { explicitAnswer, isAgentOutput } from './answer';
 import type { AnswerStatements } from './answer-statement';
 import { claimsCompletion, statesImpasse, type StopContext } from './stop-context';
-import { COMPLETION_CLAIM } from './text';
+import { COMPLETION_CLAIM, withoutFencedCode } from './text';
 import {
   deniedCalls,
   endsAtImpasse,
@@ -99,9 +102,12 @@ export function judgeStop(judge: StopJudge, at: StopAt): StopFinding {
     return { ...base, finding: 'ok', modes: [], sound: false, evidence: [], wasted: ZERO, message };
   }
 
-  const noStop = findNoStop(judge, at);
+  let noStop = findNoStop(judge, at);
   const premature = judge.outcome.status === 'success' ? undefined : findPremature(judge, at);
   const delayed = findDelayed(judge, at);
+  // a run that stopped on its answer after saying it again and again did stop: the cycle it ended in
+  // is that repeated signal (unaware of termination), not a run that never stopped
+  if (noStop?.onlyLoop && delayed?.repeated && (reason === 'task_complete' || reason === 'quality_met')) noStop = undefined;
   const modes: StopFinding['modes'] = [];
   if (noStop) modes.push('no_stop');
   if (premature) modes.push('premature');
@@ -160,7 +166,7 @@ export function judgeStop(judge: StopJudge, at: StopAt): StopFinding {
 }
 
 /** no_stop at a run stop, or undefined. */
-function findNoStop(judge: StopJudge, at: StopAt): { found: Found; wasted?: Spent } | undefined {
+function findNoStop(judge: StopJudge, at: StopAt): { found: Found; wasted?: Spent; onlyLoop: boolean } | undefined {
   const { index } = judge.ctx;
   const { segment, synthetic, reason } = at;
   const { from, pos } = segment;
@@ -196,7 +202,7 @@ function findNoStop(judge: StopJudge, at: StopAt): { found: Found; wasted?: Spen
       evidence.push(`a ${reason} limit ended an exchange of ${turns} turns in which the agents never concluded`);
     }
   }
-  return confidence ? { found: { confidence, evidence, events }, wasted } : undefined;
+  return confidence ? { found: { confidence, evidence, events }, wasted, onlyLoop: !(synthetic && !claimsDone) && !LIMIT_REASONS.has(reason) } : undefined;
 }
 
 function loopPositions(index: TraceIndex, l: Loop): number[] {
@@ -209,7 +215,7 @@ function loopWaste(l: Loop): Spent {
 
 /** premature at a run stop (the outcome is not a success), or undefined. */
 function findPremature(judge: StopJudge, at: StopAt): (Found & { open: string[]; unverified?: number }) | undefined {
-  const { ctx, answers } = judge;
+  const { ctx } = judge;
   const { index } = ctx;
   const { segment } = at;
   const evidence: string[] = [];
@@ -229,11 +235,11 @@ function findPremature(judge: StopJudge, at: StopAt): (Found & { open: string[];
     events.push(planned);
     evidence.push(`${index.events[planned].agent} announced a check (${index.id(planned)}) that never ran before the run ended`);
   }
-  const error = unhandledError(index, segment, (i) => answers.can(i) && explicitAnswer(index.content(i)) !== undefined);
+  const error = unhandledError(index, segment);
   if (error !== -1) {
     raise('medium');
     events.push(error);
-    evidence.push(`the run ended right after a failed ${index.events[error].tool ?? 'tool'} result (${index.id(error)}) that nothing handled`);
+    evidence.push(`the run ended right after a failed ${index.events[error].tool ?? 'tool'} result (${index.id(error)}), with nothing done about it`);
   }
   const unverified = unverifiedChange(index, segment);
   if (unverified !== -1) {
@@ -253,7 +259,7 @@ function findPremature(judge: StopJudge, at: StopAt): (Found & { open: string[];
 }
 
 /** delayed at a run stop, or undefined. */
-function findDelayed(judge: StopJudge, at: StopAt): { found: Found; done: number; basis: NonNullable<StopFinding['done_basis']>; wasted: Spent } | undefined {
+function findDelayed(judge: StopJudge, at: StopAt): { found: Found; done: number; basis: NonNullable<StopFinding['done_basis']>; wasted: Spent; repeated?: boolean } | undefined {
   const { ctx, answers, spent, minWasted } = judge;
   const { index } = ctx;
   const { segment, synthetic, reason } = at;
@@ -277,6 +283,7 @@ function findDelayed(judge: StopJudge, at: StopAt): { found: Found; done: number
       done: first,
       basis: 'completion_claim',
       wasted: spent(first + 1, endOfWork, index.end(first), keep),
+      repeated: true,
     };
   }
   // an impasse said again and again
@@ -297,9 +304,9 @@ function findDelayed(judge: StopJudge, at: StopAt): { found: Found; done: number
   for (let i = from; i < pos; i++) {
     // a claim a stop of its stage heeded (a ChatDev phase's `<INFO>`) ended that stage, not the run
     if (!keep(i) || !signalsCompletion(index, answers, i) || heeded(index, i, pos)) continue;
-    // the claim stands when the final answer was stated by then (or none is explicit)
-    if (finalExplicit !== undefined && stated > i) break;
-    candidates.push({ pos: i, basis: 'completion_claim', confidence: finalExplicit !== undefined ? 'medium' : 'low' });
+    // the claim stands when the run's explicit final answer was stated by then (a bare claim followed by checks is no evidence)
+    if (finalExplicit === undefined || stated > i) break;
+    candidates.push({ pos: i, basis: 'completion_claim', confidence: 'medium' });
     break;
   }
   const rewards = ctx.rewardsIn(from, pos).filter((r) => keep(r.pos));
@@ -379,7 +386,7 @@ function terminationSignals(index: TraceIndex, answers: AnswerStatements, { from
  */
 function unchangedTail(index: TraceIndex, signals: readonly number[], keep: (i: number) => boolean, finalAnswer: string | undefined): number[] {
   if (!signals.length) return [];
-  const answerOf = (i: number) => explicitAnswer(index.content(i));
+  const answerOf = (i: number) => explicitAnswer(withoutFencedCode(index.content(i)));
   let answer = finalAnswer ?? answerOf(signals[signals.length - 1]);
   const out = [signals[signals.length - 1]];
   for (let k = signals.length - 2; k >= 0; k--) {

@@ -88,11 +88,11 @@ test('delayed: work after a completion claim, with its events, tokens and second
   const a = analyzeTrace(
     traceOf([
       { id: 'u', type: 'message', agent: 'user', t: 0, content: 'compute the sum' },
-      { id: 'a1', type: 'message', agent: 'solver', t: 1, duration_s: 1, tokens: 50, content: 'the sum is ten. the task is complete' },
+      { id: 'a1', type: 'message', agent: 'solver', t: 1, duration_s: 1, tokens: 50, content: 'the answer is 10.\nthe task is complete' },
       { id: 'a2', type: 'message', agent: 'solver', t: 10, tokens: 100, content: 'let me double check the numbers again' },
       { id: 'a3', type: 'message', agent: 'critic', t: 20, tokens: 100, content: 'checking the addition once more' },
       { id: 'a4', type: 'message', agent: 'solver', t: 30, tokens: 100, content: 'still looks right to me' },
-      { id: 'a5', type: 'message', agent: 'critic', t: 40, tokens: 100, content: 'agreed' },
+      { id: 'a5', type: 'message', agent: 'critic', t: 40, tokens: 100, content: 'agreed: the answer is 10' },
       { id: 'st', type: 'stop', agent: 'solver', t: 50, reason: 'task_complete' },
     ]),
   );
@@ -170,7 +170,7 @@ test('a sub-agent stop is judged on its own lane only', () => {
     traceOf([
       { id: 'u', type: 'message', agent: 'user', content: 'find it and finish your part' },
       { id: 's', type: 'spawn', agent: 'main', to: 'sub' },
-      { id: 'm1', type: 'message', agent: 'main', content: 'task is complete for my part' },
+      { id: 'm1', type: 'message', agent: 'main', content: 'the answer is 42.\nthe task is complete for my part' },
       { id: 'x1', type: 'message', agent: 'sub', content: 'looking' },
       { id: 'm2', type: 'message', agent: 'main', content: 'more main work one' },
       { id: 'm3', type: 'message', agent: 'main', content: 'more main work two' },
