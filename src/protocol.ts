@@ -72,7 +72,7 @@ export interface GraphNode {
   hasSource: boolean;
   /** Signed credit estimate (or the producer's value) of the event, when the analysis gave one. */
   credit?: number;
-  /** Analysis marks: `loop` (member of a loop), `blame` (decisive error), `stop-problem`, `stop-ok` (a sound stop). */
+  /** Analysis marks: `loop` (member of a loop), `blame` (decisive error), `stop-problem`, `stop-ok` (a sound stop: a recorded success), `turn-end`, `phase-end`. */
   marks: string[];
 }
 
@@ -93,7 +93,7 @@ export interface GraphFinding {
   /** Short inline text (e.g. `loop ×3`). */
   inline: string;
   message: string;
-  /** Stops: the failure mode, `ok` for a sound stop (shown on its node, not listed). */
+  /** Stops: the failure mode, `ok` when none was found (not listed: a sound stop's ✓ or a turn/phase end is shown on its node). */
   mode?: string;
   /** Tokens the finding says were wasted, as its message states them (the group head sums them; groups are ordered by them). */
   tokens?: number;

@@ -59,6 +59,8 @@ export function clipField(value: string): string {
 const MARK_WORDS: Record<string, string> = {
   loop: 'part of a loop',
   blame: 'decisive error',
-  'stop-ok': 'sound stop (task done, no stop failure found)',
+  'stop-ok': 'sound stop (the trace records success, no stop failure found)',
   'stop-problem': 'stop problem (see the findings)',
+  'turn-end': 'turn ended (a hand-back to the user, who may go on; no verdict about the task)',
+  'phase-end': 'phase ended (a stage inside the run; no verdict about the task)',
 };

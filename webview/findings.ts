@@ -35,6 +35,8 @@ export function groupOf(f: GraphFinding & { loop?: unknown }): { key: string; ti
       return /repeated_tool_call|called \d+ times/.test(f.message) ? { key: 'loop-tool', title: 'Repeated tool calls' } : /ping/i.test(f.message) ? { key: 'loop-pingpong', title: 'Delegation ping-pong' } : { key: 'loop-seq', title: 'Repeated sequences' };
     case 'blame':
       return { key: 'blame', title: 'Decisive error' };
+    case 'verification':
+      return { key: 'verification', title: 'Verification failures' };
     case 'best_stop':
       return { key: 'best-stop', title: 'Could have stopped earlier' };
     default:

@@ -81,7 +81,7 @@ export function showLegend(legend: HTMLElement, graph: GraphOverview): void {
   const marks: [string, string, string][] = [
     ['loop', `dashed ${OKABE_ITO.orange}`, 'loop member (repeated)'],
     ['blame', 'double var(--vscode-editorError-foreground, #f14c4c)', 'decisive error'],
-    ['stop ✓', `solid ${OKABE_ITO.bluishGreen}`, 'sound stop'],
+    ['stop ✓', `solid ${OKABE_ITO.bluishGreen}`, 'sound stop: the trace records that the task succeeded (without such a record a stop has no ✓)'],
   ];
   for (const [name, border, title] of marks) {
     const ring = document.createElement('span');

@@ -3,7 +3,7 @@
  * CodeLens, graph) from the stop, loop, blame and best-stop results. Most severe first, then by
  * the main event's index. Pure: no `vscode`.
  */
-import type { BestStop, Blame, Finding, Loop, StopFinding } from './types';
+import type { BestStop, Blame, Finding, Loop, StopFinding, VerificationFinding } from './types';
 import { formatSpent, type TimeUnit } from '../trace/units';
 
 const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
@@ -13,9 +13,10 @@ const INLINE_LIMIT = 40;
 
 /**
  * The findings of one analysis.
- * @param stops every stop (sound ones included, as info with `mode: 'ok'`)
+ * @param stops every stop (those with no failure found, turn and phase ends included, as info with `mode: 'ok'`)
  * @param idAt the event id of an index of `loaded.trace.events`
  * @param units what the trace's time counts (seconds or steps) and whether it records tokens, for the figures in the messages
+ * @param verification verification failures (a warning each, info when the evidence is weak)
  */
 export function buildFindings(
   stops: StopFinding[],
@@ -24,22 +25,31 @@ export function buildFindings(
   bestStop: BestStop | null,
   idAt: (index: number) => string,
   units: { time: TimeUnit; tokens: boolean } = { time: 'seconds', tokens: true },
+  verification: readonly VerificationFinding[] = [],
 ): Finding[] {
   const findings: Finding[] = [];
   const idsOf = (events: number[]) => events.map(idAt);
   for (const s of stops) {
     // the stop first, then the events its evidence names (a click on the finding frames them all)
-    const events = [s.index, ...(s.done_index === undefined ? [] : [s.done_index]), ...(s.unverified_index === undefined ? [] : [s.unverified_index])];
+    const events = [...new Set([s.index, ...(s.done_index === undefined ? [] : [s.done_index]), ...(s.unverified_index === undefined ? [] : [s.unverified_index]), ...(s.evidence_indices ?? [])])];
     findings.push({
       kind: 'stop',
-      severity: s.finding === 'ok' ? 'info' : s.finding === 'no_stop' ? 'error' : 'warning',
+      // weak evidence is an info, never a warning
+      severity: s.finding === 'ok' || s.confidence === 'low' ? 'info' : s.finding === 'no_stop' ? 'error' : 'warning',
       events,
       ids: idsOf(events),
       inline: stopInline(s),
       message: s.message,
       mode: s.finding,
+      scope: s.scope,
+      sound: s.sound,
+      ...(s.confidence ? { confidence: s.confidence } : {}),
       ...(s.wasted.tokens > 0 ? { tokens: s.wasted.tokens } : {}),
     });
+  }
+  for (const v of verification) {
+    const events = [v.index, ...v.evidence_indices];
+    findings.push({ kind: 'verification', severity: v.confidence === 'low' ? 'info' : 'warning', events, ids: idsOf(events), inline: VERIFICATION_INLINE[v.kind], message: v.message, confidence: v.confidence });
   }
   for (const l of loops) {
     findings.push({
@@ -63,7 +73,7 @@ export function buildFindings(
       events: [bestStop.index],
       ids: [bestStop.event],
       inline: `◆ best stop · ${bestStop.after.events} ev after`,
-      message: `hindsight best stop point (${bestStop.basis.replace('_', ' ')}): ${formatSpent(bestStop.after, units.time, units.tokens)} came after it`,
+      message: `hindsight best stop point (${bestStop.basis === 'reward' ? 'the reward peaked here' : 'an agent first stated the answer the run ended with'}): ${formatSpent(bestStop.after, units.time, units.tokens)} came after it`,
     });
   }
   return findings
@@ -71,13 +81,23 @@ export function buildFindings(
     .sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || a.events[0] - b.events[0]);
 }
 
-/** `■ task_complete`, `■ task_complete · premature`, `■ quality_met · delayed +12 ev`, `■ no stop`. */
+const VERIFICATION_INLINE: Record<VerificationFinding['kind'], string> = {
+  uncleared_review: '✖ review issues not cleared',
+  failing_check_ignored: '✖ failing check ignored',
+  unverified_claim: '✖ done claimed, run failed',
+};
+
+/**
+ * `■ turn ended · task_complete`, `■ phase ended · max_turns`, `■ task_complete ✓` (sound),
+ * `■ task_complete · unknown`, `■ task_complete · premature`, `■ quality_met · delayed +12 ev`, `■ no stop`.
+ */
 function stopInline(s: StopFinding): string {
+  if (s.scope !== 'run') return `■ ${s.scope} ended · ${s.reason}${s.reason_source === 'inferred' ? '?' : ''}`;
   if (s.finding === 'no_stop' && s.synthetic) return '■ no stop';
   const reason = `■ ${s.reason}${s.reason_source === 'inferred' ? '?' : ''}`;
   switch (s.finding) {
     case 'ok':
-      return reason;
+      return s.sound ? `${reason} ✓` : `${reason} · unknown`;
     case 'premature':
       return `${reason} · premature`;
     case 'delayed':

@@ -1,5 +1,5 @@
 /**
- * The analysis of an orchestration trace: stop findings (the survey's decision O5), loops,
+ * The analysis of an orchestration trace: stop findings (the survey's decision O5), verification failures, loops,
  * message-level credit and blame, orchestration metrics and the topology.
  *
  * Pure TypeScript (no `vscode`): it runs in the extension host, a worker and the CLI. It reads the
@@ -66,7 +66,7 @@ export function analyzeIndex(index: TraceIndex, options: AnalysisOptions = {}): 
       ? traceOutcome(index)
       : { status: options.outcome, value: options.outcome === 'success' ? 1 : -1, source: 'given by the caller' };
   const loops = findLoops(index, options);
-  const { stops, bestStop, vStop } = analyzeStops(index, loops, outcome, options);
+  const { stops, verification, bestStop, vStop } = analyzeStops(index, loops, outcome, options);
   const { credit } = computeCredit(index, outcome, { lambda: options.lambda });
   const blame = findBlame(index, outcome, { rules: options.blameRules });
   const metrics = computeMetrics(index);
@@ -74,6 +74,6 @@ export function analyzeIndex(index: TraceIndex, options: AnalysisOptions = {}): 
 
   const raw = index.loaded.trace.events;
   const timeUnit = timeUnitOf(index.loaded);
-  const findings = buildFindings(stops, loops, blame, bestStop, (i) => raw[i]?.id, { time: timeUnit, tokens: recordsTokens(raw) });
-  return { time_unit: timeUnit, outcome, stops, best_stop: bestStop, v_stop: vStop, loops, credit, blame, metrics, topology, findings };
+  const findings = buildFindings(stops, loops, blame, bestStop, (i) => raw[i]?.id, { time: timeUnit, tokens: recordsTokens(raw) }, verification);
+  return { time_unit: timeUnit, outcome, stops, verification, best_stop: bestStop, v_stop: vStop, loops, credit, blame, metrics, topology, findings };
 }

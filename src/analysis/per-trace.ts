@@ -14,7 +14,7 @@ const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
 /**
  * Analyses each group with `analyze` and merges the results.
  * - `traces`: each trace's own analysis, event indices mapped to the file's;
- * - `stops`, `loops`, `findings`: every trace's, findings most severe first, each message starting `trace <id>: `;
+ * - `stops`, `verification`, `loops`, `findings`: every trace's, findings most severe first, each message starting `trace <id>: `;
  * - `credit`: every event's value from its own trace's credit; agent and step sums added up;
  * - `outcome`, `best_stop`, `v_stop`, `blame`, `metrics`, `topology`: the first trace's (each
  *   trace's own are in `traces`).
@@ -41,6 +41,7 @@ export function analyzePerTrace(loaded: LoadedTrace, groups: readonly TraceGroup
     time_unit: first.time_unit,
     outcome: first.outcome,
     stops: traces.flatMap((t) => t.stops),
+    verification: traces.flatMap((t) => t.verification),
     best_stop: first.best_stop,
     v_stop: first.v_stop,
     loops: traces.flatMap((t) => t.loops),
@@ -60,7 +61,8 @@ function mapIndices(a: Analysis, indices: readonly number[]): Analysis {
   a.credit.by_index.forEach((v, i) => (byIndex[at(i)] = v));
   return {
     ...a,
-    stops: a.stops.map((s) => ({ ...s, index: at(s.index), ...(s.done_index === undefined ? {} : { done_index: at(s.done_index) }), ...(s.unverified_index === undefined ? {} : { unverified_index: at(s.unverified_index) }) })),
+    stops: a.stops.map((s) => ({ ...s, index: at(s.index), ...(s.done_index === undefined ? {} : { done_index: at(s.done_index) }), ...(s.unverified_index === undefined ? {} : { unverified_index: at(s.unverified_index) }), ...(s.evidence_indices === undefined ? {} : { evidence_indices: s.evidence_indices.map(at) }) })),
+    verification: a.verification.map((v) => ({ ...v, index: at(v.index), evidence_indices: v.evidence_indices.map(at) })),
     best_stop: a.best_stop && { ...a.best_stop, index: at(a.best_stop.index) },
     loops: a.loops.map((l) => ({ ...l, indices: l.indices.map(at) })),
     credit: { ...a.credit, by_index: byIndex },

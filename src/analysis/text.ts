@@ -274,7 +274,7 @@ export const VERIFICATION_TEXT =
 
 /** Tool names or arguments of a call that changes state (edits, writes, deletes, installs; not commits or pushes, which publish). */
 export const CHANGE_TOOL =
-  /\b(?:edit|multiedit|write|write_file|apply_patch|patch|str_replace\w*|create|insert|replace|delete|remove|rm|mv|move|install|notebookedit)\b/i;
+  /\b(?:edit|multiedit|write|write_file|apply_patch|patch|str_replace\w*|create|insert|replace|delete|remove|rm|mv|move|install|notebookedit|update_(?:codes?|files?))\b/i;
 
 /** Tool names or arguments of a call that verifies (tests, type checks, builds, linters). */
 export const VERIFY_TOOL =

@@ -26,7 +26,7 @@ export interface LoopShape {
  * info): "when and why did it stop" is asked of every run; consumers that list only problems skip them.
  */
 export interface Finding {
-  kind: 'stop' | 'loop' | 'blame' | 'best_stop';
+  kind: 'stop' | 'loop' | 'blame' | 'best_stop' | 'verification';
   severity: 'error' | 'warning' | 'info';
   /** Indices into `loaded.trace.events` (file order) of the events concerned; the first is the main one. */
   events: number[];
@@ -36,8 +36,14 @@ export interface Finding {
   inline: string;
   /** The whole finding in plain words, with its evidence. */
   message: string;
-  /** Stop findings: the survey's failure mode at this stop, `ok` for a sound stop. */
+  /** Stop findings: the failure mode at this stop, `ok` when none was found (not: the task was done; see `sound`). */
   mode?: StopFinding['finding'];
+  /** Stop findings: what the stop ends (`run`, `turn`, `phase`). */
+  scope?: StopScope;
+  /** Stop findings: true only when the trace records that the task succeeded (a ✓ may be shown). */
+  sound?: boolean;
+  /** Stop and verification findings: how strong the evidence is (low: shown as info). */
+  confidence?: Confidence;
   /** Loop findings: the loop's shape. */
   loop?: LoopShape;
   /**
@@ -48,7 +54,18 @@ export interface Finding {
   tokens?: number;
 }
 
-/** The survey's stop decision (O5) at one stop: its reason and failure mode. */
+/**
+ * What a stop ends: `run` (the trace's final stop, or its end without one; a spawned sub-agent's last
+ * stop ends its lane's run), `turn` (a hand-back to a user who may go on: Claude Code and Codex turn
+ * ends, chats) or `phase` (a stage inside a run: ChatDev's phases, a stop signal the run went on after).
+ * Only run stops get verdicts about the task (premature, delayed, no stop, sound).
+ */
+export type StopScope = 'run' | 'turn' | 'phase';
+
+/** How strong a finding's evidence is: `low` findings are shown as info, never as a warning. */
+export type Confidence = 'high' | 'medium' | 'low';
+
+/** The survey's stop decision (O5) at one stop: what it ends, its reason and failure mode. */
 export interface StopFinding {
   /** Id of the stop event, or of the last event when the trace has no stop event. */
   event: string;
@@ -59,11 +76,29 @@ export interface StopFinding {
   reason: StopReason;
   /** `recorded` when a stop event gave it, `inferred` from the trace's last events otherwise. */
   reason_source: 'recorded' | 'inferred';
+  /** What the stop ends: recorded by the importer, else inferred (see {@link StopScope}). */
+  scope: StopScope;
+  /**
+   * The failure mode found at this stop, `ok` when none was found. `ok` is not "the task was done":
+   * that is `sound`. Turn and phase stops are always `ok` (they get no verdict about the task).
+   */
   finding: 'ok' | 'premature' | 'delayed' | 'no_stop';
-  /** Every failure mode found at this stop (`finding` is the first of no_stop, premature, delayed). */
+  /** Every failure mode found at this stop (`finding` is the first of no_stop, then the more confident of premature and delayed). */
   modes: ('premature' | 'delayed' | 'no_stop')[];
+  /**
+   * True only for a run stop with no failure found when the trace records that the task succeeded:
+   * an outcome or reward of success (or one the user stated), or a check that passed after the last
+   * change. Without such a record the verdict is unknown (false).
+   */
+  sound: boolean;
+  /** How strong the evidence of `finding` is (failure modes only): `low` is shown as info. */
+  confidence?: Confidence;
   /** Why the finding was given, one short clause per piece of evidence. */
   evidence: string[];
+  /** Indices in `loaded.trace.events` of the events the evidence names (the stop excluded), in time order. */
+  evidence_indices?: number[];
+  /** Their ids, index for index. */
+  evidence_events?: string[];
   /** Work after the point where the task was done (delayed), or inside the final loop (no_stop); zeros otherwise. */
   wasted: Spent;
   /** The event after which the task was done (delayed stops), when found. */
@@ -79,12 +114,31 @@ export interface StopFinding {
   message: string;
 }
 
-/** Hindsight best stop point: the event after which continuing added no reward or new content. */
+/**
+ * A verification failure (MAST 3.2/3.3), a finding of its own and not a stop verdict: a reviewer's
+ * issues that no later review cleared, a failing check that nothing after it fixed, or a claim of
+ * completion on a run whose outcome is a failure.
+ */
+export interface VerificationFinding {
+  kind: 'uncleared_review' | 'failing_check_ignored' | 'unverified_claim';
+  /** Id of the main event (the last critique, the failing result, the claim). */
+  event: string;
+  /** Index of that event in `loaded.trace.events`. */
+  index: number;
+  confidence: Confidence;
+  /** Indices in `loaded.trace.events` of the other events the evidence names. */
+  evidence_indices: number[];
+  /** Their ids, index for index. */
+  evidence_events: string[];
+  message: string;
+}
+
+/** Hindsight best stop point: an agent output that states the answer the run ended with (or the reward's peak). */
 export interface BestStop {
   event: string;
   /** Index of the event in `loaded.trace.events`. */
   index: number;
-  basis: 'reward' | 'final_answer' | 'new_content';
+  basis: 'reward' | 'final_answer';
   /** Work done after it until the end of the trace. */
   after: Spent;
 }
@@ -240,6 +294,8 @@ export interface Analysis {
   time_unit: 'seconds' | 'steps';
   outcome: Outcome;
   stops: StopFinding[];
+  /** Verification failures (a reviewer's issues never cleared, a failing check ignored, a claim on a failed run). */
+  verification: VerificationFinding[];
   best_stop: BestStop | null;
   v_stop: VStop;
   loops: Loop[];
@@ -263,14 +319,14 @@ export interface TraceAnalysis extends Omit<Analysis, 'traces'> {
   events: number;
 }
 
-/** Stop reasons that report the task done: only these stops can be sound (✓) when no stop failure is found. */
+/** Stop reasons that report the task done. */
 export const COMPLETION_REASONS: ReadonlySet<string> = new Set(['task_complete', 'quality_met']);
 
 /**
- * True when a stop is sound: no stop failure was found and the stop reports the task done. A stop
- * on an error, a limit, an abort or an unknown reason with no failure found is not called sound:
- * the run did not end as meant, even when the decision to stop was no mistake.
+ * True when a stop is sound (a ✓ may be shown): a run stop with no failure found where the trace
+ * records that the task succeeded (`sound`, see {@link StopFinding}). A turn or phase end, or a run
+ * stop without a recorded success, is never sound: its verdict is unknown.
  */
-export function isSoundStop(stop: Pick<StopFinding, 'finding' | 'reason'>): boolean {
-  return stop.finding === 'ok' && COMPLETION_REASONS.has(stop.reason);
+export function isSoundStop(stop: Pick<StopFinding, 'finding' | 'sound'>): boolean {
+  return stop.finding === 'ok' && stop.sound === true;
 }

@@ -9,7 +9,7 @@ import { analyzeCorpus } from './analyze-corpus';
 import { formatSpan } from '../trace/units';
 import { clipList, EXIT, fail, load, MAX_MESSAGE, MAX_PATH, notATrace, printProblems, safe, safeJson, writeLines, type Command } from './common';
 
-const FINDING_LABEL: Record<string, string> = { stop: 'stop', loop: 'loop', blame: 'blame', best_stop: 'best stop' };
+const FINDING_LABEL: Record<string, string> = { stop: 'stop', loop: 'loop', blame: 'blame', best_stop: 'best stop', verification: 'verify' };
 
 export const analyze: Command = {
   usage: 'otrace analyze FILE|DIR... [--json] [--outcome failure|success]   # several files or a DIR: one row per trace and totals',

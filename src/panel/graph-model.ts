@@ -54,7 +54,7 @@ export interface GraphLayout {
   laneTraces?: (string | undefined)[];
   /** Per event: 1 when it is a member of a loop (its node's first mark, `loop`). */
   loop: Uint8Array;
-  /** Event index -> its other analysis marks (`stop-ok`, `stop-problem`, `blame`; sparse). */
+  /** Event index -> its other analysis marks (`stop-ok`, `stop-problem`, `turn-end`, `phase-end`, `blame`; sparse). */
   marks: Map<number, Set<string>>;
   /** Credit per event index, when the analysis gave it. */
   credit?: readonly number[];
@@ -282,7 +282,7 @@ export function layoutNode(layout: GraphLayout, index: number, details: boolean)
     order: layout.order[index],
     ...(end < 0 ? {} : { txEnd: layout.tx[end], orderEnd: layout.order[end], endIndex: end }),
     ...(bar < 0 ? {} : { bar: nodeKey(bar) }),
-    label: plainLabel(nodeLabel(e, end >= 0)), // trace text: controls and bidi shown as ⟨U+202E⟩
+    label: plainLabel(scopedLabel(nodeLabel(e, end >= 0), layout.marks.get(index))), // trace text: controls and bidi shown as ⟨U+202E⟩
     ...cuesOf(e),
     ...(details ? withCredit(eventDetails(e, layout.timeUnit), layout, index) : { fields: [] }),
     hasSource: e.source !== undefined,
@@ -325,9 +325,13 @@ function analysisMarks(analysis: Analysis | undefined, n: number): { loop: Uint8
   const mark = (i: number, m: string) => marks.set(i, (marks.get(i) ?? new Set()).add(m));
   if (!analysis) return { loop, marks };
   for (const l of analysis.loops) for (const i of l.indices) if (i >= 0 && i < n) loop[i] = 1;
-  // ✓ for a sound stop only: a stop on an error, a limit or an unknown reason gets no verdict mark
-  for (const stop of analysis.stops) if (stop.finding !== 'ok') mark(stop.index, 'stop-problem');
-  else if (isSoundStop(stop)) mark(stop.index, 'stop-ok');
+  // ✓ for a sound stop only (a recorded success); a turn or phase end gets no verdict, only its scope;
+  // a failure found on weak evidence is no problem mark (it is an info)
+  for (const stop of analysis.stops) {
+    if (stop.scope === 'turn' || stop.scope === 'phase') mark(stop.index, `${stop.scope}-end`);
+    else if (stop.finding !== 'ok' && stop.confidence !== 'low') mark(stop.index, 'stop-problem');
+    else if (isSoundStop(stop)) mark(stop.index, 'stop-ok');
+  }
   if (analysis.blame) mark(analysis.blame.index, 'blame');
   return { loop, marks };
 }
@@ -426,6 +430,13 @@ function firstAtOrAfter(events: readonly TraceEvent[], lane: Int32Array | undefi
   }
   while (lo < lane.length && lane[lo] === self) lo++;
   return lane[lo];
+}
+
+/** A stop's label with what it ends: `turn ended: task_complete`, `phase ended: max_turns` (a run's stop keeps `stop: …`). */
+function scopedLabel(label: string, marks: Set<string> | undefined): string {
+  if (marks?.has('turn-end')) return label.replace(/^stop:/, 'turn ended:');
+  if (marks?.has('phase-end')) return label.replace(/^stop:/, 'phase ended:');
+  return label;
 }
 
 /** A short label: a tool bar is its tool's name; arrows name their target lane. */

@@ -56,7 +56,7 @@ export function eventInfo(s: TraceSnapshot, index: number): EventInfo | undefine
   }
   const findings = findingsOfEvent(s, index).map((k) => {
     const f = s.findings[k];
-    const label = f.kind === 'loop' ? `loop ×${f.loop?.repetitions ?? '?'} (event ${f.events.indexOf(index) + 1} of ${f.events.length})` : f.kind === 'best_stop' ? 'best stop' : f.kind === 'blame' ? 'decisive error' : stopLabel(s, f);
+    const label = f.kind === 'loop' ? `loop ×${f.loop?.repetitions ?? '?'} (event ${f.events.indexOf(index) + 1} of ${f.events.length})` : f.kind === 'best_stop' ? 'best stop' : f.kind === 'blame' ? 'decisive error' : f.kind === 'verification' ? 'verification failure' : stopLabel(s, f);
     return { index: k, label, message: f.message };
   });
   return {
@@ -151,9 +151,15 @@ export function inspect(s: TraceSnapshot, max: number): { events: { id: string; 
   };
 }
 
-/** A stop finding's hover label: `stop, sound` (done, no failure found), `stop, premature` (a failure), or `stop (error)` (no failure of the decision found, but no completion either). */
-function stopLabel(s: TraceSnapshot, f: { mode?: string; events: number[] }): string {
-  if (f.mode !== 'ok') return `stop, ${f.mode?.replace('_', ' ')}`;
+/**
+ * A stop finding's hover label: `turn ended (task complete)` / `phase ended (max turns)` (no verdict),
+ * `stop, sound` (a recorded success, no failure found), `stop, premature` (a failure), or
+ * `stop (task complete), verdict unknown` (no failure found, no success recorded).
+ */
+function stopLabel(s: TraceSnapshot, f: { mode?: string; events: number[]; scope?: string }): string {
   const stop = s.analysis?.stops.find((x) => x.index === f.events[0]);
-  return !stop || isSoundStop(stop) ? 'stop, sound' : `stop (${stop.reason.replace('_', ' ')})`;
+  const reason = stop ? ` (${stop.reason.replace('_', ' ')})` : '';
+  if (f.scope === 'turn' || f.scope === 'phase') return `${f.scope} ended${reason}`;
+  if (f.mode !== 'ok') return `stop, ${f.mode?.replace('_', ' ')}`;
+  return stop && isSoundStop(stop) ? 'stop, sound' : `stop${reason}, verdict unknown`;
 }

@@ -82,7 +82,7 @@ export const MAX_RELATED = 20;
 /** Evidence event indices kept per finding in the summary (the engine has them all). */
 export const MAX_EVIDENCE = 100;
 
-const KIND_LABEL: Record<string, string> = { stop: 'stop', loop: 'loop', blame: 'blame', best_stop: 'best stop' };
+const KIND_LABEL: Record<string, string> = { stop: 'stop', loop: 'loop', blame: 'blame', best_stop: 'best stop', verification: 'verification' };
 
 /**
  * The summary of a snapshot. O(n) for n events (counts, files, prompt files), plus the findings.
@@ -147,7 +147,7 @@ export function sessionDiagnostics(snapshot: TraceSnapshot): FileDiagnostics[] {
   const origins = snapshot.loaded.eventOrigins;
   const events = snapshot.loaded.trace.events;
   for (const f of snapshot.findings) {
-    if (f.mode === 'ok') continue; // a sound stop is no problem: decorations and hovers show it
+    if (f.mode === 'ok') continue; // a stop with no failure found (a turn or phase end too) is no problem: decorations and hovers show it
     const main = origins.get(f.events[0]);
     if (!main) continue;
     const related = f.events

@@ -126,8 +126,11 @@ describe('graph overview of a Claude Code session in a real VS Code', function (
       for (let j = i + 1; j < v.labels.length; j++)
         assert.ok(!overlap(v.labels[i].box, v.labels[j].box), `labels overlap: "${v.labels[i].text}" ${JSON.stringify(v.labels[i].box)} and "${v.labels[j].text}" ${JSON.stringify(v.labels[j].box)}`);
 
-    // For the README: who spawned whom, the whole run, the premature final stop selected (nothing after it is dimmed).
-    await evalInWebview(`() => { const n = globalThis.__otrace.cy.nodes('.stop-problem').last(); window.postMessage({ type: 'select', index: n.data('index') }, '*'); return new Promise((r) => setTimeout(r, 600)); }`, { selector: FRAME });
+    // For the README: who spawned whom, the whole run, the last turn end selected ("turn ended", no ✓: nothing records success).
+    const turnLabels = await evalInWebview<string[]>(`() => globalThis.__otrace.cy.nodes('.turn-end').map((n) => n.data('label'))`, { selector: FRAME });
+    assert.ok(turnLabels.length >= 3 && turnLabels.every((l) => /^turn ended: /.test(l) && !l.includes('✓')), JSON.stringify(turnLabels));
+    assert.equal(await evalInWebview<number>(`() => globalThis.__otrace.cy.nodes('.stop-ok').length`, { selector: FRAME }), 0, 'no check mark without a recorded success');
+    await evalInWebview(`() => { const n = globalThis.__otrace.cy.nodes('.turn-end').last(); window.postMessage({ type: 'select', index: n.data('index') }, '*'); return new Promise((r) => setTimeout(r, 600)); }`, { selector: FRAME });
     await vscode.commands.executeCommand('workbench.action.focusSecondEditorGroup');
     await vscode.commands.executeCommand('workbench.action.toggleEditorWidths');
     await sleep(800);

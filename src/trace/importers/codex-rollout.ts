@@ -509,6 +509,8 @@ export class RolloutReader {
       ev = { id: `stop:${turn?.turn_id ?? 'error'}:L${r.line}`, type: 'stop', reason, decided_by: 'codex', detail: 'error event' };
       setContent(ev, message);
     }
+    // a turn's end hands back to the user, who may go on; a worker's (spawned by another thread) is left to the analysis
+    if (!this.ctx.callerLane) ev.scope = 'turn';
     this.add(ev);
     if (turn) {
       turn.stop = ev.reason!;

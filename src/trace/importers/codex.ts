@@ -15,7 +15,8 @@
  *   `task_complete` -> `stop` (task_complete, content = last agent message); `turn_aborted` ->
  *   `stop` (interrupted / replaced -> user_abort); an `error` event -> `stop` (error, or
  *   budget_exhausted for context window / usage limits); a turn that started and has none of these
- *   ends with no stop recorded;
+ *   ends with no stop recorded; these stops carry `scope: "turn"` (a hand-back to the user), except
+ *   in a worker's rollout pulled in by its parent (the analysis reads its last stop as its lane's run);
  * - prompts: `event_msg/user_message` -> `message` from `user` (the `response_item` user and
  *   developer messages are injected context and repeat the prompt; they are used only when the file
  *   has no user_message events); assistant `response_item/message` -> `message` (`phase` kept);

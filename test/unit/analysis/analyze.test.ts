@@ -73,10 +73,14 @@ test('Who&When (Magentic-One): the orchestrator\'s first plan introduced the wro
   const a = analyzeTrace(loadTrace(fixture('who-and-when', 'Hand-Crafted', '24.json'), file), { outcome: 'failure' });
   assert.equal(a.blame?.agent, 'Orchestrator');
   assert.equal(a.blame?.record, 1);
-  // "Request satisfied" while the run failed: a premature stop (verification skipped)
+  // "Request satisfied" while the run failed: a claim nobody verified (MAST 3.3), not a premature stop
   assert.deepEqual(
-    a.stops.map((s) => [s.reason, s.finding, s.evidence]),
-    [['task_complete', 'premature', ['the stop claims task_complete but the outcome is a failure (given by the caller)']]],
+    a.stops.map((s) => [s.reason, s.scope, s.finding, s.sound]),
+    [['task_complete', 'run', 'ok', false]],
+  );
+  assert.deepEqual(
+    a.verification.map((v) => [v.kind, v.message]),
+    [['unverified_claim', "verification: the run's stop claims task_complete but its outcome is a failure (given by the caller): the claim was not verified (MAST 3.3)"]],
   );
   assert.equal(a.topology.declared, 'centralized');
 });
@@ -84,11 +88,12 @@ test('Who&When (Magentic-One): the orchestrator\'s first plan introduced the wro
 test('Who&When (AG2): the terminal\'s repeated "no code" echo after TERMINATE is neither a stop nor a loop', () => {
   const file = fixturePath('who-and-when', 'Algorithm-Generated', '102.json');
   const a = analyzeTrace(loadTrace(fixture('who-and-when', 'Algorithm-Generated', '102.json'), file));
-  // one stop (TERMINATE), judged premature only because the run failed (is_correct: false)
+  // one stop (TERMINATE): the run failed (is_correct: false), so its claim is an unverified one, not a premature stop
   assert.deepEqual(
-    a.stops.map((s) => [s.event, s.finding, s.evidence]),
-    [['h8.stop', 'premature', ['the stop claims task_complete but the outcome is a failure (metrics.task_success)']]],
+    a.stops.map((s) => [s.event, s.scope, s.finding, s.sound]),
+    [['h8.stop', 'run', 'ok', false]],
   );
+  assert.deepEqual(a.verification.map((v) => [v.kind, v.event]), [['unverified_claim', 'h8.stop']]);
   assert.deepEqual(a.loops, []);
 });
 

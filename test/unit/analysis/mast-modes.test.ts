@@ -117,29 +117,36 @@ test('1.5 delayed: one impasse answered with the missing data is no ignored sign
   assert.equal(stop.finding, 'ok');
 });
 
-test('3.1 premature: the run ended while the reviewer last raised issues', () => {
+test('3.3 verification: the run ended while the reviewer last raised issues: a verification finding, not a premature stop', () => {
   const events = [...reviewCycles(OTHER_CRITIQUES.slice(0, 2), (k) => `${CODE}\n# revision ${k}`), { id: 'stop', type: 'stop', agent: 'Chain', reason: 'task_complete' } as Ev];
-  const stop = analyzeTrace(traceOf(events)).stops.at(-1)!;
-  assert.equal(stop.finding, 'premature');
-  assert.deepEqual(stop.evidence, ["the run ended while Code Reviewer's last review (rev1) raised issues that no later review of theirs cleared"]);
+  const a = analyzeTrace(traceOf(events));
+  assert.equal(a.stops.at(-1)!.modes.includes('premature'), false);
+  assert.deepEqual(
+    a.verification.map((v) => [v.kind, v.event, v.message]),
+    [['uncleared_review', 'rev1', "verification: Code Reviewer's last review (rev1) raised issues that no later review of theirs cleared (MAST 3.3)"]],
+  );
 });
 
-test('3.1 premature: no finding when the reviewer approved the last revision', () => {
+test('3.3 verification: no finding when the reviewer approved the last revision', () => {
   const events = reviewCycles(OTHER_CRITIQUES.slice(0, 2), (k) => `${CODE}\n# revision ${k}`);
   events.push({ id: 'ok', type: 'message', agent: 'Code Reviewer', to: 'Programmer', content: 'Looks good, no further comments. <INFO> Finished' });
   events.push({ id: 'stop', type: 'stop', agent: 'Chain', reason: 'task_complete' });
-  const stop = analyzeTrace(traceOf(events)).stops.at(-1)!;
-  assert.equal(stop.modes.includes('premature'), false);
+  const a = analyzeTrace(traceOf(events));
+  assert.equal(a.stops.at(-1)!.modes.includes('premature'), false);
+  assert.deepEqual(a.verification, []);
 });
 
-test('3.1 premature: the run ended right after an agent said it cannot go on without information', () => {
+test('3.1 premature: the run ended right after an agent said it cannot go on without information (weak evidence: low confidence)', () => {
   const events: Ev[] = [
     { id: 'q', type: 'message', agent: 'planner', to: 'solver', content: 'Find the API usage for last month and report the total.' },
     { id: 'a', type: 'message', agent: 'solver', to: 'planner', content: 'I cannot proceed: I need the API token to read the usage report.' },
     { id: 'end', type: 'stop', agent: 'planner', reason: 'task_complete' },
   ];
-  const stop = analyzeTrace(traceOf(events)).stops[0];
+  const a = analyzeTrace(traceOf(events));
+  const stop = a.stops[0];
   assert.equal(stop.finding, 'premature');
+  assert.equal(stop.confidence, 'low');
+  assert.equal(a.findings.find((f) => f.kind === 'stop')?.severity, 'info');
   assert.deepEqual(stop.evidence, ['the run ended right after solver said it could not go on without more information (a)']);
 });
 

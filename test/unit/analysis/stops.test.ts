@@ -53,7 +53,7 @@ test('premature: an edit with no verification after it; a test run after the edi
   assert.equal(analyzeTrace(traceOf(verified)).stops[0].finding, 'ok');
 });
 
-test('premature: a stop whose reward is below one reached later, and V_stop along the timeline', () => {
+test('a stop the run went on after is a phase (no verdict); the run\'s stop is sound on a recorded success; V_stop along the timeline', () => {
   const a = analyzeTrace(
     traceOf([
       { id: 'u', type: 'message', agent: 'user', content: 'solve it' },
@@ -65,13 +65,12 @@ test('premature: a stop whose reward is below one reached later, and V_stop alon
     ]),
   );
   assert.deepEqual(
-    a.stops.map((s) => [s.event, s.finding]),
+    a.stops.map((s) => [s.event, s.scope, s.finding, s.sound]),
     [
-      ['s1', 'premature'],
-      ['s2', 'ok'],
+      ['s1', 'phase', 'ok', false],
+      ['s2', 'run', 'ok', true],
     ],
   );
-  assert.deepEqual(a.stops[0].evidence, ['reward at the stop 0.4 is below the 1 reached later']);
   assert.deepEqual(a.outcome, { status: 'success', value: 1, source: 'reward event r2' });
   assert.equal(a.v_stop.available, true);
   assert.equal(a.v_stop.channel, 'team');
@@ -89,11 +88,11 @@ test('delayed: work after a completion claim, with its events, tokens and second
   const a = analyzeTrace(
     traceOf([
       { id: 'u', type: 'message', agent: 'user', t: 0, content: 'compute the sum' },
-      { id: 'a1', type: 'message', agent: 'solver', t: 1, duration_s: 1, tokens: 50, content: 'the sum is ten. the task is complete' },
+      { id: 'a1', type: 'message', agent: 'solver', t: 1, duration_s: 1, tokens: 50, content: 'the answer is 10.\nthe task is complete' },
       { id: 'a2', type: 'message', agent: 'solver', t: 10, tokens: 100, content: 'let me double check the numbers again' },
       { id: 'a3', type: 'message', agent: 'critic', t: 20, tokens: 100, content: 'checking the addition once more' },
       { id: 'a4', type: 'message', agent: 'solver', t: 30, tokens: 100, content: 'still looks right to me' },
-      { id: 'a5', type: 'message', agent: 'critic', t: 40, tokens: 100, content: 'agreed' },
+      { id: 'a5', type: 'message', agent: 'critic', t: 40, tokens: 100, content: 'agreed: the answer is 10' },
       { id: 'st', type: 'stop', agent: 'solver', t: 50, reason: 'task_complete' },
     ]),
   );
@@ -169,8 +168,9 @@ test('stop reasons are inferred from the last events when not recorded', () => {
 test('a sub-agent stop is judged on its own lane only', () => {
   const a = analyzeTrace(
     traceOf([
+      { id: 'u', type: 'message', agent: 'user', content: 'find it and finish your part' },
       { id: 's', type: 'spawn', agent: 'main', to: 'sub' },
-      { id: 'm1', type: 'message', agent: 'main', content: 'task is complete for my part' },
+      { id: 'm1', type: 'message', agent: 'main', content: 'the answer is 42.\nthe task is complete for my part' },
       { id: 'x1', type: 'message', agent: 'sub', content: 'looking' },
       { id: 'm2', type: 'message', agent: 'main', content: 'more main work one' },
       { id: 'm3', type: 'message', agent: 'main', content: 'more main work two' },

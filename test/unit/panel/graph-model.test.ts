@@ -124,19 +124,42 @@ test('derived links reach the next event of the receiving lane in time, also whe
   assert.equal(g.lanes.find((l) => l.name === 'b')?.count, 3);
 });
 
-test('a stop is marked sound (✓) only when it reports the task done: an error or unknown stop with no stop failure gets no verdict mark', () => {
-  for (const [reason, marked] of [['task_complete', ['stop-ok']], ['quality_met', ['stop-ok']], ['error', []], ['unknown', []], ['max_turns', []]] as const) {
+test('a stop is marked sound (✓) only when the trace records success: a claimed task_complete without an outcome gets no verdict mark; a turn end is labelled "turn ended"', () => {
+  for (const [reason, success, marked] of [
+    ['task_complete', false, []],
+    ['quality_met', false, []],
+    ['task_complete', true, ['stop-ok']],
+    ['quality_met', true, ['stop-ok']],
+    ['error', true, []],
+    ['unknown', false, []],
+    ['max_turns', false, []],
+  ] as const) {
     const text = [
       '{"id":"a","t":0,"type":"message","agent":"lead","to":"worker","content":"send the report by email"}',
       '{"id":"b","t":1,"type":"return","agent":"worker","to":"lead","content":"sent","causes":["a"]}',
       `{"id":"s","t":2,"type":"stop","agent":"lead","reason":"${reason}","decided_by":"lead"}`,
+      ...(success ? ['{"id":"r","t":3,"type":"reward","agent":"judge","value":1,"channel":"task"}'] : []),
     ].join('\n');
     const loaded = readTraceJsonl(text);
     const analysis = analyzeTrace(loaded);
-    assert.equal(analysis.stops[0].finding, 'ok', `${reason}: no stop failure found`);
-    const stop = buildGraph(loaded, 't', Infinity, analysis).nodes.find((n) => n.id === 'n2')!;
-    assert.deepEqual(stop.marks.filter((m) => m.startsWith('stop')), marked, reason);
+    const s = analysis.stops.find((x) => x.event === 's')!;
+    assert.equal(s.finding, 'ok', `${reason}: no stop failure found`);
+    const stop = buildGraph(loaded, 't', Infinity, analysis).nodes.find((n) => n.eventId === 's')!;
+    assert.deepEqual(stop.marks.filter((m) => m.startsWith('stop')), marked, `${reason}, success recorded: ${success}`);
   }
+  const turns = readTraceJsonl(
+    [
+      '{"id":"u1","t":0,"type":"message","agent":"user","content":"rename the file"}',
+      '{"id":"a1","t":1,"type":"message","agent":"dev","content":"renamed it"}',
+      '{"id":"s1","t":2,"type":"stop","agent":"dev","reason":"task_complete"}',
+      '{"id":"u2","t":3,"type":"message","agent":"user","content":"now delete the old copy"}',
+      '{"id":"a2","t":4,"type":"message","agent":"dev","content":"deleted"}',
+      '{"id":"s2","t":5,"type":"stop","agent":"dev","reason":"task_complete"}',
+    ].join('\n'),
+  );
+  const node = buildGraph(turns, 't', Infinity, analyzeTrace(turns)).nodes.find((n) => n.eventId === 's1')!;
+  assert.equal(node.label, 'turn ended: task_complete');
+  assert.deepEqual(node.marks, ['turn-end']);
 });
 
 test('names and labels show control and bidi characters as ⟨U+…⟩; the content is kept as it is', async () => {

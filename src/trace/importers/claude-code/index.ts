@@ -45,7 +45,9 @@
  *   records `stop_hook_summary` / `turn_duration` (-> task_complete); a turn whose last output is
  *   text and that is followed by the next prompt also stops (task_complete, detail says inferred);
  *   a sub-agent stops at its final answer (task_complete; error / user_abort when its call's
- *   result is an error); a turn cut off at the end of the file has no stop;
+ *   result is an error); a turn cut off at the end of the file has no stop; the main agent's stops
+ *   carry `scope: "turn"` (a hand-back to the user, who may go on), a sub-agent's none (the analysis
+ *   reads its last stop as the end of its lane's run);
  * - compaction: `compact_boundary` -> one `orchestrator_decision` of kind `compaction` (trigger,
  *   pre_tokens), caused by the event of its `logicalParentUuid`, holding the summary row that
  *   follows it (`summary_record`); interruption markers -> `stop` of kind `interruption`, API-error

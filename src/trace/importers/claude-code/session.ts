@@ -491,6 +491,8 @@ export class ClaudeImport {
   emit(lane: LaneState, event: TraceEvent, ms: number | undefined, origin: Origin): string {
     const e = event;
     if (ms !== undefined) e.t = secondsSince(this.base, ms);
+    // The main agent's stops end a turn: it hands back to the user, who may go on (a sub-agent's last stop ends its lane's run).
+    if (e.type === 'stop' && lane.name === MAIN_LANE) e.scope ??= 'turn';
     const id = this.out.add(e, origin);
     // A sub-agent's first event is the first one that is not an injected meta row (its prompt).
     if (e.kind !== 'meta') lane.firstEventId ??= id;

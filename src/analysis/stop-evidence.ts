@@ -1,0 +1,127 @@
+/**
+ * Pieces of evidence the stop verdicts read from a segment of the run (positions [from, pos] that
+ * `keep` accepts): changes nothing checked, a check announced and never run, an error nothing
+ * handled, a check that passed after the last change, an impasse, denied calls.
+ */
+import { isAgentOutput } from './answer';
+import { isStateChange } from './state-change';
+import { COMPLETION_CLAIM, IMPASSE_TEXT, VERIFICATION_TEXT, VERIFY_TOOL } from './text';
+import type { TraceIndex } from './trace-index';
+
+/** A stop segment: positions [from, pos] that `keep` accepts. */
+export interface Segment {
+  from: number;
+  pos: number;
+  keep: (i: number) => boolean;
+}
+
+/** Content that was redacted or left out, so it cannot show what a call did. */
+const OPAQUE = /^\s*(?:\[REDACTED[^\]]*\]\s*)?$/;
+
+/** Error text that leaves no doubt: a traceback, a non-zero exit code, a named error or exception. */
+const HARD_ERROR = /\btraceback \(most recent call last\)|\bexit(?:ed)? (?:with )?(?:status |code:? *)[1-9]\d*\b|\bexit ?code:? *[1-9]\d*\b|^\s*(?:[A-Z]\w*)?(?:Error|Exception)\b[:\s]|\b[A-Z]\w*(?:Error|Exception): /m;
+
+/** An agent saying it is about to run a check: `I'll run the tests`, `let me verify`, `next, build it`. */
+const PLANNED_CHECK =
+  /\b(?:i['’]ll|i will|i am going to|i['’]m going to|let me|let['’]s|we['’]ll|we will|next,? i(?:['’]ll| will)?|now i(?:['’]ll| will)?)\s+(?:now\s+|then\s+|also\s+)?(?:(?:re-?)?run|execute|launch|kick off)?\s*(?:the\s+|a\s+|all\s+|our\s+)?(?:unit\s+|integration\s+)?(?:tests?|test suite|checks?|verif(?:y|ication)|validat(?:e|ion)|type-?check|lint|build)\b/i;
+
+/** True when a tool result failed: marked `is_error`, or its text says so beyond doubt ({@link HARD_ERROR}). */
+export function failedResult(index: TraceIndex, i: number): boolean {
+  if ((index.events[i] as { is_error?: unknown }).is_error === true) return true;
+  return HARD_ERROR.test(index.content(i).slice(0, 2000));
+}
+
+/** True for a call that checks (a test, build, lint, type check...), or whose redacted arguments may have. */
+function checks(index: TraceIndex, i: number): boolean {
+  const e = index.events[i];
+  return VERIFY_TOOL.test(`${e.tool ?? ''} ${index.content(i).slice(0, 200)}`) || OPAQUE.test(index.content(i));
+}
+
+/** Position of the last state change in [from, pos] with no verification after it, or -1. */
+export function unverifiedChange(index: TraceIndex, { from, pos, keep }: Segment): number {
+  let change = -1;
+  for (let i = pos; i >= from && change === -1; i--) if (keep(i) && isStateChange(index, i)) change = i;
+  if (change === -1) return -1;
+  const changer = index.events[change].agent;
+  for (let i = change + 1; i <= pos; i++) {
+    if (!keep(i)) continue;
+    const type = index.types[i];
+    if (type === 'aggregate' || type === 'reward') return -1;
+    if (type === 'tool_call' && checks(index, i)) return -1;
+    if ((type === 'message' || type === 'return') && index.events[i].agent !== changer && VERIFICATION_TEXT.test(index.content(i))) return -1;
+  }
+  return change;
+}
+
+/**
+ * A check that passed after the last change of the segment: a check call (not redacted) whose
+ * result did not fail, with no change after it. Its result's position, or -1 (also when the segment
+ * changed nothing: a check of nothing says nothing about the task).
+ */
+export function passingCheckAfterLastChange(index: TraceIndex, { from, pos, keep }: Segment): number {
+  let change = -1;
+  for (let i = pos; i >= from && change === -1; i--) if (keep(i) && isStateChange(index, i)) change = i;
+  if (change === -1) return -1;
+  let passed = -1;
+  for (let i = change + 1; i <= pos; i++) {
+    if (!keep(i) || index.types[i] !== 'tool_call') continue;
+    const e = index.events[i];
+    if (OPAQUE.test(index.content(i)) || !VERIFY_TOOL.test(`${e.tool ?? ''} ${index.content(i).slice(0, 200)}`)) continue;
+    const result = index.resultOf(i);
+    if (result === -1 || result > pos || OPAQUE.test(index.content(result))) continue;
+    passed = failedResult(index, result) ? -1 : result;
+  }
+  return passed;
+}
+
+/**
+ * The last agent output of the segment when it announces a check ({@link PLANNED_CHECK}) that no
+ * check call or verifying message followed before the stop: its position, or -1.
+ */
+export function plannedCheckNeverRun(index: TraceIndex, { from, pos, keep }: Segment): number {
+  for (let i = pos; i >= from; i--) {
+    if (!keep(i)) continue;
+    const type = index.types[i];
+    if (type === 'tool_call' && checks(index, i)) return -1;
+    if (!isAgentOutput(index, i) || type === 'stop') continue;
+    const text = index.content(i);
+    return PLANNED_CHECK.test(text.slice(-600)) && !VERIFICATION_TEXT.test(text.slice(-600).replace(PLANNED_CHECK, '')) ? i : -1;
+  }
+  return -1;
+}
+
+/**
+ * The segment's last tool result when it failed ({@link failedResult}) and the run ended right after
+ * it: no tool call and no agent output (a bare `TERMINATE` is none) came after it before the stop.
+ * Its position, or -1.
+ */
+export function unhandledError(index: TraceIndex, { from, pos, keep }: Segment): number {
+  let last = -1;
+  for (let i = pos; i >= from && last === -1; i--) if (keep(i) && index.types[i] === 'tool_result') last = i;
+  if (last === -1 || !failedResult(index, last)) return -1;
+  for (let i = last + 1; i <= pos; i++) if (keep(i) && (index.types[i] === 'tool_call' || (index.types[i] !== 'stop' && isAgentOutput(index, i)))) return -1;
+  return last;
+}
+
+/** The last agent output of the segment when it states an impasse (needs information, cannot go on), else -1. */
+export function endsAtImpasse(index: TraceIndex, { from, pos, keep }: Segment): number {
+  for (let i = pos; i >= from; i--) {
+    if (!keep(i) || !isAgentOutput(index, i) || index.types[i] === 'stop') continue;
+    const text = index.content(i);
+    return IMPASSE_TEXT.test(text) && !COMPLETION_CLAIM.test(text) ? i : -1;
+  }
+  return -1;
+}
+
+/** Positions of the calls the user refused (`call_status: denied`) in a segment. */
+export function deniedCalls(index: TraceIndex, { from, pos, keep }: Segment): number[] {
+  const out: number[] = [];
+  for (let i = from; i <= pos; i++) if (keep(i) && index.types[i] === 'tool_call' && index.events[i].call_status === 'denied') out.push(i);
+  return out;
+}
+
+/** Positions of state changes in (from, to] that `keep` accepts: the first, or -1. */
+export function firstChangeIn(index: TraceIndex, from: number, to: number, keep: (i: number) => boolean): number {
+  for (let i = from + 1; i <= to; i++) if (keep(i) && isStateChange(index, i)) return i;
+  return -1;
+}

@@ -1,0 +1,448 @@
+/**
+ * The verdict at one stop (docs/analysis.md "Stops"). Turn and phase stops get none: a turn end is
+ * "turn ended" (its reason kept), a phase end "phase ended". A run stop gets, each with its evidence
+ * (events) and a confidence (`low` is shown as info):
+ * - no_stop: the run ended without a stop and without a completion claim (high), ended inside an
+ *   unresolved loop of >= 3 repetitions or >= 4 events, or a hand-set limit (max_turns, budget,
+ *   timeout) cut a repeated cycle, or ended an exchange of >= 4 turns, none of which concluded (medium).
+ * - premature (MAST 3.1): the run ended before something its outcome needed, and the outcome is a
+ *   failure or unknown: spawned agents still at work (high); a check the last agent output announced
+ *   and never ran, or a failed tool result the run ended right after (medium); a change no check followed, or
+ *   an impasse stated as the last output (low).
+ * - delayed (MAST 1.5, unaware of termination conditions): an answer was final and later work did not
+ *   change it: a termination signal (a completion claim, an AG2 `TERMINATE` or `\boxed{}` stop the run
+ *   went on after) repeated with another agent's output between and the answer unchanged (high from
+ *   3 signals, else medium), an impasse repeated likewise (medium), or >= `minWasted` events (and 10 %
+ *   of the segment) after the done point, with no change after it: the first completion claim made when
+ *   the run's explicit final answer had been stated, or that first statement (medium; a bare claim
+ *   followed by checks is no evidence), or the reward's peak (high).
+ * A run that stopped on a completion after repeating its termination signal is delayed, not no_stop,
+ * even when the repetition is the loop it ended in.
+ * When both premature and delayed are found, the more confident is the finding (delayed on a tie: a
+ * wrong "premature" costs more trust than a missed one).
+ * Sound (`sound: true`) only for a run stop with no failure found, ended as meant (a completion or an
+ * unknown reason: not an error, an abort or a limit), when the trace records success:
+ * an outcome of success (the trace's, or one the user stated), or a check that passed after the last change.
+ */
+import type { StopReason } from '../trace/schema';
+import { explicitAnswer, isAgentOutput } from './answer';
+import type { AnswerStatements } from './answer-statement';
+import { claimsCompletion, statesImpasse, type StopContext } from './stop-context';
+import { COMPLETION_CLAIM, withoutFencedCode } from './text';
+import {
+  deniedCalls,
+  endsAtImpasse,
+  firstChangeIn,
+  passingCheckAfterLastChange,
+  plannedCheckNeverRun,
+  unhandledError,
+  unverifiedChange,
+  type Segment,
+} from './stop-evidence';
+import type { TraceIndex } from './trace-index';
+import { recordsTokens } from '../trace/tokens';
+import { formatAt, formatSpent, timeUnitOf } from '../trace/units';
+import type { Confidence, Loop, Outcome, Spent, StopFinding, StopScope } from './types';
+
+export const LIMIT_REASONS = new Set<StopReason>(['max_turns', 'budget_exhausted', 'timeout']);
+const RANK: Record<Confidence, number> = { low: 0, medium: 1, high: 2 };
+const ZERO: Spent = { events: 0, tokens: 0, seconds: 0 };
+
+/** What a judgement needs besides the stop's segment. */
+export interface StopJudge {
+  ctx: StopContext;
+  answers: AnswerStatements;
+  outcome: Outcome;
+  minWasted: number;
+  /** Work in [from, to] from a start time, counting positions `keep` accepts. */
+  spent: (from: number, to: number, startTime: number, keep?: (i: number) => boolean) => Spent;
+}
+
+/** One stop to judge. */
+export interface StopAt {
+  segment: Segment;
+  scope: StopScope;
+  /** The end of the trace standing for a stop it lacks. */
+  synthetic: boolean;
+  reason: StopReason;
+  reasonSource: StopFinding['reason_source'];
+  /** True for the run of the trace itself (not a sub-agent's lane). */
+  mainRun: boolean;
+  /** Earlier stops of this run that said it was over while it went on (recorded `run` stops, AG2 `TERMINATE`). */
+  earlierSignals: number[];
+}
+
+/** A mode found, with its evidence and how strong it is. */
+interface Found {
+  confidence: Confidence;
+  evidence: string[];
+  events: number[];
+}
+
+/** The verdict at one stop. */
+export function judgeStop(judge: StopJudge, at: StopAt): StopFinding {
+  const { ctx } = judge;
+  const { index } = ctx;
+  const { segment, scope, synthetic, reason, reasonSource } = at;
+  const { pos } = segment;
+  const e = index.events[pos];
+  const base = { event: index.id(pos), index: index.at(pos), synthetic, reason, reason_source: reasonSource, scope } as const;
+  const reasonText = `${reason}${reasonSource === 'inferred' ? ', inferred' : ''}`;
+
+  // A stop the user decided (an interruption) is the user's choice, not an agent failure.
+  if (!synthetic && (e.kind === 'interruption' || (reason === 'user_abort' && e.decided_by === 'user'))) {
+    const denied = deniedCalls(index, segment);
+    const what = scope === 'run' ? 'stop' : `${scope} ended`;
+    const message = `${what} (${reason}): the user stopped the run${denied.length ? ` and refused ${denied.map((d) => index.id(d)).join(', ')}` : ''}; not an agent failure`;
+    return { ...base, finding: 'ok', modes: [], sound: false, evidence: [message], wasted: ZERO, message };
+  }
+  if (scope !== 'run') {
+    const message =
+      scope === 'turn'
+        ? `turn ended (${reasonText}): the agent handed back to the user, who may go on; no verdict about the task`
+        : `phase ended (${reasonText}): a stage inside the run, which went on after it; no verdict about the task`;
+    return { ...base, finding: 'ok', modes: [], sound: false, evidence: [], wasted: ZERO, message };
+  }
+
+  let noStop = findNoStop(judge, at);
+  const premature = judge.outcome.status === 'success' ? undefined : findPremature(judge, at);
+  const delayed = findDelayed(judge, at);
+  // a run that stopped on its answer after saying it again and again did stop: the cycle it ended in
+  // is that repeated signal (unaware of termination), not a run that never stopped
+  if (noStop?.onlyLoop && delayed?.repeated && (reason === 'task_complete' || reason === 'quality_met')) noStop = undefined;
+  const modes: StopFinding['modes'] = [];
+  if (noStop) modes.push('no_stop');
+  if (premature) modes.push('premature');
+  if (delayed) modes.push('delayed');
+  const chosen: { mode: StopFinding['finding']; found?: Found } = noStop
+    ? { mode: 'no_stop', found: noStop.found }
+    : premature && (!delayed || RANK[premature.confidence] > RANK[delayed.found.confidence])
+      ? { mode: 'premature', found: premature }
+      : delayed
+        ? { mode: 'delayed', found: delayed.found }
+        : { mode: 'ok' };
+  const finding = chosen.mode;
+  const evidence = [...(noStop?.found.evidence ?? []), ...(premature?.evidence ?? []), ...(delayed?.found.evidence ?? [])];
+  const events = [...new Set([...(noStop?.found.events ?? []), ...(premature?.events ?? []), ...(delayed?.found.events ?? [])])].sort((a, b) => a - b);
+  let wasted = ZERO;
+  if (noStop?.wasted) wasted = noStop.wasted;
+  else if (finding === 'delayed' && delayed) wasted = delayed.wasted;
+
+  let sound = false;
+  let soundBasis = '';
+  // a run that ended on an error, an abort or a limit did not end as meant, whatever its score
+  if (finding === 'ok' && !synthetic && (reason === 'task_complete' || reason === 'quality_met' || reason === 'unknown')) {
+    if (at.mainRun && judge.outcome.status === 'success') {
+      sound = true;
+      soundBasis = `the outcome is a success (${judge.outcome.source})`;
+    } else {
+      const check = passingCheckAfterLastChange(index, segment);
+      if (check !== -1) {
+        sound = true;
+        soundBasis = `a check passed after the last change (${index.id(check)})`;
+        events.push(check);
+      }
+    }
+  }
+  const label = synthetic ? 'end of trace' : `stop (${reasonText})`;
+  const message =
+    finding === 'ok'
+      ? sound
+        ? `sound ${label}: no stop failure found and ${soundBasis}`
+        : `${label}: no stop failure found; the trace records no success, so whether the task was done is unknown`
+      : `${finding.replace('_', ' ')}${finding === 'no_stop' ? '' : ' stop'} at ${label}: ${evidence.join('; ')}`;
+  const result: StopFinding = { ...base, finding, modes, sound, evidence: sound ? [soundBasis] : evidence, wasted, message };
+  if (chosen.found) result.confidence = chosen.found.confidence;
+  if (events.length) {
+    result.evidence_indices = events.map((i) => index.at(i));
+    result.evidence_events = events.map((i) => index.id(i));
+  }
+  if (delayed && finding !== 'premature') {
+    result.done_at = index.id(delayed.done);
+    result.done_index = index.at(delayed.done);
+    result.done_basis = delayed.basis;
+  }
+  if (premature?.open.length) result.open_spawns = premature.open;
+  if (finding === 'premature' && premature?.unverified !== undefined) result.unverified_index = index.at(premature.unverified);
+  return result;
+}
+
+/** no_stop at a run stop, or undefined. */
+function findNoStop(judge: StopJudge, at: StopAt): { found: Found; wasted?: Spent; onlyLoop: boolean } | undefined {
+  const { index } = judge.ctx;
+  const { segment, synthetic, reason } = at;
+  const { from, pos } = segment;
+  const claimsDone = reason === 'task_complete' || reason === 'quality_met';
+  const evidence: string[] = [];
+  const events: number[] = [];
+  let confidence: Confidence | undefined;
+  let wasted: Spent | undefined;
+  if (synthetic && !claimsDone) {
+    confidence = 'high';
+    evidence.push(`the trace ends without a stop event${reason !== 'unknown' ? ` (last events suggest ${reason})` : ''}`);
+    const end = howItEnded(index, segment);
+    if (end) evidence.push(end);
+  }
+  // a loop the run ended in: unresolved and more than a single echo (>= 3 repetitions or >= 4 events)
+  const endLoop = judge.ctx.loopEndingIn(from, pos, (l) => l.unresolved && (l.repetitions >= 3 || l.events.length >= 4));
+  if (endLoop && reason !== 'loop_breaker') {
+    confidence ??= 'medium';
+    evidence.push(`the trace ended inside a loop (${endLoop.kind}, ${endLoop.repetitions} repetitions)`);
+    events.push(...loopPositions(index, endLoop));
+    wasted = loopWaste(endLoop);
+  }
+  if (!confidence && LIMIT_REASONS.has(reason)) {
+    const cut = judge.ctx.loopEndingIn(from, pos, (l, first, last) => (l.repetitions >= 3 || l.events.length >= 4) && segment.keep(last) && judge.ctx.claimsIn(first, pos) === 0);
+    const turns = cut ? 0 : unconcludedExchange(index, segment);
+    if (cut) {
+      confidence = 'medium';
+      evidence.push(`a ${reason} limit ended a repeated cycle (${cut.kind}, ${cut.repetitions} repetitions) in which the agents never concluded`);
+      events.push(...loopPositions(index, cut));
+      wasted = loopWaste(cut);
+    } else if (turns >= 4) {
+      confidence = 'medium';
+      evidence.push(`a ${reason} limit ended an exchange of ${turns} turns in which the agents never concluded`);
+    }
+  }
+  return confidence ? { found: { confidence, evidence, events }, wasted, onlyLoop: !(synthetic && !claimsDone) && !LIMIT_REASONS.has(reason) } : undefined;
+}
+
+function loopPositions(index: TraceIndex, l: Loop): number[] {
+  return l.events.slice(0, 1).map((id) => index.pos.get(id) ?? -1).filter((p) => p >= 0);
+}
+
+function loopWaste(l: Loop): Spent {
+  return { events: Math.round((l.events.length * (l.repetitions - 1)) / l.repetitions), tokens: l.tokens, seconds: l.seconds };
+}
+
+/** premature at a run stop (the outcome is not a success), or undefined. */
+function findPremature(judge: StopJudge, at: StopAt): (Found & { open: string[]; unverified?: number }) | undefined {
+  const { ctx } = judge;
+  const { index } = ctx;
+  const { segment } = at;
+  const evidence: string[] = [];
+  const events: number[] = [];
+  let confidence: Confidence | undefined;
+  const raise = (c: Confidence) => {
+    if (!confidence || RANK[c] > RANK[confidence]) confidence = c;
+  };
+  const open = ctx.openSpawns(segment.pos, segment.keep);
+  if (open.length) {
+    raise('high');
+    evidence.push(`${open.length} spawned agent${open.length > 1 ? 's' : ''} had not returned: ${open.join(', ')}`);
+  }
+  const planned = plannedCheckNeverRun(index, segment);
+  if (planned !== -1) {
+    raise('medium');
+    events.push(planned);
+    evidence.push(`${index.events[planned].agent} announced a check (${index.id(planned)}) that never ran before the run ended`);
+  }
+  const error = unhandledError(index, segment);
+  if (error !== -1) {
+    raise('medium');
+    events.push(error);
+    evidence.push(`the run ended right after a failed ${index.events[error].tool ?? 'tool'} result (${index.id(error)}), with nothing done about it`);
+  }
+  const unverified = unverifiedChange(index, segment);
+  if (unverified !== -1) {
+    raise('low');
+    events.push(unverified);
+    const change = index.events[unverified];
+    // named by what it was and when (ids are uuids a reader cannot place)
+    evidence.push(`no test or check ran after the last change (${change.tool ?? change.type} by ${change.agent} at ${formatAt(change.t, timeUnitOf(index.loaded))})`);
+  }
+  const impasse = endsAtImpasse(index, segment);
+  if (impasse !== -1) {
+    raise('low');
+    events.push(impasse);
+    evidence.push(`the run ended right after ${index.events[impasse].agent} said it could not go on without more information (${index.id(impasse)})`);
+  }
+  return confidence ? { confidence, evidence, events, open, ...(unverified !== -1 ? { unverified } : {}) } : undefined;
+}
+
+/** delayed at a run stop, or undefined. */
+function findDelayed(judge: StopJudge, at: StopAt): { found: Found; done: number; basis: NonNullable<StopFinding['done_basis']>; wasted: Spent; repeated?: boolean } | undefined {
+  const { ctx, answers, spent, minWasted } = judge;
+  const { index } = ctx;
+  const { segment, synthetic, reason } = at;
+  const { from, pos, keep } = segment;
+  const endOfWork = pos - (synthetic ? 0 : 1);
+  const concluded = reason === 'task_complete' || reason === 'quality_met';
+  const final = answers.runAnswer(from, pos, concluded, keep);
+  const finalExplicit = final?.explicit ? final.answer : undefined;
+
+  // repeated termination signals with the answer unchanged
+  const signals = terminationSignals(index, answers, segment, at.earlierSignals);
+  const group = unchangedTail(index, signals, keep, finalExplicit);
+  if (group.length >= 2 && otherOutputBetween(index, group, keep)) {
+    const first = group[0];
+    return {
+      found: {
+        confidence: group.length >= 3 ? 'high' : 'medium',
+        evidence: [`a termination signal (completion claim) at ${index.id(first)} was repeated ${group.length} times while the exchange went on, the answer unchanged`],
+        events: group,
+      },
+      done: first,
+      basis: 'completion_claim',
+      wasted: spent(first + 1, endOfWork, index.end(first), keep),
+      repeated: true,
+    };
+  }
+  // an impasse said again and again
+  const impasses: number[] = [];
+  for (let i = from; i < pos; i++) if (keep(i) && isAgentOutput(index, i) && index.types[i] !== 'return' && statesImpasse(index, i)) impasses.push(i);
+  if (impasses.length >= 2 && otherOutputBetween(index, impasses, keep)) {
+    const first = impasses[0];
+    return {
+      found: { confidence: 'medium', evidence: [`a termination signal (impasse) at ${index.id(first)} was repeated ${impasses.length} times while the exchange went on`], events: impasses },
+      done: first,
+      basis: 'impasse',
+      wasted: spent(first + 1, endOfWork, index.end(first), keep),
+    };
+  }
+  // work after the done point, with the answer unchanged
+  const candidates: { pos: number; basis: NonNullable<StopFinding['done_basis']>; confidence: Confidence }[] = [];
+  const stated = final ? answers.firstStating(final, from, keep) : -1;
+  for (let i = from; i < pos; i++) {
+    // a claim a stop of its stage heeded (a ChatDev phase's `<INFO>`) ended that stage, not the run
+    if (!keep(i) || !signalsCompletion(index, answers, i) || heeded(index, i, pos)) continue;
+    // the claim stands when the run's explicit final answer was stated by then (a bare claim followed by checks is no evidence)
+    if (finalExplicit === undefined || stated > i) break;
+    candidates.push({ pos: i, basis: 'completion_claim', confidence: 'medium' });
+    break;
+  }
+  const rewards = ctx.rewardsIn(from, pos).filter((r) => keep(r.pos));
+  if (rewards.length >= 2) {
+    let best = -Infinity;
+    let peak = -1;
+    for (const r of rewards) if (r.value > best) {
+      best = r.value;
+      peak = r.pos;
+    }
+    if (peak !== -1) candidates.push({ pos: peak, basis: 'reward', confidence: 'high' });
+  }
+  if (finalExplicit !== undefined && stated !== -1 && stated < pos) candidates.push({ pos: stated, basis: 'final_answer', confidence: 'medium' });
+  for (const c of candidates.sort((a, b) => a.pos - b.pos)) {
+    if (c.basis !== 'reward' && firstChangeIn(index, c.pos, endOfWork, keep) !== -1) continue; // later work changed something
+    const after = spent(c.pos + 1, endOfWork, index.end(c.pos), keep);
+    let before = 0;
+    for (let i = from; i <= c.pos; i++) if (keep(i)) before++;
+    if (after.events < minWasted || after.events < 0.1 * before) continue;
+    return {
+      found: { confidence: c.confidence, evidence: [`work went on after the task was done at ${index.id(c.pos)} (${c.basis.replace('_', ' ')}): ${formatSpent(after, timeUnitOf(index.loaded), recordsTokens(index.loaded.trace.events))}`], events: [c.pos] },
+      done: c.pos,
+      basis: c.basis,
+      wasted: after,
+    };
+  }
+  return undefined;
+}
+
+/** Quoted text: an instruction that quotes the words of a signal (`reply "<INFO> Finished"`) gives none. */
+const QUOTED = /"[^"\n]{0,200}"|“[^”\n]{0,200}”/g;
+
+/**
+ * True when an agent's own output (not a sub-agent's return, an assignment that opens a delegated
+ * conversation, a plan or a restatement of the task) ends with a completion claim: in its last 400
+ * characters, outside quotes.
+ */
+function signalsCompletion(index: TraceIndex, answers: AnswerStatements, i: number): boolean {
+  const type = index.types[i];
+  if (type === 'return' || type === 'stop' || !isAgentOutput(index, i) || !claimsCompletion(index, i) || !answers.ownWords(i)) return false;
+  return COMPLETION_CLAIM.test(index.content(i).slice(-400).replace(QUOTED, ' '));
+}
+
+/** True when a stop of the conversation came right after the claim at `i` (before any other agent output): the claim was heeded. */
+function heeded(index: TraceIndex, i: number, pos: number): boolean {
+  for (let j = i + 1; j < pos; j++) {
+    if (index.types[j] === 'stop') return true;
+    if (isAgentOutput(index, j)) return false;
+  }
+  return false;
+}
+
+/**
+ * Termination signals of a segment in time order: agent outputs claiming completion (not a
+ * sub-agent's return), and the outputs behind earlier stops that said the run was over.
+ */
+function terminationSignals(index: TraceIndex, answers: AnswerStatements, { from, pos, keep }: Segment, earlier: readonly number[]): number[] {
+  const out = new Set<number>();
+  for (let i = from; i < pos; i++) if (keep(i) && signalsCompletion(index, answers, i) && !heeded(index, i, pos)) out.add(i);
+  for (const s of earlier) {
+    if (s < from || s >= pos || !keep(s)) continue;
+    const e = index.events[s];
+    const cause = e.parent ?? e.causes?.[0];
+    const p = cause === undefined ? undefined : index.pos.get(cause);
+    out.add(p !== undefined && p >= 0 && p <= s ? p : s);
+  }
+  return [...out].sort((a, b) => a - b);
+}
+
+/**
+ * The last signals whose answer did not change: walking back from the last, while no state change
+ * lies between two signals and each explicit answer (when one is stated) is the final one.
+ */
+function unchangedTail(index: TraceIndex, signals: readonly number[], keep: (i: number) => boolean, finalAnswer: string | undefined): number[] {
+  if (!signals.length) return [];
+  const answerOf = (i: number) => explicitAnswer(withoutFencedCode(index.content(i)));
+  let answer = finalAnswer ?? answerOf(signals[signals.length - 1]);
+  const out = [signals[signals.length - 1]];
+  for (let k = signals.length - 2; k >= 0; k--) {
+    const a = answerOf(signals[k]);
+    if (a !== undefined && answer !== undefined && a !== answer) break;
+    if (firstChangeIn(index, signals[k], signals[k + 1], keep) !== -1) break;
+    answer ??= a;
+    out.unshift(signals[k]);
+  }
+  return out;
+}
+
+/** True when an agent other than the signals' own wrote an output between the first and the last. */
+function otherOutputBetween(index: TraceIndex, signals: readonly number[], keep: (i: number) => boolean): boolean {
+  const signalers = new Set(signals.map((i) => index.events[i].agent));
+  for (let i = signals[0] + 1; i < signals[signals.length - 1]; i++) if (keep(i) && isAgentOutput(index, i) && !signalers.has(index.events[i].agent)) return true;
+  return false;
+}
+
+/**
+ * How a run without a stop ended, from what the file records: a root span still open (`open` on an
+ * event without a parent) and a last action that is a tool call with no result (`call_status`
+ * `in_progress` when the file is still being written). Undefined when neither holds.
+ */
+function howItEnded(index: TraceIndex, segment: Segment): string | undefined {
+  const { from, pos, keep } = segment;
+  let rootOpen = false;
+  for (let i = from; i <= pos; i++) if (keep(i) && index.events[i].open === true && index.events[i].parent === undefined) rootOpen = true;
+  let last = -1;
+  for (let i = pos; i >= from && last === -1; i--) if (keep(i) && index.types[i] !== 'stop') last = i;
+  const call = last !== -1 && index.types[last] === 'tool_call' && index.resultOf(last) === -1 ? index.events[last] : undefined;
+  if (call?.call_status === 'in_progress') return `the file is still being written: the run is in progress${rootOpen ? ' with the root open' : ''}, its last action a tool call awaiting its result`;
+  if (rootOpen && call) return 'run ended with the root still open, last action a tool call with no result (it ended during a tool call)';
+  if (rootOpen) return 'run ended with the root still open';
+  if (call) return 'run ended during a tool call: last action a tool call with no result';
+  return undefined;
+}
+
+/**
+ * Longest run of agent outputs in the segment alternating between the same two agents
+ * (A, B, A, B, ...), or 0 when any output of the segment claims completion.
+ */
+function unconcludedExchange(index: TraceIndex, { from, pos, keep }: Segment): number {
+  let best = 0;
+  let run = 0;
+  let prev = '';
+  let prevPrev = '';
+  for (let i = from; i < pos; i++) {
+    if (!keep(i) || !isAgentOutput(index, i)) continue;
+    const type = index.types[i];
+    if (type !== 'message' && type !== 'orchestrator_decision' && type !== 'aggregate') continue;
+    if (claimsCompletion(index, i)) return 0;
+    const agent = index.events[i].agent;
+    if (agent === prev) continue; // the same speaker again is not a new turn
+    run = run >= 1 && agent === prevPrev ? run + 1 : prev ? 2 : 1;
+    prevPrev = prev;
+    prev = agent;
+    best = Math.max(best, run);
+  }
+  return best;
+}
