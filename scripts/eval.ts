@@ -11,12 +11,11 @@
  *   with probability [label in lanes] / #lanes; a uniform pick among its steps (history entries)
  *   with probability 1 / #steps. Published reference: GPT-4o prompting (all-at-once), 53.5 %
  *   agent-level and 14.2 % step-level (Zhang et al., ICML 2025).
- * - MAST (Cemri et al. 2025): step repetition (1.3) = a loop found (any kind, including near-duplicate
- *   near-duplicate-step `repeated_sequence`s (`match: 'similar'`)); unaware of termination (1.5) = a delayed or no_stop stop (incl. a limit cutting a
- *   repeated cycle, a termination signal repeated while the exchange went on); premature termination
- *   (3.1) = a premature stop (incl. an unresolved reviewer critique or an impasse at the end of the
- *   run); against the trace labels, as precision / recall / F1 per mode. The details list the loops
- *   and the stop evidence behind each prediction.
+ * - MAST (Cemri et al. 2025): the stop verdicts of run stops (3.1 premature, 1.5 unaware of
+ *   termination), loops (1.3 step repetition) and verification findings (3.2/3.3) against the trace
+ *   labels of the MAD records and the early AG2 annotation in the corpus and the human-labelled
+ *   records in ../shared/cases/mast-labelled (env OTRACE_MAST_CASES), precision first, per system,
+ *   with every wrong verdict and its evidence (scripts/eval-stops.ts).
  * - Codex and Claude Code: identical tool calls among the imported events (groups, and calls beyond
  *   the first) against a count made here from the raw JSONL (same tool name with the same
  *   arguments) and the count stated in corpus/codex/SOURCE.md; beside them, how many of those
@@ -31,9 +30,12 @@ import type { LoadedTrace } from '../src/trace/model';
 import { nodeFileAccess } from '../src/trace/node-files';
 import '../src/trace/importers';
 import { whoAndWhenReport } from './eval-blame';
+import { stopVerdictReport } from './eval-stops';
 
 const positional = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const corpus = path.resolve(positional[0] ?? process.env.OTRACE_CORPUS ?? path.join(__dirname, '..', '..', 'shared', 'corpus'));
+// human-labelled MAD records beside the corpus (../shared/cases/mast-labelled), when there
+const cases = path.resolve(process.env.OTRACE_MAST_CASES ?? path.join(corpus, '..', 'cases', 'mast-labelled'));
 
 function load(file: string): LoadedTrace {
   return loadTrace(fs.readFileSync(file, 'utf8'), file, nodeFileAccess);
@@ -132,71 +134,6 @@ function scoreWhoAndWhen(): { rows: Row[]; details: string[] } {
     ],
   });
   return { rows: [...subsets.filter((k) => scores[k].n > 0).map((k) => row(k, scores[k])), row('all', total)], details };
-}
-
-// ---------------------------------------------------------------- MAST
-interface ModeCount {
-  tp: number;
-  fp: number;
-  fn: number;
-  tn: number;
-}
-
-/** Reads a MAST label (0/1, 'yes'/'no', boolean) from the importer's metadata, or undefined. */
-function mastLabel(meta: Record<string, unknown> | undefined, code: string): boolean | undefined {
-  if (!meta) return undefined;
-  const candidates: unknown[] = [];
-  const gt = meta.ground_truth as Record<string, unknown> | undefined;
-  for (const holder of [gt?.mast, gt?.early_mapped, gt?.mast_annotation, meta.mast_annotation] as unknown[]) {
-    if (holder && typeof holder === 'object') candidates.push((holder as Record<string, unknown>)[code]);
-  }
-  for (const v of candidates) {
-    if (v === 1 || v === true || v === 'yes' || v === '1') return true;
-    if (v === 0 || v === false || v === 'no' || v === '0') return false;
-  }
-  return undefined;
-}
-
-function scoreMast(): { rows: Row[]; details: string[] } {
-  const files = [...list(path.join(corpus, 'mast', 'ChatDev_MAD_records'), '.json'), ...list(path.join(corpus, 'mast', 'AG2_early_human_annotated'), '.json')];
-  const modes: Record<string, ModeCount> = { '1.3': { tp: 0, fp: 0, fn: 0, tn: 0 }, '1.5': { tp: 0, fp: 0, fn: 0, tn: 0 }, '3.1': { tp: 0, fp: 0, fn: 0, tn: 0 } };
-  const details: string[] = [];
-  for (const file of files) {
-    const loaded = load(file);
-    if (loaded.format === 'unknown') {
-      details.push(`${path.basename(file)}: not imported (${loaded.problems[0]?.message ?? 'unknown format'})`);
-      continue;
-    }
-    const a = analyzeTrace(loaded);
-    const predicted: Record<string, boolean> = {
-      '1.3': a.loops.length > 0,
-      '1.5': a.stops.some((s) => s.modes.includes('delayed') || s.modes.includes('no_stop')),
-      '3.1': a.stops.some((s) => s.modes.includes('premature')),
-    };
-    const parts: string[] = [];
-    for (const code of Object.keys(modes)) {
-      const label = mastLabel(loaded.trace.metadata, code);
-      parts.push(`${code} pred ${predicted[code] ? 1 : 0} label ${label === undefined ? '?' : label ? 1 : 0}`);
-      if (label === undefined) continue;
-      const m = modes[code];
-      if (predicted[code] && label) m.tp++;
-      else if (predicted[code]) m.fp++;
-      else if (label) m.fn++;
-      else m.tn++;
-    }
-    details.push(`${path.basename(file)} (${loaded.trace.events.length} events, ${a.loops.length} loops, stops ${a.stops.map((s) => s.finding).join('/')}): ${parts.join('; ')}`);
-    for (const l of a.loops) details.push(`    loop ${l.kind}: ${l.message}`);
-    for (const s of a.stops) if (s.finding !== 'ok') details.push(`    stop ${s.event}: ${s.evidence.join('; ')}`);
-  }
-  const names: Record<string, string> = { '1.3': '1.3 step repetition', '1.5': '1.5 unaware of termination', '3.1': '3.1 premature termination' };
-  const rows = Object.entries(modes).map(([code, m]) => {
-    const precision = m.tp + m.fp ? m.tp / (m.tp + m.fp) : NaN;
-    const recall = m.tp + m.fn ? m.tp / (m.tp + m.fn) : NaN;
-    const f1 = precision + recall ? (2 * precision * recall) / (precision + recall) : NaN;
-    const f = (x: number) => (Number.isNaN(x) ? 'n/a' : x.toFixed(2));
-    return { label: names[code], cells: [String(m.tp + m.fp + m.fn + m.tn), `${m.tp}/${m.fp}/${m.fn}/${m.tn}`, f(precision), f(recall), f(f1)] };
-  });
-  return { rows, details };
 }
 
 // ---------------------------------------------------------------- Codex and Claude Code
@@ -312,10 +249,8 @@ function main(): void {
   if (verbose) process.stdout.write(ww.details.join('\n') + '\n\n');
   process.stdout.write('## Who&When: does it generalize? (leave-one-subset-out priors, intervals, rule ablation)\n');
   process.stdout.write(whoAndWhenReport(corpus) + '\n');
-  const mast = scoreMast();
-  process.stdout.write('## MAST: failure modes vs trace labels (tp/fp/fn/tn)\n');
-  process.stdout.write(table(['mode', 'traces', 'tp/fp/fn/tn', 'precision', 'recall', 'F1'], mast.rows) + '\n');
-  process.stdout.write(mast.details.map((d) => `  ${d}`).join('\n') + '\n\n');
+  process.stdout.write('## MAST: stop verdicts, loops and verification findings vs trace labels (precision first)\n');
+  process.stdout.write(stopVerdictReport(corpus, cases) + '\n\n');
   process.stdout.write('## Repeated identical tool calls (groups / calls beyond the first)\n');
   process.stdout.write('imported: identical calls among the imported events (checks the importer against the raw count); loops: the repeats that are wasted work (same agent, no state change between, same result)\n');
   process.stdout.write(table(['trace', 'events', 'imported', 'raw count', 'SOURCE.md', 'loops'], scoreRepeats()) + '\n');

@@ -31,8 +31,10 @@ const READ = `() => { const o = globalThis.__otrace; return { selected: o.curren
 async function clickVisibleNode(agent?: string): Promise<number> {
   // The window of the current view is loaded (after a zoom, the old window's run bars are stretched until it is).
   await waitFor(() => evalInWebview<{ loading: boolean }>('() => globalThis.__otrace.windows()', { selector: FRAME }), (w) => !w.loading, 'the window is loaded', 20_000);
-  await sleep(100);
-  const target = await evalInWebview<{ index: number; x: number; y: number }>(
+  // A node stands apart once the view has settled (a zoom still animating leaves every event in a
+  // run bar): wait for that state rather than sampling once.
+  const target = await waitFor(
+    () => evalInWebview<{ index: number; x: number; y: number; room: number }>(
     `() => {
       const { cy } = globalThis.__otrace;
       const w = cy.width(), h = cy.height();
@@ -53,10 +55,15 @@ async function clickVisibleNode(agent?: string): Promise<number> {
         if (d > room) { room = d; best = i; }
       });
       const n = shown[best];
-      if (!(room > 3)) throw new Error('no event node stands apart enough to be clicked: ' + room);
+      room = Math.min(room, 1e6); // Infinity (no run bar on screen) does not survive JSON
+      if (!(room > 3)) return { index: -1, x: 0, y: 0, room };
       return { index: n.data('index'), x: pos[best].x, y: pos[best].y, room };
     }`,
     { selector: FRAME },
+    ),
+    (t) => t.room > 3,
+    'an event node that stands apart enough to be clicked',
+    20_000,
   );
   await clickInWebview('#graph', { frame: FRAME, position: { x: target.x, y: target.y } });
   return target.index;
@@ -267,9 +274,13 @@ describe('graph keyboard in a real VS Code', function () {
     const call = await evalInWebview<number>(`() => { const tl = globalThis.__otrace.timeline(); window.postMessage({ type: 'select', index: tl[1] }, '*'); return new Promise((r) => setTimeout(() => r(tl[1]), 600)); }`, { selector: FRAME });
     const labels = await waitFor(() => evalInWebview<string[]>(`() => [...document.querySelectorAll('#details .actions vscode-button')].map((b) => b.textContent)`, { selector: FRAME }), (l) => l.includes('Open Source Prompt'), 'the details offer Open Source Prompt');
     await clickInWebview(`#details .actions vscode-button:nth-of-type(${labels.indexOf('Open Source Prompt') + 1})`, { frame: FRAME });
-    await sleep(1000);
-    const editor = vscode.window.visibleTextEditors.find((e) => e.document === doc)!;
-    assert.match(editor.document.lineAt(editor.selection.active.line).text, /"type":"user"/, 'the cursor is on the user prompt of the turn');
+    // the prompt is shown when the cursor reaches it (the host opens it asynchronously)
+    const onUserPrompt = async () => {
+      const editor = vscode.window.visibleTextEditors.find((e) => e.document === doc);
+      const line = editor ? editor.document.lineAt(editor.selection.active.line).text : '';
+      return { userPrompt: /"type":"user"/.test(line), line: line.slice(0, 120) };
+    };
+    await waitFor(onUserPrompt, (v) => v.userPrompt, 'the cursor is on the user prompt of the turn', 20_000);
     assert.equal((await evalInWebview<GraphKeys>(READ, { selector: FRAME })).selected, call, 'the graph keeps the event the user was looking at');
     assertUntouched('after Open Source Prompt');
   });

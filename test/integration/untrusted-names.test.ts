@@ -65,6 +65,9 @@ describe('untrusted file names in notifications', function () {
   let controlRuns = 0;
   const registered: vscode.Disposable[] = [];
 
+  const WORKSPACE = vscode.workspace.workspaceFolders![0].uri.fsPath;
+  const settingsFolderExisted = fs.existsSync(path.join(WORKSPACE, '.vscode'));
+
   before(async () => {
     api = (await vscode.extensions.getExtension<OtraceApi>('otrace.otrace')!.activate())!;
     registered.push(
@@ -76,6 +79,9 @@ describe('untrusted file names in notifications', function () {
   });
   after(async () => {
     for (const d of registered) d.dispose();
+    await vscode.workspace.getConfiguration('otrace').update('mappings', undefined, vscode.ConfigurationTarget.Workspace);
+    if (!settingsFolderExisted) fs.rmSync(path.join(WORKSPACE, '.vscode'), { recursive: true, force: true });
+    await api.mappings.refresh();
     await vscode.commands.executeCommand('notifications.clearAll');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     fs.rmSync(dir, { recursive: true, force: true });
@@ -108,23 +114,27 @@ describe('untrusted file names in notifications', function () {
     for (let i = 0, size = 0; size <= 51 * 1024 * 1024; i++) size += fs.writeSync(fd, record(i));
     fs.closeSync(fd);
     await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(large));
+    // 4. a workspace otrace.mappings entry whose glob is the name, pointing outside the workspace: refused
+    await vscode.workspace.getConfiguration('otrace').update('mappings', { [`**/${NAME}*.jsonl`]: '/etc/passwd' }, vscode.ConfigurationTarget.Workspace);
+    await api.mappings.refresh();
 
     await vscode.commands.executeCommand('notifications.showList');
-    const shown = await until('four notifications naming the file', async () => {
+    const shown = await until('five notifications naming the file', async () => {
       const s = await notificationsWith('Open the prompt');
-      return s.texts.length >= 4 ? s : undefined;
+      return s.texts.length >= 5 ? s : undefined;
     }, 60_000);
     const all = shown.texts.join(' | ');
     assert.match(all, /names no source prompt/, all);
     assert.match(all, /does not exist/, all);
     assert.match(all, /not a trace/, all);
     assert.match(all, /too large for the text editor/, all);
+    assert.match(all, /otrace\.mappings entry .* is not used/, all);
     assert.equal(shown.links, 0, `a notification renders the name as a link: ${all}`);
     assert.equal(shown.icons, 0, `a notification renders $(bug) as an icon: ${all}`);
     for (const text of shown.texts) assert.ok(text.includes('［Open the prompt］（command:'), `the name is shown, as text: ${text}`);
 
     // the clicks: on every part of those messages, then on a control link that must run
-    assert.ok((await clickMessages('Open the prompt')) >= 4);
+    assert.ok((await clickMessages('Open the prompt')) >= 5);
     void vscode.window.showInformationMessage(`otrace test: [control link](command:${CONTROL})`);
     await until('the control notification', async () => ((await notificationsWith('control link')).links === 1 ? true : undefined));
     await clickMessages('control link');
