@@ -311,7 +311,7 @@ function main(): void {
   process.stdout.write('published (GPT-4o, all-at-once prompting): agent 53.5%, step 14.2%\n\n');
   if (verbose) process.stdout.write(ww.details.join('\n') + '\n\n');
   process.stdout.write('## Who&When: does it generalize? (leave-one-subset-out priors, intervals, rule ablation)\n');
-  process.stdout.write(whoAndWhenReport(corpus) + '\n');
+  process.stdout.write(whoAndWhenReport(corpus, verbose) + '\n');
   const mast = scoreMast();
   process.stdout.write('## MAST: failure modes vs trace labels (tp/fp/fn/tn)\n');
   process.stdout.write(table(['mode', 'traces', 'tp/fp/fn/tn', 'precision', 'recall', 'F1'], mast.rows) + '\n');
