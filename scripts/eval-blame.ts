@@ -41,6 +41,8 @@ interface Case {
   run: LabelledRun;
   /** Blame under all rules with given weights and contrary-input slot (default slot when none; for the cross-validation). */
   blameWith: (weights: readonly number[], slot?: string) => [string, number] | null;
+  /** The same file blamed without following derivations (the contrary-input rule as before derivation.ts): the ablation. */
+  withoutDerivation?: Case;
 }
 
 /** Settings of the contrary-input slot tried by the cross-validation (support.ts; default 6/2). */
@@ -104,19 +106,24 @@ function readCases(corpus: string): Case[] {
       const run: LabelledRun = { features: evidence.map((s) => s.features), decisive: evidence.findIndex((s) => s.record === gt.mistake_step) };
       // blame under other weights without running the whole analysis again: the contrary-input pick (it
       // comes first and has no weights), else the model's; checked below against findBlame
-      const contrary = new Map<string, [string, number] | null>();
-      for (const g of GRID) {
-        const b = findBlame(index, outcome as Outcome, { rules: ['contrary_input'], support: g });
-        contrary.set(gridKey(g), b ? [b.agent, b.record] : null);
-      }
-      const blameWith = (weights: readonly number[], slot = DEFAULT_KEY): [string, number] | null => {
-        const picked = contrary.get(slot);
-        if (picked) return picked;
-        if (!evidence.length) return null;
-        const scores = scoreSteps(evidence, weights);
-        return [evidence[scores.best].agent, evidence[scores.best].record];
+      const quickBlame = (derivation: boolean) => {
+        const contrary = new Map<string, [string, number] | null>();
+        for (const g of GRID) {
+          const b = findBlame(index, outcome as Outcome, { rules: ['contrary_input'], support: g, derivation });
+          contrary.set(gridKey(g), b ? [b.agent, b.record] : null);
+        }
+        return (weights: readonly number[], slot = DEFAULT_KEY): [string, number] | null => {
+          const picked = contrary.get(slot);
+          if (picked) return picked;
+          if (!evidence.length) return null;
+          const scores = scoreSteps(evidence, weights);
+          return [evidence[scores.best].agent, evidence[scores.best].record];
+        };
       };
-      cases.push({ subset, file: name, basis, grid, run, blameWith, lanes: [...new Set(loaded.trace.events.map((e) => e.agent))], steps: steps.size, label: { agent: gt.mistake_agent, step: gt.mistake_step }, blame });
+      const blameWith = quickBlame(true);
+      const base = { subset, file: name, run, lanes: [...new Set(loaded.trace.events.map((e) => e.agent))], steps: steps.size, label: { agent: gt.mistake_agent, step: gt.mistake_step } };
+      const withoutDerivation: Case = { ...base, basis, grid, blame, blameWith: quickBlame(false) };
+      cases.push({ ...base, basis, grid, blameWith, blame, withoutDerivation });
     }
   }
   return cases;
@@ -202,7 +209,8 @@ export function whoAndWhenReport(corpus: string, verbose = false): string {
   out.push('(In-sample: the evidence model\'s weights were fitted on these files. The figures to quote are the refitted ones below; held-back files are the figure that counts.)');
 
   out.push('');
-  out.push(weightsCrossValidated(cases, tbl));
+  const cv = weightsCrossValidated(cases, tbl);
+  out.push(cv.text);
   out.push('');
   out.push(crossValidated(cases, tbl));
 
@@ -235,7 +243,11 @@ export function whoAndWhenReport(corpus: string, verbose = false): string {
     out.push('');
     for (const c of cases) {
       const b = c.blame.get('all');
-      out.push(`${c.subset}/${c.file}: blame ${b ? `${b[0]}@${b[1]}` : 'none'} label ${c.label.agent}@${c.label.step} ${hitAgent(c, 'all') ? 'A' : '-'}${hitStep(c, 'all') ? 'S' : '-'}`);
+      const f = cv.fullyNested.get(c) ?? null;
+      const h = hits(c, f);
+      out.push(
+        `${c.subset}/${c.file}: blame ${b ? `${b[0]}@${b[1]}` : 'none'} (${c.basis ?? 'none'}) ${hitAgent(c, 'all') ? 'A' : '-'}${hitStep(c, 'all') ? 'S' : '-'}; fully nested ${f ? `${f[0]}@${f[1]}` : 'none'} ${h.agent ? 'A' : '-'}${h.step ? 'S' : '-'}; label ${c.label.agent}@${c.label.step}`,
+      );
     }
   }
   return out.join('\n') + '\n';
@@ -275,13 +287,15 @@ function crossValidated(cases: Case[], tbl: (header: string[], rows: string[][])
  * leave-one-file-out. The shipped weights are the fit on every file, so the table above is in-sample;
  * these rows are the figures to quote.
  */
-function weightsCrossValidated(cases: Case[], tbl: (header: string[], rows: string[][]) => string): string {
+function weightsCrossValidated(cases: Case[], tbl: (header: string[], rows: string[][]) => string): { text: string; fullyNested: Map<Case, [string, number] | null> } {
   const rows: string[][] = [];
   const score = (label: string, test: Case[], blameOf: (c: Case) => [string, number] | null) => {
     const got = test.map((c) => hits(c, blameOf(c)));
     const a = got.filter((h) => h.agent).length;
     const st = got.filter((h) => h.step).length;
-    rows.push([label, String(test.length), pctCI(a, test.length), pctCI(st, test.length)]);
+    // the prior to beat: always name the most common mistake agent of the other files of the test file's subset
+    const prior = test.filter((c) => norm(c.label.agent) === majorityRole(cases.filter((x) => x.subset === c.subset && x !== c))).length;
+    rows.push([label, String(test.length), pctCI(a, test.length), `${((100 * prior) / test.length).toFixed(1)}% (${priorName(cases, test)})`, pctCI(st, test.length)]);
   };
   // a scheme that blames every file (each with a model fitted without it): a row per subset, then all
   const scoreBySubset = (scheme: string, blame: Map<Case, [string, number] | null>) => {
@@ -302,13 +316,18 @@ function weightsCrossValidated(cases: Case[], tbl: (header: string[], rows: stri
   scoreBySubset('nested, λ chosen in the fold', nested.blame);
   const full = fullyNested(cases, nested.penalty);
   scoreBySubset('fully nested, λ and slot chosen in the fold', full.blame);
+  // the ablation: the same fully nested procedure with the contrary-input rule not following derivations
+  const plain = cases.map((c) => c.withoutDerivation ?? c);
+  const plainFull = fullyNested(plain, nestedPenalty(plain).penalty).blame;
+  scoreBySubset('fully nested, without derivations', new Map(cases.map((c, k) => [c, plainFull.get(plain[k]) ?? null])));
   const reachable = cases.filter((c) => c.run.decisive >= 0).length;
   const mismatched = cases.filter((c) => JSON.stringify(c.blameWith(BLAME_WEIGHTS)) !== JSON.stringify(c.blame.get('all')));
   const fitted = fitBlameWeights(cases.map((c) => c.run));
   const drift = Math.max(...fitted.map((w, k) => Math.abs(w - BLAME_WEIGHTS[k])));
-  return [
+  const text = [
     `Evidence-model weights (blame-model.ts, L2 ${BLAME_L2}) refitted on the training side, scored on the test side:`,
-    tbl(['scheme', 'files', 'agent acc', 'step acc'], rows),
+    tbl(['scheme', 'files', 'agent acc', 'majority agent prior', 'step acc'], rows),
+    'Majority agent prior: always name the most common mistake agent of the other files of the same subset (leave-one-file-out; the name it names on most files in brackets). It reads agent names; the blame does not.',
     `Labelled step among the model's candidate steps (blameSteps) in ${reachable} of ${cases.length} files (the others cannot score a step and are left out of the fit).`,
     `Fully nested: λ as in the nested rows, then the contrary-input slot chosen among ${GRID.length} settings on the training files with the fold's weights (chosen: ${[...full.slots].map(([k, n]) => `${k} ×${n}`).join(', ')}).`,
     `Nested: the L2 penalty chosen among ${NESTED_L2.join(', ')} by ${INNER_FOLDS}-fold cross-validation inside each leave-one-file-out fold (chosen: ${[...nested.chosen].map(([l, n]) => `${l} ×${n}`).join(', ')}); on all files: ${nested.onAll}${nested.onAll === BLAME_L2 ? ' (= the shipped BLAME_L2)' : `, WARNING: the shipped BLAME_L2 is ${BLAME_L2}`}.` +
@@ -316,6 +335,18 @@ function weightsCrossValidated(cases: Case[], tbl: (header: string[], rows: stri
     `Fit on all ${cases.length} files: ${EVIDENCE_FEATURES.map((f, k) => `${f} ${fitted[k].toFixed(2)}`).join(', ')}` +
       (drift > 0.01 ? `\nWARNING: the shipped BLAME_WEIGHTS differ from this fit by up to ${drift.toFixed(2)}: paste [${fitted.map((w) => w.toFixed(2)).join(', ')}]` : ' (= the shipped BLAME_WEIGHTS)'),
   ].join('\n');
+  return { text, fullyNested: full.blame };
+}
+
+/** The agent the majority prior names on most of `test`'s files (each named from the other files of its subset). */
+function priorName(cases: Case[], test: Case[]): string {
+  const named = new Map<string, number>();
+  for (const c of test) {
+    const role = majorityRole(cases.filter((x) => x.subset === c.subset && x !== c));
+    named.set(role, (named.get(role) ?? 0) + 1);
+  }
+  const original = (role: string) => cases.find((c) => norm(c.label.agent) === role)?.label.agent ?? role;
+  return [...named].sort((a, b) => b[1] - a[1]).map(([r]) => original(r))[0] ?? '';
 }
 
 /** L2 penalties the nested cross-validation chooses among, and its inner folds. */
@@ -360,11 +391,11 @@ function fullyNested(cases: Case[], penalty: ReadonlyMap<Case, number>): { blame
   return { blame, slots };
 }
 
-/** The L2 penalty among {@link NESTED_L2} with the most agent + step hits by {@link INNER_FOLDS}-fold cross-validation on `train` (ties: the smaller). */
+/** The L2 penalty among {@link NESTED_L2} with the most agent + step hits by {@link INNER_FOLDS}-fold cross-validation on `train` (ties keep the shipped BLAME_L2, as {@link bestSlot} keeps the default slot; then the smaller). */
 function choosePenalty(train: Case[]): number {
-  let best = NESTED_L2[0];
+  let best = BLAME_L2;
   let bestHits = -1;
-  for (const l2 of NESTED_L2) {
+  for (const l2 of [BLAME_L2, ...NESTED_L2.filter((l) => l !== BLAME_L2)]) {
     let total = 0;
     for (let fold = 0; fold < INNER_FOLDS; fold++) {
       const w = fitBlameWeights(train.filter((_, k) => k % INNER_FOLDS !== fold).map((c) => c.run), l2);

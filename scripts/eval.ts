@@ -248,7 +248,7 @@ function main(): void {
   process.stdout.write('published (GPT-4o, all-at-once prompting): agent 53.5%, step 14.2%\n\n');
   if (verbose) process.stdout.write(ww.details.join('\n') + '\n\n');
   process.stdout.write('## Who&When: does it generalize? (leave-one-subset-out priors, intervals, rule ablation)\n');
-  process.stdout.write(whoAndWhenReport(corpus) + '\n');
+  process.stdout.write(whoAndWhenReport(corpus, verbose) + '\n');
   process.stdout.write('## MAST: stop verdicts, loops and verification findings vs trace labels (precision first)\n');
   process.stdout.write(stopVerdictReport(corpus, cases) + '\n\n');
   process.stdout.write('## Repeated identical tool calls (groups / calls beyond the first)\n');

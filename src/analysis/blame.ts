@@ -4,8 +4,9 @@
  * Tried in order (docs/analysis.md §4):
  * 1. a run whose failure signal is an error stop failed where the error happened: the first agent
  *    output whose own tool call failed;
- * 2. contrary input: the earliest output that passed on a value of the final answer contrary to what
- *    its own inputs gave (support.ts);
+ * 2. contrary input: the earliest output on the final answer's derivation (the values it carries and
+ *    those it was computed from, derivation.ts) that passed on a value contrary to what its own
+ *    inputs gave (support.ts);
  * 3. evidence: the step the fitted model (blame-evidence.ts, blame-model.ts) finds most likely,
  *    and its agent (each agent's share, the sum over its steps, is in the message);
  * 4. no agent step after the task statement to weigh: the first agent output whose tool call failed.
@@ -15,7 +16,8 @@ import { finalAnswer, isNotAgentOutput } from './answer';
 import { EVIDENCE_FEATURES, stepEvidence, taskStatement, type EvidenceContext, type EvidenceFeature, type StepEvidence } from './blame-evidence';
 import { BLAME_WEIGHTS, scoreSteps } from './blame-model';
 import { ValueReader, type SupportOptions } from './support';
-import { ERROR_TEXT, salientTokens } from './text';
+import { MAX_LEVELS, answerDerivation, entered } from './derivation';
+import { ERROR_TEXT, canonicalValue, salientTokens } from './text';
 import type { TraceIndex } from './trace-index';
 import { countsSteps } from '../trace/model';
 import type { Blame, Outcome } from './types';
@@ -98,6 +100,8 @@ export interface BlameOptions {
   support?: SupportOptions;
   /** The evidence model's weights (blame-model.ts `BLAME_WEIGHTS` by default; the evaluation refits them per fold). */
   weights?: readonly number[];
+  /** False: the contrary-input rule looks only where the answer's own values entered, not the values it was computed from (derivation.ts; the evaluation's ablation). Default true. */
+  derivation?: boolean;
 }
 
 /**
@@ -105,7 +109,7 @@ export interface BlameOptions {
  * no agent output can be blamed (a run of tool output only, or without content).
  */
 export function findBlame(index: TraceIndex, outcome: Outcome, options: BlameOptions = {}): Blame | null {
-  const { rules = BLAME_RULES, support, weights = BLAME_WEIGHTS } = options;
+  const { rules = BLAME_RULES, support, weights = BLAME_WEIGHTS, derivation = true } = options;
   const on = new Set(rules);
   const failed = outcome.status === 'failure' || (outcome.status === 'partial' && (outcome.value ?? 0) < 0);
   if (!failed || index.size === 0) return null;
@@ -134,18 +138,19 @@ export function findBlame(index: TraceIndex, outcome: Outcome, options: BlameOpt
     if (first) return make(first.pos, 'error', `its tool call failed at ${index.id(first.result)}; the run stopped on an error`);
   }
   const informative = (t: string) => t.length > 1 && !given.has(t);
-  // 1. the earliest step that passed on a value of the final answer contrary to its own inputs
+  // 1. the earliest step on the answer's derivation that passed on a value contrary to its own inputs
   if (final && on.has('contrary_input')) {
     const wanted = new Set([...(final.explicit ? salientTokens(final.answer) : index.salient(final.pos))].filter(informative));
-    // where each of the answer's values entered the run (one pass over cached salient tokens): only
-    // there can a step state it without any input stating it, so only there are inputs compared
-    const firstAt = new Map<string, number>();
-    for (let i = 0; i <= final.pos && firstAt.size < wanted.size; i++) for (const tok of index.salientOnce(i)) if (wanted.has(tok) && !firstAt.has(tok)) firstAt.set(tok, i);
+    // where each value the answer was derived from entered the run (derivation.ts): only there can a
+    // step state it without any input stating it, so only there are inputs compared
+    const givenValues = new Set([...given].map(canonicalValue));
+    const origins = answerDerivation(index, final.pos, wanted, (v) => givenValues.has(v), ctx.responsible, derivation ? MAX_LEVELS : 1);
     const reader = new ValueReader(index, support);
-    for (const i of [...new Set(firstAt.values())].sort((a, b) => a - b)) {
+    for (const i of [...origins.keys()].sort((a, b) => a - b)) {
       if (i <= task || !blameable(index, i, tools, task) || !PASSES_ON.has(index.types[i])) continue;
-      const c = reader.contrary(i, new Set([...firstAt].filter(([, at]) => at === i).map(([tok]) => tok)));
-      if (c) return make(i, 'contrary_input', `passed on ${c.value} where its input ${index.id(c.input)} gave ${c.was}; ${i === final.pos ? 'it is the final answer' : `the final answer (${index.id(final.pos)}) carries it`}`);
+      const origin = origins.get(i)!;
+      const c = reader.contrary(i, (v) => entered(origin, v));
+      if (c) return make(i, 'contrary_input', `passed on ${c.value} where its input ${index.id(c.input)} gave ${c.was}; ${carried(index, i, final.pos, origin.answer.has(c.value) ? [] : origin.via)}`);
     }
   }
   // 2. the step the evidence model finds most likely, and its agent
@@ -167,6 +172,14 @@ export function findBlame(index: TraceIndex, outcome: Outcome, options: BlameOpt
   const first = firstFailed();
   if (first) return make(first.pos, 'error', `its tool call failed at ${index.id(first.result)}`);
   return null;
+}
+
+/** How the final answer carries a value passed on at position i: itself, verbatim, or computed from it through the steps `via` (nearest first). */
+function carried(index: TraceIndex, i: number, answer: number, via: readonly number[]): string {
+  if (via.length === 0) return i === answer ? 'it is the final answer' : `the final answer (${index.id(answer)}) carries it`;
+  const steps = via.filter((v) => v !== i).map((v) => index.id(v));
+  const through = steps.length === 0 ? '' : steps.length === 1 ? `, in ${steps[0]}` : `, through ${steps.join(', ')}`;
+  return `the final answer (${index.id(answer)}) was ${via.length === 1 ? 'computed' : 'derived'} from it${through}`;
 }
 
 /**

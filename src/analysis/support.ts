@@ -15,7 +15,8 @@
  * a value of the final answer entered the run).
  */
 import type { TraceIndex } from './trace-index';
-import { stripLogNoise, withoutFencedCode } from './text';
+import { operandsOf } from './derivation';
+import { canonicalValue, stripLogNoise, withoutFencedCode } from './text';
 
 /** Tokens on either side of a value that make its slot (default). */
 export const SPAN = 6;
@@ -108,28 +109,44 @@ export class ValueReader {
   }
 
   /**
-   * The first of `values` (numbers stated at position i) that an input of i gave differently: a
-   * different number in the same slot. Values an input also states are supported, never contrary.
+   * The first of the values stated at position i (those `wanted` accepts, given as written) that an
+   * input of i gave differently: a different number in the same slot. Numbers are compared as values
+   * (text.ts `canonicalValue`: `1,520` = `1520`). Values an input also states are supported, never
+   * contrary; and a value i computed from an input's number (derivation.ts `operandsOf`, the operands
+   * stated in i) does not contradict it: `1,250 units × $24 = $30,000` is another quantity than the
+   * 1,250 it read. The input value reported is the one the step replaced: of those in the slot, one
+   * the step does not state itself, then the one whose slot shares the most tokens, then the nearest
+   * input.
    * @returns `{ value, was, input }` (input = position of the ancestor), or undefined.
    */
-  contrary(i: number, wanted: ReadonlySet<string>): { value: string; was: string; input: number } | undefined {
-    const mine = this.values(i).filter((v) => wanted.has(v.value));
+  contrary(i: number, wanted: (value: string) => boolean): { value: string; was: string; input: number } | undefined {
+    const own = this.values(i);
+    const mine = own.filter((v) => wanted(v.value));
     if (mine.length === 0) return undefined;
+    const ownValues = own.map((v) => canonicalValue(v.value));
     const inputs = this.ancestors(i);
     const stated = new Set<string>();
-    for (const u of inputs) for (const v of this.values(u)) stated.add(v.value);
+    for (const u of inputs) for (const v of this.values(u)) stated.add(canonicalValue(v.value));
     for (const v of mine) {
-      if (stated.has(v.value)) continue;
+      const value = canonicalValue(v.value);
+      if (stated.has(value)) continue;
+      const operands = operandsOf(value, ownValues);
+      // of the input values in the same slot, the one the step replaced: one it does not state itself, then the slot most alike, then the nearest input
+      let best: { was: string; input: number; score: number } | undefined;
       for (const u of inputs) for (const w of this.values(u)) {
-        if (w.value === v.value || w.kind !== v.kind) continue;
+        const was = canonicalValue(w.value);
+        if (was === value || w.kind !== v.kind || operands.has(was)) continue;
         let shared = 0;
         let words = 0;
         for (const s of v.slot) if (w.slot.has(s)) {
           shared++;
           if (isWord(s)) words++;
         }
-        if (shared >= this.shared && words >= 1) return { value: v.value, was: w.value, input: u };
+        if (shared < this.shared || words < 1) continue;
+        const score = (ownValues.includes(was) ? 0 : 1000) + shared;
+        if (!best || score > best.score) best = { was: w.value, input: u, score };
       }
+      if (best) return { value: v.value, was: best.was, input: best.input };
     }
     return undefined;
   }

@@ -430,3 +430,16 @@ export const APPROVAL_TEXT =
  */
 export const CRITIQUE_TEXT =
   /\b(?:bugs?|issues?|defects?|missing|lacks?|lacking|incorrect(?:ly)?|not (?:yet )?(?:implemented|handled|addressed|resolved|correct(?:ly)?)|fails? to|(?:needs?|has) to be (?:fixed|revised|addressed|implemented)|please (?:fix|revise|address|correct)|(?:suggestions?|comments?) (?:for|on) revision|highest priority comment)\b/i;
+
+const THOUSANDS = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
+
+/**
+ * A salient token as a value, so that one quantity written two ways is one value: a number loses its
+ * thousands separators (`36,480` and `36480`) and a decimal its trailing zeros (`4.80`, `4.8`; `12.0`
+ * is `12`). Other tokens (words, `10:30`, `3/4`, `1,5`) are returned as they are.
+ */
+export function canonicalValue(token: string): string {
+  let v = THOUSANDS.test(token) ? token.replace(/,/g, '') : token;
+  if (/^\d+\.\d+$/.test(v)) v = v.replace(/0+$/, '').replace(/\.$/, '');
+  return v;
+}
