@@ -259,13 +259,14 @@ describe('graph keyboard in a real VS Code', function () {
     if (!(await evalInWebview<boolean>(`() => document.getElementById('follow').checked`, { selector: FRAME }))) await clickInWebview('#follow', { frame: FRAME });
     const select = (index: number) => evalInWebview(`() => { window.postMessage({ type: 'select', index: ${index} }, '*'); return new Promise((r) => setTimeout(r, 300)); }`, { selector: FRAME });
     await select(picks.sub);
-    await evalInWebview(`() => { document.getElementById('next-agent').click(); return new Promise((r) => setTimeout(r, 800)); }`, { selector: FRAME });
+    await evalInWebview(`() => { document.getElementById('next-agent').click(); }`, { selector: FRAME });
     const subUri = vscode.Uri.file(subFile).toString();
-    assert.ok(api.shadedRecords().has(subUri), `a sub-agent event shades its record in the sub-agent file: ${[...api.shadedRecords().keys()]}`);
+    // the host opens and shades the record asynchronously: wait for that state (a fixed 800 ms was too short under load)
+    await waitFor(async () => [...api.shadedRecords().keys()], (keys) => keys.includes(subUri), 'a sub-agent event shades its record in the sub-agent file', 20_000);
     await select(picks.main);
-    await evalInWebview(`() => { document.getElementById('prev-agent').click(); return new Promise((r) => setTimeout(r, 800)); }`, { selector: FRAME });
+    await evalInWebview(`() => { document.getElementById('prev-agent').click(); }`, { selector: FRAME });
     const sessionUri = vscode.Uri.file(SESSION).toString();
-    assert.deepEqual([...api.shadedRecords().keys()], [sessionUri], 'a main-session event (its file not shown): its file opens with the record shaded, and no other record stays shaded');
+    await waitFor(async () => [...api.shadedRecords().keys()], (keys) => keys.length === 1 && keys[0] === sessionUri, 'a main-session event (its file not shown): its file opens with the record shaded, and no other record stays shaded', 20_000);
     assert.ok(vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === sessionUri), 'the session file is shown');
     assertUntouched('after follow in editor across files');
   });
