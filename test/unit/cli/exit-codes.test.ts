@@ -28,7 +28,7 @@ const NOT_TRACE = path.join(scratch, 'package.json');
 fs.writeFileSync(NOT_TRACE, '{"name": "not a trace", "version": "1.0.0"}\n');
 
 test('a path that cannot be read: exit 2, the reason in words, no usage text, for every command', () => {
-  for (const args of [['analyze', MISSING], ['stats', MISSING], ['convert', MISSING, '--to', 'otrace-json'], ['validate', MISSING], ['dataset', 'stops', MISSING], ['analyze', DEMO, MISSING]]) {
+  for (const args of [['analyze', MISSING], ['stats', MISSING], ['summary', MISSING], ['convert', MISSING, '--to', 'otrace-json'], ['validate', MISSING], ['dataset', 'stops', MISSING], ['analyze', DEMO, MISSING]]) {
     const r = otrace(...args);
     assert.equal(r.status, 2, args.join(' '));
     assert.match(r.stderr, /otrace: cannot read .*no-such-trace\.jsonl: no such file or folder/, args.join(' '));

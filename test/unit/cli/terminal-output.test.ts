@@ -115,6 +115,7 @@ test('text output of every command: controls and bidi shown as ⟨U+…⟩, neve
     otrace('stats', SMALL),
     otrace('analyze', SMALL),
     otrace('analyze', SMALL_DIR),
+    otrace('summary', SMALL),
     otrace('analyze', SMALL, SMALL), // several files: the corpus table
     otrace('dataset', 'stops', SMALL_DIR, '-o', path.join(scratch, 'stops.jsonl')),
     otrace('validate', path.join(SMALL_DIR, 'missing\u202e\u009b.jsonl')),
@@ -130,6 +131,7 @@ test('text output of every command: controls and bidi shown as ⟨U+…⟩, neve
   assert.match(stats, /agent csi⟨U\+009B⟩2J/);
   assert.match(stats, /run⟨U\+202E⟩lnosj\.⟨U\+001B⟩\[2J⟨U\+009B⟩\.otrace\.jsonl/, 'the file name too');
   assert.match(outputs[0].stdout, /bad rtl(⟨U\+202E⟩|\\u202e)gnp/, 'problem messages too (a quoted value as a JSON string)');
+  assert.match(outputs[4].stdout, /^ {2}agent rtl⟨U\+202E⟩gnp\.exe⟨U\+202C⟩: /m, 'summary: the agent lines too');
 });
 
 test('a trace of 100,000 agents: the lists are clipped ("… and N more"), no line over 1,000 characters', async () => {
@@ -146,12 +148,14 @@ test('JSON output (--json, convert, dataset): C1 and bidi as \\u escapes, never 
     otrace('analyze', SMALL_DIR, '--json'),
     otrace('dataset', 'stops', SMALL_DIR),
     ...FORMATS.map((f) => otrace('convert', SMALL, '--to', f)),
+    otrace('summary', SMALL, '--json'),
   ]);
   assert.deepEqual(allFaults(outputs, false), []);
   const stats = JSON.parse(outputs[0].stdout);
   assert.deepEqual(stats.agents, SMALL_AGENTS, 'the names, exactly');
   JSON.parse(outputs[1].stdout);
   JSON.parse(outputs[2].stdout);
+  assert.deepEqual(JSON.parse(outputs[outputs.length - 1].stdout).agents.map((a: { name: string }) => a.name), SMALL_AGENTS, 'summary --json: the names, exactly');
   for (const line of outputs[3].stdout.trim().split('\n')) JSON.parse(line);
   const json = JSON.parse(outputs[4].stdout);
   assert.deepEqual([...new Set(json.events.map((e: { agent: string }) => e.agent))], SMALL_AGENTS, 'otrace-json keeps every name');

@@ -1,0 +1,95 @@
+/**
+ * `otrace summary FILE [--json]`: the run at a glance (issue 26): what was asked, how it ended, what
+ * it spent (tokens by kind, an estimated cost), who did what, what went wrong or "no problems
+ * found". The summary is src/analysis/run-summary.ts; prices come from src/cli/prices.ts.
+ * Text output: a few short lines, every trace string through `safe`, no line over 1,000 characters.
+ */
+import { parseArgs } from 'node:util';
+import { analyzeTrace } from '../analysis';
+import { oneLine, runSummary, type RunSummary, type SummaryTokens } from '../analysis/run-summary';
+import { formatUsage } from '../trace/tokens';
+import { formatSpan } from '../trace/units';
+import { clipList, EXIT, fail, load, MAX_MESSAGE, MAX_PATH, notATrace, printProblems, safe, safeJson, writeLines, type Command } from './common';
+import { priceCall } from './prices';
+
+/** Agents listed one a line; the rest are counted. */
+const AGENT_LINES = 6;
+/** Characters of a task or answer shown on its line. */
+const SHOWN_TEXT = 300;
+/** Characters of what an agent was asked shown on its line. */
+const AGENT_SHOWN = 120;
+
+export const summary: Command = {
+  usage: 'otrace summary FILE [--json]                                # what was asked, how it ended, tokens and estimated cost, agents, problems',
+  run(args) {
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean' } } });
+    const [file] = positionals;
+    if (!file || positionals.length > 1) fail('summary takes one FILE');
+    const loaded = load(file);
+    if (loaded.format === 'unknown') return notATrace(file, loaded);
+    const errors = printProblems(file, loaded, process.stderr);
+    const s = runSummary(loaded, analyzeTrace(loaded), { price: priceCall });
+    if (values.json) process.stdout.write(safeJson(s) + '\n');
+    else writeLines(process.stdout, summaryLines(file, s));
+    return errors > 0 ? EXIT.problems : EXIT.ok;
+  },
+};
+
+/** How a stop reads: `turn ended` (a hand-back to the user), `phase ended`, `stopped` (the run). */
+const ENDED_WORDS = { turn: 'turn ended', phase: 'phase ended', run: 'stopped' } as const;
+
+/** The text lines of `otrace summary FILE` (trace content made safe for the terminal, lists clipped). */
+export function summaryLines(file: string, s: RunSummary): string[] {
+  const e = s.ended;
+  const lines = [
+    safe(file, MAX_PATH),
+    `task       ${s.task ? safe(s.task, SHOWN_TEXT) : 'not found (no recorded task, no user prompt)'}`,
+    `ended      ${e ? `${ENDED_WORDS[e.scope] ?? 'stopped'} (${safe(e.reason)})${e.text ? `: ${safe(e.text, SHOWN_TEXT)}` : ''}` : 'no events'}`,
+    `outcome    ${s.outcome ? `${s.outcome.status} (${safe(s.outcome.source)})` : 'not recorded'}`,
+    `duration   ${duration(s.duration)}`,
+    `tokens     ${tokenWords(s.tokens) || 'none recorded'}`,
+    `cost       ${cost(s)}`,
+    `agents     ${s.agents.length}`,
+    ...s.agents.slice(0, AGENT_LINES).map((a) => {
+      const who = a.label ? `${safe(a.label)} (${safe(a.name)})` : safe(a.name);
+      const spent = [`${a.events} ${a.events === 1 ? 'event' : 'events'}`, ...(inOut(a.tokens) ? [inOut(a.tokens)] : [])].join(', ');
+      return `  ${who}: ${spent}${a.task ? `; asked: ${safe(oneLine(a.task, AGENT_SHOWN), SHOWN_TEXT)}` : ''}`;
+    }),
+    ...(s.agents.length > AGENT_LINES ? [`  … and ${(s.agents.length - AGENT_LINES).toLocaleString('en-US')} more`] : []),
+    `problems   ${s.findings.length ? `${s.findings.length === 1 ? '1 (the most severe)' : `${s.findings.length} (the most severe first)`}` : 'no problems found'}`,
+    ...s.findings.map((f) => `  ${f.severity} ${f.kind.replace('_', ' ')}: ${safe(f.message, MAX_MESSAGE)}`),
+  ];
+  return lines;
+}
+
+/** `2,506.4 s (41 min 46 s)`, or `19 steps`. */
+function duration(d: RunSummary['duration']): string {
+  if (d.unit === 'steps' || d.value < 60) return formatSpan(d.value, d.unit);
+  const s = Math.round(d.value);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return `${formatSpan(d.value, d.unit)} (${h ? `${h} h ` : ''}${m} min ${s % 60} s)`;
+}
+
+/** Tokens by kind in words, the kinds recorded only. */
+function tokenWords(t: SummaryTokens): string {
+  const recorded: Partial<Record<keyof SummaryTokens, number>> = {};
+  for (const [k, v] of Object.entries(t) as [keyof SummaryTokens, number | null][]) if (v !== null) recorded[k] = v;
+  return formatUsage(recorded);
+}
+
+/** `1,234,567 tokens in, 4,321 out` (input with cache reads and writes); '' when none is recorded. */
+function inOut(t: SummaryTokens): string {
+  if (Object.values(t).every((v) => v === null)) return '';
+  const read = (t.input ?? 0) + (t.cache_read ?? 0) + (t.cache_write ?? 0);
+  return `${read.toLocaleString('en-US')} tokens in, ${(t.output ?? 0).toLocaleString('en-US')} out`;
+}
+
+/** `~$12.34 (estimate from list prices of claude-opus-4-6, …; 2 calls of unknown models left out)` or why there is none. */
+function cost(s: RunSummary): string {
+  const c = s.cost;
+  if (!c) return Object.values(s.tokens).every((v) => v === null) ? 'unknown (no tokens recorded)' : 'unknown (no model with a known price)';
+  const usd = c.usd >= 0.01 ? c.usd.toFixed(2) : c.usd.toPrecision(2);
+  const left = c.unpriced_calls ? `; ${c.unpriced_calls} model call${c.unpriced_calls === 1 ? '' : 's'} of unknown models left out` : '';
+  return `~$${usd} (estimate from list prices of ${clipList(c.models, (m) => safe(m))}${left})`;
+}

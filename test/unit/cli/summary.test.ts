@@ -1,0 +1,159 @@
+/**
+ * `otrace summary FILE [--json]` (issue 26, item 1): what was asked, who did what, how it ended and
+ * what went wrong, on the sessions people have: a Claude Code session with sub-agents, a Codex
+ * rollout, a Who&When log. The run summary itself is src/analysis/run-summary.ts (pure); the CLI
+ * prices it with @pydantic/genai-prices and prints it.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { analyzeTrace } from '../../../src/analysis';
+import { runSummary } from '../../../src/analysis/run-summary';
+import { load } from '../../../src/cli/common';
+import { priceCall } from '../../../src/cli/prices';
+import { summaryLines } from '../../../src/cli/summary';
+import { fixturePath } from '../helpers';
+
+const ROOT = path.join(__dirname, '..', '..', '..');
+const CLI = path.join(ROOT, 'dist', 'cli.js');
+const SESSION = fixturePath('claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl');
+const CODEX = fixturePath('codex', 'rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl');
+const WHO = fixturePath('who-and-when', 'Hand-Crafted', '12.json');
+
+function summaryOf(file: string) {
+  const loaded = load(file);
+  return runSummary(loaded, analyzeTrace(loaded), { price: priceCall });
+}
+
+/** C0 controls but newline, DEL, C1 controls and bidi marks, overrides and isolates. */
+const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+test('Claude Code session: the first prompt, a turn end with the final answer, four lanes with what each was asked, tokens by kind and an estimated cost', () => {
+  const s = summaryOf(SESSION);
+  assert.match(s.task, /^Work on bead spotter-a0y\. Run bd show/);
+  assert.doesNotMatch(s.task, /\n/);
+  assert.deepEqual({ event: s.ended?.event, scope: s.ended?.scope, reason: s.ended?.reason }, { event: '5778e067-64e9-467c-8ce1-3190ff1a78cd:stop', scope: 'turn', reason: 'task_complete' });
+  assert.ok(s.ended && s.ended.text.length > 0 && s.ended.text.length <= 200, s.ended?.text);
+  assert.equal(s.outcome, null, 'the session records no outcome');
+  assert.equal(s.duration.unit, 'seconds');
+  assert.ok(s.duration.value > 2500 && s.duration.value < 2600, String(s.duration.value));
+  // Each model call once: the sums the importer keeps in the trace's costs.
+  const costs = load(SESSION).trace.costs as Record<string, number>;
+  assert.equal(s.tokens.input, costs.input_tokens);
+  assert.equal(s.tokens.output, costs.output_tokens);
+  assert.equal(s.tokens.cache_read, costs.cache_read_input_tokens);
+  assert.equal(s.tokens.cache_write, costs.cache_creation_input_tokens);
+  assert.equal(s.tokens.reasoning, null, 'Claude Code records no reasoning tokens');
+  // Opus for main, Haiku for the Explore agents: priced per lane's model, an estimate.
+  assert.ok(s.cost && s.cost.usd > 1 && s.cost.estimate === true, JSON.stringify(s.cost));
+  assert.deepEqual([...s.cost.models].sort(), ['claude-haiku-4-5-20251001', 'claude-opus-4-6']);
+  assert.equal(s.cost.unpriced_calls, 0);
+  assert.deepEqual(s.agents.map((a) => a.name), ['main', 'Explore:a93ccab', 'Explore:aa84377', 'compact:acompact-70d8e7']);
+  const main = s.agents[0];
+  assert.equal(main.label, null);
+  assert.match(main.task ?? '', /^Work on bead/);
+  const explore = s.agents[1];
+  assert.match(explore.label ?? '', /^Explore: \S/, 'the Agent call\'s subagent_type and description');
+  assert.ok(explore.task && explore.task.length > 20, 'the prompt it was given');
+  assert.equal(s.agents.reduce((n, a) => n + a.events, 0), 634);
+  assert.equal(s.agents.reduce((n, a) => n + (a.tokens.output ?? 0), 0), s.tokens.output);
+  assert.deepEqual(s.findings, [], 'sound stops and turn ends are no problems');
+});
+
+test('Codex rollout: the user prompt, a turn end with the last agent message, duration in seconds, gpt-5.3-codex priced', () => {
+  const s = summaryOf(CODEX);
+  assert.equal(s.task, '[REDACTED_MESSAGE len=98 sha=c002ff99]', 'the user prompt, not the injected meta rows');
+  assert.deepEqual(s.ended, { event: 'stop:019c8bfe-ed40-7a21-b57f-6447436c5881', scope: 'turn', reason: 'task_complete', text: '[REDACTED_LAST_AGENT_MESSAGE len=647 sha=10502814]' });
+  assert.equal(s.outcome, null);
+  assert.equal(s.duration.unit, 'seconds');
+  assert.ok(Math.abs(s.duration.value - 96.537) < 0.01, String(s.duration.value));
+  assert.ok((s.tokens.input ?? 0) > 0 && (s.tokens.cache_read ?? 0) > 0 && (s.tokens.reasoning ?? 0) > 0, JSON.stringify(s.tokens));
+  assert.deepEqual(s.cost?.models, ['gpt-5.3-codex']);
+  assert.ok((s.cost?.usd ?? 0) > 0);
+  assert.deepEqual(s.agents.map((a) => [a.name, a.events]), [['codex', 24]]);
+  assert.deepEqual(s.findings, []);
+});
+
+test('Who&When log: the question is the task, the duration counts steps, no tokens, no cost', () => {
+  const s = summaryOf(WHO);
+  assert.match(s.task, /^According to Box Office Mojo's 2020 Worldwide Box Office list, how many/);
+  assert.deepEqual({ event: s.ended?.event, scope: s.ended?.scope }, { event: 'h19', scope: 'run' });
+  assert.ok(s.ended && s.ended.text.length > 0);
+  assert.deepEqual(s.duration, { value: 19, unit: 'steps' });
+  assert.deepEqual(s.tokens, { input: null, output: null, cache_read: null, cache_write: null, reasoning: null });
+  assert.equal(s.cost, null, 'no model known, no tokens');
+  assert.ok(s.agents.some((a) => a.name === 'Orchestrator'));
+  assert.ok(s.agents.some((a) => a.name === 'WebSurfer' && /Box Office Mojo/.test(a.task ?? '')), 'what the orchestrator asked the web surfer');
+  assert.ok(s.findings.length <= 5);
+});
+
+test('the model calls of an unknown model are not priced: cost null when none is', () => {
+  const loaded = load(CODEX);
+  for (const e of loaded.trace.events) (e as { model?: string }).model = 'no-such-model-xyz';
+  delete (loaded.trace.metadata as Record<string, unknown>).models;
+  const s = runSummary(loaded, analyzeTrace(loaded), { price: priceCall });
+  assert.equal(s.cost, null);
+  assert.ok(s.tokens.input! > 0, 'the tokens are still counted');
+});
+
+test('findings: the problems only, most severe first, at most 5', () => {
+  const events = [{ id: 'u', t: 0, type: 'message', agent: 'a', from: 'user', content: 'do it' }];
+  for (let i = 1; i <= 40; i++) events.push({ id: `c${i}`, t: i, type: 'tool_call', agent: 'a', tool: 'Bash', content: '{"command":"ls"}' } as never);
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-summary-')), 'loop.otrace.jsonl');
+  fs.writeFileSync(file, events.map((e) => JSON.stringify(e)).join('\n') + '\n');
+  const loaded = load(file);
+  const a = analyzeTrace(loaded);
+  const s = runSummary(loaded, a);
+  assert.ok(s.findings.length >= 1 && s.findings.length <= 5, JSON.stringify(s.findings));
+  const rank = { error: 0, warning: 1, info: 2 };
+  for (let i = 1; i < s.findings.length; i++) assert.ok(rank[s.findings[i - 1].severity] <= rank[s.findings[i].severity]);
+  assert.ok(s.findings.some((f) => f.kind === 'loop'), 'the repeated call');
+  assert.equal(s.task, 'do it');
+});
+
+test('otrace summary prints a few short safe lines; --json the fields; "no problems found" when none', () => {
+  const r = spawnSync(process.execPath, [CLI, 'summary', SESSION], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const lines = r.stdout.trimEnd().split('\n');
+  assert.ok(lines.length >= 6 && lines.length <= 16, r.stdout);
+  for (const l of lines) {
+    assert.ok(l.length <= 1000);
+    assert.doesNotMatch(l, RAW);
+  }
+  assert.match(r.stdout, /^task +Work on bead spotter-a0y/m);
+  assert.match(r.stdout, /^ended +turn ended \(task_complete\)/m);
+  assert.match(r.stdout, /^cost +~\$\d+\.\d\d \(estimate/m);
+  assert.match(r.stdout, /^problems +no problems found$/m);
+  assert.match(r.stdout, /Explore: /);
+  const j = spawnSync(process.execPath, [CLI, 'summary', WHO, '--json'], { encoding: 'utf8' });
+  assert.equal(j.status, 0, j.stderr);
+  const s = JSON.parse(j.stdout);
+  assert.deepEqual(Object.keys(s), ['task', 'ended', 'outcome', 'duration', 'tokens', 'cost', 'agents', 'findings']);
+  assert.deepEqual(Object.keys(s.ended), ['event', 'scope', 'reason', 'text']);
+  assert.deepEqual(Object.keys(s.agents[0]), ['name', 'label', 'task', 'events', 'tokens']);
+  const w = spawnSync(process.execPath, [CLI, 'summary', WHO], { encoding: 'utf8' });
+  assert.match(w.stdout, /^duration +19 steps$/m);
+  assert.match(w.stdout, /^cost +unknown/m);
+});
+
+test('summaryLines: trace text through safe, no line over 1,000 characters', () => {
+  const hostile = `x\u001b[2J\u202e${'A'.repeat(5000)}\nsecond line`;
+  const lines = summaryLines('f\u009b.jsonl', {
+    task: hostile,
+    ended: { event: hostile, scope: 'run', reason: 'error', text: hostile },
+    outcome: { status: 'failure', source: hostile },
+    duration: { value: 3, unit: 'seconds' },
+    tokens: { input: 1, output: 2, cache_read: null, cache_write: null, reasoning: null },
+    cost: null,
+    agents: Array.from({ length: 50 }, (_, i) => ({ name: `${hostile}${i}`, label: hostile, task: hostile, events: 1, tokens: { input: null, output: null, cache_read: null, cache_write: null, reasoning: null } })),
+    findings: [{ kind: 'loop', severity: 'warning', message: hostile }],
+  });
+  assert.ok(lines.length <= 20, String(lines.length));
+  for (const l of lines) {
+    assert.ok(l.length <= 1000, String(l.length));
+    assert.doesNotMatch(l, RAW);
+  }
+});
