@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LensItem } from '../session/query-types';
-import { labelText, type LabelText } from '../shared/untrusted-text';
+import { labelText, plainLabel, type LabelText } from '../shared/untrusted-text';
 import { toRange, type TraceSessions } from './trace-sessions';
 
 /** Lenses of stops, loops and spawns in a trace file or one of its sub-agent files. */
@@ -37,10 +37,10 @@ function traceLens(trace: string, item: LensItem): vscode.CodeLens {
   if ('finding' in item) {
     const f = item.finding;
     const title = f.kind === 'loop' ? `${f.inline}: ${f.message}` : `${f.inline}${f.mode === 'ok' ? '' : ` — ${f.message}`}`;
-    return lens(at, labelText`${clip(title, 110)} — Explain`, 'otrace.explainFinding', { trace, finding: f.index });
+    return lens(at, labelText`${plainLabel(title, 110)} — Explain`, 'otrace.explainFinding', { trace, finding: f.index });
   }
   const { agent, events } = item.lane;
-  return lens(at, labelText`agent: ${clip(agent, 60)} · ${events} event${events === 1 ? '' : 's'}`, 'otrace.showLane', { trace, agent });
+  return lens(at, labelText`agent: ${plainLabel(agent, 60)} · ${events} event${events === 1 ? '' : 's'}`, 'otrace.showLane', { trace, agent });
 }
 
 /** Lenses in prompt files that open traces name in `source.path`. */
@@ -77,10 +77,6 @@ function lens(at: vscode.Position, title: LabelText, command: string, arg: unkno
   return new vscode.CodeLens(new vscode.Range(at, at), { title, command, arguments: [arg] });
 }
 
-function clip(text: string, max: number): string {
-  const one = text.replace(/\s+/g, ' ');
-  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
-}
 
 function enabled(): boolean {
   return vscode.workspace.getConfiguration('otrace').get<boolean>('codeLens.enabled', true);

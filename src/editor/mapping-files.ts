@@ -17,7 +17,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TraceEngine } from '../session/engine';
 import type { MappingInput, MappingReport } from '../session/worker-protocol';
-import { messageText, plainText } from '../shared/untrusted-text';
+import { messageText, plainLabel, plainText } from '../shared/untrusted-text';
 import { planMappings, type MappingPlan, type RefusedEntry } from './mapping-plan';
 
 /** Glob of the mapping files found in the workspace. */
@@ -173,8 +173,8 @@ export class MappingFiles implements MappingProvider, vscode.Disposable {
     const others = plan.refused.length - 1;
     void vscode.window.showWarningMessage(
       others
-        ? messageText`otrace: ${others + 1} otrace.mappings entries are not used; the first, for "${clip(first.glob)}": ${refusedWhy(first)}`
-        : messageText`otrace: the otrace.mappings entry for "${clip(first.glob)}" is not used: ${refusedWhy(first)}`,
+        ? messageText`otrace: ${others + 1} otrace.mappings entries are not used; the first, for "${plainLabel(first.glob, 60)}": ${refusedWhy(first)}`
+        : messageText`otrace: the otrace.mappings entry for "${plainLabel(first.glob, 60)}" is not used: ${refusedWhy(first)}`,
     );
   }
 
@@ -221,10 +221,6 @@ function pathOfKey(key: string): string {
 const OUTSIDE_MESSAGE = plainText`this mapping file is a symbolic link to a file outside the workspace, so it is not read: a workspace's mapping files stay inside it`;
 
 /** A glob as said in a message: at most 60 characters. */
-function clip(glob: string): string {
-  return glob.length > 60 ? `${glob.slice(0, 59)}…` : glob;
-}
-
 /** Why a setting entry is not used (otrace's own words). */
 function refusedWhy(entry: RefusedEntry): string {
   if (entry.reason === 'glob') return `its glob is refused: ${entry.detail}`;

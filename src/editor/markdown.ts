@@ -14,5 +14,3 @@ export function preview(text: string, max: number): string {
 export function commandLink(label: string, command: string, args: unknown): MarkdownText {
   return `[${escapeMarkdown(label)}](command:${command}?${encodeURIComponent(JSON.stringify(args))})` as MarkdownText;
 }
-
-export { escapeForMessage, escapeIcons, escapeMarkdown, visibleControls } from '../shared/untrusted-text';

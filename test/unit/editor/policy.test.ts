@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { escapeForMessage, escapeIcons, escapeMarkdown } from '../../../src/editor/markdown';
+import { escapeForMessage, escapeIcons, escapeMarkdown } from '../../../src/shared/untrusted-text';
 import { classifyPath } from '../../../src/editor/path-policy';
 
 function scratch(): { root: string; trace: string; outside: string } {
