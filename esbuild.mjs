@@ -14,12 +14,12 @@ export const BUILDS = {
   // Whitespace and syntax minified (names kept, so stack traces in the host's log stay readable):
   // VS Code parses this before it activates the extension. It holds no parse, import or analysis
   // code: that is the worker's (test/unit/build/host-bundle.test.ts checks it).
-  extension: { ...common, platform: 'node', format: 'cjs', entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode'], minifyWhitespace: !watch, minifySyntax: !watch },
+  extension: { ...common, platform: 'node', format: 'cjs', entryPoints: { extension: 'src/host/extension.ts' }, outdir: 'dist', external: ['vscode'], minifyWhitespace: !watch, minifySyntax: !watch },
   // The engine's worker thread: the sessions (read, import, analysis, graph windows).
-  worker: { ...common, platform: 'node', format: 'cjs', entryPoints: { 'engine-worker': 'src/session/engine-worker.ts' }, outdir: 'dist', minifyWhitespace: !watch, minifySyntax: !watch },
-  cli: { ...common, platform: 'node', format: 'cjs', entryPoints: { cli: 'src/cli.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+  worker: { ...common, platform: 'node', format: 'cjs', entryPoints: { 'engine-worker': 'src/engine/worker-main.ts' }, outdir: 'dist', minifyWhitespace: !watch, minifySyntax: !watch },
+  cli: { ...common, platform: 'node', format: 'cjs', entryPoints: { cli: 'src/cli/bin.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   // For scripts/start.mjs (npm start -- PATH); not part of the VSIX.
-  openTarget: { ...common, platform: 'node', format: 'cjs', entryPoints: { 'open-target': 'src/open-target.ts' }, outdir: 'dist' },
+  openTarget: { ...common, platform: 'node', format: 'cjs', entryPoints: { 'open-target': 'src/engine/open-target.ts' }, outdir: 'dist' },
   // Minified: the webview parses this on every graph it opens (npm start's time to the graph).
   webview: { ...common, platform: 'browser', format: 'iife', entryPoints: { webview: 'webview/main.ts' }, outdir: 'dist', minify: !watch },
   integration: { ...common, platform: 'node', format: 'cjs', entryPoints: { 'test/integration/index': 'test/integration/index.ts' }, outdir: 'dist', external: ['vscode', 'mocha', 'playwright-core'] },

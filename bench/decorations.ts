@@ -1,14 +1,14 @@
 /**
- * Benchmark of the decoration model (src/session/marks.ts): the marks of a generated
+ * Benchmark of the decoration model (src/engine/marks.ts): the marks of a generated
  * 20,000-event trace, and the visible-lines lookup an editor does on every scroll. Target: the
  * model under 50 ms (issue "analysis in the trace text"). The analysis itself is not timed here
  * (see bench/analysis.ts): the snapshot is built first.
  *
  *   npm run bench -- decorations
  */
-import { marksInLines } from '../src/editor/event-marks';
-import { eventMarks } from '../src/session/marks';
-import { makeSnapshot } from '../src/session/snapshot';
+import { marksInLines } from '../src/engine/event-marks';
+import { eventMarks } from '../src/engine/marks';
+import { makeSnapshot } from '../src/engine/snapshot';
 import { generateTrace } from './analysis';
 
 export async function bench(): Promise<void> {

@@ -28,8 +28,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as esbuild from 'esbuild';
-import type { EngineMode } from '../src/session/engine-channel';
-import { WorkerEngine } from '../src/session/worker-engine';
+import type { EngineMode } from '../src/host/engine-channel';
+import { WorkerEngine } from '../src/host/engine-client';
 import { writeTraceFile } from './_generate';
 import { fmt } from './_util';
 

@@ -18,8 +18,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { analyzeTrace } from '../src/analysis';
-import { SessionFiles, STREAM_FROM_BYTES } from '../src/session/session-input';
-import type { LoadRequest } from '../src/session/worker-protocol';
+import { SessionFiles, STREAM_FROM_BYTES } from '../src/engine/session-input';
+import type { LoadRequest } from '../src/engine/worker-protocol';
 import { loadTrace } from '../src/trace/formats';
 import { GrowingLoad } from '../src/trace/growing-load';
 import '../src/trace/importers';
@@ -188,7 +188,7 @@ function streamedRow(dir: string, n: number): LiveRow {
     loaded = load();
     grow.push(ms(t0));
     // the first append reads the file whole once more, into a reader that then follows it (a streamed
-    // file not seen growing keeps no reader: src/session/session-input.ts); from the second on, only
+    // file not seen growing keeps no reader: src/engine/session-input.ts); from the second on, only
     // what was appended is read
     if (k === 0) process.stdout.write(`  streamed ${n}: first append read ${files.bytesRead - bytesBefore} bytes (whole, into the reader that follows it) in ${Math.round(grow[0])} ms\n`);
     else if (files.bytesRead - bytesBefore > 2 * fs.statSync(file).size / (n / LINES)) throw new Error(`append ${k + 1}: ${files.bytesRead - bytesBefore} bytes read: not followed`);

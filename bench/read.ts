@@ -31,7 +31,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { analyzeTrace } from '../src/analysis';
-import { eventsByFile } from '../src/session/snapshot';
+import { eventsByFile } from '../src/engine/snapshot';
 import { readTraceJsonlBytes } from '../src/trace/read';
 import { writeTraceFile } from './_generate';
 import { fmt } from './_util';

@@ -17,16 +17,16 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { GraphWindow, HostMessage, WebviewMessage } from '../src/protocol';
-import { InProcessEngine } from '../src/session/in-process-engine';
-import { makeSnapshot } from '../src/session/snapshot';
+import type { GraphWindow, HostMessage, WebviewMessage } from '../src/shared/protocol';
+import { InProcessEngine } from '../src/engine/in-process-engine';
+import { makeSnapshot } from '../src/engine/snapshot';
 import type { LoadedTrace } from '../src/trace/model';
 import { loadTrace } from '../src/trace/formats';
 import { nodeFileAccess } from '../src/trace/node-files';
 import '../src/trace/importers';
 import { generateTrace } from './analysis';
 import { fmt } from './_util';
-import { GRAPH_BODY } from '../src/panel/graph-body';
+import { GRAPH_BODY } from '../src/host/panel/graph-body';
 
 const ROOT = path.join(__dirname, '..');
 
@@ -56,7 +56,7 @@ class FakeHost {
   readonly engine = new InProcessEngine();
   /** Milliseconds the engine spent answering windows. */
   windowMs = 0;
-  /** The graph area's width the webview told last (`painted`), as the extension keeps it (src/panel/graph-size.ts; 600 before any). */
+  /** The graph area's width the webview told last (`painted`), as the extension keeps it (src/host/panel/graph-size.ts; 600 before any). */
   width = 600;
 
   async answer(m: WebviewMessage): Promise<HostMessage[]> {

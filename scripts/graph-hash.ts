@@ -8,16 +8,16 @@
  * long content after the analysis as the engine does (the answers must not change).
  */
 import { createHash } from 'node:crypto';
-import { fitWindowRequest } from '../src/panel/fit';
-import { findEvents, graphEvent, graphOverview, graphOverviewBytes, graphWindow, snapshotStamp } from '../src/session/graph-window';
-import { setAsideLongContent } from '../src/session/long-content';
-import { makeSnapshot } from '../src/session/snapshot';
-import { summarize } from '../src/session/summary';
+import { fitWindowRequest } from '../src/shared/fit';
+import { findEvents, graphEvent, graphOverview, graphOverviewBytes, graphWindow, snapshotStamp } from '../src/engine/graph-window';
+import { setAsideLongContent } from '../src/engine/long-content';
+import { makeSnapshot } from '../src/engine/snapshot';
+import { summarize } from '../src/engine/summary';
 import { loadTraceFile } from '../src/trace/load-file';
 import { nodeFileAccess } from '../src/trace/node-files';
 import '../src/trace/importers';
-import type { GraphOverview, WindowRequest } from '../src/protocol';
-import { unpackOverview } from '../src/graph-columns';
+import type { GraphOverview, WindowRequest } from '../src/shared/protocol';
+import { unpackOverview } from '../src/shared/overview-columns';
 import { runHashes, sha } from './hash-run';
 
 /** The overview's JSON with its columns as plain arrays (as the overview was written before the columns were typed arrays: the same hashes). */

@@ -58,8 +58,8 @@ if (requested) {
 const shown = (p) => (p.startsWith(`${ROOT}${path.sep}`) ? path.relative(ROOT, p) : p);
 console.log(`Opening ${shown(target.trace)} (workspace ${shown(target.folder)})`);
 
-// The extension opens this trace and its graph when it activates (src/extension.ts), and writes
-// how long that took to OTRACE_START_REPORT (src/start-report.ts).
+// The extension opens this trace and its graph when it activates (src/host/extension.ts), and writes
+// how long that took to OTRACE_START_REPORT (src/host/start-report.ts).
 const env = { ...process.env, OTRACE_START_TRACE: target.trace };
 
 const hasCode = !process.env.OTRACE_USE_CODE_SERVER && spawnSync('code', ['--version'], { stdio: 'ignore' }).status === 0;
@@ -125,7 +125,7 @@ async function startCodeServer() {
 
 /**
  * Prints otrace's own part of the start once the extension has written it to `report` (see
- * src/start-report.ts), then removes the file and calls `then`. Returns the interval to clear.
+ * src/host/start-report.ts), then removes the file and calls `then`. Returns the interval to clear.
  */
 function watchReport(report, then = () => undefined) {
   const poll = setInterval(() => {

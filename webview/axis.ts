@@ -3,7 +3,7 @@
  * compressed idle gaps marked on the axis and as hatched bands across the lanes, and the cursor
  * line at the current event.
  */
-import { axisToTime, timeToAxis } from '../src/panel/layout';
+import { axisToTime, timeToAxis } from '../src/shared/axis';
 import type { TraceGraph } from './graph';
 
 const STEPS = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14400, 43200, 86400];

@@ -3,7 +3,7 @@
  * untrusted). The heading and the fields show control and bidi characters as `⟨U+202E⟩`; the
  * content is shown as it is (the raw content view), as text.
  */
-import type { GraphNode } from '../src/protocol';
+import type { GraphNode } from '../src/shared/protocol';
 import { plainLabel, visibleControls } from '../src/shared/untrusted-text';
 
 /** Shows `node` in `pane`; `actions` are the buttons to offer (label, handler). */

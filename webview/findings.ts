@@ -4,7 +4,7 @@
  * opened. A sound stop is not listed (its node carries a ✓). Opening a group frames all its
  * events; a finding frames its own. Trace text is set with textContent only.
  */
-import type { GraphFinding } from '../src/protocol';
+import type { GraphFinding } from '../src/shared/protocol';
 import { plainLabel } from '../src/shared/untrusted-text';
 
 /** A group of findings of one kind, in the order shown. */

@@ -6,11 +6,11 @@
  * (11 px) at every zoom and lanes keep their height; labels that would collide are hidden.
  */
 import cytoscape, { type Core, type ElementDefinition, type NodeSingular, type StylesheetJson } from 'cytoscape';
-import { fitScale, PAD, PAD_RIGHT, timeAxisLength } from '../src/panel/fit';
-import { runKey } from '../src/panel/layout';
-import type { GraphNode, GraphOverview, GraphRun, GraphWindow } from '../src/protocol';
+import { fitScale, PAD, PAD_RIGHT, timeAxisLength } from '../src/shared/fit';
+import { runKey } from '../src/shared/axis';
+import type { GraphNode, GraphOverview, GraphRun, GraphWindow } from '../src/shared/protocol';
 import { kindColors, OKABE_ITO, themeColor } from './theme';
-import { EVENT_CUES } from '../src/panel/cues';
+import { EVENT_CUES } from '../src/shared/cues';
 import { plainLabel } from '../src/shared/untrusted-text';
 
 /** Shape per event type: message and delegate differ, the stop is the only octagon. */
@@ -751,7 +751,7 @@ function creditClass(credit: number | undefined): string {
 }
 
 /**
- * Cue styles (src/panel/cues.ts): rows that are no agent output are hollow with a dashed outline;
+ * Cue styles (src/shared/cues.ts): rows that are no agent output are hollow with a dashed outline;
  * every cue puts its glyph on the node. Later cues win when a node has several (states over kinds).
  */
 function cueStyles(fg: string): StylesheetJson {

@@ -2,8 +2,8 @@
  * The legend: one swatch per event category present (its Okabe–Ito colour and the shapes of its
  * types), the edge styles, and the marks (loop, blame, stop problem, sound stop, credit).
  */
-import type { GraphOverview } from '../src/protocol';
-import { EVENT_CUES } from '../src/panel/cues';
+import type { GraphOverview } from '../src/shared/protocol';
+import { EVENT_CUES } from '../src/shared/cues';
 import { EDGE_STYLES, glyphImage, SHAPES } from './graph';
 import { CATEGORIES, kindColors, OKABE_ITO } from './theme';
 

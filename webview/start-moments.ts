@@ -1,5 +1,5 @@
 /**
- * Moments of the webview's first graph, for `npm start`'s report (src/start-report.ts): wall-clock
+ * Moments of the webview's first graph, for `npm start`'s report (src/host/start-report.ts): wall-clock
  * ms since the epoch (`performance.timeOrigin` + `performance.now()`), comparable with the
  * extension host's clock on the same machine. Imported first by main.ts, so "script" is when the
  * bundle began to run.

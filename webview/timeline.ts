@@ -3,8 +3,8 @@
  * `n / N` counter and its time, next/previous event, event of the same agent, stop and finding,
  * first/last, and play/pause at a chosen speed.
  */
-import { axisToTime } from '../src/panel/layout';
-import type { GraphOverview } from '../src/protocol';
+import { axisToTime } from '../src/shared/axis';
+import type { GraphOverview } from '../src/shared/protocol';
 import { formatDuration } from './axis';
 
 /** Where stepping can go. */

@@ -4,8 +4,8 @@
  * current one, a framed finding's) is drawn inside a run bar. One request at a time; the answer
  * that matches the latest request is applied, then the need is checked again.
  */
-import { bucketWidth } from '../src/panel/layout';
-import type { GraphWindow, WindowRequest } from '../src/protocol';
+import { bucketWidth } from '../src/shared/axis';
+import type { GraphWindow, WindowRequest } from '../src/shared/protocol';
 import type { TraceGraph } from './graph';
 
 /** Extra room loaded on each side of the view, as a fraction of its width. */

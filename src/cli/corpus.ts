@@ -11,7 +11,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { originsOf, type LoadedTrace } from '../trace/model';
-import { traceFilesUnder } from '../trace-files';
+import { traceFilesUnder } from '../engine/trace-files';
 import { errorCount, EXIT, MAX_PATH, safe, terminalLine, tryLoad, unreadable } from './common';
 
 /** Names that are never traces (mapping files) and folders never searched. */

@@ -5,10 +5,10 @@
  * It installs nothing.
  */
 import { spawnSync } from 'node:child_process';
-import { OPEN_REQUEST_PATH, openTarget, OpenTargetError, resolveArg } from '../open-target';
+import { OPEN_REQUEST_PATH, openTarget, OpenTargetError, resolveArg } from '../engine/open-target';
 import { MAX_PATH, safe, terminalLine, type Command } from './common';
 
-/** The link the extension's URI handler (src/open-uri.ts) opens. */
+/** The link the extension's URI handler (src/host/open-uri.ts) opens. */
 export function openUri(file: string): string {
   return `vscode://otrace.otrace${OPEN_REQUEST_PATH}?path=${encodeURIComponent(file)}`;
 }

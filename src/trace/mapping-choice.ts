@@ -27,7 +27,7 @@ export interface MappingSource {
   glob?: string;
   /**
    * When set, the mapping reads only the trace files this accepts (a workspace's mapping: files
-   * inside the workspace, symbolic links resolved; src/session/mapping-scope.ts). Asked only for a
+   * inside the workspace, symbolic links resolved; src/engine/mapping-scope.ts). Asked only for a
    * file its glob matches.
    */
   appliesTo?: (fileName: string) => boolean;

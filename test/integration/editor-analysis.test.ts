@@ -9,8 +9,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AppliedDecorations } from '../../src/editor/decorations';
-import type { OtraceApi } from '../../src/extension';
+import type { AppliedDecorations } from '../../src/host/editor/decorations';
+import type { OtraceApi } from '../../src/host/extension';
 import { evalInPage, evalInWebview, screenshot, testLog } from './bridge';
 import { until } from './wait';
 

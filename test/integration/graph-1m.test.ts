@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { writeTraceFile } from '../../bench/_generate';
-import type { OtraceApi } from '../../src/extension';
+import type { OtraceApi } from '../../src/host/extension';
 import { evalInPage, evalInWebview, screenshot, testLog } from './bridge';
 import { until } from './wait';
 

@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { analyzeTrace } from '../../src/analysis';
-import type { OtraceApi } from '../../src/extension';
+import type { OtraceApi } from '../../src/host/extension';
 import { loadTrace } from '../../src/trace/formats';
 import '../../src/trace/importers';
 import { nodeFileAccess } from '../../src/trace/node-files';

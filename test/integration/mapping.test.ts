@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { OtraceApi } from '../../src/extension';
+import type { OtraceApi } from '../../src/host/extension';
 import { evalInWebview } from './bridge';
 
 const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;

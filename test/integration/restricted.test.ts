@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { OtraceApi } from '../../src/extension';
+import type { OtraceApi } from '../../src/host/extension';
 
 const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
 const MAPPING_DIR = path.join(ROOT, 'test', 'fixtures', 'mapping');

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { OtraceApi } from '../../src/extension';
+import type { OtraceApi } from '../../src/host/extension';
 import { evalInPage } from './bridge';
 import { until } from './wait';
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeTrace, type Analysis } from '../../../src/analysis';
-import { buildGraph } from '../../../src/panel/graph-model';
+import { buildGraph } from '../../../src/engine/graph-model';
 import { loadTrace } from '../../../src/trace/formats';
 import '../../../src/trace/importers';
 import { nodeFileAccess } from '../../../src/trace/node-files';

@@ -15,8 +15,8 @@ const ROOT = path.join(__dirname, '..', '..', '..');
 const WORKER_ONLY: [string, RegExp][] = [
   ['importers', /^src\/trace\/importers\//],
   ['analysis', /^src\/analysis\//],
-  ['graph windows', /^src\/session\/(graph-window|snapshot|session-store|marks|queries)\.ts$/],
-  ['graph model', /^src\/panel\/(graph-model|layout)\.ts$/],
+  ['graph windows', /^src\/engine\/(graph-window|snapshot|session-store|marks|queries)\.ts$/],
+  ['graph model', /^src\/engine\/(graph-model|lanes)\.ts$/],
   ['readers', /^src\/trace\/(read|jsonl|check|fast-check|formats|load-file|mapping|mapping-choice|span-tree|live-files|tail|jsonl-feed|growing-load)\.ts$/],
   ['zod', /node_modules\/zod\//],
 ];
@@ -31,11 +31,14 @@ async function inputsOf(name: 'extension' | 'worker'): Promise<string[]> {
 describe('extension host bundle', () => {
   it('holds no parse, import, analysis or graph-window code; the worker bundle holds it', async () => {
     const [host, worker] = await Promise.all([inputsOf('extension'), inputsOf('worker')]);
-    assert.ok(host.includes('src/extension.ts') && host.includes('src/session/worker-engine.ts'), `the check sees the host bundle: ${host.length} modules`);
+    assert.ok(host.includes('src/host/extension.ts') && host.includes('src/host/engine-client.ts'), `the check sees the host bundle: ${host.length} modules`);
     for (const [what, re] of WORKER_ONLY) {
       assert.deepEqual(host.filter((p) => re.test(p)), [], `${what} in the extension host bundle`);
       assert.ok(worker.some((p) => re.test(p)), `${what} in the worker bundle`);
     }
-    assert.ok(!worker.some((p) => p.startsWith('src/editor/') && !p.endsWith('event-marks.ts') && !p.endsWith('path-policy.ts')), 'editor (vscode) code in the worker bundle');
+    assert.deepEqual(worker.filter((p) => p.startsWith('src/host/')), [], 'host (vscode) code in the worker bundle');
+    // The host runs only the engine's small contract modules (types, call wrappers, path rules).
+    const contract = /^src\/engine\/(path-policy|event-marks|query-types|mapping-scope|engine-calls|trace-engine|worker-protocol)\.ts$/;
+    assert.deepEqual(host.filter((p) => p.startsWith('src/engine/') && !contract.test(p)), [], 'engine code beyond its contract in the host bundle');
   });
 });

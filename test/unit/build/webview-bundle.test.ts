@@ -30,7 +30,7 @@ describe('webview bundle', () => {
     assert.deepEqual(inputs.filter((p) => /^src\/(trace\/(schema|read|formats)|analysis|editor|session)\b/.test(p)), [], 'host-only modules in the webview');
     const js = result.outputFiles.find((f) => f.path.endsWith('.js'));
     assert.ok(js && js.contents.length < 700_000, `webview.js is ${js?.contents.length} bytes`);
-    // The graph's HTML inlines the bundle (src/panel/webview-assets.ts): nothing in it may close its element.
+    // The graph's HTML inlines the bundle (src/host/panel/webview-assets.ts): nothing in it may close its element.
     const css = result.outputFiles.find((f) => f.path.endsWith('.css'));
     assert.ok(css && css.text.length > 1000, 'the bundle has its style');
     assert.doesNotMatch(js.text, /<\/script/i);

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { newestTrace, openTarget, OpenTargetError, resolveArg, traceOfOpenRequest } from '../../../src/open-target';
+import { newestTrace, openTarget, OpenTargetError, resolveArg, traceOfOpenRequest } from '../../../src/engine/open-target';
 import { fixturePath } from '../helpers';
 
 const ROOT = path.join(__dirname, '..', '..', '..');

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeTrace } from '../../../src/analysis';
-import { buildGraph } from '../../../src/panel/graph-model';
+import { buildGraph } from '../../../src/engine/graph-model';
 import { readTraceJsonl } from '../../../src/trace/read';
 import { traceStats } from '../../../src/trace/stats';
 import { traceGroups } from '../../../src/trace/trace-groups';

@@ -1,0 +1,511 @@
+/**
+ * Turns a loaded trace into the graph the webview draws: one entry per event (a tool call and its
+ * result share one bar), the trace's edges plus derived spawn, message and return links, lanes in
+ * spawn-tree order and a time axis with idle gaps compressed (src/engine/lanes.ts). The webview
+ * scales the axis to the panel; nothing here costs more than O(n log n) for n events.
+ * Pure: imports nothing from `vscode`.
+ */
+import type { Analysis } from '../analysis';
+import { isSoundStop } from '../analysis/types';
+import type { GraphEdge, GraphFinding, GraphLane, GraphModel, GraphNode } from '../shared/protocol';
+import type { TraceEdge } from '../trace/schema';
+import type { LoadedTrace } from '../trace/model';
+import { canonicalType, type TraceEvent } from '../trace/schema';
+import { describeCue, eventCues } from '../shared/cues';
+import { byTimeOrder, firstIndexOfIds, laneGroups, toolCallPairs } from './lanes';
+import { timeAxis, timeToAxis } from '../shared/axis';
+import { PairNumbering } from '../analysis/pair-table';
+import type { IdTable } from '../trace/id-table';
+import { formatCredit } from '../shared/credit-words';
+import { plainLabel, visibleControls } from '../shared/untrusted-text';
+import { formatAt, formatSpan, timeUnitOf, type TimeUnit } from '../trace/units';
+import { formatUsage, usageOf } from '../trace/tokens';
+
+const TEXT_LIMIT = 2000;
+
+/**
+ * The graph of a trace in columns, one entry per drawn event (file order), without a node object
+ * per event: what {@link buildGraph} makes nodes and edges of, and what the windowed graph keeps
+ * for a trace of any size (src/engine/graph-window.ts), making the nodes of a window on demand
+ * ({@link layoutNode}, {@link layoutEdge}). About 30 bytes per event plus 20 per edge.
+ */
+export interface GraphLayout {
+  format: string;
+  /** What the events' `t` counts: seconds, or steps when the trace records no clock. */
+  timeUnit: TimeUnit;
+  totalEvents: number;
+  traces?: GraphModel['traces'];
+  lanes: GraphLane[];
+  axis: GraphModel['axis'];
+  findings: GraphFinding[];
+  problems: GraphModel['problems'];
+  /** The events drawn (the first `maxEvents` in file order). */
+  events: readonly TraceEvent[];
+  /** Per event: its lane (index into `lanes`). */
+  lane: Int32Array;
+  /** Per event: its rank in time order. */
+  order: Int32Array;
+  /** Per event: its position on the time axis (axis units). */
+  tx: Float64Array;
+  /** Per event: the index of its result when it is a tool call drawn as a bar, else -1. */
+  end: Int32Array;
+  /** Per event: the index of the call whose bar it is drawn in (a tool result), else -1. */
+  barOf: Int32Array;
+  /** Per lane: its trace, when the file holds several (nodes then name it). */
+  laneTraces?: (string | undefined)[];
+  /** Per event: 1 when it is a member of a loop (its node's first mark, `loop`). */
+  loop: Uint8Array;
+  /** Event index -> its other analysis marks (`stop-ok`, `stop-problem`, `turn-end`, `phase-end`, `blame`; sparse). */
+  marks: Map<number, Set<string>>;
+  /** Credit per event index, when the analysis gave it. */
+  credit?: readonly number[];
+  /** False when the credit is an unsigned influence share (the trace records no outcome). */
+  creditSigned?: boolean;
+  edges: LayoutEdges;
+}
+
+/** The graph's edges in columns: source and target are event indices of drawn nodes (a bar's call). */
+export interface LayoutEdges {
+  count: number;
+  source: Int32Array;
+  target: Int32Array;
+  /** Index into `types`. */
+  type: Uint16Array;
+  types: string[];
+  /** 1 for a derived link (`link<id>`), 0 for a trace edge (`edge<id>`). */
+  derived: Uint8Array;
+  /** The number in the edge's key. */
+  id: Int32Array;
+}
+
+/**
+ * Builds the {@link GraphModel} of a trace, drawing at most `maxEvents` events (the first in file order);
+ * `options.details: false` leaves out each node's text and fields (the windowed graph asks for
+ * them per event, see src/engine/graph-window.ts).
+ * Lanes: agents as a spawn tree (sub-agents under their spawner). `tx` is the event's time on an
+ * axis whose long idle gaps are compressed; `order` its rank in time order. A tool call paired
+ * with its result is one bar (`txEnd`); the result points at it (`bar`).
+ * Derived links (only when the trace has no edge from that event into the target agent's lane):
+ * - spawn: a spawn event -> the first event of the spawned agent (`to`) at or after it;
+ * - message: a delegate/message with `to` -> the next event of that agent at or after it;
+ * - return: a return with `to` -> the next event of that agent at or after it.
+ * Edges into or out of a result drawn in a bar attach to the bar; edges inside a bar are dropped.
+ */
+export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infinity, analysis?: Analysis, options: { details?: boolean } = {}): GraphModel {
+  const layout = graphLayout(loaded, maxEvents, analysis);
+  const details = options.details ?? true;
+  const { format, totalEvents, traces, lanes, axis, findings, problems } = layout;
+  const edges: GraphEdge[] = [];
+  for (let k = 0; k < layout.edges.count; k++) edges.push(layoutEdge(layout.edges, k));
+  return {
+    title,
+    format,
+    totalEvents,
+    ...(traces ? { traces } : {}),
+    lanes,
+    nodes: layout.events.map((_, i) => layoutNode(layout, i, details)),
+    axis,
+    edges,
+    findings,
+    problems,
+  };
+}
+
+/** The graph of a trace in columns (see {@link GraphLayout}; what {@link buildGraph} describes). O(n log n) for n events. */
+export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?: Analysis): GraphLayout {
+  const edges = loaded.trace.edges ?? [];
+  // Cytoscape stays interactive up to some ten thousand nodes: beyond the limit, draw the first events.
+  const events = loaded.trace.events.length > maxEvents ? loaded.trace.events.slice(0, maxEvents) : loaded.trace.events;
+  const n = events.length;
+  const { loop, marks } = analysisMarks(analysis, n);
+  // One lane group per trace when the file holds several: lanes keyed by trace and agent.
+  const { lanes, keyOf, traces } = laneGroups(events, edges);
+  const laneIndex = new Map(lanes.map((l, i) => [l.key, i]));
+  const tx = new Float64Array(n);
+  for (let i = 0; i < n; i++) tx[i] = events[i].t;
+  const axis = timeAxis(tx);
+  const byTime = byTimeOrder(events);
+  const order = new Int32Array(n);
+  byTime.forEach((i, rank) => (order[i] = rank));
+  const firstIndex = firstIndexOfIds(events);
+  const lane = new Int32Array(n);
+  const { end } = toolCallPairs(events, edges, { firstIndex, byTime });
+  const barOf = new Int32Array(n).fill(-1);
+  for (let i = 0; i < n; i++) if (end[i] >= 0) barOf[end[i]] = i;
+  for (let i = 0; i < n; i++) {
+    lane[i] = laneIndex.get(keyOf(events[i])) ?? 0;
+    tx[i] = timeToAxis(axis, events[i].t);
+  }
+  const lanesByAgent = eventsByLane(events, keyOf);
+  const graphLanes: GraphLane[] = lanes.map((l) => ({ name: l.name, ...(l.parent ? { parent: l.parent } : {}), depth: l.depth, count: lanesByAgent.get(l.key)?.length ?? 0, ...(l.trace === undefined ? {} : { trace: l.trace }), ...(l.name === l.agent ? {} : { agent: l.agent }) }));
+  const laneTraces = traces.length > 1 ? lanes.map((l) => l.trace) : undefined;
+  const layoutEdges = graphEdges(events, edges, { lane, barOf, laneIndex, keyOf, lanesByAgent, firstIndex });
+  const unit = timeUnitOf(loaded);
+  return {
+    format: loaded.format,
+    timeUnit: unit,
+    totalEvents: loaded.trace.events.length,
+    ...(laneTraces ? { traces: traces.map((id) => ({ id, events: lane.reduce((sum, l) => sum + (laneTraces[l] === id ? 1 : 0), 0), lanes: graphLanes.filter((l) => l.trace === id).length })) } : {}),
+    lanes: graphLanes,
+    axis,
+    findings: graphFindings(analysis, events, unit),
+    problems: {
+      errors: loaded.problems.filter((p) => p.severity === 'error').length,
+      warnings: loaded.problems.filter((p) => p.severity === 'warning').length,
+    },
+    events,
+    lane,
+    order,
+    tx,
+    end,
+    barOf,
+    ...(laneTraces ? { laneTraces } : {}),
+    loop,
+    marks,
+    credit: analysis?.credit.by_index,
+    creditSigned: analysis?.credit.signed,
+    edges: layoutEdges,
+  };
+}
+
+/** What {@link graphEdges} needs of the layout being built. */
+interface EdgeContext {
+  lane: Int32Array;
+  barOf: Int32Array;
+  laneIndex: Map<string, number>;
+  keyOf: (e: TraceEvent) => string;
+  lanesByAgent: Map<string, Int32Array>;
+  firstIndex: IdTable;
+}
+
+/**
+ * The trace's edges and the derived links (see {@link buildGraph}), in columns. Pairs already
+ * joined and the lanes each event's edges reach are kept in typed tables, not sets of strings.
+ */
+function graphEdges(events: readonly TraceEvent[], edges: readonly TraceEdge[], ctx: EdgeContext): LayoutEdges {
+  const n = events.length;
+  const capacity = edges.length + n;
+  const out: LayoutEdges = { count: 0, source: new Int32Array(capacity), target: new Int32Array(capacity), type: new Uint16Array(capacity), types: [], derived: new Uint8Array(capacity), id: new Int32Array(capacity) };
+  const typeIndex = new Map<string, number>();
+  /** Drawn node pairs joined so far (numbered pairs: no string or number object per pair). */
+  const joined = new PairNumbering(edges.length);
+  /** Per trace edge that resolves: its source event and the lane of its target (then grouped by source). */
+  const edgeSource = new Int32Array(edges.length);
+  const edgeLane = new Int32Array(edges.length);
+  let resolved = 0;
+  /** Adds a pair; @returns false when it was there already. */
+  const added = (set: PairNumbering, a: number, b: number) => {
+    const size = set.size;
+    set.number(a, b);
+    return set.size > size;
+  };
+  const drawn = (i: number) => (ctx.barOf[i] >= 0 ? ctx.barOf[i] : i);
+  const push = (a: number, b: number, type: string, derived: boolean, id: number) => {
+    let t = typeIndex.get(type);
+    if (t === undefined) {
+      typeIndex.set(type, (t = out.types.length));
+      out.types.push(type);
+    }
+    const k = out.count++;
+    out.source[k] = a;
+    out.target[k] = b;
+    out.type[k] = t;
+    out.derived[k] = derived ? 1 : 0;
+    out.id[k] = id;
+  };
+  // Edges name event ids; a repeated id stands for its first event (of the first trace holding it).
+  const byId = ctx.firstIndex;
+  edges.forEach((edge, i) => {
+    const src = byId.get(edge.src);
+    const dst = byId.get(edge.dst);
+    if (src === undefined || dst === undefined) return;
+    edgeSource[resolved] = src;
+    edgeLane[resolved++] = ctx.lane[dst];
+    const [a, b] = [drawn(src), drawn(dst)];
+    if (a === b || !added(joined, a, b)) return;
+    push(a, b, edge.type, false, i);
+  });
+  const reaches = lanesReached(n, edgeSource.subarray(0, resolved), edgeLane.subarray(0, resolved));
+  events.forEach((e, i) => {
+    const kind = canonicalType(e.type);
+    const linkType = kind === 'spawn' ? 'spawn' : kind === 'return' ? 'return' : kind === 'delegate' ? 'delegate' : kind === 'message' ? 'message' : undefined;
+    if (!linkType || !e.to || e.to === e.agent) return;
+    const toLane = keyOf(ctx, e);
+    const toLaneIndex = ctx.laneIndex.get(toLane);
+    if (toLaneIndex !== undefined && reaches(i, toLaneIndex)) return;
+    const target = firstAtOrAfter(events, ctx.lanesByAgent.get(toLane), e.t, i);
+    if (target === undefined) return;
+    const [a, b] = [drawn(i), drawn(target)];
+    if (a === b || !added(joined, a, b)) return;
+    push(a, b, linkType, true, out.count);
+  });
+  // Kept with the layout: only as long as the edges made.
+  const k = out.count;
+  return { ...out, source: out.source.slice(0, k), target: out.target.slice(0, k), type: out.type.slice(0, k), derived: out.derived.slice(0, k), id: out.id.slice(0, k) };
+}
+
+/** Whether a trace edge goes from event i into a lane: the edges' target lanes grouped by source event (two Int32Arrays, no set of pairs). */
+function lanesReached(n: number, source: Int32Array, lane: Int32Array): (i: number, lane: number) => boolean {
+  const start = new Int32Array(n + 1);
+  for (const s of source) start[s + 1]++;
+  for (let i = 0; i < n; i++) start[i + 1] += start[i];
+  const lanes = new Int32Array(source.length);
+  const fill = start.slice(0, n);
+  source.forEach((s, k) => (lanes[fill[s]++] = lane[k]));
+  return (i, l) => {
+    for (let k = start[i]; k < start[i + 1]; k++) if (lanes[k] === l) return true;
+    return false;
+  };
+}
+
+/** The lane key of the agent an event is addressed to (`to`). */
+function keyOf(ctx: EdgeContext, e: TraceEvent): string {
+  return ctx.keyOf({ ...e, agent: e.to! });
+}
+
+/** The node of event `index` of a layout, as {@link buildGraph} lists it; `details` adds its text and fields. */
+export function layoutNode(layout: GraphLayout, index: number, details: boolean): GraphNode {
+  const e = layout.events[index];
+  const end = layout.end[index];
+  const bar = layout.barOf[index];
+  const lane = layout.lane[index];
+  return {
+    id: nodeKey(index),
+    index,
+    eventId: e.id,
+    type: e.type,
+    kind: canonicalType(e.type),
+    agent: e.agent,
+    ...(layout.laneTraces ? { trace: layout.laneTraces[lane] } : {}),
+    lane,
+    t: e.t,
+    tx: layout.tx[index],
+    order: layout.order[index],
+    ...(end < 0 ? {} : { txEnd: layout.tx[end], orderEnd: layout.order[end], endIndex: end }),
+    ...(bar < 0 ? {} : { bar: nodeKey(bar) }),
+    label: plainLabel(scopedLabel(nodeLabel(e, end >= 0), layout.marks.get(index))), // trace text: controls and bidi shown as ⟨U+202E⟩
+    ...cuesOf(e),
+    ...(details ? withCredit(eventDetails(e, layout.timeUnit), layout, index) : { fields: [] }),
+    hasSource: e.source !== undefined,
+    credit: layout.credit?.[index],
+    marks: layout.loop[index] === 1 ? ['loop', ...(layout.marks.get(index) ?? [])] : [...(layout.marks.get(index) ?? [])],
+  };
+}
+
+/**
+ * The details' fields with the analysis's estimate for the event, in the words of the hover and the
+ * inline mark: `credit (estimate)` `+0.42` / `−0.13` when the trace records an outcome, else
+ * `influence (no outcome recorded)` `0.50`.
+ */
+export function withCredit<T extends { fields: [string, string][] }>(details: T, layout: GraphLayout, index: number): T {
+  const v = layout.credit?.[index];
+  if (v === undefined) return details;
+  const field: [string, string] = layout.creditSigned === false ? ['influence (no outcome recorded)', Math.abs(v).toFixed(2)] : ['credit (estimate)', formatCredit(v, true)];
+  return { ...details, fields: [...details.fields, field] };
+}
+
+/** Edge `k` of a layout's edges, as {@link buildGraph} lists it. */
+export function layoutEdge(edges: LayoutEdges, k: number): GraphEdge {
+  const derived = edges.derived[k] === 1;
+  return { id: `${derived ? 'link' : 'edge'}${edges.id[k]}`, source: nodeKey(edges.source[k]), target: nodeKey(edges.target[k]), type: edges.types[edges.type[k]], derived };
+}
+
+/** The Cytoscape key of the event at an index. */
+export function nodeKey(index: number): string {
+  return `n${index}`;
+}
+
+/**
+ * Marks from the analysis: loop members as flags (a 1M-event trace can have hundreds of thousands),
+ * and the other marks (a stop's `stop-ok` / `stop-problem`, the blamed event's `blame`) by event
+ * index. A node lists `loop` first, then its other marks in the order found (stops, then blame).
+ */
+function analysisMarks(analysis: Analysis | undefined, n: number): { loop: Uint8Array; marks: Map<number, Set<string>> } {
+  const loop = new Uint8Array(n);
+  const marks = new Map<number, Set<string>>();
+  const mark = (i: number, m: string) => marks.set(i, (marks.get(i) ?? new Set()).add(m));
+  if (!analysis) return { loop, marks };
+  for (const l of analysis.loops) for (const i of l.indices) if (i >= 0 && i < n) loop[i] = 1;
+  // ✓ for a sound stop only (a recorded success); a turn or phase end gets no verdict, only its scope;
+  // a failure found on weak evidence is no problem mark (it is an info)
+  for (const stop of analysis.stops) {
+    if (stop.scope === 'turn' || stop.scope === 'phase') mark(stop.index, `${stop.scope}-end`);
+    else if (stop.finding !== 'ok' && stop.confidence !== 'low') mark(stop.index, 'stop-problem');
+    else if (isSoundStop(stop)) mark(stop.index, 'stop-ok');
+  }
+  if (analysis.blame) mark(analysis.blame.index, 'blame');
+  return { loop, marks };
+}
+
+/** The analysis findings (most severe first), each saying when its main event happened. */
+function graphFindings(analysis: Analysis | undefined, events: readonly TraceEvent[], unit: TimeUnit): GraphFinding[] {
+  if (!analysis) return [];
+  const overlapping = overlappingWaste(analysis.findings);
+  return analysis.findings.map((f, k) => {
+    const main = events[f.events[0]];
+    const when = f.kind === 'stop' && main ? ` (${main.id} at ${formatAt(main.t, unit)})` : '';
+    const tokens = f.tokens ?? 0; // what the message says was wasted, never another sum of the same events
+    return {
+      kind: f.kind,
+      severity: f.severity,
+      events: f.events,
+      inline: plainLabel(f.inline),
+      message: plainLabel(`${f.message}${when}`), // names agents and events: controls and bidi shown
+      ...(f.mode ? { mode: f.mode } : {}),
+      ...(tokens > 0 ? { tokens } : {}),
+      ...(overlapping.has(k) ? { overlaps: true } : {}),
+    };
+  });
+}
+
+/**
+ * The findings with waste whose events overlap those of a finding with more waste (taken in that
+ * order): a 3-event sequence repeated inside a step restated three times would count its tokens
+ * twice in the group's total. O(the findings' events).
+ */
+function overlappingWaste(findings: Analysis['findings']): Set<number> {
+  const counted = new Set<number>();
+  const out = new Set<number>();
+  const wasteful = findings.map((f, k) => k).filter((k) => (findings[k].tokens ?? 0) > 0);
+  wasteful.sort((a, b) => (findings[b].tokens ?? 0) - (findings[a].tokens ?? 0) || a - b);
+  for (const k of wasteful) {
+    const events = findings[k].events;
+    if (events.some((i) => counted.has(i))) out.add(k);
+    for (const i of events) counted.add(i);
+  }
+  return out;
+}
+
+/**
+ * Indices of the events of each lane (by lane key), in time order (ties in file order): views of
+ * one column, counted then filled (no list grows); a lane is sorted only when its events are not
+ * in time order already.
+ */
+function eventsByLane(events: readonly TraceEvent[], keyOf: (e: TraceEvent) => string): Map<string, Int32Array> {
+  const n = events.length;
+  const groups = new Map<string, number>();
+  const keys: string[] = [];
+  const sizes: number[] = [];
+  const groupOf = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const k = keyOf(events[i]);
+    let g = groups.get(k);
+    if (g === undefined) {
+      groups.set(k, (g = keys.length));
+      keys.push(k);
+      sizes.push(0);
+    }
+    groupOf[i] = g;
+    sizes[g]++;
+  }
+  const column = new Int32Array(n);
+  const fill: number[] = [];
+  const out = new Map<string, Int32Array>();
+  let offset = 0;
+  keys.forEach((k, g) => {
+    out.set(k, column.subarray(offset, offset + sizes[g]));
+    fill.push(offset);
+    offset += sizes[g];
+  });
+  for (let i = 0; i < n; i++) column[fill[groupOf[i]]++] = i;
+  for (const lane of out.values()) sortByTime(lane, events);
+  return out;
+}
+
+/** Sorts a lane's event indices by time, stable (as an array's sort is); left as it is when already in order. */
+function sortByTime(lane: Int32Array, events: readonly TraceEvent[]): void {
+  let sorted = true;
+  for (let k = 1; k < lane.length && sorted; k++) sorted = events[lane[k - 1]].t - events[lane[k]].t <= 0;
+  if (!sorted) lane.set(Array.from(lane).sort((a, b) => events[a].t - events[b].t));
+}
+
+/** The first event of a time-sorted lane at or after `t` (by binary search), other than `self`. */
+function firstAtOrAfter(events: readonly TraceEvent[], lane: Int32Array | undefined, t: number, self: number): number | undefined {
+  if (!lane) return undefined;
+  let lo = 0;
+  let hi = lane.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (events[lane[mid]].t < t) lo = mid + 1;
+    else hi = mid;
+  }
+  while (lo < lane.length && lane[lo] === self) lo++;
+  return lane[lo];
+}
+
+/** A stop's label with what it ends: `turn ended: task_complete`, `phase ended: max_turns` (a run's stop keeps `stop: …`). */
+function scopedLabel(label: string, marks: Set<string> | undefined): string {
+  if (marks?.has('turn-end')) return label.replace(/^stop:/, 'turn ended:');
+  if (marks?.has('phase-end')) return label.replace(/^stop:/, 'phase ended:');
+  return label;
+}
+
+/** A short label: a tool bar is its tool's name; arrows name their target lane. */
+export function nodeLabel(e: TraceEvent, bar: boolean): string {
+  const kind = canonicalType(e.type);
+  if (kind === 'stop') return `stop: ${e.reason ?? 'unknown'}`;
+  if (kind === 'reward') return `reward ${e.value ?? ''}`.trim();
+  if (bar && e.tool) return e.tool;
+  if ((kind === 'tool_call' || kind === 'tool_result') && e.tool) return `${kind === 'tool_result' ? 'result' : 'call'} ${e.tool}`;
+  if (kind === 'spawn' && e.to) return `spawn ${e.to}`;
+  if (e.to) return `${e.type} → ${e.to}`;
+  return e.type.replace(/_/g, ' ');
+}
+
+/** The node's cues (docs/model.md kinds and states), when it has any. */
+function cuesOf(e: TraceEvent): { cues?: string[] } {
+  const cues = eventCues(e);
+  return cues.length ? { cues } : {};
+}
+
+/**
+ * The details pane's text of an event: up to 2,000 characters of its content as it is (the raw
+ * content view; the webview shows it as text) and the whole length when cut, and its fields as
+ * display strings with control and bidi characters shown as `⟨U+202E⟩`, each figure with its unit:
+ * `t` in seconds, or `step` when `unit` is steps; `tokens` the event's own (`1 output`), `model call
+ * tokens` its call's by kind.
+ */
+export function eventDetails(e: TraceEvent, unit: TimeUnit = 'seconds'): { text?: string; textLength?: number; fields: [string, string][] } {
+  return {
+    text: e.content === undefined ? e.content_ref : truncate(e.content),
+    ...(e.content !== undefined && e.content.length > TEXT_LIMIT ? { textLength: e.content.length } : {}),
+    fields: nodeFields(e, unit),
+  };
+}
+
+function nodeFields(e: TraceEvent, unit: TimeUnit): [string, string][] {
+  const out: [string, string][] = [
+    ['id', e.id],
+    ['type', e.type],
+    ...eventCues(e).map((c): [string, string] => ['kind', describeCue(c)]),
+    ['agent', e.agent],
+    unit === 'steps' ? ['step', String(e.t)] : ['t', `${e.t} s`],
+  ];
+  const add = (k: string, v: unknown) => {
+    if (v !== undefined && v !== null && v !== '') out.push([k, typeof v === 'string' ? v : JSON.stringify(v)]);
+  };
+  add('role', e.role);
+  add('from', e.from);
+  add('to', e.to);
+  add('tool', e.tool);
+  add('reason', e.reason);
+  add('detail', e.detail);
+  add('decided by', e.decided_by);
+  add('value', e.value);
+  add('channel', e.channel);
+  add('target', e.target);
+  add('clock skew', typeof e.clock_skew_s === 'number' ? `${Math.round(e.clock_skew_s * 1e4) / 10} ms (recorded at t=${e.recorded_t ?? '?'} s)` : undefined);
+  add('trace', e.trace_id);
+  const usage = usageOf(e);
+  add('tokens', usage?.output !== undefined ? formatUsage({ output: usage.output, reasoning: usage.reasoning }) : e.tokens);
+  add('model call tokens', usage ? formatUsage(usage) || undefined : undefined);
+  add('cost', e.cost);
+  add('duration', e.duration_s === undefined ? undefined : formatSpan(e.duration_s, unit));
+  add('credit', e.credit);
+  add('source', e.source ? `${e.source.path}${e.source.line ? `:${e.source.line}` : ''}` : undefined);
+  return out.map(([k, v]) => [k, visibleControls(v)]);
+}
+
+function truncate(text: string): string {
+  return text.length > TEXT_LIMIT ? `${text.slice(0, TEXT_LIMIT)}… (${text.length.toLocaleString('en-US')} characters: Show Whole Content shows all)` : text;
+}

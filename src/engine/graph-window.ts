@@ -1,0 +1,515 @@
+/**
+ * The windowed graph of a trace session: the overview of the whole trace (lanes, axis, findings,
+ * compact event columns) and, per request, the nodes, run bars and edges of one axis range at one
+ * level of detail. The webview draws only windows, so every event of any trace is reachable while
+ * Cytoscape holds a bounded number of elements. Pure: no `vscode` (the engine may run it in a worker).
+ */
+import type { GraphEdge, GraphNode, GraphOverview, GraphRun, GraphWindow, WindowRequest } from '../shared/protocol';
+import { eventCues } from '../shared/cues';
+import { eventDetails, graphLayout, layoutEdge, layoutNode, nodeLabel, withCredit, type GraphLayout } from './graph-model';
+import { canonicalType } from '../trace/schema';
+import { packOverview } from '../shared/overview-columns';
+import { contentsOf, eventWithContent } from './long-content';
+import { sourcePromptOf } from './source-prompt';
+import { bucketWidth, runKey } from '../shared/axis';
+import { countsSteps, type TraceSnapshot } from './snapshot';
+
+/**
+ * A run bar forms where a lane has at least this many events in one bucket (a bucket is
+ * `BUCKET_PX` = 16 px: three 14 px nodes in it would overlap anyway).
+ */
+const RUN_MIN = 3;
+/**
+ * Events with an arrow to another lane (or a spawn, ...) stay on their own up to this many per
+ * bucket: one arrow per lane per 16 px at most (more is a hatch that tells nothing and costs the
+ * webview most of its drawing time).
+ */
+const NOTABLE_MAX = 1;
+/** Events searched per read of set-aside content from disk. */
+const SEARCH_BLOCK = 4096;
+
+/** How an event takes part in runs. */
+const enum Role {
+  /** Plain: joins a run bar. */
+  Plain = 0,
+  /** Arrows to other lanes, spawns, delegations, returns: on its own unless its bucket is crowded. */
+  Notable = 1,
+  /** Stops and problem marks: always on its own. */
+  Own = 2,
+}
+
+/** Everything computed once per snapshot for answering windows: columns, no object per event. */
+interface GraphIndex {
+  layout: GraphLayout;
+  kinds: string[];
+  /** Per event: index into `kinds`. */
+  kind: Uint8Array;
+  role: Uint8Array;
+  /** Per lane, per mode: drawn events (no results inside bars) sorted by start, and the longest bar. */
+  lanes: { time: Int32Array; order: Int32Array; longTime: number; longOrder: number }[];
+  /** Edges by source event: edge numbers of source i are `edgeAt[edgesFrom[i] .. edgesFrom[i + 1])`, in the layout's order. */
+  edgesFrom: Int32Array;
+  edgeAt: Int32Array;
+  /** Edges by target event, the same way. */
+  edgesInto: Int32Array;
+  edgeInAt: Int32Array;
+  /** Buckets already planned without events to keep, by mode and bucket width, then by lane and bucket number (see {@link planOf}). */
+  plans: Map<string, Map<string, BucketPlan>>;
+}
+
+/** How one lane's bucket is drawn: the events on their own (in the order listed) and the run bar of the rest, if any. */
+interface BucketPlan {
+  own: number[];
+  run?: GraphRun;
+}
+
+/** Bucket widths whose plans are kept per snapshot (the last ones asked for). */
+const PLANNED_WIDTHS = 4;
+/** Plans kept per bucket width at most (panning at one zoom over a whole trace would otherwise keep one per bucket): beyond it they are dropped and made again. */
+const PLANS_PER_WIDTH = 20_000;
+
+const indices = new WeakMap<TraceSnapshot, GraphIndex>();
+const stamps = new WeakMap<TraceSnapshot, number>();
+let nextStamp = 1;
+
+/** The stamp of a snapshot: a number that differs between snapshots (windows name it). */
+export function snapshotStamp(snapshot: TraceSnapshot): number {
+  let s = stamps.get(snapshot);
+  if (s === undefined) stamps.set(snapshot, (s = nextStamp++));
+  return s;
+}
+
+/** The graph index of a snapshot (built on first use, O(n log n) for n events, then cached). */
+function graphIndex(snapshot: TraceSnapshot): GraphIndex {
+  const known = indices.get(snapshot);
+  if (known) return known;
+  const layout = graphLayout(snapshot.loaded, Infinity, snapshot.analysis);
+  const { events, edges } = layout;
+  const n = events.length;
+  const kinds: string[] = [];
+  const kindIndex = new Map<string, number>();
+  const kind = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const name = canonicalType(events[i].type);
+    let k = kindIndex.get(name);
+    if (k === undefined) {
+      kindIndex.set(name, (k = kinds.length));
+      kinds.push(name);
+    }
+    kind[i] = k;
+  }
+  const crossing = new Uint8Array(n);
+  const edgesFrom = new Int32Array(n + 1);
+  for (let k = 0; k < edges.count; k++) {
+    const a = edges.source[k];
+    const b = edges.target[k];
+    edgesFrom[a + 1]++;
+    if (layout.lane[a] !== layout.lane[b]) crossing[a] = crossing[b] = 1;
+  }
+  for (let i = 0; i < n; i++) edgesFrom[i + 1] += edgesFrom[i];
+  const edgeAt = new Int32Array(edges.count);
+  const fill = edgesFrom.slice(0, n);
+  for (let k = 0; k < edges.count; k++) edgeAt[fill[edges.source[k]]++] = k;
+  const edgesInto = new Int32Array(n + 1);
+  for (let k = 0; k < edges.count; k++) edgesInto[edges.target[k] + 1]++;
+  for (let i = 0; i < n; i++) edgesInto[i + 1] += edgesInto[i];
+  const edgeInAt = new Int32Array(edges.count);
+  const fillIn = edgesInto.slice(0, n);
+  for (let k = 0; k < edges.count; k++) edgeInAt[fillIn[edges.target[k]]++] = k;
+  const role = new Uint8Array(n);
+  for (let i = 0; i < n; i++) role[i] = roleOf(kinds[kind[i]], layout.marks.get(i), crossing[i] === 1);
+  for (const i of firstSpawns(layout)) role[i] = Role.Own;
+  const { tx, order, end } = layout;
+  const lanes = drawnByLane(layout).map((list) => {
+    const time = sortedBy(list.slice(), (a, b) => tx[a] - tx[b] || order[a] - order[b]);
+    const inOrder = sortedBy(list.slice(), (a, b) => order[a] - order[b]);
+    let longTime = 0;
+    let longOrder = 0;
+    for (const i of list) {
+      if (end[i] < 0) continue;
+      longTime = Math.max(longTime, tx[end[i]] - tx[i]);
+      longOrder = Math.max(longOrder, order[end[i]] - order[i]);
+    }
+    return { time, order: inOrder, longTime, longOrder };
+  });
+  const index: GraphIndex = { layout, kinds, kind, role, lanes, edgesFrom, edgeAt, edgesInto, edgeInAt, plans: new Map() };
+  indices.set(snapshot, index);
+  return index;
+}
+
+/**
+ * Per lane, its drawn events (no results inside bars) in file order: views of one column, counted
+ * then filled (no list per lane grown by push; a 1M-event trace's lists came to 8 MB and their copies).
+ */
+function drawnByLane(layout: GraphLayout): Int32Array[] {
+  const { lane, barOf } = layout;
+  const sizes = new Int32Array(layout.lanes.length);
+  for (let i = 0; i < lane.length; i++) if (barOf[i] < 0 && lane[i] < sizes.length) sizes[lane[i]]++;
+  const column = new Int32Array(sizes.reduce((sum, size) => sum + size, 0));
+  const fill = new Int32Array(sizes.length);
+  const out: Int32Array[] = [];
+  let offset = 0;
+  sizes.forEach((size, l) => {
+    out.push(column.subarray(offset, offset + size));
+    fill[l] = offset;
+    offset += size;
+  });
+  for (let i = 0; i < lane.length; i++) if (barOf[i] < 0 && lane[i] < sizes.length) column[fill[lane[i]]++] = i;
+  return out;
+}
+
+/**
+ * `list` sorted by `compare` (stable); left as it is when already in that order (the usual case: a
+ * trace written in time order), as sorting a typed array with a comparator copies it twice on the heap.
+ */
+function sortedBy(list: Int32Array, compare: (a: number, b: number) => number): Int32Array {
+  for (let k = 1; k < list.length; k++) if (!(compare(list[k - 1], list[k]) <= 0)) return list.sort(compare);
+  return list;
+}
+
+/**
+ * The spawn events that first spawn into each lane (by time order): on their own at every level of
+ * detail, so the first view shows who spawned whom. At most one per lane.
+ */
+function firstSpawns(layout: GraphLayout): number[] {
+  const { edges, events, lane, order } = layout;
+  const spawns: number[] = [];
+  for (let k = 0; k < edges.count; k++) {
+    const a = edges.source[k];
+    if (canonicalType(events[a].type) === 'spawn' && lane[a] !== lane[edges.target[k]]) spawns.push(k);
+  }
+  spawns.sort((x, y) => order[edges.source[x]] - order[edges.source[y]]);
+  const spawned = new Set<number>();
+  const out: number[] = [];
+  for (const k of spawns) {
+    const to = lane[edges.target[k]];
+    if (spawned.has(to)) continue;
+    spawned.add(to);
+    out.push(edges.source[k]);
+  }
+  return out;
+}
+
+function roleOf(kind: string, marks: Set<string> | undefined, crossing: boolean): Role {
+  if (kind === 'stop' || marks?.has('blame') || marks?.has('stop-problem')) return Role.Own;
+  if (crossing || ['spawn', 'despawn', 'delegate', 'return', 'reward', 'aggregate'].includes(kind)) return Role.Notable;
+  return Role.Plain;
+}
+
+/**
+ * The overview of a trace: lanes, time axis, findings, problem counts, the legend's contents and
+ * the event columns (time order, axis position, lane, kind, bar end) as typed arrays, O(n) for n events.
+ * The columns tx, lane and end are the layout's own arrays (not copies): never write to them.
+ */
+export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOverview {
+  const { layout, kinds, kind } = graphIndex(snapshot);
+  const n = layout.events.length;
+  const byTime = new Int32Array(n);
+  for (let i = 0; i < n; i++) byTime[layout.order[i]] = i;
+  const cues = new Set<string>();
+  for (const e of layout.events) for (const c of eventCues(e)) cues.add(c);
+  return {
+    title,
+    format: layout.format,
+    stamp: snapshotStamp(snapshot),
+    totalEvents: layout.totalEvents,
+    lanes: layout.lanes,
+    axis: layout.axis,
+    columns: { byTime, tx: layout.tx, lane: layout.lane, kind, end: layout.end },
+    kinds,
+    findings: layout.findings,
+    problems: layout.problems,
+    ...(layout.traces ? { traces: layout.traces } : {}),
+    legend: {
+      edgeTypes: [...new Set(Array.from(layout.edges.type.subarray(0, layout.edges.count), (t) => layout.edges.types[t]))],
+      bars: layout.end.some((x) => x >= 0),
+      credit: layout.credit !== undefined && layout.events.some((_, i) => layout.credit![i] !== undefined),
+      ...(layout.creditSigned === false ? { influence: true } : {}),
+      cues: [...cues],
+    },
+    ...(countsSteps(snapshot) ? { timeUnit: 'steps' as const } : {}),
+  };
+}
+
+
+/**
+ * The overview as bytes, what the host passes to the webview unread: `json` the UTF-8 bytes of
+ * the overview's JSON without its columns and with each finding's events as their count (a few
+ * KB), `columns` the columns and the findings' events packed as binary (src/shared/overview-columns.ts,
+ * `packOverview`). Both are new buffers (they can be moved to another thread). Also the
+ * overview's axis and stamp, for the first window.
+ */
+export function graphOverviewBytes(snapshot: TraceSnapshot, title: string): { json: Uint8Array; columns: Uint8Array; overview: Pick<GraphOverview, 'axis' | 'stamp'> } {
+  const overview = graphOverview(snapshot, title);
+  return { ...packOverview(overview), overview: { axis: overview.axis, stamp: overview.stamp } };
+}
+
+/**
+ * The window of `request`: for every lane, the events whose span meets the range widened to whole
+ * buckets (bucket width from the request's scale, see `bucketWidth`). In a lane's bucket with
+ * {@link RUN_MIN} or more events, plain events form one run bar, events with arrows to other lanes
+ * stay on their own up to {@link NOTABLE_MAX} (else they join the run too), stops, problem marks,
+ * the first spawn into each lane and `request.keep` always stay on their own. Edges: those between drawn events, and lane-crossing
+ * ones between an event and a run bar (one per pair; none from run to run).
+ * Cost: a bucket is planned once per bucket width (O(its events)) and kept; then a window costs
+ * O(buckets in range · log n + the buckets holding an event to keep + bars reaching in from the
+ * left + elements drawn and their edges), so a step that keeps the current event on its own
+ * re-plans only that event's bucket.
+ */
+export function graphWindow(snapshot: TraceSnapshot, request: WindowRequest): GraphWindow {
+  const ix = graphIndex(snapshot);
+  const { layout } = ix;
+  const { tx, order, end: endOf, barOf } = layout;
+  const mode = request.mode;
+  const bucket = bucketWidth(request.scale);
+  const from = Math.floor(Math.max(0, Math.min(request.from, request.to)) / bucket) * bucket;
+  const to = (Math.floor(Math.max(request.from, request.to) / bucket) + 1) * bucket;
+  const keep = new Set(request.keep ?? []);
+  const start = (i: number) => (mode === 'time' ? tx[i] : order[i]);
+  const end = (i: number) => (endOf[i] < 0 ? start(i) : start(endOf[i]));
+  // The buckets holding an event to keep (or its call's bar): planned afresh, not from the kept plans.
+  const kept = new Set<string>();
+  for (const j of keep) {
+    if (!Number.isInteger(j) || j < 0 || j >= tx.length) continue;
+    const d = barOf[j] >= 0 ? barOf[j] : j;
+    kept.add(`${layout.lane[d]}:${Math.floor(start(d) / bucket)}`);
+  }
+  const cached = plansFor(ix, mode, bucket);
+  const nodes: GraphNode[] = [];
+  const runs: GraphRun[] = [];
+  /** Event index -> the key of its node (own nodes and their results), in the order drawn. */
+  const ownKey = new Map<number, string>();
+  /** Per own node: where it sits in the order the window draws (see `Place`). */
+  const ownPlace = new Map<number, Place>();
+  /** This window's plans by lane and bucket number. */
+  const planned = new Map<string, BucketPlan>();
+  const own = (i: number, place: Place) => {
+    const n = layoutNode(layout, i, false);
+    nodes.push(n);
+    ownKey.set(i, n.id);
+    if (endOf[i] >= 0) ownKey.set(endOf[i], n.id);
+    ownPlace.set(i, place);
+  };
+  ix.lanes.forEach((lane, laneNo) => {
+    const list = mode === 'time' ? lane.time : lane.order;
+    const long = mode === 'time' ? lane.longTime : lane.longOrder;
+    // Bars reaching in from the left.
+    for (let k0 = lowerBound(list, (i) => start(i) >= from - long); k0 < list.length; k0++) {
+      const i = list[k0];
+      if (start(i) >= from) break;
+      if (end(i) >= from) own(i, [laneNo, 0, 0, 0, start(i), order[i]]);
+    }
+    let lo = lowerBound(list, (i) => start(i) >= from);
+    while (lo < list.length && start(list[lo]) < to) {
+      const k = Math.floor(start(list[lo]) / bucket);
+      const hi = lowerBound(list, (i) => start(i) >= (k + 1) * bucket, lo);
+      const at = `${laneNo}:${k}`;
+      let plan = kept.has(at) ? undefined : cached.get(at);
+      if (!plan) {
+        plan = planBucket(ix, list.subarray(lo, hi), laneNo, k, { mode, bucket, keep: kept.has(at) ? keep : undefined });
+        if (!kept.has(at)) {
+          if (cached.size >= PLANS_PER_WIDTH) cached.clear();
+          cached.set(at, plan);
+        }
+      }
+      planned.set(at, plan);
+      for (const i of plan.own) own(i, [laneNo, 1, k, 0, start(i), order[i]]);
+      if (plan.run) runs.push(plan.run);
+      lo = hi;
+    }
+  });
+
+  /** The key an event is drawn under in this window (its node, or the run bar holding it), if drawn. */
+  const keyOf = (i: number): string | undefined => {
+    const known = ownKey.get(i);
+    if (known !== undefined) return known;
+    const d = barOf[i] >= 0 ? barOf[i] : i;
+    const u = start(d);
+    if (u < from || u >= to) return undefined;
+    return planned.get(`${layout.lane[d]}:${Math.floor(u / bucket)}`)?.run?.id;
+  };
+  const edges = windowEdges(ix, {
+    ownKey,
+    ownPlace,
+    keyOf,
+    memberPlace: (i) => [layout.lane[i], 1, Math.floor(start(i) / bucket), 1, start(i), order[i]],
+    laneOfRun: (key) => planned.get(key.split(':').slice(2).join(':'))?.run?.lane,
+  });
+  return { seq: request.seq, stamp: request.stamp, mode, from, to, bucket, nodes, runs, edges };
+}
+
+/** What {@link windowEdges} needs of a window being made. */
+interface DrawnWindow {
+  /** Event index -> the key of its node (own nodes and their results), in the order drawn. */
+  ownKey: Map<number, string>;
+  /** Per own node: where it sits in the order the window draws. */
+  ownPlace: Map<number, Place>;
+  /** The key an event is drawn under (its node, or the run bar holding it), if drawn. */
+  keyOf: (i: number) => string | undefined;
+  /** Where a run bar's member sits in the order the window draws (after its bucket's own events, in lane order). */
+  memberPlace: (i: number) => Place;
+  /** The lane of a run bar of this window, by key. */
+  laneOfRun: (key: string) => number | undefined;
+}
+
+/**
+ * A window's edges: those between drawn events, and lane-crossing ones between an event and a run
+ * bar (one per pair; none from run to run). Only edges touching an own node can be drawn, so those
+ * are the candidates: the own nodes' outgoing edges and their incoming ones from run bars'
+ * members. Listed in the order the window draws their sources, each source's edges in the
+ * layout's order (the order a scan of every drawn event gives). O(own nodes' edges · log).
+ */
+function windowEdges(ix: GraphIndex, w: DrawnWindow): GraphEdge[] {
+  const { layout } = ix;
+  const { barOf, end: endOf } = layout;
+  const layoutEdges = layout.edges;
+  const candidates: { place: Place; k: number; key: string }[] = [];
+  for (const [index, key] of w.ownKey) {
+    if (barOf[index] >= 0) continue; // a result's edges are listed under its call's bar
+    const place = w.ownPlace.get(index)!;
+    for (let at = ix.edgesFrom[index]; at < ix.edgesFrom[index + 1]; at++) candidates.push({ place, k: ix.edgeAt[at], key });
+    for (const t of endOf[index] >= 0 ? [index, endOf[index]] : [index])
+      for (let at = ix.edgesInto[t]; at < ix.edgesInto[t + 1]; at++) {
+        const k = ix.edgeInAt[at];
+        const source = layoutEdges.source[k];
+        if (w.ownKey.has(source)) continue; // listed with its source
+        const sourceKey = w.keyOf(source);
+        if (sourceKey !== undefined && barOf[source] < 0) candidates.push({ place: w.memberPlace(source), k, key: sourceKey });
+      }
+  }
+  candidates.sort((a, b) => comparePlaces(a.place, b.place) || a.k - b.k);
+  const laneOf = (key: string, i: number) => (key.startsWith('r') ? w.laneOfRun(key) : layout.lane[i]);
+  const edges: GraphEdge[] = [];
+  const seen = new Set<string>();
+  for (const { k, key } of candidates) {
+    const targetIndex = layoutEdges.target[k];
+    const target = w.keyOf(targetIndex);
+    if (target === undefined || target === key) continue;
+    const isRun = key.startsWith('r') || target.startsWith('r');
+    if (isRun && laneOf(key, layoutEdges.source[k]) === laneOf(target, targetIndex)) continue; // inside one lane: not drawn anyway
+    if (key.startsWith('r') && target.startsWith('r')) continue; // run to run: zoomed out, such arrows are noise
+    const e = layoutEdge(layoutEdges, k);
+    const id = isRun ? `${key}>${target}` : e.id;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    edges.push(isRun ? { id, source: key, target, type: e.type, derived: e.derived } : e);
+  }
+  return edges;
+}
+
+/**
+ * Where an element sits in the order a window draws: lane, 0 for a bar reaching in from the left
+ * and 1 for a bucket, the bucket number, 0 for an event on its own and 1 for a run bar's member,
+ * then the lane's order (start, time-order rank).
+ */
+type Place = [number, number, number, number, number, number];
+
+function comparePlaces(a: Place, b: Place): number {
+  for (let j = 0; j < a.length; j++) if (a[j] !== b[j]) return a[j] - b[j];
+  return 0;
+}
+
+/** The kept plans of one mode and bucket width (the oldest width's are dropped beyond {@link PLANNED_WIDTHS}). */
+function plansFor(ix: GraphIndex, mode: 'time' | 'order', bucket: number): Map<string, BucketPlan> {
+  const key = `${mode}:${bucket}`;
+  let plans = ix.plans.get(key);
+  if (plans) {
+    ix.plans.delete(key); // most recent last
+    ix.plans.set(key, plans);
+    return plans;
+  }
+  ix.plans.set(key, (plans = new Map()));
+  for (const old of ix.plans.keys()) if (ix.plans.size > PLANNED_WIDTHS) ix.plans.delete(old);
+  return plans;
+}
+
+/**
+ * How a lane's bucket (its events in the lane's order) is drawn: under {@link RUN_MIN} events, each
+ * on its own; else stops, problem marks, first spawns and `keep` on their own, events with arrows
+ * to other lanes too when at most {@link NOTABLE_MAX} of them, and the rest one run bar (unless
+ * fewer than two are left: then all on their own). O(events in the bucket).
+ */
+function planBucket(ix: GraphIndex, group: Int32Array, lane: number, k: number, opts: { mode: 'time' | 'order'; bucket: number; keep?: Set<number> }): BucketPlan {
+  const { layout, role } = ix;
+  const { tx, order, end: endOf } = layout;
+  const { mode, bucket, keep } = opts;
+  const start = (i: number) => (mode === 'time' ? tx[i] : order[i]);
+  const end = (i: number) => (endOf[i] < 0 ? start(i) : start(endOf[i]));
+  const all = Array.from(group);
+  if (all.length < RUN_MIN) return { own: all };
+  const fixed = (i: number) => role[i] === Role.Own || (keep !== undefined && (keep.has(i) || (endOf[i] >= 0 && keep.has(endOf[i]))));
+  let notable = 0;
+  for (const i of all) if (!fixed(i) && role[i] === Role.Notable) notable++;
+  const alone = (i: number) => fixed(i) || (notable <= NOTABLE_MAX && role[i] === Role.Notable);
+  const members = all.filter((i) => !alone(i));
+  if (members.length < 2) return { own: all };
+  const count = new Map<string, number>();
+  let u1 = -Infinity;
+  let first = Infinity;
+  let credit = 0;
+  let loop = false;
+  for (const i of members) {
+    const c = layout.credit?.[i];
+    if (c !== undefined && Math.abs(c) > Math.abs(credit)) credit = c;
+    const kind = ix.kinds[ix.kind[i]];
+    count.set(kind, (count.get(kind) ?? 0) + 1);
+    u1 = Math.max(u1, end(i));
+    first = Math.min(first, order[i]);
+    if (layout.loop[i] === 1) loop = true;
+  }
+  const kind = [...count].sort((a, b) => b[1] - a[1])[0][0];
+  const run: GraphRun = { id: runKey(mode, bucket, lane, k), lane, u0: start(members[0]), u1, count: members.length, kind, loop, order: first, ...(credit ? { credit } : {}) };
+  return { own: all.filter(alone), run };
+}
+
+/**
+ * One event's node with its text and fields (for the details pane); undefined for an unknown index.
+ * `hasSource` says whether it has a source prompt by the rule Go to Source Prompt follows
+ * (src/engine/source-prompt.ts: its own `source`, a sub-agent's task, a turn's user prompt).
+ */
+export function graphEvent(snapshot: TraceSnapshot, index: number): GraphNode | undefined {
+  const { layout } = graphIndex(snapshot);
+  if (!Number.isInteger(index) || index < 0 || index >= layout.events.length) return undefined;
+  const event = eventWithContent(snapshot, index);
+  if (!event) return undefined;
+  const details = withCredit(eventDetails(event, layout.timeUnit), layout, index);
+  return { ...layoutNode(layout, index, false), ...details, hasSource: sourcePromptOf(snapshot, index) !== undefined };
+}
+
+/** Indices (file order) of the events whose id, label, agent or content contains `query`, case-insensitive. */
+export function findEvents(snapshot: TraceSnapshot, query: string): number[] {
+  const q = query.trim().toLowerCase();
+  if (!q) return [];
+  const { layout } = graphIndex(snapshot);
+  const events = snapshot.loaded.trace.events;
+  const out: number[] = [];
+  const aside = snapshot.setAside;
+  const n = layout.events.length;
+  // Long content set aside is read back from disk a block of events at a time (never all at once).
+  for (let from = 0; from < n; from += SEARCH_BLOCK) {
+    const to = Math.min(n, from + SEARCH_BLOCK);
+    const readBack = new Map<number, string | undefined>();
+    if (aside) {
+      const wanted: number[] = [];
+      for (let i = from; i < to; i++) if (aside.has(i)) wanted.push(i);
+      contentsOf(snapshot, wanted).forEach((text, k) => readBack.set(wanted[k], text));
+    }
+    for (let i = from; i < to; i++) {
+      const e = events[i];
+      const text = (readBack.has(i) ? readBack.get(i) : (e.content ?? e.content_ref)) ?? '';
+      if (`${e.id} ${nodeLabel(e, layout.end[i] >= 0)} ${e.agent} ${text}`.toLowerCase().includes(q)) out.push(i);
+    }
+  }
+  return out;
+}
+
+/** First position in `list` from `lo` on whose item satisfies `pred` (which must be monotone: false then true). */
+function lowerBound(list: Int32Array, pred: (item: number) => boolean, lo = 0): number {
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (pred(list[mid])) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}

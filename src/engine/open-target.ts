@@ -1,0 +1,113 @@
+/**
+ * What "open PATH" means, for `npm start -- PATH`, `otrace open PATH` and the `vscode://` URI
+ * handler: a trace file opens as it is (its folder is the workspace); a folder is the workspace and
+ * its newest trace file opens. Only reads: nothing here writes or runs anything.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { classifyPath } from './path-policy';
+import { detectFormat } from '../trace/formats';
+import '../trace/importers';
+import { TRACE_FILE_NAME, traceFilesUnder } from './trace-files';
+
+/** Where to open: the workspace folder and the trace file in it. */
+export interface OpenTarget {
+  folder: string;
+  trace: string;
+}
+
+/** Folders not searched: Claude Code's sub-agent files belong to their session file. */
+const SKIPPED_DIRS = new Set(['node_modules', 'subagents']);
+/** How deep a folder is searched (Codex keeps sessions in YYYY/MM/DD/ below sessions/). */
+const MAX_DEPTH = 4;
+/** Bytes read to recognize a trace by content. */
+const SNIFF_BYTES = 64 * 1024;
+
+/** An error whose message is for the user as it is. */
+export class OpenTargetError extends Error {}
+
+/** `arg` as an absolute path: `~` is the home folder, relative paths start at `baseDir`. */
+export function resolveArg(arg: string, baseDir: string): string {
+  const expanded = arg === '~' ? os.homedir() : arg.startsWith('~/') ? path.join(os.homedir(), arg.slice(2)) : arg;
+  return path.resolve(baseDir, expanded);
+}
+
+/** True when the start of the file at `file` is a trace of a known format. */
+export function isTraceFile(file: string): boolean {
+  if (!TRACE_FILE_NAME.test(file)) return false;
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, 'r');
+    const buf = Buffer.alloc(SNIFF_BYTES);
+    const n = fs.readSync(fd, buf, 0, SNIFF_BYTES, 0);
+    const text = buf.subarray(0, n).toString('utf8').replace(/^\uFEFF/, '');
+    return text.trim() !== '' && detectFormat(text, file) !== undefined;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/** Candidate files below `dir` (newest first), to MAX_DEPTH, skipping hidden and SKIPPED_DIRS folders. */
+function candidates(dir: string): { file: string; mtime: number }[] {
+  const out: { file: string; mtime: number }[] = [];
+  for (const file of traceFilesUnder(dir, { maxDepth: MAX_DEPTH, skipDir: (name) => name.startsWith('.') || SKIPPED_DIRS.has(name) })) {
+    try {
+      out.push({ file, mtime: fs.statSync(file).mtimeMs });
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return out.sort((a, b) => b.mtime - a.mtime || a.file.localeCompare(b.file));
+}
+
+/** The newest trace file below `dir`, or undefined. */
+export function newestTrace(dir: string): string | undefined {
+  return candidates(dir).find((c) => isTraceFile(c.file))?.file;
+}
+
+/**
+ * The folder and trace file to open for the absolute path `target`.
+ * @throws OpenTargetError with a message for the user when it is missing or holds no trace.
+ */
+export function openTarget(target: string): OpenTarget {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(target);
+  } catch {
+    throw new OpenTargetError(`no such file or folder: ${target}`);
+  }
+  if (stat.isDirectory()) {
+    const trace = newestTrace(target);
+    if (!trace) throw new OpenTargetError(`no trace file (*.jsonl, *.json of a known format) in ${target}`);
+    return { folder: target, trace };
+  }
+  if (!stat.isFile()) throw new OpenTargetError(`not a file or folder: ${target}`);
+  return { folder: path.dirname(target), trace: target };
+}
+
+/** The path of the `vscode://otrace.otrace/open?path=…` request. */
+export const OPEN_REQUEST_PATH = '/open';
+
+/**
+ * The trace file a `vscode://otrace.otrace/open?path=ABSOLUTE_PATH` request (its URI path and decoded query)
+ * may open: an absolute path to a trace file of a known format, or a folder (its newest trace).
+ * @throws OpenTargetError with a message for the user for anything else.
+ */
+export function traceOfOpenRequest(uriPath: string, query: string): string {
+  if (uriPath !== OPEN_REQUEST_PATH) throw new OpenTargetError(`unknown request ${uriPath}`);
+  // vscode.Uri gives the query decoded, so a path with & or + in it is the rest of the query as it is.
+  const requested = query.startsWith('path=') ? query.slice('path='.length) : undefined;
+  if (!requested) throw new OpenTargetError('the link names no file (?path=...)');
+  if (!path.isAbsolute(requested)) throw new OpenTargetError(`not an absolute path: ${requested}`);
+  // The openable-file policy's path checks: file paths only (no scheme), symbolic links resolved.
+  // The link names the file itself, so where it lies is not asked about as for a path in a trace.
+  const verdict = classifyPath(path.normalize(requested), path.normalize(requested), []);
+  if (verdict.kind === 'refuse') throw new OpenTargetError(`otrace opens only files, not "${verdict.scheme}:" links`);
+  if (verdict.kind === 'missing') throw new OpenTargetError(`no such file or folder: ${verdict.path}`);
+  const { trace } = openTarget(verdict.path);
+  if (!isTraceFile(trace)) throw new OpenTargetError(`not a trace of a known format: ${trace}`);
+  return trace;
+}

@@ -1,0 +1,165 @@
+/**
+ * The editor's questions about one snapshot, answered where the snapshot lives (the engine's
+ * worker), with small answers: one event's place or hover facts, its whole content, the CodeLens
+ * items and Outline symbols of one file, the source prompt of an event, the events naming a prompt
+ * file. The host formats them (escaping, Markdown, VS Code types). Pure: no `vscode`.
+ */
+import { usageOf } from '../trace/tokens';
+import { formatAt, timeUnitOf } from '../trace/units';
+import * as path from 'node:path';
+import { canonicalType } from '../trace/event-types';
+import type { Position } from '../trace/model';
+import { contentOf } from './long-content';
+import { creditLabel } from '../shared/credit-words';
+import { PREVIEW_CHARS, type EventInfo, type EventPlace, type LensItem, type OutlineLane, type PromptAt, type PromptUser } from './query-types';
+import { compare, countsSteps, eventAt, findingsOfEvent, type TraceSnapshot } from './snapshot';
+import { isSoundStop } from '../analysis/types';
+import { sourcePromptOf } from './source-prompt';
+
+export * from './query-types';
+
+/** The place of an event, or undefined when it has no origin. */
+export function eventPlace(s: TraceSnapshot, index: number): EventPlace | undefined {
+  const e = s.loaded.trace.events[index];
+  const o = s.loaded.eventOrigins.get(index);
+  if (!e || !o) return undefined;
+  return { index, id: e.id, type: e.type, agent: e.agent, file: o.file ?? '', range: o.range };
+}
+
+/**
+ * The event at `at` in `file` (see {@link eventAt}); when `keep` is given and its record holds
+ * `at`, that event (records holding several events: the selected one stays selected).
+ */
+export function eventAtPosition(s: TraceSnapshot, file: string, at: Position, keep?: number): number | undefined {
+  const o = keep === undefined ? undefined : s.loaded.eventOrigins.get(keep);
+  if (o && (o.file ?? '') === file && compare(o.range.start, at) <= 0 && compare(at, o.range.end) <= 0) return keep;
+  return eventAt(s, file, at);
+}
+
+/** The hover facts of an event. */
+export function eventInfo(s: TraceSnapshot, index: number): EventInfo | undefined {
+  const place = eventPlace(s, index);
+  if (!place) return undefined;
+  const e = s.loaded.trace.events[index];
+  const text = contentOf(s, index);
+  const credit = s.analysis?.credit;
+  let creditInfo: EventInfo['credit'];
+  if (credit) {
+    const v = credit.by_index[index];
+    // In plain words: the method's name and parameters (credit.method) stay in the CLI's JSON and docs/analysis.md.
+    const value = creditLabel(v, credit.signed);
+    const basis =
+      typeof e.credit === 'number' ? 'the value the trace gives'
+      : credit.signed ? "its share of the run's outcome (+ success, − failure), traced back along the events that led to it; an estimate"
+      : 'how much of what followed built on it, traced back from the end of the run; the trace records no outcome, so this is neither credit nor blame';
+    creditInfo = { text: value, basis };
+  }
+  const findings = findingsOfEvent(s, index).map((k) => {
+    const f = s.findings[k];
+    const label = f.kind === 'loop' ? `loop ×${f.loop?.repetitions ?? '?'} (event ${f.events.indexOf(index) + 1} of ${f.events.length})` : f.kind === 'best_stop' ? 'best stop' : f.kind === 'blame' ? 'decisive error' : f.kind === 'verification' ? 'verification failure' : stopLabel(s, f);
+    return { index: k, label, message: f.message };
+  });
+  return {
+    ...place,
+    tool: e.tool,
+    to: e.to,
+    t: e.t,
+    ...(countsSteps(s) ? { countsSteps: true } : {}),
+    tokens: typeof e.tokens === 'number' ? e.tokens : undefined,
+    usage: usageOf(e),
+    cost: typeof e.cost === 'number' ? e.cost : undefined,
+    duration_s: typeof e.duration_s === 'number' ? e.duration_s : undefined,
+    reason: canonicalType(e.type) === 'stop' ? String(e.reason ?? 'unknown') : undefined,
+    contentHead: typeof text === 'string' ? text.slice(0, PREVIEW_CHARS) : undefined,
+    contentLength: typeof text === 'string' ? text.length : 0,
+    credit: creditInfo,
+    findings,
+    hasSourcePrompt: sourcePromptOf(s, index) !== undefined,
+  };
+}
+
+/** The whole content of an event (or its content_ref), or undefined when it has none. */
+export function eventContent(s: TraceSnapshot, index: number): string | undefined {
+  const text = contentOf(s, index);
+  return typeof text === 'string' ? text : undefined;
+}
+
+/** The CodeLens items of one file of a session: stop and loop findings, then spawns. */
+export function codeLenses(s: TraceSnapshot, file: string): LensItem[] {
+  const origins = s.loaded.eventOrigins;
+  const inFile = (i: number) => origins.get(i) !== undefined && (origins.get(i)!.file ?? '') === file;
+  const out: LensItem[] = [];
+  s.findings.forEach((f, k) => {
+    if ((f.kind !== 'stop' && f.kind !== 'loop') || !inFile(f.events[0])) return;
+    out.push({ at: origins.get(f.events[0])!.range.start, finding: { index: k, kind: f.kind, mode: f.mode, inline: f.inline, message: f.message } });
+  });
+  const events = s.loaded.trace.events;
+  let counts: Map<string, number> | undefined;
+  events.forEach((e, i) => {
+    if (canonicalType(e.type) !== 'spawn' || !e.to || !inFile(i)) return;
+    if (!counts) {
+      counts = new Map();
+      for (const x of events) counts.set(x.agent, (counts.get(x.agent) ?? 0) + 1);
+    }
+    out.push({ at: origins.get(i)!.range.start, lane: { agent: e.to, events: counts.get(e.to) ?? 0 } });
+  });
+  return out;
+}
+
+/** The Outline of one file of a session (`''`: the trace file): one lane per agent, its events in file order. */
+export function outline(s: TraceSnapshot, file: string): OutlineLane[] {
+  const lanes = new Map<string, OutlineLane>();
+  const unit = timeUnitOf(s.loaded);
+  s.loaded.trace.events.forEach((e, i) => {
+    const o = s.loaded.eventOrigins.get(i);
+    if (!o || (o.file ?? '') !== file) return;
+    const type = canonicalType(e.type);
+    const detail = type === 'stop' ? `stop: ${e.reason}` : e.to ? `${e.type} → ${e.to}` : e.tool ? `${e.type} ${e.tool}` : e.type;
+    let lane = lanes.get(e.agent);
+    if (!lane) lanes.set(e.agent, (lane = { agent: e.agent, range: o.range, events: [] }));
+    lane.events.push({ id: e.id, detail, kind: type, t: e.t, when: formatAt(e.t, unit), range: o.range });
+    if (compare(o.range.start, lane.range.start) < 0) lane.range = { start: o.range.start, end: lane.range.end };
+    if (compare(o.range.end, lane.range.end) > 0) lane.range = { start: lane.range.start, end: o.range.end };
+  });
+  return [...lanes.values()];
+}
+
+/** Go to Source Prompt for an event (src/engine/source-prompt.ts), with the target event's place. */
+export function sourcePrompt(s: TraceSnapshot, index: number): PromptAt {
+  const target = sourcePromptOf(s, index);
+  const line = (s.loaded.eventOrigins.get(index)?.range.start.line ?? 0) + 1;
+  return { target, place: target?.kind === 'event' ? eventPlace(s, target.index) : undefined, line };
+}
+
+/** The events whose `source.path` names the prompt file at `absPath`, with the line they point at. */
+export function promptUsers(s: TraceSnapshot, absPath: string): PromptUser[] {
+  const dir = path.dirname(s.path);
+  const out: PromptUser[] = [];
+  s.loaded.trace.events.forEach((e, index) => {
+    if (!e.source?.path || /^[a-zA-Z][a-zA-Z0-9+.-]+:/.test(e.source.path)) return;
+    if (path.resolve(dir, e.source.path) === absPath) out.push({ index, line: e.source.line ?? 1 });
+  });
+  return out;
+}
+
+/** The first `max` events (id, type, agent, to) and edges of a session: for tests and diagnostics, never the whole of a large trace. */
+export function inspect(s: TraceSnapshot, max: number): { events: { id: string; type: string; agent: string; to?: string }[]; edges: { src: string; dst: string; type: string }[]; problems: string[] } {
+  return {
+    events: s.loaded.trace.events.slice(0, max).map((e) => ({ id: e.id, type: e.type, agent: e.agent, ...(e.to ? { to: e.to } : {}) })),
+    edges: s.loaded.trace.edges.slice(0, max).map((e) => ({ src: e.src, dst: e.dst, type: e.type })),
+    problems: s.loaded.problems.slice(0, max).map((p) => p.message),
+  };
+}
+
+/**
+ * A stop finding's hover label: `turn ended (task complete)` / `phase ended (max turns)` (no verdict),
+ * `stop, sound` (a recorded success, no failure found), `stop, premature` (a failure), or
+ * `stop (task complete), verdict unknown` (no failure found, no success recorded).
+ */
+function stopLabel(s: TraceSnapshot, f: { mode?: string; events: number[]; scope?: string }): string {
+  const stop = s.analysis?.stops.find((x) => x.index === f.events[0]);
+  const reason = stop ? ` (${stop.reason.replace('_', ' ')})` : '';
+  if (f.scope === 'turn' || f.scope === 'phase') return `${f.scope} ended${reason}`;
+  if (f.mode !== 'ok') return `stop, ${f.mode?.replace('_', ' ')}`;
+  return stop && isSoundStop(stop) ? 'stop, sound' : `stop${reason}, verdict unknown`;
+}

@@ -1,0 +1,183 @@
+/**
+ * Where a load's trace comes from: the text the host sent (a document with unsaved edits), or the
+ * file on disk, read here. A file on disk is followed as it grows: {@link LiveFiles} reads it whole
+ * once and then only what was appended, for the trace file and the files it pulls in (Claude Code
+ * sub-agent transcripts), and its format's growing import takes the appended lines into the state it
+ * kept (src/trace/growing-load.ts). An otrace JSONL file larger than {@link STREAM_FROM_BYTES} is read in a
+ * stream of bytes instead, never held as one string, and followed from its bytes as it grows
+ * (src/trace/growing-file.ts). Pure Node (`node:fs`), no `vscode`.
+ */
+import * as fs from 'node:fs';
+import { detectFormat, otraceJsonl } from '../trace/formats';
+import { GrowingTraceFile } from '../trace/growing-file';
+import { GrowingLoad } from '../trace/growing-load';
+import { LiveFiles } from '../trace/live-files';
+import { loadTraceFile } from '../trace/load-file';
+import { chooseMapping, loadWithMappings, type MappingSource } from '../trace/mapping-choice';
+import type { LoadedTrace } from '../trace/model';
+import type { LoadRequest } from './worker-protocol';
+
+/** otrace JSONL files from this size on are streamed from disk, not followed as text (bytes). */
+export const STREAM_FROM_BYTES = 64 * 1024 * 1024;
+
+/** Bytes of a file's start read to choose how to read it. */
+const HEAD_BYTES = 64 * 1024;
+
+/** What a session keeps between loads to read its files again cheaply. */
+export class SessionFiles {
+  /** The trace file and the files it pulls in, followed as they grow (local files only). */
+  private live = new LiveFiles();
+  /** The import that follows the trace file: appended lines go into the state it kept. */
+  readonly growing = new GrowingLoad();
+  /** True after a load of a text the host sent: the file on disk may have been saved over since (read it whole). */
+  private textSince = false;
+  /** Bytes read by the {@link LiveFiles} replaced so far. */
+  private retiredBytes = 0;
+  /**
+   * Changes read since the last snapshot was kept (a load that a newer one superseded read them,
+   * and they are in memory now, not on disk to be found again): `grew` when lines were appended.
+   */
+  private unkept: { grew: boolean } | undefined;
+  /** The streamed trace file as last read (size, inode, modification time), to see it unchanged. */
+  private streamed: { size: number; ino: number; mtimeMs: number } | undefined;
+  private streamedBytes = 0;
+  /** The streamed trace file followed as it grows (its reader keeps its state across appends). */
+  private streamedFile: { path: string; file: GrowingTraceFile } | undefined;
+
+  /** @param streamFromBytes otrace JSONL files from this size on are streamed (bytes; tests set it low). */
+  constructor(private readonly streamFromBytes = STREAM_FROM_BYTES) {}
+
+  /** Bytes read from disk so far. */
+  get bytesRead(): number {
+    return this.retiredBytes + this.live.bytesRead + this.streamedBytes;
+  }
+
+  /**
+   * Reads the trace of a load request.
+   * @param hasSnapshot true when the session already has a snapshot of this file: an unchanged file then gives `unchanged`.
+   * @returns the loaded trace and whether a file grew since the last {@link kept} load, or
+   *   `unchanged` when nothing changed on disk since then.
+   * @throws Error when the trace file cannot be read from disk.
+   */
+  read(request: LoadRequest, mappings: readonly MappingSource[], hasSnapshot: boolean): { loaded: LoadedTrace; grew: boolean; shared?: boolean } | 'unchanged' {
+    if (request.text === undefined && this.textSince) {
+      // An editor saved over the file since it was read: only a whole read is sure to match it.
+      this.retiredBytes += this.live.bytesRead;
+      this.live = new LiveFiles();
+      this.growing.drop();
+      this.streamedFile = undefined;
+      this.textSince = false;
+    }
+    const files = request.local ? this.live : undefined;
+    const note = (change: string) => {
+      if (change === 'unchanged') return;
+      this.unkept = { grew: (this.unkept?.grew ?? false) || change === 'appended' };
+    };
+    for (const p of request.changed ?? []) if (p !== request.path && files) note(files.refresh(p));
+    const grew = () => this.unkept?.grew ?? false;
+    if (request.text !== undefined) {
+      this.textSince = true;
+      this.growing.drop();
+      return { loaded: loadWithMappings(request.text, request.path, mappings, files), grew: grew() };
+    }
+    if (!files) throw new Error(`cannot read ${request.path}: it is not on the local disk`);
+    const stat = statOf(request.path);
+    if (stat && stat.size >= this.streamFromBytes && this.streams(request.path, mappings)) {
+      const before = this.streamed;
+      const same = before && before.size === stat.size && before.ino === stat.ino && before.mtimeMs === stat.mtimeMs;
+      if (same && !this.unkept && hasSnapshot) return 'unchanged';
+      this.growing.drop();
+      // Only a file that grew is followed from where it was read; any other change reads it whole.
+      const appended = !!before && before.ino === stat.ino && stat.size > before.size;
+      if (!appended) this.streamedFile = undefined;
+      const { loaded, bytes, shared } = this.readStreamed(request.path, files, appended);
+      this.streamed = { size: stat.size, ino: stat.ino, mtimeMs: stat.mtimeMs };
+      this.streamedBytes += bytes;
+      note(appended ? 'appended' : 'reloaded');
+      return { loaded, grew: grew(), shared };
+    }
+    this.streamedFile = undefined;
+    const change = files.refresh(request.path);
+    if (change === 'missing') throw new Error(`cannot read ${request.path}`);
+    note(change);
+    if (!this.unkept && hasSnapshot) return 'unchanged';
+    return { loaded: this.growing.load(request.path, files, mappings), grew: grew() };
+  }
+
+  /**
+   * The streamed trace file. A file not seen growing is read whole with nothing kept (its events
+   * are the snapshot's own: their long content can be let go, src/engine/long-content.ts). A file
+   * that grew is followed from then on: read whole once more into a reader that keeps its state
+   * ({@link GrowingTraceFile}), then only what is appended; those events are `shared` with the
+   * reader (the next re-analysis needs their content, so it stays). A file that cannot be followed
+   * (shrank, replaced, rewritten) is read whole again.
+   * @param appended true when the file grew since it was last read.
+   * @returns the trace, the bytes read from disk for it, and whether its events are shared with a kept reader.
+   */
+  private readStreamed(path: string, files: LiveFiles, appended: boolean): { loaded: LoadedTrace; bytes: number; shared: boolean } {
+    const kept = this.streamedFile;
+    if (kept?.path === path) {
+      const before = kept.file.bytesRead;
+      const loaded = tryUpdate(kept.file);
+      if (loaded) return { loaded, bytes: kept.file.bytesRead - before, shared: true };
+      this.streamedBytes += kept.file.bytesRead - before;
+    }
+    if (appended) {
+      const file = new GrowingTraceFile(path);
+      const loaded = tryUpdate(file);
+      if (loaded) {
+        this.streamedFile = { path, file };
+        return { loaded, bytes: file.bytesRead, shared: true };
+      }
+      this.streamedBytes += file.bytesRead;
+    }
+    this.streamedFile = undefined;
+    const whole = loadTraceFile(path, files);
+    return { loaded: whole, bytes: whole.bytes, shared: false };
+  }
+
+  /** The snapshot of the last read was kept: changes read until now are in it. */
+  kept(): void {
+    this.unkept = undefined;
+  }
+
+  /** True when the file is otrace JSONL that no mapping reads (the streaming reader's format). */
+  private streams(file: string, mappings: readonly MappingSource[]): boolean {
+    const head = headOf(file);
+    if (head === undefined || chooseMapping(mappings, head, file)) return false;
+    return detectFormat(head, file) === otraceJsonl;
+  }
+}
+
+function statOf(file: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The first {@link HEAD_BYTES} of a file as text (complete lines only), or undefined when it cannot be read. */
+function headOf(file: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, 'r');
+    const buf = Buffer.alloc(HEAD_BYTES);
+    const n = fs.readSync(fd, buf, 0, HEAD_BYTES, 0);
+    const end = n === HEAD_BYTES ? buf.lastIndexOf(0x0a, n - 1) + 1 || n : n;
+    return buf.toString('utf8', 0, end).replace(/^\uFEFF/, '');
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/** The file's update, or undefined when it cannot be followed or its read fails (read whole then). */
+function tryUpdate(file: GrowingTraceFile): LoadedTrace | undefined {
+  try {
+    return file.update();
+  } catch {
+    return undefined;
+  }
+}

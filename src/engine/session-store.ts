@@ -1,0 +1,222 @@
+/**
+ * The trace sessions where they are computed (the engine's worker thread, or the calling thread for
+ * the CLI and unit tests): per session key the latest snapshot (parse + analysis) and the files it
+ * was read from; loads that a newer load or a cancel supersedes stop at the next phase; the
+ * editor's and the graph's questions are answered here, with small answers. Pure: no `vscode`.
+ */
+import * as path from 'node:path';
+import type { FileMarks, MarkOptions } from './event-marks';
+import { traceOfOpenRequest } from './open-target';
+import { detectFormat } from '../trace/formats';
+import '../trace/importers';
+import { chooseMapping, type MappingSource } from '../trace/mapping-choice';
+import type { Position } from '../trace/model';
+import { fitWindowRequest } from '../shared/fit';
+import { findEvents, graphEvent, graphOverview, graphOverviewBytes, graphWindow, snapshotStamp } from './graph-window';
+import { mappingReport, mappingSource } from './mapping-sources';
+import { eventMarks } from './marks';
+import { codeLenses, eventAtPosition, eventContent, eventInfo, eventPlace, inspect, outline, promptUsers, sourcePrompt } from './queries';
+import { setAsideLongContent } from './long-content';
+import { SessionFiles } from './session-input';
+import { makeSnapshot, type TraceSnapshot } from './snapshot';
+import { summarize, type SessionSummary } from './summary';
+import type { EngineCalls, LoadProgress, LoadRequest, MappingInput, MappingReport } from './worker-protocol';
+import type { GraphNode, GraphOverview, GraphWindow, WindowRequest } from '../shared/protocol';
+
+/** One session: its files, its latest snapshot and that snapshot's summary. */
+interface Session {
+  files: SessionFiles;
+  snapshot?: TraceSnapshot;
+  summary?: SessionSummary;
+  /** True when the snapshot was read from the file on disk (not from a text the host sent). */
+  fromDisk: boolean;
+  /** Marks of the snapshot's files for one set of options. */
+  marks?: { snapshot: TraceSnapshot; options: string; files: Map<string, FileMarks> };
+}
+
+/** Thrown at a phase boundary when the load is no longer wanted. */
+const SUPERSEDED = Symbol('superseded');
+
+/** Lets messages in (a newer load, a cancel) between the phases of a load. */
+const yieldToMessages = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Sessions by key, with everything {@link EngineCalls} asks of them. */
+export class SessionStore implements EngineCalls {
+  private readonly sessions = new Map<string, Session>();
+  private mappings: MappingSource[] = [];
+  /** Per key, the id of the load wanted now (a newer load or a cancel changes it). */
+  private readonly wanted = new Map<string, number>();
+  /** Per key, the load running (loads of one session run one after the other). */
+  private readonly running = new Map<string, Promise<unknown>>();
+
+  /** @param options.streamFromBytes otrace JSONL files from this size on are streamed from disk (default 64 MB: STREAM_FROM_BYTES in session-input.ts; tests set it low). */
+  constructor(private readonly options: { streamFromBytes?: number } = {}) {}
+
+  configure(inputs: MappingInput[]): MappingReport[] {
+    this.mappings = inputs.map(mappingSource);
+    return this.mappings.map(mappingReport);
+  }
+
+  detect(head: string, fileName: string, byContent: boolean): boolean {
+    if (this.mappings.length && !fileName.endsWith('.otrace-map.json') && chooseMapping(this.mappings, head, fileName)) return true;
+    return byContent && detectFormat(head, fileName) !== undefined;
+  }
+
+  openRequest(uriPath: string, query: string): { trace: string } | { error: string } {
+    try {
+      return { trace: traceOfOpenRequest(uriPath, query) };
+    } catch (err) {
+      return { error: (err as Error).message };
+    }
+  }
+
+  /**
+   * Loads one version of a session. Loads of one key run in turn; each one stops at its next
+   * phase once a newer load of the key or a {@link cancel} came, and then answers undefined.
+   * @param id the load's id (increasing); @param report receives each phase as it starts.
+   * @returns the summary (the previous one, with this version, when nothing on disk changed).
+   * @throws Error when the trace file cannot be read from disk.
+   */
+  load(request: LoadRequest, id: number, report: (p: LoadProgress) => void = () => undefined): Promise<SessionSummary | undefined> {
+    this.wanted.set(request.key, id);
+    const before = this.running.get(request.key) ?? Promise.resolve();
+    const run = before.then(
+      () => this.run(request, id, report),
+      () => this.run(request, id, report),
+    );
+    this.running.set(request.key, run);
+    void run.finally(() => {
+      if (this.running.get(request.key) === run) this.running.delete(request.key);
+    }).catch(() => undefined);
+    return run;
+  }
+
+  /** Stops the session's running load at its next phase (it answers undefined). */
+  cancel(key: string): void {
+    this.wanted.set(key, -1);
+  }
+
+  /** Forgets a session (its file was closed): its snapshot, files and any running load. */
+  release(key: string): void {
+    this.cancel(key);
+    this.sessions.delete(key);
+  }
+
+  private async run(request: LoadRequest, id: number, report: (p: LoadProgress) => void): Promise<SessionSummary | undefined> {
+    const { key } = request;
+    const step = async () => {
+      await yieldToMessages();
+      if (this.wanted.get(key) !== id) throw SUPERSEDED;
+    };
+    try {
+      await step();
+      let session = this.sessions.get(key);
+      if (!session) this.sessions.set(key, (session = { files: new SessionFiles(this.options.streamFromBytes), fromDisk: false }));
+      report({ phase: 'read', message: `reading ${path.basename(request.path)}` });
+      const fromDisk = request.text === undefined;
+      const read = session.files.read(request, this.mappings, !!session.snapshot && session.fromDisk && fromDisk && !request.force);
+      if (read === 'unchanged') {
+        session.snapshot!.version = request.version;
+        session.summary = { ...session.summary!, version: request.version, bytesRead: session.files.bytesRead, grew: false };
+        return session.summary;
+      }
+      await step();
+      report({ phase: 'analyze', message: `analysing ${read.loaded.trace.events.length.toLocaleString('en-US')} events` });
+      const snapshot = makeSnapshot(key, request.version, request.path, read.loaded, request.outcome);
+      // Long content is read from disk when asked, unless a reader that follows the file keeps the events (their next analysis needs it).
+      if (fromDisk && !read.shared) setAsideLongContent(snapshot);
+      await step();
+      report({ phase: 'index', message: 'indexing' });
+      const summary = summarize(snapshot, snapshotStamp(snapshot), session.files.bytesRead, read.grew);
+      if (this.sessions.get(key) !== session) return undefined; // released meanwhile
+      Object.assign(session, { snapshot, summary, fromDisk, marks: undefined });
+      session.files.kept();
+      return summary;
+    } catch (err) {
+      if (err === SUPERSEDED) return undefined;
+      throw err;
+    }
+  }
+
+  /** The latest snapshot of a session when its stamp is `stamp`. */
+  private at(key: string, stamp: number): TraceSnapshot | undefined {
+    const s = this.sessions.get(key)?.snapshot;
+    return s && snapshotStamp(s) === stamp ? s : undefined;
+  }
+
+  /** `answer` of the session's latest snapshot when its stamp is `stamp`, else undefined. */
+  private on<T>(key: string, stamp: number, answer: (s: TraceSnapshot) => T): T | undefined {
+    const s = this.at(key, stamp);
+    return s && answer(s);
+  }
+
+  eventAt(key: string, stamp: number, file: string, at: Position, keep?: number): number | undefined {
+    return this.on(key, stamp, (s) => eventAtPosition(s, file, at, keep));
+  }
+
+  eventPlace(key: string, stamp: number, index: number) {
+    return this.on(key, stamp, (s) => eventPlace(s, index));
+  }
+
+  eventInfo(key: string, stamp: number, index: number) {
+    return this.on(key, stamp, (s) => eventInfo(s, index));
+  }
+
+  eventContent(key: string, stamp: number, index: number) {
+    return this.on(key, stamp, (s) => eventContent(s, index));
+  }
+
+  fileMarks(key: string, stamp: number, file: string, options: MarkOptions): FileMarks | undefined {
+    const s = this.at(key, stamp);
+    const session = this.sessions.get(key);
+    if (!s || !session) return undefined;
+    const optionsKey = `${options.stops} ${options.credit} ${options.loops}`;
+    if (session.marks?.snapshot !== s || session.marks.options !== optionsKey) session.marks = { snapshot: s, options: optionsKey, files: eventMarks(s, options) };
+    return session.marks.files.get(file) ?? { marks: [], loopRanges: [] };
+  }
+
+  codeLenses(key: string, stamp: number, file: string) {
+    return this.on(key, stamp, (s) => codeLenses(s, file));
+  }
+
+  outline(key: string, stamp: number, file: string) {
+    return this.on(key, stamp, (s) => outline(s, file));
+  }
+
+  sourcePrompt(key: string, stamp: number, index: number) {
+    return this.on(key, stamp, (s) => sourcePrompt(s, index));
+  }
+
+  promptUsers(key: string, stamp: number, absPath: string) {
+    return this.on(key, stamp, (s) => promptUsers(s, absPath));
+  }
+
+  inspect(key: string, stamp: number, max: number) {
+    return this.on(key, stamp, (s) => inspect(s, max));
+  }
+
+  graphOverview(key: string, title: string): GraphOverview | undefined {
+    const s = this.sessions.get(key)?.snapshot;
+    return s && graphOverview(s, title);
+  }
+
+  graphOverviewBytes(key: string, title: string, fitWidth?: number): { json: Uint8Array; columns: Uint8Array; first?: GraphWindow } | undefined {
+    const s = this.sessions.get(key)?.snapshot;
+    if (!s) return undefined;
+    const { json, columns, overview } = graphOverviewBytes(s, title);
+    const first = fitWidth === undefined ? undefined : graphWindow(s, fitWindowRequest(overview, fitWidth));
+    return { json, columns, ...(first ? { first } : {}) };
+  }
+
+  graphWindow(key: string, request: WindowRequest): GraphWindow | undefined {
+    return this.on(key, request.stamp, (s) => graphWindow(s, request));
+  }
+
+  graphEvent(key: string, stamp: number, index: number): GraphNode | undefined {
+    return this.on(key, stamp, (s) => graphEvent(s, index));
+  }
+
+  findEvents(key: string, stamp: number, query: string): number[] | undefined {
+    return this.on(key, stamp, (s) => findEvents(s, query));
+  }
+}

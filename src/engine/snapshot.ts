@@ -1,0 +1,184 @@
+/**
+ * A trace session's content: one parse and one analysis of a trace file, computed together and
+ * read by every view (decorations, Problems, hovers, CodeLens, Outline, status bar, graph).
+ * Pure: no `vscode`, so a worker thread can compute it (the large-traces issue moves it there).
+ */
+import { analyzeTrace, type Analysis, type Finding } from '../analysis';
+import { countsSteps as traceCountsSteps, LineOrigins, type LoadedTrace, type OriginList, type Position, type Range } from '../trace/model';
+import type { SetAside } from './long-content';
+
+/** The parse and analysis of one version of a trace file. */
+export interface TraceSnapshot {
+  /** Session key: the trace file's URI as a string. */
+  key: string;
+  /** Document version it was read from (-1 when read from disk). */
+  version: number;
+  /** File system path of the trace file (sub-agent files are relative to its folder). */
+  path: string;
+  loaded: LoadedTrace;
+  /** Undefined only when the analysis itself failed (`analysisError` says why): the trace still shows. */
+  analysis: Analysis | undefined;
+  analysisError?: string;
+  /** Findings of the analysis (empty when it failed). */
+  findings: Finding[];
+  /** Per file (`''` = the trace file, else the origin's `file`): event indices sorted by the start of their range. */
+  byFile: Map<string, number[]>;
+  /** The findings that concern each event, in columns (read with {@link findingsOfEvent}). */
+  findingsOf: FindingsOf;
+  /** Events whose long content was let go after the analysis, to be read from disk (src/engine/long-content.ts). */
+  setAside?: SetAside;
+}
+
+/** Per event index i, the indices into `findings` that concern it: `list[start[i] .. start[i + 1])`, ascending. */
+export interface FindingsOf {
+  start: Int32Array;
+  list: Int32Array;
+}
+
+/**
+ * Builds a snapshot from a loaded trace: runs the analysis and the per-file event lookups. Never throws.
+ * @param outcome the run's outcome as the user states it (overrides the trace's own signal), or undefined
+ */
+export function makeSnapshot(key: string, version: number, path: string, loaded: LoadedTrace, outcome?: 'success' | 'failure'): TraceSnapshot {
+  let analysis: Analysis | undefined;
+  let analysisError: string | undefined;
+  try {
+    analysis = analyzeTrace(loaded, outcome ? { outcome } : {});
+  } catch (err) {
+    analysisError = (err as Error).message;
+  }
+  const findings = analysis?.findings ?? [];
+  const findingsOf = findingsByEvent(findings, loaded.trace.events.length);
+  return { key, version, path, loaded, analysis, analysisError, findings, byFile: eventsByFile(loaded.eventOrigins), findingsOf };
+}
+
+/** The findings of each of `n` events (see {@link FindingsOf}); 8 bytes per event and per (event, finding) pair, no object per event. */
+export function findingsByEvent(findings: readonly Finding[], n: number): FindingsOf {
+  const start = new Int32Array(n + 1);
+  /** Each finding's events, once each and in range. */
+  const eventsOf = findings.map((f) => [...new Set(f.events)].filter((i) => Number.isInteger(i) && i >= 0 && i < n));
+  for (const list of eventsOf) for (const i of list) start[i + 1]++;
+  for (let i = 0; i < n; i++) start[i + 1] += start[i];
+  const list = new Int32Array(start[n]);
+  const fill = start.slice(0, n);
+  eventsOf.forEach((events, k) => {
+    for (const i of events) list[fill[i]++] = k;
+  });
+  return { start, list };
+}
+
+/** Indices into `snapshot.findings` of the findings that concern event `index`, ascending. */
+export function findingsOfEvent(snapshot: TraceSnapshot, index: number): number[] {
+  const { start, list } = snapshot.findingsOf;
+  if (!Number.isInteger(index) || index < 0 || index + 1 >= start.length) return [];
+  return Array.from(list.subarray(start[index], start[index + 1]));
+}
+
+/**
+ * Event indices grouped by the file they came from, each group sorted by range start (then end).
+ * The streaming reader's origins (every record a line of the trace file, in line order) are in
+ * range order as they are. Other files mostly list their events in the order they are written:
+ * each group is checked as it is made, and only a group found out of order is sorted (stably).
+ */
+export function eventsByFile(origins: OriginList): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  const n = origins.length;
+  if (origins instanceof LineOrigins && origins.inLineOrder) {
+    if (n === 0) return out;
+    const all = new Array<number>(n);
+    for (let i = 0; i < n; i++) all[i] = i;
+    out.set('', all);
+    return out;
+  }
+  const last = new Map<string, Range>(); // file -> range of its latest event so far
+  const unsorted = new Set<string>();
+  for (let i = 0; i < n; i++) {
+    const o = origins.get(i);
+    if (!o) continue;
+    const file = o.file ?? '';
+    const range = o.range;
+    const before = last.get(file);
+    last.set(file, range);
+    if (before === undefined) {
+      out.set(file, [i]);
+      continue;
+    }
+    if (compareRanges(before, range) > 0) unsorted.add(file);
+    out.get(file)!.push(i);
+  }
+  for (const file of unsorted) sortByRange(out.get(file)!, origins);
+  return out;
+}
+
+/** Range order: by start, then by end. */
+function compareRanges(a: Range, b: Range): number {
+  return compare(a.start, b.start) || compare(a.end, b.end);
+}
+
+/**
+ * Sorts event indices by their origins' ranges, stable. Each range is read once into columns
+ * (lines and characters are below 2^31, as a string's length is: 32-bit integers hold them).
+ */
+function sortByRange(list: number[], origins: OriginList): void {
+  const key = new Int32Array(4 * list.length);
+  list.forEach((i, k) => {
+    const { start, end } = origins.get(i)!.range;
+    key.set([start.line, start.character, end.line, end.character], 4 * k);
+  });
+  const byRange = (a: number, b: number) => {
+    for (let c = 0; c < 4; c++) {
+      const d = key[4 * a + c] - key[4 * b + c];
+      if (d !== 0) return d;
+    }
+    return 0;
+  };
+  const order = list.map((_, k) => k).sort(byRange);
+  const events = order.map((k) => list[k]);
+  for (let k = 0; k < list.length; k++) list[k] = events[k];
+}
+
+/**
+ * The event whose range holds `at` in `file` (`''` = the trace file): the innermost one when
+ * ranges nest, else the last one starting at or before `at` on the same line. Undefined when none.
+ */
+export function eventAt(snapshot: TraceSnapshot, file: string, at: Position): number | undefined {
+  const list = snapshot.byFile.get(file);
+  if (!list || list.length === 0) return undefined;
+  const origins = snapshot.loaded.eventOrigins;
+  // last event starting at or before `at`
+  let lo = 0;
+  let hi = list.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (compare(origins.get(list[mid])!.range.start, at) <= 0) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  let best: number | undefined;
+  let bestSize = Infinity;
+  for (let k = found; k >= 0 && k > found - 64; k--) {
+    const r = origins.get(list[k])!.range;
+    if (compare(r.end, at) >= 0) {
+      const size = (r.end.line - r.start.line) * 1e7 + (r.end.character - r.start.character);
+      if (size < bestSize) {
+        best = list[k];
+        bestSize = size;
+      }
+    }
+  }
+  if (best !== undefined) return best;
+  const last = found >= 0 ? origins.get(list[found])! : undefined;
+  return last && last.range.start.line === at.line ? list[found] : undefined;
+}
+
+/** Compares two positions: negative when `a` is before `b`. */
+export function compare(a: Position, b: Position): number {
+  return a.line - b.line || a.character - b.character;
+}
+
+/** True when the snapshot's trace counts steps, not seconds (trace/model.ts `countsSteps`). */
+export function countsSteps(snapshot: Pick<TraceSnapshot, 'loaded'>): boolean {
+  return traceCountsSteps(snapshot.loaded);
+}

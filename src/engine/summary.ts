@@ -1,0 +1,164 @@
+/**
+ * The session summary: what the extension host keeps of a trace session, small whatever the
+ * trace's size (counts, the Problems panel's entries capped per file, findings with their evidence
+ * event indices, the files of the session). The whole snapshot stays in the engine's worker; the
+ * host asks it the rest (src/engine/queries.ts). Pure: no `vscode`.
+ */
+import * as path from 'node:path';
+import type { Finding } from '../analysis/types';
+import { canonicalType } from '../trace/event-types';
+import type { Range, Severity } from '../trace/model';
+import { capDiagnostics } from './diagnostic-cap';
+import type { TraceSnapshot } from './snapshot';
+import { nodeLabel } from './graph-model';
+import { visibleText } from '../trace/preview';
+
+/** One entry of the Problems panel: a reader problem or a finding of the analysis. */
+export interface SessionDiagnostic {
+  severity: Severity;
+  message: string;
+  range: Range;
+  /** The finding's kind (`stop`, `loop`, `blame`, `best_stop`); none for reader problems. */
+  code?: string;
+  /** The finding's other events (at most {@link MAX_RELATED}): where they are and what they are. */
+  related?: { file: string; range: Range; message: string }[];
+}
+
+/** The Problems panel entries of one file: the first 1,000 and one summary of the rest (diagnostic-cap.ts). */
+export interface FileDiagnostics {
+  /** `''` for the trace file, else the absolute path of the file (a sub-agent transcript). */
+  file: string;
+  items: SessionDiagnostic[];
+}
+
+/** A finding of the analysis, as the host needs it (no loop shapes or stop evidence records). */
+export interface SummaryFinding {
+  kind: Finding['kind'];
+  severity: Finding['severity'];
+  mode?: Finding['mode'];
+  /** Short text of the inline mark, e.g. `loop ×3`. */
+  inline: string;
+  message: string;
+  /** Indices of the events concerned (evidence), the first {@link MAX_EVIDENCE}; the first is the main one. */
+  events: number[];
+  /** How many events the finding concerns (a delayed stop's wasted work can be thousands). */
+  eventCount: number;
+  /** Where the main event is: its origin file (`''`: the trace file, else as the origin names it) and range. */
+  at?: { file: string; range: Range };
+}
+
+/** What the extension host keeps of one version of a trace session. */
+export interface SessionSummary {
+  /** Session key: the trace file's URI as a string. */
+  key: string;
+  /** Document version it was read from (-1 when read from disk). */
+  version: number;
+  /** File system path of the trace file. */
+  path: string;
+  /** Differs between loads: graph windows and queries name it, and are answered for the latest only. */
+  stamp: number;
+  /** Id of the format that read it, e.g. `otrace-jsonl`, `claude-code`, `mapping:crew-runlog`. */
+  format: string;
+  /** The mapping file that read it, when one did. */
+  mappingPath?: string;
+  counts: { events: number; edges: number; agents: number; stops: number; loops: number; problems: number; findings: number };
+  /** Files events came from: `''` = the trace file, else the origin's `file` (a sub-agent transcript, relative to the trace's folder or absolute). */
+  files: string[];
+  /** Absolute paths of the prompt files events name in `source.path` (PromptCodeLens asks which events). */
+  promptFiles: string[];
+  /** The Problems panel, per file, capped. */
+  diagnostics: FileDiagnostics[];
+  findings: SummaryFinding[];
+  /** Set when the analysis failed: the trace still shows, without findings. */
+  analysisError?: string;
+  /** Bytes read from disk for this session so far (the trace file when read from disk, and the files it pulls in). */
+  bytesRead: number;
+  /** True when this load read lines appended to one of the session's files (a run still being written). */
+  grew: boolean;
+}
+
+/** Related locations listed per finding in the Problems panel. */
+export const MAX_RELATED = 20;
+/** Evidence event indices kept per finding in the summary (the engine has them all). */
+export const MAX_EVIDENCE = 100;
+
+const KIND_LABEL: Record<string, string> = { stop: 'stop', loop: 'loop', blame: 'blame', best_stop: 'best stop', verification: 'verification' };
+
+/**
+ * The summary of a snapshot. O(n) for n events (counts, files, prompt files), plus the findings.
+ * @param stamp the snapshot's stamp; @param bytesRead bytes read from disk so far; @param grew see {@link SessionSummary.grew}.
+ */
+export function summarize(snapshot: TraceSnapshot, stamp: number, bytesRead: number, grew: boolean): SessionSummary {
+  const { loaded } = snapshot;
+  const events = loaded.trace.events;
+  const agents = new Set<string>();
+  let stops = 0;
+  for (const e of events) {
+    agents.add(e.agent);
+    if (canonicalType(e.type) === 'stop') stops++;
+  }
+  const origins = loaded.eventOrigins;
+  const findings: SummaryFinding[] = snapshot.findings.map((f) => {
+    const o = origins.get(f.events[0]);
+    return { kind: f.kind, severity: f.severity, mode: f.mode, inline: f.inline, message: f.message, events: f.events.slice(0, MAX_EVIDENCE), eventCount: f.events.length, at: o && { file: o.file ?? '', range: o.range } };
+  });
+  return {
+    key: snapshot.key,
+    version: snapshot.version,
+    path: snapshot.path,
+    stamp,
+    format: loaded.format,
+    mappingPath: loaded.mappingPath,
+    counts: { events: events.length, edges: loaded.trace.edges.length, agents: agents.size, stops, loops: snapshot.analysis?.loops.length ?? 0, problems: loaded.problems.length, findings: findings.length },
+    files: [...snapshot.byFile.keys()],
+    promptFiles: promptFiles(snapshot),
+    diagnostics: sessionDiagnostics(snapshot),
+    findings,
+    analysisError: snapshot.analysisError,
+    bytesRead,
+    grew,
+  };
+}
+
+/** Absolute paths of the prompt files named by events' `source.path` (URLs are not files). */
+function promptFiles(snapshot: TraceSnapshot): string[] {
+  const out = new Set<string>();
+  for (const e of snapshot.loaded.trace.events) {
+    if (e.source?.path && !/^[a-zA-Z][a-zA-Z0-9+.-]+:/.test(e.source.path)) out.add(path.resolve(path.dirname(snapshot.path), e.source.path));
+  }
+  return [...out];
+}
+
+/**
+ * The Problems panel of a session: reader problems, then findings other than sound stops, on the
+ * file they are in (a sub-agent file has its own), each file capped to the first 1,000 and one
+ * summary of the rest.
+ */
+export function sessionDiagnostics(snapshot: TraceSnapshot): FileDiagnostics[] {
+  const dir = path.dirname(snapshot.path);
+  const fileKey = (file: string | undefined) => (file ? path.resolve(dir, file) : '');
+  const byFile = new Map<string, SessionDiagnostic[]>([['', []]]);
+  const add = (file: string, d: SessionDiagnostic) => {
+    const list = byFile.get(file);
+    if (list) list.push(d);
+    else byFile.set(file, [d]);
+  };
+  for (const p of snapshot.loaded.problems) add(fileKey(p.file), { severity: p.severity, message: p.message, range: p.range });
+  const origins = snapshot.loaded.eventOrigins;
+  const events = snapshot.loaded.trace.events;
+  for (const f of snapshot.findings) {
+    if (f.mode === 'ok') continue; // a stop with no failure found (a turn or phase end too) is no problem: decorations and hovers show it
+    const main = origins.get(f.events[0]);
+    if (!main) continue;
+    const related = f.events
+      .slice(1, MAX_RELATED + 1)
+      .filter((i) => origins.get(i))
+      // named as the graph names the event, with its agent: a tool-use id (`toolu_01LZ…:result`) says nothing
+      .map((i) => ({ file: fileKey(origins.get(i)!.file), range: origins.get(i)!.range, message: `${visibleText(nodeLabel(events[i], false))} by ${visibleText(events[i].agent)} (${KIND_LABEL[f.kind]})` }));
+    add(fileKey(main.file), { severity: f.severity, message: `${KIND_LABEL[f.kind]}: ${f.message}`, range: main.range, code: f.kind, related });
+  }
+  return [...byFile].map(([file, list]) => {
+    const { shown, summary } = capDiagnostics(list, (d) => d);
+    return { file, items: summary ? [...shown, summary] : shown };
+  });
+}

@@ -1,0 +1,63 @@
+/**
+ * The engine's worker thread (built as dist/engine-worker.js): it owns the trace sessions (reading
+ * files from disk, parse, import, analysis, graph windows) and answers the host's messages
+ * (src/engine/worker-protocol.ts). Runs as a `worker_threads` Worker; started as a child process
+ * (`fork`, advanced serialization) it answers the same messages over IPC.
+ */
+import { parentPort } from 'node:worker_threads';
+import { SessionStore } from './session-store';
+import type { EngineCalls, FromWorker, ToWorker } from './worker-protocol';
+
+/** Where messages come from and go to: the thread's port, or the process's IPC channel. */
+const port = parentPort ?? {
+  on: (event: 'message', listener: (m: ToWorker) => void) => process.on(event, listener as (m: unknown) => void),
+  postMessage: (m: FromWorker) => process.send!(m),
+};
+
+// A child process ends with its host (the IPC channel closes).
+if (!parentPort) process.on('disconnect', () => process.exit(0));
+
+const store = new SessionStore();
+const calls = store as unknown as Record<keyof EngineCalls, (...args: unknown[]) => unknown>;
+
+/** Sends an answer; bytes (an overview's JSON and columns) are moved to the host, not copied. */
+function reply(m: FromWorker): void {
+  const moved = parentPort ? bytesIn('result' in m ? m.result : undefined) : [];
+  if (moved.length && parentPort) parentPort.postMessage(m, moved);
+  else port.postMessage(m);
+}
+
+/**
+ * The buffers of the byte arrays an answer holds (itself, or its own members one level down),
+ * each once. Only answers made for moving hold any: their buffers are their own, never shared
+ * with a session's data.
+ */
+function bytesIn(result: unknown): ArrayBuffer[] {
+  const values = result instanceof Uint8Array ? [result] : result && typeof result === 'object' ? Object.values(result) : [];
+  const buffers = values.filter((v): v is Uint8Array => v instanceof Uint8Array).map((v) => v.buffer as ArrayBuffer);
+  return [...new Set(buffers)];
+}
+
+port.on('message', (m: ToWorker) => {
+  switch (m.kind) {
+    case 'call':
+      try {
+        reply({ id: m.id, result: calls[m.method](...m.args) });
+      } catch (err) {
+        reply({ id: m.id, error: (err as Error).stack ?? String(err) });
+      }
+      return;
+    case 'load':
+      store.load(m.request, m.id, (progress) => reply({ id: m.id, progress })).then(
+        (result) => reply({ id: m.id, result }),
+        (err: Error) => reply({ id: m.id, error: err.message }),
+      );
+      return;
+    case 'cancel':
+      store.cancel(m.key);
+      return;
+    case 'release':
+      store.release(m.key);
+      return;
+  }
+});

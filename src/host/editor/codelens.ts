@@ -1,0 +1,83 @@
+/**
+ * CodeLens in trace files: on stops and loops (`Explain`: the finding in the graph's details pane)
+ * and on spawns (`agent: <name> · N events`: that lane in the graph). In a prompt file that an open
+ * trace points at: `used by 3 events in demo.otrace.jsonl`. The engine lists the items; titles
+ * escape `$(icon)` syntax here: names come from the trace. `otrace.codeLens.enabled` turns them off.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { LensItem } from '../../engine/query-types';
+import { labelText, plainLabel, type LabelText } from '../../shared/untrusted-text';
+import { toRange, type OpenTraces } from '../open-traces';
+
+/** Lenses of stops, loops and spawns in a trace file or one of its sub-agent files. */
+export class TraceCodeLens implements vscode.CodeLensProvider {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.changed.event;
+
+  constructor(private readonly sessions: OpenTraces) {
+    sessions.onDidChange(() => this.changed.fire());
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('otrace.codeLens')) this.changed.fire();
+    });
+  }
+
+  async provideCodeLenses(document: vscode.TextDocument): Promise<vscode.CodeLens[]> {
+    if (!enabled()) return [];
+    await this.sessions.forDocument(document);
+    const found = this.sessions.containing(document.uri);
+    const items = found && (await this.sessions.engine.codeLenses(found.summary.key, found.summary.stamp, found.file));
+    return items ? items.map((item) => traceLens(found.summary.key, item)) : [];
+  }
+}
+
+/** The lens of one item: Explain a stop or loop, or show a spawned agent's lane. */
+function traceLens(trace: string, item: LensItem): vscode.CodeLens {
+  const at = toRange({ start: item.at, end: item.at }).start;
+  if ('finding' in item) {
+    const f = item.finding;
+    const title = f.kind === 'loop' ? `${f.inline}: ${f.message}` : `${f.inline}${f.mode === 'ok' ? '' : ` — ${f.message}`}`;
+    return lens(at, labelText`${plainLabel(title, 110)} — Explain`, 'otrace.explainFinding', { trace, finding: f.index });
+  }
+  const { agent, events } = item.lane;
+  return lens(at, labelText`agent: ${plainLabel(agent, 60)} · ${events} event${events === 1 ? '' : 's'}`, 'otrace.showLane', { trace, agent });
+}
+
+/** Lenses in prompt files that open traces name in `source.path`. */
+export class PromptCodeLens implements vscode.CodeLensProvider {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.changed.event;
+
+  constructor(private readonly sessions: OpenTraces) {
+    sessions.onDidChange(() => this.changed.fire());
+  }
+
+  async provideCodeLenses(document: vscode.TextDocument): Promise<vscode.CodeLens[]> {
+    if (!enabled() || document.uri.scheme !== 'file') return [];
+    const lenses: vscode.CodeLens[] = [];
+    for (const summary of this.sessions.all()) {
+      if (!summary.promptFiles.includes(document.uri.fsPath)) continue;
+      const users = await this.sessions.engine.promptUsers(summary.key, summary.stamp, document.uri.fsPath);
+      if (!users?.length) continue;
+      const first = users.reduce((m, u) => Math.min(m, u.line), Infinity);
+      lenses.push(
+        lens(
+          new vscode.Position(Math.max(0, first - 1), 0),
+          labelText`used by ${users.length} event${users.length === 1 ? '' : 's'} in ${path.basename(summary.path)}`,
+          'otrace.showEvents',
+          { trace: summary.key, indices: users.map((u) => u.index) },
+        ),
+      );
+    }
+    return lenses;
+  }
+}
+
+function lens(at: vscode.Position, title: LabelText, command: string, arg: unknown): vscode.CodeLens {
+  return new vscode.CodeLens(new vscode.Range(at, at), { title, command, arguments: [arg] });
+}
+
+
+function enabled(): boolean {
+  return vscode.workspace.getConfiguration('otrace').get<boolean>('codeLens.enabled', true);
+}

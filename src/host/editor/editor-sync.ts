@@ -1,0 +1,86 @@
+/**
+ * Keeps the trace text and the shared selection in step: moving the cursor onto an event selects
+ * it (the graph follows); an event chosen by a command (Show in Graph, Show Events) moves the cursor
+ * of every visible editor of its file to it, without taking keyboard focus. A node selected in the
+ * graph is followed by the graph view itself (its "follow in editor" toggle). Repeated selections are
+ * dropped by the service, so no echo.
+ */
+import * as vscode from 'vscode';
+import type { SessionSummary } from '../../engine/summary';
+import { isMoveForTheGraph, recordHighlight } from './record-highlight';
+import type { SelectionService } from './selection';
+import { eventAtPosition } from './source-command';
+import { toRange, type OpenTraces } from '../open-traces';
+
+export class EditorSync implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly sessions: OpenTraces,
+    private readonly selection: SelectionService,
+  ) {
+    this.disposables.push(
+      // A cursor the user (keys, mouse) or a command moved; not the cursor an editor opens with, which
+      // would move the graph's first view. Our own reveal comes back here too; it names the selected
+      // event, so the service drops it.
+      vscode.window.onDidChangeTextEditorSelection((e) => {
+        if (e.kind !== undefined) void this.fromCursor(e.textEditor);
+      }),
+      // a node selected in the graph: the graph view follows in the editor when its "follow in editor" is on
+      selection.onDidChange((s) => {
+        if (s.source === 'command') void this.reveal(s.trace, s.index);
+      }),
+    );
+  }
+
+  private async fromCursor(editor: vscode.TextEditor): Promise<void> {
+    if (isMoveForTheGraph(editor)) return; // the graph moved it (its source prompt): the graph keeps its event
+    const found = this.sessions.containing(editor.document.uri);
+    if (!found) return;
+    // records holding several events (one model response, a minified line): the cursor inside the
+    // selected event's record keeps it selected
+    const current = this.selection.selection;
+    const keep = current?.trace === found.summary.key ? current.index : undefined;
+    const at = await eventAtPosition(this.sessions, editor.document, editor.selection.active, keep);
+    if (at) this.selection.select(at.summary.key, at.index, 'editor');
+  }
+
+  /** Moves the cursor of visible editors of the event's file to the event; never focuses them. */
+  private async reveal(trace: string, index: number): Promise<void> {
+    const summary = this.sessions.peek(vscode.Uri.parse(trace));
+    if (summary) await showInVisibleEditors(this.sessions, summary, index, false);
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+/**
+ * Shows an event in the text editors that already show its file, without focusing or opening one
+ * (keys pressed in the graph must never reach a document): the cursor at the record's start, never
+ * the record selected (src/host/editor/record-highlight.ts).
+ * @param highlight true: the record's background shown and its start centred (the graph's "follow
+ *   in editor"); false: the cursor alone, the start centred only when out of view
+ * @returns false when no visible editor shows the event's file (nothing was shown), else true
+ */
+export async function showInVisibleEditors(sessions: OpenTraces, summary: SessionSummary, index: number, highlight: boolean): Promise<boolean> {
+  const place = await sessions.engine.eventPlace(summary.key, summary.stamp, index);
+  if (!place) return true; // an event of no file: nothing to show anywhere
+  const file = sessions.fileOf(summary, place.file).toString();
+  const range = toRange(place.range);
+  if (!vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === file)) {
+    if (highlight) recordHighlight().clear(); // its file is not shown: no other record stays shaded
+    return false;
+  }
+  for (const editor of vscode.window.visibleTextEditors) {
+    if (editor.document.uri.toString() !== file) continue;
+    if (highlight) {
+      recordHighlight().show(editor, range);
+      continue;
+    }
+    editor.selection = new vscode.Selection(range.start, range.start);
+    editor.revealRange(new vscode.Range(range.start, range.start), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  }
+  return true;
+}

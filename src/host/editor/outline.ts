@@ -1,0 +1,46 @@
+/**
+ * The Outline of a trace file (or of one of its sub-agent files): one symbol per agent lane, with
+ * its events as children (in file order, each named by what happened: "tool_call Bash", "stop:
+ * task_complete", with its time and id beside), so the Outline view, breadcrumbs and "Go to Symbol"
+ * (Ctrl+Shift+O) navigate the trace. The engine lists the lanes and events of the file.
+ */
+import * as vscode from 'vscode';
+import { toRange, type OpenTraces } from '../open-traces';
+import { plainText } from '../../shared/untrusted-text';
+
+/** Symbol kinds by canonical event type, for their icons. */
+const KIND: Record<string, vscode.SymbolKind> = {
+  spawn: vscode.SymbolKind.Constructor,
+  delegate: vscode.SymbolKind.Event,
+  message: vscode.SymbolKind.String,
+  tool_call: vscode.SymbolKind.Function,
+  tool_result: vscode.SymbolKind.Variable,
+  return: vscode.SymbolKind.Method,
+  aggregate: vscode.SymbolKind.Array,
+  reward: vscode.SymbolKind.Number,
+  stop: vscode.SymbolKind.Key,
+  orchestrator_decision: vscode.SymbolKind.Operator,
+};
+
+/** Provides lanes and events as document symbols for trace files opened as text. */
+export class TraceOutline implements vscode.DocumentSymbolProvider {
+  constructor(private readonly sessions: OpenTraces) {}
+
+  async provideDocumentSymbols(document: vscode.TextDocument): Promise<vscode.DocumentSymbol[]> {
+    await this.sessions.forDocument(document);
+    const found = this.sessions.containing(document.uri);
+    const lanes = found && (await this.sessions.engine.outline(found.summary.key, found.summary.stamp, found.file));
+    if (!lanes) return [];
+    return lanes.map((lane) => {
+      const first = toRange(lane.events[0].range).start;
+      const symbol = new vscode.DocumentSymbol(plainText`${lane.agent}`, 'agent', vscode.SymbolKind.Class, toRange(lane.range), new vscode.Range(first, first));
+      symbol.children = lane.events.map((e) => {
+        const range = toRange(e.range);
+        // Named by what happened (ids are uuids); going to it puts the cursor at the record's start
+        // and selects nothing (a selected record is replaced by the next key typed).
+        return new vscode.DocumentSymbol(plainText`${e.detail}`, plainText`${e.when} · ${e.id}`, KIND[e.kind] ?? vscode.SymbolKind.Object, range, new vscode.Range(range.start, range.start));
+      });
+      return symbol;
+    });
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * Status bar item for the active trace: `otrace: 35 events · 6 agents · 1 stop · 2 loops`, and
+ * `· in progress` while its files grow on disk; a click opens its graph. Shown for a trace file and
+ * for its sub-agent files.
+ */
+import * as vscode from 'vscode';
+import type { SessionSummary } from '../../engine/summary';
+import { labelText, type LabelText } from '../../shared/untrusted-text';
+import type { OpenTraces } from '../open-traces';
+
+export class TraceStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('otrace.summary', vscode.StatusBarAlignment.Left, 50);
+  private readonly disposables: vscode.Disposable[] = [this.item];
+
+  constructor(private readonly sessions: OpenTraces) {
+    this.item.name = 'otrace: trace summary';
+    this.disposables.push(
+      vscode.window.onDidChangeActiveTextEditor(() => void this.update()),
+      sessions.onDidChange(() => void this.update()),
+    );
+    void this.update();
+  }
+
+  private async update(): Promise<void> {
+    const editor = vscode.window.activeTextEditor;
+    if (editor) await this.sessions.forDocument(editor.document).catch(() => undefined);
+    const found = editor && this.sessions.containing(editor.document.uri);
+    if (!found) {
+      this.item.hide();
+      return;
+    }
+    const growing = this.sessions.isGrowing(vscode.Uri.parse(found.summary.key));
+    this.item.text = `${growing ? '$(pulse) ' : '$(type-hierarchy-sub) '}${summaryText(found.summary)}${growing ? ' · in progress' : ''}`;
+    this.item.tooltip = growing ? 'otrace: the trace is still being written (lines appended in the last two minutes). Click to open its graph.' : 'otrace: open the trace graph';
+    this.item.command = { title: 'Open Trace Graph', command: 'otrace.openGraphToSide', arguments: [vscode.Uri.parse(found.summary.key)] };
+    this.item.show();
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+/** `otrace: 35 events · 6 agents · 1 stop · 2 loops` (counts only: no trace text). */
+export function summaryText(summary: SessionSummary): LabelText {
+  const { events, agents, stops, loops } = summary.counts;
+  const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+  return labelText`otrace: ${plural(events, 'event')} · ${plural(agents, 'agent')} · ${plural(stops, 'stop')} · ${plural(loops, 'loop')}`;
+}

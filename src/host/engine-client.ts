@@ -1,0 +1,131 @@
+/**
+ * The extension host's side of the engine: a {@link TraceEngine} whose sessions live in a worker
+ * thread (dist/engine-worker.js, src/engine/worker-main.ts). The host only sends requests and
+ * receives small answers (session summaries, one file's marks, one event's facts, graph windows),
+ * so parse, import, analysis and graph windows never run on the extension host thread. A worker
+ * that stops (out of memory, a crash) is started again on the next request; pending requests
+ * reject, and {@link WorkerEngine.onDidRestart} tells the sessions to load again.
+ */
+import type { ResourceLimits } from 'node:worker_threads';
+import type { AsyncCalls, LoadProgress, LoadRequest, TraceEngine } from '../engine/trace-engine';
+import { asyncCalls } from '../engine/engine-calls';
+import { startEngine, type EngineChannel, type EngineMode } from './engine-channel';
+import type { SessionSummary } from '../engine/summary';
+import type { FromWorker, MappingInput, ToWorker } from '../engine/worker-protocol';
+
+/** A request waiting for its answer. */
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+  progress?: (p: LoadProgress) => void;
+}
+
+// The query methods come from asyncCalls (declaration merging: the class has them from the constructor).
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface WorkerEngine extends AsyncCalls {}
+
+/** Runs the trace sessions in a worker thread; every method sends one message. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export class WorkerEngine implements TraceEngine {
+  private worker: EngineChannel | undefined;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readonly restartListeners = new Set<() => void>();
+  /** The mapping files last configured: a restarted worker gets them again. */
+  private mappings: MappingInput[] | undefined;
+  private disposed = false;
+
+  /**
+   * @param script path of the worker's bundle (dist/engine-worker.js).
+   * @param options `mode`: a worker thread (default: the extension's) or a child process (the
+   *   bench compares them); `resourceLimits`: heap limits of a worker thread (default: Node's).
+   */
+  constructor(
+    private readonly script: string,
+    private readonly options: { mode?: EngineMode; resourceLimits?: ResourceLimits } = {},
+  ) {
+    Object.assign(
+      this,
+      asyncCalls((method, args) => {
+        if (method === 'configure') this.mappings = args[0] as MappingInput[];
+        return this.request((id) => ({ kind: 'call', id, method, args }) as ToWorker) as never;
+      }),
+    );
+  }
+
+  load(request: LoadRequest, onProgress?: (p: LoadProgress) => void): Promise<SessionSummary | undefined> {
+    return this.request((id) => ({ kind: 'load', id, request }), onProgress) as Promise<SessionSummary | undefined>;
+  }
+
+  cancel(key: string): void {
+    this.worker?.send({ kind: 'cancel', key });
+  }
+
+  release(key: string): void {
+    this.worker?.send({ kind: 'release', key });
+  }
+
+  onDidRestart(listener: () => void): () => void {
+    this.restartListeners.add(listener);
+    return () => this.restartListeners.delete(listener);
+  }
+
+  /** The worker's thread id (or the child's process id), once started: for tests and the bench. */
+  get threadId(): number | undefined {
+    return this.worker?.id;
+  }
+
+  private request(message: (id: number) => ToWorker, progress?: (p: LoadProgress) => void): Promise<unknown> {
+    if (this.disposed) return Promise.reject(new Error('the otrace engine was disposed'));
+    const id = this.nextId++;
+    const worker = this.started();
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, progress });
+      worker.hold(true); // an answer is awaited: keep the process alive for it
+      worker.send(message(id));
+    });
+  }
+
+  private started(): EngineChannel {
+    if (this.worker) return this.worker;
+    const worker = startEngine(this.script, this.options.mode ?? 'thread', this.options.resourceLimits);
+    worker.onMessage((m) => this.answer(m));
+    worker.onEnd((err) => this.lost(worker, err));
+    worker.hold(false);
+    this.worker = worker;
+    if (this.mappings) worker.send({ kind: 'call', id: this.nextId++, method: 'configure', args: [this.mappings] });
+    return worker;
+  }
+
+  private answer(m: FromWorker): void {
+    const p = this.pending.get(m.id);
+    if (!p) return;
+    if ('progress' in m) {
+      p.progress?.(m.progress);
+      return;
+    }
+    this.pending.delete(m.id);
+    if (this.pending.size === 0) this.worker?.hold(false);
+    if ('error' in m) p.reject(new Error(m.error));
+    else p.resolve(m.result);
+  }
+
+  /** The worker stopped: every pending request fails, and the sessions are told to load again. */
+  private lost(worker: EngineChannel, err: Error): void {
+    if (this.worker !== worker) return;
+    this.worker = undefined;
+    const pending = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of pending) p.reject(err);
+    if (!this.disposed) for (const listener of this.restartListeners) listener();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    const worker = this.worker;
+    this.worker = undefined;
+    for (const p of this.pending.values()) p.reject(new Error('the otrace engine was disposed'));
+    this.pending.clear();
+    void worker?.stop();
+  }
+}

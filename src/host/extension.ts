@@ -1,0 +1,152 @@
+/**
+ * Activation only: creates the trace sessions and the shared selection, and registers the views
+ * that read them (graph panels and custom editor, decorations, Problems, hovers, CodeLens, Go to
+ * Definition, Outline, status bar) and the commands. Returns the API the integration tests use.
+ */
+// First: the start report's clock starts when the bundle begins to load (activation includes loading it).
+import { markStart } from './start-report';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { PromptCodeLens, TraceCodeLens } from './editor/codelens';
+import { registerTraceCommands } from './editor/commands';
+import { TraceDecorator, type DecorationProbe } from './editor/decorations';
+import { TraceDefinition } from './editor/definition';
+import { EditorSync } from './editor/editor-sync';
+import { TraceHover } from './editor/hover';
+import { LargeTraceNotice } from './editor/large-files';
+import { setConfirmOpen } from './editor/open-policy';
+import { TraceOutline } from './editor/outline';
+import { SelectionService } from './editor/selection';
+import { goToSourcePrompt, type EventRef } from './editor/source-command';
+import { TraceStatusBar } from './editor/status-bar';
+import { OpenTraces } from './open-traces';
+import { MappingFiles } from './editor/mapping-files';
+import { registerOpenUri } from './open-uri';
+import { GRAPH_VIEW_TYPE, GraphPanels, SIDE_PANEL_TYPE } from './panel/graph-panels';
+import { keepGraphSizeIn } from './panel/graph-size';
+import { openStartPanel, takeStartPanel } from './panel/start-panel';
+import { WorkerEngine } from './engine-client';
+import { disposeRecordHighlight, recordHighlight } from './editor/record-highlight';
+
+const TRACE_LANGUAGES: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonl' }, { language: 'jsonc' }];
+// The bundle is evaluated; VS Code calls activate once the extension's storage is ready too.
+markStart('bundle loaded');
+// npm start's graph panel at once: VS Code builds its webview while it gets ready to activate.
+openStartPanel(vscode.Uri.file(path.join(__dirname, '..')), SIDE_PANEL_TYPE);
+
+/** What the extension exports: hooks for the integration tests (no user-facing API). */
+export interface OtraceApi {
+  sessions: OpenTraces;
+  /** The mapping files in use (settings and workspace). */
+  mappings: MappingFiles;
+  selection: SelectionService;
+  /** Receives every `setDecorations` call (what was applied, per editor). */
+  setDecorationProbe(probe: DecorationProbe | undefined): void;
+  /** Replaces the "open a file outside the workspace?" dialog; returns the previous one. */
+  setConfirmOpen: typeof setConfirmOpen;
+  /** The records shaded in text editors now (the event shown), by document URI. */
+  shadedRecords(): Map<string, vscode.Range>;
+  /** The `vscode://otrace.otrace/open` handler, as VS Code calls it for a link. */
+  openUri(uri: vscode.Uri): Promise<void>;
+}
+
+export function activate(context: vscode.ExtensionContext): OtraceApi {
+  markStart('activate called');
+  keepGraphSizeIn(context.globalState);
+  // Parse, import, analysis and graph windows run in the engine's worker thread, never on this one.
+  const engine = new WorkerEngine(path.join(context.extensionPath, 'dist', 'engine-worker.js'));
+  const mappings = new MappingFiles(engine);
+  const sessions = new OpenTraces(engine, mappings, context.workspaceState);
+  const selection = new SelectionService();
+  const panels = new GraphPanels(context.extensionUri, sessions, selection);
+  // npm start's trace first: VS Code builds the graph's webview (the longest part of the start)
+  // while the trace is read and the rest of otrace registers.
+  void openStartTrace(panels);
+  const decorator = new TraceDecorator(context.extensionUri, sessions);
+  const updateContext = async (editor: vscode.TextEditor | undefined) => {
+    const isTrace = !!editor && (await sessions.isTrace(editor.document));
+    if (editor === vscode.window.activeTextEditor) void vscode.commands.executeCommand('setContext', 'otrace.activeEditorIsTrace', isTrace);
+  };
+
+  context.subscriptions.push(
+    { dispose: disposeRecordHighlight },
+    mappings,
+    mappings.onDidChange(() => void updateContext(vscode.window.activeTextEditor)),
+    sessions,
+    selection,
+    panels,
+    decorator,
+    new EditorSync(sessions, selection),
+    new TraceStatusBar(sessions),
+    new LargeTraceNotice(GRAPH_VIEW_TYPE),
+    vscode.window.registerCustomEditorProvider(GRAPH_VIEW_TYPE, panels, {
+      webviewOptions: { retainContextWhenHidden: true },
+      supportsMultipleEditorsPerDocument: true,
+    }),
+    vscode.commands.registerCommand('otrace.openGraphToSide', (uri?: vscode.Uri) => {
+      const target = uri instanceof vscode.Uri ? uri : activeTraceUri(sessions);
+      if (!target) {
+        void vscode.window.showInformationMessage('otrace: open a trace file first (otrace JSON/JSONL, survey JSON, Claude Code, Codex, OTel, Who&When, MAST).');
+        return;
+      }
+      return panels.openToSide(target);
+    }),
+    ...panels.registerCommands(),
+    vscode.window.registerWebviewPanelSerializer(SIDE_PANEL_TYPE, { deserializeWebviewPanel: (panel, state) => panels.restore(panel, state) }),
+    vscode.commands.registerCommand('otrace.goToSourcePrompt', (ref?: EventRef) => goToSourcePrompt(sessions, ref)),
+    ...registerTraceCommands(sessions, selection, panels, decorator),
+    vscode.window.onDidChangeActiveTextEditor((editor) => void updateContext(editor)),
+    vscode.languages.registerDocumentSymbolProvider(TRACE_LANGUAGES, new TraceOutline(sessions), { label: 'otrace' }),
+    vscode.languages.registerHoverProvider(TRACE_LANGUAGES, new TraceHover(sessions)),
+    vscode.languages.registerDefinitionProvider(TRACE_LANGUAGES, new TraceDefinition(sessions)),
+    vscode.languages.registerCodeLensProvider(TRACE_LANGUAGES, new TraceCodeLens(sessions)),
+    vscode.languages.registerCodeLensProvider({ scheme: 'file' }, new PromptCodeLens(sessions)),
+  );
+  markStart('providers registered');
+  const uriHandler = registerOpenUri(context, panels, engine);
+  void updateContext(vscode.window.activeTextEditor);
+  return {
+    sessions,
+    mappings,
+    selection,
+    setDecorationProbe: (probe) => {
+      decorator.probe = probe;
+      decorator.refreshAll();
+    },
+    setConfirmOpen,
+    shadedRecords: () => new Map(recordHighlight().shaded),
+    openUri: async (uri) => {
+      await uriHandler.handleUri(uri);
+    },
+  };
+}
+
+/**
+ * `npm start` sets OTRACE_START_TRACE to the demo trace: open it and its graph beside it, so the
+ * main job is one command. Users never set it.
+ */
+async function openStartTrace(panels: GraphPanels): Promise<void> {
+  const file = process.env.OTRACE_START_TRACE;
+  if (!file) return;
+  const uri = vscode.Uri.file(file);
+  const shown = vscode.window.showTextDocument(uri, { viewColumn: vscode.ViewColumn.One, preview: false });
+  panels.openToSide(uri, takeStartPanel(uri)); // the panel made while the bundle loaded
+  await shown;
+}
+
+export function deactivate(): void {}
+
+/**
+ * The trace of the active editor: a text editor (a sub-agent file means the session containing
+ * it), or any tab with a file (a file too large for a text editor, or one open in the graph editor).
+ */
+function activeTraceUri(sessions: OpenTraces): vscode.Uri | undefined {
+  const editor = vscode.window.activeTextEditor;
+  if (editor) {
+    const found = sessions.containing(editor.document.uri);
+    return found ? vscode.Uri.parse(found.summary.key) : editor.document.uri;
+  }
+  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  if (input instanceof vscode.TabInputText || input instanceof vscode.TabInputCustom) return input.uri;
+  return undefined;
+}

@@ -1,0 +1,422 @@
+/**
+ * The host's cache of open traces: per trace file, the summary of the engine's session for it,
+ * computed by a {@link TraceEngine} (in the extension, a worker
+ * thread: no parse, import or analysis runs on the extension host thread). The host keeps only
+ * each session's {@link SessionSummary} and asks the engine the rest. Sessions are read again when
+ * the document is edited (debounced), when VS Code reloads it from disk, or when a file of the
+ * session changes on disk; a load over a second shows a cancellable progress notification. The
+ * summary's Problems (reader problems and analysis findings, capped per file) are published.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { TraceEngine } from '../engine/trace-engine';
+import type { SessionSummary, SessionDiagnostic } from '../engine/summary';
+import type { LoadProgress } from '../engine/worker-protocol';
+import { globMatches } from '../trace/glob';
+import type { Problem } from '../trace/model';
+import type { MappingProvider } from './editor/mapping-files';
+import { messageText, plainText } from '../shared/untrusted-text';
+import { StatedOutcomes, type StatedOutcome } from './editor/stated-outcomes';
+
+const TRACE_NAME = /\.otrace\.jsonl?$/;
+/** Wait this long after the last keystroke before reading an edited trace again (ms). */
+const EDIT_DEBOUNCE_MS = 250;
+/** A session whose files grew this recently (ms) is shown as a run in progress. */
+const LIVE_WINDOW_MS = 120_000;
+/** A load that takes longer than this (ms) shows a progress notification. */
+const PROGRESS_AFTER_MS = 1000;
+
+/** Caches trace session summaries by URI and keeps their diagnostics up to date. */
+export class OpenTraces implements vscode.Disposable {
+  private readonly summaries = new Map<string, SessionSummary>();
+  private readonly pending = new Map<string, { version: number; promise: Promise<SessionSummary | undefined> }>();
+  /** Per document, whether it is a trace (by name, mapping or content), for its version. */
+  private readonly traceChecks = new Map<string, { version: number; result: Promise<boolean> }>();
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly watchers = new Map<string, vscode.Disposable>();
+  /** When each session's files last grew on disk (Date.now()). */
+  private readonly grewAt = new Map<string, number>();
+  /** Files (URI strings) each session published diagnostics to, to clear them later. */
+  private readonly published = new Map<string, string[]>();
+  private readonly diagnostics = vscode.languages.createDiagnosticCollection('otrace');
+  private readonly changed = new vscode.EventEmitter<SessionSummary>();
+  /** Fires with a session's new summary after its trace was read again. */
+  readonly onDidChange = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [this.diagnostics, this.changed];
+
+  /**
+   * @param engine loads the sessions and answers every question about them (the views ask it directly).
+   * @param mappings the mapping files that may read a trace (settings, then workspace), when the editor has them.
+   * @param memory where stated outcomes are kept (the workspace state); without it they last the window's life.
+   */
+  constructor(
+    readonly engine: TraceEngine,
+    private readonly mappings?: MappingProvider,
+    memory?: vscode.Memento,
+  ) {
+    this.outcomes = new StatedOutcomes(memory);
+    if (mappings) this.disposables.push(mappings.onDidChange((paths) => this.mappingsChanged(paths)));
+    const stopListening = engine.onDidRestart(() => this.restarted());
+    this.disposables.push(
+      { dispose: stopListening },
+      vscode.workspace.onDidOpenTextDocument((d) => void this.refresh(d)),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.contentChanges.length === 0) return;
+        // A clean document changed by no edit, undo or redo: VS Code reloaded it from disk.
+        if (e.reason === undefined && !e.document.isDirty) this.grewAt.set(e.document.uri.toString(), Date.now());
+        this.refreshLater(e.document);
+      }),
+      vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri)),
+    );
+    for (const d of vscode.workspace.textDocuments) void this.refresh(d);
+  }
+
+  /** True when the document is a trace file: by name, by a mapping file that applies to it, or (JSON/JSONL) by content. */
+  isTrace(document: vscode.TextDocument): Promise<boolean> {
+    if (TRACE_NAME.test(document.fileName)) return Promise.resolve(true);
+    const key = document.uri.toString();
+    const known = this.traceChecks.get(key);
+    if (known && known.version === document.version) return known.result;
+    const name = document.fileName;
+    const mayMap = !name.endsWith('.otrace-map.json') && (this.mappings?.sources() ?? []).some((s) => !!s.glob && globMatches(s.glob, name));
+    const json = ['json', 'jsonl', 'jsonc'].includes(document.languageId) || /\.jsonl?$/.test(name);
+    const byContent = json && vscode.workspace.getConfiguration('otrace').get<boolean>('detectByContent', true);
+    if (!mayMap && !byContent) return Promise.resolve(false);
+    const head = document.getText(new vscode.Range(0, 0, Math.min(document.lineCount, 50), 0));
+    const result = this.engine.detect(head, name, byContent).catch(() => false);
+    this.traceChecks.set(key, { version: document.version, result });
+    return result;
+  }
+
+  /**
+   * Mapping files changed (`paths`): reads again every open trace that a changed mapping read, or
+   * whose name a changed mapping's glob matches (a new mapping, a new glob, a fixed mapping), and
+   * open documents that a mapping now makes traces.
+   */
+  private mappingsChanged(paths: ReadonlySet<string>): void {
+    this.traceChecks.clear();
+    const sources = this.mappings?.sources() ?? [];
+    const affects = (fsPath: string, mappingPath: string | undefined): boolean =>
+      (mappingPath !== undefined && paths.has(mappingPath)) || sources.some((s) => paths.has(s.path) && !!s.glob && globMatches(s.glob, fsPath));
+    for (const summary of [...this.summaries.values()]) {
+      if (affects(summary.path, summary.mappingPath)) void this.reload(summary.key, { force: true });
+    }
+    for (const d of vscode.workspace.textDocuments) {
+      if (!this.summaries.has(d.uri.toString()) && !this.pending.has(d.uri.toString()) && affects(d.uri.fsPath, undefined)) void this.refresh(d);
+    }
+  }
+
+  /** The engine lost its sessions (its worker was started again): every session is read again. */
+  private restarted(): void {
+    const keys = [...this.summaries.keys()];
+    this.summaries.clear();
+    this.pending.clear();
+    this.traceChecks.clear();
+    for (const key of keys) void this.reload(key, {});
+  }
+
+  /**
+   * The run's outcome the user stated for a trace (otrace: Set the Run's Outcome…), by session key;
+   * kept in the workspace's storage and sent with every load of that trace.
+   */
+  private readonly outcomes: StatedOutcomes;
+
+  /** The outcome the user stated for a trace, if any. */
+  statedOutcome(uri: vscode.Uri): StatedOutcome | undefined {
+    return this.outcomes.get(uri.toString());
+  }
+
+  /**
+   * States the run's outcome of a trace (undefined: back to the trace's own signal) and analyses it
+   * again; resolves to the new summary.
+   */
+  setOutcome(uri: vscode.Uri, outcome: StatedOutcome | undefined): Promise<SessionSummary | undefined> {
+    const key = uri.toString();
+    this.outcomes.set(key, outcome);
+    return this.reload(key, { force: true });
+  }
+
+  /** Reads a session again: from its open document when there is one, else from its file. */
+  private reload(key: string, options: { force?: boolean; changed?: string[] }): Promise<SessionSummary | undefined> {
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
+    const uri = open?.uri ?? vscode.Uri.parse(key);
+    if (!open && uri.scheme !== 'file') {
+      this.summaries.delete(key);
+      return this.forUri(uri).catch(() => undefined); // read through VS Code's file system
+    }
+    return this.load(key, open ? open.version : -1, uri, open ? textToSend(open) : undefined, options).catch(() => undefined);
+  }
+
+  /** Every session read so far. */
+  all(): SessionSummary[] {
+    return [...this.summaries.values()];
+  }
+
+  /** The summary of a trace, whatever its version (undefined when never read). */
+  peek(uri: vscode.Uri): SessionSummary | undefined {
+    return this.summaries.get(uri.toString());
+  }
+
+  /** The session of an open document at its current version, or undefined when it is no trace. */
+  async forDocument(document: vscode.TextDocument): Promise<SessionSummary | undefined> {
+    const key = document.uri.toString();
+    const current = () => {
+      const cached = this.summaries.get(key);
+      if (cached && cached.version === document.version) return cached;
+      const running = this.pending.get(key);
+      return running && running.version === document.version ? running.promise : undefined;
+    };
+    const known = current();
+    if (known) return known;
+    if (!(await this.isTrace(document))) return undefined;
+    const now = current();
+    if (now) return now;
+    // A sub-agent file of an open session shows that session (its own parse would hide the rest of the run).
+    const parent = this.parentOf(document.uri);
+    if (parent) return parent.summary;
+    return this.load(key, document.version, document.uri, textToSend(document), {});
+  }
+
+  /** The session of a file: from its open document when there is one, else read from disk (and watched). */
+  async forUri(uri: vscode.Uri): Promise<SessionSummary | undefined> {
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    const fromDocument = open && (await this.forDocument(open));
+    if (fromDocument) return fromDocument;
+    const key = uri.toString();
+    const cached = this.summaries.get(key);
+    if (cached && !open) return cached;
+    const running = this.pending.get(key);
+    if (running && running.version === -1) return running.promise;
+    this.watch(uri);
+    const text = uri.scheme === 'file' ? undefined : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    return this.load(key, -1, uri, text, {});
+  }
+
+  /**
+   * True while a session's files are growing on disk (lines appended within the last two
+   * minutes): the run is still being written, so it is shown as in progress.
+   */
+  isGrowing(uri: vscode.Uri): boolean {
+    const at = this.grewAt.get(uri.toString());
+    return at !== undefined && Date.now() - at < LIVE_WINDOW_MS;
+  }
+
+  /** Bytes read from disk for a session so far (its trace file when not open with edits, and the files it pulls in). */
+  bytesRead(uri: vscode.Uri): number {
+    return this.summaries.get(uri.toString())?.bytesRead ?? 0;
+  }
+
+  /** The first `max` events and edges of a session, and its problems' messages (for tests; never a whole large trace). */
+  async inspect(uri: vscode.Uri, max = 10_000): Promise<Awaited<ReturnType<TraceEngine['inspect']>>> {
+    const summary = this.summaries.get(uri.toString());
+    return summary && this.engine.inspect(summary.key, summary.stamp, max);
+  }
+
+  /**
+   * The session a file belongs to and the file's key inside it (`''` for the trace file itself,
+   * else the origin `file` of a sub-agent transcript), among the sessions read so far.
+   */
+  containing(uri: vscode.Uri): { summary: SessionSummary; file: string } | undefined {
+    const own = this.summaries.get(uri.toString());
+    return this.parentOf(uri) ?? (own ? { summary: own, file: '' } : undefined);
+  }
+
+  /** The session that read this file as one of its parts (a sub-agent transcript), if one is open. */
+  private parentOf(uri: vscode.Uri): { summary: SessionSummary; file: string } | undefined {
+    for (const summary of this.summaries.values()) {
+      if (summary.key === uri.toString()) continue;
+      for (const file of summary.files) {
+        if (file && path.resolve(path.dirname(summary.path), file) === uri.fsPath) return { summary, file };
+      }
+    }
+    return undefined;
+  }
+
+  /** The URI of a file of a session: `''` is the trace file, else an origin's `file` (a sub-agent file next to it) or an absolute path. */
+  fileOf(summary: SessionSummary, file: string | undefined): vscode.Uri {
+    return file ? vscode.Uri.file(path.resolve(path.dirname(summary.path), file)) : vscode.Uri.parse(summary.key);
+  }
+
+  private load(key: string, version: number, uri: vscode.Uri, text: string | undefined, options: { force?: boolean; changed?: string[] }): Promise<SessionSummary | undefined> {
+    let report: ((p: LoadProgress) => void) | undefined;
+    let last: LoadProgress | undefined;
+    const outcome = this.outcomes.get(key);
+    const request = { key, version, path: uri.fsPath, text, local: uri.scheme === 'file', ...options, ...(outcome ? { outcome } : {}) };
+    const promise: Promise<SessionSummary | undefined> = this.engine
+      .load(request, (p) => {
+        last = p;
+        report?.(p);
+      })
+      .then(
+        (summary) => {
+          // superseded by a newer version (its promise answers), or cancelled (the session stays as it was)
+          if (this.pending.get(key)?.promise !== promise) return this.pending.get(key)?.promise ?? this.summaries.get(key);
+          this.pending.delete(key);
+          if (!summary) return this.summaries.get(key);
+          this.loaded(summary);
+          return summary;
+        },
+        (err: Error) => {
+          if (this.pending.get(key)?.promise === promise) this.pending.delete(key);
+          throw err;
+        },
+      );
+    this.pending.set(key, { version, promise });
+    this.showProgressAfter(key, uri, promise, (f) => {
+      report = f;
+      if (last) f(last);
+    });
+    return promise;
+  }
+
+  /** A load finished: keeps the summary; when the trace changed, publishes it and tells the views. */
+  private loaded(summary: SessionSummary): void {
+    const previous = this.summaries.get(summary.key);
+    this.summaries.set(summary.key, summary);
+    if (summary.grew) this.grewAt.set(summary.key, Date.now());
+    if (previous?.stamp === summary.stamp) return; // nothing on disk changed
+    this.watchParts(summary);
+    this.publish(summary);
+    this.changed.fire(summary);
+  }
+
+  /** After {@link PROGRESS_AFTER_MS}, a cancellable notification with the load's phase until it ends. */
+  private showProgressAfter(key: string, uri: vscode.Uri, promise: Promise<unknown>, listen: (report: (p: LoadProgress) => void) => void): void {
+    const timer = setTimeout(() => {
+      void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: messageText`otrace: ${path.basename(uri.fsPath)}`, cancellable: true }, (progress, token) => {
+        token.onCancellationRequested(() => this.engine.cancel(key));
+        listen((p) => progress.report({ message: messageText`${p.message}` }));
+        return promise.then(
+          () => undefined,
+          () => undefined,
+        );
+      });
+    }, PROGRESS_AFTER_MS);
+    const clear = () => clearTimeout(timer);
+    promise.then(clear, clear);
+  }
+
+  private refresh(document: vscode.TextDocument): Promise<SessionSummary | undefined> {
+    if (!['file', 'untitled', 'vscode-remote'].includes(document.uri.scheme)) return Promise.resolve(undefined);
+    return this.forDocument(document).catch(() => undefined);
+  }
+
+  private refreshLater(document: vscode.TextDocument): void {
+    const key = document.uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        void this.refresh(document);
+      }, EDIT_DEBOUNCE_MS),
+    );
+  }
+
+  /**
+   * Follows a file that is not open as a document: when it changes on disk, the engine reads what
+   * was appended (or the whole file, when it was rewritten) and reads the session again.
+   */
+  private watch(uri: vscode.Uri): void {
+    const key = uri.toString();
+    if (this.watchers.has(key) || uri.scheme !== 'file') return;
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(uri.fsPath)), path.basename(uri.fsPath)));
+    const reread = () => {
+      if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === key)) return; // the document path handles it
+      void this.load(key, -1, uri, undefined, { changed: [uri.fsPath] }).catch(() => undefined);
+    };
+    watcher.onDidChange(reread);
+    watcher.onDidCreate(reread);
+    this.watchers.set(key, watcher);
+  }
+
+  /**
+   * Watches the other files a session was read from (Claude Code sub-agent transcripts) and the
+   * folder named like the trace file, where new ones appear (`<session>/subagents/*.jsonl`): when
+   * one changes, the engine reads its appended lines and the session again; a new one is read whole.
+   */
+  private watchParts(summary: SessionSummary): void {
+    const trace = vscode.Uri.parse(summary.key);
+    if (trace.scheme !== 'file') return;
+    const dir = path.dirname(summary.path);
+    const reread = (changed: vscode.Uri) => {
+      if (changed.fsPath !== summary.path) void this.reload(summary.key, { changed: [changed.fsPath] });
+    };
+    const watchPattern = (id: string, pattern: vscode.RelativePattern) => {
+      if (this.watchers.has(id)) return;
+      const watcher = vscode.workspace.createFileSystemWatcher(pattern);
+      watcher.onDidChange(reread);
+      watcher.onDidCreate(reread);
+      this.watchers.set(id, watcher);
+    };
+    const stem = path.basename(summary.path).replace(/\.[^.]*$/, '');
+    watchPattern(`${summary.key} ${stem}/**`, new vscode.RelativePattern(vscode.Uri.file(dir), `${stem}/**/*.jsonl`));
+    for (const file of summary.files) {
+      if (!file) continue;
+      const part = vscode.Uri.file(path.resolve(dir, file));
+      if (!path.relative(path.join(dir, stem), part.fsPath).startsWith('..')) continue; // the folder's watcher has it
+      watchPattern(`${summary.key} ${part.toString()}`, new vscode.RelativePattern(vscode.Uri.file(path.dirname(part.fsPath)), path.basename(part.fsPath)));
+    }
+  }
+
+  private forget(uri: vscode.Uri): void {
+    const key = uri.toString();
+    this.traceChecks.delete(key);
+    if (this.watchers.has(key)) return; // a graph still shows it from disk
+    this.summaries.delete(key);
+    this.pending.delete(key);
+    this.grewAt.delete(key);
+    this.engine.release(key);
+    for (const [id, watcher] of this.watchers) {
+      if (!id.startsWith(`${key} `)) continue;
+      watcher.dispose();
+      this.watchers.delete(id);
+    }
+    for (const file of this.published.get(key) ?? []) this.diagnostics.delete(vscode.Uri.parse(file));
+    this.published.delete(key);
+  }
+
+  /** The summary's Problems, on the file each is in (a sub-agent file has its own); the engine capped them per file. */
+  private publish(summary: SessionSummary): void {
+    const uriOf = (file: string) => (file ? vscode.Uri.file(file) : vscode.Uri.parse(summary.key));
+    const files: string[] = [];
+    for (const { file, items } of summary.diagnostics) {
+      const uri = uriOf(file);
+      files.push(uri.toString());
+      this.diagnostics.set(uri, items.map((d) => toDiagnostic(d, uriOf)));
+    }
+    for (const old of this.published.get(summary.key) ?? []) if (!files.includes(old)) this.diagnostics.delete(vscode.Uri.parse(old));
+    this.published.set(summary.key, files);
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    for (const w of this.watchers.values()) w.dispose();
+    for (const d of this.disposables) d.dispose();
+    this.engine.dispose();
+  }
+}
+
+/** The text the engine needs of an open document: none when the file on disk is the same (the engine reads it there). */
+function textToSend(document: vscode.TextDocument): string | undefined {
+  return document.isDirty || document.uri.scheme !== 'file' ? document.getText() : undefined;
+}
+
+const SEVERITY: Record<Problem['severity'], vscode.DiagnosticSeverity> = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  info: vscode.DiagnosticSeverity.Information,
+};
+
+function toDiagnostic(d: SessionDiagnostic, uriOf: (file: string) => vscode.Uri): vscode.Diagnostic {
+  const out = new vscode.Diagnostic(toRange(d.range), plainText`${d.message}`, SEVERITY[d.severity]);
+  out.source = 'otrace';
+  if (d.code) out.code = d.code;
+  if (d.related) out.relatedInformation = d.related.map((r) => new vscode.DiagnosticRelatedInformation(new vscode.Location(uriOf(r.file), toRange(r.range)), plainText`${r.message}`));
+  return out;
+}
+
+/** A model range as a VS Code range (both 0-based). */
+export function toRange(r: Problem['range']): vscode.Range {
+  return new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
+}

@@ -1,0 +1,288 @@
+/**
+ * The graph webview of one trace file, used both by "Open Trace Graph to the Side" and by the
+ * "Orchestration Trace Graph" custom editor: its page (graph-html.ts) gets the trace as soon as the
+ * trace is read, with the first window; then the view routes the page's questions to the engine
+ * and jumps from events back to the trace file and to the prompts that produced them.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { messageText } from '../../shared/untrusted-text';
+import { showInVisibleEditors } from '../editor/editor-sync';
+import type { SelectionService } from '../editor/selection';
+import { showEventRecord } from '../editor/source-command';
+import type { OpenTraces } from '../open-traces';
+import type { GraphCommand, HostMessage, WebviewMessage } from '../../shared/protocol';
+import type { SessionSummary } from '../../engine/summary';
+import { markStart, markStartAt, reportPainted } from '../start-report';
+import { lastGraphSize, rememberGraphSize } from './graph-size';
+import { graphHtml, graphWebviewOptions } from './graph-html';
+import { graphPanelTitle } from './panel-title';
+
+/** Shows the trace at `uri` in `panel` and keeps it current while the panel lives. */
+export class GraphView implements vscode.Disposable {
+  private summary: SessionSummary | undefined;
+  /** The session summary whose `trace` message is being made or was posted (posted without waiting for `ready`: VS Code holds it until the page has loaded). */
+  private sentFor: SessionSummary | undefined;
+  /** The session summary whose `trace` message was posted. */
+  private shown: SessionSummary | undefined;
+  /** `ready` messages so far: a second one means the page was loaded again and needs its trace again. */
+  private pageLoads = 0;
+  /** Messages asked for before the webview had its trace (explain, showLane): sent right after it. */
+  private queued: HostMessage[] = [];
+  private readonly disposables: vscode.Disposable[] = [];
+
+  private locked = false;
+  /** Files the shown trace was read from (its sub-agent files), as URI strings. */
+  private files = new Set<string>();
+
+  /**
+   * @param onToggleLock given for side panels: the webview's Lock button calls it
+   * @param earlier messages the page sent before this view took the panel (npm start's panel)
+   */
+  constructor(
+    private readonly panel: vscode.WebviewPanel,
+    private uri: vscode.Uri,
+    extensionUri: vscode.Uri,
+    private readonly sessions: OpenTraces,
+    private readonly selection: SelectionService,
+    private readonly onToggleLock?: () => void,
+    earlier: WebviewMessage[] = [],
+  ) {
+    markStart('graph panel created');
+    panel.webview.options = graphWebviewOptions(extensionUri);
+    // A panel made while the extension loaded (npm start) has its page already.
+    if (!panel.webview.html) panel.webview.html = graphHtml(panel.webview, extensionUri);
+    this.disposables.push(
+      panel.webview.onDidReceiveMessage((m: WebviewMessage) => this.onMessage(m)),
+      sessions.onDidChange((summary) => {
+        if (summary.key === this.uri.toString()) {
+          this.setSummary(summary);
+          void this.send();
+        }
+      }),
+      selection.onDidChange((s) => {
+        if (s.source !== 'graph' && s.trace === this.uri.toString()) this.postWhenShown({ type: 'select', index: s.index });
+      }),
+      panel.onDidDispose(() => this.dispose()),
+    );
+    for (const m of earlier) void this.onMessage(m);
+    void this.reload();
+  }
+
+  /** Frames a finding (index into the snapshot's findings) and explains it in the details pane. */
+  explain(finding: number): void {
+    this.postWhenShown({ type: 'explain', finding });
+  }
+
+  /** Frames one agent's lane. */
+  showLane(agent: string): void {
+    this.postWhenShown({ type: 'showLane', agent });
+  }
+
+  /** Posts now when the webview shows the trace, else right after it does. */
+  private postWhenShown(message: HostMessage): void {
+    if (this.shown && this.shown === this.summary) this.post(message);
+    else this.queued.push(message);
+  }
+
+  /** Shows another trace in this panel (the panel that follows the active trace). */
+  show(uri: vscode.Uri): void {
+    if (uri.toString() === this.uri.toString()) return;
+    this.uri = uri;
+    this.summary = undefined;
+    this.shown = undefined;
+    this.files = new Set();
+    this.panel.title = graphPanelTitle(uri.fsPath);
+    this.post({ type: 'loading', title: path.basename(uri.fsPath) });
+    void this.reload();
+  }
+
+  /** True when `uri` is one of the files the shown trace was read from (e.g. a Claude Code sub-agent file). */
+  owns(uri: vscode.Uri): boolean {
+    return this.files.has(uri.toString());
+  }
+
+  /** Marks the panel locked to its trace (or following the active one again). */
+  setLocked(locked: boolean): void {
+    this.locked = locked;
+    this.panel.title = graphPanelTitle(this.uri.fsPath, locked);
+    this.post({ type: 'locked', locked });
+  }
+
+  private setSummary(summary: SessionSummary): void {
+    this.summary = summary;
+    const files = new Set<string>([this.uri.toString()]);
+    for (const file of summary.files) if (file) files.add(this.sessions.fileOf(summary, file).toString());
+    this.files = files;
+  }
+
+  /** Runs a palette command (step, fit, play) in the graph. */
+  command(command: GraphCommand): void {
+    this.post({ type: 'command', command });
+  }
+
+  /** True while the panel is the active editor or view. */
+  get active(): boolean {
+    return this.panel.active;
+  }
+
+  /** The trace this view shows. */
+  get traceUri(): vscode.Uri {
+    return this.uri;
+  }
+
+  private async reload(): Promise<void> {
+    const uri = this.uri;
+    let summary: SessionSummary | undefined;
+    try {
+      summary = await this.sessions.forUri(uri);
+      markStart('trace loaded');
+    } catch (err) {
+      void vscode.window.showErrorMessage(messageText`otrace: cannot read ${uri.fsPath}: ${(err as Error).message}`);
+      return;
+    }
+    if (uri !== this.uri || !summary) return; // another trace was asked for meanwhile, or the load was cancelled
+    this.setSummary(summary);
+    void this.send();
+  }
+
+  /**
+   * Posts the trace's overview with its first window (the whole axis at Fit for the graph area's
+   * last known width), so the webview paints without asking back. Once per snapshot, unless
+   * `again` (the page was loaded again). The overview comes as the engine's bytes (JSON and binary columns), passed on
+   * unread: parsing and serializing the overview of a large trace here would hold the extension
+   * host thread for seconds.
+   */
+  private async send(again = false): Promise<void> {
+    const summary = this.summary;
+    if (!summary || (summary === this.sentFor && !again)) return;
+    this.sentFor = summary;
+    const key = this.uri.toString();
+    const current = () => key === this.uri.toString() && summary === this.summary;
+    const graph = await this.sessions.engine.graphOverviewBytes(key, path.basename(this.uri.fsPath), lastGraphSize().width).catch(() => undefined);
+    if (!current()) return;
+    if (!graph) {
+      this.sentFor = undefined;
+      return;
+    }
+    const growing = this.sessions.isGrowing(this.uri);
+    this.post({ type: 'traceJson', uri: key, locked: this.onToggleLock ? this.locked : undefined, json: graph.json, columns: graph.columns, first: graph.first, growing });
+    this.shown = summary;
+    const s = this.selection.selection;
+    if (s && s.trace === this.uri.toString()) this.post({ type: 'select', index: s.index });
+    for (const m of this.queued.splice(0)) this.post(m);
+    markStart('graph sent');
+  }
+
+  private post(message: HostMessage): void {
+    void this.panel.webview.postMessage(message);
+  }
+
+  private async onMessage(m: WebviewMessage): Promise<void> {
+    switch (m.type) {
+      case 'ready':
+        markStart('webview ready');
+        // The first page gets the trace posted before it was ready; a page loaded again needs it again.
+        void this.send(++this.pageLoads > 1);
+        return;
+      // The graph's questions go to the engine as they are: this view only routes them.
+      case 'window': {
+        const window = await this.sessions.engine.graphWindow(this.uri.toString(), m.request);
+        if (window) this.post({ type: 'window', window });
+        return;
+      }
+      case 'event': {
+        const node = await this.sessions.engine.graphEvent(this.uri.toString(), m.stamp, m.index);
+        if (node) this.post({ type: 'event', stamp: m.stamp, node });
+        return;
+      }
+      case 'find': {
+        const indices = await this.sessions.engine.findEvents(this.uri.toString(), m.stamp, m.query);
+        if (indices) this.post({ type: 'found', stamp: m.stamp, query: m.query, indices });
+        return;
+      }
+      case 'reveal':
+        await this.reveal(m.index);
+        return;
+      case 'openSource':
+        // Shown beside the graph; the keyboard stays in the graph (no graph action may send keys to a document).
+        await vscode.commands.executeCommand('otrace.goToSourcePrompt', { trace: this.uri.toString(), index: m.index, viewColumn: this.otherColumn(), preserveFocus: true });
+        return;
+      case 'showContent':
+        // The content opens in the other column; the keyboard stays in the graph, as for Show in Trace File.
+        await vscode.commands.executeCommand('otrace.showEventContent', { trace: this.uri.toString(), index: m.index, viewColumn: this.otherColumn(), preserveFocus: true });
+        return;
+      case 'export':
+        await this.saveExport(m.format, m.data);
+        return;
+      case 'toggleLock':
+        this.onToggleLock?.();
+        return;
+      case 'selected':
+        this.selection.select(this.uri.toString(), m.index, 'graph');
+        if (m.reveal) void this.follow(m.index);
+        return;
+      case 'painted':
+        rememberGraphSize(m.size);
+        if (m.moments) markStartAt(m.moments);
+        return reportPainted(this.uri.fsPath, m.events);
+    }
+  }
+
+  /**
+   * Opens the trace file (or the sub-agent file the event came from) at the event's record, beside
+   * the graph, without the keyboard: keys pressed next still act on the graph (once they replaced
+   * the selected record in the trace, and auto save wrote it). A click in the editor goes there.
+   */
+  private async reveal(index: number): Promise<void> {
+    if (this.summary) await showEventRecord(this.sessions, this.summary, index, { viewColumn: this.otherColumn(), preserveFocus: true });
+  }
+
+  /** Asks where to save an export of the view and writes it; refuses the trace's own files. */
+  private async saveExport(format: 'png' | 'svg', data: string): Promise<void> {
+    const base = this.uri.path.replace(/\.[^./]*$/, '');
+    const target = await vscode.window.showSaveDialog({
+      defaultUri: this.uri.with({ path: `${base}.graph.${format}` }),
+      filters: format === 'png' ? { 'PNG image': ['png'] } : { 'SVG image': ['svg'] },
+      title: `Export the graph view as ${format.toUpperCase()}`,
+    });
+    if (!target) return;
+    if (target.toString() === this.uri.toString() || this.owns(target) || !target.path.toLowerCase().endsWith(`.${format}`)) {
+      void vscode.window.showErrorMessage(`otrace: an export is saved as a new .${format} file, never over a trace file.`);
+      return;
+    }
+    const bytes = format === 'png' ? Buffer.from(data.replace(/^data:image\/png;base64,/, ''), 'base64') : Buffer.from(data, 'utf8');
+    await vscode.workspace.fs.writeFile(target, bytes);
+    // Say where it went (the dialog closes silently); Open shows it in VS Code's image or text view.
+    void vscode.window.showInformationMessage(messageText`otrace: graph view saved as ${path.basename(target.path)} (${Math.round(bytes.length / 1024).toLocaleString('en-US')} KB)`, 'Open').then((choice) => {
+      if (choice === 'Open') void vscode.commands.executeCommand('vscode.open', target);
+    });
+  }
+
+  /**
+   * "Follow in editor": the event's record shaded in the editors that show its file; when none does
+   * (an event of a sub-agent file while the main file is shown), its file opens beside the graph as
+   * a preview tab, as Show in Trace File does, without the keyboard. Only the latest step's file
+   * opens when steps come faster than files do.
+   */
+  private async follow(index: number): Promise<void> {
+    const summary = this.summary;
+    if (!summary) return;
+    const step = ++this.followed;
+    if (await showInVisibleEditors(this.sessions, summary, index, true)) return;
+    if (step !== this.followed) return;
+    await showEventRecord(this.sessions, summary, index, { viewColumn: this.otherColumn(), preserveFocus: true, preview: true });
+  }
+
+  /** Steps followed so far (see {@link follow}). */
+  private followed = 0;
+
+  /** The editor column beside the graph (the graph stays visible). */
+  private otherColumn(): vscode.ViewColumn {
+    return this.panel.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One;
+  }
+
+  dispose(): void {
+    while (this.disposables.length) this.disposables.pop()?.dispose();
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * The time axis of a trace graph, shared by the engine (which lays events out on it) and the
+ * webview (which scales it to the panel): trace time in seconds mapped to axis units with long idle
+ * gaps compressed, and the level-of-detail buckets that group close events into run bars.
+ */
+/** A compressed idle gap on the time axis: from `t0` to `t1` seconds, drawn `width` axis units wide at `x`. */
+export interface TimeGap {
+  t0: number;
+  t1: number;
+  x: number;
+  width: number;
+}
+
+/** Piecewise linear map between trace time (seconds) and axis units (seconds with idle gaps compressed). */
+export interface TimeAxis {
+  /** Breakpoints `[x, t]`, both increasing: between two breakpoints, t and x are linear. */
+  points: [number, number][];
+  gaps: TimeGap[];
+  /** Axis units from the first to the last time. */
+  span: number;
+}
+
+/**
+ * The time axis of a set of times: gaps between successive distinct times longer than a
+ * threshold are idle gaps, compressed to the threshold's width. The threshold is the larger of
+ * 20 times the median gap and 1/30 of the span, and at least one second, so a run with even
+ * steps keeps its shape and a session with human pauses between turns stays readable.
+ */
+export function timeAxis(times: ArrayLike<number>): TimeAxis {
+  // Typed arrays, not a Set and copies of arrays: a 1M-event trace makes no object per time.
+  const all = new Float64Array(times.length);
+  let count = 0;
+  for (let i = 0; i < times.length; i++) if (Number.isFinite(times[i])) all[count++] = times[i];
+  const sortedTimes = all.subarray(0, count).sort();
+  let unique = 0;
+  for (let i = 0; i < count; i++) if (unique === 0 || sortedTimes[i] !== sortedTimes[unique - 1]) sortedTimes[unique++] = sortedTimes[i];
+  const ts = sortedTimes.subarray(0, unique);
+  if (ts.length === 0) return { points: [[0, 0]], gaps: [], span: 0 };
+  const sorted = new Float64Array(ts.length - 1);
+  for (let i = 1; i < ts.length; i++) sorted[i - 1] = ts[i] - ts[i - 1];
+  sorted.sort();
+  const median = sorted.length ? sorted[sorted.length >> 1] : 0;
+  const total = ts[ts.length - 1] - ts[0];
+  const threshold = Math.max(1, median * 20, total / 30);
+  const points: [number, number][] = [[0, ts[0]]];
+  const gaps: TimeGap[] = [];
+  let x = 0;
+  for (let i = 1; i < ts.length; i++) {
+    const d = ts[i] - ts[i - 1];
+    if (d > threshold) {
+      gaps.push({ t0: ts[i - 1], t1: ts[i], x, width: threshold });
+      points.push([x, ts[i - 1]]);
+      x += threshold;
+      points.push([x, ts[i]]);
+    } else x += d;
+  }
+  points.push([x, ts[ts.length - 1]]);
+  return { points: dedupe(points), gaps, span: x };
+}
+
+function dedupe(points: [number, number][]): [number, number][] {
+  return points.filter((p, i) => i === 0 || p[0] !== points[i - 1][0] || p[1] !== points[i - 1][1]);
+}
+
+/** Axis units of a trace time (clamped to the axis). */
+export function timeToAxis(axis: TimeAxis, t: number): number {
+  return interpolate(axis.points, t, 1, 0);
+}
+
+/** Trace time of an axis position (clamped to the axis). */
+export function axisToTime(axis: TimeAxis, x: number): number {
+  return interpolate(axis.points, x, 0, 1);
+}
+
+function interpolate(points: [number, number][], v: number, from: 0 | 1, to: 0 | 1): number {
+  if (v <= points[0][from]) return points[0][to];
+  let lo = 0;
+  let hi = points.length - 1;
+  if (v >= points[hi][from]) return points[hi][to];
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (points[mid][from] <= v) lo = mid;
+    else hi = mid;
+  }
+  const [a, b] = [points[lo], points[hi]];
+  const span = b[from] - a[from];
+  return span === 0 ? a[to] : a[to] + ((v - a[from]) / span) * (b[to] - a[to]);
+}
+
+/** Width in px of a level-of-detail bucket: events closer than this on screen may share a run bar. */
+export const BUCKET_PX = 16;
+
+/**
+ * The bucket width (axis units) at `scale` px per axis unit: the smallest power of two at least
+ * {@link BUCKET_PX} px wide, so a bucket's key stays the same while zooming within a factor of two.
+ */
+export function bucketWidth(scale: number): number {
+  return 2 ** Math.ceil(Math.log2(BUCKET_PX / Math.max(scale, 1e-12)));
+}
+
+/** The key of a run bar: mode, bucket level, lane and bucket number. */
+export function runKey(mode: 'time' | 'order', bucket: number, lane: number, k: number): string {
+  return `r${mode === 'time' ? 't' : 'o'}:${Math.round(Math.log2(bucket))}:${lane}:${k}`;
+}

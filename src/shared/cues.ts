@@ -1,0 +1,60 @@
+/**
+ * Visible cues for the event subtypes and states of docs/model.md (local command, meta row,
+ * placeholder, interruption, API error, compaction, missing-parent placeholder, denied call, call
+ * without a result, call in progress, open span, clock skew): what each is called in plain words,
+ * the glyph its node carries, and whether it is drawn hollow (a row that is no agent output).
+ * The graph's nodes, legend, hover and details all read this one table. Shared by the engine and the webview.
+ */
+
+/** How one cue is shown. */
+export interface EventCue {
+  /** Short name, e.g. `denied call`. */
+  label: string;
+  /** One plain sentence for hovers and the legend. */
+  description: string;
+  /** A glyph drawn on the node (one character). */
+  glyph: string;
+  /** Drawn hollow with a dashed outline: a row that is not an agent's output. */
+  hollow: boolean;
+}
+
+/** Every cue, in legend order. Keys are the model's `kind` values and call/span states. */
+export const EVENT_CUES: Readonly<Record<string, EventCue>> = {
+  local_command: { label: 'local command', description: 'a command the user ran in the harness (e.g. /compact) and its output; not a prompt to the model', glyph: '/', hollow: true },
+  meta: { label: 'meta row', description: 'a row the harness injected (caveats, instructions); not a message of the user or the agent', glyph: 'i', hollow: true },
+  placeholder: { label: 'placeholder', description: 'a synthetic row that is not model output (e.g. "No response requested.")', glyph: '∅', hollow: true },
+  missing_parent: { label: 'missing parent', description: 'stands for a parent span the file does not hold; the spans that name it hang under it', glyph: '?', hollow: true },
+  interruption: { label: 'interruption', description: 'the user interrupted the run; not an agent failure', glyph: '‖', hollow: false },
+  api_error: { label: 'API error', description: 'a synthetic API-error row (e.g. overloaded, prompt too long): the API stopped the run, not the agent', glyph: '!', hollow: false },
+  compaction: { label: 'compaction', description: 'the context was compacted; the summary is the content', glyph: '≡', hollow: false },
+  denied: { label: 'denied call', description: 'the user refused this tool call; not an agent failure', glyph: '⊘', hollow: false },
+  no_result: { label: 'no result', description: 'this tool call has no result in the file', glyph: '?', hollow: false },
+  in_progress: { label: 'in progress', description: 'this tool call may still be running: the file is still being written', glyph: '…', hollow: false },
+  open: { label: 'open span', description: 'the span never ended in the file: its duration is unknown', glyph: '→', hollow: false },
+  clock_skew: { label: 'clock skew', description: 'recorded as starting before the event that caused it; placed at its cause', glyph: '~', hollow: false },
+};
+
+/** The fields of a trace event (trace/schema.ts's TraceEvent) that decide its cues. */
+export interface CuedEvent {
+  kind?: string;
+  call_status?: string;
+  open?: boolean;
+  clock_skew_s?: number;
+}
+
+/** The cues of an event, in {@link EVENT_CUES} order: its `kind`, its call status, open, clock skew. */
+export function eventCues(e: CuedEvent): string[] {
+  const out: string[] = [];
+  if (e.kind !== undefined && e.kind in EVENT_CUES) out.push(e.kind);
+  if (e.call_status !== undefined && e.call_status in EVENT_CUES) out.push(e.call_status);
+  if (e.open === true) out.push('open');
+  if (typeof e.clock_skew_s === 'number' && e.clock_skew_s !== 0) out.push('clock_skew');
+  const order = Object.keys(EVENT_CUES);
+  return out.sort((a, b) => order.indexOf(a) - order.indexOf(b));
+}
+
+/** The cue in plain words, for hovers and details: `denied call: the user refused ...`. */
+export function describeCue(cue: string): string {
+  const c = EVENT_CUES[cue];
+  return c ? `${c.label}: ${c.description}` : cue;
+}

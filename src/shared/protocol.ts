@@ -1,0 +1,317 @@
+/**
+ * Typed messages between the extension host and the graph webview, shared by both sides.
+ * The host sends `trace` (the {@link GraphOverview} of the whole trace, with the first window) as
+ * soon as the trace is read, without waiting for the webview (VS Code holds messages until the
+ * webview's page has loaded), and again after a `ready` that follows a reload of the page; the
+ * webview then asks for the {@link GraphWindow} of the time range it shows (`window`) on every pan
+ * or zoom that leaves the loaded range or changes the level of detail, and draws only that window. Nothing here
+ * imports `vscode`. All text fields are untrusted trace content: the webview shows them with
+ * textContent only, never as HTML.
+ */
+
+/** One agent's horizontal lane, in spawn-tree order: sub-agents follow the agent that spawned them. */
+export interface GraphLane {
+  /** The agent's name; ` · <trace id, 8 characters>` added when the same agent is in several traces of the file (names are unique). */
+  name: string;
+  /** The trace whose lane group this lane is in, when the file holds several. */
+  trace?: string;
+  /** The agent, when `name` is not just the agent's name (the same agent in several traces). */
+  agent?: string;
+  /** The agent that spawned this one, when it has a lane. */
+  parent?: string;
+  /** 0 for a root agent, 1 for its sub-agents, ... */
+  depth: number;
+  /** Events in the lane. */
+  count: number;
+}
+
+/**
+ * One event. The webview places it: x from `tx` (time, idle gaps compressed) or `order` (event
+ * order), y from `lane`. A tool call paired with its result is one bar from `tx` to `txEnd`; the
+ * result keeps its own entry with `bar` naming the call's node, and draws no node of its own.
+ */
+export interface GraphNode {
+  /** Node key: `n<index>` (event ids can repeat, indices cannot). */
+  id: string;
+  /** Index of the event in the trace's event list (file order): the key every message uses. */
+  index: number;
+  /** The event's own id, as written in the trace. */
+  eventId: string;
+  /** Event type as written (e.g. `communicate`). */
+  type: string;
+  /** Canonical type (e.g. `message`), which decides the node's style. */
+  kind: string;
+  agent: string;
+  /** The trace the event belongs to, when the file holds several (`GraphModel.traces`). */
+  trace?: string;
+  /** Index into `GraphModel.lanes`. */
+  lane: number;
+  /** Seconds since the trace start. */
+  t: number;
+  /** Position on the time axis (axis units: seconds with idle gaps compressed). */
+  tx: number;
+  /** Position in time order (0 .. events - 1), for the event-order view. */
+  order: number;
+  /** A tool call drawn as a bar: where its result is, on both axes, and the result's index. */
+  txEnd?: number;
+  orderEnd?: number;
+  endIndex?: number;
+  /** A tool result drawn inside its call's bar: the bar's node key. */
+  bar?: string;
+  /** Short label: type and target or tool. */
+  label: string;
+  /** Subtype and state cues (src/shared/cues.ts: `denied`, `meta`, `open`, `clock_skew`, ...), each drawn as a glyph and named in the legend. */
+  cues?: string[];
+  /** Up to 2,000 characters of the event's content, for the details pane (only in an `event` answer). */
+  text?: string;
+  /** Length of the whole content when `text` is a preview of it (characters); "Show Whole Content" shows all. */
+  textLength?: number;
+  /** Stop reason, reward value, tokens and other fields worth showing, as display strings (empty in windows). */
+  fields: [string, string][];
+  /** True when the event has a `source` prompt to jump to. */
+  hasSource: boolean;
+  /** Signed credit estimate (or the producer's value) of the event, when the analysis gave one. */
+  credit?: number;
+  /** Analysis marks: `loop` (member of a loop), `blame` (decisive error), `stop-problem`, `stop-ok` (a sound stop: a recorded success), `turn-end`, `phase-end`. */
+  marks: string[];
+}
+
+/** A compressed idle gap of the time axis (see src/engine/lanes.ts). */
+export interface GraphGap {
+  t0: number;
+  t1: number;
+  x: number;
+  width: number;
+}
+
+/** An analysis finding to list and highlight: the events it concerns (first = main) and one line of text. */
+export interface GraphFinding {
+  kind: string;
+  severity: 'error' | 'warning' | 'info';
+  /** Event indices (file order); the first is the main event. */
+  events: number[];
+  /** Short inline text (e.g. `loop ×3`). */
+  inline: string;
+  message: string;
+  /** Stops: the failure mode, `ok` when none was found (not listed: a sound stop's ✓ or a turn/phase end is shown on its node). */
+  mode?: string;
+  /** Tokens the finding says were wasted, as its message states them (the group head sums them; groups are ordered by them). */
+  tokens?: number;
+  /** True when its events overlap those of a finding with more waste: its tokens are not added again in the group head. */
+  overlaps?: boolean;
+}
+
+/** An edge between two event nodes. `derived` edges were inferred (spawn/message/return links), not written in the trace. */
+export interface GraphEdge {
+  id: string;
+  source: string;
+  target: string;
+  type: string;
+  derived: boolean;
+}
+
+/** Everything the webview draws. */
+export interface GraphModel {
+  title: string;
+  format: string;
+  /** Events in the trace; more than `nodes.length` when the graph was cut at the `otrace.graph.maxEvents` setting. */
+  totalEvents: number;
+  /** Files holding several traces only: each trace (a lane group), in lane order, with its event and lane counts. */
+  traces?: { id: string; events: number; lanes: number }[];
+  lanes: GraphLane[];
+  nodes: GraphNode[];
+  /** The time axis: `[tx, t]` breakpoints, compressed idle gaps, and its length in axis units. */
+  axis: { points: [number, number][]; gaps: GraphGap[]; span: number };
+  edges: GraphEdge[];
+  /** Stop findings, loops and blame from the analysis, most severe first. */
+  findings: GraphFinding[];
+  /** Counts of problems found while reading, for the header. */
+  problems: { errors: number; warnings: number };
+}
+
+/**
+ * The whole trace in compact columns (one entry per event index, file order), sent once per trace
+ * version: enough to step through every event, place the cursor, draw the minimap and know which
+ * window holds an event, without the events' nodes (those come in windows).
+ */
+export interface GraphColumns {
+  /** Event indices in time order (ties in file order). */
+  byTime: Int32Array;
+  /** Position on the time axis (axis units: seconds with idle gaps compressed). */
+  tx: Float64Array;
+  /** Index into `lanes` (read back from bytes: in 1 or 2 bytes each when the lanes fit, see src/shared/overview-columns.ts). */
+  lane: Int32Array | Uint16Array | Uint8Array;
+  /** Index into `GraphOverview.kinds` (canonical type). */
+  kind: Uint8Array;
+  /** For a tool call drawn as a bar: the index of its result; else -1. */
+  end: Int32Array;
+}
+
+/** What the webview needs of the whole trace: lanes, axis, findings, the event columns and the legend. */
+export interface GraphOverview {
+  title: string;
+  format: string;
+  /** Identifies this version of the trace: windows asked for with another stamp are dropped. */
+  stamp: number;
+  totalEvents: number;
+  lanes: GraphLane[];
+  axis: { points: [number, number][]; gaps: GraphGap[]; span: number };
+  columns: GraphColumns;
+  /** Canonical types, indexed by `columns.kind`. */
+  kinds: string[];
+  findings: GraphFinding[];
+  problems: { errors: number; warnings: number };
+  /**
+   * What the legend lists: edge types drawn, tool bars present, credit present; `influence`: the
+   * credit is an unsigned influence share, the trace recording no outcome (named so, never 'credit').
+   */
+  legend: { edgeTypes: string[]; bars: boolean; credit: boolean; influence?: boolean; cues: string[] };
+  /** Files holding several traces only: each trace (a lane group), in lane order, with its event and lane counts. */
+  traces?: { id: string; events: number; lanes: number }[];
+  /** `steps`: the trace records no clock, its `t` counts steps (a benchmark log); the graph opens in event order and says `step`, not seconds. */
+  timeUnit?: 'steps';
+}
+
+/**
+ * The webview asks for the graph of an axis range at a level of detail. The host answers with a
+ * {@link GraphWindow} covering at least `[from, to]`.
+ */
+export interface WindowRequest {
+  /** Increases with every request; the answer carries it (older answers are dropped). */
+  seq: number;
+  /** The overview's stamp. */
+  stamp: number;
+  mode: 'time' | 'order';
+  /** Axis range, in axis units of the mode (time: axis seconds; order: event rank). */
+  from: number;
+  to: number;
+  /** Pixels per axis unit on screen: decides the bucket width (see `bucketWidth` in src/engine/lanes.ts). */
+  scale: number;
+  /** Events drawn on their own whatever the level of detail (the current event, a framed finding's events). */
+  keep?: number[];
+}
+
+/**
+ * Level of detail: where a lane has four or more events in one time bucket, its plain events (no
+ * arrow to another lane, no stop, spawn, delegation, return or problem mark) are one run bar.
+ * The key `r<mode>:<level>:<lane>:<bucket>` stays the same while the bucket width does.
+ */
+export interface GraphRun {
+  id: string;
+  lane: number;
+  /** Axis range covered by the run's events (start of the first, end of the last). */
+  u0: number;
+  u1: number;
+  /** Events in the run. */
+  count: number;
+  /** The kind most of its events have (its colour). */
+  kind: string;
+  /** True when one of its events is in a loop. */
+  loop: boolean;
+  /** Smallest time-order rank of its events (for dimming later events). */
+  order: number;
+  /** The credit of its most credited event (largest magnitude), when one has any: the bar shows it as the event would. */
+  credit?: number;
+}
+
+/** The graph of one axis range at one level of detail. */
+export interface GraphWindow {
+  seq: number;
+  stamp: number;
+  mode: 'time' | 'order';
+  /** Range covered: whole buckets around the range asked for. */
+  from: number;
+  to: number;
+  /** Bucket width in axis units (a power of two). */
+  bucket: number;
+  /** Events drawn on their own (results drawn in bars are not listed: their call's node is). */
+  nodes: GraphNode[];
+  runs: GraphRun[];
+  /** Edges between drawn nodes and runs of the window (lane-crossing ones, for runs). */
+  edges: GraphEdge[];
+}
+
+/** What the graph can be told to do (palette commands and keys): step targets and view actions. */
+export type GraphCommand =
+  | 'next'
+  | 'previous'
+  | 'first'
+  | 'last'
+  | 'nextOfAgent'
+  | 'previousOfAgent'
+  | 'nextStop'
+  | 'previousStop'
+  | 'nextFinding'
+  | 'previousFinding'
+  | 'playPause'
+  | 'fit'
+  | 'zoomToSelection'
+  | 'toggleAxis'
+  | 'back'
+  | 'exportPng'
+  | 'exportSvg';
+
+/** Messages the host sends to the webview. */
+export type HostMessage =
+  /**
+   * The trace to draw; `uri` is kept in the webview's state (to restore the panel after a reload);
+   * `locked` only for side panels; `first`: the window of the whole time axis at Fit for the graph
+   * area's last known width (see `fitWindowRequest`), drawn at once, so the first paint waits for
+   * no `window` round trip. `growing`: the trace's files are still being written (a run in
+   * progress): the graph offers to follow its newest events.
+   */
+  | { type: 'trace'; graph: GraphOverview; uri?: string; locked?: boolean; first?: GraphWindow; growing?: boolean }
+  /**
+   * The same, with the overview as bytes: `json` the UTF-8 JSON of the overview without its
+   * `columns`, `columns` the columns packed as binary (src/shared/overview-columns.ts). The host passes the
+   * engine's bytes on without reading them (VS Code transfers bytes to the webview as they are; an
+   * object of a million-event trace would be serialized on the extension host thread for seconds),
+   * and the webview reads the columns as typed arrays over the bytes (no parse of a number per event).
+   */
+  | { type: 'traceJson'; json: Uint8Array; columns: Uint8Array; uri?: string; locked?: boolean; first?: GraphWindow; growing?: boolean }
+  /** The answer to a `window` request (undefined `window` when the trace changed meanwhile). */
+  | { type: 'window'; window: GraphWindow }
+  /** One event with its text and fields (the details pane), answering `event`. */
+  | { type: 'event'; stamp: number; node: GraphNode }
+  /** Events matching a filter text, answering `find`. */
+  | { type: 'found'; stamp: number; query: string; indices: number[] }
+  /** Another trace is being read (the panel follows the active trace): show the loading state. */
+  | { type: 'loading'; title: string }
+  /** The side panel was locked to its trace, or follows the active trace again. */
+  | { type: 'locked'; locked: boolean }
+  | { type: 'select'; index: number }
+  /** Show a finding (index into `GraphModel.findings`): frame its events, its text in the details pane. */
+  | { type: 'explain'; finding: number }
+  /** Frame one agent's lane. */
+  | { type: 'showLane'; agent: string }
+  /** A palette command routed to the active graph. */
+  | { type: 'command'; command: GraphCommand };
+
+/** Messages the webview sends to the host. */
+export type WebviewMessage =
+  /** The webview's page has loaded and its script runs (a page loaded again gets its trace again). */
+  | { type: 'ready' }
+  /** The graph of an axis range (the view moved out of the loaded window or changed its level of detail). */
+  | { type: 'window'; request: WindowRequest }
+  /** One event's node with its text and fields, for the details pane. */
+  | { type: 'event'; stamp: number; index: number }
+  /** The events whose id, label, agent or text contains `query` (case-insensitive). */
+  | { type: 'find'; stamp: number; query: string }
+  /** Show the event's record in the trace file. */
+  | { type: 'reveal'; index: number }
+  /** Save an export of the view: a PNG data URL or SVG text (the host asks where; never over a trace file). */
+  | { type: 'export'; format: 'png' | 'svg'; data: string }
+  /** Lock the side panel to its trace, or let it follow the active trace again. */
+  | { type: 'toggleLock' }
+  /** Open the prompt file that produced the event. */
+  | { type: 'openSource'; index: number }
+  /** Show the event's whole content (the details show a preview) in a read-only document, the graph keeping focus. */
+  | { type: 'showContent'; index: number }
+  /** The user selected a node or stepped to an event; `reveal`: show its line in a visible editor of the trace (never focusing it). */
+  | { type: 'selected'; index: number; reveal?: boolean }
+  /**
+   * The graph of a 'trace' message is on screen (after its first frame). `moments`: when the
+   * webview's page, script and first graph steps happened (ms since the epoch), for npm start's
+   * report; `size`: the graph area in px (kept for the first window of the next graph).
+   */
+  | { type: 'painted'; events: number; moments?: Record<string, number>; size?: { width: number; height: number } };

@@ -1,0 +1,34 @@
+/** The hover's credit line says in plain words what the number is, with no method name or parameter (those stay in the CLI's JSON). */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { graphEvent } from '../../../src/engine/graph-window';
+import { formatCredit } from '../../../src/shared/credit-words';
+import { eventInfo } from '../../../src/engine/queries';
+import { makeSnapshot } from '../../../src/engine/snapshot';
+import { readTraceJsonl } from '../../../src/trace/read';
+
+test('credit in a hover: plain words for a run with an outcome and for one without', () => {
+  const demo = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'samples', 'demo.otrace.jsonl'), 'utf8');
+  const withOutcome = makeSnapshot('demo', 1, 'demo.otrace.jsonl', readTraceJsonl(demo));
+  const noOutcome = makeSnapshot('plain', 1, 'plain.otrace.jsonl', readTraceJsonl(['{"id":"a","t":0,"type":"message","agent":"x","to":"y","content":"find the figure"}', '{"id":"b","t":1,"type":"return","agent":"y","to":"x","content":"it is 42","causes":["a"]}'].join('\n')));
+  const signed = eventInfo(withOutcome, 5)!.credit!;
+  assert.match(signed.text, /^credit [+−]?\d/);
+  assert.match(signed.basis, /share of the run's outcome/);
+  const unsigned = eventInfo(noOutcome, 0)!.credit!;
+  assert.match(unsigned.text, /^influence \d\.\d\d$/);
+  assert.match(unsigned.basis, /records no outcome/);
+  for (const c of [signed, unsigned]) assert.doesNotMatch(`${c.text} ${c.basis}`, /lambda|backward propagation|R = |unsigned/);
+});
+
+test('credit in one vocabulary: the inline mark, the hover and the details pane say "influence" without an outcome, a signed value with one', () => {
+  const lines = ['{"id":"a","t":0,"type":"message","agent":"x","to":"y","content":"find the figure"}', '{"id":"b","t":1,"type":"return","agent":"y","to":"x","content":"it is 42","causes":["a"]}'];
+  const noOutcome = makeSnapshot('plain', 1, 'plain.otrace.jsonl', readTraceJsonl(lines.join('\n')));
+  const field = (s: ReturnType<typeof makeSnapshot>, i: number) => graphEvent(s, i)!.fields.find(([k]) => /credit|influence/.test(k));
+  assert.deepEqual(field(noOutcome, 0), ['influence (no outcome recorded)', eventInfo(noOutcome, 0)!.credit!.text.replace('influence ', '')]);
+  assert.equal(formatCredit(0.5, false), 'influence 0.50');
+  const demo = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'samples', 'demo.otrace.jsonl'), 'utf8');
+  const withOutcome = makeSnapshot('demo', 1, 'demo.otrace.jsonl', readTraceJsonl(demo));
+  assert.deepEqual(field(withOutcome, 5), ['credit (estimate)', eventInfo(withOutcome, 5)!.credit!.text.replace('credit ', '')]);
+});

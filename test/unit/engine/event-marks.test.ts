@@ -1,0 +1,72 @@
+/** The decoration model: one combined mark per event at the start of its range, by file. */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { marksInLines } from '../../../src/engine/event-marks';
+import { eventMarks } from '../../../src/engine/marks';
+import { eventAt, makeSnapshot } from '../../../src/engine/snapshot';
+import { loadTrace } from '../../../src/trace/formats';
+import { nodeFileAccess } from '../../../src/trace/node-files';
+import '../../../src/trace/importers';
+
+const ROOT = path.join(__dirname, '..', '..', '..');
+const ALL = { stops: true, credit: true, loops: true };
+
+function snapshotOf(file: string) {
+  const loaded = loadTrace(fs.readFileSync(file, 'utf8'), file, nodeFileAccess);
+  return makeSnapshot(`file://${file}`, 1, file, loaded);
+}
+
+test('demo: the stop, the loop and credit are marked at the start of their lines', () => {
+  const s = snapshotOf(path.join(ROOT, 'samples', 'demo.otrace.jsonl'));
+  const { marks, loopRanges } = eventMarks(s, ALL).get('')!;
+  const byId = new Map(marks.map((m) => [s.loaded.trace.events[m.index].id, m]));
+  const stop = byId.get('e35')!;
+  assert.equal(stop.category, 'stop');
+  assert.match(stop.text, /^■ quality_met/);
+  assert.equal(stop.at.character, 0);
+  const loop = s.findings.find((f) => f.kind === 'loop')!;
+  const first = marks.find((m) => m.index === loop.events[0])!;
+  assert.match(first.text, new RegExp(`loop ×${loop.loop!.repetitions}`));
+  const members = new Set(s.findings.filter((f) => f.kind === 'loop').flatMap((f) => f.events));
+  assert.equal(loopRanges.length, members.size);
+  // credit on message-like events only, signed by the outcome
+  const credited = marks.filter((m) => /[+−]\d\.\d\d/.test(m.text)).map((m) => s.loaded.trace.events[m.index].type);
+  assert.ok(credited.length > 0);
+  // the value is named: beside a decisive error or a stop, a bare −0.33 reads as a second blame
+  for (const m of marks.filter((m) => /[+−]\d\.\d\d/.test(m.text))) assert.match(m.text, /(^| · )credit [+−]\d\.\d\d/);
+  for (const t of credited) assert.ok(['delegate', 'communicate', 'message', 'return', 'aggregate', 'orchestrator_decision'].includes(t), t);
+  // marks are sorted by position: the visible-lines lookup relies on it
+  for (let i = 1; i < marks.length; i++) assert.ok(marks[i - 1].at.line <= marks[i].at.line);
+  assert.deepEqual(marksInLines(marks, [{ start: stop.at.line, end: stop.at.line }]).map((m) => m.index), [stop.index]);
+});
+
+test('settings turn each kind of mark off', () => {
+  const s = snapshotOf(path.join(ROOT, 'samples', 'demo.otrace.jsonl'));
+  const none = eventMarks(s, { stops: false, credit: false, loops: false }).get('')!;
+  assert.deepEqual(none.marks, []);
+  assert.deepEqual(none.loopRanges, []);
+  const stopsOnly = eventMarks(s, { stops: true, credit: false, loops: false }).get('')!;
+  assert.ok(stopsOnly.marks.every((m) => m.category === 'stop' || m.category === 'stopProblem' || m.category === 'bestStop'));
+});
+
+test('two events on one line (minified JSON) get one mark each, at their own start', () => {
+  const file = path.join(ROOT, 'test', 'fixtures', 'editor', 'minified.otrace.json');
+  const s = snapshotOf(file);
+  const { marks } = eventMarks(s, ALL).get('')!;
+  const onLine0 = marks.filter((m) => m.at.line === 0);
+  assert.ok(onLine0.length >= 2, `marks on the one line: ${JSON.stringify(onLine0)}`);
+  assert.equal(new Set(onLine0.map((m) => m.at.character)).size, onLine0.length);
+  for (const m of onLine0) assert.equal(eventAt(s, '', m.at), m.index, 'the event at a mark is the marked event');
+});
+
+test('Claude Code session: sub-agent events are marked in their own files', () => {
+  const file = path.join(ROOT, 'test', 'fixtures', 'claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl');
+  const s = snapshotOf(file);
+  const files = eventMarks(s, ALL);
+  const sub = [...files.keys()].filter((k) => k.includes('subagents'));
+  assert.equal(sub.length, 3);
+  for (const k of sub) assert.ok(files.get(k)!.marks.some((m) => m.category === 'stop'), `${k} has its stop marked`);
+  assert.ok(files.get('')!.marks.filter((m) => m.category === 'stop' || m.category === 'stopProblem').length >= 3);
+});

@@ -1,0 +1,36 @@
+/**
+ * eventsByFile (src/engine/snapshot.ts): event indices grouped per file and sorted by range (start,
+ * then end); a file whose events come in range order is kept as it is, one out of order is sorted,
+ * stably; events without an origin are left out.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { eventsByFile } from '../../../src/engine/snapshot';
+import { OriginArray, type Origin } from '../../../src/trace/model';
+
+function origin(line: number, character: number, endLine: number, endCharacter: number, file?: string): Origin {
+  return { range: { start: { line, character }, end: { line: endLine, character: endCharacter } }, record: line, ...(file ? { file } : {}) };
+}
+
+test('events in range order keep their order; files apart; events without an origin left out', () => {
+  const origins = [origin(0, 0, 0, 9), origin(0, 0, 3, 1, 'sub.jsonl'), undefined, origin(1, 0, 1, 9), origin(2, 0, 2, 4, 'sub.jsonl'), origin(2, 0, 2, 9)];
+  const byFile = eventsByFile(new OriginArray(origins));
+  assert.deepEqual([...byFile.keys()], ['', 'sub.jsonl']);
+  assert.deepEqual(byFile.get(''), [0, 3, 5]);
+  assert.deepEqual(byFile.get('sub.jsonl'), [1, 4]);
+});
+
+test('a file out of range order is sorted by start then end, ties in event order; the other file is left alone', () => {
+  const origins = [
+    origin(5, 0, 5, 9), // 0
+    origin(1, 2, 1, 8), // 1
+    origin(1, 2, 1, 4), // 2: same start as 1, ends first
+    origin(0, 0, 0, 3, 'b'), // 3
+    origin(3, 0, 3, 1), // 4
+    origin(1, 2, 1, 4), // 5: the same range as 2, after it
+    origin(4, 0, 4, 2, 'b'), // 6
+  ];
+  const byFile = eventsByFile(new OriginArray(origins));
+  assert.deepEqual(byFile.get(''), [2, 5, 1, 4, 0]);
+  assert.deepEqual(byFile.get('b'), [3, 6]);
+});

@@ -1,0 +1,54 @@
+/** Long content on demand: let go after the analysis, read again from the event's line on disk by every view. */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { findEvents, graphEvent } from '../../../src/engine/graph-window';
+import { contentOf, LONG_CONTENT_CHARS, setAsideLongContent } from '../../../src/engine/long-content';
+import { eventContent, eventInfo } from '../../../src/engine/queries';
+import { makeSnapshot } from '../../../src/engine/snapshot';
+import { loadTraceFile } from '../../../src/trace/load-file';
+
+const LONG = `build log ✓ ${'line of output '.repeat(40)} needle-in-the-log`;
+
+function traceFile(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-long-'));
+  const file = path.join(dir, 'long.otrace.jsonl');
+  const lines = [
+    { trace_id: 't', task_id: 'x' },
+    { id: 'e1', t: 0, type: 'tool_call', agent: 'a', tool: 'bash', content: 'make' },
+    { id: 'e2', t: 1, type: 'tool_result', agent: 'a', tool: 'bash', content: LONG },
+    { id: 'e3', t: 2, type: 'stop', agent: 'a', reason: 'task_complete' },
+  ];
+  fs.writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  return file;
+}
+
+test('long content is let go after the analysis and every view reads it again from disk', () => {
+  const file = traceFile();
+  const kept = makeSnapshot('k', -1, file, loadTraceFile(file));
+  const s = makeSnapshot('k', -1, file, loadTraceFile(file));
+  const before = { info: eventInfo(s, 1), node: graphEvent(s, 1) };
+  assert.ok(LONG.length >= LONG_CONTENT_CHARS);
+  assert.equal(setAsideLongContent(s), 1, 'only the long content');
+  assert.equal(s.loaded.trace.events[1].content, '', 'not in memory any more');
+  assert.equal(s.loaded.trace.events[0].content, 'make', 'short content stays');
+  assert.equal(eventContent(s, 1), LONG);
+  assert.deepEqual(eventInfo(s, 1), before.info);
+  assert.deepEqual(graphEvent(s, 1), before.node);
+  assert.deepEqual(findEvents(s, 'NEEDLE-in-the'), [1]);
+  assert.deepEqual(findEvents(s, 'needle'), findEvents(kept, 'needle'));
+});
+
+test('when the line on disk no longer holds the event, its content is missing, never another line', () => {
+  const file = traceFile();
+  const s = makeSnapshot('k', -1, file, loadTraceFile(file));
+  setAsideLongContent(s);
+  const text = fs.readFileSync(file, 'utf8').replace('"id":"e2"', '"id":"eX"');
+  fs.writeFileSync(file, text);
+  assert.equal(contentOf(s, 1), undefined);
+  fs.rmSync(file);
+  assert.equal(contentOf(s, 1), undefined, 'a removed file: no content, no throw');
+  assert.equal(contentOf(s, 0), 'make');
+});

@@ -1,0 +1,160 @@
+/**
+ * The transcript cases of issue #11 (Claude Code, Codex; test/fixtures/cases, copied from the shared
+ * cases, see its SOURCE.md): one test per file, asserting what the cases README says a user expects.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { analyzeTrace } from '../../../../src/analysis';
+import { loadTrace } from '../../../../src/trace/formats';
+import '../../../../src/trace/importers';
+import { originOfId, type LoadedTrace } from '../../../../src/trace/model';
+import { nodeFileAccess } from '../../../../src/trace/node-files';
+import { traceStats } from '../../../../src/trace/stats';
+import { fixture, fixturePath } from '../../helpers';
+
+const load = (name: string): LoadedTrace => loadTrace(fixture('cases', name), name);
+const byId = (l: LoadedTrace, id: string) => l.trace.events.find((e) => e.id === id)!;
+const problems = (l: LoadedTrace) => l.problems.map((p) => `${p.range.start.line + 1}:${p.range.start.character + 1}: ${p.severity}: ${p.message}`);
+const U = (n: string) => `00000000-0000-4000-8000-0000000${n}`;
+const ESC = /[\x1b\x9b\x9d]/;
+
+test('04 one API response in three records: one model call, blocks in order, tokens once, calls caused by it', () => {
+  const l = load('04-duplicate-message-id-snapshots.jsonl');
+  assert.deepEqual(problems(l), ['2:1: info: read as their own kinds: 1 API response written as several records (read as one model call)']);
+  const call = byId(l, U('00002'));
+  assert.equal(call.model_call, 'msg_fx_0001');
+  assert.deepEqual(call.response_events, [U('00002'), 'toolu_fx_01', 'toolu_fx_02']);
+  // Usage counted once, from the final snapshot (output 187), on the model call, by kind; its own tokens are its output.
+  assert.deepEqual(call.usage, { input: 4, output: 187, cache_read: 8000, cache_write: 1200 });
+  assert.equal(call.tokens, 187);
+  assert.equal(byId(l, 'toolu_fx_01').tokens, undefined);
+  assert.equal(byId(l, 'toolu_fx_02').tokens, undefined);
+  assert.equal(l.trace.costs?.tokens, 9391 + 9256);
+  for (const t of ['toolu_fx_01', 'toolu_fx_02']) {
+    assert.deepEqual(byId(l, t).causes, [U('00002')], `${t} is caused by the model call`);
+    assert.deepEqual(byId(l, `${t}:result`).causes, [t], 'each result paired to its call');
+  }
+  assert.equal(l.trace.events.filter((e) => e.model_call !== undefined).length, 2, 'two API responses, two model calls');
+});
+
+test('10 /compact: one compaction event joined through logicalParentUuid with the summary; the command is a local command', () => {
+  const l = load('10-compact-boundary-detached.jsonl');
+  assert.deepEqual(problems(l), ['5:1: info: read as their own kinds: 1 compaction (its summary inside it), 1 meta row (injected by the harness), 1 local command (not a prompt)']);
+  const compaction = l.trace.events.filter((e) => e.kind === 'compaction');
+  assert.equal(compaction.length, 1);
+  const c = compaction[0];
+  assert.equal(c.id, U('00035'));
+  assert.match(c.content!, /^This session continues an earlier conversation/);
+  assert.ok(l.trace.edges.some((e) => e.dst === c.id && e.type === 'causal' && byId(l, e.src).agent === 'main'), 'joined to the chain it compacted');
+  assert.ok(c.causes?.length);
+  // The summary row and the /compact output are no user messages.
+  assert.ok(!l.trace.events.some((e) => e.id === U('00036')));
+  const cmd = byId(l, U('00038'));
+  assert.deepEqual([cmd.type, cmd.kind, cmd.command, cmd.stdout], ['message', 'local_command', '/compact', 'Compacted']);
+  assert.equal(byId(l, U('00037')).kind, 'meta');
+  const users = l.trace.events.filter((e) => e.from === 'user' && e.kind === undefined).map((e) => e.id);
+  assert.deepEqual(users, [U('00031'), U('00040')]);
+  // They take no credit, and do not cause the model's next answer.
+  const a = analyzeTrace(l, { outcome: 'success' });
+  assert.equal(a.credit.events[U('00038')], 0);
+  assert.ok(!byId(l, U('00041')).causes!.includes(U('00038')));
+});
+
+test('13 tool_use without a result at the end: the call is marked "no result", the run ended during a tool call', () => {
+  const l = load('13-dangling-tool-use-at-eof.jsonl');
+  assert.deepEqual(problems(l), ['4:1: warning: 1 tool call has no result in the file: toolu_fx_d2 (Bash)']);
+  assert.equal(byId(l, 'toolu_fx_d2').call_status, 'no_result');
+  assert.ok(!l.trace.events.some((e) => e.type === 'tool_result' && e.causes?.includes('toolu_fx_d2')));
+  const a = analyzeTrace(l);
+  assert.match(a.stops[a.stops.length - 1].message, /ended during a tool call/);
+  // A file still being written (last line cut off) is in progress, not ended.
+  const text = fixture('cases', '13-dangling-tool-use-at-eof.jsonl').trimEnd();
+  const live = loadTrace(`${text}\n{"parentUuid":"00000000-0000-4000-8000-000000000064","type":"user","mess`, 'live.jsonl');
+  assert.equal(byId(live, 'toolu_fx_d2').call_status, 'in_progress');
+  assert.match(live.problems.map((p) => p.message).join('\n'), /still being written .*toolu_fx_d2 \(Bash\)/);
+  const b = analyzeTrace(live);
+  assert.match(b.stops[b.stops.length - 1].message, /in progress/);
+});
+
+test('14 interruption markers and a refused call: user stops, the call denied, no blame on the agent', () => {
+  const l = load('14-interrupt-marker-variants.jsonl');
+  assert.deepEqual(problems(l), ['3:1: info: read as their own kinds: 2 user interruption, 1 call refused by the user']);
+  const stops = l.trace.events.filter((e) => e.type === 'stop');
+  assert.deepEqual(stops.map((e) => [e.kind, e.reason, e.decided_by]), [
+    ['interruption', 'user_abort', 'user'],
+    ['interruption', 'user_abort', 'user'],
+  ]);
+  assert.equal(byId(l, 'toolu_fx_e1').call_status, 'denied');
+  assert.equal(byId(l, 'toolu_fx_e1:result').denied, true);
+  for (const outcome of [undefined, 'failure'] as const) {
+    const a = analyzeTrace(l, { outcome });
+    for (const s of a.stops) {
+      assert.equal(s.finding, 'ok', s.message);
+      assert.match(s.message, /the user stopped the run.*not an agent failure/);
+    }
+    assert.notEqual(a.blame?.event, 'toolu_fx_e1');
+  }
+});
+
+test('20 synthetic API error, meta "continue" row and placeholder: an error stop; the placeholder is no model output', () => {
+  const l = load('20-cc-synthetic-api-error-rows.jsonl');
+  assert.deepEqual(problems(l), ['4:1: info: read as their own kinds: 1 API error row, 1 meta row (injected by the harness), 1 synthetic placeholder row (not model output)']);
+  const err = byId(l, `${U('02004')}:stop`);
+  assert.deepEqual([err.type, err.kind, err.reason, err.decided_by], ['stop', 'api_error', 'error', 'api']);
+  assert.equal(byId(l, U('02005')).kind, 'meta');
+  const ph = byId(l, U('02006'));
+  assert.deepEqual([ph.kind, ph.synthetic, ph.model_call, ph.tokens], ['placeholder', true, undefined, undefined]);
+  for (const outcome of [undefined, 'failure'] as const) {
+    const a = analyzeTrace(l, { outcome });
+    assert.notEqual(a.best_stop?.event, ph.id, 'no final answer from a placeholder');
+    assert.notEqual(a.blame?.event, ph.id);
+    assert.equal(a.credit.events[ph.id], 0);
+    assert.ok(!a.stops.some((s) => s.finding === 'no_stop'), 'the placeholder is no work after the stop');
+  }
+});
+
+test('24 ANSI escapes: stripped from shown text; /context is a local command and causes no "no stop" finding', () => {
+  const l = load('24-cc-ansi-escapes-in-tool-output.jsonl');
+  assert.deepEqual(problems(l), ['3:1: info: read as their own kinds: 2 text with terminal escape sequences (stripped), 1 meta row (injected by the harness), 1 local command (not a prompt)']);
+  for (const e of l.trace.events) for (const v of Object.values(e)) if (typeof v === 'string') assert.ok(!ESC.test(v), `${e.id}: ${v.slice(0, 40)}`);
+  const result = byId(l, 'toolu_fx_2401:result');
+  assert.match(result.content!, /AssertionError: expected 10\.005 to be 10\.01/);
+  assert.equal(result.content_ansi, true);
+  const cmd = byId(l, U('02405'));
+  assert.deepEqual([cmd.kind, cmd.command], ['local_command', '/context']);
+  assert.match(cmd.stdout as string, /^Context Usage\n/);
+  const a = analyzeTrace(l);
+  assert.deepEqual(a.stops.map((s) => s.finding), ['ok']);
+  assert.equal(a.best_stop?.event, U('02404'));
+});
+
+test('16 Codex multi-agent rollouts: spawns into two worker lanes, the wait as a join, children pulled in from the folder', () => {
+  const dir = fixturePath('cases', '16-codex-spawn-agent');
+  const [parent, franklin, ohm] = fs.readdirSync(dir).sort().map((n) => path.join(dir, n));
+  const l = loadTrace(fs.readFileSync(parent, 'utf8'), parent, nodeFileAccess);
+  assert.deepEqual(problems(l), []);
+  assert.deepEqual(traceStats(l).agents, ['codex', 'worker:Franklin', 'worker:Ohm']);
+  const spawns = l.trace.events.filter((e) => e.type === 'spawn');
+  assert.deepEqual(spawns.map((e) => [e.id, e.agent, e.to]), [['call_fx_spawn_pay', 'codex', 'worker:Franklin'], ['call_fx_spawn_cart', 'codex', 'worker:Ohm']]);
+  for (const [spawn, lane, file] of [['call_fx_spawn_pay', 'worker:Franklin', franklin], ['call_fx_spawn_cart', 'worker:Ohm', ohm]]) {
+    const first = l.trace.events.find((e) => e.agent === lane)!;
+    assert.equal(originOfId(l, first.id)!.file, file);
+    assert.ok(l.trace.edges.some((e) => e.src === spawn && e.dst === first.id && e.type === 'spawn'));
+  }
+  const join = byId(l, 'call_fx_wait:result');
+  assert.equal(join.type, 'aggregate');
+  assert.deepEqual(join.causes, ['call_fx_wait', 'Franklin/msg:L7', 'Ohm/msg:L7']);
+  for (const ret of ['Franklin/msg:L7', 'Ohm/msg:L7']) {
+    assert.deepEqual([byId(l, ret).type, byId(l, ret).to], ['return', 'codex']);
+    assert.ok(l.trace.edges.some((e) => e.src === ret && e.dst === join.id && e.type === 'return'));
+  }
+  const a = analyzeTrace(l);
+  assert.deepEqual(a.stops.map((s) => s.finding), ['ok', 'ok', 'ok']);
+  assert.equal(a.best_stop?.event, 'msg:L16');
+  // A child opened alone says whose sub-agent it is.
+  const alone = loadTrace(fs.readFileSync(franklin, 'utf8'), franklin, nodeFileAccess);
+  assert.deepEqual(problems(alone), ['1:1: info: this rollout is the sub-agent Franklin (worker) of thread 019f7000-0000-7000-8000-00000000a016; open the parent rollout to see it in its run']);
+  assert.deepEqual(traceStats(alone).agents, ['worker:Franklin']);
+});

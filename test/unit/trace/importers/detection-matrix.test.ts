@@ -1,0 +1,53 @@
+/**
+ * Detection that never collides: every trace fixture of every format (test/fixtures/**) is accepted
+ * by exactly one registered detector, and that detector is the format the fixture's folder stands for.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { listFormats } from '../../../../src/trace/formats';
+import '../../../../src/trace/importers';
+import { FIXTURES } from '../../helpers';
+
+/**
+ * Files under test/fixtures that no built-in detector should take: provenance notes, generators, the
+ * survey's JSON Schema, and the in-house format (and its mapping files) read only through a mapping.
+ */
+const NOT_TRACES = /(SOURCE\.md|\.py|survey[\\/]trace_schema\.json|mapping[\\/].*|prompts[\\/].*\.md)$/;
+
+/** The format a fixture folder holds (folders with several formats: by file). */
+function expectedFormat(rel: string): string | undefined {
+  const dir = rel.split(/[\\/]/)[0];
+  const byDir: Record<string, string> = {
+    jaeger: 'jaeger', zipkin: 'zipkin', langfuse: 'langfuse', phoenix: 'phoenix', langsmith: 'langsmith', 'openai-agents': 'openai-agents', agentops: 'agentops',
+    otel: 'otel-genai', codex: 'codex', 'claude-code': 'claude-code', 'who-and-when': 'who-and-when', survey: 'otrace-json',
+  };
+  if (byDir[dir]) return byDir[dir];
+  if (dir === 'broken') return rel.endsWith('.jsonl') ? 'otrace-jsonl' : 'otrace-json';
+  return undefined; // cases/ and mast/ hold several formats: only "exactly one" is checked
+}
+
+function walk(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+}
+
+test('detection matrix: every fixture is accepted by exactly one detector, the one of its format', () => {
+  // The path below test/fixtures: a checkout in a folder named like "wt-mapping" must not count as a mapping folder.
+  const files = walk(FIXTURES).filter((f) => !NOT_TRACES.test(path.relative(FIXTURES, f)));
+  assert.ok(files.length > 40, `${files.length} fixtures`);
+  const formats = listFormats();
+  const wrong: string[] = [];
+  const seen = new Set<string>();
+  for (const f of files) {
+    const rel = path.relative(FIXTURES, f);
+    const text = fs.readFileSync(f, 'utf8');
+    const accepted = formats.filter((x) => x.detect(text, f)).map((x) => x.id);
+    const want = expectedFormat(rel);
+    if (accepted.length !== 1 || (want && accepted[0] !== want)) wrong.push(`${rel}: ${JSON.stringify(accepted)}${want ? ` (want ${want})` : ''}`);
+    accepted.forEach((a) => seen.add(a));
+  }
+  assert.deepEqual(wrong, []);
+  // Every registered format has at least one fixture.
+  assert.deepEqual(formats.map((x) => x.id).filter((id) => !seen.has(id)), []);
+});

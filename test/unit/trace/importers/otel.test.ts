@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { loadTrace } from '../../../../src/trace/formats';
+import '../../../../src/trace/importers';
+import { originOfId, LineIndex, type LoadedTrace, type Range } from '../../../../src/trace/model';
+import { traceStats } from '../../../../src/trace/stats';
+import { fixture } from '../../helpers';
+
+function slice(text: string, range: Range): string {
+  const lines = new LineIndex(text);
+  return text.slice(lines.lineStart(range.start.line) + range.start.character, lines.lineStart(range.end.line) + range.end.character);
+}
+
+const event = (loaded: LoadedTrace, id: string) => loaded.trace.events.find((e) => e.id === id)!;
+
+test('OTel GenAI JSON Lines: agents as lanes, spawn, delegate/return, tool calls, stops from finish reasons', () => {
+  const loaded = loadTrace(fixture('otel', 'multi-agent.otlp.jsonl'), 'spans.txt');
+  assert.equal(loaded.format, 'otel-genai');
+  // The plain HTTP span is accounted for in one warning.
+  assert.deepEqual(loaded.problems.map((p) => [p.severity, p.message]), [['warning', '1 span of 1 kind not shown (not GenAI / OpenInference operations; children pass through them): POST /v1/chat/completions 1']]);
+  const s = traceStats(loaded);
+  assert.deepEqual(s.agents, ['travel-planner', 'Coordinator', 'Researcher', 'Writer']);
+  assert.deepEqual(s.by_type, { delegate: 3, spawn: 1, message: 4, tool_call: 2, tool_result: 2, return: 3, stop: 3 });
+  assert.deepEqual(s.stops.map((x) => `${x.agent} ${x.reason}`), ['Researcher task_complete', 'Writer error', 'Coordinator task_complete']);
+  // Tokens of the model calls only (the Researcher's invoke_agent span repeats its children's sum).
+  assert.equal(s.tokens.total, 455 + 730 + 1824 + 360);
+  assert.equal(s.costs.event_tokens, s.tokens.by_kind.output);
+  assert.deepEqual(s.time, { start: 0, end: 9.5, span_s: 9.5 });
+  const spawn = event(loaded, 'b2b2b2b2b2b2b2b2');
+  assert.deepEqual([spawn.type, spawn.agent, spawn.to], ['spawn', 'Coordinator', 'Researcher']);
+  const delegate = event(loaded, 'c3c3c3c3c3c3c3c3');
+  assert.deepEqual([delegate.agent, delegate.to, delegate.t, delegate.duration_s], ['Coordinator', 'Researcher', 0.8, 5]);
+  const tool = event(loaded, 'e5e5e5e5e5e5e5e5');
+  assert.deepEqual([tool.tool, tool.content, tool.duration_s, tool.parent], ['web_search', '{"query": "flights Paris Rome March"}', 1.4, 'c3c3c3c3c3c3c3c3']);
+  assert.equal(event(loaded, 'e5e5e5e5e5e5e5e5.result').content, '3 flights found');
+  assert.equal(event(loaded, '0909090909090909.result').error, '535 authentication failed');
+  assert.equal(event(loaded, 'f6f6f6f6f6f6f6f6').content, 'Cheapest: AZ 331 at 8:05.');
+  assert.deepEqual(event(loaded, 'd4d4d4d4d4d4d4d4').finish_reasons, ['tool_calls']);
+  assert.equal(event(loaded, 'a1a1a1a1a1a1a1a1').content, 'Plan a weekend in Rome and email me the plan.');
+  // Edges: parent span -> child, delegate -> return, tool call -> result, create -> first invocation.
+  const has = (src: string, dst: string, type: string) => loaded.trace.edges.some((x) => x.src === src && x.dst === dst && x.type === type);
+  assert.ok(has('a1a1a1a1a1a1a1a1', 'c3c3c3c3c3c3c3c3', 'causal'));
+  assert.ok(has('c3c3c3c3c3c3c3c3', 'c3c3c3c3c3c3c3c3.return', 'return'));
+  assert.ok(has('e5e5e5e5e5e5e5e5', 'e5e5e5e5e5e5e5e5.result', 'return'));
+  assert.ok(has('b2b2b2b2b2b2b2b2', 'c3c3c3c3c3c3c3c3', 'spawn'));
+  // The plain HTTP span gives no event, and its chat parent stays a leaf.
+  assert.deepEqual((loaded.trace.metadata as Record<string, any>).otel.skipped_spans, { 'POST /v1/chat/completions': 1 });
+  assert.deepEqual((loaded.trace.metadata as Record<string, any>).otel.agent_ids, { Researcher: 'asst_researcher_01' });
+  // Events are in time order (children were exported before their parents).
+  const times = loaded.trace.events.map((e) => e.t);
+  assert.deepEqual(times, [...times].sort((a, b) => a - b));
+});
+
+test('OTel OpenInference document: AGENT, CHAIN, LLM and TOOL spans map the same way', () => {
+  const loaded = loadTrace(fixture('otel', 'openinference.otlp.json'), 'oi.json');
+  assert.equal(loaded.format, 'otel-genai');
+  assert.deepEqual(loaded.problems, []);
+  const s = traceStats(loaded);
+  assert.deepEqual(s.agents, ['math-crew', 'planner', 'solver']);
+  assert.deepEqual(s.by_type, { orchestrator_decision: 1, delegate: 2, message: 2, return: 2, tool_call: 1, tool_result: 1, stop: 1 });
+  assert.equal(s.tokens.total, 250 + 312);
+  // the run stops where its last agent span (solver, inside the math-crew chain) closes; the export says no reason
+  assert.deepEqual(s.stops, [{ id: 'aaaaaaaaaaaaaaa4.stop', reason: 'unknown', agent: 'solver', t: 11.5 }]);
+  const call = event(loaded, 'aaaaaaaaaaaaaaa5');
+  assert.deepEqual([call.agent, call.tool, call.content], ['solver', 'calculator', '{"expression": "17*23"}']);
+  assert.equal(event(loaded, 'aaaaaaaaaaaaaaa4.return').content, '391');
+});
+
+test('OTel: every event keeps the range of the span it came from', () => {
+  for (const name of ['multi-agent.otlp.jsonl', 'openinference.otlp.json', 'cut-off.otlp.jsonl']) {
+    const text = fixture('otel', name);
+    const loaded = loadTrace(text, name);
+    const ordinals = new Map<string, number>();
+    for (const e of loaded.trace.events) {
+      if (e.kind === 'missing_parent') continue; // the placeholder points at its first orphan
+      const origin = originOfId(loaded, e.id)!;
+      const span = JSON.parse(slice(text, origin.range));
+      assert.equal(span.spanId, e.id.split('.')[0], `${name} ${e.id}`);
+      const seen = ordinals.get(span.spanId);
+      if (seen !== undefined) assert.equal(origin.record, seen);
+      ordinals.set(span.spanId, origin.record);
+    }
+  }
+  // record = the span's ordinal in the file: line 1 holds spans 0..5, line 2 spans 6..10.
+  const loaded = loadTrace(fixture('otel', 'multi-agent.otlp.jsonl'), 'x');
+  assert.equal(originOfId(loaded, 'b2b2b2b2b2b2b2b2')!.record, 0);
+  assert.equal(originOfId(loaded, 'a1a1a1a1a1a1a1a1')!.record, 10);
+  assert.equal(originOfId(loaded, 'a1a1a1a1a1a1a1a1')!.range.start.line, 1);
+});
+
+test('OTel: a cut-off JSON Lines file loads the complete spans, with positioned errors', () => {
+  const text = fixture('otel', 'cut-off.otlp.jsonl');
+  const loaded = loadTrace(text, 'cut.jsonl');
+  assert.equal(loaded.format, 'otel-genai');
+  const lastLine = text.split('\n')[1];
+  assert.deepEqual(
+    loaded.problems.map((p) => [p.severity, p.range.start.line, p.range.start.character, p.message.replace(/ \(.*/, '')]),
+    [
+      ['error', 1, lastLine.length, 'the JSON ends early'],
+      ['error', 1, lastLine.lastIndexOf('{"traceId"'), 'span 9 is cut off; skipped'],
+      ['warning', 0, 223, '3 spans lost their parent'],
+      ['warning', 0, 1741, '1 span of 1 kind not shown'],
+    ],
+  );
+  const s = traceStats(loaded);
+  assert.equal(s.events, 15); // span 9 (the Coordinator's chat) is cut, span 10 (the root) lost: a placeholder stands for it
+  assert.ok(!loaded.trace.events.some((e) => e.id.startsWith('a1a1a1a1a1a1a1a1') || e.id === '1111111111111111'));
+  assert.deepEqual(s.stops.map((x) => `${x.agent} ${x.reason}`), ['Researcher task_complete', 'Writer error']);
+});
+
+test('OTel: string and number timestamps give exact seconds; missing start times are reported', () => {
+  const span = (id: string, parent: string | undefined, start: unknown, end: unknown) => ({
+    traceId: 't1',
+    spanId: id,
+    parentSpanId: parent,
+    name: `chat ${id}`,
+    startTimeUnixNano: start,
+    endTimeUnixNano: end,
+    attributes: [
+      { key: 'gen_ai.operation.name', value: { stringValue: 'chat' } },
+      { key: 'gen_ai.agent.name', value: { stringValue: 'A' } },
+      { key: 'gen_ai.usage.input_tokens', value: { intValue: '7' } },
+    ],
+  });
+  const doc = { resourceSpans: [{ scopeSpans: [{ spans: [span('s1', undefined, '1735725600000000001', '1735725600250000001'), span('s2', 's1', 1735725600500000000, 1735725601000000000), span('s3', 's1', undefined, undefined)] }] }] };
+  const loaded = loadTrace(JSON.stringify(doc, null, 1), 'd.json');
+  assert.deepEqual(loaded.trace.events.map((e) => [e.id, e.t, e.duration_s]), [
+    ['s1', 0, 0.25],
+    ['s3', 0, undefined],
+    ['s2', 0.499999999, 0.5],
+  ]);
+  assert.deepEqual(loaded.problems.map((p) => [p.severity, p.message]), [
+    ['warning', "span s3 has no start time; placed at its parent's start"],
+    ['warning', '1 span has no end time (s3): still open when the file was written; duration unknown, no result or return invented'],
+  ]);
+  assert.deepEqual(traceStats(loaded).tokens, { calls: 3, by_kind: { input: 21 }, total: 21 });
+});
