@@ -20,7 +20,11 @@ export interface TraceFormat {
   id: string;
   /** Human name for messages, e.g. "Claude Code session JSONL". */
   label: string;
-  /** True when `text` (the start of the file is enough) is in this format. */
+  /**
+   * True when `text` (the start of the file is enough) is in this format. The extension host asks
+   * the engine only for files whose start shows one of the signs in src/trace/trace-sniff.ts: a
+   * new format adds its sign there (test/unit/trace/trace-sniff.test.ts checks it on its fixtures).
+   */
   detect(text: string, fileName: string): boolean;
   /** Reads the whole file. Never throws for bad content: problems go in the result. */
   read(text: string, fileName: string, files?: FileAccess): LoadedTrace;

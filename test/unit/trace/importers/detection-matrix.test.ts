@@ -1,6 +1,7 @@
 /**
  * Detection that never collides: every trace fixture of every format (test/fixtures/**) is accepted
- * by exactly one registered detector, and that detector is the format the fixture's folder stands for.
+ * by exactly one registered detector, and that detector is the format the fixture's folder stands for;
+ * the ordinary JSON files of test/fixtures/not-traces are accepted by none.
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -14,7 +15,7 @@ import { FIXTURES } from '../../helpers';
  * Files under test/fixtures that no built-in detector should take: provenance notes, generators, the
  * survey's JSON Schema, and the in-house format (and its mapping files) read only through a mapping.
  */
-const NOT_TRACES = /(SOURCE\.md|\.py|survey[\\/]trace_schema\.json|mapping[\\/].*|prompts[\\/].*\.md)$/;
+const NOT_TRACES = /(SOURCE\.md|\.py|survey[\\/]trace_schema\.json|mapping[\\/].*|prompts[\\/].*\.md)$|^not-traces[\\/]/;
 
 /** The format a fixture folder holds (folders with several formats: by file). */
 function expectedFormat(rel: string): string | undefined {
@@ -50,4 +51,11 @@ test('detection matrix: every fixture is accepted by exactly one detector, the o
   assert.deepEqual(wrong, []);
   // Every registered format has at least one fixture.
   assert.deepEqual(formats.map((x) => x.id).filter((id) => !seen.has(id)), []);
+});
+
+test('detection matrix: no detector takes the ordinary JSON files of not-traces/', () => {
+  const files = walk(path.join(FIXTURES, 'not-traces')).filter((f) => !f.endsWith('SOURCE.md'));
+  assert.ok(files.length >= 5, `${files.length} files`);
+  const taken = files.flatMap((f) => listFormats().filter((x) => x.detect(fs.readFileSync(f, 'utf8'), f)).map((x) => `${path.basename(f)}: ${x.id}`));
+  assert.deepEqual(taken, []);
 });
