@@ -34,6 +34,8 @@ export class WorkerEngine implements TraceEngine {
   /** The mapping files last configured: a restarted worker gets them again. */
   private mappings: MappingInput[] | undefined;
   private disposed = false;
+  /** Receives every message sent to the worker, before it is sent (the integration tests watch what starts it). */
+  probe: ((message: ToWorker) => void) | undefined;
 
   /**
    * @param script path of the worker's bundle (dist/engine-worker.js).
@@ -58,11 +60,11 @@ export class WorkerEngine implements TraceEngine {
   }
 
   cancel(key: string): void {
-    this.worker?.send({ kind: 'cancel', key });
+    if (this.worker) this.send(this.worker, { kind: 'cancel', key });
   }
 
   release(key: string): void {
-    this.worker?.send({ kind: 'release', key });
+    if (this.worker) this.send(this.worker, { kind: 'release', key });
   }
 
   onDidRestart(listener: () => void): () => void {
@@ -82,8 +84,13 @@ export class WorkerEngine implements TraceEngine {
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, progress });
       worker.hold(true); // an answer is awaited: keep the process alive for it
-      worker.send(message(id));
+      this.send(worker, message(id));
     });
+  }
+
+  private send(worker: EngineChannel, message: ToWorker): void {
+    this.probe?.(message);
+    worker.send(message);
   }
 
   private started(): EngineChannel {
@@ -93,7 +100,7 @@ export class WorkerEngine implements TraceEngine {
     worker.onEnd((err) => this.lost(worker, err));
     worker.hold(false);
     this.worker = worker;
-    if (this.mappings) worker.send({ kind: 'call', id: this.nextId++, method: 'configure', args: [this.mappings] });
+    if (this.mappings) this.send(worker, { kind: 'call', id: this.nextId++, method: 'configure', args: [this.mappings] });
     return worker;
   }
 

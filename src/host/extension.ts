@@ -26,6 +26,7 @@ import { GRAPH_VIEW_TYPE, GraphPanels, SIDE_PANEL_TYPE } from './panel/graph-pan
 import { keepGraphSizeIn } from './panel/graph-size';
 import { openStartPanel, takeStartPanel } from './panel/start-panel';
 import { WorkerEngine } from './engine-client';
+import type { ToWorker } from '../engine/worker-protocol';
 import { disposeRecordHighlight, recordHighlight } from './editor/record-highlight';
 
 const TRACE_LANGUAGES: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonl' }, { language: 'jsonc' }];
@@ -48,6 +49,10 @@ export interface OtraceApi {
   shadedRecords(): Map<string, vscode.Range>;
   /** The `vscode://otrace.otrace/open` handler, as VS Code calls it for a link. */
   openUri(uri: vscode.Uri): Promise<void>;
+  /** Receives every message the host sends the engine's worker (undefined: none). */
+  setEngineProbe(probe: ((message: ToWorker) => void) | undefined): void;
+  /** The engine worker's thread id, or undefined while none runs. */
+  engineThreadId(): number | undefined;
 }
 
 export function activate(context: vscode.ExtensionContext): OtraceApi {
@@ -118,6 +123,10 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
     openUri: async (uri) => {
       await uriHandler.handleUri(uri);
     },
+    setEngineProbe: (probe) => {
+      engine.probe = probe;
+    },
+    engineThreadId: () => engine.threadId,
   };
 }
 
