@@ -4,7 +4,8 @@
  * receives small answers (session summaries, one file's marks, one event's facts, graph windows),
  * so parse, import, analysis and graph windows never run on the extension host thread. A worker
  * that stops (out of memory, a crash) is started again on the next request; pending requests
- * reject, and {@link WorkerEngine.onDidRestart} tells the sessions to load again.
+ * reject, and {@link WorkerEngine.onDidRestart} tells the sessions to load again. The worker starts
+ * on the first request that needs it (the first trace, or the first mapping file to read).
  */
 import type { ResourceLimits } from 'node:worker_threads';
 import type { AsyncCalls, LoadProgress, LoadRequest, TraceEngine } from '../engine/trace-engine';
@@ -49,7 +50,11 @@ export class WorkerEngine implements TraceEngine {
     Object.assign(
       this,
       asyncCalls((method, args) => {
-        if (method === 'configure') this.mappings = args[0] as MappingInput[];
+        if (method === 'configure') {
+          this.mappings = args[0] as MappingInput[];
+          // No mapping file to read: no reason to start a worker (one started later gets the list then).
+          if (!this.worker && this.mappings.length === 0) return Promise.resolve([]) as never;
+        }
         return this.request((id) => ({ kind: 'call', id, method, args }) as ToWorker) as never;
       }),
     );
@@ -100,7 +105,7 @@ export class WorkerEngine implements TraceEngine {
     worker.onEnd((err) => this.lost(worker, err));
     worker.hold(false);
     this.worker = worker;
-    if (this.mappings) this.send(worker, { kind: 'call', id: this.nextId++, method: 'configure', args: [this.mappings] });
+    if (this.mappings?.length) this.send(worker, { kind: 'call', id: this.nextId++, method: 'configure', args: [this.mappings] });
     return worker;
   }
 

@@ -58,7 +58,8 @@ export interface OtraceApi {
 export function activate(context: vscode.ExtensionContext): OtraceApi {
   markStart('activate called');
   keepGraphSizeIn(context.globalState);
-  // Parse, import, analysis and graph windows run in the engine's worker thread, never on this one.
+  // Parse, import, analysis and graph windows run in the engine's worker thread, never on this one;
+  // the worker starts with the first trace (or mapping file) it is asked about.
   const engine = new WorkerEngine(path.join(context.extensionPath, 'dist', 'engine-worker.js'));
   const mappings = new MappingFiles(engine);
   const sessions = new OpenTraces(engine, mappings, context.workspaceState);
@@ -74,6 +75,7 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
   };
 
   context.subscriptions.push(
+    engine, // its worker thread ends with the extension (the open traces dispose it too)
     { dispose: disposeRecordHighlight },
     mappings,
     mappings.onDidChange(() => void updateContext(vscode.window.activeTextEditor)),

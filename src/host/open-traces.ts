@@ -13,6 +13,7 @@ import type { TraceEngine } from '../engine/trace-engine';
 import type { SessionSummary, SessionDiagnostic } from '../engine/summary';
 import type { LoadProgress } from '../engine/worker-protocol';
 import { globMatches } from '../trace/glob';
+import { SNIFF_CHARS, mayBeTrace } from '../trace/trace-sniff';
 import type { Problem } from '../trace/model';
 import type { MappingProvider } from './editor/mapping-files';
 import { messageText, plainText } from '../shared/untrusted-text';
@@ -71,7 +72,12 @@ export class OpenTraces implements vscode.Disposable {
     for (const d of vscode.workspace.textDocuments) void this.refresh(d);
   }
 
-  /** True when the document is a trace file: by name, by a mapping file that applies to it, or (JSON/JSONL) by content. */
+  /**
+   * True when the document is a trace file: by name, by a mapping file that applies to it, or
+   * (JSON/JSONL) by content. Only a file whose name a mapping's glob matches, or whose start shows
+   * a built-in format's sign (src/trace/trace-sniff.ts), is asked of the engine: any other JSON
+   * file (a package.json, a settings file) starts no worker.
+   */
   isTrace(document: vscode.TextDocument): Promise<boolean> {
     if (TRACE_NAME.test(document.fileName)) return Promise.resolve(true);
     const key = document.uri.toString();
@@ -82,8 +88,9 @@ export class OpenTraces implements vscode.Disposable {
     const json = ['json', 'jsonl', 'jsonc'].includes(document.languageId) || /\.jsonl?$/.test(name);
     const byContent = json && vscode.workspace.getConfiguration('otrace').get<boolean>('detectByContent', true);
     if (!mayMap && !byContent) return Promise.resolve(false);
-    const head = document.getText(new vscode.Range(0, 0, Math.min(document.lineCount, 50), 0));
-    const result = this.engine.detect(head, name, byContent).catch(() => false);
+    const start = () => document.getText(new vscode.Range(new vscode.Position(0, 0), document.positionAt(SNIFF_CHARS)));
+    const head = () => document.getText(new vscode.Range(0, 0, Math.min(document.lineCount, 50), 0));
+    const result = mayMap || mayBeTrace(start(), name) ? this.engine.detect(head(), name, byContent).catch(() => false) : Promise.resolve(false);
     this.traceChecks.set(key, { version: document.version, result });
     return result;
   }

@@ -4,7 +4,8 @@
  * starts the worker nor wakes it; the host's sniff (src/trace/trace-sniff.ts) says no on its own.
  * Opening a trace does reach the engine, which recognizes and loads it. Every message to the worker
  * is watched through the extension's test API (`setEngineProbe`); the worker starts only for a
- * message (src/host/engine-client.ts), so a file that sends none cannot start it.
+ * message (src/host/engine-client.ts), so a file that sends none cannot start it. (In this
+ * workspace the worker runs before the first test: it reads the workspace's mapping files.)
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -31,6 +32,8 @@ describe('engine start', function () {
 
   before(async () => {
     api = (await vscode.extensions.getExtension<OtraceApi>('otrace.otrace')!.activate())!;
+    // The workspace's mapping files (test/fixtures/mapping) are read by the engine: let that settle first.
+    await api.mappings.ready;
     api.setEngineProbe((m) => sent.push(m));
   });
   after(async () => {

@@ -166,6 +166,38 @@ describe('the engine in a worker thread', () => {
       worker.dispose();
     }
   });
+
+  test('starts no worker until a request needs one: no mapping files to read is not one', async () => {
+    const worker = new WorkerEngine(script);
+    const sent: string[] = [];
+    worker.probe = (m) => sent.push(m.kind === 'call' ? m.method : m.kind);
+    try {
+      assert.deepEqual(await worker.configure([]), []);
+      worker.cancel('k');
+      worker.release('k');
+      assert.equal(worker.threadId, undefined, 'no worker yet');
+      assert.deepEqual(sent, []);
+      assert.equal((await worker.load({ key: 'k', version: -1, path: DEMO, local: true }))?.counts.events, 35);
+      assert.ok(worker.threadId !== undefined, 'the first trace starts it');
+      assert.deepEqual(sent, ['load']);
+    } finally {
+      worker.dispose();
+    }
+  });
+
+  test('disposed, it stops its worker and refuses requests', async () => {
+    const worker = new WorkerEngine(script);
+    await worker.load({ key: 'k', version: -1, path: DEMO, local: true });
+    const thread = (worker as unknown as { worker: { stop(): Promise<unknown> } }).worker;
+    const stop = thread.stop;
+    let stopped: Promise<unknown> | undefined;
+    thread.stop = () => (stopped = stop());
+    worker.dispose();
+    assert.ok(stopped, 'the worker was told to stop');
+    assert.equal(await stopped, 1, 'the thread ended (exit code 1: terminated)');
+    assert.equal(worker.threadId, undefined);
+    await assert.rejects(worker.load({ key: 'k', version: -1, path: DEMO, local: true }), /disposed/);
+  });
 });
 
 /** The length of the longest array anywhere in a value. */
