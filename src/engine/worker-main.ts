@@ -38,19 +38,24 @@ function bytesIn(result: unknown): ArrayBuffer[] {
   return [...new Set(buffers)];
 }
 
+/** The answer of a failed request: the error's message (the host may show it) and its stack here (the host logs it). */
+function failure(id: number, err: unknown): FromWorker {
+  return err instanceof Error ? { id, error: err.message, stack: err.stack } : { id, error: String(err) };
+}
+
 port.on('message', (m: ToWorker) => {
   switch (m.kind) {
     case 'call':
       try {
         reply({ id: m.id, result: calls[m.method](...m.args) });
       } catch (err) {
-        reply({ id: m.id, error: (err as Error).stack ?? String(err) });
+        reply(failure(m.id, err));
       }
       return;
     case 'load':
       store.load(m.request, m.id, (progress) => reply({ id: m.id, progress })).then(
         (result) => reply({ id: m.id, result }),
-        (err: Error) => reply({ id: m.id, error: err.message }),
+        (err: unknown) => reply(failure(m.id, err)),
       );
       return;
     case 'cancel':

@@ -1,7 +1,7 @@
 /**
  * The messages between the extension host and the engine's worker thread
  * (src/engine/worker-main.ts). Every call is `{ id, method, args }` and gets one
- * `{ id, result }` or `{ id, error }`; a load may send `{ id, progress }` before its answer.
+ * `{ id, result }` or `{ id, error, stack }`; a load may send `{ id, progress }` before its answer.
  * `cancel` and `release` are sent without an id and get no answer. Types only.
  */
 import type { MarkOptions, FileMarks } from './event-marks';
@@ -130,8 +130,8 @@ export interface SessionMessage {
 /** Everything the host sends. */
 export type ToWorker = CallMessage | LoadMessage | SessionMessage;
 
-/** Everything the worker sends. */
-export type FromWorker = { id: number; result: unknown } | { id: number; error: string } | { id: number; progress: LoadProgress };
+/** Everything the worker sends; a failure carries the error's message and, when it had one, its stack in the worker. */
+export type FromWorker = { id: number; result: unknown } | { id: number; error: string; stack?: string } | { id: number; progress: LoadProgress };
 
 /** The answer of a load. */
 export type LoadAnswer = SessionSummary | undefined;

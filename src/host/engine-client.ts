@@ -41,11 +41,12 @@ export class WorkerEngine implements TraceEngine {
   /**
    * @param script path of the worker's bundle (dist/engine-worker.js).
    * @param options `mode`: a worker thread (default: the extension's) or a child process (the
-   *   bench compares them); `resourceLimits`: heap limits of a worker thread (default: Node's).
+   *   bench compares them); `resourceLimits`: heap limits of a worker thread (default: Node's);
+   *   `log`: told when the worker stops unasked (a crash, out of memory), with why.
    */
   constructor(
     private readonly script: string,
-    private readonly options: { mode?: EngineMode; resourceLimits?: ResourceLimits } = {},
+    private readonly options: { mode?: EngineMode; resourceLimits?: ResourceLimits; log?: (what: string, err: Error) => void } = {},
   ) {
     Object.assign(
       this,
@@ -118,7 +119,7 @@ export class WorkerEngine implements TraceEngine {
     }
     this.pending.delete(m.id);
     if (this.pending.size === 0) this.worker?.hold(false);
-    if ('error' in m) p.reject(new Error(m.error));
+    if ('error' in m) p.reject(engineError(m.error, m.stack));
     else p.resolve(m.result);
   }
 
@@ -129,7 +130,9 @@ export class WorkerEngine implements TraceEngine {
     const pending = [...this.pending.values()];
     this.pending.clear();
     for (const p of pending) p.reject(err);
-    if (!this.disposed) for (const listener of this.restartListeners) listener();
+    if (this.disposed) return;
+    this.options.log?.('the engine worker stopped; it starts again for the next request', err);
+    for (const listener of this.restartListeners) listener();
   }
 
   dispose(): void {
@@ -140,4 +143,11 @@ export class WorkerEngine implements TraceEngine {
     this.pending.clear();
     void worker?.stop();
   }
+}
+
+/** An error the worker answered, with the worker's stack (its frames are where it failed, not this thread's). */
+function engineError(message: string, stack: string | undefined): Error {
+  const err = new Error(message);
+  if (stack) err.stack = stack;
+  return err;
 }

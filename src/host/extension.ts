@@ -26,6 +26,7 @@ import { GRAPH_VIEW_TYPE, GraphPanels, SIDE_PANEL_TYPE } from './panel/graph-pan
 import { keepGraphSizeIn } from './panel/graph-size';
 import { openStartPanel, takeStartPanel } from './panel/start-panel';
 import { WorkerEngine } from './engine-client';
+import { createLog, logError, showLog } from './log';
 import type { ToWorker } from '../engine/worker-protocol';
 import { disposeRecordHighlight, recordHighlight } from './editor/record-highlight';
 
@@ -58,9 +59,11 @@ export interface OtraceApi {
 export function activate(context: vscode.ExtensionContext): OtraceApi {
   markStart('activate called');
   keepGraphSizeIn(context.globalState);
+  // Errors the user is not shown go to the "otrace" output channel (otrace: Show Log).
+  context.subscriptions.push(createLog(), vscode.commands.registerCommand('otrace.showLog', showLog));
   // Parse, import, analysis and graph windows run in the engine's worker thread, never on this one;
   // the worker starts with the first trace (or mapping file) it is asked about.
-  const engine = new WorkerEngine(path.join(context.extensionPath, 'dist', 'engine-worker.js'));
+  const engine = new WorkerEngine(path.join(context.extensionPath, 'dist', 'engine-worker.js'), { log: logError });
   const mappings = new MappingFiles(engine);
   const sessions = new OpenTraces(engine, mappings, context.workspaceState);
   const selection = new SelectionService();

@@ -18,6 +18,7 @@ import type { Problem } from '../trace/model';
 import type { MappingProvider } from './editor/mapping-files';
 import { messageText, plainText } from '../shared/untrusted-text';
 import { StatedOutcomes, type StatedOutcome } from './editor/stated-outcomes';
+import { logged } from './log';
 
 const TRACE_NAME = /\.otrace\.jsonl?$/;
 /** Wait this long after the last keystroke before reading an edited trace again (ms). */
@@ -90,7 +91,7 @@ export class OpenTraces implements vscode.Disposable {
     if (!mayMap && !byContent) return Promise.resolve(false);
     const start = () => document.getText(new vscode.Range(new vscode.Position(0, 0), document.positionAt(SNIFF_CHARS)));
     const head = () => document.getText(new vscode.Range(0, 0, Math.min(document.lineCount, 50), 0));
-    const result = mayMap || mayBeTrace(start(), name) ? this.engine.detect(head(), name, byContent).catch(() => false) : Promise.resolve(false);
+    const result = mayMap || mayBeTrace(start(), name) ? this.engine.detect(head(), name, byContent).catch(logged(`asking the engine whether ${name} is a trace`, false)) : Promise.resolve(false);
     this.traceChecks.set(key, { version: document.version, result });
     return result;
   }
@@ -149,9 +150,9 @@ export class OpenTraces implements vscode.Disposable {
     const uri = open?.uri ?? vscode.Uri.parse(key);
     if (!open && uri.scheme !== 'file') {
       this.summaries.delete(key);
-      return this.forUri(uri).catch(() => undefined); // read through VS Code's file system
+      return this.forUri(uri).catch(logged(`reading ${uri.toString()} again`)); // read through VS Code's file system
     }
-    return this.load(key, open ? open.version : -1, uri, open ? textToSend(open) : undefined, options).catch(() => undefined);
+    return this.load(key, open ? open.version : -1, uri, open ? textToSend(open) : undefined, options).catch(logged(`reading ${uri.fsPath} again`));
   }
 
   /** Every session read so far. */
@@ -293,6 +294,7 @@ export class OpenTraces implements vscode.Disposable {
       void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: messageText`otrace: ${path.basename(uri.fsPath)}`, cancellable: true }, (progress, token) => {
         token.onCancellationRequested(() => this.engine.cancel(key));
         listen((p) => progress.report({ message: messageText`${p.message}` }));
+        // the load's failure is the caller's (logged or shown there): the notification only ends
         return promise.then(
           () => undefined,
           () => undefined,
@@ -305,7 +307,7 @@ export class OpenTraces implements vscode.Disposable {
 
   private refresh(document: vscode.TextDocument): Promise<SessionSummary | undefined> {
     if (!['file', 'untitled', 'vscode-remote'].includes(document.uri.scheme)) return Promise.resolve(undefined);
-    return this.forDocument(document).catch(() => undefined);
+    return this.forDocument(document).catch(logged(`reading ${document.fileName}`));
   }
 
   private refreshLater(document: vscode.TextDocument): void {
@@ -330,7 +332,7 @@ export class OpenTraces implements vscode.Disposable {
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(uri.fsPath)), path.basename(uri.fsPath)));
     const reread = () => {
       if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === key)) return; // the document path handles it
-      void this.load(key, -1, uri, undefined, { changed: [uri.fsPath] }).catch(() => undefined);
+      void this.load(key, -1, uri, undefined, { changed: [uri.fsPath] }).catch(logged(`reading ${uri.fsPath} after it changed on disk`));
     };
     watcher.onDidChange(reread);
     watcher.onDidCreate(reread);

@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import { messageText } from '../shared/untrusted-text';
 import type { TraceEngine } from '../engine/trace-engine';
+import { logError } from './log';
 
 /** Something that opens a trace's graph beside its editor (GraphPanels). */
 export interface GraphOpener {
@@ -33,6 +34,7 @@ export function registerOpenUri(context: vscode.ExtensionContext, panels: GraphO
         if ('error' in answer) throw new Error(answer.error);
         await openTraceWithGraph(answer.trace, panels);
       } catch (err) {
+        logError(`opening ${uri.toString()}`, err);
         void vscode.window.showErrorMessage(messageText`otrace: cannot open the trace: ${(err as Error).message}`);
       }
     },

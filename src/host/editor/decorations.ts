@@ -12,6 +12,7 @@ import type { SessionSummary } from '../../engine/summary';
 import { marksInLines, MARK_CATEGORIES, type FileMarks, type MarkCategory, type MarkOptions } from '../../engine/event-marks';
 import type { OpenTraces } from '../open-traces';
 import { toRange } from '../open-traces';
+import { logged } from '../log';
 
 /** Lines decorated above and below the visible ones, so scrolling shows marks at once. */
 const MARGIN_LINES = 100;
@@ -121,7 +122,7 @@ export class TraceDecorator implements vscode.Disposable {
   async refresh(editor: vscode.TextEditor): Promise<void> {
     const run = ++this.refreshes;
     this.latest.set(editor, run);
-    await this.sessions.forDocument(editor.document).catch(() => undefined);
+    await this.sessions.forDocument(editor.document).catch(logged(`reading ${editor.document.fileName} for its decorations`));
     const found = this.enabled ? this.sessions.containing(editor.document.uri) : undefined;
     const fileMarks = found && (await this.marksOf(found.summary, found.file));
     if (this.latest.get(editor) !== run) return;
@@ -149,7 +150,7 @@ export class TraceDecorator implements vscode.Disposable {
     let byKey = this.cache.get(summary);
     if (!byKey) this.cache.set(summary, (byKey = new Map()));
     let marks = byKey.get(key);
-    if (!marks) byKey.set(key, (marks = this.sessions.engine.fileMarks(summary.key, summary.stamp, file, options).catch(() => undefined)));
+    if (!marks) byKey.set(key, (marks = this.sessions.engine.fileMarks(summary.key, summary.stamp, file, options).catch(logged(`asking the engine for the marks of ${file || summary.path}`))));
     return marks;
   }
 

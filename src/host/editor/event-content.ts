@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { OpenTraces } from '../open-traces';
+import { logDebug } from '../log';
 
 export const CONTENT_SCHEME = 'otrace-content';
 
@@ -25,7 +26,8 @@ export function registerEventContent(sessions: OpenTraces, cursorRef: () => Prom
       let ref: { trace?: unknown; index?: unknown };
       try {
         ref = JSON.parse(uri.query) as typeof ref;
-      } catch {
+      } catch (err) {
+        logDebug(`an event content link names no event: ${uri.toString()}`, err);
         return '';
       }
       if (typeof ref.trace !== 'string' || typeof ref.index !== 'number') return '';

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { messageText } from '../../shared/untrusted-text';
+import { logDebug } from '../log';
 
 /** VS Code does not sync files above this size to extensions (bytes). */
 export const SYNC_LIMIT_BYTES = 50 * 1024 * 1024;
@@ -28,7 +29,8 @@ export class LargeTraceNotice implements vscode.Disposable {
     let size: number;
     try {
       size = fs.statSync(input.uri.fsPath).size;
-    } catch {
+    } catch (err) {
+      logDebug(`cannot see the size of ${input.uri.fsPath}`, err);
       return;
     }
     if (size <= SYNC_LIMIT_BYTES) return;

@@ -19,6 +19,7 @@ import type { TraceEngine } from '../../engine/trace-engine';
 import type { MappingInput, MappingReport } from '../../engine/worker-protocol';
 import { messageText, plainLabel, plainText } from '../../shared/untrusted-text';
 import { planMappings, type MappingPlan, type RefusedEntry } from './mapping-plan';
+import { logged } from '../log';
 
 /** Glob of the mapping files found in the workspace. */
 export const MAPPING_GLOB = '**/*.otrace-map.json';
@@ -81,7 +82,7 @@ export class MappingFiles implements MappingProvider, vscode.Disposable {
 
   /** Reads the mapping files again now (the watchers call it, debounced). */
   refresh(): Promise<void> {
-    this.running = this.running.then(() => this.read()).catch(() => undefined);
+    this.running = this.running.then(() => this.read()).catch(logged('reading the mapping files'));
     return this.running;
   }
 

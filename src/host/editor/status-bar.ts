@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { SessionSummary } from '../../engine/summary';
 import { labelText, type LabelText } from '../../shared/untrusted-text';
 import type { OpenTraces } from '../open-traces';
+import { logged } from '../log';
 
 export class TraceStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('otrace.summary', vscode.StatusBarAlignment.Left, 50);
@@ -23,7 +24,7 @@ export class TraceStatusBar implements vscode.Disposable {
 
   private async update(): Promise<void> {
     const editor = vscode.window.activeTextEditor;
-    if (editor) await this.sessions.forDocument(editor.document).catch(() => undefined);
+    if (editor) await this.sessions.forDocument(editor.document).catch(logged(`reading ${editor.document.fileName} for the status bar`));
     const found = editor && this.sessions.containing(editor.document.uri);
     if (!found) {
       this.item.hide();

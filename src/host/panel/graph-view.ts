@@ -14,6 +14,7 @@ import type { OpenTraces } from '../open-traces';
 import type { GraphCommand, HostMessage, WebviewMessage } from '../../shared/protocol';
 import type { SessionSummary } from '../../engine/summary';
 import { markStart, markStartAt, reportPainted } from '../start-report';
+import { logError, logged } from '../log';
 import { lastGraphSize, rememberGraphSize } from './graph-size';
 import { graphHtml, graphWebviewOptions } from './graph-html';
 import { graphPanelTitle } from './panel-title';
@@ -53,7 +54,7 @@ export class GraphView implements vscode.Disposable {
     // A panel made while the extension loaded (npm start) has its page already.
     if (!panel.webview.html) panel.webview.html = graphHtml(panel.webview, extensionUri);
     this.disposables.push(
-      panel.webview.onDidReceiveMessage((m: WebviewMessage) => this.onMessage(m)),
+      panel.webview.onDidReceiveMessage((m: WebviewMessage) => void this.onMessage(m).catch(logged(`answering the graph's ${m.type} message`))),
       sessions.onDidChange((summary) => {
         if (summary.key === this.uri.toString()) {
           this.setSummary(summary);
@@ -138,6 +139,7 @@ export class GraphView implements vscode.Disposable {
       summary = await this.sessions.forUri(uri);
       markStart('trace loaded');
     } catch (err) {
+      logError(`reading ${uri.fsPath} for its graph`, err);
       void vscode.window.showErrorMessage(messageText`otrace: cannot read ${uri.fsPath}: ${(err as Error).message}`);
       return;
     }
@@ -159,7 +161,7 @@ export class GraphView implements vscode.Disposable {
     this.sentFor = summary;
     const key = this.uri.toString();
     const current = () => key === this.uri.toString() && summary === this.summary;
-    const graph = await this.sessions.engine.graphOverviewBytes(key, path.basename(this.uri.fsPath), lastGraphSize().width).catch(() => undefined);
+    const graph = await this.sessions.engine.graphOverviewBytes(key, path.basename(this.uri.fsPath), lastGraphSize().width).catch(logged(`asking the engine for the graph of ${this.uri.fsPath}`));
     if (!current()) return;
     if (!graph) {
       this.sentFor = undefined;

@@ -185,6 +185,25 @@ describe('the engine in a worker thread', () => {
     }
   });
 
+  test("a failed request rejects with the worker's message and stack; a stopped worker is told to the log", async () => {
+    const logged: string[] = [];
+    const worker = new WorkerEngine(script, { log: (what, err) => logged.push(`${what}: ${err.message}`) });
+    try {
+      const missing = path.join(dir, 'no-such-trace.otrace.jsonl');
+      await assert.rejects(worker.load({ key: 'gone', version: -1, path: missing, local: true }), (err: Error) => {
+        assert.ok(!err.message.includes('\n'), `the message alone: ${err.message}`);
+        assert.match(err.stack ?? '', /engine-worker\.js/, 'the frames are the worker\'s');
+        return true;
+      });
+      assert.deepEqual(logged, []);
+      await (worker as unknown as { worker: { stop(): Promise<unknown> } }).worker.stop();
+      await until(() => logged.length > 0);
+      assert.match(logged[0], /^the engine worker stopped; it starts again for the next request: the otrace engine stopped/);
+    } finally {
+      worker.dispose();
+    }
+  });
+
   test('disposed, it stops its worker and refuses requests', async () => {
     const worker = new WorkerEngine(script);
     await worker.load({ key: 'k', version: -1, path: DEMO, local: true });
@@ -205,4 +224,12 @@ function longestArray(v: unknown): number {
   if (Array.isArray(v)) return Math.max(v.length, ...v.map(longestArray));
   if (v && typeof v === 'object') return Math.max(0, ...Object.values(v).map(longestArray));
   return 0;
+}
+
+/** Waits (polling every 10 ms, at most 10 s) until `ok` holds. */
+async function until(ok: () => boolean): Promise<void> {
+  for (const end = Date.now() + 10_000; !ok(); ) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }
