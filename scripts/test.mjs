@@ -1,7 +1,7 @@
 // The project's test command. Builds, type-checks, runs the unit tests (node:test) and then the
 // integration tests in a real VS Code, and prints a plain last line `N passed, N failed`.
 //   node scripts/test.mjs          everything
-//   node scripts/test.mjs unit     build + typecheck + unit tests only
+//   node scripts/test.mjs unit     build + typecheck + lint + unit tests only
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -66,6 +66,8 @@ function testFiles(dir) {
 
 const built = step('build', process.execPath, ['esbuild.mjs']);
 step('typecheck', process.execPath, ['node_modules/typescript/bin/tsc', '-b']);
+// eslint.config.mjs; the cache (in node_modules/.cache) keeps a re-run to the files that changed
+step('lint', process.execPath, ['node_modules/eslint/bin/eslint.js', '--cache', '--cache-strategy', 'content', '--cache-location', 'node_modules/.cache/eslint/', '.']);
 
 const countsFile = join(mkdtempSync(join(tmpdir(), 'otrace-test-')), 'counts.json');
 const unit = run('unit tests', process.execPath, [

@@ -608,9 +608,15 @@ export class TraceGraph {
       if (end < w - PAD_RIGHT) shift += w - PAD_RIGHT - end;
       const start = this.screenX(0) + shift;
       if (start > PAD) shift -= start - PAD;
-      if (Math.abs(shift) >= 1) (pan.x += shift), (moved = true);
+      if (Math.abs(shift) >= 1) {
+        pan.x += shift;
+        moved = true;
+      }
     }
-    if (y !== undefined && (y < 10 || y > h - 10)) (pan.y += h / 2 - y), (moved = true);
+    if (y !== undefined && (y < 10 || y > h - 10)) {
+      pan.y += h / 2 - y;
+      moved = true;
+    }
     // Only when it moves: setting the same pan still redraws every element.
     if (moved) this.cy.pan(pan);
   }

@@ -35,7 +35,7 @@ export interface StopFeatures {
   /** Id of the event that gave `last_check`. */
   last_check_event: string | null;
   /**
-   * As far as the past shows (a loop of loops.ts is known once its second repetition has begun):
+   * As far as the past shows (a loop findLoops found is known once its second repetition has begun):
    * `in_loop` when a known loop had a member since the owner's previous decision point, `after_loop`
    * when loops are known but none was active since then, else `none`.
    */

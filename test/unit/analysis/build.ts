@@ -19,3 +19,8 @@ export function traceOf(events: EventInput[], edges: [string, string, TraceEdge[
     problems: [],
   };
 }
+
+/** The indices in the trace's event list of events by id (each id once in these traces). */
+export function indicesOf(loaded: LoadedTrace, ids: string[]): number[] {
+  return ids.map((id) => loaded.trace.events.findIndex((e) => e.id === id));
+}

@@ -17,9 +17,14 @@ test('Agent-observability document (AgentOps-style, docs-written): agents, event
   const add = (k: string) => (expect[k] = (expect[k] ?? 0) + 1);
   for (const s of raw) {
     const k = kind(s);
-    if (k === 'agent') (add('delegate'), add('return'), s.status_code === 'ERROR' && add('stop'));
-    else if (k === 'tool') (add('tool_call'), add('tool_result'));
-    else if (k === 'llm') add('message');
+    if (k === 'agent') {
+      add('delegate');
+      add('return');
+      if (s.status_code === 'ERROR') add('stop');
+    } else if (k === 'tool') {
+      add('tool_call');
+      add('tool_result');
+    } else if (k === 'llm') add('message');
     else if (k === 'workflow' || k === 'task') add('orchestrator_decision');
   }
   add('stop'); // the run's end: its last outermost agent span closing, no reason recorded (span-import.ts finalAgentSpans)

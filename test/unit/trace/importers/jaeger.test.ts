@@ -18,9 +18,13 @@ test('Jaeger (docs-written GenAI trace): agents, events by type and parents as a
   const add = (k: string) => (expect[k] = (expect[k] ?? 0) + 1);
   for (const s of raw) {
     const op = tag(s, 'gen_ai.operation.name');
-    if (op === 'invoke_agent') (add('delegate'), add('return'));
-    else if (op === 'execute_tool') (add('tool_call'), add('tool_result'));
-    else if (op === 'chat') add('message');
+    if (op === 'invoke_agent') {
+      add('delegate');
+      add('return');
+    } else if (op === 'execute_tool') {
+      add('tool_call');
+      add('tool_result');
+    } else if (op === 'chat') add('message');
     if (op === 'invoke_agent' && tag(s, 'error')) add('stop');
   }
   add('stop'); // the run's end: its last outermost agent span closing, no reason recorded (span-import.ts finalAgentSpans)

@@ -16,9 +16,14 @@ test('Langfuse trace (docs-written, GET /api/public/traces/{id}): agents, events
   const expect: Record<string, number> = {};
   const add = (k: string) => (expect[k] = (expect[k] ?? 0) + 1);
   for (const o of raw) {
-    if (o.type === 'AGENT') (add('delegate'), add('return'), o.level === 'ERROR' && add('stop'));
-    else if (o.type === 'TOOL') (add('tool_call'), add('tool_result'));
-    else if (o.type === 'GENERATION' || o.type === 'EVENT') add('message');
+    if (o.type === 'AGENT') {
+      add('delegate');
+      add('return');
+      if (o.level === 'ERROR') add('stop');
+    } else if (o.type === 'TOOL') {
+      add('tool_call');
+      add('tool_result');
+    } else if (o.type === 'GENERATION' || o.type === 'EVENT') add('message');
     else if (o.type === 'SPAN') add('orchestrator_decision');
   }
   add('stop'); // the run's end: its last outermost agent span closing, no reason recorded (span-import.ts finalAgentSpans)

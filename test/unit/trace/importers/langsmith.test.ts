@@ -23,10 +23,16 @@ function expectations(runs: Raw[]) {
   const out: Record<string, number> = {};
   const add = (k: string) => (out[k] = (out[k] ?? 0) + 1);
   for (const r of runs) {
-    if (isAgent(r)) (add('delegate'), add('return'), r.error && add('stop'));
-    else if (r.run_type === 'chain') add('orchestrator_decision');
+    if (isAgent(r)) {
+      add('delegate');
+      add('return');
+      if (r.error) add('stop');
+    } else if (r.run_type === 'chain') add('orchestrator_decision');
     else if (r.run_type === 'llm') add('message');
-    else if (r.run_type === 'tool') (add('tool_call'), add('tool_result'));
+    else if (r.run_type === 'tool') {
+      add('tool_call');
+      add('tool_result');
+    }
   }
   return { byType: sorted(out), agents: [...new Set(runs.filter(isAgent).map((r) => r.name))] };
 }

@@ -18,9 +18,13 @@ test('OpenAI Agents SDK JSON Lines (docs-written): agents, handoff as delegation
   const add = (k: string) => (expect[k] = (expect[k] ?? 0) + 1);
   for (const s of spans) {
     const t = s.span_data.type;
-    if (t === 'agent') (add('delegate'), s.ended_at && add('return'));
-    else if (t === 'function') (add('tool_call'), s.ended_at && add('tool_result'));
-    else if (t === 'generation' || t === 'response') add('message');
+    if (t === 'agent') {
+      add('delegate');
+      if (s.ended_at) add('return');
+    } else if (t === 'function') {
+      add('tool_call');
+      if (s.ended_at) add('tool_result');
+    } else if (t === 'generation' || t === 'response') add('message');
     else if (t === 'handoff') add('delegate');
     else if (t === 'guardrail') add('safety_event');
   }

@@ -14,9 +14,14 @@ function expected(raw: Raw[], kindOf: (s: Raw) => string): Record<string, number
   const add = (k: string) => (out[k] = (out[k] ?? 0) + 1);
   for (const s of raw) {
     const k = kindOf(s);
-    if (k === 'AGENT') (add('delegate'), add('return'), s.status_code === 'ERROR' && add('stop'));
-    else if (k === 'TOOL') (add('tool_call'), add('tool_result'));
-    else if (k === 'LLM') add('message');
+    if (k === 'AGENT') {
+      add('delegate');
+      add('return');
+      if (s.status_code === 'ERROR') add('stop');
+    } else if (k === 'TOOL') {
+      add('tool_call');
+      add('tool_result');
+    } else if (k === 'LLM') add('message');
     else if (k === 'CHAIN') add('orchestrator_decision');
   }
   add('stop'); // the run's end: its last outermost agent span closing, no reason recorded (span-import.ts finalAgentSpans)

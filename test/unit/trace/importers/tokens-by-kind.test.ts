@@ -21,7 +21,7 @@ import { traceStats } from '../../../../src/trace/stats';
 import { tokenTotals } from '../../../../src/trace/tokens';
 import { fixture, fixturePath } from '../../helpers';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 /** Each line of a JSONL text through `f` (lines that are not JSON kept as they are). */
 function perRecord(text: string, f: (r: Json) => Json[]): string {

@@ -1,7 +1,7 @@
 /** The run outcomes a user states are kept in the workspace's storage and read back after a reload. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { StatedOutcomes } from '../../../src/host/editor/stated-outcomes';
+import { StatedOutcomes } from '../../../../src/host/editor/stated-outcomes';
 
 /** A Memento in memory: what VS Code's workspace state does across a window reload. */
 function memory(initial: Record<string, unknown> = {}) {

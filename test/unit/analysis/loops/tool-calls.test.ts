@@ -1,10 +1,10 @@
+// Repeated tool calls (src/analysis/loops/tool-calls.ts), through findLoops.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyzeTrace } from '../../../src/analysis';
-import { findLoops } from '../../../src/analysis/loops';
-import { TraceIndex } from '../../../src/analysis/trace-index';
-import type { LoadedTrace } from '../../../src/trace/model';
-import { traceOf } from './build';
+import { analyzeTrace } from '../../../../src/analysis';
+import { findLoops } from '../../../../src/analysis/loops';
+import { TraceIndex } from '../../../../src/analysis/trace-index';
+import { indicesOf, traceOf } from '../build';
 
 test('repeated_tool_call: the same agent, tool, arguments and result again; another agent\'s call is no repeat', () => {
   const loaded = traceOf([
@@ -63,118 +63,6 @@ test('repeated_tool_call: a file read by a sub-agent and read again by the main 
   const loaded = traceOf([...read('x1', 'Explore:a93c', 0), ...read('m1', 'main', 5), ...read('m2', 'main', 9)]);
   const calls = findLoops(new TraceIndex(loaded)).filter((l) => l.kind === 'repeated_tool_call');
   assert.deepEqual(calls.map((l) => l.events), [['m1', 'm1r', 'm2', 'm2r']]);
-});
-
-test('ping_pong: delegation back and forth with no new content', () => {
-  const events = [{ id: 'u', type: 'message' as const, agent: 'user', content: 'review my patch' }];
-  for (let k = 0; k < 3; k++) {
-    events.push({ id: `d${k}`, type: 'delegate' as const, agent: 'lead', to: 'reviewer', content: 'please review the patch in pr 12' } as never);
-    events.push({ id: `r${k}`, type: 'return' as const, agent: 'reviewer', to: 'lead', content: 'send it to the lead for review' } as never);
-  }
-  events.push({ id: 'n', type: 'message' as const, agent: 'lead', content: 'new direction: merge after running the full suite' });
-  const loops = findLoops(new TraceIndex(traceOf(events)));
-  assert.deepEqual(
-    loops.map((l) => l.kind),
-    ['ping_pong'],
-  );
-  const pp = loops;
-  assert.deepEqual(pp[0].events, ['d0', 'r0', 'd1', 'r1', 'd2', 'r2']);
-  assert.equal(pp[0].period, 2);
-  assert.equal(pp[0].repetitions, 3);
-  assert.equal(pp[0].unresolved, false);
-  assert.deepEqual(pp[0].agents, ['lead', 'reviewer']);
-  assert.equal(pp[0].message, 'ping-pong between lead and reviewer: 6 hand-offs, 3 round trips with no new content');
-});
-
-test('hand-offs that bring new content each time are not a ping-pong', () => {
-  const events = [];
-  for (let k = 0; k < 4; k++) {
-    events.push({ id: `d${k}`, type: 'delegate' as const, agent: 'lead', to: 'w', content: `step ${k}: ${['parse the input', 'compute totals', 'write report', 'upload results'][k]}` });
-    events.push({ id: `r${k}`, type: 'return' as const, agent: 'w', to: 'lead', content: `${['parsed 10 rows', 'totals are 5 and 9', 'report written to out.md', 'uploaded to the bucket'][k]}` });
-  }
-  assert.deepEqual(
-    findLoops(new TraceIndex(traceOf(events))).filter((l) => l.kind === 'ping_pong'),
-    [],
-  );
-});
-
-test('repeated_sequence: a tandem repeat in one lane, period 2, and the trace ends inside it', () => {
-  const events = [{ id: 'u', type: 'message' as const, agent: 'user', content: 'make it pass' }];
-  for (let k = 0; k < 3; k++) {
-    events.push({ id: `p${k}`, type: 'message' as const, agent: 'coder', content: 'I will rerun the build', tokens: 4 } as never);
-    events.push({ id: `q${k}`, type: 'orchestrator_decision' as const, agent: 'coder', content: 'build failed, retry', tokens: 6 } as never);
-  }
-  const loaded = traceOf(events);
-  const loops = findLoops(new TraceIndex(loaded));
-  assert.equal(loops.length, 1);
-  assert.deepEqual(loops[0], {
-    kind: 'repeated_sequence',
-    events: ['p0', 'q0', 'p1', 'q1', 'p2', 'q2'],
-    indices: indicesOf(loaded, ['p0', 'q0', 'p1', 'q1', 'p2', 'q2']),
-    period: 2,
-    repetitions: 3,
-    tokens: 20,
-    seconds: 3,
-    unresolved: true,
-    agents: ['coder'],
-    message: 'coder repeated the same 2-event sequence 3 times, 20 tokens; the trace ended inside it',
-  });
-});
-
-test('repeated_sequence needs a single event 3 times in a row, a longer block twice', () => {
-  const twice = traceOf([
-    { id: 'a', type: 'message', agent: 'proxy', content: 'continue' },
-    { id: 'b', type: 'message', agent: 'proxy', content: 'continue' },
-    { id: 'c', type: 'message', agent: 'proxy', content: 'something else' },
-  ]);
-  assert.deepEqual(findLoops(new TraceIndex(twice)), []);
-  const thrice = traceOf([
-    { id: 'a', type: 'message', agent: 'proxy', content: 'continue' },
-    { id: 'b', type: 'message', agent: 'proxy', content: 'Continue ' },
-    { id: 'c', type: 'message', agent: 'proxy', content: 'continue' },
-  ]);
-  const loops = findLoops(new TraceIndex(thrice));
-  assert.deepEqual(
-    loops.map((l) => [l.kind, l.period, l.repetitions, l.events]),
-    [['repeated_sequence', 1, 3, ['a', 'b', 'c']]],
-  );
-});
-
-test('events without content never repeat', () => {
-  const loaded = traceOf([
-    { id: 'a', type: 'tool_result', agent: 't' },
-    { id: 'b', type: 'tool_result', agent: 't' },
-    { id: 'c', type: 'tool_result', agent: 't' },
-    { id: 'd', type: 'tool_result', agent: 't' },
-  ]);
-  assert.deepEqual(analyzeTrace(loaded).loops, []);
-});
-
-/** The indices in the trace's event list of events by id (each id once in these traces). */
-function indicesOf(loaded: LoadedTrace, ids: string[]): number[] {
-  return ids.map((id) => loaded.trace.events.findIndex((e) => e.id === id));
-}
-
-test('rows the harness injected (kind meta, placeholder) are not the agent repeating itself, and do not hide it when it does', () => {
-  const reminder = 'PostToolUse hook additional context: COMPILE ERROR undefined function session_status_badge in module Spotter web live';
-  const own = ['read the sync job and list its callers', 'rename the helper and update both callers', 'run the compiler on the two changed files', 'write the migration for the new status column', 'add a test for the badge component rendering', 'update the changelog with the renamed helper'];
-  // a reminder after each of six different steps: the same injected text six times
-  const noisy = traceOf(own.flatMap((text, k) => [
-    { id: `s${k}`, type: 'message' as const, agent: 'dev', to: 'lead', content: `${text} before moving on to the next part` },
-    { id: `h${k}`, type: 'message' as const, agent: 'dev', kind: 'meta' as const, content: reminder },
-  ]));
-  const quiet = findLoops(new TraceIndex(noisy));
-  assert.deepEqual(quiet.map((l) => `${l.kind}: ${l.message}`), [], 'no loop made of reminders');
-  // the agent saying the same thing three times, a reminder after each: still a loop, of its own steps only
-  const retry = 'I will retry the deployment now with exactly the same settings as the previous attempt';
-  const stuck = traceOf([0, 1, 2].flatMap((k) => [
-    { id: `r${k}`, type: 'message' as const, agent: 'dev', to: 'lead', content: retry },
-    { id: `m${k}`, type: 'message' as const, agent: 'dev', kind: 'meta' as const, content: reminder },
-  ]));
-  const loops = findLoops(new TraceIndex(stuck));
-  assert.ok(loops.length > 0, 'the repeated step is found');
-  for (const l of loops) assert.deepEqual(l.events.filter((id) => id.startsWith('m')), [], `${l.kind}: no injected row among its events`);
-  assert.ok(loops.some((l) => ['r0', 'r1', 'r2'].every((id) => l.events.includes(id))));
 });
 
 test('a repeated call is named by what it ran: a JSON arguments object by its command or file, not as escaped JSON', () => {

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Ajv2020 from 'ajv/dist/2020';
-import { toChromeTrace, toChromeTraceJson } from '../../../../src/trace/export-chrome';
-import { loadTrace } from '../../../../src/trace/formats';
-import '../../../../src/trace/importers';
-import { toSurvey, writeTrace } from '../../../../src/trace/write';
-import { fixture } from '../../helpers';
+import { toChromeTrace, toChromeTraceJson } from '../../../src/trace/export-chrome';
+import { loadTrace } from '../../../src/trace/formats';
+import '../../../src/trace/importers';
+import { toSurvey, writeTrace } from '../../../src/trace/write';
+import { fixture } from '../helpers';
 
 /** Imported fixtures of every importer (format, path under test/fixtures). */
 const IMPORTED: [string, string[]][] = [

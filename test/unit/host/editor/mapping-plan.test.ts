@@ -12,14 +12,14 @@ import nodeFs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { mock, test } from 'node:test';
-import { planMappings, type MappingPlanInput } from '../../../src/host/editor/mapping-plan';
-import { mappingSource } from '../../../src/engine/mapping-sources';
-import { insideFolders, realPathOf } from '../../../src/engine/mapping-scope';
-import { SessionStore } from '../../../src/engine/session-store';
-import { chooseMapping } from '../../../src/trace/mapping-choice';
-import { MAX_GLOB_LENGTH } from '../../../src/trace/glob';
+import { planMappings, type MappingPlanInput } from '../../../../src/host/editor/mapping-plan';
+import { mappingSource } from '../../../../src/engine/mapping-sources';
+import { insideFolders, realPathOf } from '../../../../src/engine/mapping-scope';
+import { SessionStore } from '../../../../src/engine/session-store';
+import { chooseMapping } from '../../../../src/trace/mapping-choice';
+import { MAX_GLOB_LENGTH } from '../../../../src/trace/glob';
 
-const FIXTURES = path.join(__dirname, '..', '..', 'fixtures', 'mapping');
+const FIXTURES = path.join(__dirname, '..', '..', '..', 'fixtures', 'mapping');
 const CREW_MAP = fs.readFileSync(path.join(FIXTURES, 'crew.otrace-map.json'), 'utf8').replace(/"\$schema": "[^"]*",/, '');
 const CREW_LOG = fs.readFileSync(path.join(FIXTURES, 'crew.runlog.jsonl'), 'utf8');
 

@@ -1,0 +1,18 @@
+/** Which events of a lane are its agent's own output: tests more than one loop detector makes. */
+import { NOT_AGENT_OUTPUT_KINDS } from '../../trace/schema';
+import type { TraceIndex } from '../trace-index';
+
+/** True for a row that is no output of its lane's agent (a harness reminder, a placeholder). */
+export function isInjected(index: TraceIndex, i: number): boolean {
+  const kind = index.events[i].kind;
+  return kind !== undefined && NOT_AGENT_OUTPUT_KINDS.has(kind);
+}
+
+/** True for the opening message of a delegated conversation: the event right after a delegate addressed to its agent. */
+export function opensDelegation(index: TraceIndex, i: number): boolean {
+  if (index.types[i] !== 'message') return false;
+  const e = index.events[i];
+  const opens = (p: number | undefined) => p !== undefined && p >= 0 && index.types[p] === 'delegate' && index.events[p].to === e.agent;
+  if (opens(i - 1)) return true;
+  return (e.causes ?? []).some((id) => opens(index.pos.get(id)));
+}

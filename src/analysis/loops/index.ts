@@ -1,0 +1,78 @@
+/**
+ * Loops: repeated work across agents and turns, in four kinds, one detector each (run in this order):
+ *
+ * - repeated_tool_call (tool-calls.ts): the same agent calls the same tool with the same arguments
+ *   again, with no state change in between, and gets the same result.
+ * - ping_pong, and cycles of 3 or 4 agents (handoff-cycles.ts): consecutive hand-offs going round
+ *   the same agents where each hand-off of a later round adds almost no new content.
+ * - repeated_sequence (sequences.ts): per lane, a tandem repeat of the sequence of event
+ *   fingerprints (agent, type, target, normalized content).
+ * - repeated_sequence with `match: 'similar'` (similar-steps.ts): an agent restating the same step
+ *   in the same context (near-duplicate dialogue, or the same code artifact produced again).
+ *
+ * A repeated sequence whose members all belong to repeated tool calls or ping-pongs, or are tool
+ * results, is not reported again; nor are near-duplicate steps all in loops of the three other
+ * kinds. Costs of a loop are the tokens and seconds of the repetitions after the first (for a
+ * ping-pong, the tokens of every event in that span, since each round trip carries the work in
+ * between). A loop is `unresolved` when no event with new content (a fingerprint never seen before;
+ * stops, rewards and despawns ignored) comes after its last member: the trace ended inside it
+ * (raw-loop.ts).
+ */
+import type { Loop } from '../types';
+import type { TraceIndex } from '../trace-index';
+import { finishLoop, lastNewContent, type RawLoop } from './raw-loop';
+import { repeatedToolCalls } from './tool-calls';
+import { pingPongs } from './handoff-cycles';
+import { repeatedSequences } from './sequences';
+import { repeatedSteps } from './similar-steps';
+
+export { opensDelegation } from './agent-output';
+
+/** Thresholds of the loop detectors; every field has a default. */
+export interface LoopOptions {
+  /** Longest repeated block looked for, in events (default 16). */
+  maxPeriod?: number;
+  /** A hand-off adds "no new content" below this share of new words (default 0.1). */
+  noveltyThreshold?: number;
+  /** Two dialogue steps are "roughly the same" at or above this resemblance of their content words (default 0.5). */
+  stepResemblance?: number;
+}
+
+/** Finds the loops of a trace; loops are returned in order of their first member. */
+export function findLoops(index: TraceIndex, options: LoopOptions = {}): Loop[] {
+  const maxPeriod = options.maxPeriod ?? 16;
+  const noveltyThreshold = options.noveltyThreshold ?? 0.1;
+  const lastNew = lastNewContent(index);
+  const loops: Loop[] = [];
+  const toolLoops = repeatedToolCalls(index);
+  const inToolLoop = new Set<number>();
+  for (const l of toolLoops) for (const i of l.members) inToolLoop.add(i);
+  for (const i of [...inToolLoop]) if (index.resultOf(i) !== -1) inToolLoop.add(index.resultOf(i));
+  for (const l of toolLoops) loops.push(finishLoop(index, l, lastNew));
+  // a ping-pong or a repeated tool call is reported once, not again as each lane's repeated sequence
+  const inPingPong = new Set<number>();
+  for (const l of pingPongs(index, noveltyThreshold, options.stepResemblance ?? 0.5)) {
+    for (const i of l.members) inPingPong.add(i);
+    loops.push(finishLoop(index, l, lastNew));
+  }
+  const inSequence = new Set<number>();
+  for (const l of repeatedSequences(index, maxPeriod)) {
+    if (l.members.every((i) => inToolLoop.has(i) || inPingPong.has(i) || index.types[i] === 'tool_result')) continue;
+    for (const i of l.members) inSequence.add(i);
+    loops.push(finishLoop(index, l, lastNew));
+  }
+  // near-duplicate steps not already reported as another kind of loop (their word ids are scratch in the arena, given back once found)
+  const scratch = index.arena.mark();
+  let steps: RawLoop[];
+  try {
+    steps = repeatedSteps(index, options.stepResemblance ?? 0.5);
+  } finally {
+    index.arena.release(scratch);
+  }
+  for (const l of steps) {
+    if (l.members.every((i) => inToolLoop.has(i) || inPingPong.has(i) || inSequence.has(i))) continue;
+    loops.push(finishLoop(index, l, lastNew));
+  }
+  loops.sort((a, b) => (index.pos.get(a.events[0]) ?? 0) - (index.pos.get(b.events[0]) ?? 0));
+  return loops;
+}

@@ -1,0 +1,167 @@
+/**
+ * repeated_sequence: per lane, a tandem repeat of the sequence of event fingerprints (agent, type,
+ * target, normalized content): a block of p events occurring >= 2 times back to back. For each
+ * period p = 1..maxPeriod, one scan compares f[i] with f[i+p] (only where f[i+p] is a repeated
+ * fingerprint); a maximal run of L matches is a segment of L + p events with period p (Main &
+ * Lorentz's tandem-repeat definition, found here by the direct O(n * maxPeriod) scan, near-linear
+ * for a fixed maxPeriod). Smaller periods win; a block that is itself periodic is skipped (it is
+ * found with its primitive period). A single event must occur 3 times in a row (twice is an echo,
+ * e.g. a proxy's fixed auto-reply).
+ */
+import type { TraceIndex } from '../trace-index';
+import { isInjected } from './agent-output';
+import type { RawLoop } from './raw-loop';
+
+/**
+ * The events of a lane that are the agent's own actions: rows the harness injected, synthetic rows
+ * and placeholders (NOT_AGENT_OUTPUT_KINDS) left out, so a hook's reminder after each edit neither
+ * makes a loop of its own nor breaks the agent's. The lane itself when nothing is left out.
+ */
+function agentActions(index: TraceIndex, lane: Int32Array): Int32Array {
+  if (index.injected === 0) return lane;
+  let injected = 0;
+  for (let k = 0; k < lane.length; k++) if (isInjected(index, lane[k])) injected++;
+  return injected === 0 ? lane : lane.filter((i) => !isInjected(index, i));
+}
+
+/**
+ * The repeated sequences of every lane (see the module comment), blocks of at most `maxPeriod`
+ * events, lane by lane; rows the harness injected are left out of each lane first.
+ */
+export function repeatedSequences(index: TraceIndex, maxPeriod: number): RawLoop[] {
+  const out: RawLoop[] = [];
+  const scratch = index.arena.mark();
+  // a lane with harness rows left out has places of its own: its repeated events are found in it
+  const byAgent = index.injected === 0 ? repeatsByAgent(index) : undefined;
+  for (const [agent, all] of index.lanes) {
+    const lane0 = index.arena.mark(); // each lane's arrays are scratch, given back after it
+    const lane = agentActions(index, all);
+    const repeats = byAgent ? byAgent.get(agent) : repeatedPlaces(index, lane);
+    if (repeats !== undefined && repeats.length > 0) laneRepeats(index, agent, lane, repeats, maxPeriod, out);
+    index.arena.release(lane0);
+  }
+  index.arena.release(scratch);
+  return out;
+}
+
+/**
+ * Per agent, the places in its lane of its events whose fingerprint occurred before, ascending:
+ * views of one array in the arena, found in two passes in time order over the fingerprints that
+ * read an event only when it is such a repeat (not a pass over each lane's events), then turned
+ * into places by one walk along the lane.
+ */
+function repeatsByAgent(index: TraceIndex): Map<string, Int32Array> {
+  const n = index.size;
+  const next = new Map<string, number>(); // agent -> its repeats, then where its next one goes
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    if (!repeatsBefore(index, i)) continue;
+    const agent = index.events[i].agent;
+    next.set(agent, (next.get(agent) ?? 0) + 1);
+    total++;
+  }
+  const all = index.arena.int32(total);
+  const out = new Map<string, Int32Array>();
+  let offset = 0;
+  for (const [agent, count] of next) {
+    out.set(agent, all.subarray(offset, offset + count));
+    next.set(agent, offset);
+    offset += count;
+  }
+  for (let i = 0; i < n; i++) {
+    if (!repeatsBefore(index, i)) continue;
+    const agent = index.events[i].agent;
+    const at = next.get(agent)!;
+    all[at] = i;
+    next.set(agent, at + 1);
+  }
+  for (const [agent, repeats] of out) placesIn(index.lanes.get(agent)!, repeats);
+  return out;
+}
+
+/** True when the event at position `i` has a fingerprint an earlier event has. */
+function repeatsBefore(index: TraceIndex, i: number): boolean {
+  return index.firstSeen(i) !== i;
+}
+
+/** Replaces each of `positions` (ascending, all in `lane`) by its place in `lane`: one walk along it. */
+function placesIn(lane: Int32Array, positions: Int32Array): void {
+  let k = 0;
+  for (let q = 0; q < positions.length; q++) {
+    while (lane[k] !== positions[q]) k++;
+    positions[q] = k;
+  }
+}
+
+/** The places in `lane` of its events whose fingerprint occurred before, ascending. */
+function repeatedPlaces(index: TraceIndex, lane: Int32Array): Int32Array {
+  let count = 0;
+  for (let k = 0; k < lane.length; k++) if (repeatsBefore(index, lane[k])) count++;
+  const out = index.arena.int32(count);
+  for (let k = 0, q = 0; q < count; k++) if (repeatsBefore(index, lane[k])) out[q++] = k;
+  return out;
+}
+
+/**
+ * The tandem repeats of one lane (see the module comment), added to `out`. With f[k] the
+ * fingerprint of the lane's k-th event, f[k] = f[k + p] needs f[k + p] to be a fingerprint met
+ * before, so for each period only the lane's `repeats` (places of such events, ascending) are looked
+ * at, k = r - p for each repeat r, in order: the same maximal runs of matches, in the same order, as
+ * the scan of every k; O(repeats * maxPeriod) besides the lane's `covered` flags.
+ */
+function laneRepeats(index: TraceIndex, agent: string, lane: Int32Array, repeats: Int32Array, maxPeriod: number, out: RawLoop[]): void {
+  const m = lane.length;
+  const f = index.fingerprints;
+  const covered = index.arena.uint8(m);
+  for (let p = 1; p <= Math.min(maxPeriod, m >> 1); p++) {
+    let from = -1; // the run of matches [from, to) being extended
+    let to = -1;
+    for (let q = 0; q < repeats.length; q++) {
+      const r = repeats[q];
+      const k = r - p;
+      if (k < 0) continue;
+      const fk = f[lane[k]];
+      if (fk < 0 || fk !== f[lane[r]]) continue;
+      if (k === to) {
+        to++;
+        continue;
+      }
+      if (from !== -1) tandemRun(f, agent, lane, covered, from, to, p, out);
+      from = k;
+      to = k + 1;
+    }
+    if (from !== -1) tandemRun(f, agent, lane, covered, from, to, p, out);
+  }
+}
+
+/** A maximal run [i, j) of places where f[k] = f[k + p] (`f`: fingerprints of the lane's events): a loop when it repeats a primitive block often enough and is not mostly covered by a loop of a smaller period. */
+function tandemRun(f: Int32Array, agent: string, lane: Int32Array, covered: Uint8Array, i: number, j: number, p: number, out: RawLoop[]): void {
+  const reps = Math.floor((j - i + p) / p);
+  if (reps < (p === 1 ? 3 : 2) || !isPrimitive(f, lane, i, p)) return;
+  const end = i + reps * p; // exclusive
+  let already = 0;
+  for (let k = i; k < end; k++) already += covered[k];
+  if (already * 2 >= end - i) return;
+  for (let k = i; k < end; k++) covered[k] = 1;
+  const members = Array.from(lane.subarray(i, end));
+  out.push({
+    kind: 'repeated_sequence',
+    members,
+    repeated: members.slice(p),
+    span: [lane[i + p], lane[end - 1]],
+    period: p,
+    repetitions: reps,
+    label: `${agent} repeated the same ${p === 1 ? 'event' : `${p}-event sequence`} ${reps} times`,
+  });
+}
+
+/** True when the fingerprints `f` of lane[i..i+p) are not themselves a repetition of a shorter block. */
+function isPrimitive(f: Int32Array, lane: Int32Array, i: number, p: number): boolean {
+  for (let q = 1; q < p; q++) {
+    if (p % q !== 0) continue;
+    let periodic = true;
+    for (let k = i + q; k < i + p && periodic; k++) if (f[lane[k]] !== f[lane[k - q]]) periodic = false;
+    if (periodic) return false;
+  }
+  return true;
+}

@@ -1,0 +1,220 @@
+/**
+ * repeated_sequence with `match: 'similar'` (near-duplicate steps): an agent restating the same
+ * step in the same context (its `phase`, else its receiver): near-duplicate dialogue (content-word
+ * resemblance >= 0.5, Broder 1997) three times, or twice near-identically; or the same code
+ * artifact produced again unchanged (MAST 1.3).
+ */
+import type { TraceIndex } from '../trace-index';
+import type { Arena } from '../arena';
+import { contentWords, fencedCode, fnv1a, wordTokens } from '../text';
+import { isInjected, opensDelegation } from './agent-output';
+import type { RawLoop } from './raw-loop';
+import { sameIds, StepSets, WordIds } from './word-sets';
+
+/** Fewest content words of a dialogue step; shorter outputs are signals (acks, `TERMINATE`, `<INFO> Finished`). */
+const MIN_STEP_WORDS = 8;
+/** A step said twice counts only when near-identical (Broder's near-duplicate level) and this long. */
+const MIN_ECHO_WORDS = 20;
+const NEAR_IDENTICAL = 0.9;
+const STEP_TYPES = new Set(['message', 'return', 'aggregate']);
+
+/**
+ * Near-duplicate steps (a repeated_sequence with `match: 'similar'`): an agent restating the same step in the same context. Steps are agent outputs
+ * (message, return, aggregate; not tool lanes) with >= {@link MIN_STEP_WORDS} content words (fenced code
+ * removed: artifacts repeat only when unchanged, which the fingerprints find). Context = the agent and
+ * the event's `phase` when the trace names phases, else its receiver. A delegated conversation's
+ * opening message (the event right after a `delegate` addressed to its agent) restates the assignment
+ * and is skipped, as is a `return` that echoes the agent's previous step. Each step is linked to the
+ * most resembling earlier step of its context when their resemblance is >= `threshold` (Broder 1997:
+ * 0.5 = "roughly the same"); a linked group is a loop when it has >= 3 steps, or 2 near-identical
+ * (>= 0.9) steps of >= {@link MIN_ECHO_WORDS} words. Separately, a step whose fenced code (>= 20 word
+ * tokens) is identical, white space aside, to an earlier step of the same context is an artifact
+ * produced again unchanged (a revision that revised nothing): a loop from 2 occurrences. Cost: O(n * k) word-set comparisons, k = steps of
+ * the same context (at most the last 32 are compared).
+ */
+export function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
+  const contexts = new Map<string, AgentContexts>();
+  const lastStep = new Map<string, { from: number; to: number; code: string }>();
+  const n = index.size;
+  const vocabulary = new WordIds(index.arena, n);
+  const artifacts = new Map<string, number[]>();
+  const parent = index.arena.int32(n).fill(-1); // union-find over the steps compared (-1: not a step)
+  const best = index.arena.float64(n); // member -> highest resemblance that linked it
+  const sets = new StepSets(index.arena, n);
+  for (let i = 0; i < n; i++) {
+    if (!STEP_TYPES.has(index.types[i]) || (index.injected > 0 && isInjected(index, i))) continue;
+    const e = index.events[i];
+    if (index.toolLanes.has(e.agent)) continue;
+    if (opensDelegation(index, i)) continue;
+    const text = index.content(i);
+    const from = vocabulary.add(text); // the content words as ids, in text order: vocabulary.ids[from, to)
+    const to = vocabulary.length;
+    const ids = vocabulary.ids;
+    const code = fencedCode(text);
+    const previous = lastStep.get(e.agent);
+    const echo = index.types[i] === 'return' && previous !== undefined && previous.code === code && sameIds(ids, previous.from, previous.to, from, to);
+    if (previous) {
+      previous.from = from;
+      previous.to = to;
+      previous.code = code;
+    } else lastStep.set(e.agent, { from, to, code });
+    if (echo) continue;
+    const phase = (e as { phase?: unknown }).phase;
+    if (code && wordTokens(code).size >= MIN_ECHO_WORDS) {
+      const key = `${e.agent}\u0000${typeof phase === 'string' ? `phase:${phase}` : `to:${index.receiver(i) ?? ''}`}`;
+      const artifact = `${key}\u0000${code.length}\u0000${fnv1a(code)}\u0000${fnv1a(code, 0x2545f491)}`;
+      let same = artifacts.get(artifact);
+      if (!same) artifacts.set(artifact, (same = []));
+      same.push(i);
+    }
+    const size = to - from;
+    if (size < MIN_STEP_WORDS) continue;
+    const context = stepContextOf(contexts, e.agent, typeof phase === 'string' ? phase : undefined, index.receiver(i) ?? '');
+    parent[i] = i;
+    let top = 0;
+    let match = -1;
+    // resemblance |A ∩ B| / |A ∪ B| (Broder 1997) against each of the last 32 steps (StepSets says how the shared words are counted)
+    sets.add(ids, from, to, vocabulary.size);
+    const { lo, hi, highFrom } = sets;
+    for (let back = 0; back < Math.min(context.count, RECENT_STEPS); back++) {
+      const k = (context.count - 1 - back) % RECENT_STEPS; // the latest step first
+      const otherSize = context.size[k];
+      // the resemblance is at most min/max of the sizes: a step that cannot beat the best so far,
+      // or reach the threshold, is not counted (the best and whether it links are the same)
+      const bound = Math.min(size, otherSize) / Math.max(size, otherSize);
+      if (bound <= top || bound < threshold) continue;
+      // nor is one that shares fewer words than it needs to count
+      const need = neededShared(size + otherSize, Math.min(size, otherSize), top, threshold);
+      const shared = sets.sharedWith(otherSize, context.lo[k], context.hi[k], context.highFrom[k], need);
+      if (shared === -1) continue;
+      const r = shared / (size + otherSize - shared);
+      if (r > top) {
+        top = r;
+        match = context.pos[k];
+      }
+    }
+    if (match !== -1 && top >= threshold) {
+      parent[rootOf(parent, i)] = rootOf(parent, match);
+      best[i] = top;
+      best[match] = Math.max(best[match], top);
+    }
+    const k = context.count++ % RECENT_STEPS;
+    context.pos[k] = i;
+    context.size[k] = size;
+    context.lo[k] = lo;
+    context.hi[k] = hi;
+    context.highFrom[k] = highFrom;
+  }
+  const groups = linkedGroups(parent, index.arena);
+  const out: RawLoop[] = [];
+  const inArtifact = new Set<number>();
+  for (const members of artifacts.values()) {
+    if (members.length < 2) continue;
+    for (const i of members) inArtifact.add(i);
+    out.push(similarSteps(members, `${index.events[members[0]].agent} produced the same code unchanged${stepContext(index, members[0])} ${members.length} times`));
+  }
+  for (const members of groups.values()) {
+    if (members.length < 2 || members.every((i) => inArtifact.has(i))) continue;
+    members.sort((a, b) => a - b);
+    const echo = members.length === 2 && members.every((i) => best[i] >= NEAR_IDENTICAL && contentWords(index.content(i)).size >= MIN_ECHO_WORDS);
+    if (members.length < 3 && !echo) continue;
+    const low = Math.min(...members.map((i) => best[i]));
+    const label = `${index.events[members[0]].agent} repeated the same step${stepContext(index, members[0])} ${members.length} times (content-word resemblance >= ${(Math.floor(low * 100) / 100).toFixed(2)})`;
+    out.push(similarSteps(members, label));
+  }
+  return out;
+}
+
+/** Steps of a context each step is compared with: the latest ones. */
+const RECENT_STEPS = 32;
+
+/**
+ * The latest {@link RECENT_STEPS} steps of one context: their positions, numbers of words and word
+ * sets ({@link StepSets}), as parallel lists of numbers used as rings (step number `count - 1` is
+ * the latest, at `(count - 1) % RECENT_STEPS`).
+ */
+interface StepContext {
+  count: number;
+  pos: number[];
+  size: number[];
+  lo: number[];
+  hi: number[];
+  highFrom: number[];
+}
+
+/** An agent's step contexts: by phase, and by receiver ('' for none) for steps without a phase. */
+interface AgentContexts {
+  phases: Map<string, StepContext>;
+  receivers: Map<string, StepContext>;
+}
+
+/** The context of a step of `agent`: its phase when it has one, else its receiver (found without making a key string per step). */
+function stepContextOf(contexts: Map<string, AgentContexts>, agent: string, phase: string | undefined, receiver: string): StepContext {
+  let mine = contexts.get(agent);
+  if (!mine) contexts.set(agent, (mine = { phases: new Map(), receivers: new Map() }));
+  const byName = phase === undefined ? mine.receivers : mine.phases;
+  const name = phase ?? receiver;
+  let context = byName.get(name);
+  if (!context) byName.set(name, (context = { count: 0, pos: [], size: [], lo: [], hi: [], highFrom: [] }));
+  return context;
+}
+
+/**
+ * The fewest shared words s (at most `most`) for which two steps of `total` words between them
+ * resemble each other more than `top` and at least `threshold`, s / (total - s) computed as
+ * {@link repeatedSteps} does; `most + 1` when no s does. That figure grows with s, so the first s
+ * that passes is found from an estimate by a step or two.
+ */
+function neededShared(total: number, most: number, top: number, threshold: number): number {
+  const t = Math.max(top, threshold);
+  let s = Math.max(0, Math.min(most + 1, Math.floor((t * total) / (1 + t))));
+  while (s > 0 && resemblesEnough(s - 1, total, top, threshold)) s--;
+  while (s <= most && !resemblesEnough(s, total, top, threshold)) s++;
+  return s;
+}
+
+function resemblesEnough(shared: number, total: number, top: number, threshold: number): boolean {
+  const r = shared / (total - shared);
+  return r > top && r >= threshold;
+}
+
+/**
+ * The groups of the union-find `parent` (-1: not a member) that have two members or more, each
+ * ascending, in the order of their first member. Most steps resemble no other: counting each
+ * root's members first (scratch in `arena`) makes no list for them.
+ */
+function linkedGroups(parent: Int32Array, arena: Arena): Map<number, number[]> {
+  const n = parent.length;
+  const size = arena.int32(n); // root -> members
+  for (let i = 0; i < n; i++) if (parent[i] !== -1) size[rootOf(parent, i)]++;
+  const groups = new Map<number, number[]>();
+  for (let i = 0; i < n; i++) {
+    if (parent[i] === -1) continue;
+    const r = rootOf(parent, i);
+    if (size[r] < 2) continue;
+    let g = groups.get(r);
+    if (!g) groups.set(r, (g = []));
+    g.push(i);
+  }
+  return groups;
+}
+
+/** The root of `x` in the union-find `parent` (a module function: a closure made per call would make compiled callers deopt on the next call). */
+function rootOf(parent: Int32Array, x: number): number {
+  let r = x;
+  while (parent[r] !== r) r = parent[r];
+  return r;
+}
+
+/** A loop of near-duplicate steps: each member is one repetition. */
+function similarSteps(members: number[], label: string): RawLoop {
+  return { kind: 'repeated_sequence', match: 'similar', members, repeated: members.slice(1), period: 1, repetitions: members.length, label };
+}
+
+/** Where a step was said, for messages: ` in <phase>` or ` to <receiver>`. */
+function stepContext(index: TraceIndex, i: number): string {
+  const phase = (index.events[i] as { phase?: unknown }).phase;
+  if (typeof phase === 'string') return ` in ${phase}`;
+  const receiver = index.receiver(i);
+  return receiver ? ` to ${receiver}` : '';
+}

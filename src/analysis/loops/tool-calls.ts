@@ -1,0 +1,178 @@
+/**
+ * repeated_tool_call: the same agent calls the same tool with the same arguments (the call's
+ * content, exactly, keyed by length and two 32-bit FNV-1a hashes) again, with no state change in
+ * between, and gets the same result: nothing new was learned. One hash-map pass, then each repeated
+ * group split by agent and result: O(n).
+ */
+import { preview, shortPath } from '../../trace/preview';
+import type { TraceIndex } from '../trace-index';
+import { PairNumbering } from '../pair-table';
+import { isStateChange } from '../state-change';
+import { fnv1a } from '../text';
+import type { RawLoop } from './raw-loop';
+
+/**
+ * Tool calls with the same tool, argument length and two hashes of the trimmed arguments, grouped
+ * without an object, list or map per call: the groups of a (tool, first hash) key are chained
+ * through `sameKey`, and each group's calls through `next`. Typed arrays, scratch in the index's
+ * arena (given back here): no per-call object for the collector.
+ */
+export function repeatedToolCalls(index: TraceIndex): RawLoop[] {
+  const scratch = index.arena.mark();
+  try {
+    return toolCallLoops(index, groupToolCalls(index));
+  } finally {
+    index.arena.release(scratch);
+  }
+}
+
+/** Tool calls grouped by arguments: per group (numbered in order of first call) its first call, its number of calls; per call the next one of its group (-1: none). */
+interface ToolCallGroups {
+  groups: number;
+  first: Int32Array;
+  count: Int32Array;
+  next: Int32Array;
+}
+
+/** The groups of {@link repeatedToolCalls}, in the index's arena. */
+function groupToolCalls(index: TraceIndex): ToolCallGroups {
+  const n = index.size;
+  const arena = index.arena;
+  let calls = 0;
+  for (let i = 0; i < n; i++) if (index.types[i] === 'tool_call') calls++;
+  const tools = new Map<string, number>();
+  const keys = new PairNumbering(calls, arena); // (tool number, first hash) -> key number
+  const byKey = arena.int32(calls + 1).fill(-1); // key -> its first group
+  const sameKey = arena.int32(calls + 1); // group -> the next group of the same key (-1: none)
+  const lengths = arena.int32(calls + 1); // group -> argument length
+  const seconds = arena.int32(calls + 1); // group -> second hash
+  const first = arena.int32(calls + 1); // group -> its first call
+  const last = arena.int32(calls + 1); // group -> its latest call
+  const count = arena.int32(calls + 1); // group -> its number of calls
+  const next = arena.int32(n); // call -> the next call of its group (-1: none)
+  let groups = 0;
+  for (let i = 0; i < n; i++) {
+    if (index.types[i] !== 'tool_call') continue;
+    const text = index.rawContent(i);
+    if (text === undefined) continue;
+    const trimmed = text.trim();
+    const tool = index.events[i].tool ?? '';
+    let toolNo = tools.get(tool);
+    if (toolNo === undefined) tools.set(tool, (toolNo = tools.size));
+    const key = keys.number(toolNo, fnv1a(trimmed) | 0);
+    const second = fnv1a(trimmed, 0x2545f491) | 0;
+    let g = byKey[key];
+    let previous = -1;
+    while (g !== -1 && (lengths[g] !== text.length || seconds[g] !== second)) {
+      previous = g;
+      g = sameKey[g];
+    }
+    next[i] = -1;
+    if (g === -1) {
+      g = groups++; // a new group, numbered in the order groups are first seen
+      if (previous === -1) byKey[key] = g;
+      else sameKey[previous] = g;
+      sameKey[g] = -1;
+      lengths[g] = text.length;
+      seconds[g] = second;
+      first[g] = i;
+      last[g] = i;
+      count[g] = 1;
+      continue;
+    }
+    next[last[g]] = i;
+    last[g] = i;
+    count[g]++;
+  }
+  return { groups, first, count, next };
+}
+
+/**
+ * The loops of the groups called twice or more. A repeat is wasted work only when it could teach the
+ * agent nothing new: the same agent made the call again, nothing changed the state in between (no
+ * edit, write or install by any agent: {@link isStateChange}), and it got the same result
+ * (whitespace aside; calls without a recorded result count as alike). A call another agent made (it
+ * never saw that result), a re-run after a change (a compile after edits), or one whose result
+ * changed (a push after a new commit, a poll that moved on) starts a new run. Each run of two or
+ * more calls is one loop.
+ */
+function toolCallLoops(index: TraceIndex, { groups, first, count, next }: ToolCallGroups): RawLoop[] {
+  const out: RawLoop[] = [];
+  let changes: Int32Array | undefined; // position -> state changes before it, made when first needed
+  const changed = (a: number, b: number) => {
+    changes ??= changesBefore(index);
+    return changes[b] - changes[a + 1] > 0;
+  };
+  for (let g = 0; g < groups; g++) {
+    if (count[g] < 2) continue;
+    const runs = new Map<string, number[][]>(); // agent -> its runs of calls with the same result, in call order
+    for (let c = first[g]; c !== -1; c = next[c]) {
+      const agent = index.events[c].agent;
+      const ofAgent = runs.get(agent) ?? [];
+      if (!ofAgent.length) runs.set(agent, ofAgent);
+      const run = ofAgent[ofAgent.length - 1];
+      const previous = run?.[run.length - 1];
+      if (previous !== undefined && !changed(previous, c) && sameResult(index, previous, c)) run.push(c);
+      else ofAgent.push([c]);
+    }
+    const repeats = [...runs.values()].flat().filter((run) => run.length >= 2);
+    for (const calls of repeats.sort((a, b) => a[0] - b[0])) out.push(toolCallLoop(index, calls));
+  }
+  return out;
+}
+
+/** Per position, how many state changes ({@link isStateChange}) come before it; n + 1 entries, scratch in the index's arena. */
+function changesBefore(index: TraceIndex): Int32Array {
+  const out = index.arena.int32(index.size + 1);
+  out[0] = 0;
+  for (let i = 0; i < index.size; i++) out[i + 1] = out[i] + (isStateChange(index, i) ? 1 : 0);
+  return out;
+}
+
+/** True when two calls' results are the same text, whitespace aside, or neither has a result. */
+function sameResult(index: TraceIndex, a: number, b: number): boolean {
+  const ra = index.resultOf(a);
+  const rb = index.resultOf(b);
+  if (ra === -1 || rb === -1) return ra === rb;
+  const x = index.content(ra);
+  const y = index.content(rb);
+  return x === y || x.replace(/\s+/g, ' ').trim() === y.replace(/\s+/g, ' ').trim();
+}
+
+/** One repeated call: the calls (same agent, arguments and result) and their results. */
+function toolCallLoop(index: TraceIndex, calls: number[]): RawLoop {
+  const members = calls.flatMap((c) => (index.resultOf(c) !== -1 ? [c, index.resultOf(c)] : [c]));
+  const tool = index.events[calls[0]].tool ?? 'a tool';
+  return {
+    kind: 'repeated_tool_call',
+    members,
+    repeated: calls.slice(1),
+    period: members.length / calls.length,
+    repetitions: calls.length,
+    label: `${tool} ${argumentsPreview(index, calls[0])}called ${calls.length} times by ${index.events[calls[0]].agent} with the same arguments and the same result`,
+  };
+}
+
+/** Argument names whose value says what a call did (a shell command, a file, a search). */
+const SAYING_ARGUMENTS = ['command', 'cmd', 'file_path', 'path', 'pattern', 'query', 'url', 'prompt'];
+
+/**
+ * The repeated call's arguments, short and quoted with a trailing space (`"npm test" `), or '' when
+ * it has none. Arguments written as a JSON object are named by their telling value (`command`,
+ * `file_path`, ...; else the first string), not shown as escaped JSON.
+ */
+function argumentsPreview(index: TraceIndex, call: number): string {
+  let text = index.content(call).trim();
+  if (text.startsWith('{')) {
+    try {
+      const args = JSON.parse(text) as Record<string, unknown>;
+      const values = [...SAYING_ARGUMENTS.map((k) => (Object.prototype.hasOwnProperty.call(args, k) ? args[k] : undefined)), ...Object.values(args)];
+      const telling = values.find((v): v is string => typeof v === 'string' && v.trim() !== '');
+      if (telling !== undefined) text = telling;
+    } catch {
+      /* not JSON: shown as written */
+    }
+  }
+  text = shortPath(text.replace(/\s+/g, ' ').trim());
+  return text ? `${preview(text)} ` : '';
+}
