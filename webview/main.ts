@@ -20,6 +20,7 @@ import { EVENT_CUES } from '../src/shared/cues';
 import { creditLabel } from '../src/shared/credit-words';
 import { plainLabel } from '../src/shared/untrusted-text';
 import { createMinimap } from './minimap';
+import { showRunSummary } from './run-summary';
 import { showLegend } from './legend';
 import { Timeline, type StepTarget } from './timeline';
 import { WindowLoader } from './windows';
@@ -118,6 +119,12 @@ function render(next: GraphOverview, first?: GraphWindow): void {
     `${next.format} · ${next.traces ? `${next.traces.length} traces · ` : ''}${next.totalEvents.toLocaleString('en-US')} events · ${next.lanes.length} ${next.lanes.length === 1 ? 'agent' : 'agents'}` +
     // reading problems only: the findings below are listed in Problems too, so say which these are
     (errors + warnings ? ` · ${problemCounts(errors, warnings)} reading the file (see Problems)` : '');
+  showRunSummary($('run'), next.run, {
+    goTo: (index) => {
+      selectIndex(index, 'finding');
+      $('canvas').focus({ preventScroll: true }); // the keyboard stays with the graph
+    },
+  });
   showFindings($('findings'), next.findings, { frame: (events, finding) => frameEvents(events, finding) });
   showLegend($('legend'), next);
   g.cy.on('tap', 'node', (e) => {

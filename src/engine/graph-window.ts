@@ -4,7 +4,7 @@
  * level of detail. The webview draws only windows, so every event of any trace is reachable while
  * Cytoscape holds a bounded number of elements. Pure: no `vscode` (the engine may run it in a worker).
  */
-import type { GraphEdge, GraphNode, GraphOverview, GraphRun, GraphWindow, WindowRequest } from '../shared/protocol';
+import type { GraphEdge, GraphNode, GraphOverview, GraphRun, GraphRunBrief, GraphWindow, WindowRequest } from '../shared/protocol';
 import { eventCues } from '../shared/cues';
 import { eventDetails, graphLayout, layoutEdge, layoutNode, nodeLabel, withCredit, type GraphLayout } from './graph-model';
 import { canonicalType } from '../trace/schema';
@@ -228,6 +228,29 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
       cues: [...cues],
     },
     ...(countsSteps(snapshot) ? { timeUnit: 'steps' as const } : {}),
+    ...(snapshot.run ? { run: runBrief(snapshot) } : {}),
+  };
+}
+
+/** The snapshot's run summary for the graph: the end's event named by index. */
+function runBrief(snapshot: TraceSnapshot): GraphRunBrief | undefined {
+  const run = snapshot.run;
+  if (!run) return undefined;
+  const events = snapshot.loaded.trace.events;
+  let ended: GraphRunBrief['ended'] = null;
+  if (run.ended) {
+    let index = -1;
+    for (let i = events.length - 1; i >= 0 && index < 0; i--) if (events[i].id === run.ended.event) index = i;
+    if (index >= 0) ended = { index, scope: run.ended.scope, reason: run.ended.reason, text: run.ended.text };
+  }
+  return {
+    task: run.task,
+    ended,
+    outcome: run.outcome,
+    duration: run.duration,
+    tokens: run.tokens,
+    agents: run.agents.map((a) => ({ name: a.name, label: a.label, task: a.task, events: a.events })),
+    findings: run.findings,
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import { analyzeTrace, type Analysis, type Finding } from '../analysis';
 import { countsSteps as traceCountsSteps, LineOrigins, type LoadedTrace, type OriginList, type Position, type Range } from '../trace/model';
+import { runSummary, type RunSummary } from '../analysis/run-summary';
 import type { SetAside } from './long-content';
 
 /** The parse and analysis of one version of a trace file. */
@@ -25,6 +26,8 @@ export interface TraceSnapshot {
   byFile: Map<string, number[]>;
   /** The findings that concern each event, in columns (read with {@link findingsOfEvent}). */
   findingsOf: FindingsOf;
+  /** The run at a glance (no cost: the price data is the CLI's), computed before long content is let go; undefined when the analysis failed. */
+  run?: RunSummary;
   /** Events whose long content was let go after the analysis, to be read from disk (src/engine/long-content.ts). */
   setAside?: SetAside;
 }
@@ -49,7 +52,13 @@ export function makeSnapshot(key: string, version: number, path: string, loaded:
   }
   const findings = analysis?.findings ?? [];
   const findingsOf = findingsByEvent(findings, loaded.trace.events.length);
-  return { key, version, path, loaded, analysis, analysisError, findings, byFile: eventsByFile(loaded.eventOrigins), findingsOf };
+  let run: RunSummary | undefined;
+  try {
+    run = analysis && runSummary(loaded, analysis);
+  } catch {
+    run = undefined; // the summary is a view of the analysis: the graph still opens without it
+  }
+  return { key, version, path, loaded, analysis, analysisError, findings, byFile: eventsByFile(loaded.eventOrigins), findingsOf, ...(run ? { run } : {}) };
 }
 
 /** The findings of each of `n` events (see {@link FindingsOf}); 8 bytes per event and per (event, finding) pair, no object per event. */

@@ -170,6 +170,30 @@ export interface GraphOverview {
   traces?: { id: string; events: number; lanes: number }[];
   /** `steps`: the trace records no clock, its `t` counts steps (a benchmark log); the graph opens in event order and says `step`, not seconds. */
   timeUnit?: 'steps';
+  /** The run at a glance; absent when the analysis failed. */
+  run?: GraphRunBrief;
+}
+
+/**
+ * The run at a glance, shown at the top of the graph (src/analysis/run-summary.ts, issue 26): what
+ * was asked, how it ended, what it spent, who did what and what went wrong. Strings are raw trace
+ * content (one line, clipped): the webview sets them with textContent only.
+ */
+export interface GraphRunBrief {
+  /** The recorded task or the first user prompt; `''` when none is found. */
+  task: string;
+  /** The run's last stop: its event index, what it ends (`turn`: a hand-back to the user), its reason and the first words of the final answer. */
+  ended: { index: number; scope: 'run' | 'turn' | 'phase'; reason: string; text: string } | null;
+  /** The outcome the trace records, never a guess. */
+  outcome: { status: 'success' | 'failure' | 'partial'; source: string } | null;
+  /** First start to last end: seconds, or steps for a trace without a clock. */
+  duration: { value: number; unit: 'seconds' | 'steps' };
+  /** Tokens by kind over all model calls; null for a kind no call recorded. */
+  tokens: Record<'input' | 'output' | 'cache_read' | 'cache_write' | 'reasoning', number | null>;
+  /** Agents in order of first event: lane name, what kind of agent it was asked to be, what it was asked, its events. */
+  agents: { name: string; label: string | null; task: string | null; events: number }[];
+  /** The analysis' problems, most severe first (at most 5); empty: no problems found. */
+  findings: { kind: string; severity: 'error' | 'warning' | 'info'; message: string }[];
 }
 
 /**

@@ -16,6 +16,7 @@ export const GRAPH_BODY = `<header>
 <button id="export-png" class="tool" title="Save this view as a PNG image">PNG</button>
 <button id="export-svg" class="tool" title="Save this view as an SVG image">SVG</button>
 </header>
+<section id="run" aria-label="Run summary" hidden></section>
 <nav id="findings" aria-label="Analysis findings" hidden></nav>
 <div id="legend" aria-label="Legend"></div>
 <div id="main">

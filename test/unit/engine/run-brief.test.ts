@@ -1,0 +1,64 @@
+/**
+ * The run summary at the top of the graph (issue 26): the overview the engine sends carries what
+ * was asked, how the run ended (with the stop's event index), who did what and what went wrong,
+ * on a Claude Code session with sub-agents, a one-agent Codex rollout and a Who&When log.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { graphOverview } from '../../../src/engine/graph-window';
+import { makeSnapshot } from '../../../src/engine/snapshot';
+import { loadTraceFile } from '../../../src/trace/load-file';
+import { nodeFileAccess } from '../../../src/trace/node-files';
+import '../../../src/trace/importers';
+import { fixturePath } from '../helpers';
+
+function overviewOf(rel: string) {
+  const file = fixturePath(rel);
+  const snapshot = makeSnapshot(file, -1, file, loadTraceFile(file, nodeFileAccess));
+  return { snapshot, overview: graphOverview(snapshot, rel) };
+}
+
+test('Claude Code session: asked "Work on bead…", a turn ended with the final answer, main and its Explore sub-agents, no problems', () => {
+  const { snapshot, overview } = overviewOf('claude-code-session/fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl');
+  const run = overview.run!;
+  assert.match(run.task, /^Work on bead spotter-a0y\. Run bd show/);
+  assert.equal(run.ended?.scope, 'turn');
+  assert.equal(run.ended?.reason, 'task_complete');
+  assert.match(run.ended!.text, /Epic spotter-a0y complete/);
+  const stop = snapshot.loaded.trace.events[run.ended!.index];
+  assert.equal(stop.type, 'stop', 'the end names the stop event by its index');
+  assert.equal(run.outcome, null, 'the session records no outcome');
+  assert.equal(run.duration.unit, 'seconds');
+  assert.ok(run.duration.value > 2500 && run.duration.value < 2510, String(run.duration.value));
+  assert.equal(run.agents[0].name, 'main');
+  assert.deepEqual(run.agents.filter((a) => a.label?.startsWith('Explore:')).length, 2);
+  assert.ok(run.tokens.output! > 40_000 && run.tokens.cache_read! > 16_000_000);
+  assert.deepEqual(run.findings, []);
+});
+
+test('Codex rollout: one agent, a turn ended, no problems', () => {
+  const { overview } = overviewOf('codex/rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl');
+  const run = overview.run!;
+  assert.ok(run.task.length > 0, 'the first user prompt is the task');
+  assert.equal(run.agents.length, 1);
+  assert.equal(run.ended?.scope, 'turn');
+  assert.deepEqual(run.findings, []);
+});
+
+test('Who&When log: the recorded question, the run stopped on an error with failure recorded, the blamed step among the problems', () => {
+  const { overview } = overviewOf('who-and-when/Hand-Crafted/48.json');
+  const run = overview.run!;
+  assert.match(run.task, /^Based on recent years \(2020-2023\), how likely am I to hit a/);
+  assert.deepEqual({ scope: run.ended?.scope, reason: run.ended?.reason }, { scope: 'run', reason: 'error' });
+  assert.equal(run.outcome?.status, 'failure');
+  assert.deepEqual(run.agents.map((a) => a.name), ['human', 'Orchestrator', 'WebSurfer']);
+  assert.ok(run.findings.length > 0 && run.findings[0].severity !== 'info', JSON.stringify(run.findings));
+  assert.equal(run.duration.unit, 'steps', 'a Who&When log records steps, not a clock');
+});
+
+test('the run summary travels in the overview bytes the webview reads', async () => {
+  const { packOverview, unpackOverview } = await import('../../../src/shared/overview-columns');
+  const { overview } = overviewOf('who-and-when/Hand-Crafted/48.json');
+  const packed = packOverview(overview);
+  assert.deepEqual(unpackOverview(packed.json, packed.columns).run, overview.run);
+});

@@ -1,0 +1,21 @@
+/** The run summary's words (webview/run-summary.ts): plain, short, and never a verdict the trace does not hold. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { agentWords, endedWords, tokenWords } from '../../../webview/run-summary';
+
+test('how it ended: a hand-back is a turn end, not a completed task; a run stop says its reason in words', () => {
+  assert.equal(endedWords({ index: 3, scope: 'turn', reason: 'task_complete', text: '' }), 'turn ended: handed back to the user');
+  assert.equal(endedWords({ index: 3, scope: 'run', reason: 'loop_breaker', text: '' }), 'run stopped: loop breaker');
+  assert.equal(endedWords(null), 'no stop recorded');
+});
+
+test('tokens in short form, kinds no call recorded left out', () => {
+  assert.equal(tokenWords({ input: 1627, output: 44444, cache_read: 16175673, cache_write: null, reasoning: 0 }), '1.6K input · 44.4K output · 16.2M cache read tokens');
+  assert.equal(tokenWords({ input: null, output: null, cache_read: null, cache_write: null, reasoning: null }), '');
+});
+
+test('agents: one agent said so; several named by what they were asked to be, the rest counted; controls in names shown, not run', () => {
+  assert.equal(agentWords([{ name: 'codex', label: null, task: null, events: 277 }]), 'one agent, codex (277 events)');
+  const six = ['main', 'a', 'b', 'c', 'd', 'e'].map((name, i) => ({ name, label: i === 1 ? 'Explore: find\u202Ethe config' : null, task: null, events: 10 - i }));
+  assert.equal(agentWords(six), '6 agents: main (10 events) · Explore: find⟨U+202E⟩the config (9) · b (8) · c (7) · 2 more');
+});

@@ -1,0 +1,118 @@
+/**
+ * The run at a glance, above the graph (issue 26): what was asked, how the run ended, who did
+ * what, what it spent and what went wrong, in plain words. Everything from the trace is set with
+ * textContent (trace text is untrusted) and clipped by {@link plainLabel}; the full task is one
+ * click away (a `<details>`), and the end is a button that selects the stop event.
+ */
+import type { GraphRunBrief } from '../src/shared/protocol';
+import { plainLabel } from '../src/shared/untrusted-text';
+import { formatLength } from './axis';
+
+/** Characters of the task shown before it is folded. */
+const TASK_SHOWN = 160;
+/** Agents named on the line (the rest are counted; all are in its tooltip). */
+const AGENTS_SHOWN = 4;
+
+/** What selecting the end does (select the event; the caller gives the keyboard back to the graph). */
+export interface RunSummaryActions {
+  goTo(index: number): void;
+}
+
+/** The words for how the run ended, e.g. `turn ended: handed back to the user`. */
+export function endedWords(ended: GraphRunBrief['ended']): string {
+  if (!ended) return 'no stop recorded';
+  const reason = ended.reason.replace(/_/g, ' ');
+  if (ended.scope === 'turn') return 'turn ended: handed back to the user';
+  if (ended.scope === 'phase') return `a phase ended (${reason})`;
+  return `run stopped: ${reason}`;
+}
+
+/** Tokens in short form, e.g. `1.2M input · 30K output · 900K cache read`; '' when no call recorded tokens. */
+export function tokenWords(tokens: GraphRunBrief['tokens']): string {
+  const short = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+  const parts: string[] = [];
+  for (const [kind, words] of [['input', 'input'], ['output', 'output'], ['cache_read', 'cache read'], ['cache_write', 'cache write'], ['reasoning', 'reasoning']] as const) {
+    const n = tokens[kind];
+    if (n !== null && n > 0) parts.push(`${short.format(n)} ${words}`);
+  }
+  return parts.length ? `${parts.join(' · ')} tokens` : '';
+}
+
+/** One agent as named on the line: what it was asked to be (its label), else its lane name. */
+function agentName(a: GraphRunBrief['agents'][number]): string {
+  return plainLabel(a.label ?? a.name, 60);
+}
+
+/** The agents line, e.g. `main (512 events) · Explore: find the config (80) · 2 more`. */
+export function agentWords(agents: GraphRunBrief['agents']): string {
+  if (agents.length === 0) return 'no agent events';
+  if (agents.length === 1) return `one agent, ${agentName(agents[0])} (${agents[0].events.toLocaleString('en-US')} events)`;
+  const shown = agents.slice(0, AGENTS_SHOWN).map((a, i) => `${agentName(a)} (${a.events.toLocaleString('en-US')}${i === 0 ? ' events' : ''})`);
+  const more = agents.length - shown.length;
+  return `${agents.length} agents: ${shown.join(' · ')}${more > 0 ? ` · ${more} more` : ''}`;
+}
+
+function row(key: string): { row: HTMLElement; value: HTMLElement } {
+  const r = document.createElement('div');
+  r.className = 'run-row';
+  const k = document.createElement('span');
+  k.className = 'run-key';
+  k.textContent = key;
+  const v = document.createElement('span');
+  v.className = 'run-value';
+  r.append(k, v);
+  return { row: r, value: v };
+}
+
+/** Fills `el` with the run summary (hidden when there is none). */
+export function showRunSummary(el: HTMLElement, run: GraphRunBrief | undefined, actions: RunSummaryActions): void {
+  el.replaceChildren();
+  el.hidden = !run;
+  if (!run) return;
+
+  const asked = row('Asked');
+  const task = run.task === '' ? 'no task or user prompt in the trace' : plainLabel(run.task, 4000);
+  if (task.length > TASK_SHOWN) {
+    const details = document.createElement('details');
+    const summary = document.createElement('summary');
+    summary.textContent = plainLabel(run.task, TASK_SHOWN);
+    const full = document.createElement('div');
+    full.className = 'run-task-full';
+    full.textContent = task;
+    details.append(summary, full);
+    asked.value.append(details);
+  } else asked.value.textContent = task;
+  if (run.task === '') asked.value.classList.add('run-none');
+
+  const ended = row('Ended');
+  if (run.ended) {
+    const stop = run.ended;
+    const go = document.createElement('button');
+    go.className = 'run-link';
+    go.textContent = endedWords(stop);
+    go.title = 'Select the stop event';
+    go.addEventListener('click', () => actions.goTo(stop.index));
+    ended.value.append(go);
+    if (stop.text) ended.value.append(` · “${plainLabel(stop.text, 140)}”`);
+  } else ended.value.textContent = endedWords(null);
+  if (run.outcome) ended.value.append(` · outcome: ${run.outcome.status} (${plainLabel(run.outcome.source, 80)})`);
+
+  const who = row('Who');
+  who.value.textContent = agentWords(run.agents);
+  who.value.title = run.agents.map((a) => `${plainLabel(a.name, 80)}${a.label ? ` — ${plainLabel(a.label, 80)}` : ''}: ${a.events} events${a.task ? `; asked: ${plainLabel(a.task, 200)}` : ''}`).join('\n');
+
+  const spent = row('Spent');
+  const tokens = tokenWords(run.tokens);
+  spent.value.textContent = `${formatLength(run.duration.value, run.duration.unit === 'steps' ? 'steps' : undefined)}${tokens ? ` · ${tokens}` : ' · no token counts in the trace'}`;
+
+  const problems = row('Problems');
+  if (run.findings.length === 0) {
+    problems.value.textContent = 'no problems found';
+    problems.row.classList.add('run-ok');
+  } else {
+    const top = run.findings[0];
+    problems.value.textContent = `${top.severity === 'error' ? '✖' : top.severity === 'warning' ? '⚠' : 'ℹ'} ${plainLabel(top.message, 200)}${run.findings.length > 1 ? ` (and ${run.findings.length - 1} more, listed below)` : ''}`;
+    problems.row.classList.add(`run-${top.severity}`);
+  }
+  el.append(asked.row, ended.row, who.row, spent.row, problems.row);
+}
