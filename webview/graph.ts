@@ -11,6 +11,7 @@ import { runKey } from '../src/shared/axis';
 import type { GraphNode, GraphOverview, GraphRun, GraphWindow } from '../src/shared/protocol';
 import { kindColors, OKABE_ITO, themeColor } from './theme';
 import { EVENT_CUES } from '../src/shared/cues';
+import { CREDIT_TINT_FROM } from '../src/shared/credit-words';
 import { plainLabel } from '../src/shared/untrusted-text';
 
 /** Shape per event type: message and delegate differ, the stop is the only octagon. */
@@ -745,9 +746,9 @@ function runElement(r: GraphRun, colors: Record<string, string>): ElementDefinit
   };
 }
 
-/** The credit tint's class of a node or run bar: none below 0.05 (too faint to matter). */
+/** The credit tint's class of a node or run bar: none below CREDIT_TINT_FROM, 0.05 (too faint to matter; the legend lists credit from there too). */
 function creditClass(credit: number | undefined): string {
-  return credit !== undefined && Math.abs(credit) >= 0.05 ? (credit >= 0 ? ' credit-pos' : ' credit-neg') : '';
+  return credit !== undefined && Math.abs(credit) >= CREDIT_TINT_FROM ? (credit >= 0 ? ' credit-pos' : ' credit-neg') : '';
 }
 
 /**

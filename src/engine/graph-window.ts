@@ -6,6 +6,7 @@
  */
 import type { GraphEdge, GraphNode, GraphOverview, GraphRun, GraphWindow, WindowRequest } from '../shared/protocol';
 import { eventCues } from '../shared/cues';
+import { CREDIT_TINT_FROM } from '../shared/credit-words';
 import { eventDetails, graphLayout, layoutEdge, layoutNode, nodeLabel, withCredit, type GraphLayout } from './graph-model';
 import { canonicalType } from '../trace/schema';
 import { packOverview } from '../shared/overview-columns';
@@ -223,7 +224,8 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
     legend: {
       edgeTypes: [...new Set(Array.from(layout.edges.type.subarray(0, layout.edges.count), (t) => layout.edges.types[t]))],
       bars: layout.end.some((x) => x >= 0),
-      credit: layout.credit !== undefined && layout.events.some((_, i) => layout.credit![i] !== undefined),
+      // listed only when some node shows its halo
+      credit: layout.credit !== undefined && layout.events.some((_, i) => Math.abs(layout.credit![i] ?? 0) >= CREDIT_TINT_FROM),
       ...(layout.creditSigned === false ? { influence: true } : {}),
       cues: [...cues],
     },
