@@ -99,6 +99,8 @@ interface RawLoop {
   label: string;
   /** `similar` for near-duplicate steps (content-word resemblance), not identical fingerprints. */
   match?: 'similar';
+  /** Near-duplicate steps: the lowest content-word resemblance that joined a step to the others (0..1, two decimals, rounded down). */
+  resemblance?: number;
 }
 
 /** Last position holding an event with a never-seen fingerprint (stop, reward, despawn ignored). */
@@ -137,6 +139,7 @@ function finish(index: TraceIndex, raw: RawLoop, lastNew: number): Loop {
   return {
     kind: raw.kind,
     ...(raw.match ? { match: raw.match } : {}),
+    ...(raw.resemblance === undefined ? {} : { resemblance: raw.resemblance }),
     events: members.map((i) => index.id(i)),
     indices: members.map((i) => index.at(i)),
     period: raw.period,
@@ -568,8 +571,9 @@ function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
     const echo = members.length === 2 && members.every((i) => best[i] >= NEAR_IDENTICAL && contentWords(index.content(i)).size >= MIN_ECHO_WORDS);
     if (members.length < 3 && !echo) continue;
     const low = Math.min(...members.map((i) => best[i]));
-    const label = `${index.events[members[0]].agent} repeated the same step${stepContext(index, members[0])} ${members.length} times (content-word resemblance >= ${(Math.floor(low * 100) / 100).toFixed(2)})`;
-    out.push(similarSteps(members, label));
+    // plain words in the message; the resemblance that joined them is the loop's evidence (`resemblance`)
+    const label = `${index.events[members[0]].agent} repeated nearly the same step${stepContext(index, members[0])} ${members.length} times, in mostly the same words`;
+    out.push(similarSteps(members, label, Math.floor(low * 100) / 100));
   }
   return out;
 }
@@ -783,8 +787,8 @@ function sameIds(ids: Int32Array, aFrom: number, aTo: number, bFrom: number, bTo
 }
 
 /** A loop of near-duplicate steps: each member is one repetition. */
-function similarSteps(members: number[], label: string): RawLoop {
-  return { kind: 'repeated_sequence', match: 'similar', members, repeated: members.slice(1), period: 1, repetitions: members.length, label };
+function similarSteps(members: number[], label: string, resemblance?: number): RawLoop {
+  return { kind: 'repeated_sequence', match: 'similar', members, repeated: members.slice(1), period: 1, repetitions: members.length, label, ...(resemblance === undefined ? {} : { resemblance }) };
 }
 
 /** Where a step was said, for messages: ` in <phase>` or ` to <receiver>`. */
