@@ -228,11 +228,20 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
       credit: layout.credit !== undefined && layout.events.some((_, i) => Math.abs(layout.credit![i] ?? 0) >= CREDIT_TINT_FROM),
       ...(layout.creditSigned === false ? { influence: true } : {}),
       cues: [...cues],
+      marks: presentMarks(layout),
     },
     ...(countsSteps(snapshot) ? { timeUnit: 'steps' as const } : {}),
   };
 }
 
+
+/** The analysis marks some node carries (`loop`, `blame`, `stop-ok`, `stop-problem`), in that order: what the legend explains. */
+function presentMarks(layout: GraphLayout): string[] {
+  const found = new Set<string>();
+  if (layout.loop.includes(1)) found.add('loop');
+  for (const marks of layout.marks.values()) for (const m of marks) found.add(m);
+  return ['loop', 'blame', 'stop-ok', 'stop-problem'].filter((m) => found.has(m));
+}
 
 /**
  * The overview as bytes, what the host passes to the webview unread: `json` the UTF-8 bytes of

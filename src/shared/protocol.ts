@@ -172,10 +172,12 @@ export interface GraphOverview {
   findings: GraphFinding[];
   problems: { errors: number; warnings: number };
   /**
-   * What the legend lists: edge types drawn, tool bars present, credit present; `influence`: the
-   * credit is an unsigned influence share, the trace recording no outcome (named so, never 'credit').
+   * What the legend lists, only what the graph shows: edge types drawn, tool bars present, credit
+   * that tints some node; `influence`: the credit is an unsigned influence share, the trace recording
+   * no outcome (named so, never 'credit'); the cues present; `marks`: the analysis marks some node
+   * carries (`loop`, `blame`, `stop-ok`, `stop-problem`).
    */
-  legend: { edgeTypes: string[]; bars: boolean; credit: boolean; influence?: boolean; cues: string[] };
+  legend: { edgeTypes: string[]; bars: boolean; credit: boolean; influence?: boolean; cues: string[]; marks: string[] };
   /** Files holding several traces only: each trace (a lane group), in lane order, with its event and lane counts. */
   traces?: { id: string; events: number; lanes: number }[];
   /** `steps`: the trace records no clock, its `t` counts steps (a benchmark log); the graph opens in event order and says `step`, not seconds. */
