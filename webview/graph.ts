@@ -11,6 +11,7 @@ import { runKey } from '../src/shared/axis';
 import type { GraphNode, GraphOverview, GraphRun, GraphWindow } from '../src/shared/protocol';
 import { kindColors, OKABE_ITO, themeColor } from './theme';
 import { EVENT_CUES } from '../src/shared/cues';
+import { CREDIT_TINT_FROM } from '../src/shared/credit-words';
 import { plainLabel } from '../src/shared/untrusted-text';
 
 /** Shape per event type: message and delegate differ, the stop is the only octagon. */
@@ -411,21 +412,22 @@ export class TraceGraph {
   /**
    * Level of detail for labels: greedily keeps the labels of the most important events (stops,
    * marked events, spawns, delegations and returns, then the rest in time order) whose boxes do
-   * not overlap a kept one in the same lane; the rest are hidden. No label when lanes are too
-   * low to hold one.
+   * not overlap a kept one in the same lane, each with its content (`Bash: npm test`) where that
+   * fits, else its short form (`Bash`); the rest are hidden. No label when lanes are too low to hold one.
    */
   cullLabels(): void {
     const lanesOfBoxes = new Map<number, [number, number][]>();
     const keep = new Set<string>();
     const shifted = new Map<string, number>();
+    const shortened = new Set<string>();
     const width = this.cy.width();
     const panX = this.cy.pan().x;
     if (this.laneHeight >= LABEL_LANE) {
-      const candidates: { id: string; lane: number; cx: number; text: string; bold: boolean; rank: number; order: number }[] = [];
+      const candidates: { id: string; lane: number; cx: number; text: string; short?: string; bold: boolean; rank: number; order: number }[] = [];
       for (const n of this.nodeById.values()) {
         if (this.rows[n.lane] === undefined) continue;
         const [a, b] = this.span(n);
-        candidates.push({ id: n.id, lane: n.lane, cx: PAD + ((a + b) / 2) * this.scale, text: stopLabel(n), bold: n.kind === 'stop', rank: priority(n), order: n.order });
+        candidates.push({ id: n.id, lane: n.lane, cx: PAD + ((a + b) / 2) * this.scale, text: stopLabel(n), ...(n.short ? { short: plainLabel(n.short) } : {}), bold: n.kind === 'stop', rank: priority(n), order: n.order });
       }
       for (const r of this.runById.values()) {
         if (this.rows[r.lane] === undefined) continue;
@@ -434,17 +436,20 @@ export class TraceGraph {
       candidates.sort((a, b) => a.rank - b.rank || (a.rank === STOP_RANK ? b.order - a.order : a.order - b.order));
       for (const n of candidates) {
         const cx = n.cx;
-        const w = Math.min(LABEL_MAX, this.textWidth(n.text, n.bold)) + 12;
         // A label the panel's edge would cut slides inside it while its node is in view (the run's
         // last stop sits at the right edge at Fit); a node out of view keeps none.
         if (cx + panX < 0 || cx + panX > width) continue;
-        const dx = Math.min(0, width - (cx + w / 2 + panX)) || Math.max(0, -(cx - w / 2 + panX));
-        const box: [number, number] = [cx - w / 2 + dx, cx + w / 2 + dx];
         const list = lanesOfBoxes.get(n.lane) ?? [];
-        if (!insertIfFree(list, box)) continue;
-        lanesOfBoxes.set(n.lane, list);
-        keep.add(n.id);
-        if (dx !== 0) shifted.set(n.id, dx);
+        for (const text of n.short ? [n.text, n.short] : [n.text]) {
+          const w = Math.min(LABEL_MAX, this.textWidth(text, n.bold)) + 12;
+          const dx = Math.min(0, width - (cx + w / 2 + panX)) || Math.max(0, -(cx - w / 2 + panX));
+          if (!insertIfFree(list, [cx - w / 2 + dx, cx + w / 2 + dx])) continue;
+          lanesOfBoxes.set(n.lane, list);
+          keep.add(n.id);
+          if (dx !== 0) shifted.set(n.id, dx);
+          if (text !== n.text) shortened.add(n.id);
+          break;
+        }
       }
     }
     this.cy.batch(() => {
@@ -454,6 +459,9 @@ export class TraceGraph {
         if (ele.hasClass('nolabel')) ele.removeClass('nolabel');
         const dx = shifted.get(id) ?? 0;
         if ((ele.data('dx') ?? 0) !== dx) ele.data('dx', dx);
+        const text = shortened.has(id) ? this.nodeById.get(id)?.short : undefined;
+        const label = text === undefined ? ele.data('full') : plainLabel(text);
+        if (label !== undefined && ele.data('label') !== label) ele.data('label', label);
       }
     });
     this.labelled = keep;
@@ -730,6 +738,7 @@ function nodeElement(n: GraphNode): ElementDefinition {
       w: NODE,
       h: NODE,
       label: stopLabel(n),
+      ...(n.short ? { full: stopLabel(n) } : {}),
       kind: n.kind,
       agent: n.agent,
       lane: n.lane,
@@ -751,9 +760,9 @@ function runElement(r: GraphRun, colors: Record<string, string>): ElementDefinit
   };
 }
 
-/** The credit tint's class of a node or run bar: none below 0.05 (too faint to matter). */
+/** The credit tint's class of a node or run bar: none below CREDIT_TINT_FROM, 0.05 (too faint to matter; the legend lists credit from there too). */
 function creditClass(credit: number | undefined): string {
-  return credit !== undefined && Math.abs(credit) >= 0.05 ? (credit >= 0 ? ' credit-pos' : ' credit-neg') : '';
+  return credit !== undefined && Math.abs(credit) >= CREDIT_TINT_FROM ? (credit >= 0 ? ' credit-pos' : ' credit-neg') : '';
 }
 
 /**

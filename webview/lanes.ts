@@ -5,6 +5,7 @@
  * characters shown as `⟨U+202E⟩`.
  */
 import { plainLabel } from '../src/shared/untrusted-text';
+import type { GraphLane } from '../src/shared/protocol';
 import type { TraceGraph } from './graph';
 
 /** Fills `column` with the lane names of `graph` and keeps them aligned with it. */
@@ -39,7 +40,7 @@ export function createLaneColumn(column: HTMLElement, graph: TraceGraph): () => 
     }
     const name = document.createElement('span');
     name.className = 'lane-name';
-    name.textContent = plainLabel(lane.name); // untrusted trace text: never innerHTML
+    name.textContent = shownName(lane); // untrusted trace text: never innerHTML
     const more = document.createElement('span');
     more.className = 'lane-more';
     if (groupStart) {
@@ -49,7 +50,8 @@ export function createLaneColumn(column: HTMLElement, graph: TraceGraph): () => 
       row.append(tag);
     }
     row.append(name, more);
-    row.title = `${plainLabel(lane.name)}: ${lane.count} events${lane.parent ? `, spawned by ${plainLabel(lane.parent)}` : ''}${lane.trace === undefined ? '' : ` (trace ${plainLabel(lane.trace)})`}`;
+    // the engine's words (the raw name, what it was asked, who spawned it or whose context it compacts), else the name and count
+    row.title = `${lane.tip ?? `${plainLabel(lane.name)}: ${lane.count} events${lane.parent ? `, spawned by ${plainLabel(lane.parent)}` : ''}`}${lane.trace === undefined ? '' : ` (trace ${plainLabel(lane.trace)})`}`;
     return row;
   });
   column.replaceChildren(...rows);
@@ -57,7 +59,7 @@ export function createLaneColumn(column: HTMLElement, graph: TraceGraph): () => 
   const measure = document.createElement('canvas').getContext('2d');
   if (measure) {
     measure.font = `12px ${getComputedStyle(document.body).fontFamily || 'sans-serif'}`;
-    const need = Math.max(0, ...lanes.map((l) => 4 + l.depth * 12 + 16 + measure.measureText(plainLabel(l.name)).width + 10 + (l.trace === undefined ? 0 : 60)));
+    const need = Math.max(0, ...lanes.map((l) => 4 + l.depth * 12 + 16 + measure.measureText(shownName(l)).width + 10 + (l.trace === undefined ? 0 : 60)));
     const max = Math.max(100, Math.min(240, (column.parentElement?.clientWidth ?? 800) * 0.3));
     column.parentElement?.style.setProperty('--lane-column', `${Math.round(Math.max(100, Math.min(max, need)))}px`);
   }
@@ -89,4 +91,9 @@ export function createLaneColumn(column: HTMLElement, graph: TraceGraph): () => 
     });
   };
   return place;
+}
+
+/** What a lane is shown as: its label (a sub-agent by what it was asked, `context compaction`), else its name; controls shown. */
+function shownName(lane: GraphLane): string {
+  return plainLabel(lane.label ?? lane.name);
 }

@@ -1,11 +1,13 @@
 /**
- * The legend: one swatch per event category present (its Okabe–Ito colour and the shapes of its
- * types), the edge styles, and the marks (loop, blame, stop problem, sound stop, credit).
+ * The legend: the entries of webview/legend-entries.ts (only what the graph shows, in plain words),
+ * each with its swatch: an event category's Okabe–Ito colour and the shapes of its types (and its
+ * arrow), a cue's glyph, a mark's ring, the credit halo.
  */
 import type { GraphOverview } from '../src/shared/protocol';
 import { EVENT_CUES } from '../src/shared/cues';
 import { EDGE_STYLES, glyphImage, SHAPES } from './graph';
 import { CATEGORIES, kindColors, OKABE_ITO } from './theme';
+import { legendEntries } from './legend-entries';
 
 /** CSS clip-paths that draw the node shapes in a 10 px swatch. */
 const CLIP: Record<string, string> = {
@@ -44,58 +46,55 @@ function item(parts: (HTMLElement | string)[], title: string): HTMLElement {
   return el;
 }
 
-/** Fills `legend` for the kinds present in `graph`. */
+/** Ring styles of the analysis marks (as graph.ts draws them). */
+const MARK_RINGS: Record<string, string> = {
+  loop: `dashed ${OKABE_ITO.orange}`,
+  blame: 'double var(--vscode-editorError-foreground, #f14c4c)',
+  'stop-ok': `solid ${OKABE_ITO.bluishGreen}`,
+  'stop-problem': 'double var(--vscode-editorWarning-foreground, #cca700)',
+};
+
+function arrowSwatch(type: string): HTMLElement {
+  const s = EDGE_STYLES[type];
+  const line = document.createElement('span');
+  line.className = 'edge-swatch';
+  line.style.borderTop = `${Math.max(2, s.width)}px ${s.line} ${s.color}`;
+  return line;
+}
+
+/** Fills `legend` with what `graph` shows (webview/legend-entries.ts), each entry with its swatch. */
 export function showLegend(legend: HTMLElement, graph: GraphOverview): void {
   const colors = kindColors();
-  const present = new Set(graph.kinds);
-  const hasBars = graph.legend.bars;
-  const items: HTMLElement[] = [];
-  for (const k of ['orchestrator_decision', 'human_intervention']) {
-    if (present.has(k)) items.push(item([swatch(k, colors[k]), k.replace(/_/g, ' ')], k));
-  }
-  for (const c of CATEGORIES) {
-    const kinds = c.kinds.filter((k) => present.has(k));
-    if (!kinds.length) continue;
-    const shapes = kinds.map((k) => swatch(k, c.color, k === 'tool_call' && hasBars));
-    items.push(item([...shapes, c.name], `${c.name}: ${kinds.join(', ')}${c.name === 'tool call' && hasBars ? ' (a call and its result: one bar as long as the call took)' : ''}`));
-  }
-  // The subtypes and states present (local command, denied call, open span, ...): each with its node cue.
-  const cues = new Set(graph.legend.cues);
-  for (const [id, cue] of Object.entries(EVENT_CUES)) {
-    if (!cues.has(id)) continue;
-    const mark = document.createElement('span');
-    mark.className = 'swatch cue';
-    mark.dataset.cue = id;
-    mark.style.background = `${cue.hollow ? 'rgba(128, 128, 128, 0.3)' : OKABE_ITO.blue} url("${glyphImage(cue.glyph)}") center / 12px 12px no-repeat`;
-    if (cue.hollow) mark.style.border = '1px dashed var(--vscode-foreground, #ccc)';
-    items.push(item([mark, cue.label], `${cue.label}: ${cue.description}`));
-  }
-  const types = new Set(graph.legend.edgeTypes);
-  for (const [type, s] of Object.entries(EDGE_STYLES)) {
-    if (!types.has(type)) continue;
-    const line = document.createElement('span');
-    line.className = 'edge-swatch';
-    line.style.borderTop = `${Math.max(2, s.width)}px ${s.line} ${s.color}`;
-    items.push(item([line, `${type} →`], `${type} arrows between lanes`));
-  }
-  const marks: [string, string, string][] = [
-    ['loop', `dashed ${OKABE_ITO.orange}`, 'loop member (repeated)'],
-    ['blame', 'double var(--vscode-editorError-foreground, #f14c4c)', 'decisive error'],
-    ['stop ✓', `solid ${OKABE_ITO.bluishGreen}`, 'sound stop: the trace records that the task succeeded (without such a record a stop has no ✓)'],
-  ];
-  for (const [name, border, title] of marks) {
-    const ring = document.createElement('span');
-    ring.className = 'ring';
-    ring.style.border = `2px ${border}`;
-    items.push(item([ring, name], title));
-  }
-  if (graph.legend.credit) {
-    const tint = document.createElement('span');
-    tint.className = 'ring';
-    tint.style.background = OKABE_ITO.bluishGreen;
-    tint.style.opacity = '0.6';
-    if (graph.legend.influence) items.push(item([tint, 'influence'], 'influence: green halo, stronger when more of what followed built on the event (the trace records no outcome, so it is neither credit nor blame); value on hover'));
-    else items.push(item([tint, 'credit'], 'credit estimate: green halo, stronger for more credit (vermillion: negative); value on hover'));
-  }
+  const items = legendEntries(graph).map((entry) => {
+    const s = entry.swatch;
+    const parts: HTMLElement[] = [];
+    if ('category' in s) {
+      const color = CATEGORIES.find((c) => c.name === s.category)?.color ?? '#9d9d9d';
+      parts.push(...s.kinds.map((k) => swatch(k, color, k === 'tool_call' && graph.legend.bars)));
+      if (s.arrow) parts.push(arrowSwatch(s.arrow));
+    } else if ('kind' in s) parts.push(swatch(s.kind, colors[s.kind]));
+    else if ('arrow' in s) parts.push(arrowSwatch(s.arrow));
+    else if ('cue' in s) {
+      const cue = EVENT_CUES[s.cue];
+      const mark = document.createElement('span');
+      mark.className = 'swatch cue';
+      mark.dataset.cue = s.cue;
+      mark.style.background = `${cue.hollow ? 'rgba(128, 128, 128, 0.3)' : OKABE_ITO.blue} url("${glyphImage(cue.glyph)}") center / 12px 12px no-repeat`;
+      if (cue.hollow) mark.style.border = '1px dashed var(--vscode-foreground, #ccc)';
+      parts.push(mark);
+    } else if ('mark' in s) {
+      const ring = document.createElement('span');
+      ring.className = 'ring';
+      ring.style.border = `2px ${MARK_RINGS[s.mark]}`;
+      parts.push(ring);
+    } else {
+      const tint = document.createElement('span');
+      tint.className = 'ring';
+      tint.style.background = OKABE_ITO.bluishGreen;
+      tint.style.opacity = '0.6';
+      parts.push(tint);
+    }
+    return item([...parts, entry.name], entry.title);
+  });
   legend.replaceChildren(...items);
 }

@@ -17,7 +17,7 @@ import { showFindings } from './findings';
 import { TraceGraph, type ViewState } from './graph';
 import { createLaneColumn } from './lanes';
 import { EVENT_CUES } from '../src/shared/cues';
-import { creditLabel } from '../src/shared/credit-words';
+import { creditLabel, creditWorthShowing } from '../src/shared/credit-words';
 import { plainLabel } from '../src/shared/untrusted-text';
 import { createMinimap } from './minimap';
 import { showRunSummary } from './run-summary';
@@ -144,7 +144,7 @@ function render(next: GraphOverview, first?: GraphWindow): void {
     const n = run ? undefined : g.node(id);
     if (run) tip.textContent = `${run.count.toLocaleString('en-US')} events, mostly ${run.kind.replace(/_/g, ' ')} · ${plainLabel(next.lanes[run.lane]?.name ?? '')} · click to zoom in`;
     else if (n) {
-      const credit = n.credit === undefined ? '' : ` · ${creditLabel(n.credit, !next.legend.influence)}`;
+      const credit = creditWorthShowing(n.credit) ? ` · ${creditLabel(n.credit, !next.legend.influence)}` : ''; // none that prints as 0.00
       const end = n.endIndex === undefined ? '' : ` · ${formatLength(timeline!.time(n.endIndex) - n.t, next.timeUnit)}`; // steps when the trace has no clock
       const cues = n.cues?.length ? ` · ${n.cues.map((c) => EVENT_CUES[c]?.label ?? c).join(', ')}` : '';
       tip.textContent = `${plainLabel(n.label)}${cues} · ${plainLabel(n.agent)}${end}${credit}`; // untrusted text: textContent only, controls shown

@@ -159,7 +159,7 @@ export function findBlame(index: TraceIndex, outcome: Outcome, options: BlameOpt
     if (steps.length) {
       const scores = scoreSteps(steps, weights);
       const step = steps[scores.best];
-      const blame = make(step.pos, 'evidence', steps.length === 1 ? 'the only agent step of the run' : `the most likely of ${steps.length} agent steps, ${formatP(scores.p[scores.best])}: ${explain(steps, scores.best, weights)}`);
+      const blame = make(step.pos, 'evidence', steps.length === 1 ? 'the only agent step of the run' : `the most likely of ${steps.length} agent steps (${formatP(scores.p[scores.best])}): ${explain(steps, scores.best, weights)}`);
       // the blamed agent is the step's: cross-validated it is right more often than the agent with the
       // largest summed share (nested: 65.6% against 59.0%, docs/analysis.md), which many small steps of a busy agent can win
       blame.agentShare = Number((scores.agents.find((a) => a.agent === step.agent)?.share ?? 0).toPrecision(3));
@@ -224,9 +224,12 @@ function agentShares(agents: readonly { agent: string; share: number }[]): strin
   return shown.join(', ') + (rest > 0 ? `, ${rest} other agent${rest > 1 ? 's' : ''} ${Math.round(100 * agents.slice(3).reduce((a, b) => a + b.share, 0))}%` : '');
 }
 
-/** A probability for a message: two decimals, and never a bare "0.00" or "1.00" for a value that is not 0 or 1. */
+/**
+ * A probability for a message, in words: `an estimated 54% chance`, never a bare "0%" or "100%" for
+ * a value that is not 0 or 1 (`under 1%`, `over 99%`); the value itself is the blame's `p`.
+ */
 function formatP(p: number): string {
-  if (p > 0 && p < 0.005) return 'p < 0.01';
-  if (p < 1 && p >= 0.995) return 'p > 0.99';
-  return `p = ${p.toFixed(2)}`;
+  if (p > 0 && p < 0.005) return 'an estimated chance under 1%';
+  if (p < 1 && p >= 0.995) return 'an estimated chance over 99%';
+  return `an estimated ${Math.round(p * 100)}% chance`;
 }

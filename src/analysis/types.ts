@@ -171,6 +171,12 @@ export interface Loop {
   kind: LoopKind;
   /** Only on a repeated_sequence of near-duplicate steps (MAST 1.3): matched by content-word resemblance, not identical fingerprints. */
   match?: 'similar';
+  /**
+   * Only with `match: 'similar'`: the evidence behind "in mostly the same words", the lowest
+   * content-word resemblance |A ∩ B| / |A ∪ B| (Broder 1997) that joined a step to the loop, 0..1,
+   * two decimals rounded down (at least the loop finder's threshold, 0.5 by default).
+   */
+  resemblance?: number;
   /** Member events in time order (all repetitions, the first one included). */
   events: string[];
   /** Their indices in `loaded.trace.events`, same order. */

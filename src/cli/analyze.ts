@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { analyzeTrace, type Analysis } from '../analysis';
 import { analyzeCorpus } from './analyze-corpus';
 import { formatSpan } from '../trace/units';
+import { creditWorthShowing, formatCredit } from '../shared/credit-words';
 import { clipList, EXIT, fail, load, MAX_MESSAGE, MAX_PATH, notATrace, printProblems, safe, safeJson, writeLines, type Command } from './common';
 
 const FINDING_LABEL: Record<string, string> = { stop: 'stop', loop: 'loop', blame: 'blame', best_stop: 'best stop', verification: 'verify' };
@@ -57,12 +58,35 @@ function summary(a: Omit<Analysis, 'traces'>, recordOf: (i: number) => string, p
     ...a.findings.map((f) => `${FINDING_LABEL[f.kind].padEnd(10)} ${safe(f.ids[0])} (${safe(recordOf(f.events[0]), MAX_PATH)}) ${say(f.inline)}: ${say(f.message)}`),
     ...(a.loops.length ? [] : ['loops      none']),
     ...(a.blame ? [] : [`blame      ${say(noBlame(a.outcome))}`]),
-    `credit     ${a.credit.signed ? 'signed' : 'unsigned'}; by agent ${agents.length ? clipList(agents.slice(0, 6), ([k, v]) => `${safe(k)} ${v}`) : 'none'}`,
+    `credit     ${creditLine(a.credit.signed, agents)}`,
     `best stop  ${a.best_stop ? `${safe(a.best_stop.event)} (${a.best_stop.basis}), ${a.best_stop.after.events} events after it` : 'none'}`,
-    `V_stop     ${a.v_stop.available ? clipList(a.v_stop.points, (p) => `${safe(p.event)} ${p.value}`) : say(a.v_stop.note)}`,
-    `metrics    parallelism ${m.parallelism} (${parallelismBasis(m)}), spawns ${m.spawns}, fan-out ${m.max_fan_out}, depth ${m.spawn_depth}, protocol overhead ${m.protocol_overhead ?? 'n/a'} (${m.overhead_basis})`,
+    `V_stop     ${a.v_stop.available ? clipList(a.v_stop.points, (p) => `${safe(p.event)} ${p.value.toFixed(2)}`) : say(a.v_stop.note)}`,
+    `metrics    ${metricsLine(m)}`,
     `topology   ${a.topology.guess}${a.topology.declared ? ` (declared ${safe(a.topology.declared)})` : ''}`,
   ].map((l) => pad + l);
+}
+
+/**
+ * The credit by agent in two decimals (`main +0.42, critic −0.13`), agents whose credit prints as
+ * 0.00 left out; without an outcome the values are influence shares and are named so. The exact
+ * values are in `--json`.
+ */
+function creditLine(signed: boolean, agents: [string, number][]): string {
+  const shown = agents.filter(([, v]) => creditWorthShowing(v));
+  const values = shown.length ? clipList(shown.slice(0, 6), ([k, v]) => `${safe(k)} ${signed ? formatCredit(v, true) : Math.abs(v).toFixed(2)}`) : 'none worth showing';
+  return signed ? `by agent ${values}` : `none (no outcome recorded); influence by agent ${values}`;
+}
+
+/**
+ * The orchestration metrics in words: spawns, how wide and deep, how parallel (two decimals, with
+ * what it is the ratio of) and what share of the tokens messages between agents carry (the
+ * protocol overhead, a whole percent; in `--json` as the ratio).
+ */
+function metricsLine(m: Analysis['metrics']): string {
+  const spawns = m.spawns === 0 ? 'no spawns' : `${m.spawns} spawn${m.spawns === 1 ? '' : 's'} (at most ${m.max_fan_out} by one agent, ${m.spawn_depth} level${m.spawn_depth === 1 ? '' : 's'} deep)`;
+  const unit = m.overhead_basis === 'tokens' ? 'tokens' : 'characters';
+  const overhead = m.protocol_overhead === null ? '' : `, messages between agents carry ${Math.round(m.protocol_overhead * 100)}% of the ${unit}`;
+  return `${spawns}, parallelism ${m.parallelism.toFixed(2)} (${parallelismBasis(m)})${overhead}`;
 }
 
 /** What the parallelism is the ratio of, with units: `lanes busy 16 s / wall 10 s; critical path 10 s`, or `20 events / longest chain 20 events` without a clock. */

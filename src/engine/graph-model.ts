@@ -16,9 +16,11 @@ import { byTimeOrder, firstIndexOfIds, laneGroups, toolCallPairs } from './lanes
 import { timeAxis, timeToAxis } from '../shared/axis';
 import { PairNumbering } from '../analysis/pair-table';
 import type { IdTable } from '../trace/id-table';
-import { formatCredit } from '../shared/credit-words';
+import { creditWorthShowing, formatCredit } from '../shared/credit-words';
 import { plainLabel, visibleControls } from '../shared/untrusted-text';
 import { formatAt, formatSpan, timeUnitOf, type TimeUnit } from '../trace/units';
+import { eventLabel, shortLabel, type LabelContext } from './event-labels';
+import { laneWords } from './lane-labels';
 import { formatUsage, usageOf } from '../trace/tokens';
 
 const TEXT_LIMIT = 2000;
@@ -62,6 +64,8 @@ export interface GraphLayout {
   /** False when the credit is an unsigned influence share (the trace records no outcome). */
   creditSigned?: boolean;
   edges: LayoutEdges;
+  /** What the node labels of an event need: the shown names of lanes (of the event's trace), the run's working folder. */
+  labelContext: (e: TraceEvent) => LabelContext;
 }
 
 /** The graph's edges in columns: source and target are event indices of drawn nodes (a bar's call). */
@@ -137,7 +141,27 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
     tx[i] = timeToAxis(axis, events[i].t);
   }
   const lanesByAgent = eventsByLane(events, keyOf);
-  const graphLanes: GraphLane[] = lanes.map((l) => ({ name: l.name, ...(l.parent ? { parent: l.parent } : {}), depth: l.depth, count: lanesByAgent.get(l.key)?.length ?? 0, ...(l.trace === undefined ? {} : { trace: l.trace }), ...(l.name === l.agent ? {} : { agent: l.agent }) }));
+  const metadata = loaded.trace.metadata as Record<string, unknown> | undefined;
+  const agentsMeta = metadata?.agents && typeof metadata.agents === 'object' ? (metadata.agents as Record<string, unknown>) : undefined;
+  const words = laneWords(lanes, { events, edges, keyOf, firstIndex, count: (k) => lanesByAgent.get(k)?.length ?? 0, agents: agentsMeta });
+  const graphLanes: GraphLane[] = lanes.map((l, i) => ({
+    name: l.name,
+    ...(words[i].label === undefined ? {} : { label: words[i].label }),
+    tip: words[i].tip,
+    ...(l.parent ? { parent: l.parent } : {}),
+    depth: l.depth,
+    count: lanesByAgent.get(l.key)?.length ?? 0,
+    ...(l.trace === undefined ? {} : { trace: l.trace }),
+    ...(l.name === l.agent ? {} : { agent: l.agent }),
+  }));
+  const cwd = typeof metadata?.cwd === 'string' ? metadata.cwd : undefined;
+  const labelContext = (e: TraceEvent): LabelContext => ({
+    cwd,
+    laneLabel: (agent) => {
+      const k = laneIndex.get(keyOf({ ...e, agent }));
+      return k === undefined ? agent : (graphLanes[k].label ?? agent);
+    },
+  });
   const laneTraces = traces.length > 1 ? lanes.map((l) => l.trace) : undefined;
   const layoutEdges = graphEdges(events, edges, { lane, barOf, laneIndex, keyOf, lanesByAgent, firstIndex });
   const unit = timeUnitOf(loaded);
@@ -165,6 +189,7 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
     credit: analysis?.credit.by_index,
     creditSigned: analysis?.credit.signed,
     edges: layoutEdges,
+    labelContext,
   };
 }
 
@@ -283,7 +308,7 @@ export function layoutNode(layout: GraphLayout, index: number, details: boolean)
     order: layout.order[index],
     ...(end < 0 ? {} : { txEnd: layout.tx[end], orderEnd: layout.order[end], endIndex: end }),
     ...(bar < 0 ? {} : { bar: nodeKey(bar) }),
-    label: plainLabel(scopedLabel(nodeLabel(e, end >= 0), layout.marks.get(index))), // trace text: controls and bidi shown as ⟨U+202E⟩
+    ...labels(scopedLabel(nodeLabel(e, end >= 0, layout.labelContext(e)), layout.marks.get(index))), // trace text: controls and bidi shown as ⟨U+202E⟩
     ...cuesOf(e),
     ...(details ? withCredit(eventDetails(e, layout.timeUnit), layout, index) : { fields: [] }),
     hasSource: e.source !== undefined,
@@ -295,11 +320,12 @@ export function layoutNode(layout: GraphLayout, index: number, details: boolean)
 /**
  * The details' fields with the analysis's estimate for the event, in the words of the hover and the
  * inline mark: `credit (estimate)` `+0.42` / `−0.13` when the trace records an outcome, else
- * `influence (no outcome recorded)` `0.50`.
+ * `influence (no outcome recorded)` `0.50`; nothing when no analysis ran or the value prints as
+ * 0.00 (see creditWorthShowing).
  */
 export function withCredit<T extends { fields: [string, string][] }>(details: T, layout: GraphLayout, index: number): T {
   const v = layout.credit?.[index];
-  if (v === undefined) return details;
+  if (!creditWorthShowing(v)) return details;
   const field: [string, string] = layout.creditSigned === false ? ['influence (no outcome recorded)', Math.abs(v).toFixed(2)] : ['credit (estimate)', formatCredit(v, true)];
   return { ...details, fields: [...details.fields, field] };
 }
@@ -440,16 +466,20 @@ function scopedLabel(label: string, marks: Set<string> | undefined): string {
   return label;
 }
 
-/** A short label: a tool bar is its tool's name; arrows name their target lane. */
-export function nodeLabel(e: TraceEvent, bar: boolean): string {
-  const kind = canonicalType(e.type);
-  if (kind === 'stop') return `stop: ${e.reason ?? 'unknown'}`;
-  if (kind === 'reward') return `reward ${e.value ?? ''}`.trim();
-  if (bar && e.tool) return e.tool;
-  if ((kind === 'tool_call' || kind === 'tool_result') && e.tool) return `${kind === 'tool_result' ? 'result' : 'call'} ${e.tool}`;
-  if (kind === 'spawn' && e.to) return `spawn ${e.to}`;
-  if (e.to) return `${e.type} → ${e.to}`;
-  return e.type.replace(/_/g, ' ');
+/**
+ * A node's label with its content (src/engine/event-labels.ts): a tool bar is its tool and key
+ * argument (`Bash: npm test`), a message its first words, a spawn names the lane it starts.
+ * One line, controls and bidi shown as `⟨U+202E⟩`.
+ */
+export function nodeLabel(e: TraceEvent, bar: boolean, context?: LabelContext): string {
+  return eventLabel(e, bar, context);
+}
+
+/** A node's `label` and, when it has a shorter one to fall back on where labels collide, its `short` (see shortLabel). */
+function labels(label: string): { label: string; short?: string } {
+  const plain = plainLabel(label);
+  const short = shortLabel(plain);
+  return short === undefined ? { label: plain } : { label: plain, short };
 }
 
 /** The node's cues (docs/model.md kinds and states), when it has any. */

@@ -6,6 +6,7 @@
  */
 import type { GraphEdge, GraphNode, GraphOverview, GraphRun, GraphRunBrief, GraphWindow, WindowRequest } from '../shared/protocol';
 import { eventCues } from '../shared/cues';
+import { CREDIT_TINT_FROM } from '../shared/credit-words';
 import { eventDetails, graphLayout, layoutEdge, layoutNode, nodeLabel, withCredit, type GraphLayout } from './graph-model';
 import { canonicalType } from '../trace/schema';
 import { packOverview } from '../shared/overview-columns';
@@ -223,9 +224,11 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
     legend: {
       edgeTypes: [...new Set(Array.from(layout.edges.type.subarray(0, layout.edges.count), (t) => layout.edges.types[t]))],
       bars: layout.end.some((x) => x >= 0),
-      credit: layout.credit !== undefined && layout.events.some((_, i) => layout.credit![i] !== undefined),
+      // listed only when some node shows its halo
+      credit: layout.credit !== undefined && layout.events.some((_, i) => Math.abs(layout.credit![i] ?? 0) >= CREDIT_TINT_FROM),
       ...(layout.creditSigned === false ? { influence: true } : {}),
       cues: [...cues],
+      marks: presentMarks(layout),
     },
     ...(countsSteps(snapshot) ? { timeUnit: 'steps' as const } : {}),
     ...(snapshot.run ? { run: runBrief(snapshot) } : {}),
@@ -254,6 +257,14 @@ function runBrief(snapshot: TraceSnapshot): GraphRunBrief | undefined {
   };
 }
 
+
+/** The analysis marks some node carries (`loop`, `blame`, `stop-ok`, `stop-problem`), in that order: what the legend explains. */
+function presentMarks(layout: GraphLayout): string[] {
+  const found = new Set<string>();
+  if (layout.loop.includes(1)) found.add('loop');
+  for (const marks of layout.marks.values()) for (const m of marks) found.add(m);
+  return ['loop', 'blame', 'stop-ok', 'stop-problem'].filter((m) => found.has(m));
+}
 
 /**
  * The overview as bytes, what the host passes to the webview unread: `json` the UTF-8 bytes of

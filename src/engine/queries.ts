@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { canonicalType } from '../trace/event-types';
 import type { Position } from '../trace/model';
 import { contentOf } from './long-content';
-import { creditLabel } from '../shared/credit-words';
+import { creditLabel, creditWorthShowing } from '../shared/credit-words';
 import { PREVIEW_CHARS, type EventInfo, type EventPlace, type LensItem, type OutlineLane, type PromptAt, type PromptUser } from './query-types';
 import { compare, countsSteps, eventAt, findingsOfEvent, type TraceSnapshot } from './snapshot';
 import { isSoundStop } from '../analysis/types';
@@ -44,7 +44,8 @@ export function eventInfo(s: TraceSnapshot, index: number): EventInfo | undefine
   const text = contentOf(s, index);
   const credit = s.analysis?.credit;
   let creditInfo: EventInfo['credit'];
-  if (credit) {
+  // only where it says something: no "influence 0.00" on every event
+  if (credit && creditWorthShowing(credit.by_index[index])) {
     const v = credit.by_index[index];
     // In plain words: the method's name and parameters (credit.method) stay in the CLI's JSON and docs/analysis.md.
     const value = creditLabel(v, credit.signed);

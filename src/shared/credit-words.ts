@@ -15,3 +15,13 @@ export function formatCredit(v: number, signed: boolean): string {
 export function creditLabel(v: number, signed: boolean): string {
   return signed ? `credit ${formatCredit(v, true)}` : formatCredit(v, false);
 }
+
+/** Credit below this (in absolute value) says nothing: it prints as `0.00` (two decimals), so it is not shown at all. */
+export const CREDIT_SHOWN_FROM = 0.005;
+/** Credit from this (in absolute value) tints its node (the graph's halo) and puts credit in the legend; fainter would not be seen. */
+export const CREDIT_TINT_FROM = 0.05;
+
+/** True when a credit estimate says something (|v| ≥ {@link CREDIT_SHOWN_FROM}): false for none (no analysis) and for what prints as 0.00. */
+export function creditWorthShowing(v: number | undefined): v is number {
+  return typeof v === 'number' && Number.isFinite(v) && Math.abs(v) >= CREDIT_SHOWN_FROM;
+}

@@ -13,6 +13,14 @@
 export interface GraphLane {
   /** The agent's name; ` · <trace id, 8 characters>` added when the same agent is in several traces of the file (names are unique). */
   name: string;
+  /**
+   * What the lane is shown as when not its name (plain text, controls shown): a sub-agent by what it
+   * was asked (`Explore: find the config loader` for `Explore:a93ccab`), a compaction as
+   * `context compaction` (src/engine/lane-labels.ts).
+   */
+  label?: string;
+  /** The lane's tooltip (plain text, controls shown): its name, event count, who spawned it or whose context it compacts, what it was asked. */
+  tip?: string;
   /** The trace whose lane group this lane is in, when the file holds several. */
   trace?: string;
   /** The agent, when `name` is not just the agent's name (the same agent in several traces). */
@@ -58,8 +66,10 @@ export interface GraphNode {
   endIndex?: number;
   /** A tool result drawn inside its call's bar: the bar's node key. */
   bar?: string;
-  /** Short label: type and target or tool. */
+  /** Label with content, one line (plain text, controls shown): `Bash: npm test`, `user: Work on…`, `spawn Explore: …`, `stop: task_complete` (src/engine/event-labels.ts). */
   label: string;
+  /** The shorter label shown where the full one collides with another (`Bash`, `user`); absent when the label has none. */
+  short?: string;
   /** Subtype and state cues (src/shared/cues.ts: `denied`, `meta`, `open`, `clock_skew`, ...), each drawn as a glyph and named in the legend. */
   cues?: string[];
   /** Up to 2,000 characters of the event's content, for the details pane (only in an `event` answer). */
@@ -162,10 +172,12 @@ export interface GraphOverview {
   findings: GraphFinding[];
   problems: { errors: number; warnings: number };
   /**
-   * What the legend lists: edge types drawn, tool bars present, credit present; `influence`: the
-   * credit is an unsigned influence share, the trace recording no outcome (named so, never 'credit').
+   * What the legend lists, only what the graph shows: edge types drawn, tool bars present, credit
+   * that tints some node; `influence`: the credit is an unsigned influence share, the trace recording
+   * no outcome (named so, never 'credit'); the cues present; `marks`: the analysis marks some node
+   * carries (`loop`, `blame`, `stop-ok`, `stop-problem`).
    */
-  legend: { edgeTypes: string[]; bars: boolean; credit: boolean; influence?: boolean; cues: string[] };
+  legend: { edgeTypes: string[]; bars: boolean; credit: boolean; influence?: boolean; cues: string[]; marks: string[] };
   /** Files holding several traces only: each trace (a lane group), in lane order, with its event and lane counts. */
   traces?: { id: string; events: number; lanes: number }[];
   /** `steps`: the trace records no clock, its `t` counts steps (a benchmark log); the graph opens in event order and says `step`, not seconds. */

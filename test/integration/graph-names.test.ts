@@ -133,7 +133,7 @@ describe('untrusted names in the graph in a real VS Code', function () {
     assert.deepEqual(seen.lanes, [`lead${SHOWN}`, `worker${SHOWN}`], 'the lane names, escaped');
     assert.match(seen.laneTitles[1], new RegExp(`spawned by lead${SHOWN.replace(/[[\]()+.]/g, '\\$&')}`));
     assert.equal(seen.labels.e1, `spawn worker${SHOWN}`, 'the spawn names its target, escaped');
-    assert.equal(seen.labels.e2, `bash${SHOWN}`, 'the tool bar is its tool, escaped');
+    assert.equal(seen.labels.e2, `bash${SHOWN}: ls`, 'the tool bar is its tool (escaped) and its argument');
     assert.ok(seen.tip.includes(`lead${SHOWN}`), `the tooltip names the agent, escaped: ${esc(seen.tip)}`);
     assert.equal(seen.details.heading, `spawn worker${SHOWN}`);
     assert.deepEqual(seen.details.fields.find(([k]) => k === 'agent'), ['agent', `lead${SHOWN}`]);

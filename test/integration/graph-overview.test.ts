@@ -29,7 +29,8 @@ interface FirstView {
   width: number;
   height: number;
   laneHeight: number;
-  lanes: { name: string; shown: boolean; box: Box; fontPx: number }[];
+  lanes: { name: string; title: string; shown: boolean; box: Box; fontPx: number }[];
+  legend: string[];
   laneColumn: Box;
   stage: Box;
   stops: { id: string; box: Box }[];
@@ -52,8 +53,9 @@ const READ_FIRST_VIEW = `() => {
     width: cy.width(), height: cy.height(), laneHeight: view.laneHeight,
     lanes: [...document.querySelectorAll('#lanes .lane')].map((l) => {
       const name = l.querySelector('.lane-name');
-      return { name: name.textContent, shown: getComputedStyle(l).display !== 'none', box: rect(name.getBoundingClientRect()), fontPx: parseFloat(getComputedStyle(name).fontSize) };
+      return { name: name.textContent, title: l.title, shown: getComputedStyle(l).display !== 'none', box: rect(name.getBoundingClientRect()), fontPx: parseFloat(getComputedStyle(name).fontSize) };
     }),
+    legend: [...document.querySelectorAll('#legend .legend-item')].map((i) => i.textContent),
     laneColumn: rect(document.getElementById('lanes').getBoundingClientRect()),
     stage: rect(stage),
     stops: cy.nodes('.stop').map((n) => ({ id: n.data('eventId'), visible: n.visible(), cls: n.classes().join(' '), lane: n.data('lane'), box: toPage(n.renderedBoundingBox({ includeLabels: false })) })),
@@ -103,9 +105,13 @@ describe('graph overview of a Claude Code session in a real VS Code', function (
 
     assert.deepEqual(
       v.lanes.map((l) => l.name),
-      ['main', 'Explore:a93ccab', 'Explore:aa84377', 'compact:acompact-70d8e7'],
-      'sub-agent lanes sit under main, which spawned them',
+      ['main', 'Explore: Explore existing codebase', 'Explore: Explore sync and transcript code', 'context compaction'],
+      'sub-agent lanes under main, called by what they were asked; the compaction is a compaction',
     );
+    assert.match(v.lanes[1].title, /^Explore:a93ccab: 63 events, spawned by main · asked: Explore the codebase/, 'the raw name in the tooltip');
+    assert.match(v.lanes[3].title, /^compact:acompact-70d8e7: 3 events, compaction of main's context/);
+    assert.doesNotMatch(v.lanes[3].title, /spawned/);
+    assert.deepEqual(v.legend, ['decision', 'spawn', 'delegate', 'message', 'tool call', 'return', 'stop', 'meta row', 'compaction', 'influence'], 'the legend lists what this graph shows: no loop, blame or ✓');
     for (const l of v.lanes) {
       assert.ok(l.shown, `lane label ${l.name} is shown`);
       assert.ok(l.box.y1 >= v.laneColumn.y1 && l.box.y2 <= v.laneColumn.y2, `lane label ${l.name} is inside the view: ${JSON.stringify(l.box)}`);

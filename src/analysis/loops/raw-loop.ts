@@ -19,6 +19,8 @@ export interface RawLoop {
   label: string;
   /** `similar` for near-duplicate steps (content-word resemblance), not identical fingerprints. */
   match?: 'similar';
+  /** Near-duplicate steps: the lowest content-word resemblance that joined a step to the others (0..1, two decimals, rounded down). */
+  resemblance?: number;
 }
 
 /** Last position holding an event with a never-seen fingerprint (stop, reward, despawn ignored). */
@@ -63,6 +65,7 @@ export function finishLoop(index: TraceIndex, raw: RawLoop, lastNew: number): Lo
   return {
     kind: raw.kind,
     ...(raw.match ? { match: raw.match } : {}),
+    ...(raw.resemblance === undefined ? {} : { resemblance: raw.resemblance }),
     events: members.map((i) => index.id(i)),
     indices: members.map((i) => index.at(i)),
     period: raw.period,

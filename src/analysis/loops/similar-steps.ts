@@ -119,8 +119,9 @@ export function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
     const echo = members.length === 2 && members.every((i) => best[i] >= NEAR_IDENTICAL && contentWords(index.content(i)).size >= MIN_ECHO_WORDS);
     if (members.length < 3 && !echo) continue;
     const low = Math.min(...members.map((i) => best[i]));
-    const label = `${index.events[members[0]].agent} repeated the same step${stepContext(index, members[0])} ${members.length} times (content-word resemblance >= ${(Math.floor(low * 100) / 100).toFixed(2)})`;
-    out.push(similarSteps(members, label));
+    // plain words in the message; the resemblance that joined them is the loop's evidence (`resemblance`)
+    const label = `${index.events[members[0]].agent} repeated nearly the same step${stepContext(index, members[0])} ${members.length} times, in mostly the same words`;
+    out.push(similarSteps(members, label, Math.floor(low * 100) / 100));
   }
   return out;
 }
@@ -207,8 +208,8 @@ function rootOf(parent: Int32Array, x: number): number {
 }
 
 /** A loop of near-duplicate steps: each member is one repetition. */
-function similarSteps(members: number[], label: string): RawLoop {
-  return { kind: 'repeated_sequence', match: 'similar', members, repeated: members.slice(1), period: 1, repetitions: members.length, label };
+function similarSteps(members: number[], label: string, resemblance?: number): RawLoop {
+  return { kind: 'repeated_sequence', match: 'similar', members, repeated: members.slice(1), period: 1, repetitions: members.length, label, ...(resemblance === undefined ? {} : { resemblance }) };
 }
 
 /** Where a step was said, for messages: ` in <phase>` or ` to <receiver>`. */

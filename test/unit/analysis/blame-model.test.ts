@@ -80,8 +80,10 @@ test('blame on a failed run names the most likely step and its agent, says how s
   assert.equal(a.blame?.event, 's2');
   assert.equal(a.blame?.agent, 'searcher');
   assert.ok(a.blame!.p! > 0 && a.blame!.p! <= 1 && a.blame!.agentShare! >= a.blame!.p!);
-  assert.match(a.blame!.message, /most likely of 4 agent steps, p = 0\.\d\d: .*(introduced 1 of the final answer's 1 facts|assumes)/);
-  assert.match(a.blame!.message, /^searcher's message at t=2 \(s2\): the most likely of 4 agent steps, p = 0\.\d\d: .+\. Share of the blame by agent: searcher \d+%, (planner|checker) \d+%, (planner|checker) \d+%$/);
+  assert.match(a.blame!.message, /most likely of 4 agent steps \(an estimated \d+% chance\): .*(introduced 1 of the final answer's 1 facts|assumes)/);
+  assert.equal(a.blame!.message.match(/an estimated (\d+)% chance/)![1], String(Math.round(a.blame!.p! * 100)), 'the chance in words is the p of the JSON');
+  assert.doesNotMatch(a.blame!.message, /\bp = /, 'no statistics notation in the message');
+  assert.match(a.blame!.message, /^searcher's message at t=2 \(s2\): the most likely of 4 agent steps \(an estimated \d+% chance\): .+\. Share of the blame by agent: searcher \d+%, (planner|checker) \d+%, (planner|checker) \d+%$/);
   assert.doesNotMatch(a.blame!.message, /decisive error/);
 });
 
@@ -111,10 +113,10 @@ test('the blame message gives a reason on the side the step is on: a step that d
   assert.doesNotMatch(b.message, /[:,] verifies\b/);
 });
 
-test('a tiny probability is not printed as p = 0.00, and a run of one step says so', () => {
+test('a tiny probability is not printed as 0%, and a run of one step says so', () => {
   const many = analyzeTrace(traceOf([{ id: 'q', type: 'message', agent: 'user', from: 'user', content: 'Count.' }, ...Array.from({ length: 20_000 }, (_, i) => ({ id: `s${i}`, type: 'message' as const, agent: `a${i % 3}`, content: `${i}` }))]), { outcome: 'failure' });
-  assert.match(many.blame!.message, /p < 0\.01/);
-  assert.doesNotMatch(many.blame!.message, /p = 0\.00/);
+  assert.match(many.blame!.message, /an estimated chance under 1%/);
+  assert.doesNotMatch(many.blame!.message, /\b0% chance/);
   assert.ok(many.blame!.p! > 0, `p in the JSON is not rounded to 0 (${many.blame!.p})`);
   const one = analyzeTrace(traceOf([{ id: 'q', type: 'message', agent: 'user', from: 'user', content: 'Which?' }, { id: 's', type: 'message', agent: 'x', content: 'Rome.' }]), { outcome: 'failure' });
   assert.match(one.blame!.message, /the only agent step of the run/);

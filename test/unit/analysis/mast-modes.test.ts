@@ -40,7 +40,7 @@ test('1.3 near-duplicate steps: a reviewer restating the same critique three tim
   assert.deepEqual(loops[0].events, ['rev0', 'rev1', 'rev2']);
   assert.equal(loops[0].repetitions, 3);
   assert.equal(loops[0].tokens, 20);
-  assert.match(loops[0].message, /^Code Reviewer repeated the same step to Programmer 3 times/);
+  assert.match(loops[0].message, /^Code Reviewer repeated nearly the same step to Programmer 3 times, in mostly the same words/);
 });
 
 test('1.3 near-duplicate steps: three different critiques and changing code are no loop', () => {

@@ -94,7 +94,7 @@ function overview(n: number, sizes: number[]): GraphOverview {
     kinds: ['message'],
     findings: sizes.map((size, f) => ({ kind: 'loop', severity: 'warning', events: Array.from({ length: size }, (_, k) => (k * 13 + f) % n), inline: `loop ×${size}`, message: `m${f}`, ...(f % 2 ? { tokens: f } : {}) })),
     problems: { errors: 0, warnings: 1 },
-    legend: { edgeTypes: [], bars: false, credit: false, cues: [] },
+    legend: { edgeTypes: [], bars: false, credit: false, cues: [], marks: [] },
   };
 }
 

@@ -15,7 +15,9 @@
  *
  * Mapping to the trace:
  * - lanes: `main`, and one per sub-agent, `<subagent_type>:<agentId>` (`compact:<agentId>` for the
- *   internal compaction agent `agent-acompact-*`); the meta rows a forking sub-agent's file opens
+ *   internal compaction agent `agent-acompact-*`, which is handed main's conversation (a `message`
+ *   edge from the event it forked at to its task, no spawn) and returns the summary that continues
+ *   main (a `return` edge to the compaction event)); the meta rows a forking sub-agent's file opens
  *   with (the compaction agent's copies of the session's hook reminders, at their earlier times,
  *   their parents rows of the session) go to the lane of their parent's event;
  * - a `Task` / `Agent` tool_use is a `spawn` (id `<tool_use_id>:spawn`) plus a `delegate` (id

@@ -582,7 +582,11 @@ export class ClaudeImport {
     }
   }
 
-  /** The compaction agent forks from the main conversation and returns the summary that continues it. */
+  /**
+   * The compaction agent forks from the main conversation and returns the summary that continues it:
+   * it is handed the conversation (a `message` edge from the main lane's event it forked at to its
+   * task), not spawned by a call, so its lane is no sub-agent of main (no `spawn` edge).
+   */
   linkCompaction(lane: LaneState, returnId: string | undefined): void {
     const f = this.subFiles.find((s) => s.path === lane.file);
     const first = lane.firstEventId ? this.out.get(lane.firstEventId) : undefined;
@@ -591,7 +595,7 @@ export class ClaudeImport {
       const rec = f.records.find((r) => r.line === origin?.record);
       const forkedFrom = str(rec?.value.parentUuid);
       const src = forkedFrom ? this.eventAtUuid.get(forkedFrom) : undefined;
-      this.out.edge(src, first.id, 'spawn');
+      this.out.edge(src, first.id, 'message');
     }
     if (returnId) {
       const t = this.out.get(returnId)!.t;

@@ -106,8 +106,8 @@ test('each Task call is a spawn and a delegate linked to its Explore sub-agent, 
     assert.ok(ret.t <= result.t);
     assert.ok(first.t >= delegate.t);
   }
-  assert.equal(edgesOf(l, 'spawn').length, 3, 'two Task spawns and the compaction fork');
-  assert.equal(edgesOf(l, 'message').length, 2);
+  assert.equal(edgesOf(l, 'spawn').length, 2, 'the two Task spawns: the compaction is no spawned sub-agent');
+  assert.equal(edgesOf(l, 'message').length, 3, 'the two delegated prompts and the conversation handed to the compaction');
   assert.equal(edgesOf(l, 'return').length, 3);
 });
 
@@ -203,8 +203,10 @@ test('the compaction agent\'s file opens with rows of the session it forks (hook
   const carried = fromItsFile.filter((e) => e.kind === 'meta');
   assert.equal(carried.length, 13, 'the 13 hook reminders of its file');
   assert.ok(carried.every((e) => e.agent === 'main' && e.t < task.t), 'read into main, before the task');
-  const spawn = edgesOf(l, 'spawn').find((e) => e.dst === task.id)!;
-  assert.equal(event(l, spawn.src).agent, 'main');
+  // main's conversation is handed to it (a message, not a spawn: a compaction is no sub-agent)
+  assert.deepEqual(edgesOf(l, 'spawn').filter((e) => e.dst === task.id), []);
+  const handed = edgesOf(l, 'message').find((e) => e.dst === task.id)!;
+  assert.equal(event(l, handed.src).agent, 'main');
   // main's own reading state is unchanged: its last stop is still the last turn end
   assert.equal(byType(l, 'stop').filter((e) => e.agent === 'main').pop()!.t, Math.max(...l.trace.events.filter((e) => e.agent === 'main' && e.type === 'stop').map((e) => e.t)));
 });

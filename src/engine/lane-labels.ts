@@ -1,0 +1,145 @@
+/**
+ * What a lane is called on screen and what its tooltip says: a sub-agent lane by what it was
+ * asked (Claude Code's `Explore:a93ccab` spawned by an Agent/Task call with `subagent_type` Explore
+ * and description "find the config loader" is `Explore: find the config loader`; Codex's
+ * `worker:Franklin` is `Franklin (worker): Review src/payment…`), a compaction by what it is
+ * (`context compaction`, never a sub-agent "spawned by" the lane it compacts). Lanes whose name
+ * already says who they are (span formats name them after their agent span; otrace traces after
+ * their agent) keep it. The raw name (the lane's key) stays in the tooltip and the details.
+ *
+ * Every string is trace text made one line with controls shown (plainLabel). Pure: no vscode, no DOM.
+ */
+import { canonicalType, type TraceEdge, type TraceEvent } from '../trace/schema';
+import type { IdTable } from '../trace/id-table';
+import { plainLabel } from '../shared/untrusted-text';
+import type { GroupedLane } from './lanes';
+import { clipWords } from './event-labels';
+
+/** Longest lane label in characters (the lane column is at most 240 px wide: the rest shows in the tooltip). */
+export const LANE_LABEL_CHARS = 48;
+/** Longest task quoted in a lane's tooltip, in characters. */
+const TASK_CHARS = 160;
+/** The label of a lane that compacts another's context. */
+export const COMPACTION_LABEL = 'context compaction';
+
+/** A lane's words: `label` when it is shown by another name than its own, and its tooltip. */
+export interface LaneWords {
+  label?: string;
+  /** `<name>: <n> events, spawned by <parent> · asked: <task>`, or `<name>: <n> events, compaction of <lane>'s context: …`. */
+  tip: string;
+}
+
+/** What {@link laneWords} reads of the trace beyond its lanes. */
+export interface LaneWordsInput {
+  events: readonly TraceEvent[];
+  edges: readonly TraceEdge[];
+  /** The lane key of an event (its agent's lane). */
+  keyOf: (e: TraceEvent) => string;
+  /** Each id's first event index. */
+  firstIndex: IdTable;
+  /** Events per lane key. */
+  count: (key: string) => number;
+  /** `trace.metadata.agents`: per agent, e.g. `subagent_type`, `agent_id`, `role`, `agent_nickname` (Claude Code, Codex). */
+  agents?: Record<string, unknown>;
+}
+
+/**
+ * The words of each lane (same order as `lanes`).
+ * - A compaction lane: one whose event is a cause of (or has a `return` edge into) an event of kind
+ *   `compaction` in another lane: `context compaction`, tooltip "compaction of <lane>'s context".
+ * - A sub-agent lane named `<kind>:<id>` (an importer's name: kind its spawn's `role` or the agent's
+ *   `subagent_type` / `role`, or id its `agent_id`): `<kind>: <task>` when the id is opaque (hex, or
+ *   the agent id), `<id> (<kind>): <task>` when it is a nickname; the task is the spawn's content
+ *   (Claude Code: the call's `description`), else the first delegation or message to it.
+ * - Any other lane keeps its name; its tooltip quotes what it was asked.
+ * O(events + edges).
+ */
+export function laneWords(lanes: readonly GroupedLane[], input: LaneWordsInput): LaneWords[] {
+  const { events, keyOf } = input;
+  const toKey = (e: TraceEvent) => keyOf({ ...e, agent: e.to! });
+  const spawnOf = new Map<string, TraceEvent>();
+  const askedOf = new Map<string, TraceEvent>();
+  for (const e of events) {
+    const kind = canonicalType(e.type);
+    if (!e.to || (e.to === e.agent && kind !== 'message')) continue;
+    const key = toKey(e);
+    if (kind === 'spawn' && !spawnOf.has(key)) spawnOf.set(key, e);
+    const spoken = kind === 'delegate' || (kind === 'message' && e.from !== undefined && e.from !== e.to && e.kind !== 'meta');
+    if (spoken && !askedOf.has(key) && text(e.content)) askedOf.set(key, e);
+  }
+  const compacts = compactionLanes(input);
+  const byKey = new Map(lanes.map((l) => [l.key, l]));
+  return lanes.map((l) => {
+    const count = input.count(l.key);
+    const head = `${plainLabel(l.name)}: ${count} event${count === 1 ? '' : 's'}`;
+    const of = compacts.get(l.key);
+    if (of !== undefined) {
+      const target = plainLabel(byKey.get(of)?.name ?? of);
+      return { label: COMPACTION_LABEL, tip: `${head}, compaction of ${target}'s context: the conversation so far summarised; the summary continues ${target}` };
+    }
+    const spawn = spawnOf.get(l.key);
+    const asked = askedOf.get(l.key);
+    const task = text(asked?.content) ?? text(spawn?.content);
+    const tip = `${head}${l.parent ? `, spawned by ${plainLabel(l.parent)}` : ''}${task ? ` · asked: ${clipWords(task, TASK_CHARS)}` : ''}`;
+    const label = composedLabel(l.agent, metaOf(input.agents, l.agent), spawn, text(spawn?.content) ?? task);
+    return label === undefined ? { tip } : { label, tip };
+  });
+}
+
+/** `<kind>: <what>` / `<nickname> (<kind>): <what>` for a lane named `<kind>:<id>` by its importer; undefined for any other name. */
+function composedLabel(agent: string, meta: Record<string, unknown>, spawn: TraceEvent | undefined, what: string | undefined): string | undefined {
+  const colon = agent.indexOf(':');
+  if (colon <= 0 || colon === agent.length - 1) return undefined;
+  const prefix = agent.slice(0, colon);
+  const rest = agent.slice(colon + 1);
+  const kind = str((spawn as Record<string, unknown> | undefined)?.role) ?? str(meta.subagent_type) ?? str(meta.role);
+  const agentId = str(meta.agent_id);
+  if (prefix !== kind && rest !== agentId) return undefined;
+  const opaque = rest === agentId || /^(?=[^0-9]*[0-9])[0-9a-f-]{6,}$/i.test(rest);
+  const who = opaque ? prefix : `${rest} (${prefix})`;
+  if (!what) return opaque ? undefined : plainLabel(who, LANE_LABEL_CHARS);
+  const shown = plainLabel(who);
+  return `${shown}: ${clipWords(what, Math.max(12, LANE_LABEL_CHARS - shown.length - 2))}`;
+}
+
+/**
+ * Lane key -> the lane key whose context it compacts: the lane of an event that is a cause of (or
+ * has a `return` edge into) an event of kind `compaction` in another lane.
+ */
+function compactionLanes(input: LaneWordsInput): Map<string, string> {
+  const { events, keyOf, firstIndex } = input;
+  const out = new Map<string, string>();
+  const note = (cause: number | undefined, compaction: TraceEvent) => {
+    if (cause === undefined) return;
+    const from = keyOf(events[cause]);
+    const to = keyOf(compaction);
+    if (from !== to && !out.has(from)) out.set(from, to);
+  };
+  let any = false;
+  for (const e of events) {
+    if (e.kind !== 'compaction') continue;
+    any = true;
+    for (const c of e.causes ?? []) if (typeof c === 'string') note(firstIndex.get(c), e);
+  }
+  if (!any) return out;
+  for (const edge of input.edges) {
+    if (edge.type !== 'return') continue;
+    const dst = firstIndex.get(edge.dst);
+    if (dst !== undefined && events[dst].kind === 'compaction') note(firstIndex.get(edge.src), events[dst]);
+  }
+  return out;
+}
+
+function metaOf(agents: Record<string, unknown> | undefined, agent: string): Record<string, unknown> {
+  const m = agents && Object.prototype.hasOwnProperty.call(agents, agent) ? agents[agent] : undefined;
+  return m && typeof m === 'object' && !Array.isArray(m) ? (m as Record<string, unknown>) : {};
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v.trim() !== '' ? v : undefined;
+}
+
+/** A content's text on one line when it has any. */
+function text(v: unknown): string | undefined {
+  return typeof v === 'string' && v.trim() !== '' ? v.replace(/\s+/g, ' ').trim() : undefined;
+}
