@@ -49,7 +49,8 @@ function words(reason: string): string {
 
 /** The first words of a text, on one line, controls visible, clipped to `max` characters. */
 export function firstWords(text: string | undefined, max = QUOTE_CHARS): string {
-  return plainLabel((text ?? '').trim(), max);
+  // only the head is read (a tool's output can be many KB): enough for `max` characters once whitespace runs are one space
+  return plainLabel((text ?? '').trimStart().slice(0, 8 * max + 64).trimEnd(), max);
 }
 
 /** A path shown by its last three parts when long: `/home/u/p/lib/web/router.ex` -> `…/lib/web/router.ex`. */
