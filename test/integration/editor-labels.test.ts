@@ -58,6 +58,9 @@ describe('readable transcript text', function () {
   it('labels each record of the Claude Code session, turns them off and on live, and the Outline says the same', async () => {
     const started = Date.now();
     const editor = await vscode.window.showTextDocument(vscode.Uri.file(SESSION), { viewColumn: vscode.ViewColumn.One, preview: false });
+    // at the top (VS Code reopens a document where an earlier test left it scrolled)
+    editor.selection = new vscode.Selection(0, 0, 0, 0);
+    editor.revealRange(new vscode.Range(0, 0, 0, 0), vscode.TextEditorRevealType.AtTop);
     await api.sessions.forDocument(editor.document);
     const prompt = await until('the label of the first prompt', () => labelsOf(SESSION).get(6), 40_000);
     testLog(`      labels on the Claude Code session: ${labelsOf(SESSION).size} near the view, open to labelled ${Date.now() - started} ms`);
