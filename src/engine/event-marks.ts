@@ -21,6 +21,16 @@ export interface EventMark {
   text: string;
 }
 
+/** One record's readable label (src/engine/record-labels.ts): where it goes and its text. */
+export interface RecordLabel {
+  /** Index of the record's first event. */
+  index: number;
+  /** The start of the record's range. */
+  at: Position;
+  /** e.g. `Bash: npm test ✗ exit 2` (trace content made safe: one line, controls visible, clipped). */
+  text: string;
+}
+
 /** What to show (the `otrace.decorations.*` settings). */
 export interface MarkOptions {
   stops: boolean;

@@ -15,6 +15,7 @@ import { PREVIEW_CHARS, type EventInfo, type EventPlace, type LensItem, type Out
 import { compare, countsSteps, eventAt, findingsOfEvent, type TraceSnapshot } from './snapshot';
 import { isSoundStop } from '../analysis/types';
 import { sourcePromptOf } from './source-prompt';
+import { contentInMemory, eventLabel } from './record-labels';
 
 export * from './query-types';
 
@@ -107,7 +108,7 @@ export function codeLenses(s: TraceSnapshot, file: string): LensItem[] {
   return out;
 }
 
-/** The Outline of one file of a session (`''`: the trace file): one lane per agent, its events in file order. */
+/** The Outline of one file of a session (`''`: the trace file): one lane per agent, its events in file order, each named by its readable label (src/engine/record-labels.ts). */
 export function outline(s: TraceSnapshot, file: string): OutlineLane[] {
   const lanes = new Map<string, OutlineLane>();
   const unit = timeUnitOf(s.loaded);
@@ -115,7 +116,7 @@ export function outline(s: TraceSnapshot, file: string): OutlineLane[] {
     const o = s.loaded.eventOrigins.get(i);
     if (!o || (o.file ?? '') !== file) return;
     const type = canonicalType(e.type);
-    const detail = type === 'stop' ? `stop: ${e.reason}` : e.to ? `${e.type} → ${e.to}` : e.tool ? `${e.type} ${e.tool}` : e.type;
+    const detail = eventLabel(s, i, contentInMemory); // the editor's record labels (content on disk is not read for every event)
     let lane = lanes.get(e.agent);
     if (!lane) lanes.set(e.agent, (lane = { agent: e.agent, range: o.range, events: [] }));
     lane.events.push({ id: e.id, detail, kind: type, t: e.t, when: formatAt(e.t, unit), range: o.range });

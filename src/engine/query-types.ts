@@ -65,7 +65,7 @@ export type LensItem =
 /** One Outline symbol: an event of a lane. */
 export interface OutlineEvent {
   id: string;
-  /** e.g. `stop: task_complete`, `delegate → worker`, `tool_call search`. */
+  /** The event's readable label (src/engine/record-labels.ts), e.g. `user: Work on bead…`, `Bash: npm test ✗ exit 2`, `stop: task_complete`. */
   detail: string;
   /** Canonical event type (for the symbol's icon). */
   kind: string;

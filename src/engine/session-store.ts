@@ -15,6 +15,8 @@ import { fitWindowRequest } from '../shared/fit';
 import { findEvents, graphEvent, graphOverview, graphOverviewBytes, graphWindow, snapshotStamp } from './graph-window';
 import { mappingReport, mappingSource } from './mapping-sources';
 import { eventMarks } from './marks';
+import { recordLabels } from './record-labels';
+import { eventString, longStringAt } from './long-strings';
 import { codeLenses, eventAtPosition, eventContent, eventInfo, eventPlace, inspect, outline, promptUsers, sourcePrompt } from './queries';
 import { setAsideLongContent } from './long-content';
 import { SessionFiles } from './session-input';
@@ -173,6 +175,18 @@ export class SessionStore implements EngineCalls {
     const optionsKey = `${options.stops} ${options.credit} ${options.loops}`;
     if (session.marks?.snapshot !== s || session.marks.options !== optionsKey) session.marks = { snapshot: s, options: optionsKey, files: eventMarks(s, options) };
     return session.marks.files.get(file) ?? { marks: [], loopRanges: [] };
+  }
+
+  recordLabels(key: string, stamp: number, file: string, lines: { start: number; end: number }[]) {
+    return this.on(key, stamp, (s) => recordLabels(s, file, lines));
+  }
+
+  eventString(key: string, stamp: number, index: number) {
+    return this.on(key, stamp, (s) => eventString(s, index));
+  }
+
+  longStringAt(key: string, stamp: number, file: string, at: Position) {
+    return this.on(key, stamp, (s) => longStringAt(s, file, at));
   }
 
   codeLenses(key: string, stamp: number, file: string) {

@@ -4,11 +4,12 @@
  * `{ id, result }` or `{ id, error, stack }`; a load may send `{ id, progress }` before its answer.
  * `cancel` and `release` are sent without an id and get no answer. Types only.
  */
-import type { MarkOptions, FileMarks } from './event-marks';
+import type { MarkOptions, FileMarks, RecordLabel } from './event-marks';
 import type { GraphNode, GraphOverview, GraphWindow, WindowRequest } from '../shared/protocol';
 import type { Position, Problem } from '../trace/model';
 import type { EventInfo, EventPlace, LensItem, OutlineLane, PromptAt, PromptUser } from './query-types';
 import type { SessionSummary } from './summary';
+import type { EventString, StringPlace } from './long-strings';
 
 /** What to read: one version of a trace file. */
 export interface LoadRequest {
@@ -90,6 +91,20 @@ export interface EngineCalls {
   eventContent(key: string, stamp: number, index: number): string | undefined;
   /** The decorations of one file of the session, as ranges (sorted by position). */
   fileMarks(key: string, stamp: number, file: string, options: MarkOptions): FileMarks | undefined;
+  /**
+   * The readable labels of the records of one file whose start line is in `lines` (0-based,
+   * inclusive; the editor's visible lines), for the transcript formats whose lines are unreadable
+   * (src/engine/record-labels.ts); empty for other formats; at most 2,000.
+   */
+  recordLabels(key: string, stamp: number, file: string, lines: { start: number; end: number }[]): RecordLabel[] | undefined;
+  /**
+   * When event `index` starts inside a long JSON string (a MAST log, a one-line export: the editor
+   * shows that line collapsed), the string's decoded text and the event's place in it (0-based);
+   * else undefined (src/engine/long-strings.ts).
+   */
+  eventString(key: string, stamp: number, index: number): EventString | undefined;
+  /** The long JSON string at a position of one of the session's files (the text of an `otrace-content:` string document). */
+  longStringAt(key: string, stamp: number, file: string, at: Position): StringPlace | undefined;
   codeLenses(key: string, stamp: number, file: string): LensItem[] | undefined;
   /** The Outline of one file of the session (`''`: the trace file): its events by lane. */
   outline(key: string, stamp: number, file: string): OutlineLane[] | undefined;

@@ -28,11 +28,11 @@ async function open(file: string, column = vscode.ViewColumn.One): Promise<vscod
   return editor;
 }
 
-/** All marks applied to a file: [line, character, text, type]. */
+/** All marks applied to a file (not the loop highlights, not the record labels): [line, character, text, type]. */
 function marksOf(file: string): [number, number, string, string][] {
   const byType = applied.get(vscode.Uri.file(file).toString());
   if (!byType) return [];
-  return [...byType.values()].filter((a) => a.type !== 'loopRange').flatMap((a) => a.ranges.map((r) => [r.line, r.character, r.text ?? '', a.type] as [number, number, string, string]));
+  return [...byType.values()].filter((a) => a.type !== 'loopRange' && a.type !== 'recordLabel').flatMap((a) => a.ranges.map((r) => [r.line, r.character, r.text ?? '', a.type] as [number, number, string, string]));
 }
 
 describe('analysis in the trace text', function () {

@@ -36,6 +36,7 @@ const TEST_FILES: Record<string, () => unknown> = {
   'graph-names.test.ts': () => require('./graph-names.test'),
   'editor.test.ts': () => require('./editor.test'),
   'editor-analysis.test.ts': () => require('./editor-analysis.test'),
+  'editor-labels.test.ts': () => require('./editor-labels.test'),
   'live.test.ts': () => require('./live.test'),
   'mapping.test.ts': () => require('./mapping.test'),
   'untrusted-names.test.ts': () => require('./untrusted-names.test'),

@@ -10,12 +10,16 @@
 import * as vscode from 'vscode';
 import type { SessionSummary } from '../../engine/summary';
 import { marksInLines, MARK_CATEGORIES, type FileMarks, type MarkCategory, type MarkOptions } from '../../engine/event-marks';
+import { plainText } from '../../shared/untrusted-text';
 import type { OpenTraces } from '../open-traces';
 import { toRange } from '../open-traces';
 import { logged } from '../log';
 
 /** Lines decorated above and below the visible ones, so scrolling shows marks at once. */
 const MARGIN_LINES = 100;
+
+/** Decoration type of the readable record labels (`otrace.transcriptLabels`). */
+export const LABEL_TYPE = 'recordLabel';
 
 /** Colour id (contributed in package.json) and gutter icon of each category. */
 const STYLE: Record<MarkCategory, { color: string; icon: string }> = {
@@ -32,7 +36,7 @@ const STYLE: Record<MarkCategory, { color: string; icon: string }> = {
 
 /** What one `setDecorations` call applied, as the test hook records it. */
 export interface AppliedDecorations {
-  /** Decoration type: a mark category, or `loopRange`. */
+  /** Decoration type: a mark category, `loopRange`, or {@link LABEL_TYPE}. */
   type: string;
   ranges: { line: number; character: number; endLine: number; endCharacter: number; text?: string }[];
   /** Milliseconds the `setDecorations` call took. */
@@ -74,6 +78,14 @@ export class TraceDecorator implements vscode.Disposable {
         }),
       ]),
     );
+    // readable labels of transcript records: dimmed, before the raw JSON; no gutter or ruler mark
+    this.types.set(
+      LABEL_TYPE,
+      vscode.window.createTextEditorDecorationType({
+        before: { color: new vscode.ThemeColor('editorCodeLens.foreground'), margin: '0 1em 0 0' },
+        rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed,
+      }),
+    );
     this.types.set(
       'loopRange',
       vscode.window.createTextEditorDecorationType({
@@ -89,7 +101,7 @@ export class TraceDecorator implements vscode.Disposable {
       vscode.window.onDidChangeVisibleTextEditors(() => this.refreshAll()),
       vscode.window.onDidChangeTextEditorVisibleRanges((e) => this.refreshSoon(e.textEditor)),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('otrace.decorations')) this.refreshAll();
+        if (e.affectsConfiguration('otrace.decorations') || e.affectsConfiguration('otrace.transcriptLabels')) this.refreshAll();
       }),
     );
     this.refreshAll();
@@ -118,25 +130,38 @@ export class TraceDecorator implements vscode.Disposable {
     );
   }
 
-  /** Applies the marks of the editor's file (the trace or one of its sub-agent files), visible lines only. */
+  /**
+   * Applies the marks of the editor's file (the trace or one of its sub-agent files) and the
+   * readable labels of its records, visible lines only (plus a margin): the engine answers the labels
+   * of those lines alone, so a trace of any size costs the same per scroll.
+   */
   async refresh(editor: vscode.TextEditor): Promise<void> {
     const run = ++this.refreshes;
     this.latest.set(editor, run);
     await this.sessions.forDocument(editor.document).catch(logged(`reading ${editor.document.fileName} for its decorations`));
-    const found = this.enabled ? this.sessions.containing(editor.document.uri) : undefined;
-    const fileMarks = found && (await this.marksOf(found.summary, found.file));
+    const found = this.sessions.containing(editor.document.uri);
+    const lines = editor.visibleRanges.map((r) => ({ start: Math.max(0, r.start.line - MARGIN_LINES), end: r.end.line + MARGIN_LINES }));
+    const [fileMarks, labels] = await Promise.all([
+      found && this.enabled ? this.marksOf(found.summary, found.file) : undefined,
+      found && labelsOn() ? this.sessions.engine.recordLabels(found.summary.key, found.summary.stamp, found.file, lines).catch(logged(`labelling the records of ${editor.document.fileName}`)) : undefined,
+    ]);
     if (this.latest.get(editor) !== run) return;
-    if (!found || !fileMarks) {
+    if (!found || (!fileMarks && !labels)) {
       for (const key of this.types.keys()) this.apply(editor, key, []);
       return;
     }
     // An edit not read yet: keep the marks VS Code already moved with the text until the re-read.
     if (found.file === '' && found.summary.version !== -1 && found.summary.version !== editor.document.version) return;
-    const lines = editor.visibleRanges.map((r) => ({ start: Math.max(0, r.start.line - MARGIN_LINES), end: r.end.line + MARGIN_LINES }));
     const byCategory = new Map<string, vscode.DecorationOptions[]>([...this.types.keys()].map((k) => [k, []]));
+    // trace content: the engine made each label one clipped line; the tag shows any control character left
+    byCategory.set(LABEL_TYPE, (labels ?? []).map((l) => ({ range: toRange({ start: l.at, end: l.at }), renderOptions: { before: { contentText: plainText`${l.text}` } } })));
+    if (!fileMarks) {
+      for (const [key, options] of byCategory) this.apply(editor, key, options);
+      return;
+    }
     for (const m of marksInLines(fileMarks.marks, lines)) {
       const at = new vscode.Position(m.at.line, m.at.character);
-      byCategory.get(m.category)!.push({ range: new vscode.Range(at, at), renderOptions: { before: { contentText: m.text } } });
+      byCategory.get(m.category)!.push({ range: new vscode.Range(at, at), renderOptions: { before: { contentText: plainText`${m.text}` } } });
     }
     const loopRanges = fileMarks.loopRanges.filter((r) => lines.some((l) => r.end.line >= l.start && r.start.line <= l.end));
     byCategory.set('loopRange', loopRanges.map((r) => ({ range: toRange(r) })));
@@ -175,6 +200,11 @@ export class TraceDecorator implements vscode.Disposable {
     for (const t of this.scrollTimers.values()) clearTimeout(t);
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** The `otrace.transcriptLabels` setting: readable labels on the records of Claude Code and Codex transcripts. */
+function labelsOn(): boolean {
+  return vscode.workspace.getConfiguration('otrace').get('transcriptLabels', true);
 }
 
 /** The `otrace.decorations.*` settings. */

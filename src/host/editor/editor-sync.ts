@@ -11,6 +11,7 @@ import { isMoveForTheGraph, recordHighlight } from './record-highlight';
 import type { SelectionService } from './selection';
 import { eventAtPosition } from './source-command';
 import { toRange, type OpenTraces } from '../open-traces';
+import { showStringInVisibleEditors } from './event-content';
 
 export class EditorSync implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
@@ -59,7 +60,8 @@ export class EditorSync implements vscode.Disposable {
 /**
  * Shows an event in the text editors that already show its file, without focusing or opening one
  * (keys pressed in the graph must never reach a document): the cursor at the record's start, never
- * the record selected (src/host/editor/record-highlight.ts).
+ * the record selected (src/host/editor/record-highlight.ts). An event inside a long JSON string is
+ * shown only in an editor of that string's text (never on the collapsed line of the file).
  * @param highlight true: the record's background shown and its start centred (the graph's "follow
  *   in editor"); false: the cursor alone, the start centred only when out of view
  * @returns false when no visible editor shows the event's file (nothing was shown), else true
@@ -67,6 +69,11 @@ export class EditorSync implements vscode.Disposable {
 export async function showInVisibleEditors(sessions: OpenTraces, summary: SessionSummary, index: number, highlight: boolean): Promise<boolean> {
   const place = await sessions.engine.eventPlace(summary.key, summary.stamp, index);
   if (!place) return true; // an event of no file: nothing to show anywhere
+  const inString = await showStringInVisibleEditors(sessions, summary, index);
+  if (inString !== undefined) {
+    if (highlight) recordHighlight().clear();
+    return inString;
+  }
   const file = sessions.fileOf(summary, place.file).toString();
   const range = toRange(place.range);
   if (!vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === file)) {

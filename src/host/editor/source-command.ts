@@ -11,6 +11,7 @@ import type { SessionSummary } from '../../engine/summary';
 import { judgePath, openTracePath, workspaceRoots } from './open-policy';
 import { markMoveForTheGraph, recordHighlight } from './record-highlight';
 import { toRange, type OpenTraces } from '../open-traces';
+import { showEventString } from './event-content';
 
 /** Arguments of the command when it comes from a link or the graph; none means "the event at the cursor". */
 export interface EventRef {
@@ -90,20 +91,24 @@ export async function goToSourcePrompt(sessions: OpenTraces, ref?: EventRef): Pr
     await openTracePath(target.path, summary.path, { line: target.line, column: target.column }, options);
     return;
   }
-  if (prompt.place) await showPlace(summary, prompt.place, options);
+  if (prompt.place) await showPlace(sessions, summary, prompt.place, options);
 }
 
 /**
  * Opens the file an event came from at the start of its record (the trace, or a sub-agent file,
- * which goes through the openable-file policy like any path a trace names), centred.
+ * which goes through the openable-file policy like any path a trace names), centred. An event
+ * inside a long JSON string (a MAST log: the editor shows its line collapsed) opens the string's
+ * text at the event's line instead.
  */
 export async function showEventRecord(sessions: OpenTraces, summary: SessionSummary, index: number, options: vscode.TextDocumentShowOptions = {}): Promise<vscode.TextEditor | undefined> {
   const place = await sessions.engine.eventPlace(summary.key, summary.stamp, index);
-  return place && showPlace(summary, place, options);
+  return place && showPlace(sessions, summary, place, options);
 }
 
-/** Opens an event's file at its record: the cursor at its start, the record's background shown, the start centred. */
-async function showPlace(summary: SessionSummary, place: EventPlace, options: vscode.TextDocumentShowOptions): Promise<vscode.TextEditor | undefined> {
+/** Opens an event's file at its record: the cursor at its start, the record's background shown, the start centred (a long string: its text). */
+async function showPlace(sessions: OpenTraces, summary: SessionSummary, place: EventPlace, options: vscode.TextDocumentShowOptions): Promise<vscode.TextEditor | undefined> {
+  const inString = await showEventString(sessions, summary, place.index, options);
+  if (inString) return inString;
   const range = toRange(place.range);
   const start = range.start;
   // asked from the graph: it keeps its selection (marked before the editor opens: its selection events come meanwhile)

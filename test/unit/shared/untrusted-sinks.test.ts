@@ -1,6 +1,6 @@
 /**
  * Every VS Code surface in src/ that renders text (notifications, progress, Markdown, CodeLens
- * titles, status bar, quick picks, Problems, Outline, panel titles) takes text that the tags of
+ * titles, status bar, quick picks, Problems, Outline, panel titles, decoration texts) takes text that the tags of
  * src/shared/untrusted-text.ts made for it, or a literal of ours. The TypeScript checker reads the
  * type of each argument: a plain `string` (a template with `${…}`, a name, a path) fails, so a file
  * name can never again reach a notification as Markdown (a trace named `[x](command:…)` ran a command).
@@ -128,6 +128,12 @@ export function findSinks(program: ts.Program, dir: string): Sink[] {
       else if (name === 'TreeItem' && args[0]) arg(args[0], name, 'label');
       else if (name === 'Hover' && args[0] && checker.getTypeAtLocation(args[0]).getFlags() & ts.TypeFlags.StringLike) arg(args[0], name, 'markdown');
       else if (name === 'CodeLens' && args[1]) checkProps(checker, checker.getTypeAtLocation(args[1]), { title: 'label', tooltip: 'plain' }, args[1], name, found);
+    } else if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && node.name.text === 'contentText' && ts.isObjectLiteralExpression(node.parent)) {
+      // a decoration's text (before/after attachments): shown as is, beside the trace's own text
+      const owner = checker.getContextualType(node.parent);
+      const prop = owner?.getProperty('contentText');
+      const decl = prop?.declarations?.[0];
+      if (decl && /[\\/]@types[\\/]vscode[\\/]/.test(decl.getSourceFile().fileName)) arg(node.initializer, 'DecorationOptions.contentText', 'plain');
     } else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isPropertyAccessExpression(node.left) && fromVscode(checker, node.left.name)) {
       const owner = checker.typeToString(checker.getTypeAtLocation(node.left.expression));
       const prop = node.left.name.text;
@@ -152,13 +158,13 @@ function programOf(files: string[]): ts.Program {
   return ts.createProgram(files, { ...options, noEmit: true });
 }
 
-test('every notification, Markdown, CodeLens, status bar, quick pick, Problems and Outline text in src/ takes escaped or literal text', () => {
+test('every notification, Markdown, CodeLens, status bar, quick pick, Problems, Outline and decoration text in src/ takes escaped or literal text', () => {
   const src = path.join(ROOT, 'src');
   const files = ts.sys.readDirectory(src, ['.ts']);
   const sinks = findSinks(programOf(files), src);
   // the scan sees the surfaces (a scan that finds nothing would pass forever)
   const kinds = new Set(sinks.map((s) => s.what.replace(/\..*/, '')));
-  for (const k of ['showInformationMessage', 'showWarningMessage', 'showErrorMessage', 'withProgress', 'appendMarkdown', 'CodeLens', 'Diagnostic', 'DocumentSymbol', 'showQuickPick', 'setStatusBarMessage']) {
+  for (const k of ['showInformationMessage', 'showWarningMessage', 'showErrorMessage', 'withProgress', 'appendMarkdown', 'CodeLens', 'Diagnostic', 'DocumentSymbol', 'showQuickPick', 'setStatusBarMessage', 'DecorationOptions']) {
     assert.ok(kinds.has(k), `the scan found no ${k} in src/: ${[...kinds].join(', ')}`);
   }
   assert.ok(sinks.length >= 30, `only ${sinks.length} sinks found`);
@@ -166,11 +172,12 @@ test('every notification, Markdown, CodeLens, status bar, quick pick, Problems a
   assert.deepEqual(bad.map((s) => `${s.file}:${s.line} ${s.what} wants ${s.brand} text: ${s.text}`), []);
 });
 
-test('the scan fails a file name in a notification, a plain string in Markdown and an unescaped CodeLens title', () => {
+test('the scan fails a file name in a notification, a plain string in Markdown, an unescaped CodeLens title and decoration text', () => {
   const dir = path.join(ROOT, 'test', 'unit', 'shared', 'planted');
   const program = programOf([path.join(dir, 'unsafe-surfaces.ts')]);
   const sinks = findSinks(program, dir);
   const byLine = (ok: boolean) => sinks.filter((s) => s.ok === ok).map((s) => s.what).sort();
-  assert.deepEqual(byLine(false), ['CodeLens.title', 'Diagnostic', 'MarkdownString', 'StatusBarItem.text', 'showInformationMessage', 'showQuickPick.label'].sort());
-  assert.deepEqual(byLine(true), ['CodeLens.title', 'Diagnostic', 'MarkdownString', 'StatusBarItem.text', 'showInformationMessage', 'showQuickPick.label'].sort());
+  const all = ['CodeLens.title', 'Diagnostic', 'MarkdownString', 'StatusBarItem.text', 'showInformationMessage', 'showQuickPick.label', 'DecorationOptions.contentText'].sort();
+  assert.deepEqual(byLine(false), all);
+  assert.deepEqual(byLine(true), all);
 });

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { labelText, markdownText, messageText, plainText } from '../../../../src/shared/untrusted-text';
 
-export function planted(fileName: string, item: vscode.StatusBarItem, range: vscode.Range): unknown[] {
+export function planted(fileName: string, item: vscode.StatusBarItem, range: vscode.Range, editor: vscode.TextEditor, type: vscode.TextEditorDecorationType): unknown[] {
   const name = path.basename(fileName);
   void vscode.window.showInformationMessage(`otrace: the event of ${name} names no source prompt.`);
   void vscode.window.showInformationMessage(messageText`otrace: the event of ${name} names no source prompt.`);
@@ -14,6 +14,8 @@ export function planted(fileName: string, item: vscode.StatusBarItem, range: vsc
   item.text = labelText`$(pulse) ${name}`;
   void vscode.window.showQuickPick([{ label: name }]);
   void vscode.window.showQuickPick([{ label: labelText`${name}` }]);
+  editor.setDecorations(type, [{ range, renderOptions: { before: { contentText: `agent: ${name}` } } }]);
+  editor.setDecorations(type, [{ range, renderOptions: { before: { contentText: plainText`agent: ${name}` } } }]);
   return [
     new vscode.MarkdownString(`**${name}**`),
     new vscode.MarkdownString(markdownText`**${name}**`),

@@ -1,0 +1,148 @@
+/**
+ * Events that start inside a long JSON string (issue #26, item 4): a MAST record is one JSON
+ * object whose ChatDev log is a single string of hundreds of KB, with each event's range inside it;
+ * a one-line export puts everything on one line. The editor shows such a line collapsed (it stops
+ * rendering after 10,000 characters), so a jump there shows nothing. Instead, the string's decoded
+ * text is shown on its own ("Show Whole Content", src/host/editor/event-content.ts) with the cursor
+ * on the event's line of it. This module finds the string and the event's place in its text, reading
+ * the line from the file on disk. Pure Node (`node:fs`), no `vscode`.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Position } from '../trace/model';
+import type { TraceSnapshot } from './snapshot';
+
+/** A line longer than this (characters) is shown cut by the editor (VS Code's `editor.stopRenderingLineAfter` default). */
+export const LONG_LINE_CHARS = 10_000;
+
+/** Files larger than this (bytes) are not read again to find a string (the jump stays in the file). */
+const MAX_FILE_BYTES = 256 * 1024 * 1024;
+
+/** A JSON string found in a line: its decoded text and the place of a position of the line in that text. */
+export interface StringPlace {
+  /** The string's decoded value. */
+  text: string;
+  /** The position's place in `text`: 0-based line (by `\n`) and character. */
+  at: Position;
+  /** The string's opening quote in its line (0-based character). */
+  open: number;
+}
+
+/** A long string an event starts in: {@link StringPlace} and where the string is in its file. */
+export interface EventString extends StringPlace {
+  /** The event's file: `''` the trace file, else its origin's `file`. */
+  file: string;
+  /** Line (0-based) of the file that holds the string. */
+  line: number;
+}
+
+/**
+ * The JSON string of `line` that holds character `character` (from its opening quote to its
+ * closing one), decoded, and that character's place in the decoded text. Lines of a JSON file
+ * start outside any string (a JSON string cannot hold a raw line break), so a scan from the line's
+ * start tells strings apart.
+ * @returns undefined when the character is outside a string, or the string does not decode.
+ */
+export function stringAt(line: string, character: number): StringPlace | undefined {
+  if (character < 0 || character >= line.length) return undefined;
+  let inString = false;
+  let open = -1;
+  for (let c = 0; c < character; c++) {
+    const ch = line.charCodeAt(c);
+    if (inString) {
+      if (ch === 0x5c) c++; // backslash: the next character is escaped
+      else if (ch === 0x22) inString = false;
+    } else if (ch === 0x22) {
+      inString = true;
+      open = c;
+    }
+  }
+  if (!inString) {
+    if (line.charCodeAt(character) !== 0x22) return undefined;
+    open = character; // the position is the string's opening quote
+  }
+  let close = Math.max(character, open + 1);
+  for (; close < line.length; close++) {
+    const ch = line.charCodeAt(close);
+    if (ch === 0x5c) close++;
+    else if (ch === 0x22) break;
+  }
+  if (close >= line.length) return undefined;
+  let text: string;
+  try {
+    text = JSON.parse(line.slice(open, close + 1)) as string;
+  } catch {
+    return undefined;
+  }
+  // the decoded text before the position (backing off when the position cuts an escape in two)
+  let prefix: string | undefined;
+  for (let cut = Math.max(character, open + 1); cut >= open + 1 && prefix === undefined && cut > character - 8; cut--) {
+    try {
+      prefix = JSON.parse(`"${line.slice(open + 1, cut)}"`) as string;
+    } catch {
+      prefix = undefined;
+    }
+  }
+  prefix ??= '';
+  const lastBreak = prefix.lastIndexOf('\n');
+  let breaks = 0;
+  for (let k = prefix.indexOf('\n'); k !== -1; k = prefix.indexOf('\n', k + 1)) breaks++;
+  return { text, at: { line: breaks, character: prefix.length - lastBreak - 1 }, open };
+}
+
+/** Line `n` (0-based) of a text, without its line break; undefined when the text has fewer lines. */
+function lineOf(text: string, n: number): string | undefined {
+  let start = 0;
+  for (let k = 0; k < n; k++) {
+    const next = text.indexOf('\n', start);
+    if (next === -1) return undefined;
+    start = next + 1;
+  }
+  const end = text.indexOf('\n', start);
+  const line = text.slice(start, end === -1 ? text.length : end);
+  return line.endsWith('\r') ? line.slice(0, -1) : line;
+}
+
+/**
+ * The long JSON string event `index` starts in, when its line is longer than {@link LONG_LINE_CHARS}
+ * (the editor would show it cut): the string's text and the event's place in it. Reads the event's
+ * file (the trace, or the sub-agent file of its origin) from disk.
+ * @returns undefined when the event starts outside a string, on a line the editor shows whole, or
+ *   its file cannot be read (too large, gone).
+ */
+export function eventString(s: TraceSnapshot, index: number): EventString | undefined {
+  const origin = s.loaded.eventOrigins.get(index);
+  // a record at the start of its line is not inside a string (most formats): no need to read the file
+  if (!origin || origin.range.start.character === 0) return undefined;
+  const file = origin.file ?? '';
+  const found = longStringAt(s, file, origin.range.start);
+  return found && { ...found, file, line: origin.range.start.line };
+}
+
+/**
+ * The JSON string at a position of one of a session's files (`''`: the trace file), when its line
+ * is longer than {@link LONG_LINE_CHARS}; see {@link eventString}.
+ */
+export function longStringAt(s: TraceSnapshot, file: string, at: Position): StringPlace | undefined {
+  const line = lineOfFile(s, file, at.line);
+  if (line === undefined || line.length <= LONG_LINE_CHARS) return undefined;
+  return stringAt(line, at.character);
+}
+
+/** The last line read per snapshot (steps through one long string read its file once). */
+const lastLine = new WeakMap<TraceSnapshot, { file: string; line: number; text: string | undefined }>();
+
+/** Line `n` of one of a session's files, read from disk (undefined when it cannot be read or is too large). */
+function lineOfFile(s: TraceSnapshot, file: string, n: number): string | undefined {
+  const cached = lastLine.get(s);
+  if (cached && cached.file === file && cached.line === n) return cached.text;
+  const fsPath = file ? path.resolve(path.dirname(s.path), file) : s.path;
+  let text: string | undefined;
+  try {
+    if (fs.statSync(fsPath).size <= MAX_FILE_BYTES) text = lineOf(fs.readFileSync(fsPath, 'utf8').replace(/^\uFEFF/, ''), n); // the editor does not show a BOM
+  } catch {
+    text = undefined;
+  }
+  lastLine.set(s, { file, line: n, text });
+  return text;
+}
