@@ -4,7 +4,7 @@
  */
 import type { GraphOverview } from '../src/shared/protocol';
 import { EVENT_CUES } from '../src/shared/cues';
-import { EDGE_STYLES, glyphImage, SHAPES } from './graph';
+import { EDGE_STYLES, glyphImage, SHAPES } from './graph-style';
 import { CATEGORIES, kindColors, OKABE_ITO } from './theme';
 
 /** CSS clip-paths that draw the node shapes in a 10 px swatch. */
