@@ -16,6 +16,8 @@ export default defineConfig(
       '@typescript-eslint/no-unused-expressions': ['error', { allowShortCircuit: true, allowTernary: true }],
       // `interface C extends AsyncCalls {}` merges with class C (its methods are assigned in the constructor)
       '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
+      // a `let` that callbacks made before it read once it is set (the webview's per-trace state) cannot be a const
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },
   },
   {

@@ -5,54 +5,21 @@
  * view scales x (wheel, fit, frame) and lays the nodes out again, so labels keep their size
  * (11 px) at every zoom and lanes keep their height; labels that would collide are hidden.
  */
-import cytoscape, { type Core, type ElementDefinition, type NodeSingular, type StylesheetJson } from 'cytoscape';
+import cytoscape, { type Core, type ElementDefinition, type NodeSingular } from 'cytoscape';
 import { fitScale, PAD, PAD_RIGHT, timeAxisLength } from '../src/shared/fit';
 import { runKey } from '../src/shared/axis';
 import type { GraphNode, GraphOverview, GraphRun, GraphWindow } from '../src/shared/protocol';
-import { kindColors, OKABE_ITO, themeColor } from './theme';
-import { EVENT_CUES } from '../src/shared/cues';
-import { CREDIT_TINT_FROM } from '../src/shared/credit-words';
+import { creditClass, NODE, nodeElement, priority, RUN_RANK, runElement, STOP, stopLabel } from './graph-elements';
+import { LabelPlacer, type LabelCandidate } from './graph-labels';
+import { graphStyle } from './graph-style';
+import { foldToFit, lanesUnder, laneRows, rowCount } from './lane-folds';
+import { kindColors } from './theme';
 import { plainLabel } from '../src/shared/untrusted-text';
+import { wheelGesture } from './wheel';
 
-/** Shape per event type: message and delegate differ, the stop is the only octagon. */
-export const SHAPES: Record<string, cytoscape.Css.NodeShape> = {
-  orchestrator_decision: 'diamond',
-  spawn: 'triangle',
-  despawn: 'vee',
-  delegate: 'tag',
-  message: 'ellipse',
-  tool_call: 'rectangle',
-  tool_result: 'cut-rectangle',
-  return: 'round-triangle',
-  aggregate: 'hexagon',
-  reward: 'star',
-  stop: 'octagon',
-  human_intervention: 'rhomboid',
-  safety_event: 'concave-hexagon',
-};
-
-/** Edge styles per edge type: colour, dash and arrow, so that each type reads without colour too. */
-export const EDGE_STYLES: Record<string, { color: string; line: 'solid' | 'dashed' | 'dotted'; arrow: cytoscape.Css.ArrowShape; width: number }> = {
-  spawn: { color: OKABE_ITO.reddishPurple, line: 'solid', arrow: 'triangle', width: 2.5 },
-  delegate: { color: OKABE_ITO.blue, line: 'solid', arrow: 'triangle-tee', width: 2 },
-  message: { color: OKABE_ITO.skyBlue, line: 'dashed', arrow: 'vee', width: 1.5 },
-  return: { color: OKABE_ITO.bluishGreen, line: 'dotted', arrow: 'triangle-backcurve', width: 2 },
-};
-
-/** Label font size in px (the graph's zoom stays 1, so this is the size on screen). */
-export const LABEL_FONT = 11;
-/** Widest label in px (longer ones end in …). */
-const LABEL_MAX = 150;
-/** Node size in px; the stop is larger. */
-const NODE = 14;
-const STOP = 22;
 /** Lane height limits in px: at least 10 (readable), at most 90 (no wasted room). */
 export const MIN_LANE = 10;
 const MAX_LANE = 90;
-/** Zoom per px of wheel delta: a mouse notch (100 px) is about 15 %. */
-const WHEEL_RATE = 0.0015;
-/** Zoom per px of pinch delta (ctrl+wheel from a trackpad: a few px per frame): about 1 %. */
-const PINCH_RATE = 0.01;
 /** Below this lane height, node labels would not fit under their node: none are shown. */
 const LABEL_LANE = 40;
 
@@ -91,7 +58,6 @@ export class TraceGraph {
   /** Lane index -> row (undefined when folded away). */
   private rows: (number | undefined)[] = [];
   private listeners: (() => void)[] = [];
-  private readonly measure = document.createElement('canvas').getContext('2d');
   /** Event nodes of the loaded window by key. */
   private readonly nodeById = new Map<string, GraphNode>();
   /** Run bars of the loaded window by key. */
@@ -105,7 +71,7 @@ export class TraceGraph {
     this.cy = cytoscape({
       container,
       elements: [],
-      style: style(),
+      style: graphStyle(),
       layout: { name: 'preset', fit: false },
       zoom: 1,
       minZoom: 1,
@@ -118,6 +84,7 @@ export class TraceGraph {
       autounselectify: true,
       textureOnViewport: false,
     });
+    this.labels = new LabelPlacer(this.cy);
     this.computeRows();
     container.addEventListener('wheel', (e) => this.onWheel(e), { passive: false, capture: true });
   }
@@ -214,16 +181,12 @@ export class TraceGraph {
 
   /** Row of each lane (folded lanes have none). */
   private computeRows(): void {
-    const hidden = new Set<string>();
-    const lanes = this.graph.lanes;
-    for (const l of lanes) if (l.parent && (this.collapsed.has(l.parent) || hidden.has(l.parent))) hidden.add(l.name);
-    let row = 0;
-    this.rows = lanes.map((l) => (hidden.has(l.name) ? undefined : row++));
+    this.rows = laneRows(this.graph.lanes, this.collapsed);
   }
 
   /** Lanes on rows, in order (folded ones left out). */
   visibleLanes(): number {
-    return this.rows.filter((r) => r !== undefined).length;
+    return rowCount(this.rows);
   }
 
   /** Row of a lane, or undefined when folded away. */
@@ -416,14 +379,8 @@ export class TraceGraph {
    * fits, else its short form (`Bash`); the rest are hidden. No label when lanes are too low to hold one.
    */
   cullLabels(): void {
-    const lanesOfBoxes = new Map<number, [number, number][]>();
-    const keep = new Set<string>();
-    const shifted = new Map<string, number>();
-    const shortened = new Set<string>();
-    const width = this.cy.width();
-    const panX = this.cy.pan().x;
+    const candidates: LabelCandidate[] = [];
     if (this.laneHeight >= LABEL_LANE) {
-      const candidates: { id: string; lane: number; cx: number; text: string; short?: string; bold: boolean; rank: number; order: number }[] = [];
       for (const n of this.nodeById.values()) {
         if (this.rows[n.lane] === undefined) continue;
         const [a, b] = this.span(n);
@@ -431,62 +388,14 @@ export class TraceGraph {
       }
       for (const r of this.runById.values()) {
         if (this.rows[r.lane] === undefined) continue;
-        candidates.push({ id: r.id, lane: r.lane, cx: PAD + ((r.u0 + r.u1) / 2) * this.scale, text: `${r.count} events`, bold: false, rank: 3.5, order: r.order });
-      }
-      candidates.sort((a, b) => a.rank - b.rank || (a.rank === STOP_RANK ? b.order - a.order : a.order - b.order));
-      for (const n of candidates) {
-        const cx = n.cx;
-        // A label the panel's edge would cut slides inside it while its node is in view (the run's
-        // last stop sits at the right edge at Fit); a node out of view keeps none.
-        if (cx + panX < 0 || cx + panX > width) continue;
-        const list = lanesOfBoxes.get(n.lane) ?? [];
-        for (const text of n.short ? [n.text, n.short] : [n.text]) {
-          const w = Math.min(LABEL_MAX, this.textWidth(text, n.bold)) + 12;
-          const dx = Math.min(0, width - (cx + w / 2 + panX)) || Math.max(0, -(cx - w / 2 + panX));
-          if (!insertIfFree(list, [cx - w / 2 + dx, cx + w / 2 + dx])) continue;
-          lanesOfBoxes.set(n.lane, list);
-          keep.add(n.id);
-          if (dx !== 0) shifted.set(n.id, dx);
-          if (text !== n.text) shortened.add(n.id);
-          break;
-        }
+        candidates.push({ id: r.id, lane: r.lane, cx: PAD + ((r.u0 + r.u1) / 2) * this.scale, text: `${r.count} events`, bold: false, rank: RUN_RANK, order: r.order });
       }
     }
-    this.cy.batch(() => {
-      for (const id of this.labelled) if (!keep.has(id)) this.cy.getElementById(id).addClass('nolabel'); // a removed id: an empty collection
-      for (const id of keep) {
-        const ele = this.cy.getElementById(id);
-        if (ele.hasClass('nolabel')) ele.removeClass('nolabel');
-        const dx = shifted.get(id) ?? 0;
-        if ((ele.data('dx') ?? 0) !== dx) ele.data('dx', dx);
-        const text = shortened.has(id) ? this.nodeById.get(id)?.short : undefined;
-        const label = text === undefined ? ele.data('full') : plainLabel(text);
-        if (label !== undefined && ele.data('label') !== label) ele.data('label', label);
-      }
-    });
-    this.labelled = keep;
+    this.labels.place(candidates, this.cy.width(), this.cy.pan().x);
   }
 
-
-  /** Nodes whose label is shown (every node starts with class `nolabel`). */
-  private labelled = new Set<string>();
-
-  private readonly fontFamily = getComputedStyle(document.body).fontFamily || 'sans-serif';
-  private readonly widths = new Map<string, number>();
-
-  /** On-screen width of a label (measured once per distinct text). */
-  private textWidth(text: string, bold = false): number {
-    const key = `${bold ? 'b' : 'n'}${text}`;
-    const known = this.widths.get(key);
-    if (known !== undefined) return known;
-    let w = text.length * LABEL_FONT * 0.65;
-    if (this.measure) {
-      this.measure.font = `${bold ? 'bold ' : ''}${LABEL_FONT}px ${this.fontFamily}`;
-      w = this.measure.measureText(text).width;
-    }
-    this.widths.set(key, w);
-    return w;
-  }
+  /** Shows the labels that fit (graph-labels.ts). */
+  private readonly labels: LabelPlacer;
 
   /**
    * Lane groups for the first view: while the visible lanes would be lower than 10 px, the agent
@@ -495,29 +404,12 @@ export class TraceGraph {
    */
   foldToFit(): void {
     const height = this.cy.height() || 400;
-    const fits = () => this.visibleLanes() * MIN_LANE <= height - 4;
-    const lanes = this.graph.lanes;
-    const parents = new Set(lanes.map((l) => l.parent).filter((p): p is string => !!p));
-    const depth = new Map(lanes.map((l) => [l.name, l.depth]));
-    // One level at a time, deepest spawners first: all workers fold into theirs before the orchestrator does.
-    const levels = [...new Set([...parents].map((p) => depth.get(p) ?? 0))].sort((a, b) => b - a);
-    for (const level of levels) {
-      if (fits()) break;
-      for (const p of parents) if ((depth.get(p) ?? 0) === level) this.collapsed.add(p);
-      this.computeRows();
-    }
+    this.rows = foldToFit(this.graph.lanes, this.collapsed, (rows) => rows * MIN_LANE <= height - 4);
   }
 
   /** Lanes folded under a lane (its sub-agents, theirs, ...). */
   hiddenUnder(name: string): number {
-    let n = 0;
-    const under = new Set([name]);
-    for (const l of this.graph.lanes)
-      if (l.parent && under.has(l.parent)) {
-        under.add(l.name);
-        n++;
-      }
-    return n;
+    return lanesUnder(this.graph.lanes, name);
   }
 
   /** The scale and lane height at which the whole time span and every lane fit the panel (lanes at least 10 px). */
@@ -638,24 +530,15 @@ export class TraceGraph {
     this.cy.pan({ x: at - PAD - u * this.scale, y: this.cy.pan().y });
   }
 
-  /**
-   * Wheel: zoom x around the pointer (about 15 % per notch); shift or a sideways swipe pans. A
-   * trackpad pinch arrives as a wheel event with ctrlKey and small deltas: it zooms at about the
-   * speed of the fingers (a pixel of pinch is worth about 1 % of zoom).
-   */
+  /** Wheel: zoom x around the pointer, or pan (wheel.ts). */
   private onWheel(e: WheelEvent): void {
     e.preventDefault();
     e.stopPropagation();
-    const unit = e.deltaMode === 1 ? 33 : e.deltaMode === 2 ? 400 : 1;
-    const dx = e.deltaX * unit;
-    const dy = e.deltaY * unit;
-    const rect = (e.currentTarget as HTMLElement).getBoundingClientRect();
-    if (e.shiftKey || Math.abs(dx) > Math.abs(dy)) {
+    const gesture = wheelGesture(e, (e.currentTarget as HTMLElement).getBoundingClientRect().left);
+    if ('pan' in gesture) {
       const pan = this.cy.pan();
-      this.cy.pan({ x: pan.x - (e.shiftKey ? dy || dx : dx), y: pan.y });
-      return;
-    }
-    this.zoomAt(Math.exp(-dy * (e.ctrlKey ? PINCH_RATE : WHEEL_RATE)), e.clientX - rect.left);
+      this.cy.pan({ x: pan.x + gesture.pan, y: pan.y });
+    } else this.zoomAt(gesture.zoom, gesture.at);
   }
 
   /** The view, for restoring it (Esc, a hidden panel). */
@@ -690,197 +573,5 @@ export class TraceGraph {
   }
 }
 
-/** Inserts `box` into the sorted, disjoint `list` unless it overlaps one there. */
-function insertIfFree(list: [number, number][], box: [number, number]): boolean {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid][0] < box[0]) lo = mid + 1;
-    else hi = mid;
-  }
-  if (lo > 0 && list[lo - 1][1] > box[0]) return false;
-  if (lo < list.length && list[lo][0] < box[1]) return false;
-  list.splice(lo, 0, box);
-  return true;
-}
 
-/** A node's label (controls and bidi shown), a stop's with its verdict: ✓ sound, ⚠ a stop problem (too early, too late, unfinished). */
-function stopLabel(n: GraphNode): string {
-  const label = plainLabel(n.label); // the host's labels are shown already: kept as they are
-  return n.marks.includes('stop-ok') ? `${label} ✓` : n.marks.includes('stop-problem') ? `${label} ⚠` : label;
-}
 
-/**
- * Which labels win when they collide: stops with a problem, then the other stops (the later first:
- * how the run ended matters more than a turn's end; ties otherwise go to the earlier event), then
- * marked events, then the orchestration events.
- */
-function priority(n: GraphNode): number {
-  if (n.kind === 'stop') return n.marks.includes('stop-problem') ? 0 : STOP_RANK;
-  if (n.marks.some((m) => m !== 'stop-ok')) return 1;
-  if (n.kind === 'spawn' || n.kind === 'delegate' || n.kind === 'return') return 2;
-  if (n.kind === 'message' || n.kind === 'orchestrator_decision' || n.kind === 'reward') return 3;
-  return 4;
-}
-
-/** The label rank of a stop without a problem (see {@link priority}). */
-const STOP_RANK = 0.5;
-
-/** The Cytoscape element of an event node (placed and sized by `layout`). */
-function nodeElement(n: GraphNode): ElementDefinition {
-  return {
-    group: 'nodes',
-    data: {
-      id: n.id,
-      index: n.index,
-      eventId: n.eventId,
-      w: NODE,
-      h: NODE,
-      label: stopLabel(n),
-      ...(n.short ? { full: stopLabel(n) } : {}),
-      kind: n.kind,
-      agent: n.agent,
-      lane: n.lane,
-      t: n.t,
-      ...(n.credit !== undefined ? { credit: n.credit, tint: Math.min(0.55, Math.abs(n.credit)) } : {}),
-    },
-    position: { x: 0, y: 0 },
-    classes: ['event', 'nolabel', n.kind, ...(n.cues ?? []).map((c) => `cue-${c}`), n.txEnd !== undefined ? 'bar' : '', creditClass(n.credit).trim(), ...n.marks].filter(Boolean).join(' '),
-  };
-}
-
-/** The Cytoscape element of a run bar: grey-bordered, in its main kind's colour, labelled with its count. */
-function runElement(r: GraphRun, colors: Record<string, string>): ElementDefinition {
-  return {
-    group: 'nodes',
-    data: { id: r.id, label: `${r.count} events`, w: 8, h: 8, members: r.count, lane: r.lane, color: colors[r.kind] ?? '#9d9d9d', ...(r.credit !== undefined ? { credit: r.credit, tint: Math.min(0.55, Math.abs(r.credit)) } : {}) },
-    position: { x: 0, y: 0 },
-    classes: `run nolabel${r.loop ? ' loop' : ''}${creditClass(r.credit)}`,
-  };
-}
-
-/** The credit tint's class of a node or run bar: none below CREDIT_TINT_FROM, 0.05 (too faint to matter; the legend lists credit from there too). */
-function creditClass(credit: number | undefined): string {
-  return credit !== undefined && Math.abs(credit) >= CREDIT_TINT_FROM ? (credit >= 0 ? ' credit-pos' : ' credit-neg') : '';
-}
-
-/**
- * Cue styles (src/shared/cues.ts): rows that are no agent output are hollow with a dashed outline;
- * every cue puts its glyph on the node. Later cues win when a node has several (states over kinds).
- */
-function cueStyles(fg: string): StylesheetJson {
-  return Object.entries(EVENT_CUES).map(([id, cue]) => ({
-    selector: `node.cue-${id}`,
-    style: {
-      'background-image': glyphImage(cue.glyph),
-      'background-fit': 'none',
-      'background-width': '12px',
-      'background-height': '12px',
-      'background-image-containment': 'over',
-      'background-clip': 'none',
-      ...(cue.hollow ? { 'background-opacity': 0.3, 'border-style': 'dashed', 'border-width': 2, 'border-color': fg } : {}),
-    },
-  })) as StylesheetJson;
-}
-
-/** A glyph as an SVG data URI (white with a dark edge, so it reads on every type's colour). */
-export function glyphImage(glyph: string): string {
-  const svg = `<svg xmlns='http://www.w3.org/2000/svg' width='12' height='12'><text x='6' y='10' font-size='11' font-family='sans-serif' font-weight='bold' text-anchor='middle' fill='white' stroke='black' stroke-width='1' paint-order='stroke'>${glyph}</text></svg>`;
-  return `data:image/svg+xml;utf8,${encodeURIComponent(svg)}`;
-}
-
-function style(): StylesheetJson {
-  const colors = kindColors();
-  const fg = themeColor('foreground', '#cccccc');
-  const bg = themeColor('editor-background', '#1e1e1e');
-  const edge = themeColor('descriptionForeground', '#8b8b8b');
-  const sheet: StylesheetJson = [
-    {
-      selector: 'node.event',
-      style: {
-        // above the run bars: a stop, a marked event or a spawn kept on its own beside a bar takes the click, not the bar drawn over it
-        'z-index': 2,
-        width: 'data(w)',
-        height: 'data(h)',
-        shape: 'ellipse',
-        'background-color': colors.orchestrator_decision,
-        label: 'data(label)',
-        color: fg,
-        'font-size': LABEL_FONT,
-        'text-valign': 'bottom',
-        'text-halign': 'center',
-        'text-margin-y': 2,
-        'text-max-width': `${LABEL_MAX}px`,
-        'text-wrap': 'ellipsis',
-        'text-background-color': bg,
-        'text-background-opacity': 0.7,
-        'text-background-padding': '1px',
-        'border-width': 1,
-        'border-color': bg,
-      },
-    },
-    ...Object.entries(colors).map(([kind, color]) => ({
-      selector: `node.${kind}`,
-      style: { 'background-color': color, ...(SHAPES[kind] ? { shape: SHAPES[kind] } : {}) },
-    })),
-    { selector: 'node.bar', style: { shape: 'round-rectangle', 'background-opacity': 0.85 } },
-    { selector: 'node.stop', style: { 'border-width': 2, 'border-color': fg, 'font-weight': 'bold' } },
-    { selector: 'node.stop-ok', style: { 'border-color': OKABE_ITO.bluishGreen, 'border-width': 3 } },
-    { selector: 'node.nolabel', style: { label: '' } },
-    { selector: 'node[dx]', style: { 'text-margin-x': 'data(dx)' as unknown as number } },
-    ...cueStyles(fg),
-    // Credit: a tint around the node (green for positive, vermillion for negative), value on hover.
-    { selector: 'node.credit-pos', style: { 'underlay-color': OKABE_ITO.bluishGreen, 'underlay-opacity': 'data(tint)' as unknown as number, 'underlay-padding': 3, 'underlay-shape': 'ellipse' } },
-    { selector: 'node.credit-neg', style: { 'underlay-color': OKABE_ITO.vermillion, 'underlay-opacity': 'data(tint)' as unknown as number, 'underlay-padding': 3, 'underlay-shape': 'ellipse' } },
-    // A run bar's tint is its most credited event's, around the bar.
-    { selector: 'node.run.credit-pos, node.run.credit-neg', style: { 'underlay-shape': 'round-rectangle' } },
-    // Analysis marks are borders; the current event's focus ring is a page element around them (webview/main.ts), so both stay visible.
-    { selector: 'node.loop', style: { 'border-width': 3, 'border-style': 'dashed', 'border-color': OKABE_ITO.orange } },
-    { selector: 'node.stop-problem', style: { 'border-width': 4, 'border-style': 'double', 'border-color': themeColor('editorWarning-foreground', '#cca700') } },
-    { selector: 'node.blame', style: { 'border-width': 4, 'border-style': 'double', 'border-color': themeColor('editorError-foreground', '#f14c4c') } },
-    { selector: 'node.folded', style: { display: 'none' } },
-    { selector: 'node.in-run', style: { display: 'none' } },
-    {
-      selector: 'node.run',
-      style: {
-        'z-index': 1,
-        shape: 'round-rectangle',
-        width: 'data(w)',
-        height: 'data(h)',
-        'background-color': 'data(color)',
-        'background-opacity': 0.45,
-        'border-width': 1,
-        'border-color': themeColor('descriptionForeground', '#9d9d9d'),
-        label: 'data(label)',
-        color: fg,
-        'font-size': LABEL_FONT,
-        'text-valign': 'bottom',
-        'text-margin-y': 2,
-        'text-background-color': bg,
-        'text-background-opacity': 0.7,
-        'text-background-padding': '1px',
-      },
-    },
-    { selector: 'node.run.nolabel', style: { label: '' } },
-    {
-      selector: 'edge',
-      style: {
-        width: 1,
-        'line-color': edge,
-        'target-arrow-color': edge,
-        'target-arrow-shape': 'triangle',
-        'arrow-scale': 0.7,
-        'curve-style': 'straight',
-        opacity: 0.7,
-      },
-    },
-    ...Object.entries(EDGE_STYLES).map(([type, s]) => ({
-      selector: `edge.${type}`,
-      style: { 'line-color': s.color, 'target-arrow-color': s.color, 'line-style': s.line, 'target-arrow-shape': s.arrow, width: s.width, opacity: 0.9 },
-    })),
-    { selector: 'edge.intra', style: { display: 'none' } },
-    { selector: '.dimmed', style: { opacity: 0.12 } },
-  ];
-  return sheet;
-}

@@ -5,7 +5,7 @@
  */
 import type { GraphOverview } from '../src/shared/protocol';
 import { EVENT_CUES } from '../src/shared/cues';
-import { EDGE_STYLES, glyphImage, SHAPES } from './graph';
+import { EDGE_STYLES, glyphImage, SHAPES } from './graph-style';
 import { CATEGORIES, kindColors, OKABE_ITO } from './theme';
 import { legendEntries } from './legend-entries';
 

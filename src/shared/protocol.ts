@@ -287,7 +287,10 @@ export type GraphCommand =
   | 'exportPng'
   | 'exportSvg';
 
-/** Messages the host sends to the webview. */
+/**
+ * Messages the host sends to the webview. Those that name an event or a finding carry the `stamp`
+ * of the snapshot they name it in; the page drops one for another snapshot than it shows.
+ */
 export type HostMessage =
   /**
    * The trace to draw; `uri` is kept in the webview's state (to restore the panel after a reload);
@@ -315,15 +318,20 @@ export type HostMessage =
   | { type: 'loading'; title: string }
   /** The side panel was locked to its trace, or follows the active trace again. */
   | { type: 'locked'; locked: boolean }
-  | { type: 'select'; index: number }
-  /** Show a finding (index into `GraphModel.findings`): frame its events, its text in the details pane. */
-  | { type: 'explain'; finding: number }
+  /** Select an event of the snapshot `stamp` names (dropped by a page that shows another). */
+  | { type: 'select'; stamp: number; index: number }
+  /** Show a finding (index into the findings of the snapshot `stamp` names): frame its events, its text in the details pane. */
+  | { type: 'explain'; stamp: number; finding: number }
   /** Frame one agent's lane. */
   | { type: 'showLane'; agent: string }
   /** A palette command routed to the active graph. */
   | { type: 'command'; command: GraphCommand };
 
-/** Messages the webview sends to the host. */
+/**
+ * Messages the webview sends to the host. Every message that names an event carries the `stamp`
+ * of the snapshot (the overview's) it names it in: the host drops one whose stamp is not the
+ * snapshot its page shows now (a click still on its way when the panel moved to another trace).
+ */
 export type WebviewMessage =
   /** The webview's page has loaded and its script runs (a page loaded again gets its trace again). */
   | { type: 'ready' }
@@ -334,17 +342,17 @@ export type WebviewMessage =
   /** The events whose id, label, agent or text contains `query` (case-insensitive). */
   | { type: 'find'; stamp: number; query: string }
   /** Show the event's record in the trace file. */
-  | { type: 'reveal'; index: number }
+  | { type: 'reveal'; stamp: number; index: number }
   /** Save an export of the view: a PNG data URL or SVG text (the host asks where; never over a trace file). */
   | { type: 'export'; format: 'png' | 'svg'; data: string }
   /** Lock the side panel to its trace, or let it follow the active trace again. */
   | { type: 'toggleLock' }
   /** Open the prompt file that produced the event. */
-  | { type: 'openSource'; index: number }
+  | { type: 'openSource'; stamp: number; index: number }
   /** Show the event's whole content (the details show a preview) in a read-only document, the graph keeping focus. */
-  | { type: 'showContent'; index: number }
+  | { type: 'showContent'; stamp: number; index: number }
   /** The user selected a node or stepped to an event; `reveal`: show its line in a visible editor of the trace (never focusing it). */
-  | { type: 'selected'; index: number; reveal?: boolean }
+  | { type: 'selected'; stamp: number; index: number; reveal?: boolean }
   /**
    * The graph of a 'trace' message is on screen (after its first frame). `moments`: when the
    * webview's page, script and first graph steps happened (ms since the epoch), for npm start's

@@ -221,7 +221,7 @@ describe('graph keyboard in a real VS Code', function () {
     await openSessionGraph();
     // the first tool result whose call shares its id (Claude Code: tool_use id = tool_result id)
     const target = await evalInWebview<{ index: number; call: number }>(
-      `() => { const o = globalThis.__otrace; const tl = o.timeline(); return new Promise((done) => { window.postMessage({ type: 'select', index: tl[3] }, '*'); setTimeout(() => done({ index: tl[3], call: tl[1] }), 600); }); }`,
+      `() => { const o = globalThis.__otrace; const tl = o.timeline(); return new Promise((done) => { window.postMessage({ type: 'select', stamp: globalThis.__otrace.graph.stamp, index: tl[3] }, '*'); setTimeout(() => done({ index: tl[3], call: tl[1] }), 600); }); }`,
       { selector: FRAME },
     );
     const shown = await waitFor(() => evalInWebview<{ index: number; type: string } | null>(`() => { const o = globalThis.__otrace; const d = o.details(); return d && d.index === o.current() ? { index: d.index, type: d.type } : null; }`, { selector: FRAME }), (v) => v !== null, 'the details of the selected event');
@@ -230,7 +230,7 @@ describe('graph keyboard in a real VS Code', function () {
       const editor = vscode.window.visibleTextEditors.find((e) => e.document === doc)!;
       editor.selection = new vscode.Selection(0, 0, 0, 0);
       await sleep(300);
-      await evalInWebview(`() => { window.postMessage({ type: 'select', index: ${target.index} }, '*'); return new Promise((r) => setTimeout(r, 400)); }`, { selector: FRAME });
+      await evalInWebview(`() => { window.postMessage({ type: 'select', stamp: globalThis.__otrace.graph.stamp, index: ${target.index} }, '*'); return new Promise((r) => setTimeout(r, 400)); }`, { selector: FRAME });
       if (how === 'the button') await clickInWebview('#details .actions vscode-button', { frame: FRAME });
       else {
         await evalInWebview(`() => { document.getElementById('canvas').focus(); return 1; }`, { selector: FRAME });
@@ -257,7 +257,7 @@ describe('graph keyboard in a real VS Code', function () {
       { selector: FRAME },
     );
     if (!(await evalInWebview<boolean>(`() => document.getElementById('follow').checked`, { selector: FRAME }))) await clickInWebview('#follow', { frame: FRAME });
-    const select = (index: number) => evalInWebview(`() => { window.postMessage({ type: 'select', index: ${index} }, '*'); return new Promise((r) => setTimeout(r, 300)); }`, { selector: FRAME });
+    const select = (index: number) => evalInWebview(`() => { window.postMessage({ type: 'select', stamp: globalThis.__otrace.graph.stamp, index: ${index} }, '*'); return new Promise((r) => setTimeout(r, 300)); }`, { selector: FRAME });
     await select(picks.sub);
     await evalInWebview(`() => { document.getElementById('next-agent').click(); }`, { selector: FRAME });
     const subUri = vscode.Uri.file(subFile).toString();
@@ -272,7 +272,7 @@ describe('graph keyboard in a real VS Code', function () {
   });
   it('Open Source Prompt from the graph shows the prompt and the graph keeps its event', async () => {
     await openSessionGraph();
-    const call = await evalInWebview<number>(`() => { const tl = globalThis.__otrace.timeline(); window.postMessage({ type: 'select', index: tl[1] }, '*'); return new Promise((r) => setTimeout(() => r(tl[1]), 600)); }`, { selector: FRAME });
+    const call = await evalInWebview<number>(`() => { const tl = globalThis.__otrace.timeline(); window.postMessage({ type: 'select', stamp: globalThis.__otrace.graph.stamp, index: tl[1] }, '*'); return new Promise((r) => setTimeout(() => r(tl[1]), 600)); }`, { selector: FRAME });
     const labels = await waitFor(() => evalInWebview<string[]>(`() => [...document.querySelectorAll('#details .actions vscode-button')].map((b) => b.textContent)`, { selector: FRAME }), (l) => l.includes('Open Source Prompt'), 'the details offer Open Source Prompt');
     await clickInWebview(`#details .actions vscode-button:nth-of-type(${labels.indexOf('Open Source Prompt') + 1})`, { frame: FRAME });
     // the prompt is shown when the cursor reaches it (the host opens it asynchronously)

@@ -50,7 +50,7 @@ const READ = `() => new Promise((done, fail) => {
   const tip = document.getElementById('tooltip').textContent;
   node.emit('mouseout');
   const index = node.data('index');
-  window.postMessage({ type: 'select', index }, '*');
+  window.postMessage({ type: 'select', stamp: graph.stamp, index }, '*');
   const t0 = performance.now();
   const poll = () => {
     const heading = document.querySelector('#details h2');

@@ -137,7 +137,7 @@ describe('graph overview of a Claude Code session in a real VS Code', function (
     const turnLabels = await evalInWebview<string[]>(`() => globalThis.__otrace.cy.nodes('.turn-end').map((n) => n.data('label'))`, { selector: FRAME });
     assert.ok(turnLabels.length >= 3 && turnLabels.every((l) => /^turn ended: /.test(l) && !l.includes('✓')), JSON.stringify(turnLabels));
     assert.equal(await evalInWebview<number>(`() => globalThis.__otrace.cy.nodes('.stop-ok').length`, { selector: FRAME }), 0, 'no check mark without a recorded success');
-    await evalInWebview(`() => { const n = globalThis.__otrace.cy.nodes('.turn-end').last(); window.postMessage({ type: 'select', index: n.data('index') }, '*'); return new Promise((r) => setTimeout(r, 600)); }`, { selector: FRAME });
+    await evalInWebview(`() => { const n = globalThis.__otrace.cy.nodes('.turn-end').last(); window.postMessage({ type: 'select', stamp: globalThis.__otrace.graph.stamp, index: n.data('index') }, '*'); return new Promise((r) => setTimeout(r, 600)); }`, { selector: FRAME });
     await vscode.commands.executeCommand('workbench.action.focusSecondEditorGroup');
     await vscode.commands.executeCommand('workbench.action.toggleEditorWidths');
     await sleep(800);
@@ -435,7 +435,7 @@ describe('graph labels at the edge of the view', function () {
     const turns = await evalInWebview<{ labels: string[]; ok: number }>(`() => { const cy = globalThis.__otrace.cy; return { labels: cy.nodes('.turn-end').map((n) => n.data('label')), ok: cy.nodes('.stop-ok').length }; }`, { selector: frame });
     assert.ok(turns.labels.length >= 3 && turns.labels.every((l) => /^turn ended: /.test(l) && !l.includes('✓')), JSON.stringify(turns));
     assert.equal(turns.ok, 0, 'no check mark without a recorded success');
-    const last = await evalInWebview<number>(`() => { const n = globalThis.__otrace.cy.nodes('.turn-end').last(); window.postMessage({ type: 'select', index: n.data('index') }, '*'); return n.data('index'); }`, { selector: frame });
+    const last = await evalInWebview<number>(`() => { const n = globalThis.__otrace.cy.nodes('.turn-end').last(); window.postMessage({ type: 'select', stamp: globalThis.__otrace.graph.stamp, index: n.data('index') }, '*'); return n.data('index'); }`, { selector: frame });
     await until('the last turn end in the details pane', () => evalInWebview<boolean>(`() => { const d = globalThis.__otrace.details(); return !!d && d.index === ${last}; }`, { selector: frame }));
     await screenshot('test-output/codex-rollout.png');
   });

@@ -113,7 +113,7 @@ describe('trace graph in a real VS Code', function () {
     const shown = await evalInWebview<string>(
       // the details come from the engine: wait for them (at most 10 s), not for a fixed time
       `() => new Promise((done) => {
-        window.postMessage({ type: 'select', index: ${state.indexOf.e35} }, '*');
+        window.postMessage({ type: 'select', stamp: globalThis.__otrace.graph.stamp, index: ${state.indexOf.e35} }, '*');
         const t0 = performance.now();
         const poll = () => { const h = document.querySelector('#details h2'); if (h || performance.now() - t0 > 10000) done(h?.textContent ?? null); else setTimeout(poll, 50); };
         poll();
@@ -125,7 +125,7 @@ describe('trace graph in a real VS Code', function () {
     await vscode.commands.executeCommand('workbench.action.focusSecondEditorGroup');
     await vscode.commands.executeCommand('workbench.action.toggleEditorWidths');
     await evalInWebview<string>(
-      `() => new Promise((done) => { window.postMessage({ type: 'select', index: ${state.indexOf.e18} }, '*'); setTimeout(() => done(''), 800); })`,
+      `() => new Promise((done) => { window.postMessage({ type: 'select', stamp: globalThis.__otrace.graph.stamp, index: ${state.indexOf.e18} }, '*'); setTimeout(() => done(''), 800); })`,
       { selector: 'body[data-title="demo.otrace.jsonl"]' },
     );
     await screenshot('test-output/screenshot.png');
@@ -213,7 +213,7 @@ describe('trace graph in a real VS Code', function () {
     const clicked = await evalInWebview<{ preview: string; buttons: string[]; ms: number }>(
       `() => new Promise((done) => {
         const t0 = performance.now();
-        window.postMessage({ type: 'select', index: 1 }, '*');
+        window.postMessage({ type: 'select', stamp: globalThis.__otrace.graph.stamp, index: 1 }, '*');
         // the details come from the engine: wait for them (at most 10 s)
         const poll = () => {
           const buttons = [...document.querySelectorAll('#details .actions vscode-button')];

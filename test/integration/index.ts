@@ -31,6 +31,7 @@ const TEST_FILES: Record<string, () => unknown> = {
   'graph-overview.test.ts': () => require('./graph-overview.test'),
   'graph-keyboard.test.ts': () => require('./graph-keyboard.test'),
   'graph-panels.test.ts': () => require('./graph-panels.test'),
+  'graph-stale.test.ts': () => require('./graph-stale.test'),
   'graph-large.test.ts': () => require('./graph-large.test'),
   'graph-start.test.ts': () => require('./graph-start.test'),
   'graph-names.test.ts': () => require('./graph-names.test'),

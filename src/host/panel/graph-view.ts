@@ -19,6 +19,25 @@ import { lastGraphSize, rememberGraphSize } from './graph-size';
 import { graphHtml, graphWebviewOptions } from './graph-html';
 import { graphPanelTitle } from './panel-title';
 
+/** Host messages that name an event or finding of the shown snapshot, before they are stamped with it. */
+type Unstamped = { type: 'select'; index: number } | { type: 'explain'; finding: number } | { type: 'showLane'; agent: string };
+
+/** `message` with the stamp of the snapshot it names an event or finding of (showLane names an agent: no stamp). */
+function stamped(message: Unstamped, stamp: number): HostMessage {
+  return message.type === 'showLane' ? message : { ...message, stamp };
+}
+
+/**
+ * The webview messages that name an event of the page's snapshot (the engine's answers to `event`,
+ * `find` and `window` are asked for a stamp and checked by the engine).
+ */
+const EVENT_MESSAGES: ReadonlySet<WebviewMessage['type']> = new Set(['selected', 'reveal', 'openSource', 'showContent']);
+
+/** A message type the switch does not know: a compile error (`never`), and ignored at run time (a newer page). */
+function unknownMessage(m: never): void {
+  void m;
+}
+
 /** Shows the trace at `uri` in `panel` and keeps it current while the panel lives. */
 export class GraphView implements vscode.Disposable {
   private summary: SessionSummary | undefined;
@@ -28,8 +47,8 @@ export class GraphView implements vscode.Disposable {
   private shown: SessionSummary | undefined;
   /** `ready` messages so far: a second one means the page was loaded again and needs its trace again. */
   private pageLoads = 0;
-  /** Messages asked for before the webview had its trace (explain, showLane): sent right after it. */
-  private queued: HostMessage[] = [];
+  /** Messages asked for before the webview had its trace (explain, showLane): sent right after it, stamped with its snapshot. */
+  private queued: Unstamped[] = [];
   private readonly disposables: vscode.Disposable[] = [];
 
   private locked = false;
@@ -80,10 +99,19 @@ export class GraphView implements vscode.Disposable {
     this.postWhenShown({ type: 'showLane', agent });
   }
 
-  /** Posts now when the webview shows the trace, else right after it does. */
-  private postWhenShown(message: HostMessage): void {
-    if (this.shown && this.shown === this.summary) this.post(message);
+  /** Posts now when the webview shows the trace, else right after it does; stamped with the snapshot it then shows. */
+  private postWhenShown(message: Unstamped): void {
+    const stamp = this.stamp;
+    if (stamp !== undefined) this.post(stamped(message, stamp));
     else this.queued.push(message);
+  }
+
+  /**
+   * The stamp of the snapshot the page shows, while it is the trace's latest: the only one whose
+   * event indices this view acts on (undefined while another snapshot or trace is on its way).
+   */
+  private get stamp(): number | undefined {
+    return this.shown && this.shown === this.summary ? this.shown.stamp : undefined;
   }
 
   /** Shows another trace in this panel (the panel that follows the active trace). */
@@ -92,6 +120,7 @@ export class GraphView implements vscode.Disposable {
     this.uri = uri;
     this.summary = undefined;
     this.shown = undefined;
+    this.queued = []; // asked for the trace shown before
     this.files = new Set();
     this.panel.title = graphPanelTitle(uri.fsPath);
     this.post({ type: 'loading', title: path.basename(uri.fsPath) });
@@ -171,8 +200,8 @@ export class GraphView implements vscode.Disposable {
     this.post({ type: 'traceJson', uri: key, locked: this.onToggleLock ? this.locked : undefined, json: graph.json, columns: graph.columns, first: graph.first, growing });
     this.shown = summary;
     const s = this.selection.selection;
-    if (s && s.trace === this.uri.toString()) this.post({ type: 'select', index: s.index });
-    for (const m of this.queued.splice(0)) this.post(m);
+    if (s && s.trace === this.uri.toString()) this.post({ type: 'select', stamp: summary.stamp, index: s.index });
+    for (const m of this.queued.splice(0)) this.post(stamped(m, summary.stamp));
     markStart('graph sent');
   }
 
@@ -181,6 +210,9 @@ export class GraphView implements vscode.Disposable {
   }
 
   private async onMessage(m: WebviewMessage): Promise<void> {
+    // An event of another snapshot than the one shown (a click on its way while the panel moved to
+    // another trace, or to a new version of this one): its index would name another event here.
+    if (EVENT_MESSAGES.has(m.type) && (m as { stamp?: unknown }).stamp !== this.stamp) return;
     switch (m.type) {
       case 'ready':
         markStart('webview ready');
@@ -228,6 +260,8 @@ export class GraphView implements vscode.Disposable {
         rememberGraphSize(m.size);
         if (m.moments) markStartAt(m.moments);
         return reportPainted(this.uri.fsPath, m.events);
+      default:
+        return unknownMessage(m);
     }
   }
 

@@ -1,0 +1,75 @@
+/**
+ * The graph's keyboard: a press anywhere in the graph takes the keyboard to it; keys run graph
+ * commands (KEYS), Enter shows the current event in the trace file, Ctrl+F (Cmd+F) or / goes to
+ * the filter box. Keys typed in a text field stay there.
+ */
+import type { GraphCommand } from '../src/shared/protocol';
+import { $ } from './dom';
+
+/** Graph commands by key (`Shift+` for shifted keys; letters in lower case unshifted). */
+export const KEYS: Record<string, GraphCommand> = {
+  ArrowRight: 'next',
+  ArrowLeft: 'previous',
+  'Shift+ArrowRight': 'nextOfAgent',
+  'Shift+ArrowLeft': 'previousOfAgent',
+  Home: 'first',
+  End: 'last',
+  s: 'nextStop',
+  'Shift+S': 'previousStop',
+  n: 'nextFinding',
+  'Shift+N': 'previousFinding',
+  ' ': 'playPause',
+  f: 'fit',
+  'Shift+F': 'fit',
+  z: 'zoomToSelection',
+  t: 'toggleAxis',
+  Escape: 'back',
+};
+
+/** The command of a key press (KEYS), if any. */
+export function commandOfKey(e: Pick<KeyboardEvent, 'key' | 'shiftKey'>): GraphCommand | undefined {
+  const key = e.key.length === 1 && !e.shiftKey ? e.key.toLowerCase() : e.key;
+  return KEYS[e.shiftKey && key !== ' ' ? `Shift+${key.length === 1 ? key.toUpperCase() : key}` : key] ?? KEYS[key.toLowerCase()];
+}
+
+/** What the keys do: run a command; show the current event in the trace file (false when there is none). */
+export interface KeyActions {
+  run(command: GraphCommand): void;
+  revealCurrent(): boolean;
+}
+
+/**
+ * The graph owns its keyboard: a press anywhere in the graph (the canvas included: Cytoscape
+ * cancels the mouse's default action, which would leave the focus in the text editor) focuses the
+ * graph, so the keys that follow reach the graph and never a document.
+ */
+function takeFocus(e: Event): void {
+  const target = e.target as HTMLElement;
+  if (target.closest('vscode-textfield, vscode-button, button, input, label, a')) return;
+  $('canvas').focus({ preventScroll: true });
+}
+
+/** Wires the page's keyboard to the graph. */
+export function installKeys(actions: KeyActions): void {
+  document.addEventListener('pointerdown', takeFocus, true);
+  document.addEventListener('mousedown', takeFocus, true);
+  document.addEventListener('keydown', (e) => {
+    if ((e.target as Partial<HTMLElement>).closest?.('vscode-textfield, input')) return;
+    // Ctrl+F (Cmd+F) or / : to the filter box, as in an editor (the letters typed next must not run graph keys)
+    if (((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'f') || (e.key === '/' && !e.ctrlKey && !e.metaKey && !e.altKey)) {
+      e.preventDefault();
+      $('search').focus();
+      return;
+    }
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    // Enter on the current event: Show in Trace File (beside the graph; the keyboard stays here)
+    if (e.key === 'Enter' && (e.target as Partial<HTMLElement>).closest?.('button, vscode-button') == null) {
+      if (actions.revealCurrent()) e.preventDefault();
+      return;
+    }
+    const command = commandOfKey(e);
+    if (!command) return;
+    e.preventDefault();
+    actions.run(command);
+  });
+}
