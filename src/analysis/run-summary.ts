@@ -261,10 +261,11 @@ function agentsOf(events: readonly TraceEvent[], metadata: Record<string, unknow
   });
   const agentsMeta = metadata.agents && typeof metadata.agents === 'object' ? (metadata.agents as Record<string, unknown>) : {};
   const ordered = [...lanes.entries()].sort((a, b) => events[a[1].first].t - events[b[1].first].t || a[1].first - b[1].first);
+  const addressed = firstAddressed(events);
   return ordered.map(([name, lane]) => {
     const meta = (Object.prototype.hasOwnProperty.call(agentsMeta, name) && agentsMeta[name] && typeof agentsMeta[name] === 'object' ? agentsMeta[name] : {}) as Record<string, unknown>;
-    const asked = firstAsked(events, name, lane.events, false);
-    const spawned = firstAsked(events, name, [], true);
+    const asked = addressed.asked.get(name)?.content ?? firstReceived(name, lane.events);
+    const spawned = addressed.spawned.get(name)?.content;
     const kind = str(meta.subagent_type) ?? str(meta.agent_nickname) ?? str(meta.role);
     // A spawn's text is what the agent is for (Claude Code: the Agent call's `description`) when a prompt came apart from it.
     const description = spawned !== undefined && asked !== undefined && spawned !== asked ? spawned : undefined;
@@ -280,19 +281,27 @@ function agentsOf(events: readonly TraceEvent[], metadata: Record<string, unknow
 }
 
 /**
- * What an agent was first asked. `spawns` false: the first message or delegation addressed to it by
- * another, else the first message its own lane received (`own`); true: the first spawn of it.
+ * Per agent name, in one pass over the events: the first message or delegation addressed to it by
+ * another (`asked`) and the first spawn of it (`spawned`), by time. O(events).
  */
-function firstAsked(all: readonly TraceEvent[], name: string, own: readonly TraceEvent[], spawns: boolean): string | undefined {
-  let best: TraceEvent | undefined;
+function firstAddressed(all: readonly TraceEvent[]): { asked: Map<string, TraceEvent>; spawned: Map<string, TraceEvent> } {
+  const asked = new Map<string, TraceEvent>();
+  const spawned = new Map<string, TraceEvent>();
   for (const e of all) {
+    if (typeof e.to !== 'string') continue;
     const type = canonicalType(e.type);
-    const kind = spawns ? type === 'spawn' : type === 'message' || type === 'delegate';
-    if (!kind || e.to !== name || notSpoken(e) || str(e.content) === undefined) continue;
-    if (e.agent === name && e.from === name) continue;
-    if (!best || e.t < best.t) best = e;
+    const into = type === 'spawn' ? spawned : type === 'message' || type === 'delegate' ? asked : undefined;
+    if (!into || notSpoken(e) || str(e.content) === undefined) continue;
+    if (e.agent === e.to && e.from === e.to) continue;
+    const best = into.get(e.to);
+    if (!best || e.t < best.t) into.set(e.to, e);
   }
-  if (best) return best.content;
+  return { asked, spawned };
+}
+
+/** The first message an agent's own lane received from another (when nothing was addressed to it). */
+function firstReceived(name: string, own: readonly TraceEvent[]): string | undefined {
+  let best: TraceEvent | undefined;
   for (const e of own) {
     if (canonicalType(e.type) !== 'message' || notSpoken(e) || str(e.content) === undefined || e.from === undefined || e.from === name) continue;
     if (!best || e.t < best.t) best = e;

@@ -4,7 +4,7 @@
  * level of detail. The webview draws only windows, so every event of any trace is reachable while
  * Cytoscape holds a bounded number of elements. Pure: no `vscode` (the engine may run it in a worker).
  */
-import type { GraphEdge, GraphNode, GraphOverview, GraphRun, GraphRunBrief, GraphWindow, WindowRequest } from '../shared/protocol';
+import type { GraphEdge, GraphLane, GraphNode, GraphOverview, GraphRun, GraphRunBrief, GraphWindow, WindowRequest } from '../shared/protocol';
 import { eventCues } from '../shared/cues';
 import { CREDIT_TINT_FROM } from '../shared/credit-words';
 import { eventDetails, graphLayout, layoutEdge, layoutNode, nodeLabel, withCredit, type GraphLayout } from './graph-model';
@@ -231,15 +231,17 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
       marks: presentMarks(layout),
     },
     ...(countsSteps(snapshot) ? { timeUnit: 'steps' as const } : {}),
-    ...(snapshot.run ? { run: runBrief(snapshot) } : {}),
+    ...(snapshot.run ? { run: runBrief(snapshot, layout.lanes) } : {}),
   };
 }
 
-/** The snapshot's run summary for the graph: the end's event named by index. */
-function runBrief(snapshot: TraceSnapshot): GraphRunBrief | undefined {
+/** The snapshot's run summary for the graph: the end's event named by index, agents labelled as their lanes are. */
+function runBrief(snapshot: TraceSnapshot, lanes: readonly GraphLane[]): GraphRunBrief | undefined {
   const run = snapshot.run;
   if (!run) return undefined;
   const events = snapshot.loaded.trace.events;
+  // the graph's lane labels (a compaction is `context compaction`), so the summary and the lanes agree
+  const laneLabel = new Map(lanes.filter((l) => l.label !== undefined && (l.agent ?? l.name) === l.name).map((l) => [l.name, l.label!]));
   let ended: GraphRunBrief['ended'] = null;
   if (run.ended) {
     let index = -1;
@@ -252,7 +254,7 @@ function runBrief(snapshot: TraceSnapshot): GraphRunBrief | undefined {
     outcome: run.outcome,
     duration: run.duration,
     tokens: run.tokens,
-    agents: run.agents.map((a) => ({ name: a.name, label: a.label, task: a.task, events: a.events })),
+    agents: run.agents.map((a) => ({ name: a.name, label: laneLabel.get(a.name) ?? a.label, task: a.task, events: a.events })),
     findings: run.findings,
   };
 }
