@@ -96,7 +96,7 @@ function render(uri: string | undefined, next: GraphOverview, first?: GraphWindo
     saveState();
   });
   showHeader(next);
-  showRunSummary($('run'), next.run, {
+  showRunSummary($('run'), next.run, next.problems, {
     goTo: (index) => {
       selectIndex(s, index, 'finding');
       $('canvas').focus({ preventScroll: true }); // the keyboard stays with the graph

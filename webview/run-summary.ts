@@ -64,8 +64,19 @@ function row(key: string): { row: HTMLElement; value: HTMLElement } {
   return { row: r, value: v };
 }
 
-/** Fills `el` with the run summary (hidden when there is none). */
-export function showRunSummary(el: HTMLElement, run: GraphRunBrief | undefined, actions: RunSummaryActions): void {
+/**
+ * The words for a run the analysis found nothing wrong with: said of the run, so that warnings
+ * about reading the file (`reading`, the overview's problem counts) do not read as a contradiction.
+ */
+export function noProblemWords(reading: { errors: number; warnings: number }): string {
+  const n = reading.errors + reading.warnings;
+  if (n === 0) return 'no problems found in the run';
+  const what = reading.errors ? `${n} ${n === 1 ? 'problem' : 'problems'}` : `${n} ${n === 1 ? 'warning' : 'warnings'}`;
+  return `no problems found in the run (${what} reading the file: see Problems)`;
+}
+
+/** Fills `el` with the run summary (hidden when there is none); `reading`: the overview's counts of problems reading the file. */
+export function showRunSummary(el: HTMLElement, run: GraphRunBrief | undefined, reading: { errors: number; warnings: number }, actions: RunSummaryActions): void {
   el.replaceChildren();
   el.hidden = !run;
   if (!run) return;
@@ -107,7 +118,7 @@ export function showRunSummary(el: HTMLElement, run: GraphRunBrief | undefined, 
 
   const problems = row('Problems');
   if (run.findings.length === 0) {
-    problems.value.textContent = 'no problems found';
+    problems.value.textContent = noProblemWords(reading);
     problems.row.classList.add('run-ok');
   } else {
     const top = run.findings[0];

@@ -1,7 +1,7 @@
 /** The run summary's words (webview/run-summary.ts): plain, short, and never a verdict the trace does not hold. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { agentWords, endedWords, tokenWords } from '../../../webview/run-summary';
+import { agentWords, endedWords, noProblemWords, tokenWords } from '../../../webview/run-summary';
 
 test('how it ended: a hand-back is a turn end, not a completed task; a run stop says its reason in words', () => {
   assert.equal(endedWords({ index: 3, scope: 'turn', reason: 'task_complete', text: '' }), 'turn ended: handed back to the user');
@@ -18,4 +18,10 @@ test('agents: one agent said so; several named by what they were asked to be, th
   assert.equal(agentWords([{ name: 'codex', label: null, task: null, events: 277 }]), 'one agent, codex (277 events)');
   const six = ['main', 'a', 'b', 'c', 'd', 'e'].map((name, i) => ({ name, label: i === 1 ? 'Explore: find\u202Ethe config' : null, task: null, events: 10 - i }));
   assert.equal(agentWords(six), '6 agents: main (10 events) · Explore: find⟨U+202E⟩the config (9) · b (8) · c (7) · 2 more');
+});
+
+test('no problems is said of the run, and reading warnings are named as such (a stranger read "1 warning" and "no problems found" as a contradiction)', () => {
+  assert.equal(noProblemWords({ errors: 0, warnings: 0 }), 'no problems found in the run');
+  assert.equal(noProblemWords({ errors: 0, warnings: 1 }), 'no problems found in the run (1 warning reading the file: see Problems)');
+  assert.equal(noProblemWords({ errors: 2, warnings: 1 }), 'no problems found in the run (3 problems reading the file: see Problems)');
 });
