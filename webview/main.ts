@@ -29,7 +29,7 @@ import { showLegend } from './legend';
 import { createMinimap } from './minimap';
 import { readSaved, savedForTrace, type SavedState } from './saved-state';
 import { Timeline, type StepTarget } from './timeline';
-import { installTooltip } from './tooltip';
+import { hideTooltip, installTooltip } from './tooltip';
 import { disposeTraceState, newTraceState, type TraceState } from './trace-state';
 import { getState, post, setState } from './vscode-api';
 import { WindowLoader } from './windows';
@@ -82,6 +82,7 @@ function render(uri: string | undefined, next: GraphOverview, first?: GraphWindo
   const drawMinimap = createMinimap($<HTMLCanvasElement>('minimap'), g);
   let frame = 0;
   g.onViewChange(() => {
+    hideTooltip(); // zoom or pan: the node moved from under it
     placeLanes();
     // The axis is rebuilt, and a window asked for, at most once a frame.
     if (!frame)
@@ -282,6 +283,7 @@ type SelectSource = 'click' | 'step' | 'host' | 'finding';
  */
 function selectIndex(s: TraceState, index: number, source: SelectSource): void {
   if (s !== state || index < 0 || index >= s.graph.totalEvents) return;
+  hideTooltip(); // it described the node under the pointer, not the event stepped to
   s.timeline.setCurrent(index);
   if (source !== 'finding') s.explained = undefined;
   if (source === 'step' || source === 'host') s.view.ensureVisible(index);

@@ -10,10 +10,20 @@ import { formatLength } from './axis';
 import { $ } from './dom';
 import type { TraceState } from './trace-state';
 
-/** Shows the tooltip over the nodes of `s`'s graph. */
+/** Hides the tooltip: it describes the node under the pointer, so it goes when the view or the current event moves. */
+export function hideTooltip(): void {
+  $('tooltip').hidden = true;
+}
+
+/**
+ * Shows the tooltip over the nodes of `s`'s graph. It never outlives what it describes: hidden for a
+ * new trace or snapshot and when its node leaves the graph; the caller hides it on zoom, pan and steps.
+ */
 export function installTooltip(s: TraceState): void {
   const { view: g, graph, timeline } = s;
   const tip = $('tooltip');
+  hideTooltip();
+  g.cy.on('remove', 'node', hideTooltip);
   g.cy.on('mouseover', 'node', (e) => {
     const id = (e.target as NodeSingular).id();
     const run = g.run(id);

@@ -32,6 +32,7 @@ const TEST_FILES: Record<string, () => unknown> = {
   'graph-keyboard.test.ts': () => require('./graph-keyboard.test'),
   'graph-panels.test.ts': () => require('./graph-panels.test'),
   'graph-stale.test.ts': () => require('./graph-stale.test'),
+  'graph-tooltip.test.ts': () => require('./graph-tooltip.test'),
   'graph-large.test.ts': () => require('./graph-large.test'),
   'graph-start.test.ts': () => require('./graph-start.test'),
   'graph-names.test.ts': () => require('./graph-names.test'),
