@@ -7,6 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { evalInWebview } from './bridge';
+import { until } from './wait';
 
 const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
 const SESSION = path.join(ROOT, 'test', 'fixtures', 'claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl');
@@ -22,17 +23,6 @@ const HOVER = `() => {
   return tip.hidden ? '' : tip.textContent;
 }`;
 const TIP = `() => { const tip = document.getElementById('tooltip'); return { hidden: tip.hidden, text: tip.textContent }; }`;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function waitFor<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, ms = 10_000): Promise<T> {
-  let v = await read();
-  for (const end = Date.now() + ms; !ok(v) && Date.now() < end; ) {
-    await sleep(100);
-    v = await read();
-  }
-  assert.ok(ok(v), `${what}: ${JSON.stringify(v)}`);
-  return v;
-}
 
 describe('graph tooltip in a real VS Code', function () {
   this.timeout(120_000);
@@ -50,12 +40,12 @@ describe('graph tooltip in a real VS Code', function () {
     // A step (the palette's Next Event, as the → key does).
     assert.notEqual(await evalInWebview<string>(HOVER, { selector: frame }), '', 'hovering a node shows its tooltip');
     await vscode.commands.executeCommand('otrace.graph.nextEvent');
-    await waitFor(tip, (t) => t.hidden, 'the tooltip after a step');
+    await until('the tooltip to hide after a step', async () => (await tip()).hidden, 10_000);
 
     // A zoom (to the selected event).
     assert.notEqual(await evalInWebview<string>(HOVER, { selector: frame }), '', 'hovering a node shows its tooltip again');
     await vscode.commands.executeCommand('otrace.graph.zoomToSelection');
-    await waitFor(tip, (t) => t.hidden, 'the tooltip after a zoom');
+    await until('the tooltip to hide after a zoom', async () => (await tip()).hidden, 10_000);
 
     // Another trace in the same panel (it follows the active trace editor).
     assert.notEqual(await evalInWebview<string>(HOVER, { selector: frame }), '', 'hovering a node shows its tooltip once more');

@@ -40,7 +40,9 @@ function layerCopy(): string {
   }
   // What each layer may import, used the allowed way: these must compile.
   fs.writeFileSync(path.join(dir, 'src/host/uses.ts'), "import { window } from 'vscode';\nimport { engine } from '../engine/layer';\nexport const uses = [window, engine];\n");
-  fs.writeFileSync(path.join(dir, 'src/engine/uses.ts'), "import * as fs from 'node:fs';\nimport { analysis } from '../analysis/layer';\nimport { trace } from '../trace/layer';\nimport { shared } from '../shared/layer';\nexport const uses = [fs, analysis, trace, shared];\n");
+  // imports of the copy's own layer stubs (paths inside the temporary copy)
+  const from = (layer: string, to: string) => `${path.posix.relative(layer, to)}/layer`;
+  fs.writeFileSync(path.join(dir, 'src/engine/uses.ts'), `import * as fs from 'node:fs';\nimport { analysis } from '${from('src/engine', 'src/analysis')}';\nimport { trace } from '${from('src/engine', 'src/trace')}';\nimport { shared } from '${from('src/engine', 'src/shared')}';\nexport const uses = [fs, analysis, trace, shared];\n`);
   fs.writeFileSync(path.join(dir, 'webview/uses.ts'), "import { shared } from '../src/shared/layer';\nexport const uses = [shared, document.body];\n");
   return dir;
 }
