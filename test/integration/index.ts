@@ -29,6 +29,8 @@ const TEST_FILES: Record<string, () => unknown> = {
   'graph.test.ts': () => require('./graph.test'),
   // the overview reads the first view of the session's graph: before the keyboard tests zoom into it
   'graph-overview.test.ts': () => require('./graph-overview.test'),
+  // the README's pictures (after graph.test.ts, which also writes test-output/screenshot.png)
+  'readme-pictures.test.ts': () => require('./readme-pictures.test'),
   'graph-keyboard.test.ts': () => require('./graph-keyboard.test'),
   'graph-panels.test.ts': () => require('./graph-panels.test'),
   'graph-stale.test.ts': () => require('./graph-stale.test'),
