@@ -1,7 +1,7 @@
 /**
  * The main job in a real VS Code: open a trace, run "Open Trace Graph to the Side", and check the
  * webview's Cytoscape state through the browser: one node per event, a lane per agent, the stop
- * event styled on its own. Also the custom editor, diagnostics, and the README screenshot.
+ * event styled on its own. Also the custom editor, diagnostics. (The README pictures: readme-pictures.test.ts.)
  */
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
@@ -121,14 +121,6 @@ describe('trace graph in a real VS Code', function () {
       { selector: 'body[data-title="demo.otrace.jsonl"]' },
     );
     assert.equal(shown, 'stop: quality_met');
-    // The picture: the graph's editor group widened, a repeated (loop) tool call selected.
-    await vscode.commands.executeCommand('workbench.action.focusSecondEditorGroup');
-    await vscode.commands.executeCommand('workbench.action.toggleEditorWidths');
-    await evalInWebview<string>(
-      `() => new Promise((done) => { window.postMessage({ type: 'select', stamp: globalThis.__otrace.graph.stamp, index: ${state.indexOf.e18} }, '*'); setTimeout(() => done(''), 800); })`,
-      { selector: 'body[data-title="demo.otrace.jsonl"]' },
-    );
-    await screenshot('test-output/screenshot.png');
   });
 
   it("opens the survey's example trace: 8 nodes, 4 lanes, no stop node", async () => {

@@ -29,7 +29,7 @@ const TEST_FILES: Record<string, () => unknown> = {
   'graph.test.ts': () => require('./graph.test'),
   // the overview reads the first view of the session's graph: before the keyboard tests zoom into it
   'graph-overview.test.ts': () => require('./graph-overview.test'),
-  // the README's pictures (after graph.test.ts, which also writes test-output/screenshot.png)
+  // the README's pictures (test-output/codex-rollout.png, who-and-when.png, screenshot.png)
   'readme-pictures.test.ts': () => require('./readme-pictures.test'),
   'graph-keyboard.test.ts': () => require('./graph-keyboard.test'),
   'graph-panels.test.ts': () => require('./graph-panels.test'),
