@@ -21,6 +21,7 @@ export interface RunSummaryActions {
 /** The words for how the run ended, e.g. `turn ended: handed back to the user`. */
 export function endedWords(ended: GraphRunBrief['ended']): string {
   if (!ended) return 'no stop recorded';
+  if (!ended.recorded) return 'no stop in the file: it ends after its last event';
   const reason = ended.reason.replace(/_/g, ' ');
   if (ended.scope === 'turn') return 'turn ended: handed back to the user';
   if (ended.scope === 'phase') return `a phase ended (${reason})`;
@@ -96,17 +97,24 @@ export function showRunSummary(el: HTMLElement, run: GraphRunBrief | undefined, 
   if (run.task === '') asked.value.classList.add('run-none');
 
   const ended = row('Ended');
+  // A recorded outcome comes first: it is the answer to "how did it end" that a stop reason is not.
+  if (run.outcome) {
+    const outcome = document.createElement('span');
+    outcome.className = `run-outcome run-outcome-${run.outcome.status}`;
+    outcome.textContent = `${run.outcome.status} (${plainLabel(run.outcome.source, 80)})`;
+    outcome.title = 'The outcome the trace records';
+    ended.value.append(outcome, ' · ');
+  }
   if (run.ended) {
     const stop = run.ended;
     const go = document.createElement('button');
     go.className = 'run-link';
     go.textContent = endedWords(stop);
-    go.title = 'Select the stop event';
+    go.title = stop.recorded ? 'Select the stop event' : 'Select the last event';
     go.addEventListener('click', () => actions.goTo(stop.index));
     ended.value.append(go);
-    if (stop.text) ended.value.append(` · “${plainLabel(stop.text, 140)}”`);
-  } else ended.value.textContent = endedWords(null);
-  if (run.outcome) ended.value.append(` · outcome: ${run.outcome.status} (${plainLabel(run.outcome.source, 80)})`);
+    if (stop.text) ended.value.append(` · ${stop.recorded ? '' : 'its last words: '}“${plainLabel(stop.text, 140)}”`);
+  } else ended.value.append(endedWords(null));
 
   const who = row('Who');
   who.value.textContent = agentWords(run.agents);

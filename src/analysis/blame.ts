@@ -125,7 +125,7 @@ export function findBlame(index: TraceIndex, outcome: Outcome, options: BlameOpt
     // named by what it was (`tool_call send_email`), its time and its id: an id alone (a span's hex) says nothing
     const what = `${e.type}${e.tool ? ` ${e.tool}` : ''}`;
     // the finding's label ("decisive error") heads every view of it, so the message does not repeat it
-    return { agent: e.agent, event: e.id, index: index.at(pos), record: index.record(pos), basis, message: `${e.agent}'s ${what} at ${stepTime ? `step ${e.t}` : `t=${e.t}`} (${e.id}): ${why}` };
+    return { agent: e.agent, event: e.id, index: index.at(pos), record: index.record(pos), basis, message: `${e.agent}'s ${what} at ${stepTime ? `step ${e.t}` : `t=${e.t}`}: ${why}` };
   };
 
   // A run whose failure signal is an error stop failed where the error happened, not in an answer:

@@ -28,6 +28,12 @@ export interface SummaryEnd {
   reason: string;
   /** The first words (at most {@link END_TEXT_CHARS} characters) of the final answer or the last agent output; `''` when there is none. */
   text: string;
+  /**
+   * False when the trace records no stop event at the end: `event` is then the run's last event (a
+   * tool result, a message…), `reason` the inferred one, and `text` the agent's last words before it,
+   * never the last event's own content (a tool's output is not how the run ended).
+   */
+  recorded: boolean;
 }
 
 /** One agent (lane) of the run. */
@@ -178,7 +184,7 @@ function lastStop(events: readonly TraceEvent[], analysis: Analysis): SummaryEnd
   }
   if (!last) return null;
   const stop = events[last.index];
-  let text = str(stop?.content);
+  let text = last.synthetic ? undefined : str(stop?.content);
   if (text === undefined && stop) {
     let out: TraceEvent | undefined;
     for (const e of events) {
@@ -188,7 +194,7 @@ function lastStop(events: readonly TraceEvent[], analysis: Analysis): SummaryEnd
     }
     text = out?.content;
   }
-  return { event: last.event, scope: last.scope, reason: last.reason, text: text === undefined ? '' : oneLine(text, END_TEXT_CHARS) };
+  return { event: last.event, scope: last.scope, reason: last.reason, text: text === undefined ? '' : oneLine(text, END_TEXT_CHARS), recorded: !last.synthetic };
 }
 
 /** From the first event's start to the last event's end (the trace's clock unit). */

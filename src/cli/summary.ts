@@ -44,7 +44,7 @@ export function summaryLines(file: string, s: RunSummary): string[] {
   const lines = [
     safe(file, MAX_PATH),
     `task       ${s.task ? safe(s.task, SHOWN_TEXT) : 'not found (no recorded task, no user prompt)'}`,
-    `ended      ${e ? `${ENDED_WORDS[e.scope] ?? 'stopped'} (${safe(e.reason)})${e.text ? `: ${safe(e.text, SHOWN_TEXT)}` : ''}` : 'no events'}`,
+    `ended      ${!e ? 'no events' : !e.recorded ? `no stop in the file: it ends after its last event${e.text ? `; the agent's last words: ${safe(e.text, SHOWN_TEXT)}` : ''}` : `${ENDED_WORDS[e.scope] ?? 'stopped'} (${safe(e.reason)})${e.text ? `: ${safe(e.text, SHOWN_TEXT)}` : ''}`}`,
     `outcome    ${s.outcome ? `${s.outcome.status} (${safe(s.outcome.source)})` : 'not recorded'}`,
     `duration   ${duration(s.duration)}`,
     `tokens     ${tokenWords(s.tokens) || 'none recorded'}`,

@@ -246,7 +246,7 @@ function runBrief(snapshot: TraceSnapshot, lanes: readonly GraphLane[]): GraphRu
   if (run.ended) {
     let index = -1;
     for (let i = events.length - 1; i >= 0 && index < 0; i--) if (events[i].id === run.ended.event) index = i;
-    if (index >= 0) ended = { index, scope: run.ended.scope, reason: run.ended.reason, text: run.ended.text };
+    if (index >= 0) ended = { index, scope: run.ended.scope, reason: run.ended.reason, text: run.ended.text, recorded: run.ended.recorded };
   }
   return {
     task: run.task,

@@ -58,7 +58,7 @@ test('Who&When (AG2): blame on a failed run names the agent and the step that in
     { agent: 'Verification_Expert', record: 1, basis: 'evidence' },
   );
   // the log has no clock: its times count steps, and the message says so
-  assert.match(a.blame!.message, /^Verification_Expert's message at step 1 \(h1\): /);
+  assert.match(a.blame!.message, /^Verification_Expert's message at step 1: /);
   // the file's own outcome (is_correct: false -> metrics.task_success 0) is enough to blame
   const own = analyzeTrace(loadTrace(fixture('who-and-when', 'Algorithm-Generated', '12.json'), file));
   assert.deepEqual([own.outcome.status, own.blame?.agent, own.blame?.record], ['failure', 'Verification_Expert', 1]);

@@ -176,5 +176,5 @@ test('a derivation of two calculations is followed back to the figure misread be
   const a = analyzeTrace(loadTrace(text, 'two-steps.otrace.jsonl'), { outcome: 'failure' });
   assert.equal(a.blame?.event, 'misread', a.blame?.message);
   assert.equal(a.blame?.basis, 'contrary_input');
-  assert.equal(a.blame?.message, "reader's message at t=3 (misread): passed on 5.6 where its input r1 gave 6.5; the final answer (final) was derived from it, through sum, share");
+  assert.equal(a.blame?.message, "reader's message at t=3: passed on 5.6 where its input r1 gave 6.5; the final answer (final) was derived from it, through sum, share");
 });

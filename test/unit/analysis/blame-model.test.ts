@@ -83,7 +83,7 @@ test('blame on a failed run names the most likely step and its agent, says how s
   assert.match(a.blame!.message, /most likely of 4 agent steps \(an estimated \d+% chance\): .*(introduced 1 of the final answer's 1 facts|assumes)/);
   assert.equal(a.blame!.message.match(/an estimated (\d+)% chance/)![1], String(Math.round(a.blame!.p! * 100)), 'the chance in words is the p of the JSON');
   assert.doesNotMatch(a.blame!.message, /\bp = /, 'no statistics notation in the message');
-  assert.match(a.blame!.message, /^searcher's message at t=2 \(s2\): the most likely of 4 agent steps \(an estimated \d+% chance\): .+\. Share of the blame by agent: searcher \d+%, (planner|checker) \d+%, (planner|checker) \d+%$/);
+  assert.match(a.blame!.message, /^searcher's message at t=2: the most likely of 4 agent steps \(an estimated \d+% chance\): .+\. Share of the blame by agent: searcher \d+%, (planner|checker) \d+%, (planner|checker) \d+%$/);
   assert.doesNotMatch(a.blame!.message, /decisive error/);
 });
 

@@ -66,7 +66,7 @@ test('Claude Code session: the first prompt, a turn end with the final answer, f
 test('Codex rollout: the user prompt, a turn end with the last agent message, duration in seconds, gpt-5.3-codex priced', () => {
   const s = summaryOf(CODEX);
   assert.equal(s.task, '[REDACTED_MESSAGE len=98 sha=c002ff99]', 'the user prompt, not the injected meta rows');
-  assert.deepEqual(s.ended, { event: 'stop:019c8bfe-ed40-7a21-b57f-6447436c5881', scope: 'turn', reason: 'task_complete', text: '[REDACTED_LAST_AGENT_MESSAGE len=647 sha=10502814]' });
+  assert.deepEqual(s.ended, { event: 'stop:019c8bfe-ed40-7a21-b57f-6447436c5881', scope: 'turn', reason: 'task_complete', text: '[REDACTED_LAST_AGENT_MESSAGE len=647 sha=10502814]', recorded: true });
   assert.equal(s.outcome, null);
   assert.equal(s.duration.unit, 'seconds');
   assert.ok(Math.abs(s.duration.value - 96.537) < 0.01, String(s.duration.value));
@@ -75,6 +75,13 @@ test('Codex rollout: the user prompt, a turn end with the last agent message, du
   assert.ok((s.cost?.usd ?? 0) > 0);
   assert.deepEqual(s.agents.map((a) => [a.name, a.events]), [['codex', 24]]);
   assert.deepEqual(s.findings, []);
+});
+
+test('a rollout cut off before any stop: the end is not recorded, and its words are the agent\'s last message, not the last tool output', () => {
+  const s = summaryOf(fixturePath('codex', 'rollout-2025-11-17T15-30-28-019a93b9-f380-7600-98ff-940e6b99603c.jsonl'));
+  assert.match(s.task, /lmstudio/i, 'the user asked to use LM Studio');
+  assert.equal(s.ended?.recorded, false);
+  assert.doesNotMatch(s.ended?.text ?? '', /^\{/, 'a tool result\'s JSON is not how the run ended');
 });
 
 test('Who&When log: the question is the task, the duration counts steps, no tokens, no cost', () => {
@@ -132,7 +139,7 @@ test('otrace summary prints a few short safe lines; --json the fields; "no probl
   assert.equal(j.status, 0, j.stderr);
   const s = JSON.parse(j.stdout);
   assert.deepEqual(Object.keys(s), ['task', 'ended', 'outcome', 'duration', 'tokens', 'cost', 'agents', 'findings']);
-  assert.deepEqual(Object.keys(s.ended), ['event', 'scope', 'reason', 'text']);
+  assert.deepEqual(Object.keys(s.ended), ['event', 'scope', 'reason', 'text', 'recorded']);
   assert.deepEqual(Object.keys(s.agents[0]), ['name', 'label', 'task', 'events', 'tokens']);
   const w = spawnSync(process.execPath, [CLI, 'summary', WHO], { encoding: 'utf8' });
   assert.match(w.stdout, /^duration +19 steps$/m);
@@ -143,7 +150,7 @@ test('summaryLines: trace text through safe, no line over 1,000 characters', () 
   const hostile = `x\u001b[2J\u202e${'A'.repeat(5000)}\nsecond line`;
   const lines = summaryLines('f\u009b.jsonl', {
     task: hostile,
-    ended: { event: hostile, scope: 'run', reason: 'error', text: hostile },
+    ended: { event: hostile, scope: 'run', reason: 'error', text: hostile, recorded: true },
     outcome: { status: 'failure', source: hostile },
     duration: { value: 3, unit: 'seconds' },
     tokens: { input: 1, output: 2, cache_read: null, cache_write: null, reasoning: null },

@@ -4,8 +4,10 @@ import { test } from 'node:test';
 import { agentWords, endedWords, noProblemWords, tokenWords } from '../../../webview/run-summary';
 
 test('how it ended: a hand-back is a turn end, not a completed task; a run stop says its reason in words', () => {
-  assert.equal(endedWords({ index: 3, scope: 'turn', reason: 'task_complete', text: '' }), 'turn ended: handed back to the user');
-  assert.equal(endedWords({ index: 3, scope: 'run', reason: 'loop_breaker', text: '' }), 'run stopped: loop breaker');
+  assert.equal(endedWords({ index: 3, scope: 'turn', reason: 'task_complete', text: '', recorded: true }), 'turn ended: handed back to the user');
+  assert.equal(endedWords({ index: 3, scope: 'run', reason: 'loop_breaker', text: '', recorded: true }), 'run stopped: loop breaker');
+  // No stop event in the file: never "run stopped: unknown" with the last tool output as its words.
+  assert.equal(endedWords({ index: 9, scope: 'run', reason: 'unknown', text: '', recorded: false }), 'no stop in the file: it ends after its last event');
   assert.equal(endedWords(null), 'no stop recorded');
 });
 
