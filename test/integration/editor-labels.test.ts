@@ -64,7 +64,7 @@ describe('readable transcript text', function () {
     await api.sessions.forDocument(editor.document);
     const prompt = await until('the label of the first prompt', () => labelsOf(SESSION).get(6), 40_000);
     testLog(`      labels on the Claude Code session: ${labelsOf(SESSION).size} near the view, open to labelled ${Date.now() - started} ms`);
-    assert.deepEqual(prompt, [0, 'user: Work on bead spotter-a0y. Run bd show spotter-a0y to see th…']);
+    assert.deepEqual(prompt, [0, 'user: Work on bead spotter-a0y. Run bd show spotter-a0y to see…']);
     assert.deepEqual(labelsOf(SESSION).get(9), [0, 'Bash: bd show spotter-a0y']);
     assert.deepEqual(labelsOf(SESSION).get(43), [0, 'sub-agent Explore: Explore existing codebase']);
     // only lines near the view are labelled: the session has 1,881 lines
