@@ -8,7 +8,7 @@ import { analyzeTrace, type Analysis } from '../analysis';
 import { analyzeCorpus } from './analyze-corpus';
 import { formatSpan } from '../trace/units';
 import { creditWorthShowing, formatCredit } from '../shared/credit-words';
-import { clipList, EXIT, fail, load, MAX_MESSAGE, MAX_PATH, notATrace, printProblems, safe, safeJson, writeLines, type Command } from './common';
+import { clipList, fail, loadOne, MAX_MESSAGE, MAX_PATH, safe, safeJson, writeLines, type Command } from './common';
 
 const FINDING_LABEL: Record<string, string> = { stop: 'stop', loop: 'loop', blame: 'blame', best_stop: 'best stop', verification: 'verify' };
 
@@ -21,20 +21,20 @@ export const analyze: Command = {
     const outcome = values.outcome;
     if (outcome !== undefined && outcome !== 'failure' && outcome !== 'success') fail('--outcome must be failure or success');
     if (positionals.length > 1 || isDirectory(file)) return analyzeCorpus(positionals, { json: values.json === true, outcome });
-    const loaded = load(file);
-    if (loaded.format === 'unknown') return notATrace(file, loaded); // no analysis of nothing
-    const errors = printProblems(file, loaded, process.stderr);
+    const one = loadOne(file);
+    if (typeof one === 'number') return one; // no analysis of nothing
+    const { loaded } = one;
     const a = analyzeTrace(loaded, { outcome });
     if (values.json) {
       process.stdout.write(safeJson(a) + '\n');
-      return errors > 0 ? EXIT.problems : EXIT.ok;
+      return one.exit;
     }
     const recordOf = (i: number) => {
       const o = loaded.eventOrigins.get(i);
       return o ? `${o.file ?? file}:${o.range.start.line + 1}` : 'no record';
     };
     writeLines(process.stdout, analysisLines(file, a, recordOf));
-    return errors > 0 ? EXIT.problems : EXIT.ok;
+    return one.exit;
   },
 };
 

@@ -69,6 +69,25 @@ export function load(file: string): LoadedTrace {
   }
 }
 
+/** One trace file read for a command over one file: the trace, and the exit code its problems give (1 with errors, else 0). */
+export interface OneTrace {
+  loaded: LoadedTrace;
+  exit: number;
+}
+
+/**
+ * Reads one trace file for a command (summary, stats, analyze, convert) and prints its problems
+ * on stderr (`FILE:LINE:COLUMN: severity: message`).
+ * @returns the trace and its exit code, or the exit code to return at once (1) when the file is
+ *   no trace of a known format. Exits (code 2) when the file cannot be read.
+ */
+export function loadOne(file: string): OneTrace | number {
+  const loaded = load(file);
+  if (loaded.format === 'unknown') return notATrace(file, loaded);
+  const errors = printProblems(file, loaded, process.stderr);
+  return { loaded, exit: errors > 0 ? EXIT.problems : EXIT.ok };
+}
+
 /** Problems of a file that is no trace (format `unknown`): printed, then exit code 1 for the command to return. */
 export function notATrace(file: string, loaded: LoadedTrace): number {
   printProblems(file, loaded, process.stderr);

@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { traceToWrite } from '../trace/field-order';
 import { OUTPUT_FORMATS, writeTrace, type OutputFormat } from '../trace/write';
 import { escapeJsonControls } from '../trace/preview';
-import { EXIT, fail, load, MAX_PATH, notATrace, printProblems, safe, type Command } from './common';
+import { errorCount, fail, loadOne, MAX_PATH, safe, type Command } from './common';
 
 export const convert: Command = {
   usage: `otrace convert FILE --to ${OUTPUT_FORMATS.join('|')} [-o OUT]`,
@@ -27,14 +27,14 @@ export const convert: Command = {
     if (!to || !OUTPUT_FORMATS.includes(to)) fail(`--to must be one of ${OUTPUT_FORMATS.join(', ')}`);
     const out = values.o ?? values.output;
     if (out !== undefined && sameFile(out, file)) fail(`-o ${safe(out, MAX_PATH)} is the trace being read; convert never writes over it`);
-    const loaded = load(file);
-    if (loaded.format === 'unknown') return notATrace(file, loaded);
-    const errors = printProblems(file, loaded, process.stderr);
-    const text = escapeJsonControls(writeTrace(traceToWrite(loaded), to)); // same JSON values, nothing a terminal acts on
+    const one = loadOne(file);
+    if (typeof one === 'number') return one;
+    const text = escapeJsonControls(writeTrace(traceToWrite(one.loaded), to)); // same JSON values, nothing a terminal acts on
     if (out) fs.writeFileSync(out, text);
     else process.stdout.write(text);
+    const errors = errorCount(one.loaded);
     if (errors > 0) process.stderr.write(`otrace: ${errors} error${errors === 1 ? '' : 's'} above: what they name (bad lines, skipped records) is not in the output\n`);
-    return errors > 0 ? EXIT.problems : EXIT.ok;
+    return one.exit;
   },
 };
 

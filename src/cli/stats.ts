@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { traceStats, type TraceStats } from '../trace/stats';
 import { formatTotals } from '../trace/tokens';
 import { formatAt, formatSpan, type TimeUnit } from '../trace/units';
-import { clipList, EXIT, fail, load, MAX_PATH, notATrace, num, printProblems, safe, safeJson, writeLines, type Command } from './common';
+import { clipList, fail, loadOne, MAX_PATH, num, safe, safeJson, writeLines, type Command } from './common';
 
 export const stats: Command = {
   usage: 'otrace stats FILE [--json]',
@@ -14,17 +14,12 @@ export const stats: Command = {
     const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean' } } });
     const [file] = positionals;
     if (!file || positionals.length > 1) fail('stats takes one FILE');
-    const loaded = load(file);
-    if (loaded.format === 'unknown') return notATrace(file, loaded);
-    const errors = printProblems(file, loaded, process.stderr);
-    const exit = errors > 0 ? EXIT.problems : EXIT.ok;
-    const s = traceStats(loaded);
-    if (values.json) {
-      process.stdout.write(safeJson(s) + '\n');
-      return exit;
-    }
-    writeLines(process.stdout, statsLines(file, s));
-    return exit;
+    const one = loadOne(file);
+    if (typeof one === 'number') return one;
+    const s = traceStats(one.loaded);
+    if (values.json) process.stdout.write(safeJson(s) + '\n');
+    else writeLines(process.stdout, statsLines(file, s));
+    return one.exit;
   },
 };
 

@@ -7,9 +7,11 @@
 import { parseArgs } from 'node:util';
 import { analyzeTrace } from '../analysis';
 import { oneLine, runSummary, type RunSummary, type SummaryTokens } from '../analysis/run-summary';
+import { agentLaneLabels } from '../engine/lane-labels';
+import type { LoadedTrace } from '../trace/model';
 import { formatUsage } from '../trace/tokens';
 import { formatSpan } from '../trace/units';
-import { clipList, EXIT, fail, load, MAX_MESSAGE, MAX_PATH, notATrace, printProblems, safe, safeJson, writeLines, type Command } from './common';
+import { clipList, fail, loadOne, MAX_MESSAGE, MAX_PATH, safe, safeJson, writeLines, type Command } from './common';
 import { priceCall } from './prices';
 
 /** Agents listed one a line; the rest are counted. */
@@ -25,15 +27,25 @@ export const summary: Command = {
     const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean' } } });
     const [file] = positionals;
     if (!file || positionals.length > 1) fail('summary takes one FILE');
-    const loaded = load(file);
-    if (loaded.format === 'unknown') return notATrace(file, loaded);
-    const errors = printProblems(file, loaded, process.stderr);
-    const s = runSummary(loaded, analyzeTrace(loaded), { price: priceCall });
+    const one = loadOne(file);
+    if (typeof one === 'number') return one;
+    const s = traceSummary(one.loaded);
     if (values.json) process.stdout.write(safeJson(s) + '\n');
     else writeLines(process.stdout, summaryLines(file, s));
-    return errors > 0 ? EXIT.problems : EXIT.ok;
+    return one.exit;
   },
 };
+
+/**
+ * The run summary of a trace as `otrace summary` gives it: src/analysis/run-summary.ts, priced
+ * (src/cli/prices.ts), each agent labelled as the graph labels its lane (src/engine/lane-labels.ts:
+ * `context compaction`, `Explore: <what it was asked>`), else by the summary's own label.
+ */
+export function traceSummary(loaded: LoadedTrace): RunSummary {
+  const s = runSummary(loaded, analyzeTrace(loaded), { price: priceCall });
+  const lanes = agentLaneLabels(loaded.trace);
+  return { ...s, agents: s.agents.map((a) => ({ ...a, label: lanes.get(a.name) ?? a.label })) };
+}
 
 /** How a stop reads: `turn ended` (a hand-back to the user), `phase ended`, `stopped` (the run). */
 const ENDED_WORDS = { turn: 'turn ended', phase: 'phase ended', run: 'stopped' } as const;

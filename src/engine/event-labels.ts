@@ -1,8 +1,10 @@
 /**
- * The graph's node labels with content: a tool call says its tool and its key argument
- * (`Bash: npm test`, `Read: src/app.ts`, `Grep: TODO`, `apply_patch: src/a.ts`), a message its
- * speaker and first words (`user: Work on bead…`), a spawn the lane it starts. The webview shows
- * them as they are (plain text) and hides the ones that collide (its level of detail).
+ * The short words for an event, and the graph's node labels made of them: a tool call says its
+ * tool and its key argument (`Bash: npm test`, `Read: src/app.ts`, `Grep: TODO`, `apply_patch:
+ * src/a.ts`: {@link toolCallWords}), a message its speaker and first words (`user: Work on bead…`:
+ * {@link headedWords}), a spawn the lane it starts. The webview shows the node labels as they are
+ * (plain text) and hides the ones that collide (its level of detail). The trace text's record labels
+ * and the Outline (record-labels.ts) say the same words with these functions, clipped to their room.
  *
  * Labels are trace text: each is one line with control and bidi characters shown as `⟨U+202E⟩`
  * (plainLabel, src/shared/untrusted-text.ts) and at most {@link LABEL_CHARS} characters.
@@ -41,21 +43,31 @@ export function eventLabel(e: TraceEvent, bar: boolean, ctx: LabelContext = {}):
   if ((kind === 'tool_call' || kind === 'tool_result') && e.tool) {
     const tool = toolName(e.tool);
     if (kind === 'tool_result' && !bar) return clip(`result ${tool}`);
-    const head = bar ? tool : `call ${tool}`;
-    const arg = toolArgument(e.tool, e.content, ctx.cwd);
-    return arg ? withWords(`${head}: `, arg) : clip(head);
+    return bar ? toolCallWords(e.tool, e.content, ctx.cwd) : `call ${toolCallWords(e.tool, e.content, ctx.cwd, LABEL_CHARS - 5)}`;
   }
   if (kind === 'spawn' && e.to) return clip(`spawn ${lane(e.to)}`);
   if (e.kind === 'compaction') return 'context compacted';
-  const words = typeof e.content === 'string' ? firstWords(e.content) : '';
+  const words = typeof e.content === 'string' ? oneLine(e.content) : '';
   if (words && (kind === 'message' || kind === 'delegate' || kind === 'return' || kind === 'human_intervention')) {
-    if (kind === 'return' || kind === 'delegate') return withWords(`${kind}: `, words);
-    if (e.from && e.from !== e.agent) return withWords(`${e.from}: `, words);
-    if (e.to && e.to !== e.agent) return withWords(`→ ${lane(e.to)}: `, words);
-    return withWords('', words);
+    if (kind === 'return' || kind === 'delegate') return headedWords(`${kind}: `, words);
+    if (e.from && e.from !== e.agent) return headedWords(`${e.from}: `, words);
+    if (e.to && e.to !== e.agent) return headedWords(`→ ${lane(e.to)}: `, words);
+    return headedWords('', words);
   }
   if (e.to) return clip(`${e.type} → ${lane(e.to)}`);
   return clip(e.type.replace(/_/g, ' '));
+}
+
+/**
+ * A tool call in words: its tool's name ({@link toolName}) and its key argument
+ * ({@link toolArgument}), `Bash: npm test`, or the name alone when nothing short says what it did.
+ * @param tool the tool's name as the trace gives it; `content` the call's input.
+ * @param max longest result in characters (the argument cut after a whole word, marked `…`).
+ */
+export function toolCallWords(tool: string, content: string | undefined, cwd?: string, max = LABEL_CHARS): string {
+  const name = toolName(tool);
+  const arg = toolArgument(tool, content, cwd);
+  return arg ? headedWords(`${name}: `, arg, max) : plainLabel(name, max);
 }
 
 /** A tool's name as shown: an MCP tool `mcp__server__tool` as `server.tool`, others as they are. */
@@ -89,18 +101,18 @@ export function toolArgument(tool: string, content: string | undefined, cwd?: st
     const patched = patchFiles(text);
     if (patched.length) return `${shortPath(patched[0], cwd)}${patched.length > 1 ? ` +${patched.length - 1} more` : ''}`;
   }
-  if (!text.startsWith('{')) return firstWords(text);
+  if (!text.startsWith('{')) return oneLine(text);
   const input = parseInput(text);
   if (!input) return undefined;
   for (const key of COMMAND_KEYS) {
     const v = input[key];
-    if (typeof v === 'string' && v.trim()) return firstWords(v);
-    if (Array.isArray(v) && v.length && v.every((x) => typeof x === 'string')) return firstWords(shellCommand(v as string[]));
+    if (typeof v === 'string' && v.trim()) return oneLine(v);
+    if (Array.isArray(v) && v.length && v.every((x) => typeof x === 'string')) return oneLine(shellCommand(v as string[]));
   }
   // a search says what it looks for (its path is only where); then a file, then what else names the call
   for (const key of SEARCH_KEYS) {
     const v = input[key];
-    if (typeof v === 'string' && v.trim()) return firstWords(key === 'pattern' && /[/*]/.test(v) ? shortPath(v, cwd) : v);
+    if (typeof v === 'string' && v.trim()) return oneLine(key === 'pattern' && /[/*]/.test(v) ? shortPath(v, cwd) : v);
   }
   for (const key of PATH_KEYS) {
     const v = input[key];
@@ -108,7 +120,7 @@ export function toolArgument(tool: string, content: string | undefined, cwd?: st
   }
   for (const key of OTHER_KEYS) {
     const v = input[key];
-    if (typeof v === 'string' && v.trim()) return firstWords(v);
+    if (typeof v === 'string' && v.trim()) return oneLine(v);
   }
   if (typeof input.input === 'string' && input.input.trim()) return toolArgument(tool, input.input, cwd); // apply_patch's {"input": "*** Begin Patch…"}
   return undefined;
@@ -120,8 +132,8 @@ const COMMAND_KEYS = ['command', 'cmd'];
 const PATH_KEYS = ['file_path', 'notebook_path', 'path', 'filePath', 'file'];
 /** Input fields holding what a search looks for. */
 const SEARCH_KEYS = ['pattern', 'query', 'q'];
-/** Other fields that say what a call did: an address, a sub-agent's task, a name. */
-const OTHER_KEYS = ['url', 'description', 'prompt', 'title', 'name', 'text', 'message'];
+/** Other fields that say what a call did: an address, a sub-agent's task, a skill, a name. */
+const OTHER_KEYS = ['url', 'description', 'prompt', 'skill', 'subject', 'title', 'name', 'text', 'message'];
 
 /** The input object of a call, or undefined (a huge input: its string fields read from its head, as far as they are whole). */
 function parseInput(text: string): Record<string, unknown> | undefined {
@@ -180,15 +192,26 @@ export function shortPath(path: string, cwd?: string): string {
   return two.length <= PATH_CHARS ? two : `…/${parts[parts.length - 1]}`;
 }
 
-/** The first words of a text, on one line: whitespace runs as one space (controls shown later by plainLabel). */
-function firstWords(text: string): string {
-  return text.slice(0, LABEL_CHARS * 4).replace(/\s+/g, ' ').trim();
+/** The head of a text on one line: whitespace runs as one space (controls shown later by plainLabel); only the first `max × 4` characters are read (a tool's output can be many KB). */
+function oneLine(text: string, max = LABEL_CHARS): string {
+  return text.trimStart().slice(0, Math.max(max, LABEL_CHARS) * 4).replace(/\s+/g, ' ').trim();
 }
 
-/** `head` and then as many of `words` as fit in {@link LABEL_CHARS}, the cut marked `…`. */
-function withWords(head: string, words: string): string {
+/**
+ * The first words of a text (a message, a tool's output) on one line, controls shown, at most
+ * `max` characters, cut after a whole word (see {@link clipWords}); `''` for none.
+ */
+export function firstWords(text: string | undefined, max = LABEL_CHARS): string {
+  return clipWords(oneLine(text ?? '', max), max);
+}
+
+/**
+ * `head` (a speaker, a tool: `user: `, `Bash: `) and then as many of the first words of `text` as
+ * fit in `max` characters (at least 8 of them), the cut marked `…`; trace text made one line, controls shown.
+ */
+export function headedWords(head: string, text: string, max = LABEL_CHARS): string {
   const h = plainLabel(head);
-  return h + clipWords(words, Math.max(8, LABEL_CHARS - h.length));
+  return h + firstWords(text, Math.max(8, max - h.length));
 }
 
 /**

@@ -9,10 +9,10 @@
  *
  * Every string is trace text made one line with controls shown (plainLabel). Pure: no vscode, no DOM.
  */
-import { canonicalType, type TraceEdge, type TraceEvent } from '../trace/schema';
+import { canonicalType, type Trace, type TraceEdge, type TraceEvent } from '../trace/schema';
 import type { IdTable } from '../trace/id-table';
 import { plainLabel } from '../shared/untrusted-text';
-import type { GroupedLane } from './lanes';
+import { firstIndexOfIds, laneGroups, type GroupedLane } from './lanes';
 import { clipWords } from './event-labels';
 
 /** Longest lane label in characters (the lane column is at most 240 px wide: the rest shows in the tooltip). */
@@ -84,6 +84,30 @@ export function laneWords(lanes: readonly GroupedLane[], input: LaneWordsInput):
     const label = composedLabel(l.agent, metaOf(input.agents, l.agent), spawn, text(spawn?.content) ?? task);
     return label === undefined ? { tip } : { label, tip };
   });
+}
+
+/**
+ * The label each agent's lane is shown by, for the lanes shown by another name than their agent's
+ * (agent name -> label, e.g. `compact:acompact-70d8e7` -> `context compaction`): what the graph's
+ * lanes say, for the words that name agents elsewhere (`otrace summary`). A file of several traces
+ * has a lane per trace and agent: those agents keep their names (one label would not fit them all).
+ * O(events + edges), the lanes' own cost.
+ */
+export function agentLaneLabels(trace: Pick<Trace, 'events' | 'edges' | 'metadata'>): Map<string, string> {
+  const events = trace.events;
+  const edges = trace.edges ?? [];
+  const { lanes, keyOf } = laneGroups(events, edges);
+  const counts = new Map<string, number>();
+  for (const e of events) counts.set(keyOf(e), (counts.get(keyOf(e)) ?? 0) + 1);
+  const meta = trace.metadata as Record<string, unknown> | undefined;
+  const agents = meta?.agents && typeof meta.agents === 'object' ? (meta.agents as Record<string, unknown>) : undefined;
+  const words = laneWords(lanes, { events, edges, keyOf, firstIndex: firstIndexOfIds(events), count: (k) => counts.get(k) ?? 0, agents });
+  const out = new Map<string, string>();
+  lanes.forEach((l, i) => {
+    const label = words[i].label;
+    if (label !== undefined && l.key === l.agent) out.set(l.agent, label);
+  });
+  return out;
 }
 
 /** `<kind>: <what>` / `<nickname> (<kind>): <what>` for a lane named `<kind>:<id>` by its importer; undefined for any other name. */

@@ -129,6 +129,65 @@ export function longStringAt(s: TraceSnapshot, file: string, at: Position): Stri
   return stringAt(line, at.character);
 }
 
+/** Where an event is in the text of the long JSON string it starts in: {@link EventString} without the text (small enough for the Problems panel's entries). */
+export type StringSpot = Omit<EventString, 'text'>;
+
+/**
+ * {@link eventString} for many events at once, without their text: each file is read at most once,
+ * and only when one of the events lies on a line the snapshot knows to be long (an event of that
+ * line reaches past {@link LONG_LINE_CHARS}), so a trace without long lines is never read again.
+ * Cost: a binary search per line of the events asked, plus one read of each file with a long line among them.
+ * @returns event index -> its place in its string, for the events that start inside a long string.
+ */
+export function eventStringSpots(s: TraceSnapshot, indices: Iterable<number>): Map<number, StringSpot> {
+  const origins = s.loaded.eventOrigins;
+  const wanted = new Map<string, Map<number, number[]>>(); // file -> line -> indices
+  for (const i of indices) {
+    const o = origins.get(i);
+    if (!o || o.range.start.character === 0) continue;
+    const file = o.file ?? '';
+    let lines = wanted.get(file);
+    if (!lines) wanted.set(file, (lines = new Map()));
+    const list = lines.get(o.range.start.line);
+    if (list) list.push(i);
+    else lines.set(o.range.start.line, [i]);
+  }
+  const out = new Map<number, StringSpot>();
+  if (!wanted.size) return out;
+  for (const [file, lines] of wanted) {
+    const needed = [...lines.keys()].filter((n) => lineLooksLong(s, file, n));
+    if (!needed.length) continue;
+    const text = fileText(s, file);
+    if (text === undefined) continue;
+    for (const n of needed) {
+      const line = lineOf(text, n);
+      if (line === undefined || line.length <= LONG_LINE_CHARS) continue;
+      for (const i of lines.get(n)!) {
+        const found = stringAt(line, origins.get(i)!.range.start.character);
+        if (found) out.set(i, { at: found.at, open: found.open, file, line: n });
+      }
+    }
+  }
+  return out;
+}
+
+/** True when the last event starting on line `n` of `file` starts or ends past {@link LONG_LINE_CHARS} on that line (the snapshot's events of a file are sorted by position: a binary search). */
+function lineLooksLong(s: TraceSnapshot, file: string, n: number): boolean {
+  const list = s.byFile.get(file);
+  if (!list?.length) return false;
+  const origins = s.loaded.eventOrigins;
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (origins.get(list[mid])!.range.start.line <= n) lo = mid + 1;
+    else hi = mid;
+  }
+  const last = lo > 0 ? origins.get(list[lo - 1]) : undefined;
+  if (!last || last.range.start.line !== n) return false;
+  return last.range.start.character > LONG_LINE_CHARS || (last.range.end.line === n && last.range.end.character > LONG_LINE_CHARS);
+}
+
 /** The last line read per snapshot (steps through one long string read its file once). */
 const lastLine = new WeakMap<TraceSnapshot, { file: string; line: number; text: string | undefined }>();
 
@@ -136,13 +195,18 @@ const lastLine = new WeakMap<TraceSnapshot, { file: string; line: number; text: 
 function lineOfFile(s: TraceSnapshot, file: string, n: number): string | undefined {
   const cached = lastLine.get(s);
   if (cached && cached.file === file && cached.line === n) return cached.text;
-  const fsPath = file ? path.resolve(path.dirname(s.path), file) : s.path;
-  let text: string | undefined;
-  try {
-    if (fs.statSync(fsPath).size <= MAX_FILE_BYTES) text = lineOf(fs.readFileSync(fsPath, 'utf8').replace(/^\uFEFF/, ''), n); // the editor does not show a BOM
-  } catch {
-    text = undefined;
-  }
+  const whole = fileText(s, file);
+  const text = whole === undefined ? undefined : lineOf(whole, n);
   lastLine.set(s, { file, line: n, text });
   return text;
+}
+
+/** One of a session's files as the editor shows it (no BOM), read from disk; undefined when it cannot be read or is too large. */
+function fileText(s: TraceSnapshot, file: string): string | undefined {
+  const fsPath = file ? path.resolve(path.dirname(s.path), file) : s.path;
+  try {
+    return fs.statSync(fsPath).size <= MAX_FILE_BYTES ? fs.readFileSync(fsPath, 'utf8').replace(/^\uFEFF/, '') : undefined;
+  } catch {
+    return undefined;
+  }
 }

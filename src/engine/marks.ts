@@ -14,12 +14,10 @@ import { MARK_CATEGORIES } from './event-marks';
 import { canonicalType, type EventType } from '../trace/event-types';
 import type { Range } from '../trace/model';
 import type { TraceSnapshot } from './snapshot';
-import { creditLabel } from '../shared/credit-words';
+import { creditLabel, creditWorthShowing } from '../shared/credit-words';
 
 /** Event types whose credit is shown: the messages between agents and what they pass on. */
 const MESSAGE_LIKE = new Set<EventType>(['message', 'delegate', 'return', 'aggregate', 'orchestrator_decision']);
-/** Credit below this (in absolute value) is not shown: it would be noise on every line. */
-export const CREDIT_SHOWN_FROM = 0.01;
 
 /**
  * The marks of every file of a session (`''` = the trace file, else the sub-agent file's origin key).
@@ -53,7 +51,8 @@ export function eventMarks(snapshot: TraceSnapshot, options: MarkOptions): Map<s
     for (let i = 0; i < values.length; i++) if (MESSAGE_LIKE.has(canonicalType(events[i].type))) max = Math.max(max, Math.abs(values[i]));
     for (let i = 0; i < values.length; i++) {
       const v = values[i];
-      if (Math.abs(v) < CREDIT_SHOWN_FROM || !MESSAGE_LIKE.has(canonicalType(events[i].type))) continue;
+      // the threshold of the hover and the graph (shared/credit-words.ts): none that prints as 0.00
+      if (!creditWorthShowing(v) || !MESSAGE_LIKE.has(canonicalType(events[i].type))) continue;
       add(i, creditCategory(v, max), creditLabel(v, credit.signed)); // named: beside a decisive error or a stop, a bare −0.33 read as a second blame
     }
   }

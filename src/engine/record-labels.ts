@@ -8,6 +8,8 @@
  * snapshot; only the lines asked for are labelled (the editor asks for its visible lines), so the
  * cost is O(log n + labels asked), whatever the trace's size. Pure (no `vscode`).
  *
+ * The words for a tool call (tool and key argument), a message's first words and their clipping
+ * are the graph's (event-labels.ts): the text, the Outline and the graph name an event alike.
  * Every label is trace content: one line, control and bidi characters shown as `⟨U+…⟩`
  * (plainLabel, src/shared/untrusted-text.ts), at most {@link LABEL_CHARS} characters.
  */
@@ -16,6 +18,7 @@ import type { RecordLabel } from './event-marks';
 import type { TraceEvent } from '../trace/schema';
 export type { RecordLabel } from './event-marks';
 import { plainLabel } from '../shared/untrusted-text';
+import { clipWords, firstWords, headedWords, LABEL_CHARS as NODE_LABEL_CHARS, toolCallWords } from './event-labels';
 import { contentOf } from './long-content';
 import type { TraceSnapshot } from './snapshot';
 
@@ -34,48 +37,12 @@ export const MAX_LABELS = 2000;
 /** How far back (events) a tool result looks for its call, to name the call's argument. */
 const CALL_LOOKBACK = 500;
 
-/** Keys of a tool call's JSON arguments that say what it works on, most telling first. */
-const KEY_ARGUMENTS = ['command', 'cmd', 'pattern', 'query', 'url', 'file_path', 'path', 'notebook_path', 'description', 'prompt', 'skill', 'subject', 'input'];
-/** Keys whose value is a path (shown by its end: the start is the same home folder every time). */
-const PATH_KEYS = new Set(['file_path', 'path', 'notebook_path']);
-
 /** A non-zero exit code in a tool's output, or a word saying it failed. */
 const EXIT_CODE = /\bexit(?:ed)?(?: with)?(?: status| code:?)? *(-?[1-9]\d*)\b|\bexit ?code:? *(-?[1-9]\d*)\b/i;
 
 /** Words of a stop reason: `task_complete` -> `task complete`. */
 function words(reason: string): string {
   return reason.replace(/_/g, ' ');
-}
-
-/** The first words of a text, on one line, controls visible, clipped to `max` characters. */
-export function firstWords(text: string | undefined, max = QUOTE_CHARS): string {
-  // only the head is read (a tool's output can be many KB): enough for `max` characters once whitespace runs are one space
-  return plainLabel((text ?? '').trimStart().slice(0, 8 * max + 64).trimEnd(), max);
-}
-
-/** A path shown by its last three parts when long: `/home/u/p/lib/web/router.ex` -> `…/lib/web/router.ex`. */
-function shortPath(p: string): string {
-  if (p.length <= 40) return p;
-  const parts = p.split(/[\\/]/).filter(Boolean);
-  return parts.length > 3 ? `…/${parts.slice(-3).join('/')}` : p;
-}
-
-/** What a tool call works on: its key JSON argument (command, path, pattern, ...), else its first words. */
-export function keyArgument(content: string | undefined): string {
-  const text = (content ?? '').trim();
-  if (text.startsWith('{') && text.length < 1_000_000) {
-    try {
-      const args = JSON.parse(text) as Record<string, unknown>;
-      for (const key of KEY_ARGUMENTS) {
-        const v = args[key];
-        if (typeof v === 'string' && v.trim()) return firstWords(PATH_KEYS.has(key) ? shortPath(v.trim()) : v);
-        if (Array.isArray(v) && v.every((x) => typeof x === 'string') && v.length) return firstWords(v.join(' '));
-      }
-    } catch {
-      // not JSON: its first words
-    }
-  }
-  return firstWords(text);
 }
 
 /** How a tool result ended: `✗ exit 2`, `✗ error`, or undefined when nothing says it failed. */
@@ -108,11 +75,15 @@ export function eventLabel(s: TraceSnapshot, i: number, contentFor: (s: TraceSna
   const type = canonicalType(e.type);
   const content = () => contentFor(s, i);
   const name = (v: string | undefined) => plainLabel(v ?? '', 32);
+  const quote = (head: string, text: string | undefined) => headedWords(head, text ?? '', head.length + QUOTE_CHARS);
+  const meta = s.loaded.trace.metadata as { cwd?: unknown } | undefined;
+  const cwd = typeof meta?.cwd === 'string' ? meta.cwd : undefined;
+  const call = (k: number, text: string | undefined) => toolCallWords(s.loaded.trace.events[k].tool ?? 'tool', text, cwd, NODE_LABEL_CHARS); // as long as on its graph node
   let text: string;
   if (e.kind === 'compaction') text = 'compaction';
   else if (e.kind === 'interruption') text = 'interrupted by the user';
-  else if (e.kind === 'api_error') text = `API error: ${firstWords(e.detail ?? content())}`;
-  else if (e.kind === 'local_command') text = `command: ${firstWords(content())}`;
+  else if (e.kind === 'api_error') text = quote('API error: ', e.detail ?? content());
+  else if (e.kind === 'local_command') text = quote('command: ', content());
   else if (type === 'message') {
     // a transcript's own agent is "assistant"; in a multi-agent log each speaker has a name
     const speaker = e.from ?? e.agent;
@@ -120,26 +91,25 @@ export function eventLabel(s: TraceSnapshot, i: number, contentFor: (s: TraceSna
       speaker === e.agent ? (LABELLED_FORMATS.has(s.loaded.format) ? 'assistant' : name(speaker))
       : e.to === e.agent && speaker !== 'user' && speaker !== 'harness' ? `task from ${name(speaker)}` // a sub-agent's task, in its own file
       : name(speaker);
-    text = `${from}${e.to && e.from !== 'user' && e.to !== e.agent ? ` → ${name(e.to)}` : ''}: ${firstWords(content())}`;
+    text = quote(`${from}${e.to && e.from !== 'user' && e.to !== e.agent ? ` → ${name(e.to)}` : ''}: `, content());
   } else if (type === 'tool_call') {
-    text = `${name(e.tool ?? 'tool')}: ${keyArgument(content())}${e.call_status === 'denied' ? ' ✗ denied' : e.call_status === 'no_result' ? ' · no result' : ''}`;
+    text = `${call(i, content())}${e.call_status === 'denied' ? ' ✗ denied' : e.call_status === 'no_result' ? ' · no result' : ''}`;
   } else if (type === 'tool_result') {
-    const call = callOf(s, i);
-    const arg = call === undefined ? '' : `: ${keyArgument(contentFor(s, call))}`;
+    const k = callOf(s, i);
     const body = content();
     const failed = failure(e, body);
     const head = firstWords(body, 40);
-    const callType = call === undefined ? undefined : canonicalType(s.loaded.trace.events[call].type);
-    if (callType === 'spawn' || callType === 'delegate') text = `sub-agent ${name(s.loaded.trace.events[call!].to)} ${failed ?? `answered: ${head}`}`;
-    else text = `${name(e.tool ?? 'tool')}${arg} ${failed ?? (head ? `→ ${head}` : '→ (no output)')}`;
-  } else if (type === 'spawn') text = `sub-agent ${name(e.role ?? e.to)}: ${firstWords(content())}`;
-  else if (type === 'delegate') text = `task → ${name(e.to)}: ${firstWords(content())}`;
-  else if (type === 'return') text = `answer → ${name(e.to)}: ${firstWords(content())}`;
+    const callType = k === undefined ? undefined : canonicalType(s.loaded.trace.events[k].type);
+    if (callType === 'spawn' || callType === 'delegate') text = `sub-agent ${name(s.loaded.trace.events[k!].to)} ${failed ?? `answered: ${head}`}`;
+    else text = `${k === undefined ? toolCallWords(e.tool ?? 'tool', undefined) : call(k, contentFor(s, k))} ${failed ?? (head ? `→ ${head}` : '→ (no output)')}`;
+  } else if (type === 'spawn') text = quote(`sub-agent ${name(e.role ?? e.to)}: `, content());
+  else if (type === 'delegate') text = quote(`task → ${name(e.to)}: `, content());
+  else if (type === 'return') text = quote(`answer → ${name(e.to)}: `, content());
   else if (type === 'stop') text = (e as { scope?: unknown }).scope === 'turn' ? `turn ended (${words(String(e.reason ?? 'unknown'))})` : `stop: ${String(e.reason ?? 'unknown')}`;
   else if (type === 'reward') text = `reward ${typeof e.value === 'number' ? e.value : '?'}${e.channel ? ` (${name(e.channel)})` : ''}`;
-  else if (type === 'orchestrator_decision') text = `decision: ${firstWords(content())}`;
-  else text = `${name(e.type)}: ${firstWords(content())}`;
-  return plainLabel(text, LABEL_CHARS);
+  else if (type === 'orchestrator_decision') text = quote('decision: ', content());
+  else text = quote(`${name(e.type)}: `, content());
+  return clipWords(text, LABEL_CHARS);
 }
 
 /** An event's content when it is held in memory (none for content set aside, which only a disk read gives back). */
@@ -154,7 +124,7 @@ function recordLabel(s: TraceSnapshot, indices: readonly number[]): string {
   const events = s.loaded.trace.events;
   const ids = new Set(indices.map((i) => events[i].id));
   const shown = indices.filter((i) => !(canonicalType(events[i].type) === 'delegate' && events[i].parent !== undefined && ids.has(events[i].parent!)));
-  return plainLabel(shown.map((i) => eventLabel(s, i)).join(' · '), LABEL_CHARS + 30);
+  return clipWords(shown.map((i) => eventLabel(s, i)).join(' · '), LABEL_CHARS + 30);
 }
 
 /**

@@ -12,6 +12,7 @@ import { capDiagnostics } from './diagnostic-cap';
 import type { TraceSnapshot } from './snapshot';
 import { nodeLabel } from './graph-model';
 import { visibleText } from '../trace/preview';
+import { eventStringSpots, type StringSpot } from './long-strings';
 
 /** One entry of the Problems panel: a reader problem or a finding of the analysis. */
 export interface SessionDiagnostic {
@@ -20,8 +21,13 @@ export interface SessionDiagnostic {
   range: Range;
   /** The finding's kind (`stop`, `loop`, `blame`, `best_stop`); none for reader problems. */
   code?: string;
-  /** The finding's other events (at most {@link MAX_RELATED}): where they are and what they are. */
-  related?: { file: string; range: Range; message: string }[];
+  /** The finding's other events (at most {@link MAX_RELATED}): where they are and what they are (`inString` as for the finding's event). */
+  related?: { file: string; range: Range; message: string; inString?: StringSpot }[];
+  /**
+   * Where the finding's event is in the text of the long JSON string it starts in (a MAST log: the
+   * editor shows that line collapsed), for the Problems panel to open that text at the event's line.
+   */
+  inString?: StringSpot;
 }
 
 /** The Problems panel entries of one file: the first 1,000 and one summary of the rest (diagnostic-cap.ts). */
@@ -146,16 +152,21 @@ export function sessionDiagnostics(snapshot: TraceSnapshot): FileDiagnostics[] {
   for (const p of snapshot.loaded.problems) add(fileKey(p.file), { severity: p.severity, message: p.message, range: p.range });
   const origins = snapshot.loaded.eventOrigins;
   const events = snapshot.loaded.trace.events;
-  for (const f of snapshot.findings) {
-    if (f.mode === 'ok') continue; // a stop with no failure found (a turn or phase end too) is no problem: decorations and hovers show it
+  const shown = snapshot.findings.filter((f) => f.mode !== 'ok'); // a stop with no failure found (a turn or phase end too) is no problem: decorations and hovers show it
+  const spots = eventStringSpots(snapshot, shown.flatMap((f) => f.events.slice(0, MAX_RELATED + 1)));
+  const inString = (i: number) => {
+    const spot = spots.get(i);
+    return spot ? { inString: spot } : {}; // its file as the session names it (the key of the string's text), not the Problems panel's path
+  };
+  for (const f of shown) {
     const main = origins.get(f.events[0]);
     if (!main) continue;
     const related = f.events
       .slice(1, MAX_RELATED + 1)
       .filter((i) => origins.get(i))
       // named as the graph names the event, with its agent: a tool-use id (`toolu_01LZ…:result`) says nothing
-      .map((i) => ({ file: fileKey(origins.get(i)!.file), range: origins.get(i)!.range, message: `${visibleText(nodeLabel(events[i], false))} by ${visibleText(events[i].agent)} (${KIND_LABEL[f.kind]})` }));
-    add(fileKey(main.file), { severity: f.severity, message: `${KIND_LABEL[f.kind]}: ${f.message}`, range: main.range, code: f.kind, related });
+      .map((i) => ({ file: fileKey(origins.get(i)!.file), range: origins.get(i)!.range, message: `${visibleText(nodeLabel(events[i], false))} by ${visibleText(events[i].agent)} (${KIND_LABEL[f.kind]})`, ...inString(i) }));
+    add(fileKey(main.file), { severity: f.severity, message: `${KIND_LABEL[f.kind]}: ${f.message}`, range: main.range, code: f.kind, related, ...inString(f.events[0]) });
   }
   return [...byFile].map(([file, list]) => {
     const { shown, summary } = capDiagnostics(list, (d) => d);

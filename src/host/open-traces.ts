@@ -18,6 +18,7 @@ import type { Problem } from '../trace/model';
 import type { MappingProvider } from './editor/mapping-files';
 import { messageText, plainText } from '../shared/untrusted-text';
 import { StatedOutcomes, type StatedOutcome } from './editor/stated-outcomes';
+import { stringLocation } from './editor/event-content';
 import { logged } from './log';
 
 const TRACE_NAME = /\.otrace\.jsonl?$/;
@@ -392,7 +393,7 @@ export class OpenTraces implements vscode.Disposable {
     for (const { file, items } of summary.diagnostics) {
       const uri = uriOf(file);
       files.push(uri.toString());
-      this.diagnostics.set(uri, items.map((d) => toDiagnostic(d, uriOf)));
+      this.diagnostics.set(uri, items.map((d) => toDiagnostic(d, uriOf, summary.key)));
     }
     for (const old of this.published.get(summary.key) ?? []) if (!files.includes(old)) this.diagnostics.delete(vscode.Uri.parse(old));
     this.published.set(summary.key, files);
@@ -417,11 +418,19 @@ const SEVERITY: Record<Problem['severity'], vscode.DiagnosticSeverity> = {
   info: vscode.DiagnosticSeverity.Information,
 };
 
-function toDiagnostic(d: SessionDiagnostic, uriOf: (file: string) => vscode.Uri): vscode.Diagnostic {
+/**
+ * A Problems panel entry. An event inside a long JSON string (a MAST log: the editor shows its line
+ * collapsed) is also listed, first among the related locations, at its line of the string's text
+ * (the document the jump opens), and the finding's other events inside it point there too.
+ * @param trace the session key (the trace's URI string), which names the string's text.
+ */
+function toDiagnostic(d: SessionDiagnostic, uriOf: (file: string) => vscode.Uri, trace: string): vscode.Diagnostic {
   const out = new vscode.Diagnostic(toRange(d.range), plainText`${d.message}`, SEVERITY[d.severity]);
   out.source = 'otrace';
   if (d.code) out.code = d.code;
-  if (d.related) out.relatedInformation = d.related.map((r) => new vscode.DiagnosticRelatedInformation(new vscode.Location(uriOf(r.file), toRange(r.range)), plainText`${r.message}`));
+  const related = (d.related ?? []).map((r) => new vscode.DiagnosticRelatedInformation(r.inString ? stringLocation(trace, r.inString) : new vscode.Location(uriOf(r.file), toRange(r.range)), plainText`${r.message}`));
+  if (d.inString) related.unshift(new vscode.DiagnosticRelatedInformation(stringLocation(trace, d.inString), `this event, at line ${d.inString.at.line + 1} of the string's text (the file shows that string collapsed)`));
+  if (related.length) out.relatedInformation = related;
   return out;
 }
 

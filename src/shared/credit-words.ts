@@ -16,7 +16,7 @@ export function creditLabel(v: number, signed: boolean): string {
   return signed ? `credit ${formatCredit(v, true)}` : formatCredit(v, false);
 }
 
-/** Credit below this (in absolute value) says nothing: it prints as `0.00` (two decimals), so it is not shown at all. */
+/** Credit below this (in absolute value) says nothing: it prints as `0.00` (two decimals), so it is not shown at all: the one threshold of the inline marks (engine/marks.ts), the hover, the graph and the CLI. */
 export const CREDIT_SHOWN_FROM = 0.005;
 /** Credit from this (in absolute value) tints its node (the graph's halo) and puts credit in the legend; fainter would not be seen. */
 export const CREDIT_TINT_FROM = 0.05;

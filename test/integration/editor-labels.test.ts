@@ -64,7 +64,7 @@ describe('readable transcript text', function () {
     await api.sessions.forDocument(editor.document);
     const prompt = await until('the label of the first prompt', () => labelsOf(SESSION).get(6), 40_000);
     testLog(`      labels on the Claude Code session: ${labelsOf(SESSION).size} near the view, open to labelled ${Date.now() - started} ms`);
-    assert.deepEqual(prompt, [0, 'user: Work on bead spotter-a0y. Run bd show spotter-a0y to see th…']);
+    assert.deepEqual(prompt, [0, 'user: Work on bead spotter-a0y. Run bd show spotter-a0y to see…']);
     assert.deepEqual(labelsOf(SESSION).get(9), [0, 'Bash: bd show spotter-a0y']);
     assert.deepEqual(labelsOf(SESSION).get(43), [0, 'sub-agent Explore: Explore existing codebase']);
     // only lines near the view are labelled: the session has 1,881 lines
@@ -128,5 +128,19 @@ describe('readable transcript text', function () {
     api.selection.select(key, next, 'command');
     await until('the cursor on L107', () => shown.selection.active.line === 1241);
     assert.equal(shown.document.lineAt(1241).text, '[2025-31-03 20:43:31 INFO] **[Execute Detail]**');
+  });
+
+  it('a Problems entry of an event inside the MAST log string links to the event’s line of the log’s text, not only to the collapsed line', async () => {
+    const doc = await vscode.workspace.openTextDocument(MAST);
+    await until('the MAST session', () => api.sessions.forDocument(doc), 40_000);
+    const loop = await until('the loop finding in the Problems panel', () => vscode.languages.getDiagnostics(doc.uri).find((d) => d.code === 'loop' && d.range.start.line === 8));
+    const related = loop.relatedInformation ?? [];
+    const first = related[0]?.location;
+    assert.equal(first?.uri.scheme, 'otrace-content', `the first related location: ${first?.uri.toString()}`);
+    assert.ok(first.range.start.line > 100, `a line of the log's text: ${first.range.start.line}`);
+    const text = await vscode.workspace.openTextDocument(first.uri);
+    assert.match(text.lineAt(first.range.start.line).text, /^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d INFO\] /, 'an entry of the log starts there');
+    // the finding's other events, inside the same string, point into its text too
+    assert.ok(related.length > 1 && related.slice(1).every((r) => r.location.uri.toString() === first.uri.toString()), related.map((r) => r.location.uri.toString()).join('\n'));
   });
 });

@@ -32,6 +32,11 @@ export function stringContentUri(trace: string, ref: StringRef): vscode.Uri {
   return vscode.Uri.from({ scheme: CONTENT_SCHEME, path: `/${name}`, query: JSON.stringify({ trace, file: ref.file, line: ref.line, open: ref.open }) });
 }
 
+/** Where an event is in the text of the long JSON string it starts in (engine/long-strings.ts): that text's document at the event's line, as the jump opens it. */
+export function stringLocation(trace: string, spot: StringRef & { at: { line: number; character: number } }): vscode.Location {
+  return new vscode.Location(stringContentUri(trace, spot), new vscode.Position(spot.at.line, spot.at.character));
+}
+
 /**
  * Shows the long JSON string event `index` starts in, at the event's line of its text (never the
  * collapsed line of the file): in the editor that already shows that string, else opened with

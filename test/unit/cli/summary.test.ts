@@ -13,6 +13,7 @@ import { test } from 'node:test';
 import { analyzeTrace } from '../../../src/analysis';
 import { runSummary } from '../../../src/analysis/run-summary';
 import { load } from '../../../src/cli/common';
+import { buildGraph } from '../../../src/engine/graph-model';
 import { priceCall } from '../../../src/cli/prices';
 import { summaryLines } from '../../../src/cli/summary';
 import { fixturePath } from '../helpers';
@@ -144,6 +145,21 @@ test('otrace summary prints a few short safe lines; --json the fields; "no probl
   const w = spawnSync(process.execPath, [CLI, 'summary', WHO], { encoding: 'utf8' });
   assert.match(w.stdout, /^duration +19 steps$/m);
   assert.match(w.stdout, /^cost +unknown/m);
+});
+
+test('otrace summary names agents as the graph labels their lanes (a compaction is a compaction), in its text and in --json agents[].label', () => {
+  const graph = buildGraph(load(SESSION), 'g', Infinity);
+  const laneLabels = new Map(graph.lanes.filter((l) => l.label !== undefined).map((l) => [l.name, l.label!]));
+  assert.equal(laneLabels.get('compact:acompact-70d8e7'), 'context compaction');
+  const j = spawnSync(process.execPath, [CLI, 'summary', SESSION, '--json'], { encoding: 'utf8' });
+  assert.equal(j.status, 0, j.stderr);
+  const agents = (JSON.parse(j.stdout) as { agents: { name: string; label: string | null }[] }).agents;
+  assert.equal(agents.length, 4);
+  for (const a of agents) assert.equal(a.label, laneLabels.get(a.name) ?? null, `${a.name}: the lane's label`);
+  const text = spawnSync(process.execPath, [CLI, 'summary', SESSION], { encoding: 'utf8' }).stdout;
+  assert.match(text, /^ {2}context compaction \(compact:acompact-70d8e7\): 3 events/m);
+  assert.match(text, /^ {2}Explore: Explore existing codebase \(Explore:a93ccab\): /m);
+  assert.doesNotMatch(text, /^ {2}compact:/m, 'never named by its raw id alone');
 });
 
 test('summaryLines: trace text through safe, no line over 1,000 characters', () => {

@@ -5,6 +5,8 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { marksInLines } from '../../../src/engine/event-marks';
 import { eventMarks } from '../../../src/engine/marks';
+import { eventInfo } from '../../../src/engine/queries';
+import { creditWorthShowing } from '../../../src/shared/credit-words';
 import { eventAt, makeSnapshot } from '../../../src/engine/snapshot';
 import { loadTrace } from '../../../src/trace/formats';
 import { nodeFileAccess } from '../../../src/trace/node-files';
@@ -69,4 +71,21 @@ test('Claude Code session: sub-agent events are marked in their own files', () =
   assert.equal(sub.length, 3);
   for (const k of sub) assert.ok(files.get(k)!.marks.some((m) => m.category === 'stop'), `${k} has its stop marked`);
   assert.ok(files.get('')!.marks.filter((m) => m.category === 'stop' || m.category === 'stopProblem').length >= 3);
+});
+
+test('the marks show credit where the hover and the graph do: from the shared threshold (what prints as 0.01), none that prints as 0.00', () => {
+  // message credit as the trace gives it, around the threshold: 0.007 prints as 0.01 and says something
+  const given = [0.5, 0.007, -0.006, 0.004, -0.001];
+  const lines = [
+    ...given.map((credit, k) => JSON.stringify({ id: `m${k}`, t: k, type: 'message', agent: 'lead', to: 'worker', content: `part ${k}`, credit })),
+    JSON.stringify({ id: 'end', t: 9, type: 'stop', agent: 'lead', reason: 'task_complete' }),
+  ];
+  const file = path.join(ROOT, 'given-credit.otrace.jsonl');
+  const s = makeSnapshot(`file://${file}`, 1, file, loadTrace(lines.join('\n'), file, nodeFileAccess));
+  const marked = new Set(eventMarks(s, ALL).get('')!.marks.filter((m) => /credit|influence/.test(m.text)).map((m) => s.loaded.trace.events[m.index].id));
+  const hovered = new Set(given.map((_, k) => k).filter((k) => eventInfo(s, k)?.credit !== undefined).map((k) => `m${k}`));
+  const shown = new Set(given.map((v, k) => (creditWorthShowing(v) ? `m${k}` : '')).filter(Boolean));
+  assert.deepEqual([...shown], ['m0', 'm1', 'm2']);
+  assert.deepEqual([...hovered], [...shown], 'the hover');
+  assert.deepEqual([...marked], [...shown], 'the inline marks');
 });

@@ -9,7 +9,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { InProcessEngine } from '../../../src/engine/in-process-engine';
-import { eventString, LONG_LINE_CHARS, stringAt } from '../../../src/engine/long-strings';
+import { eventString, eventStringSpots, LONG_LINE_CHARS, stringAt } from '../../../src/engine/long-strings';
+import { sessionDiagnostics } from '../../../src/engine/summary';
 import { makeSnapshot } from '../../../src/engine/snapshot';
 import { loadTrace } from '../../../src/trace/formats';
 import { nodeFileAccess } from '../../../src/trace/node-files';
@@ -91,4 +92,21 @@ test('the engine answers where an event of a long string is, and the string’s 
   const again = (await engine.longStringAt('k', summary.stamp, '', { line: found.line, character: found.open }))!;
   assert.equal(again.text, found.text);
   engine.dispose();
+});
+
+test('the Problems panel entries of the MAST record say where their events are in the log string (the string’s line, not the collapsed line of the file)', () => {
+  const s = snapshotOf(MAST);
+  const items = sessionDiagnostics(s).flatMap((f) => f.items).filter((d) => d.code === 'loop');
+  assert.ok(items.length >= 1);
+  for (const d of items) {
+    const main = s.loaded.trace.events.findIndex((_, i) => s.loaded.eventOrigins.get(i)?.range.start.character === d.range.start.character && s.loaded.eventOrigins.get(i)?.range.start.line === d.range.start.line);
+    const expected = eventString(s, main)!;
+    assert.deepEqual(d.inString, { at: expected.at, open: expected.open, file: '', line: 8 }, d.message);
+    assert.ok(d.inString!.at.line > 100, 'a line of the log');
+    for (const r of d.related ?? []) assert.equal(r.inString?.line, 8, r.message);
+  }
+  // records at the start of their line: no string, and the file is not read again for them
+  const session = snapshotOf(SESSION);
+  assert.ok(sessionDiagnostics(session).flatMap((f) => f.items).every((d) => d.inString === undefined && (d.related ?? []).every((r) => r.inString === undefined)));
+  assert.equal(eventStringSpots(session, session.loaded.trace.events.map((_, i) => i)).size, 0);
 });

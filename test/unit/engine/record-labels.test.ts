@@ -8,9 +8,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import { buildGraph } from '../../../src/engine/graph-model';
 import { InProcessEngine } from '../../../src/engine/in-process-engine';
 import { outline } from '../../../src/engine/queries';
-import { eventLabel, keyArgument, LABEL_CHARS, MAX_LABELS, recordLabels } from '../../../src/engine/record-labels';
+import { toolArgument } from '../../../src/engine/event-labels';
+import { eventLabel, LABEL_CHARS, MAX_LABELS, recordLabels } from '../../../src/engine/record-labels';
 import { makeSnapshot } from '../../../src/engine/snapshot';
 import { loadTrace } from '../../../src/trace/formats';
 import { nodeFileAccess } from '../../../src/trace/node-files';
@@ -36,11 +38,11 @@ const main = labelsOf(session);
 
 test('Claude Code: the prompt, the assistant, tool calls with their argument, results with their end', () => {
   // line numbers are the raw file's (0-based); each label sits at the start of its record
-  assert.equal(main.get(6), 'user: Work on bead spotter-a0y. Run bd show spotter-a0y to see th…');
+  assert.equal(main.get(6), 'user: Work on bead spotter-a0y. Run bd show spotter-a0y to see…');
   assert.equal(main.get(9), 'Bash: bd show spotter-a0y');
   assert.equal(main.get(41), 'Bash: bd update spotter-a0y.1 --status in_progress → ✓ Updated issue: spotter-a0y.1');
   assert.match(main.get(42)!, /^assistant: Let me explore the existing codebase/);
-  assert.equal(main.get(99), 'Read: …/spotter_web/controllers/session_hook_controller.ex');
+  assert.equal(main.get(99), 'Read: …/session_hook_controller.ex');
   // a failed command says so, with its exit code, on the result's line
   assert.match(main.get(1031)!, /^Bash: mix test test\/spotter\/transcripts\/jobs\/sync_transcripts_tes.* ✗ exit 2$/);
   assert.match(main.get(638)!, /^Bash: git push 2>&1 ✗ exit 128$/);
@@ -100,7 +102,7 @@ test('the Outline names each event of the Claude Code session by its record labe
   const names = new Map(events.map((e) => [e.range.start.line, e.detail] as const));
   for (const line of [6, 9, 41, 638, 1583]) assert.equal(names.get(line), main.get(line), `line ${line}`);
   // the Task record holds two events, each a symbol: the spawn (as the text says) and the task it passed
-  assert.deepEqual(events.filter((e) => e.range.start.line === 43).map((e) => e.detail), ['sub-agent Explore: Explore existing codebase', 'task → Explore:a93ccab: Explore the codebase to understand the current structure fo…']);
+  assert.deepEqual(events.filter((e) => e.range.start.line === 43).map((e) => e.detail), ['sub-agent Explore: Explore existing codebase', 'task → Explore:a93ccab: Explore the codebase to understand the current structure…']);
 });
 
 test('only the lines asked are labelled (the editor asks for its visible lines), at most MAX_LABELS', () => {
@@ -124,9 +126,9 @@ test('hostile text: controls and bidi overrides shown, one line, clipped; a key 
   const s = snapshotOf(path.join(os.tmpdir(), 'hostile.jsonl'), text);
   const [label] = recordLabels(s, '', ALL_LINES);
   assert.equal(label.text, 'user: evil⟨U+202E⟩gnp.exe second line⟨U+0007⟩ red');
-  assert.equal(keyArgument('{"file_path":"/home/u/projects/a/very/deep/folder/with/src/app.ts"}'), '…/with/src/app.ts');
-  assert.equal(keyArgument('{"pattern":"foo|bar","path":"/x"}'), 'foo|bar');
-  assert.equal(keyArgument('not json'), 'not json');
+  assert.equal(toolArgument('Read', '{"file_path":"/home/u/projects/a/very/deep/folder/with/src/app.ts"}'), '…/src/app.ts');
+  assert.equal(toolArgument('Grep', '{"pattern":"foo|bar","path":"/x"}'), 'foo|bar');
+  assert.equal(toolArgument('Bash', 'not json'), 'not json');
   assert.equal(eventLabel(s, 99), '');
 });
 
@@ -137,4 +139,25 @@ test('the engine answers the labels of the lines asked, for the session it holds
   assert.deepEqual(labels.map((l) => [l.at.line, l.text]), [[6, main.get(6)], [9, main.get(9)]]);
   assert.equal(await engine.recordLabels('k', summary.stamp + 1, '', [{ start: 0, end: 10 }]), undefined, 'an old stamp gets no answer');
   engine.dispose();
+});
+
+test('one labeller: a tool call reads the same in the trace text and the Outline as on its graph node (tool, key argument, path, first words)', () => {
+  const graph = buildGraph(session.loaded, 'g', Infinity);
+  const nodeLabel = new Map(graph.nodes.map((n) => [n.eventId, n.label]));
+  const events = session.loaded.trace.events;
+  let compared = 0;
+  const differ: string[] = [];
+  events.forEach((e, i) => {
+    if (e.type !== 'tool_call' || !nodeLabel.has(e.id) || e.call_status) return;
+    compared++;
+    const record = eventLabel(session, i);
+    const node = nodeLabel.get(e.id)!;
+    // the same words; the record label may be shorter (clipped sooner) but says nothing else
+    const same = record === node || (record.endsWith('…') && node.startsWith(record.slice(0, -1).replace(/[\s,;:.]+$/, '')));
+    if (!same) differ.push(`${record}  ≠  ${node}`);
+  });
+  assert.ok(compared > 100, `${compared} tool calls`);
+  assert.deepEqual(differ.slice(0, 5), []);
+  const read = events.findIndex((e) => e.id === 'toolu_01Lc1iXDm3oMyqhyT2LCaMH6');
+  assert.equal(eventLabel(session, read), 'Read: …/session_hook_controller.ex', 'paths cut the same way, relative to the session folder');
 });
