@@ -72,7 +72,7 @@ export function legendEntries(graph: Pick<GraphOverview, 'kinds' | 'legend'>): L
   if (graph.legend.credit) {
     out.push(
       graph.legend.influence
-        ? { swatch: { halo: 'influence' }, name: 'influence', title: 'green halo: stronger when more of what followed built on the event (the trace records no outcome, so it is neither credit nor blame); the value is in the tooltip' }
+        ? { swatch: { halo: 'influence' }, name: 'share of the result', title: 'green halo: stronger when more of what the run ended with built on the event (the trace records no outcome, so it is neither credit nor blame); the value is in the tooltip' }
         : { swatch: { halo: 'credit' }, name: 'credit', title: 'halo: green for credit towards the outcome, vermillion for blame, stronger for more; the value is in the tooltip' },
     );
   }

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { analyzeTrace, type Analysis } from '../analysis';
 import { analyzeCorpus } from './analyze-corpus';
 import { formatSpan } from '../trace/units';
-import { creditWorthShowing, formatCredit } from '../shared/credit-words';
+import { creditWorthShowing, formatCredit, shareWords } from '../shared/credit-words';
 import { clipList, fail, loadOne, MAX_MESSAGE, MAX_PATH, safe, safeJson, writeLines, type Command } from './common';
 
 const FINDING_LABEL: Record<string, string> = { stop: 'stop', loop: 'loop', blame: 'blame', best_stop: 'best stop', verification: 'verify' };
@@ -68,13 +68,13 @@ function summary(a: Omit<Analysis, 'traces'>, recordOf: (i: number) => string, p
 
 /**
  * The credit by agent in two decimals (`main +0.42, critic −0.13`), agents whose credit prints as
- * 0.00 left out; without an outcome the values are influence shares and are named so. The exact
+ * 0.00 left out; without an outcome the values are shares of the result (percent) and are named so. The exact
  * values are in `--json`.
  */
 function creditLine(signed: boolean, agents: [string, number][]): string {
   const shown = agents.filter(([, v]) => creditWorthShowing(v));
-  const values = shown.length ? clipList(shown.slice(0, 6), ([k, v]) => `${safe(k)} ${signed ? formatCredit(v, true) : Math.abs(v).toFixed(2)}`) : 'none worth showing';
-  return signed ? `by agent ${values}` : `none (no outcome recorded); influence by agent ${values}`;
+  const values = shown.length ? clipList(shown.slice(0, 6), ([k, v]) => `${safe(k)} ${signed ? formatCredit(v, true) : shareWords(v)}`) : 'none worth showing';
+  return signed ? `by agent ${values}` : `none (no outcome recorded); share of the result by agent ${values}`;
 }
 
 /**

@@ -16,7 +16,7 @@ import { byTimeOrder, firstIndexOfIds, laneGroups, toolCallPairs } from './lanes
 import { timeAxis, timeToAxis } from '../shared/axis';
 import { PairNumbering } from '../analysis/pair-table';
 import type { IdTable } from '../trace/id-table';
-import { creditWorthShowing, formatCredit } from '../shared/credit-words';
+import { creditWorthShowing, formatCredit, shareWords } from '../shared/credit-words';
 import { plainLabel, visibleControls } from '../shared/untrusted-text';
 import { formatAt, formatSpan, timeUnitOf, type TimeUnit } from '../trace/units';
 import { eventLabel, shortLabel, type LabelContext } from './event-labels';
@@ -320,13 +320,13 @@ export function layoutNode(layout: GraphLayout, index: number, details: boolean)
 /**
  * The details' fields with the analysis's estimate for the event, in the words of the hover and the
  * inline mark: `credit (estimate)` `+0.42` / `−0.13` when the trace records an outcome, else
- * `influence (no outcome recorded)` `0.50`; nothing when no analysis ran or the value prints as
+ * `share of the result (estimate)` `50%`; nothing when no analysis ran or the value prints as
  * 0.00 (see creditWorthShowing).
  */
 export function withCredit<T extends { fields: [string, string][] }>(details: T, layout: GraphLayout, index: number): T {
   const v = layout.credit?.[index];
   if (!creditWorthShowing(v)) return details;
-  const field: [string, string] = layout.creditSigned === false ? ['influence (no outcome recorded)', Math.abs(v).toFixed(2)] : ['credit (estimate)', formatCredit(v, true)];
+  const field: [string, string] = layout.creditSigned === false ? ['share of the result (estimate)', shareWords(v)] : ['credit (estimate)', formatCredit(v, true)];
   return { ...details, fields: [...details.fields, field] };
 }
 

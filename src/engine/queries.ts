@@ -45,7 +45,7 @@ export function eventInfo(s: TraceSnapshot, index: number): EventInfo | undefine
   const text = contentOf(s, index);
   const credit = s.analysis?.credit;
   let creditInfo: EventInfo['credit'];
-  // only where it says something: no "influence 0.00" on every event
+  // only where it says something: no "0% of the result" on every event
   if (credit && creditWorthShowing(credit.by_index[index])) {
     const v = credit.by_index[index];
     // In plain words: the method's name and parameters (credit.method) stay in the CLI's JSON and docs/analysis.md.
@@ -53,7 +53,7 @@ export function eventInfo(s: TraceSnapshot, index: number): EventInfo | undefine
     const basis =
       typeof e.credit === 'number' ? 'the value the trace gives'
       : credit.signed ? "its share of the run's outcome (+ success, − failure), traced back along the events that led to it; an estimate"
-      : 'how much of what followed built on it, traced back from the end of the run; the trace records no outcome, so this is neither credit nor blame';
+      : 'how much of what the run ended with built on it, traced back from the end of the run; the trace records no outcome, so this is neither credit nor blame';
     creditInfo = { text: value, basis };
   }
   const findings = findingsOfEvent(s, index).map((k) => {

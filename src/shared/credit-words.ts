@@ -1,17 +1,24 @@
 /**
  * The words for an event's credit estimate, the same in the inline mark, the hover, the details
- * pane and the graph's tooltip: signed credit when the trace records an outcome, an unsigned
- * influence share when it does not (neither credit nor blame). Shared by the host and the webview.
+ * pane and the graph's tooltip: signed credit when the trace records an outcome, else the event's
+ * unsigned share of the result (how much of what the run ended with built on it; neither credit nor
+ * blame, since nothing says whether the result was good). Shared by the host and the webview.
  */
 
-/** `+0.42` / `−0.13` for signed credit (success / failure), `influence 0.42` for an unsigned influence share (no outcome recorded). */
+/** `+0.42` / `−0.13` for signed credit (success / failure), `42% of the result` for an unsigned share (no outcome recorded). */
 export function formatCredit(v: number, signed: boolean): string {
   const abs = Math.abs(v).toFixed(2);
-  if (!signed) return `influence ${abs}`;
+  if (!signed) return `${shareWords(v)} of the result`;
   return v >= 0 ? `+${abs}` : `−${abs}`;
 }
 
-/** `credit +0.42` / `credit −0.13` when signed, `influence 0.42` when not: a value named in a sentence. */
+/** `42%`, or `<1%` for a share that rounds to 0 % but still says something (|v| ≥ {@link CREDIT_SHOWN_FROM}). */
+export function shareWords(v: number): string {
+  const pct = Math.round(Math.abs(v) * 100);
+  return pct === 0 ? '<1%' : `${pct}%`;
+}
+
+/** `credit +0.42` / `credit −0.13` when signed, `42% of the result` when not: a value named in a sentence. */
 export function creditLabel(v: number, signed: boolean): string {
   return signed ? `credit ${formatCredit(v, true)}` : formatCredit(v, false);
 }

@@ -82,7 +82,7 @@ test('the marks show credit where the hover and the graph do: from the shared th
   ];
   const file = path.join(ROOT, 'given-credit.otrace.jsonl');
   const s = makeSnapshot(`file://${file}`, 1, file, loadTrace(lines.join('\n'), file, nodeFileAccess));
-  const marked = new Set(eventMarks(s, ALL).get('')!.marks.filter((m) => /credit|influence/.test(m.text)).map((m) => s.loaded.trace.events[m.index].id));
+  const marked = new Set(eventMarks(s, ALL).get('')!.marks.filter((m) => /credit|of the result/.test(m.text)).map((m) => s.loaded.trace.events[m.index].id));
   const hovered = new Set(given.map((_, k) => k).filter((k) => eventInfo(s, k)?.credit !== undefined).map((k) => `m${k}`));
   const shown = new Set(given.map((v, k) => (creditWorthShowing(v) ? `m${k}` : '')).filter(Boolean));
   assert.deepEqual([...shown], ['m0', 'm1', 'm2']);

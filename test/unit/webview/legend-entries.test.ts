@@ -21,7 +21,7 @@ test('the Claude Code session: its kinds (each with its arrow), its cues and the
   const entries = entriesOf(fixturePath('claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl'));
   assert.deepEqual(
     entries.map((e) => e.name),
-    ['decision', 'spawn', 'delegate', 'message', 'tool call', 'return', 'stop', 'meta row', 'compaction', 'influence'],
+    ['decision', 'spawn', 'delegate', 'message', 'tool call', 'return', 'stop', 'meta row', 'compaction', 'share of the result'],
   );
   assert.deepEqual(entries.find((e) => e.name === 'spawn')!.swatch, { category: 'spawn', kinds: ['spawn'], arrow: 'spawn' }, 'the spawn arrow shares the spawn entry');
   for (const e of entries) assert.doesNotMatch(`${e.name} ${e.title}`, /✓|⚠|stop \/ safety|loop member/, e.name);
@@ -37,7 +37,7 @@ test('a trace without loops, a recorded success or a problem lists none of their
   const loaded = readTraceJsonl(['{"id":"a","t":0,"type":"message","agent":"x","from":"user","content":"list the files"}', '{"id":"b","t":1,"type":"tool_call","agent":"x","tool":"bash","content":"ls"}', '{"id":"c","t":2,"type":"stop","agent":"x","reason":"task_complete"}'].join('\n'));
   const overview = graphOverview(makeSnapshot('k', 1, 'plain.otrace.jsonl', loaded), 'plain');
   assert.deepEqual(overview.legend.marks, []);
-  assert.deepEqual(legendEntries(overview).map((e) => e.name), ['message', 'tool call', 'stop', 'influence']);
+  assert.deepEqual(legendEntries(overview).map((e) => e.name), ['message', 'tool call', 'stop', 'share of the result']);
   // the halo is listed only when a node shows it (credit >= 0.05)
   assert.deepEqual(legendEntries({ ...overview, legend: { ...overview.legend, credit: false } }).map((e) => e.name), ['message', 'tool call', 'stop']);
 });
