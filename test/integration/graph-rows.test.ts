@@ -129,7 +129,13 @@ describe('lane rows in a real VS Code', function () {
       await until('the first event', () => evalInWebview<boolean>(`() => globalThis.__otrace.current() === globalThis.__otrace.timeline()[0]`, { selector: frame }), 10_000);
       for (const s of stops) {
         await vscode.commands.executeCommand('otrace.graph.nextStop');
-        await until(`the stop ${s} to be current and drawn on its own`, () => evalInWebview<boolean>(`() => globalThis.__otrace.current() === ${s} && globalThis.__otrace.selected() === ${s}`, { selector: frame }), 10_000);
+        const state = () => evalInWebview<{ current: number | null; selected: number | null }>(`() => ({ current: globalThis.__otrace.current(), selected: globalThis.__otrace.selected() })`, { selector: frame });
+        await until(`the stop ${s} to be current and drawn on its own`, async () => {
+          const now = await state();
+          return now.current === s && now.selected === s;
+        }, 30_000).catch(async (e: Error) => {
+          throw new Error(`${e.message}: ${JSON.stringify(await state())}`);
+        });
       }
     } finally {
       fs.rmSync(path.dirname(file), { recursive: true, force: true });
