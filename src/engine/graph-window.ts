@@ -38,9 +38,9 @@ const enum Role {
   /** Stops and problem marks: always on its own. */
   Own = 2,
   /**
-   * A turn or phase end before its lane's last stop, drawn as a small mark: on its own unless
-   * another stop of its lane is less than a bucket away (then it joins its bucket's run bar, which
-   * says how many events it holds), so turn ends never pile up.
+   * A turn or phase end before its lane's last stop, drawn as a small mark: on its own unless it is
+   * in a pile (two more stops of its lane less than a bucket away: then it joins its bucket's run
+   * bar, which says how many events it holds), so turn ends never pile up.
    */
   TurnMark = 3,
 }
@@ -517,9 +517,9 @@ function plansFor(ix: GraphIndex, mode: 'time' | 'order', bucket: number): Map<s
  * How a lane row's bucket (its events in the row's order) is drawn: under {@link RUN_MIN} events,
  * each on its own; else stops, problem marks, first spawns and `keep` on their own, events with
  * arrows to other lanes too when at most {@link NOTABLE_MAX} of them, and the rest one run bar
- * (unless fewer than two are left: then all on their own). A turn end with another stop of its
- * lane less than a bucket away is never on its own (unless kept): it joins the run bar, even one of
- * a single event, so crowded turn ends become a count instead of a pile of marks. O(events in the
+ * (unless fewer than two are left: then all on their own). A turn end in a pile (two more stops
+ * of its lane less than a bucket away) is never on its own (unless kept): it joins the run bar,
+ * even one of a single event, so crowded turn ends become a count instead of a pile of marks. O(events in the
  * bucket · log stops of the lane).
  */
 function planBucket(ix: GraphIndex, group: Int32Array, at: { lane: number; row: number; k: number }, opts: { mode: 'time' | 'order'; bucket: number; keep?: Set<number> }): BucketPlan {
@@ -559,9 +559,13 @@ function planBucket(ix: GraphIndex, group: Int32Array, at: { lane: number; row: 
   return { own: all.filter(alone), run };
 }
 
-/** True when a sorted list of stop positions holds another stop than the one at `u` less than `bucket` from it. */
+/**
+ * True when a sorted list of stop positions holds two more stops than the one at `u` less than
+ * `bucket` from it: a pile (a pair of turn ends stays two marks: the Claude Code session's two
+ * turn ends a second apart are both named in the first view).
+ */
 function stopNear(stops: Float64Array, u: number, bucket: number): boolean {
-  // the stops in [u - bucket, u + bucket): more than the one at u itself means another is near
+  // the stops in (u - bucket, u + bucket): three or more (the one at u and two others) are a pile
   let lo = 0;
   let hi = stops.length;
   while (lo < hi) {
@@ -570,7 +574,7 @@ function stopNear(stops: Float64Array, u: number, bucket: number): boolean {
     else hi = mid;
   }
   let near = 0;
-  for (let j = lo; j < stops.length && stops[j] < u + bucket; j++) if (++near > 1) return true;
+  for (let j = lo; j < stops.length && stops[j] < u + bucket; j++) if (++near > 2) return true;
   return false;
 }
 

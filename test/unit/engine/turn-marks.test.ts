@@ -1,7 +1,7 @@
 /**
  * No pile of stop octagons (issue 26): a session of many short turns drew every turn end on its
  * own, 33 overlapping octagons in one row. Turn ends before the lane's last stop are small marks,
- * on their own only where no other stop of the lane is within a bucket; crowded ones join the
+ * on their own unless two more stops of the lane are within a bucket (a pile); those join the
  * bucket's run bar (a count); the lane's last stop and stops with a problem stay on their own;
  * every turn end is still drawn on its own when kept (the current event, a framed finding).
  */
