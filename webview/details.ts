@@ -63,4 +63,5 @@ const MARK_WORDS: Record<string, string> = {
   'stop-problem': 'stop problem (see the findings)',
   'turn-end': 'turn ended (a hand-back to the user, who may go on; no verdict about the task)',
   'phase-end': 'phase ended (a stage inside the run; no verdict about the task)',
+  'last-stop': "the lane's last stop",
 };

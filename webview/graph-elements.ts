@@ -31,6 +31,16 @@ export function priority(n: GraphNode): number {
   return 4;
 }
 
+/**
+ * True for a turn or phase end drawn as a small mark: one before its lane's last stop, with no
+ * problem or blame (a rollout of many turns piled their octagons up in one row). The run's and each
+ * lane's last stop and stops with a problem keep the large octagon.
+ */
+export function isTurnMark(n: Pick<GraphNode, 'kind' | 'marks'>): boolean {
+  if (n.kind !== 'stop' || !(n.marks.includes('turn-end') || n.marks.includes('phase-end'))) return false;
+  return !n.marks.some((m) => m === 'last-stop' || m === 'stop-problem' || m === 'blame');
+}
+
 /** The label rank of a stop without a problem (see {@link priority}). */
 export const STOP_RANK = 0.5;
 

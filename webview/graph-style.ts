@@ -100,6 +100,9 @@ export function graphStyle(): StylesheetJson {
     })),
     { selector: 'node.bar', style: { shape: 'round-rectangle', 'background-opacity': 0.85 } },
     { selector: 'node.stop', style: { 'border-width': 2, 'border-color': fg, 'font-weight': 'bold' } },
+    // a turn end before the lane's last stop: a small mark on the turn row, its label plain
+    { selector: 'node.stop.turn-end, node.stop.phase-end', style: { 'border-width': 1, 'font-weight': 'normal' } },
+    { selector: 'node.stop.last-stop', style: { 'border-width': 2, 'font-weight': 'bold' } },
     { selector: 'node.stop-ok', style: { 'border-color': OKABE_ITO.bluishGreen, 'border-width': 3 } },
     { selector: 'node.nolabel', style: { label: '' } },
     { selector: 'node[dx]', style: { 'text-margin-x': 'data(dx)' as unknown as number } },

@@ -9,24 +9,28 @@ import cytoscape, { type Core, type ElementDefinition, type NodeSingular } from 
 import { fitScale, PAD, PAD_RIGHT, timeAxisLength } from '../src/shared/fit';
 import { runKey } from '../src/shared/axis';
 import type { GraphNode, GraphOverview, GraphRun, GraphWindow } from '../src/shared/protocol';
-import { creditClass, NODE, nodeElement, priority, RUN_RANK, runElement, STOP, stopLabel } from './graph-elements';
+import { creditClass, isTurnMark, NODE, nodeElement, priority, RUN_RANK, runElement, STOP, stopLabel } from './graph-elements';
 import { LabelPlacer, type LabelCandidate } from './graph-labels';
 import { graphStyle } from './graph-style';
-import { foldToFit, lanesUnder, laneRows, rowCount } from './lane-folds';
+import { foldToFit, innerRowCount, lanesUnder, laneRows, rowCount } from './lane-folds';
 import { kindColors } from './theme';
 import { plainLabel } from '../src/shared/untrusted-text';
 import { wheelGesture } from './wheel';
 
-/** Lane height limits in px: at least 10 (readable), at most 90 (no wasted room). */
-export const MIN_LANE = 10;
-const MAX_LANE = 90;
-/** Below this lane height, node labels would not fit under their node: none are shown. */
-const LABEL_LANE = 40;
+/**
+ * Height limits of a row inside a lane in px: at least 10 (readable), at most 160 (a one-agent
+ * session's three or four rows fill the panel). A lane is its `rows` rows high.
+ */
+export const MIN_ROW = 10;
+const MAX_ROW = 160;
+/** Below this row height, node labels would not fit under their node: none are shown. */
+const LABEL_ROW = 30;
 
-/** What the view shows: x scale (px per axis unit), axis mode, lane height, collapsed lanes. */
+/** What the view shows: x scale (px per axis unit), axis mode, row height, collapsed lanes. */
 export interface ViewState {
   mode: 'time' | 'order';
   scale: number;
+  /** Height of one row inside a lane, px (the name of the saved states from before lanes had rows). */
   laneHeight: number;
   pan: { x: number; y: number };
 }
@@ -50,13 +54,20 @@ export class TraceGraph {
   mode: 'time' | 'order' = 'time';
   /** Pixels per axis unit (time: seconds, gaps compressed; order: events). */
   scale = 1;
-  laneHeight = 40;
+  /** Height of one row inside a lane, px: a lane is its `rows` rows high (src/engine/lane-rows.ts). */
+  rowHeight = 40;
   /** Lanes whose sub-agent lanes are folded away. */
   readonly collapsed = new Set<string>();
   /** The loaded window, if any. */
   window: LoadedWindow | undefined;
-  /** Lane index -> row (undefined when folded away). */
+  /** Lane index -> its place among the lanes shown (undefined when folded away). */
   private rows: (number | undefined)[] = [];
+  /** Lane index -> its first row counted over the lanes shown (-1 when folded away). */
+  private tops = new Int32Array(0);
+  /** Place among the lanes shown -> the lane. */
+  private shown: number[] = [];
+  /** Rows of the lanes shown, in all. */
+  private innerRows = 1;
   private listeners: (() => void)[] = [];
   /** Event nodes of the loaded window by key. */
   private readonly nodeById = new Map<string, GraphNode>();
@@ -179,9 +190,47 @@ export class TraceGraph {
     return [this.axisAt(0), this.axisAt(this.cy.width() || 600)];
   }
 
-  /** Row of each lane (folded lanes have none). */
+  /** The height of one row of a lane in px: what a lane's rows need (its `rows` rows) is this many times it. */
+  get laneHeight(): number {
+    return this.rowHeight;
+  }
+
+  /** Place of each lane (folded lanes have none). */
   private computeRows(): void {
     this.rows = laneRows(this.graph.lanes, this.collapsed);
+    this.placeRows();
+  }
+
+  /** Each shown lane's first row, from the lanes' places: lanes are their row counts high. */
+  private placeRows(): void {
+    const lanes = this.graph.lanes;
+    this.tops = new Int32Array(lanes.length).fill(-1);
+    this.shown = [];
+    let top = 0;
+    this.rows.forEach((place, lane) => {
+      if (place === undefined) return;
+      this.tops[lane] = top;
+      this.shown[place] = lane;
+      top += this.rowsOf(lane);
+    });
+    this.innerRows = Math.max(1, innerRowCount(lanes, this.rows));
+  }
+
+  /** Rows inside a lane (at least 1). */
+  rowsOf(lane: number): number {
+    return Math.max(1, this.graph.lanes[lane]?.rows ?? 1);
+  }
+
+  /** The row height at which the lanes shown fill `height` px (within 10..160 px). */
+  private fitRowHeight(height: number): number {
+    return Math.max(MIN_ROW, Math.min(MAX_ROW, Math.floor((height - 4) / this.innerRows)));
+  }
+
+  /** Top of a shown lane in graph px (before pan), and its height: its rows. Undefined when folded away. */
+  laneBox(lane: number): { top: number; height: number } | undefined {
+    const top = this.tops[lane];
+    if (top === undefined || top < 0) return undefined;
+    return { top: top * this.rowHeight, height: this.rowsOf(lane) * this.rowHeight };
   }
 
   /** Lanes on rows, in order (folded ones left out). */
@@ -189,20 +238,25 @@ export class TraceGraph {
     return rowCount(this.rows);
   }
 
-  /** Row of a lane, or undefined when folded away. */
+  /** Place of a lane among the lanes shown, or undefined when folded away. */
   row(lane: number): number | undefined {
     return this.rows[lane];
   }
 
-  /** Screen y of the centre of a row's nodes (labels go under them). */
-  rowY(row: number): number {
-    return row * this.laneHeight + this.nodeOffset() + this.cy.pan().y;
+  /** Graph y (before pan) of the centre of the nodes of a lane's row (labels go under them). */
+  private nodeY(lane: number, row: number): number {
+    return (this.tops[lane] + Math.min(row, this.rowsOf(lane) - 1)) * this.rowHeight + this.nodeOffset();
   }
 
-  /** Distance from a lane's top to its nodes' centres, in px. */
+  /** Screen y of the centre of the nodes of a lane's row (labels go under them). */
+  rowY(lane: number, row = 0): number {
+    return this.nodeY(lane, row) + this.cy.pan().y;
+  }
+
+  /** Distance from a row's top to its nodes' centres, in px. */
   nodeOffset(): number {
-    const h = this.laneHeight;
-    return h >= LABEL_LANE ? Math.max(STOP / 2, Math.min(h * 0.38, h - 28)) : h / 2;
+    const h = this.rowHeight;
+    return h >= LABEL_ROW ? Math.max(STOP / 2, Math.min(h * 0.38, h - 28)) : h / 2;
   }
 
   /** Folds or unfolds the sub-agent lanes of a lane. */
@@ -210,8 +264,7 @@ export class TraceGraph {
     if (this.collapsed.has(name)) this.collapsed.delete(name);
     else this.collapsed.add(name);
     this.computeRows();
-    const height = this.cy.height() || 400;
-    this.laneHeight = Math.max(MIN_LANE, Math.min(MAX_LANE, Math.floor((height - 4) / Math.max(1, this.visibleLanes()))));
+    this.rowHeight = this.fitRowHeight(this.cy.height() || 400);
     this.layout();
   }
 
@@ -272,7 +325,7 @@ export class TraceGraph {
   private laidOut = '';
 
   private geometry(): string {
-    return `${this.mode} ${this.scale} ${this.laneHeight} ${this.rows.join()}`;
+    return `${this.mode} ${this.scale} ${this.rowHeight} ${this.rows.join()}`;
   }
 
   /** Drops everything loaded (the axis mode changed: run bars and windows no longer fit). */
@@ -286,8 +339,7 @@ export class TraceGraph {
   /** Places every loaded node (or only `only`) for the current mode, scale and lane height; then hides colliding labels. */
   layout(only?: Set<string>): void {
     if (!only) this.laidOut = this.geometry();
-    const nodeY = this.nodeOffset();
-    const { size, stop, barHeight } = this.sizes();
+    const { size, stop, mark, barHeight } = this.sizes();
     this.cy.batch(() => {
       let eles = only ? this.cy.collection() : this.cy.nodes();
       if (only) for (const id of only) eles = eles.union(this.cy.getElementById(id));
@@ -311,8 +363,9 @@ export class TraceGraph {
           const isBar = n.txEnd !== undefined;
           x = isBar ? (x0 + x1) / 2 : x0;
           // Sizes are data the stylesheet maps (bypass styles cost far more per node).
-          w = isBar ? Math.max(6, x1 - x0) : n.kind === 'stop' ? stop : size;
-          h = isBar ? barHeight : n.kind === 'stop' ? stop : size;
+          const stopSize = isTurnMark(n) ? mark : stop;
+          w = isBar ? Math.max(6, x1 - x0) : n.kind === 'stop' ? stopSize : size;
+          h = isBar ? barHeight : n.kind === 'stop' ? stopSize : size;
         } else {
           const x0 = PAD + r!.u0 * this.scale - size / 2;
           const x1 = PAD + r!.u1 * this.scale + size / 2;
@@ -320,7 +373,7 @@ export class TraceGraph {
           w = Math.max(8, x1 - x0);
           h = barHeight + 4;
         }
-        const y = row * this.laneHeight + nodeY;
+        const y = this.nodeY(lane, n?.row ?? r!.row);
         const p = ele.position();
         if (p.x !== x || p.y !== y) ele.position({ x, y });
         if (ele.data('w') !== w || ele.data('h') !== h) ele.data({ w, h });
@@ -332,10 +385,10 @@ export class TraceGraph {
 
   private readonly colors = kindColors();
 
-  /** Node size, stop size and bar height in px at the current lane height. */
-  private sizes(): { size: number; stop: number; barHeight: number } {
-    const size = Math.max(6, Math.min(NODE, this.laneHeight - 4));
-    return { size, stop: Math.max(size, Math.min(STOP, this.laneHeight - 2)), barHeight: Math.max(5, Math.min(10, size - 3)) };
+  /** Node size, stop size, a turn end's mark size and bar height in px at the current row height. */
+  private sizes(): { size: number; stop: number; mark: number; barHeight: number } {
+    const size = Math.max(6, Math.min(NODE, this.rowHeight - 4));
+    return { size, stop: Math.max(size, Math.min(STOP, this.rowHeight - 2)), mark: Math.max(6, size - 2), barHeight: Math.max(5, Math.min(10, size - 3)) };
   }
 
   /**
@@ -345,18 +398,20 @@ export class TraceGraph {
    */
   eventBox(index: number): { x1: number; y1: number; x2: number; y2: number } | undefined {
     const drawn = this.drawnIndex(index);
-    const row = this.rows[this.graph.columns.lane[drawn]];
-    if (row === undefined) return undefined;
+    const lane = this.graph.columns.lane[drawn];
+    if (this.rows[lane] === undefined) return undefined;
     const [a, b] = this.spanOf(drawn);
-    const { size, stop, barHeight } = this.sizes();
+    const { size, stop, mark, barHeight } = this.sizes();
     const isBar = this.graph.columns.end[drawn] >= 0;
     const isStop = this.graph.kinds[this.graph.columns.kind[drawn]] === 'stop';
+    const loaded = this.nodeById.get(`n${drawn}`);
+    const stopSize = loaded && isTurnMark(loaded) ? mark : stop;
     const x0 = this.screenX(a);
     const x1 = this.screenX(b);
-    const w = isBar ? Math.max(6, x1 - x0) : isStop ? stop : size;
-    const h = isBar ? barHeight : isStop ? stop : size;
+    const w = isBar ? Math.max(6, x1 - x0) : isStop ? stopSize : size;
+    const h = isBar ? barHeight : isStop ? stopSize : size;
     const x = isBar ? (x0 + x1) / 2 : x0;
-    const y = this.rowY(row);
+    const y = this.rowY(lane, this.graph.columns.row[drawn]);
     return { x1: x - w / 2, y1: y - h / 2, x2: x + w / 2, y2: y + h / 2 };
   }
 
@@ -368,7 +423,7 @@ export class TraceGraph {
     const w = this.window;
     if (!w || w.mode !== this.mode) return undefined;
     const u = this.spanOf(drawn)[0];
-    const run = runKey(w.mode, w.bucket, this.graph.columns.lane[drawn], Math.floor(u / w.bucket));
+    const run = runKey(w.mode, w.bucket, this.graph.columns.lane[drawn], this.graph.columns.row[drawn], Math.floor(u / w.bucket));
     return this.runById.has(run) ? run : undefined;
   }
 
@@ -376,19 +431,22 @@ export class TraceGraph {
    * Level of detail for labels: greedily keeps the labels of the most important events (stops,
    * marked events, spawns, delegations and returns, then the rest in time order) whose boxes do
    * not overlap a kept one in the same lane, each with its content (`Bash: npm test`) where that
-   * fits, else its short form (`Bash`); the rest are hidden. No label when lanes are too low to hold one.
+   * fits, else its short form (`Bash`); the rest are hidden. Labels collide only within one row of
+   * a lane. No label when rows are too low to hold one.
    */
   cullLabels(): void {
     const candidates: LabelCandidate[] = [];
-    if (this.laneHeight >= LABEL_LANE) {
+    // one line of labels per lane row: a key per (lane, row)
+    const line = (lane: number, row: number) => lane * 8 + Math.min(row, 7);
+    if (this.rowHeight >= LABEL_ROW) {
       for (const n of this.nodeById.values()) {
         if (this.rows[n.lane] === undefined) continue;
         const [a, b] = this.span(n);
-        candidates.push({ id: n.id, lane: n.lane, cx: PAD + ((a + b) / 2) * this.scale, text: stopLabel(n), ...(n.short ? { short: plainLabel(n.short) } : {}), bold: n.kind === 'stop', rank: priority(n), order: n.order });
+        candidates.push({ id: n.id, lane: line(n.lane, n.row), cx: PAD + ((a + b) / 2) * this.scale, text: stopLabel(n), ...(n.short ? { short: plainLabel(n.short) } : {}), bold: n.kind === 'stop', rank: priority(n), order: n.order });
       }
       for (const r of this.runById.values()) {
         if (this.rows[r.lane] === undefined) continue;
-        candidates.push({ id: r.id, lane: r.lane, cx: PAD + ((r.u0 + r.u1) / 2) * this.scale, text: `${r.count} events`, bold: false, rank: RUN_RANK, order: r.order });
+        candidates.push({ id: r.id, lane: line(r.lane, r.row), cx: PAD + ((r.u0 + r.u1) / 2) * this.scale, text: `${r.count} events`, bold: false, rank: RUN_RANK, order: r.order });
       }
     }
     this.labels.place(candidates, this.cy.width(), this.cy.pan().x);
@@ -404,7 +462,8 @@ export class TraceGraph {
    */
   foldToFit(): void {
     const height = this.cy.height() || 400;
-    this.rows = foldToFit(this.graph.lanes, this.collapsed, (rows) => rows * MIN_LANE <= height - 4);
+    this.rows = foldToFit(this.graph.lanes, this.collapsed, (rows) => rows * MIN_ROW <= height - 4);
+    this.placeRows();
   }
 
   /** Lanes folded under a lane (its sub-agents, theirs, ...). */
@@ -417,8 +476,7 @@ export class TraceGraph {
     const width = this.cy.width() || 600;
     const height = this.cy.height() || 400;
     this.scale = fitScale(width, this.axisLength());
-    const lanes = Math.max(1, this.visibleLanes());
-    this.laneHeight = Math.max(MIN_LANE, Math.min(MAX_LANE, Math.floor((height - 4) / lanes)));
+    this.rowHeight = this.fitRowHeight(height);
     this.layout();
     this.lastSize = { width, height };
     this.cy.pan({ x: 0, y: 0 });
@@ -447,12 +505,12 @@ export class TraceGraph {
     const factor = (width - PAD - PAD_RIGHT) / Math.max(1, old.width - PAD - PAD_RIGHT);
     const pan = this.cy.pan();
     this.scale *= factor;
-    this.laneHeight = Math.max(MIN_LANE, Math.min(MAX_LANE, Math.floor((height - 4) / Math.max(1, this.visibleLanes()))));
+    this.rowHeight = this.fitRowHeight(height);
     this.layout();
     this.cy.pan({ x: pan.x * factor, y: pan.y });
   }
 
-  /** Frames the axis range [a, b] (axis units) with `context` of its width on each side, and brings the given rows into view. */
+  /** Frames the axis range [a, b] (axis units) with `context` of its width on each side, and brings the lanes at the given places (see {@link row}) into view. */
   frame(a: number, b: number, rows: number[], context = 0.15, minShare = 1 / 200): void {
     const width = this.cy.width() || 600;
     const span = Math.max(b - a, this.axisLength() * minShare);
@@ -462,8 +520,10 @@ export class TraceGraph {
     this.scale = Math.max(1e-9, (width - 2 * PAD) / (hi - lo));
     this.layout();
     const height = this.cy.height() || 400;
-    const top = rows.length ? Math.min(...rows) * this.laneHeight : 0;
-    const bottom = rows.length ? (Math.max(...rows) + 1) * this.laneHeight : height;
+    const first = rows.length ? this.laneBox(this.shown[Math.min(...rows)]) : undefined;
+    const last = rows.length ? this.laneBox(this.shown[Math.max(...rows)]) : undefined;
+    const top = first ? first.top : 0;
+    const bottom = last ? last.top + last.height : height;
     const pan = this.cy.pan();
     let y = pan.y;
     if (top + y < 0 || bottom + y > height) y = Math.min(0, height / 2 - (top + bottom) / 2);
@@ -494,8 +554,8 @@ export class TraceGraph {
     const drawn = this.drawnIndex(index);
     const [a, b] = this.spanOf(drawn);
     const x = this.screenX((a + b) / 2);
-    const row = this.rows[this.graph.columns.lane[drawn]];
-    const y = row === undefined ? undefined : this.rowY(row);
+    const lane = this.graph.columns.lane[drawn];
+    const y = this.rows[lane] === undefined ? undefined : this.rowY(lane, this.graph.columns.row[drawn]);
     const w = this.cy.width();
     const h = this.cy.height();
     const pan = { ...this.cy.pan() };
@@ -543,14 +603,14 @@ export class TraceGraph {
 
   /** The view, for restoring it (Esc, a hidden panel). */
   view(): ViewState {
-    return { mode: this.mode, scale: this.scale, laneHeight: this.laneHeight, pan: { ...this.cy.pan() } };
+    return { mode: this.mode, scale: this.scale, laneHeight: this.rowHeight, pan: { ...this.cy.pan() } };
   }
 
   /** Restores a view from {@link view}. */
   restore(v: ViewState): void {
     this.mode = v.mode;
     this.scale = v.scale;
-    this.laneHeight = v.laneHeight;
+    this.rowHeight = v.laneHeight;
     this.layout();
     this.cy.pan(v.pan);
   }

@@ -18,10 +18,19 @@ export function rowCount(rows: readonly (number | undefined)[]): number {
   return rows.filter((r) => r !== undefined).length;
 }
 
+/** The rows inside the lanes left on rows (each lane's `rows`, at least 1): the height they need in rows. */
+export function innerRowCount(lanes: readonly GraphLane[], rows: readonly (number | undefined)[]): number {
+  let n = 0;
+  rows.forEach((r, lane) => {
+    if (r !== undefined) n += Math.max(1, lanes[lane]?.rows ?? 1);
+  });
+  return n;
+}
+
 /**
- * Folds spawners into `collapsed` until `fits(rows)` holds for the count of lanes left on rows:
- * one level at a time, deepest spawners first (all workers fold into theirs before the orchestrator
- * does). Returns the rows after folding.
+ * Folds spawners into `collapsed` until `fits(rows)` holds for the rows the lanes left on rows
+ * need (their rows inside, see {@link innerRowCount}): one level at a time, deepest spawners first
+ * (all workers fold into theirs before the orchestrator does). Returns the rows after folding.
  */
 export function foldToFit(lanes: readonly GraphLane[], collapsed: Set<string>, fits: (rows: number) => boolean): (number | undefined)[] {
   let rows = laneRows(lanes, collapsed);
@@ -29,7 +38,7 @@ export function foldToFit(lanes: readonly GraphLane[], collapsed: Set<string>, f
   const depth = new Map(lanes.map((l) => [l.name, l.depth]));
   const levels = [...new Set([...parents].map((p) => depth.get(p) ?? 0))].sort((a, b) => b - a);
   for (const level of levels) {
-    if (fits(rowCount(rows))) break;
+    if (fits(innerRowCount(lanes, rows))) break;
     for (const p of parents) if ((depth.get(p) ?? 0) === level) collapsed.add(p);
     rows = laneRows(lanes, collapsed);
   }

@@ -64,11 +64,10 @@ export function createLaneColumn(column: HTMLElement, graph: TraceGraph): () => 
     column.parentElement?.style.setProperty('--lane-column', `${Math.round(Math.max(100, Math.min(max, need)))}px`);
   }
   const place = () => {
-    const h = graph.laneHeight;
     const height = column.clientHeight;
     lanes.forEach((_, i) => {
       const el = rows[i];
-      const row = graph.row(i);
+      const box = graph.laneBox(i);
       const fold = el.querySelector('.fold');
       if (fold) {
         const open = !graph.collapsed.has(lanes[i].name);
@@ -76,18 +75,19 @@ export function createLaneColumn(column: HTMLElement, graph: TraceGraph): () => 
         fold.setAttribute('aria-expanded', String(open));
         (el.querySelector('.lane-more') as HTMLElement).textContent = open ? '' : ` +${graph.hiddenUnder(lanes[i].name)}`;
       }
-      if (row === undefined) {
+      if (box === undefined) {
         el.style.display = 'none';
         return;
       }
-      const top = row * h + graph.cy.pan().y;
-      const visible = top + h > 0 && top < height;
+      // the lane is its rows high; its name at its top row
+      const top = box.top + graph.cy.pan().y;
+      const visible = top + box.height > 0 && top < height;
       el.style.display = visible ? '' : 'none';
       if (!visible) return;
       el.style.top = `${top}px`;
-      el.style.height = `${h}px`;
+      el.style.height = `${box.height}px`;
       el.style.paddingTop = `${Math.max(0, graph.nodeOffset() - 8)}px`;
-      el.classList.toggle('odd', row % 2 === 1);
+      el.classList.toggle('odd', (graph.row(i) ?? 0) % 2 === 1);
     });
   };
   return place;

@@ -13,6 +13,7 @@ import type { LoadedTrace } from '../trace/model';
 import { canonicalType, type TraceEvent } from '../trace/schema';
 import { describeCue, eventCues } from '../shared/cues';
 import { byTimeOrder, firstIndexOfIds, laneGroups, toolCallPairs } from './lanes';
+import { laneRows } from './lane-rows';
 import { timeAxis, timeToAxis } from '../shared/axis';
 import { PairNumbering } from '../analysis/pair-table';
 import type { IdTable } from '../trace/id-table';
@@ -45,6 +46,8 @@ export interface GraphLayout {
   events: readonly TraceEvent[];
   /** Per event: its lane (index into `lanes`). */
   lane: Int32Array;
+  /** Per event: its row inside its lane (0 = the lane's top row; src/engine/lane-rows.ts); a result drawn in a bar has its call's. */
+  row: Uint8Array;
   /** Per event: its rank in time order. */
   order: Int32Array;
   /** Per event: its position on the time axis (axis units). */
@@ -57,7 +60,7 @@ export interface GraphLayout {
   laneTraces?: (string | undefined)[];
   /** Per event: 1 when it is a member of a loop (its node's first mark, `loop`). */
   loop: Uint8Array;
-  /** Event index -> its other analysis marks (`stop-ok`, `stop-problem`, `turn-end`, `phase-end`, `blame`; sparse). */
+  /** Event index -> its other analysis marks (`stop-ok`, `stop-problem`, `turn-end`, `phase-end`, `last-stop`, `blame`; sparse). */
   marks: Map<number, Set<string>>;
   /** Credit per event index, when the analysis gave it. */
   credit?: readonly number[];
@@ -141,6 +144,8 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
     tx[i] = timeToAxis(axis, events[i].t);
   }
   const lanesByAgent = eventsByLane(events, keyOf);
+  const { row, rows } = laneRows({ events, lane, laneCount: lanes.length, end, barOf, firstIndex });
+  markLastStops(analysis, events, lane, marks);
   const metadata = loaded.trace.metadata as Record<string, unknown> | undefined;
   const agentsMeta = metadata?.agents && typeof metadata.agents === 'object' ? (metadata.agents as Record<string, unknown>) : undefined;
   const words = laneWords(lanes, { events, edges, keyOf, firstIndex, count: (k) => lanesByAgent.get(k)?.length ?? 0, agents: agentsMeta });
@@ -151,6 +156,7 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
     ...(l.parent ? { parent: l.parent } : {}),
     depth: l.depth,
     count: lanesByAgent.get(l.key)?.length ?? 0,
+    rows: rows[i],
     ...(l.trace === undefined ? {} : { trace: l.trace }),
     ...(l.name === l.agent ? {} : { agent: l.agent }),
   }));
@@ -179,6 +185,7 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
     },
     events,
     lane,
+    row,
     order,
     tx,
     end,
@@ -303,6 +310,7 @@ export function layoutNode(layout: GraphLayout, index: number, details: boolean)
     agent: e.agent,
     ...(layout.laneTraces ? { trace: layout.laneTraces[lane] } : {}),
     lane,
+    row: layout.row[index],
     t: e.t,
     tx: layout.tx[index],
     order: layout.order[index],
@@ -361,6 +369,26 @@ function analysisMarks(analysis: Analysis | undefined, n: number): { loop: Uint8
   }
   if (analysis.blame) mark(analysis.blame.index, 'blame');
   return { loop, marks };
+}
+
+/**
+ * Marks `last-stop` on a turn or phase end that is its lane's last stop (in time, ties in file
+ * order): how that agent's part of the run ended. It is drawn as a stop; the turn ends before it
+ * are small marks (a rollout of many turns piled up turn-end octagons in one row).
+ */
+function markLastStops(analysis: Analysis | undefined, events: readonly TraceEvent[], lane: Int32Array, marks: Map<number, Set<string>>): void {
+  if (!analysis) return;
+  const last = new Map<number, { index: number; t: number }>();
+  for (const stop of analysis.stops) {
+    if (stop.synthetic || stop.index < 0 || stop.index >= events.length) continue;
+    const t = events[stop.index].t;
+    const known = last.get(lane[stop.index]);
+    if (!known || t > known.t || (t === known.t && stop.index > known.index)) last.set(lane[stop.index], { index: stop.index, t });
+  }
+  for (const { index } of last.values()) {
+    const own = marks.get(index);
+    if (own && (own.has('turn-end') || own.has('phase-end'))) own.add('last-stop');
+  }
 }
 
 /** The analysis findings (most severe first), each saying when its main event happened. */

@@ -37,6 +37,12 @@ const enum Role {
   Notable = 1,
   /** Stops and problem marks: always on its own. */
   Own = 2,
+  /**
+   * A turn or phase end before its lane's last stop, drawn as a small mark: on its own unless it is
+   * in a pile (two more stops of its lane less than a bucket away: then it joins its bucket's run
+   * bar, which says how many events it holds), so turn ends never pile up.
+   */
+  TurnMark = 3,
 }
 
 /** Everything computed once per snapshot for answering windows: columns, no object per event. */
@@ -46,8 +52,13 @@ interface GraphIndex {
   /** Per event: index into `kinds`. */
   kind: Uint8Array;
   role: Uint8Array;
-  /** Per lane, per mode: drawn events (no results inside bars) sorted by start, and the longest bar. */
-  lanes: { time: Int32Array; order: Int32Array; longTime: number; longOrder: number }[];
+  /**
+   * Per lane row (a track: lane, row), per mode: drawn events (no results inside bars) sorted by
+   * start, and the longest bar; tracks in lane order, a lane's rows from the top.
+   */
+  tracks: Track[];
+  /** Per lane, per mode: the positions of its stops, sorted (to tell a crowded turn end). */
+  stops: { time: Float64Array; order: Float64Array }[];
   /** Edges by source event: edge numbers of source i are `edgeAt[edgesFrom[i] .. edgesFrom[i + 1])`, in the layout's order. */
   edgesFrom: Int32Array;
   edgeAt: Int32Array;
@@ -58,7 +69,17 @@ interface GraphIndex {
   plans: Map<string, Map<string, BucketPlan>>;
 }
 
-/** How one lane's bucket is drawn: the events on their own (in the order listed) and the run bar of the rest, if any. */
+/** One row of one lane: its drawn events sorted by start on each axis, and its longest bar on each. */
+interface Track {
+  lane: number;
+  row: number;
+  time: Int32Array;
+  order: Int32Array;
+  longTime: number;
+  longOrder: number;
+}
+
+/** How one lane row's bucket is drawn: the events on their own (in the order listed) and the run bar of the rest, if any. */
 interface BucketPlan {
   own: number[];
   run?: GraphRun;
@@ -121,7 +142,7 @@ function graphIndex(snapshot: TraceSnapshot): GraphIndex {
   for (let i = 0; i < n; i++) role[i] = roleOf(kinds[kind[i]], layout.marks.get(i), crossing[i] === 1);
   for (const i of firstSpawns(layout)) role[i] = Role.Own;
   const { tx, order, end } = layout;
-  const lanes = drawnByLane(layout).map((list) => {
+  const tracks = drawnByTrack(layout).map(({ lane, row, list }) => {
     const time = sortedBy(list.slice(), (a, b) => tx[a] - tx[b] || order[a] - order[b]);
     const inOrder = sortedBy(list.slice(), (a, b) => order[a] - order[b]);
     let longTime = 0;
@@ -131,32 +152,64 @@ function graphIndex(snapshot: TraceSnapshot): GraphIndex {
       longTime = Math.max(longTime, tx[end[i]] - tx[i]);
       longOrder = Math.max(longOrder, order[end[i]] - order[i]);
     }
-    return { time, order: inOrder, longTime, longOrder };
+    return { lane, row, time, order: inOrder, longTime, longOrder };
   });
-  const index: GraphIndex = { layout, kinds, kind, role, lanes, edgesFrom, edgeAt, edgesInto, edgeInAt, plans: new Map() };
+  for (let i = 0; i < n; i++) if (role[i] === Role.Own && isTurnMark(layout.marks.get(i)) && !keepsStop(layout.marks.get(i))) role[i] = Role.TurnMark;
+  const index: GraphIndex = { layout, kinds, kind, role, tracks, stops: stopsByLane(layout, kinds, kind), edgesFrom, edgeAt, edgesInto, edgeInAt, plans: new Map() };
   indices.set(snapshot, index);
   return index;
 }
 
 /**
- * Per lane, its drawn events (no results inside bars) in file order: views of one column, counted
- * then filled (no list per lane grown by push; a 1M-event trace's lists came to 8 MB and their copies).
+ * Per lane row, its drawn events (no results inside bars) in file order, lanes in order and each
+ * lane's rows from the top: views of one column, counted then filled (no list per track grown by
+ * push; a 1M-event trace's lists came to 8 MB and their copies).
  */
-function drawnByLane(layout: GraphLayout): Int32Array[] {
-  const { lane, barOf } = layout;
-  const sizes = new Int32Array(layout.lanes.length);
-  for (let i = 0; i < lane.length; i++) if (barOf[i] < 0 && lane[i] < sizes.length) sizes[lane[i]]++;
+function drawnByTrack(layout: GraphLayout): { lane: number; row: number; list: Int32Array }[] {
+  const { lane, row, barOf } = layout;
+  const laneCount = layout.lanes.length;
+  // Track number of a lane's row: the lane's first track plus the row.
+  const first = new Int32Array(laneCount + 1);
+  for (let l = 0; l < laneCount; l++) first[l + 1] = first[l] + Math.max(1, layout.lanes[l].rows);
+  const trackOf = (i: number) => first[lane[i]] + Math.min(row[i], first[lane[i] + 1] - first[lane[i]] - 1);
+  const sizes = new Int32Array(first[laneCount]);
+  for (let i = 0; i < lane.length; i++) if (barOf[i] < 0 && lane[i] < laneCount) sizes[trackOf(i)]++;
   const column = new Int32Array(sizes.reduce((sum, size) => sum + size, 0));
   const fill = new Int32Array(sizes.length);
-  const out: Int32Array[] = [];
+  const out: { lane: number; row: number; list: Int32Array }[] = [];
   let offset = 0;
-  sizes.forEach((size, l) => {
-    out.push(column.subarray(offset, offset + size));
-    fill[l] = offset;
-    offset += size;
-  });
-  for (let i = 0; i < lane.length; i++) if (barOf[i] < 0 && lane[i] < sizes.length) column[fill[lane[i]]++] = i;
+  for (let l = 0; l < laneCount; l++)
+    for (let r = 0; r < first[l + 1] - first[l]; r++) {
+      const t = first[l] + r;
+      out.push({ lane: l, row: r, list: column.subarray(offset, offset + sizes[t]) });
+      fill[t] = offset;
+      offset += sizes[t];
+    }
+  for (let i = 0; i < lane.length; i++) if (barOf[i] < 0 && lane[i] < laneCount) column[fill[trackOf(i)]++] = i;
   return out;
+}
+
+/** True for the marks of a turn or phase end. */
+function isTurnMark(marks: Set<string> | undefined): boolean {
+  return marks !== undefined && (marks.has('turn-end') || marks.has('phase-end'));
+}
+
+/** True for the marks of a stop drawn large whatever its scope: its lane's last stop, a problem, the blamed event. */
+function keepsStop(marks: Set<string> | undefined): boolean {
+  return marks !== undefined && (marks.has('last-stop') || marks.has('stop-problem') || marks.has('blame'));
+}
+
+/** Per lane, the positions of its stops on each axis, sorted. */
+function stopsByLane(layout: GraphLayout, kinds: string[], kind: Uint8Array): { time: Float64Array; order: Float64Array }[] {
+  const stop = kinds.indexOf('stop');
+  const lists = layout.lanes.map(() => ({ time: [] as number[], order: [] as number[] }));
+  if (stop >= 0)
+    for (let i = 0; i < kind.length; i++) {
+      if (kind[i] !== stop || layout.lane[i] >= lists.length) continue;
+      lists[layout.lane[i]].time.push(layout.tx[i]);
+      lists[layout.lane[i]].order.push(layout.order[i]);
+    }
+  return lists.map((l) => ({ time: Float64Array.from(l.time).sort(), order: Float64Array.from(l.order).sort() }));
 }
 
 /**
@@ -199,8 +252,8 @@ function roleOf(kind: string, marks: Set<string> | undefined, crossing: boolean)
 
 /**
  * The overview of a trace: lanes, time axis, findings, problem counts, the legend's contents and
- * the event columns (time order, axis position, lane, kind, bar end) as typed arrays, O(n) for n events.
- * The columns tx, lane and end are the layout's own arrays (not copies): never write to them.
+ * the event columns (time order, axis position, lane, kind, bar end, row in the lane) as typed arrays, O(n) for n events.
+ * The columns tx, lane, end and row are the layout's own arrays (not copies): never write to them.
  */
 export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOverview {
   const { layout, kinds, kind } = graphIndex(snapshot);
@@ -216,7 +269,7 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
     totalEvents: layout.totalEvents,
     lanes: layout.lanes,
     axis: layout.axis,
-    columns: { byTime, tx: layout.tx, lane: layout.lane, kind, end: layout.end },
+    columns: { byTime, tx: layout.tx, lane: layout.lane, kind, end: layout.end, row: layout.row },
     kinds,
     findings: layout.findings,
     problems: layout.problems,
@@ -308,7 +361,7 @@ export function graphWindow(snapshot: TraceSnapshot, request: WindowRequest): Gr
   for (const j of keep) {
     if (!Number.isInteger(j) || j < 0 || j >= tx.length) continue;
     const d = barOf[j] >= 0 ? barOf[j] : j;
-    kept.add(`${layout.lane[d]}:${Math.floor(start(d) / bucket)}`);
+    kept.add(`${layout.lane[d]}:${layout.row[d]}:${Math.floor(start(d) / bucket)}`);
   }
   const cached = plansFor(ix, mode, bucket);
   const nodes: GraphNode[] = [];
@@ -326,34 +379,35 @@ export function graphWindow(snapshot: TraceSnapshot, request: WindowRequest): Gr
     if (endOf[i] >= 0) ownKey.set(endOf[i], n.id);
     ownPlace.set(i, place);
   };
-  ix.lanes.forEach((lane, laneNo) => {
-    const list = mode === 'time' ? lane.time : lane.order;
-    const long = mode === 'time' ? lane.longTime : lane.longOrder;
+  for (const track of ix.tracks) {
+    const { lane: laneNo, row } = track;
+    const list = mode === 'time' ? track.time : track.order;
+    const long = mode === 'time' ? track.longTime : track.longOrder;
     // Bars reaching in from the left.
     for (let k0 = lowerBound(list, (i) => start(i) >= from - long); k0 < list.length; k0++) {
       const i = list[k0];
       if (start(i) >= from) break;
-      if (end(i) >= from) own(i, [laneNo, 0, 0, 0, start(i), order[i]]);
+      if (end(i) >= from) own(i, [laneNo, row, 0, 0, 0, start(i), order[i]]);
     }
     let lo = lowerBound(list, (i) => start(i) >= from);
     while (lo < list.length && start(list[lo]) < to) {
       const k = Math.floor(start(list[lo]) / bucket);
       const hi = lowerBound(list, (i) => start(i) >= (k + 1) * bucket, lo);
-      const at = `${laneNo}:${k}`;
+      const at = `${laneNo}:${row}:${k}`;
       let plan = kept.has(at) ? undefined : cached.get(at);
       if (!plan) {
-        plan = planBucket(ix, list.subarray(lo, hi), laneNo, k, { mode, bucket, keep: kept.has(at) ? keep : undefined });
+        plan = planBucket(ix, list.subarray(lo, hi), { lane: laneNo, row, k }, { mode, bucket, keep: kept.has(at) ? keep : undefined });
         if (!kept.has(at)) {
           if (cached.size >= PLANS_PER_WIDTH) cached.clear();
           cached.set(at, plan);
         }
       }
       planned.set(at, plan);
-      for (const i of plan.own) own(i, [laneNo, 1, k, 0, start(i), order[i]]);
+      for (const i of plan.own) own(i, [laneNo, row, 1, k, 0, start(i), order[i]]);
       if (plan.run) runs.push(plan.run);
       lo = hi;
     }
-  });
+  }
 
   /** The key an event is drawn under in this window (its node, or the run bar holding it), if drawn. */
   const keyOf = (i: number): string | undefined => {
@@ -362,14 +416,14 @@ export function graphWindow(snapshot: TraceSnapshot, request: WindowRequest): Gr
     const d = barOf[i] >= 0 ? barOf[i] : i;
     const u = start(d);
     if (u < from || u >= to) return undefined;
-    return planned.get(`${layout.lane[d]}:${Math.floor(u / bucket)}`)?.run?.id;
+    return planned.get(`${layout.lane[d]}:${layout.row[d]}:${Math.floor(u / bucket)}`)?.run?.id;
   };
   const edges = windowEdges(ix, {
     ownKey,
     ownPlace,
     keyOf,
-    memberPlace: (i) => [layout.lane[i], 1, Math.floor(start(i) / bucket), 1, start(i), order[i]],
-    laneOfRun: (key) => planned.get(key.split(':').slice(2).join(':'))?.run?.lane,
+    memberPlace: (i) => [layout.lane[i], layout.row[i], 1, Math.floor(start(i) / bucket), 1, start(i), order[i]],
+    laneOfRun: (key) => planned.get(key.split(':').slice(2).join(':'))?.run?.lane, // the key's lane:row:bucket
   });
   return { seq: request.seq, stamp: request.stamp, mode, from, to, bucket, nodes, runs, edges };
 }
@@ -434,11 +488,11 @@ function windowEdges(ix: GraphIndex, w: DrawnWindow): GraphEdge[] {
 }
 
 /**
- * Where an element sits in the order a window draws: lane, 0 for a bar reaching in from the left
- * and 1 for a bucket, the bucket number, 0 for an event on its own and 1 for a run bar's member,
- * then the lane's order (start, time-order rank).
+ * Where an element sits in the order a window draws: lane, row in the lane, 0 for a bar reaching
+ * in from the left and 1 for a bucket, the bucket number, 0 for an event on its own and 1 for a
+ * run bar's member, then the row's order (start, time-order rank).
  */
-type Place = [number, number, number, number, number, number];
+type Place = [number, number, number, number, number, number, number];
 
 function comparePlaces(a: Place, b: Place): number {
   for (let j = 0; j < a.length; j++) if (a[j] !== b[j]) return a[j] - b[j];
@@ -460,25 +514,32 @@ function plansFor(ix: GraphIndex, mode: 'time' | 'order', bucket: number): Map<s
 }
 
 /**
- * How a lane's bucket (its events in the lane's order) is drawn: under {@link RUN_MIN} events, each
- * on its own; else stops, problem marks, first spawns and `keep` on their own, events with arrows
- * to other lanes too when at most {@link NOTABLE_MAX} of them, and the rest one run bar (unless
- * fewer than two are left: then all on their own). O(events in the bucket).
+ * How a lane row's bucket (its events in the row's order) is drawn: under {@link RUN_MIN} events,
+ * each on its own; else stops, problem marks, first spawns and `keep` on their own, events with
+ * arrows to other lanes too when at most {@link NOTABLE_MAX} of them, and the rest one run bar
+ * (unless fewer than two are left: then all on their own). A turn end in a pile (two more stops
+ * of its lane less than a bucket away) is never on its own (unless kept): it joins the run bar,
+ * even one of a single event, so crowded turn ends become a count instead of a pile of marks. O(events in the
+ * bucket · log stops of the lane).
  */
-function planBucket(ix: GraphIndex, group: Int32Array, lane: number, k: number, opts: { mode: 'time' | 'order'; bucket: number; keep?: Set<number> }): BucketPlan {
+function planBucket(ix: GraphIndex, group: Int32Array, at: { lane: number; row: number; k: number }, opts: { mode: 'time' | 'order'; bucket: number; keep?: Set<number> }): BucketPlan {
   const { layout, role } = ix;
   const { tx, order, end: endOf } = layout;
   const { mode, bucket, keep } = opts;
   const start = (i: number) => (mode === 'time' ? tx[i] : order[i]);
   const end = (i: number) => (endOf[i] < 0 ? start(i) : start(endOf[i]));
   const all = Array.from(group);
-  if (all.length < RUN_MIN) return { own: all };
-  const fixed = (i: number) => role[i] === Role.Own || (keep !== undefined && (keep.has(i) || (endOf[i] >= 0 && keep.has(endOf[i]))));
+  const kept = (i: number) => keep !== undefined && (keep.has(i) || (endOf[i] >= 0 && keep.has(endOf[i])));
+  const stops = mode === 'time' ? ix.stops[at.lane]?.time : ix.stops[at.lane]?.order;
+  const crowded = (i: number) => role[i] === Role.TurnMark && !kept(i) && stops !== undefined && stopNear(stops, start(i), bucket);
+  const anyCrowded = all.some(crowded);
+  if (all.length < RUN_MIN && !anyCrowded) return { own: all };
+  const fixed = (i: number) => (role[i] === Role.Own || role[i] === Role.TurnMark || kept(i)) && !crowded(i);
   let notable = 0;
   for (const i of all) if (!fixed(i) && role[i] === Role.Notable) notable++;
   const alone = (i: number) => fixed(i) || (notable <= NOTABLE_MAX && role[i] === Role.Notable);
   const members = all.filter((i) => !alone(i));
-  if (members.length < 2) return { own: all };
+  if (members.length < 2 && !anyCrowded) return { own: all };
   const count = new Map<string, number>();
   let u1 = -Infinity;
   let first = Infinity;
@@ -494,8 +555,27 @@ function planBucket(ix: GraphIndex, group: Int32Array, lane: number, k: number, 
     if (layout.loop[i] === 1) loop = true;
   }
   const kind = [...count].sort((a, b) => b[1] - a[1])[0][0];
-  const run: GraphRun = { id: runKey(mode, bucket, lane, k), lane, u0: start(members[0]), u1, count: members.length, kind, loop, order: first, ...(credit ? { credit } : {}) };
+  const run: GraphRun = { id: runKey(mode, bucket, at.lane, at.row, at.k), lane: at.lane, row: at.row, u0: start(members[0]), u1, count: members.length, kind, loop, order: first, ...(credit ? { credit } : {}) };
   return { own: all.filter(alone), run };
+}
+
+/**
+ * True when a sorted list of stop positions holds two more stops than the one at `u` less than
+ * `bucket` from it: a pile (a pair of turn ends stays two marks: the Claude Code session's two
+ * turn ends a second apart are both named in the first view).
+ */
+function stopNear(stops: Float64Array, u: number, bucket: number): boolean {
+  // the stops in (u - bucket, u + bucket): three or more (the one at u and two others) are a pile
+  let lo = 0;
+  let hi = stops.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (stops[mid] <= u - bucket) lo = mid + 1;
+    else hi = mid;
+  }
+  let near = 0;
+  for (let j = lo; j < stops.length && stops[j] < u + bucket; j++) if (++near > 2) return true;
+  return false;
 }
 
 /**

@@ -98,7 +98,7 @@ export function bucketWidth(scale: number): number {
   return 2 ** Math.ceil(Math.log2(BUCKET_PX / Math.max(scale, 1e-12)));
 }
 
-/** The key of a run bar: mode, bucket level, lane and bucket number. */
-export function runKey(mode: 'time' | 'order', bucket: number, lane: number, k: number): string {
-  return `r${mode === 'time' ? 't' : 'o'}:${Math.round(Math.log2(bucket))}:${lane}:${k}`;
+/** The key of a run bar: mode, bucket level, lane, row inside the lane and bucket number. */
+export function runKey(mode: 'time' | 'order', bucket: number, lane: number, row: number, k: number): string {
+  return `r${mode === 'time' ? 't' : 'o'}:${Math.round(Math.log2(bucket))}:${lane}:${row}:${k}`;
 }

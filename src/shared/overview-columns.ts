@@ -11,8 +11,8 @@
  * the bytes per lane L, flags), tx Float64 × n, byTime Int32 × n (left out when the flag
  * {@link IN_FILE_ORDER} says the time order is the file order), end Int32 × n, the findings'
  * events Int32 × m (in finding order), lane as L-byte unsigned integers × n (L = 1 below 256 lanes,
- * 2 below 65,536, else 4), kind Uint8 × n. At most 16 + 21·n + 4·m bytes; a trace in time order
- * with fewer than 256 lanes takes 16 + 14·n + 4·m (the bytes are copied on their way, twice in
+ * 2 below 65,536, else 4), kind Uint8 × n, row Uint8 × n. At most 16 + 22·n + 4·m bytes; a trace in time order
+ * with fewer than 256 lanes takes 16 + 15·n + 4·m (the bytes are copied on their way, twice in
  * the webview bench: a third fewer saves about 10 ms at 1M events).
  */
 import type { GraphColumns, GraphFinding, GraphOverview } from './protocol';
@@ -31,14 +31,15 @@ interface Shape {
 }
 
 /** Byte offsets of each part, in the layout above. */
-function offsets({ n, m, laneBytes, inFileOrder }: Shape): { tx: number; byTime: number; end: number; findings: number; lane: number; kind: number; total: number } {
+function offsets({ n, m, laneBytes, inFileOrder }: Shape): { tx: number; byTime: number; end: number; findings: number; lane: number; kind: number; row: number; total: number } {
   const tx = HEADER;
   const byTime = tx + 8 * n;
   const end = byTime + (inFileOrder ? 0 : 4 * n);
   const findings = end + 4 * n;
   const lane = findings + 4 * m;
   const kind = lane + laneBytes * n;
-  return { tx, byTime, end, findings, lane, kind, total: kind + n };
+  const row = kind + n;
+  return { tx, byTime, end, findings, lane, kind, row, total: row + n };
 }
 
 /** The lane part as a typed array of L-byte integers over the bytes. */
@@ -52,7 +53,7 @@ function laneView(buffer: ArrayBufferLike, offset: number, n: number, laneBytes:
  */
 export function packColumns(c: GraphColumns, findingEvents: ArrayLike<number> = []): Uint8Array {
   const n = c.tx.length;
-  if ([c.byTime, c.lane, c.end, c.kind].some((col) => col.length !== n)) throw new Error('graph columns of different lengths');
+  if ([c.byTime, c.lane, c.end, c.kind, c.row].some((col) => col.length !== n)) throw new Error('graph columns of different lengths');
   let inFileOrder = true;
   for (let i = 0; i < n && inFileOrder; i++) inFileOrder = c.byTime[i] === i;
   let lanes = 0;
@@ -71,6 +72,7 @@ export function packColumns(c: GraphColumns, findingEvents: ArrayLike<number> = 
   new Int32Array(buffer, at.findings, shape.m).set(findingEvents);
   laneView(buffer, at.lane, n, shape.laneBytes).set(c.lane);
   new Uint8Array(buffer, at.kind, n).set(c.kind);
+  new Uint8Array(buffer, at.row, n).set(c.row);
   return new Uint8Array(buffer);
 }
 
@@ -101,6 +103,7 @@ export function unpackColumns(bytes: Uint8Array): { columns: GraphColumns; findi
   columns.lane = laneView(own.buffer, base + at.lane, n, laneBytes);
   columns.kind = new Uint8Array(own.buffer, base + at.kind, n);
   columns.end = new Int32Array(own.buffer, base + at.end, n);
+  columns.row = new Uint8Array(own.buffer, base + at.row, n);
   return { columns, findingEvents: new Int32Array(own.buffer, base + at.findings, m) };
 }
 

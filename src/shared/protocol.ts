@@ -31,6 +31,12 @@ export interface GraphLane {
   depth: number;
   /** Events in the lane. */
   count: number;
+  /**
+   * Rows inside the lane, 1 to 4 (src/engine/lane-rows.ts): turns (prompts and stops), then what
+   * the agent says and decides, then its tool calls, then deeper nesting. The lane is this many
+   * rows high; each node and run bar names its `row`.
+   */
+  rows: number;
 }
 
 /**
@@ -54,6 +60,8 @@ export interface GraphNode {
   trace?: string;
   /** Index into `GraphModel.lanes`. */
   lane: number;
+  /** Row inside the lane (0 = its top row, below `GraphLane.rows`); a result drawn in its call's bar has the call's. */
+  row: number;
   /** Seconds since the trace start. */
   t: number;
   /** Position on the time axis (axis units: seconds with idle gaps compressed). */
@@ -82,7 +90,11 @@ export interface GraphNode {
   hasSource: boolean;
   /** Signed credit estimate (or the producer's value) of the event, when the analysis gave one. */
   credit?: number;
-  /** Analysis marks: `loop` (member of a loop), `blame` (decisive error), `stop-problem`, `stop-ok` (a sound stop: a recorded success), `turn-end`, `phase-end`. */
+  /**
+   * Analysis marks: `loop` (member of a loop), `blame` (decisive error), `stop-problem`, `stop-ok`
+   * (a sound stop: a recorded success), `turn-end`, `phase-end`, `last-stop` (a turn or phase end
+   * that is its lane's last stop: drawn as a stop, the turn ends before it as small marks).
+   */
   marks: string[];
 }
 
@@ -155,6 +167,8 @@ export interface GraphColumns {
   kind: Uint8Array;
   /** For a tool call drawn as a bar: the index of its result; else -1. */
   end: Int32Array;
+  /** Row inside its lane (see `GraphNode.row`). */
+  row: Uint8Array;
 }
 
 /** What the webview needs of the whole trace: lanes, axis, findings, the event columns and the legend. */
@@ -230,11 +244,13 @@ export interface WindowRequest {
 /**
  * Level of detail: where a lane has four or more events in one time bucket, its plain events (no
  * arrow to another lane, no stop, spawn, delegation, return or problem mark) are one run bar.
- * The key `r<mode>:<level>:<lane>:<bucket>` stays the same while the bucket width does.
+ * Runs form per lane row. The key `r<mode>:<level>:<lane>:<row>:<bucket>` stays the same while the bucket width does.
  */
 export interface GraphRun {
   id: string;
   lane: number;
+  /** Row inside the lane: a run bar is made of the events of one row. */
+  row: number;
   /** Axis range covered by the run's events (start of the first, end of the last). */
   u0: number;
   u1: number;

@@ -22,6 +22,8 @@ interface GraphState {
   laneLabels: string[];
   /** agent -> distinct y positions of its nodes (rounded). */
   laneYs: Record<string, number[]>;
+  /** agent -> the y range of its lane (its rows, graph px before pan). */
+  laneBoxes: Record<string, { top: number; height: number }>;
   shapes: Record<string, string>;
   colors: Record<string, string>;
   stopClassed: string[];
@@ -52,6 +54,7 @@ const READ_STATE = `() => {
     agents: [...new Set(cy.nodes().map((n) => n.data('agent')))],
     laneLabels: [...document.querySelectorAll('#lanes .lane .lane-name')].map((l) => l.textContent),
     laneYs, shapes, colors, indexOf,
+    laneBoxes: Object.fromEntries(graph.lanes.map((l, i) => [l.agent ?? l.name, globalThis.__otrace.view.laneBox(i)]).filter(([, b]) => b)),
     stopClassed: cy.nodes('.stop').map((n) => n.data('eventId')),
     loopNodes: cy.nodes('.loop').map((n) => n.data('eventId')),
     findings: [...document.querySelectorAll('#findings .finding')].map((b) => b.textContent),
@@ -74,7 +77,7 @@ async function openGraphToSide(file: string): Promise<GraphState> {
   return evalInWebview<GraphState>(READ_STATE, { selector: `body[data-state="ready"][data-title="${path.basename(file)}"]`, timeoutMs: 40_000 });
 }
 
-/** Every agent has exactly one lane label, and its nodes sit in one band of y distinct from the others. */
+/** Every agent has exactly one lane label, and its nodes sit inside its lane (its rows), a band of y distinct from the others. */
 function assertLanes(state: GraphState, agents: string[]): void {
   assert.deepEqual(state.agents, agents);
   assert.deepEqual(state.laneLabels, agents);
@@ -82,7 +85,9 @@ function assertLanes(state: GraphState, agents: string[]): void {
   assert.equal(new Set(bands).size, agents.length, `lanes overlap: ${JSON.stringify(state.laneYs)}`);
   for (const a of agents) {
     const ys = state.laneYs[a];
-    assert.ok(Math.max(...ys) - Math.min(...ys) < 60, `the nodes of ${a} leave their lane: ${ys}`);
+    const lane = state.laneBoxes[a];
+    assert.ok(lane, `lane ${a} is shown`);
+    for (const y of ys) assert.ok(y > lane.top && y < lane.top + lane.height, `the nodes of ${a} leave their lane: ${ys} not in ${JSON.stringify(lane)}`);
   }
 }
 

@@ -62,7 +62,7 @@ test('a window of 30k events is bounded by its range and level of detail; keys o
   assert.equal(all.runs.reduce((sum, r) => sum + r.count, 0) + all.nodes.length + all.nodes.filter((n) => n.endIndex !== undefined).length, 30_000, 'every event is in a run or drawn');
   assert.ok(all.nodes.some((n) => n.kind === 'stop'), 'the stop stays on its own');
   const bucket = bucketWidth(1000 / 30_000);
-  for (const r of all.runs) assert.equal(r.id, runKey('time', bucket, r.lane, Math.floor(r.u0 / bucket)));
+  for (const r of all.runs) assert.equal(r.id, runKey('time', bucket, r.lane, r.row, Math.floor(r.u0 / bucket)));
   // The end of the trace, zoomed in: the last events on their own.
   const end = graphWindow(s, request({ from: 29_950, to: 30_000, scale: 20 }));
   assert.ok(end.nodes.some((n) => n.index === 29_999));
@@ -122,7 +122,7 @@ test('zoomed out, the first spawn into each lane stays on its own with its arrow
   const credited = w.runs.filter((r) => r.credit !== undefined);
   assert.ok(credited.length > 0, 'some run bars hold credited events');
   for (const r of w.runs) {
-    const members = model.nodes.filter((n) => !n.bar && !alone.has(n.index) && n.lane === r.lane && runKey('time', bucket, n.lane, Math.floor(n.tx / bucket)) === r.id);
+    const members = model.nodes.filter((n) => !n.bar && !alone.has(n.index) && n.lane === r.lane && runKey('time', bucket, n.lane, n.row, Math.floor(n.tx / bucket)) === r.id);
     assert.equal(members.length, r.count, `run ${r.id} holds its events`);
     const best = members.reduce((m, n) => (n.credit !== undefined && Math.abs(n.credit) > Math.abs(m) ? n.credit : m), 0);
     assert.equal(r.credit ?? 0, best, `run ${r.id} carries its most credited event's credit`);
@@ -160,7 +160,7 @@ test('the overview as bytes (JSON without the columns and findings\' events, tho
     assert.deepEqual({ ...back, columns: { ...back.columns, lane: Int32Array.from(back.columns.lane) } }, want, 'the same values (lanes read back in the integers they were packed in)');
     const n = wantColumns.tx.length;
     const inFileOrder = wantColumns.byTime.every((i, rank) => i === rank);
-    assert.equal(columns.byteLength, 16 + (inFileOrder ? 14 : 18) * n + 4 * findingEvents, 'fewer than 256 lanes: one byte per lane');
+    assert.equal(columns.byteLength, 16 + (inFileOrder ? 15 : 19) * n + 4 * findingEvents, 'fewer than 256 lanes: one byte per lane');
     assert.deepEqual(overview.axis, rest.axis);
   }
 });

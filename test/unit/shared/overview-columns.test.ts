@@ -11,18 +11,19 @@ function wide<T extends { lane: ArrayLike<number> }>(c: T): T {
 
 /** Columns of n events: in reverse time order unless `inFileOrder`, lanes up to `lanes - 1`. */
 function columns(n: number, { inFileOrder = false, lanes = 7 } = {}): GraphColumns {
-  const c: GraphColumns = { byTime: new Int32Array(n), tx: new Float64Array(n), lane: new Int32Array(n), kind: new Uint8Array(n), end: new Int32Array(n) };
+  const c: GraphColumns = { byTime: new Int32Array(n), tx: new Float64Array(n), lane: new Int32Array(n), kind: new Uint8Array(n), end: new Int32Array(n), row: new Uint8Array(n) };
   for (let i = 0; i < n; i++) {
     c.byTime[i] = inFileOrder ? i : n - 1 - i;
     c.tx[i] = i * 0.125 + 1e-9 * i;
     c.lane[i] = (i * 7919) % lanes;
     c.kind[i] = (i * 31) % 256;
     c.end[i] = i % 3 === 0 ? -1 : i + 1;
+    c.row[i] = i % 4;
   }
   return c;
 }
 
-test('packed columns read back the same values; a 16-byte header, 4 bytes per finding event, 14 to 21 per event', () => {
+test('packed columns read back the same values; a 16-byte header, 4 bytes per finding event, 15 to 22 per event', () => {
   for (const n of [0, 1, 5, 1000, 70_000]) {
     for (const events of [[], [3, 0, 2], Array.from({ length: 333 }, (_, k) => (k * 7) % Math.max(1, n))]) {
       // Lanes that fit 1, 2 or 4 bytes, time order in file order (byTime left out) or not.
@@ -35,7 +36,7 @@ test('packed columns read back the same values; a 16-byte header, 4 bytes per fi
           if (n === 70_000) assert.equal(perLane, laneBytes);
           const identity = c.byTime.every((i, rank) => i === rank); // one event, or none: in file order either way
           assert.equal(identity, inFileOrder || n <= 1);
-          assert.equal(bytes.byteLength, 16 + (identity ? 13 : 17) * n + perLane * n + 4 * events.length, `${n} events, ${lanes} lanes, in file order: ${inFileOrder}`);
+          assert.equal(bytes.byteLength, 16 + (identity ? 14 : 18) * n + perLane * n + 4 * events.length, `${n} events, ${lanes} lanes, in file order: ${inFileOrder}`);
           const back = unpackColumns(bytes);
           assert.deepEqual(wide(back.columns), c);
           assert.deepEqual(Object.keys(back.columns), Object.keys(c), 'members in the order of GraphColumns');
@@ -77,7 +78,7 @@ test('bytes that do not start on a multiple of 8 in their buffer (as a message m
 test('a length that does not match the header, or columns of different lengths, are refused', () => {
   assert.throws(() => unpackColumns(new Uint8Array(4)), /no header/);
   const bytes = packColumns(columns(3), [1]);
-  assert.throws(() => unpackColumns(bytes.subarray(0, bytes.length - 1)), /not the 74 of 3 events and 1 findings' events/);
+  assert.throws(() => unpackColumns(bytes.subarray(0, bytes.length - 1)), /not the 77 of 3 events and 1 findings' events/);
   assert.throws(() => packColumns({ ...columns(4), kind: new Uint8Array(3) }), /different lengths/);
 });
 
@@ -88,7 +89,7 @@ function overview(n: number, sizes: number[]): GraphOverview {
     format: 'otrace',
     stamp: 3,
     totalEvents: n,
-    lanes: [{ name: 'a', depth: 0, count: n }],
+    lanes: [{ name: 'a', depth: 0, count: n, rows: 4 }],
     axis: { points: [[0, 0]], gaps: [], span: n },
     columns: columns(n),
     kinds: ['message'],
@@ -105,7 +106,7 @@ test('the overview read back from its bytes equals it; the JSON holds each findi
     const parsed = JSON.parse(Buffer.from(json).toString('utf8')) as { findings: { events: unknown }[]; columns?: unknown };
     assert.equal(parsed.columns, undefined, 'no columns in the JSON');
     assert.deepEqual(parsed.findings.map((f) => f.events), sizes, 'a count per finding in the JSON');
-    assert.equal(bytes.byteLength, 16 + 18 * 50 + 4 * sizes.reduce((a, b) => a + b, 0));
+    assert.equal(bytes.byteLength, 16 + 19 * 50 + 4 * sizes.reduce((a, b) => a + b, 0));
     const back = unpackOverview(json, bytes);
     assert.deepEqual({ ...back, columns: wide(back.columns) }, o);
     const notColumns = (keys: string[]) => keys.filter((k) => k !== 'columns');

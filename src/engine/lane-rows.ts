@@ -1,0 +1,142 @@
+/**
+ * Rows inside a lane (a waterfall): what nests inside one agent's lane gets a row of its own, so a
+ * one-agent session reads as turns -> model calls -> tool calls instead of one crowded line.
+ * Derived from the trace model, never from one format:
+ * - turn level: the prompts a lane is given (a user's or harness's message, a message from another
+ *   agent, a human intervention) and its stops (turn ends, the run's end);
+ * - call level: what the agent itself says or decides (messages, model calls, spawns, delegations,
+ *   returns, decisions, ...);
+ * - tool level: tool calls (a call and its result are one bar: the result takes the call's row)
+ *   and results without a call;
+ * - deeper: an event whose `parent` is an event of the same lane whose span holds it (an OTel-like
+ *   span nesting: a tool call inside a tool call, a model call inside an agent step) is one level
+ *   below its parent.
+ * A lane keeps only the levels it uses, in this order (a lane of messages only is one row: a flat
+ * log such as Who&When stays flat); its stops take its top row. Levels beyond {@link MAX_ROWS}
+ * fold into the last row. One pass over the events plus the parent chains (each at most
+ * {@link MAX_LEVEL} deep), typed arrays only: no object per event.
+ */
+import { canonicalType, type TraceEvent } from '../trace/schema';
+import type { IdTable } from '../trace/id-table';
+
+/** Rows a lane has at most: deeper nesting folds into the last. */
+export const MAX_ROWS = 4;
+/** Nesting levels followed at most (a parent chain longer than this is cut). */
+const MAX_LEVEL = 7;
+/** The turn level: prompts the lane is given, and its stops. */
+const TURN = 0;
+/** The call level: what the agent says and decides. */
+const CALL = 1;
+/** The tool level: tool calls and results. */
+const TOOL = 2;
+/** Set on an event's level while its parent chain is being followed (a cycle guard). */
+const PENDING = 255;
+/** Senders whose message is a prompt the lane is given (besides another agent). */
+const PROMPT_SENDERS = new Set(['user', 'human', 'harness', 'system', 'developer']);
+
+/** What {@link laneRows} needs of the layout being built. */
+export interface RowInput {
+  events: readonly TraceEvent[];
+  /** Per event: its lane. */
+  lane: Int32Array;
+  laneCount: number;
+  /** Per event: the index of its result when it is a tool call drawn as a bar, else -1. */
+  end: Int32Array;
+  /** Per event: the call whose bar it is drawn in (a tool result), else -1. */
+  barOf: Int32Array;
+  /** Each id's first event index. */
+  firstIndex: IdTable;
+}
+
+/** Per event its row inside its lane (0 = the lane's top row), per lane its row count (at least 1). */
+export interface LaneRows {
+  row: Uint8Array;
+  rows: Uint8Array;
+}
+
+/**
+ * The row of every event inside its lane and each lane's row count (see the module comment).
+ * O(n + the parent chains followed) for n events.
+ */
+export function laneRows(input: RowInput): LaneRows {
+  const { events, lane, laneCount, barOf } = input;
+  const n = events.length;
+  const level = new Uint8Array(n).fill(PENDING - 1); // PENDING - 1: not computed yet
+  const isStop = new Uint8Array(n);
+  for (let i = 0; i < n; i++) if (canonicalType(events[i].type) === 'stop') isStop[i] = 1;
+  for (let i = 0; i < n; i++) if (!isStop[i] && barOf[i] < 0) levelOf(input, level, i, 0);
+  // The levels each lane uses (a bit each), stops apart: they take the lane's top row.
+  const used = new Uint16Array(laneCount);
+  for (let i = 0; i < n; i++) if (!isStop[i] && barOf[i] < 0 && lane[i] < laneCount) used[lane[i]] |= 1 << level[i];
+  // Per lane, level -> row: the levels used, in order, the last row holding the deeper ones.
+  const rowOfLevel = new Uint8Array(laneCount * (MAX_LEVEL + 1));
+  const rows = new Uint8Array(laneCount).fill(1);
+  for (let l = 0; l < laneCount; l++) {
+    let row = 0;
+    for (let v = 0; v <= MAX_LEVEL; v++) {
+      rowOfLevel[l * (MAX_LEVEL + 1) + v] = Math.min(row, MAX_ROWS - 1);
+      if (used[l] & (1 << v)) row++;
+    }
+    rows[l] = Math.max(1, Math.min(row, MAX_ROWS));
+  }
+  const row = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const l = lane[i];
+    if (l >= laneCount || isStop[i]) continue; // a stop: the top row (0)
+    const own = barOf[i] >= 0 ? barOf[i] : i;
+    row[i] = rowOfLevel[l * (MAX_LEVEL + 1) + level[own]];
+  }
+  return { row, rows };
+}
+
+/** Parent links followed at most from one event (a longer chain is cut: its top is taken as unnested). */
+const MAX_CHAIN = 64;
+
+/** The level of event i (computed once, following its parent chain first); `depth`: links followed so far. */
+function levelOf(input: RowInput, level: Uint8Array, i: number, depth: number): number {
+  if (level[i] < PENDING - 1) return level[i];
+  if (level[i] === PENDING) return CALL; // a cycle of parents: stop following it
+  const base = kindLevel(input.events[i]);
+  if (depth >= MAX_CHAIN) return base;
+  level[i] = PENDING;
+  const p = enclosingParent(input, i);
+  const v = p < 0 ? base : Math.max(base, Math.min(MAX_LEVEL, levelOf(input, level, p, depth + 1) + 1));
+  level[i] = v;
+  return v;
+}
+
+/** The level an event's kind gives it (see the module comment). */
+function kindLevel(e: TraceEvent): number {
+  const kind = canonicalType(e.type);
+  if (kind === 'tool_call' || kind === 'tool_result') return TOOL;
+  if (kind === 'human_intervention' || kind === 'stop') return TURN;
+  if (kind === 'message' && isPrompt(e)) return TURN;
+  return CALL;
+}
+
+/** A message the lane is given: from a user, a harness or another agent (not the lane's own output). */
+function isPrompt(e: TraceEvent): boolean {
+  const from = e.from ?? (typeof e.role === 'string' && PROMPT_SENDERS.has(e.role.toLowerCase()) ? e.role : undefined);
+  if (from === undefined) return false;
+  return from !== e.agent || PROMPT_SENDERS.has(from.toLowerCase());
+}
+
+/**
+ * The event of the same lane that holds event i: its `parent` (the call's bar for a parent that
+ * is a result drawn in one), when that parent is a span (it lasts: a duration or a paired result)
+ * whose end is not before i starts (a child starting before its parent is clock skew, still
+ * nested), or a stand-in for a missing parent span. -1 when none.
+ */
+function enclosingParent(input: RowInput, i: number): number {
+  const { events, lane, end, barOf, firstIndex } = input;
+  const e = events[i];
+  if (e.parent === undefined) return -1;
+  let p = firstIndex.get(e.parent);
+  if (p === undefined) return -1;
+  if (barOf[p] >= 0) p = barOf[p];
+  if (p === i || lane[p] !== lane[i]) return -1;
+  const parent = events[p];
+  if (parent.kind === 'missing_parent') return p;
+  const until = Math.max(parent.t + (parent.duration_s ?? 0), end[p] >= 0 ? events[end[p]].t : parent.t);
+  return until > parent.t && e.t <= until ? p : -1;
+}
