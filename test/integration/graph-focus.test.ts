@@ -1,0 +1,98 @@
+/**
+ * Focus and layout of the graph panel (issue 26, item 6), in a real VS Code at 1440x900:
+ * - after a mouse click on a button (Play), the graph owns the keyboard again: Enter shows the
+ *   current event in the trace file instead of pressing the button again (it toggled playback),
+ *   and typed keys never reach the trace file.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { OtraceApi } from '../../src/host/extension';
+import { clickInWebview, evalInWebview, pressKeys } from './bridge';
+import { until } from './wait';
+
+const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
+const SESSION = path.join(ROOT, 'test', 'fixtures', 'claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl');
+const frameOf = (file: string) => `body[data-state="ready"][data-title="${path.basename(file)}"]`;
+
+
+
+/** Opens `file` in column one and the graph beside it; resolves when the graph is drawn. */
+async function openWithGraph(file: string): Promise<vscode.TextDocument> {
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+  await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+  await vscode.commands.executeCommand('otrace.openGraphToSide');
+  await evalInWebview('1', { selector: frameOf(file), timeoutMs: 60_000 });
+  return doc;
+}
+
+describe('graph focus and layout in a real VS Code', function () {
+  this.timeout(150_000);
+
+  afterEach(async () => {
+    // Never save anything: revert whatever is dirty, then close.
+    for (const d of vscode.workspace.textDocuments) if (d.isDirty) await vscode.window.showTextDocument(d).then(() => vscode.commands.executeCommand('workbench.action.files.revert'));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('after a mouse click on Play, Enter shows the event in the trace file (playback not toggled) and typed keys never reach the file', async () => {
+    const api = (await vscode.extensions.getExtension<OtraceApi>('otrace.otrace')!.activate())!;
+    const bytes = fs.readFileSync(SESSION);
+    const doc = await openWithGraph(SESSION);
+    const frame = frameOf(SESSION);
+    const inFrame = <T>(js: string) => evalInWebview<T>(js, { selector: frame });
+    const playLabel = () => inFrame<string>(`document.getElementById('play').textContent`);
+    const focused = () => inFrame<string>(`(() => { const a = document.activeElement; return a ? (a.id || a.tagName) : 'none'; })()`);
+    const editor = () => vscode.window.visibleTextEditors.find((e) => e.document === doc)!;
+    const last = doc.lineCount - 1;
+    const park = () => (editor().selection = new vscode.Selection(last, 0, last, 0));
+    /** Waits for Enter's Show in Trace File to move the trace editor's cursor off the parked line; says where the keyboard was if it does not. */
+    const revealed = async (when: string) => {
+      try {
+        return await until(`${when}: Enter to show the event in the trace file`, () => (editor().selection.active.line !== last ? editor().selection.active.line : undefined), 5_000);
+      } catch (e) {
+        throw new Error(`${(e as Error).message} (the keyboard was on '${await focused()}', the play button says '${await playLabel()}')`);
+      }
+    };
+
+    // Follow in editor off (it moves the editor's cursor at each step), playback at one event a second.
+    await inFrame(`(() => { const f = document.getElementById('follow'); if (f.checked) f.click(); const s = document.getElementById('speed'); s.value = '1'; s.dispatchEvent(new Event('change')); return f.checked; })()`);
+    await vscode.commands.executeCommand('otrace.graph.firstEvent');
+    await until('the first event to be current', () => inFrame<boolean>(`globalThis.__otrace.current() === globalThis.__otrace.timeline()[0]`));
+    park();
+
+    // Playing: Enter shows the event stepped to, and playback goes on.
+    await clickInWebview('#play', { frame });
+    await until('playback to start', async () => (await playLabel()) === 'Pause');
+    await pressKeys(['Enter']);
+    await revealed('while playing');
+    assert.equal(await playLabel(), 'Pause', 'Enter did not toggle playback');
+    assert.equal(await focused(), 'canvas', 'the graph has the keyboard after the click on Play');
+
+    // Paused by a click on Pause, on the first event: Enter shows its record.
+    await clickInWebview('#play', { frame });
+    await until('playback to stop', async () => (await playLabel()) === 'Play');
+    await vscode.commands.executeCommand('otrace.graph.firstEvent');
+    const current = await until('the first event to be current again', async () => {
+      const o = await inFrame<{ current: number; first: number }>(`({ current: globalThis.__otrace.current(), first: globalThis.__otrace.timeline()[0] })`);
+      return o.current === o.first ? o.current : undefined;
+    });
+    const summary = api.sessions.peek(doc.uri)!;
+    const place = (await api.sessions.engine.eventPlace(summary.key, summary.stamp, current))!;
+    assert.equal(place.file, '', 'the first event is a record of the session file itself');
+    park();
+    await pressKeys(['Enter']);
+    assert.equal(await revealed('after Pause'), place.range.start.line, 'Enter moved the trace editor to the current event\'s record');
+    assert.equal(await playLabel(), 'Play', 'Enter did not start playback again');
+    assert.notEqual(vscode.window.activeTextEditor?.document, doc, 'the trace editor did not take the keyboard');
+
+    // Typed letters (no graph keys) then →: once → has stepped the graph, the letters were handled before it, and never by the trace file.
+    await pressKeys(['Backspace', 'Delete'], 'qx');
+    await pressKeys(['ArrowRight']);
+    await until('→ to step the graph after the typed letters', () => inFrame<boolean>(`globalThis.__otrace.current() !== ${current}`));
+    assert.ok(fs.readFileSync(SESSION).equals(bytes), 'the trace file on disk is unchanged');
+    assert.equal(doc.isDirty, false, 'the trace document is not dirty');
+  });
+
+});
