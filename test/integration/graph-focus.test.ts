@@ -2,7 +2,10 @@
  * Focus and layout of the graph panel (issue 26, item 6), in a real VS Code at 1440x900:
  * - after a mouse click on a button (Play), the graph owns the keyboard again: Enter shows the
  *   current event in the trace file instead of pressing the button again (it toggled playback),
- *   and typed keys never reach the trace file.
+ *   and typed keys never reach the trace file;
+ * - a file opened after a click in the graph (vscode.open and showTextDocument, as File > Open and
+ *   Quick Open do: into the active group) opens in another group, never over the graph; once the
+ *   graph is closed, files open in the group left, not in a new split.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -14,9 +17,19 @@ import { until } from './wait';
 
 const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
 const SESSION = path.join(ROOT, 'test', 'fixtures', 'claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl');
+const NOT_A_TRACE = path.join(ROOT, 'test', 'fixtures', 'not-traces', 'SOURCE.md');
 const frameOf = (file: string) => `body[data-state="ready"][data-title="${path.basename(file)}"]`;
 
+/** The graph panel's tab and its group (undefined when no graph panel is open). */
+function graphTab(): { tab: vscode.Tab; group: vscode.TabGroup } | undefined {
+  for (const group of vscode.window.tabGroups.all) for (const tab of group.tabs) if (tab.input instanceof vscode.TabInputWebview && /otrace/.test(tab.input.viewType)) return { tab, group };
+  return undefined;
+}
 
+/** The groups whose tabs show `file` in a text editor. */
+function groupsShowing(file: string): vscode.TabGroup[] {
+  return vscode.window.tabGroups.all.filter((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.fsPath === file));
+}
 
 /** Opens `file` in column one and the graph beside it; resolves when the graph is drawn. */
 async function openWithGraph(file: string): Promise<vscode.TextDocument> {
@@ -93,6 +106,50 @@ describe('graph focus and layout in a real VS Code', function () {
     await until('→ to step the graph after the typed letters', () => inFrame<boolean>(`globalThis.__otrace.current() !== ${current}`));
     assert.ok(fs.readFileSync(SESSION).equals(bytes), 'the trace file on disk is unchanged');
     assert.equal(doc.isDirty, false, 'the trace document is not dirty');
+  });
+
+  it('a file opened after a click in the graph opens in another group, and the graph stays in view', async () => {
+    const api = (await vscode.extensions.getExtension<OtraceApi>('otrace.otrace')!.activate())!;
+    // The graph's group locks itself (package.json's configurationDefaults); VS Code's own defaults
+    // stay (an extension's object default replaces the built-in one: package.json repeats them).
+    const locks = vscode.workspace.getConfiguration('workbench.editor').inspect<Record<string, boolean>>('autoLockGroups')?.defaultValue ?? {};
+    assert.equal(locks['mainThreadWebview-otrace.traceGraphSide'], true, `the graph panel's group locks itself: ${JSON.stringify(locks)}`);
+    assert.equal(locks.terminalEditor, true, `VS Code's own auto-locked editors are kept: ${JSON.stringify(locks)}`);
+    await openWithGraph(SESSION);
+    const frame = frameOf(SESSION);
+    // A click on the graph's background: the graph's group becomes the active one, as for a user.
+    await clickInWebview('#graph', { frame, position: { x: 4, y: 4 } });
+    await until('the graph\'s group to be the active group', () => graphTab()?.group.isActive);
+    const { group } = graphTab()!;
+
+    // File > Open and Quick Open open a file in the active group: vscode.open does the same.
+    await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(NOT_A_TRACE));
+    await until('the file to open', () => groupsShowing(NOT_A_TRACE).length > 0);
+    const shown = graphTab();
+    assert.ok(shown, 'the graph panel is still open');
+    assert.ok(
+      !groupsShowing(NOT_A_TRACE).some((g) => g.viewColumn === group.viewColumn),
+      `the file opened in another group than the graph's (column ${group.viewColumn}; it opened in ${groupsShowing(NOT_A_TRACE).map((g) => g.viewColumn).join(', ')})`,
+    );
+    assert.ok(shown.tab.isActive, 'the graph is still the tab shown in its group');
+
+    // The same after another click in the graph, for showTextDocument into the active group.
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    await clickInWebview('#graph', { frame, position: { x: 4, y: 4 } });
+    await until('the graph\'s group to be active again', () => graphTab()?.group.isActive);
+    const other = await vscode.workspace.openTextDocument(vscode.Uri.file(NOT_A_TRACE));
+    const editor = await vscode.window.showTextDocument(other, { viewColumn: vscode.ViewColumn.Active });
+    assert.notEqual(editor.viewColumn, graphTab()!.group.viewColumn, 'showTextDocument into the active group opened beside the graph');
+    assert.ok(graphTab()!.tab.isActive, 'the graph is still shown');
+
+    // Close All Editors leaves one group (it may be the graph's, locked): a file then opens in it, not in a new split.
+    const unlocks = api.groupsUnlocked();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await until('one empty editor group', () => vscode.window.tabGroups.all.length === 1 && vscode.window.tabGroups.all[0].tabs.length === 0);
+    await until('the group left by the graph to be unlocked', () => api.groupsUnlocked() > unlocks, 5_000);
+    await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(NOT_A_TRACE));
+    await until('the file to open again', () => groupsShowing(NOT_A_TRACE).length > 0);
+    assert.equal(vscode.window.tabGroups.all.length, 1, 'after the graph closed, a file opens in the one group left (no new split beside an empty locked group)');
   });
 
 });
