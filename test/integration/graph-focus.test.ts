@@ -5,18 +5,21 @@
  *   and typed keys never reach the trace file;
  * - a file opened after a click in the graph (vscode.open and showTextDocument, as File > Open and
  *   Quick Open do: into the active group) opens in another group, never over the graph; once the
- *   graph is closed, files open in the group left, not in a new split.
+ *   graph is closed, files open in the group left, not in a new split;
+ * - selecting an event shows its details without squeezing the graph area (it shrank from ~530 to
+ *   ~330 px under the details pane).
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { OtraceApi } from '../../src/host/extension';
-import { clickInWebview, evalInWebview, pressKeys } from './bridge';
+import { clickInWebview, evalInWebview, pressKeys, screenshot, testLog } from './bridge';
 import { until } from './wait';
 
 const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
 const SESSION = path.join(ROOT, 'test', 'fixtures', 'claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl');
+const ROLLOUT = path.join(ROOT, 'test', 'fixtures', 'codex', 'rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl');
 const NOT_A_TRACE = path.join(ROOT, 'test', 'fixtures', 'not-traces', 'SOURCE.md');
 const frameOf = (file: string) => `body[data-state="ready"][data-title="${path.basename(file)}"]`;
 
@@ -152,4 +155,24 @@ describe('graph focus and layout in a real VS Code', function () {
     assert.equal(vscode.window.tabGroups.all.length, 1, 'after the graph closed, a file opens in the one group left (no new split beside an empty locked group)');
   });
 
+  it('selecting an event shows its details without squeezing the graph area (1440x900)', async () => {
+    await openWithGraph(ROLLOUT);
+    const frame = frameOf(ROLLOUT);
+    const inFrame = <T>(js: string) => evalInWebview<T>(js, { selector: frame });
+    const BOXES = `(() => { const box = (id) => { const r = document.getElementById(id).getBoundingClientRect(); return { top: Math.round(r.top), left: Math.round(r.left), width: Math.round(r.width), height: Math.round(r.height) }; }; return { canvas: box('canvas'), lanes: box('lanes'), stage: box('stage'), details: box('details'), page: { width: innerWidth, height: innerHeight } }; })()`;
+    type Box = { top: number; left: number; width: number; height: number };
+    const before = await inFrame<Record<'canvas' | 'lanes' | 'stage' | 'details' | 'page', Box>>(BOXES);
+
+    await vscode.commands.executeCommand('otrace.graph.lastEvent');
+    await until('the details of the selected event', () => inFrame<boolean>(`!!document.querySelector('#details h2') && globalThis.__otrace.details()?.index === globalThis.__otrace.current()`));
+    // The page has laid out the details (and the graph has been told its size) by the next frame.
+    const after = await inFrame<Record<'canvas' | 'lanes' | 'stage' | 'details' | 'page', Box>>(`new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(${BOXES}))))`);
+    testLog(`      graph area (lanes) ${before.lanes.height} px -> ${after.lanes.height} px with details ${after.details.width}x${after.details.height} px, panel ${after.page.width}x${after.page.height}`);
+    await screenshot('test-output/details-open-1440x900.png');
+    const change = Math.abs(after.lanes.height - before.lanes.height) / before.lanes.height;
+    assert.ok(change < 0.1, `the lanes' area keeps its height when details show: ${before.lanes.height} px -> ${after.lanes.height} px (${Math.round(change * 100)} %)`);
+    assert.ok(after.details.height > 100 && after.details.width > 200, `the details are shown: ${JSON.stringify(after.details)}`);
+    // The details have their own scroll: the page itself does not scroll.
+    assert.equal(await inFrame<boolean>(`document.scrollingElement.scrollHeight <= innerHeight + 1`), true, 'the page does not grow a scroll bar');
+  });
 });
