@@ -1,15 +1,21 @@
 /**
  * The details pane: the selected event's fields and content, as plain text (trace text is
  * untrusted). The heading and the fields show control and bidi characters as `⟨U+202E⟩`; the
- * content is shown as it is (the raw content view), as text.
+ * content is shown as it is (the raw content view), as text. In a narrow panel the pane is a drawer
+ * over the bottom of the graph (styles.css) with a fold button: folded, it shows only its heading,
+ * for every event selected next, until unfolded.
  */
 import type { GraphNode } from '../src/shared/protocol';
 import { plainLabel, visibleControls } from '../src/shared/untrusted-text';
+
+/** The drawer is folded (narrow panels): the user's choice, kept from one event to the next. */
+let folded = false;
 
 /** Shows `node` in `pane`; `actions` are the buttons to offer (label, handler). */
 export function showDetails(pane: HTMLElement, node: GraphNode | undefined, actions: [string, () => void][]): void {
   pane.replaceChildren();
   pane.classList.toggle('empty', !node);
+  pane.classList.toggle('folded', folded && !!node);
   if (!node) {
     const hint = document.createElement('p');
     hint.className = 'hint';
@@ -19,6 +25,9 @@ export function showDetails(pane: HTMLElement, node: GraphNode | undefined, acti
   }
   const heading = document.createElement('h2');
   heading.textContent = clipField(plainLabel(node.label));
+  const head = document.createElement('div');
+  head.className = 'details-head';
+  head.append(heading, foldButton(pane));
   const table = document.createElement('table');
   const fields: [string, string][] = [...node.fields];
   if (node.marks.length) fields.push(['analysis', node.marks.map((m) => MARK_WORDS[m] ?? m).join(', ')]);
@@ -39,12 +48,30 @@ export function showDetails(pane: HTMLElement, node: GraphNode | undefined, acti
     button.addEventListener('click', run);
     bar.append(button);
   }
-  pane.append(heading, bar, table);
+  pane.append(head, bar, table);
   if (node.text) {
     const pre = document.createElement('pre');
     pre.textContent = node.text;
     pane.append(pre);
   }
+}
+
+/** The drawer's fold button: folds it to its heading line (the graph under it shows) and back. */
+function foldButton(pane: HTMLElement): HTMLButtonElement {
+  const button = document.createElement('button');
+  button.className = 'tool fold';
+  const show = () => {
+    button.textContent = folded ? '▴ details' : '▾';
+    button.title = folded ? 'Show the details' : 'Fold the details to this line (the graph under them shows)';
+    button.setAttribute('aria-expanded', String(!folded));
+    pane.classList.toggle('folded', folded);
+  };
+  button.addEventListener('click', () => {
+    folded = !folded;
+    show();
+  });
+  show();
+  return button;
 }
 
 /** Longest field value shown whole (characters): a 5,000-character agent name would push the rest of the pane out of view. */

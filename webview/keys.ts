@@ -1,7 +1,10 @@
 /**
  * The graph's keyboard: a press anywhere in the graph takes the keyboard to it; keys run graph
  * commands (KEYS), Enter shows the current event in the trace file, Ctrl+F (Cmd+F) or / goes to
- * the filter box. Keys typed in a text field stay there.
+ * the filter box. Keys typed in a text field stay there. A button clicked with the mouse gives the
+ * keyboard back to the graph (Enter after a click on Play shows the event, it does not press Play
+ * again); a button reached with Tab and pressed with Enter or Space keeps it, so keyboard users
+ * can press it again or Tab on.
  */
 import type { GraphCommand } from '../src/shared/protocol';
 import { $ } from './dom';
@@ -49,10 +52,26 @@ function takeFocus(e: Event): void {
   $('canvas').focus({ preventScroll: true });
 }
 
+/** The controls whose mouse click hands the keyboard back to the graph (not the text field, not the speed list). */
+const BUTTONS = 'button, vscode-button, input[type="checkbox"], label';
+
+/**
+ * After a mouse click on a button (toolbar, player, details, findings, run summary) the graph has
+ * the keyboard again, so the keys documented for the graph act at once. A click made with the
+ * keyboard (Enter or Space on a focused button: `detail` 0, as the UI Events spec gives a click
+ * without a pointer) leaves the focus on the button.
+ */
+function giveBackFocus(e: MouseEvent): void {
+  if (e.detail === 0 || !(e.target as Partial<HTMLElement>).closest?.(BUTTONS)) return;
+  // After the whole click: a label's click goes on to its checkbox, which may take the focus.
+  setTimeout(() => $('canvas').focus({ preventScroll: true }));
+}
+
 /** Wires the page's keyboard to the graph. */
 export function installKeys(actions: KeyActions): void {
   document.addEventListener('pointerdown', takeFocus, true);
   document.addEventListener('mousedown', takeFocus, true);
+  document.addEventListener('click', giveBackFocus);
   document.addEventListener('keydown', (e) => {
     if ((e.target as Partial<HTMLElement>).closest?.('vscode-textfield, input')) return;
     // Ctrl+F (Cmd+F) or / : to the filter box, as in an editor (the letters typed next must not run graph keys)

@@ -23,6 +23,7 @@ import { OpenTraces } from './open-traces';
 import { MappingFiles } from './editor/mapping-files';
 import { registerOpenUri } from './open-uri';
 import { GRAPH_VIEW_TYPE, GraphPanels, SIDE_PANEL_TYPE } from './panel/graph-panels';
+import { groupsUnlocked, unlockGroupLeftByGraph } from './panel/group-lock';
 import { keepGraphSizeIn } from './panel/graph-size';
 import { openStartPanel, takeStartPanel } from './panel/start-panel';
 import { WorkerEngine } from './engine-client';
@@ -54,6 +55,8 @@ export interface OtraceApi {
   setEngineProbe(probe: ((message: ToWorker) => void) | undefined): void;
   /** The engine worker's thread id, or undefined while none runs. */
   engineThreadId(): number | undefined;
+  /** How many editor groups left locked by a closed graph panel have been unlocked. */
+  groupsUnlocked(): number;
 }
 
 export function activate(context: vscode.ExtensionContext): OtraceApi {
@@ -85,6 +88,7 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
     sessions,
     selection,
     panels,
+    unlockGroupLeftByGraph(),
     decorator,
     new EditorSync(sessions, selection),
     new TraceStatusBar(sessions),
@@ -132,6 +136,7 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
       engine.probe = probe;
     },
     engineThreadId: () => engine.threadId,
+    groupsUnlocked,
   };
 }
 

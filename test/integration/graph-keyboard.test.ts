@@ -38,7 +38,10 @@ async function clickVisibleNode(agent?: string): Promise<number> {
     `() => {
       const { cy } = globalThis.__otrace;
       const w = cy.width(), h = cy.height();
-      const shown = cy.nodes('.event').filter((n) => { const p = n.renderedPosition(); return p.x > 20 && p.x < w - 20 && p.y > 20 && p.y < h - 20 && n.visible() && (${JSON.stringify(agent ?? null)} === null || n.data('agent') === ${JSON.stringify(agent ?? null)}); });
+      // Only nodes a click reaches: not under the details drawer (a narrow panel's details lie over the graph's bottom).
+      const area = document.getElementById('graph'), box = area.getBoundingClientRect();
+      const clickable = (p) => area.contains(document.elementFromPoint(box.left + p.x, box.top + p.y));
+      const shown = cy.nodes('.event').filter((n) => { const p = n.renderedPosition(); return p.x > 20 && p.x < w - 20 && p.y > 20 && p.y < h - 20 && n.visible() && clickable(p) && (${JSON.stringify(agent ?? null)} === null || n.data('agent') === ${JSON.stringify(agent ?? null)}); });
       const pos = shown.map((n) => n.renderedPosition());
       // Away from the runs of events drawn as one bar (a click there zooms into the run); events drawn
       // on top of each other are fine: the click selects one of them.

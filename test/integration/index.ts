@@ -36,6 +36,7 @@ const TEST_FILES: Record<string, () => unknown> = {
   'graph-stale.test.ts': () => require('./graph-stale.test'),
   'graph-tooltip.test.ts': () => require('./graph-tooltip.test'),
   'graph-rows.test.ts': () => require('./graph-rows.test'),
+  'graph-focus.test.ts': () => require('./graph-focus.test'),
   'graph-large.test.ts': () => require('./graph-large.test'),
   'graph-start.test.ts': () => require('./graph-start.test'),
   'graph-names.test.ts': () => require('./graph-names.test'),
