@@ -135,12 +135,15 @@ function render(uri: string | undefined, next: GraphOverview, first?: GraphWindo
   showMode(g.mode, next.timeUnit);
   moment('overview drawn');
   loader.check();
-  (globalThis as { __otrace?: unknown }).__otrace = testProbe(s);
+  (globalThis as { __otrace?: unknown }).__otrace = testProbe(s, () => frame === 0);
   document.body.dataset.title = next.title;
 }
 
-/** What the integration tests read of the shown trace (`globalThis.__otrace`). */
-function testProbe(s: TraceState) {
+/**
+ * What the integration tests read of the shown trace (`globalThis.__otrace`); read-only.
+ * `drawn`: true when no redraw of the axis, labels and minimap waits for the next frame.
+ */
+function testProbe(s: TraceState, drawn: () => boolean) {
   const { view: g, graph, timeline, loader } = s;
   return {
     cy: g.cy,
@@ -163,6 +166,10 @@ function testProbe(s: TraceState) {
     windows: () => ({ applied: loader.applied, asked: loader.asked, loading: loader.loading, ...g.window }),
     exportPng: () => exportPng(g, $('canvas')),
     exportSvg: () => exportSvg(g, $('canvas')),
+    /** True when what the last view change started is drawn: the axis, labels and minimap redrawn (no frame pending), no window asked for and unanswered. */
+    settled: () => drawn() && !loader.loading,
+    /** How many commands (palette, keys, buttons) the page has run. */
+    commands: () => commandsRun,
   };
 }
 
@@ -337,10 +344,14 @@ function zoomToSelection(s: TraceState): void {
   s.view.frameIndices(around, 0.05);
 }
 
+/** Commands run so far (for tests: a palette command reaches the page as a message). */
+let commandsRun = 0;
+
 /** Runs a command from the palette, a key or a button on the trace shown. */
 function run(command: GraphCommand): void {
   const s = state;
   if (!s) return;
+  commandsRun++;
   switch (command) {
     case 'fit':
       return s.view.fit();

@@ -293,7 +293,8 @@ describe('analysis in the trace text', function () {
     const editor = vscode.window.activeTextEditor!;
     editor.revealRange(new vscode.Range(0, 0, 0, 0), vscode.TextEditorRevealType.AtTop);
     editor.selection = new vscode.Selection(33, 2, 33, 2); // e33, the final aggregate: credit, content, links
-    await new Promise((r) => setTimeout(r, 500));
+    // the workbench has the cursor there (the hover is shown where the cursor is)
+    await until('the cursor at e33 in the status bar', () => evalInPage<boolean>(`() => [...document.querySelectorAll('.statusbar-item')].some((n) => n.textContent.includes('Ln 34, Col 3'))`));
     await vscode.commands.executeCommand('editor.action.showHover');
     await until('the hover', () => evalInPage<boolean | undefined>(`() => [...document.querySelectorAll('.monaco-hover .rendered-markdown')].some((n) => n.textContent.includes('Show in Graph')) || undefined`));
     await screenshot('test-output/editor.png');

@@ -11,11 +11,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { clickInWebview, evalInWebview, pressKeys, screenshot, testLog } from './bridge';
+import { SETTLED, untilValue } from './wait';
 
 const EVENTS = 30_000;
 /** Most Cytoscape elements (nodes and edges) a window may hold; the trace has 30,000 events. */
 const BOUND = 4_000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Writes the trace: rounds of orchestrator → worker message, two tool calls, a return; the loop and the stop at the end. */
 function writeTrace(file: string): void {
@@ -42,16 +42,21 @@ interface Loaded {
   elements: number;
   nodes: number;
   applied: number;
-  loading: boolean;
+  /** No window asked for and unanswered, no redraw waiting for the next frame. */
+  settled: boolean;
   counter: string;
   selected: number | null;
   current: number | null;
+  /** The view's scale (px per unit of the axis). */
+  scale: number;
+  /** Commands the page has run. */
+  commands: number;
 }
 
 const READ = `() => {
   const o = globalThis.__otrace;
   const w = o.windows();
-  return { elements: o.cy.elements().length, nodes: o.cy.nodes().length, applied: w.applied, loading: w.loading, counter: document.getElementById('counter').textContent, selected: o.selected(), current: o.current() };
+  return { elements: o.cy.elements().length, nodes: o.cy.nodes().length, applied: w.applied, settled: ${SETTLED}, counter: document.getElementById('counter').textContent, selected: o.selected(), current: o.current(), scale: o.view.scale, commands: o.commands() };
 }`;
 
 describe('windowed graph of a large trace in a real VS Code', function () {
@@ -59,15 +64,9 @@ describe('windowed graph of a large trace in a real VS Code', function () {
   const file = path.join(os.tmpdir(), `otrace-large-${process.pid}.otrace.jsonl`);
   const frame = `body[data-state="ready"][data-title="${path.basename(file)}"]`;
   const read = () => evalInWebview<Loaded>(READ, { selector: frame });
-  /** Waits until no window is being loaded and `ok` holds. */
-  async function settle(ok: (v: Loaded) => boolean = () => true, what = 'the window', ms = 20_000): Promise<Loaded> {
-    let v = await read();
-    for (const end = Date.now() + ms; (v.loading || !ok(v)) && Date.now() < end; ) {
-      await sleep(150);
-      v = await read();
-    }
-    assert.ok(!v.loading && ok(v), `${what}: ${JSON.stringify(v)}`);
-    return v;
+  /** Waits until the graph is settled (what the last view change asked for is drawn) and `ok` holds (a window of 30,000 events can take tens of seconds on a busy machine). */
+  function settle(ok: (v: Loaded) => boolean = () => true, what = 'the window', ms = 60_000): Promise<Loaded> {
+    return untilValue(what, read, (v) => v.settled && ok(v), ms, 150);
   }
   let most = 0;
   const track = (v: Loaded) => {
@@ -121,7 +120,6 @@ describe('windowed graph of a large trace in a real VS Code', function () {
       `() => { const v = globalThis.__otrace.view; v.zoomAt(v.cy.width() / 150 / v.scale, 0); const u = 0.5 * v.axisLength(); v.cy.pan({ x: -u * v.scale, y: v.cy.pan().y }); }`,
       { selector: frame },
     );
-    await sleep(100);
     track(await settle());
     const marked = await evalInWebview<{ id: string; applied: number }>(
       `() => {
@@ -156,19 +154,18 @@ describe('windowed graph of a large trace in a real VS Code', function () {
         `() => { const o = globalThis.__otrace; const v = o.view; v.zoomAt(${factor}, v.cy.width() / 2); const u = ${at} * v.axisLength(); v.cy.pan({ x: v.cy.width() / 2 - 30 - u * v.scale, y: v.cy.pan().y }); }`,
         { selector: frame },
       );
-      await sleep(100);
       track(await settle());
     }
     testLog(`      most elements while navigating: ${most} (bound ${BOUND}, ${EVENTS} events)`);
   });
 
   it('a finding near the end is framed: its events drawn on their own and in view; Esc goes back', async () => {
+    const ran = await evalInWebview<number>('() => globalThis.__otrace.commands()', { selector: frame });
     await vscode.commands.executeCommand('otrace.graph.fit');
-    await settle();
+    await settle((v) => v.commands > ran, 'Fit, drawn');
     const scaleBefore = await evalInWebview<number>('() => globalThis.__otrace.view.scale', { selector: frame });
     await clickInWebview('.finding-group[data-group="loop-tool"] .group-head', { frame });
-    await sleep(300);
-    await settle();
+    await settle((v) => v.scale !== scaleBefore, 'the finding framed');
     const r = await evalInWebview<{ events: number[]; missing: number[]; outside: number[] }>(
       `() => {
         const { cy, graph, view } = globalThis.__otrace;
@@ -188,8 +185,7 @@ describe('windowed graph of a large trace in a real VS Code', function () {
     const share = await evalInWebview<number>('() => { const v = globalThis.__otrace.view; const [a, b] = v.viewRange(); return (b - a) / v.axisLength(); }', { selector: frame });
     assert.ok(share >= 0.049, `the finding is framed with what happened around it: the view spans ${(share * 100).toFixed(1)} % of the run`);
     await pressKeys(['Escape']);
-    await sleep(300);
-    const scaleAfter = await evalInWebview<number>('() => globalThis.__otrace.view.scale', { selector: frame });
+    const { scale: scaleAfter } = await settle((v) => Math.abs(v.scale - scaleBefore) < 1e-9, `Esc to restore the view before (scale ${scaleBefore})`);
     assert.ok(Math.abs(scaleAfter - scaleBefore) < 1e-9, `Esc restores the view before: ${scaleBefore} -> ${scaleAfter}`);
   });
 });

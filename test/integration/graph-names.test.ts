@@ -11,6 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { evalInWebview } from './bridge';
+import { untilInWebview } from './wait';
 
 /** Characters that must never be shown raw: C0 but tab/newline/CR, DEL, C1, bidi marks, embeddings, overrides, isolates, line/paragraph separators. */
 const RAW = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
@@ -41,50 +42,47 @@ interface Seen {
   svg: { text: string; error: string | null; laneTexts: string[]; eventTitles: string[]; eventLabels: string[] };
 }
 
-const READ = `() => new Promise((done, fail) => {
-  const { cy, graph, exportSvg } = globalThis.__otrace;
+/** The labels and the tooltip of e1 (hovered), then e1 selected as the host would select it. */
+const HOVER_AND_SELECT = `() => {
+  const { cy, graph } = globalThis.__otrace;
   const labels = {};
   cy.nodes('.event').forEach((n) => { labels[n.data('eventId')] = n.data('label'); });
   const node = cy.nodes('.event').filter((n) => n.data('eventId') === 'e1');
   node.emit('mouseover');
   const tip = document.getElementById('tooltip').textContent;
   node.emit('mouseout');
-  const index = node.data('index');
-  window.postMessage({ type: 'select', stamp: graph.stamp, index }, '*');
-  const t0 = performance.now();
-  const poll = () => {
-    const heading = document.querySelector('#details h2');
-    if (!heading || !document.querySelector('#details pre')) {
-      if (performance.now() - t0 > 15000) return fail(new Error('no details within 15 s'));
-      return setTimeout(poll, 50);
-    }
-    const rows = [...document.querySelectorAll('#details table tr')];
-    const text = exportSvg();
-    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
-    done({
-      title: document.getElementById('title').textContent,
-      lanes: [...document.querySelectorAll('#lanes .lane-name')].map((l) => l.textContent),
-      laneTitles: [...document.querySelectorAll('#lanes .lane')].map((l) => l.title),
-      labels,
-      tip,
-      findings: [...document.querySelectorAll('#findings .finding, #findings li')].map((f) => f.textContent),
-      details: {
-        heading: heading.textContent,
-        fields: rows.map((r) => [r.cells[0].textContent, r.cells[1].textContent]),
-        fieldTitles: rows.map((r) => r.cells[1].title),
-        content: document.querySelector('#details pre').textContent,
-      },
-      svg: {
-        text,
-        error: doc.querySelector('parsererror')?.textContent ?? null,
-        laneTexts: [...doc.querySelectorAll('text.lane')].map((t) => t.textContent),
-        eventTitles: [...doc.querySelectorAll('g.event > title')].map((t) => t.textContent),
-        eventLabels: [...doc.querySelectorAll('g.event > text')].map((t) => t.textContent),
-      },
-    });
+  window.postMessage({ type: 'select', stamp: graph.stamp, index: node.data('index') }, '*');
+  return { labels, tip };
+}`;
+
+/** The rest, once the details pane shows the selected event (undefined until then). */
+const READ = `() => {
+  const { exportSvg } = globalThis.__otrace;
+  const heading = document.querySelector('#details h2');
+  if (!heading || !document.querySelector('#details pre')) return undefined;
+  const rows = [...document.querySelectorAll('#details table tr')];
+  const text = exportSvg();
+  const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+  return {
+    title: document.getElementById('title').textContent,
+    lanes: [...document.querySelectorAll('#lanes .lane-name')].map((l) => l.textContent),
+    laneTitles: [...document.querySelectorAll('#lanes .lane')].map((l) => l.title),
+    findings: [...document.querySelectorAll('#findings .finding, #findings li')].map((f) => f.textContent),
+    details: {
+      heading: heading.textContent,
+      fields: rows.map((r) => [r.cells[0].textContent, r.cells[1].textContent]),
+      fieldTitles: rows.map((r) => r.cells[1].title),
+      content: document.querySelector('#details pre').textContent,
+    },
+    svg: {
+      text,
+      error: doc.querySelector('parsererror')?.textContent ?? null,
+      laneTexts: [...doc.querySelectorAll('text.lane')].map((t) => t.textContent),
+      eventTitles: [...doc.querySelectorAll('g.event > title')].map((t) => t.textContent),
+      eventLabels: [...doc.querySelectorAll('g.event > text')].map((t) => t.textContent),
+    },
   };
-  poll();
-})`;
+}`;
 
 describe('untrusted names in the graph in a real VS Code', function () {
   this.timeout(120_000);
@@ -108,7 +106,8 @@ describe('untrusted names in the graph in a real VS Code', function () {
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(FILE));
     await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
     await vscode.commands.executeCommand('otrace.openGraphToSide');
-    const seen = await evalInWebview<Seen>(READ, { selector: FRAME, timeoutMs: 40_000 });
+    const hovered = await evalInWebview<Pick<Seen, 'labels' | 'tip'>>(HOVER_AND_SELECT, { selector: FRAME, timeoutMs: 40_000 });
+    const seen: Seen = { ...hovered, ...(await untilInWebview<Omit<Seen, 'labels' | 'tip'>>('the details of e1', READ, FRAME)) };
 
     const faults: string[] = [];
     const check = (where: string, text: string) => {

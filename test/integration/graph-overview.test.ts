@@ -11,11 +11,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { clickInWebview, evalInWebview, screenshot, testLog } from './bridge';
+import { commandsRun, postAsHost, SETTLED, until, untilCommandDrawn, untilGraphSettled, untilInWebview, untilValue } from './wait';
 
 const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
 const SESSION = path.join(ROOT, 'test', 'fixtures', 'claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl');
 const FRAME = `body[data-state="ready"][data-title="${path.basename(SESSION)}"]`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Box {
   x1: number;
@@ -71,14 +71,24 @@ const READ_FIRST_VIEW = `() => {
 const inside = (b: Box, r: Box) => b.x1 >= r.x1 - 0.5 && b.x2 <= r.x2 + 0.5 && b.y1 >= r.y1 - 0.5 && b.y2 <= r.y2 + 0.5;
 const overlap = (a: Box, b: Box) => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
 
-/** Polls `read` until it gives a value (5 s at most). */
-async function waitForValue<T>(read: () => Promise<T | undefined>): Promise<T> {
-  for (const end = Date.now() + 5000; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
-    const v = await read();
-    if (v !== undefined) return v;
-  }
-  throw new Error('no value within 5 s');
+/** What the stepping tests read: the current event, the counter and how many loaded elements are later (dimmed). */
+interface Step {
+  current: number | null;
+  counter: string;
+  later: number;
 }
+
+/** Waits until the current event is `index` (or, given `not`, any event but it) and the graph is settled; reads the step. */
+async function stepAt(index: number | { not: number | null }): Promise<Step> {
+  const state = await untilGraphSettled(FRAME, (v) => (typeof index === 'number' ? v.current === index : v.current !== index.not), `the current event ${JSON.stringify(index)}, drawn`);
+  return evalInWebview<Step>(`() => { const o = globalThis.__otrace; return { current: ${state.current}, counter: document.getElementById('counter').textContent, later: o.later() }; }`, { selector: FRAME });
+}
+
+/** Event indices in time order (the timeline's). */
+const timelineOf = (frame: string) => evalInWebview<number[]>('() => globalThis.__otrace.timeline()', { selector: frame });
+
+/** The graph's width in px as the page has it (after the panel's size changed and the graph took it in). */
+const graphWidth = (frame: string) => evalInWebview<number>(`() => ${SETTLED} && globalThis.__otrace.cy.width()`, { selector: frame });
 
 /** Seconds of the clock's text (`t = 4.86 s`, `t = 2 min 5 s`, `t = 1 h 3 min`, `t = 850 ms`). */
 function clockSeconds(text: string): number {
@@ -98,7 +108,7 @@ describe('graph overview of a Claude Code session in a real VS Code', function (
     await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
     await vscode.commands.executeCommand('otrace.openGraphToSide');
     await evalInWebview('1', { selector: FRAME, timeoutMs: 60_000 });
-    await sleep(500); // the axis and the labels settle on the next frame
+    await untilGraphSettled(FRAME); // the axis and the labels are drawn on the next frame
     const v = await evalInWebview<FirstView>(READ_FIRST_VIEW, { selector: FRAME });
     testLog(`      panel graph ${v.width}x${v.height} px, lane height ${v.laneHeight} px, ${v.runs} runs of events drawn as one bar, ${v.labels.length} labels shown, lane label font ${v.lanes.map((l) => l.fontPx).join('/')} px`);
 
@@ -136,43 +146,39 @@ describe('graph overview of a Claude Code session in a real VS Code', function (
     const turnLabels = await evalInWebview<string[]>(`() => globalThis.__otrace.cy.nodes('.turn-end').map((n) => n.data('label'))`, { selector: FRAME });
     assert.ok(turnLabels.length >= 3 && turnLabels.every((l) => /^turn ended: /.test(l) && !l.includes('✓')), JSON.stringify(turnLabels));
     assert.equal(await evalInWebview<number>(`() => globalThis.__otrace.cy.nodes('.stop-ok').length`, { selector: FRAME }), 0, 'no check mark without a recorded success');
-    await evalInWebview(`() => { const n = globalThis.__otrace.cy.nodes('.turn-end').last(); window.postMessage({ type: 'select', stamp: globalThis.__otrace.graph.stamp, index: n.data('index') }, '*'); return new Promise((r) => setTimeout(r, 600)); }`, { selector: FRAME });
+    const lastTurn = await evalInWebview<number>(`() => globalThis.__otrace.cy.nodes('.turn-end').last().data('index')`, { selector: FRAME });
+    await postAsHost(`{ type: 'select', stamp: globalThis.__otrace.graph.stamp, index: ${lastTurn} }`, FRAME);
+    await untilInWebview('the last turn end selected, its details shown', `() => { const o = globalThis.__otrace; return o.current() === ${lastTurn} && o.details()?.index === ${lastTurn} && ${SETTLED}; }`, FRAME);
+    const narrow = await until('the graph width', () => graphWidth(FRAME));
     await vscode.commands.executeCommand('workbench.action.focusSecondEditorGroup');
     await vscode.commands.executeCommand('workbench.action.toggleEditorWidths');
-    await sleep(800);
-    await evalInWebview(`() => { window.postMessage({ type: 'command', command: 'fit' }, '*'); return new Promise((r) => setTimeout(r, 600)); }`, { selector: FRAME });
+    const wide = await untilValue('the graph to widen with its editor group', () => graphWidth(FRAME), (w) => typeof w === 'number' && w > narrow);
+    await postAsHost(`{ type: 'command', command: 'fit' }`, FRAME);
+    await untilGraphSettled(FRAME);
     await screenshot('test-output/claude-code-session.png');
     await vscode.commands.executeCommand('workbench.action.toggleEditorWidths');
-    await sleep(500);
+    await untilValue(`the graph back to about ${narrow} px wide (from ${wide})`, () => graphWidth(FRAME), (w) => typeof w === 'number' && w < wide);
   });
 
   it('stepping moves the highlight and the counter', async () => {
-    const read = () =>
-      evalInWebview<{ selected: number | null; counter: string; later: number }>(
-        `() => { const o = globalThis.__otrace; return { selected: o.current(), counter: document.getElementById('counter').textContent, later: o.later() }; }`,
-        { selector: FRAME },
-      );
+    const timeline = await timelineOf(FRAME);
     await clickInWebview('#first', { frame: FRAME });
-    await sleep(300);
-    const a = await read();
+    const a = await stepAt(timeline[0]);
     assert.match(a.counter, /^1 \/ \d+$/);
     await clickInWebview('#next', { frame: FRAME });
-    await sleep(300);
-    const b = await read();
+    const b = await stepAt(timeline[1]);
     assert.match(b.counter, /^2 \/ \d+$/);
     // the clock gives the event's own t, as its details do (the first event of this session is not at t = 0)
-    const clock = await waitForValue(() =>
-      evalInWebview<{ clock: string; t?: string } | undefined>(
-        `() => { const o = globalThis.__otrace; const d = o.details(); return d && d.index === o.current() ? { clock: document.getElementById('clock').textContent, t: (d.fields.find((f) => f[0] === 't') ?? [])[1] } : undefined; }`,
-        { selector: FRAME },
-      ),
+    const clock = await untilInWebview<{ clock: string; t?: string }>(
+      'the details of the second event',
+      `() => { const o = globalThis.__otrace; const d = o.details(); return d && d.index === o.current() ? { clock: document.getElementById('clock').textContent, t: (d.fields.find((f) => f[0] === 't') ?? [])[1] } : undefined; }`,
+      FRAME,
     );
     const seconds = Number(/^([\d.]+) s$/.exec(clock.t ?? '')?.[1]);
     assert.ok(seconds > 0, `the second event's t: ${clock.t}`);
     assert.ok(Math.abs(clockSeconds(clock.clock) - seconds) <= 0.5, `the clock (${clock.clock}) says the t of the details (${clock.t})`);
     await clickInWebview('#next-stop', { frame: FRAME });
-    await sleep(300);
-    const c = await read();
+    const c = await stepAt({ not: b.current });
     const stop = await evalInWebview<boolean>(`() => { const o = globalThis.__otrace; const key = o.selectedKey(); return key !== null && o.cy.getElementById(key).hasClass('stop'); }`, { selector: FRAME });
     assert.ok(stop, 'stop ▶ selects a stop');
     // The focus ring is around the stop's node, and the veil over later events begins right of it.
@@ -187,15 +193,17 @@ describe('graph overview of a Claude Code session in a real VS Code', function (
   });
 
   it('stepping through the first events of the whole-run view scrolls nothing: no empty time before the run comes into view', async () => {
+    const ran = await commandsRun(FRAME);
     await vscode.commands.executeCommand('otrace.graph.fit');
-    await sleep(300);
+    await untilCommandDrawn(ran, FRAME, 'Fit, drawn');
     const startX = () => evalInWebview<number>('() => globalThis.__otrace.view.screenX(0)', { selector: FRAME });
     const before = await startX();
+    const timeline = await timelineOf(FRAME);
     await clickInWebview('#first', { frame: FRAME });
-    await sleep(200);
-    for (let k = 0; k < 3; k++) {
+    await stepAt(timeline[0]);
+    for (let k = 1; k <= 3; k++) {
       await clickInWebview('#next', { frame: FRAME });
-      await sleep(200);
+      await stepAt(timeline[k]);
     }
     const after = await startX();
     assert.ok(Math.abs(after - before) < 1, `the run's start stays at ${before.toFixed(1)} px (now ${after.toFixed(1)})`);
@@ -214,16 +222,13 @@ describe('graph overview of a Claude Code session in a real VS Code', function (
   });
 
   it('palette commands step the active graph; follow in editor reveals the line without leaving the graph', async () => {
-    const counter = () => evalInWebview<string>(`() => document.getElementById('counter').textContent`, { selector: FRAME });
+    const timeline = await timelineOf(FRAME);
     await clickInWebview('#first', { frame: FRAME });
-    await sleep(300);
-    assert.match(await counter(), /^1 \//);
+    assert.match((await stepAt(timeline[0])).counter, /^1 \//);
     await vscode.commands.executeCommand('otrace.graph.nextEvent');
-    await sleep(300);
-    assert.match(await counter(), /^2 \//, 'otrace: Next Event steps the graph');
+    assert.match((await stepAt(timeline[1])).counter, /^2 \//, 'otrace: Next Event steps the graph');
     await vscode.commands.executeCommand('otrace.graph.lastEvent');
-    await sleep(300);
-    assert.match(await counter(), /^(\d+) \/ \1$/, 'otrace: Last Event');
+    assert.match((await stepAt(timeline[timeline.length - 1])).counter, /^(\d+) \/ \1$/, 'otrace: Last Event');
 
     const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.fsPath === SESSION);
     assert.ok(editor, 'the trace is visible beside the graph');
@@ -231,12 +236,17 @@ describe('graph overview of a Claude Code session in a real VS Code', function (
     const following = () => evalInWebview<boolean>(`() => document.getElementById('follow').checked`, { selector: FRAME });
     if (!(await following())) await clickInWebview('#follow', { frame: FRAME });
     await clickInWebview('#first', { frame: FRAME });
-    await sleep(300);
+    await stepAt(timeline[0]);
     for (let i = 0; i < 3; i++) await clickInWebview('#next', { frame: FRAME });
-    await sleep(600);
-    const id = await evalInWebview<string>(`() => { const o = globalThis.__otrace; const d = o.details(); return d && d.index === o.current() ? d.eventId : undefined; }`, { selector: FRAME });
-    const line = editor.document.lineAt(editor.selection.start.line).text;
-    assert.ok(line.includes(id.split(':')[0]), `the editor shows the line of ${id}: ${line.slice(0, 120)}`);
+    const id = await untilInWebview<string>(
+      'the details of the fourth event',
+      `() => { const o = globalThis.__otrace; const d = o.details(); return o.current() === ${timeline[3]} && d && d.index === o.current() ? d.eventId : undefined; }`,
+      FRAME,
+    );
+    const record = id.split(':')[0];
+    const lineShown = () => editor.document.lineAt(editor.selection.start.line).text;
+    const line = await untilValue(`the editor to show the line of ${id}`, lineShown, (text) => text.includes(record));
+    assert.ok(line.includes(record), `the editor shows the line of ${id}: ${line.slice(0, 120)}`);
     assert.equal(vscode.window.activeTextEditor, undefined, 'the graph keeps the focus (no text editor is active)');
     assert.ok(editor.selection.isEmpty, 'the record is shown, not selected: going back to the editor and typing must not replace it');
     assert.equal(editor.document.isDirty, false);
@@ -259,14 +269,15 @@ describe('graph overview of a Claude Code session in a real VS Code', function (
     );
     const before = await evalInWebview<string>(`() => document.getElementById('axis').textContent`, { selector: FRAME });
     await clickInWebview('#graph', { frame: FRAME, position: { x: target.x, y: target.y } });
-    let after = { selected: null as string | null, axis: '' };
-    for (const end = Date.now() + 3000; after.selected !== target.id && Date.now() < end; ) {
-      await sleep(100);
-      after = await evalInWebview(`() => ({ selected: globalThis.__otrace.selectedKey(), axis: document.getElementById('axis').textContent })`, { selector: FRAME });
+    const read = () => evalInWebview<{ selected: string | null; axis: string; settled: boolean }>(`() => ({ selected: globalThis.__otrace.selectedKey(), axis: document.getElementById('axis').textContent, settled: ${SETTLED} })`, { selector: FRAME });
+    try {
+      // the click either selects the event or zooms into the bar (then the axis changes): wait for one
+      const after = await untilValue(`the click on ${target.id} to select it or zoom`, read, (v) => v.settled && (v.selected === target.id || v.axis !== before));
+      assert.equal(after.selected, target.id, `the click on ${target.id}, drawn over bar ${target.bar}, selects it`);
+      assert.equal(after.axis, before, 'the view did not zoom into the bar');
+    } finally {
+      await evalInWebview(`() => { globalThis.__otrace.cy.getElementById(${JSON.stringify(target.id)}).position(${JSON.stringify(target.from)}); }`, { selector: FRAME });
     }
-    await evalInWebview(`() => { globalThis.__otrace.cy.getElementById(${JSON.stringify(target.id)}).position(${JSON.stringify(target.from)}); }`, { selector: FRAME });
-    assert.equal(after.selected, target.id, `the click on ${target.id}, drawn over bar ${target.bar}, selects it`);
-    assert.equal(after.axis, before, 'the view did not zoom into the bar');
   });
 
   it('tooltips stay inside the graph (the rightmost node\'s too) and a bar of several events says what it holds', async () => {
@@ -353,7 +364,7 @@ describe('graph lane groups in a real VS Code', function () {
     await vscode.commands.executeCommand('otrace.openGraphToSide');
     const frame = `body[data-state="ready"][data-title="${path.basename(file)}"]`;
     await evalInWebview('1', { selector: frame, timeoutMs: 60_000 });
-    await sleep(400);
+    await untilGraphSettled(frame);
     const read = () =>
       evalInWebview<{ laneHeight: number; shown: { name: string; more: string; top: number; bottom: number }[]; column: { top: number; bottom: number } }>(
         `() => {
@@ -376,8 +387,7 @@ describe('graph lane groups in a real VS Code', function () {
     for (const s of v.shown) assert.ok(s.top >= v.column.top - 0.5 && s.bottom <= v.column.bottom + 0.5, `lane ${s.name} is in view`);
     const group = v.shown.find((s) => s.more)!;
     await clickInWebview(`#lanes .lane[data-lane="${group.name}"] .fold`, { frame });
-    await sleep(400);
-    const after = await read();
+    const after = await untilValue(`the lanes of ${group.name} shown`, read, (now) => now.shown.length !== v.shown.length);
     assert.ok(after.shown.length > v.shown.length, `unfolding ${group.name} shows its lanes`);
     fs.rmSync(file, { force: true });
   });
@@ -394,8 +404,9 @@ describe('graph labels at the edge of the view', function () {
     await vscode.window.showTextDocument(vscode.Uri.file(rollout), { viewColumn: vscode.ViewColumn.One });
     await vscode.commands.executeCommand('otrace.openGraphToSide');
     await evalInWebview('1', { selector: frame, timeoutMs: 60_000 });
+    const ran = await commandsRun(frame);
     await vscode.commands.executeCommand('otrace.graph.fit');
-    await sleep(600);
+    await untilCommandDrawn(ran, frame, 'Fit, drawn');
     return frame;
   }
 

@@ -7,14 +7,15 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { OtraceApi } from '../../src/host/extension';
 import { clickInWebview, evalInWebview } from './bridge';
+import { until, untilValue } from './wait';
 
 const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
 const SESSION = path.join(ROOT, 'test', 'fixtures', 'claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl');
 const SUBAGENT = path.join(ROOT, 'test', 'fixtures', 'claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46', 'subagents', 'agent-a93ccab.jsonl');
 const DEMO = path.join(ROOT, 'samples', 'demo.otrace.jsonl');
 const SURVEY = path.join(ROOT, 'samples', 'survey-example.json');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ready = (file: string) => `body[data-state="ready"][data-title="${path.basename(file)}"]`;
 
 function graphTabs(): vscode.Tab[] {
@@ -25,6 +26,21 @@ async function showInFirstColumn(file: string): Promise<void> {
   await vscode.window.showTextDocument(vscode.Uri.file(file), { viewColumn: vscode.ViewColumn.One, preview: false });
 }
 
+/**
+ * Waits until `file` is the active editor and otrace has decided whether it is a trace. The graph
+ * panels' handler of the editor change ran when the editor became active; it awaits this same
+ * (cached) check before it retargets, and a retarget renames the panel at once: after this, a
+ * panel that would retarget has its new title.
+ */
+async function activeAndChecked(file: string): Promise<void> {
+  const editor = await until(`${path.basename(file)} to be the active editor`, () => {
+    const e = vscode.window.activeTextEditor;
+    return e?.document.uri.fsPath === file ? e : undefined;
+  });
+  const { sessions } = await vscode.extensions.getExtension<OtraceApi>('otrace.otrace')!.activate();
+  await sessions.isTrace(editor.document);
+}
+
 describe('one graph panel follows the active trace', function () {
   this.timeout(150_000);
   before(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
@@ -32,11 +48,12 @@ describe('one graph panel follows the active trace', function () {
 
   it('retargets to the active trace, not to the files of the shown trace; a locked panel stays', async () => {
     await showInFirstColumn(SESSION);
-    await vscode.commands.executeCommand('otrace.openGraphToSide');
+    const panel = await vscode.commands.executeCommand<vscode.WebviewPanel>('otrace.openGraphToSide');
     await evalInWebview('1', { selector: ready(SESSION), timeoutMs: 60_000 });
 
     await showInFirstColumn(SUBAGENT);
-    await sleep(1500);
+    await activeAndChecked(SUBAGENT);
+    assert.equal(panel.title, `Graph: ${path.basename(SESSION)}`, 'a sub-agent file of the shown session does not retarget the panel');
     await evalInWebview('1', { selector: ready(SESSION), timeoutMs: 2_000 });
     assert.equal(graphTabs().length, 1);
 
@@ -46,10 +63,11 @@ describe('one graph panel follows the active trace', function () {
     assert.match(graphTabs()[0].label, /demo\.otrace\.jsonl/);
 
     await clickInWebview('#lock', { frame: ready(DEMO) });
-    await sleep(500);
-    assert.match(graphTabs()[0].label, /locked/);
+    const locked = await untilValue('the tab to say locked', () => graphTabs()[0]?.label ?? '', (label) => /locked/.test(label));
+    assert.match(locked, /locked/);
     await showInFirstColumn(SURVEY);
-    await sleep(1500);
+    await activeAndChecked(SURVEY);
+    assert.equal(panel.title, `Graph: ${path.basename(DEMO)} (locked)`, 'a locked panel stays on its trace');
     await evalInWebview('1', { selector: ready(DEMO), timeoutMs: 2_000 });
 
     await vscode.commands.executeCommand('otrace.openGraphToSide');

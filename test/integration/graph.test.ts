@@ -7,6 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { clickInWebview, evalInWebview, screenshot } from './bridge';
+import { postAsHost, until, untilInWebview, untilValue } from './wait';
 
 const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
 
@@ -72,8 +73,8 @@ async function openGraphToSide(file: string): Promise<GraphState> {
   const panel = await vscode.commands.executeCommand<vscode.WebviewPanel>('otrace.openGraphToSide');
   assert.ok(panel, 'the command returns its webview panel');
   // A panel opened "Beside" learns its column with its first view-state change.
-  for (let i = 0; i < 50 && panel.viewColumn === undefined; i++) await new Promise((r) => setTimeout(r, 100));
-  assert.equal(panel.viewColumn, vscode.ViewColumn.Two, 'the graph opens beside the trace');
+  const column = await until('the panel to learn its column', () => panel.viewColumn);
+  assert.equal(column, vscode.ViewColumn.Two, 'the graph opens beside the trace');
   return evalInWebview<GraphState>(READ_STATE, { selector: `body[data-state="ready"][data-title="${path.basename(file)}"]`, timeoutMs: 40_000 });
 }
 
@@ -112,19 +113,12 @@ describe('trace graph in a real VS Code', function () {
     const stopColor = state.colors.e35;
     const sameColor = Object.entries(state.colors).filter(([id, c]) => id !== 'e35' && c === stopColor && state.shapes[id] !== 'octagon');
     assert.deepEqual(sameColor, [], 'no other event has the stop color');
-    // For the README: more room for the graph, the stop event selected, its details shown.
+    // More room for the graph (the sidebar comes back after these tests); the stop event selected, its details shown.
     await vscode.commands.executeCommand('workbench.action.closeSidebar');
-    await new Promise((r) => setTimeout(r, 500));
-    const shown = await evalInWebview<string>(
-      // the details come from the engine: wait for them (at most 10 s), not for a fixed time
-      `() => new Promise((done) => {
-        window.postMessage({ type: 'select', stamp: globalThis.__otrace.graph.stamp, index: ${state.indexOf.e35} }, '*');
-        const t0 = performance.now();
-        const poll = () => { const h = document.querySelector('#details h2'); if (h || performance.now() - t0 > 10000) done(h?.textContent ?? null); else setTimeout(poll, 50); };
-        poll();
-      })`,
-      { selector: 'body[data-title="demo.otrace.jsonl"]' },
-    );
+    const frame = 'body[data-title="demo.otrace.jsonl"]';
+    await postAsHost(`{ type: 'select', stamp: globalThis.__otrace.graph.stamp, index: ${state.indexOf.e35} }`, frame);
+    // the details come from the engine: wait for them
+    const shown = await untilInWebview<string>('the details of the stop', `() => document.querySelector('#details h2')?.textContent`, frame);
     assert.equal(shown, 'stop: quality_met');
   });
 
@@ -148,11 +142,7 @@ describe('trace graph in a real VS Code', function () {
   it('puts the problems of a broken trace in the Problems panel, positioned', async () => {
     const uri = vscode.Uri.file(path.join(ROOT, 'test', 'fixtures', 'broken', 'duplicate-id.otrace.json'));
     await vscode.window.showTextDocument(uri);
-    let diagnostics: vscode.Diagnostic[] = [];
-    for (let i = 0; i < 50 && diagnostics.filter((d) => d.source === 'otrace').length === 0; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      diagnostics = vscode.languages.getDiagnostics(uri);
-    }
+    const diagnostics = await untilValue('the problems of the broken trace', () => vscode.languages.getDiagnostics(uri), (ds) => ds.some((d) => d.source === 'otrace'));
     // reader problems only (analysis findings carry a code)
     const problems = diagnostics.filter((d) => d.source === 'otrace' && d.code === undefined).map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.message}`);
     assert.deepEqual(problems, ['4:12 duplicate event id "a": both events are kept; a "causes" or "parent" naming it means the nearest earlier one', '7:25 edge dst "zz" is not an event of this trace']);
@@ -207,38 +197,24 @@ describe('trace graph in a real VS Code', function () {
   it('large content: the details show a preview, Show Whole Content opens all of it in an editor', async () => {
     const file = path.join(ROOT, 'test', 'fixtures', 'large-content', 'long-result.otrace.jsonl');
     await openGraphToSide(file);
-    const clicked = await evalInWebview<{ preview: string; buttons: string[]; ms: number }>(
-      `() => new Promise((done) => {
-        const t0 = performance.now();
-        window.postMessage({ type: 'select', stamp: globalThis.__otrace.graph.stamp, index: 1 }, '*');
-        // the details come from the engine: wait for them (at most 10 s)
-        const poll = () => {
-          const buttons = [...document.querySelectorAll('#details .actions vscode-button')];
-          if (buttons.length === 0 && performance.now() - t0 < 10000) return setTimeout(poll, 50);
-          const preview = document.querySelector('#details pre')?.textContent ?? '';
-          done({ preview, buttons: buttons.map((b) => b.textContent), ms: Math.round(performance.now() - t0) });
-        };
-        poll();
-      })`,
-      { selector: 'body[data-state="ready"][data-title="long-result.otrace.jsonl"]' },
+    const frame = 'body[data-state="ready"][data-title="long-result.otrace.jsonl"]';
+    await postAsHost(`{ type: 'select', stamp: globalThis.__otrace.graph.stamp, index: 1 }`, frame);
+    // the details come from the engine: wait for them
+    const clicked = await untilInWebview<{ preview: string; buttons: string[] }>(
+      'the details of the long result',
+      `() => {
+        const buttons = [...document.querySelectorAll('#details .actions vscode-button')];
+        return buttons.length > 0 && { preview: document.querySelector('#details pre')?.textContent ?? '', buttons: buttons.map((b) => b.textContent) };
+      }`,
+      frame,
     );
     assert.ok(clicked.buttons.includes('Show Whole Content'), clicked.buttons.join(', '));
     assert.equal(clicked.buttons[clicked.buttons.length - 1], 'Show Whole Content');
     // A real click, as a user's.
-    await clickInWebview('#details .actions vscode-button:last-of-type', { frame: 'body[data-state="ready"][data-title="long-result.otrace.jsonl"]' });
+    await clickInWebview('#details .actions vscode-button:last-of-type', { frame });
     assert.ok(clicked.preview.length < 2_200 && !clicked.preview.includes('LAST LINE'), 'the details show a preview');
-    let doc: vscode.TextDocument | undefined;
-    for (let i = 0; i < 50 && !doc; i++) {
-      doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'otrace-content');
-      if (!doc) await new Promise((r) => setTimeout(r, 100));
-    }
-    assert.ok(doc, 'a read-only document with the whole content opened');
+    const doc = await until('a read-only document with the whole content', () => vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'otrace-content'));
     assert.ok(doc.getText().endsWith('LAST LINE') && doc.getText().length > 17_000, `whole content: ${doc.getText().length} characters`);
-    const shown = await new Promise<boolean>((done) => {
-      let n = 0;
-      const poll = () => (vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme === 'otrace-content') ? done(true) : ++n > 50 ? done(false) : setTimeout(poll, 100));
-      poll();
-    });
-    assert.ok(shown, 'the whole content is shown in an editor');
+    await until('the whole content shown in an editor', () => vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme === 'otrace-content'));
   });
 });

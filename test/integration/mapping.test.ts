@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { OtraceApi } from '../../src/host/extension';
 import { evalInWebview } from './bridge';
+import { untilValue } from './wait';
 
 const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
 const MAPPING_DIR = path.join(ROOT, 'test', 'fixtures', 'mapping');
@@ -27,18 +28,6 @@ async function api(): Promise<OtraceApi> {
   const a = await ext.activate();
   await a.mappings.ready;
   return a;
-}
-
-/** Polls `read` until it returns something `ok` accepts (or fails after `ms`). */
-async function until<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, what: string, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  let last: T = await read();
-  while (!ok(last)) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}; last: ${JSON.stringify(last)?.slice(0, 300)}`);
-    await new Promise((r) => setTimeout(r, 150));
-    last = await read();
-  }
-  return last;
 }
 
 const lanesOf = (t: { events: { agent: string }[] }) => [...new Set(t.events.map((e) => e.agent))];
@@ -55,7 +44,7 @@ describe('mapping files in the editor', function () {
     const { sessions } = await api();
     const doc = await vscode.workspace.openTextDocument(CREW);
     await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
-    const snap = await until(() => sessions.forDocument(doc), (s) => !!s, 'the session of crew.runlog.jsonl');
+    const snap = await untilValue('the session of crew.runlog.jsonl', () => sessions.forDocument(doc), (s) => !!s);
     assert.equal(snap!.format, 'mapping:crew-runlog');
     assert.equal(snap!.mappingPath, path.join(MAPPING_DIR, 'crew.otrace-map.json'));
     const trace = (await sessions.inspect(doc.uri))!;
@@ -86,7 +75,7 @@ describe('mapping files in the editor', function () {
       const before = text.slice(0, text.indexOf(needle)).split('\n');
       return [before.length - 1, before[before.length - 1].length];
     };
-    const diags = await until(() => vscode.languages.getDiagnostics(vscode.Uri.file(WRONG_MAP)).filter((d) => d.source === 'otrace mapping'), (d) => d.length > 0, 'diagnostics on wrong.otrace-map.json');
+    const diags = await untilValue('diagnostics on wrong.otrace-map.json', () => vscode.languages.getDiagnostics(vscode.Uri.file(WRONG_MAP)).filter((d) => d.source === 'otrace mapping'), (d) => d.length > 0);
     const seen = diags.map((d) => [d.severity, d.range.start.line, d.range.start.character, d.message.split(/[;:,(]/)[0]]);
     for (const [needle, severity, start] of [
       ['"agnet"', vscode.DiagnosticSeverity.Warning, 'unknown mapping field "agnet"'],
@@ -109,12 +98,12 @@ describe('mapping files in the editor', function () {
     assert.equal(await sessions.forDocument(doc), undefined, 'no built-in format and no workspace mapping reads team-log.jsonl');
     // The setting names a broken mapping: the trace says why, the mapping file shows where.
     await setting({ '**/team-log.jsonl': 'mapping/wrong.otrace-map.json' });
-    const broken = await until(() => sessions.peek(doc.uri), (s) => !!s, 'a session for team-log.jsonl (broken mapping)');
+    const broken = await untilValue('a session for team-log.jsonl (broken mapping)', () => sessions.peek(doc.uri), (s) => !!s);
     assert.match((await sessions.inspect(doc.uri))!.problems[0], /the mapping .*wrong\.otrace-map\.json \(named in otrace\.mappings for "\*\*\/team-log\.jsonl"\) cannot be used: .*; read with the built-in formats instead/);
     assert.equal(broken!.counts.events, 0);
     // The right mapping: lanes and edges, from the raw lines.
     await setting({ '**/team-log.jsonl': 'mapping/team/team.otrace-map.json' });
-    await until(() => sessions.peek(doc.uri), (s) => s?.mappingPath === TEAM_MAP, 'team-log.jsonl read with team.otrace-map.json');
+    await untilValue('team-log.jsonl read with team.otrace-map.json', () => sessions.peek(doc.uri), (s) => s?.mappingPath === TEAM_MAP);
     const team = (await sessions.inspect(doc.uri))!;
     const raw = fs.readFileSync(TEAM, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     assert.deepEqual(team.events.map((e) => [e.id, e.agent]), raw.map((r) => [r.uid, r.actor.name]));
@@ -127,9 +116,9 @@ describe('mapping files in the editor', function () {
     fs.writeFileSync(copy, fs.readFileSync(TEAM_MAP, 'utf8'));
     try {
       await setting({ '**/team-log.jsonl': copy });
-      await until(() => sessions.peek(doc.uri)?.mappingPath, (p) => p === copy, 'team-log.jsonl read with the copy');
+      await untilValue('team-log.jsonl read with the copy', () => sessions.peek(doc.uri)?.mappingPath, (p) => p === copy);
       fs.writeFileSync(copy, fs.readFileSync(TEAM_MAP, 'utf8').replace('"ask": "delegate"', '"ask": "message"'));
-      await until(async () => (await sessions.inspect(doc.uri))?.events.find((e) => e.id === 't2')?.type, (t) => t === 'message', 't2 read again as a message');
+      await untilValue('t2 read again as a message', async () => (await sessions.inspect(doc.uri))?.events.find((e) => e.id === 't2')?.type, (t) => t === 'message');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

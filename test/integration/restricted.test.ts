@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { OtraceApi } from '../../src/host/extension';
+import { until } from './wait';
 
 const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
 const MAPPING_DIR = path.join(ROOT, 'test', 'fixtures', 'mapping');
@@ -39,11 +40,7 @@ describe('Restricted Mode', function () {
     // A setting that is not restricted, in the same file, tells when VS Code has read the file.
     fs.writeFileSync(path.join(settingsDir, 'settings.json'), JSON.stringify({ 'otrace.mappings': { '**/team-log.jsonl': 'mapping/team/team.otrace-map.json', '**/*.runlog.jsonl': 'mapping/crew.otrace-map.json' }, 'otrace.detectByContent': false }));
     try {
-      const end = Date.now() + 20_000;
-      while (vscode.workspace.getConfiguration('otrace').inspect('detectByContent')?.workspaceValue !== false) {
-        if (Date.now() > end) assert.fail('VS Code did not read the workspace settings file');
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await until('VS Code to read the workspace settings file', () => vscode.workspace.getConfiguration('otrace').inspect('detectByContent')?.workspaceValue === false);
       // The user's value for the crew log: read with it (the workspace's value for the same glob is not used).
       await vscode.workspace.getConfiguration('otrace').update('mappings', { '**/crew.runlog.jsonl': TEAM_MAP }, vscode.ConfigurationTarget.Global);
       await mappings.refresh();
