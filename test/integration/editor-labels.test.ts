@@ -205,6 +205,14 @@ describe('readable transcript text', function () {
     assert.equal(related?.uri.toString(), shown.document.uri.toString(), `the first related location: ${related?.uri.toString()}`);
     assert.match(shown.document.lineAt(related.range.start.line + 2).text, /"spanId":/);
 
+    // F12 on a span of the Researcher: its hand-off, at its place in the formatted JSON
+    const chat = trace.events.findIndex((e) => e.id === 'd4d4d4d4d4d4d4d4');
+    const chatPlace = (await api.sessions.engine.eventPlace(key, summary.stamp, chat))!;
+    const defs = (await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeDefinitionProvider', doc.uri, toPosition(chatPlace.range.start))) ?? [];
+    assert.equal(defs[0]?.uri.scheme, 'otrace-content', `F12 goes to ${defs[0]?.uri.toString()}`);
+    assert.equal(defs[0].uri.toString(), shown.document.uri.toString());
+    assert.match(shown.document.lineAt(defs[0].range.start.line).text, /^ +\{$/);
+
     // the file is as written; a file of short lines keeps the jump into the file
     assert.equal(fs.readFileSync(file, 'utf8'), written);
     assert.equal(doc.isDirty, false);
@@ -216,3 +224,7 @@ describe('readable transcript text', function () {
     assert.match(inFile.document.getText(new vscode.Range(inFile.selection.active, inFile.selection.active.translate(0, 80))), /^\{"traceId": "[0-9a-f]+", "spanId": "e5e5e5e5e5e5e5e5"/);
   });
 });
+
+function toPosition(p: { line: number; character: number }): vscode.Position {
+  return new vscode.Position(p.line, p.character);
+}
