@@ -1,16 +1,19 @@
 /**
- * Events that start inside a long JSON string (issue #26, item 4): a MAST record is one JSON
- * object whose ChatDev log is a single string of hundreds of KB, with each event's range inside it;
- * a one-line export puts everything on one line. The editor shows such a line collapsed (it stops
+ * Events on long lines (issue #26, item 4): a MAST record is one JSON object whose ChatDev log is
+ * a single string of hundreds of KB, with each event's range inside it; a one-line export (OTLP,
+ * Jaeger, Phoenix) puts every span on one line. The editor shows such a line collapsed (it stops
  * rendering after 10,000 characters), so a jump there shows nothing. Instead, the string's decoded
  * text is shown on its own ("Show Whole Content", src/host/editor/event-content.ts) with the cursor
- * on the event's line of it. This module finds the string and the event's place in its text, reading
- * the line from the file on disk. Pure Node (`node:fs`), no `vscode`.
+ * on the event's line of it; an event that starts outside a string (a span's object) is shown in
+ * the line's JSON formatted (src/engine/long-lines.ts). This module finds the string or the
+ * object and the event's place in the text shown, reading the line from the file on disk. Pure
+ * Node (`node:fs`), no `vscode`.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Position } from '../trace/model';
+import type { Position, Range } from '../trace/model';
 import type { TraceSnapshot } from './snapshot';
+import { formatWindow, lineWindow, type FormattedJson } from './long-lines';
 
 /** A line longer than this (characters) is shown cut by the editor (VS Code's `editor.stopRenderingLineAfter` default). */
 export const LONG_LINE_CHARS = 10_000;
@@ -18,14 +21,21 @@ export const LONG_LINE_CHARS = 10_000;
 /** Files larger than this (bytes) are not read again to find a string (the jump stays in the file). */
 const MAX_FILE_BYTES = 256 * 1024 * 1024;
 
-/** A JSON string found in a line: its decoded text and the place of a position of the line in that text. */
+/**
+ * A JSON string found in a line: its decoded text and the place of a position of the line in that
+ * text; or, with `view: 'json'`, the line's JSON formatted and the place of a position in it.
+ */
 export interface StringPlace {
-  /** The string's decoded value. */
+  /** The string's decoded value (`view: 'json'`: the JSON formatted). */
   text: string;
   /** The position's place in `text`: 0-based line (by `\n`) and character. */
   at: Position;
-  /** The string's opening quote in its line (0-based character). */
+  /** The string's opening quote in its line (0-based character); `view: 'json'`: where the formatted JSON starts (0: the whole line, else an object's `{`). */
   open: number;
+  /** `'json'`: the text is the line's JSON formatted (an event that starts outside a string: a span's object); absent: a string's value. */
+  view?: 'json';
+  /** `view: 'json'`, for an event: where its record ends in `text` (exclusive). */
+  end?: Position;
 }
 
 /** A long string an event starts in: {@link StringPlace} and where the string is in its file. */
@@ -34,6 +44,8 @@ export interface EventString extends StringPlace {
   file: string;
   /** Line (0-based) of the file that holds the string. */
   line: number;
+  /** The event's start in that line (0-based character: past what the editor draws). */
+  character: number;
 }
 
 /**
@@ -104,29 +116,63 @@ function lineOf(text: string, n: number): string | undefined {
 }
 
 /**
- * The long JSON string event `index` starts in, when its line is longer than {@link LONG_LINE_CHARS}
- * (the editor would show it cut): the string's text and the event's place in it. Reads the event's
- * file (the trace, or the sub-agent file of its origin) from disk.
- * @returns undefined when the event starts outside a string, on a line the editor shows whole, or
- *   its file cannot be read (too large, gone).
+ * What to show for event `index` when its line is longer than {@link LONG_LINE_CHARS} (the editor
+ * would show it cut): the long JSON string it starts in, and the event's place in the string's
+ * text; or, when it starts outside a string (a span's object of a one-line export), the line's
+ * JSON formatted (`view: 'json'`) and the event's record in it. Reads the event's file (the trace,
+ * or the sub-agent file of its origin) from disk.
+ * @returns undefined when the event starts at the start of its line (the editor shows it), on a
+ *   line the editor shows whole, on a line that is no JSON, or its file cannot be read (too large, gone).
  */
 export function eventString(s: TraceSnapshot, index: number): EventString | undefined {
   const origin = s.loaded.eventOrigins.get(index);
-  // a record at the start of its line is not inside a string (most formats): no need to read the file
+  // a record at the start of its line is in view (most formats): no need to read the file
   if (!origin || origin.range.start.character === 0) return undefined;
   const file = origin.file ?? '';
-  const found = longStringAt(s, file, origin.range.start);
-  return found && { ...found, file, line: origin.range.start.line };
+  const { start, end } = origin.range;
+  const line = lineOfFile(s, file, start.line);
+  if (line === undefined || line.length <= LONG_LINE_CHARS) return undefined;
+  const found = stringAt(line, start.character) ?? jsonPlace(s, file, start.line, line, start.character, end.line === start.line ? end.character : undefined);
+  return found && { ...found, file, line: start.line, character: start.character };
 }
 
 /**
  * The JSON string at a position of one of a session's files (`''`: the trace file), when its line
- * is longer than {@link LONG_LINE_CHARS}; see {@link eventString}.
+ * is longer than {@link LONG_LINE_CHARS}; see {@link eventString}. `view: 'json'`: the line's JSON
+ * formatted from character `at.character` (a {@link StringPlace.open}), the place its start.
  */
-export function longStringAt(s: TraceSnapshot, file: string, at: Position): StringPlace | undefined {
+export function longStringAt(s: TraceSnapshot, file: string, at: Position, view?: 'json'): StringPlace | undefined {
   const line = lineOfFile(s, file, at.line);
   if (line === undefined || line.length <= LONG_LINE_CHARS) return undefined;
-  return stringAt(line, at.character);
+  if (view !== 'json') return stringAt(line, at.character);
+  const formatted = formattedOf(s, file, at.line, line, at.character);
+  return formatted && { text: formatted.text, at: { line: 0, character: 0 }, open: at.character, view };
+}
+
+/** The last window of a line formatted per snapshot (steps through one export format its line once). */
+const lastFormatted = new WeakMap<TraceSnapshot, { file: string; line: number; open: number; formatted: FormattedJson | undefined }>();
+
+/** The window of line `n` of `file` that opens at `open`, formatted (cached: the last one per snapshot). */
+function formattedOf(s: TraceSnapshot, file: string, n: number, line: string, open: number): FormattedJson | undefined {
+  const cached = lastFormatted.get(s);
+  if (cached && cached.file === file && cached.line === n && cached.open === open) return cached.formatted;
+  const formatted = formatWindow(line, open);
+  lastFormatted.set(s, { file, line: n, open, formatted });
+  return formatted;
+}
+
+/**
+ * The place of a record that starts at `start` of a long line, outside any string, in the line's
+ * JSON formatted: the whole line, or the record's own object when the line is too long to format
+ * whole or is not valid JSON (a cut-off export).
+ * @param endChar where the record ends on the line (exclusive), when it ends on it
+ */
+function jsonPlace(s: TraceSnapshot, file: string, n: number, line: string, start: number, endChar: number | undefined): StringPlace | undefined {
+  let open = lineWindow(line, start)?.open;
+  let formatted = open === undefined ? undefined : formattedOf(s, file, n, line, open);
+  if (!formatted && open === 0) formatted = formattedOf(s, file, n, line, (open = start));
+  if (!formatted || open === undefined) return undefined;
+  return { text: formatted.text, at: formatted.place(start), open, view: 'json', ...(endChar !== undefined ? { end: formatted.place(endChar) } : {}) };
 }
 
 /** Where an event is in the text of the long JSON string it starts in: {@link EventString} without the text (small enough for the Problems panel's entries). */
@@ -137,23 +183,35 @@ export type StringSpot = Omit<EventString, 'text'>;
  * and only when one of the events lies on a line the snapshot knows to be long (an event of that
  * line reaches past {@link LONG_LINE_CHARS}), so a trace without long lines is never read again.
  * Cost: a binary search per line of the events asked, plus one read of each file with a long line among them.
- * @returns event index -> its place in its string, for the events that start inside a long string.
+ * @returns event index -> its place in its string (or in its line's JSON formatted), for the events that start inside a long string (or past the start of a long line).
  */
 export function eventStringSpots(s: TraceSnapshot, indices: Iterable<number>): Map<number, StringSpot> {
   const origins = s.loaded.eventOrigins;
-  const wanted = new Map<string, Map<number, number[]>>(); // file -> line -> indices
+  const places: [number, string, Range][] = [];
   for (const i of indices) {
     const o = origins.get(i);
-    if (!o || o.range.start.character === 0) continue;
-    const file = o.file ?? '';
+    if (o) places.push([i, o.file ?? '', o.range]);
+  }
+  return rangeStringSpots(s, places);
+}
+
+/**
+ * {@link eventStringSpots} for any ranges of a session's files (a reader's problem at a span of a
+ * one-line export): where each range's start is in the text shown for its long line.
+ * @param places key, file (`''`: the trace file, else as an origin names it) and range
+ * @returns key -> its place, for the ranges that start inside a long string or past the start of a long line.
+ */
+export function rangeStringSpots<K>(s: TraceSnapshot, places: Iterable<[K, string, Range]>): Map<K, StringSpot> {
+  const wanted = new Map<string, Map<number, [K, Range][]>>(); // file -> line -> places
+  for (const [key, file, range] of places) {
+    if (range.start.character === 0) continue;
     let lines = wanted.get(file);
     if (!lines) wanted.set(file, (lines = new Map()));
-    const list = lines.get(o.range.start.line);
-    if (list) list.push(i);
-    else lines.set(o.range.start.line, [i]);
+    const list = lines.get(range.start.line);
+    if (list) list.push([key, range]);
+    else lines.set(range.start.line, [[key, range]]);
   }
-  const out = new Map<number, StringSpot>();
-  if (!wanted.size) return out;
+  const out = new Map<K, StringSpot>();
   for (const [file, lines] of wanted) {
     const needed = [...lines.keys()].filter((n) => lineLooksLong(s, file, n));
     if (!needed.length) continue;
@@ -162,9 +220,11 @@ export function eventStringSpots(s: TraceSnapshot, indices: Iterable<number>): M
     for (const n of needed) {
       const line = lineOf(text, n);
       if (line === undefined || line.length <= LONG_LINE_CHARS) continue;
-      for (const i of lines.get(n)!) {
-        const found = stringAt(line, origins.get(i)!.range.start.character);
-        if (found) out.set(i, { at: found.at, open: found.open, file, line: n });
+      for (const [key, { start, end }] of lines.get(n)!) {
+        const found = stringAt(line, start.character) ?? jsonPlace(s, file, n, line, start.character, end.line === n ? end.character : undefined);
+        if (!found) continue;
+        const { text: _text, ...spot } = found;
+        out.set(key, { ...spot, file, line: n, character: start.character });
       }
     }
   }

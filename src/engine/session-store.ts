@@ -185,8 +185,8 @@ export class SessionStore implements EngineCalls {
     return this.on(key, stamp, (s) => eventString(s, index));
   }
 
-  longStringAt(key: string, stamp: number, file: string, at: Position) {
-    return this.on(key, stamp, (s) => longStringAt(s, file, at));
+  longStringAt(key: string, stamp: number, file: string, at: Position, view?: 'json') {
+    return this.on(key, stamp, (s) => longStringAt(s, file, at, view));
   }
 
   codeLenses(key: string, stamp: number, file: string) {

@@ -12,7 +12,7 @@ import { capDiagnostics } from './diagnostic-cap';
 import type { TraceSnapshot } from './snapshot';
 import { nodeLabel } from './graph-model';
 import { visibleText } from '../trace/preview';
-import { eventStringSpots, type StringSpot } from './long-strings';
+import { eventStringSpots, rangeStringSpots, type StringSpot } from './long-strings';
 
 /** One entry of the Problems panel: a reader problem or a finding of the analysis. */
 export interface SessionDiagnostic {
@@ -25,7 +25,9 @@ export interface SessionDiagnostic {
   related?: { file: string; range: Range; message: string; inString?: StringSpot }[];
   /**
    * Where the finding's event is in the text of the long JSON string it starts in (a MAST log: the
-   * editor shows that line collapsed), for the Problems panel to open that text at the event's line.
+   * editor shows that line collapsed), for the Problems panel to open that text at the event's line;
+   * for an event or a reader problem past the start of a long line outside a string (a span of a
+   * one-line OTLP export), its place in the line's JSON formatted (`view: 'json'`).
    */
   inString?: StringSpot;
 }
@@ -149,7 +151,12 @@ export function sessionDiagnostics(snapshot: TraceSnapshot): FileDiagnostics[] {
     if (list) list.push(d);
     else byFile.set(file, [d]);
   };
-  for (const p of snapshot.loaded.problems) add(fileKey(p.file), { severity: p.severity, message: p.message, range: p.range });
+  // a problem past the start of a long line (a span of a one-line export) also points into the text shown for that line
+  const problemSpots = rangeStringSpots(snapshot, snapshot.loaded.problems.map((p, k) => [k, p.file ?? '', p.range] as [number, string, Range]));
+  snapshot.loaded.problems.forEach((p, k) => {
+    const spot = problemSpots.get(k);
+    add(fileKey(p.file), { severity: p.severity, message: p.message, range: p.range, ...(spot ? { inString: spot } : {}) });
+  });
   const origins = snapshot.loaded.eventOrigins;
   const events = snapshot.loaded.trace.events;
   const shown = snapshot.findings.filter((f) => f.mode !== 'ok'); // a stop with no failure found (a turn or phase end too) is no problem: decorations and hovers show it

@@ -98,13 +98,14 @@ export interface EngineCalls {
    */
   recordLabels(key: string, stamp: number, file: string, lines: { start: number; end: number }[]): RecordLabel[] | undefined;
   /**
-   * When event `index` starts inside a long JSON string (a MAST log, a one-line export: the editor
-   * shows that line collapsed), the string's decoded text and the event's place in it (0-based);
-   * else undefined (src/engine/long-strings.ts).
+   * When event `index` starts inside a long JSON string (a MAST log: the editor shows that line
+   * collapsed), the string's decoded text and the event's place in it (0-based); when it starts
+   * past the start of a long line outside a string (a span of a one-line OTLP export), the line's
+   * JSON formatted (`view: 'json'`) and the event's record in it; else undefined (src/engine/long-strings.ts).
    */
   eventString(key: string, stamp: number, index: number): EventString | undefined;
-  /** The long JSON string at a position of one of the session's files (the text of an `otrace-content:` string document). */
-  longStringAt(key: string, stamp: number, file: string, at: Position): StringPlace | undefined;
+  /** The long JSON string at a position of one of the session's files, or (`view: 'json'`) the line's JSON formatted from that position: the text of an `otrace-content:` string document. */
+  longStringAt(key: string, stamp: number, file: string, at: Position, view?: 'json'): StringPlace | undefined;
   codeLenses(key: string, stamp: number, file: string): LensItem[] | undefined;
   /** The Outline of one file of the session (`''`: the trace file): its events by lane. */
   outline(key: string, stamp: number, file: string): OutlineLane[] | undefined;

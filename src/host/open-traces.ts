@@ -16,7 +16,7 @@ import { globMatches } from '../trace/glob';
 import { SNIFF_CHARS, mayBeTrace } from '../trace/trace-sniff';
 import type { Problem } from '../trace/model';
 import type { MappingProvider } from './editor/mapping-files';
-import { messageText, plainText } from '../shared/untrusted-text';
+import { messageText, plainText, type PlainText } from '../shared/untrusted-text';
 import { StatedOutcomes, type StatedOutcome } from './editor/stated-outcomes';
 import { stringLocation } from './editor/event-content';
 import { logged } from './log';
@@ -421,7 +421,9 @@ const SEVERITY: Record<Problem['severity'], vscode.DiagnosticSeverity> = {
 /**
  * A Problems panel entry. An event inside a long JSON string (a MAST log: the editor shows its line
  * collapsed) is also listed, first among the related locations, at its line of the string's text
- * (the document the jump opens), and the finding's other events inside it point there too.
+ * (the document the jump opens), and the finding's other events inside it point there too; an
+ * event or problem past the start of a long line (a one-line OTLP export) likewise, at its place in
+ * the line's JSON formatted.
  * @param trace the session key (the trace's URI string), which names the string's text.
  */
 function toDiagnostic(d: SessionDiagnostic, uriOf: (file: string) => vscode.Uri, trace: string): vscode.Diagnostic {
@@ -429,9 +431,16 @@ function toDiagnostic(d: SessionDiagnostic, uriOf: (file: string) => vscode.Uri,
   out.source = 'otrace';
   if (d.code) out.code = d.code;
   const related = (d.related ?? []).map((r) => new vscode.DiagnosticRelatedInformation(r.inString ? stringLocation(trace, r.inString) : new vscode.Location(uriOf(r.file), toRange(r.range)), plainText`${r.message}`));
-  if (d.inString) related.unshift(new vscode.DiagnosticRelatedInformation(stringLocation(trace, d.inString), `this event, at line ${d.inString.at.line + 1} of the string's text (the file shows that string collapsed)`));
+  if (d.inString) related.unshift(new vscode.DiagnosticRelatedInformation(stringLocation(trace, d.inString), inStringWords(d)));
   if (related.length) out.relatedInformation = related;
   return out;
+}
+
+/** What the first related location of an entry at a long line says: where its text is shown. */
+function inStringWords(d: SessionDiagnostic): PlainText {
+  const spot = d.inString!;
+  if (spot.view !== 'json') return plainText`this event, at line ${spot.at.line + 1} of the string's text (the file shows that string collapsed)`;
+  return plainText`${d.code ? 'this event' : 'here'}, at line ${spot.at.line + 1} of line ${spot.line + 1} formatted (the editor does not draw column ${spot.character + 1} of that line)`;
 }
 
 /** A model range as a VS Code range (both 0-based). */

@@ -4,20 +4,24 @@
  * read from the decorations as applied (the extension's setDecorations probe); the setting
  * `otrace.transcriptLabels` turns them off and on live; the Outline names events the same way. A jump
  * to an event inside a MAST record's 178 KB log string opens the log's text at the event's line,
- * never the collapsed line of the file.
+ * never the collapsed line of the file; a jump to a span of a one-line OTLP export (past column
+ * 40,000, where the editor draws nothing) opens the line's JSON formatted with the span's object shaded.
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LABEL_TYPE, type AppliedDecorations } from '../../src/host/editor/decorations';
 import type { OtraceApi } from '../../src/host/extension';
-import { testLog } from './bridge';
+import { evalInPage, hasBridge, testLog } from './bridge';
 import { until } from './wait';
 
 const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
 const FIX = path.join(ROOT, 'test', 'fixtures');
 const SESSION = path.join(FIX, 'claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl');
 const MAST = path.join(FIX, 'mast', 'ChatDev_MAD_records', 'trace_0_ChatDev.json');
+const OTLP = path.join(FIX, 'otel', 'multi-agent.otlp.jsonl');
 
 /** Latest applied decorations: document URI -> decoration type -> what was applied. */
 const applied = new Map<string, Map<string, AppliedDecorations>>();
@@ -143,4 +147,84 @@ describe('readable transcript text', function () {
     // the finding's other events, inside the same string, point into its text too
     assert.ok(related.length > 1 && related.slice(1).every((r) => r.location.uri.toString() === first.uri.toString()), related.map((r) => r.location.uri.toString()).join('\n'));
   });
+
+  it('a jump to a span of a one-line OTLP export opens the line’s JSON formatted at the span, never column 40,000 of a line the editor does not draw', async () => {
+    // the fixture's first batch as one long line: its first span carries 40,000 characters, so the spans after it start past column 40,000
+    const [first, second] = fs.readFileSync(OTLP, 'utf8').trim().split('\n');
+    const batch = JSON.parse(first) as { resourceSpans: { scopeSpans: { spans: { attributes: unknown[] }[] }[] }[] };
+    batch.resourceSpans[0].scopeSpans[0].spans[0].attributes.push({ key: 'test.padding', value: { stringValue: 'padding '.repeat(5000) } });
+    const written = `${JSON.stringify(batch)}\n${second}\n`;
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-one-line-')), 'one-line.otlp.jsonl');
+    fs.writeFileSync(file, written);
+    const doc = await vscode.workspace.openTextDocument(file);
+    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preview: false });
+    const summary = await until('the OTLP session', () => api.sessions.forDocument(doc), 40_000);
+    const key = summary.key;
+    const trace = (await api.sessions.inspect(doc.uri))!;
+    const index = trace.events.findIndex((e) => e.id === 'e5e5e5e5e5e5e5e5'); // the web_search tool call
+    const place = (await api.sessions.engine.eventPlace(key, summary.stamp, index))!;
+    assert.equal(place.range.start.line, 0);
+    assert.ok(place.range.start.character > 40_000, `the span starts at column ${place.range.start.character + 1}`);
+    assert.ok(doc.lineAt(0).text.length > 40_000);
+
+    // "Show Events" (the graph's "show in trace file" goes the same way)
+    await vscode.commands.executeCommand('otrace.showEvents', { trace: key, indices: [index] });
+    const shown = await until('the line’s JSON formatted', () => {
+      const e = vscode.window.activeTextEditor;
+      return e?.document.uri.scheme === 'otrace-content' ? e : undefined;
+    }).catch((err: Error) => {
+      const e = vscode.window.activeTextEditor;
+      throw new Error(`${err.message}; the active editor: ${e ? `${path.basename(e.document.uri.path)} at line ${e.selection.active.line + 1}, column ${e.selection.active.character + 1}` : 'none'}`);
+    });
+    assert.equal(shown.document.languageId, 'json');
+    assert.deepEqual(JSON.parse(shown.document.getText()), JSON.parse(doc.lineAt(0).text), 'the whole line, formatted');
+    assert.ok(shown.document.lineCount > 100, `${shown.document.lineCount} lines`);
+    // the cursor on the span's opening brace, its object shaded
+    const cursor = shown.selection.active;
+    assert.match(shown.document.lineAt(cursor.line).text, /^ +\{$/);
+    assert.equal(cursor.character, shown.document.lineAt(cursor.line).text.indexOf('{'));
+    const shaded = api.shadedRecords().get(shown.document.uri.toString());
+    assert.ok(shaded?.start.isEqual(cursor), `shaded ${JSON.stringify(shaded)}`);
+    const span = JSON.parse(shown.document.getText(shaded)) as { spanId: string; name: string };
+    assert.equal(span.spanId, 'e5e5e5e5e5e5e5e5');
+    assert.ok(shown.visibleRanges.some((r) => r.contains(cursor)), 'the span is in view');
+    // the status bar says where in the file the span is
+    if (hasBridge()) {
+      const words = `line 1, column ${place.range.start.character + 1} of one-line.otlp.jsonl`;
+      await until('the status bar message', () => evalInPage<boolean>(`() => [...document.querySelectorAll('.statusbar-item')].some((n) => n.textContent.includes(${JSON.stringify(words)}))`));
+    }
+    // the next event chosen (a step in the graph) moves the cursor in the formatted JSON, not in the file
+    const next = trace.events.findIndex((e) => e.id === 'f6f6f6f6f6f6f6f6');
+    api.selection.select(key, next, 'command');
+    const nextLine = await until('the cursor on the next span', () => (shown.selection.active.line > cursor.line ? shown.selection.active.line : undefined));
+    assert.match(shown.document.lineAt(nextLine + 2).text, /"spanId": "f6f6f6f6f6f6f6f6"/);
+
+    // the Problems entry of a span on that line (a plain HTTP span, not shown) points into the formatted JSON too
+    const problem = await until('the not-shown span in the Problems panel', () => vscode.languages.getDiagnostics(doc.uri).find((d) => /not shown/.test(d.message)));
+    const related = problem.relatedInformation?.[0]?.location;
+    assert.equal(related?.uri.toString(), shown.document.uri.toString(), `the first related location: ${related?.uri.toString()}`);
+    assert.match(shown.document.lineAt(related.range.start.line + 2).text, /"spanId":/);
+
+    // F12 on a span of the Researcher: its hand-off, at its place in the formatted JSON
+    const chat = trace.events.findIndex((e) => e.id === 'd4d4d4d4d4d4d4d4');
+    const chatPlace = (await api.sessions.engine.eventPlace(key, summary.stamp, chat))!;
+    const defs = (await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeDefinitionProvider', doc.uri, toPosition(chatPlace.range.start))) ?? [];
+    assert.equal(defs[0]?.uri.scheme, 'otrace-content', `F12 goes to ${defs[0]?.uri.toString()}`);
+    assert.equal(defs[0].uri.toString(), shown.document.uri.toString());
+    assert.match(shown.document.lineAt(defs[0].range.start.line).text, /^ +\{$/);
+
+    // the file is as written; a file of short lines keeps the jump into the file
+    assert.equal(fs.readFileSync(file, 'utf8'), written);
+    assert.equal(doc.isDirty, false);
+    const short = await vscode.workspace.openTextDocument(OTLP);
+    const shortSummary = await until('the short-line OTLP session', () => api.sessions.forDocument(short), 40_000);
+    const shortTrace = (await api.sessions.inspect(short.uri))!;
+    await vscode.commands.executeCommand('otrace.showEvents', { trace: shortSummary.key, indices: [shortTrace.events.findIndex((e) => e.id === 'e5e5e5e5e5e5e5e5')] });
+    const inFile = await until('the short-line file', () => (vscode.window.activeTextEditor?.document.uri.fsPath === OTLP ? vscode.window.activeTextEditor : undefined));
+    assert.match(inFile.document.getText(new vscode.Range(inFile.selection.active, inFile.selection.active.translate(0, 80))), /^\{"traceId": "[0-9a-f]+", "spanId": "e5e5e5e5e5e5e5e5"/);
+  });
 });
+
+function toPosition(p: { line: number; character: number }): vscode.Position {
+  return new vscode.Position(p.line, p.character);
+}

@@ -101,7 +101,7 @@ test('the Problems panel entries of the MAST record say where their events are i
   for (const d of items) {
     const main = s.loaded.trace.events.findIndex((_, i) => s.loaded.eventOrigins.get(i)?.range.start.character === d.range.start.character && s.loaded.eventOrigins.get(i)?.range.start.line === d.range.start.line);
     const expected = eventString(s, main)!;
-    assert.deepEqual(d.inString, { at: expected.at, open: expected.open, file: '', line: 8 }, d.message);
+    assert.deepEqual(d.inString, { at: expected.at, open: expected.open, file: '', line: 8, character: expected.character }, d.message);
     assert.ok(d.inString!.at.line > 100, 'a line of the log');
     for (const r of d.related ?? []) assert.equal(r.inString?.line, 8, r.message);
   }
