@@ -55,7 +55,7 @@ test('otrace analyze: credit and scores with two decimals, credit that prints as
   const file = fixturePath('claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl');
   const lines = analysisLines(file, analysed(file), () => 'FILE:1');
   const line = (head: string) => lines.find((l) => l.trimStart().startsWith(head))!;
-  assert.equal(line('credit').trim(), 'credit     none (no outcome recorded); influence by agent main 0.97, Explore:a93ccab 0.03');
+  assert.equal(line('credit').trim(), 'credit     none (no outcome recorded); share of the result by agent main 97%, Explore:a93ccab 3%');
   assert.equal(line('metrics').trim(), 'metrics    2 spawns (at most 2 by one agent, 1 level deep), parallelism 1.00 (lanes busy 2506.388 s / wall 2506.388 s; critical path 2501.529 s), messages between agents carry 85% of the tokens');
   const demo = path.join(__dirname, '..', '..', '..', 'samples', 'demo.otrace.jsonl');
   const demoLines = analysisLines(demo, analysed(demo), () => 'FILE:1');
