@@ -198,6 +198,7 @@ describe('readable transcript text', function () {
     api.selection.select(key, next, 'command');
     const nextLine = await until('the cursor on the next span', () => (shown.selection.active.line > cursor.line ? shown.selection.active.line : undefined));
     assert.match(shown.document.lineAt(nextLine + 2).text, /"spanId": "f6f6f6f6f6f6f6f6"/);
+    assert.equal(api.shadedRecords().get(shown.document.uri.toString())?.start.line, nextLine, 'the next span’s object shaded, not the first one’s');
 
     // the Problems entry of a span on that line (a plain HTTP span, not shown) points into the formatted JSON too
     const problem = await until('the not-shown span in the Problems panel', () => vscode.languages.getDiagnostics(doc.uri).find((d) => /not shown/.test(d.message)));

@@ -69,11 +69,8 @@ export class EditorSync implements vscode.Disposable {
 export async function showInVisibleEditors(sessions: OpenTraces, summary: SessionSummary, index: number, highlight: boolean): Promise<boolean> {
   const place = await sessions.engine.eventPlace(summary.key, summary.stamp, index);
   if (!place) return true; // an event of no file: nothing to show anywhere
-  const inString = await showStringInVisibleEditors(sessions, summary, index);
-  if (inString !== undefined) {
-    if (highlight) recordHighlight().clear();
-    return inString;
-  }
+  const inString = await showStringInVisibleEditors(sessions, summary, index, highlight);
+  if (inString !== undefined) return inString;
   const file = sessions.fileOf(summary, place.file).toString();
   const range = toRange(place.range);
   if (!vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === file)) {

@@ -78,19 +78,27 @@ const DRAWN_COLUMNS = '10,000';
 
 /**
  * Moves the cursor of the editors that already show the long string event `index` starts in to
- * the event's line, without focusing them. @returns undefined when the event is not in a long
- * string, else whether an editor showed it.
+ * the event's line, without focusing them; in a long line's formatted JSON, the event's object is
+ * shaded (and no other record). @param highlight true: the shading of other records is taken off
+ * too when nothing is shaded here (the graph's "follow in editor"). @returns undefined when the
+ * event is not in a long string or line, else whether an editor showed it.
  */
-export async function showStringInVisibleEditors(sessions: OpenTraces, summary: SessionSummary, index: number): Promise<boolean | undefined> {
+export async function showStringInVisibleEditors(sessions: OpenTraces, summary: SessionSummary, index: number, highlight = false): Promise<boolean | undefined> {
   const found = await sessions.engine.eventString(summary.key, summary.stamp, index);
   if (!found) return undefined;
   const uri = stringContentUri(summary.key, found).toString();
   const at = new vscode.Position(found.at.line, found.at.character);
   const editors = vscode.window.visibleTextEditors.filter((e) => e.document.uri.toString() === uri);
   for (const editor of editors) {
+    if (found.view === 'json') {
+      // the event's object shaded, as the jump shaded the first one (never an earlier event's)
+      recordHighlight().show(editor, new vscode.Range(at, found.end ? new vscode.Position(found.end.line, found.end.character) : at), false);
+      continue;
+    }
     editor.selection = new vscode.Selection(at, at);
     editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenter);
   }
+  if (highlight && !(found.view === 'json' && editors.length)) recordHighlight().clear();
   return editors.length > 0;
 }
 
