@@ -124,13 +124,14 @@ describe('README pictures in a real VS Code', function () {
     assert.match(shown.rows.Spent, /^8 min 1 s · /);
     assert.equal(shown.problemClass, 'run-error', `the rollout ends without a stop: ${shown.rows.Problems}`);
     assert.match(shown.rows.Problems, /ends without a stop/);
+    assert.match(shown.rows.Ended, /^no stop in the file/, 'never "run stopped: unknown" with the last tool output');
   });
 
   it('a Who&When log: four agents, the run claims success, the outcome is a failure, the blame names the agent (test-output/who-and-when.png)', async () => {
     const shown = await takePicture(path.join(FIXTURES, 'who-and-when', 'Algorithm-Generated', '102.json'), 'who-and-when.png');
     assert.match(shown.rows.Asked, /^What is the highest rated \(according to IMDB\) Isabelle Adjani feature film/);
     assert.match(shown.rows.Who, /^4 agents: /);
-    assert.match(shown.rows.Ended, /outcome: failure/);
+    assert.match(shown.rows.Ended, /^failure \(.*\) · run stopped: task complete/, 'the recorded outcome first, then the stop that claimed success');
     assert.equal(shown.problemClass, 'run-error');
     assert.match(shown.rows.Problems, /^✖ .*Filmography_Expert/, 'the top problem names the agent the log records as the mistake');
   });
@@ -138,7 +139,8 @@ describe('README pictures in a real VS Code', function () {
   it('the demo: six agents, the run stopped with its quality met, the repeated search found (test-output/screenshot.png)', async () => {
     const shown = await takePicture(path.join(ROOT, 'samples', 'demo.otrace.jsonl'), 'screenshot.png');
     assert.match(shown.rows.Who, /^6 agents: orchestrator /);
-    assert.match(shown.rows.Ended, /^run stopped: quality met/);
+    assert.match(shown.rows.Asked, /^Write a one-page report on global EV sales/, 'the task the demo records, not the planner\'s plan');
+    assert.match(shown.rows.Ended, /^success \(.*\) · run stopped: quality met/);
     assert.notEqual(shown.problemClass, 'run-ok', `the demo has problems to show: ${shown.rows.Problems}`);
   });
 });
