@@ -9,6 +9,7 @@
  */
 import { applyEdits, format } from 'jsonc-parser';
 import type { Position } from '../trace/model';
+import { upperBound } from '../analysis/sorted';
 
 /**
  * A line longer than this (characters) is formatted alone from the event's object (its JSON
@@ -51,25 +52,14 @@ export function formatJson(source: string): FormattedJson | undefined {
   return {
     text,
     place(offset) {
-      const before = lastAtMost(ends, offset);
+      const before = upperBound(ends, offset) - 1; // the last end at or before offset
       const at = offset + (before < 0 ? 0 : shifts[before]);
-      const line = lastAtMost(lineStarts, at);
+      const line = upperBound(lineStarts, at) - 1; // the last line start at or before at
       return { line, character: at - lineStarts[line] };
     },
   };
 }
 
-/** Index of the last element of the ascending `list` that is <= `value`; -1 when none is. */
-function lastAtMost(list: readonly number[], value: number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid] <= value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo - 1;
-}
 
 /**
  * The end (exclusive offset) of the JSON object or array that opens at `open` of `line`: brackets
