@@ -56,6 +56,7 @@ function shownAt(stamp: number): TraceState | undefined {
  * view fits (not when a saved view is restored).
  */
 function render(uri: string | undefined, next: GraphOverview, first?: GraphWindow): void {
+  rendersRun++;
   const before = state;
   // The same trace, grown (a run in progress): the view stays where it was, unless following the run.
   const grew = before !== undefined && before.uri === uri && next.totalEvents > before.graph.totalEvents;
@@ -170,6 +171,8 @@ function testProbe(s: TraceState, drawn: () => boolean) {
     settled: () => drawn() && !loader.loading,
     /** How many commands (palette, keys, buttons) the page has run. */
     commands: () => commandsRun,
+    /** How many overviews this page has drawn (a second one: the trace was sent again). */
+    renders: () => rendersRun,
   };
 }
 
@@ -346,6 +349,8 @@ function zoomToSelection(s: TraceState): void {
 
 /** Commands run so far (for tests: a palette command reaches the page as a message). */
 let commandsRun = 0;
+/** Overviews drawn so far by this page (for tests: a trace sent again redraws it). */
+let rendersRun = 0;
 
 /** Runs a command from the palette, a key or a button on the trace shown. */
 function run(command: GraphCommand): void {

@@ -127,14 +127,16 @@ describe('lane rows in a real VS Code', function () {
       assert.ok(stops.length >= 38, `the rollout's 5 turn ends and the 33 added: ${stops.length}`);
       await vscode.commands.executeCommand('otrace.graph.firstEvent');
       await until('the first event', () => evalInWebview<boolean>(`() => globalThis.__otrace.current() === globalThis.__otrace.timeline()[0]`, { selector: frame }), 10_000);
-      for (const s of stops) {
+      for (const [k, s] of stops.entries()) {
+        const sent = await evalInWebview<number>('() => globalThis.__otrace.commands()', { selector: frame });
         await vscode.commands.executeCommand('otrace.graph.nextStop');
-        const state = () => evalInWebview<{ current: number | null; selected: number | null }>(`() => ({ current: globalThis.__otrace.current(), selected: globalThis.__otrace.selected() })`, { selector: frame });
+        // commands and renders: when it fails, whether the command reached the page and whether the page drew the trace again
+        const state = () => evalInWebview<{ current: number | null; selected: number | null; commands: number; renders: number }>(`() => ({ current: globalThis.__otrace.current(), selected: globalThis.__otrace.selected(), commands: globalThis.__otrace.commands(), renders: globalThis.__otrace.renders() })`, { selector: frame });
         await until(`the stop ${s} to be current and drawn on its own`, async () => {
           const now = await state();
           return now.current === s && now.selected === s;
         }, 30_000).catch(async (e: Error) => {
-          throw new Error(`${e.message}: ${JSON.stringify(await state())}`);
+          throw new Error(`${e.message} (stop ${k + 1} of ${stops.length}; ${sent} commands run before it): ${JSON.stringify(await state())}`);
         });
       }
     } finally {
