@@ -39,6 +39,14 @@ export function tokenWords(tokens: GraphRunBrief['tokens']): string {
   return parts.length ? `${parts.join(' · ')} tokens` : '';
 }
 
+/** The tokens of the Spent line: by kind; else the events' own counts (no kind recorded); else that the trace has none. */
+export function spentTokens(run: Pick<GraphRunBrief, 'tokens' | 'eventTokens'>): string {
+  const byKind = tokenWords(run.tokens);
+  if (byKind) return byKind;
+  if (run.eventTokens !== null && run.eventTokens > 0) return `${run.eventTokens.toLocaleString('en-US')} tokens (no kind recorded)`;
+  return 'no token counts in the trace';
+}
+
 /** One agent as named on the line: what it was asked to be (its label), else its lane name. */
 function agentName(a: GraphRunBrief['agents'][number]): string {
   return plainLabel(a.label ?? a.name, 60);
@@ -121,8 +129,9 @@ export function showRunSummary(el: HTMLElement, run: GraphRunBrief | undefined, 
   who.value.title = run.agents.map((a) => `${plainLabel(a.name, 80)}${a.label ? ` — ${plainLabel(a.label, 80)}` : ''}: ${a.events} events${a.task ? `; asked: ${plainLabel(a.task, 200)}` : ''}`).join('\n');
 
   const spent = row('Spent');
-  const tokens = tokenWords(run.tokens);
-  spent.value.textContent = `${formatLength(run.duration.value, run.duration.unit === 'steps' ? 'steps' : undefined)}${tokens ? ` · ${tokens}` : ' · no token counts in the trace'}`;
+  spent.value.textContent = `${formatLength(run.duration.value, run.duration.unit === 'steps' ? 'steps' : undefined)} · ${spentTokens(run)}`;
+  // the player's "t =" counts from the trace's start (a session opened before its first prompt): say which span this is
+  spent.value.title = `${run.duration.unit === 'steps' ? 'Steps' : 'Time'} from the first event's start to the last event's end (the player's clock counts from the trace's start).`;
 
   const problems = row('Problems');
   if (run.findings.length === 0) {

@@ -74,6 +74,12 @@ export interface RunSummary {
   duration: { value: number; unit: TimeUnit };
   /** Tokens by kind over all model calls. */
   tokens: SummaryTokens;
+  /**
+   * The sum of the events' own `tokens` (a count with no kind: hand-written and benchmark traces,
+   * and what the loop findings' token costs add up); null when no event records one. Shown when no
+   * call recorded tokens by kind, so the summary never says "no tokens" beside a loop's "550 tokens".
+   */
+  event_tokens: number | null;
   /** Estimated cost where the model is known; null when no call could be priced. */
   cost: SummaryCost | null;
   /** The agents, in order of their first event. */
@@ -117,6 +123,7 @@ export function runSummary(loaded: LoadedTrace, analysis: Analysis, options: Sum
     outcome: analysis.outcome.status === 'unknown' || analysis.outcome.source === 'given by the caller' ? null : { status: analysis.outcome.status, source: analysis.outcome.source },
     duration: { value: round(span(events)), unit: timeUnitOf(loaded) },
     tokens: byKind(events),
+    event_tokens: eventTokens(events),
     cost: options.price ? estimateCost(events, metadata, options.price) : null,
     agents: agentsOf(events, metadata),
     findings: analysis.findings
@@ -207,6 +214,13 @@ function span(events: readonly TraceEvent[]): number {
     end = Math.max(end, e.t + (e.duration_s ?? 0));
   }
   return end - start;
+}
+
+/** The sum of the events' own `tokens` (finite, positive ones); null when none records any. */
+function eventTokens(events: readonly TraceEvent[]): number | null {
+  let sum = 0;
+  for (const e of events) if (typeof e.tokens === 'number' && Number.isFinite(e.tokens) && e.tokens > 0) sum += e.tokens;
+  return sum > 0 ? sum : null;
 }
 
 /** Tokens by kind of the events' model calls, `null` for kinds none recorded. */

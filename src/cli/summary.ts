@@ -59,7 +59,7 @@ export function summaryLines(file: string, s: RunSummary): string[] {
     `ended      ${!e ? 'no events' : !e.recorded ? `no stop in the file: it ends after its last event${e.text ? `; the agent's last words: ${safe(e.text, SHOWN_TEXT)}` : ''}` : `${ENDED_WORDS[e.scope] ?? 'stopped'} (${safe(e.reason)})${e.text ? `: ${safe(e.text, SHOWN_TEXT)}` : ''}`}`,
     `outcome    ${s.outcome ? `${s.outcome.status} (${safe(s.outcome.source)})` : 'not recorded'}`,
     `duration   ${duration(s.duration)}`,
-    `tokens     ${tokenWords(s.tokens) || 'none recorded'}`,
+    `tokens     ${tokenWords(s.tokens) || (s.event_tokens ? `${s.event_tokens.toLocaleString('en-US')} (no kind recorded)` : 'none recorded')}`,
     `cost       ${cost(s)}`,
     `agents     ${s.agents.length}`,
     ...s.agents.slice(0, AGENT_LINES).map((a) => {
@@ -100,7 +100,10 @@ function inOut(t: SummaryTokens): string {
 /** `~$12.34 (estimate from list prices of claude-opus-4-6, …; 2 calls of unknown models left out)` or why there is none. */
 function cost(s: RunSummary): string {
   const c = s.cost;
-  if (!c) return Object.values(s.tokens).every((v) => v === null) ? 'unknown (no tokens recorded)' : 'unknown (no model with a known price)';
+  if (!c) {
+    if (!Object.values(s.tokens).every((v) => v === null)) return 'unknown (no model with a known price)';
+    return s.event_tokens ? 'unknown (tokens recorded with no kind: input and output are priced apart)' : 'unknown (no tokens recorded)';
+  }
   const usd = c.usd >= 0.01 ? c.usd.toFixed(2) : c.usd.toPrecision(2);
   const left = c.unpriced_calls ? `; ${c.unpriced_calls} model call${c.unpriced_calls === 1 ? '' : 's'} of unknown models left out` : '';
   return `~$${usd} (estimate from list prices of ${clipList(c.models, (m) => safe(m))}${left})`;

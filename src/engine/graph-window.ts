@@ -307,6 +307,7 @@ function runBrief(snapshot: TraceSnapshot, lanes: readonly GraphLane[]): GraphRu
     outcome: run.outcome,
     duration: run.duration,
     tokens: run.tokens,
+    eventTokens: run.event_tokens,
     agents: run.agents.map((a) => ({ name: a.name, label: laneLabel.get(a.name) ?? a.label, task: a.task, events: a.events })),
     findings: run.findings,
   };

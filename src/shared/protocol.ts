@@ -216,6 +216,8 @@ export interface GraphRunBrief {
   duration: { value: number; unit: 'seconds' | 'steps' };
   /** Tokens by kind over all model calls; null for a kind no call recorded. */
   tokens: Record<'input' | 'output' | 'cache_read' | 'cache_write' | 'reasoning', number | null>;
+  /** The sum of the events' own token counts (no kind recorded); null when no event records one. */
+  eventTokens: number | null;
   /** Agents in order of first event: lane name, what kind of agent it was asked to be, what it was asked, its events. */
   agents: { name: string; label: string | null; task: string | null; events: number }[];
   /** The analysis' problems, most severe first (at most 5); empty: no problems found. */

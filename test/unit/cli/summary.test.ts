@@ -139,7 +139,7 @@ test('otrace summary prints a few short safe lines; --json the fields; "no probl
   const j = spawnSync(process.execPath, [CLI, 'summary', WHO, '--json'], { encoding: 'utf8' });
   assert.equal(j.status, 0, j.stderr);
   const s = JSON.parse(j.stdout);
-  assert.deepEqual(Object.keys(s), ['task', 'ended', 'outcome', 'duration', 'tokens', 'cost', 'agents', 'findings']);
+  assert.deepEqual(Object.keys(s), ['task', 'ended', 'outcome', 'duration', 'tokens', 'event_tokens', 'cost', 'agents', 'findings']);
   assert.deepEqual(Object.keys(s.ended), ['event', 'scope', 'reason', 'text', 'recorded']);
   assert.deepEqual(Object.keys(s.agents[0]), ['name', 'label', 'task', 'events', 'tokens']);
   const w = spawnSync(process.execPath, [CLI, 'summary', WHO], { encoding: 'utf8' });
@@ -170,6 +170,7 @@ test('summaryLines: trace text through safe, no line over 1,000 characters', () 
     outcome: { status: 'failure', source: hostile },
     duration: { value: 3, unit: 'seconds' },
     tokens: { input: 1, output: 2, cache_read: null, cache_write: null, reasoning: null },
+    event_tokens: null,
     cost: null,
     agents: Array.from({ length: 50 }, (_, i) => ({ name: `${hostile}${i}`, label: hostile, task: hostile, events: 1, tokens: { input: null, output: null, cache_read: null, cache_write: null, reasoning: null } })),
     findings: [{ kind: 'loop', severity: 'warning', message: hostile }],
@@ -179,4 +180,23 @@ test('summaryLines: trace text through safe, no line over 1,000 characters', () 
     assert.ok(l.length <= 1000, String(l.length));
     assert.doesNotMatch(l, RAW);
   }
+});
+
+test('otrace summary counts the tokens a trace records with no kind: never "none recorded" beside a loop that wasted 550 of them', () => {
+  const demo = path.join(ROOT, 'samples', 'demo.otrace.jsonl');
+  const r = spawnSync(process.execPath, [CLI, 'summary', demo], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const recorded = fs
+    .readFileSync(demo, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as { type?: string; tokens?: number })
+    .filter((e) => e.type !== undefined)
+    .reduce((sum, e) => sum + (e.tokens ?? 0), 0);
+  assert.ok(recorded > 0);
+  assert.match(r.stdout, new RegExp(`^tokens {5}${recorded.toLocaleString('en-US')} \\(no kind recorded\\)$`, 'm'));
+  assert.match(r.stdout, /^cost {7}unknown \(tokens recorded with no kind/m);
+  assert.match(r.stdout, /550 tokens/, 'the loop finding still counts its tokens');
+  const j = JSON.parse(spawnSync(process.execPath, [CLI, 'summary', demo, '--json'], { encoding: 'utf8' }).stdout) as { event_tokens: number | null };
+  assert.equal(j.event_tokens, recorded);
 });

@@ -1,7 +1,7 @@
 /** The run summary's words (webview/run-summary.ts): plain, short, and never a verdict the trace does not hold. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { agentWords, endedWords, noProblemWords, tokenWords } from '../../../webview/run-summary';
+import { agentWords, endedWords, noProblemWords, spentTokens, tokenWords } from '../../../webview/run-summary';
 
 test('how it ended: a hand-back is a turn end, not a completed task; a run stop says its reason in words', () => {
   assert.equal(endedWords({ index: 3, scope: 'turn', reason: 'task_complete', text: '', recorded: true }), 'turn ended: handed back to the user');
@@ -14,6 +14,13 @@ test('how it ended: a hand-back is a turn end, not a completed task; a run stop 
 test('tokens in short form, kinds no call recorded left out', () => {
   assert.equal(tokenWords({ input: 1627, output: 44444, cache_read: 16175673, cache_write: null, reasoning: 0 }), '1.6K input · 44.4K output · 16.2M cache read tokens');
   assert.equal(tokenWords({ input: null, output: null, cache_read: null, cache_write: null, reasoning: null }), '');
+});
+
+test("Spent: tokens by kind; else the events' own counts with no kind (the demo: a loop said “550 tokens” beside “no token counts”); else none", () => {
+  const none = { input: null, output: null, cache_read: null, cache_write: null, reasoning: null };
+  assert.equal(spentTokens({ tokens: { ...none, input: 1200 }, eventTokens: 99 }), '1.2K input tokens');
+  assert.equal(spentTokens({ tokens: none, eventTokens: 4810 }), '4,810 tokens (no kind recorded)');
+  assert.equal(spentTokens({ tokens: none, eventTokens: null }), 'no token counts in the trace');
 });
 
 test('agents: one agent said so; several named by what they were asked to be, the rest counted; controls in names shown, not run', () => {
