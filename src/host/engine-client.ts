@@ -35,8 +35,12 @@ export class WorkerEngine implements TraceEngine {
   /** The mapping files last configured: a restarted worker gets them again. */
   private mappings: MappingInput[] | undefined;
   private disposed = false;
-  /** Receives every message sent to the worker, before it is sent (the integration tests watch what starts it). */
-  probe: ((message: ToWorker) => void) | undefined;
+  /**
+   * Receives every message sent to the worker, before it is sent (the integration tests watch what
+   * starts it); a promise it returns holds that message back until it settles (the tests make one
+   * answer come late, as a busy worker would).
+   */
+  probe: ((message: ToWorker) => unknown) | undefined;
 
   /**
    * @param script path of the worker's bundle (dist/engine-worker.js).
@@ -95,8 +99,9 @@ export class WorkerEngine implements TraceEngine {
   }
 
   private send(worker: EngineChannel, message: ToWorker): void {
-    this.probe?.(message);
-    worker.send(message);
+    const held = this.probe?.(message);
+    if (held instanceof Promise) void held.then(() => worker.send(message));
+    else worker.send(message);
   }
 
   private started(): EngineChannel {

@@ -51,8 +51,8 @@ export interface OtraceApi {
   shadedRecords(): Map<string, vscode.Range>;
   /** The `vscode://otrace.otrace/open` handler, as VS Code calls it for a link. */
   openUri(uri: vscode.Uri): Promise<void>;
-  /** Receives every message the host sends the engine's worker (undefined: none). */
-  setEngineProbe(probe: ((message: ToWorker) => void) | undefined): void;
+  /** Receives every message the host sends the engine's worker (undefined: none); a promise it returns holds that message back until it settles. */
+  setEngineProbe(probe: ((message: ToWorker) => unknown) | undefined): void;
   /** The engine worker's thread id, or undefined while none runs. */
   engineThreadId(): number | undefined;
   /** How many editor groups left locked by a closed graph panel have been unlocked. */

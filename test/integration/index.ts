@@ -37,6 +37,7 @@ const TEST_FILES: Record<string, () => unknown> = {
   'graph-tooltip.test.ts': () => require('./graph-tooltip.test'),
   'graph-rows.test.ts': () => require('./graph-rows.test'),
   'graph-focus.test.ts': () => require('./graph-focus.test'),
+  'graph-follow.test.ts': () => require('./graph-follow.test'),
   'graph-large.test.ts': () => require('./graph-large.test'),
   'graph-start.test.ts': () => require('./graph-start.test'),
   'graph-names.test.ts': () => require('./graph-names.test'),

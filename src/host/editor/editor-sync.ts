@@ -43,6 +43,8 @@ export class EditorSync implements vscode.Disposable {
     const current = this.selection.selection;
     const keep = current?.trace === found.summary.key ? current.index : undefined;
     const at = await eventAtPosition(this.sessions, editor.document, editor.selection.active, keep);
+    // an event chosen while the engine looked (a step in the graph): the newer choice stands
+    if (this.selection.selection !== current) return;
     if (at) this.selection.select(at.summary.key, at.index, 'editor');
   }
 
@@ -64,13 +66,17 @@ export class EditorSync implements vscode.Disposable {
  * shown only in an editor of that string's text (never on the collapsed line of the file).
  * @param highlight true: the record's background shown and its start centred (the graph's "follow
  *   in editor"); false: the cursor alone, the start centred only when out of view
+ * @param wanted asked after each engine answer: false when a newer step superseded this one (the
+ *   graph's follow), and then nothing moves: a late answer must not move the cursor back to an
+ *   earlier event (its selection event would select that event in the graph again)
  * @returns false when no visible editor shows the event's file (nothing was shown), else true
  */
-export async function showInVisibleEditors(sessions: OpenTraces, summary: SessionSummary, index: number, highlight: boolean): Promise<boolean> {
+export async function showInVisibleEditors(sessions: OpenTraces, summary: SessionSummary, index: number, highlight: boolean, wanted: () => boolean = () => true): Promise<boolean> {
   const place = await sessions.engine.eventPlace(summary.key, summary.stamp, index);
-  if (!place) return true; // an event of no file: nothing to show anywhere
-  const inString = await showStringInVisibleEditors(sessions, summary, index, highlight);
+  if (!place || !wanted()) return true; // an event of no file: nothing to show anywhere
+  const inString = await showStringInVisibleEditors(sessions, summary, index, highlight, wanted);
   if (inString !== undefined) return inString;
+  if (!wanted()) return true;
   const file = sessions.fileOf(summary, place.file).toString();
   const range = toRange(place.range);
   if (!vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === file)) {

@@ -81,11 +81,13 @@ const DRAWN_COLUMNS = '10,000';
  * the event's line, without focusing them; in a long line's formatted JSON, the event's object is
  * shaded (and no other record). @param highlight true: the shading of other records is taken off
  * too when nothing is shaded here (the graph's "follow in editor"). @returns undefined when the
- * event is not in a long string or line, else whether an editor showed it.
+ * event is not in a long string or line, else whether an editor showed it. @param wanted false
+ * when the engine answers: a newer step superseded this one, nothing moves (returns true).
  */
-export async function showStringInVisibleEditors(sessions: OpenTraces, summary: SessionSummary, index: number, highlight = false): Promise<boolean | undefined> {
+export async function showStringInVisibleEditors(sessions: OpenTraces, summary: SessionSummary, index: number, highlight = false, wanted: () => boolean = () => true): Promise<boolean | undefined> {
   const found = await sessions.engine.eventString(summary.key, summary.stamp, index);
   if (!found) return undefined;
+  if (!wanted()) return true;
   const uri = stringContentUri(summary.key, found).toString();
   const at = new vscode.Position(found.at.line, found.at.character);
   const editors = vscode.window.visibleTextEditors.filter((e) => e.document.uri.toString() === uri);

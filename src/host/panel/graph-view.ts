@@ -305,8 +305,9 @@ export class GraphView implements vscode.Disposable {
     const summary = this.summary;
     if (!summary) return;
     const step = ++this.followed;
-    if (await showInVisibleEditors(this.sessions, summary, index, true)) return;
-    if (step !== this.followed) return;
+    const latest = () => step === this.followed; // a later step's answer may come first: only the latest moves the cursor
+    if (await showInVisibleEditors(this.sessions, summary, index, true, latest)) return;
+    if (!latest()) return;
     await showEventRecord(this.sessions, summary, index, { viewColumn: this.otherColumn(), preserveFocus: true, preview: true });
   }
 

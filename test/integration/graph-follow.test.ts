@@ -1,0 +1,74 @@
+/**
+ * "Follow in editor" with answers out of order: the graph's follow moves the trace editor's cursor
+ * to each event stepped to, and that cursor move comes back as a selection. When the engine answered
+ * an earlier step after a later one (a busy worker), the earlier step moved the cursor last and its
+ * selection event selected the earlier event in the graph again: the graph snapped back one stop
+ * (CI: "timed out waiting for the stop 199 to be current … {current: 116}"). Only the latest step
+ * may move the cursor. The engine's answer for the first step is held back through the test API.
+ */
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { OtraceApi } from '../../src/host/extension';
+import type { ToWorker } from '../../src/engine/worker-protocol';
+import { evalInWebview } from './bridge';
+import { until } from './wait';
+
+const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
+const ROLLOUT = path.join(ROOT, 'test', 'fixtures', 'codex', 'rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl');
+const frame = `body[data-state="ready"][data-title="${path.basename(ROLLOUT)}"]`;
+const current = () => evalInWebview<number | null>('() => globalThis.__otrace.current()', { selector: frame });
+
+describe('graph follow in editor, answers out of order', function () {
+  this.timeout(120_000);
+  let api: OtraceApi;
+  before(async () => {
+    api = (await vscode.extensions.getExtension<OtraceApi>('otrace.otrace')!.activate())!;
+  });
+  after(async () => {
+    api.setEngineProbe(undefined);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('a step whose answer comes after a later step\'s moves neither the cursor nor the graph back', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(ROLLOUT), { viewColumn: vscode.ViewColumn.One });
+    await vscode.commands.executeCommand('otrace.openGraphToSide');
+    await evalInWebview('1', { selector: frame, timeoutMs: 60_000 });
+    assert.equal(await evalInWebview<boolean>(`() => document.getElementById('follow').checked`, { selector: frame }), true, 'follow in editor is on by default');
+    const order = await evalInWebview<number[]>('() => globalThis.__otrace.timeline()', { selector: frame });
+    const summary = api.sessions.peek(vscode.Uri.file(ROLLOUT))!;
+    const lineOf = async (index: number) => (await api.sessions.engine.eventPlace(summary.key, summary.stamp, index))!.range.start.line;
+    const [early, late] = [order[1], order[order.length - 1]];
+    const [earlyLine, lateLine] = [await lineOf(early), await lineOf(late)];
+    assert.notEqual(earlyLine, lateLine);
+
+    await vscode.commands.executeCommand('otrace.graph.firstEvent');
+    await until('the first event', async () => (await current()) === order[0], 10_000);
+    // the engine's answer to where the early event is comes only when released
+    let release!: () => void;
+    const gate = new Promise<void>((done) => (release = done));
+    let held = false;
+    api.setEngineProbe((m: ToWorker) => {
+      if (m.kind === 'call' && m.method === 'eventPlace' && m.args[2] === early && !held) {
+        held = true;
+        return gate;
+      }
+      return undefined;
+    });
+    await vscode.commands.executeCommand('otrace.graph.nextEvent');
+    await until('the early step to reach the engine', () => held, 10_000);
+    await vscode.commands.executeCommand('otrace.graph.lastEvent');
+    await until('the cursor on the last event\'s record', () => editor.selection.active.line === lateLine, 20_000);
+    assert.equal(await current(), late);
+
+    release();
+    // two more round trips to the engine (where, then which long string): answered after the held one and what it asked next
+    await api.sessions.engine.eventPlace(summary.key, summary.stamp, late);
+    await api.sessions.engine.eventString(summary.key, summary.stamp, late);
+    await api.sessions.engine.eventPlace(summary.key, summary.stamp, late);
+    assert.equal(editor.selection.active.line, lateLine, `the cursor stays on the last event's record (line ${lateLine + 1}), not the early step's (line ${earlyLine + 1})`);
+    assert.equal(await current(), late, 'the graph stays on the last event');
+    assert.equal(api.selection.selection?.index, late, 'the shared selection stays on the last event');
+  });
+});
