@@ -101,6 +101,7 @@ function render(uri: string | undefined, next: GraphOverview, first?: GraphWindo
   showRunSummary($('run'), next.run, next.problems, {
     goTo: (index) => {
       selectIndex(s, index, 'finding');
+      s.view.ensureVisible(index); // the run's end may be outside a zoomed view: selected off screen, the user saw nothing happen
       $('canvas').focus({ preventScroll: true }); // the keyboard stays with the graph
     },
   });

@@ -175,4 +175,29 @@ describe('graph focus and layout in a real VS Code', function () {
     // The details have their own scroll: the page itself does not scroll.
     assert.equal(await inFrame<boolean>(`document.scrollingElement.scrollHeight <= innerHeight + 1`), true, 'the page does not grow a scroll bar');
   });
+
+  it('the run summary\'s Ended link brings the run\'s end into view from a view zoomed into the start', async () => {
+    await openWithGraph(SESSION);
+    const frame = frameOf(SESSION);
+    const inFrame = <T>(js: string) => evalInWebview<T>(js, { selector: frame });
+    const end = await inFrame<number>('globalThis.__otrace.graph.run.ended.index');
+    await vscode.commands.executeCommand('otrace.graph.firstEvent');
+    await vscode.commands.executeCommand('otrace.graph.zoomToSelection');
+    // the end's place on screen: its drawn node's box against the graph area (x only: the lane's row may be scrolled)
+    const onScreen = `(() => { const o = globalThis.__otrace; const n = o.view.nodeOfIndex(${end}); if (!n) return null; const b = n.renderedBoundingBox({ includeLabels: false }); return { x1: Math.round(b.x1), x2: Math.round(b.x2), width: o.cy.width() }; })()`;
+    const away = await until<string | { x1: number }>('a view of the first events, the end out of it', async () => {
+      const p = await inFrame<{ x1: number; x2: number; width: number } | null>(onScreen);
+      if (p === null) return 'not in the loaded window';
+      return p.x1 > p.width || p.x2 < 0 ? p : undefined;
+    });
+    await clickInWebview('#run .run-link', { frame });
+    await until('the end in the details pane', () => inFrame<boolean>(`globalThis.__otrace.details()?.index === ${end}`));
+    const shown = await until('the end drawn inside the graph area', async () => {
+      const p = await inFrame<{ x1: number; x2: number; width: number } | null>(onScreen);
+      return p && p.x1 >= 0 && p.x2 <= p.width ? p : undefined;
+    }, 10_000).catch(async (e: Error) => {
+      throw new Error(`${e.message}: the end ${end} was at ${JSON.stringify(away)} before the click, at ${JSON.stringify(await inFrame(onScreen))} after`);
+    });
+    testLog(`      Ended link: the end (${end}) ${typeof away === 'string' ? away : `at x ${away.x1}`} before, at x ${shown.x1} of ${shown.width} px after`);
+  });
 });

@@ -71,4 +71,33 @@ describe('graph follow in editor, answers out of order', function () {
     assert.equal(await current(), late, 'the graph stays on the last event');
     assert.equal(api.selection.selection?.index, late, 'the shared selection stays on the last event');
   });
+
+  it('follow in editor\'s cursor moves are not read back as the user\'s choice (late, they moved the graph back); a move otrace did not make still selects', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(ROLLOUT), { viewColumn: vscode.ViewColumn.One });
+    await vscode.commands.executeCommand('otrace.openGraphToSide');
+    await evalInWebview('1', { selector: frame, timeoutMs: 60_000 });
+    const order = await evalInWebview<number[]>('() => globalThis.__otrace.timeline()', { selector: frame });
+    const summary = api.sessions.peek(vscode.Uri.file(ROLLOUT))!;
+    const startOf = async (index: number) => (await api.sessions.engine.eventPlace(summary.key, summary.stamp, index))!.range.start;
+    await vscode.commands.executeCommand('otrace.graph.firstEvent');
+    await until('the first event', async () => (await current()) === order[0], 10_000);
+    // what asks the engine which event is under a cursor: the editor's selection events
+    const asked: string[] = [];
+    api.setEngineProbe((m: ToWorker) => {
+      if (m.kind === 'call' && m.method === 'eventAt') asked.push(JSON.stringify(m.args[3]));
+      return undefined;
+    });
+    for (let k = 1; k <= 5; k++) {
+      const line = (await startOf(order[k])).line;
+      await vscode.commands.executeCommand('otrace.graph.nextEvent');
+      await until(`step ${k}: the cursor on its record (line ${line + 1})`, () => editor.selection.active.line === line, 20_000);
+    }
+    // A move otrace did not make (as the Outline or Go to Line make): its selection event comes after the follow's (in order), and selects.
+    const chosen = order[10];
+    const at = await startOf(chosen);
+    editor.selection = new vscode.Selection(at.line, at.character, at.line, at.character);
+    await until('the graph on the event the cursor was put on', async () => (await current()) === chosen, 20_000);
+    assert.deepEqual(asked, [JSON.stringify({ line: at.line, character: at.character })], 'the engine was asked only about the move otrace did not make');
+  });
 });

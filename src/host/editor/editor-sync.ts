@@ -2,12 +2,13 @@
  * Keeps the trace text and the shared selection in step: moving the cursor onto an event selects
  * it (the graph follows); an event chosen by a command (Show in Graph, Show Events) moves the cursor
  * of every visible editor of its file to it, without taking keyboard focus. A node selected in the
- * graph is followed by the graph view itself (its "follow in editor" toggle). Repeated selections are
- * dropped by the service, so no echo.
+ * graph is followed by the graph view itself (its "follow in editor" toggle). The selection events
+ * of otrace's own cursor moves are not read back (record-highlight.ts's own moves), and repeated
+ * selections are dropped by the service, so no echo.
  */
 import * as vscode from 'vscode';
 import type { SessionSummary } from '../../engine/summary';
-import { isMoveForTheGraph, recordHighlight } from './record-highlight';
+import { isOwnMove, moveCursor, recordHighlight } from './record-highlight';
 import type { SelectionService } from './selection';
 import { eventAtPosition } from './source-command';
 import { toRange, type OpenTraces } from '../open-traces';
@@ -25,7 +26,11 @@ export class EditorSync implements vscode.Disposable {
       // would move the graph's first view. Our own reveal comes back here too; it names the selected
       // event, so the service drops it.
       vscode.window.onDidChangeTextEditorSelection((e) => {
-        if (e.kind !== undefined) void this.fromCursor(e.textEditor);
+        if (e.kind === undefined || !e.selections[0]) return;
+        // the position this event reports: the editor's own may already be a later move of ours
+        const at = e.selections[0].active;
+        if (isOwnMove(e.textEditor, at, e.kind)) return; // our move's echo (follow, Show in Trace File, Open Source Prompt): the graph keeps its event
+        void this.fromCursor(e.textEditor, at);
       }),
       // a node selected in the graph: the graph view follows in the editor when its "follow in editor" is on
       selection.onDidChange((s) => {
@@ -34,15 +39,14 @@ export class EditorSync implements vscode.Disposable {
     );
   }
 
-  private async fromCursor(editor: vscode.TextEditor): Promise<void> {
-    if (isMoveForTheGraph(editor)) return; // the graph moved it (its source prompt): the graph keeps its event
+  private async fromCursor(editor: vscode.TextEditor, cursor: vscode.Position): Promise<void> {
     const found = this.sessions.containing(editor.document.uri);
     if (!found) return;
     // records holding several events (one model response, a minified line): the cursor inside the
     // selected event's record keeps it selected
     const current = this.selection.selection;
     const keep = current?.trace === found.summary.key ? current.index : undefined;
-    const at = await eventAtPosition(this.sessions, editor.document, editor.selection.active, keep);
+    const at = await eventAtPosition(this.sessions, editor.document, cursor, keep);
     // an event chosen while the engine looked (a step in the graph): the newer choice stands
     if (this.selection.selection !== current) return;
     if (at) this.selection.select(at.summary.key, at.index, 'editor');
@@ -89,7 +93,7 @@ export async function showInVisibleEditors(sessions: OpenTraces, summary: Sessio
       recordHighlight().show(editor, range);
       continue;
     }
-    editor.selection = new vscode.Selection(range.start, range.start);
+    moveCursor(editor, range.start);
     editor.revealRange(new vscode.Range(range.start, range.start), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   }
   return true;

@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import type { OpenTraces } from '../open-traces';
 import { logDebug } from '../log';
 import { labelText } from '../../shared/untrusted-text';
-import { recordHighlight } from './record-highlight';
+import { moveCursor, recordHighlight } from './record-highlight';
 import type { SessionSummary } from '../../engine/summary';
 
 export const CONTENT_SCHEME = 'otrace-content';
@@ -97,7 +97,7 @@ export async function showStringInVisibleEditors(sessions: OpenTraces, summary: 
       recordHighlight().show(editor, new vscode.Range(at, found.end ? new vscode.Position(found.end.line, found.end.character) : at), false);
       continue;
     }
-    editor.selection = new vscode.Selection(at, at);
+    moveCursor(editor, at);
     editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenter);
   }
   if (highlight && !(found.view === 'json' && editors.length)) recordHighlight().clear();

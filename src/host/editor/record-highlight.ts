@@ -28,7 +28,7 @@ export class RecordHighlight implements vscode.Disposable {
    */
   show(editor: vscode.TextEditor, range: vscode.Range, center = true): void {
     this.clear(editor); // one record shaded in the window: the event shown, never an earlier one in another file
-    editor.selection = new vscode.Selection(range.start, range.start);
+    moveCursor(editor, range.start);
     editor.setDecorations(this.type, [range]);
     this.shaded.set(editor.document.uri.toString(), range);
     editor.revealRange(new vscode.Range(range.start, range.start), center ? vscode.TextEditorRevealType.InCenter : vscode.TextEditorRevealType.InCenterIfOutsideViewport);
@@ -50,29 +50,52 @@ export class RecordHighlight implements vscode.Disposable {
 }
 
 /**
- * Cursor moves made for the graph (Open Source Prompt, Show in Trace File from the graph), by
- * document URI: the editor's selection event they cause must not select the event under the new
- * cursor in the graph (the user would lose the event they were looking at).
+ * Cursor moves otrace made (follow in editor, Show in Trace File, Open Source Prompt from the graph),
+ * by document URI, oldest first: the selection event each causes comes back later (seconds later on
+ * a busy machine) and must not select the event under that cursor in the graph. Read back as the
+ * user's choice, a late one moved the graph back to an event stepped past (fast steps jumped back
+ * and forth for seconds), and Open Source Prompt's took the graph off the event the user looked at.
  */
-const movesForTheGraph = new Map<string, { at: string; until: number }>();
+const ownMoves = new Map<string, string[]>();
 
-/** How long the selection events of such a move may take to arrive (opening an editor sends more than one). */
-const MOVE_WINDOW_MS = 1500;
+/** Moves remembered per document: more than the steps whose selection events can be on their way. */
+const OWN_MOVES_KEPT = 64;
 
-/** Says that the cursor of `uri`'s editor is being moved to `at` for the graph (see {@link isMoveForTheGraph}). */
-export function markMoveForTheGraph(uri: vscode.Uri, at: vscode.Position): void {
-  movesForTheGraph.set(uri.toString(), { at: `${at.line}:${at.character}`, until: Date.now() + MOVE_WINDOW_MS });
+const positionKey = (at: vscode.Position) => `${at.line}:${at.character}`;
+
+/** Says that the cursor of `uri`'s editor is being moved to `at` by otrace (see {@link isOwnMove}). */
+export function markOwnMove(uri: vscode.Uri, at: vscode.Position): void {
+  const key = uri.toString();
+  const list = ownMoves.get(key) ?? [];
+  list.push(positionKey(at));
+  if (list.length > OWN_MOVES_KEPT) list.shift();
+  ownMoves.set(key, list);
 }
 
-/** True when `editor`'s cursor is where {@link markMoveForTheGraph} put it moments ago. */
-export function isMoveForTheGraph(editor: vscode.TextEditor): boolean {
+/** Puts `editor`'s cursor at `at` (an empty selection), marked as otrace's own move. */
+export function moveCursor(editor: vscode.TextEditor, at: vscode.Position): void {
+  markOwnMove(editor.document.uri, at);
+  editor.selection = new vscode.Selection(at, at);
+}
+
+/**
+ * True when a selection change of `editor` to `at` is the echo of a move {@link markOwnMove} marked:
+ * the older moves are then forgotten (their events come in order); that one stays, since opening an
+ * editor at a position sends more than one event for it. A keyboard or mouse move is the user's:
+ * never an echo, and it forgets the marks of that document.
+ */
+export function isOwnMove(editor: vscode.TextEditor, at: vscode.Position, kind: vscode.TextEditorSelectionChangeKind | undefined): boolean {
   const key = editor.document.uri.toString();
-  const move = movesForTheGraph.get(key);
-  if (!move) return false;
-  const at = editor.selection.active;
-  if (move.at === `${at.line}:${at.character}` && Date.now() <= move.until) return true;
-  movesForTheGraph.delete(key);
-  return false;
+  const list = ownMoves.get(key);
+  if (!list) return false;
+  if (kind === vscode.TextEditorSelectionChangeKind.Keyboard || kind === vscode.TextEditorSelectionChangeKind.Mouse) {
+    ownMoves.delete(key);
+    return false;
+  }
+  const k = list.lastIndexOf(positionKey(at));
+  if (k < 0) return false;
+  list.splice(0, k);
+  return true;
 }
 
 let shared: RecordHighlight | undefined;

@@ -9,7 +9,7 @@ import type { EventPlace, PromptAt } from '../../engine/query-types';
 import { messageText } from '../../shared/untrusted-text';
 import type { SessionSummary } from '../../engine/summary';
 import { judgePath, openTracePath, workspaceRoots } from './open-policy';
-import { markMoveForTheGraph, recordHighlight } from './record-highlight';
+import { markOwnMove, recordHighlight } from './record-highlight';
 import { toRange, type OpenTraces } from '../open-traces';
 import { showEventString } from './event-content';
 
@@ -112,12 +112,12 @@ async function showPlace(sessions: OpenTraces, summary: SessionSummary, place: E
   const range = toRange(place.range);
   const start = range.start;
   // asked from the graph: it keeps its selection (marked before the editor opens: its selection events come meanwhile)
-  if (options.preserveFocus && !place.file) markMoveForTheGraph(vscode.Uri.parse(summary.key), start);
+  if (options.preserveFocus && !place.file) markOwnMove(vscode.Uri.parse(summary.key), start);
   const editor = place.file
     ? await openTracePath(place.file, summary.path, { line: start.line + 1, column: start.character + 1 }, options, summary.files)
     : await vscode.window.showTextDocument(vscode.Uri.parse(summary.key), { ...options, selection: new vscode.Range(start, start) });
   if (!editor) return undefined;
-  if (options.preserveFocus) markMoveForTheGraph(editor.document.uri, range.start); // asked from the graph: it keeps its selection
+  if (options.preserveFocus) markOwnMove(editor.document.uri, range.start); // asked from the graph: it keeps its selection
   recordHighlight().show(editor, range); // never the record selected: a key typed next would replace it
   return editor;
 }
