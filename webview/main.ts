@@ -27,7 +27,7 @@ import { createLaneColumn } from './lanes';
 import { showRunSummary } from './run-summary';
 import { showLegend } from './legend';
 import { createMinimap } from './minimap';
-import { readSaved, savedForTrace, type SavedState } from './saved-state';
+import { readSaved, savedForTrace, savedWith } from './saved-state';
 import { Timeline, type StepTarget } from './timeline';
 import { hideTooltip, installTooltip } from './tooltip';
 import { disposeTraceState, newTraceState, type TraceState } from './trace-state';
@@ -219,8 +219,7 @@ $('follow-run').addEventListener('click', () => {
 function saveState(): void {
   const s = state;
   if (!s) return;
-  const saved: SavedState = { uri: s.uri, view: s.view.view(), selected: s.timeline.current, follow: panel.follow, followRun: panel.followRun };
-  setState(saved);
+  setState(savedWith(readSaved(getState()), s.uri, { view: s.view.view(), selected: s.timeline.current }, { follow: panel.follow, followRun: panel.followRun }));
 }
 
 /**

@@ -109,7 +109,7 @@ describe('the following graph panel drops what was meant for the trace it showed
     await evalInWebview(`() => { const box = document.getElementById('search'); box.value = ''; box.dispatchEvent(new Event('input', { bubbles: true })); }`, { selector: ready(DEMO) });
   });
 
-  it('keeps the view of a trace by its URI: another trace with the same file name opens at Fit', async () => {
+  it('keeps the view of a trace by its URI: another trace with the same file name opens at Fit; back on the first, its view comes back', async () => {
     await showInFirstColumn(TWELVE_A);
     await vscode.commands.executeCommand('otrace.openGraphToSide');
     // zoom into the first trace (the view is saved on every change) and mark its page state
@@ -130,5 +130,12 @@ describe('the following graph panel drops what was meant for the trace it showed
     const fit = await evalInWebview<number>(`() => { const v = globalThis.__otrace.view; const s = v.view(); v.fit(); const fit = v.scale; v.restore(s); return fit; }`, { selector: ready(TWELVE_B) });
     assert.notEqual(drawn.scale, zoomed, "the second trace does not open at the first one's zoom");
     assert.ok(Math.abs(drawn.scale - fit) < 1e-9 * fit, `the second trace opens at Fit: scale ${drawn.scale}, Fit ${fit}`);
+    // back to the first trace's tab: its zoom comes back (the panel remembered only the last trace's view)
+    await evalInWebview('() => { globalThis.__otrace.mark = "second"; }', { selector: ready(TWELVE_B) });
+    await showInFirstColumn(TWELVE_A);
+    const back = await until('the first trace drawn again', () =>
+      evalInWebview<number | null>(`() => { const o = globalThis.__otrace; return document.body.dataset.state === 'ready' && o && o.mark === undefined ? o.view.scale : null; }`, { selector: ready(TWELVE_A) }).then((v) => v ?? undefined),
+    );
+    assert.ok(Math.abs(back - zoomed) < 1e-9 * zoomed, `the first trace comes back at its zoom: scale ${back}, saved ${zoomed}`);
   });
 });
