@@ -22,6 +22,26 @@ export function formatDuration(s: number): string {
 }
 
 /**
+ * A tick's time when ticks are `step` seconds apart: {@link formatDuration}, with as many decimals of
+ * seconds as the step needs below one second (`17 min 51.25 s`), so no two ticks read the same (zoomed
+ * far in, eight ticks all read "17 min 51 s").
+ */
+export function formatTick(t: number, step: number): string {
+  if (step >= 1 || t === 0) return formatDuration(t);
+  const decimals = Math.min(6, Math.max(0, Math.ceil(-Math.log10(step) - 1e-9)));
+  const a = Math.abs(t);
+  const sign = t < 0 ? '-' : '';
+  if (a < 1) return `${sign}${(a * 1000).toFixed(Math.max(0, decimals - 3))} ms`;
+  // split on the rounded value: 59.9996 s at 3 decimals is '1 min 0.000 s', never '60.000 s'
+  const r = Number(a.toFixed(decimals));
+  if (r < 60) return `${sign}${r.toFixed(decimals)} s`;
+  const min = Math.floor(r / 60);
+  const sec = (r - min * 60).toFixed(decimals);
+  if (min < 60) return `${sign}${min} min ${sec} s`;
+  return `${sign}${Math.floor(min / 60)} h ${min % 60} min ${sec} s`;
+}
+
+/**
  * How long an event took, for its tooltip: `2.5 s` ({@link formatDuration}), or `3 steps` when the
  * trace records no clock and its time counts steps (`timeUnit` of the overview).
  */
@@ -57,7 +77,7 @@ export function createAxis(axis: HTMLElement, bands: HTMLElement, graph: TraceGr
         last = x;
         // a trace with no clock counts steps: its ticks are step numbers (whole ones only)
         if (steps && !Number.isInteger(Math.round(t * 1e6) / 1e6)) continue;
-        const text = steps ? `step ${Math.round(t)}` : formatDuration(t);
+        const text = steps ? `step ${Math.round(t)}` : formatTick(t, step);
         taken.push([x, x + 6 + text.length * 6.5]);
         ticks.push(tick(x, text));
       }

@@ -1,7 +1,7 @@
 /** The time axis's labels (webview/axis.ts): durations as people read them, rounded before they are split. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatDuration, formatLength } from '../../../webview/axis';
+import { formatDuration, formatLength, formatTick } from '../../../webview/axis';
 
 test('durations are rounded before they are split into minutes and seconds, or hours and minutes: never "1 min 60 s"', () => {
   assert.equal(formatDuration(119.6), '2 min');
@@ -18,4 +18,16 @@ test('an event\'s length in its tooltip carries its unit: seconds, or steps when
   assert.equal(formatLength(2.5, undefined), '2.5 s');
   assert.equal(formatLength(3, 'steps'), '3 steps');
   assert.equal(formatLength(1, 'steps'), '1 step');
+});
+
+test('ticks less than a second apart read differently: zoomed far in, eight ticks all read "17 min 51 s"', () => {
+  const step = 0.05;
+  const ticks = Array.from({ length: 8 }, (_, i) => formatTick(1071 + i * step, step));
+  assert.equal(new Set(ticks).size, 8, ticks.join(' | '));
+  assert.equal(ticks[1], '17 min 51.05 s');
+  assert.equal(formatTick(59.9996, 0.001), '1 min 0.000 s', 'rounded before it is split');
+  assert.equal(formatTick(12.5, 0.1), '12.5 s');
+  assert.equal(formatTick(0.0125, 0.0005), '12.5 ms');
+  assert.equal(formatTick(3725.5, 0.5), '1 h 2 min 5.5 s');
+  assert.equal(formatTick(1071, 5), formatDuration(1071), 'a step of a second or more: as durations read');
 });
