@@ -119,7 +119,8 @@ export class SessionStore implements EngineCalls {
       const read = session.files.read(request, this.mappings, !!session.snapshot && session.fromDisk && fromDisk && !request.force);
       if (read === 'unchanged') {
         session.snapshot!.version = request.version;
-        session.summary = { ...session.summary!, version: request.version, bytesRead: session.files.bytesRead, grew: false };
+        // the same snapshot, with how it was made (grew): a host that dropped its first answer (a newer request was on its way) learns it here
+        session.summary = { ...session.summary!, version: request.version, bytesRead: session.files.bytesRead };
         return session.summary;
       }
       await step();

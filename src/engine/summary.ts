@@ -81,7 +81,10 @@ export interface SessionSummary {
   analysisError?: string;
   /** Bytes read from disk for this session so far (the trace file when read from disk, and the files it pulls in). */
   bytesRead: number;
-  /** True when this load read lines appended to one of the session's files (a run still being written). */
+  /**
+   * True when this snapshot was made from lines appended to one of the session's files (a run still
+   * being written); a re-read that found nothing changed answers the same snapshot with the same value.
+   */
   grew: boolean;
 }
 

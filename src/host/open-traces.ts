@@ -282,8 +282,9 @@ export class OpenTraces implements vscode.Disposable {
   private loaded(summary: SessionSummary): void {
     const previous = this.summaries.get(summary.key);
     this.summaries.set(summary.key, summary);
-    if (summary.grew) this.grewAt.set(summary.key, Date.now());
     if (previous?.stamp === summary.stamp) return; // nothing on disk changed
+    // a new snapshot made from appended lines: the run is being written (not a re-read of the same one)
+    if (summary.grew) this.grewAt.set(summary.key, Date.now());
     this.watchParts(summary);
     this.publish(summary);
     this.changed.fire(summary);

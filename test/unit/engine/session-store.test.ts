@@ -37,6 +37,20 @@ test('lines a superseded load read are in the next load (they are not on disk to
   assert.ok(grown.grew);
 });
 
+test('a re-read that finds nothing changed still says the snapshot grew: a host that dropped the answer of the load that read the lines must learn it (a live trace showed new events with no "in progress")', async () => {
+  const { file, rest } = liveFile();
+  const engine = new InProcessEngine();
+  const request = { key: 'k', version: 1, path: file, local: true };
+  const first = (await engine.load(request))!;
+  fs.appendFileSync(file, rest);
+  const grown = (await engine.load({ ...request, version: 2, changed: [file] }))!; // the answer a host dropped
+  assert.ok(grown.grew && grown.stamp !== first.stamp);
+  const again = (await engine.load({ ...request, version: 3, changed: [file] }))!;
+  assert.equal(again.stamp, grown.stamp, 'the same snapshot');
+  assert.equal(again.version, 3);
+  assert.equal(again.grew, true, 'made from appended lines');
+});
+
 test('a document read from its text (unsaved edits), then from disk, is read whole from disk', async () => {
   const { file, rest } = liveFile();
   const engine = new InProcessEngine();
