@@ -34,6 +34,8 @@ const SIGNS: Sign[] = [
   { format: 'claude-code', test: (h) => /"(sessionId|leafUuid|snapshot)"\s*:/.test(h) },
   // a `session_meta` record, or a rollout-*.jsonl whose records have a payload
   { format: 'codex', test: (h, name) => /"session_meta"/.test(h) || (/^rollout-.*\.jsonl$/.test(name) && /"payload"\s*:/.test(h)) },
+  // a `session.start` naming its CLI version or producer, or an events.jsonl whose records have `data`
+  { format: 'copilot-cli', test: (h, name) => /"(copilotVersion|producer)"\s*:/.test(h) || (name === 'events.jsonl' && /"data"\s*:/.test(h)) },
   { format: 'agentops', test: (h) => /"span_attributes"\s*:/.test(h) },
   { format: 'jaeger', test: (h) => /"traceID"\s*:/.test(h) },
   { format: 'langfuse', test: (h) => /"observations"\s*:\s*\[|"parentObservationId"\s*:/.test(h) },
