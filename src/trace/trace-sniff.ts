@@ -34,13 +34,16 @@ const SIGNS: Sign[] = [
   { format: 'claude-code', test: (h) => /"(sessionId|leafUuid|snapshot)"\s*:/.test(h) },
   // a `session_meta` record, or a rollout-*.jsonl whose records have a payload
   { format: 'codex', test: (h, name) => /"session_meta"/.test(h) || (/^rollout-.*\.jsonl$/.test(name) && /"payload"\s*:/.test(h)) },
+  // a `session.start` naming its CLI version or producer, or an events.jsonl whose records have `data`
+  { format: 'copilot-cli', test: (h, name) => /"(copilotVersion|producer)"\s*:/.test(h) || (name === 'events.jsonl' && /"data"\s*:/.test(h)) },
   { format: 'agentops', test: (h) => /"span_attributes"\s*:/.test(h) },
   { format: 'jaeger', test: (h) => /"traceID"\s*:/.test(h) },
   { format: 'langfuse', test: (h) => /"observations"\s*:\s*\[|"parentObservationId"\s*:/.test(h) },
   { format: 'langsmith', test: (h) => /"run_type"\s*:/.test(h) },
   { format: 'mast', test: (h) => /"(mas_name|mast_annotation)"\s*:|"trajectory"\s*:\s*\[/.test(h) },
   { format: 'openai-agents', test: (h) => /"object"\s*:\s*"trace|"span_data"\s*:/.test(h) },
-  { format: 'otel-genai', test: (h) => /"(resourceSpans|resource_spans)"\s*:/.test(h) },
+  // OTLP `resourceSpans`, or a file exporter's SDK-serialized spans (GitHub Copilot) with a `spanId`
+  { format: 'otel-genai', test: (h) => /"(resourceSpans|resource_spans|spanId)"\s*:/.test(h) },
   { format: 'phoenix', test: (h) => /"context"\s*:\s*\{\s*"(trace_id|span_id)"|"context\.span_id"\s*:/.test(h) },
   { format: 'who-and-when', test: (h) => /"history"\s*:\s*\[/.test(h) },
   { format: 'zipkin', test: (h) => /"traceId"\s*:/.test(h) },

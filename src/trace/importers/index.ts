@@ -9,6 +9,7 @@ import './jaeger';
 import './langfuse';
 import './langsmith';
 import './codex';
+import './copilot-cli';
 import './otel';
 import './who-and-when';
 import './zipkin';

@@ -2,7 +2,18 @@
  * Importer for OpenTelemetry GenAI spans in OTLP/JSON: the file exporter's JSON Lines (one
  * `TracesData` / `ExportTraceServiceRequest` object per line) or one OTLP JSON document, each holding
  * `resourceSpans[].scopeSpans[].spans[]` (also `instrumentationLibrarySpans`, snake_case keys, and
- * attributes as a plain object). Conventions followed: OpenTelemetry semantic conventions for GenAI
+ * attributes as a plain object); GitHub Copilot Chat's Agent Debug Log export (an OTLP document with
+ * a `copilotChat` header: kept in `metadata.otel.copilot.export`). Also JSON Lines of spans as an
+ * OpenTelemetry JS SDK serializes them (`ReadableSpan`: ids at the top or in `_spanContext`, times as
+ * HrTime `[seconds, nanoseconds]`, attributes as a plain object, `resource`, `instrumentationScope`),
+ * which GitHub Copilot CLI's file exporter (`{"type":"span", ...}`, `~/.copilot/otel/*.jsonl`) and
+ * Copilot Chat's (`github.copilot.chat.otel.outfile`) write, with their metric and log records in
+ * the same file (counted in one info, `metadata.otel.not_spans`). A parent id of all zeros is no parent.
+ * GitHub Copilot (its services `copilot-chat` / `github-copilot`, scope `github.copilot`, or
+ * `github.copilot.*` / `copilot_chat.*` attributes): each outermost `invoke_agent` is one request,
+ * so the stop at its end is a turn end (`scope: "turn"`), and `metadata.otel.copilot` lists the
+ * conversation ids; hook spans (`hook <type>`, `execute_hook`) are tool calls of `hook:<type>`; a
+ * tool span with a non-zero `process.exit.code` failed. Conventions followed: OpenTelemetry semantic conventions for GenAI
  * agent spans (docs/gen-ai/gen-ai-agent-spans.md, gen-ai-spans.md; status Development) and
  * OpenInference span kinds (`openinference.span.kind`).
  *
@@ -43,7 +54,8 @@
  */
 import type { Node } from 'jsonc-parser';
 import { registerFormat, type TraceFormat } from '../formats';
-import { LineIndex, type LoadedTrace, type Origin } from '../model';
+import { LineIndex, type LoadedTrace, type Origin, type Range } from '../model';
+import { addTo } from '../counts';
 import { normalizeSpanId } from '../span-tree';
 import { ImportBuilder } from './json-import';
 import { spanContent, type SpanContent, type SpanEvent } from './otel-content';
@@ -58,6 +70,8 @@ interface OtlpSpan {
   attrs: Record<string, unknown>;
   events: SpanEvent[];
   content: SpanContent;
+  /** The instrumentation scope's name, when recorded. */
+  scope?: string;
 }
 
 /** Reads OTLP JSON (JSON Lines or one document). Never throws: problems are returned with positions. */
@@ -65,41 +79,126 @@ export function readOtel(text: string, fileName: string): LoadedTrace {
   const b = new ImportBuilder();
   const lines = new LineIndex(text);
   const read: OtlpSpan[] = [];
+  const file: FileFacts = { notSpans: {}, copilotChat: undefined };
   forEachDocument(text, lines, (doc) => {
     b.problems.push(...doc.problems);
-    collectSpans(doc, read, b);
+    collectSpans(doc, read, b, file);
   });
+  reportNotSpans(file, b);
   const spans = withToolContent(read);
   const agentIds: Record<string, string> = {};
   for (const r of read) {
     const id = str(r.attrs['gen_ai.agent.id']);
     if (id && r.span.agent && id !== r.span.agent) agentIds[r.span.agent] = id;
   }
+  const copilot = copilotFacts(read, file);
+  const figures: Record<string, unknown> = {};
+  if (Object.keys(agentIds).length) figures.agent_ids = agentIds;
+  if (Object.keys(file.notSpans).length) figures.not_spans = file.notSpans;
+  if (copilot) figures.copilot = copilot;
   return buildSpanTrace(spans, b, fileName, {
     format: OTEL_FORMAT,
     source: 'otel',
     metaKey: 'otel',
-    figures: Object.keys(agentIds).length ? { agent_ids: agentIds } : undefined,
+    figures: Object.keys(figures).length ? figures : undefined,
     skipWhy: 'not GenAI / OpenInference operations',
     notes: spanEventNote(read),
     maxTurnsFromError: false,
+    // GitHub Copilot writes one invoke_agent per request: its end hands the chat back to the user.
+    outerStopScope: copilot ? 'turn' : undefined,
   });
 }
 
-/** Walks resourceSpans[].scopeSpans[].spans[] of one document. */
-function collectSpans(doc: JsonDocument, spans: OtlpSpan[], b: ImportBuilder): void {
+/** What a file holds besides its spans: records that are not spans (by kind, first one's range), GitHub Copilot Chat's export header. */
+interface FileFacts {
+  notSpans: Record<string, number>;
+  firstNotSpan?: Range;
+  /** The `copilotChat` object of an Agent Debug Log export (session id and title, export time). */
+  copilotChat: Record<string, unknown> | undefined;
+}
+
+/** Services and instrumentation scopes GitHub Copilot writes spans under (Copilot Chat in VS Code; Copilot CLI and SDK). */
+const COPILOT_SOURCES = /^(copilot-chat|github-copilot|github\.copilot)$/;
+
+/**
+ * GitHub Copilot's figures when the spans are Copilot's (its service or scope names, or its own
+ * `github.copilot.*` / `copilot_chat.*` attributes): conversation ids and the export's session; else undefined.
+ */
+function copilotFacts(read: OtlpSpan[], file: FileFacts): Record<string, unknown> | undefined {
+  const isCopilot = (r: OtlpSpan) =>
+    COPILOT_SOURCES.test(r.span.service ?? '') || COPILOT_SOURCES.test(r.scope ?? '') || Object.keys(r.attrs).some((k) => k.startsWith('github.copilot.') || k.startsWith('copilot_chat.'));
+  if (!file.copilotChat && !read.some(isCopilot)) return undefined;
+  const conversations = [...new Set(read.map((r) => str(r.attrs['gen_ai.conversation.id']) ?? str(r.attrs['copilot_chat.chat_session_id'])).filter((x): x is string => !!x))];
+  const out: Record<string, unknown> = { conversation_ids: conversations };
+  if (file.copilotChat) out.export = file.copilotChat;
+  return out;
+}
+
+/** One info, at the first of them, for the records that are not spans (metrics, logs: a file exporter writes every signal to one file). */
+function reportNotSpans(file: FileFacts, b: ImportBuilder): void {
+  const kinds = Object.entries(file.notSpans);
+  if (!kinds.length || !file.firstNotSpan) return;
+  const n = kinds.reduce((a, [, c]) => a + c, 0);
+  b.problem('info', `${n} record${n > 1 ? 's are' : ' is'} not spans (${kinds.map(([k, c]) => `${k} ${c}`).join(', ')}); not shown`, file.firstNotSpan);
+}
+
+/**
+ * Walks resourceSpans[].scopeSpans[].spans[] of one document; a document (or line) that is one
+ * span as an OpenTelemetry SDK serializes it (a file exporter's line: GitHub Copilot CLI's
+ * `{"type":"span", ...}`, Copilot Chat's `{traceId, spanId, startTime: [s, ns], ...}`) is read as
+ * that span; metric and log records are counted in `file.notSpans`.
+ */
+function collectSpans(doc: JsonDocument, spans: OtlpSpan[], b: ImportBuilder, file: FileFacts): void {
   const root = doc.root;
   if (!root) return;
   const roots = root.type === 'array' ? items(root) : [root];
   for (const r of roots) {
-    for (const rs of items(propertyOf(r, 'resourceSpans', 'resource_spans'))) {
+    const rss = propertyOf(r, 'resourceSpans', 'resource_spans');
+    if (!rss) {
+      if (r.type === 'object') readRecord(doc, r, spans, b, file);
+      continue;
+    }
+    const ext = propertyOf(r, 'copilotChat');
+    if (ext) {
+      const v = sharedValueIn(doc, ext);
+      if (isObject(v)) file.copilotChat = v;
+    }
+    for (const rs of items(rss)) {
       const resource = sharedValueIn(doc, propertyOf(rs, 'resource'));
       const service = isObject(resource) ? attributes(resource.attributes)['service.name'] : undefined;
       for (const ss of items(propertyOf(rs, 'scopeSpans', 'scope_spans', 'instrumentationLibrarySpans', 'instrumentation_library_spans'))) {
-        for (const node of items(propertyOf(ss, 'spans'))) readSpan(doc, node, typeof service === 'string' ? service : undefined, spans, b);
+        const scope = sharedValueIn(doc, propertyOf(ss, 'scope', 'instrumentationLibrary', 'instrumentation_library'));
+        const scopeName = isObject(scope) ? str(scope.name) : undefined;
+        for (const node of items(propertyOf(ss, 'spans'))) readSpan(doc, node, typeof service === 'string' ? service : undefined, scopeName, spans, b);
       }
     }
   }
+}
+
+/** True for a value that is one SDK-serialized span (see {@link collectSpans}). */
+function isFlatSpan(v: Record<string, unknown>): boolean {
+  if (v.type === 'span') return true;
+  const hasId = typeof v.spanId === 'string' || isObject(v._spanContext) || isObject(v.spanContext);
+  return hasId && typeof v.name === 'string' && (Array.isArray(v.startTime) || Array.isArray(v.endTime));
+}
+
+/** The kind of a record that is not a span: `metric`, `log`, or `other`. */
+function notSpanKind(v: Record<string, unknown>): string {
+  if (v.type === 'metric' || 'resourceMetrics' in v || 'scopeMetrics' in v || 'descriptor' in v || 'dataPoints' in v) return 'metric';
+  if (v.type === 'log' || 'resourceLogs' in v || 'body' in v || 'hrTime' in v || 'severityText' in v || 'severityNumber' in v) return 'log';
+  return typeof v.type === 'string' ? `other (${v.type.slice(0, 40)})` : 'other';
+}
+
+/** One top-level record without `resourceSpans`: a flat span, or a record counted as not a span. */
+function readRecord(doc: JsonDocument, node: Node, spans: OtlpSpan[], b: ImportBuilder, file: FileFacts): void {
+  const v = sharedValueIn(doc, node);
+  if (!isObject(v)) return;
+  if (isFlatSpan(v)) {
+    readSpan(doc, node, undefined, undefined, spans, b);
+    return;
+  }
+  addTo(file.notSpans, notSpanKind(v));
+  file.firstNotSpan ??= nodeRange(doc, node);
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -115,7 +214,34 @@ function isErrorCode(code: unknown): boolean {
   return code === 2 || code === '2' || (typeof code === 'string' && /^(status_code_)?error$/i.test(code));
 }
 
-function readSpan(doc: JsonDocument, node: Node, service: string | undefined, spans: OtlpSpan[], b: ImportBuilder): void {
+/** An SDK HrTime `[seconds, nanoseconds]` as ns since the epoch, else what {@link nanos} reads. */
+function hrNanos(v: unknown): bigint | undefined {
+  if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0)) return BigInt(v[0]) * 1_000_000_000n + BigInt(v[1]);
+  return nanos(v);
+}
+
+/** A parent id, or undefined for none: absent, empty, or all zeros (how SDKs write a root's parent). */
+function parentIdOf(v: unknown): string | undefined {
+  const id = idOf(v);
+  return id && !/^0+$/.test(id) ? id : undefined;
+}
+
+/**
+ * A span's own error: an ERROR status, `error.type`, a hook's `copilot_chat.hook_result_kind`
+ * error, or a non-zero `process.exit.code` (GitHub Copilot CLI: a shell tool that ran but whose
+ * command failed); undefined when it did not fail.
+ */
+function spanError(attrs: Record<string, unknown>, status: Record<string, unknown> | undefined): string | undefined {
+  const errorStatus = status && isErrorCode(status.code);
+  const errorType = str(attrs['error.type']);
+  if (errorStatus || errorType) return str(status?.message) || errorType || 'error';
+  if (attrs['copilot_chat.hook_result_kind'] === 'error') return str(attrs['copilot_chat.hook_output']) || 'hook error';
+  const exit = attrs['process.exit.code'];
+  if (typeof exit === 'number' && exit !== 0) return `exit code ${exit}`;
+  return undefined;
+}
+
+function readSpan(doc: JsonDocument, node: Node, service: string | undefined, scope: string | undefined, spans: OtlpSpan[], b: ImportBuilder): void {
   const ordinal = spans.length;
   const range = nodeRange(doc, node);
   if (!isComplete(doc, node)) {
@@ -127,7 +253,10 @@ function readSpan(doc: JsonDocument, node: Node, service: string | undefined, sp
     b.problem('error', `span ${ordinal} must be an object; skipped`, range);
     return;
   }
-  const spanId = idOf(v.spanId ?? v.span_id);
+  // An SDK-serialized span keeps its ids in a span context (older serializations) and its times as HrTime.
+  const context = isObject(v._spanContext) ? v._spanContext : isObject(v.spanContext) ? v.spanContext : undefined;
+  const parentContext = isObject(v.parentSpanContext) ? v.parentSpanContext : undefined;
+  const spanId = idOf(v.spanId ?? v.span_id ?? context?.spanId);
   if (!spanId) {
     b.problem('error', `span ${ordinal} has no "spanId"; skipped`, range);
     return;
@@ -136,18 +265,24 @@ function readSpan(doc: JsonDocument, node: Node, service: string | undefined, sp
   const status = isObject(v.status) ? v.status : undefined;
   const errorStatus = status && isErrorCode(status.code);
   const errorType = str(attrs['error.type']);
-  const start = nanos(v.startTimeUnixNano ?? v.start_time_unix_nano);
-  const end = nanos(v.endTimeUnixNano ?? v.end_time_unix_nano);
+  const start = hrNanos(v.startTimeUnixNano ?? v.start_time_unix_nano ?? v.startTime);
+  const end = hrNanos(v.endTimeUnixNano ?? v.end_time_unix_nano ?? v.endTime);
+  if (service === undefined && isObject(v.resource)) {
+    const name = attributes(v.resource.attributes)['service.name'];
+    if (typeof name === 'string') service = name;
+  }
+  if (scope === undefined && isObject(v.instrumentationScope)) scope = str(v.instrumentationScope.name);
   if (start === undefined) b.problem('warning', `span ${spanId} has no start time; placed at its parent's start`, range);
   const events: SpanEvent[] = [];
   if (Array.isArray(v.events)) {
-    for (const e of v.events) if (isObject(e)) events.push({ name: str(e.name) ?? '', time: nanos(e.timeUnixNano ?? e.time_unix_nano), attrs: attributes(e.attributes) });
+    for (const e of v.events) if (isObject(e)) events.push({ name: str(e.name) ?? '', time: hrNanos(e.timeUnixNano ?? e.time_unix_nano ?? e.time ?? e.timestamp), attrs: attributes(e.attributes) });
   }
   const links: ImportSpan['links'] = [];
   if (Array.isArray(v.links)) {
     for (const l of v.links) {
-      const linked = isObject(l) ? idOf(l.spanId ?? l.span_id) : undefined;
-      if (isObject(l) && linked) links.push({ traceId: idOf(l.traceId ?? l.trace_id) ?? '', spanId: linked, attributes: attributes(l.attributes) });
+      const lc = isObject(l) && isObject(l.context) ? l.context : l; // an SDK link: {context: {traceId, spanId}, attributes}
+      const linked = isObject(lc) ? idOf(lc.spanId ?? lc.span_id) : undefined;
+      if (isObject(l) && isObject(lc) && linked) links.push({ traceId: idOf(lc.traceId ?? lc.trace_id) ?? '', spanId: linked, attributes: attributes(l.attributes) });
     }
   }
   for (const e of events) if (e.name === 'exception' && !errorType && !errorStatus) attrs['error.type'] ??= e.attrs['exception.type'];
@@ -159,13 +294,14 @@ function readSpan(doc: JsonDocument, node: Node, service: string | undefined, sp
     attrs,
     events,
     content,
+    scope,
     span: {
       ordinal,
       origin,
-      traceId: idOf(v.traceId ?? v.trace_id) ?? '',
+      traceId: idOf(v.traceId ?? v.trace_id ?? context?.traceId) ?? '',
       spanId,
       id: spanId,
-      parentSpanId: idOf(v.parentSpanId ?? v.parent_span_id),
+      parentSpanId: parentIdOf(v.parentSpanId ?? v.parent_span_id ?? parentContext?.spanId),
       start,
       end,
       links,
@@ -174,7 +310,7 @@ function readSpan(doc: JsonDocument, node: Node, service: string | undefined, sp
       input: g.role === 'spawn' ? str(attrs['gen_ai.agent.description']) : g.role === 'chain' ? undefined : content.input,
       output: g.role === 'chain' ? undefined : content.output,
       finishReasons: finishReasons(attrs, content),
-      error: errorStatus || errorType ? (str(status?.message) || errorType || 'error') : undefined,
+      error: spanError(attrs, status),
       service,
     },
   });
@@ -278,13 +414,16 @@ function safeJson(s: string): unknown {
   }
 }
 
-/** OTLP JSON: an object (or a line of one) with `resourceSpans`. */
+/** OTLP JSON: an object (or a line of one) with `resourceSpans`; or JSON Lines of SDK-serialized spans. */
 export const otelFormat: TraceFormat = {
   id: OTEL_FORMAT,
   label: 'OpenTelemetry GenAI spans (OTLP JSON / JSON Lines)',
   detect(text) {
     const head = text.slice(0, 1 << 16);
-    return /^\s*[[{]/.test(head) && /"(resourceSpans|resource_spans)"\s*:/.test(head);
+    if (!/^\s*[[{]/.test(head)) return false;
+    if (/"(resourceSpans|resource_spans)"\s*:/.test(head)) return true;
+    // a file exporter's JSON Lines of SDK-serialized spans (GitHub Copilot CLI, Copilot Chat)
+    return /^\s*\{/.test(head) && /"spanId"\s*:/.test(head) && (/"type"\s*:\s*"span"/.test(head) || /"(startTime|endTime)"\s*:\s*\[\s*\d/.test(head));
   },
   read: (text, fileName) => readOtel(text, fileName),
 };

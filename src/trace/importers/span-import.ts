@@ -10,10 +10,12 @@
  *   the created agent's first invocation;
  * - agent: `delegate` at start (caller lane -> agent), `return` at end (agent -> caller), and `stop` at
  *   end when the span failed (error; max_turns when the error says a recursion / turn limit was hit) or
- *   records finish reasons (as in the OTLP reader);
+ *   records finish reasons (as in the OTLP reader); with `outerStopScope: 'turn'` each outermost agent
+ *   span's end is a turn end (`scope: "turn"`);
  * - handoff: `delegate` from the handing-off agent to the receiving one (no return: control moved);
  *   the receiving agent's next agent span is delegated by the handing-off agent, joined by a `causal` edge;
- * - tool: `tool_call` at start and `tool_result` at end (an open span: `call_status: no_result`);
+ * - tool: `tool_call` at start and `tool_result` at end (an open span: `call_status: no_result`); a
+ *   hook span (`execute_hook`, GitHub Copilot's `hook <type>`) is a tool call of tool `hook:<type>`;
  * - llm: `message` (tokens, model); event: `message` at its time; chain: `orchestrator_decision`;
  *   guardrail: `safety_event`; other: no event, counted by label in one warning, children pass through.
  * Lane: the span's own agent, else its parent's lane, else the span's service, else `agent`.
@@ -141,24 +143,36 @@ export function genAiSpan(attrs: Record<string, unknown>, name: string): Pick<Im
   if (op === 'create_agent') role = 'spawn';
   else if (op === 'invoke_agent' || oi === 'AGENT') role = 'agent';
   else if (op === 'execute_tool' || op === 'retrieval' || oi === 'TOOL' || oi === 'RETRIEVER' || oi === 'RERANKER') role = 'tool';
+  else if (op === 'execute_hook' || (!op && hookType(attrs) !== undefined)) role = 'tool';
   else if (op === 'chat' || op === 'generate_content' || op === 'text_completion' || op === 'embeddings' || oi === 'LLM' || oi === 'EMBEDDING') role = 'llm';
   else if (op === 'invoke_workflow' || oi === 'CHAIN') role = 'chain';
   else if (oi === 'GUARDRAIL') role = 'guardrail';
   let agent = str(attrs['gen_ai.agent.name']) || str(attrs['agent.name']) || str(attrs['gen_ai.agent.id']);
-  if (!agent && (role === 'agent' || role === 'spawn')) agent = /^(?:invoke_agent|create_agent)\s+(.+)$/.exec(name)?.[1] ?? (role === 'agent' ? name || undefined : undefined);
-  const tool = role === 'tool' ? str(attrs['gen_ai.tool.name']) ?? str(attrs['tool.name']) ?? (name.replace(/^execute_tool\s+/, '') || 'tool') : undefined;
+  // A span named only by its operation (`invoke_agent`: GitHub Copilot's session wrapper) names no agent: its lane is its parent's, else its service.
+  if (!agent && (role === 'agent' || role === 'spawn')) agent = /^(?:invoke_agent|create_agent)\s+(.+)$/.exec(name)?.[1] ?? (role === 'agent' && name !== 'invoke_agent' ? name || undefined : undefined);
+  const hook = role === 'tool' ? hookType(attrs) ?? (op === 'execute_hook' ? name.replace(/^execute_hook\s*/, '') || 'hook' : undefined) : undefined;
+  const tool = role !== 'tool' ? undefined : hook !== undefined ? `hook:${hook}` : str(attrs['gen_ai.tool.name']) ?? str(attrs['tool.name']) ?? (name.replace(/^execute_tool\s+/, '') || 'tool');
   const model = str(attrs['gen_ai.request.model']) ?? str(attrs['gen_ai.response.model']) ?? str(attrs['llm.model_name']);
   const input = num(attrs['gen_ai.usage.input_tokens']) ?? num(attrs['gen_ai.usage.prompt_tokens']) ?? num(attrs['llm.token_count.prompt']);
   const output = num(attrs['gen_ai.usage.output_tokens']) ?? num(attrs['gen_ai.usage.completion_tokens']) ?? num(attrs['llm.token_count.completion']);
   const cacheRead = num(attrs['gen_ai.usage.cache_read.input_tokens']) ?? num(attrs['gen_ai.usage.cache_read_input_tokens']) ?? num(attrs['llm.token_count.prompt_details.cache_read']);
-  const cacheWrite = num(attrs['gen_ai.usage.cache_creation.input_tokens']) ?? num(attrs['gen_ai.usage.cache_creation_input_tokens']) ?? num(attrs['llm.token_count.prompt_details.cache_write']);
-  const reasoning = num(attrs['gen_ai.usage.reasoning.output_tokens']) ?? num(attrs['llm.token_count.completion_details.reasoning']);
+  // semconv-genai renamed cache_creation to cache_write; reasoning_tokens is GitHub Copilot Chat's own key
+  const cacheWrite = num(attrs['gen_ai.usage.cache_write.input_tokens']) ?? num(attrs['gen_ai.usage.cache_creation.input_tokens']) ?? num(attrs['gen_ai.usage.cache_creation_input_tokens']) ?? num(attrs['llm.token_count.prompt_details.cache_write']);
+  const reasoning = num(attrs['gen_ai.usage.reasoning.output_tokens']) ?? num(attrs['gen_ai.usage.reasoning_tokens']) ?? num(attrs['llm.token_count.completion_details.reasoning']);
   // GenAI and OpenInference count the cached input in the input
   const usage = usageFrom({ input, output, cache_read: cacheRead, cache_write: cacheWrite, reasoning }, true);
   const tokens = usage ? undefined : num(attrs['llm.token_count.total']);
   const inText = text(attrs['gen_ai.tool.call.arguments'] ?? attrs['tool.parameters'] ?? attrs['input.value'] ?? attrs['gen_ai.prompt']);
   const outText = text(attrs['gen_ai.tool.call.result'] ?? attrs['output.value'] ?? attrs['gen_ai.completion']);
   return { role, agent, tool, model, tokens, usage, input: inText, output: outText, skipLabel: op ?? (oi ? `openinference:${oi}` : undefined) };
+}
+
+/**
+ * The hook a span runs, when it is a hook span: GitHub Copilot CLI's `hook <type>` spans
+ * (`github.copilot.hook.type`), GitHub Copilot Chat's `execute_hook` spans (`copilot_chat.hook_type`).
+ */
+function hookType(attrs: Record<string, unknown>): string | undefined {
+  return str(attrs['github.copilot.hook.type']) ?? str(attrs['copilot_chat.hook_type']);
 }
 
 /**
@@ -197,6 +211,12 @@ export interface SpanTraceOptions {
   notes?: { severity: 'info' | 'warning'; message: string; ordinal: number }[];
   /** Read a failed agent's error text for a turn / recursion limit (stop reason max_turns; default true). */
   maxTurnsFromError?: boolean;
+  /**
+   * `turn`: each outermost agent span is one turn of a chat (GitHub Copilot: one `invoke_agent` per
+   * request), so the stop at its end is a turn end (`scope: "turn"`, handed back to the user), never
+   * the run's verdict; inner (sub-agent) spans' stops are left as they are.
+   */
+  outerStopScope?: 'turn';
 }
 
 /**
@@ -218,6 +238,18 @@ function finalAgentSpans(spans: ImportSpan[], parentOf: (s: ImportSpan) => Impor
     else if (!last.has(s.traceId) || s.end > last.get(s.traceId)!.end!) last.set(s.traceId, s);
   }
   return new Set([...last].filter(([traceId]) => !openOuter.has(traceId)).map(([, s]) => s));
+}
+
+/** The agent spans inside no other agent span (each a turn, when a file's outermost agent spans are turns). */
+function outerAgentSpans(spans: ImportSpan[], parentOf: (s: ImportSpan) => ImportSpan | undefined): Set<ImportSpan> {
+  const out = new Set<ImportSpan>();
+  for (const s of spans) {
+    if (s.role !== 'agent') continue;
+    let inner = false;
+    for (let p = parentOf(s); p && !inner; p = parentOf(p)) inner = p.role === 'agent' || p.role === 'spawn';
+    if (!inner) out.add(s);
+  }
+  return out;
 }
 
 /**
@@ -325,6 +357,7 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
     pending.push({ event: ev, origin: first.origin, key: [ev.t, 0, -1, first.ordinal, 0], traceId: m.traceId });
   });
   const runEnders = finalAgentSpans(spans, parentOf, (i) => tree.open[i]);
+  const outer = opts.outerStopScope ? outerAgentSpans(spans, parentOf) : new Set<ImportSpan>();
   const skipped: Record<string, number> = {};
   const firstInvoke = new Map<string, string>();
   const created = new Map<string, string>();
@@ -365,10 +398,12 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
         const last = s.finishReasons?.[s.finishReasons.length - 1];
         const limit = opts.maxTurnsFromError !== false && !!s.error && /recursion limit|max(imum)?[ _](turns|iterations|steps)/i.test(s.error);
         // The run's last agent span closing is where the run stopped, even when no reason was recorded.
-        const reason: StopReason | undefined = s.error ? (limit ? 'max_turns' : 'error') : last !== undefined ? stopReasonOf(last) : runEnders.has(s) ? 'unknown' : undefined;
+        const reason: StopReason | undefined = s.error ? (limit ? 'max_turns' : 'error') : last !== undefined ? stopReasonOf(last) : runEnders.has(s) || outer.has(s) ? 'unknown' : undefined;
         if (reason) {
-          const detail = s.error ?? (last !== undefined ? `finish_reasons ${JSON.stringify(s.finishReasons)}` : `the run's outermost ${noun} closed here; the export records no stop decision or reason`);
-          push({ id: `${s.id}.stop`, t: tEnd, type: 'stop', agent, reason, decided_by: agent, detail, parent: s.id, causes: [`${s.id}.return`] } as TraceEvent, s, true, 1);
+          const turn = opts.outerStopScope === 'turn' && outer.has(s);
+          const closed = turn ? `the turn's ${noun} closed here: handed back to the user; the export records no stop reason` : `the run's outermost ${noun} closed here; the export records no stop decision or reason`;
+          const detail = s.error ?? (last !== undefined ? `finish_reasons ${JSON.stringify(s.finishReasons)}` : closed);
+          push({ id: `${s.id}.stop`, t: tEnd, type: 'stop', agent, reason, decided_by: agent, detail, scope: turn ? 'turn' : undefined, parent: s.id, causes: [`${s.id}.return`] } as TraceEvent, s, true, 1);
           b.edge(`${s.id}.return`, `${s.id}.stop`, 'causal');
         }
         break;

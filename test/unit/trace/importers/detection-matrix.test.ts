@@ -26,6 +26,8 @@ function expectedFormat(rel: string): string | undefined {
   };
   if (byDir[dir]) return byDir[dir];
   if (dir === 'broken') return rel.endsWith('.jsonl') ? 'otrace-jsonl' : 'otrace-json';
+  // GitHub Copilot: CLI session logs (session-state/<id>/events.jsonl) and OpenTelemetry files
+  if (dir === 'copilot') return /[\\/]events\.jsonl$/.test(rel) ? 'copilot-cli' : 'otel-genai';
   return undefined; // cases/ and mast/ hold several formats: only "exactly one" is checked
 }
 
