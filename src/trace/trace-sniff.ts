@@ -35,6 +35,8 @@ const SIGNS: Sign[] = [
   // a `session_meta` record, or a rollout-*.jsonl whose records have a payload
   { format: 'codex', test: (h, name) => /"session_meta"/.test(h) || (/^rollout-.*\.jsonl$/.test(name) && /"payload"\s*:/.test(h)) },
   { format: 'agentops', test: (h) => /"span_attributes"\s*:/.test(h) },
+  // a record `{timestamp, message: {type, payload}}`, or the metadata line `{type, protocol_version}`
+  { format: 'kimi', test: (h) => /"message"\s*:\s*\{|"protocol_version"\s*:/.test(h) },
   { format: 'jaeger', test: (h) => /"traceID"\s*:/.test(h) },
   { format: 'langfuse', test: (h) => /"observations"\s*:\s*\[|"parentObservationId"\s*:/.test(h) },
   { format: 'langsmith', test: (h) => /"run_type"\s*:/.test(h) },
