@@ -35,8 +35,11 @@ const SIGNS: Sign[] = [
   // a `session_meta` record, or a rollout-*.jsonl whose records have a payload
   { format: 'codex', test: (h, name) => /"session_meta"/.test(h) || (/^rollout-.*\.jsonl$/.test(name) && /"payload"\s*:/.test(h)) },
   // a `session.start` naming its CLI version or producer, or an events.jsonl whose records have `data`
-  { format: 'copilot-cli', test: (h, name) => /"(copilotVersion|producer)"\s*:/.test(h) || (name === 'events.jsonl' && /"data"\s*:/.test(h)) },
+  { format: 'copilot-cli', test: (h, name) => /"copilotVersion"\s*:|"producer"\s*:\s*"copilot/.test(h) || (name === 'events.jsonl' && /"data"\s*:/.test(h)) },
   { format: 'agentops', test: (h) => /"span_attributes"\s*:/.test(h) },
+  // a record `{timestamp, message: {type: "TurnBegin", payload}}` (wire types are PascalCase), or the metadata line `{type, protocol_version}`;
+  // never any `"message": {` (chat logs and Claude Code records have one)
+  { format: 'kimi', test: (h) => /"message"\s*:\s*\{\s*"type"\s*:\s*"[A-Z][A-Za-z]+"|"protocol_version"\s*:/.test(h) },
   { format: 'jaeger', test: (h) => /"traceID"\s*:/.test(h) },
   { format: 'langfuse', test: (h) => /"observations"\s*:\s*\[|"parentObservationId"\s*:/.test(h) },
   { format: 'langsmith', test: (h) => /"run_type"\s*:/.test(h) },

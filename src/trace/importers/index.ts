@@ -6,6 +6,7 @@
 import './agentops';
 import './claude-code';
 import './jaeger';
+import './kimi';
 import './langfuse';
 import './langsmith';
 import './codex';

@@ -13,16 +13,17 @@ import { FIXTURES } from '../../helpers';
 
 /**
  * Files under test/fixtures that no built-in detector should take: provenance notes, generators, the
- * survey's JSON Schema, and the in-house format (and its mapping files) read only through a mapping.
+ * survey's JSON Schema, the in-house format (and its mapping files) read only through a mapping, and
+ * the files of a Kimi session folder beside its wire (the model's context.jsonl, a sub-agent's meta.json).
  */
-const NOT_TRACES = /(SOURCE\.md|\.py|survey[\\/]trace_schema\.json|mapping[\\/].*|prompts[\\/].*\.md)$|^not-traces[\\/]/;
+const NOT_TRACES = /(SOURCE\.md|\.py|survey[\\/]trace_schema\.json|mapping[\\/].*|prompts[\\/].*\.md)$|^not-traces[\\/]|^kimi[\\/].*[\\/](context\.jsonl|meta\.json)$/;
 
 /** The format a fixture folder holds (folders with several formats: by file). */
 function expectedFormat(rel: string): string | undefined {
   const dir = rel.split(/[\\/]/)[0];
   const byDir: Record<string, string> = {
     jaeger: 'jaeger', zipkin: 'zipkin', langfuse: 'langfuse', phoenix: 'phoenix', langsmith: 'langsmith', 'openai-agents': 'openai-agents', agentops: 'agentops',
-    otel: 'otel-genai', codex: 'codex', 'claude-code': 'claude-code', 'who-and-when': 'who-and-when', survey: 'otrace-json',
+    otel: 'otel-genai', codex: 'codex', kimi: 'kimi', 'claude-code': 'claude-code', 'who-and-when': 'who-and-when', survey: 'otrace-json',
   };
   if (byDir[dir]) return byDir[dir];
   if (dir === 'broken') return rel.endsWith('.jsonl') ? 'otrace-jsonl' : 'otrace-json';
@@ -60,4 +61,14 @@ test('detection matrix: no detector takes the ordinary JSON files of not-traces/
   assert.ok(files.length >= 5, `${files.length} files`);
   const taken = files.flatMap((f) => listFormats().filter((x) => x.detect(fs.readFileSync(f, 'utf8'), f)).map((x) => `${path.basename(f)}: ${x.id}`));
   assert.deepEqual(taken, []);
+});
+
+test('detection matrix: in a Kimi session folder only the wires are traces (context.jsonl and meta.json are taken by no detector)', () => {
+  const files = walk(path.join(FIXTURES, 'kimi'));
+  const taken = (f: string) => listFormats().filter((x) => x.detect(fs.readFileSync(f, 'utf8'), f)).map((x) => x.id);
+  const others = files.filter((f) => /(context\.jsonl|meta\.json)$/.test(f));
+  assert.ok(others.length >= 3, `${others.length} files`);
+  assert.deepEqual(others.flatMap((f) => taken(f).map((id) => `${path.relative(FIXTURES, f)}: ${id}`)), []);
+  const wires = files.filter((f) => f.endsWith('wire.jsonl'));
+  assert.deepEqual(wires.map((f) => taken(f)), wires.map(() => ['kimi']));
 });
