@@ -102,6 +102,13 @@ describe('trace sniff', () => {
     assert.equal(mayBeTrace('', 'package.json'), false, 'an empty file');
   });
 
+  test('says no for chat logs and app logs whose records hold a "message" object or a "producer" (the Kimi and Copilot CLI signs are narrower)', () => {
+    assert.equal(mayBeTrace('{"level": "info", "message": {"type": "request", "path": "/"}}\n', 'app.log.jsonl'), false);
+    assert.equal(mayBeTrace('{"message": {"role": "user", "content": "hi"}}\n', 'chat.jsonl'), false);
+    assert.equal(mayBeTrace('{"title": "x", "producer": "Acrobat Distiller"}', 'pdf-meta.json'), false);
+    assert.deepEqual(traceSigns('{"timestamp": 1.5, "message": {"type": "TurnBegin", "payload": {}}}\n', 'wire.jsonl'), ['kimi']);
+  });
+
   test('takes *.otrace.json and *.otrace.jsonl by name, whatever their start', () => {
     assert.deepEqual(traceSigns('', '/w/run.otrace.jsonl'), ['otrace-jsonl']);
     assert.deepEqual(traceSigns('not json', 'C:\\w\\run.otrace.json'), ['otrace-json']);
