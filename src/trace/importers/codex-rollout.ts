@@ -11,7 +11,7 @@
  */
 import type { LoadedTrace, Origin, Problem, Range } from '../model';
 import type { StopReason, TraceEvent } from '../schema';
-import { isObject, num, parseTimestamp, recordOrigin, secondsSince, setContent, str, type JsonlRecord, type TraceAssembler } from './jsonl-records';
+import { isObject, num, ownKindsMessage, recordOrigin, recordSeconds, setContent, str, type JsonlRecord, type TraceAssembler } from './jsonl-records';
 import { addTo } from '../counts';
 import { addUsage, usageFrom } from '../tokens';
 
@@ -297,11 +297,7 @@ export class RolloutReader {
   /** Reads one record into the trace (records come in line order): its time, then the handler of its type. */
   readRecord(r: JsonlRecord): void {
     const v = r.value;
-    const own = parseTimestamp(v.timestamp);
-    if (this.base === undefined && own !== undefined) this.base = own;
-    const ms = own ?? this.lastMs ?? this.base;
-    this.lastMs = ms;
-    this.t = this.base === undefined || ms === undefined ? 0 : secondsSince(this.base, ms);
+    this.t = recordSeconds(this, v.timestamp);
     this.lastT = this.t;
     this.lastLine = r.line;
     this.origin = recordOrigin(r, this.ctx.file);
@@ -550,8 +546,8 @@ export class RolloutReader {
       [this.deniedCalls, 'call refused by the user', 'calls refused by the user'],
       [this.interruptions, 'user interruption', 'user interruptions'],
     ] as const;
-    const said = kinds.filter(([n]) => n > 0).map(([n, one, many]) => `${n} ${n > 1 ? many : one}`);
-    if (said.length && this.firstKind) ctx.problems.push({ severity: 'info', message: `read as their own kinds: ${said.join(', ')}`, range: this.firstKind, ...(ctx.file ? { file: ctx.file } : {}) });
+    const message = ownKindsMessage(kinds);
+    if (message && this.firstKind) ctx.problems.push({ severity: 'info', message, range: this.firstKind, ...(ctx.file ? { file: ctx.file } : {}) });
 
     const costs: Record<string, number> = { tool_calls: this.toolCalls };
     if (this.totalUsage) {

@@ -40,7 +40,7 @@ import type { LoadedTrace, Origin, Problem, Range } from '../model';
 import type { StopReason, TraceEvent, TokenUsage } from '../schema';
 import { addTo } from '../counts';
 import { usageFrom } from '../tokens';
-import { isObject, num, parseTimestamp, readJsonlRecords, recordOrigin, secondsSince, setContent, str, TraceAssembler, type JsonlRecord } from './jsonl-records';
+import { isObject, num, readJsonlRecords, recordOrigin, recordSeconds, setContent, str, TraceAssembler, type JsonlRecord, type RecordClock } from './jsonl-records';
 
 export const COPILOT_CLI_FORMAT = 'copilot-cli';
 
@@ -84,8 +84,8 @@ export function readCopilotCli(text: string, fileName = ''): LoadedTrace {
 
 /** The state of reading one events.jsonl (see the file comment). */
 class CliReader {
-  private base: number | undefined;
-  private lastMs: number | undefined;
+  /** The first and the last record time read (ms since the epoch). */
+  private readonly clock: RecordClock = { base: undefined, lastMs: undefined };
   private t = 0;
   private origin: Origin = recordOrigin({ line: 0, start: 0, length: 0, value: {} });
   /** Sub-agents by the id their events carry (`agentId`, else the spawning call's id). */
@@ -149,11 +149,7 @@ class CliReader {
   /** Reads one record (in line order): its time, then its type's handler. */
   read(rec: JsonlRecord): void {
     const v = rec.value;
-    const own = parseTimestamp(v.timestamp);
-    if (this.base === undefined && own !== undefined) this.base = own;
-    const ms = own ?? this.lastMs ?? this.base;
-    this.lastMs = ms;
-    this.t = this.base === undefined || ms === undefined ? 0 : secondsSince(this.base, ms);
+    this.t = recordSeconds(this.clock, v.timestamp);
     this.origin = recordOrigin(rec);
     const type = str(v.type) ?? '(no type)';
     const d: Json = isObject(v.data) ? v.data : {};

@@ -283,3 +283,32 @@ export function secondsSince(base: number, ms: number): number {
   const s = (ms - base) / 1000;
   return s > 0 ? Math.round(s * 1000) / 1000 : 0;
 }
+
+/** A JSON Lines reader's clock: the first timestamp read (ms since the epoch) and the last one. */
+export interface RecordClock {
+  base: number | undefined;
+  lastMs: number | undefined;
+}
+
+/**
+ * The time of a record in seconds since `clock.base`: its own `timestamp` ({@link parseTimestamp}),
+ * else the last record's (a record without one happened after it); 0 until a time is known. The
+ * first timestamp read becomes the base; `clock` is updated.
+ */
+export function recordSeconds(clock: RecordClock, timestamp: unknown): number {
+  const own = parseTimestamp(timestamp);
+  if (clock.base === undefined && own !== undefined) clock.base = own;
+  const ms = own ?? clock.lastMs ?? clock.base;
+  clock.lastMs = ms;
+  return clock.base === undefined || ms === undefined ? 0 : secondsSince(clock.base, ms);
+}
+
+/**
+ * The info a reader gives for records it read as their own kinds, e.g. `read as their own kinds:
+ * 2 calls refused by the user, 1 user interruption`: each `[count, one, many]` above zero, in order;
+ * undefined when every count is zero.
+ */
+export function ownKindsMessage(kinds: readonly (readonly [number, string, string])[]): string | undefined {
+  const said = kinds.filter(([n]) => n > 0).map(([n, one, many]) => `${n} ${n > 1 ? many : one}`);
+  return said.length ? `read as their own kinds: ${said.join(', ')}` : undefined;
+}

@@ -50,7 +50,7 @@
  */
 import { firstJsonLines, registerFormat, type FileAccess, type TraceFormat } from '../../formats';
 import type { LoadedTrace, Problem, Range } from '../../model';
-import { baseName, dirName, isObject, joinPath, lineRange, readJsonlRecords, str, TraceAssembler, type JsonlRecord } from '../jsonl-records';
+import { baseName, dirName, isObject, joinPath, lineRange, ownKindsMessage, readJsonlRecords, str, TraceAssembler, type JsonlRecord } from '../jsonl-records';
 import { MAIN_LANE, WIRE_TYPES, WireReader, type WireSource } from './wire';
 
 export { inputText, MAIN_LANE } from './wire';
@@ -129,13 +129,12 @@ function summarize(reader: WireReader, problems: Problem[]): void {
     problems.push({ severity: 'warning', message: `${n} line${n > 1 ? 's are' : ' is'} JSON but not a wire record ({"timestamp", "message": {"type", "payload"}}): not shown`, ...at(reader.firstNotRecord) });
   }
   const s = reader.summary;
-  const said = [
+  const message = ownKindsMessage([
     [s.deniedCalls, 'call refused by the user', 'calls refused by the user'],
     [s.interruptions, 'step interrupted', 'steps interrupted'],
     [s.failedSteps, 'step failed after retries (an API error)', 'steps failed after retries (API errors)'],
-  ] as const;
-  const parts = said.filter(([n]) => n > 0).map(([n, one, many]) => `${n} ${n > 1 ? many : one}`);
-  if (parts.length) problems.push({ severity: 'info', message: `read as their own kinds: ${parts.join(', ')}`, ...at(reader.firstKind) });
+  ]);
+  if (message) problems.push({ severity: 'info', message, ...at(reader.firstKind) });
 }
 
 /** The trace fields: session id, costs (tokens by kind summed over the model calls), metadata. */
