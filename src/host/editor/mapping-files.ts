@@ -141,9 +141,7 @@ export class MappingFiles implements MappingProvider, vscode.Disposable {
     }
     for (const file of files) {
       if (this.namedWatchers.has(file)) continue;
-      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(file)), path.basename(file)));
-      const later = () => this.refreshLater();
-      this.namedWatchers.set(file, vscode.Disposable.from(w, w.onDidCreate(later), w.onDidChange(later), w.onDidDelete(later)));
+      this.namedWatchers.set(file, watchFile(file, () => this.refreshLater()));
     }
   }
 
@@ -226,6 +224,29 @@ const OUTSIDE_MESSAGE = plainText`this mapping file is a symbolic link to a file
 function refusedWhy(entry: RefusedEntry): string {
   if (entry.reason === 'glob') return `its glob is refused: ${entry.detail}`;
   return 'the workspace setting names a mapping file outside the workspace; only your user settings may';
+}
+
+/**
+ * Watches one file, through its folder, so that creating, changing, deleting or replacing it calls `onChange`.
+ * Node's fs.watch is listening when it returns; VS Code's watcher starts asynchronously, and a change made
+ * just after the first read of a settings-named mapping file was lost until the next one. VS Code's watcher
+ * stays the fallback for a folder fs.watch cannot watch (missing, or no inotify left).
+ * @param file absolute path of the file to watch.
+ * @param onChange called (possibly several times per change; callers debounce) on any event for the file.
+ * @returns a disposable that stops watching. Never throws.
+ */
+function watchFile(file: string, onChange: () => void): vscode.Disposable {
+  const name = path.basename(file);
+  try {
+    const watcher = fs.watch(path.dirname(file), { persistent: false }, (_event, changed) => {
+      if (!changed || changed.toString() === name) onChange();
+    });
+    watcher.on('error', () => watcher.close());
+    return new vscode.Disposable(() => watcher.close());
+  } catch {
+    const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(file)), name));
+    return vscode.Disposable.from(w, w.onDidCreate(onChange), w.onDidChange(onChange), w.onDidDelete(onChange));
+  }
 }
 
 /** The text of a mapping file: an open editor's (unsaved edits count), else the file on disk. */
