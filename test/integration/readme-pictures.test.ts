@@ -1,5 +1,5 @@
 /**
- * The README's pictures of a one-agent Codex rollout, a Who&When log and the demo, written by the
+ * The README's pictures of a one-agent Codex rollout, a Who&When log, a Kimi session and the demo, written by the
  * test run (issue 26): each trace opened beside its text, the graph's editor group widened, the
  * whole run in view and the run's end selected (a real click on the run summary's "Ended" link),
  * then the page (1440x900, the harness's viewport) saved to test-output/. Each picture is taken
@@ -134,6 +134,16 @@ describe('README pictures in a real VS Code', function () {
     assert.match(shown.rows.Ended, /^failure \(.*\) · run stopped: task complete/, 'the recorded outcome first, then the stop that claimed success');
     assert.equal(shown.problemClass, 'run-error');
     assert.match(shown.rows.Problems, /^✖ .*Filmography_Expert/, 'the top problem names the agent the log records as the mistake');
+  });
+
+  it('a Kimi Code CLI session: main and two sub-agents, each spawned by its Agent call (test-output/kimi-session.png)', async () => {
+    const session = path.join(FIXTURES, 'kimi', 'session-1.10', '3b9e2c4a-6d1f-4e8a-9c2b-7f5a1e0d4c21', 'wire.jsonl');
+    const shown = await takePicture(session, 'kimi-session.png');
+    assert.match(shown.rows.Asked, /^Make the HTTP client's retry delay configurable, and look at the flaky test in the background/);
+    assert.match(shown.rows.Who, /^3 agents: main .*coder.*explore/);
+    assert.match(shown.rows.Ended, /turn ended/, 'a Kimi turn end is a hand-back to the user, never "task complete"');
+    const spawned = await evalInWebview<number>(`() => globalThis.__otrace.cy.edges('[type = "spawn"]').length`, { selector: 'body[data-state="ready"][data-title="wire.jsonl"]' });
+    assert.equal(spawned, 2, 'two spawn edges, main to each sub-agent');
   });
 
   it('the demo: six agents, the run stopped with its quality met, the repeated search found (test-output/screenshot.png)', async () => {
