@@ -476,7 +476,7 @@ test('a worker forked with its parent\'s history: the replay is inherited, its o
       w,
       written([
         ['session_meta', { id: W, forked_from_id: ROOT, thread_source: 'subagent', cwd: '/w', source: { subagent: { thread_spawn: { parent_thread_id: ROOT, depth: 1, agent_nickname: 'Wu', agent_role: 'worker' } } } }, 0],
-        ...[['session_meta', { id: ROOT, cwd: '/w', source: 'cli' }], ...earlier].map(([t, p], k): [string, Record<string, unknown>, number] => [t, p, 1 + k]),
+        ...([['session_meta', { id: ROOT, cwd: '/w', source: 'cli' }], ...earlier] as [string, Record<string, unknown>][]).map(([t, p], k): [string, Record<string, unknown>, number] => [t, p, 1 + k]),
         [...started('w1'), 5000],
         [...prompt('fix the bug'), 5001],
         [...said('bug fixed'), 5002],
