@@ -34,6 +34,8 @@ const SIGNS: Sign[] = [
   { format: 'claude-code', test: (h) => /"(sessionId|leafUuid|snapshot)"\s*:/.test(h) },
   // a `session_meta` record, or a rollout-*.jsonl whose records have a payload
   { format: 'codex', test: (h, name) => /"session_meta"/.test(h) || (/^rollout-.*\.jsonl$/.test(name) && /"payload"\s*:/.test(h)) },
+  // a Codex rollout-trace bundle: a raw event's wall clock, or the manifest naming its event log
+  { format: 'codex-trace-bundle', test: (h) => /"(wall_time_unix_ms|raw_event_log)"\s*:/.test(h) },
   // a `session.start` naming its CLI version or producer, or an events.jsonl whose records have `data`
   { format: 'copilot-cli', test: (h, name) => /"copilotVersion"\s*:|"producer"\s*:\s*"copilot/.test(h) || (name === 'events.jsonl' && /"data"\s*:/.test(h)) },
   { format: 'agentops', test: (h) => /"span_attributes"\s*:/.test(h) },

@@ -11,9 +11,11 @@
  */
 import type { LoadedTrace, Origin, Problem, Range } from '../model';
 import type { StopReason, TraceEvent } from '../schema';
-import { isObject, num, ownKindsMessage, recordOrigin, recordSeconds, setContent, str, type JsonlRecord, type TraceAssembler } from './jsonl-records';
+import { isObject, num, ownKindsMessage, parseTimestamp, recordOrigin, recordSeconds, setContent, str, type JsonlRecord, type TraceAssembler } from './jsonl-records';
 import { addTo } from '../counts';
 import { addUsage, usageFrom } from '../tokens';
+import { endEventExitCode, outputExitCode } from './codex-exit-code';
+import { compactionText, copyInherited, inheritedText, inheritRecord, REPLAY_GAP_MS, uuidV7Ms, type InheritedHistory } from './codex-history';
 
 type Json = Record<string, unknown>;
 
@@ -68,6 +70,30 @@ function outputText(output: unknown): { text: string; failed: boolean } {
   return { text: output === undefined ? '' : JSON.stringify(output), failed: false };
 }
 
+/**
+ * Puts a command's exit code on its result: `exit_code`, and `is_error` when it is not 0 (an exit
+ * code read later that is 0 takes back the failure an earlier one gave).
+ */
+function setExitCode(e: Json, code: number): void {
+  const before = e.exit_code;
+  e.exit_code = code;
+  if (code !== 0) e.is_error = true;
+  else if (typeof before === 'number' && before !== 0) delete e.is_error;
+}
+
+/**
+ * The inter-agent message an assistant-role item carries as its only text (multi-agent v2 writes a
+ * received `InterAgentCommunication` into the history as JSON `{author, recipient, other_recipients,
+ * content, trigger_turn}`, openai/codex `to_response_input_item`), or undefined for any other item.
+ */
+function interAgentEnvelope(content: unknown): Json | undefined {
+  if (!Array.isArray(content) || content.length !== 1 || !isObject(content[0]) || typeof content[0].text !== 'string') return undefined;
+  const text = content[0].text.trim();
+  if (!text.startsWith('{') || !text.includes('"recipient"')) return undefined;
+  const v = safeJson(text);
+  return isObject(v) && typeof v.author === 'string' && typeof v.recipient === 'string' && typeof v.content === 'string' && typeof v.trigger_turn === 'boolean' ? v : undefined;
+}
+
 function safeJson(s: string): unknown {
   try {
     return JSON.parse(s);
@@ -81,12 +107,47 @@ export function childLane(role: string | undefined, nickname: string): string {
   return `${role ?? 'agent'}:${nickname}`;
 }
 
+/** The lane of the root agent of a rollout tree (a rollout no other thread spawned). */
+export const ROOT_LANE = 'codex';
+
+/** The agent path of the root thread (openai/codex `AgentPath::root()`); a sub-agent's is `/root/<task name>`. */
+export const ROOT_PATH = '/root';
+
+/**
+ * What a rollout's `session_meta` says of the thread that spawned it: `source.subagent.thread_spawn`
+ * (`parent_thread_id`, `depth`, `agent_path`, `agent_nickname`, `agent_role`; openai/codex
+ * `SubAgentSource::ThreadSpawn`), each falling back on the `session_meta`'s own `agent_nickname`,
+ * `agent_role`, `agent_path`; the parent also from `forked_from_id` when `thread_source` is `subagent`.
+ * All fields undefined for a rollout no thread spawned (or an absent `session_meta`).
+ */
+export function threadSpawnOf(meta: Json | undefined): { parent_thread_id?: string; depth?: number; agent_path?: string; agent_nickname?: string; agent_role?: string } {
+  const source = meta && isObject(meta.source) ? meta.source : undefined;
+  const sub = source && isObject(source.subagent) ? source.subagent : undefined;
+  const spawn = sub && isObject(sub.thread_spawn) ? sub.thread_spawn : undefined;
+  const parent = str(spawn?.parent_thread_id) ?? (meta?.thread_source === 'subagent' ? str(meta.forked_from_id) : undefined);
+  return {
+    parent_thread_id: parent,
+    depth: num(spawn?.depth),
+    agent_path: str(spawn?.agent_path) ?? str(meta?.agent_path),
+    agent_nickname: str(spawn?.agent_nickname) ?? str(meta?.agent_nickname),
+    agent_role: str(spawn?.agent_role) ?? str(meta?.agent_role),
+  };
+}
+
+/** The last segment of an agent path (`/root/researcher` -> `researcher`). */
+function pathName(path: string): string {
+  const parts = path.split('/').filter((x) => x !== '');
+  return parts[parts.length - 1] ?? path;
+}
+
 /** What a parent rollout records of one `spawn_agent` call. */
 export interface Spawn {
   eventId: string;
   thread?: string;
   nickname?: string;
   role?: string;
+  /** The worker's agent path (multi-agent v2: the output's `task_name`, e.g. `/root/researcher`). */
+  path?: string;
   lane?: string;
   returnId?: string;
 }
@@ -105,6 +166,10 @@ export interface RolloutContext {
   skipped: Record<string, number>;
   /** The lane that spawned this one (the sender of its first prompt). */
   callerLane?: string;
+  /** This rollout's agent path (`/root` for the root thread), to place inter-agent messages. */
+  path?: string;
+  /** The agent path of the thread that spawned this one. */
+  callerPath?: string;
 }
 
 /** What reading a rollout found, for linking it with its parent or children. */
@@ -175,10 +240,15 @@ export class LookAheadScan {
     const callOf = str(p.call_id) ?? str(item.call_id);
     if (callOf && (item.status === 'declined' || item.status === 'rejected' || item.status === 'denied')) found.declined.add(callOf);
     if (p.type === 'collab_agent_spawn_end' && typeof p.call_id === 'string') {
-      found.spawns.set(p.call_id, { eventId: '', thread: str(p.new_thread_id), nickname: str(p.new_agent_nickname), role: str(p.new_agent_role) });
-    } else if (p.type === 'function_call_output' && typeof p.call_id === 'string' && !found.spawns.has(p.call_id)) {
+      const known = found.spawns.get(p.call_id);
+      found.spawns.set(p.call_id, { eventId: '', thread: str(p.new_thread_id) ?? known?.thread, nickname: str(p.new_agent_nickname) ?? known?.nickname, role: str(p.new_agent_role) ?? known?.role, path: known?.path });
+    } else if (p.type === 'function_call_output' && typeof p.call_id === 'string') {
+      // The spawn_agent output: `{agent_id, nickname}` (v1) or `{task_name, nickname}` (multi-agent v2).
       const o = typeof p.output === 'string' && p.output.trim().startsWith('{') ? safeJson(p.output) : undefined;
-      if (isObject(o) && typeof o.agent_id === 'string') found.spawns.set(p.call_id, { eventId: '', thread: o.agent_id, nickname: str(o.nickname) });
+      const known = found.spawns.get(p.call_id);
+      if (isObject(o) && (typeof o.agent_id === 'string' || typeof o.task_name === 'string')) {
+        found.spawns.set(p.call_id, { eventId: '', thread: known?.thread ?? str(o.agent_id), nickname: known?.nickname ?? str(o.nickname), role: known?.role, path: str(o.task_name) ?? known?.path });
+      }
     }
     // A user-role response item repeating a prompt (or written just before one) is that prompt; any
     // other user-role item is injected context (meta).
@@ -227,6 +297,16 @@ export class RolloutReader {
   metaUserTexts = new Set<string>();
   /** Line of the last record read. */
   lastLine = -1;
+  /** Exit codes of `exec_command_end` events (and failures of `patch_apply_end`), by call id. */
+  exitCodes = new Map<string, number>();
+  /** The result event of each call id whose output was read. */
+  results = new Map<string, string>();
+  /** The parent's history a forked rollout replays (from its second `session_meta`). */
+  inherited: InheritedHistory | undefined;
+  /** Where the replay starts (its `session_meta`'s line), for the info. */
+  inheritedAt: Range | undefined;
+  /** A second `session_meta` of this same thread (not a replay), for the info. */
+  repeatedMeta: Range | undefined;
   // The record being read: its time and origin.
   private t = 0;
   private origin: Origin = { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, record: 0 };
@@ -261,6 +341,9 @@ export class RolloutReader {
       inputs: this.inputs.slice(),
       outputsRead: new Set(this.outputsRead),
       metaUserTexts: new Set(this.metaUserTexts),
+      exitCodes: new Map(this.exitCodes),
+      results: new Map(this.results),
+      inherited: this.inherited && copyInherited(this.inherited),
     });
     return f;
   }
@@ -297,19 +380,127 @@ export class RolloutReader {
   /** Reads one record into the trace (records come in line order): its time, then the handler of its type. */
   readRecord(r: JsonlRecord): void {
     const v = r.value;
+    const before = this.lastMs;
     this.t = recordSeconds(this, v.timestamp);
     this.lastT = this.t;
     this.lastLine = r.line;
     this.origin = recordOrigin(r, this.ctx.file);
     const type = str(v.type) ?? '(none)';
     const p = isObject(v.payload) ? v.payload : undefined;
-    if (type === 'session_meta') this.session ??= p;
+    if (this.inherited?.open && this.replayGoesOn(type, p, parseTimestamp(v.timestamp), before)) {
+      inheritRecord(this.inherited, r.line, type, p, this.ahead.userMessages);
+      return;
+    }
+    if (this.inherited?.open) this.closeInherited(true);
+    if (type === 'session_meta') this.sessionMeta(r, p);
     else if (type === 'turn_context') {
       if (typeof p?.model === 'string') this.models.add(p.model);
     } else if (type === 'compacted') this.compacted(r, p);
     else if (type === 'response_item' && p) this.responseItem(r, p);
     else if (type === 'event_msg' && p) this.eventMsg(r, p);
+    else if (type === 'inter_agent_communication' && p) this.interAgent(r, isObject(p.communication) ? p.communication : p);
+    else if (type === 'inter_agent_communication_metadata') return; // only says whether the message above started a turn
     else this.skip(RECORD_TYPES.has(type) ? `${type}/no-payload` : `unknown/${type}`);
+  }
+
+  /**
+   * A `session_meta`: the first is the rollout's own; a later one with another thread's id starts
+   * the replay of that thread's history (a fork, see codex-history.ts), read into one event until
+   * the replay ends ({@link replayGoesOn}); a later one of this same thread is only noted.
+   */
+  private sessionMeta(r: JsonlRecord, p: Json | undefined): void {
+    if (!this.session) {
+      this.session = p;
+      return;
+    }
+    const id = str(p?.id);
+    if (id === undefined || id === str(this.session.id)) {
+      this.repeatedMeta ??= this.origin.range;
+      return;
+    }
+    const ev: Draft & Json = { id: `inherited:L${r.line}`, type: 'message', kind: 'meta', from: 'harness', to: this.ctx.lane, inherited: true, forked_from: this.forkedFrom() ?? id };
+    const h: InheritedHistory = { threadId: id, threads: [], eventId: '', firstLine: r.line, lastLine: r.line, records: 0, turns: 0, lines: [], open: true };
+    inheritRecord(h, r.line, 'session_meta', p, this.ahead.userMessages);
+    h.eventId = this.add(ev);
+    // The rollout's first event is its own first (a worker's spawn points there, its first prompt is its caller's).
+    if (this.firstEventId === h.eventId) this.firstEventId = undefined;
+    this.inherited = h;
+    this.inheritedAt = this.origin.range;
+  }
+
+  /** The thread this rollout was forked from (its first `session_meta`'s `forked_from_id`). */
+  private forkedFrom(): string | undefined {
+    return str(this.session?.forked_from_id);
+  }
+
+  /**
+   * True while a record still belongs to a fork's replay: it follows the one before within
+   * {@link REPLAY_GAP_MS}, and it starts no turn whose id (a UUID v7) was made after this thread's.
+   * @param ms the record's time; @param before the time of the record before it (epoch ms).
+   */
+  private replayGoesOn(type: string, p: Json | undefined, ms: number | undefined, before: number | undefined): boolean {
+    if (ms !== undefined && before !== undefined && ms - before > REPLAY_GAP_MS) return false;
+    const startsTurn = type === 'turn_context' || (type === 'event_msg' && (p?.type === 'task_started' || p?.type === 'turn_started'));
+    if (startsTurn) {
+      const turn = uuidV7Ms(str(p?.turn_id));
+      const own = uuidV7Ms(str(this.session?.id));
+      if (turn !== undefined && own !== undefined && turn >= own) return false;
+    }
+    return true;
+  }
+
+  /**
+   * The replay ended: its event gets the transcript and its counts. When the fork's own records
+   * follow (`ownStart`), the event moves to where they start (the replay is context the fork's work
+   * starts from, not time it spent; `replayed_t` keeps when it was written).
+   */
+  private closeInherited(ownStart = false): void {
+    const h = this.inherited;
+    if (!h) return;
+    h.open = false;
+    // The fork's counts go on from the parent's last cumulative usage: only what grows past it is the fork's own.
+    const total = num(h.usage?.total_tokens);
+    if (total !== undefined && total > this.lastTotal) this.lastTotal = total;
+    const e = this.ctx.out.get(h.eventId) as (TraceEvent & Json) | undefined;
+    if (!e) return;
+    setContent(e, inheritedText(h, this.forkedFrom()));
+    if (ownStart && this.t > e.t) {
+      e.replayed_t = e.t;
+      e.t = this.t;
+    }
+    e.inherited_turns = h.turns;
+    e.inherited_records = h.records;
+    e.inherited_threads = h.threads;
+  }
+
+  /**
+   * A message between agents (multi-agent v2 `InterAgentCommunication`: `author`, `recipient`
+   * agent paths, `content`, `trigger_turn`), as a `message` from the author's lane to the
+   * recipient's; one this rollout received is an input of its next output.
+   */
+  private interAgent(r: JsonlRecord, c: Json): void {
+    const author = str(c.author);
+    const recipient = str(c.recipient);
+    const from = this.laneOfPath(author) ?? 'unknown';
+    const to = this.laneOfPath(recipient) ?? this.ctx.lane;
+    const ev: Draft & Json = { id: `agent-message:L${r.line}`, type: 'message', from, to };
+    const content = typeof c.content === 'string' && c.content !== '' ? c.content : Array.isArray(c.content) ? partsText(c.content) : typeof c.encrypted_content === 'string' ? '[encrypted message]' : undefined;
+    setContent(ev, content);
+    if (author) ev.author_path = author;
+    if (recipient) ev.recipient_path = recipient;
+    if (typeof c.trigger_turn === 'boolean') ev.trigger_turn = c.trigger_turn;
+    const id = this.add(ev);
+    if (from !== this.ctx.lane) this.inputs.push(id);
+  }
+
+  /** The lane of an agent path: this rollout's, its caller's, a worker it spawned, the root, else `agent:<last segment>`. */
+  private laneOfPath(path: string | undefined): string | undefined {
+    if (path === undefined || path === '') return undefined;
+    const { ctx } = this;
+    if (path === (ctx.path ?? threadSpawnOf(this.session).agent_path)) return ctx.lane;
+    if (ctx.callerPath !== undefined && path === ctx.callerPath && ctx.callerLane) return ctx.callerLane;
+    for (const s of this.spawns.values()) if (s.path === path) return childLane(s.role, s.nickname ?? s.thread ?? pathName(path));
+    return path === ROOT_PATH ? ROOT_LANE : childLane(undefined, pathName(path));
   }
 
   /** `compacted`: the summary that replaces the history (inside the compaction event when one waits for it). */
@@ -319,7 +510,7 @@ export class RolloutReader {
     if (this.compaction && !this.compaction.summary) {
       const e = this.ctx.out.get(this.compaction.id) as (TraceEvent & Json) | undefined;
       if (e) {
-        setContent(e, str(p?.message));
+        setContent(e, compactionText(str(p?.message), history));
         e.content_is_summary = true;
         e.summary_record = r.line;
         if (Array.isArray(history)) e.replacement_items = history.length;
@@ -328,7 +519,7 @@ export class RolloutReader {
       }
     }
     const ev: Draft & Json = { id: `compacted:L${r.line}`, type: 'orchestrator_decision', kind: 'compaction', compaction: true, content_is_summary: true };
-    setContent(ev, str(p?.message));
+    setContent(ev, compactionText(str(p?.message), history));
     if (Array.isArray(history)) ev.replacement_items = history.length;
     const id = this.add(ev);
     this.inputs.push(id);
@@ -338,7 +529,10 @@ export class RolloutReader {
   /** `response_item`: model input and output (messages, calls, their outputs, reasoning, compaction). */
   private responseItem(r: JsonlRecord, p: Json): void {
     const ptype = str(p.type) ?? '';
-    if (ptype === 'message') this.message(r, p);
+    const envelope = ptype === 'message' && p.role === 'assistant' ? interAgentEnvelope(p.content) : undefined;
+    if (envelope) this.interAgent(r, envelope);
+    else if (ptype === 'message') this.message(r, p);
+    else if (ptype === 'agent_message' || ptype === 'inter_agent_communication') this.interAgent(r, isObject(p.communication) ? p.communication : p);
     else if (ptype === 'reasoning') this.reasoning++;
     else if (ptype === 'compaction' || ptype === 'compaction_summary') {
       const ev = { id: `compaction:L${r.line}`, type: 'orchestrator_decision', kind: 'compaction', compaction: true, content: 'context compacted (encrypted summary)' } as Draft;
@@ -389,6 +583,9 @@ export class RolloutReader {
     const ev: Draft & Json = { id: `${id}:result`, type: 'tool_result', tool: call?.tool ?? 'unknown' };
     setContent(ev, body);
     if (failed) ev.is_error = true;
+    // The exit code: the `exec_command_end` paired by call_id, else the output's header (never its free text).
+    const exitCode = this.exitCodes.get(id) ?? outputExitCode(body);
+    if (exitCode !== undefined) setExitCode(ev, exitCode);
     if (call && (this.ahead.declined.has(id) || DENIED_OUTPUT.test(body.trimStart()))) {
       // The user refused the call (an approval declined): the user's decision, not a failure of the agent.
       ev.denied = true;
@@ -400,6 +597,7 @@ export class RolloutReader {
     if (call) ev.causes = [call.id];
     else problems.push({ severity: 'warning', message: `${ptype} for call_id "${id}", which no call of this rollout started`, range: this.origin.range });
     const rid = this.add(ev);
+    this.results.set(id, rid);
     if (call) out.edge(call.id, rid, 'tool_dependency');
     this.inputs.push(rid);
     if (this.waitTargets.has(id)) this.waits.push({ resultId: rid, targets: this.waitTargets.get(id)! });
@@ -473,6 +671,10 @@ export class RolloutReader {
       case 'agent_message':
       case 'agent_reasoning':
         break; // repeat response items (assistant messages, reasoning), which are read
+      case 'exec_command_end':
+      case 'patch_apply_end':
+        this.commandEnd(p);
+        break;
       case 'collab_agent_spawn_end':
       case 'collab_waiting_begin':
       case 'collab_waiting_end':
@@ -480,6 +682,22 @@ export class RolloutReader {
       default:
         this.skip(`event_msg/${ptype || '?'}`);
     }
+  }
+
+  /**
+   * `exec_command_end` (its `exit_code`) or `patch_apply_end` (`success: false` reads as exit code 1):
+   * the status of the call with its `call_id`, put on its result when that was read already (a
+   * command that outlived its first output), else when it is read.
+   */
+  private commandEnd(p: Json): void {
+    const callId = str(p.call_id);
+    if (this.ahead.declined.has(callId ?? '')) return; // refused by the user: denied, not failed
+    const code = p.type === 'patch_apply_end' ? (p.success === false ? 1 : p.success === true ? 0 : undefined) : endEventExitCode(p);
+    if (callId === undefined || code === undefined) return;
+    this.exitCodes.set(callId, code);
+    const rid = this.results.get(callId);
+    const e = rid === undefined ? undefined : (this.ctx.out.get(rid) as (TraceEvent & Json) | undefined);
+    if (e) setExitCode(e, code);
   }
 
   /** The end of a turn: completed, aborted, or an error (the first of them stops the turn). */
@@ -537,9 +755,27 @@ export class RolloutReader {
     } else this.unattributedTokens += spent;
   }
 
+  /** The infos on a second `session_meta`: the replay of a parent's history a fork holds, or a repeated one. */
+  private forkProblems(): void {
+    const { ctx } = this;
+    const file = ctx.file ? { file: ctx.file } : {};
+    const h = this.inherited;
+    if (h) {
+      const from = this.forkedFrom() ?? h.threadId;
+      ctx.problems.push({
+        severity: 'info',
+        message: `a second session_meta (thread ${h.threadId}): this rollout is a fork of thread ${from}; lines ${h.firstLine + 1}–${h.lastLine + 1} replay its history (${h.turns} turn${h.turns === 1 ? '' : 's'}), shown as one inherited-context event, not counted as this rollout's turns, tokens or time`,
+        range: this.inheritedAt ?? this.origin.range,
+        ...file,
+      });
+    }
+    if (this.repeatedMeta) ctx.problems.push({ severity: 'info', message: 'a second session_meta of this same thread (read as the first)', range: this.repeatedMeta, ...file });
+  }
+
   /** After the last record: the open turn's end, the kinds read, the costs and the trace fields. Changes this reader: finish a {@link fork} to read on. */
   finish(): RolloutRead {
     const { ctx } = this;
+    if (this.inherited?.open) this.closeInherited();
     if (this.turn) this.turn.end_t ??= this.lastT;
     const kinds = [
       [this.metaRows, 'meta row (injected context: developer instructions, AGENTS.md, environment)', 'meta rows (injected context: developer instructions, AGENTS.md, environment)'],
@@ -549,11 +785,15 @@ export class RolloutReader {
     const message = ownKindsMessage(kinds);
     if (message && this.firstKind) ctx.problems.push({ severity: 'info', message, range: this.firstKind, ...(ctx.file ? { file: ctx.file } : {}) });
 
+    this.forkProblems();
     const costs: Record<string, number> = { tool_calls: this.toolCalls };
     if (this.totalUsage) {
+      // A fork's counts start from its parent's: the replayed usage is taken off (when the counts went on from it).
+      const inherited = this.inherited?.usage;
+      const goesOn = inherited !== undefined && (num(this.totalUsage.total_tokens) ?? 0) >= (num(inherited.total_tokens) ?? 0);
       for (const k of ['total_tokens', 'input_tokens', 'cached_input_tokens', 'output_tokens', 'reasoning_output_tokens']) {
         const n = num(this.totalUsage[k]);
-        if (n !== undefined) costs[k === 'total_tokens' ? 'tokens' : k] = n;
+        if (n !== undefined) costs[k === 'total_tokens' ? 'tokens' : k] = goesOn ? Math.max(0, n - (num(inherited[k]) ?? 0)) : n;
       }
     }
     costs.unattributed_tokens = this.unattributedTokens;
@@ -572,7 +812,12 @@ export class RolloutReader {
     if (this.models.size) metadata.models = [...this.models];
     const session = this.session;
     if (session) {
-      for (const k of ['id', 'cwd', 'originator', 'cli_version', 'source', 'model_provider', 'git']) if (session[k] !== undefined) metadata[k === 'id' ? 'session_id' : k] = session[k];
+      for (const k of ['id', 'forked_from_id', 'cwd', 'originator', 'cli_version', 'source', 'model_provider', 'git']) if (session[k] !== undefined) metadata[k === 'id' ? 'session_id' : k] = session[k];
+    }
+    const h = this.inherited;
+    if (h) {
+      const tokens = num(h.usage?.total_tokens);
+      metadata.inherited = { event: h.eventId, threads: h.threads, turns: h.turns, records: h.records, first_line: h.firstLine, last_line: h.lastLine, ...(tokens !== undefined ? { tokens } : {}) };
     }
     const header: Omit<LoadedTrace['trace'], 'events' | 'edges'> = { system: 'codex', costs, metadata };
     if (typeof session?.id === 'string') header.trace_id = session.id;

@@ -31,14 +31,34 @@
  *   reasoning) on the last model output since the previous count, and its output tokens as the
  *   event's own `tokens`; `trace.costs` takes the last cumulative usage;
  * - compaction: `compacted` -> `message` from `compaction` (the summary) and `context_compacted` /
- *   a `compaction` response item -> `orchestrator_decision`, all with `compaction: true`.
+ *   a `compaction` response item -> `orchestrator_decision`, all with `compaction: true`; the
+ *   content is the summary and then the history the compaction kept (`replacement_history`, one
+ *   line per item, codex-history.ts);
+ * - commands: a result's `exit_code` (and `is_error` when it is not 0) comes from the
+ *   `exec_command_end` event with its `call_id` (`patch_apply_end` `success: false` for a patch),
+ *   else from the header Codex writes before the output (`Process exited with code N`, `Exit
+ *   code: N`) or the older JSON output's `metadata.exit_code`; never from free text in the output
+ *   (codex-exit-code.ts);
+ * - forks (`codex fork`, a sub-agent spawned with its parent's history): the first `session_meta`
+ *   names the parent (`forked_from_id`, kept in the metadata); a second `session_meta` (another
+ *   thread's) starts the replay of the parent's history, written as it was when the fork was made.
+ *   The replay (until a record more than a second after the one before it, or a turn whose UUID v7
+ *   id is newer than the fork's own) is one `meta` message from `harness` with `inherited: true`
+ *   and its transcript, placed where the fork's own records start: none of its turns, calls,
+ *   stops or tokens are the fork's (the fork's cumulative token counts go on from the parent's; the
+ *   replayed total is taken off `trace.costs`); an info says it;
  * - multi-agent rollouts: a `spawn_agent` call is a `spawn` (id = call_id) to the worker's lane
  *   (`<role>:<nickname>`, from `collab_agent_spawn_end` or the call's output `{agent_id, nickname}`);
  *   the child rollouts beside the parent (`rollout-*-<thread id>.jsonl` in the same folder, their
  *   `session_meta.source.subagent.thread_spawn.parent_thread_id` naming the parent) are read into
  *   those lanes (ids prefixed `<nickname>/`), their last assistant message becoming a `return` to
  *   the parent; a `wait_agent` call's output is an `aggregate` (the join) caused by the workers'
- *   returns. A child rollout opened alone gets an info problem naming its parent thread.
+ *   returns. A child rollout opened alone gets an info problem naming its parent thread (and its
+ *   depth and agent path, `thread_spawn.depth` / `agent_path`). A worker's own workers are read the
+ *   same way, into lanes under it. Multi-agent v2 messages between agents (an
+ *   `inter_agent_communication` record, or the JSON envelope `{author, recipient, content,
+ *   trigger_turn}` written as an assistant item) are `message`s from the author's lane to the
+ *   recipient's, by agent path (`/root`, `/root/<task name>` from the spawn's output).
  * - records that give no event are counted by kind in one warning.
  * Time `t`: seconds since the first record's timestamp (a record stamped earlier reads 0, never
  * negative); child rollouts share the parent's time base.
@@ -46,13 +66,13 @@
 import { firstJsonLines, registerFormat, type FileAccess, type GrowingImport, type TraceFormat } from '../formats';
 import { GrowingRecords, type GrowingFiles, type JsonlParts } from '../jsonl-feed';
 import type { LoadedTrace, Problem } from '../model';
-import { childLane, lookAhead, LookAheadScan, RECORD_TYPES, RolloutReader, type LookAhead, type Spawn } from './codex-rollout';
+import { childLane, lookAhead, LookAheadScan, RECORD_TYPES, ROOT_LANE, ROOT_PATH, RolloutReader, threadSpawnOf, type LookAhead, type RolloutRead, type Spawn } from './codex-rollout';
 import { baseName, dirName, isObject, joinPath, lineRange, readJsonlRecords, recordOrigin, str, TraceAssembler, type JsonlRecord } from './jsonl-records';
 
 export { abortReason } from './codex-rollout';
 
 /** The lane of the Codex agent. */
-export const CODEX_LANE = 'codex';
+export const CODEX_LANE = ROOT_LANE;
 
 type Json = Record<string, unknown>;
 
@@ -67,7 +87,7 @@ export function readCodex(text: string, fileName = '', files?: FileAccess): Load
   const records = parse(text);
   const start = startOf(records.records);
   const problems = records.problems.slice();
-  const reader = new RolloutReader({ out: new TraceAssembler(problems), problems, lane: start.ownLane, idPrefix: '', skipped: {} }, lookAhead(records.records, !!records.marked));
+  const reader = new RolloutReader({ out: new TraceAssembler(problems), problems, lane: start.ownLane, idPrefix: '', skipped: {}, path: start.ownPath }, lookAhead(records.records, !!records.marked));
   for (const r of records.records) reader.readRecord(r);
   return finishCodex(reader, start, fileName, files, (path) => {
     const child = files?.readText(path);
@@ -84,8 +104,12 @@ const USER_MESSAGE = /"type"\s*:\s*"user_message"/;
 /** What the rollout's first `session_meta` says: the thread that spawned it (a child rollout), and so its own lane. */
 interface RolloutStart {
   first?: JsonlRecord;
-  spawnedBy?: { parent: string; nickname: string; role?: string };
+  /** The first `session_meta`'s payload. */
+  meta?: Json;
+  spawnedBy?: SpawnedBy;
   ownLane: string;
+  /** The rollout's agent path: `/root` for a rollout no thread spawned, a sub-agent's own (when its `session_meta` says it). */
+  ownPath?: string;
   /** All of it as one string, to see it changed. */
   key: string;
 }
@@ -95,7 +119,20 @@ function startOf(records: readonly JsonlRecord[]): RolloutStart {
   const meta = first && isObject(first.value.payload) ? first.value.payload : undefined;
   const spawnedBy = parentThreadOf(meta);
   const ownLane = spawnedBy ? childLane(spawnedBy.role, spawnedBy.nickname) : CODEX_LANE;
-  return { first, spawnedBy, ownLane, key: JSON.stringify([first?.line, spawnedBy, ownLane]) };
+  const ownPath = spawnedBy ? spawnedBy.path : ROOT_PATH;
+  return { first, meta, spawnedBy, ownLane, ownPath, key: JSON.stringify([first?.line, spawnedBy, ownLane]) };
+}
+
+/** Deepest chain of sub-agents read from the folder (a guard against spawn cycles in odd files). */
+const MAX_SPAWN_DEPTH = 8;
+
+/** Where the workers of one rollout are read into: its lane, id prefix, agent path and depth. */
+interface Spawner {
+  read: RolloutRead;
+  lane: string;
+  idPrefix: string;
+  path?: string;
+  depth: number;
 }
 
 /**
@@ -108,17 +145,51 @@ function finishCodex(reader: RolloutReader, start: RolloutStart, fileName: strin
   const { first, spawnedBy, ownLane } = start;
   const main = reader.finish();
   const children: string[] = [];
+  readWorkers({ read: main, lane: ownLane, idPrefix: '', path: start.ownPath, depth: 0 }, reader, fileName, files, recordsOf, children, new Set(typeof start.meta?.id === 'string' ? [start.meta.id] : []));
+  if (spawnedBy) {
+    const where = `${spawnedBy.depth !== undefined && spawnedBy.depth > 1 ? ` at depth ${spawnedBy.depth}` : ''}${spawnedBy.path ? ` (${spawnedBy.path})` : ''}`;
+    problems.push({ severity: 'info', message: `this rollout is the sub-agent ${spawnedBy.nickname ?? ''}${spawnedBy.role ? ` (${spawnedBy.role})` : ''} of thread ${spawnedBy.parent}${where}; open the parent rollout to see it in its run`, range: first ? recordOrigin(first).range : lineRange(0, 0) });
+  }
+  const kinds = Object.entries(skipped);
+  if (kinds.length) {
+    const total = kinds.reduce((n, [, c]) => n + c, 0);
+    problems.push({ severity: 'warning', message: `${total} record${total > 1 ? 's' : ''} of ${kinds.length} kind${kinds.length > 1 ? 's' : ''} not shown: ${kinds.sort((a, b) => b[1] - a[1]).map(([k, c]) => `${k} ${c}`).join(', ')}`, range: main.firstSkipped ?? lineRange(0, 0) });
+  }
+  const header = main.header;
+  (header.metadata as Json).child_rollouts = children;
+  if (spawnedBy) {
+    (header.metadata as Json).parent_thread_id = spawnedBy.parent;
+    if (spawnedBy.depth !== undefined) (header.metadata as Json).spawn_depth = spawnedBy.depth;
+    if (spawnedBy.path !== undefined) (header.metadata as Json).agent_path = spawnedBy.path;
+  }
+  return out.finish('codex', header);
+}
+
+/**
+ * Reads the rollouts of the workers `parent` spawned (`rollout-*-<thread id>.jsonl` in the folder
+ * of `fileName`) into their lanes, then theirs (a sub-agent's own workers, lanes with the sub-agent
+ * as parent), and makes the joins: each `wait_agent` output is an aggregate of the returns of the
+ * workers it waited for. Changes the trace `reader` writes into; adds the paths read to `children`.
+ * @param seen thread ids already read (a thread is read once, whoever names it).
+ */
+function readWorkers(parent: Spawner, reader: RolloutReader, fileName: string, files: FileAccess | undefined, recordsOf: (path: string) => JsonlParts | undefined, children: string[], seen: Set<string>): void {
+  const { out, problems, skipped } = reader.ctx;
+  const main = parent.read;
   for (const spawn of main.spawns.values()) {
-    if (!spawn.thread || !files) continue;
+    // Only the rollout's own spawn calls (not the spawns of a parent's history a fork replays).
+    if (!spawn.thread || !spawn.eventId || !files || seen.has(spawn.thread) || parent.depth >= MAX_SPAWN_DEPTH) continue;
     const dir = dirName(fileName);
     const name = files.list(dir === '' ? '.' : dir)?.find((n) => n.startsWith('rollout-') && n.endsWith(`-${spawn.thread}.jsonl`));
     if (!name) continue;
     const path = joinPath(fileName, ...(dir ? [dir] : []), name);
     const child = recordsOf(path);
     if (child === undefined) continue;
+    seen.add(spawn.thread);
     problems.push(...child.problems);
     const lane = childLane(spawn.role, spawn.nickname ?? spawn.thread);
-    const childReader = new RolloutReader({ out, problems, lane, idPrefix: `${spawn.nickname ?? spawn.thread}/`, file: path, base: main.base, skipped, callerLane: ownLane }, lookAhead(child.records, !!child.marked));
+    const idPrefix = `${parent.idPrefix}${spawn.nickname ?? spawn.thread}/`;
+    const childPath = spawn.path ?? threadSpawnOf(startOf(child.records).meta).agent_path;
+    const childReader = new RolloutReader({ out, problems, lane, idPrefix, file: path, base: main.base, skipped, callerLane: parent.lane, path: childPath, callerPath: parent.path }, lookAhead(child.records, !!child.marked));
     for (const r of child.records) childReader.readRecord(r);
     const read = childReader.finish();
     children.push(path);
@@ -129,10 +200,11 @@ function finishCodex(reader: RolloutReader, start: RolloutStart, fileName: strin
       const fin = out.get(read.finalId);
       if (fin) {
         fin.type = 'return';
-        fin.to = ownLane;
+        fin.to = parent.lane;
       }
       spawn.returnId = read.finalId;
     }
+    readWorkers({ read, lane, idPrefix, path: childPath, depth: parent.depth + 1 }, reader, path, files, recordsOf, children, seen);
   }
   // Joins: each wait_agent output is an aggregate of the returns of the workers it waited for.
   for (const w of main.waits) {
@@ -140,7 +212,7 @@ function finishCodex(reader: RolloutReader, start: RolloutStart, fileName: strin
     if (!agg) continue;
     agg.type = 'aggregate';
     for (const spawn of main.spawns.values()) {
-      if (!spawn.returnId || (w.targets.length && !w.targets.includes(spawn.thread ?? '') && !w.targets.includes(spawn.nickname ?? ''))) continue;
+      if (!spawn.returnId || (w.targets.length && !w.targets.includes(spawn.thread ?? '') && !w.targets.includes(spawn.nickname ?? '') && !w.targets.includes(spawn.path ?? ''))) continue;
       agg.causes = [...(agg.causes ?? []), spawn.returnId];
       out.edge(spawn.returnId, w.resultId, 'return');
     }
@@ -149,28 +221,23 @@ function finishCodex(reader: RolloutReader, start: RolloutStart, fileName: strin
     const e = out.get(spawn.eventId);
     if (e && spawn.lane) e.to = spawn.lane;
   }
-  if (spawnedBy) {
-    problems.push({ severity: 'info', message: `this rollout is the sub-agent ${spawnedBy.nickname ?? ''}${spawnedBy.role ? ` (${spawnedBy.role})` : ''} of thread ${spawnedBy.parent}; open the parent rollout to see it in its run`, range: first ? recordOrigin(first).range : lineRange(0, 0) });
-  }
-  const kinds = Object.entries(skipped);
-  if (kinds.length) {
-    const total = kinds.reduce((n, [, c]) => n + c, 0);
-    problems.push({ severity: 'warning', message: `${total} record${total > 1 ? 's' : ''} of ${kinds.length} kind${kinds.length > 1 ? 's' : ''} not shown: ${kinds.sort((a, b) => b[1] - a[1]).map(([k, c]) => `${k} ${c}`).join(', ')}`, range: main.firstSkipped ?? lineRange(0, 0) });
-  }
-  const header = main.header;
-  (header.metadata as Json).child_rollouts = children;
-  if (spawnedBy) (header.metadata as Json).parent_thread_id = spawnedBy.parent;
-  return out.finish('codex', header);
 }
 
-/** The parent of a child rollout, from `session_meta.source.subagent.thread_spawn`, or undefined. */
-function parentThreadOf(meta: Json | undefined): { parent: string; nickname: string; role?: string } | undefined {
-  const source = meta && isObject(meta.source) ? meta.source : undefined;
-  const sub = source && isObject(source.subagent) ? source.subagent : undefined;
-  const spawn = sub && isObject(sub.thread_spawn) ? sub.thread_spawn : undefined;
-  const parent = str(spawn?.parent_thread_id) ?? (meta?.thread_source === 'subagent' ? str(meta.forked_from_id) : undefined);
-  if (!parent) return undefined;
-  return { parent, nickname: str(spawn?.agent_nickname) ?? str(meta?.id) ?? 'worker', role: str(spawn?.agent_role) };
+/** The thread that spawned a child rollout, as its `session_meta` says it (see {@link threadSpawnOf}). */
+interface SpawnedBy {
+  parent: string;
+  nickname: string;
+  role?: string;
+  depth?: number;
+  path?: string;
+}
+
+/** The parent of a child rollout (`session_meta.source.subagent.thread_spawn`, see {@link threadSpawnOf}), or undefined. */
+function parentThreadOf(meta: Json | undefined): SpawnedBy | undefined {
+  const spawn = threadSpawnOf(meta);
+  if (!spawn.parent_thread_id) return undefined;
+  const nickname = spawn.agent_nickname ?? (spawn.agent_path ? spawn.agent_path.split('/').filter((x) => x !== '').pop() : undefined) ?? str(meta?.id) ?? 'worker';
+  return { parent: spawn.parent_thread_id, nickname, role: spawn.agent_role, depth: spawn.depth, path: spawn.agent_path };
 }
 
 /** True when the text is a Codex rollout: a `session_meta` record among its first lines (by content). */
@@ -233,7 +300,7 @@ export class GrowingCodex implements GrowingImport {
       this.counts.wentOn++;
     } else {
       const problems: Problem[] = [];
-      const reader = new RolloutReader({ out: new TraceAssembler(problems), problems, lane: start.ownLane, idPrefix: '', skipped: {} }, ahead);
+      const reader = new RolloutReader({ out: new TraceAssembler(problems), problems, lane: start.ownLane, idPrefix: '', skipped: {}, path: start.ownPath }, ahead);
       st = this.state = { reader, read: 0, generation: main.generation, startKey: start.key, scan };
       this.counts.readAgain++;
     }

@@ -10,6 +10,7 @@ import './kimi';
 import './langfuse';
 import './langsmith';
 import './codex';
+import './codex-trace-bundle';
 import './copilot-cli';
 import './otel';
 import './who-and-when';

@@ -12,6 +12,8 @@ export const FUZZ_CASES: [string, string][] = [
   ['claude-code', 'cases/04-duplicate-message-id-snapshots.jsonl'],
   ['claude-code', 'cases/10-compact-boundary-detached.jsonl'],
   ['codex', 'cases/16-codex-spawn-agent/rollout-2026-01-01T10-00-00-019f7000-0000-7000-8000-00000000a016.jsonl'],
+  ['codex', 'cases/30-codex-fork-replayed-parent-history/rollout-2026-01-06T09-00-00-019f8e10-4a00-7000-8000-00000000f030.jsonl'],
+  ['codex-trace-bundle', 'codex-trace-bundle/trace-2026-01-07-multi-agent/trace.jsonl'],
   ['kimi', 'kimi/session-1.10/3b9e2c4a-6d1f-4e8a-9c2b-7f5a1e0d4c21/wire.jsonl'],
   ['kimi', 'kimi/session-legacy/0e7d4b1a-2c3f-4a5b-8d6e-9f0a1b2c3d4e/wire.jsonl'],
   ['otel-genai', 'cases/06-link-cycle.json'],

@@ -161,6 +161,26 @@ CASES.push(
     ]),
   },
 );
+CASES.push(
+  // A fork: a second session_meta and the parent's replayed turns, then the fork's own (the replay closes on a later line).
+  caseOf('Codex case 30 (a fork replaying its parent)', path.join(FIXTURES, 'cases', '30-codex-fork-replayed-parent-history', 'rollout-2026-01-06T09-00-00-019f8e10-4a00-7000-8000-00000000f030.jsonl'), 20),
+  caseOf('Codex case 33 (exit codes)', path.join(FIXTURES, 'cases', '33-codex-exec-exit-codes-header-vs-raw.jsonl'), 20),
+  {
+    // A command's exit code in an exec_command_end written after its output (the result, read earlier, fails then).
+    ...writtenRollout('Codex rollout: an exit code after the output', 'late-exit'),
+    text: rollout([
+      ['session_meta', { id: 'late-exit', cwd: '/w' }],
+      ['event_msg', { type: 'task_started', turn_id: 't1' }],
+      ['event_msg', { type: 'user_message', message: 'build' }],
+      call('call_1'),
+      output('call_1', 'Chunk ID: a\nWall time: 10.0 seconds\nProcess running with session ID 7\nOriginal token count: 1\nOutput:\nbuilding\n'),
+      ['event_msg', { type: 'token_count', info: null }],
+      ['event_msg', { type: 'exec_command_end', call_id: 'call_1', exit_code: 2 }],
+      ['response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'failed' }] }],
+      ['event_msg', { type: 'task_complete', turn_id: 't1', last_agent_message: 'failed' }],
+    ]),
+  },
+);
 
 /**
  * One step: show more of a file (`at` is where in the rest, 0..1; `cut`: at a line end, inside a

@@ -12,6 +12,8 @@ import '../../../../src/trace/importers';
 import { originOfId, type LoadedTrace } from '../../../../src/trace/model';
 import { nodeFileAccess } from '../../../../src/trace/node-files';
 import { traceStats } from '../../../../src/trace/stats';
+import { tokenTotals } from '../../../../src/trace/tokens';
+import { runSummary } from '../../../../src/analysis/run-summary';
 import { fixture, fixturePath } from '../../helpers';
 
 const load = (name: string): LoadedTrace => loadTrace(fixture('cases', name), name);
@@ -157,4 +159,71 @@ test('16 Codex multi-agent rollouts: spawns into two worker lanes, the wait as a
   const alone = loadTrace(fs.readFileSync(franklin, 'utf8'), franklin, nodeFileAccess);
   assert.deepEqual(problems(alone), ['1:1: info: this rollout is the sub-agent Franklin (worker) of thread 019f7000-0000-7000-8000-00000000a016; open the parent rollout to see it in its run']);
   assert.deepEqual(traceStats(alone).agents, ['worker:Franklin']);
+});
+
+test('30 a Codex fork: the replayed parent history is one inherited-context event, not the fork\'s turns, tokens or time', () => {
+  const file = fixturePath('cases', '30-codex-fork-replayed-parent-history', 'rollout-2026-01-06T09-00-00-019f8e10-4a00-7000-8000-00000000f030.jsonl');
+  const l = loadTrace(fs.readFileSync(file, 'utf8'), file, nodeFileAccess);
+  const PARENT = '019f8a20-1c00-7000-8000-00000000a030';
+  // The second session_meta is said, with the lines the replay takes.
+  assert.deepEqual(problems(l), [
+    `2:1: info: a second session_meta (thread ${PARENT}): this rollout is a fork of thread ${PARENT}; lines 2–21 replay its history (2 turns), shown as one inherited-context event, not counted as this rollout's turns, tokens or time`,
+  ]);
+  const meta = l.trace.metadata as Record<string, unknown>;
+  assert.equal(meta.forked_from_id, PARENT, 'the fork keeps its parent');
+  assert.deepEqual(meta.inherited, { event: 'inherited:L1', threads: [PARENT], turns: 2, records: 20, first_line: 1, last_line: 20, tokens: 21500 });
+  // One event shows the replay: harness context (no agent output), with the parent's prompts and answers inside.
+  const inherited = l.trace.events.filter((e) => e.inherited === true);
+  assert.equal(inherited.length, 1);
+  const h = inherited[0];
+  assert.deepEqual([h.type, h.kind, h.from, h.agent, h.forked_from], ['message', 'meta', 'harness', 'codex', PARENT]);
+  assert.match(h.content!, /^History of thread 019f8a20-\S+ replayed into this fork \(2 turns, 20 records, lines 2–21\)/);
+  assert.match(h.content!, /\nuser: Add offset pagination to GET \/orders \(page, page_size\)\.\n/);
+  assert.match(h.content!, /\nassistant: Added test\/orders\.test\.ts case for page 2; all 3 tests pass\.$/);
+  // No other event comes from the replayed lines: no turns, prompts, calls or stops of the parent.
+  const replayed = l.trace.events.filter((e) => e !== h && originOfId(l, e.id)!.record <= 20);
+  assert.deepEqual(replayed.map((e) => e.id), []);
+  assert.deepEqual((meta.turns as { turn_id: string }[]).map((t) => t.turn_id), ['019f8e10-4b00-7000-8000-0000000f3030']);
+  assert.equal(l.trace.events.filter((e) => e.type === 'stop').length, 1);
+  // The fork's own work: 1 turn and 18,000 tokens (16,700 in, 1,300 out), as the events and the costs say.
+  assert.deepEqual(tokenTotals(l.trace.events).by_kind, { input: 16700, output: 1300, cache_read: 0, reasoning: 0 });
+  assert.deepEqual([l.trace.costs?.tokens, l.trace.costs?.input_tokens, l.trace.costs?.output_tokens], [18000, 16700, 1300]);
+  // No millisecond durations: the replay is placed where the fork's own work starts (09:01:10), written at 4 ms.
+  assert.deepEqual([h.t, h.replayed_t], [70, 0.004]);
+  const a = analyzeTrace(l);
+  const summary = runSummary(l, a);
+  assert.equal(summary.task, 'Switch to cursor-based pagination instead of offsets.');
+  assert.deepEqual(summary.duration, { value: 19.2, unit: 'seconds' });
+  assert.deepEqual([summary.tokens.input, summary.tokens.output], [16700, 1300]);
+  assert.deepEqual(a.loops, [], 'no loops from the replayed turns');
+  assert.deepEqual(a.stops.map((s) => s.finding), ['ok']);
+});
+
+test('33 Codex exit codes: from exec_command_end (paired by call_id), else the output header, never free text', () => {
+  const l = load('33-codex-exec-exit-codes-header-vs-raw.jsonl');
+  assert.deepEqual(problems(l), [], 'the exec_command_end events are read, none left unshown');
+  const results = ['call_fx_3301', 'call_fx_3302', 'call_fx_3303'].map((c) => byId(l, `${c}:result`));
+  assert.deepEqual(
+    results.map((e) => [e.exit_code, e.is_error === true]),
+    [
+      [1, true],
+      [0, false],
+      [2, true],
+    ],
+    'calls 1 and 3 failed, call 2 (whose output only mentions "exit code: 1") succeeded',
+  );
+  // Without the exec_command_end events: call 1 from its header; call 2 (free text) and call 3 (raw output) say nothing.
+  const text = fixture('cases', '33-codex-exec-exit-codes-header-vs-raw.jsonl')
+    .split('\n')
+    .filter((x) => !x.includes('"exec_command_end"'))
+    .join('\n');
+  const alone = loadTrace(text, '33.jsonl');
+  assert.deepEqual(
+    ['call_fx_3301', 'call_fx_3302', 'call_fx_3303'].map((c) => [byId(alone, `${c}:result`).exit_code, byId(alone, `${c}:result`).is_error === true]),
+    [
+      [1, true],
+      [undefined, false],
+      [undefined, false],
+    ],
+  );
 });

@@ -16,14 +16,14 @@ import { FIXTURES } from '../../helpers';
  * survey's JSON Schema, the in-house format (and its mapping files) read only through a mapping, and
  * the files of a Kimi session folder beside its wire (the model's context.jsonl, a sub-agent's meta.json).
  */
-const NOT_TRACES = /(SOURCE\.md|\.py|survey[\\/]trace_schema\.json|mapping[\\/].*|prompts[\\/].*\.md)$|^not-traces[\\/]|^kimi[\\/].*[\\/](context\.jsonl|meta\.json)$/;
+const NOT_TRACES = /(SOURCE\.md|\.py|survey[\\/]trace_schema\.json|mapping[\\/].*|prompts[\\/].*\.md)$|^not-traces[\\/]|^kimi[\\/].*[\\/](context\.jsonl|meta\.json)$|^codex-trace-bundle[\\/].*[\\/]payloads[\\/]/;
 
 /** The format a fixture folder holds (folders with several formats: by file). */
 function expectedFormat(rel: string): string | undefined {
   const dir = rel.split(/[\\/]/)[0];
   const byDir: Record<string, string> = {
     jaeger: 'jaeger', zipkin: 'zipkin', langfuse: 'langfuse', phoenix: 'phoenix', langsmith: 'langsmith', 'openai-agents': 'openai-agents', agentops: 'agentops',
-    otel: 'otel-genai', codex: 'codex', kimi: 'kimi', 'claude-code': 'claude-code', 'who-and-when': 'who-and-when', survey: 'otrace-json',
+    otel: 'otel-genai', codex: 'codex', 'codex-trace-bundle': 'codex-trace-bundle', kimi: 'kimi', 'claude-code': 'claude-code', 'who-and-when': 'who-and-when', survey: 'otrace-json',
   };
   if (byDir[dir]) return byDir[dir];
   if (dir === 'broken') return rel.endsWith('.jsonl') ? 'otrace-jsonl' : 'otrace-json';
