@@ -59,7 +59,7 @@ export function diffLines(a: DiffSide, b: DiffSide, c: RunComparison): string[] 
   lines.push(`ended      A: ${ended(c.a)}`, `           B: ${ended(c.b)}`);
   lines.push(`outcome    A: ${outcome(c.a)}`, `           B: ${outcome(c.b)}`);
   lines.push(`steps      ${c.same.toLocaleString('en-US')} the same, ${c.only_in_a.length.toLocaleString('en-US')} only in A, ${c.only_in_b.length.toLocaleString('en-US')} only in B, ${c.changed.length.toLocaleString('en-US')} changed, ${c.moved.length.toLocaleString('en-US')} moved`);
-  lines.push(`agents     ${c.agents.length === 1 ? '1 pair' : `${c.agents.length} (pairs and agents of one run)`}`);
+  lines.push(`agents     ${agentCounts(c)}`);
   for (const p of c.agents.slice(0, AGENT_LINES)) lines.push(`  ${agentLine(p, c)}`);
   if (c.agents.length > AGENT_LINES) lines.push(`  … and ${(c.agents.length - AGENT_LINES).toLocaleString('en-US')} more`);
   for (const [which, list] of [['A', c.findings.only_in_a], ['B', c.findings.only_in_b]] as const) {
@@ -94,7 +94,7 @@ function nextWords(side: DiffSide, other: DiffSide, c: RunComparison, d: Differe
   const after = (k: number) => events[k].t > events[at].t || (events[k].t === events[at].t && k > at);
   const next = pair.aligned.find(([x, y]) => after(which === 'a' ? y : x));
   const mine = next ? (which === 'a' ? next[0] : next[1]) : undefined;
-  return mine === undefined ? 'the agent does nothing more that the other run does' : `it goes on with ${where(side, mine)}  ${eventWords(side.loaded.trace.events[mine])}`;
+  return mine === undefined ? 'no later step of this agent is one the other run does' : `it goes on with ${where(side, mine)}  ${eventWords(side.loaded.trace.events[mine])}`;
 }
 
 /** `FILE:LINE` of an event (its own file when it came from another one, a sub-agent file), else `event #N`. */
@@ -151,6 +151,14 @@ function agentLine(p: AgentComparison, c: RunComparison): string {
   ];
   const steps = [`${p.aligned.length.toLocaleString('en-US')} the same`, p.only_in_a ? `${p.only_in_a} only in A` : '', p.only_in_b ? `${p.only_in_b} only in B` : '', p.changed ? `${p.changed} changed` : '', p.moved ? `${p.moved} moved` : ''].filter(Boolean);
   return `${names}: ${figures.join(', ')}; steps ${steps.join(', ')}`;
+}
+
+/** `3 pairs`, `1 pair, 2 only in A, 1 only in B`. */
+function agentCounts(c: RunComparison): string {
+  const pairs = c.agents.filter((p) => p.a !== null && p.b !== null).length;
+  const onlyA = c.agents.filter((p) => p.b === null).length;
+  const onlyB = c.agents.filter((p) => p.a === null).length;
+  return [count(pairs, 'pair'), onlyA ? `${onlyA} only in A` : '', onlyB ? `${onlyB} only in B` : ''].filter(Boolean).join(', ');
 }
 
 function count(n: number, word: string): string {

@@ -9,9 +9,10 @@
  *    keeps their order (patience sorting's longest increasing subsequence: B. Cohen's patience
  *    diff, as `git diff --patience` does), and the stretches between anchors aligned the same way,
  *    down to {@link MAX_DEPTH} levels.
- * 3. A stretch with no anchor: Myers' O(ND) algorithm (myers.ts, jsdiff), allowed at most
- *    max(16, {@link MYERS_BUDGET} / length) edits, so that its cost stays O(length) beside the
- *    budget.
+ * 3. A stretch with no anchor: Myers' O(ND) algorithm (myers.ts, jsdiff; its cost is about
+ *    length × edits), allowed as many edits as the budget left allows (at least {@link MIN_EDITS}):
+ *    the budget of one alignment is {@link MYERS_BASE} + {@link MYERS_PER_STEP} × (both lengths),
+ *    so that small lanes are aligned exactly and two long unrelated ones in linear time.
  * 4. Past that (two stretches that share little): a greedy walk that matches equal steps met within
  *    {@link LOOKAHEAD} steps of each other, O(length × LOOKAHEAD). Its matches are in order but may
  *    be fewer than the longest common subsequence.
@@ -22,8 +23,10 @@ import { myersPairs } from './myers';
 
 /** Deepest nesting of anchor rounds before a stretch goes to Myers. */
 const MAX_DEPTH = 48;
-/** Myers' allowed edits × stretch length, at most (see the module comment). */
-const MYERS_BUDGET = 20_000;
+/** Myers' budget of one alignment, in steps (length × edits) given whatever the lengths (see the module comment). */
+const MYERS_BASE = 4_000_000;
+/** Myers' budget of one alignment, in steps per symbol aligned. */
+const MYERS_PER_STEP = 64;
 /** Fewest edits Myers is allowed on any stretch. */
 const MIN_EDITS = 16;
 /** How far the greedy walk looks ahead for an equal step. */
@@ -38,6 +41,8 @@ export class Aligner {
   private matchB!: Int32Array;
   private a!: Int32Array;
   private b!: Int32Array;
+  /** Myers steps (length × edits) left to this alignment. */
+  private budget = 0;
 
   /** @param alphabet every symbol aligned is below it. */
   constructor(alphabet: number) {
@@ -57,6 +62,7 @@ export class Aligner {
     this.b = b;
     this.matchA = new Int32Array(a.length).fill(-1);
     this.matchB = new Int32Array(b.length).fill(-1);
+    this.budget = MYERS_BASE + MYERS_PER_STEP * (a.length + b.length);
     this.range(0, a.length, 0, b.length, 0);
     return { matchA: this.matchA, matchB: this.matchB };
   }
@@ -95,8 +101,10 @@ export class Aligner {
       }
     }
     const length = a1 - a0 + (b1 - b0);
-    const maxEdits = Math.min(length, Math.max(MIN_EDITS, Math.floor(MYERS_BUDGET / length)));
-    if (!myersPairs(a, a0, a1, b, b0, b1, maxEdits, (i, j) => this.pair(i, j))) this.greedy(a0, a1, b0, b1);
+    const maxEdits = Math.min(length, Math.max(MIN_EDITS, Math.floor(this.budget / length)));
+    const edits = myersPairs(a, a0, a1, b, b0, b1, maxEdits, (i, j) => this.pair(i, j));
+    this.budget -= length * (edits === -1 ? maxEdits : Math.max(1, edits));
+    if (edits === -1) this.greedy(a0, a1, b0, b1);
   }
 
   /**

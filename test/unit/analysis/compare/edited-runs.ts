@@ -39,7 +39,8 @@ function wordMaker(): () => string {
   };
 }
 
-type Ev = Omit<TraceEvent, 't'>;
+/** An event without its time (`t` is its position). */
+export type Ev = Pick<TraceEvent, 'id' | 'type' | 'agent'> & Partial<Pick<TraceEvent, 'to' | 'tool' | 'content' | 'reason'>>;
 
 /** The base run: `rounds` rounds over `workers` workers, then the lead's stop. Event ids e0, e1, …; positions = time ranks. */
 export function baseRun(rounds: number, workers: number, word = wordMaker()): Ev[] {
