@@ -89,7 +89,7 @@ export function alignRuns(loadedA: LoadedTrace, loadedB: LoadedTrace, interner =
   });
   const fpA = withTargets(a, (agent) => pairOfA.get(agent), interner);
   const fpB = withTargets(b, (agent) => pairOfB.get(agent), interner);
-  const aligner = new Aligner(interner.size);
+  const aligner = new Aligner(interner.size, a.order.length + b.order.length);
 
   const nA = a.order.length;
   const nB = b.order.length;

@@ -11,8 +11,9 @@
  *    down to {@link MAX_DEPTH} levels.
  * 3. A stretch with no anchor: Myers' O(ND) algorithm (myers.ts, jsdiff; its cost is about
  *    length × edits), allowed as many edits as the budget left allows (at least {@link MIN_EDITS}):
- *    the budget of one alignment is {@link MYERS_BASE} + {@link MYERS_PER_STEP} × (both lengths),
- *    so that small lanes are aligned exactly and two long unrelated ones in linear time.
+ *    the budget is {@link MYERS_BASE} + {@link MYERS_PER_STEP} × (both lengths), for one alignment
+ *    or shared by all the alignments of two runs (every lane pair, and within them the changed
+ *    steps), so that small runs are aligned exactly and two long unrelated ones in linear time.
  * 4. Past that (two stretches that share little): a greedy walk that matches equal steps met within
  *    {@link LOOKAHEAD} steps of each other, O(length × LOOKAHEAD). Its matches are in order but may
  *    be fewer than the longest common subsequence.
@@ -41,11 +42,19 @@ export class Aligner {
   private matchB!: Int32Array;
   private a!: Int32Array;
   private b!: Int32Array;
-  /** Myers steps (length × edits) left to this alignment. */
+  /** Myers steps (length × edits) left. */
   private budget = 0;
+  /** True when the budget is the caller's, shared by every alignment of this aligner. */
+  private readonly shared: boolean;
 
-  /** @param alphabet every symbol aligned is below it. */
-  constructor(alphabet: number) {
+  /**
+   * @param alphabet every symbol aligned is below it.
+   * @param symbols when given, the budget is shared by every alignment of this aligner and made for
+   *   this many symbols in all (the events of two runs); else each alignment has its own.
+   */
+  constructor(alphabet: number, symbols?: number) {
+    this.shared = symbols !== undefined;
+    if (symbols !== undefined) this.budget = MYERS_BASE + MYERS_PER_STEP * symbols;
     this.countA = new Int32Array(Math.max(1, alphabet));
     this.countB = new Int32Array(Math.max(1, alphabet));
     this.posB = new Int32Array(Math.max(1, alphabet));
@@ -62,7 +71,7 @@ export class Aligner {
     this.b = b;
     this.matchA = new Int32Array(a.length).fill(-1);
     this.matchB = new Int32Array(b.length).fill(-1);
-    this.budget = MYERS_BASE + MYERS_PER_STEP * (a.length + b.length);
+    if (!this.shared) this.budget = MYERS_BASE + MYERS_PER_STEP * (a.length + b.length);
     this.range(0, a.length, 0, b.length, 0);
     return { matchA: this.matchA, matchB: this.matchB };
   }

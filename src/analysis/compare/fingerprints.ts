@@ -7,32 +7,59 @@
  * - shape: canonical type, tool family (normalize.ts `toolFamily`), subtype (`kind`), and whether a
  *   user (not an agent) said it; a failed tool result is a shape of its own;
  * - fingerprint: the shape and the content normalized (normalize.ts `comparableContent`), hashed
- *   twice with FNV-1a (two seeds: 64 bits, so that two different contents of a 1M-event run meet by
- *   chance about once in 10^7 runs); a stop's reason and a reward's channel and value are part of it.
+ *   ({@link contentHash}); a stop's reason and a reward's channel and value are part of it.
  *
  * Agent names are in neither: lanes are paired by pairing.ts and a renamed agent's steps stay equal.
  * Pure; O(events log events) for the time order, then linear in the content read.
  */
 import type { LoadedTrace } from '../../trace/model';
 import { canonicalType, type TraceEvent } from '../../trace/schema';
-import { fnv1a } from '../text';
 import { comparableContent, toolFamily } from './normalize';
 
-/** Strings to small numbers (0, 1, 2, ... in order of first use), shared by the runs compared. */
+/**
+ * Keys to small numbers (0, 1, 2, ... in order of first use), shared by the runs compared: string
+ * keys, and number keys in spaces of their own (a 53-bit content hash, a fingerprint and a target).
+ */
 export class Interner {
   private readonly ids = new Map<string, number>();
+  private readonly spaces = [new Map<number, number>(), new Map<number, number>()];
+  private count = 0;
 
   /** The number of `key`, given when first asked. */
   id(key: string): number {
     let id = this.ids.get(key);
-    if (id === undefined) this.ids.set(key, (id = this.ids.size));
+    if (id === undefined) this.ids.set(key, (id = this.count++));
     return id;
   }
 
-  /** How many strings have a number: every number is below it. */
-  get size(): number {
-    return this.ids.size;
+  /** The number of the number `key` of space 0 or 1 (spaces never share numbers with each other or with strings). */
+  numberId(space: 0 | 1, key: number): number {
+    const ids = this.spaces[space];
+    let id = ids.get(key);
+    if (id === undefined) ids.set(key, (id = this.count++));
+    return id;
   }
+
+  /** How many keys have a number: every number is below it. */
+  get size(): number {
+    return this.count;
+  }
+}
+
+/**
+ * A 53-bit hash of `text` after the number `seed` (a shape): FNV-1a with two offset bases in one pass
+ * (Fowler, Noll, Vo), 32 bits of one and 21 of the other: two different contents of a 1M-event run
+ * meet by chance with a probability of about 10^-4.
+ */
+export function contentHash(seed: number, text: string): number {
+  let h1 = (0x811c9dc5 ^ seed) >>> 0;
+  let h2 = (0x9747b28c ^ seed) >>> 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x01000193);
+  }
+  return (h1 >>> 0) * 0x200000 + ((h2 >>> 0) & 0x1fffff);
 }
 
 /** A run's events read for the comparison. Positions are time-order ranks (0 = the run's first event). */
@@ -95,8 +122,7 @@ export function runEvents(loaded: LoadedTrace, interner: Interner): RunEvents {
     let shape = shapeOf.get(key);
     if (shape === undefined) shapeOf.set(key, (shape = interner.id(`s\u0000${key}`)));
     shapes[r] = shape;
-    const content = contentKey(e);
-    fingerprints[r] = interner.id(`f\u0000${shape}\u0000${fnv1a(content)}\u0000${fnv1a(content, 0x9747b28c)}`);
+    fingerprints[r] = interner.numberId(0, contentHash(shape, contentKey(e)));
     let lane = laneRanks.get(e.agent);
     if (!lane) laneRanks.set(e.agent, (lane = []));
     lane.push(r);
@@ -118,7 +144,8 @@ export function withTargets(run: RunEvents, pairOf: (agent: string) => number | 
     const to = events[run.order[r]].to;
     if (typeof to !== 'string' || to === '') continue;
     const pair = pairOf(to);
-    out[r] = interner.id(`t\u0000${out[r]}\u0000${pair === undefined ? `name:${to}` : `pair:${pair}`}`);
+    // a fingerprint and a pair fit in 53 bits (fingerprints below 2^32, pairs below 2^21)
+    out[r] = pair !== undefined && pair < 0x200000 ? interner.numberId(1, out[r] * 0x200000 + pair) : interner.id(`t\u0000${out[r]}\u0000${to}`);
   }
   return out;
 }
