@@ -73,7 +73,7 @@ test('two Codex rollouts of one project (redacted, two tasks): one agent pair, t
 });
 
 test('the two Who&When logs of one question (Magentic-One and AG2): no agent in common, the same task, a failure each, and what each run found alone', () => {
-  const c = compareFiles(fixturePath('who-and-when', 'Hand-Crafted', '48.json'), fixturePath('who-and-when', 'Algorithm-Generated', '111.json'));
+  const c = compareFiles(fixturePath('who-and-when', 'Hand-Crafted', '48.json'), fixturePath('compare', 'who-and-when', 'Algorithm-Generated', '111.json'));
   accounted(c);
   assert.equal(c.a.task, c.b.task);
   assert.match(c.a.task, /rainy day .* Seattle/);
