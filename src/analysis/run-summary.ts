@@ -270,6 +270,15 @@ function estimateCost(events: readonly TraceEvent[], metadata: Record<string, un
   return priced === 0 ? null : { usd: Math.round(usd * 1e6) / 1e6, estimate: true, models, unpriced_calls: unpriced };
 }
 
+/**
+ * The agents (lanes) of a run in order of their first event, each with its kind, what it was asked
+ * and what it spent, as {@link RunSummary.agents} lists them (run comparison pairs agents by them).
+ * Cost: O(events).
+ */
+export function runAgents(loaded: LoadedTrace): SummaryAgent[] {
+  return agentsOf(loaded.trace.events, (loaded.trace.metadata ?? {}) as Record<string, unknown>);
+}
+
 /** The agents in order of first event, each with what it was asked and what it spent. */
 function agentsOf(events: readonly TraceEvent[], metadata: Record<string, unknown>): SummaryAgent[] {
   const lanes = new Map<string, { first: number; events: TraceEvent[] }>();
