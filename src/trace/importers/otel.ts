@@ -56,10 +56,10 @@ import type { Node } from 'jsonc-parser';
 import { registerFormat, type TraceFormat } from '../formats';
 import { LineIndex, type LoadedTrace, type Origin, type Range } from '../model';
 import { addTo } from '../counts';
-import { normalizeSpanId } from '../span-tree';
 import { ImportBuilder } from './json-import';
 import { spanContent, type SpanContent, type SpanEvent } from './otel-content';
 import { buildSpanTrace, forEachDocument, genAiSpan, str, text as asText, type ImportSpan } from './span-import';
+import { attributes, hrNanos, idOf, isObject } from './otlp-values';
 import { isComplete, items, nodeRange, propertyOf, sharedValueIn, type JsonDocument } from '../json-positions';
 
 export const OTEL_FORMAT = 'otel-genai';
@@ -201,23 +201,9 @@ function readRecord(doc: JsonDocument, node: Node, spans: OtlpSpan[], b: ImportB
   file.firstNotSpan ??= nodeRange(doc, node);
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** An id field as normalized hex (see {@link normalizeSpanId}), or undefined when absent or empty. */
-function idOf(v: unknown): string | undefined {
-  const s = str(v);
-  return s ? normalizeSpanId(s) : undefined;
-}
-
 /** True for an OTLP status code that means error (2, "STATUS_CODE_ERROR", "ERROR", any case). */
 function isErrorCode(code: unknown): boolean {
   return code === 2 || code === '2' || (typeof code === 'string' && /^(status_code_)?error$/i.test(code));
-}
-
-/** An SDK HrTime `[seconds, nanoseconds]` as ns since the epoch, else what {@link nanos} reads. */
-function hrNanos(v: unknown): bigint | undefined {
-  if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0)) return BigInt(v[0]) * 1_000_000_000n + BigInt(v[1]);
-  return nanos(v);
 }
 
 /** A parent id, or undefined for none: absent, empty, or all zeros (how SDKs write a root's parent). */
@@ -346,56 +332,6 @@ function spanEventNote(read: OtlpSpan[]): { severity: 'info'; message: string; o
   const which = older && newer ? 'older per-message events and the newer operation-details event' : newer ? 'the operation-details event' : 'older per-message events';
   const n = fromEvents.length;
   return [{ severity: 'info', message: `${n} span${n > 1 ? 's carry' : ' carries'} GenAI content in span events (${which}); read as well as attributes`, ordinal: fromEvents[0].span.ordinal }];
-}
-
-/** OTLP attributes (KeyValue list, or a plain object) as a plain object of JS values. */
-function attributes(raw: unknown): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  if (Array.isArray(raw)) {
-    for (const kv of raw) if (isObject(kv) && typeof kv.key === 'string') out[kv.key] = anyValue(kv.value);
-  } else if (isObject(raw)) {
-    Object.assign(out, raw);
-  }
-  return out;
-}
-
-/**
- * An OTLP AnyValue as a JS value, in camelCase or snake_case: string, bool, int (a string in
- * OTLP/JSON: read as a number when it is a safe integer, else kept as its string), double, bytes
- * (kept as written, base64), array, kvlist. A plain JSON value is kept as it is.
- */
-function anyValue(v: unknown): unknown {
-  if (!isObject(v)) return v;
-  const pick = (camel: string, snake: string): [boolean, unknown] => (camel in v ? [true, v[camel]] : snake in v ? [true, v[snake]] : [false, undefined]);
-  let [has, x] = pick('stringValue', 'string_value');
-  if (has) return x;
-  [has, x] = pick('boolValue', 'bool_value');
-  if (has) return x;
-  [has, x] = pick('intValue', 'int_value');
-  if (has) {
-    const n = Number(x);
-    return Number.isSafeInteger(n) ? n : x;
-  }
-  [has, x] = pick('doubleValue', 'double_value');
-  if (has) return typeof x === 'string' && /^(NaN|-?Infinity)$/.test(x) ? x : Number(x);
-  [has, x] = pick('arrayValue', 'array_value');
-  if (has) return isObject(x) && Array.isArray(x.values) ? x.values.map(anyValue) : [];
-  [has, x] = pick('kvlistValue', 'kvlist_value');
-  if (has) return isObject(x) ? attributes(x.values) : {};
-  [has, x] = pick('bytesValue', 'bytes_value');
-  if (has) return x;
-  return undefined;
-}
-
-/** Nanoseconds since the epoch from a string/number of nanoseconds, or an ISO date string. */
-function nanos(v: unknown): bigint | undefined {
-  if (typeof v === 'string' && /^\d+$/.test(v)) return BigInt(v);
-  if (typeof v === 'number' && Number.isFinite(v) && v >= 0) return BigInt(Math.round(v));
-  if (typeof v === 'string') {
-    const ms = Date.parse(v);
-    if (!Number.isNaN(ms)) return BigInt(ms) * 1_000_000n;
-  }
-  return undefined;
 }
 
 /** Finish reasons as recorded: the span attribute, else what its events record. */
