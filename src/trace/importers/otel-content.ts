@@ -8,6 +8,7 @@
  *   `gen_ai.assistant.message`, `gen_ai.tool.message` and `gen_ai.choice` (conventions up to 1.36),
  *   content in the `gen_ai.event.content` attribute (a JSON string) or in plain attributes;
  * - the older `gen_ai.prompt` / `gen_ai.completion` events and attributes;
+ * - the same events written as log records (./otel-logs.ts): the older ones carry the message in the body;
  * - OpenInference: `input.value` / `output.value` and the flattened
  *   `llm.input_messages.<i>.message.content` / `llm.output_messages.<i>.message.content`.
  * Values are kept whole. Nothing here guesses a stop reason from free text: finish reasons are
@@ -15,11 +16,13 @@
  */
 import type { StopReason } from '../schema';
 
-/** A span event as read: name, time (ns, when recorded) and attributes. */
+/** A span event as read: name, time (ns, when recorded) and attributes; a log record's body too (./otel-logs.ts). */
 export interface SpanEvent {
   name: string;
   time?: bigint;
   attrs: Record<string, unknown>;
+  /** The body of an event written as a log record: the older per-message events keep their message there. */
+  body?: unknown;
 }
 
 /** The content of one span, as text. */
@@ -118,8 +121,13 @@ function flattened(attrs: Record<string, unknown>, prefix: string): string | und
 const OLD_INPUT_EVENTS = new Set(['gen_ai.system.message', 'gen_ai.user.message', 'gen_ai.assistant.message', 'gen_ai.tool.message', 'gen_ai.prompt']);
 const OLD_OUTPUT_EVENTS = new Set(['gen_ai.choice', 'gen_ai.completion']);
 
-/** The content of an old per-message event: `gen_ai.event.content`, else the event's own attributes. */
+/** The content of an old per-message event: a log record's body, else `gen_ai.event.content`, else the event's own attributes. */
 function oldEventBody(e: SpanEvent): unknown {
+  if (e.body !== undefined && e.body !== null) {
+    // the tool message's body is `{content, id}`: its role is the event's
+    const role = e.name === 'gen_ai.tool.message' ? 'tool' : undefined;
+    return isObject(e.body) ? { ...e.body, role: e.body.role ?? role } : e.body;
+  }
   const a = e.attrs;
   if (a['gen_ai.event.content'] !== undefined) return a['gen_ai.event.content'];
   if (a['gen_ai.prompt'] !== undefined) return a['gen_ai.prompt'];

@@ -53,11 +53,12 @@
  * warnings are the shared span builder's (./span-import.ts `buildSpanTrace`); this file reads OTLP.
  */
 import type { Node } from 'jsonc-parser';
-import { registerFormat, type TraceFormat } from '../formats';
+import { registerFormat, type FileAccess, type TraceFormat } from '../formats';
 import { LineIndex, type LoadedTrace, type Origin, type Range } from '../model';
 import { addTo } from '../counts';
 import { ImportBuilder } from './json-import';
 import { spanContent, type SpanContent, type SpanEvent } from './otel-content';
+import { isFlatLog, isGenAiEvent, joinLogs, pairedFiles, readLogRecord, readLogsExport, type JoinedLogs, type LogRecord } from './otel-logs';
 import { buildSpanTrace, forEachDocument, genAiSpan, str, text as asText, type ImportSpan } from './span-import';
 import { attributes, hrNanos, idOf, isObject } from './otlp-values';
 import { isComplete, items, nodeRange, propertyOf, sharedValueIn, type JsonDocument } from '../json-positions';
@@ -69,44 +70,172 @@ interface OtlpSpan {
   span: ImportSpan;
   attrs: Record<string, unknown>;
   events: SpanEvent[];
+  /** Its content (attributes, span events, joined log records): set by {@link withContent}. */
   content: SpanContent;
+  status: Record<string, unknown> | undefined;
   /** The instrumentation scope's name, when recorded. */
   scope?: string;
 }
 
-/** Reads OTLP JSON (JSON Lines or one document). Never throws: problems are returned with positions. */
-export function readOtel(text: string, fileName: string): LoadedTrace {
+/**
+ * Sets a span's content from its attributes and span events, then from the GenAI log records joined
+ * to it (what the span records comes first; the records fill what it lacks), and its input, output
+ * and finish reasons from that; counts its `gen_ai.execution.state.changed` events (`state_changes`).
+ */
+function withContent(r: OtlpSpan, logEvents: readonly SpanEvent[]): void {
+  const content = spanContent(r.attrs, r.events);
+  if (logEvents.length) {
+    const fromLogs = spanContent({}, logEvents);
+    content.input ??= fromLogs.input;
+    content.output ??= fromLogs.output;
+    content.finishReasons ??= fromLogs.finishReasons;
+    content.toolCalls.push(...fromLogs.toolCalls);
+    content.toolResults.push(...fromLogs.toolResults);
+  }
+  r.content = content;
+  const g = r.span;
+  g.input = g.role === 'spawn' ? str(r.attrs['gen_ai.agent.description']) : g.role === 'chain' ? undefined : content.input;
+  g.output = g.role === 'chain' ? undefined : content.output;
+  g.finishReasons = finishReasons(r.attrs, content);
+  const changes = [...r.events, ...logEvents].filter((e) => e.name === 'gen_ai.execution.state.changed').length;
+  if (changes) g.extra = { ...g.extra, state_changes: changes };
+}
+
+/**
+ * Reads OTLP JSON (JSON Lines or one document), with the GenAI log records of the same file and of a
+ * sibling logs file (./otel-logs.ts; a logs file opened alone reads the spans file beside it).
+ * Never throws: problems are returned with positions.
+ * @param files reads the sibling files; without it only this file is read.
+ */
+export function readOtel(text: string, fileName: string, files?: FileAccess): LoadedTrace {
   const b = new ImportBuilder();
-  const lines = new LineIndex(text);
-  const read: OtlpSpan[] = [];
-  const file: FileFacts = { notSpans: {}, copilotChat: undefined };
-  forEachDocument(text, lines, (doc) => {
-    b.problems.push(...doc.problems);
-    collectSpans(doc, read, b, file);
-  });
-  reportNotSpans(file, b);
+  const c: Collected = { b, spans: [], logs: [], file: { notSpans: {}, copilotChat: undefined } };
+  collectFile(text, c);
+  const besides = files ? readPairedFiles(fileName, files, c) : [];
+  const joined = joinLogs(c.spans.map((r) => r.span), c.logs);
+  reportLogs(c, joined, besides);
+  reportNotSpans(c.file, b);
+  c.spans.forEach((r, i) => withContent(r, joined.bySpan.get(i) ?? []));
+  const read = c.spans;
   const spans = withToolContent(read);
   const agentIds: Record<string, string> = {};
   for (const r of read) {
     const id = str(r.attrs['gen_ai.agent.id']);
     if (id && r.span.agent && id !== r.span.agent) agentIds[r.span.agent] = id;
   }
-  const copilot = copilotFacts(read, file);
+  const copilot = copilotFacts(read, c.file);
   const figures: Record<string, unknown> = {};
   if (Object.keys(agentIds).length) figures.agent_ids = agentIds;
-  if (Object.keys(file.notSpans).length) figures.not_spans = file.notSpans;
+  if (Object.keys(c.file.notSpans).length) figures.not_spans = c.file.notSpans;
   if (copilot) figures.copilot = copilot;
+  if (Object.keys(joined.joined).length) figures.log_events = joined.joined;
+  if (besides.length) figures.files = besides;
+  const bare = noContent(spans);
+  if (bare) figures.content = 'not_recorded';
   return buildSpanTrace(spans, b, fileName, {
     format: OTEL_FORMAT,
     source: 'otel',
     metaKey: 'otel',
     figures: Object.keys(figures).length ? figures : undefined,
     skipWhy: 'not GenAI / OpenInference operations',
-    notes: spanEventNote(read),
+    notes: [...spanEventNote(read), ...(bare ? [bare] : [])],
     maxTurnsFromError: false,
     // GitHub Copilot writes one invoke_agent per request: its end hands the chat back to the user.
     outerStopScope: copilot ? 'turn' : undefined,
   });
+}
+
+/** What the reader gathers from the file (and a sibling file): spans, log records, other records. */
+interface Collected {
+  b: ImportBuilder;
+  spans: OtlpSpan[];
+  logs: LogRecord[];
+  file: FileFacts;
+  /** The path of the file being read, when it is a sibling of the opened one (put on origins and problems). */
+  path?: string;
+}
+
+/** Collects the spans and log records of one file's text into `c` (its parse problems too). */
+function collectFile(text: string, c: Collected): void {
+  forEachDocument(text, new LineIndex(text), (doc) => {
+    for (const p of doc.problems) c.b.problems.push(c.path ? { ...p, file: c.path } : p);
+    collectSpans(doc, c);
+  });
+}
+
+/**
+ * The sibling files of the same export (./otel-logs.ts `pairedFiles`): for a file with spans, the logs
+ * files beside it (their log records); for a file with log records and no spans, the spans file beside it.
+ * @returns the paths read.
+ */
+function readPairedFiles(fileName: string, files: FileAccess, c: Collected): string[] {
+  const want = c.spans.length ? 'logs' : c.logs.length ? 'spans' : undefined;
+  if (!want) return [];
+  const read: string[] = [];
+  for (const path of pairedFiles(fileName, files, want)) {
+    const text = files.readText(path);
+    if (text === undefined || !(want === 'logs' ? /"(resourceLogs|resource_logs|hrTime)"\s*:/ : /"(resourceSpans|resource_spans|spanId)"\s*:/).test(text.slice(0, 1 << 16))) continue;
+    const sibling: Collected = { ...c, logs: want === 'logs' ? c.logs : [], spans: want === 'spans' ? c.spans : [], path };
+    collectFile(text, sibling);
+    // from a logs file only its log records; from a spans file its spans (and any log records beside them)
+    if (want === 'spans') c.logs.push(...sibling.logs);
+    read.push(path);
+    if (want === 'spans') break; // one spans file: spans of two files would mix their ordinals
+  }
+  return read;
+}
+
+/**
+ * One info for the GenAI log records joined to their spans (and the file they came from), one
+ * warning for those whose span is not in the file; for a file of log records with no spans at all,
+ * one warning saying where the spans should be.
+ */
+function reportLogs(c: Collected, joined: JoinedLogs, besides: readonly string[]): void {
+  const name = (p: string) => p.slice(Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')) + 1);
+  const genAi = c.logs.filter((l) => isGenAiEvent(l.event.name));
+  if (!c.spans.length && c.logs.length) {
+    const traces = [...new Set(c.logs.map((l) => l.traceId).filter(Boolean))];
+    const shown = traces.length > 3 ? `${traces.slice(0, 3).join(', ')}, ...` : traces.join(', ');
+    const n = c.logs.length;
+    c.b.problem('warning', `this file holds ${n} log record${n > 1 ? 's' : ''} (${genAi.length} GenAI event${genAi.length === 1 ? '' : 's'}) and no spans; the spans they belong to (trace${traces.length > 1 ? 's' : ''} ${shown || 'unknown'}) are in another file: open the traces file of the same export (a file named like this one with "traces" or "spans" for "logs", beside it, is read with it)`, c.logs[0].range);
+    return;
+  }
+  if (besides.length) {
+    const what = c.spans.some((r) => r.span.origin.file) ? 'spans' : 'log records';
+    c.b.problem('info', `${what} read from ${besides.map(name).join(', ')} beside this file (the same export's other signal)`, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } });
+  }
+  const joinedCount = Object.values(joined.joined).reduce((a, n) => a + n, 0);
+  if (joinedCount) {
+    const first = genAi.find((l) => !joined.unjoined.includes(l))!;
+    const kinds = Object.entries(joined.joined).map(([k, n]) => `${k} ${n}`).join(', ');
+    problemAt(c, 'info', `${joinedCount} log record${joinedCount > 1 ? 's are GenAI events' : ' is a GenAI event'} joined to their spans by trace and span id (${kinds}); their content is read with the spans' own`, first);
+  }
+  const lost = joined.unjoined;
+  if (lost.length) {
+    const ids = [...new Set(lost.map((l) => l.spanId ?? 'none'))];
+    const shown = ids.length > 5 ? `${ids.slice(0, 5).join(', ')}, ...` : ids.join(', ');
+    problemAt(c, 'warning', `${lost.length} GenAI log record${lost.length > 1 ? 's name' : ' names'} a span not in this file (${shown}); not shown`, lost[0]);
+  }
+}
+
+/** A problem at a log record (in its own file when that is a sibling). */
+function problemAt(c: Collected, severity: 'info' | 'warning', message: string, at: LogRecord): void {
+  c.b.problems.push({ severity, message, range: at.range, ...(at.file ? { file: at.file } : {}) });
+}
+
+/**
+ * The note for an export whose GenAI spans carry no content at all (no input, output, tool arguments
+ * or results: content capture is opt-in in the GenAI conventions), at the first such span; undefined
+ * when some span carries content, or no span is a GenAI operation.
+ */
+function noContent(spans: readonly ImportSpan[]): { severity: 'info'; message: string; ordinal: number } | undefined {
+  const genAi = spans.filter((s) => s.role === 'llm' || s.role === 'agent' || s.role === 'tool');
+  if (!genAi.length || spans.some((s) => s.role !== 'other' && (s.input !== undefined || s.output !== undefined))) return undefined;
+  return {
+    severity: 'info',
+    message: `inputs and outputs are not in this file: none of its ${genAi.length} GenAI span${genAi.length > 1 ? 's carries' : ' carries'} prompts, completions, tool arguments or results (capturing them is opt-in in the OpenTelemetry GenAI conventions; they may be in a logs file of the same export); messages and tool calls are shown without content`,
+    ordinal: genAi[0].ordinal,
+  };
 }
 
 /** What a file holds besides its spans: records that are not spans (by kind, first one's range), GitHub Copilot Chat's export header. */
@@ -146,22 +275,27 @@ function reportNotSpans(file: FileFacts, b: ImportBuilder): void {
  * Walks resourceSpans[].scopeSpans[].spans[] of one document; a document (or line) that is one
  * span as an OpenTelemetry SDK serializes it (a file exporter's line: GitHub Copilot CLI's
  * `{"type":"span", ...}`, Copilot Chat's `{traceId, spanId, startTime: [s, ns], ...}`) is read as
- * that span; metric and log records are counted in `file.notSpans`.
+ * that span; log records (OTLP `resourceLogs`, SDK-serialized) go to `c.logs`; metric and other records are counted in `c.file.notSpans`.
  */
-function collectSpans(doc: JsonDocument, spans: OtlpSpan[], b: ImportBuilder, file: FileFacts): void {
+function collectSpans(doc: JsonDocument, c: Collected): void {
   const root = doc.root;
   if (!root) return;
   const roots = root.type === 'array' ? items(root) : [root];
   for (const r of roots) {
     const rss = propertyOf(r, 'resourceSpans', 'resource_spans');
     if (!rss) {
-      if (r.type === 'object') readRecord(doc, r, spans, b, file);
+      const from = c.logs.length;
+      if (readLogsExport(doc, r, c.logs, c.path)) {
+        countPlainLogs(c, from);
+        continue;
+      }
+      if (r.type === 'object') readRecord(doc, r, c);
       continue;
     }
     const ext = propertyOf(r, 'copilotChat');
     if (ext) {
       const v = sharedValueIn(doc, ext);
-      if (isObject(v)) file.copilotChat = v;
+      if (isObject(v)) c.file.copilotChat = v;
     }
     for (const rs of items(rss)) {
       const resource = sharedValueIn(doc, propertyOf(rs, 'resource'));
@@ -169,7 +303,7 @@ function collectSpans(doc: JsonDocument, spans: OtlpSpan[], b: ImportBuilder, fi
       for (const ss of items(propertyOf(rs, 'scopeSpans', 'scope_spans', 'instrumentationLibrarySpans', 'instrumentation_library_spans'))) {
         const scope = sharedValueIn(doc, propertyOf(ss, 'scope', 'instrumentationLibrary', 'instrumentation_library'));
         const scopeName = isObject(scope) ? str(scope.name) : undefined;
-        for (const node of items(propertyOf(ss, 'spans'))) readSpan(doc, node, typeof service === 'string' ? service : undefined, scopeName, spans, b);
+        for (const node of items(propertyOf(ss, 'spans'))) readSpan(doc, node, typeof service === 'string' ? service : undefined, scopeName, c);
       }
     }
   }
@@ -182,23 +316,38 @@ function isFlatSpan(v: Record<string, unknown>): boolean {
   return hasId && typeof v.name === 'string' && (Array.isArray(v.startTime) || Array.isArray(v.endTime));
 }
 
-/** The kind of a record that is not a span: `metric`, `log`, or `other`. */
+/** The kind of a record that is not a span or a log record: `metric`, or `other`. */
 function notSpanKind(v: Record<string, unknown>): string {
   if (v.type === 'metric' || 'resourceMetrics' in v || 'scopeMetrics' in v || 'descriptor' in v || 'dataPoints' in v) return 'metric';
-  if (v.type === 'log' || 'resourceLogs' in v || 'body' in v || 'hrTime' in v || 'severityText' in v || 'severityNumber' in v) return 'log';
   return typeof v.type === 'string' ? `other (${v.type.slice(0, 40)})` : 'other';
 }
 
-/** One top-level record without `resourceSpans`: a flat span, or a record counted as not a span. */
-function readRecord(doc: JsonDocument, node: Node, spans: OtlpSpan[], b: ImportBuilder, file: FileFacts): void {
+/** One top-level record without `resourceSpans`: a flat span, a flat log record, or a record counted as not a span. */
+function readRecord(doc: JsonDocument, node: Node, c: Collected): void {
   const v = sharedValueIn(doc, node);
   if (!isObject(v)) return;
   if (isFlatSpan(v)) {
-    readSpan(doc, node, undefined, undefined, spans, b);
+    readSpan(doc, node, undefined, undefined, c);
     return;
   }
-  addTo(file.notSpans, notSpanKind(v));
-  file.firstNotSpan ??= nodeRange(doc, node);
+  if (isFlatLog(v)) {
+    readLogRecord(doc, node, c.logs, c.path);
+    countPlainLogs(c, c.logs.length - 1);
+    return;
+  }
+  if (c.path) return; // records of a sibling file that are neither are its own business
+  addTo(c.file.notSpans, notSpanKind(v));
+  c.file.firstNotSpan ??= nodeRange(doc, node);
+}
+
+/** Counts the log records from `c.logs[from]` on that are not GenAI events (not shown) in `notSpans` as `log`; a sibling file's are not counted. */
+function countPlainLogs(c: Collected, from: number): void {
+  if (c.path) return;
+  for (let i = Math.max(0, from); i < c.logs.length; i++) {
+    if (isGenAiEvent(c.logs[i].event.name)) continue;
+    addTo(c.file.notSpans, 'log');
+    c.file.firstNotSpan ??= c.logs[i].range;
+  }
 }
 
 /** True for an OTLP status code that means error (2, "STATUS_CODE_ERROR", "ERROR", any case). */
@@ -227,16 +376,18 @@ function spanError(attrs: Record<string, unknown>, status: Record<string, unknow
   return undefined;
 }
 
-function readSpan(doc: JsonDocument, node: Node, service: string | undefined, scope: string | undefined, spans: OtlpSpan[], b: ImportBuilder): void {
+function readSpan(doc: JsonDocument, node: Node, service: string | undefined, scope: string | undefined, c: Collected): void {
+  const spans = c.spans;
   const ordinal = spans.length;
   const range = nodeRange(doc, node);
+  const problem = (severity: 'error' | 'warning', message: string) => c.b.problems.push({ severity, message, range, ...(c.path ? { file: c.path } : {}) });
   if (!isComplete(doc, node)) {
-    b.problem('error', `span ${ordinal} is cut off; skipped`, range);
+    problem('error', `span ${ordinal} is cut off; skipped`);
     return;
   }
   const v = sharedValueIn(doc, node);
   if (!isObject(v)) {
-    b.problem('error', `span ${ordinal} must be an object; skipped`, range);
+    problem('error', `span ${ordinal} must be an object; skipped`);
     return;
   }
   // An SDK-serialized span keeps its ids in a span context (older serializations) and its times as HrTime.
@@ -244,7 +395,7 @@ function readSpan(doc: JsonDocument, node: Node, service: string | undefined, sc
   const parentContext = isObject(v.parentSpanContext) ? v.parentSpanContext : undefined;
   const spanId = idOf(v.spanId ?? v.span_id ?? context?.spanId);
   if (!spanId) {
-    b.problem('error', `span ${ordinal} has no "spanId"; skipped`, range);
+    problem('error', `span ${ordinal} has no "spanId"; skipped`);
     return;
   }
   const attrs = attributes(v.attributes);
@@ -258,7 +409,7 @@ function readSpan(doc: JsonDocument, node: Node, service: string | undefined, sc
     if (typeof name === 'string') service = name;
   }
   if (scope === undefined && isObject(v.instrumentationScope)) scope = str(v.instrumentationScope.name);
-  if (start === undefined) b.problem('warning', `span ${spanId} has no start time; placed at its parent's start`, range);
+  if (start === undefined) problem('warning', `span ${spanId} has no start time; placed at its parent's start`);
   const events: SpanEvent[] = [];
   if (Array.isArray(v.events)) {
     for (const e of v.events) if (isObject(e)) events.push({ name: str(e.name) ?? '', time: hrNanos(e.timeUnixNano ?? e.time_unix_nano ?? e.time ?? e.timestamp), attrs: attributes(e.attributes) });
@@ -274,12 +425,12 @@ function readSpan(doc: JsonDocument, node: Node, service: string | undefined, sc
   for (const e of events) if (e.name === 'exception' && !errorType && !errorStatus) attrs['error.type'] ??= e.attrs['exception.type'];
   const name = str(v.name) ?? '';
   const g = genAiSpan(attrs, name);
-  const content = spanContent(attrs, events);
-  const origin: Origin = { range, record: ordinal };
+  const origin: Origin = c.path ? { range, record: ordinal, file: c.path } : { range, record: ordinal };
   spans.push({
     attrs,
     events,
-    content,
+    content: { toolCalls: [], toolResults: [] },
+    status,
     scope,
     span: {
       ordinal,
@@ -293,9 +444,6 @@ function readSpan(doc: JsonDocument, node: Node, service: string | undefined, sc
       links,
       name,
       ...g,
-      input: g.role === 'spawn' ? str(attrs['gen_ai.agent.description']) : g.role === 'chain' ? undefined : content.input,
-      output: g.role === 'chain' ? undefined : content.output,
-      finishReasons: finishReasons(attrs, content),
       error: spanError(attrs, status),
       service,
     },
@@ -350,7 +498,7 @@ function safeJson(s: string): unknown {
   }
 }
 
-/** OTLP JSON: an object (or a line of one) with `resourceSpans`; or JSON Lines of SDK-serialized spans. */
+/** OTLP JSON: an object (or a line of one) with `resourceSpans`, or `resourceLogs` of GenAI events; or JSON Lines of SDK-serialized spans. */
 export const otelFormat: TraceFormat = {
   id: OTEL_FORMAT,
   label: 'OpenTelemetry GenAI spans (OTLP JSON / JSON Lines)',
@@ -358,10 +506,12 @@ export const otelFormat: TraceFormat = {
     const head = text.slice(0, 1 << 16);
     if (!/^\s*[[{]/.test(head)) return false;
     if (/"(resourceSpans|resource_spans)"\s*:/.test(head)) return true;
+    // a logs export of GenAI events (its spans are in the traces file beside it)
+    if (/"(resourceLogs|resource_logs)"\s*:/.test(head) && /"gen_ai\./.test(head)) return true;
     // a file exporter's JSON Lines of SDK-serialized spans (GitHub Copilot CLI, Copilot Chat)
     return /^\s*\{/.test(head) && /"spanId"\s*:/.test(head) && (/"type"\s*:\s*"span"/.test(head) || /"(startTime|endTime)"\s*:\s*\[\s*\d/.test(head));
   },
-  read: (text, fileName) => readOtel(text, fileName),
+  read: (text, fileName, files) => readOtel(text, fileName, files),
 };
 
 registerFormat(otelFormat, true);

@@ -4,7 +4,8 @@ import { loadTrace } from '../../../../src/trace/formats';
 import '../../../../src/trace/importers';
 import { originOfId, LineIndex, type LoadedTrace, type Range } from '../../../../src/trace/model';
 import { traceStats } from '../../../../src/trace/stats';
-import { fixture } from '../../helpers';
+import { nodeFileAccess } from '../../../../src/trace/node-files';
+import { fixture, fixturePath } from '../../helpers';
 
 function slice(text: string, range: Range): string {
   const lines = new LineIndex(text);
@@ -132,6 +133,62 @@ test('OTel: string and number timestamps give exact seconds; missing start times
   assert.deepEqual(loaded.problems.map((p) => [p.severity, p.message]), [
     ['warning', "span s3 has no start time; placed at its parent's start"],
     ['warning', '1 span has no end time (s3): still open when the file was written; duration unknown, no result or return invented'],
+    ['info', 'inputs and outputs are not in this file: none of its 3 GenAI spans carries prompts, completions, tool arguments or results (capturing them is opt-in in the OpenTelemetry GenAI conventions; they may be in a logs file of the same export); messages and tool calls are shown without content'],
   ]);
   assert.deepEqual(traceStats(loaded).tokens, { calls: 3, by_kind: { input: 21 }, total: 21 });
+});
+
+/** The content the log records of logs-mixed.otlp.jsonl give its spans (make_fixtures.py, section 4). */
+function assertLogContent(loaded: LoadedTrace): void {
+  const chat = event(loaded, '3b3b3b3b3b3b3b3b');
+  assert.equal(chat.input, 'You are a support agent.\nWhere is my order 1042?');
+  assert.equal(chat.content, 'lookup_order({"order": 1042})');
+  assert.deepEqual(chat.finish_reasons, ['tool_calls']);
+  // the tool span records no arguments or result: the model's call and the result fed back to it (by call id) give them
+  assert.equal(event(loaded, '3c3c3c3c3c3c3c3c').content, '{"order": 1042}');
+  assert.equal(event(loaded, '3c3c3c3c3c3c3c3c.result').content, 'shipped 2025-01-02');
+  assert.equal(event(loaded, '3d3d3d3d3d3d3d3d').content, 'Order 1042 shipped on 2 January.');
+  assert.equal(event(loaded, '3a3a3a3a3a3a3a3a').state_changes, 1);
+  assert.ok(!loaded.problems.some((p) => /inputs and outputs are not in this file/.test(p.message)));
+}
+
+test('OTel log records (events as logs) in the same file give their spans content, joined by trace and span id', () => {
+  const loaded = loadTrace(fixture('otel', 'logs-mixed.otlp.jsonl'), 'logs-mixed.otlp.jsonl');
+  assert.equal(loaded.format, 'otel-genai');
+  assertLogContent(loaded);
+  const messages = loaded.problems.map((p) => `${p.severity}: ${p.message}`);
+  assert.ok(messages.some((m) => /^info: 5 log records are GenAI events joined to their spans by trace and span id \(gen_ai\.system\.message 1, gen_ai\.user\.message 1, gen_ai\.choice 1, gen_ai\.client\.inference\.operation\.details 1, gen_ai\.execution\.state\.changed 1\)/.test(m)), messages.join('\n'));
+  assert.ok(messages.includes('warning: 1 GenAI log record names a span not in this file (ffffffffffffffff); not shown'), messages.join('\n'));
+  assert.ok(messages.includes('info: 1 record is not spans (log 1); not shown'), messages.join('\n'));
+  // the log records' positions: the joined info is at the first of them (line 2)
+  assert.equal(loaded.problems.find((p) => p.message.startsWith('5 log records'))!.range.start.line, 1);
+});
+
+test('OTel log records in a sibling logs file (traces.jsonl beside logs.jsonl) are read too; the logs file opened alone reads the spans beside it', () => {
+  const traces = fixturePath('otel', 'split', 'traces.jsonl');
+  const logs = fixturePath('otel', 'split', 'logs.jsonl');
+  const fromTraces = loadTrace(fixture('otel', 'split', 'traces.jsonl'), traces, nodeFileAccess);
+  assertLogContent(fromTraces);
+  assert.ok(fromTraces.problems.some((p) => p.severity === 'info' && p.message.startsWith('log records read from logs.jsonl beside this file') && p.file === undefined), fromTraces.problems.map((p) => p.message).join('\n'));
+  const warning = fromTraces.problems.find((p) => p.message.startsWith('1 GenAI log record names a span not in this file'))!;
+  assert.equal(warning.file, logs, 'a problem of the logs file names that file');
+  const fromLogs = loadTrace(fixture('otel', 'split', 'logs.jsonl'), logs, nodeFileAccess);
+  assert.equal(fromLogs.format, 'otel-genai');
+  assertLogContent(fromLogs);
+  assert.equal(originOfId(fromLogs, '3b3b3b3b3b3b3b3b')!.file, traces, 'the events point at the spans file');
+  assert.ok(fromLogs.problems.some((p) => p.message.startsWith('spans read from traces.jsonl beside this file')));
+});
+
+test('OTel: an export whose spans carry no content says so once; a logs file without its spans says where they should be', () => {
+  const bare = loadTrace(fixture('otel', 'split', 'traces.jsonl'), 'traces.jsonl');
+  const notes = bare.problems.filter((p) => /inputs and outputs are not in this file/.test(p.message));
+  assert.equal(notes.length, 1);
+  assert.equal(notes[0].severity, 'info');
+  assert.equal((bare.trace.metadata as Record<string, any>).otel.content, 'not_recorded');
+  // files with content say nothing
+  assert.ok(!loadTrace(fixture('otel', 'multi-agent.otlp.jsonl'), 'x.jsonl').problems.some((p) => /not in this file: no span/.test(p.message)));
+  const logsAlone = loadTrace(fixture('otel', 'split', 'logs.jsonl'), 'logs.jsonl');
+  assert.equal(logsAlone.format, 'otel-genai');
+  assert.deepEqual(logsAlone.trace.events, []);
+  assert.match(logsAlone.problems[0].message, /^this file holds 7 log records \(6 GenAI events\) and no spans; the spans they belong to \(trace 4bf92f3577b34da6a3ce929d0e0e4736\) are in another file/);
 });
