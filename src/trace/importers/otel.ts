@@ -47,6 +47,7 @@
  * `duration_s`, `open: true`, and no invented end event (no return, no tool result: the call's
  * `status` is `no_result`); orphans hang under a `missing_parent` placeholder; a parent cycle is cut
  * at its earliest span. Content comes from attributes and span events (./otel-content.ts).
+ * The task (`metadata.task`) is the user's first prompt: the first `user` input message of the earliest span recording one.
  * Metadata: `metadata.otel` = { trace_ids, services, spans, skipped_spans {operation: count}, agent_ids {name: id},
  * missing_parents, cut_parent_edges }. Spans that give no event are counted by kind in one warning.
  * There are no labels (ground truth) in this format. The span -> event mapping, lanes and the tree's
@@ -89,6 +90,7 @@ function withContent(r: OtlpSpan, logEvents: readonly SpanEvent[]): void {
     content.input ??= fromLogs.input;
     content.output ??= fromLogs.output;
     content.finishReasons ??= fromLogs.finishReasons;
+    content.firstUser ??= fromLogs.firstUser;
     content.toolCalls.push(...fromLogs.toolCalls);
     content.toolResults.push(...fromLogs.toolResults);
   }
@@ -132,7 +134,8 @@ export function readOtel(text: string, fileName: string, files?: FileAccess): Lo
   if (besides.length) figures.files = besides;
   const bare = noContent(spans);
   if (bare) figures.content = 'not_recorded';
-  return buildSpanTrace(spans, b, fileName, {
+  const task = firstPrompt(read);
+  const loaded = buildSpanTrace(spans, b, fileName, {
     format: OTEL_FORMAT,
     source: 'otel',
     metaKey: 'otel',
@@ -143,6 +146,18 @@ export function readOtel(text: string, fileName: string, files?: FileAccess): Lo
     // GitHub Copilot writes one invoke_agent per request: its end hands the chat back to the user.
     outerStopScope: copilot ? 'turn' : undefined,
   });
+  if (task !== undefined) loaded.trace.metadata = { ...loaded.trace.metadata, task };
+  return loaded;
+}
+
+/** The user's first prompt: the first `user` input message of the earliest span that has one (then file order); undefined when no span records one. */
+function firstPrompt(read: readonly OtlpSpan[]): string | undefined {
+  let best: OtlpSpan | undefined;
+  for (const r of read) {
+    if (r.content.firstUser === undefined) continue;
+    if (!best || (r.span.start !== undefined && (best.span.start === undefined || r.span.start < best.span.start))) best = r;
+  }
+  return best?.content.firstUser;
 }
 
 /** What the reader gathers from the file (and a sibling file): spans, log records, other records. */

@@ -4,6 +4,8 @@ import { loadTrace } from '../../../../src/trace/formats';
 import '../../../../src/trace/importers';
 import { originOfId, LineIndex, type LoadedTrace, type Range } from '../../../../src/trace/model';
 import { traceStats } from '../../../../src/trace/stats';
+import { analyzeTrace } from '../../../../src/analysis';
+import { runSummary } from '../../../../src/analysis/run-summary';
 import { nodeFileAccess } from '../../../../src/trace/node-files';
 import { fixture, fixturePath } from '../../helpers';
 
@@ -191,4 +193,15 @@ test('OTel: an export whose spans carry no content says so once; a logs file wit
   assert.equal(logsAlone.format, 'otel-genai');
   assert.deepEqual(logsAlone.trace.events, []);
   assert.match(logsAlone.problems[0].message, /^this file holds 7 log records \(6 GenAI events\) and no spans; the spans they belong to \(trace 4bf92f3577b34da6a3ce929d0e0e4736\) are in another file/);
+});
+
+test("OTel: the task is the user's first prompt (input messages, per-message events, log records), not a model call's output", () => {
+  const task = (l: LoadedTrace) => (l.trace.metadata as Record<string, unknown>).task;
+  const multi = loadTrace(fixture('otel', 'multi-agent.otlp.jsonl'), 'x.jsonl');
+  assert.equal(task(multi), 'Plan a weekend in Rome and email me the plan.');
+  assert.equal(runSummary(multi, analyzeTrace(multi)).task, 'Plan a weekend in Rome and email me the plan.');
+  assert.equal(task(loadTrace(fixture('otel', 'logs-mixed.otlp.jsonl'), 'x.jsonl')), 'Where is my order 1042?');
+  assert.equal(task(loadTrace(fixture('cases', '18-otlp-genai-content-in-span-events.json'), 'x.json')), 'Find me a train from Lyon to Turin on 12 March, arriving before noon.');
+  // no user message in the file: no task is made up from a model's output
+  assert.equal(task(loadTrace(fixture('copilot', 'agent-debug-log.otlp.json'), 'x.json')), undefined);
 });
