@@ -125,6 +125,11 @@ function flattened(attrs: Record<string, unknown>, prefix: string): string | und
 const OLD_INPUT_EVENTS = new Set(['gen_ai.system.message', 'gen_ai.user.message', 'gen_ai.assistant.message', 'gen_ai.tool.message', 'gen_ai.prompt']);
 const OLD_OUTPUT_EVENTS = new Set(['gen_ai.choice', 'gen_ai.completion']);
 
+/** True for an event that carries GenAI content (the older per-message events, the operation-details event). */
+export function isContentEvent(name: string): boolean {
+  return OLD_INPUT_EVENTS.has(name) || OLD_OUTPUT_EVENTS.has(name) || name === 'gen_ai.client.inference.operation.details';
+}
+
 /** The content of an old per-message event: a log record's body, else `gen_ai.event.content`, else the event's own attributes. */
 function oldEventBody(e: SpanEvent): unknown {
   if (e.body !== undefined && e.body !== null) {

@@ -9,6 +9,10 @@
  * which GitHub Copilot CLI's file exporter (`{"type":"span", ...}`, `~/.copilot/otel/*.jsonl`) and
  * Copilot Chat's (`github.copilot.chat.otel.outfile`) write, with their metric and log records in
  * the same file (counted in one info, `metadata.otel.not_spans`). A parent id of all zeros is no parent.
+ * GenAI events written as log records (in this file, or in a logs file of the same export beside it)
+ * give their spans content (./otel-logs.ts); a file whose GenAI spans carry no content says so once.
+ * Agents calling agents (agent as a tool, A2A, remote invoke_agent, transfers) are settled in
+ * ./otel-agent-calls.ts.
  * GitHub Copilot (its services `copilot-chat` / `github-copilot`, scope `github.copilot`, or
  * `github.copilot.*` / `copilot_chat.*` attributes): each outermost `invoke_agent` is one request,
  * so the stop at its end is a turn end (`scope: "turn"`), and `metadata.otel.copilot` lists the
@@ -58,7 +62,8 @@ import { registerFormat, type FileAccess, type TraceFormat } from '../formats';
 import { LineIndex, type LoadedTrace, type Origin, type Range } from '../model';
 import { addTo } from '../counts';
 import { ImportBuilder } from './json-import';
-import { spanContent, type SpanContent, type SpanEvent } from './otel-content';
+import { isContentEvent, spanContent, type SpanContent, type SpanEvent } from './otel-content';
+import { a2aRole, linkAgentCalls, spanKindOf, type SpanKind } from './otel-agent-calls';
 import { isFlatLog, isGenAiEvent, joinLogs, pairedFiles, readLogRecord, readLogsExport, type JoinedLogs, type LogRecord } from './otel-logs';
 import { buildSpanTrace, forEachDocument, genAiSpan, str, text as asText, type ImportSpan } from './span-import';
 import { attributes, hrNanos, idOf, isObject } from './otlp-values';
@@ -74,6 +79,7 @@ interface OtlpSpan {
   /** Its content (attributes, span events, joined log records): set by {@link withContent}. */
   content: SpanContent;
   status: Record<string, unknown> | undefined;
+  kind?: SpanKind;
   /** The instrumentation scope's name, when recorded. */
   scope?: string;
 }
@@ -119,6 +125,7 @@ export function readOtel(text: string, fileName: string, files?: FileAccess): Lo
   reportNotSpans(c.file, b);
   c.spans.forEach((r, i) => withContent(r, joined.bySpan.get(i) ?? []));
   const read = c.spans;
+  const serving = linkAgentCalls(read);
   const spans = withToolContent(read);
   const agentIds: Record<string, string> = {};
   for (const r of read) {
@@ -141,7 +148,7 @@ export function readOtel(text: string, fileName: string, files?: FileAccess): Lo
     metaKey: 'otel',
     figures: Object.keys(figures).length ? figures : undefined,
     skipWhy: 'not GenAI / OpenInference operations',
-    notes: [...spanEventNote(read), ...(bare ? [bare] : [])],
+    notes: [...spanEventNote(read), ...servingNote(read, serving), ...(bare ? [bare] : [])],
     maxTurnsFromError: false,
     // GitHub Copilot writes one invoke_agent per request: its end hands the chat back to the user.
     outerStopScope: copilot ? 'turn' : undefined,
@@ -318,7 +325,7 @@ function collectSpans(doc: JsonDocument, c: Collected): void {
       for (const ss of items(propertyOf(rs, 'scopeSpans', 'scope_spans', 'instrumentationLibrarySpans', 'instrumentation_library_spans'))) {
         const scope = sharedValueIn(doc, propertyOf(ss, 'scope', 'instrumentationLibrary', 'instrumentation_library'));
         const scopeName = isObject(scope) ? str(scope.name) : undefined;
-        for (const node of items(propertyOf(ss, 'spans'))) readSpan(doc, node, typeof service === 'string' ? service : undefined, scopeName, c);
+        for (const node of items(propertyOf(ss, 'spans'))) readSpan(doc, node, typeof service === 'string' ? service : undefined, scopeName, c, false);
       }
     }
   }
@@ -342,7 +349,7 @@ function readRecord(doc: JsonDocument, node: Node, c: Collected): void {
   const v = sharedValueIn(doc, node);
   if (!isObject(v)) return;
   if (isFlatSpan(v)) {
-    readSpan(doc, node, undefined, undefined, c);
+    readSpan(doc, node, undefined, undefined, c, true);
     return;
   }
   if (isFlatLog(v)) {
@@ -391,7 +398,8 @@ function spanError(attrs: Record<string, unknown>, status: Record<string, unknow
   return undefined;
 }
 
-function readSpan(doc: JsonDocument, node: Node, service: string | undefined, scope: string | undefined, c: Collected): void {
+/** Reads one span into `c.spans` (@param sdk true for a span as an OpenTelemetry SDK serializes it, not OTLP/JSON); a span that cannot be read is a positioned problem. */
+function readSpan(doc: JsonDocument, node: Node, service: string | undefined, scope: string | undefined, c: Collected, sdk: boolean): void {
   const spans = c.spans;
   const ordinal = spans.length;
   const range = nodeRange(doc, node);
@@ -439,13 +447,15 @@ function readSpan(doc: JsonDocument, node: Node, service: string | undefined, sc
   }
   for (const e of events) if (e.name === 'exception' && !errorType && !errorStatus) attrs['error.type'] ??= e.attrs['exception.type'];
   const name = str(v.name) ?? '';
-  const g = genAiSpan(attrs, name);
+  const kind = spanKindOf(v.kind, sdk);
+  const g = { ...genAiSpan(attrs, name), ...a2aRole(attrs, kind) };
   const origin: Origin = c.path ? { range, record: ordinal, file: c.path } : { range, record: ordinal };
   spans.push({
     attrs,
     events,
     content: { toolCalls: [], toolResults: [] },
     status,
+    kind,
     scope,
     span: {
       ordinal,
@@ -486,11 +496,18 @@ function withToolContent(read: OtlpSpan[]): ImportSpan[] {
   });
 }
 
+/** One info for the spans that are the serving side of a remote agent call (./otel-agent-calls.ts), at the first. */
+function servingNote(read: readonly OtlpSpan[], n: number): { severity: 'info'; message: string; ordinal: number }[] {
+  const first = read.find((r) => r.span.passThrough);
+  if (!n || !first) return [];
+  return [{ severity: 'info', message: `${n} span${n > 1 ? 's are' : ' is'} the serving side of a remote agent call (an A2A server span, an invoke_agent under an invoke_agent CLIENT or A2A call of the same agent): each call is drawn once, as the caller recorded it`, ordinal: first.span.ordinal }];
+}
+
 /** One info when spans carry their GenAI content in span events (older per-message events, or the newer operation-details event). */
 function spanEventNote(read: OtlpSpan[]): { severity: 'info'; message: string; ordinal: number }[] {
-  const fromEvents = read.filter((r) => r.events.some((e) => e.name.startsWith('gen_ai.')));
+  const fromEvents = read.filter((r) => r.events.some((e) => isContentEvent(e.name)));
   if (!fromEvents.length) return [];
-  const older = fromEvents.some((r) => r.events.some((e) => e.name !== 'gen_ai.client.inference.operation.details' && e.name.startsWith('gen_ai.')));
+  const older = fromEvents.some((r) => r.events.some((e) => e.name !== 'gen_ai.client.inference.operation.details' && isContentEvent(e.name)));
   const newer = fromEvents.some((r) => r.events.some((e) => e.name === 'gen_ai.client.inference.operation.details'));
   const which = older && newer ? 'older per-message events and the newer operation-details event' : newer ? 'the operation-details event' : 'older per-message events';
   const n = fromEvents.length;

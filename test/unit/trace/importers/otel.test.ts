@@ -7,6 +7,7 @@ import { traceStats } from '../../../../src/trace/stats';
 import { analyzeTrace } from '../../../../src/analysis';
 import { runSummary } from '../../../../src/analysis/run-summary';
 import { nodeFileAccess } from '../../../../src/trace/node-files';
+import { spanKindOf } from '../../../../src/trace/importers/otel-agent-calls';
 import { fixture, fixturePath } from '../../helpers';
 
 function slice(text: string, range: Range): string {
@@ -204,4 +205,50 @@ test("OTel: the task is the user's first prompt (input messages, per-message eve
   assert.equal(task(loadTrace(fixture('cases', '18-otlp-genai-content-in-span-events.json'), 'x.json')), 'Find me a train from Lyon to Turin on 12 March, arriving before noon.');
   // no user message in the file: no task is made up from a model's output
   assert.equal(task(loadTrace(fixture('copilot', 'agent-debug-log.otlp.json'), 'x.json')), undefined);
+});
+
+test('OTel agents calling agents (semantic-conventions-genai): plan, agent as a tool, A2A, remote invoke_agent, a transfer to an agent in another trace', () => {
+  const loaded = loadTrace(fixture('otel', 'agent-interactions.otlp.json'), 'agent-interactions.otlp.json');
+  const ev = (id: string) => event(loaded, id);
+  const hop = (id: string) => [ev(id).type, ev(id).from, ev(id).to];
+  // a plan span is the agent's planning step: an orchestrator decision in its lane
+  assert.deepEqual([ev('5222222222222222').type, ev('5222222222222222').agent], ['orchestrator_decision', 'planner']);
+  assert.deepEqual(ev('5333333333333333').usage, { input: 200, cache_read: 100, cache_write: 200, output: 80 });
+  // an agent invoked as a tool (invoke_agent under execute_tool, named by gen_ai.transfer.target.name) is its own lane
+  assert.deepEqual(hop('5555555555555555'), ['delegate', 'planner', 'researcher']);
+  assert.equal(ev('5666666666666666').agent, 'researcher');
+  assert.equal(ev('5555555555555555.return').to, 'planner');
+  // A2A: the client span is the call (planner -> refund_agent); the server span and the callee's invoke_agent are its serving side, drawn once
+  assert.deepEqual(hop('6000000000000000'), ['delegate', 'planner', 'refund_agent']);
+  assert.equal(ev('6000000000000000.return').content, 'No refund is due on this booking.');
+  assert.equal(ev('6000000000000000.stop').reason, 'task_complete');
+  assert.ok(!loaded.trace.events.some((e) => e.id.startsWith('6111111111111111') || e.id.startsWith('6222222222222222')));
+  assert.deepEqual([ev('6333333333333333').agent, ev('6333333333333333').parent], ['refund_agent', '6000000000000000']);
+  // a remote invoke_agent (CLIENT) with gen_ai.caller.name; the callee's INTERNAL span is its serving side
+  assert.deepEqual(hop('6444444444444444'), ['delegate', 'planner', 'pricing_agent']);
+  assert.equal(ev('6444444444444444.return').content, '800 EUR is within budget.');
+  assert.ok(!loaded.trace.events.some((e) => e.id.startsWith('6555555555555555')));
+  // pass_control: the booker's run (another trace, linked to the transfer) is delegated by the planner
+  assert.deepEqual(hop('7000000000000000'), ['delegate', 'planner', 'booker']);
+  assert.equal(ev('7000000000000000.return').to, 'planner');
+  const has = (src: string, dst: string, type: string) => loaded.trace.edges.some((x) => x.src === src && x.dst === dst && x.type === type);
+  assert.ok(has('6666666666666666', '7000000000000000', 'causal'), 'the transfer causes the booker run');
+  assert.ok(has('7000000000000000', '6666666666666666', 'link'), 'the span link is drawn');
+  assert.equal(ev('5111111111111111').state_changes, 1);
+  const messages = loaded.problems.map((p) => `${p.severity}: ${p.message}`);
+  assert.deepEqual(messages, [
+    'info: 2 traces in this file (a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4, b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5); one graph with a lane group per trace; each trace is analysed on its own',
+    'info: 3 spans are the serving side of a remote agent call (an A2A server span, an invoke_agent under an invoke_agent CLIENT or A2A call of the same agent): each call is drawn once, as the caller recorded it',
+  ]);
+});
+
+test('OTel: a root agent span that links to a span of another trace in the file is called by that span\'s agent; span kinds read in both numberings', () => {
+  const doc = JSON.parse(fixture('otel', 'agent-interactions.otlp.json'));
+  const transfer = doc.resourceSpans[0].scopeSpans[0].spans.find((s: { spanId: string }) => s.spanId === '6666666666666666');
+  transfer.attributes = transfer.attributes.filter((a: { key: string }) => !a.key.startsWith('gen_ai.transfer.'));
+  const loaded = loadTrace(JSON.stringify(doc), 'x.json');
+  const booker = event(loaded, '7000000000000000');
+  assert.deepEqual([booker.from, booker.to], ['planner', 'booker']);
+  assert.ok(!loaded.trace.edges.some((e) => e.src === '6666666666666666' && e.dst === '7000000000000000'), 'no handoff: only the link says who started it');
+  assert.deepEqual([spanKindOf(3, false), spanKindOf(2, true), spanKindOf('SPAN_KIND_SERVER', false), spanKindOf(1, false), spanKindOf(0, true), spanKindOf(0, false), spanKindOf('x', false)], ['client', 'client', 'server', 'internal', 'internal', undefined, undefined]);
 });
