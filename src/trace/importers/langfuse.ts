@@ -121,7 +121,8 @@ function withoutCopies(read: ReadObservation[], b: ImportBuilder): { spans: Impo
     const p = s.parentSpanId !== undefined ? keptId.get(s.parentSpanId) : undefined;
     if (p !== undefined) s.parentSpanId = p;
   });
-  const firstCopy = Math.min(...copies.keys());
+  let firstCopy = all.length;
+  for (const copy of copies.keys()) if (copy < firstCopy) firstCopy = copy;
   const originals = new Set(copies.values()).size;
   const n = copies.size;
   b.problem('warning', `${n} observation${n > 1 ? 's duplicate' : ' duplicates'} ${originals} other${originals > 1 ? 's' : ''} (the same name, times, input, output and usage under new ids: exported twice); each is counted once and the copies are not shown`, all[firstCopy].origin.range);
