@@ -8,6 +8,8 @@ import { analyzeTrace } from '../../../../src/analysis';
 import { runSummary } from '../../../../src/analysis/run-summary';
 import { nodeFileAccess } from '../../../../src/trace/node-files';
 import { spanKindOf } from '../../../../src/trace/importers/otel-agent-calls';
+import { pairedFiles } from '../../../../src/trace/importers/otel-logs';
+import type { FileAccess } from '../../../../src/trace/formats';
 import { fixture, fixturePath } from '../../helpers';
 
 function slice(text: string, range: Range): string {
@@ -251,4 +253,17 @@ test('OTel: a root agent span that links to a span of another trace in the file 
   assert.deepEqual([booker.from, booker.to], ['planner', 'booker']);
   assert.ok(!loaded.trace.edges.some((e) => e.src === '6666666666666666' && e.dst === '7000000000000000'), 'no handoff: only the link says who started it');
   assert.deepEqual([spanKindOf(3, false), spanKindOf(2, true), spanKindOf('SPAN_KIND_SERVER', false), spanKindOf(1, false), spanKindOf(0, true), spanKindOf(0, false), spanKindOf('x', false)], ['client', 'client', 'server', 'internal', 'internal', undefined, undefined]);
+});
+
+test('OTel: the other signal file of an export is found by name only (traces/spans <-> logs, same directory, JSON or JSON Lines)', () => {
+  const dir = ['traces.jsonl', 'logs.jsonl', 'otel-spans.json', 'otel-logs.json', 'run1.traces.jsonl', 'run1.logs.jsonl', 'run2.logs.jsonl', 'logs.txt', 'catalogs.jsonl', 'run.jsonl'];
+  const files: FileAccess = { readText: () => undefined, list: (d) => (d === '/x' || d === 'C:\\x' ? dir : undefined) };
+  assert.deepEqual(pairedFiles('/x/traces.jsonl', files, 'logs'), ['/x/logs.jsonl']);
+  assert.deepEqual(pairedFiles('/x/otel-spans.json', files, 'logs'), ['/x/otel-logs.json']);
+  assert.deepEqual(pairedFiles('/x/run1.traces.jsonl', files, 'logs'), ['/x/run1.logs.jsonl']);
+  assert.deepEqual(pairedFiles('/x/logs.jsonl', files, 'spans'), ['/x/traces.jsonl']);
+  assert.deepEqual(pairedFiles('C:\\x\\traces.jsonl', files, 'logs'), ['C:\\x\\logs.jsonl']);
+  // no signal word, or the same signal: nothing
+  assert.deepEqual(pairedFiles('/x/run.jsonl', files, 'logs'), []);
+  assert.deepEqual(pairedFiles('/x/logs.jsonl', files, 'logs'), []);
 });
