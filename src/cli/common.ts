@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import { loadTrace } from '../trace/formats';
 import { loadTraceFile } from '../trace/load-file';
+import { decodeText } from '../trace/text-encoding';
 import { formatPosition, OriginArray, type LoadedTrace } from '../trace/model';
 import { escapeJsonControls } from '../trace/preview';
 import { plainLabel, visibleControls } from '../shared/untrusted-text';
@@ -117,7 +118,7 @@ export function tryLoad(file: string): LoadedTrace | { error: unknown } {
  */
 function readTraceAt(file: string): LoadedTrace {
   if (!mapFile) return loadTraceFile(file, nodeFileAccess);
-  const text = fs.readFileSync(file, 'utf8');
+  const text = decodeText(fs.readFileSync(file)).text;
   let mapText: string;
   try {
     mapText = fs.readFileSync(mapFile, 'utf8');

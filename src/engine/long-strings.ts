@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import type { Position, Range } from '../trace/model';
 import type { TraceSnapshot } from './snapshot';
 import { formatWindow, lineWindow, type FormattedJson } from './long-lines';
+import { decodeText } from '../trace/text-encoding';
 
 /** A line longer than this (characters) is shown cut by the editor (VS Code's `editor.stopRenderingLineAfter` default). */
 export const LONG_LINE_CHARS = 10_000;
@@ -265,7 +266,7 @@ function lineOfFile(s: TraceSnapshot, file: string, n: number): string | undefin
 function fileText(s: TraceSnapshot, file: string): string | undefined {
   const fsPath = file ? path.resolve(path.dirname(s.path), file) : s.path;
   try {
-    return fs.statSync(fsPath).size <= MAX_FILE_BYTES ? fs.readFileSync(fsPath, 'utf8').replace(/^\uFEFF/, '') : undefined;
+    return fs.statSync(fsPath).size <= MAX_FILE_BYTES ? decodeText(fs.readFileSync(fsPath)).text : undefined;
   } catch {
     return undefined;
   }

@@ -10,6 +10,7 @@ import { classifyPath } from './path-policy';
 import { detectFormat } from '../trace/formats';
 import '../trace/importers';
 import { TRACE_FILE_NAME, traceFilesUnder } from './trace-files';
+import { decodeText } from '../trace/text-encoding';
 
 /** Where to open: the workspace folder and the trace file in it. */
 export interface OpenTarget {
@@ -41,7 +42,7 @@ export function isTraceFile(file: string): boolean {
     fd = fs.openSync(file, 'r');
     const buf = Buffer.alloc(SNIFF_BYTES);
     const n = fs.readSync(fd, buf, 0, SNIFF_BYTES, 0);
-    const text = buf.subarray(0, n).toString('utf8').replace(/^\uFEFF/, '');
+    const text = decodeText(buf.subarray(0, n)).text;
     return text.trim() !== '' && detectFormat(text, file) !== undefined;
   } catch {
     return false;

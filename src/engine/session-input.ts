@@ -16,6 +16,7 @@ import { loadTraceFile } from '../trace/load-file';
 import { chooseMapping, loadWithMappings, type MappingSource } from '../trace/mapping-choice';
 import type { LoadedTrace } from '../trace/model';
 import type { LoadRequest } from './worker-protocol';
+import { decodeText, sniffEncoding } from '../trace/text-encoding';
 
 /** otrace JSONL files from this size on are streamed from disk, not followed as text (bytes). */
 export const STREAM_FROM_BYTES = 64 * 1024 * 1024;
@@ -157,15 +158,16 @@ function statOf(file: string): fs.Stats | undefined {
   }
 }
 
-/** The first {@link HEAD_BYTES} of a file as text (complete lines only), or undefined when it cannot be read. */
+/** The first {@link HEAD_BYTES} of a UTF-8 file as text (complete lines only), or undefined when it cannot be read or is in another encoding (never streamed: text-encoding.ts). */
 function headOf(file: string): string | undefined {
   let fd: number | undefined;
   try {
     fd = fs.openSync(file, 'r');
     const buf = Buffer.alloc(HEAD_BYTES);
     const n = fs.readSync(fd, buf, 0, HEAD_BYTES, 0);
+    if (sniffEncoding(buf.subarray(0, n)).encoding !== 'utf-8') return undefined;
     const end = n === HEAD_BYTES ? buf.lastIndexOf(0x0a, n - 1) + 1 || n : n;
-    return buf.toString('utf8', 0, end).replace(/^\uFEFF/, '');
+    return decodeText(buf.subarray(0, end)).text;
   } catch {
     return undefined;
   } finally {

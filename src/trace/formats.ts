@@ -6,6 +6,7 @@
 import type { GrowingFiles } from './jsonl-feed';
 import { LineIndex, OriginArray, type LoadedTrace } from './model';
 import { GrowingTraceJsonl, readTraceJson, readTraceJsonl } from './read';
+import { encodingLabel, misreadEncoding } from './text-encoding';
 
 /** Reads other files next to the opened one (e.g. sub-agent transcripts); undefined when absent. */
 export interface FileAccess {
@@ -132,6 +133,8 @@ export function loadTrace(text: string, fileName: string, files?: FileAccess): L
   // A byte-order mark is not content: as VS Code's documents and editors do, positions count from after it.
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim() === '') return failed(text, 'unknown', 'the file is empty: there is no trace to read yet');
+  const misread = misreadEncoding(text);
+  if (misread) return failed(text, 'unknown', `this text is ${encodingLabel(misread)} read as UTF-8 (a U+0000 beside each character): reopen the file with encoding ${encodingLabel(misread)} (VS Code: "Reopen with Encoding"), or convert it to UTF-8`);
   const format = detectFormat(text, fileName);
   if (!format) return failed(text, 'unknown', `not a recognized trace format; tried: ${formats.map((f) => f.label).join(', ')}. For another format, write a mapping file (*.otrace-map.json: dotted paths to id, time, agent, type; docs/mapping.md) and pass it with \`otrace --map FILE\``);
   try {

@@ -5,12 +5,14 @@
  * for its trace file and the files it pulls in (Claude Code sub-agent transcripts, Codex child
  * rollouts), so re-importing after an append costs the bytes appended, not the files again. A
  * growing import (src/trace/jsonl-feed.ts) asks it for the text appended since what it read, so it
- * parses only the new lines; the whole text is joined only when asked for.
+ * parses only the new lines; the whole text is joined only when asked for. A file in UTF-16 or UTF-32
+ * (text-encoding.ts) is decoded whole, and read whole again whenever it changes.
  * Pure Node (`node:fs`), no `vscode`.
  */
 import * as fs from 'node:fs';
 import type { GrowingFiles, GrowingText } from './jsonl-feed';
 import { readAppended, tailStateOf, type TailState } from './tail';
+import { decodeText } from './text-encoding';
 
 /** One followed file: its complete lines as read (in parts, as they came), its pending partial line, and where reading goes on. */
 interface LiveFile {
@@ -25,6 +27,8 @@ interface LiveFile {
   /** Which whole read of the file this is (see {@link GrowingText.epoch}). */
   epoch: number;
   state: TailState;
+  /** False for a file in UTF-16 or UTF-32 (text-encoding.ts): its appended bytes are not UTF-8 lines, so any change reads it whole. */
+  utf8: boolean;
 }
 
 /** What {@link LiveFiles.refresh} found. */
@@ -88,6 +92,7 @@ export class LiveFiles implements GrowingFiles {
     }
     this.bytesRead += r.bytesRead;
     if (r.kind === 'reload') return this.readWhole(path) ? 'reloaded' : 'missing';
+    if (!file.utf8) return r.kind === 'none' && r.state.offset === file.state.offset ? 'unchanged' : this.readWhole(path) ? 'reloaded' : 'missing';
     // A first line still pending holds the file's byte-order mark, which is not part of the text.
     const noMark = (t: string) => (file.complete === 0 && t.charCodeAt(0) === 0xfeff ? t.slice(1) : t);
     const pending = noMark(r.state.pending.toString('utf8'));
@@ -116,10 +121,12 @@ export class LiveFiles implements GrowingFiles {
     this.bytesRead += bytes.length;
     const state = tailStateOf(bytes, ino);
     // As VS Code and TextDecoder do, a byte-order mark is not part of the text.
-    let text = bytes.toString('utf8');
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    const complete = Math.max(0, text.length - state.pending.toString('utf8').length);
-    const file: LiveFile = { parts: [text.slice(0, complete)], complete, pending: text.slice(complete), text, epoch: ++epochs, state };
+    const decoded = decodeText(bytes);
+    const text = decoded.text;
+    const utf8 = decoded.encoding === 'utf-8';
+    // In another encoding the whole text counts as read: the file is read whole again when it changes.
+    const complete = utf8 ? Math.max(0, text.length - state.pending.toString('utf8').length) : text.length;
+    const file: LiveFile = { parts: [text.slice(0, complete)], complete, pending: text.slice(complete), text, epoch: ++epochs, state, utf8 };
     this.files.set(path, file);
     return file;
   }

@@ -3,13 +3,15 @@
  * chunks of bytes, never held as one string, so a trace of any size loads (V8 strings end near
  * 512 MB); each event's origin keeps its byte offset, so a record (its long content) can be read
  * again on demand. Other formats are read as text up to {@link MAX_TEXT_BYTES}; a larger file gets
- * one clear problem instead of a crash. The editor, which holds documents as text, keeps using
+ * one clear problem instead of a crash. A file in UTF-16 or UTF-32 (text-encoding.ts) is decoded whole
+ * and read as text, whatever its format. The editor, which holds documents as text, keeps using
  * `loadTrace` (formats.ts).
  */
 import * as fs from 'node:fs';
 import { detectFormat, loadTrace, otraceJsonl, type FileAccess } from './formats';
 import { OriginArray, type LoadedTrace, type Origin } from './model';
 import { readTraceJsonlBytes } from './read';
+import { decodeText, sniffEncoding } from './text-encoding';
 
 /** Largest file read as one text (JSON documents: Jaeger, Langfuse, LangSmith exports; non-otrace JSONL): 200 MB. */
 export const MAX_TEXT_BYTES = 200 * 1024 * 1024;
@@ -33,15 +35,16 @@ export function loadTraceFile(path: string, files?: FileAccess, maxTextBytes = M
     const size = fs.fstatSync(fd).size;
     const head = Buffer.alloc(Math.min(size, HEAD_BYTES));
     const got = fs.readSync(fd, head, 0, head.length, 0);
-    let headText = head.toString('utf8', 0, got);
-    if (headText.charCodeAt(0) === 0xfeff) headText = headText.slice(1);
-    const streamed = headText.trim() !== '' && detectFormat(headText, path) === otraceJsonl;
+    const utf8 = sniffEncoding(head.subarray(0, got)).encoding === 'utf-8';
+    const headText = decodeText(head.subarray(0, got)).text;
+    // Only UTF-8 is streamed by byte offsets; a file in another encoding is decoded whole (text-encoding.ts).
+    const streamed = utf8 && headText.trim() !== '' && detectFormat(headText, path) === otraceJsonl;
     if (streamed) {
       const read = (buffer: Buffer, offset: number, length: number, position: number) => fs.readSync(fd, buffer, offset, length, position);
       return readTraceJsonlBytes(read, (offset, bytes) => readText(fd, offset, bytes), undefined, size);
     }
     if (size > maxTextBytes) return tooLarge(path, size, headText, maxTextBytes);
-    const text = fs.readFileSync(fd, 'utf8');
+    const text = utf8 ? fs.readFileSync(fd, 'utf8') : decodeText(fs.readFileSync(fd)).text;
     return { ...loadTrace(text, path, files), bytes: size };
   } finally {
     fs.closeSync(fd);

@@ -47,8 +47,8 @@ const SIGNS: Sign[] = [
   { format: 'langsmith', test: (h) => /"run_type"\s*:/.test(h) },
   { format: 'mast', test: (h) => /"(mas_name|mast_annotation)"\s*:|"trajectory"\s*:\s*\[/.test(h) },
   { format: 'openai-agents', test: (h) => /"object"\s*:\s*"trace|"span_data"\s*:/.test(h) },
-  // OTLP `resourceSpans`, or a file exporter's SDK-serialized spans (GitHub Copilot) with a `spanId`
-  { format: 'otel-genai', test: (h) => /"(resourceSpans|resource_spans|spanId)"\s*:/.test(h) },
+  // OTLP `resourceSpans` (or `resourceLogs` of GenAI events), or a file exporter's SDK-serialized spans (GitHub Copilot) with a `spanId`
+  { format: 'otel-genai', test: (h) => /"(resourceSpans|resource_spans|resourceLogs|resource_logs|spanId)"\s*:/.test(h) },
   { format: 'phoenix', test: (h) => /"context"\s*:\s*\{\s*"(trace_id|span_id)"|"context\.span_id"\s*:/.test(h) },
   { format: 'who-and-when', test: (h) => /"history"\s*:\s*\[/.test(h) },
   { format: 'zipkin', test: (h) => /"traceId"\s*:/.test(h) },

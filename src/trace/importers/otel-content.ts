@@ -8,6 +8,7 @@
  *   `gen_ai.assistant.message`, `gen_ai.tool.message` and `gen_ai.choice` (conventions up to 1.36),
  *   content in the `gen_ai.event.content` attribute (a JSON string) or in plain attributes;
  * - the older `gen_ai.prompt` / `gen_ai.completion` events and attributes;
+ * - the same events written as log records (./otel-logs.ts): the older ones carry the message in the body;
  * - OpenInference: `input.value` / `output.value` and the flattened
  *   `llm.input_messages.<i>.message.content` / `llm.output_messages.<i>.message.content`.
  * Values are kept whole. Nothing here guesses a stop reason from free text: finish reasons are
@@ -15,11 +16,13 @@
  */
 import type { StopReason } from '../schema';
 
-/** A span event as read: name, time (ns, when recorded) and attributes. */
+/** A span event as read: name, time (ns, when recorded) and attributes; a log record's body too (./otel-logs.ts). */
 export interface SpanEvent {
   name: string;
   time?: bigint;
   attrs: Record<string, unknown>;
+  /** The body of an event written as a log record: the older per-message events keep their message there. */
+  body?: unknown;
 }
 
 /** The content of one span, as text. */
@@ -32,6 +35,8 @@ export interface SpanContent {
   toolCalls: { id: string; name?: string; arguments?: string }[];
   /** Tool results the span carries (a tool span's own result, or results fed to a model), by call id ('' when unnamed). */
   toolResults: { id: string; content: string }[];
+  /** The text of the first input message whose role is `user` (the prompt), when there is one. */
+  firstUser?: string;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -53,7 +58,7 @@ const asText = (v: unknown): string | undefined => (v === undefined || v === nul
  * Reads messages in any of the shapes above (new `parts`, old `{role, content, tool_calls}`, a
  * choice `{message, finish_reason}`) into `out` and returns their text (undefined when none).
  */
-function readMessages(raw: unknown, out: SpanContent): string | undefined {
+function readMessages(raw: unknown, out: SpanContent, input = false): string | undefined {
   if (raw === undefined || raw === null) return undefined;
   const value = parseMaybeJson(raw);
   if (typeof value === 'string') return value;
@@ -68,6 +73,7 @@ function readMessages(raw: unknown, out: SpanContent): string | undefined {
     if (typeof m.finish_reason === 'string') (out.finishReasons ??= []).push(m.finish_reason);
     if (isObject(m.message)) m = m.message; // an old `gen_ai.choice`
     const msg = m as Record<string, unknown>;
+    const before = texts.length;
     if (Array.isArray(msg.parts)) {
       for (const p of msg.parts) {
         if (!isObject(p)) continue;
@@ -97,6 +103,7 @@ function readMessages(raw: unknown, out: SpanContent): string | undefined {
         texts.push(`${asText(fn.name) ?? 'tool'}(${args ?? ''})`);
       }
     }
+    if (input && msg.role === 'user' && out.firstUser === undefined && texts.length > before) out.firstUser = texts.slice(before).join('\n');
   }
   return texts.length ? texts.join('\n') : typeof raw === 'string' ? raw : JSON.stringify(raw);
 }
@@ -118,15 +125,25 @@ function flattened(attrs: Record<string, unknown>, prefix: string): string | und
 const OLD_INPUT_EVENTS = new Set(['gen_ai.system.message', 'gen_ai.user.message', 'gen_ai.assistant.message', 'gen_ai.tool.message', 'gen_ai.prompt']);
 const OLD_OUTPUT_EVENTS = new Set(['gen_ai.choice', 'gen_ai.completion']);
 
-/** The content of an old per-message event: `gen_ai.event.content`, else the event's own attributes. */
+/** True for an event that carries GenAI content (the older per-message events, the operation-details event). */
+export function isContentEvent(name: string): boolean {
+  return OLD_INPUT_EVENTS.has(name) || OLD_OUTPUT_EVENTS.has(name) || name === 'gen_ai.client.inference.operation.details';
+}
+
+/** The content of an old per-message event: a log record's body, else `gen_ai.event.content`, else the event's own attributes. */
 function oldEventBody(e: SpanEvent): unknown {
+  if (e.body !== undefined && e.body !== null) {
+    // the tool message's body is `{content, id}`: its role is the event's
+    const role = e.name === 'gen_ai.tool.message' ? 'tool' : e.name === 'gen_ai.user.message' ? 'user' : undefined;
+    return isObject(e.body) ? { ...e.body, role: e.body.role ?? role } : e.body;
+  }
   const a = e.attrs;
   if (a['gen_ai.event.content'] !== undefined) return a['gen_ai.event.content'];
   if (a['gen_ai.prompt'] !== undefined) return a['gen_ai.prompt'];
   if (a['gen_ai.completion'] !== undefined) return a['gen_ai.completion'];
   if (a.content !== undefined || a.message !== undefined || a.tool_calls !== undefined) {
     const { content, message, tool_calls, finish_reason, role, id } = a;
-    return { content, message, tool_calls, finish_reason, role: role ?? (e.name === 'gen_ai.tool.message' ? 'tool' : undefined), id };
+    return { content, message, tool_calls, finish_reason, role: role ?? (e.name === 'gen_ai.tool.message' ? 'tool' : e.name === 'gen_ai.user.message' ? 'user' : undefined), id };
   }
   return undefined;
 }
@@ -147,13 +164,13 @@ export function spanContent(attrs: Record<string, unknown>, events: readonly Spa
   const inputs: string[] = [];
   const system = readMessages(get('gen_ai.system_instructions'), out);
   if (system) inputs.push(system);
-  const newInput = readMessages(get('gen_ai.input.messages'), out);
+  const newInput = readMessages(get('gen_ai.input.messages'), out, true);
   if (newInput) inputs.push(newInput);
   const oldOutputs: string[] = [];
   if (!newInput) {
     for (const e of events) {
       if (OLD_INPUT_EVENTS.has(e.name)) {
-        const t = readMessages(oldEventBody(e), out);
+        const t = readMessages(oldEventBody(e), out, true);
         if (t) inputs.push(t);
       }
     }

@@ -9,6 +9,10 @@
  * which GitHub Copilot CLI's file exporter (`{"type":"span", ...}`, `~/.copilot/otel/*.jsonl`) and
  * Copilot Chat's (`github.copilot.chat.otel.outfile`) write, with their metric and log records in
  * the same file (counted in one info, `metadata.otel.not_spans`). A parent id of all zeros is no parent.
+ * GenAI events written as log records (in this file, or in a logs file of the same export beside it)
+ * give their spans content (./otel-logs.ts); a file whose GenAI spans carry no content says so once.
+ * Agents calling agents (agent as a tool, A2A, remote invoke_agent, transfers) are settled in
+ * ./otel-agent-calls.ts.
  * GitHub Copilot (its services `copilot-chat` / `github-copilot`, scope `github.copilot`, or
  * `github.copilot.*` / `copilot_chat.*` attributes): each outermost `invoke_agent` is one request,
  * so the stop at its end is a turn end (`scope: "turn"`), and `metadata.otel.copilot` lists the
@@ -47,19 +51,22 @@
  * `duration_s`, `open: true`, and no invented end event (no return, no tool result: the call's
  * `status` is `no_result`); orphans hang under a `missing_parent` placeholder; a parent cycle is cut
  * at its earliest span. Content comes from attributes and span events (./otel-content.ts).
+ * The task (`metadata.task`) is the user's first prompt: the first `user` input message of the earliest span recording one.
  * Metadata: `metadata.otel` = { trace_ids, services, spans, skipped_spans {operation: count}, agent_ids {name: id},
  * missing_parents, cut_parent_edges }. Spans that give no event are counted by kind in one warning.
  * There are no labels (ground truth) in this format. The span -> event mapping, lanes and the tree's
  * warnings are the shared span builder's (./span-import.ts `buildSpanTrace`); this file reads OTLP.
  */
 import type { Node } from 'jsonc-parser';
-import { registerFormat, type TraceFormat } from '../formats';
+import { registerFormat, type FileAccess, type TraceFormat } from '../formats';
 import { LineIndex, type LoadedTrace, type Origin, type Range } from '../model';
 import { addTo } from '../counts';
-import { normalizeSpanId } from '../span-tree';
 import { ImportBuilder } from './json-import';
-import { spanContent, type SpanContent, type SpanEvent } from './otel-content';
+import { isContentEvent, spanContent, type SpanContent, type SpanEvent } from './otel-content';
+import { a2aRole, linkAgentCalls, spanKindOf, type SpanKind } from './otel-agent-calls';
+import { isFlatLog, isGenAiEvent, joinLogs, pairedFiles, readLogRecord, readLogsExport, type JoinedLogs, type LogRecord } from './otel-logs';
 import { buildSpanTrace, forEachDocument, genAiSpan, str, text as asText, type ImportSpan } from './span-import';
+import { attributes, hrNanos, idOf, isObject } from './otlp-values';
 import { isComplete, items, nodeRange, propertyOf, sharedValueIn, type JsonDocument } from '../json-positions';
 
 export const OTEL_FORMAT = 'otel-genai';
@@ -69,44 +76,188 @@ interface OtlpSpan {
   span: ImportSpan;
   attrs: Record<string, unknown>;
   events: SpanEvent[];
+  /** Its content (attributes, span events, joined log records): set by {@link withContent}. */
   content: SpanContent;
+  status: Record<string, unknown> | undefined;
+  kind?: SpanKind;
   /** The instrumentation scope's name, when recorded. */
   scope?: string;
 }
 
-/** Reads OTLP JSON (JSON Lines or one document). Never throws: problems are returned with positions. */
-export function readOtel(text: string, fileName: string): LoadedTrace {
+/**
+ * Sets a span's content from its attributes and span events, then from the GenAI log records joined
+ * to it (what the span records comes first; the records fill what it lacks), and its input, output
+ * and finish reasons from that; counts its `gen_ai.execution.state.changed` events (`state_changes`).
+ */
+function withContent(r: OtlpSpan, logEvents: readonly SpanEvent[]): void {
+  const content = spanContent(r.attrs, r.events);
+  if (logEvents.length) {
+    const fromLogs = spanContent({}, logEvents);
+    content.input ??= fromLogs.input;
+    content.output ??= fromLogs.output;
+    content.finishReasons ??= fromLogs.finishReasons;
+    content.firstUser ??= fromLogs.firstUser;
+    content.toolCalls.push(...fromLogs.toolCalls);
+    content.toolResults.push(...fromLogs.toolResults);
+  }
+  r.content = content;
+  const g = r.span;
+  g.input = g.role === 'spawn' ? str(r.attrs['gen_ai.agent.description']) : g.role === 'chain' ? undefined : content.input;
+  g.output = g.role === 'chain' ? undefined : content.output;
+  g.finishReasons = finishReasons(r.attrs, content);
+  const changes = [...r.events, ...logEvents].filter((e) => e.name === 'gen_ai.execution.state.changed').length;
+  if (changes) g.extra = { ...g.extra, state_changes: changes };
+}
+
+/**
+ * Reads OTLP JSON (JSON Lines or one document), with the GenAI log records of the same file and of a
+ * sibling logs file (./otel-logs.ts; a logs file opened alone reads the spans file beside it).
+ * Never throws: problems are returned with positions.
+ * @param files reads the sibling files; without it only this file is read.
+ */
+export function readOtel(text: string, fileName: string, files?: FileAccess): LoadedTrace {
   const b = new ImportBuilder();
-  const lines = new LineIndex(text);
-  const read: OtlpSpan[] = [];
-  const file: FileFacts = { notSpans: {}, copilotChat: undefined };
-  forEachDocument(text, lines, (doc) => {
-    b.problems.push(...doc.problems);
-    collectSpans(doc, read, b, file);
-  });
-  reportNotSpans(file, b);
+  const c: Collected = { b, spans: [], logs: [], file: { notSpans: {}, copilotChat: undefined } };
+  collectFile(text, c);
+  const besides = files ? readPairedFiles(fileName, files, c) : [];
+  const joined = joinLogs(c.spans.map((r) => r.span), c.logs);
+  reportLogs(c, joined, besides);
+  reportNotSpans(c.file, b);
+  c.spans.forEach((r, i) => withContent(r, joined.bySpan.get(i) ?? []));
+  const read = c.spans;
+  const serving = linkAgentCalls(read);
   const spans = withToolContent(read);
   const agentIds: Record<string, string> = {};
   for (const r of read) {
     const id = str(r.attrs['gen_ai.agent.id']);
     if (id && r.span.agent && id !== r.span.agent) agentIds[r.span.agent] = id;
   }
-  const copilot = copilotFacts(read, file);
+  const copilot = copilotFacts(read, c.file);
   const figures: Record<string, unknown> = {};
   if (Object.keys(agentIds).length) figures.agent_ids = agentIds;
-  if (Object.keys(file.notSpans).length) figures.not_spans = file.notSpans;
+  if (Object.keys(c.file.notSpans).length) figures.not_spans = c.file.notSpans;
   if (copilot) figures.copilot = copilot;
-  return buildSpanTrace(spans, b, fileName, {
+  if (Object.keys(joined.joined).length) figures.log_events = joined.joined;
+  if (besides.length) figures.files = besides;
+  const bare = noContent(spans);
+  if (bare) figures.content = 'not_recorded';
+  const task = firstPrompt(read);
+  const loaded = buildSpanTrace(spans, b, fileName, {
     format: OTEL_FORMAT,
     source: 'otel',
     metaKey: 'otel',
     figures: Object.keys(figures).length ? figures : undefined,
     skipWhy: 'not GenAI / OpenInference operations',
-    notes: spanEventNote(read),
+    notes: [...spanEventNote(read), ...servingNote(read, serving), ...(bare ? [bare] : [])],
     maxTurnsFromError: false,
     // GitHub Copilot writes one invoke_agent per request: its end hands the chat back to the user.
     outerStopScope: copilot ? 'turn' : undefined,
   });
+  if (task !== undefined) loaded.trace.metadata = { ...loaded.trace.metadata, task };
+  return loaded;
+}
+
+/** The user's first prompt: the first `user` input message of the earliest span that has one (then file order); undefined when no span records one. */
+function firstPrompt(read: readonly OtlpSpan[]): string | undefined {
+  let best: OtlpSpan | undefined;
+  for (const r of read) {
+    if (r.content.firstUser === undefined) continue;
+    if (!best || (r.span.start !== undefined && (best.span.start === undefined || r.span.start < best.span.start))) best = r;
+  }
+  return best?.content.firstUser;
+}
+
+/** What the reader gathers from the file (and a sibling file): spans, log records, other records. */
+interface Collected {
+  b: ImportBuilder;
+  spans: OtlpSpan[];
+  logs: LogRecord[];
+  file: FileFacts;
+  /** The path of the file being read, when it is a sibling of the opened one (put on origins and problems). */
+  path?: string;
+}
+
+/** Collects the spans and log records of one file's text into `c` (its parse problems too). */
+function collectFile(text: string, c: Collected): void {
+  forEachDocument(text, new LineIndex(text), (doc) => {
+    for (const p of doc.problems) c.b.problems.push(c.path ? { ...p, file: c.path } : p);
+    collectSpans(doc, c);
+  });
+}
+
+/**
+ * The sibling files of the same export (./otel-logs.ts `pairedFiles`): for a file with spans, the logs
+ * files beside it (their log records); for a file with log records and no spans, the spans file beside it.
+ * @returns the paths read.
+ */
+function readPairedFiles(fileName: string, files: FileAccess, c: Collected): string[] {
+  const want = c.spans.length ? 'logs' : c.logs.length ? 'spans' : undefined;
+  if (!want) return [];
+  const read: string[] = [];
+  for (const path of pairedFiles(fileName, files, want)) {
+    const text = files.readText(path);
+    if (text === undefined || !(want === 'logs' ? /"(resourceLogs|resource_logs|hrTime)"\s*:/ : /"(resourceSpans|resource_spans|spanId)"\s*:/).test(text.slice(0, 1 << 16))) continue;
+    const sibling: Collected = { ...c, logs: want === 'logs' ? c.logs : [], spans: want === 'spans' ? c.spans : [], path };
+    collectFile(text, sibling);
+    // from a logs file only its log records; from a spans file its spans (and any log records beside them)
+    if (want === 'spans') c.logs.push(...sibling.logs);
+    read.push(path);
+    if (want === 'spans') break; // one spans file: spans of two files would mix their ordinals
+  }
+  return read;
+}
+
+/**
+ * One info for the GenAI log records joined to their spans (and the file they came from), one
+ * warning for those whose span is not in the file; for a file of log records with no spans at all,
+ * one warning saying where the spans should be.
+ */
+function reportLogs(c: Collected, joined: JoinedLogs, besides: readonly string[]): void {
+  const name = (p: string) => p.slice(Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')) + 1);
+  const genAi = c.logs.filter((l) => isGenAiEvent(l.event.name));
+  if (!c.spans.length && c.logs.length) {
+    const traces = [...new Set(c.logs.map((l) => l.traceId).filter(Boolean))];
+    const shown = traces.length > 3 ? `${traces.slice(0, 3).join(', ')}, ...` : traces.join(', ');
+    const n = c.logs.length;
+    c.b.problem('warning', `this file holds ${n} log record${n > 1 ? 's' : ''} (${genAi.length} GenAI event${genAi.length === 1 ? '' : 's'}) and no spans; the spans they belong to (trace${traces.length > 1 ? 's' : ''} ${shown || 'unknown'}) are in another file: open the traces file of the same export (a file named like this one with "traces" or "spans" for "logs", beside it, is read with it)`, c.logs[0].range);
+    return;
+  }
+  if (besides.length) {
+    const what = c.spans.some((r) => r.span.origin.file) ? 'spans' : 'log records';
+    c.b.problem('info', `${what} read from ${besides.map(name).join(', ')} beside this file (the same export's other signal)`, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } });
+  }
+  const joinedCount = Object.values(joined.joined).reduce((a, n) => a + n, 0);
+  if (joinedCount) {
+    const first = genAi.find((l) => !joined.unjoined.includes(l))!;
+    const kinds = Object.entries(joined.joined).map(([k, n]) => `${k} ${n}`).join(', ');
+    problemAt(c, 'info', `${joinedCount} log record${joinedCount > 1 ? 's are GenAI events' : ' is a GenAI event'} joined to their spans by trace and span id (${kinds}); their content is read with the spans' own`, first);
+  }
+  const lost = joined.unjoined;
+  if (lost.length) {
+    const ids = [...new Set(lost.map((l) => l.spanId ?? 'none'))];
+    const shown = ids.length > 5 ? `${ids.slice(0, 5).join(', ')}, ...` : ids.join(', ');
+    problemAt(c, 'warning', `${lost.length} GenAI log record${lost.length > 1 ? 's name' : ' names'} a span not in this file (${shown}); not shown`, lost[0]);
+  }
+}
+
+/** A problem at a log record (in its own file when that is a sibling). */
+function problemAt(c: Collected, severity: 'info' | 'warning', message: string, at: LogRecord): void {
+  c.b.problems.push({ severity, message, range: at.range, ...(at.file ? { file: at.file } : {}) });
+}
+
+/**
+ * The note for an export whose GenAI spans carry no content at all (no input, output, tool arguments
+ * or results: content capture is opt-in in the GenAI conventions), at the first such span; undefined
+ * when some span carries content, or no span is a GenAI operation.
+ */
+function noContent(spans: readonly ImportSpan[]): { severity: 'info'; message: string; ordinal: number } | undefined {
+  const genAi = spans.filter((s) => s.role === 'llm' || s.role === 'agent' || s.role === 'tool');
+  if (!genAi.length || spans.some((s) => s.role !== 'other' && (s.input !== undefined || s.output !== undefined))) return undefined;
+  return {
+    severity: 'info',
+    message: `inputs and outputs are not in this file: none of its ${genAi.length} GenAI span${genAi.length > 1 ? 's carries' : ' carries'} prompts, completions, tool arguments or results (capturing them is opt-in in the OpenTelemetry GenAI conventions; they may be in a logs file of the same export); messages and tool calls are shown without content`,
+    ordinal: genAi[0].ordinal,
+  };
 }
 
 /** What a file holds besides its spans: records that are not spans (by kind, first one's range), GitHub Copilot Chat's export header. */
@@ -146,22 +297,27 @@ function reportNotSpans(file: FileFacts, b: ImportBuilder): void {
  * Walks resourceSpans[].scopeSpans[].spans[] of one document; a document (or line) that is one
  * span as an OpenTelemetry SDK serializes it (a file exporter's line: GitHub Copilot CLI's
  * `{"type":"span", ...}`, Copilot Chat's `{traceId, spanId, startTime: [s, ns], ...}`) is read as
- * that span; metric and log records are counted in `file.notSpans`.
+ * that span; log records (OTLP `resourceLogs`, SDK-serialized) go to `c.logs`; metric and other records are counted in `c.file.notSpans`.
  */
-function collectSpans(doc: JsonDocument, spans: OtlpSpan[], b: ImportBuilder, file: FileFacts): void {
+function collectSpans(doc: JsonDocument, c: Collected): void {
   const root = doc.root;
   if (!root) return;
   const roots = root.type === 'array' ? items(root) : [root];
   for (const r of roots) {
     const rss = propertyOf(r, 'resourceSpans', 'resource_spans');
     if (!rss) {
-      if (r.type === 'object') readRecord(doc, r, spans, b, file);
+      const from = c.logs.length;
+      if (readLogsExport(doc, r, c.logs, c.path)) {
+        countPlainLogs(c, from);
+        continue;
+      }
+      if (r.type === 'object') readRecord(doc, r, c);
       continue;
     }
     const ext = propertyOf(r, 'copilotChat');
     if (ext) {
       const v = sharedValueIn(doc, ext);
-      if (isObject(v)) file.copilotChat = v;
+      if (isObject(v)) c.file.copilotChat = v;
     }
     for (const rs of items(rss)) {
       const resource = sharedValueIn(doc, propertyOf(rs, 'resource'));
@@ -169,7 +325,7 @@ function collectSpans(doc: JsonDocument, spans: OtlpSpan[], b: ImportBuilder, fi
       for (const ss of items(propertyOf(rs, 'scopeSpans', 'scope_spans', 'instrumentationLibrarySpans', 'instrumentation_library_spans'))) {
         const scope = sharedValueIn(doc, propertyOf(ss, 'scope', 'instrumentationLibrary', 'instrumentation_library'));
         const scopeName = isObject(scope) ? str(scope.name) : undefined;
-        for (const node of items(propertyOf(ss, 'spans'))) readSpan(doc, node, typeof service === 'string' ? service : undefined, scopeName, spans, b);
+        for (const node of items(propertyOf(ss, 'spans'))) readSpan(doc, node, typeof service === 'string' ? service : undefined, scopeName, c, false);
       }
     }
   }
@@ -182,42 +338,43 @@ function isFlatSpan(v: Record<string, unknown>): boolean {
   return hasId && typeof v.name === 'string' && (Array.isArray(v.startTime) || Array.isArray(v.endTime));
 }
 
-/** The kind of a record that is not a span: `metric`, `log`, or `other`. */
+/** The kind of a record that is not a span or a log record: `metric`, or `other`. */
 function notSpanKind(v: Record<string, unknown>): string {
   if (v.type === 'metric' || 'resourceMetrics' in v || 'scopeMetrics' in v || 'descriptor' in v || 'dataPoints' in v) return 'metric';
-  if (v.type === 'log' || 'resourceLogs' in v || 'body' in v || 'hrTime' in v || 'severityText' in v || 'severityNumber' in v) return 'log';
   return typeof v.type === 'string' ? `other (${v.type.slice(0, 40)})` : 'other';
 }
 
-/** One top-level record without `resourceSpans`: a flat span, or a record counted as not a span. */
-function readRecord(doc: JsonDocument, node: Node, spans: OtlpSpan[], b: ImportBuilder, file: FileFacts): void {
+/** One top-level record without `resourceSpans`: a flat span, a flat log record, or a record counted as not a span. */
+function readRecord(doc: JsonDocument, node: Node, c: Collected): void {
   const v = sharedValueIn(doc, node);
   if (!isObject(v)) return;
   if (isFlatSpan(v)) {
-    readSpan(doc, node, undefined, undefined, spans, b);
+    readSpan(doc, node, undefined, undefined, c, true);
     return;
   }
-  addTo(file.notSpans, notSpanKind(v));
-  file.firstNotSpan ??= nodeRange(doc, node);
+  if (isFlatLog(v)) {
+    readLogRecord(doc, node, c.logs, c.path);
+    countPlainLogs(c, c.logs.length - 1);
+    return;
+  }
+  if (c.path) return; // records of a sibling file that are neither are its own business
+  addTo(c.file.notSpans, notSpanKind(v));
+  c.file.firstNotSpan ??= nodeRange(doc, node);
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** An id field as normalized hex (see {@link normalizeSpanId}), or undefined when absent or empty. */
-function idOf(v: unknown): string | undefined {
-  const s = str(v);
-  return s ? normalizeSpanId(s) : undefined;
+/** Counts the log records from `c.logs[from]` on that are not GenAI events (not shown) in `notSpans` as `log`; a sibling file's are not counted. */
+function countPlainLogs(c: Collected, from: number): void {
+  if (c.path) return;
+  for (let i = Math.max(0, from); i < c.logs.length; i++) {
+    if (isGenAiEvent(c.logs[i].event.name)) continue;
+    addTo(c.file.notSpans, 'log');
+    c.file.firstNotSpan ??= c.logs[i].range;
+  }
 }
 
 /** True for an OTLP status code that means error (2, "STATUS_CODE_ERROR", "ERROR", any case). */
 function isErrorCode(code: unknown): boolean {
   return code === 2 || code === '2' || (typeof code === 'string' && /^(status_code_)?error$/i.test(code));
-}
-
-/** An SDK HrTime `[seconds, nanoseconds]` as ns since the epoch, else what {@link nanos} reads. */
-function hrNanos(v: unknown): bigint | undefined {
-  if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0)) return BigInt(v[0]) * 1_000_000_000n + BigInt(v[1]);
-  return nanos(v);
 }
 
 /** A parent id, or undefined for none: absent, empty, or all zeros (how SDKs write a root's parent). */
@@ -241,16 +398,19 @@ function spanError(attrs: Record<string, unknown>, status: Record<string, unknow
   return undefined;
 }
 
-function readSpan(doc: JsonDocument, node: Node, service: string | undefined, scope: string | undefined, spans: OtlpSpan[], b: ImportBuilder): void {
+/** Reads one span into `c.spans` (@param sdk true for a span as an OpenTelemetry SDK serializes it, not OTLP/JSON); a span that cannot be read is a positioned problem. */
+function readSpan(doc: JsonDocument, node: Node, service: string | undefined, scope: string | undefined, c: Collected, sdk: boolean): void {
+  const spans = c.spans;
   const ordinal = spans.length;
   const range = nodeRange(doc, node);
+  const problem = (severity: 'error' | 'warning', message: string) => c.b.problems.push({ severity, message, range, ...(c.path ? { file: c.path } : {}) });
   if (!isComplete(doc, node)) {
-    b.problem('error', `span ${ordinal} is cut off; skipped`, range);
+    problem('error', `span ${ordinal} is cut off; skipped`);
     return;
   }
   const v = sharedValueIn(doc, node);
   if (!isObject(v)) {
-    b.problem('error', `span ${ordinal} must be an object; skipped`, range);
+    problem('error', `span ${ordinal} must be an object; skipped`);
     return;
   }
   // An SDK-serialized span keeps its ids in a span context (older serializations) and its times as HrTime.
@@ -258,7 +418,7 @@ function readSpan(doc: JsonDocument, node: Node, service: string | undefined, sc
   const parentContext = isObject(v.parentSpanContext) ? v.parentSpanContext : undefined;
   const spanId = idOf(v.spanId ?? v.span_id ?? context?.spanId);
   if (!spanId) {
-    b.problem('error', `span ${ordinal} has no "spanId"; skipped`, range);
+    problem('error', `span ${ordinal} has no "spanId"; skipped`);
     return;
   }
   const attrs = attributes(v.attributes);
@@ -272,7 +432,7 @@ function readSpan(doc: JsonDocument, node: Node, service: string | undefined, sc
     if (typeof name === 'string') service = name;
   }
   if (scope === undefined && isObject(v.instrumentationScope)) scope = str(v.instrumentationScope.name);
-  if (start === undefined) b.problem('warning', `span ${spanId} has no start time; placed at its parent's start`, range);
+  if (start === undefined) problem('warning', `span ${spanId} has no start time; placed at its parent's start`);
   const events: SpanEvent[] = [];
   if (Array.isArray(v.events)) {
     for (const e of v.events) if (isObject(e)) events.push({ name: str(e.name) ?? '', time: hrNanos(e.timeUnixNano ?? e.time_unix_nano ?? e.time ?? e.timestamp), attrs: attributes(e.attributes) });
@@ -287,13 +447,15 @@ function readSpan(doc: JsonDocument, node: Node, service: string | undefined, sc
   }
   for (const e of events) if (e.name === 'exception' && !errorType && !errorStatus) attrs['error.type'] ??= e.attrs['exception.type'];
   const name = str(v.name) ?? '';
-  const g = genAiSpan(attrs, name);
-  const content = spanContent(attrs, events);
-  const origin: Origin = { range, record: ordinal };
+  const kind = spanKindOf(v.kind, sdk);
+  const g = { ...genAiSpan(attrs, name), ...a2aRole(attrs, kind) };
+  const origin: Origin = c.path ? { range, record: ordinal, file: c.path } : { range, record: ordinal };
   spans.push({
     attrs,
     events,
-    content,
+    content: { toolCalls: [], toolResults: [] },
+    status,
+    kind,
     scope,
     span: {
       ordinal,
@@ -307,9 +469,6 @@ function readSpan(doc: JsonDocument, node: Node, service: string | undefined, sc
       links,
       name,
       ...g,
-      input: g.role === 'spawn' ? str(attrs['gen_ai.agent.description']) : g.role === 'chain' ? undefined : content.input,
-      output: g.role === 'chain' ? undefined : content.output,
-      finishReasons: finishReasons(attrs, content),
       error: spanError(attrs, status),
       service,
     },
@@ -337,65 +496,22 @@ function withToolContent(read: OtlpSpan[]): ImportSpan[] {
   });
 }
 
+/** One info for the spans that are the serving side of a remote agent call (./otel-agent-calls.ts), at the first. */
+function servingNote(read: readonly OtlpSpan[], n: number): { severity: 'info'; message: string; ordinal: number }[] {
+  const first = read.find((r) => r.span.passThrough);
+  if (!n || !first) return [];
+  return [{ severity: 'info', message: `${n} span${n > 1 ? 's are' : ' is'} the serving side of a remote agent call (an A2A server span, an invoke_agent under an invoke_agent CLIENT or A2A call of the same agent): each call is drawn once, as the caller recorded it`, ordinal: first.span.ordinal }];
+}
+
 /** One info when spans carry their GenAI content in span events (older per-message events, or the newer operation-details event). */
 function spanEventNote(read: OtlpSpan[]): { severity: 'info'; message: string; ordinal: number }[] {
-  const fromEvents = read.filter((r) => r.events.some((e) => e.name.startsWith('gen_ai.')));
+  const fromEvents = read.filter((r) => r.events.some((e) => isContentEvent(e.name)));
   if (!fromEvents.length) return [];
-  const older = fromEvents.some((r) => r.events.some((e) => e.name !== 'gen_ai.client.inference.operation.details' && e.name.startsWith('gen_ai.')));
+  const older = fromEvents.some((r) => r.events.some((e) => e.name !== 'gen_ai.client.inference.operation.details' && isContentEvent(e.name)));
   const newer = fromEvents.some((r) => r.events.some((e) => e.name === 'gen_ai.client.inference.operation.details'));
   const which = older && newer ? 'older per-message events and the newer operation-details event' : newer ? 'the operation-details event' : 'older per-message events';
   const n = fromEvents.length;
   return [{ severity: 'info', message: `${n} span${n > 1 ? 's carry' : ' carries'} GenAI content in span events (${which}); read as well as attributes`, ordinal: fromEvents[0].span.ordinal }];
-}
-
-/** OTLP attributes (KeyValue list, or a plain object) as a plain object of JS values. */
-function attributes(raw: unknown): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  if (Array.isArray(raw)) {
-    for (const kv of raw) if (isObject(kv) && typeof kv.key === 'string') out[kv.key] = anyValue(kv.value);
-  } else if (isObject(raw)) {
-    Object.assign(out, raw);
-  }
-  return out;
-}
-
-/**
- * An OTLP AnyValue as a JS value, in camelCase or snake_case: string, bool, int (a string in
- * OTLP/JSON: read as a number when it is a safe integer, else kept as its string), double, bytes
- * (kept as written, base64), array, kvlist. A plain JSON value is kept as it is.
- */
-function anyValue(v: unknown): unknown {
-  if (!isObject(v)) return v;
-  const pick = (camel: string, snake: string): [boolean, unknown] => (camel in v ? [true, v[camel]] : snake in v ? [true, v[snake]] : [false, undefined]);
-  let [has, x] = pick('stringValue', 'string_value');
-  if (has) return x;
-  [has, x] = pick('boolValue', 'bool_value');
-  if (has) return x;
-  [has, x] = pick('intValue', 'int_value');
-  if (has) {
-    const n = Number(x);
-    return Number.isSafeInteger(n) ? n : x;
-  }
-  [has, x] = pick('doubleValue', 'double_value');
-  if (has) return typeof x === 'string' && /^(NaN|-?Infinity)$/.test(x) ? x : Number(x);
-  [has, x] = pick('arrayValue', 'array_value');
-  if (has) return isObject(x) && Array.isArray(x.values) ? x.values.map(anyValue) : [];
-  [has, x] = pick('kvlistValue', 'kvlist_value');
-  if (has) return isObject(x) ? attributes(x.values) : {};
-  [has, x] = pick('bytesValue', 'bytes_value');
-  if (has) return x;
-  return undefined;
-}
-
-/** Nanoseconds since the epoch from a string/number of nanoseconds, or an ISO date string. */
-function nanos(v: unknown): bigint | undefined {
-  if (typeof v === 'string' && /^\d+$/.test(v)) return BigInt(v);
-  if (typeof v === 'number' && Number.isFinite(v) && v >= 0) return BigInt(Math.round(v));
-  if (typeof v === 'string') {
-    const ms = Date.parse(v);
-    if (!Number.isNaN(ms)) return BigInt(ms) * 1_000_000n;
-  }
-  return undefined;
 }
 
 /** Finish reasons as recorded: the span attribute, else what its events record. */
@@ -414,7 +530,7 @@ function safeJson(s: string): unknown {
   }
 }
 
-/** OTLP JSON: an object (or a line of one) with `resourceSpans`; or JSON Lines of SDK-serialized spans. */
+/** OTLP JSON: an object (or a line of one) with `resourceSpans`, or `resourceLogs` of GenAI events; or JSON Lines of SDK-serialized spans. */
 export const otelFormat: TraceFormat = {
   id: OTEL_FORMAT,
   label: 'OpenTelemetry GenAI spans (OTLP JSON / JSON Lines)',
@@ -422,10 +538,12 @@ export const otelFormat: TraceFormat = {
     const head = text.slice(0, 1 << 16);
     if (!/^\s*[[{]/.test(head)) return false;
     if (/"(resourceSpans|resource_spans)"\s*:/.test(head)) return true;
+    // a logs export of GenAI events (its spans are in the traces file beside it)
+    if (/"(resourceLogs|resource_logs)"\s*:/.test(head) && /"gen_ai\./.test(head)) return true;
     // a file exporter's JSON Lines of SDK-serialized spans (GitHub Copilot CLI, Copilot Chat)
     return /^\s*\{/.test(head) && /"spanId"\s*:/.test(head) && (/"type"\s*:\s*"span"/.test(head) || /"(startTime|endTime)"\s*:\s*\[\s*\d/.test(head));
   },
-  read: (text, fileName) => readOtel(text, fileName),
+  read: (text, fileName, files) => readOtel(text, fileName, files),
 };
 
 registerFormat(otelFormat, true);

@@ -13,12 +13,15 @@
  *   records finish reasons (as in the OTLP reader); with `outerStopScope: 'turn'` each outermost agent
  *   span's end is a turn end (`scope: "turn"`);
  * - handoff: `delegate` from the handing-off agent to the receiving one (no return: control moved);
- *   the receiving agent's next agent span is delegated by the handing-off agent, joined by a `causal` edge;
+ *   the receiving agent's next agent span is delegated by the handing-off agent, joined by a `causal` edge
+ *   (a tool call that passes control, GenAI `gen_ai.transfer.mode` pass_control, does the same);
  * - tool: `tool_call` at start and `tool_result` at end (an open span: `call_status: no_result`); a
  *   hook span (`execute_hook`, GitHub Copilot's `hook <type>`) is a tool call of tool `hook:<type>`;
  * - llm: `message` (tokens, model); event: `message` at its time; chain: `orchestrator_decision`;
  *   guardrail: `safety_event`; other: no event, counted by label in one warning, children pass through.
- * Lane: the span's own agent, else its parent's lane, else the span's service, else `agent`.
+ * Lane: the span's own agent, else its parent's lane, else the span's service, else `agent`. The caller of an
+ * agent span: the agent that handed off to it, else its recorded caller, else its parent's lane, else (a
+ * root) the lane of the span it links to in another trace of the file, else its service or `user`.
  * Time: t = seconds since the earliest span start; duration_s = end - start (exact, from ns bigints).
  * Edges: parent event -> child event `causal`; delegate -> return, tool_call -> tool_result `return`;
  * a link (Jaeger FOLLOWS_FROM, extra parents) -> `link`.
@@ -63,9 +66,13 @@ export interface ImportSpan extends SpanNode {
   /** Error message when the span failed. */
   error?: string;
   finishReasons?: string[];
-  /** handoff: the agents control passes between. */
+  /** handoff (or a tool call that passes control, a GenAI transfer): the agents control passes between. */
   handoffFrom?: string;
   handoffTo?: string;
+  /** The agent that made this call, when the span records it (GenAI `gen_ai.caller.name`): the caller of an agent span instead of its parent's lane. */
+  caller?: string;
+  /** other: a span that stands for work another span already shows (the serving side of a remote call): no event, not counted as skipped; children pass through. */
+  passThrough?: boolean;
   /** other: the label it is counted under in the skipped-span warning (default: its name). */
   skipLabel?: string;
   /** Extra fields kept on the start event (e.g. `span_kind`). */
@@ -134,9 +141,11 @@ function ownTokens(s: ImportSpan): Pick<TraceEvent, 'tokens' | 'usage'> {
 /**
  * The role, agent, tool, model and tokens that GenAI (gen_ai.*) and OpenInference attributes give a
  * span, by the same rules as the OTLP reader: gen_ai.operation.name (invoke_agent, execute_tool, chat, ...)
- * or openinference.span.kind (AGENT, TOOL, LLM, CHAIN, ...). `attrs` are flat dotted keys.
+ * or openinference.span.kind (AGENT, TOOL, LLM, CHAIN, ...). `attrs` are flat dotted keys. Also
+ * (semantic-conventions-genai): `plan` is a step of its agent (chain); memory operations are tool
+ * calls; an `execute_tool` with `gen_ai.transfer.mode` pass_control hands off to `gen_ai.transfer.target.name`.
  */
-export function genAiSpan(attrs: Record<string, unknown>, name: string): Pick<ImportSpan, 'role' | 'agent' | 'tool' | 'model' | 'tokens' | 'usage' | 'input' | 'output' | 'skipLabel'> {
+export function genAiSpan(attrs: Record<string, unknown>, name: string): Pick<ImportSpan, 'role' | 'agent' | 'tool' | 'model' | 'tokens' | 'usage' | 'input' | 'output' | 'skipLabel' | 'handoffTo'> {
   const op = str(attrs['gen_ai.operation.name']);
   const oi = str(attrs['openinference.span.kind'])?.toUpperCase();
   let role: SpanRole = 'other';
@@ -145,13 +154,14 @@ export function genAiSpan(attrs: Record<string, unknown>, name: string): Pick<Im
   else if (op === 'execute_tool' || op === 'retrieval' || oi === 'TOOL' || oi === 'RETRIEVER' || oi === 'RERANKER') role = 'tool';
   else if (op === 'execute_hook' || (!op && hookType(attrs) !== undefined)) role = 'tool';
   else if (op === 'chat' || op === 'generate_content' || op === 'text_completion' || op === 'embeddings' || oi === 'LLM' || oi === 'EMBEDDING') role = 'llm';
-  else if (op === 'invoke_workflow' || oi === 'CHAIN') role = 'chain';
+  else if (op === 'invoke_workflow' || op === 'plan' || oi === 'CHAIN') role = 'chain';
+  else if (op !== undefined && MEMORY_OPERATIONS.has(op)) role = 'tool';
   else if (oi === 'GUARDRAIL') role = 'guardrail';
   let agent = str(attrs['gen_ai.agent.name']) || str(attrs['agent.name']) || str(attrs['gen_ai.agent.id']);
   // A span named only by its operation (`invoke_agent`: GitHub Copilot's session wrapper) names no agent: its lane is its parent's, else its service.
   if (!agent && (role === 'agent' || role === 'spawn')) agent = /^(?:invoke_agent|create_agent)\s+(.+)$/.exec(name)?.[1] ?? (role === 'agent' && name !== 'invoke_agent' ? name || undefined : undefined);
   const hook = role === 'tool' ? hookType(attrs) ?? (op === 'execute_hook' ? name.replace(/^execute_hook\s*/, '') || 'hook' : undefined) : undefined;
-  const tool = role !== 'tool' ? undefined : hook !== undefined ? `hook:${hook}` : str(attrs['gen_ai.tool.name']) ?? str(attrs['tool.name']) ?? (name.replace(/^execute_tool\s+/, '') || 'tool');
+  const tool = role !== 'tool' ? undefined : hook !== undefined ? `hook:${hook}` : op !== undefined && MEMORY_OPERATIONS.has(op) ? `memory:${op}` : str(attrs['gen_ai.tool.name']) ?? str(attrs['tool.name']) ?? (name.replace(/^execute_tool\s+/, '') || 'tool');
   const model = str(attrs['gen_ai.request.model']) ?? str(attrs['gen_ai.response.model']) ?? str(attrs['llm.model_name']);
   const input = num(attrs['gen_ai.usage.input_tokens']) ?? num(attrs['gen_ai.usage.prompt_tokens']) ?? num(attrs['llm.token_count.prompt']);
   const output = num(attrs['gen_ai.usage.output_tokens']) ?? num(attrs['gen_ai.usage.completion_tokens']) ?? num(attrs['llm.token_count.completion']);
@@ -164,8 +174,13 @@ export function genAiSpan(attrs: Record<string, unknown>, name: string): Pick<Im
   const tokens = usage ? undefined : num(attrs['llm.token_count.total']);
   const inText = text(attrs['gen_ai.tool.call.arguments'] ?? attrs['tool.parameters'] ?? attrs['input.value'] ?? attrs['gen_ai.prompt']);
   const outText = text(attrs['gen_ai.tool.call.result'] ?? attrs['output.value'] ?? attrs['gen_ai.completion']);
-  return { role, agent, tool, model, tokens, usage, input: inText, output: outText, skipLabel: op ?? (oi ? `openinference:${oi}` : undefined) };
+  // A tool call that passes control to another agent (a GenAI transfer): a handoff from the agent that made it.
+  const passes = role === 'tool' && str(attrs['gen_ai.transfer.mode']) === 'pass_control' ? str(attrs['gen_ai.transfer.target.name']) : undefined;
+  return { role, agent, tool, model, tokens, usage, input: inText, output: outText, skipLabel: op ?? (oi ? `openinference:${oi}` : undefined), ...(passes ? { handoffTo: passes } : {}) };
 }
+
+/** GenAI memory operations (semantic-conventions-genai `gen_ai.memory.client`): tool calls of tool `memory:<operation>`. */
+const MEMORY_OPERATIONS = new Set(['create_memory_store', 'search_memory', 'create_memory', 'update_memory', 'upsert_memory', 'delete_memory', 'delete_memory_store']);
 
 /**
  * The hook a span runs, when it is a hook span: GitHub Copilot CLI's `hook <type>` spans
@@ -325,7 +340,7 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
     for (let p = parentOf(s); p && !usageBelow.has(p); p = parentOf(p)) usageBelow.add(p);
   }
   // Handoffs, in time order: the receiving agent's next agent span is delegated by the handing-off agent.
-  const handoffs = spans.filter((s) => s.role === 'handoff' && s.handoffTo).sort((x, y) => startS[x.ordinal] - startS[y.ordinal] || x.ordinal - y.ordinal);
+  const handoffs = spans.filter((s) => (s.role === 'handoff' || s.role === 'tool') && s.handoffTo).sort((x, y) => startS[x.ordinal] - startS[y.ordinal] || x.ordinal - y.ordinal);
   const handedBy = new Map<ImportSpan, ImportSpan>();
   const agentSpans = spans.filter((s) => s.role === 'agent').sort((x, y) => startS[x.ordinal] - startS[y.ordinal] || x.ordinal - y.ordinal);
   const byAgent = new Map<string, ImportSpan[]>();
@@ -339,11 +354,18 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
     cursor.set(h.handoffTo!, k);
     if (k < list.length) handedBy.set(list[k], h);
   }
+  const linkedFrom = new Map<number, ImportSpan>();
+  for (const l of tree.links) if (l.to !== undefined && !linkedFrom.has(l.from) && spans[l.to].traceId !== spans[l.from].traceId) linkedFrom.set(l.from, spans[l.to]);
   const callerOf = (s: ImportSpan): string => {
     const h = handedBy.get(s);
     if (h) return h.handoffFrom ?? lane(h);
+    if (s.caller) return s.caller;
     const p = parentOf(s);
-    return p ? lane(p) : s.service && s.service !== lane(s) ? s.service : 'user';
+    if (p) return lane(p);
+    // a root that links to a span of another trace in the file: that span's agent started it
+    const linked = tree.orphanOf[s.ordinal] === undefined ? linkedFrom.get(s.ordinal) : undefined;
+    if (linked && lane(linked) !== lane(s)) return lane(linked);
+    return s.service && s.service !== lane(s) ? s.service : 'user';
   };
 
   const pending: { event: TraceEvent; origin: Origin; key: [number, number, number, number, number]; traceId: string }[] = [];
@@ -441,7 +463,7 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
         break;
       default: {
         const k = s.skipLabel ?? (s.name || 'unnamed');
-        addTo(skipped, k);
+        if (!s.passThrough) addTo(skipped, k);
       }
     }
     if (mapped(s) && parentEvent) b.edge(parentEvent, s.id, 'causal');

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { listFormats } from '../../../../src/trace/formats';
 import '../../../../src/trace/importers';
+import { decodeText } from '../../../../src/trace/text-encoding';
 import { FIXTURES } from '../../helpers';
 
 /**
@@ -29,7 +30,7 @@ function expectedFormat(rel: string): string | undefined {
   if (dir === 'broken') return rel.endsWith('.jsonl') ? 'otrace-jsonl' : 'otrace-json';
   // GitHub Copilot: CLI session logs (session-state/<id>/events.jsonl) and OpenTelemetry files
   if (dir === 'copilot') return /[\\/]events\.jsonl$/.test(rel) ? 'copilot-cli' : 'otel-genai';
-  return undefined; // cases/ and mast/ hold several formats: only "exactly one" is checked
+  return undefined; // cases/, mast/ and encodings/ hold several formats: only "exactly one" is checked
 }
 
 function walk(dir: string): string[] {
@@ -45,7 +46,7 @@ test('detection matrix: every fixture is accepted by exactly one detector, the o
   const seen = new Set<string>();
   for (const f of files) {
     const rel = path.relative(FIXTURES, f);
-    const text = fs.readFileSync(f, 'utf8');
+    const text = decodeText(fs.readFileSync(f)).text; // encodings/ holds UTF-16 and UTF-32 copies
     const accepted = formats.filter((x) => x.detect(text, f)).map((x) => x.id);
     const want = expectedFormat(rel);
     if (accepted.length !== 1 || (want && accepted[0] !== want)) wrong.push(`${rel}: ${JSON.stringify(accepted)}${want ? ` (want ${want})` : ''}`);

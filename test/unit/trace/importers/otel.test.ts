@@ -4,7 +4,13 @@ import { loadTrace } from '../../../../src/trace/formats';
 import '../../../../src/trace/importers';
 import { originOfId, LineIndex, type LoadedTrace, type Range } from '../../../../src/trace/model';
 import { traceStats } from '../../../../src/trace/stats';
-import { fixture } from '../../helpers';
+import { analyzeTrace } from '../../../../src/analysis';
+import { runSummary } from '../../../../src/analysis/run-summary';
+import { nodeFileAccess } from '../../../../src/trace/node-files';
+import { spanKindOf } from '../../../../src/trace/importers/otel-agent-calls';
+import { pairedFiles } from '../../../../src/trace/importers/otel-logs';
+import type { FileAccess } from '../../../../src/trace/formats';
+import { fixture, fixturePath } from '../../helpers';
 
 function slice(text: string, range: Range): string {
   const lines = new LineIndex(text);
@@ -132,6 +138,132 @@ test('OTel: string and number timestamps give exact seconds; missing start times
   assert.deepEqual(loaded.problems.map((p) => [p.severity, p.message]), [
     ['warning', "span s3 has no start time; placed at its parent's start"],
     ['warning', '1 span has no end time (s3): still open when the file was written; duration unknown, no result or return invented'],
+    ['info', 'inputs and outputs are not in this file: none of its 3 GenAI spans carries prompts, completions, tool arguments or results (capturing them is opt-in in the OpenTelemetry GenAI conventions; they may be in a logs file of the same export); messages and tool calls are shown without content'],
   ]);
   assert.deepEqual(traceStats(loaded).tokens, { calls: 3, by_kind: { input: 21 }, total: 21 });
+});
+
+/** The content the log records of logs-mixed.otlp.jsonl give its spans (make_fixtures.py, section 4). */
+function assertLogContent(loaded: LoadedTrace): void {
+  const chat = event(loaded, '3b3b3b3b3b3b3b3b');
+  assert.equal(chat.input, 'You are a support agent.\nWhere is my order 1042?');
+  assert.equal(chat.content, 'lookup_order({"order": 1042})');
+  assert.deepEqual(chat.finish_reasons, ['tool_calls']);
+  // the tool span records no arguments or result: the model's call and the result fed back to it (by call id) give them
+  assert.equal(event(loaded, '3c3c3c3c3c3c3c3c').content, '{"order": 1042}');
+  assert.equal(event(loaded, '3c3c3c3c3c3c3c3c.result').content, 'shipped 2025-01-02');
+  assert.equal(event(loaded, '3d3d3d3d3d3d3d3d').content, 'Order 1042 shipped on 2 January.');
+  assert.equal(event(loaded, '3a3a3a3a3a3a3a3a').state_changes, 1);
+  assert.ok(!loaded.problems.some((p) => /inputs and outputs are not in this file/.test(p.message)));
+}
+
+test('OTel log records (events as logs) in the same file give their spans content, joined by trace and span id', () => {
+  const loaded = loadTrace(fixture('otel', 'logs-mixed.otlp.jsonl'), 'logs-mixed.otlp.jsonl');
+  assert.equal(loaded.format, 'otel-genai');
+  assertLogContent(loaded);
+  const messages = loaded.problems.map((p) => `${p.severity}: ${p.message}`);
+  assert.ok(messages.some((m) => /^info: 5 log records are GenAI events joined to their spans by trace and span id \(gen_ai\.system\.message 1, gen_ai\.user\.message 1, gen_ai\.choice 1, gen_ai\.client\.inference\.operation\.details 1, gen_ai\.execution\.state\.changed 1\)/.test(m)), messages.join('\n'));
+  assert.ok(messages.includes('warning: 1 GenAI log record names a span not in this file (ffffffffffffffff); not shown'), messages.join('\n'));
+  assert.ok(messages.includes('info: 1 record is not spans (log 1); not shown'), messages.join('\n'));
+  // the log records' positions: the joined info is at the first of them (line 2)
+  assert.equal(loaded.problems.find((p) => p.message.startsWith('5 log records'))!.range.start.line, 1);
+});
+
+test('OTel log records in a sibling logs file (traces.jsonl beside logs.jsonl) are read too; the logs file opened alone reads the spans beside it', () => {
+  const traces = fixturePath('otel', 'split', 'traces.jsonl');
+  const logs = fixturePath('otel', 'split', 'logs.jsonl');
+  const fromTraces = loadTrace(fixture('otel', 'split', 'traces.jsonl'), traces, nodeFileAccess);
+  assertLogContent(fromTraces);
+  assert.ok(fromTraces.problems.some((p) => p.severity === 'info' && p.message.startsWith('log records read from logs.jsonl beside this file') && p.file === undefined), fromTraces.problems.map((p) => p.message).join('\n'));
+  const warning = fromTraces.problems.find((p) => p.message.startsWith('1 GenAI log record names a span not in this file'))!;
+  assert.equal(warning.file, logs, 'a problem of the logs file names that file');
+  const fromLogs = loadTrace(fixture('otel', 'split', 'logs.jsonl'), logs, nodeFileAccess);
+  assert.equal(fromLogs.format, 'otel-genai');
+  assertLogContent(fromLogs);
+  assert.equal(originOfId(fromLogs, '3b3b3b3b3b3b3b3b')!.file, traces, 'the events point at the spans file');
+  assert.ok(fromLogs.problems.some((p) => p.message.startsWith('spans read from traces.jsonl beside this file')));
+});
+
+test('OTel: an export whose spans carry no content says so once; a logs file without its spans says where they should be', () => {
+  const bare = loadTrace(fixture('otel', 'split', 'traces.jsonl'), 'traces.jsonl');
+  const notes = bare.problems.filter((p) => /inputs and outputs are not in this file/.test(p.message));
+  assert.equal(notes.length, 1);
+  assert.equal(notes[0].severity, 'info');
+  assert.equal((bare.trace.metadata as Record<string, any>).otel.content, 'not_recorded');
+  // files with content say nothing
+  assert.ok(!loadTrace(fixture('otel', 'multi-agent.otlp.jsonl'), 'x.jsonl').problems.some((p) => /not in this file: no span/.test(p.message)));
+  const logsAlone = loadTrace(fixture('otel', 'split', 'logs.jsonl'), 'logs.jsonl');
+  assert.equal(logsAlone.format, 'otel-genai');
+  assert.deepEqual(logsAlone.trace.events, []);
+  assert.match(logsAlone.problems[0].message, /^this file holds 7 log records \(6 GenAI events\) and no spans; the spans they belong to \(trace 4bf92f3577b34da6a3ce929d0e0e4736\) are in another file/);
+});
+
+test("OTel: the task is the user's first prompt (input messages, per-message events, log records), not a model call's output", () => {
+  const task = (l: LoadedTrace) => (l.trace.metadata as Record<string, unknown>).task;
+  const multi = loadTrace(fixture('otel', 'multi-agent.otlp.jsonl'), 'x.jsonl');
+  assert.equal(task(multi), 'Plan a weekend in Rome and email me the plan.');
+  assert.equal(runSummary(multi, analyzeTrace(multi)).task, 'Plan a weekend in Rome and email me the plan.');
+  assert.equal(task(loadTrace(fixture('otel', 'logs-mixed.otlp.jsonl'), 'x.jsonl')), 'Where is my order 1042?');
+  assert.equal(task(loadTrace(fixture('cases', '18-otlp-genai-content-in-span-events.json'), 'x.json')), 'Find me a train from Lyon to Turin on 12 March, arriving before noon.');
+  // no user message in the file: no task is made up from a model's output
+  assert.equal(task(loadTrace(fixture('copilot', 'agent-debug-log.otlp.json'), 'x.json')), undefined);
+});
+
+test('OTel agents calling agents (semantic-conventions-genai): plan, agent as a tool, A2A, remote invoke_agent, a transfer to an agent in another trace', () => {
+  const loaded = loadTrace(fixture('otel', 'agent-interactions.otlp.json'), 'agent-interactions.otlp.json');
+  const ev = (id: string) => event(loaded, id);
+  const hop = (id: string) => [ev(id).type, ev(id).from, ev(id).to];
+  // a plan span is the agent's planning step: an orchestrator decision in its lane
+  assert.deepEqual([ev('5222222222222222').type, ev('5222222222222222').agent], ['orchestrator_decision', 'planner']);
+  assert.deepEqual(ev('5333333333333333').usage, { input: 200, cache_read: 100, cache_write: 200, output: 80 });
+  // an agent invoked as a tool (invoke_agent under execute_tool, named by gen_ai.transfer.target.name) is its own lane
+  assert.deepEqual(hop('5555555555555555'), ['delegate', 'planner', 'researcher']);
+  assert.equal(ev('5666666666666666').agent, 'researcher');
+  assert.equal(ev('5555555555555555.return').to, 'planner');
+  // A2A: the client span is the call (planner -> refund_agent); the server span and the callee's invoke_agent are its serving side, drawn once
+  assert.deepEqual(hop('6000000000000000'), ['delegate', 'planner', 'refund_agent']);
+  assert.equal(ev('6000000000000000.return').content, 'No refund is due on this booking.');
+  assert.equal(ev('6000000000000000.stop').reason, 'task_complete');
+  assert.ok(!loaded.trace.events.some((e) => e.id.startsWith('6111111111111111') || e.id.startsWith('6222222222222222')));
+  assert.deepEqual([ev('6333333333333333').agent, ev('6333333333333333').parent], ['refund_agent', '6000000000000000']);
+  // a remote invoke_agent (CLIENT) with gen_ai.caller.name; the callee's INTERNAL span is its serving side
+  assert.deepEqual(hop('6444444444444444'), ['delegate', 'planner', 'pricing_agent']);
+  assert.equal(ev('6444444444444444.return').content, '800 EUR is within budget.');
+  assert.ok(!loaded.trace.events.some((e) => e.id.startsWith('6555555555555555')));
+  // pass_control: the booker's run (another trace, linked to the transfer) is delegated by the planner
+  assert.deepEqual(hop('7000000000000000'), ['delegate', 'planner', 'booker']);
+  assert.equal(ev('7000000000000000.return').to, 'planner');
+  const has = (src: string, dst: string, type: string) => loaded.trace.edges.some((x) => x.src === src && x.dst === dst && x.type === type);
+  assert.ok(has('6666666666666666', '7000000000000000', 'causal'), 'the transfer causes the booker run');
+  assert.ok(has('7000000000000000', '6666666666666666', 'link'), 'the span link is drawn');
+  assert.equal(ev('5111111111111111').state_changes, 1);
+  const messages = loaded.problems.map((p) => `${p.severity}: ${p.message}`);
+  assert.deepEqual(messages, [
+    'info: 2 traces in this file (a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4a4, b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5); one graph with a lane group per trace; each trace is analysed on its own',
+    'info: 3 spans are the serving side of a remote agent call (an A2A server span, an invoke_agent under an invoke_agent CLIENT or A2A call of the same agent): each call is drawn once, as the caller recorded it',
+  ]);
+});
+
+test('OTel: a root agent span that links to a span of another trace in the file is called by that span\'s agent; span kinds read in both numberings', () => {
+  const doc = JSON.parse(fixture('otel', 'agent-interactions.otlp.json'));
+  const transfer = doc.resourceSpans[0].scopeSpans[0].spans.find((s: { spanId: string }) => s.spanId === '6666666666666666');
+  transfer.attributes = transfer.attributes.filter((a: { key: string }) => !a.key.startsWith('gen_ai.transfer.'));
+  const loaded = loadTrace(JSON.stringify(doc), 'x.json');
+  const booker = event(loaded, '7000000000000000');
+  assert.deepEqual([booker.from, booker.to], ['planner', 'booker']);
+  assert.ok(!loaded.trace.edges.some((e) => e.src === '6666666666666666' && e.dst === '7000000000000000'), 'no handoff: only the link says who started it');
+  assert.deepEqual([spanKindOf(3, false), spanKindOf(2, true), spanKindOf('SPAN_KIND_SERVER', false), spanKindOf(1, false), spanKindOf(0, true), spanKindOf(0, false), spanKindOf('x', false)], ['client', 'client', 'server', 'internal', 'internal', undefined, undefined]);
+});
+
+test('OTel: the other signal file of an export is found by name only (traces/spans <-> logs, same directory, JSON or JSON Lines)', () => {
+  const dir = ['traces.jsonl', 'logs.jsonl', 'otel-spans.json', 'otel-logs.json', 'run1.traces.jsonl', 'run1.logs.jsonl', 'run2.logs.jsonl', 'logs.txt', 'catalogs.jsonl', 'run.jsonl'];
+  const files: FileAccess = { readText: () => undefined, list: (d) => (d === '/x' || d === 'C:\\x' ? dir : undefined) };
+  assert.deepEqual(pairedFiles('/x/traces.jsonl', files, 'logs'), ['/x/logs.jsonl']);
+  assert.deepEqual(pairedFiles('/x/otel-spans.json', files, 'logs'), ['/x/otel-logs.json']);
+  assert.deepEqual(pairedFiles('/x/run1.traces.jsonl', files, 'logs'), ['/x/run1.logs.jsonl']);
+  assert.deepEqual(pairedFiles('/x/logs.jsonl', files, 'spans'), ['/x/traces.jsonl']);
+  assert.deepEqual(pairedFiles('C:\\x\\traces.jsonl', files, 'logs'), ['C:\\x\\logs.jsonl']);
+  // no signal word, or the same signal: nothing
+  assert.deepEqual(pairedFiles('/x/run.jsonl', files, 'logs'), []);
+  assert.deepEqual(pairedFiles('/x/logs.jsonl', files, 'logs'), []);
 });

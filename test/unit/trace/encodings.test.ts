@@ -1,0 +1,115 @@
+/**
+ * Trace files in another encoding than UTF-8 (UTF-16 LE/BE and UTF-32, with or without a byte-order
+ * mark; a UTF-8 byte-order mark) are decoded and read as usual: the same trace and the same problem
+ * positions (line:column in the decoded text) as the UTF-8 file they were written from
+ * (test/fixtures/encodings, made by its make_encodings.py). A text that was decoded as UTF-8 by
+ * mistake is refused with a message naming its encoding.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { describe, test } from 'node:test';
+import { SessionFiles } from '../../../src/engine/session-input';
+import { isTraceFile } from '../../../src/engine/open-target';
+import { loadTrace } from '../../../src/trace/formats';
+import '../../../src/trace/importers';
+import { LiveFiles } from '../../../src/trace/live-files';
+import { loadTraceFile } from '../../../src/trace/load-file';
+import type { LoadedTrace } from '../../../src/trace/model';
+import { nodeFileAccess } from '../../../src/trace/node-files';
+import { decodeText, misreadEncoding, sniffEncoding } from '../../../src/trace/text-encoding';
+import { fixturePath } from '../helpers';
+
+/** Each fixture and the UTF-8 file it was written from (make_encodings.py). */
+const PAIRS: [string, string[]][] = [
+  ['cut-off.otlp.utf16le.jsonl', ['otel', 'cut-off.otlp.jsonl']],
+  ['openinference.otlp.utf16be-bom.json', ['otel', 'openinference.otlp.json']],
+  ['trace.langfuse.utf16be.json', ['langfuse', 'trace.langfuse.json']],
+  ['24-cc-ansi.utf16le-bom.jsonl', ['cases', '24-cc-ansi-escapes-in-tool-output.jsonl']],
+  ['who-and-when-12.utf8-bom.json', ['who-and-when', 'Algorithm-Generated', '12.json']],
+  ['openinference.otlp.utf32be-bom.json', ['otel', 'openinference.otlp.json']],
+];
+
+/** What must not change with the encoding: format, events, edges, problems (with their ranges), origins. */
+function plain(l: LoadedTrace): unknown {
+  const { bytes: _bytes, ...rest } = l as LoadedTrace & { bytes?: number };
+  const meta = { ...(rest.trace.metadata ?? {}) };
+  return JSON.parse(JSON.stringify({ ...rest, trace: { ...rest.trace, trace_id: undefined, metadata: meta } }));
+}
+
+describe('encodings', () => {
+  test('the encoding is read from the byte-order mark, else from the zero bytes of the first characters (RFC 4627 §3)', () => {
+    const enc = (bytes: number[]) => sniffEncoding(Uint8Array.from(bytes));
+    assert.deepEqual(enc([0xef, 0xbb, 0xbf, 0x7b]), { encoding: 'utf-8', bomBytes: 3 });
+    assert.deepEqual(enc([0xff, 0xfe, 0x7b, 0x00]), { encoding: 'utf-16le', bomBytes: 2 });
+    assert.deepEqual(enc([0xfe, 0xff, 0x00, 0x7b]), { encoding: 'utf-16be', bomBytes: 2 });
+    assert.deepEqual(enc([0x7b, 0x00, 0x0a, 0x00]), { encoding: 'utf-16le', bomBytes: 0 });
+    assert.deepEqual(enc([0x00, 0x7b, 0x00, 0x0a]), { encoding: 'utf-16be', bomBytes: 0 });
+    assert.deepEqual(enc([0xff, 0xfe, 0x00, 0x00, 0x7b, 0, 0, 0]), { encoding: 'utf-32le', bomBytes: 4 });
+    assert.deepEqual(enc([0x00, 0x00, 0x00, 0x7b]), { encoding: 'utf-32be', bomBytes: 0 });
+    assert.deepEqual(enc([0x7b, 0x22, 0x61, 0x22]), { encoding: 'utf-8', bomBytes: 0 });
+    assert.deepEqual(enc([]), { encoding: 'utf-8', bomBytes: 0 });
+    // non-ASCII and astral characters survive; the mark is not part of the text
+    const text = '{"a": "é ✓ 😀"}\n';
+    for (const [codec, bom] of [['utf16le', [0xff, 0xfe]], ['utf16le', []]] as const) {
+      const bytes = Buffer.concat([Buffer.from(bom), Buffer.from(text, codec)]);
+      assert.equal(decodeText(bytes).text, text);
+    }
+    const be = Buffer.from(text, 'utf16le').swap16();
+    assert.deepEqual(decodeText(be), { text, encoding: 'utf-16be', bom: false });
+  });
+
+  for (const [name, source] of PAIRS) {
+    test(`${name}: the same trace and positions as ${source.join('/')}`, () => {
+      const want = loadTraceFile(fixturePath(...source), nodeFileAccess);
+      const got = loadTraceFile(fixturePath('encodings', name), nodeFileAccess);
+      assert.notEqual(got.format, 'unknown', got.problems[0]?.message);
+      assert.deepEqual(plain(got), plain(want));
+    });
+  }
+
+  test('sibling files, files followed as they grow, and the worker read UTF-16 too', () => {
+    const file = fixturePath('encodings', 'cut-off.otlp.utf16le.jsonl');
+    const utf8 = fs.readFileSync(fixturePath('otel', 'cut-off.otlp.jsonl'), 'utf8');
+    assert.equal(nodeFileAccess.readText(file), utf8);
+    assert.equal(new LiveFiles().readText(file), utf8);
+    assert.equal(isTraceFile(file), true);
+    const read = new SessionFiles(1).read({ key: 'k', version: -1, path: file, local: true }, [], false);
+    assert.notEqual(read, 'unchanged');
+    if (read !== 'unchanged') assert.deepEqual(plain(read.loaded), plain(loadTrace(utf8, file)));
+  });
+
+  test('a UTF-16 file that grows is read whole again (its appended bytes are not UTF-8 lines)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-encodings-'));
+    const file = path.join(dir, 'run.otrace.jsonl');
+    const line = (k: number) => `${JSON.stringify({ id: `e${k}`, t: k, type: 'message', agent: 'a', content: `é${k}` })}\n`;
+    fs.writeFileSync(file, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(line(0) + line(1), 'utf16le')]));
+    const live = new LiveFiles();
+    assert.equal(live.readText(file), line(0) + line(1));
+    fs.appendFileSync(file, Buffer.from(line(2), 'utf16le'));
+    assert.equal(live.refresh(file), 'reloaded');
+    assert.equal(live.readText(file), line(0) + line(1) + line(2));
+    assert.equal(live.refresh(file), 'unchanged');
+    const files = new SessionFiles();
+    const got = files.read({ key: 'k', version: -1, path: file, local: true }, [], false);
+    assert.ok(got !== 'unchanged' && got.loaded.trace.events.length === 3);
+  });
+
+  test('a text decoded as UTF-8 by mistake is refused with a message naming its encoding, never "not a recognized trace format"', () => {
+    const source = fs.readFileSync(fixturePath('otel', 'openinference.otlp.json'), 'utf8');
+    for (const [bytes, label] of [
+      [Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(source, 'utf16le')]), 'UTF-16 LE'],
+      [Buffer.from(source, 'utf16le').swap16(), 'UTF-16 BE'],
+    ] as const) {
+      const misread = bytes.toString('utf8');
+      assert.ok(misreadEncoding(misread));
+      const loaded = loadTrace(misread, 'x.json');
+      assert.equal(loaded.problems.length, 1);
+      assert.equal(loaded.problems[0].severity, 'error');
+      assert.match(loaded.problems[0].message, new RegExp(`^this text is ${label} read as UTF-8`));
+      assert.doesNotMatch(loaded.problems[0].message, /not a recognized trace format/);
+    }
+    assert.equal(misreadEncoding(source), undefined);
+  });
+});
