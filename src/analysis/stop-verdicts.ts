@@ -96,16 +96,22 @@ export function judgeStop(judge: StopJudge, at: StopAt): StopFinding {
     const message = `${what} (${reason}): the user stopped the run${denied.length ? ` and refused ${denied.map((d) => index.id(d)).join(', ')}` : ''}; not an agent failure`;
     return { ...base, finding: 'ok', modes: [], sound: false, evidence: [message], wasted: ZERO, message };
   }
+  // calls the stop left running in the background (recorded by the importer): a designed hand-off, never a premature stop
+  const backgroundRunning = (e as { background_running?: unknown }).background_running;
+  const running = Array.isArray(backgroundRunning) ? backgroundRunning.length : 0;
+  const handOff = `with ${running} call${running > 1 ? 's' : ''} still running in the background: a designed hand-off (the harness reports back when ${running > 1 ? 'they finish' : 'it finishes'}), not a premature stop`;
   if (scope !== 'run') {
     const message =
       scope === 'turn'
-        ? `turn ended (${reasonText}): the agent handed back to the user, who may go on; no verdict about the task`
+        ? running > 0
+          ? `turn ended (${reasonText}) ${handOff}; no verdict about the task`
+          : `turn ended (${reasonText}): the agent handed back to the user, who may go on; no verdict about the task`
         : `phase ended (${reasonText}): a stage inside the run, which went on after it; no verdict about the task`;
     return { ...base, finding: 'ok', modes: [], sound: false, evidence: [], wasted: ZERO, message };
   }
 
   let noStop = findNoStop(judge, at);
-  const premature = judge.outcome.status === 'success' ? undefined : findPremature(judge, at);
+  const premature = judge.outcome.status === 'success' || running > 0 ? undefined : findPremature(judge, at);
   const delayed = findDelayed(judge, at);
   // a run that stopped on its answer after saying it again and again did stop: the cycle it ended in
   // is that repeated signal (unaware of termination), not a run that never stopped

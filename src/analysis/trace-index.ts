@@ -508,8 +508,7 @@ export class TraceIndex {
     const table = new LinkTable(this.size, 2 * this.size + this.loaded.trace.edges.length, this.arena);
     this.linkEdges(table);
     this.linkReferences(table);
-    this.pairStatedToolResults(table);
-    this.pairToolResults(table);
+    this.pairToolResults(table, this.pairStatedToolResults(table));
     this.linkHandoffs(table);
     this.linkLanes(table);
     this.linkImplicit(table);
@@ -570,23 +569,45 @@ export class TraceIndex {
     return p !== -1 ? p : this.resolve(id, v);
   }
 
-  /** tool_call -> tool_result pairs the trace states: a result's first incoming link from an unanswered call. */
-  private pairStatedToolResults(table: LinkTable): void {
+  /**
+   * tool_call -> tool_result pairs the trace states: a result's first incoming link from an unanswered
+   * call. A result whose only stated calls are answered already is a later result of its call (a run in
+   * the background: its launch, then the notification of its outcome): the call is answered by its
+   * last result, and every one of them names the call (not when the call's id repeats: the link may
+   * be meant for another event with that id). A result stated to answer a delegation (a
+   * sub-agent's launch or report) is never paired with a tool call by guess.
+   * @returns the results whose call the trace states (1), for {@link pairToolResults} to leave alone.
+   */
+  private pairStatedToolResults(table: LinkTable): Uint8Array {
+    const stated = new Uint8Array(this.size);
     for (let v = 0, n = this.size; v < n; v++) {
       if (this.types[v] !== 'tool_result') continue;
+      let answered = -1;
       for (let k = table.firstIn(v); k !== -1; k = table.nextIn(k)) {
         const u = table.u[k];
-        if (this.types[u] === 'tool_call' && this.pairs[u] === -1) {
+        const type = this.types[u];
+        if (type === 'tool_call' && this.pairs[u] === -1) {
           this.pairs[u] = v;
           this.pairs[v] = u;
+          answered = -1;
+          stated[v] = 1;
           break;
         }
+        // (a call whose id repeats is no stated call: the link may name another event with its id)
+        if (type === 'tool_call' && answered === -1 && !this.repeats.has(this.events[u].id)) answered = u;
+        if (type === 'delegate') stated[v] = 1;
+      }
+      if (answered !== -1 && this.pairs[v] === -1) {
+        this.pairs[answered] = v;
+        this.pairs[v] = answered;
+        stated[v] = 1;
       }
     }
+    return stated;
   }
 
   /** The other results: the oldest unanswered call of the same tool, else (no tool name) of the same agent, else of any agent. */
-  private pairToolResults(table: LinkTable): void {
+  private pairToolResults(table: LinkTable, stated: Uint8Array): void {
     const pending = new Map<string, number[]>();
     const pendingAny: number[] = [];
     for (let i = 0, n = this.size; i < n; i++) {
@@ -597,7 +618,7 @@ export class TraceIndex {
         if (!q) pending.set(key, (q = []));
         q.push(i);
         pendingAny.push(i);
-      } else if (type === 'tool_result' && this.pairs[i] === -1) {
+      } else if (type === 'tool_result' && this.pairs[i] === -1 && stated[i] === 0) {
         const tool = this.events[i].tool;
         let u: number | undefined;
         if (tool !== undefined) {

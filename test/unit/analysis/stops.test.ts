@@ -204,3 +204,15 @@ test('a command-line option is not a change: "git commit --amend --no-edit" afte
   assert.equal(untested.finding, 'premature');
   assert.match(untested.evidence[0], /last change \(Edit by dev/);
 });
+
+test('a stop that leaves calls running in the background (background_running) is a designed hand-off: never premature; a turn end says so', () => {
+  const events = [
+    { id: 'o1', type: 'orchestrator_decision' as const, agent: 'orch', content: 'plan the work' },
+    { id: 's1', type: 'spawn' as const, agent: 'orch', to: 'w' },
+    { id: 'w1', type: 'tool_call' as const, agent: 'w', tool: 'search', content: 'query one' },
+  ];
+  const run = analyzeTrace(traceOf([...events, { id: 'st', type: 'stop', agent: 'orch', reason: 'task_complete', background_running: ['s1'] }]));
+  assert.deepEqual(run.stops.map((s) => [s.event, s.finding]), [['st', 'ok']], 'the same stop without background_running is premature (test above)');
+  const turn = analyzeTrace(traceOf([...events, { id: 'st', type: 'stop', agent: 'orch', reason: 'task_complete', scope: 'turn', background_running: ['s1', 'w1'] }]));
+  assert.equal(turn.stops[0].message, 'turn ended (task_complete) with 2 calls still running in the background: a designed hand-off (the harness reports back when they finish), not a premature stop; no verdict about the task');
+});

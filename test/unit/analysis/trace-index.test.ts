@@ -78,3 +78,29 @@ test('fingerprints name the first event with the same content; firstSeen reads i
   assert.notEqual(index.fingerprints[4], index.fingerprints[0]);
   assert.ok(index.fingerprints[3] < 0, 'an event without content has a unique negative fingerprint');
 });
+
+test('a call with several stated results (a background run: its launch, then its outcome) is answered by the last; a later call is never paired with them by guess', () => {
+  const index = new TraceIndex(
+    traceOf([
+      { id: 'build', type: 'tool_call', agent: 'main', tool: 'Bash', content: 'npm run build' },
+      { id: 'launch', type: 'tool_result', agent: 'main', tool: 'Bash', content: 'Command running in background', causes: ['build'] },
+      { id: 'lint', type: 'tool_call', agent: 'main', tool: 'Bash', content: 'npm run lint' },
+      { id: 'outcome', type: 'tool_result', agent: 'main', tool: 'Bash', content: 'failed with exit code 2', causes: ['build'], is_error: true },
+    ]),
+  );
+  assert.equal(index.resultOf(0), 3, 'the build is answered by its outcome');
+  assert.deepEqual([index.callOf(1), index.callOf(3)], [0, 0], 'both results name the build');
+  assert.equal(index.resultOf(2), -1, 'the lint call got no result');
+});
+
+test('a result stated to answer a delegation (a sub-agent launched in the background) is never paired with a tool call by guess', () => {
+  const index = new TraceIndex(
+    traceOf([
+      { id: 'read', type: 'tool_call', agent: 'main', tool: 'Read', content: 'a.ts' },
+      { id: 'task', type: 'delegate', agent: 'main', to: 'worker', tool: 'Agent', content: 'audit' },
+      { id: 'ack', type: 'tool_result', agent: 'main', tool: 'Agent', content: 'Async agent launched', causes: ['task'] },
+    ]),
+  );
+  assert.equal(index.resultOf(0), -1);
+  assert.equal(index.callOf(2), -1);
+});

@@ -42,9 +42,17 @@ class RevealedFiles implements GrowingFiles {
     return this.text(p);
   }
 
+  /** The files shown in `dir` and the folders below it that hold a shown file; undefined when no file of the case is under it. */
   list(dir: string): string[] | undefined {
-    const names = [...this.full.keys()].filter((p) => path.dirname(p) === dir && this.text(p) !== undefined).map((p) => path.basename(p));
-    return names.length || [...this.full.keys()].some((p) => path.dirname(p) === dir) ? names : undefined;
+    const names = new Set<string>();
+    let under = false;
+    for (const p of this.full.keys()) {
+      const rel = path.relative(dir, p);
+      if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
+      under = true;
+      if (this.text(p) !== undefined) names.add(rel.split(path.sep)[0]);
+    }
+    return under ? [...names] : undefined;
   }
 
   grown(p: string): GrowingText | undefined {
@@ -90,6 +98,12 @@ function caseOf(name: string, main: string, runs: number, subDir?: string): Case
   return { name, main, files, runs, ...(name.startsWith('Claude Code') ? { format: 'claude-code' } : {}) };
 }
 
+/** A Claude Code session and every file of its folder (sub-agent transcripts, sidecars, Workflow journals and run files). */
+function sessionCase(name: string, main: string, runs: number): Case {
+  const walk = (d: string): string[] => (fs.existsSync(d) ? fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)])) : []);
+  return { name, main, files: [main, ...walk(main.slice(0, -'.jsonl'.length)).sort()], runs, format: 'claude-code' };
+}
+
 const SESSION = 'fa812bfe-b295-4cca-9c2f-fdf01028cb46';
 const CODEX_SPAWN = path.join(FIXTURES, 'cases', '16-codex-spawn-agent');
 const CASES: Case[] = [
@@ -103,6 +117,13 @@ const CASES: Case[] = [
   ...['04-duplicate-message-id-snapshots', '10-compact-boundary-detached', '13-dangling-tool-use-at-eof', '14-interrupt-marker-variants', '20-cc-synthetic-api-error-rows', '24-cc-ansi-escapes-in-tool-output'].map((n) =>
     caseOf(`Claude Code case ${n}`, path.join(FIXTURES, 'cases', `${n}.jsonl`), 20),
   ),
+  sessionCase('Claude Code case 28 (background calls and task notifications)', path.join(FIXTURES, 'cases', '28-cc-background-task-notifications', '0f1e2d3c-0000-4000-8000-00000000c028.jsonl'), 20),
+  ...[
+    ['5101', 'sub-agent sidecars'],
+    ['5102', 'a Workflow run'],
+    ['5103', 'a sub-agent resumed with SendMessage'],
+    ['5104', 'side-channel records'],
+  ].map(([n, what]) => sessionCase(`Claude Code layout: ${what}`, path.join(FIXTURES, 'claude-code-layouts', `0f1e2d3c-0000-4000-8000-0000000a${n}.jsonl`), 20)),
   caseOf('Codex rollout', path.join(FIXTURES, 'codex', 'rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl'), 10),
   caseOf('Codex rollout (short)', path.join(FIXTURES, 'codex', 'rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl'), 20),
   { ...caseOf('Codex rollout with a bad line', path.join(FIXTURES, 'codex', 'rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl'), 15), inject: '{"type": "event_msg", "payload": \n' },

@@ -1,5 +1,5 @@
 /** Handler of `assistant` records: one model call per API response (however many records carry it), its text and tool_use blocks, API-error and `<synthetic>` placeholder rows, the turn's stop. */
-import { BUDGET_ERROR, contentText, type Json, type LaneState, mapStopReason } from './model';
+import { BUDGET_ERROR, contentText, type Json, type LaneState, mapStopReason, SEND_MESSAGE_TOOL } from './model';
 import { setContent, isObject, num, secondsSince, str } from '../jsonl-records';
 import type { Origin } from '../../model';
 import type { TraceEvent } from '../../schema';
@@ -23,6 +23,12 @@ export function assistant(im: ClaudeImport, lane: LaneState, v: Json, ms: number
     im.messages.set(key, mu);
   }
   const output = num(usage?.output_tokens) ?? 0;
+  mu.records = (mu.records ?? 0) + 1;
+  if (usage) {
+    const snapshot = JSON.stringify(usage);
+    if (mu.firstUsage === undefined) mu.firstUsage = snapshot;
+    else if (snapshot !== mu.firstUsage) mu.usageVaries = true;
+  }
   if (usage && output >= mu.output) {
     mu.usage = usage;
     mu.output = output;
@@ -94,14 +100,16 @@ export function assistant(im: ClaudeImport, lane: LaneState, v: Json, ms: number
         const delegate: TraceEvent = { id: b.id, t: 0, type: 'delegate', agent: lane.name, from: lane.name, to: subLane, tool: name, parent: call.spawnId };
         setContent(delegate, str(input.prompt) ?? str(input.description));
         call.delegateId = im.emit(lane, delegate, ms, origin);
-        im.callEvents.set(b.id, { id: call.delegateId, tool: name, lane: lane.name });
+        im.callEvents.set(b.id, { id: call.delegateId, tool: name, lane: lane.name, input });
         produced.push(call.spawnId, call.delegateId);
+      } else if (name === SEND_MESSAGE_TOOL && b.type === 'tool_use' && sendMessage(im, lane, b.id, input, c, ms, origin, produced)) {
+        // the caller's message to a sub-agent (resuming it when it had finished)
       } else {
         const ev: TraceEvent = { id: b.id, t: 0, type: 'tool_call', agent: lane.name, tool: name };
         setContent(ev, JSON.stringify(input));
         if (c) ev.causes = c;
         const id = im.emit(lane, ev, ms, origin);
-        im.callEvents.set(b.id, { id, tool: name, lane: lane.name });
+        im.callEvents.set(b.id, { id, tool: name, lane: lane.name, input });
         produced.push(id);
         im.toolCalls++;
       }
@@ -131,4 +139,41 @@ export function assistant(im: ClaudeImport, lane: LaneState, v: Json, ms: number
     im.emit(lane, ev, ms, origin);
     lane.turnStopped = true;
   }
+}
+
+/**
+ * A SendMessage call to a sub-agent of this session (`to` / `recipient` its agent id, or the name a
+ * team agent was started with): a `message` from the caller to the agent's lane (`tool:
+ * "SendMessage"`), its content the message; the agent resumed by it reads it as its caller's prompt
+ * (returns.ts). False when the recipient is no agent of this session (the call stays a tool call).
+ */
+function sendMessage(im: ClaudeImport, lane: LaneState, toolUseId: string, input: Json, causes: string[] | undefined, ms: number, origin: Origin, produced: string[]): boolean {
+  const to = str(input.to) ?? str(input.recipient);
+  if (!to) return false;
+  let agentId: string | undefined;
+  let subLane: string | undefined;
+  for (const call of im.calls.values()) {
+    if (call.agentId === to || (call.agentId && str(call.input.name) === to)) {
+      agentId = call.agentId;
+      subLane = call.subLane ?? im.laneName(call.agentId!, str(call.input.subagent_type));
+      call.subLane = subLane;
+      break;
+    }
+  }
+  if (!subLane) {
+    const known = [...im.lanes.values()].find((l) => l.agentId === to && l.name !== lane.name);
+    if (!known) return false;
+    agentId = known.agentId;
+    subLane = known.name;
+  }
+  const message = input.message;
+  const text = typeof message === 'string' ? message : isObject(message) ? (str(message.content) ?? str(message.text) ?? JSON.stringify(message)) : (str(input.summary) ?? '');
+  const ev: TraceEvent = { id: toolUseId, t: 0, type: 'message', agent: lane.name, from: lane.name, to: subLane, tool: SEND_MESSAGE_TOOL };
+  setContent(ev, text);
+  if (causes) ev.causes = causes;
+  const id = im.emit(lane, ev, ms, origin);
+  im.callEvents.set(toolUseId, { id, tool: SEND_MESSAGE_TOOL, lane: lane.name, input });
+  im.resumes.push({ toolUseId, eventId: id, lane: subLane, ...(agentId ? { agentId } : {}), text });
+  produced.push(id);
+  return true;
 }

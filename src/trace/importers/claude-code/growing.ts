@@ -7,8 +7,9 @@
  * pending last line, the sub-agent files (new ones appear), and what is done after all records
  * (returns, stops, edges, tokens), so the state itself goes on.
  *
- * What a whole import knows before reading any record (the sub-agent files, the agent each Task /
- * Agent call started, the time base: the earliest timestamp of all files) is found again on each
+ * What a whole import knows before reading any record (the sub-agent files and their sidecars, the
+ * Workflow runs, the agent each Task / Agent call started, the time base: the earliest timestamp of
+ * all files) is found again on each
  * update over the records kept (each line is parsed once: src/trace/jsonl-feed.ts); when it
  * changed for what was read (a call's agent became known after its call was read, a sub-agent
  * file appeared, an earlier timestamp came) or the session file was read whole again, the
@@ -104,13 +105,17 @@ export class GrowingClaudeCode implements GrowingImport {
     for (const [id, a] of probe.agentOfCall) im.agentOfCall.set(id, a);
     im.subFiles.length = 0;
     im.subFiles.push(...probe.subFiles);
+    im.workflowRuns.clear();
+    for (const [id, run] of probe.workflowRuns) im.workflowRuns.set(id, run);
     Object.assign(im.main, { records: probe.main.records, complete: probe.main.complete, generation: probe.main.generation });
     st.linked = linksOf(probe);
   }
 }
 
+/** The sub-agent files, what their sidecars say and the Workflow runs they belong to (with the call that launched each): a change reads the session again. */
 function subAgentsOf(im: ClaudeImport): string {
-  return im.subFiles.map((f) => `${f.path}\u0000${f.agentId}`).join('\n');
+  const runs = [...im.workflowRuns.values()].map((r) => `${r.runId}\u0000${r.call ?? ''}\u0000${r.name ?? ''}\u0000${r.taskId ?? ''}`);
+  return [...im.subFiles.map((f) => `${f.path}\u0000${f.agentId}\u0000${f.workflowRun ?? ''}\u0000${f.meta ? JSON.stringify(f.meta) : ''}`), ...runs].join('\n');
 }
 
 function linksOf(im: ClaudeImport): Map<string, string | undefined> {

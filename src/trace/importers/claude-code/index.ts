@@ -1,7 +1,9 @@
 /**
  * Importer of Claude Code session transcripts (`~/.claude/projects/<project>/<session>.jsonl`) and
- * the sub-agent transcripts beside them (`<session>/subagents/agent-<agentId>.jsonl`), which are read
- * through the {@link FileAccess} given to `read` when the session is opened.
+ * the sub-agent transcripts beside them (`<session>/subagents/agent-<agentId>.jsonl`, with their
+ * sidecars `agent-<agentId>.meta.json`, and a Workflow's `subagents/workflows/wf_<runId>/`: see
+ * sidecars.ts, workflows.ts), which are read through the {@link FileAccess} given to `read` when the
+ * session is opened.
  *
  * The record format (Claude Code 1.x-2.1.x; described in the corpus' SOURCE.md and seen in real files):
  * every line is `{type, uuid, parentUuid, timestamp, sessionId, isSidechain, agentId?, ...}`;
@@ -21,8 +23,8 @@
  *   with (the compaction agent's copies of the session's hook reminders, at their earlier times,
  *   their parents rows of the session) go to the lane of their parent's event;
  * - a `Task` / `Agent` tool_use is a `spawn` (id `<tool_use_id>:spawn`) plus a `delegate` (id
- *   `<tool_use_id>`, content = the prompt) to the sub-agent whose records link back to it: the
- *   result's `toolUseResult.agentId` (or "agentId: X" in its text), `agent_progress` records
+ *   `<tool_use_id>`, content = the prompt) to the sub-agent whose records link back to it: its
+ *   sidecar's `toolUseId`, the result's `toolUseResult.agentId` (or "agentId: X" in its text), `agent_progress` records
  *   (`data.agentId` + `parentToolUseID`), else the sub-agent's first prompt equal to the call's prompt;
  *   edges: spawn -> sub-agent's first event (`spawn`), delegate -> that event (`message`);
  * - the sub-agent's last text is its `return` (to the spawning lane), with a `return` edge to the
@@ -59,6 +61,9 @@
  *   `tokens` are the output (the context it read is the call's, never the event's); `trace.costs`
  *   sums them all (tokens = input + cache creation + cache read + output, the same sum Claude Code
  *   reports as a sub-agent's `totalTokens`).
+ * - background runs and their `<task-notification>` rows (background.ts), a sub-agent resumed with
+ *   `SendMessage` (returns.ts), side-channel records such as `mode` or `bridge-session`
+ *   (side-records.ts): see those files;
  * Time `t`: seconds since the earliest record timestamp of the session and its sub-agent files.
  */
 import { firstJsonLines, registerFormat, type FileAccess, type TraceFormat } from '../../formats';

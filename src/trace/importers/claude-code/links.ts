@@ -7,7 +7,7 @@
  * Pure: imports nothing from `vscode`.
  */
 import { isObject, parseTimestamp, str, type JsonlRecord } from '../jsonl-records';
-import { AGENT_TOOLS, contentText, type Json, type SourceFile } from './model';
+import { AGENT_TOOLS, contentText, WORKFLOW_TOOL, type Json, type SourceFile } from './model';
 
 /** What one file's records say before they are read. */
 export interface FileScan {
@@ -17,11 +17,15 @@ export interface FileScan {
   agentOf: Map<string, string>;
   /** Earliest timestamp (epoch ms), Infinity when none. */
   earliest: number;
+  /** tool_use ids of Workflow calls. */
+  workflowCalls: Set<string>;
+  /** tool_use id -> the run id (`wf_…`) and background task id its result names (the first result naming one). */
+  launches: Map<string, { runId?: string; taskId?: string }>;
 }
 
 /** An empty scan. */
 export function emptyScan(): FileScan {
-  return { calls: new Map(), agentOf: new Map(), earliest: Infinity };
+  return { calls: new Map(), agentOf: new Map(), earliest: Infinity, workflowCalls: new Set(), launches: new Map() };
 }
 
 /** Adds records `[from, to)` of a file to its scan `into`. */
@@ -33,14 +37,23 @@ export function scanRecords(records: readonly JsonlRecord[], from: number, to: n
     const message = isObject(v.message) ? v.message : undefined;
     if (v.type === 'assistant' && message && Array.isArray(message.content)) {
       for (const b of message.content) {
-        if (isObject(b) && b.type === 'tool_use' && typeof b.id === 'string' && AGENT_TOOLS.has(str(b.name) ?? '') && isObject(b.input)) into.calls.set(b.id, b.input);
+        if (!isObject(b) || b.type !== 'tool_use' || typeof b.id !== 'string') continue;
+        if (AGENT_TOOLS.has(str(b.name) ?? '') && isObject(b.input)) into.calls.set(b.id, b.input);
+        else if (b.name === WORKFLOW_TOOL) into.workflowCalls.add(b.id);
       }
     } else if (v.type === 'user' && message) {
       if (Array.isArray(message.content)) {
         for (const b of message.content) {
-          if (!isObject(b) || b.type !== 'tool_result' || typeof b.tool_use_id !== 'string' || into.agentOf.has(b.tool_use_id)) continue;
+          if (!isObject(b) || b.type !== 'tool_result' || typeof b.tool_use_id !== 'string') continue;
           const result = isObject(v.toolUseResult) ? v.toolUseResult : undefined;
-          const agentId = str(result?.agentId) ?? /\bagent_?[iI]d: ([\w@.-]+)/.exec(contentText(b.content))?.[1];
+          const text = contentText(b.content);
+          if (!into.launches.has(b.tool_use_id)) {
+            const runId = str(result?.runId) ?? /\b(wf_[\w-]+)/.exec(text)?.[1];
+            const taskId = str(result?.taskId);
+            if (runId || taskId) into.launches.set(b.tool_use_id, { ...(runId ? { runId } : {}), ...(taskId ? { taskId } : {}) });
+          }
+          if (into.agentOf.has(b.tool_use_id)) continue;
+          const agentId = str(result?.agentId) ?? /\bagent_?[iI]d: ([\w@.-]+)/.exec(text)?.[1];
           if (agentId) into.agentOf.set(b.tool_use_id, agentId);
         }
       }

@@ -13,8 +13,25 @@ import type { Origin } from '../../model';
 /** Record types Claude Code writes to a session transcript. */
 export const RECORD_TYPES = new Set(['user', 'assistant', 'system', 'progress', 'summary', 'file-history-snapshot', 'queue-operation', 'attachment', 'fork-context-ref']);
 
+/**
+ * Side-channel record types Claude Code appends to a session (state snapshots, last occurrence wins;
+ * no uuid, no message): read as session metadata, never as events and never as "not shown".
+ * Shapes: `{type:"mode", mode}`, `{type:"permission-mode", permissionMode}`, `{type:"ai-title", aiTitle}`,
+ * `{type:"custom-title", customTitle}`, `{type:"agent-name", agentName}`, `{type:"last-prompt", leafUuid}`,
+ * `{type:"pr-link", prNumber, prRepository}`, `{type:"bridge-session", bridgeSessionId}`, `atis-latch`,
+ * `file-history-delta`, `cost-state` (bbingz/engram docs, "Claude Code — On-Disk Session Format" 16.12,
+ * Claude Code 2.1.146-2.1.185; see test/fixtures/claude-code-layouts/SOURCE.md).
+ */
+export const SIDE_RECORD_TYPES = new Set(['mode', 'permission-mode', 'ai-title', 'custom-title', 'agent-name', 'last-prompt', 'pr-link', 'bridge-session', 'atis-latch', 'file-history-delta', 'cost-state']);
+
 /** Tool names that start a sub-agent (`Task` until 2.1.x, then `Agent`). */
 export const AGENT_TOOLS = new Set(['Task', 'Agent']);
+
+/** The tool that runs a Workflow script, whose agents are written under `subagents/workflows/wf_<runId>/`. */
+export const WORKFLOW_TOOL = 'Workflow';
+
+/** The tool that sends a message to a running or finished sub-agent (resuming a finished one). */
+export const SEND_MESSAGE_TOOL = 'SendMessage';
 
 /** Lane of the main agent. */
 export const MAIN_LANE = 'main';
@@ -31,6 +48,27 @@ export interface SourceFile {
   /** How many of `records` are of complete lines, and which reading of the file they are (a growing import's: src/trace/jsonl-feed.ts). */
   complete?: number;
   generation?: number;
+  /** The sidecar `agent-<id>.meta.json` beside it, when there is one (see sidecars.ts). */
+  meta?: AgentMeta;
+  /** The Workflow run whose folder holds it (`wf_<runId>`), for `subagents/workflows/wf_<runId>/agent-<id>.jsonl`. */
+  workflowRun?: string;
+}
+
+/**
+ * A sub-agent's sidecar `agent-<id>.meta.json` (Claude Code 2.1.x): `toolUseId` names the Agent
+ * call that started it (exactly), `agentType` its type (`workflow-subagent` for a Workflow's agents),
+ * `description` the call's description, `spawnDepth` how deep it was spawned; a Workflow agent's may
+ * carry `label`, `phase` and `model`. Fields of other types are left out.
+ */
+export interface AgentMeta {
+  agentType?: string;
+  description?: string;
+  toolUseId?: string;
+  spawnDepth?: number;
+  label?: string;
+  phase?: string;
+  /** Path of the sidecar. */
+  path: string;
 }
 
 /** A Task / Agent call and what it links to. */
@@ -49,6 +87,8 @@ export interface AgentCall {
   async?: boolean;
   agentId?: string;
   subLane?: string;
+  /** Linked through the sidecar's `toolUseId` (exact), not through results, progress records or prompts. */
+  bySidecar?: boolean;
 }
 
 /** State of one lane while its records are read. */
@@ -85,12 +125,29 @@ export interface LaneState {
   pendingCompaction?: string;
   /** The last local command event, waiting for its output. */
   pendingCommand?: string;
+  /** tool_use ids of the lane's calls running in the background (launched, no task-notification yet), in launch order. */
+  background?: string[];
+  /** A sub-agent's earlier reports (the last text before its caller resumed it), returns to its caller, in order. */
+  reports?: string[];
+  /** A sub-agent's prompts after its first (its caller resumed it or wrote to it), in order. */
+  prompts?: string[];
+  /** The lane's last stop event. */
+  lastStopId?: string;
+  /** A Workflow agent: the run (`wf_<runId>`) that started it. */
+  workflowRun?: string;
+  /** From the sidecar: the description, and how deep the agent was spawned. */
+  description?: string;
+  spawnDepth?: number;
 }
 
 /** Usage of one API message and the event its tokens go on. */
 export interface MessageUsage {
   usage?: Json;
   output: number;
+  /** Records that carried the message, and whether their usage snapshots differed (tokens were taken from the last). */
+  records?: number;
+  firstUsage?: string;
+  usageVaries?: boolean;
   /** The event its tokens go on: the response's first event (the model call). */
   eventId?: string;
   firstEventId?: string;

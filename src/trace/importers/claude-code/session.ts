@@ -7,7 +7,7 @@
  *
  * Pure: imports nothing from `vscode`.
  */
-import { type AgentCall, contentText, type Json, type LaneState, MAIN_LANE, type MessageUsage, RECORD_TYPES, type SourceFile, usageByKind, usageTokens } from './model';
+import { type AgentCall, contentText, type Json, type LaneState, MAIN_LANE, type MessageUsage, RECORD_TYPES, SIDE_RECORD_TYPES, type SourceFile, usageByKind, usageTokens } from './model';
 import { addUsage } from '../../tokens';
 import { baseName, setContent, dirName, isObject, joinPath, num, parseTimestamp, readJsonlRecords, recordOrigin, secondsSince, str, TraceAssembler, type JsonlRecord } from '../jsonl-records';
 import type { FileAccess } from '../../formats';
@@ -19,6 +19,10 @@ import { user } from './user';
 import { system } from './system';
 import { mirror } from './progress';
 import { emptyScan, scanRecords, type FileScan, type RecordScans } from './links';
+import { readAgentMeta, type WorkflowRun } from './sidecars';
+import { emitWorkflowSpawns, linkWorkflowRuns, loadWorkflowFiles, unlinkedRunsNote, workflowCaller, workflowHeader } from './workflows';
+import { noteSideRecord, unknownTypesProblem, type SideRecords } from './side-records';
+import { linkHandOffs, linkReturns } from './returns';
 /** Where the reading of one file stands: its own lane, the last time seen, the sub-agents that have files. */
 export interface FileCursor {
   file: SourceFile;
@@ -64,11 +68,24 @@ export class ClaudeImport {
   readonly lanes = new Map<string, LaneState>();
   readonly calls = new Map<string, AgentCall>();
   /** tool_use id -> the tool_call / delegate event id, and the tool name. */
-  readonly callEvents = new Map<string, { id: string; tool: string; lane: string }>();
+  readonly callEvents = new Map<string, { id: string; tool: string; lane: string; input?: Json }>();
   readonly agentOfCall = new Map<string, string>();
   readonly messages = new Map<string, MessageUsage>();
-  /** `call:<tool_use_id>` / `task:<agentId>` -> the task-notification event naming it. */
-  readonly notifications = new Map<string, string>();
+  /** A background run's ids (task id, agent id, run id, as its launch result gave them) -> the tool_use ids of the calls that launched it (a resumed agent's id is launched again), in order. */
+  readonly background = new Map<string, string[]>();
+  /** tool_use id -> the task-notification events that reported on the call, in order. */
+  readonly notified = new Map<string, string[]>();
+  /** Background calls a later result said had ended (TaskOutput, TaskStop) before their notification came. */
+  readonly ended = new Set<string>();
+  /** Task notifications read: tied to a call, naming none, reporting a failure. */
+  readonly notificationKinds = { linked: 0, unlinked: 0, failed: 0 };
+  /** SendMessage calls that resumed a sub-agent (or wrote to a running one), in order. */
+  readonly resumes: { toolUseId: string; eventId: string; lane: string; agentId?: string; text: string }[] = [];
+  /** Workflow runs by run id (`wf_…`), and the spawn event of each Workflow agent's lane. */
+  readonly workflowRuns = new Map<string, WorkflowRun>();
+  readonly workflowSpawns = new Map<string, string>();
+  /** Side-channel records (mode, ai-title, bridge-session, …) and records of types otrace does not know. */
+  readonly side: SideRecords = { counts: {}, unknown: {}, state: {} };
   /** uuid of a main-file record -> the last main-lane event when it was read. */
   readonly eventAtUuid = new Map<string, string>();
   readonly sidechainRoot = new Map<string, string>();
@@ -131,11 +148,13 @@ export class ClaudeImport {
 
   /** After the session file's records: the sub-agent files' records, then what is done after all records; the trace. */
   finishRead(): LoadedTrace {
+    emitWorkflowSpawns(this);
     for (const f of this.subFiles) {
       const lane = this.subLaneOf(f);
       this.readFile(f, lane.name);
     }
     this.finishLanes();
+    linkHandOffs(this);
     this.attributeTokens();
     this.accountFor();
     return this.out.finish('claude-code', this.header());
@@ -168,7 +187,7 @@ export class ClaudeImport {
     const lanes = new Map<LaneState, LaneState>();
     const laneOf = (l: LaneState) => {
       let k = lanes.get(l);
-      if (!k) lanes.set(l, (k = { ...l, inputs: l.inputs.slice(), models: new Set(l.models), call: callOf(l.call) }));
+      if (!k) lanes.set(l, (k = { ...l, inputs: l.inputs.slice(), models: new Set(l.models), call: callOf(l.call), ...(l.background ? { background: l.background.slice() } : {}), ...(l.reports ? { reports: l.reports.slice() } : {}), ...(l.prompts ? { prompts: l.prompts.slice() } : {}) }));
       return k;
     };
     for (const [name, l] of this.lanes) f.lanes.set(name, laneOf(l));
@@ -176,7 +195,16 @@ export class ClaudeImport {
     for (const [id, c] of this.callEvents) f.callEvents.set(id, { ...c });
     for (const [id, a] of this.agentOfCall) f.agentOfCall.set(id, a);
     for (const [id, mu] of this.messages) f.messages.set(id, { ...mu });
-    for (const [k, v] of this.notifications) f.notifications.set(k, v);
+    for (const [k, v] of this.background) f.background.set(k, v.slice());
+    for (const [k, v] of this.notified) f.notified.set(k, v.slice());
+    for (const id of this.ended) f.ended.add(id);
+    Object.assign(f.notificationKinds, this.notificationKinds);
+    for (const r of this.resumes) f.resumes.push({ ...r });
+    for (const [k, v] of this.workflowRuns) f.workflowRuns.set(k, v);
+    f.side.state = { ...this.side.state };
+    Object.assign(f.side.counts, this.side.counts);
+    Object.assign(f.side.unknown, this.side.unknown);
+    if (this.side.first) f.side.first = this.side.first;
     for (const [k, v] of this.eventAtUuid) f.eventAtUuid.set(k, v);
     for (const [k, v] of this.sidechainRoot) f.sidechainRoot.set(k, v);
     for (const c of this.compactSummaries) f.compactSummaries.push({ ...c });
@@ -195,7 +223,11 @@ export class ClaudeImport {
 
   // ---- files and links -------------------------------------------------------------------
 
-  /** Reads `<session>/subagents/agent-*.jsonl` next to the opened file, in name order. */
+  /**
+   * Reads `<session>/subagents/agent-*.jsonl` next to the opened file, in name order, each with its
+   * sidecar (`agent-<id>.meta.json`) when there is one, then the agents of the session's Workflow
+   * runs (`subagents/workflows/wf_<runId>/`, see workflows.ts).
+   */
   loadSubagentFiles(): void {
     if (!this.files) return;
     const name = baseName(this.fileName);
@@ -203,9 +235,16 @@ export class ClaudeImport {
     const dir = dirName(this.fileName);
     const sessionDir = joinPath(this.fileName, ...(dir ? [dir] : []), name.slice(0, -'.jsonl'.length));
     const subDir = joinPath(this.fileName, sessionDir, 'subagents');
-    const names = this.files.list(subDir);
-    if (!names) return;
+    const names = this.files.list(subDir) ?? [];
     for (const n of [...names].filter((x) => /^agent-.+\.jsonl$/.test(x)).sort()) this.addSubFile(joinPath(this.fileName, subDir, n));
+    loadWorkflowFiles(this, this.files, this.fileName, subDir, sessionDir);
+  }
+
+  /** The records of a file other than a transcript (a Workflow journal), with its problems put on the import; undefined when it cannot be read. */
+  readOther(path: string): JsonlParts | undefined {
+    const parsed = this.recordsOf(path);
+    if (parsed) this.problems.push(...parsed.problems);
+    return parsed;
   }
 
   /**
@@ -223,7 +262,8 @@ export class ClaudeImport {
     }
   }
 
-  addSubFile(path: string): void {
+  /** Adds a sub-agent transcript (with its sidecar, when there is one); `workflowRun` for a Workflow agent's. */
+  addSubFile(path: string, workflowRun?: string): void {
     const parsed = this.recordsOf(path);
     if (parsed === undefined) return;
     this.problems.push(...parsed.problems);
@@ -234,7 +274,11 @@ export class ClaudeImport {
       if (agentId) break;
     }
     const n = baseName(path);
-    this.subFiles.push({ path, records: parsed.records, agentId: agentId ?? n.slice('agent-'.length, -'.jsonl'.length), complete: parsed.complete, generation: parsed.generation });
+    const f: SourceFile = { path, records: parsed.records, agentId: agentId ?? n.slice('agent-'.length, -'.jsonl'.length), complete: parsed.complete, generation: parsed.generation };
+    const meta = this.files ? readAgentMeta(this.files, path, this.problems) : undefined;
+    if (meta) f.meta = meta;
+    if (workflowRun) f.workflowRun = workflowRun;
+    this.subFiles.push(f);
   }
 
   earliestTimestamp(): number {
@@ -251,19 +295,30 @@ export class ClaudeImport {
   /** Finds the agent calls and the agents they started (from results, progress records and prompts). */
   link(): void {
     // Files in order: a call takes its place from its first use and its input from its last; an agent comes from the first result naming it.
+    const scans: FileScan[] = [];
     for (const f of [this.main, ...this.subFiles]) {
       for (const scan of this.scansOf(f)) {
+        scans.push(scan);
         for (const [id, input] of scan.calls) this.calls.set(id, { toolUseId: id, lane: '', input });
         for (const [id, agentId] of scan.agentOf) if (!this.agentOfCall.has(id)) this.agentOfCall.set(id, agentId);
       }
     }
     for (const [id, call] of this.calls) call.agentId = this.agentOfCall.get(id);
+    // A sidecar's toolUseId names the call that started its agent exactly: it wins over what results and progress records say.
+    for (const f of this.subFiles) {
+      const call = f.meta?.toolUseId ? this.calls.get(f.meta.toolUseId) : undefined;
+      if (!call || !f.agentId) continue;
+      for (const other of this.calls.values()) if (other !== call && other.agentId === f.agentId && !other.bySidecar) other.agentId = undefined;
+      call.agentId = f.agentId;
+      call.bySidecar = true;
+    }
+    linkWorkflowRuns(this, scans);
     // Sub-agent files that no result or progress record names (or names otherwise, as team agents'
     // "agent_id: name@team"): match their first prompt to the prompt of a call not linked to a file.
     const fileIds = new Set(this.subFiles.map((f) => f.agentId));
     const claimed = new Set([...this.calls.values()].map((c) => c.agentId).filter((a): a is string => !!a && fileIds.has(a)));
     for (const f of this.subFiles) {
-      if (!f.agentId || claimed.has(f.agentId)) continue;
+      if (!f.agentId || claimed.has(f.agentId) || f.workflowRun) continue;
       const prompt = this.firstPrompt(f);
       if (prompt === undefined) continue;
       for (const call of this.calls.values()) {
@@ -284,7 +339,7 @@ export class ClaudeImport {
   }
 
   laneName(agentId: string, type: string | undefined): string {
-    const kind = type ?? (agentId.startsWith('acompact') ? 'compact' : 'agent');
+    const kind = type ?? (agentId.startsWith('acompact') ? 'compact' : this.subFiles.find((f) => f.agentId === agentId)?.meta?.agentType ?? 'agent');
     return `${kind}:${agentId}`;
   }
 
@@ -309,6 +364,10 @@ export class ClaudeImport {
       call.subLane = lane.name;
       lane.subagentType = str(call.input.subagent_type);
     }
+    lane.subagentType ??= f.meta?.agentType;
+    if (f.meta?.description) lane.description = f.meta.description;
+    if (f.meta?.spawnDepth !== undefined) lane.spawnDepth = f.meta.spawnDepth;
+    if (f.workflowRun) lane.workflowRun = f.workflowRun;
     return lane;
   }
 
@@ -342,7 +401,8 @@ export class ClaudeImport {
     const lane = f === this.main && v.isSidechain === true ? this.sidechainLane(v) : (this.forkedContextLane(f, v, cursor) ?? cursor.lane);
     const handler = Object.prototype.hasOwnProperty.call(RECORD_HANDLERS, type) ? RECORD_HANDLERS[type] : undefined;
     if (handler) handler(this, { record: r, value: v, lane, ms, origin, cursor });
-    else this.skip(RECORD_TYPES.has(type) ? type : `unknown/${type}`, origin);
+    else if (RECORD_TYPES.has(type)) this.skip(type, origin);
+    else if (!noteSideRecord(this.side, type, v, origin, SIDE_RECORD_TYPES.has(type))) this.skip(`unknown/${type}`, origin);
     if (typeof v.uuid === 'string' && (f === this.main || lane !== cursor.lane) && lane.lastEventId) this.eventAtUuid.set(v.uuid, lane.lastEventId);
   }
 
@@ -410,8 +470,10 @@ export class ClaudeImport {
 
   /**
    * One info problem saying what was read as its own kind (so `otrace validate` says what it
-   * noticed): API responses written as several records, compactions, local commands, meta rows,
-   * placeholders, API errors, interruptions, refused calls, text with terminal escapes stripped.
+   * noticed): API responses written as several records whose usage snapshots differ (the tokens are
+   * the last snapshot's; one block per record with the same usage is the format's own layout, not
+   * noted), compactions, local commands, meta rows, placeholders, API errors, interruptions, refused
+   * calls, text with terminal escapes stripped, task notifications (a background call's outcome).
    * Positioned at the first such event.
    */
   noteKinds(): void {
@@ -422,9 +484,13 @@ export class ClaudeImport {
       const o = this.out.originOf(this.out.events[i].id);
       if (o && (!first || (o.file === undefined && (first.file !== undefined || o.range.start.line < first.range.start.line)))) first = o;
     };
+    const snapshots = new Set<string>();
+    for (const mu of this.messages.values()) if ((mu.records ?? 0) > 1 && mu.usageVaries && mu.firstEventId) snapshots.add(mu.firstEventId);
     this.out.events.forEach((e, i) => {
       const x = e as Json;
-      if (Array.isArray(x.response_events) && (x.response_events as string[]).length > 1) note('API response written as several records (read as one model call)', i);
+      if (snapshots.has(e.id)) note('API response written as several records (read as one model call)', i);
+      if (typeof x.task_id === 'string' && x.from === 'harness') note(e.type === 'tool_result' ? "task notification (a background call's outcome, tied to its call)" : 'task notification naming no call of this session (a harness row, not a prompt)', i);
+      if (typeof x.task_id === 'string' && x.from === 'harness' && x.is_error === true) note('background call failed when its notification arrived', i);
       if (e.kind === 'compaction') note(x.content_is_summary ? 'compaction (its summary inside it)' : 'compaction', i);
       else if (e.kind === 'local_command') note('local command (not a prompt)', i);
       else if (e.kind === 'meta') note('meta row (injected by the harness)', i);
@@ -474,6 +540,10 @@ export class ClaudeImport {
       });
     }
     this.noteKinds();
+    this.noteBackground();
+    unlinkedRunsNote(this);
+    const unknown = unknownTypesProblem(this.side);
+    if (unknown) this.problems.push(unknown);
     const kinds = Object.entries(this.skipped);
     if (kinds.length) {
       const total = kinds.reduce((n, [, c]) => n + c, 0);
@@ -487,17 +557,50 @@ export class ClaudeImport {
     }
   }
 
+  /**
+   * One info naming the calls that went to the background and had not reported (no task-notification)
+   * when the file ended: they may still run, or the session ended before they did. Positioned at the
+   * first one's call.
+   */
+  noteBackground(): void {
+    const open: { id: string; tool: string; origin: Origin }[] = [];
+    const seen = new Set<string>();
+    for (const toolUseId of [...this.background.values()].flat()) {
+      if (seen.has(toolUseId) || this.notified.has(toolUseId) || this.ended.has(toolUseId)) continue;
+      seen.add(toolUseId);
+      const call = this.callEvents.get(toolUseId);
+      const origin = call ? this.out.originOf(call.id) : undefined;
+      if (call && origin && (this.out.get(call.id) as Json | undefined)?.background === true) open.push({ id: toolUseId, tool: call.tool, origin });
+    }
+    if (!open.length) return;
+    open.sort((a, b) => (a.origin.file ?? '').localeCompare(b.origin.file ?? '') || a.origin.record - b.origin.record);
+    const first = open[0].origin;
+    this.problems.push({
+      severity: 'info',
+      message: `${open.length} call${open.length > 1 ? 's' : ''} running in the background had not reported when the file ended (no task-notification): ${open.map((c) => `${c.id} (${c.tool})`).join(', ')}`,
+      range: first.range,
+      ...(first.file ? { file: first.file } : {}),
+    });
+  }
+
   /** Adds an event to a lane; its `t` from the clock time `ms` (epoch ms), or as given when `ms` is undefined. */
   emit(lane: LaneState, event: TraceEvent, ms: number | undefined, origin: Origin): string {
     const e = event;
     if (ms !== undefined) e.t = secondsSince(this.base, ms);
     // The main agent's stops end a turn: it hands back to the user, who may go on (a sub-agent's last stop ends its lane's run).
     if (e.type === 'stop' && lane.name === MAIN_LANE) e.scope ??= 'turn';
+    // Ending while calls run in the background is a designed hand-off: the harness reports back when they finish.
+    if (e.type === 'stop' && e.kind !== 'interruption' && lane.background?.length) {
+      (e as Json).background_running = lane.background.slice();
+      const n = lane.background.length;
+      e.detail = `${e.detail ? `${e.detail}; ` : ''}${n} call${n > 1 ? 's' : ''} still running in the background (${lane.background.join(', ')}): the harness reports back when ${n > 1 ? 'they finish' : 'it finishes'}`;
+    }
     const id = this.out.add(e, origin);
     // A sub-agent's first event is the first one that is not an injected meta row (its prompt).
     if (e.kind !== 'meta') lane.firstEventId ??= id;
     lane.lastEventId = id;
     lane.lastEventT = e.t;
+    if (e.type === 'stop') lane.lastStopId = id;
     lane.lastOrigin = origin;
     return id;
   }
@@ -508,9 +611,15 @@ export class ClaudeImport {
    */
   stopSubLane(lane: LaneState): void {
     const call = lane.call;
-    if (lane.turnStopped || !lane.lastEventId || (!lane.returnId && call?.resultText === undefined)) return;
+    // a call that ran in the background is answered by its task-notification, not by its launch result
+    const answered = call ? (call.async ? this.notified.has(call.toolUseId) : call.resultText !== undefined) : this.workflowDone(lane);
+    if (lane.turnStopped || !lane.lastEventId || (!lane.returnId && !answered)) return;
     let reason: StopReason = 'task_complete';
     if (call?.resultError) reason = /interrupted by user/i.test(call.resultText ?? '') ? 'user_abort' : 'error';
+    // a background agent's outcome is its last task-notification's: failed, or stopped
+    const notice = call?.async ? this.out.get((this.notified.get(call.toolUseId) ?? []).slice(-1)[0] ?? '') : undefined;
+    if (notice && (notice as Json).is_error === true) reason = 'error';
+    else if (notice && (notice as Json).task_status === 'killed') reason = /\bby (?:the )?user\b/i.test(notice.content ?? '') ? 'user_abort' : 'unknown';
     const atId = lane.returnId ?? lane.lastEventId;
     const at = this.out.get(atId)!;
     const ev: TraceEvent = { id: `${lane.name}:stop`, t: at.t, type: 'stop', agent: lane.name, reason, decided_by: lane.name, detail: lane.returnId ? 'sub-agent returned its final answer' : call?.resultError ? 'the call that started the sub-agent ended in an error' : 'sub-agent transcript ended' };
@@ -533,7 +642,8 @@ export class ClaudeImport {
     for (const lane of this.lanes.values()) {
       if (lane.name === MAIN_LANE) continue;
       const call = lane.call;
-      const parent = call?.lane || MAIN_LANE;
+      const caller = call ? undefined : workflowCaller(this, lane.workflowRun);
+      const parent = call?.lane || caller?.lane || MAIN_LANE;
       lane.parent = parent;
       if (!lane.returnId && lane.lastTextId && lane.endsWithText) {
         const e = this.out.get(lane.lastTextId);
@@ -563,23 +673,28 @@ export class ClaudeImport {
       if (call) {
         this.out.edge(call.spawnId, lane.firstEventId, 'spawn');
         this.out.edge(call.delegateId, lane.firstEventId, 'message');
-        let target = call.resultId;
-        if (call.async) {
-          target = this.notifications.get(`call:${call.toolUseId}`) ?? (call.agentId ? this.notifications.get(`task:${call.agentId}`) : undefined) ?? target;
-          if (target && !this.out.get(target)) target = call.resultId;
-        }
-        if (returnId && target) {
-          this.out.edge(returnId, target, 'return');
-          const t = this.out.get(target);
-          if (t) t.causes = [...(t.causes ?? []), returnId];
-        }
+        const resumedBy = this.resumes.filter((r) => r.lane === lane.name).map((r) => r.toolUseId);
+        linkReturns(this, lane, [call.toolUseId, ...resumedBy], call.async ? undefined : call.resultId, false);
+      } else if (caller) {
+        this.out.edge(this.workflowSpawns.get(lane.name), lane.firstEventId, 'spawn');
+        const run = this.callEvents.get(caller.call);
+        const background = (run && (this.out.get(run.id) as Json | undefined)?.background === true) || this.notified.has(caller.call);
+        linkReturns(this, lane, [caller.call], background ? undefined : this.out.get(`${caller.call}:result`)?.id, true);
       } else if (lane.agentId?.startsWith('acompact')) {
         this.linkCompaction(lane, returnId);
-      } else if (lane.file) {
+      } else if (lane.file && !lane.workflowRun) {
         const o = lane.lastOrigin;
         this.problems.push({ severity: 'info', message: `sub-agent "${lane.agentId}" is not linked to a Task/Agent call of this session`, range: o?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, file: lane.file });
       }
     }
+  }
+
+  /** True for a Workflow agent whose run ended: its completion was notified, or the run file says it ended, or (a run in the foreground) its call has a result. */
+  workflowDone(lane: LaneState): boolean {
+    const run = lane.workflowRun ? this.workflowRuns.get(lane.workflowRun) : undefined;
+    if (!run) return false;
+    if (run.status && run.status !== 'running') return true;
+    return !!run.call && (this.notified.has(run.call) || (this.answered.has(run.call) && (this.out.get(this.callEvents.get(run.call)?.id ?? '') as Json | undefined)?.background !== true));
   }
 
   /**
@@ -640,6 +755,12 @@ export class ClaudeImport {
       if (lane.parent) a.parent = lane.parent;
       if (lane.call) a.spawned_by = lane.call.toolUseId;
       if (lane.file) a.file = lane.file;
+      if (lane.description) a.description = lane.description;
+      if (lane.spawnDepth !== undefined) a.spawn_depth = lane.spawnDepth;
+      const f = lane.workflowRun ? this.subFiles.find((x) => x.path === lane.file) : undefined;
+      const workflow = f ? workflowHeader(this, f) : undefined;
+      if (workflow) a.workflow = workflow;
+      if (lane.reports?.length) a.reports = lane.reports.length + (lane.returnId && !lane.reports.includes(lane.returnId) ? 1 : 0);
       if (lane.mirrored) a.from_progress_records = true;
       if (lane.models.size) a.models = [...lane.models];
       agents[lane.name] = a;
@@ -660,6 +781,9 @@ export class ClaudeImport {
     if (this.meta.cwd) metadata.cwd = this.meta.cwd;
     if (this.meta.gitBranch) metadata.git_branch = this.meta.gitBranch;
     if (this.meta.slug) metadata.slug = this.meta.slug;
+    if (Object.keys(this.side.state).length) metadata.session_state = { ...this.side.state };
+    if (Object.keys(this.side.counts).length || Object.keys(this.side.unknown).length) metadata.side_records = { ...this.side.counts, ...this.side.unknown };
+    if (this.workflowRuns.size) metadata.workflow_runs = [...this.workflowRuns.values()].map((r) => ({ run_id: r.runId, ...(r.name ? { name: r.name } : {}), ...(r.status ? { status: r.status } : {}), ...(r.call ? { launched_by: r.call } : {}) }));
     const header: Omit<LoadedTrace['trace'], 'events' | 'edges'> = {
       system: 'claude-code',
       costs: { ...this.costs, tool_calls: this.toolCalls, wall_clock_s: end },

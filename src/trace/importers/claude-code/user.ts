@@ -1,9 +1,12 @@
 /** Handler of `user` records: prompts, tool results (denied calls marked), meta rows, local commands and their output, interruptions, compaction summaries; and the return of a sub-agent read from its call's result. */
-import { type AgentCall, contentText, DENIED, INTERRUPTED, type Json, type LaneState, localCommand, type LocalCommand, MAIN_LANE, tagValue } from './model';
+import { type AgentCall, contentText, DENIED, INTERRUPTED, type Json, type LaneState, localCommand, type LocalCommand, MAIN_LANE, SEND_MESSAGE_TOOL } from './model';
 import { setContent, isObject, type JsonlRecord, secondsSince, str } from '../jsonl-records';
 import type { Origin } from '../../model';
 import type { TraceEvent } from '../../schema';
 import type { ClaudeImport } from './session';
+import { backgroundLaunch, harnessRow, noteLaunch, noteTaskEnd, readNotifications, taskNotifications } from './background';
+import { callerOf, noteResume } from './returns';
+import { workflowCaller } from './workflows';
 /**
  * A `user` record: tool results, an interruption marker (stop of kind interruption), a compaction
  * summary (into its compaction event), a local command, a meta row, or a prompt (which closes the
@@ -53,20 +56,26 @@ export function user(im: ClaudeImport, lane: LaneState, v: Json, ms: number, ori
   const command = localCommand(text);
   if (command) return readLocalCommand(im, lane, uuid, command, text, ms, origin);
   // A new prompt: the previous turn, if it ended in text and recorded no stop, stopped there.
-  im.closeTurn(lane, 'the next prompt followed');
-  const notification = text.includes('<task-notification>');
-  const isFirstOfSub = lane.name !== MAIN_LANE && lane.firstEventId === undefined;
-  const from = isFirstOfSub ? (lane.call?.lane || MAIN_LANE) : notification ? 'harness' : 'user';
-  const ev: TraceEvent = { id: uuid, t: 0, type: 'message', agent: lane.name, from, to: lane.name };
-  setContent(ev, text);
-  const id = im.emit(lane, ev, ms, origin);
-  if (notification) {
-    const call = tagValue(text, 'tool-use-id');
-    const task = tagValue(text, 'task-id');
-    if (call) im.notifications.set(`call:${call}`, id);
-    if (task) im.notifications.set(`task:${task}`, id);
+  // A sub-agent's prompts are its caller's (the first starts it, a later one resumes it); task
+  // notifications and other rows the harness writes are no human prompt.
+  const notices = text.includes('<task-notification>') ? taskNotifications(text) : [];
+  const sub = lane.name !== MAIN_LANE;
+  const caller = sub ? callerOf(lane, workflowCaller(im, lane.workflowRun)?.lane) : undefined;
+  const resumed = sub && lane.firstEventId !== undefined && !notices.length && !harnessRow(v);
+  if (resumed) noteResume(im, lane, caller!);
+  im.closeTurn(lane, notices.length ? 'a task notification followed' : 'the next prompt followed');
+  let ids: string[];
+  if (notices.length) ids = readNotifications(im, lane, uuid, text, notices, ms, origin);
+  else {
+    // a sub-agent's first prompt is its task, from its caller; a row the harness wrote is the harness's
+    const from = caller !== undefined && lane.firstEventId === undefined ? caller : harnessRow(v) ? 'harness' : (caller ?? 'user');
+    const ev: TraceEvent = { id: uuid, t: 0, type: 'message', agent: lane.name, from, to: lane.name };
+    setContent(ev, text);
+    const id = im.emit(lane, ev, ms, origin);
+    if (resumed) lane.prompts = [...(lane.prompts ?? []), id];
+    ids = [id];
   }
-  lane.inputs.push(id);
+  lane.inputs.push(...ids);
   lane.turnHasOutput = false;
   lane.turnStopped = false;
   lane.endsWithText = false;
@@ -76,6 +85,7 @@ export function user(im: ClaudeImport, lane: LaneState, v: Json, ms: number, ori
 export function toolResult(im: ClaudeImport, lane: LaneState, toolUseId: string, text: string, isError: boolean, ms: number, origin: Origin, toolUseResult?: Json, where?: { record: JsonlRecord; file?: string }): string | undefined {
   const callEvent = im.callEvents.get(toolUseId);
   const call = im.calls.get(toolUseId);
+  const launched = callEvent && !isError ? backgroundLaunch(callEvent.tool, callEvent.input, toolUseResult, text) : undefined;
   if (call) {
     call.resultError = isError;
     call.resultText = text;
@@ -100,6 +110,14 @@ export function toolResult(im: ClaudeImport, lane: LaneState, toolUseId: string,
   const id = im.emit(lane, ev, ms, origin);
   if (callEvent) im.out.edge(callEvent.id, id, 'tool_dependency');
   if (call) call.resultId = id;
+  if (launched) noteLaunch(im, toolUseId, launched);
+  else if (callEvent?.tool === SEND_MESSAGE_TOOL && !isError) {
+    // a finished agent resumed in the background: its next report comes with a task-notification
+    const resume = im.resumes.find((r) => r.toolUseId === toolUseId);
+    const r = toolUseResult;
+    const resumedId = typeof r?.resumedAgentId === 'string' ? r.resumedAgentId : resume?.agentId;
+    if (resume && resumedId && (typeof r?.resumedAgentId === 'string' || /\bresum/i.test(`${text} ${typeof r?.message === 'string' ? r.message : ''}`))) noteLaunch(im, toolUseId, [resumedId]);
+  } else if (!isError) noteTaskEnd(im, toolUseResult);
   return id;
 }
 

@@ -227,3 +227,40 @@ test('33 Codex exit codes: from exec_command_end (paired by call_id), else the o
     ],
   );
 });
+
+test('28 background Bash and Agent: each task-notification is the outcome of its call, the build failed when its notification came, the turn ends are hand-offs', async () => {
+  const { TraceIndex } = await import('../../../../src/analysis/trace-index');
+  const file = fixturePath('cases', '28-cc-background-task-notifications', '0f1e2d3c-0000-4000-8000-00000000c028.jsonl');
+  const l = loadTrace(fs.readFileSync(file, 'utf8'), file, nodeFileAccess);
+  const N = (n: string) => `00000000-0000-4000-8000-2800000000${n}`;
+  // Only what was read as its own kind: the two records of msg_fx_2801 (same usage) are the format's layout, not noted.
+  assert.deepEqual(problems(l), ["7:1: info: read as their own kinds: 2 task notification (a background call's outcome, tied to its call), 1 background call failed when its notification arrived"]);
+  // The Bash build: launched in the background, failed when its notification arrived (exit code 2).
+  assert.equal(byId(l, 'toolu_fx_2801').background, true);
+  const build = byId(l, N('07'));
+  assert.deepEqual([build.type, build.from, build.tool, build.is_error, build.task_status, build.exit_code, build.t], ['tool_result', 'harness', 'Bash', true, 'failed', 2, 130]);
+  assert.deepEqual(build.causes, ['toolu_fx_2801']);
+  assert.ok(l.trace.edges.some((e) => e.src === 'toolu_fx_2801' && e.dst === build.id && e.type === 'tool_dependency'));
+  assert.equal(byId(l, 'toolu_fx_2801:result').is_error, undefined, 'the launch itself did not fail');
+  const index = new TraceIndex(l);
+  const at = (id: string) => l.trace.events.findIndex((e) => e.id === id);
+  assert.equal(index.events[index.resultOf(index.at(at('toolu_fx_2801')))].id, build.id, 'the call is answered by its outcome');
+  // The audit agent, tied by <task-id> alone: its report returns to that notification.
+  const lane = 'general-purpose:a28bc0ffee01d2e3f';
+  const audit = byId(l, N('11'));
+  assert.deepEqual([audit.type, audit.from, audit.tool, audit.is_error, audit.task_status], ['tool_result', 'harness', 'Agent', undefined, 'completed']);
+  const ret = l.trace.events.find((e) => e.type === 'return' && e.agent === lane)!;
+  assert.deepEqual(audit.causes, [ret.id]);
+  assert.ok(l.trace.edges.some((e) => e.src === ret.id && e.dst === audit.id && e.type === 'return'));
+  // Notifications are harness events, not human prompts; the agent lane runs while main is idle.
+  assert.deepEqual(l.trace.events.filter((e) => e.from === 'user').map((e) => e.id), [N('01')]);
+  const own = l.trace.events.filter((e) => e.agent === lane).map((e) => e.t);
+  assert.ok(Math.min(...own) < 6 + 1 && Math.max(...own) > 130, `agent lane from ${Math.min(...own)} s to ${Math.max(...own)} s`);
+  // Ending a turn while work runs in the background is a designed hand-off, never a premature stop.
+  assert.deepEqual(byId(l, 'msg_fx_2802:stop').background_running, ['toolu_fx_2801', 'toolu_fx_2802']);
+  assert.deepEqual(byId(l, 'msg_fx_2804:stop').background_running, ['toolu_fx_2802']);
+  assert.equal(byId(l, 'msg_fx_2805:stop').background_running, undefined);
+  const a = analyzeTrace(l);
+  assert.ok(a.stops.every((s) => s.finding === 'ok'), a.stops.map((s) => s.message).join('\n'));
+  assert.match(a.stops.find((s) => s.event === 'msg_fx_2802:stop')!.message, /with 2 calls still running in the background: a designed hand-off .*not a premature stop/);
+});

@@ -464,3 +464,171 @@ test('the shared assembler keeps ids unique and puts the file on cross-record pr
     [['error', sub, 7, 'edge dst "gone" is not an event of this trace']],
   );
 });
+
+// ---- Claude Code 2.1.x layouts (test/fixtures/claude-code-layouts, see its SOURCE.md) ----
+
+const LAYOUT = (n: string) => fixturePath('claude-code-layouts', `0f1e2d3c-0000-4000-8000-0000000a${n}.jsonl`);
+const LAYOUT_DIR = (n: string, ...parts: string[]) => fixturePath('claude-code-layouts', `0f1e2d3c-0000-4000-8000-0000000a${n}`, ...parts);
+const shown = (l: LoadedTrace) => l.problems.map((p) => `${p.file ? `${p.file.slice(p.file.lastIndexOf('/') + 1)}:` : ''}${p.range.start.line + 1}:${p.range.start.character + 1}: ${p.severity}: ${p.message}`);
+/** The real files, with `hide` (paths) absent and `replace` (path -> text) read instead. */
+const filesWith = (hide: (p: string) => boolean, replace: Record<string, string> = {}): FileAccess => ({
+  list: (dir) => nodeFileAccess.list(dir)?.filter((n) => !hide(`${dir}/${n}`)),
+  readText: (p) => (hide(p) ? undefined : (replace[p] ?? nodeFileAccess.readText(p))),
+});
+
+test('a sidecar (agent-<id>.meta.json) links its sub-agent to its Agent call exactly, where the same prompt would pick the other call; its type, description and spawn depth are kept', () => {
+  const l = open(LAYOUT('5101'));
+  assert.deepEqual(shown(l), []);
+  const ledger = 'code-reviewer:a5101aaaaaaaaaaa1';
+  const billing = 'code-reviewer:a5101bbbbbbbbbbb2';
+  assert.equal(event(l, 'toolu_fx_5101a').to, billing, 'the sidecar of agent-…bbb2 names toolu_fx_5101a');
+  assert.equal(event(l, 'toolu_fx_5101b').to, ledger);
+  assert.deepEqual(edgesOf(l, 'spawn').map((e) => [e.src, event(l, e.dst).agent]), [['toolu_fx_5101b:spawn', ledger], ['toolu_fx_5101a:spawn', billing]]);
+  const agents = (l.trace.metadata as { agents: Record<string, Record<string, unknown>> }).agents;
+  assert.deepEqual([agents[ledger].spawned_by, agents[ledger].description, agents[ledger].spawn_depth, agents[ledger].subagent_type], ['toolu_fx_5101b', 'Review ledger', 1, 'code-reviewer']);
+  // Without the sidecars, today's matching: the same prompt links the first file to the first call.
+  const without = open(LAYOUT('5101'), filesWith((p) => p.endsWith('.meta.json')));
+  assert.equal(event(without, 'toolu_fx_5101a').to, ledger);
+  // A sidecar that cannot be read: a positioned warning in it, and the agent linked without it.
+  const meta = LAYOUT_DIR('5101', 'subagents', 'agent-a5101aaaaaaaaaaa1.meta.json');
+  const broken = open(LAYOUT('5101'), filesWith(() => false, { [meta]: '{"agentType":"code-reviewer","toolUseId":' }));
+  assert.deepEqual(shown(broken), ['agent-a5101aaaaaaaaaaa1.meta.json:1:42: warning: the sub-agent sidecar is cut off (it may still be being written); read without it']);
+  assert.equal(event(broken, 'toolu_fx_5101a').to, billing, 'the other sidecar still links its agent; the rest by prompt');
+  assert.equal(event(broken, 'toolu_fx_5101b').to, ledger);
+});
+
+test('a Workflow run: its agents (subagents/workflows/wf_<runId>/) are lanes spawned by the Workflow call, their reports return to the run\'s completion notification', () => {
+  const l = open(LAYOUT('5102'));
+  const U = (n: string) => `00000000-0000-4000-8000-5102${n}`;
+  assert.deepEqual(shown(l), ["5:1: info: read as their own kinds: 1 task notification (a background call's outcome, tied to its call)"]);
+  const core = 'workflow-subagent:a5102c0e00000001';
+  const cli = 'workflow-subagent:a5102c1100000002';
+  assert.deepEqual(traceStats(l).agents, ['main', core, cli]);
+  const journal = LAYOUT_DIR('5102', 'subagents', 'workflows', 'wf_5102abcd-e01', 'journal.jsonl');
+  const spawns = byType(l, 'spawn');
+  assert.deepEqual(
+    spawns.map((e) => [e.id, e.agent, e.to, e.tool, e.role, e.content, originOfId(l, e.id)!.file, originOfId(l, e.id)!.record]),
+    [
+      ['toolu_fx_5102w:spawn:a5102c0e00000001', 'main', core, 'Workflow', 'audit:core', 'package-audit: audit:core', journal, 0],
+      ['toolu_fx_5102w:spawn:a5102c1100000002', 'main', cli, 'Workflow', 'audit:cli', 'package-audit: audit:cli', journal, 1],
+    ],
+    'spawned by the call, each where the journal records its dispatch',
+  );
+  const done = event(l, U('0000005'));
+  assert.deepEqual([done.type, done.from, done.tool], ['tool_result', 'harness', 'Workflow']);
+  for (const [spawn, lane] of [[spawns[0], core], [spawns[1], cli]] as const) {
+    const first = firstOfLane(l, lane);
+    assert.ok(first.t >= spawn.t && edgesOf(l, 'spawn').some((e) => e.src === spawn.id && e.dst === first.id));
+    const ret = byType(l, 'return').find((e) => e.agent === lane)!;
+    assert.equal(ret.to, 'main');
+    assert.ok(edgesOf(l, 'return').some((e) => e.src === ret.id && e.dst === done.id), `${lane} returns to the completion`);
+    assert.equal(byType(l, 'stop').filter((e) => e.agent === lane).length, 1);
+  }
+  const agents = (l.trace.metadata as { agents: Record<string, { parent?: string; workflow?: Record<string, string> }> }).agents;
+  assert.deepEqual(agents[core].workflow, { run_id: 'wf_5102abcd-e01', name: 'package-audit', label: 'audit:core', phase: 'Audit', launched_by: 'toolu_fx_5102w' });
+  assert.equal(agents[core].parent, 'main');
+  assert.deepEqual(byType(l, 'stop').filter((e) => e.agent === 'main').map((e) => e.background_running), [['toolu_fx_5102w'], undefined]);
+  // A run no call of the session names: its agents are still lanes (under main), and one info says so.
+  const lines = fixture('claude-code-layouts', '0f1e2d3c-0000-4000-8000-0000000a5102.jsonl').split('\n');
+  const result = JSON.parse(lines[2]);
+  delete result.toolUseResult;
+  result.message.content[0].content = 'Workflow launched in background.';
+  lines[2] = JSON.stringify(result);
+  const unlinked = open(LAYOUT('5102'), nodeFileAccess, lines.join('\n'));
+  assert.deepEqual(traceStats(unlinked).agents, ['main', core, cli]);
+  assert.deepEqual(byType(unlinked, 'spawn'), []);
+  assert.ok(shown(unlinked).includes('agent-a5102c0e00000001.jsonl:1:1: info: 1 workflow run is not tied to a Workflow call of this session (its agents are shown under main): wf_5102abcd-e01'), shown(unlinked).join('\n'));
+});
+
+test('a finished sub-agent resumed with SendMessage: the resume is its caller\'s message, each report a return (the first to the call\'s result, the second to the notification)', () => {
+  const l = open(LAYOUT('5103'));
+  const M = (n: string) => `00000000-0000-4000-8000-5103000${n}`;
+  const S = (n: string) => `00000000-0000-4000-8000-5103100${n}`;
+  const lane = 'general-purpose:a5103f00d0000001';
+  assert.deepEqual(shown(l), ["7:1: info: read as their own kinds: 1 task notification (a background call's outcome, tied to its call)"]);
+  const send = event(l, 'toolu_fx_5103b');
+  assert.deepEqual([send.type, send.agent, send.from, send.to, send.tool], ['message', 'main', 'main', lane, 'SendMessage']);
+  assert.match(send.content!, /^Fix it: replace the sleep/);
+  const resumed = event(l, S('0005'));
+  assert.deepEqual([resumed.type, resumed.from, resumed.content], ['message', 'main', send.content], 'not a human prompt');
+  assert.deepEqual(edgesOf(l, 'message').filter((e) => e.src === send.id), [{ src: send.id, dst: resumed.id, type: 'message' }]);
+  assert.deepEqual(l.trace.events.filter((e) => e.from === 'user').map((e) => e.id), [M('0001')]);
+  // Two reports, two returns: the first to the Agent call's result, the second to the task-notification.
+  const returns = byType(l, 'return').filter((e) => e.agent === lane);
+  assert.deepEqual(returns.map((e) => e.id), [S('0004'), S('0010')]);
+  assert.deepEqual(edgesOf(l, 'return').map((e) => [e.src, e.dst]), [
+    [S('0004'), 'toolu_fx_5103a:result'],
+    [S('0010'), M('0007')],
+  ]);
+  assert.deepEqual([event(l, M('0007')).type, event(l, M('0007')).tool], ['tool_result', 'SendMessage']);
+  // Resumed in the background: main's turn ends while it runs, a hand-off.
+  assert.deepEqual(event(l, 'toolu_fx_5103b').background, true);
+  assert.deepEqual(event(l, 'msg_fx_5103c:stop').background_running, ['toolu_fx_5103b']);
+  // The first run's end is a hand-back to its caller (a turn), the second ends the lane's run.
+  assert.deepEqual(byType(l, 'stop').filter((e) => e.agent === lane).map((e) => [e.id, e.scope]), [['msg_fx_51032:stop', 'turn'], ['msg_fx_51035:stop', undefined]]);
+  const agents = (l.trace.metadata as { agents: Record<string, { reports?: number }> }).agents;
+  assert.equal(agents[lane].reports, 2);
+});
+
+test('side-channel records (mode, permission-mode, ai-title, bridge-session, atis-latch, …) are session metadata with no warning; an unknown type with no conversation is one info line', () => {
+  const l = open(LAYOUT('5104'));
+  assert.deepEqual(shown(l), ['10:1: info: 2 records of 1 type otrace does not know yet, with no conversation in them, read as session metadata: reef-checkpoint 2']);
+  assert.deepEqual(traceStats(l).by_type, { message: 4, stop: 2 });
+  const m = l.trace.metadata as Record<string, unknown>;
+  assert.deepEqual(m.session_state, { permission_mode: 'default', mode: 'plan', ai_title: 'Explain the retry policy', bridge_session_id: 'cse_fx5104' });
+  assert.deepEqual(m.side_records, { 'permission-mode': 1, mode: 3, 'ai-title': 1, 'last-prompt': 1, 'bridge-session': 1, 'atis-latch': 1, 'reef-checkpoint': 2 });
+  assert.deepEqual(m.skipped_records, {});
+  // A record of an unknown type that carries a message holds content otrace cannot show: still "not shown".
+  const text = `${fixture('claude-code-layouts', '0f1e2d3c-0000-4000-8000-0000000a5104.jsonl')}{"type":"reef-note","sessionId":"s","message":{"role":"user","content":"lost"}}\n`;
+  assert.deepEqual(shown(loadTrace(text, 'x.jsonl')).slice(-1), ['15:1: warning: 1 record of 1 kind not shown: unknown/reef-note 1']);
+});
+
+test('one API response in one record, with an Agent call (a spawn and a delegate), is no "several records" note', () => {
+  const ls = fixture('claude-code-layouts', '0f1e2d3c-0000-4000-8000-0000000a5103.jsonl').split('\n');
+  const l = loadTrace(ls.slice(0, 3).join('\n'), 'one-agent-call.jsonl');
+  assert.deepEqual(problemsOf(l), []);
+  assert.ok(!l.problems.some((p) => /several records/.test(p.message)), l.problems.map((p) => p.message).join('\n'));
+});
+
+test('a background agent whose notification has not come is still running: no return to its launch result, no stop; one info names the calls still running', () => {
+  const file = fixturePath('cases', '28-cc-background-task-notifications', '0f1e2d3c-0000-4000-8000-00000000c028.jsonl');
+  const sub = fixturePath('cases', '28-cc-background-task-notifications', '0f1e2d3c-0000-4000-8000-00000000c028', 'subagents', 'agent-a28bc0ffee01d2e3f.jsonl');
+  const main = fs.readFileSync(file, 'utf8').split('\n').slice(0, 6).join('\n');
+  const partial = fs.readFileSync(sub, 'utf8').split('\n').slice(0, 3).join('\n') + '\n';
+  const l = loadTrace(main, file, filesWith(() => false, { [sub]: partial }));
+  const lane = 'general-purpose:a28bc0ffee01d2e3f';
+  assert.deepEqual(byType(l, 'stop').filter((e) => e.agent === lane), []);
+  assert.deepEqual(edgesOf(l, 'return'), []);
+  assert.ok(shown(l).includes('2:1: info: 2 calls running in the background had not reported when the file ended (no task-notification): toolu_fx_2801 (Bash), toolu_fx_2802 (Agent)'), shown(l).join('\n'));
+});
+
+test('task-notification blocks: ids, status, exit code; several in one row; a killed run is no failure; a row naming no call is the harness\'s, never a prompt', async () => {
+  const { taskNotifications, notificationFailed } = await import('../../../../src/trace/importers/claude-code/background');
+  const text = '<task-notification>\n<task-id>b1</task-id>\n<tool-use-id>toolu_1</tool-use-id>\n<status>failed</status>\n<summary>Background command "x" failed with exit code 3</summary>\n</task-notification>\n<task-notification><task-id>b2</task-id><status>killed</status><exit-code>-1</exit-code><summary>Command "y" was stopped</summary></task-notification>';
+  const blocks = taskNotifications(text);
+  assert.deepEqual(blocks.map((b) => [b.taskId, b.toolUseId, b.status, b.exitCode, notificationFailed(b)]), [
+    ['b1', 'toolu_1', 'failed', 3, true],
+    ['b2', undefined, 'killed', -1, false],
+  ]);
+  const row = { parentUuid: null, isSidechain: false, sessionId: 's', type: 'user', uuid: 'n1', timestamp: '2026-03-01T10:00:00.000Z', origin: { kind: 'task-notification' }, message: { role: 'user', content: text } };
+  const l = loadTrace(`${JSON.stringify({ parentUuid: null, isSidechain: false, sessionId: 's', type: 'user', uuid: 'u1', timestamp: '2026-03-01T09:59:00.000Z', message: { role: 'user', content: 'go' } })}\n${JSON.stringify(row)}\n`, 'n.jsonl');
+  assert.deepEqual(l.trace.events.map((e) => [e.id, e.type, e.from, e.task_id]), [
+    ['u1', 'message', 'user', undefined],
+    ['n1', 'message', 'harness', 'b1'],
+    ['n1:2', 'message', 'harness', 'b2'],
+  ]);
+  // A harness row that is no notification (origin.kind other than human) is no prompt either.
+  const hook = { ...row, uuid: 'h1', message: { role: 'user', content: 'Stop hook feedback: run the linter' } };
+  assert.equal(loadTrace(`${JSON.stringify(hook)}\n`, 'h.jsonl').trace.events[0].from, 'harness');
+});
+
+test('a real background Bash (the full spotter session): marked at its launch, ended when TaskOutput said so, and its late task-notification is its outcome', () => {
+  const l = open(fixturePath('claude-code-session', `${SESSION}.jsonl`));
+  const call = 'toolu_01L1VMLcUu7fcGfhBR8PB7Ru';
+  assert.equal(event(l, call).background, true);
+  const outcome = l.trace.events.find((e) => e.task_id === 'b7b23b2')!;
+  assert.deepEqual([outcome.type, outcome.from, outcome.tool, outcome.task_status, outcome.causes], ['tool_result', 'harness', 'Bash', 'completed', [call]]);
+  // TaskOutput (block) returned the task's end before the turn did: no turn end leaves it running.
+  assert.deepEqual(l.trace.events.filter((e) => e.type === 'stop' && e.background_running !== undefined).map((e) => e.id), []);
+  assert.ok(!l.problems.some((p) => /running in the background/.test(p.message)));
+});

@@ -15,9 +15,10 @@ import { FIXTURES } from '../../helpers';
 /**
  * Files under test/fixtures that no built-in detector should take: provenance notes, generators, the
  * survey's JSON Schema, the in-house format (and its mapping files) read only through a mapping, and
- * the files of a Kimi session folder beside its wire (the model's context.jsonl, a sub-agent's meta.json).
+ * the files of a Kimi session folder beside its wire (the model's context.jsonl, a sub-agent's meta.json),
+ * and those of a Claude Code session folder beside its transcripts (sidecars, a Workflow's journal and run file).
  */
-const NOT_TRACES = /(SOURCE\.md|\.py|survey[\\/]trace_schema\.json|mapping[\\/].*|prompts[\\/].*\.md)$|^not-traces[\\/]|^kimi[\\/].*[\\/](context\.jsonl|meta\.json)$|^codex-trace-bundle[\\/].*[\\/]payloads[\\/]/;
+const NOT_TRACES = /(SOURCE\.md|\.py|survey[\\/]trace_schema\.json|mapping[\\/].*|prompts[\\/].*\.md)$|^not-traces[\\/]|^kimi[\\/].*[\\/](context\.jsonl|meta\.json)$|^codex-trace-bundle[\\/].*[\\/]payloads[\\/]|^claude-code[^\\/]*[\\/].*(\.meta\.json|[\\/]journal\.jsonl|[\\/]workflows[\\/]wf_[^\\/]*\.json)$/;
 
 /** The format a fixture folder holds (folders with several formats: by file). */
 function expectedFormat(rel: string): string | undefined {
@@ -72,4 +73,15 @@ test('detection matrix: in a Kimi session folder only the wires are traces (cont
   assert.deepEqual(others.flatMap((f) => taken(f).map((id) => `${path.relative(FIXTURES, f)}: ${id}`)), []);
   const wires = files.filter((f) => f.endsWith('wire.jsonl'));
   assert.deepEqual(wires.map((f) => taken(f)), wires.map(() => ['kimi']));
+});
+
+test('detection matrix: in a Claude Code session folder only the transcripts are traces (sidecars, Workflow journals and run files are taken by no detector)', () => {
+  const files = walk(path.join(FIXTURES, 'claude-code-layouts'));
+  const taken = (f: string) => listFormats().filter((x) => x.detect(fs.readFileSync(f, 'utf8'), f)).map((x) => x.id);
+  const others = files.filter((f) => /(\.meta\.json|journal\.jsonl|[\\/]wf_[^\\/]*\.json)$/.test(f));
+  assert.ok(others.length >= 5, `${others.length} files`);
+  assert.deepEqual(others.flatMap((f) => taken(f).map((id) => `${path.relative(FIXTURES, f)}: ${id}`)), []);
+  const transcripts = files.filter((f) => /[\\/]agent-[^\\/]*\.jsonl$|[\\/][0-9a-f-]{36}\.jsonl$/.test(f));
+  assert.ok(transcripts.length >= 8, `${transcripts.length} transcripts`);
+  assert.deepEqual(transcripts.map((f) => taken(f)), transcripts.map(() => ['claude-code']));
 });
