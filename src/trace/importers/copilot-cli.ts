@@ -27,7 +27,10 @@
  *   reason user_abort after an abort (`data.aborted`, or an `abort` event since the last stop), else
  *   task_complete; `session.error` -> `stop` (error, budget_exhausted for quota / rate / context
  *   limits) with `scope: "turn"`; `session.task_complete` -> `stop` (task_complete; error when
- *   `success` is false) with `scope: "turn"`;
+ *   `success` is false) with `scope: "turn"`; a file with no `session.idle` at all (the current
+ *   schema marks it ephemeral: not written to disk) ends a turn at the main lane's last
+ *   `assistant.turn_end` before the next prompt or the end of the file, unless an error or task
+ *   complete already ended it;
  * - `session.compaction_complete` -> `orchestrator_decision` (kind compaction, the summary);
  * - `session.shutdown` -> `trace.costs` (tokens by kind over its `modelMetrics`) and
  *   `metadata.copilot_cli.model_metrics`;
@@ -103,6 +106,8 @@ class CliReader {
   private session: Json | undefined;
   private shutdown: Json | undefined;
   private toolCalls = 0;
+  /** Lines of the `assistant.turn_end` records that end a turn in a file that writes no `session.idle`. */
+  private readonly turnEndsWithoutIdle = new Set<number>();
 
   constructor(
     private readonly out: TraceAssembler,
@@ -114,6 +119,27 @@ class CliReader {
         this.spawnedBy.set(d.toolCallId, { agentName: str(d.agentName) ?? str(d.agentDisplayName) ?? 'subagent', agentId: str(rec.value.agentId) });
       }
     }
+    if (!records.some((rec) => rec.value.type === 'session.idle')) this.findTurnEnds(records);
+  }
+
+  /**
+   * Without `session.idle` records, the turn ends are the main lane's last `assistant.turn_end` before
+   * each next prompt (or the end of the file): one model turn per request, several per prompt.
+   */
+  private findTurnEnds(records: readonly JsonlRecord[]): void {
+    let last: number | undefined;
+    for (const rec of records) {
+      const v = rec.value;
+      const d = isObject(v.data) ? v.data : {};
+      if (v.agentId !== undefined || d.parentToolCallId !== undefined) continue; // a sub-agent's
+      if (v.type === 'assistant.turn_end') last = rec.line;
+      else if (v.type === 'session.error' || v.type === 'session.task_complete') last = undefined; // already a turn end
+      else if (v.type === 'user.message') {
+        if (last !== undefined) this.turnEndsWithoutIdle.add(last);
+        last = undefined;
+      }
+    }
+    if (last !== undefined) this.turnEndsWithoutIdle.add(last);
   }
 
   /** The sub-agent an event is from, by its `agentId` or (older files) `data.parentToolCallId`. */
@@ -185,6 +211,10 @@ class CliReader {
         if (!sub) this.turn = str(d.turnId) ?? at;
         break;
       case 'assistant.turn_end':
+        if (!sub && this.turnEndsWithoutIdle.has(rec.line)) {
+          const aborted = this.aborted;
+          this.turnEnd(aborted ? 'user_abort' : 'task_complete', aborted ? 'the user aborted the turn (its last assistant.turn_end; the file has no session.idle)' : 'turn ended: the last assistant.turn_end before the next prompt (the file has no session.idle)', at, aborted ? 'user' : COPILOT_LANE);
+        }
         break;
       case 'tool.execution_start':
         this.toolStart(d, lane, sub, at);

@@ -52,6 +52,20 @@ test('Copilot CLI events.jsonl: each idle is a turn end handed back to the user 
   assert.equal((byId(l, 'toolu_03EDIT') as { turn_id?: string }).turn_id, '0');
 });
 
+test('Copilot CLI events.jsonl without session.idle (not written to disk): each prompt\'s last turn_end ends the turn', () => {
+  const text = fixture(...SESSION)
+    .split('\n')
+    .filter((line) => !line.includes('"type":"session.idle"'))
+    .join('\n');
+  const l = load(text);
+  const stops = l.trace.events.filter((e) => e.type === 'stop');
+  assert.deepEqual(stops.map((e) => [e.t, e.agent, e.reason, (e as { scope?: string }).scope, e.decided_by]), [
+    [16.1, 'copilot', 'task_complete', 'turn', 'copilot'],
+    [44.1, 'copilot', 'user_abort', 'turn', 'user'],
+  ]);
+  assert.deepEqual(l.problems.filter((p) => p.severity !== 'info'), []);
+});
+
 test('Copilot CLI events.jsonl: tokens by kind from assistant.usage on its message, session totals from the shutdown', () => {
   const l = load();
   const t = tokenTotals(l.trace.events);
