@@ -71,7 +71,7 @@ export function traceOutcome(index: TraceIndex): Outcome {
   for (let i = index.size - 1; i >= 0; i--) {
     if (index.types[i] !== 'stop') continue;
     const e = index.events[i];
-    if (e.reason === 'error') return { status: 'failure', value: -1, source: `stop ${index.id(i)} (error${e.kind === 'api_error' ? ', an API error: not an agent failure' : ''})` };
+    if (e.reason === 'error') return { status: 'failure', value: -1, source: `stop ${index.id(i)} (error${e.kind === 'api_error' ? ', an API error: not an agent failure' : ''})`, fromStop: true };
     break;
   }
   return { status: 'unknown', value: null, source: 'no outcome signal in the trace' };

@@ -120,7 +120,8 @@ export function runSummary(loaded: LoadedTrace, analysis: Analysis, options: Sum
   return {
     task: recordedTask(metadata) ?? firstPrompt(events) ?? '',
     ended: lastStop(events, analysis),
-    outcome: analysis.outcome.status === 'unknown' || analysis.outcome.source === 'given by the caller' ? null : { status: analysis.outcome.status, source: analysis.outcome.source },
+    // recorded outcomes only: one read from the last stop (an error) is what `ended` already says
+    outcome: analysis.outcome.status === 'unknown' || analysis.outcome.source === 'given by the caller' || analysis.outcome.fromStop ? null : { status: analysis.outcome.status, source: analysis.outcome.source },
     duration: { value: round(span(events)), unit: timeUnitOf(loaded) },
     tokens: byKind(events),
     event_tokens: eventTokens(events),

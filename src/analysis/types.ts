@@ -203,6 +203,8 @@ export interface Outcome {
   value: number | null;
   /** Where it came from, e.g. `metrics.task_success`, `rewards.team`, `reward event r9`. */
   source: string;
+  /** True when no outcome is recorded and it is read from the run's last stop (an error stop: failure). */
+  fromStop?: true;
 }
 
 /** Message-level credit: signed (credit on success, blame on failure). */

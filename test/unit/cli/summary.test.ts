@@ -200,3 +200,11 @@ test('otrace summary counts the tokens a trace records with no kind: never "none
   const j = JSON.parse(spawnSync(process.execPath, [CLI, 'summary', demo, '--json'], { encoding: 'utf8' }).stdout) as { event_tokens: number | null };
   assert.equal(j.event_tokens, recorded);
 });
+
+test('a run whose last stop is an error records no outcome: the summary says "not recorded" and the error once, in how it ended', () => {
+  const kimi = fixturePath('kimi', 'session-1.10', '3b9e2c4a-6d1f-4e8a-9c2b-7f5a1e0d4c21', 'wire.jsonl');
+  const s = summaryOf(kimi);
+  assert.deepEqual([s.ended?.scope, s.ended?.reason], ['turn', 'error']);
+  assert.equal(s.outcome, null, `not an outcome the trace records: ${JSON.stringify(s.outcome)}`);
+  assert.ok(summaryLines(kimi, s).some((l) => l === 'outcome    not recorded'));
+});
