@@ -18,12 +18,21 @@ export interface RunSummaryActions {
   goTo(index: number): void;
 }
 
-/** The words for how the run ended, e.g. `turn ended: handed back to the user`. */
+/** A turn that something cut short is not a hand-back: its words, by stop reason. */
+const TURN_CUT: Record<string, string> = {
+  error: 'turn ended by an error',
+  user_abort: 'turn ended: the user stopped it',
+  budget_exhausted: 'turn ended: out of budget',
+  max_turns: 'turn ended: turn limit reached',
+  timeout: 'turn ended: timed out',
+};
+
+/** The words for how the run ended, e.g. `turn ended: handed back to the user`, `turn ended by an error`. */
 export function endedWords(ended: GraphRunBrief['ended']): string {
   if (!ended) return 'no stop recorded';
   if (!ended.recorded) return 'no stop in the file: it ends after its last event';
   const reason = ended.reason.replace(/_/g, ' ');
-  if (ended.scope === 'turn') return 'turn ended: handed back to the user';
+  if (ended.scope === 'turn') return TURN_CUT[ended.reason] ?? 'turn ended: handed back to the user';
   if (ended.scope === 'phase') return `a phase ended (${reason})`;
   return `run stopped: ${reason}`;
 }

@@ -5,6 +5,9 @@ import { agentWords, endedWords, noProblemWords, spentTokens, tokenWords } from 
 
 test('how it ended: a hand-back is a turn end, not a completed task; a run stop says its reason in words', () => {
   assert.equal(endedWords({ index: 3, scope: 'turn', reason: 'task_complete', text: '', recorded: true }), 'turn ended: handed back to the user');
+  // A turn something cut short is no hand-back (a Kimi turn ended by an API error said "handed back to the user").
+  assert.equal(endedWords({ index: 3, scope: 'turn', reason: 'error', text: '', recorded: true }), 'turn ended by an error');
+  assert.equal(endedWords({ index: 3, scope: 'turn', reason: 'user_abort', text: '', recorded: true }), 'turn ended: the user stopped it');
   assert.equal(endedWords({ index: 3, scope: 'run', reason: 'loop_breaker', text: '', recorded: true }), 'run stopped: loop breaker');
   // No stop event in the file: never "run stopped: unknown" with the last tool output as its words.
   assert.equal(endedWords({ index: 9, scope: 'run', reason: 'unknown', text: '', recorded: false }), 'no stop in the file: it ends after its last event');
