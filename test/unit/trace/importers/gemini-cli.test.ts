@@ -126,3 +126,11 @@ test('Gemini CLI: a call still running when the file was written has no result; 
     assert.ok(traceSigns(fixture(...f), f.join('/')).includes('gemini-cli'), f.join('/'));
   }
 });
+
+test('Gemini CLI checkpoint whose tool response has `content` (MCP tools) is taken by the Gemini reader alone, not Who&When', async () => {
+  const { listFormats } = await import('../../../../src/trace/formats');
+  const text = fixture(...CHECKPOINT).replace('"output": "export function getTmp', '"content": "export function getTmp');
+  const taken = listFormats().filter((f) => f.detect(text, 'checkpoint-refactor.json')).map((f) => f.id);
+  assert.deepEqual(taken, ['gemini-cli']);
+  assert.equal(byId(load(CHECKPOINT, text), 'read_file-1746350100000-0:result').content, 'export function getTmp() {\n  return os.tmpdir();\n}\n');
+});
