@@ -162,7 +162,7 @@ class SessionReader {
   private readonly unknown: Record<string, number> = {};
   private firstUnknown: Range | undefined;
   /** The last conversational message of the turn so far: a gemini answer or an error, and whether it ends the turn. */
-  private last: { id: string; t: number; origin: Origin; reason?: StopReason; detail?: string } | undefined;
+  private last: { id: string; t: number; origin: Origin; reason?: StopReason; detail?: string; text?: string } | undefined;
   private toolCalls = 0;
   private userTurns = 0;
 
@@ -225,7 +225,7 @@ class SessionReader {
       setContent(ev, text);
       if (type === 'error') ev.error = text || 'error';
       const eid = this.add(ev, t, origin);
-      if (type === 'error') this.last = { id: eid, t, origin, reason: BUDGET_ERROR.test(text) ? 'budget_exhausted' : 'error', detail: 'the turn ended on an error' };
+      if (type === 'error') this.last = { id: eid, t, origin, reason: BUDGET_ERROR.test(text) ? 'budget_exhausted' : 'error', detail: 'the turn ended on an error', text };
       return;
     }
     const ev: Json = { id, type: 'message', agent: GEMINI_LANE, from: GEMINI_LANE };
@@ -287,6 +287,7 @@ class SessionReader {
     this.last = undefined;
     if (!l?.reason) return;
     const ev: Json = { id: `${l.id}:turn_end`, type: 'stop', agent: GEMINI_LANE, reason: l.reason, decided_by: l.reason === 'task_complete' ? GEMINI_LANE : 'harness', detail: l.detail, scope: 'turn', causes: [l.id] };
+    setContent(ev, l.text);
     const sid = this.add(ev, l.t, l.origin);
     this.out.edge(l.id, sid, 'causal');
   }

@@ -62,6 +62,8 @@ test('Gemini CLI session JSONL: turn ends after an answer and after an error, in
     // the quota error ends the last turn; a limit, not a failure of the agent
     ['3a09f6b1-9e0b-4fee-9c03-0b1a2f3e4d10:turn_end', 'budget_exhausted', 'turn', 'harness'],
   ]);
+  // the error's stop says what the error was
+  assert.equal(byId(l, '3a09f6b1-9e0b-4fee-9c03-0b1a2f3e4d10:turn_end').content, '[API Error: You have exhausted your daily quota on this model.]');
   const info = byId(l, '18e7d4f9-7c8f-4dcc-9ae1-8f9e0d1c2b08') as Record<string, unknown>;
   assert.deepEqual([info.kind, info.from, info.role, info.error], ['meta', 'harness', 'info', undefined]);
   const err = byId(l, '3a09f6b1-9e0b-4fee-9c03-0b1a2f3e4d10') as Record<string, unknown>;
