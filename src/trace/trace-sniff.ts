@@ -38,6 +38,8 @@ const SIGNS: Sign[] = [
   { format: 'codex-trace-bundle', test: (h) => /"(wall_time_unix_ms|raw_event_log)"\s*:/.test(h) },
   // a `session.start` naming its CLI version or producer, or an events.jsonl whose records have `data`
   { format: 'copilot-cli', test: (h, name) => /"copilotVersion"\s*:|"producer"\s*:\s*"copilot/.test(h) || (name === 'events.jsonl' && /"data"\s*:/.test(h)) },
+  // a Gemini CLI session (its record's `projectHash`), or a `/chat save` checkpoint of Content (`parts` arrays, or a leading `history` array)
+  { format: 'gemini-cli', test: (h) => /"projectHash"\s*:|"parts"\s*:\s*\[|^\s*\{\s*"history"\s*:\s*\[/.test(h) },
   { format: 'agentops', test: (h) => /"span_attributes"\s*:/.test(h) },
   // a record `{timestamp, message: {type: "TurnBegin", payload}}` (wire types are PascalCase), or the metadata line `{type, protocol_version}`;
   // never any `"message": {` (chat logs and Claude Code records have one)

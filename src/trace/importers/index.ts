@@ -12,6 +12,7 @@ import './langsmith';
 import './codex';
 import './codex-trace-bundle';
 import './copilot-cli';
+import './gemini-cli';
 import './otel';
 import './who-and-when';
 import './zipkin';

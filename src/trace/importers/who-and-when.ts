@@ -318,6 +318,8 @@ export const whoAndWhenFormat: TraceFormat = {
     const events = /"events"\s*:\s*\[/.exec(head);
     if (events && events.index < history.index) return false;
     if (/"(mas_name|resourceSpans|resource_spans)"\s*:/.test(head) || !/"content"\s*:/.test(head)) return false;
+    // a Gemini API history (a Gemini CLI checkpoint): turns {role: user|model, parts[]}, never Who&When's {role, content}
+    if (/^\s*\{\s*"history"\s*:\s*\[\s*\{\s*"role"\s*:\s*"(user|model)"\s*,\s*"parts"\s*:/.test(head)) return false;
     // Who&When's own signs (a cut-off file may have lost the labels, which follow history):
     // its label keys, Magentic-One's "Orchestrator (...)" roles, or AG2 turns with name + user/assistant role.
     return (

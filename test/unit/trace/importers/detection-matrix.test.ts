@@ -26,6 +26,7 @@ function expectedFormat(rel: string): string | undefined {
   const byDir: Record<string, string> = {
     jaeger: 'jaeger', zipkin: 'zipkin', langfuse: 'langfuse', phoenix: 'phoenix', langsmith: 'langsmith', 'openai-agents': 'openai-agents', agentops: 'agentops',
     otel: 'otel-genai', codex: 'codex', 'codex-trace-bundle': 'codex-trace-bundle', kimi: 'kimi', 'claude-code': 'claude-code', 'who-and-when': 'who-and-when', survey: 'otrace-json',
+    'gemini-cli': 'gemini-cli',
   };
   if (byDir[dir]) return byDir[dir];
   if (dir === 'broken') return rel.endsWith('.jsonl') ? 'otrace-jsonl' : 'otrace-json';
