@@ -46,12 +46,12 @@ test('Codex rollout: one agent, a turn ended, no problems', () => {
   assert.deepEqual(run.findings, []);
 });
 
-test('Who&When log: the recorded question, the run stopped on an error with failure recorded, the blamed step among the problems', () => {
+test('Who&When log: the recorded question, the run stopped on an error (no outcome recorded: the error is said once, in how it ended), the blamed step among the problems', () => {
   const { overview } = overviewOf('who-and-when/Hand-Crafted/48.json');
   const run = overview.run!;
   assert.match(run.task, /^Based on recent years \(2020-2023\), how likely am I to hit a/);
   assert.deepEqual({ scope: run.ended?.scope, reason: run.ended?.reason }, { scope: 'run', reason: 'error' });
-  assert.equal(run.outcome?.status, 'failure');
+  assert.equal(run.outcome, null, 'a Hand-Crafted log records no is_correct; the error stop is not an outcome');
   assert.deepEqual(run.agents.map((a) => a.name), ['human', 'Orchestrator', 'WebSurfer']);
   assert.ok(run.findings.length > 0 && run.findings[0].severity !== 'info', JSON.stringify(run.findings));
   assert.equal(run.duration.unit, 'steps', 'a Who&When log records steps, not a clock');
