@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import type { SessionSummary } from '../../engine/summary';
-import { isOwnMove, moveCursor, recordHighlight } from './record-highlight';
+import { isOwnMove, moveCursor, recordHighlight, revealLine } from './record-highlight';
 import type { SelectionService } from './selection';
 import { eventAtPosition } from './source-command';
 import { toRange, type OpenTraces } from '../open-traces';
@@ -94,7 +94,7 @@ export async function showInVisibleEditors(sessions: OpenTraces, summary: Sessio
       continue;
     }
     moveCursor(editor, range.start);
-    editor.revealRange(new vscode.Range(range.start, range.start), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    revealLine(editor, range.start.line, false);
   }
   return true;
 }

@@ -23,15 +23,14 @@ export class RecordHighlight implements vscode.Disposable {
 
   /**
    * Puts `editor`'s cursor at the start of `range` (an empty selection) and the background over the
-   * lines of `range`; reveals the start (centred when `center`, else only when out of view: a whole
-   * 60,000-character line must not scroll the view sideways).
+   * lines of `range`; reveals its first line (centred when `center`, else only when out of view).
    */
   show(editor: vscode.TextEditor, range: vscode.Range, center = true): void {
     this.clear(editor); // one record shaded in the window: the event shown, never an earlier one in another file
     moveCursor(editor, range.start);
     editor.setDecorations(this.type, [range]);
     this.shaded.set(editor.document.uri.toString(), range);
-    editor.revealRange(new vscode.Range(range.start, range.start), center ? vscode.TextEditorRevealType.InCenter : vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    revealLine(editor, range.start.line, center);
   }
 
   /** Takes the shading off every visible editor but `except` (the event shown is in a file no editor shows). */
@@ -47,6 +46,17 @@ export class RecordHighlight implements vscode.Disposable {
     this.cleared.dispose();
     this.type.dispose();
   }
+}
+
+/**
+ * Scrolls `editor` to `line` (centred when `center`, else only when out of view) at its left edge.
+ * Revealing the cursor itself scrolled a narrow editor sideways: the cursor sits after the record's
+ * label (text drawn before the record) and, in a JSON document, after the record's indent, and the
+ * editor scrolled until that point showed, cutting off the labels and the start of every line (773 px
+ * for a Who&When record); column 0 of the line is in view at the left edge.
+ */
+export function revealLine(editor: vscode.TextEditor, line: number, center: boolean): void {
+  editor.revealRange(new vscode.Range(line, 0, line, 0), center ? vscode.TextEditorRevealType.InCenter : vscode.TextEditorRevealType.InCenterIfOutsideViewport);
 }
 
 /**
