@@ -6,6 +6,8 @@
  * the README's Who&When picture: "the source pane on the left is scrolled sideways and unreadable").
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { clickInWebview, evalInPage, evalInWebview } from './bridge';
@@ -19,16 +21,21 @@ const SCROLL_LEFT = `() => { const l = document.querySelector('.editor-instance 
 
 describe('the trace text beside the graph', function () {
   this.timeout(120_000);
+  // Copies under new names: no view or selection saved by an earlier test comes back with them.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-sideways-'));
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.evenEditorWidths');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  for (const [name, file] of [
+  for (const [name, original] of [
     ['a Who&When log (records indented inside one JSON document)', path.join(FIXTURES, 'who-and-when', 'Algorithm-Generated', '102.json')],
     ['a Claude Code session (one record per line)', path.join(FIXTURES, 'claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl')],
   ] as const) {
     it(`does not scroll sideways when the graph shows a record in a narrow editor: ${name}`, async () => {
+      const file = path.join(dir, path.basename(original));
+      fs.copyFileSync(original, file);
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       const editor = await vscode.window.showTextDocument(vscode.Uri.file(file), { viewColumn: vscode.ViewColumn.One });
       await vscode.commands.executeCommand('otrace.openGraphToSide');
@@ -37,9 +44,9 @@ describe('the trace text beside the graph', function () {
       await vscode.commands.executeCommand('workbench.action.focusSecondEditorGroup');
       await vscode.commands.executeCommand('workbench.action.toggleEditorWidths'); // the graph wide, the text narrow
       await until('the run summary above the graph', () => evalInWebview<boolean>(`() => !!document.querySelector('#run .run-link')`, { selector: frame }));
-      const before = editor.selection.active.line;
+      assert.equal(editor.selection.active.line, 0, 'a new copy opens at its first line');
       await clickInWebview('#run .run-link', { frame }); // selects the run's end: the editor follows
-      await until('the cursor on the end\'s record', () => editor.selection.active.line !== before);
+      await until('the cursor on the end\'s record', () => editor.selection.active.line !== 0);
       const line = editor.selection.active.line;
       await until('the record in view', () => editor.visibleRanges.some((r) => r.start.line <= line && line <= r.end.line));
       const left = await evalInPage<number | null>(SCROLL_LEFT);
