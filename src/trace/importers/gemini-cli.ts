@@ -20,7 +20,7 @@
  * total}` (the Gemini API's usageMetadata: promptTokenCount, candidatesTokenCount,
  * cachedContentTokenCount, thoughtsTokenCount, toolUsePromptTokenCount, totalTokenCount) and `model`.
  *
- * Mapping (one lane, `gemini`):
+ * Mapping (the lane `gemini`, and one per sub-agent):
  * - `user` -> `message` from `user` (context the CLI injects, `<session_context>` / `<hook_context>`:
  *   `message` of kind `meta` from `harness`); `gemini` -> `message` from `gemini` (`thoughts`: the thought
  *   summaries, `model`, `usage`: input = prompt less cached, cache_read = cached, output =
@@ -37,18 +37,22 @@
  *   the turn's last message is a `gemini` answer with no tool calls (reason task_complete) or an
  *   `error` (reason error; budget_exhausted for quota / rate limits);
  * - the record's fields -> `metadata.gemini_cli`.
+ * - sub-agents: with file access, each call's `agentId` file (`chats/<session id>/<agentId>.jsonl`) is read
+ *   into its own lane, the call its `spawn` and the sub-agent's last answer a `return` (./gemini-subagents.ts);
+ *   a sub-agent file opened alone says so (info).
  * Time `t`: seconds since `startTime` (else the first timestamp). Never throws: lines or messages it
  * cannot read are positioned problems and the rest loads.
  */
 import type { Node } from 'jsonc-parser';
-import { registerFormat, firstJsonLines, type TraceFormat } from '../formats';
+import { registerFormat, firstJsonLines, type FileAccess, type TraceFormat } from '../formats';
+import { readSubAgents, type LaneRead, type SubAgentCall } from './gemini-subagents';
 import { isComplete, items, nodeRange, parseJsonDocument, properties, valueIn } from '../json-positions';
 import type { LoadedTrace, Origin, Problem, Range } from '../model';
 import type { StopReason, TraceEvent } from '../schema';
 import { usageFrom } from '../tokens';
 import { readGeminiCheckpoint, isGeminiCheckpointText } from './gemini-checkpoint';
 import { injectedContext, partsOf, partsText, responseText } from './gemini-parts';
-import { isObject, num, readJsonlRecords, recordOrigin, recordSeconds, setContent, str, TraceAssembler, type RecordClock } from './jsonl-records';
+import { baseName, dirName, isObject, num, readJsonlRecords, recordOrigin, recordSeconds, setContent, str, TraceAssembler, type RecordClock } from './jsonl-records';
 
 export const GEMINI_CLI_FORMAT = 'gemini-cli';
 
@@ -70,7 +74,7 @@ const BUDGET_ERROR = /quota|rate.?limit|resource.?exhausted|\b429\b|context wind
 const META_KEYS = ['sessionId', 'projectHash', 'startTime', 'lastUpdated', 'summary', 'directories', 'kind'];
 
 /** One message as the conversation holds it, with where its last version was written. */
-interface Held {
+export interface Held {
   value: Json;
   origin: Origin;
 }
@@ -81,8 +85,45 @@ interface Held {
  * @returns the trace (format `gemini-cli`), each event's origin (the line of its record, or the range
  * of its message in a JSON document) and positioned problems. Never throws.
  */
-export function readGeminiCli(text: string, fileName = ''): LoadedTrace {
+export function readGeminiCli(text: string, fileName = '', files?: FileAccess): LoadedTrace {
   if (isGeminiCheckpointText(text)) return readGeminiCheckpoint(text, fileName);
+  const session = parseGeminiSession(text);
+  const out = new TraceAssembler(session.problems);
+  const clock: RecordClock = { base: undefined, lastMs: undefined };
+  const reader = new SessionReader(out, session.meta, clock);
+  reader.readMessages(session.messages);
+  if (session.meta.kind === 'subagent') {
+    const parent = baseName(dirName(fileName));
+    const at = session.messages[0]?.origin.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } };
+    out.problems.push({ severity: 'info', message: `this is a sub-agent's session (kind "subagent")${parent ? ` of session ${parent}` : ''}: open the parent session file (chats/session-*.jsonl) to see it in its run`, range: at });
+  }
+  const open = (subText: string, lane: string, file: string): LaneRead | undefined => {
+    const sub = parseGeminiSession(subText);
+    for (const p of sub.problems) out.problems.push({ ...p, file });
+    if (!sub.messages.length) return undefined;
+    const r = new SessionReader(out, sub.meta, clock, lane, file);
+    r.readMessages(sub.messages);
+    return r;
+  };
+  reader.addToolCalls(readSubAgents(out, reader, session.meta, fileName, files, open));
+  return reader.finish(fileName);
+}
+
+/** A session file's record fields and conversation, as the writer's loader rebuilds them. */
+export interface GeminiSession {
+  /** The record's fields (`sessionId`, `projectHash`, `startTime`, `kind`, ...). */
+  meta: Json;
+  /** The conversation's messages in order, each with where its last version was written. */
+  messages: Held[];
+  /** Positioned problems of the file. */
+  problems: Problem[];
+}
+
+/**
+ * Parses a Gemini CLI session file (`.jsonl` or legacy `.json`; see the file comment) into its
+ * conversation. @param text the file's content. @returns {@link GeminiSession}. Never throws.
+ */
+export function parseGeminiSession(text: string): GeminiSession {
   const first = firstJsonLines(text, 1)[0];
   const problems: Problem[] = [];
   const meta: Json = {};
@@ -153,34 +194,66 @@ export function readGeminiCli(text: string, fileName = ''): LoadedTrace {
   }
   const kinds = Object.entries(skipped);
   if (kinds.length && firstSkipped) problems.push({ severity: 'info', message: `not shown: ${kinds.map(([k, n]) => `${n} ${k}`).join(', ')}`, range: firstSkipped });
-  return new SessionReader(new TraceAssembler(problems), meta).read([...held.values()], fileName);
+  return { meta, messages: [...held.values()], problems };
 }
 
 /** Turns the conversation's messages into events (see the file comment). */
-class SessionReader {
-  private readonly clock: RecordClock = { base: undefined, lastMs: undefined };
+/** Turns the conversation's messages into events of one lane (see the file comment). */
+export class SessionReader implements LaneRead {
+  private readonly clock: RecordClock;
   private readonly unknown: Record<string, number> = {};
   private firstUnknown: Range | undefined;
   /** The last conversational message of the turn so far: a gemini answer or an error, and whether it ends the turn. */
   private last: { id: string; t: number; origin: Origin; reason?: StopReason; detail?: string; text?: string } | undefined;
   private toolCalls = 0;
   private userTurns = 0;
+  /** The calls of this lane that ran a sub-agent, in order. */
+  readonly subAgentCalls: SubAgentCall[] = [];
+  /** Id of the lane's first event, and of its last `gemini` answer (the sub-agent's final answer). */
+  firstEvent: string | undefined;
+  lastAnswer: string | undefined;
 
+  /**
+   * @param out where the events go; @param meta the record's fields; @param base the clock whose
+   * `base` (epoch ms) times are counted from (set from `startTime` when unset); @param lane the lane's
+   * name; @param file the file's path when it is not the one opened (a sub-agent's), for problems.
+   */
   constructor(
     private readonly out: TraceAssembler,
     private readonly meta: Json,
+    base: RecordClock,
+    readonly lane = GEMINI_LANE,
+    private readonly file?: string,
   ) {
+    if (base.base === undefined) recordSeconds(base, meta.startTime);
+    this.clock = { base: base.base, lastMs: undefined };
     recordSeconds(this.clock, meta.startTime);
+    if (base.base === undefined) base.base = this.clock.base;
   }
 
-  read(messages: readonly Held[], fileName: string): LoadedTrace {
+  /** Reads the messages into events, then ends the last turn. */
+  readMessages(messages: readonly Held[]): void {
     for (const m of messages) this.message(m.value, m.origin);
     this.turnEnd();
     const kinds = Object.entries(this.unknown);
     if (kinds.length && this.firstUnknown) {
       const n = kinds.reduce((a, [, c]) => a + c, 0);
-      this.out.problems.push({ severity: 'warning', message: `${n} message${n > 1 ? 's' : ''} of a type Gemini CLI does not write, not shown: ${kinds.map(([k, c]) => `${k} ${c}`).join(', ')}`, range: this.firstUnknown });
+      this.problem({ severity: 'warning', message: `${n} message${n > 1 ? 's' : ''} of a type Gemini CLI does not write, not shown: ${kinds.map(([k, c]) => `${k} ${c}`).join(', ')}`, range: this.firstUnknown });
     }
+  }
+
+  /** Counts tool calls read by another reader into the same trace (a sub-agent's). */
+  addToolCalls(n: number): void {
+    this.toolCalls += n;
+  }
+
+  /** Number of tool calls read. */
+  get toolCallCount(): number {
+    return this.toolCalls;
+  }
+
+  /** The trace: the assembler's events with the header of this (the opened) file. */
+  finish(fileName: string): LoadedTrace {
     const meta: Json = { source_format: GEMINI_CLI_FORMAT, layout: 'session' };
     for (const k of META_KEYS) if (this.meta[k] !== undefined) meta[k] = this.meta[k];
     let end = 0;
@@ -190,9 +263,15 @@ class SessionReader {
     return this.out.finish(GEMINI_CLI_FORMAT, { trace_id: str(this.meta.sessionId) || name || 'gemini-cli', system: 'gemini-cli', costs, metadata: { gemini_cli: meta } });
   }
 
+  private problem(p: Problem): void {
+    this.out.problems.push(this.file ? { ...p, file: this.file } : p);
+  }
+
   private add(e: Json, t: number, origin: Origin): string {
     e.t = t;
-    return this.out.add(e as unknown as TraceEvent, origin);
+    const id = this.out.add(e as unknown as TraceEvent, this.file ? { ...origin, file: this.file } : origin);
+    this.firstEvent ??= id;
+    return id;
   }
 
   private message(v: Json, origin: Origin): void {
@@ -206,7 +285,7 @@ class SessionReader {
     }
     const text = partsText(v.content);
     if (type === 'user' && injectedContext(text)) {
-      const ev: Json = { id, type: 'message', kind: 'meta', agent: GEMINI_LANE, from: 'harness', to: GEMINI_LANE, role: 'user', injected: true };
+      const ev: Json = { id, type: 'message', kind: 'meta', agent: this.lane, from: 'harness', to: this.lane, role: 'user', injected: true };
       setContent(ev, text);
       this.add(ev, t, origin);
       return;
@@ -215,20 +294,20 @@ class SessionReader {
       // a user message hands the next turn to the model: the previous turn ended before it
       this.turnEnd();
       this.userTurns++;
-      const ev: Json = { id, type: 'message', agent: GEMINI_LANE, from: 'user', to: GEMINI_LANE };
+      const ev: Json = { id, type: 'message', agent: this.lane, from: 'user', to: this.lane };
       setContent(ev, text);
       this.add(ev, t, origin);
       return;
     }
     if (type !== 'gemini') {
-      const ev: Json = { id, type: 'message', kind: 'meta', agent: GEMINI_LANE, from: 'harness', to: GEMINI_LANE, role: type };
+      const ev: Json = { id, type: 'message', kind: 'meta', agent: this.lane, from: 'harness', to: this.lane, role: type };
       setContent(ev, text);
       if (type === 'error') ev.error = text || 'error';
       const eid = this.add(ev, t, origin);
       if (type === 'error') this.last = { id: eid, t, origin, reason: BUDGET_ERROR.test(text) ? 'budget_exhausted' : 'error', detail: 'the turn ended on an error', text };
       return;
     }
-    const ev: Json = { id, type: 'message', agent: GEMINI_LANE, from: GEMINI_LANE };
+    const ev: Json = { id, type: 'message', agent: this.lane, from: this.lane };
     setContent(ev, text);
     const thoughts = Array.isArray(v.thoughts) ? v.thoughts.filter(isObject) : [];
     if (thoughts.length) ev.thoughts = thoughts.map((th) => [str(th.subject), str(th.description)].filter((s) => s).join(': ')).filter((s) => s);
@@ -246,6 +325,7 @@ class SessionReader {
       if (num(tk.tool)) ev.tool_use_prompt_tokens = tk.tool;
     }
     const mid = this.add(ev, t, origin);
+    this.lastAnswer = mid;
     const calls = Array.isArray(v.toolCalls) ? v.toolCalls : [];
     calls.forEach((c, k) => this.toolCall(c, k, mid, t, origin));
     this.last = calls.length ? undefined : { id: mid, t, origin, reason: 'task_complete', detail: 'the model answered with no tool call: handed back to the user' };
@@ -253,12 +333,12 @@ class SessionReader {
 
   private toolCall(c: unknown, k: number, messageId: string, t: number, origin: Origin): void {
     if (!isObject(c)) {
-      this.out.problems.push({ severity: 'warning', message: `toolCalls[${k}] of message "${messageId}" is not a tool call {id, name, args, status}; skipped`, range: origin.range });
+      this.problem({ severity: 'warning', message: `toolCalls[${k}] of message "${messageId}" is not a tool call {id, name, args, status}; skipped`, range: origin.range });
       return;
     }
     const callId = str(c.id) || `${messageId}:call${k}`;
     const tool = str(c.name) ?? 'tool';
-    const call: Json = { id: callId, type: 'tool_call', agent: GEMINI_LANE, from: GEMINI_LANE, tool, causes: [messageId] };
+    const call: Json = { id: callId, type: 'tool_call', agent: this.lane, from: this.lane, tool, causes: [messageId] };
     if (c.args !== undefined) setContent(call, typeof c.args === 'string' ? c.args : JSON.stringify(c.args));
     if (str(c.agentId)) call.agent_id = c.agentId;
     const status = str(c.status);
@@ -267,9 +347,11 @@ class SessionReader {
     const cid = this.add(call, t, origin);
     this.out.edge(messageId, cid, 'tool_dependency');
     this.toolCalls++;
+    const sub: SubAgentCall | undefined = str(c.agentId) ? { callId: cid, agentId: c.agentId as string, tool, args: c.args, origin } : undefined;
+    if (sub) this.subAgentCalls.push(sub);
     if (!status || !FINISHED.has(status)) return;
     const ct = parseTimeAfter(this.clock, c.timestamp, t);
-    const res: Json = { id: `${callId}:result`, type: 'tool_result', agent: GEMINI_LANE, tool, causes: [cid] };
+    const res: Json = { id: `${callId}:result`, type: 'tool_result', agent: this.lane, tool, causes: [cid] };
     const text = resultText(c);
     setContent(res, text);
     if (status === 'error') res.error = text || 'the tool call failed';
@@ -279,6 +361,7 @@ class SessionReader {
     }
     const rid = this.add(res, ct, origin);
     this.out.edge(cid, rid, 'tool_dependency');
+    if (sub) sub.resultId = rid;
   }
 
   /** Ends the turn so far when its last conversational message handed back to the user. */
@@ -286,7 +369,7 @@ class SessionReader {
     const l = this.last;
     this.last = undefined;
     if (!l?.reason) return;
-    const ev: Json = { id: `${l.id}:turn_end`, type: 'stop', agent: GEMINI_LANE, reason: l.reason, decided_by: l.reason === 'task_complete' ? GEMINI_LANE : 'harness', detail: l.detail, scope: 'turn', causes: [l.id] };
+    const ev: Json = { id: `${l.id}:turn_end`, type: 'stop', agent: this.lane, reason: l.reason, decided_by: l.reason === 'task_complete' ? this.lane : 'harness', detail: l.detail, scope: 'turn', causes: [l.id] };
     setContent(ev, l.text);
     const sid = this.add(ev, l.t, l.origin);
     this.out.edge(l.id, sid, 'causal');
@@ -328,7 +411,7 @@ export const geminiCliFormat: TraceFormat = {
   id: GEMINI_CLI_FORMAT,
   label: 'Gemini CLI saved chat (session-*.jsonl / .json, /chat save checkpoint)',
   detect: (text) => isGeminiCliText(text),
-  read: (text, fileName) => readGeminiCli(text, fileName),
+  read: (text, fileName, files) => readGeminiCli(text, fileName, files),
 };
 
 registerFormat(geminiCliFormat, true);
