@@ -7,7 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { analyzeTrace } from '../analysis';
-import { compareRuns, type AgentComparison, type Difference, type LaneDeltas, type LaneStats, type RunComparison, type RunSide } from '../analysis/compare';
+import { compareRuns, failedResult, type AgentComparison, type Difference, type LaneDeltas, type LaneStats, type RunComparison, type RunSide } from '../analysis/compare';
 import { eventLabel, firstWords, toolName } from '../engine/event-labels';
 import type { LoadedTrace } from '../trace/model';
 import { canonicalType, type TraceEvent } from '../trace/schema';
@@ -109,8 +109,7 @@ export function eventWords(e: TraceEvent | undefined): string {
   const type = canonicalType(e.type);
   if (type === 'tool_call') return safe(`tool call ${eventLabel(e, true)}`, EVENT_WORDS);
   if (type === 'tool_result') {
-    const x = e as { is_error?: unknown; exit_code?: unknown };
-    const failed = x.is_error === true || (typeof x.exit_code === 'number' && x.exit_code !== 0);
+    const failed = failedResult(e);
     const words = firstWords(typeof e.content === 'string' ? e.content : '', 100);
     return safe(`tool result${e.tool ? ` ${toolName(e.tool)}` : ''}${failed ? ' (failed)' : ''}${words ? `: ${words}` : ''}`, EVENT_WORDS);
   }

@@ -16,7 +16,7 @@ import { loadTraceFile } from '../trace/load-file';
 import { chooseMapping, loadWithMappings, type MappingSource } from '../trace/mapping-choice';
 import type { LoadedTrace } from '../trace/model';
 import type { LoadRequest } from './worker-protocol';
-import { decodeText, sniffEncoding } from '../trace/text-encoding';
+import { decodeText, isUtf8 } from '../trace/text-encoding';
 
 /** otrace JSONL files from this size on are streamed from disk, not followed as text (bytes). */
 export const STREAM_FROM_BYTES = 64 * 1024 * 1024;
@@ -165,7 +165,7 @@ function headOf(file: string): string | undefined {
     fd = fs.openSync(file, 'r');
     const buf = Buffer.alloc(HEAD_BYTES);
     const n = fs.readSync(fd, buf, 0, HEAD_BYTES, 0);
-    if (sniffEncoding(buf.subarray(0, n)).encoding !== 'utf-8') return undefined;
+    if (!isUtf8(buf.subarray(0, n))) return undefined;
     const end = n === HEAD_BYTES ? buf.lastIndexOf(0x0a, n - 1) + 1 || n : n;
     return decodeText(buf.subarray(0, end)).text;
   } catch {

@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import { detectFormat, loadTrace, otraceJsonl, type FileAccess } from './formats';
 import { OriginArray, type LoadedTrace, type Origin } from './model';
 import { readTraceJsonlBytes } from './read';
-import { decodeText, sniffEncoding } from './text-encoding';
+import { decodeText } from './text-encoding';
 
 /** Largest file read as one text (JSON documents: Jaeger, Langfuse, LangSmith exports; non-otrace JSONL): 200 MB. */
 export const MAX_TEXT_BYTES = 200 * 1024 * 1024;
@@ -35,8 +35,9 @@ export function loadTraceFile(path: string, files?: FileAccess, maxTextBytes = M
     const size = fs.fstatSync(fd).size;
     const head = Buffer.alloc(Math.min(size, HEAD_BYTES));
     const got = fs.readSync(fd, head, 0, head.length, 0);
-    const utf8 = sniffEncoding(head.subarray(0, got)).encoding === 'utf-8';
-    const headText = decodeText(head.subarray(0, got)).text;
+    const decodedHead = decodeText(head.subarray(0, got));
+    const utf8 = decodedHead.encoding === 'utf-8';
+    const headText = decodedHead.text;
     // Only UTF-8 is streamed by byte offsets; a file in another encoding is decoded whole (text-encoding.ts).
     const streamed = utf8 && headText.trim() !== '' && detectFormat(headText, path) === otraceJsonl;
     if (streamed) {
