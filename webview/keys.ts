@@ -62,9 +62,13 @@ const BUTTONS = 'button, vscode-button, input[type="checkbox"], label';
  * without a pointer) leaves the focus on the button.
  */
 function giveBackFocus(e: MouseEvent): void {
-  if (e.detail === 0 || !(e.target as Partial<HTMLElement>).closest?.(BUTTONS)) return;
-  // After the whole click: a label's click goes on to its checkbox, which may take the focus.
-  setTimeout(() => $('canvas').focus({ preventScroll: true }));
+  const target = e.target as Partial<HTMLElement>;
+  if (e.detail === 0 || !target.closest?.(BUTTONS)) return;
+  // At once: a key pressed right after the click must reach the graph, and the browser runs input
+  // before timers (CI saw Enter land on Play, a timer still pending, and pause playback).
+  $('canvas').focus({ preventScroll: true });
+  // And again after the whole click: a label's click goes on to its checkbox, which may take the focus.
+  if (target.closest?.('label')) setTimeout(() => $('canvas').focus({ preventScroll: true }));
 }
 
 /** Wires the page's keyboard to the graph. */

@@ -81,6 +81,7 @@ describe('graph focus and layout in a real VS Code', function () {
     // Playing: Enter shows the event stepped to, and playback goes on.
     await clickInWebview('#play', { frame });
     await until('playback to start', async () => (await playLabel()) === 'Pause');
+    await until('the click on Play to give the keyboard back to the graph', async () => (await focused()) === 'canvas');
     await pressKeys(['Enter']);
     await revealed('while playing');
     assert.equal(await playLabel(), 'Pause', 'Enter did not toggle playback');
