@@ -3,7 +3,7 @@
 //   node scripts/test.mjs          everything
 //   node scripts/test.mjs unit     build + typecheck + lint + unit tests only
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -11,9 +11,9 @@ const only = process.argv[2];
 let passed = 0;
 let failed = 0;
 
-function run(label, cmd, args) {
+function run(label, cmd, args, env = process.env) {
   process.stdout.write(`\n== ${label}: ${cmd} ${args.join(' ')}\n`);
-  return spawnSync(cmd, args, { stdio: 'inherit' });
+  return spawnSync(cmd, args, { stdio: 'inherit', env });
 }
 
 /** Runs a command, passing its output through as it comes (the first run installs VS Code for minutes); keeps the last 4 KB. */
@@ -69,13 +69,16 @@ step('typecheck', process.execPath, ['node_modules/typescript/bin/tsc', '-b']);
 // eslint.config.mjs; the cache (in node_modules/.cache) keeps a re-run to the files that changed
 step('lint', process.execPath, ['node_modules/eslint/bin/eslint.js', '--cache', '--cache-strategy', 'content', '--cache-location', 'node_modules/.cache/eslint/', '.']);
 
-const countsFile = join(mkdtempSync(join(tmpdir(), 'otrace-test-')), 'counts.json');
+const scratch = mkdtempSync(join(tmpdir(), 'otrace-test-'));
+const countsFile = join(scratch, 'counts.json');
+// The unit tests' temporary files go under one folder of this run (os.tmpdir() reads TMPDIR), removed after it.
+const unitTmp = mkdtempSync(join(scratch, 'tmp-'));
 const unit = run('unit tests', process.execPath, [
   '--import', 'tsx', '--test', '--test-concurrency=2',
   '--test-reporter=spec', '--test-reporter-destination=stdout',
   '--test-reporter=./scripts/count-reporter.mjs', `--test-reporter-destination=${countsFile}`,
   ...testFiles('test/unit'),
-]);
+], { ...process.env, TMPDIR: unitTmp });
 try {
   const counts = JSON.parse(readFileSync(countsFile, 'utf8'));
   passed += counts.passed;
@@ -84,6 +87,7 @@ try {
   failed++;
   process.stdout.write(`✖ unit tests did not report (exit ${unit.status})\n`);
 }
+rmSync(scratch, { recursive: true, force: true });
 
 if (only !== 'unit' && !existsSync('scripts/vscode/run-integration.mjs')) {
   process.stdout.write('\n(no integration harness in this checkout: integration tests not run)\n');
