@@ -121,7 +121,7 @@ const eventsInput = z
     file: FILE,
     from: z.int().min(0).default(0).describe('Index of the first event (0 = the first event of the trace, in file order).'),
     to: z.int().min(0).optional().describe('Index of the last event wanted (inclusive); default: as many as `limit` allows.'),
-    agent: z.string().optional().describe("Only this agent's events."),
+    by_agent: z.string().optional().describe('Only the events of this agent (its name as the events give it).'),
     limit: z.int().min(1).max(200).default(50).describe('Events on this page at most; `next_from` gives the next page.'),
     content_chars: z.int().min(0).max(20_000).default(CONTENT_CHARS).describe('Characters of each event content shown; the rest is cut (content_length says how long it is).'),
   })
@@ -241,8 +241,8 @@ const eventsTool: ChatTool<typeof eventsInput> = {
     const last = Math.min(events.length - 1, input.to ?? Number.MAX_SAFE_INTEGER);
     const page: number[] = [];
     let i = input.from;
-    for (; i <= last && page.length < input.limit; i++) if (input.agent === undefined || events[i].agent === input.agent) page.push(i);
-    while (i <= last && input.agent !== undefined && events[i].agent !== input.agent) i++; // the next page starts at a matching event
+    for (; i <= last && page.length < input.limit; i++) if (input.by_agent === undefined || events[i].agent === input.by_agent) page.push(i);
+    while (i <= last && input.by_agent !== undefined && events[i].agent !== input.by_agent) i++; // the next page starts at a matching event
     const contents = contentsOf(s, page);
     return {
       trace: traceFacts(s),

@@ -78,11 +78,11 @@ test('no trace in view, a file that is not there, a folder, a file of no known f
 
 test('events come a page at a time, of one agent, with content cut to the length asked', async () => {
   const { engine, view } = await withDemo();
-  const first = facts(await engine.runTool('otrace_events', { agent: 'researcher', limit: 5, content_chars: 8 }, view));
+  const first = facts(await engine.runTool('otrace_events', { by_agent: 'researcher', limit: 5, content_chars: 8 }, view));
   assert.equal(first.events.length, 5);
   assert.ok(first.events.every((e: any) => e.agent === 'researcher'));
   assert.ok(first.events.every((e: any) => e.content === null || e.content.length <= 8));
-  const second = facts(await engine.runTool('otrace_events', { agent: 'researcher', from: first.next_from, limit: 50 }, view));
+  const second = facts(await engine.runTool('otrace_events', { by_agent: 'researcher', from: first.next_from, limit: 50 }, view));
   assert.equal(first.events.length + second.events.length, 12, 'the researcher has 12 events, none twice');
   assert.ok(second.events[0].index > first.events[4].index);
   assert.equal(second.next_from, null);
