@@ -12,7 +12,7 @@
  * list is capped; each answer says how many there are in all.
  * Pure: no `vscode`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { compareRuns, type Difference, type FindingOnOneSide } from '../analysis/compare';
 import type { CallPricer, RunSummary } from '../analysis/run-summary';
 import { runSummary } from '../analysis/run-summary';
