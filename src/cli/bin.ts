@@ -6,6 +6,7 @@
  *   otrace stats FILE [--json]
  *   otrace analyze FILE [--json] [--outcome failure|success]   stops, loops, credit, blame, metrics
  *   otrace open PATH                                 a trace or a folder's newest trace in VS Code
+ *   otrace mcp                                       the language model tools over MCP on stdio
  */
 import { main } from './main';
 

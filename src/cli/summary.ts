@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import { analyzeTrace } from '../analysis';
 import { oneLine, runSummary, type RunSummary, type SummaryTokens } from '../analysis/run-summary';
-import { agentLaneLabels } from '../engine/lane-labels';
+import { withLaneLabels } from '../engine/lane-labels';
 import type { LoadedTrace } from '../trace/model';
 import { formatUsage } from '../trace/tokens';
 import { formatSpan } from '../trace/units';
@@ -42,9 +42,7 @@ export const summary: Command = {
  * `context compaction`, `Explore: <what it was asked>`), else by the summary's own label.
  */
 export function traceSummary(loaded: LoadedTrace): RunSummary {
-  const s = runSummary(loaded, analyzeTrace(loaded), { price: priceCall });
-  const lanes = agentLaneLabels(loaded.trace);
-  return { ...s, agents: s.agents.map((a) => ({ ...a, label: lanes.get(a.name) ?? a.label })) };
+  return withLaneLabels(runSummary(loaded, analyzeTrace(loaded), { price: priceCall }), loaded.trace);
 }
 
 /** How a stop reads: `turn ended` (a hand-back to the user), `phase ended`, `stopped` (the run). */

@@ -14,6 +14,7 @@ import type { IdTable } from '../trace/id-table';
 import { plainLabel } from '../shared/untrusted-text';
 import { firstIndexOfIds, laneGroups, type GroupedLane } from './lanes';
 import { clipWords } from './event-labels';
+import type { RunSummary } from '../analysis/run-summary';
 
 /** Longest lane label in characters (the lane column is at most 240 px wide: the rest shows in the tooltip). */
 export const LANE_LABEL_CHARS = 48;
@@ -166,4 +167,14 @@ function str(v: unknown): string | undefined {
 /** A content's text on one line when it has any. */
 function text(v: unknown): string | undefined {
   return typeof v === 'string' && v.trim() !== '' ? v.replace(/\s+/g, ' ').trim() : undefined;
+}
+
+/**
+ * A run summary with each agent named as the graph names its lane ({@link agentLaneLabels}:
+ * `context compaction`, `Explore: <what it was asked>`), else by the summary's own label: what
+ * `otrace summary` and the language model tools say of agents.
+ */
+export function withLaneLabels(summary: RunSummary, trace: Pick<Trace, 'events' | 'edges' | 'metadata'>): RunSummary {
+  const lanes = agentLaneLabels(trace);
+  return { ...summary, agents: summary.agents.map((a) => ({ ...a, label: lanes.get(a.name) ?? a.label })) };
 }

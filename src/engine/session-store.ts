@@ -24,6 +24,8 @@ import { makeSnapshot, type TraceSnapshot } from './snapshot';
 import { summarize, type SessionSummary } from './summary';
 import type { EngineCalls, LoadProgress, LoadRequest, MappingInput, MappingReport } from './worker-protocol';
 import type { GraphNode, GraphOverview, GraphWindow, WindowRequest } from '../shared/protocol';
+import { runChatTool, type ChatToolAnswer, type ToolView } from './chat-tools';
+import { DiskTraces, toolTraces } from './tool-traces';
 
 /** One session: its files, its latest snapshot and that snapshot's summary. */
 interface Session {
@@ -46,6 +48,8 @@ const yieldToMessages = () => new Promise<void>((resolve) => setImmediate(resolv
 export class SessionStore implements EngineCalls {
   private readonly sessions = new Map<string, Session>();
   private mappings: MappingSource[] = [];
+  /** Trace files the language model tools name that no session has open. */
+  private readonly disk = new DiskTraces();
   /** Per key, the id of the load wanted now (a newer load or a cancel changes it). */
   private readonly wanted = new Map<string, number>();
   /** Per key, the load running (loads of one session run one after the other). */
@@ -233,5 +237,14 @@ export class SessionStore implements EngineCalls {
 
   findEvents(key: string, stamp: number, query: string): number[] | undefined {
     return this.on(key, stamp, (s) => findEvents(s, query));
+  }
+
+  runTool(name: string, input: unknown, view?: ToolView): ChatToolAnswer {
+    const traces = toolTraces({
+      view: () => view && this.at(view.key, view.stamp),
+      session: (file) => [...this.sessions.values()].find((s) => s.snapshot?.path === file)?.snapshot,
+      disk: this.disk,
+    });
+    return runChatTool(traces, name, input);
   }
 }

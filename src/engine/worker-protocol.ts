@@ -10,6 +10,7 @@ import type { Position, Problem } from '../trace/model';
 import type { EventInfo, EventPlace, LensItem, OutlineLane, PromptAt, PromptUser } from './query-types';
 import type { SessionSummary } from './summary';
 import type { EventString, StringPlace } from './long-strings';
+import type { ChatToolAnswer, ToolView } from './chat-tool-names';
 
 /** What to read: one version of a trace file. */
 export interface LoadRequest {
@@ -125,6 +126,11 @@ export interface EngineCalls {
   graphWindow(key: string, request: WindowRequest): GraphWindow | undefined;
   graphEvent(key: string, stamp: number, index: number): GraphNode | undefined;
   findEvents(key: string, stamp: number, query: string): number[] | undefined;
+  /**
+   * One call of a language model tool (src/engine/chat-tools.ts): `name` and the model's `input`;
+   * `view` the trace in view, if any (a `file` in the input is an absolute path the host checked).
+   */
+  runTool(name: string, input: unknown, view?: ToolView): ChatToolAnswer;
 }
 
 /** A call from the host. */

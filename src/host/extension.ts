@@ -30,6 +30,7 @@ import { WorkerEngine } from './engine-client';
 import { createLog, logError, showLog } from './log';
 import type { ToWorker } from '../engine/worker-protocol';
 import { disposeRecordHighlight, recordHighlight } from './editor/record-highlight';
+import { registerChat, type ChatApi } from './chat/register';
 
 const TRACE_LANGUAGES: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonl' }, { language: 'jsonc' }];
 // The bundle is evaluated; VS Code calls activate once the extension's storage is ready too.
@@ -57,6 +58,8 @@ export interface OtraceApi {
   engineThreadId(): number | undefined;
   /** How many editor groups left locked by a closed graph panel have been unlocked. */
   groupsUnlocked(): number;
+  /** The language model tools and `@otrace`: what the participant answers, without a chat. */
+  chat: ChatApi;
 }
 
 export function activate(context: vscode.ExtensionContext): OtraceApi {
@@ -116,6 +119,7 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
     vscode.languages.registerCodeLensProvider(TRACE_LANGUAGES, new TraceCodeLens(sessions)),
     vscode.languages.registerCodeLensProvider({ scheme: 'file' }, new PromptCodeLens(sessions)),
   );
+  const chat = registerChat(context, sessions, selection, panels);
   markStart('providers registered');
   const uriHandler = registerOpenUri(context, panels, engine);
   void updateContext(vscode.window.activeTextEditor);
@@ -137,6 +141,7 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
     },
     engineThreadId: () => engine.threadId,
     groupsUnlocked,
+    chat,
   };
 }
 

@@ -52,6 +52,7 @@ const TEST_FILES: Record<string, () => unknown> = {
   'restricted.test.ts': () => require('./restricted.test'),
   'graph-1m.test.ts': () => require('./graph-1m.test'),
   'start.test.ts': () => require('./start.test'),
+  'chat-tools.test.ts': () => require('./chat-tools.test'),
 };
 
 /** The source folder of the tests, when present (dist/test/integration -> test/integration). */
