@@ -29,6 +29,9 @@ const CALL_NAMES = {
   graphWindow: true,
   graphEvent: true,
   findEvents: true,
+  labelTarget: true,
+  newLabelLine: true,
+  sessionLabels: true,
 } satisfies Record<keyof EngineCalls, true>;
 
 /** Sends one call and resolves with its answer. */

@@ -10,6 +10,8 @@ import type { Position, Problem } from '../trace/model';
 import type { EventInfo, EventPlace, LensItem, OutlineLane, PromptAt, PromptUser } from './query-types';
 import type { SessionSummary } from './summary';
 import type { EventString, StringPlace } from './long-strings';
+import type { LabelTarget, SessionLabels } from './human-labels';
+import type { NewLabel } from '../shared/label-kinds';
 
 /** What to read: one version of a trace file. */
 export interface LoadRequest {
@@ -125,6 +127,12 @@ export interface EngineCalls {
   graphWindow(key: string, request: WindowRequest): GraphWindow | undefined;
   graphEvent(key: string, stamp: number, index: number): GraphNode | undefined;
   findEvents(key: string, stamp: number, query: string): number[] | undefined;
+  /** What a new label on event `index` records of it (id, place, fingerprint) and the findings on it (src/engine/human-labels.ts). */
+  labelTarget(key: string, stamp: number, index: number): LabelTarget | undefined;
+  /** The sidecar line (JSON) of a new label on event `index`, or undefined when it is no event or no valid label. */
+  newLabelLine(key: string, stamp: number, index: number, label: NewLabel, who: { author: string; time: string }): string | undefined;
+  /** The labels of a sidecar's text (the host reads `<trace>.labels.jsonl`) attached to the session's events, and the sidecar's problems. */
+  sessionLabels(key: string, stamp: number, sidecarText: string): SessionLabels | undefined;
 }
 
 /** A call from the host. */

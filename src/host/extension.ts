@@ -30,6 +30,8 @@ import { WorkerEngine } from './engine-client';
 import { createLog, logError, showLog } from './log';
 import type { ToWorker } from '../engine/worker-protocol';
 import { disposeRecordHighlight, recordHighlight } from './editor/record-highlight';
+import { HumanLabels } from './editor/human-labels';
+import { registerLabelCommand } from './editor/label-command';
 
 const TRACE_LANGUAGES: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonl' }, { language: 'jsonc' }];
 // The bundle is evaluated; VS Code calls activate once the extension's storage is ready too.
@@ -57,6 +59,8 @@ export interface OtraceApi {
   engineThreadId(): number | undefined;
   /** How many editor groups left locked by a closed graph panel have been unlocked. */
   groupsUnlocked(): number;
+  /** People's labels: the sidecars read, the marks shown. */
+  labels: HumanLabels;
 }
 
 export function activate(context: vscode.ExtensionContext): OtraceApi {
@@ -75,6 +79,7 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
   // while the trace is read and the rest of otrace registers.
   void openStartTrace(panels);
   const decorator = new TraceDecorator(context.extensionUri, sessions);
+  const labels = new HumanLabels(sessions);
   const updateContext = async (editor: vscode.TextEditor | undefined) => {
     const isTrace = !!editor && (await sessions.isTrace(editor.document));
     if (editor === vscode.window.activeTextEditor) void vscode.commands.executeCommand('setContext', 'otrace.activeEditorIsTrace', isTrace);
@@ -90,6 +95,8 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
     panels,
     unlockGroupLeftByGraph(),
     decorator,
+    labels,
+    registerLabelCommand(sessions, selection, labels),
     new EditorSync(sessions, selection),
     new TraceStatusBar(sessions),
     new LargeTraceNotice(GRAPH_VIEW_TYPE),
@@ -111,7 +118,7 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
     ...registerTraceCommands(sessions, selection, panels, decorator),
     vscode.window.onDidChangeActiveTextEditor((editor) => void updateContext(editor)),
     vscode.languages.registerDocumentSymbolProvider(TRACE_LANGUAGES, new TraceOutline(sessions), { label: 'otrace' }),
-    vscode.languages.registerHoverProvider(TRACE_LANGUAGES, new TraceHover(sessions)),
+    vscode.languages.registerHoverProvider(TRACE_LANGUAGES, new TraceHover(sessions, labels)),
     vscode.languages.registerDefinitionProvider(TRACE_LANGUAGES, new TraceDefinition(sessions)),
     vscode.languages.registerCodeLensProvider(TRACE_LANGUAGES, new TraceCodeLens(sessions)),
     vscode.languages.registerCodeLensProvider({ scheme: 'file' }, new PromptCodeLens(sessions)),
@@ -137,6 +144,7 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
     },
     engineThreadId: () => engine.threadId,
     groupsUnlocked,
+    labels,
   };
 }
 

@@ -7,38 +7,9 @@
  */
 import * as z from 'zod';
 import type { Problem } from '../../trace/model';
+import { LABEL_KINDS } from '../../shared/label-kinds';
 
-/** The suffix that makes a trace's sidecar name: `run.jsonl` → `run.jsonl.labels.jsonl`. */
-export const SIDECAR_SUFFIX = '.labels.jsonl';
-
-/** The sidecar of a trace file: its path with {@link SIDECAR_SUFFIX} appended. */
-export function sidecarPath(tracePath: string): string {
-  return tracePath + SIDECAR_SUFFIX;
-}
-
-/** True when a file name is a labels sidecar (not a trace: corpus walks skip it). */
-export function isSidecar(name: string): boolean {
-  return name.toLowerCase().endsWith(SIDECAR_SUFFIX);
-}
-
-/**
- * The kinds of label a person can give an event. The first four judge the orchestration (the
- * survey's stop decision O5 and blame); `note` is free text; `accept_finding` / `reject_finding`
- * judge one of otrace's own findings on the event (the record names it in `finding`).
- */
-export const LABEL_KINDS = ['should_have_stopped', 'stopped_too_early', 'decisive_error', 'good_step', 'note', 'accept_finding', 'reject_finding'] as const;
-export type LabelKind = (typeof LABEL_KINDS)[number];
-
-/** The words the editor shows for each kind (the palette's quick pick, decorations, hovers). */
-export const LABEL_TITLES: Record<LabelKind, string> = {
-  should_have_stopped: 'Should Have Stopped Here',
-  stopped_too_early: 'Stopped Too Early',
-  decisive_error: 'Decisive Error',
-  good_step: 'Good Step',
-  note: 'Note',
-  accept_finding: 'Accept Finding',
-  reject_finding: 'Reject Finding',
-};
+export { LABEL_KINDS, LABEL_TITLES, SIDECAR_SUFFIX, isSidecar, sidecarPath, type LabelKind } from '../../shared/label-kinds';
 
 const FindingRefSchema = z
   .object({

@@ -31,7 +31,7 @@ function stamped(message: Unstamped, stamp: number): HostMessage {
  * The webview messages that name an event of the page's snapshot (the engine's answers to `event`,
  * `find` and `window` are asked for a stamp and checked by the engine).
  */
-const EVENT_MESSAGES: ReadonlySet<WebviewMessage['type']> = new Set(['selected', 'reveal', 'openSource', 'showContent']);
+const EVENT_MESSAGES: ReadonlySet<WebviewMessage['type']> = new Set(['selected', 'reveal', 'openSource', 'showContent', 'label']);
 
 /** A message type the switch does not know: a compile error (`never`), and ignored at run time (a newer page). */
 function unknownMessage(m: never): void {
@@ -245,6 +245,10 @@ export class GraphView implements vscode.Disposable {
       case 'showContent':
         // The content opens in the other column; the keyboard stays in the graph, as for Show in Trace File.
         await vscode.commands.executeCommand('otrace.showEventContent', { trace: this.uri.toString(), index: m.index, viewColumn: this.otherColumn(), preserveFocus: true });
+        return;
+      case 'label':
+        // the pick opens over the graph; the label goes to the sidecar, never the trace
+        await vscode.commands.executeCommand('otrace.labelEvent', { trace: this.uri.toString(), index: m.index });
         return;
       case 'export':
         await this.saveExport(m.format, m.data);
