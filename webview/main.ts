@@ -317,7 +317,8 @@ function showEvent(s: TraceState, node: GraphNode): void {
   if (node.hasSource) actions.push(['Open Source Prompt', () => post({ type: 'openSource', stamp, index })]);
   if (node.textLength !== undefined) actions.push(['Show Whole Content', () => post({ type: 'showContent', stamp, index })]);
   actions.push(['Label…', () => post({ type: 'label', stamp, index })]);
-  showDetails($('details'), node, actions);
+  const people = s.view.peoplesLabelOf(index);
+  showDetails($('details'), people ? { ...node, fields: [...node.fields, ["people's labels", people]] } : node, actions);
   showExplained(s);
   s.view.resized(); // the details pane may have just appeared under a narrow graph
 }
@@ -422,6 +423,13 @@ function receive(m: HostMessage): void {
     }
     case 'command':
       return run(m.command);
+    case 'humanLabels': {
+      const s = shownAt(m.stamp);
+      if (!s) return;
+      s.view.setPeoplesLabels(m.labels);
+      if (s.details) showEvent(s, s.details); // the details pane lists them
+      return;
+    }
     default:
       return unknownMessage(m);
   }

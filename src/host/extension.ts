@@ -23,6 +23,7 @@ import { OpenTraces } from './open-traces';
 import { MappingFiles } from './editor/mapping-files';
 import { registerOpenUri } from './open-uri';
 import { GRAPH_VIEW_TYPE, GraphPanels, SIDE_PANEL_TYPE } from './panel/graph-panels';
+import { markPeoplesLabels } from './panel/graph-view';
 import { groupsUnlocked, unlockGroupLeftByGraph } from './panel/group-lock';
 import { keepGraphSizeIn } from './panel/graph-size';
 import { openStartPanel, takeStartPanel } from './panel/start-panel';
@@ -97,6 +98,7 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
     decorator,
     labels,
     registerLabelCommand(sessions, selection, labels),
+    markPeoplesLabels((summary) => labels.graphLabels(summary), labels.onDidChange),
     new EditorSync(sessions, selection),
     new TraceStatusBar(sessions),
     new LargeTraceNotice(GRAPH_VIEW_TYPE),

@@ -345,7 +345,9 @@ export type HostMessage =
   /** Frame one agent's lane. */
   | { type: 'showLane'; agent: string }
   /** A palette command routed to the active graph. */
-  | { type: 'command'; command: GraphCommand };
+  | { type: 'command'; command: GraphCommand }
+  /** The labels people gave events of the snapshot (the sidecar next to the trace): one mark per event, its words plain text. */
+  | { type: 'humanLabels'; stamp: number; labels: { index: number; text: string }[] };
 
 /**
  * Messages the webview sends to the host. Every message that names an event carries the `stamp`

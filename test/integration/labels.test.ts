@@ -2,7 +2,8 @@
  * People's labels in a real VS Code (issue 29 item 1): a label given from an event's hover (its
  * "Label…" link opens the pick) lands in `<trace>.labels.jsonl` next to the trace, whose bytes do not
  * change; it is shown on the event's line, and again after the trace is opened anew and read by a
- * fresh reader (as after a window reload), and after 100 lines are appended to the trace.
+ * fresh reader (as after a window reload), and after 100 lines are appended to the trace; the graph
+ * outlines the labelled event (its node, or the run bar holding it) and labels from its details pane.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -11,7 +12,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { HumanLabels } from '../../src/host/editor/human-labels';
 import type { OtraceApi } from '../../src/host/extension';
-import { testLog } from './bridge';
+import { clickInWebview, evalInWebview, testLog } from './bridge';
 import { until, untilValue } from './wait';
 
 const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
@@ -26,7 +27,7 @@ describe("people's labels in a sidecar", function () {
   });
   after(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
 
-  it('a label from the hover lands in the sidecar, the trace unchanged; it shows after a reload and after 100 lines are appended', async () => {
+  it('a label from the hover lands in the sidecar, the trace unchanged; it shows after a reload, after 100 appended lines and in the graph, which labels too', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-labels-'));
     const file = path.join(dir, 'demo.otrace.jsonl');
     fs.copyFileSync(DEMO, file);
@@ -100,5 +101,30 @@ describe("people's labels in a sidecar", function () {
     assert.deepEqual(after?.labels.map((l) => [l.index, l.by]), [[24, 'id']]);
     assert.equal(fs.readFileSync(sidecar, 'utf8').split('\n').filter(Boolean).length, 1, 'the sidecar is only written by a label');
     testLog(`labels: e25 labelled from the hover, shown after a reload and after 100 appended lines (${api.sessions.peek(uri)!.counts.events} events)`);
+
+    // the graph marks the labelled event apart from otrace's verdicts, and labels from its details pane
+    const frame = `body[data-state="ready"][data-title="${path.basename(file)}"]`;
+    await vscode.commands.executeCommand('otrace.openGraphToSide', uri);
+    // the events whose node, or the run bar holding them, the graph outlines as labelled
+    const marked = () =>
+      evalInWebview<number[]>(
+        `(() => { const v = globalThis.__otrace.view; const ids = globalThis.__otrace.cy.nodes('.human-label').map((n) => n.id()); return [3, 24].filter((i) => ids.includes(v.keyOf(i))); })()`,
+        { selector: frame, timeoutMs: 60_000 },
+      );
+    await untilValue('the graph to mark e25', marked, (m) => m.includes(24), 60_000).catch(async (err: Error) => {
+      const seen = await evalInWebview<unknown>(`({ words: globalThis.__otrace.view.peoplesLabelOf(24) ?? null, events: globalThis.__otrace.cy.nodes('.event').map((n) => n.data('index')), runs: globalThis.__otrace.cy.nodes('.run').length })`, { selector: frame });
+      throw new Error(`${err.message}; the graph: ${JSON.stringify(seen).slice(0, 600)}`);
+    });
+    await vscode.commands.executeCommand('otrace.showInGraph', { trace: uri.toString(), index: 3 });
+    const button = '#details .actions vscode-button:last-child';
+    await untilValue('the details of e4 with Label…', () => evalInWebview<string>(`document.querySelector('${button}')?.textContent ?? ''`, { selector: frame }), (t) => t === 'Label…');
+    await clickInWebview(button, { frame });
+    await until('the pick from the graph to be taken', async () => {
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      return fs.readFileSync(sidecar, 'utf8').split('\n').filter(Boolean).length === 2 || undefined;
+    }, 20_000, 300);
+    assert.equal(JSON.parse(fs.readFileSync(sidecar, 'utf8').split('\n')[1]).event, 'e4');
+    await untilValue('the graph to mark e4 too', marked, (m) => m.includes(3) && m.includes(24), 30_000);
+    assert.ok(fs.readFileSync(file).subarray(0, bytes.length).equals(bytes), 'the trace is only what was appended to it');
   });
 });

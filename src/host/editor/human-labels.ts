@@ -69,6 +69,17 @@ export class HumanLabels implements vscode.Disposable {
     return entry.labels;
   }
 
+  /** The labels of a session as the graph marks them: per labelled event, its labels' words (plain text). */
+  async graphLabels(summary: SessionSummary): Promise<{ index: number; text: string }[]> {
+    const byIndex = new Map<number, string[]>();
+    for (const l of (await this.labelsOf(summary))?.labels ?? []) {
+      const list = byIndex.get(l.index);
+      if (list) list.push(markText(l));
+      else byIndex.set(l.index, [markText(l)]);
+    }
+    return [...byIndex].map(([index, texts]) => ({ index, text: texts.join(' · ') }));
+  }
+
   /** The labels on one event of a session. */
   async labelsOn(summary: SessionSummary, index: number): Promise<SessionLabel[]> {
     return ((await this.labelsOf(summary))?.labels ?? []).filter((l) => l.index === index);

@@ -56,4 +56,5 @@ test('otrace dataset stops carries human labels beside otrace labels; sidecar pr
   assert.match(r.stderr, /12\.json\.labels\.jsonl:4:1: error: not a JSON label record/);
   assert.match(r.stderr, /12\.json\.labels\.jsonl:5:1: warning: label "decisive_error" .* not attached: no event has id h99/);
   assert.match(r.stderr, /human labels from 1 sidecar/);
+  assert.doesNotMatch(r.stderr, /not traces/, 'the labels file is no trace of the folder');
 });
