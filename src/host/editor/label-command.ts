@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { LABEL_KINDS, LABEL_TITLES, type LabelKind, type NewLabel } from '../../shared/label-kinds';
-import { labelText } from '../../shared/untrusted-text';
+import { labelText, type LabelText } from '../../shared/untrusted-text';
 import type { OpenTraces } from '../open-traces';
 import type { HumanLabels } from './human-labels';
 import type { SelectionService } from './selection';
@@ -63,13 +63,15 @@ export function registerLabelCommand(sessions: OpenTraces, selection: SelectionS
 }
 
 async function pickLabel(target: { type: string; agent: string; findings: { kind: string; mode?: string; inline: string }[] }): Promise<NewLabel | undefined> {
-  type Item = vscode.QuickPickItem & { make?: () => Promise<NewLabel | undefined> };
-  const items: Item[] = (['should_have_stopped', 'stopped_too_early', 'decisive_error', 'good_step'] as const).map((kind) => ({ label: LABEL_TITLES[kind], detail: DETAILS[kind], make: () => Promise.resolve({ label: kind }) }));
-  items.push({ label: 'Note…', detail: DETAILS.note, make: () => askNote({ label: 'note' }) });
+  // our own words, and the finding's inline text escaped: the pick's text is label text
+  type Item = vscode.QuickPickItem & { label: LabelText; description?: LabelText; detail?: LabelText; make?: () => Promise<NewLabel | undefined> };
+  const words = (kind: LabelKind) => ({ label: labelText`${LABEL_TITLES[kind]}`, detail: labelText`${DETAILS[kind]}` });
+  const items: Item[] = (['should_have_stopped', 'stopped_too_early', 'decisive_error', 'good_step'] as const).map((kind) => ({ ...words(kind), make: () => Promise.resolve({ label: kind }) }));
+  items.push({ label: labelText`Note…`, detail: labelText`${DETAILS.note}`, make: () => askNote({ label: 'note' }) });
   if (target.findings.length) {
-    items.push({ label: 'otrace found here', kind: vscode.QuickPickItemKind.Separator });
+    items.push({ label: labelText`otrace found here`, kind: vscode.QuickPickItemKind.Separator });
     for (const kind of ['accept_finding', 'reject_finding'] as const) {
-      for (const f of target.findings) items.push({ label: LABEL_TITLES[kind], description: labelText`${f.inline}`, detail: DETAILS[kind], make: () => Promise.resolve({ label: kind, finding: f }) });
+      for (const f of target.findings) items.push({ ...words(kind), description: labelText`${f.inline}`, make: () => Promise.resolve({ label: kind, finding: f }) });
     }
   }
   const pick = await vscode.window.showQuickPick(items, { title: 'otrace: Label Event', placeHolder: labelText`Label ${target.type} of ${target.agent} (kept in the labels file next to the trace)` });
