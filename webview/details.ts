@@ -19,7 +19,7 @@ export function showDetails(pane: HTMLElement, node: GraphNode | undefined, acti
   if (!node) {
     const hint = document.createElement('p');
     hint.className = 'hint';
-    hint.textContent = 'Click an event for its details. ←/→ step through events in time order, Shift+←/→ within an agent, S the next stop, N the next finding, Enter shows it in the trace file, Ctrl+F finds, Space plays, F fits, Z zooms to the selection, Esc goes back.';
+    hint.textContent = 'Click an event for its details. ←/→ step through events in time order, Shift+←/→ within an agent, S the next stop, N the next finding, Enter shows it in the trace file, Ctrl+F finds, Space plays, F fits, Z zooms to the selection, L labels the event, Esc goes back.';
     pane.append(hint);
     return;
   }

@@ -116,6 +116,8 @@ export function graphStyle(): StylesheetJson {
     { selector: 'node.loop', style: { 'border-width': 3, 'border-style': 'dashed', 'border-color': OKABE_ITO.orange } },
     { selector: 'node.stop-problem', style: { 'border-width': 4, 'border-style': 'double', 'border-color': themeColor('editorWarning-foreground', '#cca700') } },
     { selector: 'node.blame', style: { 'border-width': 4, 'border-style': 'double', 'border-color': themeColor('editorError-foreground', '#f14c4c') } },
+    // People's labels: an outline outside the border, in their own colour (otrace's verdicts are borders)
+    { selector: 'node.human-label', style: { 'outline-width': 3, 'outline-offset': 2, 'outline-style': 'solid', 'outline-color': themeColor('otrace-humanLabelForeground', '#CC79A7') } },
     { selector: 'node.folded', style: { display: 'none' } },
     { selector: 'node.in-run', style: { display: 'none' } },
     {

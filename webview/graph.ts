@@ -71,6 +71,8 @@ export class TraceGraph {
   private listeners: (() => void)[] = [];
   /** Event nodes of the loaded window by key. */
   private readonly nodeById = new Map<string, GraphNode>();
+  /** The labels people gave events (the sidecar next to the trace), by event index: a mark of their own on the node. */
+  private peoplesLabels = new Map<number, string>();
   /** Run bars of the loaded window by key. */
   private readonly runById = new Map<string, GraphRun>();
   /** Time-order rank of every event, and for a result drawn in its call's bar the call's index (else -1): made on first use. */
@@ -318,6 +320,7 @@ export class TraceGraph {
       this.cy.add(add);
     });
     this.window = { from: win.from, to: win.to, bucket: win.bucket, mode: win.mode };
+    this.markPeoplesLabels();
     this.layout(this.geometry() === this.laidOut ? changed : undefined);
   }
 
@@ -620,6 +623,32 @@ export class TraceGraph {
     this.mode = mode;
     this.clear();
     this.fit();
+  }
+
+  /** Marks the events people labelled (class `human-label`: an outline, apart from otrace's borders); replaces the previous marks. */
+  setPeoplesLabels(labels: readonly { index: number; text: string }[]): void {
+    this.peoplesLabels = new Map(labels.map((l) => [l.index, l.text]));
+    this.markPeoplesLabels();
+  }
+
+  /** Puts the `human-label` class on what draws each labelled event in the loaded window: its node, its call's bar or the run bar holding it. */
+  private markPeoplesLabels(): void {
+    const keys = new Set<string>();
+    for (const index of this.peoplesLabels.keys()) {
+      const key = this.keyOf(index);
+      if (key) keys.add(key);
+    }
+    this.cy.batch(() => {
+      this.cy.nodes('.human-label').forEach((node) => {
+        if (!keys.has(node.id())) node.removeClass('human-label');
+      });
+      for (const key of keys) this.cy.getElementById(key).addClass('human-label');
+    });
+  }
+
+  /** The words of the labels people gave an event, if any. */
+  peoplesLabelOf(index: number): string | undefined {
+    return this.peoplesLabels.get(index);
   }
 
   /** Cytoscape node of an event index (a result's is its call's bar), when loaded on its own. */

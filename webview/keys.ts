@@ -26,6 +26,7 @@ export const KEYS: Record<string, GraphCommand> = {
   'Shift+F': 'fit',
   z: 'zoomToSelection',
   t: 'toggleAxis',
+  l: 'label',
   Escape: 'back',
 };
 

@@ -316,7 +316,9 @@ function showEvent(s: TraceState, node: GraphNode): void {
   const actions: [string, () => void][] = [['Show in Trace File', () => post({ type: 'reveal', stamp, index })]];
   if (node.hasSource) actions.push(['Open Source Prompt', () => post({ type: 'openSource', stamp, index })]);
   if (node.textLength !== undefined) actions.push(['Show Whole Content', () => post({ type: 'showContent', stamp, index })]);
-  showDetails($('details'), node, actions);
+  actions.push(['Label…', () => post({ type: 'label', stamp, index })]);
+  const people = s.view.peoplesLabelOf(index);
+  showDetails($('details'), people ? { ...node, fields: [...node.fields, ["people's labels", people]] } : node, actions);
   showExplained(s);
   s.view.resized(); // the details pane may have just appeared under a narrow graph
 }
@@ -376,6 +378,9 @@ function run(command: GraphCommand): void {
       return;
     case 'exportSvg':
       return post({ type: 'export', format: 'svg', data: exportSvg(s.view, $('canvas')) });
+    case 'label':
+      if (s.timeline.current !== undefined) post({ type: 'label', stamp: s.stamp, index: s.timeline.current });
+      return;
     default:
       s.timeline.step(command satisfies StepTarget);
   }
@@ -418,6 +423,13 @@ function receive(m: HostMessage): void {
     }
     case 'command':
       return run(m.command);
+    case 'humanLabels': {
+      const s = shownAt(m.stamp);
+      if (!s) return;
+      s.view.setPeoplesLabels(m.labels);
+      if (s.details) showEvent(s, s.details); // the details pane lists them
+      return;
+    }
     default:
       return unknownMessage(m);
   }

@@ -15,7 +15,7 @@ import { traceFilesUnder } from '../engine/trace-files';
 import { errorCount, EXIT, MAX_PATH, safe, terminalLine, tryLoad, unreadable } from './common';
 
 /** Names that are never traces (mapping files) and folders never searched. */
-const NOT_TRACE = /\.otrace-map\.json$/i;
+const NOT_TRACE = /\.otrace-map\.json$|\.labels\.jsonl$/i; // mapping files and labels sidecars
 const SKIP_DIRS = new Set(['node_modules', '.git']);
 
 /** What a run over a corpus read and left out. */

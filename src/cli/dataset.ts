@@ -2,15 +2,18 @@
  * `otrace dataset stops FILE|DIR... -o stops.jsonl [--outcome failure|success]`: stop data for
  * training, one JSON row per decision point (src/analysis/stop-dataset.ts; schema in
  * docs/analysis.md). Directories are searched for .json / .jsonl traces; files a parent trace pulls in
- * are counted once (corpus.ts). Without `-o` the rows go to stdout. A summary line goes to stderr.
+ * are counted once (corpus.ts). A trace with a labels sidecar (`<trace>.labels.jsonl`) gets the people's
+ * labels in `human_labels` beside otrace's `labels` (src/analysis/labels/stop-labels.ts). Without `-o` the rows go to stdout. A summary line goes to stderr.
  */
 import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { analyzeIndex, TraceIndex } from '../analysis';
 import { stopRows } from '../analysis/stop-dataset';
+import { withHumanLabels } from '../analysis/labels/stop-labels';
 import { escapeJsonControls } from '../trace/preview';
 import { fail, MAX_MESSAGE, MAX_PATH, safe, terminalLine, type Command } from './common';
 import { corpusExit, forEachTrace } from './corpus';
+import { sidecarOf } from './sidecar-labels';
 
 export const dataset: Command = {
   usage: 'otrace dataset stops FILE|DIR... [-o stops.jsonl] [--outcome failure|success]',
@@ -29,10 +32,13 @@ export const dataset: Command = {
       fail(`cannot write ${safe(values.output, MAX_PATH)}: ${safe((err as Error).message, MAX_MESSAGE)}`);
     }
     // rows are buffered per trace: a trace that a later parent pulls in is dropped with its rows
-    const { results, summary } = forEachTrace(paths, (loaded, name) => {
+    let labelled = 0;
+    const { results, summary } = forEachTrace(paths, (loaded, name, file) => {
       const index = new TraceIndex(loaded);
       try {
-        return stopRows(index, analyzeIndex(index, { outcome }), name).map((r) => escapeJsonControls(JSON.stringify(r)));
+        const side = sidecarOf(file, loaded); // people's labels beside otrace's (problems to stderr)
+        if (side) labelled++;
+        return withHumanLabels(stopRows(index, analyzeIndex(index, { outcome }), name), index, side?.attached).map((r) => escapeJsonControls(JSON.stringify(r)));
       } finally {
         index.free(); // its typed arrays' memory back at once (src/analysis/arena.ts)
       }
@@ -49,7 +55,8 @@ export const dataset: Command = {
       summary.not_traces.length ? `${summary.not_traces.length} not traces` : '',
       summary.unreadable.length ? `${summary.unreadable.length} unreadable` : '',
     ].filter(Boolean);
-    process.stderr.write(`otrace: ${terminalLine(`${rows} rows from ${summary.traces} traces in ${seconds.toFixed(1)} s${values.output ? ` -> ${safe(values.output, MAX_PATH)}` : ''}${left.length ? ` (left out: ${left.join(', ')})` : ''}`)}\n`);
+    const human = labelled ? `, human labels from ${labelled} sidecar${labelled === 1 ? '' : 's'}` : '';
+    process.stderr.write(`otrace: ${terminalLine(`${rows} rows from ${summary.traces} traces${human} in ${seconds.toFixed(1)} s${values.output ? ` -> ${safe(values.output, MAX_PATH)}` : ''}${left.length ? ` (left out: ${left.join(', ')})` : ''}`)}\n`);
     return corpusExit(summary, paths);
   },
 };

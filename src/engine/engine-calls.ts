@@ -30,6 +30,9 @@ const CALL_NAMES = {
   graphEvent: true,
   findEvents: true,
   runTool: true,
+  labelTarget: true,
+  newLabelLine: true,
+  sessionLabels: true,
 } satisfies Record<keyof EngineCalls, true>;
 
 /** Sends one call and resolves with its answer. */

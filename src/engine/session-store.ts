@@ -19,6 +19,8 @@ import { recordLabels } from './record-labels';
 import { eventString, longStringAt } from './long-strings';
 import { codeLenses, eventAtPosition, eventContent, eventInfo, eventPlace, inspect, outline, promptUsers, sourcePrompt } from './queries';
 import { setAsideLongContent } from './long-content';
+import { labelTarget, newLabelLine, sessionLabels } from './human-labels';
+import type { NewLabel } from '../shared/label-kinds';
 import { SessionFiles } from './session-input';
 import { makeSnapshot, type TraceSnapshot } from './snapshot';
 import { summarize, type SessionSummary } from './summary';
@@ -167,6 +169,18 @@ export class SessionStore implements EngineCalls {
 
   eventInfo(key: string, stamp: number, index: number) {
     return this.on(key, stamp, (s) => eventInfo(s, index));
+  }
+
+  labelTarget(key: string, stamp: number, index: number) {
+    return this.on(key, stamp, (s) => labelTarget(s, index));
+  }
+
+  newLabelLine(key: string, stamp: number, index: number, label: NewLabel, who: { author: string; time: string }) {
+    return this.on(key, stamp, (s) => newLabelLine(s, index, label, who));
+  }
+
+  sessionLabels(key: string, stamp: number, sidecarText: string) {
+    return this.on(key, stamp, (s) => sessionLabels(s, sidecarText));
   }
 
   eventContent(key: string, stamp: number, index: number) {

@@ -11,6 +11,8 @@ import type { EventInfo, EventPlace, LensItem, OutlineLane, PromptAt, PromptUser
 import type { SessionSummary } from './summary';
 import type { EventString, StringPlace } from './long-strings';
 import type { ChatToolAnswer, ToolView } from './chat-tool-names';
+import type { LabelTarget, SessionLabels } from './human-labels';
+import type { NewLabel } from '../shared/label-kinds';
 
 /** What to read: one version of a trace file. */
 export interface LoadRequest {
@@ -131,6 +133,12 @@ export interface EngineCalls {
    * `view` the trace in view, if any (a `file` in the input is an absolute path the host checked).
    */
   runTool(name: string, input: unknown, view?: ToolView): ChatToolAnswer;
+  /** What a new label on event `index` records of it (id, place, fingerprint) and the findings on it (src/engine/human-labels.ts). */
+  labelTarget(key: string, stamp: number, index: number): LabelTarget | undefined;
+  /** The sidecar line (JSON) of a new label on event `index`, or undefined when it is no event or no valid label. */
+  newLabelLine(key: string, stamp: number, index: number, label: NewLabel, who: { author: string; time: string }): string | undefined;
+  /** The labels of a sidecar's text (the host reads `<trace>.labels.jsonl`) attached to the session's events, and the sidecar's problems. */
+  sessionLabels(key: string, stamp: number, sidecarText: string): SessionLabels | undefined;
 }
 
 /** A call from the host. */

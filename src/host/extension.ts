@@ -23,6 +23,7 @@ import { OpenTraces } from './open-traces';
 import { MappingFiles } from './editor/mapping-files';
 import { registerOpenUri } from './open-uri';
 import { GRAPH_VIEW_TYPE, GraphPanels, SIDE_PANEL_TYPE } from './panel/graph-panels';
+import { markPeoplesLabels } from './panel/graph-view';
 import { groupsUnlocked, unlockGroupLeftByGraph } from './panel/group-lock';
 import { keepGraphSizeIn } from './panel/graph-size';
 import { openStartPanel, takeStartPanel } from './panel/start-panel';
@@ -31,6 +32,8 @@ import { createLog, logError, showLog } from './log';
 import type { ToWorker } from '../engine/worker-protocol';
 import { disposeRecordHighlight, recordHighlight } from './editor/record-highlight';
 import { registerChat, type ChatApi } from './chat/register';
+import { HumanLabels } from './editor/human-labels';
+import { registerLabelCommand } from './editor/label-command';
 
 const TRACE_LANGUAGES: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonl' }, { language: 'jsonc' }];
 // The bundle is evaluated; VS Code calls activate once the extension's storage is ready too.
@@ -60,6 +63,8 @@ export interface OtraceApi {
   groupsUnlocked(): number;
   /** The language model tools and `@otrace`: what the participant answers, without a chat. */
   chat: ChatApi;
+  /** People's labels: the sidecars read, the marks shown. */
+  labels: HumanLabels;
 }
 
 export function activate(context: vscode.ExtensionContext): OtraceApi {
@@ -78,6 +83,7 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
   // while the trace is read and the rest of otrace registers.
   void openStartTrace(panels);
   const decorator = new TraceDecorator(context.extensionUri, sessions);
+  const labels = new HumanLabels(sessions);
   const updateContext = async (editor: vscode.TextEditor | undefined) => {
     const isTrace = !!editor && (await sessions.isTrace(editor.document));
     if (editor === vscode.window.activeTextEditor) void vscode.commands.executeCommand('setContext', 'otrace.activeEditorIsTrace', isTrace);
@@ -93,6 +99,9 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
     panels,
     unlockGroupLeftByGraph(),
     decorator,
+    labels,
+    registerLabelCommand(sessions, selection, labels),
+    markPeoplesLabels((summary) => labels.graphLabels(summary), labels.onDidChange),
     new EditorSync(sessions, selection),
     new TraceStatusBar(sessions),
     new LargeTraceNotice(GRAPH_VIEW_TYPE),
@@ -114,7 +123,7 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
     ...registerTraceCommands(sessions, selection, panels, decorator),
     vscode.window.onDidChangeActiveTextEditor((editor) => void updateContext(editor)),
     vscode.languages.registerDocumentSymbolProvider(TRACE_LANGUAGES, new TraceOutline(sessions), { label: 'otrace' }),
-    vscode.languages.registerHoverProvider(TRACE_LANGUAGES, new TraceHover(sessions)),
+    vscode.languages.registerHoverProvider(TRACE_LANGUAGES, new TraceHover(sessions, labels)),
     vscode.languages.registerDefinitionProvider(TRACE_LANGUAGES, new TraceDefinition(sessions)),
     vscode.languages.registerCodeLensProvider(TRACE_LANGUAGES, new TraceCodeLens(sessions)),
     vscode.languages.registerCodeLensProvider({ scheme: 'file' }, new PromptCodeLens(sessions)),
@@ -142,6 +151,7 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
     engineThreadId: () => engine.threadId,
     groupsUnlocked,
     chat,
+    labels,
   };
 }
 

@@ -20,6 +20,7 @@ import { messageText, plainText, type PlainText } from '../shared/untrusted-text
 import { StatedOutcomes, type StatedOutcome } from './editor/stated-outcomes';
 import { stringLocation } from './editor/event-content';
 import { logged } from './log';
+import { isSidecar } from '../shared/label-kinds';
 
 const TRACE_NAME = /\.otrace\.jsonl?$/;
 /** Wait this long after the last keystroke before reading an edited trace again (ms). */
@@ -81,6 +82,7 @@ export class OpenTraces implements vscode.Disposable {
    * file (a package.json, a settings file) starts no worker.
    */
   isTrace(document: vscode.TextDocument): Promise<boolean> {
+    if (isSidecar(document.fileName)) return Promise.resolve(false); // a labels file is no trace, whatever it looks like
     if (TRACE_NAME.test(document.fileName)) return Promise.resolve(true);
     const key = document.uri.toString();
     const known = this.traceChecks.get(key);

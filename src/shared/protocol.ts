@@ -303,7 +303,9 @@ export type GraphCommand =
   | 'toggleAxis'
   | 'back'
   | 'exportPng'
-  | 'exportSvg';
+  | 'exportSvg'
+  /** Label the current event (otrace: Label Event…, the pick opened by the host). */
+  | 'label';
 
 /**
  * Messages the host sends to the webview. Those that name an event or a finding carry the `stamp`
@@ -343,7 +345,9 @@ export type HostMessage =
   /** Frame one agent's lane. */
   | { type: 'showLane'; agent: string }
   /** A palette command routed to the active graph. */
-  | { type: 'command'; command: GraphCommand };
+  | { type: 'command'; command: GraphCommand }
+  /** The labels people gave events of the snapshot (the sidecar next to the trace): one mark per event, its words plain text. */
+  | { type: 'humanLabels'; stamp: number; labels: { index: number; text: string }[] };
 
 /**
  * Messages the webview sends to the host. Every message that names an event carries the `stamp`
@@ -369,6 +373,8 @@ export type WebviewMessage =
   | { type: 'openSource'; stamp: number; index: number }
   /** Show the event's whole content (the details show a preview) in a read-only document, the graph keeping focus. */
   | { type: 'showContent'; stamp: number; index: number }
+  /** Label the event (otrace: Label Event…: the host's pick; the label goes to the sidecar next to the trace). */
+  | { type: 'label'; stamp: number; index: number }
   /** The user selected a node or stepped to an event; `reveal`: show its line in a visible editor of the trace (never focusing it). */
   | { type: 'selected'; stamp: number; index: number; reveal?: boolean }
   /**

@@ -46,6 +46,7 @@ const TEST_FILES: Record<string, () => unknown> = {
   'editor-analysis.test.ts': () => require('./editor-analysis.test'),
   'editor-labels.test.ts': () => require('./editor-labels.test'),
   'live.test.ts': () => require('./live.test'),
+  'labels.test.ts': () => require('./labels.test'),
   'mapping.test.ts': () => require('./mapping.test'),
   'untrusted-names.test.ts': () => require('./untrusted-names.test'),
   // runs only with run-integration.mjs --untrusted (skipped otherwise)

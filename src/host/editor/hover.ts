@@ -11,24 +11,31 @@ import { hoverFigures } from './hover-text';
 import { commandLink, preview } from './markdown';
 import { eventAtPosition } from './source-command';
 import { toRange, type OpenTraces } from '../open-traces';
+import type { SessionLabel } from '../../engine/human-labels';
+import { markText, type HumanLabels } from './human-labels';
 
 /** The commands a hover may run (everything else in it is text). */
-export const HOVER_COMMANDS = ['otrace.showInGraph', 'otrace.goToSourcePrompt', 'otrace.explainFinding', 'otrace.showEventContent'];
+export const HOVER_COMMANDS = ['otrace.showInGraph', 'otrace.goToSourcePrompt', 'otrace.explainFinding', 'otrace.showEventContent', 'otrace.labelEvent'];
 
 /** Provides event hovers from the session in the engine. */
 export class TraceHover implements vscode.HoverProvider {
-  constructor(private readonly sessions: OpenTraces) {}
+  /** @param labels people's labels (shown apart from otrace's findings), when the editor has them. */
+  constructor(
+    private readonly sessions: OpenTraces,
+    private readonly labels?: HumanLabels,
+  ) {}
 
   async provideHover(document: vscode.TextDocument, position: vscode.Position): Promise<vscode.Hover | undefined> {
     const at = await eventAtPosition(this.sessions, document, position);
     const info = at && (await this.sessions.engine.eventInfo(at.summary.key, at.summary.stamp, at.index));
     if (!at || !info) return undefined;
-    return new vscode.Hover(hoverMarkdown(at.summary.key, info), toRange(info.range));
+    const people = this.labels ? await this.labels.labelsOn(at.summary, at.index).catch(() => []) : [];
+    return new vscode.Hover(hoverMarkdown(at.summary.key, info, people), toRange(info.range));
   }
 }
 
-/** The hover's Markdown for an event of the session `trace`. */
-function hoverMarkdown(trace: string, e: EventInfo): vscode.MarkdownString {
+/** The hover's Markdown for an event of the session `trace`, with the labels people gave it. */
+function hoverMarkdown(trace: string, e: EventInfo, people: readonly SessionLabel[] = []): vscode.MarkdownString {
   const index = e.index;
   const md = new vscode.MarkdownString('', false);
   md.isTrusted = { enabledCommands: HOVER_COMMANDS };
@@ -49,7 +56,10 @@ function hoverMarkdown(trace: string, e: EventInfo): vscode.MarkdownString {
   if (e.credit) analysis.push(markdownText`${e.credit.text}: ${e.credit.basis}`);
   for (const f of e.findings) analysis.push(joinMarkdown([markdownText`**${f.label}**: ${preview(f.message, 300)}`, commandLink('Explain', 'otrace.explainFinding', { trace, finding: f.index })], ' '));
   if (analysis.length) md.appendMarkdown(joinMarkdown([joinMarkdown(analysis.map((a) => joinMarkdown([markdownText`- `, a], '')), '\n'), PARAGRAPH], ''));
-  const links = [commandLink('Show in Graph', 'otrace.showInGraph', { trace, index })];
+  // people's labels: their own paragraph, apart from otrace's analysis; notes and names are escaped
+  if (people.length) md.appendMarkdown(joinMarkdown([joinMarkdown(people.map((l) => markdownText`- 👤 ${preview(markText(l), 300)}`), '\n'), PARAGRAPH], ''));
+  // the link's arguments are otrace's own: the session key and the event's index (no kind, no text from the trace)
+  const links = [commandLink('Show in Graph', 'otrace.showInGraph', { trace, index }), commandLink('Label…', 'otrace.labelEvent', { trace, index })];
   if (e.hasSourcePrompt) links.push(commandLink('Go to Source Prompt', 'otrace.goToSourcePrompt', { trace, index }));
   if (e.contentLength > PREVIEW_CHARS) links.push(commandLink(`Show Whole Content (${e.contentLength.toLocaleString('en-US')} characters)`, 'otrace.showEventContent', { trace, index }));
   md.appendMarkdown(joinMarkdown(links, ' · '));

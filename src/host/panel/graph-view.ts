@@ -31,11 +31,33 @@ function stamped(message: Unstamped, stamp: number): HostMessage {
  * The webview messages that name an event of the page's snapshot (the engine's answers to `event`,
  * `find` and `window` are asked for a stamp and checked by the engine).
  */
-const EVENT_MESSAGES: ReadonlySet<WebviewMessage['type']> = new Set(['selected', 'reveal', 'openSource', 'showContent']);
+const EVENT_MESSAGES: ReadonlySet<WebviewMessage['type']> = new Set(['selected', 'reveal', 'openSource', 'showContent', 'label']);
 
 /** A message type the switch does not know: a compile error (`never`), and ignored at run time (a newer page). */
 function unknownMessage(m: never): void {
   void m;
+}
+
+/** People's labels on a session's events, as the graph marks them (one text per labelled event). */
+export type LabelSource = (summary: SessionSummary) => Promise<{ index: number; text: string }[]>;
+
+/** Where the graph views read people's labels (src/host/editor/human-labels.ts), and the views open now. */
+let labelSource: LabelSource | undefined;
+const openViews = new Set<GraphView>();
+
+/**
+ * Lets every graph view mark the events people labelled: read from `source` with each trace sent,
+ * and again when `changed` fires with the view's session key. Returns what stops it.
+ */
+export function markPeoplesLabels(source: LabelSource, changed: vscode.Event<string>): vscode.Disposable {
+  labelSource = source;
+  const listening = changed((key) => {
+    for (const view of openViews) if (view.traceUri.toString() === key) void view.sendLabels();
+  });
+  return new vscode.Disposable(() => {
+    listening.dispose();
+    labelSource = undefined;
+  });
 }
 
 /** Shows the trace at `uri` in `panel` and keeps it current while the panel lives. */
@@ -69,6 +91,7 @@ export class GraphView implements vscode.Disposable {
     earlier: WebviewMessage[] = [],
   ) {
     markStart('graph panel created');
+    openViews.add(this);
     panel.webview.options = graphWebviewOptions(extensionUri);
     // A panel made while the extension loaded (npm start) has its page already.
     if (!panel.webview.html) panel.webview.html = graphHtml(panel.webview, extensionUri);
@@ -203,6 +226,15 @@ export class GraphView implements vscode.Disposable {
     if (s && s.trace === this.uri.toString()) this.post({ type: 'select', stamp: summary.stamp, index: s.index });
     for (const m of this.queued.splice(0)) this.post(stamped(m, summary.stamp));
     markStart('graph sent');
+    void this.sendLabels();
+  }
+
+  /** Sends the labels people gave the events of the snapshot shown (after its trace; none without a source). */
+  async sendLabels(): Promise<void> {
+    const summary = this.shown;
+    if (!labelSource || !summary || this.stamp !== summary.stamp) return;
+    const labels = await labelSource(summary).catch(logged(`reading the labels of ${this.uri.fsPath} for the graph`));
+    if (labels && this.stamp === summary.stamp) this.post({ type: 'humanLabels', stamp: summary.stamp, labels });
   }
 
   private post(message: HostMessage): void {
@@ -245,6 +277,10 @@ export class GraphView implements vscode.Disposable {
       case 'showContent':
         // The content opens in the other column; the keyboard stays in the graph, as for Show in Trace File.
         await vscode.commands.executeCommand('otrace.showEventContent', { trace: this.uri.toString(), index: m.index, viewColumn: this.otherColumn(), preserveFocus: true });
+        return;
+      case 'label':
+        // the pick opens over the graph; the label goes to the sidecar, never the trace
+        await vscode.commands.executeCommand('otrace.labelEvent', { trace: this.uri.toString(), index: m.index });
         return;
       case 'export':
         await this.saveExport(m.format, m.data);
@@ -320,6 +356,7 @@ export class GraphView implements vscode.Disposable {
   }
 
   dispose(): void {
+    openViews.delete(this);
     while (this.disposables.length) this.disposables.pop()?.dispose();
   }
 }

@@ -18,7 +18,7 @@ import { FIXTURES } from '../../helpers';
  * the files of a Kimi session folder beside its wire (the model's context.jsonl, a sub-agent's meta.json),
  * and those of a Claude Code session folder beside its transcripts (sidecars, a Workflow's journal and run file).
  */
-const NOT_TRACES = /(SOURCE\.md|\.py|survey[\\/]trace_schema\.json|mapping[\\/].*|prompts[\\/].*\.md)$|^not-traces[\\/]|^kimi[\\/].*[\\/](context\.jsonl|meta\.json)$|^codex-trace-bundle[\\/].*[\\/]payloads[\\/]|^claude-code[^\\/]*[\\/].*(\.meta\.json|[\\/]journal\.jsonl|[\\/]workflows[\\/]wf_[^\\/]*\.json)$/;
+const NOT_TRACES = /(SOURCE\.md|\.py|\.labels\.jsonl|survey[\\/]trace_schema\.json|mapping[\\/].*|prompts[\\/].*\.md)$|^not-traces[\\/]|^kimi[\\/].*[\\/](context\.jsonl|meta\.json)$|^codex-trace-bundle[\\/].*[\\/]payloads[\\/]|^claude-code[^\\/]*[\\/].*(\.meta\.json|[\\/]journal\.jsonl|[\\/]workflows[\\/]wf_[^\\/]*\.json)$/;
 
 /** The format a fixture folder holds (folders with several formats: by file). */
 function expectedFormat(rel: string): string | undefined {
