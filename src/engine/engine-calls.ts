@@ -29,6 +29,7 @@ const CALL_NAMES = {
   graphWindow: true,
   graphEvent: true,
   findEvents: true,
+  compareSessions: true,
 } satisfies Record<keyof EngineCalls, true>;
 
 /** Sends one call and resolves with its answer. */

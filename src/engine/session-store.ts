@@ -19,6 +19,8 @@ import { recordLabels } from './record-labels';
 import { eventString, longStringAt } from './long-strings';
 import { codeLenses, eventAtPosition, eventContent, eventInfo, eventPlace, inspect, outline, promptUsers, sourcePrompt } from './queries';
 import { setAsideLongContent } from './long-content';
+import { compareView } from './compare-view';
+import type { CompareModel } from '../shared/compare-protocol';
 import { SessionFiles } from './session-input';
 import { makeSnapshot, type TraceSnapshot } from './snapshot';
 import { summarize, type SessionSummary } from './summary';
@@ -233,5 +235,11 @@ export class SessionStore implements EngineCalls {
 
   findEvents(key: string, stamp: number, query: string): number[] | undefined {
     return this.on(key, stamp, (s) => findEvents(s, query));
+  }
+
+  compareSessions(keyA: string, stampA: number, keyB: string, stampB: number): CompareModel | { error: string } | undefined {
+    const a = this.at(keyA, stampA);
+    const b = this.at(keyB, stampB);
+    return a && b ? compareView(a, b) : undefined;
   }
 }

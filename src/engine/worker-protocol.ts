@@ -10,6 +10,7 @@ import type { Position, Problem } from '../trace/model';
 import type { EventInfo, EventPlace, LensItem, OutlineLane, PromptAt, PromptUser } from './query-types';
 import type { SessionSummary } from './summary';
 import type { EventString, StringPlace } from './long-strings';
+import type { CompareModel } from '../shared/compare-protocol';
 
 /** What to read: one version of a trace file. */
 export interface LoadRequest {
@@ -125,6 +126,8 @@ export interface EngineCalls {
   graphWindow(key: string, request: WindowRequest): GraphWindow | undefined;
   graphEvent(key: string, stamp: number, index: number): GraphNode | undefined;
   findEvents(key: string, stamp: number, query: string): number[] | undefined;
+  /** Run A compared with run B (src/engine/compare-view.ts), each named by its session and stamp; `{ error }` when an analysis failed. */
+  compareSessions(keyA: string, stampA: number, keyB: string, stampB: number): CompareModel | { error: string } | undefined;
 }
 
 /** A call from the host. */
