@@ -121,30 +121,34 @@ export function compareModel(a: LoadedTrace, b: LoadedTrace, c: RunComparison): 
  * @param kindA, kindB how an event with no partner in its column differs (`same` when the comparison says nothing of it)
  */
 export function laneColumns(laneA: readonly number[], laneB: readonly number[], partner: ReadonlyMap<number, number>, kindA: (i: number) => ColumnKind, kindB: (j: number) => ColumnKind): CompareColumn[] {
+  const posA = new Map<number, number>();
+  laneA.forEach((i, k) => posA.set(i, k));
   const posB = new Map<number, number>();
   laneB.forEach((j, k) => posB.set(j, k));
+  const partnerOfB = new Map<number, number>();
+  for (const [i, j] of partner) partnerOfB.set(j, i);
   const out: CompareColumn[] = [];
   let i = 0;
   let j = 0;
   while (i < laneA.length || j < laneB.length) {
-    if (i < laneA.length) {
-      const ai = laneA[i];
-      const m = partner.get(ai);
-      const at = m === undefined ? undefined : posB.get(m);
-      if (at !== undefined && at === j) {
-        out.push({ kind: kindA(ai) === 'changed' ? 'changed' : 'same', a: ai, b: m });
-        i++;
+    // a B event with no partner ahead in A goes first: run order puts it right after the last pair before it
+    if (j < laneB.length) {
+      const p = partnerOfB.get(laneB[j]);
+      const at = p === undefined ? undefined : posA.get(p);
+      if (at === undefined || at < i || i >= laneA.length) {
+        out.push({ kind: alone(kindB(laneB[j]), 'only_in_b'), b: laneB[j] });
         j++;
         continue;
       }
-      if (at === undefined || at < j || j >= laneB.length) {
-        out.push({ kind: alone(kindA(ai), 'only_in_a'), a: ai });
-        i++;
-        continue;
-      }
     }
-    out.push({ kind: alone(kindB(laneB[j]), 'only_in_b'), b: laneB[j] });
-    j++;
+    const ai = laneA[i];
+    const m = partner.get(ai);
+    const at = m === undefined ? undefined : posB.get(m);
+    if (at !== undefined && at === j) {
+      out.push({ kind: kindA(ai) === 'changed' ? 'changed' : 'same', a: ai, b: m });
+      j++;
+    } else out.push({ kind: alone(kindA(ai), 'only_in_a'), a: ai });
+    i++;
   }
   return out;
 }

@@ -13,8 +13,10 @@ declare function acquireVsCodeApi(): { postMessage(message: CompareWebviewMessag
 const vscode = acquireVsCodeApi();
 const post = (m: CompareWebviewMessage) => vscode.postMessage(m);
 
-/** Column width and the box's width in px. */
+/** Column width in px (a box is 104 px wide). */
 const COLUMN_PX = 112;
+/** Room left of the first column for the A / B row names. */
+const LEFT_PX = 34;
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -169,14 +171,14 @@ function showLanes(m: CompareModel): void {
     const name = el('div', 'pair-name', pairName(p));
     if (p.columnsLeftOut) name.append(el('span', 'note', `${fmt(p.columnsLeftOut)} more steps not drawn`));
     const track = el('div', 'track');
-    track.style.width = `${p.columns.length * COLUMN_PX + 8}px`;
+    track.style.width = `${LEFT_PX + p.columns.length * COLUMN_PX + 8}px`;
     const side = el('div', 'side');
     side.append(el('span', 'a', 'A'), el('span', 'b', 'B'));
     track.append(side);
     p.columns.forEach((col, x) => drawColumn(track, col, k, x));
     if (first && first.lanes === k && first.column >= 0) {
       const marker = el('div', 'marker');
-      marker.style.left = `${first.column * COLUMN_PX - 4}px`;
+      marker.style.left = `${LEFT_PX + first.column * COLUMN_PX - 4}px`;
       marker.append(el('span', '', 'first divergence'));
       track.append(marker);
     }
@@ -190,7 +192,7 @@ function drawColumn(track: HTMLElement, col: CompareColumn, lanes: number, x: nu
   const list: HTMLElement[] = [];
   const box = (side: 'a' | 'b', label: string | undefined) => {
     const b = el('div', `ev ${side} ${col.kind}`, label ?? '');
-    b.style.left = `${x * COLUMN_PX}px`;
+    b.style.left = `${LEFT_PX + x * COLUMN_PX}px`;
     b.title = `${side.toUpperCase()}: ${label ?? ''} (${KIND_WORDS[col.kind]})`;
     b.dataset.lanes = String(lanes);
     b.dataset.column = String(x);
@@ -206,7 +208,7 @@ function drawColumn(track: HTMLElement, col: CompareColumn, lanes: number, x: nu
   if (col.b !== undefined) box('b', col.lb);
   if (col.a !== undefined && col.b !== undefined) {
     const join = el('div', `join ${col.kind}`);
-    join.style.left = `${x * COLUMN_PX + 50}px`;
+    join.style.left = `${LEFT_PX + x * COLUMN_PX + 50}px`;
     track.append(join);
   }
   boxes.set(`${lanes}:${x}`, list);
@@ -217,12 +219,25 @@ function select(m: Extract<CompareHostMessage, { type: 'select' }>): void {
   selected = { diff: m.diff, lanes: m.lanes, column: m.column };
   const list = boxes.get(`${m.lanes}:${m.column}`) ?? [];
   for (const b of list) b.classList.add('selected');
-  list[0]?.scrollIntoView({ block: 'nearest', inline: 'center' });
+  if (list[0]) scrollTo(list[0]);
   const n = model?.differences.length ?? 0;
   const d = m.diff >= 0 ? model?.differences[m.diff] : undefined;
   $('position').textContent = d ? `difference ${fmt(m.diff + 1)} of ${fmt(n)}${model?.differencesLeftOut ? '+' : ''}: ${KIND_WORDS[d.kind]}${m.diff === 0 ? ' (the first divergence)' : ''}` : `the same step · ${fmt(n)} differences`;
   document.body.dataset.diff = String(m.diff);
   showDetails(m.details, d?.kind);
+}
+
+/** Scrolls the lanes so the box is in the middle across and in view down. */
+function scrollTo(box: HTMLElement): void {
+  const lanes = $('lanes');
+  const area = lanes.getBoundingClientRect();
+  const r = box.getBoundingClientRect();
+  lanes.scrollLeft += r.left + r.width / 2 - (area.left + area.width / 2);
+  const pair = box.closest('.pair') as HTMLElement | null;
+  if (pair) {
+    const p = pair.getBoundingClientRect();
+    if (p.top < area.top || p.bottom > area.bottom) lanes.scrollTop += p.top - area.top - 8;
+  }
 }
 
 function showDetails(details: { a?: EventDetails; b?: EventDetails }, kind: string | undefined): void {

@@ -31,8 +31,10 @@ export interface CompareState {
   differences: number;
   /** The first divergence's events (A and B indexes; null: nothing on that side). */
   first: { a: number | null; b: number | null } | undefined;
-  /** The selected difference's events. */
-  selected: { a: number | null; b: number | null } | undefined;
+  /** The selected difference's events, and the lines (0-based) of their records. */
+  selected: { a: number | null; b: number | null; lineA?: number; lineB?: number } | undefined;
+  /** How many records are marked in A's and in B's trace file, and the hover of the first of each. */
+  marked: { a: number; b: number; hoverA?: string; hoverB?: string };
 }
 
 /** One comparison of trace A with trace B, in its panel. */
@@ -73,7 +75,12 @@ export class ComparePanel implements vscode.Disposable {
   state(): CompareState {
     const d = this.model?.differences;
     const at = (k: number) => (d && d[k] ? { a: d[k].a, b: d[k].b } : undefined);
-    return { a: this.a.toString(), b: this.b.toString(), current: this.current, differences: d?.length ?? 0, first: at(0), selected: at(this.current) };
+    const sel = d?.[this.current];
+    const selected = sel && { a: sel.a, b: sel.b, ...(sel.placeA ? { lineA: sel.placeA.range.start.line } : {}), ...(sel.placeB ? { lineB: sel.placeB.range.start.line } : {}) };
+    const ma = this.decorations.marksOf(this.fileOf('A', ''));
+    const mb = this.decorations.marksOf(this.fileOf('B', ''));
+    const marked = { a: ma.length, b: mb.length, ...(ma[0] ? { hoverA: ma[0].hover } : {}), ...(mb[0] ? { hoverB: mb[0].hover } : {}) };
+    return { a: this.a.toString(), b: this.b.toString(), current: this.current, differences: d?.length ?? 0, first: at(0), selected, marked };
   }
 
   /** The marks in a document's text (tests). */
@@ -146,7 +153,26 @@ export class ComparePanel implements vscode.Disposable {
     const details = await this.details(d.a, d.b);
     if (this.current !== k) return; // another step came meanwhile
     this.post({ type: 'select', diff: k, lanes: d.lanes, column: d.column, details });
-    await this.reveal(d.placeA, d.placeB);
+    // a step of one run only: the other run's text shows where that run is at this point (its nearest event in the lane pair)
+    const near = async (run: RunName) => {
+      const index = this.nearest(d.lanes, d.column, run);
+      return index === undefined ? undefined : this.placeOf(run, index);
+    };
+    await this.reveal(d.placeA ?? (d.a === null ? await near('A') : undefined), d.placeB ?? (d.b === null ? await near('B') : undefined));
+  }
+
+  /** The event of run `run` in the column of lane pair `lanes` nearest to `column` (before it first), if any. */
+  private nearest(lanes: number, column: number, run: RunName): number | undefined {
+    const cols = this.model?.lanes[lanes]?.columns;
+    if (!cols || column < 0) return undefined;
+    const of = (x: number) => (run === 'A' ? cols[x]?.a : cols[x]?.b);
+    for (let k = 1; k < cols.length; k++) {
+      const before = of(column - k);
+      if (before !== undefined) return before;
+      const after = of(column + k);
+      if (after !== undefined) return after;
+    }
+    return undefined;
   }
 
   /**

@@ -22,7 +22,7 @@ function model(fileA: string, fileB: string): CompareModel {
   return m;
 }
 
-test('lane columns: paired events share a column in order; the rest stand alone as the comparison calls them', () => {
+test('lane columns: paired events share a column in order; the rest stand alone as the comparison calls them, B\'s before A\'s as run order places them', () => {
   // A: 1 2 3 4, B: 11 12 13; 1~11 same, 3~13 changed, 2 only in A, 12 only in B, 4 moved (its partner is not in B's lane here)
   const partner = new Map([
     [1, 11],
@@ -38,8 +38,8 @@ test('lane columns: paired events share a column in order; the rest stand alone 
   const k = (i: number) => kinds.get(i) ?? 'same';
   assert.deepEqual(laneColumns([1, 2, 3, 4], [11, 12, 13], partner, k, k), [
     { kind: 'same', a: 1, b: 11 },
-    { kind: 'only_in_a', a: 2 },
     { kind: 'only_in_b', b: 12 },
+    { kind: 'only_in_a', a: 2 },
     { kind: 'changed', a: 3, b: 13 },
     { kind: 'moved', a: 4 },
   ]);
