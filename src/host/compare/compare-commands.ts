@@ -7,7 +7,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { labelText } from '../../shared/untrusted-text';
+import { labelText, type LabelText } from '../../shared/untrusted-text';
 import type { OpenTraces } from '../open-traces';
 import { ComparePanel, type CompareState } from './compare-panel';
 
@@ -15,6 +15,14 @@ import { ComparePanel, type CompareState } from './compare-panel';
 const SELECTED_KEY = 'otrace.traceSelectedForCompare';
 /** Workspace trace files listed in "Compare Trace with…" at most. */
 const MAX_LISTED = 200;
+
+/** A quick pick item of "Compare Trace with…": a trace file (or Browse…); trace file names are untrusted. */
+interface PickItem extends vscode.QuickPickItem {
+  label: LabelText;
+  description?: LabelText;
+  detail?: LabelText;
+  uri?: vscode.Uri;
+}
 
 /** The compare panels, the trace selected for compare, and their commands. */
 export class ComparePanels implements vscode.Disposable {
@@ -81,7 +89,7 @@ export class ComparePanels implements vscode.Disposable {
 
   /** "Compare Trace with…": the active trace (or `arg`) against one picked from the open and workspace traces, or from a file dialog. */
   private async compareWith(arg: unknown): Promise<CompareState | undefined> {
-    const a = targetUri(arg, this.sessions) ?? (await this.pick('Pick run A: the trace to compare', undefined));
+    const a = targetUri(arg, this.sessions) ?? (await this.pick(labelText`Pick run A: the trace to compare`, undefined));
     if (!a) return undefined;
     const b = await this.pick(labelText`Compare ${path.basename(a.fsPath)} with…`, a);
     if (!b) return undefined;
@@ -89,18 +97,18 @@ export class ComparePanels implements vscode.Disposable {
   }
 
   /** A trace file picked from the open sessions and the workspace's .json/.jsonl files, or from a file dialog. */
-  private async pick(placeHolder: string, except: vscode.Uri | undefined): Promise<vscode.Uri | undefined> {
+  private async pick(placeHolder: LabelText, except: vscode.Uri | undefined): Promise<vscode.Uri | undefined> {
     const seen = new Set<string>(except ? [except.toString()] : []);
-    const items: (vscode.QuickPickItem & { uri?: vscode.Uri })[] = [];
-    const add = (uri: vscode.Uri, detail: string) => {
+    const items: PickItem[] = [];
+    const add = (uri: vscode.Uri, detail: LabelText) => {
       if (seen.has(uri.toString())) return;
       seen.add(uri.toString());
       items.push({ label: labelText`${path.basename(uri.fsPath)}`, description: labelText`${vscode.workspace.asRelativePath(uri)}`, detail, uri });
     };
-    for (const s of this.sessions.all()) add(vscode.Uri.parse(s.key), 'open in otrace');
+    for (const s of this.sessions.all()) add(vscode.Uri.parse(s.key), labelText`open in otrace`);
     const found = await vscode.workspace.findFiles('**/*.{jsonl,json}', '**/node_modules/**', MAX_LISTED);
-    for (const uri of found.sort((x, y) => x.fsPath.localeCompare(y.fsPath))) add(uri, 'in the workspace');
-    items.push({ label: 'Browse…', detail: 'pick a trace file with a file dialog' });
+    for (const uri of found.sort((x, y) => x.fsPath.localeCompare(y.fsPath))) add(uri, labelText`in the workspace`);
+    items.push({ label: labelText`Browse…`, detail: labelText`pick a trace file with a file dialog` });
     const chosen = await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true });
     if (!chosen) return undefined;
     if (chosen.uri) return chosen.uri;

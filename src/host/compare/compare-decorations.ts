@@ -44,6 +44,8 @@ export class CompareDecorations implements vscode.Disposable {
   };
   /** Marks by document URI (a run's trace file and its sub-agent files). */
   private marks = new Map<string, Mark[]>();
+  /** The decorations of each kind per document URI, made from {@link marks} when first applied. */
+  private options = new Map<string, Map<Mark['kind'], vscode.DecorationOptions[]>>();
   private current: number | undefined;
   private readonly listener: vscode.Disposable;
 
@@ -77,6 +79,7 @@ export class CompareDecorations implements vscode.Disposable {
       add('B', d.placeB, markKind(d.kind), hoverOf(d, 'B'), k);
     });
     this.marks = marks;
+    this.options.clear();
     this.applyAll();
   }
 
@@ -98,12 +101,13 @@ export class CompareDecorations implements vscode.Disposable {
   private apply(editor: vscode.TextEditor): void {
     const marks = this.marks.get(editor.document.uri.toString());
     if (!marks) return;
-    for (const kind of KINDS) {
-      editor.setDecorations(
-        this.types[kind],
-        marks.filter((m) => m.kind === kind).map((m) => ({ range: m.range, hoverMessage: markdown(m.hover) })),
-      );
+    let options = this.options.get(editor.document.uri.toString());
+    if (!options) {
+      // made once per file and comparison: a step only outlines another record
+      options = new Map(KINDS.map((kind) => [kind, marks.filter((m) => m.kind === kind).map((m) => ({ range: m.range, hoverMessage: markdown(m.hover) }))]));
+      this.options.set(editor.document.uri.toString(), options);
     }
+    for (const kind of KINDS) editor.setDecorations(this.types[kind], options.get(kind)!);
     editor.setDecorations(this.types.current, marks.filter((m) => m.diff === this.current).map((m) => m.range));
   }
 

@@ -137,7 +137,7 @@ export class ComparePanel implements vscode.Disposable {
     const col = this.model?.lanes[lanes]?.columns[column];
     if (!col) return;
     if (col.diff !== undefined) return this.select(col.diff);
-    this.current = -1;
+    // a step both runs do: shown, and next/previous difference go on from the difference selected before
     this.decorations.select(undefined);
     const details = await this.details(col.a ?? null, col.b ?? null);
     this.post({ type: 'select', diff: -1, lanes, column, details });
