@@ -52,9 +52,11 @@ export function compareModel(a: LoadedTrace, b: LoadedTrace, c: RunComparison): 
   });
   const columnOf = new Map<number, { lanes: number; column: number }>();
   let budget = MAX_COLUMNS;
+  const lanesA = lanesOf(evA);
+  const lanesB = lanesOf(evB);
   const lanes: CompareLanes[] = c.agents.map((p, lanesIndex) => {
-    const laneA = p.a === null ? [] : laneOf(evA, p.a);
-    const laneB = p.b === null ? [] : laneOf(evB, p.b);
+    const laneA = (p.a !== null && lanesA.get(p.a)) || [];
+    const laneB = (p.b !== null && lanesB.get(p.b)) || [];
     // partners in one column: the same step, or changed
     const partner = new Map<number, number>(p.aligned);
     for (const [i, k] of diffOfA) {
@@ -162,14 +164,22 @@ function kindOf(c: RunComparison, k: number | undefined): ColumnKind {
   return k === undefined ? 'same' : c.differences[k].kind;
 }
 
-/** The events of one agent, in time order (time, then file order). */
-function laneOf(events: readonly TraceEvent[], agent: string): number[] {
-  const out: number[] = [];
-  events.forEach((e, i) => {
-    if (e.agent === agent) out.push(i);
-  });
-  const t = (i: number) => (Number.isFinite(events[i].t) ? events[i].t : 0);
-  return out.sort((x, y) => t(x) - t(y) || x - y);
+/** Each agent's events, in time order (time, then file order): one pass over the events. */
+function lanesOf(events: readonly TraceEvent[]): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (let i = 0; i < events.length; i++) {
+    const agent = events[i].agent;
+    let lane = out.get(agent);
+    if (!lane) out.set(agent, (lane = []));
+    lane.push(i);
+  }
+  const t = Float64Array.from(events, (e) => (Number.isFinite(e.t) ? e.t : 0));
+  for (const lane of out.values()) {
+    let sorted = true;
+    for (let k = 1; k < lane.length && sorted; k++) sorted = t[lane[k - 1]] <= t[lane[k]];
+    if (!sorted) lane.sort((x, y) => t[x] - t[y] || x - y); // most traces are written in time order: no sort
+  }
+  return out;
 }
 
 function label(e: TraceEvent | undefined, max: number): string {
