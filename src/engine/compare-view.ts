@@ -51,10 +51,9 @@ export function compareModel(a: LoadedTrace, b: LoadedTrace, c: RunComparison): 
     if (d.b_index !== null) diffOfB.set(d.b_index, k);
   });
   const columnOf = new Map<number, { lanes: number; column: number }>();
-  let budget = MAX_COLUMNS;
   const lanesA = lanesOf(evA);
   const lanesB = lanesOf(evB);
-  const lanes: CompareLanes[] = c.agents.map((p, lanesIndex) => {
+  const all = c.agents.map((p, lanesIndex) => {
     const laneA = (p.a !== null && lanesA.get(p.a)) || [];
     const laneB = (p.b !== null && lanesB.get(p.b)) || [];
     // partners in one column: the same step, or changed
@@ -63,9 +62,13 @@ export function compareModel(a: LoadedTrace, b: LoadedTrace, c: RunComparison): 
       const d = c.differences[k];
       if (d.kind === 'changed' && d.agents === lanesIndex && d.b_index !== null) partner.set(i, d.b_index);
     }
-    const columns = laneColumns(laneA, laneB, partner, (i) => kindOf(c, diffOfA.get(i)), (j) => kindOf(c, diffOfB.get(j)));
-    const kept = columns.slice(0, Math.max(0, budget));
-    budget -= kept.length;
+    return laneColumns(laneA, laneB, partner, (i) => kindOf(c, diffOfA.get(i)), (j) => kindOf(c, diffOfB.get(j)));
+  });
+  const windows = columnWindows(all, MAX_COLUMNS);
+  const lanes: CompareLanes[] = c.agents.map((p, lanesIndex) => {
+    const columns = all[lanesIndex];
+    const { start, count } = windows[lanesIndex];
+    const kept = columns.slice(start, start + count);
     kept.forEach((col, x) => {
       const k = col.a !== undefined ? diffOfA.get(col.a) : undefined;
       const kb = col.b !== undefined ? diffOfB.get(col.b) : undefined;
@@ -86,6 +89,7 @@ export function compareModel(a: LoadedTrace, b: LoadedTrace, c: RunComparison): 
       deltas: p.deltas,
       counts: { same: p.aligned.length, only_in_a: p.only_in_a, only_in_b: p.only_in_b, changed: p.changed, moved: p.moved },
       columns: kept,
+      columnsBefore: start,
       columnsLeftOut: columns.length - kept.length,
     };
   });
@@ -152,6 +156,27 @@ export function laneColumns(laneA: readonly number[], laneB: readonly number[], 
     } else out.push({ kind: alone(kindA(ai), 'only_in_a'), a: ai });
     i++;
   }
+  return out;
+}
+
+/**
+ * Which columns of each lane pair are sent when all of them are more than `max`: the budget shared
+ * fairly (the shorter pairs whole, the rest split evenly), and each pair's window starting a little
+ * before its first difference (so the first divergence is always drawn).
+ * @returns per pair, the first column sent and how many.
+ */
+export function columnWindows(pairs: readonly CompareColumn[][], max: number): { start: number; count: number }[] {
+  const out = pairs.map(() => ({ start: 0, count: 0 }));
+  const order = pairs.map((_, k) => k).sort((x, y) => pairs[x].length - pairs[y].length);
+  let left = max;
+  order.forEach((k, n) => {
+    const columns = pairs[k];
+    const count = Math.min(columns.length, Math.floor(left / (order.length - n)));
+    left -= count;
+    const first = columns.findIndex((col) => col.kind !== 'same');
+    const start = count === columns.length || first < 0 ? 0 : Math.max(0, Math.min(first - Math.floor(count / 10), columns.length - count));
+    out[k] = { start, count };
+  });
   return out;
 }
 

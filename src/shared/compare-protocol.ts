@@ -84,8 +84,11 @@ export interface CompareLanes {
   deltas: LaneFigureDeltas;
   /** Counts of the pair's differences. */
   counts: { same: number; only_in_a: number; only_in_b: number; changed: number; moved: number };
+  /** The columns sent: a window of the pair's columns when all pairs together have more than {@link MAX_COLUMNS}. */
   columns: CompareColumn[];
-  /** Columns not sent (past {@link MAX_COLUMNS} over all pairs). */
+  /** Columns of the pair before the window sent. */
+  columnsBefore: number;
+  /** Columns not sent, before and after the window. */
   columnsLeftOut: number;
 }
 

@@ -169,7 +169,10 @@ function showLanes(m: CompareModel): void {
   m.lanes.forEach((p, k) => {
     const pair = el('div', 'pair');
     const name = el('div', 'pair-name', pairName(p));
-    if (p.columnsLeftOut) name.append(el('span', 'note', `${fmt(p.columnsLeftOut)} more steps not drawn`));
+    if (p.columnsLeftOut) {
+      const after = p.columnsLeftOut - p.columnsBefore;
+      name.append(el('span', 'note', [p.columnsBefore ? `${fmt(p.columnsBefore)} steps before` : '', after ? `${fmt(after)} steps after` : ''].filter(Boolean).join(' and ') + ' not drawn'));
+    }
     const track = el('div', 'track');
     track.style.width = `${LEFT_PX + p.columns.length * COLUMN_PX + 8}px`;
     const side = el('div', 'side');

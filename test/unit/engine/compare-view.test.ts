@@ -4,7 +4,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { compareView, laneColumns } from '../../../src/engine/compare-view';
+import { columnWindows, compareView, laneColumns } from '../../../src/engine/compare-view';
+import type { CompareColumn } from '../../../src/shared/compare-protocol';
 import { setAsideLongContent } from '../../../src/engine/long-content';
 import { SessionStore } from '../../../src/engine/session-store';
 import { makeSnapshot } from '../../../src/engine/snapshot';
@@ -120,4 +121,16 @@ test('the engine answers a comparison of two sessions by key and stamp, and noth
   const m = store.compareSessions(sa.key, sa.stamp, sb.key, sb.stamp);
   assert.ok(m && !('error' in m) && m.differences.length > 0);
   assert.equal(store.compareSessions(sa.key, sa.stamp + 1, sb.key, sb.stamp), undefined);
+});
+
+test('more columns than sent: short lane pairs whole, the budget split among the rest, each window starting a little before its first difference', () => {
+  const lane = (n: number, firstDiff: number): CompareColumn[] => Array.from({ length: n }, (_, k) => ({ kind: k === firstDiff ? 'only_in_a' : 'same', a: k }));
+  const windows = columnWindows([lane(50_000, 30_000), lane(10, 3), lane(30_000, -1)], 1_000);
+  assert.deepEqual(windows[1], { start: 0, count: 10 }, 'the short pair whole');
+  assert.equal(windows[0].count + windows[2].count, 990, 'the rest of the budget split');
+  assert.equal(windows[0].count, 495);
+  assert.ok(windows[0].start <= 30_000 && 30_000 < windows[0].start + windows[0].count, `the first difference is in the window: ${JSON.stringify(windows[0])}`);
+  assert.ok(windows[0].start > 0, 'steps before it are left out');
+  assert.deepEqual(windows[2], { start: 0, count: 495 }, 'a pair with no difference from its start');
+  assert.deepEqual(columnWindows([lane(5, 2), lane(7, -1)], 1_000), [{ start: 0, count: 5 }, { start: 0, count: 7 }], 'under the budget: everything');
 });
