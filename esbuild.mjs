@@ -22,6 +22,8 @@ export const BUILDS = {
   openTarget: { ...common, platform: 'node', format: 'cjs', entryPoints: { 'open-target': 'src/engine/open-target.ts' }, outdir: 'dist' },
   // Minified: the webview parses this on every graph it opens (npm start's time to the graph).
   webview: { ...common, platform: 'browser', format: 'iife', entryPoints: { webview: 'webview/main.ts' }, outdir: 'dist', minify: !watch },
+  // The compare panel's page (issue 28): its own bundle, so the graph's stays as it is.
+  compareWebview: { ...common, platform: 'browser', format: 'iife', entryPoints: { compare: 'webview/compare/main.ts' }, outdir: 'dist', minify: !watch },
   integration: { ...common, platform: 'node', format: 'cjs', entryPoints: { 'test/integration/index': 'test/integration/index.ts' }, outdir: 'dist', external: ['vscode', 'mocha', 'playwright-core'] },
 };
 

@@ -33,6 +33,7 @@ const CALL_NAMES = {
   labelTarget: true,
   newLabelLine: true,
   sessionLabels: true,
+  compareSessions: true,
 } satisfies Record<keyof EngineCalls, true>;
 
 /** Sends one call and resolves with its answer. */

@@ -21,6 +21,8 @@ import { codeLenses, eventAtPosition, eventContent, eventInfo, eventPlace, inspe
 import { setAsideLongContent } from './long-content';
 import { labelTarget, newLabelLine, sessionLabels } from './human-labels';
 import type { NewLabel } from '../shared/label-kinds';
+import { compareView } from './compare-view';
+import type { CompareModel } from '../shared/compare-protocol';
 import { SessionFiles } from './session-input';
 import { makeSnapshot, type TraceSnapshot } from './snapshot';
 import { summarize, type SessionSummary } from './summary';
@@ -260,5 +262,11 @@ export class SessionStore implements EngineCalls {
       disk: this.disk,
     });
     return runChatTool(traces, name, input);
+  }
+
+  compareSessions(keyA: string, stampA: number, keyB: string, stampB: number): CompareModel | { error: string } | undefined {
+    const a = this.at(keyA, stampA);
+    const b = this.at(keyB, stampB);
+    return a && b ? compareView(a, b) : undefined;
   }
 }

@@ -13,6 +13,7 @@ import type { EventString, StringPlace } from './long-strings';
 import type { ChatToolAnswer, ToolView } from './chat-tool-names';
 import type { LabelTarget, SessionLabels } from './human-labels';
 import type { NewLabel } from '../shared/label-kinds';
+import type { CompareModel } from '../shared/compare-protocol';
 
 /** What to read: one version of a trace file. */
 export interface LoadRequest {
@@ -139,6 +140,8 @@ export interface EngineCalls {
   newLabelLine(key: string, stamp: number, index: number, label: NewLabel, who: { author: string; time: string }): string | undefined;
   /** The labels of a sidecar's text (the host reads `<trace>.labels.jsonl`) attached to the session's events, and the sidecar's problems. */
   sessionLabels(key: string, stamp: number, sidecarText: string): SessionLabels | undefined;
+  /** Run A compared with run B (src/engine/compare-view.ts), each named by its session and stamp; `{ error }` when an analysis failed. */
+  compareSessions(keyA: string, stampA: number, keyB: string, stampB: number): CompareModel | { error: string } | undefined;
 }
 
 /** A call from the host. */

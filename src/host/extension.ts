@@ -34,6 +34,7 @@ import { disposeRecordHighlight, recordHighlight } from './editor/record-highlig
 import { registerChat, type ChatApi } from './chat/register';
 import { HumanLabels } from './editor/human-labels';
 import { registerLabelCommand } from './editor/label-command';
+import { ComparePanels } from './compare/compare-commands';
 
 const TRACE_LANGUAGES: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonl' }, { language: 'jsonc' }];
 // The bundle is evaluated; VS Code calls activate once the extension's storage is ready too.
@@ -84,6 +85,7 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
   void openStartTrace(panels);
   const decorator = new TraceDecorator(context.extensionUri, sessions);
   const labels = new HumanLabels(sessions);
+  const compare = new ComparePanels(context.extensionUri, sessions);
   const updateContext = async (editor: vscode.TextEditor | undefined) => {
     const isTrace = !!editor && (await sessions.isTrace(editor.document));
     if (editor === vscode.window.activeTextEditor) void vscode.commands.executeCommand('setContext', 'otrace.activeEditorIsTrace', isTrace);
@@ -121,6 +123,8 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
     vscode.window.registerWebviewPanelSerializer(SIDE_PANEL_TYPE, { deserializeWebviewPanel: (panel, state) => panels.restore(panel, state) }),
     vscode.commands.registerCommand('otrace.goToSourcePrompt', (ref?: EventRef) => goToSourcePrompt(sessions, ref)),
     ...registerTraceCommands(sessions, selection, panels, decorator),
+    compare,
+    ...compare.registerCommands(),
     vscode.window.onDidChangeActiveTextEditor((editor) => void updateContext(editor)),
     vscode.languages.registerDocumentSymbolProvider(TRACE_LANGUAGES, new TraceOutline(sessions), { label: 'otrace' }),
     vscode.languages.registerHoverProvider(TRACE_LANGUAGES, new TraceHover(sessions, labels)),

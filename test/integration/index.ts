@@ -31,6 +31,7 @@ const TEST_FILES: Record<string, () => unknown> = {
   'graph-overview.test.ts': () => require('./graph-overview.test'),
   // the README's pictures (test-output/codex-rollout.png, who-and-when.png, screenshot.png)
   'readme-pictures.test.ts': () => require('./readme-pictures.test'),
+  'compare.test.ts': () => require('./compare.test'),
   'graph-keyboard.test.ts': () => require('./graph-keyboard.test'),
   'graph-panels.test.ts': () => require('./graph-panels.test'),
   'graph-stale.test.ts': () => require('./graph-stale.test'),
