@@ -11,7 +11,7 @@ import type { LoadedTrace } from '../../trace/model';
 import { canonicalType, NOT_AGENT_OUTPUT_KINDS } from '../../trace/schema';
 import { runAgents } from '../run-summary';
 import { Aligner } from './align';
-import { Interner, runEvents, withTargets, type RunEvents } from './fingerprints';
+import { gather, Interner, runEvents, withTargets, type RunEvents } from './fingerprints';
 import { diffLanes, STEP, type LaneDiff } from './lane-diff';
 import { pairAgents, type AgentPairing, type LaneInfo } from './pairing';
 import type { Difference, DifferenceKind } from './types';
@@ -60,15 +60,25 @@ function promptedAgent(run: RunEvents): string | undefined {
   return undefined;
 }
 
+/**
+ * The lanes of a run as the pairing reads them. What they were asked (run-summary.ts `runAgents`, a
+ * pass over the run) and their steps are read only when the pairing asks: agents that pair by name
+ * need neither.
+ */
 function laneInfos(run: RunEvents): LaneInfo[] {
-  const tasks = new Map(runAgents(run.loaded).map((a) => [a.name, a.task]));
+  let tasks: Map<string, string | null> | undefined;
+  const taskOf = (name: string) => (tasks ??= new Map(runAgents(run.loaded).map((a) => [a.name, a.task]))).get(name) ?? null;
   const prompted = promptedAgent(run);
   return [...run.lanes].map(([name, ranks]) => ({
     prompted: name === prompted,
     name,
     kind: agentKind(run.loaded, name),
-    task: tasks.get(name) ?? null,
-    steps: Int32Array.from(ranks, (r) => run.fingerprints[r]),
+    get task() {
+      return taskOf(name);
+    },
+    get steps() {
+      return gather(run.fingerprints, ranks);
+    },
   }));
 }
 
@@ -104,10 +114,10 @@ export function alignRuns(loadedA: LoadedTrace, loadedB: LoadedTrace, interner =
   const lanes = pairs.map((p, k) => {
     const la = p.a === null ? null : a.lanes.get(p.a)!;
     const lb = p.b === null ? null : b.lanes.get(p.b)!;
-    if (la) for (const r of la) pairA[r] = k;
-    if (lb) for (const s of lb) pairB[s] = k;
+    if (la) for (let i = 0; i < la.length; i++) pairA[la[i]] = k;
+    if (lb) for (let j = 0; j < lb.length; j++) pairB[lb[j]] = k;
     if (!la || !lb) return { a: la, b: lb, diff: null };
-    const diff = diffLanes(aligner, Int32Array.from(la, (r) => fpA[r]), Int32Array.from(lb, (s) => fpB[s]), Int32Array.from(la, (r) => a.shapes[r]), Int32Array.from(lb, (s) => b.shapes[s]));
+    const diff = diffLanes(aligner, gather(fpA, la), gather(fpB, lb), gather(a.shapes, la), gather(b.shapes, lb));
     for (let i = 0; i < la.length; i++) {
       kindA[la[i]] = diff.kindA[i];
       if (diff.matchA[i] !== -1) partnerA[la[i]] = lb[diff.matchA[i]];

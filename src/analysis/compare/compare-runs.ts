@@ -11,7 +11,7 @@ import { runSummary } from '../run-summary';
 import type { Analysis } from '../types';
 import { alignRuns, type RunAlignment } from './align-runs';
 import { findingsOnOneSide } from './finding-diff';
-import type { Interner } from './fingerprints';
+import { gather, type Interner } from './fingerprints';
 import { STEP } from './lane-diff';
 import { laneDeltas, laneStats } from './lane-stats';
 import type { AgentComparison, RunComparison, RunSide } from './types';
@@ -37,14 +37,17 @@ export function comparison(a: ComparedRun, b: ComparedRun, al: RunAlignment): Ru
   const eventsB = b.loaded.trace.events;
   const agents: AgentComparison[] = al.pairs.map((p, k) => {
     const lane = al.lanes[k];
-    const aStats = lane.a ? laneStats(eventsA, Array.from(lane.a, (r) => al.a.order[r])) : null;
-    const bStats = lane.b ? laneStats(eventsB, Array.from(lane.b, (s) => al.b.order[s])) : null;
+    const aStats = lane.a ? laneStats(eventsA, gather(al.a.order, lane.a)) : null;
+    const bStats = lane.b ? laneStats(eventsB, gather(al.b.order, lane.b)) : null;
     const counts = { only_in_a: 0, only_in_b: 0, changed: 0, moved: 0 };
-    const aligned: [number, number][] = [];
+    let aligned: [number, number][] = [];
     if (lane.diff && lane.a && lane.b) {
       const { kindA, kindB, matchA } = lane.diff;
-      for (let i = 0; i < kindA.length; i++) {
-        if (kindA[i] === STEP.same) aligned.push([al.a.order[lane.a[i]], al.b.order[lane.b[matchA[i]]]]);
+      let same = 0;
+      for (let i = 0; i < kindA.length; i++) if (kindA[i] === STEP.same) same++;
+      aligned = new Array<[number, number]>(same);
+      for (let i = 0, k = 0; i < kindA.length; i++) {
+        if (kindA[i] === STEP.same) aligned[k++] = [al.a.order[lane.a[i]], al.b.order[lane.b[matchA[i]]]];
         else if (kindA[i] === STEP.only) counts.only_in_a++;
         else if (kindA[i] === STEP.changed) counts.changed++;
         else counts.moved++;
