@@ -40,24 +40,23 @@ export function comparison(a: ComparedRun, b: ComparedRun, al: RunAlignment): Ru
     const aStats = lane.a ? laneStats(eventsA, gather(al.a.order, lane.a)) : null;
     const bStats = lane.b ? laneStats(eventsB, gather(al.b.order, lane.b)) : null;
     const counts = { only_in_a: 0, only_in_b: 0, changed: 0, moved: 0 };
-    let aligned: [number, number][] = [];
+    let aligned: () => [number, number][] = () => [];
     if (lane.diff && lane.a && lane.b) {
       const { kindA, kindB, matchA } = lane.diff;
-      let same = 0;
-      for (let i = 0; i < kindA.length; i++) if (kindA[i] === STEP.same) same++;
-      aligned = new Array<[number, number]>(same);
-      for (let i = 0, k = 0; i < kindA.length; i++) {
-        if (kindA[i] === STEP.same) aligned[k++] = [al.a.order[lane.a[i]], al.b.order[lane.b[matchA[i]]]];
-        else if (kindA[i] === STEP.only) counts.only_in_a++;
+      for (let i = 0; i < kindA.length; i++) {
+        if (kindA[i] === STEP.only) counts.only_in_a++;
         else if (kindA[i] === STEP.changed) counts.changed++;
-        else counts.moved++;
+        else if (kindA[i] === STEP.moved) counts.moved++;
       }
       for (let j = 0; j < kindB.length; j++) if (kindB[j] === STEP.only) counts.only_in_b++;
+      aligned = alignedPairs(lane.a, lane.b, kindA, matchA, al.a.order, al.b.order);
     } else {
       counts.only_in_a = lane.a?.length ?? 0;
       counts.only_in_b = lane.b?.length ?? 0;
     }
-    return { a: p.a, b: p.b, paired_by: p.by, a_stats: aStats, b_stats: bStats, deltas: laneDeltas(aStats, bStats, units), aligned, ...counts };
+    const out = { a: p.a, b: p.b, paired_by: p.by, a_stats: aStats, b_stats: bStats, deltas: laneDeltas(aStats, bStats, units) } as AgentComparison;
+    lazy(out, 'aligned', aligned);
+    return Object.assign(out, counts);
   });
   const d = al.differences;
   return {
@@ -73,6 +72,40 @@ export function comparison(a: ComparedRun, b: ComparedRun, al: RunAlignment): Ru
     same: al.same,
     findings: findingsOnOneSide(a.analysis.findings, b.analysis.findings, (i) => al.partnerOfA[i] ?? -1),
   };
+}
+
+/**
+ * The same steps of a lane pair as pairs of event indexes [A, B], in lane order: made from the
+ * alignment's typed arrays when first read: a caller that reads only the counts or one pair's
+ * pairs never makes the others (a million small arrays for two 1M-event runs).
+ */
+function alignedPairs(laneA: Int32Array, laneB: Int32Array, kindA: Uint8Array, matchA: Int32Array, orderA: Int32Array, orderB: Int32Array): () => [number, number][] {
+  return () => {
+    let same = 0;
+    for (let i = 0; i < kindA.length; i++) if (kindA[i] === STEP.same) same++;
+    const pairs = new Array<[number, number]>(same);
+    for (let i = 0, k = 0; i < kindA.length; i++) if (kindA[i] === STEP.same) pairs[k++] = [orderA[laneA[i]], orderB[laneB[matchA[i]]]];
+    return pairs;
+  };
+}
+
+/**
+ * Defines `key` of `target` as an enumerable property computed by `make` when first read (then a
+ * plain value): JSON, spreading and structured cloning see it as any other property.
+ */
+function lazy<T extends object, K extends keyof T>(target: T, key: K, make: () => T[K]): void {
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get() {
+      const value = make();
+      Object.defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true });
+      return value;
+    },
+    set(value: T[K]) {
+      Object.defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true });
+    },
+  });
 }
 
 function side(run: ComparedRun, unit: RunSide['time_unit']): RunSide {

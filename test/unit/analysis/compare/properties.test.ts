@@ -69,4 +69,13 @@ test('a run against itself: no difference, no first divergence, every event alig
   assert.equal(c.same, base.length);
   assert.deepEqual(c.findings, { only_in_a: [], only_in_b: [] });
   assert.equal(c.agents.reduce((n, p) => n + p.aligned.length, 0), base.length);
+  // the pairs are made when first read; JSON and structured clones (a webview message) carry them as any property
+  const json = JSON.parse(JSON.stringify(c)) as typeof c;
+  const clone = structuredClone(c);
+  for (let k = 0; k < c.agents.length; k++) {
+    assert.deepEqual(json.agents[k].aligned, c.agents[k].aligned);
+    assert.deepEqual(clone.agents[k].aligned, c.agents[k].aligned);
+    for (const [i, j] of c.agents[k].aligned) assert.equal(base[i].id, base[j].id, 'an event aligned with itself');
+  }
+  assert.deepEqual(Object.keys(c.agents[0]), ['a', 'b', 'paired_by', 'a_stats', 'b_stats', 'deltas', 'aligned', 'only_in_a', 'only_in_b', 'changed', 'moved']);
 });
