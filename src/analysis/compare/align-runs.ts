@@ -111,6 +111,7 @@ export function alignRuns(loadedA: LoadedTrace, loadedB: LoadedTrace, interner =
   const pairA = new Int32Array(nA);
   const pairB = new Int32Array(nB);
   let same = 0;
+  const SAME = STEP.same;
   const lanes = pairs.map((p, k) => {
     const la = p.a === null ? null : a.lanes.get(p.a)!;
     const lb = p.b === null ? null : b.lanes.get(p.b)!;
@@ -121,7 +122,7 @@ export function alignRuns(loadedA: LoadedTrace, loadedB: LoadedTrace, interner =
     for (let i = 0; i < la.length; i++) {
       kindA[la[i]] = diff.kindA[i];
       if (diff.matchA[i] !== -1) partnerA[la[i]] = lb[diff.matchA[i]];
-      if (diff.kindA[i] === STEP.same) same++;
+      if (diff.kindA[i] === SAME) same++;
     }
     for (let j = 0; j < lb.length; j++) {
       kindB[lb[j]] = diff.kindB[j];
@@ -143,20 +144,21 @@ function ordered(a: RunEvents, b: RunEvents, x: { kindA: Uint8Array; kindB: Uint
   const nA = a.order.length;
   const nB = b.order.length;
   // the rank of the last A event aligned (the same step) with a B event before each B rank
+  const { only, same, changed, moved } = STEP;
   const before = new Float64Array(nB);
   let last = -1;
   for (let s = 0; s < nB; s++) {
     before[s] = last;
-    if (x.kindB[s] === STEP.same) last = x.partnerB[s];
+    if (x.kindB[s] === same) last = x.partnerB[s];
   }
   const found: { kind: DifferenceKind; r: number; s: number; key: number }[] = [];
   for (let r = 0; r < nA; r++) {
     const kind = x.kindA[r];
-    if (kind === STEP.only) found.push({ kind: 'only_in_a', r, s: -1, key: r });
-    else if (kind === STEP.changed) found.push({ kind: 'changed', r, s: x.partnerA[r], key: r });
-    else if (kind === STEP.moved) found.push({ kind: 'moved', r, s: x.partnerA[r], key: Math.min(r, before[x.partnerA[r]] + 0.5) });
+    if (kind === only) found.push({ kind: 'only_in_a', r, s: -1, key: r });
+    else if (kind === changed) found.push({ kind: 'changed', r, s: x.partnerA[r], key: r });
+    else if (kind === moved) found.push({ kind: 'moved', r, s: x.partnerA[r], key: Math.min(r, before[x.partnerA[r]] + 0.5) });
   }
-  for (let s = 0; s < nB; s++) if (x.kindB[s] === STEP.only) found.push({ kind: 'only_in_b', r: -1, s, key: before[s] + 0.5 });
+  for (let s = 0; s < nB; s++) if (x.kindB[s] === only) found.push({ kind: 'only_in_b', r: -1, s, key: before[s] + 0.5 });
   found.sort((p, q) => p.key - q.key || p.s - q.s || p.r - q.r);
   const eventsA = a.loaded.trace.events;
   const eventsB = b.loaded.trace.events;

@@ -7,7 +7,7 @@
  */
 import type { LoadedTrace } from '../../trace/model';
 import { timeUnitOf } from '../../trace/units';
-import { runSummary } from '../run-summary';
+import { runEnd } from '../run-summary';
 import type { Analysis } from '../types';
 import { alignRuns, type RunAlignment } from './align-runs';
 import { findingsOnOneSide } from './finding-diff';
@@ -43,12 +43,13 @@ export function comparison(a: ComparedRun, b: ComparedRun, al: RunAlignment): Ru
     let aligned: () => [number, number][] = () => [];
     if (lane.diff && lane.a && lane.b) {
       const { kindA, kindB, matchA } = lane.diff;
+      const { only, changed, moved } = STEP;
       for (let i = 0; i < kindA.length; i++) {
-        if (kindA[i] === STEP.only) counts.only_in_a++;
-        else if (kindA[i] === STEP.changed) counts.changed++;
-        else if (kindA[i] === STEP.moved) counts.moved++;
+        if (kindA[i] === only) counts.only_in_a++;
+        else if (kindA[i] === changed) counts.changed++;
+        else if (kindA[i] === moved) counts.moved++;
       }
-      for (let j = 0; j < kindB.length; j++) if (kindB[j] === STEP.only) counts.only_in_b++;
+      for (let j = 0; j < kindB.length; j++) if (kindB[j] === only) counts.only_in_b++;
       aligned = alignedPairs(lane.a, lane.b, kindA, matchA, al.a.order, al.b.order);
     } else {
       counts.only_in_a = lane.a?.length ?? 0;
@@ -81,10 +82,11 @@ export function comparison(a: ComparedRun, b: ComparedRun, al: RunAlignment): Ru
  */
 function alignedPairs(laneA: Int32Array, laneB: Int32Array, kindA: Uint8Array, matchA: Int32Array, orderA: Int32Array, orderB: Int32Array): () => [number, number][] {
   return () => {
+    const SAME = STEP.same;
     let same = 0;
-    for (let i = 0; i < kindA.length; i++) if (kindA[i] === STEP.same) same++;
+    for (let i = 0; i < kindA.length; i++) if (kindA[i] === SAME) same++;
     const pairs = new Array<[number, number]>(same);
-    for (let i = 0, k = 0; i < kindA.length; i++) if (kindA[i] === STEP.same) pairs[k++] = [orderA[laneA[i]], orderB[laneB[matchA[i]]]];
+    for (let i = 0, k = 0; i < kindA.length; i++) if (kindA[i] === SAME) pairs[k++] = [orderA[laneA[i]], orderB[laneB[matchA[i]]]];
     return pairs;
   };
 }
@@ -109,6 +111,6 @@ function lazy<T extends object, K extends keyof T>(target: T, key: K, make: () =
 }
 
 function side(run: ComparedRun, unit: RunSide['time_unit']): RunSide {
-  const s = runSummary(run.loaded, run.analysis);
+  const s = runEnd(run.loaded, run.analysis);
   return { format: run.loaded.format, events: run.loaded.trace.events.length, time_unit: unit, task: s.task, ended: s.ended, outcome: s.outcome };
 }

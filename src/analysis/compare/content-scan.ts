@@ -226,9 +226,23 @@ export class ContentNormalizer {
 
   /** Appends `text` normalized (see the module comment); white space before it and after it is dropped. */
   content(text: string): this {
-    let s = text.length > COMPARED_CHARS ? text.slice(0, COMPARED_CHARS) : text;
+    const head = text.length > COMPARED_CHARS ? text.slice(0, COMPARED_CHARS) : text;
+    const start = this.length;
+    if (!this.scan(head)) return this;
+    // a `/` or `\` was read: the home folder and temporary names are taken out, and the text read again
+    let s = head;
     if (s.includes('/home/') || s.includes('/Users/') || s.includes('/root/') || /\\users\\/i.test(s)) s = s.replace(HOME, '~');
     if (MAY_BE_TEMP.test(s)) s = s.replace(MAC_TEMP, '<tmp>').replace(TEMP_PATH, (_, root: string, rest: string) => root + rest.replace(TEMP_SEGMENT, '<tmp>'));
+    if (s !== head) {
+      this.length = start;
+      this.scan(s);
+    }
+    return this;
+  }
+
+  /** Writes `s` normalized but for paths; true when it holds a `/` or a `\`. */
+  private scan(s: string): boolean {
+    let slash = false;
     const n = s.length;
     this.room(4 * n + 16);
     // the common cases inline, on locals: a word of letters (no `-` after it), ASCII punctuation, white space
@@ -269,6 +283,7 @@ export class ContentNormalizer {
         }
         if (c === 32 || (c >= 9 && c <= 13)) space = true;
         else {
+          if (c === 47 || c === 92) slash = true;
           if (space && o > 0) buf[o++] = 32;
           space = false;
           buf[o++] = c;
@@ -288,7 +303,7 @@ export class ContentNormalizer {
     }
     this.length = o;
     this.space = false;
-    return this;
+    return slash;
   }
 
   /** What the buffer holds, as a string. */

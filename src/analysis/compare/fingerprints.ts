@@ -66,7 +66,7 @@ export class Interner {
   }
 }
 
-/** 64-bit keys (two int32 halves) to numbers: open addressing, linear probing, at most half full. */
+/** 64-bit keys (two int32 halves) to numbers: open addressing, linear probing, at most 70% full (12 bytes a slot). */
 class PairTable {
   private hi = new Int32Array(1024);
   private lo = new Int32Array(1024);
@@ -85,7 +85,7 @@ class PairTable {
 
   /** Gives a key that has none its number. */
   set(hi: number, lo: number, value: number): void {
-    if (2 * (this.used + 1) > this.val.length) this.grow();
+    if (10 * (this.used + 1) > 7 * this.val.length) this.grow();
     this.put(hi, lo, value);
     this.used++;
   }
@@ -169,22 +169,25 @@ function fingerprintOf(e: TraceEvent, type: string, shape: number, interner: Int
  * maps of the trace's own strings), then whether a user said it and whether a tool result failed.
  */
 class Shapes {
-  private readonly byType = new Map<string, Map<string, Map<string, Int32Array>>>();
+  private readonly byType = new Map<string, { type: string; byTool: Map<string, Map<string, Int32Array>> }>();
   private readonly person = new Map<string, boolean>();
+  /** The canonical type of the event last given to {@link of}. */
+  type = '';
 
   constructor(private readonly interner: Interner) {}
 
-  /** The shape number of `e` (see the module comment). */
+  /** The shape number of `e` (see the module comment); its canonical type is left in {@link type}. */
   of(e: TraceEvent): number {
-    let byTool = this.byType.get(e.type);
-    if (!byTool) this.byType.set(e.type, (byTool = new Map()));
+    let t = this.byType.get(e.type);
+    if (!t) this.byType.set(e.type, (t = { type: canonicalType(e.type), byTool: new Map() }));
+    this.type = t.type;
     const tool = e.tool ?? '';
-    let byKind = byTool.get(tool);
-    if (!byKind) byTool.set(tool, (byKind = new Map()));
+    let byKind = t.byTool.get(tool);
+    if (!byKind) t.byTool.set(tool, (byKind = new Map()));
     const kind = e.kind ?? '';
     let ids = byKind.get(kind);
     if (!ids) byKind.set(kind, (ids = new Int32Array(4).fill(-1)));
-    const slot = (this.isPerson(e.from) || this.isPerson(e.role) || this.isPerson(e.agent) ? 1 : 0) + (e.type !== 'tool_result' && canonicalType(e.type) !== 'tool_result' ? 0 : failedResult(e) ? 2 : 0);
+    const slot = (this.isPerson(e.from) || this.isPerson(e.role) || this.isPerson(e.agent) ? 1 : 0) + (t.type === 'tool_result' && failedResult(e) ? 2 : 0);
     let id = ids[slot];
     if (id === -1) ids[slot] = id = this.interner.id(`s\u0000${shapeKey(e)}`);
     return id;
@@ -220,7 +223,7 @@ export function runEvents(loaded: LoadedTrace, interner: Interner): RunEvents {
     const e = events[order[r]];
     const shape = shapeOf.of(e);
     shapes[r] = shape;
-    fingerprints[r] = fingerprintOf(e, canonicalType(e.type), shape, interner);
+    fingerprints[r] = fingerprintOf(e, shapeOf.type, shape, interner);
     let lane = laneNumber.get(e.agent);
     if (lane === undefined) {
       laneNumber.set(e.agent, (lane = laneSizes.length));
