@@ -37,8 +37,10 @@ const HOME = /(?:\/home\/[^/\s'"`]+|\/Users\/[^/\s'"`]+|\b[a-z]:\\+users\\+[^\\\
 const MAC_TEMP = /(?:\/private)?\/var\/folders\/[^/\s'"`]+\/[^/\s'"`]+(?:\/T(?=\/))?/g;
 /** A temporary folder (`/tmp`, `/var/tmp`, `\Temp`, or macOS's, already `<tmp>`) and the path under it. */
 const TEMP_PATH = /((?:[/\\](?:tmp|temp)|<tmp>)(?=[/\\]))((?:[/\\]+[^/\\\s'"`:;,()[\]{}<>]+)+)/gi;
-/** A segment of a path under a temporary folder that is a made-up name: a digit, or a `tmp` start. */
-const TEMP_SEGMENT = /[^/\\]*\d[^/\\]*|tmp[^/\\]*/gi;
+/** A segment of a path. */
+const SEGMENT = /[^/\\]+/g;
+/** A segment under a temporary folder that is a made-up name: a digit in it, or a `tmp` start. */
+const MADE_UP = /\d|^tmp/i;
 /** Quick test: the text may hold a temporary folder. */
 const MAY_BE_TEMP = /[/\\](?:tmp|temp|folders)[/\\]/i;
 
@@ -232,7 +234,7 @@ export class ContentNormalizer {
     // a `/` or `\` was read: the home folder and temporary names are taken out, and the text read again
     let s = head;
     if (s.includes('/home/') || s.includes('/Users/') || s.includes('/root/') || /\\users\\/i.test(s)) s = s.replace(HOME, '~');
-    if (MAY_BE_TEMP.test(s)) s = s.replace(MAC_TEMP, '<tmp>').replace(TEMP_PATH, (_, root: string, rest: string) => root + rest.replace(TEMP_SEGMENT, '<tmp>'));
+    if (MAY_BE_TEMP.test(s)) s = s.replace(MAC_TEMP, '<tmp>').replace(TEMP_PATH, (_, root: string, rest: string) => root + rest.replace(SEGMENT, (segment) => (MADE_UP.test(segment) ? '<tmp>' : segment)));
     if (s !== head) {
       this.length = start;
       this.scan(s);
@@ -257,17 +259,23 @@ export class ContentNormalizer {
           // written as read, kept when the word is a plain one
           let w = space && o > 0 ? o + 1 : o;
           let j = i;
-          let plain = true;
+          let digits = 0;
           for (; j < n; j++) {
             const d = s.charCodeAt(j);
             if (d >= 128) break;
             const k = CLASS[d];
             if (k === 0) break;
-            if (k === DIGIT) plain = false;
+            if (k === DIGIT) digits++;
             buf[w++] = LOWER_ASCII[d];
           }
-          // `pid`, `ppid` and a prefix before `-` (`chatcmpl-…`) go the long way
-          if (plain && s.charCodeAt(j) !== 45 && !((c === 112 || c === 80) && j - i <= 4)) {
+          const next = j < n ? s.charCodeAt(j) : -1;
+          // plain: a word without a digit, but `pid`, `ppid` and a prefix before `-` (`chatcmpl-…`);
+          // or a short number with no unit, date, time or decimal part after it
+          const plain =
+            digits === 0
+              ? next !== 45 && !((c === 112 || c === 80) && j - i <= 4)
+              : digits === j - i && digits < 10 && next !== 45 && next !== 58 && next !== 46 && next !== 44 && next !== 0xb5 && !(next === 32 && j + 1 < n && UNIT_START.has(s.charCodeAt(j + 1) | 0x20));
+          if (plain) {
             if (space && o > 0) buf[o] = 32;
             o = w;
             space = false;

@@ -50,13 +50,12 @@ export class Interner {
     return this.count++;
   }
 
-  /** The 64-bit hash of `text` normalized (content-scan.ts), into `out[0]`, `out[1]`. */
-  contentHash(text: string, out: Int32Array): void {
-    this.normalizer.reset().content(text).hash(0, out);
-  }
-
-  /** The same with a head compared exactly before it (a stop's reason), not kept. */
-  headedContentHash(head: string, text: string, out: Int32Array): void {
+  /**
+   * The 64-bit hash of `text` normalized (content-scan.ts), after `head` as it is (a stop's reason,
+   * compared exactly), into `out[0]` and `out[1]` (32-bit halves). The interner's one normalizer
+   * is reused: no string is made.
+   */
+  contentHash(text: string, out: Int32Array, head = ''): void {
     this.normalizer.reset().raw(head).content(text).hash(0, out);
   }
 
@@ -157,8 +156,8 @@ const halves = new Int32Array(2);
  */
 function fingerprintOf(e: TraceEvent, type: string, shape: number, interner: Interner): number {
   const text = typeof e.content === 'string' ? e.content : typeof e.content_ref === 'string' ? e.content_ref : '';
-  if (type === 'stop') interner.headedContentHash(`${e.reason ?? ''}:`, text, halves);
-  else if (type === 'reward') interner.headedContentHash(`${e.channel ?? ''}=${e.value ?? ''}:`, text, halves);
+  if (type === 'stop') interner.contentHash(text, halves, `${e.reason ?? ''}:`);
+  else if (type === 'reward') interner.contentHash(text, halves, `${e.channel ?? ''}=${e.value ?? ''}:`);
   else interner.contentHash(text, halves);
   const salt = Math.imul(shape + 1, 0x9e3779b1);
   return interner.pairId(0, fmix32(halves[0] ^ salt), halves[1] ^ Math.imul(salt, 0x85ebca6b));

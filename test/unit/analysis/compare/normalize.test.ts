@@ -26,6 +26,7 @@ test('counts are content: "3 failed" is not "4 failed"; durations, clock times, 
   assert.notEqual(c('src/app.ts:12: error'), c('src/app.ts:13: error'), 'a line number is where the error is');
   assert.equal(c('12 passed in 0.53s'), c('12 passed in 1.2s'));
   assert.equal(c('took 120 ms'), c('took 95 ms'));
+  assert.equal(c('took 120µs'), c('took 95 µs'));
   assert.equal(c('elapsed 1m30.5s'), c('elapsed 2m3s'));
   assert.equal(c('done in 3 minutes'), c('done in 12 minutes'));
   assert.notEqual(c('5 s'), c('6 s'), 'a one-letter unit only right after its number');
@@ -34,6 +35,7 @@ test('counts are content: "3 failed" is not "4 failed"; durations, clock times, 
   assert.equal(c('/private/var/folders/zz/zyxv_n0000gn/T/tmpabc/file'), c('/private/var/folders/ab/cdef_q1234gn/T/tmpxyz/file'));
   assert.equal(c('C:\\Users\\Ann\\AppData\\Local\\Temp\\abc123\\x.txt'), c('C:\\Users\\Bob\\AppData\\Local\\Temp\\zz9\\x.txt'));
   assert.notEqual(c('/tmp/output.txt'), c('/tmp/input.txt'), 'a plain name under /tmp is kept');
+  assert.equal(c('/tmp/html_tmp_page'), '/tmp/html_tmp_page', 'a tmp inside a name is no temporary name');
   assert.equal(c('epoch 1735689600 id 17356896001234'), c('epoch 1735689699 id 99999999999999'));
   assert.notEqual(c('1234567 bytes'), c('1234568 bytes'), 'a size is kept');
   assert.equal(c('chatcmpl-AbC12345xyz ABCDEFGH12345678qq'), c('chatcmpl-ZZZ98765abc 0123456789abcdefQQ'));

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { analyzeTrace } from '../../../../src/analysis';
 import { compareRuns } from '../../../../src/analysis/compare';
-import { baseRun, editedCopy, loadedOf, type Edit } from './edited-runs';
+import { baseRun, editedCopy, loadedOf, withNoise, type Edit } from './edited-runs';
 
 const EDITS: Edit[] = ['remove', 'insert', 'change', 'loop', 'move_stop'];
 
@@ -57,6 +57,27 @@ test('a run against a copy with k random edits finds exactly those edits and the
       }
     }),
     { seed: 28, numRuns: 150 },
+  );
+});
+
+test('with a duration, a timestamp, a commit and a temporary folder other in every event of the copy, k random edits (one a count changed) are still found exactly', () => {
+  fc.assert(
+    fc.property(scenario, fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 0, max: 999 }), ({ rounds, workers, rename, plan }, salt, countAt) => {
+      const base = withNoise(baseRun(rounds, workers), salt);
+      // one edit (picked by countAt) becomes a count changed
+      const counted = plan.map((p, k) => (k === countAt % plan.length && p.edit !== 'move_stop' ? { ...p, edit: 'count' as Edit } : p));
+      const { copy, expected } = editedCopy(base, counted, rename);
+      const a = loadedOf(base);
+      const b = loadedOf(withNoise(copy, salt + 1));
+      const c = compareRuns({ loaded: a, analysis: analyzeTrace(a) }, { loaded: b, analysis: analyzeTrace(b) });
+      assert.deepEqual(sorted(c.only_in_a), sorted(expected.only_in_a), 'only in A');
+      assert.deepEqual(sorted(c.only_in_b), sorted(expected.only_in_b), 'only in B');
+      assert.deepEqual(sorted(c.changed), sorted(expected.changed), 'changed (a count changed among them)');
+      assert.deepEqual(sorted(c.moved), sorted(expected.moved), 'moved');
+      const f = c.first_divergence;
+      assert.deepEqual(f && { at: f.at, a: f.a, b: f.b }, expected.first, 'first divergence');
+    }),
+    { seed: 2828, numRuns: 100 },
   );
 });
 
