@@ -118,10 +118,7 @@ export function runSummary(loaded: LoadedTrace, analysis: Analysis, options: Sum
   const events = loaded.trace.events;
   const metadata = (loaded.trace.metadata ?? {}) as Record<string, unknown>;
   return {
-    task: recordedTask(metadata) ?? firstPrompt(events) ?? '',
-    ended: lastStop(events, analysis),
-    // recorded outcomes only: one read from the last stop (an error) is what `ended` already says
-    outcome: analysis.outcome.status === 'unknown' || analysis.outcome.source === 'given by the caller' || analysis.outcome.fromStop ? null : { status: analysis.outcome.status, source: analysis.outcome.source },
+    ...runEnd(loaded, analysis),
     duration: { value: round(span(events)), unit: timeUnitOf(loaded) },
     tokens: byKind(events),
     event_tokens: eventTokens(events),
@@ -133,6 +130,21 @@ export function runSummary(loaded: LoadedTrace, analysis: Analysis, options: Sum
       .sort((a, b) => SEVERITY_RANK[a.f.severity] - SEVERITY_RANK[b.f.severity] || a.i - b.i)
       .slice(0, MAX_FINDINGS)
       .map(({ f }) => ({ kind: f.kind, severity: f.severity, message: f.message })),
+  };
+}
+
+/**
+ * The task, how the run ended and its recorded outcome: the part of {@link runSummary} a comparison
+ * of runs reads (without the per-agent and token passes). Never throws; O(events) at worst.
+ */
+export function runEnd(loaded: LoadedTrace, analysis: Analysis): Pick<RunSummary, 'task' | 'ended' | 'outcome'> {
+  const events = loaded.trace.events;
+  const metadata = (loaded.trace.metadata ?? {}) as Record<string, unknown>;
+  return {
+    task: recordedTask(metadata) ?? firstPrompt(events) ?? '',
+    ended: lastStop(events, analysis),
+    // recorded outcomes only: one read from the last stop (an error) is what `ended` already says
+    outcome: analysis.outcome.status === 'unknown' || analysis.outcome.source === 'given by the caller' || analysis.outcome.fromStop ? null : { status: analysis.outcome.status, source: analysis.outcome.source },
   };
 }
 

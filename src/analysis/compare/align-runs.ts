@@ -11,7 +11,7 @@ import type { LoadedTrace } from '../../trace/model';
 import { canonicalType, NOT_AGENT_OUTPUT_KINDS } from '../../trace/schema';
 import { runAgents } from '../run-summary';
 import { Aligner } from './align';
-import { Interner, runEvents, withTargets, type RunEvents } from './fingerprints';
+import { gather, Interner, runEvents, withTargets, type RunEvents } from './fingerprints';
 import { diffLanes, STEP, type LaneDiff } from './lane-diff';
 import { pairAgents, type AgentPairing, type LaneInfo } from './pairing';
 import type { Difference, DifferenceKind } from './types';
@@ -60,15 +60,25 @@ function promptedAgent(run: RunEvents): string | undefined {
   return undefined;
 }
 
+/**
+ * The lanes of a run as the pairing reads them. What they were asked (run-summary.ts `runAgents`, a
+ * pass over the run) and their steps are read only when the pairing asks: agents that pair by name
+ * need neither.
+ */
 function laneInfos(run: RunEvents): LaneInfo[] {
-  const tasks = new Map(runAgents(run.loaded).map((a) => [a.name, a.task]));
+  let tasks: Map<string, string | null> | undefined;
+  const taskOf = (name: string) => (tasks ??= new Map(runAgents(run.loaded).map((a) => [a.name, a.task]))).get(name) ?? null;
   const prompted = promptedAgent(run);
   return [...run.lanes].map(([name, ranks]) => ({
     prompted: name === prompted,
     name,
     kind: agentKind(run.loaded, name),
-    task: tasks.get(name) ?? null,
-    steps: Int32Array.from(ranks, (r) => run.fingerprints[r]),
+    get task() {
+      return taskOf(name);
+    },
+    get steps() {
+      return gather(run.fingerprints, ranks);
+    },
   }));
 }
 
@@ -101,17 +111,18 @@ export function alignRuns(loadedA: LoadedTrace, loadedB: LoadedTrace, interner =
   const pairA = new Int32Array(nA);
   const pairB = new Int32Array(nB);
   let same = 0;
+  const SAME = STEP.same;
   const lanes = pairs.map((p, k) => {
     const la = p.a === null ? null : a.lanes.get(p.a)!;
     const lb = p.b === null ? null : b.lanes.get(p.b)!;
-    if (la) for (const r of la) pairA[r] = k;
-    if (lb) for (const s of lb) pairB[s] = k;
+    if (la) for (let i = 0; i < la.length; i++) pairA[la[i]] = k;
+    if (lb) for (let j = 0; j < lb.length; j++) pairB[lb[j]] = k;
     if (!la || !lb) return { a: la, b: lb, diff: null };
-    const diff = diffLanes(aligner, Int32Array.from(la, (r) => fpA[r]), Int32Array.from(lb, (s) => fpB[s]), Int32Array.from(la, (r) => a.shapes[r]), Int32Array.from(lb, (s) => b.shapes[s]));
+    const diff = diffLanes(aligner, gather(fpA, la), gather(fpB, lb), gather(a.shapes, la), gather(b.shapes, lb));
     for (let i = 0; i < la.length; i++) {
       kindA[la[i]] = diff.kindA[i];
       if (diff.matchA[i] !== -1) partnerA[la[i]] = lb[diff.matchA[i]];
-      if (diff.kindA[i] === STEP.same) same++;
+      if (diff.kindA[i] === SAME) same++;
     }
     for (let j = 0; j < lb.length; j++) {
       kindB[lb[j]] = diff.kindB[j];
@@ -133,20 +144,21 @@ function ordered(a: RunEvents, b: RunEvents, x: { kindA: Uint8Array; kindB: Uint
   const nA = a.order.length;
   const nB = b.order.length;
   // the rank of the last A event aligned (the same step) with a B event before each B rank
+  const { only, same, changed, moved } = STEP;
   const before = new Float64Array(nB);
   let last = -1;
   for (let s = 0; s < nB; s++) {
     before[s] = last;
-    if (x.kindB[s] === STEP.same) last = x.partnerB[s];
+    if (x.kindB[s] === same) last = x.partnerB[s];
   }
   const found: { kind: DifferenceKind; r: number; s: number; key: number }[] = [];
   for (let r = 0; r < nA; r++) {
     const kind = x.kindA[r];
-    if (kind === STEP.only) found.push({ kind: 'only_in_a', r, s: -1, key: r });
-    else if (kind === STEP.changed) found.push({ kind: 'changed', r, s: x.partnerA[r], key: r });
-    else if (kind === STEP.moved) found.push({ kind: 'moved', r, s: x.partnerA[r], key: Math.min(r, before[x.partnerA[r]] + 0.5) });
+    if (kind === only) found.push({ kind: 'only_in_a', r, s: -1, key: r });
+    else if (kind === changed) found.push({ kind: 'changed', r, s: x.partnerA[r], key: r });
+    else if (kind === moved) found.push({ kind: 'moved', r, s: x.partnerA[r], key: Math.min(r, before[x.partnerA[r]] + 0.5) });
   }
-  for (let s = 0; s < nB; s++) if (x.kindB[s] === STEP.only) found.push({ kind: 'only_in_b', r: -1, s, key: before[s] + 0.5 });
+  for (let s = 0; s < nB; s++) if (x.kindB[s] === only) found.push({ kind: 'only_in_b', r: -1, s, key: before[s] + 0.5 });
   found.sort((p, q) => p.key - q.key || p.s - q.s || p.r - q.r);
   const eventsA = a.loaded.trace.events;
   const eventsB = b.loaded.trace.events;

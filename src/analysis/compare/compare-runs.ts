@@ -7,11 +7,11 @@
  */
 import type { LoadedTrace } from '../../trace/model';
 import { timeUnitOf } from '../../trace/units';
-import { runSummary } from '../run-summary';
+import { runEnd } from '../run-summary';
 import type { Analysis } from '../types';
 import { alignRuns, type RunAlignment } from './align-runs';
 import { findingsOnOneSide } from './finding-diff';
-import type { Interner } from './fingerprints';
+import { gather, type Interner } from './fingerprints';
 import { STEP } from './lane-diff';
 import { laneDeltas, laneStats } from './lane-stats';
 import type { AgentComparison, RunComparison, RunSide } from './types';
@@ -37,24 +37,27 @@ export function comparison(a: ComparedRun, b: ComparedRun, al: RunAlignment): Ru
   const eventsB = b.loaded.trace.events;
   const agents: AgentComparison[] = al.pairs.map((p, k) => {
     const lane = al.lanes[k];
-    const aStats = lane.a ? laneStats(eventsA, Array.from(lane.a, (r) => al.a.order[r])) : null;
-    const bStats = lane.b ? laneStats(eventsB, Array.from(lane.b, (s) => al.b.order[s])) : null;
+    const aStats = lane.a ? laneStats(eventsA, gather(al.a.order, lane.a)) : null;
+    const bStats = lane.b ? laneStats(eventsB, gather(al.b.order, lane.b)) : null;
     const counts = { only_in_a: 0, only_in_b: 0, changed: 0, moved: 0 };
-    const aligned: [number, number][] = [];
+    let aligned: () => [number, number][] = () => [];
     if (lane.diff && lane.a && lane.b) {
       const { kindA, kindB, matchA } = lane.diff;
+      const { only, changed, moved } = STEP;
       for (let i = 0; i < kindA.length; i++) {
-        if (kindA[i] === STEP.same) aligned.push([al.a.order[lane.a[i]], al.b.order[lane.b[matchA[i]]]]);
-        else if (kindA[i] === STEP.only) counts.only_in_a++;
-        else if (kindA[i] === STEP.changed) counts.changed++;
-        else counts.moved++;
+        if (kindA[i] === only) counts.only_in_a++;
+        else if (kindA[i] === changed) counts.changed++;
+        else if (kindA[i] === moved) counts.moved++;
       }
-      for (let j = 0; j < kindB.length; j++) if (kindB[j] === STEP.only) counts.only_in_b++;
+      for (let j = 0; j < kindB.length; j++) if (kindB[j] === only) counts.only_in_b++;
+      aligned = alignedPairs(lane.a, lane.b, kindA, matchA, al.a.order, al.b.order);
     } else {
       counts.only_in_a = lane.a?.length ?? 0;
       counts.only_in_b = lane.b?.length ?? 0;
     }
-    return { a: p.a, b: p.b, paired_by: p.by, a_stats: aStats, b_stats: bStats, deltas: laneDeltas(aStats, bStats, units), aligned, ...counts };
+    const out = { a: p.a, b: p.b, paired_by: p.by, a_stats: aStats, b_stats: bStats, deltas: laneDeltas(aStats, bStats, units) } as AgentComparison;
+    lazy(out, 'aligned', aligned);
+    return Object.assign(out, counts);
   });
   const d = al.differences;
   return {
@@ -72,7 +75,42 @@ export function comparison(a: ComparedRun, b: ComparedRun, al: RunAlignment): Ru
   };
 }
 
+/**
+ * The same steps of a lane pair as pairs of event indexes [A, B], in lane order: made from the
+ * alignment's typed arrays when first read: a caller that reads only the counts or one pair's
+ * pairs never makes the others (a million small arrays for two 1M-event runs).
+ */
+function alignedPairs(laneA: Int32Array, laneB: Int32Array, kindA: Uint8Array, matchA: Int32Array, orderA: Int32Array, orderB: Int32Array): () => [number, number][] {
+  return () => {
+    const SAME = STEP.same;
+    let same = 0;
+    for (let i = 0; i < kindA.length; i++) if (kindA[i] === SAME) same++;
+    const pairs = new Array<[number, number]>(same);
+    for (let i = 0, k = 0; i < kindA.length; i++) if (kindA[i] === SAME) pairs[k++] = [orderA[laneA[i]], orderB[laneB[matchA[i]]]];
+    return pairs;
+  };
+}
+
+/**
+ * Defines `key` of `target` as an enumerable property computed by `make` when first read (then a
+ * plain value): JSON, spreading and structured cloning see it as any other property.
+ */
+function lazy<T extends object, K extends keyof T>(target: T, key: K, make: () => T[K]): void {
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get() {
+      const value = make();
+      Object.defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true });
+      return value;
+    },
+    set(value: T[K]) {
+      Object.defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true });
+    },
+  });
+}
+
 function side(run: ComparedRun, unit: RunSide['time_unit']): RunSide {
-  const s = runSummary(run.loaded, run.analysis);
+  const s = runEnd(run.loaded, run.analysis);
   return { format: run.loaded.format, events: run.loaded.trace.events.length, time_unit: unit, task: s.task, ended: s.ended, outcome: s.outcome };
 }

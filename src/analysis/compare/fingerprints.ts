@@ -6,24 +6,28 @@
  *
  * - shape: canonical type, tool family (normalize.ts `toolFamily`), subtype (`kind`), and whether a
  *   user (not an agent) said it; a failed tool result is a shape of its own;
- * - fingerprint: the shape and the content normalized (normalize.ts `comparableContent`), hashed
- *   ({@link contentHash}); a stop's reason and a reward's channel and value are part of it.
+ * - fingerprint: the shape and the content normalized (content-scan.ts), hashed to 64 bits
+ *   (`ContentNormalizer.hash`); a stop's reason and a reward's channel and value are part of it.
  *
  * Agent names are in neither: lanes are paired by pairing.ts and a renamed agent's steps stay equal.
  * Pure; O(events log events) for the time order, then linear in the content read.
  */
 import type { LoadedTrace } from '../../trace/model';
 import { canonicalType, type TraceEvent } from '../../trace/schema';
-import { comparableContent, toolFamily } from './normalize';
+import { ContentNormalizer, fmix32 } from './content-scan';
+import { toolFamily } from './normalize';
 
 /**
  * Keys to small numbers (0, 1, 2, ... in order of first use), shared by the runs compared: string
- * keys, and number keys in spaces of their own (a 53-bit content hash, a fingerprint and a target).
+ * keys, and 64-bit keys (two 32-bit halves: a content hash; a fingerprint and a lane pair) in two
+ * spaces of their own. Strings go through a `Map`; 64-bit keys through open-addressing tables of
+ * typed arrays (no boxed number per key).
  */
 export class Interner {
   private readonly ids = new Map<string, number>();
-  private readonly spaces = [new Map<number, number>(), new Map<number, number>()];
+  private readonly spaces = [new PairTable(), new PairTable()];
   private count = 0;
+  private readonly normalizer = new ContentNormalizer();
 
   /** The number of `key`, given when first asked. */
   id(key: string): number {
@@ -32,12 +36,27 @@ export class Interner {
     return id;
   }
 
-  /** The number of the number `key` of space 0 or 1 (spaces never share numbers with each other or with strings). */
+  /** The number of the number `key` (an integer of at most 53 bits) of space 0 or 1 (spaces never share numbers with each other or with strings). */
   numberId(space: 0 | 1, key: number): number {
-    const ids = this.spaces[space];
-    let id = ids.get(key);
-    if (id === undefined) ids.set(key, (id = this.count++));
-    return id;
+    return this.pairId(space, Math.floor(key / 0x100000000) | 0, key | 0);
+  }
+
+  /** The number of the 64-bit key (`hi`, `lo`: 32-bit integers) of space 0 or 1. */
+  pairId(space: 0 | 1, hi: number, lo: number): number {
+    const table = this.spaces[space];
+    const id = table.get(hi, lo);
+    if (id !== -1) return id;
+    table.set(hi, lo, this.count);
+    return this.count++;
+  }
+
+  /**
+   * The 64-bit hash of `text` normalized (content-scan.ts), after `head` as it is (a stop's reason,
+   * compared exactly), into `out[0]` and `out[1]` (32-bit halves). The interner's one normalizer
+   * is reused: no string is made.
+   */
+  contentHash(text: string, out: Int32Array, head = ''): void {
+    this.normalizer.reset().raw(head).content(text).hash(0, out);
   }
 
   /** How many keys have a number: every number is below it. */
@@ -46,20 +65,53 @@ export class Interner {
   }
 }
 
-/**
- * A 53-bit hash of `text` after the number `seed` (a shape): FNV-1a with two offset bases in one pass
- * (Fowler, Noll, Vo), 32 bits of one and 21 of the other: two different contents of a 1M-event run
- * meet by chance with a probability of about 10^-4.
- */
-export function contentHash(seed: number, text: string): number {
-  let h1 = (0x811c9dc5 ^ seed) >>> 0;
-  let h2 = (0x9747b28c ^ seed) >>> 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 0x01000193);
-    h2 = Math.imul(h2 ^ c, 0x01000193);
+/** 64-bit keys (two int32 halves) to numbers: open addressing, linear probing, at most 70% full (12 bytes a slot). */
+class PairTable {
+  private hi = new Int32Array(1024);
+  private lo = new Int32Array(1024);
+  /** The number of each slot, -1 for an empty one. */
+  private val = new Int32Array(1024).fill(-1);
+  private used = 0;
+
+  /** The number of the key, or -1. */
+  get(hi: number, lo: number): number {
+    const mask = this.val.length - 1;
+    for (let k = slot(hi, lo, mask); ; k = (k + 1) & mask) {
+      const v = this.val[k];
+      if (v === -1 || (this.hi[k] === hi && this.lo[k] === lo)) return v;
+    }
   }
-  return (h1 >>> 0) * 0x200000 + ((h2 >>> 0) & 0x1fffff);
+
+  /** Gives a key that has none its number. */
+  set(hi: number, lo: number, value: number): void {
+    if (10 * (this.used + 1) > 7 * this.val.length) this.grow();
+    this.put(hi, lo, value);
+    this.used++;
+  }
+
+  private put(hi: number, lo: number, value: number): void {
+    const mask = this.val.length - 1;
+    let k = slot(hi, lo, mask);
+    while (this.val[k] !== -1) k = (k + 1) & mask;
+    this.hi[k] = hi;
+    this.lo[k] = lo;
+    this.val[k] = value;
+  }
+
+  private grow(): void {
+    const { hi, lo, val } = this;
+    this.hi = new Int32Array(2 * val.length);
+    this.lo = new Int32Array(2 * val.length);
+    this.val = new Int32Array(2 * val.length).fill(-1);
+    for (let k = 0; k < val.length; k++) if (val[k] !== -1) this.put(hi[k], lo[k], val[k]);
+  }
+}
+
+/** A key's first slot: its halves mixed (the keys are hashes or small numbers, so mix both). */
+function slot(hi: number, lo: number, mask: number): number {
+  let h = Math.imul(hi ^ Math.imul(lo, 0x9e3779b1), 0x85ebca6b);
+  h ^= h >>> 15;
+  return h & mask;
 }
 
 /** A run's events read for the comparison. Positions are time-order ranks (0 = the run's first event). */
@@ -94,12 +146,59 @@ export function shapeKey(e: TraceEvent): string {
   return `${type}${failed}|${toolFamily(e.tool)}|${e.kind ?? ''}|${person ? 'user' : ''}`;
 }
 
-/** What of an event beyond its shape is compared: its normalized content, a stop's reason, a reward's channel and value (exact). */
-function contentKey(e: TraceEvent): string {
+const halves = new Int32Array(2);
+
+/**
+ * The fingerprint of an event: what of it beyond its shape is compared (its normalized content,
+ * content-scan.ts; a stop's reason and a reward's channel and value, exact), hashed to 64 bits and
+ * mixed with its shape number (a bijection of the hash for each shape: two events of one shape have
+ * one fingerprint exactly when their hashes are equal), numbered by `interner`.
+ */
+function fingerprintOf(e: TraceEvent, type: string, shape: number, interner: Interner): number {
   const text = typeof e.content === 'string' ? e.content : typeof e.content_ref === 'string' ? e.content_ref : '';
-  const type = canonicalType(e.type);
-  const head = type === 'stop' ? `${e.reason ?? ''}:` : type === 'reward' ? `${e.channel ?? ''}=${e.value ?? ''}:` : '';
-  return head + comparableContent(text);
+  if (type === 'stop') interner.contentHash(text, halves, `${e.reason ?? ''}:`);
+  else if (type === 'reward') interner.contentHash(text, halves, `${e.channel ?? ''}=${e.value ?? ''}:`);
+  else interner.contentHash(text, halves);
+  const salt = Math.imul(shape + 1, 0x9e3779b1);
+  return interner.pairId(0, fmix32(halves[0] ^ salt), halves[1] ^ Math.imul(salt, 0x85ebca6b));
+}
+
+/**
+ * Shape numbers of events, without a string built per event: by raw type, tool and subtype (nested
+ * maps of the trace's own strings), then whether a user said it and whether a tool result failed.
+ */
+class Shapes {
+  private readonly byType = new Map<string, { type: string; byTool: Map<string, Map<string, Int32Array>> }>();
+  private readonly person = new Map<string, boolean>();
+  /** The canonical type of the event last given to {@link of}. */
+  type = '';
+
+  constructor(private readonly interner: Interner) {}
+
+  /** The shape number of `e` (see the module comment); its canonical type is left in {@link type}. */
+  of(e: TraceEvent): number {
+    let t = this.byType.get(e.type);
+    if (!t) this.byType.set(e.type, (t = { type: canonicalType(e.type), byTool: new Map() }));
+    this.type = t.type;
+    const tool = e.tool ?? '';
+    let byKind = t.byTool.get(tool);
+    if (!byKind) t.byTool.set(tool, (byKind = new Map()));
+    const kind = e.kind ?? '';
+    let ids = byKind.get(kind);
+    if (!ids) byKind.set(kind, (ids = new Int32Array(4).fill(-1)));
+    const slot = (this.isPerson(e.from) || this.isPerson(e.role) || this.isPerson(e.agent) ? 1 : 0) + (t.type === 'tool_result' && failedResult(e) ? 2 : 0);
+    let id = ids[slot];
+    if (id === -1) ids[slot] = id = this.interner.id(`s\u0000${shapeKey(e)}`);
+    return id;
+  }
+
+  private isPerson(x: unknown): boolean {
+    if (x === undefined || x === null || x === '') return false;
+    const key = typeof x === 'string' ? x : String(x);
+    let p = this.person.get(key);
+    if (p === undefined) this.person.set(key, (p = PEOPLE.has(key.toLowerCase())));
+    return p;
+  }
 }
 
 /**
@@ -114,22 +213,37 @@ export function runEvents(loaded: LoadedTrace, interner: Interner): RunEvents {
   for (let r = 0; r < n; r++) rank[order[r]] = r;
   const shapes = new Int32Array(n);
   const fingerprints = new Int32Array(n);
-  const shapeOf = new Map<string, number>();
-  const laneRanks = new Map<string, number[]>();
+  const shapeOf = new Shapes(interner);
+  // lanes: each event's lane number, then the ranks of each lane gathered in one pass
+  const laneOf = new Int32Array(n);
+  const laneNumber = new Map<string, number>();
+  const laneSizes: number[] = [];
   for (let r = 0; r < n; r++) {
     const e = events[order[r]];
-    const key = shapeKey(e);
-    let shape = shapeOf.get(key);
-    if (shape === undefined) shapeOf.set(key, (shape = interner.id(`s\u0000${key}`)));
+    const shape = shapeOf.of(e);
     shapes[r] = shape;
-    fingerprints[r] = interner.numberId(0, contentHash(shape, contentKey(e)));
-    let lane = laneRanks.get(e.agent);
-    if (!lane) laneRanks.set(e.agent, (lane = []));
-    lane.push(r);
+    fingerprints[r] = fingerprintOf(e, shapeOf.type, shape, interner);
+    let lane = laneNumber.get(e.agent);
+    if (lane === undefined) {
+      laneNumber.set(e.agent, (lane = laneSizes.length));
+      laneSizes.push(0);
+    }
+    laneOf[r] = lane;
+    laneSizes[lane]++;
   }
+  const laneRanks = laneSizes.map((size) => new Int32Array(size));
+  const filled = new Int32Array(laneSizes.length);
+  for (let r = 0; r < n; r++) laneRanks[laneOf[r]][filled[laneOf[r]]++] = r;
   const lanes = new Map<string, Int32Array>();
-  for (const [agent, ranks] of laneRanks) lanes.set(agent, Int32Array.from(ranks));
+  for (const [agent, lane] of laneNumber) lanes.set(agent, laneRanks[lane]);
   return { loaded, order, rank, lanes, shapes, fingerprints };
+}
+
+/** `values[k]` for each k of `keys`, as a typed array (a loop: `Int32Array.from` with a mapping function is slow). */
+export function gather(values: ArrayLike<number>, keys: ArrayLike<number>): Int32Array {
+  const out = new Int32Array(keys.length);
+  for (let k = 0; k < keys.length; k++) out[k] = values[keys[k]];
+  return out;
 }
 
 /**
@@ -144,8 +258,7 @@ export function withTargets(run: RunEvents, pairOf: (agent: string) => number | 
     const to = events[run.order[r]].to;
     if (typeof to !== 'string' || to === '') continue;
     const pair = pairOf(to);
-    // a fingerprint and a pair fit in 53 bits (fingerprints below 2^32, pairs below 2^21)
-    out[r] = pair !== undefined && pair < 0x200000 ? interner.numberId(1, out[r] * 0x200000 + pair) : interner.id(`t\u0000${out[r]}\u0000${to}`);
+    out[r] = pair !== undefined ? interner.pairId(1, out[r], pair) : interner.id(`t\u0000${out[r]}\u0000${to}`);
   }
   return out;
 }

@@ -8,7 +8,7 @@
  * first divergence, over every pair) when there are at most {@link MEDOID_RUNS} runs of at most
  * {@link MEDOID_EVENTS} events in all; else the first run. Pure; each comparison is align-runs.ts.
  */
-import { runSummary } from '../run-summary';
+import { runEnd } from '../run-summary';
 import { alignRuns } from './align-runs';
 import { Interner } from './fingerprints';
 import type { ComparedRun } from './compare-runs';
@@ -51,7 +51,7 @@ const ENDED_WORDS = { turn: 'turn ended', phase: 'phase ended', run: 'stopped' }
 
 /** How a run ended, in words (see {@link RunCluster.ended}). */
 function endedWords(run: ComparedRun): { ended: string; outcome: string } {
-  const s = runSummary(run.loaded, run.analysis);
+  const s = runEnd(run.loaded, run.analysis);
   const e = s.ended;
   const ended = !e ? 'no events' : !e.recorded ? 'no stop in the file' : `${ENDED_WORDS[e.scope] ?? 'stopped'} (${e.reason})`;
   return { ended, outcome: s.outcome?.status ?? 'not recorded' };

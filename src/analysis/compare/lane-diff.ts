@@ -8,6 +8,7 @@
  * step of the same shape nearby. Pure; linear in the lanes beside the alignment's own cost.
  */
 import type { Aligner } from './align';
+import { gather } from './fingerprints';
 
 /** How a step of one lane relates to the other lane. */
 export const STEP = { only: 0, same: 1, changed: 2, moved: 3 } as const;
@@ -79,7 +80,7 @@ export function diffLanes(aligner: Aligner, fpA: Int32Array, fpB: Int32Array, sh
     for (let i = a0; i < a1; i++) if (kindA[i] === STEP.only) as.push(i);
     for (let j = b0; j < b1; j++) if (kindB[j] === STEP.only) bs.push(j);
     if (as.length === 0 || bs.length === 0) return;
-    const shapes = aligner.align(Int32Array.from(as, (i) => shapeA[i]), Int32Array.from(bs, (j) => shapeB[j]));
+    const shapes = aligner.align(gather(shapeA, as), gather(shapeB, bs));
     for (let k = 0; k < as.length; k++) if (shapes.matchA[k] !== -1) link(as[k], bs[shapes.matchA[k]], STEP.changed);
   }
 }

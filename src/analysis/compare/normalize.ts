@@ -1,59 +1,29 @@
 /**
  * What two runs' events are compared by (issue 28): their content with what always differs between
- * two runs of one task taken out (white space, ids, numbers and timestamps, the user's home folder),
- * and their tool by what it does rather than by what one agent tool calls it (`Bash`, `shell`,
- * `exec_command` and `Shell` all run a command), so that a Claude Code run and a Codex run of the
- * same task line up.
+ * two runs of one task taken out (white space, ids, timestamps and durations, temporary names, the
+ * user's home folder; counts kept: content-scan.ts), and their tool by what it does rather than by
+ * what one agent tool calls it (`Bash`, `shell`, `exec_command` and `Shell` all run a command), so
+ * that a Claude Code run and a Codex run of the same task line up.
  *
  * Pure: no `vscode`, no Node. Everything here is linear in the text it reads (at most
  * {@link COMPARED_CHARS} characters of a content).
  */
+import { ContentNormalizer } from './content-scan';
 
-/** Characters of an event's content compared: a difference further in (the tail of a long tool output) is not seen. */
-export const COMPARED_CHARS = 8000;
+export { COMPARED_CHARS } from './content-scan';
 
-/** The user's home folder in a path: `/home/NAME`, `/Users/NAME`, `C:\Users\NAME`, `/root` (each becomes `~`). */
-const HOME = /(?:\/home\/[^/\s'"`]+|\/Users\/[^/\s'"`]+|\b[a-z]:\\+users\\+[^\\\s'"`]+|\/root(?=\/))/gi;
-/** An ISO 8601 date and time (`2026-02-23T12:40:23.123Z`, `2026-02-23 12:40`). */
-const TIMESTAMP = /\b\d{4}-\d{2}-\d{2}(?:[t ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:z|[+-]\d{2}:?\d{2})?)?\b/gi;
-/** A UUID (any version). */
-const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
-/**
- * An id with a word prefix: `call_dZSePrFOxvfS`, `toolu_01Y64XEaRvUY`, `msg_01…`, `req_…`, `chatcmpl-…`
- * (a prefix of letters, `_` or `-`, then 8 or more letters and digits with a digit among them).
- */
-const PREFIXED_ID = /\b[a-z]{2,12}[_-](?=[a-z0-9]*\d)[a-z0-9]{8,}\b/gi;
-/** A hexadecimal run of 7 or more characters with a digit: a commit, a hash, an object id, a long number (a hash may be all digits). */
-const HEX_ID = /\b(?=[0-9a-f]*\d)[0-9a-f]{7,}\b/gi;
-/** A number (digits, with a decimal part): counts, durations, line numbers, ports, process ids. */
-const NUMBER = /\d+(?:\.\d+)?/g;
-const WHITESPACE = /\s+/g;
-const DIGIT = /\d/;
-/**
- * A word with a digit in it (letters, digits, `_` and `-`, and a decimal part): one pass finds them,
- * and each is an id when it is one whole ({@link PREFIXED_ID}, {@link HEX_ID}), else its numbers are
- * replaced ({@link NUMBER}). A simple class scans several times faster than the three expressions.
- */
-const DIGIT_WORD = /\b[a-z0-9_-]*\d[a-z0-9_-]*(?:\.\d+)?/gi;
-const WHOLE_PREFIXED_ID = new RegExp(`^${PREFIXED_ID.source.replace(/\\b/g, '')}$`, 'i');
-const WHOLE_HEX_ID = new RegExp(`^${HEX_ID.source.replace(/\\b/g, '')}$`, 'i');
+const normalizer = new ContentNormalizer();
 
 /**
- * Content as two runs of one task are compared: the first {@link COMPARED_CHARS} characters, the
- * home folder as `~`, timestamps as `<time>`, UUIDs, prefixed ids and hexadecimal ids as `<id>`,
- * numbers as `<n>`, lower case, runs of white space as one space, trimmed.
+ * Content as two runs of one task are compared (content-scan.ts says what is taken out and why):
+ * the first {@link COMPARED_CHARS} characters, the home folder as `~`, temporary names as `<tmp>`,
+ * dates and clock times as `<time>`, durations as `<dur>`, ids as `<id>`, a process id as `<n>`,
+ * other numbers kept, lower case, runs of white space as one space, trimmed.
  * @param text an event's content (trace text, raw).
  * @returns the normalized text ('' for empty content).
  */
 export function comparableContent(text: string): string {
-  let s = text.length > COMPARED_CHARS ? text.slice(0, COMPARED_CHARS) : text;
-  // each expression only where the text has what it starts with: most texts have no home path, many no digit
-  if (s.includes('/home/') || s.includes('/Users/') || s.includes('/root/') || /\\users\\/i.test(s)) s = s.replace(HOME, '~');
-  if (DIGIT.test(s)) {
-    if (s.includes('-')) s = s.replace(TIMESTAMP, '<time>').replace(UUID, '<id>');
-    s = s.replace(DIGIT_WORD, (word) => (WHOLE_PREFIXED_ID.test(word) || WHOLE_HEX_ID.test(word) ? '<id>' : word.replace(NUMBER, '<n>')));
-  }
-  return s.toLowerCase().replace(WHITESPACE, ' ').trim();
+  return normalizer.reset().content(text).text();
 }
 
 /**

@@ -10,7 +10,7 @@ import type { LoadedTrace } from '../../../../src/trace/model';
 import type { TraceEvent } from '../../../../src/trace/schema';
 import { traceOf } from '../build';
 
-export type Edit = 'remove' | 'insert' | 'change' | 'loop' | 'move_stop';
+export type Edit = 'remove' | 'insert' | 'change' | 'loop' | 'move_stop' | 'count';
 
 /** What the copy differs by, as a comparison of (base, copy) must report it. */
 export interface Expected {
@@ -64,6 +64,24 @@ export function loadedOf(events: Ev[]): LoadedTrace {
 }
 
 /**
+ * `events` with what differs between two runs that do the same thing added to every content: a
+ * duration, a timestamp, a commit id and a temporary folder made from `salt` and the event's place
+ * (other in another run), and a count made from the event's id (the same in every run, so a
+ * `count` edit is the only way it differs): `… [3 failed] in 0.41s at 2026-02-23T12:40:07Z commit
+ * 9f3c2ab1 /tmp/tmpq81x/log`.
+ */
+export function withNoise(events: Ev[], salt: number): Ev[] {
+  return events.map((e, i) => {
+    if (typeof e.content !== 'string') return e;
+    const base = e.content.replace(/ \[\d+ failed\].*$/, '');
+    const count = e.content.match(/\[(\d+) failed\]/)?.[1] ?? String(Number(e.id.replace(/\D/g, '') || 0) % 9);
+    const r = (salt * 7919 + i * 104729) >>> 0;
+    const two = (x: number) => String(x % 60).padStart(2, '0');
+    return { ...e, content: `${base} [${count} failed] in ${r % 9}.${r % 97}s at 2026-02-${two((r % 27) + 1)}T12:${two(r >>> 3)}:${two(r >>> 7)}Z commit c${(r * 2654435761 >>> 0).toString(16).padStart(8, 'a')}9 /tmp/tmp${r.toString(36)}/log` };
+  });
+}
+
+/**
  * The copy of `base` with `edits` applied at `rounds` (one edit per round, rounds at least 2
  * apart; `move_stop` only at a round with 3 or more rounds after it), maybe a worker renamed.
  * @param pick a number in [0, 1) per choice (from the property's random source).
@@ -88,6 +106,11 @@ export function editedCopy(base: Ev[], plan: { round: number; edit: Edit; pick: 
       firsts.push({ at: p, a: e.id, b: null });
     } else if (edit === 'change') {
       at[p] = at[p].map((x) => (x.id === e.id ? { ...x, content: `${word()} ${word()}` } : x));
+      expected.changed.push([e.id, e.id]);
+      firsts.push({ at: p, a: e.id, b: e.id });
+    } else if (edit === 'count') {
+      // only the count of a content noised by withNoise (one more failed)
+      at[p] = at[p].map((x) => (x.id === e.id ? { ...x, content: String(x.content).replace(/\[(\d+) failed\]/, (_, k: string) => `[${Number(k) + 1} failed]`) } : x));
       expected.changed.push([e.id, e.id]);
       firsts.push({ at: p, a: e.id, b: e.id });
     } else if (edit === 'insert') {

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { analyzeTrace } from '../../../../src/analysis';
 import { compareRuns } from '../../../../src/analysis/compare';
-import { baseRun, editedCopy, loadedOf, type Edit } from './edited-runs';
+import { baseRun, editedCopy, loadedOf, withNoise, type Edit } from './edited-runs';
 
 const EDITS: Edit[] = ['remove', 'insert', 'change', 'loop', 'move_stop'];
 
@@ -60,6 +60,27 @@ test('a run against a copy with k random edits finds exactly those edits and the
   );
 });
 
+test('with a duration, a timestamp, a commit and a temporary folder other in every event of the copy, k random edits (one a count changed) are still found exactly', () => {
+  fc.assert(
+    fc.property(scenario, fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 0, max: 999 }), ({ rounds, workers, rename, plan }, salt, countAt) => {
+      const base = withNoise(baseRun(rounds, workers), salt);
+      // one edit (picked by countAt) becomes a count changed
+      const counted = plan.map((p, k) => (k === countAt % plan.length && p.edit !== 'move_stop' ? { ...p, edit: 'count' as Edit } : p));
+      const { copy, expected } = editedCopy(base, counted, rename);
+      const a = loadedOf(base);
+      const b = loadedOf(withNoise(copy, salt + 1));
+      const c = compareRuns({ loaded: a, analysis: analyzeTrace(a) }, { loaded: b, analysis: analyzeTrace(b) });
+      assert.deepEqual(sorted(c.only_in_a), sorted(expected.only_in_a), 'only in A');
+      assert.deepEqual(sorted(c.only_in_b), sorted(expected.only_in_b), 'only in B');
+      assert.deepEqual(sorted(c.changed), sorted(expected.changed), 'changed (a count changed among them)');
+      assert.deepEqual(sorted(c.moved), sorted(expected.moved), 'moved');
+      const f = c.first_divergence;
+      assert.deepEqual(f && { at: f.at, a: f.a, b: f.b }, expected.first, 'first divergence');
+    }),
+    { seed: 2828, numRuns: 100 },
+  );
+});
+
 test('a run against itself: no difference, no first divergence, every event aligned, no finding on one side', () => {
   const base = baseRun(8, 2);
   const a = loadedOf(base);
@@ -69,4 +90,13 @@ test('a run against itself: no difference, no first divergence, every event alig
   assert.equal(c.same, base.length);
   assert.deepEqual(c.findings, { only_in_a: [], only_in_b: [] });
   assert.equal(c.agents.reduce((n, p) => n + p.aligned.length, 0), base.length);
+  // the pairs are made when first read; JSON and structured clones (a webview message) carry them as any property
+  const json = JSON.parse(JSON.stringify(c)) as typeof c;
+  const clone = structuredClone(c);
+  for (let k = 0; k < c.agents.length; k++) {
+    assert.deepEqual(json.agents[k].aligned, c.agents[k].aligned);
+    assert.deepEqual(clone.agents[k].aligned, c.agents[k].aligned);
+    for (const [i, j] of c.agents[k].aligned) assert.equal(base[i].id, base[j].id, 'an event aligned with itself');
+  }
+  assert.deepEqual(Object.keys(c.agents[0]), ['a', 'b', 'paired_by', 'a_stats', 'b_stats', 'deltas', 'aligned', 'only_in_a', 'only_in_b', 'changed', 'moved']);
 });
