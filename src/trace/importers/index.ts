@@ -7,6 +7,7 @@ import './agentops';
 import './claude-code';
 import './jaeger';
 import './kimi';
+import './kimi/code';
 import './langfuse';
 import './langsmith';
 import './codex';

@@ -15,17 +15,18 @@ import { FIXTURES } from '../../helpers';
 /**
  * Files under test/fixtures that no built-in detector should take: provenance notes, generators, the
  * survey's JSON Schema, the in-house format (and its mapping files) read only through a mapping, and
- * the files of a Kimi session folder beside its wire (the model's context.jsonl, a sub-agent's meta.json),
+ * the files of a Kimi session folder beside its wire (the model's context.jsonl, a sub-agent's meta.json;
+ * a Kimi Code session's state.json),
  * and those of a Claude Code session folder beside its transcripts (sidecars, a Workflow's journal and run file).
  */
-const NOT_TRACES = /(SOURCE\.md|\.py|survey[\\/]trace_schema\.json|mapping[\\/].*|prompts[\\/].*\.md)$|^not-traces[\\/]|^kimi[\\/].*[\\/](context\.jsonl|meta\.json)$|^codex-trace-bundle[\\/].*[\\/]payloads[\\/]|^claude-code[^\\/]*[\\/].*(\.meta\.json|[\\/]journal\.jsonl|[\\/]workflows[\\/]wf_[^\\/]*\.json)$/;
+const NOT_TRACES = /(SOURCE\.md|\.py|survey[\\/]trace_schema\.json|mapping[\\/].*|prompts[\\/].*\.md)$|^not-traces[\\/]|^kimi[\\/].*[\\/](context\.jsonl|meta\.json)$|^kimi-code[\\/].*[\\/]state\.json$|^codex-trace-bundle[\\/].*[\\/]payloads[\\/]|^claude-code[^\\/]*[\\/].*(\.meta\.json|[\\/]journal\.jsonl|[\\/]workflows[\\/]wf_[^\\/]*\.json)$/;
 
 /** The format a fixture folder holds (folders with several formats: by file). */
 function expectedFormat(rel: string): string | undefined {
   const dir = rel.split(/[\\/]/)[0];
   const byDir: Record<string, string> = {
     jaeger: 'jaeger', zipkin: 'zipkin', langfuse: 'langfuse', phoenix: 'phoenix', langsmith: 'langsmith', 'openai-agents': 'openai-agents', agentops: 'agentops',
-    otel: 'otel-genai', codex: 'codex', 'codex-trace-bundle': 'codex-trace-bundle', kimi: 'kimi', 'claude-code': 'claude-code', 'who-and-when': 'who-and-when', survey: 'otrace-json',
+    otel: 'otel-genai', codex: 'codex', 'codex-trace-bundle': 'codex-trace-bundle', kimi: 'kimi', 'kimi-code': 'kimi-code', 'claude-code': 'claude-code', 'who-and-when': 'who-and-when', survey: 'otrace-json',
     'gemini-cli': 'gemini-cli',
   };
   if (byDir[dir]) return byDir[dir];
