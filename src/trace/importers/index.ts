@@ -8,6 +8,7 @@ import './claude-code';
 import './jaeger';
 import './kimi';
 import './kimi/code';
+import './kimi/context';
 import './langfuse';
 import './langsmith';
 import './codex';

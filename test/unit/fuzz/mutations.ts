@@ -21,6 +21,7 @@ export const FUZZ_CASES: [string, string][] = [
   ['kimi', 'kimi/session-legacy/0e7d4b1a-2c3f-4a5b-8d6e-9f0a1b2c3d4e/wire.jsonl'],
   ['kimi-code', 'kimi-code/session/wd_7c1e0a9b/5f0c1a2e-8b3d-4c6f-9e21-0d4a7b3c9e58/agents/main/wire.jsonl'],
   ['kimi-code', 'kimi-code/real/sample-compaction/agents/main/wire.jsonl'],
+  ['kimi-context', 'kimi/real/with-tool-calls/context.jsonl'],
   ['otel-genai', 'cases/06-link-cycle.json'],
   ['otel-genai', 'cases/18-otlp-genai-content-in-span-events.json'],
   ['otel-genai', 'otel/multi-agent.otlp.jsonl'],

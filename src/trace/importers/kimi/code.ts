@@ -135,7 +135,7 @@ class SessionReader {
       case 'context.append_loop_event':
         return this.loopEvent(isObject(v.event) ? v.event : {}, read);
       case 'context.append_message':
-        return this.message(isObject(v.message) ? v.message : {}, lane, read);
+        return this.message(isObject(v.message) ? v.message : {}, lane, read, (what, text) => this.reader.harness(r, path, ms, lane, what, text));
       case 'context.apply_compaction': {
         const summary = isObject(v.summary) ? inputText(v.summary.content) : str(v.summary) ?? str(v.contextSummary);
         read('CompactionBegin', summary ? { summary } : {});
@@ -176,7 +176,7 @@ class SessionReader {
   }
 
   /** A context message: the prompt's own copy (skipped), an injection, or (older files) the conversation itself. */
-  private message(m: Json, lane: Lane, read: (t: string, p: Json) => void): void {
+  private message(m: Json, lane: Lane, read: (t: string, p: Json) => void, harness: (what: string, text: string) => void): void {
     const text = inputText(m.content);
     const origin = isObject(m.origin) ? str(m.origin.kind) : str(m.origin);
     switch (m.role) {
@@ -186,7 +186,7 @@ class SessionReader {
           return;
         }
         if (origin === undefined || origin === 'user') return read('TurnBegin', { user_input: m.content });
-        return this.reader.harness(lane, `context (${origin})`, text);
+        return harness(`context (${origin})`, text);
       }
       case 'assistant': {
         if (text) read('ContentPart', { type: 'text', text });

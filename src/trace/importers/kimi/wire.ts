@@ -181,13 +181,18 @@ export class WireReader {
    * message type of {@link WIRE_TYPES}; @param payload its payload; @param lane where it goes.
    */
   readTranslated(r: JsonlRecord, file: string | undefined, ms: number | undefined, type: string, payload: Json, lane: Lane): void {
+    this.at(r, file, ms);
+    this.readMessage(type, payload, lane, 0);
+  }
+
+  /** Sets the current record: its line, origin and time (`ms` undefined: the previous record's). */
+  private at(r: JsonlRecord, file: string | undefined, ms: number | undefined): void {
     this.line = r.line;
     this.file = file;
     this.origin = recordOrigin(r, file);
     const at = ms ?? this.lastMs;
     this.lastMs = at;
     this.t = this.base === undefined || at === undefined ? 0 : secondsSince(this.base, at);
-    this.readMessage(type, payload, lane, 0);
   }
 
   /** The call `toolCallId` of `lane`, once its ToolCall was read. */
@@ -200,8 +205,9 @@ export class WireReader {
     this.denyCall(this.calls.get(this.callKey(lane, toolCallId)));
   }
 
-  /** Adds a harness row (an injected message, a notification) to `lane` at the current record. */
-  harness(lane: Lane, what: string, text: string | undefined): void {
+  /** Adds a harness row (an injected message, a notification) to `lane`, made from record `r` (arguments as {@link readTranslated}). */
+  harness(r: JsonlRecord, file: string | undefined, ms: number | undefined, lane: Lane, what: string, text: string | undefined): void {
+    this.at(r, file, ms);
     this.meta(lane, `L${this.line}`, what, text);
   }
 

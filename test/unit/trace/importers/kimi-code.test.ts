@@ -8,6 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { detectFormat, loadTrace, type FileAccess } from '../../../../src/trace/formats';
@@ -16,6 +17,7 @@ import { nodeFileAccess } from '../../../../src/trace/node-files';
 import { TraceSchema, type TraceEvent } from '../../../../src/trace/schema';
 import { traceStats } from '../../../../src/trace/stats';
 import { tokenTotals } from '../../../../src/trace/tokens';
+import { openTarget } from '../../../../src/engine/open-target';
 import '../../../../src/trace/importers';
 import { fixturePath } from '../../helpers';
 
@@ -134,4 +136,42 @@ test('Kimi Code and kimi-cli wires are told apart: each detector takes only its 
   // a metadata line alone: kimi-cli's has no created_at
   assert.equal(detectFormat('{"type":"metadata","protocol_version":"1.5","created_at":1}\n', 'wire.jsonl')?.id, 'kimi-code');
   assert.equal(detectFormat('{"type":"metadata","protocol_version":"1.10"}\n', 'wire.jsonl')?.id, 'kimi');
+});
+
+const REAL_CLI = fixturePath('kimi', 'real', 'with-tool-calls');
+
+test("a kimi-cli context.jsonl opened alone: the model's context as one lane, injected text as harness rows, a failed call, and a pointer to the wire beside it", () => {
+  const l = read(path.join(REAL_CLI, 'context.jsonl'));
+  assert.equal(l.format, 'kimi-context');
+  assert.deepEqual(l.trace.events.map((e) => [e.type, e.from ?? null, e.kind ?? null]), [['message', 'user', null], ['message', 'harness', 'meta'], ['tool_call', null, null], ['tool_result', null, null], ['stop', null, null]]);
+  assert.equal(event(l, 'meta:L4').content?.startsWith('<system-reminder>'), true);
+  assert.deepEqual([event(l, 'tc1').tool, event(l, 'tc1:result').is_error], ['Shell', true]);
+  // the context ends after a result: the turn ended with no answer, so its stop says unknown, not complete
+  assert.equal(event(l, 'stop:L9').reason, 'unknown');
+  assert.deepEqual((l.trace.metadata as { context_tokens: number[] }).context_tokens, [10, 12]);
+  assert.ok(messages(l).some((m) => m.includes("the session's wire.jsonl beside it has them")), messages(l).join('\n'));
+  const alone = read(path.join(REAL_CLI, 'context.jsonl'), NO_FILES);
+  assert.ok(messages(alone).some((m) => m.includes('it records no times')), messages(alone).join('\n'));
+});
+
+test('opening a Kimi Code session folder opens agents/main/wire.jsonl even when a sub-agent wire is newer; a kimi-cli folder its wire, not its context', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-kimi-code-'));
+  try {
+    fs.cpSync(SESSION, path.join(dir, 's'), { recursive: true });
+    fs.cpSync(REAL_CLI, path.join(dir, 'cli'), { recursive: true });
+    const later = new Date(Date.now() + 60_000);
+    fs.utimesSync(path.join(dir, 's', 'agents', 'agent-1', 'wire.jsonl'), later, later);
+    fs.utimesSync(path.join(dir, 'cli', 'context.jsonl'), later, later);
+    assert.equal(openTarget(path.join(dir, 's')).trace, path.join(dir, 's', 'agents', 'main', 'wire.jsonl'));
+    assert.equal(openTarget(path.join(dir, 'cli')).trace, path.join(dir, 'cli', 'wire.jsonl'));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a real kimi-cli wire (kimi-code migration fixture, wire 1.6): the coder agent named by its SubagentEvents is a lane spawned by its Agent call', () => {
+  const l = read(fixturePath('kimi', 'real', 'with-subagent-collapsed', 'wire.jsonl'));
+  assert.equal(l.format, 'kimi');
+  assert.deepEqual([...traceStats(l).agents].sort(), ['coder:ac1f74988', 'main']);
+  assert.deepEqual(edges(l, 'spawn'), ['tool_Ct3NdbCjJ2Xbl7YzithE2Dy8 -> ac1f74988/prompt:L7.1']);
 });
