@@ -67,7 +67,7 @@ test('the fa812bfe session opens with its two Explore sub-agents and the compact
   assert.deepEqual(s.by_type, { message: 46, tool_call: 67, tool_result: 69, spawn: 2, delegate: 2, return: 3, stop: 6, orchestrator_decision: 1 });
   assert.equal(l.trace.events.filter((e) => e.kind === 'meta').length, 13);
   assert.equal(s.events, 196);
-  assert.match(l.problems.find((p) => p.severity === 'info')!.message, /^read as their own kinds: .*1 compaction \(its summary inside it\), 13 meta row/);
+  assert.match(l.problems.find((p) => p.severity === 'info')!.message, /^read as their own kinds: .*1 compaction \(its summary inside it\), 13 meta rows \(injected by the harness\)/);
   assert.equal(s.edges, 78); // + the compaction joined to the chain it compacted (logicalParentUuid)
   assert.equal(l.trace.trace_id, SESSION);
   assert.ok(TraceSchema.safeParse(l.trace).success);
