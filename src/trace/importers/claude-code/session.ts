@@ -670,6 +670,7 @@ export class ClaudeImport {
         setContent(ev, call.resultText);
         lane.returnId = this.emit(lane, ev, call.resultRecord.ms, recordOrigin(call.resultRecord.record, call.resultRecord.file));
       }
+      this.journalResult(lane, parent);
       const returnId = lane.returnId;
       this.stopSubLane(lane);
       // Edges.
@@ -690,6 +691,28 @@ export class ClaudeImport {
         this.problems.push({ severity: 'info', message: `sub-agent "${lane.agentId}" is not linked to a Task/Agent call of this session`, range: o?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, file: lane.file });
       }
     }
+  }
+
+  /**
+   * A Workflow agent's `result` in its run's journal: the value it handed back to the run's script
+   * (`returned_value` on its return). An agent whose transcript ends with no final text (it answered
+   * with a structured-output call) returns that value: a `return` to `parent` positioned on the journal record.
+   */
+  journalResult(lane: LaneState, parent: string): void {
+    const run = lane.workflowRun ? this.workflowRuns.get(lane.workflowRun) : undefined;
+    const record = lane.agentId ? run?.results.get(lane.agentId) : undefined;
+    if (!run || !record) return;
+    const value = record.value.result;
+    const have = lane.returnId ? this.out.get(lane.returnId) : undefined;
+    if (have) {
+      (have as Json).returned_value = value;
+      return;
+    }
+    const last = lane.lastEventId ? this.out.get(lane.lastEventId) : undefined;
+    const ev: TraceEvent = { id: `${lane.name}:journal-result`, t: last?.t ?? 0, type: 'return', agent: lane.name, from: lane.name, to: parent, detail: "the agent's result in its Workflow run's journal" };
+    (ev as Json).returned_value = value;
+    setContent(ev, typeof value === 'string' ? value : JSON.stringify(value));
+    lane.returnId = this.emit(lane, ev, undefined, recordOrigin(record, run.journal));
   }
 
   /** True for a Workflow agent whose run ended: its completion was notified, or the run file says it ended, or (a run in the foreground) its call has a result. */
