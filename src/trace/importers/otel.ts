@@ -154,6 +154,7 @@ export function readOtel(text: string, fileName: string, files?: FileAccess): Lo
     // GitHub Copilot writes one invoke_agent per request: its end hands the chat back to the user.
     outerStopScope: copilot ? 'turn' : undefined,
   });
+  if (besides.length) loaded.readFiles = besides;
   // No span records the user's prompt: the task is unknown (the first message is a model call's output, never the task).
   loaded.trace.metadata = { ...loaded.trace.metadata, ...(task !== undefined ? { task } : { task_unknown: 'no span records the user\'s prompt (gen_ai.input.messages, copilot_chat.user_request)' }) };
   return loaded;
