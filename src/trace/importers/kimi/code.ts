@@ -212,7 +212,14 @@ class SessionReader {
     const callId = str(info.parentToolCallId);
     const call = callId ? this.reader.callOf(caller, callId) : undefined;
     const type = str(info.subagentType);
+    const callEvent = call ? this.reader.out.get(call.eventId) : undefined;
+    const firstTo = callEvent?.type === 'spawn' || callEvent?.type === 'delegate' ? callEvent.to : undefined;
     const lane = call ? this.reader.bindAgent(call, agentId, type, caller) : file?.lane ?? this.reader.laneOf(`${type ?? 'subagent'}:${agentId}`, `${agentId}/`, caller.name);
+    if (callEvent) {
+      // a call of another tool that started agents (a swarm): a spawn too; one call starting several keeps its first lane as `to`
+      if (callEvent.type === 'tool_call') callEvent.type = 'spawn';
+      if (firstTo && firstTo !== lane.name) callEvent.to = firstTo;
+    }
     this.started.add(agentId);
     if (file) this.read(file, lane, file.path, true);
   }

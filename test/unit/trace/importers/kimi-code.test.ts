@@ -175,3 +175,30 @@ test('a real kimi-cli wire (kimi-code migration fixture, wire 1.6): the coder ag
   assert.deepEqual([...traceStats(l).agents].sort(), ['coder:ac1f74988', 'main']);
   assert.deepEqual(edges(l, 'spawn'), ['tool_Ct3NdbCjJ2Xbl7YzithE2Dy8 -> ac1f74988/prompt:L7.1']);
 });
+
+test('Kimi Code: one call of another tool that starts several agents (a swarm) is a spawn of each, its first lane its target', () => {
+  const rec = (o: Record<string, unknown>) => JSON.stringify(o);
+  const loop = (event: Record<string, unknown>, time: number) => rec({ type: 'context.append_loop_event', event, time });
+  const main = [
+    rec({ type: 'metadata', protocol_version: '1.5', created_at: 1000 }),
+    rec({ type: 'turn.prompt', input: [{ type: 'text', text: 'audit both packages' }], origin: { kind: 'user' }, time: 1000 }),
+    loop({ type: 'step.begin', uuid: 's0', step: 0 }, 1100),
+    loop({ type: 'tool.call', stepUuid: 's0', toolCallId: 'call_swarm', name: 'AgentSwarm', args: { tasks: ['core', 'cli'] } }, 1200),
+    rec({ type: 'task.started', info: { kind: 'agent', agentId: 'agent-0', subagentType: 'coder', parentToolCallId: 'call_swarm' }, time: 1300 }),
+    rec({ type: 'task.started', info: { kind: 'agent', agentId: 'agent-1', subagentType: 'coder', parentToolCallId: 'call_swarm' }, time: 1300 }),
+    loop({ type: 'tool.result', toolCallId: 'call_swarm', result: { output: 'both done' } }, 5000),
+  ].join('\n');
+  const sub = (id: string) => [
+    rec({ type: 'metadata', protocol_version: '1.5', created_at: 1300 }),
+    rec({ type: 'turn.prompt', input: [{ type: 'text', text: `audit ${id}` }], origin: { kind: 'user' }, time: 1400 }),
+    loop({ type: 'step.begin', uuid: `${id}s0`, step: 0 }, 1500),
+    loop({ type: 'content.part', stepUuid: `${id}s0`, part: { type: 'text', text: `${id}: nothing unused` } }, 2000),
+    rec({ type: 'turn.ended', turnId: 1, reason: 'completed', time: 2100 }),
+  ].join('\n');
+  const texts: Record<string, string> = { '/s/agents/agent-0/wire.jsonl': sub('agent-0'), '/s/agents/agent-1/wire.jsonl': sub('agent-1') };
+  const files: FileAccess = { readText: (p) => texts[p], list: (d) => (d === '/s/agents' ? ['main', 'agent-0', 'agent-1'] : undefined) };
+  const l = read('/s/agents/main/wire.jsonl', files, main);
+  assert.deepEqual([event(l, 'call_swarm').type, event(l, 'call_swarm').to], ['spawn', 'coder:agent-0']);
+  assert.deepEqual(edges(l, 'spawn').sort(), ['call_swarm -> agent-0/prompt:L1', 'call_swarm -> agent-1/prompt:L1']);
+  assert.deepEqual([...traceStats(l).agents].sort(), ['coder:agent-0', 'coder:agent-1', 'main']);
+});
