@@ -17,8 +17,9 @@
  *   `tool.call {toolCallId, name, args}`, `tool.result {toolCallId, result: {output, isError, note}}`,
  *   `step.end {usage: {inputOther, output, inputCacheRead, inputCacheCreation}, finishReason, messageId}`;
  * - `context.append_message {message: {role, content, toolCalls, toolCallId, origin}}`: the prompt's
- *   own copy (skipped), an injected message (a harness row), or, in older files, the assistant's
- *   messages and tool results (`toolCalls[].function.{name, arguments}` before protocol 1.1);
+ *   own copy (the first user message after a `turn.prompt`: skipped), an injected message (a harness
+ *   row), or, in older files with no `turn.prompt`, the user's prompts, the assistant's messages and
+ *   tool results (`toolCalls[].function.{name, arguments}` before protocol 1.1);
  * - `context.apply_compaction {summary, compactedCount}`; `permission.record_approval_result
  *   {toolCallId, result: {decision}}` (`rejected`: the user refused the call);
  * - `task.started {info: {kind: "agent", agentId, subagentType, parentToolCallId}}`: the `Agent` call
@@ -75,8 +76,10 @@ interface StateAgent {
 
 /** Reads the records of a session's agents into a {@link WireReader} (see the file comment). */
 class SessionReader {
-  /** Per lane: the text of its last prompt, whose copy in `context.append_message` is not shown again. */
-  private readonly prompts = new Map<string, string>();
+  /** Lanes whose last prompt's copy (the next user `context.append_message`) is still to come: it is not shown again. */
+  private readonly copyDue = new Set<string>();
+  /** Lanes whose wire records prompts (`turn.prompt`): their other user messages are injected context, not prompts. */
+  private readonly prompted = new Set<string>();
   /** Record types kept as session metadata (configuration, bookkeeping), by type. */
   readonly metaTypes: Record<string, number> = {};
   /** Lines that are JSON but no record (no string `type`), and the first of them. */
@@ -123,8 +126,8 @@ class SessionReader {
       case 'turn.prompt':
       case 'turn.steer': {
         const origin = isObject(v.origin) ? str(v.origin.kind) : str(v.origin);
-        const text = inputText(v.input);
-        this.prompts.set(lane.name, text);
+        this.copyDue.add(lane.name);
+        this.prompted.add(lane.name);
         const p: Json = { user_input: v.input };
         if (origin && !PERSON_ORIGINS.has(origin)) p.from = 'harness';
         if (origin) p.origin = origin;
@@ -181,12 +184,10 @@ class SessionReader {
     const origin = isObject(m.origin) ? str(m.origin.kind) : str(m.origin);
     switch (m.role) {
       case 'user': {
-        if (this.prompts.get(lane.name) === text) {
-          this.prompts.delete(lane.name);
-          return;
-        }
-        if (origin === undefined || origin === 'user') return read('TurnBegin', { user_input: m.content });
-        return harness(`context (${origin})`, text);
+        if (this.copyDue.delete(lane.name)) return;
+        // older wires have no turn.prompt: the user's messages are the prompts
+        if (!this.prompted.has(lane.name) && (origin === undefined || origin === 'user')) return read('TurnBegin', { user_input: m.content });
+        return harness(`context (${origin ?? 'user'})`, text);
       }
       case 'assistant': {
         if (text) read('ContentPart', { type: 'text', text });

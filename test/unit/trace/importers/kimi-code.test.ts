@@ -202,3 +202,16 @@ test('Kimi Code: one call of another tool that starts several agents (a swarm) i
   assert.deepEqual(edges(l, 'spawn').sort(), ['call_swarm -> agent-0/prompt:L1', 'call_swarm -> agent-1/prompt:L1']);
   assert.deepEqual([...traceStats(l).agents].sort(), ['coder:agent-0', 'coder:agent-1', 'main']);
 });
+
+test("Kimi Code: the prompt's copy in the context is skipped even when its text was expanded; a later user message of the context is injected context, not a new turn", () => {
+  const rec = (o: Record<string, unknown>) => JSON.stringify(o);
+  const text = [
+    rec({ type: 'metadata', protocol_version: '1.5', created_at: 1000 }),
+    rec({ type: 'turn.prompt', input: [{ type: 'text', text: 'fix @src/a.ts' }], origin: { kind: 'user' }, time: 1000 }),
+    rec({ type: 'context.append_message', message: { role: 'user', content: [{ type: 'text', text: 'fix src/a.ts\n<file>…</file>' }], toolCalls: [] }, time: 1001 }),
+    rec({ type: 'context.append_message', message: { role: 'user', content: [{ type: 'text', text: '<system-reminder>plan mode is off</system-reminder>' }], toolCalls: [] }, time: 1002 }),
+  ].join('\n');
+  const l = read('/s/agents/main/wire.jsonl', NO_FILES, text);
+  assert.deepEqual(l.trace.events.map((e) => [e.type, e.from, e.kind ?? null]), [['message', 'user', null], ['message', 'harness', 'meta']]);
+  assert.equal((l.trace.metadata as { turns: unknown[] }).turns.length, 1);
+});
