@@ -64,7 +64,7 @@ export interface SummaryCost {
 
 /** The run summary (`otrace summary FILE --json` prints it as is). */
 export interface RunSummary {
-  /** What was asked: the recorded task, else the first user prompt (one line, at most {@link TASK_CHARS} characters); `''` when none is found. */
+  /** What was asked: the recorded task, else the first user prompt (one line, at most {@link TASK_CHARS} characters); `''` when none is found or the trace's `metadata.task_unknown` says it records none. */
   task: string;
   /** The run's last stop; null for a trace without events. */
   ended: SummaryEnd | null;
@@ -141,7 +141,8 @@ export function runEnd(loaded: LoadedTrace, analysis: Analysis): Pick<RunSummary
   const events = loaded.trace.events;
   const metadata = (loaded.trace.metadata ?? {}) as Record<string, unknown>;
   return {
-    task: recordedTask(metadata) ?? firstPrompt(events) ?? '',
+    // an importer that knows the trace records no prompt says so (`task_unknown`): no message stands in for it
+    task: recordedTask(metadata) ?? (typeof metadata.task_unknown === 'string' ? undefined : firstPrompt(events)) ?? '',
     ended: lastStop(events, analysis),
     // recorded outcomes only: one read from the last stop (an error) is what `ended` already says
     outcome: analysis.outcome.status === 'unknown' || analysis.outcome.source === 'given by the caller' || analysis.outcome.fromStop ? null : { status: analysis.outcome.status, source: analysis.outcome.source },

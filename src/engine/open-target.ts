@@ -64,9 +64,23 @@ function candidates(dir: string): { file: string; mtime: number }[] {
   return out.sort((a, b) => b.mtime - a.mtime || a.file.localeCompare(b.file));
 }
 
-/** The newest trace file below `dir`, or undefined. */
+/**
+ * The file a session's other file belongs to: a Kimi CLI `context.jsonl` -> the `wire.jsonl` beside it;
+ * a Kimi Code sub-agent's `agents/<id>/wire.jsonl` -> `agents/main/wire.jsonl`; any other file -> itself.
+ */
+export function sessionFileOf(file: string): string {
+  const dir = path.dirname(file);
+  const base = path.basename(file);
+  const wire = path.join(dir, 'wire.jsonl');
+  if (base === 'context.jsonl' && fs.existsSync(wire)) return wire;
+  const main = path.join(path.dirname(dir), 'main', 'wire.jsonl');
+  if (base === 'wire.jsonl' && path.basename(path.dirname(dir)) === 'agents' && path.basename(dir) !== 'main' && fs.existsSync(main)) return main;
+  return file;
+}
+
+/** The newest trace file below `dir` (a session's other file counts as its session file, {@link sessionFileOf}), or undefined. */
 export function newestTrace(dir: string): string | undefined {
-  return candidates(dir).find((c) => isTraceFile(c.file))?.file;
+  return candidates(dir).map((c) => sessionFileOf(c.file)).find((f) => isTraceFile(f));
 }
 
 /**

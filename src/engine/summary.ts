@@ -70,7 +70,7 @@ export interface SessionSummary {
   /** The mapping file that read it, when one did. */
   mappingPath?: string;
   counts: { events: number; edges: number; agents: number; stops: number; loops: number; problems: number; findings: number };
-  /** Files events came from: `''` = the trace file, else the origin's `file` (a sub-agent transcript, relative to the trace's folder or absolute). */
+  /** Files events came from: `''` = the trace file, else the origin's `file` (a sub-agent transcript, relative to the trace's folder or absolute); then the other files the import read (an OTel export's logs file). */
   files: string[];
   /** Absolute paths of the prompt files events name in `source.path` (PromptCodeLens asks which events). */
   promptFiles: string[];
@@ -121,7 +121,7 @@ export function summarize(snapshot: TraceSnapshot, stamp: number, bytesRead: num
     format: loaded.format,
     mappingPath: loaded.mappingPath,
     counts: { events: events.length, edges: loaded.trace.edges.length, agents: agents.size, stops, loops: snapshot.analysis?.loops.length ?? 0, problems: loaded.problems.length, findings: findings.length },
-    files: [...snapshot.byFile.keys()],
+    files: [...new Set([...snapshot.byFile.keys(), ...(loaded.readFiles ?? [])])],
     promptFiles: promptFiles(snapshot),
     diagnostics: sessionDiagnostics(snapshot),
     findings,

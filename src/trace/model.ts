@@ -235,6 +235,12 @@ export interface LoadedTrace {
   traceHeaders?: Record<string, TraceHeader>;
   /** The mapping file (`*.otrace-map.json`) that read it, when one did (src/trace/mapping-choice.ts). */
   mappingPath?: string;
+  /**
+   * Other files the import read that no event points into (as the importer named them: an OTel
+   * export's sibling logs file, whose records are joined into span content), so a change to one
+   * reads the trace again as a change to a sub-agent file does.
+   */
+  readFiles?: string[];
 }
 
 /** True when the trace records no clock: its importer says `t` counts steps (`metadata.time: 'step-index'`: Who&When, MAST AG2). */

@@ -44,6 +44,10 @@ const SIGNS: Sign[] = [
   // a record `{timestamp, message: {type: "TurnBegin", payload}}` (wire types are PascalCase), or the metadata line `{type, protocol_version}`;
   // never any `"message": {` (chat logs and Claude Code records have one)
   { format: 'kimi', test: (h) => /"message"\s*:\s*\{\s*"type"\s*:\s*"[A-Z][A-Za-z]+"|"protocol_version"\s*:/.test(h) },
+  // Kimi Code: the metadata line (`protocol_version`), or a record whose dotted type is one of its kinds
+  { format: 'kimi-code', test: (h) => /"protocol_version"\s*:|"type"\s*:\s*"[a-z_A-Z]+\.[a-z_A-Z.]+"/.test(h) },
+  // a kimi-cli context.jsonl: its bookkeeping records
+  { format: 'kimi-context', test: (h) => /"role"\s*:\s*"_(system_prompt|checkpoint|usage)"/.test(h) },
   { format: 'jaeger', test: (h) => /"traceID"\s*:/.test(h) },
   { format: 'langfuse', test: (h) => /"observations"\s*:\s*\[|"parentObservationId"\s*:/.test(h) },
   { format: 'langsmith', test: (h) => /"run_type"\s*:/.test(h) },

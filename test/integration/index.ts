@@ -39,6 +39,7 @@ const TEST_FILES: Record<string, () => unknown> = {
   'graph-rows.test.ts': () => require('./graph-rows.test'),
   'graph-focus.test.ts': () => require('./graph-focus.test'),
   'graph-follow.test.ts': () => require('./graph-follow.test'),
+  'live-otel-logs.test.ts': () => require('./live-otel-logs.test'),
   'editor-sideways.test.ts': () => require('./editor-sideways.test'),
   'graph-large.test.ts': () => require('./graph-large.test'),
   'graph-start.test.ts': () => require('./graph-start.test'),

@@ -45,7 +45,7 @@
  */
 import type { Node } from 'jsonc-parser';
 import { registerFormat, firstJsonLines, type FileAccess, type TraceFormat } from '../formats';
-import { readSubAgents, type LaneRead, type SubAgentCall } from './gemini-subagents';
+import { COMPLETE_TASK, readSubAgents, type LaneRead, type SubAgentCall, type SubAgentCompletion } from './gemini-subagents';
 import { isComplete, items, nodeRange, parseJsonDocument, properties, valueIn } from '../json-positions';
 import type { LoadedTrace, Origin, Problem, Range } from '../model';
 import type { StopReason, TraceEvent } from '../schema';
@@ -212,6 +212,8 @@ export class SessionReader implements LaneRead {
   /** Id of the lane's first event, and of its last `gemini` answer (the sub-agent's final answer). */
   firstEvent: string | undefined;
   lastAnswer: string | undefined;
+  /** The lane's last `complete_task` call (a sub-agent's report to its caller): its event id and args. */
+  completion: SubAgentCompletion | undefined;
 
   /**
    * @param out where the events go; @param meta the record's fields; @param base the clock whose
@@ -347,6 +349,7 @@ export class SessionReader implements LaneRead {
     const cid = this.add(call, t, origin);
     this.out.edge(messageId, cid, 'tool_dependency');
     this.toolCalls++;
+    if (tool === COMPLETE_TASK) this.completion = { callId: cid, args: c.args, t, origin };
     const sub: SubAgentCall | undefined = str(c.agentId) ? { callId: cid, agentId: c.agentId as string, tool, args: c.args, origin } : undefined;
     if (sub) this.subAgentCalls.push(sub);
     if (!status || !FINISHED.has(status)) return;

@@ -14,8 +14,10 @@
  * Mapping: the call becomes a `spawn` (to the sub-agent's lane, `role` = the tool's name; its text the
  * one text input when the call has one, the `args` kept) with a
  * `spawn` edge to the sub-agent's first event; the sub-agent's first user message (its task) comes
- * from the caller; its last `gemini` answer becomes a `return` to the caller with a `return` edge to
- * the call's result (when the call has one). A file that is missing, unreadable or holds no message
+ * from the caller; the report it submitted with `complete_task` (gemini-cli tools/complete-task.ts:
+ * `{result}`, or the output its definition names, e.g. `{report}`) is a `return` to the caller with
+ * a `return` edge to the call's result (when the call has one); a sub-agent that made no such call
+ * returns its last `gemini` answer. A file that is missing, unreadable or holds no message
  * is an info problem at the call; the rest loads.
  */
 import type { FileAccess } from '../formats';
@@ -36,12 +38,25 @@ export interface SubAgentCall {
   origin: Origin;
 }
 
+/** The tool a Gemini CLI sub-agent ends with, submitting its report (gemini-cli tools/complete-task.ts). */
+export const COMPLETE_TASK = 'complete_task';
+
+/** A `complete_task` call: its event id, its args (the report: `result`, or the agent's output name), time and place. */
+export interface SubAgentCompletion {
+  callId: string;
+  args: unknown;
+  t: number;
+  origin: Origin;
+}
+
 /** What the importer read of one lane: its sub-agent calls, first event and last answer. */
 export interface LaneRead {
   readonly lane: string;
   readonly subAgentCalls: readonly SubAgentCall[];
   readonly firstEvent: string | undefined;
   readonly lastAnswer: string | undefined;
+  /** Its last `complete_task` call, when it made one. */
+  readonly completion?: SubAgentCompletion;
   /** Number of tool calls the lane read. */
   readonly toolCallCount: number;
 }
@@ -132,10 +147,28 @@ function link(out: TraceAssembler, caller: string, call: SubAgentCall, sub: Lane
   out.edge(call.callId, sub.firstEvent as string, 'spawn');
   const first = out.get(sub.firstEvent as string) as unknown as Json | undefined;
   if (first && first.type === 'message' && first.from === 'user') first.from = caller;
+  if (sub.completion) return report(out, caller, call, sub.lane, sub.completion);
   if (sub.lastAnswer === undefined) return;
   const fin = out.get(sub.lastAnswer) as unknown as Json | undefined;
   if (!fin || !isObject(fin) || fin.type !== 'message') return;
   fin.type = 'return';
   fin.to = caller;
   if (call.resultId) out.edge(sub.lastAnswer, call.resultId, 'return');
+}
+
+/**
+ * The report a sub-agent submitted with `complete_task` is its return: a `return` event to the caller
+ * (id `<call id>:report`, at the call's time and place) whose text is the call's report (`result`, or
+ * the one output the agent's definition names; several: their JSON), with a `return` edge to the
+ * result of the call that ran the sub-agent.
+ */
+function report(out: TraceAssembler, caller: string, call: SubAgentCall, lane: string, done: SubAgentCompletion): void {
+  const args = isObject(done.args) ? done.args : undefined;
+  const values = args ? Object.values(args) : [];
+  const value = args && typeof args.result === 'string' ? args.result : values.length === 1 ? values[0] : done.args;
+  const ev: Json = { id: `${done.callId}:report`, t: done.t, type: 'return', agent: lane, from: lane, to: caller, tool: COMPLETE_TASK, causes: [done.callId] };
+  setContent(ev as unknown as TraceEvent, typeof value === 'string' ? value : value === undefined ? undefined : JSON.stringify(value));
+  const id = out.add(ev as unknown as TraceEvent, done.origin);
+  out.edge(done.callId, id, 'causal');
+  if (call.resultId) out.edge(id, call.resultId, 'return');
 }

@@ -7,6 +7,8 @@ import './agentops';
 import './claude-code';
 import './jaeger';
 import './kimi';
+import './kimi/code';
+import './kimi/context';
 import './langfuse';
 import './langsmith';
 import './codex';

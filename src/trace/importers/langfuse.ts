@@ -16,9 +16,10 @@
  * An observation listed only by id (the list endpoint's trace summaries) cannot be read: one warning.
  * The trace's `input` is the recorded task (`metadata.task`); when no observation carries input or
  * output, the trace's input and output are given to its first root observation (the task and the
- * final answer), with a warning. Observations exported twice (new ids; same trace, type, name,
- * times, input, output, usage, model, level, metadata; a parent that is the same or a copy) are kept
- * once, with one warning (`metadata.langfuse.duplicates`: copy id -> kept id; ./span-duplicates.ts).
+ * final answer), with a warning. Observations exported twice (new ids; same type, name,
+ * times, input, output, usage, model, level, metadata; a parent that is the same or a copy; the same
+ * trace, or, when the observation has a start time, any trace of the file: a trace re-exported under a
+ * new id) are kept once, with one warning (`metadata.langfuse.duplicates`: copy id -> kept id; ./span-duplicates.ts).
  * A trace with a `sessionId` is one turn of a session: the stop at its outermost agent's end has
  * `scope: "turn"` (handed back to the user; `metadata.langfuse.session_id`).
  * Usage (`usageDetails`, else `usage`): input, output, cache read (`input_cached_tokens`,
@@ -98,6 +99,8 @@ export function readLangfuse(source: string, fileName: string): LoadedTrace {
 interface ReadObservation {
   span: ImportSpan;
   fingerprint: string | undefined;
+  /** It has a start time: its copy may be matched in another trace. */
+  timed: boolean;
 }
 
 /**
@@ -107,7 +110,8 @@ interface ReadObservation {
  */
 function withoutCopies(read: ReadObservation[], b: ImportBuilder): { spans: ImportSpan[]; duplicates: Record<string, string> } {
   const all = read.map((r) => r.span);
-  const copies = duplicateSpans(all, read.map((r) => r.fingerprint));
+  // a copy under another trace id (a trace re-exported whole) is matched when its start time pins it down
+  const copies = duplicateSpans(all, read.map((r) => r.fingerprint), read.map((r) => r.timed));
   if (!copies.size) return { spans: all, duplicates: {} };
   const duplicates: Record<string, string> = {};
   const keptId = new Map<string, string>();
@@ -125,7 +129,10 @@ function withoutCopies(read: ReadObservation[], b: ImportBuilder): { spans: Impo
   for (const copy of copies.keys()) if (copy < firstCopy) firstCopy = copy;
   const originals = new Set(copies.values()).size;
   const n = copies.size;
-  b.problem('warning', `${n} observation${n > 1 ? 's duplicate' : ' duplicates'} ${originals} other${originals > 1 ? 's' : ''} (the same name, times, input, output and usage under new ids: exported twice); each is counted once and the copies are not shown`, all[firstCopy].origin.range);
+  let elsewhere = 0;
+  for (const [copy, kept] of copies) if (all[copy].traceId !== all[kept].traceId) elsewhere++;
+  const where = elsewhere ? `; ${elsewhere === n ? (n > 1 ? 'all under another trace id' : 'under another trace id') : `${elsewhere} under another trace id`}` : '';
+  b.problem('warning', `${n} observation${n > 1 ? 's duplicate' : ' duplicates'} ${originals} other${originals > 1 ? 's' : ''} (the same name, times, input, output and usage under new ids: exported twice${where}); each is counted once and the copies are not shown`, all[firstCopy].origin.range);
   return { spans, duplicates };
 }
 
@@ -209,7 +216,7 @@ function readObservation(doc: JsonDocument, node: Node, record: number, traceNam
   };
   // What two exports of the same observation share; never its id.
   const fingerprint = JSON.stringify([type, name, v.startTime ?? null, v.endTime ?? null, v.input ?? null, v.output ?? null, usage, v.model ?? null, v.level ?? null, v.statusMessage ?? null, metadata]);
-  read.push({ span, fingerprint });
+  read.push({ span, fingerprint, timed: typeof v.startTime === 'string' && v.startTime !== '' });
 }
 
 /**

@@ -51,7 +51,8 @@
  * `duration_s`, `open: true`, and no invented end event (no return, no tool result: the call's
  * `status` is `no_result`); orphans hang under a `missing_parent` placeholder; a parent cycle is cut
  * at its earliest span. Content comes from attributes and span events (./otel-content.ts).
- * The task (`metadata.task`) is the user's first prompt: the first `user` input message of the earliest span recording one.
+ * The task (`metadata.task`) is the user's first prompt: the first `user` input message of the earliest span recording one,
+ * else GitHub Copilot Chat's `copilot_chat.user_request`; with neither, `metadata.task_unknown` says why (no guess from a model output).
  * Metadata: `metadata.otel` = { trace_ids, services, spans, skipped_spans {operation: count}, agent_ids {name: id},
  * missing_parents, cut_parent_edges }. Spans that give no event are counted by kind in one warning.
  * There are no labels (ground truth) in this format. The span -> event mapping, lanes and the tree's
@@ -153,18 +154,32 @@ export function readOtel(text: string, fileName: string, files?: FileAccess): Lo
     // GitHub Copilot writes one invoke_agent per request: its end hands the chat back to the user.
     outerStopScope: copilot ? 'turn' : undefined,
   });
-  if (task !== undefined) loaded.trace.metadata = { ...loaded.trace.metadata, task };
+  if (besides.length) loaded.readFiles = besides;
+  // No span records the user's prompt: the task is unknown (the first message is a model call's output, never the task).
+  loaded.trace.metadata = { ...loaded.trace.metadata, ...(task !== undefined ? { task } : { task_unknown: 'no span records the user\'s prompt (gen_ai.input.messages, copilot_chat.user_request)' }) };
   return loaded;
 }
 
-/** The user's first prompt: the first `user` input message of the earliest span that has one (then file order); undefined when no span records one. */
+/**
+ * The user's first prompt: the first `user` input message of the earliest span that has one (then
+ * file order); else GitHub Copilot Chat's `copilot_chat.user_request` of the earliest span recording
+ * it ("User's actual typed message text, extracted from prompt context": vscode-copilot-chat
+ * src/platform/otel/common/genAiAttributes.ts; the Agent Debug Log keeps it when it keeps no input
+ * messages); undefined when no span records either.
+ */
 function firstPrompt(read: readonly OtlpSpan[]): string | undefined {
-  let best: OtlpSpan | undefined;
-  for (const r of read) {
-    if (r.content.firstUser === undefined) continue;
-    if (!best || (r.span.start !== undefined && (best.span.start === undefined || r.span.start < best.span.start))) best = r;
-  }
-  return best?.content.firstUser;
+  const earliest = (text: (r: OtlpSpan) => string | undefined): string | undefined => {
+    let best: OtlpSpan | undefined;
+    for (const r of read) {
+      if (text(r) === undefined) continue;
+      if (!best || (r.span.start !== undefined && (best.span.start === undefined || r.span.start < best.span.start))) best = r;
+    }
+    return best && text(best);
+  };
+  return earliest((r) => r.content.firstUser) ?? earliest((r) => {
+    const v = r.attrs['copilot_chat.user_request'];
+    return typeof v === 'string' && v.trim() !== '' ? v : undefined;
+  });
 }
 
 /** What the reader gathers from the file (and a sibling file): spans, log records, other records. */

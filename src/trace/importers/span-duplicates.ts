@@ -15,10 +15,12 @@ import type { ImportSpan } from './span-import';
  * @param spans the spans of one file, in file order (ids may repeat; the first of an id is the one a child names).
  * @param fingerprint one string per span (index for index) holding what must be equal in two copies;
  *   never their ids. A span whose fingerprint is undefined is never a copy or an original.
+ * @param acrossTraces per span (index for index): true when its copy may be in another trace (the
+ *   reader's fingerprint pins it down: e.g. it holds a start time); absent or false: same trace only.
  * @returns copy index -> kept index (the first in processing order: parents before children, then file order);
  *   empty when no span repeats another. A parent cycle is not followed round (its spans are compared by their own parent id).
  */
-export function duplicateSpans(spans: readonly Pick<ImportSpan, 'traceId' | 'spanId' | 'parentSpanId'>[], fingerprint: readonly (string | undefined)[]): Map<number, number> {
+export function duplicateSpans(spans: readonly Pick<ImportSpan, 'traceId' | 'spanId' | 'parentSpanId'>[], fingerprint: readonly (string | undefined)[], acrossTraces?: readonly boolean[]): Map<number, number> {
   const byId = new Map<string, number>();
   spans.forEach((s, i) => {
     if (!byId.has(s.spanId)) byId.set(s.spanId, i);
@@ -36,7 +38,7 @@ export function duplicateSpans(spans: readonly Pick<ImportSpan, 'traceId' | 'spa
       canonical[i] = s.spanId;
       return;
     }
-    const key = `${s.traceId}\u0000${parentKey}\u0000${f}`;
+    const key = `${acrossTraces?.[i] ? '*' : s.traceId}\u0000${parentKey}\u0000${f}`;
     const first = firstOfKey.get(key);
     if (first === undefined || first === i) {
       firstOfKey.set(key, i);

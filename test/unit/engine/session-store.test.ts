@@ -91,3 +91,25 @@ test('a streamed trace that grows keeps the long content its next analysis needs
     for (const i of [1, to - 1]) assert.equal(await engine.eventContent('k', grown.stamp, i), LONG, `event ${i}'s content after ${to} events`);
   }
 });
+
+test("an OTel export's sibling logs file is among the session's files (the host watches them), and an append to it is read with the trace again", async () => {
+  const split = path.join(__dirname, '..', '..', 'fixtures', 'otel', 'split');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-otel-logs-'));
+  fs.cpSync(split, dir, { recursive: true });
+  const traces = path.join(dir, 'traces.jsonl');
+  const logs = path.join(dir, 'logs.jsonl');
+  const engine = new InProcessEngine();
+  const request = { key: 'otel', version: -1, path: traces, local: true };
+  const first = (await engine.load(request))!;
+  assert.ok(first.files.includes(logs), `files: ${JSON.stringify(first.files)}`);
+  const lost = (s: typeof first) => s.diagnostics.flatMap((d) => d.items.map((i) => i.message)).find((m) => /GenAI log records? names? a span not in this file/.test(m));
+  assert.match(lost(first) ?? '', /^1 GenAI log record names/);
+  // one more record naming a span the traces file does not hold
+  const doc = JSON.parse(fs.readFileSync(logs, 'utf8').split('\n')[0]);
+  const record = { ...doc.resourceLogs[0].scopeLogs[0].logRecords[0], spanId: 'ffffffffffffffff' };
+  doc.resourceLogs[0].scopeLogs[0].logRecords = [record];
+  fs.appendFileSync(logs, `${JSON.stringify(doc)}\n`);
+  const again = (await engine.load({ ...request, changed: [logs] }))!;
+  assert.notEqual(again.stamp, first.stamp);
+  assert.match(lost(again) ?? '', /^2 GenAI log records name/);
+});

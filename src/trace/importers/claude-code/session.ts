@@ -9,7 +9,7 @@
  */
 import { type AgentCall, contentText, type Json, type LaneState, MAIN_LANE, type MessageUsage, RECORD_TYPES, SIDE_RECORD_TYPES, type SourceFile, usageByKind, usageTokens } from './model';
 import { addUsage } from '../../tokens';
-import { baseName, setContent, dirName, isObject, joinPath, num, parseTimestamp, readJsonlRecords, recordOrigin, secondsSince, str, TraceAssembler, type JsonlRecord } from '../jsonl-records';
+import { baseName, setContent, dirName, isObject, joinPath, num, ownKindsMessage, parseTimestamp, readJsonlRecords, recordOrigin, secondsSince, str, TraceAssembler, type JsonlRecord } from '../jsonl-records';
 import type { FileAccess } from '../../formats';
 import type { JsonlParts } from '../../jsonl-feed';
 import type { LoadedTrace, Origin, Problem } from '../../model';
@@ -477,10 +477,12 @@ export class ClaudeImport {
    * Positioned at the first such event.
    */
   noteKinds(): void {
-    const counts = new Map<string, number>();
+    const counts = new Map<string, [number, string, string]>();
     let first: Origin | undefined;
-    const note = (what: string, i: number) => {
-      counts.set(what, (counts.get(what) ?? 0) + 1);
+    const note = (one: string, many: string, i: number) => {
+      const c = counts.get(one) ?? [0, one, many];
+      c[0]++;
+      counts.set(one, c);
       const o = this.out.originOf(this.out.events[i].id);
       if (o && (!first || (o.file === undefined && (first.file !== undefined || o.range.start.line < first.range.start.line)))) first = o;
     };
@@ -488,25 +490,26 @@ export class ClaudeImport {
     for (const mu of this.messages.values()) if ((mu.records ?? 0) > 1 && mu.usageVaries && mu.firstEventId) snapshots.add(mu.firstEventId);
     this.out.events.forEach((e, i) => {
       const x = e as Json;
-      if (snapshots.has(e.id)) note('API response written as several records (read as one model call)', i);
-      if (typeof x.task_id === 'string' && x.from === 'harness') note(e.type === 'tool_result' ? "task notification (a background call's outcome, tied to its call)" : 'task notification naming no call of this session (a harness row, not a prompt)', i);
-      if (typeof x.task_id === 'string' && x.from === 'harness' && x.is_error === true) note('background call failed when its notification arrived', i);
-      if (e.kind === 'compaction') note(x.content_is_summary ? 'compaction (its summary inside it)' : 'compaction', i);
-      else if (e.kind === 'local_command') note('local command (not a prompt)', i);
-      else if (e.kind === 'meta') note('meta row (injected by the harness)', i);
-      else if (e.kind === 'placeholder') note('synthetic placeholder row (not model output)', i);
-      else if (e.kind === 'api_error') note('API error row', i);
-      else if (e.kind === 'interruption') note('user interruption', i);
-      if (e.call_status === 'denied') note('call refused by the user', i);
-      if (x.content_ansi === true) note('text with terminal escape sequences (stripped)', i);
+      if (snapshots.has(e.id)) note('API response written as several records (read as one model call)', 'API responses written as several records (each read as one model call)', i);
+      if (typeof x.task_id === 'string' && x.from === 'harness') {
+        if (e.type === 'tool_result') note("task notification (a background call's outcome, tied to its call)", "task notifications (background calls' outcomes, each tied to its call)", i);
+        else note('task notification naming no call of this session (a harness row, not a prompt)', 'task notifications naming no call of this session (harness rows, not prompts)', i);
+      }
+      if (typeof x.task_id === 'string' && x.from === 'harness' && x.is_error === true) note('background call failed when its notification arrived', 'background calls failed when their notifications arrived', i);
+      if (e.kind === 'compaction') {
+        if (x.content_is_summary) note('compaction (its summary inside it)', 'compactions (their summaries inside them)', i);
+        else note('compaction', 'compactions', i);
+      } else if (e.kind === 'local_command') note('local command (not a prompt)', 'local commands (not prompts)', i);
+      else if (e.kind === 'meta') note('meta row (injected by the harness)', 'meta rows (injected by the harness)', i);
+      else if (e.kind === 'placeholder') note('synthetic placeholder row (not model output)', 'synthetic placeholder rows (not model output)', i);
+      else if (e.kind === 'api_error') note('API error row', 'API error rows', i);
+      else if (e.kind === 'interruption') note('user interruption', 'user interruptions', i);
+      if (e.call_status === 'denied') note('call refused by the user', 'calls refused by the user', i);
+      if (x.content_ansi === true) note('text with terminal escape sequences (stripped)', 'texts with terminal escape sequences (stripped)', i);
     });
-    if (!counts.size || !first) return;
-    this.problems.push({
-      severity: 'info',
-      message: `read as their own kinds: ${[...counts].map(([k, n]) => `${n} ${k}`).join(', ')}`,
-      range: first.range,
-      ...(first.file ? { file: first.file } : {}),
-    });
+    const message = ownKindsMessage([...counts.values()]);
+    if (!message || !first) return;
+    this.problems.push({ severity: 'info', message, range: first.range, ...(first.file ? { file: first.file } : {}) });
   }
 
   /**
@@ -667,6 +670,7 @@ export class ClaudeImport {
         setContent(ev, call.resultText);
         lane.returnId = this.emit(lane, ev, call.resultRecord.ms, recordOrigin(call.resultRecord.record, call.resultRecord.file));
       }
+      this.journalResult(lane, parent);
       const returnId = lane.returnId;
       this.stopSubLane(lane);
       // Edges.
@@ -687,6 +691,28 @@ export class ClaudeImport {
         this.problems.push({ severity: 'info', message: `sub-agent "${lane.agentId}" is not linked to a Task/Agent call of this session`, range: o?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, file: lane.file });
       }
     }
+  }
+
+  /**
+   * A Workflow agent's `result` in its run's journal: the value it handed back to the run's script
+   * (`returned_value` on its return). An agent whose transcript ends with no final text (it answered
+   * with a structured-output call) returns that value: a `return` to `parent` positioned on the journal record.
+   */
+  journalResult(lane: LaneState, parent: string): void {
+    const run = lane.workflowRun ? this.workflowRuns.get(lane.workflowRun) : undefined;
+    const record = lane.agentId ? run?.results.get(lane.agentId) : undefined;
+    if (!run || !record) return;
+    const value = record.value.result;
+    const have = lane.returnId ? this.out.get(lane.returnId) : undefined;
+    if (have) {
+      (have as Json).returned_value = value;
+      return;
+    }
+    const last = lane.lastEventId ? this.out.get(lane.lastEventId) : undefined;
+    const ev: TraceEvent = { id: `${lane.name}:journal-result`, t: last?.t ?? 0, type: 'return', agent: lane.name, from: lane.name, to: parent, detail: "the agent's result in its Workflow run's journal" };
+    (ev as Json).returned_value = value;
+    setContent(ev, typeof value === 'string' ? value : JSON.stringify(value));
+    lane.returnId = this.emit(lane, ev, undefined, recordOrigin(record, run.journal));
   }
 
   /** True for a Workflow agent whose run ended: its completion was notified, or the run file says it ended, or (a run in the foreground) its call has a result. */

@@ -37,6 +37,8 @@ export interface WorkflowRun {
   agents: Map<string, { label?: string; phase?: string }>;
   /** The journal's `started` record of each agent (where the script dispatched it), and the journal's path. */
   started: Map<string, JsonlRecord>;
+  /** The journal's `result` record of each agent: the value the agent handed back to the run's script. */
+  results: Map<string, JsonlRecord>;
   journal?: string;
   /** The Workflow call (tool_use id) that launched it, when the session names it. */
   call?: string;
@@ -103,7 +105,7 @@ export function workflowFolders(files: FileAccess, like: string, subDir: string)
  * undefined when it is absent).
  */
 export function readWorkflowRun(files: FileAccess, like: string, sessionDir: string, runId: string, journal: { path: string; records: readonly JsonlRecord[] } | undefined, problems: Problem[]): WorkflowRun {
-  const run: WorkflowRun = { runId, agents: new Map(), started: new Map() };
+  const run: WorkflowRun = { runId, agents: new Map(), started: new Map(), results: new Map() };
   const v = readJsonFile(files, joinPath(like, sessionDir, 'workflows', `${runId}.json`), `the workflow run file of ${runId}`, problems);
   if (v) {
     const name = str(v.workflowName) ?? str(v.name);
@@ -125,6 +127,7 @@ export function readWorkflowRun(files: FileAccess, like: string, sessionDir: str
     for (const r of journal.records) {
       const agentId = str(r.value.agentId);
       if (r.value.type === 'started' && agentId && !run.started.has(agentId)) run.started.set(agentId, r);
+      if (r.value.type === 'result' && agentId && 'result' in r.value) run.results.set(agentId, r); // the last one counts
     }
   }
   return run;

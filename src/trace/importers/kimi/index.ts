@@ -117,7 +117,7 @@ export function readKimi(text: string, fileName = '', files?: FileAccess): Loade
 }
 
 /** The problems that sum up kinds of records: unknown types (info), non-records (warning), kinds read as their own (info). */
-function summarize(reader: WireReader, problems: Problem[]): void {
+export function summarize(reader: WireReader, problems: Problem[]): void {
   const at = (x: { range: Range; file?: string } | undefined) => (x ? { range: x.range, ...(x.file ? { file: x.file } : {}) } : { range: lineRange(0, 0) });
   const kinds = Object.entries(reader.unknown);
   if (kinds.length) {
@@ -133,12 +133,40 @@ function summarize(reader: WireReader, problems: Problem[]): void {
     [s.deniedCalls, 'call refused by the user', 'calls refused by the user'],
     [s.interruptions, 'step interrupted', 'steps interrupted'],
     [s.failedSteps, 'step failed after retries (an API error)', 'steps failed after retries (API errors)'],
+    [s.failedTurns, 'turn failed (an error)', 'turns failed (errors)'],
   ]);
   if (message) problems.push({ severity: 'info', message, ...at(reader.firstKind) });
 }
 
 /** The trace fields: session id, costs (tokens by kind summed over the model calls), metadata. */
 function header(reader: WireReader, out: TraceAssembler, fileName: string, base: number | undefined, subagents: Json[], ownAgentId: string | undefined): Omit<LoadedTrace['trace'], 'events' | 'edges'> {
+  const costs = wireCosts(reader, out);
+  const s = reader.summary;
+  const metadata: Json = {
+    source_format: 'kimi',
+    protocol_version: s.protocolVersion ?? null,
+    turns: s.turns,
+    turns_without_stop: s.turns.filter((t) => t.stop === null).length,
+    steps: s.steps,
+    step_retries: s.retries,
+    compactions: s.compactions,
+    reasoning_parts: s.reasoningParts,
+    subagents: subagents.length ? subagents : [...reader.subAgents.values()].map((a) => ({ agent_id: a.agentId, subagent_type: a.type, lane: a.lane })),
+    time_base: base === undefined ? null : new Date(base).toISOString(),
+  };
+  const session = sessionId(fileName, ownAgentId !== undefined);
+  if (session) metadata.session_id = session;
+  if (ownAgentId) metadata.agent_id = ownAgentId;
+  const h: Omit<LoadedTrace['trace'], 'events' | 'edges'> = { system: 'kimi-cli', costs, metadata };
+  if (session) h.trace_id = ownAgentId ? `${session}/${ownAgentId}` : session;
+  return h;
+}
+
+/**
+ * The costs of a read wire: tokens by kind summed over the model calls' `usage` (tokens), tokens
+ * no model call took, tool calls (count), and the wall clock (seconds, to the end of the last event).
+ */
+export function wireCosts(reader: WireReader, out: TraceAssembler): Record<string, number> {
   const sums = { input: 0, output: 0, cache_read: 0, cache_write: 0 };
   let end = 0;
   for (const e of out.events) {
@@ -161,24 +189,7 @@ function header(reader: WireReader, out: TraceAssembler, fileName: string, base:
     tool_calls: s.toolCalls,
     wall_clock_s: Math.round(end * 1000) / 1000,
   };
-  const metadata: Json = {
-    source_format: 'kimi',
-    protocol_version: s.protocolVersion ?? null,
-    turns: s.turns,
-    turns_without_stop: s.turns.filter((t) => t.stop === null).length,
-    steps: s.steps,
-    step_retries: s.retries,
-    compactions: s.compactions,
-    reasoning_parts: s.reasoningParts,
-    subagents: subagents.length ? subagents : [...reader.subAgents.values()].map((a) => ({ agent_id: a.agentId, subagent_type: a.type, lane: a.lane })),
-    time_base: base === undefined ? null : new Date(base).toISOString(),
-  };
-  const session = sessionId(fileName, ownAgentId !== undefined);
-  if (session) metadata.session_id = session;
-  if (ownAgentId) metadata.agent_id = ownAgentId;
-  const h: Omit<LoadedTrace['trace'], 'events' | 'edges'> = { system: 'kimi-cli', costs, metadata };
-  if (session) h.trace_id = ownAgentId ? `${session}/${ownAgentId}` : session;
-  return h;
+  return costs;
 }
 
 /** The session id: the name of the wire file's folder (of the folder two up, for a sub-agent's own wire). */
@@ -251,7 +262,8 @@ export function isKimiWireText(text: string): boolean {
   const isRecord = (l: unknown) => isObject(l) && 'timestamp' in l && isObject(l.message) && typeof l.message.type === 'string' && WIRE_TYPES.has(l.message.type);
   if (lines.some(isRecord)) return true;
   const first = lines[0];
-  return isObject(first) && first.type === 'metadata' && typeof first.protocol_version === 'string' && lines.slice(1).every((l) => l === undefined);
+  // Kimi Code's metadata line has a `created_at` (kimi/code.ts)
+  return isObject(first) && first.type === 'metadata' && typeof first.protocol_version === 'string' && !('created_at' in first) && lines.slice(1).every((l) => l === undefined);
 }
 
 /** The Kimi Code CLI session format. */

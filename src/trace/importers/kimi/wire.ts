@@ -34,7 +34,7 @@ const STRUCTURE = new Set(['StepBegin', 'ToolCallPart', 'MCPLoadingBegin', 'MCPL
 export const AGENT_TOOLS = new Set(['Agent', 'Task']);
 
 /** One lane while its records are read. */
-interface Lane {
+export interface Lane {
   name: string;
   /** Ids of its events are prefixed with this (sub-agents: `<agent id>/`). */
   prefix: string;
@@ -58,7 +58,7 @@ interface Lane {
 }
 
 /** A tool call and what became of it. */
-interface Call {
+export interface Call {
   eventId: string;
   tool: string;
   lane: string;
@@ -91,6 +91,8 @@ export interface WireSummary {
   interruptions: number;
   /** Steps interrupted after StepRetry: the API kept failing. */
   failedSteps: number;
+  /** Turns that ended failed (Kimi Code `turn.ended` with `reason: failed`). */
+  failedTurns: number;
   unattributedTokens: number;
 }
 
@@ -107,7 +109,7 @@ export class WireReader {
   readonly calls = new Map<string, Call>();
   /** Sub-agents by agent id (or, before wire 1.6, by the spawning call's key). */
   readonly subAgents = new Map<string, SubAgent>();
-  readonly summary: WireSummary = { turns: [], steps: 0, retries: 0, compactions: 0, toolCalls: 0, reasoningParts: 0, deniedCalls: 0, interruptions: 0, failedSteps: 0, unattributedTokens: 0 };
+  readonly summary: WireSummary = { turns: [], steps: 0, retries: 0, compactions: 0, toolCalls: 0, reasoningParts: 0, deniedCalls: 0, interruptions: 0, failedSteps: 0, failedTurns: 0, unattributedTokens: 0 };
   /** Records of types this reader does not know, by type (read as meta rows). */
   readonly unknown: Record<string, number> = {};
   firstUnknown?: { range: Range; file?: string };
@@ -172,6 +174,43 @@ export class WireReader {
     this.readMessage(message.type, isObject(message.payload) ? message.payload : {}, lane, 0);
   }
 
+  /**
+   * Reads one message of another record layout (the Kimi Code `agents/<id>/wire.jsonl` records,
+   * translated by kimi/code.ts) at the position of `r` in `file` (undefined: the opened file).
+   * @param ms the record's time (epoch ms; undefined: the previous record's); @param type a wire
+   * message type of {@link WIRE_TYPES}; @param payload its payload; @param lane where it goes.
+   */
+  readTranslated(r: JsonlRecord, file: string | undefined, ms: number | undefined, type: string, payload: Json, lane: Lane): void {
+    this.at(r, file, ms);
+    this.readMessage(type, payload, lane, 0);
+  }
+
+  /** Sets the current record: its line, origin and time (`ms` undefined: the previous record's). */
+  private at(r: JsonlRecord, file: string | undefined, ms: number | undefined): void {
+    this.line = r.line;
+    this.file = file;
+    this.origin = recordOrigin(r, file);
+    const at = ms ?? this.lastMs;
+    this.lastMs = at;
+    this.t = this.base === undefined || at === undefined ? 0 : secondsSince(this.base, at);
+  }
+
+  /** The call `toolCallId` of `lane`, once its ToolCall was read. */
+  callOf(lane: Lane, toolCallId: string): Call | undefined {
+    return this.calls.get(this.callKey(lane, toolCallId));
+  }
+
+  /** A call of `lane` the user refused at approval (Kimi Code `permission.record_approval_result`): the call and its result are marked denied. */
+  refuse(lane: Lane, toolCallId: string): void {
+    this.denyCall(this.calls.get(this.callKey(lane, toolCallId)));
+  }
+
+  /** Adds a harness row (an injected message, a notification) to `lane`, made from record `r` (arguments as {@link readTranslated}). */
+  harness(r: JsonlRecord, file: string | undefined, ms: number | undefined, lane: Lane, what: string, text: string | undefined): void {
+    this.at(r, file, ms);
+    this.meta(lane, `L${this.line}`, what, text);
+  }
+
   private here(): { range: Range; file?: string } {
     return this.file === undefined ? { range: this.origin.range } : { range: this.origin.range, file: this.file };
   }
@@ -210,6 +249,9 @@ export class WireReader {
       case 'SteerInput':
         return this.prompt(type, p, lane, key);
       case 'TurnEnd':
+        // Kimi Code's turn.ended says why (`reason`); kimi-cli's TurnEnd has no payload.
+        if (p.reason === 'cancelled') return this.interrupted(lane, key);
+        if (p.reason === 'failed' || p.reason === 'blocked') return this.turnFailed(p, lane, key);
         return this.turnEnd(lane, key);
       case 'StepBegin':
         lane.step = num(p.n) ?? lane.step + 1;
@@ -223,7 +265,8 @@ export class WireReader {
       case 'StepInterrupted':
         return this.interrupted(lane, key);
       case 'CompactionBegin': {
-        const id = this.add(lane, { id: `compaction:${key}`, type: 'orchestrator_decision', kind: 'compaction', compaction: true, content: 'context compacted (the wire does not record the summary)' });
+        const summary = str(p.summary);
+        const id = this.add(lane, { id: `compaction:${key}`, type: 'orchestrator_decision', kind: 'compaction', compaction: true, content: summary ? `context compacted; summary: ${summary}` : 'context compacted (the wire does not record the summary)' });
         lane.inputs.push(id);
         lane.compaction = { id, t: this.t };
         this.summary.compactions++;
@@ -289,8 +332,10 @@ export class WireReader {
       this.summary.turns.push({ lane: lane.name, turn_id: id, start_t: this.t, stop: null, line: this.line, ...(this.file ? { file: this.file } : {}) });
       lane.lastText = undefined;
     }
-    const from = type === 'TurnBegin' && lane.caller ? lane.caller : 'user';
+    // Kimi Code names a prompt's origin: one the harness wrote (a task's notification, a cron job, a hook) says so in `from`.
+    const from = type === 'TurnBegin' && lane.caller ? lane.caller : str(p.from) ?? 'user';
     const ev: Draft = { id: `${type === 'TurnBegin' ? 'prompt' : 'steer'}:${key}`, type: 'message', from, to: lane.name };
+    if (typeof p.origin === 'string') ev.role = p.origin;
     setContent(ev, inputText(p.user_input));
     const id = this.add(lane, ev);
     lane.inputs.push(id);
@@ -319,6 +364,22 @@ export class WireReader {
     if (lane.retried) this.summary.failedSteps++;
     else this.summary.interruptions++;
     this.firstKind ??= this.here();
+    if (!lane.caller) ev.scope = 'turn';
+    this.stop(lane, ev);
+  }
+
+  /** A turn that ended failed (`reason: failed`, with the error) or blocked (by a hook or a policy). */
+  private turnFailed(p: Json, lane: Lane, key: string): void {
+    if (lane.turn?.stopped) return;
+    const err = isObject(p.error) ? p.error : undefined;
+    const what = err ? [str(err.code), str(err.message)].filter((x) => x).join(': ') : undefined;
+    const ev: Draft = p.reason === 'blocked'
+      ? { id: `stop:${key}`, type: 'stop', reason: 'unknown', decided_by: 'kimi', detail: `turn blocked${what ? `: ${what}` : ''}` }
+      : { id: `stop:${key}`, type: 'stop', reason: 'error', decided_by: 'kimi', detail: `turn failed${what ? `: ${what}` : ''}` };
+    if (p.reason !== 'blocked') {
+      this.summary.failedTurns++;
+      this.firstKind ??= this.here();
+    }
     if (!lane.caller) ev.scope = 'turn';
     this.stop(lane, ev);
   }
@@ -444,8 +505,11 @@ export class WireReader {
   /** ApprovalResponse (ApprovalRequestResolved before wire 1.1): a rejected call is refused by the user. */
   private approval(p: Json): void {
     const ck = typeof p.request_id === 'string' ? this.approvals.get(p.request_id) : undefined;
-    const call = ck ? this.calls.get(ck) : undefined;
-    if (!call || p.response !== 'reject') return;
+    if (p.response === 'reject') this.denyCall(ck ? this.calls.get(ck) : undefined);
+  }
+
+  private denyCall(call: Call | undefined): void {
+    if (!call || call.denied) return;
     call.denied = true;
     const e = this.out.get(call.eventId);
     if (e) e.call_status = 'denied';

@@ -82,7 +82,7 @@ test('13 tool_use without a result at the end: the call is marked "no result", t
 
 test('14 interruption markers and a refused call: user stops, the call denied, no blame on the agent', () => {
   const l = load('14-interrupt-marker-variants.jsonl');
-  assert.deepEqual(problems(l), ['3:1: info: read as their own kinds: 2 user interruption, 1 call refused by the user']);
+  assert.deepEqual(problems(l), ['3:1: info: read as their own kinds: 2 user interruptions, 1 call refused by the user']);
   const stops = l.trace.events.filter((e) => e.type === 'stop');
   assert.deepEqual(stops.map((e) => [e.kind, e.reason, e.decided_by]), [
     ['interruption', 'user_abort', 'user'],
@@ -119,7 +119,7 @@ test('20 synthetic API error, meta "continue" row and placeholder: an error stop
 
 test('24 ANSI escapes: stripped from shown text; /context is a local command and causes no "no stop" finding', () => {
   const l = load('24-cc-ansi-escapes-in-tool-output.jsonl');
-  assert.deepEqual(problems(l), ['3:1: info: read as their own kinds: 2 text with terminal escape sequences (stripped), 1 meta row (injected by the harness), 1 local command (not a prompt)']);
+  assert.deepEqual(problems(l), ['3:1: info: read as their own kinds: 2 texts with terminal escape sequences (stripped), 1 meta row (injected by the harness), 1 local command (not a prompt)']);
   for (const e of l.trace.events) for (const v of Object.values(e)) if (typeof v === 'string') assert.ok(!ESC.test(v), `${e.id}: ${v.slice(0, 40)}`);
   const result = byId(l, 'toolu_fx_2401:result');
   assert.match(result.content!, /AssertionError: expected 10\.005 to be 10\.01/);
@@ -234,7 +234,7 @@ test('28 background Bash and Agent: each task-notification is the outcome of its
   const l = loadTrace(fs.readFileSync(file, 'utf8'), file, nodeFileAccess);
   const N = (n: string) => `00000000-0000-4000-8000-2800000000${n}`;
   // Only what was read as its own kind: the two records of msg_fx_2801 (same usage) are the format's layout, not noted.
-  assert.deepEqual(problems(l), ["7:1: info: read as their own kinds: 2 task notification (a background call's outcome, tied to its call), 1 background call failed when its notification arrived"]);
+  assert.deepEqual(problems(l), ["7:1: info: read as their own kinds: 2 task notifications (background calls' outcomes, each tied to its call), 1 background call failed when its notification arrived"]);
   // The Bash build: launched in the background, failed when its notification arrived (exit code 2).
   assert.equal(byId(l, 'toolu_fx_2801').background, true);
   const build = byId(l, N('07'));

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { test } from 'node:test';
 import { detectFormat, loadTrace, type FileAccess } from '../../../../src/trace/formats';
 import { originOfId, type LoadedTrace } from '../../../../src/trace/model';
@@ -67,7 +69,7 @@ test('the fa812bfe session opens with its two Explore sub-agents and the compact
   assert.deepEqual(s.by_type, { message: 46, tool_call: 67, tool_result: 69, spawn: 2, delegate: 2, return: 3, stop: 6, orchestrator_decision: 1 });
   assert.equal(l.trace.events.filter((e) => e.kind === 'meta').length, 13);
   assert.equal(s.events, 196);
-  assert.match(l.problems.find((p) => p.severity === 'info')!.message, /^read as their own kinds: .*1 compaction \(its summary inside it\), 13 meta row/);
+  assert.match(l.problems.find((p) => p.severity === 'info')!.message, /^read as their own kinds: .*1 compaction \(its summary inside it\), 13 meta rows \(injected by the harness\)/);
   assert.equal(s.edges, 78); // + the compaction joined to the chain it compacted (logicalParentUuid)
   assert.equal(l.trace.trace_id, SESSION);
   assert.ok(TraceSchema.safeParse(l.trace).success);
@@ -538,6 +540,36 @@ test('a Workflow run: its agents (subagents/workflows/wf_<runId>/) are lanes spa
   assert.deepEqual(traceStats(unlinked).agents, ['main', core, cli]);
   assert.deepEqual(byType(unlinked, 'spawn'), []);
   assert.ok(shown(unlinked).includes('agent-a5102c0e00000001.jsonl:1:1: info: 1 workflow run is not tied to a Workflow call of this session (its agents are shown under main): wf_5102abcd-e01'), shown(unlinked).join('\n'));
+});
+
+test("a Workflow run's journal results: each agent's return carries the value it handed back; an agent ending on a structured-output call returns it from the journal", () => {
+  const l = open(LAYOUT('5102'));
+  const cli = 'workflow-subagent:a5102c1100000002';
+  const values = Object.fromEntries(byType(l, 'return').map((e) => [e.agent, (e as Record<string, unknown>).returned_value]));
+  assert.deepEqual(values, { 'workflow-subagent:a5102c0e00000001': { package: 'core', unused: ['formatCents'] }, [cli]: { package: 'cli', unused: [] } });
+  // the cli agent's transcript ends on a structured-output call instead of its final text
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-wf-'));
+  try {
+    const session = path.join(dir, path.basename(LAYOUT('5102')));
+    fs.copyFileSync(LAYOUT('5102'), session);
+    fs.cpSync(LAYOUT_DIR('5102'), path.join(dir, path.basename(LAYOUT_DIR('5102'))), { recursive: true });
+    const agentFile = path.join(dir, path.basename(LAYOUT_DIR('5102')), 'subagents', 'workflows', 'wf_5102abcd-e01', 'agent-a5102c1100000002.jsonl');
+    const lines = fs.readFileSync(agentFile, 'utf8').trimEnd().split('\n');
+    const last = JSON.parse(lines[lines.length - 1]);
+    last.message.content = [{ type: 'tool_use', id: 'toolu_fx_5102so', name: 'StructuredOutput', input: { package: 'cli', unused: [] } }];
+    last.message.stop_reason = 'tool_use';
+    lines[lines.length - 1] = JSON.stringify(last);
+    fs.writeFileSync(agentFile, lines.join('\n') + '\n');
+    const cut = open(session);
+    const ret = byType(cut, 'return').find((e) => e.agent === cli);
+    assert.ok(ret, 'the cli agent returns its journal result');
+    assert.deepEqual([ret.id, ret.to, ret.content], [`${cli}:journal-result`, 'main', '{"package":"cli","unused":[]}']);
+    const journal = path.join(dir, path.basename(LAYOUT_DIR('5102')), 'subagents', 'workflows', 'wf_5102abcd-e01', 'journal.jsonl');
+    assert.deepEqual([originOfId(cut, ret.id)!.file, originOfId(cut, ret.id)!.record], [journal, 3]);
+    assert.ok(edgesOf(cut, 'return').some((e) => e.src === ret.id && e.dst === event(cut, '00000000-0000-4000-8000-51020000005').id), 'it returns to the completion notification');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('a finished sub-agent resumed with SendMessage: the resume is its caller\'s message, each report a return (the first to the call\'s result, the second to the notification)', () => {

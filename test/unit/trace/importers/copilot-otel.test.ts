@@ -12,6 +12,8 @@ import type { LoadedTrace } from '../../../../src/trace/model';
 import { traceStats } from '../../../../src/trace/stats';
 import { tokenTotals } from '../../../../src/trace/tokens';
 import { fixture } from '../../helpers';
+import { analyzeTrace } from '../../../../src/analysis';
+import { runSummary } from '../../../../src/analysis/run-summary';
 
 const load = (name: string): LoadedTrace => loadTrace(fixture('copilot', name), `/home/u/${name}`);
 const byId = (l: LoadedTrace, id: string) => l.trace.events.find((e) => e.id === id)!;
@@ -101,4 +103,16 @@ test('a cut-off last line of a Copilot CLI file: positioned error, the rest load
   assert.ok(errors.length >= 1);
   assert.ok(errors.every((p) => p.range.start.line === 15), JSON.stringify(errors));
   assert.ok(l.trace.events.some((e) => e.id === 'a0b1c2d3e4f50617'));
+});
+
+test("the Agent Debug Log's task: the user's request it keeps (copilot_chat.user_request), else unknown, never a model call's output", () => {
+  const unknown = load('agent-debug-log.otlp.json');
+  assert.match(String((unknown.trace.metadata as Record<string, unknown>).task_unknown), /no span records the user's prompt/);
+  assert.equal(runSummary(unknown, analyzeTrace(unknown)).task, '', 'before: the runSubagent call of the first model output');
+  const doc = JSON.parse(fixture('copilot', 'agent-debug-log.otlp.json'));
+  const root = doc.resourceSpans[0].scopeSpans[0].spans.find((s: { name: string }) => s.name === 'invoke_agent copilot');
+  root.attributes.push({ key: 'copilot_chat.user_request', value: { stringValue: 'Why does the upload retry forever?' } });
+  const asked = loadTrace(JSON.stringify(doc, null, 2), '/home/u/agent-debug-log.otlp.json');
+  assert.equal((asked.trace.metadata as Record<string, unknown>).task, 'Why does the upload retry forever?');
+  assert.equal(runSummary(asked, analyzeTrace(asked)).task, 'Why does the upload retry forever?');
 });

@@ -15,19 +15,21 @@ import { FIXTURES } from '../../helpers';
 /**
  * Files under test/fixtures that no built-in detector should take: provenance notes, generators, the
  * survey's JSON Schema, the in-house format (and its mapping files) read only through a mapping, and
- * the files of a Kimi session folder beside its wire (the model's context.jsonl, a sub-agent's meta.json),
+ * the files of a Kimi session folder beside its wire (a sub-agent's meta.json, state.json; a Kimi Code
+ * session's state.json),
  * and those of a Claude Code session folder beside its transcripts (sidecars, a Workflow's journal and run file).
  */
-const NOT_TRACES = /(SOURCE\.md|\.py|\.labels\.jsonl|survey[\\/]trace_schema\.json|mapping[\\/].*|prompts[\\/].*\.md)$|^not-traces[\\/]|^kimi[\\/].*[\\/](context\.jsonl|meta\.json)$|^codex-trace-bundle[\\/].*[\\/]payloads[\\/]|^claude-code[^\\/]*[\\/].*(\.meta\.json|[\\/]journal\.jsonl|[\\/]workflows[\\/]wf_[^\\/]*\.json)$/;
+const NOT_TRACES = /(SOURCE\.md|\.py|\.labels\.jsonl|survey[\\/]trace_schema\.json|mapping[\\/].*|prompts[\\/].*\.md)$|^not-traces[\\/]|^kimi[\\/].*[\\/](meta|state)\.json$|^kimi-code[\\/].*[\\/]state\.json$|^codex-trace-bundle[\\/].*[\\/]payloads[\\/]|^claude-code[^\\/]*[\\/].*(\.meta\.json|[\\/]journal\.jsonl|[\\/]workflows[\\/]wf_[^\\/]*\.json)$/;
 
 /** The format a fixture folder holds (folders with several formats: by file). */
 function expectedFormat(rel: string): string | undefined {
   const dir = rel.split(/[\\/]/)[0];
   const byDir: Record<string, string> = {
     jaeger: 'jaeger', zipkin: 'zipkin', langfuse: 'langfuse', phoenix: 'phoenix', langsmith: 'langsmith', 'openai-agents': 'openai-agents', agentops: 'agentops',
-    otel: 'otel-genai', codex: 'codex', 'codex-trace-bundle': 'codex-trace-bundle', kimi: 'kimi', 'claude-code': 'claude-code', 'who-and-when': 'who-and-when', survey: 'otrace-json',
+    otel: 'otel-genai', codex: 'codex', 'codex-trace-bundle': 'codex-trace-bundle', kimi: 'kimi', 'kimi-code': 'kimi-code', 'claude-code': 'claude-code', 'who-and-when': 'who-and-when', survey: 'otrace-json',
     'gemini-cli': 'gemini-cli',
   };
+  if (dir === 'kimi') return /[\\/]context\.jsonl$/.test(rel) ? 'kimi-context' : 'kimi';
   if (byDir[dir]) return byDir[dir];
   if (dir === 'broken') return rel.endsWith('.jsonl') ? 'otrace-jsonl' : 'otrace-json';
   // GitHub Copilot: CLI session logs (session-state/<id>/events.jsonl) and OpenTelemetry files
@@ -66,12 +68,15 @@ test('detection matrix: no detector takes the ordinary JSON files of not-traces/
   assert.deepEqual(taken, []);
 });
 
-test('detection matrix: in a Kimi session folder only the wires are traces (context.jsonl and meta.json are taken by no detector)', () => {
+test('detection matrix: in a Kimi session folder the wires are kimi traces, context.jsonl a kimi-context one, meta.json and state.json none', () => {
   const files = walk(path.join(FIXTURES, 'kimi'));
   const taken = (f: string) => listFormats().filter((x) => x.detect(fs.readFileSync(f, 'utf8'), f)).map((x) => x.id);
-  const others = files.filter((f) => /(context\.jsonl|meta\.json)$/.test(f));
+  const others = files.filter((f) => /(meta|state)\.json$/.test(f));
   assert.ok(others.length >= 3, `${others.length} files`);
   assert.deepEqual(others.flatMap((f) => taken(f).map((id) => `${path.relative(FIXTURES, f)}: ${id}`)), []);
+  const contexts = files.filter((f) => f.endsWith('context.jsonl'));
+  assert.ok(contexts.length >= 3, `${contexts.length} context files`);
+  assert.deepEqual(contexts.map((f) => taken(f)), contexts.map(() => ['kimi-context']));
   const wires = files.filter((f) => f.endsWith('wire.jsonl'));
   assert.deepEqual(wires.map((f) => taken(f)), wires.map(() => ['kimi']));
 });

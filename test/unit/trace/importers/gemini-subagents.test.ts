@@ -13,7 +13,7 @@ import { fixture, fixturePath } from '../../helpers';
 const MAIN = ['gemini-cli', 'chats', 'session-2026-06-10T14-02-7d41c0b9.jsonl'];
 const SUB = ['gemini-cli', 'chats', '7d41c0b9-5e2a-4f10-9c3b-2a8e6f1d0c44', 'a3f9e2c1-6b7d-4e58-8c21-0f4d9b6e7a15.jsonl'];
 
-test('Gemini CLI: a sub-agent file is its own lane, spawned by the call naming its agentId, its last answer a return to the call result', () => {
+test('Gemini CLI: a sub-agent file is its own lane, spawned by the call naming its agentId, the report of its complete_task call a return to the call result', () => {
   const l = loadTrace(fixture(...MAIN), fixturePath(...MAIN), nodeFileAccess);
   assert.deepEqual([...new Set(l.trace.events.map((e) => e.agent))], ['gemini', 'codebase_investigator']);
   const spawn = l.trace.events.find((e) => e.id === 'codebase_investigator-1749564138000-1') as Record<string, unknown>;
@@ -22,10 +22,10 @@ test('Gemini CLI: a sub-agent file is its own lane, spawned by the call naming i
   const first = l.trace.events.find((e) => e.id === 's1') as Record<string, unknown>;
   assert.equal(first.from, 'gemini');
   assert.ok(l.trace.edges.some((e) => e.type === 'spawn' && e.src === spawn.id && e.dst === 's1'));
-  const fin = l.trace.events.find((e) => e.id === 's3') as Record<string, unknown>;
-  assert.equal(fin.type, 'return');
-  assert.equal(fin.to, 'gemini');
-  assert.ok(l.trace.edges.some((e) => e.type === 'return' && e.src === 's3' && e.dst === 'codebase_investigator-1749564138000-1:result'));
+  const fin = l.trace.events.find((e) => e.id === 'complete_task-1749564159000-2:report') as Record<string, unknown>;
+  assert.deepEqual([fin.type, fin.agent, fin.to, fin.content], ['return', 'codebase_investigator', 'gemini', 'The retry policy is set in src/http/client.ts (createClient, maxRetries: 3).']);
+  assert.ok(l.trace.edges.some((e) => e.type === 'return' && e.src === fin.id && e.dst === 'codebase_investigator-1749564138000-1:result'));
+  assert.equal(l.trace.events.find((e) => e.id === 's3')?.type, 'message', 'the answer beside the call stays a message');
   // the sub-agent's events point into its own file
   const i = l.trace.events.findIndex((e) => e.id === 's2');
   assert.equal(l.eventOrigins.get(i)?.file, path.join(path.dirname(fixturePath(...MAIN)), '7d41c0b9-5e2a-4f10-9c3b-2a8e6f1d0c44', 'a3f9e2c1-6b7d-4e58-8c21-0f4d9b6e7a15.jsonl'));
@@ -35,6 +35,29 @@ test('Gemini CLI: a sub-agent file is its own lane, spawned by the call naming i
   assert.equal(missing?.range.start.line, 4);
   assert.equal(l.trace.events.find((e) => e.id === 'codebase_investigator-1749564185000-2')?.type, 'tool_call');
   assert.equal(l.problems.filter((p) => p.severity === 'error').length, 0);
+});
+
+test('Gemini CLI: the report is taken from complete_task even when the answer has no text; a sub-agent that never called it returns its last answer', () => {
+  const subPath = fixturePath(...SUB);
+  const lines = fixture(...SUB).trimEnd().split('\n');
+  const withText = (edit: (rec: Record<string, any>) => void) => {
+    const out = lines.map((line) => {
+      const rec = JSON.parse(line);
+      if (rec.id === 's3') edit(rec);
+      return JSON.stringify(rec);
+    });
+    return loadTrace(fixture(...MAIN), fixturePath(...MAIN), { list: nodeFileAccess.list, readText: (p) => (p === subPath ? out.join('\n') + '\n' : nodeFileAccess.readText(p)) });
+  };
+  const silent = withText((rec) => {
+    rec.content = '';
+    rec.toolCalls[0].args = { result: 'maxRetries is 3 (src/http/client.ts).' };
+  });
+  const ret = silent.trace.events.filter((e) => e.type === 'return');
+  assert.deepEqual(ret.map((e) => [e.id, e.content]), [['complete_task-1749564159000-2:report', 'maxRetries is 3 (src/http/client.ts).']]);
+  const plain = withText((rec) => {
+    rec.toolCalls = [];
+  });
+  assert.deepEqual(plain.trace.events.filter((e) => e.type === 'return').map((e) => e.id), ['s3']);
 });
 
 test('Gemini CLI: without file access the sub-agent calls stay tool calls; a broken sub-agent file is a warning and the session loads', () => {

@@ -91,6 +91,23 @@ test('Langfuse: the same observations exported twice (new ids, same name, times,
   assert.ok(loaded.problems.some((p) => p.message.startsWith('1 observation lost its parent (0000000000000001 not in this file)')));
 });
 
+test('Langfuse: a trace exported again under a new trace id (new observation ids) is matched across traces and counted once; without start times only within a trace', () => {
+  const doc = JSON.parse(fixture('cases', CASE_35));
+  const copyTrace = { ...doc, id: 'c0ffee0000000000000000000000035b', observations: doc.observations.filter((o: Raw) => o.id.startsWith('a1c35e0b')).map((o: Raw) => ({ ...o, traceId: 'c0ffee0000000000000000000000035b' })) };
+  const first = { ...doc, observations: doc.observations.filter((o: Raw) => !o.id.startsWith('a1c35e0b')) };
+  const loaded = loadTrace(JSON.stringify({ data: [first, copyTrace] }, null, 2), 'two.json');
+  assert.equal(loaded.format, 'langfuse');
+  const dup = loaded.problems.find((p) => p.message.startsWith('6 observations duplicate 6 others'));
+  assert.ok(dup, loaded.problems.map((p) => p.message).join('\n'));
+  assert.match(dup.message, /all under another trace id/);
+  assert.equal(tokenTotals(loaded.trace.events).total, 48155);
+  assert.ok(!loaded.trace.events.some((e) => e.id.startsWith('a1c35e0b')));
+  // with no start time nothing pins a copy down: observations of two traces are never folded
+  for (const t of [first, copyTrace]) for (const o of t.observations) delete o.startTime;
+  const untimed = loadTrace(JSON.stringify({ data: [first, copyTrace] }, null, 2), 'two.json');
+  assert.ok(!untimed.problems.some((p) => /duplicate/.test(p.message)), untimed.problems.map((p) => p.message).join('\n'));
+});
+
 test("Langfuse: the trace's input is the recorded task (not a model call's output)", () => {
   const loaded = loadTrace(fixture('cases', CASE_35), CASE_35);
   assert.equal((loaded.trace.metadata as Raw).task, 'The nightly export job times out. Find out why.');
