@@ -1,7 +1,7 @@
 /**
  * Commands over many traces on every core: the trace files under the paths given (corpus.ts), one
- * shard of them when asked (`--shard i/n`, shard.ts), each read and turned into rows on a pool of
- * worker threads (`--jobs N`, pool.ts), the results gathered in file order. The output is the same
+ * shard of them when asked (`--shard i/n`, shard.ts), each read and turned into rows on `--jobs N`
+ * threads (this one and N - 1 workers, pool.ts), the results gathered in file order. The output is the same
  * rows in the same order whatever `--jobs`: files a parent trace pulls in are left out by the same
  * rule as on one thread (corpus.ts), applied in file order after the reads.
  */
@@ -34,7 +34,7 @@ type FileOutcome = { unreadable: string } | { notTrace: true } | { children: str
 
 /** How to run over the corpus: worker threads and shard. */
 export interface RunOptions {
-  /** Worker threads (1: this thread only). Default: the core count. */
+  /** Threads that read traces: this one and `jobs - 1` worker threads (1: this thread only). Default: the core count. */
   jobs?: number;
   shard?: Shard;
   shardBy?: ShardBy;
@@ -112,6 +112,7 @@ export async function runCorpus(paths: string[], job: CorpusJob, options: RunOpt
       jobs,
       data,
       (k) => bar.tick(files[k].name),
+      (task) => handleFileTask(task, data), // this thread is one of the `jobs`
     );
   }
   // the rule of corpus.ts forEachTrace, in file order: a file pulled in by a parent read before it is

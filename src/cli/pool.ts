@@ -27,28 +27,40 @@ export function defaultJobs(): number {
 /** The marker in `workerData` that tells the bundle it runs as a pool worker. */
 export const POOL_MARK = 'otracePoolWorker';
 
+/** Tasks sent ahead to each worker, so that none waits while this thread is busy with a task of its own. */
+const QUEUED = 4;
+
 /**
- * Runs `tasks` on `jobs` worker threads (at most one per task) and returns their results in task order.
- * Each worker gets `data` (as `workerData[POOL_MARK]`) and answers each task it is sent with one result
- * ({@link serveTasks}). Two tasks are kept queued per worker so that none waits on this thread.
- * @param onResult called on this thread as each result comes back (progress), with the task's index.
+ * Runs `tasks` on `jobs` threads and returns their results in task order: this thread is one of them
+ * when `local` is given (it runs a task, then lets the workers' answers in, and so on), the others are
+ * worker threads (at most one per task). Each worker gets `data` (as `workerData[POOL_MARK]`) and
+ * answers each task it is sent with one result ({@link serveTasks}); {@link QUEUED} tasks are kept
+ * queued per worker.
+ * @param local this thread's way of running a task: the same function the workers run on `data`.
+ * @param onResult called on this thread as each result comes in (progress), with the task's index.
  * @throws the first error of a worker (its thread failed: a task's own problems are results, not errors).
  */
-export function runPool<T, R>(tasks: readonly T[], jobs: number, data: unknown, onResult?: (k: number) => void): Promise<R[]> {
+export function runPool<T, R>(tasks: readonly T[], jobs: number, data: unknown, onResult?: (k: number) => void, local?: (task: T) => R): Promise<R[]> {
   if (!script) return Promise.reject(new Error('worker threads need the CLI bundle (dist/cli.js)'));
   const results = new Array<R>(tasks.length);
-  const count = Math.max(1, Math.min(jobs, tasks.length));
+  const count = Math.max(local ? 0 : 1, Math.min(jobs - (local ? 1 : 0), tasks.length - (local ? 1 : 0)));
   const workers: Worker[] = [];
   let next = 0;
   let done = 0;
   return new Promise<R[]>((resolve, reject) => {
-    let failed = false;
+    let settled = false;
     const finish = (err?: unknown) => {
-      if (failed) return;
-      if (err) failed = true;
+      if (settled) return;
+      settled = true;
       for (const w of workers) void w.terminate();
       if (err) reject(err instanceof Error ? err : new Error(String(err)));
       else resolve(results);
+    };
+    const got = (k: number, result: R) => {
+      results[k] = result;
+      done++;
+      onResult?.(k);
+      if (done === tasks.length) finish();
     };
     const send = (w: Worker) => {
       if (next >= tasks.length) return;
@@ -60,19 +72,29 @@ export function runPool<T, R>(tasks: readonly T[], jobs: number, data: unknown, 
       const w = new Worker(script!, { workerData: { [POOL_MARK]: data } });
       workers.push(w);
       w.on('message', (m: { k: number; result: R }) => {
-        results[m.k] = m.result;
-        done++;
-        onResult?.(m.k);
-        if (done === tasks.length) finish();
-        else send(w);
+        got(m.k, m.result);
+        send(w);
       });
       w.on('error', finish);
       w.on('exit', (code) => {
-        if (done < tasks.length && !failed) finish(new Error(`a worker thread stopped (exit code ${code}) before its tasks were done`));
+        if (done < tasks.length) finish(new Error(`a worker thread stopped (exit code ${code}) before its tasks were done`));
       });
-      send(w);
-      send(w);
+      for (let q = 0; q < QUEUED; q++) send(w);
     }
+    if (!local) return;
+    // this thread's share: one task at a time, the workers' answers let in between
+    const step = () => {
+      if (settled || next >= tasks.length) return;
+      const k = next++;
+      try {
+        got(k, local(tasks[k]));
+      } catch (err) {
+        finish(err);
+        return;
+      }
+      setImmediate(step);
+    };
+    setImmediate(step);
   });
 }
 
