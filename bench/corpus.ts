@@ -7,7 +7,9 @@
  * the machine is printed before and after each run, since other processes take cores from either.
  * The CPU time of each run (user + system, all threads) is printed too: on a busy machine the wall
  * times measure the share of the cores the runs got, and the CPU times what the pool costs on top.
- * The two outputs are checked byte for byte: the same rows in the same order.
+ * The two outputs are checked byte for byte: the same rows in the same order. A control figure
+ * follows: pure arithmetic on two threads against one, what the machine itself gives two threads
+ * at that moment. Figures go to bench/results.json (`corpus`) only when the load average is under 2.5.
  *
  * The corpus: `OTRACE_BENCH_TRACES` (default 10,000) otrace JSONL traces of `OTRACE_BENCH_EVENTS`
  * (default 100) events each, from bench/_generate.ts (seed = the trace's number), written once to the
@@ -17,6 +19,7 @@
  *   OTRACE_BENCH_TRACES=2000 OTRACE_BENCH_EVENTS=300 npm run bench -- corpus
  */
 import { spawnSync } from 'node:child_process';
+import { Worker } from 'node:worker_threads';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -64,6 +67,25 @@ function run(dir: string, jobs: number, out: string): { wall: number; cpu: numbe
   return { wall, cpu: childCpu() - c0 };
 }
 
+/** A fixed piece of pure arithmetic (no allocation, no I/O), run by each thread of {@link machineScaling}. */
+const SPIN = `let x = 0; const a = new Float64Array(1 << 16); for (let r = 0; r < 6000; r++) for (let i = 0; i < a.length; i++) { a[i] = a[i] * 0.5 + i; x += a[i]; } require('node:worker_threads').parentPort.postMessage(x);`;
+
+/**
+ * What the machine gives two threads at this moment, as a control for the corpus figures: the
+ * wall time of one piece of pure arithmetic on one worker thread over that of two pieces on two
+ * (2.0 on two idle cores; less when other processes hold the cores or the cores share a physical one).
+ */
+async function machineScaling(): Promise<number> {
+  const time = async (threads: number) => {
+    const t0 = process.hrtime.bigint();
+    await Promise.all(Array.from({ length: threads }, () => new Promise<void>((done, fail) => new Worker(SPIN, { eval: true }).once('message', () => done()).once('error', fail))));
+    return Number(process.hrtime.bigint() - t0) / 1e9;
+  };
+  const one = await time(1);
+  const two = await time(2);
+  return (2 * one) / two;
+}
+
 export async function bench(): Promise<void> {
   if (!fs.existsSync(CLI)) throw new Error('build first: node esbuild.mjs (the bench runs dist/cli.js)');
   const traces = Number(process.env.OTRACE_BENCH_TRACES ?? 10_000);
@@ -86,7 +108,18 @@ export async function bench(): Promise<void> {
     console.log(`otrace dataset stops over ${fmt(traces, 0)} traces of ${events} events (${fmt(rows, 0)} rows), fastest of ${runs}:`);
     console.log(`  --jobs 1: ${fmt(best[1], 2)} s (${fmt(traces / best[1], 0)} traces/s)`);
     console.log(`  --jobs 2: ${fmt(best[2], 2)} s (${fmt(traces / best[2], 0)} traces/s)`);
+    const scaling = await machineScaling();
     console.log(`  speed-up ${fmt(best[1] / best[2], 2)}x (target >= 1.8x on 2 cores); outputs ${same ? 'identical' : 'DIFFER'}; ${load()}`);
+    console.log(`  control: pure arithmetic on 2 threads runs at ${fmt(scaling, 2)}x one thread on this machine now`);
+    // Figures go to bench/results.json only from a quiet machine (timings of a shared, loaded one mislead).
+    if (os.loadavg()[0] >= 2.5 && !process.env.OTRACE_BENCH_WRITE) {
+      console.log('bench/results.json not written: load average 2.5 or more (OTRACE_BENCH_WRITE=1 writes anyway)');
+      return;
+    }
+    const file = path.join(__dirname, 'results.json');
+    const previous = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+    previous.corpus = { date: new Date().toISOString(), node: process.version, load: os.loadavg(), traces, events, rows, jobs1_s: best[1], jobs2_s: best[2], speedup: best[1] / best[2], machine_scaling: scaling, identical: same };
+    fs.writeFileSync(file, `${JSON.stringify(previous, null, 2)}\n`);
   } finally {
     fs.rmSync(outDir, { recursive: true, force: true });
   }
