@@ -17,7 +17,9 @@ export const BUILDS = {
   extension: { ...common, platform: 'node', format: 'cjs', entryPoints: { extension: 'src/host/extension.ts' }, outdir: 'dist', external: ['vscode'], minifyWhitespace: !watch, minifySyntax: !watch },
   // The engine's worker thread: the sessions (read, import, analysis, graph windows).
   worker: { ...common, platform: 'node', format: 'cjs', entryPoints: { 'engine-worker': 'src/engine/worker-main.ts' }, outdir: 'dist', minifyWhitespace: !watch, minifySyntax: !watch },
-  cli: { ...common, platform: 'node', format: 'cjs', entryPoints: { cli: 'src/cli/bin.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+  // The CLI is also the script of its worker threads (src/cli/pool.ts). DuckDB (`otrace query`) is a
+  // native module loaded at run time from beside otrace: never bundled, never in the VSIX.
+  cli: { ...common, platform: 'node', format: 'cjs', entryPoints: { cli: 'src/cli/bin.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' }, external: ['@duckdb/node-api'] },
   // For scripts/start.mjs (npm start -- PATH); not part of the VSIX.
   openTarget: { ...common, platform: 'node', format: 'cjs', entryPoints: { 'open-target': 'src/engine/open-target.ts' }, outdir: 'dist' },
   // Minified: the webview parses this on every graph it opens (npm start's time to the graph).

@@ -4,28 +4,13 @@
  * agent and step) and totals. Files a parent trace pulls in are counted once (corpus.ts). Text output
  * goes through `safe` (trace names and ids are untrusted); `--json` prints `{ traces, totals, left_out }`.
  */
-import { analyzeTrace } from '../analysis';
-import { clipList, errorCount, safe, safeJson, writeLines } from './common';
-import { corpusExit, forEachTrace } from './corpus';
+import { clipList, safe, safeJson, writeLines } from './common';
+import { corpusExit } from './corpus';
+import type { CorpusRow } from './corpus-row';
+import { runCorpus, type RunOptions } from './corpus-run';
 import { addTo } from '../trace/counts';
 
-/** One trace's row. */
-export interface CorpusRow {
-  trace: string;
-  format: string;
-  events: number;
-  agents: number;
-  outcome: string;
-  /** The finding at the run's final stop (ok, premature, delayed, no_stop), and its reason. */
-  stop: string | null;
-  stop_reason: string | null;
-  loops: number;
-  /** Loops the run ended inside. */
-  unresolved_loops: number;
-  blame: { agent: string; event: string; record: number; basis: string } | null;
-  /** Errors found while reading. */
-  errors: number;
-}
+export type { CorpusRow } from './corpus-row';
 
 /** Totals over the rows. */
 export interface CorpusTotals {
@@ -38,26 +23,10 @@ export interface CorpusTotals {
   blamed: number;
 }
 
-/** Runs the corpus view; returns the exit code ({@link corpusExit}: 2 a file unreadable, 1 no trace found or a trace with errors). */
-export function analyzeCorpus(paths: string[], options: { json: boolean; outcome?: 'failure' | 'success' }): number {
-  const { results, summary } = forEachTrace(paths, (loaded, name): CorpusRow => {
-    const a = analyzeTrace(loaded, { outcome: options.outcome });
-    const final = a.stops.length ? a.stops[a.stops.length - 1] : undefined;
-    return {
-      trace: name,
-      format: loaded.format,
-      events: loaded.trace.events.length,
-      agents: new Set(loaded.trace.events.map((e) => e.agent)).size,
-      outcome: a.outcome.status,
-      stop: final?.finding ?? null,
-      stop_reason: final?.reason ?? null,
-      loops: a.loops.length,
-      unresolved_loops: a.loops.filter((l) => l.unresolved).length,
-      blame: a.blame ? { agent: a.blame.agent, event: a.blame.event, record: a.blame.record, basis: a.blame.basis } : null,
-      errors: errorCount(loaded),
-    };
-  });
-  const rows = results.map((r) => r.result);
+/** Runs the corpus view (on `options.jobs` worker threads, over one shard when asked: corpus-run.ts); returns the exit code ({@link corpusExit}: 2 a file unreadable, 1 no trace found or a trace with errors). */
+export async function analyzeCorpus(paths: string[], options: { json: boolean; outcome?: 'failure' | 'success' } & RunOptions): Promise<number> {
+  const { results, summary } = await runCorpus(paths, { kind: 'analyze', outcome: options.outcome }, options);
+  const rows = results.map((r) => r.result as CorpusRow);
   const count = (key: (r: CorpusRow) => string) => rows.reduce<Record<string, number>>((acc, r) => (addTo(acc, key(r)), acc), {});
   const totals: CorpusTotals = {
     traces: rows.length,

@@ -1,11 +1,13 @@
 /**
  * `otrace analyze FILE [--json] [--outcome failure|success]`: the analysis as JSON or a readable
- * summary (docs/analysis.md). `otrace analyze DIR|FILE...`: one row per trace and totals (analyze-corpus.ts).
+ * summary (docs/analysis.md). `otrace analyze DIR|FILE...`: one row per trace and totals (analyze-corpus.ts),
+ * the traces read on `--jobs` worker threads, one shard of them with `--shard i/n` (corpus-run.ts).
  */
 import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { analyzeTrace, type Analysis } from '../analysis';
 import { analyzeCorpus } from './analyze-corpus';
+import { runOptionsOf, RUN_ARGS, RUN_USAGE } from './corpus-run';
 import { formatSpan } from '../trace/units';
 import { creditWorthShowing, formatCredit, shareWords } from '../shared/credit-words';
 import { clipList, fail, loadOne, MAX_MESSAGE, MAX_PATH, safe, safeJson, writeLines, type Command } from './common';
@@ -13,14 +15,15 @@ import { clipList, fail, loadOne, MAX_MESSAGE, MAX_PATH, safe, safeJson, writeLi
 const FINDING_LABEL: Record<string, string> = { stop: 'stop', loop: 'loop', blame: 'blame', best_stop: 'best stop', verification: 'verify' };
 
 export const analyze: Command = {
-  usage: 'otrace analyze FILE|DIR... [--json] [--outcome failure|success]   # several files or a DIR: one row per trace and totals',
+  usage: `otrace analyze FILE|DIR... [--json] [--outcome failure|success] ${RUN_USAGE}   # several files or a DIR: one row per trace and totals`,
   run(args) {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean' }, outcome: { type: 'string' } } });
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean' }, outcome: { type: 'string' }, ...RUN_ARGS } });
     const [file] = positionals;
     if (!file) fail('analyze takes a FILE, or a DIR or several files');
     const outcome = values.outcome;
     if (outcome !== undefined && outcome !== 'failure' && outcome !== 'success') fail('--outcome must be failure or success');
-    if (positionals.length > 1 || isDirectory(file)) return analyzeCorpus(positionals, { json: values.json === true, outcome });
+    const run = runOptionsOf(values);
+    if (positionals.length > 1 || isDirectory(file) || run.shard) return analyzeCorpus(positionals, { json: values.json === true, outcome, ...run });
     const one = loadOne(file);
     if (typeof one === 'number') return one; // no analysis of nothing
     const { loaded } = one;

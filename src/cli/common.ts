@@ -22,6 +22,11 @@ export function useMapping(file: string | undefined): void {
   mapFile = file;
 }
 
+/** The mapping file set by {@link useMapping}, if any (passed on to worker threads). */
+export function mappingFile(): string | undefined {
+  return mapFile;
+}
+
 /** One line per command, printed on a usage error and by `otrace help`. */
 export const USAGE_LINES: string[] = [];
 
@@ -183,7 +188,7 @@ export function terminalLine(line: string): string {
 }
 
 /** Writes `lines` to `out`, each through {@link terminalLine}. */
-export function writeLines(out: NodeJS.WritableStream, lines: readonly string[]): void {
+export function writeLines(out: { write(text: string): unknown }, lines: readonly string[]): void {
   out.write(lines.map(terminalLine).join('\n') + '\n');
 }
 
@@ -224,8 +229,8 @@ export function printProblems(file: string, loaded: LoadedTrace, out: NodeJS.Wri
   return errors;
 }
 
-/** A command of the CLI: its usage line and what it runs (returns the exit code). */
+/** A command of the CLI: its usage line and what it runs (returns the exit code, or a promise of it for a command that waits on worker threads or a database). */
 export interface Command {
   usage: string;
-  run(args: string[]): number;
+  run(args: string[]): number | Promise<number>;
 }

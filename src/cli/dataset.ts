@@ -1,62 +1,74 @@
 /**
- * `otrace dataset stops FILE|DIR... -o stops.jsonl [--outcome failure|success]`: stop data for
- * training, one JSON row per decision point (src/analysis/stop-dataset.ts; schema in
- * docs/analysis.md). Directories are searched for .json / .jsonl traces; files a parent trace pulls in
- * are counted once (corpus.ts). A trace with a labels sidecar (`<trace>.labels.jsonl`) gets the people's
- * labels in `human_labels` beside otrace's `labels` (src/analysis/labels/stop-labels.ts). Without `-o` the rows go to stdout. A summary line goes to stderr.
+ * `otrace dataset stops|findings|events FILE|DIR... [-o OUT] [--format jsonl|parquet] [--outcome
+ * failure|success] [--jobs N] [--shard i/n]`: a corpus as a table (corpus-tables.ts), one row per
+ * decision point of the stop decision (`stops`, for training a stop policy: src/analysis/stop-dataset.ts;
+ * schema in docs/analysis.md), per finding (`findings`) or per event (`events`). JSONL (one JSON object
+ * a line; stdout without `-o`) or Parquet (`-o FILE` needed; `features` and `labels` of a stop row
+ * flattened into columns). Directories are searched for .json / .jsonl traces; files a parent trace
+ * pulls in are counted once (corpus.ts). Traces are read on `--jobs` worker threads; rows come out in
+ * file order whatever the number (corpus-run.ts). A trace with a labels sidecar (`<trace>.labels.jsonl`)
+ * gets the people's labels in its stop rows' `human_labels` beside otrace's `labels`
+ * (src/analysis/labels/stop-labels.ts; columns `human_*` in Parquet). A summary line goes to stderr.
  */
 import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { analyzeIndex, TraceIndex } from '../analysis';
-import { stopRows } from '../analysis/stop-dataset';
-import { withHumanLabels } from '../analysis/labels/stop-labels';
-import { escapeJsonControls } from '../trace/preview';
 import { fail, MAX_MESSAGE, MAX_PATH, safe, terminalLine, type Command } from './common';
-import { corpusExit, forEachTrace } from './corpus';
-import { sidecarOf } from './sidecar-labels';
+import { corpusExit } from './corpus';
+import { runCorpus, runOptionsOf, RUN_ARGS, RUN_USAGE, type Columns } from './corpus-run';
+import { TABLES, TABLE_NAMES, type TableName } from './corpus-tables';
+import { concatColumns, writeParquet } from './parquet';
 
 export const dataset: Command = {
-  usage: 'otrace dataset stops FILE|DIR... [-o stops.jsonl] [--outcome failure|success]',
-  run(args) {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { output: { type: 'string', short: 'o' }, outcome: { type: 'string' } } });
+  usage: `otrace dataset stops|findings|events FILE|DIR... [-o OUT] [--format jsonl|parquet] [--outcome failure|success] ${RUN_USAGE}`,
+  async run(args) {
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { output: { type: 'string', short: 'o' }, outcome: { type: 'string' }, format: { type: 'string' }, ...RUN_ARGS } });
     const [kind, ...paths] = positionals;
-    if (kind !== 'stops') fail(`dataset makes "stops" data (got ${kind === undefined ? 'nothing' : `"${safe(kind)}"`})`);
-    if (paths.length === 0) fail('dataset stops takes at least one FILE or DIR');
+    if (!TABLE_NAMES.includes(kind as TableName)) fail(`dataset makes ${TABLE_NAMES.map((t) => `"${t}"`).join(', ')} data (got ${kind === undefined ? 'nothing' : `"${safe(kind)}"`})`);
+    const table = kind as TableName;
+    if (paths.length === 0) fail(`dataset ${table} takes at least one FILE or DIR`);
     const outcome = values.outcome;
     if (outcome !== undefined && outcome !== 'failure' && outcome !== 'success') fail('--outcome must be failure or success');
+    const format = values.format ?? (values.output && /\.parquet$/i.test(values.output) ? 'parquet' : 'jsonl');
+    if (format !== 'jsonl' && format !== 'parquet') fail(`--format must be jsonl or parquet (got "${safe(format)}")`);
+    if (format === 'parquet' && !values.output) fail('--format parquet writes a file: give it with -o FILE.parquet');
+    const run = runOptionsOf(values);
     const started = Date.now();
-    let fd: number;
-    try {
-      fd = values.output ? fs.openSync(values.output, 'w') : 1;
-    } catch (err) {
-      fail(`cannot write ${safe(values.output, MAX_PATH)}: ${safe((err as Error).message, MAX_MESSAGE)}`);
-    }
-    // rows are buffered per trace: a trace that a later parent pulls in is dropped with its rows
-    let labelled = 0;
-    const { results, summary } = forEachTrace(paths, (loaded, name, file) => {
-      const index = new TraceIndex(loaded);
+    let fd: number | undefined;
+    if (format === 'jsonl') {
       try {
-        const side = sidecarOf(file, loaded); // people's labels beside otrace's (problems to stderr)
-        if (side) labelled++;
-        return withHumanLabels(stopRows(index, analyzeIndex(index, { outcome }), name), index, side?.attached).map((r) => escapeJsonControls(JSON.stringify(r)));
-      } finally {
-        index.free(); // its typed arrays' memory back at once (src/analysis/arena.ts)
+        fd = values.output ? fs.openSync(values.output, 'w') : 1;
+      } catch (err) {
+        fail(`cannot write ${safe(values.output, MAX_PATH)}: ${safe((err as Error).message, MAX_MESSAGE)}`);
       }
-    });
-    let rows = 0;
-    for (const { result } of results) {
-      if (result.length) fs.writeSync(fd, result.join('\n') + '\n');
-      rows += result.length;
     }
-    if (values.output) fs.closeSync(fd);
+    // rows are kept per trace: a trace that a later parent pulls in is dropped with its rows
+    const { results, summary, labelled } = await runCorpus(paths, { kind: 'tables', tables: [table], shape: format === 'jsonl' ? 'jsonl' : 'columns', outcome }, run);
+    let rows = 0;
+    if (fd !== undefined) {
+      for (const { result } of results) {
+        const text = (result as Record<TableName, string>)[table];
+        if (text) fs.writeSync(fd, text);
+        rows += text ? text.split('\n').length - 1 : 0;
+      }
+      if (values.output) fs.closeSync(fd);
+    } else {
+      const data = concatColumns(results.map(({ result }) => (result as Record<TableName, Columns>)[table]));
+      rows = data.rows;
+      try {
+        writeParquet(values.output!, TABLES[table], data, { 'otrace.table': table, ...(run.shard ? { 'otrace.shard': `${run.shard.index}/${run.shard.count}` } : {}) });
+      } catch (err) {
+        fail(`cannot write ${safe(values.output, MAX_PATH)}: ${safe((err as Error).message, MAX_MESSAGE)}`);
+      }
+    }
     const seconds = (Date.now() - started) / 1000;
     const left = [
       summary.pulled_in.length ? `${summary.pulled_in.length} pulled in by a parent trace` : '',
       summary.not_traces.length ? `${summary.not_traces.length} not traces` : '',
       summary.unreadable.length ? `${summary.unreadable.length} unreadable` : '',
     ].filter(Boolean);
+    const shard = run.shard ? ` of shard ${run.shard.index}/${run.shard.count}` : '';
     const human = labelled ? `, human labels from ${labelled} sidecar${labelled === 1 ? '' : 's'}` : '';
-    process.stderr.write(`otrace: ${terminalLine(`${rows} rows from ${summary.traces} traces${human} in ${seconds.toFixed(1)} s${values.output ? ` -> ${safe(values.output, MAX_PATH)}` : ''}${left.length ? ` (left out: ${left.join(', ')})` : ''}`)}\n`);
+    process.stderr.write(`otrace: ${terminalLine(`${rows} rows from ${summary.traces} traces${shard}${human} in ${seconds.toFixed(1)} s${values.output ? ` -> ${safe(values.output, MAX_PATH)}` : ''}${left.length ? ` (left out: ${left.join(', ')})` : ''}`)}\n`);
     return corpusExit(summary, paths);
   },
 };

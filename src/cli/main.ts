@@ -10,16 +10,17 @@ import { diff } from './diff';
 import { mcp } from './mcp';
 import { labels } from './labels';
 import { open } from './open';
+import { query } from './query';
 import { stats } from './stats';
 import { summary } from './summary';
 import { validate } from './validate';
 
 /** Commands by name, in the order the usage lists them. */
-export const COMMANDS: Record<string, Command> = { validate, convert, stats, summary, analyze, dataset, labels, diff, open, mcp };
+export const COMMANDS: Record<string, Command> = { validate, convert, stats, summary, analyze, dataset, query, labels, diff, open, mcp };
 USAGE_LINES.push(...Object.values(COMMANDS).map((c) => c.usage), 'otrace --map FORMAT.otrace-map.json COMMAND FILE ...   # read an in-house format through a mapping file (docs/mapping.md)');
 
-/** Runs the CLI on `argv` (without node and script) and returns the exit code (0 ok, 1 problems found, 2 usage or unreadable file). */
-export function main(argv: string[]): number {
+/** Runs the CLI on `argv` (without node and script) and returns the exit code (0 ok, 1 problems found, 2 usage or unreadable file), or a promise of it (commands over a corpus, query). */
+export function main(argv: string[]): number | Promise<number> {
   // `--map FILE` (anywhere): read traces with a mapping file (docs/mapping.md).
   const at = argv.indexOf('--map');
   if (at !== -1) {

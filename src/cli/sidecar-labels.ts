@@ -22,7 +22,7 @@ export interface SidecarOfTrace extends Attachment {
  * its problems to `err`. Undefined when there is no sidecar; a sidecar that cannot be read is an
  * error line on `err` and counts as none.
  */
-export function sidecarOf(file: string, loaded: LoadedTrace, err: NodeJS.WritableStream = process.stderr): SidecarOfTrace | undefined {
+export function sidecarOf(file: string, loaded: LoadedTrace, err: { write(text: string): unknown } = process.stderr): SidecarOfTrace | undefined {
   const at = sidecarPath(file);
   let text: string;
   try {
