@@ -14,6 +14,7 @@ import type { SessionSummary } from '../../engine/summary';
 import type { OpenTraces } from '../open-traces';
 import { toRange } from '../open-traces';
 import { logError } from '../log';
+import { revealLine } from '../editor/record-highlight';
 import { CompareDecorations, type RunName } from './compare-decorations';
 import { compareHtml } from './compare-html';
 
@@ -230,7 +231,8 @@ export class ComparePanel implements vscode.Disposable {
       try {
         let editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
         editor ??= await vscode.window.showTextDocument(uri, { viewColumn: column, preserveFocus: true, preview: false });
-        editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+        // at column 0: a record's whole range would scroll a long line sideways (its end in view, its start not)
+        revealLine(editor, range.start.line, false);
       } catch (err) {
         logError(`showing ${uri.toString()}`, err); // a file too large for a text editor: the panel still shows the difference
       }
