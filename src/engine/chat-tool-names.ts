@@ -28,3 +28,17 @@ export interface ToolView {
   key: string;
   stamp: number;
 }
+
+/** An event as the tools cite it. */
+export interface CitedEvent {
+  /** The event's id in the trace (ids may repeat in real files: `index` is unique). */
+  id: string;
+  /** Its index among the trace's events (file order): what `otrace_events` and the graph take. */
+  index: number;
+  type: string;
+  agent: string;
+  /** 1-based line of its record in its file. */
+  line: number | null;
+  /** The file it is in, when not the trace file (a sub-agent transcript). */
+  file?: string;
+}

@@ -21,7 +21,9 @@ import { withLaneLabels } from './lane-labels';
 import { contentsOf } from './long-content';
 import { eventLabel } from './record-labels';
 import { findingsOfEvent, type TraceSnapshot } from './snapshot';
-import type { ChatToolAnswer, ChatToolName } from './chat-tool-names';
+import type { ChatToolAnswer, ChatToolName, CitedEvent } from './chat-tool-names';
+
+export type { CitedEvent } from './chat-tool-names';
 
 export { CHAT_TOOL_NAMES, isChatToolName, type ChatToolAnswer, type ChatToolName, type ToolView } from './chat-tool-names';
 
@@ -60,20 +62,6 @@ export interface ChatTool<S extends z.ZodObject = z.ZodObject> {
 export const EVIDENCE_EVENTS = 20;
 /** Characters of content an event shows by default in `otrace_events`. */
 export const CONTENT_CHARS = 300;
-
-/** An event as the tools cite it. */
-export interface CitedEvent {
-  /** The event's id in the trace (ids may repeat in real files: `index` is unique). */
-  id: string;
-  /** Its index among the trace's events (file order): what `otrace_events` and the graph take. */
-  index: number;
-  type: string;
-  agent: string;
-  /** 1-based line of its record in its file. */
-  line: number | null;
-  /** The file it is in, when not the trace file (a sub-agent transcript). */
-  file?: string;
-}
 
 /** Event `index` of a snapshot as the tools cite it, or null when there is none. */
 export function citeEvent(s: TraceSnapshot, index: number): CitedEvent | null {

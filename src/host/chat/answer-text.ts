@@ -5,20 +5,14 @@
  * see citations.ts), never a trace string. Pure: no `vscode`; the participant makes it a
  * MarkdownString trusted for that one command.
  */
+import type { CitedEvent } from '../../engine/chat-tool-names';
 import { escapeMarkdown, joinMarkdown, markdownText, type MarkdownText } from '../../shared/untrusted-text';
 
 /** The command a cited event's link runs, with the event's number as its only argument. */
 export const SHOW_CITED_EVENT = 'otrace.chat.showEvent';
 
-/** An event as the tools cite it (chat-tools.ts CitedEvent). */
-export interface CitedEventFacts {
-  id: string;
-  index: number;
-  type: string;
-  agent: string;
-  line: number | null;
-  file?: string;
-}
+/** An event as the tools cite it: the engine's own type (chat-tool-names.ts), not a copy. */
+export type CitedEventFacts = CitedEvent;
 
 /** Gives a cited event of the trace at `tracePath` its number for a link. */
 export type Cite = (tracePath: string, event: CitedEventFacts) => number;
