@@ -14,13 +14,13 @@
  *
  * Environment (set by the harness, reaching the extension host through code-server):
  *   OTRACE_TEST_GREP        run only tests whose full title matches this regexp
- *   OTRACE_MOCHA_TIMEOUT    per-test timeout in ms (default 60000)
+ *   OTRACE_MOCHA_TIMEOUT    per-test timeout in ms (default 60000), like every test's own, times OTRACE_TEST_PATIENCE (default 3)
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { format } from 'node:util';
 import Mocha from 'mocha';
-import { hasBridge, output, reportResult } from './bridge';
+import { PATIENCE, hasBridge, output, reportResult } from './bridge';
 
 const TEST_FILES: Record<string, () => unknown> = {
   'smoke.test.ts': () => require('./smoke.test'),
@@ -105,6 +105,7 @@ export async function run(): Promise<void> {
       suite.emit('require', load(), file, mocha);
       suite.emit('post-require', globalThis, file, mocha);
     }
+    stretchTimeouts(suite, PATIENCE);
 
     counts = await new Promise((resolve, reject) => {
       try {
@@ -122,6 +123,8 @@ export async function run(): Promise<void> {
         };
         runner.on('pass', progress);
         runner.on('fail', progress);
+        // The reason at once, not only in the summary at the end: a run stopped by its whole-run timeout still says why each test failed.
+        runner.on('fail', (test: Mocha.Runnable, err: unknown) => out(`      ✘ ${test.fullTitle()}: ${firstLines(err)}`));
         runner.on('pending', progress);
       } catch (e) {
         reject(e);
@@ -138,4 +141,23 @@ export async function run(): Promise<void> {
 
   if (counts.failed > 0) throw new Error(`${counts.failed} integration test(s) failed`);
   if (counts.passed === 0) throw new Error('no integration test ran');
+}
+
+/**
+ * Multiplies the timeout of every suite, hook and test under `suite` by `factor` ({@link PATIENCE}):
+ * the tests' own `this.timeout(...)` figures are for a quiet machine.
+ */
+function stretchTimeouts(suite: Mocha.Suite, factor: number): void {
+  const hooks = suite as unknown as Record<'_beforeAll' | '_beforeEach' | '_afterAll' | '_afterEach', Mocha.Hook[]>;
+  for (const r of [suite, ...suite.tests, ...hooks._beforeAll, ...hooks._beforeEach, ...hooks._afterAll, ...hooks._afterEach]) {
+    const ms = r.timeout();
+    if (ms > 0) r.timeout(ms * factor);
+  }
+  for (const child of suite.suites) stretchTimeouts(child, factor);
+}
+
+/** The first lines of a test's error, for the line that reports its failure as it happens. */
+function firstLines(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return text.split('\n').slice(0, 4).join(' ').slice(0, 600);
 }

@@ -2,15 +2,15 @@
  * Waiting in integration tests for something the extension, VS Code or the graph's webview does
  * asynchronously: every wait is for a state, never for a fixed time.
  */
-import { evalInWebview } from './bridge';
+import { PATIENCE, evalInWebview } from './bridge';
 
 /**
  * Polls `get` every `everyMs` until it gives a value other than undefined, null or false, and
  * returns that value.
- * @throws Error("timed out waiting for <what>") after `timeoutMs`.
+ * @throws Error("timed out waiting for <what>") after `timeoutMs` × {@link PATIENCE}.
  */
 export async function until<T>(what: string, get: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000, everyMs = 100): Promise<T> {
-  const end = Date.now() + timeoutMs;
+  const end = Date.now() + timeoutMs * PATIENCE;
   for (;;) {
     const v = await get();
     if (v !== undefined && v !== null && v !== false) return v;
@@ -21,10 +21,10 @@ export async function until<T>(what: string, get: () => T | undefined | Promise<
 
 /**
  * Polls `read` every `everyMs` until `ok` accepts what it read, and returns that value.
- * @throws Error("timed out waiting for <what>; last: <the last value read, as JSON>") after `timeoutMs`.
+ * @throws Error("timed out waiting for <what>; last: <the last value read, as JSON>") after `timeoutMs` × {@link PATIENCE}.
  */
 export async function untilValue<T>(what: string, read: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000, everyMs = 100): Promise<T> {
-  const end = Date.now() + timeoutMs;
+  const end = Date.now() + timeoutMs * PATIENCE;
   for (;;) {
     const v = await read();
     if (ok(v)) return v;
