@@ -233,3 +233,16 @@ function formatP(p: number): string {
   if (p < 1 && p >= 0.995) return 'an estimated chance over 99%';
   return `an estimated ${Math.round(p * 100)}% chance`;
 }
+
+/**
+ * Why a run has no blame (no decisive error), in the terms of the outcome used, as the CLI and the
+ * chat tools say it.
+ * @param outcome the outcome the analysis used (the trace's own, or given by the caller)
+ * @param giveOutcome how the reader can state a failure the trace does not record (a CLI flag, a tool argument)
+ * @returns one clause, without a leading "none"
+ */
+export function whyNoBlame(outcome: Pick<Outcome, 'status' | 'source'>, giveOutcome: string): string {
+  if (outcome.status === 'failure' || outcome.status === 'partial') return `the run failed (${outcome.source}), but no agent output is to blame`;
+  if (outcome.source === 'given by the caller') return `the outcome given is ${outcome.status}`;
+  return `the trace did not fail by its own signal: ${giveOutcome} if you know it failed`;
+}

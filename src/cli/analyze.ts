@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { analyzeTrace, type Analysis } from '../analysis';
+import { whyNoBlame } from '../analysis/blame';
 import { analyzeCorpus } from './analyze-corpus';
 import { runOptionsOf, RUN_ARGS, RUN_USAGE } from './corpus-run';
 import { formatSpan } from '../trace/units';
@@ -60,7 +61,7 @@ function summary(a: Omit<Analysis, 'traces'>, recordOf: (i: number) => string, p
     `outcome    ${a.outcome.status} (${say(a.outcome.source)})`,
     ...a.findings.map((f) => `${FINDING_LABEL[f.kind].padEnd(10)} ${safe(f.ids[0])} (${safe(recordOf(f.events[0]), MAX_PATH)}) ${say(f.inline)}: ${say(f.message)}`),
     ...(a.loops.length ? [] : ['loops      none']),
-    ...(a.blame ? [] : [`blame      ${say(noBlame(a.outcome))}`]),
+    ...(a.blame ? [] : [`blame      ${say(`none (${whyNoBlame(a.outcome, 'give --outcome failure')})`)}`]),
     `credit     ${creditLine(a.credit.signed, agents)}`,
     `best stop  ${a.best_stop ? `${safe(a.best_stop.event)} (${a.best_stop.basis}), ${a.best_stop.after.events} events after it` : 'none'}`,
     `V_stop     ${a.v_stop.available ? clipList(a.v_stop.points, (p) => `${safe(p.event)} ${p.value.toFixed(2)}`) : say(a.v_stop.note)}`,
@@ -107,9 +108,3 @@ function isDirectory(p: string): boolean {
   }
 }
 
-/** Why there is no blame, in the terms of the outcome used (the trace's own or `--outcome`). */
-function noBlame(outcome: { status: string; source: string }): string {
-  if (outcome.status === 'failure' || outcome.status === 'partial') return `none (the run failed (${outcome.source}), but no agent output is to blame)`;
-  if (outcome.source === 'given by the caller') return `none (the outcome given is ${outcome.status})`;
-  return 'none (the trace did not fail by its own signal; see --outcome)';
-}

@@ -16,7 +16,8 @@ import * as z from 'zod';
 import { compareRuns, type Difference, type FindingOnOneSide } from '../analysis/compare';
 import type { CallPricer, RunSummary } from '../analysis/run-summary';
 import { runSummary } from '../analysis/run-summary';
-import type { Finding, Outcome } from '../analysis/types';
+import { whyNoBlame } from '../analysis/blame';
+import type { Finding } from '../analysis/types';
 import { withLaneLabels } from './lane-labels';
 import { contentsOf } from './long-content';
 import { eventLabel } from './record-labels';
@@ -142,12 +143,6 @@ function findingFacts(s: TraceSnapshot, f: Finding, number: number): Record<stri
   };
 }
 
-/** Why a run has no decisive error, in the terms of the outcome used (as `otrace analyze` says it). */
-function whyNoBlame(outcome: Outcome): string {
-  if (outcome.status === 'failure' || outcome.status === 'partial') return `the run failed (${outcome.source}), but no agent output is to blame`;
-  if (outcome.source === 'given by the caller') return `the outcome given is ${outcome.status}`;
-  return 'the trace did not fail by its own signal (give `outcome: "failure"` if you know it failed)';
-}
 
 /** The run summary with the cost when the caller prices, agents labelled as the graph labels their lanes. */
 function summaryOf(s: TraceSnapshot, price: CallPricer | undefined): RunSummary | null {
@@ -205,7 +200,7 @@ const blameTool: ChatTool<typeof blameInput> = {
       trace: traceFacts(s),
       outcome: a.outcome,
       blame: b && { agent: b.agent, event: citeEvent(s, b.index), basis: b.basis, message: b.message, ...(b.p !== undefined ? { p: b.p } : {}), ...(b.agentShare !== undefined ? { agent_share: b.agentShare } : {}) },
-      ...(b ? {} : { why_none: whyNoBlame(a.outcome) }),
+      ...(b ? {} : { why_none: whyNoBlame(a.outcome, 'give `outcome: "failure"`') }),
       credit: {
         signed: credit.signed,
         meaning: credit.signed ? "each event's share of the run's outcome (+ success, − failure), traced back along the events that led to it; an estimate" : 'no outcome recorded: how much of what the run ended with built on each event (influence, neither credit nor blame)',

@@ -3,14 +3,14 @@
  * the extension's dist/), the compare bundle (webview/compare/, built as dist/compare.js and
  * dist/compare.css), and its static chrome. No trace text: the script sets that with textContent.
  */
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { pageCsp, pageNonce } from '../panel/page-security';
 
 /** The HTML of a compare page in `webview`; a new nonce each time. */
 export function compareHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
-  const nonce = randomBytes(18).toString('base64');
+  const nonce = pageNonce();
   const asset = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', file)).toString();
-  const csp = ["default-src 'none'", `img-src ${webview.cspSource} data:`, `font-src ${webview.cspSource}`, `style-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
+  const csp = pageCsp(webview, nonce);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -3,10 +3,10 @@
  * the webview bundle inlined (see webview-assets.ts), and the graph's chrome (header, findings,
  * legend, canvas, details, timeline), filled by the bundle.
  */
-import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { GRAPH_BODY } from './graph-body';
+import { pageCsp, pageNonce } from './page-security';
 import { webviewAssets } from './webview-assets';
 
 /** Webview options for graph panels: scripts on, resources only from dist/ and media/. */
@@ -20,18 +20,12 @@ export function graphWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOpt
 
 /** The HTML of a graph page in `webview`, for the extension at `extensionUri`; a new nonce each time. */
 export function graphHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
-  const nonce = makeNonce();
+  const nonce = pageNonce();
   const asset = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', file));
   // Inline, the script and style arrive with the HTML (no resource loads before the first paint).
   const inline = webviewAssets(path.join(extensionUri.fsPath, 'dist'), (file) => asset(file).toString());
-  const csp = [
-    "default-src 'none'",
-    `img-src ${webview.cspSource} data:`,
-    `font-src ${webview.cspSource}`,
-    // Cytoscape and the vscode-elements components set styles from script; the one script (the bundle, inline) runs by its nonce.
-    `style-src ${webview.cspSource} 'unsafe-inline'`,
-    `script-src 'nonce-${nonce}'`,
-  ].join('; ');
+  // Cytoscape and the vscode-elements components set styles from script; the one script (the bundle, inline) runs by its nonce.
+  const csp = pageCsp(webview, nonce, true);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -48,6 +42,3 @@ ${inline ? `<script nonce="${nonce}">${inline.script}</script>` : `<script nonce
 </html>`;
 }
 
-function makeNonce(): string {
-  return randomBytes(18).toString('base64');
-}
