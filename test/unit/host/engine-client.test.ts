@@ -106,6 +106,33 @@ describe('the engine in a worker thread', () => {
     }
   });
 
+  test('a large trace opens progressively: the host gets the trace as read, and its overview, before the analysis ends', async () => {
+    const file = path.join(dir, 'trace-40k.otrace.jsonl');
+    writeTraceFile(file, 40_000);
+    const worker = new WorkerEngine(script);
+    try {
+      const order: string[] = [];
+      let overview: Promise<{ json: Uint8Array; columns: Uint8Array } | undefined> | undefined;
+      let read: { stamp: number; analysisPending?: true; findings: unknown[] } | undefined;
+      const load = worker.load({ key: 'k', version: -1, path: file, local: true }, (p) => {
+        if (!p.read) return;
+        read = p.read;
+        order.push('read');
+        overview = worker.graphOverviewBytes('k', 'x', 800).then((o) => (order.push('overview'), o));
+      });
+      const analysed = (await load)!;
+      order.push('analysed');
+      assert.deepEqual(order, ['read', 'overview', 'analysed'], 'the overview of the trace as read came before the analysed answer');
+      assert.ok(read?.analysisPending && read.findings.length === 0);
+      const first = overviewOfBytes((await overview)!);
+      assert.equal(first.stamp, read.stamp);
+      assert.equal(first.analysing, true);
+      assert.ok(analysed.findings.length > 0 && analysed.stamp !== read.stamp && !analysed.analysisPending);
+    } finally {
+      worker.dispose();
+    }
+  });
+
   test('a newer load supersedes a running one; a cancel stops it; both answer undefined', async () => {
     const file = path.join(dir, 'trace-40k.otrace.jsonl');
     writeTraceFile(file, 40_000);
