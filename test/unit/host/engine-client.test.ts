@@ -17,6 +17,7 @@ import { unpackOverview } from '../../../src/shared/overview-columns';
 import type { GraphOverview } from '../../../src/shared/protocol';
 import { InProcessEngine } from '../../../src/engine/in-process-engine';
 import { WorkerEngine } from '../../../src/host/engine-client';
+import { PROGRESSIVE_FROM_EVENTS } from '../../../src/engine/session-store';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 const DEMO = path.join(ROOT, 'samples', 'demo.otrace.jsonl');
@@ -107,8 +108,8 @@ describe('the engine in a worker thread', () => {
   });
 
   test('a large trace opens progressively: the host gets the trace as read, and its overview, before the analysis ends', async () => {
-    const file = path.join(dir, 'trace-40k.otrace.jsonl');
-    writeTraceFile(file, 40_000);
+    const file = path.join(dir, 'trace-progressive.otrace.jsonl');
+    writeTraceFile(file, PROGRESSIVE_FROM_EVENTS); // the smallest trace that opens progressively
     const worker = new WorkerEngine(script);
     try {
       const order: string[] = [];
