@@ -1,7 +1,8 @@
 /**
  * Status bar item for the active trace: `otrace: 35 events · 6 agents · 1 stop · 2 loops`, and
- * `· in progress` while its files grow on disk, `· analysing…` while a large trace's analysis runs; a click opens its graph. Shown for a trace file and
- * for its sub-agent files.
+ * `· in progress` while its files grow on disk, `· analysing…` (in place of the loops) while a
+ * large trace's analysis runs; a click opens its graph. Shown for a trace file and for its
+ * sub-agent files.
  */
 import * as vscode from 'vscode';
 import { summaryText } from './status-bar-text';
