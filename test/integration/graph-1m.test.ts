@@ -94,8 +94,8 @@ describe('a 1,000,000-event trace in a real VS Code', function () {
     assert.equal(drawn!.total, EVENTS);
     assert.match(drawn!.summary, /\b1,000,000 events · 22 agents\b/, `the header as read: ${drawn!.summary}`);
     assert.equal(api.sessions.peek(uri)?.analysisPending, true, 'the host holds the trace as read');
-    // Then the findings arrive, in the same graph.
-    const seen = (await untilValue('the findings', () => evalInWebview<Seen>(SEEN, { selector: frame() }), (v) => v.analysis === 'done' && v.findingGroups > 0, 12 * 60_000, 200))!;
+    // Then the findings arrive, in the same graph (drawn again with them: its nodes come with its next window).
+    const seen = (await untilValue('the findings', () => evalInWebview<Seen>(SEEN, { selector: frame() }), (v) => v.analysis === 'done' && v.findingGroups > 0 && v.nodes > 0, 12 * 60_000, 200))!;
     delay.disable();
     const seconds = (Date.now() - t0) / 1000;
     assert.match(seen.summary, /\b1,000,000 events · 22 agents\b/, `the header: ${seen.summary}`);
@@ -117,11 +117,11 @@ describe('a 1,000,000-event trace in a real VS Code', function () {
     const last = 333_075; // after the generated trace's last event (t 333,074.6)
     const lines = Array.from({ length: 100 }, (_, k) => JSON.stringify({ id: `appended-${k}`, t: last + k, type: k % 2 ? 'tool_result' : 'tool_call', agent: 'worker_5', tool: 'search', content: `appended ${k}` }));
     fs.appendFileSync(file, `${lines.join('\n')}\n`);
-    const grown = await untilValue('the header to count the appended events', () => evalInWebview<Seen>(SEEN, { selector: frame() }), (v) => v.total === EVENTS + 100, 12 * 60_000, 200);
+    const grown = await untilValue('the header to count the appended events', () => evalInWebview<Seen>(SEEN, { selector: frame() }), (v) => v.total === EVENTS + 100 && v.nodes > 0, 12 * 60_000, 200);
     assert.match(grown.summary, /\b1,000,100 events · 22 agents\b/, `the header: ${grown.summary}`);
     assert.ok(grown.nodes > 0, 'the graph draws nodes');
     const updated = (Date.now() - t0) / 1000;
-    const analysed = await untilValue('the analysis of the grown trace', () => evalInWebview<Seen>(SEEN, { selector: frame() }), (v) => v.total === EVENTS + 100 && v.analysis === 'done' && v.findingGroups > 0, 12 * 60_000, 200);
+    const analysed = await untilValue('the analysis of the grown trace', () => evalInWebview<Seen>(SEEN, { selector: frame() }), (v) => v.total === EVENTS + 100 && v.analysis === 'done' && v.findingGroups > 0 && v.nodes > 0, 12 * 60_000, 200);
     assert.ok(analysed.nodes > 0);
     const summary = api().sessions.peek(vscode.Uri.file(file));
     assert.equal(summary?.counts.events, EVENTS + 100, 'the session counts the appended events');
