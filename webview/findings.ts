@@ -65,8 +65,19 @@ export interface FindingActions {
   frame(events: number[], finding?: number): void;
 }
 
-/** Fills `list` with the grouped findings. */
-export function showFindings(list: HTMLElement, findings: GraphFinding[], actions: FindingActions): void {
+/** Fills `list` with the grouped findings; with `analysing` (the analysis still runs), a quiet "analysing…" where they will be. */
+export function showFindings(list: HTMLElement, findings: GraphFinding[], actions: FindingActions, analysing = false): void {
+  if (analysing) {
+    // a large trace drawn as read: its findings come with the analysis (the next overview)
+    const note = document.createElement('span');
+    note.className = 'analysing';
+    note.setAttribute('role', 'status');
+    note.textContent = 'analysing… (findings, stops, loops and credit follow)';
+    note.title = 'The graph shows the trace as read; the analysis runs in the background and its marks appear here and on the nodes when it ends.';
+    list.replaceChildren(note);
+    list.hidden = false;
+    return;
+  }
   const groups = groupFindings(findings);
   list.replaceChildren(
     ...groups.map((g) => {

@@ -105,7 +105,8 @@ function render(uri: string | undefined, next: GraphOverview, first?: GraphWindo
       $('canvas').focus({ preventScroll: true }); // the keyboard stays with the graph
     },
   });
-  showFindings($('findings'), next.findings, { frame: (events, finding) => frameEvents(s, events, finding) });
+  showFindings($('findings'), next.findings, { frame: (events, finding) => frameEvents(s, events, finding) }, next.analysing === true);
+  document.body.dataset.analysis = next.analysing ? 'pending' : 'done';
   showLegend($('legend'), next);
   g.cy.on('tap', 'node', (e) => {
     const node = e.target as NodeSingular;

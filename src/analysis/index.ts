@@ -51,29 +51,73 @@ export function analyzeTrace(loaded: LoadedTrace, options: AnalysisOptions = {})
 
 /** {@link analyzeIndex} on an index made for it, whose memory is given back as soon as the results are made. */
 function analyzeOnce(loaded: LoadedTrace, options: AnalysisOptions): Analysis {
+  return runSteps(analysisStepsOf(loaded, options));
+}
+
+/** {@link analyzeTrace} on an existing index. */
+export function analyzeIndex(index: TraceIndex, options: AnalysisOptions = {}): Analysis {
+  return runSteps(indexSteps(index, options));
+}
+
+/** A phase of the analysis that just ended (what {@link analysisSteps} yields between phases). */
+export type AnalysisPhase = 'index' | 'loops' | 'stops' | 'credit' | 'blame' | 'metrics' | 'traces';
+
+/**
+ * The analysis of {@link analyzeTrace}, in phases: the generator yields the name of each phase as
+ * it ends (the caller may let other work in between: the engine's worker answers graph windows
+ * there) and returns the same Analysis as {@link analyzeTrace}. A file of several traces is one
+ * phase (`traces`). Ending the generator early (`return()`) frees the index it made.
+ * Never throws on bad content; an exception of a phase propagates from `next()`.
+ */
+export function* analysisSteps(loaded: LoadedTrace, options: AnalysisOptions = {}): Generator<AnalysisPhase, Analysis, void> {
+  const groups = traceGroups(loaded);
+  if (groups.length > 1) {
+    const analysis = analyzePerTrace(loaded, groups, (part) => analyzeOnce(part, options));
+    yield 'traces';
+    return analysis;
+  }
+  return yield* analysisStepsOf(loaded, options);
+}
+
+/** The phases of one trace's analysis on an index made for it (freed when the generator ends, whichever way). */
+function* analysisStepsOf(loaded: LoadedTrace, options: AnalysisOptions): Generator<AnalysisPhase, Analysis, void> {
   const index = new TraceIndex(loaded);
   try {
-    return analyzeIndex(index, options);
+    yield 'index';
+    return yield* indexSteps(index, options);
   } finally {
     index.free();
   }
 }
 
-/** {@link analyzeTrace} on an existing index. */
-export function analyzeIndex(index: TraceIndex, options: AnalysisOptions = {}): Analysis {
+/** The phases of the analysis on an existing index. */
+function* indexSteps(index: TraceIndex, options: AnalysisOptions): Generator<AnalysisPhase, Analysis, void> {
   const outcome: Outcome =
     options.outcome === undefined
       ? traceOutcome(index)
       : { status: options.outcome, value: options.outcome === 'success' ? 1 : -1, source: 'given by the caller' };
   const loops = findLoops(index, options);
+  yield 'loops';
   const { stops, verification, bestStop, vStop } = analyzeStops(index, loops, outcome, options);
+  yield 'stops';
   const { credit } = computeCredit(index, outcome, { lambda: options.lambda });
+  yield 'credit';
   const blame = findBlame(index, outcome, { rules: options.blameRules });
+  yield 'blame';
   const metrics = computeMetrics(index);
   const topology = guessTopology(index, metrics);
+  yield 'metrics';
 
   const raw = index.loaded.trace.events;
   const timeUnit = timeUnitOf(index.loaded);
   const findings = buildFindings(stops, loops, blame, bestStop, (i) => raw[i]?.id, { time: timeUnit, tokens: recordsTokens(raw) }, verification);
   return { time_unit: timeUnit, outcome, stops, verification, best_stop: bestStop, v_stop: vStop, loops, credit, blame, metrics, topology, findings };
+}
+
+/** Runs phases to the end on this thread, without pausing. */
+function runSteps<T>(steps: Generator<unknown, T, void>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
 }

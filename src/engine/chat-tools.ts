@@ -21,7 +21,7 @@ import type { Finding } from '../analysis/types';
 import { withLaneLabels } from './lane-labels';
 import { contentsOf } from './long-content';
 import { eventLabel } from './record-labels';
-import { findingsOfEvent, type TraceSnapshot } from './snapshot';
+import { findingsOfEvent, whyNoAnalysis, type TraceSnapshot } from './snapshot';
 import type { ChatToolAnswer, ChatToolName, CitedEvent } from './chat-tool-names';
 
 export type { CitedEvent } from './chat-tool-names';
@@ -84,6 +84,7 @@ function traceFacts(s: TraceSnapshot): Record<string, unknown> {
     agents: agents.size,
     reader_problems: s.loaded.problems.length,
     ...(s.analysisError ? { analysis_error: s.analysisError } : {}),
+    ...(s.analysisPending ? { analysis_pending: true } : {}),
   };
 }
 
@@ -190,7 +191,7 @@ const blameTool: ChatTool<typeof blameInput> = {
   run(traces, input) {
     const s = input.outcome ? traces.read(input.file, input.outcome) : traces.open(input.file);
     const a = s.analysis;
-    if (!a) return { trace: traceFacts(s), outcome: null, blame: null, why_none: `the analysis failed: ${s.analysisError ?? 'unknown error'}` };
+    if (!a) return { trace: traceFacts(s), outcome: null, blame: null, why_none: whyNoAnalysis(s) };
     const b = a.blame;
     const credit = a.credit;
     const byValue = credit.by_index.map((v, i) => [v, i] as const).filter(([v]) => Number.isFinite(v) && v !== 0);
@@ -261,7 +262,7 @@ const compareTool: ChatTool<typeof compareInput> = {
   run(traces, input) {
     const a = traces.read(input.a);
     const b = traces.read(input.b);
-    if (!a.analysis || !b.analysis) throw new ToolError(`the analysis of ${a.analysis ? 'B' : 'A'} failed: ${(a.analysis ? b : a).analysisError ?? 'unknown error'}`);
+    if (!a.analysis || !b.analysis) throw new ToolError(whyNoAnalysis(a.analysis ? b : a, a.analysis ? 'B' : 'A'));
     const c = compareRuns({ loaded: a.loaded, analysis: a.analysis }, { loaded: b.loaded, analysis: b.analysis });
     const difference = (d: Difference) => ({ kind: d.kind, a: d.a_index === null ? null : citeEvent(a, d.a_index), b: d.b_index === null ? null : citeEvent(b, d.b_index), agent_pair: d.agents });
     const oneSide = (s: TraceSnapshot, list: FindingOnOneSide[]) => ({ total: list.length, findings: list.slice(0, input.max).map((f) => ({ kind: f.kind, severity: f.severity, ...(f.mode ? { mode: f.mode } : {}), message: f.message, event: citeEvent(s, f.index) })) });

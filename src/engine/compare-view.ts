@@ -17,7 +17,7 @@ import { plainLabel } from '../shared/untrusted-text';
 import { MAX_COLUMNS, MAX_DIFFERENCES, type ColumnKind, type CompareColumn, type CompareDifference, type CompareLanes, type CompareModel, type ComparePlace, type CompareSide } from '../shared/compare-protocol';
 import { eventLabel } from './event-labels';
 import { contentsOf } from './long-content';
-import type { TraceSnapshot } from './snapshot';
+import { whyNoAnalysis, type TraceSnapshot } from './snapshot';
 
 /** Characters of an event's words in a difference (hover, details). */
 const WORDS_CHARS = 160;
@@ -26,10 +26,10 @@ const LABEL_CHARS = 48;
 
 /**
  * The comparison of snapshot A with snapshot B as the panel shows it.
- * @returns the model, or `{ error }` when either run's analysis failed (nothing to compare stops and findings with).
+ * @returns the model, or `{ error }` when either run's analysis failed or is still running (nothing to compare stops and findings with).
  */
 export function compareView(a: TraceSnapshot, b: TraceSnapshot): CompareModel | { error: string } {
-  if (!a.analysis || !b.analysis) return { error: `the analysis of ${!a.analysis ? 'A' : 'B'} failed: ${(!a.analysis ? a.analysisError : b.analysisError) ?? 'unknown error'}` };
+  if (!a.analysis || !b.analysis) return { error: whyNoAnalysis(!a.analysis ? a : b, !a.analysis ? 'A' : 'B') };
   const loadedA = withContent(a);
   const loadedB = withContent(b);
   const c = compareRuns({ loaded: loadedA, analysis: a.analysis }, { loaded: loadedB, analysis: b.analysis });

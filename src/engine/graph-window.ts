@@ -101,6 +101,11 @@ export function snapshotStamp(snapshot: TraceSnapshot): number {
   return s;
 }
 
+/** Builds a snapshot's graph index now (O(n log n) for n events), so that its overview and first windows answer without it. */
+export function prepareGraph(snapshot: TraceSnapshot): void {
+  graphIndex(snapshot);
+}
+
 /** The graph index of a snapshot (built on first use, O(n log n) for n events, then cached). */
 function graphIndex(snapshot: TraceSnapshot): GraphIndex {
   const known = indices.get(snapshot);
@@ -285,6 +290,7 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
     },
     ...(countsSteps(snapshot) ? { timeUnit: 'steps' as const } : {}),
     ...(snapshot.run ? { run: runBrief(snapshot, layout.lanes) } : {}),
+    ...(snapshot.analysisPending ? { analysing: true as const } : {}),
   };
 }
 

@@ -20,7 +20,7 @@ export class InProcessEngine implements TraceEngine {
   private readonly store: SessionStore;
 
   /** @param options see {@link SessionStore}. */
-  constructor(options: { streamFromBytes?: number } = {}) {
+  constructor(options: ConstructorParameters<typeof SessionStore>[0] = {}) {
     this.store = new SessionStore(options);
     const store = this.store as unknown as Record<keyof EngineCalls, (...args: unknown[]) => unknown>;
     Object.assign(this, asyncCalls(async (method, args) => store[method](...args) as never));

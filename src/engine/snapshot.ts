@@ -3,7 +3,7 @@
  * read by every view (decorations, Problems, hovers, CodeLens, Outline, status bar, graph).
  * Pure: no `vscode`, so a worker thread can compute it (the large-traces issue moves it there).
  */
-import { analyzeTrace, type Analysis, type Finding } from '../analysis';
+import { analysisSteps, type Analysis, type AnalysisPhase, type Finding } from '../analysis';
 import { countsSteps as traceCountsSteps, LineOrigins, type LoadedTrace, type OriginList, type Position, type Range } from '../trace/model';
 import { runSummary, type RunSummary } from '../analysis/run-summary';
 import type { SetAside } from './long-content';
@@ -17,16 +17,21 @@ export interface TraceSnapshot {
   /** File system path of the trace file (sub-agent files are relative to its folder). */
   path: string;
   loaded: LoadedTrace;
-  /** Undefined only when the analysis itself failed (`analysisError` says why): the trace still shows. */
+  /**
+   * Undefined while the analysis runs (`analysisPending`: the trace as read, shown before its
+   * analysis) or when the analysis itself failed (`analysisError` says why): the trace still shows.
+   */
   analysis: Analysis | undefined;
   analysisError?: string;
-  /** Findings of the analysis (empty when it failed). */
+  /** True for the snapshot of a trace as read, whose analysis is still running (a later snapshot of the same read brings it); never set with `analysisError`. */
+  analysisPending?: true;
+  /** Findings of the analysis (empty while it runs or when it failed). */
   findings: Finding[];
   /** Per file (`''` = the trace file, else the origin's `file`): event indices sorted by the start of their range. */
   byFile: Map<string, number[]>;
   /** The findings that concern each event, in columns (read with {@link findingsOfEvent}). */
   findingsOf: FindingsOf;
-  /** The run at a glance (no cost: the price data is the CLI's), computed before long content is let go; undefined when the analysis failed. */
+  /** The run at a glance (no cost: the price data is the CLI's), computed before long content is let go; undefined while the analysis runs or when it failed. */
   run?: RunSummary;
   /** Events whose long content was let go after the analysis, to be read from disk (src/engine/long-content.ts). */
   setAside?: SetAside;
@@ -43,13 +48,45 @@ export interface FindingsOf {
  * @param outcome the run's outcome as the user states it (overrides the trace's own signal), or undefined
  */
 export function makeSnapshot(key: string, version: number, path: string, loaded: LoadedTrace, outcome?: 'success' | 'failure'): TraceSnapshot {
-  let analysis: Analysis | undefined;
-  let analysisError: string | undefined;
+  const read = readSnapshot(key, version, path, loaded);
+  const steps = snapshotAnalysis(read, outcome);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  const analysis = step.value;
+  return analysedSnapshot(read, analysis);
+}
+
+/**
+ * The snapshot of a trace as read, before its analysis (`analysisPending`): no findings, no run
+ * summary; the per-file event lookups are made (every view but the analysis marks can answer).
+ * O(n) for n events. Never throws.
+ */
+export function readSnapshot(key: string, version: number, path: string, loaded: LoadedTrace): TraceSnapshot {
+  const findingsOf: FindingsOf = { start: new Int32Array(loaded.trace.events.length + 1), list: new Int32Array(0) };
+  return { key, version, path, loaded, analysis: undefined, analysisPending: true, findings: [], byFile: eventsByFile(loaded.eventOrigins), findingsOf };
+}
+
+/**
+ * The analysis of a snapshot as read, run in phases ({@link analysisSteps}): yields each phase's
+ * name as it ends (the engine's worker answers other messages there), returns the analysis, or
+ * `{ error }` with the message of the exception a phase threw. Ending it early frees what it holds.
+ * @param outcome the run's outcome as the user states it, or undefined (the trace's own signal).
+ */
+export function* snapshotAnalysis(read: TraceSnapshot, outcome?: 'success' | 'failure'): Generator<AnalysisPhase, Analysis | { error: string }, void> {
   try {
-    analysis = analyzeTrace(loaded, outcome ? { outcome } : {});
+    return yield* analysisSteps(read.loaded, outcome ? { outcome } : {});
   } catch (err) {
-    analysisError = (err as Error).message;
+    return { error: (err as Error).message };
   }
+}
+
+/**
+ * The snapshot of `read` (a {@link readSnapshot}) with its analysis, or with why it failed: a new
+ * snapshot (a new stamp) sharing the read trace and its per-file lookups. O(n + findings' events).
+ */
+export function analysedSnapshot(read: TraceSnapshot, result: Analysis | { error: string }): TraceSnapshot {
+  const { key, version, path, loaded, byFile } = read;
+  const analysis = 'error' in result ? undefined : result;
   const findings = analysis?.findings ?? [];
   const findingsOf = findingsByEvent(findings, loaded.trace.events.length);
   let run: RunSummary | undefined;
@@ -58,7 +95,16 @@ export function makeSnapshot(key: string, version: number, path: string, loaded:
   } catch {
     run = undefined; // the summary is a view of the analysis: the graph still opens without it
   }
-  return { key, version, path, loaded, analysis, analysisError, findings, byFile: eventsByFile(loaded.eventOrigins), findingsOf, ...(run ? { run } : {}) };
+  return { key, version, path, loaded, analysis, ...('error' in result ? { analysisError: result.error } : {}), findings, byFile, findingsOf, ...(run ? { run } : {}) };
+}
+
+/**
+ * Why a snapshot has no analysis, in words: `the analysis is still running`, or `the analysis failed:
+ * <error>`; with `of`, `the analysis of <of> …` (a comparison names its runs A and B).
+ */
+export function whyNoAnalysis(snapshot: Pick<TraceSnapshot, 'analysisPending' | 'analysisError'>, of?: string): string {
+  const what = of ? `the analysis of ${of}` : 'the analysis';
+  return snapshot.analysisPending ? `${what} is still running` : `${what} failed: ${snapshot.analysisError ?? 'unknown error'}`;
 }
 
 /** The findings of each of `n` events (see {@link FindingsOf}); 8 bytes per event and per (event, finding) pair, no object per event. */

@@ -79,6 +79,11 @@ export interface SessionSummary {
   findings: SummaryFinding[];
   /** Set when the analysis failed: the trace still shows, without findings. */
   analysisError?: string;
+  /**
+   * True for the first answer of a large trace's load: the trace as read, shown while its analysis
+   * runs (no findings, no loops counted yet); the load's answer then brings the analysed summary.
+   */
+  analysisPending?: true;
   /** Bytes read from disk for this session so far (the trace file when read from disk, and the files it pulls in). */
   bytesRead: number;
   /**
@@ -126,6 +131,7 @@ export function summarize(snapshot: TraceSnapshot, stamp: number, bytesRead: num
     diagnostics: sessionDiagnostics(snapshot),
     findings,
     analysisError: snapshot.analysisError,
+    ...(snapshot.analysisPending ? { analysisPending: true as const } : {}),
     bytesRead,
     grew,
   };

@@ -46,6 +46,12 @@ export interface LoadProgress {
   phase: 'read' | 'analyze' | 'index';
   /** e.g. `reading 218 MB`, `analysing 1,000,003 events`. */
   message: string;
+  /**
+   * With the `analyze` phase of a large trace: the summary of the trace as read (`analysisPending`),
+   * whose snapshot already answers the graph and the queries while the analysis runs; the load's
+   * answer is the analysed summary (another stamp). Absent for a trace analysed within the read's turn.
+   */
+  read?: SessionSummary;
 }
 
 /** A mapping file as the host found it: its text (or why it could not be read), and how it is named. */

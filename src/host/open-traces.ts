@@ -4,8 +4,10 @@
  * thread: no parse, import or analysis runs on the extension host thread). The host keeps only
  * each session's {@link SessionSummary} and asks the engine the rest. Sessions are read again when
  * the document is edited (debounced), when VS Code reloads it from disk, or when a file of the
- * session changes on disk; a load over a second shows a cancellable progress notification. The
- * summary's Problems (reader problems and analysis findings, capped per file) are published.
+ * session changes on disk; a load over a second shows a cancellable progress notification. A large
+ * trace is kept and shown as soon as it is read, while its analysis runs (its summary says
+ * `analysisPending`), then again analysed. The summary's Problems (reader problems and analysis
+ * findings, capped per file) are published.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -255,6 +257,11 @@ export class OpenTraces implements vscode.Disposable {
     const request = { key, version, path: uri.fsPath, text, local: uri.scheme === 'file', ...options, ...(outcome ? { outcome } : {}) };
     const promise: Promise<SessionSummary | undefined> = this.engine
       .load(request, (p) => {
+        // a large trace as read, its analysis running: the views show it now (the answer brings the analysed summary)
+        if (p.read && this.pending.get(key)?.promise === promise) {
+          this.loaded(p.read);
+          this.showAnalysing(uri, promise);
+        }
         last = p;
         report?.(p);
       })
@@ -290,6 +297,16 @@ export class OpenTraces implements vscode.Disposable {
     this.watchParts(summary);
     this.publish(summary);
     this.changed.fire(summary);
+  }
+
+  /** While a trace shown as read is analysed: `otrace: analysing <file>…` in the status bar (the window's progress), until the load ends. */
+  private showAnalysing(uri: vscode.Uri, promise: Promise<unknown>): void {
+    void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: messageText`otrace: analysing ${path.basename(uri.fsPath)}…` }, () =>
+      promise.then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
   }
 
   /** After {@link PROGRESS_AFTER_MS}, a cancellable notification with the load's phase until it ends. */

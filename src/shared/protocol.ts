@@ -196,8 +196,10 @@ export interface GraphOverview {
   traces?: { id: string; events: number; lanes: number }[];
   /** `steps`: the trace records no clock, its `t` counts steps (a benchmark log); the graph opens in event order and says `step`, not seconds. */
   timeUnit?: 'steps';
-  /** The run at a glance; absent when the analysis failed. */
+  /** The run at a glance; absent while the analysis runs or when it failed. */
   run?: GraphRunBrief;
+  /** True while the trace's analysis runs (a large trace drawn as read): findings, marks and the run summary come with the next overview. */
+  analysing?: true;
 }
 
 /**

@@ -1,11 +1,11 @@
 /**
  * Status bar item for the active trace: `otrace: 35 events · 6 agents · 1 stop · 2 loops`, and
- * `· in progress` while its files grow on disk; a click opens its graph. Shown for a trace file and
- * for its sub-agent files.
+ * `· in progress` while its files grow on disk, `· analysing…` (in place of the loops) while a
+ * large trace's analysis runs; a click opens its graph. Shown for a trace file and for its
+ * sub-agent files.
  */
 import * as vscode from 'vscode';
-import type { SessionSummary } from '../../engine/summary';
-import { labelText, type LabelText } from '../../shared/untrusted-text';
+import { summaryText } from './status-bar-text';
 import type { OpenTraces } from '../open-traces';
 import { logged } from '../log';
 
@@ -31,8 +31,13 @@ export class TraceStatusBar implements vscode.Disposable {
       return;
     }
     const growing = this.sessions.isGrowing(vscode.Uri.parse(found.summary.key));
-    this.item.text = `${growing ? '$(pulse) ' : '$(type-hierarchy-sub) '}${summaryText(found.summary)}${growing ? ' · in progress' : ''}`;
-    this.item.tooltip = growing ? 'otrace: the trace is still being written (lines appended in the last two minutes). Click to open its graph.' : 'otrace: open the trace graph';
+    const analysing = found.summary.analysisPending === true;
+    this.item.text = `${growing ? '$(pulse) ' : analysing ? '$(loading~spin) ' : '$(type-hierarchy-sub) '}${summaryText(found.summary)}${growing ? ' · in progress' : ''}`;
+    this.item.tooltip = growing
+      ? 'otrace: the trace is still being written (lines appended in the last two minutes). Click to open its graph.'
+      : analysing
+        ? 'otrace: the trace is read and its graph can open; its analysis (stops, loops, credit, findings) is still running'
+        : 'otrace: open the trace graph';
     this.item.command = { title: 'Open Trace Graph', command: 'otrace.openGraphToSide', arguments: [vscode.Uri.parse(found.summary.key)] };
     this.item.show();
   }
@@ -40,11 +45,4 @@ export class TraceStatusBar implements vscode.Disposable {
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
-}
-
-/** `otrace: 35 events · 6 agents · 1 stop · 2 loops` (counts only: no trace text). */
-export function summaryText(summary: SessionSummary): LabelText {
-  const { events, agents, stops, loops } = summary.counts;
-  const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
-  return labelText`otrace: ${plural(events, 'event')} · ${plural(agents, 'agent')} · ${plural(stops, 'stop')} · ${plural(loops, 'loop')}`;
 }

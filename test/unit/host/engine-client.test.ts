@@ -17,6 +17,7 @@ import { unpackOverview } from '../../../src/shared/overview-columns';
 import type { GraphOverview } from '../../../src/shared/protocol';
 import { InProcessEngine } from '../../../src/engine/in-process-engine';
 import { WorkerEngine } from '../../../src/host/engine-client';
+import { PROGRESSIVE_FROM_EVENTS } from '../../../src/engine/session-store';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 const DEMO = path.join(ROOT, 'samples', 'demo.otrace.jsonl');
@@ -101,6 +102,33 @@ describe('the engine in a worker thread', () => {
       const o = (await worker.graphOverview('k', 'x'))!;
       assert.equal(o.totalEvents, s.counts.events);
       assert.equal(o.stamp, s.stamp, 'the graph and the summary name the same snapshot');
+    } finally {
+      worker.dispose();
+    }
+  });
+
+  test('a large trace opens progressively: the host gets the trace as read, and its overview, before the analysis ends', async () => {
+    const file = path.join(dir, 'trace-progressive.otrace.jsonl');
+    writeTraceFile(file, PROGRESSIVE_FROM_EVENTS); // the smallest trace that opens progressively
+    const worker = new WorkerEngine(script);
+    try {
+      const order: string[] = [];
+      let overview: Promise<{ json: Uint8Array; columns: Uint8Array } | undefined> | undefined;
+      let read: { stamp: number; analysisPending?: true; findings: unknown[] } | undefined;
+      const load = worker.load({ key: 'k', version: -1, path: file, local: true }, (p) => {
+        if (!p.read) return;
+        read = p.read;
+        order.push('read');
+        overview = worker.graphOverviewBytes('k', 'x', 800).then((o) => (order.push('overview'), o));
+      });
+      const analysed = (await load)!;
+      order.push('analysed');
+      assert.deepEqual(order, ['read', 'overview', 'analysed'], 'the overview of the trace as read came before the analysed answer');
+      assert.ok(read?.analysisPending && read.findings.length === 0);
+      const first = overviewOfBytes((await overview)!);
+      assert.equal(first.stamp, read.stamp);
+      assert.equal(first.analysing, true);
+      assert.ok(analysed.findings.length > 0 && analysed.stamp !== read.stamp && !analysed.analysisPending);
     } finally {
       worker.dispose();
     }

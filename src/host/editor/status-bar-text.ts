@@ -1,0 +1,14 @@
+/** The status bar's words for a trace session (pure: no `vscode`, so unit tests read them). */
+import type { SessionSummary } from '../../engine/summary';
+import { labelText, type LabelText } from '../../shared/untrusted-text';
+
+/**
+ * `otrace: 35 events · 6 agents · 1 stop · 2 loops` (counts only: no trace text); while the
+ * analysis runs, `otrace: 1,000,000 events · 22 agents · 1,000 stops · analysing…` (loops are not found yet).
+ */
+export function summaryText(summary: SessionSummary): LabelText {
+  const { events, agents, stops, loops } = summary.counts;
+  const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+  const last = summary.analysisPending ? 'analysing…' : plural(loops, 'loop');
+  return labelText`otrace: ${plural(events, 'event')} · ${plural(agents, 'agent')} · ${plural(stops, 'stop')} · ${last}`;
+}

@@ -1,0 +1,184 @@
+/**
+ * Progressive open (issue 30, item 2): a large trace's load answers twice. First the trace as read
+ * (its summary says `analysisPending`, no findings yet), whose snapshot already answers the graph's
+ * overview and windows and the editor's queries; the analysis then runs in phases, letting those
+ * requests in between; the load's answer is the analysed summary (another stamp). A pending
+ * analysis is not a failed one; a newer load or a cancel ends it at its next phase.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { analysisSteps, analyzeTrace } from '../../../src/analysis';
+import { InProcessEngine } from '../../../src/engine/in-process-engine';
+import { readSnapshot, snapshotAnalysis, analysedSnapshot, makeSnapshot, whyNoAnalysis } from '../../../src/engine/snapshot';
+import { summarize, type SessionSummary } from '../../../src/engine/summary';
+import { PROGRESSIVE_FROM_EVENTS } from '../../../src/engine/session-store';
+import { summaryText } from '../../../src/host/editor/status-bar-text';
+import type { LoadProgress } from '../../../src/engine/worker-protocol';
+import { readTraceJsonl } from '../../../src/trace/read';
+
+const DEMO = path.join(__dirname, '..', '..', '..', 'samples', 'demo.otrace.jsonl');
+const request = { key: 'demo', version: -1, path: DEMO, local: true };
+const OPTIONS = { stops: true, credit: true, loops: true };
+
+/** A load of the demo trace that opens progressively (every trace does: the threshold is 0), with what it reported and when. */
+function progressiveLoad(engine: InProcessEngine) {
+  const order: string[] = [];
+  let read: SessionSummary | undefined;
+  let asked: Promise<unknown> | undefined;
+  const load = engine.load(request, (p: LoadProgress) => {
+    if (!p.read) return;
+    read = p.read;
+    order.push('read');
+    // what the host does on the first answer: ask for the graph (before the analysis ends)
+    const s = p.read;
+    asked = Promise.all([
+      engine.graphOverview(s.key, 'demo').then((o) => (order.push('overview'), o)),
+      engine.graphWindow(s.key, { seq: 1, stamp: s.stamp, mode: 'time', from: -1e9, to: 1e9, scale: 1 }).then((w) => (order.push('window'), w)),
+      engine.eventInfo(s.key, s.stamp, 0).then((e) => (order.push('eventInfo'), e)),
+      engine.fileMarks(s.key, s.stamp, '', OPTIONS).then((m) => (order.push('marks'), m)),
+      engine.compareSessions(s.key, s.stamp, s.key, s.stamp),
+    ]);
+  });
+  void load.then(() => order.push('analysed'));
+  return { load, order, read: () => read, asked: () => asked };
+}
+
+test('a large trace answers first as read (analysis pending, no findings), then analysed with the same findings as a whole load', async () => {
+  const engine = new InProcessEngine({ progressiveFromEvents: 0 });
+  const whole = (await new InProcessEngine().load(request))!;
+  const { load, read } = progressiveLoad(engine);
+  const analysed = (await load)!;
+  const first = read();
+  assert.ok(first, 'a first answer came before the load ended');
+  assert.equal(first.analysisPending, true);
+  assert.equal(first.analysisError, undefined, 'pending is not failed');
+  assert.deepEqual(first.findings, []);
+  assert.equal(first.counts.loops, 0, 'loops are found by the analysis');
+  assert.equal(first.counts.events, whole.counts.events, 'every event is there as read');
+  assert.equal(first.counts.stops, whole.counts.stops, 'stop events are counted as read');
+  assert.deepEqual(first.diagnostics.flatMap((d) => d.items).filter((d) => !d.code), whole.diagnostics.flatMap((d) => d.items).filter((d) => !d.code), 'reader problems are there');
+  assert.notEqual(analysed.stamp, first.stamp, 'the analysed snapshot is another one');
+  assert.equal(analysed.analysisPending, undefined);
+  assert.ok(whole.findings.length > 0, 'the demo has findings');
+  assert.deepEqual({ ...analysed, stamp: 0 }, { ...whole, stamp: 0 }, 'the analysed summary is the summary of a load in one answer');
+});
+
+test('the graph and the queries are answered between the phases of the analysis, from the trace as read', async () => {
+  const engine = new InProcessEngine({ progressiveFromEvents: 0 });
+  const run = progressiveLoad(engine);
+  const analysed = (await run.load)!;
+  const [overview, window, info, marks, compare] = (await run.asked()) as [
+    Awaited<ReturnType<InProcessEngine['graphOverview']>>,
+    Awaited<ReturnType<InProcessEngine['graphWindow']>>,
+    Awaited<ReturnType<InProcessEngine['eventInfo']>>,
+    Awaited<ReturnType<InProcessEngine['fileMarks']>>,
+    Awaited<ReturnType<InProcessEngine['compareSessions']>>,
+  ];
+  assert.deepEqual(run.order.slice(0, 5), ['read', 'overview', 'window', 'eventInfo', 'marks'], `answered before the analysis ended: ${run.order}`);
+  assert.equal(run.order.at(-1), 'analysed');
+  assert.equal(overview?.stamp, run.read()!.stamp, 'the overview of the trace as read');
+  assert.equal(overview.analysing, true, 'the overview says the analysis runs');
+  assert.deepEqual(overview.findings, []);
+  assert.equal(overview.run, undefined, 'no run summary before the analysis');
+  assert.equal(overview.totalEvents, analysed.counts.events);
+  assert.ok(window && window.nodes.length > 0, 'a window of the trace as read');
+  assert.ok(info, 'an event answers');
+  assert.deepEqual(marks, { marks: [], loopRanges: [] }, 'no analysis marks yet (decorations come with the analysis)');
+  assert.ok((await engine.fileMarks(analysed.key, analysed.stamp, '', OPTIONS))!.marks.length > 0, 'then they do');
+  assert.deepEqual(compare, { error: 'the analysis of A is still running' }, 'a comparison says the analysis runs, not that it failed');
+  const after = (await engine.graphOverview(analysed.key, 'demo'))!;
+  assert.equal(after.stamp, analysed.stamp);
+  assert.equal(after.analysing, undefined, 'the analysed overview');
+  assert.ok(after.findings.length > 0 && after.run, 'with findings and the run summary');
+  assert.equal(await engine.graphWindow(analysed.key, { seq: 2, stamp: run.read()!.stamp, mode: 'time', from: -1e9, to: 1e9, scale: 1 }), undefined, 'the snapshot as read is no longer answered');
+});
+
+test('a trace under the threshold answers once, analysed', async () => {
+  const engine = new InProcessEngine();
+  const reads: LoadProgress[] = [];
+  const s = (await engine.load(request, (p) => p.read && reads.push(p)))!;
+  assert.ok(s.counts.events < PROGRESSIVE_FROM_EVENTS);
+  assert.deepEqual(reads, []);
+  assert.ok(s.findings.length > 0 && s.analysisPending === undefined);
+});
+
+test('a newer load while the analysis runs ends it: the first answers undefined, the newer one answers analysed', async () => {
+  const engine = new InProcessEngine({ progressiveFromEvents: 0 });
+  let second: Promise<SessionSummary | undefined> | undefined;
+  const first = engine.load(request, (p) => {
+    if (p.read) second = engine.load({ ...request, version: 2, text: fs.readFileSync(DEMO, 'utf8') });
+  });
+  assert.equal(await first, undefined);
+  const newer = (await second)!;
+  assert.equal(newer.version, 2);
+  assert.equal(newer.analysisPending, undefined);
+  assert.ok(newer.findings.length > 0);
+});
+
+test('a file unchanged on disk is analysed again when the load that read it was superseded during its analysis (the session never keeps a pending snapshot as read and done)', async () => {
+  const engine = new InProcessEngine({ progressiveFromEvents: 0 });
+  let second: Promise<SessionSummary | undefined> | undefined;
+  const first = engine.load(request, (p) => {
+    if (p.read && !second) second = engine.load({ ...request });
+  });
+  assert.equal(await first, undefined);
+  const again = (await second)!;
+  assert.equal(again.analysisPending, undefined, 'the newer load of the same bytes brings the analysis');
+  assert.ok(again.findings.length > 0);
+});
+
+test('a cancel while the analysis runs ends it as failed, "cancelled": the trace stays shown, without findings', async () => {
+  const engine = new InProcessEngine({ progressiveFromEvents: 0 });
+  const s = (await engine.load(request, (p) => p.read && engine.cancel(request.key)))!;
+  assert.ok(s, 'the session stays (its trace was shown)');
+  assert.equal(s.analysisPending, undefined, 'no longer pending');
+  assert.equal(s.analysisError, 'the analysis was cancelled');
+  assert.deepEqual(s.findings, []);
+  const overview = (await engine.graphOverview(s.key, 'x'))!;
+  assert.equal(overview.stamp, s.stamp);
+  assert.equal(overview.analysing, undefined, 'the graph no longer says it is analysing');
+  const again = (await engine.load({ ...request, force: true }))!;
+  assert.ok(again.findings.length > 0, 'a later load analyses it');
+});
+
+test('the analysis in phases: each phase named as it ends, the same analysis as in one call; ended early it throws nothing', () => {
+  const loaded = readTraceJsonl(fs.readFileSync(DEMO, 'utf8'));
+  const steps = analysisSteps(loaded);
+  const phases: string[] = [];
+  let step = steps.next();
+  while (!step.done) {
+    phases.push(step.value);
+    step = steps.next();
+  }
+  assert.deepEqual(phases, ['index', 'loops', 'stops', 'credit', 'blame', 'metrics']);
+  assert.deepEqual(step.value, analyzeTrace(loaded));
+  const early = analysisSteps(loaded);
+  early.next();
+  assert.doesNotThrow(() => early.return(undefined as never), 'the index is freed');
+});
+
+test('a snapshot as read and its analysed snapshot: pending is distinct from failed, and the analysed one equals a whole snapshot', () => {
+  const loaded = readTraceJsonl(fs.readFileSync(DEMO, 'utf8'));
+  const read = readSnapshot('k', 1, DEMO, loaded);
+  assert.equal(read.analysisPending, true);
+  assert.equal(read.analysis, undefined);
+  assert.equal(whyNoAnalysis(read), 'the analysis is still running');
+  assert.equal(whyNoAnalysis({ analysisError: 'boom' }), 'the analysis failed: boom');
+  assert.equal(summaryText(summarize(read, 1, 0, false)), 'otrace: 35 events · 6 agents · 1 stop · analysing…');
+  const steps = snapshotAnalysis(read);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  const analysed = analysedSnapshot(read, step.value);
+  const whole = makeSnapshot('k', 1, DEMO, readTraceJsonl(fs.readFileSync(DEMO, 'utf8')));
+  assert.equal(analysed.analysisPending, undefined);
+  assert.deepEqual(analysed.findings, whole.findings);
+  assert.deepEqual(analysed.run, whole.run);
+  assert.deepEqual(analysed.findingsOf, whole.findingsOf);
+  assert.deepEqual(summarize(analysed, 1, 0, false), summarize(whole, 1, 0, false));
+  const failed = analysedSnapshot(read, { error: 'boom' });
+  assert.equal(failed.analysisPending, undefined);
+  assert.equal(failed.analysisError, 'boom');
+  assert.equal(whyNoAnalysis(failed), 'the analysis failed: boom');
+});
