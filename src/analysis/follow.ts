@@ -90,6 +90,7 @@ export class FollowAnalysis {
       return analysis;
     } catch (err) {
       this.carry = undefined;
+      this.last = { how: 'whole', reason: `the analysis failed: ${(err as Error).message}` };
       throw err;
     }
   }

@@ -30,6 +30,7 @@ import type { EngineCalls, LoadProgress, LoadRequest, MappingInput, MappingRepor
 import type { GraphNode, GraphOverview, GraphWindow, WindowRequest } from '../shared/protocol';
 import { runChatTool, type ChatToolAnswer, type ToolView } from './chat-tools';
 import { DiskTraces, toolTraces } from './tool-traces';
+import { FollowAnalysis } from '../analysis/follow';
 
 /** One session: its files, its latest snapshot and that snapshot's summary. */
 interface Session {
@@ -40,6 +41,8 @@ interface Session {
   fromDisk: boolean;
   /** Marks of the snapshot's files for one set of options. */
   marks?: { snapshot: TraceSnapshot; options: string; files: Map<string, FileMarks> };
+  /** The analysis that follows the file once it was seen growing (src/analysis/follow.ts), for one stated outcome. */
+  follow?: { outcome: string | undefined; analysis: FollowAnalysis };
 }
 
 /** Thrown at a phase boundary when the load is no longer wanted. */
@@ -133,12 +136,14 @@ export class SessionStore implements EngineCalls {
       }
       await step();
       report({ phase: 'analyze', message: `analysing ${read.loaded.trace.events.length.toLocaleString('en-US')} events` });
-      const snapshot = makeSnapshot(key, request.version, request.path, read.loaded, request.outcome);
+      const follow = this.followOf(session, fromDisk && (read.grew || session.follow !== undefined), request.outcome);
+      const snapshot = makeSnapshot(key, request.version, request.path, read.loaded, request.outcome, follow && ((loaded) => follow.update(loaded)));
       // Long content is read from disk when asked, unless a reader that follows the file keeps the events (their next analysis needs it).
       if (fromDisk && !read.shared) setAsideLongContent(snapshot);
       await step();
       report({ phase: 'index', message: 'indexing' });
-      const summary = summarize(snapshot, snapshotStamp(snapshot), session.files.bytesRead, read.grew);
+      const made = summarize(snapshot, snapshotStamp(snapshot), session.files.bytesRead, read.grew);
+      const summary = follow ? { ...made, analysedAs: follow.last.how } : made;
       if (this.sessions.get(key) !== session) return undefined; // released meanwhile
       Object.assign(session, { snapshot, summary, fromDisk, marks: undefined });
       session.files.kept();
@@ -147,6 +152,17 @@ export class SessionStore implements EngineCalls {
       if (err === SUPERSEDED) return undefined;
       throw err;
     }
+  }
+
+  /**
+   * The analysis that follows a session's file, kept from load to load once the file was seen
+   * growing from disk (`follows`); undefined (and forgotten) otherwise: a file read from a
+   * document's text, or never seen growing, is analysed whole (no per-event results kept).
+   */
+  private followOf(session: Session, follows: boolean, outcome: 'success' | 'failure' | undefined): FollowAnalysis | undefined {
+    if (!follows) session.follow = undefined;
+    else if (!session.follow || session.follow.outcome !== outcome) session.follow = { outcome, analysis: new FollowAnalysis(outcome ? { outcome } : {}) };
+    return session.follow?.analysis;
   }
 
   /** The latest snapshot of a session when its stamp is `stamp`. */

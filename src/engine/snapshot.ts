@@ -41,12 +41,14 @@ export interface FindingsOf {
 /**
  * Builds a snapshot from a loaded trace: runs the analysis and the per-file event lookups. Never throws.
  * @param outcome the run's outcome as the user states it (overrides the trace's own signal), or undefined
+ * @param analyze the analysis to run, when not a whole one (a followed trace's: src/analysis/follow.ts;
+ *   it must give what `analyzeTrace(loaded, { outcome })` gives)
  */
-export function makeSnapshot(key: string, version: number, path: string, loaded: LoadedTrace, outcome?: 'success' | 'failure'): TraceSnapshot {
+export function makeSnapshot(key: string, version: number, path: string, loaded: LoadedTrace, outcome?: 'success' | 'failure', analyze?: (loaded: LoadedTrace) => Analysis): TraceSnapshot {
   let analysis: Analysis | undefined;
   let analysisError: string | undefined;
   try {
-    analysis = analyzeTrace(loaded, outcome ? { outcome } : {});
+    analysis = analyze ? analyze(loaded) : analyzeTrace(loaded, outcome ? { outcome } : {});
   } catch (err) {
     analysisError = (err as Error).message;
   }
