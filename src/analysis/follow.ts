@@ -100,7 +100,7 @@ export class FollowAnalysis {
     const index = new TraceIndex(loaded, carry);
     try {
       const analysis = analyzeIndex(index, this.options);
-      carry.commit(index.size);
+      carry.commit(index.size, index.memo, index.toolLanes);
       return analysis;
     } finally {
       index.free();

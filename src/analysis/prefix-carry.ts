@@ -38,6 +38,12 @@ export class PrefixCarry {
   plain = new Uint8Array(0);
   /** The content links' scan, once a credit analysis made them. */
   links?: LinkScan;
+  /**
+   * The index's text-test memos of the positions (trace-index.ts `memo`: 0 not asked, 1 yes, 2 no):
+   * completion claims and impasses depend on an event's content alone; agent output also on which
+   * lanes are tool lanes, so it is carried only while those are the same (`toolLanes`, sorted and joined).
+   */
+  memos?: { completionClaim: Uint8Array; impasse: Uint8Array; agentOutput: Uint8Array; toolLanes: string };
 
   /** Makes room for `n` positions' hashes (keeps the ones there). */
   reserveHashes(n: number): void {
@@ -51,10 +57,19 @@ export class PrefixCarry {
     this.plain = plain;
   }
 
-  /** Marks the first `n` positions valid: the analysis that wrote them finished. */
-  commit(n: number): void {
+  /**
+   * Marks the first `n` positions valid: the analysis that wrote them finished.
+   * @param memos the index's memos after that analysis (copied), and its tool lanes.
+   */
+  commit(n: number, memos: { completionClaim: Uint8Array; impasse: Uint8Array; agentOutput: Uint8Array }, toolLanes: ReadonlySet<string>): void {
     this.count = n;
+    this.memos = { completionClaim: memos.completionClaim.slice(0, n), impasse: memos.impasse.slice(0, n), agentOutput: memos.agentOutput.slice(0, n), toolLanes: toolLanesKey(toolLanes) };
   }
+}
+
+/** The tool lanes as one string (sorted, joined by a character no agent name holds in practice: U+0000). */
+export function toolLanesKey(toolLanes: ReadonlySet<string>): string {
+  return [...toolLanes].sort().join('\u0000');
 }
 
 /** A typed array of at least `n` entries holding `from`'s first `keep` (grown by half again when it must grow). */

@@ -24,7 +24,7 @@ import { PairNumbering } from './pair-table';
 import { EDGE_TYPE_CODE, edgeTypeOfCode, isExplicitCode, LINK_CODE, LINK_KINDS, LinkTable, rowsBySource, type LinkKind } from './link-table';
 import { normalizeContent, normalizedHash, salientTokens, stripLogNoise } from './text';
 import { upperBound } from './sorted';
-import type { PrefixCarry } from './prefix-carry';
+import { toolLanesKey, type PrefixCarry } from './prefix-carry';
 
 export type { LinkKind } from './link-table';
 
@@ -159,6 +159,7 @@ export class TraceIndex {
     this.firstOccurrences(this.indexFingerprints(laneOf), arena);
     arena.release(scratch);
     this.findToolLanes();
+    this.carryMemos();
     this.receivers = this.receiversOf();
     this.handoffsName = this.someHandoffNamesItsReceiver();
     const table = this.buildLinks();
@@ -318,6 +319,17 @@ export class TraceIndex {
       this.fingerprints[i] = fingerprints.number(prefix, this.contentHash(text, i));
     }
     return fingerprints.size;
+  }
+
+  /** Fills the text-test memos of the positions the carry holds (prefix-carry.ts says which are valid when). */
+  private carryMemos(): void {
+    const carry = this.carry;
+    const memos = carry?.memos;
+    if (!carry || !memos || carry.count === 0) return;
+    const n = Math.min(carry.count, this.size);
+    this.memo.completionClaim.set(memos.completionClaim.subarray(0, n));
+    this.memo.impasse.set(memos.impasse.subarray(0, n));
+    if (memos.toolLanes === toolLanesKey(this.toolLanes)) this.memo.agentOutput.set(memos.agentOutput.subarray(0, n));
   }
 
   /** `normalizedHash` of the content at position `i` (setting its `plainHead` memo): from the carry when it holds it, else made (and written to the carry). */
