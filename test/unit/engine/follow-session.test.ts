@@ -23,33 +23,38 @@ async function view(engine: InProcessEngine, summary: SessionSummary) {
   return JSON.parse(JSON.stringify({ rest, marks })) as unknown;
 }
 
-test('an append to a followed session gives the summary and marks of a fresh load, the analysis taken on from the last one', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-follow-session-'));
-  try {
-    const file = path.join(dir, 'live.otrace.jsonl');
-    fs.writeFileSync(file, `${lines.slice(0, 20).join('\n')}\n`);
-    const engine = new InProcessEngine();
-    const request = { key: 'live', version: -1, path: file, local: true };
-    const first = (await engine.load(request))!;
-    assert.equal(first.analysedAs, undefined, 'a file not seen growing is analysed whole, nothing kept');
-    const hows: (string | undefined)[] = [];
-    // lines 20-30 are events; from line 30 on, the demo's edges, many to events read before
-    for (const [from, to] of [
-      [20, 25],
-      [25, 30],
-      [30, lines.length],
-    ]) {
-      fs.appendFileSync(file, `${lines.slice(from, to).join('\n')}\n`);
-      const grown = (await engine.load({ ...request, changed: [file] }))!;
-      assert.ok(grown.grew);
-      hows.push(grown.analysedAs);
-      const fresh = new InProcessEngine();
-      const whole = (await fresh.load({ ...request, key: 'live' }))!;
-      assert.equal(whole.analysedAs, undefined);
-      assert.deepEqual(await view(engine, grown), await view(fresh, whole), `after lines ${from}-${to}: the same summary and marks as a fresh load`);
+for (const [read, options] of [
+  ['read from its text', {}],
+  ['streamed from its bytes', { streamFromBytes: 1 }],
+] as const) {
+  test(`an append to a followed session (${read}) gives the summary and marks of a fresh load, the analysis taken on from the last one`, async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-follow-session-'));
+    try {
+      const file = path.join(dir, 'live.otrace.jsonl');
+      fs.writeFileSync(file, `${lines.slice(0, 20).join('\n')}\n`);
+      const engine = new InProcessEngine(options);
+      const request = { key: 'live', version: -1, path: file, local: true };
+      const first = (await engine.load(request))!;
+      assert.equal(first.analysedAs, undefined, 'a file not seen growing is analysed whole, nothing kept');
+      const hows: (string | undefined)[] = [];
+      // lines 20-30 are events; from line 30 on, the demo's edges, many to events read before
+      for (const [from, to] of [
+        [20, 25],
+        [25, 30],
+        [30, lines.length],
+      ]) {
+        fs.appendFileSync(file, `${lines.slice(from, to).join('\n')}\n`);
+        const grown = (await engine.load({ ...request, changed: [file] }))!;
+        assert.ok(grown.grew);
+        hows.push(grown.analysedAs);
+        const fresh = new InProcessEngine(options);
+        const whole = (await fresh.load({ ...request, key: 'live' }))!;
+        assert.equal(whole.analysedAs, undefined);
+        assert.deepEqual(await view(engine, grown), await view(fresh, whole), `after lines ${from}-${to}: the same summary and marks as a fresh load`);
+      }
+      assert.deepEqual(hows, ['whole', 'appended', 'whole'], 'the first append starts following (whole), the next events are taken on from the last analysis, edges to earlier events analyse whole');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
-    assert.deepEqual(hows, ['whole', 'appended', 'whole'], 'the first append starts following (whole), the next events are taken on from the last analysis, edges to earlier events analyse whole');
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-});
+  });
+}
