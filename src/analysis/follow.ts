@@ -7,14 +7,14 @@
  * - `unchanged`: the trace has the same events, edges and trace-level fields as last time (the
  *   lines appended held no record yet, e.g. a write that ends inside a line): the last analysis.
  * - `appended`: the new events come after the old ones (the old ones are the same objects, at the
- *   same places, and none of the new ones is earlier in time than the last old one), no new edge
- *   points at an old event, the trace-level fields are the same and the format's reader never
- *   changes an event it gave: the analysis runs with the per-event results of the old events
+ *   same places: a reader hands out a new object for an event it completes from a later line, so
+ *   a changed event is a new one; and none of the new ones is earlier in time than the last old
+ *   one) and no new edge points at an old event: the analysis runs with the per-event results of the old events
  *   carried over (prefix-carry.ts: content hashes for the fingerprints, content links for credit);
  *   only the new events are scanned for them. The rest (loops, stops, credit propagation, blame,
  *   metrics) runs over the whole index, as the credit of an old event depends on every event after it.
- * - `whole`: anything that reaches back (a rewrite, an event earlier than the last one, an edge to
- *   an old event, new trace-level fields, several traces in the file, another format) or the first
+ * - `whole`: anything that reaches back (a rewrite, an event changed or moved, an event earlier than
+ *   the last one, an edge to an old event, several traces in the file, another format) or the first
  *   load: a whole analysis, whose per-event results are carried to the next update.
  * Every path gives the same result as a whole analysis of the same trace
  * (test/unit/analysis/follow-analysis.test.ts).
@@ -29,13 +29,6 @@ import type { Analysis } from './types';
 
 /** How an update was made (see the module's comment). */
 export type FollowHow = 'whole' | 'appended' | 'unchanged';
-
-/**
- * Formats whose growing reader only adds events after the ones it gave and never changes those
- * (otrace JSONL: one event per line). Other readers may complete an earlier event from a later line
- * (a streamed message, a tool call's result): their traces are analysed whole on each change.
- */
-const APPEND_ONLY_FORMATS = new Set(['otrace-jsonl']);
 
 /** What an update keeps of the trace it analysed, to tell what changed next time. */
 interface Seen {
@@ -116,12 +109,11 @@ function changeOf(seen: Seen, loaded: LoadedTrace): { how: FollowHow; reason: st
   const edges = loaded.trace.edges;
   const old = seen.events;
   if (events.length < old.length || edges.length < seen.edges.length) return whole('events or edges went away (the file was rewritten)');
-  // pointer comparisons: 1M of them take about a millisecond
-  for (let i = 0; i < old.length; i++) if (events[i] !== old[i]) return whole(`event ${i} is not the one read before (the file was rewritten)`);
-  for (let i = 0; i < seen.edges.length; i++) if (edges[i] !== seen.edges[i]) return whole(`edge ${i} is not the one read before (the file was rewritten)`);
-  if (fieldsOf(loaded) !== seen.fields) return whole('the trace-level fields changed');
-  if (events.length === old.length && edges.length === seen.edges.length) return { how: 'unchanged', reason: 'no new event or edge' };
-  if (!APPEND_ONLY_FORMATS.has(loaded.format)) return whole(`${loaded.format} readers may complete an earlier event from a later line`);
+  // pointer comparisons (1M of them take about a millisecond): a reader hands out a new object for an event that changes (src/trace/formats.ts)
+  for (let i = 0; i < old.length; i++) if (events[i] !== old[i]) return whole(`event ${i} changed or moved since it was read (the reader completed it from a later line, or the file was rewritten)`);
+  for (let i = 0; i < seen.edges.length; i++) if (edges[i] !== seen.edges[i]) return whole(`edge ${i} changed or moved since it was read`);
+  const sameFields = fieldsOf(loaded) === seen.fields;
+  if (events.length === old.length && edges.length === seen.edges.length && sameFields) return { how: 'unchanged', reason: 'no new event or edge, the same trace-level fields' };
   for (let i = old.length; i < events.length; i++) {
     if (timeOf(events[i]) < seen.lastTime) return whole(`event ${events[i].id} (time ${timeOf(events[i])}) is earlier than the last one before it (${seen.lastTime}): the time order changes`);
   }
@@ -130,7 +122,8 @@ function changeOf(seen: Seen, loaded: LoadedTrace): { how: FollowHow; reason: st
   if (oldIds.size > 0) {
     for (const e of old) if (oldIds.has(e.id)) return whole(`a new edge points at ${e.id}, an event read before`);
   }
-  return { how: 'appended', reason: `${events.length - old.length} new events, ${edges.length - seen.edges.length} new edges after the ${old.length} read before` };
+  // the trace-level fields (rewards, metrics, totals) are read by the analysis of every update, never carried
+  return { how: 'appended', reason: `${events.length - old.length} new events, ${edges.length - seen.edges.length} new edges after the ${old.length} read before${sameFields ? '' : '; new trace-level fields'}` };
 }
 
 /** An event's time as the time order reads it: `t`, 0 when not a finite number. */
