@@ -13,11 +13,19 @@
  *
  * Each figure is the median over {@link ROUNDS} appends of 100 lines. A table on stdout and the
  * figures in bench/results.json (`live`).
+ *
+ * Then the analysis that follows appends (src/analysis/follow.ts), per size of OTRACE_BENCH_SIZES
+ * (default 1M): a generated otrace JSONL trace followed through the worker's SessionFiles, and per
+ * append of 100 lines ({@link FOLLOW_ROUNDS} of them) the followed analysis beside a whole analysis
+ * of the same trace (the first {@link FOLLOW_WHOLE_ROUNDS}); median and p95, how each append was
+ * taken in, the machine's load. `OTRACE_BENCH_LIVE=follow` runs only these rows:
+ *   OTRACE_BENCH_SIZES=1M OTRACE_BENCH_LIVE=follow npm run bench -- live
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { analyzeTrace } from '../src/analysis';
+import { FollowAnalysis, type FollowHow } from '../src/analysis/follow';
 import { SessionFiles, STREAM_FROM_BYTES } from '../src/engine/session-input';
 import type { LoadRequest } from '../src/engine/worker-protocol';
 import { loadTrace } from '../src/trace/formats';
@@ -54,7 +62,37 @@ interface LiveRow {
   analysis_ms: number;
 }
 
+/** Appends whose followed analysis is timed, per size. */
+const FOLLOW_ROUNDS = 20;
+/** Appends whose whole analysis is timed beside the followed one (seconds each at 1M events). */
+const FOLLOW_WHOLE_ROUNDS = 3;
+/** Sizes of the follow rows (OTRACE_BENCH_SIZES picks among them). */
+const FOLLOW_SIZES: Record<string, number> = { '100k': 100_000, '300k': 300_000, '1M': 1_000_000 };
+
+/** One row of the followed analysis's table. */
+interface FollowRow {
+  events: number;
+  file_mb: number;
+  /** Appends of {@link LINES} lines, and how the followed analysis took each in. */
+  appends: number;
+  taken: Record<FollowHow, number>;
+  /** Reading the appended lines (the followed file's reader). */
+  read_median_ms: number;
+  /** The followed analysis of each append, every append (whole ones included). */
+  follow_median_ms: number;
+  follow_p95_ms: number;
+  /** The same, over the appends taken in as appends only. */
+  appended_median_ms: number;
+  appended_p95_ms: number;
+  /** A whole analysis of the same trace after an append. */
+  whole_median_ms: number;
+  /** Load average (1 min) before and after the row. */
+  load: [number, number];
+}
+
 const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
+/** The value at quantile q (nearest rank) of xs. */
+const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.max(0, Math.ceil(q * xs.length) - 1))];
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /**
@@ -209,9 +247,94 @@ function streamedRow(dir: string, n: number): LiveRow {
   return { trace: `otrace JSONL ${fmt(n / 1000, 0)}k events, streamed (over 64 MB)`, events: loaded.trace.events.length, file_mb: Math.round((fs.statSync(file).size / 1e6) * 10) / 10, first_load_ms: Math.round(first), append_growing_ms: Math.round(g * 10) / 10, append_whole_ms: Math.round(w), speedup: Math.round(w / g), analysis_ms: Math.round(median(analysis)) };
 }
 
+/**
+ * A generated otrace JSONL trace of `n` events followed through SessionFiles (as the worker follows
+ * it) while {@link FOLLOW_ROUNDS} appends of {@link LINES} lines come: per append the read, the
+ * followed analysis, and for the first {@link FOLLOW_WHOLE_ROUNDS} a whole analysis of the same
+ * trace (checked to give the same findings, stops, loops and outcome).
+ */
+function followRow(dir: string, n: number): FollowRow {
+  const load0 = os.loadavg()[0];
+  const file = path.join(dir, `follow-${n}.otrace.jsonl`);
+  const { head, more } = otraceLines(n, (FOLLOW_ROUNDS + 1) * LINES);
+  const out = fs.openSync(file, 'w');
+  for (let k = 0; k < head.length; k += 10_000) fs.writeSync(out, `${head.slice(k, k + 10_000).join('\n')}\n`);
+  fs.closeSync(out);
+  const files = new SessionFiles();
+  const request: LoadRequest = { key: 'follow', version: -1, path: file, local: true, changed: [file] };
+  const load = () => {
+    const r = files.read(request, NO_MAPPINGS, true);
+    if (r === 'unchanged') throw new Error('unchanged');
+    files.kept();
+    return r.loaded;
+  };
+  const append = (k: number) => fs.appendFileSync(file, `${more.slice(k * LINES, (k + 1) * LINES).join('\n')}\n`);
+  const follow = new FollowAnalysis();
+  load();
+  // the first append starts following the file (a streamed file is read whole once more, into a reader that follows it), and the followed analysis (whole)
+  append(0);
+  let t0 = process.hrtime.bigint();
+  let loaded = load();
+  follow.update(loaded);
+  process.stdout.write(`  follow ${n}: first append (read whole into the reader that follows it + whole analysis) ${Math.round(ms(t0))} ms (${follow.last.how})\n`);
+  const read: number[] = [];
+  const followed: number[] = [];
+  const appended: number[] = [];
+  const whole: number[] = [];
+  const taken: Record<FollowHow, number> = { whole: 0, appended: 0, unchanged: 0 };
+  for (let k = 1; k <= FOLLOW_ROUNDS; k++) {
+    append(k);
+    t0 = process.hrtime.bigint();
+    loaded = load();
+    read.push(ms(t0));
+    t0 = process.hrtime.bigint();
+    const analysis = follow.update(loaded);
+    const took = ms(t0);
+    followed.push(took);
+    taken[follow.last.how]++;
+    if (follow.last.how === 'appended') appended.push(took);
+    else process.stdout.write(`  follow ${n}: append ${k} ${follow.last.how} (${follow.last.reason}) in ${Math.round(took)} ms\n`);
+    if (k <= FOLLOW_WHOLE_ROUNDS) {
+      t0 = process.hrtime.bigint();
+      const again = analyzeTrace(loaded);
+      whole.push(ms(t0));
+      const facts = (a: typeof analysis) => JSON.stringify([a.findings.length, a.stops.length, a.loops.length, a.outcome, a.best_stop, a.metrics.events]);
+      if (facts(again) !== facts(analysis)) throw new Error(`follow ${n}: the followed analysis differs from the whole one after append ${k}`);
+    }
+  }
+  const round1 = (x: number) => Math.round(x * 10) / 10;
+  return {
+    events: loaded.trace.events.length,
+    file_mb: Math.round((fs.statSync(file).size / 1e6) * 10) / 10,
+    appends: FOLLOW_ROUNDS,
+    taken,
+    read_median_ms: round1(median(read)),
+    follow_median_ms: round1(median(followed)),
+    follow_p95_ms: round1(quantile(followed, 0.95)),
+    appended_median_ms: appended.length ? round1(median(appended)) : NaN,
+    appended_p95_ms: appended.length ? round1(quantile(appended, 0.95)) : NaN,
+    whole_median_ms: Math.round(median(whole)),
+    load: [load0, os.loadavg()[0]].map((l) => Math.round(l * 10) / 10) as [number, number],
+  };
+}
+
+/** The table of the follow rows. */
+function followTable(rows: FollowRow[]): string {
+  return [
+    `| events | file MB | appends of ${LINES} lines (appended / whole / unchanged) | read ms (median) | followed analysis ms: median, p95 | appended only: median, p95 | whole analysis ms (median of ${FOLLOW_WHOLE_ROUNDS}) | load before, after |`,
+    '|---|---|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${fmt(r.events, 0)} | ${fmt(r.file_mb)} | ${r.appends} (${r.taken.appended} / ${r.taken.whole} / ${r.taken.unchanged}) | ${fmt(r.read_median_ms)} | ${fmt(r.follow_median_ms, 0)}, ${fmt(r.follow_p95_ms, 0)} | ${fmt(r.appended_median_ms, 0)}, ${fmt(r.appended_p95_ms, 0)} | ${fmt(r.whole_median_ms, 0)} | ${r.load.join(', ')} |`),
+  ].join('\n');
+}
+
 export async function bench(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-bench-live-'));
   try {
+    const sizes = (process.env.OTRACE_BENCH_SIZES ?? '1M').split(',').filter((s) => s in FOLLOW_SIZES);
+    const followRows = sizes.map((size) => followRow(dir, FOLLOW_SIZES[size]));
+    process.stdout.write(`\n${followTable(followRows)}\n(${FOLLOW_ROUNDS} appends per row; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${os.cpus().length} cores)\n`);
+    saveResults('live_follow', { date: new Date().toISOString(), node: process.version, load: os.loadavg(), rows: followRows });
+    if (process.env.OTRACE_BENCH_LIVE === 'follow') return;
     const rows = [otraceRow(dir, 100_000), streamedRow(dir, 300_000), claudeRow(fs.mkdtempSync(path.join(dir, 'cc-')), 20e6), codexRow(fs.mkdtempSync(path.join(dir, 'codex-')), 10e6)];
     const lines = [
       `| trace | events | file MB | first load ms | ${LINES} lines appended: growing import ms | whole re-import ms | speed-up | analysis after the append ms |`,
@@ -219,11 +342,16 @@ export async function bench(): Promise<void> {
       ...rows.map((r) => `| ${r.trace} | ${fmt(r.events, 0)} | ${fmt(r.file_mb)} | ${fmt(r.first_load_ms, 0)} | ${fmt(r.append_growing_ms)} | ${fmt(r.append_whole_ms, 0)} | ${r.speedup}x | ${fmt(r.analysis_ms, 0)} |`),
     ];
     process.stdout.write(`\n${lines.join('\n')}\n(median of ${ROUNDS} appends; analysis: median of ${ANALYSIS_ROUNDS}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${os.cpus().length} cores)\n`);
-    const out = path.join(__dirname, 'results.json');
-    const previous = fs.existsSync(out) ? (JSON.parse(fs.readFileSync(out, 'utf8')) as Record<string, unknown>) : {};
-    previous.live = { date: new Date().toISOString(), node: process.version, load: os.loadavg(), rows };
-    fs.writeFileSync(out, `${JSON.stringify(previous, null, 2)}\n`);
+    saveResults('live', { date: new Date().toISOString(), node: process.version, load: os.loadavg(), rows });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Puts `value` under `key` in bench/results.json (the other keys kept). */
+function saveResults(key: string, value: unknown): void {
+  const out = path.join(__dirname, 'results.json');
+  const previous = fs.existsSync(out) ? (JSON.parse(fs.readFileSync(out, 'utf8')) as Record<string, unknown>) : {};
+  previous[key] = value;
+  fs.writeFileSync(out, `${JSON.stringify(previous, null, 2)}\n`);
 }

@@ -23,6 +23,7 @@
  */
 import { finalAnswer, isNotAgentOutput } from './answer';
 import { TokenInterner } from './interner';
+import { grownTo, type LinkScan, type PrefixCarry } from './prefix-carry';
 import { COMMON, salientTokenIds, stripLogNoise, type TokenIds } from './text';
 import { OUTCOME_CHANNELS, rewardPoints } from './outcome';
 import { EDGE_TYPE_CODE, LINK_KINDS, type LinkKind } from './link-table';
@@ -82,12 +83,16 @@ export interface ContentLinks {
  */
 export function contentLinks(index: TraceIndex): ContentLinks {
   const n = index.size;
+  if (index.carry) return carriedContentLinks(index, index.carry);
   const arena = index.arena;
   // room for 3 links per event (about 2.7 in the 1M bench trace): pages never written are never resident
   const out: ContentLinks = { start: arena.int32(n + 1), from: arena.int32(Math.max(16, 3 * n)), count: arena.uint16(Math.max(16, 3 * n)) };
   const tables = arena.mark();
   try {
-    out.start[n] = findContentLinks(index, out);
+    const introducer = arena.int32(Math.max(1024, n)).fill(-1);
+    const scan: LinkScan = { tokens: new TokenInterner(COMMON, arena, n), introducer, lastUse: arena.int32(introducer.length), ...out };
+    findContentLinks(index, scan, 0, 0, (from, size) => arena.grownInt32(from, size));
+    Object.assign(out, { from: scan.from, count: scan.count });
   } finally {
     arena.release(tables);
   }
@@ -95,60 +100,92 @@ export function contentLinks(index: TraceIndex): ContentLinks {
 }
 
 /**
- * Fills `out` (see {@link contentLinks}); its `from` and `count` are replaced by larger typed
- * arrays of their own when full (not in the arena: its scratch above them is given back after).
- * @returns the number of links.
+ * {@link contentLinks} of a growing trace: the links of the positions the carry holds are kept,
+ * the scan goes on from the first new position with the carried tables (prefix-carry.ts), and the
+ * carry keeps the result (its arrays are the links returned: not in the arena, they outlive the index).
  */
-function findContentLinks(index: TraceIndex, out: ContentLinks): number {
+function carriedContentLinks(index: TraceIndex, carry: PrefixCarry): ContentLinks {
+  const n = index.size;
+  let scan = carry.count > 0 ? carry.links : undefined;
+  const first = scan ? carry.count : 0;
+  if (!scan) {
+    const introducer = new Int32Array(Math.max(1024, n)).fill(-1);
+    scan = { tokens: new TokenInterner(COMMON, undefined, n), introducer, lastUse: new Int32Array(introducer.length), start: new Int32Array(n + 1), from: new Int32Array(Math.max(16, 3 * n)), count: new Uint16Array(Math.max(16, 3 * n)) };
+  }
+  const links = scan.start[first];
+  scan.start = grownTo(scan.start, n + 1, first + 1, (size) => new Int32Array(size));
+  carry.links = undefined; // the scan below changes the tables: kept again only when it finished
+  findContentLinks(index, scan, first, links, (from, size) => {
+    const to = new Int32Array(size);
+    to.set(from);
+    return to;
+  });
+  carry.links = scan;
+  return { start: scan.start, from: scan.from, count: scan.count };
+}
+
+/**
+ * The scan of {@link contentLinks} from position `first` on (`links` links made before it), in
+ * `scan`'s tables and output (its `from` and `count` replaced when they must grow).
+ * @param grow a table of `size` entries holding `from` then zeros.
+ * @returns the number of links; `scan.start[n]` is set to it.
+ */
+function findContentLinks(index: TraceIndex, scan: LinkScan, first: number, links: number, grow: (from: Int32Array, size: number) => Int32Array): number {
   const n = index.size;
   const arena = index.arena;
-  const tokens = new TokenInterner(COMMON, arena, n);
+  const tokens = scan.tokens;
   const scanned: TokenIds = { ids: new Int32Array(256) };
-  let introducer = arena.int32(Math.max(1024, n)).fill(-1); // token id -> position that introduced it (-1: not yet)
-  let lastUse = arena.int32(introducer.length); // token id -> last position that used it (a token counts once per event)
+  let introducer = scan.introducer; // token id -> position that introduced it (-1: not yet)
+  let lastUse = scan.lastUse; // token id -> last position that used it (a token counts once per event)
+  const mark = arena.mark();
   const count = arena.int32(n); // introducer position -> tokens the current event took from it
   // the current event's introducers are touched[0, found): the list is reused, never emptied (emptying it drops its storage, remade for each event)
   const touched: number[] = [];
-  const start = out.start;
-  let links = 0;
-  for (let i = 0; i < n; i++) {
-    start[i] = links;
-    const content = index.content(i);
-    if (!content) continue;
-    const found = salientTokenIds(stripLogNoise(content), tokens, scanned);
-    if (tokens.size > introducer.length) {
-      const size = Math.max(tokens.size, introducer.length * 2);
-      introducer = arena.grownInt32(introducer, size).fill(-1, introducer.length);
-      lastUse = arena.grownInt32(lastUse, size);
-    }
-    let introducers = 0;
-    const ids = scanned.ids;
-    for (let k = 0; k < found; k++) {
-      const id = ids[k];
-      if (introducer[id] === -1) {
-        introducer[id] = i;
-        lastUse[id] = i;
-        continue;
+  const start = scan.start;
+  try {
+    for (let i = first; i < n; i++) {
+      start[i] = links;
+      const content = index.content(i);
+      if (!content) continue;
+      const found = salientTokenIds(stripLogNoise(content), tokens, scanned);
+      if (tokens.size > introducer.length) {
+        const size = Math.max(tokens.size, introducer.length * 2);
+        const old = introducer.length;
+        introducer = scan.introducer = grow(introducer, size).fill(-1, old);
+        lastUse = scan.lastUse = grow(lastUse, size);
       }
-      if (lastUse[id] === i) continue;
-      lastUse[id] = i;
-      const u = introducer[id];
-      if (u === i) continue;
-      if (count[u] === 0) touched[introducers++] = u;
-      count[u]++;
+      let introducers = 0;
+      const ids = scanned.ids;
+      for (let k = 0; k < found; k++) {
+        const id = ids[k];
+        if (introducer[id] === -1) {
+          introducer[id] = i;
+          lastUse[id] = i;
+          continue;
+        }
+        if (lastUse[id] === i) continue;
+        lastUse[id] = i;
+        const u = introducer[id];
+        if (u === i) continue;
+        if (count[u] === 0) touched[introducers++] = u;
+        count[u]++;
+      }
+      if (links + introducers > scan.from.length) {
+        const size = Math.max(links + introducers, scan.from.length * 2);
+        scan.from = grown(scan.from, new Int32Array(size));
+        scan.count = grown(scan.count, new Uint16Array(size));
+      }
+      for (let q = 0; q < introducers; q++) {
+        const u = touched[q];
+        scan.from[links] = u;
+        scan.count[links++] = count[u];
+        count[u] = 0;
+      }
     }
-    if (links + introducers > out.from.length) {
-      const size = Math.max(links + introducers, out.from.length * 2);
-      out.from = grown(out.from, new Int32Array(size));
-      out.count = grown(out.count, new Uint16Array(size));
-    }
-    for (let q = 0; q < introducers; q++) {
-      const u = touched[q];
-      out.from[links] = u;
-      out.count[links++] = count[u];
-      count[u] = 0;
-    }
+  } finally {
+    arena.release(mark);
   }
+  start[n] = links;
   return links;
 }
 

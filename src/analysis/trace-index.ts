@@ -24,6 +24,7 @@ import { PairNumbering } from './pair-table';
 import { EDGE_TYPE_CODE, edgeTypeOfCode, isExplicitCode, LINK_CODE, LINK_KINDS, LinkTable, rowsBySource, type LinkKind } from './link-table';
 import { normalizeContent, normalizedHash, salientTokens, stripLogNoise } from './text';
 import { upperBound } from './sorted';
+import { toolLanesKey, type PrefixCarry } from './prefix-carry';
 
 export type { LinkKind } from './link-table';
 
@@ -126,7 +127,14 @@ export class TraceIndex {
    */
   readonly memo: { agentOutput: Uint8Array; completionClaim: Uint8Array; impasse: Uint8Array; plainHead: Uint8Array };
 
-  constructor(loaded: LoadedTrace) {
+  /**
+   * @param carry per-position results of an earlier analysis of the same events (a growing trace:
+   *   prefix-carry.ts), read for its first `carry.count` positions and written for the others.
+   */
+  constructor(
+    loaded: LoadedTrace,
+    readonly carry?: PrefixCarry,
+  ) {
     this.loaded = loaded;
     const n = loaded.trace.events.length;
     const arena = (this.arena = new Arena(ARENA_BYTES_PER_EVENT * n + 16 * loaded.trace.edges.length));
@@ -151,6 +159,7 @@ export class TraceIndex {
     this.firstOccurrences(this.indexFingerprints(laneOf), arena);
     arena.release(scratch);
     this.findToolLanes();
+    this.carryMemos();
     this.receivers = this.receiversOf();
     this.handoffsName = this.someHandoffNamesItsReceiver();
     const table = this.buildLinks();
@@ -288,6 +297,7 @@ export class TraceIndex {
     const targets = new Map<string, number>();
     const prefixes = new Map<number, number>(); // (target, lane, type) as one number -> prefix
     const fingerprints = new PairNumbering(n, this.arena); // (prefix, content hash) -> fingerprint
+    this.carry?.reserveHashes(n);
     for (let i = 0; i < n; i++) {
       const e = this.events[i];
       const lane = laneOf[i];
@@ -306,9 +316,34 @@ export class TraceIndex {
       const key = lane < 1 << 21 && targetNo < 1 << 26 && type < 64 ? (targetNo * (1 << 21) + lane) * 64 + type : NaN;
       let prefix = Number.isNaN(key) ? this.widePrefix(lane, this.types[i], targetNo) : prefixes.get(key);
       if (prefix === undefined) prefixes.set(key, (prefix = this.prefixCount++));
-      this.fingerprints[i] = fingerprints.number(prefix, normalizedHash(text, this.memo.plainHead, i) | 0);
+      this.fingerprints[i] = fingerprints.number(prefix, this.contentHash(text, i));
     }
     return fingerprints.size;
+  }
+
+  /** Fills the text-test memos of the positions the carry holds (prefix-carry.ts says which are valid when). */
+  private carryMemos(): void {
+    const carry = this.carry;
+    const memos = carry?.memos;
+    if (!carry || !memos || carry.count === 0) return;
+    const n = Math.min(carry.count, this.size);
+    this.memo.completionClaim.set(memos.completionClaim.subarray(0, n));
+    this.memo.impasse.set(memos.impasse.subarray(0, n));
+    if (memos.toolLanes === toolLanesKey(this.toolLanes)) this.memo.agentOutput.set(memos.agentOutput.subarray(0, n));
+  }
+
+  /** `normalizedHash` of the content at position `i` (setting its `plainHead` memo): from the carry when it holds it, else made (and written to the carry). */
+  private contentHash(text: string, i: number): number {
+    const carry = this.carry;
+    if (carry === undefined) return normalizedHash(text, this.memo.plainHead, i) | 0;
+    if (i < carry.count) {
+      this.memo.plainHead[i] = carry.plain[i];
+      return carry.hash[i];
+    }
+    const hash = normalizedHash(text, this.memo.plainHead, i) | 0;
+    carry.hash[i] = hash;
+    carry.plain[i] = this.memo.plainHead[i];
+    return hash;
   }
 
   /** Codes of types outside the vocabulary (an importer's own), from 32 on. */

@@ -31,6 +31,7 @@ import type { EngineCalls, LoadProgress, LoadRequest, MappingInput, MappingRepor
 import type { GraphNode, GraphOverview, GraphWindow, WindowRequest } from '../shared/protocol';
 import { runChatTool, type ChatToolAnswer, type ToolView } from './chat-tools';
 import { DiskTraces, toolTraces } from './tool-traces';
+import { FollowAnalysis } from '../analysis/follow';
 
 /** One session: its files, its latest snapshot and that snapshot's summary. */
 interface Session {
@@ -41,6 +42,8 @@ interface Session {
   fromDisk: boolean;
   /** Marks of the snapshot's files for one set of options. */
   marks?: { snapshot: TraceSnapshot; options: string; files: Map<string, FileMarks> };
+  /** The analysis that follows the file once it was seen growing (src/analysis/follow.ts), for one stated outcome. */
+  follow?: { outcome: string | undefined; analysis: FollowAnalysis };
 }
 
 /** Thrown at a phase boundary when the load is no longer wanted. */
@@ -48,6 +51,15 @@ const SUPERSEDED = Symbol('superseded');
 
 /** Lets messages in (a newer load, a cancel) between the phases of a load. */
 const yieldToMessages = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A followed trace's analysis of what was read, or `{ error }` with why it failed (the trace still shows). */
+function followed(follow: FollowAnalysis, loaded: Parameters<FollowAnalysis['update']>[0]): Analysis | { error: string } {
+  try {
+    return follow.update(loaded);
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}
 
 /**
  * Traces of this many events or more open progressively: the trace as read answers first (its graph
@@ -156,14 +168,19 @@ export class SessionStore implements EngineCalls {
         report({ phase: 'analyze', message: analysing, read: readSummary });
         prepareGraph(first); // the overview the host asks for next is ready when its request gets in
       } else report({ phase: 'analyze', message: analysing });
-      const result = await this.analyse(first, request.outcome, progressive ? step : undefined, () => this.wanted.get(key) === -1 && this.sessions.get(key) === session);
+      // A file seen growing on disk is followed: its analysis takes in what was appended (src/analysis/follow.ts), in one step.
+      const follow = this.followOf(session, fromDisk && (read.grew || session.follow !== undefined), request.outcome);
+      const result = follow
+        ? followed(follow, read.loaded)
+        : await this.analyse(first, request.outcome, progressive ? step : undefined, () => this.wanted.get(key) === -1 && this.sessions.get(key) === session);
       if (result === undefined) return undefined;
       const snapshot = analysedSnapshot(first, result);
       // Long content is read from disk when asked, unless a reader that follows the file keeps the events (their next analysis needs it).
       if (fromDisk && !read.shared) setAsideLongContent(snapshot);
       if (!('error' in result && result.cancelled)) await step();
       report({ phase: 'index', message: 'indexing' });
-      const summary = summarize(snapshot, snapshotStamp(snapshot), session.files.bytesRead, read.grew);
+      const made = summarize(snapshot, snapshotStamp(snapshot), session.files.bytesRead, read.grew);
+      const summary = follow ? { ...made, analysedAs: follow.last.how } : made;
       if (this.sessions.get(key) !== session) return undefined; // released meanwhile
       Object.assign(session, { snapshot, summary, fromDisk, marks: undefined });
       if (!('error' in result && result.cancelled)) session.files.kept();
@@ -200,6 +217,17 @@ export class SessionStore implements EngineCalls {
     } finally {
       steps.return({ error: 'ended' }); // a superseded analysis lets go of its index now
     }
+  }
+
+  /**
+   * The analysis that follows a session's file, kept from load to load once the file was seen
+   * growing from disk (`follows`); undefined (and forgotten) otherwise: a file read from a
+   * document's text, or never seen growing, is analysed whole (no per-event results kept).
+   */
+  private followOf(session: Session, follows: boolean, outcome: 'success' | 'failure' | undefined): FollowAnalysis | undefined {
+    if (!follows) session.follow = undefined;
+    else if (!session.follow || session.follow.outcome !== outcome) session.follow = { outcome, analysis: new FollowAnalysis(outcome ? { outcome } : {}) };
+    return session.follow?.analysis;
   }
 
   /** The latest snapshot of a session when its stamp is `stamp`. */

@@ -6,6 +6,7 @@
  */
 import * as path from 'node:path';
 import type { Finding } from '../analysis/types';
+import type { FollowHow } from '../analysis/follow';
 import { canonicalType } from '../trace/event-types';
 import type { Range, Severity } from '../trace/model';
 import { capDiagnostics } from './diagnostic-cap';
@@ -91,6 +92,8 @@ export interface SessionSummary {
    * being written); a re-read that found nothing changed answers the same snapshot with the same value.
    */
   grew: boolean;
+  /** How the analysis of a followed trace was made (src/analysis/follow.ts): from the last one (`appended`, `unchanged`) or `whole`; absent when not followed. */
+  analysedAs?: FollowHow;
 }
 
 /** Related locations listed per finding in the Problems panel. */

@@ -1,0 +1,145 @@
+/**
+ * The analysis of a trace that is followed as it grows (a running agent's log): each
+ * {@link FollowAnalysis.update} gives what {@link analyzeTrace} gives on the trace as it is now,
+ * working from what changed since the last update.
+ *
+ * How an update is made ({@link FollowAnalysis.last} says which, and why):
+ * - `unchanged`: the trace has the same events, edges and trace-level fields as last time (the
+ *   lines appended held no record yet, e.g. a write that ends inside a line): the last analysis.
+ * - `appended`: the new events come after the old ones (the old ones are the same objects, at the
+ *   same places: a reader hands out a new object for an event it completes from a later line, so
+ *   a changed event is a new one; and none of the new ones is earlier in time than the last old
+ *   one) and no new edge points at an old event: the analysis runs with the per-event results of the old events
+ *   carried over (prefix-carry.ts: content hashes for the fingerprints, content links for credit);
+ *   only the new events are scanned for them. The rest (loops, stops, credit propagation, blame,
+ *   metrics) runs over the whole index, as the credit of an old event depends on every event after it.
+ * - `whole`: anything that reaches back (a rewrite, an event changed or moved, an event earlier than
+ *   the last one, an edge to an old event, several traces in the file, another format) or the first
+ *   load: a whole analysis, whose per-event results are carried to the next update.
+ * Every path gives the same result as a whole analysis of the same trace
+ * (test/unit/analysis/follow-analysis.test.ts).
+ */
+import type { LoadedTrace } from '../trace/model';
+import type { TraceEdge, TraceEvent } from '../trace/schema';
+import { traceGroups } from '../trace/trace-groups';
+import { analyzeIndex, analyzeTrace, type AnalysisOptions } from './index';
+import { PrefixCarry } from './prefix-carry';
+import { TraceIndex } from './trace-index';
+import type { Analysis } from './types';
+
+/** How an update was made (see the module's comment). */
+export type FollowHow = 'whole' | 'appended' | 'unchanged';
+
+/** What an update keeps of the trace it analysed, to tell what changed next time. */
+interface Seen {
+  loaded: LoadedTrace;
+  /** The events and edges as they were (a growing reader may add to the same lists). */
+  events: TraceEvent[];
+  edges: TraceEdge[];
+  /** The trace-level fields but events and edges, as JSON. */
+  fields: string;
+  /** The latest time of an event (`t`, 0 when not a finite number, as the time order reads it). */
+  lastTime: number;
+  analysis: Analysis;
+}
+
+/** The analysis of one followed trace (one per session); see the module's comment. */
+export class FollowAnalysis {
+  private seen: Seen | undefined;
+  /** Per-event results of the last analysis, while they can go on (prefix-carry.ts). */
+  private carry: PrefixCarry | undefined;
+  /** How the last update was made, and why. */
+  last: { how: FollowHow; reason: string } = { how: 'whole', reason: 'nothing analysed yet' };
+
+  /** @param options the analysis's options (the same for every update). */
+  constructor(private readonly options: AnalysisOptions = {}) {}
+
+  /**
+   * The analysis of `loaded`, equal to `analyzeTrace(loaded, options)`.
+   * @throws what the analysis throws (a bug: it never throws on bad content); the next update is then whole.
+   */
+  update(loaded: LoadedTrace): Analysis {
+    const seen = this.seen;
+    const change = seen ? changeOf(seen, loaded) : { how: 'whole' as const, reason: 'the first load' };
+    this.seen = undefined;
+    try {
+      let analysis: Analysis;
+      if (change.how === 'unchanged') analysis = seen!.analysis;
+      else if (traceGroups(loaded).length > 1) {
+        // a second trace in the file tags the events of the first (trace-groups.ts): each is analysed on its own, whole
+        this.carry = undefined;
+        analysis = analyzeTrace(loaded, this.options);
+        Object.assign(change, { how: 'whole', reason: `${change.reason}; several traces in the file: each analysed whole` });
+      } else if (change.how === 'appended' && this.carry) analysis = this.analyze(loaded, this.carry);
+      else {
+        if (change.how === 'appended') Object.assign(change, { how: 'whole', reason: `${change.reason}; nothing carried from the last analysis` });
+        analysis = this.analyze(loaded, (this.carry = new PrefixCarry()));
+      }
+      this.last = change;
+      const events = loaded.trace.events;
+      const since = change.how === 'appended' ? seen!.events.length : 0;
+      const latest = Math.max(since > 0 ? seen!.lastTime : -Infinity, lastTime(events, since));
+      this.seen = { loaded, events: events.slice(), edges: loaded.trace.edges.slice(), fields: fieldsOf(loaded), lastTime: latest, analysis };
+      return analysis;
+    } catch (err) {
+      this.carry = undefined;
+      this.last = { how: 'whole', reason: `the analysis failed: ${(err as Error).message}` };
+      throw err;
+    }
+  }
+
+  /** The analysis of one trace with the carry: read for the positions it holds, filled for the others, committed when done. */
+  private analyze(loaded: LoadedTrace, carry: PrefixCarry): Analysis {
+    const index = new TraceIndex(loaded, carry);
+    try {
+      const analysis = analyzeIndex(index, this.options);
+      carry.commit(index.size, index.memo, index.toolLanes);
+      return analysis;
+    } finally {
+      index.free();
+    }
+  }
+}
+
+/** What changed from `seen` to `loaded`, and why it can or cannot be taken in as an append. */
+function changeOf(seen: Seen, loaded: LoadedTrace): { how: FollowHow; reason: string } {
+  const whole = (reason: string) => ({ how: 'whole' as const, reason });
+  if (loaded.format !== seen.loaded.format) return whole(`the format changed (${seen.loaded.format} -> ${loaded.format})`);
+  const events = loaded.trace.events;
+  const edges = loaded.trace.edges;
+  const old = seen.events;
+  if (events.length < old.length || edges.length < seen.edges.length) return whole('events or edges went away (the file was rewritten)');
+  // pointer comparisons (1M of them take about a millisecond): a reader hands out a new object for an event that changes (src/trace/formats.ts)
+  for (let i = 0; i < old.length; i++) if (events[i] !== old[i]) return whole(`event ${i} changed or moved since it was read (the reader completed it from a later line, or the file was rewritten)`);
+  for (let i = 0; i < seen.edges.length; i++) if (edges[i] !== seen.edges[i]) return whole(`edge ${i} changed or moved since it was read`);
+  const sameFields = fieldsOf(loaded) === seen.fields;
+  if (events.length === old.length && edges.length === seen.edges.length && sameFields) return { how: 'unchanged', reason: 'no new event or edge, the same trace-level fields' };
+  for (let i = old.length; i < events.length; i++) {
+    if (timeOf(events[i]) < seen.lastTime) return whole(`event ${events[i].id} (time ${timeOf(events[i])}) is earlier than the last one before it (${seen.lastTime}): the time order changes`);
+  }
+  const oldIds = new Set<string>();
+  for (let i = seen.edges.length; i < edges.length; i++) oldIds.add(edges[i].dst);
+  if (oldIds.size > 0) {
+    for (const e of old) if (oldIds.has(e.id)) return whole(`a new edge points at ${e.id}, an event read before`);
+  }
+  // the trace-level fields (rewards, metrics, totals) are read by the analysis of every update, never carried
+  return { how: 'appended', reason: `${events.length - old.length} new events, ${edges.length - seen.edges.length} new edges after the ${old.length} read before${sameFields ? '' : '; new trace-level fields'}` };
+}
+
+/** An event's time as the time order reads it: `t`, 0 when not a finite number. */
+function timeOf(e: TraceEvent): number {
+  return typeof e.t === 'number' && Number.isFinite(e.t) ? e.t : 0;
+}
+
+/** The latest time of the events from `from` on (-Infinity for none). */
+function lastTime(events: readonly TraceEvent[], from: number): number {
+  let last = -Infinity;
+  for (let i = from; i < events.length; i++) last = Math.max(last, timeOf(events[i]));
+  return last;
+}
+
+/** The trace's own fields (but its events and edges) as JSON, to see whether they changed. */
+function fieldsOf(loaded: LoadedTrace): string {
+  const { events: _events, edges: _edges, ...fields } = loaded.trace;
+  return JSON.stringify(fields);
+}

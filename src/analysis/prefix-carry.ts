@@ -1,0 +1,81 @@
+/**
+ * What an analysis of a growing trace keeps for the next one: the per-event results that depend
+ * only on the events up to that one in time order, so an append computes them for the new events
+ * alone. Two parts, both exact:
+ *
+ * - content hashes: per position the hash of its normalized content (text.ts `normalizedHash`) and
+ *   whether the head of its text is plain (the `plainHead` memo), read by the fingerprints;
+ * - content links (credit.ts `contentLinks`): per position the earlier events that introduced the
+ *   salient tokens it uses, and the tables that find them (the token interner, and per token the
+ *   position that introduced it), so the scan goes on from the first new event.
+ *
+ * Valid only while the first {@link PrefixCarry.count} positions hold the same events in the same
+ * time order (src/analysis/follow.ts decides when; it drops the carry otherwise). Entries past
+ * `count` are written by an analysis in progress and count only once it finished ({@link PrefixCarry.commit}).
+ */
+import type { TokenInterner } from './interner';
+
+/** The content links' scan state between analyses (see credit.ts `findContentLinks`). */
+export interface LinkScan {
+  tokens: TokenInterner;
+  /** Token id -> position that introduced it (-1: not yet). */
+  introducer: Int32Array;
+  /** Token id -> last position that used it. */
+  lastUse: Int32Array;
+  /** Per position v (up to {@link PrefixCarry.count}), its links are `from[start[v] .. start[v + 1])` with their `count`. */
+  start: Int32Array;
+  from: Int32Array;
+  count: Uint16Array;
+}
+
+/** The per-position results kept between analyses of a growing trace (see the module's comment). */
+export class PrefixCarry {
+  /** Positions whose entries are valid (0: nothing carried yet). */
+  count = 0;
+  /** Per position, `normalizedHash` of its content (0 for an event without content). */
+  hash = new Int32Array(0);
+  /** Per position, the `plainHead` memo that hash set (trace-index.ts). */
+  plain = new Uint8Array(0);
+  /** The content links' scan, once a credit analysis made them. */
+  links?: LinkScan;
+  /**
+   * The index's text-test memos of the positions (trace-index.ts `memo`: 0 not asked, 1 yes, 2 no):
+   * completion claims and impasses depend on an event's content alone; agent output also on which
+   * lanes are tool lanes, so it is carried only while those are the same (`toolLanes`, sorted and joined).
+   */
+  memos?: { completionClaim: Uint8Array; impasse: Uint8Array; agentOutput: Uint8Array; toolLanes: string };
+
+  /** Makes room for `n` positions' hashes (keeps the ones there). */
+  reserveHashes(n: number): void {
+    if (this.hash.length >= n) return;
+    const size = Math.max(n, Math.ceil(this.hash.length * 1.5));
+    const hash = new Int32Array(size);
+    hash.set(this.hash);
+    const plain = new Uint8Array(size);
+    plain.set(this.plain);
+    this.hash = hash;
+    this.plain = plain;
+  }
+
+  /**
+   * Marks the first `n` positions valid: the analysis that wrote them finished.
+   * @param memos the index's memos after that analysis (copied), and its tool lanes.
+   */
+  commit(n: number, memos: { completionClaim: Uint8Array; impasse: Uint8Array; agentOutput: Uint8Array }, toolLanes: ReadonlySet<string>): void {
+    this.count = n;
+    this.memos = { completionClaim: memos.completionClaim.slice(0, n), impasse: memos.impasse.slice(0, n), agentOutput: memos.agentOutput.slice(0, n), toolLanes: toolLanesKey(toolLanes) };
+  }
+}
+
+/** The tool lanes as one string (sorted, joined by a character no agent name holds in practice: U+0000). */
+export function toolLanesKey(toolLanes: ReadonlySet<string>): string {
+  return [...toolLanes].sort().join('\u0000');
+}
+
+/** A typed array of at least `n` entries holding `from`'s first `keep` (grown by half again when it must grow). */
+export function grownTo<T extends Int32Array | Uint16Array>(from: T, n: number, keep: number, make: (size: number) => T): T {
+  if (from.length >= n) return from;
+  const to = make(Math.max(n, Math.ceil(from.length * 1.5)));
+  to.set(from.subarray(0, keep));
+  return to;
+}

@@ -1,0 +1,253 @@
+/**
+ * The analysis that follows appends equals a whole analysis of the same bytes. Random otrace JSONL
+ * traces (tool calls that repeat into loops, stops, rewards that set or change the outcome,
+ * hand-offs, causes, now and then an event out of time order or an edge line to an earlier event)
+ * are written to a file in random pieces cut at line ends (and now and then inside a line); the
+ * file is followed as a session follows it (LiveFiles + GrowingLoad), and after each piece the
+ * followed analysis (src/analysis/follow.ts) and the run summary made from it must equal
+ * `analyzeTrace` and `runSummary` on a fresh read of the file's text. Named cases: an append that
+ * completes a loop, adds a stop or changes the outcome is taken in as an append; a late edge to an
+ * early event and a rewrite of the file analyse whole.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { analyzeTrace, type Analysis } from '../../../src/analysis';
+import { FollowAnalysis } from '../../../src/analysis/follow';
+import { runSummary } from '../../../src/analysis/run-summary';
+import { loadTrace } from '../../../src/trace/formats';
+import { GrowingLoad } from '../../../src/trace/growing-load';
+import '../../../src/trace/importers';
+import { LiveFiles } from '../../../src/trace/live-files';
+import type { MappingSource } from '../../../src/trace/mapping-choice';
+import type { LoadedTrace } from '../../../src/trace/model';
+import { nodeFileAccess } from '../../../src/trace/node-files';
+
+const NO_MAPPINGS: MappingSource[] = [];
+const DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-follow-'));
+after(() => fs.rmSync(DIR, { recursive: true, force: true }));
+
+/** A value as its JSON says it (the lazily made parts of the credit are made by this). */
+const plain = (x: unknown) => JSON.parse(JSON.stringify(x)) as unknown;
+
+/** One random record's choices; {@link traceLines} makes a line of them. */
+interface Choice {
+  kind: 'event' | 'edge';
+  agent: number;
+  type: number;
+  text: number;
+  tool: number;
+  back: number;
+  late: boolean;
+  value: number;
+}
+
+const AGENTS = ['orchestrator', 'worker_a', 'worker_b'];
+const TYPES = ['delegate', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'return', 'message', 'stop', 'reward', 'aggregate', 'spawn'] as const;
+const TEXTS = ['retry the same failing build', 'error: build failed', 'search Paris population', 'found 2.1 million', 'all done: the answer is 42', 'check the table again', 'plan: split the task', 'verified: tests pass'];
+const TOOLS = ['bash', 'search'];
+
+const choice: fc.Arbitrary<Choice> = fc.record({
+  kind: fc.oneof({ weight: 30, arbitrary: fc.constant('event' as const) }, { weight: 1, arbitrary: fc.constant('edge' as const) }),
+  agent: fc.nat(AGENTS.length - 1),
+  type: fc.nat(TYPES.length - 1),
+  text: fc.nat(TEXTS.length - 1),
+  tool: fc.nat(TOOLS.length - 1),
+  back: fc.nat(6),
+  late: fc.oneof({ weight: 25, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+  value: fc.constantFrom(0, 0.5, 1),
+});
+
+/** The lines of a trace made of the choices: a header, then one line per record. */
+function traceLines(choices: readonly Choice[]): string[] {
+  const lines = [JSON.stringify({ trace_id: 'follow', task_id: 'random', system: 'test' })];
+  let n = 0;
+  for (const c of choices) {
+    if (c.kind === 'edge') {
+      if (n < 2) continue;
+      lines.push(JSON.stringify({ edge: { src: `e${Math.max(0, n - 2 - c.back)}`, dst: `e${n - 1}`, type: 'causal' } }));
+      continue;
+    }
+    const type = TYPES[c.type];
+    const agent = type === 'reward' ? 'judge' : AGENTS[c.agent];
+    const e: Record<string, unknown> = { id: `e${n}`, t: c.late && n > 3 ? n - 3.5 : n, type, agent };
+    if (type === 'tool_call' || type === 'tool_result') e.tool = TOOLS[c.tool];
+    if (type === 'delegate' || type === 'spawn' || type === 'message') e.to = AGENTS[(c.agent + 1) % AGENTS.length];
+    if (type === 'return') e.to = 'orchestrator';
+    if (type === 'reward') Object.assign(e, { value: c.value, channel: 'team' });
+    else if (type === 'stop') e.reason = c.value === 0 ? 'error' : 'task_complete';
+    else e.content = TEXTS[c.text];
+    if (n > 0 && c.back < 3 && type !== 'reward') e.causes = [`e${Math.max(0, n - 1 - c.back)}`];
+    lines.push(JSON.stringify(e));
+    n++;
+  }
+  return lines;
+}
+
+/** A followed trace file: pieces appended to it, each load checked against a whole analysis. */
+class Followed {
+  readonly file: string;
+  private readonly live = new LiveFiles();
+  private readonly growing = new GrowingLoad();
+  readonly follow = new FollowAnalysis();
+  private static count = 0;
+
+  constructor(first: string) {
+    this.file = path.join(DIR, `t${Followed.count++}.otrace.jsonl`);
+    fs.writeFileSync(this.file, first);
+  }
+
+  append(text: string): void {
+    fs.appendFileSync(this.file, text);
+  }
+
+  /** Loads what is on disk now; the followed analysis and its run summary must equal a whole analysis of the file's text. */
+  check(what: string): { loaded: LoadedTrace; analysis: Analysis } {
+    for (const p of this.live.paths()) this.live.refresh(p);
+    const loaded = this.growing.load(this.file, this.live, NO_MAPPINGS);
+    const analysis = this.follow.update(loaded);
+    const fresh = loadTrace(fs.readFileSync(this.file, 'utf8'), this.file, nodeFileAccess);
+    const whole = analyzeTrace(fresh);
+    assert.deepEqual(plain(analysis), plain(whole), `${what}: the followed analysis equals a whole analysis (${this.follow.last.how}: ${this.follow.last.reason})`);
+    assert.deepEqual(plain(runSummary(loaded, analysis)), plain(runSummary(fresh, whole)), `${what}: the same run summary`);
+    return { loaded, analysis };
+  }
+}
+
+describe('the analysis that follows appends', () => {
+  it('equals a whole analysis of the same bytes after every piece appended (random traces, random cuts)', () => {
+    const hows = { whole: 0, appended: 0, unchanged: 0 };
+    fc.assert(
+      fc.property(fc.array(choice, { minLength: 1, maxLength: 60 }), fc.array(fc.record({ lines: fc.nat(12), inLine: fc.boolean() }), { minLength: 1, maxLength: 8 }), (choices, pieces) => {
+        const text = `${traceLines(choices).join('\n')}\n`;
+        const breaks: number[] = [];
+        for (let k = text.indexOf('\n'); k >= 0; k = text.indexOf('\n', k + 1)) breaks.push(k + 1);
+        let line = Math.min(1, breaks.length - 1);
+        let shown = breaks[line];
+        const f = new Followed(text.slice(0, shown));
+        f.check('first load');
+        for (const piece of pieces) {
+          line = Math.min(breaks.length - 1, line + piece.lines);
+          let to = breaks[line];
+          // now and then a write that ends inside a line (the rest comes with the next piece)
+          if (piece.inLine && line + 1 < breaks.length) to = Math.floor((breaks[line] + breaks[line + 1]) / 2);
+          f.append(text.slice(shown, to));
+          shown = to;
+          f.check(`after ${shown} of ${text.length} characters`);
+          hows[f.follow.last.how]++;
+        }
+        f.append(text.slice(shown));
+        f.check('whole text');
+      }),
+      { numRuns: 60, seed: 30 },
+    );
+    // the property covers each path, not only the whole analysis
+    assert.ok(hows.appended > 0 && hows.whole > 0 && hows.unchanged > 0, `each path taken: ${JSON.stringify(hows)}`);
+  });
+
+  /** An event line. */
+  const ev = (id: number, t: number, type: string, agent: string, more: Record<string, unknown> = {}) => JSON.stringify({ id: `e${id}`, t, type, agent, ...more });
+  const header = JSON.stringify({ trace_id: 'cases', task_id: 'cases', system: 'test' });
+  /** A worker calling a failing build, answered. */
+  const start = [header, ev(0, 0, 'delegate', 'orchestrator', { to: 'w', content: 'build it' }), ...[1].flatMap((k) => [ev(k, k, 'tool_call', 'w', { tool: 'bash', content: 'make build' }), ev(k + 1, k + 1, 'tool_result', 'w', { tool: 'bash', content: 'error: build failed' })])];
+  const lines = (ls: string[]) => `${ls.join('\n')}\n`;
+
+  it('takes in as an append a piece that completes a loop', () => {
+    const f = new Followed(lines(start));
+    assert.equal(f.check('one call').analysis.loops.length, 0, 'no loop yet');
+    f.append(lines([3, 5, 7].flatMap((k) => [ev(k, k, 'tool_call', 'w', { tool: 'bash', content: 'make build' }), ev(k + 1, k + 1, 'tool_result', 'w', { tool: 'bash', content: 'error: build failed' })])));
+    const { analysis } = f.check('four calls');
+    assert.ok(analysis.loops.length > 0, 'a loop now');
+    assert.equal(f.follow.last.how, 'appended');
+  });
+
+  it('takes in as an append a piece that adds a stop, and one that changes the outcome', () => {
+    const f = new Followed(lines(start));
+    f.check('start');
+    f.append(lines([ev(5, 5, 'return', 'w', { to: 'orchestrator', content: 'done' }), ev(6, 6, 'stop', 'orchestrator', { reason: 'task_complete' })]));
+    const stopped = f.check('a stop');
+    assert.equal(f.follow.last.how, 'appended');
+    assert.ok(stopped.analysis.stops.length > 0, 'the stop is judged');
+    assert.equal(stopped.analysis.outcome.status, 'unknown');
+    f.append(lines([ev(7, 7, 'reward', 'judge', { value: 0, channel: 'team' })]));
+    const failed = f.check('a failing reward');
+    assert.equal(f.follow.last.how, 'appended');
+    assert.equal(failed.analysis.outcome.status, 'failure', 'the outcome changed');
+    assert.deepEqual(Object.keys(failed.analysis.credit.events).length > 0, true, 'credit from the new outcome');
+  });
+
+  it('reuses the analysis when a piece adds no record (a write that ends inside a line)', () => {
+    const f = new Followed(lines(start));
+    const before = f.check('start').analysis;
+    const next = ev(5, 5, 'tool_call', 'w', { tool: 'bash', content: 'make build' });
+    f.append(next.slice(0, 20));
+    const same = f.check('half a line').analysis;
+    assert.equal(f.follow.last.how, 'unchanged');
+    assert.equal(same, before, 'the same analysis');
+    f.append(`${next.slice(20)}\n`);
+    f.check('the rest of the line');
+    assert.equal(f.follow.last.how, 'appended');
+  });
+
+  it('analyses whole when an appended edge reaches back to an early event, or an event is earlier than the last one', () => {
+    const f = new Followed(lines(start));
+    f.check('start');
+    f.append(lines([JSON.stringify({ edge: { src: 'e0', dst: 'e2', type: 'causal' } })]));
+    f.check('a late edge');
+    assert.equal(f.follow.last.how, 'whole');
+    assert.match(f.follow.last.reason, /edge/);
+    f.append(lines([ev(9, 0.5, 'message', 'orchestrator', { to: 'w', content: 'hurry' })]));
+    f.check('an event out of time order');
+    assert.equal(f.follow.last.how, 'whole');
+    assert.match(f.follow.last.reason, /time/);
+  });
+
+  // Readers that merge lines into events (a model call's records, a call and its result) hand out a
+  // new event object for one that changes, never a changed one: the prefix's objects tell.
+  const FIXTURES = path.join(__dirname, '..', '..', 'fixtures');
+  // The Claude Code import completes an early event on each update here (event 0 or 1 is a new
+  // object each time): analysed whole each time, still equal.
+  for (const [name, folder, file, appends] of [
+    ['a Claude Code session (with sub-agent files)', 'claude-code', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl', false],
+    ['a Codex rollout', 'codex', 'rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl', true],
+  ] as const) {
+    it(`equals a whole analysis for ${name} revealed a few lines at a time`, () => {
+      const dir = fs.mkdtempSync(path.join(DIR, 'fmt-'));
+      fs.cpSync(path.join(FIXTURES, folder), dir, { recursive: true });
+      const main = path.join(dir, file);
+      const text = fs.readFileSync(main, 'utf8');
+      const breaks: number[] = [];
+      for (let k = text.indexOf('\n'); k >= 0; k = text.indexOf('\n', k + 1)) breaks.push(k + 1);
+      fs.writeFileSync(main, text.slice(0, breaks[2]));
+      const live = new LiveFiles();
+      const growing = new GrowingLoad();
+      const follow = new FollowAnalysis();
+      const hows = { whole: 0, appended: 0, unchanged: 0 };
+      // steps of 1 to 40 lines (a fixed walk: the same each run)
+      for (let line = 2, k = 0; line < breaks.length - 1; k++) {
+        const next = Math.min(breaks.length - 1, line + 1 + ((k * 7) % 40));
+        fs.appendFileSync(main, text.slice(breaks[line], breaks[next]));
+        line = next;
+        for (const p of live.paths()) live.refresh(p);
+        const loaded = growing.load(main, live, NO_MAPPINGS);
+        const analysis = follow.update(loaded);
+        hows[follow.last.how]++;
+        const whole = analyzeTrace(loadTrace(fs.readFileSync(main, 'utf8'), main, nodeFileAccess));
+        assert.deepEqual(plain(analysis), plain(whole), `${name} up to line ${line}: the followed analysis equals a whole analysis (${follow.last.how}: ${follow.last.reason})`);
+      }
+      if (appends) assert.ok(hows.appended > 0, `some steps taken in as appends: ${JSON.stringify(hows)}`);
+      assert.ok(hows.whole + hows.appended + hows.unchanged > 3, 'several steps');
+    });
+  }
+
+  it('analyses whole when the file is rewritten', () => {
+    const f = new Followed(lines(start));
+    f.check('start');
+    fs.writeFileSync(f.file, lines([header, ev(0, 0, 'delegate', 'orchestrator', { to: 'w', content: 'something else' })]));
+    f.check('rewritten');
+    assert.equal(f.follow.last.how, 'whole');
+  });
+});
