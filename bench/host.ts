@@ -16,10 +16,16 @@
  * Each trace is loaded twice: with the engine in a worker thread (the extension's way) and, for
  * comparison, in a child process (the same bundle over IPC), where the engine's memory is not in
  * the host's process (its own peak RSS, VmHWM, is listed apart).
+ * - the bare per-line JSON.parse of the same file (wall time, read included) and (load + overview)
+ *   over it: how far the graph's first overview is from the floor of any reader (issue #30 target
+ *   for the 1M-agents shape: within 3x).
+ * Traces: 100k and 1M events of the bench's orchestrator, and `1M-agents` (`100k-agents`): the same
+ * with every event its own agent (1M lanes), a hostile shape the overview must fold.
  * A table on stdout and the figures in bench/results.json (`host`).
  *
  *   npm run bench -- host
  *   OTRACE_BENCH_SIZES=100k npm run bench -- host
+ *   OTRACE_BENCH_SIZES=100k-agents,1M-agents OTRACE_BENCH_ENGINES=thread npm run bench -- host
  *   OTRACE_BENCH_DIR=/path  (default: the OS temp folder, otrace-bench/; the read bench's files)
  *   OTRACE_BENCH_ENGINES=thread  (only the worker thread; default: thread,process)
  */
@@ -30,10 +36,19 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as esbuild from 'esbuild';
 import type { EngineMode } from '../src/host/engine-channel';
 import { WorkerEngine } from '../src/host/engine-client';
-import { writeTraceFile } from './_generate';
+import { writeTraceFile, type GenerateOptions } from './_generate';
+import { bareParse } from './read';
 import { fmt } from './_util';
 
-const SIZES: Record<string, number> = { '100k': 100_000, '1M': 1_000_000 };
+/** The traces measured: a size, and the shape `-agents` (every event its own agent: as many lanes as events). */
+const SIZES: Record<string, { n: number; options?: GenerateOptions }> = {
+  '100k': { n: 100_000 },
+  '1M': { n: 1_000_000 },
+  '100k-agents': { n: 100_000, options: { agentPerEvent: true } },
+  '1M-agents': { n: 1_000_000, options: { agentPerEvent: true } },
+};
+/** Measured unless OTRACE_BENCH_SIZES names others. */
+const DEFAULT_SIZES = ['100k', '1M', '1M-agents'];
 const ROOT = path.join(__dirname, '..');
 const mb = (bytes: number) => Math.round(bytes / (1024 * 1024));
 
@@ -52,6 +67,9 @@ interface Row {
   host_heap_above_idle_mb: number;
   summary_kb: number;
   overview_kb: number;
+  /** Wall ms of the bare per-line JSON.parse of the same file (median of 3), and (load + overview) / that: the graph's first overview against the floor of any reader. */
+  bare_parse_ms: number;
+  graph_to_bare: number;
   /** Child process only: the engine process's own peak RSS. */
   engine_process_peak_rss_mb?: number;
 }
@@ -64,7 +82,7 @@ async function buildWorker(): Promise<string> {
 }
 
 /** Loads one trace through a fresh worker and measures the main thread. */
-async function measure(script: string, name: string, file: string, mode: EngineMode): Promise<Row> {
+async function measure(script: string, name: string, file: string, mode: EngineMode, bareMs: number): Promise<Row> {
   const engine = new WorkerEngine(script, { mode });
   try {
     await engine.detect('{}', 'x.json', false); // the worker started: the host's idle state
@@ -107,7 +125,9 @@ async function measure(script: string, name: string, file: string, mode: EngineM
       rss_after_above_idle_mb: mb(after.rss - idle.rss),
       host_heap_above_idle_mb: mb(after.heapUsed - idle.heapUsed),
       summary_kb: Math.round(JSON.stringify(summary).length / 1024),
-      overview_kb: Math.round(overview.json.length / 1024),
+      overview_kb: Math.round((overview.json.length + overview.columns.length) / 1024),
+      bare_parse_ms: Math.round(bareMs),
+      graph_to_bare: Math.round(((t2 - t0) / bareMs) * 100) / 100,
       engine_process_peak_rss_mb: hwm ? Math.round(Number(hwm) / 1024) : undefined,
     };
   } finally {
@@ -115,30 +135,43 @@ async function measure(script: string, name: string, file: string, mode: EngineM
   }
 }
 
+/** Wall ms of the bare per-line JSON.parse of a file (read included), median of 3 after a warm-up. */
+function bareParseMs(file: string): number {
+  const times: number[] = [];
+  for (let k = 0; k < 4; k++) {
+    const t0 = performance.now();
+    bareParse(fs.readFileSync(file));
+    if (k > 0) times.push(performance.now() - t0);
+  }
+  return times.sort((a, b) => a - b)[1];
+}
+
 export async function bench(): Promise<void> {
   const dir = process.env.OTRACE_BENCH_DIR ?? path.join(os.tmpdir(), 'otrace-bench');
-  const sizes = (process.env.OTRACE_BENCH_SIZES ?? Object.keys(SIZES).join(',')).split(',').filter((s) => s in SIZES);
+  const sizes = (process.env.OTRACE_BENCH_SIZES ?? DEFAULT_SIZES.join(',')).split(',').filter((s) => s in SIZES);
   const script = await buildWorker();
   const rows: Row[] = [];
   for (const size of sizes) {
     const file = path.join(dir, `trace-${size}.otrace.jsonl`);
-    writeTraceFile(file, SIZES[size]);
+    writeTraceFile(file, SIZES[size].n, SIZES[size].options);
+    const bareMs = bareParseMs(file);
+    process.stdout.write(`  ${size}: bare per-line JSON.parse ${Math.round(bareMs)} ms (load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})\n`);
     const modes = (process.env.OTRACE_BENCH_ENGINES ?? 'thread,process').split(',').filter((m): m is EngineMode => m === 'thread' || m === 'process');
     for (const mode of modes) {
-      const row = await measure(script, size, file, mode);
+      const row = await measure(script, size, file, mode, bareMs);
       rows.push(row);
-      process.stdout.write(`  ${size} (${mode}): load ${row.load_s} s + overview ${row.overview_s} s; host loop delay max ${row.loop_delay_max_ms} ms, p99 ${row.loop_delay_p99_ms} ms; host RSS +${row.rss_peak_above_idle_mb} MB peak, host heap +${row.host_heap_above_idle_mb} MB\n`);
+      process.stdout.write(`  ${size} (${mode}): load ${row.load_s} s + overview ${row.overview_s} s = ${row.graph_to_bare}x the bare parse; host loop delay max ${row.loop_delay_max_ms} ms, p99 ${row.loop_delay_p99_ms} ms; host RSS +${row.rss_peak_above_idle_mb} MB peak, host heap +${row.host_heap_above_idle_mb} MB\n`);
     }
   }
   const lines = [
-    '| trace | engine | events | file MB | load s | overview s | host loop delay max / p99 ms | host RSS above idle, peak / after MB | host heap above idle MB | engine process peak RSS MB | summary / overview KB to the host |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| trace | engine | events | file MB | load s | overview s | bare parse s | (load + overview) / bare | host loop delay max / p99 ms | host RSS above idle, peak / after MB | host heap above idle MB | engine process peak RSS MB | summary / overview KB to the host |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map(
       (r) =>
-        `| ${r.trace} | ${r.engine === 'thread' ? 'worker thread (in the host process)' : 'child process'} | ${fmt(r.events, 0)} | ${fmt(r.file_mb)} | ${r.load_s} | ${r.overview_s} | ${r.loop_delay_max_ms} / ${r.loop_delay_p99_ms} | ${fmt(r.rss_peak_above_idle_mb, 0)} / ${fmt(r.rss_after_above_idle_mb, 0)} | ${r.host_heap_above_idle_mb} | ${r.engine_process_peak_rss_mb === undefined ? '–' : fmt(r.engine_process_peak_rss_mb, 0)} | ${fmt(r.summary_kb, 0)} / ${fmt(r.overview_kb, 0)} |`,
+        `| ${r.trace} | ${r.engine === 'thread' ? 'worker thread (in the host process)' : 'child process'} | ${fmt(r.events, 0)} | ${fmt(r.file_mb)} | ${r.load_s} | ${r.overview_s} | ${fmt(r.bare_parse_ms / 1000)} | ${r.graph_to_bare}x | ${r.loop_delay_max_ms} / ${r.loop_delay_p99_ms} | ${fmt(r.rss_peak_above_idle_mb, 0)} / ${fmt(r.rss_after_above_idle_mb, 0)} | ${r.host_heap_above_idle_mb} | ${r.engine_process_peak_rss_mb === undefined ? '–' : fmt(r.engine_process_peak_rss_mb, 0)} | ${fmt(r.summary_kb, 0)} / ${fmt(r.overview_kb, 0)} |`,
     ),
   ];
-  process.stdout.write(`\n${lines.join('\n')}\n(idle RSS ${rows[0]?.idle_rss_mb} MB; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${os.cpus().length} cores; targets at 1M: loop delay p99 < 50 ms, RSS < 600 MB above idle)\n`);
+  process.stdout.write(`\n${lines.join('\n')}\n(idle RSS ${rows[0]?.idle_rss_mb} MB; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${os.cpus().length} cores; targets at 1M: loop delay p99 < 50 ms, RSS < 600 MB above idle; 1M-agents: load + overview within 3x the bare parse)\n`);
   const out = path.join(__dirname, 'results.json');
   const previous = fs.existsSync(out) ? (JSON.parse(fs.readFileSync(out, 'utf8')) as Record<string, unknown>) : {};
   previous.host = { date: new Date().toISOString(), node: process.version, load: os.loadavg(), rows };

@@ -39,7 +39,7 @@ import { fmt } from './_util';
 const SIZES: Record<string, number> = { '1k': 1_000, '10k': 10_000, '100k': 100_000, '1M': 1_000_000 };
 
 /** Per-line JSON.parse of a Buffer, each line decoded on its own: the floor of any JSONL reader. */
-function bareParse(buf: Buffer): number {
+export function bareParse(buf: Buffer): number {
   let at = 0;
   let records = 0;
   for (;;) {

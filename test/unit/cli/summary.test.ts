@@ -173,6 +173,7 @@ test('summaryLines: trace text through safe, no line over 1,000 characters', () 
     event_tokens: null,
     cost: null,
     agents: Array.from({ length: 50 }, (_, i) => ({ name: `${hostile}${i}`, label: hostile, task: hostile, events: 1, tokens: { input: null, output: null, cache_read: null, cache_write: null, reasoning: null } })),
+    agent_count: 50,
     findings: [{ kind: 'loop', severity: 'warning', message: hostile }],
   });
   assert.ok(lines.length <= 20, String(lines.length));
