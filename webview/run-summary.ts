@@ -67,7 +67,7 @@ export function agentWords(agents: GraphRunBrief['agents'], total = agents.lengt
   if (total === 1) return `one agent, ${agentName(agents[0])} (${agents[0].events.toLocaleString('en-US')} events)`;
   const shown = agents.slice(0, AGENTS_SHOWN).map((a, i) => `${agentName(a)} (${a.events.toLocaleString('en-US')}${i === 0 ? ' events' : ''})`);
   const more = total - shown.length;
-  return `${total.toLocaleString('en-US')} agents: ${shown.join(' · ')}${more > 0 ? ` · ${more} more` : ''}`;
+  return `${total.toLocaleString('en-US')} agents: ${shown.join(' · ')}${more > 0 ? ` · ${more.toLocaleString('en-US')} more` : ''}`;
 }
 
 function row(key: string): { row: HTMLElement; value: HTMLElement } {

@@ -244,6 +244,6 @@ function foldedWords(agents: number, lanes: readonly FoldedLane[], kept: Uint8Ar
     `${n(folded)} of ${n(agents)} agents folded into ${n(groups.length)} group lane${groups.length === 1 ? '' : 's'}` +
     (how.length ? ` ${how.join(', else ')}` : '') +
     (by.includes('other') ? `${how.length ? ' (the rest as "other agents")' : ' ("other agents")'}` : '') +
-    (own ? `; the ${n(own)} busiest agent${own === 1 ? ' keeps its' : 's keep their'} own lane${own === 1 ? '' : 's'}` : '');
+    (own === 1 ? '; the busiest agent keeps its own lane' : own > 1 ? `; the ${n(own)} busiest agents keep their own lanes` : '');
   return { agents, folded, groups: groups.length, by, text };
 }
