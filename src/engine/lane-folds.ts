@@ -69,7 +69,7 @@ export function foldLanes(lanes: readonly GroupedLane[], counts: ArrayLike<numbe
   const kept = keptLanes(lanes, counts);
   // a lane's `parent` is its spawner's shown name, unique within the lane's trace
   const byName = new Map<string, number>();
-  lanes.forEach((l, i) => byName.set(`${l.trace ?? ''}\u0000${l.name}`, i));
+  for (let i = 0; i < n; i++) if (kept[i] || lanes[i].parent !== undefined || hasChildren(lanes, i)) byName.set(`${lanes[i].trace ?? ''}\u0000${lanes[i].name}`, i);
   const parentOf = (i: number): number => (lanes[i].parent === undefined ? -1 : (byName.get(`${lanes[i].trace ?? ''}\u0000${lanes[i].parent}`) ?? -1));
   // Nearest kept ancestor of every lane (spawners come first in tree order; -1 when none).
   const keptAbove = new Int32Array(n).fill(-1);
@@ -77,70 +77,72 @@ export function foldLanes(lanes: readonly GroupedLane[], counts: ArrayLike<numbe
     const p = parentOf(i);
     if (p >= 0 && p < i) keptAbove[i] = kept[p] ? p : keptAbove[p];
   }
-  // Group key of every folded lane: by the kept ancestor, else by name prefix.
-  const groupOf = new Array<string | undefined>(n);
-  const byTrace = new Map<string, number[]>(); // folded lanes without a kept ancestor, per trace
+  // Group of every folded lane (typed, no string per lane): by its kept ancestor, else by name prefix per trace, else "other".
+  const groupOf = new Int32Array(n).fill(-1);
+  const groups: Group[] = [];
+  const byAncestor = new Map<number, number>();
+  const unplaced = new Map<string, number[]>(); // folded lanes without a kept ancestor, per trace
   for (let i = 0; i < n; i++) {
     if (kept[i]) continue;
-    if (keptAbove[i] >= 0) groupOf[i] = `p\u0000${keptAbove[i]}`;
-    else {
+    const above = keptAbove[i];
+    if (above >= 0) {
+      let g = byAncestor.get(above);
+      if (g === undefined) byAncestor.set(above, (g = groups.push({ by: 'parent', parent: above, trace: lanes[i].trace, members: 0, examples: [] }) - 1));
+      groupOf[i] = g;
+    } else {
       const t = lanes[i].trace ?? '';
-      const list = byTrace.get(t);
+      const list = unplaced.get(t);
       if (list) list.push(i);
-      else byTrace.set(t, [i]);
+      else unplaced.set(t, [i]);
     }
   }
-  const prefixOf = new Map<number, string>();
-  for (const [trace, list] of byTrace) {
-    for (const [i, prefix] of prefixGroups(list.map((i) => lanes[i].agent), list)) {
-      groupOf[i] = prefix === undefined ? `o\u0000${trace}` : `x\u0000${trace}\u0000${prefix}`;
-      if (prefix !== undefined) prefixOf.set(i, prefix);
-    }
+  for (const list of unplaced.values()) {
+    const prefixes = prefixGroups(list.map((i) => lanes[i].agent));
+    const byPrefix = new Map<string | undefined, number>();
+    list.forEach((i, k) => {
+      const prefix = prefixes[k];
+      let g = byPrefix.get(prefix);
+      if (g === undefined) byPrefix.set(prefix, (g = groups.push({ by: prefix === undefined ? 'other' : 'prefix', prefix, trace: lanes[i].trace, members: 0, examples: [] }) - 1));
+      groupOf[i] = g;
+    });
   }
+  for (let i = 0; i < n; i++) {
+    const g = groupOf[i];
+    if (g < 0) continue;
+    groups[g].members++;
+    if (groups[g].examples.length < EXAMPLES) groups[g].examples.push(lanes[i].agent);
+  }
+  const groupLane = (g: Group, depth: number): FoldedLane => {
+    const parent = g.parent === undefined ? undefined : lanes[g.parent];
+    const title = g.by === 'parent' ? `sub-agents of ${parent!.name}` : g.by === 'prefix' ? `${g.prefix === '' ? '(ids)' : g.prefix}*` : 'other agents';
+    const name = `${title} (folded)${g.trace === undefined ? '' : ` · ${g.trace.slice(0, 8)}`}`;
+    return {
+      name,
+      key: g.trace === undefined ? name : `${g.trace}\u0000${name}`,
+      group: { by: g.by, agents: g.members, examples: g.examples, ...(g.prefix === undefined ? {} : { prefix: g.prefix }) },
+      depth,
+      ...(parent ? { parent: parent.name } : {}),
+      ...(g.trace === undefined ? {} : { trace: g.trace }),
+    };
+  };
   // The folded lanes in tree order: kept lanes as they come, each parent group at the end of its
   // spawner's subtree, prefix groups (largest first) and "other agents" at the end of their trace.
   const out: FoldedLane[] = [];
-  const laneOf = new Int32Array(n).fill(-1);
   const shownIndex = new Int32Array(n).fill(-1);
-  const members = new Map<string, number[]>();
-  for (let i = 0; i < n; i++) {
-    const g = groupOf[i];
-    if (g === undefined) continue;
-    const list = members.get(g);
-    if (list) list.push(i);
-    else members.set(g, [i]);
-  }
-  const groupLane = new Map<string, FoldedLane>();
-  for (const [g, list] of members) {
-    const first = lanes[list[0]];
-    const kind: FoldKind = g.startsWith('p') ? 'parent' : g.startsWith('x') ? 'prefix' : 'other';
-    const prefix = kind === 'prefix' ? prefixOf.get(list[0]) : undefined;
-    const parent = kind === 'parent' ? lanes[keptAbove[list[0]]] : undefined;
-    const title = kind === 'parent' ? `sub-agents of ${parent!.name}` : kind === 'prefix' ? `${prefix === '' ? '(ids)' : prefix}*` : 'other agents';
-    const name = `${title} (folded)${first.trace === undefined ? '' : ` · ${first.trace.slice(0, 8)}`}`;
-    groupLane.set(g, {
-      name,
-      key: first.trace === undefined ? name : `${first.trace}\u0000${name}`,
-      group: { by: kind, agents: list.length, examples: list.slice(0, EXAMPLES).map((i) => lanes[i].agent), ...(prefix === undefined ? {} : { prefix }) },
-      depth: 0,
-      ...(parent ? { parent: parent.name } : {}),
-      ...(first.trace === undefined ? {} : { trace: first.trace }),
-    });
-  }
-  const groupIndex = new Map<string, number>();
-  const place = (g: string, depth: number) => {
-    groupIndex.set(g, out.length);
-    out.push({ ...groupLane.get(g)!, depth });
+  const groupIndex = new Int32Array(groups.length).fill(-1);
+  const place = (g: number, depth: number) => {
+    groupIndex[g] = out.length;
+    out.push(groupLane(groups[g], depth));
   };
   /** Closes a kept lane's subtree: its group of sub-agents follows it. */
   const close = (k: number) => {
-    const g = `p\u0000${k}`;
-    if (groupLane.has(g)) place(g, out[shownIndex[k]].depth + 1);
+    const g = byAncestor.get(k);
+    if (g !== undefined) place(g, out[shownIndex[k]].depth + 1);
   };
   const closeTrace = (trace: string) => {
-    const rest = [...groupLane].filter(([g, l]) => !g.startsWith('p') && (l.trace ?? '') === trace);
-    rest.sort(([a, x], [b, y]) => (a.startsWith('o') ? 1 : 0) - (b.startsWith('o') ? 1 : 0) || y.group!.agents - x.group!.agents);
-    for (const [g] of rest) place(g, 0);
+    const rest = groups.map((_, g) => g).filter((g) => groups[g].by !== 'parent' && (groups[g].trace ?? '') === trace);
+    rest.sort((x, y) => (groups[x].by === 'other' ? 1 : 0) - (groups[y].by === 'other' ? 1 : 0) || groups[y].members - groups[x].members);
+    for (const g of rest) place(g, 0);
   };
   const open: number[] = [];
   let trace = lanes[0]?.trace ?? '';
@@ -161,8 +163,24 @@ export function foldLanes(lanes: readonly GroupedLane[], counts: ArrayLike<numbe
   }
   while (open.length) close(open.pop()!);
   closeTrace(trace);
-  for (let i = 0; i < n; i++) laneOf[i] = kept[i] ? shownIndex[i] : (groupIndex.get(groupOf[i]!) ?? 0);
+  const laneOf = new Int32Array(n);
+  for (let i = 0; i < n; i++) laneOf[i] = kept[i] ? shownIndex[i] : groupIndex[groupOf[i]];
   return { lanes: out, laneOf, folded: foldedWords(n, out, kept) };
+}
+
+/** A group of folded lanes being made: how it groups, the kept lane it is under (by parent), its prefix, trace, size and first names. */
+interface Group {
+  by: FoldKind;
+  parent?: number;
+  prefix?: string;
+  trace?: string;
+  members: number;
+  examples: string[];
+}
+
+/** True when the next lane is a sub-agent of lane i (tree order: its first child follows it). */
+function hasChildren(lanes: readonly GroupedLane[], i: number): boolean {
+  return i + 1 < lanes.length && lanes[i + 1].depth > lanes[i].depth;
 }
 
 /** Per lane: 1 when it keeps its own lane (the {@link OWN_LANES} busiest with more than one event; ties in lane order). */
@@ -182,12 +200,20 @@ function keptLanes(lanes: readonly GroupedLane[], counts: ArrayLike<number>): Ui
   return kept;
 }
 
-/** Characters that separate a name's words (`worker_3#e123`, `Explore:a93ccab`, `team/agent-7`). */
-const SEPARATOR = /[#:/._\-@ |]/;
+/** Characters that separate a name's words (`worker_3#e123`, `Explore:a93ccab`, `team/agent-7`): # : / . _ - @ space |. */
+function isSeparator(code: number): boolean {
+  return code === 35 || code === 58 || code === 47 || code === 46 || code === 95 || code === 45 || code === 64 || code === 32 || code === 124;
+}
 
-/** A name token that is an id: it holds a digit, or is opaque hex of 6 or more characters. */
-function isId(token: string): boolean {
-  return /[0-9]/.test(token) || /^[0-9a-f]{6,}$/i.test(token);
+/** True when `name[start, end)` is an id: it holds a digit, or is opaque hex of 6 or more characters. */
+function isId(name: string, start: number, end: number): boolean {
+  let hex = true;
+  for (let k = start; k < end; k++) {
+    const c = name.charCodeAt(k);
+    if (c >= 48 && c <= 57) return true;
+    if (!((c >= 97 && c <= 102) || (c >= 65 && c <= 70))) hex = false;
+  }
+  return hex && end - start >= 6;
 }
 
 /**
@@ -196,16 +222,15 @@ function isId(token: string): boolean {
  * `all`: without every trailing id (`worker_3#e123` -> `worker_`).
  */
 export function namePrefix(name: string, all = false): string {
-  let cur = name;
+  let cut = name.length;
   for (;;) {
-    let end = cur.length;
-    while (end > 0 && SEPARATOR.test(cur[end - 1])) end--;
+    let end = cut;
+    while (end > 0 && isSeparator(name.charCodeAt(end - 1))) end--;
     let start = end;
-    while (start > 0 && !SEPARATOR.test(cur[start - 1])) start--;
-    const token = cur.slice(start, end);
-    if (token === '' || !isId(token)) return cur;
-    cur = cur.slice(0, start);
-    if (!all || cur === '') return cur;
+    while (start > 0 && !isSeparator(name.charCodeAt(start - 1))) start--;
+    if (start === end || !isId(name, start, end)) return name.slice(0, cut);
+    cut = start;
+    if (!all || cut === 0) return name.slice(0, cut);
   }
 }
 
@@ -213,9 +238,9 @@ export function namePrefix(name: string, all = false): string {
  * Folded lanes grouped by name prefix: one trailing id dropped, else (more than {@link MAX_GROUPS}
  * groups) every trailing id dropped; beyond MAX_GROUPS - 1 groups then, the smallest go to "other"
  * (prefix undefined). A group of a single agent is "other" too (a prefix that groups nothing says nothing).
- * @returns per lane index (from `ids`), its prefix or undefined for "other".
+ * @returns per name (same order), its prefix or undefined for "other".
  */
-function prefixGroups(names: string[], ids: number[]): Map<number, string | undefined> {
+function prefixGroups(names: string[]): (string | undefined)[] {
   const tally = (all: boolean) => {
     const count = new Map<string, number>();
     const of = names.map((name) => namePrefix(name, all));
@@ -223,13 +248,13 @@ function prefixGroups(names: string[], ids: number[]): Map<number, string | unde
     return { count, of };
   };
   let t = tally(false);
-  if ([...t.count.values()].filter((c) => c > 1).length > MAX_GROUPS) t = tally(true);
+  let groups = 0;
+  for (const c of t.count.values()) if (c > 1) groups++;
+  if (groups > MAX_GROUPS) t = tally(true);
   const sized = [...t.count].filter(([, c]) => c > 1).sort((a, b) => b[1] - a[1]);
   const room = sized.length > MAX_GROUPS ? MAX_GROUPS - 1 : MAX_GROUPS;
   const named = new Set(sized.slice(0, room).map(([p]) => p));
-  const out = new Map<number, string | undefined>();
-  ids.forEach((i, k) => out.set(i, named.has(t.of[k]) ? t.of[k] : undefined));
-  return out;
+  return t.of.map((p) => (named.has(p) ? p : undefined));
 }
 
 /** What was folded, in numbers and one line. */
