@@ -12,6 +12,7 @@ import { makeSnapshot } from '../../../src/engine/snapshot';
 import { analyzeTrace } from '../../../src/analysis';
 import { MAX_AGENTS, runSummary } from '../../../src/analysis/run-summary';
 import { readTraceJsonl } from '../../../src/trace/read';
+import { outline } from '../../../src/engine/queries';
 import type { TraceEvent } from '../../../src/trace/schema';
 
 /** Lanes a folded graph shows at most per trace: the busiest, a group per spawner and per name prefix, and "other agents". */
@@ -133,4 +134,16 @@ test('the run summary of 100k agents lists the busiest 50 in order of first even
   assert.equal(s.agents[0].events, 201);
   assert.equal(s.agents[1].name, 'worker_0#e0', 'then ties by first event');
   assert.ok(JSON.stringify(s).length < 32 * 1024);
+});
+
+test('the Outline of a file of 100k agents folds as the graph does: a few dozen symbols holding every event in file order', () => {
+  const lanes = outline(everyEventItsOwnAgent, '');
+  assert.ok(lanes.length <= MAX_SHOWN, `${lanes.length} symbols`);
+  assert.equal(lanes[0].agent, 'orchestrator');
+  assert.equal(lanes[0].agents, undefined);
+  const group = lanes.find((l) => l.agent === 'worker_3#* (folded)');
+  assert.ok(group && group.agents !== undefined && group.agents > 14_000, 'a group symbol per name prefix, counting its agents');
+  assert.equal(group.events.length, group.agents);
+  assert.ok(group.events.every((e, k) => k === 0 || e.range.start.line > group.events[k - 1].range.start.line), 'its events in file order');
+  assert.equal(lanes.reduce((sum, l) => sum + l.events.length, 0), everyEventItsOwnAgent.loaded.trace.events.length, 'every event is in the Outline');
 });
