@@ -146,7 +146,12 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
     lane[i] = laneIndex.get(keyOf(events[i])) ?? 0;
     tx[i] = timeToAxis(axis, events[i].t);
   }
-  const lanesByAgent = eventsByLane(events, keyOf);
+  const byLane = new LaneEvents(events, lane, lanes.length);
+  /** A lane's events in time order, by lane key (views of one column: no array per lane, 1M lanes are 1M agents). */
+  const laneEventsOf = (key: string) => {
+    const k = laneIndex.get(key);
+    return k === undefined ? undefined : byLane.of(k);
+  };
   // More agents than lanes a graph can show (1M events, each its own agent): the engine folds them into named groups.
   const fold = foldLanes(lanes, countsByLane(lane, lanes.length));
   if (fold) for (let i = 0; i < n; i++) lane[i] = fold.laneOf[lane[i]];
@@ -159,14 +164,14 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
   const agentsMeta = metadata?.agents && typeof metadata.agents === 'object' ? (metadata.agents as Record<string, unknown>) : undefined;
   // words only for the lanes shown as their agent's (a folded agent is named in its group's tooltip)
   const own = fold ? fold.lanes.flatMap((l) => (l.of === undefined ? [] : [lanes[l.of]])) : lanes;
-  const ownWords = laneWords(own, { events, edges, keyOf, firstIndex, count: (k) => lanesByAgent.get(k)?.length ?? 0, agents: agentsMeta });
+  const ownWords = laneWords(own, { events, edges, keyOf, firstIndex, count: (k) => laneEventsOf(k)?.length ?? 0, agents: agentsMeta });
   const ownLanes: GraphLane[] = own.map((l, i) => ({
     name: l.name,
     ...(ownWords[i].label === undefined ? {} : { label: ownWords[i].label }),
     tip: ownWords[i].tip,
     ...(l.parent ? { parent: l.parent } : {}),
     depth: l.depth,
-    count: lanesByAgent.get(l.key)?.length ?? 0,
+    count: laneEventsOf(l.key)?.length ?? 0,
     rows: 1,
     ...(l.trace === undefined ? {} : { trace: l.trace }),
     ...(l.name === l.agent ? {} : { agent: l.agent }),
@@ -192,7 +197,7 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
     },
   });
   const laneTraces = traces.length > 1 ? graphLanes.map((l) => l.trace) : undefined;
-  const layoutEdges = graphEdges(events, edges, { lane, barOf, laneOfKey: (key) => { const k = laneIndex.get(key); return k === undefined ? undefined : shownOf(k); }, keyOf, lanesByAgent, firstIndex });
+  const layoutEdges = graphEdges(events, edges, { lane, barOf, laneOfKey: (key) => { const k = laneIndex.get(key); return k === undefined ? undefined : shownOf(k); }, keyOf, laneEventsOf, firstIndex });
   const unit = timeUnitOf(loaded);
   return {
     format: loaded.format,
@@ -260,7 +265,8 @@ interface EdgeContext {
   /** The lane (index into the graph's lanes) of a lane key. */
   laneOfKey: (key: string) => number | undefined;
   keyOf: (e: TraceEvent) => string;
-  lanesByAgent: Map<string, Int32Array>;
+  /** A lane's events in time order, by lane key. */
+  laneEventsOf: (key: string) => Int32Array | undefined;
   firstIndex: IdTable;
 }
 
@@ -319,7 +325,7 @@ function graphEdges(events: readonly TraceEvent[], edges: readonly TraceEdge[], 
     const toLane = keyOf(ctx, e);
     const toLaneIndex = ctx.laneOfKey(toLane);
     if (toLaneIndex !== undefined && reaches(i, toLaneIndex)) return;
-    const target = firstAtOrAfter(events, ctx.lanesByAgent.get(toLane), e.t, i);
+    const target = firstAtOrAfter(events, ctx.laneEventsOf(toLane), e.t, i);
     if (target === undefined) return;
     const [a, b] = [drawn(i), drawn(target)];
     if (a === b || !added(joined, a, b)) return;
@@ -485,39 +491,32 @@ function overlappingWaste(findings: Analysis['findings']): Set<number> {
 }
 
 /**
- * Indices of the events of each lane (by lane key), in time order (ties in file order): views of
- * one column, counted then filled (no list grows); a lane is sorted only when its events are not
- * in time order already.
+ * Indices of the events of each lane, in time order (ties in file order): one column counted then
+ * filled, a lane's events a range of it (a view made when asked for: no object per lane); a lane is
+ * sorted only when its events are not in time order already.
  */
-function eventsByLane(events: readonly TraceEvent[], keyOf: (e: TraceEvent) => string): Map<string, Int32Array> {
-  const n = events.length;
-  const groups = new Map<string, number>();
-  const keys: string[] = [];
-  const sizes: number[] = [];
-  const groupOf = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    const k = keyOf(events[i]);
-    let g = groups.get(k);
-    if (g === undefined) {
-      groups.set(k, (g = keys.length));
-      keys.push(k);
-      sizes.push(0);
-    }
-    groupOf[i] = g;
-    sizes[g]++;
+class LaneEvents {
+  private readonly start: Int32Array;
+  private readonly column: Int32Array;
+
+  /** @param lane per event its lane (0 .. laneCount - 1). */
+  constructor(events: readonly TraceEvent[], lane: Int32Array, laneCount: number) {
+    const n = events.length;
+    const start = new Int32Array(laneCount + 1);
+    for (let i = 0; i < n; i++) start[lane[i] + 1]++;
+    for (let l = 0; l < laneCount; l++) start[l + 1] += start[l];
+    const fill = start.slice(0, laneCount);
+    const column = new Int32Array(n);
+    for (let i = 0; i < n; i++) column[fill[lane[i]]++] = i;
+    for (let l = 0; l < laneCount; l++) if (start[l + 1] - start[l] > 1) sortByTime(column.subarray(start[l], start[l + 1]), events);
+    this.start = start;
+    this.column = column;
   }
-  const column = new Int32Array(n);
-  const fill: number[] = [];
-  const out = new Map<string, Int32Array>();
-  let offset = 0;
-  keys.forEach((k, g) => {
-    out.set(k, column.subarray(offset, offset + sizes[g]));
-    fill.push(offset);
-    offset += sizes[g];
-  });
-  for (let i = 0; i < n; i++) column[fill[groupOf[i]]++] = i;
-  for (const lane of out.values()) sortByTime(lane, events);
-  return out;
+
+  /** The events of lane k, in time order. */
+  of(k: number): Int32Array {
+    return this.column.subarray(this.start[k], this.start[k + 1]);
+  }
 }
 
 /** Sorts a lane's event indices by time, stable (as an array's sort is); left as it is when already in order. */

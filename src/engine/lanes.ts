@@ -94,7 +94,7 @@ export function laneGroups(events: readonly TraceEvent[], edges: readonly TraceE
     byTrace.set(e.trace_id, []);
     traces.push(e.trace_id);
   }
-  if (traces.length < 2) return { lanes: laneTree(events, edges).map((l) => ({ ...l, key: l.name, agent: l.name })), keyOf: (e) => e.agent, traces: [] };
+  if (traces.length < 2) return { lanes: laneTree(events, edges).map((l) => ({ name: l.name, parent: l.parent, depth: l.depth, key: l.name, agent: l.name })), keyOf: (e) => e.agent, traces: [] };
   const traceOf = (e: TraceEvent) => (typeof e.trace_id === 'string' ? e.trace_id : traces[0]);
   for (const e of events) byTrace.get(traceOf(e))!.push(e);
   const keyOf = (e: TraceEvent) => `${traceOf(e)}\u0000${e.agent}`;
