@@ -53,7 +53,7 @@ export interface FoldedLanes {
   groups: number;
   /** Ways of grouping used, in this order: `parent`, `prefix`, `other`. */
   by: FoldKind[];
-  /** One line, e.g. `999,990 agents folded into 22 groups by name prefix; the 10 busiest agents keep their lanes`. */
+  /** One line, e.g. `999,990 of 1,000,001 agents folded into 22 group lanes by name prefix; the 11 busiest agents keep their own lanes`. */
   text: string;
 }
 
