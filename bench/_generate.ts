@@ -36,6 +36,12 @@ export interface GenerateOptions {
   stopEvery?: number;
   /** {@link writeTraceFile}: exactly `n` events (the last round cut short), not at least `n`. */
   exact?: boolean;
+  /**
+   * Every event its own agent (issue #30 "Any shape, bounded"): the agent of event `e123` by worker
+   * `worker_3` is `worker_3#e123`, so 1M events make 1M lanes (names share the prefix of the agent
+   * they stand for; `to` still names the plain agents, which then have no lane).
+   */
+  agentPerEvent?: boolean;
 }
 
 /** Blocks of long tool output (a build log, a file listing), picked per result after its own first line. */
@@ -58,7 +64,9 @@ export function* generateRecords(n: number, options: GenerateOptions = {}): Gene
   let id = 0;
   let count = 0;
   const event = (e: Omit<TraceEvent, 'id' | 't'>, dt = 0.5): TraceEvent => {
-    const ev = { id: `e${id++}`, t, ...e } as TraceEvent;
+    const ev = { id: `e${id}`, t, ...e } as TraceEvent;
+    if (options.agentPerEvent) ev.agent = `${e.agent}#e${id}`;
+    id++;
     t += dt;
     count++;
     return ev;

@@ -13,9 +13,19 @@ export function showHeader(next: GraphOverview): void {
   $('title').textContent = plainLabel(next.title); // the file name: untrusted
   $('summary').title = next.traces ? `${next.traces.length} traces in this file, each in its own lane group and analysed on its own: ${next.traces.map((t) => `${plainLabel(t.id)} (${t.events} events, ${t.lanes} lanes)`).join('; ')}` : '';
   $('summary').textContent =
-    `${next.format} · ${next.traces ? `${next.traces.length} traces · ` : ''}${next.totalEvents.toLocaleString('en-US')} events · ${next.lanes.length} ${next.lanes.length === 1 ? 'agent' : 'agents'}` +
+    `${next.format} · ${next.traces ? `${next.traces.length} traces · ` : ''}${next.totalEvents.toLocaleString('en-US')} events · ${laneAgentWords(next)}` +
     // reading problems only: the findings below are listed in Problems too, so say which these are
     (errors + warnings ? ` · ${problemCounts(errors, warnings)} reading the file (see Problems)` : '');
+}
+
+/**
+ * The header's agents: `3 agents` (a lane each), or what the engine folded when the trace has more
+ * agents than the graph shows as lanes (`999,990 of 1,000,001 agents folded into 22 group lanes by
+ * name prefix; …`).
+ */
+export function laneAgentWords(next: Pick<GraphOverview, 'lanes' | 'folded'>): string {
+  if (next.folded) return next.folded.text;
+  return `${next.lanes.length} ${next.lanes.length === 1 ? 'agent' : 'agents'}`;
 }
 
 /** "2 errors, 1 warning": the non-zero counts, each in its number. */

@@ -61,13 +61,13 @@ function agentName(a: GraphRunBrief['agents'][number]): string {
   return plainLabel(a.label ?? a.name, 60);
 }
 
-/** The agents line, e.g. `main (512 events) · Explore: find the config (80) · 2 more`. */
-export function agentWords(agents: GraphRunBrief['agents']): string {
+/** The agents line, e.g. `main (512 events) · Explore: find the config (80) · 2 more`; `total`: the run's agents when more than listed. */
+export function agentWords(agents: GraphRunBrief['agents'], total = agents.length): string {
   if (agents.length === 0) return 'no agent events';
-  if (agents.length === 1) return `one agent, ${agentName(agents[0])} (${agents[0].events.toLocaleString('en-US')} events)`;
+  if (total === 1) return `one agent, ${agentName(agents[0])} (${agents[0].events.toLocaleString('en-US')} events)`;
   const shown = agents.slice(0, AGENTS_SHOWN).map((a, i) => `${agentName(a)} (${a.events.toLocaleString('en-US')}${i === 0 ? ' events' : ''})`);
-  const more = agents.length - shown.length;
-  return `${agents.length} agents: ${shown.join(' · ')}${more > 0 ? ` · ${more} more` : ''}`;
+  const more = total - shown.length;
+  return `${total.toLocaleString('en-US')} agents: ${shown.join(' · ')}${more > 0 ? ` · ${more.toLocaleString('en-US')} more` : ''}`;
 }
 
 function row(key: string): { row: HTMLElement; value: HTMLElement } {
@@ -134,8 +134,8 @@ export function showRunSummary(el: HTMLElement, run: GraphRunBrief | undefined, 
   } else ended.value.append(endedWords(null));
 
   const who = row('Who');
-  who.value.textContent = agentWords(run.agents);
-  who.value.title = run.agents.map((a) => `${plainLabel(a.name, 80)}${a.label ? ` — ${plainLabel(a.label, 80)}` : ''}: ${a.events} events${a.task ? `; asked: ${plainLabel(a.task, 200)}` : ''}`).join('\n');
+  who.value.textContent = agentWords(run.agents, run.agentCount);
+  who.value.title = run.agents.map((a) => `${plainLabel(a.name, 80)}${a.label ? ` — ${plainLabel(a.label, 80)}` : ''}: ${a.events} events${a.task ? `; asked: ${plainLabel(a.task, 200)}` : ''}`).join('\n') + (run.agentCount ? `\n… the ${run.agents.length} busiest of ${run.agentCount.toLocaleString('en-US')} agents` : '');
 
   const spent = row('Spent');
   spent.value.textContent = `${formatLength(run.duration.value, run.duration.unit === 'steps' ? 'steps' : undefined)} · ${spentTokens(run)}`;

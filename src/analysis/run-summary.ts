@@ -82,8 +82,13 @@ export interface RunSummary {
   event_tokens: number | null;
   /** Estimated cost where the model is known; null when no call could be priced. */
   cost: SummaryCost | null;
-  /** The agents, in order of their first event. */
+  /**
+   * The agents, in order of their first event: all of them up to {@link MAX_AGENTS}, else the
+   * MAX_AGENTS with the most events (a trace of 1M agents lists 50, `agent_count` says how many).
+   */
   agents: SummaryAgent[];
+  /** How many agents the run has (`agents` lists at most {@link MAX_AGENTS} of them). */
+  agent_count: number;
   /** The analysis' problems (sound stops and plain turn ends left out), most severe first, at most {@link MAX_FINDINGS}. */
   findings: { kind: Finding['kind']; severity: Finding['severity']; message: string }[];
 }
@@ -104,6 +109,8 @@ export const AGENT_TASK_CHARS = 300;
 export const END_TEXT_CHARS = 200;
 /** Findings kept. */
 export const MAX_FINDINGS = 5;
+/** Agents listed at most (the busiest): the summary stays small whatever the number of agents. */
+export const MAX_AGENTS = 50;
 
 const SEVERITY_RANK: Record<Finding['severity'], number> = { error: 0, warning: 1, info: 2 };
 /** Senders that are the user asking, not an agent. */
@@ -123,7 +130,7 @@ export function runSummary(loaded: LoadedTrace, analysis: Analysis, options: Sum
     tokens: byKind(events),
     event_tokens: eventTokens(events),
     cost: options.price ? estimateCost(events, metadata, options.price) : null,
-    agents: agentsOf(events, metadata),
+    ...busiestAgents(events, metadata),
     findings: analysis.findings
       .filter((f) => !(f.kind === 'stop' && f.mode === 'ok'))
       .map((f, i) => ({ f, i }))
@@ -293,10 +300,41 @@ export function runAgents(loaded: LoadedTrace): SummaryAgent[] {
   return agentsOf(loaded.trace.events, (loaded.trace.metadata ?? {}) as Record<string, unknown>);
 }
 
-/** The agents in order of first event, each with what it was asked and what it spent. */
-function agentsOf(events: readonly TraceEvent[], metadata: Record<string, unknown>): SummaryAgent[] {
+/**
+ * The {@link MAX_AGENTS} agents with the most events (ties: the earlier first event), in order of
+ * first event, and how many agents there are. O(events + agents · log MAX_AGENTS): only the listed
+ * agents' events are gathered.
+ */
+function busiestAgents(events: readonly TraceEvent[], metadata: Record<string, unknown>): { agents: SummaryAgent[]; agent_count: number } {
+  const lanes = new Map<string, { first: number; count: number }>();
+  events.forEach((e, i) => {
+    const lane = lanes.get(e.agent);
+    if (!lane) lanes.set(e.agent, { first: i, count: 1 });
+    else {
+      lane.count++;
+      if (e.t < events[lane.first].t) lane.first = i;
+    }
+  });
+  if (lanes.size <= MAX_AGENTS) return { agents: agentsOf(events, metadata), agent_count: lanes.size };
+  const before = (a: { first: number; count: number }, b: { first: number; count: number }) => b.count - a.count || events[a.first].t - events[b.first].t || a.first - b.first;
+  // the MAX_AGENTS busiest by one pass keeping a small sorted list (no sort of every agent)
+  const top: [string, { first: number; count: number }][] = [];
+  for (const entry of lanes) {
+    if (top.length === MAX_AGENTS && before(entry[1], top[top.length - 1][1]) >= 0) continue;
+    let at = top.length;
+    while (at > 0 && before(entry[1], top[at - 1][1]) < 0) at--;
+    top.splice(at, 0, entry);
+    if (top.length > MAX_AGENTS) top.pop();
+  }
+  const listed = new Set(top.map(([name]) => name));
+  return { agents: agentsOf(events, metadata, listed), agent_count: lanes.size };
+}
+
+/** The agents in order of first event (only those in `only` when given), each with what it was asked and what it spent. */
+function agentsOf(events: readonly TraceEvent[], metadata: Record<string, unknown>, only?: ReadonlySet<string>): SummaryAgent[] {
   const lanes = new Map<string, { first: number; events: TraceEvent[] }>();
   events.forEach((e, i) => {
+    if (only && !only.has(e.agent)) return;
     let lane = lanes.get(e.agent);
     if (!lane) lanes.set(e.agent, (lane = { first: i, events: [] }));
     else if (e.t < events[lane.first].t) lane.first = i;

@@ -59,13 +59,13 @@ export function summaryLines(file: string, s: RunSummary): string[] {
     `duration   ${duration(s.duration)}`,
     `tokens     ${tokenWords(s.tokens) || (s.event_tokens ? `${s.event_tokens.toLocaleString('en-US')} (no kind recorded)` : 'none recorded')}`,
     `cost       ${cost(s)}`,
-    `agents     ${s.agents.length}`,
+    `agents     ${s.agent_count.toLocaleString('en-US')}${s.agent_count > s.agents.length ? ` (the ${s.agents.length} with the most events listed)` : ''}`,
     ...s.agents.slice(0, AGENT_LINES).map((a) => {
       const who = a.label ? `${safe(a.label)} (${safe(a.name)})` : safe(a.name);
       const spent = [`${a.events} ${a.events === 1 ? 'event' : 'events'}`, ...(inOut(a.tokens) ? [inOut(a.tokens)] : [])].join(', ');
       return `  ${who}: ${spent}${a.task ? `; asked: ${safe(oneLine(a.task, AGENT_SHOWN), SHOWN_TEXT)}` : ''}`;
     }),
-    ...(s.agents.length > AGENT_LINES ? [`  … and ${(s.agents.length - AGENT_LINES).toLocaleString('en-US')} more`] : []),
+    ...(s.agent_count > AGENT_LINES ? [`  … and ${(s.agent_count - Math.min(AGENT_LINES, s.agents.length)).toLocaleString('en-US')} more`] : []),
     `problems   ${s.findings.length ? `${s.findings.length === 1 ? '1 (the most severe)' : `${s.findings.length} (the most severe first)`}` : 'no problems found'}`,
     ...s.findings.map((f) => `  ${f.severity} ${f.kind.replace('_', ' ')}: ${safe(f.message, MAX_MESSAGE)}`),
   ];

@@ -99,6 +99,27 @@ const findingsInput = z
     max: z.int().min(1).max(200).default(50).describe('Findings listed at most.'),
   })
   .strict();
+/** Agents listed at most in the blame tool's credit by agent. */
+const CREDIT_AGENTS = 50;
+
+/**
+ * The `max` agents with the largest absolute value, listed by value (most negative first, as the
+ * blame tool lists them). O(agents · log max).
+ */
+function largestShares(agents: Record<string, number>, max: number): [string, number][] {
+  const entries = Object.entries(agents);
+  if (entries.length <= max) return entries.sort((x, y) => x[1] - y[1]);
+  const top: [string, number][] = [];
+  for (const e of entries) {
+    if (top.length === max && Math.abs(e[1]) <= Math.abs(top[top.length - 1][1])) continue;
+    let at = top.length;
+    while (at > 0 && Math.abs(top[at - 1][1]) < Math.abs(e[1])) at--;
+    top.splice(at, 0, e);
+    if (top.length > max) top.pop();
+  }
+  return top.sort((x, y) => x[1] - y[1]);
+}
+
 const blameInput = z
   .object({
     file: FILE,
@@ -206,7 +227,9 @@ const blameTool: ChatTool<typeof blameInput> = {
         signed: credit.signed,
         meaning: credit.signed ? "each event's share of the run's outcome (+ success, − failure), traced back along the events that led to it; an estimate" : 'no outcome recorded: how much of what the run ended with built on each event (influence, neither credit nor blame)',
         method: credit.method,
-        agents: Object.entries(credit.agents).sort((x, y) => x[1] - y[1]).map(([agent, value]) => ({ agent, value })),
+        // the agents with the largest shares (a run of a million agents: the first CREDIT_AGENTS), and how many there are
+        agents: largestShares(credit.agents, CREDIT_AGENTS).map(([agent, value]) => ({ agent, value })),
+        agent_count: Object.keys(credit.agents).length,
         [credit.signed ? 'most_blamed' : 'most_influential']: ranked.slice(0, input.max).map(([value, i]) => ({ ...citeEvent(s, i), value })),
       },
     };

@@ -21,7 +21,8 @@ import { creditWorthShowing, formatCredit, shareWords } from '../shared/credit-w
 import { plainLabel, visibleControls } from '../shared/untrusted-text';
 import { formatAt, formatSpan, timeUnitOf, type TimeUnit } from '../trace/units';
 import { eventLabel, shortLabel, type LabelContext } from './event-labels';
-import { laneWords } from './lane-labels';
+import { LANE_LABEL_CHARS, laneWords } from './lane-labels';
+import { foldLanes, type FoldedLane, type FoldedLanes } from './lane-folds';
 import { formatUsage, usageOf } from '../trace/tokens';
 
 const TEXT_LIMIT = 2000;
@@ -39,6 +40,8 @@ export interface GraphLayout {
   totalEvents: number;
   traces?: GraphModel['traces'];
   lanes: GraphLane[];
+  /** Set when the agents were more than the lanes a graph shows: what was folded into group lanes (src/engine/lane-folds.ts). */
+  folded?: FoldedLanes;
   axis: GraphModel['axis'];
   findings: GraphFinding[];
   problems: GraphModel['problems'];
@@ -143,33 +146,58 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
     lane[i] = laneIndex.get(keyOf(events[i])) ?? 0;
     tx[i] = timeToAxis(axis, events[i].t);
   }
-  const lanesByAgent = eventsByLane(events, keyOf);
-  const { row, rows } = laneRows({ events, lane, laneCount: lanes.length, end, barOf, firstIndex });
+  const byLane = new LaneEvents(events, lane, lanes.length);
+  /** A lane's events in time order, by lane key (views of one column: no array per lane, 1M lanes are 1M agents). */
+  const laneEventsOf = (key: string) => {
+    const k = laneIndex.get(key);
+    return k === undefined ? undefined : byLane.of(k);
+  };
+  // More agents than lanes a graph can show (1M events, each its own agent): the engine folds them into named groups.
+  const fold = foldLanes(lanes, countsByLane(lane, lanes.length));
+  if (fold) for (let i = 0; i < n; i++) lane[i] = fold.laneOf[lane[i]];
+  /** The lane (index into the graph's lanes) of an original lane. */
+  const shownOf = (k: number) => (fold ? fold.laneOf[k] : k);
+  const laneCount = fold ? fold.lanes.length : lanes.length;
+  const { row, rows } = laneRows({ events, lane, laneCount, end, barOf, firstIndex });
   markLastStops(analysis, events, lane, marks);
   const metadata = loaded.trace.metadata as Record<string, unknown> | undefined;
   const agentsMeta = metadata?.agents && typeof metadata.agents === 'object' ? (metadata.agents as Record<string, unknown>) : undefined;
-  const words = laneWords(lanes, { events, edges, keyOf, firstIndex, count: (k) => lanesByAgent.get(k)?.length ?? 0, agents: agentsMeta });
-  const graphLanes: GraphLane[] = lanes.map((l, i) => ({
+  // words only for the lanes shown as their agent's (a folded agent is named in its group's tooltip)
+  const own = fold ? fold.lanes.flatMap((l) => (l.of === undefined ? [] : [lanes[l.of]])) : lanes;
+  const ownWords = laneWords(own, { events, edges, keyOf, firstIndex, count: (k) => laneEventsOf(k)?.length ?? 0, agents: agentsMeta });
+  const ownLanes: GraphLane[] = own.map((l, i) => ({
     name: l.name,
-    ...(words[i].label === undefined ? {} : { label: words[i].label }),
-    tip: words[i].tip,
+    ...(ownWords[i].label === undefined ? {} : { label: ownWords[i].label }),
+    tip: ownWords[i].tip,
     ...(l.parent ? { parent: l.parent } : {}),
     depth: l.depth,
-    count: lanesByAgent.get(l.key)?.length ?? 0,
-    rows: rows[i],
+    count: laneEventsOf(l.key)?.length ?? 0,
+    rows: 1,
     ...(l.trace === undefined ? {} : { trace: l.trace }),
     ...(l.name === l.agent ? {} : { agent: l.agent }),
   }));
+  let ownAt = 0;
+  const shownCounts = fold ? countsByLane(lane, laneCount) : undefined;
+  const graphLanes: GraphLane[] = fold
+    ? fold.lanes.map((l, i) => {
+        if (l.of === undefined) return { ...groupLane(l), count: shownCounts![i] };
+        // a kept lane sits under its nearest kept ancestor (its spawner may be folded)
+        const { parent: _spawner, ...own } = ownLanes[ownAt++];
+        return { ...own, ...(l.parent ? { parent: l.parent } : {}), depth: l.depth };
+      })
+    : ownLanes;
+  graphLanes.forEach((l, i) => (l.rows = rows[i]));
   const cwd = typeof metadata?.cwd === 'string' ? metadata.cwd : undefined;
   const labelContext = (e: TraceEvent): LabelContext => ({
     cwd,
     laneLabel: (agent) => {
       const k = laneIndex.get(keyOf({ ...e, agent }));
-      return k === undefined ? agent : (graphLanes[k].label ?? agent);
+      const shown = k === undefined ? undefined : graphLanes[shownOf(k)];
+      return shown === undefined || shown.folded !== undefined ? agent : (shown.label ?? agent);
     },
   });
-  const laneTraces = traces.length > 1 ? lanes.map((l) => l.trace) : undefined;
-  const layoutEdges = graphEdges(events, edges, { lane, barOf, laneIndex, keyOf, lanesByAgent, firstIndex });
+  const laneTraces = traces.length > 1 ? graphLanes.map((l) => l.trace) : undefined;
+  const layoutEdges = graphEdges(events, edges, { lane, barOf, laneOfKey: (key) => { const k = laneIndex.get(key); return k === undefined ? undefined : shownOf(k); }, keyOf, laneEventsOf, firstIndex });
   const unit = timeUnitOf(loaded);
   return {
     format: loaded.format,
@@ -177,6 +205,7 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
     totalEvents: loaded.trace.events.length,
     ...(laneTraces ? { traces: traces.map((id) => ({ id, events: lane.reduce((sum, l) => sum + (laneTraces[l] === id ? 1 : 0), 0), lanes: graphLanes.filter((l) => l.trace === id).length })) } : {}),
     lanes: graphLanes,
+    ...(fold ? { folded: fold.folded } : {}),
     axis,
     findings: graphFindings(analysis, events, unit),
     problems: {
@@ -200,13 +229,44 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
   };
 }
 
+/** Events per lane, from the events' lane column. */
+function countsByLane(lane: Int32Array, laneCount: number): Int32Array {
+  const counts = new Int32Array(laneCount);
+  for (const l of lane) if (l < laneCount) counts[l]++;
+  return counts;
+}
+
+/**
+ * The graph lane of a group of folded agents: named by what groups them (`sub-agents of
+ * orchestrator (folded)`, `worker_3#* (folded)`, `other agents (folded)`), its tooltip saying how
+ * many agents and events it holds and naming the first few (trace text, controls shown).
+ */
+function groupLane(l: FoldedLane): GraphLane {
+  const g = l.group!;
+  const n = (x: number) => x.toLocaleString('en-US');
+  const how = g.by === 'parent' ? `spawned by ${plainLabel(l.parent ?? '')}` : g.by === 'prefix' ? `named ${plainLabel(g.prefix ?? '')}…` : 'not grouped otherwise';
+  return {
+    name: l.name,
+    label: plainLabel(`${l.name.replace(/ \(folded\)/, '')} · ${n(g.agents)} agents`, LANE_LABEL_CHARS),
+    tip: `${n(g.agents)} agents folded into one lane (${how}), e.g. ${g.examples.map((a) => plainLabel(a, 60)).join(', ')}${g.agents > g.examples.length ? ', …' : ''}`,
+    ...(l.parent ? { parent: l.parent } : {}),
+    depth: l.depth,
+    count: 0, // the caller's count of its events
+    rows: 1,
+    ...(l.trace === undefined ? {} : { trace: l.trace }),
+    folded: { agents: g.agents, by: g.by },
+  };
+}
+
 /** What {@link graphEdges} needs of the layout being built. */
 interface EdgeContext {
   lane: Int32Array;
   barOf: Int32Array;
-  laneIndex: Map<string, number>;
+  /** The lane (index into the graph's lanes) of a lane key. */
+  laneOfKey: (key: string) => number | undefined;
   keyOf: (e: TraceEvent) => string;
-  lanesByAgent: Map<string, Int32Array>;
+  /** A lane's events in time order, by lane key. */
+  laneEventsOf: (key: string) => Int32Array | undefined;
   firstIndex: IdTable;
 }
 
@@ -263,9 +323,9 @@ function graphEdges(events: readonly TraceEvent[], edges: readonly TraceEdge[], 
     const linkType = kind === 'spawn' ? 'spawn' : kind === 'return' ? 'return' : kind === 'delegate' ? 'delegate' : kind === 'message' ? 'message' : undefined;
     if (!linkType || !e.to || e.to === e.agent) return;
     const toLane = keyOf(ctx, e);
-    const toLaneIndex = ctx.laneIndex.get(toLane);
+    const toLaneIndex = ctx.laneOfKey(toLane);
     if (toLaneIndex !== undefined && reaches(i, toLaneIndex)) return;
-    const target = firstAtOrAfter(events, ctx.lanesByAgent.get(toLane), e.t, i);
+    const target = firstAtOrAfter(events, ctx.laneEventsOf(toLane), e.t, i);
     if (target === undefined) return;
     const [a, b] = [drawn(i), drawn(target)];
     if (a === b || !added(joined, a, b)) return;
@@ -431,39 +491,32 @@ function overlappingWaste(findings: Analysis['findings']): Set<number> {
 }
 
 /**
- * Indices of the events of each lane (by lane key), in time order (ties in file order): views of
- * one column, counted then filled (no list grows); a lane is sorted only when its events are not
- * in time order already.
+ * Indices of the events of each lane, in time order (ties in file order): one column counted then
+ * filled, a lane's events a range of it (a view made when asked for: no object per lane); a lane is
+ * sorted only when its events are not in time order already.
  */
-function eventsByLane(events: readonly TraceEvent[], keyOf: (e: TraceEvent) => string): Map<string, Int32Array> {
-  const n = events.length;
-  const groups = new Map<string, number>();
-  const keys: string[] = [];
-  const sizes: number[] = [];
-  const groupOf = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    const k = keyOf(events[i]);
-    let g = groups.get(k);
-    if (g === undefined) {
-      groups.set(k, (g = keys.length));
-      keys.push(k);
-      sizes.push(0);
-    }
-    groupOf[i] = g;
-    sizes[g]++;
+class LaneEvents {
+  private readonly start: Int32Array;
+  private readonly column: Int32Array;
+
+  /** @param lane per event its lane (0 .. laneCount - 1). */
+  constructor(events: readonly TraceEvent[], lane: Int32Array, laneCount: number) {
+    const n = events.length;
+    const start = new Int32Array(laneCount + 1);
+    for (let i = 0; i < n; i++) start[lane[i] + 1]++;
+    for (let l = 0; l < laneCount; l++) start[l + 1] += start[l];
+    const fill = start.slice(0, laneCount);
+    const column = new Int32Array(n);
+    for (let i = 0; i < n; i++) column[fill[lane[i]]++] = i;
+    for (let l = 0; l < laneCount; l++) if (start[l + 1] - start[l] > 1) sortByTime(column.subarray(start[l], start[l + 1]), events);
+    this.start = start;
+    this.column = column;
   }
-  const column = new Int32Array(n);
-  const fill: number[] = [];
-  const out = new Map<string, Int32Array>();
-  let offset = 0;
-  keys.forEach((k, g) => {
-    out.set(k, column.subarray(offset, offset + sizes[g]));
-    fill.push(offset);
-    offset += sizes[g];
-  });
-  for (let i = 0; i < n; i++) column[fill[groupOf[i]]++] = i;
-  for (const lane of out.values()) sortByTime(lane, events);
-  return out;
+
+  /** The events of lane k, in time order. */
+  of(k: number): Int32Array {
+    return this.column.subarray(this.start[k], this.start[k + 1]);
+  }
 }
 
 /** Sorts a lane's event indices by time, stable (as an array's sort is); left as it is when already in order. */

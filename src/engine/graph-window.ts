@@ -273,6 +273,7 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
     stamp: snapshotStamp(snapshot),
     totalEvents: layout.totalEvents,
     lanes: layout.lanes,
+    ...(layout.folded ? { folded: layout.folded } : {}),
     axis: layout.axis,
     columns: { byTime, tx: layout.tx, lane: layout.lane, kind, end: layout.end, row: layout.row },
     kinds,
@@ -315,6 +316,7 @@ function runBrief(snapshot: TraceSnapshot, lanes: readonly GraphLane[]): GraphRu
     tokens: run.tokens,
     eventTokens: run.event_tokens,
     agents: run.agents.map((a) => ({ name: a.name, label: laneLabel.get(a.name) ?? a.label, task: a.task, events: a.events })),
+    ...(run.agent_count > run.agents.length ? { agentCount: run.agent_count } : {}),
     findings: run.findings,
   };
 }

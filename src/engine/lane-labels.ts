@@ -92,12 +92,15 @@ export function laneWords(lanes: readonly GroupedLane[], input: LaneWordsInput):
  * (agent name -> label, e.g. `compact:acompact-70d8e7` -> `context compaction`): what the graph's
  * lanes say, for the words that name agents elsewhere (`otrace summary`). A file of several traces
  * has a lane per trace and agent: those agents keep their names (one label would not fit them all).
- * O(events + edges), the lanes' own cost.
+ * `only`: the agents whose labels are wanted (default all). O(events + edges), the lanes' own cost.
  */
-export function agentLaneLabels(trace: Pick<Trace, 'events' | 'edges' | 'metadata'>): Map<string, string> {
+export function agentLaneLabels(trace: Pick<Trace, 'events' | 'edges' | 'metadata'>, only?: ReadonlySet<string>): Map<string, string> {
   const events = trace.events;
   const edges = trace.edges ?? [];
-  const { lanes, keyOf } = laneGroups(events, edges);
+  const all = laneGroups(events, edges);
+  const keyOf = all.keyOf;
+  // only the agents asked for (a run summary lists 50 of a million): no words made for the others
+  const lanes = only ? all.lanes.filter((l) => only.has(l.agent)) : all.lanes;
   const counts = new Map<string, number>();
   for (const e of events) counts.set(keyOf(e), (counts.get(keyOf(e)) ?? 0) + 1);
   const meta = trace.metadata as Record<string, unknown> | undefined;
@@ -175,6 +178,6 @@ function text(v: unknown): string | undefined {
  * `otrace summary` and the language model tools say of agents.
  */
 export function withLaneLabels(summary: RunSummary, trace: Pick<Trace, 'events' | 'edges' | 'metadata'>): RunSummary {
-  const lanes = agentLaneLabels(trace);
+  const lanes = agentLaneLabels(trace, new Set(summary.agents.map((a) => a.name)));
   return { ...summary, agents: summary.agents.map((a) => ({ ...a, label: lanes.get(a.name) ?? a.label })) };
 }

@@ -26,8 +26,13 @@ export function laneTree(events: readonly TraceEvent[], edges: readonly TraceEdg
     if (!first.has(e.agent)) first.set(e.agent, i);
   });
   const parent = new Map<string, string>();
+  /** Agents that are some agent's parent: only those can close a cycle (no walk up a 1M-deep chain per claim). */
+  const parents = new Set<string>();
   const claim = (child: string | undefined, by: string) => {
-    if (child && child !== by && first.has(child) && !parent.has(child) && !isAncestor(parent, child, by)) parent.set(child, by);
+    if (!child || child === by || !first.has(child) || parent.has(child)) return;
+    if (parents.has(child) && isAncestor(parent, child, by)) return;
+    parent.set(child, by);
+    parents.add(by);
   };
   for (const e of events) if (canonicalType(e.type) === 'spawn') claim(e.to, e.agent);
   let byId: Map<string, TraceEvent> | undefined; // only for spawn edges (a large trace has many edges, few spawns)
@@ -46,15 +51,23 @@ export function laneTree(events: readonly TraceEvent[], edges: readonly TraceEdg
   const roots: string[] = [];
   for (const name of first.keys()) {
     const p = parent.get(name);
-    if (p) children.set(p, [...(children.get(p) ?? []), name]);
-    else roots.push(name);
+    if (p === undefined) roots.push(name);
+    else {
+      const list = children.get(p);
+      if (list) list.push(name);
+      else children.set(p, [name]);
+    }
   }
+  // depth first without recursion (a spawn chain can be a million agents deep)
   const out: LaneOrder[] = [];
-  const visit = (name: string, depth: number) => {
+  const stack: [string, number][] = [];
+  for (let r = roots.length - 1; r >= 0; r--) stack.push([roots[r], 0]);
+  while (stack.length) {
+    const [name, depth] = stack.pop()!;
     out.push({ name, parent: parent.get(name), depth });
-    for (const c of children.get(name) ?? []) visit(c, depth + 1);
-  };
-  for (const r of roots) visit(r, 0);
+    const own = children.get(name);
+    if (own) for (let c = own.length - 1; c >= 0; c--) stack.push([own[c], depth + 1]);
+  }
   return out;
 }
 
@@ -81,7 +94,7 @@ export function laneGroups(events: readonly TraceEvent[], edges: readonly TraceE
     byTrace.set(e.trace_id, []);
     traces.push(e.trace_id);
   }
-  if (traces.length < 2) return { lanes: laneTree(events, edges).map((l) => ({ ...l, key: l.name, agent: l.name })), keyOf: (e) => e.agent, traces: [] };
+  if (traces.length < 2) return { lanes: laneTree(events, edges).map((l) => ({ name: l.name, parent: l.parent, depth: l.depth, key: l.name, agent: l.name })), keyOf: (e) => e.agent, traces: [] };
   const traceOf = (e: TraceEvent) => (typeof e.trace_id === 'string' ? e.trace_id : traces[0]);
   for (const e of events) byTrace.get(traceOf(e))!.push(e);
   const keyOf = (e: TraceEvent) => `${traceOf(e)}\u0000${e.agent}`;

@@ -4,6 +4,7 @@
  * items and Outline symbols of one file, the source prompt of an event, the events naming a prompt
  * file. The host formats them (escaping, Markdown, VS Code types). Pure: no `vscode`.
  */
+import { foldLanes } from './lane-folds';
 import { usageOf } from '../trace/tokens';
 import { formatAt, timeUnitOf } from '../trace/units';
 import * as path from 'node:path';
@@ -123,7 +124,37 @@ export function outline(s: TraceSnapshot, file: string): OutlineLane[] {
     if (compare(o.range.start, lane.range.start) < 0) lane.range = { start: o.range.start, end: lane.range.end };
     if (compare(o.range.end, lane.range.end) > 0) lane.range = { start: lane.range.start, end: o.range.end };
   });
-  return [...lanes.values()];
+  return foldOutline([...lanes.values()]);
+}
+
+/**
+ * The Outline's lanes folded as the graph folds them (src/engine/lane-folds.ts) when a file has
+ * more agents than it shows as lanes: the busiest keep their symbol, the others' events go under
+ * one symbol per name prefix (or "other agents"), in file order. A file of 1M agents then lists
+ * a few dozen symbols, not a million.
+ */
+function foldOutline(lanes: OutlineLane[]): OutlineLane[] {
+  const fold = foldLanes(
+    lanes.map((l) => ({ name: l.agent, key: l.agent, agent: l.agent, depth: 0 })),
+    lanes.map((l) => l.events.length),
+  );
+  if (!fold) return lanes;
+  const out: OutlineLane[] = fold.lanes.map((f) => (f.of !== undefined ? lanes[f.of] : { agent: f.name, agents: f.group!.agents, range: lanes[0].range, events: [] }));
+  const grouped = new Set<number>();
+  lanes.forEach((l, i) => {
+    const k = fold.laneOf[i];
+    if (fold.lanes[k].of !== undefined) return;
+    const group = out[k];
+    if (!grouped.has(k)) {
+      grouped.add(k);
+      group.range = l.range;
+    }
+    for (const e of l.events) group.events.push(e);
+    if (compare(l.range.start, group.range.start) < 0) group.range = { start: l.range.start, end: group.range.end };
+    if (compare(l.range.end, group.range.end) > 0) group.range = { start: group.range.start, end: l.range.end };
+  });
+  for (const k of grouped) out[k].events.sort((a, b) => compare(a.range.start, b.range.start));
+  return out;
 }
 
 /** Go to Source Prompt for an event (src/engine/source-prompt.ts), with the target event's place. */

@@ -77,7 +77,10 @@ export interface OutlineEvent {
 
 /** One lane of the Outline: its events in file order and the range they span. */
 export interface OutlineLane {
+  /** The agent; for a group of folded agents, the group's name (`worker_3#* (folded)`). */
   agent: string;
+  /** A group of agents folded into one symbol (more than the graph shows as lanes): how many. */
+  agents?: number;
   range: Range;
   events: OutlineEvent[];
 }

@@ -37,6 +37,12 @@ export interface GraphLane {
    * rows high; each node and run bar names its `row`.
    */
   rows: number;
+  /**
+   * A group lane: agents folded into one lane because the trace has more agents than the graph
+   * shows as lanes (src/engine/lane-folds.ts), how many and how they were grouped (`parent`: by the
+   * agent that spawned them; `prefix`: by name prefix; `other`: the rest).
+   */
+  folded?: { agents: number; by: 'parent' | 'prefix' | 'other' };
 }
 
 /**
@@ -179,6 +185,11 @@ export interface GraphOverview {
   stamp: number;
   totalEvents: number;
   lanes: GraphLane[];
+  /**
+   * Set when the trace has more agents than the graph shows as lanes: what was folded into group
+   * lanes (counts, ways of grouping, and one line saying so for the header).
+   */
+  folded?: { agents: number; folded: number; groups: number; by: ('parent' | 'prefix' | 'other')[]; text: string };
   axis: { points: [number, number][]; gaps: GraphGap[]; span: number };
   columns: GraphColumns;
   /** Canonical types, indexed by `columns.kind`. */
@@ -222,6 +233,8 @@ export interface GraphRunBrief {
   eventTokens: number | null;
   /** Agents in order of first event: lane name, what kind of agent it was asked to be, what it was asked, its events. */
   agents: { name: string; label: string | null; task: string | null; events: number }[];
+  /** How many agents the run has, when more than `agents` lists (those are the busiest, at most 50). */
+  agentCount?: number;
   /** The analysis' problems, most severe first (at most 5); empty: no problems found. */
   findings: { kind: string; severity: 'error' | 'warning' | 'info'; message: string }[];
 }

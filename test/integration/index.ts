@@ -54,6 +54,7 @@ const TEST_FILES: Record<string, () => unknown> = {
   // runs only with run-integration.mjs --untrusted (skipped otherwise)
   'restricted.test.ts': () => require('./restricted.test'),
   'graph-1m.test.ts': () => require('./graph-1m.test'),
+  'graph-agents.test.ts': () => require('./graph-agents.test'),
   'start.test.ts': () => require('./start.test'),
   'chat-tools.test.ts': () => require('./chat-tools.test'),
 };

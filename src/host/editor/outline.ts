@@ -35,7 +35,7 @@ export class TraceOutline implements vscode.DocumentSymbolProvider {
     if (!lanes) return [];
     return lanes.map((lane) => {
       const first = toRange(lane.events[0].range).start;
-      const symbol = new vscode.DocumentSymbol(plainText`${lane.agent}`, 'agent', vscode.SymbolKind.Class, toRange(lane.range), new vscode.Range(first, first));
+      const symbol = new vscode.DocumentSymbol(plainText`${lane.agent}`, lane.agents === undefined ? 'agent' : plainText`${lane.agents.toLocaleString('en-US')} agents folded`, vscode.SymbolKind.Class, toRange(lane.range), new vscode.Range(first, first));
       symbol.children = lane.events.map((e) => {
         const range = toRange(e.range);
         // Named by what happened (ids are uuids); going to it puts the cursor at the record's start

@@ -139,7 +139,7 @@ test('otrace summary prints a few short safe lines; --json the fields; "no probl
   const j = spawnSync(process.execPath, [CLI, 'summary', WHO, '--json'], { encoding: 'utf8' });
   assert.equal(j.status, 0, j.stderr);
   const s = JSON.parse(j.stdout);
-  assert.deepEqual(Object.keys(s), ['task', 'ended', 'outcome', 'duration', 'tokens', 'event_tokens', 'cost', 'agents', 'findings']);
+  assert.deepEqual(Object.keys(s), ['task', 'ended', 'outcome', 'duration', 'tokens', 'event_tokens', 'cost', 'agents', 'agent_count', 'findings']);
   assert.deepEqual(Object.keys(s.ended), ['event', 'scope', 'reason', 'text', 'recorded']);
   assert.deepEqual(Object.keys(s.agents[0]), ['name', 'label', 'task', 'events', 'tokens']);
   const w = spawnSync(process.execPath, [CLI, 'summary', WHO], { encoding: 'utf8' });
@@ -173,6 +173,7 @@ test('summaryLines: trace text through safe, no line over 1,000 characters', () 
     event_tokens: null,
     cost: null,
     agents: Array.from({ length: 50 }, (_, i) => ({ name: `${hostile}${i}`, label: hostile, task: hostile, events: 1, tokens: { input: null, output: null, cache_read: null, cache_write: null, reasoning: null } })),
+    agent_count: 50,
     findings: [{ kind: 'loop', severity: 'warning', message: hostile }],
   });
   assert.ok(lines.length <= 20, String(lines.length));
@@ -207,4 +208,22 @@ test('a run whose last stop is an error records no outcome: the summary says "no
   assert.deepEqual([s.ended?.scope, s.ended?.reason], ['turn', 'error']);
   assert.equal(s.outcome, null, `not an outcome the trace records: ${JSON.stringify(s.outcome)}`);
   assert.ok(summaryLines(kimi, s).some((l) => l === 'outcome    not recorded'));
+});
+
+test('summaryLines of a run with a million agents: the count, the busiest listed, the rest as "… and N more"', () => {
+  const none = { input: null, output: null, cache_read: null, cache_write: null, reasoning: null };
+  const lines = summaryLines('f.jsonl', {
+    task: 't',
+    ended: null,
+    outcome: null,
+    duration: { value: 3, unit: 'seconds' },
+    tokens: none,
+    event_tokens: null,
+    cost: null,
+    agents: Array.from({ length: 50 }, (_, i) => ({ name: `a${i}`, label: null, task: null, events: 2, tokens: none })),
+    agent_count: 1_000_000,
+    findings: [],
+  });
+  assert.ok(lines.includes('agents     1,000,000 (the 50 with the most events listed)'), lines.join('\n'));
+  assert.ok(lines.includes('  … and 999,994 more'));
 });

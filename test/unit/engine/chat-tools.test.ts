@@ -136,3 +136,21 @@ test('trace strings stay raw in the facts (plain text for whoever shows them)', 
   assert.equal(e.events[0].id, 'e1\u001b[31m');
   assert.ok(e.events[0].agent.includes('\u001b]8;;http://x'));
 });
+
+test('blame of a run of 3,000 agents lists the agents with the largest shares and counts them all (a million agents stay a short answer)', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-chat-agents-'));
+  const file = path.join(dir, 'agents.otrace.jsonl');
+  const lines = [JSON.stringify({ trace_id: 'many', outcome: { status: 'success' } })];
+  for (let i = 0; i < 3_000; i++) lines.push(JSON.stringify({ id: `e${i}`, t: i, type: 'message', agent: `a${i}`, to: `a${i + 1}`, content: `step ${i}`, ...(i ? { causes: [`e${i - 1}`] } : {}) }));
+  lines.push(JSON.stringify({ id: 'end', t: 3_000, type: 'stop', agent: 'a3000', reason: 'task_complete', causes: ['e2999'] }));
+  fs.writeFileSync(file, `${lines.join('\n')}\n`);
+  try {
+    const engine = new InProcessEngine();
+    const answer = facts(await engine.runTool('otrace_blame', { file }, undefined));
+    assert.ok(answer.credit.agents.length <= 50, `${answer.credit.agents.length} agents listed`);
+    assert.ok(answer.credit.agent_count > 50, `${answer.credit.agent_count} agents counted`);
+    assert.ok(JSON.stringify(answer).length < 32 * 1024);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

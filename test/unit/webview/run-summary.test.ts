@@ -30,6 +30,8 @@ test('agents: one agent said so; several named by what they were asked to be, th
   assert.equal(agentWords([{ name: 'codex', label: null, task: null, events: 277 }]), 'one agent, codex (277 events)');
   const six = ['main', 'a', 'b', 'c', 'd', 'e'].map((name, i) => ({ name, label: i === 1 ? 'Explore: find\u202Ethe config' : null, task: null, events: 10 - i }));
   assert.equal(agentWords(six), '6 agents: main (10 events) · Explore: find⟨U+202E⟩the config (9) · b (8) · c (7) · 2 more');
+  // a run of a million agents lists its busiest: the count is the run's, the rest counted from it
+  assert.equal(agentWords(six, 1_000_000), '1,000,000 agents: main (10 events) · Explore: find⟨U+202E⟩the config (9) · b (8) · c (7) · 999,996 more');
 });
 
 test('no problems is said of the run, and reading warnings are named as such (a stranger read "1 warning" and "no problems found" as a contradiction)', () => {
