@@ -53,7 +53,7 @@ const SUPERSEDED = Symbol('superseded');
 const yieldToMessages = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** A followed trace's analysis of what was read, or `{ error }` with why it failed (the trace still shows). */
-function followed(follow: FollowAnalysis, loaded: Parameters<FollowAnalysis['update']>[0]): Analysis | { error: string } {
+function followed(follow: FollowAnalysis, loaded: Parameters<FollowAnalysis['update']>[0]): Analysis | { error: string; cancelled?: true } {
   try {
     return follow.update(loaded);
   } catch (err) {
