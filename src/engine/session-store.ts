@@ -169,7 +169,8 @@ export class SessionStore implements EngineCalls {
         prepareGraph(first); // the overview the host asks for next is ready when its request gets in
       } else report({ phase: 'analyze', message: analysing });
       // A file seen growing on disk is followed: its analysis takes in what was appended (src/analysis/follow.ts), in one step.
-      const follow = this.followOf(session, fromDisk && (read.grew || session.follow !== undefined), request.outcome);
+      // Not yet a large one: at 1M events the carry saves too little to pay for a worker busy in one step (phases let the graph in).
+      const follow = this.followOf(session, !progressive && fromDisk && (read.grew || session.follow !== undefined), request.outcome);
       const result = follow
         ? followed(follow, read.loaded)
         : await this.analyse(first, request.outcome, progressive ? step : undefined, () => this.wanted.get(key) === -1 && this.sessions.get(key) === session);
