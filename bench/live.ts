@@ -201,18 +201,10 @@ function codexRow(dir: string, bytes: number): LiveRow {
 function streamedRow(dir: string, n: number): LiveRow {
   const file = path.join(dir, `live-${n}.otrace.jsonl`);
   const { head, more } = otraceLines(n, ROUNDS * LINES);
-  const out = fs.openSync(file, 'w');
-  for (let k = 0; k < head.length; k += 10_000) fs.writeSync(out, `${head.slice(k, k + 10_000).join('\n')}\n`);
-  fs.closeSync(out);
+  writeLines(file, head);
   if (fs.statSync(file).size < STREAM_FROM_BYTES) throw new Error(`${file} is under the streaming size`);
   const files = new SessionFiles();
-  const request: LoadRequest = { key: 'live', version: -1, path: file, local: true, changed: [file] };
-  const load = () => {
-    const r = files.read(request, NO_MAPPINGS, false);
-    if (r === 'unchanged') throw new Error('unchanged');
-    files.kept();
-    return r.loaded;
-  };
+  const load = sessionLoader(files, 'live', file, false);
   let t0 = process.hrtime.bigint();
   let loaded = load();
   const first = ms(t0);
@@ -247,6 +239,27 @@ function streamedRow(dir: string, n: number): LiveRow {
   return { trace: `otrace JSONL ${fmt(n / 1000, 0)}k events, streamed (over 64 MB)`, events: loaded.trace.events.length, file_mb: Math.round((fs.statSync(file).size / 1e6) * 10) / 10, first_load_ms: Math.round(first), append_growing_ms: Math.round(g * 10) / 10, append_whole_ms: Math.round(w), speedup: Math.round(w / g), analysis_ms: Math.round(median(analysis)) };
 }
 
+/** Writes `lines` to `file` (new), 10,000 lines a write. */
+function writeLines(file: string, lines: readonly string[]): void {
+  const out = fs.openSync(file, 'w');
+  for (let k = 0; k < lines.length; k += 10_000) fs.writeSync(out, `${lines.slice(k, k + 10_000).join('\n')}\n`);
+  fs.closeSync(out);
+}
+
+/**
+ * A load of `file` through `files` as the worker's session does it (`mayGrow`: the file was read
+ * from disk before, so an append is read from where it ended); throws when the read found nothing new.
+ */
+function sessionLoader(files: SessionFiles, key: string, file: string, mayGrow: boolean): () => LoadedTrace {
+  const request: LoadRequest = { key, version: -1, path: file, local: true, changed: [file] };
+  return () => {
+    const r = files.read(request, NO_MAPPINGS, mayGrow);
+    if (r === 'unchanged') throw new Error('unchanged');
+    files.kept();
+    return r.loaded;
+  };
+}
+
 /**
  * A generated otrace JSONL trace of `n` events followed through SessionFiles (as the worker follows
  * it) while {@link FOLLOW_ROUNDS} appends of {@link LINES} lines come: per append the read, the
@@ -257,17 +270,9 @@ function followRow(dir: string, n: number): FollowRow {
   const load0 = os.loadavg()[0];
   const file = path.join(dir, `follow-${n}.otrace.jsonl`);
   const { head, more } = otraceLines(n, (FOLLOW_ROUNDS + 1) * LINES);
-  const out = fs.openSync(file, 'w');
-  for (let k = 0; k < head.length; k += 10_000) fs.writeSync(out, `${head.slice(k, k + 10_000).join('\n')}\n`);
-  fs.closeSync(out);
+  writeLines(file, head);
   const files = new SessionFiles();
-  const request: LoadRequest = { key: 'follow', version: -1, path: file, local: true, changed: [file] };
-  const load = () => {
-    const r = files.read(request, NO_MAPPINGS, true);
-    if (r === 'unchanged') throw new Error('unchanged');
-    files.kept();
-    return r.loaded;
-  };
+  const load = sessionLoader(files, 'follow', file, true);
   const append = (k: number) => fs.appendFileSync(file, `${more.slice(k * LINES, (k + 1) * LINES).join('\n')}\n`);
   const follow = new FollowAnalysis();
   load();
