@@ -10,7 +10,7 @@ import { traceOfOpenRequest } from './open-target';
 import { detectFormat } from '../trace/formats';
 import '../trace/importers';
 import { chooseMapping, type MappingSource } from '../trace/mapping-choice';
-import type { Position } from '../trace/model';
+import type { LoadedTrace, Position } from '../trace/model';
 import type { Analysis } from '../analysis';
 import { fitWindowRequest } from '../shared/fit';
 import { findEvents, graphEvent, graphOverview, graphOverviewBytes, graphWindow, prepareGraph, snapshotStamp } from './graph-window';
@@ -53,7 +53,7 @@ const SUPERSEDED = Symbol('superseded');
 const yieldToMessages = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** A followed trace's analysis of what was read, or `{ error }` with why it failed (the trace still shows). */
-function followed(follow: FollowAnalysis, loaded: Parameters<FollowAnalysis['update']>[0]): Analysis | { error: string; cancelled?: true } {
+function followed(follow: FollowAnalysis, loaded: LoadedTrace): Analysis | { error: string; cancelled?: true } {
   try {
     return follow.update(loaded);
   } catch (err) {
