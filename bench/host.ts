@@ -106,8 +106,11 @@ async function measure(script: string, name: string, file: string, mode: EngineM
     const t0 = performance.now();
     /** The overview of the trace as read, asked for when the load reports it (as the graph panel does), and when it came. */
     let early: Promise<number | undefined> | undefined;
+    /** When the load reported the trace as read (its analysis then runs). */
+    let readAt: number | undefined;
     const summary = await engine.load({ key: name, version: -1, path: file, local: true }, (p) => {
       phase = p.phase;
+      if (p.read) readAt = performance.now();
       if (p.read) early = engine.graphOverviewBytes(name, name, 1200).then((o) => (o ? performance.now() : undefined));
     });
     const t1 = performance.now();
@@ -119,6 +122,7 @@ async function measure(script: string, name: string, file: string, mode: EngineM
     clearInterval(sampler);
     if (!summary || !overview) throw new Error(`${name}: no summary or overview`);
     const after = process.memoryUsage();
+    if (readAt !== undefined) process.stdout.write(`  ${name} (${mode}) from the trace as read to the analysed overview: ${Math.round((t2 - readAt) / 100) / 10} s (load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})\n`);
     process.stdout.write(`  ${name} (${mode}) peak RSS above idle per phase, MB: ${[...phasePeaks].map(([k, v]) => `${k} ${mb(v - idle.rss)}`).join(', ')}\n`);
     const hwm = mode === 'process' ? /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${engine.threadId}/status`, 'utf8'))?.[1] : undefined;
     return {

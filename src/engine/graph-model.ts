@@ -8,21 +8,16 @@
 import type { Analysis } from '../analysis';
 import { isSoundStop } from '../analysis/types';
 import type { GraphEdge, GraphFinding, GraphLane, GraphModel, GraphNode } from '../shared/protocol';
-import type { TraceEdge } from '../trace/schema';
 import type { LoadedTrace } from '../trace/model';
 import { canonicalType, type TraceEvent } from '../trace/schema';
 import { describeCue, eventCues } from '../shared/cues';
-import { byTimeOrder, firstIndexOfIds, laneGroups, toolCallPairs } from './lanes';
-import { laneRows } from './lane-rows';
-import { timeAxis, timeToAxis } from '../shared/axis';
-import { PairNumbering } from '../analysis/pair-table';
-import type { IdTable } from '../trace/id-table';
+import { layoutStructure, type LayoutEdges, type LayoutStructure } from './graph-structure';
 import { creditWorthShowing, formatCredit, shareWords } from '../shared/credit-words';
 import { plainLabel, visibleControls } from '../shared/untrusted-text';
 import { formatAt, formatSpan, timeUnitOf, type TimeUnit } from '../trace/units';
 import { eventLabel, shortLabel, type LabelContext } from './event-labels';
 import { LANE_LABEL_CHARS, laneWords } from './lane-labels';
-import { foldLanes, type FoldedLane, type FoldedLanes } from './lane-folds';
+import type { FoldedLane, FoldedLanes } from './lane-folds';
 import { formatUsage, usageOf } from '../trace/tokens';
 
 const TEXT_LIMIT = 2000;
@@ -72,20 +67,8 @@ export interface GraphLayout {
   edges: LayoutEdges;
   /** What the node labels of an event need: the shown names of lanes (of the event's trace), the run's working folder. */
   labelContext: (e: TraceEvent) => LabelContext;
-}
-
-/** The graph's edges in columns: source and target are event indices of drawn nodes (a bar's call). */
-export interface LayoutEdges {
-  count: number;
-  source: Int32Array;
-  target: Int32Array;
-  /** Index into `types`. */
-  type: Uint16Array;
-  types: string[];
-  /** 1 for a derived link (`link<id>`), 0 for a trace edge (`edge<id>`). */
-  derived: Uint8Array;
-  /** The number in the edge's key. */
-  id: Int32Array;
+  /** What the layout shares with every other layout of its loaded trace (the columns above are its). */
+  structure: LayoutStructure;
 }
 
 /**
@@ -121,66 +104,46 @@ export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infin
   };
 }
 
-/** The graph of a trace in columns (see {@link GraphLayout}; what {@link buildGraph} describes). O(n log n) for n events. */
+/**
+ * The graph of a trace in columns (see {@link GraphLayout}; what {@link buildGraph} describes). The
+ * structure (lanes, rows, axis, edges) is shared with every layout of the same loaded trace
+ * ({@link layoutStructure}); the lanes' words, which read the events' content, and the analysis's
+ * marks, findings and credit are made here. O(n log n) for n events the first time, O(n) after.
+ */
 export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?: Analysis): GraphLayout {
   const edges = loaded.trace.edges ?? [];
   // Cytoscape stays interactive up to some ten thousand nodes: beyond the limit, draw the first events.
-  const events = loaded.trace.events.length > maxEvents ? loaded.trace.events.slice(0, maxEvents) : loaded.trace.events;
+  const structure = layoutStructure(loaded, maxEvents);
+  const { events, grouped: lanes, keyOf, laneIndex, traces, fold, lane, rows } = structure;
   const n = events.length;
   const { loop, marks } = analysisMarks(analysis, n);
-  // One lane group per trace when the file holds several: lanes keyed by trace and agent.
-  const { lanes, keyOf, traces } = laneGroups(events, edges);
-  const laneIndex = new Map(lanes.map((l, i) => [l.key, i]));
-  const tx = new Float64Array(n);
-  for (let i = 0; i < n; i++) tx[i] = events[i].t;
-  const axis = timeAxis(tx);
-  const byTime = byTimeOrder(events);
-  const order = new Int32Array(n);
-  byTime.forEach((i, rank) => (order[i] = rank));
-  const firstIndex = firstIndexOfIds(events);
-  const lane = new Int32Array(n);
-  const { end } = toolCallPairs(events, edges, { firstIndex, byTime });
-  const barOf = new Int32Array(n).fill(-1);
-  for (let i = 0; i < n; i++) if (end[i] >= 0) barOf[end[i]] = i;
-  for (let i = 0; i < n; i++) {
-    lane[i] = laneIndex.get(keyOf(events[i])) ?? 0;
-    tx[i] = timeToAxis(axis, events[i].t);
-  }
-  const byLane = new LaneEvents(events, lane, lanes.length);
-  /** A lane's events in time order, by lane key (views of one column: no array per lane, 1M lanes are 1M agents). */
-  const laneEventsOf = (key: string) => {
-    const k = laneIndex.get(key);
-    return k === undefined ? undefined : byLane.of(k);
-  };
-  // More agents than lanes a graph can show (1M events, each its own agent): the engine folds them into named groups.
-  const fold = foldLanes(lanes, countsByLane(lane, lanes.length));
-  if (fold) for (let i = 0; i < n; i++) lane[i] = fold.laneOf[lane[i]];
   /** The lane (index into the graph's lanes) of an original lane. */
   const shownOf = (k: number) => (fold ? fold.laneOf[k] : k);
-  const laneCount = fold ? fold.lanes.length : lanes.length;
-  const { row, rows } = laneRows({ events, lane, laneCount, end, barOf, firstIndex });
   markLastStops(analysis, events, lane, marks);
   const metadata = loaded.trace.metadata as Record<string, unknown> | undefined;
   const agentsMeta = metadata?.agents && typeof metadata.agents === 'object' ? (metadata.agents as Record<string, unknown>) : undefined;
   // words only for the lanes shown as their agent's (a folded agent is named in its group's tooltip)
   const own = fold ? fold.lanes.flatMap((l) => (l.of === undefined ? [] : [lanes[l.of]])) : lanes;
-  const ownWords = laneWords(own, { events, edges, keyOf, firstIndex, count: (k) => laneEventsOf(k)?.length ?? 0, agents: agentsMeta });
+  const countOf = (key: string) => {
+    const k = laneIndex.get(key);
+    return k === undefined ? 0 : structure.groupedCounts[k];
+  };
+  const ownWords = laneWords(own, { events, edges, keyOf, firstIndex: structure.firstIndex, count: countOf, agents: agentsMeta });
   const ownLanes: GraphLane[] = own.map((l, i) => ({
     name: l.name,
     ...(ownWords[i].label === undefined ? {} : { label: ownWords[i].label }),
     tip: ownWords[i].tip,
     ...(l.parent ? { parent: l.parent } : {}),
     depth: l.depth,
-    count: laneEventsOf(l.key)?.length ?? 0,
+    count: countOf(l.key),
     rows: 1,
     ...(l.trace === undefined ? {} : { trace: l.trace }),
     ...(l.name === l.agent ? {} : { agent: l.agent }),
   }));
   let ownAt = 0;
-  const shownCounts = fold ? countsByLane(lane, laneCount) : undefined;
   const graphLanes: GraphLane[] = fold
     ? fold.lanes.map((l, i) => {
-        if (l.of === undefined) return { ...groupLane(l), count: shownCounts![i] };
+        if (l.of === undefined) return { ...groupLane(l), count: structure.shownCounts![i] };
         // a kept lane sits under its nearest kept ancestor (its spawner may be folded)
         const { parent: _spawner, ...own } = ownLanes[ownAt++];
         return { ...own, ...(l.parent ? { parent: l.parent } : {}), depth: l.depth };
@@ -197,7 +160,6 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
     },
   });
   const laneTraces = traces.length > 1 ? graphLanes.map((l) => l.trace) : undefined;
-  const layoutEdges = graphEdges(events, edges, { lane, barOf, laneOfKey: (key) => { const k = laneIndex.get(key); return k === undefined ? undefined : shownOf(k); }, keyOf, laneEventsOf, firstIndex });
   const unit = timeUnitOf(loaded);
   return {
     format: loaded.format,
@@ -206,7 +168,7 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
     ...(laneTraces ? { traces: traces.map((id) => ({ id, events: lane.reduce((sum, l) => sum + (laneTraces[l] === id ? 1 : 0), 0), lanes: graphLanes.filter((l) => l.trace === id).length })) } : {}),
     lanes: graphLanes,
     ...(fold ? { folded: fold.folded } : {}),
-    axis,
+    axis: structure.axis,
     findings: graphFindings(analysis, events, unit),
     problems: {
       errors: loaded.problems.filter((p) => p.severity === 'error').length,
@@ -214,26 +176,20 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
     },
     events,
     lane,
-    row,
-    order,
-    tx,
-    end,
-    barOf,
+    row: structure.row,
+    order: structure.order,
+    tx: structure.tx,
+    end: structure.end,
+    barOf: structure.barOf,
     ...(laneTraces ? { laneTraces } : {}),
     loop,
     marks,
     credit: analysis?.credit.by_index,
     creditSigned: analysis?.credit.signed,
-    edges: layoutEdges,
+    edges: structure.edges,
     labelContext,
+    structure,
   };
-}
-
-/** Events per lane, from the events' lane column. */
-function countsByLane(lane: Int32Array, laneCount: number): Int32Array {
-  const counts = new Int32Array(laneCount);
-  for (const l of lane) if (l < laneCount) counts[l]++;
-  return counts;
 }
 
 /**
@@ -256,103 +212,6 @@ function groupLane(l: FoldedLane): GraphLane {
     ...(l.trace === undefined ? {} : { trace: l.trace }),
     folded: { agents: g.agents, by: g.by },
   };
-}
-
-/** What {@link graphEdges} needs of the layout being built. */
-interface EdgeContext {
-  lane: Int32Array;
-  barOf: Int32Array;
-  /** The lane (index into the graph's lanes) of a lane key. */
-  laneOfKey: (key: string) => number | undefined;
-  keyOf: (e: TraceEvent) => string;
-  /** A lane's events in time order, by lane key. */
-  laneEventsOf: (key: string) => Int32Array | undefined;
-  firstIndex: IdTable;
-}
-
-/**
- * The trace's edges and the derived links (see {@link buildGraph}), in columns. Pairs already
- * joined and the lanes each event's edges reach are kept in typed tables, not sets of strings.
- */
-function graphEdges(events: readonly TraceEvent[], edges: readonly TraceEdge[], ctx: EdgeContext): LayoutEdges {
-  const n = events.length;
-  const capacity = edges.length + n;
-  const out: LayoutEdges = { count: 0, source: new Int32Array(capacity), target: new Int32Array(capacity), type: new Uint16Array(capacity), types: [], derived: new Uint8Array(capacity), id: new Int32Array(capacity) };
-  const typeIndex = new Map<string, number>();
-  /** Drawn node pairs joined so far (numbered pairs: no string or number object per pair). */
-  const joined = new PairNumbering(edges.length);
-  /** Per trace edge that resolves: its source event and the lane of its target (then grouped by source). */
-  const edgeSource = new Int32Array(edges.length);
-  const edgeLane = new Int32Array(edges.length);
-  let resolved = 0;
-  /** Adds a pair; @returns false when it was there already. */
-  const added = (set: PairNumbering, a: number, b: number) => {
-    const size = set.size;
-    set.number(a, b);
-    return set.size > size;
-  };
-  const drawn = (i: number) => (ctx.barOf[i] >= 0 ? ctx.barOf[i] : i);
-  const push = (a: number, b: number, type: string, derived: boolean, id: number) => {
-    let t = typeIndex.get(type);
-    if (t === undefined) {
-      typeIndex.set(type, (t = out.types.length));
-      out.types.push(type);
-    }
-    const k = out.count++;
-    out.source[k] = a;
-    out.target[k] = b;
-    out.type[k] = t;
-    out.derived[k] = derived ? 1 : 0;
-    out.id[k] = id;
-  };
-  // Edges name event ids; a repeated id stands for its first event (of the first trace holding it).
-  const byId = ctx.firstIndex;
-  edges.forEach((edge, i) => {
-    const src = byId.get(edge.src);
-    const dst = byId.get(edge.dst);
-    if (src === undefined || dst === undefined) return;
-    edgeSource[resolved] = src;
-    edgeLane[resolved++] = ctx.lane[dst];
-    const [a, b] = [drawn(src), drawn(dst)];
-    if (a === b || !added(joined, a, b)) return;
-    push(a, b, edge.type, false, i);
-  });
-  const reaches = lanesReached(n, edgeSource.subarray(0, resolved), edgeLane.subarray(0, resolved));
-  events.forEach((e, i) => {
-    const kind = canonicalType(e.type);
-    const linkType = kind === 'spawn' ? 'spawn' : kind === 'return' ? 'return' : kind === 'delegate' ? 'delegate' : kind === 'message' ? 'message' : undefined;
-    if (!linkType || !e.to || e.to === e.agent) return;
-    const toLane = keyOf(ctx, e);
-    const toLaneIndex = ctx.laneOfKey(toLane);
-    if (toLaneIndex !== undefined && reaches(i, toLaneIndex)) return;
-    const target = firstAtOrAfter(events, ctx.laneEventsOf(toLane), e.t, i);
-    if (target === undefined) return;
-    const [a, b] = [drawn(i), drawn(target)];
-    if (a === b || !added(joined, a, b)) return;
-    push(a, b, linkType, true, out.count);
-  });
-  // Kept with the layout: only as long as the edges made.
-  const k = out.count;
-  return { ...out, source: out.source.slice(0, k), target: out.target.slice(0, k), type: out.type.slice(0, k), derived: out.derived.slice(0, k), id: out.id.slice(0, k) };
-}
-
-/** Whether a trace edge goes from event i into a lane: the edges' target lanes grouped by source event (two Int32Arrays, no set of pairs). */
-function lanesReached(n: number, source: Int32Array, lane: Int32Array): (i: number, lane: number) => boolean {
-  const start = new Int32Array(n + 1);
-  for (const s of source) start[s + 1]++;
-  for (let i = 0; i < n; i++) start[i + 1] += start[i];
-  const lanes = new Int32Array(source.length);
-  const fill = start.slice(0, n);
-  source.forEach((s, k) => (lanes[fill[s]++] = lane[k]));
-  return (i, l) => {
-    for (let k = start[i]; k < start[i + 1]; k++) if (lanes[k] === l) return true;
-    return false;
-  };
-}
-
-/** The lane key of the agent an event is addressed to (`to`). */
-function keyOf(ctx: EdgeContext, e: TraceEvent): string {
-  return ctx.keyOf({ ...e, agent: e.to! });
 }
 
 /** The node of event `index` of a layout, as {@link buildGraph} lists it; `details` adds its text and fields. */
@@ -488,56 +347,6 @@ function overlappingWaste(findings: Analysis['findings']): Set<number> {
     for (const i of events) counted.add(i);
   }
   return out;
-}
-
-/**
- * Indices of the events of each lane, in time order (ties in file order): one column counted then
- * filled, a lane's events a range of it (a view made when asked for: no object per lane); a lane is
- * sorted only when its events are not in time order already.
- */
-class LaneEvents {
-  private readonly start: Int32Array;
-  private readonly column: Int32Array;
-
-  /** @param lane per event its lane (0 .. laneCount - 1). */
-  constructor(events: readonly TraceEvent[], lane: Int32Array, laneCount: number) {
-    const n = events.length;
-    const start = new Int32Array(laneCount + 1);
-    for (let i = 0; i < n; i++) start[lane[i] + 1]++;
-    for (let l = 0; l < laneCount; l++) start[l + 1] += start[l];
-    const fill = start.slice(0, laneCount);
-    const column = new Int32Array(n);
-    for (let i = 0; i < n; i++) column[fill[lane[i]]++] = i;
-    for (let l = 0; l < laneCount; l++) if (start[l + 1] - start[l] > 1) sortByTime(column.subarray(start[l], start[l + 1]), events);
-    this.start = start;
-    this.column = column;
-  }
-
-  /** The events of lane k, in time order. */
-  of(k: number): Int32Array {
-    return this.column.subarray(this.start[k], this.start[k + 1]);
-  }
-}
-
-/** Sorts a lane's event indices by time, stable (as an array's sort is); left as it is when already in order. */
-function sortByTime(lane: Int32Array, events: readonly TraceEvent[]): void {
-  let sorted = true;
-  for (let k = 1; k < lane.length && sorted; k++) sorted = events[lane[k - 1]].t - events[lane[k]].t <= 0;
-  if (!sorted) lane.set(Array.from(lane).sort((a, b) => events[a].t - events[b].t));
-}
-
-/** The first event of a time-sorted lane at or after `t` (by binary search), other than `self`. */
-function firstAtOrAfter(events: readonly TraceEvent[], lane: Int32Array | undefined, t: number, self: number): number | undefined {
-  if (!lane) return undefined;
-  let lo = 0;
-  let hi = lane.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (events[lane[mid]].t < t) lo = mid + 1;
-    else hi = mid;
-  }
-  while (lo < lane.length && lane[lo] === self) lo++;
-  return lane[lo];
 }
 
 /** A stop's label with what it ends: `turn ended: task_complete`, `phase ended: max_turns` (a run's stop keeps `stop: …`). */

@@ -8,6 +8,7 @@ import type { GraphEdge, GraphLane, GraphNode, GraphOverview, GraphRun, GraphRun
 import { eventCues } from '../shared/cues';
 import { CREDIT_TINT_FROM } from '../shared/credit-words';
 import { eventDetails, graphLayout, layoutEdge, layoutNode, nodeLabel, withCredit, type GraphLayout } from './graph-model';
+import type { LayoutStructure } from './graph-structure';
 import { canonicalType } from '../trace/schema';
 import { packOverview } from '../shared/overview-columns';
 import { contentsOf, eventWithContent } from './long-content';
@@ -106,11 +107,46 @@ export function prepareGraph(snapshot: TraceSnapshot): void {
   graphIndex(snapshot);
 }
 
-/** The graph index of a snapshot (built on first use, O(n log n) for n events, then cached). */
+/** The graph index of a snapshot (built on first use, then cached): O(n log n) for n events, O(n) when its trace's structure was built for another snapshot. */
 function graphIndex(snapshot: TraceSnapshot): GraphIndex {
   const known = indices.get(snapshot);
   if (known) return known;
   const layout = graphLayout(snapshot.loaded, Infinity, snapshot.analysis);
+  const base = structureIndex(layout);
+  const { kinds, kind, crossing } = base;
+  const n = layout.events.length;
+  const role = new Uint8Array(n);
+  for (let i = 0; i < n; i++) role[i] = roleOf(kinds[kind[i]], layout.marks.get(i), crossing[i] === 1);
+  for (const i of base.firstSpawns) role[i] = Role.Own;
+  for (let i = 0; i < n; i++) if (role[i] === Role.Own && isTurnMark(layout.marks.get(i)) && !keepsStop(layout.marks.get(i))) role[i] = Role.TurnMark;
+  const { tracks, stops, edgesFrom, edgeAt, edgesInto, edgeInAt } = base;
+  const index: GraphIndex = { layout, kinds, kind, role, tracks, stops, edgesFrom, edgeAt, edgesInto, edgeInAt, plans: new Map() };
+  indices.set(snapshot, index);
+  return index;
+}
+
+/** What a graph index reads of its layout's structure alone (no analysis): kept per structure, shared by the indices of the trace as read and analysed. */
+interface StructureIndex {
+  kinds: string[];
+  kind: Uint8Array;
+  /** Per event: 1 when an edge joins it to another lane. */
+  crossing: Uint8Array;
+  tracks: Track[];
+  stops: GraphIndex['stops'];
+  edgesFrom: Int32Array;
+  edgeAt: Int32Array;
+  edgesInto: Int32Array;
+  edgeInAt: Int32Array;
+  /** See {@link firstSpawns}. */
+  firstSpawns: number[];
+}
+
+const structureIndices = new WeakMap<LayoutStructure, StructureIndex>();
+
+/** The {@link StructureIndex} of a layout's structure (built once per structure, O(n log n) for n events). */
+function structureIndex(layout: GraphLayout): StructureIndex {
+  const known = structureIndices.get(layout.structure);
+  if (known) return known;
   const { events, edges } = layout;
   const n = events.length;
   const kinds: string[] = [];
@@ -143,9 +179,6 @@ function graphIndex(snapshot: TraceSnapshot): GraphIndex {
   const edgeInAt = new Int32Array(edges.count);
   const fillIn = edgesInto.slice(0, n);
   for (let k = 0; k < edges.count; k++) edgeInAt[fillIn[edges.target[k]]++] = k;
-  const role = new Uint8Array(n);
-  for (let i = 0; i < n; i++) role[i] = roleOf(kinds[kind[i]], layout.marks.get(i), crossing[i] === 1);
-  for (const i of firstSpawns(layout)) role[i] = Role.Own;
   const { tx, order, end } = layout;
   const tracks = drawnByTrack(layout).map(({ lane, row, list }) => {
     const time = sortedBy(list.slice(), (a, b) => tx[a] - tx[b] || order[a] - order[b]);
@@ -159,9 +192,8 @@ function graphIndex(snapshot: TraceSnapshot): GraphIndex {
     }
     return { lane, row, time, order: inOrder, longTime, longOrder };
   });
-  for (let i = 0; i < n; i++) if (role[i] === Role.Own && isTurnMark(layout.marks.get(i)) && !keepsStop(layout.marks.get(i))) role[i] = Role.TurnMark;
-  const index: GraphIndex = { layout, kinds, kind, role, tracks, stops: stopsByLane(layout, kinds, kind), edgesFrom, edgeAt, edgesInto, edgeInAt, plans: new Map() };
-  indices.set(snapshot, index);
+  const index: StructureIndex = { kinds, kind, crossing, tracks, stops: stopsByLane(layout, kinds, kind), edgesFrom, edgeAt, edgesInto, edgeInAt, firstSpawns: firstSpawns(layout) };
+  structureIndices.set(layout.structure, index);
   return index;
 }
 

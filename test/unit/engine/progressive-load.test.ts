@@ -7,10 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { analysisSteps, analyzeTrace } from '../../../src/analysis';
 import { InProcessEngine } from '../../../src/engine/in-process-engine';
+import { layoutStructureBuilds } from '../../../src/engine/graph-structure';
 import { readSnapshot, snapshotAnalysis, analysedSnapshot, makeSnapshot, whyNoAnalysis } from '../../../src/engine/snapshot';
 import { summarize, type SessionSummary } from '../../../src/engine/summary';
 import { PROGRESSIVE_FROM_EVENTS } from '../../../src/engine/session-store';
@@ -181,4 +183,54 @@ test('a snapshot as read and its analysed snapshot: pending is distinct from fai
   assert.equal(failed.analysisPending, undefined);
   assert.equal(failed.analysisError, 'boom');
   assert.equal(whyNoAnalysis(failed), 'the analysis failed: boom');
+});
+
+/** The graph's answers for a loaded session: its overview and windows over the whole trace at three scales, in both modes (stamps left out: each snapshot has its own). */
+async function graphAnswers(engine: InProcessEngine, summary: SessionSummary): Promise<unknown> {
+  const overview = (await engine.graphOverview(summary.key, 'title'))!;
+  const windows = [];
+  for (const mode of ['time', 'order'] as const)
+    for (const scale of [0.01, 1, 100])
+      windows.push(await engine.graphWindow(summary.key, { seq: 1, stamp: summary.stamp, mode, from: -1e9, to: 1e9, scale, keep: [0] }));
+  const unstamped = (x: unknown) => JSON.parse(JSON.stringify(x, (k, v) => (k === 'stamp' ? 0 : ArrayBuffer.isView(v) ? Array.from(v as Int32Array) : v)));
+  return { overview: unstamped(overview), windows: unstamped(windows) };
+}
+
+test('the analysed graph of a progressive load equals a one-answer load and reuses the layout of the trace as read (lanes, rows, axis and edges laid out once)', async () => {
+  const whole = new InProcessEngine();
+  const wholeSummary = (await whole.load(request))!;
+  const expected = await graphAnswers(whole, wholeSummary);
+  const builds = layoutStructureBuilds();
+  const engine = new InProcessEngine({ progressiveFromEvents: 0 });
+  const run = progressiveLoad(engine);
+  const analysed = (await run.load)!;
+  await run.asked(); // the graph of the trace as read was drawn
+  assert.deepEqual(await graphAnswers(engine, analysed), expected, 'the analysed overview and windows are those of a one-answer load');
+  assert.equal(layoutStructureBuilds() - builds, 1, 'one layout for the trace as read and the analysed trace');
+});
+
+test('a lane asked a long task: its words are made again once the long content is let go, as a one-answer load shows them', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-reuse-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'long-task.otrace.jsonl');
+  const task = `Survey the sources ${'and check each claim '.repeat(20)}`;
+  const lines = [
+    { trace_id: 'long-task' },
+    { id: 'e1', t: 0, type: 'spawn', agent: 'lead', to: 'worker', content: task },
+    { id: 'e2', t: 1, type: 'message', agent: 'worker', content: 'on it' },
+    { id: 'e3', t: 2, type: 'return', agent: 'worker', to: 'lead', content: 'done' },
+    { id: 'e4', t: 3, type: 'stop', agent: 'lead', content: 'finished' },
+  ];
+  fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  const longTask = { key: 'long-task', version: -1, path: file, local: true };
+  const whole = new InProcessEngine();
+  const expected = await graphAnswers(whole, (await whole.load(longTask))!);
+  const engine = new InProcessEngine({ progressiveFromEvents: 0 });
+  let asRead: Promise<unknown> | undefined;
+  const analysed = (await engine.load(longTask, (p) => {
+    if (p.read) asRead = engine.graphOverview(p.read.key, 'title');
+  }))!;
+  const readLanes = ((await asRead) as { lanes: { tip: string }[] }).lanes;
+  assert.ok(readLanes.some((l) => l.tip.includes('asked: Survey the sources')), `the lane as read quotes its task: ${JSON.stringify(readLanes)}`);
+  assert.deepEqual(await graphAnswers(engine, analysed), expected);
 });
