@@ -1,0 +1,255 @@
+/**
+ * The index a snapshot's windowed graph is answered from (src/engine/graph-window.ts): per event its
+ * kind and role in run bars, per lane row its drawn events sorted on each axis, per lane its stops,
+ * the edges by source and by target. Its analysis-free part is built once per layout structure
+ * (src/engine/graph-structure.ts) and shared by the trace as read and analysed; the roles, which
+ * read the analysis's marks, are made per snapshot. Pure: no `vscode`.
+ */
+import type { GraphRun } from '../shared/protocol';
+import { graphLayout, type GraphLayout } from './graph-model';
+import type { LayoutStructure } from './graph-structure';
+import { canonicalType } from '../trace/schema';
+import type { TraceSnapshot } from './snapshot';
+
+/** How an event takes part in runs. */
+export const enum Role {
+  /** Plain: joins a run bar. */
+  Plain = 0,
+  /** Arrows to other lanes, spawns, delegations, returns: on its own unless its bucket is crowded. */
+  Notable = 1,
+  /** Stops and problem marks: always on its own. */
+  Own = 2,
+  /**
+   * A turn or phase end before its lane's last stop, drawn as a small mark: on its own unless it is
+   * in a pile (two more stops of its lane less than a bucket away: then it joins its bucket's run
+   * bar, which says how many events it holds), so turn ends never pile up.
+   */
+  TurnMark = 3,
+}
+
+/** Everything computed once per snapshot for answering windows: columns, no object per event. */
+export interface GraphIndex {
+  layout: GraphLayout;
+  kinds: string[];
+  /** Per event: index into `kinds`. */
+  kind: Uint8Array;
+  role: Uint8Array;
+  /**
+   * Per lane row (a track: lane, row), per mode: drawn events (no results inside bars) sorted by
+   * start, and the longest bar; tracks in lane order, a lane's rows from the top.
+   */
+  tracks: Track[];
+  /** Per lane, per mode: the positions of its stops, sorted (to tell a crowded turn end). */
+  stops: { time: Float64Array; order: Float64Array }[];
+  /** Edges by source event: edge numbers of source i are `edgeAt[edgesFrom[i] .. edgesFrom[i + 1])`, in the layout's order. */
+  edgesFrom: Int32Array;
+  edgeAt: Int32Array;
+  /** Edges by target event, the same way. */
+  edgesInto: Int32Array;
+  edgeInAt: Int32Array;
+  /** Buckets already planned without events to keep, by mode and bucket width, then by lane and bucket number (see {@link planOf}). */
+  plans: Map<string, Map<string, BucketPlan>>;
+}
+
+/** One row of one lane: its drawn events sorted by start on each axis, and its longest bar on each. */
+export interface Track {
+  lane: number;
+  row: number;
+  time: Int32Array;
+  order: Int32Array;
+  longTime: number;
+  longOrder: number;
+}
+
+/** How one lane row's bucket is drawn: the events on their own (in the order listed) and the run bar of the rest, if any. */
+export interface BucketPlan {
+  own: number[];
+  run?: GraphRun;
+}
+
+const indices = new WeakMap<TraceSnapshot, GraphIndex>();
+
+/** Builds a snapshot's graph index now (O(n log n) for n events), so that its overview and first windows answer without it. */
+export function prepareGraph(snapshot: TraceSnapshot): void {
+  graphIndex(snapshot);
+}
+
+/** The graph index of a snapshot (built on first use, then cached): O(n log n) for n events, O(n) when its trace's structure was built for another snapshot. */
+export function graphIndex(snapshot: TraceSnapshot): GraphIndex {
+  const known = indices.get(snapshot);
+  if (known) return known;
+  const layout = graphLayout(snapshot.loaded, Infinity, snapshot.analysis);
+  const base = structureIndex(layout);
+  const { kinds, kind, crossing } = base;
+  const n = layout.events.length;
+  const role = new Uint8Array(n);
+  for (let i = 0; i < n; i++) role[i] = roleOf(kinds[kind[i]], layout.marks.get(i), crossing[i] === 1);
+  for (const i of base.firstSpawns) role[i] = Role.Own;
+  for (let i = 0; i < n; i++) if (role[i] === Role.Own && isTurnMark(layout.marks.get(i)) && !keepsStop(layout.marks.get(i))) role[i] = Role.TurnMark;
+  const { tracks, stops, edgesFrom, edgeAt, edgesInto, edgeInAt } = base;
+  const index: GraphIndex = { layout, kinds, kind, role, tracks, stops, edgesFrom, edgeAt, edgesInto, edgeInAt, plans: new Map() };
+  indices.set(snapshot, index);
+  return index;
+}
+
+/** What a graph index reads of its layout's structure alone (no analysis): kept per structure, shared by the indices of the trace as read and analysed. */
+interface StructureIndex {
+  kinds: string[];
+  kind: Uint8Array;
+  /** Per event: 1 when an edge joins it to another lane. */
+  crossing: Uint8Array;
+  tracks: Track[];
+  stops: GraphIndex['stops'];
+  edgesFrom: Int32Array;
+  edgeAt: Int32Array;
+  edgesInto: Int32Array;
+  edgeInAt: Int32Array;
+  /** See {@link firstSpawns}. */
+  firstSpawns: number[];
+}
+
+const structureIndices = new WeakMap<LayoutStructure, StructureIndex>();
+
+/** The {@link StructureIndex} of a layout's structure (built once per structure, O(n log n) for n events). */
+function structureIndex(layout: GraphLayout): StructureIndex {
+  const known = structureIndices.get(layout.structure);
+  if (known) return known;
+  const { events, edges } = layout;
+  const n = events.length;
+  const kinds: string[] = [];
+  const kindIndex = new Map<string, number>();
+  const kind = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const name = canonicalType(events[i].type);
+    let k = kindIndex.get(name);
+    if (k === undefined) {
+      kindIndex.set(name, (k = kinds.length));
+      kinds.push(name);
+    }
+    kind[i] = k;
+  }
+  const crossing = new Uint8Array(n);
+  const edgesFrom = new Int32Array(n + 1);
+  for (let k = 0; k < edges.count; k++) {
+    const a = edges.source[k];
+    const b = edges.target[k];
+    edgesFrom[a + 1]++;
+    if (layout.lane[a] !== layout.lane[b]) crossing[a] = crossing[b] = 1;
+  }
+  for (let i = 0; i < n; i++) edgesFrom[i + 1] += edgesFrom[i];
+  const edgeAt = new Int32Array(edges.count);
+  const fill = edgesFrom.slice(0, n);
+  for (let k = 0; k < edges.count; k++) edgeAt[fill[edges.source[k]]++] = k;
+  const edgesInto = new Int32Array(n + 1);
+  for (let k = 0; k < edges.count; k++) edgesInto[edges.target[k] + 1]++;
+  for (let i = 0; i < n; i++) edgesInto[i + 1] += edgesInto[i];
+  const edgeInAt = new Int32Array(edges.count);
+  const fillIn = edgesInto.slice(0, n);
+  for (let k = 0; k < edges.count; k++) edgeInAt[fillIn[edges.target[k]]++] = k;
+  const { tx, order, end } = layout;
+  const tracks = drawnByTrack(layout).map(({ lane, row, list }) => {
+    const time = sortedBy(list.slice(), (a, b) => tx[a] - tx[b] || order[a] - order[b]);
+    const inOrder = sortedBy(list.slice(), (a, b) => order[a] - order[b]);
+    let longTime = 0;
+    let longOrder = 0;
+    for (const i of list) {
+      if (end[i] < 0) continue;
+      longTime = Math.max(longTime, tx[end[i]] - tx[i]);
+      longOrder = Math.max(longOrder, order[end[i]] - order[i]);
+    }
+    return { lane, row, time, order: inOrder, longTime, longOrder };
+  });
+  const index: StructureIndex = { kinds, kind, crossing, tracks, stops: stopsByLane(layout, kinds, kind), edgesFrom, edgeAt, edgesInto, edgeInAt, firstSpawns: firstSpawns(layout) };
+  structureIndices.set(layout.structure, index);
+  return index;
+}
+
+/**
+ * Per lane row, its drawn events (no results inside bars) in file order, lanes in order and each
+ * lane's rows from the top: views of one column, counted then filled (no list per track grown by
+ * push; a 1M-event trace's lists came to 8 MB and their copies).
+ */
+function drawnByTrack(layout: GraphLayout): { lane: number; row: number; list: Int32Array }[] {
+  const { lane, row, barOf } = layout;
+  const laneCount = layout.lanes.length;
+  // Track number of a lane's row: the lane's first track plus the row.
+  const first = new Int32Array(laneCount + 1);
+  for (let l = 0; l < laneCount; l++) first[l + 1] = first[l] + Math.max(1, layout.lanes[l].rows);
+  const trackOf = (i: number) => first[lane[i]] + Math.min(row[i], first[lane[i] + 1] - first[lane[i]] - 1);
+  const sizes = new Int32Array(first[laneCount]);
+  for (let i = 0; i < lane.length; i++) if (barOf[i] < 0 && lane[i] < laneCount) sizes[trackOf(i)]++;
+  const column = new Int32Array(sizes.reduce((sum, size) => sum + size, 0));
+  const fill = new Int32Array(sizes.length);
+  const out: { lane: number; row: number; list: Int32Array }[] = [];
+  let offset = 0;
+  for (let l = 0; l < laneCount; l++)
+    for (let r = 0; r < first[l + 1] - first[l]; r++) {
+      const t = first[l] + r;
+      out.push({ lane: l, row: r, list: column.subarray(offset, offset + sizes[t]) });
+      fill[t] = offset;
+      offset += sizes[t];
+    }
+  for (let i = 0; i < lane.length; i++) if (barOf[i] < 0 && lane[i] < laneCount) column[fill[trackOf(i)]++] = i;
+  return out;
+}
+
+/** True for the marks of a turn or phase end. */
+function isTurnMark(marks: Set<string> | undefined): boolean {
+  return marks !== undefined && (marks.has('turn-end') || marks.has('phase-end'));
+}
+
+/** True for the marks of a stop drawn large whatever its scope: its lane's last stop, a problem, the blamed event. */
+function keepsStop(marks: Set<string> | undefined): boolean {
+  return marks !== undefined && (marks.has('last-stop') || marks.has('stop-problem') || marks.has('blame'));
+}
+
+/** Per lane, the positions of its stops on each axis, sorted. */
+function stopsByLane(layout: GraphLayout, kinds: string[], kind: Uint8Array): { time: Float64Array; order: Float64Array }[] {
+  const stop = kinds.indexOf('stop');
+  const lists = layout.lanes.map(() => ({ time: [] as number[], order: [] as number[] }));
+  if (stop >= 0)
+    for (let i = 0; i < kind.length; i++) {
+      if (kind[i] !== stop || layout.lane[i] >= lists.length) continue;
+      lists[layout.lane[i]].time.push(layout.tx[i]);
+      lists[layout.lane[i]].order.push(layout.order[i]);
+    }
+  return lists.map((l) => ({ time: Float64Array.from(l.time).sort(), order: Float64Array.from(l.order).sort() }));
+}
+
+/**
+ * `list` sorted by `compare` (stable); left as it is when already in that order (the usual case: a
+ * trace written in time order), as sorting a typed array with a comparator copies it twice on the heap.
+ */
+function sortedBy(list: Int32Array, compare: (a: number, b: number) => number): Int32Array {
+  for (let k = 1; k < list.length; k++) if (!(compare(list[k - 1], list[k]) <= 0)) return list.sort(compare);
+  return list;
+}
+
+/**
+ * The spawn events that first spawn into each lane (by time order): on their own at every level of
+ * detail, so the first view shows who spawned whom. At most one per lane.
+ */
+function firstSpawns(layout: GraphLayout): number[] {
+  const { edges, events, lane, order } = layout;
+  const spawns: number[] = [];
+  for (let k = 0; k < edges.count; k++) {
+    const a = edges.source[k];
+    if (canonicalType(events[a].type) === 'spawn' && lane[a] !== lane[edges.target[k]]) spawns.push(k);
+  }
+  spawns.sort((x, y) => order[edges.source[x]] - order[edges.source[y]]);
+  const spawned = new Set<number>();
+  const out: number[] = [];
+  for (const k of spawns) {
+    const to = lane[edges.target[k]];
+    if (spawned.has(to)) continue;
+    spawned.add(to);
+    out.push(edges.source[k]);
+  }
+  return out;
+}
+
+function roleOf(kind: string, marks: Set<string> | undefined, crossing: boolean): Role {
+  if (kind === 'stop' || marks?.has('blame') || marks?.has('stop-problem')) return Role.Own;
+  if (crossing || ['spawn', 'despawn', 'delegate', 'return', 'reward', 'aggregate'].includes(kind)) return Role.Notable;
+  return Role.Plain;
+}
