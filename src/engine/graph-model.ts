@@ -12,6 +12,7 @@ import type { LoadedTrace } from '../trace/model';
 import { canonicalType, type TraceEvent } from '../trace/schema';
 import { describeCue, eventCues } from '../shared/cues';
 import { layoutStructure, type LayoutEdges, type LayoutStructure } from './graph-structure';
+import { firstIndexOfIds } from './lanes';
 import { creditWorthShowing, formatCredit, shareWords } from '../shared/credit-words';
 import { plainLabel, visibleControls } from '../shared/untrusted-text';
 import { formatAt, formatSpan, timeUnitOf, type TimeUnit } from '../trace/units';
@@ -128,7 +129,7 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
     const k = laneIndex.get(key);
     return k === undefined ? 0 : structure.groupedCounts[k];
   };
-  const ownWords = laneWords(own, { events, edges, keyOf, firstIndex: structure.firstIndex, count: countOf, agents: agentsMeta });
+  const ownWords = laneWords(own, { events, edges, keyOf, firstIndex: () => firstIndexOfIds(events), count: countOf, agents: agentsMeta });
   const ownLanes: GraphLane[] = own.map((l, i) => ({
     name: l.name,
     ...(ownWords[i].label === undefined ? {} : { label: ownWords[i].label }),

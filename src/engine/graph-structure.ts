@@ -58,7 +58,6 @@ export interface LayoutStructure {
   /** Per shown lane, its rows. */
   rows: Uint8Array;
   axis: GraphModel['axis'];
-  firstIndex: IdTable;
   /** Per event: its shown lane (index into the graph's lanes). */
   lane: Int32Array;
   /** Per event: its row inside its lane (src/engine/lane-rows.ts). */
@@ -147,7 +146,6 @@ function buildStructure(events: readonly TraceEvent[], edges: readonly TraceEdge
     laneCount,
     rows,
     axis,
-    firstIndex,
     lane,
     row,
     order,

@@ -36,8 +36,8 @@ export interface LaneWordsInput {
   edges: readonly TraceEdge[];
   /** The lane key of an event (its agent's lane). */
   keyOf: (e: TraceEvent) => string;
-  /** Each id's first event index. */
-  firstIndex: IdTable;
+  /** Each id's first event index, made when asked (only for a trace with a compaction event: the table holds every id). */
+  firstIndex: () => IdTable;
   /** Events per lane key. */
   count: (key: string) => number;
   /** `trace.metadata.agents`: per agent, e.g. `subagent_type`, `agent_id`, `role`, `agent_nickname` (Claude Code, Codex). */
@@ -105,7 +105,7 @@ export function agentLaneLabels(trace: Pick<Trace, 'events' | 'edges' | 'metadat
   for (const e of events) counts.set(keyOf(e), (counts.get(keyOf(e)) ?? 0) + 1);
   const meta = trace.metadata as Record<string, unknown> | undefined;
   const agents = meta?.agents && typeof meta.agents === 'object' ? (meta.agents as Record<string, unknown>) : undefined;
-  const words = laneWords(lanes, { events, edges, keyOf, firstIndex: firstIndexOfIds(events), count: (k) => counts.get(k) ?? 0, agents });
+  const words = laneWords(lanes, { events, edges, keyOf, firstIndex: () => firstIndexOfIds(events), count: (k) => counts.get(k) ?? 0, agents });
   const out = new Map<string, string>();
   lanes.forEach((l, i) => {
     const label = words[i].label;
@@ -143,17 +143,17 @@ function compactionLanes(input: LaneWordsInput): Map<string, string> {
     const to = keyOf(compaction);
     if (from !== to && !out.has(from)) out.set(from, to);
   };
-  let any = false;
+  let byId: IdTable | undefined;
   for (const e of events) {
     if (e.kind !== 'compaction') continue;
-    any = true;
-    for (const c of e.causes ?? []) if (typeof c === 'string') note(firstIndex.get(c), e);
+    byId ??= firstIndex();
+    for (const c of e.causes ?? []) if (typeof c === 'string') note(byId.get(c), e);
   }
-  if (!any) return out;
+  if (!byId) return out;
   for (const edge of input.edges) {
     if (edge.type !== 'return') continue;
-    const dst = firstIndex.get(edge.dst);
-    if (dst !== undefined && events[dst].kind === 'compaction') note(firstIndex.get(edge.src), events[dst]);
+    const dst = byId.get(edge.dst);
+    if (dst !== undefined && events[dst].kind === 'compaction') note(byId.get(edge.src), events[dst]);
   }
   return out;
 }
