@@ -10,6 +10,7 @@ import { graphLayout, type GraphLayout } from './graph-model';
 import type { LayoutStructure } from './graph-structure';
 import { canonicalType } from '../trace/schema';
 import type { TraceSnapshot } from './snapshot';
+import { contentsOf } from './long-content';
 
 /** How an event takes part in runs. */
 export const enum Role {
@@ -78,7 +79,9 @@ export function prepareGraph(snapshot: TraceSnapshot): void {
 export function graphIndex(snapshot: TraceSnapshot): GraphIndex {
   const known = indices.get(snapshot);
   if (known) return known;
-  const layout = graphLayout(snapshot.loaded, Infinity, snapshot.analysis);
+  const aside = snapshot.setAside;
+  const onDisk = aside?.size ? { has: (i: number) => aside.has(i), read: (at: readonly number[]) => contentsOf(snapshot, at) } : undefined;
+  const layout = graphLayout(snapshot.loaded, Infinity, snapshot.analysis, onDisk);
   const base = structureIndex(layout);
   const { kinds, kind, crossing } = base;
   const n = layout.events.length;

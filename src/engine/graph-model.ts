@@ -17,7 +17,7 @@ import { creditWorthShowing, formatCredit, shareWords } from '../shared/credit-w
 import { plainLabel, visibleControls } from '../shared/untrusted-text';
 import { formatAt, formatSpan, timeUnitOf, type TimeUnit } from '../trace/units';
 import { eventLabel, shortLabel, type LabelContext } from './event-labels';
-import { LANE_LABEL_CHARS, laneWords } from './lane-labels';
+import { LANE_LABEL_CHARS, laneWords, type ContentOnDisk } from './lane-labels';
 import type { FoldedLane, FoldedLanes } from './lane-folds';
 import { formatUsage, usageOf } from '../trace/tokens';
 
@@ -110,8 +110,9 @@ export function buildGraph(loaded: LoadedTrace, title: string, maxEvents = Infin
  * structure (lanes, rows, axis, edges) is shared with every layout of the same loaded trace
  * ({@link layoutStructure}); the lanes' words, which read the events' content, and the analysis's
  * marks, findings and credit are made here. O(n log n) for n events the first time, O(n) after.
+ * `contentOnDisk`: the events whose content was let go after the analysis (the lanes' tasks are read back).
  */
-export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?: Analysis): GraphLayout {
+export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?: Analysis, contentOnDisk?: ContentOnDisk): GraphLayout {
   const edges = loaded.trace.edges ?? [];
   // Cytoscape stays interactive up to some ten thousand nodes: beyond the limit, draw the first events.
   const structure = layoutStructure(loaded, maxEvents);
@@ -129,7 +130,7 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
     const k = laneIndex.get(key);
     return k === undefined ? 0 : structure.groupedCounts[k];
   };
-  const ownWords = laneWords(own, { events, edges, keyOf, firstIndex: () => firstIndexOfIds(events), count: countOf, agents: agentsMeta });
+  const ownWords = laneWords(own, { events, edges, keyOf, firstIndex: () => firstIndexOfIds(events), count: countOf, agents: agentsMeta, contentOnDisk });
   const ownLanes: GraphLane[] = own.map((l, i) => ({
     name: l.name,
     ...(ownWords[i].label === undefined ? {} : { label: ownWords[i].label }),

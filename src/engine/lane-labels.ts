@@ -42,6 +42,14 @@ export interface LaneWordsInput {
   count: (key: string) => number;
   /** `trace.metadata.agents`: per agent, e.g. `subagent_type`, `agent_id`, `role`, `agent_nickname` (Claude Code, Codex). */
   agents?: Record<string, unknown>;
+  /** The content let go after the analysis (src/engine/long-content.ts): whether event `index`'s is on disk only, and a reader of those (one read for all the lanes' tasks). */
+  contentOnDisk?: ContentOnDisk;
+}
+
+/** Events whose content is read from disk on demand: `has(index)` true when its content was let go; `read` gives the contents of such events. */
+export interface ContentOnDisk {
+  has: (index: number) => boolean;
+  read: (indices: readonly number[]) => (string | undefined)[];
 }
 
 /**
@@ -58,16 +66,19 @@ export interface LaneWordsInput {
 export function laneWords(lanes: readonly GroupedLane[], input: LaneWordsInput): LaneWords[] {
   const { events, keyOf } = input;
   const toKey = (e: TraceEvent) => keyOf({ ...e, agent: e.to! });
-  const spawnOf = new Map<string, TraceEvent>();
-  const askedOf = new Map<string, TraceEvent>();
-  for (const e of events) {
+  const onDisk = input.contentOnDisk;
+  const spawnOf = new Map<string, number>();
+  const askedOf = new Map<string, number>();
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
     const kind = canonicalType(e.type);
     if (!e.to || (e.to === e.agent && kind !== 'message')) continue;
     const key = toKey(e);
-    if (kind === 'spawn' && !spawnOf.has(key)) spawnOf.set(key, e);
+    if (kind === 'spawn' && !spawnOf.has(key)) spawnOf.set(key, i);
     const spoken = kind === 'delegate' || (kind === 'message' && e.from !== undefined && e.from !== e.to && e.kind !== 'meta');
-    if (spoken && !askedOf.has(key) && text(e.content)) askedOf.set(key, e);
+    if (spoken && !askedOf.has(key) && (text(e.content) || onDisk?.has(i))) askedOf.set(key, i);
   }
+  const contentAt = lanesContent(lanes, [spawnOf, askedOf], events, onDisk);
   const compacts = compactionLanes(input);
   const byKey = new Map(lanes.map((l) => [l.key, l]));
   return lanes.map((l) => {
@@ -78,11 +89,11 @@ export function laneWords(lanes: readonly GroupedLane[], input: LaneWordsInput):
       const target = plainLabel(byKey.get(of)?.name ?? of);
       return { label: COMPACTION_LABEL, tip: `${head}, compaction of ${target}'s context: the conversation so far summarised; the summary continues ${target}` };
     }
-    const spawn = spawnOf.get(l.key);
-    const asked = askedOf.get(l.key);
-    const task = text(asked?.content) ?? text(spawn?.content);
+    const spawnAt = spawnOf.get(l.key);
+    const spawn = spawnAt === undefined ? undefined : events[spawnAt];
+    const task = text(contentAt(askedOf.get(l.key))) ?? text(contentAt(spawnAt));
     const tip = `${head}${l.parent ? `, spawned by ${plainLabel(l.parent)}` : ''}${task ? ` · asked: ${clipWords(task, TASK_CHARS)}` : ''}`;
-    const label = composedLabel(l.agent, metaOf(input.agents, l.agent), spawn, text(spawn?.content) ?? task);
+    const label = composedLabel(l.agent, metaOf(input.agents, l.agent), spawn, text(contentAt(spawnAt)) ?? task);
     return label === undefined ? { tip } : { label, tip };
   });
 }
@@ -165,6 +176,24 @@ function metaOf(agents: Record<string, unknown> | undefined, agent: string): Rec
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v.trim() !== '' ? v : undefined;
+}
+
+/**
+ * The content of the events that name the lanes' tasks (`indexOf`: lane key -> event index), those
+ * let go read back from disk in one read; other events' content as they hold it.
+ */
+function lanesContent(lanes: readonly GroupedLane[], indexOf: readonly Map<string, number>[], events: readonly TraceEvent[], onDisk: ContentOnDisk | undefined): (index: number | undefined) => unknown {
+  const read = new Map<number, string | undefined>();
+  if (onDisk) {
+    const wanted: number[] = [];
+    for (const l of lanes) for (const m of indexOf) {
+      const i = m.get(l.key);
+      if (i !== undefined && onDisk.has(i)) wanted.push(i);
+    }
+    const got = wanted.length ? onDisk.read(wanted) : [];
+    wanted.forEach((i, k) => read.set(i, got[k]));
+  }
+  return (i) => (i === undefined ? undefined : read.has(i) ? read.get(i) : events[i]?.content);
 }
 
 /** A content's text on one line when it has any. */

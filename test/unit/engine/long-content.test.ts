@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { findEvents, graphEvent } from '../../../src/engine/graph-window';
+import { findEvents, graphEvent, graphOverview } from '../../../src/engine/graph-window';
 import { contentOf, LONG_CONTENT_CHARS, setAsideLongContent } from '../../../src/engine/long-content';
 import { eventContent, eventInfo } from '../../../src/engine/queries';
 import { makeSnapshot } from '../../../src/engine/snapshot';
@@ -51,4 +51,27 @@ test('when the line on disk no longer holds the event, its content is missing, n
   fs.rmSync(file);
   assert.equal(contentOf(s, 1), undefined, 'a removed file: no content, no throw');
   assert.equal(contentOf(s, 0), 'make');
+});
+
+test('a sub-agent lane keeps what it was asked in its label and tooltip when that task is long content let go', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-long-'));
+  const file = path.join(dir, 'lanes.otrace.jsonl');
+  const task = `Find where the config loader reads ${'the environment and the files it merges, '.repeat(8)}and list them`;
+  assert.ok(task.length >= LONG_CONTENT_CHARS);
+  const lines = [
+    { trace_id: 't', task_id: 'x' },
+    { id: 'e1', t: 0, type: 'message', agent: 'main', content: 'look into the config' },
+    { id: 'e2', t: 1, type: 'spawn', agent: 'main', to: 'Explore:a93ccab', role: 'Explore', content: task },
+    { id: 'e3', t: 2, type: 'delegate', agent: 'main', from: 'main', to: 'Explore:a93ccab', content: task },
+    { id: 'e4', t: 3, type: 'message', agent: 'Explore:a93ccab', content: 'done' },
+  ];
+  fs.writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  const kept = makeSnapshot('k', -1, file, loadTraceFile(file));
+  const s = makeSnapshot('k', -1, file, loadTraceFile(file));
+  const laneOf = (snap: typeof s) => graphOverview(snap, 'lanes').lanes.find((l) => l.name === 'Explore:a93ccab');
+  const before = laneOf(kept);
+  assert.match(before?.tip ?? '', /asked: Find where the config loader/);
+  assert.match(before?.label ?? '', /^Explore: Find where the config loader/);
+  assert.ok(setAsideLongContent(s) >= 1, 'the task is let go');
+  assert.deepEqual(laneOf(s), before);
 });
