@@ -262,9 +262,13 @@ function frameRange(s: TraceState, u0: number, u1: number, lane: number): void {
   s.view.frame(u0, u1, row === undefined ? [] : [row], 0.1);
 }
 
-/** Frames one agent's lane: its first and last events (several traces: the agent's first lane). */
-function showLane(s: TraceState, agent: string): void {
+/**
+ * Frames one agent's lane: its first and last events (several traces: the agent's first lane). An
+ * agent folded into a group lane has no lane of its own: its `events` are framed, when given.
+ */
+function showLane(s: TraceState, agent: string, events?: number[]): void {
   const lane = s.graph.lanes.findIndex((l) => (l.agent ?? l.name) === agent);
+  if (lane < 0) return void (events?.length && frameEvents(s, events));
   const { byTime, lane: laneOf } = s.graph.columns;
   const first = byTime.find((i) => laneOf[i] === lane);
   const last = [...byTime].reverse().find((i) => laneOf[i] === lane);
@@ -416,8 +420,11 @@ function receive(m: HostMessage): void {
       const finding = s?.graph.findings[m.finding];
       return s && finding && frameEvents(s, finding.events, m.finding);
     }
-    case 'showLane':
-      return state && showLane(state, m.agent);
+    case 'showLane': {
+      // the events name the snapshot `stamp`: used only while the page shows that one
+      const events = m.stamp !== undefined && shownAt(m.stamp) ? m.events : undefined;
+      return state && showLane(state, m.agent, events);
+    }
     case 'select': {
       const s = shownAt(m.stamp);
       return s && selectIndex(s, m.index, 'host');

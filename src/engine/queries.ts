@@ -10,6 +10,7 @@ import { formatAt, timeUnitOf } from '../trace/units';
 import * as path from 'node:path';
 import { canonicalType } from '../trace/event-types';
 import type { Position } from '../trace/model';
+import type { TraceEvent } from '../trace/schema';
 import { contentOf } from './long-content';
 import { creditLabel, creditWorthShowing } from '../shared/credit-words';
 import { PREVIEW_CHARS, type EventInfo, type EventPlace, type LensItem, type OutlineLane, type PromptAt, type PromptUser } from './query-types';
@@ -97,16 +98,34 @@ export function codeLenses(s: TraceSnapshot, file: string): LensItem[] {
     out.push({ at: origins.get(f.events[0])!.range.start, finding: { index: k, kind: f.kind, mode: f.mode, inline: f.inline, message: f.message } });
   });
   const events = s.loaded.trace.events;
-  let counts: Map<string, number> | undefined;
+  let spans: Map<string, AgentSpan> | undefined;
   events.forEach((e, i) => {
     if (canonicalType(e.type) !== 'spawn' || !e.to || !inFile(i)) return;
-    if (!counts) {
-      counts = new Map();
-      for (const x of events) counts.set(x.agent, (counts.get(x.agent) ?? 0) + 1);
-    }
-    out.push({ at: origins.get(i)!.range.start, lane: { agent: e.to, events: counts.get(e.to) ?? 0 } });
+    spans ??= agentSpans(events);
+    const span = spans.get(e.to);
+    out.push({ at: origins.get(i)!.range.start, lane: span ? { agent: e.to, events: span.events, first: span.first, last: span.last } : { agent: e.to, events: 0 } });
   });
   return out;
+}
+
+/** An agent's event count and its earliest and latest events by time (indices; of equal times, the first and the last in file order). */
+interface AgentSpan {
+  events: number;
+  first: number;
+  last: number;
+}
+
+/** Each agent's {@link AgentSpan}: O(events). */
+function agentSpans(events: readonly TraceEvent[]): Map<string, AgentSpan> {
+  const spans = new Map<string, AgentSpan>();
+  events.forEach((e, i) => {
+    const span = spans.get(e.agent);
+    if (!span) return void spans.set(e.agent, { events: 1, first: i, last: i });
+    span.events++;
+    if (e.t < events[span.first].t) span.first = i;
+    if (e.t >= events[span.last].t) span.last = i;
+  });
+  return spans;
 }
 
 /** The Outline of one file of a session (`''`: the trace file): one lane per agent, its events in file order, each named by its readable label (src/engine/record-labels.ts). */

@@ -60,7 +60,8 @@ export interface EventInfo extends EventPlace {
 /** A CodeLens of a trace file: a stop or loop finding (Explain) or a spawn (the spawned agent's lane). */
 export type LensItem =
   | { at: Position; finding: { index: number; kind: string; mode?: string; inline: string; message: string } }
-  | { at: Position; lane: { agent: string; events: number } };
+  /** A spawn's agent: its event count, and its earliest and latest events by time (indices; the graph frames them when it folds the agent's lane into a group). */
+  | { at: Position; lane: { agent: string; events: number; first?: number; last?: number } };
 
 /** One Outline symbol: an event of a lane. */
 export interface OutlineEvent {

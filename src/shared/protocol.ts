@@ -357,8 +357,8 @@ export type HostMessage =
   | { type: 'select'; stamp: number; index: number }
   /** Show a finding (index into the findings of the snapshot `stamp` names): frame its events, its text in the details pane. */
   | { type: 'explain'; stamp: number; finding: number }
-  /** Frame one agent's lane. */
-  | { type: 'showLane'; agent: string }
+  /** Frame one agent's lane; when the graph folds it into a group lane, its `events` (indices of the snapshot `stamp`), if given. */
+  | { type: 'showLane'; agent: string; stamp?: number; events?: number[] }
   /** A palette command routed to the active graph. */
   | { type: 'command'; command: GraphCommand }
   /** The labels people gave events of the snapshot (the sidecar next to the trace): one mark per event, its words plain text. */

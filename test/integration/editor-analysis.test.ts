@@ -251,6 +251,39 @@ describe('analysis in the trace text', function () {
     assert.match(promptLenses[0].command!.title, /^used by \d+ events? in demo\.otrace\.jsonl$/);
   });
 
+  it('CodeLens on the spawn of an agent folded into a group lane frames that agent\'s events in the graph', async () => {
+    // 1,200 helpers of one event each: over the 1,000 lanes a graph shows, so the engine folds them into group lanes
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-folded-'));
+    const file = path.join(dir, 'folded.otrace.jsonl');
+    const lines = [JSON.stringify({ trace_id: 'folded', task_id: 'fan out' })];
+    for (let k = 0; k < 1200; k++) {
+      const name = `helper_${String(k).padStart(4, '0')}`;
+      lines.push(JSON.stringify({ id: `s${k}`, t: 2 * k, type: 'spawn', agent: 'main', to: name, content: `part ${k}` }));
+      lines.push(JSON.stringify({ id: `m${k}`, t: 2 * k + 1, type: 'message', agent: name, content: `done ${k}` }));
+    }
+    fs.writeFileSync(file, `${lines.join('\n')}\n`);
+    try {
+      const editor = await open(file);
+      const lens = await until('the lens of helper_0700', async () => {
+        const ls = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', editor.document.uri);
+        return ls?.find((l) => l.command?.title === 'agent: helper_0700 · 1 event');
+      });
+      await vscode.commands.executeCommand(lens.command!.command, ...lens.command!.arguments!);
+      const frame = 'body[data-state="ready"][data-title="folded.otrace.jsonl"]';
+      const lanes = await evalInWebview<string[]>(`() => globalThis.__otrace.graph.lanes.map((l) => l.agent ?? l.name)`, { selector: frame, timeoutMs: 40_000 });
+      assert.ok(!lanes.includes('helper_0700'), 'the agent has no lane of its own: it is folded');
+      // helper_0700's one event is the message m700, event index 2 * 700 + 1
+      // framed, and drawn on its own once its window arrives (until then the run bar holding it is framed)
+      const framed = await until('helper_0700\'s event framed on its own', () =>
+        evalInWebview<string[] | undefined>(`() => { const f = globalThis.__otrace.cy.nodes('.framed').map((n) => n.id()); return f.includes('n1401') ? f : undefined; }`, { selector: frame, timeoutMs: 40_000 }),
+      );
+      assert.deepEqual(framed, ['n1401'], 'only its event is framed');
+      assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, file, 'the trace editor keeps the focus');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('Toggle Inline Analysis clears the marks and brings them back', async () => {
     const file = path.join(ROOT, 'samples', 'demo.otrace.jsonl');
     await open(file);

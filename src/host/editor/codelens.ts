@@ -27,20 +27,22 @@ export class TraceCodeLens implements vscode.CodeLensProvider {
     await this.sessions.forDocument(document);
     const found = this.sessions.containing(document.uri);
     const items = found && (await this.sessions.engine.codeLenses(found.summary.key, found.summary.stamp, found.file));
-    return items ? items.map((item) => traceLens(found.summary.key, item)) : [];
+    return items ? items.map((item) => traceLens(found.summary.key, found.summary.stamp, item)) : [];
   }
 }
 
-/** The lens of one item: Explain a stop or loop, or show a spawned agent's lane. */
-function traceLens(trace: string, item: LensItem): vscode.CodeLens {
+/** The lens of one item (of the snapshot `stamp`): Explain a stop or loop, or show a spawned agent's lane. */
+function traceLens(trace: string, stamp: number, item: LensItem): vscode.CodeLens {
   const at = toRange({ start: item.at, end: item.at }).start;
   if ('finding' in item) {
     const f = item.finding;
     const title = f.kind === 'loop' ? `${f.inline}: ${f.message}` : `${f.inline}${f.mode === 'ok' ? '' : ` — ${f.message}`}`;
     return lens(at, labelText`${plainLabel(title, 110)} — Explain`, 'otrace.explainFinding', { trace, finding: f.index });
   }
-  const { agent, events } = item.lane;
-  return lens(at, labelText`agent: ${plainLabel(agent, 60)} · ${events} event${events === 1 ? '' : 's'}`, 'otrace.showLane', { trace, agent });
+  const { agent, events, first, last } = item.lane;
+  // the agent's events, for a graph that folds its lane into a group (they name events of this snapshot)
+  const span = first === undefined || last === undefined ? {} : { stamp, events: first === last ? [first] : [first, last] };
+  return lens(at, labelText`agent: ${plainLabel(agent, 60)} · ${events} event${events === 1 ? '' : 's'}`, 'otrace.showLane', { trace, agent, ...span });
 }
 
 /** Lenses in prompt files that open traces name in `source.path`. */

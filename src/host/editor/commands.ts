@@ -36,9 +36,10 @@ export function registerTraceCommands(sessions: OpenTraces, selection: Selection
       if (!ref || typeof ref.trace !== 'string' || typeof ref.finding !== 'number') return;
       graphOf(ref.trace)?.explain(ref.finding);
     }),
-    vscode.commands.registerCommand('otrace.showLane', (ref?: { trace: string; agent: string }) => {
+    vscode.commands.registerCommand('otrace.showLane', (ref?: { trace: string; agent: string; stamp?: number; events?: number[] }) => {
       if (!ref || typeof ref.trace !== 'string' || typeof ref.agent !== 'string') return;
-      graphOf(ref.trace)?.showLane(ref.agent);
+      const events = Array.isArray(ref.events) && ref.events.length <= 2 && ref.events.every((i) => Number.isSafeInteger(i) && i >= 0) ? ref.events : undefined;
+      graphOf(ref.trace)?.showLane(ref.agent, typeof ref.stamp === 'number' && events ? { stamp: ref.stamp, events } : undefined);
     }),
     vscode.commands.registerCommand('otrace.showEvents', async (ref?: { trace: string; indices: number[] }) => {
       const summary = ref && sessions.peek(vscode.Uri.parse(ref.trace));

@@ -19,12 +19,23 @@ import { lastGraphSize, rememberGraphSize } from './graph-size';
 import { graphHtml, graphWebviewOptions } from './graph-html';
 import { graphPanelTitle } from './panel-title';
 
-/** Host messages that name an event or finding of the shown snapshot, before they are stamped with it. */
-type Unstamped = { type: 'select'; index: number } | { type: 'explain'; finding: number } | { type: 'showLane'; agent: string };
+/**
+ * Host messages that name an event or finding of the shown snapshot, before they are stamped with it.
+ * showLane names an agent, and may carry its events in the snapshot they were found in (`at`).
+ */
+type Unstamped = { type: 'select'; index: number } | { type: 'explain'; finding: number } | { type: 'showLane'; agent: string; at?: AgentEvents };
 
-/** `message` with the stamp of the snapshot it names an event or finding of (showLane names an agent: no stamp). */
+/** An agent's earliest and latest events (indices) in the snapshot `stamp`. */
+export interface AgentEvents {
+  stamp: number;
+  events: number[];
+}
+
+/** `message` with the stamp of the snapshot it names an event or finding of; showLane keeps its events only when found in that snapshot. */
 function stamped(message: Unstamped, stamp: number): HostMessage {
-  return message.type === 'showLane' ? message : { ...message, stamp };
+  if (message.type !== 'showLane') return { ...message, stamp };
+  const { agent, at } = message;
+  return at && at.stamp === stamp ? { type: 'showLane', agent, stamp, events: at.events } : { type: 'showLane', agent };
 }
 
 /**
@@ -117,9 +128,9 @@ export class GraphView implements vscode.Disposable {
     this.postWhenShown({ type: 'explain', finding });
   }
 
-  /** Frames one agent's lane. */
-  showLane(agent: string): void {
-    this.postWhenShown({ type: 'showLane', agent });
+  /** Frames one agent's lane; `at`: its events, framed instead when the graph folds the agent into a group lane. */
+  showLane(agent: string, at?: AgentEvents): void {
+    this.postWhenShown({ type: 'showLane', agent, ...(at ? { at } : {}) });
   }
 
   /** Posts now when the webview shows the trace, else right after it does; stamped with the snapshot it then shows. */
