@@ -7,17 +7,25 @@
  * later phase's peak counts from there). Then the session's structures are dropped one by one and
  * the memory each frees is listed (retained sizes, MB and bytes per event).
  *
+ * With OTRACE_BENCH_MEMORY=progressive the phases are those of a progressive open instead (a trace
+ * of 50,000 events or more in the engine, src/engine/session-store.ts): the read snapshot and its
+ * summary, its graph index and overview bytes with the first window (what the host draws first),
+ * each phase of the analysis as the engine runs them with the read snapshot still the session's,
+ * then the analysed snapshot, its summary and its overview.
+ *
  *   npm run bench -- memory
  *   OTRACE_BENCH_SIZES=1M npm run bench -- memory
+ *   OTRACE_BENCH_SIZES=1M OTRACE_BENCH_MEMORY=progressive npm run bench -- memory
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
-import { graphOverviewBytes, snapshotStamp } from '../src/engine/graph-window';
+import { graphOverviewBytes, graphWindow, prepareGraph, snapshotStamp } from '../src/engine/graph-window';
 import { setAsideLongContent } from '../src/engine/long-content';
-import { makeSnapshot, type TraceSnapshot } from '../src/engine/snapshot';
+import { analysedSnapshot, makeSnapshot, readSnapshot, snapshotAnalysis, type TraceSnapshot } from '../src/engine/snapshot';
+import { fitWindowRequest } from '../src/shared/fit';
 import { summarize, type SessionSummary } from '../src/engine/summary';
 import { graphLayout } from '../src/engine/graph-model';
 import { LiveFiles } from '../src/trace/live-files';
@@ -70,19 +78,52 @@ async function measure(file: string): Promise<void> {
   const rows: Phase[] = [];
   const idleHeap = heapAfterGc();
   const idleRss = process.memoryUsage().rss;
+  /** OTRACE_BENCH_NO_GC=1: no full collection between phases (peaks as in the engine; kept is then the heap used, garbage included). */
+  const noGc = process.env.OTRACE_BENCH_NO_GC === '1';
   const phase = <T>(name: string, run: () => T): T => {
     resetPeak();
     const out = run();
     const peak = peakRss() - idleRss;
-    rows.push({ phase: name, heap: heapAfterGc() - idleHeap, peak });
+    rows.push({ phase: name, heap: (noGc ? v8.getHeapStatistics().used_heap_size + process.memoryUsage().arrayBuffers : heapAfterGc()) - idleHeap, peak });
     return out;
   };
   const loaded = phase('read (parse + check + origins)', () => loadTraceFile(file, new LiveFiles()));
-  let snapshot: TraceSnapshot | undefined = phase('analysis (snapshot)', () => makeSnapshot('bench', -1, file, loaded));
-  phase('long content set aside (read from disk on demand)', () => setAsideLongContent(snapshot!));
-  let summary: SessionSummary | undefined = phase('summary', () => summarize(snapshot!, snapshotStamp(snapshot!), loaded.bytes, false));
-  phase('graph layout alone (then dropped)', () => void graphLayout(loaded, Infinity, snapshot!.analysis));
-  let overview: { json: Uint8Array; columns: Uint8Array } | undefined = phase('graph overview (index + JSON and column bytes)', () => graphOverviewBytes(snapshot!, 'bench'));
+  let snapshot: TraceSnapshot | undefined;
+  let summary: SessionSummary | undefined;
+  let overview: { json: Uint8Array; columns: Uint8Array } | undefined;
+  if (process.env.OTRACE_BENCH_MEMORY === 'progressive') {
+    // As SessionStore.run does for a trace of PROGRESSIVE_FROM_EVENTS or more.
+    let first: TraceSnapshot | undefined = phase('read snapshot + its summary', () => readSnapshot('bench', -1, file, loaded));
+    let readSummary: SessionSummary | undefined = summarize(first, snapshotStamp(first), loaded.bytes, false);
+    phase('read: graph index (prepareGraph)', () => prepareGraph(first!));
+    phase('read: overview bytes + first window (sent, then dropped)', () => {
+      const o = graphOverviewBytes(first!, 'bench');
+      graphWindow(first!, fitWindowRequest(o.overview, 1200));
+    });
+    const steps = snapshotAnalysis(first);
+    let result: ReturnType<typeof steps.next> | undefined;
+    for (let done = false; !done; ) {
+      result = phase('analysis: …', () => steps.next());
+      done = result.done === true;
+      rows[rows.length - 1].phase = `analysis: ${done ? 'findings' : String(result.value)}`;
+    }
+    const analysis = result!.value as Parameters<typeof analysedSnapshot>[1];
+    snapshot = phase('analysed snapshot (findings by event, run summary)', () => analysedSnapshot(first!, analysis));
+    phase('long content set aside (read from disk on demand)', () => setAsideLongContent(snapshot!));
+    summary = phase('summary (the read snapshot let go)', () => {
+      first = undefined;
+      readSummary = undefined;
+      return summarize(snapshot!, snapshotStamp(snapshot!), loaded.bytes, false);
+    });
+    void readSummary;
+    overview = phase('graph overview (index + JSON and column bytes)', () => graphOverviewBytes(snapshot!, 'bench'));
+  } else {
+    snapshot = phase('analysis (snapshot)', () => makeSnapshot('bench', -1, file, loaded));
+    phase('long content set aside (read from disk on demand)', () => setAsideLongContent(snapshot!));
+    summary = phase('summary', () => summarize(snapshot!, snapshotStamp(snapshot!), loaded.bytes, false));
+    phase('graph layout alone (then dropped)', () => void graphLayout(loaded, Infinity, snapshot!.analysis));
+    overview = phase('graph overview (index + JSON and column bytes)', () => graphOverviewBytes(snapshot!, 'bench'));
+  }
   const overviewBytes = overview.json.length + overview.columns.length;
   overview = undefined;
   const n = summary.counts.events; // the summary was kept through the overview, as the engine keeps it

@@ -61,7 +61,8 @@ export class AnswerStatements {
   ownWords(i: number): boolean {
     const { index } = this;
     if (i === this.taskPos || opensDelegation(index, i) || PLAN_TEXT.test(index.content(i))) return false;
-    return !(this.taskHead && index.normalizedContent(i).includes(this.taskHead));
+    // read once per event (can() keeps the verdict): not kept in the index's cache
+    return !(this.taskHead && index.normalizedOnce(i).includes(this.taskHead));
   }
 
   /**

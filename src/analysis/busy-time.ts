@@ -26,65 +26,187 @@ export interface BusyTime {
 }
 
 /**
- * Busy and wall time of an indexed trace.
+ * Busy and wall time of an indexed trace, in O(n log n) for n events. Its scratch is in the index's
+ * arena (given back before it returns) and it makes no object per event: at a million events the
+ * lists of intervals and their sort orders it made before were about 120 MB of the analysis's peak
+ * (docs/large-traces.md, Memory).
  * @param start per position (time order), the start of the event's busy interval (its latency start)
  * @param end per position, the end of its own work (`t` + work)
  */
 export function busyTime(index: TraceIndex, start: Float64Array, end: Float64Array): BusyTime {
+  const arena = index.arena;
+  const scratch = arena.mark();
+  try {
+    const kids = childrenOf(index, start, end);
+    // room for the intervals of all events (wall time) and for the pieces of any one lane
+    let busy = 0;
+    let lanePieces = 0;
+    index.lanes.forEach((positions) => {
+      let pieces = 0;
+      for (let k = 0; k < positions.length; k++) {
+        const v = positions[k];
+        if (!(end[v] > start[v])) continue;
+        busy++;
+        pieces += 1 + kids.start[v + 1] - kids.start[v];
+      }
+      lanePieces = Math.max(lanePieces, pieces);
+    });
+    const from = arena.float64(Math.max(busy, lanePieces));
+    const to = arena.float64(from.length);
+    let m = 0;
+    for (let v = 0; v < index.size; v++) {
+      if (!(end[v] > start[v])) continue;
+      from[m] = start[v];
+      to[m++] = end[v];
+    }
+    const wall = unionLength(from, to, m);
+    const holeFrom = arena.float64(kids.most);
+    const holeTo = arena.float64(kids.most);
+    // per lane its busy time, summed in the order of each lane's first busy event
+    const laneAt = arena.int32(index.size).fill(-1);
+    const laneTime = arena.float64(index.lanes.size);
+    const holes = { holeFrom, holeTo };
+    let no = 0;
+    index.lanes.forEach((positions) => {
+      let pieces = 0;
+      let first = -1;
+      for (let k = 0; k < positions.length; k++) {
+        const v = positions[k];
+        if (!(end[v] > start[v])) continue;
+        if (first === -1) first = v;
+        pieces = busyPieces(v, start, end, kids, holes, from, to, pieces);
+      }
+      if (first !== -1) {
+        laneTime[no] = unionLength(from, to, pieces);
+        laneAt[first] = no;
+      }
+      no++;
+    });
+    let lane = 0;
+    for (let v = 0; v < index.size; v++) if (laneAt[v] !== -1) lane += laneTime[laneAt[v]];
+    return { lane, wall };
+  } finally {
+    arena.release(scratch);
+  }
+}
+
+/** The busy children of each event (those whose `parent` is it, with a busy interval), in columns: those of v are `list[start[v] .. start[v + 1])`; `most` the largest count. */
+interface Children {
+  start: Int32Array;
+  list: Int32Array;
+  most: number;
+}
+
+/** Each event's busy children (its `parent` field names the nearest event of that id), counted then filled, in the index's arena. */
+function childrenOf(index: TraceIndex, start: Float64Array, end: Float64Array): Children {
   const n = index.size;
-  // each event's parent (its `parent` field, the nearest event of that id)
-  const parent = new Int32Array(n).fill(-1);
+  const parent = index.arena.int32(n).fill(-1);
+  const first = index.arena.int32(n + 1);
   for (let v = 0; v < n; v++) {
     const id = index.events[v].parent;
     const p = typeof id === 'string' ? index.resolve(id, v) : undefined;
-    if (p !== undefined && p !== v) parent[v] = p;
+    if (p !== undefined && p !== v && end[v] > start[v]) {
+      parent[v] = p;
+      first[p + 1]++;
+    }
   }
-  const children = new Map<number, number[]>();
-  for (let v = 0; v < n; v++) if (parent[v] !== -1 && end[v] > start[v]) (children.get(parent[v]) ?? children.set(parent[v], []).get(parent[v])!).push(v);
-  // the busy pieces of each lane: each event's interval less its children's
-  const pieces = new Map<string, number[]>();
-  const all: number[] = [];
+  let most = 0;
   for (let v = 0; v < n; v++) {
-    if (!(end[v] > start[v])) continue;
-    all.push(start[v], end[v]);
-    const lane = index.events[v].agent;
-    const out = pieces.get(lane) ?? pieces.set(lane, []).get(lane)!;
-    const kids = children.get(v);
-    if (!kids) {
-      out.push(start[v], end[v]);
+    most = Math.max(most, first[v + 1]);
+    first[v + 1] += first[v];
+  }
+  const list = index.arena.int32(first[n]);
+  const fill = index.arena.int32(n);
+  for (let v = 0; v < n; v++) if (parent[v] !== -1) list[first[parent[v]] + fill[parent[v]]++] = v;
+  return { start: first, list, most };
+}
+
+/**
+ * Writes the busy pieces of event v (its interval less its children's) into `from` / `to` at `m`.
+ * @returns the new count.
+ */
+function busyPieces(v: number, start: Float64Array, end: Float64Array, kids: Children, holes: { holeFrom: Float64Array; holeTo: Float64Array }, from: Float64Array, to: Float64Array, m: number): number {
+  const k0 = kids.start[v];
+  const k1 = kids.start[v + 1];
+  if (k0 === k1) {
+    from[m] = start[v];
+    to[m] = end[v];
+    return m + 1;
+  }
+  const { holeFrom, holeTo } = holes;
+  for (let k = k0; k < k1; k++) {
+    holeFrom[k - k0] = start[kids.list[k]];
+    holeTo[k - k0] = end[kids.list[k]];
+  }
+  const count = k1 - k0;
+  const hs = sortedPrefix(holeFrom, count);
+  const he = sortedPrefix(holeTo, count);
+  let at = start[v];
+  const stop = end[v];
+  // the children's intervals merged (see unionLength), each one cut out of [start, end] in order
+  for (let i = 0, j = 0, depth = 0, s = 0; j < count && at < stop; ) {
+    if (i < count && hs[i] <= he[j]) {
+      if (depth++ === 0) s = hs[i];
+      i++;
       continue;
     }
-    const holes = merge(kids.flatMap((c) => [start[c], end[c]]));
-    let from = start[v];
-    for (let k = 0; k < holes.length; k += 2) {
-      if (holes[k] > from) out.push(from, Math.min(holes[k], end[v]));
-      from = Math.max(from, holes[k + 1]);
-      if (from >= end[v]) break;
+    if (--depth === 0) {
+      if (s > at) {
+        from[m] = at;
+        to[m++] = Math.min(s, stop);
+      }
+      at = Math.max(at, he[j]);
     }
-    if (from < end[v]) out.push(from, end[v]);
+    j++;
   }
-  let lane = 0;
-  for (const p of pieces.values()) lane += length(merge(p));
-  return { lane, wall: length(merge(all)) };
+  if (at < stop) {
+    from[m] = at;
+    to[m++] = stop;
+  }
+  return m;
 }
 
-/** Intervals given as [start, end, start, end, ...], merged into disjoint ones in order (same form). */
-function merge(flat: number[]): number[] {
-  const order = Array.from({ length: flat.length / 2 }, (_, k) => k).sort((a, b) => flat[2 * a] - flat[2 * b]);
-  const out: number[] = [];
-  for (const k of order) {
-    const s = flat[2 * k];
-    const e = flat[2 * k + 1];
-    if (!(e > s)) continue;
-    if (out.length && s <= out[out.length - 1]) out[out.length - 1] = Math.max(out[out.length - 1], e);
-    else out.push(s, e);
+/**
+ * The length of the union of the intervals [from[k], to[k]] for k < m (those with to > from; others
+ * are left out), in place: the lists are sorted. Overlapping or touching intervals form one piece;
+ * the pieces' lengths are summed from the earliest. O(m log m), nothing allocated.
+ * The starts and the ends are sorted apart and swept (a start before an end at the same time):
+ * each piece goes from its earliest start to the end where no interval is open any more, the
+ * pieces a sort of the intervals by start and a merge make.
+ */
+function unionLength(from: Float64Array, to: Float64Array, m: number): number {
+  let kept = 0;
+  for (let k = 0; k < m; k++) {
+    if (!(to[k] > from[k])) continue;
+    from[kept] = from[k];
+    to[kept++] = to[k];
   }
-  return out;
-}
-
-/** Total length of disjoint intervals [start, end, ...]. */
-function length(merged: number[]): number {
+  const starts = sortedPrefix(from, kept);
+  const ends = sortedPrefix(to, kept);
   let total = 0;
-  for (let k = 0; k < merged.length; k += 2) total += merged[k + 1] - merged[k];
+  for (let i = 0, j = 0, depth = 0, s = 0; j < kept; ) {
+    if (i < kept && starts[i] <= ends[j]) {
+      if (depth++ === 0) s = starts[i];
+      i++;
+      continue;
+    }
+    if (--depth === 0) total += ends[j] - s;
+    j++;
+  }
   return total;
+}
+
+/** Below this many numbers a prefix is sorted by insertion where it lies (no view made: an event's few children). */
+const SMALL_SORT = 16;
+
+/** The first `count` numbers of `list` sorted ascending in place (no NaN among them): `list` itself when short, else a view of them. */
+function sortedPrefix(list: Float64Array, count: number): Float64Array {
+  if (count > SMALL_SORT) return list.subarray(0, count).sort();
+  for (let k = 1; k < count; k++) {
+    const x = list[k];
+    let j = k - 1;
+    for (; j >= 0 && list[j] > x; j--) list[j + 1] = list[j];
+    list[j + 1] = x;
+  }
+  return list;
 }

@@ -16,7 +16,7 @@ import { analyzeStops, type StopOptions } from './stops';
 import { guessTopology } from './topology';
 import { TraceIndex } from './trace-index';
 import { analyzePerTrace } from './per-trace';
-import { traceGroups } from '../trace/trace-groups';
+import { traceGroups, type TraceGroup } from '../trace/trace-groups';
 import { buildFindings } from './findings';
 import type { Analysis, Outcome } from './types';
 import { timeUnitOf } from '../trace/units';
@@ -70,12 +70,13 @@ export type AnalysisPhase = 'index' | 'loops' | 'stops' | 'credit' | 'blame' | '
  * Never throws on bad content; an exception of a phase propagates from `next()`.
  */
 export function* analysisSteps(loaded: LoadedTrace, options: AnalysisOptions = {}): Generator<AnalysisPhase, Analysis, void> {
-  const groups = traceGroups(loaded);
+  let groups: TraceGroup[] | undefined = traceGroups(loaded);
   if (groups.length > 1) {
     const analysis = analyzePerTrace(loaded, groups, (part) => analyzeOnce(part, options));
     yield 'traces';
     return analysis;
   }
+  groups = undefined; // one trace: its list of every event's index (8 MB at 1M) is not kept through the phases
   return yield* analysisStepsOf(loaded, options);
 }
 

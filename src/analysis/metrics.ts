@@ -118,6 +118,17 @@ function workAndCosts(index: TraceIndex, own: Float64Array, multiAgent: boolean)
  * included, so it spans the run.
  */
 function criticalPath(index: TraceIndex, own: Float64Array, basis: Metrics['work_basis'], start: Float64Array): { total: number; critical: number; path: string[] } {
+  // its scratch is given back before busy time takes its own: the metrics' arena high-water is the larger of the two, not their sum
+  const scratch = index.arena.mark();
+  try {
+    return chainsOf(index, own, basis, start);
+  } finally {
+    index.arena.release(scratch);
+  }
+}
+
+/** {@link criticalPath}'s pass, its per-event columns made in the index's arena (the caller gives them back). */
+function chainsOf(index: TraceIndex, own: Float64Array, basis: Metrics['work_basis'], start: Float64Array): { total: number; critical: number; path: string[] } {
   const n = index.size;
   const finish = index.arena.float64(n);
   const cp = index.arena.float64(n);

@@ -477,6 +477,18 @@ export class TraceIndex {
     return this.salientCache[i] ?? salientTokens(stripLogNoise(this.content(i)));
   }
 
+  /**
+   * {@link normalizedContent} from the cache when there, else made and not kept: for a pass that
+   * reads each event's once (at 1M events the cache of every agent output's text held about 25 MB
+   * through the later phases of the analysis).
+   */
+  normalizedOnce(i: number): string {
+    const s = this.normalized.get(i);
+    if (s !== undefined) return s;
+    const text = this.rawContent(i);
+    return text === undefined ? '' : normalizeContent(text);
+  }
+
   /** The normalized content or content_ref of an event (text.ts `normalizeContent`; '' when it has neither). Cached. */
   normalizedContent(i: number): string {
     let s = this.normalized.get(i);

@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeTrace } from '../../../src/analysis';
 import { traceOf } from './build';
+import { computeMetrics } from '../../../src/analysis/metrics';
+import { TraceIndex } from '../../../src/analysis/trace-index';
+import { generateTrace } from '../../../bench/_generate';
 
 test('parallelism = total work / critical path, with spawn fan-out, depth and a centralized topology', () => {
   const a = analyzeTrace(
@@ -99,4 +102,15 @@ test('an empty trace gives empty results, no exception', () => {
   assert.equal(a.metrics.events, 0);
   assert.equal(a.metrics.parallelism, 1);
   assert.equal(a.topology.guess, 'unknown');
+});
+
+test('the metrics give the critical path\'s columns back before busy time takes its own: the arena\'s high-water mark grows by under 30 bytes per event', () => {
+  const index = new TraceIndex(generateTrace(20_000));
+  const before = index.arena.touched; // the index's columns and its build's scratch
+  const m = computeMetrics(index);
+  const grown = (index.arena.touched - before) / index.size;
+  assert.ok(m.lane_time !== undefined && m.critical_path > 0, 'busy time and the critical path were computed');
+  // own work and busy starts (8 + 8), then the larger of the critical path's (8 + 8 + 4) and busy time's scratch, not their sum (about 39)
+  assert.ok(grown < 30, `the arena grew by ${grown.toFixed(1)} bytes per event`);
+  index.free();
 });

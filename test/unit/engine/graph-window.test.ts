@@ -8,6 +8,7 @@ import { InProcessEngine } from '../../../src/engine/in-process-engine';
 import { unpackOverview } from '../../../src/shared/overview-columns';
 import { findEvents, graphEvent, graphOverview, graphOverviewBytes, graphWindow } from '../../../src/engine/graph-window';
 import { buildGraph } from '../../../src/engine/graph-model';
+import { graphIndex } from '../../../src/engine/graph-index';
 import { makeSnapshot } from '../../../src/engine/snapshot';
 import type { WindowRequest } from '../../../src/shared/protocol';
 import { readTraceJsonl } from '../../../src/trace/read';
@@ -229,4 +230,23 @@ test('a lane written out of time order is drawn in time order in a window, in bo
     const byStart = [...lane].sort((x, y) => (mode === 'time' ? x.tx - y.tx : x.order - y.order));
     assert.deepEqual(byStart.map((n) => n.eventId), ['b1', 'b2', 'b3'], mode);
   }
+});
+
+test('the graph index of a trace written in time order keeps each lane row once: its time and order lists are one view of one column, no copies', () => {
+  const { tracks } = graphIndex(big30k);
+  assert.ok(tracks.length > 1);
+  const column = tracks[0].time.buffer;
+  for (const t of tracks) {
+    assert.equal(t.order, t.time, `lane ${t.lane} row ${t.row}: one list for both axes`);
+    assert.equal(t.time.buffer, column, 'every track a view of the same column');
+  }
+  // out of time order, each axis keeps its own sorted list (the order above still drawn right: the test before)
+  const lines = [
+    { id: 'b3', t: 3, type: 'message', agent: 'b' },
+    { id: 'b1', t: 1, type: 'message', agent: 'b' },
+  ];
+  const s = makeSnapshot('shuffled', 1, 'shuffled.otrace.jsonl', readTraceJsonl(`${lines.map((l) => JSON.stringify(l)).join('\n')}\n`));
+  const [track] = graphIndex(s).tracks;
+  assert.deepEqual([...track.time], [1, 0]);
+  assert.deepEqual([...track.order], [1, 0]);
 });
