@@ -27,8 +27,14 @@ export interface Columns {
   values: Record<string, (string | number | boolean | null)[]>;
 }
 
-/** What a job makes of one trace: a corpus row, or per table its JSONL text (lines, each ending in a newline) or its columns. */
-export type JobResult = CorpusRow | Partial<Record<TableName, string | Columns>>;
+/** A table's rows as JSONL text (lines, each ending in a newline), and their number (counted where they are made, not by splitting the text again). */
+export interface JsonlRows {
+  rows: number;
+  text: string;
+}
+
+/** What a job makes of one trace: a corpus row, or per table its JSONL rows or its columns. */
+export type JobResult = CorpusRow | Partial<Record<TableName, JsonlRows | Columns>>;
 
 /**
  * What reading one file gave. `notes`: lines for stderr (its labels sidecar's problems), printed by
@@ -50,11 +56,11 @@ function runJob(job: CorpusJob, loaded: Parameters<typeof corpusRow>[0], name: s
   // the people's labels beside otrace's in the stop rows (the sidecar's problems kept for stderr)
   const side = job.tables.includes('stops') ? sidecarOf(file, loaded, { write: (text: string) => notes.push(text) }) : undefined;
   const tables = traceTables(loaded, name, file, job.tables, job.outcome, side?.attached);
-  const out: Partial<Record<TableName, string | Columns>> = {};
+  const out: Partial<Record<TableName, JsonlRows | Columns>> = {};
   for (const t of job.tables) {
     const rows = (tables[t] ?? []) as unknown as Record<string, unknown>[];
     if (job.shape === 'jsonl') {
-      out[t] = rows.map((r) => escapeJsonControls(JSON.stringify(r)) + '\n').join('');
+      out[t] = { rows: rows.length, text: rows.map((r) => escapeJsonControls(JSON.stringify(r)) + '\n').join('') };
       continue;
     }
     const values: Columns['values'] = {};

@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { fail, MAX_MESSAGE, MAX_PATH, safe, terminalLine, type Command } from './common';
 import { corpusExit } from './corpus';
-import { runCorpus, runOptionsOf, RUN_ARGS, RUN_USAGE, type Columns } from './corpus-run';
+import { runCorpus, runOptionsOf, RUN_ARGS, RUN_USAGE, type Columns, type JsonlRows } from './corpus-run';
 import { TABLES, TABLE_NAMES, type TableName } from './corpus-tables';
 import { concatColumns, writeParquet } from './parquet';
 
@@ -46,9 +46,9 @@ export const dataset: Command = {
     let rows = 0;
     if (fd !== undefined) {
       for (const { result } of results) {
-        const text = (result as Record<TableName, string>)[table];
-        if (text) fs.writeSync(fd, text);
-        rows += text ? text.split('\n').length - 1 : 0;
+        const made = (result as Record<TableName, JsonlRows | undefined>)[table];
+        if (made?.text) fs.writeSync(fd, made.text);
+        rows += made?.rows ?? 0;
       }
       if (values.output) fs.closeSync(fd);
     } else {
