@@ -9,7 +9,11 @@
  * times measure the share of the cores the runs got, and the CPU times what the pool costs on top.
  * The two outputs are checked byte for byte: the same rows in the same order. A control figure
  * follows: pure arithmetic on two threads against one, what the machine itself gives two threads
- * at that moment. Figures go to bench/results.json (`corpus`) only when the load average is under 2.5.
+ * at that moment; and a control of this work itself: the two halves of the corpus (`--shard 0/2`,
+ * `1/2`) in two `--jobs 1` processes at once, which share nothing but the machine: what two cores
+ * give this workload with a start-up and compiled code per thread, the bound of `--jobs 2` (V8
+ * compiles and collects on helper threads: `--jobs 1` gets part of the second core from them).
+ * Figures go to bench/results.json (`corpus`) only when the load average is under 2.5.
  *
  * The corpus: `OTRACE_BENCH_TRACES` (default 10,000) otrace JSONL traces of `OTRACE_BENCH_EVENTS`
  * (default 100) events each, from bench/_generate.ts (seed = the trace's number), written once to the
@@ -18,7 +22,7 @@
  *   npm run bench -- corpus
  *   OTRACE_BENCH_TRACES=2000 OTRACE_BENCH_EVENTS=300 npm run bench -- corpus
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -67,6 +71,27 @@ function run(dir: string, jobs: number, out: string): { wall: number; cpu: numbe
   return { wall, cpu: childCpu() - c0 };
 }
 
+/**
+ * The same work as two processes at once, each one shard of the corpus on one thread
+ * (`--shard 0/2` and `--shard 1/2`, `--jobs 1`): no pool, nothing shared but the machine, each
+ * with its own start-up and compiled code. What two cores give this workload, as a control for
+ * `--jobs 2` (which cannot do better). @returns the wall time until both are done, in seconds.
+ */
+async function twoShardProcesses(dir: string, outDir: string): Promise<number> {
+  const t0 = process.hrtime.bigint();
+  await Promise.all(
+    [0, 1].map(
+      (i) =>
+        new Promise<void>((done, fail) => {
+          const child = spawn(process.execPath, [CLI, 'dataset', 'stops', dir, '--jobs', '1', '--shard', `${i}/2`, '-o', path.join(outDir, `shard-${i}.jsonl`)], { stdio: 'ignore' });
+          child.once('error', fail);
+          child.once('exit', (code) => (code === 0 ? done() : fail(new Error(`otrace dataset stops --shard ${i}/2 failed (${code})`))));
+        }),
+    ),
+  );
+  return Number(process.hrtime.bigint() - t0) / 1e9;
+}
+
 /** A fixed piece of pure arithmetic (no allocation, no I/O), run by each thread of {@link machineScaling}. */
 const SPIN = `let x = 0; const a = new Float64Array(1 << 16); for (let r = 0; r < 6000; r++) for (let i = 0; i < a.length; i++) { a[i] = a[i] * 0.5 + i; x += a[i]; } require('node:worker_threads').parentPort.postMessage(x);`;
 
@@ -94,6 +119,7 @@ export async function bench(): Promise<void> {
   const dir = corpus(traces, events);
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-bench-corpus-'));
   const best: Record<number, number> = { 1: Infinity, 2: Infinity };
+  let shards = Infinity;
   try {
     for (let k = 0; k < runs; k++) {
       for (const jobs of [1, 2]) {
@@ -102,6 +128,10 @@ export async function bench(): Promise<void> {
         best[jobs] = Math.min(best[jobs], s);
         console.log(`  run ${k + 1} --jobs ${jobs}: ${fmt(s, 2)} s, ${fmt(traces / s, 0)} traces/s, CPU ${fmt(cpu, 1)} s (before: ${before}; after: ${load()})`);
       }
+      const before = load();
+      const s = await twoShardProcesses(dir, outDir);
+      shards = Math.min(shards, s);
+      console.log(`  run ${k + 1} two --jobs 1 processes, a shard each, at once: ${fmt(s, 2)} s (before: ${before}; after: ${load()})`);
     }
     const same = Buffer.compare(fs.readFileSync(path.join(outDir, 'stops-1.jsonl')), fs.readFileSync(path.join(outDir, 'stops-2.jsonl'))) === 0;
     const rows = fs.readFileSync(path.join(outDir, 'stops-1.jsonl'), 'utf8').split('\n').length - 1;
@@ -111,6 +141,7 @@ export async function bench(): Promise<void> {
     const scaling = await machineScaling();
     console.log(`  speed-up ${fmt(best[1] / best[2], 2)}x (target >= 1.8x on 2 cores); outputs ${same ? 'identical' : 'DIFFER'}; ${load()}`);
     console.log(`  control: pure arithmetic on 2 threads runs at ${fmt(scaling, 2)}x one thread on this machine now`);
+    console.log(`  control: two processes at once, each one shard on one thread, run at ${fmt(best[1] / shards, 2)}x --jobs 1 (the most --jobs 2 can give this work here)`);
     // Figures go to bench/results.json only from a quiet machine (timings of a shared, loaded one mislead).
     if (os.loadavg()[0] >= 2.5 && !process.env.OTRACE_BENCH_WRITE) {
       console.log('bench/results.json not written: load average 2.5 or more (OTRACE_BENCH_WRITE=1 writes anyway)');
@@ -118,7 +149,7 @@ export async function bench(): Promise<void> {
     }
     const file = path.join(__dirname, 'results.json');
     const previous = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
-    previous.corpus = { date: new Date().toISOString(), node: process.version, load: os.loadavg(), traces, events, rows, jobs1_s: best[1], jobs2_s: best[2], speedup: best[1] / best[2], machine_scaling: scaling, identical: same };
+    previous.corpus = { date: new Date().toISOString(), node: process.version, load: os.loadavg(), traces, events, rows, jobs1_s: best[1], jobs2_s: best[2], speedup: best[1] / best[2], machine_scaling: scaling, two_shard_processes_s: shards, two_shard_processes_speedup: best[1] / shards, identical: same };
     fs.writeFileSync(file, `${JSON.stringify(previous, null, 2)}\n`);
   } finally {
     fs.rmSync(outDir, { recursive: true, force: true });

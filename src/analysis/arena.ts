@@ -11,7 +11,7 @@
  * - Peak RSS. A phase gives its scratch back ({@link Arena.release}) and the next phase writes over
  *   the same pages, so the resident memory holds the index and one phase's scratch, not the sum of
  *   all phases. Pages never written are never resident, so the reserve may be generous. The chunks
- *   are resizable ArrayBuffers where the runtime has them (ES2024): {@link Arena.free} shrinks them
+ *   of 1 MiB and more are resizable ArrayBuffers where the runtime has them (ES2024): {@link Arena.free} shrinks them
  *   to nothing and their pages go back to the system at once, not at the next full collection.
  *   (They are not shrunk at each release: V8 counts memory that grows again as new memory.)
  *   The price: V8's optimized code reads and writes views of a resizable buffer more slowly than
@@ -57,6 +57,14 @@ const MAX_RESERVE = 1024 * 1024 * 1024;
 const SHRINK_STEP = 4 * 1024 * 1024;
 /** Smallest reserve (bytes): small traces take one small buffer. */
 const MIN_RESERVE = 64 * 1024;
+/**
+ * Smallest chunk made resizable (bytes); a smaller one is an ordinary buffer. A resizable buffer is
+ * for the pages of a large trace's analysis to go back at once ({@link Arena.free}); a small one's
+ * few pages may wait for a collection, and an ordinary buffer costs no system calls to reserve,
+ * grow and shrink (a corpus of small traces made one per trace, from every thread: issue 30) and
+ * its views are read faster.
+ */
+const RESIZABLE_FROM = 1024 * 1024;
 
 /** A bump allocator of typed arrays over a few large ArrayBuffers, with stack-like release. */
 export class Arena {
@@ -148,7 +156,7 @@ export class Arena {
 
   /**
    * Gives back every view and, for resizable chunks, their memory to the system at once: the end
-   * of the arena's use (views made before read as empty; the arena may still be used, it grows again).
+   * of the arena's use (views of resizable chunks made before read as empty; the arena may still be used, it grows again).
    */
   free(): void {
     this.release({ chunk: 0, offset: 0 });
@@ -200,15 +208,16 @@ export class Arena {
   }
 }
 
-/** A chunk of `bytes`: a resizable buffer of that size where the runtime has them, else an ordinary one. */
+/** A chunk of `bytes`: from {@link RESIZABLE_FROM} bytes a resizable buffer of that size where the runtime has them, else an ordinary one. */
 function makeChunk(bytes: number): Chunk {
-  try {
-    const Resizable = ArrayBuffer as unknown as new (length: number, options: { maxByteLength: number }) => ResizableBuffer;
-    const buffer = new Resizable(bytes, { maxByteLength: bytes });
-    if (buffer.resizable === true) return { buffer, capacity: bytes, written: 0 };
-  } catch {
-    // no resizable buffers, or no address space for this one: an ordinary buffer
-  }
+  if (bytes >= RESIZABLE_FROM)
+    try {
+      const Resizable = ArrayBuffer as unknown as new (length: number, options: { maxByteLength: number }) => ResizableBuffer;
+      const buffer = new Resizable(bytes, { maxByteLength: bytes });
+      if (buffer.resizable === true) return { buffer, capacity: bytes, written: 0 };
+    } catch {
+      // no resizable buffers, or no address space for this one: an ordinary buffer
+    }
   let buffer: ArrayBuffer;
   try {
     buffer = new ArrayBuffer(bytes);

@@ -766,14 +766,20 @@ function timeOrder(raw: readonly TraceEvent[], arena: Arena): { events: TraceEve
  * Each event's canonical type (the type strings of the vocabulary themselves: later comparisons
  * with them are pointer comparisons), in file order, and into `time` its `t` (0 when not a finite
  * number): one pass over the events (each read is a cache miss at a million events), and one list
- * made at its size.
+ * made at its size. The list is made at its length and filled by index, not by `map`: a list from
+ * `map` is of one kind (V8's hidden class) until V8 optimizes this function and of another after,
+ * and then every optimized function that reads the list is thrown away and compiled again (a
+ * wave of 40 deoptimizations some 800 traces into a corpus run, per thread: issue 30).
  */
 function typesAndTimes(raw: readonly TraceEvent[], time: Float64Array): EventType[] {
-  return raw.map((e, i) => {
+  const types = new Array<EventType>(raw.length);
+  for (let i = 0; i < raw.length; i++) {
+    const e = raw[i];
     const t = e.t;
     time[i] = typeof t === 'number' && Number.isFinite(t) ? t : 0;
-    return CANONICAL_TYPES.get(e.type) ?? canonicalType(e.type);
-  });
+    types[i] = CANONICAL_TYPES.get(e.type) ?? canonicalType(e.type);
+  }
+  return types;
 }
 
 /** True when the times never decrease. */

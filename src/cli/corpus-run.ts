@@ -27,8 +27,14 @@ export interface Columns {
   values: Record<string, (string | number | boolean | null)[]>;
 }
 
-/** What a job makes of one trace: a corpus row, or per table its JSONL text (lines, each ending in a newline) or its columns. */
-export type JobResult = CorpusRow | Partial<Record<TableName, string | Columns>>;
+/** A table's rows as JSONL text (lines, each ending in a newline), and their number (counted where they are made, not by splitting the text again). */
+export interface JsonlRows {
+  rows: number;
+  text: string;
+}
+
+/** What a job makes of one trace: a corpus row, or per table its JSONL rows or its columns. */
+export type JobResult = CorpusRow | Partial<Record<TableName, JsonlRows | Columns>>;
 
 /**
  * What reading one file gave. `notes`: lines for stderr (its labels sidecar's problems), printed by
@@ -50,11 +56,11 @@ function runJob(job: CorpusJob, loaded: Parameters<typeof corpusRow>[0], name: s
   // the people's labels beside otrace's in the stop rows (the sidecar's problems kept for stderr)
   const side = job.tables.includes('stops') ? sidecarOf(file, loaded, { write: (text: string) => notes.push(text) }) : undefined;
   const tables = traceTables(loaded, name, file, job.tables, job.outcome, side?.attached);
-  const out: Partial<Record<TableName, string | Columns>> = {};
+  const out: Partial<Record<TableName, JsonlRows | Columns>> = {};
   for (const t of job.tables) {
     const rows = (tables[t] ?? []) as unknown as Record<string, unknown>[];
     if (job.shape === 'jsonl') {
-      out[t] = rows.map((r) => escapeJsonControls(JSON.stringify(r)) + '\n').join('');
+      out[t] = { rows: rows.length, text: rows.map((r) => escapeJsonControls(JSON.stringify(r)) + '\n').join('') };
       continue;
     }
     const values: Columns['values'] = {};
@@ -101,41 +107,40 @@ export function handleFileTask(task: FileTask, data: unknown): FileOutcome {
 }
 
 /**
+ * Takes a trace's result as soon as it is known that the trace is kept so far: in file order, once it
+ * and every file before it are read. A trace that a parent read later pulls in is still dropped from
+ * {@link runCorpus}'s results (rare: a parent's files are named after it, or sit below it).
+ */
+export type OnKept = (trace: { name: string; result: JobResult }) => void;
+
+/**
  * Reads every trace under `paths` (or of one shard of them) once and runs `job` on it, on `jobs`
  * worker threads; returns the results in file order (those of files a parent pulls in removed) and
  * what was left out. With a shard, a kept trace that pulls in a file of another shard is named on
  * stderr (that shard reads the file as a trace of its own: `--shard-by folder` keeps them together).
+ * @param onKept called with each trace kept so far, in file order, while the others are still read
+ *   (to write output as it comes: the results say at the end which of them stay).
  */
-export async function runCorpus(paths: string[], job: CorpusJob, options: RunOptions = {}): Promise<{ results: { name: string; result: JobResult }[]; summary: CorpusSummary; labelled: number }> {
+export async function runCorpus(paths: string[], job: CorpusJob, options: RunOptions = {}, onKept?: OnKept): Promise<{ results: { name: string; result: JobResult }[]; summary: CorpusSummary; labelled: number }> {
   const all = traceFiles(paths);
   const files = options.shard ? filesOfShard(all, options.shard, options.shardBy ?? 'file') : all;
   const searchedDir = all.some((f) => f.name !== f.file);
   const bar = progressBar(files.length, searchedDir);
   const jobs = Math.max(1, Math.floor(options.jobs ?? defaultJobs()));
-  let outcomes: FileOutcome[] | undefined;
-  if (jobs > 1 && files.length > 1 && canStartWorkers()) {
-    const data: PoolData = { job, map: mappingFile() };
-    outcomes = await runPool<FileTask, FileOutcome>(
-      files.map((f) => ({ file: f.file, name: f.name })),
-      jobs,
-      data,
-      (k) => bar.tick(files[k].name),
-      (task) => handleFileTask(task, data), // this thread is one of the `jobs`
-    );
-  }
   // the rule of corpus.ts forEachTrace, in file order: a file pulled in by a parent read before it is
   // left out (unread on one thread); one read before the parent that pulls it in is dropped at the end
   const pulledIn = new Set<string>();
   const kept: { abs: string; name: string; errors: boolean; children: string[]; result: JobResult; labelled: boolean }[] = [];
   const summary: CorpusSummary = { traces: 0, pulled_in: [], not_traces: [], unreadable: [], unreadable_why: [], with_errors: 0 };
-  files.forEach((f, k) => {
+  /** File k by that rule, from its outcome (read by the pool) or read now (one thread). */
+  const take = (k: number, outcome?: FileOutcome) => {
+    const f = files[k];
     const abs = path.resolve(f.file);
-    if (!outcomes) bar.tick(f.name);
     if (pulledIn.has(abs)) {
       summary.pulled_in.push(f.name);
       return;
     }
-    const o = outcomes ? outcomes[k] : readOne(job, f.file, f.name);
+    const o = outcome ?? readOne(job, f.file, f.name);
     if ('unreadable' in o) {
       summary.unreadable.push(f.name);
       summary.unreadable_why.push(o.unreadable);
@@ -148,7 +153,33 @@ export async function runCorpus(paths: string[], job: CorpusJob, options: RunOpt
     for (const c of o.children) pulledIn.add(c);
     for (const note of o.notes) process.stderr.write(note);
     kept.push({ abs, name: f.name, errors: o.errors, children: o.children, result: o.result, labelled: o.labelled });
-  });
+    onKept?.({ name: f.name, result: o.result });
+  };
+  if (jobs > 1 && files.length > 1 && canStartWorkers()) {
+    const data: PoolData = { job, map: mappingFile() };
+    // outcomes come in any order: each is taken once those of all files before it are in
+    const waiting = new Map<number, FileOutcome>();
+    let next = 0;
+    await runPool<FileTask, FileOutcome>(
+      files.map((f) => ({ file: f.file, name: f.name })),
+      jobs,
+      data,
+      (k, outcome) => {
+        bar.tick(files[k].name);
+        waiting.set(k, outcome);
+        for (let o = waiting.get(next); o !== undefined; o = waiting.get(next)) {
+          waiting.delete(next);
+          take(next++, o);
+        }
+      },
+      (task) => handleFileTask(task, data), // this thread is one of the `jobs`
+    );
+  } else {
+    files.forEach((f, k) => {
+      bar.tick(f.name);
+      take(k);
+    });
+  }
   bar.done();
   const results = kept.filter((r) => {
     if (!pulledIn.has(r.abs)) return true;

@@ -65,8 +65,15 @@ export function traceFiles(paths: string[]): Found[] {
     }
     for (const full of traceFilesUnder(p, { skipDir: (name) => SKIP_DIRS.has(name) })) if (!NOT_TRACE.test(full)) add(full, path.relative(p, full) || path.basename(full));
   }
-  return out.sort((a, b) => a.depth - b.depth || a.name.localeCompare(b.name, undefined, { numeric: true }));
+  return out.sort((a, b) => a.depth - b.depth || byName(a.name, b.name));
 }
+
+/**
+ * Names in natural order (`run-2` before `run-10`): the order of `localeCompare(b, undefined,
+ * { numeric: true })`, which is specified as this collator's compare (ECMA-402), with one collator
+ * made once: `localeCompare` with options makes one per call (0.6 s to sort 10,000 names).
+ */
+const byName = new Intl.Collator(undefined, { numeric: true }).compare;
 
 /** A progress bar on stderr (only when it is a terminal): `[#####.....] 12/61 name`. */
 export function progressBar(total: number, enabled: boolean): { tick(name: string): void; done(): void } {

@@ -14,9 +14,10 @@ import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { fail, MAX_MESSAGE, MAX_PATH, safe, terminalLine, type Command } from './common';
 import { corpusExit } from './corpus';
-import { runCorpus, runOptionsOf, RUN_ARGS, RUN_USAGE, type Columns } from './corpus-run';
+import { runCorpus, runOptionsOf, RUN_ARGS, RUN_USAGE, type Columns, type JobResult, type JsonlRows } from './corpus-run';
 import { TABLES, TABLE_NAMES, type TableName } from './corpus-tables';
 import { concatColumns, writeParquet } from './parquet';
+import { WrittenRows } from './written-rows';
 
 export const dataset: Command = {
   usage: `otrace dataset stops|findings|events FILE|DIR... [-o OUT] [--format jsonl|parquet] [--outcome failure|success] ${RUN_USAGE}`,
@@ -42,13 +43,18 @@ export const dataset: Command = {
       }
     }
     // rows are kept per trace: a trace that a later parent pulls in is dropped with its rows
-    const { results, summary, labelled } = await runCorpus(paths, { kind: 'tables', tables: [table], shape: format === 'jsonl' ? 'jsonl' : 'columns', outcome }, run);
+    const rowsOf = (result: JobResult) => (result as Record<TableName, JsonlRows | undefined>)[table];
+    // into a file the rows are written as the traces come, in file order (the threads still reading);
+    // stdout gets them at the end: a trace written there cannot be taken back
+    const written = fd !== undefined && values.output ? new WrittenRows(fd) : undefined;
+    const { results, summary, labelled } = await runCorpus(paths, { kind: 'tables', tables: [table], shape: format === 'jsonl' ? 'jsonl' : 'columns', outcome }, run, written && (({ result }) => written.add(result, rowsOf(result)?.text)));
     let rows = 0;
     if (fd !== undefined) {
+      if (written) written.keepOnly(results.map(({ result }) => ({ result, text: rowsOf(result)?.text })));
       for (const { result } of results) {
-        const text = (result as Record<TableName, string>)[table];
-        if (text) fs.writeSync(fd, text);
-        rows += text ? text.split('\n').length - 1 : 0;
+        const made = rowsOf(result);
+        if (!written && made?.text) fs.writeSync(fd, made.text);
+        rows += made?.rows ?? 0;
       }
       if (values.output) fs.closeSync(fd);
     } else {
@@ -72,3 +78,4 @@ export const dataset: Command = {
     return corpusExit(summary, paths);
   },
 };
+

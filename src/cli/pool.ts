@@ -37,10 +37,10 @@ const QUEUED = 4;
  * answers each task it is sent with one result ({@link serveTasks}); {@link QUEUED} tasks are kept
  * queued per worker.
  * @param local this thread's way of running a task: the same function the workers run on `data`.
- * @param onResult called on this thread as each result comes in (progress), with the task's index.
- * @throws the first error of a worker (its thread failed: a task's own problems are results, not errors).
+ * @param onResult called on this thread as each result comes in (in the order they come), with the task's index and its result.
+ * @throws the first error of a worker (its thread failed: a task's own problems are results, not errors), or of `onResult`.
  */
-export function runPool<T, R>(tasks: readonly T[], jobs: number, data: unknown, onResult?: (k: number) => void, local?: (task: T) => R): Promise<R[]> {
+export function runPool<T, R>(tasks: readonly T[], jobs: number, data: unknown, onResult?: (k: number, result: R) => void, local?: (task: T) => R): Promise<R[]> {
   if (!script) return Promise.reject(new Error('worker threads need the CLI bundle (dist/cli.js)'));
   const results = new Array<R>(tasks.length);
   const count = Math.max(local ? 0 : 1, Math.min(jobs - (local ? 1 : 0), tasks.length - (local ? 1 : 0)));
@@ -59,7 +59,12 @@ export function runPool<T, R>(tasks: readonly T[], jobs: number, data: unknown, 
     const got = (k: number, result: R) => {
       results[k] = result;
       done++;
-      onResult?.(k);
+      try {
+        onResult?.(k, result);
+      } catch (err) {
+        finish(err); // the caller's own failure (its output cannot be written): the run ends with it
+        return;
+      }
       if (done === tasks.length) finish();
     };
     const send = (w: Worker) => {

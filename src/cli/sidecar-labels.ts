@@ -24,6 +24,8 @@ export interface SidecarOfTrace extends Attachment {
  */
 export function sidecarOf(file: string, loaded: LoadedTrace, err: { write(text: string): unknown } = process.stderr): SidecarOfTrace | undefined {
   const at = sidecarPath(file);
+  // most traces have none: asked first, it costs no thrown error per trace over a corpus (issue 30)
+  if (!fs.existsSync(at)) return undefined;
   let text: string;
   try {
     text = fs.readFileSync(at, 'utf8');

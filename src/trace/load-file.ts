@@ -10,6 +10,7 @@
 import * as fs from 'node:fs';
 import { detectFormat, loadTrace, otraceJsonl, type FileAccess } from './formats';
 import { OriginArray, type LoadedTrace, type Origin } from './model';
+import { CHUNK_BYTES } from './jsonl';
 import { readTraceJsonlBytes } from './read';
 import { decodeText } from './text-encoding';
 
@@ -42,7 +43,10 @@ export function loadTraceFile(path: string, files?: FileAccess, maxTextBytes = M
     const streamed = utf8 && headText.trim() !== '' && detectFormat(headText, path) === otraceJsonl;
     if (streamed) {
       const read = (buffer: Buffer, offset: number, length: number, position: number) => fs.readSync(fd, buffer, offset, length, position);
-      return readTraceJsonlBytes(read, (offset, bytes) => readText(fd, offset, bytes), undefined, size);
+      // a buffer of the file's size (and one byte, to see its end in the first read), not of a whole
+      // chunk: over a corpus of small files, a chunk-sized buffer per file is the external memory
+      // that made V8 collect every few files (issue 30)
+      return readTraceJsonlBytes(read, (offset, bytes) => readText(fd, offset, bytes), Math.min(CHUNK_BYTES, size + 1), size);
     }
     if (size > maxTextBytes) return tooLarge(path, size, headText, maxTextBytes);
     const text = utf8 ? fs.readFileSync(fd, 'utf8') : decodeText(fs.readFileSync(fd)).text;

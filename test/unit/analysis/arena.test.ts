@@ -110,6 +110,25 @@ test('free gives every view back: views made before read as empty where chunks a
   assert.ok(b.every((x) => x === 0));
 });
 
+test('a small arena takes an ordinary buffer (no system calls per trace over a corpus of small traces), a large one a resizable buffer where the runtime has them', () => {
+  const resizable = (view: ArrayBufferView) => (view.buffer as ArrayBuffer & { resizable?: boolean }).resizable === true;
+  const small = new Arena(100 * 256); // the reserve of a 100-event trace's index
+  const a = small.int32(100).fill(7);
+  assert.equal(resizable(a), false);
+  assert.equal(resizable(small.uint8(200_000)), false, 'a further chunk past a small reserve is small too');
+  small.free();
+  assert.equal(a.length, 100, 'an ordinary buffer does not shrink: its memory goes back at a collection');
+  assert.ok(small.int32(100).every((x) => x === 0), 'memory handed out again after free is zeroed');
+  const runtimeHasThem = (() => {
+    try {
+      return (new (ArrayBuffer as unknown as new (n: number, o: { maxByteLength: number }) => ArrayBuffer & { resizable?: boolean })(8, { maxByteLength: 16 }).resizable ?? false) === true;
+    } catch {
+      return false;
+    }
+  })();
+  assert.equal(resizable(new Arena(4 << 20).int32(10)), runtimeHasThem);
+});
+
 test('the analysis results hold no view of the index arena, which is freed when analyzeTrace returns', () => {
   const events = [
     { id: 'u', type: 'message' as const, agent: 'user', content: 'Find the population of Paris 2024 and Lyon' },

@@ -3,6 +3,8 @@
  * records read when asked, receivers in the narrowest column their lanes fit.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
 import { test } from 'node:test';
 import { TraceIndex } from '../../../src/analysis/trace-index';
 import { traceOf } from './build';
@@ -103,4 +105,22 @@ test('a result stated to answer a delegation (a sub-agent launched in the backgr
   );
   assert.equal(index.resultOf(0), -1);
   assert.equal(index.callOf(2), -1);
+});
+
+test("the index's list of types has one hidden class whether or not V8 has optimized the code that makes it (else every function reading it is deoptimized once that code is optimized)", () => {
+  // in a child process with V8's natives syntax: the types list of the first index (interpreted
+  // code) against that of the last after thousands (optimized code), with %HaveSameMap
+  const script = `
+    const { TraceIndex } = require(${JSON.stringify(path.join(__dirname, '..', '..', '..', 'src', 'analysis', 'trace-index.ts'))});
+    const { traceOf } = require(${JSON.stringify(path.join(__dirname, 'build.ts'))});
+    const loaded = traceOf(Array.from({ length: 60 }, (_, k) => ({ id: 'e' + k, type: k % 3 ? 'message' : 'tool_call', agent: 'a' + (k % 4), tool: 'search', content: 'step ' + (k % 7) })));
+    const sameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)');
+    const first = new TraceIndex(loaded).types;
+    let last = first;
+    for (let k = 0; k < 4000; k++) last = new TraceIndex(loaded).types;
+    process.stdout.write(JSON.stringify({ same: sameMap(first, last), length: last.length }));
+  `;
+  const r = spawnSync(process.execPath, ['--allow-natives-syntax', '--import', 'tsx', '-e', script], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), { same: true, length: 60 });
 });

@@ -59,6 +59,7 @@ test('dataset stops|findings|events and analyze DIR: --jobs 1, 2 (and 3) give th
     const one = cli(...args, '--jobs', '1');
     assert.ok(one.stdout.length > 0, `${args[1]}: ${one.stderr}`);
     assert.equal(one.status, 1, 'a trace with errors in the corpus: exit 1');
+    if (args[0] === 'dataset') assert.match(one.stderr, new RegExp(`otrace: ${one.stdout.split('\n').length - 1} rows from `), `${args[1]}: the rows counted are the lines written`);
     for (const jobs of args[1] === 'stops' ? ['2', '3'] : ['2']) {
       const many = cli(...args, '--jobs', jobs);
       assert.equal(many.stdout, one.stdout, `${args.join(' ')} --jobs ${jobs}: stdout`);

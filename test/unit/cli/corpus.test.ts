@@ -145,6 +145,24 @@ test('trace files: parents before the files they hold, mapping files and other e
   assert.ok(!names.some((n) => n.endsWith('.md')));
 });
 
+test('trace files: in natural order of their names (run-2 before run-10), shallower first, as localeCompare with numeric order sorts them', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-order-'));
+  try {
+    const names = ['run-10.jsonl', 'run-2.jsonl', 'Run-3.jsonl', 'b/run-1.jsonl', 'a/run-20.jsonl', 'a/run-3.jsonl', 'é-1.jsonl', 'e-2.jsonl', 'x 1.json'];
+    for (const n of names) {
+      fs.mkdirSync(path.dirname(path.join(dir, n)), { recursive: true });
+      fs.writeFileSync(path.join(dir, n), '{}');
+    }
+    const got = traceFiles([dir]).map((f) => f.name.split(path.sep).join('/'));
+    const depth = (n: string) => n.split('/').length;
+    assert.deepEqual(got, [...names].sort((a, b) => depth(a) - depth(b) || a.localeCompare(b, undefined, { numeric: true })));
+    assert.ok(got.indexOf('run-2.jsonl') < got.indexOf('run-10.jsonl'));
+    assert.ok(got.indexOf('a/run-3.jsonl') < got.indexOf('a/run-20.jsonl'));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('analyze DIR: one row per trace and totals; --json for scripts; sub-agent files once', () => {
   const r = cli('analyze', WHO, '--outcome', 'failure');
   assert.equal(r.status, 0, r.stderr);

@@ -7,9 +7,10 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import nodeFs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { test } from 'node:test';
+import { mock, test } from 'node:test';
 import fc from 'fast-check';
 import { loadTrace } from '../../../src/trace/formats';
 import '../../../src/trace/importers';
@@ -132,6 +133,41 @@ test('loadTraceFile streams otrace JSONL from disk, reads other formats as text,
     fs.copyFileSync(demo, copy);
     assert.deepStrictEqual(loadTraceFile(copy, undefined, 100).trace, loaded.trace);
   } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('loadTraceFile reads a small otrace JSONL file into buffers of its size, not of a whole chunk (a corpus of small files made V8 collect every few files), and reads it whole', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-read-small-'));
+  const buffers: number[] = [];
+  const readSync = nodeFs.readSync;
+  // every read of the file goes through fs.readSync (the module itself, not this file's view of it): the length of each buffer handed to it is noted
+  const spy = mock.method(nodeFs, 'readSync', (...args: Parameters<typeof fs.readSync>) => {
+    buffers.push((args[1] as Uint8Array).length);
+    return (readSync as (...a: Parameters<typeof fs.readSync>) => number)(...args);
+  });
+  try {
+    const lines = ['{"trace_id":"t"}', ...Array.from({ length: 40 }, (_, i) => JSON.stringify({ id: `e${i}`, t: i, type: 'message', agent: `a${i % 3}`, content: 'é'.repeat(i), ...(i ? { causes: [`e${i - 1}`] } : {}) }))];
+    const cases: [string, string][] = [
+      ['newline at the end', `${lines.join('\n')}\n`],
+      ['no newline at the end', lines.join('\n')],
+      ['CRLF', `${lines.join('\r\n')}\r\n`],
+      ['one line', lines[1]],
+    ];
+    for (const [name, text] of cases) {
+      const file = path.join(dir, 'small.otrace.jsonl');
+      fs.writeFileSync(file, text);
+      buffers.length = 0;
+      const loaded = loadTraceFile(file);
+      assert.deepStrictEqual(loaded.trace, readText(text).trace, name);
+      assert.deepStrictEqual(loaded.problems, readText(text).problems, name);
+      assert.equal(loaded.bytes, Buffer.byteLength(text), name);
+      assert.ok(buffers.length > 0, `${name}: read through fs.readSync`);
+      const size = Buffer.byteLength(text);
+      assert.ok(Math.max(...buffers) <= size + 1, `${name}: buffers of ${buffers.join(', ')} bytes for a file of ${size}`);
+    }
+  } finally {
+    spy.mock.restore();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
