@@ -13,7 +13,7 @@ import type { Position } from '../trace/model';
 import type { TraceEvent } from '../trace/schema';
 import { contentOf } from './long-content';
 import { creditLabel, creditWorthShowing } from '../shared/credit-words';
-import { PREVIEW_CHARS, type EventInfo, type EventPlace, type LensItem, type OutlineLane, type PromptAt, type PromptUser } from './query-types';
+import { PREVIEW_CHARS, type EventInfo, type EventPlace, type LensItem, type LineSpan, type OutlineLane, type PromptAt, type PromptUser } from './query-types';
 import { compare, countsSteps, eventAt, findingsOfEvent, type TraceSnapshot } from './snapshot';
 import { isSoundStop } from '../analysis/types';
 import { sourcePromptOf } from './source-prompt';
@@ -88,8 +88,44 @@ export function eventContent(s: TraceSnapshot, index: number): string | undefine
   return typeof text === 'string' ? text : undefined;
 }
 
-/** The CodeLens items of one file of a session: stop and loop findings, then spawns. */
-export function codeLenses(s: TraceSnapshot, file: string): LensItem[] {
+/** One file's CodeLens items of a snapshot, in line order (made once per snapshot and file: see {@link codeLenses}). */
+const lensesOf = new WeakMap<TraceSnapshot, Map<string, LensItem[]>>();
+
+/**
+ * The CodeLens items of one file (`''`: the trace file): Explain on stop and loop findings, the
+ * spawned agent's lane on spawns. With `lines`, only the items on those lines (a large file's
+ * lenses follow the visible lines, as its decorations do, so the host makes CodeLens objects for
+ * what is on screen, not one per spawn of the file). The whole list is made once per snapshot and
+ * file, O(events); a call with `lines` is then O(log items + items returned).
+ */
+export function codeLenses(s: TraceSnapshot, file: string, lines?: readonly LineSpan[]): LensItem[] {
+  let byFile = lensesOf.get(s);
+  if (!byFile) lensesOf.set(s, (byFile = new Map()));
+  let all = byFile.get(file);
+  if (!all) byFile.set(file, (all = fileLenses(s, file)));
+  if (!lines) return all;
+  const out: LensItem[] = [];
+  let next = 0; // spans in line order, overlaps joined: an item is taken once
+  for (const span of [...lines].sort((a, b) => a.start - b.start)) {
+    for (let k = Math.max(next, firstOnOrAfter(all, span.start)); k < all.length && all[k].at.line <= span.end; k++, next = k) out.push(all[k]);
+  }
+  return out;
+}
+
+/** Index of the first item at or after `line` (items in line order). */
+function firstOnOrAfter(items: readonly LensItem[], line: number): number {
+  let lo = 0;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (items[mid].at.line < line) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Every CodeLens item of one file, in line order (of equal lines, findings before spawns, each in its own order). */
+function fileLenses(s: TraceSnapshot, file: string): LensItem[] {
   const origins = s.loaded.eventOrigins;
   const inFile = (i: number) => origins.get(i) !== undefined && (origins.get(i)!.file ?? '') === file;
   const out: LensItem[] = [];
@@ -105,7 +141,7 @@ export function codeLenses(s: TraceSnapshot, file: string): LensItem[] {
     const span = spans.get(e.to);
     out.push({ at: origins.get(i)!.range.start, lane: span ? { agent: e.to, events: span.events, first: span.first, last: span.last } : { agent: e.to, events: 0 } });
   });
-  return out;
+  return out.map((item, k) => ({ item, k })).sort((a, b) => a.item.at.line - b.item.at.line || a.k - b.k).map((x) => x.item);
 }
 
 /** An agent's event count and its earliest and latest events by time (indices; of equal times, the first and the last in file order). */

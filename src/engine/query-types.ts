@@ -57,6 +57,12 @@ export interface EventInfo extends EventPlace {
   hasSourcePrompt: boolean;
 }
 
+/** A span of 0-based lines, both ends included (the visible lines of an editor, with a margin). */
+export interface LineSpan {
+  start: number;
+  end: number;
+}
+
 /** A CodeLens of a trace file: a stop or loop finding (Explain) or a spawn (the spawned agent's lane). */
 export type LensItem =
   | { at: Position; finding: { index: number; kind: string; mode?: string; inline: string; message: string } }

@@ -19,6 +19,7 @@ import { eventMarks } from './marks';
 import { recordLabels } from './record-labels';
 import { eventString, longStringAt } from './long-strings';
 import { codeLenses, eventAtPosition, eventContent, eventInfo, eventPlace, inspect, outline, promptUsers, sourcePrompt } from './queries';
+import type { LineSpan } from './query-types';
 import { setAsideLongContent } from './long-content';
 import { labelTarget, newLabelLine, sessionLabels } from './human-labels';
 import type { NewLabel } from '../shared/label-kinds';
@@ -292,8 +293,8 @@ export class SessionStore implements EngineCalls {
     return this.on(key, stamp, (s) => longStringAt(s, file, at, view));
   }
 
-  codeLenses(key: string, stamp: number, file: string) {
-    return this.on(key, stamp, (s) => codeLenses(s, file));
+  codeLenses(key: string, stamp: number, file: string, lines?: readonly LineSpan[]) {
+    return this.on(key, stamp, (s) => codeLenses(s, file, lines));
   }
 
   outline(key: string, stamp: number, file: string) {

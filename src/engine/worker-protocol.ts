@@ -7,7 +7,7 @@
 import type { MarkOptions, FileMarks, RecordLabel } from './event-marks';
 import type { GraphNode, GraphOverview, GraphWindow, WindowRequest } from '../shared/protocol';
 import type { Position, Problem } from '../trace/model';
-import type { EventInfo, EventPlace, LensItem, OutlineLane, PromptAt, PromptUser } from './query-types';
+import type { EventInfo, EventPlace, LensItem, LineSpan, OutlineLane, PromptAt, PromptUser } from './query-types';
 import type { SessionSummary } from './summary';
 import type { EventString, StringPlace } from './long-strings';
 import type { ChatToolAnswer, ToolView } from './chat-tool-names';
@@ -116,7 +116,7 @@ export interface EngineCalls {
   eventString(key: string, stamp: number, index: number): EventString | undefined;
   /** The long JSON string at a position of one of the session's files, or (`view: 'json'`) the line's JSON formatted from that position: the text of an `otrace-content:` string document. */
   longStringAt(key: string, stamp: number, file: string, at: Position, view?: 'json'): StringPlace | undefined;
-  codeLenses(key: string, stamp: number, file: string): LensItem[] | undefined;
+  codeLenses(key: string, stamp: number, file: string, lines?: readonly LineSpan[]): LensItem[] | undefined;
   /** The Outline of one file of the session (`''`: the trace file): its events by lane. */
   outline(key: string, stamp: number, file: string): OutlineLane[] | undefined;
   sourcePrompt(key: string, stamp: number, index: number): PromptAt | undefined;

@@ -284,6 +284,42 @@ describe('analysis in the trace text', function () {
     }
   });
 
+  it('a file of 12,000 spawns gets the CodeLens of its visible lines, and those of the lines a scroll shows', async () => {
+    // 24,001 lines: over the 10,000 lines above which the lenses follow the visible lines (one CodeLens per spawn of the file was 12,000 objects made on the host thread)
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-lenses-'));
+    const file = path.join(dir, 'spawns.otrace.jsonl');
+    const lines = [JSON.stringify({ trace_id: 'spawns' })];
+    for (let k = 0; k < 12_000; k++) {
+      lines.push(JSON.stringify({ id: `s${k}`, t: 2 * k, type: 'spawn', agent: 'main', to: `helper_${k}` }));
+      lines.push(JSON.stringify({ id: `m${k}`, t: 2 * k + 1, type: 'message', agent: `helper_${k}`, content: `done ${k}` }));
+    }
+    fs.writeFileSync(file, `${lines.join('\n')}\n`);
+    const spawnLenses = async (editor: vscode.TextEditor) => {
+      const ls = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', editor.document.uri);
+      return (ls ?? []).filter((l) => l.command?.title.startsWith('agent: helper_'));
+    };
+    try {
+      const editor = await open(file);
+      const top = await until('the lenses at the top', async () => {
+        const ls = await spawnLenses(editor);
+        return ls.some((l) => l.command?.title === 'agent: helper_0 · 1 event') ? ls : undefined;
+      });
+      assert.ok(top.length < 1_000, `lenses of the visible lines and a margin, not all 12,000 (${top.length})`);
+      assert.ok(!top.some((l) => l.command?.title === 'agent: helper_9000 · 1 event'), 'none far below the visible lines');
+      // spawn 9,000 is on line 18,001 (0-based)
+      editor.revealRange(new vscode.Range(18_001, 0, 18_001, 0), vscode.TextEditorRevealType.InCenter);
+      const below = await until('the lens of helper_9000 after the scroll', async () => {
+        const ls = await spawnLenses(editor);
+        return ls.some((l) => l.command?.title === 'agent: helper_9000 · 1 event') ? ls : undefined;
+      });
+      assert.ok(below.length < 1_000, `still only the visible lines' lenses (${below.length})`);
+      const lens = below.find((l) => l.command?.title === 'agent: helper_9000 · 1 event')!;
+      assert.equal(lens.range.start.line, 18_001, 'on the spawn of helper_9000');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('Toggle Inline Analysis clears the marks and brings them back', async () => {
     const file = path.join(ROOT, 'samples', 'demo.otrace.jsonl');
     await open(file);

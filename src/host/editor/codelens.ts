@@ -3,10 +3,12 @@
  * and on spawns (`agent: <name> · N events`: that lane in the graph). In a prompt file that an open
  * trace points at: `used by 3 events in demo.otrace.jsonl`. The engine lists the items; titles
  * escape `$(icon)` syntax here: names come from the trace. `otrace.codeLens.enabled` turns them off.
+ * A file of over 10,000 lines gets the lenses of its visible lines (and 200 around them), asked
+ * again when a scroll settles, as its decorations are.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { LensItem } from '../../engine/query-types';
+import type { LensItem, LineSpan } from '../../engine/query-types';
 import { labelText, plainLabel, type LabelText } from '../../shared/untrusted-text';
 import { toRange, type OpenTraces } from '../open-traces';
 
@@ -15,10 +17,18 @@ export class TraceCodeLens implements vscode.CodeLensProvider {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.changed.event;
 
+  private scrollTimer: ReturnType<typeof setTimeout> | undefined;
+
   constructor(private readonly sessions: OpenTraces) {
     sessions.onDidChange(() => this.changed.fire());
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('otrace.codeLens')) this.changed.fire();
+    });
+    // a large file's lenses follow its visible lines: ask again once a scroll settles
+    vscode.window.onDidChangeTextEditorVisibleRanges((e) => {
+      if (e.textEditor.document.lineCount <= LENS_ALL_LINES || !this.sessions.containing(e.textEditor.document.uri)) return;
+      clearTimeout(this.scrollTimer);
+      this.scrollTimer = setTimeout(() => this.changed.fire(), 50);
     });
   }
 
@@ -26,9 +36,23 @@ export class TraceCodeLens implements vscode.CodeLensProvider {
     if (!enabled()) return [];
     await this.sessions.forDocument(document);
     const found = this.sessions.containing(document.uri);
-    const items = found && (await this.sessions.engine.codeLenses(found.summary.key, found.summary.stamp, found.file));
+    const items = found && (await this.sessions.engine.codeLenses(found.summary.key, found.summary.stamp, found.file, linesShown(document)));
     return items ? items.map((item) => traceLens(found.summary.key, found.summary.stamp, item)) : [];
   }
+}
+
+/** Files of more lines than this get the lenses of their visible lines only (a file of 100k spawns would be 100k CodeLens objects made on the host thread). */
+export const LENS_ALL_LINES = 10_000;
+
+/** Lines of lenses above and below the visible ones, so a scroll shows lenses before the new ones come. */
+const LENS_MARGIN_LINES = 200;
+
+/** The lines whose lenses a large document gets (its visible lines in every editor, with a margin; the top of the file when none shows it); undefined (all) for a file of up to {@link LENS_ALL_LINES} lines. */
+function linesShown(document: vscode.TextDocument): LineSpan[] | undefined {
+  if (document.lineCount <= LENS_ALL_LINES) return undefined;
+  const ranges = vscode.window.visibleTextEditors.filter((e) => e.document === document).flatMap((e) => e.visibleRanges);
+  if (ranges.length === 0) return [{ start: 0, end: 2 * LENS_MARGIN_LINES }];
+  return ranges.map((r) => ({ start: Math.max(0, r.start.line - LENS_MARGIN_LINES), end: r.end.line + LENS_MARGIN_LINES }));
 }
 
 /** The lens of one item (of the snapshot `stamp`): Explain a stop or loop, or show a spawned agent's lane. */
