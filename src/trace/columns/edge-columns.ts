@@ -2,7 +2,6 @@
  * The edges of a trace as columns (source, target, type), no object per edge: the ends are event
  * indices once the read is done ({@link EdgeColumns.resolve}).
  */
-import { IdTable } from '../id-table';
 import type { EdgeStore } from '../read';
 import { EDGE_TYPES, type EdgeType, type TraceEdge } from '../schema';
 import { UNRESOLVED, type EventColumns } from './event-columns';
@@ -56,7 +55,7 @@ export class EdgeColumns implements EdgeStore {
     return EDGE_TYPES[this.type[i]];
   }
 
-  /** Ends the read: each end becomes the index of the first event carrying its id (any trace of the file). */
+  /** Ends the read (after `events.resolve()`): each end becomes the index of the first event carrying its id (any trace of the file). */
   resolve(events: EventColumns): void {
     const n = this.count;
     this.src = new Int32Array(n);
@@ -64,15 +63,11 @@ export class EdgeColumns implements EdgeStore {
     this.type = this.type.slice(0, n);
     const srcIds = this.srcIds!;
     const dstIds = this.dstIds!;
-    if (n > 0) {
-      const first = new IdTable(events.length, (k) => events.ids[k]);
-      for (let k = 0; k < events.length; k++) first.add(events.ids[k], k);
-      for (let i = 0; i < n; i++) {
-        this.src[i] = first.get(srcIds[i]) ?? UNRESOLVED;
-        if (this.src[i] === UNRESOLVED) this.srcNames.set(i, srcIds[i]);
-        this.dst[i] = first.get(dstIds[i]) ?? UNRESOLVED;
-        if (this.dst[i] === UNRESOLVED) this.dstNames.set(i, dstIds[i]);
-      }
+    for (let i = 0; i < n; i++) {
+      this.src[i] = events.firstOf(srcIds[i]);
+      if (this.src[i] === UNRESOLVED) this.srcNames.set(i, srcIds[i]);
+      this.dst[i] = events.firstOf(dstIds[i]);
+      if (this.dst[i] === UNRESOLVED) this.dstNames.set(i, dstIds[i]);
     }
     this.srcIds = undefined;
     this.dstIds = undefined;

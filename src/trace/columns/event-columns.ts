@@ -6,9 +6,13 @@
  */
 import { EVENT_TYPES, STOP_REASONS, EVENT_KINDS, CALL_STATUSES, type TraceEvent, type EventType, type StopReason, type EventKind, type CallStatus } from '../schema';
 import type { EventStore } from '../read';
+import { IdTable } from '../id-table';
 import { IdPlaces, scopedId } from './links';
 import { NameTable } from './names';
 import { resized } from './typed';
+
+/** How many of the latest events are compared with a reference before the id table is asked. */
+const NEAR = 8;
 
 /** A link column's value for an event that names no parent. */
 export const NO_LINK = -2;
@@ -91,20 +95,19 @@ export class EventColumns implements EventStore {
     this.agent[i] = this.agents.intern(event.agent);
     const trace = event.trace_id;
     if (trace !== undefined) (this.trace ??= this.column(Int32Array, -1))[i] = this.names.intern(trace);
-    const places = this.places!;
     const parent = event.parent;
     if (parent === undefined) this.parent[i] = NO_LINK;
     else {
-      const p = places.latest(scopedId(trace, parent));
+      const p = this.earlier(trace, parent, i);
       this.parent[i] = p;
       if (p === UNRESOLVED) this.parentNames.set(i, parent);
     }
     const causes = event.causes;
     if (causes !== undefined) {
-      for (let k = 0; k < causes.length; k++) this.addCause(places.latest(scopedId(trace, causes[k])), causes[k]);
+      for (let k = 0; k < causes.length; k++) this.addCause(this.earlier(trace, causes[k], i), causes[k]);
     }
     this.causesAt[i + 1] = this.causeCount;
-    places.add(scopedId(trace, id), i);
+    this.places!.add(trace === undefined ? id : scopedId(trace, id), i);
     this.count = i + 1;
     this.fields(event, i);
   }
@@ -133,6 +136,16 @@ export class EventColumns implements EventStore {
     if (status !== undefined) (this.callStatus ??= this.column(Uint8Array, 0))[i] = CALL_STATUS_CODE.get(status)!;
     const content = event.content;
     if (content !== undefined) (this.contentChars ??= this.column(Int32Array, -1))[i] = content.length;
+  }
+
+  /**
+   * The nearest event before `i` carrying `id` in trace `trace`, or {@link UNRESOLVED}: the few
+   * events just before i are looked at first (a reference most often names one of them).
+   */
+  private earlier(trace: string | undefined, id: string, i: number): number {
+    const ids = this.ids;
+    for (let j = i - 1; j >= 0 && j >= i - NEAR; j--) if (ids[j] === id && this.traceId(j) === trace) return j;
+    return this.places!.latest(trace === undefined ? id : scopedId(trace, id));
   }
 
   private addCause(target: number, name: string): void {
@@ -173,9 +186,13 @@ export class EventColumns implements EventStore {
     if (this.contentChars) this.contentChars = resized(this.contentChars, size, n, -1);
   }
 
-  /** Lets go of the room kept for more events (the read is done). */
+  /**
+   * Lets go of the room kept for more events (the read is done), unless it is at most an eighth of
+   * the events (room reserved from an estimate: copying the columns would cost more time than the
+   * room holds memory).
+   */
   trim(): void {
-    if (this.room > this.count) this.grow(this.count);
+    if (this.room - this.count > this.count / 8) this.grow(this.count);
     if (this.causes.length > this.causeCount) this.causes = this.causes.slice(0, this.causeCount);
   }
 
@@ -228,8 +245,33 @@ export class EventColumns implements EventStore {
         }
       }
     }
-    this.places = undefined;
+    this.places = places;
     this.trim();
+  }
+
+  /**
+   * The first event carrying `id` (in any trace of the file), or {@link UNRESOLVED}: for the ends
+   * of edges, after {@link resolve}; {@link done} lets go of the table it reads.
+   */
+  firstOf(id: string): number {
+    if (this.trace !== undefined) {
+      if (!this.plain) {
+        const ids = this.ids;
+        this.plain = new IdTable(this.count, (k) => ids[k]);
+        for (let k = 0; k < this.count; k++) this.plain.add(ids[k], k);
+      }
+      return this.plain.get(id) ?? UNRESOLVED;
+    }
+    return this.places!.firstOf(id);
+  }
+
+  /** A table of plain ids, made by {@link firstOf} when events name traces. */
+  private plain?: IdTable;
+
+  /** Ends the read: the tables that find ids are let go. */
+  done(): void {
+    this.places = undefined;
+    this.plain = undefined;
   }
 
   /** Sets event i's parent to `target` (a name kept when it is {@link UNRESOLVED}). */

@@ -44,6 +44,7 @@ export function readTraceColumns(read: ReadBytes, readLine: (offset: number, byt
   const { problems, header, traceHeaders, eventOrigins, edgeOrigins } = reader.check(lineProblems);
   events.resolve();
   edges.resolve(events);
+  events.done();
   const columns = new TraceColumns(events, edges, eventOrigins as LineOrigins, edgeOrigins as LineOrigins, records);
   return { format: 'otrace-jsonl', header, ...(traceHeaders ? { traceHeaders } : {}), columns, problems, bytes };
 }
