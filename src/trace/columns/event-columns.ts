@@ -78,9 +78,11 @@ export class EventColumns implements EventStore {
     return this.count;
   }
 
-  /** Makes room for `events` events in all. */
+  /** Makes room for `events` events in all, and for causes at the rate of the events so far. */
   reserve(events: number): void {
     if (events > this.room) this.grow(events);
+    const causes = Math.ceil((this.causeCount / Math.max(1, this.count)) * events);
+    if (causes > this.causes.length) this.causes = resized(this.causes, causes, this.causeCount, 0);
     this.places?.reserve(events);
   }
 
@@ -193,7 +195,7 @@ export class EventColumns implements EventStore {
    */
   trim(): void {
     if (this.room - this.count > this.count / 8) this.grow(this.count);
-    if (this.causes.length > this.causeCount) this.causes = this.causes.slice(0, this.causeCount);
+    if (this.causes.length - this.causeCount > this.causeCount / 8) this.causes = this.causes.slice(0, this.causeCount);
   }
 
   private newPlaces(): IdPlaces {
