@@ -43,11 +43,11 @@ export class TraceColumns {
 
   /**
    * Event i as the object reader gives it (deep-equal: fields, content and rare fields read from
-   * its record's bytes, its trace named as the reader named it); undefined when i is out of range
-   * or the bytes there no longer hold that event (the file changed).
+   * its record's bytes, its trace named as the reader named it); undefined when i is not an index
+   * of an event or the bytes there no longer hold that event (the file changed).
    */
   event(i: number): TraceEvent | undefined {
-    if (!(i >= 0 && i < this.events.length)) return undefined;
+    if (!(i >= 0 && i < this.events.length && Number.isInteger(i))) return undefined;
     const origins = this.eventOrigins;
     const offset = origins.offsetOf(i);
     const bytes = origins.bytesOf(i);
@@ -61,9 +61,9 @@ export class TraceColumns {
    * one read, not one per event).
    */
   eventsInRange(from: number, to: number): (TraceEvent | undefined)[] {
-    from = Math.max(0, from);
-    to = Math.min(to, this.events.length);
-    if (to <= from) return [];
+    from = Math.max(0, Math.ceil(from));
+    to = Math.min(Math.ceil(to), this.events.length);
+    if (!(to > from)) return [];
     const origins = this.eventOrigins;
     const start = origins.offsetOf(from);
     const end = origins.offsetOf(to - 1) + origins.bytesOf(to - 1);
@@ -85,7 +85,7 @@ export class TraceColumns {
 
   /** Edge i as the object reader gives it, read from its record's bytes; undefined as for {@link event}. */
   edge(i: number): TraceEdge | undefined {
-    if (!(i >= 0 && i < this.edges.length)) return undefined;
+    if (!(i >= 0 && i < this.edges.length && Number.isInteger(i))) return undefined;
     const origins = this.edgeOrigins;
     const offset = origins.offsetOf(i);
     const buf = Buffer.allocUnsafe(origins.bytesOf(i));

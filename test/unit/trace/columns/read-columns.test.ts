@@ -127,8 +127,12 @@ function same(written: Buffer | string, chunk: number): void {
       assert.equal(c.edges.end(i, end), edges[i][end]);
     }
   }
-  assert.equal(c.event(-1), undefined);
-  assert.equal(c.event(events.length), undefined);
+  for (const i of [-1, events.length, 0.5, Number.NaN]) {
+    assert.equal(c.event(i), undefined);
+    assert.equal(c.edge(i), undefined);
+  }
+  assert.deepStrictEqual(c.eventsInRange(Number.NaN, events.length), []);
+  assert.deepStrictEqual(c.eventsInRange(-5, 0.5), events.slice(0, 1));
 }
 
 test('the column reader reads every otrace JSONL fixture as the object reader does, for chunks of 1 byte to 8 MB', () => {
