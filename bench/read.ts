@@ -17,6 +17,9 @@
  *   byte offsets, cross-record checks)
  *   plus the per-file event index the editor uses (`eventsByFile`); the ratio read / bare is
  *   measured in the same process, run after run (median of the per-run ratios);
+ * - column read: the same read into typed columns (`readTraceColumns`, src/trace/columns: the same
+ *   loop, checks and problems, no object per record kept) plus the same index, timed in the same
+ *   runs the same way (nothing held while it runs), with its ratios to bare and to bare kept;
  * - analysis: `analyzeTrace` in events/s; the process RSS after it;
  * - for the 1M trace without long content: `otrace analyze` as a user runs it (dist/cli.js, built
  *   first): wall time and peak RSS (from /usr/bin/time).
@@ -32,6 +35,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { analyzeTrace } from '../src/analysis';
 import { eventsByFile } from '../src/engine/snapshot';
+import { readTraceColumns } from '../src/trace/columns/read-columns';
 import { readTraceJsonlBytes } from '../src/trace/read';
 import { writeTraceFile } from './_generate';
 import { fmt } from './_util';
@@ -83,6 +87,18 @@ function otraceRead(buf: Buffer) {
   return loaded;
 }
 
+/** The column reader on the same Buffer (issue #30 item 1), and the same per-file index. */
+function columnRead(buf: Buffer) {
+  const loaded = readTraceColumns(
+    (b, offset, length, position) => buf.copy(b, offset, position, Math.min(buf.length, position + length)),
+    (offset, bytes) => buf.toString('utf8', offset, offset + bytes),
+    undefined,
+    buf.length,
+  );
+  eventsByFile(loaded.columns.eventOrigins);
+  return loaded;
+}
+
 /**
  * CPU milliseconds of `f` (user + system, all threads of the process, GC helpers included): on a
  * machine shared with other work, wall time mostly measures the wait for a core; CPU time does not.
@@ -111,6 +127,11 @@ interface Row {
   bare_runs_ms: number;
   ratio_to_runs: number;
   ratio_runs: number[];
+  /** The column read (see the header): its time, its ratio to bare (median of the runs'), the runs' ratios, its ratio to bare kept. */
+  columns_ms: number;
+  columns_ratio: number;
+  columns_ratio_runs: number[];
+  columns_ratio_to_kept: number;
   analysis_ms: number;
   analysis_events_per_s: number;
   rss_mb: number;
@@ -132,10 +153,14 @@ export async function bench(): Promise<void> {
       bareParse(buf); // warm-up
       bareParseRuns(buf);
       otraceRead(buf);
+      columnRead(buf);
       const bare: number[] = [];
       const bareRuns: number[] = [];
       const read: number[] = [];
       const ratios: number[] = [];
+      const columns: number[] = [];
+      const columnRatios: number[] = [];
+      let columnEvents = 0;
       let loaded: ReturnType<typeof otraceRead> | undefined = otraceRead(buf);
       const reps = Math.max(1, Math.round(100_000 / n)); // each timing covers >= 100k events: small traces repeat
       for (let r = 0; r < runs; r++) {
@@ -145,6 +170,17 @@ export async function bench(): Promise<void> {
         // the previous run's trace is let go first: a read that held it made every full collection
         // mark two traces (a first open holds none; the bare parse holds nothing either)
         loaded = undefined;
+        let held: ReturnType<typeof columnRead> | undefined;
+        const c = ms(() => {
+          for (let k = 0; k < reps; k++) {
+            held = undefined;
+            held = columnRead(buf!);
+          }
+        }) / reps;
+        columnEvents = held!.columns.eventCount;
+        held = undefined;
+        columns.push(c);
+        columnRatios.push(c / b);
         const o = ms(() => {
           for (let k = 0; k < reps; k++) {
             loaded = undefined;
@@ -162,6 +198,7 @@ export async function bench(): Promise<void> {
       // best of 2 below 1M (the first run also compiles the analysis), 1 run at 1M
       const analysisMs = Math.min(...Array.from({ length: n >= 1_000_000 ? 1 : 2 }, () => ms(() => analyzeTrace(loaded!))));
       const events = loaded!.trace.events.length;
+      if (columnEvents !== events) throw new Error(`the column read of ${name} holds ${columnEvents} events, the object read ${events}`);
       const problems = loaded!.problems.length;
       const rss = process.memoryUsage().rss;
       loaded = undefined;
@@ -178,18 +215,22 @@ export async function bench(): Promise<void> {
         bare_runs_ms: Math.round(median(bareRuns)),
         ratio_to_runs: Math.round((median(read) / median(bareRuns)) * 100) / 100,
         ratio_runs: ratios.map((r) => Math.round(r * 100) / 100),
+        columns_ms: Math.round(median(columns)),
+        columns_ratio: Math.round(median(columnRatios) * 100) / 100,
+        columns_ratio_runs: columnRatios.map((r) => Math.round(r * 100) / 100),
+        columns_ratio_to_kept: Math.round((median(columns) / kept) * 100) / 100,
         analysis_ms: Math.round(analysisMs),
         analysis_events_per_s: Math.round(events / (analysisMs / 1000)),
         rss_mb: Math.round(mb(rss)),
         problems,
       });
       const row = rows[rows.length - 1];
-      process.stdout.write(`  ${name}: ${fmt(row.file_mb)} MB, read ${row.read_ms} ms / bare ${row.bare_ms} ms = ${row.ratio}x (runs ${row.ratio_runs.join(' ')}); bare kept ${row.kept_ms} ms, read / that ${row.ratio_to_kept}x; bare in runs ${row.bare_runs_ms} ms, read / that ${row.ratio_to_runs}x, analysis ${fmt(row.analysis_events_per_s, 0)} events/s, RSS ${row.rss_mb} MB\n`);
+      process.stdout.write(`  ${name}: ${fmt(row.file_mb)} MB, read ${row.read_ms} ms / bare ${row.bare_ms} ms = ${row.ratio}x (runs ${row.ratio_runs.join(' ')}); bare kept ${row.kept_ms} ms, read / that ${row.ratio_to_kept}x; bare in runs ${row.bare_runs_ms} ms, read / that ${row.ratio_to_runs}x; column read ${row.columns_ms} ms = ${row.columns_ratio}x bare (runs ${row.columns_ratio_runs.join(' ')}), ${row.columns_ratio_to_kept}x bare kept; analysis ${fmt(row.analysis_events_per_s, 0)} events/s, RSS ${row.rss_mb} MB\n`);
     }
   }
   const cli = sizes.includes('1M') ? cliAnalyze(path.join(dir, 'trace-1M.otrace.jsonl')) : undefined;
-  const header = '| trace | events | file MB | JSON.parse per line ms (CPU) | read+validate+index ms (CPU) | ratio | JSON.parse per line, values kept, ms | read / kept | JSON.parse in 64 KB runs ms | read / runs | analysis events/s (CPU) | RSS MB |';
-  const lines = [header, '|---|---|---|---|---|---|---|---|---|---|---|---|', ...rows.map((r) => `| ${r.trace} | ${fmt(r.events, 0)} | ${fmt(r.file_mb)} | ${fmt(r.bare_ms, 0)} | ${fmt(r.read_ms, 0)} | ${r.ratio}x | ${fmt(r.kept_ms, 0)} | ${r.ratio_to_kept}x | ${fmt(r.bare_runs_ms, 0)} | ${r.ratio_to_runs}x | ${fmt(r.analysis_events_per_s, 0)} | ${r.rss_mb} |`)];
+  const header = '| trace | events | file MB | JSON.parse per line ms (CPU) | read+validate+index ms (CPU) | ratio | JSON.parse per line, values kept, ms | read / kept | JSON.parse in 64 KB runs ms | read / runs | column read ms (CPU) | column read / bare | column read / kept | analysis events/s (CPU) | RSS MB |';
+  const lines = [header, '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|', ...rows.map((r) => `| ${r.trace} | ${fmt(r.events, 0)} | ${fmt(r.file_mb)} | ${fmt(r.bare_ms, 0)} | ${fmt(r.read_ms, 0)} | ${r.ratio}x | ${fmt(r.kept_ms, 0)} | ${r.ratio_to_kept}x | ${fmt(r.bare_runs_ms, 0)} | ${r.ratio_to_runs}x | ${fmt(r.columns_ms, 0)} | ${r.columns_ratio}x | ${r.columns_ratio_to_kept}x | ${fmt(r.analysis_events_per_s, 0)} | ${r.rss_mb} |`)];
   if (cli) lines.push('', `otrace analyze (1M events, ${fmt(cli.file_mb)} MB): ${fmt(cli.seconds)} s, peak RSS ${fmt(cli.peak_rss_mb, 0)} MB, exit ${cli.exit}`);
   process.stdout.write(`\n${lines.join('\n')}\n(load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${os.cpus().length} cores)\n`);
   const out = path.join(__dirname, 'results.json');

@@ -218,7 +218,7 @@ export function safeJson(value: unknown): string {
 }
 
 /** Prints problems as FILE:LINE:COLUMN lines (each at most {@link MAX_LINE} characters); returns the number of errors. */
-export function printProblems(file: string, loaded: LoadedTrace, out: NodeJS.WritableStream): number {
+export function printProblems(file: string, loaded: Pick<LoadedTrace, 'problems'>, out: NodeJS.WritableStream): number {
   let errors = 0;
   const lines: string[] = [];
   for (const p of loaded.problems) {

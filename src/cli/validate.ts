@@ -1,5 +1,25 @@
-/** `otrace validate FILE...`: problems of each file; exit 0 ok, 1 errors, 2 a file could not be read. */
-import { EXIT, fail, MAX_PATH, printProblems, safe, terminalLine, tryLoad, unreadable, type Command } from './common';
+/**
+ * `otrace validate FILE...`: problems of each file; exit 0 ok, 1 errors, 2 a file could not be read.
+ * An otrace JSONL file is read into columns (src/trace/columns: the same problems, no object per
+ * record), the rest as every command reads them.
+ */
+import { loadTraceColumnsFile } from '../trace/load-file';
+import type { Problem } from '../trace/model';
+import { EXIT, fail, mappingFile, MAX_PATH, printProblems, safe, terminalLine, tryLoad, unreadable, type Command } from './common';
+
+/** What validate needs of a file: its format, problems and number of events; or the error that kept it from being read. */
+function check(file: string): { format: string; problems: Problem[]; events: number } | { error: unknown } {
+  if (mappingFile() === undefined) {
+    try {
+      const columns = loadTraceColumnsFile(file);
+      if (columns) return { format: columns.format, problems: columns.problems, events: columns.columns.eventCount };
+    } catch (error) {
+      return { error };
+    }
+  }
+  const loaded = tryLoad(file);
+  return 'error' in loaded ? loaded : { format: loaded.format, problems: loaded.problems, events: loaded.trace.events.length };
+}
 
 export const validate: Command = {
   usage: 'otrace validate FILE...',
@@ -8,7 +28,7 @@ export const validate: Command = {
     let failed = 0;
     let unread = 0;
     for (const file of files) {
-      const loaded = tryLoad(file);
+      const loaded = check(file);
       if ('error' in loaded) {
         process.stderr.write(`otrace: ${terminalLine(unreadable(file, loaded.error))}\n`);
         unread++;
@@ -16,7 +36,7 @@ export const validate: Command = {
       }
       const errors = printProblems(file, loaded, process.stdout);
       if (errors > 0) failed++;
-      else process.stderr.write(`${safe(file, MAX_PATH)}: ok (${loaded.format}, ${loaded.trace.events.length} events)\n`);
+      else process.stderr.write(`${safe(file, MAX_PATH)}: ok (${loaded.format}, ${loaded.events} events)\n`);
     }
     return unread > 0 ? EXIT.usage : failed > 0 ? EXIT.problems : EXIT.ok;
   },

@@ -29,10 +29,58 @@ const NEAR = 8;
 /** Size of the ring of the latest events' ids (more than the NEAR + 1 an edge looks at). */
 const RECENT = 16;
 
-/** The key of an id or agent in its trace: ids, repeats and lanes are per trace when events name theirs. */
-function scope(e: TraceEvent, id: string): string {
-  return e.trace_id === undefined ? id : `${e.trace_id}\u0000${id}`;
+/** The key of an id or agent in trace `trace`: ids, repeats and lanes are per trace when events name theirs. */
+function scope(trace: string | undefined, id: string): string {
+  return trace === undefined ? id : `${trace}\u0000${id}`;
 }
+
+/**
+ * The fields of the events checked so far that the checks read again, by event index: a list of
+ * event objects ({@link EventArray}) or a trace kept in columns (src/trace/columns).
+ */
+export interface CheckedEvents {
+  /** Number of events. */
+  readonly length: number;
+  idOf(i: number): string;
+  /** The event's `trace_id` (the one the reader tagged it with, once it did), or undefined. */
+  traceOf(i: number): string | undefined;
+  /** Seconds since the trace start. */
+  timeOf(i: number): number;
+  agentOf(i: number): string;
+  /** The id its `parent` names, or undefined. */
+  parentOf(i: number): string | undefined;
+  /** The ids its `causes` names, or undefined. */
+  causesOf(i: number): readonly string[] | undefined;
+}
+
+/** {@link CheckedEvents} over a list of event objects (read as they are when asked). */
+export class EventArray implements CheckedEvents {
+  constructor(readonly list: readonly TraceEvent[]) {}
+  get length(): number {
+    return this.list.length;
+  }
+  idOf(i: number): string {
+    return this.list[i].id;
+  }
+  traceOf(i: number): string | undefined {
+    return this.list[i].trace_id;
+  }
+  timeOf(i: number): number {
+    return this.list[i].t;
+  }
+  agentOf(i: number): string {
+    return this.list[i].agent;
+  }
+  parentOf(i: number): string | undefined {
+    return this.list[i].parent;
+  }
+  causesOf(i: number): readonly string[] | undefined {
+    return this.list[i].causes;
+  }
+}
+
+/** The fields of one event the checks take as it comes ({@link CrossRecordChecks.event}). */
+export type CheckedEvent = Pick<TraceEvent, 'id' | 't' | 'agent' | 'trace_id' | 'parent' | 'causes'>;
 
 /**
  * The cross-record checks, fed event by event and edge by edge in file order (events and edges may
@@ -43,7 +91,7 @@ function scope(e: TraceEvent, id: string): string {
  */
 export class CrossRecordChecks {
   /** Scoped ids (`trace_id` NUL `id` for events that name a trace; the id itself otherwise) -> first event index (the ids are read from the events). */
-  private readonly scoped = new IdTable(0, (i) => scope(this.events[i], this.events[i].id));
+  private readonly scoped = new IdTable(0, (i) => scope(this.events.traceOf(i), this.events.idOf(i)));
   /** Plain ids, for the edges; the same table as {@link scoped} until an event names a trace. */
   private ids: IdTable = this.scoped;
   /** Scoped id -> how many events carry it, for the ids carried more than once. */
@@ -61,8 +109,8 @@ export class CrossRecordChecks {
   /** Edge ends not found when their edge came. */
   private readonly laterEnds: { i: number; end: 'src' | 'dst' }[] = [];
 
-  /** @param events the list the checked events are in (index for index), read again at {@link finish}. */
-  constructor(private readonly events: readonly TraceEvent[]) {}
+  /** @param events the checked events (index for index), read again at {@link finish}. */
+  constructor(private readonly events: CheckedEvents) {}
 
   /** Makes room for `events` events in all (an estimate), so that the id table is built once. */
   reserve(events: number): void {
@@ -75,11 +123,11 @@ export class CrossRecordChecks {
    * the closure is not made; at 1M events that was 40 MB.)
    */
   private plainIds(): IdTable {
-    return this.scoped.copy((k) => this.events[k].id);
+    return this.scoped.copy((k) => this.events.idOf(k));
   }
 
   /** Checks `events[i]`, the next event in file order. */
-  event(event: TraceEvent, i: number): void {
+  event(event: CheckedEvent, i: number): void {
     // each field read once (events come in many shapes: every read is a lookup)
     const id = event.id;
     const trace = event.trace_id;
@@ -106,13 +154,13 @@ export class CrossRecordChecks {
       latest.at = i;
       latest.t = t;
     } else {
-      const last = this.events[latest.at];
+      const events = this.events;
       this.eventProblems.push({
         kind: 'event',
         index: i,
         path: ['t'],
         severity: 'warning',
-        message: `time runs backwards in lane ${preview(agent)}: t=${t} s after t=${last.t} s (event ${preview(last.id)})`,
+        message: `time runs backwards in lane ${preview(agent)}: t=${t} s after t=${events.timeOf(latest.at)} s (event ${preview(events.idOf(latest.at))})`,
       });
     }
     // a reference found now is found at the end too (ids are only added); the rest waits
@@ -142,10 +190,8 @@ export class CrossRecordChecks {
       // the events before i are the latest ones checked
       for (let j = i - 1; j >= 0 && j >= i - NEAR; j--) if (this.recentIds[j % RECENT] === ref && this.recentTraces[j % RECENT] === trace) return true;
     } else {
-      for (let j = i - 1; j >= 0 && j >= i - NEAR; j--) {
-        const other = this.events[j];
-        if (other.id === ref && other.trace_id === trace) return true;
-      }
+      const events = this.events;
+      for (let j = i - 1; j >= 0 && j >= i - NEAR; j--) if (events.idOf(j) === ref && events.traceOf(j) === trace) return true;
     }
     return this.scoped.has(trace === undefined ? ref : `${trace}\u0000${ref}`);
   }
@@ -155,23 +201,23 @@ export class CrossRecordChecks {
     const last = this.events.length - 1;
     if (last === this.seen - 1) {
       for (let j = last; j >= 0 && j >= last - NEAR; j--) if (this.recentIds[j % RECENT] === id) return true;
-    } else for (let j = last; j >= 0 && j >= last - NEAR; j--) if (this.events[j].id === id) return true;
+    } else for (let j = last; j >= 0 && j >= last - NEAR; j--) if (this.events.idOf(j) === id) return true;
     return this.ids.has(id);
   }
 
   /**
    * Appends the problems to `problems`, in this order: per event (repeated id, time), references
    * (in event order), edges (in edge order).
-   * @param edges the edges checked, index for index.
+   * @param edgeEnd the id at end `end` of the i-th edge checked.
    */
-  finish(edges: readonly TraceEdge[], locate: FieldLocator, problems: Problem[]): void {
+  finish(edgeEnd: (i: number, end: 'src' | 'dst') => string, locate: FieldLocator, problems: Problem[]): void {
     const found = [...this.eventProblems];
     const refProblem = (i: number, field: 'parent' | 'causes', k: number, message: string) =>
       found.push({ kind: 'event', index: i, path: field === 'parent' ? [field] : [field, k], severity: 'warning', message });
     const checkRef = (i: number, field: 'parent' | 'causes', k: number) => {
-      const event = this.events[i];
-      const ref = field === 'parent' ? event.parent! : event.causes![k];
-      const key = scope(event, ref);
+      const events = this.events;
+      const ref = field === 'parent' ? events.parentOf(i)! : events.causesOf(i)![k];
+      const key = scope(events.traceOf(i), ref);
       const carriers = this.repeated.get(key);
       if (carriers !== undefined) refProblem(i, field, k, `"${field}" names ${preview(ref)}, which ${carriers} events carry; it resolves to the nearest earlier one`);
       if (!this.scoped.has(key)) refProblem(i, field, k, `"${field}" names a missing event ${preview(ref)}`);
@@ -180,15 +226,16 @@ export class CrossRecordChecks {
       for (const r of this.laterRefs) checkRef(r.i, r.field, r.k);
     } else {
       // a repeated id: any reference may name it, so all are looked at again
-      for (let i = 0; i < this.events.length; i++) {
-        const event = this.events[i];
-        if (event.parent !== undefined) checkRef(i, 'parent', 0);
-        const causes = event.causes;
+      const events = this.events;
+      for (let i = 0; i < events.length; i++) {
+        if (events.parentOf(i) !== undefined) checkRef(i, 'parent', 0);
+        const causes = events.causesOf(i);
         if (causes !== undefined) for (let k = 0; k < causes.length; k++) checkRef(i, 'causes', k);
       }
     }
     for (const { i, end } of this.laterEnds) {
-      if (!this.ids.has(edges[i][end])) found.push({ kind: 'edge', index: i, path: [end], severity: 'error', message: `edge ${end} ${preview(edges[i][end])} is not an event of this trace` });
+      const id = edgeEnd(i, end);
+      if (!this.ids.has(id)) found.push({ kind: 'edge', index: i, path: [end], severity: 'error', message: `edge ${end} ${preview(id)} is not an event of this trace` });
     }
     // each range is asked for just before its problem is added (some callers note the file then)
     for (const f of found) problems.push({ severity: f.severity, message: f.message, range: locate(f.kind, f.index, f.path) });
@@ -205,8 +252,22 @@ export function checkTrace(
   locate: FieldLocator,
   problems: Problem[],
 ): void {
-  const checks = new CrossRecordChecks(events);
+  const checks = new CrossRecordChecks(new EventArray(events));
   for (let i = 0; i < events.length; i++) checks.event(events[i], i);
   for (let i = 0; i < edges.length; i++) checks.edge(edges[i], i);
-  checks.finish(edges, locate, problems);
+  checks.finish((i, end) => edges[i][end], locate, problems);
+}
+
+/**
+ * {@link checkTrace} over events read through {@link CheckedEvents} (a trace in columns): each
+ * event's fields are read from `events` in turn.
+ * @param edgeCount number of edges; @param edgeEnd the id at an end of the i-th edge.
+ */
+export function checkEvents(events: CheckedEvents, edgeCount: number, edgeEnd: (i: number, end: 'src' | 'dst') => string, locate: FieldLocator, problems: Problem[]): void {
+  const checks = new CrossRecordChecks(events);
+  for (let i = 0; i < events.length; i++) {
+    checks.event({ id: events.idOf(i), t: events.timeOf(i), agent: events.agentOf(i), trace_id: events.traceOf(i), parent: events.parentOf(i), causes: events.causesOf(i) as string[] | undefined }, i);
+  }
+  for (let i = 0; i < edgeCount; i++) checks.edge({ src: edgeEnd(i, 'src'), dst: edgeEnd(i, 'dst') } as TraceEdge, i);
+  checks.finish(edgeEnd, locate, problems);
 }

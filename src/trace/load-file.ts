@@ -10,7 +10,8 @@
 import * as fs from 'node:fs';
 import { detectFormat, loadTrace, otraceJsonl, type FileAccess } from './formats';
 import { OriginArray, type LoadedTrace, type Origin } from './model';
-import { CHUNK_BYTES } from './jsonl';
+import { CHUNK_BYTES, type ReadBytes } from './jsonl';
+import { readTraceColumns, type LoadedColumns } from './columns/read-columns';
 import { readTraceJsonlBytes } from './read';
 import { decodeText } from './text-encoding';
 
@@ -31,6 +32,36 @@ export type LoadedFile = LoadedTrace & { bytes: number };
  *   `offset` and `bytes`), and the bytes read. Errors: I/O errors (a missing file) are thrown.
  */
 export function loadTraceFile(path: string, files?: FileAccess, maxTextBytes = MAX_TEXT_BYTES): LoadedFile {
+  return withTraceFile(path, (stream) => stream(readTraceJsonlBytes), (fd, size, headText, utf8) => {
+    if (size > maxTextBytes) return tooLarge(path, size, headText, maxTextBytes);
+    const text = utf8 ? fs.readFileSync(fd, 'utf8') : decodeText(fs.readFileSync(fd)).text;
+    return { ...loadTrace(text, path, files), bytes: size };
+  });
+}
+
+/**
+ * An otrace JSONL file read from disk into columns (src/trace/columns: problems, counts and the
+ * columns; no object per record), or undefined when the file is not otrace JSONL streamed in UTF-8
+ * (read it with {@link loadTraceFile}). The columns read a record again (`columns.event(i)`) by
+ * opening the file for that read. Errors: I/O errors are thrown.
+ */
+export function loadTraceColumnsFile(path: string): LoadedColumns | undefined {
+  return withTraceFile(
+    path,
+    (stream) => stream((read, readLine, chunk, size) => readTraceColumns(read, readLine, chunk, size, (buffer, offset, length, position) => readAgain(path, buffer, offset, length, position))),
+    () => undefined,
+  );
+}
+
+/** Reads a file given its bytes by the streaming reader `reader` (chunk size, file size), the way {@link loadTraceFile} streams. */
+type Stream = <T>(reader: (read: ReadBytes, readLine: (offset: number, bytes: number) => string, chunkBytes: number, fileBytes: number) => T) => T;
+
+/**
+ * Opens `path` and reads its head: `streamed` for otrace JSONL in UTF-8 (read in a stream at any
+ * size), else `other` (the open file, its size, its head's text, whether it is UTF-8). The file is
+ * closed after.
+ */
+function withTraceFile<T>(path: string, streamed: (stream: Stream) => T, other: (fd: number, size: number, headText: string, utf8: boolean) => T): T {
   const fd = fs.openSync(path, 'r');
   try {
     const size = fs.fstatSync(fd).size;
@@ -40,17 +71,24 @@ export function loadTraceFile(path: string, files?: FileAccess, maxTextBytes = M
     const utf8 = decodedHead.encoding === 'utf-8';
     const headText = decodedHead.text;
     // Only UTF-8 is streamed by byte offsets; a file in another encoding is decoded whole (text-encoding.ts).
-    const streamed = utf8 && headText.trim() !== '' && detectFormat(headText, path) === otraceJsonl;
-    if (streamed) {
+    if (utf8 && headText.trim() !== '' && detectFormat(headText, path) === otraceJsonl) {
       const read = (buffer: Buffer, offset: number, length: number, position: number) => fs.readSync(fd, buffer, offset, length, position);
       // a buffer of the file's size (and one byte, to see its end in the first read), not of a whole
       // chunk: over a corpus of small files, a chunk-sized buffer per file is the external memory
       // that made V8 collect every few files (issue 30)
-      return readTraceJsonlBytes(read, (offset, bytes) => readText(fd, offset, bytes), Math.min(CHUNK_BYTES, size + 1), size);
+      return streamed((reader) => reader(read, (offset, bytes) => readText(fd, offset, bytes), Math.min(CHUNK_BYTES, size + 1), size));
     }
-    if (size > maxTextBytes) return tooLarge(path, size, headText, maxTextBytes);
-    const text = utf8 ? fs.readFileSync(fd, 'utf8') : decodeText(fs.readFileSync(fd)).text;
-    return { ...loadTrace(text, path, files), bytes: size };
+    return other(fd, size, headText, utf8);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Reads bytes of the file at `path` at a position, opening it for that read (fs.readSync's arguments and result). */
+function readAgain(path: string, buffer: Buffer, offset: number, length: number, position: number): number {
+  const fd = fs.openSync(path, 'r');
+  try {
+    return fs.readSync(fd, buffer, offset, length, position);
   } finally {
     fs.closeSync(fd);
   }

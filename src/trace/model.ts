@@ -169,6 +169,16 @@ export class LineOrigins implements OriginStore {
     return i >= 0 && i < this.count && Number.isInteger(i) ? this.lines[i] : undefined;
   }
 
+  /** Byte offset of record i's line in its file (i must be an index below {@link length}). */
+  offsetOf(i: number): number {
+    return this.offsets[i];
+  }
+
+  /** Byte length of record i's line, without its line break (i below {@link length}). */
+  bytesOf(i: number): number {
+    return this.sizes[i];
+  }
+
   copy(): LineOrigins {
     const out = new LineOrigins();
     out.lines = this.lines.slice(0, Math.max(this.count, 1));

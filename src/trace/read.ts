@@ -8,7 +8,7 @@
  */
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
-import { checkTrace, CrossRecordChecks } from './check';
+import { checkEvents, CrossRecordChecks, EventArray, type CheckedEvents } from './check';
 import { fastEdge, fastEvent } from './fast-check';
 import type { GrowingImport } from './formats';
 import { forEachJsonlLineInBytes, forEachJsonlRecord, type ReadBytes } from './jsonl';
@@ -132,9 +132,19 @@ export function readTraceJsonl(text: string): LoadedTrace {
  */
 export function readTraceJsonlBytes(read: ReadBytes, readLine: (offset: number, bytes: number) => string, chunkBytes?: number, fileBytes?: number): LoadedTrace & { bytes: number } {
   const reader = new JsonlTraceReader(readLine, false, true);
-  if (fileBytes !== undefined) reader.expectBytes(fileBytes);
-  const { problems, bytes } = forEachJsonlLineInBytes(read, (line, offset, size, chars, value) => reader.add(line, offset, size, value, chars), undefined, chunkBytes);
+  const { problems, bytes } = feedJsonlBytes(reader, read, chunkBytes, fileBytes);
   return { ...reader.finish(problems), bytes };
+}
+
+/**
+ * Feeds every line of an otrace JSONL file read from bytes to `reader` (a reader made for bytes),
+ * whatever it keeps: the loop shared by {@link readTraceJsonlBytes} (objects) and the column
+ * reader (src/trace/columns). Parameters as for {@link readTraceJsonlBytes}.
+ * @returns the problems of the unusable lines and the number of bytes read.
+ */
+export function feedJsonlBytes(reader: JsonlTraceReader, read: ReadBytes, chunkBytes?: number, fileBytes?: number): { problems: Problem[]; bytes: number } {
+  if (fileBytes !== undefined) reader.expectBytes(fileBytes);
+  return forEachJsonlLineInBytes(read, (line, offset, size, chars, value) => reader.add(line, offset, size, value, chars), undefined, chunkBytes);
 }
 
 /** The otrace JSONL semantics of each record: an edge line, trace fields, or an event. */
@@ -157,16 +167,18 @@ export class JsonlTraceReader {
    * @param lineText the text of a line from its `start` and `length` (characters of a text, or bytes of a file).
    * @param growing true when the reader finishes after each append: a field's range, once found, is kept.
    * @param bytes true when lines come from bytes ({@link add} gets `chars`): origins kept in columns ({@link LineOrigins}).
+   * @param stores where the events and edges go (a reader made for bytes; default: lists of objects).
    */
   constructor(
     private readonly lineText: (start: number, length: number) => string,
     growing = false,
     bytes = false,
+    stores?: { events: EventStore; edges: EdgeStore },
   ) {
     if (growing) this.located = new Map();
     if (bytes) this.line = new LineOrigin(0, 0, 0, 0);
     const locate = (origin: Origin, path: Path, kind: 'event' | 'edge') => this.locate(origin, kind === 'edge' ? ['edge', ...path] : path);
-    this.builder = bytes ? new TraceBuilder([], locate, new LineOrigins(), new LineOrigins()) : new TraceBuilder([], locate);
+    this.builder = bytes ? new TraceBuilder([], locate, new LineOrigins(), new LineOrigins(), stores?.events, stores?.edges) : new TraceBuilder([], locate);
   }
 
   /**
@@ -222,7 +234,7 @@ export class JsonlTraceReader {
     const scale = (this.fileBytes! / Math.max(read, 1)) * ESTIMATE_MARGIN;
     const most = this.fileBytes! / MIN_RECORD_BYTES;
     const builder = this.builder;
-    builder.reserve(Math.ceil(Math.min(builder.events.length * scale, most)), Math.ceil(Math.min(builder.edgeCount * scale, most)));
+    builder.reserve(Math.ceil(Math.min(builder.eventCount * scale, most)), Math.ceil(Math.min(builder.edgeCount * scale, most)));
     this.fileBytes = undefined;
   }
 
@@ -241,6 +253,11 @@ export class JsonlTraceReader {
    */
   finish(problems: readonly Problem[], keep = false): LoadedTrace {
     return this.builder.finish('otrace-jsonl', problems, keep);
+  }
+
+  /** The end of a whole read into the stores it was made with: the checks run, the problems sorted (see {@link TraceBuilder.check}). */
+  check(problems: readonly Problem[]): CheckedTrace {
+    return this.builder.check(problems, false);
   }
 
   /** The range of the value at `path` in a record's line (the line parsed again, only when a problem is positioned). */
@@ -317,27 +334,106 @@ function isSurveyShaped(header: Record<string, unknown>, builder: TraceBuilder):
   return required.every((k) => k in header) && builder.events.every((e) => survey.has(e.type));
 }
 
+/**
+ * Where a {@link TraceBuilder} keeps the events it accepts (index for index, in file order): a
+ * list of objects ({@link ObjectEvents}) or columns (src/trace/columns). The checks read earlier
+ * events back through it ({@link CheckedEvents}).
+ */
+export interface EventStore extends CheckedEvents {
+  /** Appends an accepted event (the reader's value: the store must not change it). */
+  add(event: TraceEvent): void;
+  /** Makes room for `events` events in all (an estimate). */
+  reserve(events: number): void;
+  /** Names trace `id` on the events from index `from` on that name none (a file holding several traces). */
+  tag(from: number, id: string): void;
+  /** A store with the same events that {@link tag} on either leaves the other as it is (a growing read finishing more than once). */
+  copy(): EventStore;
+}
+
+/** Where a {@link TraceBuilder} keeps the edges it accepts, in file order. */
+export interface EdgeStore {
+  readonly length: number;
+  add(edge: TraceEdge): void;
+  /** The id at end `end` of edge `i`. */
+  end(i: number, end: 'src' | 'dst'): string;
+}
+
+/** Events kept as the objects the reader made (the object reader's `trace.events`). */
+class ObjectEvents extends EventArray implements EventStore {
+  constructor(override readonly list: TraceEvent[] = []) {
+    super(list);
+  }
+  add(event: TraceEvent): void {
+    this.list.push(event);
+  }
+  reserve(): void {}
+  tag(from: number, id: string): void {
+    const list = this.list;
+    for (let i = from; i < list.length; i++) if (list[i].trace_id === undefined) list[i] = { ...list[i], trace_id: id };
+  }
+  copy(): ObjectEvents {
+    return new ObjectEvents(this.list.slice());
+  }
+}
+
+/** Edges kept as the objects the reader made. */
+class ObjectEdges implements EdgeStore {
+  constructor(readonly list: TraceEdge[] = []) {}
+  get length(): number {
+    return this.list.length;
+  }
+  add(edge: TraceEdge): void {
+    this.list.push(edge);
+  }
+  end(i: number, end: 'src' | 'dst'): string {
+    return this.list[i][end];
+  }
+}
+
+/** What a builder gives at the end of a read, whatever its stores: the checks run, the problems sorted. */
+export interface CheckedTrace {
+  /** Every problem, sorted by position. */
+  problems: Problem[];
+  /** The trace fields (of the file's first trace when it holds several). */
+  header: TraceHeader;
+  /** Trace fields per trace id, when the file holds several traces. */
+  traceHeaders?: Record<string, TraceHeader>;
+  /** The events (with their trace named when the file holds several), the edges, and their origins. */
+  events: EventStore;
+  edges: EdgeStore;
+  eventOrigins: OriginStore;
+  edgeOrigins: OriginStore;
+}
+
 /** Collects validated records, reports schema problems at their fields, and runs the cross-record checks. */
 class TraceBuilder {
-  readonly events: TraceEvent[] = [];
   /** Per event index, how to find a field when its reader gave one (else {@link locateOrigin}; JSONL gives none). */
   private eventLocates?: (Locate | undefined)[];
-  private readonly edges: TraceEdge[] = [];
   private edgeLocates?: (Locate | undefined)[];
   private header: TraceHeader = {};
   /** The cross-record checks, run as records come; dropped (checked at the end) once a second trace starts, which tags earlier events. */
-  private checks: CrossRecordChecks | undefined = new CrossRecordChecks(this.events);
+  private checks: CrossRecordChecks | undefined;
 
   /**
    * @param locateOrigin finds a field of a record from its origin, for records added without their own locator.
    * @param eventOrigins/edgeOrigins where the origins of the records kept go (a store may copy an origin's fields: see {@link OriginStore.add}).
+   * @param store/edgeStore where the events and edges kept go (default: lists of objects).
    */
   constructor(
     private readonly problems: Problem[],
     private readonly locateOrigin: (origin: Origin, path: Path, kind: 'event' | 'edge') => Range,
     private readonly eventOrigins: OriginStore = new OriginArray(),
     private readonly edgeOrigins: OriginStore = new OriginArray(),
-  ) {}
+    private readonly store: EventStore = new ObjectEvents(),
+    private readonly edges: EdgeStore = new ObjectEdges(),
+  ) {
+    this.checks = new CrossRecordChecks(store);
+  }
+
+  /** The events added so far, as objects (a builder made with the default store). */
+  get events(): TraceEvent[] {
+    return (this.store as ObjectEvents).list;
+  }
 
   /**
    * Makes room for `events` events and `edges` edges in all (an estimate: more may come, at the
@@ -346,7 +442,13 @@ class TraceBuilder {
   reserve(events: number, edges: number): void {
     if (this.eventOrigins instanceof LineOrigins) this.eventOrigins.reserve(events);
     if (this.edgeOrigins instanceof LineOrigins) this.edgeOrigins.reserve(edges);
+    this.store.reserve(events);
     this.checks?.reserve(events);
+  }
+
+  /** Number of events added so far. */
+  get eventCount(): number {
+    return this.store.length;
   }
 
   /** Number of edges added so far. */
@@ -357,20 +459,22 @@ class TraceBuilder {
   addEvent(value: unknown, origin: Origin, locate?: Locate): void {
     const event = fastEvent(value) ?? this.validateEvent(value, origin, locate);
     if (event) {
-      this.events.push(event as TraceEvent);
+      const store = this.store;
+      store.add(event as TraceEvent);
       this.eventOrigins.add(origin);
-      if (locate) (this.eventLocates ??= [])[this.events.length - 1] = locate;
-      this.checks?.event(event as TraceEvent, this.events.length - 1);
+      if (locate) (this.eventLocates ??= [])[store.length - 1] = locate;
+      this.checks?.event(event as TraceEvent, store.length - 1);
     }
   }
 
   addEdge(value: unknown, origin: Origin, locate?: Locate): void {
     const edge = fastEdge(value) ?? this.validateEdge(value, origin, locate);
     if (edge) {
-      this.edges.push(edge);
+      const edges = this.edges;
+      edges.add(edge);
       this.edgeOrigins.add(origin);
-      if (locate) (this.edgeLocates ??= [])[this.edges.length - 1] = locate;
-      this.checks?.edge(edge, this.edges.length - 1);
+      if (locate) (this.edgeLocates ??= [])[edges.length - 1] = locate;
+      this.checks?.edge(edge, edges.length - 1);
     }
   }
 
@@ -379,11 +483,11 @@ class TraceBuilder {
   // made (once per record: 40 MB at 1M events).
 
   private validateEvent(value: unknown, origin: Origin, locate: Locate | undefined) {
-    return this.validate(EventSchema, value, (path) => this.locateAt('event', origin, locate, path), 'event', ['id', 't', 'type', 'agent']);
+    return this.validate(EventSchema, value, (path) => this.locateAt('event', origin, locate, path), 'event', EVENT_REQUIRED);
   }
 
   private validateEdge(value: unknown, origin: Origin, locate: Locate | undefined) {
-    return this.validate(EdgeSchema, value, (path) => this.locateAt('edge', origin, locate, path), 'edge', ['src', 'dst', 'type']);
+    return this.validate(EdgeSchema, value, (path) => this.locateAt('edge', origin, locate, path), 'edge', EDGE_REQUIRED);
   }
 
   /** Adds a problem found outside the records' own checks. */
@@ -396,7 +500,7 @@ class TraceBuilder {
     const header = this.validate(TraceHeaderSchema, value, span.locate, 'trace fields');
     if (!header) return;
     // A trace-fields line naming another trace after events were read starts a new trace of the file.
-    if (update && header.trace_id !== undefined && this.header.trace_id !== undefined && header.trace_id !== this.header.trace_id && this.events.length > this.traceStart) {
+    if (update && header.trace_id !== undefined && this.header.trace_id !== undefined && header.trace_id !== this.header.trace_id && this.store.length > this.traceStart) {
       this.startTrace(header, span);
       return;
     }
@@ -420,7 +524,7 @@ class TraceBuilder {
       this.problems.push({ severity: 'warning', message: `trace ${preview(header.trace_id!)} starts again here; its events join the earlier part of that trace`, range: span.origin.range });
     }
     this.checks = undefined;
-    this.tagTrace();
+    this.tagTrace(this.store);
     this.headers.push(header);
     this.header = header;
   }
@@ -429,10 +533,9 @@ class TraceBuilder {
    * Names the current trace on the events of `events` read since it started (unless an event names
    * its own); `keep` leaves where the current trace starts as it is (more of its events may come).
    */
-  private tagTrace(events: TraceEvent[] = this.events, keep = false): void {
+  private tagTrace(events: EventStore, keep = false): void {
     if (!this.headers.length) return;
-    const id = this.header.trace_id!;
-    for (let i = this.traceStart; i < events.length; i++) if (events[i].trace_id === undefined) events[i] = { ...events[i], trace_id: id };
+    events.tag(this.traceStart, this.header.trace_id!);
     if (!keep) this.traceStart = events.length;
   }
 
@@ -443,13 +546,31 @@ class TraceBuilder {
    *   and the lists returned are copies; false for the end of a whole read (its lists are returned).
    */
   finish(format: string, extra: readonly Problem[] = [], keep = false): LoadedTrace {
+    const { problems, header, traceHeaders, events, edges, eventOrigins, edgeOrigins } = this.check(extra, keep);
+    return {
+      format,
+      trace: { ...header, events: (events as ObjectEvents).list, edges: (edges as ObjectEdges).list },
+      eventOrigins,
+      edgeOrigins,
+      problems,
+      ...(traceHeaders ? { traceHeaders } : {}),
+    };
+  }
+
+  /**
+   * The end of a read (as {@link finish}) in the builder's own stores: the cross-record checks run,
+   * the problems sorted, the events of a file holding several traces named by their trace.
+   * @param extra problems found outside the records (unusable lines), added to the builder's own.
+   * @param keep true when more records may come: nothing of the builder changes and the stores returned are copies.
+   */
+  check(extra: readonly Problem[], keep: boolean): CheckedTrace {
     const problems = keep ? this.problems.slice() : this.problems;
     for (const p of extra) problems.push(p);
-    let events = this.events;
+    let events = this.store;
     let header = this.header;
     let traceHeaders: Record<string, TraceHeader> | undefined;
     if (this.headers.length > 1) {
-      if (keep) events = events.slice();
+      if (keep) events = events.copy();
       this.tagTrace(events, keep);
       traceHeaders = {};
       for (const h of this.headers) traceHeaders[h.trace_id!] = { ...traceHeaders[h.trace_id!], ...h };
@@ -457,19 +578,22 @@ class TraceBuilder {
       if (!keep) this.header = header;
       const ids = Object.keys(traceHeaders);
       problems.push({ severity: 'info', message: `${ids.length} traces in this file (${ids.slice(0, 5).map((id) => preview(id)).join(', ')}${ids.length > 5 ? ', ...' : ''}); one graph with a lane group per trace; each trace is analysed on its own`, range: this.secondTrace! });
-    } else if (keep) events = events.slice();
+    } else if (keep) events = events.copy();
     const locate = (kind: 'event' | 'edge', i: number, path: Path) =>
       kind === 'event' ? this.locateAt(kind, this.eventOrigins.get(i)!, this.eventLocates?.[i], path) : this.locateAt(kind, this.edgeOrigins.get(i)!, this.edgeLocates?.[i], path);
-    if (this.checks) this.checks.finish(this.edges, locate, problems);
-    else checkTrace(events, this.edges, locate, problems);
+    const edges = this.edges;
+    const edgeEnd = (i: number, end: 'src' | 'dst') => edges.end(i, end);
+    if (this.checks) this.checks.finish(edgeEnd, locate, problems);
+    else checkEvents(events, edges.length, edgeEnd, locate, problems);
     problems.sort(byPosition);
     if (events.length === 0 && !problems.some((p) => p.severity === 'error')) {
       problems.push({ severity: 'warning', message: 'the trace has no events', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } });
     }
     if (!keep) for (const origins of [this.eventOrigins, this.edgeOrigins]) if (origins instanceof LineOrigins) origins.trim();
     return {
-      format,
-      trace: { ...header, events, edges: keep ? this.edges.slice() : this.edges },
+      header,
+      events,
+      edges: keep ? new ObjectEdges((edges as ObjectEdges).list.slice()) : edges,
       eventOrigins: keep ? this.eventOrigins.copy() : this.eventOrigins,
       edgeOrigins: keep ? this.edgeOrigins.copy() : this.edgeOrigins,
       problems,
@@ -487,20 +611,10 @@ class TraceBuilder {
    * field must not hide a whole event. Returns undefined when a required field is bad.
    */
   private validate<T>(schema: z.ZodType<T>, value: unknown, locate: Locate, what: string, required: readonly string[] = []): T | undefined {
-    const result = schema.safeParse(value);
-    if (result.success) return result.data;
-    const paths = result.error.issues.map((issue) => issue.path.filter((p): p is string | number => typeof p !== 'symbol'));
-    const badFields = new Set(paths.map((p) => String(p[0] ?? '')));
-    let salvaged: T | undefined;
-    if (isPlainObject(value) && !badFields.has('') && ![...badFields].some((f) => required.includes(f))) {
-      const rest: Record<string, unknown> = { ...value };
-      for (const f of badFields) delete rest[f];
-      if (rest.type === 'stop' && rest.reason === undefined) rest.reason = 'unknown';
-      const again = schema.safeParse(rest);
-      if (again.success) salvaged = again.data;
-    }
+    const { salvaged, issues, paths } = checkRecord(schema, value, required);
+    if (!issues) return salvaged;
     const id = isPlainObject(value) && typeof value.id === 'string' ? ` ${preview(value.id)}` : '';
-    result.error.issues.forEach((issue, k) => {
+    issues.forEach((issue, k) => {
       this.problems.push({
         severity: 'error',
         message: `${what}${id}: ${describeIssue(value, paths[k], issue)}${salvaged ? salvageNote(value, paths[k]) : what === 'trace fields' ? '' : `; the ${what} is skipped`}`,
@@ -509,6 +623,46 @@ class TraceBuilder {
     });
     return salvaged;
   }
+}
+
+/** The fields an event and an edge cannot load without. */
+const EVENT_REQUIRED = ['id', 't', 'type', 'agent'];
+const EDGE_REQUIRED = ['src', 'dst', 'type'];
+
+/**
+ * zod's verdict on a record: the value it loads as (zod's value; when only optional fields are
+ * bad, the value without them, a stop without a valid reason getting `unknown`), or undefined when
+ * it does not load; and the issues found, with their paths (none when the record is valid).
+ * @param required the fields whose problem skips the record.
+ */
+function checkRecord<T>(schema: z.ZodType<T>, value: unknown, required: readonly string[]): { salvaged: T | undefined; issues?: z.core.$ZodIssue[]; paths: Path[] } {
+  const result = schema.safeParse(value);
+  if (result.success) return { salvaged: result.data, paths: [] };
+  const paths = result.error.issues.map((issue) => issue.path.filter((p): p is string | number => typeof p !== 'symbol'));
+  const badFields = new Set(paths.map((p) => String(p[0] ?? '')));
+  let salvaged: T | undefined;
+  if (isPlainObject(value) && !badFields.has('') && ![...badFields].some((f) => required.includes(f))) {
+    const rest: Record<string, unknown> = { ...value };
+    for (const f of badFields) delete rest[f];
+    if (rest.type === 'stop' && rest.reason === undefined) rest.reason = 'unknown';
+    const again = schema.safeParse(rest);
+    if (again.success) salvaged = again.data;
+  }
+  return { salvaged, issues: result.error.issues, paths };
+}
+
+/**
+ * The event a record loads as, as the otrace readers take it (the fast check, else zod's value,
+ * salvaged when only optional fields are bad), or undefined when it does not load. Writes no
+ * problem: for a record read again from its bytes (src/trace/columns).
+ */
+export function loadedEvent(value: unknown): TraceEvent | undefined {
+  return fastEvent(value) ?? checkRecord(EventSchema, value, EVENT_REQUIRED).salvaged;
+}
+
+/** The edge a record (the value of an edge line's `edge`) loads as, or undefined (see {@link loadedEvent}). */
+export function loadedEdge(value: unknown): TraceEdge | undefined {
+  return fastEdge(value) ?? checkRecord(EdgeSchema, value, EDGE_REQUIRED).salvaged;
 }
 
 /** What happened to a bad optional field of a record that still loads. */

@@ -1,0 +1,358 @@
+/**
+ * The events of a trace as typed columns, no object per event ({@link EventColumns}): what the
+ * views and the analysis read of every event (id, time, type, agent, links, tool, sender and
+ * receiver, role, measures, stop fields, trace), filled as the reader accepts each event. Content
+ * and the rare fields are not kept: `TraceColumns.event(i)` reads them back from the record's bytes.
+ */
+import { EVENT_TYPES, STOP_REASONS, EVENT_KINDS, CALL_STATUSES, type TraceEvent, type EventType, type StopReason, type EventKind, type CallStatus } from '../schema';
+import type { EventStore } from '../read';
+import { IdTable } from '../id-table';
+import { IdPlaces, scopedId } from './links';
+import { NameTable } from './names';
+import { resized } from './typed';
+
+/** How many of the latest events are compared with a reference before the id table is asked. */
+const NEAR = 8;
+
+/** A link column's value for an event that names no parent. */
+export const NO_LINK = -2;
+/** A link column's value for an id no event carries (its name is kept: {@link EventColumns.parentName}). */
+export const UNRESOLVED = -1;
+
+const TYPE_CODE = new Map<string, number>(EVENT_TYPES.map((t, k) => [t, k]));
+/** Small enums: 0 when absent, else the value's position + 1. */
+const REASON_CODE = new Map<string, number>(STOP_REASONS.map((r, k) => [r, k + 1]));
+const KIND_CODE = new Map<string, number>(EVENT_KINDS.map((r, k) => [r, k + 1]));
+const CALL_STATUS_CODE = new Map<string, number>(CALL_STATUSES.map((r, k) => [r, k + 1]));
+
+/**
+ * A trace's events in columns, index for index in file order (the object reader's `trace.events`
+ * order). Per event: its id (a string: the id table of the checks and of the links reads it),
+ * `t` (seconds), type (index into EVENT_TYPES), agent (into {@link agents}), parent (event index,
+ * {@link NO_LINK} or {@link UNRESOLVED}) and causes (event indices from `causesAt[i]` to
+ * `causesAt[i + 1]` in `causes`). Columns made only once some event has the field: tool, from,
+ * to, role, trace (into {@link names}, -1 absent); tokens, cost, duration_s (NaN absent); stop
+ * reason, kind, call_status (position in their list + 1, 0 absent); content length in UTF-16
+ * code units (-1 absent).
+ *
+ * While reading, a reference resolves to the nearest earlier event carrying its id (in the event's
+ * own trace); at {@link resolve}, the rest to the first event carrying it, the rest stays
+ * {@link UNRESOLVED} with its name kept.
+ */
+export class EventColumns implements EventStore {
+  private count = 0;
+  private room = 0;
+  readonly ids: string[] = [];
+  t = new Float64Array(0);
+  type = new Uint8Array(0);
+  agent = new Int32Array(0);
+  parent = new Int32Array(0);
+  /** Event i's causes are `causes[causesAt[i] .. causesAt[i + 1])` (room + 1 entries). */
+  causesAt = new Int32Array(1);
+  causes = new Int32Array(0);
+  private causeCount = 0;
+  tool?: Int32Array;
+  from?: Int32Array;
+  to?: Int32Array;
+  role?: Int32Array;
+  trace?: Int32Array;
+  tokens?: Float64Array;
+  cost?: Float64Array;
+  duration?: Float64Array;
+  reason?: Uint8Array;
+  kind?: Uint8Array;
+  callStatus?: Uint8Array;
+  contentChars?: Int32Array;
+  /** Agent names (lanes), in order of first appearance. */
+  readonly agents = new NameTable();
+  /** Tools, senders, receivers, roles and trace ids. */
+  readonly names = new NameTable();
+  /** Event index -> the id its parent names, for parents no event carries. */
+  private readonly parentNames = new Map<number, string>();
+  /** Position in {@link causes} -> the id it names, for causes no event carries. */
+  private readonly causeNames = new Map<number, string>();
+  /** Where each id is, while links are being resolved (dropped by {@link resolve}). */
+  private places?: IdPlaces = this.newPlaces();
+
+  get length(): number {
+    return this.count;
+  }
+
+  /** Makes room for `events` events in all, and for causes at the rate of the events so far. */
+  reserve(events: number): void {
+    if (events > this.room) this.grow(events);
+    const causes = Math.ceil((this.causeCount / Math.max(1, this.count)) * events);
+    if (causes > this.causes.length) this.causes = resized(this.causes, causes, this.causeCount, 0);
+    this.places?.reserve(events);
+  }
+
+  /** Appends an accepted event's columns (the event is not kept). */
+  add(event: TraceEvent): void {
+    const i = this.count;
+    if (i === this.room) this.grow(Math.max(16, 2 * i));
+    const id = event.id;
+    this.ids.push(id);
+    this.t[i] = event.t;
+    this.type[i] = TYPE_CODE.get(event.type)!;
+    this.agent[i] = this.agents.intern(event.agent);
+    const trace = event.trace_id;
+    if (trace !== undefined) (this.trace ??= this.column(Int32Array, -1))[i] = this.names.intern(trace);
+    const parent = event.parent;
+    if (parent === undefined) this.parent[i] = NO_LINK;
+    else {
+      const p = this.earlier(trace, parent, i);
+      this.parent[i] = p;
+      if (p === UNRESOLVED) this.parentNames.set(i, parent);
+    }
+    const causes = event.causes;
+    if (causes !== undefined) {
+      for (let k = 0; k < causes.length; k++) this.addCause(this.earlier(trace, causes[k], i), causes[k]);
+    }
+    this.causesAt[i + 1] = this.causeCount;
+    this.places!.add(trace === undefined ? id : scopedId(trace, id), i);
+    this.count = i + 1;
+    this.fields(event, i);
+  }
+
+  /** The columns of the fields kept when some event has them. */
+  private fields(event: TraceEvent, i: number): void {
+    const tool = event.tool;
+    if (tool !== undefined) (this.tool ??= this.column(Int32Array, -1))[i] = this.names.intern(tool);
+    const from = event.from;
+    if (from !== undefined) (this.from ??= this.column(Int32Array, -1))[i] = this.names.intern(from);
+    const to = event.to;
+    if (to !== undefined) (this.to ??= this.column(Int32Array, -1))[i] = this.names.intern(to);
+    const role = event.role;
+    if (role !== undefined) (this.role ??= this.column(Int32Array, -1))[i] = this.names.intern(role);
+    const tokens = event.tokens;
+    if (tokens !== undefined) (this.tokens ??= this.column(Float64Array, NaN))[i] = tokens;
+    const cost = event.cost;
+    if (cost !== undefined) (this.cost ??= this.column(Float64Array, NaN))[i] = cost;
+    const duration = event.duration_s;
+    if (duration !== undefined) (this.duration ??= this.column(Float64Array, NaN))[i] = duration;
+    const reason = event.reason;
+    if (reason !== undefined) (this.reason ??= this.column(Uint8Array, 0))[i] = REASON_CODE.get(reason)!;
+    const kind = event.kind;
+    if (kind !== undefined) (this.kind ??= this.column(Uint8Array, 0))[i] = KIND_CODE.get(kind)!;
+    const status = event.call_status;
+    if (status !== undefined) (this.callStatus ??= this.column(Uint8Array, 0))[i] = CALL_STATUS_CODE.get(status)!;
+    const content = event.content;
+    if (content !== undefined) (this.contentChars ??= this.column(Int32Array, -1))[i] = content.length;
+  }
+
+  /**
+   * The nearest event before `i` carrying `id` in trace `trace`, or {@link UNRESOLVED}: the few
+   * events just before i are looked at first (a reference most often names one of them).
+   */
+  private earlier(trace: string | undefined, id: string, i: number): number {
+    const ids = this.ids;
+    for (let j = i - 1; j >= 0 && j >= i - NEAR; j--) if (ids[j] === id && this.traceId(j) === trace) return j;
+    return this.places!.latest(trace === undefined ? id : scopedId(trace, id));
+  }
+
+  private addCause(target: number, name: string): void {
+    const k = this.causeCount;
+    if (k === this.causes.length) this.causes = resized(this.causes, Math.max(16, 2 * k), k, 0);
+    this.causes[k] = target;
+    if (target === UNRESOLVED) this.causeNames.set(k, name);
+    this.causeCount = k + 1;
+  }
+
+  /** A new column of the room's size, every entry `absent`. */
+  private column<T extends Int32Array | Float64Array | Uint8Array>(kind: new (n: number) => T, absent: number): T {
+    const out = new kind(this.room);
+    if (absent !== 0) out.fill(absent);
+    return out;
+  }
+
+  /** Gives every column room for `size` events. */
+  private grow(size: number): void {
+    const n = this.count;
+    this.room = size;
+    this.t = resized(this.t, size, n, 0);
+    this.type = resized(this.type, size, n, 0);
+    this.agent = resized(this.agent, size, n, 0);
+    this.parent = resized(this.parent, size, n, 0);
+    this.causesAt = resized(this.causesAt, size + 1, n + 1, 0);
+    if (this.tool) this.tool = resized(this.tool, size, n, -1);
+    if (this.from) this.from = resized(this.from, size, n, -1);
+    if (this.to) this.to = resized(this.to, size, n, -1);
+    if (this.role) this.role = resized(this.role, size, n, -1);
+    if (this.trace) this.trace = resized(this.trace, size, n, -1);
+    if (this.tokens) this.tokens = resized(this.tokens, size, n, NaN);
+    if (this.cost) this.cost = resized(this.cost, size, n, NaN);
+    if (this.duration) this.duration = resized(this.duration, size, n, NaN);
+    if (this.reason) this.reason = resized(this.reason, size, n, 0);
+    if (this.kind) this.kind = resized(this.kind, size, n, 0);
+    if (this.callStatus) this.callStatus = resized(this.callStatus, size, n, 0);
+    if (this.contentChars) this.contentChars = resized(this.contentChars, size, n, -1);
+  }
+
+  /**
+   * Lets go of the room kept for more events (the read is done), unless it is at most an eighth of
+   * the events (room reserved from an estimate: copying the columns would cost more time than the
+   * room holds memory).
+   */
+  trim(): void {
+    if (this.room - this.count > this.count / 8) this.grow(this.count);
+    if (this.causes.length - this.causeCount > this.causeCount / 8) this.causes = this.causes.slice(0, this.causeCount);
+  }
+
+  private newPlaces(): IdPlaces {
+    return new IdPlaces((i) => scopedId(this.traceId(i), this.ids[i]));
+  }
+
+  /**
+   * Names trace `id` on the events from `from` on that name none (a file holding several traces).
+   * Their links are resolved again at {@link resolve}, in the traces they are then in.
+   */
+  tag(from: number, id: string): void {
+    const n = this.count;
+    if (from >= n) return;
+    const trace = (this.trace ??= this.column(Int32Array, -1));
+    const k = this.names.intern(id);
+    for (let i = from; i < n; i++) if (trace[i] === -1) trace[i] = k;
+    this.retagged = true;
+  }
+
+  /** True once {@link tag} named a trace on events: the links found while reading are found again. */
+  private retagged = false;
+
+  /** Not offered: a trace read into columns is read whole (a growing read keeps objects). */
+  copy(): EventStore {
+    throw new Error('EventColumns are read whole; a growing read keeps its events as objects');
+  }
+
+  /**
+   * Ends the read: links resolved in the traces the events are in at the end (the nearest earlier
+   * event carrying the id, else the first), the room left over let go.
+   */
+  resolve(): void {
+    let places = this.places!;
+    if (this.retagged) {
+      places = this.newPlaces();
+      for (let i = 0; i < this.count; i++) {
+        const trace = this.traceId(i);
+        if (this.parent[i] !== NO_LINK) this.setParent(i, places.latest(scopedId(trace, this.parentName(i)!)));
+        for (let k = this.causesAt[i]; k < this.causesAt[i + 1]; k++) this.setCause(k, places.latest(scopedId(trace, this.causeName(k))));
+        places.add(scopedId(trace, this.ids[i]), i);
+      }
+    }
+    for (const [i, name] of [...this.parentNames]) this.setParent(i, places.firstOf(scopedId(this.traceId(i), name)), name);
+    if (this.causeNames.size > 0) {
+      for (let i = 0, k = 0; i < this.count; i++) {
+        for (; k < this.causesAt[i + 1]; k++) {
+          const name = this.causeNames.get(k);
+          if (name !== undefined) this.setCause(k, places.firstOf(scopedId(this.traceId(i), name)), name);
+        }
+      }
+    }
+    this.places = places;
+    this.trim();
+  }
+
+  /**
+   * The first event carrying `id` (in any trace of the file), or {@link UNRESOLVED}: for the ends
+   * of edges, after {@link resolve}; {@link done} lets go of the table it reads.
+   */
+  firstOf(id: string): number {
+    if (this.trace !== undefined) {
+      if (!this.plain) {
+        const ids = this.ids;
+        this.plain = new IdTable(this.count, (k) => ids[k]);
+        for (let k = 0; k < this.count; k++) this.plain.add(ids[k], k);
+      }
+      return this.plain.get(id) ?? UNRESOLVED;
+    }
+    return this.places!.firstOf(id);
+  }
+
+  /** A table of plain ids, made by {@link firstOf} when events name traces. */
+  private plain?: IdTable;
+
+  /** Ends the read: the tables that find ids are let go. */
+  done(): void {
+    this.places = undefined;
+    this.plain = undefined;
+  }
+
+  /** Sets event i's parent to `target` (a name kept when it is {@link UNRESOLVED}). */
+  private setParent(i: number, target: number, name = target === UNRESOLVED ? this.parentName(i) : undefined): void {
+    if (target === UNRESOLVED) this.parentNames.set(i, name!);
+    else this.parentNames.delete(i);
+    this.parent[i] = target;
+  }
+
+  private setCause(k: number, target: number, name = target === UNRESOLVED ? this.causeName(k) : undefined): void {
+    if (target === UNRESOLVED) this.causeNames.set(k, name!);
+    else this.causeNames.delete(k);
+    this.causes[k] = target;
+  }
+
+  /** The id event i's `parent` names, or undefined. */
+  parentName(i: number): string | undefined {
+    const p = this.parent[i];
+    return p >= 0 ? this.ids[p] : p === UNRESOLVED ? this.parentNames.get(i) : undefined;
+  }
+
+  /** The id the cause at position `k` of {@link causes} names. */
+  causeName(k: number): string {
+    const c = this.causes[k];
+    return c >= 0 ? this.ids[c] : this.causeNames.get(k)!;
+  }
+
+  // CheckedEvents: what the cross-record checks read again
+
+  idOf(i: number): string {
+    return this.ids[i];
+  }
+  timeOf(i: number): number {
+    return this.t[i];
+  }
+  traceId(i: number): string | undefined {
+    const trace = this.trace;
+    if (trace === undefined) return undefined;
+    const k = trace[i];
+    return k === -1 ? undefined : this.names.names[k];
+  }
+  traceOf(i: number): string | undefined {
+    return this.traceId(i);
+  }
+  agentOf(i: number): string {
+    return this.agents.names[this.agent[i]];
+  }
+  parentOf(i: number): string | undefined {
+    return this.parentName(i);
+  }
+  causesOf(i: number): string[] | undefined {
+    const from = this.causesAt[i];
+    const to = this.causesAt[i + 1];
+    if (from === to) return undefined;
+    const out: string[] = [];
+    for (let k = from; k < to; k++) out.push(this.causeName(k));
+    return out;
+  }
+
+  /** The event type of event i. */
+  typeOf(i: number): EventType {
+    return EVENT_TYPES[this.type[i]];
+  }
+  /** A name column's value at i (tool, from, to, role), or undefined. */
+  nameAt(column: Int32Array | undefined, i: number): string | undefined {
+    const k = column === undefined ? -1 : column[i];
+    return k === -1 ? undefined : this.names.names[k];
+  }
+  /** Event i's stop reason, kind and call status, or undefined. */
+  reasonOf(i: number): StopReason | undefined {
+    const k = this.reason?.[i] ?? 0;
+    return k === 0 ? undefined : STOP_REASONS[k - 1];
+  }
+  kindOf(i: number): EventKind | undefined {
+    const k = this.kind?.[i] ?? 0;
+    return k === 0 ? undefined : EVENT_KINDS[k - 1];
+  }
+  callStatusOf(i: number): CallStatus | undefined {
+    const k = this.callStatus?.[i] ?? 0;
+    return k === 0 ? undefined : CALL_STATUSES[k - 1];
+  }
+}
