@@ -38,6 +38,7 @@ import type { LoadedTrace } from '../src/trace/model';
 import { generateRecords } from './_generate';
 import { SessionStore } from '../src/engine/session-store';
 import { layoutStructure } from '../src/engine/graph-structure';
+import { lastExtension } from '../src/engine/structure-growth';
 import { graphOverviewBytes, graphWindow } from '../src/engine/graph-window';
 import { fitWindowRequest } from '../src/shared/fit';
 import type { TraceSnapshot } from '../src/engine/snapshot';
@@ -389,9 +390,10 @@ async function graphRow(dir: string, n: number): Promise<GraphRow> {
   const totals: number[] = [];
   const sizes: number[] = [];
   let version = 0;
-  const loadOnce = async (timed: boolean) => {
+  const loadOnce = async (timed: boolean): Promise<string> => {
     const t0 = process.hrtime.bigint();
     let graphDone = false;
+    let how = '';
     await store.load({ key, version: -1, path: file, local: true, changed: [file] }, ++version, (p) => {
       if (p.phase !== 'analyze' || !p.read || graphDone) return;
       graphDone = true;
@@ -400,6 +402,7 @@ async function graphRow(dir: string, n: number): Promise<GraphRow> {
       let t = process.hrtime.bigint();
       layoutStructure(snapshot.loaded);
       const structure = ms(t);
+      how = lastExtension();
       t = process.hrtime.bigint();
       const bytes = graphOverviewBytes(snapshot, 'bench');
       const overview = ms(t);
@@ -418,6 +421,7 @@ async function graphRow(dir: string, n: number): Promise<GraphRow> {
       sizes.push(bytes.json.length + bytes.columns.length);
     });
     if (!graphDone) throw new Error('graph row: the trace as read never answered');
+    return how;
   };
   try {
     await loadOnce(false);
@@ -426,8 +430,8 @@ async function graphRow(dir: string, n: number): Promise<GraphRow> {
     await loadOnce(false);
     for (let k = 1; k <= GRAPH_ROUNDS; k++) {
       fs.appendFileSync(file, `${more.slice(k * LINES, (k + 1) * LINES).join('\n')}\n`);
-      await loadOnce(true);
-      process.stdout.write(`  graph ${n}: append ${k}: ${Math.round(totals[totals.length - 1])} ms (${Object.entries(phases).map(([p, xs]) => `${p} ${Math.round(xs[xs.length - 1])}`).join(', ')})\n`);
+      const how = await loadOnce(true);
+      process.stdout.write(`  graph ${n}: append ${k}: ${Math.round(totals[totals.length - 1])} ms, structure ${how} (${Object.entries(phases).map(([p, xs]) => `${p} ${Math.round(xs[xs.length - 1])}`).join(', ')})\n`);
     }
   } finally {
     proto.read = read0;

@@ -8,10 +8,10 @@
  * what the layout reads of the events): the old events are the same objects at the same places,
  * the old edges too; every time is a finite number and no new one is earlier than the latest old
  * one; the new events are of agents that have a lane, of the trace of the old ones, and none has
- * an id that an old event's `parent`, a result's `causes` or an edge named without finding it; a
- * new edge joins new events only; a new spawn or delegation gives no lane another spawner; a new
- * result names (`parent`, `causes`) no old call already paired; a new result paired with an old
- * call whose span holds other old events; and the agents were not folded into groups (over
+ * an id that an old event's `parent`, a result's `causes` or an edge named without finding it; no
+ * new edge points at an old event, nor starts at an old event whose link goes to the edge's lane;
+ * a new spawn or delegation gives no lane another spawner; no new result or edge pairs an old call
+ * paired before; no new result pairs with an old call whose span holds other old events; and the agents were not folded into groups (over
  * 1,000 lanes). Anything else builds the structure whole, as before.
  *
  * Cost of an extension: O(appended) for the lanes, pairs, rows, edges and time ranks, plus copies
@@ -65,7 +65,11 @@ export interface GrowthSeed {
 /** A structure that can be extended, with what it was made from. */
 interface Growth extends GrowthSeed {
   structure: LayoutStructure;
-  /** The events and edges as they were (the lists may be grown in place by a reader). */
+  /**
+   * The events and edges the structure was built from: the lists themselves (a growing reader
+   * hands out new lists per load, TraceBuilder.finish with `keep`; a list grown in place is not
+   * taken for an append: its old places cannot be checked).
+   */
   seenEvents: readonly TraceEvent[];
   seenEdges: readonly TraceEdge[];
   more?: More;
@@ -83,6 +87,8 @@ interface More {
   hasChild: Growable<Uint8Array>;
   /** Per lane: its events in time order. */
   lists: Growable<Int32Array>[];
+  /** Event indices in time order (the inverse of the structure's `order`). */
+  byTime: Growable<Int32Array>;
   /** The distinct times, ascending, and the gaps between successive ones, ascending. */
   uniq: Growable<Float64Array>;
   gaps: Growable<Float64Array>;
@@ -120,7 +126,7 @@ function decline(why: string): undefined {
 export function keepGrowth(structure: LayoutStructure, seed: GrowthSeed): void {
   const events = seed.holder.events;
   if (events.length === 0 || structure.fold || structure.traces.length > 1) return;
-  growths.set(events[0], { ...seed, structure, seenEvents: events.slice(), seenEdges: seed.traceEdges.slice() });
+  growths.set(events[0], { ...seed, structure, seenEvents: events, seenEdges: seed.traceEdges });
 }
 
 /**
@@ -137,6 +143,7 @@ export function extendStructure(events: readonly TraceEvent[], edges: readonly T
   const n = events.length;
   const e0 = g.edgeCount;
   if (n < n0 || edges.length < e0) return decline('fewer events or edges');
+  if ((events === g.seenEvents && n !== n0) || (edges === g.seenEdges && edges.length !== e0)) return decline('a list grown in place');
   for (let i = 0; i < n0; i++) if (events[i] !== g.seenEvents[i]) return decline('an old event changed or moved');
   for (let i = 0; i < e0; i++) if (edges[i] !== g.seenEdges[i]) return decline('an old edge changed or moved');
   const s = g.structure;
@@ -174,7 +181,7 @@ export function extendStructure(events: readonly TraceEvent[], edges: readonly T
     const edge = edges[k];
     const src = byId.get(edge.src);
     const dst = byId.get(edge.dst);
-    if ((src !== undefined && src < n0) || (dst !== undefined && dst < n0)) return decline('a new edge joins an old event');
+    if (dst !== undefined && dst < n0) return decline('a new edge points at an old event');
     if (src === undefined || dst === undefined) continue;
     if (edge.type === 'spawn' && !keepsSpawner(s, events[dst].agent, events[src].agent, true)) return decline('a new spawn edge gives a lane another spawner');
     newEdges.push({ src, dst, k });
@@ -208,7 +215,8 @@ export function extendStructure(events: readonly TraceEvent[], edges: readonly T
       if (open.get(key) === call) open.delete(key);
     }
   };
-  for (const { src, dst, k } of newEdges) if (edges[k].type === 'tool_dependency') pair(src, dst, false);
+  // an old call paired before (by the time order, maybe): a whole build pairs it by this edge first
+  for (const { src, dst, k } of newEdges) if (edges[k].type === 'tool_dependency') pair(src, dst, src < n0);
   for (let i = n0; i < n; i++) {
     if (kind(i) !== 'tool_result') continue;
     const e = events[i];
@@ -261,19 +269,22 @@ export function extendStructure(events: readonly TraceEvent[], edges: readonly T
   const times = new Float64Array(n);
   times.set(g.times.subarray(0, n0));
   for (let i = n0; i < n; i++) times[i] = events[i].t;
+  const newGaps: number[] = [];
   for (const i of newByTime) {
     const t = times[i];
     const last = more.uniq.length ? more.uniq.data[more.uniq.length - 1] : undefined;
     if (last !== undefined && t === last) continue;
-    if (last !== undefined) insertSorted(more.gaps, t - last);
+    if (last !== undefined) newGaps.push(t - last);
     pushGrowable(more.uniq, t);
   }
+  mergeSorted(more.gaps, newGaps.sort((a, b) => a - b));
   const axis = timeAxisOf(more.uniq.data.subarray(0, more.uniq.length), more.gaps.data.subarray(0, more.gaps.length));
+  for (const i of newByTime) pushGrowable(more.byTime, i);
   const tx = new Float64Array(n);
   if (sameAxis(axis, s.axis)) {
     tx.set(s.tx);
     for (let i = n0; i < n; i++) tx[i] = timeToAxis(axis, times[i]);
-  } else for (let i = 0; i < n; i++) tx[i] = timeToAxis(axis, times[i]);
+  } else axisPositions(axis, times, more.byTime.data.subarray(0, n), tx);
   // per lane, its events in time order
   for (const i of newByTime) pushGrowable(more.lists[lane[i]], i);
   more.lastTime = lastTime;
@@ -293,8 +304,8 @@ export function extendStructure(events: readonly TraceEvent[], edges: readonly T
     links: edgesOut.kept,
     traceEdges: edges,
     structure,
-    seenEvents: events.slice(),
-    seenEdges: edges.slice(),
+    seenEvents: events,
+    seenEdges: edges,
     more,
   });
   return structure;
@@ -304,7 +315,9 @@ export function extendStructure(events: readonly TraceEvent[], edges: readonly T
  * The edges of the extended structure, in a whole build's order: the trace edges (old, then new),
  * then the derived links by the event they come from (old ones, those of old events that found a
  * target among the new events, then the new events'); undefined when a new edge or link joins two
- * old nodes that an old link joins after it in a whole build's order (the whole build keeps the new one).
+ * old nodes that an old link joins after it in a whole build's order (the whole build keeps the new
+ * one), or a new edge starts at an old event that has a link into the edge's lane (a whole build
+ * draws no link then).
  */
 function extendEdges(g: Growth, more: More, events: readonly TraceEvent[], edges: readonly TraceEdge[], at: { lane: Int32Array; barOf: Int32Array; newEdges: { src: number; dst: number; k: number }[]; n0: number }): { edges: LayoutEdges; kept: EdgesKept } | undefined {
   const { lane, barOf, newEdges, n0 } = at;
@@ -342,10 +355,19 @@ function extendEdges(g: Growth, more: More, events: readonly TraceEvent[], edges
     }
     return true;
   };
+  /** The lane an event's link goes to (its `to`), if it has one. */
+  const toLane = (e: TraceEvent) => (e.to === undefined ? undefined : s.laneIndex.get(s.keyOf({ ...e, agent: e.to })));
   // what is pushed, checked before the pairs joined are changed
   const traceAdds: [number, number, string, number][] = [];
   const reached = new Map<number, number[]>();
+  /** Old events whose link waiting for a target a new edge into its lane makes needless (a whole build draws no link then). */
+  const unpending = new Set<number>();
   for (const { src, dst, k } of newEdges) {
+    if (src < n0 && toLane(events[src]) === lane[dst]) {
+      // an old event with a new edge into the lane its link goes to: a whole build draws no link
+      if (binarySearch(kept.derivedFrom, src)) return undefined;
+      unpending.add(src);
+    }
     const list = reached.get(src);
     if (list) list.push(lane[dst]);
     else reached.set(src, [lane[dst]]);
@@ -363,6 +385,7 @@ function extendEdges(g: Growth, more: More, events: readonly TraceEvent[], edges
   const pendingAdds: [number, number, number, string][] = [];
   const pendingLeft: number[] = [];
   for (const i of kept.pending) {
+    if (unpending.has(i)) continue;
     const e = events[i];
     const l = s.laneIndex.get(s.keyOf({ ...e, agent: e.to! }));
     if (l === undefined || !newOfLane.has(l)) {
@@ -467,6 +490,18 @@ function extendEdges(g: Growth, more: More, events: readonly TraceEvent[], edges
   return { edges: out, kept: { joined, traceEdges, derivedFrom, pending, typeIndex } };
 }
 
+/** True when the ascending list holds v. */
+function binarySearch(list: Int32Array, v: number): boolean {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < list.length && list[lo] === v;
+}
+
 /** True when a spawn (`spawn`) or delegation from agent `by` to agent `to` gives `to`'s lane no other spawner than it has (src/engine/lanes.ts, laneTree). */
 function keepsSpawner(s: LayoutStructure, to: string, by: string, spawn: boolean): boolean {
   const k = s.laneIndex.get(to);
@@ -512,13 +547,41 @@ function moreOf(g: Growth): More | undefined {
   gaps.subarray(0, Math.max(0, unique - 1)).sort();
   const uniq = new Float64Array(Math.max(16, unique * 2));
   uniq.set(sorted.subarray(0, unique));
-  return { lastTime, traceId, unresolved, hasChild, lists, uniq: { data: uniq, length: unique }, gaps: { data: gaps, length: Math.max(0, unique - 1) } };
+  const byTime = new Int32Array(Math.max(16, n + (n >> 3)));
+  for (let i = 0; i < n; i++) byTime[s.order[i]] = i;
+  return { lastTime, traceId, unresolved, hasChild, lists, byTime: { data: byTime, length: n }, uniq: { data: uniq, length: unique }, gaps: { data: gaps, length: Math.max(0, unique - 1) } };
 }
 
 /** Adds to `unresolved` the ids event `e` names that no event has: its `parent`, and a result's `causes`. */
 function noteUnresolved(unresolved: Set<string>, byId: IdTable, e: TraceEvent): void {
   if (e.parent !== undefined && byId.get(e.parent) === undefined) unresolved.add(e.parent);
   if (canonicalType(e.type) === 'tool_result') for (const ref of e.causes ?? []) if (ref !== undefined && byId.get(ref) === undefined) unresolved.add(ref);
+}
+
+/**
+ * Every event's position on the axis, `timeToAxis(axis, times[i])` (src/shared/axis.ts) bit for
+ * bit, in time order with the axis's piece followed along (no search per event): O(n + pieces).
+ * @param byTime event indices in time order (times ascending along it).
+ */
+function axisPositions(axis: TimeAxis, times: Float64Array, byTime: Int32Array, tx: Float64Array): void {
+  const points = axis.points;
+  const last = points.length - 1;
+  const first = points[0];
+  let lo = 0;
+  for (let r = 0; r < byTime.length; r++) {
+    const i = byTime[r];
+    const v = times[i];
+    // as timeToAxis's interpolation does it: clamped to the ends, else linear inside the piece [lo, lo + 1]
+    if (v <= first[1]) tx[i] = first[0];
+    else if (v >= points[last][1]) tx[i] = points[last][0];
+    else {
+      while (lo + 1 < last && points[lo + 1][1] <= v) lo++;
+      const a = points[lo];
+      const b = points[lo + 1];
+      const span = b[1] - a[1];
+      tx[i] = span === 0 ? a[0] : a[0] + ((v - a[1]) / span) * (b[0] - a[0]);
+    }
+  }
 }
 
 /** True when two axes are the same (points, gaps, span). */
@@ -542,21 +605,16 @@ function pushGrowable<T extends Int32Array | Float64Array | Uint8Array>(g: Growa
   g.data[g.length++] = v;
 }
 
-/** Inserts v into an ascending list (after equal values). */
-function insertSorted(g: Growable<Float64Array>, v: number): void {
-  pushGrowable(g, v);
-  const k = g.length - 1;
+/** Merges ascending values into an ascending list (one pass from the end: O(list + values)). */
+function mergeSorted(g: Growable<Float64Array>, values: readonly number[]): void {
+  if (!values.length) return;
+  let k = g.length - 1;
+  for (let j = 0; j < values.length; j++) pushGrowable(g, 0);
   const d = g.data;
-  // the place by binary search, then one move of the values after it
-  let lo = 0;
-  let hi = k;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (d[mid] <= v) lo = mid + 1;
-    else hi = mid;
-  }
-  if (lo < k) {
-    d.copyWithin(lo + 1, lo, k);
-    d[lo] = v;
+  let at = g.length - 1;
+  for (let j = values.length - 1; j >= 0; j--) {
+    const v = values[j];
+    while (k >= 0 && d[k] > v) d[at--] = d[k--];
+    d[at--] = v;
   }
 }
