@@ -122,6 +122,20 @@ function decline(why: string): undefined {
   return undefined;
 }
 
+/** Per extended structure, the one it was extended from (held weakly) and its number of events. */
+const origins = new WeakMap<LayoutStructure, { from: WeakRef<LayoutStructure>; n: number }>();
+
+/**
+ * The structure `structure` was extended from and how many events that one has (its events are
+ * the first ones of `structure`, the same objects at the same places), while it is still in
+ * memory: what is made per structure (src/engine/graph-index.ts) can be extended the same way.
+ */
+export function grownFrom(structure: LayoutStructure): { structure: LayoutStructure; n: number } | undefined {
+  const o = origins.get(structure);
+  const from = o?.from.deref();
+  return o && from ? { structure: from, n: o.n } : undefined;
+}
+
 /** Keeps a whole build's structure and what an append extends it from (called by the build). */
 export function keepGrowth(structure: LayoutStructure, seed: GrowthSeed): void {
   const events = seed.holder.events;
@@ -292,6 +306,7 @@ export function extendStructure(events: readonly TraceEvent[], edges: readonly T
   for (let i = n0; i < n; i++) noteUnresolved(more.unresolved, byId, events[i]);
   for (let k = e0; k < edges.length; k++) for (const id of [edges[k].src, edges[k].dst]) if (byId.get(id) === undefined) more.unresolved.add(id);
   const structure: LayoutStructure = { ...s, events, groupedCounts, rows, axis, lane, row, order, tx, end, barOf, edges: edgesOut.edges };
+  origins.set(structure, { from: new WeakRef(s), n: n0 });
   growths.set(events[0], {
     holder: g.holder,
     n,

@@ -16,7 +16,7 @@ import fc from 'fast-check';
 import { layoutStructure, type LayoutStructure } from '../../../src/engine/graph-structure';
 import { lastExtension, layoutStructureExtensions } from '../../../src/engine/structure-growth';
 import { graphOverview, graphWindow } from '../../../src/engine/graph-window';
-import { readSnapshot } from '../../../src/engine/snapshot';
+import { makeSnapshot, readSnapshot, type TraceSnapshot } from '../../../src/engine/snapshot';
 import { fitWindowRequest } from '../../../src/shared/fit';
 import { loadTrace } from '../../../src/trace/formats';
 import { GrowingLoad } from '../../../src/trace/growing-load';
@@ -55,18 +55,23 @@ function plainStructure(s: LayoutStructure): unknown {
   };
 }
 
-/** The overview and a few windows of a trace as read, as JSON (the stamp left out: each snapshot has its own). */
+/** The overview and a few windows of a trace as read and analysed, as JSON (the stamp left out: each snapshot has its own). */
 function graphAnswers(loaded: LoadedTrace): string {
-  const s = readSnapshot('k', -1, 'trace.otrace.jsonl', loaded);
+  const read = readSnapshot('k', -1, 'trace.otrace.jsonl', loaded);
+  return JSON.stringify([snapshotAnswers(read), snapshotAnswers(makeSnapshot('k', -1, 'trace.otrace.jsonl', loaded))]);
+}
+
+/** The overview and a few windows of a snapshot. */
+function snapshotAnswers(s: TraceSnapshot): unknown {
   const { stamp: _stamp, ...overview } = graphOverview(s, 'title');
   const plain = { ...overview, columns: Object.fromEntries(Object.entries(overview.columns).map(([k, v]) => [k, Array.from(v as ArrayLike<number>)])) };
   const fit = fitWindowRequest({ axis: overview.axis, stamp: 0 }, 1200);
-  const n = loaded.trace.events.length;
+  const n = s.loaded.trace.events.length;
   const windows = [fit, { ...fit, mode: 'order' as const, to: n, scale: 1100 / Math.max(n, 1) }, { ...fit, scale: fit.scale * 8, to: fit.to / 8, keep: [0, n - 1] }].map((r) => {
     const { stamp: _s, ...w } = graphWindow(s, { ...r, stamp: 0 });
     return w;
   });
-  return JSON.stringify({ overview: plain, windows });
+  return { overview: plain, windows };
 }
 
 /** One random record's choices; {@link traceLines} makes a line of them. */
