@@ -20,6 +20,13 @@
  * of the same trace (the first {@link FOLLOW_WHOLE_ROUNDS}); median and p95, how each append was
  * taken in, the machine's load. `OTRACE_BENCH_LIVE=follow` runs only these rows:
  *   OTRACE_BENCH_SIZES=1M OTRACE_BENCH_LIVE=follow npm run bench -- live
+ *
+ * And "append -> graph current" (issue #30: within 100 ms p95 at 1M events), a mode of its own:
+ *   OTRACE_BENCH_SIZES=1M OTRACE_BENCH_LIVE=graph npm run bench -- live
+ * a generated trace loaded through a SessionStore as the worker does, 12 appends of 100 lines, per
+ * append the time from the load's call until the overview's bytes and the first window are made,
+ * by phase (bytes read + import, read snapshot + summary, layout structure, overview, first window),
+ * median and p95, and how the layout structure was made (extended from the last one, or whole and why).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -17,7 +17,7 @@ import { PairNumbering } from '../analysis/pair-table';
 import type { IdTable } from '../trace/id-table';
 import { foldLanes, type FoldedLane, type FoldedLanes } from './lane-folds';
 import { IdTable as IdTableClass } from '../trace/id-table';
-import { extendStructure, keepGrowth, type EdgesKept } from './structure-growth';
+import { extendStructure, isFollowed, keepGrowth, type EdgesKept } from './structure-growth';
 
 /** The graph's edges in columns: source and target are event indices of drawn nodes (a bar's call). */
 export interface LayoutEdges {
@@ -96,7 +96,7 @@ export function layoutStructure(loaded: LoadedTrace, maxEvents = Infinity): Layo
   const known = structures.get(loaded);
   if (known && known.events === all && known.n === all.length && known.edges === edges && known.edgeCount === (edges?.length ?? 0)) return known.structure;
   // a trace that only grew since a structure was built for it (appends, nothing reaching back) extends that one (src/engine/structure-growth.ts)
-  const structure = extendStructure(all, edges ?? []) ?? buildStructure(all, edges ?? [], true);
+  const structure = extendStructure(all, edges ?? []) ?? buildStructure(all, edges ?? [], isFollowed(loaded));
   structures.set(loaded, { events: all, n: all.length, edges, edgeCount: edges?.length ?? 0, structure });
   return structure;
 }

@@ -122,6 +122,22 @@ function decline(why: string): undefined {
   return undefined;
 }
 
+/** Loaded traces of files seen growing: only their structures keep what an append extends them from (tens of MB at 1M events). */
+const followed = new WeakSet<object>();
+
+/**
+ * Says that a loaded trace is of a file seen growing (a session follows it): its layout
+ * structure, when built whole, keeps what the next append extends it from. Others keep nothing.
+ */
+export function followLayout(loaded: object): void {
+  followed.add(loaded);
+}
+
+/** True when {@link followLayout} was said of `loaded`. */
+export function isFollowed(loaded: object): boolean {
+  return followed.has(loaded);
+}
+
 /** Per extended structure, the one it was extended from (held weakly) and its number of events. */
 const origins = new WeakMap<LayoutStructure, { from: WeakRef<LayoutStructure>; n: number }>();
 

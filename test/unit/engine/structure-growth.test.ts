@@ -14,9 +14,10 @@ import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { layoutStructure, type LayoutStructure } from '../../../src/engine/graph-structure';
-import { lastExtension, layoutStructureExtensions } from '../../../src/engine/structure-growth';
+import { followLayout, lastExtension, layoutStructureExtensions } from '../../../src/engine/structure-growth';
 import { graphOverview, graphWindow } from '../../../src/engine/graph-window';
 import { makeSnapshot, readSnapshot, type TraceSnapshot } from '../../../src/engine/snapshot';
+import { SessionStore } from '../../../src/engine/session-store';
 import { fitWindowRequest } from '../../../src/shared/fit';
 import { loadTrace } from '../../../src/trace/formats';
 import { GrowingLoad } from '../../../src/trace/growing-load';
@@ -161,6 +162,7 @@ class Followed {
   check(what: string, graph = false): LoadedTrace {
     for (const p of this.live.paths()) this.live.refresh(p);
     const loaded = this.growing.load(this.file, this.live, NO_MAPPINGS);
+    followLayout(loaded); // as a session does for a file seen growing
     const why = lastExtension();
     const grown = layoutStructure(loaded);
     if (lastExtension() !== why) whys.set(lastExtension(), (whys.get(lastExtension()) ?? 0) + 1);
@@ -231,5 +233,30 @@ describe('the layout structure extended by appends', () => {
       f.check(what, true);
       assert.equal(layoutStructureExtensions(), before, `${what}: built whole`);
     }
+  });
+
+  it('in a session, extends the graph of a file seen growing on disk, from its second append on', async () => {
+    const file = path.join(DIR, 'session.otrace.jsonl');
+    fs.writeFileSync(file, lines([header, ev(0, 0, 'spawn', 'orchestrator', { to: 'w' }), ev(1, 1, 'tool_call', 'w', { tool: 'bash' })]));
+    const store = new SessionStore();
+    let id = 0;
+    const load = async () => {
+      await store.load({ key: 'k', version: -1, path: file, local: true, changed: [file] }, ++id);
+      return store.graphOverview('k', 'title')!;
+    };
+    await load();
+    fs.appendFileSync(file, lines([ev(2, 2, 'tool_result', 'w', { tool: 'bash' })]));
+    await load(); // seen growing: laid out whole, keeping what the next append extends
+    const before = layoutStructureExtensions();
+    fs.appendFileSync(file, lines([ev(3, 3, 'return', 'w', { to: 'orchestrator' }), ev(4, 4, 'stop', 'orchestrator', { reason: 'task_complete' })]));
+    const overview = await load();
+    assert.equal(layoutStructureExtensions(), before + 1, 'the layout extended');
+    assert.equal(overview.totalEvents, 5);
+    // a trace read from a document's text is not followed: nothing kept, laid out whole
+    await store.load({ key: 't', version: 1, path: file, local: true, text: fs.readFileSync(file, 'utf8') }, ++id);
+    store.graphOverview('t', 'title');
+    await store.load({ key: 't', version: 2, path: file, local: true, text: `${fs.readFileSync(file, 'utf8')}${lines([ev(5, 5, 'message', 'w', { to: 'orchestrator' })])}` }, ++id);
+    store.graphOverview('t', 'title');
+    assert.equal(layoutStructureExtensions(), before + 1, 'a text is laid out whole');
   });
 });
