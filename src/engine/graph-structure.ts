@@ -87,7 +87,9 @@ export function layoutStructureBuilds(): number {
 /**
  * The {@link LayoutStructure} of the first `maxEvents` events of a loaded trace. That of all its
  * events is built once per `loaded` and kept with it while it lives (a WeakMap), unless its events
- * or edges changed since (another array, or another length). O(n log n) for n events.
+ * or edges changed since (another array, or another length). O(n log n) for n events; for a trace
+ * of a file seen growing whose events and edges were only appended to since the last structure,
+ * that one is extended instead (src/engine/structure-growth.ts: equal to a whole build).
  */
 export function layoutStructure(loaded: LoadedTrace, maxEvents = Infinity): LayoutStructure {
   const all = loaded.trace.events;
