@@ -20,6 +20,13 @@
  * of the same trace (the first {@link FOLLOW_WHOLE_ROUNDS}); median and p95, how each append was
  * taken in, the machine's load. `OTRACE_BENCH_LIVE=follow` runs only these rows:
  *   OTRACE_BENCH_SIZES=1M OTRACE_BENCH_LIVE=follow npm run bench -- live
+ *
+ * And "append -> graph current" (issue #30: within 100 ms p95 at 1M events), a mode of its own:
+ *   OTRACE_BENCH_SIZES=1M OTRACE_BENCH_LIVE=graph npm run bench -- live
+ * a generated trace loaded through a SessionStore as the worker does, 12 appends of 100 lines, per
+ * append the time from the load's call until the overview's bytes and the first window are made,
+ * by phase (bytes read + import, read snapshot + summary, layout structure, overview, first window),
+ * median and p95, and how the layout structure was made (extended from the last one, or whole and why).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -36,6 +43,12 @@ import { loadTraceFile } from '../src/trace/load-file';
 import type { MappingSource } from '../src/trace/mapping-choice';
 import type { LoadedTrace } from '../src/trace/model';
 import { generateRecords } from './_generate';
+import { SessionStore } from '../src/engine/session-store';
+import { layoutStructure } from '../src/engine/graph-structure';
+import { lastExtension } from '../src/engine/structure-growth';
+import { graphOverviewBytes, graphWindow } from '../src/engine/graph-window';
+import { fitWindowRequest } from '../src/shared/fit';
+import type { TraceSnapshot } from '../src/engine/snapshot';
 import { fmt } from './_util';
 
 /** Appends measured per trace. */
@@ -332,9 +345,140 @@ function followTable(rows: FollowRow[]): string {
   ].join('\n');
 }
 
+/** Appends timed in the graph row (after one that starts following the file). */
+const GRAPH_ROUNDS = 12;
+/** The graph area's width of the first window, px. */
+const GRAPH_WIDTH = 1200;
+
+/** One row of "append -> graph current": per phase median and p95 (ms) over the appends. */
+interface GraphRow {
+  events: number;
+  file_mb: number;
+  appends: number;
+  /** Per phase: [median, p95] ms. */
+  phases: Record<string, [number, number]>;
+  /** From the load's call until the overview's bytes and the first window are made: [median, p95] ms. */
+  total: [number, number];
+  /** Bytes of the overview (json + columns) sent per append (median). */
+  overview_bytes: number;
+  load: [number, number];
+}
+
+/**
+ * Append -> graph current at `n` events: a generated otrace JSONL trace loaded through a
+ * SessionStore as the worker does (`load` with the file's change named), {@link GRAPH_ROUNDS}
+ * appends of {@link LINES} lines; per append the phases until the trace as read answers (bytes read
+ * + import: SessionFiles.read; read snapshot + summary: the rest until the store reports the read
+ * summary) and then, as the host asks right away, the layout structure, the overview's bytes and the
+ * first window (Fit at {@link GRAPH_WIDTH} px). The analysis of each load runs to its end before the
+ * next append (not timed: nothing waits for it).
+ */
+async function graphRow(dir: string, n: number): Promise<GraphRow> {
+  const load0 = os.loadavg()[0];
+  const file = path.join(dir, `graph-${n}.otrace.jsonl`);
+  const { head, more } = otraceLines(n, (GRAPH_ROUNDS + 1) * LINES);
+  writeLines(file, head);
+  const store = new SessionStore();
+  const key = 'graph';
+  const sessionsOf = (s: SessionStore) => (s as unknown as { sessions: Map<string, { snapshot?: TraceSnapshot }> }).sessions;
+  // the time of each SessionFiles.read (bytes read + import), wrapped for this bench only
+  const proto = SessionFiles.prototype as unknown as { read: (...a: unknown[]) => unknown };
+  const read0 = proto.read;
+  let readMs = 0;
+  proto.read = function (this: unknown, ...a: unknown[]) {
+    const t = process.hrtime.bigint();
+    try {
+      return read0.apply(this, a);
+    } finally {
+      readMs = ms(t);
+    }
+  };
+  const phases: Record<string, number[]> = { 'bytes read + import': [], 'read snapshot + summary': [], 'layout structure': [], overview: [], 'first window': [] };
+  const totals: number[] = [];
+  const sizes: number[] = [];
+  let version = 0;
+  const loadOnce = async (timed: boolean): Promise<string> => {
+    const t0 = process.hrtime.bigint();
+    let graphDone = false;
+    let how = '';
+    await store.load({ key, version: -1, path: file, local: true, changed: [file] }, ++version, (p) => {
+      if (p.phase !== 'analyze' || !p.read || graphDone) return;
+      graphDone = true;
+      const answered = ms(t0);
+      const snapshot = sessionsOf(store).get(key)!.snapshot!;
+      let t = process.hrtime.bigint();
+      layoutStructure(snapshot.loaded);
+      const structure = ms(t);
+      how = lastExtension();
+      t = process.hrtime.bigint();
+      const bytes = graphOverviewBytes(snapshot, 'bench');
+      const overview = ms(t);
+      t = process.hrtime.bigint();
+      const first = graphWindow(snapshot, fitWindowRequest(bytes.overview, GRAPH_WIDTH));
+      const window = ms(t);
+      const total = ms(t0);
+      if (!timed) return;
+      if (first.nodes.length + first.runs.length === 0) throw new Error('graph row: the first window drew nothing');
+      phases['bytes read + import'].push(readMs);
+      phases['read snapshot + summary'].push(answered - readMs);
+      phases['layout structure'].push(structure);
+      phases.overview.push(overview);
+      phases['first window'].push(window);
+      totals.push(total);
+      sizes.push(bytes.json.length + bytes.columns.length);
+    });
+    if (!graphDone) throw new Error('graph row: the trace as read never answered');
+    return how;
+  };
+  try {
+    await loadOnce(false);
+    // the first append starts following the file (read whole once more into the reader that follows it)
+    fs.appendFileSync(file, `${more.slice(0, LINES).join('\n')}\n`);
+    await loadOnce(false);
+    for (let k = 1; k <= GRAPH_ROUNDS; k++) {
+      fs.appendFileSync(file, `${more.slice(k * LINES, (k + 1) * LINES).join('\n')}\n`);
+      const how = await loadOnce(true);
+      process.stdout.write(`  graph ${n}: append ${k}: ${Math.round(totals[totals.length - 1])} ms, structure ${how} (${Object.entries(phases).map(([p, xs]) => `${p} ${Math.round(xs[xs.length - 1])}`).join(', ')})\n`);
+    }
+  } finally {
+    proto.read = read0;
+  }
+  const round1 = (x: number) => Math.round(x * 10) / 10;
+  const pair = (xs: number[]): [number, number] => [round1(median(xs)), round1(quantile(xs, 0.95))];
+  const events = sessionsOf(store).get(key)!.snapshot!.loaded.trace.events.length;
+  return {
+    events,
+    file_mb: Math.round((fs.statSync(file).size / 1e6) * 10) / 10,
+    appends: GRAPH_ROUNDS,
+    phases: Object.fromEntries(Object.entries(phases).map(([p, xs]) => [p, pair(xs)])),
+    total: pair(totals),
+    overview_bytes: median(sizes),
+    load: [load0, os.loadavg()[0]].map((l) => Math.round(l * 10) / 10) as [number, number],
+  };
+}
+
+/** The table of the graph rows. */
+function graphTable(rows: GraphRow[]): string {
+  const names = Object.keys(rows[0]?.phases ?? {});
+  return [
+    `| events | file MB | appends of ${LINES} lines | append -> graph current ms: median, p95 | ${names.map((p) => `${p} ms`).join(' | ')} | overview bytes | load before, after |`,
+    `|---|---|---|---|${names.map(() => '---|').join('')}---|---|`,
+    ...rows.map((r) => `| ${fmt(r.events, 0)} | ${fmt(r.file_mb)} | ${r.appends} | ${fmt(r.total[0], 0)}, ${fmt(r.total[1], 0)} | ${names.map((p) => `${fmt(r.phases[p][0])}, ${fmt(r.phases[p][1])}`).join(' | ')} | ${fmt(r.overview_bytes, 0)} | ${r.load.join(', ')} |`),
+  ].join('\n');
+}
+
 export async function bench(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-bench-live-'));
   try {
+    if (process.env.OTRACE_BENCH_LIVE === 'graph') {
+      // append -> graph current (issue #30): OTRACE_BENCH_LIVE=graph npm run bench -- live
+      const sizes = (process.env.OTRACE_BENCH_SIZES ?? '1M').split(',').filter((s) => s in FOLLOW_SIZES);
+      const rows: GraphRow[] = [];
+      for (const size of sizes) rows.push(await graphRow(dir, FOLLOW_SIZES[size]));
+      process.stdout.write(`\nappend -> graph current (per phase: median, p95)\n${graphTable(rows)}\n(${GRAPH_ROUNDS} appends per row; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${os.cpus().length} cores)\n`);
+      saveResults('live_graph', { date: new Date().toISOString(), node: process.version, load: os.loadavg(), rows });
+      return;
+    }
     const sizes = (process.env.OTRACE_BENCH_SIZES ?? '1M').split(',').filter((s) => s in FOLLOW_SIZES);
     const followRows = sizes.map((size) => followRow(dir, FOLLOW_SIZES[size]));
     process.stdout.write(`\n${followTable(followRows)}\n(${FOLLOW_ROUNDS} appends per row; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${os.cpus().length} cores)\n`);

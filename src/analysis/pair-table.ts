@@ -27,6 +27,14 @@ export class PairNumbering {
     return this.count;
   }
 
+  /** True when the pair (a, b) has a number (nothing is added). */
+  has(a: number, b: number): boolean {
+    const slots = this.slots;
+    const mask = slots.length / 3 - 1;
+    for (let slot = mix(a, b) & mask; slots[3 * slot + 2] !== 0; slot = (slot + 1) & mask) if (slots[3 * slot] === a && slots[3 * slot + 1] === b) return true;
+    return false;
+  }
+
   /** The number of the pair (a, b): the one it got when first seen, else the next one. */
   number(a: number, b: number): number {
     const h = mix(a, b);

@@ -8,6 +8,8 @@
 import type { GraphRun } from '../shared/protocol';
 import { graphLayout, type GraphLayout } from './graph-model';
 import type { LayoutStructure } from './graph-structure';
+import { grownFrom } from './structure-growth';
+import { eventCues } from '../shared/cues';
 import { canonicalType } from '../trace/schema';
 import type { TraceSnapshot } from './snapshot';
 import { contentsOf } from './long-content';
@@ -48,6 +50,8 @@ export interface GraphIndex {
   /** Edges by target event, the same way. */
   edgesInto: Int32Array;
   edgeInAt: Int32Array;
+  /** The cues some event carries (src/shared/cues.ts), in the order first met: what the legend explains. */
+  cues: string[];
   /** Buckets already planned without events to keep, by mode and bucket width, then by lane and bucket number (see {@link planOf}). */
   plans: Map<string, Map<string, BucketPlan>>;
 }
@@ -85,12 +89,13 @@ export function graphIndex(snapshot: TraceSnapshot): GraphIndex {
   const base = structureIndex(layout);
   const { kinds, kind, crossing } = base;
   const n = layout.events.length;
-  const role = new Uint8Array(n);
-  for (let i = 0; i < n; i++) role[i] = roleOf(kinds[kind[i]], layout.marks.get(i), crossing[i] === 1);
+  // the roles without marks are the structure's; only the events the analysis marks are looked at again
+  const role = base.role.slice();
+  for (const [i, marks] of layout.marks) if (i >= 0 && i < n) role[i] = roleOf(kinds[kind[i]], marks, crossing[i] === 1);
   for (const i of base.firstSpawns) role[i] = Role.Own;
-  for (let i = 0; i < n; i++) if (role[i] === Role.Own && isTurnMark(layout.marks.get(i)) && !keepsStop(layout.marks.get(i))) role[i] = Role.TurnMark;
-  const { tracks, stops, edgesFrom, edgeAt, edgesInto, edgeInAt } = base;
-  const index: GraphIndex = { layout, kinds, kind, role, tracks, stops, edgesFrom, edgeAt, edgesInto, edgeInAt, plans: new Map() };
+  for (const [i, marks] of layout.marks) if (i >= 0 && i < n && role[i] === Role.Own && isTurnMark(marks) && !keepsStop(marks)) role[i] = Role.TurnMark;
+  const { tracks, stops, edgesFrom, edgeAt, edgesInto, edgeInAt, cues } = base;
+  const index: GraphIndex = { layout, kinds, kind, role, tracks, stops, edgesFrom, edgeAt, edgesInto, edgeInAt, cues, plans: new Map() };
   indices.set(snapshot, index);
   return index;
 }
@@ -109,6 +114,10 @@ interface StructureIndex {
   edgeInAt: Int32Array;
   /** See {@link firstSpawns}. */
   firstSpawns: number[];
+  /** Per event: its role when the analysis marks nothing (see {@link roleOf}). */
+  role: Uint8Array;
+  /** See {@link GraphIndex.cues}. */
+  cues: string[];
 }
 
 const structureIndices = new WeakMap<LayoutStructure, StructureIndex>();
@@ -119,10 +128,17 @@ function structureIndex(layout: GraphLayout): StructureIndex {
   if (known) return known;
   const { events, edges } = layout;
   const n = events.length;
-  const kinds: string[] = [];
-  const kindIndex = new Map<string, number>();
+  // a structure extended by an append: the old events' kinds and cues are those of the one it was extended from
+  const from = grownFrom(layout.structure);
+  const prev = from && structureIndices.get(from.structure);
+  const kinds: string[] = prev ? prev.kinds.slice() : [];
+  const kindIndex = new Map<string, number>(kinds.map((k, i) => [k, i]));
   const kind = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
+  const since = prev ? from!.n : 0;
+  if (prev) kind.set(prev.kind.subarray(0, since));
+  const cueSet = new Set<string>(prev?.cues);
+  for (let i = since; i < n; i++) for (const c of eventCues(events[i])) cueSet.add(c);
+  for (let i = since; i < n; i++) {
     const name = canonicalType(events[i].type);
     let k = kindIndex.get(name);
     if (k === undefined) {
@@ -163,7 +179,9 @@ function structureIndex(layout: GraphLayout): StructureIndex {
     }
     return { lane, row, time, order: inOrder, longTime, longOrder };
   });
-  const index: StructureIndex = { kinds, kind, crossing, tracks, stops: stopsByLane(layout, kinds, kind), edgesFrom, edgeAt, edgesInto, edgeInAt, firstSpawns: firstSpawns(layout) };
+  const role = new Uint8Array(n);
+  for (let i = 0; i < n; i++) role[i] = roleOf(kinds[kind[i]], undefined, crossing[i] === 1);
+  const index: StructureIndex = { kinds, kind, crossing, tracks, stops: stopsByLane(layout, kinds, kind), edgesFrom, edgeAt, edgesInto, edgeInAt, firstSpawns: firstSpawns(layout, kinds, kind), role, cues: [...cueSet] };
   structureIndices.set(layout.structure, index);
   return index;
 }
@@ -234,12 +252,13 @@ function sortedBy(list: Int32Array, compare: (a: number, b: number) => number): 
  * The spawn events that first spawn into each lane (by time order): on their own at every level of
  * detail, so the first view shows who spawned whom. At most one per lane.
  */
-function firstSpawns(layout: GraphLayout): number[] {
-  const { edges, events, lane, order } = layout;
+function firstSpawns(layout: GraphLayout, kinds: string[], kind: Uint8Array): number[] {
+  const { edges, lane, order } = layout;
+  const spawn = kinds.indexOf('spawn');
   const spawns: number[] = [];
   for (let k = 0; k < edges.count; k++) {
     const a = edges.source[k];
-    if (canonicalType(events[a].type) === 'spawn' && lane[a] !== lane[edges.target[k]]) spawns.push(k);
+    if (spawn >= 0 && kind[a] === spawn && lane[a] !== lane[edges.target[k]]) spawns.push(k);
   }
   spawns.sort((x, y) => order[edges.source[x]] - order[edges.source[y]]);
   const spawned = new Set<number>();

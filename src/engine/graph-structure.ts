@@ -16,6 +16,8 @@ import { timeAxis, timeToAxis } from '../shared/axis';
 import { PairNumbering } from '../analysis/pair-table';
 import type { IdTable } from '../trace/id-table';
 import { foldLanes, type FoldedLane, type FoldedLanes } from './lane-folds';
+import { IdTable as IdTableClass } from '../trace/id-table';
+import { extendStructure, isFollowed, keepGrowth, type EdgesKept } from './structure-growth';
 
 /** The graph's edges in columns: source and target are event indices of drawn nodes (a bar's call). */
 export interface LayoutEdges {
@@ -85,7 +87,9 @@ export function layoutStructureBuilds(): number {
 /**
  * The {@link LayoutStructure} of the first `maxEvents` events of a loaded trace. That of all its
  * events is built once per `loaded` and kept with it while it lives (a WeakMap), unless its events
- * or edges changed since (another array, or another length). O(n log n) for n events.
+ * or edges changed since (another array, or another length). O(n log n) for n events; for a trace
+ * of a file seen growing whose events and edges were only appended to since the last structure,
+ * that one is extended instead (src/engine/structure-growth.ts: equal to a whole build).
  */
 export function layoutStructure(loaded: LoadedTrace, maxEvents = Infinity): LayoutStructure {
   const all = loaded.trace.events;
@@ -93,13 +97,14 @@ export function layoutStructure(loaded: LoadedTrace, maxEvents = Infinity): Layo
   const edges = loaded.trace.edges;
   const known = structures.get(loaded);
   if (known && known.events === all && known.n === all.length && known.edges === edges && known.edgeCount === (edges?.length ?? 0)) return known.structure;
-  const structure = buildStructure(all, edges ?? []);
+  // a trace that only grew since a structure was built for it (appends, nothing reaching back) extends that one (src/engine/structure-growth.ts)
+  const structure = extendStructure(all, edges ?? []) ?? buildStructure(all, edges ?? [], isFollowed(loaded));
   structures.set(loaded, { events: all, n: all.length, edges, edgeCount: edges?.length ?? 0, structure });
   return structure;
 }
 
-/** Builds the structure of `events` (see {@link layoutStructure}). */
-function buildStructure(events: readonly TraceEvent[], edges: readonly TraceEdge[]): LayoutStructure {
+/** Builds the structure of `events` (see {@link layoutStructure}); `growable`: keeps what an append extends it from (src/engine/structure-growth.ts). */
+function buildStructure(events: readonly TraceEvent[], edges: readonly TraceEdge[], growable = false): LayoutStructure {
   builds++;
   const n = events.length;
   // One lane group per trace when the file holds several: lanes keyed by trace and agent.
@@ -111,9 +116,13 @@ function buildStructure(events: readonly TraceEvent[], edges: readonly TraceEdge
   const byTime = byTimeOrder(events);
   const order = new Int32Array(n);
   byTime.forEach((i, rank) => (order[i] = rank));
-  const firstIndex = firstIndexOfIds(events);
+  // each id's first event (firstIndexOfIds), reading the ids through a holder an extension points at the grown list
+  const holder = { events };
+  const firstIndex = growable ? new IdTableClass(n, (i) => holder.events[i].id) : firstIndexOfIds(events);
+  if (growable) for (let i = 0; i < n; i++) firstIndex.add(events[i].id, i);
+  const times = growable ? tx.slice() : undefined;
   const lane = new Int32Array(n);
-  const { end } = toolCallPairs(events, edges, { firstIndex, byTime });
+  const { end, open } = toolCallPairs(events, edges, { firstIndex, byTime });
   const barOf = new Int32Array(n).fill(-1);
   for (let i = 0; i < n; i++) if (end[i] >= 0) barOf[end[i]] = i;
   for (let i = 0; i < n; i++) {
@@ -133,9 +142,10 @@ function buildStructure(events: readonly TraceEvent[], edges: readonly TraceEdge
   /** The lane (index into the graph's lanes) of an original lane. */
   const shownOf = (k: number) => (fold ? fold.laneOf[k] : k);
   const laneCount = fold ? fold.lanes.length : lanes.length;
-  const { row, rows } = laneRows({ events, lane, laneCount, end, barOf, firstIndex });
-  const layoutEdges = graphEdges(events, edges, { lane, barOf, laneOfKey: (key) => { const k = laneIndex.get(key); return k === undefined ? undefined : shownOf(k); }, keyOf, laneEventsOf, firstIndex });
-  return {
+  const { row, rows, state } = laneRows({ events, lane, laneCount, end, barOf, firstIndex });
+  const kept: EdgesKept | undefined = growable && !fold ? ({} as EdgesKept) : undefined;
+  const layoutEdges = graphEdges(events, edges, { lane, barOf, laneOfKey: (key) => { const k = laneIndex.get(key); return k === undefined ? undefined : shownOf(k); }, keyOf, laneEventsOf, firstIndex }, kept);
+  const structure: LayoutStructure = {
     events,
     grouped: lanes,
     keyOf,
@@ -154,6 +164,8 @@ function buildStructure(events: readonly TraceEvent[], edges: readonly TraceEdge
     barOf,
     edges: layoutEdges,
   };
+  if (kept && times) keepGrowth(structure, { holder, n, edgeCount: edges.length, firstIndex, laneOf: (k) => byLane.of(k), open, rows: state, times, links: kept, traceEdges: edges });
+  return structure;
 }
 
 /** Events per lane, from the events' lane column. */
@@ -179,7 +191,7 @@ interface EdgeContext {
  * The trace's edges and the derived links (see {@link buildGraph}), in columns. Pairs already
  * joined and the lanes each event's edges reach are kept in typed tables, not sets of strings.
  */
-function graphEdges(events: readonly TraceEvent[], edges: readonly TraceEdge[], ctx: EdgeContext): LayoutEdges {
+function graphEdges(events: readonly TraceEvent[], edges: readonly TraceEdge[], ctx: EdgeContext, kept?: EdgesKept): LayoutEdges {
   const n = events.length;
   const capacity = edges.length + n;
   const out: LayoutEdges = { count: 0, source: new Int32Array(capacity), target: new Int32Array(capacity), type: new Uint16Array(capacity), types: [], derived: new Uint8Array(capacity), id: new Int32Array(capacity) };
@@ -223,6 +235,9 @@ function graphEdges(events: readonly TraceEvent[], edges: readonly TraceEdge[], 
     push(a, b, edge.type, false, i);
   });
   const reaches = lanesReached(n, edgeSource.subarray(0, resolved), edgeLane.subarray(0, resolved));
+  const traceEdges = out.count;
+  const derivedFrom: number[] = [];
+  const pending: number[] = [];
   events.forEach((e, i) => {
     const kind = canonicalType(e.type);
     const linkType = kind === 'spawn' ? 'spawn' : kind === 'return' ? 'return' : kind === 'delegate' ? 'delegate' : kind === 'message' ? 'message' : undefined;
@@ -231,13 +246,18 @@ function graphEdges(events: readonly TraceEvent[], edges: readonly TraceEdge[], 
     const toLaneIndex = ctx.laneOfKey(toLane);
     if (toLaneIndex !== undefined && reaches(i, toLaneIndex)) return;
     const target = firstAtOrAfter(events, ctx.laneEventsOf(toLane), e.t, i);
-    if (target === undefined) return;
+    if (target === undefined) {
+      if (toLaneIndex !== undefined) pending.push(i); // an event of that lane may come later (an append)
+      return;
+    }
     const [a, b] = [drawn(i), drawn(target)];
     if (a === b || !added(joined, a, b)) return;
+    derivedFrom.push(i);
     push(a, b, linkType, true, out.count);
   });
   // Kept with the layout: only as long as the edges made.
   const k = out.count;
+  if (kept) Object.assign(kept, { joined, traceEdges, derivedFrom: Int32Array.from(derivedFrom), pending: Int32Array.from(pending), typeIndex });
   return { ...out, source: out.source.slice(0, k), target: out.target.slice(0, k), type: out.type.slice(0, k), derived: out.derived.slice(0, k), id: out.id.slice(0, k) };
 }
 
@@ -297,7 +317,7 @@ function sortByTime(lane: Int32Array, events: readonly TraceEvent[]): void {
 }
 
 /** The first event of a time-sorted lane at or after `t` (by binary search), other than `self`. */
-function firstAtOrAfter(events: readonly TraceEvent[], lane: Int32Array | undefined, t: number, self: number): number | undefined {
+export function firstAtOrAfter(events: readonly TraceEvent[], lane: Int32Array | undefined, t: number, self: number): number | undefined {
   if (!lane) return undefined;
   let lo = 0;
   let hi = lane.length;

@@ -5,7 +5,6 @@
  * Cytoscape holds a bounded number of elements. Pure: no `vscode` (the engine may run it in a worker).
  */
 import type { GraphEdge, GraphLane, GraphNode, GraphOverview, GraphRun, GraphRunBrief, GraphWindow, WindowRequest } from '../shared/protocol';
-import { eventCues } from '../shared/cues';
 import { CREDIT_TINT_FROM } from '../shared/credit-words';
 import { eventDetails, layoutEdge, layoutNode, nodeLabel, withCredit, type GraphLayout } from './graph-model';
 import { graphIndex, prepareGraph, Role, type BucketPlan, type GraphIndex } from './graph-index';
@@ -53,12 +52,10 @@ export { prepareGraph };
  * The columns tx, lane, end and row are the layout's own arrays (not copies): never write to them.
  */
 export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOverview {
-  const { layout, kinds, kind } = graphIndex(snapshot);
+  const { layout, kinds, kind, cues } = graphIndex(snapshot);
   const n = layout.events.length;
   const byTime = new Int32Array(n);
   for (let i = 0; i < n; i++) byTime[layout.order[i]] = i;
-  const cues = new Set<string>();
-  for (const e of layout.events) for (const c of eventCues(e)) cues.add(c);
   return {
     title,
     format: layout.format,

@@ -52,6 +52,18 @@ export interface RowInput {
 export interface LaneRows {
   row: Uint8Array;
   rows: Uint8Array;
+  /** What {@link extendLaneRows} continues from: per event its level and whether it is a stop, per lane the levels it uses (a bit each). */
+  state: LaneRowsState;
+}
+
+/** What the rows of a trace were made from, kept to take in appended events ({@link extendLaneRows}). */
+export interface LaneRowsState {
+  /** Per event: its nesting level (not computed for stops and results drawn in a bar unless a parent chain reached them). */
+  level: Uint8Array;
+  /** Per event: 1 for a stop. */
+  isStop: Uint8Array;
+  /** Per lane: the levels its events use, a bit each (stops and results in bars apart). */
+  used: Uint16Array;
 }
 
 /**
@@ -68,7 +80,19 @@ export function laneRows(input: RowInput): LaneRows {
   // The levels each lane uses (a bit each), stops apart: they take the lane's top row.
   const used = new Uint16Array(laneCount);
   for (let i = 0; i < n; i++) if (!isStop[i] && barOf[i] < 0 && lane[i] < laneCount) used[lane[i]] |= 1 << level[i];
-  // Per lane, level -> row: the levels used, in order, the last row holding the deeper ones.
+  const { rowOfLevel, rows } = rowsOfUsed(used, laneCount);
+  const row = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const l = lane[i];
+    if (l >= laneCount || isStop[i]) continue; // a stop: the top row (0)
+    const own = barOf[i] >= 0 ? barOf[i] : i;
+    row[i] = rowOfLevel[l * (MAX_LEVEL + 1) + level[own]];
+  }
+  return { row, rows, state: { level, isStop, used } };
+}
+
+/** Per lane, level -> row (the levels used, in order, the last row holding the deeper ones) and its row count. */
+function rowsOfUsed(used: Uint16Array, laneCount: number): { rowOfLevel: Uint8Array; rows: Uint8Array } {
   const rowOfLevel = new Uint8Array(laneCount * (MAX_LEVEL + 1));
   const rows = new Uint8Array(laneCount).fill(1);
   for (let l = 0; l < laneCount; l++) {
@@ -79,14 +103,51 @@ export function laneRows(input: RowInput): LaneRows {
     }
     rows[l] = Math.max(1, Math.min(row, MAX_ROWS));
   }
+  return { rowOfLevel, rows };
+}
+
+/**
+ * The rows of a trace whose events from `from` on were appended to those `prev` was made from
+ * (same lanes; the old events' parents, pairs and spans unchanged): equal to {@link laneRows} of
+ * the whole input. The new events' levels follow their parent chains into the old ones; a lane
+ * that now uses another level has its old events' rows made again (O(n) then), else the old rows
+ * are copied. @param prevRow the old events' rows. `prev` is not changed.
+ */
+export function extendLaneRows(input: RowInput, prev: LaneRowsState, prevRow: Uint8Array, from: number): LaneRows {
+  const { events, lane, laneCount, barOf } = input;
+  const n = events.length;
+  const level = new Uint8Array(n).fill(PENDING - 1, from);
+  level.set(prev.level.subarray(0, from));
+  const isStop = new Uint8Array(n);
+  isStop.set(prev.isStop.subarray(0, from));
+  for (let i = from; i < n; i++) if (canonicalType(events[i].type) === 'stop') isStop[i] = 1;
+  for (let i = from; i < n; i++) if (!isStop[i] && barOf[i] < 0) levelOf(input, level, i, 0);
+  const used = prev.used.slice();
+  for (let i = from; i < n; i++) if (!isStop[i] && barOf[i] < 0 && lane[i] < laneCount) used[lane[i]] |= 1 << level[i];
+  const { rowOfLevel, rows } = rowsOfUsed(used, laneCount);
   const row = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
+  row.set(prevRow.subarray(0, from));
+  let changed = false;
+  for (let l = 0; l < laneCount; l++) if (used[l] !== prev.used[l]) changed = true;
+  const rowOf = (i: number) => {
     const l = lane[i];
-    if (l >= laneCount || isStop[i]) continue; // a stop: the top row (0)
+    if (l >= laneCount || isStop[i]) return 0;
     const own = barOf[i] >= 0 ? barOf[i] : i;
-    row[i] = rowOfLevel[l * (MAX_LEVEL + 1) + level[own]];
-  }
-  return { row, rows };
+    return rowOfLevel[l * (MAX_LEVEL + 1) + level[own]];
+  };
+  if (changed) for (let i = 0; i < from; i++) if (used[lane[i]] !== prev.used[lane[i]]) row[i] = rowOf(i);
+  for (let i = from; i < n; i++) row[i] = rowOf(i);
+  return { row, rows, state: { level, isStop, used } };
+}
+
+/** Whether event i names as its `parent` an event that could hold it (the parent's span decides): that parent's index (a call's bar for a result drawn in one), else -1. */
+export function namedParent(input: Pick<RowInput, 'events' | 'lane' | 'barOf' | 'firstIndex'>, i: number): number {
+  const e = input.events[i];
+  if (e.parent === undefined) return -1;
+  let p = input.firstIndex.get(e.parent);
+  if (p === undefined) return -1;
+  if (input.barOf[p] >= 0) p = input.barOf[p];
+  return p === i || input.lane[p] !== input.lane[i] ? -1 : p;
 }
 
 /** Parent links followed at most from one event (a longer chain is cut: its top is taken as unnested). */

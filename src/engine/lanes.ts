@@ -135,8 +135,10 @@ export function pairToolCalls(events: readonly TraceEvent[], edges: readonly Tra
  * result when it is a paired tool call (else -1), and the calls in the order they were paired.
  * @param known what the caller already has: each id's first index ({@link firstIndexOfIds}) and
  *   the time order ({@link byTimeOrder}), so a large trace builds them once.
+ * `open`: per lane and tool (`agent NUL tool`), the call still waiting for the next result after
+ * the last event in time order (what pairing appended events goes on from).
  */
-export function toolCallPairs(events: readonly TraceEvent[], edges: readonly TraceEdge[] = [], known: { firstIndex?: IdTable; byTime?: Int32Array } = {}): { end: Int32Array; found: Int32Array } {
+export function toolCallPairs(events: readonly TraceEvent[], edges: readonly TraceEdge[] = [], known: { firstIndex?: IdTable; byTime?: Int32Array } = {}): { end: Int32Array; found: Int32Array; open: Map<string, number> } {
   const n = events.length;
   const end = new Int32Array(n).fill(-1);
   const taken = new Uint8Array(n);
@@ -175,7 +177,7 @@ export function toolCallPairs(events: readonly TraceEvent[], edges: readonly Tra
       }
     }
   }
-  return { end, found: Int32Array.from(found) };
+  return { end, found: Int32Array.from(found), open };
 }
 
 /** Each id's first event index (file order), in a compact table (no entry object per event). */

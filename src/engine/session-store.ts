@@ -33,6 +33,7 @@ import type { GraphNode, GraphOverview, GraphWindow, WindowRequest } from '../sh
 import { runChatTool, type ChatToolAnswer, type ToolView } from './chat-tools';
 import { DiskTraces, toolTraces } from './tool-traces';
 import { FollowAnalysis } from '../analysis/follow';
+import { followLayout } from './structure-growth';
 
 /** One session: its files, its latest snapshot and that snapshot's summary. */
 interface Session {
@@ -157,6 +158,8 @@ export class SessionStore implements EngineCalls {
         return session.summary;
       }
       await step();
+      // a file seen growing: its graph's layout extends the last one on the next append (src/engine/structure-growth.ts)
+      if (read.grew && fromDisk) followLayout(read.loaded);
       const events = read.loaded.trace.events.length;
       const analysing = `analysing ${events.toLocaleString('en-US')} events`;
       const first = readSnapshot(key, request.version, request.path, read.loaded);

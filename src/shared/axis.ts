@@ -35,11 +35,19 @@ export function timeAxis(times: ArrayLike<number>): TimeAxis {
   let unique = 0;
   for (let i = 0; i < count; i++) if (unique === 0 || sortedTimes[i] !== sortedTimes[unique - 1]) sortedTimes[unique++] = sortedTimes[i];
   const ts = sortedTimes.subarray(0, unique);
-  if (ts.length === 0) return { points: [[0, 0]], gaps: [], span: 0 };
-  const sorted = new Float64Array(ts.length - 1);
+  const sorted = new Float64Array(Math.max(0, ts.length - 1));
   for (let i = 1; i < ts.length; i++) sorted[i - 1] = ts[i] - ts[i - 1];
-  sorted.sort();
-  const median = sorted.length ? sorted[sorted.length >> 1] : 0;
+  return timeAxisOf(ts, sorted.sort());
+}
+
+/**
+ * The {@link timeAxis} of distinct times already sorted (`ts`, ascending, finite) and the gaps
+ * between successive ones, sorted (`sortedGaps`, ts.length - 1 of them): what a growing trace
+ * keeps to make its axis again without sorting its times (src/engine/structure-growth.ts). O(ts).
+ */
+export function timeAxisOf(ts: ArrayLike<number>, sortedGaps: ArrayLike<number>): TimeAxis {
+  if (ts.length === 0) return { points: [[0, 0]], gaps: [], span: 0 };
+  const median = sortedGaps.length ? sortedGaps[sortedGaps.length >> 1] : 0;
   const total = ts[ts.length - 1] - ts[0];
   const threshold = Math.max(1, median * 20, total / 30);
   const points: [number, number][] = [[0, ts[0]]];

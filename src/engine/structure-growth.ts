@@ -1,0 +1,651 @@
+/**
+ * The layout structure of a trace that grows (a running agent's log, issue #30): when a trace's
+ * events and edges only had others appended since its structure was built, the structure is
+ * extended by the appended events instead of built again (src/engine/graph-structure.ts builds it
+ * whole). Equal to a whole build of the same trace (test/unit/engine/structure-growth.test.ts).
+ *
+ * An append is taken in when nothing in it reaches back (the test of src/analysis/follow.ts, and
+ * what the layout reads of the events): the old events are the same objects at the same places,
+ * the old edges too; every time is a finite number and no new one is earlier than the latest old
+ * one; the new events are of agents that have a lane, of the trace of the old ones, and none has
+ * an id that an old event's `parent`, a result's `causes` or an edge named without finding it; no
+ * new edge points at an old event, nor starts at an old event whose link goes to the edge's lane;
+ * a new spawn or delegation gives no lane another spawner; no new result or edge pairs an old call
+ * paired before; no new result pairs with an old call whose span holds other old events; and the agents were not folded into groups (over
+ * 1,000 lanes). Anything else builds the structure whole, as before.
+ *
+ * Cost of an extension: O(appended) for the lanes, pairs, rows, edges and time ranks, plus copies
+ * of the per-event columns (typed arrays: memory copies), the axis made again from the distinct
+ * times kept sorted (O(distinct times), no sort), and every event's axis position computed again
+ * when the axis changed (O(n), typed arrays). The first extension of a structure also makes what
+ * later ones go on from (O(n) once: the ids no event answered, which events hold others, the
+ * distinct times sorted). Pure: no `vscode`.
+ */
+import { canonicalType, type TraceEdge, type TraceEvent } from '../trace/schema';
+import type { IdTable } from '../trace/id-table';
+import type { PairNumbering } from '../analysis/pair-table';
+import { timeAxisOf, timeToAxis, type TimeAxis } from '../shared/axis';
+import { extendLaneRows, namedParent, type LaneRowsState } from './lane-rows';
+import { firstAtOrAfter, type LayoutEdges, type LayoutStructure } from './graph-structure';
+
+/** What the whole build's edge pass leaves for an extension: the pairs joined, the derived links' events, the candidates left without a target. */
+export interface EdgesKept {
+  joined: PairNumbering;
+  /** The edges from trace edges (they come first in the list). */
+  traceEdges: number;
+  /** Per derived link (in the list's order, after the trace edges): the event it is derived from. */
+  derivedFrom: Int32Array;
+  /** Events (ascending) that would link into a lane that had no event at or after them (one may come). */
+  pending: Int32Array;
+  /** Edge type -> index into the edges' `types`. */
+  typeIndex: Map<string, number>;
+}
+
+/** What a whole build keeps for its extension (see {@link keepGrowth}). */
+export interface GrowthSeed {
+  /** The events the id table reads ids from (pointed at the grown list by an extension). */
+  holder: { events: readonly TraceEvent[] };
+  /** Events and edges the structure was built from. */
+  n: number;
+  edgeCount: number;
+  /** Each id's first event. */
+  firstIndex: IdTable;
+  /** A lane's events in time order (ties in file order). */
+  laneOf: (lane: number) => Int32Array;
+  /** Tool calls still waiting for a result, per `agent NUL tool` (toolCallPairs). */
+  open: Map<string, number>;
+  rows: LaneRowsState;
+  /** Per event its time as read (the axis's input). */
+  times: Float64Array;
+  links: EdgesKept;
+  /** The trace's edges the structure was built from. */
+  traceEdges: readonly TraceEdge[];
+}
+
+/** A structure that can be extended, with what it was made from. */
+interface Growth extends GrowthSeed {
+  structure: LayoutStructure;
+  /**
+   * The events and edges the structure was built from: the lists themselves (a growing reader
+   * hands out new lists per load, TraceBuilder.finish with `keep`; a list grown in place is not
+   * taken for an append: its old places cannot be checked).
+   */
+  seenEvents: readonly TraceEvent[];
+  seenEdges: readonly TraceEdge[];
+  more?: More;
+}
+
+/** What extensions go on from, made at the first one (O(n) once). */
+interface More {
+  /** The latest time of an event. */
+  lastTime: number;
+  /** The trace id of the events (at most one: a file of several traces is laid out whole). */
+  traceId: string | undefined;
+  /** Ids named by an event's `parent`, a result's `causes` or an edge that no event has. */
+  unresolved: Set<string>;
+  /** Per event: 1 when another event names it as `parent` (its span decides whether it holds them). */
+  hasChild: Growable<Uint8Array>;
+  /** Per lane: its events in time order. */
+  lists: Growable<Int32Array>[];
+  /** Event indices in time order (the inverse of the structure's `order`). */
+  byTime: Growable<Int32Array>;
+  /** The distinct times, ascending, and the gaps between successive ones, ascending. */
+  uniq: Growable<Float64Array>;
+  gaps: Growable<Float64Array>;
+}
+
+/** A typed array with room to grow; `data.subarray(0, length)` holds the values. */
+interface Growable<T extends Int32Array | Float64Array | Uint8Array> {
+  data: T;
+  length: number;
+}
+
+/** Structures that can be extended, by the first event of the trace they were built from (a trace whose first event changed is another trace). */
+const growths = new WeakMap<TraceEvent, Growth>();
+let extensions = 0;
+/** Why the last structure asked for was not extended (or `extended`). */
+let lastWhy = 'nothing asked yet';
+
+/** How many layout structures this process extended by appends instead of building them (tests and benches). */
+export function layoutStructureExtensions(): number {
+  return extensions;
+}
+
+/** Why the last structure asked for of a trace seen before was built whole (`extended` when it was not): for tests and benches. */
+export function lastExtension(): string {
+  return lastWhy;
+}
+
+/** Notes why an extension was declined; @returns undefined (the structure is built whole). */
+function decline(why: string): undefined {
+  lastWhy = why;
+  return undefined;
+}
+
+/** Loaded traces of files seen growing: only their structures keep what an append extends them from (tens of MB at 1M events). */
+const followed = new WeakSet<object>();
+
+/**
+ * Says that a loaded trace is of a file seen growing (a session follows it): its layout
+ * structure, when built whole, keeps what the next append extends it from. Others keep nothing.
+ */
+export function followLayout(loaded: object): void {
+  followed.add(loaded);
+}
+
+/** True when {@link followLayout} was said of `loaded`. */
+export function isFollowed(loaded: object): boolean {
+  return followed.has(loaded);
+}
+
+/** Per extended structure, the one it was extended from (held weakly) and its number of events. */
+const origins = new WeakMap<LayoutStructure, { from: WeakRef<LayoutStructure>; n: number }>();
+
+/**
+ * The structure `structure` was extended from and how many events that one has (its events are
+ * the first ones of `structure`, the same objects at the same places), while it is still in
+ * memory: what is made per structure (src/engine/graph-index.ts) can be extended the same way.
+ */
+export function grownFrom(structure: LayoutStructure): { structure: LayoutStructure; n: number } | undefined {
+  const o = origins.get(structure);
+  const from = o?.from.deref();
+  return o && from ? { structure: from, n: o.n } : undefined;
+}
+
+/** Keeps a whole build's structure and what an append extends it from (called by the build). */
+export function keepGrowth(structure: LayoutStructure, seed: GrowthSeed): void {
+  const events = seed.holder.events;
+  if (events.length === 0 || structure.fold || structure.traces.length > 1) return;
+  growths.set(events[0], { ...seed, structure, seenEvents: events, seenEdges: seed.traceEdges });
+}
+
+/**
+ * The structure of `events` and `edges` extended from the one built for their first
+ * `n` events and `edgeCount` edges, when the rest was appended and reaches nothing back (see the
+ * module's comment); undefined when it must be built whole. The structure extended cannot be
+ * extended again (its successor is).
+ */
+export function extendStructure(events: readonly TraceEvent[], edges: readonly TraceEdge[]): LayoutStructure | undefined {
+  if (events.length === 0) return decline('no events');
+  const g = growths.get(events[0]);
+  if (!g) return decline('no structure kept for this trace');
+  const n0 = g.n;
+  const n = events.length;
+  const e0 = g.edgeCount;
+  if (n < n0 || edges.length < e0) return decline('fewer events or edges');
+  if ((events === g.seenEvents && n !== n0) || (edges === g.seenEdges && edges.length !== e0)) return decline('a list grown in place');
+  for (let i = 0; i < n0; i++) if (events[i] !== g.seenEvents[i]) return decline('an old event changed or moved');
+  for (let i = 0; i < e0; i++) if (edges[i] !== g.seenEdges[i]) return decline('an old edge changed or moved');
+  const s = g.structure;
+  if (n === n0 && edges.length === e0) {
+    // the same events and edges (another read of an unchanged trace): the same structure
+    lastWhy = 'unchanged';
+    return { ...s, events };
+  }
+  const more = g.more ?? moreOf(g);
+  if (!more) return decline('a time that is not a finite number');
+  // the new events: times, trace, lanes, ids that old events named without finding
+  let traceId = more.traceId;
+  let lastTime = more.lastTime;
+  for (let i = n0; i < n; i++) {
+    const e = events[i];
+    if (typeof e.t !== 'number' || !Number.isFinite(e.t) || e.t < more.lastTime) return decline('a time earlier than the last one');
+    lastTime = Math.max(lastTime, e.t);
+    if (typeof e.trace_id === 'string') {
+      if (traceId === undefined) traceId = e.trace_id;
+      else if (traceId !== e.trace_id) return decline('a second trace');
+    }
+    if (!s.laneIndex.has(s.keyOf(e))) return decline('a new agent (lane)');
+    if (more.unresolved.has(e.id)) return decline('an id old events named without finding it');
+    const kind = canonicalType(e.type);
+    if ((kind === 'spawn' || kind === 'delegate') && e.to !== undefined && e.to !== e.agent && !keepsSpawner(s, e.to, e.agent, kind === 'spawn')) return decline('a spawn or delegation that gives a lane another spawner');
+  }
+  // ids (a repeated id stands for its first event); from here on what the growth keeps changes: it is taken
+  growths.delete(events[0]);
+  g.holder.events = events;
+  const byId = g.firstIndex;
+  for (let i = n0; i < n; i++) byId.add(events[i].id, i);
+  // new edges join new events only
+  const newEdges: { src: number; dst: number; k: number }[] = [];
+  for (let k = e0; k < edges.length; k++) {
+    const edge = edges[k];
+    const src = byId.get(edge.src);
+    const dst = byId.get(edge.dst);
+    if (dst !== undefined && dst < n0) return decline('a new edge points at an old event');
+    if (src === undefined || dst === undefined) continue;
+    if (edge.type === 'spawn' && !keepsSpawner(s, events[dst].agent, events[src].agent, true)) return decline('a new spawn edge gives a lane another spawner');
+    newEdges.push({ src, dst, k });
+  }
+  // time ranks: the new events after the old ones, in time order among themselves
+  const newByTime = Array.from({ length: n - n0 }, (_, k) => n0 + k).sort((a, b) => events[a].t - events[b].t || a - b);
+  // tool calls and their results (toolCallPairs on the new events, from the state the old ones left)
+  const end = new Int32Array(n).fill(-1);
+  end.set(s.end);
+  const barOf = new Int32Array(n).fill(-1);
+  barOf.set(s.barOf);
+  const open = new Map(g.open);
+  const kind = (i: number) => canonicalType(events[i].type);
+  const pairedOld: number[] = [];
+  let reachesBack = false;
+  const pair = (call: number | undefined, result: number | undefined, byName: boolean) => {
+    if (call === undefined || result === undefined || barOf[result] >= 0) return;
+    if (kind(call) !== 'tool_call' || kind(result) !== 'tool_result' || events[result].t < events[call].t) return;
+    if (end[call] >= 0) {
+      // an old call paired by the time order before: a whole build pairs it with this result first
+      if (byName && call < n0 && s.end[call] >= 0) reachesBack = true;
+      return;
+    }
+    end[call] = result;
+    barOf[result] = call;
+    if (call < n0) {
+      pairedOld.push(call);
+      // a whole build pairs it before the time order: it is no longer open there
+      const e = events[call];
+      const key = `${e.agent}\u0000${e.tool ?? ''}`;
+      if (open.get(key) === call) open.delete(key);
+    }
+  };
+  // an old call paired before (by the time order, maybe): a whole build pairs it by this edge first
+  for (const { src, dst, k } of newEdges) if (edges[k].type === 'tool_dependency') pair(src, dst, src < n0);
+  for (let i = n0; i < n; i++) {
+    if (kind(i) !== 'tool_result') continue;
+    const e = events[i];
+    if (e.parent !== undefined) pair(byId.get(e.parent), i, true);
+    for (const ref of e.causes ?? []) if (ref !== undefined) pair(byId.get(ref), i, true);
+  }
+  if (reachesBack) return decline('a new result names an old call paired before');
+  for (const i of newByTime) {
+    const e = events[i];
+    const k = kind(i);
+    if (k !== 'tool_call' && (k !== 'tool_result' || barOf[i] >= 0)) continue;
+    const key = `${e.agent}\u0000${e.tool ?? ''}`;
+    if (k === 'tool_call') {
+      if (end[i] < 0) open.set(key, i);
+      else open.delete(key);
+    } else {
+      const call = open.get(key);
+      if (call !== undefined) {
+        pair(call, i, false);
+        open.delete(key);
+      }
+    }
+  }
+  // an old call whose span now ends later may hold old events it did not (their rows change)
+  for (const c of pairedOld) if (more.hasChild.data[c]) return decline('the span of an old call now holds old events');
+  // lanes
+  const lane = new Int32Array(n);
+  lane.set(s.lane);
+  const groupedCounts = s.groupedCounts.slice();
+  for (let i = n0; i < n; i++) {
+    lane[i] = s.laneIndex.get(s.keyOf(events[i])) ?? 0;
+    groupedCounts[lane[i]]++;
+  }
+  // edges (before anything is changed that a whole build would have to redo)
+  const edgesOut = extendEdges(g, more, events, edges, { lane, barOf, newEdges, n0 });
+  if (!edgesOut) return decline('a new link joins two old nodes an old link joins after it');
+  // from here on, nothing returns undefined
+  extensions++;
+  lastWhy = 'extended';
+  const order = new Int32Array(n);
+  order.set(s.order);
+  newByTime.forEach((i, r) => (order[i] = n0 + r));
+  const { row, rows, state } = extendLaneRows({ events, lane, laneCount: s.laneCount, end, barOf, firstIndex: byId }, g.rows, s.row, n0);
+  while (more.hasChild.length < n) pushGrowable(more.hasChild, 0);
+  for (let i = n0; i < n; i++) {
+    const p = namedParent({ events, lane, barOf, firstIndex: byId }, i);
+    if (p >= 0) more.hasChild.data[p] = 1;
+  }
+  // the time axis, from the distinct times kept sorted
+  const times = new Float64Array(n);
+  times.set(g.times.subarray(0, n0));
+  for (let i = n0; i < n; i++) times[i] = events[i].t;
+  const newGaps: number[] = [];
+  for (const i of newByTime) {
+    const t = times[i];
+    const last = more.uniq.length ? more.uniq.data[more.uniq.length - 1] : undefined;
+    if (last !== undefined && t === last) continue;
+    if (last !== undefined) newGaps.push(t - last);
+    pushGrowable(more.uniq, t);
+  }
+  mergeSorted(more.gaps, newGaps.sort((a, b) => a - b));
+  const axis = timeAxisOf(more.uniq.data.subarray(0, more.uniq.length), more.gaps.data.subarray(0, more.gaps.length));
+  for (const i of newByTime) pushGrowable(more.byTime, i);
+  const tx = new Float64Array(n);
+  if (sameAxis(axis, s.axis)) {
+    tx.set(s.tx);
+    for (let i = n0; i < n; i++) tx[i] = timeToAxis(axis, times[i]);
+  } else axisPositions(axis, times, more.byTime.data.subarray(0, n), tx);
+  // per lane, its events in time order
+  for (const i of newByTime) pushGrowable(more.lists[lane[i]], i);
+  more.lastTime = lastTime;
+  more.traceId = traceId;
+  for (let i = n0; i < n; i++) noteUnresolved(more.unresolved, byId, events[i]);
+  for (let k = e0; k < edges.length; k++) for (const id of [edges[k].src, edges[k].dst]) if (byId.get(id) === undefined) more.unresolved.add(id);
+  const structure: LayoutStructure = { ...s, events, groupedCounts, rows, axis, lane, row, order, tx, end, barOf, edges: edgesOut.edges };
+  origins.set(structure, { from: new WeakRef(s), n: n0 });
+  growths.set(events[0], {
+    holder: g.holder,
+    n,
+    edgeCount: edges.length,
+    firstIndex: byId,
+    laneOf: (l) => more.lists[l].data.subarray(0, more.lists[l].length),
+    open,
+    rows: state,
+    times,
+    links: edgesOut.kept,
+    traceEdges: edges,
+    structure,
+    seenEvents: events,
+    seenEdges: edges,
+    more,
+  });
+  return structure;
+}
+
+/**
+ * The edges of the extended structure, in a whole build's order: the trace edges (old, then new),
+ * then the derived links by the event they come from (old ones, those of old events that found a
+ * target among the new events, then the new events'); undefined when a new edge or link joins two
+ * old nodes that an old link joins after it in a whole build's order (the whole build keeps the new
+ * one), or a new edge starts at an old event that has a link into the edge's lane (a whole build
+ * draws no link then).
+ */
+function extendEdges(g: Growth, more: More, events: readonly TraceEvent[], edges: readonly TraceEdge[], at: { lane: Int32Array; barOf: Int32Array; newEdges: { src: number; dst: number; k: number }[]; n0: number }): { edges: LayoutEdges; kept: EdgesKept } | undefined {
+  const { lane, barOf, newEdges, n0 } = at;
+  const s = g.structure;
+  const old = s.edges;
+  const kept = g.links;
+  const drawn = (i: number) => (barOf[i] >= 0 ? barOf[i] : i);
+  const n = events.length;
+  // the new events of each lane, in time order, to look targets up in
+  const newOfLane = new Map<number, number[]>();
+  for (let i = n0; i < n; i++) {
+    const list = newOfLane.get(lane[i]);
+    if (list) list.push(i);
+    else newOfLane.set(lane[i], [i]);
+  }
+  for (const list of newOfLane.values()) list.sort((a, b) => events[a].t - events[b].t || a - b);
+  /** The first event of lane l at or after t other than self: in the old list, else among the new ones. */
+  const target = (l: number, t: number, self: number): number | undefined => {
+    const oldList = more.lists[l];
+    const found = firstAtOrAfter(events, oldList.data.subarray(0, oldList.length), t, self);
+    if (found !== undefined) return found;
+    return firstAtOrAfter(events, Int32Array.from(newOfLane.get(l) ?? []), t, self);
+  };
+  /**
+   * A new edge (before: at `place`, an edge or the event of a link) between two old nodes: false
+   * when an old link already joins them that comes after it in a whole build's order (the whole
+   * build would keep the new one and drop the old); a new one that comes after is dropped below.
+   */
+  const fitsBetweenOld = (a: number, b: number, place: { traceEdge: true } | { event: number }) => {
+    if (!kept.joined.has(a, b)) return true;
+    for (let k = 0; k < old.count; k++) {
+      if (old.source[k] !== a || old.target[k] !== b) continue;
+      if (k < kept.traceEdges) return true; // an old trace edge comes first
+      return 'event' in place && kept.derivedFrom[k - kept.traceEdges] < place.event;
+    }
+    return true;
+  };
+  /** The lane an event's link goes to (its `to`), if it has one. */
+  const toLane = (e: TraceEvent) => (e.to === undefined ? undefined : s.laneIndex.get(s.keyOf({ ...e, agent: e.to })));
+  // what is pushed, checked before the pairs joined are changed
+  const traceAdds: [number, number, string, number][] = [];
+  const reached = new Map<number, number[]>();
+  /** Old events whose link waiting for a target a new edge into its lane makes needless (a whole build draws no link then). */
+  const unpending = new Set<number>();
+  for (const { src, dst, k } of newEdges) {
+    if (src < n0 && toLane(events[src]) === lane[dst]) {
+      // an old event with a new edge into the lane its link goes to: a whole build draws no link
+      if (binarySearch(kept.derivedFrom, src)) return undefined;
+      unpending.add(src);
+    }
+    const list = reached.get(src);
+    if (list) list.push(lane[dst]);
+    else reached.set(src, [lane[dst]]);
+    const a = drawn(src);
+    const b = drawn(dst);
+    if (a === b) continue;
+    if (a < n0 && b < n0 && !fitsBetweenOld(a, b, { traceEdge: true })) return undefined;
+    traceAdds.push([a, b, edges[k].type, k]);
+  }
+  const linkType = (e: TraceEvent) => {
+    const kind = canonicalType(e.type);
+    return kind === 'spawn' || kind === 'return' || kind === 'delegate' || kind === 'message' ? kind : undefined;
+  };
+  /** Derived links found: [event, a, b, type]. */
+  const pendingAdds: [number, number, number, string][] = [];
+  const pendingLeft: number[] = [];
+  for (const i of kept.pending) {
+    if (unpending.has(i)) continue;
+    const e = events[i];
+    const l = s.laneIndex.get(s.keyOf({ ...e, agent: e.to! }));
+    if (l === undefined || !newOfLane.has(l)) {
+      pendingLeft.push(i);
+      continue;
+    }
+    const t = target(l, e.t, i);
+    if (t === undefined) {
+      pendingLeft.push(i);
+      continue;
+    }
+    const a = drawn(i);
+    const b = drawn(t);
+    if (a === b) continue;
+    if (b < n0 && !fitsBetweenOld(a, b, { event: i })) return undefined;
+    pendingAdds.push([i, a, b, linkType(e)!]);
+  }
+  const newAdds: [number, number, number, string][] = [];
+  const newPending: number[] = [];
+  for (let i = n0; i < n; i++) {
+    const e = events[i];
+    const type = linkType(e);
+    if (!type || !e.to || e.to === e.agent) continue;
+    const l = s.laneIndex.get(s.keyOf({ ...e, agent: e.to }));
+    if (l !== undefined && reached.get(i)?.includes(l)) continue;
+    const t = l === undefined ? undefined : target(l, e.t, i);
+    if (t === undefined) {
+      if (l !== undefined) newPending.push(i);
+      continue;
+    }
+    const a = drawn(i);
+    const b = drawn(t);
+    if (a === b) continue;
+    newAdds.push([i, a, b, type]);
+  }
+  // now the pairs joined change: in a whole build's order (trace edges, then links by event)
+  const joined = kept.joined;
+  const added = (a: number, b: number) => {
+    const size = joined.size;
+    joined.number(a, b);
+    return joined.size > size;
+  };
+  const types = old.types.slice();
+  const typeIndex = new Map(kept.typeIndex);
+  const typeOf = (type: string) => {
+    let t = typeIndex.get(type);
+    if (t === undefined) {
+      typeIndex.set(type, (t = types.length));
+      types.push(type);
+    }
+    return t;
+  };
+  const traceNew = traceAdds.filter(([a, b]) => added(a, b));
+  const pendingNew = pendingAdds.filter(([, a, b]) => added(a, b));
+  const derivedNew = newAdds.filter(([, a, b]) => added(a, b));
+  const count = old.count + traceNew.length + pendingNew.length + derivedNew.length;
+  const out: LayoutEdges = { count, source: new Int32Array(count), target: new Int32Array(count), type: new Uint16Array(count), types, derived: new Uint8Array(count), id: new Int32Array(count) };
+  const derivedFrom = new Int32Array(count - kept.traceEdges - traceNew.length);
+  let k = 0;
+  /** Copies old edges [from, to) (the old type numbers stand: `types` starts with the old ones); a derived link's id is its place. */
+  const copy = (from: number, to: number) => {
+    out.source.set(old.source.subarray(from, to), k);
+    out.target.set(old.target.subarray(from, to), k);
+    out.derived.set(old.derived.subarray(from, to), k);
+    out.type.set(old.type.subarray(from, to), k);
+    if (from >= kept.traceEdges) for (let j = 0; j < to - from; j++) out.id[k + j] = k + j;
+    else out.id.set(old.id.subarray(from, to), k);
+    k += to - from;
+  };
+  const push = (a: number, b: number, type: string, derived: boolean, id: number) => {
+    out.source[k] = a;
+    out.target[k] = b;
+    out.type[k] = typeOf(type);
+    out.derived[k] = derived ? 1 : 0;
+    out.id[k] = id;
+    k++;
+  };
+  copy(0, kept.traceEdges);
+  for (const [a, b, type, id] of traceNew) push(a, b, type, false, id);
+  const traceEdges = k;
+  // the old links and those found for old events, by event
+  let d = 0;
+  const oldLinks = old.count - kept.traceEdges;
+  for (let p = 0; p <= pendingNew.length; p++) {
+    // the old links before the next one found for an old event (all that are left after the last)
+    let upTo = d;
+    if (p === pendingNew.length) upTo = oldLinks;
+    else while (upTo < oldLinks && kept.derivedFrom[upTo] < pendingNew[p][0]) upTo++;
+    derivedFrom.set(kept.derivedFrom.subarray(d, upTo), k - traceEdges);
+    copy(kept.traceEdges + d, kept.traceEdges + upTo);
+    d = upTo;
+    if (p === pendingNew.length) break;
+    const [i, a, b, type] = pendingNew[p];
+    derivedFrom[k - traceEdges] = i;
+    push(a, b, type, true, k);
+  }
+  for (const [i, a, b, type] of derivedNew) {
+    derivedFrom[k - traceEdges] = i;
+    push(a, b, type, true, k);
+  }
+  const pending = Int32Array.from([...pendingLeft, ...newPending]);
+  return { edges: out, kept: { joined, traceEdges, derivedFrom, pending, typeIndex } };
+}
+
+/** True when the ascending list holds v. */
+function binarySearch(list: Int32Array, v: number): boolean {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < list.length && list[lo] === v;
+}
+
+/** True when a spawn (`spawn`) or delegation from agent `by` to agent `to` gives `to`'s lane no other spawner than it has (src/engine/lanes.ts, laneTree). */
+function keepsSpawner(s: LayoutStructure, to: string, by: string, spawn: boolean): boolean {
+  const k = s.laneIndex.get(to);
+  if (k === undefined) return true; // no such agent: the claim is not made
+  const parent = s.grouped[k].parent;
+  // a delegation claims only a lane without a spawner; a spawn, the spawner it has (spawns claim before delegations)
+  return parent === by || (!spawn && parent !== undefined);
+}
+
+/** What later extensions go on from (O(n) once); undefined when the old events cannot be extended (a time that is not a finite number). */
+function moreOf(g: Growth): More | undefined {
+  const s = g.structure;
+  const events = g.seenEvents;
+  const n = g.n;
+  let lastTime = -Infinity;
+  let traceId: string | undefined;
+  for (let i = 0; i < n; i++) {
+    const e = events[i];
+    if (typeof e.t !== 'number' || !Number.isFinite(e.t)) return undefined;
+    if (e.t > lastTime) lastTime = e.t;
+    if (traceId === undefined && typeof e.trace_id === 'string') traceId = e.trace_id;
+  }
+  const unresolved = new Set<string>();
+  const hasChild = { data: new Uint8Array(Math.max(16, n + (n >> 3))), length: n };
+  const input = { events, lane: s.lane, barOf: s.barOf, firstIndex: g.firstIndex };
+  for (let i = 0; i < n; i++) {
+    noteUnresolved(unresolved, g.firstIndex, events[i]);
+    const p = namedParent(input, i);
+    if (p >= 0) hasChild.data[p] = 1;
+  }
+  for (let k = 0; k < g.edgeCount; k++) for (const id of [g.seenEdges[k].src, g.seenEdges[k].dst]) if (g.firstIndex.get(id) === undefined) unresolved.add(id);
+  const lists = Array.from({ length: s.grouped.length }, (_, l) => {
+    const list = g.laneOf(l);
+    const data = new Int32Array(Math.max(16, list.length * 2));
+    data.set(list);
+    return { data, length: list.length };
+  });
+  const sorted = g.times.slice(0, n).sort();
+  let unique = 0;
+  for (let i = 0; i < n; i++) if (unique === 0 || sorted[i] !== sorted[unique - 1]) sorted[unique++] = sorted[i];
+  const gaps = new Float64Array(Math.max(16, unique * 2));
+  for (let i = 1; i < unique; i++) gaps[i - 1] = sorted[i] - sorted[i - 1];
+  gaps.subarray(0, Math.max(0, unique - 1)).sort();
+  const uniq = new Float64Array(Math.max(16, unique * 2));
+  uniq.set(sorted.subarray(0, unique));
+  const byTime = new Int32Array(Math.max(16, n + (n >> 3)));
+  for (let i = 0; i < n; i++) byTime[s.order[i]] = i;
+  return { lastTime, traceId, unresolved, hasChild, lists, byTime: { data: byTime, length: n }, uniq: { data: uniq, length: unique }, gaps: { data: gaps, length: Math.max(0, unique - 1) } };
+}
+
+/** Adds to `unresolved` the ids event `e` names that no event has: its `parent`, and a result's `causes`. */
+function noteUnresolved(unresolved: Set<string>, byId: IdTable, e: TraceEvent): void {
+  if (e.parent !== undefined && byId.get(e.parent) === undefined) unresolved.add(e.parent);
+  if (canonicalType(e.type) === 'tool_result') for (const ref of e.causes ?? []) if (ref !== undefined && byId.get(ref) === undefined) unresolved.add(ref);
+}
+
+/**
+ * Every event's position on the axis, `timeToAxis(axis, times[i])` (src/shared/axis.ts) bit for
+ * bit, in time order with the axis's piece followed along (no search per event): O(n + pieces).
+ * @param byTime event indices in time order (times ascending along it).
+ */
+function axisPositions(axis: TimeAxis, times: Float64Array, byTime: Int32Array, tx: Float64Array): void {
+  const points = axis.points;
+  const last = points.length - 1;
+  const first = points[0];
+  let lo = 0;
+  for (let r = 0; r < byTime.length; r++) {
+    const i = byTime[r];
+    const v = times[i];
+    // as timeToAxis's interpolation does it: clamped to the ends, else linear inside the piece [lo, lo + 1]
+    if (v <= first[1]) tx[i] = first[0];
+    else if (v >= points[last][1]) tx[i] = points[last][0];
+    else {
+      while (lo + 1 < last && points[lo + 1][1] <= v) lo++;
+      const a = points[lo];
+      const b = points[lo + 1];
+      const span = b[1] - a[1];
+      tx[i] = span === 0 ? a[0] : a[0] + ((v - a[1]) / span) * (b[0] - a[0]);
+    }
+  }
+}
+
+/** True when two axes are the same (points, gaps, span). */
+function sameAxis(a: TimeAxis, b: TimeAxis): boolean {
+  if (a.span !== b.span || a.points.length !== b.points.length || a.gaps.length !== b.gaps.length) return false;
+  for (let i = 0; i < a.points.length; i++) if (a.points[i][0] !== b.points[i][0] || a.points[i][1] !== b.points[i][1]) return false;
+  for (let i = 0; i < a.gaps.length; i++) {
+    const [x, y] = [a.gaps[i], b.gaps[i]];
+    if (x.t0 !== y.t0 || x.t1 !== y.t1 || x.x !== y.x || x.width !== y.width) return false;
+  }
+  return true;
+}
+
+/** Appends v, doubling the room when full. */
+function pushGrowable<T extends Int32Array | Float64Array | Uint8Array>(g: Growable<T>, v: number): void {
+  if (g.length === g.data.length) {
+    const data = new (g.data.constructor as new (n: number) => T)(Math.max(16, g.data.length * 2));
+    data.set(g.data);
+    g.data = data;
+  }
+  g.data[g.length++] = v;
+}
+
+/** Merges ascending values into an ascending list (one pass from the end: O(list + values)). */
+function mergeSorted(g: Growable<Float64Array>, values: readonly number[]): void {
+  if (!values.length) return;
+  let k = g.length - 1;
+  for (let j = 0; j < values.length; j++) pushGrowable(g, 0);
+  const d = g.data;
+  let at = g.length - 1;
+  for (let j = values.length - 1; j >= 0; j--) {
+    const v = values[j];
+    while (k >= 0 && d[k] > v) d[at--] = d[k--];
+    d[at--] = v;
+  }
+}

@@ -1,0 +1,262 @@
+/**
+ * The layout structure extended by appends (src/engine/structure-growth.ts) equals the structure
+ * built whole from the same bytes, and so do the graph's overview and windows made from it. Random
+ * otrace JSONL traces (agents that spawn, message and delegate, tool calls and results paired by
+ * `parent`, `causes` or the time order, nested spans, stops, equal times, now and then an event out
+ * of time order, a new agent, an edge, a second trace) are written to a file in random pieces cut
+ * at line ends; the file is followed as a session follows it (LiveFiles + GrowingLoad) and after
+ * each piece the structure of the trace as read must equal that of a fresh read of the file's text.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { layoutStructure, type LayoutStructure } from '../../../src/engine/graph-structure';
+import { followLayout, lastExtension, layoutStructureExtensions } from '../../../src/engine/structure-growth';
+import { graphOverview, graphWindow } from '../../../src/engine/graph-window';
+import { makeSnapshot, readSnapshot, type TraceSnapshot } from '../../../src/engine/snapshot';
+import { SessionStore } from '../../../src/engine/session-store';
+import { fitWindowRequest } from '../../../src/shared/fit';
+import { loadTrace } from '../../../src/trace/formats';
+import { GrowingLoad } from '../../../src/trace/growing-load';
+import '../../../src/trace/importers';
+import { LiveFiles } from '../../../src/trace/live-files';
+import type { MappingSource } from '../../../src/trace/mapping-choice';
+import type { LoadedTrace } from '../../../src/trace/model';
+import { nodeFileAccess } from '../../../src/trace/node-files';
+
+const NO_MAPPINGS: MappingSource[] = [];
+/** How often each reason for a whole build was seen (printed when the property finds too few extensions). */
+const whys = new Map<string, number>();
+const DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-structure-growth-'));
+after(() => fs.rmSync(DIR, { recursive: true, force: true }));
+
+/** What a structure shows, in plain values (edge types as names: their numbering may differ). */
+function plainStructure(s: LayoutStructure): unknown {
+  const e = s.edges;
+  const edges = Array.from({ length: e.count }, (_, k) => [e.source[k], e.target[k], e.types[e.type[k]], e.derived[k], e.id[k]]);
+  return {
+    events: s.events.length,
+    grouped: s.grouped,
+    traces: s.traces,
+    laneCount: s.laneCount,
+    groupedCounts: Array.from(s.groupedCounts),
+    rows: Array.from(s.rows),
+    axis: s.axis,
+    lane: Array.from(s.lane),
+    row: Array.from(s.row),
+    order: Array.from(s.order),
+    tx: Array.from(s.tx),
+    end: Array.from(s.end),
+    barOf: Array.from(s.barOf),
+    edges,
+    fold: s.fold ? 'folded' : undefined,
+  };
+}
+
+/** The overview and a few windows of a trace as read and analysed, as JSON (the stamp left out: each snapshot has its own). */
+function graphAnswers(loaded: LoadedTrace): string {
+  const read = readSnapshot('k', -1, 'trace.otrace.jsonl', loaded);
+  return JSON.stringify([snapshotAnswers(read), snapshotAnswers(makeSnapshot('k', -1, 'trace.otrace.jsonl', loaded))]);
+}
+
+/** The overview and a few windows of a snapshot. */
+function snapshotAnswers(s: TraceSnapshot): unknown {
+  const { stamp: _stamp, ...overview } = graphOverview(s, 'title');
+  const plain = { ...overview, columns: Object.fromEntries(Object.entries(overview.columns).map(([k, v]) => [k, Array.from(v as ArrayLike<number>)])) };
+  const fit = fitWindowRequest({ axis: overview.axis, stamp: 0 }, 1200);
+  const n = s.loaded.trace.events.length;
+  const windows = [fit, { ...fit, mode: 'order' as const, to: n, scale: 1100 / Math.max(n, 1) }, { ...fit, scale: fit.scale * 8, to: fit.to / 8, keep: [0, n - 1] }].map((r) => {
+    const { stamp: _s, ...w } = graphWindow(s, { ...r, stamp: 0 });
+    return w;
+  });
+  return { overview: plain, windows };
+}
+
+/** One random record's choices; {@link traceLines} makes a line of them. */
+interface Choice {
+  kind: 'event' | 'edge';
+  agent: number;
+  type: number;
+  tool: number;
+  back: number;
+  /** 0: next time, 1: the same time, 2: a long pause, 3: earlier than the last (rare). */
+  when: number;
+  link: number;
+  /** A new agent (rare), another trace (rarer). */
+  odd: number;
+}
+
+const AGENTS = ['orchestrator', 'worker_a', 'worker_b'];
+const TYPES = ['spawn', 'delegate', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'return', 'message', 'stop', 'llm_call', 'message'] as const;
+const TOOLS = ['bash', 'search'];
+
+const choice: fc.Arbitrary<Choice> = fc.record({
+  kind: fc.oneof({ weight: 25, arbitrary: fc.constant('event' as const) }, { weight: 1, arbitrary: fc.constant('edge' as const) }),
+  agent: fc.nat(AGENTS.length - 1),
+  type: fc.nat(TYPES.length - 1),
+  tool: fc.nat(TOOLS.length - 1),
+  back: fc.nat(6),
+  when: fc.oneof({ weight: 40, arbitrary: fc.constant(0) }, { weight: 10, arbitrary: fc.constant(1) }, { weight: 4, arbitrary: fc.constant(2) }, { weight: 1, arbitrary: fc.constant(3) }),
+  link: fc.nat(5),
+  odd: fc.oneof({ weight: 80, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.constant(2) }),
+});
+
+/** The lines of a trace made of the choices: a header, then one line per record. */
+function traceLines(choices: readonly Choice[]): string[] {
+  const lines = [JSON.stringify({ trace_id: 'grow', task_id: 'random', system: 'test' })];
+  let n = 0;
+  let t = 0;
+  const calls: number[] = [];
+  for (const c of choices) {
+    if (c.kind === 'edge') {
+      if (n < 2) continue;
+      // mostly between recent events; with `link` 0 a spawn edge
+      lines.push(JSON.stringify({ edge: { src: `e${Math.max(0, n - 2 - c.back)}`, dst: `e${n - 1 - (c.back % 2)}`, type: c.link === 0 ? 'spawn' : c.link === 1 ? 'tool_dependency' : 'causal' } }));
+      continue;
+    }
+    const type = TYPES[c.type];
+    const agent = c.odd === 1 ? `agent_${n}` : AGENTS[c.agent];
+    t = c.when === 0 ? t + 1 : c.when === 1 ? t : c.when === 2 ? t + 500 : Math.max(0, t - 2.5);
+    const e: Record<string, unknown> = { id: `e${n}`, t, type, agent };
+    if (c.odd === 2) e.trace_id = 'other';
+    if (type === 'tool_call' || type === 'tool_result') e.tool = TOOLS[c.tool];
+    if (type === 'spawn' || type === 'delegate' || type === 'message') e.to = AGENTS[(c.agent + 1 + (c.link % 2)) % AGENTS.length];
+    if (type === 'return') e.to = 'orchestrator';
+    if (type === 'tool_result' && calls.length && c.link < 3) {
+      // names its call: by parent or by causes (sometimes an unknown one)
+      const call = calls[Math.max(0, calls.length - 1 - (c.back % 3))];
+      if (c.link === 0) e.parent = `e${call}`;
+      else if (c.link === 1) e.causes = [`e${call}`];
+      else e.parent = `e${n + 2}`;
+    } else if (n > 0 && c.link === 4) e.parent = `e${Math.max(0, n - 1 - c.back)}`; // nested in an earlier event (a span when it lasts)
+    if (type === 'llm_call' && c.link === 5) e.duration_s = 3;
+    if (type === 'stop') e.reason = 'task_complete';
+    else e.content = `${type} ${n}`;
+    if (type === 'tool_call') calls.push(n);
+    lines.push(JSON.stringify(e));
+    n++;
+  }
+  return lines;
+}
+
+/** A followed trace file: pieces appended to it, each load's structure checked against a whole build. */
+class Followed {
+  readonly file: string;
+  private readonly live = new LiveFiles();
+  private readonly growing = new GrowingLoad();
+  private static count = 0;
+
+  constructor(first: string) {
+    this.file = path.join(DIR, `t${Followed.count++}.otrace.jsonl`);
+    fs.writeFileSync(this.file, first);
+  }
+
+  append(text: string): void {
+    fs.appendFileSync(this.file, text);
+  }
+
+  /** Loads what is on disk now; its structure (and graph, with `graph`) must equal a whole build of the file's text. */
+  check(what: string, graph = false): LoadedTrace {
+    for (const p of this.live.paths()) this.live.refresh(p);
+    const loaded = this.growing.load(this.file, this.live, NO_MAPPINGS);
+    followLayout(loaded); // as a session does for a file seen growing
+    const why = lastExtension();
+    const grown = layoutStructure(loaded);
+    if (lastExtension() !== why) whys.set(lastExtension(), (whys.get(lastExtension()) ?? 0) + 1);
+    const fresh = loadTrace(fs.readFileSync(this.file, 'utf8'), this.file, nodeFileAccess);
+    // events of their own (a whole build of these is not taken for the followed trace's)
+    fresh.trace.events = fresh.trace.events.map((e) => ({ ...e }));
+    assert.deepEqual(plainStructure(grown), plainStructure(layoutStructure(fresh)), `${what}: the structure equals a whole build`);
+    if (graph) assert.equal(graphAnswers(loaded), graphAnswers(fresh), `${what}: the overview and windows equal a whole build's`);
+    return loaded;
+  }
+}
+
+const lines = (ls: string[]) => `${ls.join('\n')}\n`;
+/** An event line. */
+const ev = (id: number, t: number, type: string, agent: string, more: Record<string, unknown> = {}) => JSON.stringify({ id: `e${id}`, t, type, agent, ...more });
+const header = JSON.stringify({ trace_id: 'cases', task_id: 'cases', system: 'test' });
+
+describe('the layout structure extended by appends', () => {
+  it('equals a whole build of the same bytes after every piece appended (random traces, random cuts)', () => {
+    const before = layoutStructureExtensions();
+    fc.assert(
+      fc.property(fc.array(choice, { minLength: 1, maxLength: 70 }), fc.nat(12), fc.array(fc.nat(10), { minLength: 1, maxLength: 8 }), (choices, first, pieces) => {
+        const text = `${traceLines(choices).join('\n')}\n`;
+        const breaks: number[] = [];
+        for (let k = text.indexOf('\n'); k >= 0; k = text.indexOf('\n', k + 1)) breaks.push(k + 1);
+        // a first read with the agents in it mostly (a new agent's lane is laid out whole)
+        let line = Math.min(first, breaks.length - 1);
+        let shown = breaks[line];
+        const f = new Followed(text.slice(0, shown));
+        f.check('first load');
+        pieces.forEach((piece, k) => {
+          line = Math.min(breaks.length - 1, line + piece);
+          const to = breaks[line];
+          f.append(text.slice(shown, to));
+          shown = to;
+          f.check(`after ${shown} of ${text.length} characters`, k % 3 === 0);
+        });
+        f.append(text.slice(shown));
+        f.check('whole text', true);
+      }),
+      { numRuns: 300, seed: 23 },
+    );
+    // the property covers the extension, not only whole builds
+    assert.ok(layoutStructureExtensions() - before > 40, `extended ${layoutStructureExtensions() - before} times; ${JSON.stringify([...whys])}`);
+  });
+
+  it('extends the structure by an append of new events in time order (no whole build)', () => {
+    const f = new Followed(lines([header, ev(0, 0, 'spawn', 'orchestrator', { to: 'w' }), ev(1, 1, 'tool_call', 'w', { tool: 'bash' }), ev(2, 2, 'message', 'orchestrator', { to: 'w' })]));
+    f.check('start');
+    const before = layoutStructureExtensions();
+    // the result of the old call (now a bar), the message's target in w, a new call
+    f.append(lines([ev(3, 3, 'tool_result', 'w', { tool: 'bash', parent: 'e1' }), ev(4, 4, 'message', 'w', { to: 'orchestrator' }), ev(5, 500, 'tool_call', 'w', { tool: 'search' })]));
+    f.check('appended', true);
+    assert.equal(layoutStructureExtensions(), before + 1, 'extended, not built whole');
+  });
+
+  it('builds whole when an append reaches back: an earlier time, a new agent, an edge to an old event', () => {
+    const start = [header, ev(0, 0, 'spawn', 'orchestrator', { to: 'w' }), ev(1, 5, 'tool_call', 'w', { tool: 'bash' })];
+    for (const [what, more] of [
+      ['an earlier time', [ev(2, 4, 'message', 'w', { to: 'orchestrator' })]],
+      ['a new agent', [ev(2, 6, 'message', 'x', { to: 'orchestrator' })]],
+      ['an edge to an old event', [ev(2, 6, 'message', 'w', { to: 'orchestrator' }), JSON.stringify({ edge: { src: 'e2', dst: 'e0', type: 'causal' } })]],
+    ] as const) {
+      const f = new Followed(lines(start));
+      f.check('start');
+      const before = layoutStructureExtensions();
+      f.append(lines([...more]));
+      f.check(what, true);
+      assert.equal(layoutStructureExtensions(), before, `${what}: built whole`);
+    }
+  });
+
+  it('in a session, extends the graph of a file seen growing on disk, from its second append on', async () => {
+    const file = path.join(DIR, 'session.otrace.jsonl');
+    fs.writeFileSync(file, lines([header, ev(0, 0, 'spawn', 'orchestrator', { to: 'w' }), ev(1, 1, 'tool_call', 'w', { tool: 'bash' })]));
+    const store = new SessionStore();
+    let id = 0;
+    const load = async () => {
+      await store.load({ key: 'k', version: -1, path: file, local: true, changed: [file] }, ++id);
+      return store.graphOverview('k', 'title')!;
+    };
+    await load();
+    fs.appendFileSync(file, lines([ev(2, 2, 'tool_result', 'w', { tool: 'bash' })]));
+    await load(); // seen growing: laid out whole, keeping what the next append extends
+    const before = layoutStructureExtensions();
+    fs.appendFileSync(file, lines([ev(3, 3, 'return', 'w', { to: 'orchestrator' }), ev(4, 4, 'stop', 'orchestrator', { reason: 'task_complete' })]));
+    const overview = await load();
+    assert.equal(layoutStructureExtensions(), before + 1, 'the layout extended');
+    assert.equal(overview.totalEvents, 5);
+    // a trace read from a document's text is not followed: nothing kept, laid out whole
+    await store.load({ key: 't', version: 1, path: file, local: true, text: fs.readFileSync(file, 'utf8') }, ++id);
+    store.graphOverview('t', 'title');
+    await store.load({ key: 't', version: 2, path: file, local: true, text: `${fs.readFileSync(file, 'utf8')}${lines([ev(5, 5, 'message', 'w', { to: 'orchestrator' })])}` }, ++id);
+    store.graphOverview('t', 'title');
+    assert.equal(layoutStructureExtensions(), before + 1, 'a text is laid out whole');
+  });
+});
