@@ -48,8 +48,8 @@ export class CrossRecordChecks {
   private ids: IdTable = this.scoped;
   /** Scoped id -> how many events carry it, for the ids carried more than once. */
   private readonly repeated = new Map<string, number>();
-  /** Lane -> index and time of its latest event so far. */
-  private readonly lanes = new Map<string, { at: number; t: number }>();
+  /** Lane -> index of its latest event so far (its time read from the event: no object per lane, a trace can have 1M agents). */
+  private readonly lanes = new Map<string, number>();
   /** Ids and trace ids of the latest {@link RECENT} events checked (event i at i % RECENT): compared without reading the events, which come in many shapes. */
   private readonly recentIds: string[] = new Array<string>(RECENT).fill('');
   private readonly recentTraces: (string | undefined)[] = new Array<string | undefined>(RECENT).fill(undefined);
@@ -101,12 +101,9 @@ export class CrossRecordChecks {
     const t = event.t;
     const lane = trace === undefined ? agent : `${trace}\u0000${agent}`;
     const latest = this.lanes.get(lane);
-    if (latest === undefined) this.lanes.set(lane, { at: i, t });
-    else if (t >= latest.t) {
-      latest.at = i;
-      latest.t = t;
-    } else {
-      const last = this.events[latest.at];
+    if (latest === undefined || t >= this.events[latest].t) this.lanes.set(lane, i);
+    else {
+      const last = this.events[latest];
       this.eventProblems.push({
         kind: 'event',
         index: i,
