@@ -5,7 +5,7 @@
  * entry or an object per agent at each step. A trace of 1M events each its own agent has 1M
  * agents: numbered here once per events array and shared. Pure: no `vscode`.
  */
-import { IdTable } from '../trace/id-table';
+import { KeyTable, SMALL } from '../trace/key-table';
 import type { TraceEvent } from '../trace/schema';
 
 /** The agents of a list of events, numbered 0 .. count - 1 in order of first appearance. */
@@ -22,16 +22,13 @@ export interface AgentColumn {
   numberOf(name: string): number | undefined;
 }
 
-/** Agents numbered in a Map up to this many (then in an {@link IdTable}). */
-const SMALL = 4_096;
-
 /** The column of each events array, with the length it was made for (an array that grew is numbered again). */
 const columns = new WeakMap<readonly TraceEvent[], { n: number; column: AgentColumn }>();
 
 /**
  * The {@link AgentColumn} of `events`, made once per array (kept while the array lives; made again
  * when its length changed). O(n) for n events: one lookup per event; past a few thousand agents in
- * a table of integers that reads the agents' names from their first events ({@link IdTable}: no
+ * a table of integers that reads the agents' names from their first events ({@link KeyTable}: no
  * Map entry, string list or object per agent; about 20 bytes per agent outside the heap, and 8 per event).
  */
 export function agentColumn(events: readonly TraceEvent[]): AgentColumn {
@@ -40,9 +37,7 @@ export function agentColumn(events: readonly TraceEvent[]): AgentColumn {
   const n = events.length;
   const of = new Int32Array(n);
   const firsts = new Int32Array(n);
-  // a few agents in a Map (a string's hash is kept with it: the quickest lookup); past SMALL, a table of integers
-  let small: Map<string, number> | undefined = new Map();
-  let table: IdTable | undefined;
+  const numbers = new KeyTable((a) => events[firsts[a]].agent);
   let count = 0;
   // most neighbours share their agent (an agent's turn): one comparison instead of a lookup then
   let last: string | undefined;
@@ -53,25 +48,17 @@ export function agentColumn(events: readonly TraceEvent[]): AgentColumn {
       of[i] = lastNo;
       continue;
     }
-    let k = small ? small.get(agent) : table!.get(agent);
+    let k = numbers.get(agent);
     if (k === undefined) {
       firsts[count] = i;
-      k = count++;
-      if (small) small.set(agent, k);
-      else table!.set(agent, k);
-      if (small && count > SMALL) {
-        table = new IdTable(2 * count, (a) => events[firsts[a]].agent);
-        for (const [name, a] of small) table.set(name, a);
-        small = undefined;
-      }
+      numbers.set(agent, (k = count++));
     }
     of[i] = k;
     last = agent;
     lastNo = k;
   }
-  // the table reads names through `firsts`: kept whole then; a few agents keep only their own
-  const first = table ? firsts.subarray(0, count) : firsts.slice(0, count);
-  const numbers = small ?? table!;
+  // the table reads names through `firsts` past a few thousand agents: kept whole then; else only the agents' own
+  const first = count > SMALL ? firsts.subarray(0, count) : firsts.slice(0, count);
   const column: AgentColumn = { of, count, first, name: (a) => events[first[a]].agent, numberOf: (name) => numbers.get(name) };
   columns.set(events, { n, column });
   return column;

@@ -8,6 +8,7 @@
  * finished lists. Both give the same problems in the same order.
  */
 import { IdTable } from './id-table';
+import { KeyTable } from './key-table';
 import type { Problem, Range } from './model';
 import { preview } from './preview';
 import type { TraceEdge, TraceEvent } from './schema';
@@ -48,8 +49,8 @@ export class CrossRecordChecks {
   private ids: IdTable = this.scoped;
   /** Scoped id -> how many events carry it, for the ids carried more than once. */
   private readonly repeated = new Map<string, number>();
-  /** Lane -> index of its latest event so far (its time read from the event: no object per lane, a trace can have 1M agents). */
-  private readonly lanes = new Map<string, number>();
+  /** Lane -> index of its latest event so far (its time read from the event: no object per lane, a trace can have 1M agents; past a few thousand lanes, no Map entry either). */
+  private readonly lanes = new KeyTable((i) => this.laneOf(this.events[i]));
   /** Ids and trace ids of the latest {@link RECENT} events checked (event i at i % RECENT): compared without reading the events, which come in many shapes. */
   private readonly recentIds: string[] = new Array<string>(RECENT).fill('');
   private readonly recentTraces: (string | undefined)[] = new Array<string | undefined>(RECENT).fill(undefined);
@@ -122,6 +123,12 @@ export class CrossRecordChecks {
       this.recentTraces[i % RECENT] = trace;
     }
     this.seen++;
+  }
+
+  /** The key of an event's lane: its agent, in its trace when it names one. */
+  private laneOf(event: TraceEvent): string {
+    const trace = event.trace_id;
+    return trace === undefined ? event.agent : `${trace}\u0000${event.agent}`;
   }
 
   /** Checks `edge`, the i-th edge in file order. */
