@@ -116,7 +116,8 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
   const edges = loaded.trace.edges ?? [];
   // Cytoscape stays interactive up to some ten thousand nodes: beyond the limit, draw the first events.
   const structure = layoutStructure(loaded, maxEvents);
-  const { events, grouped: lanes, keyOf, laneIndex, traces, fold, lane, rows } = structure;
+  const { events, grouped: lanes, fold, lane, rows } = structure;
+  const { keyOf, traces } = lanes;
   const n = events.length;
   const { loop, marks } = analysisMarks(analysis, n);
   /** The lane (index into the graph's lanes) of an original lane. */
@@ -125,9 +126,9 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
   const metadata = loaded.trace.metadata as Record<string, unknown> | undefined;
   const agentsMeta = metadata?.agents && typeof metadata.agents === 'object' ? (metadata.agents as Record<string, unknown>) : undefined;
   // words only for the lanes shown as their agent's (a folded agent is named in its group's tooltip)
-  const own = fold ? fold.lanes.flatMap((l) => (l.of === undefined ? [] : [lanes[l.of]])) : lanes;
+  const own = fold ? fold.lanes.flatMap((l) => (l.of === undefined ? [] : [lanes.at(l.of)])) : lanes.all();
   const countOf = (key: string) => {
-    const k = laneIndex.get(key);
+    const k = lanes.indexOf(key);
     return k === undefined ? 0 : structure.groupedCounts[k];
   };
   const ownWords = laneWords(own, { events, edges, keyOf, firstIndex: () => firstIndexOfIds(events), count: countOf, agents: agentsMeta, contentOnDisk });
@@ -156,7 +157,7 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
   const labelContext = (e: TraceEvent): LabelContext => ({
     cwd,
     laneLabel: (agent) => {
-      const k = laneIndex.get(keyOf({ ...e, agent }));
+      const k = lanes.indexOf(lanes.keyOfAgent(e, agent));
       const shown = k === undefined ? undefined : graphLanes[shownOf(k)];
       return shown === undefined || shown.folded !== undefined ? agent : (shown.label ?? agent);
     },

@@ -10,11 +10,12 @@ import type { GraphModel } from '../shared/protocol';
 import type { LoadedTrace } from '../trace/model';
 import type { TraceEdge } from '../trace/schema';
 import { canonicalType, type TraceEvent } from '../trace/schema';
-import { byTimeOrder, firstIndexOfIds, laneGroups, toolCallPairs, type GroupedLane } from './lanes';
+import { byTimeOrder, firstIndexOfIds, LaneTable, toolCallPairs } from './lanes';
 import { laneRows } from './lane-rows';
 import { timeAxis, timeToAxis } from '../shared/axis';
 import { PairNumbering } from '../analysis/pair-table';
 import type { IdTable } from '../trace/id-table';
+import { agentColumn } from './agent-column';
 import { foldLanes, type FoldedLane, type FoldedLanes } from './lane-folds';
 import { IdTable as IdTableClass } from '../trace/id-table';
 import { extendStructure, isFollowed, keepGrowth, type EdgesKept } from './structure-growth';
@@ -41,14 +42,12 @@ export interface LayoutEdges {
 export interface LayoutStructure {
   /** The events drawn (the first `maxEvents` in file order). */
   events: readonly TraceEvent[];
-  /** The agents' lanes, one per trace and agent, in spawn-tree order (before any folding). */
-  grouped: GroupedLane[];
-  /** The lane key of an event (its trace and agent). */
-  keyOf: (e: TraceEvent) => string;
-  /** Lane key -> index into `grouped`. */
-  laneIndex: Map<string, number>;
-  /** The trace ids, when the file holds several (one lane group each). */
-  traces: string[];
+  /**
+   * The agents' lanes, one per trace and agent, in spawn-tree order (before any folding): its
+   * `keyOf` gives an event's lane key, `indexOf` a lane key's index, `at` a lane as an object
+   * (made when asked: 1M agents are not 1M objects kept), `traces` the trace ids of a file of several.
+   */
+  grouped: LaneTable;
   /** Events per lane of `grouped`. */
   groupedCounts: Int32Array;
   /** The folds, when the agents were more than the lanes a graph shows (src/engine/lane-folds.ts). */
@@ -107,9 +106,8 @@ export function layoutStructure(loaded: LoadedTrace, maxEvents = Infinity): Layo
 function buildStructure(events: readonly TraceEvent[], edges: readonly TraceEdge[], growable = false): LayoutStructure {
   builds++;
   const n = events.length;
-  // One lane group per trace when the file holds several: lanes keyed by trace and agent.
-  const { lanes, keyOf, traces } = laneGroups(events, edges);
-  const laneIndex = new Map(lanes.map((l, i) => [l.key, i]));
+  // One lane group per trace when the file holds several: lanes keyed by trace and agent; one trace's lanes in columns.
+  const lanes = new LaneTable(events, edges);
   const tx = new Float64Array(n);
   for (let i = 0; i < n; i++) tx[i] = events[i].t;
   const axis = timeAxis(tx);
@@ -122,17 +120,15 @@ function buildStructure(events: readonly TraceEvent[], edges: readonly TraceEdge
   if (growable) for (let i = 0; i < n; i++) firstIndex.add(events[i].id, i);
   const times = growable ? tx.slice() : undefined;
   const lane = new Int32Array(n);
-  const { end, open } = toolCallPairs(events, edges, { firstIndex, byTime });
+  const { end, open } = toolCallPairs(events, edges, { firstIndex, byTime, ...(growable ? {} : { agents: agentColumn(events) }) }); // a growable one keeps string keys for its open calls (structure-growth.ts)
   const barOf = new Int32Array(n).fill(-1);
   for (let i = 0; i < n; i++) if (end[i] >= 0) barOf[end[i]] = i;
-  for (let i = 0; i < n; i++) {
-    lane[i] = laneIndex.get(keyOf(events[i])) ?? 0;
-    tx[i] = timeToAxis(axis, events[i].t);
-  }
+  lane.set(lanes.laneOfEvent);
+  for (let i = 0; i < n; i++) tx[i] = timeToAxis(axis, events[i].t);
   const byLane = new LaneEvents(events, lane, lanes.length);
   /** A lane's events in time order, by lane key (views of one column: no array per lane, 1M lanes are 1M agents). */
   const laneEventsOf = (key: string) => {
-    const k = laneIndex.get(key);
+    const k = lanes.indexOf(key);
     return k === undefined ? undefined : byLane.of(k);
   };
   // More agents than lanes a graph can show (1M events, each its own agent): the engine folds them into named groups.
@@ -144,13 +140,10 @@ function buildStructure(events: readonly TraceEvent[], edges: readonly TraceEdge
   const laneCount = fold ? fold.lanes.length : lanes.length;
   const { row, rows, state } = laneRows({ events, lane, laneCount, end, barOf, firstIndex });
   const kept: EdgesKept | undefined = growable && !fold ? ({} as EdgesKept) : undefined;
-  const layoutEdges = graphEdges(events, edges, { lane, barOf, laneOfKey: (key) => { const k = laneIndex.get(key); return k === undefined ? undefined : shownOf(k); }, keyOf, laneEventsOf, firstIndex }, kept);
+  const layoutEdges = graphEdges(events, edges, { lane, barOf, laneOfKey: (key) => { const k = lanes.indexOf(key); return k === undefined ? undefined : shownOf(k); }, keyOfTo: (e) => lanes.keyOfAgent(e, e.to!), laneEventsOf, firstIndex }, kept);
   const structure: LayoutStructure = {
     events,
     grouped: lanes,
-    keyOf,
-    laneIndex,
-    traces,
     groupedCounts,
     ...(fold ? { fold, shownCounts: countsByLane(lane, laneCount) } : {}),
     laneCount,
@@ -164,7 +157,7 @@ function buildStructure(events: readonly TraceEvent[], edges: readonly TraceEdge
     barOf,
     edges: layoutEdges,
   };
-  if (kept && times) keepGrowth(structure, { holder, n, edgeCount: edges.length, firstIndex, laneOf: (k) => byLane.of(k), open, rows: state, times, links: kept, traceEdges: edges });
+  if (kept && times) keepGrowth(structure, { holder, n, edgeCount: edges.length, firstIndex, laneOf: (k) => byLane.of(k), open: open as Map<string, number>, rows: state, times, links: kept, traceEdges: edges });
   return structure;
 }
 
@@ -181,7 +174,8 @@ interface EdgeContext {
   barOf: Int32Array;
   /** The lane (index into the graph's lanes) of a lane key. */
   laneOfKey: (key: string) => number | undefined;
-  keyOf: (e: TraceEvent) => string;
+  /** The lane key of the agent an event is addressed to (`to`). */
+  keyOfTo: (e: TraceEvent) => string;
   /** A lane's events in time order, by lane key. */
   laneEventsOf: (key: string) => Int32Array | undefined;
   firstIndex: IdTable;
@@ -242,7 +236,7 @@ function graphEdges(events: readonly TraceEvent[], edges: readonly TraceEdge[], 
     const kind = canonicalType(e.type);
     const linkType = kind === 'spawn' ? 'spawn' : kind === 'return' ? 'return' : kind === 'delegate' ? 'delegate' : kind === 'message' ? 'message' : undefined;
     if (!linkType || !e.to || e.to === e.agent) return;
-    const toLane = keyOf(ctx, e);
+    const toLane = ctx.keyOfTo(e);
     const toLaneIndex = ctx.laneOfKey(toLane);
     if (toLaneIndex !== undefined && reaches(i, toLaneIndex)) return;
     const target = firstAtOrAfter(events, ctx.laneEventsOf(toLane), e.t, i);
@@ -273,11 +267,6 @@ function lanesReached(n: number, source: Int32Array, lane: Int32Array): (i: numb
     for (let k = start[i]; k < start[i + 1]; k++) if (lanes[k] === l) return true;
     return false;
   };
-}
-
-/** The lane key of the agent an event is addressed to (`to`). */
-function keyOf(ctx: EdgeContext, e: TraceEvent): string {
-  return ctx.keyOf({ ...e, agent: e.to! });
 }
 
 /**

@@ -13,7 +13,7 @@
  * number of agents, and the graph says what it folded ({@link FoldedLanes.text}).
  * O(lanes + the names' lengths); pure (no `vscode`, no DOM).
  */
-import type { GroupedLane } from './lanes';
+import { lanesOfList, type GroupedLane, type LaneList } from './lanes';
 
 /** Folding starts above this many lanes (a trace of up to this many agents shows each in its own lane). */
 export const FOLD_ABOVE = 1_000;
@@ -60,17 +60,16 @@ export interface FoldedLanes {
 /**
  * The lanes after folding, and per original lane its folded lane; undefined when there are at most
  * {@link FOLD_ABOVE} lanes (nothing folds).
- * @param lanes the lanes in spawn-tree order (a lane's spawner before it), groups of a trace together.
+ * Reads each lane's agent, trace and spawner, and makes an object only of the lanes it keeps.
+ * @param list the lanes in spawn-tree order (a lane's spawner before it), groups of a trace together.
  * @param counts events per lane (same order).
  */
-export function foldLanes(lanes: readonly GroupedLane[], counts: ArrayLike<number>): { lanes: FoldedLane[]; laneOf: Int32Array; folded: FoldedLanes } | undefined {
-  const n = lanes.length;
+export function foldLanes(list: LaneList | readonly GroupedLane[], counts: ArrayLike<number>): { lanes: FoldedLane[]; laneOf: Int32Array; folded: FoldedLanes } | undefined {
+  const n = list.length;
   if (n <= FOLD_ABOVE) return undefined;
-  const kept = keptLanes(lanes, counts);
-  // a lane's `parent` is its spawner's shown name, unique within the lane's trace
-  const byName = new Map<string, number>();
-  for (let i = 0; i < n; i++) if (kept[i] || lanes[i].parent !== undefined || hasChildren(lanes, i)) byName.set(`${lanes[i].trace ?? ''}\u0000${lanes[i].name}`, i);
-  const parentOf = (i: number): number => (lanes[i].parent === undefined ? -1 : (byName.get(`${lanes[i].trace ?? ''}\u0000${lanes[i].parent}`) ?? -1));
+  const lanes: LaneList = isLaneList(list) ? list : lanesOfList(list);
+  const kept = keptLanes(n, counts);
+  const parentOf = (i: number): number => lanes.parentLane(i);
   // Nearest kept ancestor of every lane (spawners come first in tree order; -1 when none).
   const keptAbove = new Int32Array(n).fill(-1);
   for (let i = 0; i < n; i++) {
@@ -87,33 +86,34 @@ export function foldLanes(lanes: readonly GroupedLane[], counts: ArrayLike<numbe
     const above = keptAbove[i];
     if (above >= 0) {
       let g = byAncestor.get(above);
-      if (g === undefined) byAncestor.set(above, (g = groups.push({ by: 'parent', parent: above, trace: lanes[i].trace, members: 0, examples: [] }) - 1));
+      if (g === undefined) byAncestor.set(above, (g = groups.push({ by: 'parent', parent: above, trace: lanes.trace(i), members: 0, examples: [] }) - 1));
       groupOf[i] = g;
     } else {
-      const t = lanes[i].trace ?? '';
-      const list = unplaced.get(t);
-      if (list) list.push(i);
+      const t = lanes.trace(i) ?? '';
+      const own = unplaced.get(t);
+      if (own) own.push(i);
       else unplaced.set(t, [i]);
     }
   }
-  for (const list of unplaced.values()) {
-    const prefixes = prefixGroups(list.map((i) => lanes[i].agent));
-    const byPrefix = new Map<string | undefined, number>();
-    list.forEach((i, k) => {
-      const prefix = prefixes[k];
-      let g = byPrefix.get(prefix);
-      if (g === undefined) byPrefix.set(prefix, (g = groups.push({ by: prefix === undefined ? 'other' : 'prefix', prefix, trace: lanes[i].trace, members: 0, examples: [] }) - 1));
-      groupOf[i] = g;
-    });
+  for (const own of unplaced.values()) {
+    const { of, prefixes } = prefixGroups(own.length, (k) => lanes.agent(own[k]));
+    const byPrefix = new Int32Array(prefixes.length + 1).fill(-1); // per prefix number (the last: "other"), its group
+    for (let k = 0; k < own.length; k++) {
+      const p = of[k] < 0 ? prefixes.length : of[k];
+      let g = byPrefix[p];
+      const prefix = p < prefixes.length ? prefixes[p] : undefined;
+      if (g < 0) byPrefix[p] = g = groups.push({ by: prefix === undefined ? 'other' : 'prefix', prefix, trace: lanes.trace(own[k]), members: 0, examples: [] }) - 1;
+      groupOf[own[k]] = g;
+    }
   }
   for (let i = 0; i < n; i++) {
     const g = groupOf[i];
     if (g < 0) continue;
     groups[g].members++;
-    if (groups[g].examples.length < EXAMPLES) groups[g].examples.push(lanes[i].agent);
+    if (groups[g].examples.length < EXAMPLES) groups[g].examples.push(lanes.agent(i));
   }
   const groupLane = (g: Group, depth: number): FoldedLane => {
-    const parent = g.parent === undefined ? undefined : lanes[g.parent];
+    const parent = g.parent === undefined ? undefined : lanes.at(g.parent);
     const title = g.by === 'parent' ? `sub-agents of ${parent!.name}` : g.by === 'prefix' ? `${g.prefix === '' ? '(ids)' : g.prefix}*` : 'other agents';
     const name = `${title} (folded)${g.trace === undefined ? '' : ` · ${g.trace.slice(0, 8)}`}`;
     return {
@@ -145,9 +145,9 @@ export function foldLanes(lanes: readonly GroupedLane[], counts: ArrayLike<numbe
     for (const g of rest) place(g, 0);
   };
   const open: number[] = [];
-  let trace = lanes[0]?.trace ?? '';
+  let trace = n ? (lanes.trace(0) ?? '') : '';
   for (let i = 0; i < n; i++) {
-    const t = lanes[i].trace ?? '';
+    const t = lanes.trace(i) ?? '';
     if (t !== trace) {
       while (open.length) close(open.pop()!);
       closeTrace(trace);
@@ -156,9 +156,9 @@ export function foldLanes(lanes: readonly GroupedLane[], counts: ArrayLike<numbe
     if (!kept[i]) continue;
     const above = keptAbove[i];
     while (open.length && open[open.length - 1] !== above) close(open.pop()!);
-    const l = lanes[i];
+    const l = lanes.at(i);
     shownIndex[i] = out.length;
-    out.push({ name: l.name, key: l.key, of: i, depth: above >= 0 ? out[shownIndex[above]].depth + 1 : 0, ...(above >= 0 ? { parent: lanes[above].name } : {}), ...(l.trace === undefined ? {} : { trace: l.trace }) });
+    out.push({ name: l.name, key: l.key, of: i, depth: above >= 0 ? out[shownIndex[above]].depth + 1 : 0, ...(above >= 0 ? { parent: lanes.at(above).name } : {}), ...(l.trace === undefined ? {} : { trace: l.trace }) });
     open.push(i);
   }
   while (open.length) close(open.pop()!);
@@ -178,17 +178,17 @@ interface Group {
   examples: string[];
 }
 
-/** True when the next lane is a sub-agent of lane i (tree order: its first child follows it). */
-function hasChildren(lanes: readonly GroupedLane[], i: number): boolean {
-  return i + 1 < lanes.length && lanes[i + 1].depth > lanes[i].depth;
+/** True for a {@link LaneList} (not a list of lane objects). */
+function isLaneList(list: LaneList | readonly GroupedLane[]): list is LaneList {
+  return !Array.isArray(list);
 }
 
-/** Per lane: 1 when it keeps its own lane (the {@link OWN_LANES} busiest with more than one event; ties in lane order). */
-function keptLanes(lanes: readonly GroupedLane[], counts: ArrayLike<number>): Uint8Array {
-  const kept = new Uint8Array(lanes.length);
+/** Per lane of `n`: 1 when it keeps its own lane (the {@link OWN_LANES} busiest with more than one event; ties in lane order). */
+function keptLanes(n: number, counts: ArrayLike<number>): Uint8Array {
+  const kept = new Uint8Array(n);
   // the OWN_LANES largest counts by one pass keeping a small sorted list (no sort of every lane)
   const top: number[] = [];
-  for (let i = 0; i < lanes.length; i++) {
+  for (let i = 0; i < n; i++) {
     const c = counts[i];
     if (c < 2 || (top.length === OWN_LANES && c <= counts[top[top.length - 1]])) continue;
     let at = top.length;
@@ -236,25 +236,42 @@ export function namePrefix(name: string, all = false): string {
 
 /**
  * Folded lanes grouped by name prefix: one trailing id dropped, else (more than {@link MAX_GROUPS}
- * groups) every trailing id dropped; beyond MAX_GROUPS - 1 groups then, the smallest go to "other"
- * (prefix undefined). A group of a single agent is "other" too (a prefix that groups nothing says nothing).
- * @returns per name (same order), its prefix or undefined for "other".
+ * groups) every trailing id dropped; beyond MAX_GROUPS - 1 groups then, the smallest go to "other".
+ * A group of a single agent is "other" too (a prefix that groups nothing says nothing).
+ * @param count the names; @param nameOf the k-th name.
+ * @returns `prefixes`: the prefixes that name a group; `of`: per name (same order), the number of
+ *   its prefix in `prefixes`, or -1 for "other" (numbers, not a string per name, to be kept).
  */
-function prefixGroups(names: string[]): (string | undefined)[] {
+function prefixGroups(count: number, nameOf: (k: number) => string): { of: Int32Array; prefixes: string[] } {
   const tally = (all: boolean) => {
-    const count = new Map<string, number>();
-    const of = names.map((name) => namePrefix(name, all));
-    for (const p of of) count.set(p, (count.get(p) ?? 0) + 1);
-    return { count, of };
+    const number = new Map<string, number>();
+    const sizes: number[] = [];
+    const of = new Int32Array(count);
+    for (let k = 0; k < count; k++) {
+      const p = namePrefix(nameOf(k), all);
+      let x = number.get(p);
+      if (x === undefined) {
+        number.set(p, (x = sizes.length));
+        sizes.push(0);
+      }
+      sizes[x]++;
+      of[k] = x;
+    }
+    return { names: [...number.keys()], sizes, of };
   };
   let t = tally(false);
   let groups = 0;
-  for (const c of t.count.values()) if (c > 1) groups++;
+  for (const c of t.sizes) if (c > 1) groups++;
   if (groups > MAX_GROUPS) t = tally(true);
-  const sized = [...t.count].filter(([, c]) => c > 1).sort((a, b) => b[1] - a[1]);
+  // as a stable sort of [prefix, size] in first-seen order by size, largest first
+  const sized = t.sizes.map((_, x) => x).filter((x) => t.sizes[x] > 1).sort((a, b) => t.sizes[b] - t.sizes[a] || a - b);
   const room = sized.length > MAX_GROUPS ? MAX_GROUPS - 1 : MAX_GROUPS;
-  const named = new Set(sized.slice(0, room).map(([p]) => p));
-  return t.of.map((p) => (named.has(p) ? p : undefined));
+  const named = sized.slice(0, room);
+  const renumber = new Int32Array(t.sizes.length).fill(-1);
+  named.forEach((x, k) => (renumber[x] = k));
+  const of = t.of;
+  for (let k = 0; k < count; k++) of[k] = renumber[of[k]];
+  return { of, prefixes: named.map((x) => t.names[x]) };
 }
 
 /** What was folded, in numbers and one line. */

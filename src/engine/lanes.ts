@@ -5,6 +5,7 @@
  */
 import { canonicalType } from '../trace/event-types';
 import { IdTable } from '../trace/id-table';
+import { agentColumn, type AgentColumn } from './agent-column';
 import type { TraceEdge, TraceEvent } from '../trace/schema';
 
 /** A lane in spawn-tree order: its agent, who spawned it (if another lane), and its depth. */
@@ -21,54 +22,86 @@ export interface LaneOrder {
  * their first appearance).
  */
 export function laneTree(events: readonly TraceEvent[], edges: readonly TraceEdge[] = []): LaneOrder[] {
-  const first = new Map<string, number>();
-  events.forEach((e, i) => {
-    if (!first.has(e.agent)) first.set(e.agent, i);
-  });
-  const parent = new Map<string, string>();
+  const agents = agentColumn(events);
+  const { order, depth, parent } = laneTreeColumns(events, edges, agents);
+  const out: LaneOrder[] = new Array(order.length);
+  for (let k = 0; k < order.length; k++) {
+    const a = order[k];
+    out[k] = { name: agents.name(a), parent: parent[a] < 0 ? undefined : agents.name(parent[a]), depth: depth[k] };
+  }
+  return out;
+}
+
+/**
+ * {@link laneTree} in columns over the events' agent numbers ({@link agentColumn}): no string key,
+ * Map entry or object per agent beyond the column's own.
+ * @returns `order`: per lane (tree order) its agent's number; `depth`: per lane its depth;
+ *   `parent`: per agent number its spawner's number, -1 for a root.
+ */
+export function laneTreeColumns(events: readonly TraceEvent[], edges: readonly TraceEdge[], agents: AgentColumn): { order: Int32Array; depth: Int32Array; parent: Int32Array } {
+  const count = agents.count;
+  const parent = new Int32Array(count).fill(-1);
   /** Agents that are some agent's parent: only those can close a cycle (no walk up a 1M-deep chain per claim). */
-  const parents = new Set<string>();
-  const claim = (child: string | undefined, by: string) => {
-    if (!child || child === by || !first.has(child) || parent.has(child)) return;
-    if (parents.has(child) && isAncestor(parent, child, by)) return;
-    parent.set(child, by);
-    parents.add(by);
+  const parents = new Uint8Array(count);
+  const claim = (child: number, by: number) => {
+    if (child < 0 || child === by || !agents.name(child) || parent[child] >= 0) return;
+    if (parents[child] && isAncestorOf(parent, child, by)) return;
+    parent[child] = by;
+    parents[by] = 1;
   };
-  for (const e of events) if (canonicalType(e.type) === 'spawn') claim(e.to, e.agent);
-  let byId: Map<string, TraceEvent> | undefined; // only for spawn edges (a large trace has many edges, few spawns)
+  const to = (e: TraceEvent) => (e.to ? (agents.numberOf(e.to) ?? -1) : -1);
+  // spawns claim first, then spawn edges, then delegations: the delegations are listed on the way
+  const delegations: number[] = [];
+  for (let i = 0; i < events.length; i++) {
+    const type = canonicalType(events[i].type);
+    if (type === 'spawn') claim(to(events[i]), agents.of[i]);
+    else if (type === 'delegate') delegations.push(i);
+  }
+  let byId: Map<string, number> | undefined; // only for spawn edges (a large trace has many edges, few spawns)
   for (const edge of edges) {
     if (edge.type !== 'spawn') continue;
     if (!byId) {
       byId = new Map();
-      for (const e of events) if (!byId.has(e.id)) byId.set(e.id, e);
+      for (let i = 0; i < events.length; i++) if (!byId.has(events[i].id)) byId.set(events[i].id, i);
     }
     const src = byId.get(edge.src);
     const dst = byId.get(edge.dst);
-    if (src && dst) claim(dst.agent, src.agent);
+    if (src !== undefined && dst !== undefined) claim(agents.of[dst], agents.of[src]);
   }
-  for (const e of events) if (canonicalType(e.type) === 'delegate') claim(e.to, e.agent);
-  const children = new Map<string, string[]>();
-  const roots: string[] = [];
-  for (const name of first.keys()) {
-    const p = parent.get(name);
-    if (p === undefined) roots.push(name);
-    else {
-      const list = children.get(p);
-      if (list) list.push(name);
-      else children.set(p, [name]);
+  for (const i of delegations) claim(to(events[i]), agents.of[i]);
+  // children of each agent in order of first appearance: counted, then filled (one column)
+  const start = new Int32Array(count + 2);
+  for (let a = 0; a < count; a++) start[parent[a] + 2]++;
+  for (let k = 0; k <= count; k++) start[k + 1] += start[k];
+  const fill = start.slice(0, count + 1);
+  const list = new Int32Array(count);
+  for (let a = 0; a < count; a++) list[fill[parent[a] + 1]++] = a;
+  /** The agents under `p` (-1: the roots), in order of first appearance. */
+  const from = (p: number) => start[p + 1];
+  const until = (p: number) => start[p + 2];
+  // depth first without recursion (a spawn chain can be a million agents deep)
+  const order = new Int32Array(count);
+  const depth = new Int32Array(count);
+  const stack = new Int32Array(count);
+  const stackDepth = new Int32Array(count);
+  let top = 0;
+  for (let r = until(-1) - 1; r >= from(-1); r--) {
+    stack[top] = list[r];
+    stackDepth[top++] = 0;
+  }
+  let k = 0;
+  while (top > 0) {
+    const a = stack[--top];
+    const d = stackDepth[top];
+    order[k] = a;
+    depth[k++] = d;
+    for (let c = until(a) - 1; c >= from(a); c--) {
+      stack[top] = list[c];
+      stackDepth[top++] = d + 1;
     }
   }
-  // depth first without recursion (a spawn chain can be a million agents deep)
-  const out: LaneOrder[] = [];
-  const stack: [string, number][] = [];
-  for (let r = roots.length - 1; r >= 0; r--) stack.push([roots[r], 0]);
-  while (stack.length) {
-    const [name, depth] = stack.pop()!;
-    out.push({ name, parent: parent.get(name), depth });
-    const own = children.get(name);
-    if (own) for (let c = own.length - 1; c >= 0; c--) stack.push([own[c], depth + 1]);
-  }
-  return out;
+  // agents on a spawn cycle longer than the ancestor walk reach no root: they have no lane, as before
+  return k === count ? { order, depth, parent } : { order: order.slice(0, k), depth: depth.slice(0, k), parent };
 }
 
 /** A lane of a file that may hold several traces: its agent, its trace (several only) and its unique key. */
@@ -112,9 +145,145 @@ export function laneGroups(events: readonly TraceEvent[], edges: readonly TraceE
   return { lanes, keyOf, traces };
 }
 
-/** True when `a` is `b` or one of `b`'s ancestors (so making `b` the parent of `a` would close a cycle). */
-function isAncestor(parent: Map<string, string>, a: string, b: string): boolean {
-  for (let x: string | undefined = b, n = 0; x !== undefined && n < 10_000; x = parent.get(x), n++) if (x === a) return true;
+/**
+ * Lanes read one at a time, what folding them needs (src/engine/lane-folds.ts): a {@link LaneTable}
+ * or a list of lanes ({@link lanesOfList}). `k` is a lane's index (tree order, traces together).
+ */
+export interface LaneList {
+  readonly length: number;
+  /** Lane k as an object (made when asked: a caller asks for the few lanes it shows). */
+  at(k: number): GroupedLane;
+  agent(k: number): string;
+  trace(k: number): string | undefined;
+  depth(k: number): number;
+  /** The lane of lane k's spawner (in its trace), -1 when it has none. */
+  parentLane(k: number): number;
+}
+
+/** A list of lane objects as a {@link LaneList}: a lane's spawner found by its trace and shown name. */
+export function lanesOfList(lanes: readonly GroupedLane[]): LaneList {
+  let byName: Map<string, number> | undefined;
+  return {
+    length: lanes.length,
+    at: (k) => lanes[k],
+    agent: (k) => lanes[k].agent,
+    trace: (k) => lanes[k].trace,
+    depth: (k) => lanes[k].depth,
+    parentLane: (k) => {
+      const l = lanes[k];
+      if (l.parent === undefined) return -1;
+      if (!byName) {
+        byName = new Map();
+        for (let i = 0; i < lanes.length; i++) if (lanes[i].parent !== undefined || (i + 1 < lanes.length && lanes[i + 1].depth > lanes[i].depth)) byName.set(`${lanes[i].trace ?? ''}\u0000${lanes[i].name}`, i);
+      }
+      return byName.get(`${l.trace ?? ''}\u0000${l.parent}`) ?? -1;
+    },
+  };
+}
+
+/**
+ * The lanes of a file as {@link laneGroups} orders and names them, and each event's lane. A file
+ * of one trace keeps them in columns over the agents' numbers ({@link agentColumn}): a lane's
+ * object is made only when asked ({@link LaneTable.at}), so 1M agents make no 1M lane objects or
+ * lane-key Map (issue #30). A file of several traces keeps {@link laneGroups}' objects.
+ */
+export class LaneTable implements LaneList {
+  readonly length: number;
+  /** Per event (file order): the index of its lane (0 for an agent without one: on a spawn cycle too long to walk). */
+  readonly laneOfEvent: Int32Array;
+  /** The trace ids, when the file holds several (one lane group each); else empty. */
+  readonly traces: string[];
+  /** The lane key of an event (its agent's name; `trace NUL agent` in a file of several traces). */
+  readonly keyOf: (e: TraceEvent) => string;
+  /** One trace: the agents, their tree order and depth (per lane), their spawners and lanes (per agent). */
+  private readonly cols?: { agents: AgentColumn; order: Int32Array; depth: Int32Array; parent: Int32Array; laneOfAgent: Int32Array };
+  /** Several traces: the lanes as objects, by key. */
+  private readonly objects?: { lanes: GroupedLane[]; list: LaneList; index: Map<string, number> };
+
+  /** O(n + edges) for n events; a file of several traces as {@link laneGroups}. */
+  constructor(events: readonly TraceEvent[], edges: readonly TraceEdge[] = []) {
+    const n = events.length;
+    this.laneOfEvent = new Int32Array(n);
+    if (!severalTraces(events)) {
+      const agents = agentColumn(events);
+      const { order, depth, parent } = laneTreeColumns(events, edges, agents);
+      const laneOfAgent = new Int32Array(agents.count).fill(-1);
+      for (let k = 0; k < order.length; k++) laneOfAgent[order[k]] = k;
+      for (let i = 0; i < n; i++) this.laneOfEvent[i] = Math.max(0, laneOfAgent[agents.of[i]]);
+      this.cols = { agents, order, depth, parent, laneOfAgent };
+      this.length = order.length;
+      this.traces = [];
+      this.keyOf = (e) => e.agent;
+      return;
+    }
+    const { lanes, keyOf, traces } = laneGroups(events, edges);
+    const index = new Map(lanes.map((l, i) => [l.key, i]));
+    for (let i = 0; i < n; i++) this.laneOfEvent[i] = index.get(keyOf(events[i])) ?? 0;
+    this.objects = { lanes, list: lanesOfList(lanes), index };
+    this.length = lanes.length;
+    this.traces = traces;
+    this.keyOf = keyOf;
+  }
+
+  /** The lane key of agent `agent` in the trace of event `e` (the key of `{ ...e, agent }`, without making it). */
+  keyOfAgent(e: TraceEvent, agent: string): string {
+    return this.cols ? agent : this.keyOf({ ...e, agent });
+  }
+
+  /** The index of the lane of a lane key, undefined when no lane has it. */
+  indexOf(key: string): number | undefined {
+    if (this.objects) return this.objects.index.get(key);
+    const a = this.cols!.agents.numberOf(key);
+    const k = a === undefined ? -1 : this.cols!.laneOfAgent[a];
+    return k < 0 ? undefined : k;
+  }
+
+  at(k: number): GroupedLane {
+    if (this.objects) return this.objects.lanes[k];
+    const { agents, order, depth, parent } = this.cols!;
+    const a = order[k];
+    const name = agents.name(a);
+    return { name, parent: parent[a] < 0 ? undefined : agents.name(parent[a]), depth: depth[k], key: name, agent: name };
+  }
+
+  /** Every lane as an object (for a graph that shows them all: at most a thousand). */
+  all(): GroupedLane[] {
+    return this.objects ? this.objects.lanes : Array.from({ length: this.length }, (_, k) => this.at(k));
+  }
+
+  agent(k: number): string {
+    return this.objects ? this.objects.lanes[k].agent : this.cols!.agents.name(this.cols!.order[k]);
+  }
+
+  trace(k: number): string | undefined {
+    return this.objects?.lanes[k].trace;
+  }
+
+  depth(k: number): number {
+    return this.objects ? this.objects.lanes[k].depth : this.cols!.depth[k];
+  }
+
+  parentLane(k: number): number {
+    if (this.objects) return this.objects.list.parentLane(k);
+    const p = this.cols!.parent[this.cols!.order[k]];
+    return p < 0 ? -1 : this.cols!.laneOfAgent[p];
+  }
+}
+
+/** True when the events name two trace ids or more ({@link laneGroups} then makes a lane group per trace). */
+function severalTraces(events: readonly TraceEvent[]): boolean {
+  let first: string | undefined;
+  for (const e of events) {
+    if (typeof e.trace_id !== 'string') continue;
+    if (first === undefined) first = e.trace_id;
+    else if (e.trace_id !== first) return true;
+  }
+  return false;
+}
+
+/** True when agent `a` is agent `b` or one of `b`'s ancestors (so making `b` the parent of `a` would close a cycle); looks 10,000 spawners up at most. */
+function isAncestorOf(parent: Int32Array, a: number, b: number): boolean {
+  for (let x = b, n = 0; x >= 0 && n < 10_000; x = parent[x], n++) if (x === a) return true;
   return false;
 }
 
@@ -138,7 +307,7 @@ export function pairToolCalls(events: readonly TraceEvent[], edges: readonly Tra
  * `open`: per lane and tool (`agent NUL tool`), the call still waiting for the next result after
  * the last event in time order (what pairing appended events goes on from).
  */
-export function toolCallPairs(events: readonly TraceEvent[], edges: readonly TraceEdge[] = [], known: { firstIndex?: IdTable; byTime?: Int32Array } = {}): { end: Int32Array; found: Int32Array; open: Map<string, number> } {
+export function toolCallPairs(events: readonly TraceEvent[], edges: readonly TraceEdge[] = [], known: { firstIndex?: IdTable; byTime?: Int32Array; agents?: AgentColumn } = {}): { end: Int32Array; found: Int32Array; open: Map<string | number, number> } {
   const n = events.length;
   const end = new Int32Array(n).fill(-1);
   const taken = new Uint8Array(n);
@@ -158,14 +327,17 @@ export function toolCallPairs(events: readonly TraceEvent[], edges: readonly Tra
     if (e.parent !== undefined) pair(firstIndex.get(e.parent), i);
     for (const ref of e.causes ?? []) if (ref !== undefined) pair(firstIndex.get(ref), i);
   });
-  // Same lane, same tool, the next result in time order.
-  const open = new Map<string, number>();
+  // Same lane, same tool, the next result in time order. With the agents numbered, a lane and
+  // tool are one number (tool · agents + agent): no string made per call and result.
+  const open = new Map<string | number, number>();
   const order = known.byTime ?? byTimeOrder(events);
+  const agents = known.agents;
+  const toolNumber = new Map<string, number>();
   for (const i of order) {
     const e = events[i];
     const k = kind(i);
     if (k !== 'tool_call' && (k !== 'tool_result' || taken[i])) continue;
-    const key = `${e.agent}\u0000${e.tool ?? ''}`;
+    const key = agents ? numberOf(toolNumber, `${e.tool ?? ''}`) * agents.count + agents.of[i] : `${e.agent}\u0000${e.tool ?? ''}`;
     if (k === 'tool_call') {
       if (end[i] < 0) open.set(key, i);
       else open.delete(key);
@@ -178,6 +350,13 @@ export function toolCallPairs(events: readonly TraceEvent[], edges: readonly Tra
     }
   }
   return { end, found: Int32Array.from(found), open };
+}
+
+/** The number of `key` in `numbers` (numbered in order of first use). */
+function numberOf(numbers: Map<string, number>, key: string): number {
+  let k = numbers.get(key);
+  if (k === undefined) numbers.set(key, (k = numbers.size));
+  return k;
 }
 
 /** Each id's first event index (file order), in a compact table (no entry object per event). */

@@ -155,7 +155,7 @@ export function grownFrom(structure: LayoutStructure): { structure: LayoutStruct
 /** Keeps a whole build's structure and what an append extends it from (called by the build). */
 export function keepGrowth(structure: LayoutStructure, seed: GrowthSeed): void {
   const events = seed.holder.events;
-  if (events.length === 0 || structure.fold || structure.traces.length > 1) return;
+  if (events.length === 0 || structure.fold || structure.grouped.traces.length > 1) return;
   growths.set(events[0], { ...seed, structure, seenEvents: events, seenEdges: seed.traceEdges });
 }
 
@@ -195,7 +195,7 @@ export function extendStructure(events: readonly TraceEvent[], edges: readonly T
       if (traceId === undefined) traceId = e.trace_id;
       else if (traceId !== e.trace_id) return decline('a second trace');
     }
-    if (!s.laneIndex.has(s.keyOf(e))) return decline('a new agent (lane)');
+    if (s.grouped.indexOf(s.grouped.keyOf(e)) === undefined) return decline('a new agent (lane)');
     if (more.unresolved.has(e.id)) return decline('an id old events named without finding it');
     const kind = canonicalType(e.type);
     if ((kind === 'spawn' || kind === 'delegate') && e.to !== undefined && e.to !== e.agent && !keepsSpawner(s, e.to, e.agent, kind === 'spawn')) return decline('a spawn or delegation that gives a lane another spawner');
@@ -277,7 +277,7 @@ export function extendStructure(events: readonly TraceEvent[], edges: readonly T
   lane.set(s.lane);
   const groupedCounts = s.groupedCounts.slice();
   for (let i = n0; i < n; i++) {
-    lane[i] = s.laneIndex.get(s.keyOf(events[i])) ?? 0;
+    lane[i] = s.grouped.indexOf(s.grouped.keyOf(events[i])) ?? 0;
     groupedCounts[lane[i]]++;
   }
   // edges (before anything is changed that a whole build would have to redo)
@@ -387,7 +387,7 @@ function extendEdges(g: Growth, more: More, events: readonly TraceEvent[], edges
     return true;
   };
   /** The lane an event's link goes to (its `to`), if it has one. */
-  const toLane = (e: TraceEvent) => (e.to === undefined ? undefined : s.laneIndex.get(s.keyOf({ ...e, agent: e.to })));
+  const toLane = (e: TraceEvent) => (e.to === undefined ? undefined : s.grouped.indexOf(s.grouped.keyOfAgent(e, e.to)));
   // what is pushed, checked before the pairs joined are changed
   const traceAdds: [number, number, string, number][] = [];
   const reached = new Map<number, number[]>();
@@ -418,7 +418,7 @@ function extendEdges(g: Growth, more: More, events: readonly TraceEvent[], edges
   for (const i of kept.pending) {
     if (unpending.has(i)) continue;
     const e = events[i];
-    const l = s.laneIndex.get(s.keyOf({ ...e, agent: e.to! }));
+    const l = s.grouped.indexOf(s.grouped.keyOfAgent(e, e.to!));
     if (l === undefined || !newOfLane.has(l)) {
       pendingLeft.push(i);
       continue;
@@ -440,7 +440,7 @@ function extendEdges(g: Growth, more: More, events: readonly TraceEvent[], edges
     const e = events[i];
     const type = linkType(e);
     if (!type || !e.to || e.to === e.agent) continue;
-    const l = s.laneIndex.get(s.keyOf({ ...e, agent: e.to }));
+    const l = s.grouped.indexOf(s.grouped.keyOfAgent(e, e.to));
     if (l !== undefined && reached.get(i)?.includes(l)) continue;
     const t = l === undefined ? undefined : target(l, e.t, i);
     if (t === undefined) {
@@ -535,9 +535,9 @@ function binarySearch(list: Int32Array, v: number): boolean {
 
 /** True when a spawn (`spawn`) or delegation from agent `by` to agent `to` gives `to`'s lane no other spawner than it has (src/engine/lanes.ts, laneTree). */
 function keepsSpawner(s: LayoutStructure, to: string, by: string, spawn: boolean): boolean {
-  const k = s.laneIndex.get(to);
+  const k = s.grouped.indexOf(to);
   if (k === undefined) return true; // no such agent: the claim is not made
-  const parent = s.grouped[k].parent;
+  const parent = s.grouped.at(k).parent;
   // a delegation claims only a lane without a spawner; a spawn, the spawner it has (spawns claim before delegations)
   return parent === by || (!spawn && parent !== undefined);
 }

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import type { Finding } from '../analysis/types';
 import type { FollowHow } from '../analysis/follow';
 import { canonicalType } from '../trace/event-types';
+import { agentColumn } from './agent-column';
 import type { Range, Severity } from '../trace/model';
 import { capDiagnostics } from './diagnostic-cap';
 import type { TraceSnapshot } from './snapshot';
@@ -110,12 +111,10 @@ const KIND_LABEL: Record<string, string> = { stop: 'stop', loop: 'loop', blame: 
 export function summarize(snapshot: TraceSnapshot, stamp: number, bytesRead: number, grew: boolean): SessionSummary {
   const { loaded } = snapshot;
   const events = loaded.trace.events;
-  const agents = new Set<string>();
+  // the agents numbered once (shared with the graph's lanes): no second set of every agent's name
+  const agents = agentColumn(events).count;
   let stops = 0;
-  for (const e of events) {
-    agents.add(e.agent);
-    if (canonicalType(e.type) === 'stop') stops++;
-  }
+  for (const e of events) if (canonicalType(e.type) === 'stop') stops++;
   const origins = loaded.eventOrigins;
   const findings: SummaryFinding[] = snapshot.findings.map((f) => {
     const o = origins.get(f.events[0]);
@@ -128,7 +127,7 @@ export function summarize(snapshot: TraceSnapshot, stamp: number, bytesRead: num
     stamp,
     format: loaded.format,
     mappingPath: loaded.mappingPath,
-    counts: { events: events.length, edges: loaded.trace.edges.length, agents: agents.size, stops, loops: snapshot.analysis?.loops.length ?? 0, problems: loaded.problems.length, findings: findings.length },
+    counts: { events: events.length, edges: loaded.trace.edges.length, agents, stops, loops: snapshot.analysis?.loops.length ?? 0, problems: loaded.problems.length, findings: findings.length },
     files: [...new Set([...snapshot.byFile.keys(), ...(loaded.readFiles ?? [])])],
     promptFiles: promptFiles(snapshot),
     diagnostics: sessionDiagnostics(snapshot),

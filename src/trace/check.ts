@@ -8,6 +8,7 @@
  * finished lists. Both give the same problems in the same order.
  */
 import { IdTable } from './id-table';
+import { KeyTable } from './key-table';
 import type { Problem, Range } from './model';
 import { preview } from './preview';
 import type { TraceEdge, TraceEvent } from './schema';
@@ -96,8 +97,8 @@ export class CrossRecordChecks {
   private ids: IdTable = this.scoped;
   /** Scoped id -> how many events carry it, for the ids carried more than once. */
   private readonly repeated = new Map<string, number>();
-  /** Lane -> index and time of its latest event so far. */
-  private readonly lanes = new Map<string, { at: number; t: number }>();
+  /** Lane -> index of its latest event so far (its time read from the event: no object per lane, a trace can have 1M agents; past a few thousand lanes, no Map entry either). */
+  private readonly lanes = new KeyTable((i) => scope(this.events.traceOf(i), this.events.agentOf(i)));
   /** Ids and trace ids of the latest {@link RECENT} events checked (event i at i % RECENT): compared without reading the events, which come in many shapes. */
   private readonly recentIds: string[] = new Array<string>(RECENT).fill('');
   private readonly recentTraces: (string | undefined)[] = new Array<string | undefined>(RECENT).fill(undefined);
@@ -147,20 +148,17 @@ export class CrossRecordChecks {
     }
     const agent = event.agent;
     const t = event.t;
-    const lane = trace === undefined ? agent : `${trace}\u0000${agent}`;
+    const lane = scope(trace, agent);
     const latest = this.lanes.get(lane);
-    if (latest === undefined) this.lanes.set(lane, { at: i, t });
-    else if (t >= latest.t) {
-      latest.at = i;
-      latest.t = t;
-    } else {
+    if (latest === undefined || t >= this.events.timeOf(latest)) this.lanes.set(lane, i);
+    else {
       const events = this.events;
       this.eventProblems.push({
         kind: 'event',
         index: i,
         path: ['t'],
         severity: 'warning',
-        message: `time runs backwards in lane ${preview(agent)}: t=${t} s after t=${events.timeOf(latest.at)} s (event ${preview(events.idOf(latest.at))})`,
+        message: `time runs backwards in lane ${preview(agent)}: t=${t} s after t=${events.timeOf(latest)} s (event ${preview(events.idOf(latest))})`,
       });
     }
     // a reference found now is found at the end too (ids are only added); the rest waits
@@ -271,3 +269,4 @@ export function checkEvents(events: CheckedEvents, edgeCount: number, edgeEnd: (
   for (let i = 0; i < edgeCount; i++) checks.edge({ src: edgeEnd(i, 'src'), dst: edgeEnd(i, 'dst') } as TraceEdge, i);
   checks.finish(edgeEnd, locate, problems);
 }
+

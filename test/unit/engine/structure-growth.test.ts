@@ -39,8 +39,8 @@ function plainStructure(s: LayoutStructure): unknown {
   const edges = Array.from({ length: e.count }, (_, k) => [e.source[k], e.target[k], e.types[e.type[k]], e.derived[k], e.id[k]]);
   return {
     events: s.events.length,
-    grouped: s.grouped,
-    traces: s.traces,
+    grouped: s.grouped.all(),
+    traces: s.grouped.traces,
     laneCount: s.laneCount,
     groupedCounts: Array.from(s.groupedCounts),
     rows: Array.from(s.rows),
