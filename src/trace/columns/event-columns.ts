@@ -333,6 +333,28 @@ export class EventColumns implements EventStore {
     return out;
   }
 
+  /**
+   * True when `event` (a record read again from disk) holds what the columns keep of event i: its
+   * id, time, type, agent, trace (when it names one), parent and causes (the ids they name), tool,
+   * sender, receiver, role, measures, stop fields and content length. A record rewritten in place
+   * with another value of any of these is not event i (fields not kept, such as content of the same
+   * length, cannot be told apart: as for long content, src/engine/long-content.ts).
+   */
+  holds(i: number, event: TraceEvent): boolean {
+    if (event.id !== this.ids[i] || !Object.is(event.t, this.t[i]) || event.type !== this.typeOf(i) || event.agent !== this.agentOf(i)) return false;
+    if (event.trace_id !== undefined && event.trace_id !== this.traceId(i)) return false;
+    if (event.parent !== this.parentName(i)) return false;
+    const from = this.causesAt[i];
+    const causes = event.causes ?? [];
+    if (causes.length !== this.causesAt[i + 1] - from) return false;
+    for (let k = 0; k < causes.length; k++) if (causes[k] !== this.causeName(from + k)) return false;
+    if (event.tool !== this.nameAt(this.tool, i) || event.from !== this.nameAt(this.from, i) || event.to !== this.nameAt(this.to, i) || event.role !== this.nameAt(this.role, i)) return false;
+    if (!sameMeasure(event.tokens, this.tokens, i) || !sameMeasure(event.cost, this.cost, i) || !sameMeasure(event.duration_s, this.duration, i)) return false;
+    if (event.reason !== this.reasonOf(i) || event.kind !== this.kindOf(i) || event.call_status !== this.callStatusOf(i)) return false;
+    const chars = this.contentChars === undefined ? -1 : this.contentChars[i];
+    return (event.content === undefined ? -1 : event.content.length) === chars;
+  }
+
   /** The event type of event i. */
   typeOf(i: number): EventType {
     return EVENT_TYPES[this.type[i]];
@@ -355,4 +377,10 @@ export class EventColumns implements EventStore {
     const k = this.callStatus?.[i] ?? 0;
     return k === 0 ? undefined : CALL_STATUSES[k - 1];
   }
+}
+
+/** True when a measure `value` (undefined: absent) is what `column` keeps at i (NaN or no column: absent). */
+function sameMeasure(value: number | undefined, column: Float64Array | undefined, i: number): boolean {
+  const kept = column === undefined ? NaN : column[i];
+  return value === undefined ? Number.isNaN(kept) : Object.is(value, kept);
 }
