@@ -274,6 +274,7 @@ export class EventColumns implements EventStore {
   done(): void {
     this.places = undefined;
     this.plain = undefined;
+    this.lastCauses = undefined;
   }
 
   /** Sets event i's parent to `target` (a name kept when it is {@link UNRESOLVED}). */
@@ -284,6 +285,7 @@ export class EventColumns implements EventStore {
   }
 
   private setCause(k: number, target: number, name = target === UNRESOLVED ? this.causeName(k) : undefined): void {
+    this.lastCauses = undefined;
     if (target === UNRESOLVED) this.causeNames.set(k, name!);
     else this.causeNames.delete(k);
     this.causes[k] = target;
@@ -324,14 +326,25 @@ export class EventColumns implements EventStore {
   parentOf(i: number): string | undefined {
     return this.parentName(i);
   }
-  causesOf(i: number): string[] | undefined {
+  /**
+   * The ids event i's causes name, or undefined for none. The last list made is given again while
+   * the same event is asked (the checks ask once per cause of a list: a list of 100k causes made
+   * 100k times was minutes).
+   */
+  causesOf(i: number): readonly string[] | undefined {
+    const last = this.lastCauses;
+    if (last !== undefined && last.i === i) return last.list;
     const from = this.causesAt[i];
     const to = this.causesAt[i + 1];
     if (from === to) return undefined;
     const out: string[] = [];
     for (let k = from; k < to; k++) out.push(this.causeName(k));
+    this.lastCauses = { i, list: out };
     return out;
   }
+
+  /** The list {@link causesOf} made last (let go when a cause changes, and at {@link done}). */
+  private lastCauses?: { i: number; list: readonly string[] };
 
   /**
    * True when `event` (a record read again from disk) holds what the columns keep of event i: its
