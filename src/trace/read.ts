@@ -257,7 +257,11 @@ export class JsonlTraceReader {
 
   /** The end of a whole read into the stores it was made with: the checks run, the problems sorted (see {@link TraceBuilder.check}). */
   check(problems: readonly Problem[]): CheckedTrace {
-    return this.builder.check(problems, false);
+    try {
+      return this.builder.check(problems, false);
+    } finally {
+      this.lastTree = undefined; // a long line's tree is not kept past the read
+    }
   }
 
   /** The range of the value at `path` in a record's line (the line parsed again, only when a problem is positioned). */
@@ -271,13 +275,28 @@ export class JsonlTraceReader {
 
   private locateInLine(origin: Origin, path: Path): Range {
     const n = origin.record;
-    let text = origin.offset !== undefined ? this.lineText(origin.offset, origin.bytes ?? 0) : this.lineText(this.starts.get(n) ?? 0, origin.range.end.character);
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a file's byte-order mark: columns count from after it
-    const node = parseTree(text, [], PARSE_OPTIONS);
-    const found = node && findNodeAtLocation(node, path);
+    const found = this.lineTree(origin)?.(path);
     return found
       ? { start: { line: n, character: found.offset }, end: { line: n, character: found.offset + found.length } }
       : { start: { line: n, character: 0 }, end: { line: n, character: 1 } };
+  }
+
+  /** The line {@link lineTree} parsed last (its record, start and length) and its tree: many problems of one line (a causes list of 100k missing ids) parse it once, not once each. */
+  private lastTree?: { record: number; start: number; length: number; find: (path: Path) => Node | undefined };
+
+  /** Finds a field's node in the parsed line of `origin` (parsed again only when it is another line than the last one asked). */
+  private lineTree(origin: Origin): ((path: Path) => Node | undefined) | undefined {
+    const n = origin.record;
+    const start = origin.offset ?? this.starts.get(n) ?? 0;
+    const length = origin.offset !== undefined ? (origin.bytes ?? 0) : origin.range.end.character;
+    const last = this.lastTree;
+    if (last && last.record === n && last.start === start && last.length === length) return last.find;
+    let text = this.lineText(start, length);
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a file's byte-order mark: columns count from after it
+    const node = parseTree(text, [], PARSE_OPTIONS);
+    const find = (path: Path) => (node ? findNodeAtLocation(node, path) : undefined);
+    this.lastTree = { record: n, start, length, find };
+    return find;
   }
 }
 

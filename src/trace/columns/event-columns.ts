@@ -274,6 +274,7 @@ export class EventColumns implements EventStore {
   done(): void {
     this.places = undefined;
     this.plain = undefined;
+    this.lastCauses = undefined;
   }
 
   /** Sets event i's parent to `target` (a name kept when it is {@link UNRESOLVED}). */
@@ -284,6 +285,7 @@ export class EventColumns implements EventStore {
   }
 
   private setCause(k: number, target: number, name = target === UNRESOLVED ? this.causeName(k) : undefined): void {
+    this.lastCauses = undefined;
     if (target === UNRESOLVED) this.causeNames.set(k, name!);
     else this.causeNames.delete(k);
     this.causes[k] = target;
@@ -324,13 +326,46 @@ export class EventColumns implements EventStore {
   parentOf(i: number): string | undefined {
     return this.parentName(i);
   }
-  causesOf(i: number): string[] | undefined {
+  /**
+   * The ids event i's causes name, or undefined for none. The last list made is given again while
+   * the same event is asked (the checks ask once per cause of a list: a list of 100k causes made
+   * 100k times was minutes).
+   */
+  causesOf(i: number): readonly string[] | undefined {
+    const last = this.lastCauses;
+    if (last !== undefined && last.i === i) return last.list;
     const from = this.causesAt[i];
     const to = this.causesAt[i + 1];
     if (from === to) return undefined;
     const out: string[] = [];
     for (let k = from; k < to; k++) out.push(this.causeName(k));
+    this.lastCauses = { i, list: out };
     return out;
+  }
+
+  /** The list {@link causesOf} made last (let go when a cause changes, and at {@link done}). */
+  private lastCauses?: { i: number; list: readonly string[] };
+
+  /**
+   * True when `event` (a record read again from disk) holds what the columns keep of event i: its
+   * id, time, type, agent, trace (when it names one), parent and causes (the ids they name), tool,
+   * sender, receiver, role, measures, stop fields and content length. A record rewritten in place
+   * with another value of any of these is not event i (fields not kept, such as content of the same
+   * length, cannot be told apart: as for long content, src/engine/long-content.ts).
+   */
+  holds(i: number, event: TraceEvent): boolean {
+    if (event.id !== this.ids[i] || !Object.is(event.t, this.t[i]) || event.type !== this.typeOf(i) || event.agent !== this.agentOf(i)) return false;
+    if (event.trace_id !== undefined && event.trace_id !== this.traceId(i)) return false;
+    if (event.parent !== this.parentName(i)) return false;
+    const from = this.causesAt[i];
+    const causes = event.causes ?? [];
+    if (causes.length !== this.causesAt[i + 1] - from) return false;
+    for (let k = 0; k < causes.length; k++) if (causes[k] !== this.causeName(from + k)) return false;
+    if (event.tool !== this.nameAt(this.tool, i) || event.from !== this.nameAt(this.from, i) || event.to !== this.nameAt(this.to, i) || event.role !== this.nameAt(this.role, i)) return false;
+    if (!sameMeasure(event.tokens, this.tokens, i) || !sameMeasure(event.cost, this.cost, i) || !sameMeasure(event.duration_s, this.duration, i)) return false;
+    if (event.reason !== this.reasonOf(i) || event.kind !== this.kindOf(i) || event.call_status !== this.callStatusOf(i)) return false;
+    const chars = this.contentChars === undefined ? -1 : this.contentChars[i];
+    return (event.content === undefined ? -1 : event.content.length) === chars;
   }
 
   /** The event type of event i. */
@@ -355,4 +390,10 @@ export class EventColumns implements EventStore {
     const k = this.callStatus?.[i] ?? 0;
     return k === 0 ? undefined : CALL_STATUSES[k - 1];
   }
+}
+
+/** True when a measure `value` (undefined: absent) is what `column` keeps at i (NaN or no column: absent). */
+function sameMeasure(value: number | undefined, column: Float64Array | undefined, i: number): boolean {
+  const kept = column === undefined ? NaN : column[i];
+  return value === undefined ? Number.isNaN(kept) : Object.is(value, kept);
 }

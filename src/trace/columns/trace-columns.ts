@@ -44,7 +44,9 @@ export class TraceColumns {
   /**
    * Event i as the object reader gives it (deep-equal: fields, content and rare fields read from
    * its record's bytes, its trace named as the reader named it); undefined when i is not an index
-   * of an event or the bytes there no longer hold that event (the file changed).
+   * of an event or the bytes there no longer hold that event (the file changed, was truncated or
+   * deleted: a record there that differs from what the columns keep of event i, even one with the
+   * same id, is not given; see `EventColumns.holds`).
    */
   event(i: number): TraceEvent | undefined {
     if (!(i >= 0 && i < this.events.length && Number.isInteger(i))) return undefined;
@@ -91,7 +93,7 @@ export class TraceColumns {
     const buf = Buffer.allocUnsafe(origins.bytesOf(i));
     const value = recordOf(buf, offset, readFully(this.records, buf, offset));
     const edge = isObject(value) ? safely(loadedEdge, value.edge) : undefined;
-    if (!edge || edge.src !== this.edges.end(i, 'src') || edge.dst !== this.edges.end(i, 'dst')) return undefined;
+    if (!edge || edge.src !== this.edges.end(i, 'src') || edge.dst !== this.edges.end(i, 'dst') || edge.type !== this.edges.typeOf(i)) return undefined;
     return edge;
   }
 
@@ -99,19 +101,27 @@ export class TraceColumns {
   private eventFrom(i: number, buf: Buffer, offset: number, got: number): TraceEvent | undefined {
     const event = safely(loadedEvent, recordOf(buf, offset, got));
     const events = this.events;
-    if (!event || event.id !== events.ids[i]) return undefined;
+    if (!event || !events.holds(i, event)) return undefined;
     const trace = events.traceId(i);
     return trace !== undefined && event.trace_id === undefined ? { ...event, trace_id: trace } : event;
   }
 }
 
-/** Fills `buf` from file position `position` (as far as the file goes); @returns the bytes read. */
+/**
+ * Fills `buf` from file position `position` (as far as the file goes); @returns the bytes read. A
+ * system error of the read (the file deleted, moved or no longer readable since the trace was read:
+ * an error with a `code`, such as ENOENT) ends it: what was read so far, which then holds no record.
+ */
 function readFully(read: ReadBytes, buf: Buffer, position: number): number {
   let got = 0;
-  while (got < buf.length) {
-    const n = read(buf, got, buf.length - got, position + got);
-    if (n <= 0) break;
-    got += n;
+  try {
+    while (got < buf.length) {
+      const n = read(buf, got, buf.length - got, position + got);
+      if (n <= 0) break;
+      got += n;
+    }
+  } catch (err) {
+    if (typeof (err as { code?: unknown } | null)?.code !== 'string') throw err;
   }
   return got;
 }
