@@ -15,6 +15,7 @@ import { followLayout, layoutStructureExtensions } from '../../../src/engine/str
 import { graphOverview } from '../../../src/engine/graph-window';
 import { overviewDelta } from '../../../src/engine/overview-delta';
 import { readSnapshot } from '../../../src/engine/snapshot';
+import { SessionStore } from '../../../src/engine/session-store';
 import { applyOverviewDelta } from '../../../src/shared/overview-delta';
 import { packOverview, unpackOverview } from '../../../src/shared/overview-columns';
 import type { GraphOverview } from '../../../src/shared/protocol';
@@ -128,6 +129,39 @@ describe('the overview sent as a delta after an append', () => {
     }
     // 19 appends of one event to 20: the lane column was copied at most twice (twice as large each time)
     assert.ok(new Set(buffers).size <= 2, `${new Set(buffers).size} lane buffers over 19 appends`);
+  });
+
+  it('in a session, answers a file seen growing with a delta against the overview the webview holds, else whole', async () => {
+    const ev = (id: number, t: number, type: string, agent: string, more: Record<string, unknown> = {}) => `${JSON.stringify({ id: `e${id}`, t, type, agent, ...more })}\n`;
+    const file = path.join(DIR, 'session.otrace.jsonl');
+    fs.writeFileSync(file, `${JSON.stringify({ trace_id: 's', task_id: 's', system: 'test' })}\n${ev(0, 0, 'spawn', 'orchestrator', { to: 'w' })}${ev(1, 1, 'tool_call', 'w', { tool: 'bash' })}`);
+    const store = new SessionStore();
+    let id = 0;
+    let held: GraphOverview | undefined;
+    /** Loads what is on disk and asks the overview as the graph view does (holding `held`); the webview's overview after it. */
+    const update = async (): Promise<'delta' | 'whole'> => {
+      await store.load({ key: 'k', version: -1, path: file, local: true, changed: [file] }, ++id);
+      const answer = store.graphOverviewUpdate('k', 'title', 800, held?.stamp)!;
+      assert.ok(answer.first, 'with the first window');
+      held = 'delta' in answer ? applyOverviewDelta(held!, answer.delta) : unpackOverview(answer.json, answer.columns);
+      assert.equal(held.stamp, answer.stamp);
+      assert.deepEqual(plain(held), plain(store.graphOverview('k', 'title')!), 'the overview held equals the whole one');
+      return 'delta' in answer ? 'delta' : 'whole';
+    };
+    assert.equal(await update(), 'whole', 'the first answer');
+    fs.appendFileSync(file, ev(2, 2, 'tool_result', 'w', { tool: 'bash' }));
+    assert.equal(await update(), 'whole', 'seen growing: laid out whole');
+    fs.appendFileSync(file, `${ev(3, 3, 'message', 'w', { to: 'orchestrator' })}${ev(4, 9, 'tool_call', 'w', { tool: 'search' })}`);
+    assert.equal(await update(), 'delta', 'the layout extended: a delta');
+    fs.appendFileSync(file, ev(5, 12, 'tool_result', 'w', { tool: 'search' }));
+    assert.equal(await update(), 'delta', 'extended again: a delta (an old call now a bar)');
+    // a webview that holds another overview (a page loaded again) gets the whole one
+    held = undefined;
+    fs.appendFileSync(file, ev(6, 13, 'message', 'w', { to: 'orchestrator' }));
+    assert.equal(await update(), 'whole', 'nothing held: whole');
+    // an append that reaches back (a new agent's lane): whole
+    fs.appendFileSync(file, ev(7, 14, 'message', 'x', { to: 'orchestrator' }));
+    assert.equal(await update(), 'whole', 'a new lane: whole');
   });
 
   it('is refused for an overview the delta was not made from', () => {
