@@ -185,6 +185,8 @@ function testProbe(s: TraceState, drawn: () => boolean) {
     commands: () => commandsRun,
     /** How many overviews this page has drawn (a second one: the trace was sent again). */
     renders: () => rendersRun,
+    /** Overview deltas applied and refused by this page. */
+    deltas: () => ({ ...deltas }),
   };
 }
 
@@ -368,6 +370,8 @@ function zoomToSelection(s: TraceState): void {
 let commandsRun = 0;
 /** Overviews drawn so far by this page (for tests: a trace sent again redraws it). */
 let rendersRun = 0;
+/** Overview deltas applied so far, and those that did not apply (the whole overview was asked for): for tests. */
+const deltas = { applied: 0, refused: 0 };
 
 /** Runs a command from the palette, a key or a button on the trace shown. */
 function run(command: GraphCommand): void {
@@ -414,7 +418,11 @@ function receive(m: HostMessage): void {
       moment('graph received');
       // applied to the overview held (its columns grown in place); another one held: the whole overview is asked for
       const next = state && state.stamp === m.delta.base ? withDelta(state.graph, m.delta) : undefined;
-      if (!next) return post({ type: 'wholeTrace' });
+      if (!next) {
+        deltas.refused++;
+        return post({ type: 'wholeTrace' });
+      }
+      deltas.applied++;
       showLock(m.locked);
       showGrowing(m.growing ?? false, panel.followRun);
       return render(m.uri ?? state?.uri, next, m.first);
