@@ -23,9 +23,10 @@
  *
  * And "append -> graph current" (issue #30: within 100 ms p95 at 1M events), a mode of its own:
  *   OTRACE_BENCH_SIZES=1M OTRACE_BENCH_LIVE=graph npm run bench -- live
+ * (with OTRACE_BENCH_OVERVIEW=whole each append's overview is made whole, as before the deltas)
  * a generated trace loaded through a SessionStore as the worker does, 12 appends of 100 lines, per
  * append the time from the load's call until the overview's bytes and the first window are made,
- * by phase (bytes read + import, read snapshot + summary, layout structure, overview, first window),
+ * by phase (bytes read + import, read snapshot + summary, layout structure, graph index, overview, first window),
  * median and p95, and how the layout structure was made (extended from the last one, or whole and why).
  */
 import * as fs from 'node:fs';
@@ -46,7 +47,9 @@ import { generateRecords } from './_generate';
 import { SessionStore } from '../src/engine/session-store';
 import { layoutStructure } from '../src/engine/graph-structure';
 import { lastExtension } from '../src/engine/structure-growth';
-import { graphOverviewBytes, graphWindow } from '../src/engine/graph-window';
+import { graphOverviewBytes, graphWindow, prepareGraph } from '../src/engine/graph-window';
+import type { GraphOverview } from '../src/shared/protocol';
+import type { OverviewDelta } from '../src/shared/overview-delta';
 import { fitWindowRequest } from '../src/shared/fit';
 import type { TraceSnapshot } from '../src/engine/snapshot';
 import { fmt } from './_util';
@@ -373,6 +376,14 @@ interface GraphRow {
  * first window (Fit at {@link GRAPH_WIDTH} px). The analysis of each load runs to its end before the
  * next append (not timed: nothing waits for it).
  */
+/** OTRACE_BENCH_OVERVIEW=whole: each append's overview made whole as before the deltas (to compare in one run). */
+const WHOLE_OVERVIEW = process.env.OTRACE_BENCH_OVERVIEW === 'whole';
+
+/** Bytes a delta takes on its way (its JSON, appended columns, changed values, axis positions). */
+function deltaBytes(d: OverviewDelta): number {
+  return d.json.length + d.appended.length + d.changed.byteLength + (d.tx?.byteLength ?? 0);
+}
+
 async function graphRow(dir: string, n: number): Promise<GraphRow> {
   const load0 = os.loadavg()[0];
   const file = path.join(dir, `graph-${n}.otrace.jsonl`);
@@ -380,7 +391,10 @@ async function graphRow(dir: string, n: number): Promise<GraphRow> {
   writeLines(file, head);
   const store = new SessionStore();
   const key = 'graph';
-  const sessionsOf = (s: SessionStore) => (s as unknown as { sessions: Map<string, { snapshot?: TraceSnapshot }> }).sessions;
+  const sessionsOf = (s: SessionStore) => (s as unknown as { sessions: Map<string, { snapshot?: TraceSnapshot; sent?: { overview: GraphOverview } }> }).sessions;
+  /** The stamp of the overview the graph view holds; how each timed append's overview was answered. */
+  let held: number | undefined;
+  const kinds: string[] = [];
   // the time of each SessionFiles.read (bytes read + import), wrapped for this bench only
   const proto = SessionFiles.prototype as unknown as { read: (...a: unknown[]) => unknown };
   const read0 = proto.read;
@@ -393,7 +407,7 @@ async function graphRow(dir: string, n: number): Promise<GraphRow> {
       readMs = ms(t);
     }
   };
-  const phases: Record<string, number[]> = { 'bytes read + import': [], 'read snapshot + summary': [], 'layout structure': [], overview: [], 'first window': [] };
+  const phases: Record<string, number[]> = { 'bytes read + import': [], 'read snapshot + summary': [], 'layout structure': [], 'graph index': [], overview: [], 'first window': [] };
   const totals: number[] = [];
   const sizes: number[] = [];
   let version = 0;
@@ -411,10 +425,27 @@ async function graphRow(dir: string, n: number): Promise<GraphRow> {
       const structure = ms(t);
       how = lastExtension();
       t = process.hrtime.bigint();
-      const bytes = graphOverviewBytes(snapshot, 'bench');
+      prepareGraph(snapshot);
+      const index = ms(t);
+      t = process.hrtime.bigint();
+      // as the graph view asks: a delta against the overview it holds (OTRACE_BENCH_OVERVIEW=whole: the whole overview's bytes, as before)
+      let size: number;
+      let at: Pick<GraphOverview, 'axis' | 'stamp'>;
+      if (WHOLE_OVERVIEW) {
+        const bytes = graphOverviewBytes(snapshot, 'bench');
+        size = bytes.json.length + bytes.columns.length;
+        at = bytes.overview;
+      } else {
+        const answer = store.graphOverviewUpdate(key, 'bench', undefined, held)!;
+        size = 'delta' in answer ? deltaBytes(answer.delta) : answer.json.length + answer.columns.length;
+        held = answer.stamp;
+        // a file not yet seen growing keeps no overview sent (its first loads here)
+        at = sessionsOf(store).get(key)!.sent?.overview ?? graphOverviewBytes(snapshot, 'bench').overview;
+        if (timed) kinds.push('delta' in answer ? 'delta' : 'whole');
+      }
       const overview = ms(t);
       t = process.hrtime.bigint();
-      const first = graphWindow(snapshot, fitWindowRequest(bytes.overview, GRAPH_WIDTH));
+      const first = graphWindow(snapshot, fitWindowRequest(at, GRAPH_WIDTH));
       const window = ms(t);
       const total = ms(t0);
       if (!timed) return;
@@ -422,10 +453,11 @@ async function graphRow(dir: string, n: number): Promise<GraphRow> {
       phases['bytes read + import'].push(readMs);
       phases['read snapshot + summary'].push(answered - readMs);
       phases['layout structure'].push(structure);
+      phases['graph index'].push(index);
       phases.overview.push(overview);
       phases['first window'].push(window);
       totals.push(total);
-      sizes.push(bytes.json.length + bytes.columns.length);
+      sizes.push(size);
     });
     if (!graphDone) throw new Error('graph row: the trace as read never answered');
     return how;
@@ -438,7 +470,7 @@ async function graphRow(dir: string, n: number): Promise<GraphRow> {
     for (let k = 1; k <= GRAPH_ROUNDS; k++) {
       fs.appendFileSync(file, `${more.slice(k * LINES, (k + 1) * LINES).join('\n')}\n`);
       const how = await loadOnce(true);
-      process.stdout.write(`  graph ${n}: append ${k}: ${Math.round(totals[totals.length - 1])} ms, structure ${how} (${Object.entries(phases).map(([p, xs]) => `${p} ${Math.round(xs[xs.length - 1])}`).join(', ')})\n`);
+      process.stdout.write(`  graph ${n}: append ${k}: ${Math.round(totals[totals.length - 1])} ms, structure ${how}, overview ${WHOLE_OVERVIEW ? 'whole (forced)' : kinds[kinds.length - 1]} (${Object.entries(phases).map(([p, xs]) => `${p} ${Math.round(xs[xs.length - 1])}`).join(', ')})\n`);
     }
   } finally {
     proto.read = read0;

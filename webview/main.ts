@@ -11,6 +11,7 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { NodeSingular } from 'cytoscape';
 import { unpackOverview } from '../src/shared/overview-columns';
+import { applyOverviewDelta, type OverviewDelta } from '../src/shared/overview-delta';
 import type { GraphCommand, GraphNode, GraphOverview, GraphWindow, HostMessage } from '../src/shared/protocol';
 import { plainLabel } from '../src/shared/untrusted-text';
 import { createAxis } from './axis';
@@ -45,6 +46,15 @@ const panel = {
   /** Keep the newest events in view while the run is still being written. */
   followRun: readSaved(getState())?.followRun ?? false,
 };
+
+/** `held` with `delta` applied (src/shared/overview-delta.ts), or undefined when it does not apply (the whole overview is asked for then). */
+function withDelta(held: GraphOverview, delta: OverviewDelta): GraphOverview | undefined {
+  try {
+    return applyOverviewDelta(held, delta);
+  } catch {
+    return undefined;
+  }
+}
 
 /** The state of the snapshot `stamp` names, when it is the one shown (a message for another is dropped). */
 function shownAt(stamp: number): TraceState | undefined {
@@ -175,6 +185,8 @@ function testProbe(s: TraceState, drawn: () => boolean) {
     commands: () => commandsRun,
     /** How many overviews this page has drawn (a second one: the trace was sent again). */
     renders: () => rendersRun,
+    /** Overview deltas applied and refused by this page. */
+    deltas: () => ({ ...deltas }),
   };
 }
 
@@ -358,6 +370,8 @@ function zoomToSelection(s: TraceState): void {
 let commandsRun = 0;
 /** Overviews drawn so far by this page (for tests: a trace sent again redraws it). */
 let rendersRun = 0;
+/** Overview deltas applied so far, and those that did not apply (the whole overview was asked for): for tests. */
+const deltas = { applied: 0, refused: 0 };
 
 /** Runs a command from the palette, a key or a button on the trace shown. */
 function run(command: GraphCommand): void {
@@ -400,6 +414,19 @@ function receive(m: HostMessage): void {
       showLock(m.locked);
       showGrowing(m.growing ?? false, panel.followRun);
       return render(m.uri ?? state?.uri ?? readSaved(getState())?.uri, m.type === 'trace' ? m.graph : unpackOverview(m.json, m.columns), m.first);
+    case 'traceDelta': {
+      moment('graph received');
+      // applied to the overview held (its columns grown in place); another one held: the whole overview is asked for
+      const next = state && state.stamp === m.delta.base ? withDelta(state.graph, m.delta) : undefined;
+      if (!next) {
+        deltas.refused++;
+        return post({ type: 'wholeTrace' });
+      }
+      deltas.applied++;
+      showLock(m.locked);
+      showGrowing(m.growing ?? false, panel.followRun);
+      return render(m.uri ?? state?.uri, next, m.first);
+    }
     case 'window':
       moment('window received');
       return shownAt(m.window.stamp)?.loader.receive(m.window);

@@ -26,6 +26,7 @@ const CALL_NAMES = {
   inspect: true,
   graphOverview: true,
   graphOverviewBytes: true,
+  graphOverviewUpdate: true,
   graphWindow: true,
   graphEvent: true,
   findEvents: true,

@@ -9,6 +9,10 @@ import { CREDIT_TINT_FROM } from '../shared/credit-words';
 import { eventDetails, layoutEdge, layoutNode, nodeLabel, withCredit, type GraphLayout } from './graph-model';
 import { graphIndex, prepareGraph, Role, type BucketPlan, type GraphIndex } from './graph-index';
 import { packOverview } from '../shared/overview-columns';
+import type { OverviewDelta } from '../shared/overview-delta';
+import { overviewDelta } from './overview-delta';
+import { grownFrom } from './structure-growth';
+import type { LayoutStructure } from './graph-structure';
 import { contentsOf, eventWithContent } from './long-content';
 import { sourcePromptOf } from './source-prompt';
 import { bucketWidth, runKey } from '../shared/axis';
@@ -129,6 +133,28 @@ function presentMarks(layout: GraphLayout): string[] {
 export function graphOverviewBytes(snapshot: TraceSnapshot, title: string): { json: Uint8Array; columns: Uint8Array; overview: Pick<GraphOverview, 'axis' | 'stamp'> } {
   const overview = graphOverview(snapshot, title);
   return { ...packOverview(overview), overview: { axis: overview.axis, stamp: overview.stamp } };
+}
+
+/** An overview sent to a webview, with the layout structure it was made from: what the next one may be a delta against. */
+export interface OverviewSent {
+  overview: GraphOverview;
+  structure: LayoutStructure;
+}
+
+/**
+ * The overview of `snapshot` as a delta against `held` (the overview last sent to the webview,
+ * which holds it; undefined: it holds none) when the snapshot's layout structure was extended from `held`'s by an append
+ * (src/engine/structure-growth.ts `grownFrom`); else, or when the delta is not worth it
+ * (src/engine/overview-delta.ts), undefined: the whole overview goes. Also the overview sent, for
+ * the next call.
+ */
+export function graphOverviewDelta(snapshot: TraceSnapshot, title: string, held: OverviewSent | undefined): { delta?: OverviewDelta; sent: OverviewSent } {
+  const overview = graphOverview(snapshot, title);
+  const structure = graphIndex(snapshot).layout.structure;
+  const sent = { overview, structure };
+  if (!held || grownFrom(structure)?.structure !== held.structure) return { sent };
+  const delta = overviewDelta(held.overview, overview);
+  return delta ? { delta, sent } : { sent };
 }
 
 /**

@@ -13,7 +13,8 @@ import { chooseMapping, type MappingSource } from '../trace/mapping-choice';
 import type { LoadedTrace, Position } from '../trace/model';
 import type { Analysis } from '../analysis';
 import { fitWindowRequest } from '../shared/fit';
-import { findEvents, graphEvent, graphOverview, graphOverviewBytes, graphWindow, prepareGraph, snapshotStamp } from './graph-window';
+import { packOverview } from '../shared/overview-columns';
+import { findEvents, graphEvent, graphOverview, graphOverviewBytes, graphOverviewDelta, graphWindow, prepareGraph, snapshotStamp, type OverviewSent } from './graph-window';
 import { mappingReport, mappingSource } from './mapping-sources';
 import { eventMarks } from './marks';
 import { recordLabels } from './record-labels';
@@ -33,7 +34,8 @@ import type { GraphNode, GraphOverview, GraphWindow, WindowRequest } from '../sh
 import { runChatTool, type ChatToolAnswer, type ToolView } from './chat-tools';
 import { DiskTraces, toolTraces } from './tool-traces';
 import { FollowAnalysis } from '../analysis/follow';
-import { followLayout } from './structure-growth';
+import { followLayout, isFollowed } from './structure-growth';
+import type { OverviewDelta } from '../shared/overview-delta';
 
 /** One session: its files, its latest snapshot and that snapshot's summary. */
 interface Session {
@@ -46,6 +48,8 @@ interface Session {
   marks?: { snapshot: TraceSnapshot; options: string; files: Map<string, FileMarks> };
   /** The analysis that follows the file once it was seen growing (src/analysis/follow.ts), for one stated outcome. */
   follow?: { outcome: string | undefined; analysis: FollowAnalysis };
+  /** A followed file's overview last answered as bytes: the next answer may be a delta against it (src/shared/overview-delta.ts). */
+  sent?: OverviewSent;
 }
 
 /** Thrown at a phase boundary when the load is no longer wanted. */
@@ -327,6 +331,26 @@ export class SessionStore implements EngineCalls {
     const { json, columns, overview } = graphOverviewBytes(s, title);
     const first = fitWidth === undefined ? undefined : graphWindow(s, fitWindowRequest(overview, fitWidth));
     return { json, columns, ...(first ? { first } : {}) };
+  }
+
+  graphOverviewUpdate(key: string, title: string, fitWidth: number | undefined, held: number | undefined): ({ json: Uint8Array; columns: Uint8Array } | { delta: OverviewDelta }) & { stamp: number; first?: GraphWindow } | undefined {
+    const session = this.sessions.get(key);
+    const s = session?.snapshot;
+    if (!session || !s) return undefined;
+    const firstOf = (overview: Pick<GraphOverview, 'axis' | 'stamp'>) => (fitWidth === undefined ? undefined : graphWindow(s, fitWindowRequest(overview, fitWidth)));
+    if (isFollowed(s.loaded)) {
+      // a file seen growing: what is answered is kept, the next answer may be a delta against it
+      const last = session.sent;
+      const { delta, sent } = last && last.overview.stamp === held ? graphOverviewDelta(s, title, last) : graphOverviewDelta(s, title, undefined);
+      session.sent = sent;
+      const first = firstOf(sent.overview);
+      const body = delta ? { delta } : packOverview(sent.overview);
+      return { ...body, stamp: sent.overview.stamp, ...(first ? { first } : {}) };
+    }
+    session.sent = undefined;
+    const { json, columns, overview } = graphOverviewBytes(s, title);
+    const first = firstOf(overview);
+    return { json, columns, stamp: overview.stamp, ...(first ? { first } : {}) };
   }
 
   graphWindow(key: string, request: WindowRequest): GraphWindow | undefined {

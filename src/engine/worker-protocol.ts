@@ -13,6 +13,7 @@ import type { EventString, StringPlace } from './long-strings';
 import type { ChatToolAnswer, ToolView } from './chat-tool-names';
 import type { LabelTarget, SessionLabels } from './human-labels';
 import type { NewLabel } from '../shared/label-kinds';
+import type { OverviewDelta } from '../shared/overview-delta';
 import type { CompareModel } from '../shared/compare-protocol';
 
 /** What to read: one version of a trace file. */
@@ -132,6 +133,13 @@ export interface EngineCalls {
    * area `fitWidth` px wide (src/shared/fit.ts), when `fitWidth` is given.
    */
   graphOverviewBytes(key: string, title: string, fitWidth?: number): { json: Uint8Array; columns: Uint8Array; first?: GraphWindow } | undefined;
+  /**
+   * What the graph view posts to a webview holding the overview stamped `held` (undefined: none):
+   * for a file seen growing whose layout was extended from that overview's, a `delta` against it
+   * (src/shared/overview-delta.ts); else the whole overview as {@link graphOverviewBytes} gives it.
+   * `stamp`: the answered overview's (what the webview holds next).
+   */
+  graphOverviewUpdate(key: string, title: string, fitWidth: number | undefined, held: number | undefined): (({ json: Uint8Array; columns: Uint8Array } | { delta: OverviewDelta }) & { stamp: number; first?: GraphWindow }) | undefined;
   graphWindow(key: string, request: WindowRequest): GraphWindow | undefined;
   graphEvent(key: string, stamp: number, index: number): GraphNode | undefined;
   findEvents(key: string, stamp: number, query: string): number[] | undefined;

@@ -8,6 +8,7 @@
  * imports `vscode`. All text fields are untrusted trace content: the webview shows them with
  * textContent only, never as HTML.
  */
+import type { OverviewDelta } from './overview-delta';
 
 /** One agent's horizontal lane, in spawn-tree order: sub-agents follow the agent that spawned them. */
 export interface GraphLane {
@@ -343,6 +344,12 @@ export type HostMessage =
    * and the webview reads the columns as typed arrays over the bytes (no parse of a number per event).
    */
   | { type: 'traceJson'; json: Uint8Array; columns: Uint8Array; uri?: string; locked?: boolean; first?: GraphWindow; growing?: boolean }
+  /**
+   * The same trace grown by an append (a running agent's log, issue #30): what changed against the
+   * overview the webview holds (`delta.base`, src/shared/overview-delta.ts), not the whole one. A
+   * webview that holds another overview answers `wholeTrace`.
+   */
+  | { type: 'traceDelta'; delta: OverviewDelta; uri?: string; locked?: boolean; first?: GraphWindow; growing?: boolean }
   /** The answer to a `window` request (undefined `window` when the trace changed meanwhile). */
   | { type: 'window'; window: GraphWindow }
   /** One event with its text and fields (the details pane), answering `event`. */
@@ -372,6 +379,8 @@ export type HostMessage =
 export type WebviewMessage =
   /** The webview's page has loaded and its script runs (a page loaded again gets its trace again). */
   | { type: 'ready' }
+  /** A `traceDelta` came for an overview the page does not hold: the whole overview is wanted. */
+  | { type: 'wholeTrace' }
   /** The graph of an axis range (the view moved out of the loaded window or changed its level of detail). */
   | { type: 'window'; request: WindowRequest }
   /** One event's node with its text and fields, for the details pane. */

@@ -55,6 +55,7 @@ const TEST_FILES: Record<string, () => unknown> = {
   'restricted.test.ts': () => require('./restricted.test'),
   'graph-1m.test.ts': () => require('./graph-1m.test'),
   'graph-agents.test.ts': () => require('./graph-agents.test'),
+  'graph-delta.test.ts': () => require('./graph-delta.test'),
   'start.test.ts': () => require('./start.test'),
   'chat-tools.test.ts': () => require('./chat-tools.test'),
 };

@@ -80,6 +80,8 @@ export class GraphView implements vscode.Disposable {
   private shown: SessionSummary | undefined;
   /** `ready` messages so far: a second one means the page was loaded again and needs its trace again. */
   private pageLoads = 0;
+  /** The overview the page holds (its trace and stamp): a trace grown since is posted as a delta against it. */
+  private held: { uri: string; stamp: number } | undefined;
   /** Messages asked for before the webview had its trace (explain, showLane): sent right after it, stamped with its snapshot. */
   private queued: Unstamped[] = [];
   private readonly disposables: vscode.Disposable[] = [];
@@ -224,14 +226,19 @@ export class GraphView implements vscode.Disposable {
     this.sentFor = summary;
     const key = this.uri.toString();
     const current = () => key === this.uri.toString() && summary === this.summary;
-    const graph = await this.sessions.engine.graphOverviewBytes(key, path.basename(this.uri.fsPath), lastGraphSize().width).catch(logged(`asking the engine for the graph of ${this.uri.fsPath}`));
+    const held = this.held?.uri === key ? this.held.stamp : undefined;
+    const graph = await this.sessions.engine.graphOverviewUpdate(key, path.basename(this.uri.fsPath), lastGraphSize().width, held).catch(logged(`asking the engine for the graph of ${this.uri.fsPath}`));
     if (!current()) return;
     if (!graph) {
       this.sentFor = undefined;
       return;
     }
     const growing = this.sessions.isGrowing(this.uri);
-    this.post({ type: 'traceJson', uri: key, locked: this.onToggleLock ? this.locked : undefined, json: graph.json, columns: graph.columns, first: graph.first, growing });
+    const locked = this.onToggleLock ? this.locked : undefined;
+    // a trace grown by an append: what changed against the overview the page holds (issue #30)
+    if ('delta' in graph) this.post({ type: 'traceDelta', uri: key, locked, delta: graph.delta, first: graph.first, growing });
+    else this.post({ type: 'traceJson', uri: key, locked, json: graph.json, columns: graph.columns, first: graph.first, growing });
+    this.held = { uri: key, stamp: graph.stamp };
     this.shown = summary;
     const s = this.selection.selection;
     if (s && s.trace === this.uri.toString()) this.post({ type: 'select', stamp: summary.stamp, index: s.index });
@@ -260,7 +267,13 @@ export class GraphView implements vscode.Disposable {
       case 'ready':
         markStart('webview ready');
         // The first page gets the trace posted before it was ready; a page loaded again needs it again.
-        void this.send(++this.pageLoads > 1);
+        if (++this.pageLoads > 1) this.held = undefined;
+        void this.send(this.pageLoads > 1);
+        return;
+      case 'wholeTrace':
+        // the page does not hold the overview a delta was made against
+        this.held = undefined;
+        void this.send(true);
         return;
       // The graph's questions go to the engine as they are: this view only routes them.
       case 'window': {

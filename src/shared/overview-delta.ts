@@ -1,0 +1,109 @@
+/**
+ * What changed in the graph's overview after an append (issue #30): instead of the whole overview
+ * (15 MB of columns at 1M events) the engine sends the overview the webview holds plus a delta,
+ * and the webview applies it to what it holds. Pure: the engine makes deltas
+ * (src/engine/overview-delta.ts), the webview applies them with {@link applyOverviewDelta}.
+ *
+ * A delta names the overview it applies to (`base`, its stamp) and how many events that one has
+ * (`from`). It carries the rest of the overview whole as JSON (lanes, axis, findings, legend,
+ * counts: small, since an extended layout has at most 1,000 lanes), the appended events' columns
+ * packed as {@link packColumns} packs them (byTime: the time ranks `from` .. n - 1, which an append
+ * that reaches nothing back gives to new events only), the old events' column values that changed
+ * (a call whose result came is now a bar: its `end`; a row), and every event's axis position when
+ * old ones moved (the axis follows the span: it changes on most appends).
+ */
+import type { GraphColumns, GraphOverview } from './protocol';
+import { packColumns, unpackColumns } from './overview-columns';
+
+/** Column codes of {@link OverviewDelta.changed}. */
+export const CHANGED_COLUMNS = ['lane', 'kind', 'end', 'row'] as const;
+
+/** What changed in the overview from the one with stamp `base` and `from` events. */
+export interface OverviewDelta {
+  /** The stamp of the overview the delta applies to. */
+  base: number;
+  /** The number of events of that overview; the new one has `from` + the appended ones. */
+  from: number;
+  /** UTF-8 JSON of the new overview without its columns (findings whole). */
+  json: Uint8Array;
+  /** The appended events' columns (packColumns; byTime: the ranks from `from` on, event indices). */
+  appended: Uint8Array;
+  /** Old events' values that changed: triples (column code in {@link CHANGED_COLUMNS}, event index, value). */
+  changed: Int32Array;
+  /** Every event's axis position, when an old one moved; else only the appended ones' (in `appended`). */
+  tx?: Float64Array;
+}
+
+/** Typed arrays that this module owns and may grow in place (their buffers hold only them, room included). */
+const own = new WeakSet<ArrayBufferLike>();
+
+type Column = Int32Array | Uint16Array | Uint8Array | Float64Array;
+
+/** `col` with room for n values and its first values kept: the same buffer when it is ours and has the room, else a new one twice as large. */
+function grown<T extends Column>(col: T, n: number, make: (capacity: number) => T): T {
+  const capacity = col.buffer.byteLength / col.BYTES_PER_ELEMENT;
+  // a view of the whole buffer's first n values (a subarray of `col` would end where `col` ends)
+  if (own.has(col.buffer) && col.byteOffset === 0 && capacity >= n) return new (col.constructor as new (b: ArrayBufferLike, at: number, n: number) => T)(col.buffer, 0, n);
+  const out = make(Math.max(n, 2 * col.length, 16));
+  out.set(col);
+  own.add(out.buffer);
+  return out.subarray(0, n) as T;
+}
+
+/** The largest value a lane column of this type holds. */
+function laneMax(col: GraphColumns['lane']): number {
+  return col instanceof Uint8Array ? 0xff : col instanceof Uint16Array ? 0xffff : 0x7fffffff;
+}
+
+/**
+ * Applies `delta` to `held` (the overview with stamp `delta.base`) and returns the new overview.
+ * The columns are grown in place when they have room, else into arrays twice as large (so n appends
+ * cost O(appended) each, amortized): `held`'s columns may be written, so `held` must not be used
+ * afterwards. Throws when `held` is not the overview the delta applies to.
+ * @returns the overview equal to the engine's whole overview of the new snapshot.
+ */
+export function applyOverviewDelta(held: GraphOverview, delta: OverviewDelta): GraphOverview {
+  if (held.stamp !== delta.base) throw new Error(`overview delta: for the overview ${delta.base}, applied to ${held.stamp}`);
+  const from = delta.from;
+  const c = held.columns;
+  if (c.tx.length !== from) throw new Error(`overview delta: from ${from} events, the overview holds ${c.tx.length}`);
+  const rest = JSON.parse(new TextDecoder().decode(delta.json)) as Omit<GraphOverview, 'columns'>;
+  const add = unpackColumns(delta.appended).columns;
+  const n = from + add.tx.length;
+  // the lane column widened when an appended or changed lane does not fit it
+  let widest = 0;
+  for (let i = 0; i < add.lane.length; i++) widest = Math.max(widest, add.lane[i]);
+  for (let k = 0; k < delta.changed.length; k += 3) if (delta.changed[k] === 0) widest = Math.max(widest, delta.changed[k + 2]);
+  const laneOld = widest > laneMax(c.lane) ? Int32Array.from(c.lane) : c.lane;
+  const laneMake = (m: number) => (laneOld instanceof Uint8Array ? new Uint8Array(m) : laneOld instanceof Uint16Array ? new Uint16Array(m) : new Int32Array(m));
+  const columns: GraphColumns = {
+    byTime: grown(c.byTime, n, (m) => new Int32Array(m)),
+    tx: delta.tx ? delta.tx : grown(c.tx, n, (m) => new Float64Array(m)),
+    lane: grown(laneOld, n, laneMake),
+    kind: grown(c.kind, n, (m) => new Uint8Array(m)),
+    end: grown(c.end, n, (m) => new Int32Array(m)),
+    row: grown(c.row, n, (m) => new Uint8Array(m)),
+  };
+  if (columns.tx.length !== n) throw new Error(`overview delta: ${columns.tx.length} axis positions for ${n} events`);
+  columns.byTime.set(add.byTime, from);
+  if (!delta.tx) columns.tx.set(add.tx, from);
+  columns.lane.set(add.lane, from);
+  columns.kind.set(add.kind, from);
+  columns.end.set(add.end, from);
+  columns.row.set(add.row, from);
+  const d = delta.changed;
+  for (let k = 0; k < d.length; k += 3) columns[CHANGED_COLUMNS[d[k]]][d[k + 1]] = d[k + 2];
+  return { ...rest, columns };
+}
+
+/** The appended events' columns packed (see {@link OverviewDelta.appended}): values `from` .. n - 1 of each. */
+export function packAppended(c: GraphColumns, from: number): Uint8Array {
+  return packColumns({
+    byTime: c.byTime.subarray(from),
+    tx: c.tx.subarray(from),
+    lane: c.lane.subarray(from),
+    kind: c.kind.subarray(from),
+    end: c.end.subarray(from),
+    row: c.row.subarray(from),
+  });
+}

@@ -1,0 +1,75 @@
+/**
+ * A trace growing on disk, open in the graph editor of a real VS Code (issue #30): once the file is
+ * followed, each append reaches the page as a delta against the overview it holds (not the whole
+ * overview again), and the page draws the grown trace: the header counts the new events and the
+ * overview it holds equals the engine's whole overview of the trace.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { OtraceApi } from '../../src/host/extension';
+import type { GraphOverview } from '../../src/shared/protocol';
+import { evalInWebview } from './bridge';
+import { untilValue } from './wait';
+
+/** What the test reads of the page. */
+interface Seen {
+  summary: string;
+  total: number;
+  columns: number;
+  deltas: { applied: number; refused: number };
+  renders: number;
+  /** The overview's columns as arrays, and its lanes and axis. */
+  held: unknown;
+}
+
+const ev = (k: number, agent: string, type: string, more: Record<string, unknown> = {}) => JSON.stringify({ id: `e${k}`, t: k, type, agent, content: `${type} ${k}`, ...more });
+
+describe('a growing trace in the graph editor: appends arrive as deltas', function () {
+  this.timeout(180_000);
+  let dir = '';
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('draws each append from a delta applied to the overview the page holds', async () => {
+    const api = (await vscode.extensions.getExtension<OtraceApi>('otrace.otrace')!.activate())!;
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-delta-'));
+    const file = path.join(dir, 'growing.otrace.jsonl');
+    const lines = [JSON.stringify({ trace_id: 'grow', task_id: 'grow', system: 'test' }), ev(0, 'orchestrator', 'spawn', { to: 'worker' })];
+    for (let k = 1; k < 40; k++) lines.push(ev(k, k % 3 ? 'worker' : 'orchestrator', k % 2 ? 'tool_call' : 'tool_result', { tool: 'bash' }));
+    fs.writeFileSync(file, `${lines.join('\n')}\n`);
+    await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), 'otrace.traceGraph');
+    const frame = `body[data-state="ready"][data-title="${path.basename(file)}"]`;
+    const seen = () =>
+      evalInWebview<Seen>(
+        `() => { const g = globalThis.__otrace.graph; return { summary: document.getElementById('summary').textContent, total: g.totalEvents, columns: g.columns.tx.length, deltas: globalThis.__otrace.deltas(), renders: globalThis.__otrace.renders(), held: { columns: Object.fromEntries(Object.entries(g.columns).map(([k, v]) => [k, Array.from(v)])), lanes: g.lanes, axis: g.axis } }; }`,
+        { selector: frame, timeoutMs: 60_000 },
+      );
+    /** The engine's whole overview of the trace now, in the page's terms. */
+    const whole = async () => {
+      const o = (await api.sessions.engine.graphOverview(vscode.Uri.file(file).toString(), path.basename(file))) as GraphOverview;
+      return { columns: Object.fromEntries(Object.entries(o.columns).map(([k, v]) => [k, Array.from(v as ArrayLike<number>)])), lanes: o.lanes, axis: o.axis };
+    };
+    const first = await untilValue('the graph', () => seen(), (v) => v.total === 40, 60_000);
+    assert.equal(first.deltas.applied, 0, 'the first overview comes whole');
+    // appends: the first makes the file followed (laid out whole), the later ones extend the layout
+    let n = 40;
+    for (let round = 0; round < 4; round++) {
+      const more = Array.from({ length: 10 }, (_, j) => ev(n + j, j % 2 ? 'worker' : 'orchestrator', 'message', { to: j % 2 ? 'orchestrator' : 'worker' }));
+      fs.appendFileSync(file, `${more.join('\n')}\n`);
+      n += 10;
+      const grown = await untilValue(`the graph of ${n} events`, () => seen(), (v) => v.total === n, 60_000);
+      assert.equal(grown.columns, n, 'the overview held has a column value per event');
+      assert.deepEqual(grown.held, await whole(), `after ${n} events (${JSON.stringify(grown.deltas)}): the page's overview equals the engine's whole overview`);
+      assert.match(grown.summary, new RegExp(`\\b${n} events\\b`), `the header: ${grown.summary}`);
+    }
+    const last = await seen();
+    assert.ok(last.deltas.applied >= 2, `appends drawn from deltas: ${JSON.stringify(last.deltas)}`);
+    assert.equal(last.deltas.refused, 0, 'every delta applied to the overview held');
+  });
+});

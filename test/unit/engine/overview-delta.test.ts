@@ -1,0 +1,172 @@
+/**
+ * The overview sent as a delta after an append (src/engine/overview-delta.ts makes it,
+ * src/shared/overview-delta.ts is the webview's code that applies it): random traces written to a
+ * file in random pieces and followed as a session follows them; after each piece the overview the
+ * webview holds (the first one read back from its bytes, then each delta applied to it) must equal
+ * the whole overview of the same bytes, and a structure extended by the append gives a delta.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { followLayout, layoutStructureExtensions } from '../../../src/engine/structure-growth';
+import { graphOverview } from '../../../src/engine/graph-window';
+import { overviewDelta } from '../../../src/engine/overview-delta';
+import { readSnapshot } from '../../../src/engine/snapshot';
+import { SessionStore } from '../../../src/engine/session-store';
+import { applyOverviewDelta } from '../../../src/shared/overview-delta';
+import { packOverview, unpackOverview } from '../../../src/shared/overview-columns';
+import type { GraphOverview } from '../../../src/shared/protocol';
+import { GrowingLoad } from '../../../src/trace/growing-load';
+import '../../../src/trace/importers';
+import { LiveFiles } from '../../../src/trace/live-files';
+import type { MappingSource } from '../../../src/trace/mapping-choice';
+import { choice, traceLines } from './random-appends';
+
+/** One list for every load: another list of mappings starts the growing import again. */
+const NO_MAPPINGS: MappingSource[] = [];
+const DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-overview-delta-'));
+after(() => fs.rmSync(DIR, { recursive: true, force: true }));
+
+/** An overview in plain values (typed arrays as arrays, findings' events read). */
+function plain(o: GraphOverview): unknown {
+  return {
+    ...o,
+    columns: Object.fromEntries(Object.entries(o.columns).map(([k, v]) => [k, Array.from(v as ArrayLike<number>)])),
+    findings: o.findings.map((f) => ({ ...f, events: Array.from(f.events) })),
+  };
+}
+
+/** The whole overview as the webview reads it from its bytes. */
+function asSent(o: GraphOverview): GraphOverview {
+  const { json, columns } = packOverview(o);
+  return unpackOverview(json, columns);
+}
+
+let files = 0;
+
+/** Follows a file through its pieces; per piece the held overview (delta applied, or whole) must equal the whole overview. Returns how many deltas were applied. */
+function follow(pieces: string[]): number {
+  const file = path.join(DIR, `t${files++}.otrace.jsonl`);
+  fs.writeFileSync(file, '');
+  const live = new LiveFiles();
+  const growing = new GrowingLoad();
+  let engineHeld: GraphOverview | undefined;
+  let held: GraphOverview | undefined;
+  let deltas = 0;
+  let stamp = 1;
+  for (const piece of pieces) {
+    fs.appendFileSync(file, piece);
+    for (const p of live.paths()) live.refresh(p);
+    const loaded = growing.load(file, live, NO_MAPPINGS);
+    followLayout(loaded);
+    const extended = layoutStructureExtensions();
+    const next = { ...graphOverview(readSnapshot('k', -1, 'trace.otrace.jsonl', loaded), 'title'), stamp: stamp++ };
+    const delta = engineHeld && layoutStructureExtensions() > extended ? overviewDelta(engineHeld, next) : undefined;
+    if (engineHeld && layoutStructureExtensions() > extended) assert.ok(delta, 'an extended structure gives a delta');
+    if (delta) {
+      held = applyOverviewDelta(held!, delta);
+      deltas++;
+    } else held = asSent(next);
+    engineHeld = next;
+    assert.deepEqual(plain(held), plain(next), `after ${fs.statSync(file).size} bytes: the overview held equals the whole overview`);
+  }
+  return deltas;
+}
+
+describe('the overview sent as a delta after an append', () => {
+  it('applied to the overview held, equals the whole overview of the same bytes (random traces, random cuts)', () => {
+    let deltas = 0;
+    fc.assert(
+      fc.property(fc.array(choice, { minLength: 1, maxLength: 70 }), fc.nat(12), fc.array(fc.nat(10), { minLength: 1, maxLength: 8 }), (choices, first, cuts) => {
+        const text = `${traceLines(choices).join('\n')}\n`;
+        const breaks: number[] = [];
+        for (let k = text.indexOf('\n'); k >= 0; k = text.indexOf('\n', k + 1)) breaks.push(k + 1);
+        let line = Math.min(first, breaks.length - 1);
+        const pieces = [text.slice(0, breaks[line])];
+        let shown = breaks[line];
+        for (const cut of cuts) {
+          line = Math.min(breaks.length - 1, line + cut);
+          pieces.push(text.slice(shown, breaks[line]));
+          shown = breaks[line];
+        }
+        pieces.push(text.slice(shown));
+        deltas += follow(pieces);
+      }),
+      { numRuns: 200, seed: 30 },
+    );
+    assert.ok(deltas > 40, `${deltas} deltas applied`);
+  });
+
+  it('grows the held columns in place when they have room (no copy per append)', () => {
+    const lines = [JSON.stringify({ trace_id: 'g', task_id: 'g', system: 'test' })];
+    for (let i = 0; i < 40; i++) lines.push(JSON.stringify({ id: `e${i}`, t: i, type: 'message', agent: i % 2 ? 'a' : 'b', to: i % 2 ? 'b' : 'a', content: `m${i}` }));
+    const text = lines.map((l) => `${l}\n`);
+    const file = path.join(DIR, 'room.otrace.jsonl');
+    fs.writeFileSync(file, text.slice(0, 21).join(''));
+    const live = new LiveFiles();
+    const growing = new GrowingLoad();
+    const load = (stamp: number) => {
+      for (const p of live.paths()) live.refresh(p);
+      const loaded = growing.load(file, live, NO_MAPPINGS);
+      followLayout(loaded);
+      return { ...graphOverview(readSnapshot('k', -1, 'trace.otrace.jsonl', loaded), 'title'), stamp };
+    };
+    let engineHeld = load(1);
+    let held = asSent(engineHeld);
+    const buffers: ArrayBufferLike[] = [];
+    for (let k = 21; k < text.length; k++) {
+      fs.appendFileSync(file, text[k]);
+      const next = load(k);
+      const delta = overviewDelta(engineHeld, next);
+      assert.ok(delta, `append ${k}: a delta`);
+      held = applyOverviewDelta(held, delta);
+      assert.deepEqual(plain(held), plain(next));
+      buffers.push(held.columns.lane.buffer);
+      engineHeld = next;
+    }
+    // 19 appends of one event to 20: the lane column was copied at most twice (twice as large each time)
+    assert.ok(new Set(buffers).size <= 2, `${new Set(buffers).size} lane buffers over 19 appends`);
+  });
+
+  it('in a session, answers a file seen growing with a delta against the overview the webview holds, else whole', async () => {
+    const ev = (id: number, t: number, type: string, agent: string, more: Record<string, unknown> = {}) => `${JSON.stringify({ id: `e${id}`, t, type, agent, ...more })}\n`;
+    const file = path.join(DIR, 'session.otrace.jsonl');
+    fs.writeFileSync(file, `${JSON.stringify({ trace_id: 's', task_id: 's', system: 'test' })}\n${ev(0, 0, 'spawn', 'orchestrator', { to: 'w' })}${ev(1, 1, 'tool_call', 'w', { tool: 'bash' })}`);
+    const store = new SessionStore();
+    let id = 0;
+    let held: GraphOverview | undefined;
+    /** Loads what is on disk and asks the overview as the graph view does (holding `held`); the webview's overview after it. */
+    const update = async (): Promise<'delta' | 'whole'> => {
+      await store.load({ key: 'k', version: -1, path: file, local: true, changed: [file] }, ++id);
+      const answer = store.graphOverviewUpdate('k', 'title', 800, held?.stamp)!;
+      assert.ok(answer.first, 'with the first window');
+      held = 'delta' in answer ? applyOverviewDelta(held!, answer.delta) : unpackOverview(answer.json, answer.columns);
+      assert.equal(held.stamp, answer.stamp);
+      assert.deepEqual(plain(held), plain(store.graphOverview('k', 'title')!), 'the overview held equals the whole one');
+      return 'delta' in answer ? 'delta' : 'whole';
+    };
+    assert.equal(await update(), 'whole', 'the first answer');
+    fs.appendFileSync(file, ev(2, 2, 'tool_result', 'w', { tool: 'bash' }));
+    assert.equal(await update(), 'whole', 'seen growing: laid out whole');
+    fs.appendFileSync(file, `${ev(3, 3, 'message', 'w', { to: 'orchestrator' })}${ev(4, 9, 'tool_call', 'w', { tool: 'search' })}`);
+    assert.equal(await update(), 'delta', 'the layout extended: a delta');
+    fs.appendFileSync(file, ev(5, 12, 'tool_result', 'w', { tool: 'search' }));
+    assert.equal(await update(), 'delta', 'extended again: a delta (an old call now a bar)');
+    // a webview that holds another overview (a page loaded again) gets the whole one
+    held = undefined;
+    fs.appendFileSync(file, ev(6, 13, 'message', 'w', { to: 'orchestrator' }));
+    assert.equal(await update(), 'whole', 'nothing held: whole');
+    // an append that reaches back (a new agent's lane): whole
+    fs.appendFileSync(file, ev(7, 14, 'message', 'x', { to: 'orchestrator' }));
+    assert.equal(await update(), 'whole', 'a new lane: whole');
+  });
+
+  it('is refused for an overview the delta was not made from', () => {
+    const o = asSent({ title: 't', format: 'otrace', stamp: 3, totalEvents: 0, lanes: [], axis: { points: [], gaps: [], span: 0 }, columns: { byTime: new Int32Array(0), tx: new Float64Array(0), lane: new Uint8Array(0), kind: new Uint8Array(0), end: new Int32Array(0), row: new Uint8Array(0) }, kinds: [], findings: [], problems: { errors: 0, warnings: 0 }, legend: { edgeTypes: [], bars: false, credit: false, cues: [], marks: [] } });
+    const delta = overviewDelta(o, { ...o, stamp: 4 })!;
+    assert.throws(() => applyOverviewDelta({ ...o, stamp: 2 }, delta), /for the overview 3, applied to 2/);
+  });
+});
