@@ -330,14 +330,29 @@ export function toolCallPairs(events: readonly TraceEvent[], edges: readonly Tra
   // Same lane, same tool, the next result in time order. With the agents numbered, a lane and
   // tool are one number (tool · agents + agent): no string made per call and result.
   const open = new Map<string | number, number>();
-  const order = known.byTime ?? byTimeOrder(events);
   const agents = known.agents;
   const toolNumber = new Map<string, number>();
+  const keyOf = agents ? (i: number) => numberOf(toolNumber, `${events[i].tool ?? ''}`) * agents.count + agents.of[i] : (i: number) => laneToolKey(events[i]);
+  pairOpenCalls(known.byTime ?? byTimeOrder(events), kind, keyOf, open, end, (i) => taken[i] === 1, pair);
+  return { end, found: Int32Array.from(found), open };
+}
+
+/** The lane and tool of a tool call or result as one key, `agent NUL tool` (the key of {@link toolCallPairs}'s `open` when the agents are not numbered). */
+export function laneToolKey(e: TraceEvent): string {
+  return `${e.agent}\u0000${e.tool ?? ''}`;
+}
+
+/**
+ * The last way {@link toolCallPairs} pairs: walking `order` (time order), a result not yet taken
+ * takes the call still open in its lane and tool (`keyOf`); a call opens its key, or closes it when
+ * it is paired already. `open` holds the calls still open, before and after: an append's events go
+ * on from a whole build's (src/engine/structure-growth.ts), so both pair by this one rule.
+ */
+export function pairOpenCalls<K>(order: Iterable<number>, kind: (i: number) => string, keyOf: (i: number) => K, open: Map<K, number>, end: Int32Array, taken: (i: number) => boolean, pair: (call: number, result: number) => void): void {
   for (const i of order) {
-    const e = events[i];
     const k = kind(i);
-    if (k !== 'tool_call' && (k !== 'tool_result' || taken[i])) continue;
-    const key = agents ? numberOf(toolNumber, `${e.tool ?? ''}`) * agents.count + agents.of[i] : `${e.agent}\u0000${e.tool ?? ''}`;
+    if (k !== 'tool_call' && (k !== 'tool_result' || taken(i))) continue;
+    const key = keyOf(i);
     if (k === 'tool_call') {
       if (end[i] < 0) open.set(key, i);
       else open.delete(key);
@@ -349,7 +364,6 @@ export function toolCallPairs(events: readonly TraceEvent[], edges: readonly Tra
       }
     }
   }
-  return { end, found: Int32Array.from(found), open };
 }
 
 /** The number of `key` in `numbers` (numbered in order of first use). */

@@ -26,6 +26,7 @@ import type { IdTable } from '../trace/id-table';
 import type { PairNumbering } from '../analysis/pair-table';
 import { timeAxisOf, timeToAxis, type TimeAxis } from '../shared/axis';
 import { extendLaneRows, namedParent, type LaneRowsState } from './lane-rows';
+import { laneToolKey, pairOpenCalls } from './lanes';
 import { firstAtOrAfter, type LayoutEdges, type LayoutStructure } from './graph-structure';
 
 /** What the whole build's edge pass leaves for an extension: the pairs joined, the derived links' events, the candidates left without a target. */
@@ -240,8 +241,7 @@ export function extendStructure(events: readonly TraceEvent[], edges: readonly T
     if (call < n0) {
       pairedOld.push(call);
       // a whole build pairs it before the time order: it is no longer open there
-      const e = events[call];
-      const key = `${e.agent}\u0000${e.tool ?? ''}`;
+      const key = laneToolKey(events[call]);
       if (open.get(key) === call) open.delete(key);
     }
   };
@@ -254,22 +254,7 @@ export function extendStructure(events: readonly TraceEvent[], edges: readonly T
     for (const ref of e.causes ?? []) if (ref !== undefined) pair(byId.get(ref), i, true);
   }
   if (reachesBack) return decline('a new result names an old call paired before');
-  for (const i of newByTime) {
-    const e = events[i];
-    const k = kind(i);
-    if (k !== 'tool_call' && (k !== 'tool_result' || barOf[i] >= 0)) continue;
-    const key = `${e.agent}\u0000${e.tool ?? ''}`;
-    if (k === 'tool_call') {
-      if (end[i] < 0) open.set(key, i);
-      else open.delete(key);
-    } else {
-      const call = open.get(key);
-      if (call !== undefined) {
-        pair(call, i, false);
-        open.delete(key);
-      }
-    }
-  }
+  pairOpenCalls(newByTime, kind, (i) => laneToolKey(events[i]), open, end, (i) => barOf[i] >= 0, (call, i) => pair(call, i, false));
   // an old call whose span now ends later may hold old events it did not (their rows change)
   for (const c of pairedOld) if (more.hasChild.data[c]) return decline('the span of an old call now holds old events');
   // lanes
