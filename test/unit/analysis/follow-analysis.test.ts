@@ -25,6 +25,7 @@ import { LiveFiles } from '../../../src/trace/live-files';
 import type { MappingSource } from '../../../src/trace/mapping-choice';
 import type { LoadedTrace } from '../../../src/trace/model';
 import { nodeFileAccess } from '../../../src/trace/node-files';
+import { FollowedFile } from '../trace/followed-file';
 
 const NO_MAPPINGS: MappingSource[] = [];
 const DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-follow-'));
@@ -88,28 +89,17 @@ function traceLines(choices: readonly Choice[]): string[] {
 }
 
 /** A followed trace file: pieces appended to it, each load checked against a whole analysis. */
-class Followed {
-  readonly file: string;
-  private readonly live = new LiveFiles();
-  private readonly growing = new GrowingLoad();
+class Followed extends FollowedFile {
   readonly follow = new FollowAnalysis();
-  private static count = 0;
 
   constructor(first: string) {
-    this.file = path.join(DIR, `t${Followed.count++}.otrace.jsonl`);
-    fs.writeFileSync(this.file, first);
-  }
-
-  append(text: string): void {
-    fs.appendFileSync(this.file, text);
+    super(DIR, first);
   }
 
   /** Loads what is on disk now; the followed analysis and its run summary must equal a whole analysis of the file's text. */
   check(what: string): { loaded: LoadedTrace; analysis: Analysis } {
-    for (const p of this.live.paths()) this.live.refresh(p);
-    const loaded = this.growing.load(this.file, this.live, NO_MAPPINGS);
+    const { loaded, fresh } = this.load();
     const analysis = this.follow.update(loaded);
-    const fresh = loadTrace(fs.readFileSync(this.file, 'utf8'), this.file, nodeFileAccess);
     const whole = analyzeTrace(fresh);
     assert.deepEqual(plain(analysis), plain(whole), `${what}: the followed analysis equals a whole analysis (${this.follow.last.how}: ${this.follow.last.reason})`);
     assert.deepEqual(plain(runSummary(loaded, analysis)), plain(runSummary(fresh, whole)), `${what}: the same run summary`);

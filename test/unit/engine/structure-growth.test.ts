@@ -19,16 +19,11 @@ import { graphOverview, graphWindow } from '../../../src/engine/graph-window';
 import { makeSnapshot, readSnapshot, type TraceSnapshot } from '../../../src/engine/snapshot';
 import { SessionStore } from '../../../src/engine/session-store';
 import { fitWindowRequest } from '../../../src/shared/fit';
-import { loadTrace } from '../../../src/trace/formats';
-import { GrowingLoad } from '../../../src/trace/growing-load';
 import '../../../src/trace/importers';
-import { LiveFiles } from '../../../src/trace/live-files';
-import type { MappingSource } from '../../../src/trace/mapping-choice';
 import type { LoadedTrace } from '../../../src/trace/model';
 import { choice, traceLines } from './random-appends';
-import { nodeFileAccess } from '../../../src/trace/node-files';
+import { FollowedFile } from '../trace/followed-file';
 
-const NO_MAPPINGS: MappingSource[] = [];
 /** How often each reason for a whole build was seen (printed when the property finds too few extensions). */
 const whys = new Map<string, number>();
 const DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-structure-growth-'));
@@ -77,30 +72,18 @@ function snapshotAnswers(s: TraceSnapshot): unknown {
 }
 
 /** A followed trace file: pieces appended to it, each load's structure checked against a whole build. */
-class Followed {
-  readonly file: string;
-  private readonly live = new LiveFiles();
-  private readonly growing = new GrowingLoad();
-  private static count = 0;
-
+class Followed extends FollowedFile {
   constructor(first: string) {
-    this.file = path.join(DIR, `t${Followed.count++}.otrace.jsonl`);
-    fs.writeFileSync(this.file, first);
-  }
-
-  append(text: string): void {
-    fs.appendFileSync(this.file, text);
+    super(DIR, first);
   }
 
   /** Loads what is on disk now; its structure (and graph, with `graph`) must equal a whole build of the file's text. */
   check(what: string, graph = false): LoadedTrace {
-    for (const p of this.live.paths()) this.live.refresh(p);
-    const loaded = this.growing.load(this.file, this.live, NO_MAPPINGS);
+    const { loaded, fresh } = this.load();
     followLayout(loaded); // as a session does for a file seen growing
     const why = lastExtension();
     const grown = layoutStructure(loaded);
     if (lastExtension() !== why) whys.set(lastExtension(), (whys.get(lastExtension()) ?? 0) + 1);
-    const fresh = loadTrace(fs.readFileSync(this.file, 'utf8'), this.file, nodeFileAccess);
     // events of their own (a whole build of these is not taken for the followed trace's)
     fresh.trace.events = fresh.trace.events.map((e) => ({ ...e }));
     assert.deepEqual(plainStructure(grown), plainStructure(layoutStructure(fresh)), `${what}: the structure equals a whole build`);
