@@ -330,6 +330,18 @@ function badLineProblem(body: string, line: number, cutOff: boolean, file: strin
   parseTree(body, errors, { disallowComments: true, allowTrailingComma: false });
   const first = errors[0];
   const at = first ? Math.min(first.offset, body.length) : 0;
+  const cr = loneCarriageReturn(body);
+  if (cr >= 0 && cr <= at) {
+    // a file whose lines end in CR alone reads as one line: "cut off" or "syntax error" would mislead
+    return withFile(
+      {
+        severity: 'error',
+        message: 'lines end in a carriage return alone (CR, as classic Mac OS wrote them): JSONL lines end in LF or CRLF, so these records read as one line, which was skipped; the file loads once its line ends are LF',
+        range: { start: { line, character: cr }, end: { line, character: cr + 1 } },
+      },
+      file,
+    );
+  }
   const what = first ? printParseErrorCode(first.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase() : 'invalid JSON';
   return withFile(
     {
@@ -339,6 +351,12 @@ function badLineProblem(body: string, line: number, cutOff: boolean, file: strin
     },
     file,
   );
+}
+
+/** The offset of the first CR in `body` followed by something other than whitespace (a CR-only line end), or -1. */
+function loneCarriageReturn(body: string): number {
+  for (let i = body.indexOf('\r'); i >= 0; i = body.indexOf('\r', i + 1)) if (!isBlank(body, i + 1, Math.min(body.length, i + 2))) return i;
+  return -1;
 }
 
 function withFile(p: Problem, file: string | undefined): Problem {

@@ -220,3 +220,22 @@ test('a byte-order mark is not a column: problems on the first line sit where th
     assert.deepEqual(loadTrace(`\ufeff${text}`, name).problems.map((p) => p.range), want, `${name} as text`);
   }
 });
+
+test('a file whose lines end in CR alone is reported as such at its first CR by both readers, not as a line cut off', () => {
+  const lines = ['{"id":"a","t":0,"type":"spawn","agent":"lead","to":"w"}', '{"id":"b","t":1,"type":"message","agent":"w"}', '{"id":"c","t":2,"type":"return","agent":"w","to":"lead"}'];
+  for (const text of [lines.join('\r') + '\r', lines.join('\r')]) {
+    for (const loaded of [readText(text), readBytes(text, 7), readBytes(text, 1 << 16)]) {
+      assert.equal(loaded.trace.events.length, 0);
+      const p = loaded.problems.find((q) => /carriage return alone/.test(q.message));
+      assert.ok(p, JSON.stringify(loaded.problems));
+      assert.ok(!loaded.problems.some((q) => /cut off|syntax error/.test(q.message)), JSON.stringify(loaded.problems));
+      assert.deepEqual(p.range.start, { line: 0, character: lines[0].length });
+    }
+  }
+  // CRLF line ends, and a CR before a line's LF, stay ordinary line ends
+  assert.equal(readText(lines.join('\r\n') + '\r\n').problems.length, 0);
+  assert.equal(readBytes(lines.join('\r\r\n') + '\r\n', 5).problems.length, 0);
+  // a syntax error before a CR of a later record is a syntax error
+  const bad = readText('{"id":"a",,}\r{"id":"b"}\n');
+  assert.ok(bad.problems.some((q) => /syntax error/.test(q.message)), JSON.stringify(bad.problems));
+});
