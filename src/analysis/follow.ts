@@ -93,7 +93,7 @@ export class FollowAnalysis {
     const index = new TraceIndex(loaded, carry);
     try {
       const analysis = analyzeIndex(index, this.options);
-      carry.commit(index.size, index.memo, index.toolLanes);
+      carry.commit(index.size, index.memo, index.toolLanes, index.ownWordsTask);
       return analysis;
     } finally {
       index.free();

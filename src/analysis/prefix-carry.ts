@@ -13,7 +13,24 @@
  * time order (src/analysis/follow.ts decides when; it drops the carry otherwise). Entries past
  * `count` are written by an analysis in progress and count only once it finished ({@link PrefixCarry.commit}).
  */
+import type { FingerprintTable } from './fingerprint-table';
 import type { TokenInterner } from './interner';
+import type { StepScan } from './loops/similar-steps';
+
+/**
+ * Per-position answers of text tests the analyses ask again and again (0 = not asked yet, 1 = yes,
+ * 2 = no): answer.ts `isAgentOutput`, stop-context.ts completion claims and impasses,
+ * state-change.ts `isStateChange`, answer-statement.ts "own words" and whether an output states an
+ * explicit answer (1: it may, the answer is read again; 2: it states none).
+ */
+export interface TextMemos {
+  agentOutput: Uint8Array;
+  completionClaim: Uint8Array;
+  impasse: Uint8Array;
+  stateChange: Uint8Array;
+  ownWords: Uint8Array;
+  explicitAnswer: Uint8Array;
+}
 
 /** The content links' scan state between analyses (see credit.ts `findContentLinks`). */
 export interface LinkScan {
@@ -40,10 +57,21 @@ export class PrefixCarry {
   links?: LinkScan;
   /**
    * The index's text-test memos of the positions (trace-index.ts `memo`: 0 not asked, 1 yes, 2 no):
-   * completion claims and impasses depend on an event's content alone; agent output also on which
-   * lanes are tool lanes, so it is carried only while those are the same (`toolLanes`, sorted and joined).
+   * completion claims, impasses, state changes and explicit answers depend on an event's own fields
+   * alone; agent output also on which lanes are tool lanes, so it is carried only while those are the
+   * same (`toolLanes`, sorted and joined); "own words" on the task statement's position
+   * (`ownWordsTask`, the first event with content: it stays while events are only appended).
    */
-  memos?: { completionClaim: Uint8Array; impasse: Uint8Array; agentOutput: Uint8Array; toolLanes: string };
+  memos?: TextMemos & { toolLanes: string; ownWordsTask: number };
+  /** The fingerprints of the positions and the table that numbered them (trace-index.ts), once an analysis made them. */
+  fingerprints?: FingerprintTable;
+  /**
+   * The near-duplicate steps' scan (loops/similar-steps.ts), with the tool lanes (joined as
+   * {@link toolLanesKey} does) and the number of lanes it read: it goes on only while they are the same.
+   */
+  steps?: { scan: StepScan; toolLanes: string; lanes: number };
+  /** Per position, two 32-bit hashes of a tool call's trimmed arguments (loops/tool-calls.ts; 0 for other events): entries 2i and 2i + 1. */
+  callHash = new Int32Array(0);
 
   /** Makes room for `n` positions' hashes (keeps the ones there). */
   reserveHashes(n: number): void {
@@ -55,15 +83,27 @@ export class PrefixCarry {
     plain.set(this.plain);
     this.hash = hash;
     this.plain = plain;
+    const callHash = new Int32Array(2 * size);
+    callHash.set(this.callHash);
+    this.callHash = callHash;
   }
 
   /**
    * Marks the first `n` positions valid: the analysis that wrote them finished.
    * @param memos the index's memos after that analysis (copied), and its tool lanes.
    */
-  commit(n: number, memos: { completionClaim: Uint8Array; impasse: Uint8Array; agentOutput: Uint8Array }, toolLanes: ReadonlySet<string>): void {
+  commit(n: number, memos: TextMemos, toolLanes: ReadonlySet<string>, ownWordsTask: number): void {
     this.count = n;
-    this.memos = { completionClaim: memos.completionClaim.slice(0, n), impasse: memos.impasse.slice(0, n), agentOutput: memos.agentOutput.slice(0, n), toolLanes: toolLanesKey(toolLanes) };
+    this.memos = {
+      completionClaim: memos.completionClaim.slice(0, n),
+      impasse: memos.impasse.slice(0, n),
+      agentOutput: memos.agentOutput.slice(0, n),
+      stateChange: memos.stateChange.slice(0, n),
+      ownWords: memos.ownWords.slice(0, n),
+      explicitAnswer: memos.explicitAnswer.slice(0, n),
+      toolLanes: toolLanesKey(toolLanes),
+      ownWordsTask,
+    };
   }
 }
 

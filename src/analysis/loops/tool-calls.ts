@@ -50,17 +50,31 @@ function groupToolCalls(index: TraceIndex): ToolCallGroups {
   const last = arena.int32(calls + 1); // group -> its latest call
   const count = arena.int32(calls + 1); // group -> its number of calls
   const next = arena.int32(n); // call -> the next call of its group (-1: none)
+  const carry = index.carry;
   let groups = 0;
   for (let i = 0; i < n; i++) {
     if (index.types[i] !== 'tool_call') continue;
     const text = index.rawContent(i);
     if (text === undefined) continue;
-    const trimmed = text.trim();
     const tool = index.events[i].tool ?? '';
     let toolNo = tools.get(tool);
     if (toolNo === undefined) tools.set(tool, (toolNo = tools.size));
-    const key = keys.number(toolNo, fnv1a(trimmed) | 0);
-    const second = fnv1a(trimmed, 0x2545f491) | 0;
+    // the hashes of the arguments: from a growing trace's carry when it holds them, else made (and written to it)
+    let hash: number;
+    let second: number;
+    if (carry !== undefined && i < carry.count) {
+      hash = carry.callHash[2 * i];
+      second = carry.callHash[2 * i + 1];
+    } else {
+      const trimmed = text.trim();
+      hash = fnv1a(trimmed) | 0;
+      second = fnv1a(trimmed, 0x2545f491) | 0;
+      if (carry !== undefined && 2 * i + 1 < carry.callHash.length) {
+        carry.callHash[2 * i] = hash;
+        carry.callHash[2 * i + 1] = second;
+      }
+    }
+    const key = keys.number(toolNo, hash);
     let g = byKey[key];
     let previous = -1;
     while (g !== -1 && (lengths[g] !== text.length || seconds[g] !== second)) {
