@@ -272,7 +272,8 @@ describe('the analysis that follows appends', () => {
 
   it('reads the old steps again when an append brings the event an old step named as its cause', () => {
     // e1 names e3 as its cause before e3 exists; e3 delegates to e1's agent: e1 then opens a delegated conversation (no step)
-    const f = new Followed(lines([header, ev(0, 0, 'message', 'planner', { to: 'writer', content: similar(0) }), ev(1, 1, 'message', 'planner', { to: 'writer', content: similar(1), causes: ['e3'] }), ev(2, 2, 'message', 'planner', { to: 'writer', content: similar(2) })]));
+    // (boss and writer have lanes from the start: a new lane would make the scan start again anyway)
+    const f = new Followed(lines([header, ev(9, 0, 'aggregate', 'boss', { content: 'start' }), ev(8, 0, 'aggregate', 'writer', { content: 'ready' }), ev(0, 0, 'message', 'planner', { to: 'writer', content: similar(0) }), ev(1, 1, 'message', 'planner', { to: 'writer', content: similar(1), causes: ['e3'] }), ev(2, 2, 'message', 'planner', { to: 'writer', content: similar(2) })]));
     assert.equal(stepLoops(f.check('three steps').analysis).length, 1);
     f.append(lines([ev(3, 3, 'delegate', 'boss', { to: 'planner', content: 'plan it' })]));
     const { analysis } = f.check('the cause arrives');
@@ -288,6 +289,16 @@ describe('the analysis that follows appends', () => {
     const { analysis } = f.check('the first again');
     assert.equal(f.follow.last.how, 'appended');
     assert.deepEqual(analysis.loops.map((l) => [l.kind, l.events]), [['repeated_tool_call', ['e0', 'e1', 'e4', 'e5']]]);
+  });
+
+  it('counts the rows no agent wrote that were read before (the fingerprint table carries their count)', () => {
+    // a placeholder row takes no credit, and is left out of its lane's repeated sequences, when the index counts such rows
+    const f = new Followed(lines([header, ev(0, 0, 'message', 'w', { content: 'first step' }), ev(1, 1, 'tool_result', 'w', { tool: 'bash', content: 'waiting for output', kind: 'placeholder' }), ev(2, 2, 'message', 'w', { content: 'second step' })]));
+    f.check('a placeholder');
+    f.append(lines([ev(3, 3, 'message', 'w', { content: 'final answer: 42' })]));
+    const { analysis } = f.check('after it');
+    assert.equal(f.follow.last.how, 'appended');
+    assert.equal(analysis.credit.by_index[1], 0, 'the placeholder takes no credit');
   });
 
   it('analyses whole when the file is rewritten', () => {
