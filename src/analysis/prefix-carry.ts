@@ -16,6 +16,7 @@
 import type { FingerprintTable } from './fingerprint-table';
 import type { TokenInterner } from './interner';
 import type { StepScan } from './loops/similar-steps';
+import type { ToolCallGrouping } from './loops/tool-calls';
 
 /**
  * Per-position answers of text tests the analyses ask again and again (0 = not asked yet, 1 = yes,
@@ -70,8 +71,8 @@ export class PrefixCarry {
    * {@link toolLanesKey} does) and the number of lanes it read: it goes on only while they are the same.
    */
   steps?: { scan: StepScan; toolLanes: string; lanes: number };
-  /** Per position, two 32-bit hashes of a tool call's trimmed arguments (loops/tool-calls.ts; 0 for other events): entries 2i and 2i + 1. */
-  callHash = new Int32Array(0);
+  /** The tool calls grouped by arguments (loops/tool-calls.ts), once an analysis made them. */
+  toolCalls?: ToolCallGrouping;
 
   /** Makes room for `n` positions' hashes (keeps the ones there). */
   reserveHashes(n: number): void {
@@ -83,9 +84,6 @@ export class PrefixCarry {
     plain.set(this.plain);
     this.hash = hash;
     this.plain = plain;
-    const callHash = new Int32Array(2 * size);
-    callHash.set(this.callHash);
-    this.callHash = callHash;
   }
 
   /**
