@@ -281,7 +281,7 @@ describe('the analysis that follows appends', () => {
     assert.equal(stepLoops(analysis).length, 0, 'e1 opens a delegation now: two steps are no loop');
   });
 
-  it('takes in as an append a piece that repeats a tool call read before (the arguments\' hashes carried)', () => {
+  it('takes in as an append a piece that repeats a tool call read before (the calls\' grouping carried)', () => {
     const call = (k: number, args: string) => [ev(k, k, 'tool_call', 'w', { tool: 'bash', content: args }), ev(k + 1, k + 1, 'tool_result', 'w', { tool: 'bash', content: 'same output' })];
     const f = new Followed(lines([header, ...call(0, 'ls -la src'), ...call(2, 'cat notes.txt')]));
     assert.equal(f.check('two calls').analysis.loops.length, 0);
