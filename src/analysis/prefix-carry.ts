@@ -1,13 +1,18 @@
 /**
  * What an analysis of a growing trace keeps for the next one: the per-event results that depend
  * only on the events up to that one in time order, so an append computes them for the new events
- * alone. Two parts, both exact:
+ * alone. All exact:
  *
  * - content hashes: per position the hash of its normalized content (text.ts `normalizedHash`) and
- *   whether the head of its text is plain (the `plainHead` memo), read by the fingerprints;
+ *   whether the head of its text is plain (the `plainHead` memo);
+ * - the fingerprints and the table that numbered them (fingerprint-table.ts), so the numbering
+ *   goes on from the first new event;
  * - content links (credit.ts `contentLinks`): per position the earlier events that introduced the
  *   salient tokens it uses, and the tables that find them (the token interner, and per token the
- *   position that introduced it), so the scan goes on from the first new event.
+ *   position that introduced it), so the scan goes on from the first new event;
+ * - the tool calls' grouping by arguments (loops/tool-calls.ts) and the near-duplicate steps' scan
+ *   (loops/similar-steps.ts, which says when it can go on);
+ * - the text tests' memos ({@link TextMemos}).
  *
  * Valid only while the first {@link PrefixCarry.count} positions hold the same events in the same
  * time order (src/analysis/follow.ts decides when; it drops the carry otherwise). Entries past
