@@ -8,6 +8,7 @@
  */
 import { explicitAnswer, isAgentOutput, type FinalAnswer } from './answer';
 import { opensDelegation } from './loops';
+import { causesBefore } from './loops/agent-output';
 import { withoutFencedCode } from './text';
 import type { TraceIndex } from './trace-index';
 
@@ -35,6 +36,11 @@ export class AnswerStatements {
     this.taskPos = task;
     const text = task >= 0 ? index.normalizedContent(task) : '';
     this.taskHead = text.length >= TASK_HEAD ? text.slice(0, TASK_HEAD) : '';
+    // the index's "own words" memo holds answers for this task statement only (a growing trace's carry may hold another's)
+    if (index.ownWordsTask !== task) {
+      index.memo.ownWords.fill(0);
+      index.ownWordsTask = task;
+    }
     for (let i = 0; i < index.size; i++) {
       const parent = index.events[i].parent;
       if (parent === undefined || index.types[i] === 'stop') continue;
@@ -59,6 +65,16 @@ export class AnswerStatements {
    * a plan or ledger, or a restatement of the task: what an agent says in its own words.
    */
   ownWords(i: number): boolean {
+    // memoized per position in the index (an event's own fields and the task statement decide): carried over appends (prefix-carry.ts)
+    const memo = this.index.memo.ownWords;
+    if (memo[i] !== 0) return memo[i] === 1;
+    const own = this.inOwnWords(i);
+    // an event naming as its cause an id no earlier event carries may be answered otherwise once a later event carries it: not kept
+    if (causesBefore(this.index, i)) memo[i] = own ? 1 : 2;
+    return own;
+  }
+
+  private inOwnWords(i: number): boolean {
     const { index } = this;
     if (i === this.taskPos || opensDelegation(index, i) || PLAN_TEXT.test(index.content(i))) return false;
     // read once per event (can() keeps the verdict): not kept in the index's cache
@@ -97,7 +113,12 @@ export class AnswerStatements {
 
   /** The explicit answer an output states in its prose (code blocks left out: `Answer:` in a program is no answer). */
   explicit(i: number): string | undefined {
-    return explicitAnswer(withoutFencedCode(this.index.content(i)));
+    // most outputs state none: that is memoized per position in the index (carried over appends, prefix-carry.ts); an answer is read again
+    const memo = this.index.memo.explicitAnswer;
+    if (memo[i] === 2) return undefined;
+    const answer = explicitAnswer(withoutFencedCode(this.index.content(i)));
+    memo[i] = answer === undefined ? 2 : 1;
+    return answer;
   }
 
   /**

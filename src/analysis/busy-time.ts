@@ -201,7 +201,12 @@ const SMALL_SORT = 16;
 
 /** The first `count` numbers of `list` sorted ascending in place (no NaN among them): `list` itself when short, else a view of them. */
 function sortedPrefix(list: Float64Array, count: number): Float64Array {
-  if (count > SMALL_SORT) return list.subarray(0, count).sort();
+  if (count > SMALL_SORT) {
+    // most traces' starts and ends come nearly in time order already: a look costs n, a sort n log n
+    let k = 1;
+    while (k < count && list[k - 1] <= list[k]) k++;
+    return k === count ? list.subarray(0, count) : list.subarray(0, count).sort();
+  }
   for (let k = 1; k < count; k++) {
     const x = list[k];
     let j = k - 1;

@@ -9,10 +9,23 @@
  * - `appended`: the new events come after the old ones (the old ones are the same objects, at the
  *   same places: a reader hands out a new object for an event it completes from a later line, so
  *   a changed event is a new one; and none of the new ones is earlier in time than the last old
- *   one) and no new edge points at an old event: the analysis runs with the per-event results of the old events
- *   carried over (prefix-carry.ts: content hashes for the fingerprints, content links for credit);
- *   only the new events are scanned for them. The rest (loops, stops, credit propagation, blame,
- *   metrics) runs over the whole index, as the credit of an old event depends on every event after it.
+ *   one) and no new edge points at an old event: the analysis runs with what the old events gave
+ *   carried over (prefix-carry.ts), and only the new events are scanned for it: the fingerprints
+ *   and their table, the content links of credit, the tool calls' grouping by arguments, the
+ *   near-duplicate steps' scan (while the lanes and tool lanes are the same and no old step named a
+ *   cause that had not come yet), and the per-event text tests (completion claims, impasses, state
+ *   changes, explicit answers, own words; agent output while the tool lanes are the same).
+ *   Still whole on each append, and why:
+ *   - the index's time order, ids, lanes and links (O(n) passes; an old tool call can be answered,
+ *     and an old hand-off delivered, by a new event);
+ *   - credit propagation: an old event's credit depends on every event after it (the outcome's
+ *     seed moves to the new final answer, reward baselines change), one typed-array pass backwards;
+ *   - stop verdicts: a stop's verdict reads what came after it (rewards, spawned agents still at
+ *     work, loops ending in its segment), and the outcome; the text tests they ask are carried;
+ *   - the loop detectors but the two carried scans (repeated sequences, hand-off cycles, whether
+ *     a repeated call's result changed, whether a loop is unresolved: the last new content moves);
+ *   - blame and metrics (an old tool call's work ends at its result, which may be new; the
+ *     critical path ends at the latest finish; busy time unions every lane's intervals).
  * - `whole`: anything that reaches back (a rewrite, an event changed or moved, an event earlier than
  *   the last one, an edge to an old event, several traces in the file, another format) or the first
  *   load: a whole analysis, whose per-event results are carried to the next update.
@@ -93,7 +106,7 @@ export class FollowAnalysis {
     const index = new TraceIndex(loaded, carry);
     try {
       const analysis = analyzeIndex(index, this.options);
-      carry.commit(index.size, index.memo, index.toolLanes);
+      carry.commit(index.size, index.memo, index.toolLanes, index.ownWordsTask);
       return analysis;
     } finally {
       index.free();

@@ -1,19 +1,42 @@
 /**
  * What an analysis of a growing trace keeps for the next one: the per-event results that depend
  * only on the events up to that one in time order, so an append computes them for the new events
- * alone. Two parts, both exact:
+ * alone. All exact:
  *
  * - content hashes: per position the hash of its normalized content (text.ts `normalizedHash`) and
- *   whether the head of its text is plain (the `plainHead` memo), read by the fingerprints;
+ *   whether the head of its text is plain (the `plainHead` memo);
+ * - the fingerprints and the table that numbered them (fingerprint-table.ts), so the numbering
+ *   goes on from the first new event;
  * - content links (credit.ts `contentLinks`): per position the earlier events that introduced the
  *   salient tokens it uses, and the tables that find them (the token interner, and per token the
- *   position that introduced it), so the scan goes on from the first new event.
+ *   position that introduced it), so the scan goes on from the first new event;
+ * - the tool calls' grouping by arguments (loops/tool-calls.ts) and the near-duplicate steps' scan
+ *   (loops/similar-steps.ts, which says when it can go on);
+ * - the text tests' memos ({@link TextMemos}).
  *
  * Valid only while the first {@link PrefixCarry.count} positions hold the same events in the same
  * time order (src/analysis/follow.ts decides when; it drops the carry otherwise). Entries past
  * `count` are written by an analysis in progress and count only once it finished ({@link PrefixCarry.commit}).
  */
+import type { FingerprintTable } from './fingerprint-table';
 import type { TokenInterner } from './interner';
+import type { StepScan } from './loops/similar-steps';
+import type { ToolCallGrouping } from './loops/tool-calls';
+
+/**
+ * Per-position answers of text tests the analyses ask again and again (0 = not asked yet, 1 = yes,
+ * 2 = no): answer.ts `isAgentOutput`, stop-context.ts completion claims and impasses,
+ * state-change.ts `isStateChange`, answer-statement.ts "own words" and whether an output states an
+ * explicit answer (1: it may, the answer is read again; 2: it states none).
+ */
+export interface TextMemos {
+  agentOutput: Uint8Array;
+  completionClaim: Uint8Array;
+  impasse: Uint8Array;
+  stateChange: Uint8Array;
+  ownWords: Uint8Array;
+  explicitAnswer: Uint8Array;
+}
 
 /** The content links' scan state between analyses (see credit.ts `findContentLinks`). */
 export interface LinkScan {
@@ -40,10 +63,21 @@ export class PrefixCarry {
   links?: LinkScan;
   /**
    * The index's text-test memos of the positions (trace-index.ts `memo`: 0 not asked, 1 yes, 2 no):
-   * completion claims and impasses depend on an event's content alone; agent output also on which
-   * lanes are tool lanes, so it is carried only while those are the same (`toolLanes`, sorted and joined).
+   * completion claims, impasses, state changes and explicit answers depend on an event's own fields
+   * alone; agent output also on which lanes are tool lanes, so it is carried only while those are the
+   * same (`toolLanes`, sorted and joined); "own words" on the task statement's position
+   * (`ownWordsTask`, the first event with content: it stays while events are only appended).
    */
-  memos?: { completionClaim: Uint8Array; impasse: Uint8Array; agentOutput: Uint8Array; toolLanes: string };
+  memos?: TextMemos & { toolLanes: string; ownWordsTask: number };
+  /** The fingerprints of the positions and the table that numbered them (trace-index.ts), once an analysis made them. */
+  fingerprints?: FingerprintTable;
+  /**
+   * The near-duplicate steps' scan (loops/similar-steps.ts), with the tool lanes (joined as
+   * {@link toolLanesKey} does) and the number of lanes it read: it goes on only while they are the same.
+   */
+  steps?: { scan: StepScan; toolLanes: string; lanes: number };
+  /** The tool calls grouped by arguments (loops/tool-calls.ts), once an analysis made them. */
+  toolCalls?: ToolCallGrouping;
 
   /** Makes room for `n` positions' hashes (keeps the ones there). */
   reserveHashes(n: number): void {
@@ -61,9 +95,18 @@ export class PrefixCarry {
    * Marks the first `n` positions valid: the analysis that wrote them finished.
    * @param memos the index's memos after that analysis (copied), and its tool lanes.
    */
-  commit(n: number, memos: { completionClaim: Uint8Array; impasse: Uint8Array; agentOutput: Uint8Array }, toolLanes: ReadonlySet<string>): void {
+  commit(n: number, memos: TextMemos, toolLanes: ReadonlySet<string>, ownWordsTask: number): void {
     this.count = n;
-    this.memos = { completionClaim: memos.completionClaim.slice(0, n), impasse: memos.impasse.slice(0, n), agentOutput: memos.agentOutput.slice(0, n), toolLanes: toolLanesKey(toolLanes) };
+    this.memos = {
+      completionClaim: memos.completionClaim.slice(0, n),
+      impasse: memos.impasse.slice(0, n),
+      agentOutput: memos.agentOutput.slice(0, n),
+      stateChange: memos.stateChange.slice(0, n),
+      ownWords: memos.ownWords.slice(0, n),
+      explicitAnswer: memos.explicitAnswer.slice(0, n),
+      toolLanes: toolLanesKey(toolLanes),
+      ownWordsTask,
+    };
   }
 }
 

@@ -33,6 +33,14 @@ const COMMAND_OPTION = /(^|[\s"'])--?[A-Za-z][\w-]*(=\S*)?/g;
  * (`call_status: denied`) changed nothing.
  */
 export function isStateChange(index: TraceIndex, i: number): boolean {
+  // memoized per position (an event's own fields decide): carried over a growing trace's appends (prefix-carry.ts)
+  const memo = index.memo.stateChange;
+  if (memo[i] === 0) memo[i] = changesState(index, i) ? 1 : 2;
+  return memo[i] === 1;
+}
+
+/** {@link isStateChange}, asked. */
+function changesState(index: TraceIndex, i: number): boolean {
   if (index.types[i] !== 'tool_call' || index.events[i].call_status === 'denied') return false;
   const tool = index.events[i].tool ?? '';
   if (toolChangesState(tool)) return true;

@@ -20,11 +20,11 @@ import { IdTable } from '../trace/id-table';
 import { Arena } from './arena';
 import type { LoadedTrace } from '../trace/model';
 import { canonicalType, EVENT_TYPES, NOT_AGENT_OUTPUT_KINDS, type EdgeType, type EventType, type TraceEvent } from '../trace/schema';
-import { PairNumbering } from './pair-table';
+import { FingerprintTable } from './fingerprint-table';
 import { EDGE_TYPE_CODE, edgeTypeOfCode, isExplicitCode, LINK_CODE, LINK_KINDS, LinkTable, rowsBySource, type LinkKind } from './link-table';
 import { normalizeContent, normalizedHash, salientTokens, stripLogNoise } from './text';
 import { upperBound } from './sorted';
-import { toolLanesKey, type PrefixCarry } from './prefix-carry';
+import { toolLanesKey, type PrefixCarry, type TextMemos } from './prefix-carry';
 
 export type { LinkKind } from './link-table';
 
@@ -56,8 +56,6 @@ const ARENA_BYTES_PER_EVENT = 256;
 
 /** Every written type -> its canonical type, as the constant strings of the vocabulary. */
 const CANONICAL_TYPES = new Map<string, EventType>(EVENT_TYPES.map((t) => [t, canonicalType(t)]));
-/** A small number per type of the vocabulary (its place in it). */
-const TYPE_CODES = new Map<string, number>(EVENT_TYPES.map((t, k) => [t, k]));
 
 /** Read-only index of a loaded trace. Positions are time-order indices into {@link events}. */
 export class TraceIndex {
@@ -125,7 +123,12 @@ export class TraceIndex {
    * Per position, the answers of text tests the analyses ask again and again, filled when first
    * asked: 0 = not asked yet, 1 = yes, 2 = no (answer.ts `isAgentOutput`, stops.ts).
    */
-  readonly memo: { agentOutput: Uint8Array; completionClaim: Uint8Array; impasse: Uint8Array; plainHead: Uint8Array };
+  readonly memo: TextMemos & { plainHead: Uint8Array };
+  /**
+   * The task statement's position the `ownWords` memo was filled for (answer-statement.ts: an
+   * event restating the task is not the agent's own words); -2 while that memo is empty.
+   */
+  ownWordsTask = -2;
 
   /**
    * @param carry per-position results of an earlier analysis of the same events (a growing trace:
@@ -147,7 +150,7 @@ export class TraceIndex {
     this.fingerprints = arena.int32(n);
     const laneColumn = arena.int32(n);
     // plainHead: 1 when the head of the content (or content_ref) is ASCII without a date, 2 when not; set with the fingerprints
-    this.memo = { agentOutput: arena.uint8(n), completionClaim: arena.uint8(n), impasse: arena.uint8(n), plainHead: arena.uint8(n) };
+    this.memo = { agentOutput: arena.uint8(n), completionClaim: arena.uint8(n), impasse: arena.uint8(n), stateChange: arena.uint8(n), ownWords: arena.uint8(n), explicitAnswer: arena.uint8(n), plainHead: arena.uint8(n) };
     const scratch = arena.mark();
     // Each pass below is a method of its own: a function made of several long loops is compiled
     // loop by loop and thrown back to the interpreter at the start of each next loop, on every call.
@@ -156,7 +159,7 @@ export class TraceIndex {
     this.pos = this.indexIds();
     const laneOf = arena.int32(n);
     this.indexLanes(laneOf, laneColumn);
-    this.firstOccurrences(this.indexFingerprints(laneOf), arena);
+    this.indexFingerprints(laneOf);
     arena.release(scratch);
     this.findToolLanes();
     this.carryMemos();
@@ -169,22 +172,6 @@ export class TraceIndex {
     this.linkU = table.u.subarray(0, count);
     this.linkKind = table.kind.subarray(0, count);
     this.linkEdgeType = table.edgeType.subarray(0, count);
-  }
-
-  /**
-   * Renames each fingerprint (numbered in order of first appearance) by the position of its first
-   * event: one column then serves as fingerprints and as {@link firstSeen}. @param fpCount number of fingerprints.
-   */
-  private firstOccurrences(fpCount: number, arena: Arena): void {
-    const n = this.events.length;
-    const fingerprints = this.fingerprints;
-    const first = arena.int32(fpCount).fill(-1); // fingerprint -> first position
-    for (let i = 0; i < n; i++) {
-      const fp = fingerprints[i];
-      if (fp < 0) continue;
-      if (first[fp] === -1) first[fp] = i;
-      fingerprints[i] = first[fp];
-    }
   }
 
   /** Position of the first event with the fingerprint of the event at `i` (itself when new or opaque). */
@@ -288,19 +275,25 @@ export class TraceIndex {
   }
 
   /**
-   * Fingerprints, and the count of {@link injected} events (one pass). A fingerprint is a small integer per distinct
-   * (agent, canonical type, target, hash of the normalized content), numbered in order of first
-   * appearance. @param laneOf each position's lane number. @returns the number of fingerprints.
+   * Fingerprints (fingerprint-table.ts: each the position of the first event with the same agent,
+   * canonical type, target and hash of the normalized content), and the count of {@link injected}
+   * events (one pass). A growing trace's carry (prefix-carry.ts) holds the table that numbered the
+   * positions it holds: their fingerprints are copied and only the new positions are scanned.
+   * @param laneOf each position's lane number.
    */
-  private indexFingerprints(laneOf: Int32Array): number {
+  private indexFingerprints(laneOf: Int32Array): void {
     const n = this.events.length;
-    const targets = new Map<string, number>();
-    const prefixes = new Map<number, number>(); // (target, lane, type) as one number -> prefix
-    const fingerprints = new PairNumbering(n, this.arena); // (prefix, content hash) -> fingerprint
-    this.carry?.reserveHashes(n);
-    for (let i = 0; i < n; i++) {
+    const carry = this.carry;
+    let table = carry?.fingerprints;
+    if (carry && (!table || table.scanned !== carry.count || carry.count > n)) table = carry.fingerprints = new FingerprintTable(n);
+    table ??= new FingerprintTable(n, this.arena);
+    const from = table.scanned;
+    this.fingerprints.set(table.column.subarray(0, from));
+    this.injected = table.injected;
+    carry?.reserveHashes(n);
+    if (carry && from > 0) this.memo.plainHead.set(carry.plain.subarray(0, from));
+    for (let i = from; i < n; i++) {
       const e = this.events[i];
-      const lane = laneOf[i];
       // counted here, where the event is read anyway (a pass of its own reads a million events again)
       if (e.kind !== undefined && NOT_AGENT_OUTPUT_KINDS.has(e.kind)) this.injected++;
       const text = typeof e.content === 'string' ? e.content : typeof e.content_ref === 'string' ? e.content_ref : undefined;
@@ -308,17 +301,13 @@ export class TraceIndex {
         this.fingerprints[i] = -1 - i;
         continue;
       }
-      const target = e.to ?? e.tool ?? '';
-      let targetNo = targets.get(target);
-      if (targetNo === undefined) targets.set(target, (targetNo = targets.size));
-      // exact as a double while lanes < 2^21, types < 64 and targets < 2^26 (else a string key)
-      const type = this.typeCode(this.types[i]);
-      const key = lane < 1 << 21 && targetNo < 1 << 26 && type < 64 ? (targetNo * (1 << 21) + lane) * 64 + type : NaN;
-      let prefix = Number.isNaN(key) ? this.widePrefix(lane, this.types[i], targetNo) : prefixes.get(key);
-      if (prefix === undefined) prefixes.set(key, (prefix = this.prefixCount++));
-      this.fingerprints[i] = fingerprints.number(prefix, this.contentHash(text, i));
+      this.fingerprints[i] = table.fingerprint(i, laneOf[i], this.types[i], e.to ?? e.tool ?? '', this.contentHash(text, i));
     }
-    return fingerprints.size;
+    if (carry) {
+      // kept for the next analysis; counts once it commits (a table that scanned further than the carry's count is made again)
+      table.injected = this.injected;
+      table.keep(this.fingerprints, n);
+    }
   }
 
   /** Fills the text-test memos of the positions the carry holds (prefix-carry.ts says which are valid when). */
@@ -329,6 +318,10 @@ export class TraceIndex {
     const n = Math.min(carry.count, this.size);
     this.memo.completionClaim.set(memos.completionClaim.subarray(0, n));
     this.memo.impasse.set(memos.impasse.subarray(0, n));
+    this.memo.stateChange.set(memos.stateChange.subarray(0, n));
+    this.memo.explicitAnswer.set(memos.explicitAnswer.subarray(0, n));
+    this.memo.ownWords.set(memos.ownWords.subarray(0, n));
+    this.ownWordsTask = memos.ownWordsTask;
     if (memos.toolLanes === toolLanesKey(this.toolLanes)) this.memo.agentOutput.set(memos.agentOutput.subarray(0, n));
   }
 
@@ -344,28 +337,6 @@ export class TraceIndex {
     carry.hash[i] = hash;
     carry.plain[i] = this.memo.plainHead[i];
     return hash;
-  }
-
-  /** Codes of types outside the vocabulary (an importer's own), from 32 on. */
-  private readonly otherTypes = new Map<string, number>();
-
-  /** A small number per type: its place in the vocabulary, else one given in order of appearance. */
-  private typeCode(type: string): number {
-    const code = TYPE_CODES.get(type);
-    if (code !== undefined) return code;
-    let other = this.otherTypes.get(type);
-    if (other === undefined) this.otherTypes.set(type, (other = 32 + this.otherTypes.size));
-    return other;
-  }
-
-  /** Prefixes of traces too wide for one number key (see {@link indexFingerprints}). */
-  private readonly widePrefixes = new Map<string, number>();
-
-  private widePrefix(lane: number, type: EventType, target: number): number {
-    const key = `${lane}\u0000${type}\u0000${target}`;
-    let prefix = this.widePrefixes.get(key);
-    if (prefix === undefined) this.widePrefixes.set(key, (prefix = this.prefixCount++));
-    return prefix;
   }
 
   /**
@@ -465,7 +436,6 @@ export class TraceIndex {
   }
 
   private salientCache: (Set<string> | undefined)[] = [];
-  private prefixCount = 0;
 
   /** Salient tokens of an event's content without log noise (cached; see text.ts). */
   salient(i: number): Set<string> {

@@ -16,3 +16,15 @@ export function opensDelegation(index: TraceIndex, i: number): boolean {
   if (opens(i - 1)) return true;
   return (e.causes ?? []).some((id) => opens(index.pos.get(id)));
 }
+
+/**
+ * True when every id the event at `i` names in `causes` is carried by an earlier event: what
+ * {@link opensDelegation} reads of it then stays as it is while events are appended after it (a
+ * cause no earlier event carries may be carried by a later one).
+ */
+export function causesBefore(index: TraceIndex, i: number): boolean {
+  const causes = index.events[i].causes;
+  if (!Array.isArray(causes)) return true;
+  for (const id of causes) if (!((index.pos.get(id) ?? i) < i)) return false;
+  return true;
+}

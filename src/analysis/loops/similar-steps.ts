@@ -7,9 +7,10 @@
 import type { TraceIndex } from '../trace-index';
 import type { Arena } from '../arena';
 import { contentWords, fencedCode, fnv1a, wordTokens } from '../text';
-import { isInjected, opensDelegation } from './agent-output';
+import { causesBefore, isInjected, opensDelegation } from './agent-output';
 import type { RawLoop } from './raw-loop';
 import { sameIds, StepSets, WordIds } from './word-sets';
+import { toolLanesKey } from '../prefix-carry';
 
 /** Fewest content words of a dialogue step; shorter outputs are signals (acks, `TERMINATE`, `<INFO> Finished`). */
 const MIN_STEP_WORDS = 8;
@@ -33,98 +34,173 @@ const STEP_TYPES = new Set(['message', 'return', 'aggregate']);
  * the same context (at most the last 32 are compared).
  */
 export function repeatedSteps(index: TraceIndex, threshold: number): RawLoop[] {
-  const contexts = new Map<string, AgentContexts>();
-  const lastStep = new Map<string, { from: number; to: number; code: string }>();
-  const n = index.size;
-  const vocabulary = new WordIds(index.arena, n);
-  const artifacts = new Map<string, number[]>();
-  const parent = index.arena.int32(n).fill(-1); // union-find over the steps compared (-1: not a step)
-  const best = index.arena.float64(n); // member -> highest resemblance that linked it
-  const sets = new StepSets(index.arena, n);
-  for (let i = 0; i < n; i++) {
-    if (!STEP_TYPES.has(index.types[i]) || (index.injected > 0 && isInjected(index, i))) continue;
-    const e = index.events[i];
-    if (index.toolLanes.has(e.agent)) continue;
-    if (opensDelegation(index, i)) continue;
-    const text = index.content(i);
-    const from = vocabulary.add(text); // the content words as ids, in text order: vocabulary.ids[from, to)
-    const to = vocabulary.length;
-    const ids = vocabulary.ids;
-    const code = fencedCode(text);
-    const previous = lastStep.get(e.agent);
-    const echo = index.types[i] === 'return' && previous !== undefined && previous.code === code && sameIds(ids, previous.from, previous.to, from, to);
-    if (previous) {
-      previous.from = from;
-      previous.to = to;
-      previous.code = code;
-    } else lastStep.set(e.agent, { from, to, code });
-    if (echo) continue;
-    const phase = (e as { phase?: unknown }).phase;
-    if (code && wordTokens(code).size >= MIN_ECHO_WORDS) {
-      const key = `${e.agent}\u0000${typeof phase === 'string' ? `phase:${phase}` : `to:${index.receiver(i) ?? ''}`}`;
-      const artifact = `${key}\u0000${code.length}\u0000${fnv1a(code)}\u0000${fnv1a(code, 0x2545f491)}`;
-      let same = artifacts.get(artifact);
-      if (!same) artifacts.set(artifact, (same = []));
-      same.push(i);
-    }
-    const size = to - from;
-    if (size < MIN_STEP_WORDS) continue;
-    const context = stepContextOf(contexts, e.agent, typeof phase === 'string' ? phase : undefined, index.receiver(i) ?? '');
-    parent[i] = i;
-    let top = 0;
-    let match = -1;
-    // resemblance |A ∩ B| / |A ∪ B| (Broder 1997) against each of the last 32 steps (StepSets says how the shared words are counted)
-    sets.add(ids, from, to, vocabulary.size);
-    const { lo, hi, highFrom } = sets;
-    for (let back = 0; back < Math.min(context.count, RECENT_STEPS); back++) {
-      const k = (context.count - 1 - back) % RECENT_STEPS; // the latest step first
-      const otherSize = context.size[k];
-      // the resemblance is at most min/max of the sizes: a step that cannot beat the best so far,
-      // or reach the threshold, is not counted (the best and whether it links are the same)
-      const bound = Math.min(size, otherSize) / Math.max(size, otherSize);
-      if (bound <= top || bound < threshold) continue;
-      // nor is one that shares fewer words than it needs to count
-      const need = neededShared(size + otherSize, Math.min(size, otherSize), top, threshold);
-      const shared = sets.sharedWith(otherSize, context.lo[k], context.hi[k], context.highFrom[k], need);
-      if (shared === -1) continue;
-      const r = shared / (size + otherSize - shared);
-      if (r > top) {
-        top = r;
-        match = context.pos[k];
-      }
-    }
-    if (match !== -1 && top >= threshold) {
-      parent[rootOf(parent, i)] = rootOf(parent, match);
-      best[i] = top;
-      best[match] = Math.max(best[match], top);
-    }
-    const k = context.count++ % RECENT_STEPS;
-    context.pos[k] = i;
-    context.size[k] = size;
-    context.lo[k] = lo;
-    context.hi[k] = hi;
-    context.highFrom[k] = highFrom;
-  }
-  const groups = linkedGroups(parent, index.arena);
-  const out: RawLoop[] = [];
-  const inArtifact = new Set<number>();
-  for (const members of artifacts.values()) {
-    if (members.length < 2) continue;
-    for (const i of members) inArtifact.add(i);
-    out.push(similarSteps(members, `${index.events[members[0]].agent} produced the same code unchanged${stepContext(index, members[0])} ${members.length} times`));
-  }
-  for (const members of groups.values()) {
-    if (members.length < 2 || members.every((i) => inArtifact.has(i))) continue;
-    members.sort((a, b) => a - b);
-    const echo = members.length === 2 && members.every((i) => best[i] >= NEAR_IDENTICAL && contentWords(index.content(i)).size >= MIN_ECHO_WORDS);
-    if (members.length < 3 && !echo) continue;
-    const low = Math.min(...members.map((i) => best[i]));
-    // plain words in the message; the resemblance that joined them is the loop's evidence (`resemblance`)
-    const label = `${index.events[members[0]].agent} repeated nearly the same step${stepContext(index, members[0])} ${members.length} times, in mostly the same words`;
-    out.push(similarSteps(members, label, Math.floor(low * 100) / 100));
-  }
-  return out;
+  const scan = carriedScan(index, threshold) ?? new StepScan(index.size, threshold, index.arena);
+  scan.scan(index);
+  return scan.loops(index);
 }
+
+/**
+ * The scan a growing trace's carry (prefix-carry.ts) keeps, when it can go on from the carry's
+ * positions: it scanned exactly them, with the same threshold, and what it read of them is still
+ * so (the same tool lanes, the same lanes so that no old event's `to` names a new one, and no
+ * step named as its cause an id no earlier event carried, which a new event may carry:
+ * `opensDelegation`). Else a new scan kept on the carry (typed arrays of its own); undefined without a carry.
+ */
+function carriedScan(index: TraceIndex, threshold: number): StepScan | undefined {
+  const carry = index.carry;
+  if (!carry) return undefined;
+  const kept = carry.steps;
+  const lanes = toolLanesKey(index.toolLanes);
+  if (kept && kept.scan.scanned === carry.count && carry.count <= index.size && kept.scan.threshold === threshold && kept.toolLanes === lanes && kept.lanes === index.lanes.size && !kept.scan.forwardCauses) return kept.scan;
+  const scan = new StepScan(index.size, threshold, undefined);
+  carry.steps = { scan, toolLanes: lanes, lanes: index.lanes.size };
+  return scan;
+}
+
+/**
+ * The state of {@link repeatedSteps}'s scan in time order, which can go on over positions appended
+ * later (a growing trace) and give the loops of what it scanned at any point.
+ */
+export class StepScan {
+  /** Positions scanned: [0, scanned). */
+  scanned = 0;
+  /** True when a step's test read a cause id that no earlier event carried (a later one may: the scan cannot go on then). */
+  forwardCauses = false;
+  private readonly contexts = new Map<string, AgentContexts>();
+  private readonly lastStep = new Map<string, { from: number; to: number; code: string }>();
+  private readonly vocabulary: WordIds;
+  private readonly artifacts = new Map<string, number[]>();
+  /** Union-find over the steps compared (-1: not a step). */
+  private parent: Int32Array;
+  /** Member -> highest resemblance that linked it. */
+  private best: Float64Array;
+  private readonly sets: StepSets;
+
+  /**
+   * @param expected positions to come (tables grow past it); @param threshold the resemblance that links two steps.
+   * @param arena where the tables are made (scratch of one analysis), else typed arrays of their own (a scan kept between analyses).
+   */
+  constructor(
+    expected: number,
+    readonly threshold: number,
+    private readonly arena: Arena | undefined,
+  ) {
+    this.vocabulary = new WordIds(arena, expected);
+    this.parent = (arena ? arena.int32(expected) : new Int32Array(expected)).fill(-1);
+    this.best = arena ? arena.float64(expected) : new Float64Array(expected);
+    this.sets = new StepSets(arena, expected);
+  }
+
+  /** Scans the positions of `index` from {@link scanned} to its end. */
+  scan(index: TraceIndex): void {
+    const n = index.size;
+    this.reserve(n);
+    const { contexts, lastStep, vocabulary, artifacts, parent, best, sets, threshold } = this;
+    for (let i = this.scanned; i < n; i++) {
+      if (!STEP_TYPES.has(index.types[i]) || (index.injected > 0 && isInjected(index, i))) continue;
+      const e = index.events[i];
+      if (index.toolLanes.has(e.agent)) continue;
+      if (index.types[i] === 'message' && !causesBefore(index, i)) this.forwardCauses = true;
+      if (opensDelegation(index, i)) continue;
+      const text = index.content(i);
+      const from = vocabulary.add(text); // the content words as ids, in text order: vocabulary.ids[from, to)
+      const to = vocabulary.length;
+      const ids = vocabulary.ids;
+      const code = fencedCode(text);
+      const previous = lastStep.get(e.agent);
+      const echo = index.types[i] === 'return' && previous !== undefined && previous.code === code && sameIds(ids, previous.from, previous.to, from, to);
+      if (previous) {
+        previous.from = from;
+        previous.to = to;
+        previous.code = code;
+      } else lastStep.set(e.agent, { from, to, code });
+      if (echo) continue;
+      const phase = (e as { phase?: unknown }).phase;
+      if (code && wordTokens(code).size >= MIN_ECHO_WORDS) {
+        const key = `${e.agent}\u0000${typeof phase === 'string' ? `phase:${phase}` : `to:${index.receiver(i) ?? ''}`}`;
+        const artifact = `${key}\u0000${code.length}\u0000${fnv1a(code)}\u0000${fnv1a(code, 0x2545f491)}`;
+        let same = artifacts.get(artifact);
+        if (!same) artifacts.set(artifact, (same = []));
+        same.push(i);
+      }
+      const size = to - from;
+      if (size < MIN_STEP_WORDS) continue;
+      const context = stepContextOf(contexts, e.agent, typeof phase === 'string' ? phase : undefined, index.receiver(i) ?? '');
+      parent[i] = i;
+      let top = 0;
+      let match = -1;
+      // resemblance |A ∩ B| / |A ∪ B| (Broder 1997) against each of the last 32 steps (StepSets says how the shared words are counted)
+      sets.add(ids, from, to, vocabulary.size);
+      const { lo, hi, highFrom } = sets;
+      for (let back = 0; back < Math.min(context.count, RECENT_STEPS); back++) {
+        const k = (context.count - 1 - back) % RECENT_STEPS; // the latest step first
+        const otherSize = context.size[k];
+        // the resemblance is at most min/max of the sizes: a step that cannot beat the best so far,
+        // or reach the threshold, is not counted (the best and whether it links are the same)
+        const bound = Math.min(size, otherSize) / Math.max(size, otherSize);
+        if (bound <= top || bound < threshold) continue;
+        // nor is one that shares fewer words than it needs to count
+        const need = neededShared(size + otherSize, Math.min(size, otherSize), top, threshold);
+        const shared = sets.sharedWith(otherSize, context.lo[k], context.hi[k], context.highFrom[k], need);
+        if (shared === -1) continue;
+        const r = shared / (size + otherSize - shared);
+        if (r > top) {
+          top = r;
+          match = context.pos[k];
+        }
+      }
+      if (match !== -1 && top >= threshold) {
+        parent[rootOf(parent, i)] = rootOf(parent, match);
+        best[i] = top;
+        best[match] = Math.max(best[match], top);
+      }
+      const k = context.count++ % RECENT_STEPS;
+      context.pos[k] = i;
+      context.size[k] = size;
+      context.lo[k] = lo;
+      context.hi[k] = hi;
+      context.highFrom[k] = highFrom;
+    }
+    this.scanned = n;
+  }
+
+  /** The loops of the positions scanned (see {@link repeatedSteps}); scratch in `index`'s arena. */
+  loops(index: TraceIndex): RawLoop[] {
+    const { best } = this;
+    const groups = linkedGroups(this.parent.subarray(0, this.scanned), index.arena);
+    const out: RawLoop[] = [];
+    const inArtifact = new Set<number>();
+    for (const members of this.artifacts.values()) {
+      if (members.length < 2) continue;
+      for (const i of members) inArtifact.add(i);
+      out.push(similarSteps(members.slice(), `${index.events[members[0]].agent} produced the same code unchanged${stepContext(index, members[0])} ${members.length} times`));
+    }
+    for (const members of groups.values()) {
+      if (members.length < 2 || members.every((i) => inArtifact.has(i))) continue;
+      members.sort((a, b) => a - b);
+      const echo = members.length === 2 && members.every((i) => best[i] >= NEAR_IDENTICAL && contentWords(index.content(i)).size >= MIN_ECHO_WORDS);
+      if (members.length < 3 && !echo) continue;
+      const low = Math.min(...members.map((i) => best[i]));
+      // plain words in the message; the resemblance that joined them is the loop's evidence (`resemblance`)
+      const label = `${index.events[members[0]].agent} repeated nearly the same step${stepContext(index, members[0])} ${members.length} times, in mostly the same words`;
+      out.push(similarSteps(members, label, Math.floor(low * 100) / 100));
+    }
+    return out;
+  }
+
+  /** Room for `n` positions in the per-position tables (kept). */
+  private reserve(n: number): void {
+    if (this.parent.length >= n) return;
+    const size = Math.max(n, Math.ceil(this.parent.length * 1.5));
+    const parent = (this.arena ? this.arena.int32(size) : new Int32Array(size)).fill(-1);
+    parent.set(this.parent);
+    const best = this.arena ? this.arena.float64(size) : new Float64Array(size);
+    best.set(this.best);
+    this.parent = parent;
+    this.best = best;
+  }
+}
+
 
 /** Steps of a context each step is compared with: the latest ones. */
 const RECENT_STEPS = 32;

@@ -10,20 +10,35 @@ import { PairNumbering } from '../pair-table';
 import { isStateChange } from '../state-change';
 import { fnv1a } from '../text';
 import type { RawLoop } from './raw-loop';
+import type { Arena } from '../arena';
 
 /**
  * Tool calls with the same tool, argument length and two hashes of the trimmed arguments, grouped
  * without an object, list or map per call: the groups of a (tool, first hash) key are chained
  * through `sameKey`, and each group's calls through `next`. Typed arrays, scratch in the index's
- * arena (given back here): no per-call object for the collector.
+ * arena (given back here): no per-call object for the collector. A growing trace's carry
+ * (prefix-carry.ts) keeps the grouping of the calls it holds (a call's group depends on its own
+ * fields alone): an append groups its new calls only.
  */
 export function repeatedToolCalls(index: TraceIndex): RawLoop[] {
   const scratch = index.arena.mark();
   try {
-    return toolCallLoops(index, groupToolCalls(index));
+    const carry = index.carry;
+    let grouping = carry?.toolCalls;
+    if (carry && (!grouping || grouping.scanned !== carry.count || carry.count > index.size)) grouping = carry.toolCalls = new ToolCallGrouping(callsIn(index, 0), undefined);
+    grouping ??= new ToolCallGrouping(callsIn(index, 0), index.arena);
+    grouping.scan(index);
+    return toolCallLoops(index, grouping);
   } finally {
     index.arena.release(scratch);
   }
+}
+
+/** Number of tool calls from position `from` on. */
+function callsIn(index: TraceIndex, from: number): number {
+  let calls = 0;
+  for (let i = from; i < index.size; i++) if (index.types[i] === 'tool_call') calls++;
+  return calls;
 }
 
 /** Tool calls grouped by arguments: per group (numbered in order of first call) its first call, its number of calls; per call the next one of its group (-1: none). */
@@ -34,57 +49,116 @@ interface ToolCallGroups {
   next: Int32Array;
 }
 
-/** The groups of {@link repeatedToolCalls}, in the index's arena. */
-function groupToolCalls(index: TraceIndex): ToolCallGroups {
-  const n = index.size;
-  const arena = index.arena;
-  let calls = 0;
-  for (let i = 0; i < n; i++) if (index.types[i] === 'tool_call') calls++;
-  const tools = new Map<string, number>();
-  const keys = new PairNumbering(calls, arena); // (tool number, first hash) -> key number
-  const byKey = arena.int32(calls + 1).fill(-1); // key -> its first group
-  const sameKey = arena.int32(calls + 1); // group -> the next group of the same key (-1: none)
-  const lengths = arena.int32(calls + 1); // group -> argument length
-  const seconds = arena.int32(calls + 1); // group -> second hash
-  const first = arena.int32(calls + 1); // group -> its first call
-  const last = arena.int32(calls + 1); // group -> its latest call
-  const count = arena.int32(calls + 1); // group -> its number of calls
-  const next = arena.int32(n); // call -> the next call of its group (-1: none)
-  let groups = 0;
-  for (let i = 0; i < n; i++) {
-    if (index.types[i] !== 'tool_call') continue;
-    const text = index.rawContent(i);
-    if (text === undefined) continue;
-    const trimmed = text.trim();
-    const tool = index.events[i].tool ?? '';
-    let toolNo = tools.get(tool);
-    if (toolNo === undefined) tools.set(tool, (toolNo = tools.size));
-    const key = keys.number(toolNo, fnv1a(trimmed) | 0);
-    const second = fnv1a(trimmed, 0x2545f491) | 0;
-    let g = byKey[key];
-    let previous = -1;
-    while (g !== -1 && (lengths[g] !== text.length || seconds[g] !== second)) {
-      previous = g;
-      g = sameKey[g];
-    }
-    next[i] = -1;
-    if (g === -1) {
-      g = groups++; // a new group, numbered in the order groups are first seen
-      if (previous === -1) byKey[key] = g;
-      else sameKey[previous] = g;
-      sameKey[g] = -1;
-      lengths[g] = text.length;
-      seconds[g] = second;
-      first[g] = i;
-      last[g] = i;
-      count[g] = 1;
-      continue;
-    }
-    next[last[g]] = i;
-    last[g] = i;
-    count[g]++;
+/**
+ * The grouping of {@link repeatedToolCalls}, scanned in time order; it can go on over positions
+ * appended later (a growing trace). Its tables are in an arena (scratch of one analysis), else
+ * typed arrays of their own that grow (a grouping kept between analyses).
+ */
+export class ToolCallGrouping implements ToolCallGroups {
+  /** Positions scanned: [0, scanned). */
+  scanned = 0;
+  groups = 0;
+  private readonly tools = new Map<string, number>();
+  /** (tool number, first hash) -> key number. */
+  private readonly keys: PairNumbering;
+  /** Key -> its first group (-1: none). */
+  private byKey: Int32Array;
+  /** Group -> the next group of the same key (-1: none), its argument length, second hash, first and latest call, number of calls. */
+  private sameKey: Int32Array;
+  private lengths: Int32Array;
+  private seconds: Int32Array;
+  first: Int32Array;
+  private last: Int32Array;
+  count: Int32Array;
+  /** Call -> the next call of its group (-1: none). */
+  next: Int32Array;
+
+  /** @param calls tool calls to come (tables grow past it); @param arena where the tables are made, else typed arrays of their own. */
+  constructor(
+    calls: number,
+    private readonly arena: Arena | undefined,
+  ) {
+    const size = calls + 1;
+    this.keys = new PairNumbering(calls, arena);
+    this.byKey = this.int32(size).fill(-1);
+    this.sameKey = this.int32(size);
+    this.lengths = this.int32(size);
+    this.seconds = this.int32(size);
+    this.first = this.int32(size);
+    this.last = this.int32(size);
+    this.count = this.int32(size);
+    this.next = this.int32(0);
   }
-  return { groups, first, count, next };
+
+  /** Groups the tool calls of `index` from {@link scanned} to its end. */
+  scan(index: TraceIndex): void {
+    const n = index.size;
+    if (n <= this.scanned) return;
+    if (this.next.length < n) this.next = this.grown(this.next, Math.max(n, Math.ceil(this.next.length * 1.5)));
+    // a grouping in an arena is made for one index, sized for its calls; a kept one grows
+    const need = this.arena ? 0 : this.groups + callsIn(index, this.scanned) + 1;
+    if (this.first.length < need) this.reserveGroups(Math.max(need, Math.ceil(this.first.length * 1.5)));
+    const { tools, keys, byKey, sameKey, lengths, seconds, first, last, count, next } = this;
+    let groups = this.groups;
+    for (let i = this.scanned; i < n; i++) {
+      if (index.types[i] !== 'tool_call') continue;
+      const text = index.rawContent(i);
+      if (text === undefined) continue;
+      const trimmed = text.trim();
+      const tool = index.events[i].tool ?? '';
+      let toolNo = tools.get(tool);
+      if (toolNo === undefined) tools.set(tool, (toolNo = tools.size));
+      const key = keys.number(toolNo, fnv1a(trimmed) | 0);
+      const second = fnv1a(trimmed, 0x2545f491) | 0;
+      let g = byKey[key];
+      let previous = -1;
+      while (g !== -1 && (lengths[g] !== text.length || seconds[g] !== second)) {
+        previous = g;
+        g = sameKey[g];
+      }
+      next[i] = -1;
+      if (g === -1) {
+        g = groups++; // a new group, numbered in the order groups are first seen
+        if (previous === -1) byKey[key] = g;
+        else sameKey[previous] = g;
+        sameKey[g] = -1;
+        lengths[g] = text.length;
+        seconds[g] = second;
+        first[g] = i;
+        last[g] = i;
+        count[g] = 1;
+        continue;
+      }
+      next[last[g]] = i;
+      last[g] = i;
+      count[g]++;
+    }
+    this.groups = groups;
+    this.scanned = n;
+  }
+
+  /** Room for `size` groups (and keys: there are no more keys than groups). */
+  private reserveGroups(size: number): void {
+    const old = this.byKey.length;
+    this.byKey = this.grown(this.byKey, size).fill(-1, old);
+    this.sameKey = this.grown(this.sameKey, size);
+    this.lengths = this.grown(this.lengths, size);
+    this.seconds = this.grown(this.seconds, size);
+    this.first = this.grown(this.first, size);
+    this.last = this.grown(this.last, size);
+    this.count = this.grown(this.count, size);
+  }
+
+  private int32(size: number): Int32Array {
+    return this.arena ? this.arena.int32(size) : new Int32Array(size);
+  }
+
+  /** `from` in a table of `size` entries (then zeros). */
+  private grown(from: Int32Array, size: number): Int32Array {
+    const to = this.int32(size);
+    to.set(from.subarray(0, Math.min(from.length, size)));
+    return to;
+  }
 }
 
 /**

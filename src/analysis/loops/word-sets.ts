@@ -1,7 +1,8 @@
 /**
  * Content words of dialogue steps as small integer ids and compact sets, for counting the words two
  * steps share without a string set per step (used by similar-steps.ts). Tables are scratch in the
- * index's arena (arena.ts).
+ * index's arena (arena.ts), or typed arrays of their own for a scan kept between analyses of a
+ * growing trace (no arena given).
  */
 import type { Arena } from '../arena';
 import { TokenInterner } from '../interner';
@@ -26,17 +27,17 @@ export class StepSets {
   highFrom = 0;
 
   constructor(
-    private readonly arena: Arena,
+    private readonly arena: Arena | undefined,
     events: number,
   ) {
-    this.high = arena.int32(Math.max(1024, events));
-    this.mark = arena.int32(1024);
+    this.high = int32(arena, Math.max(1024, events));
+    this.mark = int32(arena, 1024);
   }
 
   /** Adds the step whose distinct word ids are ids[from, to) (all below `vocabulary`) and marks its words. */
   add(ids: Int32Array, from: number, to: number, vocabulary: number): void {
-    if (this.mark.length < vocabulary) this.mark = this.arena.grownInt32(this.mark, Math.max(vocabulary, this.mark.length * 2));
-    if (this.length + (to - from) > this.high.length) this.high = this.arena.grownInt32(this.high, Math.max(this.length + (to - from), this.high.length * 2));
+    if (this.mark.length < vocabulary) this.mark = grownInt32(this.arena, this.mark, Math.max(vocabulary, this.mark.length * 2));
+    if (this.length + (to - from) > this.high.length) this.high = grownInt32(this.arena, this.high, Math.max(this.length + (to - from), this.high.length * 2));
     this.stamp++;
     let lo = 0;
     let hi = 0;
@@ -92,22 +93,22 @@ export class WordIds {
   length = 0;
   /** Made once (not a closure per text): keeps each word id once per text. */
   private readonly onWord = (id: number): void => {
-    if (id >= this.seenIn.length) this.seenIn = this.arena.grownInt32(this.seenIn, Math.max(id + 1, this.seenIn.length * 2));
+    if (id >= this.seenIn.length) this.seenIn = grownInt32(this.arena, this.seenIn, Math.max(id + 1, this.seenIn.length * 2));
     if (this.seenIn[id] === this.texts) return;
     this.seenIn[id] = this.texts;
-    if (this.length === this.ids.length) this.ids = this.arena.grownInt32(this.ids, this.ids.length * 2);
+    if (this.length === this.ids.length) this.ids = grownInt32(this.arena, this.ids, this.ids.length * 2);
     this.ids[this.length++] = id;
   };
 
   /** @param events events to come (sizes the list of ids; the vocabulary's tables grow as words come). */
   constructor(
-    private readonly arena: Arena,
+    private readonly arena: Arena | undefined,
     events: number,
   ) {
     this.words = new TokenInterner(FUNCTION_WORDS, arena);
-    this.seenIn = arena.int32(1024);
+    this.seenIn = int32(arena, 1024);
     // pages never written are never resident: room for 8 words per event costs nothing unused
-    this.ids = arena.int32(Math.max(1024, 8 * events));
+    this.ids = int32(arena, Math.max(1024, 8 * events));
   }
 
   /** Ids are below this number. */
@@ -132,4 +133,17 @@ export function sameIds(ids: Int32Array, aFrom: number, aTo: number, bFrom: numb
   if (aTo - aFrom !== bTo - bFrom) return false;
   for (let k = 0; k < aTo - aFrom; k++) if (ids[aFrom + k] !== ids[bFrom + k]) return false;
   return true;
+}
+
+/** A zeroed Int32Array of `length` entries in `arena`, else of its own. */
+function int32(arena: Arena | undefined, length: number): Int32Array {
+  return arena ? arena.int32(length) : new Int32Array(length);
+}
+
+/** An Int32Array of `length` entries holding `from` (cut to it) then zeros, in `arena`, else of its own. */
+function grownInt32(arena: Arena | undefined, from: Int32Array, length: number): Int32Array {
+  if (arena) return arena.grownInt32(from, length);
+  const out = new Int32Array(length);
+  out.set(from.subarray(0, Math.min(from.length, length)));
+  return out;
 }

@@ -233,6 +233,74 @@ describe('the analysis that follows appends', () => {
     });
   }
 
+  // Near-duplicate steps (loops/similar-steps.ts): the scan is carried over appends (prefix-carry.ts `steps`) while what it read of the old events stays so.
+  const STEP = 'please check the quarterly revenue table again and report the corrected totals for every region';
+  const similar = (k: number) => `${STEP} ${['now', 'today', 'soon', 'again'][k % 4]}`;
+  const stepLoops = (a: Analysis) => a.loops.filter((l) => l.match === 'similar');
+
+  it('takes in as an append a piece that completes a loop of near-duplicate steps', () => {
+    const f = new Followed(lines([header, ev(0, 0, 'message', 'planner', { to: 'writer', content: similar(0) }), ev(1, 1, 'message', 'writer', { content: 'ok' }), ev(2, 2, 'message', 'planner', { to: 'writer', content: similar(1) })]));
+    assert.equal(stepLoops(f.check('two steps').analysis).length, 0, 'no loop yet');
+    f.append(lines([ev(3, 3, 'message', 'writer', { content: 'ok' }), ev(4, 4, 'message', 'planner', { to: 'writer', content: similar(2) })]));
+    const { analysis } = f.check('three steps');
+    assert.equal(f.follow.last.how, 'appended');
+    assert.equal(stepLoops(analysis).length, 1, 'the third step makes the loop');
+    assert.deepEqual(stepLoops(analysis)[0].events, ['e0', 'e2', 'e4']);
+  });
+
+  it('reads the old steps again when an append makes a tool lane an agent of its own', () => {
+    // `helper` answers tool calls only (a tool lane: its messages are no steps) until it calls a tool itself
+    const f = new Followed(
+      lines([header, ...[0, 1, 2].flatMap((k) => [ev(4 * k, 4 * k, 'tool_call', 'boss', { tool: 'sql', content: `select ${k}` }), ev(4 * k + 1, 4 * k + 1, 'tool_result', 'helper', { tool: 'sql', content: `${k} rows` }), ev(4 * k + 2, 4 * k + 2, 'message', 'helper', { to: 'boss', content: similar(k) }), ev(4 * k + 3, 4 * k + 3, 'tool_result', 'helper', { tool: 'sql', content: 'done' })])]),
+    );
+    assert.equal(stepLoops(f.check('a tool lane').analysis).length, 0, 'a tool lane says no steps');
+    f.append(lines([ev(12, 12, 'tool_call', 'helper', { tool: 'sql', content: 'select 4' })]));
+    const { analysis } = f.check('an agent of its own');
+    assert.equal(f.follow.last.how, 'appended');
+    assert.equal(stepLoops(analysis).length, 1, "helper's three messages are a loop now");
+  });
+
+  it('reads the old steps again when an append gives a lane to an agent the old steps were addressed to', () => {
+    // steps to `auditor` (no lane yet: no receiver, one context with the steps to nobody) and to nobody, alternately
+    const f = new Followed(lines([header, ev(0, 0, 'message', 'planner', { to: 'auditor', content: similar(0) }), ev(1, 1, 'message', 'planner', { content: similar(1) }), ev(2, 2, 'message', 'planner', { to: 'auditor', content: similar(2) })]));
+    assert.equal(stepLoops(f.check('one context').analysis).length, 1, 'three near-duplicates in one context');
+    f.append(lines([ev(3, 3, 'message', 'auditor', { to: 'planner', content: 'noted' })]));
+    const { analysis } = f.check('two contexts');
+    assert.equal(f.follow.last.how, 'appended');
+    assert.equal(stepLoops(analysis).length, 0, 'the steps to auditor and to nobody are two contexts now');
+  });
+
+  it('reads the old steps again when an append brings the event an old step named as its cause', () => {
+    // e1 names e3 as its cause before e3 exists; e3 delegates to e1's agent: e1 then opens a delegated conversation (no step)
+    // (boss and writer have lanes from the start: a new lane would make the scan start again anyway)
+    const f = new Followed(lines([header, ev(9, 0, 'aggregate', 'boss', { content: 'start' }), ev(8, 0, 'aggregate', 'writer', { content: 'ready' }), ev(0, 0, 'message', 'planner', { to: 'writer', content: similar(0) }), ev(1, 1, 'message', 'planner', { to: 'writer', content: similar(1), causes: ['e3'] }), ev(2, 2, 'message', 'planner', { to: 'writer', content: similar(2) })]));
+    assert.equal(stepLoops(f.check('three steps').analysis).length, 1);
+    f.append(lines([ev(3, 3, 'delegate', 'boss', { to: 'planner', content: 'plan it' })]));
+    const { analysis } = f.check('the cause arrives');
+    assert.equal(f.follow.last.how, 'appended');
+    assert.equal(stepLoops(analysis).length, 0, 'e1 opens a delegation now: two steps are no loop');
+  });
+
+  it('takes in as an append a piece that repeats a tool call read before (the calls\' grouping carried)', () => {
+    const call = (k: number, args: string) => [ev(k, k, 'tool_call', 'w', { tool: 'bash', content: args }), ev(k + 1, k + 1, 'tool_result', 'w', { tool: 'bash', content: 'same output' })];
+    const f = new Followed(lines([header, ...call(0, 'ls -la src'), ...call(2, 'cat notes.txt')]));
+    assert.equal(f.check('two calls').analysis.loops.length, 0);
+    f.append(lines(call(4, 'ls -la src')));
+    const { analysis } = f.check('the first again');
+    assert.equal(f.follow.last.how, 'appended');
+    assert.deepEqual(analysis.loops.map((l) => [l.kind, l.events]), [['repeated_tool_call', ['e0', 'e1', 'e4', 'e5']]]);
+  });
+
+  it('counts the rows no agent wrote that were read before (the fingerprint table carries their count)', () => {
+    // a placeholder row takes no credit, and is left out of its lane's repeated sequences, when the index counts such rows
+    const f = new Followed(lines([header, ev(0, 0, 'message', 'w', { content: 'first step' }), ev(1, 1, 'tool_result', 'w', { tool: 'bash', content: 'waiting for output', kind: 'placeholder' }), ev(2, 2, 'message', 'w', { content: 'second step' })]));
+    f.check('a placeholder');
+    f.append(lines([ev(3, 3, 'message', 'w', { content: 'final answer: 42' })]));
+    const { analysis } = f.check('after it');
+    assert.equal(f.follow.last.how, 'appended');
+    assert.equal(analysis.credit.by_index[1], 0, 'the placeholder takes no credit');
+  });
+
   it('analyses whole when the file is rewritten', () => {
     const f = new Followed(lines(start));
     f.check('start');

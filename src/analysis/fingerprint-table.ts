@@ -1,0 +1,107 @@
+/**
+ * The fingerprints of a trace's events (trace-index.ts): per distinct (agent's lane, canonical type,
+ * target, hash of the normalized content), the position of its first event, found through small
+ * numbers in order of first appearance (a target per distinct `to ?? tool`, a prefix per distinct
+ * (target, lane, type), a fingerprint per distinct (prefix, content hash)).
+ *
+ * A table scans positions in time order and can go on later from where it stopped: a growing trace
+ * (prefix-carry.ts) keeps it with the fingerprints of the positions it scanned, so an append
+ * numbers its new events only. Lanes are numbered in order of first appearance in time order, so a
+ * lane's number, and every number here, stays what it was while the old events keep their places.
+ */
+import type { Arena } from './arena';
+import { PairNumbering } from './pair-table';
+import { EVENT_TYPES, type EventType } from '../trace/schema';
+
+/** A small number per type of the vocabulary (its place in it). */
+const TYPE_CODES = new Map<string, number>(EVENT_TYPES.map((t, k) => [t, k]));
+
+/** The numbering of fingerprints (see the module's comment), with what it scanned. */
+export class FingerprintTable {
+  /** Positions scanned: [0, scanned). */
+  scanned = 0;
+  /** Per position scanned, its fingerprint: the position of the first event with the same one, or `-1 - position` for an event without content (never repeated). */
+  column: Int32Array;
+  /** Events scanned that no agent wrote (NOT_AGENT_OUTPUT_KINDS), counted with the fingerprints. */
+  injected = 0;
+  private readonly targets = new Map<string, number>();
+  /** (target, lane, type) as one number -> prefix. */
+  private readonly prefixes = new Map<number, number>();
+  /** Prefixes of traces too wide for one number key. */
+  private readonly widePrefixes = new Map<string, number>();
+  /** Codes of types outside the vocabulary (an importer's own), from 32 on. */
+  private readonly otherTypes = new Map<string, number>();
+  private prefixCount = 0;
+  /** (prefix, content hash) -> fingerprint number. */
+  private readonly numbers: PairNumbering;
+  /** Fingerprint number -> position of its first event. */
+  private firstOf: Int32Array;
+
+  /**
+   * @param expected positions to come (an upper bound is fine: tables grow).
+   * @param arena where the tables are made (given back with the index's scratch), else typed arrays of their own (a table kept between analyses).
+   */
+  constructor(
+    expected: number,
+    private readonly arena?: Arena,
+  ) {
+    this.numbers = new PairNumbering(expected, arena);
+    this.firstOf = arena ? arena.int32(Math.max(16, expected)) : new Int32Array(Math.max(16, expected));
+    this.column = arena ? new Int32Array(0) : new Int32Array(Math.max(16, expected));
+  }
+
+  /**
+   * The fingerprint of the event at `pos` (the position of its first event with the same lane,
+   * type, target and content hash), numbering it when new. Positions come in time order.
+   * @param lane the event's lane number; @param type its canonical type; @param target `to ?? tool ?? ''`; @param hash its content's `normalizedHash` (32-bit).
+   */
+  fingerprint(pos: number, lane: number, type: EventType, target: string, hash: number): number {
+    let targetNo = this.targets.get(target);
+    if (targetNo === undefined) this.targets.set(target, (targetNo = this.targets.size));
+    const code = this.typeCode(type);
+    // exact as a double while lanes < 2^21, types < 64 and targets < 2^26 (else a string key)
+    const key = lane < 1 << 21 && targetNo < 1 << 26 && code < 64 ? (targetNo * (1 << 21) + lane) * 64 + code : NaN;
+    let prefix = Number.isNaN(key) ? this.widePrefix(lane, type, targetNo) : this.prefixes.get(key);
+    if (prefix === undefined) this.prefixes.set(key, (prefix = this.prefixCount++));
+    const before = this.numbers.size;
+    const no = this.numbers.number(prefix, hash);
+    if (no < before) return this.firstOf[no];
+    if (no >= this.firstOf.length) {
+      const grown = this.arena ? this.arena.int32(this.firstOf.length * 2) : new Int32Array(this.firstOf.length * 2);
+      grown.set(this.firstOf);
+      this.firstOf = grown;
+    }
+    this.firstOf[no] = pos;
+    return pos;
+  }
+
+  /**
+   * Keeps the fingerprints of positions [scanned, n) from `fingerprints` (a table kept between
+   * analyses: its column grows), and marks them scanned.
+   */
+  keep(fingerprints: Int32Array, n: number): void {
+    if (this.column.length < n) {
+      const grown = new Int32Array(Math.max(n, Math.ceil(this.column.length * 1.5)));
+      grown.set(this.column.subarray(0, this.scanned));
+      this.column = grown;
+    }
+    this.column.set(fingerprints.subarray(this.scanned, n), this.scanned);
+    this.scanned = n;
+  }
+
+  /** A small number per type: its place in the vocabulary, else one given in order of appearance. */
+  private typeCode(type: string): number {
+    const code = TYPE_CODES.get(type);
+    if (code !== undefined) return code;
+    let other = this.otherTypes.get(type);
+    if (other === undefined) this.otherTypes.set(type, (other = 32 + this.otherTypes.size));
+    return other;
+  }
+
+  private widePrefix(lane: number, type: EventType, target: number): number {
+    const key = `${lane}\u0000${type}\u0000${target}`;
+    let prefix = this.widePrefixes.get(key);
+    if (prefix === undefined) this.widePrefixes.set(key, (prefix = this.prefixCount++));
+    return prefix;
+  }
+}
