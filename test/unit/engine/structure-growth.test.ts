@@ -16,6 +16,7 @@ import fc from 'fast-check';
 import { layoutStructure, type LayoutStructure } from '../../../src/engine/graph-structure';
 import { followLayout, lastExtension, layoutStructureExtensions } from '../../../src/engine/structure-growth';
 import { graphOverview, graphWindow } from '../../../src/engine/graph-window';
+import { graphIndex, graphIndexExtensions, type GraphIndex } from '../../../src/engine/graph-index';
 import { makeSnapshot, readSnapshot, type TraceSnapshot } from '../../../src/engine/snapshot';
 import { SessionStore } from '../../../src/engine/session-store';
 import { fitWindowRequest } from '../../../src/shared/fit';
@@ -49,6 +50,19 @@ function plainStructure(s: LayoutStructure): unknown {
     barOf: Array.from(s.barOf),
     edges,
     fold: s.fold ? 'folded' : undefined,
+  };
+}
+
+/** What a graph index answers windows from, in plain values (the plans made so far left out). */
+function plainIndex(ix: GraphIndex): unknown {
+  return {
+    kinds: ix.kinds,
+    kind: Array.from(ix.kind),
+    role: Array.from(ix.role),
+    tracks: ix.tracks.map((t) => ({ ...t, time: Array.from(t.time), order: Array.from(t.order) })),
+    stops: ix.stops.map((s) => ({ time: Array.from(s.time), order: Array.from(s.order) })),
+    edges: [ix.edgesFrom, ix.edgeAt, ix.edgesInto, ix.edgeInAt].map((c) => Array.from(c)),
+    cues: ix.cues,
   };
 }
 
@@ -87,6 +101,9 @@ class Followed extends FollowedFile {
     // events of their own (a whole build of these is not taken for the followed trace's)
     fresh.trace.events = fresh.trace.events.map((e) => ({ ...e }));
     assert.deepEqual(plainStructure(grown), plainStructure(layoutStructure(fresh)), `${what}: the structure equals a whole build`);
+    // the graph index of every load (an extended structure's index is made from its predecessor's)
+    const index = graphIndex(readSnapshot('k', -1, 'trace.otrace.jsonl', loaded));
+    assert.deepEqual(plainIndex(index), plainIndex(graphIndex(readSnapshot('k', -1, 'trace.otrace.jsonl', fresh))), `${what}: the graph index equals a whole build's`);
     if (graph) assert.equal(graphAnswers(loaded), graphAnswers(fresh), `${what}: the overview and windows equal a whole build's`);
     return loaded;
   }
@@ -100,6 +117,7 @@ const header = JSON.stringify({ trace_id: 'cases', task_id: 'cases', system: 'te
 describe('the layout structure extended by appends', () => {
   it('equals a whole build of the same bytes after every piece appended (random traces, random cuts)', () => {
     const before = layoutStructureExtensions();
+    const indexBefore = graphIndexExtensions();
     fc.assert(
       fc.property(fc.array(choice, { minLength: 1, maxLength: 70 }), fc.nat(12), fc.array(fc.nat(10), { minLength: 1, maxLength: 8 }), (choices, first, pieces) => {
         const text = `${traceLines(choices).join('\n')}\n`;
@@ -124,6 +142,8 @@ describe('the layout structure extended by appends', () => {
     );
     // the property covers the extension, not only whole builds
     assert.ok(layoutStructureExtensions() - before > 40, `extended ${layoutStructureExtensions() - before} times; ${JSON.stringify([...whys])}`);
+    // and the graph index made from the last one's, not whole
+    assert.ok(graphIndexExtensions() - indexBefore > 30, `graph index extended ${graphIndexExtensions() - indexBefore} times of ${layoutStructureExtensions() - before}`);
   });
 
   it('extends the structure by an append of new events in time order (no whole build)', () => {
