@@ -19,6 +19,7 @@ import { graphOverview, graphWindow } from '../../../src/engine/graph-window';
 import { graphIndex, graphIndexExtensions, type GraphIndex } from '../../../src/engine/graph-index';
 import { makeSnapshot, readSnapshot, type TraceSnapshot } from '../../../src/engine/snapshot';
 import { SessionStore } from '../../../src/engine/session-store';
+import { summarize, summaryCountsCarried } from '../../../src/engine/summary';
 import { fitWindowRequest } from '../../../src/shared/fit';
 import '../../../src/trace/importers';
 import type { LoadedTrace } from '../../../src/trace/model';
@@ -101,8 +102,14 @@ class Followed extends FollowedFile {
     // events of their own (a whole build of these is not taken for the followed trace's)
     fresh.trace.events = fresh.trace.events.map((e) => ({ ...e }));
     assert.deepEqual(plainStructure(grown), plainStructure(layoutStructure(fresh)), `${what}: the structure equals a whole build`);
-    // the graph index of every load (an extended structure's index is made from its predecessor's)
-    const index = graphIndex(readSnapshot('k', -1, 'trace.otrace.jsonl', loaded));
+    // the graph index of every load (an extended structure's index is made from its predecessor's), and its summary (counts carried)
+    const read = readSnapshot('k', -1, 'trace.otrace.jsonl', loaded);
+    const summaryOf = (s: TraceSnapshot) => {
+      const { counts, files, promptFiles } = summarize(s, 0, 0, false);
+      return { counts, files, promptFiles, byFile: [...s.byFile] };
+    };
+    assert.deepEqual(summaryOf(read), summaryOf(readSnapshot('k', -1, 'trace.otrace.jsonl', fresh)), `${what}: the summary's counts equal a whole count's`);
+    const index = graphIndex(read);
     assert.deepEqual(plainIndex(index), plainIndex(graphIndex(readSnapshot('k', -1, 'trace.otrace.jsonl', fresh))), `${what}: the graph index equals a whole build's`);
     if (graph) assert.equal(graphAnswers(loaded), graphAnswers(fresh), `${what}: the overview and windows equal a whole build's`);
     return loaded;
@@ -118,6 +125,7 @@ describe('the layout structure extended by appends', () => {
   it('equals a whole build of the same bytes after every piece appended (random traces, random cuts)', () => {
     const before = layoutStructureExtensions();
     const indexBefore = graphIndexExtensions();
+    const carriedBefore = summaryCountsCarried();
     fc.assert(
       fc.property(fc.array(choice, { minLength: 1, maxLength: 70 }), fc.nat(12), fc.array(fc.nat(10), { minLength: 1, maxLength: 8 }), (choices, first, pieces) => {
         const text = `${traceLines(choices).join('\n')}\n`;
@@ -143,6 +151,7 @@ describe('the layout structure extended by appends', () => {
     // the property covers the extension, not only whole builds
     assert.ok(layoutStructureExtensions() - before > 40, `extended ${layoutStructureExtensions() - before} times; ${JSON.stringify([...whys])}`);
     // and the graph index made from the last one's, not whole
+    assert.ok(summaryCountsCarried() - carriedBefore > 100, `summary counts carried ${summaryCountsCarried() - carriedBefore} times`);
     assert.ok(graphIndexExtensions() - indexBefore > 30, `graph index extended ${graphIndexExtensions() - indexBefore} times of ${layoutStructureExtensions() - before}`);
   });
 
