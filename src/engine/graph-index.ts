@@ -96,8 +96,47 @@ export function graphIndex(snapshot: TraceSnapshot): GraphIndex {
   for (const [i, marks] of layout.marks) if (i >= 0 && i < n && role[i] === Role.Own && isTurnMark(marks) && !keepsStop(marks)) role[i] = Role.TurnMark;
   const { tracks, stops, edgesFrom, edgeAt, edgesInto, edgeInAt, cues } = base;
   const index: GraphIndex = { layout, kinds, kind, role, tracks, stops, edgesFrom, edgeAt, edgesInto, edgeInAt, cues, plans: new Map() };
+  if (!snapshot.analysis) {
+    // a trace as read (no marks, loops or credit): the buckets the append left alone keep the plans made for the trace before it
+    const before = base.grown && unanalysed.get(base.grown.from);
+    if (before && base.grown) index.plans = carriedPlans(before, index, base.grown);
+    unanalysed.set(layout.structure, index);
+  }
   indices.set(snapshot, index);
   return index;
+}
+
+/** Per layout structure, the graph index of its latest snapshot without an analysis (whose plans the next append's index carries). */
+const unanalysed = new WeakMap<LayoutStructure, GraphIndex>();
+
+/**
+ * The bucket plans of `before` (the index of the trace before an append, without an analysis) that
+ * hold for `index` (the index after it, without an analysis; the old events kept their axis
+ * positions, rows and bars): every plan but those of the buckets that hold an appended event or an
+ * old one that the append touched (see {@link StructureIndex.grown}). A plan reads only its
+ * bucket's events, their kinds, roles, positions and bar ends. O(plans + appended + touched) per
+ * bucket width kept.
+ */
+function carriedPlans(before: GraphIndex, index: GraphIndex, grown: NonNullable<StructureIndex['grown']>): GraphIndex['plans'] {
+  const { lane, row, barOf, tx, order, lanes } = index.layout;
+  const n = index.layout.events.length;
+  const touched = [...grown.touched];
+  for (let i = grown.n0; i < n; i++) touched.push(i);
+  const out: GraphIndex['plans'] = new Map();
+  for (const [key, plans] of before.plans) {
+    const [mode, width] = key.split(':');
+    const bucket = Number(width);
+    const kept = new Map(plans);
+    for (const i of touched) {
+      const d = barOf[i] >= 0 ? barOf[i] : i;
+      if (lane[d] >= lanes.length) continue;
+      const r = Math.min(row[d], Math.max(1, lanes[lane[d]].rows) - 1);
+      kept.delete(`${lane[d]}:${r}:${Math.floor((mode === 'time' ? tx[d] : order[d]) / bucket)}`);
+    }
+    out.set(key, kept);
+    plansCarried += kept.size;
+  }
+  return out;
 }
 
 /** What a graph index reads of its layout's structure alone (no analysis): kept per structure, shared by the indices of the trace as read and analysed. */
@@ -118,10 +157,22 @@ interface StructureIndex {
   role: Uint8Array;
   /** See {@link GraphIndex.cues}. */
   cues: string[];
+  /**
+   * Set when made from the index of the structure `from` (its first `n0` events) and the old
+   * events kept their axis positions, rows and bars: the old events whose role, bar end or first
+   * spawn the append changed (what a bucket plan of theirs read).
+   */
+  grown?: { from: LayoutStructure; n0: number; touched: number[] };
 }
 
 const structureIndices = new WeakMap<LayoutStructure, StructureIndex>();
 let indexExtensions = 0;
+let plansCarried = 0;
+
+/** How many bucket plans this process carried from a graph index to the next one after an append, instead of planning them again: for tests and benches. */
+export function graphPlansCarried(): number {
+  return plansCarried;
+}
 
 /** How many structure indices this process made from the one of the structure theirs was extended from (an append), instead of whole: for tests and benches. */
 export function graphIndexExtensions(): number {
@@ -164,14 +215,29 @@ function structureIndex(layout: GraphLayout): StructureIndex {
   const tracks = grown?.tracks ?? wholeTracks(layout);
   if (grown) indexExtensions++;
   const role = new Uint8Array(n);
+  const touched: number[] = grown?.longer ?? [];
   // an old event keeps its role unless an edge now joins it to another lane
   if (prev) {
     const { crossing: oldCrossing, role: oldRole } = prev;
-    for (let i = 0; i < since; i++) role[i] = crossing[i] === oldCrossing[i] ? oldRole[i] : roleOf(kinds[kind[i]], undefined, crossing[i] === 1);
+    for (let i = 0; i < since; i++) {
+      if (crossing[i] === oldCrossing[i]) role[i] = oldRole[i];
+      else {
+        role[i] = roleOf(kinds[kind[i]], undefined, crossing[i] === 1);
+        touched.push(i);
+      }
+    }
   }
   for (let i = since; i < n; i++) role[i] = roleOf(kinds[kind[i]], undefined, crossing[i] === 1);
   const stops = prev && grown?.sameTx && prev.stops.length === layout.lanes.length ? grownStops(layout, prev, kinds, kind, since) : stopsByLane(layout, kinds, kind);
-  const index: StructureIndex = { kinds, kind, crossing, tracks, stops, edgesFrom, edgeAt, edgesInto, edgeInAt, firstSpawns: firstSpawns(layout, kinds, kind), role, cues: [...cueSet] };
+  const spawns = firstSpawns(layout, kinds, kind);
+  // an old event that became, or is no longer, the first spawn into a lane
+  if (prev) {
+    const was = new Set(prev.firstSpawns);
+    const is = new Set(spawns);
+    for (const i of spawns) if (i < since && !was.has(i)) touched.push(i);
+    for (const i of prev.firstSpawns) if (!is.has(i)) touched.push(i);
+  }
+  const index: StructureIndex = { kinds, kind, crossing, tracks, stops, edgesFrom, edgeAt, edgesInto, edgeInAt, firstSpawns: spawns, role, cues: [...cueSet], ...(grown?.sameTx ? { grown: { from: from!.structure, n0: since, touched } } : {}) };
   structureIndices.set(layout.structure, index);
   return index;
 }
@@ -228,7 +294,7 @@ function wholeTracks(layout: GraphLayout): Track[] {
  * lane row or bar, or a lane its number of rows (then the tracks are made whole).
  * O(n) comparisons and copies of typed arrays plus O(appended log appended).
  */
-function grownTracks(layout: GraphLayout, old: LayoutStructure, prev: StructureIndex, n0: number): { tracks: Track[]; sameTx: boolean } | undefined {
+function grownTracks(layout: GraphLayout, old: LayoutStructure, prev: StructureIndex, n0: number): { tracks: Track[]; sameTx: boolean; longer: number[] } | undefined {
   const { lane, row, barOf, tx, order, end } = layout;
   const n = layout.events.length;
   const laneCount = layout.lanes.length;
@@ -248,7 +314,12 @@ function grownTracks(layout: GraphLayout, old: LayoutStructure, prev: StructureI
   for (let i = n0; i < n; i++) if (barOf[i] < 0 && lane[i] < laneCount) added[trackOf(i)].push(i);
   // old calls whose result came with the append: their bars grew
   const longer = new Set<number>();
-  for (let i = 0; i < n0; i++) if (end[i] !== oldEnd[i] && barOf[i] < 0 && lane[i] < laneCount) longer.add(trackOf(i));
+  const ended: number[] = [];
+  for (let i = 0; i < n0; i++)
+    if (end[i] !== oldEnd[i] && barOf[i] < 0 && lane[i] < laneCount) {
+      longer.add(trackOf(i));
+      ended.push(i);
+    }
   const byTime = (a: number, b: number) => tx[a] - tx[b] || order[a] - order[b];
   const tracks = prev.tracks.map((t, k) => {
     const more = added[k];
@@ -273,7 +344,7 @@ function grownTracks(layout: GraphLayout, old: LayoutStructure, prev: StructureI
     }
     return { lane: t.lane, row: t.row, time, order: inOrder, longTime, longOrder };
   });
-  return { tracks, sameTx };
+  return { tracks, sameTx, longer: ended };
 }
 
 /** `a` followed by `b`, in a new array. */
