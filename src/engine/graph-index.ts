@@ -96,8 +96,47 @@ export function graphIndex(snapshot: TraceSnapshot): GraphIndex {
   for (const [i, marks] of layout.marks) if (i >= 0 && i < n && role[i] === Role.Own && isTurnMark(marks) && !keepsStop(marks)) role[i] = Role.TurnMark;
   const { tracks, stops, edgesFrom, edgeAt, edgesInto, edgeInAt, cues } = base;
   const index: GraphIndex = { layout, kinds, kind, role, tracks, stops, edgesFrom, edgeAt, edgesInto, edgeInAt, cues, plans: new Map() };
+  if (!snapshot.analysis) {
+    // a trace as read (no marks, loops or credit): the buckets the append left alone keep the plans made for the trace before it
+    const before = base.grown && unanalysed.get(base.grown.from);
+    if (before && base.grown) index.plans = carriedPlans(before, index, base.grown);
+    unanalysed.set(layout.structure, index);
+  }
   indices.set(snapshot, index);
   return index;
+}
+
+/** Per layout structure, the graph index of its latest snapshot without an analysis (whose plans the next append's index carries). */
+const unanalysed = new WeakMap<LayoutStructure, GraphIndex>();
+
+/**
+ * The bucket plans of `before` (the index of the trace before an append, without an analysis) that
+ * hold for `index` (the index after it, without an analysis; the old events kept their axis
+ * positions, rows and bars): every plan but those of the buckets that hold an appended event or an
+ * old one that the append touched (see {@link StructureIndex.grown}). A plan reads only its
+ * bucket's events, their kinds, roles, positions and bar ends. O(plans + appended + touched) per
+ * bucket width kept.
+ */
+function carriedPlans(before: GraphIndex, index: GraphIndex, grown: NonNullable<StructureIndex['grown']>): GraphIndex['plans'] {
+  const { lane, row, barOf, tx, order, lanes } = index.layout;
+  const n = index.layout.events.length;
+  const touched = [...grown.touched];
+  for (let i = grown.n0; i < n; i++) touched.push(i);
+  const out: GraphIndex['plans'] = new Map();
+  for (const [key, plans] of before.plans) {
+    const [mode, width] = key.split(':');
+    const bucket = Number(width);
+    const kept = new Map(plans);
+    for (const i of touched) {
+      const d = barOf[i] >= 0 ? barOf[i] : i;
+      if (lane[d] >= lanes.length) continue;
+      const r = Math.min(row[d], Math.max(1, lanes[lane[d]].rows) - 1);
+      kept.delete(`${lane[d]}:${r}:${Math.floor((mode === 'time' ? tx[d] : order[d]) / bucket)}`);
+    }
+    out.set(key, kept);
+    plansCarried += kept.size;
+  }
+  return out;
 }
 
 /** What a graph index reads of its layout's structure alone (no analysis): kept per structure, shared by the indices of the trace as read and analysed. */
@@ -118,15 +157,39 @@ interface StructureIndex {
   role: Uint8Array;
   /** See {@link GraphIndex.cues}. */
   cues: string[];
+  /**
+   * Set when made from the index of the structure `from` (its first `n0` events) and the old
+   * events kept their axis positions, rows and bars: the old events whose role, bar end or first
+   * spawn the append changed (what a bucket plan of theirs read).
+   */
+  grown?: { from: LayoutStructure; n0: number; touched: number[] };
 }
 
 const structureIndices = new WeakMap<LayoutStructure, StructureIndex>();
+let indexExtensions = 0;
+let plansCarried = 0;
 
-/** The {@link StructureIndex} of a layout's structure (built once per structure, O(n log n) for n events). */
+/** How many bucket plans this process carried from a graph index to the next one after an append, instead of planning them again: for tests and benches. */
+export function graphPlansCarried(): number {
+  return plansCarried;
+}
+
+/** How many structure indices this process made from the one of the structure theirs was extended from (an append), instead of whole: for tests and benches. */
+export function graphIndexExtensions(): number {
+  return indexExtensions;
+}
+
+/**
+ * The {@link StructureIndex} of a layout's structure (built once per structure, O(n log n) for n
+ * events). A structure extended by an append (src/engine/structure-growth.ts `grownFrom`) whose
+ * predecessor's index is still in memory has its index made from that one: the old events' kinds,
+ * roles, tracks and stops carried, the appended events' added (O(appended log appended) plus O(n)
+ * comparisons and copies of typed arrays); equal to a whole build (test/unit/engine/structure-growth.test.ts).
+ */
 function structureIndex(layout: GraphLayout): StructureIndex {
   const known = structureIndices.get(layout.structure);
   if (known) return known;
-  const { events, edges } = layout;
+  const { events } = layout;
   const n = events.length;
   // a structure extended by an append: the old events' kinds and cues are those of the one it was extended from
   const from = grownFrom(layout.structure);
@@ -147,26 +210,68 @@ function structureIndex(layout: GraphLayout): StructureIndex {
     }
     kind[i] = k;
   }
+  const { crossing, edgesFrom, edgeAt, edgesInto, edgeInAt } = edgesByEvent(layout);
+  const grown = prev ? grownTracks(layout, from!.structure, prev, since) : undefined;
+  const tracks = grown?.tracks ?? wholeTracks(layout);
+  if (grown) indexExtensions++;
+  const role = new Uint8Array(n);
+  const touched: number[] = grown?.longer ?? [];
+  // an old event keeps its role unless an edge now joins it to another lane
+  if (prev) {
+    const { crossing: oldCrossing, role: oldRole } = prev;
+    for (let i = 0; i < since; i++) {
+      if (crossing[i] === oldCrossing[i]) role[i] = oldRole[i];
+      else {
+        role[i] = roleOf(kinds[kind[i]], undefined, crossing[i] === 1);
+        touched.push(i);
+      }
+    }
+  }
+  for (let i = since; i < n; i++) role[i] = roleOf(kinds[kind[i]], undefined, crossing[i] === 1);
+  const stops = prev && grown?.sameTx && prev.stops.length === layout.lanes.length ? grownStops(layout, prev, kinds, kind, since) : stopsByLane(layout, kinds, kind);
+  const spawns = firstSpawns(layout, kinds, kind);
+  // an old event that became, or is no longer, the first spawn into a lane
+  if (prev) {
+    const was = new Set(prev.firstSpawns);
+    const is = new Set(spawns);
+    for (const i of spawns) if (i < since && !was.has(i)) touched.push(i);
+    for (const i of prev.firstSpawns) if (!is.has(i)) touched.push(i);
+  }
+  const index: StructureIndex = { kinds, kind, crossing, tracks, stops, edgesFrom, edgeAt, edgesInto, edgeInAt, firstSpawns: spawns, role, cues: [...cueSet], ...(grown?.sameTx ? { grown: { from: from!.structure, n0: since, touched } } : {}) };
+  structureIndices.set(layout.structure, index);
+  return index;
+}
+
+/** The edges by source and by target event, and which events an edge joins to another lane: O(n + edges), typed arrays only. */
+function edgesByEvent(layout: GraphLayout): Pick<StructureIndex, 'crossing' | 'edgesFrom' | 'edgeAt' | 'edgesInto' | 'edgeInAt'> {
+  const { count, source, target } = layout.edges;
+  const lane = layout.lane;
+  const n = layout.events.length;
   const crossing = new Uint8Array(n);
   const edgesFrom = new Int32Array(n + 1);
-  for (let k = 0; k < edges.count; k++) {
-    const a = edges.source[k];
-    const b = edges.target[k];
+  for (let k = 0; k < count; k++) {
+    const a = source[k];
+    const b = target[k];
     edgesFrom[a + 1]++;
-    if (layout.lane[a] !== layout.lane[b]) crossing[a] = crossing[b] = 1;
+    if (lane[a] !== lane[b]) crossing[a] = crossing[b] = 1;
   }
   for (let i = 0; i < n; i++) edgesFrom[i + 1] += edgesFrom[i];
-  const edgeAt = new Int32Array(edges.count);
+  const edgeAt = new Int32Array(count);
   const fill = edgesFrom.slice(0, n);
-  for (let k = 0; k < edges.count; k++) edgeAt[fill[edges.source[k]]++] = k;
+  for (let k = 0; k < count; k++) edgeAt[fill[source[k]]++] = k;
   const edgesInto = new Int32Array(n + 1);
-  for (let k = 0; k < edges.count; k++) edgesInto[edges.target[k] + 1]++;
+  for (let k = 0; k < count; k++) edgesInto[target[k] + 1]++;
   for (let i = 0; i < n; i++) edgesInto[i + 1] += edgesInto[i];
-  const edgeInAt = new Int32Array(edges.count);
+  const edgeInAt = new Int32Array(count);
   const fillIn = edgesInto.slice(0, n);
-  for (let k = 0; k < edges.count; k++) edgeInAt[fillIn[edges.target[k]]++] = k;
+  for (let k = 0; k < count; k++) edgeInAt[fillIn[target[k]]++] = k;
+  return { crossing, edgesFrom, edgeAt, edgesInto, edgeInAt };
+}
+
+/** The tracks of a layout built from its events (O(n log n); O(n) for a trace written in time order). */
+function wholeTracks(layout: GraphLayout): Track[] {
   const { tx, order, end } = layout;
-  const tracks = drawnByTrack(layout).map(({ lane, row, list }) => {
+  return drawnByTrack(layout).map(({ lane, row, list }) => {
     // a trace written in time order: both are the track's list itself (no copies: 8 bytes per event)
     const time = sortedBy(list, (a, b) => tx[a] - tx[b] || order[a] - order[b]);
     const inOrder = sortedBy(list, (a, b) => order[a] - order[b]);
@@ -179,11 +284,113 @@ function structureIndex(layout: GraphLayout): StructureIndex {
     }
     return { lane, row, time, order: inOrder, longTime, longOrder };
   });
-  const role = new Uint8Array(n);
-  for (let i = 0; i < n; i++) role[i] = roleOf(kinds[kind[i]], undefined, crossing[i] === 1);
-  const index: StructureIndex = { kinds, kind, crossing, tracks, stops: stopsByLane(layout, kinds, kind), edgesFrom, edgeAt, edgesInto, edgeInAt, firstSpawns: firstSpawns(layout, kinds, kind), role, cues: [...cueSet] };
-  structureIndices.set(layout.structure, index);
-  return index;
+}
+
+/**
+ * The tracks of a layout whose structure was extended from `old` (its first `n0` events are
+ * `old`'s, src/engine/structure-growth.ts), made from `prev`'s tracks and the appended events:
+ * each track's lists are its old ones followed by its new events (the new events' time ranks
+ * come after every old one). Equal to {@link wholeTracks}. Undefined when an old event changed
+ * lane row or bar, or a lane its number of rows (then the tracks are made whole).
+ * O(n) comparisons and copies of typed arrays plus O(appended log appended).
+ */
+function grownTracks(layout: GraphLayout, old: LayoutStructure, prev: StructureIndex, n0: number): { tracks: Track[]; sameTx: boolean; longer: number[] } | undefined {
+  const { lane, row, barOf, tx, order, end } = layout;
+  const n = layout.events.length;
+  const laneCount = layout.lanes.length;
+  if (old.rows.length !== laneCount) return undefined;
+  for (let l = 0; l < laneCount; l++) if (Math.max(1, old.rows[l]) !== Math.max(1, layout.lanes[l].rows)) return undefined;
+  // (the columns read into locals: a property read per event of objects of many shapes costs more than the loop)
+  const { row: oldRow, barOf: oldBarOf, lane: oldLane, tx: oldTx, end: oldEnd } = old;
+  for (let i = 0; i < n0; i++) if (row[i] !== oldRow[i] || barOf[i] !== oldBarOf[i] || lane[i] !== oldLane[i]) return undefined;
+  let sameTx = true;
+  for (let i = 0; i < n0 && sameTx; i++) sameTx = tx[i] === oldTx[i];
+  // track number of a lane's row, as drawnByTrack numbers them
+  const first = new Int32Array(laneCount + 1);
+  for (let l = 0; l < laneCount; l++) first[l + 1] = first[l] + Math.max(1, layout.lanes[l].rows);
+  if (first[laneCount] !== prev.tracks.length) return undefined;
+  const trackOf = (i: number) => first[lane[i]] + Math.min(row[i], first[lane[i] + 1] - first[lane[i]] - 1);
+  const added: number[][] = Array.from({ length: prev.tracks.length }, () => []);
+  for (let i = n0; i < n; i++) if (barOf[i] < 0 && lane[i] < laneCount) added[trackOf(i)].push(i);
+  // old calls whose result came with the append: their bars grew
+  const longer = new Set<number>();
+  const ended: number[] = [];
+  for (let i = 0; i < n0; i++)
+    if (end[i] !== oldEnd[i] && barOf[i] < 0 && lane[i] < laneCount) {
+      longer.add(trackOf(i));
+      ended.push(i);
+    }
+  const byTime = (a: number, b: number) => tx[a] - tx[b] || order[a] - order[b];
+  const tracks = prev.tracks.map((t, k) => {
+    const more = added[k];
+    if (more.length === 0 && !longer.has(k) && sameTx) return t;
+    more.sort((a, b) => order[a] - order[b]);
+    const inOrder = concat(t.order, more);
+    let time: Int32Array;
+    if (isSortedByTime(inOrder, tx, order)) time = inOrder;
+    else if (sameTx) {
+      // the old ones in time order, then the new ones (whose times are no earlier), checked where they meet
+      const tail = more.slice().sort(byTime);
+      time = concat(t.time, tail);
+      if (t.time.length > 0 && tail.length > 0 && byTime(t.time[t.time.length - 1], tail[0]) > 0) time = inOrder.slice().sort(byTime);
+    } else time = inOrder.slice().sort(byTime);
+    let longTime = sameTx ? t.longTime : 0;
+    let longOrder = sameTx ? t.longOrder : 0;
+    const bars = sameTx && !longer.has(k) ? more : inOrder;
+    for (const i of bars) {
+      if (end[i] < 0) continue;
+      longTime = Math.max(longTime, tx[end[i]] - tx[i]);
+      longOrder = Math.max(longOrder, order[end[i]] - order[i]);
+    }
+    return { lane: t.lane, row: t.row, time, order: inOrder, longTime, longOrder };
+  });
+  return { tracks, sameTx, longer: ended };
+}
+
+/** `a` followed by `b`, in a new array. */
+function concat(a: Int32Array, b: readonly number[]): Int32Array {
+  const out = new Int32Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+/** True when `list` is sorted by axis position, then time rank (what the time lists are sorted by). */
+function isSortedByTime(list: Int32Array, tx: Float64Array, order: Int32Array): boolean {
+  for (let k = 1; k < list.length; k++) {
+    const a = list[k - 1];
+    const b = list[k];
+    if (!(tx[a] - tx[b] < 0 || (tx[a] - tx[b] === 0 && order[a] - order[b] <= 0))) return false;
+  }
+  return true;
+}
+
+/**
+ * The stops per lane of a layout extended from the one of `prev` (its first `n0` events), when
+ * the old events kept their axis positions: the old lists with the new stops merged in (lanes
+ * without new stops share the old lists). Equal to {@link stopsByLane}.
+ */
+function grownStops(layout: GraphLayout, prev: StructureIndex, kinds: string[], kind: Uint8Array, n0: number): StructureIndex['stops'] {
+  const stop = kinds.indexOf('stop');
+  const out = prev.stops.slice();
+  if (stop < 0) return out;
+  const more = new Map<number, number[]>();
+  for (let i = n0; i < kind.length; i++) {
+    if (kind[i] !== stop || layout.lane[i] >= out.length) continue;
+    const list = more.get(layout.lane[i]);
+    if (list) list.push(i);
+    else more.set(layout.lane[i], [i]);
+  }
+  for (const [l, list] of more) {
+    const grow = (old: Float64Array, of: ArrayLike<number>) => {
+      const next = new Float64Array(old.length + list.length);
+      next.set(old);
+      list.forEach((i, k) => (next[old.length + k] = of[i]));
+      return next.sort();
+    };
+    out[l] = { time: grow(out[l].time, layout.tx), order: grow(out[l].order, layout.order) };
+  }
+  return out;
 }
 
 /**
@@ -229,11 +436,12 @@ function keepsStop(marks: Set<string> | undefined): boolean {
 function stopsByLane(layout: GraphLayout, kinds: string[], kind: Uint8Array): { time: Float64Array; order: Float64Array }[] {
   const stop = kinds.indexOf('stop');
   const lists = layout.lanes.map(() => ({ time: [] as number[], order: [] as number[] }));
+  const { lane, tx, order } = layout;
   if (stop >= 0)
     for (let i = 0; i < kind.length; i++) {
-      if (kind[i] !== stop || layout.lane[i] >= lists.length) continue;
-      lists[layout.lane[i]].time.push(layout.tx[i]);
-      lists[layout.lane[i]].order.push(layout.order[i]);
+      if (kind[i] !== stop || lane[i] >= lists.length) continue;
+      lists[lane[i]].time.push(tx[i]);
+      lists[lane[i]].order.push(order[i]);
     }
   return lists.map((l) => ({ time: Float64Array.from(l.time).sort(), order: Float64Array.from(l.order).sort() }));
 }

@@ -17,7 +17,8 @@ import { creditWorthShowing, formatCredit, shareWords } from '../shared/credit-w
 import { plainLabel, visibleControls } from '../shared/untrusted-text';
 import { formatAt, formatSpan, timeUnitOf, type TimeUnit } from '../trace/units';
 import { eventLabel, shortLabel, type LabelContext } from './event-labels';
-import { LANE_LABEL_CHARS, laneWords, type ContentOnDisk } from './lane-labels';
+import { LANE_LABEL_CHARS, laneScan, laneWords, type ContentOnDisk, type LaneScan } from './lane-labels';
+import { grownFrom } from './structure-growth';
 import type { FoldedLane, FoldedLanes } from './lane-folds';
 import { formatUsage, usageOf } from '../trace/tokens';
 
@@ -131,7 +132,8 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
     const k = lanes.indexOf(key);
     return k === undefined ? 0 : structure.groupedCounts[k];
   };
-  const ownWords = laneWords(own, { events, edges, keyOf, firstIndex: () => firstIndexOfIds(events), count: countOf, agents: agentsMeta, contentOnDisk });
+  const wordsInput = { events, edges, keyOf, firstIndex: () => firstIndexOfIds(events), count: countOf, agents: agentsMeta, contentOnDisk };
+  const ownWords = laneWords(own, wordsInput, contentOnDisk ? undefined : structureScan(structure, wordsInput));
   const ownLanes: GraphLane[] = own.map((l, i) => ({
     name: l.name,
     ...(ownWords[i].label === undefined ? {} : { label: ownWords[i].label }),
@@ -193,6 +195,24 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
     labelContext,
     structure,
   };
+}
+
+/** The lanes' scan of each structure's events (src/engine/lane-labels.ts `laneScan`), made with their content in memory. */
+const scans = new WeakMap<LayoutStructure, LaneScan>();
+
+/**
+ * The {@link LaneScan} of a structure's events, kept with it: a structure extended by an append
+ * (src/engine/structure-growth.ts `grownFrom`) scans only the appended events, from its
+ * predecessor's scan. For events whose content is all in memory (none let go to disk).
+ */
+function structureScan(structure: LayoutStructure, input: Parameters<typeof laneScan>[0]): LaneScan {
+  const known = scans.get(structure);
+  if (known) return known;
+  const from = grownFrom(structure);
+  const prev = from && scans.get(from.structure);
+  const scan = prev ? laneScan(input, from!.n, prev) : laneScan(input);
+  scans.set(structure, scan);
+  return scan;
 }
 
 /**

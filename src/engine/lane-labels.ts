@@ -61,25 +61,14 @@ export interface ContentOnDisk {
  *   the agent id), `<id> (<kind>): <task>` when it is a nickname; the task is the spawn's content
  *   (Claude Code: the call's `description`), else the first delegation or message to it.
  * - Any other lane keeps its name; its tooltip quotes what it was asked.
- * O(events + edges).
+ * O(events + edges); with the events' {@link laneScan} given, O(lanes), plus O(events + edges) when some event is a compaction.
  */
-export function laneWords(lanes: readonly GroupedLane[], input: LaneWordsInput): LaneWords[] {
-  const { events, keyOf } = input;
-  const toKey = (e: TraceEvent) => keyOf({ ...e, agent: e.to! });
+export function laneWords(lanes: readonly GroupedLane[], input: LaneWordsInput, scan: LaneScan = laneScan(input)): LaneWords[] {
+  const { events } = input;
   const onDisk = input.contentOnDisk;
-  const spawnOf = new Map<string, number>();
-  const askedOf = new Map<string, number>();
-  for (let i = 0; i < events.length; i++) {
-    const e = events[i];
-    const kind = canonicalType(e.type);
-    if (!e.to || (e.to === e.agent && kind !== 'message')) continue;
-    const key = toKey(e);
-    if (kind === 'spawn' && !spawnOf.has(key)) spawnOf.set(key, i);
-    const spoken = kind === 'delegate' || (kind === 'message' && e.from !== undefined && e.from !== e.to && e.kind !== 'meta');
-    if (spoken && !askedOf.has(key) && (text(e.content) || onDisk?.has(i))) askedOf.set(key, i);
-  }
+  const { spawnOf, askedOf } = scan;
   const contentAt = lanesContent(lanes, [spawnOf, askedOf], events, onDisk);
-  const compacts = compactionLanes(input);
+  const compacts = scan.compactions ? compactionLanes(input) : new Map<string, string>();
   const byKey = new Map(lanes.map((l) => [l.key, l]));
   return lanes.map((l) => {
     const count = input.count(l.key);
@@ -96,6 +85,39 @@ export function laneWords(lanes: readonly GroupedLane[], input: LaneWordsInput):
     const label = composedLabel(l.agent, metaOf(input.agents, l.agent), spawn, text(contentAt(spawnAt)) ?? task);
     return label === undefined ? { tip } : { label, tip };
   });
+}
+
+/**
+ * What {@link laneWords} reads of every event: per lane key, the first event that spawns it and the
+ * first that asks it something in words; whether any event is a compaction. Made from `prev` (the
+ * scan of the same events' first `from`, the same objects at the same places) and the events after
+ * them, when given: O(events scanned). `prev` is not changed.
+ */
+export interface LaneScan {
+  spawnOf: Map<string, number>;
+  askedOf: Map<string, number>;
+  compactions: boolean;
+}
+
+/** The {@link LaneScan} of `input`'s events, or of those from `from` on added to `prev`'s. */
+export function laneScan(input: Pick<LaneWordsInput, 'events' | 'keyOf' | 'contentOnDisk'>, from = 0, prev?: LaneScan): LaneScan {
+  const { events, keyOf } = input;
+  const toKey = (e: TraceEvent) => keyOf({ ...e, agent: e.to! });
+  const onDisk = input.contentOnDisk;
+  const spawnOf = new Map(prev?.spawnOf);
+  const askedOf = new Map(prev?.askedOf);
+  let compactions = prev?.compactions ?? false;
+  for (let i = prev ? from : 0; i < events.length; i++) {
+    const e = events[i];
+    if (e.kind === 'compaction') compactions = true;
+    const kind = canonicalType(e.type);
+    if (!e.to || (e.to === e.agent && kind !== 'message')) continue;
+    const key = toKey(e);
+    if (kind === 'spawn' && !spawnOf.has(key)) spawnOf.set(key, i);
+    const spoken = kind === 'delegate' || (kind === 'message' && e.from !== undefined && e.from !== e.to && e.kind !== 'meta');
+    if (spoken && !askedOf.has(key) && (text(e.content) || onDisk?.has(i))) askedOf.set(key, i);
+  }
+  return { spawnOf, askedOf, compactions };
 }
 
 /**

@@ -16,7 +16,7 @@ const MOST_CHANGED = 1 / 8;
  * `held` with events appended: fewer events, the old events' time order changed (an append that
  * reaches back), or more than an eighth of the old values changed. O(n) comparisons of typed
  * arrays for n events; the delta's size is O(appended + changed), plus 8 bytes per event when old
- * axis positions moved.
+ * axis positions moved (when the axis's threshold changed: src/shared/axis.ts).
  */
 export function overviewDelta(held: GraphOverview, next: GraphOverview): OverviewDelta | undefined {
   const a = held.columns;

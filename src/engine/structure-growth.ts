@@ -17,14 +17,15 @@
  * Cost of an extension: O(appended) for the lanes, pairs, rows, edges and time ranks, plus copies
  * of the per-event columns (typed arrays: memory copies), the axis made again from the distinct
  * times kept sorted (O(distinct times), no sort), and every event's axis position computed again
- * when the axis changed (O(n), typed arrays). The first extension of a structure also makes what
+ * when the axis's threshold changed (O(n log gaps), when the span or the median gap doubled:
+ * src/shared/axis.ts; else the old positions stand). The first extension of a structure also makes what
  * later ones go on from (O(n) once: the ids no event answered, which events hold others, the
  * distinct times sorted). Pure: no `vscode`.
  */
 import { canonicalType, type TraceEdge, type TraceEvent } from '../trace/schema';
 import type { IdTable } from '../trace/id-table';
 import type { PairNumbering } from '../analysis/pair-table';
-import { timeAxisOf, timeToAxis, type TimeAxis } from '../shared/axis';
+import { keepsPositions, timeAxisOf, timeToAxis } from '../shared/axis';
 import { extendLaneRows, namedParent, type LaneRowsState } from './lane-rows';
 import { laneToolKey, pairOpenCalls } from './lanes';
 import { firstAtOrAfter, type LayoutEdges, type LayoutStructure } from './graph-structure';
@@ -296,10 +297,11 @@ export function extendStructure(events: readonly TraceEvent[], edges: readonly T
   const axis = timeAxisOf(more.uniq.data.subarray(0, more.uniq.length), more.gaps.data.subarray(0, more.gaps.length));
   for (const i of newByTime) pushGrowable(more.byTime, i);
   const tx = new Float64Array(n);
-  if (sameAxis(axis, s.axis)) {
+  // the old positions stand unless the axis's threshold changed (its span or median gap doubled: src/shared/axis.ts)
+  if (keepsPositions(s.axis, axis, more.lastTime)) {
     tx.set(s.tx);
     for (let i = n0; i < n; i++) tx[i] = timeToAxis(axis, times[i]);
-  } else axisPositions(axis, times, more.byTime.data.subarray(0, n), tx);
+  } else for (let i = 0; i < n; i++) tx[i] = timeToAxis(axis, times[i]);
   // per lane, its events in time order
   for (const i of newByTime) pushGrowable(more.lists[lane[i]], i);
   more.lastTime = lastTime;
@@ -572,43 +574,6 @@ function moreOf(g: Growth): More | undefined {
 function noteUnresolved(unresolved: Set<string>, byId: IdTable, e: TraceEvent): void {
   if (e.parent !== undefined && byId.get(e.parent) === undefined) unresolved.add(e.parent);
   if (canonicalType(e.type) === 'tool_result') for (const ref of e.causes ?? []) if (ref !== undefined && byId.get(ref) === undefined) unresolved.add(ref);
-}
-
-/**
- * Every event's position on the axis, `timeToAxis(axis, times[i])` (src/shared/axis.ts) bit for
- * bit, in time order with the axis's piece followed along (no search per event): O(n + pieces).
- * @param byTime event indices in time order (times ascending along it).
- */
-function axisPositions(axis: TimeAxis, times: Float64Array, byTime: Int32Array, tx: Float64Array): void {
-  const points = axis.points;
-  const last = points.length - 1;
-  const first = points[0];
-  let lo = 0;
-  for (let r = 0; r < byTime.length; r++) {
-    const i = byTime[r];
-    const v = times[i];
-    // as timeToAxis's interpolation does it: clamped to the ends, else linear inside the piece [lo, lo + 1]
-    if (v <= first[1]) tx[i] = first[0];
-    else if (v >= points[last][1]) tx[i] = points[last][0];
-    else {
-      while (lo + 1 < last && points[lo + 1][1] <= v) lo++;
-      const a = points[lo];
-      const b = points[lo + 1];
-      const span = b[1] - a[1];
-      tx[i] = span === 0 ? a[0] : a[0] + ((v - a[1]) / span) * (b[0] - a[0]);
-    }
-  }
-}
-
-/** True when two axes are the same (points, gaps, span). */
-function sameAxis(a: TimeAxis, b: TimeAxis): boolean {
-  if (a.span !== b.span || a.points.length !== b.points.length || a.gaps.length !== b.gaps.length) return false;
-  for (let i = 0; i < a.points.length; i++) if (a.points[i][0] !== b.points[i][0] || a.points[i][1] !== b.points[i][1]) return false;
-  for (let i = 0; i < a.gaps.length; i++) {
-    const [x, y] = [a.gaps[i], b.gaps[i]];
-    if (x.t0 !== y.t0 || x.t1 !== y.t1 || x.x !== y.x || x.width !== y.width) return false;
-  }
-  return true;
 }
 
 /** Appends v, doubling the room when full. */

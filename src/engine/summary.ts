@@ -9,6 +9,8 @@ import type { Finding } from '../analysis/types';
 import type { FollowHow } from '../analysis/follow';
 import { canonicalType } from '../trace/event-types';
 import { agentColumn } from './agent-column';
+import { isFollowed } from './structure-growth';
+import type { TraceEvent } from '../trace/schema';
 import type { Range, Severity } from '../trace/model';
 import { capDiagnostics } from './diagnostic-cap';
 import type { TraceSnapshot } from './snapshot';
@@ -111,10 +113,7 @@ const KIND_LABEL: Record<string, string> = { stop: 'stop', loop: 'loop', blame: 
 export function summarize(snapshot: TraceSnapshot, stamp: number, bytesRead: number, grew: boolean): SessionSummary {
   const { loaded } = snapshot;
   const events = loaded.trace.events;
-  // the agents numbered once (shared with the graph's lanes): no second set of every agent's name
-  const agents = agentColumn(events).count;
-  let stops = 0;
-  for (const e of events) if (canonicalType(e.type) === 'stop') stops++;
+  const { agents, stops, prompts } = eventCounts(snapshot);
   const origins = loaded.eventOrigins;
   const findings: SummaryFinding[] = snapshot.findings.map((f) => {
     const o = origins.get(f.events[0]);
@@ -129,7 +128,7 @@ export function summarize(snapshot: TraceSnapshot, stamp: number, bytesRead: num
     mappingPath: loaded.mappingPath,
     counts: { events: events.length, edges: loaded.trace.edges.length, agents, stops, loops: snapshot.analysis?.loops.length ?? 0, problems: loaded.problems.length, findings: findings.length },
     files: [...new Set([...snapshot.byFile.keys(), ...(loaded.readFiles ?? [])])],
-    promptFiles: promptFiles(snapshot),
+    promptFiles: prompts,
     diagnostics: sessionDiagnostics(snapshot),
     findings,
     analysisError: snapshot.analysisError,
@@ -139,13 +138,73 @@ export function summarize(snapshot: TraceSnapshot, stamp: number, bytesRead: num
   };
 }
 
-/** Absolute paths of the prompt files named by events' `source.path` (URLs are not files). */
-function promptFiles(snapshot: TraceSnapshot): string[] {
-  const out = new Set<string>();
-  for (const e of snapshot.loaded.trace.events) {
+/** Absolute paths of the prompt files named by the `source.path` of events `from` .. n - 1 (URLs are not files), added to `out`. */
+function addPromptFiles(snapshot: TraceSnapshot, from: number, out: Set<string>): Set<string> {
+  const events = snapshot.loaded.trace.events;
+  for (let i = from; i < events.length; i++) {
+    const e = events[i];
     if (e.source?.path && !/^[a-zA-Z][a-zA-Z0-9+.-]+:/.test(e.source.path)) out.add(path.resolve(path.dirname(snapshot.path), e.source.path));
   }
-  return [...out];
+  return out;
+}
+
+/** What {@link summarize} counts over every event of a trace file seen growing, kept for the next load (by the trace's first event). */
+interface EventCounts {
+  path: string;
+  events: readonly TraceEvent[];
+  stops: number;
+  /** Each agent's name (kept up to {@link MAX_AGENTS_CARRIED}). */
+  agents: Set<string>;
+  prompts: Set<string>;
+}
+
+/** Above this many agents, the counts of a growing trace are not carried (the set of names would be large): made whole each time. */
+const MAX_AGENTS_CARRIED = 100_000;
+const counted = new WeakMap<TraceEvent, EventCounts>();
+let carried = 0;
+
+/** How many summaries this process made from the counts of the last one of their trace (an append) instead of counting every event: for tests and benches. */
+export function summaryCountsCarried(): number {
+  return carried;
+}
+
+/**
+ * The agents, stops and prompt files of a snapshot's events. O(n) for n events; for a trace of a
+ * file seen growing (src/engine/structure-growth.ts `isFollowed`) whose events up to those counted
+ * last time are the same objects (an append), O(appended) plus one comparison per old event.
+ */
+function eventCounts(snapshot: TraceSnapshot): { agents: number; stops: number; prompts: string[] } {
+  const events = snapshot.loaded.trace.events;
+  const n = events.length;
+  const followed = n > 0 && isFollowed(snapshot.loaded);
+  const last = followed ? counted.get(events[0]) : undefined;
+  let from = 0;
+  if (last && last.path === snapshot.path && last.events.length <= n) {
+    const old = last.events;
+    from = old.length;
+    for (let i = 0; i < old.length; i++)
+      if (old[i] !== events[i]) {
+        from = 0;
+        break;
+      }
+  }
+  if (!followed || (from === 0 && agentColumn(events).count > MAX_AGENTS_CARRIED)) {
+    // the agents numbered once (shared with the graph's lanes): no second set of every agent's name
+    let stops = 0;
+    for (const e of events) if (canonicalType(e.type) === 'stop') stops++;
+    return { agents: agentColumn(events).count, stops, prompts: [...addPromptFiles(snapshot, 0, new Set())] };
+  }
+  if (from) carried++;
+  const agents = from ? new Set(last!.agents) : new Set<string>();
+  let stops = from ? last!.stops : 0;
+  for (let i = from; i < n; i++) {
+    agents.add(events[i].agent);
+    if (canonicalType(events[i].type) === 'stop') stops++;
+  }
+  const prompts = addPromptFiles(snapshot, from, from ? new Set(last!.prompts) : new Set());
+  if (agents.size <= MAX_AGENTS_CARRIED) counted.set(events[0], { path: snapshot.path, events, stops, agents, prompts });
+  else counted.delete(events[0]);
+  return { agents: agents.size, stops, prompts: [...prompts] };
 }
 
 /**

@@ -24,7 +24,9 @@ export interface TimeAxis {
  * The time axis of a set of times: gaps between successive distinct times longer than a
  * threshold are idle gaps, compressed to the threshold's width. The threshold is the larger of
  * 20 times the median gap and 1/30 of the span, and at least one second, so a run with even
- * steps keeps its shape and a session with human pauses between turns stays readable.
+ * steps keeps its shape and a session with human pauses between turns stays readable; rounded up
+ * to a power of two, so that a trace that grows keeps its threshold, and so the positions of its
+ * times, until its span (or median gap) doubles: an append moves no old position (issue #30).
  */
 export function timeAxis(times: ArrayLike<number>): TimeAxis {
   // Typed arrays, not a Set and copies of arrays: a 1M-event trace makes no object per time.
@@ -49,38 +51,48 @@ export function timeAxisOf(ts: ArrayLike<number>, sortedGaps: ArrayLike<number>)
   if (ts.length === 0) return { points: [[0, 0]], gaps: [], span: 0 };
   const median = sortedGaps.length ? sortedGaps[sortedGaps.length >> 1] : 0;
   const total = ts[ts.length - 1] - ts[0];
-  const threshold = Math.max(1, median * 20, total / 30);
+  const threshold = 2 ** Math.ceil(Math.log2(Math.max(1, median * 20, total / 30)));
   const points: [number, number][] = [[0, ts[0]]];
   const gaps: TimeGap[] = [];
-  let x = 0;
+  // each piece between gaps maps t to x0 + (t - t0) from its start (x0, t0): a time's position depends on the gaps before it only
+  let x0 = 0;
+  let t0 = ts[0];
   for (let i = 1; i < ts.length; i++) {
     const d = ts[i] - ts[i - 1];
     if (d > threshold) {
+      const x = x0 + (ts[i - 1] - t0);
       gaps.push({ t0: ts[i - 1], t1: ts[i], x, width: threshold });
       points.push([x, ts[i - 1]]);
-      x += threshold;
-      points.push([x, ts[i]]);
-    } else x += d;
+      x0 = x + threshold;
+      t0 = ts[i];
+      points.push([x0, t0]);
+    }
   }
-  points.push([x, ts[ts.length - 1]]);
-  return { points: dedupe(points), gaps, span: x };
+  const span = x0 + (ts[ts.length - 1] - t0);
+  points.push([span, ts[ts.length - 1]]);
+  return { points: dedupe(points), gaps, span };
 }
 
 function dedupe(points: [number, number][]): [number, number][] {
   return points.filter((p, i) => i === 0 || p[0] !== points[i - 1][0] || p[1] !== points[i - 1][1]);
 }
 
-/** Axis units of a trace time (clamped to the axis). */
+/**
+ * Axis units of a trace time (clamped to the axis): inside an idle gap, linear across its width;
+ * elsewhere the start of its piece plus the time since (so a time's position depends on the gaps
+ * before it only, not on the axis's end).
+ */
 export function timeToAxis(axis: TimeAxis, t: number): number {
-  return interpolate(axis.points, t, 1, 0);
+  return interpolate(axis, t, 1, 0);
 }
 
-/** Trace time of an axis position (clamped to the axis). */
+/** Trace time of an axis position (clamped to the axis): the inverse of {@link timeToAxis}. */
 export function axisToTime(axis: TimeAxis, x: number): number {
-  return interpolate(axis.points, x, 0, 1);
+  return interpolate(axis, x, 0, 1);
 }
 
-function interpolate(points: [number, number][], v: number, from: 0 | 1, to: 0 | 1): number {
+function interpolate(axis: TimeAxis, v: number, from: 0 | 1, to: 0 | 1): number {
+  const points = axis.points;
   if (v <= points[0][from]) return points[0][to];
   let lo = 0;
   let hi = points.length - 1;
@@ -91,8 +103,37 @@ function interpolate(points: [number, number][], v: number, from: 0 | 1, to: 0 |
     else hi = mid;
   }
   const [a, b] = [points[lo], points[hi]];
+  if (!isGap(axis.gaps, a[1], b[1])) return a[to] + (v - a[from]);
   const span = b[from] - a[from];
   return span === 0 ? a[to] : a[to] + ((v - a[from]) / span) * (b[to] - a[to]);
+}
+
+/** True when the piece of the axis from time t0 to t1 is one of its idle gaps (gaps sorted by time). */
+function isGap(gaps: readonly TimeGap[], t0: number, t1: number): boolean {
+  let lo = 0;
+  let hi = gaps.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (gaps[mid].t0 < t0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < gaps.length && gaps[lo].t0 === t0 && gaps[lo].t1 === t1;
+}
+
+/**
+ * True when every time up to `last` (a time of `before`'s) has the same position on `after` as on
+ * `before`: the same start and, up to `last`, the same idle gaps (what an append that keeps the
+ * threshold gives: its new gaps come after the old times).
+ */
+export function keepsPositions(before: TimeAxis, after: TimeAxis, last: number): boolean {
+  if (before.points[0][0] !== after.points[0][0] || before.points[0][1] !== after.points[0][1]) return false;
+  const k = before.gaps.length;
+  if (after.gaps.length < k) return false;
+  for (let j = 0; j < k; j++) {
+    const [x, y] = [before.gaps[j], after.gaps[j]];
+    if (x.t0 !== y.t0 || x.t1 !== y.t1 || x.x !== y.x || x.width !== y.width) return false;
+  }
+  return after.gaps.length === k || after.gaps[k].t0 >= last;
 }
 
 /** Width in px of a level-of-detail bucket: events closer than this on screen may share a run bar. */

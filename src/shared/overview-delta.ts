@@ -10,7 +10,8 @@
  * packed as {@link packColumns} packs them (byTime: the time ranks `from` .. n - 1, which an append
  * that reaches nothing back gives to new events only), the old events' column values that changed
  * (a call whose result came is now a bar: its `end`; a row), and every event's axis position when
- * old ones moved (the axis follows the span: it changes on most appends).
+ * old ones moved (rarely: the axis keeps its old positions until its span or median gap doubles,
+ * src/shared/axis.ts).
  */
 import type { GraphColumns, GraphOverview } from './protocol';
 import { packColumns, unpackColumns } from './overview-columns';

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eventsByFile } from '../../../src/engine/snapshot';
-import { OriginArray, type Origin } from '../../../src/trace/model';
+import { LineOrigins, OriginArray, type Origin } from '../../../src/trace/model';
 
 function origin(line: number, character: number, endLine: number, endCharacter: number, file?: string): Origin {
   return { range: { start: { line, character }, end: { line: endLine, character: endCharacter } }, record: line, ...(file ? { file } : {}) };
@@ -34,3 +34,24 @@ test('a file out of range order is sorted by start then end, ties in event order
   assert.deepEqual(byFile.get(''), [2, 5, 1, 4, 0]);
   assert.deepEqual(byFile.get('b'), [3, 6]);
 });
+
+test('records read line by line in line order: every event of the trace file in order, a new list per call however the trace grew', () => {
+  const origins = new LineOrigins();
+  const lists: number[][] = [];
+  // sizes around the 64k steps the shared list of indices grows by
+  for (const n of [3, 70_000, 70_001, 10, 140_000]) {
+    while (origins.length < n) origins.add({ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, record: origins.length + 1, chars: 5, offset: 0, bytes: 5 } as unknown as Origin);
+    const all = eventsByFile(n < origins.length ? lineOriginsOf(n) : origins).get('')!;
+    assert.equal(all.length, n);
+    assert.ok(all.every((v, i) => v === i), `${n}: 0 .. ${n - 1} in order`);
+    lists.push(all);
+  }
+  for (let a = 0; a < lists.length; a++) for (let b = a + 1; b < lists.length; b++) if (lists[a] === lists[b]) assert.fail(`calls ${a} and ${b} share a list`);
+});
+
+/** n records in line order. */
+function lineOriginsOf(n: number): LineOrigins {
+  const o = new LineOrigins();
+  for (let i = 0; i < n; i++) o.add({ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, record: i + 1, chars: 5, offset: 0, bytes: 5 } as unknown as Origin);
+  return o;
+}

@@ -100,6 +100,38 @@ describe('the overview sent as a delta after an append', () => {
     assert.ok(deltas > 40, `${deltas} deltas applied`);
   });
 
+  it('moves no old axis position on an append that keeps the threshold of the axis: the delta carries the appended events only', () => {
+    // two bursts of work with an idle gap between them (a human pause), then events appended one by one
+    const lines = [JSON.stringify({ trace_id: 'p', task_id: 'p', system: 'test' })];
+    const ev = (i: number, t: number) => JSON.stringify({ id: `e${i}`, t, type: i % 3 ? 'message' : 'tool_call', agent: i % 2 ? 'a' : 'b', to: i % 2 ? 'b' : 'a', tool: 'bash', content: `m${i}` });
+    for (let i = 0; i < 100; i++) lines.push(ev(i, i * 0.5));
+    for (let i = 100; i < 200; i++) lines.push(ev(i, 5000 + i * 0.5));
+    const file = path.join(DIR, 'pause.otrace.jsonl');
+    fs.writeFileSync(file, `${lines.join('\n')}\n`);
+    const live = new LiveFiles();
+    const growing = new GrowingLoad();
+    const load = (stamp: number) => {
+      for (const p of live.paths()) live.refresh(p);
+      const loaded = growing.load(file, live, NO_MAPPINGS);
+      followLayout(loaded);
+      return { ...graphOverview(readSnapshot('k', -1, 'trace.otrace.jsonl', loaded), 'title'), stamp };
+    };
+    let engineHeld = load(1);
+    let held = asSent(engineHeld);
+    assert.equal(engineHeld.axis.gaps.length, 1, 'the pause is an idle gap');
+    for (let k = 0; k < 20; k++) {
+      fs.appendFileSync(file, `${ev(200 + k, 5100 + k * 0.5 + 0.25)}\n`);
+      const next = load(k + 2);
+      const delta = overviewDelta(engineHeld, next);
+      assert.ok(delta, `append ${k}: a delta`);
+      assert.equal(delta.tx, undefined, `append ${k}: no old position moved (the axis's span grew from ${engineHeld.axis.span} to ${next.axis.span})`);
+      assert.ok(delta.appended.length + delta.changed.byteLength < 200, `append ${k}: ${delta.appended.length + delta.changed.byteLength} bytes of columns for one event`);
+      held = applyOverviewDelta(held, delta);
+      assert.deepEqual(plain(held), plain(next));
+      engineHeld = next;
+    }
+  });
+
   it('grows the held columns in place when they have room (no copy per append)', () => {
     const lines = [JSON.stringify({ trace_id: 'g', task_id: 'g', system: 'test' })];
     for (let i = 0; i < 40; i++) lines.push(JSON.stringify({ id: `e${i}`, t: i, type: 'message', agent: i % 2 ? 'a' : 'b', to: i % 2 ? 'b' : 'a', content: `m${i}` }));

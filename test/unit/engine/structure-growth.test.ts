@@ -16,8 +16,10 @@ import fc from 'fast-check';
 import { layoutStructure, type LayoutStructure } from '../../../src/engine/graph-structure';
 import { followLayout, lastExtension, layoutStructureExtensions } from '../../../src/engine/structure-growth';
 import { graphOverview, graphWindow } from '../../../src/engine/graph-window';
+import { graphIndex, graphIndexExtensions, graphPlansCarried, type GraphIndex } from '../../../src/engine/graph-index';
 import { makeSnapshot, readSnapshot, type TraceSnapshot } from '../../../src/engine/snapshot';
 import { SessionStore } from '../../../src/engine/session-store';
+import { summarize, summaryCountsCarried } from '../../../src/engine/summary';
 import { fitWindowRequest } from '../../../src/shared/fit';
 import '../../../src/trace/importers';
 import type { LoadedTrace } from '../../../src/trace/model';
@@ -49,6 +51,19 @@ function plainStructure(s: LayoutStructure): unknown {
     barOf: Array.from(s.barOf),
     edges,
     fold: s.fold ? 'folded' : undefined,
+  };
+}
+
+/** What a graph index answers windows from, in plain values (the plans made so far left out). */
+function plainIndex(ix: GraphIndex): unknown {
+  return {
+    kinds: ix.kinds,
+    kind: Array.from(ix.kind),
+    role: Array.from(ix.role),
+    tracks: ix.tracks.map((t) => ({ ...t, time: Array.from(t.time), order: Array.from(t.order) })),
+    stops: ix.stops.map((s) => ({ time: Array.from(s.time), order: Array.from(s.order) })),
+    edges: [ix.edgesFrom, ix.edgeAt, ix.edgesInto, ix.edgeInAt].map((c) => Array.from(c)),
+    cues: ix.cues,
   };
 }
 
@@ -87,6 +102,17 @@ class Followed extends FollowedFile {
     // events of their own (a whole build of these is not taken for the followed trace's)
     fresh.trace.events = fresh.trace.events.map((e) => ({ ...e }));
     assert.deepEqual(plainStructure(grown), plainStructure(layoutStructure(fresh)), `${what}: the structure equals a whole build`);
+    // the graph index of every load (an extended structure's index is made from its predecessor's), and its summary (counts carried)
+    const read = readSnapshot('k', -1, 'trace.otrace.jsonl', loaded);
+    const summaryOf = (s: TraceSnapshot) => {
+      const { counts, files, promptFiles } = summarize(s, 0, 0, false);
+      return { counts, files, promptFiles, byFile: [...s.byFile] };
+    };
+    assert.deepEqual(summaryOf(read), summaryOf(readSnapshot('k', -1, 'trace.otrace.jsonl', fresh)), `${what}: the summary's counts equal a whole count's`);
+    const index = graphIndex(read);
+    assert.deepEqual(plainIndex(index), plainIndex(graphIndex(readSnapshot('k', -1, 'trace.otrace.jsonl', fresh))), `${what}: the graph index equals a whole build's`);
+    // its windows (bucket plans carried from the last load's, where the append left them alone; planned here for the next load to carry)
+    assert.equal(JSON.stringify(snapshotAnswers(read)), JSON.stringify(snapshotAnswers(readSnapshot('k', -1, 'trace.otrace.jsonl', fresh))), `${what}: the windows equal a whole build's`);
     if (graph) assert.equal(graphAnswers(loaded), graphAnswers(fresh), `${what}: the overview and windows equal a whole build's`);
     return loaded;
   }
@@ -100,6 +126,9 @@ const header = JSON.stringify({ trace_id: 'cases', task_id: 'cases', system: 'te
 describe('the layout structure extended by appends', () => {
   it('equals a whole build of the same bytes after every piece appended (random traces, random cuts)', () => {
     const before = layoutStructureExtensions();
+    const indexBefore = graphIndexExtensions();
+    const carriedBefore = summaryCountsCarried();
+    const plansBefore = graphPlansCarried();
     fc.assert(
       fc.property(fc.array(choice, { minLength: 1, maxLength: 70 }), fc.nat(12), fc.array(fc.nat(10), { minLength: 1, maxLength: 8 }), (choices, first, pieces) => {
         const text = `${traceLines(choices).join('\n')}\n`;
@@ -124,6 +153,10 @@ describe('the layout structure extended by appends', () => {
     );
     // the property covers the extension, not only whole builds
     assert.ok(layoutStructureExtensions() - before > 40, `extended ${layoutStructureExtensions() - before} times; ${JSON.stringify([...whys])}`);
+    // and the graph index made from the last one's, not whole
+    assert.ok(graphPlansCarried() - plansBefore > 100, `${graphPlansCarried() - plansBefore} bucket plans carried`);
+    assert.ok(summaryCountsCarried() - carriedBefore > 100, `summary counts carried ${summaryCountsCarried() - carriedBefore} times`);
+    assert.ok(graphIndexExtensions() - indexBefore > 30, `graph index extended ${graphIndexExtensions() - indexBefore} times of ${layoutStructureExtensions() - before}`);
   });
 
   it('extends the structure by an append of new events in time order (no whole build)', () => {
@@ -134,6 +167,17 @@ describe('the layout structure extended by appends', () => {
     f.append(lines([ev(3, 3, 'tool_result', 'w', { tool: 'bash', parent: 'e1' }), ev(4, 4, 'message', 'w', { to: 'orchestrator' }), ev(5, 500, 'tool_call', 'w', { tool: 'search' })]));
     f.check('appended', true);
     assert.equal(layoutStructureExtensions(), before + 1, 'extended, not built whole');
+  });
+
+  it('plans again the bucket of an old call whose result an append brings (its run bar now ends later)', () => {
+    // ten calls close together (one run bar at Fit), results of none, then the result of one of them
+    const calls = Array.from({ length: 10 }, (_, k) => ev(1 + k, 1 + k * 0.01, 'tool_call', 'w', { tool: 'bash' }));
+    const f = new Followed(lines([header, ev(0, 0, 'spawn', 'orchestrator', { to: 'w' }), ...calls, ev(11, 100, 'message', 'orchestrator', { to: 'w' })]));
+    f.check('start');
+    const before = graphPlansCarried();
+    f.append(lines([ev(12, 101, 'tool_result', 'w', { tool: 'bash', parent: 'e4' }), ev(13, 102, 'message', 'orchestrator', { to: 'w' })]));
+    f.check('the result of an old call appended');
+    assert.ok(graphPlansCarried() > before, 'plans carried');
   });
 
   it('builds whole when an append reaches back: an earlier time, a new agent, an edge to an old event', () => {
