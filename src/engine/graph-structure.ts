@@ -9,7 +9,8 @@
 import type { GraphModel } from '../shared/protocol';
 import type { LoadedTrace } from '../trace/model';
 import type { TraceEdge } from '../trace/schema';
-import { canonicalType, type TraceEvent } from '../trace/schema';
+import type { TraceEvent } from '../trace/schema';
+import { KIND, kindColumn } from './kind-column';
 import { byTimeOrder, firstIndexOfIds, LaneTable, toolCallPairs } from './lanes';
 import { laneRows } from './lane-rows';
 import { timeAxis, timeToAxis } from '../shared/axis';
@@ -113,7 +114,7 @@ function buildStructure(events: readonly TraceEvent[], edges: readonly TraceEdge
   const axis = timeAxis(tx);
   const byTime = byTimeOrder(events);
   const order = new Int32Array(n);
-  byTime.forEach((i, rank) => (order[i] = rank));
+  for (let rank = 0; rank < n; rank++) order[byTime[rank]] = rank;
   // each id's first event (firstIndexOfIds), reading the ids through a holder an extension points at the grown list
   const holder = { events };
   const firstIndex = growable ? new IdTableClass(n, (i) => holder.events[i].id) : firstIndexOfIds(events);
@@ -124,8 +125,9 @@ function buildStructure(events: readonly TraceEvent[], edges: readonly TraceEdge
   const barOf = new Int32Array(n).fill(-1);
   for (let i = 0; i < n; i++) if (end[i] >= 0) barOf[end[i]] = i;
   lane.set(lanes.laneOfEvent);
+  // each lane's events sorted by their times, read from the column of times (tx before it holds axis positions)
+  const byLane = new LaneEvents(tx, lane, lanes.length);
   for (let i = 0; i < n; i++) tx[i] = timeToAxis(axis, events[i].t);
-  const byLane = new LaneEvents(events, lane, lanes.length);
   /** A lane's events in time order, by lane key (views of one column: no array per lane, 1M lanes are 1M agents). */
   const laneEventsOf = (key: string) => {
     const k = lanes.indexOf(key);
@@ -232,9 +234,10 @@ function graphEdges(events: readonly TraceEvent[], edges: readonly TraceEdge[], 
   const traceEdges = out.count;
   const derivedFrom: number[] = [];
   const pending: number[] = [];
+  const kinds = kindColumn(events);
   events.forEach((e, i) => {
-    const kind = canonicalType(e.type);
-    const linkType = kind === 'spawn' ? 'spawn' : kind === 'return' ? 'return' : kind === 'delegate' ? 'delegate' : kind === 'message' ? 'message' : undefined;
+    const kind = kinds[i];
+    const linkType = kind === KIND.spawn ? 'spawn' : kind === KIND.return ? 'return' : kind === KIND.delegate ? 'delegate' : kind === KIND.message ? 'message' : undefined;
     if (!linkType || !e.to || e.to === e.agent) return;
     const toLane = ctx.keyOfTo(e);
     const toLaneIndex = ctx.laneOfKey(toLane);
@@ -278,16 +281,16 @@ class LaneEvents {
   private readonly start: Int32Array;
   private readonly column: Int32Array;
 
-  /** @param lane per event its lane (0 .. laneCount - 1). */
-  constructor(events: readonly TraceEvent[], lane: Int32Array, laneCount: number) {
-    const n = events.length;
+  /** @param times per event its time (`t`); @param lane per event its lane (0 .. laneCount - 1). */
+  constructor(times: Float64Array, lane: Int32Array, laneCount: number) {
+    const n = times.length;
     const start = new Int32Array(laneCount + 1);
     for (let i = 0; i < n; i++) start[lane[i] + 1]++;
     for (let l = 0; l < laneCount; l++) start[l + 1] += start[l];
     const fill = start.slice(0, laneCount);
     const column = new Int32Array(n);
     for (let i = 0; i < n; i++) column[fill[lane[i]]++] = i;
-    for (let l = 0; l < laneCount; l++) if (start[l + 1] - start[l] > 1) sortByTime(column.subarray(start[l], start[l + 1]), events);
+    for (let l = 0; l < laneCount; l++) if (start[l + 1] - start[l] > 1) sortByTime(column.subarray(start[l], start[l + 1]), times);
     this.start = start;
     this.column = column;
   }
@@ -299,10 +302,10 @@ class LaneEvents {
 }
 
 /** Sorts a lane's event indices by time, stable (as an array's sort is); left as it is when already in order. */
-function sortByTime(lane: Int32Array, events: readonly TraceEvent[]): void {
+function sortByTime(lane: Int32Array, times: Float64Array): void {
   let sorted = true;
-  for (let k = 1; k < lane.length && sorted; k++) sorted = events[lane[k - 1]].t - events[lane[k]].t <= 0;
-  if (!sorted) lane.set(Array.from(lane).sort((a, b) => events[a].t - events[b].t));
+  for (let k = 1; k < lane.length && sorted; k++) sorted = times[lane[k - 1]] - times[lane[k]] <= 0;
+  if (!sorted) lane.set(Array.from(lane).sort((a, b) => times[a] - times[b]));
 }
 
 /** The first event of a time-sorted lane at or after `t` (by binary search), other than `self`. */

@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import type { Finding } from '../analysis/types';
 import type { FollowHow } from '../analysis/follow';
-import { canonicalType } from '../trace/event-types';
+import { KIND, kindColumn } from './kind-column';
 import { agentColumn } from './agent-column';
 import type { Range, Severity } from '../trace/model';
 import { capDiagnostics } from './diagnostic-cap';
@@ -114,7 +114,8 @@ export function summarize(snapshot: TraceSnapshot, stamp: number, bytesRead: num
   // the agents numbered once (shared with the graph's lanes): no second set of every agent's name
   const agents = agentColumn(events).count;
   let stops = 0;
-  for (const e of events) if (canonicalType(e.type) === 'stop') stops++;
+  const kinds = kindColumn(events);
+  for (let i = 0; i < kinds.length; i++) if (kinds[i] === KIND.stop) stops++;
   const origins = loaded.eventOrigins;
   const findings: SummaryFinding[] = snapshot.findings.map((f) => {
     const o = origins.get(f.events[0]);
