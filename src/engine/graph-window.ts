@@ -364,7 +364,9 @@ function planBucket(ix: GraphIndex, group: Int32Array, at: { lane: number; row: 
   const alone = (i: number) => fixed(i) || (notable <= NOTABLE_MAX && role[i] === Role.Notable);
   const members = all.filter((i) => !alone(i));
   if (members.length < 2 && !anyCrowded) return { own: all };
-  const count = new Map<string, number>();
+  // members per kind (an index into ix.kinds), and the kinds in the order first met
+  const count = new Int32Array(ix.kinds.length);
+  const met: number[] = [];
   let u1 = -Infinity;
   let first = Infinity;
   let credit = 0;
@@ -372,13 +374,16 @@ function planBucket(ix: GraphIndex, group: Int32Array, at: { lane: number; row: 
   for (const i of members) {
     const c = layout.credit?.[i];
     if (c !== undefined && Math.abs(c) > Math.abs(credit)) credit = c;
-    const kind = ix.kinds[ix.kind[i]];
-    count.set(kind, (count.get(kind) ?? 0) + 1);
+    const k = ix.kind[i];
+    if (count[k]++ === 0) met.push(k);
     u1 = Math.max(u1, end(i));
     first = Math.min(first, order[i]);
     if (layout.loop[i] === 1) loop = true;
   }
-  const kind = [...count].sort((a, b) => b[1] - a[1])[0][0];
+  // the most common kind; of several as common, the first met
+  let most = met[0];
+  for (const k of met) if (count[k] > count[most]) most = k;
+  const kind = ix.kinds[most];
   const run: GraphRun = { id: runKey(mode, bucket, at.lane, at.row, at.k), lane: at.lane, row: at.row, u0: start(members[0]), u1, count: members.length, kind, loop, order: first, ...(credit ? { credit } : {}) };
   return { own: all.filter(alone), run };
 }
