@@ -74,7 +74,7 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
     problems: layout.problems,
     ...(layout.traces ? { traces: layout.traces } : {}),
     legend: {
-      edgeTypes: [...new Set(Array.from(layout.edges.type.subarray(0, layout.edges.count), (t) => layout.edges.types[t]))],
+      edgeTypes: edgeTypesMet(layout.edges),
       bars: layout.end.some((x) => x >= 0),
       // listed only when some node shows its halo
       credit: layout.credit !== undefined && layout.events.some((_, i) => Math.abs(layout.credit![i] ?? 0) >= CREDIT_TINT_FROM),
@@ -86,6 +86,19 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
     ...(snapshot.run ? { run: runBrief(snapshot, layout.lanes) } : {}),
     ...(snapshot.analysisPending ? { analysing: true as const } : {}),
   };
+}
+
+/** The types of a layout's edges in the order first met (a flag per type: no list of a name per edge). */
+function edgeTypesMet(edges: GraphLayout['edges']): string[] {
+  const seen = new Uint8Array(edges.types.length);
+  const out: string[] = [];
+  for (let k = 0; k < edges.count && out.length < edges.types.length; k++) {
+    const t = edges.type[k];
+    if (seen[t]) continue;
+    seen[t] = 1;
+    out.push(edges.types[t]);
+  }
+  return out;
 }
 
 /** The snapshot's run summary for the graph: the end's event named by index, agents labelled as their lanes are. */
