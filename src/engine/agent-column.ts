@@ -59,7 +59,27 @@ export function agentColumn(events: readonly TraceEvent[]): AgentColumn {
   }
   // the table reads names through `firsts` past a few thousand agents: kept whole then; else only the agents' own
   const first = count > SMALL ? firsts.subarray(0, count) : firsts.slice(0, count);
-  const column: AgentColumn = { of, count, first, name: (a) => events[first[a]].agent, numberOf: (name) => numbers.get(name) };
+  const column: AgentColumn = { of, count, first, name: (a) => events[first[a]].agent, numberOf: count > SMALL ? memoised((name) => numbers.get(name)) : (name) => numbers.get(name) };
   columns.set(events, { n, column });
   return column;
+}
+
+/** Names whose number {@link memoised} keeps at most. */
+const MEMO_NAMES = 4_096;
+
+/**
+ * `numberOf` of a table past a few thousand agents, the answers for the first
+ * {@link MEMO_NAMES} names asked kept in a Map: the names events send to (`to`) are asked again
+ * and again (each spawn, delegation, message and return), and a Map finds a string by the hash the
+ * string keeps, where the table hashes it again each time.
+ */
+function memoised(numberOf: (name: string) => number | undefined): (name: string) => number | undefined {
+  const memo = new Map<string, number>();
+  return (name) => {
+    const known = memo.get(name);
+    if (known !== undefined) return known < 0 ? undefined : known;
+    const a = numberOf(name);
+    if (memo.size < MEMO_NAMES) memo.set(name, a ?? -1);
+    return a;
+  };
 }

@@ -10,7 +10,8 @@ import { graphLayout, type GraphLayout } from './graph-model';
 import type { LayoutStructure } from './graph-structure';
 import { grownFrom } from './structure-growth';
 import { eventCues } from '../shared/cues';
-import { canonicalType } from '../trace/schema';
+import { canonicalType, EVENT_TYPES } from '../trace/schema';
+import { kindColumn, OTHER_KIND } from './kind-column';
 import type { TraceSnapshot } from './snapshot';
 import { contentsOf } from './long-content';
 
@@ -201,12 +202,21 @@ function structureIndex(layout: GraphLayout): StructureIndex {
   if (prev) kind.set(prev.kind.subarray(0, since));
   const cueSet = new Set<string>(prev?.cues);
   for (let i = since; i < n; i++) for (const c of eventCues(events[i])) cueSet.add(c);
+  // the events' kinds read from their kind column (src/engine/kind-column.ts): a name looked up once per kind, not per event
+  const codes = kindColumn(events);
+  const byCode = new Int16Array(256).fill(-1);
   for (let i = since; i < n; i++) {
-    const name = canonicalType(events[i].type);
-    let k = kindIndex.get(name);
-    if (k === undefined) {
-      kindIndex.set(name, (k = kinds.length));
-      kinds.push(name);
+    const code = codes[i];
+    let k = byCode[code];
+    if (k < 0) {
+      const name = code === OTHER_KIND ? canonicalType(events[i].type) : EVENT_TYPES[code];
+      let known = kindIndex.get(name);
+      if (known === undefined) {
+        kindIndex.set(name, (known = kinds.length));
+        kinds.push(name);
+      }
+      k = known;
+      if (code !== OTHER_KIND) byCode[code] = k;
     }
     kind[i] = k;
   }
@@ -227,7 +237,9 @@ function structureIndex(layout: GraphLayout): StructureIndex {
       }
     }
   }
-  for (let i = since; i < n; i++) role[i] = roleOf(kinds[kind[i]], undefined, crossing[i] === 1);
+  // without marks an event's role is its kind's, crossing or not: worked out once per kind
+  const kindRole = kinds.flatMap((name) => [roleOf(name, undefined, false), roleOf(name, undefined, true)]);
+  for (let i = since; i < n; i++) role[i] = kindRole[2 * kind[i] + crossing[i]];
   const stops = prev && grown?.sameTx && prev.stops.length === layout.lanes.length ? grownStops(layout, prev, kinds, kind, since) : stopsByLane(layout, kinds, kind);
   const spawns = firstSpawns(layout, kinds, kind);
   // an old event that became, or is no longer, the first spawn into a lane

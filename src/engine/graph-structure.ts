@@ -9,7 +9,8 @@
 import type { GraphModel } from '../shared/protocol';
 import type { LoadedTrace } from '../trace/model';
 import type { TraceEdge } from '../trace/schema';
-import { canonicalType, type TraceEvent } from '../trace/schema';
+import type { TraceEvent } from '../trace/schema';
+import { KIND, kindColumn } from './kind-column';
 import { byTimeOrder, firstIndexOfIds, LaneTable, toolCallPairs } from './lanes';
 import { laneRows } from './lane-rows';
 import { timeAxis, timeToAxis } from '../shared/axis';
@@ -113,7 +114,7 @@ function buildStructure(events: readonly TraceEvent[], edges: readonly TraceEdge
   const axis = timeAxis(tx);
   const byTime = byTimeOrder(events);
   const order = new Int32Array(n);
-  byTime.forEach((i, rank) => (order[i] = rank));
+  for (let rank = 0; rank < n; rank++) order[byTime[rank]] = rank;
   // each id's first event (firstIndexOfIds), reading the ids through a holder an extension points at the grown list
   const holder = { events };
   const firstIndex = growable ? new IdTableClass(n, (i) => holder.events[i].id) : firstIndexOfIds(events);
@@ -124,13 +125,9 @@ function buildStructure(events: readonly TraceEvent[], edges: readonly TraceEdge
   const barOf = new Int32Array(n).fill(-1);
   for (let i = 0; i < n; i++) if (end[i] >= 0) barOf[end[i]] = i;
   lane.set(lanes.laneOfEvent);
+  // each lane's events sorted by their times, read from the column of times (tx before it holds axis positions)
+  const byLane = new LaneEvents(tx, lane, lanes.length);
   for (let i = 0; i < n; i++) tx[i] = timeToAxis(axis, events[i].t);
-  const byLane = new LaneEvents(events, lane, lanes.length);
-  /** A lane's events in time order, by lane key (views of one column: no array per lane, 1M lanes are 1M agents). */
-  const laneEventsOf = (key: string) => {
-    const k = lanes.indexOf(key);
-    return k === undefined ? undefined : byLane.of(k);
-  };
   // More agents than lanes a graph can show (1M events, each its own agent): the engine folds them into named groups.
   const groupedCounts = countsByLane(lane, lanes.length);
   const fold = foldLanes(lanes, groupedCounts);
@@ -140,7 +137,8 @@ function buildStructure(events: readonly TraceEvent[], edges: readonly TraceEdge
   const laneCount = fold ? fold.lanes.length : lanes.length;
   const { row, rows, state } = laneRows({ events, lane, laneCount, end, barOf, firstIndex });
   const kept: EdgesKept | undefined = growable && !fold ? ({} as EdgesKept) : undefined;
-  const layoutEdges = graphEdges(events, edges, { lane, barOf, laneOfKey: (key) => { const k = lanes.indexOf(key); return k === undefined ? undefined : shownOf(k); }, keyOfTo: (e) => lanes.keyOfAgent(e, e.to!), laneEventsOf, firstIndex }, kept);
+  const layoutEdges = graphEdges(events, edges, { lane, barOf, laneOfKey: (key) => lanes.indexOf(key), shownOf, keyOfTo: (e) => lanes.keyOfAgent(e, e.to!), firstAtOrAfter: (k, t, self) => byLane.firstAtOrAfter(k, t, self), firstIndex }, kept);
+  byLane.dropTimes();
   const structure: LayoutStructure = {
     events,
     grouped: lanes,
@@ -172,12 +170,14 @@ function countsByLane(lane: Int32Array, laneCount: number): Int32Array {
 interface EdgeContext {
   lane: Int32Array;
   barOf: Int32Array;
-  /** The lane (index into the graph's lanes) of a lane key. */
+  /** The lane (before folding: an index into the structure's `grouped`) of a lane key. */
   laneOfKey: (key: string) => number | undefined;
+  /** The shown lane (index into the graph's lanes) of a lane before folding. */
+  shownOf: (k: number) => number;
   /** The lane key of the agent an event is addressed to (`to`). */
   keyOfTo: (e: TraceEvent) => string;
-  /** A lane's events in time order, by lane key. */
-  laneEventsOf: (key: string) => Int32Array | undefined;
+  /** The first event of lane k (before folding) at or after time `t` other than `self` (see {@link firstAtOrAfter}). */
+  firstAtOrAfter: (k: number, t: number, self: number) => number | undefined;
   firstIndex: IdTable;
 }
 
@@ -187,11 +187,24 @@ interface EdgeContext {
  */
 function graphEdges(events: readonly TraceEvent[], edges: readonly TraceEdge[], ctx: EdgeContext, kept?: EdgesKept): LayoutEdges {
   const n = events.length;
-  const capacity = edges.length + n;
+  const kinds = kindColumn(events);
+  /** Whether event i may derive a link (its kind links, it names another agent in `to`). */
+  const links = (i: number) => {
+    const kind = kinds[i];
+    if (kind !== KIND.spawn && kind !== KIND.return && kind !== KIND.delegate && kind !== KIND.message) return false;
+    const e = events[i];
+    return !!e.to && e.to !== e.agent;
+  };
+  // the edges made are at most the trace's and one per event that may derive a link: sized once
+  // (a million events made these columns and the pairs' table a third larger, then doubled the table twice:
+  // typed arrays whose bytes outside the heap start the collector marking the whole trace again)
+  let candidates = 0;
+  for (let i = 0; i < n; i++) if (links(i)) candidates++;
+  const capacity = edges.length + candidates;
   const out: LayoutEdges = { count: 0, source: new Int32Array(capacity), target: new Int32Array(capacity), type: new Uint16Array(capacity), types: [], derived: new Uint8Array(capacity), id: new Int32Array(capacity) };
   const typeIndex = new Map<string, number>();
   /** Drawn node pairs joined so far (numbered pairs: no string or number object per pair). */
-  const joined = new PairNumbering(edges.length);
+  const joined = new PairNumbering(capacity);
   /** Per trace edge that resolves: its source event and the lane of its target (then grouped by source). */
   const edgeSource = new Int32Array(edges.length);
   const edgeLane = new Int32Array(edges.length);
@@ -233,13 +246,13 @@ function graphEdges(events: readonly TraceEvent[], edges: readonly TraceEdge[], 
   const derivedFrom: number[] = [];
   const pending: number[] = [];
   events.forEach((e, i) => {
-    const kind = canonicalType(e.type);
-    const linkType = kind === 'spawn' ? 'spawn' : kind === 'return' ? 'return' : kind === 'delegate' ? 'delegate' : kind === 'message' ? 'message' : undefined;
-    if (!linkType || !e.to || e.to === e.agent) return;
-    const toLane = ctx.keyOfTo(e);
-    const toLaneIndex = ctx.laneOfKey(toLane);
+    if (!links(i)) return;
+    const kind = kinds[i];
+    const linkType = kind === KIND.spawn ? 'spawn' : kind === KIND.return ? 'return' : kind === KIND.delegate ? 'delegate' : 'message';
+    const toLane = ctx.laneOfKey(ctx.keyOfTo(e));
+    const toLaneIndex = toLane === undefined ? undefined : ctx.shownOf(toLane);
     if (toLaneIndex !== undefined && reaches(i, toLaneIndex)) return;
-    const target = firstAtOrAfter(events, ctx.laneEventsOf(toLane), e.t, i);
+    const target = toLane === undefined ? undefined : ctx.firstAtOrAfter(toLane, e.t, i);
     if (target === undefined) {
       if (toLaneIndex !== undefined) pending.push(i); // an event of that lane may come later (an append)
       return;
@@ -278,31 +291,62 @@ class LaneEvents {
   private readonly start: Int32Array;
   private readonly column: Int32Array;
 
-  /** @param lane per event its lane (0 .. laneCount - 1). */
-  constructor(events: readonly TraceEvent[], lane: Int32Array, laneCount: number) {
-    const n = events.length;
+  /** @param times per event its time (`t`); @param lane per event its lane (0 .. laneCount - 1). */
+  constructor(times: Float64Array, lane: Int32Array, laneCount: number) {
+    const n = times.length;
     const start = new Int32Array(laneCount + 1);
     for (let i = 0; i < n; i++) start[lane[i] + 1]++;
     for (let l = 0; l < laneCount; l++) start[l + 1] += start[l];
     const fill = start.slice(0, laneCount);
     const column = new Int32Array(n);
     for (let i = 0; i < n; i++) column[fill[lane[i]]++] = i;
-    for (let l = 0; l < laneCount; l++) if (start[l + 1] - start[l] > 1) sortByTime(column.subarray(start[l], start[l + 1]), events);
+    for (let l = 0; l < laneCount; l++) if (start[l + 1] - start[l] > 1) sortByTime(column.subarray(start[l], start[l + 1]), times);
     this.start = start;
     this.column = column;
+    // the column's times side by side with it: a search reads neighbouring numbers, not an event object per step
+    const sorted = new Float64Array(n);
+    for (let j = 0; j < n; j++) sorted[j] = times[column[j]];
+    this.times = sorted;
   }
+
+  /** Per entry of the column, its event's time (until {@link dropTimes}). */
+  private times: Float64Array | undefined;
 
   /** The events of lane k, in time order. */
   of(k: number): Int32Array {
     return this.column.subarray(this.start[k], this.start[k + 1]);
   }
+
+  /**
+   * The first event of lane k at or after time `t` (by binary search), other than `self`, as
+   * {@link firstAtOrAfter} finds it in `of(k)`; undefined when none.
+   */
+  firstAtOrAfter(k: number, t: number, self: number): number | undefined {
+    const times = this.times!;
+    const column = this.column;
+    let lo = this.start[k];
+    let hi = this.start[k + 1];
+    const until = hi;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (times[mid] < t) lo = mid + 1;
+      else hi = mid;
+    }
+    while (lo < until && column[lo] === self) lo++;
+    return lo < until ? column[lo] : undefined;
+  }
+
+  /** Lets go of the times (8 bytes per event) once the searches are done. */
+  dropTimes(): void {
+    this.times = undefined;
+  }
 }
 
 /** Sorts a lane's event indices by time, stable (as an array's sort is); left as it is when already in order. */
-function sortByTime(lane: Int32Array, events: readonly TraceEvent[]): void {
+function sortByTime(lane: Int32Array, times: Float64Array): void {
   let sorted = true;
-  for (let k = 1; k < lane.length && sorted; k++) sorted = events[lane[k - 1]].t - events[lane[k]].t <= 0;
-  if (!sorted) lane.set(Array.from(lane).sort((a, b) => events[a].t - events[b].t));
+  for (let k = 1; k < lane.length && sorted; k++) sorted = times[lane[k - 1]] - times[lane[k]] <= 0;
+  if (!sorted) lane.set(Array.from(lane).sort((a, b) => times[a] - times[b]));
 }
 
 /** The first event of a time-sorted lane at or after `t` (by binary search), other than `self`. */

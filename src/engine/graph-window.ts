@@ -74,7 +74,7 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
     problems: layout.problems,
     ...(layout.traces ? { traces: layout.traces } : {}),
     legend: {
-      edgeTypes: [...new Set(Array.from(layout.edges.type.subarray(0, layout.edges.count), (t) => layout.edges.types[t]))],
+      edgeTypes: edgeTypesMet(layout.edges),
       bars: layout.end.some((x) => x >= 0),
       // listed only when some node shows its halo
       credit: layout.credit !== undefined && layout.events.some((_, i) => Math.abs(layout.credit![i] ?? 0) >= CREDIT_TINT_FROM),
@@ -86,6 +86,19 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
     ...(snapshot.run ? { run: runBrief(snapshot, layout.lanes) } : {}),
     ...(snapshot.analysisPending ? { analysing: true as const } : {}),
   };
+}
+
+/** The types of a layout's edges in the order first met (a flag per type: no list of a name per edge). */
+function edgeTypesMet(edges: GraphLayout['edges']): string[] {
+  const seen = new Uint8Array(edges.types.length);
+  const out: string[] = [];
+  for (let k = 0; k < edges.count && out.length < edges.types.length; k++) {
+    const t = edges.type[k];
+    if (seen[t]) continue;
+    seen[t] = 1;
+    out.push(edges.types[t]);
+  }
+  return out;
 }
 
 /** The snapshot's run summary for the graph: the end's event named by index, agents labelled as their lanes are. */
@@ -364,7 +377,9 @@ function planBucket(ix: GraphIndex, group: Int32Array, at: { lane: number; row: 
   const alone = (i: number) => fixed(i) || (notable <= NOTABLE_MAX && role[i] === Role.Notable);
   const members = all.filter((i) => !alone(i));
   if (members.length < 2 && !anyCrowded) return { own: all };
-  const count = new Map<string, number>();
+  // members per kind (an index into ix.kinds), and the kinds in the order first met
+  const count = new Int32Array(ix.kinds.length);
+  const met: number[] = [];
   let u1 = -Infinity;
   let first = Infinity;
   let credit = 0;
@@ -372,13 +387,16 @@ function planBucket(ix: GraphIndex, group: Int32Array, at: { lane: number; row: 
   for (const i of members) {
     const c = layout.credit?.[i];
     if (c !== undefined && Math.abs(c) > Math.abs(credit)) credit = c;
-    const kind = ix.kinds[ix.kind[i]];
-    count.set(kind, (count.get(kind) ?? 0) + 1);
+    const k = ix.kind[i];
+    if (count[k]++ === 0) met.push(k);
     u1 = Math.max(u1, end(i));
     first = Math.min(first, order[i]);
     if (layout.loop[i] === 1) loop = true;
   }
-  const kind = [...count].sort((a, b) => b[1] - a[1])[0][0];
+  // the most common kind; of several as common, the first met
+  let most = met[0];
+  for (const k of met) if (count[k] > count[most]) most = k;
+  const kind = ix.kinds[most];
   const run: GraphRun = { id: runKey(mode, bucket, at.lane, at.row, at.k), lane: at.lane, row: at.row, u0: start(members[0]), u1, count: members.length, kind, loop, order: first, ...(credit ? { credit } : {}) };
   return { own: all.filter(alone), run };
 }

@@ -17,6 +17,7 @@
  * {@link MAX_LEVEL} deep), typed arrays only: no object per event.
  */
 import { canonicalType, type TraceEvent } from '../trace/schema';
+import { KIND, kindColumn } from './kind-column';
 import type { IdTable } from '../trace/id-table';
 
 /** Rows a lane has at most: deeper nesting folds into the last. */
@@ -75,8 +76,9 @@ export function laneRows(input: RowInput): LaneRows {
   const n = events.length;
   const level = new Uint8Array(n).fill(PENDING - 1); // PENDING - 1: not computed yet
   const isStop = new Uint8Array(n);
-  for (let i = 0; i < n; i++) if (canonicalType(events[i].type) === 'stop') isStop[i] = 1;
-  for (let i = 0; i < n; i++) if (!isStop[i] && barOf[i] < 0) levelOf(input, level, i, 0);
+  const kinds = kindColumn(events);
+  for (let i = 0; i < n; i++) if (kinds[i] === KIND.stop) isStop[i] = 1;
+  for (let i = 0; i < n; i++) if (!isStop[i] && barOf[i] < 0) levelOf(input, level, i, 0, kinds);
   // The levels each lane uses (a bit each), stops apart: they take the lane's top row.
   const used = new Uint16Array(laneCount);
   for (let i = 0; i < n; i++) if (!isStop[i] && barOf[i] < 0 && lane[i] < laneCount) used[lane[i]] |= 1 << level[i];
@@ -154,14 +156,14 @@ export function namedParent(input: Pick<RowInput, 'events' | 'lane' | 'barOf' | 
 const MAX_CHAIN = 64;
 
 /** The level of event i (computed once, following its parent chain first); `depth`: links followed so far. */
-function levelOf(input: RowInput, level: Uint8Array, i: number, depth: number): number {
+function levelOf(input: RowInput, level: Uint8Array, i: number, depth: number, kinds?: Uint8Array): number {
   if (level[i] < PENDING - 1) return level[i];
   if (level[i] === PENDING) return CALL; // a cycle of parents: stop following it
-  const base = kindLevel(input.events[i]);
+  const base = kinds ? levelOfKind(input.events[i], kinds[i]) : kindLevel(input.events[i]);
   if (depth >= MAX_CHAIN) return base;
   level[i] = PENDING;
   const p = enclosingParent(input, i);
-  const v = p < 0 ? base : Math.max(base, Math.min(MAX_LEVEL, levelOf(input, level, p, depth + 1) + 1));
+  const v = p < 0 ? base : Math.max(base, Math.min(MAX_LEVEL, levelOf(input, level, p, depth + 1, kinds) + 1));
   level[i] = v;
   return v;
 }
@@ -172,6 +174,14 @@ function kindLevel(e: TraceEvent): number {
   if (kind === 'tool_call' || kind === 'tool_result') return TOOL;
   if (kind === 'human_intervention' || kind === 'stop') return TURN;
   if (kind === 'message' && isPrompt(e)) return TURN;
+  return CALL;
+}
+
+/** {@link kindLevel} of an event whose canonical type's code (src/engine/kind-column.ts) is `code`. */
+function levelOfKind(e: TraceEvent, code: number): number {
+  if (code === KIND.tool_call || code === KIND.tool_result) return TOOL;
+  if (code === KIND.human_intervention || code === KIND.stop) return TURN;
+  if (code === KIND.message && isPrompt(e)) return TURN;
   return CALL;
 }
 

@@ -3,9 +3,9 @@
  * (sub-agents under their spawner) and tool calls paired with their results (one bar each). The
  * time axis they are drawn on is shared/axis.ts. Nothing here knows pixels.
  */
-import { canonicalType } from '../trace/event-types';
 import { IdTable } from '../trace/id-table';
 import { agentColumn, type AgentColumn } from './agent-column';
+import { KIND, kindColumn } from './kind-column';
 import type { TraceEdge, TraceEvent } from '../trace/schema';
 
 /** A lane in spawn-tree order: its agent, who spawned it (if another lane), and its depth. */
@@ -52,10 +52,11 @@ export function laneTreeColumns(events: readonly TraceEvent[], edges: readonly T
   const to = (e: TraceEvent) => (e.to ? (agents.numberOf(e.to) ?? -1) : -1);
   // spawns claim first, then spawn edges, then delegations: the delegations are listed on the way
   const delegations: number[] = [];
+  const kinds = kindColumn(events);
   for (let i = 0; i < events.length; i++) {
-    const type = canonicalType(events[i].type);
-    if (type === 'spawn') claim(to(events[i]), agents.of[i]);
-    else if (type === 'delegate') delegations.push(i);
+    const type = kinds[i];
+    if (type === KIND.spawn) claim(to(events[i]), agents.of[i]);
+    else if (type === KIND.delegate) delegations.push(i);
   }
   let byId: Map<string, number> | undefined; // only for spawn edges (a large trace has many edges, few spawns)
   for (const edge of edges) {
@@ -304,37 +305,116 @@ export function pairToolCalls(events: readonly TraceEvent[], edges: readonly Tra
  * result when it is a paired tool call (else -1), and the calls in the order they were paired.
  * @param known what the caller already has: each id's first index ({@link firstIndexOfIds}) and
  *   the time order ({@link byTimeOrder}), so a large trace builds them once.
- * `open`: per lane and tool (`agent NUL tool`), the call still waiting for the next result after
- * the last event in time order (what pairing appended events goes on from).
+ * `open`: per lane and tool, the call still waiting for the next result after the last event in
+ * time order (what pairing appended events goes on from): keyed `agent NUL tool`, or with the
+ * agents numbered `tool number · agents + agent`, keys ascending.
  */
-export function toolCallPairs(events: readonly TraceEvent[], edges: readonly TraceEdge[] = [], known: { firstIndex?: IdTable; byTime?: Int32Array; agents?: AgentColumn } = {}): { end: Int32Array; found: Int32Array; open: Map<string | number, number> } {
+export function toolCallPairs(events: readonly TraceEvent[], edges: readonly TraceEdge[] = [], known: { firstIndex?: IdTable; byTime?: Int32Array; agents?: AgentColumn } = {}): { end: Int32Array; found: Int32Array; open: Map<string, number> | Map<number, number> } {
   const n = events.length;
   const end = new Int32Array(n).fill(-1);
   const taken = new Uint8Array(n);
   const found: number[] = [];
   const firstIndex = known.firstIndex ?? firstIndexOfIds(events);
-  const kind = (i: number) => canonicalType(events[i].type);
+  const kinds = kindColumn(events);
+  const kind = (i: number) => (kinds[i] === KIND.tool_call ? 'tool_call' : kinds[i] === KIND.tool_result ? 'tool_result' : '');
   const pair = (call: number | undefined, result: number | undefined) => {
     if (call === undefined || result === undefined || end[call] >= 0 || taken[result]) return;
-    if (kind(call) !== 'tool_call' || kind(result) !== 'tool_result' || events[result].t < events[call].t) return;
+    if (kinds[call] !== KIND.tool_call || kinds[result] !== KIND.tool_result || events[result].t < events[call].t) return;
     end[call] = result;
     taken[result] = 1;
     found.push(call);
   };
   for (const edge of edges) if (edge.type === 'tool_dependency') pair(firstIndex.get(edge.src), firstIndex.get(edge.dst));
-  events.forEach((e, i) => {
-    if (kind(i) !== 'tool_result') return;
+  for (let i = 0; i < n; i++) {
+    if (kinds[i] !== KIND.tool_result) continue;
+    const e = events[i];
     if (e.parent !== undefined) pair(firstIndex.get(e.parent), i);
     for (const ref of e.causes ?? []) if (ref !== undefined) pair(firstIndex.get(ref), i);
-  });
+  }
   // Same lane, same tool, the next result in time order. With the agents numbered, a lane and
   // tool are one number (tool · agents + agent): no string made per call and result.
-  const open = new Map<string | number, number>();
   const agents = known.agents;
+  const byTime = known.byTime ?? byTimeOrder(events);
+  const isTaken = (i: number) => taken[i] === 1;
+  if (!agents) {
+    const open = new Map<string, number>();
+    pairOpenCalls(byTime, kind, (i) => laneToolKey(events[i]), open, end, isTaken, pair);
+    return { end, found: Int32Array.from(found), open };
+  }
   const toolNumber = new Map<string, number>();
-  const keyOf = agents ? (i: number) => numberOf(toolNumber, `${events[i].tool ?? ''}`) * agents.count + agents.of[i] : (i: number) => laneToolKey(events[i]);
-  pairOpenCalls(known.byTime ?? byTimeOrder(events), kind, keyOf, open, end, (i) => taken[i] === 1, pair);
-  return { end, found: Int32Array.from(found), open };
+  // the last tool's number: a trace's tool events mostly name a few tools (no lookup per event then)
+  let lastTool: string | undefined;
+  let lastNumber = 0;
+  const keyOf = (i: number) => {
+    const tool = `${events[i].tool ?? ''}`;
+    if (tool !== lastTool) {
+      lastTool = tool;
+      lastNumber = numberOf(toolNumber, tool);
+    }
+    return lastNumber * agents.count + agents.of[i];
+  };
+  // open calls by number in an integer table (no Map entry per open call: 1M agents left 1/3M open)
+  const open = new NumberedOpenCalls(OPEN_TABLE_KEYS);
+  pairOpenCalls(byTime, kind, keyOf, open, end, isTaken, pair);
+  return { end, found: Int32Array.from(found), open: open.toMap() };
+}
+
+/** What {@link pairOpenCalls} reads and writes of the calls still open, by key (a Map is one). */
+export interface OpenCalls<K> {
+  get(key: K): number | undefined;
+  set(key: K, call: number): unknown;
+  delete(key: K): unknown;
+}
+
+/** Keys (tool number · agents + agent) kept in {@link NumberedOpenCalls}'s integer table at most (16 MB); keys past it go to a Map. */
+const OPEN_TABLE_KEYS = 1 << 22;
+
+/**
+ * Open calls by a non-negative integer key: keys below `limit` in an Int32Array (the call + 1; 0
+ * for none) grown as keys come, keys from `limit` on in a Map.
+ */
+export class NumberedOpenCalls implements OpenCalls<number> {
+  /** Never longer than `limit`: a key below its length is the table's, any other the Map's. */
+  private table: Int32Array;
+  private readonly more = new Map<number, number>();
+
+  constructor(private readonly limit: number) {
+    this.table = new Int32Array(Math.min(1024, limit));
+  }
+
+  get(key: number): number | undefined {
+    if (key < this.table.length) {
+      const v = this.table[key];
+      return v === 0 ? undefined : v - 1;
+    }
+    return this.more.get(key);
+  }
+
+  set(key: number, call: number): void {
+    if (key >= this.limit) {
+      this.more.set(key, call);
+      return;
+    }
+    if (key >= this.table.length) {
+      const table = new Int32Array(Math.min(this.limit, Math.max(2 * this.table.length, key + 1)));
+      table.set(this.table);
+      this.table = table;
+    }
+    this.table[key] = call + 1;
+  }
+
+  delete(key: number): void {
+    if (key < this.table.length) this.table[key] = 0;
+    else this.more.delete(key);
+  }
+
+  /** The open calls as a Map, keys ascending. */
+  toMap(): Map<number, number> {
+    const out = new Map<number, number>();
+    for (let key = 0; key < this.table.length; key++) if (this.table[key] !== 0) out.set(key, this.table[key] - 1);
+    for (const key of [...this.more.keys()].sort((a, b) => a - b)) out.set(key, this.more.get(key)!);
+    return out;
+  }
 }
 
 /** The lane and tool of a tool call or result as one key, `agent NUL tool` (the key of {@link toolCallPairs}'s `open` when the agents are not numbered). */
@@ -348,7 +428,7 @@ export function laneToolKey(e: TraceEvent): string {
  * it is paired already. `open` holds the calls still open, before and after: an append's events go
  * on from a whole build's (src/engine/structure-growth.ts), so both pair by this one rule.
  */
-export function pairOpenCalls<K>(order: Iterable<number>, kind: (i: number) => string, keyOf: (i: number) => K, open: Map<K, number>, end: Int32Array, taken: (i: number) => boolean, pair: (call: number, result: number) => void): void {
+export function pairOpenCalls<K>(order: Iterable<number>, kind: (i: number) => string, keyOf: (i: number) => K, open: OpenCalls<K>, end: Int32Array, taken: (i: number) => boolean, pair: (call: number, result: number) => void): void {
   for (const i of order) {
     const k = kind(i);
     if (k !== 'tool_call' && (k !== 'tool_result' || taken(i))) continue;
@@ -383,7 +463,8 @@ export function firstIndexOfIds(events: readonly TraceEvent[]): IdTable {
 
 /** Event indices in time order (ties in file order). */
 export function byTimeOrder(events: readonly TraceEvent[]): Int32Array {
-  const order = Int32Array.from({ length: events.length }, (_, i) => i);
+  const order = new Int32Array(events.length);
+  for (let i = 0; i < order.length; i++) order[i] = i;
   // most traces are written in time order: no sort then (sorting a typed array with a comparator copies it twice on the heap)
   return inTimeOrder(events) ? order : order.sort((a, b) => events[a].t - events[b].t || a - b);
 }

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import type { Finding } from '../analysis/types';
 import type { FollowHow } from '../analysis/follow';
 import { canonicalType } from '../trace/event-types';
+import { KIND, kindColumn } from './kind-column';
 import { agentColumn } from './agent-column';
 import { isFollowed } from './structure-growth';
 import type { TraceEvent } from '../trace/schema';
@@ -191,7 +192,8 @@ function eventCounts(snapshot: TraceSnapshot): { agents: number; stops: number; 
   if (!followed || (from === 0 && agentColumn(events).count > MAX_AGENTS_CARRIED)) {
     // the agents numbered once (shared with the graph's lanes): no second set of every agent's name
     let stops = 0;
-    for (const e of events) if (canonicalType(e.type) === 'stop') stops++;
+    const kinds = kindColumn(events);
+    for (let i = 0; i < kinds.length; i++) if (kinds[i] === KIND.stop) stops++;
     return { agents: agentColumn(events).count, stops, prompts: [...addPromptFiles(snapshot, 0, new Set())] };
   }
   if (from) carried++;

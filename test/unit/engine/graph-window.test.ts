@@ -250,3 +250,20 @@ test('the graph index of a trace written in time order keeps each lane row once:
   assert.deepEqual([...track.time], [1, 0]);
   assert.deepEqual([...track.order], [1, 0]);
 });
+
+test('a run bar is named by its most common kind; of kinds as common, by the one met first in the bucket', () => {
+  // one lane, one row (messages, decisions and aggregates are all at the call level), one bucket of 1,000 s
+  const kinds = (...types: string[]) => {
+    // the run ends with a stop (on its own, as the run's end)
+    const lines = [...types.map((type, i) => JSON.stringify({ id: `e${i}`, t: i, type, agent: 'a', content: 'x' })), JSON.stringify({ id: 'end', t: types.length, type: 'stop', agent: 'a', reason: 'task_complete' })];
+    const s = makeSnapshot('runs', 1, 'runs.otrace.jsonl', readTraceJsonl(`${lines.join('\n')}\n`));
+    const w = graphWindow(s, request({ scale: 0.001 }));
+    assert.equal(w.runs.length, 1);
+    assert.equal(w.runs[0].count, types.length);
+    return w.runs[0].kind;
+  };
+  assert.equal(kinds('message', 'orchestrator_decision', 'orchestrator_decision', 'message', 'orchestrator_decision'), 'orchestrator_decision');
+  assert.equal(kinds('orchestrator_decision', 'message', 'message', 'orchestrator_decision'), 'orchestrator_decision');
+  assert.equal(kinds('message', 'orchestrator_decision', 'orchestrator_decision', 'message'), 'message');
+  assert.equal(kinds('message', 'communicate', 'orchestrator_decision', 'orchestrator_decision'), 'message', 'an alias counts as its type');
+});
