@@ -47,6 +47,11 @@ export class IdPlaces {
     return this.first.get(key) ?? -1;
   }
 
+  /** True once some id was added twice. */
+  get repeated(): boolean {
+    return this.repeats.size !== 0;
+  }
+
   /** The first event carrying `key`, or -1. */
   firstOf(key: string): number {
     return this.first.get(key) ?? -1;
