@@ -10,6 +10,7 @@ import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type Par
 import type { z } from 'zod';
 import { checkEvents, CrossRecordChecks, EventArray, type CheckedEvent, type CheckedEvents } from './check';
 import { fastEdge, fastEvent } from './fast-check';
+import type { IdTable } from './id-table';
 import type { GrowingImport } from './formats';
 import { forEachJsonlLineInBytes, forEachJsonlRecord, type ReadBytes } from './jsonl';
 import { JsonlFeed, type GrowingFiles } from './jsonl-feed';
@@ -366,7 +367,13 @@ export interface EventStore extends CheckedEvents {
    * the record (optional: columns); @returns the fields the checks take (valid until the next
    * add), or undefined when it added nothing (the record goes to zod, then {@link add}).
    */
-  addValue?(value: unknown): CheckedEvent | undefined;
+  addValue?(value: unknown): StoredEvent | undefined;
+  /**
+   * The store's table of scoped ids (`trace_id` NUL `id`, or the id for an event naming no trace)
+   * -> index of the first event carrying it, filled as it adds each event (optional: columns): the
+   * cross-record checks share it rather than keep a second one.
+   */
+  readonly idTable?: IdTable;
   /** Makes room for `events` events in all (an estimate). */
   reserve(events: number): void;
   /** Names trace `id` on the events from index `from` on that name none (a file holding several traces). */
@@ -374,6 +381,9 @@ export interface EventStore extends CheckedEvents {
   /** A store with the same events that {@link tag} on either leaves the other as it is (a growing read finishing more than once). */
   copy(): EventStore;
 }
+
+/** The fields of an event a store added ({@link EventStore.addValue}), and whether an earlier event carries its id in its trace. */
+export type StoredEvent = CheckedEvent & { repeat: boolean };
 
 /** Where a {@link TraceBuilder} keeps the edges it accepts, in file order. */
 export interface EdgeStore {
@@ -452,7 +462,7 @@ class TraceBuilder {
     private readonly store: EventStore = new ObjectEvents(),
     private readonly edges: EdgeStore = new ObjectEdges(),
   ) {
-    this.checks = new CrossRecordChecks(store);
+    this.checks = new CrossRecordChecks(store, store.idTable);
   }
 
   /** The events added so far, as objects (a builder made with the default store). */
@@ -489,7 +499,7 @@ class TraceBuilder {
       if (fields !== undefined) {
         this.eventOrigins.add(origin);
         if (locate) (this.eventLocates ??= [])[store.length - 1] = locate;
-        this.checks?.event(fields, store.length - 1);
+        this.checks?.event(fields, store.length - 1, fields.repeat);
         return;
       }
     }

@@ -5,9 +5,8 @@
  * and the rare fields are not kept: `TraceColumns.event(i)` reads them back from the record's bytes.
  */
 import { EVENT_TYPES, STOP_REASONS, EVENT_KINDS, CALL_STATUSES, type TraceEvent, type EventType, type StopReason, type EventKind, type CallStatus } from '../schema';
-import type { CheckedEvent } from '../check';
 import { EVENT_FIELD_NAMES, fastEventFields } from '../fast-check';
-import type { EventStore } from '../read';
+import type { EventStore, StoredEvent } from '../read';
 import { IdTable } from '../id-table';
 import { IdPlaces, scopedId } from './links';
 import { NameTable } from './names';
@@ -103,8 +102,16 @@ export class EventColumns implements EventStore {
   private readonly parentNames = new Map<number, string>();
   /** Position in {@link causes} -> the id it names, for causes no event carries. */
   private readonly causeNames = new Map<number, string>();
-  /** Where each id is, while links are being resolved (dropped by {@link resolve}). */
+  /** Where each id is, while links are being resolved (dropped by {@link done}). */
   private places?: IdPlaces = this.newPlaces();
+
+  /**
+   * The table of scoped ids -> first event carrying each, filled as events are added (the
+   * cross-record checks share it: see `EventStore.idTable`); undefined once the read is done.
+   */
+  get idTable(): IdTable | undefined {
+    return this.places?.table;
+  }
 
   get length(): number {
     return this.count;
@@ -124,7 +131,7 @@ export class EventColumns implements EventStore {
    * the cross-record checks take (one object reused from event to event: read it before the next
    * add), or undefined when the record was not added (it needs zod: validate it, then {@link add}).
    */
-  addValue(value: unknown): CheckedEvent | undefined {
+  addValue(value: unknown): StoredEvent | undefined {
     const fields = this.fields;
     const mask = fastEventFields(value, fields);
     if (mask === -1) return undefined;
@@ -150,7 +157,7 @@ export class EventColumns implements EventStore {
   /** The fields of the record being added, by position in EVENT_FIELD_NAMES (reused from record to record). */
   private readonly fields: unknown[] = EVENT_FIELD_NAMES.map(() => undefined);
   /** What {@link addValue} gives the checks (reused: one shape, no object per event). */
-  private readonly checked: CheckedEvent = { id: '', t: 0, agent: '', trace_id: undefined, parent: undefined, causes: undefined };
+  private readonly checked: StoredEvent = { id: '', t: 0, agent: '', trace_id: undefined, parent: undefined, causes: undefined, repeat: false };
 
   /** Appends the event whose fields are `fields` where `mask` has their bit (see `fastEventFields`). */
   private write(mask: number, fields: readonly unknown[]): void {
@@ -179,7 +186,7 @@ export class EventColumns implements EventStore {
       for (let k = 0; k < causes.length; k++) this.addCause(this.earlier(trace, causes[k], i), causes[k]);
     }
     this.causesAt[i + 1] = this.causeCount;
-    this.places!.add(trace === undefined ? id : scopedId(trace, id), i);
+    const repeat = !this.places!.add(trace === undefined ? id : scopedId(trace, id), i);
     this.count = i + 1;
     if ((mask & KEPT_FIELDS) !== 0) this.keep(mask, fields, i);
     const checked = this.checked;
@@ -189,6 +196,7 @@ export class EventColumns implements EventStore {
     checked.trace_id = trace;
     checked.parent = parent;
     checked.causes = causes;
+    checked.repeat = repeat;
   }
 
   /** The columns of the fields kept when some event has them (`mask`: those event i has). */
