@@ -110,8 +110,8 @@ export class CrossRecordChecks {
   /** Edge ends not found when their edge came. */
   private readonly laterEnds: { i: number; end: 'src' | 'dst' }[] = [];
 
-  /** @param events the checked events (index for index), read again at {@link finish}. */
   /**
+   * @param events the checked events (index for index), read again at {@link finish}.
    * @param shared the store's own table of scoped ids (same keys) -> first event index, which it
    *   fills as it adds each event, before the checks see it (src/trace/columns): used instead of a
    *   table of the checks' own (one insert per event, not two); {@link event}'s `repeat` (or,
