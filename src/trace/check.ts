@@ -92,9 +92,9 @@ export type CheckedEvent = Pick<TraceEvent, 'id' | 't' | 'agent' | 'trace_id' | 
  */
 export class CrossRecordChecks {
   /** Scoped ids (`trace_id` NUL `id` for events that name a trace; the id itself otherwise) -> first event index (the ids are read from the events). */
-  private readonly scoped = new IdTable(0, (i) => scope(this.events.traceOf(i), this.events.idOf(i)));
+  private readonly scoped: IdTable;
   /** Plain ids, for the edges; the same table as {@link scoped} until an event names a trace. */
-  private ids: IdTable = this.scoped;
+  private ids: IdTable;
   /** Scoped id -> how many events carry it, for the ids carried more than once. */
   private readonly repeated = new Map<string, number>();
   /** Lane -> index of its latest event so far (its time read from the event: no object per lane, a trace can have 1M agents; past a few thousand lanes, no Map entry either). */
@@ -110,8 +110,20 @@ export class CrossRecordChecks {
   /** Edge ends not found when their edge came. */
   private readonly laterEnds: { i: number; end: 'src' | 'dst' }[] = [];
 
-  /** @param events the checked events (index for index), read again at {@link finish}. */
-  constructor(private readonly events: CheckedEvents) {}
+  /**
+   * @param events the checked events (index for index), read again at {@link finish}.
+   * @param shared the store's own table of scoped ids (same keys) -> first event index, which it
+   *   fills as it adds each event, before the checks see it (src/trace/columns): used instead of a
+   *   table of the checks' own (one insert per event, not two); {@link event}'s `repeat` (or,
+   *   without it, the table's value for the event's id) says whether an earlier event carries its id.
+   */
+  constructor(
+    private readonly events: CheckedEvents,
+    private readonly shared?: IdTable,
+  ) {
+    this.scoped = shared ?? new IdTable(0, (i) => scope(this.events.traceOf(i), this.events.idOf(i)));
+    this.ids = this.scoped;
+  }
 
   /** Makes room for `events` events in all (an estimate), so that the id table is built once. */
   reserve(events: number): void {
@@ -127,8 +139,12 @@ export class CrossRecordChecks {
     return this.scoped.copy((k) => this.events.idOf(k));
   }
 
-  /** Checks `events[i]`, the next event in file order. */
-  event(event: CheckedEvent, i: number): void {
+  /**
+   * Checks `events[i]`, the next event in file order. @param repeat with a shared id table (see the
+   * constructor): true when an earlier event carries its id in its trace, as the store found when
+   * it added the event; undefined: the table is asked.
+   */
+  event(event: CheckedEvent, i: number, repeat?: boolean): void {
     // each field read once (events come in many shapes: every read is a lookup)
     const id = event.id;
     const trace = event.trace_id;
@@ -136,7 +152,8 @@ export class CrossRecordChecks {
     if (trace !== undefined && this.ids === scoped) this.ids = this.plainIds(); // until now the keys were the ids
     if (this.ids !== scoped) this.ids.add(id, i);
     const key = trace === undefined ? id : `${trace}\u0000${id}`;
-    if (!scoped.add(key, i)) {
+    const shared = this.shared;
+    if (shared === undefined ? !scoped.add(key, i) : (repeat ?? shared.get(key) !== i)) {
       this.repeated.set(key, (this.repeated.get(key) ?? 1) + 1);
       this.eventProblems.push({
         kind: 'event',

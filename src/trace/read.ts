@@ -8,8 +8,9 @@
  */
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
-import { checkEvents, CrossRecordChecks, EventArray, type CheckedEvents } from './check';
+import { checkEvents, CrossRecordChecks, EventArray, type CheckedEvent, type CheckedEvents } from './check';
 import { fastEdge, fastEvent } from './fast-check';
+import type { IdTable } from './id-table';
 import type { GrowingImport } from './formats';
 import { forEachJsonlLineInBytes, forEachJsonlRecord, type ReadBytes } from './jsonl';
 import { JsonlFeed, type GrowingFiles } from './jsonl-feed';
@@ -361,6 +362,18 @@ function isSurveyShaped(header: Record<string, unknown>, builder: TraceBuilder):
 export interface EventStore extends CheckedEvents {
   /** Appends an accepted event (the reader's value: the store must not change it). */
   add(event: TraceEvent): void;
+  /**
+   * Appends the event a record holds when the fast check is sure of it, keeping its fields, not
+   * the record (optional: columns); @returns the fields the checks take (valid until the next
+   * add), or undefined when it added nothing (the record goes to zod, then {@link add}).
+   */
+  addValue?(value: unknown): StoredEvent | undefined;
+  /**
+   * The store's table of scoped ids (`trace_id` NUL `id`, or the id for an event naming no trace)
+   * -> index of the first event carrying it, filled as it adds each event (optional: columns): the
+   * cross-record checks share it rather than keep a second one.
+   */
+  readonly idTable?: IdTable;
   /** Makes room for `events` events in all (an estimate). */
   reserve(events: number): void;
   /** Names trace `id` on the events from index `from` on that name none (a file holding several traces). */
@@ -368,6 +381,9 @@ export interface EventStore extends CheckedEvents {
   /** A store with the same events that {@link tag} on either leaves the other as it is (a growing read finishing more than once). */
   copy(): EventStore;
 }
+
+/** The fields of an event a store added ({@link EventStore.addValue}), and whether an earlier event carries its id in its trace. */
+export type StoredEvent = CheckedEvent & { repeat: boolean };
 
 /** Where a {@link TraceBuilder} keeps the edges it accepts, in file order. */
 export interface EdgeStore {
@@ -446,7 +462,7 @@ class TraceBuilder {
     private readonly store: EventStore = new ObjectEvents(),
     private readonly edges: EdgeStore = new ObjectEdges(),
   ) {
-    this.checks = new CrossRecordChecks(store);
+    this.checks = new CrossRecordChecks(store, store.idTable);
   }
 
   /** The events added so far, as objects (a builder made with the default store). */
@@ -476,9 +492,19 @@ class TraceBuilder {
   }
 
   addEvent(value: unknown, origin: Origin, locate?: Locate): void {
+    const store = this.store;
+    if (store.addValue !== undefined) {
+      // a store that takes the record's fields itself (columns): no event object when the fast check is sure of it
+      const fields = store.addValue(value);
+      if (fields !== undefined) {
+        this.eventOrigins.add(origin);
+        if (locate) (this.eventLocates ??= [])[store.length - 1] = locate;
+        this.checks?.event(fields, store.length - 1, fields.repeat);
+        return;
+      }
+    }
     const event = fastEvent(value) ?? this.validateEvent(value, origin, locate);
     if (event) {
-      const store = this.store;
       store.add(event as TraceEvent);
       this.eventOrigins.add(origin);
       if (locate) (this.eventLocates ??= [])[store.length - 1] = locate;

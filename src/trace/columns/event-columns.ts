@@ -5,7 +5,8 @@
  * and the rare fields are not kept: `TraceColumns.event(i)` reads them back from the record's bytes.
  */
 import { EVENT_TYPES, STOP_REASONS, EVENT_KINDS, CALL_STATUSES, type TraceEvent, type EventType, type StopReason, type EventKind, type CallStatus } from '../schema';
-import type { EventStore } from '../read';
+import { EVENT_FIELD_NAMES, fastEventFields } from '../fast-check';
+import type { EventStore, StoredEvent } from '../read';
 import { IdTable } from '../id-table';
 import { IdPlaces, scopedId } from './links';
 import { NameTable } from './names';
@@ -20,6 +21,36 @@ export const NO_LINK = -2;
 export const UNRESOLVED = -1;
 
 const TYPE_CODE = new Map<string, number>(EVENT_TYPES.map((t, k) => [t, k]));
+/** Positions of the event fields in EVENT_FIELD_NAMES (and their bits in a mask of `fastEventFields`). */
+const at = (name: string): number => {
+  const k = EVENT_FIELD_NAMES.indexOf(name);
+  if (k === -1) throw new Error(`no event field ${name}`);
+  return k;
+};
+const ID = at('id');
+const T = at('t');
+const TYPE = at('type');
+const AGENT = at('agent');
+const TRACE = at('trace_id');
+const PARENT = at('parent');
+const CAUSES = at('causes');
+const TOOL = at('tool');
+const FROM = at('from');
+const TO = at('to');
+const ROLE = at('role');
+const TOKENS = at('tokens');
+const COST = at('cost');
+const DURATION = at('duration_s');
+const REASON = at('reason');
+const KIND = at('kind');
+const CALL_STATUS = at('call_status');
+const CONTENT = at('content');
+const HAS_TRACE = 1 << TRACE;
+const HAS_PARENT = 1 << PARENT;
+const HAS_CAUSES = 1 << CAUSES;
+/** The bits of the fields {@link EventColumns} keeps in columns made when some event has them. */
+const KEPT_FIELDS = [TOOL, FROM, TO, ROLE, TOKENS, COST, DURATION, REASON, KIND, CALL_STATUS, CONTENT].reduce((m, k) => m | (1 << k), 0);
+
 /** Small enums: 0 when absent, else the value's position + 1. */
 const REASON_CODE = new Map<string, number>(STOP_REASONS.map((r, k) => [r, k + 1]));
 const KIND_CODE = new Map<string, number>(EVENT_KINDS.map((r, k) => [r, k + 1]));
@@ -71,8 +102,16 @@ export class EventColumns implements EventStore {
   private readonly parentNames = new Map<number, string>();
   /** Position in {@link causes} -> the id it names, for causes no event carries. */
   private readonly causeNames = new Map<number, string>();
-  /** Where each id is, while links are being resolved (dropped by {@link resolve}). */
+  /** Where each id is, while links are being resolved (dropped by {@link done}). */
   private places?: IdPlaces = this.newPlaces();
+
+  /**
+   * The table of scoped ids -> first event carrying each, filled as events are added (the
+   * cross-record checks share it: see `EventStore.idTable`); undefined once the read is done.
+   */
+  get idTable(): IdTable | undefined {
+    return this.places?.table;
+  }
 
   get length(): number {
     return this.count;
@@ -86,58 +125,93 @@ export class EventColumns implements EventStore {
     this.places?.reserve(events);
   }
 
+  /**
+   * Appends the event a record holds when the fast check is sure of it (`fastEventFields`: no
+   * object made, the record's values written into the columns and dropped); @returns the fields
+   * the cross-record checks take (one object reused from event to event: read it before the next
+   * add), or undefined when the record was not added (it needs zod: validate it, then {@link add}).
+   */
+  addValue(value: unknown): StoredEvent | undefined {
+    const fields = this.fields;
+    const mask = fastEventFields(value, fields);
+    if (mask === -1) return undefined;
+    this.write(mask, fields);
+    return this.checked;
+  }
+
   /** Appends an accepted event's columns (the event is not kept). */
   add(event: TraceEvent): void {
+    const fields = this.fields;
+    const record = event as unknown as Record<string, unknown>;
+    let mask = 0;
+    for (let k = 0; k < EVENT_FIELD_NAMES.length; k++) {
+      const v = record[EVENT_FIELD_NAMES[k]];
+      if (v !== undefined) {
+        fields[k] = v;
+        mask |= 1 << k;
+      }
+    }
+    this.write(mask, fields);
+  }
+
+  /** The fields of the record being added, by position in EVENT_FIELD_NAMES (reused from record to record). */
+  private readonly fields: unknown[] = EVENT_FIELD_NAMES.map(() => undefined);
+  /** What {@link addValue} gives the checks (reused: one shape, no object per event). */
+  private readonly checked: StoredEvent = { id: '', t: 0, agent: '', trace_id: undefined, parent: undefined, causes: undefined, repeat: false };
+
+  /** Appends the event whose fields are `fields` where `mask` has their bit (see `fastEventFields`). */
+  private write(mask: number, fields: readonly unknown[]): void {
     const i = this.count;
     if (i === this.room) this.grow(Math.max(16, 2 * i));
-    const id = event.id;
+    const id = fields[ID] as string;
+    const t = fields[T] as number;
+    const agent = fields[AGENT] as string;
     this.ids.push(id);
-    this.t[i] = event.t;
-    this.type[i] = TYPE_CODE.get(event.type)!;
-    this.agent[i] = this.agents.intern(event.agent);
-    const trace = event.trace_id;
+    this.t[i] = t;
+    this.type[i] = TYPE_CODE.get(fields[TYPE] as string)!;
+    this.agent[i] = this.agents.intern(agent);
+    const trace = (mask & HAS_TRACE) !== 0 ? (fields[TRACE] as string) : undefined;
     if (trace !== undefined) (this.trace ??= this.column(Int32Array, -1))[i] = this.names.intern(trace);
-    const parent = event.parent;
-    if (parent === undefined) this.parent[i] = NO_LINK;
+    let parent: string | undefined;
+    if ((mask & HAS_PARENT) === 0) this.parent[i] = NO_LINK;
     else {
+      parent = fields[PARENT] as string;
       const p = this.earlier(trace, parent, i);
       this.parent[i] = p;
       if (p === UNRESOLVED) this.parentNames.set(i, parent);
     }
-    const causes = event.causes;
-    if (causes !== undefined) {
+    let causes: string[] | undefined;
+    if ((mask & HAS_CAUSES) !== 0) {
+      causes = fields[CAUSES] as string[];
       for (let k = 0; k < causes.length; k++) this.addCause(this.earlier(trace, causes[k], i), causes[k]);
     }
     this.causesAt[i + 1] = this.causeCount;
-    this.places!.add(trace === undefined ? id : scopedId(trace, id), i);
+    const repeat = !this.places!.add(trace === undefined ? id : scopedId(trace, id), i);
     this.count = i + 1;
-    this.fields(event, i);
+    if ((mask & KEPT_FIELDS) !== 0) this.keep(mask, fields, i);
+    const checked = this.checked;
+    checked.id = id;
+    checked.t = t;
+    checked.agent = agent;
+    checked.trace_id = trace;
+    checked.parent = parent;
+    checked.causes = causes;
+    checked.repeat = repeat;
   }
 
-  /** The columns of the fields kept when some event has them. */
-  private fields(event: TraceEvent, i: number): void {
-    const tool = event.tool;
-    if (tool !== undefined) (this.tool ??= this.column(Int32Array, -1))[i] = this.names.intern(tool);
-    const from = event.from;
-    if (from !== undefined) (this.from ??= this.column(Int32Array, -1))[i] = this.names.intern(from);
-    const to = event.to;
-    if (to !== undefined) (this.to ??= this.column(Int32Array, -1))[i] = this.names.intern(to);
-    const role = event.role;
-    if (role !== undefined) (this.role ??= this.column(Int32Array, -1))[i] = this.names.intern(role);
-    const tokens = event.tokens;
-    if (tokens !== undefined) (this.tokens ??= this.column(Float64Array, NaN))[i] = tokens;
-    const cost = event.cost;
-    if (cost !== undefined) (this.cost ??= this.column(Float64Array, NaN))[i] = cost;
-    const duration = event.duration_s;
-    if (duration !== undefined) (this.duration ??= this.column(Float64Array, NaN))[i] = duration;
-    const reason = event.reason;
-    if (reason !== undefined) (this.reason ??= this.column(Uint8Array, 0))[i] = REASON_CODE.get(reason)!;
-    const kind = event.kind;
-    if (kind !== undefined) (this.kind ??= this.column(Uint8Array, 0))[i] = KIND_CODE.get(kind)!;
-    const status = event.call_status;
-    if (status !== undefined) (this.callStatus ??= this.column(Uint8Array, 0))[i] = CALL_STATUS_CODE.get(status)!;
-    const content = event.content;
-    if (content !== undefined) (this.contentChars ??= this.column(Int32Array, -1))[i] = content.length;
+  /** The columns of the fields kept when some event has them (`mask`: those event i has). */
+  private keep(mask: number, fields: readonly unknown[], i: number): void {
+    if ((mask & (1 << TOOL)) !== 0) (this.tool ??= this.column(Int32Array, -1))[i] = this.names.intern(fields[TOOL] as string);
+    if ((mask & (1 << FROM)) !== 0) (this.from ??= this.column(Int32Array, -1))[i] = this.names.intern(fields[FROM] as string);
+    if ((mask & (1 << TO)) !== 0) (this.to ??= this.column(Int32Array, -1))[i] = this.names.intern(fields[TO] as string);
+    if ((mask & (1 << ROLE)) !== 0) (this.role ??= this.column(Int32Array, -1))[i] = this.names.intern(fields[ROLE] as string);
+    if ((mask & (1 << TOKENS)) !== 0) (this.tokens ??= this.column(Float64Array, NaN))[i] = fields[TOKENS] as number;
+    if ((mask & (1 << COST)) !== 0) (this.cost ??= this.column(Float64Array, NaN))[i] = fields[COST] as number;
+    if ((mask & (1 << DURATION)) !== 0) (this.duration ??= this.column(Float64Array, NaN))[i] = fields[DURATION] as number;
+    if ((mask & (1 << REASON)) !== 0) (this.reason ??= this.column(Uint8Array, 0))[i] = REASON_CODE.get(fields[REASON] as string)!;
+    if ((mask & (1 << KIND)) !== 0) (this.kind ??= this.column(Uint8Array, 0))[i] = KIND_CODE.get(fields[KIND] as string)!;
+    if ((mask & (1 << CALL_STATUS)) !== 0) (this.callStatus ??= this.column(Uint8Array, 0))[i] = CALL_STATUS_CODE.get(fields[CALL_STATUS] as string)!;
+    if ((mask & (1 << CONTENT)) !== 0) (this.contentChars ??= this.column(Int32Array, -1))[i] = (fields[CONTENT] as string).length;
   }
 
   /**
@@ -265,6 +339,23 @@ export class EventColumns implements EventStore {
       return this.plain.get(id) ?? UNRESOLVED;
     }
     return this.places!.firstOf(id);
+  }
+
+  /**
+   * While reading, before any event names a trace: the first event read so far carrying `id`
+   * (final: every later event comes after it), else {@link UNRESOLVED} (a later event may carry it;
+   * and once events name traces, {@link firstOf} answers at the end). The few latest events are
+   * looked at first while no id is carried twice (an edge most often names events just read).
+   */
+  firstSoFar(id: string): number {
+    const places = this.places;
+    if (this.trace !== undefined || places === undefined) return UNRESOLVED;
+    if (!places.repeated) {
+      const ids = this.ids;
+      const n = this.count;
+      for (let j = n - 1; j >= 0 && j >= n - NEAR; j--) if (ids[j] === id) return j;
+    }
+    return places.firstOf(id);
   }
 
   /** A table of plain ids, made by {@link firstOf} when events name traces. */

@@ -16,26 +16,27 @@ export function scopedId(trace: string | undefined, id: string): string {
  */
 export class IdPlaces {
   /** Scoped id -> index of the first event carrying it (the ids are read from the events, see the constructor). */
-  private readonly first: IdTable;
+  readonly table: IdTable;
   /** Scoped id -> the indices of the later events carrying it, for ids carried more than once. */
   private readonly repeats = new Map<string, number[]>();
 
   /** @param keyOf the scoped id of event `i` (the table keeps no list of ids). */
   constructor(keyOf: (i: number) => string) {
-    this.first = new IdTable(0, keyOf);
+    this.table = new IdTable(0, keyOf);
   }
 
   /** Makes room for `events` ids in all (an estimate). */
   reserve(events: number): void {
-    this.first.reserve(events);
+    this.table.reserve(events);
   }
 
-  /** Adds event `i` (after every event before it) carrying scoped id `key`. */
-  add(key: string, i: number): void {
-    if (this.first.add(key, i)) return;
+  /** Adds event `i` (after every event before it) carrying scoped id `key`; @returns false when an earlier event carries it. */
+  add(key: string, i: number): boolean {
+    if (this.table.add(key, i)) return true;
     const list = this.repeats.get(key);
     if (list) list.push(i);
     else this.repeats.set(key, [i]);
+    return false;
   }
 
   /** The latest event added so far carrying `key` (the nearest before an event being added), or -1. */
@@ -44,11 +45,16 @@ export class IdPlaces {
       const list = this.repeats.get(key);
       if (list) return list[list.length - 1];
     }
-    return this.first.get(key) ?? -1;
+    return this.table.get(key) ?? -1;
+  }
+
+  /** True once some id was added twice. */
+  get repeated(): boolean {
+    return this.repeats.size !== 0;
   }
 
   /** The first event carrying `key`, or -1. */
   firstOf(key: string): number {
-    return this.first.get(key) ?? -1;
+    return this.table.get(key) ?? -1;
   }
 }

@@ -38,12 +38,12 @@ export interface LoadedColumns {
  */
 export function readTraceColumns(read: ReadBytes, readLine: (offset: number, bytes: number) => string, chunkBytes?: number, fileBytes?: number, records: ReadBytes = read): LoadedColumns {
   const events = new EventColumns();
-  const edges = new EdgeColumns();
+  const edges = new EdgeColumns(events);
   const reader = new JsonlTraceReader(readLine, false, true, { events, edges });
   const { problems: lineProblems, bytes } = feedJsonlBytes(reader, read, chunkBytes, fileBytes);
   const { problems, header, traceHeaders, eventOrigins, edgeOrigins } = reader.check(lineProblems);
   events.resolve();
-  edges.resolve(events);
+  edges.resolve();
   events.done();
   const columns = new TraceColumns(events, edges, eventOrigins as LineOrigins, edgeOrigins as LineOrigins, records);
   return { format: 'otrace-jsonl', header, ...(traceHeaders ? { traceHeaders } : {}), columns, problems, bytes };

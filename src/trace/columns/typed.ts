@@ -14,6 +14,6 @@ export function resized<T extends Column>(column: T, size: number, count: number
   const out = new (column.constructor as new (n: number) => T)(size);
   const keep = Math.min(count, size);
   out.set(column.subarray(0, keep) as never);
-  if (absent !== 0 || !(out instanceof Uint8Array || out instanceof Int32Array)) out.fill(absent, keep);
+  if (absent !== 0) out.fill(absent, keep); // a new typed array holds zeros (0 in a Float64Array too)
   return out;
 }

@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { fastEdge, fastEvent } from '../../../src/trace/fast-check';
+import { EVENT_FIELD_NAMES, fastEdge, fastEvent, fastEventFields } from '../../../src/trace/fast-check';
 import { edgeInSchemaOrder, eventInSchemaOrder } from '../../../src/trace/field-order';
 import { CALL_STATUSES, EDGE_TYPES, EVENT_KINDS, EVENT_TYPES, EdgeSchema, EventSchema, STOP_REASONS } from '../../../src/trace/schema';
 import { apply, FUZZ_CASES, mutation } from '../fuzz/mutations';
@@ -26,9 +26,30 @@ interface Tally {
   records: number;
 }
 
+/** The list {@link fastEventFields} writes into, reused from record to record as the column reader does (holding the last record's values). */
+const scratch: unknown[] = EVENT_FIELD_NAMES.map(() => 'stale');
+
+/**
+ * Asserts {@link fastEventFields} gives the verdict of {@link fastEvent} on `value`, and for a record
+ * it is sure of, exactly the record's known event fields (bit k set and `scratch[k]` its value for
+ * each field it has).
+ */
+function fieldsAgree(value: unknown): void {
+  const event = fastEvent(value) as Record<string, unknown> | undefined;
+  const mask = fastEventFields(value, scratch);
+  assert.equal(mask === -1, event === undefined, `the same verdict as fastEvent: ${JSON.stringify(value)?.slice(0, 300)}`);
+  if (event === undefined) return;
+  EVENT_FIELD_NAMES.forEach((name, k) => {
+    const has = (mask & (1 << k)) !== 0;
+    assert.equal(has, event[name] !== undefined, `field ${name} marked as the record has it`);
+    if (has) assert.equal(scratch[k], event[name], `field ${name}`);
+  });
+}
+
 /** Asserts the fast path agrees with zod on `value` (as an event and as an edge). */
 function agree(value: unknown, tally: Tally): void {
   tally.records++;
+  fieldsAgree(value);
   for (const [fast, schema, order] of [
     [fastEvent, EventSchema, eventInSchemaOrder],
     [fastEdge, EdgeSchema, edgeInSchemaOrder],
