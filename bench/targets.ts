@@ -8,7 +8,7 @@
  * - live, follow (bench/live.ts): the followed analysis of a 100-line append at 1M, p95;
  * - live, graph: from a 100-line append at 1M until the graph's overview and first window are made, p95;
  * - corpus (bench/corpus.ts): `otrace dataset stops --jobs 2` against `--jobs 1` over 10,000 traces.
- * and prints one table (target, figure, holds, load average before and after the bench that measured
+ * each in a process of its own, and prints one table (target, figure, holds, load average before and after the bench that measured
  * it), kept in bench/results.json (`targets`). The benches' own tables print as they run. About
  * 15 minutes on 2 cores; `OTRACE_BENCH_TARGETS=read,host` runs only some of them.
  *
@@ -18,25 +18,22 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { bench as corpusBench } from './corpus';
-import { bench as hostBench } from './host';
-import { bench as liveBench } from './live';
-import { bench as readBench } from './read';
+import { spawnSync } from 'node:child_process';
 
-/** One bench this runs: its name here, its bench function, the environment it runs with. */
+/** One bench this runs: its name here, its bench (bench/<bench>.ts), the environment it runs with. */
 interface Step {
   name: string;
-  run: () => Promise<void>;
+  bench: string;
   env: Record<string, string>;
 }
 
 const STEPS: Step[] = [
-  { name: 'read', run: readBench, env: { OTRACE_BENCH_SIZES: '1M' } },
-  { name: 'host', run: hostBench, env: { OTRACE_BENCH_SIZES: '1M,1M-agents', OTRACE_BENCH_ENGINES: 'thread' } },
-  { name: 'follow', run: liveBench, env: { OTRACE_BENCH_SIZES: '1M', OTRACE_BENCH_LIVE: 'follow' } },
-  { name: 'graph', run: liveBench, env: { OTRACE_BENCH_SIZES: '1M', OTRACE_BENCH_LIVE: 'graph' } },
+  { name: 'read', bench: 'read', env: { OTRACE_BENCH_SIZES: '1M' } },
+  { name: 'host', bench: 'host', env: { OTRACE_BENCH_SIZES: '1M,1M-agents', OTRACE_BENCH_ENGINES: 'thread' } },
+  { name: 'follow', bench: 'live', env: { OTRACE_BENCH_SIZES: '1M', OTRACE_BENCH_LIVE: 'follow' } },
+  { name: 'graph', bench: 'live', env: { OTRACE_BENCH_SIZES: '1M', OTRACE_BENCH_LIVE: 'graph' } },
   // the corpus bench writes its figures only on a quiet machine unless told to: here the load is printed beside them
-  { name: 'corpus', run: corpusBench, env: { OTRACE_BENCH_WRITE: '1' } },
+  { name: 'corpus', bench: 'corpus', env: { OTRACE_BENCH_WRITE: '1' } },
 ];
 
 /** A row of the targets table. */
@@ -108,16 +105,11 @@ export async function bench(): Promise<void> {
   const start = { date: new Date().toISOString(), load: os.loadavg() };
   for (const step of STEPS) {
     if (wanted && !wanted.includes(step.name)) continue;
-    const saved = Object.fromEntries(Object.keys(step.env).map((k) => [k, process.env[k]]));
-    Object.assign(process.env, step.env);
     const before = load1();
     process.stdout.write(`\n### ${step.name} (load ${before})\n`);
-    try {
-      await step.run();
-    } finally {
-      for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
+    // each bench in a process of its own: what one leaves in the heap (the read bench's 1M events) skews the next's RSS and collector
+    const run = spawnSync(process.execPath, [...process.execArgv, path.join(__dirname, 'run.ts'), step.bench], { env: { ...process.env, ...step.env }, stdio: 'inherit' });
+    if (run.status !== 0) throw new Error(`bench ${step.bench} (${step.name}) failed: exit ${run.status ?? run.signal}`);
     loads[step.name] = [before, load1()];
   }
   const results = JSON.parse(fs.readFileSync(out, 'utf8')) as Results;
