@@ -108,14 +108,7 @@ describe('the overview sent as a delta after an append', () => {
     for (let i = 100; i < 200; i++) lines.push(ev(i, 5000 + i * 0.5));
     const file = path.join(DIR, 'pause.otrace.jsonl');
     fs.writeFileSync(file, `${lines.join('\n')}\n`);
-    const live = new LiveFiles();
-    const growing = new GrowingLoad();
-    const load = (stamp: number) => {
-      for (const p of live.paths()) live.refresh(p);
-      const loaded = growing.load(file, live, NO_MAPPINGS);
-      followLayout(loaded);
-      return { ...graphOverview(readSnapshot('k', -1, 'trace.otrace.jsonl', loaded), 'title'), stamp };
-    };
+    const load = followedOverviews(file);
     let engineHeld = load(1);
     let held = asSent(engineHeld);
     assert.equal(engineHeld.axis.gaps.length, 1, 'the pause is an idle gap');
@@ -138,14 +131,7 @@ describe('the overview sent as a delta after an append', () => {
     const text = lines.map((l) => `${l}\n`);
     const file = path.join(DIR, 'room.otrace.jsonl');
     fs.writeFileSync(file, text.slice(0, 21).join(''));
-    const live = new LiveFiles();
-    const growing = new GrowingLoad();
-    const load = (stamp: number) => {
-      for (const p of live.paths()) live.refresh(p);
-      const loaded = growing.load(file, live, NO_MAPPINGS);
-      followLayout(loaded);
-      return { ...graphOverview(readSnapshot('k', -1, 'trace.otrace.jsonl', loaded), 'title'), stamp };
-    };
+    const load = followedOverviews(file);
     let engineHeld = load(1);
     let held = asSent(engineHeld);
     const buffers: ArrayBufferLike[] = [];
@@ -202,3 +188,15 @@ describe('the overview sent as a delta after an append', () => {
     assert.throws(() => applyOverviewDelta({ ...o, stamp: 2 }, delta), /for the overview 3, applied to 2/);
   });
 });
+
+/** The overview of `file` as a followed session makes it after each change on disk: call once per change, with the stamp it carries. */
+function followedOverviews(file: string) {
+  const live = new LiveFiles();
+  const growing = new GrowingLoad();
+  return (stamp: number) => {
+    for (const p of live.paths()) live.refresh(p);
+    const loaded = growing.load(file, live, NO_MAPPINGS);
+    followLayout(loaded);
+    return { ...graphOverview(readSnapshot('k', -1, 'trace.otrace.jsonl', loaded), 'title'), stamp };
+  };
+}
