@@ -132,8 +132,11 @@ function render(uri: string | undefined, next: GraphOverview, first?: GraphWindo
   showDetails($('details'), undefined, []);
   g.resized(); // sized now (the ResizeObserver then finds nothing changed: no second drawing)
   const saved = savedForTrace(readSaved(getState()), uri, g.mode, next.totalEvents);
-  if (saved.view) g.restore(saved.view);
-  else {
+  if (saved.view) {
+    g.restore(saved.view);
+    // the host sends the window of the view the page held (src/shared/fit.ts heldViewRequest): drawn now, not asked for
+    if (first) loader.preloadHeld(first);
+  } else {
     g.foldToFit();
     g.fit();
     if (first) loader.preload(first);

@@ -77,6 +77,15 @@ export class WindowLoader {
   }
 
   /**
+   * Draws the window the host sent with an update of the trace for the view the page held (a
+   * restored view: src/shared/fit.ts `heldViewRequest`), when it is at the view's level of detail;
+   * `check` then asks only for what it does not cover.
+   */
+  preloadHeld(win: GraphWindow): void {
+    if (win.bucket === bucketWidth(this.graph.scale)) this.preload(win);
+  }
+
+  /**
    * Applies an answer (a stale one is dropped) after the next paint, then checks whether the view
    * moved on meanwhile. A step's focus ring (a page element) is painted at once; the window's
    * redraw of the graph (tens of ms in software rendering) comes in the frame after, not in the

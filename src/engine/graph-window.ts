@@ -141,11 +141,11 @@ function presentMarks(layout: GraphLayout): string[] {
  * the overview's JSON without its columns and with each finding's events as their count (a few
  * KB), `columns` the columns and the findings' events packed as binary (src/shared/overview-columns.ts,
  * `packOverview`). Both are new buffers (they can be moved to another thread). Also the
- * overview's axis and stamp, for the first window.
+ * overview's axis, stamp and event count, for the first window.
  */
-export function graphOverviewBytes(snapshot: TraceSnapshot, title: string): { json: Uint8Array; columns: Uint8Array; overview: Pick<GraphOverview, 'axis' | 'stamp'> } {
+export function graphOverviewBytes(snapshot: TraceSnapshot, title: string): { json: Uint8Array; columns: Uint8Array; overview: Pick<GraphOverview, 'axis' | 'stamp' | 'totalEvents'> } {
   const overview = graphOverview(snapshot, title);
-  return { ...packOverview(overview), overview: { axis: overview.axis, stamp: overview.stamp } };
+  return { ...packOverview(overview), overview: { axis: overview.axis, stamp: overview.stamp, totalEvents: overview.totalEvents } };
 }
 
 /** An overview sent to a webview, with the layout structure it was made from: what the next one may be a delta against. */

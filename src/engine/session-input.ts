@@ -89,8 +89,10 @@ export class SessionFiles {
       if (same && !this.unkept && hasSnapshot) return 'unchanged';
       this.growing.drop();
       // Only a file that grew is followed from where it was read; any other change reads it whole.
+      // The same file as last read (`same`) keeps its reader too: a load that a newer one superseded
+      // read the append into it (the newer load then sees no growth on disk, yet must not read whole).
       const appended = !!before && before.ino === stat.ino && stat.size > before.size;
-      if (!appended) this.streamedFile = undefined;
+      if (!appended && !same) this.streamedFile = undefined;
       const { loaded, bytes, shared } = this.readStreamed(request.path, files, appended);
       this.streamed = { size: stat.size, ino: stat.ino, mtimeMs: stat.mtimeMs };
       this.streamedBytes += bytes;

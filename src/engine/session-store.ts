@@ -11,8 +11,8 @@ import { detectFormat } from '../trace/formats';
 import '../trace/importers';
 import { chooseMapping, type MappingSource } from '../trace/mapping-choice';
 import type { LoadedTrace, Position } from '../trace/model';
-import type { Analysis } from '../analysis';
-import { fitWindowRequest } from '../shared/fit';
+import type { Analysis, AnalysisPhase } from '../analysis';
+import { fitWindowRequest, heldViewRequest } from '../shared/fit';
 import { packOverview } from '../shared/overview-columns';
 import { findEvents, graphEvent, graphOverview, graphOverviewBytes, graphOverviewDelta, graphWindow, prepareGraph, snapshotStamp, type OverviewSent } from './graph-window';
 import { mappingReport, mappingSource } from './mapping-sources';
@@ -181,7 +181,15 @@ export class SessionStore implements EngineCalls {
       const follow = this.followOf(session, !progressive && fromDisk && (read.grew || session.follow !== undefined), request.outcome);
       const result = follow
         ? followed(follow, read.loaded)
-        : await this.analyse(first, request.outcome, progressive ? step : undefined, () => this.wanted.get(key) === -1 && this.sessions.get(key) === session);
+        : await this.analyse(
+            first,
+            request.outcome,
+            progressive ? step : undefined,
+            () => this.wanted.get(key) === -1 && this.sessions.get(key) === session,
+            (phase) => {
+              if (progressive) report({ phase: 'analyze', message: `${analysing}: ${phase} done` });
+            },
+          );
       if (result === undefined) return undefined;
       const snapshot = analysedSnapshot(first, result);
       // Long content is read from disk when asked, unless a reader that follows the file keeps the events (their next analysis needs it).
@@ -205,6 +213,7 @@ export class SessionStore implements EngineCalls {
    * (messages get in: graph windows are answered, a newer load or a cancel is seen).
    * @param cancelled true when the load was cancelled with its read snapshot still the session's:
    *   the analysis then ends as failed, `cancelled` (the trace stays shown, without findings).
+   * @param ended called with each phase's name as it ends (before `between`).
    * @returns the analysis, `{ error }` when it failed or was cancelled, or undefined when a newer load superseded it.
    * @throws the {@link SUPERSEDED} symbol only through `between`, caught here.
    */
@@ -213,11 +222,15 @@ export class SessionStore implements EngineCalls {
     outcome: LoadRequest['outcome'],
     between: (() => Promise<void>) | undefined,
     cancelled: () => boolean,
+    ended: (phase: AnalysisPhase) => void = () => undefined,
   ): Promise<Analysis | { error: string; cancelled?: true } | undefined> {
     const steps = snapshotAnalysis(first, outcome);
     try {
+      // Messages first: the graph's request for the trace as read (sent when the host heard of it) is answered before the first phase, which takes seconds at 1M events.
+      if (between) await between();
       for (let step = steps.next(); ; step = steps.next()) {
         if (step.done) return step.value;
+        ended(step.value);
         if (between) await between();
       }
     } catch (err) {
@@ -333,11 +346,16 @@ export class SessionStore implements EngineCalls {
     return { json, columns, ...(first ? { first } : {}) };
   }
 
-  graphOverviewUpdate(key: string, title: string, fitWidth: number | undefined, held: number | undefined): ({ json: Uint8Array; columns: Uint8Array } | { delta: OverviewDelta }) & { stamp: number; first?: GraphWindow } | undefined {
+  graphOverviewUpdate(key: string, title: string, fitWidth: number | undefined, held: number | undefined, view?: WindowRequest): ({ json: Uint8Array; columns: Uint8Array } | { delta: OverviewDelta }) & { stamp: number; first?: GraphWindow } | undefined {
     const session = this.sessions.get(key);
     const s = session?.snapshot;
     if (!session || !s) return undefined;
-    const firstOf = (overview: Pick<GraphOverview, 'axis' | 'stamp'>) => (fitWidth === undefined ? undefined : graphWindow(s, fitWindowRequest(overview, fitWidth)));
+    const before = session.sent?.overview.stamp === held ? session.sent?.overview : undefined;
+    // the page's own view when it said which (held over a new snapshot of the same file), else the whole axis at Fit
+    const firstOf = (overview: Pick<GraphOverview, 'axis' | 'stamp' | 'totalEvents'>) => {
+      if (view && held !== undefined && view.stamp === held) return graphWindow(s, heldViewRequest(view, before, overview));
+      return fitWidth === undefined ? undefined : graphWindow(s, fitWindowRequest(overview, fitWidth));
+    };
     if (isFollowed(s.loaded)) {
       // a file seen growing: what is answered is kept, the next answer may be a delta against it
       const last = session.sent;

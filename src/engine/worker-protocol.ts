@@ -137,9 +137,11 @@ export interface EngineCalls {
    * What the graph view posts to a webview holding the overview stamped `held` (undefined: none):
    * for a file seen growing whose layout was extended from that overview's, a `delta` against it
    * (src/shared/overview-delta.ts); else the whole overview as {@link graphOverviewBytes} gives it.
-   * `stamp`: the answered overview's (what the webview holds next).
+   * `stamp`: the answered overview's (what the webview holds next). `first`: the window of `view`
+   * (the page's last window request, on the overview `held`; a view that reached the axis's end
+   * reaches the new end: src/shared/fit.ts `heldViewRequest`), else of the whole axis at Fit.
    */
-  graphOverviewUpdate(key: string, title: string, fitWidth: number | undefined, held: number | undefined): (({ json: Uint8Array; columns: Uint8Array } | { delta: OverviewDelta }) & { stamp: number; first?: GraphWindow }) | undefined;
+  graphOverviewUpdate(key: string, title: string, fitWidth: number | undefined, held: number | undefined, view?: WindowRequest): (({ json: Uint8Array; columns: Uint8Array } | { delta: OverviewDelta }) & { stamp: number; first?: GraphWindow }) | undefined;
   graphWindow(key: string, request: WindowRequest): GraphWindow | undefined;
   graphEvent(key: string, stamp: number, index: number): GraphNode | undefined;
   findEvents(key: string, stamp: number, query: string): number[] | undefined;

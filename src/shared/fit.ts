@@ -29,3 +29,21 @@ export function fitWindowRequest(overview: Pick<GraphOverview, 'axis' | 'stamp'>
   const length = timeAxisLength(overview);
   return { seq: 0, stamp: overview.stamp, mode: 'time', from: 0, to: length, scale: fitScale(width, length), keep: [] };
 }
+
+/** Length of the axis in `mode`'s units: axis seconds (time), or event ranks (order: one per event). */
+export function axisLengthOf(overview: Pick<GraphOverview, 'axis' | 'totalEvents'>, mode: WindowRequest['mode']): number {
+  return mode === 'order' ? Math.max(1, overview.totalEvents - 1) : timeAxisLength(overview);
+}
+
+/**
+ * The window request of a page's view held over a new snapshot of its trace: `view` (the page's
+ * last request, made on the overview `before`) for the overview `now`. A view that reached the end
+ * of the old axis reaches the new end too (it showed the newest events; a followed run shows the
+ * appended ones next), so the window sent with the update covers what the page draws after it.
+ * `before` undefined (not known): the view as it was.
+ */
+export function heldViewRequest(view: WindowRequest, before: Pick<GraphOverview, 'axis' | 'totalEvents'> | undefined, now: Pick<GraphOverview, 'axis' | 'totalEvents' | 'stamp'>): WindowRequest {
+  const grown = before ? axisLengthOf(now, view.mode) - axisLengthOf(before, view.mode) : 0;
+  const to = before && grown > 0 && view.to >= axisLengthOf(before, view.mode) ? view.to + grown : view.to;
+  return { ...view, seq: 0, stamp: now.stamp, to };
+}

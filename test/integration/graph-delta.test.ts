@@ -21,6 +21,8 @@ interface Seen {
   columns: number;
   deltas: { applied: number; refused: number };
   renders: number;
+  /** Windows the page drew and asked for so far. */
+  windows: { applied: number; asked: number };
   /** The overview's columns as arrays, and its lanes and axis. */
   held: unknown;
 }
@@ -47,7 +49,7 @@ describe('a growing trace in the graph editor: appends arrive as deltas', functi
     const frame = `body[data-state="ready"][data-title="${path.basename(file)}"]`;
     const seen = () =>
       evalInWebview<Seen>(
-        `() => { const g = globalThis.__otrace.graph; return { summary: document.getElementById('summary').textContent, total: g.totalEvents, columns: g.columns.tx.length, deltas: globalThis.__otrace.deltas(), renders: globalThis.__otrace.renders(), held: { columns: Object.fromEntries(Object.entries(g.columns).map(([k, v]) => [k, Array.from(v)])), lanes: g.lanes, axis: g.axis } }; }`,
+        `() => { const g = globalThis.__otrace.graph; return { summary: document.getElementById('summary').textContent, total: g.totalEvents, columns: g.columns.tx.length, deltas: globalThis.__otrace.deltas(), renders: globalThis.__otrace.renders(), windows: globalThis.__otrace.windows(), held: { columns: Object.fromEntries(Object.entries(g.columns).map(([k, v]) => [k, Array.from(v)])), lanes: g.lanes, axis: g.axis } }; }`,
         { selector: frame, timeoutMs: 60_000 },
       );
     /** The engine's whole overview of the trace now, in the page's terms. */
@@ -58,7 +60,12 @@ describe('a growing trace in the graph editor: appends arrive as deltas', functi
     const first = await untilValue('the graph', () => seen(), (v) => v.total === 40, 60_000);
     assert.equal(first.deltas.applied, 0, 'the first overview comes whole');
     // appends: the first makes the file followed (laid out whole), the later ones extend the layout
+    // the page's view made known to the host: zoomed to the last event, a window asked for
+    await vscode.commands.executeCommand('otrace.graph.lastEvent');
+    await vscode.commands.executeCommand('otrace.graph.zoomToSelection');
+    await untilValue('the zoomed window asked and drawn', () => seen(), (v) => v.windows.asked > 0 && v.windows.applied > 0, 60_000);
     let n = 40;
+    const asked: number[] = [];
     for (let round = 0; round < 4; round++) {
       const more = Array.from({ length: 10 }, (_, j) => ev(n + j, j % 2 ? 'worker' : 'orchestrator', 'message', { to: j % 2 ? 'orchestrator' : 'worker' }));
       fs.appendFileSync(file, `${more.join('\n')}\n`);
@@ -67,7 +74,11 @@ describe('a growing trace in the graph editor: appends arrive as deltas', functi
       assert.equal(grown.columns, n, 'the overview held has a column value per event');
       assert.deepEqual(grown.held, await whole(), `after ${n} events (${JSON.stringify(grown.deltas)}): the page's overview equals the engine's whole overview`);
       assert.match(grown.summary, new RegExp(`\\b${n} events\\b`), `the header: ${grown.summary}`);
+      const drawn = await untilValue(`the window of ${n} events drawn`, () => seen(), (v) => v.windows.applied > 0, 60_000);
+      asked.push(drawn.windows.asked);
     }
+    // once the file is followed (after the first append, laid out whole), the window of the view the page held (the zoomed one, reaching the end) comes with each update: drawn at once, none asked
+    assert.deepEqual(asked.slice(1), [0, 0, 0], `windows asked by the page after each append: ${asked.join(', ')}`);
     const last = await seen();
     assert.ok(last.deltas.applied >= 2, `appends drawn from deltas: ${JSON.stringify(last.deltas)}`);
     assert.equal(last.deltas.refused, 0, 'every delta applied to the overview held');

@@ -11,7 +11,7 @@ import { showInVisibleEditors } from '../editor/editor-sync';
 import type { SelectionService } from '../editor/selection';
 import { showEventRecord } from '../editor/source-command';
 import type { OpenTraces } from '../open-traces';
-import type { GraphCommand, HostMessage, WebviewMessage } from '../../shared/protocol';
+import type { GraphCommand, HostMessage, WebviewMessage, WindowRequest } from '../../shared/protocol';
 import type { SessionSummary } from '../../engine/summary';
 import { markStart, markStartAt, reportPainted } from '../start-report';
 import { logError, logged } from '../log';
@@ -82,6 +82,8 @@ export class GraphView implements vscode.Disposable {
   private pageLoads = 0;
   /** The overview the page holds (its trace and stamp): a trace grown since is posted as a delta against it. */
   private held: { uri: string; stamp: number } | undefined;
+  /** The page's last window request (its view): the window sent with the next update is of that view, so the page asks for none. */
+  private lastView: WindowRequest | undefined;
   /** Messages asked for before the webview had its trace (explain, showLane): sent right after it, stamped with its snapshot. */
   private queued: Unstamped[] = [];
   private readonly disposables: vscode.Disposable[] = [];
@@ -227,7 +229,8 @@ export class GraphView implements vscode.Disposable {
     const key = this.uri.toString();
     const current = () => key === this.uri.toString() && summary === this.summary;
     const held = this.held?.uri === key ? this.held.stamp : undefined;
-    const graph = await this.sessions.engine.graphOverviewUpdate(key, path.basename(this.uri.fsPath), lastGraphSize().width, held).catch(logged(`asking the engine for the graph of ${this.uri.fsPath}`));
+    const view = held !== undefined && this.lastView?.stamp === held ? this.lastView : undefined;
+    const graph = await this.sessions.engine.graphOverviewUpdate(key, path.basename(this.uri.fsPath), lastGraphSize().width, held, view).catch(logged(`asking the engine for the graph of ${this.uri.fsPath}`));
     if (!current()) return;
     if (!graph) {
       this.sentFor = undefined;
@@ -239,6 +242,8 @@ export class GraphView implements vscode.Disposable {
     if ('delta' in graph) this.post({ type: 'traceDelta', uri: key, locked, delta: graph.delta, first: graph.first, growing });
     else this.post({ type: 'traceJson', uri: key, locked, json: graph.json, columns: graph.columns, first: graph.first, growing });
     this.held = { uri: key, stamp: graph.stamp };
+    // the page keeps its view over the update (drawn from `first`, nothing asked): the next update's window is of it again, to the end it reached
+    if (view && graph.first) this.lastView = { ...view, stamp: graph.stamp, to: Math.max(view.to, graph.first.to) };
     this.shown = summary;
     const s = this.selection.selection;
     if (s && s.trace === this.uri.toString()) this.post({ type: 'select', stamp: summary.stamp, index: s.index });
@@ -277,6 +282,7 @@ export class GraphView implements vscode.Disposable {
         return;
       // The graph's questions go to the engine as they are: this view only routes them.
       case 'window': {
+        this.lastView = m.request;
         const window = await this.sessions.engine.graphWindow(this.uri.toString(), m.request);
         if (window) this.post({ type: 'window', window });
         return;

@@ -182,6 +182,39 @@ describe('the overview sent as a delta after an append', () => {
     assert.equal(await update(), 'whole', 'a new lane: whole');
   });
 
+  it('comes with the window of the view the page held (its last request), reaching the new end when the view reached the old one', async () => {
+    const ev = (id: number, t: number, agent: string) => `${JSON.stringify({ id: `e${id}`, t, type: 'tool_call', agent, tool: 'bash' })}\n`;
+    const file = path.join(DIR, 'held-view.otrace.jsonl');
+    let text = `${JSON.stringify({ trace_id: 'h', task_id: 'h', system: 'test' })}\n`;
+    for (let k = 0; k < 40; k++) text += ev(k, k, k % 2 ? 'a' : 'b');
+    fs.writeFileSync(file, text);
+    const store = new SessionStore();
+    let id = 0;
+    const load = () => store.load({ key: 'v', version: -1, path: file, local: true, changed: [file] }, ++id);
+    await load();
+    fs.appendFileSync(file, ev(40, 40, 'a'));
+    await load(); // seen growing: followed from here
+    const held = store.graphOverviewUpdate('v', 't', 800, undefined)!;
+    const heldOverview = store.graphOverview('v', 't')!;
+    // the page zoomed into the middle, and (another request) to the end
+    const middle = { seq: 7, stamp: held.stamp, mode: 'time' as const, from: 10, to: 20, scale: 40, keep: [] };
+    const end = { ...middle, seq: 8, from: 30, to: heldOverview.axis.span + 2 };
+    fs.appendFileSync(file, `${ev(41, 41, 'b')}${ev(42, 42, 'a')}`);
+    await load();
+    const grown = store.graphOverview('v', 't')!;
+    assert.ok(grown.axis.span > heldOverview.axis.span, 'the axis grew');
+    const inMiddle = store.graphOverviewUpdate('v', 't', 800, held.stamp, middle)!;
+    assert.equal(inMiddle.first?.stamp, grown.stamp, 'the window is of the new overview');
+    assert.ok(inMiddle.first!.from <= 10 && inMiddle.first!.to >= 20 && inMiddle.first!.to < grown.axis.span, `the middle view's window: ${inMiddle.first!.from}..${inMiddle.first!.to}`);
+    // asked again as held over the same overview: the view that reached the old end reaches the new one
+    const atEnd = store.graphOverviewUpdate('v', 't', 800, held.stamp, end)!;
+    assert.ok(atEnd.first!.from <= 30 && atEnd.first!.to >= grown.axis.span, `the end view's window reaches the new end ${grown.axis.span}: ${atEnd.first!.from}..${atEnd.first!.to}`);
+    assert.ok(atEnd.first!.nodes.some((n) => n.index === 42) || atEnd.first!.runs.length > 0, 'the appended events are in it');
+    // a view of another overview than the one held: the whole axis at Fit
+    const stale = store.graphOverviewUpdate('v', 't', 800, held.stamp, { ...middle, stamp: held.stamp - 1 })!;
+    assert.ok(stale.first!.from <= 0 && stale.first!.to >= grown.axis.span, 'Fit');
+  });
+
   it('is refused for an overview the delta was not made from', () => {
     const o = asSent({ title: 't', format: 'otrace', stamp: 3, totalEvents: 0, lanes: [], axis: { points: [], gaps: [], span: 0 }, columns: { byTime: new Int32Array(0), tx: new Float64Array(0), lane: new Uint8Array(0), kind: new Uint8Array(0), end: new Int32Array(0), row: new Uint8Array(0) }, kinds: [], findings: [], problems: { errors: 0, warnings: 0 }, legend: { edgeTypes: [], bars: false, credit: false, cues: [], marks: [] } });
     const delta = overviewDelta(o, { ...o, stamp: 4 })!;

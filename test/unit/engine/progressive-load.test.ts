@@ -15,7 +15,7 @@ import { InProcessEngine } from '../../../src/engine/in-process-engine';
 import { layoutStructureBuilds } from '../../../src/engine/graph-structure';
 import { readSnapshot, snapshotAnalysis, analysedSnapshot, makeSnapshot, whyNoAnalysis } from '../../../src/engine/snapshot';
 import { summarize, type SessionSummary } from '../../../src/engine/summary';
-import { PROGRESSIVE_FROM_EVENTS } from '../../../src/engine/session-store';
+import { PROGRESSIVE_FROM_EVENTS, SessionStore } from '../../../src/engine/session-store';
 import { summaryText } from '../../../src/host/editor/status-bar-text';
 import type { LoadProgress } from '../../../src/engine/worker-protocol';
 import { readTraceJsonl } from '../../../src/trace/read';
@@ -95,6 +95,18 @@ test('the graph and the queries are answered between the phases of the analysis,
   assert.equal(after.analysing, undefined, 'the analysed overview');
   assert.ok(after.findings.length > 0 && after.run, 'with findings and the run summary');
   assert.equal(await engine.graphWindow(analysed.key, { seq: 2, stamp: run.read()!.stamp, mode: 'time', from: -1e9, to: 1e9, scale: 1 }), undefined, 'the snapshot as read is no longer answered');
+});
+
+test('the graph request the host sends when it hears of the trace as read is answered before the first phase of the analysis (seconds at 1M events)', async () => {
+  const store = new SessionStore({ progressiveFromEvents: 0 });
+  const order: string[] = [];
+  const s = await store.load(request, 1, (p) => {
+    // as the worker gets the host's request: a message, taken in at the store's next turn
+    if (p.read) setImmediate(() => order.push(store.graphOverviewUpdate(p.read!.key, 'demo', 800, undefined) ? 'graph' : 'no graph'));
+    else if (p.message.endsWith(' done')) order.push(p.message.slice(p.message.lastIndexOf(': ') + 2));
+  });
+  assert.ok(s && !s.analysisPending);
+  assert.deepEqual(order, ['graph', 'index done', 'loops done', 'stops done', 'credit done', 'blame done', 'metrics done'], 'the request first, then each phase named in the progress as it ends');
 });
 
 test('a trace under the threshold answers once, analysed', async () => {

@@ -11,12 +11,12 @@ import { describe, it } from 'node:test';
 import { SessionFiles } from '../../../src/engine/session-input';
 import type { LoadRequest } from '../../../src/engine/worker-protocol';
 import { loadTrace } from '../../../src/trace/formats';
+import { loadTraceFile } from '../../../src/trace/load-file';
 import '../../../src/trace/importers';
 import type { MappingSource } from '../../../src/trace/mapping-choice';
-import type { LoadedTrace } from '../../../src/trace/model';
 
 const NO_MAPPINGS: MappingSource[] = [];
-const plain = (t: LoadedTrace) => JSON.parse(JSON.stringify(t));
+const plain = (t: unknown) => JSON.parse(JSON.stringify(t));
 
 describe('SessionFiles and the growing import', () => {
   it('takes appended lines into the import kept, and reads a document or a truncated file whole', () => {
@@ -56,5 +56,52 @@ describe('SessionFiles and the growing import', () => {
     fs.appendFileSync(file, line(2));
     read({ ...request, changed: [file] }, 'appended after the truncation');
     assert.equal(files.growing.counts.appended, 2);
+  });
+});
+
+describe('SessionFiles and a streamed file followed through superseded loads', () => {
+  it('a load that reads an append but is not kept leaves the followed reader with it: the next load reads no byte again', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-session-files-'));
+    const file = path.join(dir, 'run.otrace.jsonl');
+    const line = (k: number) => `${JSON.stringify({ id: `e${k}`, t: k, type: 'message', agent: k % 2 ? 'a' : 'b', ...(k > 0 ? { causes: [`e${k - 1}`] } : {}) })}\n`;
+    let text = '';
+    for (let k = 0; k < 200; k++) text += line(k);
+    fs.writeFileSync(file, text);
+    // streamed from 1 KB: the file is read from its bytes and followed as it grows
+    const files = new SessionFiles(1024);
+    const request: LoadRequest = { key: 'k', version: -1, path: file, local: true };
+    const fresh = () => { const t = loadTraceFile(file); return plain({ trace: t.trace, problems: t.problems }); };
+    const read = (what: string) => {
+      const got = files.read({ ...request, changed: [file] }, NO_MAPPINGS, true);
+      assert.notEqual(got, 'unchanged', what);
+      if (got === 'unchanged') throw new Error(what);
+      assert.deepEqual(plain({ trace: got.loaded.trace, problems: got.loaded.problems }), fresh(), `${what}: the same trace as a fresh read`);
+      return got;
+    };
+    read('first read');
+    files.kept();
+    let k = 200;
+    const append = (n: number) => {
+      let more = '';
+      for (const end = k + n; k < end; k++) more += line(k);
+      fs.appendFileSync(file, more);
+      return Buffer.byteLength(more);
+    };
+    // the first append starts following the file: read whole once more into the reader kept
+    append(5);
+    read('the first append');
+    files.kept();
+    for (let round = 0; round < 3; round++) {
+      const added = append(5);
+      const before = files.bytesRead;
+      // a load reads the append, then a newer load (the same change seen twice) supersedes it before its snapshot is kept
+      const superseded = read(`append ${round}: the superseded load`);
+      assert.equal(superseded.grew, true);
+      const newer = read(`append ${round}: the newer load`);
+      assert.equal(newer.grew, true, `append ${round}: the newer load says the file grew (the superseded one's read was not kept)`);
+      assert.equal(newer.shared, true, `append ${round}: the newer load's events come from the reader that follows the file`);
+      files.kept();
+      assert.ok(files.bytesRead - before <= added, `append ${round}: ${files.bytesRead - before} bytes read for ${added} appended (the file is ${fs.statSync(file).size} bytes)`);
+    }
   });
 });
