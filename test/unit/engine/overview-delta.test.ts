@@ -215,6 +215,20 @@ describe('the overview sent as a delta after an append', () => {
     assert.ok(stale.first!.from <= 0 && stale.first!.to >= grown.axis.span, 'Fit');
   });
 
+  it('finds the changed values among equal bytes, and in a column whose element type grew (a lane column past 255 lanes)', () => {
+    const n = 10_000;
+    const columns = (lane: Uint8Array | Uint16Array) => ({ byTime: Int32Array.from({ length: n }, (_, i) => i), tx: Float64Array.from({ length: n }, (_, i) => i), lane, kind: new Uint8Array(n), end: Int32Array.from({ length: n }, (_, i) => i), row: new Uint8Array(n) });
+    const base = { title: 't', format: 'otrace', totalEvents: n, lanes: [], axis: { points: [], gaps: [], span: n }, kinds: [], findings: [], problems: { errors: 0, warnings: 0 }, legend: { edgeTypes: [], bars: false, credit: false, cues: [], marks: [] } };
+    const held = { ...base, stamp: 1, columns: columns(new Uint8Array(n).fill(3)) } as unknown as GraphOverview;
+    const nextLane = new Uint16Array(n + 2).fill(3);
+    nextLane[7_777] = 300;
+    const next = { ...base, stamp: 2, totalEvents: n + 2, columns: { ...columns(nextLane), byTime: Int32Array.from({ length: n + 2 }, (_, i) => i), tx: Float64Array.from({ length: n + 2 }, (_, i) => i), kind: new Uint8Array(n + 2), end: Int32Array.from({ length: n + 2 }, (_, i) => i), row: new Uint8Array(n + 2) } } as unknown as GraphOverview;
+    next.columns.row[5_000] = 2; // one changed value in 10,000 equal bytes
+    const delta = overviewDelta(held, next)!;
+    assert.deepEqual(Array.from(delta.changed), [0, 7_777, 300, 3, 5_000, 2], 'lane (code 0) and row (code 3) changes, nothing else');
+    assert.equal(delta.tx, undefined, 'no old position moved');
+  });
+
   it('is refused for an overview the delta was not made from', () => {
     const o = asSent({ title: 't', format: 'otrace', stamp: 3, totalEvents: 0, lanes: [], axis: { points: [], gaps: [], span: 0 }, columns: { byTime: new Int32Array(0), tx: new Float64Array(0), lane: new Uint8Array(0), kind: new Uint8Array(0), end: new Int32Array(0), row: new Uint8Array(0) }, kinds: [], findings: [], problems: { errors: 0, warnings: 0 }, legend: { edgeTypes: [], bars: false, credit: false, cues: [], marks: [] } });
     const delta = overviewDelta(o, { ...o, stamp: 4 })!;
