@@ -11,6 +11,7 @@ import type { LayoutStructure } from './graph-structure';
 import { grownFrom } from './structure-growth';
 import { eventCues } from '../shared/cues';
 import { canonicalType, EVENT_TYPES } from '../trace/schema';
+import { differingChunks } from './typed-diff';
 import { kindColumn, OTHER_KIND } from './kind-column';
 import type { TraceSnapshot } from './snapshot';
 import { contentsOf } from './long-content';
@@ -229,9 +230,11 @@ function structureIndex(layout: GraphLayout): StructureIndex {
   // an old event keeps its role unless an edge now joins it to another lane
   if (prev) {
     const { crossing: oldCrossing, role: oldRole } = prev;
-    for (let i = 0; i < since; i++) {
-      if (crossing[i] === oldCrossing[i]) role[i] = oldRole[i];
-      else {
+    role.set(oldRole.subarray(0, since));
+    // compared as bytes: only chunks where an old event's crossing changed are read value by value
+    for (const [start, end] of differingChunks(crossing, oldCrossing, since)) {
+      for (let i = start; i < end; i++) {
+        if (crossing[i] === oldCrossing[i]) continue;
         role[i] = roleOf(kinds[kind[i]], undefined, crossing[i] === 1);
         touched.push(i);
       }

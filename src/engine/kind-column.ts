@@ -26,27 +26,51 @@ export type KindColumn = Uint8Array;
 const columns = new WeakMap<readonly TraceEvent[], { n: number; column: KindColumn }>();
 
 /**
+ * The events array whose column was made last, held weakly (a closed trace's events are not kept
+ * alive by it): a followed file's next read hands out a new array that starts with the same event
+ * objects (src/trace/read.ts copies its store per read), whose column starts as this one.
+ */
+let latest: { events: WeakRef<readonly TraceEvent[]>; n: number; column: KindColumn } | undefined;
+
+/**
  * The {@link KindColumn} of `events`, made once per array (kept while the array lives; made again
- * when its length changed). O(n) for n events, one byte per event.
+ * when its length changed). O(n) for n events, one byte per event; for the array of a grown trace
+ * (its first events the same objects as those of the array made last), a pointer comparison per
+ * old event and a lookup per new or replaced one.
  */
 export function kindColumn(events: readonly TraceEvent[]): KindColumn {
   const known = columns.get(events);
   if (known && known.n === events.length) return known.column;
   const n = events.length;
   const column = new Uint8Array(n);
+  const before = latest?.events.deref();
+  const prefix = before && before !== events && latest!.n === before.length && before.length <= n ? latest! : undefined;
+  let from = 0;
+  if (prefix) {
+    column.set(prefix.column);
+    // an event replaced since (a reader completes an event from a later line with a new object) is read again
+    for (let i = 0; i < prefix.n; i++) if (events[i] !== before![i]) column[i] = codeOf(events[i].type);
+    from = prefix.n;
+  }
   // most neighbours share their type's string: one comparison instead of a lookup then
   let last: string | undefined;
   let lastCode = OTHER_KIND;
-  for (let i = 0; i < n; i++) {
+  for (let i = from; i < n; i++) {
     const type = events[i].type;
     if (type !== last) {
       last = type;
-      lastCode = CODES.get(type) ?? OTHER_KIND;
+      lastCode = codeOf(type);
     }
     column[i] = lastCode;
   }
   columns.set(events, { n, column });
+  latest = { events: new WeakRef(events), n, column };
   return column;
+}
+
+/** The code of an event's `type` as read (an alias has its canonical type's code). */
+function codeOf(type: string): number {
+  return CODES.get(type) ?? OTHER_KIND;
 }
 
 /** The codes of the kinds the layout tests most. */

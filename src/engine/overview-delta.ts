@@ -7,6 +7,7 @@
  */
 import type { GraphOverview } from '../shared/protocol';
 import { CHANGED_COLUMNS, packAppended, type OverviewDelta } from '../shared/overview-delta';
+import { differingChunks, sameUpTo } from './typed-diff';
 
 /** Beyond this share of old values changed, a delta is not worth it (the whole overview is sent). */
 const MOST_CHANGED = 1 / 8;
@@ -52,36 +53,4 @@ export function overviewDelta(held: GraphOverview, next: GraphOverview): Overvie
     changed: Int32Array.from(changed),
     ...(moved ? { tx: b.tx.slice() } : {}),
   };
-}
-
-/** Elements compared as bytes at a time: the JS loop runs only inside chunks whose bytes differ. */
-const CHUNK = 4096;
-
-type Column = Int32Array | Uint8Array | Float64Array | Uint16Array;
-
-/** The bytes of `c`'s elements [start, end), without a copy. */
-function bytesOf(c: Column, start: number, end: number): Buffer {
-  return Buffer.from(c.buffer, c.byteOffset + start * c.BYTES_PER_ELEMENT, (end - start) * c.BYTES_PER_ELEMENT);
-}
-
-/** True when the first `n` elements of `x` and `y` are the same bytes (of one element type: else false, to be compared by value). */
-function sameUpTo(x: Column, y: Column, n: number): boolean {
-  return x.constructor === y.constructor && bytesOf(x, 0, n).equals(bytesOf(y, 0, n));
-}
-
-/**
- * The chunks [start, end) of the first `n` elements whose bytes differ between `x` and `y` (of one
- * type): compared with memcmp (a few ms for a million values, where a JS loop over every value
- * takes about 100 ms per column); equal bytes are equal values, so only these chunks need a look.
- */
-function* differingChunks(x: Column, y: Column, n: number): Generator<[number, number]> {
-  if (x.constructor !== y.constructor) {
-    yield [0, n]; // another element type (a lane column that outgrew its bytes): value by value
-    return;
-  }
-  if (sameUpTo(x, y, n)) return;
-  for (let start = 0; start < n; start += CHUNK) {
-    const end = Math.min(n, start + CHUNK);
-    if (!bytesOf(x, start, end).equals(bytesOf(y, start, end))) yield [start, end];
-  }
 }

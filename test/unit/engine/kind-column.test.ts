@@ -36,6 +36,23 @@ test('the kind column is made once per events array, and again when the array gr
   assert.deepEqual([...grown], [KIND.spawn, KIND.stop, KIND.message]);
 });
 
+test('the column of a grown trace\'s new events array (the old events the same objects, one replaced, others appended) equals a column made whole', () => {
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom(...EVENT_TYPES, 'other_type'), { minLength: 1, maxLength: 60 }), fc.array(fc.constantFrom(...EVENT_TYPES, 'other_type'), { maxLength: 20 }), fc.nat(), (old, added, replaced) => {
+      const before = old.map((t, i) => event(i, t));
+      kindColumn(before);
+      // a reader's next read: a new array, the old event objects, one of them completed anew (its type may differ), events appended
+      const after = before.slice();
+      const at = replaced % before.length;
+      after[at] = event(at, added[0] ?? 'stop');
+      for (const t of added) after.push(event(after.length, t));
+      const made = kindColumn(after);
+      const whole = Uint8Array.from(after.map((e) => kindCode(e.type as EventType)));
+      assert.deepEqual([...made], [...whole]);
+    }),
+  );
+});
+
 test('open calls kept by number answer as a Map does, below and past the integer table\'s limit', () => {
   const op = fc.oneof(
     fc.record({ op: fc.constant('set' as const), key: fc.nat(200), call: fc.nat(1000) }),
