@@ -11,7 +11,7 @@ import type { LayoutStructure } from './graph-structure';
 import { grownFrom } from './structure-growth';
 import { eventCues } from '../shared/cues';
 import { canonicalType, EVENT_TYPES } from '../trace/schema';
-import { differingChunks } from './typed-diff';
+import { differingChunks, sameUpTo } from './typed-diff';
 import { kindColumn, OTHER_KIND } from './kind-column';
 import type { TraceSnapshot } from './snapshot';
 import { contentsOf } from './long-content';
@@ -307,7 +307,7 @@ function wholeTracks(layout: GraphLayout): Track[] {
  * each track's lists are its old ones followed by its new events (the new events' time ranks
  * come after every old one). Equal to {@link wholeTracks}. Undefined when an old event changed
  * lane row or bar, or a lane its number of rows (then the tracks are made whole).
- * O(n) comparisons and copies of typed arrays plus O(appended log appended).
+ * O(n) byte comparisons (memcmp) and copies of typed arrays plus O(appended log appended).
  */
 function grownTracks(layout: GraphLayout, old: LayoutStructure, prev: StructureIndex, n0: number): { tracks: Track[]; sameTx: boolean; longer: number[] } | undefined {
   const { lane, row, barOf, tx, order, end } = layout;
@@ -317,9 +317,9 @@ function grownTracks(layout: GraphLayout, old: LayoutStructure, prev: StructureI
   for (let l = 0; l < laneCount; l++) if (Math.max(1, old.rows[l]) !== Math.max(1, layout.lanes[l].rows)) return undefined;
   // (the columns read into locals: a property read per event of objects of many shapes costs more than the loop)
   const { row: oldRow, barOf: oldBarOf, lane: oldLane, tx: oldTx, end: oldEnd } = old;
-  for (let i = 0; i < n0; i++) if (row[i] !== oldRow[i] || barOf[i] !== oldBarOf[i] || lane[i] !== oldLane[i]) return undefined;
-  let sameTx = true;
-  for (let i = 0; i < n0 && sameTx; i++) sameTx = tx[i] === oldTx[i];
+  // the old events' columns compared as bytes (typed-diff.ts): equal bytes, equal values
+  if (!sameUpTo(row, oldRow, n0) || !sameUpTo(barOf, oldBarOf, n0) || !sameUpTo(lane, oldLane, n0)) return undefined;
+  const sameTx = sameUpTo(tx, oldTx, n0);
   // track number of a lane's row, as drawnByTrack numbers them
   const first = new Int32Array(laneCount + 1);
   for (let l = 0; l < laneCount; l++) first[l + 1] = first[l] + Math.max(1, layout.lanes[l].rows);
@@ -330,11 +330,12 @@ function grownTracks(layout: GraphLayout, old: LayoutStructure, prev: StructureI
   // old calls whose result came with the append: their bars grew
   const longer = new Set<number>();
   const ended: number[] = [];
-  for (let i = 0; i < n0; i++)
-    if (end[i] !== oldEnd[i] && barOf[i] < 0 && lane[i] < laneCount) {
-      longer.add(trackOf(i));
-      ended.push(i);
-    }
+  for (const [start, stop] of differingChunks(end, oldEnd, n0))
+    for (let i = start; i < stop; i++)
+      if (end[i] !== oldEnd[i] && barOf[i] < 0 && lane[i] < laneCount) {
+        longer.add(trackOf(i));
+        ended.push(i);
+      }
   const byTime = (a: number, b: number) => tx[a] - tx[b] || order[a] - order[b];
   const tracks = prev.tracks.map((t, k) => {
     const more = added[k];
