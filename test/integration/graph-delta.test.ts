@@ -2,7 +2,8 @@
  * A trace growing on disk, open in the graph editor of a real VS Code (issue #30): once the file is
  * followed, each append reaches the page as a delta against the overview it holds (not the whole
  * overview again), and the page draws the grown trace: the header counts the new events and the
- * overview it holds equals the engine's whole overview of the trace.
+ * overview it holds equals the engine's whole overview of the trace; after a line written in two halves
+ * (a live writer's normal state), appends come as deltas again once the line ends.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -82,5 +83,21 @@ describe('a growing trace in the graph editor: appends arrive as deltas', functi
     const last = await seen();
     assert.ok(last.deltas.applied >= 2, `appends drawn from deltas: ${JSON.stringify(last.deltas)}`);
     assert.equal(last.deltas.refused, 0, 'every delta applied to the overview held');
+
+    // a line written in two halves (a live writer's normal state): once it ends, appends come as deltas again
+    const line = ev(n, 'worker', 'message', { to: 'orchestrator' });
+    fs.appendFileSync(file, line.slice(0, 20));
+    await untilValue('the half line read', () => seen(), (v) => /error/.test(v.summary), 60_000);
+    fs.appendFileSync(file, `${line.slice(20)}\n`);
+    n += 1;
+    const ended = await untilValue('the line ended', () => seen(), (v) => v.total === n && !/error/.test(v.summary), 60_000);
+    for (let round = 0; round < 2; round++) {
+      const more = Array.from({ length: 10 }, (_, j) => ev(n + j, j % 2 ? 'worker' : 'orchestrator', 'message', { to: j % 2 ? 'orchestrator' : 'worker' }));
+      fs.appendFileSync(file, `${more.join('\n')}\n`);
+      n += 10;
+      await untilValue(`the graph of ${n} events`, () => seen(), (v) => v.total === n, 60_000);
+    }
+    const after = await seen();
+    assert.ok(after.deltas.applied > ended.deltas.applied, `appends after the line ended drawn from deltas: ${JSON.stringify(ended.deltas)} -> ${JSON.stringify(after.deltas)}, renders ${ended.renders} -> ${after.renders}`);
   });
 });
