@@ -6,7 +6,7 @@
  * (11 px) at every zoom and lanes keep their height; labels that would collide are hidden.
  */
 import cytoscape, { type Core, type ElementDefinition, type NodeSingular } from 'cytoscape';
-import { fitScale, PAD, PAD_RIGHT, timeAxisLength } from '../src/shared/fit';
+import { axisLengthOf, fitScale, PAD, PAD_RIGHT } from '../src/shared/fit';
 import { runKey } from '../src/shared/axis';
 import type { GraphNode, GraphOverview, GraphRun, GraphWindow } from '../src/shared/protocol';
 import { creditClass, isTurnMark, NODE, nodeElement, priority, RUN_RANK, runElement, STOP, stopLabel } from './graph-elements';
@@ -174,7 +174,7 @@ export class TraceGraph {
 
   /** Length of the axis in axis units. */
   axisLength(): number {
-    return this.mode === 'order' ? Math.max(1, this.graph.totalEvents - 1) : timeAxisLength(this.graph);
+    return axisLengthOf(this.graph, this.mode);
   }
 
   /** Screen x (in the graph container) of an axis position. */

@@ -18,14 +18,21 @@ import type { MappingSource } from '../../../src/trace/mapping-choice';
 const NO_MAPPINGS: MappingSource[] = [];
 const plain = (t: unknown) => JSON.parse(JSON.stringify(t));
 
+/** Line `k` of a chain of messages between two agents (each caused by the one before), with its line break. */
+const line = (k: number) => `${JSON.stringify({ id: `e${k}`, t: k, type: 'message', agent: k % 2 ? 'a' : 'b', ...(k > 0 ? { causes: [`e${k - 1}`] } : {}) })}\n`;
+
+/** A new otrace JSONL file in a temporary folder holding lines 0 .. count - 1 of the chain ({@link line} makes the next ones); its path. */
+function chainFile(count: number): string {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-session-files-')), 'run.otrace.jsonl');
+  let text = '';
+  for (let k = 0; k < count; k++) text += line(k);
+  fs.writeFileSync(file, text);
+  return file;
+}
+
 describe('SessionFiles and the growing import', () => {
   it('takes appended lines into the import kept, and reads a document or a truncated file whole', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-session-files-'));
-    const file = path.join(dir, 'run.otrace.jsonl');
-    const line = (k: number) => `${JSON.stringify({ id: `e${k}`, t: k, type: 'message', agent: k % 2 ? 'a' : 'b', ...(k > 0 ? { causes: [`e${k - 1}`] } : {}) })}\n`;
-    let text = '';
-    for (let k = 0; k < 5; k++) text += line(k);
-    fs.writeFileSync(file, text);
+    const file = chainFile(5);
     const files = new SessionFiles();
     const request: LoadRequest = { key: 'k', version: -1, path: file, local: true };
     const read = (r: LoadRequest, what: string) => {
@@ -61,12 +68,7 @@ describe('SessionFiles and the growing import', () => {
 
 describe('SessionFiles and a streamed file followed through superseded loads', () => {
   it('a load that reads an append but is not kept leaves the followed reader with it: the next load reads no byte again', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-session-files-'));
-    const file = path.join(dir, 'run.otrace.jsonl');
-    const line = (k: number) => `${JSON.stringify({ id: `e${k}`, t: k, type: 'message', agent: k % 2 ? 'a' : 'b', ...(k > 0 ? { causes: [`e${k - 1}`] } : {}) })}\n`;
-    let text = '';
-    for (let k = 0; k < 200; k++) text += line(k);
-    fs.writeFileSync(file, text);
+    const file = chainFile(200);
     // streamed from 1 KB: the file is read from its bytes and followed as it grows
     const files = new SessionFiles(1024);
     const request: LoadRequest = { key: 'k', version: -1, path: file, local: true };
