@@ -35,7 +35,7 @@
 import type { LoadedTrace } from '../trace/model';
 import type { TraceEdge, TraceEvent } from '../trace/schema';
 import { traceGroups } from '../trace/trace-groups';
-import { analyzeIndex, analyzeTrace, type AnalysisOptions } from './index';
+import { analyzeTrace, indexSteps, type AnalysisOptions, type AnalysisPhase } from './index';
 import { PrefixCarry } from './prefix-carry';
 import { TraceIndex } from './trace-index';
 import type { Analysis } from './types';
@@ -72,6 +72,21 @@ export class FollowAnalysis {
    * @throws what the analysis throws (a bug: it never throws on bad content); the next update is then whole.
    */
   update(loaded: LoadedTrace): Analysis {
+    const steps = this.steps(loaded);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * {@link update} in phases: yields each phase's name as it ends (the engine's worker answers
+   * other messages there) and returns the analysis. Ended early (`return()`), it keeps nothing of
+   * the last update (what was seen is forgotten as it starts): the next update is whole, so a scan
+   * the carry holds that took in part of the new events is never read again.
+   * @throws what the analysis throws, as {@link update} does.
+   */
+  *steps(loaded: LoadedTrace): Generator<AnalysisPhase, Analysis, void> {
     const seen = this.seen;
     const change = seen ? changeOf(seen, loaded) : { how: 'whole' as const, reason: 'the first load' };
     this.seen = undefined;
@@ -82,11 +97,12 @@ export class FollowAnalysis {
         // a second trace in the file tags the events of the first (trace-groups.ts): each is analysed on its own, whole
         this.carry = undefined;
         analysis = analyzeTrace(loaded, this.options);
+        yield 'traces';
         Object.assign(change, { how: 'whole', reason: `${change.reason}; several traces in the file: each analysed whole` });
-      } else if (change.how === 'appended' && this.carry) analysis = this.analyze(loaded, this.carry);
+      } else if (change.how === 'appended' && this.carry) analysis = yield* this.analyze(loaded, this.carry);
       else {
         if (change.how === 'appended') Object.assign(change, { how: 'whole', reason: `${change.reason}; nothing carried from the last analysis` });
-        analysis = this.analyze(loaded, (this.carry = new PrefixCarry()));
+        analysis = yield* this.analyze(loaded, (this.carry = new PrefixCarry()));
       }
       this.last = change;
       const events = loaded.trace.events;
@@ -101,11 +117,12 @@ export class FollowAnalysis {
     }
   }
 
-  /** The analysis of one trace with the carry: read for the positions it holds, filled for the others, committed when done. */
-  private analyze(loaded: LoadedTrace, carry: PrefixCarry): Analysis {
+  /** The analysis of one trace with the carry, in phases: read for the positions it holds, filled for the others, committed when done. */
+  private *analyze(loaded: LoadedTrace, carry: PrefixCarry): Generator<AnalysisPhase, Analysis, void> {
     const index = new TraceIndex(loaded, carry);
     try {
-      const analysis = analyzeIndex(index, this.options);
+      yield 'index';
+      const analysis = yield* indexSteps(index, this.options);
       carry.commit(index.size, index.memo, index.toolLanes, index.ownWordsTask);
       return analysis;
     } finally {

@@ -91,8 +91,8 @@ function* analysisStepsOf(loaded: LoadedTrace, options: AnalysisOptions): Genera
   }
 }
 
-/** The phases of the analysis on an existing index. */
-function* indexSteps(index: TraceIndex, options: AnalysisOptions): Generator<AnalysisPhase, Analysis, void> {
+/** The phases of the analysis on an existing index (the phases of {@link analysisSteps} after `index`). */
+export function* indexSteps(index: TraceIndex, options: AnalysisOptions): Generator<AnalysisPhase, Analysis, void> {
   const outcome: Outcome =
     options.outcome === undefined
       ? traceOutcome(index)

@@ -1,7 +1,8 @@
 /**
  * The trace sessions where they are computed (the engine's worker thread, or the calling thread for
  * the CLI and unit tests): per session key the latest snapshot (parse + analysis) and the files it
- * was read from; loads that a newer load or a cancel supersedes stop at the next phase; the
+ * was read from; loads that a newer load or a cancel supersedes stop at the next phase (but the
+ * analysis of a followed file, which only a cancel stops); the
  * editor's and the graph's questions are answered here, with small answers. Pure: no `vscode`.
  */
 import * as path from 'node:path';
@@ -27,7 +28,7 @@ import type { NewLabel } from '../shared/label-kinds';
 import { compareView } from './compare-view';
 import type { CompareModel } from '../shared/compare-protocol';
 import { SessionFiles } from './session-input';
-import { analysedSnapshot, readSnapshot, snapshotAnalysis, type TraceSnapshot } from './snapshot';
+import { analysedSnapshot, appendedSnapshot, readSnapshot, snapshotAnalysis, type TraceSnapshot } from './snapshot';
 import { summarize, type SessionSummary } from './summary';
 import type { EngineCalls, LoadProgress, LoadRequest, MappingInput, MappingReport } from './worker-protocol';
 import type { GraphNode, GraphOverview, GraphWindow, WindowRequest } from '../shared/protocol';
@@ -62,6 +63,15 @@ const yieldToMessages = () => new Promise<void>((resolve) => setImmediate(resolv
 function followed(follow: FollowAnalysis, loaded: LoadedTrace): Analysis | { error: string; cancelled?: true } {
   try {
     return follow.update(loaded);
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}
+
+/** {@link followed} in phases (FollowAnalysis.steps): the analysis, or `{ error }` with why it failed. */
+function* followedSteps(follow: FollowAnalysis, loaded: LoadedTrace): Generator<AnalysisPhase, Analysis | { error: string }, void> {
+  try {
+    return yield* follow.steps(loaded);
   } catch (err) {
     return { error: (err as Error).message };
   }
@@ -166,8 +176,9 @@ export class SessionStore implements EngineCalls {
       if (read.grew && fromDisk) followLayout(read.loaded);
       const events = read.loaded.trace.events.length;
       const analysing = `analysing ${events.toLocaleString('en-US')} events`;
-      const first = readSnapshot(key, request.version, request.path, read.loaded);
       const progressive = events >= (this.options.progressiveFromEvents ?? PROGRESSIVE_FROM_EVENTS);
+      // lines appended to a large trace: the trace as read shows the last analysis's findings while its own runs (no decoration blinks out)
+      const first = progressive && read.grew && fromDisk ? appendedSnapshot(key, request.version, request.path, read.loaded, session.snapshot) : readSnapshot(key, request.version, request.path, read.loaded);
       if (progressive) {
         // The trace as read answers now (graph, queries) while its analysis runs; the load's files are kept only with the analysis (a newer load reads them again).
         if (this.sessions.get(key) !== session) return undefined; // released meanwhile
@@ -176,25 +187,31 @@ export class SessionStore implements EngineCalls {
         report({ phase: 'analyze', message: analysing, read: readSummary });
         prepareGraph(first); // the overview the host asks for next is ready when its request gets in
       } else report({ phase: 'analyze', message: analysing });
-      // A file seen growing on disk is followed: its analysis takes in what was appended (src/analysis/follow.ts), in one step.
-      // Not yet a large one: at 1M events the carry saves too little to pay for a worker busy in one step (phases let the graph in).
-      const follow = this.followOf(session, !progressive && fromDisk && (read.grew || session.follow !== undefined), request.outcome);
-      const result = follow
-        ? followed(follow, read.loaded)
+      // A file seen growing on disk is followed: its analysis takes in what was appended (src/analysis/follow.ts).
+      const follow = this.followOf(session, fromDisk && (read.grew || session.follow !== undefined), request.outcome);
+      // A large one's in phases (the graph's requests get in), and run to its end though a newer load came: an
+      // append abandoned for the next one would leave a trace written faster than it is analysed without findings.
+      const cancelled = () => this.wanted.get(key) === -1 || this.sessions.get(key) !== session;
+      const onlyCancel = async () => {
+        await yieldToMessages();
+        if (cancelled()) throw SUPERSEDED;
+      };
+      const ended = (phase: AnalysisPhase) => {
+        if (progressive) report({ phase: 'analyze', message: `${analysing}: ${phase} done` });
+      };
+      const result =
+        follow && !progressive ? followed(follow, read.loaded)
         : await this.analyse(
-            first,
-            request.outcome,
-            progressive ? step : undefined,
+            follow ? followedSteps(follow, read.loaded) : snapshotAnalysis(first, request.outcome),
+            progressive ? (follow ? onlyCancel : step) : undefined,
             () => this.wanted.get(key) === -1 && this.sessions.get(key) === session,
-            (phase) => {
-              if (progressive) report({ phase: 'analyze', message: `${analysing}: ${phase} done` });
-            },
+            ended,
           );
       if (result === undefined) return undefined;
       const snapshot = analysedSnapshot(first, result);
       // Long content is read from disk when asked, unless a reader that follows the file keeps the events (their next analysis needs it).
       if (fromDisk && !read.shared) setAsideLongContent(snapshot);
-      if (!('error' in result && result.cancelled)) await step();
+      if (!('error' in result && result.cancelled)) await (follow ? onlyCancel() : step());
       report({ phase: 'index', message: 'indexing' });
       const made = summarize(snapshot, snapshotStamp(snapshot), session.files.bytesRead, read.grew);
       const summary = follow ? { ...made, analysedAs: follow.last.how } : made;
@@ -209,8 +226,8 @@ export class SessionStore implements EngineCalls {
   }
 
   /**
-   * Runs the analysis of a snapshot as read, in phases; with `between`, awaits it after each phase
-   * (messages get in: graph windows are answered, a newer load or a cancel is seen).
+   * Runs an analysis in phases (`steps`); with `between`, awaits it after each phase (messages get
+   * in: graph windows are answered, a newer load or a cancel is seen: `between` throws SUPERSEDED to end it).
    * @param cancelled true when the load was cancelled with its read snapshot still the session's:
    *   the analysis then ends as failed, `cancelled` (the trace stays shown, without findings).
    * @param ended called with each phase's name as it ends (before `between`).
@@ -218,13 +235,11 @@ export class SessionStore implements EngineCalls {
    * @throws the {@link SUPERSEDED} symbol only through `between`, caught here.
    */
   private async analyse(
-    first: TraceSnapshot,
-    outcome: LoadRequest['outcome'],
+    steps: Generator<AnalysisPhase, Analysis | { error: string }, void>,
     between: (() => Promise<void>) | undefined,
     cancelled: () => boolean,
     ended: (phase: AnalysisPhase) => void = () => undefined,
   ): Promise<Analysis | { error: string; cancelled?: true } | undefined> {
-    const steps = snapshotAnalysis(first, outcome);
     try {
       // Messages first: the graph's request for the trace as read (sent when the host heard of it) is answered before the first phase, which takes seconds at 1M events.
       if (between) await between();

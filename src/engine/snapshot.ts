@@ -25,7 +25,7 @@ export interface TraceSnapshot {
   analysisError?: string;
   /** True for the snapshot of a trace as read, whose analysis is still running (a later snapshot of the same read brings it); never set with `analysisError`. */
   analysisPending?: true;
-  /** Findings of the analysis (empty while it runs or when it failed). */
+  /** Findings of the analysis (empty while it runs or when it failed; while it runs after an append, those of the last analysis: {@link carried}). */
   findings: Finding[];
   /** Per file (`''` = the trace file, else the origin's `file`): event indices sorted by the start of their range. */
   byFile: Map<string, number[]>;
@@ -35,6 +35,13 @@ export interface TraceSnapshot {
   run?: RunSummary;
   /** Events whose long content was let go after the analysis, to be read from disk (src/engine/long-content.ts). */
   setAside?: SetAside;
+  /**
+   * Set on a trace as read after lines were appended to its files, while its own analysis runs: the
+   * last analysis's findings, credit and run summary are shown meanwhile (`findings`, `findingsOf`,
+   * `run` and `credit` here) for the first `events` events, which came from the same records at the
+   * same indices (see {@link appendedSnapshot}). A live trace keeps its decorations between appends.
+   */
+  carried?: { events: number; credit: Analysis['credit'] | undefined };
 }
 
 /** Per event index i, the indices into `findings` that concern it: `list[start[i] .. start[i + 1])`, ascending. */
@@ -64,6 +71,39 @@ export function makeSnapshot(key: string, version: number, path: string, loaded:
 export function readSnapshot(key: string, version: number, path: string, loaded: LoadedTrace): TraceSnapshot {
   const findingsOf: FindingsOf = { start: new Int32Array(loaded.trace.events.length + 1), list: new Int32Array(0) };
   return { key, version, path, loaded, analysis: undefined, analysisPending: true, findings: [], byFile: eventsByFile(loaded.eventOrigins), findingsOf };
+}
+
+/**
+ * The snapshot of a trace as read after lines were appended to the files `before` was read from
+ * (the caller knows the bytes read before are unchanged): a {@link readSnapshot} showing what
+ * `before` shows of the analysis (its own, or the one it carried) while its own analysis runs,
+ * when every event that analysis read is at the same index here, from the same record (file and
+ * line: a sub-agent's events read in between would move them); else a plain {@link readSnapshot}.
+ * O(n) for n events (the records compared, the per-event finding columns widened).
+ */
+export function appendedSnapshot(key: string, version: number, path: string, loaded: LoadedTrace, before: TraceSnapshot | undefined): TraceSnapshot {
+  const read = readSnapshot(key, version, path, loaded);
+  const shown = before && analysisShown(before);
+  if (!shown || !sameRecords(before.loaded.eventOrigins, loaded.eventOrigins, shown.events) || shown.events > loaded.trace.events.length) return read;
+  const start = new Int32Array(loaded.trace.events.length + 1);
+  start.set(before.findingsOf.start.subarray(0, shown.events + 1));
+  start.fill(before.findingsOf.start[shown.events], shown.events + 1);
+  return { ...read, findings: before.findings, findingsOf: { start, list: before.findingsOf.list }, ...(before.run ? { run: before.run } : {}), carried: shown };
+}
+
+/** What a snapshot shows of an analysis: how many events it read and its credit; undefined when it shows none. */
+function analysisShown(s: TraceSnapshot): TraceSnapshot['carried'] {
+  if (s.analysis) return { events: s.analysis.metrics.events, credit: s.analysis.credit };
+  return s.carried;
+}
+
+/** True when the first `n` records of both lists are the same records (line and file): lines were only appended. O(n), no allocation. */
+function sameRecords(before: OriginList, after: OriginList, n: number): boolean {
+  if (before.length < n || after.length < n) return false;
+  for (let i = 0; i < n; i++) if (before.record(i) !== after.record(i)) return false;
+  if (before instanceof LineOrigins && after instanceof LineOrigins) return true; // one file: no file per record
+  for (let i = 0; i < n; i++) if (before.get(i)?.file !== after.get(i)?.file) return false;
+  return true;
 }
 
 /**

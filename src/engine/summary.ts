@@ -89,6 +89,11 @@ export interface SessionSummary {
    * runs (no findings, no loops counted yet); the load's answer then brings the analysed summary.
    */
   analysisPending?: true;
+  /**
+   * Set while the analysis of lines appended to a shown trace runs (`analysisPending`): the findings
+   * are the last analysis's, of the trace's first `analysedEvents` events (the views keep them meanwhile).
+   */
+  analysedEvents?: number;
   /** Bytes read from disk for this session so far (the trace file when read from disk, and the files it pulls in). */
   bytesRead: number;
   /**
@@ -134,6 +139,7 @@ export function summarize(snapshot: TraceSnapshot, stamp: number, bytesRead: num
     findings,
     analysisError: snapshot.analysisError,
     ...(snapshot.analysisPending ? { analysisPending: true as const } : {}),
+    ...(snapshot.carried ? { analysedEvents: snapshot.carried.events } : {}),
     bytesRead,
     grew,
   };

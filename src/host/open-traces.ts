@@ -36,6 +36,9 @@ const PROGRESS_AFTER_MS = 1000;
 export class OpenTraces implements vscode.Disposable {
   private readonly summaries = new Map<string, SessionSummary>();
   private readonly pending = new Map<string, { version: number; promise: Promise<SessionSummary | undefined> }>();
+  /** Loads are numbered as they are asked; per key, the number of the load whose answer the views show (an older load's answer is never shown over it). */
+  private loads = 0;
+  private readonly shownLoad = new Map<string, number>();
   /** Per document, whether it is a trace (by name, mapping or content), for its version. */
   private readonly traceChecks = new Map<string, { version: number; result: Promise<boolean> }>();
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
@@ -255,23 +258,32 @@ export class OpenTraces implements vscode.Disposable {
     let last: LoadProgress | undefined;
     const outcome = this.outcomes.get(key);
     const request = { key, version, path: uri.fsPath, text, local: uri.scheme === 'file', ...options, ...(outcome ? { outcome } : {}) };
+    const number = ++this.loads;
+    /** Shows a summary of this load unless the views show a newer load's. */
+    const show = (summary: SessionSummary) => {
+      if ((this.shownLoad.get(key) ?? 0) > number) return false;
+      this.shownLoad.set(key, number);
+      this.loaded(summary);
+      return true;
+    };
     const promise: Promise<SessionSummary | undefined> = this.engine
       .load(request, (p) => {
         // a large trace as read, its analysis running: the views show it now (the answer brings the analysed summary)
-        if (p.read && this.pending.get(key)?.promise === promise) {
-          this.loaded(p.read);
-          this.showAnalysing(uri, promise);
-        }
+        if (p.read && this.pending.get(key)?.promise === promise && show(p.read)) this.showAnalysing(uri, promise);
         last = p;
         report?.(p);
       })
       .then(
         (summary) => {
-          // superseded by a newer version (its promise answers), or cancelled (the session stays as it was)
-          if (this.pending.get(key)?.promise !== promise) return this.pending.get(key)?.promise ?? this.summaries.get(key);
+          if (this.pending.get(key)?.promise !== promise) {
+            // superseded by a newer version (its promise answers), or cancelled (the session stays as it was); the analysis
+            // of a followed trace runs to its end though a newer load came (the engine reads that one after it): shown until the newer one answers
+            if (summary && this.pending.has(key)) show(summary);
+            return this.pending.get(key)?.promise ?? this.summaries.get(key);
+          }
           this.pending.delete(key);
           if (!summary) return this.summaries.get(key);
-          this.loaded(summary);
+          show(summary);
           return summary;
         },
         (err: Error) => {
@@ -395,6 +407,7 @@ export class OpenTraces implements vscode.Disposable {
     if (this.watchers.has(key)) return; // a graph still shows it from disk
     this.summaries.delete(key);
     this.pending.delete(key);
+    this.shownLoad.delete(key);
     this.grewAt.delete(key);
     this.engine.release(key);
     for (const [id, watcher] of this.watchers) {

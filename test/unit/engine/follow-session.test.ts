@@ -58,3 +58,61 @@ for (const [read, options] of [
     }
   });
 }
+
+for (const [read, options] of [
+  ['read from its text', {}],
+  ['streamed from its bytes', { streamFromBytes: 1 }],
+] as const) {
+  test(`a large followed trace (${read}): after an append the trace as read keeps the last analysis's findings and marks, and a newer load does not end the append's analysis`, async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-follow-large-'));
+    try {
+      const file = path.join(dir, 'live.otrace.jsonl');
+      fs.writeFileSync(file, `${lines.slice(0, 25).join('\n')}\n`);
+      // every trace opens as a large one does (progressively): the trace as read first, then its analysis in phases
+      const engine = new InProcessEngine({ ...options, progressiveFromEvents: 0 });
+      const request = { key: 'live', version: -1, path: file, local: true };
+      const first = (await engine.load(request))!;
+      assert.ok(first.findings.length > 0, 'the first 24 events have findings (a repeated search)');
+      const firstMarks = await engine.fileMarks('live', first.stamp, '', ALL_MARKS);
+      assert.ok(firstMarks!.marks.some((m) => m.category.startsWith('credit')) && firstMarks!.marks.some((m) => m.category === 'loop'), 'credit and loop marks');
+
+      // an append: while its analysis runs, the trace as read shows the first analysis's findings and marks
+      fs.appendFileSync(file, `${lines.slice(25, 27).join('\n')}\n`);
+      let shown: { summary: SessionSummary; marks: unknown } | undefined;
+      const asRead: Promise<void>[] = [];
+      const grown = (await engine.load({ ...request, changed: [file] }, (p) => {
+        if (p.read) asRead.push(engine.fileMarks('live', p.read.stamp, '', ALL_MARKS).then((marks) => void (shown = { summary: p.read!, marks })));
+      }))!;
+      await Promise.all(asRead);
+      assert.ok(shown, 'the trace as read was answered first');
+      assert.equal(shown.summary.analysisPending, true);
+      assert.equal(shown.summary.counts.events, first.counts.events + 2);
+      assert.equal(shown.summary.analysedEvents, first.counts.events, 'it says which events its findings are of');
+      assert.deepEqual(shown.summary.findings, first.findings, "the last analysis's findings, at the same places");
+      assert.deepEqual(shown.marks, firstMarks, 'the same decorations: none blinks out while the append is analysed');
+      assert.equal(grown.analysisPending, undefined);
+      assert.equal(grown.analysedEvents, undefined, 'the analysed answer is of every event');
+
+      // another append, and a newer load while its analysis runs: the analysis runs to its end (an append abandoned for
+      // the next one would leave a trace written faster than it is analysed without findings)
+      fs.appendFileSync(file, `${lines.slice(27, 28).join('\n')}\n`);
+      let newer: Promise<SessionSummary | undefined> | undefined;
+      const superseded = await engine.load({ ...request, changed: [file] }, (p) => {
+        if (!p.read || newer) return;
+        fs.appendFileSync(file, `${lines.slice(28, 30).join('\n')}\n`);
+        newer = engine.load({ ...request, changed: [file] });
+      });
+      assert.ok(superseded, 'the superseded load still answers, analysed');
+      assert.equal(superseded.analysisPending, undefined);
+      assert.equal(superseded.analysedAs, 'appended');
+      assert.equal(superseded.counts.events, first.counts.events + 3);
+      const last = (await newer)!;
+      assert.equal(last.analysedAs, 'appended', 'the newer load goes on from it');
+      const fresh = new InProcessEngine(options);
+      const whole = (await fresh.load({ ...request, key: 'live' }))!;
+      assert.deepEqual(await view(engine, last), await view(fresh, whole), 'the same summary and marks as a fresh load');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}

@@ -13,7 +13,8 @@ import { test } from 'node:test';
 import { analysisSteps, analyzeTrace } from '../../../src/analysis';
 import { InProcessEngine } from '../../../src/engine/in-process-engine';
 import { layoutStructureBuilds } from '../../../src/engine/graph-structure';
-import { readSnapshot, snapshotAnalysis, analysedSnapshot, makeSnapshot, whyNoAnalysis } from '../../../src/engine/snapshot';
+import { readSnapshot, snapshotAnalysis, analysedSnapshot, appendedSnapshot, findingsOfEvent, makeSnapshot, whyNoAnalysis } from '../../../src/engine/snapshot';
+import { eventInfo } from '../../../src/engine/queries';
 import { summarize, type SessionSummary } from '../../../src/engine/summary';
 import { PROGRESSIVE_FROM_EVENTS, SessionStore } from '../../../src/engine/session-store';
 import { summaryText } from '../../../src/host/editor/status-bar-text';
@@ -245,4 +246,27 @@ test('a lane asked a long task: its words are made again once the long content i
   const readLanes = ((await asRead) as { lanes: { tip: string }[] }).lanes;
   assert.ok(readLanes.some((l) => l.tip.includes('asked: Survey the sources')), `the lane as read quotes its task: ${JSON.stringify(readLanes)}`);
   assert.deepEqual(await graphAnswers(engine, analysed), expected);
+});
+
+test("a trace as read after an append shows the last analysis's findings and credit for the events it read, none for the new ones; after any other change, none", () => {
+  const text = fs.readFileSync(DEMO, 'utf8');
+  const all = text.split('\n').filter((l) => l.trim() !== '');
+  const before = makeSnapshot('k', 1, DEMO, readTraceJsonl(`${all.slice(0, 25).join('\n')}\n`));
+  const n = before.loaded.trace.events.length;
+  assert.ok(before.findings.length > 0);
+  const appended = appendedSnapshot('k', 2, DEMO, readTraceJsonl(`${all.slice(0, 28).join('\n')}\n`), before);
+  assert.equal(appended.analysisPending, true);
+  assert.equal(appended.analysis, undefined, 'its own analysis is still running');
+  assert.deepEqual(appended.carried, { events: n, credit: before.analysis!.credit });
+  assert.equal(appended.findings, before.findings);
+  for (let i = 0; i < appended.loaded.trace.events.length; i++) assert.deepEqual(findingsOfEvent(appended, i), i < n ? findingsOfEvent(before, i) : [], `findings of event ${i}`);
+  const credited = before.analysis!.credit.by_index.findIndex((v) => Math.abs(v) > 0.05);
+  assert.ok(credited >= 0 && eventInfo(appended, credited)?.credit, 'a hover on an event read before shows its credit');
+  assert.equal(eventInfo(appended, n)?.credit, undefined, 'a new event has none yet');
+  assert.equal(appendedSnapshot('k', 2, DEMO, readTraceJsonl(`${all.slice(0, 28).join('\n')}\n`), readSnapshot('k', 1, DEMO, before.loaded)).carried, undefined, 'nothing to carry from a trace as read');
+  // a line written in front of the old ones (a rewrite): the old events are on other lines, nothing is carried
+  const moved = readTraceJsonl(`${[all[0], '', ...all.slice(1, 28)].join('\n')}\n`);
+  const rewritten = appendedSnapshot('k', 2, DEMO, moved, before);
+  assert.equal(rewritten.carried, undefined);
+  assert.deepEqual(rewritten.findings, []);
 });
