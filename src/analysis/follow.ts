@@ -9,7 +9,8 @@
  * - `appended`: the new events come after the old ones (the old ones are the same objects, at the
  *   same places: a reader hands out a new object for an event it completes from a later line, so
  *   a changed event is a new one; and none of the new ones is earlier in time than the last old
- *   one) and no new edge points at an old event: the analysis runs with what the old events gave
+ *   one); new edges may point at old events (nothing carried reads an edge: the links are made
+ *   whole on each update, below): the analysis runs with what the old events gave
  *   carried over (prefix-carry.ts), and only the new events are scanned for it: the fingerprints
  *   and their table, the content links of credit, the tool calls' grouping by arguments, the
  *   near-duplicate steps' scan (while the lanes and tool lanes are the same and no old step named a
@@ -27,7 +28,7 @@
  *   - blame and metrics (an old tool call's work ends at its result, which may be new; the
  *     critical path ends at the latest finish; busy time unions every lane's intervals).
  * - `whole`: anything that reaches back (a rewrite, an event changed or moved, an event earlier than
- *   the last one, an edge to an old event, several traces in the file, another format) or the first
+ *   the last one, several traces in the file, another format) or the first
  *   load: a whole analysis, whose per-event results are carried to the next update.
  * Every path gives the same result as a whole analysis of the same trace
  * (test/unit/analysis/follow-analysis.test.ts).
@@ -146,11 +147,6 @@ function changeOf(seen: Seen, loaded: LoadedTrace): { how: FollowHow; reason: st
   if (events.length === old.length && edges.length === seen.edges.length && sameFields) return { how: 'unchanged', reason: 'no new event or edge, the same trace-level fields' };
   for (let i = old.length; i < events.length; i++) {
     if (timeOf(events[i]) < seen.lastTime) return whole(`event ${events[i].id} (time ${timeOf(events[i])}) is earlier than the last one before it (${seen.lastTime}): the time order changes`);
-  }
-  const oldIds = new Set<string>();
-  for (let i = seen.edges.length; i < edges.length; i++) oldIds.add(edges[i].dst);
-  if (oldIds.size > 0) {
-    for (const e of old) if (oldIds.has(e.id)) return whole(`a new edge points at ${e.id}, an event read before`);
   }
   // the trace-level fields (rewards, metrics, totals) are read by the analysis of every update, never carried
   return { how: 'appended', reason: `${events.length - old.length} new events, ${edges.length - seen.edges.length} new edges after the ${old.length} read before${sameFields ? '' : '; new trace-level fields'}` };
