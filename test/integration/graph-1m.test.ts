@@ -8,7 +8,9 @@
  * host` figures, not asserted here). It opens progressively (issue 30): the graph is drawn from the
  * trace as read while the analysis runs (the findings bar says "analysing…", the status of the page
  * `data-analysis="pending"`), then the findings arrive; a 100-line append then updates the header's
- * count and the graph, and a second one again (the file followed: only its lines are read). Skipped, saying why, when the disk has under 1 GB free.
+ * count and the graph, and a second one again (the file followed: only its lines are read); two more,
+ * the second while the first is analysed: the findings stay shown meanwhile and both analyses reach
+ * the views. Skipped, saying why, when the disk has under 1 GB free.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -18,6 +20,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { writeTraceFile } from '../../bench/_generate';
 import type { OtraceApi } from '../../src/host/extension';
+import type { SessionSummary } from '../../src/engine/summary';
 import { evalInPage, evalInWebview, screenshot, testLog } from './bridge';
 import { until, untilValue } from './wait';
 
@@ -135,5 +138,29 @@ describe('a 1,000,000-event trace in a real VS Code', function () {
     const followed = (Date.now() - t1) / 1000;
     await untilValue('the analysis of the second append', () => evalInWebview<Seen>(SEEN, { selector: frame() }), (v) => v.total === EVENTS + 200 && v.analysis === 'done' && v.findingGroups > 0, 12 * 60_000, 200);
     testLog(`      a second 100-line append (the file followed): header and graph ${followed.toFixed(1)} s later, analysed ${((Date.now() - t1) / 1000).toFixed(1)} s later`);
+  });
+
+  it('appends faster than they are analysed: the findings stay shown, and each analysis that started reaches the views', async () => {
+    const uri = vscode.Uri.file(file);
+    const shown: SessionSummary[] = [];
+    const listening = api().sessions.onDidChange((s) => s.key === uri.toString() && shown.push(s));
+    try {
+      const last = 333_275; // after the second append's last event
+      const append = (from: number) => fs.appendFileSync(file, `${Array.from({ length: 100 }, (_, k) => JSON.stringify({ id: `appended-${from + k}`, t: last + from + k, type: k % 2 ? 'tool_result' : 'tool_call', agent: 'worker_6', tool: 'search', content: `appended ${from + k}` })).join('\n')}\n`);
+      const t0 = Date.now();
+      append(0);
+      // the next append comes as soon as the views show the trace as read: its analysis has just begun (seconds at 1M)
+      await until('the trace as read after the third append', () => shown.find((s) => s.counts.events === EVENTS + 300 && s.analysisPending), 12 * 60_000);
+      append(100);
+      await until('the analysed trace after the fourth append', () => shown.find((s) => s.counts.events === EVENTS + 400 && !s.analysisPending), 12 * 60_000);
+      const steps = shown.map((s) => `${s.counts.events - EVENTS}${s.analysisPending ? ` read (findings of ${s.analysedEvents === undefined ? 'none' : s.analysedEvents - EVENTS})` : ' analysed'}`);
+      testLog(`      two appends, the second while the first was analysed: ${steps.join(', ')} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      assert.ok(shown.some((s) => s.counts.events === EVENTS + 300 && !s.analysisPending), `the analysis of the third append reached the views though the fourth came while it ran: ${steps.join(', ')}`);
+      for (const s of shown.filter((x) => x.analysisPending)) {
+        assert.ok(s.findings.length > 0 && s.analysedEvents !== undefined && s.analysedEvents < s.counts.events, `the trace as read at ${s.counts.events} events shows the last analysis's findings: ${steps.join(', ')}`);
+      }
+    } finally {
+      listening.dispose();
+    }
   });
 });
