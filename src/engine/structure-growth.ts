@@ -9,7 +9,9 @@
  * the old edges too; every time is a finite number and no new one is earlier than the latest old
  * one; the new events are of agents that have a lane, of the trace of the old ones, and none has
  * an id that an old event's `parent`, a result's `causes` or an edge named without finding it; no
- * new edge points at an old event, nor starts at an old event whose link goes to the edge's lane;
+ * new edge (one between old events is taken in: a writer puts an edge line after the events it
+ * joins) starts at an old event whose link goes to the edge's lane, nor joins two old nodes that
+ * an old link joins after it;
  * a new spawn or delegation gives no lane another spawner; no new result or edge pairs an old call
  * paired before; no new result pairs with an old call whose span holds other old events; and the agents were not folded into groups (over
  * 1,000 lanes). Anything else builds the structure whole, as before.
@@ -213,7 +215,6 @@ export function extendStructure(events: readonly TraceEvent[], edges: readonly T
     const edge = edges[k];
     const src = byId.get(edge.src);
     const dst = byId.get(edge.dst);
-    if (dst !== undefined && dst < n0) return decline('a new edge points at an old event');
     if (src === undefined || dst === undefined) continue;
     if (edge.type === 'spawn' && !keepsSpawner(s, events[dst].agent, events[src].agent, true)) return decline('a new spawn edge gives a lane another spawner');
     newEdges.push({ src, dst, k });

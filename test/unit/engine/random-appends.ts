@@ -44,8 +44,8 @@ export function traceLines(choices: readonly Choice[]): string[] {
   for (const c of choices) {
     if (c.kind === 'edge') {
       if (n < 2) continue;
-      // mostly between recent events; with `link` 0 a spawn edge
-      lines.push(JSON.stringify({ edge: { src: `e${Math.max(0, n - 2 - c.back)}`, dst: `e${n - 1 - (c.back % 2)}`, type: c.link === 0 ? 'spawn' : c.link === 1 ? 'tool_dependency' : 'causal' } }));
+      // mostly between recent events (the destination up to three events back: a piece appended later may bring an edge to an event read before); with `link` 0 a spawn edge
+      lines.push(JSON.stringify({ edge: { src: `e${Math.max(0, n - 2 - c.back)}`, dst: `e${Math.max(1, n - 1 - (c.back % 4))}`, type: c.link === 0 ? 'spawn' : c.link === 1 ? 'tool_dependency' : 'causal' } }));
       continue;
     }
     const type = TYPES[c.type];

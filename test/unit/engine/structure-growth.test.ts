@@ -149,7 +149,7 @@ describe('the layout structure extended by appends', () => {
         f.append(text.slice(shown));
         f.check('whole text', true);
       }),
-      { numRuns: 300, seed: 23 },
+      { numRuns: Number(process.env.RUNS ?? 300), seed: Number(process.env.SEED ?? 23) },
     );
     // the property covers the extension, not only whole builds
     assert.ok(layoutStructureExtensions() - before > 40, `extended ${layoutStructureExtensions() - before} times; ${JSON.stringify([...whys])}`);
@@ -180,12 +180,36 @@ describe('the layout structure extended by appends', () => {
     assert.ok(graphPlansCarried() > before, 'plans carried');
   });
 
-  it('builds whole when an append reaches back: an earlier time, a new agent, an edge to an old event', () => {
+  it('extends when an append brings edges to old events (a writer puts an edge line after its events: a cut between them)', () => {
+    const start = [header, ev(0, 0, 'spawn', 'orchestrator', { to: 'w' }), ev(1, 5, 'tool_call', 'w', { tool: 'bash' }), ev(2, 6, 'tool_result', 'w', { tool: 'bash' }), ev(3, 7, 'message', 'w', { to: 'orchestrator' })];
+    const edge = (src: string, dst: string, type: string) => JSON.stringify({ edge: { src, dst, type } });
+    const extended: string[] = [];
+    for (const [what, more] of [
+      ['an edge between two old events', [edge('e1', 'e3', 'causal')]],
+      ['a new event and an edge between two old ones', [ev(4, 8, 'message', 'orchestrator', { to: 'w' }), edge('e1', 'e3', 'message')]],
+      ['an edge from a new event back to an old one (dropped as backwards)', [ev(4, 8, 'message', 'w', { to: 'orchestrator' }), edge('e4', 'e0', 'causal')]],
+      ['a tool dependency to an old result', [edge('e1', 'e2', 'tool_dependency')]],
+      // extended or built whole (an old link joins the same nodes after it; pairs; spawners): equal to a whole build either way
+      ['a delegation edge between old events', [edge('e0', 'e1', 'delegate')]],
+      ['an edge beside an old link', [ev(4, 8, 'message', 'orchestrator', { to: 'w' }), edge('e0', 'e3', 'message')]],
+      ['a tool dependency from an old call to a new result', [ev(4, 8, 'tool_result', 'w', { tool: 'bash' }), edge('e1', 'e4', 'tool_dependency')]],
+      ['a spawn edge between old events', [edge('e0', 'e3', 'spawn')]],
+    ] as const) {
+      const f = new Followed(lines(start));
+      f.check('start');
+      const before = layoutStructureExtensions();
+      f.append(lines([...more]));
+      f.check(what, true);
+      if (layoutStructureExtensions() > before) extended.push(what);
+    }
+    assert.deepEqual(extended, ['an edge between two old events', 'a new event and an edge between two old ones', 'an edge from a new event back to an old one (dropped as backwards)', 'a tool dependency to an old result']);
+  });
+
+  it('builds whole when an append reaches back: an earlier time, a new agent', () => {
     const start = [header, ev(0, 0, 'spawn', 'orchestrator', { to: 'w' }), ev(1, 5, 'tool_call', 'w', { tool: 'bash' })];
     for (const [what, more] of [
       ['an earlier time', [ev(2, 4, 'message', 'w', { to: 'orchestrator' })]],
       ['a new agent', [ev(2, 6, 'message', 'x', { to: 'orchestrator' })]],
-      ['an edge to an old event', [ev(2, 6, 'message', 'w', { to: 'orchestrator' }), JSON.stringify({ edge: { src: 'e2', dst: 'e0', type: 'causal' } })]],
     ] as const) {
       const f = new Followed(lines(start));
       f.check('start');
