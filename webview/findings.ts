@@ -65,16 +65,15 @@ export interface FindingActions {
   frame(events: number[], finding?: number): void;
 }
 
-/** Fills `list` with the grouped findings; with `analysing` (the analysis still runs), a quiet "analysing…" where they will be. */
-export function showFindings(list: HTMLElement, findings: GraphFinding[], actions: FindingActions, analysing = false): void {
-  if (analysing) {
+/**
+ * Fills `list` with the grouped findings; with `analysing` (the analysis still runs), a quiet
+ * "analysing…" where they will be, or after the last analysis's findings while lines appended to
+ * the trace are analysed (`analysedEvents`: how many events those findings are of).
+ */
+export function showFindings(list: HTMLElement, findings: GraphFinding[], actions: FindingActions, analysing = false, analysedEvents?: number): void {
+  if (analysing && analysedEvents === undefined) {
     // a large trace drawn as read: its findings come with the analysis (the next overview)
-    const note = document.createElement('span');
-    note.className = 'analysing';
-    note.setAttribute('role', 'status');
-    note.textContent = 'analysing… (findings, stops, loops and credit follow)';
-    note.title = 'The graph shows the trace as read; the analysis runs in the background and its marks appear here and on the nodes when it ends.';
-    list.replaceChildren(note);
+    list.replaceChildren(analysingNote('analysing… (findings, stops, loops and credit follow)', 'The graph shows the trace as read; the analysis runs in the background and its marks appear here and on the nodes when it ends.'));
     list.hidden = false;
     return;
   }
@@ -123,7 +122,21 @@ export function showFindings(list: HTMLElement, findings: GraphFinding[], action
       return box;
     }),
   );
-  list.hidden = groups.length === 0;
+  if (analysing) {
+    const shown = (analysedEvents ?? 0).toLocaleString('en-US');
+    list.append(analysingNote('analysing the newest events…', `These findings are of the first ${shown} events; the events appended since are being analysed, and the findings, marks and credit of the whole trace replace these when that ends.`));
+  }
+  list.hidden = groups.length === 0 && !analysing;
+}
+
+/** The quiet status line that says the analysis runs (`title`: what it means, on hover). */
+function analysingNote(text: string, title: string): HTMLElement {
+  const note = document.createElement('span');
+  note.className = 'analysing';
+  note.setAttribute('role', 'status');
+  note.textContent = text;
+  note.title = title;
+  return note;
 }
 
 function formatTokens(n: number): string {

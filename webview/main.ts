@@ -115,7 +115,7 @@ function render(uri: string | undefined, next: GraphOverview, first?: GraphWindo
       $('canvas').focus({ preventScroll: true }); // the keyboard stays with the graph
     },
   });
-  showFindings($('findings'), next.findings, { frame: (events, finding) => frameEvents(s, events, finding) }, next.analysing === true);
+  showFindings($('findings'), next.findings, { frame: (events, finding) => frameEvents(s, events, finding) }, next.analysing === true, next.analysedEvents);
   document.body.dataset.analysis = next.analysing ? 'pending' : 'done';
   showLegend($('legend'), next);
   g.cy.on('tap', 'node', (e) => {

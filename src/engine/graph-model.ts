@@ -335,9 +335,16 @@ function markLastStops(analysis: Analysis | undefined, events: readonly TraceEve
 
 /** The analysis findings (most severe first), each saying when its main event happened. */
 function graphFindings(analysis: Analysis | undefined, events: readonly TraceEvent[], unit: TimeUnit): GraphFinding[] {
-  if (!analysis) return [];
-  const overlapping = overlappingWaste(analysis.findings);
-  return analysis.findings.map((f, k) => {
+  return analysis ? findingsForGraph(analysis.findings, events, unit) : [];
+}
+
+/**
+ * Findings as the graph's findings bar lists them, each saying when its main event happened.
+ * @param events the trace's events (file order; the findings' indices point into them); @param unit their time unit.
+ */
+export function findingsForGraph(findings: Analysis['findings'], events: readonly TraceEvent[], unit: TimeUnit): GraphFinding[] {
+  const overlapping = overlappingWaste(findings);
+  return findings.map((f, k) => {
     const main = events[f.events[0]];
     const when = f.kind === 'stop' && main ? ` (${main.id} at ${formatAt(main.t, unit)})` : '';
     const tokens = f.tokens ?? 0; // what the message says was wasted, never another sum of the same events

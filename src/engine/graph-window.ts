@@ -6,7 +6,7 @@
  */
 import type { GraphEdge, GraphLane, GraphNode, GraphOverview, GraphRun, GraphRunBrief, GraphWindow, WindowRequest } from '../shared/protocol';
 import { CREDIT_TINT_FROM } from '../shared/credit-words';
-import { eventDetails, layoutEdge, layoutNode, nodeLabel, withCredit, type GraphLayout } from './graph-model';
+import { eventDetails, findingsForGraph, layoutEdge, layoutNode, nodeLabel, withCredit, type GraphLayout } from './graph-model';
 import { graphIndex, prepareGraph, Role, type BucketPlan, type GraphIndex } from './graph-index';
 import { packOverview } from '../shared/overview-columns';
 import type { OverviewDelta } from '../shared/overview-delta';
@@ -70,7 +70,8 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
     axis: layout.axis,
     columns: { byTime, tx: layout.tx, lane: layout.lane, kind, end: layout.end, row: layout.row },
     kinds,
-    findings: layout.findings,
+    // while an append is analysed, the last analysis's findings stay listed (snapshot.ts `carried`)
+    findings: snapshot.carried ? findingsForGraph(snapshot.findings, snapshot.loaded.trace.events, layout.timeUnit) : layout.findings,
     problems: layout.problems,
     ...(layout.traces ? { traces: layout.traces } : {}),
     legend: {
@@ -85,6 +86,7 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
     ...(countsSteps(snapshot) ? { timeUnit: 'steps' as const } : {}),
     ...(snapshot.run ? { run: runBrief(snapshot, layout.lanes) } : {}),
     ...(snapshot.analysisPending ? { analysing: true as const } : {}),
+    ...(snapshot.carried ? { analysedEvents: snapshot.carried.events } : {}),
   };
 }
 

@@ -212,6 +212,11 @@ export interface GraphOverview {
   run?: GraphRunBrief;
   /** True while the trace's analysis runs (a large trace drawn as read): findings, marks and the run summary come with the next overview. */
   analysing?: true;
+  /**
+   * While the analysis of lines appended to the trace runs (`analysing`): `findings` and `run` are
+   * the last analysis's, of the first `analysedEvents` events (the nodes carry no marks meanwhile).
+   */
+  analysedEvents?: number;
 }
 
 /**

@@ -144,6 +144,15 @@ describe('a 1,000,000-event trace in a real VS Code', function () {
     const uri = vscode.Uri.file(file);
     const shown: SessionSummary[] = [];
     const listening = api().sessions.onDidChange((s) => s.key === uri.toString() && shown.push(s));
+    // what the graph's page shows meanwhile, sampled until the last analysis is drawn
+    const pages: Seen[] = [];
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const v = await evalInWebview<Seen>(SEEN, { selector: frame() }).catch(() => undefined);
+        if (v && v.total > EVENTS + 200) pages.push(v);
+      }
+    })();
     try {
       const last = 333_275; // after the second append's last event
       const append = (from: number) => fs.appendFileSync(file, `${Array.from({ length: 100 }, (_, k) => JSON.stringify({ id: `appended-${from + k}`, t: last + from + k, type: k % 2 ? 'tool_result' : 'tool_call', agent: 'worker_6', tool: 'search', content: `appended ${from + k}` })).join('\n')}\n`);
@@ -159,7 +168,19 @@ describe('a 1,000,000-event trace in a real VS Code', function () {
       for (const s of shown.filter((x) => x.analysisPending)) {
         assert.ok(s.findings.length > 0 && s.analysedEvents !== undefined && s.analysedEvents < s.counts.events, `the trace as read at ${s.counts.events} events shows the last analysis's findings: ${steps.join(', ')}`);
       }
+      // the graph's findings bar keeps the findings too, saying the newest events are being analysed
+      await untilValue('the graph drawn analysed at the fourth append', () => evalInWebview<Seen>(SEEN, { selector: frame() }), (v) => v.total === EVENTS + 400 && v.analysis === 'done', 12 * 60_000, 200);
+      sampling = false;
+      await sampler;
+      const pending = pages.filter((v) => v.analysis === 'pending');
+      testLog(`      the graph's page meanwhile: ${pages.map((v) => `${v.total - EVENTS} ${v.analysis} (${v.findingGroups} groups)`).filter((x, k, all) => all.indexOf(x) === k).join(', ')}`);
+      assert.ok(pending.length > 0, 'the page drew a trace as read while an append was analysed');
+      for (const v of pending) {
+        assert.ok(v.findingGroups > 0 && /analysing the newest events/.test(v.findings), `the page at ${v.total} events, analysing, lists the last findings: ${JSON.stringify(v)}`);
+      }
     } finally {
+      sampling = false;
+      await sampler;
       listening.dispose();
     }
   });

@@ -4,11 +4,12 @@ import { labelText, type LabelText } from '../../shared/untrusted-text';
 
 /**
  * `otrace: 35 events · 6 agents · 1 stop · 2 loops` (counts only: no trace text); while the
- * analysis runs, `otrace: 1,000,000 events · 22 agents · 1,000 stops · analysing…` (loops are not found yet).
+ * analysis runs, `otrace: 1,000,000 events · 22 agents · 1,000 stops · analysing…` (loops are not
+ * found yet), or `… · 2 loops · analysing…` while lines appended to it are analysed (the last analysis's loops).
  */
 export function summaryText(summary: SessionSummary): LabelText {
   const { events, agents, stops, loops } = summary.counts;
   const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
-  const last = summary.analysisPending ? 'analysing…' : plural(loops, 'loop');
+  const last = !summary.analysisPending ? plural(loops, 'loop') : summary.analysedEvents !== undefined ? `${plural(loops, 'loop')} · analysing…` : 'analysing…';
   return labelText`otrace: ${plural(events, 'event')} · ${plural(agents, 'agent')} · ${plural(stops, 'stop')} · ${last}`;
 }

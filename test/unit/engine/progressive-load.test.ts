@@ -15,6 +15,7 @@ import { InProcessEngine } from '../../../src/engine/in-process-engine';
 import { layoutStructureBuilds } from '../../../src/engine/graph-structure';
 import { readSnapshot, snapshotAnalysis, analysedSnapshot, appendedSnapshot, findingsOfEvent, makeSnapshot, whyNoAnalysis } from '../../../src/engine/snapshot';
 import { eventInfo } from '../../../src/engine/queries';
+import { graphOverview } from '../../../src/engine/graph-window';
 import { summarize, type SessionSummary } from '../../../src/engine/summary';
 import { PROGRESSIVE_FROM_EVENTS, SessionStore } from '../../../src/engine/session-store';
 import { summaryText } from '../../../src/host/editor/status-bar-text';
@@ -257,8 +258,16 @@ test("a trace as read after an append shows the last analysis's findings and cre
   const appended = appendedSnapshot('k', 2, DEMO, readTraceJsonl(`${all.slice(0, 28).join('\n')}\n`), before);
   assert.equal(appended.analysisPending, true);
   assert.equal(appended.analysis, undefined, 'its own analysis is still running');
-  assert.deepEqual(appended.carried, { events: n, credit: before.analysis!.credit });
+  assert.deepEqual(appended.carried, { events: n, credit: before.analysis!.credit, loops: before.analysis!.loops.length });
   assert.equal(appended.findings, before.findings);
+  // the status bar keeps the loop count, the graph's findings bar the findings, each saying the newest events are analysed
+  const summary = summarize(appended, 2, 0, true);
+  assert.equal(summary.analysedEvents, n);
+  assert.match(summaryText(summary), new RegExp(`^otrace: ${appended.loaded.trace.events.length} events · .* · ${before.analysis!.loops.length} loops? · analysing…$`));
+  const overview = graphOverview(appended, 'demo');
+  assert.equal(overview.analysing, true);
+  assert.equal(overview.analysedEvents, n);
+  assert.deepEqual(overview.findings, graphOverview(before, 'demo').findings);
   for (let i = 0; i < appended.loaded.trace.events.length; i++) assert.deepEqual(findingsOfEvent(appended, i), i < n ? findingsOfEvent(before, i) : [], `findings of event ${i}`);
   const credited = before.analysis!.credit.by_index.findIndex((v) => Math.abs(v) > 0.05);
   assert.ok(credited >= 0 && eventInfo(appended, credited)?.credit, 'a hover on an event read before shows its credit');
