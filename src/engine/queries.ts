@@ -164,18 +164,28 @@ function agentSpans(events: readonly TraceEvent[]): Map<string, AgentSpan> {
   return spans;
 }
 
-/** The Outline of one file of a session (`''`: the trace file): one lane per agent, its events in file order, each named by its readable label (src/engine/record-labels.ts). */
-export function outline(s: TraceSnapshot, file: string): OutlineLane[] {
+/**
+ * The Outline of one file of a session (`''`: the trace file): one lane per agent, its events in
+ * file order, each named by its readable label (src/engine/record-labels.ts).
+ * @param maxEvents most events listed, the first in file order (every lane keeps its range and `count`):
+ *   the editor asks again on each change of a growing file, and tens of thousands of symbols stall it.
+ */
+export function outline(s: TraceSnapshot, file: string, maxEvents = Infinity): OutlineLane[] {
   const lanes = new Map<string, OutlineLane>();
   const unit = timeUnitOf(s.loaded);
+  let listed = 0;
   s.loaded.trace.events.forEach((e, i) => {
     const o = s.loaded.eventOrigins.get(i);
     if (!o || (o.file ?? '') !== file) return;
-    const type = canonicalType(e.type);
-    const detail = eventLabel(s, i, contentInMemory); // the editor's record labels (content on disk is not read for every event)
     let lane = lanes.get(e.agent);
-    if (!lane) lanes.set(e.agent, (lane = { agent: e.agent, range: o.range, events: [] }));
-    lane.events.push({ id: e.id, detail, kind: type, t: e.t, when: formatAt(e.t, unit), range: o.range });
+    if (!lane) lanes.set(e.agent, (lane = { agent: e.agent, range: o.range, first: o.range, count: 0, events: [] }));
+    lane.count++;
+    if (listed < maxEvents) {
+      listed++;
+      const detail = eventLabel(s, i, contentInMemory); // the editor's record labels (content on disk is not read for every event)
+      lane.events.push({ id: e.id, detail, kind: canonicalType(e.type), t: e.t, when: formatAt(e.t, unit), range: o.range });
+    }
+    if (compare(o.range.start, lane.first.start) < 0) lane.first = o.range;
     if (compare(o.range.start, lane.range.start) < 0) lane.range = { start: o.range.start, end: lane.range.end };
     if (compare(o.range.end, lane.range.end) > 0) lane.range = { start: lane.range.start, end: o.range.end };
   });
@@ -191,10 +201,10 @@ export function outline(s: TraceSnapshot, file: string): OutlineLane[] {
 function foldOutline(lanes: OutlineLane[]): OutlineLane[] {
   const fold = foldLanes(
     lanes.map((l) => ({ name: l.agent, key: l.agent, agent: l.agent, depth: 0 })),
-    lanes.map((l) => l.events.length),
+    lanes.map((l) => l.count),
   );
   if (!fold) return lanes;
-  const out: OutlineLane[] = fold.lanes.map((f) => (f.of !== undefined ? lanes[f.of] : { agent: f.name, agents: f.group!.agents, range: lanes[0].range, events: [] }));
+  const out: OutlineLane[] = fold.lanes.map((f) => (f.of !== undefined ? lanes[f.of] : { agent: f.name, agents: f.group!.agents, range: lanes[0].range, first: lanes[0].first, count: 0, events: [] }));
   const grouped = new Set<number>();
   lanes.forEach((l, i) => {
     const k = fold.laneOf[i];
@@ -203,7 +213,10 @@ function foldOutline(lanes: OutlineLane[]): OutlineLane[] {
     if (!grouped.has(k)) {
       grouped.add(k);
       group.range = l.range;
+      group.first = l.first;
     }
+    group.count += l.count;
+    if (compare(l.first.start, group.first.start) < 0) group.first = l.first;
     for (const e of l.events) group.events.push(e);
     if (compare(l.range.start, group.range.start) < 0) group.range = { start: l.range.start, end: group.range.end };
     if (compare(l.range.end, group.range.end) > 0) group.range = { start: group.range.start, end: l.range.end };

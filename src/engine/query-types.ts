@@ -89,6 +89,10 @@ export interface OutlineLane {
   /** A group of agents folded into one symbol (more than the graph shows as lanes): how many. */
   agents?: number;
   range: Range;
+  /** The range of its first event in the file. */
+  first: Range;
+  /** Its events in the file; `events` lists the first of them when the Outline lists at most so many events. */
+  count: number;
   events: OutlineEvent[];
 }
 

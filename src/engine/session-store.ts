@@ -332,8 +332,8 @@ export class SessionStore implements EngineCalls {
     return this.on(key, stamp, (s) => codeLenses(s, file, lines));
   }
 
-  outline(key: string, stamp: number, file: string) {
-    return this.on(key, stamp, (s) => outline(s, file));
+  outline(key: string, stamp: number, file: string, maxEvents?: number) {
+    return this.on(key, stamp, (s) => outline(s, file, maxEvents));
   }
 
   sourcePrompt(key: string, stamp: number, index: number) {

@@ -119,7 +119,8 @@ export interface EngineCalls {
   longStringAt(key: string, stamp: number, file: string, at: Position, view?: 'json'): StringPlace | undefined;
   codeLenses(key: string, stamp: number, file: string, lines?: readonly LineSpan[]): LensItem[] | undefined;
   /** The Outline of one file of the session (`''`: the trace file): its events by lane. */
-  outline(key: string, stamp: number, file: string): OutlineLane[] | undefined;
+  /** @param maxEvents most events listed (the first in file order), default all. */
+  outline(key: string, stamp: number, file: string, maxEvents?: number): OutlineLane[] | undefined;
   sourcePrompt(key: string, stamp: number, index: number): PromptAt | undefined;
   promptUsers(key: string, stamp: number, absPath: string): PromptUser[] | undefined;
   /** The first `max` events and edges (tests, diagnostics). */

@@ -4,7 +4,9 @@
  * its record: "user: Work on bead…", "Bash: npm test ✗ exit 2", "stop: task_complete", with its
  * time and id beside), so the Outline view, breadcrumbs and "Go to Symbol" (Ctrl+Shift+O) navigate
  * the trace. The engine lists the lanes and events of the file and labels them
- * (src/engine/record-labels.ts).
+ * (src/engine/record-labels.ts). At most `otrace.outline.maxEvents` events are listed (the first in
+ * file order): VS Code asks again on every change of a growing file, and 86,000 symbols stalled the
+ * extension host for seconds each time (breadcrumbs and sticky scroll ask too).
  */
 import * as vscode from 'vscode';
 import { toRange, type OpenTraces } from '../open-traces';
@@ -24,6 +26,12 @@ const KIND: Record<string, vscode.SymbolKind> = {
   orchestrator_decision: vscode.SymbolKind.Operator,
 };
 
+/** Most events listed (setting `otrace.outline.maxEvents`, default 5,000; the first in file order). */
+function maxEvents(): number {
+  const n = vscode.workspace.getConfiguration('otrace').get<number>('outline.maxEvents', 5000);
+  return typeof n === 'number' && n >= 0 ? Math.floor(n) : 5000;
+}
+
 /** Provides lanes and events as document symbols for trace files opened as text. */
 export class TraceOutline implements vscode.DocumentSymbolProvider {
   constructor(private readonly sessions: OpenTraces) {}
@@ -31,11 +39,14 @@ export class TraceOutline implements vscode.DocumentSymbolProvider {
   async provideDocumentSymbols(document: vscode.TextDocument): Promise<vscode.DocumentSymbol[]> {
     await this.sessions.forDocument(document);
     const found = this.sessions.containing(document.uri);
-    const lanes = found && (await this.sessions.engine.outline(found.summary.key, found.summary.stamp, found.file));
+    const lanes = found && (await this.sessions.engine.outline(found.summary.key, found.summary.stamp, found.file, maxEvents()));
     if (!lanes) return [];
     return lanes.map((lane) => {
-      const first = toRange(lane.events[0].range).start;
-      const symbol = new vscode.DocumentSymbol(plainText`${lane.agent}`, lane.agents === undefined ? 'agent' : plainText`${lane.agents.toLocaleString('en-US')} agents folded`, vscode.SymbolKind.Class, toRange(lane.range), new vscode.Range(first, first));
+      const first = toRange(lane.first).start;
+      const what = lane.agents === undefined ? 'agent' : plainText`${lane.agents.toLocaleString('en-US')} agents folded`;
+      // a lane whose events are not all listed (otrace.outline.maxEvents) says how many it has
+      const count = lane.events.length < lane.count ? ` · ${lane.count.toLocaleString('en-US')} ${lane.count === 1 ? 'event' : 'events'}, ${lane.events.length.toLocaleString('en-US')} listed` : '';
+      const symbol = new vscode.DocumentSymbol(plainText`${lane.agent}`, plainText`${what}${count}`, vscode.SymbolKind.Class, toRange(lane.range), new vscode.Range(first, first));
       symbol.children = lane.events.map((e) => {
         const range = toRange(e.range);
         // Named by what happened (ids are uuids); going to it puts the cursor at the record's start

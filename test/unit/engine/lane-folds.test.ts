@@ -146,4 +146,8 @@ test('the Outline of a file of 100k agents folds as the graph does: a few dozen 
   assert.equal(group.events.length, group.agents);
   assert.ok(group.events.every((e, k) => k === 0 || e.range.start.line > group.events[k - 1].range.start.line), 'its events in file order');
   assert.equal(lanes.reduce((sum, l) => sum + l.events.length, 0), everyEventItsOwnAgent.loaded.trace.events.length, 'every event is in the Outline');
+  assert.equal(group.count, group.agents, 'a group counts its events');
+  const capped = outline(everyEventItsOwnAgent, '', 1000);
+  assert.deepEqual(capped.map((l) => [l.agent, l.count, l.first]), lanes.map((l) => [l.agent, l.count, l.first]), 'capped, the same symbols and counts');
+  assert.equal(capped.reduce((sum, l) => sum + l.events.length, 0), 1000);
 });

@@ -105,6 +105,25 @@ test('the Outline names each event of the Claude Code session by its record labe
   assert.deepEqual(events.filter((e) => e.range.start.line === 43).map((e) => e.detail), ['sub-agent Explore: Explore existing codebase', 'task → Explore:a93ccab: Explore the codebase to understand the current structure…']);
 });
 
+test('the Outline lists at most maxEvents events, the first in file order; every agent keeps its symbol, range and count', () => {
+  const whole = outline(session, '');
+  const all = whole.flatMap((lane) => lane.events).sort((a, b) => a.range.start.line - b.range.start.line);
+  assert.ok(all.length > 100);
+  const capped = outline(session, '', 40);
+  assert.equal(capped.reduce((sum, l) => sum + l.events.length, 0), 40);
+  assert.deepEqual(capped.flatMap((l) => l.events).map((e) => e.range.start.line).sort((a, b) => a - b), all.slice(0, 40).map((e) => e.range.start.line), 'the first 40 events of the file');
+  assert.deepEqual(capped.map((l) => [l.agent, l.count, l.range, l.first]), whole.map((l) => [l.agent, l.count, l.range, l.first]), 'the same lanes, ranges and counts');
+  for (const lane of whole) assert.equal(lane.count, lane.events.length);
+  // a run of several agents: a lane whose events come later lists none, and is still there
+  const chat = snapshotOf(MAST);
+  const agents = outline(chat, '');
+  const first = outline(chat, '', 1);
+  assert.ok(agents.length > 2);
+  assert.deepEqual(first.map((l) => [l.agent, l.count]), agents.map((l) => [l.agent, l.count]));
+  assert.equal(first.filter((l) => l.events.length > 0).length, 1);
+  assert.deepEqual(outline(session, '', 0).flatMap((l) => l.events), []);
+});
+
 test('only the lines asked are labelled (the editor asks for its visible lines), at most MAX_LABELS', () => {
   const some = recordLabels(session, '', [{ start: 90, end: 110 }, { start: 100, end: 125 }]);
   assert.deepEqual(some.map((l) => l.at.line), [96, 98, 99, 102, 103, 106, 107, 110, 111, 114, 115, 118, 119, 122, 123, 124]);
