@@ -59,16 +59,7 @@ const SUPERSEDED = Symbol('superseded');
 /** Lets messages in (a newer load, a cancel) between the phases of a load. */
 const yieldToMessages = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** A followed trace's analysis of what was read, or `{ error }` with why it failed (the trace still shows). */
-function followed(follow: FollowAnalysis, loaded: LoadedTrace): Analysis | { error: string; cancelled?: true } {
-  try {
-    return follow.update(loaded);
-  } catch (err) {
-    return { error: (err as Error).message };
-  }
-}
-
-/** {@link followed} in phases (FollowAnalysis.steps): the analysis, or `{ error }` with why it failed. */
+/** A followed trace's analysis of what was read, in phases (FollowAnalysis.steps): the analysis, or `{ error }` with why it failed (the trace still shows). */
 function* followedSteps(follow: FollowAnalysis, loaded: LoadedTrace): Generator<AnalysisPhase, Analysis | { error: string }, void> {
   try {
     return yield* follow.steps(loaded);
@@ -199,14 +190,12 @@ export class SessionStore implements EngineCalls {
       const ended = (phase: AnalysisPhase) => {
         if (progressive) report({ phase: 'analyze', message: `${analysing}: ${phase} done` });
       };
-      const result =
-        follow && !progressive ? followed(follow, read.loaded)
-        : await this.analyse(
-            follow ? followedSteps(follow, read.loaded) : snapshotAnalysis(first, request.outcome),
-            progressive ? (follow ? onlyCancel : step) : undefined,
-            () => this.wanted.get(key) === -1 && this.sessions.get(key) === session,
-            ended,
-          );
+      const result = await this.analyse(
+        follow ? followedSteps(follow, read.loaded) : snapshotAnalysis(first, request.outcome),
+        progressive ? (follow ? onlyCancel : step) : undefined,
+        () => this.wanted.get(key) === -1 && this.sessions.get(key) === session,
+        ended,
+      );
       if (result === undefined) return undefined;
       const snapshot = analysedSnapshot(first, result);
       // Long content is read from disk when asked, unless a reader that follows the file keeps the events (their next analysis needs it).

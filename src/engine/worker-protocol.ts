@@ -118,8 +118,10 @@ export interface EngineCalls {
   /** The long JSON string at a position of one of the session's files, or (`view: 'json'`) the line's JSON formatted from that position: the text of an `otrace-content:` string document. */
   longStringAt(key: string, stamp: number, file: string, at: Position, view?: 'json'): StringPlace | undefined;
   codeLenses(key: string, stamp: number, file: string, lines?: readonly LineSpan[]): LensItem[] | undefined;
-  /** The Outline of one file of the session (`''`: the trace file): its events by lane. */
-  /** @param maxEvents most events listed (the first in file order), default all. */
+  /**
+   * The Outline of one file of the session (`''`: the trace file): its events by lane.
+   * @param maxEvents most events listed (the first in file order), default all.
+   */
   outline(key: string, stamp: number, file: string, maxEvents?: number): OutlineLane[] | undefined;
   sourcePrompt(key: string, stamp: number, index: number): PromptAt | undefined;
   promptUsers(key: string, stamp: number, absPath: string): PromptUser[] | undefined;
