@@ -182,17 +182,21 @@ export class SessionStore implements EngineCalls {
       const follow = this.followOf(session, fromDisk && (read.grew || session.follow !== undefined), request.outcome);
       // A large one's in phases (the graph's requests get in), and run to its end though a newer load came: an
       // append abandoned for the next one would leave a trace written faster than it is analysed without findings.
+      // (A small one's takes a fraction of a second: a newer load ends it, as any other load.)
       const cancelled = () => this.wanted.get(key) === -1 || this.sessions.get(key) !== session;
-      const onlyCancel = async () => {
-        await yieldToMessages();
-        if (cancelled()) throw SUPERSEDED;
-      };
+      const pause =
+        follow && progressive
+          ? async () => {
+              await yieldToMessages();
+              if (cancelled()) throw SUPERSEDED;
+            }
+          : step;
       const ended = (phase: AnalysisPhase) => {
         if (progressive) report({ phase: 'analyze', message: `${analysing}: ${phase} done` });
       };
       const result = await this.analyse(
         follow ? followedSteps(follow, read.loaded) : snapshotAnalysis(first, request.outcome),
-        progressive ? (follow ? onlyCancel : step) : undefined,
+        progressive ? pause : undefined,
         () => this.wanted.get(key) === -1 && this.sessions.get(key) === session,
         ended,
       );
@@ -200,7 +204,7 @@ export class SessionStore implements EngineCalls {
       const snapshot = analysedSnapshot(first, result);
       // Long content is read from disk when asked, unless a reader that follows the file keeps the events (their next analysis needs it).
       if (fromDisk && !read.shared) setAsideLongContent(snapshot);
-      if (!('error' in result && result.cancelled)) await (follow ? onlyCancel() : step());
+      if (!('error' in result && result.cancelled)) await pause();
       report({ phase: 'index', message: 'indexing' });
       const made = summarize(snapshot, snapshotStamp(snapshot), session.files.bytesRead, read.grew);
       const summary = follow ? { ...made, analysedAs: follow.last.how } : made;
