@@ -39,6 +39,9 @@ import './styles.css';
 /** The state of the trace shown (undefined while loading). */
 let state: TraceState | undefined;
 
+/** True while the trace shown is being written (the host says so with each trace it sends): the run summary says its end is not yet. */
+let growing = false;
+
 /** The panel's switches (not the trace's: they stay when the panel shows another trace). */
 const panel = {
   /** Follow in editor: a selected event's record is shown in the trace's editor. */
@@ -114,7 +117,7 @@ function render(uri: string | undefined, next: GraphOverview, first?: GraphWindo
       s.view.ensureVisible(index); // the run's end may be outside a zoomed view: selected off screen, the user saw nothing happen
       $('canvas').focus({ preventScroll: true }); // the keyboard stays with the graph
     },
-  });
+  }, growing);
   showFindings($('findings'), next.findings, { frame: (events, finding) => frameEvents(s, events, finding) }, next.analysing === true, next.analysedEvents);
   document.body.dataset.analysis = next.analysing ? 'pending' : 'done';
   showLegend($('legend'), next);
@@ -415,7 +418,8 @@ function receive(m: HostMessage): void {
     case 'traceJson':
       moment('graph received');
       showLock(m.locked);
-      showGrowing(m.growing ?? false, panel.followRun);
+      growing = m.growing ?? false;
+      showGrowing(growing, panel.followRun);
       return render(m.uri ?? state?.uri ?? readSaved(getState())?.uri, m.type === 'trace' ? m.graph : unpackOverview(m.json, m.columns), m.first);
     case 'traceDelta': {
       moment('graph received');
@@ -427,7 +431,8 @@ function receive(m: HostMessage): void {
       }
       deltas.applied++;
       showLock(m.locked);
-      showGrowing(m.growing ?? false, panel.followRun);
+      growing = m.growing ?? false;
+      showGrowing(growing, panel.followRun);
       return render(m.uri ?? state?.uri, next, m.first);
     }
     case 'window':

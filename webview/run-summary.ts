@@ -93,8 +93,15 @@ export function noProblemWords(reading: { errors: number; warnings: number }): s
   return `no problems found in the run (${what} reading the file: see Problems)`;
 }
 
-/** Fills `el` with the run summary (hidden when there is none); `reading`: the overview's counts of problems reading the file. */
-export function showRunSummary(el: HTMLElement, run: GraphRunBrief | undefined, reading: { errors: number; warnings: number }, actions: RunSummaryActions): void {
+/** What the Ended row says first of a run whose file is still being written: its outcome and last stop are only those so far. */
+export const STILL_WRITTEN = 'not yet: the file is still being written';
+
+/**
+ * Fills `el` with the run summary (hidden when there is none); `reading`: the overview's counts of
+ * problems reading the file; `growing`: the file is being written (the run has not ended: its
+ * outcome and last stop are said as "so far").
+ */
+export function showRunSummary(el: HTMLElement, run: GraphRunBrief | undefined, reading: { errors: number; warnings: number }, actions: RunSummaryActions, growing = false): void {
   el.replaceChildren();
   el.hidden = !run;
   if (!run) return;
@@ -114,6 +121,12 @@ export function showRunSummary(el: HTMLElement, run: GraphRunBrief | undefined, 
   if (run.task === '') asked.value.classList.add('run-none');
 
   const ended = row('Ended');
+  if (growing) {
+    const live = document.createElement('span');
+    live.className = 'run-growing';
+    live.textContent = STILL_WRITTEN;
+    ended.value.append(live, run.outcome || run.ended ? ' · so far: ' : '');
+  }
   // A recorded outcome comes first: it is the answer to "how did it end" that a stop reason is not.
   if (run.outcome) {
     const outcome = document.createElement('span');
@@ -131,7 +144,7 @@ export function showRunSummary(el: HTMLElement, run: GraphRunBrief | undefined, 
     go.addEventListener('click', () => actions.goTo(stop.index));
     ended.value.append(go);
     if (stop.text) ended.value.append(` · ${stop.recorded ? '' : 'its last words: '}“${plainLabel(stop.text, 140)}”`);
-  } else ended.value.append(endedWords(null));
+  } else if (!growing) ended.value.append(endedWords(null));
 
   const who = row('Who');
   who.value.textContent = agentWords(run.agents, run.agentCount);

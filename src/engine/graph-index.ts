@@ -87,7 +87,9 @@ export function graphIndex(snapshot: TraceSnapshot): GraphIndex {
   if (known) return known;
   const aside = snapshot.setAside;
   const onDisk = aside?.size ? { has: (i: number) => aside.has(i), read: (at: readonly number[]) => contentsOf(snapshot, at) } : undefined;
-  const layout = graphLayout(snapshot.loaded, Infinity, snapshot.analysis, onDisk);
+  // while an append is analysed, the nodes keep the marks of the analysis the snapshot carries (of the events it read)
+  const marksFrom = snapshot.analysis ?? snapshot.carried?.analysis;
+  const layout = graphLayout(snapshot.loaded, Infinity, marksFrom, onDisk);
   const base = structureIndex(layout);
   const { kinds, kind, crossing } = base;
   const n = layout.events.length;
@@ -98,32 +100,44 @@ export function graphIndex(snapshot: TraceSnapshot): GraphIndex {
   for (const [i, marks] of layout.marks) if (i >= 0 && i < n && role[i] === Role.Own && isTurnMark(marks) && !keepsStop(marks)) role[i] = Role.TurnMark;
   const { tracks, stops, edgesFrom, edgeAt, edgesInto, edgeInAt, cues } = base;
   const index: GraphIndex = { layout, kinds, kind, role, tracks, stops, edgesFrom, edgeAt, edgesInto, edgeInAt, cues, plans: new Map() };
-  if (!snapshot.analysis) {
-    // a trace as read (no marks, loops or credit): the buckets the append left alone keep the plans made for the trace before it
-    const before = base.grown && unanalysed.get(base.grown.from);
-    if (before && base.grown) index.plans = carriedPlans(before, index, base.grown);
-    unanalysed.set(layout.structure, index);
+  if (base.grown) {
+    // after an append: the buckets it left alone keep the plans made for the trace before it (those
+    // whose events' marks differ, the other analysis's or none, are planned again)
+    const before = latest.get(base.grown.from);
+    if (before) index.plans = carriedPlans(before, index, base.grown);
   }
+  latest.set(layout.structure, index);
   indices.set(snapshot, index);
   return index;
 }
 
-/** Per layout structure, the graph index of its latest snapshot without an analysis (whose plans the next append's index carries). */
-const unanalysed = new WeakMap<LayoutStructure, GraphIndex>();
+/** Per layout structure, the graph index made last for a snapshot of it (whose plans the next append's index carries). */
+const latest = new WeakMap<LayoutStructure, GraphIndex>();
 
 /**
- * The bucket plans of `before` (the index of the trace before an append, without an analysis) that
- * hold for `index` (the index after it, without an analysis; the old events kept their axis
- * positions, rows and bars): every plan but those of the buckets that hold an appended event or an
- * old one that the append touched (see {@link StructureIndex.grown}). A plan reads only its
- * bucket's events, their kinds, roles, positions and bar ends. O(plans + appended + touched) per
- * bucket width kept.
+ * The bucket plans of `before` (an index of the trace before an append) that hold for `index` (an
+ * index after it; the old events kept their axis positions, rows and bars): every plan but those of
+ * the buckets that hold an appended event, an old one that the append touched (see
+ * {@link StructureIndex.grown}) or an old one whose marks differ (role, loop, credit: the two indices
+ * show different analyses, or one shows none). A plan reads only its bucket's events, their kinds,
+ * roles, positions, bar ends, loop marks and credit. O(n + plans) per bucket width kept.
  */
 function carriedPlans(before: GraphIndex, index: GraphIndex, grown: NonNullable<StructureIndex['grown']>): GraphIndex['plans'] {
   const { lane, row, barOf, tx, order, lanes } = index.layout;
   const n = index.layout.events.length;
   const touched = [...grown.touched];
   for (let i = grown.n0; i < n; i++) touched.push(i);
+  const was = before.layout;
+  const now = index.layout;
+  // marks of one analysis (one credit column) or of none differ only where the append touched; else compare
+  if (was.credit !== now.credit) {
+    const most = touched.length + n / 2;
+    for (let i = 0; i < grown.n0; i++) {
+      if (before.role[i] !== index.role[i] || was.loop[i] !== now.loop[i] || was.credit?.[i] !== now.credit?.[i]) touched.push(i);
+      // most events marked otherwise (another analysis's credit everywhere): planning again costs less than deleting plan by plan
+      if (touched.length > most) return new Map();
+    }
+  }
   const out: GraphIndex['plans'] = new Map();
   for (const [key, plans] of before.plans) {
     const [mode, width] = key.split(':');

@@ -6,7 +6,7 @@
  */
 import type { GraphEdge, GraphLane, GraphNode, GraphOverview, GraphRun, GraphRunBrief, GraphWindow, WindowRequest } from '../shared/protocol';
 import { CREDIT_TINT_FROM } from '../shared/credit-words';
-import { eventDetails, findingsForGraph, layoutEdge, layoutNode, nodeLabel, withCredit, type GraphLayout } from './graph-model';
+import { eventDetails, layoutEdge, layoutNode, nodeLabel, withCredit, type GraphLayout } from './graph-model';
 import { graphIndex, prepareGraph, Role, type BucketPlan, type GraphIndex } from './graph-index';
 import { packOverview } from '../shared/overview-columns';
 import type { OverviewDelta } from '../shared/overview-delta';
@@ -70,8 +70,8 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
     axis: layout.axis,
     columns: { byTime, tx: layout.tx, lane: layout.lane, kind, end: layout.end, row: layout.row },
     kinds,
-    // while an append is analysed, the last analysis's findings stay listed (snapshot.ts `carried`)
-    findings: snapshot.carried ? findingsForGraph(snapshot.findings, snapshot.loaded.trace.events, layout.timeUnit) : layout.findings,
+    // while an append is analysed, the last analysis's findings stay listed (snapshot.ts `carried`: the layout's marks and findings are its)
+    findings: layout.findings,
     problems: layout.problems,
     ...(layout.traces ? { traces: layout.traces } : {}),
     legend: {

@@ -44,7 +44,7 @@ export function eventMarks(snapshot: TraceSnapshot, options: MarkOptions): Map<s
       for (const i of f.events) loopMembers.add(i);
     }
   }
-  const credit = snapshot.analysis?.credit ?? snapshot.carried?.credit; // while an append is analysed, the last analysis's
+  const credit = snapshot.analysis?.credit ?? snapshot.carried?.analysis.credit; // while an append is analysed, the last analysis's
   if (credit && options.credit) {
     const values = credit.by_index;
     let max = 0;

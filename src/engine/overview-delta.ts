@@ -45,10 +45,14 @@ export function overviewDelta(held: GraphOverview, next: GraphOverview): Overvie
     if (moved) break;
   }
   const { columns: _columns, ...rest } = next;
+  // the same list (made once per analysis: graph-model.ts `findingsForGraph`) is not sent again
+  const findingsKept = next.findings === held.findings && next.findings.length > 0;
+  const { findings: _findings, ...withoutFindings } = rest;
   return {
     base: held.stamp,
     from,
-    json: new TextEncoder().encode(JSON.stringify(rest)),
+    json: new TextEncoder().encode(JSON.stringify(findingsKept ? withoutFindings : rest)),
+    ...(findingsKept ? { findingsKept: true as const } : {}),
     appended: packAppended(b, from),
     changed: Int32Array.from(changed),
     ...(moved ? { tx: b.tx.slice() } : {}),

@@ -45,7 +45,7 @@ export function eventInfo(s: TraceSnapshot, index: number): EventInfo | undefine
   if (!place) return undefined;
   const e = s.loaded.trace.events[index];
   const text = contentOf(s, index);
-  const credit = s.analysis?.credit ?? s.carried?.credit; // while an append is analysed, the last analysis's (for the events it read)
+  const credit = s.analysis?.credit ?? s.carried?.analysis.credit; // while an append is analysed, the last analysis's (for the events it read)
   let creditInfo: EventInfo['credit'];
   // only where it says something: no "0% of the result" on every event
   if (credit && index < credit.by_index.length && creditWorthShowing(credit.by_index[index])) {

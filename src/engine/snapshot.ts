@@ -37,12 +37,13 @@ export interface TraceSnapshot {
   setAside?: SetAside;
   /**
    * Set on a trace as read after lines were appended to its files, while its own analysis runs: the
-   * last analysis's findings, credit, loop count and run summary are shown meanwhile (`findings`,
-   * `findingsOf`, `run`, and `credit` and `loops` here) for the first `events` events, which came
-   * from the same records at the same indices (see {@link appendedSnapshot}). A live trace keeps its
-   * decorations between appends.
+   * last analysis's findings, credit, loop count, graph marks and run summary are shown meanwhile
+   * (`findings`, `findingsOf`, `run`, and that `analysis` here) for the first `events` events, which
+   * came from the same records at the same indices (see {@link appendedSnapshot}); every index the
+   * carried analysis names is below `events`. A live trace keeps its decorations and its graph's
+   * marks between appends.
    */
-  carried?: { events: number; credit: Analysis['credit'] | undefined; loops: number };
+  carried?: { events: number; analysis: Analysis };
 }
 
 /** Per event index i, the indices into `findings` that concern it: `list[start[i] .. start[i + 1])`, ascending. */
@@ -92,9 +93,9 @@ export function appendedSnapshot(key: string, version: number, path: string, loa
   return { ...read, findings: before.findings, findingsOf: { start, list: before.findingsOf.list }, ...(before.run ? { run: before.run } : {}), carried: shown };
 }
 
-/** What a snapshot shows of an analysis: how many events it read, its credit and loop count; undefined when it shows none. */
+/** What a snapshot shows of an analysis: how many events it read, and the analysis; undefined when it shows none. */
 function analysisShown(s: TraceSnapshot): TraceSnapshot['carried'] {
-  if (s.analysis) return { events: s.analysis.metrics.events, credit: s.analysis.credit, loops: s.analysis.loops.length };
+  if (s.analysis) return { events: s.analysis.metrics.events, analysis: s.analysis };
   return s.carried;
 }
 

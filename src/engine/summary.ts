@@ -132,7 +132,7 @@ export function summarize(snapshot: TraceSnapshot, stamp: number, bytesRead: num
     stamp,
     format: loaded.format,
     mappingPath: loaded.mappingPath,
-    counts: { events: events.length, edges: loaded.trace.edges.length, agents, stops, loops: snapshot.analysis?.loops.length ?? snapshot.carried?.loops ?? 0, problems: loaded.problems.length, findings: findings.length },
+    counts: { events: events.length, edges: loaded.trace.edges.length, agents, stops, loops: snapshot.analysis?.loops.length ?? snapshot.carried?.analysis.loops.length ?? 0, problems: loaded.problems.length, findings: findings.length },
     files: [...new Set([...snapshot.byFile.keys(), ...(loaded.readFiles ?? [])])],
     promptFiles: prompts,
     diagnostics: sessionDiagnostics(snapshot),

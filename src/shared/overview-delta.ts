@@ -25,8 +25,14 @@ export interface OverviewDelta {
   base: number;
   /** The number of events of that overview; the new one has `from` + the appended ones. */
   from: number;
-  /** UTF-8 JSON of the new overview without its columns (findings whole). */
+  /** UTF-8 JSON of the new overview without its columns (findings whole, unless {@link findingsKept}). */
   json: Uint8Array;
+  /**
+   * True when the new overview lists the same findings as the held one (a trace as read after an
+   * append shows the last analysis's): `json` leaves them out (300 findings over 1M events are a
+   * megabyte of JSON) and the held ones are kept.
+   */
+  findingsKept?: true;
   /** The appended events' columns (packColumns; byTime: the ranks from `from` on, event indices). */
   appended: Uint8Array;
   /** Old events' values that changed: triples (column code in {@link CHANGED_COLUMNS}, event index, value). */
@@ -94,7 +100,7 @@ export function applyOverviewDelta(held: GraphOverview, delta: OverviewDelta): G
   columns.row.set(add.row, from);
   const d = delta.changed;
   for (let k = 0; k < d.length; k += 3) columns[CHANGED_COLUMNS[d[k]]][d[k + 1]] = d[k + 2];
-  return { ...rest, columns };
+  return { ...rest, ...(delta.findingsKept ? { findings: held.findings } : {}), columns };
 }
 
 /** The appended events' columns packed (see {@link OverviewDelta.appended}): values `from` .. n - 1 of each. */

@@ -71,6 +71,9 @@ describe('a live trace', function () {
       { selector: ready(main) },
     );
     assert.deepEqual(shown, { hidden: false, pressed: 'false' }, 'a growing trace shows "in progress", not yet followed');
+    // and its run summary does not say the run ended: its last stop is only the last so far
+    const ended = await evalInWebview<string>(`document.querySelector('#run .run-growing')?.parentElement?.textContent ?? ''`, { selector: ready(main) });
+    assert.match(ended, /^not yet: the file is still being written( · so far: .+)?$/, ended);
     // Zoomed in on the first events, newer ones are off screen; following brings the newest into view.
     await evalInWebview(`(() => { const o = __otrace; o.view.frameIndices(o.timeline().slice(0, 8)); document.getElementById('follow-run').click(); return 1; })()`, { selector: ready(main) });
 

@@ -66,7 +66,7 @@ function traceLens(trace: string, stamp: number, item: LensItem): vscode.CodeLen
   const { agent, events, first, last } = item.lane;
   // the agent's events, for a graph that folds its lane into a group (they name events of this snapshot)
   const span = first === undefined || last === undefined ? {} : { stamp, events: first === last ? [first] : [first, last] };
-  return lens(at, labelText`agent: ${plainLabel(agent, 60)} · ${events} event${events === 1 ? '' : 's'}`, 'otrace.showLane', { trace, agent, ...span });
+  return lens(at, labelText`agent: ${plainLabel(agent, 60)} · ${events.toLocaleString('en-US')} event${events === 1 ? '' : 's'}`, 'otrace.showLane', { trace, agent, ...span });
 }
 
 /** Lenses in prompt files that open traces name in `source.path`. */

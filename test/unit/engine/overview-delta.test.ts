@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { followLayout, layoutStructureExtensions } from '../../../src/engine/structure-growth';
 import { graphOverview } from '../../../src/engine/graph-window';
 import { overviewDelta } from '../../../src/engine/overview-delta';
-import { readSnapshot } from '../../../src/engine/snapshot';
+import { appendedSnapshot, makeSnapshot, readSnapshot } from '../../../src/engine/snapshot';
 import { SessionStore } from '../../../src/engine/session-store';
 import { applyOverviewDelta } from '../../../src/shared/overview-delta';
 import { packOverview, unpackOverview } from '../../../src/shared/overview-columns';
@@ -123,6 +123,43 @@ describe('the overview sent as a delta after an append', () => {
       assert.deepEqual(plain(held), plain(next));
       engineHeld = next;
     }
+  });
+
+  it("leaves out the findings while an append is analysed (the last analysis's, listed again), and sends them when they change", () => {
+    const demo = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'samples', 'demo.otrace.jsonl'), 'utf8').split('\n').filter((l) => l.trim() !== '');
+    const file = path.join(DIR, 'analysed.otrace.jsonl');
+    fs.writeFileSync(file, `${demo.slice(0, 20).join('\n')}\n`);
+    const live = new LiveFiles();
+    const growing = new GrowingLoad();
+    const load = (to: number) => {
+      fs.appendFileSync(file, `${demo.slice(fs.readFileSync(file, 'utf8').split('\n').length - 1, to).join('\n')}\n`);
+      for (const p of live.paths()) live.refresh(p);
+      const loaded = growing.load(file, live, NO_MAPPINGS);
+      followLayout(loaded);
+      return loaded;
+    };
+    load(20);
+    const analysed = makeSnapshot('k', 1, 'trace.otrace.jsonl', load(22));
+    let engineHeld = { ...graphOverview(analysed, 'title'), stamp: 1 };
+    let held = asSent(engineHeld);
+    assert.ok(engineHeld.findings.length > 0, 'findings to list');
+    let shown = analysed;
+    for (const [k, to] of [25, 28].entries()) {
+      const read = appendedSnapshot('k', 2 + k, 'trace.otrace.jsonl', load(to), shown);
+      const next = { ...graphOverview(read, 'title'), stamp: 2 + k };
+      const delta = overviewDelta(engineHeld, next)!;
+      assert.equal(delta.findingsKept, true, `append ${k}: the same findings, kept`);
+      assert.equal('findings' in JSON.parse(new TextDecoder().decode(delta.json)), false, `append ${k}: not sent again`);
+      held = applyOverviewDelta(held, delta);
+      assert.deepEqual(plain(held), plain(next), `append ${k}: the overview held equals the whole overview`);
+      engineHeld = next;
+      shown = read;
+    }
+    // the append's own analysis ends: its findings are sent
+    const done = { ...graphOverview(makeSnapshot('k', 4, 'trace.otrace.jsonl', shown.loaded), 'title'), stamp: 4 };
+    const delta = overviewDelta(engineHeld, done)!;
+    assert.equal(delta.findingsKept, undefined);
+    assert.deepEqual(plain(applyOverviewDelta(held, delta)), plain(done));
   });
 
   it('grows the held columns in place when they have room (no copy per append)', () => {

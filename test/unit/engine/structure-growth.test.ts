@@ -17,7 +17,8 @@ import { layoutStructure, type LayoutStructure } from '../../../src/engine/graph
 import { followLayout, lastExtension, layoutStructureExtensions } from '../../../src/engine/structure-growth';
 import { graphOverview, graphWindow } from '../../../src/engine/graph-window';
 import { graphIndex, graphIndexExtensions, graphPlansCarried, type GraphIndex } from '../../../src/engine/graph-index';
-import { makeSnapshot, readSnapshot, type TraceSnapshot } from '../../../src/engine/snapshot';
+import { appendedSnapshot, makeSnapshot, readSnapshot, type TraceSnapshot } from '../../../src/engine/snapshot';
+import type { GraphOverview, GraphWindow as GraphWindowAnswer } from '../../../src/shared/protocol';
 import { SessionStore } from '../../../src/engine/session-store';
 import { summarize, summaryCountsCarried } from '../../../src/engine/summary';
 import { fitWindowRequest } from '../../../src/shared/fit';
@@ -217,6 +218,41 @@ describe('the layout structure extended by appends', () => {
       ['a new agent', [ev(2, 6, 'message', 'x', { to: 'orchestrator' })]],
     ] as const) {
       assert.equal(appendExtends(start, more, what), false, `${what}: built whole`);
+    }
+  });
+
+  it("keeps the last analysis's marks on the graph of a trace as read after an append, with the plans of the buckets the append left alone", () => {
+    // a worker that repeats one call 30 times (a loop, drawn as run bars), then reports
+    const trace = [header, ev(0, 0, 'spawn', 'orchestrator', { to: 'w', content: 'Find the file' })];
+    for (let k = 0; k < 30; k++) trace.push(ev(1 + 2 * k, 1 + k * 0.02, 'tool_call', 'w', { tool: 'bash', content: 'ls /tmp' }), ev(2 + 2 * k, 1.01 + k * 0.02, 'tool_result', 'w', { tool: 'bash', content: 'nothing here', parent: `e${1 + 2 * k}` }));
+    trace.push(ev(61, 100, 'message', 'w', { to: 'orchestrator', content: 'Found it: Paris 42' }));
+    const later = (k: number) => ev(62 + k, 101 + k, 'message', 'orchestrator', { to: 'w', content: `Check ${k}` });
+    const f = new Followed(lines(trace));
+    f.check('start');
+    f.append(lines([later(0)]));
+    const analysed = makeSnapshot('k', 1, 'trace.otrace.jsonl', f.check('seen growing'));
+    const marked = analysed.analysis!;
+    assert.ok(marked.loops.length > 0, 'a loop to show');
+    assert.ok(graphWindow(analysed, { ...fitWindowRequest(graphOverview(analysed, 'title'), 1200), stamp: 0 }).runs.some((r) => r.loop), 'the loop is drawn as run bars');
+    let shown: TraceSnapshot = analysed;
+    for (const [what, k] of [['an append while analysed (plans of the same marks)', 1], ['another before that analysis ends (plans of the trace without marks)', 2]] as const) {
+      // the second time the page last drew the trace without marks: the buckets of marked events are planned again
+      if (k === 2) snapshotAnswers(readSnapshot('k', 2, 'trace.otrace.jsonl', shown.loaded));
+      f.append(lines([later(k)]));
+      const { loaded, fresh } = f.load();
+      followLayout(loaded);
+      const plansBefore = graphPlansCarried();
+      const read = appendedSnapshot('k', 2, 'trace.otrace.jsonl', loaded, shown);
+      assert.equal(read.carried?.analysis, marked, `${what}: carries the analysis`);
+      const answers = snapshotAnswers(read) as { overview: GraphOverview; windows: GraphWindowAnswer[] };
+      // the same as a whole build of the same bytes carrying the same analysis
+      assert.equal(JSON.stringify(answers), JSON.stringify(snapshotAnswers(appendedSnapshot('k', 2, 'trace.otrace.jsonl', fresh, analysed))), `${what}: equals a whole build`);
+      if (k === 1) assert.ok(graphPlansCarried() > plansBefore, `${what}: plans carried`);
+      assert.deepEqual(answers.overview.legend.marks, graphOverview(analysed, 'title').legend.marks, `${what}: the legend keeps the analysis's marks`);
+      assert.ok(answers.overview.legend.marks.includes('loop'), `${what}: the loop among them`);
+      assert.ok(answers.windows[0].runs.some((r) => r.loop), `${what}: the loop is drawn`);
+      for (const w of answers.windows) for (const node of w.nodes) if (node.index >= read.carried!.events) assert.equal(node.credit, undefined, `${what}: a new event has no credit yet`);
+      shown = read;
     }
   });
 
