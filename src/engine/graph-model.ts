@@ -8,7 +8,7 @@
 import type { Analysis } from '../analysis';
 import { isSoundStop } from '../analysis/types';
 import type { GraphEdge, GraphFinding, GraphLane, GraphModel, GraphNode } from '../shared/protocol';
-import type { LoadedTrace } from '../trace/model';
+import type { LoadedTrace, Problem } from '../trace/model';
 import { canonicalType, type TraceEvent } from '../trace/schema';
 import { describeCue, eventCues } from '../shared/cues';
 import { layoutStructure, type LayoutEdges, type LayoutStructure } from './graph-structure';
@@ -18,7 +18,8 @@ import { plainLabel, visibleControls } from '../shared/untrusted-text';
 import { formatAt, formatSpan, timeUnitOf, type TimeUnit } from '../trace/units';
 import { eventLabel, shortLabel, type LabelContext } from './event-labels';
 import { LANE_LABEL_CHARS, laneScan, laneWords, type ContentOnDisk, type LaneScan } from './lane-labels';
-import { grownFrom } from './structure-growth';
+import { grownFrom, isFollowed } from './structure-growth';
+import { shownProblem } from './shown-problems';
 import type { FoldedLane, FoldedLanes } from './lane-folds';
 import { formatUsage, usageOf } from '../trace/tokens';
 
@@ -176,8 +177,8 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
     axis: structure.axis,
     findings: graphFindings(analysis, events, unit),
     problems: {
-      errors: loaded.problems.filter((p) => p.severity === 'error').length,
-      warnings: loaded.problems.filter((p) => p.severity === 'warning').length,
+      errors: shownCount(loaded, 'error'),
+      warnings: shownCount(loaded, 'warning'),
     },
     events,
     lane,
@@ -195,6 +196,14 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
     labelContext,
     structure,
   };
+}
+
+/** How many of the trace's reading problems the views show with `severity` (src/engine/shown-problems.ts). */
+function shownCount(loaded: LoadedTrace, severity: Problem['severity']): number {
+  const followed = isFollowed(loaded);
+  let count = 0;
+  for (const p of loaded.problems) if (shownProblem(p, followed).severity === severity) count++;
+  return count;
 }
 
 /** The lanes' scan of each structure's events (src/engine/lane-labels.ts `laneScan`), made with their content in memory. */

@@ -11,6 +11,7 @@ import { canonicalType } from '../trace/event-types';
 import { KIND, kindColumn } from './kind-column';
 import { agentColumn } from './agent-column';
 import { isFollowed } from './structure-growth';
+import { shownProblem } from './shown-problems';
 import type { TraceEvent } from '../trace/schema';
 import type { Range, Severity } from '../trace/model';
 import { capDiagnostics } from './diagnostic-cap';
@@ -231,7 +232,9 @@ export function sessionDiagnostics(snapshot: TraceSnapshot): FileDiagnostics[] {
   };
   // a problem past the start of a long line (a span of a one-line export) also points into the text shown for that line
   const problemSpots = rangeStringSpots(snapshot, snapshot.loaded.problems.map((p, k) => [k, p.file ?? '', p.range] as [number, string, Range]));
-  snapshot.loaded.problems.forEach((p, k) => {
+  const followed = isFollowed(snapshot.loaded);
+  snapshot.loaded.problems.forEach((read, k) => {
+    const p = shownProblem(read, followed);
     const spot = problemSpots.get(k);
     add(fileKey(p.file), { severity: p.severity, message: p.message, range: p.range, ...(spot ? { inString: spot } : {}) });
   });

@@ -348,6 +348,7 @@ function badLineProblem(body: string, line: number, cutOff: boolean, file: strin
       severity: 'error',
       message: cutOff ? `last line is cut off (incomplete JSON: ${what}); the lines before it loaded` : `JSON syntax error: ${what}; line skipped`,
       range: { start: { line, character: at }, end: { line, character: Math.min(body.length, at + Math.max(first?.length ?? 1, 1)) } },
+      ...(cutOff ? { unterminated: true as const } : {}),
     },
     file,
   );

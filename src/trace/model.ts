@@ -25,6 +25,11 @@ export interface Problem {
   range: Range;
   /** Path of the file the problem is in, when it is not the file that was opened (e.g. a sub-agent file). */
   file?: string;
+  /**
+   * Set on the problem of a JSONL file's last line when it has no line break and does not parse: cut
+   * off, or still being written (src/engine/shown-problems.ts says which, for a file seen growing).
+   */
+  unterminated?: true;
 }
 
 /** Where an event or edge came from. */

@@ -1,0 +1,52 @@
+/**
+ * A half-written last line in a file being written (src/engine/shown-problems.ts): information in
+ * the Problems panel and no error in the graph's header while the file is followed; the same line
+ * in a file read from a document's text (not followed) stays an error. The trace's own problems
+ * are unchanged either way.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, test } from 'node:test';
+import { SessionStore } from '../../../src/engine/session-store';
+import { BEING_WRITTEN } from '../../../src/engine/shown-problems';
+import '../../../src/trace/importers';
+
+const DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-shown-problems-'));
+after(() => fs.rmSync(DIR, { recursive: true, force: true }));
+
+const ev = (id: number, t: number) => JSON.stringify({ id: `e${id}`, t, type: 'message', agent: id % 2 ? 'a' : 'b', to: id % 2 ? 'b' : 'a', content: `m${id}` });
+const lines = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => `${ev(from + k, from + k)}\n`).join('');
+
+test('a half-written last line of a file being written is information, not an error; the same text read from a document stays an error', async () => {
+  const file = path.join(DIR, 'live.otrace.jsonl');
+  fs.writeFileSync(file, `${JSON.stringify({ trace_id: 'live', task_id: 'live', system: 'test' })}\n${lines(0, 5)}`);
+  const store = new SessionStore();
+  let id = 0;
+  const load = async () => (await store.load({ key: 'k', version: -1, path: file, local: true, changed: [file] }, ++id))!;
+  await load();
+  fs.appendFileSync(file, lines(5, 8));
+  await load(); // seen growing: followed from here
+  const half = ev(8, 8).slice(0, 20);
+  fs.appendFileSync(file, half);
+  const live = await load();
+  // the reader's problems (a finding has a code: the run's missing stop here)
+  const reading = (s: { diagnostics: { items: { code?: string }[] }[] }) => s.diagnostics.flatMap((d) => d.items).filter((d) => d.code === undefined);
+  const shown = reading(live) as { severity: string; message: string; range: { start: { line: number } } }[];
+  assert.deepEqual(shown.map((d) => [d.severity, d.message, d.range.start.line]), [['info', BEING_WRITTEN, 9]]);
+  assert.deepEqual(store.graphOverview('k', 'title')!.problems, { errors: 0, warnings: 0 }, "the graph's header counts no error");
+  // the writer ends the line: the problem goes, the record is read
+  fs.appendFileSync(file, `${ev(8, 8).slice(20)}\n`);
+  const ended = await load();
+  assert.deepEqual(reading(ended), []);
+  assert.equal(ended.counts.events, 9);
+  // the same bytes with the half line, read from a document's text: not followed, an error that says the line is cut off
+  const text = `${fs.readFileSync(file, 'utf8')}${half}`;
+  const doc = (await store.load({ key: 'd', version: 1, path: file, local: true, text }, ++id))!;
+  const items = reading(doc) as typeof shown;
+  assert.equal(items.length, 1);
+  assert.equal(items[0].severity, 'error');
+  assert.match(items[0].message, /^last line is cut off/);
+  assert.deepEqual(store.graphOverview('d', 'title')!.problems, { errors: 1, warnings: 0 });
+});
