@@ -123,7 +123,7 @@ export class ClaudeImport {
   ) {
     this.out = new TraceAssembler(this.problems);
     this.problems.push(...main.problems);
-    if (main.problems.some((p) => p.message.startsWith('last line is cut off'))) this.cutOff.add('');
+    if (main.problems.some((p) => p.unterminated)) this.cutOff.add('');
     this.main = { records: main.records, complete: main.complete, generation: main.generation };
   }
 
@@ -267,7 +267,7 @@ export class ClaudeImport {
     const parsed = this.recordsOf(path);
     if (parsed === undefined) return;
     this.problems.push(...parsed.problems);
-    if (parsed.problems.some((p) => p.message.startsWith('last line is cut off'))) this.cutOff.add(path);
+    if (parsed.problems.some((p) => p.unterminated)) this.cutOff.add(path);
     let agentId: string | undefined;
     for (const r of parsed.records) {
       agentId = str(r.value.agentId);
