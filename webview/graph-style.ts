@@ -142,6 +142,8 @@ export function graphStyle(): StylesheetJson {
       },
     },
     { selector: 'node.run.nolabel', style: { label: '' } },
+    // a run bar holding a loop's events: the loop's ring (the plain bar's border above would hide it)
+    { selector: 'node.run.loop', style: { 'border-width': 2, 'border-style': 'dashed', 'border-color': OKABE_ITO.orange } },
     {
       selector: 'edge',
       style: {

@@ -94,6 +94,13 @@ describe('windowed graph of a large trace in a real VS Code', function () {
     const range = await evalInWebview<{ from: number; to: number; span: number }>(`() => { const o = globalThis.__otrace; const w = o.windows(); return { from: w.from, to: w.to, span: o.view.axisLength() }; }`, { selector: frame });
     assert.ok(range.from <= 0 && range.to >= range.span, `the first window covers the whole time span: ${JSON.stringify(range)}`);
     testLog(`      ${EVENTS} events: the first view draws ${v.nodes} nodes, ${v.elements} elements`);
+    // the loop near the end, inside a run bar at this scale: the bar has the loop's ring, as the legend says (a plain bar's grey border hid it)
+    const bars = await evalInWebview<{ count: number; style: string; color: string }>(
+      `() => { const b = globalThis.__otrace.cy.$('node.run.loop'); return { count: b.length, style: b.length ? b[0].style('border-style') : '', color: b.length ? b[0].style('border-color') : '' }; }`,
+      { selector: frame },
+    );
+    assert.ok(bars.count > 0, 'a run bar holds loop events');
+    assert.deepEqual([bars.style, bars.color], ['dashed', 'rgb(230,159,0)'], 'drawn with the orange dashed ring of a loop');
     await screenshot('test-output/large-trace.png');
   });
 
