@@ -111,13 +111,7 @@ function render(uri: string | undefined, next: GraphOverview, first?: GraphWindo
     saveState();
   });
   showHeader(next);
-  showRunSummary($('run'), next.run, next.problems, {
-    goTo: (index) => {
-      selectIndex(s, index, 'finding');
-      s.view.ensureVisible(index); // the run's end may be outside a zoomed view: selected off screen, the user saw nothing happen
-      $('canvas').focus({ preventScroll: true }); // the keyboard stays with the graph
-    },
-  }, growing);
+  showRun(s);
   showFindings($('findings'), next.findings, { frame: (events, finding) => frameEvents(s, events, finding) }, next.analysing === true, next.analysedEvents);
   document.body.dataset.analysis = next.analysing ? 'pending' : 'done';
   showLegend($('legend'), next);
@@ -411,6 +405,17 @@ function run(command: GraphCommand): void {
   }
 }
 
+/** The run summary of the trace shown, saying whether it is still being written. */
+function showRun(s: TraceState): void {
+  showRunSummary($('run'), s.graph.run, s.graph.problems, {
+    goTo: (index) => {
+      selectIndex(s, index, 'finding');
+      s.view.ensureVisible(index); // the run's end may be outside a zoomed view: selected off screen, the user saw nothing happen
+      $('canvas').focus({ preventScroll: true }); // the keyboard stays with the graph
+    },
+  }, growing);
+}
+
 /** A host message: each that names an event or finding is for the snapshot shown, or dropped. */
 function receive(m: HostMessage): void {
   switch (m.type) {
@@ -435,6 +440,11 @@ function receive(m: HostMessage): void {
       showGrowing(growing, panel.followRun);
       return render(m.uri ?? state?.uri, next, m.first);
     }
+    case 'notGrowing':
+      growing = false;
+      showGrowing(false, panel.followRun);
+      if (state) showRun(state);
+      return;
     case 'window':
       moment('window received');
       return shownAt(m.window.stamp)?.loader.receive(m.window);

@@ -45,13 +45,22 @@ export class OpenTraces implements vscode.Disposable {
   private readonly watchers = new Map<string, vscode.Disposable>();
   /** When each session's files last grew on disk (Date.now()). */
   private readonly grewAt = new Map<string, number>();
+  /** Per growing session, the timer that says when it stops being in progress ({@link onDidStopGrowing}). */
+  private readonly quiet = new Map<string, ReturnType<typeof setTimeout>>();
+  private liveWindow = LIVE_WINDOW_MS;
+  private readonly stoppedGrowing = new vscode.EventEmitter<string>();
+  /**
+   * Fires with a session's key when its files have not grown for the live window: it is no longer
+   * in progress (the views that said so say it no more; nothing else tells them, no load happens).
+   */
+  readonly onDidStopGrowing = this.stoppedGrowing.event;
   /** Files (URI strings) each session published diagnostics to, to clear them later. */
   private readonly published = new Map<string, string[]>();
   private readonly diagnostics = vscode.languages.createDiagnosticCollection('otrace');
   private readonly changed = new vscode.EventEmitter<SessionSummary>();
   /** Fires with a session's new summary after its trace was read again. */
   readonly onDidChange = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [this.diagnostics, this.changed];
+  private readonly disposables: vscode.Disposable[] = [this.diagnostics, this.changed, this.stoppedGrowing];
 
   /**
    * @param engine loads the sessions and answers every question about them (the views ask it directly).
@@ -72,7 +81,7 @@ export class OpenTraces implements vscode.Disposable {
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.contentChanges.length === 0) return;
         // A clean document changed by no edit, undo or redo: VS Code reloaded it from disk.
-        if (e.reason === undefined && !e.document.isDirty) this.grewAt.set(e.document.uri.toString(), Date.now());
+        if (e.reason === undefined && !e.document.isDirty) this.grew(e.document.uri.toString());
         this.refreshLater(e.document);
       }),
       vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri)),
@@ -213,8 +222,42 @@ export class OpenTraces implements vscode.Disposable {
    * minutes): the run is still being written, so it is shown as in progress.
    */
   isGrowing(uri: vscode.Uri): boolean {
-    const at = this.grewAt.get(uri.toString());
-    return at !== undefined && Date.now() - at < LIVE_WINDOW_MS;
+    return this.growing(uri.toString());
+  }
+
+  /** {@link isGrowing} of the session with this key (its URI as a string). */
+  private growing(key: string): boolean {
+    const at = this.grewAt.get(key);
+    return at !== undefined && Date.now() - at < this.liveWindow;
+  }
+
+  /** How long (ms) after its files last grew a session is in progress: two minutes; tests shorten it (the sessions growing now are timed again). */
+  get liveWindowMs(): number {
+    return this.liveWindow;
+  }
+
+  set liveWindowMs(ms: number) {
+    this.liveWindow = ms;
+    for (const key of [...this.quiet.keys()]) this.quietLater(key);
+  }
+
+  /** A session's files grew now: in progress for the live window. */
+  private grew(key: string): void {
+    this.grewAt.set(key, Date.now());
+    this.quietLater(key);
+  }
+
+  /** (Re)sets the timer that fires {@link onDidStopGrowing} for `key` when its live window ends. */
+  private quietLater(key: string): void {
+    clearTimeout(this.quiet.get(key));
+    const at = this.grewAt.get(key);
+    if (at === undefined) return void this.quiet.delete(key);
+    const timer = setTimeout(() => {
+      this.quiet.delete(key);
+      if (!this.growing(key)) this.stoppedGrowing.fire(key);
+      else this.quietLater(key);
+    }, Math.max(0, at + this.liveWindow - Date.now()) + 10);
+    this.quiet.set(key, timer);
   }
 
   /** Bytes read from disk for a session so far (its trace file when not open with edits, and the files it pulls in). */
@@ -305,7 +348,7 @@ export class OpenTraces implements vscode.Disposable {
     this.summaries.set(summary.key, summary);
     if (previous?.stamp === summary.stamp) return; // nothing on disk changed
     // a new snapshot made from appended lines: the run is being written (not a re-read of the same one)
-    if (summary.grew) this.grewAt.set(summary.key, Date.now());
+    if (summary.grew) this.grew(summary.key);
     this.watchParts(summary);
     this.publish(summary);
     this.changed.fire(summary);
@@ -409,6 +452,8 @@ export class OpenTraces implements vscode.Disposable {
     this.pending.delete(key);
     this.shownLoad.delete(key);
     this.grewAt.delete(key);
+    clearTimeout(this.quiet.get(key));
+    this.quiet.delete(key);
     this.engine.release(key);
     for (const [id, watcher] of this.watchers) {
       if (!id.startsWith(`${key} `)) continue;
@@ -434,6 +479,7 @@ export class OpenTraces implements vscode.Disposable {
 
   dispose(): void {
     for (const t of this.timers.values()) clearTimeout(t);
+    for (const t of this.quiet.values()) clearTimeout(t);
     for (const w of this.watchers.values()) w.dispose();
     for (const d of this.disposables) d.dispose();
     this.engine.dispose();

@@ -355,6 +355,8 @@ export type HostMessage =
    * webview that holds another overview answers `wholeTrace`.
    */
   | { type: 'traceDelta'; delta: OverviewDelta; uri?: string; locked?: boolean; first?: GraphWindow; growing?: boolean }
+  /** The trace shown stopped growing (its files were not written for the live window): no longer in progress. */
+  | { type: 'notGrowing' }
   /** The answer to a `window` request (undefined `window` when the trace changed meanwhile). */
   | { type: 'window'; window: GraphWindow }
   /** One event with its text and fields (the details pane), answering `event`. */

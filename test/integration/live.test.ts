@@ -116,6 +116,23 @@ describe('a live trace', function () {
     assert.ok(api.sessions.isGrowing(uri), 'the growing session is in progress');
     assert.ok(!api.sessions.isGrowing(vscode.Uri.file(path.join(FIXTURE, `${SESSION}.jsonl`))), 'a session that does not grow is not');
 
+    // The writer stops: once the live window passes (two minutes; a second here), the graph says the run is no longer in progress, with no new load.
+    const window = api.sessions.liveWindowMs;
+    try {
+      api.sessions.liveWindowMs = 1000;
+      const stopped = await until('the graph to say the run is no longer being written', async () => {
+        const v = await evalInWebview<{ hidden: boolean; ended: string }>(
+          `(() => ({ hidden: document.getElementById('follow-run').hidden, ended: document.getElementById('run').textContent }))()`,
+          { selector: ready(main) },
+        );
+        return v.hidden && !v.ended.includes('still being written') ? v : undefined;
+      }, 30_000);
+      assert.ok(!api.sessions.isGrowing(uri), 'no longer in progress');
+      assert.match(stopped.ended, /Ended/);
+    } finally {
+      api.sessions.liveWindowMs = window;
+    }
+
     const added = rest.length + fs.statSync(late).size;
     const after = api.sessions.bytesRead(uri) - firstBytes;
     testLog(`live: ${after} bytes read after the first load for ${added} bytes added`);

@@ -18,6 +18,7 @@ export class TraceStatusBar implements vscode.Disposable {
     this.disposables.push(
       vscode.window.onDidChangeActiveTextEditor(() => void this.update()),
       sessions.onDidChange(() => void this.update()),
+      sessions.onDidStopGrowing(() => void this.update()),
     );
     void this.update();
   }

@@ -121,6 +121,9 @@ export class GraphView implements vscode.Disposable {
       selection.onDidChange((s) => {
         if (s.source !== 'graph' && s.trace === this.uri.toString()) this.postWhenShown({ type: 'select', index: s.index });
       }),
+      sessions.onDidStopGrowing((key) => {
+        if (key === this.uri.toString()) this.post({ type: 'notGrowing' });
+      }),
       panel.onDidDispose(() => this.dispose()),
     );
     for (const m of earlier) void this.onMessage(m);
