@@ -5,6 +5,7 @@
  */
 import type { BestStop, Blame, Finding, Loop, StopFinding, VerificationFinding } from './types';
 import { formatSpent, type TimeUnit } from '../trace/units';
+import { NO_STOP_YET } from './stop-verdicts';
 
 const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
 
@@ -94,6 +95,7 @@ const VERIFICATION_INLINE: Record<VerificationFinding['kind'], string> = {
 function stopInline(s: StopFinding): string {
   if (s.scope !== 'run') return `■ ${s.scope} ended · ${s.reason}${s.reason_source === 'inferred' ? '?' : ''}`;
   if (s.finding === 'no_stop' && s.synthetic) return '■ no stop';
+  if (s.synthetic && s.message === NO_STOP_YET) return '■ no stop yet';
   const reason = `■ ${s.reason}${s.reason_source === 'inferred' ? '?' : ''}`;
   switch (s.finding) {
     case 'ok':

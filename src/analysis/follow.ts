@@ -55,6 +55,8 @@ interface Seen {
   /** The latest time of an event (`t`, 0 when not a finite number, as the time order reads it). */
   lastTime: number;
   analysis: Analysis;
+  /** Whether the trace was still being written (StopOptions.inProgress) when analysed. */
+  inProgress: boolean;
 }
 
 /** The analysis of one followed trace (one per session); see the module's comment. */
@@ -69,11 +71,12 @@ export class FollowAnalysis {
   constructor(private readonly options: AnalysisOptions = {}) {}
 
   /**
-   * The analysis of `loaded`, equal to `analyzeTrace(loaded, options)`.
+   * The analysis of `loaded`, equal to `analyzeTrace(loaded, { ...options, inProgress })`.
+   * @param inProgress the trace's files are still being written (see StopOptions.inProgress).
    * @throws what the analysis throws (a bug: it never throws on bad content); the next update is then whole.
    */
-  update(loaded: LoadedTrace): Analysis {
-    const steps = this.steps(loaded);
+  update(loaded: LoadedTrace, inProgress = false): Analysis {
+    const steps = this.steps(loaded, inProgress);
     for (;;) {
       const step = steps.next();
       if (step.done) return step.value;
@@ -87,29 +90,34 @@ export class FollowAnalysis {
    * the carry holds that took in part of the new events is never read again.
    * @throws what the analysis throws, as {@link update} does.
    */
-  *steps(loaded: LoadedTrace): Generator<AnalysisPhase, Analysis, void> {
+  *steps(loaded: LoadedTrace, inProgress = false): Generator<AnalysisPhase, Analysis, void> {
     const seen = this.seen;
-    const change = seen ? changeOf(seen, loaded) : { how: 'whole' as const, reason: 'the first load' };
+    const change: { how: FollowHow; reason: string } = !seen
+      ? { how: 'whole', reason: 'the first load' }
+      : seen.inProgress !== inProgress
+        ? { how: 'whole', reason: inProgress ? 'the file is being written again' : 'the file is no longer being written: the end of the trace is judged' }
+        : changeOf(seen, loaded);
     this.seen = undefined;
+    const options = { ...this.options, inProgress };
     try {
       let analysis: Analysis;
       if (change.how === 'unchanged') analysis = seen!.analysis;
       else if (traceGroups(loaded).length > 1) {
         // a second trace in the file tags the events of the first (trace-groups.ts): each is analysed on its own, whole
         this.carry = undefined;
-        analysis = analyzeTrace(loaded, this.options);
+        analysis = analyzeTrace(loaded, options);
         yield 'traces';
         Object.assign(change, { how: 'whole', reason: `${change.reason}; several traces in the file: each analysed whole` });
-      } else if (change.how === 'appended' && this.carry) analysis = yield* this.analyze(loaded, this.carry);
+      } else if (change.how === 'appended' && this.carry) analysis = yield* this.analyze(loaded, this.carry, options);
       else {
         if (change.how === 'appended') Object.assign(change, { how: 'whole', reason: `${change.reason}; nothing carried from the last analysis` });
-        analysis = yield* this.analyze(loaded, (this.carry = new PrefixCarry()));
+        analysis = yield* this.analyze(loaded, (this.carry = new PrefixCarry()), options);
       }
       this.last = change;
       const events = loaded.trace.events;
       const since = change.how === 'appended' ? seen!.events.length : 0;
       const latest = Math.max(since > 0 ? seen!.lastTime : -Infinity, lastTime(events, since));
-      this.seen = { loaded, events: events.slice(), edges: loaded.trace.edges.slice(), fields: fieldsOf(loaded), lastTime: latest, analysis };
+      this.seen = { loaded, events: events.slice(), edges: loaded.trace.edges.slice(), fields: fieldsOf(loaded), lastTime: latest, analysis, inProgress };
       return analysis;
     } catch (err) {
       this.carry = undefined;
@@ -119,11 +127,11 @@ export class FollowAnalysis {
   }
 
   /** The analysis of one trace with the carry, in phases: read for the positions it holds, filled for the others, committed when done. */
-  private *analyze(loaded: LoadedTrace, carry: PrefixCarry): Generator<AnalysisPhase, Analysis, void> {
+  private *analyze(loaded: LoadedTrace, carry: PrefixCarry, options: AnalysisOptions): Generator<AnalysisPhase, Analysis, void> {
     const index = new TraceIndex(loaded, carry);
     try {
       yield 'index';
-      const analysis = yield* indexSteps(index, this.options);
+      const analysis = yield* indexSteps(index, options);
       carry.commit(index.size, index.memo, index.toolLanes, index.ownWordsTask);
       return analysis;
     } finally {

@@ -49,6 +49,9 @@ const RANK: Record<Confidence, number> = { low: 0, medium: 1, high: 2 };
 const ZERO: Spent = { events: 0, tokens: 0, seconds: 0 };
 
 /** What a judgement needs besides the stop's segment. */
+/** The message of the end of a trace still being written (StopOptions.inProgress). */
+export const NO_STOP_YET = 'no stop yet: the file is still being written (the run is in progress); no verdict until it ends';
+
 export interface StopJudge {
   ctx: StopContext;
   answers: AnswerStatements;
@@ -56,6 +59,8 @@ export interface StopJudge {
   minWasted: number;
   /** Work in [from, to] from a start time, counting positions `keep` accepts. */
   spent: (from: number, to: number, startTime: number, keep?: (i: number) => boolean) => Spent;
+  /** The trace is still being written (StopOptions.inProgress): its end is no stop of the run. */
+  inProgress?: boolean;
 }
 
 /** One stop to judge. */
@@ -96,6 +101,9 @@ export function judgeStop(judge: StopJudge, at: StopAt): StopFinding {
     const message = `${what} (${reason}): the user stopped the run${denied.length ? ` and refused ${denied.map((d) => index.id(d)).join(', ')}` : ''}; not an agent failure`;
     return { ...base, finding: 'ok', modes: [], sound: false, evidence: [message], wasted: ZERO, message };
   }
+  // the end of a trace still being written is not the run's end: no stop yet, and no verdict (MAST's
+  // "no stop" is a run that went on without ending; this one has not ended)
+  if (synthetic && judge.inProgress) return { ...base, finding: 'ok', modes: [], sound: false, evidence: [], wasted: ZERO, message: NO_STOP_YET };
   // calls the stop left running in the background (recorded by the importer): a designed hand-off, never a premature stop
   const backgroundRunning = (e as { background_running?: unknown }).background_running;
   const running = Array.isArray(backgroundRunning) ? backgroundRunning.length : 0;

@@ -28,6 +28,12 @@ import { findVerification } from './verification';
 export interface StopOptions {
   /** Fewest events after the done point for a delayed stop (default 3). */
   minWastedEvents?: number;
+  /**
+   * True when the trace's files are still being written (the engine says so of a file read as it
+   * grew): its last event is not the run's end, so the end of the trace without a stop gets no
+   * verdict ("no stop yet"), where a finished trace's is "no stop at end of trace". Default false.
+   */
+  inProgress?: boolean;
 }
 
 export interface StopAnalysis {
@@ -97,7 +103,7 @@ export function analyzeStops(index: TraceIndex, loops: Loop[], outcome: Outcome 
   const ctx = new StopContext(index, loops, series?.points ?? []);
   const answers = new AnswerStatements(index);
   const spentIn = (from: number, to: number, startTime: number, keep?: (i: number) => boolean) => spent(index, from, to, startTime, keep);
-  const judge = { ctx, answers, outcome, minWasted, spent: spentIn };
+  const judge = { ctx, answers, outcome, minWasted, spent: spentIn, inProgress: options.inProgress === true };
   // the run each stop belongs to: a spawned sub-agent's own, else the trace's ('')
   const keys = points.map((pos) => (pos !== synthetic && spawnedBy.has(index.events[pos].agent) ? index.events[pos].agent : ''));
   const scopes = stopScopes(index, points, keys, synthetic);

@@ -60,9 +60,9 @@ const SUPERSEDED = Symbol('superseded');
 const yieldToMessages = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** A followed trace's analysis of what was read, in phases (FollowAnalysis.steps): the analysis, or `{ error }` with why it failed (the trace still shows). */
-function* followedSteps(follow: FollowAnalysis, loaded: LoadedTrace): Generator<AnalysisPhase, Analysis | { error: string }, void> {
+function* followedSteps(follow: FollowAnalysis, loaded: LoadedTrace, inProgress: boolean): Generator<AnalysisPhase, Analysis | { error: string }, void> {
   try {
-    return yield* follow.steps(loaded);
+    return yield* follow.steps(loaded, inProgress);
   } catch (err) {
     return { error: (err as Error).message };
   }
@@ -194,8 +194,10 @@ export class SessionStore implements EngineCalls {
       const ended = (phase: AnalysisPhase) => {
         if (progressive) report({ phase: 'analyze', message: `${analysing}: ${phase} done` });
       };
+      // lines were appended since the last read: the run is being written, its end is not judged yet (StopOptions.inProgress)
+      const inProgress = request.inProgress ?? (fromDisk && read.grew);
       const result = await this.analyse(
-        follow ? followedSteps(follow, read.loaded) : snapshotAnalysis(first, request.outcome),
+        follow ? followedSteps(follow, read.loaded, inProgress) : snapshotAnalysis(first, request.outcome, inProgress),
         progressive ? pause : undefined,
         () => this.wanted.get(key) === -1 && this.sessions.get(key) === session,
         ended,

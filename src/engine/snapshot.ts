@@ -113,10 +113,11 @@ function sameRecords(before: OriginList, after: OriginList, n: number): boolean 
  * name as it ends (the engine's worker answers other messages there), returns the analysis, or
  * `{ error }` with the message of the exception a phase threw. Ending it early frees what it holds.
  * @param outcome the run's outcome as the user states it, or undefined (the trace's own signal).
+ * @param inProgress the trace's files are still being written (StopOptions.inProgress).
  */
-export function* snapshotAnalysis(read: TraceSnapshot, outcome?: 'success' | 'failure'): Generator<AnalysisPhase, Analysis | { error: string }, void> {
+export function* snapshotAnalysis(read: TraceSnapshot, outcome?: 'success' | 'failure', inProgress = false): Generator<AnalysisPhase, Analysis | { error: string }, void> {
   try {
-    return yield* analysisSteps(read.loaded, outcome ? { outcome } : {});
+    return yield* analysisSteps(read.loaded, { ...(outcome ? { outcome } : {}), ...(inProgress ? { inProgress } : {}) });
   } catch (err) {
     return { error: (err as Error).message };
   }

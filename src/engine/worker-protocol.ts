@@ -40,6 +40,11 @@ export interface LoadRequest {
    * none (a benchmark log): the analysis blames and signs credit by it. Undefined: the trace's own signal.
    */
   outcome?: 'success' | 'failure';
+  /**
+   * Whether the trace's files are still being written (its end is then not judged: StopOptions.inProgress).
+   * Undefined: the engine's own reading, true when this read found lines appended to a file read from disk.
+   */
+  inProgress?: boolean;
 }
 
 /** A phase of a load, reported while it runs (the host shows it after a second). */

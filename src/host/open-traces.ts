@@ -51,7 +51,9 @@ export class OpenTraces implements vscode.Disposable {
   private readonly stoppedGrowing = new vscode.EventEmitter<string>();
   /**
    * Fires with a session's key when its files have not grown for the live window: it is no longer
-   * in progress (the views that said so say it no more; nothing else tells them, no load happens).
+   * in progress (the views that said so say it no more). A session whose last read found lines
+   * appended is then read again, so that the end of its trace is judged (the analysis of a trace
+   * being written gives it no verdict: StopOptions.inProgress).
    */
   readonly onDidStopGrowing = this.stoppedGrowing.event;
   /** Files (URI strings) each session published diagnostics to, to clear them later. */
@@ -254,8 +256,10 @@ export class OpenTraces implements vscode.Disposable {
     if (at === undefined) return void this.quiet.delete(key);
     const timer = setTimeout(() => {
       this.quiet.delete(key);
-      if (!this.growing(key)) this.stoppedGrowing.fire(key);
-      else this.quietLater(key);
+      if (this.growing(key)) return this.quietLater(key);
+      this.stoppedGrowing.fire(key);
+      // its last analysis left the end of the trace unjudged (read as it grew: "no stop yet"): judged now
+      if (this.summaries.get(key)?.grew) void this.reload(key, { force: true });
     }, Math.max(0, at + this.liveWindow - Date.now()) + 10);
     this.quiet.set(key, timer);
   }

@@ -105,5 +105,19 @@ describe('a growing trace in the graph editor: appends arrive as deltas', functi
     }
     const after = await seen();
     assert.ok(after.deltas.applied > ended.deltas.applied, `appends after the line ended drawn from deltas: ${JSON.stringify(ended.deltas)} -> ${JSON.stringify(after.deltas)}, renders ${ended.renders} -> ${after.renders}`);
+
+    // the trace has no stop: while it is written, its end is no stop yet (no "never stopped" error); judged once it stops growing
+    const neverStopped = () => vscode.languages.getDiagnostics(uri).filter((d) => d.code === 'stop' && /no stop at end of trace/.test(d.message));
+    assert.deepEqual(neverStopped(), [], 'no "never stopped" error while the file is written');
+    const inline = await evalInWebview<string[]>(`() => globalThis.__otrace.graph.findings.filter((f) => f.kind === 'stop').map((f) => f.inline)`, { selector: frame });
+    assert.deepEqual(inline, ['■ no stop yet']);
+    const window = api.sessions.liveWindowMs;
+    try {
+      api.sessions.liveWindowMs = 1000;
+      const judged = await untilValue('the end judged once the file stopped growing', async () => neverStopped(), (ds) => ds.length === 1, 60_000);
+      assert.equal(judged[0].severity, vscode.DiagnosticSeverity.Error);
+    } finally {
+      api.sessions.liveWindowMs = window;
+    }
   });
 });

@@ -102,16 +102,17 @@ class Followed extends FollowedFile {
   /**
    * Loads what is on disk now; the followed analysis and its run summary must equal a whole analysis of the file's text.
    * @param abandonAfter first runs the update in phases and ends it after this many (a newer load came: the engine's worker), then updates.
+   * @param inProgress the file is still being written (StopOptions.inProgress), for the update and the whole analysis.
    */
-  check(what: string, abandonAfter?: number): { loaded: LoadedTrace; analysis: Analysis } {
+  check(what: string, abandonAfter?: number, inProgress = false): { loaded: LoadedTrace; analysis: Analysis } {
     const { loaded, fresh } = this.load();
     if (abandonAfter !== undefined) {
-      const steps = this.follow.steps(loaded);
+      const steps = this.follow.steps(loaded, inProgress);
       for (let k = 0; k < abandonAfter && !steps.next().done; k++);
       steps.return(undefined as never);
     }
-    const analysis = this.follow.update(loaded);
-    const whole = analyzeTrace(fresh);
+    const analysis = this.follow.update(loaded, inProgress);
+    const whole = analyzeTrace(fresh, { inProgress });
     assert.deepEqual(plain(analysis), plain(whole), `${what}: the followed analysis equals a whole analysis (${this.follow.last.how}: ${this.follow.last.reason})`);
     assert.deepEqual(plain(runSummary(loaded, analysis)), plain(runSummary(fresh, whole)), `${what}: the same run summary`);
     return { loaded, analysis };
@@ -180,6 +181,18 @@ describe('the analysis that follows appends', () => {
     assert.equal(f.follow.last.how, 'appended');
     assert.equal(failed.analysis.outcome.status, 'failure', 'the outcome changed');
     assert.deepEqual(Object.keys(failed.analysis.credit.events).length > 0, true, 'credit from the new outcome');
+  });
+
+  it('judges the end of the trace, whole, once the file is no longer being written (no stop yet while it is)', () => {
+    const f = new Followed(lines(start));
+    f.check('start', undefined, true);
+    f.append(lines([ev(5, 5, 'tool_call', 'w', { tool: 'bash', content: 'make build' })]));
+    const running = f.check('appended while written', undefined, true).analysis;
+    assert.equal(f.follow.last.how, 'appended');
+    assert.deepEqual(running.stops.filter((s) => s.synthetic).map((s) => s.finding), ['ok'], 'no stop yet: no verdict');
+    const ended = f.check('no longer written').analysis;
+    assert.deepEqual([f.follow.last.how, f.follow.last.reason], ['whole', 'the file is no longer being written: the end of the trace is judged']);
+    assert.deepEqual(ended.stops.filter((s) => s.synthetic).map((s) => s.finding), ['no_stop'], 'never stopped');
   });
 
   it('reuses the analysis when a piece adds no record (a write that ends inside a line)', () => {

@@ -121,6 +121,26 @@ test('no stop: the trace ends without a stop event', () => {
   assert.deepEqual(a.stops[0].evidence, ['the trace ends without a stop event']);
 });
 
+test("a trace still being written has not stopped yet: its end gets no verdict (no 'no stop' error), and a recorded stop is judged as before", () => {
+  const events = [
+    { id: 'u', type: 'message' as const, agent: 'user', content: 'go' },
+    { id: 'm1', type: 'message' as const, agent: 'a', content: 'working on it' },
+    { id: 'c1', type: 'tool_call' as const, agent: 'a', tool: 'x', content: 'arg one' },
+    { id: 'r1', type: 'tool_result' as const, agent: 'a', tool: 'x', content: 'output' },
+  ];
+  const running = analyzeTrace(traceOf(events), { inProgress: true });
+  assert.equal(running.stops.length, 1);
+  assert.equal(running.stops[0].finding, 'ok');
+  assert.equal(running.stops[0].message, 'no stop yet: the file is still being written (the run is in progress); no verdict until it ends');
+  const f = running.findings.find((x) => x.kind === 'stop')!;
+  assert.deepEqual([f.severity, f.inline, f.mode], ['info', '■ no stop yet', 'ok']);
+  // the same trace once it is no longer written: never stopped
+  assert.equal(analyzeTrace(traceOf(events)).stops[0].finding, 'no_stop');
+  // a stop the file records is judged whether the file is written or not
+  const stopped = [...events, { id: 'st', type: 'stop' as const, agent: 'a', reason: 'task_complete' as const }];
+  assert.deepEqual(analyzeTrace(traceOf(stopped), { inProgress: true }).stops, analyzeTrace(traceOf(stopped)).stops);
+});
+
 test('no stop: a max-turns stop that ended a loop the agents never left', () => {
   const turns = [];
   for (let k = 0; k < 3; k++) {

@@ -86,7 +86,7 @@ test('a streamed trace that grows keeps the long content its next analysis needs
     fs.appendFileSync(file, batch(from, to));
     const grown = (await engine.load({ ...request, changed: [file] }))!;
     assert.equal(grown.counts.events, to);
-    const fresh = (await new InProcessEngine({ streamFromBytes: 0 }).load({ ...request, key: 'fresh' }))!;
+    const fresh = (await new InProcessEngine({ streamFromBytes: 0 }).load({ ...request, key: 'fresh', inProgress: true }))!;
     assert.deepEqual(grown.findings.map((f) => f.message), fresh.findings.map((f) => f.message), `the findings of a fresh read after ${to} events`);
     for (const i of [1, to - 1]) assert.equal(await engine.eventContent('k', grown.stamp, i), LONG, `event ${i}'s content after ${to} events`);
   }

@@ -1,8 +1,9 @@
 /**
- * A half-written last line in a file being written (src/engine/shown-problems.ts): information in
- * the Problems panel and no error in the graph's header while the file is followed; the same line
- * in a file read from a document's text (not followed) stays an error. The trace's own problems
- * are unchanged either way.
+ * A file being written, in the Problems panel: a half-written last line (src/engine/shown-problems.ts)
+ * is information and no error in the graph's header while the file is followed, and the same line in
+ * a file read from a document's text (not followed) stays an error (the trace's own problems are
+ * unchanged either way); the end of a trace read as it grew is no stop yet, judged once the host
+ * reads it again after it stopped growing.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -49,4 +50,20 @@ test('a half-written last line of a file being written is information, not an er
   assert.equal(items[0].severity, 'error');
   assert.match(items[0].message, /^last line is cut off/);
   assert.deepEqual(store.graphOverview('d', 'title')!.problems, { errors: 1, warnings: 0 });
+});
+
+test("the end of a trace read as it grew is no stop yet (no 'never stopped' error); read again once it stopped growing, it is judged", async () => {
+  const file = path.join(DIR, 'running.otrace.jsonl');
+  fs.writeFileSync(file, `${JSON.stringify({ trace_id: 'run', task_id: 'run', system: 'test' })}\n${lines(0, 5)}`);
+  const store = new SessionStore();
+  let id = 0;
+  const load = async (force = false) => (await store.load({ key: 'k', version: -1, path: file, local: true, changed: [file], ...(force ? { force } : {}) }, ++id))!;
+  const stopDiagnostics = (s: Awaited<ReturnType<typeof load>>) => s.diagnostics.flatMap((d) => d.items).filter((d) => d.code === 'stop').map((d) => `${d.severity}: ${d.message}`);
+  assert.deepEqual(stopDiagnostics(await load()), ['error: stop: no stop at end of trace: the trace ends without a stop event'], 'a file read once, not growing: never stopped');
+  fs.appendFileSync(file, lines(5, 8));
+  assert.deepEqual(stopDiagnostics(await load()), [], 'lines appended: the run is being written, its end is not judged');
+  const findings = store.graphOverview('k', 'title')!.findings.filter((f) => f.kind === 'stop');
+  assert.deepEqual(findings.map((f) => [f.severity, f.inline]), [['info', '■ no stop yet']]);
+  // the host reads it again (force) when it has not grown for its live window: the end is judged
+  assert.deepEqual(stopDiagnostics(await load(true)), ['error: stop: no stop at end of trace: the trace ends without a stop event']);
 });
