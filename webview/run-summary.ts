@@ -94,7 +94,7 @@ export function noProblemWords(reading: { errors: number; warnings: number }): s
 }
 
 /** What the Ended row says first of a run whose file is still being written: its outcome and last stop are only those so far. */
-export const STILL_WRITTEN = 'not yet: the file is still being written';
+export const STILL_WRITTEN = 'not yet: still being written';
 
 /**
  * Fills `el` with the run summary (hidden when there is none); `reading`: the overview's counts of
@@ -145,6 +145,8 @@ export function showRunSummary(el: HTMLElement, run: GraphRunBrief | undefined, 
     ended.value.append(go);
     if (stop.text) ended.value.append(` · ${stop.recorded ? '' : 'its last words: '}“${plainLabel(stop.text, 140)}”`);
   } else if (!growing) ended.value.append(endedWords(null));
+  // one line per question, cut at the panel's width: the whole of it on hover
+  ended.value.title = ended.value.textContent ?? '';
 
   const who = row('Who');
   who.value.textContent = agentWords(run.agents, run.agentCount);
