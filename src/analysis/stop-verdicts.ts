@@ -48,10 +48,10 @@ export const LIMIT_REASONS = new Set<StopReason>(['max_turns', 'budget_exhausted
 const RANK: Record<Confidence, number> = { low: 0, medium: 1, high: 2 };
 const ZERO: Spent = { events: 0, tokens: 0, seconds: 0 };
 
-/** What a judgement needs besides the stop's segment. */
 /** The message of the end of a trace still being written (StopOptions.inProgress). */
 export const NO_STOP_YET = 'no stop yet: the file is still being written (the run is in progress); no verdict until it ends';
 
+/** What a judgement needs besides the stop's segment. */
 export interface StopJudge {
   ctx: StopContext;
   answers: AnswerStatements;

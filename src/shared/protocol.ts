@@ -214,7 +214,7 @@ export interface GraphOverview {
   analysing?: true;
   /**
    * While the analysis of lines appended to the trace runs (`analysing`): `findings` and `run` are
-   * the last analysis's, of the first `analysedEvents` events (the nodes carry no marks meanwhile).
+   * the last analysis's, of the first `analysedEvents` events (and so are the nodes' marks).
    */
   analysedEvents?: number;
 }
