@@ -13,7 +13,7 @@ import { eventCues } from '../shared/cues';
 import { canonicalType, EVENT_TYPES } from '../trace/schema';
 import { differingChunks, sameUpTo } from './typed-diff';
 import { kindColumn, OTHER_KIND } from './kind-column';
-import type { TraceSnapshot } from './snapshot';
+import { shownAnalysis, type TraceSnapshot } from './snapshot';
 import { contentsOf } from './long-content';
 
 /** How an event takes part in runs. */
@@ -88,8 +88,7 @@ export function graphIndex(snapshot: TraceSnapshot): GraphIndex {
   const aside = snapshot.setAside;
   const onDisk = aside?.size ? { has: (i: number) => aside.has(i), read: (at: readonly number[]) => contentsOf(snapshot, at) } : undefined;
   // while an append is analysed, the nodes keep the marks of the analysis the snapshot carries (of the events it read)
-  const marksFrom = snapshot.analysis ?? snapshot.carried?.analysis;
-  const layout = graphLayout(snapshot.loaded, Infinity, marksFrom, onDisk);
+  const layout = graphLayout(snapshot.loaded, Infinity, shownAnalysis(snapshot), onDisk);
   const base = structureIndex(layout);
   const { kinds, kind, crossing } = base;
   const n = layout.events.length;

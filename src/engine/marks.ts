@@ -13,7 +13,7 @@ import type { EventMark, FileMarks, MarkCategory, MarkOptions } from './event-ma
 import { MARK_CATEGORIES } from './event-marks';
 import { canonicalType, type EventType } from '../trace/event-types';
 import type { Range } from '../trace/model';
-import type { TraceSnapshot } from './snapshot';
+import { shownAnalysis, type TraceSnapshot } from './snapshot';
 import { creditLabel, creditWorthShowing } from '../shared/credit-words';
 
 /** Event types whose credit is shown: the messages between agents and what they pass on. */
@@ -44,7 +44,7 @@ export function eventMarks(snapshot: TraceSnapshot, options: MarkOptions): Map<s
       for (const i of f.events) loopMembers.add(i);
     }
   }
-  const credit = snapshot.analysis?.credit ?? snapshot.carried?.analysis.credit; // while an append is analysed, the last analysis's
+  const credit = shownAnalysis(snapshot)?.credit; // while an append is analysed, the last analysis's
   if (credit && options.credit) {
     const values = credit.by_index;
     let max = 0;

@@ -14,7 +14,7 @@ import type { TraceEvent } from '../trace/schema';
 import { contentOf } from './long-content';
 import { creditLabel, creditWorthShowing } from '../shared/credit-words';
 import { PREVIEW_CHARS, type EventInfo, type EventPlace, type LensItem, type LineSpan, type OutlineLane, type PromptAt, type PromptUser } from './query-types';
-import { compare, countsSteps, eventAt, findingsOfEvent, type TraceSnapshot } from './snapshot';
+import { compare, countsSteps, eventAt, findingsOfEvent, shownAnalysis, type TraceSnapshot } from './snapshot';
 import { isSoundStop } from '../analysis/types';
 import { sourcePromptOf } from './source-prompt';
 import { contentInMemory, eventLabel } from './record-labels';
@@ -45,7 +45,7 @@ export function eventInfo(s: TraceSnapshot, index: number): EventInfo | undefine
   if (!place) return undefined;
   const e = s.loaded.trace.events[index];
   const text = contentOf(s, index);
-  const credit = s.analysis?.credit ?? s.carried?.analysis.credit; // while an append is analysed, the last analysis's (for the events it read)
+  const credit = shownAnalysis(s)?.credit; // while an append is analysed, the last analysis's (for the events it read)
   let creditInfo: EventInfo['credit'];
   // only where it says something: no "0% of the result" on every event
   if (credit && index < credit.by_index.length && creditWorthShowing(credit.by_index[index])) {

@@ -93,6 +93,14 @@ export function appendedSnapshot(key: string, version: number, path: string, loa
   return { ...read, findings: before.findings, findingsOf: { start, list: before.findingsOf.list }, ...(before.run ? { run: before.run } : {}), carried: shown };
 }
 
+/**
+ * The analysis a snapshot shows: its own, else (while an append is analysed) the one it carries,
+ * whose indices name only the first `carried.events` events; undefined when it shows none.
+ */
+export function shownAnalysis(s: TraceSnapshot): Analysis | undefined {
+  return s.analysis ?? s.carried?.analysis;
+}
+
 /** What a snapshot shows of an analysis: how many events it read, and the analysis; undefined when it shows none. */
 function analysisShown(s: TraceSnapshot): TraceSnapshot['carried'] {
   if (s.analysis) return { events: s.analysis.metrics.events, analysis: s.analysis };

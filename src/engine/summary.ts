@@ -15,7 +15,7 @@ import { shownProblem } from './shown-problems';
 import type { TraceEvent } from '../trace/schema';
 import type { Range, Severity } from '../trace/model';
 import { capDiagnostics } from './diagnostic-cap';
-import type { TraceSnapshot } from './snapshot';
+import { shownAnalysis, type TraceSnapshot } from './snapshot';
 import { nodeLabel } from './graph-model';
 import { visibleText } from '../trace/preview';
 import { eventStringSpots, rangeStringSpots, type StringSpot } from './long-strings';
@@ -133,7 +133,7 @@ export function summarize(snapshot: TraceSnapshot, stamp: number, bytesRead: num
     stamp,
     format: loaded.format,
     mappingPath: loaded.mappingPath,
-    counts: { events: events.length, edges: loaded.trace.edges.length, agents, stops, loops: snapshot.analysis?.loops.length ?? snapshot.carried?.analysis.loops.length ?? 0, problems: loaded.problems.length, findings: findings.length },
+    counts: { events: events.length, edges: loaded.trace.edges.length, agents, stops, loops: shownAnalysis(snapshot)?.loops.length ?? 0, problems: loaded.problems.length, findings: findings.length },
     files: [...new Set([...snapshot.byFile.keys(), ...(loaded.readFiles ?? [])])],
     promptFiles: prompts,
     diagnostics: sessionDiagnostics(snapshot),
