@@ -35,6 +35,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { analyzeTrace } from '../src/analysis';
 import { FollowAnalysis, type FollowHow } from '../src/analysis/follow';
 import { SessionFiles, STREAM_FROM_BYTES } from '../src/engine/session-input';
@@ -365,6 +366,8 @@ interface GraphRow {
   phases: Record<string, [number, number]>;
   /** From the load's call until the overview's bytes and the first window are made: [median, p95] ms. */
   total: [number, number];
+  /** Of the total, the collector's pauses of the thread (PerformanceObserver 'gc' entries that started inside it): [median, p95] ms. */
+  gc: [number, number];
   /** Bytes of the overview (json + columns) sent per append (median). */
   overview_bytes: number;
   load: [number, number];
@@ -412,10 +415,16 @@ async function graphRow(dir: string, n: number): Promise<GraphRow> {
   };
   const phases: Record<string, number[]> = { 'bytes read + import': [], 'read snapshot + summary': [], 'layout structure': [], 'graph index': [], overview: [], 'first window': [] };
   const totals: number[] = [];
+  /** Per timed append: the collector's pauses of this thread inside it (ms; part of the total, not a phase of its own). */
+  const gcPauses: number[] = [];
+  const gcs: { start: number; duration: number }[] = [];
+  const gcObserver = new PerformanceObserver((list) => gcs.push(...list.getEntries().map((e) => ({ start: e.startTime, duration: e.duration }))));
+  gcObserver.observe({ entryTypes: ['gc'] });
   const sizes: number[] = [];
   let version = 0;
   const loadOnce = async (timed: boolean): Promise<string> => {
     const t0 = process.hrtime.bigint();
+    const p0 = performance.now();
     let graphDone = false;
     let how = '';
     await store.load({ key, version: -1, path: file, local: true, changed: [file] }, ++version, (p) => {
@@ -452,6 +461,8 @@ async function graphRow(dir: string, n: number): Promise<GraphRow> {
       const window = ms(t);
       const total = ms(t0);
       if (!timed) return;
+      const p1 = performance.now();
+      timedSpans.push([p0, p1]);
       if (first.nodes.length + first.runs.length === 0) throw new Error('graph row: the first window drew nothing');
       phases['bytes read + import'].push(readMs);
       phases['read snapshot + summary'].push(answered - readMs);
@@ -468,6 +479,8 @@ async function graphRow(dir: string, n: number): Promise<GraphRow> {
     if (analysed) held = analysed.stamp;
     return how;
   };
+  /** The timed appends' spans on the performance clock (their GC pauses are summed once the observer delivered them). */
+  const timedSpans: [number, number][] = [];
   try {
     await loadOnce(false);
     // the first append starts following the file (read whole once more into the reader that follows it)
@@ -476,10 +489,14 @@ async function graphRow(dir: string, n: number): Promise<GraphRow> {
     for (let k = 1; k <= GRAPH_ROUNDS; k++) {
       fs.appendFileSync(file, `${more.slice(k * LINES, (k + 1) * LINES).join('\n')}\n`);
       const how = await loadOnce(true);
-      process.stdout.write(`  graph ${n}: append ${k}: ${Math.round(totals[totals.length - 1])} ms, structure ${how}, overview ${WHOLE_OVERVIEW ? 'whole (forced)' : kinds[kinds.length - 1]} (${Object.entries(phases).map(([p, xs]) => `${p} ${Math.round(xs[xs.length - 1])}`).join(', ')})\n`);
+      await new Promise((r) => setImmediate(r)); // the observer's entries are delivered asynchronously
+      const [p0, p1] = timedSpans[timedSpans.length - 1];
+      gcPauses.push(gcs.filter((g) => g.start >= p0 && g.start < p1).reduce((sum, g) => sum + g.duration, 0));
+      process.stdout.write(`  graph ${n}: append ${k}: ${Math.round(totals[totals.length - 1])} ms (GC pauses ${Math.round(gcPauses[gcPauses.length - 1])} ms), structure ${how}, overview ${WHOLE_OVERVIEW ? 'whole (forced)' : kinds[kinds.length - 1]} (${Object.entries(phases).map(([p, xs]) => `${p} ${Math.round(xs[xs.length - 1])}`).join(', ')})\n`);
     }
   } finally {
     proto.read = read0;
+    gcObserver.disconnect();
   }
   const round1 = (x: number) => Math.round(x * 10) / 10;
   const pair = (xs: number[]): [number, number] => [round1(median(xs)), round1(quantile(xs, 0.95))];
@@ -490,6 +507,7 @@ async function graphRow(dir: string, n: number): Promise<GraphRow> {
     appends: GRAPH_ROUNDS,
     phases: Object.fromEntries(Object.entries(phases).map(([p, xs]) => [p, pair(xs)])),
     total: pair(totals),
+    gc: pair(gcPauses),
     overview_bytes: median(sizes),
     load: [load0, os.loadavg()[0]].map((l) => Math.round(l * 10) / 10) as [number, number],
   };
@@ -499,9 +517,9 @@ async function graphRow(dir: string, n: number): Promise<GraphRow> {
 function graphTable(rows: GraphRow[]): string {
   const names = Object.keys(rows[0]?.phases ?? {});
   return [
-    `| events | file MB | appends of ${LINES} lines | append -> graph current ms: median, p95 | ${names.map((p) => `${p} ms`).join(' | ')} | overview bytes | load before, after |`,
-    `|---|---|---|---|${names.map(() => '---|').join('')}---|---|`,
-    ...rows.map((r) => `| ${fmt(r.events, 0)} | ${fmt(r.file_mb)} | ${r.appends} | ${fmt(r.total[0], 0)}, ${fmt(r.total[1], 0)} | ${names.map((p) => `${fmt(r.phases[p][0])}, ${fmt(r.phases[p][1])}`).join(' | ')} | ${fmt(r.overview_bytes, 0)} | ${r.load.join(', ')} |`),
+    `| events | file MB | appends of ${LINES} lines | append -> graph current ms: median, p95 | of it GC pauses ms | ${names.map((p) => `${p} ms`).join(' | ')} | overview bytes | load before, after |`,
+    `|---|---|---|---|---|${names.map(() => '---|').join('')}---|---|`,
+    ...rows.map((r) => `| ${fmt(r.events, 0)} | ${fmt(r.file_mb)} | ${r.appends} | ${fmt(r.total[0], 0)}, ${fmt(r.total[1], 0)} | ${r.gc ? `${fmt(r.gc[0], 0)}, ${fmt(r.gc[1], 0)}` : '–'} | ${names.map((p) => `${fmt(r.phases[p][0])}, ${fmt(r.phases[p][1])}`).join(' | ')} | ${fmt(r.overview_bytes, 0)} | ${r.load.join(', ')} |`),
   ].join('\n');
 }
 

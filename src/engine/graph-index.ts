@@ -356,7 +356,9 @@ function grownTracks(layout: GraphLayout, old: LayoutStructure, prev: StructureI
     more.sort((a, b) => order[a] - order[b]);
     const inOrder = concat(t.order, more);
     let time: Int32Array;
-    if (isSortedByTime(inOrder, tx, order)) time = inOrder;
+    // old lists that were one (in time order as in file order) with the old positions kept: only from where the new events join is read
+    const from = sameTx && t.time === t.order ? Math.max(1, t.order.length) : 1;
+    if (isSortedByTime(inOrder, tx, order, from)) time = inOrder;
     else if (sameTx) {
       // the old ones in time order, then the new ones (whose times are no earlier), checked where they meet
       const tail = more.slice().sort(byTime);
@@ -384,9 +386,9 @@ function concat(a: Int32Array, b: readonly number[]): Int32Array {
   return out;
 }
 
-/** True when `list` is sorted by axis position, then time rank (what the time lists are sorted by). */
-function isSortedByTime(list: Int32Array, tx: Float64Array, order: Int32Array): boolean {
-  for (let k = 1; k < list.length; k++) {
+/** True when `list` is sorted by axis position, then time rank (what the time lists are sorted by), read from `from` (its entries before `from` known sorted). */
+function isSortedByTime(list: Int32Array, tx: Float64Array, order: Int32Array, from = 1): boolean {
+  for (let k = from; k < list.length; k++) {
     const a = list[k - 1];
     const b = list[k];
     if (!(tx[a] - tx[b] < 0 || (tx[a] - tx[b] === 0 && order[a] - order[b] <= 0))) return false;

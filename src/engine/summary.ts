@@ -238,6 +238,26 @@ export function sessionDiagnostics(snapshot: TraceSnapshot): FileDiagnostics[] {
     const spot = problemSpots.get(k);
     add(fileKey(p.file), { severity: p.severity, message: p.message, range: p.range, ...(spot ? { inString: spot } : {}) });
   });
+  for (const [file, d] of findingDiagnostics(snapshot, fileKey)) add(file, d);
+  return [...byFile].map(([file, list]) => {
+    const { shown, summary } = capDiagnostics(list, (d) => d);
+    return { file, items: summary ? [...shown, summary] : shown };
+  });
+}
+
+/**
+ * The findings' diagnostics, made once per findings list and session file: the trace as read
+ * after an append shows the last analysis's findings (snapshot.ts `appendedSnapshot`: the same
+ * list, its events the same records at the same places), whose diagnostics are those made for the
+ * analysed snapshot, not made again per append (a label per related event: about 20 ms at 1M events).
+ */
+const findingsShown = new WeakMap<readonly Finding[], { path: string; items: [string, SessionDiagnostic][] }>();
+
+/** Per finding other than a sound stop: its file (as `fileKey` names it) and diagnostic, in finding order (see {@link findingsShown}). */
+function findingDiagnostics(snapshot: TraceSnapshot, fileKey: (file: string | undefined) => string): [string, SessionDiagnostic][] {
+  const known = findingsShown.get(snapshot.findings);
+  if (known && known.path === snapshot.path) return known.items;
+  const items: [string, SessionDiagnostic][] = [];
   const origins = snapshot.loaded.eventOrigins;
   const events = snapshot.loaded.trace.events;
   const shown = snapshot.findings.filter((f) => f.mode !== 'ok'); // a stop with no failure found (a turn or phase end too) is no problem: decorations and hovers show it
@@ -254,10 +274,8 @@ export function sessionDiagnostics(snapshot: TraceSnapshot): FileDiagnostics[] {
       .filter((i) => origins.get(i))
       // named as the graph names the event, with its agent: a tool-use id (`toolu_01LZ…:result`) says nothing
       .map((i) => ({ file: fileKey(origins.get(i)!.file), range: origins.get(i)!.range, message: `${visibleText(nodeLabel(events[i], false))} by ${visibleText(events[i].agent)} (${KIND_LABEL[f.kind]})`, ...inString(i) }));
-    add(fileKey(main.file), { severity: f.severity, message: `${KIND_LABEL[f.kind]}: ${f.message}`, range: main.range, code: f.kind, related, ...inString(f.events[0]) });
+    items.push([fileKey(main.file), { severity: f.severity, message: `${KIND_LABEL[f.kind]}: ${f.message}`, range: main.range, code: f.kind, related, ...inString(f.events[0]) }]);
   }
-  return [...byFile].map(([file, list]) => {
-    const { shown, summary } = capDiagnostics(list, (d) => d);
-    return { file, items: summary ? [...shown, summary] : shown };
-  });
+  findingsShown.set(snapshot.findings, { path: snapshot.path, items });
+  return items;
 }

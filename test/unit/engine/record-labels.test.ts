@@ -53,7 +53,7 @@ test('Claude Code: the prompt, the assistant, tool calls with their argument, re
     assert.ok(l.text.length <= LABEL_CHARS + 30 && !/\n/.test(l.text), l.text);
   }
   // every record holding events has one label; lines without events (snapshots, progress rows) none
-  const lines = new Set(session.byFile.get('')!.map((i) => session.loaded.eventOrigins.get(i)!.range.start.line));
+  const lines = new Set(Array.from(session.byFile.get('')!, (i) => session.loaded.eventOrigins.get(i)!.range.start.line));
   assert.deepEqual([...main.keys()].sort((a, b) => a - b), [...lines].sort((a, b) => a - b));
 });
 
