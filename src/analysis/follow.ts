@@ -5,7 +5,9 @@
  *
  * How an update is made ({@link FollowAnalysis.last} says which, and why):
  * - `unchanged`: the trace has the same events, edges and trace-level fields as last time (the
- *   lines appended held no record yet, e.g. a write that ends inside a line): the last analysis.
+ *   lines appended held no record yet, e.g. a write that ends inside a line), and it is still (or
+ *   still not) being written: the last analysis. The same trace once its file is no longer being
+ *   written (or is again) is taken as an append of nothing: its end is judged again (below).
  * - `appended`: the new events come after the old ones (the old ones are the same objects, at the
  *   same places: a reader hands out a new object for an event it completes from a later line, so
  *   a changed event is a new one; and none of the new ones is earlier in time than the last old
@@ -27,6 +29,8 @@
  *     a repeated call's result changed, whether a loop is unresolved: the last new content moves);
  *   - blame and metrics (an old tool call's work ends at its result, which may be new; the
  *     critical path ends at the latest finish; busy time unions every lane's intervals).
+ *   Whether the file is still being written (StopOptions.inProgress) is read by the stop verdicts
+ *   alone: an update whose flag changed is made as an append too.
  * - `whole`: anything that reaches back (a rewrite, an event changed or moved, an event earlier than
  *   the last one, several traces in the file, another format) or the first
  *   load: a whole analysis, whose per-event results are carried to the next update.
@@ -92,11 +96,12 @@ export class FollowAnalysis {
    */
   *steps(loaded: LoadedTrace, inProgress = false): Generator<AnalysisPhase, Analysis, void> {
     const seen = this.seen;
-    const change: { how: FollowHow; reason: string } = !seen
-      ? { how: 'whole', reason: 'the first load' }
-      : seen.inProgress !== inProgress
-        ? { how: 'whole', reason: inProgress ? 'the file is being written again' : 'the file is no longer being written: the end of the trace is judged' }
-        : changeOf(seen, loaded);
+    const change: { how: FollowHow; reason: string } = !seen ? { how: 'whole', reason: 'the first load' } : changeOf(seen, loaded);
+    if (seen && seen.inProgress !== inProgress && change.how !== 'whole') {
+      // only the stop verdicts read the flag, and they are judged whole on every update: the carry stands (none of it reads the flag)
+      const flag = inProgress ? 'the file is being written again' : 'the file is no longer being written: the end of the trace is judged';
+      Object.assign(change, { how: 'appended', reason: change.how === 'unchanged' ? `no new event or edge; ${flag}` : `${change.reason}; ${flag}` });
+    }
     this.seen = undefined;
     const options = { ...this.options, inProgress };
     try {

@@ -163,13 +163,14 @@ export class SessionStore implements EngineCalls {
         return session.summary;
       }
       await step();
-      // a file seen growing: its graph's layout extends the last one on the next append (src/engine/structure-growth.ts)
-      if (read.grew && fromDisk) followLayout(read.loaded);
+      // a file seen growing (or read again by the reader that follows it): its graph's layout extends the last one on the next append (src/engine/structure-growth.ts)
+      if ((read.grew || read.shared) && fromDisk) followLayout(read.loaded);
       const events = read.loaded.trace.events.length;
       const analysing = `analysing ${events.toLocaleString('en-US')} events`;
       const progressive = events >= (this.options.progressiveFromEvents ?? PROGRESSIVE_FROM_EVENTS);
-      // lines appended to a large trace: the trace as read shows the last analysis's findings while its own runs (no decoration blinks out)
-      const first = progressive && read.grew && fromDisk ? appendedSnapshot(key, request.version, request.path, read.loaded, session.snapshot) : readSnapshot(key, request.version, request.path, read.loaded);
+      // lines appended to a large trace, or a followed one read again (its events those of the reader that follows it, e.g. once its
+      // file is no longer written): the trace as read shows the last analysis's findings while its own runs (no decoration blinks out)
+      const first = progressive && (read.grew || read.shared) && fromDisk ? appendedSnapshot(key, request.version, request.path, read.loaded, session.snapshot) : readSnapshot(key, request.version, request.path, read.loaded);
       if (progressive) {
         // The trace as read answers now (graph, queries) while its analysis runs; the load's files are kept only with the analysis (a newer load reads them again).
         if (this.sessions.get(key) !== session) return undefined; // released meanwhile

@@ -182,9 +182,15 @@ export function extendStructure(events: readonly TraceEvent[], edges: readonly T
   for (let i = 0; i < e0; i++) if (edges[i] !== g.seenEdges[i]) return decline('an old edge changed or moved');
   const s = g.structure;
   if (n === n0 && edges.length === e0) {
-    // the same events and edges (another read of an unchanged trace): the same structure
+    // the same events and edges (another read of an unchanged trace, e.g. once its file is no longer
+    // written): the same columns, made from `s` as an append of nothing (its graph index and overview
+    // go on from `s`'s), and the one the next append extends
     lastWhy = 'unchanged';
-    return { ...s, events };
+    const same: LayoutStructure = { ...s, events };
+    g.holder.events = events;
+    origins.set(same, { from: new WeakRef(s), n: n0 });
+    growths.set(events[0], { ...g, structure: same, seenEvents: events, seenEdges: edges });
+    return same;
   }
   const more = g.more ?? moreOf(g);
   if (!more) return decline('a time that is not a finite number');

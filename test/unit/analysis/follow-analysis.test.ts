@@ -122,8 +122,10 @@ class Followed extends FollowedFile {
 describe('the analysis that follows appends', () => {
   it('equals a whole analysis of the same bytes after every piece appended (random traces, random cuts)', () => {
     const hows = { whole: 0, appended: 0, unchanged: 0 };
+    /** Updates whose file was said to be written again, or no longer, taken as appends. */
+    let flips = 0;
     fc.assert(
-      fc.property(fc.array(choice, { minLength: 1, maxLength: 60 }), fc.array(fc.record({ lines: fc.nat(12), inLine: fc.boolean(), abandonAfter: fc.option(fc.nat(7), { freq: 4 }) }), { minLength: 1, maxLength: 8 }), (choices, pieces) => {
+      fc.property(fc.array(choice, { minLength: 1, maxLength: 60 }), fc.array(fc.record({ lines: fc.nat(12), inLine: fc.boolean(), abandonAfter: fc.option(fc.nat(7), { freq: 4 }), inProgress: fc.boolean() }), { minLength: 1, maxLength: 8 }), (choices, pieces) => {
         const text = `${traceLines(choices).join('\n')}\n`;
         const breaks: number[] = [];
         for (let k = text.indexOf('\n'); k >= 0; k = text.indexOf('\n', k + 1)) breaks.push(k + 1);
@@ -139,8 +141,10 @@ describe('the analysis that follows appends', () => {
           f.append(text.slice(shown, to));
           shown = to;
           // now and then an update in phases ended early first (a newer load came): the next one must not count what it took in
-          f.check(`after ${shown} of ${text.length} characters${piece.abandonAfter === null ? '' : `, an update ended after ${piece.abandonAfter} phases first`}`, piece.abandonAfter ?? undefined);
+          // and now and then the file is said to be still written, or no longer (its end is judged then): the flag flips between updates
+          f.check(`after ${shown} of ${text.length} characters${piece.abandonAfter === null ? '' : `, an update ended after ${piece.abandonAfter} phases first`}${piece.inProgress ? ', still being written' : ''}`, piece.abandonAfter ?? undefined, piece.inProgress);
           hows[f.follow.last.how]++;
+          if (f.follow.last.how === 'appended' && /being written/.test(f.follow.last.reason)) flips++;
         }
         f.append(text.slice(shown));
         f.check('whole text');
@@ -149,7 +153,7 @@ describe('the analysis that follows appends', () => {
       { numRuns: Number(process.env.RUNS ?? 60), seed: Number(process.env.SEED ?? 30) },
     );
     // the property covers each path, not only the whole analysis
-    assert.ok(hows.appended > 0 && hows.whole > 0 && hows.unchanged > 0, `each path taken: ${JSON.stringify(hows)}`);
+    assert.ok(hows.appended > 0 && hows.whole > 0 && hows.unchanged > 0 && flips > 0, `each path taken: ${JSON.stringify({ ...hows, flips })}`);
   });
 
   /** An event line. */
@@ -183,7 +187,7 @@ describe('the analysis that follows appends', () => {
     assert.deepEqual(Object.keys(failed.analysis.credit.events).length > 0, true, 'credit from the new outcome');
   });
 
-  it('judges the end of the trace, whole, once the file is no longer being written (no stop yet while it is)', () => {
+  it('judges the end of the trace once the file is no longer being written (no stop yet while it is), from what it carries', () => {
     const f = new Followed(lines(start));
     f.check('start', undefined, true);
     f.append(lines([ev(5, 5, 'tool_call', 'w', { tool: 'bash', content: 'make build' })]));
@@ -191,8 +195,13 @@ describe('the analysis that follows appends', () => {
     assert.equal(f.follow.last.how, 'appended');
     assert.deepEqual(running.stops.filter((s) => s.synthetic).map((s) => s.finding), ['ok'], 'no stop yet: no verdict');
     const ended = f.check('no longer written').analysis;
-    assert.deepEqual([f.follow.last.how, f.follow.last.reason], ['whole', 'the file is no longer being written: the end of the trace is judged']);
+    assert.deepEqual([f.follow.last.how, f.follow.last.reason], ['appended', 'no new event or edge; the file is no longer being written: the end of the trace is judged']);
     assert.deepEqual(ended.stops.filter((s) => s.synthetic).map((s) => s.finding), ['no_stop'], 'never stopped');
+    // and written again: no verdict on the end again
+    f.append(lines([ev(6, 6, 'tool_result', 'w', { tool: 'bash', content: 'error: build failed' })]));
+    const again = f.check('written again', undefined, true).analysis;
+    assert.deepEqual([f.follow.last.how, f.follow.last.reason], ['appended', '1 new events, 0 new edges after the 4 read before; the file is being written again']);
+    assert.deepEqual(again.stops.filter((s) => s.synthetic).map((s) => s.finding), ['ok']);
   });
 
   it('reuses the analysis when a piece adds no record (a write that ends inside a line)', () => {

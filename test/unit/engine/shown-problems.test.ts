@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { SessionStore } from '../../../src/engine/session-store';
 import { BEING_WRITTEN } from '../../../src/engine/shown-problems';
+import { lastExtension } from '../../../src/engine/structure-growth';
 import '../../../src/trace/importers';
 
 const DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-shown-problems-'));
@@ -65,5 +66,39 @@ test("the end of a trace read as it grew is no stop yet (no 'never stopped' erro
   const findings = store.graphOverview('k', 'title')!.findings.filter((f) => f.kind === 'stop');
   assert.deepEqual(findings.map((f) => [f.severity, f.inline]), [['info', '■ no stop yet']]);
   // the host reads it again (force) when it has not grown for its live window: the end is judged
-  assert.deepEqual(stopDiagnostics(await load(true)), ['error: stop: no stop at end of trace: the trace ends without a stop event']);
+  const judged = await load(true);
+  assert.deepEqual(stopDiagnostics(judged), ['error: stop: no stop at end of trace: the trace ends without a stop event']);
+  assert.equal(judged.analysedAs, 'appended', 'from what the followed analysis carries, not whole');
+});
+
+test('a large followed file read again once it stopped growing: the last findings shown while its end is judged, its layout and graph go on (a delta)', async () => {
+  const file = path.join(DIR, 'large.otrace.jsonl');
+  fs.writeFileSync(file, `${JSON.stringify({ trace_id: 'large', task_id: 'large', system: 'test' })}\n${lines(0, 40)}`);
+  // streamed from disk and opened progressively, as a trace of 64 MB and 50,000 events or more is
+  const store = new SessionStore({ streamFromBytes: 1, progressiveFromEvents: 10 });
+  let id = 0;
+  const load = (force = false, onRead: () => void = () => undefined) =>
+    store.load({ key: 'k', version: -1, path: file, local: true, changed: [file], ...(force ? { force } : {}) }, ++id, (p) => {
+      if (p.read) onRead();
+    });
+  await load();
+  fs.appendFileSync(file, lines(40, 45));
+  await load(); // seen growing: followed from here
+  fs.appendFileSync(file, lines(45, 50));
+  await load();
+  const held = store.graphOverviewUpdate('k', 'title', 800, undefined)!;
+  const stopsShown = () => store.graphOverview('k', 'title')!.findings.filter((f) => f.kind === 'stop').map((f) => f.inline);
+  assert.deepEqual(stopsShown(), ['■ no stop yet']);
+  let whileJudged: (string | undefined)[] | undefined;
+  const judged = (await load(true, () => (whileJudged = stopsShown())))!;
+  assert.deepEqual(whileJudged, ['■ no stop yet'], 'the trace as read again shows the last findings while its analysis runs');
+  assert.equal(judged.analysedAs, 'appended');
+  assert.equal(lastExtension(), 'unchanged', 'the layout is the last one (no whole build)');
+  const update = store.graphOverviewUpdate('k', 'title', 800, held.stamp)!;
+  assert.ok('delta' in update, 'the page gets a delta of the overview it holds');
+  assert.equal(stopsShown().includes('■ no stop yet'), false, 'the end is judged');
+  // written again afterwards: an append as before
+  fs.appendFileSync(file, lines(50, 52));
+  assert.equal((await load())!.analysedAs, 'appended');
+  assert.equal(lastExtension(), 'extended');
 });

@@ -164,6 +164,8 @@ describe('the layout structure extended by appends', () => {
     );
     // the property covers the extension, not only whole builds
     assert.ok(layoutStructureExtensions() - before > 40, `extended ${layoutStructureExtensions() - before} times; ${JSON.stringify([...whys])}`);
+    // and read again with nothing appended (a piece of no line): the same layout, made from the last one
+    assert.ok((whys.get('unchanged') ?? 0) > 10, `read again unchanged ${whys.get('unchanged') ?? 0} times`);
     // and the graph index made from the last one's, not whole
     assert.ok(graphPlansCarried() - plansBefore > 100, `${graphPlansCarried() - plansBefore} bucket plans carried`);
     assert.ok(summaryCountsCarried() - carriedBefore > 100, `summary counts carried ${summaryCountsCarried() - carriedBefore} times`);
