@@ -15,6 +15,7 @@ import { differingChunks, sameUpTo } from './typed-diff';
 import { kindColumn, OTHER_KIND } from './kind-column';
 import { shownAnalysis, type TraceSnapshot } from './snapshot';
 import { contentsOf } from './long-content';
+import { grownEdgeLookup, wholeEdgeLookup, type EdgeLookup } from './edge-lookup';
 
 /** How an event takes part in runs. */
 export const enum Role {
@@ -46,12 +47,8 @@ export interface GraphIndex {
   tracks: Track[];
   /** Per lane, per mode: the positions of its stops, sorted (to tell a crowded turn end). */
   stops: { time: Float64Array; order: Float64Array }[];
-  /** Edges by source event: edge numbers of source i are `edgeAt[edgesFrom[i] .. edgesFrom[i + 1])`, in the layout's order. */
-  edgesFrom: Int32Array;
-  edgeAt: Int32Array;
-  /** Edges by target event, the same way. */
-  edgesInto: Int32Array;
-  edgeInAt: Int32Array;
+  /** The layout's edges by source and by target event (src/engine/edge-lookup.ts). */
+  edges: EdgeLookup;
   /** The cues some event carries (src/shared/cues.ts), in the order first met: what the legend explains. */
   cues: string[];
   /** Buckets already planned without events to keep, by mode and bucket width, then by lane and bucket number (see {@link planOf}). */
@@ -97,8 +94,8 @@ export function graphIndex(snapshot: TraceSnapshot): GraphIndex {
   for (const [i, marks] of layout.marks) if (i >= 0 && i < n) role[i] = roleOf(kinds[kind[i]], marks, crossing[i] === 1);
   for (const i of base.firstSpawns) role[i] = Role.Own;
   for (const [i, marks] of layout.marks) if (i >= 0 && i < n && role[i] === Role.Own && isTurnMark(marks) && !keepsStop(marks)) role[i] = Role.TurnMark;
-  const { tracks, stops, edgesFrom, edgeAt, edgesInto, edgeInAt, cues } = base;
-  const index: GraphIndex = { layout, kinds, kind, role, tracks, stops, edgesFrom, edgeAt, edgesInto, edgeInAt, cues, plans: new Map() };
+  const { tracks, stops, edges, cues } = base;
+  const index: GraphIndex = { layout, kinds, kind, role, tracks, stops, edges, cues, plans: new Map() };
   if (base.grown) {
     // after an append: the buckets it left alone keep the plans made for the trace before it (those
     // whose events' marks differ, the other analysis's or none, are planned again)
@@ -162,10 +159,7 @@ interface StructureIndex {
   crossing: Uint8Array;
   tracks: Track[];
   stops: GraphIndex['stops'];
-  edgesFrom: Int32Array;
-  edgeAt: Int32Array;
-  edgesInto: Int32Array;
-  edgeInAt: Int32Array;
+  edges: EdgeLookup;
   /** See {@link firstSpawns}. */
   firstSpawns: number[];
   /** Per event: its role when the analysis marks nothing (see {@link roleOf}). */
@@ -234,7 +228,7 @@ function structureIndex(layout: GraphLayout): StructureIndex {
     }
     kind[i] = k;
   }
-  const { crossing, edgesFrom, edgeAt, edgesInto, edgeInAt } = edgesByEvent(layout);
+  const { crossing, edges } = (prev && grownEdges(layout, prev, from!)) || edgesByEvent(layout);
   const grown = prev ? grownTracks(layout, from!.structure, prev, since) : undefined;
   const tracks = grown?.tracks ?? wholeTracks(layout);
   if (grown) indexExtensions++;
@@ -265,35 +259,36 @@ function structureIndex(layout: GraphLayout): StructureIndex {
     for (const i of spawns) if (i < since && !was.has(i)) touched.push(i);
     for (const i of prev.firstSpawns) if (!is.has(i)) touched.push(i);
   }
-  const index: StructureIndex = { kinds, kind, crossing, tracks, stops, edgesFrom, edgeAt, edgesInto, edgeInAt, firstSpawns: spawns, role, cues: [...cueSet], ...(grown?.sameTx ? { grown: { from: from!.structure, n0: since, touched } } : {}) };
+  const index: StructureIndex = { kinds, kind, crossing, tracks, stops, edges, firstSpawns: spawns, role, cues: [...cueSet], ...(grown?.sameTx ? { grown: { from: from!.structure, n0: since, touched } } : {}) };
   structureIndices.set(layout.structure, index);
   return index;
 }
 
 /** The edges by source and by target event, and which events an edge joins to another lane: O(n + edges), typed arrays only. */
-function edgesByEvent(layout: GraphLayout): Pick<StructureIndex, 'crossing' | 'edgesFrom' | 'edgeAt' | 'edgesInto' | 'edgeInAt'> {
+function edgesByEvent(layout: GraphLayout): Pick<StructureIndex, 'crossing' | 'edges'> {
   const { count, source, target } = layout.edges;
   const lane = layout.lane;
   const n = layout.events.length;
   const crossing = new Uint8Array(n);
-  const edgesFrom = new Int32Array(n + 1);
-  for (let k = 0; k < count; k++) {
-    const a = source[k];
-    const b = target[k];
-    edgesFrom[a + 1]++;
-    if (lane[a] !== lane[b]) crossing[a] = crossing[b] = 1;
-  }
-  for (let i = 0; i < n; i++) edgesFrom[i + 1] += edgesFrom[i];
-  const edgeAt = new Int32Array(count);
-  const fill = edgesFrom.slice(0, n);
-  for (let k = 0; k < count; k++) edgeAt[fill[source[k]]++] = k;
-  const edgesInto = new Int32Array(n + 1);
-  for (let k = 0; k < count; k++) edgesInto[target[k] + 1]++;
-  for (let i = 0; i < n; i++) edgesInto[i + 1] += edgesInto[i];
-  const edgeInAt = new Int32Array(count);
-  const fillIn = edgesInto.slice(0, n);
-  for (let k = 0; k < count; k++) edgeInAt[fillIn[target[k]]++] = k;
-  return { crossing, edgesFrom, edgeAt, edgesInto, edgeInAt };
+  for (let k = 0; k < count; k++) if (lane[source[k]] !== lane[target[k]]) crossing[source[k]] = crossing[target[k]] = 1;
+  return { crossing, edges: wholeEdgeLookup(layout.edges, n) };
+}
+
+/**
+ * {@link edgesByEvent} of a layout whose structure was extended from `from` (its events and edges
+ * the old ones, in their order, with the edges at `from.insertedEdges` added; the old events keep
+ * their lanes), made from the old index `prev`: O(edges added) plus a copy of the old crossings.
+ * Undefined when the old lookup has read through as many appends as it may (src/engine/edge-lookup.ts).
+ */
+function grownEdges(layout: GraphLayout, prev: StructureIndex, from: { n: number; insertedEdges: Int32Array }): Pick<StructureIndex, 'crossing' | 'edges'> | undefined {
+  const edges = grownEdgeLookup(prev.edges, layout.edges, from.insertedEdges);
+  if (!edges) return undefined;
+  const { source, target } = layout.edges;
+  const lane = layout.lane;
+  const crossing = new Uint8Array(layout.events.length);
+  crossing.set(prev.crossing.subarray(0, from.n));
+  for (const k of from.insertedEdges) if (lane[source[k]] !== lane[target[k]]) crossing[source[k]] = crossing[target[k]] = 1;
+  return { crossing, edges };
 }
 
 /** The tracks of a layout built from its events (O(n log n); O(n) for a trace written in time order). */

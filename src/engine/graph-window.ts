@@ -296,15 +296,14 @@ function windowEdges(ix: GraphIndex, w: DrawnWindow): GraphEdge[] {
   for (const [index, key] of w.ownKey) {
     if (barOf[index] >= 0) continue; // a result's edges are listed under its call's bar
     const place = w.ownPlace.get(index)!;
-    for (let at = ix.edgesFrom[index]; at < ix.edgesFrom[index + 1]; at++) candidates.push({ place, k: ix.edgeAt[at], key });
+    ix.edges.forEachFrom(index, (k) => candidates.push({ place, k, key }));
     for (const t of endOf[index] >= 0 ? [index, endOf[index]] : [index])
-      for (let at = ix.edgesInto[t]; at < ix.edgesInto[t + 1]; at++) {
-        const k = ix.edgeInAt[at];
+      ix.edges.forEachInto(t, (k) => {
         const source = layoutEdges.source[k];
-        if (w.ownKey.has(source)) continue; // listed with its source
+        if (w.ownKey.has(source)) return; // listed with its source
         const sourceKey = w.keyOf(source);
         if (sourceKey !== undefined && barOf[source] < 0) candidates.push({ place: w.memberPlace(source), k, key: sourceKey });
-      }
+      });
   }
   candidates.sort((a, b) => comparePlaces(a.place, b.place) || a.k - b.k);
   const laneOf = (key: string, i: number) => (key.startsWith('r') ? w.laneOfRun(key) : layout.lane[i]);

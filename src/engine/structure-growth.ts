@@ -142,18 +142,20 @@ export function isFollowed(loaded: object): boolean {
   return followed.has(loaded);
 }
 
-/** Per extended structure, the one it was extended from (held weakly) and its number of events. */
-const origins = new WeakMap<LayoutStructure, { from: WeakRef<LayoutStructure>; n: number }>();
+/** Per extended structure, the one it was extended from (held weakly), its number of events, and the numbers of the edges the extension added (ascending). */
+const origins = new WeakMap<LayoutStructure, { from: WeakRef<LayoutStructure>; n: number; insertedEdges: Int32Array }>();
 
 /**
  * The structure `structure` was extended from and how many events that one has (its events are
  * the first ones of `structure`, the same objects at the same places), while it is still in
  * memory: what is made per structure (src/engine/graph-index.ts) can be extended the same way.
+ * `insertedEdges`: the numbers of `structure`'s edges that the extension added, ascending (its
+ * other edges are the old ones, in their order, with the same events).
  */
-export function grownFrom(structure: LayoutStructure): { structure: LayoutStructure; n: number } | undefined {
+export function grownFrom(structure: LayoutStructure): { structure: LayoutStructure; n: number; insertedEdges: Int32Array } | undefined {
   const o = origins.get(structure);
   const from = o?.from.deref();
-  return o && from ? { structure: from, n: o.n } : undefined;
+  return o && from ? { structure: from, n: o.n, insertedEdges: o.insertedEdges } : undefined;
 }
 
 /** Keeps a whole build's structure and what an append extends it from (called by the build). */
@@ -188,7 +190,7 @@ export function extendStructure(events: readonly TraceEvent[], edges: readonly T
     lastWhy = 'unchanged';
     const same: LayoutStructure = { ...s, events };
     g.holder.events = events;
-    origins.set(same, { from: new WeakRef(s), n: n0 });
+    origins.set(same, { from: new WeakRef(s), n: n0, insertedEdges: new Int32Array(0) });
     growths.set(events[0], { ...g, structure: same, seenEvents: events, seenEdges: edges });
     return same;
   }
@@ -316,7 +318,7 @@ export function extendStructure(events: readonly TraceEvent[], edges: readonly T
   for (let i = n0; i < n; i++) noteUnresolved(more.unresolved, byId, events[i]);
   for (let k = e0; k < edges.length; k++) for (const id of [edges[k].src, edges[k].dst]) if (byId.get(id) === undefined) more.unresolved.add(id);
   const structure: LayoutStructure = { ...s, events, groupedCounts, rows, axis, lane, row, order, tx, end, barOf, edges: edgesOut.edges };
-  origins.set(structure, { from: new WeakRef(s), n: n0 });
+  origins.set(structure, { from: new WeakRef(s), n: n0, insertedEdges: edgesOut.inserted });
   growths.set(events[0], {
     holder: g.holder,
     n,
@@ -342,9 +344,10 @@ export function extendStructure(events: readonly TraceEvent[], edges: readonly T
  * target among the new events, then the new events'); undefined when a new edge or link joins two
  * old nodes that an old link joins after it in a whole build's order (the whole build keeps the new
  * one), or a new edge starts at an old event that has a link into the edge's lane (a whole build
- * draws no link then).
+ * draws no link then). `inserted`: the numbers of the edges added, ascending (the others are the
+ * old ones, in their order: src/engine/edge-lookup.ts reads the old lookup through them).
  */
-function extendEdges(g: Growth, more: More, events: readonly TraceEvent[], edges: readonly TraceEdge[], at: { lane: Int32Array; barOf: Int32Array; newEdges: { src: number; dst: number; k: number }[]; n0: number }): { edges: LayoutEdges; kept: EdgesKept } | undefined {
+function extendEdges(g: Growth, more: More, events: readonly TraceEvent[], edges: readonly TraceEdge[], at: { lane: Int32Array; barOf: Int32Array; newEdges: { src: number; dst: number; k: number }[]; n0: number }): { edges: LayoutEdges; kept: EdgesKept; inserted: Int32Array } | undefined {
   const { lane, barOf, newEdges, n0 } = at;
   const s = g.structure;
   const old = s.edges;
@@ -480,7 +483,10 @@ function extendEdges(g: Growth, more: More, events: readonly TraceEvent[], edges
     else out.id.set(old.id.subarray(from, to), k);
     k += to - from;
   };
+  /** The numbers of the edges added (pushed, not copied): ascending. */
+  const inserted: number[] = [];
   const push = (a: number, b: number, type: string, derived: boolean, id: number) => {
+    inserted.push(k);
     out.source[k] = a;
     out.target[k] = b;
     out.type[k] = typeOf(type);
@@ -512,7 +518,7 @@ function extendEdges(g: Growth, more: More, events: readonly TraceEvent[], edges
     push(a, b, type, true, k);
   }
   const pending = Int32Array.from([...pendingLeft, ...newPending]);
-  return { edges: out, kept: { joined, traceEdges, derivedFrom, pending, typeIndex } };
+  return { edges: out, kept: { joined, traceEdges, derivedFrom, pending, typeIndex }, inserted: Int32Array.from(inserted) };
 }
 
 /** True when the ascending list holds v. */

@@ -29,6 +29,8 @@ import { FollowedFile } from '../trace/followed-file';
 
 /** How often each reason for a whole build was seen (printed when the property finds too few extensions). */
 const whys = new Map<string, number>();
+/** Graph indices made per number of appends their edge lookup reads through (src/engine/edge-lookup.ts; 0: built whole). */
+const edgeLayers = new Map<number, number>();
 const DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-structure-growth-'));
 after(() => fs.rmSync(DIR, { recursive: true, force: true }));
 
@@ -63,7 +65,14 @@ function plainIndex(ix: GraphIndex): unknown {
     role: Array.from(ix.role),
     tracks: ix.tracks.map((t) => ({ ...t, time: Array.from(t.time), order: Array.from(t.order) })),
     stops: ix.stops.map((s) => ({ time: Array.from(s.time), order: Array.from(s.order) })),
-    edges: [ix.edgesFrom, ix.edgeAt, ix.edgesInto, ix.edgeInAt].map((c) => Array.from(c)),
+    // per event, the edges from it and into it (a grown lookup lists its old ones first: the windows sort them)
+    edges: Array.from({ length: ix.layout.events.length }, (_, i) => {
+      const from: number[] = [];
+      const into: number[] = [];
+      ix.edges.forEachFrom(i, (k) => from.push(k));
+      ix.edges.forEachInto(i, (k) => into.push(k));
+      return [from.sort((a, b) => a - b), into.sort((a, b) => a - b)];
+    }),
     cues: ix.cues,
   };
 }
@@ -111,6 +120,7 @@ class Followed extends FollowedFile {
     };
     assert.deepEqual(summaryOf(read), summaryOf(readSnapshot('k', -1, 'trace.otrace.jsonl', fresh)), `${what}: the summary's counts equal a whole count's`);
     const index = graphIndex(read);
+    edgeLayers.set(index.edges.layers, (edgeLayers.get(index.edges.layers) ?? 0) + 1);
     assert.deepEqual(plainIndex(index), plainIndex(graphIndex(readSnapshot('k', -1, 'trace.otrace.jsonl', fresh))), `${what}: the graph index equals a whole build's`);
     // its windows (bucket plans carried from the last load's, where the append left them alone; planned here for the next load to carry)
     assert.equal(JSON.stringify(snapshotAnswers(read)), JSON.stringify(snapshotAnswers(readSnapshot('k', -1, 'trace.otrace.jsonl', fresh))), `${what}: the windows equal a whole build's`);
@@ -164,6 +174,8 @@ describe('the layout structure extended by appends', () => {
     );
     // the property covers the extension, not only whole builds
     assert.ok(layoutStructureExtensions() - before > 40, `extended ${layoutStructureExtensions() - before} times; ${JSON.stringify([...whys])}`);
+    // the edges by event made from the last index's (layers of appends read through), not whole
+    assert.ok([...edgeLayers].some(([layers, count]) => layers > 1 && count > 10), `edge lookups by layers: ${JSON.stringify([...edgeLayers])}`);
     // and read again with nothing appended (a piece of no line): the same layout, made from the last one
     assert.ok((whys.get('unchanged') ?? 0) > 10, `read again unchanged ${whys.get('unchanged') ?? 0} times`);
     // and the graph index made from the last one's, not whole
