@@ -31,6 +31,7 @@ import { keepsPositions, timeAxisOf, timeToAxis } from '../shared/axis';
 import { extendLaneRows, namedParent, type LaneRowsState } from './lane-rows';
 import { laneToolKey, pairOpenCalls } from './lanes';
 import { firstAtOrAfter, type LayoutEdges, type LayoutStructure } from './graph-structure';
+import { appendColumn } from './append-column';
 
 /** What the whole build's edge pass leaves for an extension: the pairs joined, the derived links' events, the candidates left without a target. */
 export interface EdgesKept {
@@ -268,8 +269,7 @@ export function extendStructure(events: readonly TraceEvent[], edges: readonly T
   // an old call whose span now ends later may hold old events it did not (their rows change)
   for (const c of pairedOld) if (more.hasChild.data[c]) return decline('the span of an old call now holds old events');
   // lanes
-  const lane = new Int32Array(n);
-  lane.set(s.lane);
+  const lane = appendColumn(s.lane, n);
   const groupedCounts = s.groupedCounts.slice();
   for (let i = n0; i < n; i++) {
     lane[i] = s.grouped.indexOf(s.grouped.keyOf(events[i])) ?? 0;
@@ -281,8 +281,7 @@ export function extendStructure(events: readonly TraceEvent[], edges: readonly T
   // from here on, nothing returns undefined
   extensions++;
   lastWhy = 'extended';
-  const order = new Int32Array(n);
-  order.set(s.order);
+  const order = appendColumn(s.order, n);
   newByTime.forEach((i, r) => (order[i] = n0 + r));
   const { row, rows, state } = extendLaneRows({ events, lane, laneCount: s.laneCount, end, barOf, firstIndex: byId }, g.rows, s.row, n0);
   while (more.hasChild.length < n) pushGrowable(more.hasChild, 0);
@@ -291,8 +290,7 @@ export function extendStructure(events: readonly TraceEvent[], edges: readonly T
     if (p >= 0) more.hasChild.data[p] = 1;
   }
   // the time axis, from the distinct times kept sorted
-  const times = new Float64Array(n);
-  times.set(g.times.subarray(0, n0));
+  const times = appendColumn(g.times.subarray(0, n0), n);
   for (let i = n0; i < n; i++) times[i] = events[i].t;
   const newGaps: number[] = [];
   for (const i of newByTime) {
@@ -305,12 +303,10 @@ export function extendStructure(events: readonly TraceEvent[], edges: readonly T
   mergeSorted(more.gaps, newGaps.sort((a, b) => a - b));
   const axis = timeAxisOf(more.uniq.data.subarray(0, more.uniq.length), more.gaps.data.subarray(0, more.gaps.length));
   for (const i of newByTime) pushGrowable(more.byTime, i);
-  const tx = new Float64Array(n);
   // the old positions stand unless the axis's threshold changed (its span or median gap doubled: src/shared/axis.ts)
-  if (keepsPositions(s.axis, axis, more.lastTime)) {
-    tx.set(s.tx);
-    for (let i = n0; i < n; i++) tx[i] = timeToAxis(axis, times[i]);
-  } else for (let i = 0; i < n; i++) tx[i] = timeToAxis(axis, times[i]);
+  const kept = keepsPositions(s.axis, axis, more.lastTime);
+  const tx = kept ? appendColumn(s.tx, n) : new Float64Array(n);
+  for (let i = kept ? n0 : 0; i < n; i++) tx[i] = timeToAxis(axis, times[i]);
   // per lane, its events in time order
   for (const i of newByTime) pushGrowable(more.lists[lane[i]], i);
   more.lastTime = lastTime;
