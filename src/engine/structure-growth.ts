@@ -17,17 +17,20 @@
  * 1,000 lanes). Anything else builds the structure whole, as before.
  *
  * Cost of an extension: O(appended) for the lanes, pairs, rows, edges and time ranks, plus copies
- * of the per-event columns (typed arrays: memory copies), the axis made again from the distinct
- * times kept sorted (O(distinct times), no sort), and every event's axis position computed again
- * when the axis's threshold changed (O(n log gaps), when the span or the median gap doubled:
- * src/shared/axis.ts; else the old positions stand). The first extension of a structure also makes what
- * later ones go on from (O(n) once: the ids no event answered, which events hold others, the
+ * of the per-event columns that old events' values may change in (bars, rows, edges: typed arrays,
+ * memory copies; the lanes, time ranks, times and positions are written after the old ones in the
+ * same buffers: src/engine/append-column.ts), the axis made again from the distinct times kept
+ * sorted and the running median of their gaps (O(distinct times), no sort), and every event's axis position computed again when the
+ * axis's threshold changed (O(n log gaps), when the span or the median gap doubled:
+ * src/shared/axis.ts; else the old positions stand). The whole build of a followed trace also makes
+ * what extensions go on from (O(n) once: the ids no event answered, which events hold others, the
  * distinct times sorted). Pure: no `vscode`.
  */
 import { canonicalType, type TraceEdge, type TraceEvent } from '../trace/schema';
 import type { IdTable } from '../trace/id-table';
 import type { PairNumbering } from '../analysis/pair-table';
-import { keepsPositions, timeAxisOf, timeToAxis } from '../shared/axis';
+import { keepsPositions, timeAxisOfMedian, timeToAxis } from '../shared/axis';
+import { RunningMedian } from './running-median';
 import { extendLaneRows, namedParent, type LaneRowsState } from './lane-rows';
 import { laneToolKey, pairOpenCalls } from './lanes';
 import { firstAtOrAfter, type LayoutEdges, type LayoutStructure } from './graph-structure';
@@ -80,7 +83,7 @@ interface Growth extends GrowthSeed {
   more?: More;
 }
 
-/** What extensions go on from, made at the first one (O(n) once). */
+/** What extensions go on from, made with the whole build they extend (O(n) once). */
 interface More {
   /** The latest time of an event. */
   lastTime: number;
@@ -94,9 +97,9 @@ interface More {
   lists: Growable<Int32Array>[];
   /** Event indices in time order (the inverse of the structure's `order`). */
   byTime: Growable<Int32Array>;
-  /** The distinct times, ascending, and the gaps between successive ones, ascending. */
+  /** The distinct times, ascending, and the median of the gaps between successive ones. */
   uniq: Growable<Float64Array>;
-  gaps: Growable<Float64Array>;
+  gaps: RunningMedian;
 }
 
 /** A typed array with room to grow; `data.subarray(0, length)` holds the values. */
@@ -163,7 +166,10 @@ export function grownFrom(structure: LayoutStructure): { structure: LayoutStruct
 export function keepGrowth(structure: LayoutStructure, seed: GrowthSeed): void {
   const events = seed.holder.events;
   if (events.length === 0 || structure.fold || structure.grouped.traces.length > 1) return;
-  growths.set(events[0], { ...seed, structure, seenEvents: events, seenEdges: seed.traceEdges });
+  const growth: Growth = { ...seed, structure, seenEvents: events, seenEdges: seed.traceEdges };
+  // what extensions go on from, made with the whole build (O(n), about 0.5 s at 1M events, beside the build's own seconds) rather than by the first append
+  growth.more = moreOf(growth);
+  growths.set(events[0], growth);
 }
 
 /**
@@ -300,8 +306,8 @@ export function extendStructure(events: readonly TraceEvent[], edges: readonly T
     if (last !== undefined) newGaps.push(t - last);
     pushGrowable(more.uniq, t);
   }
-  mergeSorted(more.gaps, newGaps.sort((a, b) => a - b));
-  const axis = timeAxisOf(more.uniq.data.subarray(0, more.uniq.length), more.gaps.data.subarray(0, more.gaps.length));
+  for (const gap of newGaps) more.gaps.add(gap);
+  const axis = timeAxisOfMedian(more.uniq.data.subarray(0, more.uniq.length), more.gaps.median);
   for (const i of newByTime) pushGrowable(more.byTime, i);
   // the old positions stand unless the axis's threshold changed (its span or median gap doubled: src/shared/axis.ts)
   const kept = keepsPositions(s.axis, axis, more.lastTime);
@@ -569,14 +575,14 @@ function moreOf(g: Growth): More | undefined {
   const sorted = g.times.slice(0, n).sort();
   let unique = 0;
   for (let i = 0; i < n; i++) if (unique === 0 || sorted[i] !== sorted[unique - 1]) sorted[unique++] = sorted[i];
-  const gaps = new Float64Array(Math.max(16, unique * 2));
+  const gaps = new Float64Array(Math.max(0, unique - 1));
   for (let i = 1; i < unique; i++) gaps[i - 1] = sorted[i] - sorted[i - 1];
-  gaps.subarray(0, Math.max(0, unique - 1)).sort();
+  gaps.sort();
   const uniq = new Float64Array(Math.max(16, unique * 2));
   uniq.set(sorted.subarray(0, unique));
   const byTime = new Int32Array(Math.max(16, n + (n >> 3)));
   for (let i = 0; i < n; i++) byTime[s.order[i]] = i;
-  return { lastTime, traceId, unresolved, hasChild, lists, byTime: { data: byTime, length: n }, uniq: { data: uniq, length: unique }, gaps: { data: gaps, length: Math.max(0, unique - 1) } };
+  return { lastTime, traceId, unresolved, hasChild, lists, byTime: { data: byTime, length: n }, uniq: { data: uniq, length: unique }, gaps: new RunningMedian(gaps) };
 }
 
 /** Adds to `unresolved` the ids event `e` names that no event has: its `parent`, and a result's `causes`. */
@@ -595,16 +601,3 @@ function pushGrowable<T extends Int32Array | Float64Array | Uint8Array>(g: Growa
   g.data[g.length++] = v;
 }
 
-/** Merges ascending values into an ascending list (one pass from the end: O(list + values)). */
-function mergeSorted(g: Growable<Float64Array>, values: readonly number[]): void {
-  if (!values.length) return;
-  let k = g.length - 1;
-  for (let j = 0; j < values.length; j++) pushGrowable(g, 0);
-  const d = g.data;
-  let at = g.length - 1;
-  for (let j = values.length - 1; j >= 0; j--) {
-    const v = values[j];
-    while (k >= 0 && d[k] > v) d[at--] = d[k--];
-    d[at--] = v;
-  }
-}

@@ -90,8 +90,15 @@ export function medianOnly(values: Float64Array): Float64Array {
  * keeps to make its axis again without sorting its times (src/engine/structure-growth.ts). O(ts).
  */
 export function timeAxisOf(ts: ArrayLike<number>, sortedGaps: ArrayLike<number>): TimeAxis {
+  return timeAxisOfMedian(ts, sortedGaps.length ? sortedGaps[sortedGaps.length >> 1] : 0);
+}
+
+/**
+ * {@link timeAxisOf} given the median gap itself (the gap at index `length >> 1` of the gaps
+ * sorted; 0 when there is none): what a growing trace keeps as a running median (src/engine/running-median.ts). O(ts).
+ */
+export function timeAxisOfMedian(ts: ArrayLike<number>, median: number): TimeAxis {
   if (ts.length === 0) return { points: [[0, 0]], gaps: [], span: 0 };
-  const median = sortedGaps.length ? sortedGaps[sortedGaps.length >> 1] : 0;
   const total = ts[ts.length - 1] - ts[0];
   const threshold = 2 ** Math.ceil(Math.log2(Math.max(1, median * 20, total / 30)));
   const points: [number, number][] = [[0, ts[0]]];
