@@ -66,6 +66,8 @@ export interface LayoutStructure {
   row: Uint8Array;
   /** Per event: its rank in time order. */
   order: Int32Array;
+  /** Per time rank: its event (the inverse of `order`). */
+  byTime: Int32Array;
   /** Per event: its position on the time axis (axis units). */
   tx: Float64Array;
   /** Per event: the index of its result when it is a tool call drawn as a bar, else -1. */
@@ -150,6 +152,7 @@ function buildStructure(events: readonly TraceEvent[], edges: readonly TraceEdge
     lane,
     row,
     order,
+    byTime,
     tx,
     end,
     barOf,

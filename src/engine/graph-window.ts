@@ -57,9 +57,8 @@ export { prepareGraph };
  */
 export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOverview {
   const { layout, kinds, kind, cues } = graphIndex(snapshot);
-  const n = layout.events.length;
-  const byTime = new Int32Array(n);
-  for (let i = 0; i < n; i++) byTime[layout.order[i]] = i;
+  // the layout's own column (read only: an append's layout writes its new ranks after it, never in it)
+  const byTime = layout.structure.byTime;
   return {
     title,
     format: layout.format,

@@ -319,7 +319,9 @@ export function extendStructure(events: readonly TraceEvent[], edges: readonly T
   more.traceId = traceId;
   for (let i = n0; i < n; i++) noteUnresolved(more.unresolved, byId, events[i]);
   for (let k = e0; k < edges.length; k++) for (const id of [edges[k].src, edges[k].dst]) if (byId.get(id) === undefined) more.unresolved.add(id);
-  const structure: LayoutStructure = { ...s, events, groupedCounts, rows, axis, lane, row, order, tx, end, barOf, edges: edgesOut.edges };
+  // the time ranks' events: the old ones, then the new ones (pushed above), read where they are kept (never written again below the length read)
+  const byTime = more.byTime.data.subarray(0, more.byTime.length);
+  const structure: LayoutStructure = { ...s, events, groupedCounts, rows, axis, lane, row, order, byTime, tx, end, barOf, edges: edgesOut.edges };
   origins.set(structure, { from: new WeakRef(s), n: n0, insertedEdges: edgesOut.inserted });
   growths.set(events[0], {
     holder: g.holder,

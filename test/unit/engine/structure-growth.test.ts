@@ -49,6 +49,7 @@ function plainStructure(s: LayoutStructure): unknown {
     lane: Array.from(s.lane),
     row: Array.from(s.row),
     order: Array.from(s.order),
+    byTime: Array.from(s.byTime),
     tx: Array.from(s.tx),
     end: Array.from(s.end),
     barOf: Array.from(s.barOf),
