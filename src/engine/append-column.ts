@@ -20,6 +20,16 @@ const claimed = new WeakMap<ArrayBufferLike, number>();
  * has room, else a new buffer with room for a quarter more (plus 4,096 values). `old` itself is not
  * changed, and no later call writes into it. @throws RangeError when n < old.length.
  */
+/**
+ * A new column of `n` zeros with room after it for appends (a quarter more, plus 4,096 values),
+ * that {@link appendColumn} extends in place: for the whole build of a trace that is followed.
+ */
+export function columnWithRoom<T extends Column>(Type: { new (buffer: ArrayBufferLike, byteOffset: number, length: number): T; BYTES_PER_ELEMENT: number }, n: number): T {
+  const out = new Type(new ArrayBuffer((n + (n >> 2) + 4096) * Type.BYTES_PER_ELEMENT), 0, n);
+  claimed.set(out.buffer, n);
+  return out;
+}
+
 export function appendColumn<T extends Column>(old: T, n: number): T {
   if (n < old.length) throw new RangeError(`a column of ${old.length} values cannot be extended to ${n}`);
   const size = old.BYTES_PER_ELEMENT;

@@ -20,6 +20,7 @@ import { agentColumn } from './agent-column';
 import { foldLanes, type FoldedLane, type FoldedLanes } from './lane-folds';
 import { IdTable as IdTableClass } from '../trace/id-table';
 import { extendStructure, isFollowed, keepGrowth, type EdgesKept } from './structure-growth';
+import { columnWithRoom } from './append-column';
 
 /** The graph's edges in columns: source and target are event indices of drawn nodes (a bar's call). */
 export interface LayoutEdges {
@@ -111,18 +112,20 @@ function buildStructure(events: readonly TraceEvent[], edges: readonly TraceEdge
   const n = events.length;
   // One lane group per trace when the file holds several: lanes keyed by trace and agent; one trace's lanes in columns.
   const lanes = new LaneTable(events, edges);
-  const tx = new Float64Array(n);
+  // a followed trace's columns that appends only add to get room after them (src/engine/append-column.ts)
+  const tx = growable ? columnWithRoom(Float64Array, n) : new Float64Array(n);
   for (let i = 0; i < n; i++) tx[i] = events[i].t;
   const axis = timeAxis(tx);
   const byTime = byTimeOrder(events);
-  const order = new Int32Array(n);
+  const order = growable ? columnWithRoom(Int32Array, n) : new Int32Array(n);
   for (let rank = 0; rank < n; rank++) order[byTime[rank]] = rank;
   // each id's first event (firstIndexOfIds), reading the ids through a holder an extension points at the grown list
   const holder = { events };
   const firstIndex = growable ? new IdTableClass(n, (i) => holder.events[i].id) : firstIndexOfIds(events);
   if (growable) for (let i = 0; i < n; i++) firstIndex.add(events[i].id, i);
-  const times = growable ? tx.slice() : undefined;
-  const lane = new Int32Array(n);
+  const times = growable ? columnWithRoom(Float64Array, n) : undefined;
+  times?.set(tx);
+  const lane = growable ? columnWithRoom(Int32Array, n) : new Int32Array(n);
   const { end, open } = toolCallPairs(events, edges, { firstIndex, byTime, ...(growable ? {} : { agents: agentColumn(events) }) }); // a growable one keeps string keys for its open calls (structure-growth.ts)
   const barOf = new Int32Array(n).fill(-1);
   for (let i = 0; i < n; i++) if (end[i] >= 0) barOf[end[i]] = i;
