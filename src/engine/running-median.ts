@@ -33,6 +33,7 @@ export class RunningMedian {
     return this.upper.size ? this.upper.top() : 0;
   }
 
+  /** Adds a value: O(log n). */
   add(v: number): void {
     if (this.lower.size && v < this.lower.top()) this.lower.push(v);
     else this.upper.push(v);
