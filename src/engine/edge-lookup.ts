@@ -9,6 +9,7 @@
  * whole again (each layer adds a binary search per edge read). Pure: no `vscode`.
  */
 import type { LayoutEdges } from './graph-structure';
+import { upperBound } from '../analysis/sorted';
 
 /** Layers of appended edges read through before the lookup is built whole again. */
 export const MAX_LAYERS = 16;
@@ -84,18 +85,6 @@ function groupedBy(ends: Int32Array, count: number, n: number): { start: Int32Ar
   const fill = start.slice(0, n);
   for (let k = 0; k < count; k++) list[fill[ends[k]]++] = k;
   return { start, list };
-}
-
-/** How many values of the ascending list are at most v. */
-function upperBound(list: Int32Array, v: number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid] <= v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 function push(map: Map<number, number[]>, key: number, value: number): void {
