@@ -20,7 +20,7 @@ import { agentColumn } from './agent-column';
 import { foldLanes, type FoldedLane, type FoldedLanes } from './lane-folds';
 import { IdTable as IdTableClass } from '../trace/id-table';
 import { extendStructure, isFollowed, keepGrowth, type EdgesKept } from './structure-growth';
-import { columnWithRoom } from './append-column';
+import { columnWithRoom } from '../shared/append-column';
 
 /** The graph's edges in columns: source and target are event indices of drawn nodes (a bar's call). */
 export interface LayoutEdges {

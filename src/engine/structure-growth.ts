@@ -34,7 +34,7 @@ import { RunningMedian } from './running-median';
 import { extendLaneRows, namedParent, type LaneRowsState } from './lane-rows';
 import { laneToolKey, pairOpenCalls } from './lanes';
 import { firstAtOrAfter, type LayoutEdges, type LayoutStructure } from './graph-structure';
-import { appendColumn } from './append-column';
+import { appendColumn } from '../shared/append-column';
 
 /** What the whole build's edge pass leaves for an extension: the pairs joined, the derived links' events, the candidates left without a target. */
 export interface EdgesKept {

@@ -15,6 +15,7 @@
  */
 import type { GraphColumns, GraphOverview } from './protocol';
 import { packColumns, unpackColumns } from './overview-columns';
+import { appendColumn } from './append-column';
 
 /** Column codes of {@link OverviewDelta.changed}. */
 export const CHANGED_COLUMNS = ['lane', 'kind', 'end', 'row'] as const;
@@ -41,22 +42,6 @@ export interface OverviewDelta {
   tx?: Float64Array;
 }
 
-/** Typed arrays that this module owns and may grow in place (their buffers hold only them, room included). */
-const own = new WeakSet<ArrayBufferLike>();
-
-type Column = Int32Array | Uint16Array | Uint8Array | Float64Array;
-
-/** `col` with room for n values and its first values kept: the same buffer when it is ours and has the room, else a new one twice as large. */
-function grown<T extends Column>(col: T, n: number, make: (capacity: number) => T): T {
-  const capacity = col.buffer.byteLength / col.BYTES_PER_ELEMENT;
-  // a view of the whole buffer's first n values (a subarray of `col` would end where `col` ends)
-  if (own.has(col.buffer) && col.byteOffset === 0 && capacity >= n) return new (col.constructor as new (b: ArrayBufferLike, at: number, n: number) => T)(col.buffer, 0, n);
-  const out = make(Math.max(n, 2 * col.length, 16));
-  out.set(col);
-  own.add(out.buffer);
-  return out.subarray(0, n) as T;
-}
-
 /** The largest value a lane column of this type holds. */
 function laneMax(col: GraphColumns['lane']): number {
   return col instanceof Uint8Array ? 0xff : col instanceof Uint16Array ? 0xffff : 0x7fffffff;
@@ -64,9 +49,9 @@ function laneMax(col: GraphColumns['lane']): number {
 
 /**
  * Applies `delta` to `held` (the overview with stamp `delta.base`) and returns the new overview.
- * The columns are grown in place when they have room, else into arrays twice as large (so n appends
- * cost O(appended) each, amortized): `held`'s columns may be written, so `held` must not be used
- * afterwards. Throws when `held` is not the overview the delta applies to.
+ * The columns are grown in place when they have room, else into arrays a quarter larger
+ * (src/shared/append-column.ts: n appends cost O(appended) each, amortized), and changed values are
+ * written into them: `held`'s columns may be written, so `held` must not be used afterwards. Throws when `held` is not the overview the delta applies to.
  * @returns the overview equal to the engine's whole overview of the new snapshot.
  */
 export function applyOverviewDelta(held: GraphOverview, delta: OverviewDelta): GraphOverview {
@@ -82,14 +67,13 @@ export function applyOverviewDelta(held: GraphOverview, delta: OverviewDelta): G
   for (let i = 0; i < add.lane.length; i++) widest = Math.max(widest, add.lane[i]);
   for (let k = 0; k < delta.changed.length; k += 3) if (delta.changed[k] === 0) widest = Math.max(widest, delta.changed[k + 2]);
   const laneOld = widest > laneMax(c.lane) ? Int32Array.from(c.lane) : c.lane;
-  const laneMake = (m: number) => (laneOld instanceof Uint8Array ? new Uint8Array(m) : laneOld instanceof Uint16Array ? new Uint16Array(m) : new Int32Array(m));
   const columns: GraphColumns = {
-    byTime: grown(c.byTime, n, (m) => new Int32Array(m)),
-    tx: delta.tx ? delta.tx : grown(c.tx, n, (m) => new Float64Array(m)),
-    lane: grown(laneOld, n, laneMake),
-    kind: grown(c.kind, n, (m) => new Uint8Array(m)),
-    end: grown(c.end, n, (m) => new Int32Array(m)),
-    row: grown(c.row, n, (m) => new Uint8Array(m)),
+    byTime: appendColumn(c.byTime, n),
+    tx: delta.tx ? delta.tx : appendColumn(c.tx, n),
+    lane: appendColumn(laneOld, n),
+    kind: appendColumn(c.kind, n),
+    end: appendColumn(c.end, n),
+    row: appendColumn(c.row, n),
   };
   if (columns.tx.length !== n) throw new Error(`overview delta: ${columns.tx.length} axis positions for ${n} events`);
   columns.byTime.set(add.byTime, from);

@@ -1,11 +1,11 @@
 /**
- * Columns that appends only add to (src/engine/append-column.ts): the extended column holds the old
+ * Columns that appends only add to (src/shared/append-column.ts): the extended column holds the old
  * values and room for the new ones, shares the old buffer only while no other view was made longer
  * from it, and never writes into the old view.
  */
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { appendColumn } from '../../../src/engine/append-column';
+import { appendColumn } from '../../../src/shared/append-column';
 
 test('an appended column keeps the old values, shares the buffer of the latest view, and copies for a second branch', () => {
   const first = Int32Array.from([1, 2, 3]);

@@ -1,15 +1,17 @@
 /**
- * Per-event columns that an append only adds to (issue #30): the layout of a trace extended by
- * 100 lines kept copying its lane, time-rank, time and position columns (24 bytes per event: 24 MB
- * per append at 1M events, new memory outside the heap that also set the collector marking the
- * whole trace again). Here the column of the extended layout is a longer view of the same buffer
- * when the old column is the latest view of it and the buffer has room: the old view keeps its
- * values (nothing before its end is written again), the new entries go after it. A buffer is
- * handed out to one chain of appends only: a view that is not the longest made of its buffer
- * (a layout extended twice from the same one) gets a copy. Pure: no `vscode`.
+ * Per-event columns that an append only adds to (issue #30), in the engine (a followed trace's
+ * layout: src/engine/structure-growth.ts) and in the webview (the overview a delta extends:
+ * src/shared/overview-delta.ts). The layout of a trace extended by 100 lines kept copying its lane,
+ * time-rank, time and position columns (24 bytes per event: 24 MB per append at 1M events, new
+ * memory outside the heap that also set the collector marking the whole trace again). Here the
+ * extended column is a longer view of the same buffer when the old column is the latest view of
+ * it and the buffer has room: the new entries go after the old view's end, nothing before it is
+ * written here. A buffer is handed out to one chain of appends only: a view that is not the
+ * longest made of its buffer (a layout extended twice from the same one) gets a copy. Pure: no
+ * `vscode`, no DOM.
  */
 
-type Column = Int32Array | Float64Array;
+type Column = Int32Array | Float64Array | Uint16Array | Uint8Array;
 
 /** Per buffer made here, the length of the longest view handed out (what is past it is free). */
 const claimed = new WeakMap<ArrayBufferLike, number>();
