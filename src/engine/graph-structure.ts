@@ -11,7 +11,7 @@ import type { LoadedTrace } from '../trace/model';
 import type { TraceEdge } from '../trace/schema';
 import type { TraceEvent } from '../trace/schema';
 import { KIND, kindColumn } from './kind-column';
-import { byTimeOrder, firstIndexOfIds, LaneTable, toolCallPairs } from './lanes';
+import { byTimeOrderOf, firstIndexOfIds, LaneTable, toolCallPairs } from './lanes';
 import { laneRows } from './lane-rows';
 import { timeAxis, timeToAxis } from '../shared/axis';
 import { PairNumbering } from '../analysis/pair-table';
@@ -116,7 +116,7 @@ function buildStructure(events: readonly TraceEvent[], edges: readonly TraceEdge
   const tx = growable ? columnWithRoom(Float64Array, n) : new Float64Array(n);
   for (let i = 0; i < n; i++) tx[i] = events[i].t;
   const axis = timeAxis(tx);
-  const byTime = byTimeOrder(events);
+  const byTime = byTimeOrderOf(tx);
   const order = growable ? columnWithRoom(Int32Array, n) : new Int32Array(n);
   for (let rank = 0; rank < n; rank++) order[byTime[rank]] = rank;
   // each id's first event (firstIndexOfIds), reading the ids through a holder an extension points at the grown list
@@ -126,13 +126,15 @@ function buildStructure(events: readonly TraceEvent[], edges: readonly TraceEdge
   const times = growable ? columnWithRoom(Float64Array, n) : undefined;
   times?.set(tx);
   const lane = growable ? columnWithRoom(Int32Array, n) : new Int32Array(n);
-  const { end, open } = toolCallPairs(events, edges, { firstIndex, byTime, ...(growable ? {} : { agents: agentColumn(events) }) }); // a growable one keeps string keys for its open calls (structure-growth.ts)
+  const pairs = toolCallPairs(events, edges, { firstIndex, byTime, ...(growable ? {} : { agents: agentColumn(events) }) }); // a growable one keeps string keys for its open calls (structure-growth.ts)
+  const end = pairs.end;
   const barOf = new Int32Array(n).fill(-1);
   for (let i = 0; i < n; i++) if (end[i] >= 0) barOf[end[i]] = i;
   lane.set(lanes.laneOfEvent);
   // each lane's events sorted by their times, read from the column of times (tx before it holds axis positions)
   const byLane = new LaneEvents(tx, lane, lanes.length);
-  for (let i = 0; i < n; i++) tx[i] = timeToAxis(axis, events[i].t);
+  // the times column read again, not the events (a pass over a million objects less)
+  for (let i = 0; i < n; i++) tx[i] = timeToAxis(axis, tx[i]);
   // More agents than lanes a graph can show (1M events, each its own agent): the engine folds them into named groups.
   const groupedCounts = countsByLane(lane, lanes.length);
   const fold = foldLanes(lanes, groupedCounts);
@@ -161,7 +163,7 @@ function buildStructure(events: readonly TraceEvent[], edges: readonly TraceEdge
     barOf,
     edges: layoutEdges,
   };
-  if (kept && times) keepGrowth(structure, { holder, n, edgeCount: edges.length, firstIndex, laneOf: (k) => byLane.of(k), open: open as Map<string, number>, rows: state, times, links: kept, traceEdges: edges });
+  if (kept && times) keepGrowth(structure, { holder, n, edgeCount: edges.length, firstIndex, laneOf: (k) => byLane.of(k), open: pairs.open as Map<string, number>, rows: state, times, links: kept, traceEdges: edges });
   return structure;
 }
 
@@ -204,8 +206,10 @@ function graphEdges(events: readonly TraceEvent[], edges: readonly TraceEdge[], 
   // the edges made are at most the trace's and one per event that may derive a link: sized once
   // (a million events made these columns and the pairs' table a third larger, then doubled the table twice:
   // typed arrays whose bytes outside the heap start the collector marking the whole trace again)
+  // (and listed once: each `to` read once, a pass over a million objects less)
+  const linking = new Int32Array(n);
   let candidates = 0;
-  for (let i = 0; i < n; i++) if (links(i)) candidates++;
+  for (let i = 0; i < n; i++) if (links(i)) linking[candidates++] = i;
   const capacity = edges.length + candidates;
   const out: LayoutEdges = { count: 0, source: new Int32Array(capacity), target: new Int32Array(capacity), type: new Uint16Array(capacity), types: [], derived: new Uint8Array(capacity), id: new Int32Array(capacity) };
   const typeIndex = new Map<string, number>();
@@ -251,23 +255,24 @@ function graphEdges(events: readonly TraceEvent[], edges: readonly TraceEdge[], 
   const traceEdges = out.count;
   const derivedFrom: number[] = [];
   const pending: number[] = [];
-  events.forEach((e, i) => {
-    if (!links(i)) return;
+  for (let c = 0; c < candidates; c++) {
+    const i = linking[c];
+    const e = events[i];
     const kind = kinds[i];
     const linkType = kind === KIND.spawn ? 'spawn' : kind === KIND.return ? 'return' : kind === KIND.delegate ? 'delegate' : 'message';
     const toLane = ctx.laneOfKey(ctx.keyOfTo(e));
     const toLaneIndex = toLane === undefined ? undefined : ctx.shownOf(toLane);
-    if (toLaneIndex !== undefined && reaches(i, toLaneIndex)) return;
+    if (toLaneIndex !== undefined && reaches(i, toLaneIndex)) continue;
     const target = toLane === undefined ? undefined : ctx.firstAtOrAfter(toLane, e.t, i);
     if (target === undefined) {
       if (toLaneIndex !== undefined) pending.push(i); // an event of that lane may come later (an append)
-      return;
+      continue;
     }
     const [a, b] = [drawn(i), drawn(target)];
-    if (a === b || !added(joined, a, b)) return;
+    if (a === b || !added(joined, a, b)) continue;
     derivedFrom.push(i);
     push(a, b, linkType, true, out.count);
-  });
+  }
   // Kept with the layout: only as long as the edges made.
   const k = out.count;
   if (kept) Object.assign(kept, { joined, traceEdges, derivedFrom: Int32Array.from(derivedFrom), pending: Int32Array.from(pending), typeIndex });

@@ -217,22 +217,30 @@ function isId(name: string, start: number, end: number): boolean {
 }
 
 /**
- * The name without its last id token, separator kept (`worker_3#e123` -> `worker_3#`,
- * `Explore:a93ccab` -> `Explore:`, `a93ccab` -> ``); the name itself when it ends in no id.
- * `all`: without every trailing id (`worker_3#e123` -> `worker_`).
+ * The length of a name without its last id token, separator kept (`worker_3#e123` -> 9, the
+ * length of `worker_3#`; `Explore:a93ccab` -> 8; `a93ccab` -> 0); the name's length when it ends
+ * in no id. `all`: without every trailing id (`worker_3#e123` -> 7, `worker_`).
  */
-export function namePrefix(name: string, all = false): string {
+export function namePrefixLength(name: string, all = false): number {
   let cut = name.length;
   for (;;) {
     let end = cut;
     while (end > 0 && isSeparator(name.charCodeAt(end - 1))) end--;
     let start = end;
     while (start > 0 && !isSeparator(name.charCodeAt(start - 1))) start--;
-    if (start === end || !isId(name, start, end)) return name.slice(0, cut);
+    if (start === end || !isId(name, start, end)) return cut;
     cut = start;
-    if (!all || cut === 0) return name.slice(0, cut);
+    if (!all || cut === 0) return cut;
   }
 }
+
+/** The name cut to its {@link namePrefixLength} (`worker_3#e123` -> `worker_3#`; `all`: -> `worker_`). */
+export function namePrefix(name: string, all = false): string {
+  return name.slice(0, namePrefixLength(name, all));
+}
+
+/** Prefixes {@link prefixGroups} remembers (a power of two): the last seen per slot of their length and first and last characters. */
+const RECENT_PREFIXES = 16;
 
 /**
  * Folded lanes grouped by name prefix: one trailing id dropped, else (more than {@link MAX_GROUPS}
@@ -247,12 +255,26 @@ function prefixGroups(count: number, nameOf: (k: number) => string): { of: Int32
     const number = new Map<string, number>();
     const sizes: number[] = [];
     const of = new Int32Array(count);
+    // the prefixes met last, by a slot of their shape: names of one prefix come in runs (1M agents made 1M prefix
+    // strings to look up, twice), and a name that starts with a remembered prefix of its cut's length has that prefix
+    const recent: (string | undefined)[] = new Array(RECENT_PREFIXES).fill(undefined);
+    const recentNumber = new Int32Array(RECENT_PREFIXES);
     for (let k = 0; k < count; k++) {
-      const p = namePrefix(nameOf(k), all);
-      let x = number.get(p);
-      if (x === undefined) {
-        number.set(p, (x = sizes.length));
-        sizes.push(0);
+      const name = nameOf(k);
+      const cut = namePrefixLength(name, all);
+      const slot = (cut + (cut ? name.charCodeAt(0) + 31 * name.charCodeAt(cut - 1) : 0)) & (RECENT_PREFIXES - 1);
+      const known = recent[slot];
+      let x: number | undefined;
+      if (known !== undefined && known.length === cut && name.startsWith(known)) x = recentNumber[slot];
+      else {
+        const p = name.slice(0, cut);
+        x = number.get(p);
+        if (x === undefined) {
+          number.set(p, (x = sizes.length));
+          sizes.push(0);
+        }
+        recent[slot] = p;
+        recentNumber[slot] = x;
       }
       sizes[x]++;
       of[k] = x;

@@ -356,7 +356,14 @@ export function toolCallPairs(events: readonly TraceEvent[], edges: readonly Tra
   // open calls by number in an integer table (no Map entry per open call: 1M agents left 1/3M open)
   const open = new NumberedOpenCalls(OPEN_TABLE_KEYS);
   pairOpenCalls(byTime, kind, keyOf, open, end, isTaken, pair);
-  return { end, found: Int32Array.from(found), open: open.toMap() };
+  // made when asked: only what a followed trace's growth goes on from reads it (1M agents left 1/3M calls open: a Map of them, 90 ms)
+  return {
+    end,
+    found: Int32Array.from(found),
+    get open() {
+      return open.toMap();
+    },
+  };
 }
 
 /** What {@link pairOpenCalls} reads and writes of the calls still open, by key (a Map is one). */
@@ -463,17 +470,25 @@ export function firstIndexOfIds(events: readonly TraceEvent[]): IdTable {
 
 /** Event indices in time order (ties in file order). */
 export function byTimeOrder(events: readonly TraceEvent[]): Int32Array {
-  const order = new Int32Array(events.length);
-  for (let i = 0; i < order.length; i++) order[i] = i;
-  // most traces are written in time order: no sort then (sorting a typed array with a comparator copies it twice on the heap)
-  return inTimeOrder(events) ? order : order.sort((a, b) => events[a].t - events[b].t || a - b);
+  return byTimeOrderOf(Float64Array.from(events, (e) => e.t));
 }
 
-/** True when every event's time is a finite number, none before the one above it (the time order is then the file order). */
-function inTimeOrder(events: readonly TraceEvent[]): boolean {
-  for (let i = 0; i < events.length; i++) {
-    const t = events[i].t;
-    if (typeof t !== 'number' || !Number.isFinite(t) || (i > 0 && t < events[i - 1].t)) return false;
+/**
+ * {@link byTimeOrder} from the events' times in a column (`times[i]`: event i's `t`, seconds), as a
+ * layout holds them: the order without reading the events again (a pass over a million objects).
+ */
+export function byTimeOrderOf(times: Float64Array): Int32Array {
+  const order = new Int32Array(times.length);
+  for (let i = 0; i < order.length; i++) order[i] = i;
+  // most traces are written in time order: no sort then (sorting a typed array with a comparator copies it twice on the heap)
+  return inTimeOrder(times) ? order : order.sort((a, b) => times[a] - times[b] || a - b);
+}
+
+/** True when every time is finite, none below the one before it (the time order is then the file order). */
+function inTimeOrder(times: Float64Array): boolean {
+  for (let i = 0; i < times.length; i++) {
+    const t = times[i];
+    if (!Number.isFinite(t) || (i > 0 && t < times[i - 1])) return false;
   }
   return true;
 }
