@@ -57,7 +57,7 @@ interface Session {
 const SUPERSEDED = Symbol('superseded');
 
 /** Lets messages in (a newer load, a cancel) between the phases of a load. */
-const yieldToMessages = () => new Promise<void>((resolve) => setImmediate(resolve));
+const letMessagesIn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** A followed trace's analysis of what was read, in phases (FollowAnalysis.steps): the analysis, or `{ error }` with why it failed (the trace still shows). */
 function* followedSteps(follow: FollowAnalysis, loaded: LoadedTrace, inProgress: boolean): Generator<AnalysisPhase, Analysis | { error: string }, void> {
@@ -91,7 +91,18 @@ export class SessionStore implements EngineCalls {
    * @param options.streamFromBytes otrace JSONL files from this size on are streamed from disk (default 64 MB: STREAM_FROM_BYTES in session-input.ts; tests set it low).
    * @param options.progressiveFromEvents traces of this many events or more open progressively (default {@link PROGRESSIVE_FROM_EVENTS}; tests set it low).
    */
-  constructor(private readonly options: { streamFromBytes?: number; progressiveFromEvents?: number } = {}) {}
+  /**
+   * @param options `streamFromBytes`, `progressiveFromEvents`: the sizes from which a file is
+   *   streamed and a load answers before its analysis (defaults {@link PROGRESSIVE_FROM_EVENTS} and
+   *   session-input.ts's); `yieldToMessages`: what a load awaits between its phases so that messages
+   *   get in and out (default: one turn of the event loop; a child process also waits there until
+   *   its answers are written: src/engine/worker-main.ts).
+   */
+  constructor(private readonly options: { streamFromBytes?: number; progressiveFromEvents?: number; yieldToMessages?: () => Promise<void> } = {}) {}
+
+  private yieldToMessages(): Promise<void> {
+    return (this.options.yieldToMessages ?? letMessagesIn)();
+  }
 
   configure(inputs: MappingInput[]): MappingReport[] {
     this.mappings = inputs.map(mappingSource);
@@ -146,7 +157,7 @@ export class SessionStore implements EngineCalls {
   private async run(request: LoadRequest, id: number, report: (p: LoadProgress) => void): Promise<SessionSummary | undefined> {
     const { key } = request;
     const step = async () => {
-      await yieldToMessages();
+      await this.yieldToMessages();
       if (this.wanted.get(key) !== id) throw SUPERSEDED;
     };
     try {
@@ -177,6 +188,9 @@ export class SessionStore implements EngineCalls {
         const readSummary = summarize(first, snapshotStamp(first), session.files.bytesRead, read.grew);
         Object.assign(session, { snapshot: first, summary: readSummary, fromDisk, marks: undefined });
         report({ phase: 'analyze', message: analysing, read: readSummary });
+        // the report on its way before the graph is laid out: a child process's answers leave at a yield (worker-main.ts),
+        // and the host's request for the overview then came one analysis phase late (1.4 s after an append at 1M, not 0.3)
+        await this.yieldToMessages();
         prepareGraph(first); // the overview the host asks for next is ready when its request gets in
       } else report({ phase: 'analyze', message: analysing });
       // A file seen growing on disk is followed: its analysis takes in what was appended (src/analysis/follow.ts).
@@ -188,7 +202,7 @@ export class SessionStore implements EngineCalls {
       const pause =
         follow && progressive
           ? async () => {
-              await yieldToMessages();
+              await this.yieldToMessages();
               if (cancelled()) throw SUPERSEDED;
             }
           : step;

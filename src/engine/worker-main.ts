@@ -1,23 +1,30 @@
 /**
- * The engine's worker thread (built as dist/engine-worker.js): it owns the trace sessions (reading
- * files from disk, parse, import, analysis, graph windows) and answers the host's messages
- * (src/engine/worker-protocol.ts). Runs as a `worker_threads` Worker; started as a child process
- * (`fork`, advanced serialization) it answers the same messages over IPC.
+ * The engine (built as dist/engine-worker.js): it owns the trace sessions (reading files from disk,
+ * parse, import, analysis, graph windows) and answers the host's messages
+ * (src/engine/worker-protocol.ts). The extension starts it as a child process (`fork`, advanced
+ * serialization: messages over IPC), or as a `worker_threads` Worker (`otrace.engine.ownProcess` off).
  */
 import { parentPort } from 'node:worker_threads';
+import { MessageTurns } from './message-turns';
 import { SessionStore } from './session-store';
 import type { EngineCalls, FromWorker, ToWorker } from './worker-protocol';
+
+/** The turns a load gives messages between its phases; a child process's answers are written in them (message-turns.ts). */
+const turns = new MessageTurns();
 
 /** Where messages come from and go to: the thread's port, or the process's IPC channel. */
 const port = parentPort ?? {
   on: (event: 'message', listener: (m: ToWorker) => void) => process.on(event, listener as (m: unknown) => void),
-  postMessage: (m: FromWorker) => process.send!(m),
+  postMessage: (m: FromWorker) => {
+    // the callback: once the message is written, or failed (the host is gone: the process ends on `disconnect`)
+    process.send!(m, undefined, {}, turns.sending());
+  },
 };
 
 // A child process ends with its host (the IPC channel closes).
 if (!parentPort) process.on('disconnect', () => process.exit(0));
 
-const store = new SessionStore();
+const store = new SessionStore({ yieldToMessages: () => turns.turn() });
 const calls = store as unknown as Record<keyof EngineCalls, (...args: unknown[]) => unknown>;
 
 /** Sends an answer; bytes (an overview's JSON and columns) are moved to the host, not copied. */

@@ -58,7 +58,7 @@ export interface OtraceApi {
   openUri(uri: vscode.Uri): Promise<void>;
   /** Receives every message the host sends the engine's worker (undefined: none); a promise it returns holds that message back until it settles. */
   setEngineProbe(probe: ((message: ToWorker) => unknown) | undefined): void;
-  /** The engine worker's thread id, or undefined while none runs. */
+  /** The engine's worker thread id or process id, or undefined while none runs. */
   engineThreadId(): number | undefined;
   /** How many editor groups left locked by a closed graph panel have been unlocked. */
   groupsUnlocked(): number;
@@ -73,9 +73,12 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
   keepGraphSizeIn(context.globalState);
   // Errors the user is not shown go to the "otrace" output channel (otrace: Show Log).
   context.subscriptions.push(createLog(), vscode.commands.registerCommand('otrace.showLog', showLog));
-  // Parse, import, analysis and graph windows run in the engine's worker thread, never on this one;
-  // the worker starts with the first trace (or mapping file) it is asked about.
-  const engine = new WorkerEngine(path.join(context.extensionPath, 'dist', 'engine-worker.js'), { log: logError });
+  // Parse, import, analysis and graph windows run in the engine, never on this thread: in a process
+  // of its own (as language servers run: a 1M-event trace's 0.7-2 GB are not in the extension host,
+  // and its running out of memory stops no other extension), or a worker thread when the setting says so.
+  // The engine starts with the first trace (or mapping file) it is asked about.
+  const ownProcess = vscode.workspace.getConfiguration('otrace').get<boolean>('engine.ownProcess', true);
+  const engine = new WorkerEngine(path.join(context.extensionPath, 'dist', 'engine-worker.js'), { mode: ownProcess ? 'process' : 'thread', log: logError });
   const mappings = new MappingFiles(engine);
   const sessions = new OpenTraces(engine, mappings, context.workspaceState);
   const selection = new SelectionService();
@@ -92,7 +95,7 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
   };
 
   context.subscriptions.push(
-    engine, // its worker thread ends with the extension (the open traces dispose it too)
+    engine, // its process (or worker thread) ends with the extension (the open traces dispose it too)
     { dispose: disposeRecordHighlight },
     mappings,
     mappings.onDidChange(() => void updateContext(vscode.window.activeTextEditor)),

@@ -16,7 +16,7 @@ const LAYERS: { dir: string; name: string; runs: string }[] = [
   { dir: 'src/host', name: 'host', runs: 'extension host: everything that imports vscode' },
   { dir: 'webview', name: 'webview', runs: 'the graph panel: DOM only' },
   { dir: 'src/cli', name: 'cli', runs: 'the otrace command' },
-  { dir: 'src/engine', name: 'engine', runs: 'worker thread: sessions, snapshots, graph windows' },
+  { dir: 'src/engine', name: 'engine', runs: 'own process: sessions, snapshots, graph windows' },
   { dir: 'src/analysis', name: 'analysis', runs: 'pure: stops, loops, credit, blame' },
   { dir: 'src/trace', name: 'trace', runs: 'the model, readers and importers' },
   { dir: 'src/shared', name: 'shared', runs: 'engine-webview contract: no vscode, DOM or Node' },

@@ -107,32 +107,42 @@ describe('the engine in a worker thread', () => {
     }
   });
 
-  test('a large trace opens progressively: the host gets the trace as read, and its overview, before the analysis ends', async () => {
-    const file = path.join(dir, 'trace-progressive.otrace.jsonl');
-    writeTraceFile(file, PROGRESSIVE_FROM_EVENTS); // the smallest trace that opens progressively
-    const worker = new WorkerEngine(script);
-    try {
-      const order: string[] = [];
-      let overview: Promise<{ json: Uint8Array; columns: Uint8Array } | undefined> | undefined;
-      let read: { stamp: number; analysisPending?: true; findings: unknown[] } | undefined;
-      const load = worker.load({ key: 'k', version: -1, path: file, local: true }, (p) => {
-        if (!p.read) return;
-        read = p.read;
-        order.push('read');
-        overview = worker.graphOverviewBytes('k', 'x', 800).then((o) => (order.push('overview'), o));
-      });
-      const analysed = (await load)!;
-      order.push('analysed');
-      assert.deepEqual(order, ['read', 'overview', 'analysed'], 'the overview of the trace as read came before the analysed answer');
-      assert.ok(read?.analysisPending && read.findings.length === 0);
-      const first = overviewOfBytes((await overview)!);
-      assert.equal(first.stamp, read.stamp);
-      assert.equal(first.analysing, true);
-      assert.ok(analysed.findings.length > 0 && analysed.stamp !== read.stamp && !analysed.analysisPending);
-    } finally {
-      worker.dispose();
-    }
-  });
+  // In a child process too: its answers go through a pipe a turn of its event loop at a time, and a load turned it only
+  // between its phases (the overview of the trace as read came after the analysis, with every progress report).
+  for (const mode of ['thread', 'process'] as const) {
+    test(`a large trace opens progressively (engine in a ${mode}): the host gets the trace as read, and its overview, before the analysis ends`, async () => {
+      const file = path.join(dir, `trace-progressive-${mode}.otrace.jsonl`);
+      // the smallest trace that opens progressively; in a process, one whose overview (~4 MB) is many pipes' worth
+      writeTraceFile(file, mode === 'thread' ? PROGRESSIVE_FROM_EVENTS : 300_000);
+      const worker = new WorkerEngine(script, { mode });
+      try {
+        const order: string[] = [];
+        let overview: Promise<{ json: Uint8Array; columns: Uint8Array } | undefined> | undefined;
+        let read: { stamp: number; analysisPending?: true; findings: unknown[] } | undefined;
+        const load = worker.load({ key: 'k', version: -1, path: file, local: true }, (p) => {
+          if (!p.read) return;
+          read = p.read;
+          order.push('read');
+          overview = worker.graphOverviewBytes('k', 'x', 800).then((o) => {
+            order.push('overview');
+            // a question asked now (the user clicks an event) is answered between the analysis's phases
+            void worker.eventInfo('k', p.read!.stamp, 0).then((info) => order.push(info ? 'event info' : 'no event info'));
+            return o;
+          });
+        });
+        const analysed = (await load)!;
+        order.push('analysed');
+        assert.deepEqual(order, ['read', 'overview', 'event info', 'analysed'], 'the overview of the trace as read came before the analysed answer, and so did an answer asked for then');
+        assert.ok(read?.analysisPending && read.findings.length === 0);
+        const first = overviewOfBytes((await overview)!);
+        assert.equal(first.stamp, read.stamp);
+        assert.equal(first.analysing, true);
+        assert.ok(analysed.findings.length > 0 && analysed.stamp !== read.stamp && !analysed.analysisPending);
+      } finally {
+        worker.dispose();
+      }
+    });
+  }
 
   test('a newer load supersedes a running one; a cancel stops it; both answer undefined', async () => {
     const file = path.join(dir, 'trace-40k.otrace.jsonl');
