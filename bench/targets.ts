@@ -91,7 +91,8 @@ export function targetRows(results: Results, loads: Record<string, [number, numb
   add('100-line append to 1M: graph current within 100 ms (p95)', 'graph', graph, (v) => `p95 ${Math.round(v.total[1])} ms, median ${Math.round(v.total[0])} ms`, (v) => v.total[1] <= 100);
   add('... decorations current within 100 ms (p95): the followed analysis', 'follow', follow, (v) => `p95 ${Math.round(v.follow_p95_ms)} ms, median ${Math.round(v.follow_median_ms)} ms (whole ${Math.round(v.whole_median_ms)} ms)`, (v) => v.follow_p95_ms <= 100);
   // the engine's own process is not the host's: its peak is printed beside (a trace's memory moved, not saved)
-  const rss = (v: NonNullable<ReturnType<typeof host>>) => `+${v.rss_peak_above_idle_mb} MB peak, +${v.rss_after_above_idle_mb} after (idle ${v.idle_rss_mb} MB)`;
+  const signed = (mb: number) => (mb < 0 ? `−${-mb}` : `+${mb}`);
+  const rss = (v: NonNullable<ReturnType<typeof host>>) => `${signed(v.rss_peak_above_idle_mb)} MB peak, ${signed(v.rss_after_above_idle_mb)} after (idle ${v.idle_rss_mb} MB)`;
   add('host RSS at 1M ≤ +400 MB over idle', 'host', h1, (v) => `${rss(v)}${v.engine_process_peak_rss_mb === undefined ? '' : `; the engine's process: ${v.engine_process_peak_rss_mb} MB peak`}${inThread('1M', rss)}`, (v) => v.rss_peak_above_idle_mb <= 400);
   const agentsPaint = (v: NonNullable<ReturnType<typeof host>>) => `${x(v.first_paint_to_bare)} (${v.first_paint_s} s / ${v.bare_parse_s} s)`;
   add('1M events in 1M agents: graph within 3x the bare parse', 'host', hAgents, (v) => `${agentsPaint(v)}${inThread('1M-agents', agentsPaint)}`, (v) => v.first_paint_to_bare <= 3);
