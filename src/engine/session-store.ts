@@ -90,13 +90,8 @@ export class SessionStore implements EngineCalls {
   /**
    * @param options.streamFromBytes otrace JSONL files from this size on are streamed from disk (default 64 MB: STREAM_FROM_BYTES in session-input.ts; tests set it low).
    * @param options.progressiveFromEvents traces of this many events or more open progressively (default {@link PROGRESSIVE_FROM_EVENTS}; tests set it low).
-   */
-  /**
-   * @param options `streamFromBytes`, `progressiveFromEvents`: the sizes from which a file is
-   *   streamed and a load answers before its analysis (defaults {@link PROGRESSIVE_FROM_EVENTS} and
-   *   session-input.ts's); `yieldToMessages`: what a load awaits between its phases so that messages
-   *   get in and out (default: one turn of the event loop; a child process also waits there until
-   *   its answers are written: src/engine/worker-main.ts).
+   * @param options.yieldToMessages what a load awaits between its phases so that messages get in and out (default: one
+   *   turn of the event loop; the engine's process also waits there until its answers are written: src/engine/message-turns.ts).
    */
   constructor(private readonly options: { streamFromBytes?: number; progressiveFromEvents?: number; yieldToMessages?: () => Promise<void> } = {}) {}
 
@@ -188,7 +183,7 @@ export class SessionStore implements EngineCalls {
         const readSummary = summarize(first, snapshotStamp(first), session.files.bytesRead, read.grew);
         Object.assign(session, { snapshot: first, summary: readSummary, fromDisk, marks: undefined });
         report({ phase: 'analyze', message: analysing, read: readSummary });
-        // the report on its way before the graph is laid out: a child process's answers leave at a yield (worker-main.ts),
+        // the report on its way before the graph is laid out: a child process's answers leave at a yield (message-turns.ts),
         // and the host's request for the overview then came one analysis phase late (1.4 s after an append at 1M, not 0.3)
         await this.yieldToMessages();
         prepareGraph(first); // the overview the host asks for next is ready when its request gets in
