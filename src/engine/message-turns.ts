@@ -23,6 +23,21 @@ export class MessageTurns {
     };
   }
 
+  /**
+   * Hands an answer to the channel: `send` is given the callback to call once it is written (or
+   * failed). A send that throws (an answer that cannot be serialized) counts as written, then the
+   * error passes: else every later turn would wait for it, and the next load would hang.
+   */
+  hand(send: (written: () => void) => void): void {
+    const written = this.sending();
+    try {
+      send(written);
+    } catch (err) {
+      written();
+      throw err;
+    }
+  }
+
   /** Answers handed to the channel and not yet written. */
   get pending(): number {
     return this.unsent;

@@ -17,7 +17,7 @@ const port = parentPort ?? {
   on: (event: 'message', listener: (m: ToWorker) => void) => process.on(event, listener as (m: unknown) => void),
   postMessage: (m: FromWorker) => {
     // the callback: once the message is written, or failed (the host is gone: the process ends on `disconnect`)
-    process.send!(m, undefined, {}, turns.sending());
+    turns.hand((written) => process.send!(m, undefined, {}, written));
   },
 };
 

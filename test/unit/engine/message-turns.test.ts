@@ -29,6 +29,29 @@ test('a turn ends once every answer handed to the channel is written', async () 
   await turns.turn(); // nothing pending: one turn of the loop
 });
 
+test('an answer whose send throws (it cannot be serialized) counts as written: later turns do not wait for it', async () => {
+  const turns = new MessageTurns();
+  assert.throws(
+    () =>
+      turns.hand(() => {
+        throw new Error('could not be cloned');
+      }),
+    /could not be cloned/,
+  );
+  assert.equal(turns.pending, 0);
+  let ended = false;
+  const turn = turns.turn().then(() => (ended = true));
+  await new Promise((r) => setTimeout(r, 20));
+  assert.ok(ended, 'the turn ended');
+  await turn;
+  // and a send that works is waited for
+  let written: (() => void) | undefined;
+  turns.hand((w) => (written = w));
+  assert.equal(turns.pending, 1);
+  written!();
+  await turns.turn();
+});
+
 test('a turn begun in the poll phase (work resumed by a write) lets in a message that came meanwhile before it ends', async () => {
   // a socket pair in this process: what one side writes, the other reads in the loop's next poll
   const server = net.createServer();
