@@ -10,7 +10,7 @@ export class MessageTurns {
   private waiting: (() => void)[] = [];
 
   /** Counts an answer handed to the channel; @returns the callback to call once it is written (or failed). */
-  sending(): () => void {
+  private sending(): () => void {
     this.unsent++;
     let called = false;
     return () => {

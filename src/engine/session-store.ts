@@ -29,6 +29,7 @@ import { compareView } from './compare-view';
 import type { CompareModel } from '../shared/compare-protocol';
 import { SessionFiles } from './session-input';
 import { analysedSnapshot, appendedSnapshot, readSnapshot, snapshotAnalysis, type TraceSnapshot } from './snapshot';
+import { MessageTurns } from './message-turns';
 import { summarize, type SessionSummary } from './summary';
 import type { EngineCalls, LoadProgress, LoadRequest, MappingInput, MappingReport } from './worker-protocol';
 import type { GraphNode, GraphOverview, GraphWindow, WindowRequest } from '../shared/protocol';
@@ -56,8 +57,8 @@ interface Session {
 /** Thrown at a phase boundary when the load is no longer wanted. */
 const SUPERSEDED = Symbol('superseded');
 
-/** Lets messages in (a newer load, a cancel) between the phases of a load. */
-const letMessagesIn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Lets messages in (a newer load, a cancel) between the phases of a load, when the store is given no turns of its own: no answer is ever pending in them. */
+const ownTurns = new MessageTurns();
 
 /** A followed trace's analysis of what was read, in phases (FollowAnalysis.steps): the analysis, or `{ error }` with why it failed (the trace still shows). */
 function* followedSteps(follow: FollowAnalysis, loaded: LoadedTrace, inProgress: boolean): Generator<AnalysisPhase, Analysis | { error: string }, void> {
@@ -96,7 +97,7 @@ export class SessionStore implements EngineCalls {
   constructor(private readonly options: { streamFromBytes?: number; progressiveFromEvents?: number; yieldToMessages?: () => Promise<void> } = {}) {}
 
   private yieldToMessages(): Promise<void> {
-    return (this.options.yieldToMessages ?? letMessagesIn)();
+    return this.options.yieldToMessages ? this.options.yieldToMessages() : ownTurns.turn();
   }
 
   configure(inputs: MappingInput[]): MappingReport[] {

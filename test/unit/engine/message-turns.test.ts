@@ -11,8 +11,10 @@ import { MessageTurns } from '../../../src/engine/message-turns';
 
 test('a turn ends once every answer handed to the channel is written', async () => {
   const turns = new MessageTurns();
-  const first = turns.sending();
-  const second = turns.sending();
+  let first = () => {};
+  let second = () => {};
+  turns.hand((written) => (first = written));
+  turns.hand((written) => (second = written));
   const order: string[] = [];
   const turn = turns.turn().then(() => order.push('turn'));
   await new Promise((r) => setTimeout(r, 20));
