@@ -99,7 +99,8 @@ export function graphIndex(snapshot: TraceSnapshot): GraphIndex {
   if (base.grown) {
     // after an append: the buckets it left alone keep the plans made for the trace before it (those
     // whose events' marks differ, the other analysis's or none, are planned again)
-    const before = latest.get(base.grown.from);
+    const from = base.grown.from.deref();
+    const before = from && latest.get(from);
     if (before) index.plans = carriedPlans(before, index, base.grown);
   }
   latest.set(layout.structure, index);
@@ -171,7 +172,7 @@ interface StructureIndex {
    * events kept their axis positions, rows and bars: the old events whose role, bar end or first
    * spawn the append changed (what a bucket plan of theirs read).
    */
-  grown?: { from: LayoutStructure; n0: number; touched: number[] };
+  grown?: { from: WeakRef<LayoutStructure>; n0: number; touched: number[] };
 }
 
 const structureIndices = new WeakMap<LayoutStructure, StructureIndex>();
@@ -259,7 +260,7 @@ function structureIndex(layout: GraphLayout): StructureIndex {
     for (const i of spawns) if (i < since && !was.has(i)) touched.push(i);
     for (const i of prev.firstSpawns) if (!is.has(i)) touched.push(i);
   }
-  const index: StructureIndex = { kinds, kind, crossing, tracks, stops, edges, firstSpawns: spawns, role, cues: [...cueSet], ...(grown?.sameTx ? { grown: { from: from!.structure, n0: since, touched } } : {}) };
+  const index: StructureIndex = { kinds, kind, crossing, tracks, stops, edges, firstSpawns: spawns, role, cues: [...cueSet], ...(grown?.sameTx ? { grown: { from: new WeakRef(from!.structure), n0: since, touched } } : {}) };
   structureIndices.set(layout.structure, index);
   return index;
 }

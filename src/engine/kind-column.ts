@@ -7,6 +7,7 @@
  * Pure: no `vscode`.
  */
 import { canonicalType, EVENT_TYPES, type EventType, type TraceEvent } from '../trace/schema';
+import { notedSharedPrefix } from '../trace/shared-prefix';
 
 /** The code of an event whose type is none of {@link EVENT_TYPES} (a type the reader let through as it is). */
 export const OTHER_KIND = 255;
@@ -49,7 +50,8 @@ export function kindColumn(events: readonly TraceEvent[]): KindColumn {
   if (prefix) {
     column.set(prefix.column);
     // an event replaced since (a reader completes an event from a later line with a new object) is read again
-    for (let i = 0; i < prefix.n; i++) if (events[i] !== before![i]) column[i] = codeOf(events[i].type);
+    // (what the reader noted the same is not compared: src/trace/shared-prefix.ts)
+    for (let i = notedSharedPrefix(events, before!, prefix.n); i < prefix.n; i++) if (events[i] !== before![i]) column[i] = codeOf(events[i].type);
     from = prefix.n;
   }
   // most neighbours share their type's string: one comparison instead of a lookup then

@@ -6,6 +6,7 @@
 import { analysisSteps, type Analysis, type AnalysisPhase, type Finding } from '../analysis';
 import { countsSteps as traceCountsSteps, LineOrigins, type LoadedTrace, type OriginList, type Position, type Range } from '../trace/model';
 import { runSummary, type RunSummary } from '../analysis/run-summary';
+import { notedSharedPrefix } from '../trace/shared-prefix';
 import type { SetAside } from './long-content';
 
 /** Event indices (read only; a list may be shared between snapshots). */
@@ -113,6 +114,8 @@ function analysisShown(s: TraceSnapshot): TraceSnapshot['carried'] {
 /** True when the first `n` records of both lists are the same records (line and file): lines were only appended. O(n), no allocation. */
 function sameRecords(before: OriginList, after: OriginList, n: number): boolean {
   if (before.length < n || after.length < n) return false;
+  // the origins a growing read noted the same (src/trace/shared-prefix.ts) are not compared
+  if (notedSharedPrefix(after, before, n) === n) return true;
   for (let i = 0; i < n; i++) if (before.record(i) !== after.record(i)) return false;
   if (before instanceof LineOrigins && after instanceof LineOrigins) return true; // one file: no file per record
   for (let i = 0; i < n; i++) if (before.get(i)?.file !== after.get(i)?.file) return false;

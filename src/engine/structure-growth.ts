@@ -35,6 +35,7 @@ import { extendLaneRows, namedParent, type LaneRowsState } from './lane-rows';
 import { laneToolKey, pairOpenCalls } from './lanes';
 import { firstAtOrAfter, type LayoutEdges, type LayoutStructure } from './graph-structure';
 import { appendColumn } from '../shared/append-column';
+import { samePrefix } from '../trace/shared-prefix';
 
 /** What the whole build's edge pass leaves for an extension: the pairs joined, the derived links' events, the candidates left without a target. */
 export interface EdgesKept {
@@ -187,8 +188,9 @@ export function extendStructure(events: readonly TraceEvent[], edges: readonly T
   const e0 = g.edgeCount;
   if (n < n0 || edges.length < e0) return decline('fewer events or edges');
   if ((events === g.seenEvents && n !== n0) || (edges === g.seenEdges && edges.length !== e0)) return decline('a list grown in place');
-  for (let i = 0; i < n0; i++) if (events[i] !== g.seenEvents[i]) return decline('an old event changed or moved');
-  for (let i = 0; i < e0; i++) if (edges[i] !== g.seenEdges[i]) return decline('an old edge changed or moved');
+  // O(1) for the lists a growing read noted (src/trace/shared-prefix.ts), else compared one by one
+  if (!samePrefix(events, g.seenEvents, n0)) return decline('an old event changed or moved');
+  if (!samePrefix(edges, g.seenEdges, e0)) return decline('an old edge changed or moved');
   const s = g.structure;
   if (n === n0 && edges.length === e0) {
     // the same events and edges (another read of an unchanged trace, e.g. once its file is no longer
@@ -328,7 +330,7 @@ export function extendStructure(events: readonly TraceEvent[], edges: readonly T
     n,
     edgeCount: edges.length,
     firstIndex: byId,
-    laneOf: (l) => more.lists[l].data.subarray(0, more.lists[l].length),
+    laneOf: laneListsOf(more),
     open,
     rows: state,
     times,
@@ -340,6 +342,15 @@ export function extendStructure(events: readonly TraceEvent[], edges: readonly T
     more,
   });
   return structure;
+}
+
+/**
+ * A lane's events in time order, read from `more`'s lists. (A function of its own: a closure made
+ * in {@link extendStructure} would hold that call's scope, the structure and events before the
+ * append among it, as long as the growth it is kept in lives.)
+ */
+function laneListsOf(more: More): (lane: number) => Int32Array {
+  return (l) => more.lists[l].data.subarray(0, more.lists[l].length);
 }
 
 /**

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import type { Finding } from '../analysis/types';
 import type { FollowHow } from '../analysis/follow';
 import { canonicalType } from '../trace/event-types';
+import { samePrefix } from '../trace/shared-prefix';
 import { KIND, kindColumn } from './kind-column';
 import { agentColumn } from './agent-column';
 import { isFollowed } from './structure-growth';
@@ -188,13 +189,8 @@ function eventCounts(snapshot: TraceSnapshot): { agents: number; stops: number; 
   const last = followed ? counted.get(events[0]) : undefined;
   let from = 0;
   if (last && last.path === snapshot.path && last.events.length <= n) {
-    const old = last.events;
-    from = old.length;
-    for (let i = 0; i < old.length; i++)
-      if (old[i] !== events[i]) {
-        from = 0;
-        break;
-      }
+    // O(1) for the lists a growing read noted (src/trace/shared-prefix.ts)
+    from = samePrefix(events, last.events, last.events.length) ? last.events.length : 0;
   }
   if (!followed || (from === 0 && agentColumn(events).count > MAX_AGENTS_CARRIED)) {
     // the agents numbered once (shared with the graph's lanes): no second set of every agent's name

@@ -3,6 +3,7 @@
  * Positions are 0-based (line, character), like VS Code's; the CLI prints them 1-based.
  */
 import type { Trace, TraceHeader } from './schema';
+import { NotedCopies } from './shared-prefix';
 
 /** A 0-based position in a text file; `character` counts UTF-16 code units. */
 export interface Position {
@@ -74,6 +75,8 @@ export interface OriginStore extends OriginList {
 
 /** Origins as an array of objects (or undefined, for derived records): the readers of text and the importers. */
 export class OriginArray implements OriginStore {
+  /** The copies handed out, each noted against the one before it (src/trace/shared-prefix.ts). */
+  private copies?: NotedCopies;
   /** @param items the origins, index for index (kept, not copied). */
   constructor(private readonly items: (Origin | undefined)[] = []) {}
 
@@ -94,7 +97,10 @@ export class OriginArray implements OriginStore {
   }
 
   copy(): OriginArray {
-    return new OriginArray(this.items.slice());
+    const items = this.items.slice();
+    const out = new OriginArray(items);
+    (this.copies ??= new NotedCopies()).made(out, items.length);
+    return out;
   }
 
   toJSON(): (Origin | undefined)[] {
@@ -139,6 +145,10 @@ export class LineOrigins implements OriginStore {
   private offsets = new Float64Array(16);
   private sizes = new Int32Array(16);
   private count = 0;
+  /** True while the columns are those of the store this one is a {@link copy} of (read up to {@link count}; written only once copied). */
+  private shared = false;
+  /** The copies handed out, each noted against the one before it. */
+  private copies?: NotedCopies;
   /** True while each record's line is after the one before (then the records are in range order: see {@link inLineOrder}). */
   private ordered = true;
 
@@ -155,6 +165,7 @@ export class LineOrigins implements OriginStore {
   add(origin: Origin): void {
     const o = origin as LineOrigin;
     const n = this.count;
+    if (this.shared) this.grow(this.lines.length);
     if (n === this.lines.length) this.grow(2 * n);
     if (n > 0 && o.record <= this.lines[n - 1]) this.ordered = false;
     this.lines[n] = o.record;
@@ -184,14 +195,22 @@ export class LineOrigins implements OriginStore {
     return this.sizes[i];
   }
 
+  /**
+   * The origins so far, for a reader that goes on adding to this store: the copy reads the same
+   * columns up to its length (this store only writes after its own length, or into new columns
+   * once it grows) and takes columns of its own when it is added to. O(1); noted against the copy
+   * made before it (src/trace/shared-prefix.ts: records are never changed, only added).
+   */
   copy(): LineOrigins {
     const out = new LineOrigins();
-    out.lines = this.lines.slice(0, Math.max(this.count, 1));
-    out.chars = this.chars.slice(0, Math.max(this.count, 1));
-    out.offsets = this.offsets.slice(0, Math.max(this.count, 1));
-    out.sizes = this.sizes.slice(0, Math.max(this.count, 1));
+    out.lines = this.lines;
+    out.chars = this.chars;
+    out.offsets = this.offsets;
+    out.sizes = this.sizes;
+    out.shared = true;
     out.count = this.count;
     out.ordered = this.ordered;
+    (this.copies ??= new NotedCopies()).made(out, this.count);
     return out;
   }
 
@@ -227,6 +246,7 @@ export class LineOrigins implements OriginStore {
     this.chars = chars;
     this.offsets = offsets;
     this.sizes = sizes;
+    this.shared = false;
   }
 }
 

@@ -15,6 +15,7 @@ import type { GrowingImport } from './formats';
 import { forEachJsonlLineInBytes, forEachJsonlRecord, type ReadBytes } from './jsonl';
 import { JsonlFeed, type GrowingFiles } from './jsonl-feed';
 import { preview } from './preview';
+import { NotedCopies, replacedFrom } from './shared-prefix';
 import { valueOf } from './json-positions';
 import { LineIndex, LineOrigin, LineOrigins, OriginArray, type LoadedTrace, type Origin, type OriginStore, type Problem, type Range } from './model';
 import {
@@ -395,6 +396,8 @@ export interface EdgeStore {
 
 /** Events kept as the objects the reader made (the object reader's `trace.events`). */
 class ObjectEvents extends EventArray implements EventStore {
+  /** The copies handed out, each noted against the one before it (src/trace/shared-prefix.ts). */
+  private readonly copies = new NotedCopies();
   constructor(override readonly list: TraceEvent[] = []) {
     super(list);
   }
@@ -405,14 +408,20 @@ class ObjectEvents extends EventArray implements EventStore {
   tag(from: number, id: string): void {
     const list = this.list;
     for (let i = from; i < list.length; i++) if (list[i].trace_id === undefined) list[i] = { ...list[i], trace_id: id };
+    this.copies.changed(from);
+    replacedFrom(list, from);
   }
   copy(): ObjectEvents {
-    return new ObjectEvents(this.list.slice());
+    const list = this.list.slice();
+    this.copies.made(list, list.length);
+    return new ObjectEvents(list);
   }
 }
 
 /** Edges kept as the objects the reader made. */
 class ObjectEdges implements EdgeStore {
+  /** The copies handed out, each noted against the one before it (src/trace/shared-prefix.ts). */
+  private readonly copies = new NotedCopies();
   constructor(readonly list: TraceEdge[] = []) {}
   get length(): number {
     return this.list.length;
@@ -422,6 +431,12 @@ class ObjectEdges implements EdgeStore {
   }
   end(i: number, end: 'src' | 'dst'): string {
     return this.list[i][end];
+  }
+  /** The edges as a list of their own (the store goes on adding to its own). */
+  copy(): ObjectEdges {
+    const list = this.list.slice();
+    this.copies.made(list, list.length);
+    return new ObjectEdges(list);
   }
 }
 
@@ -638,7 +653,7 @@ class TraceBuilder {
     return {
       header,
       events,
-      edges: keep ? new ObjectEdges((edges as ObjectEdges).list.slice()) : edges,
+      edges: keep ? (edges as ObjectEdges).copy() : edges,
       eventOrigins: keep ? this.eventOrigins.copy() : this.eventOrigins,
       edgeOrigins: keep ? this.edgeOrigins.copy() : this.edgeOrigins,
       problems,
