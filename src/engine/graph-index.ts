@@ -12,6 +12,7 @@ import { grownFrom } from './structure-growth';
 import { eventCues } from '../shared/cues';
 import { canonicalType, EVENT_TYPES } from '../trace/schema';
 import { differingChunks, sameUpTo } from './typed-diff';
+import { appendColumn } from '../shared/append-column';
 import { kindColumn, OTHER_KIND } from './kind-column';
 import { shownAnalysis, type TraceSnapshot } from './snapshot';
 import { contentsOf } from './long-content';
@@ -374,10 +375,9 @@ function grownTracks(layout: GraphLayout, old: LayoutStructure, prev: StructureI
   return { tracks, sameTx, longer: ended };
 }
 
-/** `a` followed by `b`, in a new array. */
+/** `a` followed by `b`: a longer view of `a`'s buffer when it has room (src/shared/append-column.ts; `a` itself unchanged), else a new one. */
 function concat(a: Int32Array, b: readonly number[]): Int32Array {
-  const out = new Int32Array(a.length + b.length);
-  out.set(a);
+  const out = appendColumn(a, a.length + b.length);
   out.set(b, a.length);
   return out;
 }

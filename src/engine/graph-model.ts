@@ -20,6 +20,9 @@ import { eventLabel, shortLabel, type LabelContext } from './event-labels';
 import { LANE_LABEL_CHARS, laneScan, laneWords, type ContentOnDisk, type LaneScan } from './lane-labels';
 import { grownFrom, isFollowed } from './structure-growth';
 import { shownProblem } from './shown-problems';
+import { samePrefix } from '../trace/shared-prefix';
+import { sameUpTo } from './typed-diff';
+import { appendColumn } from '../shared/append-column';
 import type { FoldedLane, FoldedLanes } from './lane-folds';
 import { formatUsage, usageOf } from '../trace/tokens';
 
@@ -120,11 +123,9 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
   const structure = layoutStructure(loaded, maxEvents);
   const { events, grouped: lanes, fold, lane, rows } = structure;
   const { keyOf, traces } = lanes;
-  const n = events.length;
-  const { loop, marks } = analysisMarks(analysis, n);
+  const { loop, marks } = layoutMarks(analysis, events, lane);
   /** The lane (index into the graph's lanes) of an original lane. */
   const shownOf = (k: number) => (fold ? fold.laneOf[k] : k);
-  markLastStops(analysis, events, lane, marks);
   const metadata = loaded.trace.metadata as Record<string, unknown> | undefined;
   const agentsMeta = metadata?.agents && typeof metadata.agents === 'object' ? (metadata.agents as Record<string, unknown>) : undefined;
   // words only for the lanes shown as their agent's (a folded agent is named in its group's tooltip)
@@ -298,6 +299,31 @@ export function layoutEdge(edges: LayoutEdges, k: number): GraphEdge {
 /** The Cytoscape key of the event at an index. */
 export function nodeKey(index: number): string {
   return `n${index}`;
+}
+
+/** Per analysis, the marks made of it last, with the events and lanes they were made for. */
+const marksMade = new WeakMap<Analysis, { events: readonly TraceEvent[]; lane: Int32Array; n: number; loop: Uint8Array; marks: Map<number, Set<string>> }>();
+
+/**
+ * The analysis's marks of a layout ({@link analysisMarks}, then {@link markLastStops}). A trace as
+ * read after an append shows the analysis of the trace before it: the marks made of that analysis
+ * for the trace before it stand (its events and their lanes are the same; the loop column grows by
+ * zeros), so an append does not read every loop member again (O(1) instead of O(n + loop members)).
+ * The marks returned are shared by the layouts of one analysis: read them, never change them.
+ */
+function layoutMarks(analysis: Analysis | undefined, events: readonly TraceEvent[], lane: Int32Array): { loop: Uint8Array; marks: Map<number, Set<string>> } {
+  const n = events.length;
+  const made = analysis && marksMade.get(analysis);
+  // (made for every event the analysis read: no mark was left out for an index past the trace's end)
+  if (made && n >= made.n && made.n >= analysis.metrics.events && samePrefix(events, made.events, made.n) && sameUpTo(lane, made.lane, made.n)) {
+    const loop = made.n === n ? made.loop : appendColumn(made.loop, n);
+    marksMade.set(analysis, { events, lane, n, loop, marks: made.marks });
+    return { loop, marks: made.marks };
+  }
+  const { loop, marks } = analysisMarks(analysis, n);
+  markLastStops(analysis, events, lane, marks);
+  if (analysis) marksMade.set(analysis, { events, lane, n, loop, marks });
+  return { loop, marks };
 }
 
 /**

@@ -29,12 +29,12 @@
 import { canonicalType, type TraceEdge, type TraceEvent } from '../trace/schema';
 import type { IdTable } from '../trace/id-table';
 import type { PairNumbering } from '../analysis/pair-table';
-import { keepsPositions, timeAxisOfMedian, timeToAxis } from '../shared/axis';
+import { axisThreshold, extendedTimeAxis, keepsPositions, timeAxisOfMedian, timeToAxis } from '../shared/axis';
 import { RunningMedian } from './running-median';
 import { extendLaneRows, namedParent, type LaneRowsState } from './lane-rows';
 import { laneToolKey, pairOpenCalls } from './lanes';
 import { firstAtOrAfter, type LayoutEdges, type LayoutStructure } from './graph-structure';
-import { appendColumn } from '../shared/append-column';
+import { appendColumn, columnWithRoom } from '../shared/append-column';
 import { samePrefix } from '../trace/shared-prefix';
 
 /** What the whole build's edge pass leaves for an extension: the pairs joined, the derived links' events, the candidates left without a target. */
@@ -101,6 +101,8 @@ interface More {
   /** The distinct times, ascending, and the median of the gaps between successive ones. */
   uniq: Growable<Float64Array>;
   gaps: RunningMedian;
+  /** The width of the gaps of the axis an extension made last ({@link axisThreshold}; undefined before the first). */
+  threshold?: number;
 }
 
 /** A typed array with room to grow; `data.subarray(0, length)` holds the values. */
@@ -239,24 +241,30 @@ export function extendStructure(events: readonly TraceEvent[], edges: readonly T
   // time ranks: the new events after the old ones, in time order among themselves
   const newByTime = Array.from({ length: n - n0 }, (_, k) => n0 + k).sort((a, b) => events[a].t - events[b].t || a - b);
   // tool calls and their results (toolCallPairs on the new events, from the state the old ones left)
-  const end = new Int32Array(n).fill(-1);
-  end.set(s.end);
-  const barOf = new Int32Array(n).fill(-1);
-  barOf.set(s.barOf);
+  // the calls' result and the results' call: the old columns extended in place (src/shared/append-column.ts);
+  // an old event's entry the pairing changes is kept aside and written into a copy of its own after it
+  let end = appendColumn(s.end, n).fill(-1, n0);
+  let barOf = appendColumn(s.barOf, n).fill(-1, n0);
+  const oldEnd = new Map<number, number>();
+  const oldBar = new Map<number, number>();
+  const endAt = (i: number) => (i < n0 ? (oldEnd.get(i) ?? end[i]) : end[i]);
+  const barAt = (i: number) => (i < n0 ? (oldBar.get(i) ?? barOf[i]) : barOf[i]);
   const open = new Map(g.open);
   const kind = (i: number) => canonicalType(events[i].type);
   const pairedOld: number[] = [];
   let reachesBack = false;
   const pair = (call: number | undefined, result: number | undefined, byName: boolean) => {
-    if (call === undefined || result === undefined || barOf[result] >= 0) return;
+    if (call === undefined || result === undefined || barAt(result) >= 0) return;
     if (kind(call) !== 'tool_call' || kind(result) !== 'tool_result' || events[result].t < events[call].t) return;
-    if (end[call] >= 0) {
+    if (endAt(call) >= 0) {
       // an old call paired by the time order before: a whole build pairs it with this result first
       if (byName && call < n0 && s.end[call] >= 0) reachesBack = true;
       return;
     }
-    end[call] = result;
-    barOf[result] = call;
+    if (call < n0) oldEnd.set(call, result);
+    else end[call] = result;
+    if (result < n0) oldBar.set(result, call);
+    else barOf[result] = call;
     if (call < n0) {
       pairedOld.push(call);
       // a whole build pairs it before the time order: it is no longer open there
@@ -273,7 +281,10 @@ export function extendStructure(events: readonly TraceEvent[], edges: readonly T
     for (const ref of e.causes ?? []) if (ref !== undefined) pair(byId.get(ref), i, true);
   }
   if (reachesBack) return decline('a new result names an old call paired before');
-  pairOpenCalls(newByTime, kind, (i) => laneToolKey(events[i]), open, end, (i) => barOf[i] >= 0, (call, i) => pair(call, i, false));
+  // (it reads the ends of new calls only, and whether new results are taken)
+  pairOpenCalls(newByTime, kind, (i) => laneToolKey(events[i]), open, end, (i) => barAt(i) >= 0, (call, i) => pair(call, i, false));
+  end = withChanges(end, oldEnd);
+  barOf = withChanges(barOf, oldBar);
   // an old call whose span now ends later may hold old events it did not (their rows change)
   for (const c of pairedOld) if (more.hasChild.data[c]) return decline('the span of an old call now holds old events');
   // lanes
@@ -301,6 +312,7 @@ export function extendStructure(events: readonly TraceEvent[], edges: readonly T
   const times = appendColumn(g.times.subarray(0, n0), n);
   for (let i = n0; i < n; i++) times[i] = events[i].t;
   const newGaps: number[] = [];
+  const oldTimes = more.uniq.length;
   for (const i of newByTime) {
     const t = times[i];
     const last = more.uniq.length ? more.uniq.data[more.uniq.length - 1] : undefined;
@@ -309,7 +321,11 @@ export function extendStructure(events: readonly TraceEvent[], edges: readonly T
     pushGrowable(more.uniq, t);
   }
   for (const gap of newGaps) more.gaps.add(gap);
-  const axis = timeAxisOfMedian(more.uniq.data.subarray(0, more.uniq.length), more.gaps.median);
+  const uniq = more.uniq.data.subarray(0, more.uniq.length);
+  // gaps as wide as the last axis's: only the new times are read for more (O(appended + gaps), not O(distinct times))
+  const threshold = uniq.length ? axisThreshold(uniq, more.gaps.median) : 0;
+  const axis = threshold === more.threshold && oldTimes > 0 ? extendedTimeAxis(s.axis, uniq, oldTimes, threshold) : timeAxisOfMedian(uniq, more.gaps.median);
+  more.threshold = threshold;
   for (const i of newByTime) pushGrowable(more.byTime, i);
   // the old positions stand unless the axis's threshold changed (its span or median gap doubled: src/shared/axis.ts)
   const kept = keepsPositions(s.axis, axis, more.lastTime);
@@ -342,6 +358,15 @@ export function extendStructure(events: readonly TraceEvent[], edges: readonly T
     more,
   });
   return structure;
+}
+
+/** `column` with the entries of `changes` written, in a copy of its own when there are any (the old view of its buffer is another structure's). */
+function withChanges(column: Int32Array, changes: Map<number, number>): Int32Array {
+  if (changes.size === 0) return column;
+  const out = columnWithRoom(Int32Array, column.length);
+  out.set(column);
+  for (const [i, v] of changes) out[i] = v;
+  return out;
 }
 
 /**
@@ -494,7 +519,8 @@ function extendEdges(g: Growth, more: More, events: readonly TraceEvent[], edges
     out.target.set(old.target.subarray(from, to), k);
     out.derived.set(old.derived.subarray(from, to), k);
     out.type.set(old.type.subarray(from, to), k);
-    if (from >= kept.traceEdges) for (let j = 0; j < to - from; j++) out.id[k + j] = k + j;
+    // (old links staying at their place keep their ids: copied as memory, not one by one)
+    if (from >= kept.traceEdges && k !== from) for (let j = 0; j < to - from; j++) out.id[k + j] = k + j;
     else out.id.set(old.id.subarray(from, to), k);
     k += to - from;
   };

@@ -18,7 +18,10 @@ function bytesOf(c: Column, start: number, end: number): Buffer {
 
 /** True when the first `n` elements of `x` and `y` are the same bytes (of one element type: else false, to be compared by value). */
 export function sameUpTo(x: Column, y: Column, n: number): boolean {
-  return x.constructor === y.constructor && bytesOf(x, 0, n).equals(bytesOf(y, 0, n));
+  if (x.constructor !== y.constructor) return false;
+  // views of the same memory (a column extended in place: src/shared/append-column.ts) hold the same values
+  if (x.buffer === y.buffer && x.byteOffset === y.byteOffset) return x.length >= n && y.length >= n;
+  return bytesOf(x, 0, n).equals(bytesOf(y, 0, n));
 }
 
 /**

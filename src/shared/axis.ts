@@ -99,25 +99,51 @@ export function timeAxisOf(ts: ArrayLike<number>, sortedGaps: ArrayLike<number>)
  */
 export function timeAxisOfMedian(ts: ArrayLike<number>, median: number): TimeAxis {
   if (ts.length === 0) return { points: [[0, 0]], gaps: [], span: 0 };
+  return axisFromGaps(ts, axisThreshold(ts, median), [], 1);
+}
+
+/**
+ * The width of the gaps of the axis of distinct sorted times `ts` whose median gap is `median`
+ * (a power of two: at least 20 median gaps and a thirtieth of the span). `ts` not empty.
+ */
+export function axisThreshold(ts: ArrayLike<number>, median: number): number {
   const total = ts[ts.length - 1] - ts[0];
-  const threshold = 2 ** Math.ceil(Math.log2(Math.max(1, median * 20, total / 30)));
-  const points: [number, number][] = [[0, ts[0]]];
-  const gaps: TimeGap[] = [];
-  // each piece between gaps maps t to x0 + (t - t0) from its start (x0, t0): a time's position depends on the gaps before it only
-  let x0 = 0;
-  let t0 = ts[0];
-  for (let i = 1; i < ts.length; i++) {
+  return 2 ** Math.ceil(Math.log2(Math.max(1, median * 20, total / 30)));
+}
+
+/**
+ * {@link timeAxisOfMedian} of `ts` (distinct, ascending, finite; later times appended to those
+ * `before` was made of, its first `k`) when the gaps are as wide as `before`'s (`threshold`, what
+ * {@link axisThreshold} gave for both): the old gaps stand, only the times from the k-th on are
+ * read. O(appended + gaps) instead of O(ts); equal to the whole one.
+ */
+export function extendedTimeAxis(before: TimeAxis, ts: ArrayLike<number>, k: number, threshold: number): TimeAxis {
+  if (ts.length === 0) return { points: [[0, 0]], gaps: [], span: 0 };
+  return axisFromGaps(ts, threshold, before.gaps.slice(), Math.max(1, k));
+}
+
+/**
+ * The axis of `ts` with gaps of width `threshold`: `gaps` those found between its times before
+ * index `from` (kept), the times from `from` on read for more. Each piece between gaps maps t to
+ * x0 + (t - t0) from its start (x0, t0): a time's position depends on the gaps before it only.
+ */
+function axisFromGaps(ts: ArrayLike<number>, threshold: number, gaps: TimeGap[], from: number): TimeAxis {
+  const last = gaps[gaps.length - 1];
+  let x0 = last ? last.x + last.width : 0;
+  let t0 = last ? last.t1 : ts[0];
+  for (let i = from; i < ts.length; i++) {
     const d = ts[i] - ts[i - 1];
     if (d > threshold) {
       const x = x0 + (ts[i - 1] - t0);
       gaps.push({ t0: ts[i - 1], t1: ts[i], x, width: threshold });
-      points.push([x, ts[i - 1]]);
       x0 = x + threshold;
       t0 = ts[i];
-      points.push([x0, t0]);
     }
   }
   const span = x0 + (ts[ts.length - 1] - t0);
+  // the points: the start, each gap's two ends, the end
+  const points: [number, number][] = [[0, ts[0]]];
+  for (const g of gaps) points.push([g.x, g.t0], [g.x + g.width, g.t1]);
   points.push([span, ts[ts.length - 1]]);
   return { points: dedupe(points), gaps, span };
 }

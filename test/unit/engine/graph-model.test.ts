@@ -1,10 +1,14 @@
 /** The timeline graph model: an entry per event, lanes as a spawn tree, a compressed time axis, tool bars, derived links. */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeTrace } from '../../../src/analysis';
-import { buildGraph } from '../../../src/engine/graph-model';
+import { buildGraph, graphLayout } from '../../../src/engine/graph-model';
+import { followLayout } from '../../../src/engine/structure-growth';
+import { FollowedFile } from '../trace/followed-file';
+import '../../../src/trace/importers';
 import { readTraceJsonl } from '../../../src/trace/read';
 import { OriginArray } from '../../../src/trace/model';
 import type { TraceEvent } from '../../../src/trace/schema';
@@ -180,4 +184,34 @@ test('names and labels show control and bidi characters as ⟨U+…⟩; the cont
   assert.deepEqual(d.fields.filter(([k]) => ['id', 'agent', 'to'].includes(k)), [['id', `e1${shown}`], ['agent', `lead${shown}`], ['to', `worker${shown}`]]);
   assert.equal(d.text, `raw ${h}`, 'the raw content view keeps the content');
   for (const f of g.findings) assert.doesNotMatch(f.message, /[\u0000-\u0008\u001b\u0085\u202e]/, f.message);
+});
+
+test('a trace as read after an append shows the analysis before it with the marks made of it then (the loop column grown), equal to marks made again', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-marks-'));
+  try {
+    const header = JSON.stringify({ trace_id: 'm', task_id: 'm', system: 'test' });
+    // the same search again and again (a loop), a turn end and a stop
+    const lines = [header];
+    for (let k = 0; k < 12; k++) lines.push(JSON.stringify({ id: `e${k}`, t: k, type: k % 2 ? 'tool_result' : 'tool_call', agent: 'w', tool: 'search', content: 'query: same thing' }));
+    lines.push(JSON.stringify({ id: 's1', t: 20, type: 'stop', agent: 'w', reason: 'turn_end' }), JSON.stringify({ id: 's2', t: 21, type: 'stop', agent: 'orchestrator', reason: 'task_complete', content: 'done' }));
+    const f = new FollowedFile(dir, `${lines.join('\n')}\n`);
+    const before = f.load().loaded;
+    followLayout(before);
+    const analysis = analyzeTrace(before);
+    assert.ok(analysis.loops.length > 0 && analysis.stops.length > 0, 'a loop and stops to mark');
+    const shownBefore = graphLayout(before, Infinity, analysis);
+    f.append(`${JSON.stringify({ id: 'e99', t: 30, type: 'message', agent: 'w', to: 'orchestrator', content: 'more' })}\n`);
+    const after = f.load().loaded;
+    followLayout(after);
+    const carried = graphLayout(after, Infinity, analysis);
+    assert.equal(carried.marks, shownBefore.marks, 'the marks made for the trace before are shown');
+    const again = graphLayout(after, Infinity, structuredClone(analysis)); // another analysis object: made again
+    assert.notEqual(again.marks, carried.marks);
+    assert.deepEqual(Array.from(carried.loop), Array.from(again.loop));
+    assert.equal(carried.loop.length, after.trace.events.length);
+    assert.deepEqual([...carried.marks].map(([i, m]) => [i, [...m]]), [...again.marks].map(([i, m]) => [i, [...m]]));
+    assert.deepEqual(Array.from(shownBefore.loop), Array.from(carried.loop).slice(0, before.trace.events.length), 'the layout before keeps its own');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

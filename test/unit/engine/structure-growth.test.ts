@@ -103,12 +103,19 @@ class Followed extends FollowedFile {
     super(DIR, first);
   }
 
+  /** The structure of the last load, and what it was then (an extension must leave it as it was: its snapshot may still be shown). */
+  private last?: { structure: LayoutStructure; plain: string };
+  /** The graph index of the last load, and what it was then. */
+  private lastIndex?: { index: GraphIndex; plain: string };
+
   /** Loads what is on disk now; its structure (and graph, with `graph`) must equal a whole build of the file's text. */
   check(what: string, graph = false): LoadedTrace {
     const { loaded, fresh } = this.load();
     followLayout(loaded); // as a session does for a file seen growing
     const why = lastExtension();
     const grown = layoutStructure(loaded);
+    if (this.last) assert.equal(JSON.stringify(plainStructure(this.last.structure)), this.last.plain, `${what}: the structure extended from is as it was`);
+    this.last = { structure: grown, plain: JSON.stringify(plainStructure(grown)) };
     if (lastExtension() !== why) whys.set(lastExtension(), (whys.get(lastExtension()) ?? 0) + 1);
     // events of their own (a whole build of these is not taken for the followed trace's)
     fresh.trace.events = fresh.trace.events.map((e) => ({ ...e }));
@@ -121,6 +128,8 @@ class Followed extends FollowedFile {
     };
     assert.deepEqual(summaryOf(read), summaryOf(readSnapshot('k', -1, 'trace.otrace.jsonl', fresh)), `${what}: the summary's counts equal a whole count's`);
     const index = graphIndex(read);
+    if (this.lastIndex) assert.equal(JSON.stringify(plainIndex(this.lastIndex.index)), this.lastIndex.plain, `${what}: the graph index extended from is as it was`);
+    this.lastIndex = { index, plain: JSON.stringify(plainIndex(index)) };
     edgeLayers.set(index.edges.layers, (edgeLayers.get(index.edges.layers) ?? 0) + 1);
     assert.deepEqual(plainIndex(index), plainIndex(graphIndex(readSnapshot('k', -1, 'trace.otrace.jsonl', fresh))), `${what}: the graph index equals a whole build's`);
     // its windows (bucket plans carried from the last load's, where the append left them alone; planned here for the next load to carry)

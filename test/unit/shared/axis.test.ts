@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { medianOnly, timeAxis, timeAxisOf } from '../../../src/shared/axis';
+import { axisThreshold, extendedTimeAxis, medianOnly, timeAxis, timeAxisOf, timeAxisOfMedian } from '../../../src/shared/axis';
 
 /** The axis as it was made before: every time sorted, every gap sorted. */
 function sortedAxis(times: number[]) {
@@ -43,4 +43,24 @@ test('the time axis equals the one made by sorting every time and gap, for times
     fc.property(times, (ts) => assert.deepEqual(timeAxis(Float64Array.from(ts)), sortedAxis(ts))),
     { seed: 30, numRuns: 1000 },
   );
+});
+
+test('an axis extended by later times, its gaps as wide as before, equals the axis made whole', () => {
+  let extended = 0;
+  fc.assert(
+    fc.property(fc.array(fc.oneof(fc.double({ min: 0.001, max: 2, noNaN: true }), fc.double({ min: 50, max: 5000, noNaN: true })), { minLength: 1, maxLength: 80 }), fc.nat(80), fc.double({ min: 0, max: 3, noNaN: true }), (steps, cut, median) => {
+      const ts: number[] = [];
+      let t = 10;
+      for (const d of steps) ts.push((t += d));
+      const k = Math.min(ts.length, cut);
+      const before = timeAxisOfMedian(ts.slice(0, k), median);
+      const threshold = axisThreshold(ts, median);
+      // only when the widths agree (what the layout's extension checks)
+      if (k === 0 || axisThreshold(ts.slice(0, k), median) !== threshold) return;
+      extended++;
+      assert.deepEqual(extendedTimeAxis(before, ts, k, threshold), timeAxisOfMedian(ts, median));
+    }),
+    { numRuns: 400, seed: 11 },
+  );
+  assert.ok(extended > 100, `${extended} axes extended`);
 });
