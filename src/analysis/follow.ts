@@ -40,7 +40,7 @@
 import type { LoadedTrace } from '../trace/model';
 import type { TraceEdge, TraceEvent } from '../trace/schema';
 import { traceGroups } from '../trace/trace-groups';
-import { notedSharedPrefix } from '../trace/shared-prefix';
+import { isNotedCopy, notedSharedPrefix } from '../trace/shared-prefix';
 import { analyzeTrace, indexSteps, type AnalysisOptions, type AnalysisPhase } from './index';
 import { PrefixCarry } from './prefix-carry';
 import { TraceIndex } from './trace-index';
@@ -123,7 +123,8 @@ export class FollowAnalysis {
       const events = loaded.trace.events;
       const since = change.how === 'appended' ? seen!.events.length : 0;
       const latest = Math.max(since > 0 ? seen!.lastTime : -Infinity, lastTime(events, since));
-      this.seen = { loaded, events: events.slice(), edges: loaded.trace.edges.slice(), fields: fieldsOf(loaded), lastTime: latest, analysis, inProgress };
+      // a reader's copy is kept as it is (nothing changes it unnoted: the next read's note is against it); any other list is copied
+      this.seen = { loaded, events: isNotedCopy(events) ? events : events.slice(), edges: isNotedCopy(loaded.trace.edges) ? loaded.trace.edges : loaded.trace.edges.slice(), fields: fieldsOf(loaded), lastTime: latest, analysis, inProgress };
       return analysis;
     } catch (err) {
       this.carry = undefined;

@@ -72,6 +72,8 @@ export class GrowingTraceFile {
         this.offset = end;
         this.last = 0x0a;
       }
+      // a held line that went on with no break yet (bytes after it) is no longer the record taken of it: read whole
+      if (this.held !== undefined && size > this.offset + this.held) return undefined;
       if (this.held !== undefined || end === size) return this.reader.finish(this.lineProblems, true);
       // The pending last line, as the whole reader reads a last line.
       const tail: JsonlByteRecord[] = [];

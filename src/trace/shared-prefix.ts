@@ -16,6 +16,17 @@
 const notes = new WeakMap<object, { before: WeakRef<object>; same: number }>();
 /** Per list handed out: the lowest index at which an item was replaced in place after it was handed out. */
 const replaced = new WeakMap<object, number>();
+/** The lists a {@link NotedCopies} handed out: a reader never changes them but through {@link replacedFrom}. */
+const handedOut = new WeakSet<object>();
+
+/**
+ * True when `list` is a copy a reader handed out ({@link NotedCopies}): it changes only as
+ * {@link replacedFrom} says, so a consumer may keep it to compare with the next read instead of a
+ * copy of its own (whose note would say nothing).
+ */
+export function isNotedCopy(list: object): boolean {
+  return handedOut.has(list);
+}
 
 /** How many notes back {@link sharedPrefixLength} follows (a consumer asks once per read, so its list is a few reads back at most). */
 const MAX_STEPS = 16;
@@ -58,6 +69,7 @@ export class NotedCopies {
   made(copy: object, length: number): void {
     const before = this.last?.deref();
     if (before) noteSharedPrefix(copy, before, Math.min(this.lastLength, this.changedFrom, replaced.get(before) ?? Infinity));
+    handedOut.add(copy);
     this.last = new WeakRef(copy);
     this.lastLength = length;
     this.changedFrom = Infinity;

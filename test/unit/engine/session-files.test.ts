@@ -107,3 +107,27 @@ describe('SessionFiles and a streamed file followed through superseded loads', (
     }
   });
 });
+
+describe('a streamed file whose last line has no break yet', () => {
+  it('reads whole again when that line goes on (more bytes, still no break): the record taken of it is gone', () => {
+    const file = chainFile(40); // > 1 KB: streamed from its bytes
+    const files = new SessionFiles(1024);
+    const read = () => {
+      const got = files.read({ key: 'k', version: -1, path: file, local: true, changed: [file] }, NO_MAPPINGS, true);
+      if (got === 'unchanged') throw new Error('unchanged');
+      files.kept();
+      const whole = loadTraceFile(file);
+      assert.deepEqual(plain({ trace: got.loaded.trace, problems: got.loaded.problems }), plain({ trace: whole.trace, problems: whole.problems }), 'the same trace and problems as a whole read');
+      return got.loaded;
+    };
+    read();
+    fs.appendFileSync(file, line(40).trimEnd()); // no break: the last line is taken as a record while it is held
+    assert.equal(read().trace.events.length, 41);
+    fs.appendFileSync(file, line(41).trimEnd()); // the same line goes on: two objects on one line, cut off
+    const after = read();
+    assert.equal(after.trace.events.length, 40, 'the line that went on is no record');
+    assert.ok(after.problems.some((p) => /cut off/.test(p.message)), 'its problem is said');
+    fs.appendFileSync(file, `\n${line(42)}`);
+    read();
+  });
+});

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { LineOrigin, LineOrigins, type LoadedTrace } from '../../../src/trace/model';
-import { NotedCopies, notedSharedPrefix, replacedFrom, samePrefix } from '../../../src/trace/shared-prefix';
+import { isNotedCopy, NotedCopies, notedSharedPrefix, replacedFrom, samePrefix } from '../../../src/trace/shared-prefix';
 import '../../../src/trace/importers';
 import { choice, traceLines } from '../engine/random-appends';
 import { FollowedFile } from './followed-file';
@@ -56,6 +56,9 @@ describe('the lists a growing read hands out', () => {
     }
     // a list is never noted against one it was not made from
     assert.equal(notedSharedPrefix(loads[0].trace.events, loads[1].trace.events, 2), 0);
+    // the followed analysis keeps a reader's copies as they are (the next read is noted against them), a copy of any other list
+    assert.ok(loads.every((l) => isNotedCopy(l.trace.events) && isNotedCopy(l.trace.edges)), "a growing read's lists are the reader's copies");
+    assert.equal(isNotedCopy(f.load().fresh.trace.events), false, "a whole read's list is the builder's own");
   });
 
   it('never claims more than the lists share (random traces, random cuts, a second trace whose events are named after they were handed out)', () => {
