@@ -247,9 +247,11 @@ function groupLane(l: FoldedLane): GraphLane {
   };
 }
 
-/** The node of event `index` of a layout, as {@link buildGraph} lists it; `details` adds its text and fields. */
-export function layoutNode(layout: GraphLayout, index: number, details: boolean): GraphNode {
-  const e = layout.events[index];
+/**
+ * The node of event `index` of a layout, as {@link buildGraph} lists it; `details` adds its text and fields.
+ * @param e the event (by default the layout's: give it with its long content read back from disk when that was set aside).
+ */
+export function layoutNode(layout: GraphLayout, index: number, details: boolean, e: TraceEvent = layout.events[index]): GraphNode {
   const end = layout.end[index];
   const bar = layout.barOf[index];
   const lane = layout.lane[index];

@@ -263,7 +263,7 @@ export function graphWindow(snapshot: TraceSnapshot, request: WindowRequest): Gr
     memberPlace: (i) => [layout.lane[i], layout.row[i], 1, Math.floor(start(i) / bucket), 1, start(i), order[i]],
     laneOfRun: (key) => planned.get(key.split(':').slice(2).join(':'))?.run?.lane, // the key's lane:row:bucket
   });
-  return { seq: request.seq, stamp: request.stamp, mode, from, to, bucket, nodes, runs, edges };
+  return { seq: request.seq, stamp: request.stamp, mode, from, to, bucket, nodes: withContentRead(snapshot, layout, nodes), runs, edges };
 }
 
 /** What {@link windowEdges} needs of a window being made. */
@@ -432,6 +432,30 @@ export function graphEvent(snapshot: TraceSnapshot, index: number): GraphNode | 
   if (!event) return undefined;
   const details = withCredit(eventDetails(event, layout.timeUnit), layout, index);
   return { ...layoutNode(layout, index, false), ...details, hasSource: sourcePromptOf(snapshot, index) !== undefined };
+}
+
+/**
+ * The window's nodes, those of events whose long content was set aside (src/engine/long-content.ts)
+ * labelled and cued from their content read back from disk (one open of the file for the window), as
+ * they are when it is in memory (a followed file's events keep it): the label never depends on it.
+ */
+function withContentRead(snapshot: TraceSnapshot, layout: GraphLayout, nodes: GraphNode[]): GraphNode[] {
+  const aside = snapshot.setAside;
+  if (!aside?.size) return nodes;
+  const at: number[] = [];
+  nodes.forEach((n, k) => {
+    if (aside.has(n.index)) at.push(k);
+  });
+  if (at.length === 0) return nodes;
+  const texts = contentsOf(snapshot, at.map((k) => nodes[k].index));
+  const out = nodes.slice();
+  at.forEach((k, j) => {
+    const i = nodes[k].index;
+    const read = layoutNode(layout, i, false, { ...layout.events[i], content: texts[j] ?? '' });
+    const { label: _label, short: _short, cues: _cues, ...rest } = nodes[k];
+    out[k] = { ...rest, label: read.label, ...(read.short === undefined ? {} : { short: read.short }), ...(read.cues ? { cues: read.cues } : {}) };
+  });
+  return out;
 }
 
 /** Indices (file order) of the events whose id, label, agent or content contains `query`, case-insensitive. */

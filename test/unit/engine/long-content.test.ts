@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { findEvents, graphEvent, graphOverview } from '../../../src/engine/graph-window';
+import { findEvents, graphEvent, graphOverview, graphWindow } from '../../../src/engine/graph-window';
 import { contentOf, LONG_CONTENT_CHARS, setAsideLongContent } from '../../../src/engine/long-content';
 import { eventContent, eventInfo } from '../../../src/engine/queries';
 import { makeSnapshot } from '../../../src/engine/snapshot';
@@ -74,4 +74,27 @@ test('a sub-agent lane keeps what it was asked in its label and tooltip when tha
   assert.match(before?.label ?? '', /^Explore: Find where the config loader/);
   assert.ok(setAsideLongContent(s) >= 1, 'the task is let go');
   assert.deepEqual(laneOf(s), before);
+});
+
+test("a message whose long content was let go keeps its label in the graph's windows (read back from disk), as when it is in memory", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-long-label-'));
+  const file = path.join(dir, 'label.otrace.jsonl');
+  const said = `Deploy the parser fix to staging, then ${'report what changed '.repeat(30)}`;
+  const lines = [
+    { trace_id: 't', task_id: 'x' },
+    { id: 'e1', t: 0, type: 'message', agent: 'lead', to: 'worker', content: said },
+    { id: 'e2', t: 1, type: 'stop', agent: 'lead', reason: 'task_complete' },
+  ];
+  fs.writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  const nodeOf = (s: ReturnType<typeof makeSnapshot>) => {
+    const o = graphOverview(s, 't');
+    return graphWindow(s, { seq: 1, stamp: o.stamp, mode: 'time', from: 0, to: o.axis.span + 1, scale: 100, keep: [] }).nodes.find((n) => n.eventId === 'e1')!;
+  };
+  const inMemory = nodeOf(makeSnapshot('k', -1, file, loadTraceFile(file)));
+  assert.match(inMemory.label, /Deploy the parser fix/, 'labelled from what was said');
+  const s = makeSnapshot('k', -1, file, loadTraceFile(file));
+  assert.equal(setAsideLongContent(s), 1);
+  assert.equal(s.loaded.trace.events[0].content, '', 'let go');
+  assert.deepEqual(nodeOf(s), inMemory);
+  fs.rmSync(dir, { recursive: true, force: true });
 });
