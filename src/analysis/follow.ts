@@ -52,9 +52,9 @@ export type FollowHow = 'whole' | 'appended' | 'unchanged';
 /** What an update keeps of the trace it analysed, to tell what changed next time. */
 interface Seen {
   loaded: LoadedTrace;
-  /** The events and edges as they were (a growing reader may add to the same lists). */
-  events: TraceEvent[];
-  edges: TraceEdge[];
+  /** The events and edges as they were (a growing reader may add to the same lists): a reader's copies, or copies of our own (never changed). */
+  events: readonly TraceEvent[];
+  edges: readonly TraceEdge[];
   /** The trace-level fields but events and edges, as JSON. */
   fields: string;
   /** The latest time of an event (`t`, 0 when not a finite number, as the time order reads it). */
@@ -123,8 +123,7 @@ export class FollowAnalysis {
       const events = loaded.trace.events;
       const since = change.how === 'appended' ? seen!.events.length : 0;
       const latest = Math.max(since > 0 ? seen!.lastTime : -Infinity, lastTime(events, since));
-      // a reader's copy is kept as it is (nothing changes it unnoted: the next read's note is against it); any other list is copied
-      this.seen = { loaded, events: isNotedCopy(events) ? events : events.slice(), edges: isNotedCopy(loaded.trace.edges) ? loaded.trace.edges : loaded.trace.edges.slice(), fields: fieldsOf(loaded), lastTime: latest, analysis, inProgress };
+      this.seen = { loaded, events: keptList(events), edges: keptList(loaded.trace.edges), fields: fieldsOf(loaded), lastTime: latest, analysis, inProgress };
       return analysis;
     } catch (err) {
       this.carry = undefined;
@@ -165,6 +164,11 @@ function changeOf(seen: Seen, loaded: LoadedTrace): { how: FollowHow; reason: st
   }
   // the trace-level fields (rewards, metrics, totals) are read by the analysis of every update, never carried
   return { how: 'appended', reason: `${events.length - old.length} new events, ${edges.length - seen.edges.length} new edges after the ${old.length} read before${sameFields ? '' : '; new trace-level fields'}` };
+}
+
+/** A list to compare the next read with: a reader's copy as it is (nothing changes it unnoted, and the next read's note is against it), any other list copied. */
+function keptList<T>(list: readonly T[]): readonly T[] {
+  return isNotedCopy(list) ? list : list.slice();
 }
 
 /** An event's time as the time order reads it: `t`, 0 when not a finite number. */

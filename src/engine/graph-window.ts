@@ -431,7 +431,7 @@ export function graphEvent(snapshot: TraceSnapshot, index: number): GraphNode | 
   const event = eventWithContent(snapshot, index);
   if (!event) return undefined;
   const details = withCredit(eventDetails(event, layout.timeUnit), layout, index);
-  return { ...layoutNode(layout, index, false), ...details, hasSource: sourcePromptOf(snapshot, index) !== undefined };
+  return { ...layoutNode(layout, index, false, event), ...details, hasSource: sourcePromptOf(snapshot, index) !== undefined };
 }
 
 /**

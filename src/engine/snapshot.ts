@@ -75,12 +75,12 @@ export function makeSnapshot(key: string, version: number, path: string, loaded:
  * O(n) for n events. Never throws.
  */
 export function readSnapshot(key: string, version: number, path: string, loaded: LoadedTrace): TraceSnapshot {
-  return withoutFindings(key, version, path, loaded, () => ({ start: new Int32Array(loaded.trace.events.length + 1), list: new Int32Array(0) }));
+  return withoutFindings(key, version, path, loaded, { start: new Int32Array(loaded.trace.events.length + 1), list: new Int32Array(0) });
 }
 
-/** A {@link readSnapshot} whose per-event finding columns are made by `findingsOf` (made once, not twice, for an append that carries them). */
-function withoutFindings(key: string, version: number, path: string, loaded: LoadedTrace, findingsOf: () => FindingsOf): TraceSnapshot {
-  return { key, version, path, loaded, analysis: undefined, analysisPending: true, findings: [], byFile: eventsByFile(loaded.eventOrigins), findingsOf: findingsOf() };
+/** A {@link readSnapshot} with the per-event finding columns `findingsOf` (an append that carries findings makes them once, not twice). */
+function withoutFindings(key: string, version: number, path: string, loaded: LoadedTrace, findingsOf: FindingsOf): TraceSnapshot {
+  return { key, version, path, loaded, analysis: undefined, analysisPending: true, findings: [], byFile: eventsByFile(loaded.eventOrigins), findingsOf };
 }
 
 /**
@@ -94,12 +94,10 @@ function withoutFindings(key: string, version: number, path: string, loaded: Loa
 export function appendedSnapshot(key: string, version: number, path: string, loaded: LoadedTrace, before: TraceSnapshot | undefined): TraceSnapshot {
   const shown = before && analysisShown(before);
   if (!shown || !sameRecords(before.loaded.eventOrigins, loaded.eventOrigins, shown.events) || shown.events > loaded.trace.events.length) return readSnapshot(key, version, path, loaded);
-  const read = withoutFindings(key, version, path, loaded, () => {
-    const start = new Int32Array(loaded.trace.events.length + 1);
-    start.set(before.findingsOf.start.subarray(0, shown.events + 1));
-    start.fill(before.findingsOf.start[shown.events], shown.events + 1);
-    return { start, list: before.findingsOf.list };
-  });
+  const start = new Int32Array(loaded.trace.events.length + 1);
+  start.set(before.findingsOf.start.subarray(0, shown.events + 1));
+  start.fill(before.findingsOf.start[shown.events], shown.events + 1);
+  const read = withoutFindings(key, version, path, loaded, { start, list: before.findingsOf.list });
   return { ...read, findings: before.findings, ...(before.run ? { run: before.run } : {}), carried: shown };
 }
 

@@ -165,8 +165,8 @@ export class LineOrigins implements OriginStore {
   add(origin: Origin): void {
     const o = origin as LineOrigin;
     const n = this.count;
-    if (this.shared) this.grow(this.lines.length);
-    if (n === this.lines.length) this.grow(2 * n);
+    // columns of its own before the first write of a copy (one copy, grown at once when full)
+    if (this.shared || n === this.lines.length) this.grow(n === this.lines.length ? 2 * n : this.lines.length);
     if (n > 0 && o.record <= this.lines[n - 1]) this.ordered = false;
     this.lines[n] = o.record;
     this.chars[n] = o.chars;

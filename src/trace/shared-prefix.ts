@@ -28,7 +28,7 @@ export function isNotedCopy(list: object): boolean {
   return handedOut.has(list);
 }
 
-/** How many notes back {@link sharedPrefixLength} follows (a consumer asks once per read, so its list is a few reads back at most). */
+/** How many notes back {@link notedSharedPrefix} follows (a consumer asks once per read, so its list is a few reads back at most). */
 const MAX_STEPS = 16;
 
 /**
@@ -36,7 +36,7 @@ const MAX_STEPS = 16;
  * column of numbers the same values, at the same places). Called by the reader that made `list`
  * from the store `before` was made from, with nothing of the first `same` changed in between.
  */
-export function noteSharedPrefix(list: object, before: object, same: number): void {
+function noteSharedPrefix(list: object, before: object, same: number): void {
   notes.set(list, { before: new WeakRef(before), same: Math.max(0, same) });
 }
 

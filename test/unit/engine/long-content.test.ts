@@ -96,5 +96,6 @@ test("a message whose long content was let go keeps its label in the graph's win
   assert.equal(setAsideLongContent(s), 1);
   assert.equal(s.loaded.trace.events[0].content, '', 'let go');
   assert.deepEqual(nodeOf(s), inMemory);
+  assert.equal(graphEvent(s, 0)?.label, inMemory.label, 'the event asked alone (hover, details) is labelled the same');
   fs.rmSync(dir, { recursive: true, force: true });
 });
