@@ -296,12 +296,12 @@ function followRow(dir: string, n: number): FollowRow {
   const append = (k: number) => fs.appendFileSync(file, `${more.slice(k * LINES, (k + 1) * LINES).join('\n')}\n`);
   const follow = new FollowAnalysis();
   load();
-  // the first append starts following the file (a streamed file is read whole once more, into a reader that follows it), and the followed analysis (whole)
+  // the file, just written, was read by a reader that follows it (src/engine/session-input.ts, MAY_BE_WRITTEN_MS); the first append starts the followed analysis (whole)
   append(0);
   let t0 = process.hrtime.bigint();
   let loaded = load();
   follow.update(loaded);
-  process.stdout.write(`  follow ${n}: first append (read whole into the reader that follows it + whole analysis) ${Math.round(ms(t0))} ms (${follow.last.how})\n`);
+  process.stdout.write(`  follow ${n}: first append (read + whole analysis) ${Math.round(ms(t0))} ms (${follow.last.how})\n`);
   const read: number[] = [];
   const followed: number[] = [];
   const appended: number[] = [];
@@ -483,7 +483,7 @@ async function graphRow(dir: string, n: number): Promise<GraphRow> {
   const timedSpans: [number, number][] = [];
   try {
     await loadOnce(false);
-    // the first append starts following the file (read whole once more into the reader that follows it)
+    // the first append (untimed): the file, just written, is followed from its first read (src/engine/session-input.ts); this one's structure is the first extended
     fs.appendFileSync(file, `${more.slice(0, LINES).join('\n')}\n`);
     await loadOnce(false);
     for (let k = 1; k <= GRAPH_ROUNDS; k++) {

@@ -21,6 +21,15 @@ import { decodeText, isUtf8 } from '../trace/text-encoding';
 /** otrace JSONL files from this size on are streamed from disk, not followed as text (bytes). */
 export const STREAM_FROM_BYTES = 64 * 1024 * 1024;
 
+/**
+ * A streamed file modified this recently when first read may still be written (an agent's run): it
+ * is read into a reader that follows it from the start, so that its first append reads only what
+ * was appended, not the whole file once more (12 s at 1M events). Its events then keep their long
+ * content in memory (the followed analysis needs it): the cost of taking a finished file for a
+ * running one. 10 minutes: agents pause for minutes between writes (a model's long turn, a user's answer).
+ */
+export const MAY_BE_WRITTEN_MS = 10 * 60 * 1000;
+
 /** Bytes of a file's start read to choose how to read it. */
 const HEAD_BYTES = 64 * 1024;
 
@@ -93,7 +102,9 @@ export class SessionFiles {
       // read the append into it (the newer load then sees no growth on disk, yet must not read whole).
       const appended = !!before && before.ino === stat.ino && stat.size > before.size;
       if (!appended && !same) this.streamedFile = undefined;
-      const { loaded, bytes, shared } = this.readStreamed(request.path, files, appended);
+      // a file first read while it may still be written is followed from this read on
+      const follow = appended || (!before && Date.now() - stat.mtimeMs < MAY_BE_WRITTEN_MS);
+      const { loaded, bytes, shared } = this.readStreamed(request.path, files, follow);
       this.streamed = { size: stat.size, ino: stat.ino, mtimeMs: stat.mtimeMs };
       this.streamedBytes += bytes;
       note(appended ? 'appended' : 'reloaded');
@@ -110,14 +121,15 @@ export class SessionFiles {
   /**
    * The streamed trace file. A file not seen growing is read whole with nothing kept (its events
    * are the snapshot's own: their long content can be let go, src/engine/long-content.ts). A file
-   * that grew is followed from then on: read whole once more into a reader that keeps its state
-   * ({@link GrowingTraceFile}), then only what is appended; those events are `shared` with the
-   * reader (the next re-analysis needs their content, so it stays). A file that cannot be followed
-   * (shrank, replaced, rewritten) is read whole again.
-   * @param appended true when the file grew since it was last read.
+   * that grew, or that may still be written when first read ({@link MAY_BE_WRITTEN_MS}), is followed
+   * from then on: read whole (once more) into a reader that keeps its state ({@link GrowingTraceFile}),
+   * then only what is appended; those events are `shared` with the reader (the next re-analysis
+   * needs their content, so it stays). A file that cannot be followed (shrank, replaced, rewritten)
+   * is read whole again.
+   * @param follow true when the file grew since it was last read, or may still be written.
    * @returns the trace, the bytes read from disk for it, and whether its events are shared with a kept reader.
    */
-  private readStreamed(path: string, files: LiveFiles, appended: boolean): { loaded: LoadedTrace; bytes: number; shared: boolean } {
+  private readStreamed(path: string, files: LiveFiles, follow: boolean): { loaded: LoadedTrace; bytes: number; shared: boolean } {
     const kept = this.streamedFile;
     if (kept?.path === path) {
       const before = kept.file.bytesRead;
@@ -125,7 +137,7 @@ export class SessionFiles {
       if (loaded) return { loaded, bytes: kept.file.bytesRead - before, shared: true };
       this.streamedBytes += kept.file.bytesRead - before;
     }
-    if (appended) {
+    if (follow) {
       const file = new GrowingTraceFile(path);
       const loaded = tryUpdate(file);
       if (loaded) {
@@ -139,9 +151,16 @@ export class SessionFiles {
     return { loaded: whole, bytes: whole.bytes, shared: false };
   }
 
-  /** The snapshot of the last read was kept: changes read until now are in it. */
+  /**
+   * The snapshot of the last read was kept: changes read until now are in it. The readers that
+   * follow the files take lists of their own now (the snapshot's trace shares theirs until their
+   * next read: src/trace/read.ts), so that the next append's read, which the graph waits on, copies
+   * no list of a million events (20-30 ms at 1M).
+   */
   kept(): void {
     this.unkept = undefined;
+    this.streamedFile?.file.ownLists();
+    this.growing.ownLists();
   }
 
   /** True when the file is otrace JSONL that no mapping reads (the streaming reader's format). */

@@ -48,6 +48,12 @@ export interface GrowingImport {
    * @throws RangeError for a record nested too deeply to check (as `read` would; read whole instead).
    */
   update(): LoadedTrace | undefined;
+  /**
+   * Optional: takes lists of its own for what the trace it returned last shares with it (an
+   * import that hands out its lists and copies them on its next change: src/trace/read.ts), so
+   * that the next {@link update} copies nothing. For a time when nothing waits on it.
+   */
+  ownLists?(): void;
 }
 
 /** The first non-blank lines of a text, parsed as JSON (undefined for a line that does not parse). */

@@ -46,6 +46,11 @@ export class GrowingLoad {
     return this.start(text, path, files, mappings) ?? loadWithMappings(text, path, mappings, files);
   }
 
+  /** Lets the import take lists of its own now, while nothing waits (see {@link GrowingImport.ownLists}). */
+  ownLists(): void {
+    this.current?.imp.ownLists?.();
+  }
+
   /** Forgets the state kept (the file is read from a document's text now, or from other files). */
   drop(): void {
     this.current = undefined;

@@ -8,7 +8,7 @@
  */
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
-import { checkEvents, CrossRecordChecks, EventArray, type CheckedEvent, type CheckedEvents } from './check';
+import { checkEvents, CrossRecordChecks, type CheckedEvent, type CheckedEvents } from './check';
 import { fastEdge, fastEvent } from './fast-check';
 import type { IdTable } from './id-table';
 import type { GrowingImport } from './formats';
@@ -257,6 +257,11 @@ export class JsonlTraceReader {
     return this.builder.finish('otrace-jsonl', problems, keep);
   }
 
+  /** Takes lists of its own for what it shares with the trace it handed out last (see {@link TraceBuilder.ownLists}). */
+  ownLists(): void {
+    this.builder.ownLists();
+  }
+
   /** The end of a whole read into the stores it was made with: the checks run, the problems sorted (see {@link TraceBuilder.check}). */
   check(problems: readonly Problem[]): CheckedTrace {
     try {
@@ -337,6 +342,10 @@ export class GrowingTraceJsonl implements GrowingImport {
     this.feed.hold(text);
     return this.reader.finish(this.lineProblems, true);
   }
+
+  ownLists(): void {
+    this.reader.ownLists();
+  }
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -394,27 +403,91 @@ export interface EdgeStore {
   end(i: number, end: 'src' | 'dst'): string;
 }
 
+/**
+ * A list of a store's, handed out by {@link ObjectEvents.copy} or {@link ObjectEdges.copy} without
+ * copying it (issue #30: at 1M events a copy is a pass over 8 MB of pointers, 20-30 ms, on each
+ * append of a followed file): the store and the copy share it until either changes it, which then
+ * takes a list of its own first (copy on write). {@link ownList} takes it ahead of time, when
+ * nothing waits (the end of a load: src/engine/session-input.ts).
+ */
+class SharedList<T> {
+  /** True while another store holds this list too. */
+  private shared = false;
+  constructor(public list: T[]) {}
+
+  /** The list, to change: a list of its own first when it is shared. */
+  own(): T[] {
+    if (this.shared) {
+      const list = this.list.slice();
+      // room to grow made now: a copy holds just its items, and the first push onto a million would copy them all again (30-40 ms)
+      if (list.length) list.push(list[0]);
+      list.pop();
+      this.list = list;
+      this.shared = false;
+    }
+    return this.list;
+  }
+
+  /** Marks the list as held elsewhere too (the next change copies it first). */
+  share(): T[] {
+    this.shared = true;
+    return this.list;
+  }
+}
+
 /** Events kept as the objects the reader made (the object reader's `trace.events`). */
-class ObjectEvents extends EventArray implements EventStore {
+class ObjectEvents implements EventStore {
   /** The copies handed out, each noted against the one before it (src/trace/shared-prefix.ts). */
   private readonly copies = new NotedCopies();
-  constructor(override readonly list: TraceEvent[] = []) {
-    super(list);
+  private readonly held: SharedList<TraceEvent>;
+  constructor(list: TraceEvent[] = [], shared = false) {
+    this.held = new SharedList(list);
+    if (shared) this.held.share();
+  }
+  /** The events (a list another store may share: changed only through {@link add} and {@link tag}). */
+  get list(): TraceEvent[] {
+    return this.held.list;
+  }
+  get length(): number {
+    return this.held.list.length;
+  }
+  idOf(i: number): string {
+    return this.held.list[i].id;
+  }
+  traceOf(i: number): string | undefined {
+    return this.held.list[i].trace_id;
+  }
+  timeOf(i: number): number {
+    return this.held.list[i].t;
+  }
+  agentOf(i: number): string {
+    return this.held.list[i].agent;
+  }
+  parentOf(i: number): string | undefined {
+    return this.held.list[i].parent;
+  }
+  causesOf(i: number): readonly string[] | undefined {
+    return this.held.list[i].causes;
   }
   add(event: TraceEvent): void {
-    this.list.push(event);
+    this.held.own().push(event);
   }
   reserve(): void {}
   tag(from: number, id: string): void {
-    const list = this.list;
+    const list = this.held.own();
     for (let i = from; i < list.length; i++) if (list[i].trace_id === undefined) list[i] = { ...list[i], trace_id: id };
     this.copies.changed(from);
     replacedFrom(list, from);
   }
+  /** A store with the same list, shared until either changes it (copy on write: see {@link SharedList}). */
   copy(): ObjectEvents {
-    const list = this.list.slice();
+    const list = this.held.share();
     this.copies.made(list, list.length);
-    return new ObjectEvents(list);
+    return new ObjectEvents(list, true);
+  }
+  /** Takes a list of its own now if its list is shared (so the next {@link add} copies nothing). */
+  ownList(): void {
+    this.held.own();
   }
 }
 
@@ -422,21 +495,33 @@ class ObjectEvents extends EventArray implements EventStore {
 class ObjectEdges implements EdgeStore {
   /** The copies handed out, each noted against the one before it (src/trace/shared-prefix.ts). */
   private readonly copies = new NotedCopies();
-  constructor(readonly list: TraceEdge[] = []) {}
+  private readonly held: SharedList<TraceEdge>;
+  constructor(list: TraceEdge[] = [], shared = false) {
+    this.held = new SharedList(list);
+    if (shared) this.held.share();
+  }
+  /** The edges (a list another store may share: changed only through {@link add}). */
+  get list(): TraceEdge[] {
+    return this.held.list;
+  }
   get length(): number {
-    return this.list.length;
+    return this.held.list.length;
   }
   add(edge: TraceEdge): void {
-    this.list.push(edge);
+    this.held.own().push(edge);
   }
   end(i: number, end: 'src' | 'dst'): string {
-    return this.list[i][end];
+    return this.held.list[i][end];
   }
-  /** The edges as a list of their own (the store goes on adding to its own). */
+  /** A store with the same list, shared until either changes it (copy on write: see {@link SharedList}). */
   copy(): ObjectEdges {
-    const list = this.list.slice();
+    const list = this.held.share();
     this.copies.made(list, list.length);
-    return new ObjectEdges(list);
+    return new ObjectEdges(list, true);
+  }
+  /** Takes a list of its own now if its list is shared (so the next {@link add} copies nothing). */
+  ownList(): void {
+    this.held.own();
   }
 }
 
@@ -478,6 +563,16 @@ class TraceBuilder {
     private readonly edges: EdgeStore = new ObjectEdges(),
   ) {
     this.checks = new CrossRecordChecks(store, store.idTable);
+  }
+
+  /**
+   * Takes lists of its own for the events and edges it shares with the trace it handed out last
+   * (a growing read: see {@link SharedList}), so that the next read copies nothing. O(events + edges);
+   * for a time when nothing waits on the reader.
+   */
+  ownLists(): void {
+    if (this.store instanceof ObjectEvents) this.store.ownList();
+    if (this.edges instanceof ObjectEdges) this.edges.ownList();
   }
 
   /** The events added so far, as objects (a builder made with the default store). */
@@ -603,7 +698,9 @@ class TraceBuilder {
    * The trace of the records added so far, with the cross-record checks run and the problems sorted.
    * @param extra problems found outside the records (unusable lines), added to the builder's own.
    * @param keep true when more records may come (a growing read): nothing of the builder changes,
-   *   and the lists returned are copies; false for the end of a whole read (its lists are returned).
+   *   and the lists returned are the builder's, shared until its next record (copy on write: it
+   *   then takes lists of its own, or earlier through {@link ownLists}); false for the end of a
+   *   whole read (its lists are returned).
    */
   finish(format: string, extra: readonly Problem[] = [], keep = false): LoadedTrace {
     const { problems, header, traceHeaders, events, edges, eventOrigins, edgeOrigins } = this.check(extra, keep);

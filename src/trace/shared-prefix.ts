@@ -68,6 +68,8 @@ export class NotedCopies {
   /** Notes `copy`, made now from the store with its first `length` items, against the copy made before it. */
   made(copy: object, length: number): void {
     const before = this.last?.deref();
+    // the same list handed out again (shared, nothing added since: src/trace/read.ts): its note stands
+    if (before === copy) return;
     if (before) noteSharedPrefix(copy, before, Math.min(this.lastLength, this.changedFrom, replaced.get(before) ?? Infinity));
     handedOut.add(copy);
     this.last = new WeakRef(copy);

@@ -8,7 +8,8 @@
  * host` figures, not asserted here). It opens progressively (issue 30): the graph is drawn from the
  * trace as read while the analysis runs (the findings bar says "analysing…", the status of the page
  * `data-analysis="pending"`), then the findings arrive; a 100-line append then updates the header's
- * count and the graph, and a second one again (the file followed: only its lines are read); two more,
+ * count and the graph (the file, just written, is followed from its first read: only the appended lines are
+ * read), and a second one again; two more,
  * the second while the first is analysed: the findings stay shown meanwhile and both analyses reach
  * the views. Skipped, saying why, when the disk has under 1 GB free.
  */
@@ -119,6 +120,7 @@ describe('a 1,000,000-event trace in a real VS Code', function () {
     const t0 = Date.now();
     const last = 333_075; // after the generated trace's last event (t 333,074.6)
     const lines = Array.from({ length: 100 }, (_, k) => JSON.stringify({ id: `appended-${k}`, t: last + k, type: k % 2 ? 'tool_result' : 'tool_call', agent: 'worker_5', tool: 'search', content: `appended ${k}` }));
+    const bytesBefore = api().sessions.peek(vscode.Uri.file(file))!.bytesRead;
     fs.appendFileSync(file, `${lines.join('\n')}\n`);
     const grown = await untilValue('the header to count the appended events', () => evalInWebview<Seen>(SEEN, { selector: frame() }), (v) => v.total === EVENTS + 100 && v.nodes > 0, 12 * 60_000, 200);
     assert.match(grown.summary, /\b1,000,100 events · 22 agents\b/, `the header: ${grown.summary}`);
@@ -128,8 +130,10 @@ describe('a 1,000,000-event trace in a real VS Code', function () {
     assert.ok(analysed.nodes > 0);
     const summary = api().sessions.peek(vscode.Uri.file(file));
     assert.equal(summary?.counts.events, EVENTS + 100, 'the session counts the appended events');
+    // the file, written minutes ago, was followed from its first read (src/engine/session-input.ts): its first append reads only the lines added
+    const appendedBytes = Buffer.byteLength(`${lines.join('\n')}\n`);
+    assert.ok(summary!.bytesRead - bytesBefore <= appendedBytes, `${summary!.bytesRead - bytesBefore} bytes read for an append of ${appendedBytes} (the file is ${fs.statSync(file).size})`);
     testLog(`      after a 100-line append: header and graph at 1,000,100 events ${updated.toFixed(1)} s later, analysed ${((Date.now() - t0) / 1000).toFixed(1)} s later`);
-    // The first append read the file whole once more into the reader that follows it; the next one reads only the lines added.
     const t1 = Date.now();
     const more = Array.from({ length: 100 }, (_, k) => JSON.stringify({ id: `appended-2-${k}`, t: last + 100 + k, type: k % 2 ? 'tool_result' : 'tool_call', agent: 'worker_5', tool: 'search', content: `appended ${k}` }));
     fs.appendFileSync(file, `${more.join('\n')}\n`);

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { SessionFiles } from '../../../src/engine/session-input';
+import { MAY_BE_WRITTEN_MS, SessionFiles } from '../../../src/engine/session-input';
 import type { LoadRequest } from '../../../src/engine/worker-protocol';
 import { loadTrace } from '../../../src/trace/formats';
 import { loadTraceFile } from '../../../src/trace/load-file';
@@ -129,5 +129,97 @@ describe('a streamed file whose last line has no break yet', () => {
     assert.ok(after.problems.some((p) => /cut off/.test(p.message)), 'its problem is said');
     fs.appendFileSync(file, `\n${line(42)}`);
     read();
+  });
+});
+
+describe('the lists the reader of a followed file hands out', () => {
+  it('never change as it reads on, and once a load is kept the next append is read without copying them (copy on write)', () => {
+    const file = chainFile(300); // > 1 KB: streamed from its bytes
+    const files = new SessionFiles(1024);
+    const request: LoadRequest = { key: 'k', version: -1, path: file, local: true };
+    let k = 300;
+    const append = (n: number) => {
+      let more = '';
+      for (const end = k + n; k < end; k++) more += line(k) + `${JSON.stringify({ edge: { src: `e${k - 1}`, dst: `e${k}`, type: 'causal' } })}\n`;
+      fs.appendFileSync(file, more);
+    };
+    /** The lists (events, edges) each read handed out, with the items they held then. */
+    const handedOut: { list: readonly object[]; items: object[] }[] = [];
+    /** Reads the file, and the lengths of the lists of 300 items or more that Array.prototype.slice copied meanwhile. */
+    const read = (what: string) => {
+      const sliced: number[] = [];
+      const slice = Array.prototype.slice;
+      Array.prototype.slice = function (this: unknown[], ...a: [number?, number?]) {
+        if (this.length >= 300) sliced.push(this.length);
+        return slice.apply(this, a);
+      };
+      let got;
+      try {
+        got = files.read({ ...request, changed: [file] }, NO_MAPPINGS, true);
+      } finally {
+        Array.prototype.slice = slice;
+      }
+      if (got === 'unchanged') throw new Error(`${what}: unchanged`);
+      const whole = loadTraceFile(file);
+      assert.deepEqual(plain({ trace: got.loaded.trace, problems: got.loaded.problems }), plain({ trace: whole.trace, problems: whole.problems }), `${what}: the same trace as a whole read`);
+      for (const list of [got.loaded.trace.events, got.loaded.trace.edges ?? []]) handedOut.push({ list, items: [...list] });
+      for (const [i, h] of handedOut.entries()) {
+        assert.equal(h.list.length, h.items.length, `${what}: list ${i} handed out before keeps its length`);
+        assert.ok(h.items.every((item, j) => h.list[j] === item), `${what}: list ${i} handed out before keeps its items`);
+      }
+      return sliced;
+    };
+    read('first read');
+    files.kept();
+    append(5);
+    read('the first append (read whole into the reader that follows the file)');
+    files.kept();
+    for (let round = 0; round < 3; round++) {
+      append(5);
+      assert.deepEqual(read(`append ${round}`), [], `append ${round}: after a kept load, no list of the trace is copied while the append is read`);
+      files.kept();
+    }
+    // loads not kept (superseded): the reader copies its lists as it takes the next lines, and the lists handed out stay as they were
+    append(5);
+    read('an append whose load is not kept');
+    append(5);
+    const copied = read('the next append');
+    assert.ok(copied.length > 0, 'without a kept load in between, the reader copies the lists it shares before adding to them');
+    files.kept();
+    append(5);
+    assert.deepEqual(read('an append after a kept load again'), []);
+  });
+});
+
+describe('a streamed file that may still be written when first read', () => {
+  const firstAppend = (ageMs: number) => {
+    const file = chainFile(300); // > 1 KB: streamed from its bytes
+    const at = new Date(Date.now() - ageMs);
+    fs.utimesSync(file, at, at);
+    const files = new SessionFiles(1024);
+    const request: LoadRequest = { key: 'k', version: -1, path: file, local: true, changed: [file] };
+    const first = files.read(request, NO_MAPPINGS, false);
+    if (first === 'unchanged') throw new Error('unchanged');
+    files.kept();
+    const more = line(300) + line(301);
+    fs.appendFileSync(file, more);
+    const before = files.bytesRead;
+    const got = files.read(request, NO_MAPPINGS, true);
+    if (got === 'unchanged') throw new Error('unchanged');
+    const whole = loadTraceFile(file);
+    assert.deepEqual(plain({ trace: got.loaded.trace, problems: got.loaded.problems }), plain({ trace: whole.trace, problems: whole.problems }), 'the same trace as a whole read');
+    return { firstShared: first.shared, read: files.bytesRead - before, appended: Buffer.byteLength(more), size: fs.statSync(file).size };
+  };
+
+  it('is followed from its first read (modified a minute ago): its first append reads only the appended bytes', () => {
+    const got = firstAppend(60_000);
+    assert.equal(got.firstShared, true, 'the first read is the reader that follows the file');
+    assert.ok(got.read <= got.appended, `${got.read} bytes read for ${got.appended} appended`);
+  });
+
+  it(`is read whole with nothing kept when modified long ago (over ${MAY_BE_WRITTEN_MS / 60_000} minutes): its first append reads it whole once more`, () => {
+    const got = firstAppend(MAY_BE_WRITTEN_MS + 60_000);
+    assert.equal(got.firstShared, false, 'its events are the snapshot own (long content can be let go)');
+    assert.equal(got.read, got.size, 'the first append reads the file whole into the reader that follows it');
   });
 });
