@@ -126,10 +126,6 @@ function buildStructure(events: readonly TraceEvent[], edges: readonly TraceEdge
   const times = growable ? columnWithRoom(Float64Array, n) : undefined;
   times?.set(tx);
   const lane = growable ? columnWithRoom(Int32Array, n) : new Int32Array(n);
-  const pairs = toolCallPairs(events, edges, { firstIndex, byTime, ...(growable ? {} : { agents: agentColumn(events) }) }); // a growable one keeps string keys for its open calls (structure-growth.ts)
-  const end = pairs.end;
-  const barOf = new Int32Array(n).fill(-1);
-  for (let i = 0; i < n; i++) if (end[i] >= 0) barOf[end[i]] = i;
   lane.set(lanes.laneOfEvent);
   // each lane's events sorted by their times, read from the column of times (tx before it holds axis positions)
   const byLane = new LaneEvents(tx, lane, lanes.length);
@@ -139,11 +135,17 @@ function buildStructure(events: readonly TraceEvent[], edges: readonly TraceEdge
   const groupedCounts = countsByLane(lane, lanes.length);
   const fold = foldLanes(lanes, groupedCounts);
   if (fold) for (let i = 0; i < n; i++) lane[i] = fold.laneOf[lane[i]];
+  // a structure that appends extend keeps string keys for its open calls (structure-growth.ts); a folded one is never extended
+  const grows = growable && !fold;
+  const pairs = toolCallPairs(events, edges, { firstIndex, byTime, ...(grows ? {} : { agents: agentColumn(events) }) });
+  const end = pairs.end;
+  const barOf = new Int32Array(n).fill(-1);
+  for (let i = 0; i < n; i++) if (end[i] >= 0) barOf[end[i]] = i;
   /** The lane (index into the graph's lanes) of an original lane. */
   const shownOf = (k: number) => (fold ? fold.laneOf[k] : k);
   const laneCount = fold ? fold.lanes.length : lanes.length;
   const { row, rows, state } = laneRows({ events, lane, laneCount, end, barOf, firstIndex });
-  const kept: EdgesKept | undefined = growable && !fold ? ({} as EdgesKept) : undefined;
+  const kept: EdgesKept | undefined = grows ? ({} as EdgesKept) : undefined;
   const layoutEdges = graphEdges(events, edges, { lane, barOf, laneOfKey: (key) => lanes.indexOf(key), shownOf, keyOfTo: (e) => lanes.keyOfAgent(e, e.to!), firstAtOrAfter: (k, t, self) => byLane.firstAtOrAfter(k, t, self), firstIndex }, kept);
   byLane.dropTimes();
   const structure: LayoutStructure = {
