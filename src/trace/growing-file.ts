@@ -5,9 +5,11 @@
  * adds their lines to the same reader, which keeps its state; each update returns the trace as
  * `loadTraceFile` reads the file now (byte offsets on the origins). A last line without its break
  * is read on its own each time (cut off, or a record whose break is still to come: then taken,
- * and its break must follow). A file that shrank, was replaced (another inode) or holds another
- * byte where the last one read was cannot be followed: `update` says so and the caller reads it
- * whole again. Pure Node (`node:fs`), no `vscode`.
+ * and its break must follow). A file that shrank, was replaced (another inode) or holds other
+ * bytes in the first or the last {@link CHECK_BYTES} of what was read cannot be followed: `update`
+ * says so and the caller reads it whole again. (A rewrite that keeps both and grows the file is
+ * taken as an append, as `tail -F` takes it: only a hash of every byte would see it.) Pure Node
+ * (`node:fs`), no `vscode`.
  */
 import * as fs from 'node:fs';
 import { forEachJsonlRecordInBytes, type JsonlByteRecord, type ReadBytes } from './jsonl';
@@ -16,6 +18,13 @@ import { JsonlTraceReader } from './read';
 
 /** Bytes looked at, at a time, going back from the end of the file to its last line break. */
 const BACK_BYTES = 64 * 1024;
+
+/**
+ * Bytes compared at the start and at the end of what was read, at each update, to see that the file
+ * was only appended to (a run started again writes a new header at the start; a rewrite of its end
+ * changes the last line).
+ */
+const CHECK_BYTES = 4096;
 
 /** Appended bytes up to this many are read once, into memory (more are read from the file as needed). */
 const IN_MEMORY_BYTES = 8 << 20;
@@ -30,14 +39,16 @@ export class GrowingTraceFile {
   /** Index of the next line. */
   private line = 0;
   private ino = 0;
-  /** The byte at `offset - 1` when read (-1 at the start), to notice a rewrite. */
-  private last = -1;
+  /** The first bytes of what was read, and the last ones (at {@link tailAt}), as read: to notice a rewrite. */
+  private head: Buffer = Buffer.alloc(0);
+  private tail: Buffer = Buffer.alloc(0);
+  private tailAt = 0;
   /** Bytes of the pending last line taken as a record (its break still to come). */
   private held: number | undefined;
   private started = false;
   /** The bytes from {@link offset} to the end of the file as last read, when few (a pending line): not read again. */
   private pending: Buffer = Buffer.alloc(0);
-  /** Bytes read from the file so far. */
+  /** Bytes of the trace read from the file so far (not the few compared to see it unchanged). */
   bytesRead = 0;
 
   /** @param path the trace file. */
@@ -56,35 +67,54 @@ export class GrowingTraceFile {
     try {
       const stat = fs.fstatSync(fd);
       const size = stat.size;
-      if (this.started && (stat.ino !== this.ino || size < this.offset + (this.held ?? 0) || (this.offset > 0 && byteAt(fd, this.offset - 1) !== this.last))) return undefined;
+      if (this.started && (stat.ino !== this.ino || size < this.offset + (this.held ?? 0) || !this.sameAsRead(fd))) return undefined;
       this.started = true;
       this.ino = stat.ino;
-      const read = this.reading(fd, size);
-      const end = this.lastBreak(read, size);
-      if (this.held !== undefined && end > this.offset && !this.skipHeld(read, end)) return undefined;
-      if (end > this.offset) {
-        const capped: ReadBytes = (buffer, off, length, position) => (position >= end ? 0 : read(buffer, off, Math.min(length, end - position), position));
-        const got = forEachJsonlRecordInBytes(capped, (r) => this.add(r), undefined, undefined, this.line, this.offset);
-        for (const p of got.problems) this.lineProblems.push(p);
-        // The part ends in a line break: its last "line" is the empty one after it.
-        this.line += got.lineCount - 1;
-        this.pending = this.pending.subarray(Math.min(this.pending.length, end - this.offset));
-        this.offset = end;
-        this.last = 0x0a;
-      }
-      // a held line that went on with no break yet (bytes after it) is no longer the record taken of it: read whole
-      if (this.held !== undefined && size > this.offset + this.held) return undefined;
-      if (this.held !== undefined || end === size) return this.reader.finish(this.lineProblems, true);
-      // The pending last line, as the whole reader reads a last line.
-      const tail: JsonlByteRecord[] = [];
-      const got = forEachJsonlRecordInBytes(read, (r) => tail.push(r), undefined, undefined, this.line, end);
-      if (!tail.length) return this.reader.finish(got.problems.length ? this.lineProblems.concat(got.problems) : this.lineProblems, true);
-      for (const r of tail) this.add(r);
-      this.held = size - end;
-      return this.reader.finish(this.lineProblems, true);
+      const loaded = this.take(fd, size);
+      if (loaded) this.noteAsRead(fd);
+      return loaded;
     } finally {
       fs.closeSync(fd);
     }
+  }
+
+  /** Reads the bytes after what was read, up to `size`; the trace so far, or undefined when a held line went on. */
+  private take(fd: number, size: number): LoadedTrace | undefined {
+    const read = this.reading(fd, size);
+    const end = this.lastBreak(read, size);
+    if (this.held !== undefined && end > this.offset && !this.skipHeld(read, end)) return undefined;
+    if (end > this.offset) {
+      const capped: ReadBytes = (buffer, off, length, position) => (position >= end ? 0 : read(buffer, off, Math.min(length, end - position), position));
+      const got = forEachJsonlRecordInBytes(capped, (r) => this.add(r), undefined, undefined, this.line, this.offset);
+      for (const p of got.problems) this.lineProblems.push(p);
+      // The part ends in a line break: its last "line" is the empty one after it.
+      this.line += got.lineCount - 1;
+      this.pending = this.pending.subarray(Math.min(this.pending.length, end - this.offset));
+      this.offset = end;
+    }
+    // a held line that went on with no break yet (bytes after it) is no longer the record taken of it: read whole
+    if (this.held !== undefined && size > this.offset + this.held) return undefined;
+    if (this.held !== undefined || end === size) return this.reader.finish(this.lineProblems, true);
+    // The pending last line, as the whole reader reads a last line.
+    const tail: JsonlByteRecord[] = [];
+    const got = forEachJsonlRecordInBytes(read, (r) => tail.push(r), undefined, undefined, this.line, end);
+    if (!tail.length) return this.reader.finish(got.problems.length ? this.lineProblems.concat(got.problems) : this.lineProblems, true);
+    for (const r of tail) this.add(r);
+    this.held = size - end;
+    return this.reader.finish(this.lineProblems, true);
+  }
+
+  /** True when the file still holds, where they were, the first and last bytes of what was read. */
+  private sameAsRead(fd: number): boolean {
+    return sameBytesAt(fd, 0, this.head) && (this.tail === this.head || sameBytesAt(fd, this.tailAt, this.tail));
+  }
+
+  /** Keeps the first and last {@link CHECK_BYTES} of what was read (the held line's too), as they are now. */
+  private noteAsRead(fd: number): void {
+    const seen = this.offset + (this.held ?? 0);
+    this.head = bytesAt(fd, 0, Math.min(CHECK_BYTES, seen));
+    this.tailAt = Math.max(0, seen - CHECK_BYTES);
+    this.tail = this.tailAt === 0 ? this.head : bytesAt(fd, this.tailAt, seen - this.tailAt);
   }
 
   /**
@@ -138,7 +168,6 @@ export class GrowingTraceFile {
     this.pending = this.pending.subarray(Math.min(this.pending.length, at + skip - this.offset));
     this.offset = at + skip;
     this.line++;
-    this.last = 0x0a;
     this.held = undefined;
     return true;
   }
@@ -157,9 +186,15 @@ export class GrowingTraceFile {
   }
 }
 
-function byteAt(fd: number, position: number): number {
-  const b = Buffer.alloc(1);
-  return fs.readSync(fd, b, 0, 1, position) === 1 ? b[0] : -1;
+/** The `length` bytes at `position` of the file (fewer at its end). */
+function bytesAt(fd: number, position: number, length: number): Buffer {
+  const b = Buffer.alloc(length);
+  return b.subarray(0, length ? fs.readSync(fd, b, 0, length, position) : 0);
+}
+
+/** True when the file holds `bytes` at `position`. */
+function sameBytesAt(fd: number, position: number, bytes: Buffer): boolean {
+  return bytes.length === 0 || bytesAt(fd, position, bytes.length).equals(bytes);
 }
 
 /** The text of `bytes` bytes at `offset` of the file (a line read again to place a problem). */

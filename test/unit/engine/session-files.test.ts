@@ -223,3 +223,35 @@ describe('a streamed file that may still be written when first read', () => {
     assert.equal(got.read, got.size, 'the first append reads the file whole into the reader that follows it');
   });
 });
+
+describe('a followed file rewritten in place and grown', () => {
+  for (const [where, rewrite] of [
+    ['its start (a run started again)', (text: string) => text.replace('"agent":"b"', '"agent":"c"')],
+    ['its last line', (text: string) => { const last = text.lastIndexOf('\n', text.length - 2) + 1; return text.slice(0, last) + text.slice(last).replace('"agent":"b"', '"agent":"c"'); }],
+  ] as const) {
+    for (const ageMs of [60_000, MAY_BE_WRITTEN_MS + 60_000]) {
+      it(`is read whole again, not taken as an append: ${where}, the file modified ${ageMs / 60_000} minutes before its first read`, () => {
+        const file = chainFile(30); // > 1 KB: streamed from its bytes
+        const at = new Date(Date.now() - ageMs);
+        fs.utimesSync(file, at, at);
+        const files = new SessionFiles(1024);
+        const request: LoadRequest = { key: 'k', version: -1, path: file, local: true, changed: [file] };
+        const read = (what: string) => {
+          const got = files.read(request, NO_MAPPINGS, true);
+          if (got === 'unchanged') throw new Error(`${what}: unchanged`);
+          files.kept();
+          const whole = loadTraceFile(file);
+          assert.deepEqual(plain({ trace: got.loaded.trace, problems: got.loaded.problems }), plain({ trace: whole.trace, problems: whole.problems }), `${what}: the same trace as a whole read`);
+        };
+        read('first read');
+        fs.appendFileSync(file, line(30));
+        read('an append (followed from now on)');
+        // the same inode, the same bytes before the old end but for one, and one more line
+        const fd = fs.openSync(file, 'r+');
+        fs.writeSync(fd, `${rewrite(fs.readFileSync(file, 'utf8'))}${line(31)}`, 0);
+        fs.closeSync(fd);
+        read('the rewrite');
+      });
+    }
+  }
+});
