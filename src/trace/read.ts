@@ -435,21 +435,45 @@ class SharedList<T> {
   }
 }
 
-/** Events kept as the objects the reader made (the object reader's `trace.events`). */
-class ObjectEvents implements EventStore {
-  /** The copies handed out, each noted against the one before it (src/trace/shared-prefix.ts). */
+/**
+ * A store of objects a growing read hands out as they are (see {@link SharedList}), each list noted
+ * against the one handed out before it (src/trace/shared-prefix.ts).
+ */
+abstract class SharedListStore<T> {
   private readonly copies = new NotedCopies();
-  private readonly held: SharedList<TraceEvent>;
-  constructor(list: TraceEvent[] = [], shared = false) {
+  protected readonly held: SharedList<T>;
+  constructor(list: T[], shared: boolean) {
     this.held = new SharedList(list);
     if (shared) this.held.share();
   }
-  /** The events (a list another store may share: changed only through {@link add} and {@link tag}). */
-  get list(): TraceEvent[] {
+  /** The items (a list another store may share: changed only through the store). */
+  get list(): T[] {
     return this.held.list;
   }
   get length(): number {
     return this.held.list.length;
+  }
+  /** The list, shared from now on until either store changes it, noted as handed out. */
+  protected handOut(): T[] {
+    const list = this.held.share();
+    this.copies.made(list, list.length);
+    return list;
+  }
+  /** Says that the items from `from` on were replaced in place (the next list handed out shares only those before). */
+  protected changed(list: T[], from: number): void {
+    this.copies.changed(from);
+    replacedFrom(list, from);
+  }
+  /** Takes a list of its own now if its list is shared (so the next change copies nothing). */
+  ownList(): void {
+    this.held.own();
+  }
+}
+
+/** Events kept as the objects the reader made (the object reader's `trace.events`). */
+class ObjectEvents extends SharedListStore<TraceEvent> implements EventStore {
+  constructor(list: TraceEvent[] = [], shared = false) {
+    super(list, shared);
   }
   idOf(i: number): string {
     return this.held.list[i].id;
@@ -476,36 +500,18 @@ class ObjectEvents implements EventStore {
   tag(from: number, id: string): void {
     const list = this.held.own();
     for (let i = from; i < list.length; i++) if (list[i].trace_id === undefined) list[i] = { ...list[i], trace_id: id };
-    this.copies.changed(from);
-    replacedFrom(list, from);
+    this.changed(list, from);
   }
   /** A store with the same list, shared until either changes it (copy on write: see {@link SharedList}). */
   copy(): ObjectEvents {
-    const list = this.held.share();
-    this.copies.made(list, list.length);
-    return new ObjectEvents(list, true);
-  }
-  /** Takes a list of its own now if its list is shared (so the next {@link add} copies nothing). */
-  ownList(): void {
-    this.held.own();
+    return new ObjectEvents(this.handOut(), true);
   }
 }
 
 /** Edges kept as the objects the reader made. */
-class ObjectEdges implements EdgeStore {
-  /** The copies handed out, each noted against the one before it (src/trace/shared-prefix.ts). */
-  private readonly copies = new NotedCopies();
-  private readonly held: SharedList<TraceEdge>;
+class ObjectEdges extends SharedListStore<TraceEdge> implements EdgeStore {
   constructor(list: TraceEdge[] = [], shared = false) {
-    this.held = new SharedList(list);
-    if (shared) this.held.share();
-  }
-  /** The edges (a list another store may share: changed only through {@link add}). */
-  get list(): TraceEdge[] {
-    return this.held.list;
-  }
-  get length(): number {
-    return this.held.list.length;
+    super(list, shared);
   }
   add(edge: TraceEdge): void {
     this.held.own().push(edge);
@@ -513,15 +519,9 @@ class ObjectEdges implements EdgeStore {
   end(i: number, end: 'src' | 'dst'): string {
     return this.held.list[i][end];
   }
-  /** A store with the same list, shared until either changes it (copy on write: see {@link SharedList}). */
+  /** The edges as a store of their own, sharing the list until either changes it (copy on write: see {@link SharedList}). */
   copy(): ObjectEdges {
-    const list = this.held.share();
-    this.copies.made(list, list.length);
-    return new ObjectEdges(list, true);
-  }
-  /** Takes a list of its own now if its list is shared (so the next {@link add} copies nothing). */
-  ownList(): void {
-    this.held.own();
+    return new ObjectEdges(this.handOut(), true);
   }
 }
 
