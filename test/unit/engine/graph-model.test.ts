@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeTrace } from '../../../src/analysis';
-import { buildGraph, graphLayout } from '../../../src/engine/graph-model';
+import { buildGraph, findingsForGraph, graphLayout } from '../../../src/engine/graph-model';
 import { followLayout } from '../../../src/engine/structure-growth';
 import { FollowedFile } from '../trace/followed-file';
 import '../../../src/trace/importers';
@@ -214,4 +214,20 @@ test('a trace as read after an append shows the analysis before it with the mark
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("the findings bar marks a finding with waste whose events a finding with more waste already counted (overlaps), and no other", () => {
+  const events: TraceEvent[] = Array.from({ length: 10 }, (_, k) => ({ id: `e${k}`, t: k, type: 'message', agent: 'a' }));
+  const finding = (list: number[], tokens?: number) => ({ kind: 'loop' as const, severity: 'warning' as const, events: list, inline: 'loop', message: 'a loop', ...(tokens ? { tokens } : {}) });
+  const findings = [
+    finding([0, 1, 2], 100), // the most waste: counted first
+    finding([2, 3], 50), // shares event 2 with the one before: overlaps
+    finding([4, 5], 40), // apart
+    finding([5], 0), // no waste: never marked
+    finding([6, 4], 30), // shares event 4 with the third
+    finding([12, 13], 20), // indices past the trace's events: counted apart
+    finding([13], 10), // shares one of them
+  ] as unknown as Parameters<typeof findingsForGraph>[0];
+  const overlaps = findingsForGraph(findings, events, 'seconds').map((f) => f.overlaps === true);
+  assert.deepEqual(overlaps, [false, true, false, false, true, false, true]);
 });
