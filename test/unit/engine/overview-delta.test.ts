@@ -186,6 +186,36 @@ describe('the overview sent as a delta after an append', () => {
     assert.ok(new Set(buffers).size <= 2, `${new Set(buffers).size} lane buffers over 19 appends`);
   });
 
+  it('in a session that answers the trace as read first, the analysed overview of an append is a delta against it (the same layout: marks and findings changed)', async () => {
+    const demo = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'samples', 'demo.otrace.jsonl'), 'utf8').split('\n').filter((l) => l.trim() !== '');
+    const file = path.join(DIR, 'progressive.otrace.jsonl');
+    fs.writeFileSync(file, `${demo.slice(0, 20).join('\n')}\n`);
+    // every trace answered as read before its analysis (progressive from 1 event)
+    const store = new SessionStore({ progressiveFromEvents: 1 });
+    let id = 0;
+    let held: GraphOverview | undefined;
+    const answers: string[] = [];
+    /** Asks the overview as the graph view does (holding `held`); checks the webview's overview after it against the whole one. */
+    const ask = (when: string) => {
+      const answer = store.graphOverviewUpdate('k', 'title', 800, held?.stamp)!;
+      held = 'delta' in answer ? applyOverviewDelta(held!, answer.delta) : unpackOverview(answer.json, answer.columns);
+      assert.deepEqual(plain(held), plain(store.graphOverview('k', 'title')!), `${when}: the overview held equals the whole one`);
+      answers.push(`${when} ${'delta' in answer ? 'delta' : 'whole'}`);
+    };
+    const load = async (k: number) => {
+      await store.load({ key: 'k', version: -1, path: file, local: true, changed: [file] }, ++id, (p) => {
+        if (p.read) ask(`load ${k} as read:`);
+      });
+      ask(`load ${k} analysed:`);
+    };
+    await load(0);
+    for (let k = 1; k <= 3; k++) {
+      fs.appendFileSync(file, `${demo.slice(18 + 2 * k, 20 + 2 * k).join('\n')}\n`);
+      await load(k);
+    }
+    assert.deepEqual(answers.slice(-4), ['load 2 as read: delta', 'load 2 analysed: delta', 'load 3 as read: delta', 'load 3 analysed: delta'], answers.join('; '));
+  });
+
   it('in a session, answers a file seen growing with a delta against the overview the webview holds, else whole', async () => {
     const ev = (id: number, t: number, type: string, agent: string, more: Record<string, unknown> = {}) => `${JSON.stringify({ id: `e${id}`, t, type, agent, ...more })}\n`;
     const file = path.join(DIR, 'session.otrace.jsonl');
