@@ -54,29 +54,32 @@ export interface CheckedEvents {
   causesOf(i: number): readonly string[] | undefined;
 }
 
-/** {@link CheckedEvents} over a list of event objects (read as they are when asked). */
+/**
+ * {@link CheckedEvents} over a list of event objects (read as they are when asked), held by `source`
+ * (a holder whose list may be replaced by a copy of it: the reader's store, src/trace/read.ts).
+ */
 export class EventArray implements CheckedEvents {
-  constructor(readonly list: readonly TraceEvent[]) {}
+  constructor(private readonly source: { readonly list: readonly TraceEvent[] }) {}
   get length(): number {
-    return this.list.length;
+    return this.source.list.length;
   }
   idOf(i: number): string {
-    return this.list[i].id;
+    return this.source.list[i].id;
   }
   traceOf(i: number): string | undefined {
-    return this.list[i].trace_id;
+    return this.source.list[i].trace_id;
   }
   timeOf(i: number): number {
-    return this.list[i].t;
+    return this.source.list[i].t;
   }
   agentOf(i: number): string {
-    return this.list[i].agent;
+    return this.source.list[i].agent;
   }
   parentOf(i: number): string | undefined {
-    return this.list[i].parent;
+    return this.source.list[i].parent;
   }
   causesOf(i: number): readonly string[] | undefined {
-    return this.list[i].causes;
+    return this.source.list[i].causes;
   }
 }
 
@@ -267,7 +270,7 @@ export function checkTrace(
   locate: FieldLocator,
   problems: Problem[],
 ): void {
-  const checks = new CrossRecordChecks(new EventArray(events));
+  const checks = new CrossRecordChecks(new EventArray({ list: events }));
   for (let i = 0; i < events.length; i++) checks.event(events[i], i);
   for (let i = 0; i < edges.length; i++) checks.edge(edges[i], i);
   checks.finish((i, end) => edges[i][end], locate, problems);

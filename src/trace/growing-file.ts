@@ -112,7 +112,8 @@ export class GrowingTraceFile {
   /** Keeps the first and last {@link CHECK_BYTES} of what was read (the held line's too), as they are now. */
   private noteAsRead(fd: number): void {
     const seen = this.offset + (this.held ?? 0);
-    this.head = bytesAt(fd, 0, Math.min(CHECK_BYTES, seen));
+    // the first bytes change no more once there are CHECK_BYTES of them (a rewrite of them reads the file whole)
+    if (this.head.length < CHECK_BYTES) this.head = bytesAt(fd, 0, Math.min(CHECK_BYTES, seen));
     this.tailAt = Math.max(0, seen - CHECK_BYTES);
     this.tail = this.tailAt === 0 ? this.head : bytesAt(fd, this.tailAt, seen - this.tailAt);
   }

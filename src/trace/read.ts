@@ -8,7 +8,7 @@
  */
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
-import { checkEvents, CrossRecordChecks, type CheckedEvent, type CheckedEvents } from './check';
+import { checkEvents, CrossRecordChecks, EventArray, type CheckedEvent, type CheckedEvents } from './check';
 import { fastEdge, fastEvent } from './fast-check';
 import type { IdTable } from './id-table';
 import type { GrowingImport } from './formats';
@@ -407,13 +407,20 @@ export interface EdgeStore {
  * A list of a store's, handed out by {@link ObjectEvents.copy} or {@link ObjectEdges.copy} without
  * copying it (issue #30: at 1M events a copy is a pass over 8 MB of pointers, 20-30 ms, on each
  * append of a followed file): the store and the copy share it until either changes it, which then
- * takes a list of its own first (copy on write). {@link ownList} takes it ahead of time, when
- * nothing waits (the end of a load: src/engine/session-input.ts).
+ * takes a list of its own first (copy on write). {@link own} takes it ahead of time, when nothing
+ * waits (the end of a load: src/engine/session-input.ts). Each list handed out is noted against
+ * the one before it (src/trace/shared-prefix.ts).
  */
 class SharedList<T> {
+  private readonly copies = new NotedCopies();
   /** True while another store holds this list too. */
-  private shared = false;
-  constructor(public list: T[]) {}
+  private shared: boolean;
+  constructor(
+    public list: T[],
+    shared: boolean,
+  ) {
+    this.shared = shared;
+  }
 
   /** The list, to change: a list of its own first when it is shared. */
   own(): T[] {
@@ -428,70 +435,31 @@ class SharedList<T> {
     return this.list;
   }
 
-  /** Marks the list as held elsewhere too (the next change copies it first). */
-  share(): T[] {
+  /** The list, shared from now on until either holder changes it, noted as handed out. */
+  handOut(): T[] {
     this.shared = true;
+    this.copies.made(this.list, this.list.length);
     return this.list;
   }
-}
 
-/**
- * A store of objects a growing read hands out as they are (see {@link SharedList}), each list noted
- * against the one handed out before it (src/trace/shared-prefix.ts).
- */
-abstract class SharedListStore<T> {
-  private readonly copies = new NotedCopies();
-  protected readonly held: SharedList<T>;
-  constructor(list: T[], shared: boolean) {
-    this.held = new SharedList(list);
-    if (shared) this.held.share();
-  }
-  /** The items (a list another store may share: changed only through the store). */
-  get list(): T[] {
-    return this.held.list;
-  }
-  get length(): number {
-    return this.held.list.length;
-  }
-  /** The list, shared from now on until either store changes it, noted as handed out. */
-  protected handOut(): T[] {
-    const list = this.held.share();
-    this.copies.made(list, list.length);
-    return list;
-  }
   /** Says that the items from `from` on were replaced in place (the next list handed out shares only those before). */
-  protected changed(list: T[], from: number): void {
+  changed(from: number): void {
     this.copies.changed(from);
-    replacedFrom(list, from);
-  }
-  /** Takes a list of its own now if its list is shared (so the next change copies nothing). */
-  ownList(): void {
-    this.held.own();
+    replacedFrom(this.list, from);
   }
 }
 
 /** Events kept as the objects the reader made (the object reader's `trace.events`). */
-class ObjectEvents extends SharedListStore<TraceEvent> implements EventStore {
+class ObjectEvents extends EventArray implements EventStore {
+  private readonly held: SharedList<TraceEvent>;
   constructor(list: TraceEvent[] = [], shared = false) {
-    super(list, shared);
+    const held = new SharedList(list, shared);
+    super(held);
+    this.held = held;
   }
-  idOf(i: number): string {
-    return this.held.list[i].id;
-  }
-  traceOf(i: number): string | undefined {
-    return this.held.list[i].trace_id;
-  }
-  timeOf(i: number): number {
-    return this.held.list[i].t;
-  }
-  agentOf(i: number): string {
-    return this.held.list[i].agent;
-  }
-  parentOf(i: number): string | undefined {
-    return this.held.list[i].parent;
-  }
-  causesOf(i: number): readonly string[] | undefined {
-    return this.held.list[i].causes;
+  /** The events (a list another store may share: changed only through {@link add} and {@link tag}). */
+  get list(): TraceEvent[] {
+    return this.held.list;
   }
   add(event: TraceEvent): void {
     this.held.own().push(event);
@@ -500,18 +468,30 @@ class ObjectEvents extends SharedListStore<TraceEvent> implements EventStore {
   tag(from: number, id: string): void {
     const list = this.held.own();
     for (let i = from; i < list.length; i++) if (list[i].trace_id === undefined) list[i] = { ...list[i], trace_id: id };
-    this.changed(list, from);
+    this.held.changed(from);
   }
   /** A store with the same list, shared until either changes it (copy on write: see {@link SharedList}). */
   copy(): ObjectEvents {
-    return new ObjectEvents(this.handOut(), true);
+    return new ObjectEvents(this.held.handOut(), true);
+  }
+  /** Takes a list of its own now if its list is shared (so the next change copies nothing). */
+  ownList(): void {
+    this.held.own();
   }
 }
 
 /** Edges kept as the objects the reader made. */
-class ObjectEdges extends SharedListStore<TraceEdge> implements EdgeStore {
+class ObjectEdges implements EdgeStore {
+  private readonly held: SharedList<TraceEdge>;
   constructor(list: TraceEdge[] = [], shared = false) {
-    super(list, shared);
+    this.held = new SharedList(list, shared);
+  }
+  /** The edges (a list another store may share: changed only through {@link add}). */
+  get list(): TraceEdge[] {
+    return this.held.list;
+  }
+  get length(): number {
+    return this.held.list.length;
   }
   add(edge: TraceEdge): void {
     this.held.own().push(edge);
@@ -521,7 +501,11 @@ class ObjectEdges extends SharedListStore<TraceEdge> implements EdgeStore {
   }
   /** The edges as a store of their own, sharing the list until either changes it (copy on write: see {@link SharedList}). */
   copy(): ObjectEdges {
-    return new ObjectEdges(this.handOut(), true);
+    return new ObjectEdges(this.held.handOut(), true);
+  }
+  /** Takes a list of its own now if its list is shared (so the next change copies nothing). */
+  ownList(): void {
+    this.held.own();
   }
 }
 
