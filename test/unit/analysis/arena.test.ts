@@ -155,3 +155,22 @@ test('the analysis results hold no view of the index arena, which is freed when 
   assert.equal(Object.keys(analysis.credit.steps).length, events.length, 'steps made after the arena was freed');
   assert.equal(analysis.credit.events.a, analysis.credit.by_index[events.length - 1]);
 });
+
+test('a large resizable chunk is only as long as what was handed out (by steps of 16 MiB), so free zeroes no page that was never written', (t) => {
+  const MiB = 1024 * 1024;
+  const arena = new Arena(256 * MiB); // the reserve of a 1M-event trace's index
+  const first = arena.uint8(10);
+  const buffer = first.buffer as ArrayBuffer & { resizable?: boolean; maxByteLength?: number };
+  if (buffer.resizable !== true) return t.skip('no resizable buffers in this runtime');
+  assert.equal(buffer.maxByteLength, 256 * MiB, 'the whole reserve can be taken');
+  assert.equal(buffer.byteLength, 16 * MiB, 'one step taken for a small view');
+  const big = arena.float64((40 * MiB) / 8).fill(1);
+  assert.equal(buffer.byteLength, 40 * MiB + 16, 'grown to cover a view longer than a step');
+  arena.int32(4);
+  assert.equal(buffer.byteLength, 40 * MiB + 16 + 16 * MiB, 'then by a step again');
+  arena.free();
+  assert.equal(buffer.byteLength, 0);
+  assert.equal(big.length, 0, 'views made before read as empty');
+  const again = arena.float64((40 * MiB) / 8);
+  assert.ok(again.every((x) => x === 0), 'grown again, zeroed');
+});
