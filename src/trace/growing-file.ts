@@ -6,25 +6,17 @@
  * `loadTraceFile` reads the file now (byte offsets on the origins). A last line without its break
  * is read on its own each time (cut off, or a record whose break is still to come: then taken,
  * and its break must follow). A file that shrank, was replaced (another inode) or holds other
- * bytes in the first or the last {@link CHECK_BYTES} of what was read cannot be followed: `update`
- * says so and the caller reads it whole again. (A rewrite that keeps both and grows the file is
- * taken as an append, as `tail -F` takes it: only a hash of every byte would see it.) Pure Node
- * (`node:fs`), no `vscode`.
+ * bytes in the first or the last 4 KB of what was read (read-ends.ts) cannot be followed: `update`
+ * says so and the caller reads it whole again. Pure Node (`node:fs`), no `vscode`.
  */
 import * as fs from 'node:fs';
 import { forEachJsonlRecordInBytes, type JsonlByteRecord, type ReadBytes } from './jsonl';
 import type { LoadedTrace, Problem } from './model';
 import { JsonlTraceReader } from './read';
+import { readEndsOf, sameEnds, type ReadEnds } from './read-ends';
 
 /** Bytes looked at, at a time, going back from the end of the file to its last line break. */
 const BACK_BYTES = 64 * 1024;
-
-/**
- * Bytes compared at the start and at the end of what was read, at each update, to see that the file
- * was only appended to (a run started again writes a new header at the start; a rewrite of its end
- * changes the last line).
- */
-const CHECK_BYTES = 4096;
 
 /** Appended bytes up to this many are read once, into memory (more are read from the file as needed). */
 const IN_MEMORY_BYTES = 8 << 20;
@@ -39,10 +31,8 @@ export class GrowingTraceFile {
   /** Index of the next line. */
   private line = 0;
   private ino = 0;
-  /** The first bytes of what was read, and the last ones (at {@link tailAt}), as read: to notice a rewrite. */
-  private head: Buffer = Buffer.alloc(0);
-  private tail: Buffer = Buffer.alloc(0);
-  private tailAt = 0;
+  /** The first and last bytes of what was read (the held line's too), as read: to notice a rewrite. */
+  private ends: ReadEnds | undefined;
   /** Bytes of the pending last line taken as a record (its break still to come). */
   private held: number | undefined;
   private started = false;
@@ -67,11 +57,11 @@ export class GrowingTraceFile {
     try {
       const stat = fs.fstatSync(fd);
       const size = stat.size;
-      if (this.started && (stat.ino !== this.ino || size < this.offset + (this.held ?? 0) || !this.sameAsRead(fd))) return undefined;
+      if (this.started && (stat.ino !== this.ino || size < this.offset + (this.held ?? 0) || !sameEnds(fd, this.ends!))) return undefined;
       this.started = true;
       this.ino = stat.ino;
       const loaded = this.take(fd, size);
-      if (loaded) this.noteAsRead(fd);
+      if (loaded) this.ends = readEndsOf(fd, this.offset + (this.held ?? 0), this.ends);
       return loaded;
     } finally {
       fs.closeSync(fd);
@@ -102,20 +92,6 @@ export class GrowingTraceFile {
     for (const r of tail) this.add(r);
     this.held = size - end;
     return this.reader.finish(this.lineProblems, true);
-  }
-
-  /** True when the file still holds, where they were, the first and last bytes of what was read. */
-  private sameAsRead(fd: number): boolean {
-    return sameBytesAt(fd, 0, this.head) && (this.tail === this.head || sameBytesAt(fd, this.tailAt, this.tail));
-  }
-
-  /** Keeps the first and last {@link CHECK_BYTES} of what was read (the held line's too), as they are now. */
-  private noteAsRead(fd: number): void {
-    const seen = this.offset + (this.held ?? 0);
-    // the first bytes change no more once there are CHECK_BYTES of them (a rewrite of them reads the file whole)
-    if (this.head.length < CHECK_BYTES) this.head = bytesAt(fd, 0, Math.min(CHECK_BYTES, seen));
-    this.tailAt = Math.max(0, seen - CHECK_BYTES);
-    this.tail = this.tailAt === 0 ? this.head : bytesAt(fd, this.tailAt, seen - this.tailAt);
   }
 
   /**
@@ -185,17 +161,6 @@ export class GrowingTraceFile {
     }
     return this.offset;
   }
-}
-
-/** The `length` bytes at `position` of the file (fewer at its end). */
-function bytesAt(fd: number, position: number, length: number): Buffer {
-  const b = Buffer.alloc(length);
-  return b.subarray(0, length ? fs.readSync(fd, b, 0, length, position) : 0);
-}
-
-/** True when the file holds `bytes` at `position`. */
-function sameBytesAt(fd: number, position: number, bytes: Buffer): boolean {
-  return bytes.length === 0 || bytesAt(fd, position, bytes.length).equals(bytes);
 }
 
 /** The text of `bytes` bytes at `offset` of the file (a line read again to place a problem). */

@@ -2,18 +2,16 @@
  * Following a JSONL trace that an agent is still writing: after the first load, read only the bytes
  * appended since, hand on the complete lines, and keep a partial last line (its bytes, not read
  * again) until its newline arrives. A file that shrank, was replaced by another file (a new inode),
- * or no longer holds the last byte read where it was, was rewritten, not appended to: it must be
- * read whole again. (As with `tail -F`, an in-place rewrite that grows the file and keeps that
- * byte passes for an append; trace writers append, and editors' saves reach otrace as document
- * changes.) Pure Node (`node:fs`), no `vscode`: the session code calls it from a file watcher.
+ * or no longer holds the first and last 4 KB of what was read where they were (read-ends.ts: a run
+ * started again over its log, a rewrite of its end, at the same size or larger) was rewritten, not
+ * appended to: it must be read whole again. Pure Node (`node:fs`), no `vscode`: the session code
+ * calls it from a file watcher.
  *
- * Cost per call: the appended bytes plus {@link CHECK_BYTES}, so following a live trace reads about
- * the bytes its agent writes, not the file again.
+ * Cost per call: the appended bytes, plus the 8 KB compared (not counted in `bytesRead`), so
+ * following a live trace reads about the bytes its agent writes, not the file again.
  */
 import * as fs from 'node:fs';
-
-/** Bytes read again just before the end of what was read: the last byte, to notice a rewrite. */
-export const CHECK_BYTES = 1;
+import { readEndsAfter, readEndsOfBytes, sameEnds, type ReadEnds } from './read-ends';
 
 /** Where a follower is in a file. */
 export interface TailState {
@@ -21,13 +19,13 @@ export interface TailState {
   offset: number;
   /** The file's inode when read (a file replaced by a rename has another one); 0 when unknown. */
   ino: number;
-  /** The byte at `offset - 1` when read (-1 when offset is 0). */
-  last: number;
+  /** The first and last bytes of the `offset` bytes read, as read (read-ends.ts). */
+  ends: ReadEnds;
   /** Bytes of a last line without its newline yet (kept, never read twice). */
   pending: Buffer;
 }
 
-/** What a {@link readAppended} call found. `bytesRead` counts every byte read from the file. */
+/** What a {@link readAppended} call found. `bytesRead` counts the bytes read after what was read before (not the ones compared). */
 export type TailRead =
   /** Complete lines finished since the last call (UTF-8 text ending in a line break), and the new state. */
   | { kind: 'append'; text: string; bytesRead: number; state: TailState }
@@ -45,7 +43,7 @@ export type TailRead =
  */
 export function tailStateOf(bytes: Uint8Array, ino = 0): TailState {
   const complete = bytes.lastIndexOf(0x0a) + 1;
-  return { offset: bytes.length, ino, last: bytes.length ? bytes[bytes.length - 1] : -1, pending: Buffer.from(bytes.subarray(complete)) };
+  return { offset: bytes.length, ino, ends: readEndsOfBytes(bytes), pending: Buffer.from(bytes.subarray(complete)) };
 }
 
 /**
@@ -53,7 +51,7 @@ export function tailStateOf(bytes: Uint8Array, ino = 0): TailState {
  * multi-byte UTF-8 character is never cut.
  * @returns `append` with the lines completed since (a pending line's start included), `none` when
  *   no line was completed, or `reload` when the file is shorter than what was read, is another
- *   file, or has another byte where the last one read was.
+ *   file, or has other bytes in the first or last 4 KB of what was read.
  * @throws the file system's error when the file cannot be opened or read (e.g. ENOENT: deleted).
  */
 export function readAppended(path: string, state: TailState): TailRead {
@@ -62,18 +60,17 @@ export function readAppended(path: string, state: TailState): TailRead {
     const stat = fs.fstatSync(fd);
     if (state.ino && stat.ino !== state.ino) return { kind: 'reload', reason: 'replaced', bytesRead: 0 };
     if (stat.size < state.offset) return { kind: 'reload', reason: 'truncated', bytesRead: 0 };
-    // One read from the last byte read to the end of the file.
-    const check = state.offset > 0 ? CHECK_BYTES : 0;
-    const bytes = Buffer.alloc(stat.size - state.offset + check);
-    const bytesRead = bytes.length ? fs.readSync(fd, bytes, 0, bytes.length, state.offset - check) : 0;
-    if (check && (bytesRead < check || bytes[0] !== state.last)) return { kind: 'reload', reason: 'rewritten', bytesRead };
-    const added = bytes.subarray(check, bytesRead);
+    if (!sameEnds(fd, state.ends)) return { kind: 'reload', reason: 'rewritten', bytesRead: 0 };
+    // One read from the end of what was read to the end of the file.
+    const bytes = Buffer.alloc(stat.size - state.offset);
+    const bytesRead = bytes.length ? fs.readSync(fd, bytes, 0, bytes.length, state.offset) : 0;
+    const added = bytes.subarray(0, bytesRead);
     const offset = state.offset + added.length;
-    const last = added.length ? added[added.length - 1] : state.last;
+    const ends = readEndsAfter(state.ends, added);
     const complete = added.lastIndexOf(0x0a) + 1;
-    if (complete === 0) return { kind: 'none', bytesRead, state: { offset, ino: stat.ino, last, pending: Buffer.concat([state.pending, added]) } };
+    if (complete === 0) return { kind: 'none', bytesRead, state: { offset, ino: stat.ino, ends, pending: Buffer.concat([state.pending, added]) } };
     const text = Buffer.concat([state.pending, added.subarray(0, complete)]).toString('utf8');
-    return { kind: 'append', text, bytesRead, state: { offset, ino: stat.ino, last, pending: Buffer.from(added.subarray(complete)) } };
+    return { kind: 'append', text, bytesRead, state: { offset, ino: stat.ino, ends, pending: Buffer.from(added.subarray(complete)) } };
   } finally {
     fs.closeSync(fd);
   }
