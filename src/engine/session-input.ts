@@ -104,6 +104,8 @@ export class SessionFiles {
       if (!appended && !same) this.streamedFile = undefined;
       // a file first read while it may still be written is followed from this read on
       const follow = appended || (!before && Date.now() - stat.mtimeMs < MAY_BE_WRITTEN_MS);
+      // the text path's copy of the file is not followed meanwhile: should the file fall below the streaming size, it is read whole
+      files.forget(request.path);
       const { loaded, bytes, shared } = this.readStreamed(request.path, files, follow);
       this.streamed = { size: stat.size, ino: stat.ino, mtimeMs: stat.mtimeMs };
       this.streamedBytes += bytes;
@@ -111,6 +113,7 @@ export class SessionFiles {
       return { loaded, grew: grew(), shared };
     }
     this.streamedFile = undefined;
+    this.streamed = undefined;
     const change = files.refresh(request.path);
     if (change === 'missing') throw new Error(`cannot read ${request.path}`);
     note(change);

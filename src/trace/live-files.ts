@@ -74,6 +74,11 @@ export class LiveFiles implements GrowingFiles {
     return [...this.files.keys()];
   }
 
+  /** Forgets a file (another reader follows it now): its next read is whole. */
+  forget(path: string): void {
+    this.files.delete(path);
+  }
+
   /**
    * Brings a file read before up to date with the disk: `appended` when lines (or part of one) were
    * added, `reloaded` when it had to be read whole again (truncated, replaced, rewritten),
@@ -91,7 +96,8 @@ export class LiveFiles implements GrowingFiles {
       return 'missing';
     }
     this.bytesRead += r.bytesRead;
-    if (r.kind === 'reload') return this.readWhole(path) ? 'reloaded' : 'missing';
+    // fewer than 4 bytes read could not tell the encoding (text-encoding.ts `sniffEncoding`): what follows them may be UTF-16
+    if (r.kind === 'reload' || (file.state.offset < 4 && r.state.offset > file.state.offset)) return this.readWhole(path) ? 'reloaded' : 'missing';
     if (!file.utf8) return r.kind === 'none' && r.state.offset === file.state.offset ? 'unchanged' : this.readWhole(path) ? 'reloaded' : 'missing';
     // A first line still pending holds the file's byte-order mark, which is not part of the text.
     const noMark = (t: string) => (file.complete === 0 && t.charCodeAt(0) === 0xfeff ? t.slice(1) : t);

@@ -255,3 +255,53 @@ describe('a followed file rewritten in place and grown', () => {
     }
   }
 });
+
+describe('a file that falls back below the streaming size', () => {
+  it('is read whole, not found unchanged against what the text path read before it was streamed', () => {
+    // found by a helper: the text path's copy of the file was not followed while the file was streamed
+    for (const start of [0, 5]) {
+      const file = chainFile(start);
+      const first = fs.readFileSync(file);
+      const files = new SessionFiles(1024);
+      const request: LoadRequest = { key: 'k', version: -1, path: file, local: true, changed: [file] };
+      const read = (what: string, events: number) => {
+        const got = files.read(request, NO_MAPPINGS, true);
+        if (got === 'unchanged') throw new Error(`${what}: unchanged`);
+        files.kept();
+        assert.equal(got.loaded.trace.events.length, events, what);
+      };
+      read('the first read (text)', start);
+      for (let k = start; k < start + 35; k++) fs.appendFileSync(file, line(k));
+      assert.ok(fs.statSync(file).size >= 1024);
+      read('grown past the streaming size', start + 35);
+      fs.writeFileSync(file, first); // a new run truncated the log to what it was
+      read('back below it', start);
+    }
+  });
+});
+
+describe('a file first read with fewer than 4 bytes', () => {
+  it('that then turns out to be UTF-16 reads as a whole read of it', () => {
+    // found by a helper: its encoding was taken from those bytes (UTF-8) and its appends decoded as UTF-8
+    const utf16 = (text: string, bom: boolean) => Buffer.concat([Buffer.from(bom ? [0xff, 0xfe] : []), Buffer.from(text, 'utf16le')]);
+    const body = line(0) + line(1);
+    for (const [what, whole] of [
+      ['empty, then UTF-16 with a byte-order mark', utf16(body, true)],
+      ['1 byte (FF), then the rest of a UTF-16 file with a byte-order mark', utf16(body, true)],
+      ['3 bytes of UTF-16 without a byte-order mark', utf16(body, false)],
+    ] as const) {
+      const cut = what.startsWith('empty') ? 0 : what.startsWith('1 byte') ? 1 : 3;
+      const file = chainFile(0);
+      fs.writeFileSync(file, whole.subarray(0, cut));
+      const files = new SessionFiles();
+      const request: LoadRequest = { key: 'k', version: -1, path: file, local: true, changed: [file] };
+      assert.notEqual(files.read(request, NO_MAPPINGS, false), 'unchanged');
+      files.kept();
+      fs.appendFileSync(file, whole.subarray(cut));
+      const got = files.read(request, NO_MAPPINGS, true);
+      if (got === 'unchanged') throw new Error(`${what}: unchanged`);
+      assert.deepEqual(plain({ trace: got.loaded.trace, problems: got.loaded.problems }), plain({ trace: loadTraceFile(file).trace, problems: loadTraceFile(file).problems }), what);
+      assert.equal(got.loaded.trace.events.length, 2, what);
+    }
+  });
+});
