@@ -178,6 +178,11 @@ export class Arena {
     return this.chunks.reduce((sum, c) => sum + c.written, 0);
   }
 
+  /** Bytes of the first chunk, the reserve asked for at the start (rounded). */
+  get reserved(): number {
+    return this.chunks[0].capacity;
+  }
+
   /** Bytes handed out now (in all chunks before the current one, plus the current one's). */
   get used(): number {
     let bytes = this.offset;

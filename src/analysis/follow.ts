@@ -110,13 +110,14 @@ export class FollowAnalysis {
       if (change.how === 'unchanged') analysis = seen!.analysis;
       else if (traceGroups(loaded).length > 1) {
         // a second trace in the file tags the events of the first (trace-groups.ts): each is analysed on its own, whole
-        this.carry = undefined;
+        this.dropCarry();
         analysis = analyzeTrace(loaded, options);
         yield 'traces';
         Object.assign(change, { how: 'whole', reason: `${change.reason}; several traces in the file: each analysed whole` });
       } else if (change.how === 'appended' && this.carry) analysis = yield* this.analyze(loaded, this.carry, options);
       else {
         if (change.how === 'appended') Object.assign(change, { how: 'whole', reason: `${change.reason}; nothing carried from the last analysis` });
+        this.dropCarry();
         analysis = yield* this.analyze(loaded, (this.carry = new PrefixCarry()), options);
       }
       this.last = change;
@@ -126,10 +127,25 @@ export class FollowAnalysis {
       this.seen = { loaded, events: keptList(events), edges: keptList(loaded.trace.edges), fields: fieldsOf(loaded), lastTime: latest, analysis, inProgress };
       return analysis;
     } catch (err) {
-      this.carry = undefined;
+      this.dropCarry();
       this.last = { how: 'whole', reason: `the analysis failed: ${(err as Error).message}` };
       throw err;
     }
+  }
+
+  /** Forgets the carry and gives back the memory it keeps (a new analysis would take its own). */
+  private dropCarry(): void {
+    this.carry?.free();
+    this.carry = undefined;
+  }
+
+  /**
+   * Gives back the memory kept for the next update (the trace is no longer followed, or no longer
+   * written); the next update is then whole.
+   */
+  release(): void {
+    this.dropCarry();
+    this.seen = undefined;
   }
 
   /** The analysis of one trace with the carry, in phases: read for the positions it holds, filled for the others, committed when done. */

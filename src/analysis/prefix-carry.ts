@@ -18,6 +18,7 @@
  * time order (src/analysis/follow.ts decides when; it drops the carry otherwise). Entries past
  * `count` are written by an analysis in progress and count only once it finished ({@link PrefixCarry.commit}).
  */
+import { Arena } from './arena';
 import type { FingerprintTable } from './fingerprint-table';
 import type { TokenInterner } from './interner';
 import type { StepScan } from './loops/similar-steps';
@@ -78,6 +79,37 @@ export class PrefixCarry {
   steps?: { scan: StepScan; toolLanes: string; lanes: number };
   /** The tool calls grouped by arguments (loops/tool-calls.ts), once an analysis made them. */
   toolCalls?: ToolCallGrouping;
+
+  /**
+   * The memory of the index of each analysis of the trace (arena.ts), kept from one to the next: a
+   * followed trace is analysed again at each append, and giving a 1M-event index's pages back to
+   * the system and taking them again cost 0.1-0.2 s per append. {@link free} gives it back.
+   */
+  private arena: Arena | undefined;
+
+  /**
+   * The arena for an index that reserves `bytes`: the one kept when it is large enough (emptied:
+   * its views are handed out again), else a new one with a quarter to spare for the appends to come.
+   */
+  arenaFor(bytes: number): Arena {
+    if (this.arena && this.arena.reserved >= bytes) {
+      this.arena.release({ chunk: 0, offset: 0 });
+      return this.arena;
+    }
+    this.arena?.free();
+    return (this.arena = new Arena(Math.ceil(bytes * 1.25)));
+  }
+
+  /** True when `arena` is the one this carry keeps (an index made with it gives it back here, not to the system). */
+  owns(arena: Arena): boolean {
+    return arena === this.arena;
+  }
+
+  /** Gives the kept arena's memory back to the system (the carry is no longer used). */
+  free(): void {
+    this.arena?.free();
+    this.arena = undefined;
+  }
 
   /** Makes room for `n` positions' hashes (keeps the ones there). */
   reserveHashes(n: number): void {

@@ -140,7 +140,8 @@ export class TraceIndex {
   ) {
     this.loaded = loaded;
     const n = loaded.trace.events.length;
-    const arena = (this.arena = new Arena(ARENA_BYTES_PER_EVENT * n + 16 * loaded.trace.edges.length));
+    const reserve = ARENA_BYTES_PER_EVENT * n + 16 * loaded.trace.edges.length;
+    const arena = (this.arena = carry ? carry.arenaFor(reserve) : new Arena(reserve));
     // the time order first (its scratch given back): in file order, no column of file indices is kept
     const order = timeOrder(loaded.trace.events, arena);
     // The columns the index keeps come first in the arena; each build step's scratch after them, given back when done.
@@ -341,10 +342,12 @@ export class TraceIndex {
 
   /**
    * Gives the memory of the index's typed arrays back to the system at once (arena.ts), for an
-   * index made for one analysis. The index must not be used after it.
+   * index made for one analysis; or to the carry of a followed trace, which keeps it for the next
+   * analysis (prefix-carry.ts). The index must not be used after it.
    */
   free(): void {
-    this.arena.free();
+    if (this.carry?.owns(this.arena)) this.arena.release({ chunk: 0, offset: 0 });
+    else this.arena.free();
   }
 
   /** The position of the result of the tool call at `i`, or -1 (not a tool call, or unanswered). */

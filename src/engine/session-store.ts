@@ -147,6 +147,8 @@ export class SessionStore implements EngineCalls {
   /** Forgets a session (its file was closed): its snapshot, files and any running load. */
   release(key: string): void {
     this.cancel(key);
+    // between two phases of a running analysis at most (this runs on the same thread): its next pause ends it, and its index then gives nothing back
+    this.sessions.get(key)?.follow?.analysis.release();
     this.sessions.delete(key);
   }
 
@@ -268,8 +270,14 @@ export class SessionStore implements EngineCalls {
    * document's text, or never seen growing, is analysed whole (no per-event results kept).
    */
   private followOf(session: Session, follows: boolean, outcome: 'success' | 'failure' | undefined): FollowAnalysis | undefined {
-    if (!follows) session.follow = undefined;
-    else if (!session.follow || session.follow.outcome !== outcome) session.follow = { outcome, analysis: new FollowAnalysis(outcome ? { outcome } : {}) };
+    if (!follows) {
+      session.follow?.analysis.release();
+      session.follow = undefined;
+    }
+    else if (!session.follow || session.follow.outcome !== outcome) {
+      session.follow?.analysis.release();
+      session.follow = { outcome, analysis: new FollowAnalysis(outcome ? { outcome } : {}) };
+    }
     return session.follow?.analysis;
   }
 

@@ -17,6 +17,8 @@ import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { analyzeTrace, type Analysis } from '../../../src/analysis';
 import { FollowAnalysis } from '../../../src/analysis/follow';
+import { PrefixCarry } from '../../../src/analysis/prefix-carry';
+import { TraceIndex } from '../../../src/analysis/trace-index';
 import { runSummary } from '../../../src/analysis/run-summary';
 import { loadTrace } from '../../../src/trace/formats';
 import { GrowingLoad } from '../../../src/trace/growing-load';
@@ -349,5 +351,41 @@ describe('the analysis that follows appends', () => {
     fs.writeFileSync(f.file, lines([header, ev(0, 0, 'delegate', 'orchestrator', { to: 'w', content: 'something else' })]));
     f.check('rewritten');
     assert.equal(f.follow.last.how, 'whole');
+  });
+
+  it('analyses whole after release(), which gives back the memory kept for the next update', () => {
+    const f = new Followed(lines(start));
+    f.check('start');
+    f.append(lines([ev(3, 3, 'message', 'w', { content: 'still at it' })]));
+    f.check('an append');
+    assert.equal(f.follow.last.how, 'appended');
+    f.follow.release();
+    f.append(lines([ev(4, 4, 'message', 'w', { content: 'and on' })]));
+    f.check('after release');
+    assert.equal(f.follow.last.how, 'whole');
+  });
+});
+
+describe('the memory of a followed trace\'s index', () => {
+  /** A generated trace of `n` messages (an index of it reserves 256 bytes per event: from 4,096 events a resizable buffer). */
+  const messages = (n: number): LoadedTrace => loadTrace(Array.from({ length: n }, (_, k) => JSON.stringify({ id: `m${k}`, t: k, type: 'message', agent: k % 3 ? 'a' : 'b', content: `step ${k}` })).join('\n'), 'messages.otrace.jsonl');
+
+  it('is kept by the carry from one index to the next (its pages not given back and taken again at each append), and given back by free()', () => {
+    const carry = new PrefixCarry();
+    const first = new TraceIndex(messages(6000), carry);
+    const buffer = first.fingerprints.buffer as ArrayBuffer & { resizable?: boolean };
+    const held = buffer.byteLength;
+    first.free();
+    assert.equal(buffer.byteLength, held, 'not shrunk when the index is done');
+    const second = new TraceIndex(messages(6100), carry);
+    assert.equal(second.fingerprints.buffer, buffer, 'the next index takes the same memory');
+    assert.deepEqual([...second.fingerprints.subarray(0, 3)], [0, 1, 2], 'its views hold their own values');
+    second.free();
+    carry.free();
+    if (buffer.resizable === true) assert.equal(buffer.byteLength, 0, 'given back by the carry');
+    const alone = new TraceIndex(messages(6000));
+    const own = alone.fingerprints.buffer as ArrayBuffer & { resizable?: boolean };
+    alone.free();
+    if (own.resizable === true) assert.equal(own.byteLength, 0, 'an index of its own gives its memory back at once');
   });
 });
