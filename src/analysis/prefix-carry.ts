@@ -12,12 +12,15 @@
  *   position that introduced it), so the scan goes on from the first new event;
  * - the tool calls' grouping by arguments (loops/tool-calls.ts) and the near-duplicate steps' scan
  *   (loops/similar-steps.ts, which says when it can go on);
- * - the text tests' memos ({@link TextMemos}).
+ * - the text tests' memos ({@link TextMemos});
+ * - the index's types, ids and lanes of the positions ({@link IndexCarry}), while the time order is the file order.
  *
  * Valid only while the first {@link PrefixCarry.count} positions hold the same events in the same
  * time order (src/analysis/follow.ts decides when; it drops the carry otherwise). Entries past
  * `count` are written by an analysis in progress and count only once it finished ({@link PrefixCarry.commit}).
  */
+import type { IdTable } from '../trace/id-table';
+import type { EventType, TraceEvent } from '../trace/schema';
 import { Arena } from './arena';
 import type { FingerprintTable } from './fingerprint-table';
 import type { TokenInterner } from './interner';
@@ -52,6 +55,26 @@ export interface LinkScan {
   count: Uint16Array;
 }
 
+/**
+ * The index's per-position columns that depend only on each event (trace-index.ts), kept for an
+ * index of the same events and more, while the time order is the file order: the next index reads
+ * only the new events for them, and extends these (they are the next index's own).
+ */
+export interface IndexCarry {
+  /** Canonical type per position. */
+  types: EventType[];
+  /** Event id -> first position; it reads the ids from `source.events` (the list of the index that uses it). */
+  ids: IdTable;
+  source: { events: readonly TraceEvent[] };
+  /** Positions of every event carrying an id that several events carry, ascending. */
+  repeats: Map<string, number[]>;
+  /** Agent of each lane by lane number (in order of first appearance), and the reverse. */
+  laneNames: string[];
+  laneNumbers: Map<string, number>;
+  /** Lane number per position (its first entries; room to grow). */
+  laneOf: Int32Array;
+}
+
 /** The per-position results kept between analyses of a growing trace (see the module's comment). */
 export class PrefixCarry {
   /** Positions whose entries are valid (0: nothing carried yet). */
@@ -79,6 +102,8 @@ export class PrefixCarry {
   steps?: { scan: StepScan; toolLanes: string; lanes: number };
   /** The tool calls grouped by arguments (loops/tool-calls.ts), once an analysis made them. */
   toolCalls?: ToolCallGrouping;
+  /** The index's columns of the positions (see {@link IndexCarry}), once an index in file order made them. */
+  index?: IndexCarry;
 
   /**
    * The memory of the index of each analysis of the trace (arena.ts), kept from one to the next: a

@@ -24,7 +24,7 @@ import { FingerprintTable } from './fingerprint-table';
 import { EDGE_TYPE_CODE, edgeTypeOfCode, isExplicitCode, LINK_CODE, LINK_KINDS, LinkTable, rowsBySource, type LinkKind } from './link-table';
 import { normalizeContent, normalizedHash, salientTokens, stripLogNoise } from './text';
 import { upperBound } from './sorted';
-import { toolLanesKey, type PrefixCarry, type TextMemos } from './prefix-carry';
+import { grownTo, toolLanesKey, type PrefixCarry, type TextMemos } from './prefix-carry';
 
 export type { LinkKind } from './link-table';
 
@@ -78,7 +78,7 @@ export class TraceIndex {
   /** Event id -> position (first event with that id when ids repeat). */
   readonly pos: Pick<IdTable, 'get' | 'has'>;
   /** Positions of every event carrying an id that several events carry, ascending. */
-  private readonly repeats = new Map<string, number[]>();
+  private readonly repeats: Map<string, number[]>;
   /** Agent -> positions of its events, in time order (views of one column in the arena). */
   readonly lanes = new Map<string, Int32Array>();
   /**
@@ -104,9 +104,9 @@ export class TraceIndex {
   /** Receiver per position: its lane number + 1, 0 for none (see {@link receiver}); 1 byte per event when there are fewer than 255 lanes. */
   private readonly receivers: Uint8Array | Uint16Array | Int32Array;
   /** Agent of each lane, by lane number (numbered in order of first appearance; {@link laneNumbers}). */
-  private readonly laneNames: string[] = [];
+  private readonly laneNames: string[];
   /** Agent -> its lane number. */
-  private readonly laneNumbers = new Map<string, number>();
+  private readonly laneNumbers: Map<string, number>;
   /** Count of links dropped because they pointed backwards or at unknown ids. */
   dropped = 0;
   /**
@@ -142,8 +142,13 @@ export class TraceIndex {
     const n = loaded.trace.events.length;
     const reserve = ARENA_BYTES_PER_EVENT * n + 16 * loaded.trace.edges.length;
     const arena = (this.arena = carry ? carry.arenaFor(reserve) : new Arena(reserve));
+    // a growing trace's index columns of the positions carried (prefix-carry.ts), when its time order goes on in file order
+    const offered = carry?.index && carry.index.types.length === carry.count && carry.count <= n ? carry.index : undefined;
+    if (carry) carry.index = undefined; // made again below for this index's positions
     // the time order first (its scratch given back): in file order, no column of file indices is kept
-    const order = timeOrder(loaded.trace.events, arena);
+    const order = (offered && appendedOrder(loaded.trace.events, offered.types)) || timeOrder(loaded.trace.events, arena);
+    const carried = offered && order.types === offered.types ? offered : undefined;
+    const from = carried ? carry!.count : 0;
     // The columns the index keeps come first in the arena; each build step's scratch after them, given back when done.
     this.fileIndex = order.inFileOrder ? undefined : arena.int32(n);
     this.fileIndex?.set(order.order!);
@@ -157,10 +162,21 @@ export class TraceIndex {
     // loop by loop and thrown back to the interpreter at the start of each next loop, on every call.
     ({ events: this.events, types: this.types, inFileOrder: this.inFileOrder } = order);
 
-    this.pos = this.indexIds();
-    const laneOf = arena.int32(n);
-    this.indexLanes(laneOf, laneColumn);
+    const source = carried?.source ?? { events: this.events };
+    source.events = this.events;
+    this.repeats = carried?.repeats ?? new Map();
+    const ids = this.indexIds(carried?.ids ?? new IdTable(n, (i) => source.events[i].id), from);
+    this.pos = ids;
+    this.laneNames = carried?.laneNames ?? [];
+    this.laneNumbers = carried?.laneNumbers ?? new Map();
+    const laneOf = carried ? grownTo(carried.laneOf, n, from, (size) => new Int32Array(size)) : arena.int32(n);
+    this.indexLanes(laneOf, laneColumn, from);
     this.indexFingerprints(laneOf);
+    if (carry && this.inFileOrder) {
+      // kept for the next index of the same events and more (the laneOf of a first index is scratch: copied, with room)
+      const keptLaneOf = carried ? laneOf : grownTo(laneOf, Math.ceil(n * 1.25) + 1, n, (size) => new Int32Array(size));
+      carry.index = { types: this.types, ids, source, repeats: this.repeats, laneNames: this.laneNames, laneNumbers: this.laneNumbers, laneOf: keptLaneOf };
+    }
     arena.release(scratch);
     this.findToolLanes();
     this.carryMemos();
@@ -220,12 +236,21 @@ export class TraceIndex {
   /**
    * id -> first position: set from the last event back, one table operation per event (a set that
    * finds the id is an id carried again); then the positions of each repeated id.
+   * @param pos the table to fill (it reads the ids from this index's events: no list of a million id strings).
+   * @param from positions before it are in `pos` and {@link repeats} already (a growing trace's carry): only the others are added.
    */
-  private indexIds(): IdTable {
+  private indexIds(pos: IdTable, from: number): IdTable {
     const n = this.events.length;
-    const events = this.events;
-    // the ids are read from the events (no list of a million id strings, 8 MB and its copies as it grows)
-    const pos = new IdTable(n, (i) => events[i].id);
+    if (from > 0) {
+      for (let i = from; i < n; i++) {
+        const id = this.events[i].id;
+        if (pos.add(id, i)) continue;
+        const list = this.repeats.get(id);
+        if (list) list.push(i);
+        else this.repeats.set(id, [pos.get(id)!, i]);
+      }
+      return pos;
+    }
     let repeated: Set<string> | undefined;
     for (let i = n - 1; i >= 0; i--) {
       const id = this.events[i].id;
@@ -244,23 +269,23 @@ export class TraceIndex {
 
   /**
    * Lanes: each agent's positions as a view of `column` (n entries, lanes one after the other, in
-   * order of first appearance); `laneOf` gets each
-   * position's lane number. Counted first, then filled: no list grows.
+   * order of first appearance); `laneOf` gets each position's lane number (from `from` on: the
+   * positions before hold theirs, and their lanes are numbered, from a growing trace's carry).
+   * Counted first, then filled: no list grows.
    */
-  private indexLanes(laneOf: Int32Array, column: Int32Array): void {
+  private indexLanes(laneOf: Int32Array, column: Int32Array, from: number): void {
     const n = this.events.length;
-    const sizes: number[] = [];
-    for (let i = 0; i < n; i++) {
+    for (let i = from; i < n; i++) {
       const agent = this.events[i].agent;
       let no = this.laneNumbers.get(agent);
       if (no === undefined) {
         this.laneNumbers.set(agent, (no = this.laneNames.length));
         this.laneNames.push(agent);
-        sizes.push(0);
       }
       laneOf[i] = no;
-      sizes[no]++;
     }
+    const sizes = new Int32Array(this.laneNames.length);
+    for (let i = 0; i < n; i++) sizes[laneOf[i]]++;
     const starts: number[] = [];
     let offset = 0;
     this.laneNames.forEach((agent, no) => {
@@ -733,6 +758,30 @@ function timeOrder(raw: readonly TraceEvent[], arena: Arena): { events: TraceEve
   } finally {
     arena.release(scratch);
   }
+}
+
+/**
+ * The time order of a growing trace whose first `types.length` events were in file order (a
+ * carry's): still the file order when the events after them are in time order and none is earlier
+ * than the last of them; then their types are added to `types` (which the index takes as its own).
+ * @returns undefined when the order is another (nothing added).
+ */
+function appendedOrder(raw: readonly TraceEvent[], types: EventType[]): { events: TraceEvent[]; types: EventType[]; inFileOrder: true; order?: number[] } | undefined {
+  const from = types.length;
+  let last = from > 0 ? timeOfEvent(raw[from - 1]) : -Infinity;
+  for (let i = from; i < raw.length; i++) {
+    const t = timeOfEvent(raw[i]);
+    if (t < last) return undefined;
+    last = t;
+  }
+  for (let i = from; i < raw.length; i++) types.push(CANONICAL_TYPES.get(raw[i].type) ?? canonicalType(raw[i].type));
+  return { events: raw as TraceEvent[], types, inFileOrder: true };
+}
+
+/** An event's time as the time order reads it: `t`, 0 when not a finite number. */
+function timeOfEvent(e: TraceEvent): number {
+  const t = e.t;
+  return typeof t === 'number' && Number.isFinite(t) ? t : 0;
 }
 
 /**

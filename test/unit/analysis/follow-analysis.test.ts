@@ -389,3 +389,43 @@ describe('the memory of a followed trace\'s index', () => {
     if (own.resizable === true) assert.equal(own.byteLength, 0, 'an index of its own gives its memory back at once');
   });
 });
+
+describe('the index of a growing trace, from its carry', () => {
+  /** What an index says of its events: types, lanes, ids (and the positions an id names from each event), receivers, links, fingerprints, tool lanes. */
+  const surface = (index: TraceIndex) => {
+    const ids = index.events.map((e) => e.id);
+    return {
+      types: [...index.types],
+      lanes: [...index.lanes].map(([agent, lane]) => [agent, [...lane]]),
+      first: ids.map((id) => index.pos.get(id)),
+      named: ids.map((id, v) => index.resolve(id, v)),
+      repeated: index.hasRepeatedIds,
+      receivers: ids.map((_, i) => index.receiver(i)),
+      links: index.links,
+      fingerprints: [...index.fingerprints],
+      toolLanes: [...index.toolLanes].sort(),
+    };
+  };
+  const record = (k: number, id: string, agent: string, more: Record<string, unknown> = {}) => JSON.stringify({ id, t: k, type: k % 3 === 0 ? 'tool_call' : k % 3 === 1 ? 'tool_result' : 'message', agent, tool: 'bash', content: `step ${k % 7}`, ...more });
+
+  it('equals the index made whole of the same events: new lanes, ids repeated across the append, causes naming old events', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 4 }), fc.boolean()), { minLength: 2, maxLength: 60 }), fc.integer({ min: 1, max: 59 }), (choices, cutAt) => {
+        const lines = choices.map(([idNo, agent, cause], k) => record(k, `e${idNo}`, `a${agent}`, cause && k > 0 ? { causes: [`e${choices[k - 1][0]}`], to: `a${(agent + 1) % 6}` } : {}));
+        const cut = Math.min(cutAt, lines.length - 1);
+        const carry = new PrefixCarry();
+        const before = new TraceIndex(loadTrace(lines.slice(0, cut).join('\n'), 'run.otrace.jsonl'), carry);
+        before.free();
+        carry.commit(before.size, before.memo, before.toolLanes, before.ownWordsTask);
+        const loaded = loadTrace(lines.join('\n'), 'run.otrace.jsonl');
+        const grown = new TraceIndex(loaded, carry);
+        const whole = new TraceIndex(loaded);
+        assert.deepEqual(surface(grown), surface(whole));
+        grown.free();
+        whole.free();
+      }),
+      { seed: 30, numRuns: 300 },
+    );
+  });
+});
+
