@@ -18,9 +18,11 @@
  *   near-duplicate steps' scan (while the lanes and tool lanes are the same and no old step named a
  *   cause that had not come yet), and the per-event text tests (completion claims, impasses, state
  *   changes, explicit answers, own words; agent output while the tool lanes are the same).
- *   Still whole on each append, and why:
- *   - the index's time order, ids, lanes and links (O(n) passes; an old tool call can be answered,
- *     and an old hand-off delivered, by a new event);
+ *   The index's types, ids and lanes of the old events are carried too while the time order is the
+ *   file order (prefix-carry.ts `IndexCarry`), and the memory of its columns is kept from one
+ *   update to the next. Still whole on each append, and why:
+ *   - the index's links, receivers and tool lanes (O(n) passes; an old tool call can be answered,
+ *     and an old hand-off delivered, by a new event; a new lane can be an old event's receiver);
  *   - credit propagation: an old event's credit depends on every event after it (the outcome's
  *     seed moves to the new final answer, reward baselines change), one typed-array pass backwards;
  *   - stop verdicts: a stop's verdict reads what came after it (rewards, spawned agents still at
