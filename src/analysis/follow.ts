@@ -45,7 +45,7 @@ import { traceGroups } from '../trace/trace-groups';
 import { isNotedCopy, notedSharedPrefix } from '../trace/shared-prefix';
 import { analyzeTrace, indexSteps, type AnalysisOptions, type AnalysisPhase } from './index';
 import { PrefixCarry } from './prefix-carry';
-import { TraceIndex } from './trace-index';
+import { eventTime, TraceIndex } from './trace-index';
 import type { Analysis } from './types';
 
 /** How an update was made (see the module's comment). */
@@ -178,7 +178,7 @@ function changeOf(seen: Seen, loaded: LoadedTrace): { how: FollowHow; reason: st
   const sameFields = fieldsOf(loaded) === seen.fields;
   if (events.length === old.length && edges.length === seen.edges.length && sameFields) return { how: 'unchanged', reason: 'no new event or edge, the same trace-level fields' };
   for (let i = old.length; i < events.length; i++) {
-    if (timeOf(events[i]) < seen.lastTime) return whole(`event ${events[i].id} (time ${timeOf(events[i])}) is earlier than the last one before it (${seen.lastTime}): the time order changes`);
+    if (eventTime(events[i]) < seen.lastTime) return whole(`event ${events[i].id} (time ${eventTime(events[i])}) is earlier than the last one before it (${seen.lastTime}): the time order changes`);
   }
   // the trace-level fields (rewards, metrics, totals) are read by the analysis of every update, never carried
   return { how: 'appended', reason: `${events.length - old.length} new events, ${edges.length - seen.edges.length} new edges after the ${old.length} read before${sameFields ? '' : '; new trace-level fields'}` };
@@ -189,15 +189,10 @@ function keptList<T>(list: readonly T[]): readonly T[] {
   return isNotedCopy(list) ? list : list.slice();
 }
 
-/** An event's time as the time order reads it: `t`, 0 when not a finite number. */
-function timeOf(e: TraceEvent): number {
-  return typeof e.t === 'number' && Number.isFinite(e.t) ? e.t : 0;
-}
-
 /** The latest time of the events from `from` on (-Infinity for none). */
 function lastTime(events: readonly TraceEvent[], from: number): number {
   let last = -Infinity;
-  for (let i = from; i < events.length; i++) last = Math.max(last, timeOf(events[i]));
+  for (let i = from; i < events.length; i++) last = Math.max(last, eventTime(events[i]));
   return last;
 }
 

@@ -371,8 +371,8 @@ export class TraceIndex {
    * analysis (prefix-carry.ts). The index must not be used after it.
    */
   free(): void {
-    if (this.carry?.owns(this.arena)) this.arena.release({ chunk: 0, offset: 0 });
-    else this.arena.free();
+    // a carry's arena is emptied when it hands it to the next index (PrefixCarry.arenaFor)
+    if (!this.carry?.owns(this.arena)) this.arena.free();
   }
 
   /** The position of the result of the tool call at `i`, or -1 (not a tool call, or unanswered). */
@@ -768,20 +768,25 @@ function timeOrder(raw: readonly TraceEvent[], arena: Arena): { events: TraceEve
  */
 function appendedOrder(raw: readonly TraceEvent[], types: EventType[]): { events: TraceEvent[]; types: EventType[]; inFileOrder: true; order?: number[] } | undefined {
   const from = types.length;
-  let last = from > 0 ? timeOfEvent(raw[from - 1]) : -Infinity;
+  let last = from > 0 ? eventTime(raw[from - 1]) : -Infinity;
   for (let i = from; i < raw.length; i++) {
-    const t = timeOfEvent(raw[i]);
+    const t = eventTime(raw[i]);
     if (t < last) return undefined;
     last = t;
   }
-  for (let i = from; i < raw.length; i++) types.push(CANONICAL_TYPES.get(raw[i].type) ?? canonicalType(raw[i].type));
+  for (let i = from; i < raw.length; i++) types.push(canonicalTypeOf(raw[i].type));
   return { events: raw as TraceEvent[], types, inFileOrder: true };
 }
 
-/** An event's time as the time order reads it: `t`, 0 when not a finite number. */
-function timeOfEvent(e: TraceEvent): number {
+/** An event's time as the time order reads it: `t` (seconds or the trace's unit), 0 when not a finite number. */
+export function eventTime(e: TraceEvent): number {
   const t = e.t;
   return typeof t === 'number' && Number.isFinite(t) ? t : 0;
+}
+
+/** An event's canonical type, as the constant string of the vocabulary (later comparisons with it are pointer comparisons). */
+function canonicalTypeOf(type: TraceEvent['type']): EventType {
+  return CANONICAL_TYPES.get(type) ?? canonicalType(type);
 }
 
 /**
@@ -797,9 +802,8 @@ function typesAndTimes(raw: readonly TraceEvent[], time: Float64Array): EventTyp
   const types = new Array<EventType>(raw.length);
   for (let i = 0; i < raw.length; i++) {
     const e = raw[i];
-    const t = e.t;
-    time[i] = typeof t === 'number' && Number.isFinite(t) ? t : 0;
-    types[i] = CANONICAL_TYPES.get(e.type) ?? canonicalType(e.type);
+    time[i] = eventTime(e);
+    types[i] = canonicalTypeOf(e.type);
   }
   return types;
 }
