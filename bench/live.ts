@@ -21,6 +21,9 @@
  * taken in, the machine's load. `OTRACE_BENCH_LIVE=follow` runs only these rows:
  *   OTRACE_BENCH_SIZES=1M OTRACE_BENCH_LIVE=follow npm run bench -- live
  *
+ * And a trace written while it is analysed (bench/live-written.ts), a mode of its own:
+ *   OTRACE_BENCH_SIZES=1M OTRACE_BENCH_LIVE=written npm run bench -- live
+ *
  * And "append -> graph current" (issue #30: within 100 ms p95 at 1M events), a mode of its own:
  *   OTRACE_BENCH_SIZES=1M OTRACE_BENCH_LIVE=graph npm run bench -- live
  * (with OTRACE_BENCH_OVERVIEW=whole each append's overview is made whole, as before the deltas)
@@ -112,8 +115,8 @@ interface FollowRow {
 
 const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
 /** The value at quantile q (nearest rank) of xs. */
-const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.max(0, Math.ceil(q * xs.length) - 1))];
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+export const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.max(0, Math.ceil(q * xs.length) - 1))];
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /**
  * Follows `main` while `append(k)` adds the k-th batch of lines: per batch, the growing load and a
@@ -151,7 +154,7 @@ function follow(name: string, main: string, append: (k: number) => void): LiveRo
 }
 
 /** The lines of a generated otrace JSONL trace of `n` events, and `extra` more lines after them. */
-function otraceLines(n: number, extra: number): { head: string[]; more: string[] } {
+export function otraceLines(n: number, extra: number): { head: string[]; more: string[] } {
   const lines = [JSON.stringify({ trace_id: `live-${n}`, task_id: 'bench', system: 'generated' })];
   let events = 0;
   let more: string[] | undefined;
@@ -259,7 +262,7 @@ function streamedRow(dir: string, n: number): LiveRow {
 }
 
 /** Writes `lines` to `file` (new), 10,000 lines a write. */
-function writeLines(file: string, lines: readonly string[]): void {
+export function writeLines(file: string, lines: readonly string[]): void {
   const out = fs.openSync(file, 'w');
   for (let k = 0; k < lines.length; k += 10_000) fs.writeSync(out, `${lines.slice(k, k + 10_000).join('\n')}\n`);
   fs.closeSync(out);
@@ -534,6 +537,16 @@ export async function bench(): Promise<void> {
       saveResults('live_graph', { date: new Date().toISOString(), node: process.version, load: os.loadavg(), rows });
       return;
     }
+    if (process.env.OTRACE_BENCH_LIVE === 'written') {
+      // a trace written while it is analysed (issue #30): OTRACE_BENCH_LIVE=written npm run bench -- live
+      const { writtenRow, writtenTable } = await import('./live-written');
+      const sizes = (process.env.OTRACE_BENCH_SIZES ?? '1M').split(',').filter((s) => s in FOLLOW_SIZES);
+      const rows = [];
+      for (const size of sizes) rows.push(await writtenRow(dir, FOLLOW_SIZES[size]));
+      process.stdout.write(`\na trace written while it is analysed: append -> graph current, append -> its findings shown\n${writtenTable(rows)}\n(load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${os.cpus().length} cores)\n`);
+      saveResults('live_written', { date: new Date().toISOString(), node: process.version, load: os.loadavg(), rows });
+      return;
+    }
     const sizes = (process.env.OTRACE_BENCH_SIZES ?? '1M').split(',').filter((s) => s in FOLLOW_SIZES);
     const followRows = sizes.map((size) => followRow(dir, FOLLOW_SIZES[size]));
     process.stdout.write(`\n${followTable(followRows)}\n(${FOLLOW_ROUNDS} appends per row; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${os.cpus().length} cores)\n`);
@@ -553,7 +566,7 @@ export async function bench(): Promise<void> {
 }
 
 /** Puts `value` under `key` in bench/results.json (the other keys kept). */
-function saveResults(key: string, value: unknown): void {
+export function saveResults(key: string, value: unknown): void {
   const out = path.join(__dirname, 'results.json');
   const previous = fs.existsSync(out) ? (JSON.parse(fs.readFileSync(out, 'utf8')) as Record<string, unknown>) : {};
   previous[key] = value;

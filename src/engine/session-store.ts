@@ -52,6 +52,33 @@ interface Session {
   follow?: { outcome: string | undefined; analysis: FollowAnalysis };
   /** A followed file's overview last answered as bytes: the next answer may be a delta against it (src/shared/overview-delta.ts). */
   sent?: OverviewSent;
+  /**
+   * A newer load's read taken between the phases of the followed analysis running now
+   * ({@link SessionStore.readAhead}): its snapshot as read is the session's; when the running
+   * analysis ends, that snapshot takes its findings.
+   */
+  ahead?: { stage: ReadStage; report: (p: LoadProgress) => void };
+}
+
+/** What a load read: the trace, how, and its snapshot as read (the session's while a large trace's analysis runs). */
+interface ReadStage {
+  read: { loaded: LoadedTrace; grew: boolean; shared?: boolean };
+  /** True when read from the file on disk (not from a text the host sent). */
+  fromDisk: boolean;
+  first: TraceSnapshot;
+  /** True when the trace is large enough to answer as read first (its snapshot is then the session's). */
+  progressive: boolean;
+  /** e.g. `analysing 1,000,003 events`. */
+  analysing: string;
+}
+
+/** A load queued behind the session's running one; a followed analysis may take its read early ({@link SessionStore.readAhead}). */
+interface WaitingLoad {
+  id: number;
+  request: LoadRequest;
+  report: (p: LoadProgress) => void;
+  /** What its read gave when taken early: the stage, `unchanged`, or the error it threw (the load's own, thrown when it runs). */
+  taken?: ReadStage | 'unchanged' | { error: unknown };
 }
 
 /** Thrown at a phase boundary when the load is no longer wanted. */
@@ -77,6 +104,13 @@ function* followedSteps(follow: FollowAnalysis, loaded: LoadedTrace, inProgress:
  */
 export const PROGRESSIVE_FROM_EVENTS = 50_000;
 
+/**
+ * How long (ms) a large followed trace's read waits for the graph view's request before its
+ * analysis goes on (the host asks a round trip after it hears of the read; the analysis's next
+ * phase would keep the request waiting up to a second at 1M events).
+ */
+export const GRAPH_ASKS_WITHIN_MS = 100;
+
 /** Sessions by key, with everything {@link EngineCalls} asks of them. */
 export class SessionStore implements EngineCalls {
   private readonly sessions = new Map<string, Session>();
@@ -87,6 +121,10 @@ export class SessionStore implements EngineCalls {
   private readonly wanted = new Map<string, number>();
   /** Per key, the load running (loads of one session run one after the other). */
   private readonly running = new Map<string, Promise<unknown>>();
+  /** Per key, the newest load queued behind the running one. */
+  private readonly waiting = new Map<string, WaitingLoad>();
+  /** Per key, what a read waiting for the graph's request calls when it came ({@link graphAsked}). */
+  private readonly graphWaits = new Map<string, () => void>();
 
   /**
    * @param options.streamFromBytes otrace JSONL files from this size on are streamed from disk (default 64 MB: STREAM_FROM_BYTES in session-input.ts; tests set it low).
@@ -127,8 +165,10 @@ export class SessionStore implements EngineCalls {
    */
   load(request: LoadRequest, id: number, report: (p: LoadProgress) => void = () => undefined): Promise<SessionSummary | undefined> {
     this.wanted.set(request.key, id);
-    const before = this.running.get(request.key) ?? Promise.resolve();
-    const run = before.then(
+    const before = this.running.get(request.key);
+    if (before) this.waiting.set(request.key, { id, request, report });
+    else this.waiting.delete(request.key);
+    const run = (before ?? Promise.resolve()).then(
       () => this.run(request, id, report),
       () => this.run(request, id, report),
     );
@@ -147,6 +187,8 @@ export class SessionStore implements EngineCalls {
   /** Forgets a session (its file was closed): its snapshot, files and any running load. */
   release(key: string): void {
     this.cancel(key);
+    this.waiting.delete(key);
+    this.graphWaits.get(key)?.();
     // between two phases of a running analysis at most (this runs on the same thread): its next pause ends it, and its index then gives nothing back
     this.sessions.get(key)?.follow?.analysis.release();
     this.sessions.delete(key);
@@ -162,39 +204,28 @@ export class SessionStore implements EngineCalls {
       await step();
       let session = this.sessions.get(key);
       if (!session) this.sessions.set(key, (session = { files: new SessionFiles(this.options.streamFromBytes), fromDisk: false }));
-      report({ phase: 'read', message: `reading ${path.basename(request.path)}` });
-      const fromDisk = request.text === undefined;
-      const read = session.files.read(request, this.mappings, !!session.snapshot && session.fromDisk && fromDisk && !request.force);
-      if (read === 'unchanged') {
+      // a read the followed analysis before this load took between its phases (readAhead), else this load's own
+      const early = this.waiting.get(key);
+      if (early?.id === id) this.waiting.delete(key);
+      const taken = early?.id === id ? early.taken : undefined;
+      if (typeof taken === 'object' && 'error' in taken) throw taken.error;
+      const stage = taken ?? (await this.readStage(session, request, report, step));
+      if (stage === 'unchanged') {
         session.snapshot!.version = request.version;
         // the same snapshot, with how it was made (grew): a host that dropped its first answer (a newer request was on its way) learns it here
         session.summary = { ...session.summary!, version: request.version, bytesRead: session.files.bytesRead };
         return session.summary;
       }
-      await step();
-      // a file seen growing (or read again by the reader that follows it): its graph's layout extends the last one on the next append (src/engine/structure-growth.ts)
-      if ((read.grew || read.shared) && fromDisk) followLayout(read.loaded);
-      const events = read.loaded.trace.events.length;
-      const analysing = `analysing ${events.toLocaleString('en-US')} events`;
-      const progressive = events >= (this.options.progressiveFromEvents ?? PROGRESSIVE_FROM_EVENTS);
-      // lines appended to a large trace, or a followed one read again (its events those of the reader that follows it, e.g. once its
-      // file is no longer written): the trace as read shows the last analysis's findings while its own runs (no decoration blinks out)
-      const first = progressive && (read.grew || read.shared) && fromDisk ? appendedSnapshot(key, request.version, request.path, read.loaded, session.snapshot) : readSnapshot(key, request.version, request.path, read.loaded);
-      if (progressive) {
-        // The trace as read answers now (graph, queries) while its analysis runs; the load's files are kept only with the analysis (a newer load reads them again).
-        if (this.sessions.get(key) !== session) return undefined; // released meanwhile
-        const readSummary = summarize(first, snapshotStamp(first), session.files.bytesRead, read.grew);
-        Object.assign(session, { snapshot: first, summary: readSummary, fromDisk, marks: undefined });
-        report({ phase: 'analyze', message: analysing, read: readSummary });
-        // the report on its way before the graph is laid out: a child process's answers leave at a yield (message-turns.ts),
-        // and the host's request for the overview then came one analysis phase late (1.4 s after an append at 1M, not 0.3)
-        await this.yieldToMessages();
-        prepareGraph(first); // the overview the host asks for next is ready when its request gets in
-      } else report({ phase: 'analyze', message: analysing });
+      if (stage === undefined) return undefined; // released meanwhile
+      if (taken) await step();
+      const { read, fromDisk, progressive, analysing } = stage;
+      // this load's analysis starts: a read taken ahead of the one before is this one's (or a superseded load's, whose snapshot this one's replaced)
+      session.ahead = undefined;
       // A file seen growing on disk is followed: its analysis takes in what was appended (src/analysis/follow.ts).
       const follow = this.followOf(session, fromDisk && (read.grew || session.follow !== undefined), request.outcome);
       // A large one's in phases (the graph's requests get in), and run to its end though a newer load came: an
       // append abandoned for the next one would leave a trace written faster than it is analysed without findings.
+      // The newer load's read is taken between the phases meanwhile (readAhead): the views show the new events at once.
       // (A small one's takes a fraction of a second: a newer load ends it, as any other load.)
       const cancelled = () => this.wanted.get(key) === -1 || this.sessions.get(key) !== session;
       const pause =
@@ -202,6 +233,7 @@ export class SessionStore implements EngineCalls {
           ? async () => {
               await this.yieldToMessages();
               if (cancelled()) throw SUPERSEDED;
+              await this.readAhead(key, session);
             }
           : step;
       const ended = (phase: AnalysisPhase) => {
@@ -210,27 +242,137 @@ export class SessionStore implements EngineCalls {
       // lines were appended since the last read: the run is being written, its end is not judged yet (StopOptions.inProgress)
       const inProgress = request.inProgress ?? (fromDisk && read.grew);
       const result = await this.analyse(
-        follow ? followedSteps(follow, read.loaded, inProgress) : snapshotAnalysis(first, request.outcome, inProgress),
+        follow ? followedSteps(follow, read.loaded, inProgress) : snapshotAnalysis(stage.first, request.outcome, inProgress),
         progressive ? pause : undefined,
         () => this.wanted.get(key) === -1 && this.sessions.get(key) === session,
         ended,
       );
       if (result === undefined) return undefined;
-      const snapshot = analysedSnapshot(first, result);
+      const snapshot = analysedSnapshot(stage.first, result);
+      const stopped = 'error' in result && result.cancelled === true;
+      // a cancel ends the analysis as cancelled: its trace is shown (the read taken ahead is read again by the next load: its files were not kept)
+      if (stopped) session.ahead = undefined;
+      if (session.ahead && this.sessions.get(key) === session) {
+        // a newer read is shown: it takes this analysis's findings, and this load is superseded by it
+        await this.showAhead(session, snapshot);
+        return undefined;
+      }
       // Long content is read from disk when asked, unless a reader that follows the file keeps the events (their next analysis needs it).
       if (fromDisk && !read.shared) setAsideLongContent(snapshot);
-      if (!('error' in result && result.cancelled)) await pause();
+      if (!stopped) await pause();
       report({ phase: 'index', message: 'indexing' });
       const made = summarize(snapshot, snapshotStamp(snapshot), session.files.bytesRead, read.grew);
       const summary = follow ? { ...made, analysedAs: follow.last.how } : made;
       if (this.sessions.get(key) !== session) return undefined; // released meanwhile
+      if (session.ahead) {
+        // a newer read came in the pause above
+        await this.showAhead(session, snapshot);
+        return undefined;
+      }
       Object.assign(session, { snapshot, summary, fromDisk, marks: undefined });
-      if (!('error' in result && result.cancelled)) session.files.kept();
+      if (!stopped) session.files.kept();
       return summary;
     } catch (err) {
       if (err === SUPERSEDED) return undefined;
       throw err;
     }
+  }
+
+  /**
+   * Reads a load's trace and, for a large one, makes its snapshot as read the session's and
+   * reports it (the graph and the queries answer it while the analysis runs).
+   * @param between awaited after the read (a newer load or a cancel then ends this one: it throws
+   *   SUPERSEDED); none when the read is taken between another load's phases.
+   * @returns the stage, `unchanged` when nothing changed on disk, undefined when the session was released meanwhile.
+   * @throws Error when the trace file cannot be read from disk.
+   */
+  private async readStage(session: Session, request: LoadRequest, report: (p: LoadProgress) => void, between?: () => Promise<void>): Promise<ReadStage | 'unchanged' | undefined> {
+    const { key } = request;
+    report({ phase: 'read', message: `reading ${path.basename(request.path)}` });
+    const fromDisk = request.text === undefined;
+    const read = session.files.read(request, this.mappings, !!session.snapshot && session.fromDisk && fromDisk && !request.force);
+    if (read === 'unchanged') return 'unchanged';
+    if (between) await between();
+    // a file seen growing (or read again by the reader that follows it): its graph's layout extends the last one on the next append (src/engine/structure-growth.ts)
+    if ((read.grew || read.shared) && fromDisk) followLayout(read.loaded);
+    const events = read.loaded.trace.events.length;
+    const analysing = `analysing ${events.toLocaleString('en-US')} events`;
+    const progressive = events >= (this.options.progressiveFromEvents ?? PROGRESSIVE_FROM_EVENTS);
+    // lines appended to a large trace, or a followed one read again (its events those of the reader that follows it, e.g. once its
+    // file is no longer written): the trace as read shows the last analysis's findings while its own runs (no decoration blinks out)
+    const first = progressive && (read.grew || read.shared) && fromDisk ? appendedSnapshot(key, request.version, request.path, read.loaded, session.snapshot) : readSnapshot(key, request.version, request.path, read.loaded);
+    if (!progressive) {
+      report({ phase: 'analyze', message: analysing });
+      return { read, fromDisk, first, progressive, analysing };
+    }
+    // The trace as read answers now (graph, queries) while its analysis runs; the load's files are kept only with the analysis (a newer load reads them again).
+    if (this.sessions.get(key) !== session) return undefined; // released meanwhile
+    const readSummary = summarize(first, snapshotStamp(first), session.files.bytesRead, read.grew);
+    Object.assign(session, { snapshot: first, summary: readSummary, fromDisk, marks: undefined });
+    report({ phase: 'analyze', message: analysing, read: readSummary });
+    // the report on its way before the graph is laid out: a child process's answers leave at a yield (message-turns.ts),
+    // and the host's request for the overview then came one analysis phase late (1.4 s after an append at 1M, not 0.3)
+    await this.yieldToMessages();
+    prepareGraph(first); // the overview the host asks for next is ready when its request gets in
+    if (session.sent) await this.graphAsked(key);
+    return { read, fromDisk, first, progressive, analysing };
+  }
+
+  /**
+   * Between two phases of a followed analysis: reads the newest load queued behind it, when that
+   * load reads the file on disk (an append, as a running agent writes it), so that the views show
+   * the new events now, with the last findings, rather than after the analysis (seconds at 1M
+   * events). The queued load then analyses what it read when its turn comes. A read that fails is
+   * that load's failure, thrown when it runs.
+   */
+  private async readAhead(key: string, session: Session): Promise<void> {
+    const next = this.waiting.get(key);
+    if (!next || next.taken || this.wanted.get(key) !== next.id || next.request.text !== undefined || next.request.force) return;
+    try {
+      next.taken = (await this.readStage(session, next.request, next.report)) ?? { error: SUPERSEDED };
+    } catch (err) {
+      next.taken = { error: err };
+      return;
+    }
+    if (typeof next.taken === 'object' && 'first' in next.taken && next.taken.progressive && session.snapshot === next.taken.first) session.ahead = { stage: next.taken, report: next.report };
+  }
+
+  /**
+   * A followed analysis ended while a newer read is shown ({@link Session.ahead}): that read's
+   * snapshot takes the analysis's findings (for the events both read) and is reported again, so
+   * that every analysis that ran reaches the views. @param analysed the ended analysis's snapshot.
+   */
+  private async showAhead(session: Session, analysed: TraceSnapshot): Promise<void> {
+    const { stage, report } = session.ahead!;
+    const { first, read } = stage;
+    const shown = appendedSnapshot(first.key, first.version, first.path, read.loaded, analysed);
+    stage.first = shown;
+    const readSummary = summarize(shown, snapshotStamp(shown), session.files.bytesRead, read.grew);
+    Object.assign(session, { snapshot: shown, summary: readSummary, marks: undefined });
+    report({ phase: 'analyze', message: stage.analysing, read: readSummary });
+    await this.yieldToMessages();
+    prepareGraph(shown);
+    if (session.sent) await this.graphAsked(first.key);
+  }
+
+  /**
+   * Waits until the graph view that follows a session asked for its overview (the snapshot just
+   * reported), at most {@link GRAPH_ASKS_WITHIN_MS}, then until the answer left: the host asks as
+   * soon as it hears of a read, a round trip later, and the analysis's next phase (up to a second
+   * at 1M events) would keep the request waiting.
+   */
+  private async graphAsked(key: string): Promise<void> {
+    this.graphWaits.get(key)?.();
+    await new Promise<void>((resolve) => {
+      const asked = () => {
+        clearTimeout(timer);
+        if (this.graphWaits.get(key) === asked) this.graphWaits.delete(key);
+        resolve();
+      };
+      const timer = setTimeout(asked, GRAPH_ASKS_WITHIN_MS);
+      this.graphWaits.set(key, asked);
+    });
+    await this.yieldToMessages();
   }
 
   /**
@@ -379,6 +521,7 @@ export class SessionStore implements EngineCalls {
     const session = this.sessions.get(key);
     const s = session?.snapshot;
     if (!session || !s) return undefined;
+    this.graphWaits.get(key)?.(); // (the read waiting for it goes on once this answer left)
     const before = session.sent?.overview.stamp === held ? session.sent?.overview : undefined;
     // the page's own view when it said which (held over a new snapshot of the same file), else the whole axis at Fit
     const firstOf = (overview: Pick<GraphOverview, 'axis' | 'stamp' | 'totalEvents'>) => {

@@ -63,7 +63,7 @@ for (const [read, options] of [
   ['read from its text', {}],
   ['streamed from its bytes', { streamFromBytes: 1 }],
 ] as const) {
-  test(`a large followed trace (${read}): after an append the trace as read keeps the last analysis's findings and marks, and a newer load does not end the append's analysis`, async () => {
+  test(`a large followed trace (${read}): after an append the trace as read keeps the last analysis's findings and marks; a newer load does not end the append's analysis, its read is shown meanwhile`, async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-follow-large-'));
     try {
       const file = path.join(dir, 'live.otrace.jsonl');
@@ -94,20 +94,33 @@ for (const [read, options] of [
       assert.equal(grown.analysedEvents, undefined, 'the analysed answer is of every event');
 
       // another append, and a newer load while its analysis runs: the analysis runs to its end (an append abandoned for
-      // the next one would leave a trace written faster than it is analysed without findings)
+      // the next one would leave a trace written faster than it is analysed without findings), and the newer load's read
+      // is taken between its phases: the views show the newest events at once, then with the findings of that analysis
       fs.appendFileSync(file, `${lines.slice(27, 28).join('\n')}\n`);
       let newer: Promise<SessionSummary | undefined> | undefined;
+      const newerReads: SessionSummary[] = [];
+      let supersededDone = false;
       const superseded = await engine.load({ ...request, changed: [file] }, (p) => {
         if (!p.read || newer) return;
         fs.appendFileSync(file, `${lines.slice(28, 30).join('\n')}\n`);
-        newer = engine.load({ ...request, changed: [file] });
+        newer = engine.load({ ...request, changed: [file] }, (q) => {
+          if (q.read) newerReads.push(q.read);
+          if (q.read && newerReads.length === 1) assert.equal(supersededDone, false, 'the newer read is shown while the analysis before it runs');
+        });
       });
-      assert.ok(superseded, 'the superseded load still answers, analysed');
-      assert.equal(superseded.analysisPending, undefined);
-      assert.equal(superseded.analysedAs, 'appended');
-      assert.equal(superseded.counts.events, first.counts.events + 3);
+      supersededDone = true;
+      assert.equal(superseded, undefined, 'the load whose analysis a newer read overtook answers as superseded');
       const last = (await newer)!;
+      assert.equal(newerReads.length, 2, 'the newer trace as read is reported twice: as read, then with the findings of the analysis before it');
+      assert.deepEqual(
+        newerReads.map((r) => [r.counts.events, r.analysedEvents, r.analysisPending]),
+        [
+          [first.counts.events + 5, first.counts.events + 2, true],
+          [first.counts.events + 5, first.counts.events + 3, true],
+        ],
+      );
       assert.equal(last.analysedAs, 'appended', 'the newer load goes on from it');
+      assert.equal(last.counts.events, first.counts.events + 5);
       const fresh = new InProcessEngine(options);
       const whole = (await fresh.load({ ...request, key: 'live', inProgress: true }))!;
       assert.deepEqual(await view(engine, last), await view(fresh, whole), 'the same summary and marks as a fresh load of a trace being written');

@@ -147,17 +147,23 @@ describe('the lists the reader of a followed file hands out', () => {
     const handedOut: { list: readonly object[]; items: object[] }[] = [];
     /** Reads the file, and the lengths of the lists of 300 items or more that Array.prototype.slice copied meanwhile. */
     const read = (what: string) => {
+      // a list of the trace copied: by a slice, or a concat (a copy with room to grow: src/trace/read.ts)
       const sliced: number[] = [];
-      const slice = Array.prototype.slice;
+      const { slice, concat } = Array.prototype;
       Array.prototype.slice = function (this: unknown[], ...a: [number?, number?]) {
         if (this.length >= 300) sliced.push(this.length);
         return slice.apply(this, a);
       };
+      Array.prototype.concat = function (this: unknown[], ...a: unknown[]) {
+        if (this.length >= 300) sliced.push(this.length);
+        return concat.apply(this, a);
+      } as typeof concat;
       let got;
       try {
         got = files.read({ ...request, changed: [file] }, NO_MAPPINGS, true);
       } finally {
         Array.prototype.slice = slice;
+        Array.prototype.concat = concat;
       }
       if (got === 'unchanged') throw new Error(`${what}: unchanged`);
       const whole = loadTraceFile(file);
