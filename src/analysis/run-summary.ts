@@ -11,7 +11,7 @@
 import type { LoadedTrace } from '../trace/model';
 import { canonicalType } from '../trace/event-types';
 import { NOT_AGENT_OUTPUT_KINDS, type TokenUsage, type TraceEvent } from '../trace/schema';
-import { TOKEN_KINDS, tokenTotals, usageOf, type TokenKind } from '../trace/tokens';
+import { TOKEN_KINDS, usageCount, usageOf, type TokenKind } from '../trace/tokens';
 import { timeUnitOf, type TimeUnit } from '../trace/units';
 import type { Analysis, Finding, StopScope } from './types';
 
@@ -124,13 +124,25 @@ const USER_SENDERS = new Set(['user', 'human']);
 export function runSummary(loaded: LoadedTrace, analysis: Analysis, options: SummaryOptions = {}): RunSummary {
   const events = loaded.trace.events;
   const metadata = (loaded.trace.metadata ?? {}) as Record<string, unknown>;
+  // one pass over the events for every part read from all of them (at 1M events each pass costs 100-300 ms)
+  const prompt = new PromptFinder();
+  const addressed = new AddressedFinder();
+  const lanes = new LaneTallies(MAX_AGENTS);
+  const totals = new Totals();
+  events.forEach((e, i) => {
+    const type = canonicalType(e.type);
+    prompt.add(e, type);
+    addressed.add(e, type);
+    lanes.add(e, i, type, events);
+    totals.add(e);
+  });
   return {
-    ...runEnd(loaded, analysis),
-    duration: { value: round(span(events)), unit: timeUnitOf(loaded) },
-    tokens: byKind(events),
-    event_tokens: eventTokens(events),
+    ...endOf(loaded, analysis, () => prompt.text),
+    duration: { value: round(totals.span), unit: timeUnitOf(loaded) },
+    tokens: nullsFor(totals.tokens),
+    event_tokens: totals.eventTokens > 0 ? totals.eventTokens : null,
     cost: options.price ? estimateCost(events, metadata, options.price) : null,
-    ...busiestAgents(events, metadata),
+    ...busiestAgents(events, metadata, lanes, addressed),
     findings: analysis.findings
       .filter((f) => !(f.kind === 'stop' && f.mode === 'ok'))
       .map((f, i) => ({ f, i }))
@@ -145,11 +157,16 @@ export function runSummary(loaded: LoadedTrace, analysis: Analysis, options: Sum
  * of runs reads (without the per-agent and token passes). Never throws; O(events) at worst.
  */
 export function runEnd(loaded: LoadedTrace, analysis: Analysis): Pick<RunSummary, 'task' | 'ended' | 'outcome'> {
+  return endOf(loaded, analysis, () => PromptFinder.of(loaded.trace.events).text);
+}
+
+/** {@link runEnd}, the first prompt asked of `prompt` when the trace records no task. */
+function endOf(loaded: LoadedTrace, analysis: Analysis, prompt: () => string | undefined): Pick<RunSummary, 'task' | 'ended' | 'outcome'> {
   const events = loaded.trace.events;
   const metadata = (loaded.trace.metadata ?? {}) as Record<string, unknown>;
   return {
     // an importer that knows the trace records no prompt says so (`task_unknown`): no message stands in for it
-    task: recordedTask(metadata) ?? (typeof metadata.task_unknown === 'string' ? undefined : firstPrompt(events)) ?? '',
+    task: recordedTask(metadata) ?? (typeof metadata.task_unknown === 'string' ? undefined : prompt()) ?? '',
     ended: lastStop(events, analysis),
     // recorded outcomes only: one read from the last stop (an error) is what `ended` already says
     outcome: analysis.outcome.status === 'unknown' || analysis.outcome.source === 'given by the caller' || analysis.outcome.fromStop ? null : { status: analysis.outcome.status, source: analysis.outcome.source },
@@ -188,18 +205,31 @@ function notSpoken(e: TraceEvent): boolean {
   return e.kind !== undefined && NOT_AGENT_OUTPUT_KINDS.has(e.kind);
 }
 
-/** The first prompt of the user (a message from `user` or `human`, by time); else the first message's text. */
-function firstPrompt(events: readonly TraceEvent[]): string | undefined {
-  let best: TraceEvent | undefined;
-  let firstMessage: TraceEvent | undefined;
-  for (const e of events) {
-    if (canonicalType(e.type) !== 'message' || notSpoken(e) || str(e.content) === undefined) continue;
-    if (!firstMessage || e.t < firstMessage.t) firstMessage = e;
-    const user = USER_SENDERS.has(String(e.from ?? '').toLowerCase()) || USER_SENDERS.has(String(e.role ?? '').toLowerCase());
-    if (user && (!best || e.t < best.t)) best = e;
+/** The first prompt of the user (a message from `user` or `human`, by time); else the first message's text: fed the events one by one. */
+class PromptFinder {
+  private best: TraceEvent | undefined;
+  private firstMessage: TraceEvent | undefined;
+
+  /** The finder fed every event of `events`. O(events). */
+  static of(events: readonly TraceEvent[]): PromptFinder {
+    const finder = new PromptFinder();
+    for (const e of events) finder.add(e, canonicalType(e.type));
+    return finder;
   }
-  const e = best ?? firstMessage;
-  return e ? oneLine(e.content!, TASK_CHARS) : undefined;
+
+  /** @param type the event's canonical type. */
+  add(e: TraceEvent, type: string): void {
+    if (type !== 'message' || notSpoken(e) || str(e.content) === undefined) return;
+    if (!this.firstMessage || e.t < this.firstMessage.t) this.firstMessage = e;
+    const user = USER_SENDERS.has(String(e.from ?? '').toLowerCase()) || USER_SENDERS.has(String(e.role ?? '').toLowerCase());
+    if (user && (!this.best || e.t < this.best.t)) this.best = e;
+  }
+
+  /** The prompt's text (one line, clipped), or undefined when no message was seen. */
+  get text(): string | undefined {
+    const e = this.best ?? this.firstMessage;
+    return e ? oneLine(e.content!, TASK_CHARS) : undefined;
+  }
 }
 
 /** The run's last stop (latest time, then latest index) and the first words of its final answer or last agent output. */
@@ -225,28 +255,40 @@ function lastStop(events: readonly TraceEvent[], analysis: Analysis): SummaryEnd
   return { event: last.event, scope: last.scope, reason: last.reason, text: text === undefined ? '' : oneLine(text, END_TEXT_CHARS), recorded: !last.synthetic };
 }
 
-/** From the first event's start to the last event's end (the trace's clock unit). */
-function span(events: readonly TraceEvent[]): number {
-  if (events.length === 0) return 0;
-  let start = Infinity;
-  let end = -Infinity;
-  for (const e of events) {
-    start = Math.min(start, e.t);
-    end = Math.max(end, e.t + (e.duration_s ?? 0));
+/** The run's span, its events' own tokens and its model calls' tokens by kind: fed the events one by one. */
+class Totals {
+  private start = Infinity;
+  private end = -Infinity;
+  /** The sum of the events' own `tokens` (finite, positive ones). */
+  eventTokens = 0;
+  /** Tokens by kind of the model calls (the kinds some call recorded). */
+  readonly tokens: Partial<Record<TokenKind, number>> = {};
+
+  add(e: TraceEvent): void {
+    this.start = Math.min(this.start, e.t);
+    this.end = Math.max(this.end, e.t + (e.duration_s ?? 0));
+    if (typeof e.tokens === 'number' && Number.isFinite(e.tokens) && e.tokens > 0) this.eventTokens += e.tokens;
+    addTokens(this.tokens, e);
   }
-  return end - start;
+
+  /** From the first event's start to the last event's end (the trace's clock unit); 0 without events. */
+  get span(): number {
+    return this.start === Infinity ? 0 : this.end - this.start;
+  }
 }
 
-/** The sum of the events' own `tokens` (finite, positive ones); null when none records any. */
-function eventTokens(events: readonly TraceEvent[]): number | null {
-  let sum = 0;
-  for (const e of events) if (typeof e.tokens === 'number' && Number.isFinite(e.tokens) && e.tokens > 0) sum += e.tokens;
-  return sum > 0 ? sum : null;
+/** Adds the tokens an event's model call recorded to `into`, by kind (as {@link tokenTotals} sums them). */
+function addTokens(into: Partial<Record<TokenKind, number>>, e: TraceEvent): void {
+  const u = usageOf(e);
+  if (!u) return;
+  for (const k of TOKEN_KINDS) {
+    const v = usageCount(u, k);
+    if (v !== undefined) into[k] = (into[k] ?? 0) + v;
+  }
 }
 
-/** Tokens by kind of the events' model calls, `null` for kinds none recorded. */
-function byKind(events: readonly TraceEvent[]): SummaryTokens {
-  const totals = tokenTotals(events).by_kind;
+/** Tokens by kind, `null` for kinds none recorded. */
+function nullsFor(totals: Partial<Record<TokenKind, number>>): SummaryTokens {
   const out = {} as SummaryTokens;
   for (const k of TOKEN_KINDS) out[k] = totals[k] ?? null;
   return out;
@@ -297,55 +339,93 @@ function estimateCost(events: readonly TraceEvent[], metadata: Record<string, un
  * Cost: O(events).
  */
 export function runAgents(loaded: LoadedTrace): SummaryAgent[] {
-  return agentsOf(loaded.trace.events, (loaded.trace.metadata ?? {}) as Record<string, unknown>);
+  const events = loaded.trace.events;
+  const lanes = new LaneTallies(Infinity);
+  const addressed = new AddressedFinder();
+  events.forEach((e, i) => {
+    const type = canonicalType(e.type);
+    lanes.add(e, i, type, events);
+    addressed.add(e, type);
+  });
+  return agentsOf(lanes.all, addressed, (loaded.trace.metadata ?? {}) as Record<string, unknown>, events);
+}
+
+/** One lane as the events were fed: its first event (by time, then index), its count, and (while tallied in full) its tokens and the first message it received. */
+interface LaneTally {
+  first: number;
+  count: number;
+  tokens: Partial<Record<TokenKind, number>>;
+  /** The first message its lane received from another (by time): what it was asked when nothing was addressed to it. */
+  received?: TraceEvent;
+}
+
+/**
+ * The lanes of a run, fed the events one by one. Each lane is tallied in full (tokens, first
+ * message received) while there are at most `detailUpTo` lanes; past that only counted (a trace of
+ * 1M agents keeps 1M small tallies, not 1M token tables), and {@link busiestAgents} tallies the
+ * listed ones in a second pass.
+ */
+class LaneTallies {
+  private readonly lanes = new Map<string, LaneTally>();
+  /** Only these lanes (all when undefined). */
+  constructor(
+    private readonly detailUpTo: number,
+    private readonly only?: ReadonlySet<string>,
+  ) {}
+
+  /** True while every lane is tallied in full. */
+  get detailed(): boolean {
+    return this.lanes.size <= this.detailUpTo;
+  }
+
+  get all(): ReadonlyMap<string, LaneTally> {
+    return this.lanes;
+  }
+
+  /** @param type the event's canonical type; @param events the list `e` is item `i` of. */
+  add(e: TraceEvent, i: number, type: string, events: readonly TraceEvent[]): void {
+    if (this.only && !this.only.has(e.agent)) return;
+    let lane = this.lanes.get(e.agent);
+    if (!lane) this.lanes.set(e.agent, (lane = { first: i, count: 0, tokens: {} }));
+    else if (e.t < events[lane.first].t) lane.first = i;
+    lane.count++;
+    if (!this.detailed) return;
+    addTokens(lane.tokens, e);
+    if (type !== 'message' || notSpoken(e) || str(e.content) === undefined || e.from === undefined || e.from === e.agent) return;
+    if (!lane.received || e.t < lane.received.t) lane.received = e;
+  }
 }
 
 /**
  * The {@link MAX_AGENTS} agents with the most events (ties: the earlier first event), in order of
- * first event, and how many agents there are. O(events + agents · log MAX_AGENTS): only the listed
- * agents' events are gathered.
+ * first event, and how many agents there are. O(agents · log MAX_AGENTS) from the tallies; past
+ * MAX_AGENTS lanes, a second pass over the events tallies only the listed agents.
  */
-function busiestAgents(events: readonly TraceEvent[], metadata: Record<string, unknown>): { agents: SummaryAgent[]; agent_count: number } {
-  const lanes = new Map<string, { first: number; count: number }>();
-  events.forEach((e, i) => {
-    const lane = lanes.get(e.agent);
-    if (!lane) lanes.set(e.agent, { first: i, count: 1 });
-    else {
-      lane.count++;
-      if (e.t < events[lane.first].t) lane.first = i;
-    }
-  });
-  if (lanes.size <= MAX_AGENTS) return { agents: agentsOf(events, metadata), agent_count: lanes.size };
-  const before = (a: { first: number; count: number }, b: { first: number; count: number }) => b.count - a.count || events[a.first].t - events[b.first].t || a.first - b.first;
+function busiestAgents(events: readonly TraceEvent[], metadata: Record<string, unknown>, lanes: LaneTallies, addressed: AddressedFinder): { agents: SummaryAgent[]; agent_count: number } {
+  const all = lanes.all;
+  if (lanes.detailed) return { agents: agentsOf(all, addressed, metadata, events), agent_count: all.size };
+  const before = (a: LaneTally, b: LaneTally) => b.count - a.count || events[a.first].t - events[b.first].t || a.first - b.first;
   // the MAX_AGENTS busiest by one pass keeping a small sorted list (no sort of every agent)
-  const top: [string, { first: number; count: number }][] = [];
-  for (const entry of lanes) {
+  const top: [string, LaneTally][] = [];
+  for (const entry of all) {
     if (top.length === MAX_AGENTS && before(entry[1], top[top.length - 1][1]) >= 0) continue;
     let at = top.length;
     while (at > 0 && before(entry[1], top[at - 1][1]) < 0) at--;
     top.splice(at, 0, entry);
     if (top.length > MAX_AGENTS) top.pop();
   }
-  const listed = new Set(top.map(([name]) => name));
-  return { agents: agentsOf(events, metadata, listed), agent_count: lanes.size };
+  const listed = new LaneTallies(Infinity, new Set(top.map(([name]) => name)));
+  events.forEach((e, i) => listed.add(e, i, canonicalType(e.type), events));
+  return { agents: agentsOf(listed.all, addressed, metadata, events), agent_count: all.size };
 }
 
-/** The agents in order of first event (only those in `only` when given), each with what it was asked and what it spent. */
-function agentsOf(events: readonly TraceEvent[], metadata: Record<string, unknown>, only?: ReadonlySet<string>): SummaryAgent[] {
-  const lanes = new Map<string, { first: number; events: TraceEvent[] }>();
-  events.forEach((e, i) => {
-    if (only && !only.has(e.agent)) return;
-    let lane = lanes.get(e.agent);
-    if (!lane) lanes.set(e.agent, (lane = { first: i, events: [] }));
-    else if (e.t < events[lane.first].t) lane.first = i;
-    lane.events.push(e);
-  });
+/** The tallied agents in order of first event, each with what it was asked and what it spent. */
+function agentsOf(lanes: ReadonlyMap<string, LaneTally>, addressed: AddressedFinder, metadata: Record<string, unknown>, events: readonly TraceEvent[]): SummaryAgent[] {
   const agentsMeta = metadata.agents && typeof metadata.agents === 'object' ? (metadata.agents as Record<string, unknown>) : {};
   const ordered = [...lanes.entries()].sort((a, b) => events[a[1].first].t - events[b[1].first].t || a[1].first - b[1].first);
-  const addressed = firstAddressed(events);
   return ordered.map(([name, lane]) => {
     const meta = (Object.prototype.hasOwnProperty.call(agentsMeta, name) && agentsMeta[name] && typeof agentsMeta[name] === 'object' ? agentsMeta[name] : {}) as Record<string, unknown>;
-    const asked = addressed.asked.get(name)?.content ?? firstReceived(name, lane.events);
+    const asked = addressed.asked.get(name)?.content ?? lane.received?.content;
     const spawned = addressed.spawned.get(name)?.content;
     const kind = str(meta.subagent_type) ?? str(meta.agent_nickname) ?? str(meta.role);
     // A spawn's text is what the agent is for (Claude Code: the Agent call's `description`) when a prompt came apart from it.
@@ -355,37 +435,27 @@ function agentsOf(events: readonly TraceEvent[], metadata: Record<string, unknow
       name,
       label: label === undefined ? null : oneLine(label, AGENT_TASK_CHARS),
       task: (asked ?? spawned) === undefined ? null : oneLine((asked ?? spawned)!, AGENT_TASK_CHARS),
-      events: lane.events.length,
-      tokens: byKind(lane.events),
+      events: lane.count,
+      tokens: nullsFor(lane.tokens),
     };
   });
 }
 
 /**
- * Per agent name, in one pass over the events: the first message or delegation addressed to it by
- * another (`asked`) and the first spawn of it (`spawned`), by time. O(events).
+ * Per agent name, fed the events one by one: the first message or delegation addressed to it by
+ * another (`asked`) and the first spawn of it (`spawned`), by time.
  */
-function firstAddressed(all: readonly TraceEvent[]): { asked: Map<string, TraceEvent>; spawned: Map<string, TraceEvent> } {
-  const asked = new Map<string, TraceEvent>();
-  const spawned = new Map<string, TraceEvent>();
-  for (const e of all) {
-    if (typeof e.to !== 'string') continue;
-    const type = canonicalType(e.type);
-    const into = type === 'spawn' ? spawned : type === 'message' || type === 'delegate' ? asked : undefined;
-    if (!into || notSpoken(e) || str(e.content) === undefined) continue;
-    if (e.agent === e.to && e.from === e.to) continue;
+class AddressedFinder {
+  readonly asked = new Map<string, TraceEvent>();
+  readonly spawned = new Map<string, TraceEvent>();
+
+  /** @param type the event's canonical type. */
+  add(e: TraceEvent, type: string): void {
+    if (typeof e.to !== 'string') return;
+    const into = type === 'spawn' ? this.spawned : type === 'message' || type === 'delegate' ? this.asked : undefined;
+    if (!into || notSpoken(e) || str(e.content) === undefined) return;
+    if (e.agent === e.to && e.from === e.to) return;
     const best = into.get(e.to);
     if (!best || e.t < best.t) into.set(e.to, e);
   }
-  return { asked, spawned };
-}
-
-/** The first message an agent's own lane received from another (when nothing was addressed to it). */
-function firstReceived(name: string, own: readonly TraceEvent[]): string | undefined {
-  let best: TraceEvent | undefined;
-  for (const e of own) {
-    if (canonicalType(e.type) !== 'message' || notSpoken(e) || str(e.content) === undefined || e.from === undefined || e.from === name) continue;
-    if (!best || e.t < best.t) best = e;
-  }
-  return best?.content;
 }

@@ -27,7 +27,7 @@ export interface TokenTotals {
 }
 
 /** The count of one kind in a usage, when it is a non-negative finite number. */
-function count(u: TokenUsage, kind: TokenKind): number | undefined {
+export function usageCount(u: TokenUsage, kind: TokenKind): number | undefined {
   const v = (u as Record<string, unknown>)[kind];
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
 }
@@ -63,8 +63,8 @@ export function usageFrom(counts: { input?: number; output?: number; cache_read?
 export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
   const out: Record<string, unknown> = { ...a };
   for (const k of TOKEN_KINDS) {
-    const v = count(b, k);
-    if (v !== undefined) out[k] = (count(a, k) ?? 0) + v;
+    const v = usageCount(b, k);
+    if (v !== undefined) out[k] = (usageCount(a, k) ?? 0) + v;
   }
   return out as TokenUsage;
 }
@@ -90,7 +90,7 @@ export function tokenTotals(events: readonly Pick<TraceEvent, 'usage'>[]): Token
     if (!u) continue;
     let any = false;
     for (const k of TOKEN_KINDS) {
-      const v = count(u, k);
+      const v = usageCount(u, k);
       if (v === undefined) continue;
       byKind[k] = (byKind[k] ?? 0) + v;
       any = true;
@@ -108,12 +108,12 @@ export function tokenTotals(events: readonly Pick<TraceEvent, 'usage'>[]): Token
 export function formatUsage(u: Partial<Record<TokenKind, number>>): string {
   const parts: string[] = [];
   for (const k of TOKEN_KINDS) {
-    const v = count(u as TokenUsage, k);
+    const v = usageCount(u as TokenUsage, k);
     if (v === undefined || k === 'reasoning') continue;
-    const reasoning = k === 'output' ? count(u as TokenUsage, 'reasoning') : undefined;
+    const reasoning = k === 'output' ? usageCount(u as TokenUsage, 'reasoning') : undefined;
     parts.push(`${v.toLocaleString('en-US')} ${KIND_WORDS[k]}${reasoning !== undefined ? ` (${reasoning.toLocaleString('en-US')} reasoning)` : ''}`);
   }
-  if (count(u as TokenUsage, 'output') === undefined && count(u as TokenUsage, 'reasoning') !== undefined) parts.push(`${count(u as TokenUsage, 'reasoning')!.toLocaleString('en-US')} reasoning`);
+  if (usageCount(u as TokenUsage, 'output') === undefined && usageCount(u as TokenUsage, 'reasoning') !== undefined) parts.push(`${usageCount(u as TokenUsage, 'reasoning')!.toLocaleString('en-US')} reasoning`);
   return parts.join(' · ');
 }
 
