@@ -11,7 +11,8 @@
  *
  * Per append, from the end of its write: until the graph first holds its events (graph current),
  * and until an analysis that read them is shown (its own, or carried by a newer read: decorations
- * current). Median, p95 and max over the appends, the machine's load.
+ * current). Median, p95 and max over the appends; the longest stretches of the store's work between
+ * two turns (what a message waits for); the machine's load.
  *   OTRACE_BENCH_SIZES=1M OTRACE_BENCH_LIVE=written npm run bench -- live
  * (OTRACE_BENCH_PERIOD_MS, OTRACE_BENCH_RTT_MS change the period and the round trip; OTRACE_BENCH_DEBUG=1 prints each write and answer.)
  */
@@ -53,6 +54,8 @@ export interface WrittenRow {
   findings: [number, number, number];
   /** Answers the graph was asked for (reads as they are, analysed ones). */
   answers: { read: number; analysed: number };
+  /** The store's work between two of its turns (where messages get in) while the appends were written: [p95, max] ms. */
+  stretch: [number, number];
   load: [number, number];
 }
 
@@ -81,7 +84,18 @@ export async function writtenRow(dir: string, n: number): Promise<WrittenRow> {
   const chunks = Array.from({ length: APPENDS + 1 }, (_, k) => `${more.slice(k * LINES, (k + 1) * LINES).join('\n')}\n`);
   // events after each append (the generated lines hold edges too)
   const eventsIn = (chunk: string) => chunk.split('\n').filter((l) => l !== '' && !l.startsWith('{"edge"')).length;
-  const store = new SessionStore();
+  // the store's turns as the worker gives them (two immediates), timed: what a message waits for at most
+  const stretches: number[] = [];
+  let timing = false;
+  let turnEnded = now();
+  const store = new SessionStore({
+    yieldToMessages: async () => {
+      if (timing) stretches.push(now() - turnEnded);
+      await new Promise((r) => setImmediate(r));
+      await new Promise((r) => setImmediate(r));
+      turnEnded = now();
+    },
+  });
   const key = 'written';
   const request = { key, version: -1, path: file, local: true, changed: [file] };
   const sessions = (store as unknown as { sessions: Map<string, { snapshot?: TraceSnapshot; sent?: { overview: GraphOverview } }> }).sessions;
@@ -125,6 +139,7 @@ export async function writtenRow(dir: string, n: number): Promise<WrittenRow> {
     setTimeout(askGraph, RTT_MS);
   };
   const loads: Promise<unknown>[] = [];
+  timing = true;
   await new Promise<void>((done, failed) => {
     const writer = new Worker(WRITER, { eval: true, workerData: { file, chunks: chunks.slice(1), period: PERIOD_MS } });
     writer.on('message', ([k, at]: [number, number]) => {
@@ -136,6 +151,7 @@ export async function writtenRow(dir: string, n: number): Promise<WrittenRow> {
     writer.on('error', failed);
   });
   await Promise.all(loads);
+  timing = false;
   await new Promise((r) => setTimeout(r, RTT_MS * 2));
   askGraph();
   const events = sessions.get(key)!.snapshot!.loaded.trace.events.length;
@@ -154,6 +170,7 @@ export async function writtenRow(dir: string, n: number): Promise<WrittenRow> {
     graph: stats(graphAt),
     findings: stats(findingsAt),
     answers,
+    stretch: [Math.round(quantile(stretches, 0.95)), Math.round(Math.max(...stretches))],
     load: [load0, os.loadavg()[0]].map((l) => Math.round(l * 10) / 10) as [number, number],
   };
 }
@@ -161,8 +178,8 @@ export async function writtenRow(dir: string, n: number): Promise<WrittenRow> {
 /** The table of the written rows. */
 export function writtenTable(rows: WrittenRow[]): string {
   return [
-    '| events | file MB | appends (every ms) | append -> graph current ms: median, p95, max | append -> its findings shown ms: median, p95, max | answers drawn (as read / analysed) | load before, after |',
-    '|---|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${fmt(r.events, 0)} | ${fmt(r.file_mb)} | ${r.appends} (${r.period_ms}) | ${r.graph.map((x) => fmt(x, 0)).join(', ')} | ${r.findings.map((x) => fmt(x, 0)).join(', ')} | ${r.answers.read} / ${r.answers.analysed} | ${r.load.join(', ')} |`),
+    '| events | file MB | appends (every ms) | append -> graph current ms: median, p95, max | append -> its findings shown ms: median, p95, max | answers drawn (as read / analysed) | work between turns ms: p95, max | load before, after |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${fmt(r.events, 0)} | ${fmt(r.file_mb)} | ${r.appends} (${r.period_ms}) | ${r.graph.map((x) => fmt(x, 0)).join(', ')} | ${r.findings.map((x) => fmt(x, 0)).join(', ')} | ${r.answers.read} / ${r.answers.analysed} | ${r.stretch.join(', ')} | ${r.load.join(', ')} |`),
   ].join('\n');
 }

@@ -8,6 +8,8 @@
  *   the same figures with the engine in a worker thread of the host beside them;
  * - live, follow (bench/live.ts): the followed analysis of a 100-line append at 1M, p95;
  * - live, graph: from a 100-line append at 1M until the graph's overview and first window are made, p95;
+ * - live, written (bench/live-written.ts): a 1M trace appended every 400 ms while it is analysed, from
+ *   each append's write until the graph holds its events and until its findings are shown, p95;
  * - corpus (bench/corpus.ts): `otrace dataset stops --jobs 2` against `--jobs 1` over 10,000 traces.
  * each in a process of its own, and prints one table (target, figure, holds, load average before and after the bench that measured
  * it), kept in bench/results.json (`targets`). The benches' own tables print as they run. About
@@ -33,6 +35,7 @@ const STEPS: Step[] = [
   { name: 'host', bench: 'host', env: { OTRACE_BENCH_SIZES: '1M,1M-agents', OTRACE_BENCH_ENGINES: 'process,thread' } },
   { name: 'follow', bench: 'live', env: { OTRACE_BENCH_SIZES: '1M', OTRACE_BENCH_LIVE: 'follow' } },
   { name: 'graph', bench: 'live', env: { OTRACE_BENCH_SIZES: '1M', OTRACE_BENCH_LIVE: 'graph' } },
+  { name: 'written', bench: 'live', env: { OTRACE_BENCH_SIZES: '1M', OTRACE_BENCH_LIVE: 'written' } },
   // the corpus bench writes its figures only on a quiet machine unless told to: here the load is printed beside them
   { name: 'corpus', bench: 'corpus', env: { OTRACE_BENCH_WRITE: '1' } },
 ];
@@ -53,6 +56,7 @@ interface Results {
   host?: { rows?: { trace: string; engine: string; first_paint_s: number; bare_parse_s: number; first_paint_to_bare: number; first_paint_before_analysis: boolean; rss_peak_above_idle_mb: number; rss_after_above_idle_mb: number; idle_rss_mb: number; loop_delay_p99_ms: number; loop_delay_max_ms: number; engine_process_peak_rss_mb?: number }[] };
   live_follow?: { rows?: { follow_p95_ms: number; follow_median_ms: number; whole_median_ms: number }[] };
   live_graph?: { rows?: { total: [number, number] }[] };
+  live_written?: { rows?: { period_ms: number; graph: [number, number, number]; findings: [number, number, number] }[] };
   corpus?: { traces: number; speedup: number; jobs1_s: number; jobs2_s: number; two_shard_processes_speedup: number };
   [key: string]: unknown;
 }
@@ -79,6 +83,7 @@ export function targetRows(results: Results, loads: Record<string, [number, numb
   };
   const follow = ran('follow') ? results.live_follow?.rows?.[0] : undefined;
   const graph = ran('graph') ? results.live_graph?.rows?.[0] : undefined;
+  const written = ran('written') ? results.live_written?.rows?.[0] : undefined;
   const corpus = ran('corpus') ? results.corpus : undefined;
   const rows: TargetRow[] = [];
   const add = <T>(target: string, step: string, value: T | undefined, figure: (v: T) => string, holds: (v: T) => boolean) =>
@@ -90,6 +95,9 @@ export function targetRows(results: Results, loads: Record<string, [number, numb
   add('analysis ≥ 300k events/s at 1M', 'read', readRow, (v) => `${Math.round(v.analysis_events_per_s / 1000)}k events/s`, (v) => v.analysis_events_per_s >= 300_000);
   add('100-line append to 1M: graph current within 100 ms (p95)', 'graph', graph, (v) => `p95 ${Math.round(v.total[1])} ms, median ${Math.round(v.total[0])} ms`, (v) => v.total[1] <= 100);
   add('... decorations current within 100 ms (p95): the followed analysis', 'follow', follow, (v) => `p95 ${Math.round(v.follow_p95_ms)} ms, median ${Math.round(v.follow_median_ms)} ms (whole ${Math.round(v.whole_median_ms)} ms)`, (v) => v.follow_p95_ms <= 100);
+  // the same target while the trace is written faster than it is analysed (an append every 400 ms): from each write
+  add('... appended every 400 ms while analysed: graph current within 100 ms (p95)', 'written', written, (v) => `p95 ${v.graph[1]} ms, median ${v.graph[0]} ms (appends every ${v.period_ms} ms)`, (v) => v.graph[1] <= 100);
+  add('... and its findings shown within 100 ms (p95)', 'written', written, (v) => `p95 ${v.findings[1]} ms, median ${v.findings[0]} ms`, (v) => v.findings[1] <= 100);
   // the engine's own process is not the host's: its peak is printed beside (a trace's memory moved, not saved)
   const signed = (mb: number) => (mb < 0 ? `−${-mb}` : `+${mb}`);
   const rss = (v: NonNullable<ReturnType<typeof host>>) => `${signed(v.rss_peak_above_idle_mb)} MB peak, ${signed(v.rss_after_above_idle_mb)} after (idle ${v.idle_rss_mb} MB)`;
