@@ -25,6 +25,7 @@ import { layoutStructure } from '../src/engine/graph-structure';
 import { graphWindow, prepareGraph } from '../src/engine/graph-window';
 import type { TraceSnapshot } from '../src/engine/snapshot';
 import type { SessionSummary } from '../src/engine/summary';
+import type { LoadProgress } from '../src/engine/worker-protocol';
 import type { GraphOverview } from '../src/shared/protocol';
 import { fitWindowRequest } from '../src/shared/fit';
 import { median, otraceLines, quantile, writeLines } from './live';
@@ -88,9 +89,12 @@ export async function writtenRow(dir: string, n: number): Promise<WrittenRow> {
   const stretches: number[] = [];
   let timing = false;
   let turnEnded = now();
+  /** The last progress message (to say what a long stretch of work was, with OTRACE_BENCH_DEBUG). */
+  let lastMessage = '';
   const store = new SessionStore({
     yieldToMessages: async () => {
       if (timing) stretches.push(now() - turnEnded);
+      if (timing && process.env.OTRACE_BENCH_DEBUG && now() - turnEnded > 250) process.stdout.write(`  ${Math.round(now() - turnEnded)} ms of work since the last turn, after: ${lastMessage}\n`);
       await new Promise((r) => setImmediate(r));
       await new Promise((r) => setImmediate(r));
       turnEnded = now();
@@ -135,6 +139,7 @@ export async function writtenRow(dir: string, n: number): Promise<WrittenRow> {
   const answered = (summary: SessionSummary | undefined, asRead: boolean) => {
     if (!summary) return;
     answers[asRead ? 'read' : 'analysed']++;
+    lastMessage = asRead ? lastMessage : 'the load answered';
     if (process.env.OTRACE_BENCH_DEBUG) process.stdout.write(`  ${Math.round(now())} ${asRead ? 'read' : 'analysed'} ${summary.counts.events} (findings of ${summary.analysedEvents ?? (asRead ? 'none' : 'all')}, ${summary.analysedAs ?? ''})\n`);
     setTimeout(askGraph, RTT_MS);
   };
@@ -145,7 +150,11 @@ export async function writtenRow(dir: string, n: number): Promise<WrittenRow> {
     writer.on('message', ([k, at]: [number, number]) => {
       written[k] = at;
       if (process.env.OTRACE_BENCH_DEBUG) process.stdout.write(`  ${Math.round(at)} written ${k}: ${eventsAfter[k]}\n`);
-      loads.push(store.load(request, ++id, (p) => p.read && answered(p.read, true)).then((s) => answered(s, false)));
+      const report = (p: LoadProgress) => {
+        lastMessage = `${p.message}${p.read ? ' (as read)' : ''}`;
+        if (p.read) answered(p.read, true);
+      };
+      loads.push(store.load(request, ++id, report).then((s) => answered(s, false)));
       if (k === APPENDS - 1) done();
     });
     writer.on('error', failed);

@@ -248,6 +248,11 @@ export class SessionStore implements EngineCalls {
         ended,
       );
       if (result === undefined) return undefined;
+      if (follow && progressive) {
+        // one more turn before the analysed snapshot (its findings' lookup and run summary: 0.5-1 s at 1M events) for the messages and a newer read
+        await this.yieldToMessages();
+        if (this.sessions.get(key) === session && this.wanted.get(key) !== -1) await this.readAhead(key, session);
+      }
       const snapshot = analysedSnapshot(stage.first, result);
       const stopped = 'error' in result && result.cancelled === true;
       // a cancel ends the analysis as cancelled: its trace is shown (the read taken ahead is read again by the next load: its files were not kept)
