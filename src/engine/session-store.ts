@@ -2,7 +2,8 @@
  * The trace sessions where they are computed (the engine's worker thread, or the calling thread for
  * the CLI and unit tests): per session key the latest snapshot (parse + analysis) and the files it
  * was read from; loads that a newer load or a cancel supersedes stop at the next phase (but the
- * analysis of a followed file, which only a cancel stops); the
+ * analysis of a followed file, which only a cancel stops, and which takes the newer load's read
+ * between its phases so that the views show the newest events meanwhile: readAhead); the
  * editor's and the graph's questions are answered here, with small answers. Pure: no `vscode`.
  */
 import * as path from 'node:path';
