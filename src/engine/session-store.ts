@@ -58,7 +58,7 @@ interface Session {
    * ({@link SessionStore.readAhead}): its snapshot as read is the session's; when the running
    * analysis ends, that snapshot takes its findings.
    */
-  ahead?: { stage: ReadStage; report: (p: LoadProgress) => void };
+  ahead?: { id: number; stage: ReadStage; report: (p: LoadProgress) => void };
 }
 
 /** What a load read: the trace, how, and its snapshot as read (the session's while a large trace's analysis runs). */
@@ -202,13 +202,18 @@ export class SessionStore implements EngineCalls {
       if (this.wanted.get(key) !== id) throw SUPERSEDED;
     };
     try {
-      await step();
+      await this.yieldToMessages();
       let session = this.sessions.get(key);
       if (!session) this.sessions.set(key, (session = { files: new SessionFiles(this.options.streamFromBytes), fromDisk: false }));
       // a read the followed analysis before this load took between its phases (readAhead), else this load's own
       const early = this.waiting.get(key);
       if (early?.id === id) this.waiting.delete(key);
-      const taken = early?.id === id ? early.taken : undefined;
+      const ahead = session.ahead?.id === id ? session.ahead.stage : undefined;
+      // A read taken ahead and shown is analysed as a followed analysis is, to its end though a newer load came (superseded
+      // before its analysis, it would stay shown as pending should the newer load fail; a cancel ends it as cancelled in its
+      // first pause), unless a newer read took its place as the session's (session.ahead is then that one's).
+      if (!ahead && this.wanted.get(key) !== id) throw SUPERSEDED;
+      const taken = ahead ?? (early?.id === id ? early.taken : undefined);
       if (typeof taken === 'object' && 'error' in taken) throw taken.error;
       const stage = taken ?? (await this.readStage(session, request, report, step));
       if (stage === 'unchanged') {
@@ -218,7 +223,6 @@ export class SessionStore implements EngineCalls {
         return session.summary;
       }
       if (stage === undefined) return undefined; // released meanwhile
-      if (taken) await step();
       const { read, fromDisk, progressive, analysing } = stage;
       // this load's analysis starts: a read taken ahead of the one before is this one's (or a superseded load's, whose snapshot this one's replaced)
       session.ahead = undefined;
@@ -340,7 +344,7 @@ export class SessionStore implements EngineCalls {
       next.taken = { error: err };
       return;
     }
-    if (typeof next.taken === 'object' && 'first' in next.taken && next.taken.progressive && session.snapshot === next.taken.first) session.ahead = { stage: next.taken, report: next.report };
+    if (typeof next.taken === 'object' && 'first' in next.taken && next.taken.progressive && session.snapshot === next.taken.first) session.ahead = { id: next.id, stage: next.taken, report: next.report };
   }
 
   /**

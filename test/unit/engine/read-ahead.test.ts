@@ -125,3 +125,73 @@ test('a cancel while a read taken ahead is shown ends the analysis as cancelled,
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+/** The summary the session shows now (what the views answer). */
+function shownNow(store: SessionStore): SessionSummary | undefined {
+  return (store as unknown as { sessions: Map<string, { summary?: SessionSummary }> }).sessions.get('live')?.summary;
+}
+
+// Found by a helper fuzzing the reads taken ahead: both left the newer trace as read shown as pending, with no load running.
+for (const [read, options] of [
+  ['read from its text', {}],
+  ['streamed from its bytes', { streamFromBytes: 1 }],
+] as const) {
+  test(`a cancel as the read taken ahead is shown with the ended analysis's findings (${read}) ends the newer load as cancelled, nothing left pending`, async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-read-ahead-'));
+    try {
+      const { file, store, request, first, next } = await followed(dir, options);
+      fs.appendFileSync(file, `${lines.slice(25, 27).join('\n')}\n`);
+      let newer: Promise<SessionSummary | undefined> | undefined;
+      let reads = 0;
+      const running = store.load(request, next(), (p) => {
+        if (!p.read || newer) return;
+        fs.appendFileSync(file, `${lines.slice(27, 30).join('\n')}\n`);
+        newer = store.load(request, next(), (q) => {
+          // the second report: the newer read with the findings of the analysis that just ended (showAhead); the user cancels now
+          if (q.read && ++reads === 2) store.cancel('live');
+        });
+      });
+      assert.equal(await running, undefined, 'superseded by the read taken ahead');
+      const cancelled = (await newer)!;
+      assert.equal(reads, 2);
+      assert.equal(cancelled.analysisError, 'the analysis was cancelled');
+      assert.equal(cancelled.counts.events, first.counts.events + 5);
+      const now = shownNow(store)!;
+      assert.equal(now.analysisPending, undefined, `the session shows ${now.counts.events} events, no analysis pending`);
+      assert.equal(now.stamp, cancelled.stamp);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test(`a newer load that fails after a read taken ahead was shown (${read}): the read taken ahead is analysed, nothing left pending`, async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-read-ahead-'));
+    try {
+      const { file, store, request, first, next } = await followed(dir, options);
+      fs.appendFileSync(file, `${lines.slice(25, 27).join('\n')}\n`);
+      let newer: Promise<SessionSummary | undefined> | undefined;
+      let newest: Promise<SessionSummary | undefined> | undefined;
+      let reads = 0;
+      const running = store.load(request, next(), (p) => {
+        if (!p.read || newer) return;
+        fs.appendFileSync(file, `${lines.slice(27, 30).join('\n')}\n`);
+        newer = store.load(request, next(), (q) => {
+          // the newer read shown with the ended analysis's findings: then the file goes and one more load comes
+          if (!q.read || ++reads !== 2) return;
+          fs.renameSync(file, `${file}.gone`);
+          newest = store.load(request, next());
+          newest.catch(() => undefined);
+        });
+      });
+      assert.equal(await running, undefined, 'superseded by the read taken ahead');
+      const analysed = (await newer)!;
+      assert.deepEqual([analysed.counts.events, analysed.analysisPending, analysed.analysisError, analysed.analysedAs], [first.counts.events + 5, undefined, undefined, 'appended'], 'the read taken ahead, analysed though a newer load came');
+      await assert.rejects(newest!, /cannot read/, 'the newest load fails: its own failure');
+      const now = shownNow(store)!;
+      assert.equal(now.analysisPending, undefined, `the session shows ${now.counts.events} events, no analysis pending`);
+      assert.equal(now.stamp, analysed.stamp);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
