@@ -11,7 +11,7 @@
 import type { LoadedTrace } from '../trace/model';
 import { canonicalType } from '../trace/event-types';
 import { NOT_AGENT_OUTPUT_KINDS, type TokenUsage, type TraceEvent } from '../trace/schema';
-import { TOKEN_KINDS, usageCount, usageOf, type TokenKind } from '../trace/tokens';
+import { TOKEN_KINDS, addTokens, usageOf, type TokenKind } from '../trace/tokens';
 import { timeUnitOf, type TimeUnit } from '../trace/units';
 import type { Analysis, Finding, StopScope } from './types';
 
@@ -274,16 +274,6 @@ class Totals {
   /** From the first event's start to the last event's end (the trace's clock unit); 0 without events. */
   get span(): number {
     return this.start === Infinity ? 0 : this.end - this.start;
-  }
-}
-
-/** Adds the tokens an event's model call recorded to `into`, by kind (as {@link tokenTotals} sums them). */
-function addTokens(into: Partial<Record<TokenKind, number>>, e: TraceEvent): void {
-  const u = usageOf(e);
-  if (!u) return;
-  for (const k of TOKEN_KINDS) {
-    const v = usageCount(u, k);
-    if (v !== undefined) into[k] = (into[k] ?? 0) + v;
   }
 }
 

@@ -27,7 +27,7 @@ export interface TokenTotals {
 }
 
 /** The count of one kind in a usage, when it is a non-negative finite number. */
-export function usageCount(u: TokenUsage, kind: TokenKind): number | undefined {
+function count(u: TokenUsage, kind: TokenKind): number | undefined {
   const v = (u as Record<string, unknown>)[kind];
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
 }
@@ -63,8 +63,8 @@ export function usageFrom(counts: { input?: number; output?: number; cache_read?
 export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
   const out: Record<string, unknown> = { ...a };
   for (const k of TOKEN_KINDS) {
-    const v = usageCount(b, k);
-    if (v !== undefined) out[k] = (usageCount(a, k) ?? 0) + v;
+    const v = count(b, k);
+    if (v !== undefined) out[k] = (count(a, k) ?? 0) + v;
   }
   return out as TokenUsage;
 }
@@ -81,22 +81,28 @@ export function recordsTokens(events: readonly Pick<TraceEvent, 'tokens' | 'usag
   return r;
 }
 
+/**
+ * Adds the tokens an event's model call recorded (its `usage`) to `into`, kind by kind (the kinds it
+ * records as non-negative finite numbers). @returns true when it recorded any.
+ */
+export function addTokens(into: Partial<Record<TokenKind, number>>, e: Pick<TraceEvent, 'usage'>): boolean {
+  const u = usageOf(e);
+  if (!u) return false;
+  let any = false;
+  for (const k of TOKEN_KINDS) {
+    const v = count(u, k);
+    if (v === undefined) continue;
+    into[k] = (into[k] ?? 0) + v;
+    any = true;
+  }
+  return any;
+}
+
 /** Sums the `usage` of the events by kind (one usage per model call: each call counted once). */
 export function tokenTotals(events: readonly Pick<TraceEvent, 'usage'>[]): TokenTotals {
   const byKind: Partial<Record<TokenKind, number>> = {};
   let calls = 0;
-  for (const e of events) {
-    const u = usageOf(e);
-    if (!u) continue;
-    let any = false;
-    for (const k of TOKEN_KINDS) {
-      const v = usageCount(u, k);
-      if (v === undefined) continue;
-      byKind[k] = (byKind[k] ?? 0) + v;
-      any = true;
-    }
-    if (any) calls++;
-  }
+  for (const e of events) if (addTokens(byKind, e)) calls++;
   const total = (byKind.input ?? 0) + (byKind.cache_read ?? 0) + (byKind.cache_write ?? 0) + (byKind.output ?? 0);
   return { calls, by_kind: byKind, total };
 }
@@ -108,12 +114,12 @@ export function tokenTotals(events: readonly Pick<TraceEvent, 'usage'>[]): Token
 export function formatUsage(u: Partial<Record<TokenKind, number>>): string {
   const parts: string[] = [];
   for (const k of TOKEN_KINDS) {
-    const v = usageCount(u as TokenUsage, k);
+    const v = count(u as TokenUsage, k);
     if (v === undefined || k === 'reasoning') continue;
-    const reasoning = k === 'output' ? usageCount(u as TokenUsage, 'reasoning') : undefined;
+    const reasoning = k === 'output' ? count(u as TokenUsage, 'reasoning') : undefined;
     parts.push(`${v.toLocaleString('en-US')} ${KIND_WORDS[k]}${reasoning !== undefined ? ` (${reasoning.toLocaleString('en-US')} reasoning)` : ''}`);
   }
-  if (usageCount(u as TokenUsage, 'output') === undefined && usageCount(u as TokenUsage, 'reasoning') !== undefined) parts.push(`${usageCount(u as TokenUsage, 'reasoning')!.toLocaleString('en-US')} reasoning`);
+  if (count(u as TokenUsage, 'output') === undefined && count(u as TokenUsage, 'reasoning') !== undefined) parts.push(`${count(u as TokenUsage, 'reasoning')!.toLocaleString('en-US')} reasoning`);
   return parts.join(' · ');
 }
 
