@@ -68,9 +68,18 @@ export interface FindingActions {
 /**
  * Fills `list` with the grouped findings; with `analysing` (the analysis still runs), a quiet
  * "analysing…" where they will be, or after the last analysis's findings while lines appended to
- * the trace are analysed (`analysedEvents`: how many events those findings are of).
+ * the trace are analysed (`analysedEvents`: how many events those findings are of); with `reading`
+ * (a large file read in parts), how much of the file the graph shows.
  */
-export function showFindings(list: HTMLElement, findings: GraphFinding[], actions: FindingActions, analysing = false, analysedEvents?: number): void {
+export function showFindings(list: HTMLElement, findings: GraphFinding[], actions: FindingActions, analysing = false, analysedEvents?: number, reading?: { bytes: number; of: number }): void {
+  if (analysing && reading) {
+    // a large file's first part drawn while the rest is read
+    const mb = (b: number) => Math.round(b / (1 << 20)).toLocaleString('en-US');
+    const text = `reading… the first ${mb(reading.bytes)} of ${mb(reading.of)} MB shown (the rest, then findings, stops, loops and credit follow)`;
+    list.replaceChildren(analysingNote(text, 'The file is large: the graph shows the events of its first part while the rest is read; the whole trace and then its analysis replace it.'));
+    list.hidden = false;
+    return;
+  }
   if (analysing && analysedEvents === undefined) {
     // a large trace drawn as read: its findings come with the analysis (the next overview)
     list.replaceChildren(analysingNote('analysing… (findings, stops, loops and credit follow)', 'The graph shows the trace as read; the analysis runs in the background and its marks appear here and on the nodes when it ends.'));

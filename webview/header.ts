@@ -13,7 +13,9 @@ export function showHeader(next: GraphOverview): void {
   $('title').textContent = plainLabel(next.title); // the file name: untrusted
   $('summary').title = next.traces ? `${next.traces.length} traces in this file, each in its own lane group and analysed on its own: ${next.traces.map((t) => `${plainLabel(t.id)} (${t.events} events, ${t.lanes} lanes)`).join('; ')}` : '';
   $('summary').textContent =
-    `${next.format} · ${next.traces ? `${next.traces.length} traces · ` : ''}${next.totalEvents.toLocaleString('en-US')} events · ${laneAgentWords(next)}` +
+    `${next.format} · ${next.traces ? `${next.traces.length} traces · ` : ''}${next.reading ? 'first ' : ''}${next.totalEvents.toLocaleString('en-US')} events · ${laneAgentWords(next)}` +
+    // a large file's first part, the rest being read
+    (next.reading ? ` · reading ${Math.floor((100 * next.reading.bytes) / Math.max(1, next.reading.of))}% of ${Math.round(next.reading.of / (1 << 20)).toLocaleString('en-US')} MB…` : '') +
     // reading problems only: the findings below are listed in Problems too, so say which these are
     (errors + warnings ? ` · ${problemCounts(errors, warnings)} reading the file (see Problems)` : '');
 }

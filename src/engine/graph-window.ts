@@ -71,7 +71,8 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
     kinds,
     // while an append is analysed, the last analysis's findings stay listed (snapshot.ts `carried`: the layout's marks and findings are its)
     findings: layout.findings,
-    problems: layout.problems,
+    // (listed once the file is read whole: a reference to an event not read yet is no missing event)
+    problems: snapshot.reading ? { errors: 0, warnings: 0 } : layout.problems,
     ...(layout.traces ? { traces: layout.traces } : {}),
     legend: {
       edgeTypes: edgeTypesMet(layout.edges),
@@ -86,6 +87,7 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
     ...(snapshot.run ? { run: runBrief(snapshot, layout.lanes) } : {}),
     ...(snapshot.analysisPending ? { analysing: true as const } : {}),
     ...(snapshot.carried ? { analysedEvents: snapshot.carried.events } : {}),
+    ...(snapshot.reading ? { reading: snapshot.reading } : {}),
   };
 }
 

@@ -33,6 +33,24 @@ export const MAY_BE_WRITTEN_MS = 10 * 60 * 1000;
 /** Bytes of a file's start read to choose how to read it. */
 const HEAD_BYTES = 64 * 1024;
 
+/**
+ * A streamed file opened for the first time is read in parts (issue #30, progressive open): its first
+ * this many bytes (about 17,000 events of a generated trace, read in about 0.1 s) answer first, so the
+ * graph draws the start of the run while the rest is read ({@link SessionFiles.readOn}).
+ */
+export const FIRST_PART_BYTES = 4 << 20;
+
+/** The trace of a read: how it was read, and for a file read in parts, how far. */
+export interface FileRead {
+  loaded: LoadedTrace;
+  /** True when a file grew since the last kept load. */
+  grew: boolean;
+  /** True when the events are shared with a reader that follows the file (their long content stays in memory). */
+  shared?: boolean;
+  /** A file read in parts, not read to its end yet: the trace is the file's first `bytes` bytes of `of` (read on with {@link SessionFiles.readOn}). */
+  part?: { bytes: number; of: number };
+}
+
 /** What a session keeps between loads to read its files again cheaply. */
 export class SessionFiles {
   /** The trace file and the files it pulls in, followed as they grow (local files only). */
@@ -51,11 +69,20 @@ export class SessionFiles {
   /** The streamed trace file as last read (size, inode, modification time), to see it unchanged. */
   private streamed: { size: number; ino: number; mtimeMs: number } | undefined;
   private streamedBytes = 0;
-  /** The streamed trace file followed as it grows (its reader keeps its state across appends). */
-  private streamedFile: { path: string; file: GrowingTraceFile } | undefined;
+  /**
+   * The streamed trace file followed as it grows (its reader keeps its state across appends), or
+   * being read in parts (`parts`: its reader is let go once it read to the end, unless it `follows`).
+   */
+  private streamedFile: { path: string; file: GrowingTraceFile; follows: boolean; parts?: true } | undefined;
 
-  /** @param streamFromBytes otrace JSONL files from this size on are streamed (bytes; tests set it low). */
-  constructor(private readonly streamFromBytes = STREAM_FROM_BYTES) {}
+  /**
+   * @param streamFromBytes otrace JSONL files from this size on are streamed (bytes; tests set it low).
+   * @param firstPartBytes a streamed file read for the first time answers with its first this many bytes (default {@link FIRST_PART_BYTES}; tests set it low).
+   */
+  constructor(
+    private readonly streamFromBytes = STREAM_FROM_BYTES,
+    private readonly firstPartBytes = FIRST_PART_BYTES,
+  ) {}
 
   /** Bytes read from disk so far. */
   get bytesRead(): number {
@@ -65,11 +92,13 @@ export class SessionFiles {
   /**
    * Reads the trace of a load request.
    * @param hasSnapshot true when the session already has a snapshot of this file: an unchanged file then gives `unchanged`.
+   * @param inParts true when a streamed file read for the first time may answer with its first part
+   *   (`part` in the answer; the caller reads on with {@link readOn}).
    * @returns the loaded trace and whether a file grew since the last {@link kept} load, or
    *   `unchanged` when nothing changed on disk since then.
    * @throws Error when the trace file cannot be read from disk.
    */
-  read(request: LoadRequest, mappings: readonly MappingSource[], hasSnapshot: boolean): { loaded: LoadedTrace; grew: boolean; shared?: boolean } | 'unchanged' {
+  read(request: LoadRequest, mappings: readonly MappingSource[], hasSnapshot: boolean, inParts = false): FileRead | 'unchanged' {
     if (request.text === undefined && this.textSince) {
       // An editor saved over the file since it was read: only a whole read is sure to match it.
       this.retiredBytes += this.live.bytesRead;
@@ -95,6 +124,7 @@ export class SessionFiles {
     if (stat && stat.size >= this.streamFromBytes && this.streams(request.path, mappings)) {
       const before = this.streamed;
       const same = before && before.size === stat.size && before.ino === stat.ino && before.mtimeMs === stat.mtimeMs;
+      // (a file read in parts and not to its end is not unchanged: a superseded load read its first part, `unkept`)
       if (same && !this.unkept && hasSnapshot) return 'unchanged';
       this.growing.drop();
       // Only a file that grew is followed from where it was read; any other change reads it whole.
@@ -106,11 +136,12 @@ export class SessionFiles {
       const follow = appended || (!before && Date.now() - stat.mtimeMs < MAY_BE_WRITTEN_MS);
       // the text path's copy of the file is not followed meanwhile: should the file fall below the streaming size, it is read whole
       files.forget(request.path);
-      const { loaded, bytes, shared } = this.readStreamed(request.path, files, follow);
+      const { loaded, bytes, shared, part } = this.readStreamed(request.path, files, follow, inParts && !before);
+      // (the size when the read began: bytes appended since, read by a read in parts, are then seen as an append and read from where it ended)
       this.streamed = { size: stat.size, ino: stat.ino, mtimeMs: stat.mtimeMs };
       this.streamedBytes += bytes;
       note(appended ? 'appended' : 'reloaded');
-      return { loaded, grew: grew(), shared };
+      return { loaded, grew: grew(), shared, ...(part ? { part } : {}) };
     }
     this.streamedFile = undefined;
     this.streamed = undefined;
@@ -128,30 +159,74 @@ export class SessionFiles {
    * from then on: read whole (once more) into a reader that keeps its state ({@link GrowingTraceFile}),
    * then only what is appended; those events are `shared` with the reader (the next re-analysis
    * needs their content, so it stays). A file that cannot be followed (shrank, replaced, rewritten)
-   * is read whole again.
+   * is read whole again. A file read in parts is read by such a reader too, up to its
+   * {@link firstPartBytes} first; once read to its end, the reader is let go unless it follows the file.
    * @param follow true when the file grew since it was last read, or may still be written.
-   * @returns the trace, the bytes read from disk for it, and whether its events are shared with a kept reader.
+   * @param inParts true to answer with the file's first part when it is larger.
+   * @returns the trace, the bytes read from disk for it, whether its events are shared with a kept
+   *   reader, and for a part, how far it was read.
    */
-  private readStreamed(path: string, files: LiveFiles, follow: boolean): { loaded: LoadedTrace; bytes: number; shared: boolean } {
+  private readStreamed(path: string, files: LiveFiles, follow: boolean, inParts: boolean): { loaded: LoadedTrace; bytes: number; shared: boolean; part?: FileRead['part'] } {
     const kept = this.streamedFile;
     if (kept?.path === path) {
       const before = kept.file.bytesRead;
       const loaded = tryUpdate(kept.file);
-      if (loaded) return { loaded, bytes: kept.file.bytesRead - before, shared: true };
+      if (loaded) return { loaded, bytes: kept.file.bytesRead - before, shared: this.keepsReader(kept) };
       this.streamedBytes += kept.file.bytesRead - before;
     }
-    if (follow) {
+    if (follow || inParts) {
       const file = new GrowingTraceFile(path);
-      const loaded = tryUpdate(file);
+      const reading = { path, file, follows: follow, ...(inParts ? { parts: true as const } : {}) };
+      const loaded = tryUpdate(file, inParts ? this.firstPartBytes : Infinity);
       if (loaded) {
-        this.streamedFile = { path, file };
-        return { loaded, bytes: file.bytesRead, shared: true };
+        this.streamedFile = reading;
+        return { loaded, bytes: file.bytesRead, ...this.partOf(reading) };
       }
       this.streamedBytes += file.bytesRead;
     }
     this.streamedFile = undefined;
     const whole = loadTraceFile(path, files);
     return { loaded: whole, bytes: whole.bytes, shared: false };
+  }
+
+  /**
+   * Reads on a file that a read answered in parts (`part`): up to `bytes` more (complete lines), or
+   * to its end. @returns the trace so far, with `part` while the file is not read to its end.
+   * @throws Error when no read in parts is under way, or the file can no longer be read.
+   */
+  readOn(bytes: number): FileRead {
+    const reading = this.streamedFile;
+    if (!reading?.parts) throw new Error('no file is being read in parts');
+    const before = reading.file.bytesRead;
+    const loaded = reading.file.update(reading.file.readTo + bytes);
+    this.streamedBytes += reading.file.bytesRead - before;
+    if (!loaded) {
+      // replaced or rewritten while it was read: read whole (it is then not followed)
+      this.streamedFile = undefined;
+      const whole = loadTraceFile(reading.path);
+      this.streamedBytes += whole.bytes;
+      return { loaded: whole, grew: false, shared: false };
+    }
+    return { loaded, grew: false, ...this.partOf(reading) };
+  }
+
+  /** Whether a reader's events are shared with it, and how far a read in parts went (a reader read to its end is let go unless it follows the file). */
+  private partOf(reading: NonNullable<SessionFiles['streamedFile']>): { shared: boolean; part?: FileRead['part'] } {
+    const { file } = reading;
+    if (reading.parts && file.readTo < file.size) return { shared: true, part: { bytes: file.readTo, of: file.size } };
+    return { shared: this.keepsReader(reading) };
+  }
+
+  /** True when the reader stays (it follows the file); false when it was reading in parts only and is let go now, read to the end. */
+  private keepsReader(reading: NonNullable<SessionFiles['streamedFile']>): boolean {
+    if (reading.parts && reading.file.readTo >= reading.file.size) {
+      delete reading.parts;
+      if (!reading.follows) {
+        this.streamedFile = undefined;
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -199,10 +274,10 @@ function headOf(file: string): string | undefined {
   }
 }
 
-/** The file's update, or undefined when it cannot be followed or its read fails (read whole then). */
-function tryUpdate(file: GrowingTraceFile): LoadedTrace | undefined {
+/** The file's update (up to `upTo` bytes), or undefined when it cannot be followed or its read fails (read whole then). */
+function tryUpdate(file: GrowingTraceFile, upTo = Infinity): LoadedTrace | undefined {
   try {
-    return file.update();
+    return file.update(upTo);
   } catch {
     return undefined;
   }

@@ -28,7 +28,7 @@ import { labelTarget, newLabelLine, sessionLabels } from './human-labels';
 import type { NewLabel } from '../shared/label-kinds';
 import { compareView } from './compare-view';
 import type { CompareModel } from '../shared/compare-protocol';
-import { SessionFiles } from './session-input';
+import { SessionFiles, type FileRead } from './session-input';
 import { analysedSnapshot, appendedSnapshot, readSnapshot, snapshotAnalysis, type TraceSnapshot } from './snapshot';
 import { MessageTurns } from './message-turns';
 import { summarize, type SessionSummary } from './summary';
@@ -112,6 +112,13 @@ export const PROGRESSIVE_FROM_EVENTS = 50_000;
  */
 export const GRAPH_ASKS_WITHIN_MS = 100;
 
+/**
+ * A large file read in parts (its first part shown, src/engine/session-input.ts) is read on this many
+ * bytes at a time (about 0.3 s at 1M events), with a turn between parts: the graph's requests for
+ * the first part's windows are answered meanwhile, and a newer load or a cancel ends the read.
+ */
+export const PART_BYTES = 16 << 20;
+
 /** Sessions by key, with everything {@link EngineCalls} asks of them. */
 export class SessionStore implements EngineCalls {
   private readonly sessions = new Map<string, Session>();
@@ -132,8 +139,12 @@ export class SessionStore implements EngineCalls {
    * @param options.progressiveFromEvents traces of this many events or more open progressively (default {@link PROGRESSIVE_FROM_EVENTS}; tests set it low).
    * @param options.yieldToMessages what a load awaits between its phases so that messages get in and out (default: one
    *   turn of the event loop; the engine's process also waits there until its answers are written: src/engine/message-turns.ts).
+   * @param options.firstPartBytes / partBytes a streamed file opened for the first time shows its first this many bytes,
+   *   then is read on this many at a time (defaults FIRST_PART_BYTES in session-input.ts, {@link PART_BYTES}; tests set them low).
    */
-  constructor(private readonly options: { streamFromBytes?: number; progressiveFromEvents?: number; yieldToMessages?: () => Promise<void> } = {}) {}
+  constructor(
+    private readonly options: { streamFromBytes?: number; progressiveFromEvents?: number; yieldToMessages?: () => Promise<void>; firstPartBytes?: number; partBytes?: number } = {},
+  ) {}
 
   private yieldToMessages(): Promise<void> {
     return this.options.yieldToMessages ? this.options.yieldToMessages() : ownTurns.turn();
@@ -204,7 +215,7 @@ export class SessionStore implements EngineCalls {
     try {
       await this.yieldToMessages();
       let session = this.sessions.get(key);
-      if (!session) this.sessions.set(key, (session = { files: new SessionFiles(this.options.streamFromBytes), fromDisk: false }));
+      if (!session) this.sessions.set(key, (session = { files: new SessionFiles(this.options.streamFromBytes, this.options.firstPartBytes), fromDisk: false }));
       // a read the followed analysis before this load took between its phases (readAhead), else this load's own
       const early = this.waiting.get(key);
       if (early?.id === id) this.waiting.delete(key);
@@ -300,8 +311,11 @@ export class SessionStore implements EngineCalls {
     const { key } = request;
     report({ phase: 'read', message: `reading ${path.basename(request.path)}` });
     const fromDisk = request.text === undefined;
-    const read = session.files.read(request, this.mappings, !!session.snapshot && session.fromDisk && fromDisk && !request.force);
+    // a large file opened for the first time is read in parts: its first part shows while the rest is read
+    let read: FileRead | 'unchanged' | undefined = session.files.read(request, this.mappings, !!session.snapshot && session.fromDisk && fromDisk && !request.force, !session.snapshot);
     if (read === 'unchanged') return 'unchanged';
+    if (read.part) read = await this.readInParts(session, request, read, report, between);
+    if (read === undefined) return undefined; // released meanwhile
     if (between) await between();
     // a file seen growing (or read again by the reader that follows it): its graph's layout extends the last one on the next append (src/engine/structure-growth.ts)
     if ((read.grew || read.shared) && fromDisk) followLayout(read.loaded);
@@ -326,6 +340,36 @@ export class SessionStore implements EngineCalls {
     prepareGraph(first); // the overview the host asks for next is ready when its request gets in
     if (session.sent) await this.graphAsked(key);
     return { read, fromDisk, first, progressive, analysing };
+  }
+
+  /**
+   * A large file's first part was read: its trace answers now (the graph draws the start of the run,
+   * the queries answer) while the rest is read, {@link PART_BYTES} at a time with a turn between
+   * parts (the graph's requests answered, a newer load or a cancel seen).
+   * @param between awaited between parts (throws SUPERSEDED to end the load); else a turn.
+   * @returns the file read to its end, or undefined when the session was released meanwhile.
+   * @throws Error when the file can no longer be read; SUPERSEDED through `between`.
+   */
+  private async readInParts(session: Session, request: LoadRequest, first: FileRead, report: (p: LoadProgress) => void, between?: () => Promise<void>): Promise<FileRead | undefined> {
+    const { key } = request;
+    const name = path.basename(request.path);
+    let read = first;
+    if (read.loaded.trace.events.length > 0 && this.sessions.get(key) === session) {
+      const part: TraceSnapshot = { ...readSnapshot(key, request.version, request.path, read.loaded), reading: read.part };
+      const summary = summarize(part, snapshotStamp(part), session.files.bytesRead, false);
+      Object.assign(session, { snapshot: part, summary, fromDisk: true, marks: undefined });
+      report({ phase: 'read', message: readingMessage(name, read.part!), read: summary });
+      // the report on its way before the graph is laid out (as for a trace as read, readStage)
+      await this.yieldToMessages();
+      prepareGraph(part);
+    }
+    while (read.part) {
+      await (between ?? (() => this.yieldToMessages()))();
+      if (this.sessions.get(key) !== session) return undefined;
+      read = session.files.readOn(this.options.partBytes ?? PART_BYTES);
+      if (read.part) report({ phase: 'read', message: readingMessage(name, read.part) });
+    }
+    return read;
   }
 
   /**
@@ -579,4 +623,10 @@ export class SessionStore implements EngineCalls {
     const b = this.at(keyB, stampB);
     return a && b ? compareView(a, b) : undefined;
   }
+}
+
+/** `reading trace.jsonl: 12% (27 of 229 MB)`. */
+function readingMessage(name: string, part: { bytes: number; of: number }): string {
+  const mb = (b: number) => Math.round(b / (1 << 20)).toLocaleString('en-US');
+  return `reading ${name}: ${Math.floor((100 * part.bytes) / Math.max(1, part.of))}% (${mb(part.bytes)} of ${mb(part.of)} MB)`;
 }

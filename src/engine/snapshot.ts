@@ -48,6 +48,12 @@ export interface TraceSnapshot {
    * marks between appends.
    */
   carried?: { events: number; analysis: Analysis };
+  /**
+   * Set on the trace of a large file's first part while the rest is read (issue #30, progressive
+   * open: src/engine/session-input.ts): the trace of the file's first `bytes` of its `of` bytes. Its
+   * problems are not listed meanwhile (a reference to an event not read yet is no missing event).
+   */
+  reading?: { bytes: number; of: number };
 }
 
 /** Per event index i, the indices into `findings` that concern it: `list[start[i] .. start[i + 1])`, ascending. */

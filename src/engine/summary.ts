@@ -105,6 +105,12 @@ export interface SessionSummary {
   grew: boolean;
   /** How the analysis of a followed trace was made (src/analysis/follow.ts): from the last one (`appended`, `unchanged`) or `whole`; absent when not followed. */
   analysedAs?: FollowHow;
+  /**
+   * Set on the first answer of a large file read in parts (its analysis pending): the trace is the
+   * file's first `bytes` bytes of `of`, the rest being read; its problems are listed once it is read
+   * whole (`diagnostics` empty meanwhile: a reference to an event not read yet is no missing event).
+   */
+  reading?: { bytes: number; of: number };
 }
 
 /** Related locations listed per finding in the Problems panel. */
@@ -137,11 +143,12 @@ export function summarize(snapshot: TraceSnapshot, stamp: number, bytesRead: num
     counts: { events: events.length, edges: loaded.trace.edges.length, agents, stops, loops: shownAnalysis(snapshot)?.loops.length ?? 0, problems: loaded.problems.length, findings: findings.length },
     files: [...new Set([...snapshot.byFile.keys(), ...(loaded.readFiles ?? [])])],
     promptFiles: prompts,
-    diagnostics: sessionDiagnostics(snapshot),
+    diagnostics: snapshot.reading ? [] : sessionDiagnostics(snapshot),
     findings,
     analysisError: snapshot.analysisError,
     ...(snapshot.analysisPending ? { analysisPending: true as const } : {}),
     ...(snapshot.carried ? { analysedEvents: snapshot.carried.events } : {}),
+    ...(snapshot.reading ? { reading: snapshot.reading } : {}),
     bytesRead,
     grew,
   };

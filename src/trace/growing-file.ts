@@ -40,6 +40,8 @@ export class GrowingTraceFile {
   private pending: Buffer = Buffer.alloc(0);
   /** Bytes of the trace read from the file so far (not the few compared to see it unchanged). */
   bytesRead = 0;
+  /** Bytes of the file when it was last read. */
+  size = 0;
 
   /** @param path the trace file. */
   constructor(private readonly path: string) {
@@ -48,19 +50,27 @@ export class GrowingTraceFile {
 
   /**
    * Reads what was appended since the last call (the whole file the first time).
-   * @returns the trace as `loadTraceFile` reads the file now, or undefined when the file cannot be
-   *   followed from where it was read (shrank, replaced, rewritten, or a held line ended otherwise).
+   * @param upTo read no further than this byte of the file (a part of a large file read in steps,
+   *   src/engine/session-input.ts): only the complete lines that end there or before are read, and
+   *   the trace returned is `loadTraceFile`'s of the file's first {@link offset} bytes; default: all.
+   * @returns the trace as `loadTraceFile` reads the file now (or its part), or undefined when the file
+   *   cannot be followed from where it was read (shrank, replaced, rewritten, or a held line ended otherwise).
    * @throws the file system's error when the file cannot be read; RangeError for a line nested too deeply to parse.
    */
-  update(): LoadedTrace | undefined {
+  update(upTo = Infinity): LoadedTrace | undefined {
     const fd = fs.openSync(this.path, 'r');
     try {
       const stat = fs.fstatSync(fd);
       const size = stat.size;
       if (this.started && (stat.ino !== this.ino || size < this.offset + (this.held ?? 0) || !sameEnds(fd, this.ends!))) return undefined;
+      // the whole file's record count is estimated from its size (the reader's lists sized once)
+      if (!this.started) this.reader.expectBytes(size);
       this.started = true;
       this.ino = stat.ino;
-      const loaded = this.take(fd, size);
+      this.size = size;
+      // a part ends at a line break: a held line (a pending last line taken) is only ever the file's last
+      const part = upTo < size && this.held === undefined;
+      const loaded = this.take(fd, part ? Math.max(upTo, this.offset) : size, part);
       if (loaded) this.ends = readEndsOf(fd, this.offset + (this.held ?? 0), this.ends);
       return loaded;
     } finally {
@@ -68,8 +78,16 @@ export class GrowingTraceFile {
     }
   }
 
-  /** Reads the bytes after what was read, up to `size`; the trace so far, or undefined when a held line went on. */
-  private take(fd: number, size: number): LoadedTrace | undefined {
+  /** Bytes of complete lines read so far: the trace last returned is the file's up to here (and a held last line). */
+  get readTo(): number {
+    return this.offset;
+  }
+
+  /**
+   * Reads the bytes after what was read, up to `size`; the trace so far, or undefined when a held line went on.
+   * @param part true when `size` is not the file's end: the bytes after the last line break are left for the next read.
+   */
+  private take(fd: number, size: number, part = false): LoadedTrace | undefined {
     const read = this.reading(fd, size);
     const end = this.lastBreak(read, size);
     if (this.held !== undefined && end > this.offset && !this.skipHeld(read, end)) return undefined;
@@ -84,7 +102,7 @@ export class GrowingTraceFile {
     }
     // a held line that went on with no break yet (bytes after it) is no longer the record taken of it: read whole
     if (this.held !== undefined && size > this.offset + this.held) return undefined;
-    if (this.held !== undefined || end === size) return this.reader.finish(this.lineProblems, true);
+    if (part || this.held !== undefined || end === size) return this.reader.finish(this.lineProblems, true);
     // The pending last line, as the whole reader reads a last line.
     const tail: JsonlByteRecord[] = [];
     const got = forEachJsonlRecordInBytes(read, (r) => tail.push(r), undefined, undefined, this.line, end);
@@ -114,6 +132,11 @@ export class GrowingTraceFile {
   private reading(fd: number, size: number): ReadBytes {
     const from = this.offset;
     if (size - from <= IN_MEMORY_BYTES) {
+      if (this.pending.length >= size - from) {
+        // a part that ends within the bytes read before (kept whole for the next read)
+        const kept = this.pending;
+        return (buffer, off, length, position) => (position >= size ? 0 : kept.copy(buffer, off, position - from, Math.min(size, position + length) - from));
+      }
       // The bytes after `offset` read last time (a pending line) are kept: only what follows them is read.
       const kept = this.pending.length <= size - from ? this.pending : Buffer.alloc(0);
       const bytes = Buffer.alloc(size - from);

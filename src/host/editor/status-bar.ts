@@ -36,9 +36,11 @@ export class TraceStatusBar implements vscode.Disposable {
     this.item.text = `${growing ? '$(pulse) ' : analysing ? '$(loading~spin) ' : '$(type-hierarchy-sub) '}${summaryText(found.summary)}${growing ? ' · in progress' : ''}`;
     this.item.tooltip = growing
       ? 'otrace: the trace is still being written (lines appended in the last two minutes). Click to open its graph.'
-      : analysing
-        ? 'otrace: the trace is read and its graph can open; its analysis (stops, loops, credit, findings) is still running'
-        : 'otrace: open the trace graph';
+      : found.summary.reading
+        ? 'otrace: the file is large: its first part is shown (graph, hovers, outline) while the rest is read; then the whole trace, then its analysis'
+        : analysing
+          ? 'otrace: the trace is read and its graph can open; its analysis (stops, loops, credit, findings) is still running'
+          : 'otrace: open the trace graph';
     this.item.command = { title: 'Open Trace Graph', command: 'otrace.openGraphToSide', arguments: [vscode.Uri.parse(found.summary.key)] };
     this.item.show();
   }

@@ -132,7 +132,9 @@ describe('the engine in a worker thread', () => {
         });
         const analysed = (await load)!;
         order.push('analysed');
-        assert.deepEqual(order, ['read', 'overview', 'event info', 'analysed'], 'the overview of the trace as read came before the analysed answer, and so did an answer asked for then');
+        // a file streamed from disk (64 MB and more: the process's) is read in parts, its first part shown first (src/engine/session-input.ts)
+        const reads = mode === 'process' ? 2 : 1;
+        assert.deepEqual(order, [...Array.from({ length: reads }, () => ['read', 'overview', 'event info']).flat(), 'analysed'], 'the overview of the trace as read came before the analysed answer, and so did an answer asked for then');
         assert.ok(read?.analysisPending && read.findings.length === 0);
         const first = overviewOfBytes((await overview)!);
         assert.equal(first.stamp, read.stamp);

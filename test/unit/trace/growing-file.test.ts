@@ -95,3 +95,46 @@ describe('GrowingTraceFile equals loadTraceFile after every append', () => {
     });
   }
 });
+
+describe('GrowingTraceFile read in parts (update(upTo)) equals loadTraceFile of the part read', () => {
+  const parts = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 8 });
+  for (const source of FILES) {
+    it(path.basename(source), () => {
+      const full = fs.readFileSync(source);
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-growing-part-'));
+      const file = path.join(dir, 'large.otrace.jsonl');
+      const prefix = path.join(dir, 'prefix.otrace.jsonl');
+      fs.writeFileSync(file, full);
+      fc.assert(
+        fc.property(parts, fc.boolean(), (plan, appendAfter) => {
+          fs.writeFileSync(file, full);
+          const growing = new GrowingTraceFile(file);
+          let to = 0;
+          for (const p of plan) {
+            const upTo = to + Math.floor((full.length - to) * p);
+            const got = growing.update(upTo);
+            assert.ok(got, `part to ${upTo}: read`);
+            // complete lines only: up to the last break at or before upTo (nothing past it when there is none)
+            const lastBreak = upTo > 0 ? full.lastIndexOf(0x0a, upTo - 1) + 1 : 0;
+            assert.equal(growing.readTo, upTo >= full.length ? full.length : Math.max(to, lastBreak), `part to ${upTo}: read to`);
+            to = growing.readTo;
+            if (full.subarray(0, to).toString('utf8').trim() === '') continue;
+            fs.writeFileSync(prefix, full.subarray(0, to));
+            const part = plain(got);
+            const whole = plain(loadTraceFile(prefix));
+            // the origins name the file read
+            assert.deepEqual(part.trace, whole.trace, `part to ${upTo}: the trace of the first ${to} bytes`);
+            assert.deepEqual(part.problems, whole.problems, `part to ${upTo}: its problems`);
+          }
+          if (appendAfter) fs.appendFileSync(file, full.subarray(0, full.indexOf(0x0a) + 1));
+          const rest = growing.update();
+          assert.ok(rest, 'the rest: read');
+          assert.deepEqual(plain(rest), plain(loadTraceFile(file)), 'the rest: the whole file');
+          // each byte read once (and the ends compared to see the file unchanged, not counted)
+          assert.equal(growing.bytesRead, fs.statSync(file).size, 'bytes read');
+        }),
+        { numRuns: 30, seed: 30 },
+      );
+    });
+  }
+});

@@ -1,0 +1,163 @@
+/**
+ * A large file opened for the first time is read in parts (issue #30, progressive open): its first
+ * part answers at once (the graph draws the start of the run, the queries answer), the rest is read
+ * a part at a time with a turn between parts (the graph's requests answered, a newer load or a
+ * cancel seen), then the whole trace answers as read and analysed, equal to a load in one read. The
+ * first part lists no problems (a reference to an event not read yet is no missing event); no byte
+ * is read twice, whatever ends the read.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { InProcessEngine } from '../../../src/engine/in-process-engine';
+import type { SessionSummary } from '../../../src/engine/summary';
+import type { LoadProgress } from '../../../src/engine/worker-protocol';
+import { summaryText } from '../../../src/host/editor/status-bar-text';
+
+const DEMO = path.join(__dirname, '..', '..', '..', 'samples', 'demo.otrace.jsonl');
+/** Every file streamed, every trace progressive; parts of about a sixth of the demo (70 lines, 9 KB). */
+const PARTS = { streamFromBytes: 1, progressiveFromEvents: 0, firstPartBytes: 1500, partBytes: 1500 };
+
+/** A copy of `source` in a folder of its own, last written an hour ago (a finished run's file) or now (`recent`: it may still be written, and is followed). */
+function copyOf(source: string, recent = false): string {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-parts-')), path.basename(source));
+  fs.copyFileSync(source, file);
+  if (!recent) fs.utimesSync(file, new Date(Date.now() - 3600_000), new Date(Date.now() - 3600_000));
+  return file;
+}
+
+/** A demo trace whose first events name events later in the file (a parent written after its child: the file is not in time order of writing). */
+function withForwardReference(): string {
+  const lines = fs.readFileSync(DEMO, 'utf8').split('\n').filter((l) => l.trim() !== '');
+  const last = JSON.parse(lines[lines.length - 1]) as { id: string };
+  const first = lines.findIndex((l) => (JSON.parse(l) as { id?: string; t?: number }).id !== undefined);
+  const e = JSON.parse(lines[first]) as Record<string, unknown>;
+  lines[first] = JSON.stringify({ ...e, causes: [last.id] });
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-parts-')), 'forward.otrace.jsonl');
+  fs.writeFileSync(file, `${lines.join('\n')}\n`);
+  fs.utimesSync(file, new Date(Date.now() - 3600_000), new Date(Date.now() - 3600_000));
+  return file;
+}
+
+const request = (file: string) => ({ key: 'parts', version: -1, path: file, local: true });
+/** The summary without what differs between two loads of the same bytes (its stamp). */
+const same = (s: SessionSummary | undefined) => s && { ...s, stamp: 0 };
+
+/** Loads `file` with the engine's progress recorded: each answer as read, and each message. */
+function recordedLoad(engine: InProcessEngine, file: string, onRead?: (s: SessionSummary) => void) {
+  const reads: SessionSummary[] = [];
+  const messages: string[] = [];
+  const load = engine.load(request(file), (p: LoadProgress) => {
+    messages.push(p.message);
+    if (p.read) {
+      reads.push(p.read);
+      onRead?.(p.read);
+    }
+  });
+  return { load, reads, messages };
+}
+
+for (const recent of [false, true]) {
+  test(`a large file ${recent ? 'that may still be written (followed)' : 'of a finished run'} answers first with its first part, then whole, and its analysed summary equals a load in one read`, async () => {
+    const file = copyOf(DEMO, recent);
+    const whole = await new InProcessEngine({ streamFromBytes: 1 }).load(request(file));
+    const engine = new InProcessEngine(PARTS);
+    const { load, reads, messages } = recordedLoad(engine, file);
+    const analysed = await load;
+    assert.ok(reads.length >= 2, `a first part, then the whole as read (${reads.length} answers as read)`);
+    const [first, asRead] = [reads[0], reads[reads.length - 1]];
+    assert.ok(first.reading && first.reading.bytes > 0 && first.reading.bytes < first.reading.of, 'the first answer is a part of the file');
+    assert.equal(first.reading.of, fs.statSync(file).size);
+    assert.ok(first.counts.events > 0 && first.counts.events < whole!.counts.events, `${first.counts.events} of ${whole!.counts.events} events in the first part`);
+    assert.equal(first.analysisPending, true);
+    assert.match(summaryText(first), new RegExp(`^otrace: first ${first.counts.events} events · .* · reading \\d+% of 0 MB…$`), 'the status bar says it is a part');
+    assert.equal(asRead.reading, undefined, 'then the trace read whole');
+    assert.equal(asRead.counts.events, whole!.counts.events);
+    // the progress says how far the read went, in order
+    const read = messages.filter((m) => /^reading .*: \d+% \(/.test(m)).map((m) => Number(/: (\d+)%/.exec(m)![1]));
+    assert.ok(read.length >= 3, `the parts read are reported (${messages.join(' | ')})`);
+    assert.deepEqual(read, [...read].sort((a, b) => a - b), 'as the read goes on');
+    assert.deepEqual(same(analysed), same(whole), 'the analysed summary is that of a load in one read');
+  });
+}
+
+test('the first part lists no problems (an event it names may be in the rest); the whole trace lists its own', async () => {
+  const file = withForwardReference();
+  const whole = (await new InProcessEngine({ streamFromBytes: 1 }).load(request(file)))!;
+  const engine = new InProcessEngine(PARTS);
+  const { load, reads } = recordedLoad(engine, file);
+  const analysed = (await load)!;
+  assert.ok(reads[0].reading, 'a first part');
+  assert.ok(reads[0].counts.problems > 0, 'whose reader saw a reference to an event not read yet');
+  assert.deepEqual(reads[0].diagnostics, [], 'no problem listed for the first part');
+  const missing = (s: SessionSummary) => s.diagnostics.flatMap((d) => d.items).filter((d) => /missing event/.test(d.message));
+  assert.deepEqual(missing(whole), [], 'the reference resolves in the whole trace');
+  assert.deepEqual(same(analysed), same(whole), 'whose problems are listed as a load in one read lists them');
+});
+
+test("the graph's overview and windows of the first part are answered while the rest is read, and say how much of the file they show", async () => {
+  const file = copyOf(DEMO);
+  const engine = new InProcessEngine(PARTS);
+  const order: string[] = [];
+  let asked: Promise<unknown> | undefined;
+  const { load } = recordedLoad(engine, file, (s) => {
+    order.push(s.reading ? 'part' : 'whole');
+    if (!s.reading || asked) return;
+    asked = Promise.all([
+      engine.graphOverview(s.key, 'parts').then((o) => (order.push('overview'), o)),
+      engine.graphWindow(s.key, { seq: 1, stamp: s.stamp, mode: 'time', from: -1e9, to: 1e9, scale: 1 }).then((w) => (order.push('window'), w)),
+    ]);
+  });
+  await load;
+  const [overview, window] = (await asked) as [Awaited<ReturnType<InProcessEngine['graphOverview']>>, Awaited<ReturnType<InProcessEngine['graphWindow']>>];
+  assert.ok(overview?.reading, 'the overview of the first part says it is one');
+  assert.deepEqual(overview.problems, { errors: 0, warnings: 0 });
+  assert.ok(window && window.nodes.length + window.runs.length > 0, 'its first window draws events');
+  assert.ok(order.indexOf('window') < order.indexOf('whole'), `answered before the file was read whole (${order.join(', ')})`);
+});
+
+test('a newer load while the file is read in parts ends that load; the newer one reads on from where it ended (no byte read twice) and equals a load in one read', async () => {
+  const file = copyOf(DEMO);
+  const whole = await new InProcessEngine({ streamFromBytes: 1 }).load(request(file));
+  const engine = new InProcessEngine(PARTS);
+  let newer: Promise<SessionSummary | undefined> | undefined;
+  const { load } = recordedLoad(engine, file, (s) => {
+    if (s.reading && !newer) newer = engine.load(request(file));
+  });
+  assert.equal(await load, undefined, 'the first load was superseded');
+  const analysed = await newer;
+  assert.deepEqual(same(analysed), same({ ...whole!, bytesRead: analysed!.bytesRead }));
+  assert.equal(analysed!.bytesRead, fs.statSync(file).size, 'each byte read once');
+  assert.equal(analysed!.reading, undefined);
+});
+
+test('a cancel while the file is read in parts ends the load; the next load reads on and equals a load in one read', async () => {
+  const file = copyOf(DEMO);
+  const whole = await new InProcessEngine({ streamFromBytes: 1 }).load(request(file));
+  const engine = new InProcessEngine(PARTS);
+  const { load } = recordedLoad(engine, file, (s) => {
+    if (s.reading) engine.cancel(s.key);
+  });
+  assert.equal(await load, undefined, 'the load was cancelled');
+  const next = await engine.load(request(file));
+  assert.deepEqual(same(next), same(whole));
+});
+
+test('a file that grows while it is read in parts: the appended lines are read once, and the next load finds them as read', async () => {
+  const file = copyOf(DEMO);
+  const text = fs.readFileSync(file, 'utf8');
+  const engine = new InProcessEngine(PARTS);
+  const extra = text.split('\n').filter((l) => l.trim() !== '').slice(-1)[0].replace(/"id":"([^"]+)"/, '"id":"$1-again"');
+  const { load, reads } = recordedLoad(engine, file, (s) => {
+    if (s.reading && !fs.readFileSync(file, 'utf8').endsWith(`${extra}\n`)) fs.appendFileSync(file, `${extra}\n`);
+  });
+  const first = (await load)!;
+  assert.ok(reads[0].reading, 'read in parts');
+  const whole = await new InProcessEngine({ streamFromBytes: 1 }).load(request(file));
+  assert.equal(first.counts.events, whole!.counts.events, 'the appended line was read by the read in parts');
+  const next = (await engine.load(request(file)))!;
+  assert.equal(next.counts.events, whole!.counts.events);
+  assert.equal(next.bytesRead, fs.statSync(file).size, 'no byte read twice');
+});
