@@ -21,6 +21,7 @@
  * Unknown outcome: R = +1 and the values are unsigned influence shares (`signed: false`).
  * A producer's `credit` on an event is shown as given and never overwritten.
  */
+import { PauseClock, withoutPauses, type Pause } from './pauses';
 import { finalAnswer, isNotAgentOutput } from './answer';
 import { TokenInterner } from './interner';
 import { grownTo, type LinkScan, type PrefixCarry } from './prefix-carry';
@@ -200,12 +201,18 @@ function grown<T extends Int32Array | Uint16Array>(from: T, to: T): T {
  * in the index's arena (they live as long as the index); the rest is scratch given back.
  */
 export function propagateCredit(index: TraceIndex, outcome: Outcome, options: CreditOptions = {}): CreditValues {
+  return withoutPauses(propagateSteps(index, outcome, options, new PauseClock(Infinity)));
+}
+
+/** {@link propagateCredit} with a pause between the content links and the propagation when `clock` says so. */
+function* propagateSteps(index: TraceIndex, outcome: Outcome, options: CreditOptions, clock: PauseClock): Generator<Pause, CreditValues, void> {
   const n = index.size;
   // The content links first, the values above them: the values take no room while the tables that
   // find the links are out, the analysis's heaviest moment (8 MB less at 1M events). Then the
   // values move down over the links (arena.ts `compact`), and the rest is given back.
   const start = index.arena.mark();
   const content = n === 0 || options.contentLinks === false ? undefined : contentLinks(index);
+  if (clock.due()) yield* clock.pause();
   const values = index.arena.float64(n);
   const scratch = index.arena.mark();
   let terminal: number;
@@ -314,7 +321,13 @@ function addContentWeights(content: ContentLinks, v: number, weight: Float64Arra
  * reads, spreads, JSON and structured clones see it as a plain property.
  */
 export function computeCredit(index: TraceIndex, outcome: Outcome, options: CreditOptions = {}): { credit: Credit; values: CreditValues } {
-  const values = propagateCredit(index, outcome, options);
+  return withoutPauses(creditSteps(index, outcome, options, new PauseClock(Infinity)));
+}
+
+/** {@link computeCredit} with a pause between its stages (content links, propagation, per event) when `clock` says so (src/analysis/pauses.ts). */
+export function* creditSteps(index: TraceIndex, outcome: Outcome, options: CreditOptions, clock: PauseClock): Generator<Pause, { credit: Credit; values: CreditValues }, void> {
+  const values = yield* propagateSteps(index, outcome, options, clock);
+  if (clock.due()) yield* clock.pause();
   const { byIndex, stepOf, agents, given } = creditPerEvent(index, values.values);
   const signed = outcome.value !== null;
   const credit: Credit = {

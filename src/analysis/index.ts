@@ -6,13 +6,14 @@
  * trace's events, edges, rewards and metrics, never `trace.metadata` (ground-truth labels live there).
  * Methods, formulas and their sources: docs/analysis.md.
  */
+import { PauseClock, type Pause } from './pauses';
 import type { LoadedTrace } from '../trace/model';
 import { findBlame, type BlameRule } from './blame';
-import { computeCredit } from './credit';
-import { findLoops, type LoopOptions } from './loops';
+import { creditSteps } from './credit';
+import { loopSteps, type LoopOptions } from './loops';
 import { computeMetrics } from './metrics';
 import { traceOutcome } from './outcome';
-import { analyzeStops, type StopOptions } from './stops';
+import { stopSteps, type StopOptions } from './stops';
 import { guessTopology } from './topology';
 import { TraceIndex } from './trace-index';
 import { analyzePerTrace } from './per-trace';
@@ -37,6 +38,8 @@ export interface AnalysisOptions extends LoopOptions, StopOptions {
   outcome?: 'success' | 'failure';
   /** Blame rules to try (all by default); for the evaluation's ablation. */
   blameRules?: readonly BlameRule[];
+  /** In phases ({@link analysisSteps}): a long phase pauses at its next seam after this many ms (default PAUSE_AFTER_MS, src/analysis/pauses.ts; 0: at every seam). */
+  pauseAfterMs?: number;
 }
 
 /**
@@ -59,8 +62,11 @@ export function analyzeIndex(index: TraceIndex, options: AnalysisOptions = {}): 
   return runSteps(indexSteps(index, options));
 }
 
-/** A phase of the analysis that just ended (what {@link analysisSteps} yields between phases). */
-export type AnalysisPhase = 'index' | 'loops' | 'stops' | 'credit' | 'blame' | 'metrics' | 'traces';
+/**
+ * A phase of the analysis that just ended (what {@link analysisSteps} yields between phases), or
+ * `pause`: a seam inside a long phase (src/analysis/pauses.ts), no phase ended.
+ */
+export type AnalysisPhase = 'index' | 'loops' | 'stops' | 'credit' | 'blame' | 'metrics' | 'traces' | Pause;
 
 /**
  * The analysis of {@link analyzeTrace}, in phases: the generator yields the name of each phase as
@@ -97,15 +103,22 @@ export function* indexSteps(index: TraceIndex, options: AnalysisOptions): Genera
     options.outcome === undefined
       ? traceOutcome(index)
       : { status: options.outcome, value: options.outcome === 'success' ? 1 : -1, source: 'given by the caller' };
-  const loops = findLoops(index, options);
+  // a long phase pauses at its seams too (src/analysis/pauses.ts): the time counts again after each yield
+  const clock = new PauseClock(options.pauseAfterMs);
+  const loops = yield* loopSteps(index, options, clock);
   yield 'loops';
-  const { stops, verification, bestStop, vStop } = analyzeStops(index, loops, outcome, options);
+  clock.reset();
+  const { stops, verification, bestStop, vStop } = yield* stopSteps(index, loops, outcome, options, clock);
   yield 'stops';
-  const { credit } = computeCredit(index, outcome, { lambda: options.lambda });
+  clock.reset();
+  const { credit } = yield* creditSteps(index, outcome, { lambda: options.lambda }, clock);
   yield 'credit';
+  clock.reset();
   const blame = findBlame(index, outcome, { rules: options.blameRules });
   yield 'blame';
+  clock.reset();
   const metrics = computeMetrics(index);
+  if (clock.due()) yield* clock.pause();
   const topology = guessTopology(index, metrics);
   yield 'metrics';
 

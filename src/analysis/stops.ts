@@ -13,6 +13,7 @@
  * recorded trajectory at each reward observation: E[R | stop] = the reward observed so far,
  * E[R | continue] = the reward the run finally reached (a single-sample Monte-Carlo estimate).
  */
+import { PauseClock, withoutPauses, type Pause } from './pauses';
 import type { StopReason } from '../trace/schema';
 import { AnswerStatements } from './answer-statement';
 import { bestStopPoint } from './best-stop';
@@ -87,6 +88,11 @@ export function inferStopReason(index: TraceIndex, pos: number): StopReason {
 
 /** Runs the stop analysis. `loops` come from {@link findLoops}; `outcome` from {@link traceOutcome}. */
 export function analyzeStops(index: TraceIndex, loops: Loop[], outcome: Outcome = traceOutcome(index), options: StopOptions = {}): StopAnalysis {
+  return withoutPauses(stopSteps(index, loops, outcome, options, new PauseClock(Infinity)));
+}
+
+/** {@link analyzeStops} with a pause between two stops' verdicts when `clock` says so (src/analysis/pauses.ts). */
+export function* stopSteps(index: TraceIndex, loops: Loop[], outcome: Outcome, options: StopOptions, clock: PauseClock): Generator<Pause, StopAnalysis, void> {
   const minWasted = options.minWastedEvents ?? 3;
   const n = index.size;
   if (n === 0) return { stops: [], verification: [], bestStop: null, vStop: { available: false, points: [], note: 'empty trace' } };
@@ -112,7 +118,9 @@ export function analyzeStops(index: TraceIndex, loops: Loop[], outcome: Outcome 
   const turnEnd = new Map<string, number>();
   const signals = new Map<string, number[]>();
   const lanesOf = new Map<string, { lanes: Set<string>; first: number }>();
-  points.forEach((pos, k) => {
+  for (let k = 0; k < points.length; k++) {
+    if (clock.due()) yield* clock.pause();
+    const pos = points[k];
     // A spawned sub-agent's run covers its own lane and its descendants' (at the earliest from their
     // first event: the segments of one sub-agent span its lifetime, so parallel sub-agents cost
     // O(n · w) for w at work at once); the trace's run covers every lane. A run stop is judged since
@@ -145,7 +153,8 @@ export function analyzeStops(index: TraceIndex, loops: Loop[], outcome: Outcome 
     // a stop recorded as the run's end that the run went on after: a termination signal the run ignored
     if (scopes[k] === 'phase' && (e as { scope?: unknown }).scope === 'run') signals.set(key, [...earlier, pos]);
     if (scopes[k] === 'turn') signals.set(key, []);
-  });
+  }
+  if (clock.due()) yield* clock.pause();
   // the run's end: the last stop of the trace's own run (or its last event)
   let runK = -1;
   for (let k = points.length - 1; k >= 0 && runK === -1; k--) if (keys[k] === '') runK = k;

@@ -253,7 +253,8 @@ export class SessionStore implements EngineCalls {
             }
           : step;
       const ended = (phase: AnalysisPhase) => {
-        if (progressive) report({ phase: 'analyze', message: `${analysing}: ${phase} done` });
+        // (a pause inside a phase: messages get in, nothing to report)
+        if (progressive && phase !== 'pause') report({ phase: 'analyze', message: `${analysing}: ${phase} done` });
       };
       // lines were appended since the last read: the run is being written, its end is not judged yet (StopOptions.inProgress)
       const inProgress = request.inProgress ?? (fromDisk && read.grew);

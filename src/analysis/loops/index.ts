@@ -25,6 +25,7 @@ import { repeatedToolCalls } from './tool-calls';
 import { pingPongs } from './handoff-cycles';
 import { repeatedSequences } from './sequences';
 import { repeatedSteps } from './similar-steps';
+import { PauseClock, withoutPauses, type Pause } from '../pauses';
 
 export { opensDelegation } from './agent-output';
 
@@ -40,11 +41,17 @@ export interface LoopOptions {
 
 /** Finds the loops of a trace; loops are returned in order of their first member. */
 export function findLoops(index: TraceIndex, options: LoopOptions = {}): Loop[] {
+  return withoutPauses(loopSteps(index, options, new PauseClock(Infinity)));
+}
+
+/** {@link findLoops} with a pause between two detectors when `clock` says so (src/analysis/pauses.ts). */
+export function* loopSteps(index: TraceIndex, options: LoopOptions, clock: PauseClock): Generator<Pause, Loop[], void> {
   const maxPeriod = options.maxPeriod ?? 16;
   const noveltyThreshold = options.noveltyThreshold ?? 0.1;
   const lastNew = lastNewContent(index);
   const loops: Loop[] = [];
   const toolLoops = repeatedToolCalls(index);
+  if (clock.due()) yield* clock.pause();
   const inToolLoop = new Set<number>();
   for (const l of toolLoops) for (const i of l.members) inToolLoop.add(i);
   for (const i of [...inToolLoop]) if (index.resultOf(i) !== -1) inToolLoop.add(index.resultOf(i));
@@ -55,12 +62,14 @@ export function findLoops(index: TraceIndex, options: LoopOptions = {}): Loop[] 
     for (const i of l.members) inPingPong.add(i);
     loops.push(finishLoop(index, l, lastNew));
   }
+  if (clock.due()) yield* clock.pause();
   const inSequence = new Set<number>();
   for (const l of repeatedSequences(index, maxPeriod)) {
     if (l.members.every((i) => inToolLoop.has(i) || inPingPong.has(i) || index.types[i] === 'tool_result')) continue;
     for (const i of l.members) inSequence.add(i);
     loops.push(finishLoop(index, l, lastNew));
   }
+  if (clock.due()) yield* clock.pause();
   // near-duplicate steps not already reported as another kind of loop (their word ids are scratch in the arena, given back once found)
   const scratch = index.arena.mark();
   let steps: RawLoop[];

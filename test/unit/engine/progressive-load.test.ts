@@ -168,7 +168,8 @@ test('the analysis in phases: each phase named as it ends, the same analysis as 
     phases.push(step.value);
     step = steps.next();
   }
-  assert.deepEqual(phases, ['index', 'loops', 'stops', 'credit', 'blame', 'metrics']);
+  // (a pause at a seam inside a phase comes when the phase ran long: src/analysis/pauses.ts)
+  assert.deepEqual(phases.filter((p) => p !== 'pause'), ['index', 'loops', 'stops', 'credit', 'blame', 'metrics']);
   assert.deepEqual(step.value, analyzeTrace(loaded));
   const early = analysisSteps(loaded);
   early.next();

@@ -1,0 +1,30 @@
+import { loadTraceFile } from './src/trace/load-file';
+import { TraceIndex } from './src/analysis/trace-index';
+import { lastNewContent } from './src/analysis/loops/raw-loop';
+import { repeatedToolCalls } from './src/analysis/loops/tool-calls';
+import { pingPongs } from './src/analysis/loops/handoff-cycles';
+import { repeatedSequences } from './src/analysis/loops/sequences';
+import { repeatedSteps } from './src/analysis/loops/similar-steps';
+import { findLoops } from './src/analysis/loops';
+import { analyzeStops } from './src/analysis/stops';
+import { computeCredit } from './src/analysis/credit';
+import { findBlame } from './src/analysis/blame';
+import { computeMetrics } from './src/analysis/metrics';
+import { traceOutcome } from './src/analysis/outcome';
+const loaded = loadTraceFile(process.argv[2]);
+const t = (name: string, f: () => unknown) => { const t0 = performance.now(); const r = f(); console.log(name, Math.round(performance.now() - t0)); return r; };
+for (let r = 0; r < 2; r++) {
+const index = t('index', () => new TraceIndex(loaded)) as TraceIndex;
+t('lastNew', () => lastNewContent(index));
+t('toolCalls', () => repeatedToolCalls(index));
+t('pingPongs', () => pingPongs(index, 0.1, 0.5));
+t('sequences', () => repeatedSequences(index, 16));
+const m = index.arena.mark(); t('steps', () => repeatedSteps(index, 0.5)); index.arena.release(m);
+const loops = t('findLoops', () => findLoops(index)) as any;
+const outcome = traceOutcome(index);
+t('stops', () => analyzeStops(index, loops, outcome, {}));
+t('credit', () => computeCredit(index, outcome, {}));
+t('blame', () => findBlame(index, outcome, {}));
+t('metrics', () => computeMetrics(index));
+index.free();
+}

@@ -1,0 +1,75 @@
+/**
+ * Pauses inside the long phases of the analysis (src/analysis/pauses.ts, issue #30): with a pause at
+ * every seam (`pauseAfterMs: 0`) the phases yield `pause` between the loop detectors, between two
+ * stops' verdicts and between the stages of the credit, and the analysis is the one made in one
+ * call, on every otrace fixture, real sessions of other formats and a generated trace of 20,000
+ * events; with pauses off (`Infinity`) none comes.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { generateRecords } from '../../../bench/_generate';
+import { analysisSteps, analyzeTrace, type Analysis, type AnalysisPhase } from '../../../src/analysis';
+import '../../../src/trace/importers';
+import { loadTraceFile } from '../../../src/trace/load-file';
+import type { LoadedTrace } from '../../../src/trace/model';
+import { readTraceJsonl } from '../../../src/trace/read';
+
+const FIXTURES = path.join(__dirname, '..', '..', 'fixtures');
+
+/** A generated trace of about `n` events (bench/_generate.ts: agents, tool calls, hand-offs, stops), as otrace JSONL. */
+function generated(n: number): LoadedTrace {
+  const lines = [...generateRecords(n)].map((r) => JSON.stringify('event' in r ? r.event : r));
+  return readTraceJsonl(`${lines.join('\n')}\n`);
+}
+
+/** Every phase and pause the steps yield, and what they return. */
+function stepped(loaded: LoadedTrace, pauseAfterMs: number): { phases: AnalysisPhase[]; analysis: Analysis } {
+  const steps = analysisSteps(loaded, { pauseAfterMs });
+  const phases: AnalysisPhase[] = [];
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return { phases, analysis: step.value };
+    phases.push(step.value);
+  }
+}
+
+/** otrace fixtures, and real sessions of other formats (a Claude Code session with sub-agents, a Who&When record). */
+function traces(): { name: string; loaded: LoadedTrace }[] {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else if (entry.name.endsWith('.otrace.jsonl')) files.push(p);
+    }
+  };
+  walk(FIXTURES);
+  files.push(path.join(FIXTURES, 'claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl'));
+  const out = files.map((f) => ({ name: path.relative(FIXTURES, f), loaded: loadTraceFile(f) as LoadedTrace }));
+  out.push({ name: 'generated 20,000 events', loaded: generated(20_000) });
+  return out;
+}
+
+test('with a pause at every seam, the analysis equals the one made in one call', () => {
+  const all = traces();
+  assert.ok(all.length > 10, `${all.length} traces`);
+  for (const { name, loaded } of all) {
+    const { analysis } = stepped(loaded, 0);
+    assert.deepEqual(JSON.parse(JSON.stringify(analysis)), JSON.parse(JSON.stringify(analyzeTrace(loaded))), name);
+  }
+});
+
+test('the loops, stops and credit phases pause at their seams; pauses off, none comes', () => {
+  const loaded = generated(20_000);
+  assert.ok(loaded.trace.events.length >= 20_000);
+  const { phases } = stepped(loaded, 0);
+  const named = phases.filter((p) => p !== 'pause');
+  assert.deepEqual(named, ['index', 'loops', 'stops', 'credit', 'blame', 'metrics']);
+  /** Pauses between the end of `before` and the end of `phase`. */
+  const pausesIn = (before: AnalysisPhase, phase: AnalysisPhase) => phases.slice(phases.indexOf(before) + 1, phases.indexOf(phase)).length;
+  assert.ok(pausesIn('index', 'loops') >= 3, 'between the loop detectors');
+  assert.ok(pausesIn('loops', 'stops') >= 2, `between the stops' verdicts (${pausesIn('loops', 'stops')})`);
+  assert.ok(pausesIn('stops', 'credit') >= 2, 'between the stages of the credit');
+  assert.deepEqual(stepped(loaded, Infinity).phases, named);
+});
