@@ -71,12 +71,17 @@ export interface FindingActions {
  * the trace are analysed (`analysedEvents`: how many events those findings are of); with `reading`
  * (a large file read in parts), how much of the file the graph shows.
  */
-export function showFindings(list: HTMLElement, findings: GraphFinding[], actions: FindingActions, analysing = false, analysedEvents?: number, reading?: { bytes: number; of: number }): void {
-  if (analysing && reading) {
-    // a large file's first part drawn while the rest is read
+export function showFindings(list: HTMLElement, findings: GraphFinding[], actions: FindingActions, analysing = false, analysedEvents?: number, reading?: { bytes: number; of: number; stopped?: true }): void {
+  if (reading) {
+    // a large file's first part drawn while the rest is read (or where its read was cancelled)
     const mb = (b: number) => Math.round(b / (1 << 20)).toLocaleString('en-US');
-    const text = `reading… the first ${mb(reading.bytes)} of ${mb(reading.of)} MB shown (the rest, then findings, stops, loops and credit follow)`;
-    list.replaceChildren(analysingNote(text, 'The file is large: the graph shows the events of its first part while the rest is read; the whole trace and then its analysis replace it.'));
+    const text = reading.stopped
+      ? `read cancelled: the first ${mb(reading.bytes)} of ${mb(reading.of)} MB shown, not analysed`
+      : `reading… the first ${mb(reading.bytes)} of ${mb(reading.of)} MB shown (the rest, then findings, stops, loops and credit follow)`;
+    const title = reading.stopped
+      ? 'The read of this large file was cancelled: the graph shows the events of its first part, without findings; its next load reads on.'
+      : 'The file is large: the graph shows the events of its first part while the rest is read; the whole trace and then its analysis replace it.';
+    list.replaceChildren(analysingNote(text, title));
     list.hidden = false;
     return;
   }

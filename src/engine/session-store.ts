@@ -365,12 +365,31 @@ export class SessionStore implements EngineCalls {
       prepareGraph(part);
     }
     while (read.part) {
-      await (between ?? (() => this.yieldToMessages()))();
+      try {
+        await (between ?? (() => this.yieldToMessages()))();
+      } catch (err) {
+        if (err === SUPERSEDED && this.wanted.get(key) === -1) this.readStopped(session, report);
+        throw err;
+      }
       if (this.sessions.get(key) !== session) return undefined;
       read = session.files.readOn(this.options.partBytes ?? PART_BYTES);
       if (read.part) report({ phase: 'read', message: readingMessage(name, read.part) });
     }
     return read;
+  }
+
+  /**
+   * A read in parts was cancelled: its part stays shown, no longer pending (the header and the status
+   * bar say where the read stopped; the next load reads on). Reported so that the views say so.
+   */
+  private readStopped(session: Session, report: (p: LoadProgress) => void): void {
+    const part = session.snapshot;
+    if (!part?.reading || part.reading.stopped) return;
+    const { analysisPending: _pending, ...rest } = part;
+    const stopped: TraceSnapshot = { ...rest, reading: { ...part.reading, stopped: true }, analysisError: 'the read was cancelled: the first part of the file is shown, not analysed' };
+    const summary = summarize(stopped, snapshotStamp(stopped), session.files.bytesRead, false);
+    Object.assign(session, { snapshot: stopped, summary, marks: undefined });
+    report({ phase: 'read', message: 'the read was cancelled', read: summary });
   }
 
   /**

@@ -52,8 +52,9 @@ export interface TraceSnapshot {
    * Set on the trace of a large file's first part while the rest is read (issue #30, progressive
    * open: src/engine/session-input.ts): the trace of the file's first `bytes` of its `of` bytes. Its
    * problems are not listed meanwhile (a reference to an event not read yet is no missing event).
+   * `stopped`: the read was cancelled there (the part stays shown, unanalysed, until the next load).
    */
-  reading?: { bytes: number; of: number };
+  reading?: { bytes: number; of: number; stopped?: true };
 }
 
 /** Per event index i, the indices into `findings` that concern it: `list[start[i] .. start[i + 1])`, ascending. */

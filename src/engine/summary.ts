@@ -110,7 +110,7 @@ export interface SessionSummary {
    * file's first `bytes` bytes of `of`, the rest being read; its problems are listed once it is read
    * whole (`diagnostics` empty meanwhile: a reference to an event not read yet is no missing event).
    */
-  reading?: { bytes: number; of: number };
+  reading?: { bytes: number; of: number; stopped?: true };
 }
 
 /** Related locations listed per finding in the Problems panel. */

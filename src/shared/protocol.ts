@@ -217,8 +217,8 @@ export interface GraphOverview {
    * the last analysis's, of the first `analysedEvents` events (and so are the nodes' marks).
    */
   analysedEvents?: number;
-  /** Set while a large file is read in parts: the graph shows the trace of its first `bytes` bytes of `of` (the rest follows, then the analysis). */
-  reading?: { bytes: number; of: number };
+  /** Set while a large file is read in parts: the graph shows the trace of its first `bytes` bytes of `of` (the rest follows, then the analysis); `stopped`: the read was cancelled there. */
+  reading?: { bytes: number; of: number; stopped?: true };
 }
 
 /**

@@ -133,14 +133,22 @@ test('a newer load while the file is read in parts ends that load; the newer one
   assert.equal(analysed!.reading, undefined);
 });
 
-test('a cancel while the file is read in parts ends the load; the next load reads on and equals a load in one read', async () => {
+test('a cancel while the file is read in parts ends the load, its part shown as cancelled there (not pending); the next load reads on and equals a load in one read', async () => {
   const file = copyOf(DEMO);
   const whole = await new InProcessEngine({ streamFromBytes: 1 }).load(request(file));
   const engine = new InProcessEngine(PARTS);
-  const { load } = recordedLoad(engine, file, (s) => {
-    if (s.reading) engine.cancel(s.key);
+  const { load, reads } = recordedLoad(engine, file, (s) => {
+    if (s.reading && !s.reading.stopped) engine.cancel(s.key);
   });
   assert.equal(await load, undefined, 'the load was cancelled');
+  const last = reads[reads.length - 1];
+  assert.ok(last.reading?.stopped, 'the views are told the read stopped');
+  assert.equal(last.reading.bytes, reads[0].reading!.bytes, 'at the first part');
+  assert.equal(last.analysisPending, undefined, 'no longer pending');
+  assert.match(last.analysisError ?? '', /the read was cancelled/);
+  assert.match(summaryText(last), /· read cancelled at \d+% of 0 MB$/);
+  const overview = await engine.graphOverview('parts', 'parts');
+  assert.ok(overview?.reading?.stopped && !overview.analysing, 'the graph says it too');
   const next = await engine.load(request(file));
   assert.deepEqual(same(next), same(whole));
 });
