@@ -83,6 +83,17 @@ export interface ContentLinks {
  * caller gives them back with its own scratch); the tables that find them are given back here.
  */
 export function contentLinks(index: TraceIndex): ContentLinks {
+  return withoutPauses(contentLinkSteps(index, new PauseClock(Infinity)));
+}
+
+/** Events whose content links are found between two looks at the pause clock (about 50 ms at 1M events). */
+const LINK_SCAN_EVENTS = 1 << 16;
+
+/**
+ * {@link contentLinks} with a pause between two stretches of the scan when `clock` says so (src/analysis/pauses.ts).
+ * @param stretchEvents events scanned between two looks at the clock (tests set it low).
+ */
+export function* contentLinkSteps(index: TraceIndex, clock: PauseClock, stretchEvents = LINK_SCAN_EVENTS): Generator<Pause, ContentLinks, void> {
   const n = index.size;
   if (index.carry) return carriedContentLinks(index, index.carry);
   const arena = index.arena;
@@ -92,7 +103,13 @@ export function contentLinks(index: TraceIndex): ContentLinks {
   try {
     const introducer = arena.int32(Math.max(1024, n)).fill(-1);
     const scan: LinkScan = { tokens: new TokenInterner(COMMON, arena, n), introducer, lastUse: arena.int32(introducer.length), ...out };
-    findContentLinks(index, scan, 0, 0, (from, size) => arena.grownInt32(from, size));
+    // one scratch column for every stretch: what the scan grows in the arena (its tables) comes after it, and nothing is given back before the end
+    const counts = arena.int32(n);
+    let links = 0;
+    for (let from = 0; from < n || from === 0; from += stretchEvents) {
+      links = findContentLinks(index, scan, from, links, (old, size) => arena.grownInt32(old, size), { end: Math.min(n, from + stretchEvents), counts });
+      if (from + stretchEvents < n && clock.due()) yield* clock.pause();
+    }
     Object.assign(out, { from: scan.from, count: scan.count });
   } finally {
     arena.release(tables);
@@ -127,19 +144,23 @@ function carriedContentLinks(index: TraceIndex, carry: PrefixCarry): ContentLink
 
 /**
  * The scan of {@link contentLinks} from position `first` on (`links` links made before it), in
- * `scan`'s tables and output (its `from` and `count` replaced when they must grow).
+ * `scan`'s tables and output (its `from` and `count` replaced when they must grow), up to position `end`.
  * @param grow a table of `size` entries holding `from` then zeros.
- * @returns the number of links; `scan.start[n]` is set to it.
+ * @param stretch.end the scan stops before this position (default: the trace's end).
+ * @param stretch.counts a scratch column of at least `end` zeros, left zeroed (default: one made here, in the arena, given back).
+ * @returns the number of links; `scan.start[end]` is set to it.
  */
-function findContentLinks(index: TraceIndex, scan: LinkScan, first: number, links: number, grow: (from: Int32Array, size: number) => Int32Array): number {
-  const n = index.size;
+function findContentLinks(index: TraceIndex, scan: LinkScan, first: number, links: number, grow: (from: Int32Array, size: number) => Int32Array, stretch: { end?: number; counts?: Int32Array } = {}): number {
+  const n = stretch.end ?? index.size;
   const arena = index.arena;
   const tokens = scan.tokens;
   const scanned: TokenIds = { ids: new Int32Array(256) };
   let introducer = scan.introducer; // token id -> position that introduced it (-1: not yet)
   let lastUse = scan.lastUse; // token id -> last position that used it (a token counts once per event)
-  const mark = arena.mark();
-  const count = arena.int32(n); // introducer position -> tokens the current event took from it
+  // (a stretch of a longer scan gives nothing back: the tables it grows in the arena are the next stretch's)
+  const mark = stretch.counts ? undefined : arena.mark();
+  // introducer position -> tokens the current event took from it (each entry back to 0 once the event is done)
+  const count = stretch.counts ?? arena.int32(n);
   // the current event's introducers are touched[0, found): the list is reused, never emptied (emptying it drops its storage, remade for each event)
   const touched: number[] = [];
   const start = scan.start;
@@ -184,7 +205,7 @@ function findContentLinks(index: TraceIndex, scan: LinkScan, first: number, link
       }
     }
   } finally {
-    arena.release(mark);
+    if (mark) arena.release(mark);
   }
   start[n] = links;
   return links;
@@ -211,7 +232,7 @@ function* propagateSteps(index: TraceIndex, outcome: Outcome, options: CreditOpt
   // find the links are out, the analysis's heaviest moment (8 MB less at 1M events). Then the
   // values move down over the links (arena.ts `compact`), and the rest is given back.
   const start = index.arena.mark();
-  const content = n === 0 || options.contentLinks === false ? undefined : contentLinks(index);
+  const content = n === 0 || options.contentLinks === false ? undefined : yield* contentLinkSteps(index, clock);
   if (clock.due()) yield* clock.pause();
   const values = index.arena.float64(n);
   const scratch = index.arena.mark();

@@ -15,6 +15,9 @@ import '../../../src/trace/importers';
 import { loadTraceFile } from '../../../src/trace/load-file';
 import type { LoadedTrace } from '../../../src/trace/model';
 import { readTraceJsonl } from '../../../src/trace/read';
+import { contentLinks, contentLinkSteps } from '../../../src/analysis/credit';
+import { PauseClock } from '../../../src/analysis/pauses';
+import { TraceIndex } from '../../../src/analysis/trace-index';
 
 const FIXTURES = path.join(__dirname, '..', '..', 'fixtures');
 
@@ -73,3 +76,26 @@ test('the loops, stops and credit phases pause at their seams; pauses off, none 
   assert.ok(pausesIn('stops', 'credit') >= 2, 'between the stages of the credit');
   assert.deepEqual(stepped(loaded, Infinity).phases, named);
 });
+
+test('the content links found in stretches, pausing between them, equal those found in one scan (the tables the scan grows carried from stretch to stretch)', () => {
+  const loaded = generated(20_000);
+  const whole = new TraceIndex(loaded);
+  const inOne = contentLinks(whole);
+  const one = { start: [...inOne.start], links: inOne.start[whole.size] };
+  const pairs = (l: typeof inOne, n: number) => Array.from({ length: l.start[n] }, (_, k) => `${l.from[k]}:${l.count[k]}`);
+  const onePairs = pairs(inOne, whole.size);
+  whole.free();
+  for (const stretch of [1, 700, 4096]) {
+    const index = new TraceIndex(loaded);
+    const steps = contentLinkSteps(index, new PauseClock(0), stretch);
+    let pauses = 0;
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) pauses++;
+    const links = step.value;
+    assert.equal(pauses, Math.ceil(index.size / stretch) - 1, `a pause between two stretches of ${stretch}`);
+    assert.deepEqual([...links.start], one.start, `stretches of ${stretch}: each event's first link`);
+    assert.deepEqual(pairs(links, index.size), onePairs, `stretches of ${stretch}: the links and their counts`);
+    index.free();
+  }
+});
+
