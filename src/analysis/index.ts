@@ -11,7 +11,7 @@ import type { LoadedTrace } from '../trace/model';
 import { findBlame, type BlameRule } from './blame';
 import { creditSteps } from './credit';
 import { loopSteps, type LoopOptions } from './loops';
-import { computeMetrics } from './metrics';
+import { metricSteps } from './metrics';
 import { traceOutcome } from './outcome';
 import { stopSteps, type StopOptions } from './stops';
 import { guessTopology } from './topology';
@@ -117,7 +117,7 @@ export function* indexSteps(index: TraceIndex, options: AnalysisOptions): Genera
   const blame = findBlame(index, outcome, { rules: options.blameRules });
   yield 'blame';
   clock.reset();
-  const metrics = computeMetrics(index);
+  const metrics = yield* metricSteps(index, clock);
   if (clock.due()) yield* clock.pause();
   const topology = guessTopology(index, metrics);
   yield 'metrics';

@@ -23,6 +23,7 @@
  * - Protocol overhead: tokens of hand-offs between agents (message, delegate, return, spawn) / all
  *   tokens; character counts of content when the trace records no tokens.
  */
+import { PauseClock, withoutPauses, type Pause } from './pauses';
 import { busyTime, type BusyTime } from './busy-time';
 import { isExplicitCode } from './link-table';
 import { countsSteps } from '../trace/model';
@@ -36,6 +37,11 @@ import type { TraceEvent } from '../trace/schema';
  * interpreter at the start of each next loop, on every call.
  */
 export function computeMetrics(index: TraceIndex): Metrics {
+  return withoutPauses(metricSteps(index, new PauseClock(Infinity)));
+}
+
+/** {@link computeMetrics} with a pause between its passes when `clock` says so (src/analysis/pauses.ts). */
+export function* metricSteps(index: TraceIndex, clock: PauseClock): Generator<Pause, Metrics, void> {
   const n = index.size;
   // the per-event work and path arrays are scratch in the index's arena, given back here
   const scratch = index.arena.mark();
@@ -45,8 +51,10 @@ export function computeMetrics(index: TraceIndex): Metrics {
     const own = index.arena.float64(n);
     let basis: Metrics['work_basis'];
     ({ basis, costs } = workAndCosts(index, own, hasSeveralAgents(index)));
+    if (clock.due()) yield* clock.pause();
     const start = index.arena.float64(n);
     const cp = criticalPath(index, own, basis, start);
+    if (clock.due()) yield* clock.pause();
     // busy time needs a clock: without durations every event counts 1 and the ratio stays total / critical
     let busy: BusyTime | undefined;
     if (basis !== 'events') {
@@ -59,6 +67,7 @@ export function computeMetrics(index: TraceIndex): Metrics {
     index.arena.release(scratch);
   }
   const { total, critical, path, basis, busy } = work;
+  if (clock.due()) yield* clock.pause();
   const { spawns, maxFanOut, depth } = spawnTree(index);
   const { tokens, chars } = costs;
   const overheadBasis: Metrics['overhead_basis'] = tokens > 0 ? 'tokens' : 'chars';

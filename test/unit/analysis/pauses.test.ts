@@ -1,7 +1,7 @@
 /**
  * Pauses inside the long phases of the analysis (src/analysis/pauses.ts, issue #30): with a pause at
  * every seam (`pauseAfterMs: 0`) the phases yield `pause` between the loop detectors, between two
- * stops' verdicts and between the stages of the credit, and the analysis is the one made in one
+ * stops' verdicts, between the stages of the credit and the passes of the metrics, and the analysis is the one made in one
  * call, on every otrace fixture, real sessions of other formats and a generated trace of 20,000
  * events; with pauses off (`Infinity`) none comes.
  */
@@ -74,6 +74,7 @@ test('the loops, stops and credit phases pause at their seams; pauses off, none 
   assert.ok(pausesIn('index', 'loops') >= 3, 'between the loop detectors');
   assert.ok(pausesIn('loops', 'stops') >= 2, `between the stops' verdicts (${pausesIn('loops', 'stops')})`);
   assert.ok(pausesIn('stops', 'credit') >= 2, 'between the stages of the credit');
+  assert.ok(pausesIn('blame', 'metrics') >= 3, 'between the passes of the metrics');
   assert.deepEqual(stepped(loaded, Infinity).phases, named);
 });
 
