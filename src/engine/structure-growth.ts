@@ -510,6 +510,7 @@ function extendEdges(g: Growth, more: More, events: readonly TraceEvent[], edges
   const pendingNew = pendingAdds.filter(([, a, b]) => added(a, b));
   const derivedNew = newAdds.filter(([, a, b]) => added(a, b));
   const count = old.count + traceNew.length + pendingNew.length + derivedNew.length;
+  if (traceNew.length === 0 && pendingNew.length === 0) return appendedLinks(old, kept, { count, types, typeOf, derivedNew, pending: [...pendingLeft, ...newPending], joined, typeIndex });
   const out: LayoutEdges = { count, source: new Int32Array(count), target: new Int32Array(count), type: new Uint16Array(count), types, derived: new Uint8Array(count), id: new Int32Array(count) };
   const derivedFrom = new Int32Array(count - kept.traceEdges - traceNew.length);
   let k = 0;
@@ -560,6 +561,35 @@ function extendEdges(g: Growth, more: More, events: readonly TraceEvent[], edges
   }
   const pending = Int32Array.from([...pendingLeft, ...newPending]);
   return { edges: out, kept: { joined, traceEdges, derivedFrom, pending, typeIndex }, inserted: Int32Array.from(inserted) };
+}
+
+/**
+ * {@link extendEdges} when the append only adds links after the old ones (no trace edge, no link of
+ * an old event: the common append): the old columns are extended in place (src/shared/append-column.ts)
+ * and only the new links written, instead of copying every edge (15 bytes each) on each append.
+ */
+function appendedLinks(
+  old: LayoutEdges,
+  kept: EdgesKept,
+  add: { count: number; types: string[]; typeOf: (type: string) => number; derivedNew: [number, number, number, string][]; pending: number[]; joined: EdgesKept['joined']; typeIndex: EdgesKept['typeIndex'] },
+): { edges: LayoutEdges; kept: EdgesKept; inserted: Int32Array } {
+  const { count, derivedNew } = add;
+  const column = <T extends Int32Array | Uint16Array | Uint8Array>(c: T) => appendColumn(c.subarray(0, old.count) as T, count);
+  const out: LayoutEdges = { count, source: column(old.source), target: column(old.target), type: column(old.type), types: add.types, derived: column(old.derived), id: column(old.id) };
+  const derivedFrom = appendColumn(kept.derivedFrom, count - kept.traceEdges);
+  const inserted = new Int32Array(derivedNew.length);
+  derivedNew.forEach(([i, a, b, type], q) => {
+    const k = old.count + q;
+    out.source[k] = a;
+    out.target[k] = b;
+    out.type[k] = add.typeOf(type);
+    out.derived[k] = 1;
+    // a derived link's id is its place
+    out.id[k] = k;
+    derivedFrom[k - kept.traceEdges] = i;
+    inserted[q] = k;
+  });
+  return { edges: out, kept: { joined: add.joined, traceEdges: kept.traceEdges, derivedFrom, pending: Int32Array.from(add.pending), typeIndex: add.typeIndex }, inserted };
 }
 
 /** True when the ascending list holds v. */
