@@ -76,10 +76,10 @@ export function showFindings(list: HTMLElement, findings: GraphFinding[], action
     // a large file's first part drawn while the rest is read (or where its read was cancelled)
     const mb = (b: number) => Math.round(b / (1 << 20)).toLocaleString('en-US');
     const text = reading.stopped
-      ? `read cancelled: the first ${mb(reading.bytes)} of ${mb(reading.of)} MB shown, not analysed`
+      ? `read stopped: the first ${mb(reading.bytes)} of ${mb(reading.of)} MB shown, not analysed`
       : `reading… the first ${mb(reading.bytes)} of ${mb(reading.of)} MB shown (the rest, then findings, stops, loops and credit follow)`;
     const title = reading.stopped
-      ? 'The read of this large file was cancelled: the graph shows the events of its first part, without findings; its next load reads on.'
+      ? 'The read of this large file was cancelled or failed: the graph shows the events of its first part, without findings; its next load reads on.'
       : 'The file is large: the graph shows the events of its first part while the rest is read; the whole trace and then its analysis replace it.';
     list.replaceChildren(analysingNote(text, title));
     list.hidden = false;

@@ -15,7 +15,7 @@ export function showHeader(next: GraphOverview): void {
   $('summary').textContent =
     `${next.format} · ${next.traces ? `${next.traces.length} traces · ` : ''}${next.reading ? 'first ' : ''}${next.totalEvents.toLocaleString('en-US')} events · ${laneAgentWords(next)}` +
     // a large file's first part, the rest being read
-    (next.reading ? ` · ${next.reading.stopped ? 'read cancelled at' : 'reading'} ${Math.floor((100 * next.reading.bytes) / Math.max(1, next.reading.of))}% of ${Math.round(next.reading.of / (1 << 20)).toLocaleString('en-US')} MB${next.reading.stopped ? '' : '…'}` : '') +
+    (next.reading ? ` · ${next.reading.stopped ? 'read stopped at' : 'reading'} ${Math.floor((100 * next.reading.bytes) / Math.max(1, next.reading.of))}% of ${Math.round(next.reading.of / (1 << 20)).toLocaleString('en-US')} MB${next.reading.stopped ? '' : '…'}` : '') +
     // reading problems only: the findings below are listed in Problems too, so say which these are
     (errors + warnings ? ` · ${problemCounts(errors, warnings)} reading the file (see Problems)` : '');
 }

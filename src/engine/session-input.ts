@@ -213,13 +213,13 @@ export class SessionFiles {
   /** Whether a reader's events are shared with it, and how far a read in parts went (a reader read to its end is let go unless it follows the file). */
   private partOf(reading: NonNullable<SessionFiles['streamedFile']>): { shared: boolean; part?: FileRead['part'] } {
     const { file } = reading;
-    if (reading.parts && file.readTo < file.size) return { shared: true, part: { bytes: file.readTo, of: file.size } };
+    if (reading.parts && !file.atEnd) return { shared: true, part: { bytes: file.readTo, of: file.size } };
     return { shared: this.keepsReader(reading) };
   }
 
   /** True when the reader stays (it follows the file); false when it was reading in parts only and is let go now, read to the end. */
   private keepsReader(reading: NonNullable<SessionFiles['streamedFile']>): boolean {
-    if (reading.parts && reading.file.readTo >= reading.file.size) {
+    if (reading.parts && reading.file.atEnd) {
       delete reading.parts;
       if (!reading.follows) {
         this.streamedFile = undefined;

@@ -367,29 +367,32 @@ export class SessionStore implements EngineCalls {
     while (read.part) {
       try {
         await (between ?? (() => this.yieldToMessages()))();
+        if (this.sessions.get(key) !== session) return undefined;
+        read = session.files.readOn(this.options.partBytes ?? PART_BYTES);
       } catch (err) {
-        if (err === SUPERSEDED && this.wanted.get(key) === -1) this.readStopped(session, report);
+        // cancelled, or the file could no longer be read (deleted): the part is shown as where the read stopped (a newer load reads on)
+        if (err !== SUPERSEDED) this.readStopped(session, report, `the read failed: ${(err as Error).message}`);
+        else if (this.wanted.get(key) === -1) this.readStopped(session, report, 'the read was cancelled');
         throw err;
       }
-      if (this.sessions.get(key) !== session) return undefined;
-      read = session.files.readOn(this.options.partBytes ?? PART_BYTES);
       if (read.part) report({ phase: 'read', message: readingMessage(name, read.part) });
     }
     return read;
   }
 
   /**
-   * A read in parts was cancelled: its part stays shown, no longer pending (the header and the status
-   * bar say where the read stopped; the next load reads on). Reported so that the views say so.
+   * A read in parts was cancelled or failed: its part stays shown, no longer pending (the header and
+   * the status bar say where the read stopped; the next load reads on). Reported so that the views
+   * say so. @param why e.g. `the read was cancelled`.
    */
-  private readStopped(session: Session, report: (p: LoadProgress) => void): void {
+  private readStopped(session: Session, report: (p: LoadProgress) => void, why: string): void {
     const part = session.snapshot;
-    if (!part?.reading || part.reading.stopped) return;
+    if (!part?.reading || part.reading.stopped || this.sessions.get(part.key) !== session) return;
     const { analysisPending: _pending, ...rest } = part;
-    const stopped: TraceSnapshot = { ...rest, reading: { ...part.reading, stopped: true }, analysisError: 'the read was cancelled: the first part of the file is shown, not analysed' };
+    const stopped: TraceSnapshot = { ...rest, reading: { ...part.reading, stopped: true }, analysisError: `${why}: the first part of the file is shown, not analysed` };
     const summary = summarize(stopped, snapshotStamp(stopped), session.files.bytesRead, false);
     Object.assign(session, { snapshot: stopped, summary, marks: undefined });
-    report({ phase: 'read', message: 'the read was cancelled', read: summary });
+    report({ phase: 'read', message: why, read: summary });
   }
 
   /**

@@ -51,8 +51,9 @@ export class GrowingTraceFile {
   /**
    * Reads what was appended since the last call (the whole file the first time).
    * @param upTo read no further than this byte of the file (a part of a large file read in steps,
-   *   src/engine/session-input.ts): only the complete lines that end there or before are read, and
-   *   the trace returned is `loadTraceFile`'s of the file's first {@link offset} bytes; default: all.
+   *   src/engine/session-input.ts): only the complete lines that end there or before are read (when
+   *   none does, the line that goes on past it: a part always moves on), and the trace returned is
+   *   `loadTraceFile`'s of the file's first {@link offset} bytes; default: all ({@link atEnd} then).
    * @returns the trace as `loadTraceFile` reads the file now (or its part), or undefined when the file
    *   cannot be followed from where it was read (shrank, replaced, rewritten, or a held line ended otherwise).
    * @throws the file system's error when the file cannot be read; RangeError for a line nested too deeply to parse.
@@ -69,8 +70,9 @@ export class GrowingTraceFile {
       this.ino = stat.ino;
       this.size = size;
       // a part ends at a line break: a held line (a pending last line taken) is only ever the file's last
-      const part = upTo < size && this.held === undefined;
-      const loaded = this.take(fd, part ? Math.max(upTo, this.offset) : size, part);
+      const cut = upTo < size && this.held === undefined ? breakNear(fd, this.offset, Math.max(upTo, this.offset), size) : size;
+      this.atEnd = cut === size;
+      const loaded = this.take(fd, cut, !this.atEnd);
       if (loaded) this.ends = readEndsOf(fd, this.offset + (this.held ?? 0), this.ends);
       return loaded;
     } finally {
@@ -82,6 +84,9 @@ export class GrowingTraceFile {
   get readTo(): number {
     return this.offset;
   }
+
+  /** True when the last update read to the file's end (its last line too, complete or not), not a part of it. */
+  atEnd = false;
 
   /**
    * Reads the bytes after what was read, up to `size`; the trace so far, or undefined when a held line went on.
@@ -138,7 +143,8 @@ export class GrowingTraceFile {
         return (buffer, off, length, position) => (position >= size ? 0 : kept.copy(buffer, off, position - from, Math.min(size, position + length) - from));
       }
       // The bytes after `offset` read last time (a pending line) are kept: only what follows them is read.
-      const kept = this.pending.length <= size - from ? this.pending : Buffer.alloc(0);
+      // (their last bytes compared with the file's first: a file cut and written anew since holds others there)
+      const kept = this.pending.length <= size - from && samePending(fd, from, this.pending) ? this.pending : Buffer.alloc(0);
       const bytes = Buffer.alloc(size - from);
       kept.copy(bytes);
       const got = bytes.length > kept.length ? fs.readSync(fd, bytes, kept.length, bytes.length - kept.length, from + kept.length) : 0;
@@ -197,3 +203,36 @@ function readAt(path: string, offset: number, bytes: number): string {
     fs.closeSync(fd);
   }
 }
+
+/**
+ * Where a part of the file from `from` read up to about `upTo` ends: just after the last line break
+ * in [from, upTo), else just after the first one from `upTo` on (a line longer than a part), else
+ * `size` (no break left: the part is the rest of the file). Reads the bytes it looks at (not counted:
+ * a part's bytes are read when taken).
+ */
+function breakNear(fd: number, from: number, upTo: number, size: number): number {
+  const buf = Buffer.alloc(BACK_BYTES);
+  for (let hi = upTo; hi > from; ) {
+    const lo = Math.max(from, hi - BACK_BYTES);
+    const n = fs.readSync(fd, buf, 0, hi - lo, lo);
+    const k = buf.lastIndexOf(0x0a, n - 1);
+    if (k !== -1) return lo + k + 1;
+    hi = lo;
+  }
+  for (let lo = upTo; lo < size; lo += BACK_BYTES) {
+    const n = fs.readSync(fd, buf, 0, Math.min(BACK_BYTES, size - lo), lo);
+    const k = buf.subarray(0, n).indexOf(0x0a);
+    if (k !== -1) return lo + k + 1;
+  }
+  return size;
+}
+
+/** True when the file holds `pending`'s last bytes (up to 4 KB) at their place after `from` (read, not counted). */
+function samePending(fd: number, from: number, pending: Buffer): boolean {
+  const k = Math.min(pending.length, 4096);
+  if (k === 0) return true;
+  const buf = Buffer.alloc(k);
+  const n = fs.readSync(fd, buf, 0, k, from + pending.length - k);
+  return n === k && buf.equals(pending.subarray(pending.length - k));
+}
+

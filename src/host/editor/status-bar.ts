@@ -38,7 +38,7 @@ export class TraceStatusBar implements vscode.Disposable {
       ? 'otrace: the trace is still being written (lines appended in the last two minutes). Click to open its graph.'
       : found.summary.reading
         ? found.summary.reading.stopped
-          ? 'otrace: the read of this large file was cancelled: its first part is shown, not analysed (its next load reads on)'
+          ? 'otrace: the read of this large file was cancelled or failed: its first part is shown, not analysed (its next load reads on)'
           : 'otrace: the file is large: its first part is shown (graph, hovers, outline) while the rest is read; then the whole trace, then its analysis'
         : analysing
           ? 'otrace: the trace is read and its graph can open; its analysis (stops, loops, credit, findings) is still running'

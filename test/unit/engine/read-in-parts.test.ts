@@ -146,7 +146,7 @@ test('a cancel while the file is read in parts ends the load, its part shown as 
   assert.equal(last.reading.bytes, reads[0].reading!.bytes, 'at the first part');
   assert.equal(last.analysisPending, undefined, 'no longer pending');
   assert.match(last.analysisError ?? '', /the read was cancelled/);
-  assert.match(summaryText(last), /· read cancelled at \d+% of 0 MB$/);
+  assert.match(summaryText(last), /· read stopped at \d+% of 0 MB$/);
   const overview = await engine.graphOverview('parts', 'parts');
   assert.ok(overview?.reading?.stopped && !overview.analysing, 'the graph says it too');
   const next = await engine.load(request(file));
@@ -168,4 +168,60 @@ test('a file that grows while it is read in parts: the appended lines are read o
   const next = (await engine.load(request(file)))!;
   assert.equal(next.counts.events, whole!.counts.events);
   assert.equal(next.bytesRead, fs.statSync(file).size, 'no byte read twice');
+});
+
+// Found by a fuzz of the reads in parts (appends, truncations, rewrites, deletes, newer loads, cancels, odd files).
+test('a file whose last line has no line break, or holds a line longer than a part, is read to its end (a part always moves on)', { timeout: 60_000 }, async () => {
+  const text = fs.readFileSync(DEMO, 'utf8');
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  const long = JSON.parse(lines[10]) as Record<string, unknown>;
+  const cases: [string, string, typeof PARTS][] = [
+    ['no final line break', text.replace(/\n+$/, ''), PARTS],
+    ['a cut-off last line', `${text}{"id":"cut","t":99,"ty`, PARTS],
+    ['a line longer than a part', `${[...lines.slice(0, 10), JSON.stringify({ ...long, content: 'x'.repeat(5000) }), ...lines.slice(11)].join('\n')}\n`, PARTS],
+    ['a first line longer than the first part', text, { ...PARTS, firstPartBytes: 50, partBytes: 50 }],
+  ];
+  for (const [name, content, options] of cases) {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-parts-')), 'odd.otrace.jsonl');
+    fs.writeFileSync(file, content);
+    fs.utimesSync(file, new Date(Date.now() - 3600_000), new Date(Date.now() - 3600_000));
+    const whole = await new InProcessEngine({ streamFromBytes: 1, firstPartBytes: Infinity }).load(request(file));
+    const engine = new InProcessEngine(options);
+    const { load, messages } = recordedLoad(engine, file);
+    const analysed = await load;
+    assert.ok(messages.length < 100, `${name}: ${messages.length} progress reports`);
+    assert.deepEqual(same(analysed), same(whole), name);
+  }
+});
+
+test('a file truncated and written anew between two parts: the rest read is what the file holds then', async () => {
+  const file = copyOf(DEMO);
+  const text = fs.readFileSync(file, 'utf8');
+  const engine = new InProcessEngine(PARTS);
+  let changed = false;
+  const { load } = recordedLoad(engine, file, (s) => {
+    if (!s.reading || changed) return;
+    changed = true;
+    // the lines after the first part written again with other ids, from the part's end
+    const rest = text.slice(Buffer.from(text).subarray(0, s.reading.bytes).toString('utf8').length).replace(/"id":"/g, '"id":"new-');
+    fs.truncateSync(file, s.reading.bytes);
+    fs.appendFileSync(file, rest);
+  });
+  const analysed = await load;
+  const fresh = await new InProcessEngine({ streamFromBytes: 1, firstPartBytes: Infinity }).load(request(file));
+  assert.ok(changed);
+  assert.deepEqual({ ...same(analysed), bytesRead: 0 }, { ...same(fresh), bytesRead: 0 });
+});
+
+test('a file deleted while it is read in parts: the load fails, and its part is shown as where the read stopped, not as reading', async () => {
+  const file = copyOf(DEMO);
+  const engine = new InProcessEngine(PARTS);
+  const { load, reads } = recordedLoad(engine, file, (s) => {
+    if (s.reading && !s.reading.stopped && fs.existsSync(file)) fs.unlinkSync(file);
+  });
+  await assert.rejects(load);
+  const last = reads[reads.length - 1];
+  assert.ok(last.reading?.stopped, 'the views are told the read stopped');
+  assert.match(last.analysisError ?? '', /the read failed/);
+  assert.equal(last.analysisPending, undefined);
 });

@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { describe, it } from 'node:test';
+import { describe, it, test } from 'node:test';
 import fc from 'fast-check';
 import { GrowingTraceFile } from '../../../src/trace/growing-file';
 import { loadTraceFile } from '../../../src/trace/load-file';
@@ -114,12 +114,18 @@ describe('GrowingTraceFile read in parts (update(upTo)) equals loadTraceFile of 
             const upTo = to + Math.floor((full.length - to) * p);
             const got = growing.update(upTo);
             assert.ok(got, `part to ${upTo}: read`);
-            // complete lines only: up to the last break at or before upTo (nothing past it when there is none)
+            // complete lines only: up to the last break at or before upTo, else (a line longer than the part) the first after it
             const lastBreak = upTo > 0 ? full.lastIndexOf(0x0a, upTo - 1) + 1 : 0;
-            assert.equal(growing.readTo, upTo >= full.length ? full.length : Math.max(to, lastBreak), `part to ${upTo}: read to`);
+            const nextBreak = full.indexOf(0x0a, upTo) + 1 || full.length;
+            const end = lastBreak > to ? lastBreak : nextBreak;
+            assert.equal(growing.readTo, upTo >= full.length || end === full.length ? growing.readTo : end, `part to ${upTo}: read to`);
+            assert.equal(growing.atEnd, upTo >= full.length || end === full.length, `part to ${upTo}: at the end`);
+            if (!growing.atEnd) assert.ok(growing.readTo > to || to === full.length, `part to ${upTo}: moved on from ${to}`);
             to = growing.readTo;
-            if (full.subarray(0, to).toString('utf8').trim() === '') continue;
-            fs.writeFileSync(prefix, full.subarray(0, to));
+            // read to the end, its last line too (complete or not): the whole file
+            const shown = growing.atEnd ? full.length : to;
+            if (full.subarray(0, shown).toString('utf8').trim() === '') continue;
+            fs.writeFileSync(prefix, full.subarray(0, shown));
             const part = plain(got);
             const whole = plain(loadTraceFile(prefix));
             // the origins name the file read
@@ -137,4 +143,22 @@ describe('GrowingTraceFile read in parts (update(upTo)) equals loadTraceFile of 
       );
     });
   }
+});
+
+test('a pending last line that the file no longer holds (cut and written anew since) is read again, not taken from memory', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-growing-pending-'));
+  const file = path.join(dir, 'live.otrace.jsonl');
+  const line = (id: string, t: number) => JSON.stringify({ id, t, type: 'message', agent: 'a', content: `text of ${id}` });
+  const head = `${line('e1', 1)}\n${line('e2', 2)}\n`;
+  const half = line('e3', 3).slice(0, 30);
+  fs.writeFileSync(file, head + half);
+  const growing = new GrowingTraceFile(file);
+  assert.ok(growing.update(), 'read with its half line pending');
+  // the half line cut away and another line written in its place, longer than the half line
+  fs.truncateSync(file, Buffer.byteLength(head));
+  fs.appendFileSync(file, `${line('x3', 3)}\n${line('x4', 4)}\n`);
+  const got = growing.update();
+  assert.ok(got);
+  assert.deepEqual(plain(got).trace, plain(loadTraceFile(file)).trace);
+  assert.deepEqual(got.trace.events.map((e) => e.id), ['e1', 'e2', 'x3', 'x4']);
 });
