@@ -3,6 +3,7 @@
  * button, the "in progress" button and the loading state. The file name and trace ids are
  * untrusted: textContent only, controls shown (plainLabel).
  */
+import { partWords } from '../src/shared/part-words';
 import type { GraphOverview } from '../src/shared/protocol';
 import { plainLabel } from '../src/shared/untrusted-text';
 import { $ } from './dom';
@@ -15,7 +16,7 @@ export function showHeader(next: GraphOverview): void {
   $('summary').textContent =
     `${next.format} · ${next.traces ? `${next.traces.length} traces · ` : ''}${next.reading ? 'first ' : ''}${next.totalEvents.toLocaleString('en-US')} events · ${laneAgentWords(next)}` +
     // a large file's first part, the rest being read
-    (next.reading ? ` · ${next.reading.stopped ? 'read stopped at' : 'reading'} ${Math.floor((100 * next.reading.bytes) / Math.max(1, next.reading.of))}% of ${Math.round(next.reading.of / (1 << 20)).toLocaleString('en-US')} MB${next.reading.stopped ? '' : '…'}` : '') +
+    (next.reading ? ` · ${partWords(next.reading)}` : '') +
     // reading problems only: the findings below are listed in Problems too, so say which these are
     (errors + warnings ? ` · ${problemCounts(errors, warnings)} reading the file (see Problems)` : '');
 }

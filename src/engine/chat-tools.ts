@@ -82,7 +82,9 @@ function traceFacts(s: TraceSnapshot): Record<string, unknown> {
     format: s.loaded.format,
     events: s.loaded.trace.events.length,
     agents: agents.size,
-    reader_problems: s.loaded.problems.length,
+    // (a large file's first part: its references to events not read yet are no problems; the facts say it is a part)
+    reader_problems: s.reading ? 0 : s.loaded.problems.length,
+    ...(s.reading ? { partial: { bytes_read: s.reading.bytes, file_bytes: s.reading.of, read_stopped: s.reading.stopped === true } } : {}),
     ...(s.analysisError ? { analysis_error: s.analysisError } : {}),
     ...(s.analysisPending ? { analysis_pending: true } : {}),
   };

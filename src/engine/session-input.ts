@@ -78,10 +78,12 @@ export class SessionFiles {
   /**
    * @param streamFromBytes otrace JSONL files from this size on are streamed (bytes; tests set it low).
    * @param firstPartBytes a streamed file read for the first time answers with its first this many bytes (default {@link FIRST_PART_BYTES}; tests set it low).
+   * @param partBytes a later load of a file still being read in parts (a newer load superseded the one reading it) reads on this many bytes (the store's part).
    */
   constructor(
     private readonly streamFromBytes = STREAM_FROM_BYTES,
     private readonly firstPartBytes = FIRST_PART_BYTES,
+    private readonly partBytes = FIRST_PART_BYTES * 4,
   ) {}
 
   /** Bytes read from disk so far. */
@@ -170,8 +172,10 @@ export class SessionFiles {
     const kept = this.streamedFile;
     if (kept?.path === path) {
       const before = kept.file.bytesRead;
-      const loaded = tryUpdate(kept.file);
-      if (loaded) return { loaded, bytes: kept.file.bytesRead - before, shared: this.keepsReader(kept) };
+      // a file still being read in parts (the load reading it was superseded) goes on in parts: no read of the whole rest at once
+      const loaded = tryUpdate(kept.file, kept.parts ? kept.file.readTo + this.partBytes : Infinity);
+      kept.follows ||= follow;
+      if (loaded) return { loaded, bytes: kept.file.bytesRead - before, ...this.partOf(kept) };
       this.streamedBytes += kept.file.bytesRead - before;
     }
     if (follow || inParts) {
@@ -198,15 +202,27 @@ export class SessionFiles {
     const reading = this.streamedFile;
     if (!reading?.parts) throw new Error('no file is being read in parts');
     const before = reading.file.bytesRead;
-    const loaded = reading.file.update(reading.file.readTo + bytes);
-    this.streamedBytes += reading.file.bytesRead - before;
-    if (!loaded) {
-      // replaced or rewritten while it was read: read whole (it is then not followed)
+    let loaded: LoadedTrace | undefined;
+    try {
+      loaded = reading.file.update(reading.file.readTo + bytes);
+    } catch (err) {
+      // a reader that failed within a part may hold some of its records: never read on with it (the next load reads the file whole)
       this.streamedFile = undefined;
-      const whole = loadTraceFile(reading.path);
+      this.streamed = undefined;
+      throw err;
+    } finally {
+      this.streamedBytes += reading.file.bytesRead - before;
+    }
+    if (!loaded) {
+      // replaced or rewritten while it was read: read whole (it is then not followed; the next load looks at it afresh)
+      this.streamedFile = undefined;
+      this.streamed = undefined;
+      const whole = loadTraceFile(reading.path, this.live);
       this.streamedBytes += whole.bytes;
       return { loaded: whole, grew: false, shared: false };
     }
+    // a file that grew while it was read is being written: its reader follows it from now on
+    if (this.streamed && reading.file.size > this.streamed.size) reading.follows = true;
     return { loaded, grew: false, ...this.partOf(reading) };
   }
 

@@ -215,7 +215,7 @@ export class SessionStore implements EngineCalls {
     try {
       await this.yieldToMessages();
       let session = this.sessions.get(key);
-      if (!session) this.sessions.set(key, (session = { files: new SessionFiles(this.options.streamFromBytes, this.options.firstPartBytes), fromDisk: false }));
+      if (!session) this.sessions.set(key, (session = { files: new SessionFiles(this.options.streamFromBytes, this.options.firstPartBytes, this.options.partBytes ?? PART_BYTES), fromDisk: false }));
       // a read the followed analysis before this load took between its phases (readAhead), else this load's own
       const early = this.waiting.get(key);
       if (early?.id === id) this.waiting.delete(key);
@@ -295,6 +295,10 @@ export class SessionStore implements EngineCalls {
       if (!stopped) session.files.kept();
       return summary;
     } catch (err) {
+      // A large file's first part still shown as being read: a cancel or a failure anywhere in this load leaves it
+      // stopped there (a newer load that supersedes this one reads on, and shows what it read)
+      const session = this.sessions.get(key);
+      if (session && (err !== SUPERSEDED || this.wanted.get(key) === -1)) this.readStopped(session, report, err === SUPERSEDED ? 'the read was cancelled' : `the read failed: ${(err as Error).message}`);
       if (err === SUPERSEDED) return undefined;
       throw err;
     }
@@ -326,7 +330,8 @@ export class SessionStore implements EngineCalls {
     // lines appended to a large trace, or a followed one read again (its events those of the reader that follows it, e.g. once its
     // file is no longer written): the trace as read shows the last analysis's findings while its own runs (no decoration blinks out)
     const first = progressive && (read.grew || read.shared) && fromDisk ? appendedSnapshot(key, request.version, request.path, read.loaded, session.snapshot) : readSnapshot(key, request.version, request.path, read.loaded);
-    if (!progressive) {
+    // (a large file's first part shown: the whole trace as read replaces it now, however few its events)
+    if (!progressive && !session.snapshot?.reading) {
       report({ phase: 'analyze', message: analysing });
       return { read, fromDisk, first, progressive, analysing };
     }
@@ -365,16 +370,10 @@ export class SessionStore implements EngineCalls {
       prepareGraph(part);
     }
     while (read.part) {
-      try {
-        await (between ?? (() => this.yieldToMessages()))();
-        if (this.sessions.get(key) !== session) return undefined;
-        read = session.files.readOn(this.options.partBytes ?? PART_BYTES);
-      } catch (err) {
-        // cancelled, or the file could no longer be read (deleted): the part is shown as where the read stopped (a newer load reads on)
-        if (err !== SUPERSEDED) this.readStopped(session, report, `the read failed: ${(err as Error).message}`);
-        else if (this.wanted.get(key) === -1) this.readStopped(session, report, 'the read was cancelled');
-        throw err;
-      }
+      // (cancelled, or the file could no longer be read: the load's catch shows the part as where the read stopped)
+      await (between ?? (() => this.yieldToMessages()))();
+      if (this.sessions.get(key) !== session) return undefined;
+      read = session.files.readOn(this.options.partBytes ?? PART_BYTES);
       if (read.part) report({ phase: 'read', message: readingMessage(name, read.part) });
     }
     return read;

@@ -52,7 +52,7 @@ export interface TraceSnapshot {
    * Set on the trace of a large file's first part while the rest is read (issue #30, progressive
    * open: src/engine/session-input.ts): the trace of the file's first `bytes` of its `of` bytes. Its
    * problems are not listed meanwhile (a reference to an event not read yet is no missing event).
-   * `stopped`: the read was cancelled there (the part stays shown, unanalysed, until the next load).
+   * `stopped`: the read was cancelled or failed before its end (the part stays shown, unanalysed; the next load reads on).
    */
   reading?: { bytes: number; of: number; stopped?: true };
 }

@@ -303,6 +303,7 @@ export class OpenTraces implements vscode.Disposable {
   private load(key: string, version: number, uri: vscode.Uri, text: string | undefined, options: { force?: boolean; changed?: string[] }): Promise<SessionSummary | undefined> {
     let report: ((p: LoadProgress) => void) | undefined;
     let last: LoadProgress | undefined;
+    let analysingShown = false;
     const outcome = this.outcomes.get(key);
     const request = { key, version, path: uri.fsPath, text, local: uri.scheme === 'file', ...options, ...(outcome ? { outcome } : {}) };
     const number = ++this.loads;
@@ -316,7 +317,11 @@ export class OpenTraces implements vscode.Disposable {
     const promise: Promise<SessionSummary | undefined> = this.engine
       .load(request, (p) => {
         // a large trace as read, its analysis running: the views show it now (the answer brings the analysed summary)
-        if (p.read && this.pending.get(key)?.promise === promise && show(p.read)) this.showAnalysing(uri, promise);
+        // (once per load: a large file's first part, the whole as read and a stopped read each come as read)
+        if (p.read && this.pending.get(key)?.promise === promise && show(p.read) && !analysingShown) {
+          analysingShown = true;
+          this.showAnalysing(uri, promise);
+        }
         last = p;
         report?.(p);
       })

@@ -217,7 +217,7 @@ export interface GraphOverview {
    * the last analysis's, of the first `analysedEvents` events (and so are the nodes' marks).
    */
   analysedEvents?: number;
-  /** Set while a large file is read in parts: the graph shows the trace of its first `bytes` bytes of `of` (the rest follows, then the analysis); `stopped`: the read was cancelled there. */
+  /** Set while a large file is read in parts: the graph shows the trace of its first `bytes` bytes of `of` (the rest follows, then the analysis); `stopped`: the read was cancelled or failed before its end (the part stays shown, unanalysed). */
   reading?: { bytes: number; of: number; stopped?: true };
 }
 

@@ -137,7 +137,7 @@ export class GrowingTraceFile {
   private reading(fd: number, size: number): ReadBytes {
     const from = this.offset;
     if (size - from <= IN_MEMORY_BYTES) {
-      if (this.pending.length >= size - from) {
+      if (this.pending.length >= size - from && samePending(fd, from, this.pending.subarray(0, size - from))) {
         // a part that ends within the bytes read before (kept whole for the next read)
         const kept = this.pending;
         return (buffer, off, length, position) => (position >= size ? 0 : kept.copy(buffer, off, position - from, Math.min(size, position + length) - from));
@@ -215,7 +215,7 @@ function breakNear(fd: number, from: number, upTo: number, size: number): number
   for (let hi = upTo; hi > from; ) {
     const lo = Math.max(from, hi - BACK_BYTES);
     const n = fs.readSync(fd, buf, 0, hi - lo, lo);
-    const k = buf.lastIndexOf(0x0a, n - 1);
+    const k = n > 0 ? buf.subarray(0, n).lastIndexOf(0x0a) : -1;
     if (k !== -1) return lo + k + 1;
     hi = lo;
   }

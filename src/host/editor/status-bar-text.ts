@@ -1,22 +1,19 @@
 /** The status bar's words for a trace session (pure: no `vscode`, so unit tests read them). */
 import type { SessionSummary } from '../../engine/summary';
 import { labelText, type LabelText } from '../../shared/untrusted-text';
+import { partWords } from '../../shared/part-words';
 
 /**
  * `otrace: 35 events · 6 agents · 1 stop · 2 loops` (counts only: no trace text); while the
  * analysis runs, `otrace: 1,000,000 events · 22 agents · 1,000 stops · analysing…` (loops are not
  * found yet), or `… · 2 loops · analysing…` while lines appended to it are analysed (the last analysis's loops);
- * while a large file is read in parts, `otrace: first 18,842 events · 6 agents · 12 stops · reading 1% of 218 MB…`
- * (`read stopped at 1% of 218 MB` once its read was cancelled or failed).
+ * while a large file is read in parts, `otrace: first 18,842 events · 6 agents · 12 stops · 1% of 218 MB shown, reading the rest…`
+ * (`… shown, read stopped` once its read was cancelled or failed).
  */
 export function summaryText(summary: SessionSummary): LabelText {
   const { events, agents, stops, loops } = summary.counts;
   const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
-  if (summary.reading) {
-    const { bytes, of } = summary.reading;
-    const read = `${summary.reading.stopped ? 'read stopped at' : 'reading'} ${Math.floor((100 * bytes) / Math.max(1, of))}% of ${Math.round(of / (1 << 20)).toLocaleString('en-US')} MB${summary.reading.stopped ? '' : '…'}`;
-    return labelText`otrace: first ${plural(events, 'event')} · ${plural(agents, 'agent')} · ${plural(stops, 'stop')} · ${read}`;
-  }
+  if (summary.reading) return labelText`otrace: first ${plural(events, 'event')} · ${plural(agents, 'agent')} · ${plural(stops, 'stop')} · ${partWords(summary.reading)}`;
   const last = !summary.analysisPending ? plural(loops, 'loop') : summary.analysedEvents !== undefined ? `${plural(loops, 'loop')} · analysing…` : 'analysing…';
   return labelText`otrace: ${plural(events, 'event')} · ${plural(agents, 'agent')} · ${plural(stops, 'stop')} · ${last}`;
 }

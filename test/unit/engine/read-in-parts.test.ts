@@ -72,7 +72,7 @@ for (const recent of [false, true]) {
     assert.equal(first.reading.of, fs.statSync(file).size);
     assert.ok(first.counts.events > 0 && first.counts.events < whole!.counts.events, `${first.counts.events} of ${whole!.counts.events} events in the first part`);
     assert.equal(first.analysisPending, true);
-    assert.match(summaryText(first), new RegExp(`^otrace: first ${first.counts.events} events · .* · reading \\d+% of 0 MB…$`), 'the status bar says it is a part');
+    assert.match(summaryText(first), new RegExp(`^otrace: first ${first.counts.events} events · .* · \\d+% of 0 MB shown, reading the rest…$`), 'the status bar says it is a part');
     assert.equal(asRead.reading, undefined, 'then the trace read whole');
     assert.equal(asRead.counts.events, whole!.counts.events);
     // the progress says how far the read went, in order
@@ -146,7 +146,7 @@ test('a cancel while the file is read in parts ends the load, its part shown as 
   assert.equal(last.reading.bytes, reads[0].reading!.bytes, 'at the first part');
   assert.equal(last.analysisPending, undefined, 'no longer pending');
   assert.match(last.analysisError ?? '', /the read was cancelled/);
-  assert.match(summaryText(last), /· read stopped at \d+% of 0 MB$/);
+  assert.match(summaryText(last), /· \d+% of 0 MB shown, read stopped$/);
   const overview = await engine.graphOverview('parts', 'parts');
   assert.ok(overview?.reading?.stopped && !overview.analysing, 'the graph says it too');
   const next = await engine.load(request(file));
@@ -224,4 +224,47 @@ test('a file deleted while it is read in parts: the load fails, and its part is 
   assert.ok(last.reading?.stopped, 'the views are told the read stopped');
   assert.match(last.analysisError ?? '', /the read failed/);
   assert.equal(last.analysisPending, undefined);
+});
+
+// Found in review.
+test('a newer load while the file is read in parts reads on in parts (not the whole rest at once); cancelled, its part is shown as stopped', async () => {
+  const file = copyOf(DEMO);
+  const engine = new InProcessEngine(PARTS);
+  let newer: ReturnType<typeof recordedLoad> | undefined;
+  const { load } = recordedLoad(engine, file, (s) => {
+    if (s.reading && !newer) newer = recordedLoad(engine, file);
+  });
+  assert.equal(await load, undefined, 'superseded');
+  const analysed = await newer!.load;
+  const parts = newer!.messages.filter((m) => /^reading .*: \d+% \(/.test(m));
+  assert.ok(parts.length >= 2, `the newer load read on a part at a time: ${newer!.messages.join(' | ')}`);
+  assert.equal(analysed!.reading, undefined);
+
+  // the same, the newer load cancelled as it reads on
+  const other = copyOf(DEMO);
+  const engine2 = new InProcessEngine(PARTS);
+  let second: ReturnType<typeof recordedLoad> | undefined;
+  const first = recordedLoad(engine2, other, (s) => {
+    if (s.reading && !second) {
+      second = recordedLoad(engine2, other, (t) => {
+        if (t.reading && !t.reading.stopped) engine2.cancel(t.key);
+      });
+    }
+  });
+  assert.equal(await first.load, undefined);
+  assert.equal(await second!.load, undefined, 'cancelled');
+  const shown = second!.reads[second!.reads.length - 1];
+  assert.ok(shown.reading?.stopped, `the part is shown as stopped, not as reading: ${JSON.stringify(shown.reading)}`);
+  const overview = await engine2.graphOverview('parts', 'parts');
+  assert.ok(overview?.reading?.stopped && !overview.analysing);
+});
+
+test('a large file of few events (not analysed progressively) read in parts: its whole trace as read replaces the part before its analysis', async () => {
+  const file = copyOf(DEMO);
+  const engine = new InProcessEngine({ ...PARTS, progressiveFromEvents: 1_000_000 });
+  const { load, reads } = recordedLoad(engine, file);
+  const analysed = await load;
+  assert.ok(reads[0].reading, 'the first part first');
+  assert.ok(reads.some((s) => !s.reading), `then the whole trace as read: ${reads.map((s) => s.counts.events).join(', ')}`);
+  assert.equal(analysed!.reading, undefined);
 });
