@@ -320,7 +320,7 @@ export class OpenTraces implements vscode.Disposable {
         // (once per load: a large file's first part, the whole as read and a stopped read each come as read)
         if (p.read && this.pending.get(key)?.promise === promise && show(p.read) && !analysingShown) {
           analysingShown = true;
-          this.showAnalysing(uri, promise);
+          this.showAnalysing(uri, promise, p.read.reading !== undefined);
         }
         last = p;
         report?.(p);
@@ -363,9 +363,13 @@ export class OpenTraces implements vscode.Disposable {
     this.changed.fire(summary);
   }
 
-  /** While a trace shown as read is analysed: `otrace: analysing <file>…` in the status bar (the window's progress), until the load ends. */
-  private showAnalysing(uri: vscode.Uri, promise: Promise<unknown>): void {
-    void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: messageText`otrace: analysing ${path.basename(uri.fsPath)}…` }, () =>
+  /**
+   * While a trace shown as read is analysed: `otrace: analysing <file>…` in the status bar (the window's progress), until
+   * the load ends; `otrace: reading and analysing <file>…` when what is shown first is a large file's first part (`reading`).
+   */
+  private showAnalysing(uri: vscode.Uri, promise: Promise<unknown>, reading: boolean): void {
+    const title = reading ? messageText`otrace: reading and analysing ${path.basename(uri.fsPath)}…` : messageText`otrace: analysing ${path.basename(uri.fsPath)}…`;
+    void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title }, () =>
       promise.then(
         () => undefined,
         () => undefined,
