@@ -141,9 +141,18 @@ export class SessionStore implements EngineCalls {
    *   turn of the event loop; the engine's process also waits there until its answers are written: src/engine/message-turns.ts).
    * @param options.firstPartBytes / partBytes a streamed file opened for the first time shows its first this many bytes,
    *   then is read on this many at a time (defaults FIRST_PART_BYTES in session-input.ts, {@link PART_BYTES}; tests set them low).
+   * @param options.pauseAfterMs a long phase of an analysis pauses at its next seam after this many ms (default 40:
+   *   src/analysis/pauses.ts; tests set 0, a pause at every seam).
    */
   constructor(
-    private readonly options: { streamFromBytes?: number; progressiveFromEvents?: number; yieldToMessages?: () => Promise<void>; firstPartBytes?: number; partBytes?: number } = {},
+    private readonly options: {
+      streamFromBytes?: number;
+      progressiveFromEvents?: number;
+      yieldToMessages?: () => Promise<void>;
+      firstPartBytes?: number;
+      partBytes?: number;
+      pauseAfterMs?: number;
+    } = {},
   ) {}
 
   private yieldToMessages(): Promise<void> {
@@ -259,7 +268,7 @@ export class SessionStore implements EngineCalls {
       // lines were appended since the last read: the run is being written, its end is not judged yet (StopOptions.inProgress)
       const inProgress = request.inProgress ?? (fromDisk && read.grew);
       const result = await this.analyse(
-        follow ? followedSteps(follow, read.loaded, inProgress) : snapshotAnalysis(stage.first, request.outcome, inProgress),
+        follow ? followedSteps(follow, read.loaded, inProgress) : snapshotAnalysis(stage.first, request.outcome, inProgress, this.options.pauseAfterMs),
         progressive ? pause : undefined,
         () => this.wanted.get(key) === -1 && this.sessions.get(key) === session,
         ended,
@@ -494,7 +503,8 @@ export class SessionStore implements EngineCalls {
     }
     else if (!session.follow || session.follow.outcome !== outcome) {
       session.follow?.analysis.release();
-      session.follow = { outcome, analysis: new FollowAnalysis(outcome ? { outcome } : {}) };
+      const pauses = this.options.pauseAfterMs !== undefined ? { pauseAfterMs: this.options.pauseAfterMs } : {};
+      session.follow = { outcome, analysis: new FollowAnalysis({ ...(outcome ? { outcome } : {}), ...pauses }) };
     }
     return session.follow?.analysis;
   }

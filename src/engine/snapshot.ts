@@ -139,10 +139,11 @@ function sameRecords(before: OriginList, after: OriginList, n: number): boolean 
  * `{ error }` with the message of the exception a phase threw. Ending it early frees what it holds.
  * @param outcome the run's outcome as the user states it, or undefined (the trace's own signal).
  * @param inProgress the trace's files are still being written (StopOptions.inProgress).
+ * @param pauseAfterMs a long phase pauses at its next seam after this many ms (AnalysisOptions.pauseAfterMs; default 40).
  */
-export function* snapshotAnalysis(read: TraceSnapshot, outcome?: 'success' | 'failure', inProgress = false): Generator<AnalysisPhase, Analysis | { error: string }, void> {
+export function* snapshotAnalysis(read: TraceSnapshot, outcome?: 'success' | 'failure', inProgress = false, pauseAfterMs?: number): Generator<AnalysisPhase, Analysis | { error: string }, void> {
   try {
-    return yield* analysisSteps(read.loaded, { ...(outcome ? { outcome } : {}), ...(inProgress ? { inProgress } : {}) });
+    return yield* analysisSteps(read.loaded, { ...(outcome ? { outcome } : {}), ...(inProgress ? { inProgress } : {}), ...(pauseAfterMs !== undefined ? { pauseAfterMs } : {}) });
   } catch (err) {
     return { error: (err as Error).message };
   }

@@ -18,6 +18,7 @@ import { readTraceJsonl } from '../../../src/trace/read';
 import { contentLinks, contentLinkSteps } from '../../../src/analysis/credit';
 import { PauseClock } from '../../../src/analysis/pauses';
 import { TraceIndex } from '../../../src/analysis/trace-index';
+import { InProcessEngine } from '../../../src/engine/in-process-engine';
 
 const FIXTURES = path.join(__dirname, '..', '..', 'fixtures');
 
@@ -100,3 +101,35 @@ test('the content links found in stretches, pausing between them, equal those fo
   }
 });
 
+
+test("the engine answers at a pause inside a phase: a cancel there ends the analysis as cancelled before the phase's end; a newer load there supersedes it", async () => {
+  const demo = { key: 'demo', version: -1, path: path.join(__dirname, '..', '..', '..', 'samples', 'demo.otrace.jsonl'), local: true };
+  /** An engine whose every trace is analysed in phases with a pause at every seam; `atTurn` runs at each turn it gives to messages. */
+  const engineWith = (atTurn: () => void) => new InProcessEngine({ progressiveFromEvents: 0, pauseAfterMs: 0, yieldToMessages: () => (atTurn(), new Promise<void>((r) => setImmediate(r))) });
+  // a cancel at the second turn after the index: inside the loops phase (between two of its detectors)
+  const phases: string[] = [];
+  let turnsAfterIndex = -1;
+  const engine: InProcessEngine = engineWith(() => {
+    if (turnsAfterIndex >= 0 && ++turnsAfterIndex === 2) engine.cancel(demo.key);
+  });
+  const cancelled = (await engine.load(demo, (p) => {
+    const done = /: (\w+) done$/.exec(p.message)?.[1];
+    if (done) phases.push(done);
+    if (done === 'index') turnsAfterIndex = 0;
+  }))!;
+  assert.deepEqual(phases, ['index'], 'the loops phase never ended');
+  assert.equal(cancelled.analysisError, 'the analysis was cancelled');
+  // a newer load at a pause inside the credit phase: the first answers undefined, the newer one analysed
+  let newer: Promise<unknown> | undefined;
+  let turnsAfterStops = -1;
+  const engine2: InProcessEngine = engineWith(() => {
+    if (turnsAfterStops >= 0 && ++turnsAfterStops === 2 && !newer) newer = engine2.load({ ...demo, version: 2, text: fs.readFileSync(demo.path, 'utf8') });
+  });
+  const first = await engine2.load(demo, (p) => {
+    if (/: stops done$/.test(p.message)) turnsAfterStops = 0;
+  });
+  assert.equal(first, undefined, 'superseded at a pause');
+  const analysed = (await newer) as { version: number; findings: unknown[]; analysisPending?: true };
+  assert.equal(analysed.version, 2);
+  assert.ok(analysed.findings.length > 0 && !analysed.analysisPending);
+});
