@@ -4,6 +4,7 @@
  * opened. A sound stop is not listed (its node carries a ✓). Opening a group frames all its
  * events; a finding frames its own. Trace text is set with textContent only.
  */
+import { megabytes } from '../src/shared/part-words';
 import type { GraphFinding } from '../src/shared/protocol';
 import { plainLabel } from '../src/shared/untrusted-text';
 
@@ -74,10 +75,9 @@ export interface FindingActions {
 export function showFindings(list: HTMLElement, findings: GraphFinding[], actions: FindingActions, analysing = false, analysedEvents?: number, reading?: { bytes: number; of: number; stopped?: true }): void {
   if (reading) {
     // a large file's first part drawn while the rest is read (or where its read was cancelled)
-    const mb = (b: number) => Math.round(b / (1 << 20)).toLocaleString('en-US');
     const text = reading.stopped
-      ? `read stopped: the first ${mb(reading.bytes)} of ${mb(reading.of)} MB shown, not analysed`
-      : `reading… the first ${mb(reading.bytes)} of ${mb(reading.of)} MB shown (the rest, then findings, stops, loops and credit follow)`;
+      ? `read stopped: the first ${megabytes(reading.bytes)} of ${megabytes(reading.of)} MB shown, not analysed`
+      : `reading… the first ${megabytes(reading.bytes)} of ${megabytes(reading.of)} MB shown (the rest, then findings, stops, loops and credit follow)`;
     const title = reading.stopped
       ? 'The read of this large file was cancelled or failed: the graph shows the events of its first part, without findings; its next load reads on.'
       : 'The file is large: the graph shows the events of its first part while the rest is read; the whole trace and then its analysis replace it.';

@@ -40,6 +40,13 @@ const HEAD_BYTES = 64 * 1024;
  */
 export const FIRST_PART_BYTES = 4 << 20;
 
+/**
+ * A file read in parts is read on this many bytes at a time (about 0.3 s at 1M events); the store
+ * lets its messages in between parts: the graph's requests for the first part's windows are answered
+ * meanwhile, and a newer load or a cancel ends the read (src/engine/session-store.ts `readInParts`).
+ */
+export const PART_BYTES = 16 << 20;
+
 /** The trace of a read: how it was read, and for a file read in parts, how far. */
 export interface FileRead {
   loaded: LoadedTrace;
@@ -78,12 +85,12 @@ export class SessionFiles {
   /**
    * @param streamFromBytes otrace JSONL files from this size on are streamed (bytes; tests set it low).
    * @param firstPartBytes a streamed file read for the first time answers with its first this many bytes (default {@link FIRST_PART_BYTES}; tests set it low).
-   * @param partBytes a later load of a file still being read in parts (a newer load superseded the one reading it) reads on this many bytes (the store's part).
+   * @param partBytes then read on this many bytes at a time ({@link readOn}, and a later load of a file still being read in parts) (default {@link PART_BYTES}).
    */
   constructor(
     private readonly streamFromBytes = STREAM_FROM_BYTES,
     private readonly firstPartBytes = FIRST_PART_BYTES,
-    private readonly partBytes = FIRST_PART_BYTES * 4,
+    private readonly partBytes = PART_BYTES,
   ) {}
 
   /** Bytes read from disk so far. */
@@ -194,17 +201,17 @@ export class SessionFiles {
   }
 
   /**
-   * Reads on a file that a read answered in parts (`part`): up to `bytes` more (complete lines), or
-   * to its end. @returns the trace so far, with `part` while the file is not read to its end.
+   * Reads on a file that a read answered in parts (`part`): up to {@link partBytes} more (complete
+   * lines), or to its end. @returns the trace so far, with `part` while the file is not read to its end.
    * @throws Error when no read in parts is under way, or the file can no longer be read.
    */
-  readOn(bytes: number): FileRead {
+  readOn(): FileRead {
     const reading = this.streamedFile;
     if (!reading?.parts) throw new Error('no file is being read in parts');
     const before = reading.file.bytesRead;
     let loaded: LoadedTrace | undefined;
     try {
-      loaded = reading.file.update(reading.file.readTo + bytes);
+      loaded = reading.file.update(reading.file.readTo + this.partBytes);
     } catch (err) {
       // a reader that failed within a part may hold some of its records: never read on with it (the next load reads the file whole)
       this.streamedFile = undefined;

@@ -29,6 +29,7 @@ import type { NewLabel } from '../shared/label-kinds';
 import { compareView } from './compare-view';
 import type { CompareModel } from '../shared/compare-protocol';
 import { SessionFiles, type FileRead } from './session-input';
+import { megabytes, shareOf } from '../shared/part-words';
 import { analysedSnapshot, appendedSnapshot, readSnapshot, snapshotAnalysis, type TraceSnapshot } from './snapshot';
 import { MessageTurns } from './message-turns';
 import { summarize, type SessionSummary } from './summary';
@@ -112,13 +113,6 @@ export const PROGRESSIVE_FROM_EVENTS = 50_000;
  */
 export const GRAPH_ASKS_WITHIN_MS = 100;
 
-/**
- * A large file read in parts (its first part shown, src/engine/session-input.ts) is read on this many
- * bytes at a time (about 0.3 s at 1M events), with a turn between parts: the graph's requests for
- * the first part's windows are answered meanwhile, and a newer load or a cancel ends the read.
- */
-export const PART_BYTES = 16 << 20;
-
 /** Sessions by key, with everything {@link EngineCalls} asks of them. */
 export class SessionStore implements EngineCalls {
   private readonly sessions = new Map<string, Session>();
@@ -140,7 +134,7 @@ export class SessionStore implements EngineCalls {
    * @param options.yieldToMessages what a load awaits between its phases so that messages get in and out (default: one
    *   turn of the event loop; the engine's process also waits there until its answers are written: src/engine/message-turns.ts).
    * @param options.firstPartBytes / partBytes a streamed file opened for the first time shows its first this many bytes,
-   *   then is read on this many at a time (defaults FIRST_PART_BYTES in session-input.ts, {@link PART_BYTES}; tests set them low).
+   *   then is read on this many at a time (defaults FIRST_PART_BYTES and PART_BYTES in session-input.ts; tests set them low).
    * @param options.pauseAfterMs a long phase of an analysis pauses at its next seam after this many ms (default 40:
    *   src/analysis/pauses.ts; tests set 0, a pause at every seam).
    */
@@ -224,7 +218,7 @@ export class SessionStore implements EngineCalls {
     try {
       await this.yieldToMessages();
       let session = this.sessions.get(key);
-      if (!session) this.sessions.set(key, (session = { files: new SessionFiles(this.options.streamFromBytes, this.options.firstPartBytes, this.options.partBytes ?? PART_BYTES), fromDisk: false }));
+      if (!session) this.sessions.set(key, (session = { files: new SessionFiles(this.options.streamFromBytes, this.options.firstPartBytes, this.options.partBytes), fromDisk: false }));
       // a read the followed analysis before this load took between its phases (readAhead), else this load's own
       const early = this.waiting.get(key);
       if (early?.id === id) this.waiting.delete(key);
@@ -359,7 +353,7 @@ export class SessionStore implements EngineCalls {
 
   /**
    * A large file's first part was read: its trace answers now (the graph draws the start of the run,
-   * the queries answer) while the rest is read, {@link PART_BYTES} at a time with a turn between
+   * the queries answer) while the rest is read, PART_BYTES (session-input.ts) at a time with a turn between
    * parts (the graph's requests answered, a newer load or a cancel seen).
    * @param between awaited between parts (throws SUPERSEDED to end the load); else a turn.
    * @returns the file read to its end, or undefined when the session was released meanwhile.
@@ -382,7 +376,7 @@ export class SessionStore implements EngineCalls {
       // (cancelled, or the file could no longer be read: the load's catch shows the part as where the read stopped)
       await (between ?? (() => this.yieldToMessages()))();
       if (this.sessions.get(key) !== session) return undefined;
-      read = session.files.readOn(this.options.partBytes ?? PART_BYTES);
+      read = session.files.readOn();
       if (read.part) report({ phase: 'read', message: readingMessage(name, read.part) });
     }
     return read;
@@ -659,6 +653,5 @@ export class SessionStore implements EngineCalls {
 
 /** `reading trace.jsonl: 12% (27 of 229 MB)`. */
 function readingMessage(name: string, part: { bytes: number; of: number }): string {
-  const mb = (b: number) => Math.round(b / (1 << 20)).toLocaleString('en-US');
-  return `reading ${name}: ${Math.floor((100 * part.bytes) / Math.max(1, part.of))}% (${mb(part.bytes)} of ${mb(part.of)} MB)`;
+  return `reading ${name}: ${shareOf(part)}% (${megabytes(part.bytes)} of ${megabytes(part.of)} MB)`;
 }

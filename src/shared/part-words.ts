@@ -7,7 +7,15 @@
 
 /** `2% of 218 MB shown, reading the rest…`, or `… shown, read stopped`; `bytes` of the file's `of` bytes. */
 export function partWords(part: { bytes: number; of: number; stopped?: true }): string {
-  const share = Math.floor((100 * part.bytes) / Math.max(1, part.of));
-  const size = Math.round(part.of / (1 << 20)).toLocaleString('en-US');
-  return `${share}% of ${size} MB shown, ${part.stopped ? 'read stopped' : 'reading the rest…'}`;
+  return `${shareOf(part)}% of ${megabytes(part.of)} MB shown, ${part.stopped ? 'read stopped' : 'reading the rest…'}`;
+}
+
+/** The part's share of the file, in whole percent (rounded down: 100 only once read to the end). */
+export function shareOf(part: { bytes: number; of: number }): number {
+  return Math.floor((100 * part.bytes) / Math.max(1, part.of));
+}
+
+/** Bytes in whole MiB, as people read them: `1,024`. */
+export function megabytes(bytes: number): string {
+  return Math.round(bytes / (1 << 20)).toLocaleString('en-US');
 }

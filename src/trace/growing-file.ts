@@ -94,7 +94,7 @@ export class GrowingTraceFile {
    */
   private take(fd: number, size: number, part = false): LoadedTrace | undefined {
     const read = this.reading(fd, size);
-    const end = this.lastBreak(read, size);
+    const end = lastBreak(read, this.offset, size);
     if (this.held !== undefined && end > this.offset && !this.skipHeld(read, end)) return undefined;
     if (end > this.offset) {
       const capped: ReadBytes = (buffer, off, length, position) => (position >= end ? 0 : read(buffer, off, Math.min(length, end - position), position));
@@ -178,18 +178,6 @@ export class GrowingTraceFile {
     return true;
   }
 
-  /** The offset just after the last line break of the file's first `size` bytes at or after {@link offset} (`offset` when there is none). */
-  private lastBreak(read: ReadBytes, size: number): number {
-    const buf = Buffer.alloc(BACK_BYTES);
-    for (let hi = size; hi > this.offset; ) {
-      const lo = Math.max(this.offset, hi - BACK_BYTES);
-      const n = read(buf, 0, hi - lo, lo);
-      const k = buf.lastIndexOf(0x0a, n - 1);
-      if (k !== -1) return lo + k + 1;
-      hi = lo;
-    }
-    return this.offset;
-  }
 }
 
 /** The text of `bytes` bytes at `offset` of the file (a line read again to place a problem). */
@@ -211,14 +199,9 @@ function readAt(path: string, offset: number, bytes: number): string {
  * a part's bytes are read when taken).
  */
 function breakNear(fd: number, from: number, upTo: number, size: number): number {
+  const before = lastBreak((buffer, off, length, position) => fs.readSync(fd, buffer, off, length, position), from, upTo);
+  if (before > from) return before;
   const buf = Buffer.alloc(BACK_BYTES);
-  for (let hi = upTo; hi > from; ) {
-    const lo = Math.max(from, hi - BACK_BYTES);
-    const n = fs.readSync(fd, buf, 0, hi - lo, lo);
-    const k = n > 0 ? buf.subarray(0, n).lastIndexOf(0x0a) : -1;
-    if (k !== -1) return lo + k + 1;
-    hi = lo;
-  }
   for (let lo = upTo; lo < size; lo += BACK_BYTES) {
     const n = fs.readSync(fd, buf, 0, Math.min(BACK_BYTES, size - lo), lo);
     const k = buf.subarray(0, n).indexOf(0x0a);
@@ -234,5 +217,18 @@ function samePending(fd: number, from: number, pending: Buffer): boolean {
   const buf = Buffer.alloc(k);
   const n = fs.readSync(fd, buf, 0, k, from + pending.length - k);
   return n === k && buf.equals(pending.subarray(pending.length - k));
+}
+
+/** The offset just after the last line break of the bytes [from, size) that `read` gives (`from` when there is none), looked for from the end. */
+function lastBreak(read: ReadBytes, from: number, size: number): number {
+  const buf = Buffer.alloc(BACK_BYTES);
+  for (let hi = size; hi > from; ) {
+    const lo = Math.max(from, hi - BACK_BYTES);
+    const n = read(buf, 0, hi - lo, lo);
+    const k = n > 0 ? buf.subarray(0, n).lastIndexOf(0x0a) : -1;
+    if (k !== -1) return lo + k + 1;
+    hi = lo;
+  }
+  return from;
 }
 
