@@ -5,7 +5,7 @@
  * events; a finding frames its own. Trace text is set with textContent only.
  */
 import { megabytes } from '../src/shared/part-words';
-import type { GraphFinding } from '../src/shared/protocol';
+import type { GraphFinding, GraphOverview } from '../src/shared/protocol';
 import { plainLabel } from '../src/shared/untrusted-text';
 
 /** A group of findings of one kind, in the order shown. */
@@ -61,6 +61,9 @@ export function groupFindings(findings: GraphFinding[]): FindingGroup[] {
   return [...groups.values()].sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.tokens - a.tokens || b.members.length - a.members.length);
 }
 
+/** What the overview says of the analysis, which decides what the findings list shows. */
+export type FindingsState = Pick<GraphOverview, 'analysing' | 'analysedEvents' | 'reading' | 'notAnalysed'>;
+
 /** What the list calls back: frame events (by index) of a group or a finding. */
 export interface FindingActions {
   frame(events: number[], finding?: number): void;
@@ -70,27 +73,17 @@ export interface FindingActions {
  * Fills `list` with the grouped findings; with `analysing` (the analysis still runs), a quiet
  * "analysing…" where they will be, or after the last analysis's findings while lines appended to
  * the trace are analysed (`analysedEvents`: how many events those findings are of); with `reading`
- * (a large file read in parts), how much of the file the graph shows.
+ * (a large file read in parts), how much of the file the graph shows; with `notAnalysed`, why there are no findings.
  */
-export function showFindings(list: HTMLElement, findings: GraphFinding[], actions: FindingActions, analysing = false, analysedEvents?: number, reading?: { bytes: number; of: number; stopped?: true }): void {
-  if (reading) {
-    // a large file's first part drawn while the rest is read (or where its read was cancelled)
-    const text = reading.stopped
-      ? `read stopped: the first ${megabytes(reading.bytes)} of ${megabytes(reading.of)} MB shown, not analysed`
-      : `reading… the first ${megabytes(reading.bytes)} of ${megabytes(reading.of)} MB shown (the rest, then findings, stops, loops and credit follow)`;
-    const title = reading.stopped
-      ? 'The read of this large file was cancelled or failed: the graph shows the events of its first part, without findings; its next load reads on.'
-      : 'The file is large: the graph shows the events of its first part while the rest is read; the whole trace and then its analysis replace it.';
-    list.replaceChildren(analysingNote(text, title));
+export function showFindings(list: HTMLElement, findings: GraphFinding[], actions: FindingActions, state: FindingsState = {}): void {
+  const instead = noteInstead(state);
+  if (instead) {
+    list.replaceChildren(analysingNote(instead.text, instead.title));
     list.hidden = false;
     return;
   }
-  if (analysing && analysedEvents === undefined) {
-    // a large trace drawn as read: its findings come with the analysis (the next overview)
-    list.replaceChildren(analysingNote('analysing… (findings, stops, loops and credit follow)', 'The graph shows the trace as read; the analysis runs in the background and its marks appear here and on the nodes when it ends.'));
-    list.hidden = false;
-    return;
-  }
+  const analysing = state.analysing === true;
+  const { analysedEvents } = state;
   const groups = groupFindings(findings);
   list.replaceChildren(
     ...groups.map((g) => {
@@ -141,6 +134,36 @@ export function showFindings(list: HTMLElement, findings: GraphFinding[], action
     list.append(analysingNote('analysing the newest events…', `These findings are of the first ${shown} events; the events appended since are being analysed, and the findings, marks and credit of the whole trace replace these when that ends.`));
   }
   list.hidden = groups.length === 0 && !analysing;
+}
+
+/** What the findings list says instead of findings (`text`, and `title`: what it means, on hover), or undefined when it lists findings. */
+export function noteInstead(state: FindingsState): { text: string; title: string } | undefined {
+  const { reading, notAnalysed } = state;
+  if (reading) {
+    // a large file's first part drawn while the rest is read (or where its read was cancelled)
+    return reading.stopped
+      ? {
+          text: `read stopped: the first ${megabytes(reading.bytes)} of ${megabytes(reading.of)} MB shown, not analysed`,
+          title: 'The read of this large file was cancelled or failed: the graph shows the events of its first part, without findings; its next load reads on.',
+        }
+      : {
+          text: `reading… the first ${megabytes(reading.bytes)} of ${megabytes(reading.of)} MB shown (the rest, then findings, stops, loops and credit follow)`,
+          title: 'The file is large: the graph shows the events of its first part while the rest is read; the whole trace and then its analysis replace it.',
+        };
+  }
+  // no findings because there was no analysis: said, so that the trace does not look clean
+  if (notAnalysed !== undefined)
+    return {
+      text: `not analysed: ${plainLabel(notAnalysed)}`,
+      title: 'The analysis of this trace failed or was cancelled: the graph shows its events without findings, stops, loops or credit. Reopening the file analyses it again.',
+    };
+  // a large trace drawn as read: its findings come with the analysis (the next overview)
+  if (state.analysing && state.analysedEvents === undefined)
+    return {
+      text: 'analysing… (findings, stops, loops and credit follow)',
+      title: 'The graph shows the trace as read; the analysis runs in the background and its marks appear here and on the nodes when it ends.',
+    };
+  return undefined;
 }
 
 /** The quiet status line that says the analysis runs (`title`: what it means, on hover). */

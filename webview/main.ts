@@ -112,7 +112,7 @@ function render(uri: string | undefined, next: GraphOverview, first?: GraphWindo
   });
   showHeader(next);
   showRun(s);
-  showFindings($('findings'), next.findings, { frame: (events, finding) => frameEvents(s, events, finding) }, next.analysing === true, next.analysedEvents, next.reading);
+  showFindings($('findings'), next.findings, { frame: (events, finding) => frameEvents(s, events, finding) }, next);
   document.body.dataset.analysis = next.analysing ? 'pending' : 'done';
   showLegend($('legend'), next);
   g.cy.on('tap', 'node', (e) => {

@@ -88,6 +88,7 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
     ...(snapshot.analysisPending ? { analysing: true as const } : {}),
     ...(snapshot.carried ? { analysedEvents: snapshot.carried.events } : {}),
     ...(snapshot.reading ? { reading: snapshot.reading } : {}),
+    ...(!snapshot.reading && snapshot.analysisError !== undefined ? { notAnalysed: snapshot.analysisError } : {}),
   };
 }
 

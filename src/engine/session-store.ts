@@ -298,10 +298,11 @@ export class SessionStore implements EngineCalls {
       if (!stopped) session.files.kept();
       return summary;
     } catch (err) {
-      // A large file's first part still shown as being read: a cancel or a failure anywhere in this load leaves it
-      // stopped there (a newer load that supersedes this one reads on, and shows what it read)
+      // A cancel or a failure of the newest load: what it leaves shown no longer waits for a read or an analysis (a large file's
+      // first part, or a trace as read whose analysis an earlier load ended). A newer load that supersedes this one shows its own.
       const session = this.sessions.get(key);
-      if (session && (err !== SUPERSEDED || this.wanted.get(key) === -1)) this.readStopped(session, report, err === SUPERSEDED ? 'the read was cancelled' : `the read failed: ${(err as Error).message}`);
+      const newest = this.wanted.get(key) === id || this.wanted.get(key) === -1;
+      if (session && newest && (err !== SUPERSEDED || this.wanted.get(key) === -1)) this.shownStopped(session, report, err === SUPERSEDED ? 'cancelled' : (err as Error).message);
       if (err === SUPERSEDED) return undefined;
       throw err;
     }
@@ -383,18 +384,24 @@ export class SessionStore implements EngineCalls {
   }
 
   /**
-   * A read in parts was cancelled or failed: its part stays shown, no longer pending (the header and
-   * the status bar say where the read stopped; the next load reads on). Reported so that the views
-   * say so. @param why e.g. `the read was cancelled`.
+   * The newest load was cancelled or failed while its session shows a snapshot that waits: a large
+   * file's first part being read, or a trace as read whose analysis a load before this one ended
+   * (superseded by it). That snapshot stays shown, no longer pending (the header, the graph and the
+   * status bar say why; the next load reads on, or reads the file again). Reported so that the views
+   * say so. @param why `cancelled`, or the failure's message.
    */
-  private readStopped(session: Session, report: (p: LoadProgress) => void, why: string): void {
-    const part = session.snapshot;
-    if (!part?.reading || part.reading.stopped || this.sessions.get(part.key) !== session) return;
-    const { analysisPending: _pending, ...rest } = part;
-    const stopped: TraceSnapshot = { ...rest, reading: { ...part.reading, stopped: true }, analysisError: `${why}: the first part of the file is shown, not analysed` };
+  private shownStopped(session: Session, report: (p: LoadProgress) => void, why: string): void {
+    const shown = session.snapshot;
+    if (!shown || this.sessions.get(shown.key) !== session || !(shown.reading ? !shown.reading.stopped : shown.analysisPending)) return;
+    const { analysisPending: _pending, ...rest } = shown;
+    const cancelled = why === 'cancelled';
+    const said = shown.reading ? (cancelled ? 'the read was cancelled' : `the read failed: ${why}`) : cancelled ? 'the newer load was cancelled' : `reading the file again failed: ${why}`;
+    const stopped: TraceSnapshot = shown.reading
+      ? { ...rest, reading: { ...shown.reading, stopped: true }, analysisError: `${said}: the first part of the file is shown, not analysed` }
+      : { ...rest, analysisError: `${said}: the trace as read is shown, not analysed` };
     const summary = summarize(stopped, snapshotStamp(stopped), session.files.bytesRead, false);
     Object.assign(session, { snapshot: stopped, summary, marks: undefined });
-    report({ phase: 'read', message: why, read: summary });
+    report({ phase: 'read', message: said, read: summary });
   }
 
   /**

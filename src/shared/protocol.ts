@@ -219,6 +219,8 @@ export interface GraphOverview {
   analysedEvents?: number;
   /** Set while a large file is read in parts: the graph shows the trace of its first `bytes` bytes of `of` (the rest follows, then the analysis); `stopped`: the read was cancelled or failed before its end (the part stays shown, unanalysed). */
   reading?: { bytes: number; of: number; stopped?: true };
+  /** Why the trace was not analysed (its analysis failed or was cancelled): the graph shows it without findings, and says so rather than look clean. Untrusted text (an error message may hold a file name). */
+  notAnalysed?: string;
 }
 
 /**

@@ -8,12 +8,14 @@ import { partWords } from '../../shared/part-words';
  * analysis runs, `otrace: 1,000,000 events · 22 agents · 1,000 stops · analysing…` (loops are not
  * found yet), or `… · 2 loops · analysing…` while lines appended to it are analysed (the last analysis's loops);
  * while a large file is read in parts, `otrace: first 18,842 events · 6 agents · 12 stops · 1% of 218 MB shown, reading the rest…`
- * (`… shown, read stopped` once its read was cancelled or failed).
+ * (`… shown, read stopped` once its read was cancelled or failed); `… · not analysed` when the analysis
+ * failed or was cancelled (the summary's `analysisError`).
  */
 export function summaryText(summary: SessionSummary): LabelText {
   const { events, agents, stops, loops } = summary.counts;
   const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
   if (summary.reading) return labelText`otrace: first ${plural(events, 'event')} · ${plural(agents, 'agent')} · ${plural(stops, 'stop')} · ${partWords(summary.reading)}`;
-  const last = !summary.analysisPending ? plural(loops, 'loop') : summary.analysedEvents !== undefined ? `${plural(loops, 'loop')} · analysing…` : 'analysing…';
+  // an analysis that failed or was cancelled found no loop: it says so, not "0 loops"
+  const last = summary.analysisError !== undefined ? 'not analysed' : !summary.analysisPending ? plural(loops, 'loop') : summary.analysedEvents !== undefined ? `${plural(loops, 'loop')} · analysing…` : 'analysing…';
   return labelText`otrace: ${plural(events, 'event')} · ${plural(agents, 'agent')} · ${plural(stops, 'stop')} · ${last}`;
 }

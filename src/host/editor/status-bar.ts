@@ -42,6 +42,8 @@ export class TraceStatusBar implements vscode.Disposable {
           : 'otrace: the file is large: its first part is shown (graph, hovers, outline) while the rest is read; then the whole trace, then its analysis'
         : analysing
           ? 'otrace: the trace is read and its graph can open; its analysis (stops, loops, credit, findings) is still running'
+          : found.summary.analysisError !== undefined
+            ? `otrace: the trace is shown, not analysed (${found.summary.analysisError}). Click to open its graph.`
           : 'otrace: open the trace graph';
     this.item.command = { title: 'Open Trace Graph', command: 'otrace.openGraphToSide', arguments: [vscode.Uri.parse(found.summary.key)] };
     this.item.show();

@@ -19,6 +19,7 @@ import { graphOverview } from '../../../src/engine/graph-window';
 import { summarize, type SessionSummary } from '../../../src/engine/summary';
 import { PROGRESSIVE_FROM_EVENTS, SessionStore } from '../../../src/engine/session-store';
 import { summaryText } from '../../../src/host/editor/status-bar-text';
+import { noteInstead } from '../../../webview/findings';
 import type { LoadProgress } from '../../../src/engine/worker-protocol';
 import { readTraceJsonl } from '../../../src/trace/read';
 
@@ -155,9 +156,48 @@ test('a cancel while the analysis runs ends it as failed, "cancelled": the trace
   const overview = (await engine.graphOverview(s.key, 'x'))!;
   assert.equal(overview.stamp, s.stamp);
   assert.equal(overview.analysing, undefined, 'the graph no longer says it is analysing');
+  assert.equal(noteInstead(overview)?.text, 'not analysed: the analysis was cancelled', 'the findings list says why it lists none');
+  assert.equal(summaryText(s), 'otrace: 35 events · 6 agents · 1 stop · not analysed', 'the status bar does not say "0 loops"');
   const again = (await engine.load({ ...request, force: true }))!;
   assert.ok(again.findings.length > 0, 'a later load analyses it');
 });
+
+for (const how of ['fails (its file is gone)', 'is cancelled'] as const) {
+  test(`a newer load that ${how} after ending the analysis of a trace as read: that trace stays shown, no longer "analysing", and says why`, async (t) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-pending-'));
+    t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const file = path.join(dir, 'run.otrace.jsonl');
+    fs.copyFileSync(DEMO, file);
+    const own = { key: 'run', version: -1, path: file, local: true };
+    const engine = new InProcessEngine({ progressiveFromEvents: 0 });
+    let second: Promise<SessionSummary | undefined> | undefined;
+    const reported: SessionSummary[] = [];
+    const first = engine.load(own, (p) => {
+      if (!p.read || second) return;
+      if (how === 'is cancelled') second = engine.load({ ...own, force: true }, (q) => q.read && reported.push(q.read));
+      else {
+        fs.rmSync(file);
+        second = engine.load({ ...own, changed: [file] }, (q) => q.read && reported.push(q.read));
+      }
+    });
+    assert.equal(await first, undefined, 'the first load was superseded during its analysis');
+    // (the newer load waits for the first to end: cancelled now, it has read nothing yet)
+    if (how === 'is cancelled') engine.cancel(own.key);
+    if (how === 'is cancelled') assert.equal(await second, undefined);
+    else await assert.rejects(second!, /cannot read/);
+    const shown = reported.at(-1);
+    assert.ok(shown, 'the newer load reported what stays shown');
+    assert.equal(shown.analysisPending, undefined, 'no longer pending: no analysis runs');
+    assert.match(shown.analysisError ?? '', how === 'is cancelled' ? /cancelled.*the trace as read is shown, not analysed/ : /failed.*the trace as read is shown, not analysed/);
+    assert.ok(shown.counts.events > 0, 'the trace as read is still there');
+    assert.match(summaryText(shown), /· not analysed$/, 'the status bar does not say "0 loops" of a trace not analysed');
+    const overview = (await engine.graphOverview(own.key, 'run'))!;
+    assert.equal(overview.stamp, shown.stamp, 'the graph shows that snapshot');
+    assert.equal(overview.analysing, undefined, 'the graph no longer says it is analysing');
+    assert.equal(overview.notAnalysed, shown.analysisError, 'the graph says why it has no findings');
+    assert.match(noteInstead(overview)?.text ?? '', /^not analysed: .*the trace as read is shown, not analysed$/, 'the findings list says so instead of looking clean');
+  });
+}
 
 test('the analysis in phases: each phase named as it ends, the same analysis as in one call; ended early it throws nothing', () => {
   const loaded = readTraceJsonl(fs.readFileSync(DEMO, 'utf8'));
