@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { summaryText } from './status-bar-text';
 import type { OpenTraces } from '../open-traces';
 import { logged } from '../log';
+import { plainText } from '../../shared/untrusted-text';
 
 export class TraceStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('otrace.summary', vscode.StatusBarAlignment.Left, 50);
@@ -43,7 +44,7 @@ export class TraceStatusBar implements vscode.Disposable {
         : analysing
           ? 'otrace: the trace is read and its graph can open; its analysis (stops, loops, credit, findings) is still running'
           : found.summary.analysisError !== undefined
-            ? `otrace: the trace is shown, not analysed (${found.summary.analysisError}). Click to open its graph.`
+            ? plainText`otrace: the trace is shown, not analysed (${found.summary.analysisError}). Click to open its graph.`
           : 'otrace: open the trace graph';
     this.item.command = { title: 'Open Trace Graph', command: 'otrace.openGraphToSide', arguments: [vscode.Uri.parse(found.summary.key)] };
     this.item.show();
