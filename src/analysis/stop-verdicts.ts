@@ -43,6 +43,7 @@ import type { TraceIndex } from './trace-index';
 import { recordsTokens } from '../trace/tokens';
 import { formatAt, formatSpent, timeUnitOf } from '../trace/units';
 import type { Confidence, Loop, Outcome, Spent, StopFinding, StopScope } from './types';
+import { stopReasonWords } from '../shared/stop-words';
 
 export const LIMIT_REASONS = new Set<StopReason>(['max_turns', 'budget_exhausted', 'timeout']);
 const RANK: Record<Confidence, number> = { low: 0, medium: 1, high: 2 };
@@ -93,6 +94,8 @@ export function judgeStop(judge: StopJudge, at: StopAt): StopFinding {
   const e = index.events[pos];
   const base = { event: index.id(pos), index: index.at(pos), synthetic, reason, reason_source: reasonSource, scope } as const;
   const reasonText = `${reason}${reasonSource === 'inferred' ? ', inferred' : ''}`;
+  // a turn's end reads by what it was (a hand-back), not by its recorded reason (src/shared/stop-words.ts)
+  const scopedText = `${stopReasonWords(scope, reason)}${reasonSource === 'inferred' ? ', inferred' : ''}`;
 
   // A stop the user decided (an interruption) is the user's choice, not an agent failure.
   if (!synthetic && (e.kind === 'interruption' || (reason === 'user_abort' && e.decided_by === 'user'))) {
@@ -112,9 +115,9 @@ export function judgeStop(judge: StopJudge, at: StopAt): StopFinding {
     const message =
       scope === 'turn'
         ? running > 0
-          ? `turn ended (${reasonText}) ${handOff}; no verdict about the task`
-          : `turn ended (${reasonText}): the agent handed back to the user, who may go on; no verdict about the task`
-        : `phase ended (${reasonText}): a stage inside the run, which went on after it; no verdict about the task`;
+          ? `turn ended (${scopedText}) ${handOff}; no verdict about the task`
+          : `turn ended (${scopedText}): the agent handed back to the user, who may go on; no verdict about the task`
+        : `phase ended (${scopedText}): a stage inside the run, which went on after it; no verdict about the task`;
     return { ...base, finding: 'ok', modes: [], sound: false, evidence: [], wasted: ZERO, message };
   }
 

@@ -52,7 +52,7 @@ function divergence(c: RunCluster, ref: LoadedTrace | undefined, first: LoadedTr
   return `leave the reference at its step ${step}${refStep}: they do ${own}${d.kind === 'moved' ? ' (a step the reference does elsewhere)' : ' instead'}`;
 }
 
-/** `turn ended (task_complete) ×3, stopped (max_turns) ×1`, most first. */
+/** `turn ended (handed back) ×3, stopped (max turns) ×1`, most first. */
 function tally(counts: Record<string, number>): string {
   return clipList(Object.entries(counts).sort((x, y) => y[1] - x[1]), ([k, n]) => `${safe(k)} ×${n}`);
 }

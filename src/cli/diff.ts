@@ -15,6 +15,7 @@ import { TOKEN_KINDS, type TokenKind } from '../trace/tokens';
 import { formatSpan, type TimeUnit } from '../trace/units';
 import { fail, loadOne, MAX_MESSAGE, MAX_PATH, safe, safeJson, writeLines, type Command } from './common';
 import { groupCommand } from './diff-group';
+import { endedWords } from '../shared/stop-words';
 
 /** Agent pairs listed one a line; the rest are counted. */
 const AGENT_LINES = 8;
@@ -118,13 +119,11 @@ export function eventWords(e: TraceEvent | undefined): string {
   return safe(label.startsWith(head) || label.startsWith(`${type}:`) ? label : `${head} ${label}`, EVENT_WORDS);
 }
 
-const ENDED_WORDS = { turn: 'turn ended', phase: 'phase ended', run: 'stopped' } as const;
-
 function ended(s: RunSide): string {
   const e = s.ended;
   if (!e) return 'no events';
   if (!e.recorded) return `no stop in the file: it ends after its last event${e.text ? `; the agent's last words: ${safe(e.text, 200)}` : ''}`;
-  return `${ENDED_WORDS[e.scope] ?? 'stopped'} (${safe(e.reason)})${e.text ? `: ${safe(e.text, 200)}` : ''}`;
+  return `${safe(endedWords(e.scope, e.reason))}${e.text ? `: ${safe(e.text, 200)}` : ''}`;
 }
 
 function outcome(s: RunSide): string {

@@ -13,6 +13,7 @@ import { formatUsage } from '../trace/tokens';
 import { formatSpan } from '../trace/units';
 import { clipList, fail, loadOne, MAX_MESSAGE, MAX_PATH, safe, safeJson, writeLines, type Command } from './common';
 import { priceCall } from './prices';
+import { endedWords } from '../shared/stop-words';
 
 /** Agents listed one a line; the rest are counted. */
 const AGENT_LINES = 6;
@@ -45,16 +46,13 @@ export function traceSummary(loaded: LoadedTrace): RunSummary {
   return withLaneLabels(runSummary(loaded, analyzeTrace(loaded), { price: priceCall }), loaded.trace);
 }
 
-/** How a stop reads: `turn ended` (a hand-back to the user), `phase ended`, `stopped` (the run). */
-const ENDED_WORDS = { turn: 'turn ended', phase: 'phase ended', run: 'stopped' } as const;
-
 /** The text lines of `otrace summary FILE` (trace content made safe for the terminal, lists clipped). */
 export function summaryLines(file: string, s: RunSummary): string[] {
   const e = s.ended;
   const lines = [
     safe(file, MAX_PATH),
     `task       ${s.task ? safe(s.task, SHOWN_TEXT) : 'not found (no recorded task, no user prompt)'}`,
-    `ended      ${!e ? 'no events' : !e.recorded ? `no stop in the file: it ends after its last event${e.text ? `; the agent's last words: ${safe(e.text, SHOWN_TEXT)}` : ''}` : `${ENDED_WORDS[e.scope] ?? 'stopped'} (${safe(e.reason)})${e.text ? `: ${safe(e.text, SHOWN_TEXT)}` : ''}`}`,
+    `ended      ${!e ? 'no events' : !e.recorded ? `no stop in the file: it ends after its last event${e.text ? `; the agent's last words: ${safe(e.text, SHOWN_TEXT)}` : ''}` : `${safe(endedWords(e.scope, e.reason))}${e.text ? `: ${safe(e.text, SHOWN_TEXT)}` : ''}`}`,
     `outcome    ${s.outcome ? `${s.outcome.status} (${safe(s.outcome.source)})` : 'not recorded'}`,
     `duration   ${duration(s.duration)}`,
     `tokens     ${tokenWords(s.tokens) || (s.event_tokens ? `${s.event_tokens.toLocaleString('en-US')} (no kind recorded)` : 'none recorded')}`,

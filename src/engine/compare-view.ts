@@ -18,6 +18,7 @@ import { MAX_COLUMNS, MAX_DIFFERENCES, type ColumnKind, type CompareColumn, type
 import { eventLabel } from './event-labels';
 import { contentsOf } from './long-content';
 import { whyNoAnalysis, type TraceSnapshot } from './snapshot';
+import { endedWords } from '../shared/stop-words';
 
 /** Characters of an event's words in a difference (hover, details). */
 const WORDS_CHARS = 160;
@@ -216,15 +217,13 @@ function place(loaded: LoadedTrace, index: number): ComparePlace | undefined {
   return o && { file: o.file ?? '', range: { start: { ...o.range.start }, end: { ...o.range.end } } };
 }
 
-const ENDED_WORDS: Record<string, string> = { turn: 'turn ended', phase: 'phase ended', run: 'stopped' };
-
 function side(s: RunSide): CompareSide {
   const e = s.ended;
   const ended = !e
     ? 'no events'
     : !e.recorded
       ? `no stop in the file: it ends after its last event${e.text ? `; the agent's last words: ${e.text}` : ''}`
-      : `${ENDED_WORDS[e.scope] ?? 'stopped'} (${e.reason})${e.text ? `: ${e.text}` : ''}`;
+      : `${endedWords(e.scope, e.reason)}${e.text ? `: ${e.text}` : ''}`;
   return {
     format: s.format,
     events: s.events,

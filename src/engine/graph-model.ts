@@ -25,6 +25,7 @@ import { sameUpTo } from './typed-diff';
 import { appendColumn } from '../shared/append-column';
 import type { FoldedLane, FoldedLanes } from './lane-folds';
 import { formatUsage, usageOf } from '../trace/tokens';
+import { ENDED_WORDS, stopReasonWords } from '../shared/stop-words';
 
 const TEXT_LIMIT = 2000;
 
@@ -443,11 +444,11 @@ function overlappingWaste(findings: Analysis['findings'], eventCount: number): S
   return out;
 }
 
-/** A stop's label with what it ends: `turn ended: task_complete`, `phase ended: max_turns` (a run's stop keeps `stop: …`). */
+/** A stop's label with what it ends: `turn ended: handed back`, `phase ended: max turns` (a run's stop keeps `stop: …`; words of src/shared/stop-words.ts). */
 function scopedLabel(label: string, marks: Set<string> | undefined): string {
-  if (marks?.has('turn-end')) return label.replace(/^stop:/, 'turn ended:');
-  if (marks?.has('phase-end')) return label.replace(/^stop:/, 'phase ended:');
-  return label;
+  const scope = marks?.has('turn-end') ? 'turn' : marks?.has('phase-end') ? 'phase' : undefined;
+  if (!scope || !label.startsWith('stop: ')) return label;
+  return `${ENDED_WORDS[scope]}: ${stopReasonWords(scope, label.slice('stop: '.length))}`;
 }
 
 /**

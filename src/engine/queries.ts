@@ -18,6 +18,7 @@ import { compare, countsSteps, eventAt, findingsOfEvent, shownAnalysis, type Tra
 import { isSoundStop } from '../analysis/types';
 import { sourcePromptOf } from './source-prompt';
 import { contentInMemory, eventLabel } from './record-labels';
+import { stopReasonWords } from '../shared/stop-words';
 
 export * from './query-types';
 
@@ -253,13 +254,13 @@ export function inspect(s: TraceSnapshot, max: number): { events: { id: string; 
 }
 
 /**
- * A stop finding's hover label: `turn ended (task complete)` / `phase ended (max turns)` (no verdict),
+ * A stop finding's hover label: `turn ended (handed back)` / `phase ended (max turns)` (no verdict),
  * `stop, sound` (a recorded success, no failure found), `stop, premature` (a failure), or
  * `stop (task complete), verdict unknown` (no failure found, no success recorded).
  */
 function stopLabel(s: TraceSnapshot, f: { mode?: string; events: number[]; scope?: string }): string {
   const stop = s.analysis?.stops.find((x) => x.index === f.events[0]);
-  const reason = stop ? ` (${stop.reason.replace('_', ' ')})` : '';
+  const reason = stop ? ` (${stopReasonWords(f.scope, stop.reason)})` : '';
   if (f.scope === 'turn' || f.scope === 'phase') return `${f.scope} ended${reason}`;
   if (f.mode !== 'ok') return `stop, ${f.mode?.replace('_', ' ')}`;
   return stop && isSoundStop(stop) ? 'stop, sound' : `stop${reason}, verdict unknown`;

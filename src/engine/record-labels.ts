@@ -21,6 +21,7 @@ import { plainLabel } from '../shared/untrusted-text';
 import { clipWords, firstWords, headedWords, LABEL_CHARS as NODE_LABEL_CHARS, toolCallWords } from './event-labels';
 import { contentOf } from './long-content';
 import type { TraceSnapshot } from './snapshot';
+import { endedWords } from '../shared/stop-words';
 
 /** Formats whose records the editor labels inline (their raw lines are ids and JSON cut at the window's edge). */
 export const LABELLED_FORMATS: ReadonlySet<string> = new Set(['claude-code', 'codex']);
@@ -39,11 +40,6 @@ const CALL_LOOKBACK = 500;
 
 /** A non-zero exit code in a tool's output, or a word saying it failed. */
 const EXIT_CODE = /\bexit(?:ed)?(?: with)?(?: status| code:?)? *(-?[1-9]\d*)\b|\bexit ?code:? *(-?[1-9]\d*)\b/i;
-
-/** Words of a stop reason: `task_complete` -> `task complete`. */
-function words(reason: string): string {
-  return reason.replace(/_/g, ' ');
-}
 
 /** How a tool result ended: `✗ exit 2`, `✗ error`, or undefined when nothing says it failed. */
 function failure(e: TraceEvent, content: string | undefined): string | undefined {
@@ -105,7 +101,7 @@ export function eventLabel(s: TraceSnapshot, i: number, contentFor: (s: TraceSna
   } else if (type === 'spawn') text = quote(`sub-agent ${name(e.role ?? e.to)}: `, content());
   else if (type === 'delegate') text = quote(`task → ${name(e.to)}: `, content());
   else if (type === 'return') text = quote(`answer → ${name(e.to)}: `, content());
-  else if (type === 'stop') text = (e as { scope?: unknown }).scope === 'turn' ? `turn ended (${words(String(e.reason ?? 'unknown'))})` : `stop: ${String(e.reason ?? 'unknown')}`;
+  else if (type === 'stop') text = (e as { scope?: unknown }).scope === 'turn' ? endedWords('turn', String(e.reason ?? 'unknown')) : `stop: ${String(e.reason ?? 'unknown')}`;
   else if (type === 'reward') text = `reward ${typeof e.value === 'number' ? e.value : '?'}${e.channel ? ` (${name(e.channel)})` : ''}`;
   else if (type === 'orchestrator_decision') text = quote('decision: ', content());
   else text = quote(`${name(e.type)}: `, content());

@@ -86,14 +86,14 @@ describe('readable transcript text', function () {
 
     // the first turn's end: its label, and the analysis's stop mark beside it
     editor.revealRange(new vscode.Range(661, 0, 661, 0), vscode.TextEditorRevealType.InCenter);
-    assert.deepEqual(await until('the turn end label', () => labelsOf(SESSION).get(661), 40_000), [0, 'turn ended (task complete)']);
+    assert.deepEqual(await until('the turn end label', () => labelsOf(SESSION).get(661), 40_000), [0, 'turn ended (handed back)']);
     await until('the turn end mark', () => markLines(SESSION).includes(661));
     // the setting turns the labels off, live; the analysis marks stay
     await setLabels(false);
     await until('no labels', () => labelsOf(SESSION).size === 0, 40_000);
     assert.ok(markLines(SESSION).includes(661), 'the stop mark is still shown');
     await setLabels(true);
-    assert.deepEqual(await until('the labels back', () => labelsOf(SESSION).get(661), 40_000), [0, 'turn ended (task complete)']);
+    assert.deepEqual(await until('the labels back', () => labelsOf(SESSION).get(661), 40_000), [0, 'turn ended (handed back)']);
 
     // the Outline names each event by the same words
     const symbols = (await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', editor.document.uri)) ?? [];

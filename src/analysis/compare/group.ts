@@ -13,6 +13,7 @@ import { alignRuns } from './align-runs';
 import { Interner } from './fingerprints';
 import type { ComparedRun } from './compare-runs';
 import type { Difference } from './types';
+import { endedWords as stopEndedWords } from '../../shared/stop-words';
 
 /** Most runs for which the reference is chosen by comparing every pair. */
 export const MEDOID_RUNS = 16;
@@ -30,7 +31,7 @@ export interface RunCluster {
   runs: string[];
   /** Where they leave the reference: its first difference with the cluster's first run; null when they do the reference's steps throughout. */
   divergence: Difference | null;
-  /** How its runs ended (`turn ended (task_complete)`, `stopped (max_turns)`, `no stop in the file`) -> how many. */
+  /** How its runs ended (`turn ended (handed back)`, `stopped (max turns)`, `no stop in the file`) -> how many. */
   ended: Record<string, number>;
   /** Their recorded outcomes (`success`, `failure`, `partial`, `not recorded`) -> how many. */
   outcomes: Record<string, number>;
@@ -47,13 +48,12 @@ export interface RunGroups {
   clusters: RunCluster[];
 }
 
-const ENDED_WORDS = { turn: 'turn ended', phase: 'phase ended', run: 'stopped' } as const;
 
 /** How a run ended, in words (see {@link RunCluster.ended}). */
 function endedWords(run: ComparedRun): { ended: string; outcome: string } {
   const s = runEnd(run.loaded, run.analysis);
   const e = s.ended;
-  const ended = !e ? 'no events' : !e.recorded ? 'no stop in the file' : `${ENDED_WORDS[e.scope] ?? 'stopped'} (${e.reason})`;
+  const ended = !e ? 'no events' : !e.recorded ? 'no stop in the file' : stopEndedWords(e.scope, e.reason);
   return { ended, outcome: s.outcome?.status ?? 'not recorded' };
 }
 

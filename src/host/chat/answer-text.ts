@@ -7,6 +7,7 @@
  */
 import type { CitedEvent } from '../../engine/chat-tool-names';
 import { escapeMarkdown, joinMarkdown, markdownText, type MarkdownText } from '../../shared/untrusted-text';
+import { endedWords } from '../../shared/stop-words';
 
 /** The command a cited event's link runs, with the event's number as its only argument. */
 export const SHOW_CITED_EVENT = 'otrace.chat.showEvent';
@@ -75,7 +76,7 @@ export function summaryMarkdown(cite: Cite, summaryFacts: Facts, findingsFacts: 
 /** How the run ended: its last stop, reason and final words, linked. */
 function endedMarkdown(cite: Cite, tracePath: string, ended: Facts | null, stop: CitedEventFacts | null): MarkdownText {
   if (!ended) return markdownText`Ended: no events`;
-  const how = !ended.recorded ? markdownText`no stop recorded: it ends after its last event` : markdownText`${ended.scope === 'turn' ? 'turn ended' : ended.scope === 'phase' ? 'phase ended' : 'stopped'} (${ended.reason})`;
+  const how = !ended.recorded ? markdownText`no stop recorded: it ends after its last event` : markdownText`${endedWords(ended.scope, ended.reason)}`;
   const words = ended.text ? (` — ${shown(ended.text, 300)}` as MarkdownText) : '';
   return `Ended: ${how} at ${eventLink(cite, tracePath, stop)}${words}` as MarkdownText;
 }
@@ -99,7 +100,7 @@ export function whyStoppedMarkdown(cite: Cite, summaryFacts: Facts, stopFacts: F
 export function compareMarkdown(cite: Cite, c: Facts): MarkdownText {
   const pathA = c.a.trace.path as string;
   const pathB = c.b.trace.path as string;
-  const ended = (side: Facts) => (side.ended ? markdownText`${side.ended.scope === 'turn' ? 'turn ended' : 'stopped'} (${side.ended.reason})` : markdownText`no events`);
+  const ended = (side: Facts) => (side.ended ? markdownText`${endedWords(side.ended.scope, side.ended.reason)}` : markdownText`no events`);
   const outcome = (side: Facts) => (side.outcome ? markdownText`${side.outcome.status}` : markdownText`not recorded`);
   const d = c.first_divergence as Facts | null;
   const parts: MarkdownText[] = [

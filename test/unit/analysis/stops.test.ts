@@ -234,5 +234,5 @@ test('a stop that leaves calls running in the background (background_running) is
   const run = analyzeTrace(traceOf([...events, { id: 'st', type: 'stop', agent: 'orch', reason: 'task_complete', background_running: ['s1'] }]));
   assert.deepEqual(run.stops.map((s) => [s.event, s.finding]), [['st', 'ok']], 'the same stop without background_running is premature (test above)');
   const turn = analyzeTrace(traceOf([...events, { id: 'st', type: 'stop', agent: 'orch', reason: 'task_complete', scope: 'turn', background_running: ['s1', 'w1'] }]));
-  assert.equal(turn.stops[0].message, 'turn ended (task_complete) with 2 calls still running in the background: a designed hand-off (the harness reports back when they finish), not a premature stop; no verdict about the task');
+  assert.equal(turn.stops[0].message, 'turn ended (handed back) with 2 calls still running in the background: a designed hand-off (the harness reports back when they finish), not a premature stop; no verdict about the task');
 });

@@ -42,7 +42,7 @@ test('the Claude Code session: tool calls say their tool and key argument, messa
   assert.match(label('toolu_01Y64XEaRvUYinzv9rW9qZXd')!, /^delegate: Explore the codebase to understand/);
   assert.match(label('7f0874fe-1a18-447f-b120-ca222dbb4399')!, /^return: Excellent! Now I have a comprehensive understanding/);
   assert.equal(label('7b6887e9-15c3-485b-98c7-eb986f5abc7f'), 'context compacted');
-  assert.equal(label('e894c738-dc7b-4979-9ea4-fe39ac3c97c2:stop'), 'turn ended: task_complete', 'stops keep their words');
+  assert.equal(label('e894c738-dc7b-4979-9ea4-fe39ac3c97c2:stop'), 'turn ended: handed back', 'a turn end reads as a hand-back, never "task complete"');
   for (const [id, l] of labels) {
     assert.ok(l.label.length <= LABEL_CHARS, `${id}: ${l.label.length} characters`);
     assert.doesNotMatch(l.label, /\n/, id);

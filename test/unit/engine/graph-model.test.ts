@@ -162,7 +162,7 @@ test('a stop is marked sound (✓) only when the trace records success: a claime
     ].join('\n'),
   );
   const node = buildGraph(turns, 't', Infinity, analyzeTrace(turns)).nodes.find((n) => n.eventId === 's1')!;
-  assert.equal(node.label, 'turn ended: task_complete');
+  assert.equal(node.label, 'turn ended: handed back');
   assert.deepEqual(node.marks, ['turn-end']);
 });
 

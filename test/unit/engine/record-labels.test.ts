@@ -61,7 +61,7 @@ test('Claude Code: a sub-agent spawn, its answer, turn ends and the compaction',
   // the Task call holds the spawn and its delegation: one label, the sub-agent and what it was asked
   assert.equal(main.get(43), 'sub-agent Explore: Explore existing codebase');
   assert.match(main.get(96)!, /^sub-agent Explore:a93ccab answered: Excellent! Now I have/);
-  assert.equal(main.get(661), 'turn ended (task complete)');
+  assert.equal(main.get(661), 'turn ended (handed back)', 'a hand-back, not "task complete" (no claim about the task)');
   assert.equal(main.get(1583), 'compaction');
   // in the sub-agent's own file: the task it got from main, its own words, its return and stop
   const file = [...session.byFile.keys()].find((f) => f.endsWith('agent-a93ccab.jsonl'))!;

@@ -32,7 +32,7 @@ test('the run summary and its problems cite their events by number; the stop com
   const md = summaryMarkdown(cite, await factsOf('otrace_summary', { file: DEMO }), await factsOf('otrace_findings', { file: DEMO, problems_only: true }));
   assert.deepEqual(cited, [[DEMO, 34], [DEMO, 11], [DEMO, 13]]);
   assert.deepEqual(targets(md), ['command:otrace.chat.showEvent?%5B1%5D', 'command:otrace.chat.showEvent?%5B2%5D', 'command:otrace.chat.showEvent?%5B3%5D']);
-  assert.match(md, /Ended: stopped \(quality\\_met\) at \[e35 · orchestrator stop\\, line 36\]/);
+  assert.match(md, /Ended: stopped \\\(quality met\\\) at \[e35 · orchestrator stop\\, line 36\]/);
   assert.match(md, /`\/explain 0`/);
 });
 

@@ -1,0 +1,28 @@
+/**
+ * How a stop reads in every view (hover, decoration, graph label, compare, CLI, chat): what it ended
+ * (its scope) and why (its reason). A turn's end with reason `task_complete` is a hand-back to the
+ * user, who may go on: the importers record that reason for every turn end, but it is no claim that
+ * the task was done, so it never reads "task complete" (a stranger took it for a success verdict).
+ */
+
+/** What a stop of each scope ended: `turn ended`, `phase ended`, `stopped` (the run). */
+export const ENDED_WORDS: Readonly<Record<string, string>> = { turn: 'turn ended', phase: 'phase ended', run: 'stopped' };
+
+/**
+ * A stop's reason in words: `task_complete` -> `task complete`, `max_turns` -> `max turns`; a turn
+ * end's `task_complete` -> `handed back` (see the module's comment).
+ * @param scope `turn`, `phase`, `run` or undefined (a run's stop).
+ * @param reason the stop's reason as recorded (untrusted text: the caller escapes it for its surface).
+ */
+export function stopReasonWords(scope: string | undefined, reason: string): string {
+  if (scope === 'turn' && reason === 'task_complete') return 'handed back';
+  return reason.replace(/_/g, ' ');
+}
+
+/**
+ * How a stop ended, in words: `turn ended (handed back)`, `phase ended (max turns)`, `stopped (error)`.
+ * @param scope as for {@link stopReasonWords}; @param reason the recorded reason.
+ */
+export function endedWords(scope: string | undefined, reason: string): string {
+  return `${ENDED_WORDS[scope ?? 'run'] ?? 'stopped'} (${stopReasonWords(scope, reason)})`;
+}
