@@ -34,6 +34,8 @@ export function endedWords(ended: GraphRunBrief['ended']): string {
   const reason = ended.reason.replace(/_/g, ' ');
   if (ended.scope === 'turn') return TURN_CUT[ended.reason] ?? 'turn ended: handed back to the user';
   if (ended.scope === 'phase') return `a phase ended (${reason})`;
+  // the agent's claim, said as its claim: "run stopped: task complete" read as a verdict on a run whose email failed
+  if (ended.reason === 'task_complete') return 'run stopped: the agent said the task is complete';
   return `run stopped: ${reason}`;
 }
 
@@ -91,6 +93,23 @@ export function noProblemWords(reading: { errors: number; warnings: number }): s
   if (n === 0) return 'no problems found in the run';
   const what = reading.errors ? `${n} ${n === 1 ? 'problem' : 'problems'}` : `${n} ${n === 1 ? 'warning' : 'warnings'}`;
   return `no problems found in the run (${what} reading the file: see Problems)`;
+}
+
+/**
+ * The Problems row's words and tone: the most severe finding (and how many more), else the calls
+ * whose results record a failure (a fact of the trace: never hidden behind "no problems found"),
+ * else {@link noProblemWords}. Trace text in it is made plain (untrusted).
+ */
+export function problemWords(run: Pick<GraphRunBrief, 'findings' | 'failedCalls'>, reading: { errors: number; warnings: number }): { text: string; tone: 'ok' | 'error' | 'warning' | 'info' } {
+  const failed = run.failedCalls;
+  const calls = failed ? `${failed.count.toLocaleString('en-US')} tool call${failed.count === 1 ? '' : 's'} recorded a failure` : '';
+  if (run.findings.length > 0) {
+    const top = run.findings[0];
+    const more = run.findings.length > 1 ? ` (and ${run.findings.length - 1} more, listed below)` : '';
+    return { text: `${top.severity === 'error' ? '✖' : top.severity === 'warning' ? '⚠' : 'ℹ'} ${plainLabel(top.message, 200)}${more}${calls ? ` · ${calls}` : ''}`, tone: top.severity };
+  }
+  if (failed) return { text: `⚠ no finding, but ${calls}; the first: ${plainLabel(failed.tool, 60)}: ${plainLabel(failed.error, 140)}`, tone: 'warning' };
+  return { text: noProblemWords(reading), tone: 'ok' };
 }
 
 /** What the Ended row says first of a run whose file is still being written: its outcome and last stop are only those so far. */
@@ -158,13 +177,18 @@ export function showRunSummary(el: HTMLElement, run: GraphRunBrief | undefined, 
   spent.value.title = `${run.duration.unit === 'steps' ? 'Steps' : 'Time'} from the first event's start to the last event's end (the player's clock counts from the trace's start).`;
 
   const problems = row('Problems');
-  if (run.findings.length === 0) {
-    problems.value.textContent = noProblemWords(reading);
-    problems.row.classList.add('run-ok');
-  } else {
-    const top = run.findings[0];
-    problems.value.textContent = `${top.severity === 'error' ? '✖' : top.severity === 'warning' ? '⚠' : 'ℹ'} ${plainLabel(top.message, 200)}${run.findings.length > 1 ? ` (and ${run.findings.length - 1} more, listed below)` : ''}`;
-    problems.row.classList.add(`run-${top.severity}`);
+  const said = problemWords(run, reading);
+  problems.value.textContent = said.text;
+  problems.row.classList.add(`run-${said.tone}`);
+  const failed = run.failedCalls;
+  if (failed && failed.index >= 0) {
+    // the first failed call, one click away (as the stop is in the Ended row)
+    const go = document.createElement('button');
+    go.className = 'run-link';
+    go.textContent = 'show the first';
+    go.title = 'Select the result of the first call that failed';
+    go.addEventListener('click', () => actions.goTo(failed.index));
+    problems.value.append(' · ', go);
   }
   el.append(asked.row, ended.row, who.row, spent.row, problems.row);
 }

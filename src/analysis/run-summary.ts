@@ -91,6 +91,12 @@ export interface RunSummary {
   agent_count: number;
   /** The analysis' problems (sound stops and plain turn ends left out), most severe first, at most {@link MAX_FINDINGS}. */
   findings: { kind: Finding['kind']; severity: Finding['severity']; message: string }[];
+  /**
+   * Tool calls whose result records a failure ({@link recordsFailure}: an error status, `is_error`, a
+   * non-zero exit code): a fact of the trace, no verdict (a failure the run recovered from counts
+   * too). `first`: the earliest, with its tool and error (at most {@link END_TEXT_CHARS} characters). Null when none.
+   */
+  failed_calls: { count: number; first: { event: string; tool: string; error: string } } | null;
 }
 
 /** Prices one model call in US dollars: null when the model is unknown to the price data. */
@@ -129,12 +135,17 @@ export function runSummary(loaded: LoadedTrace, analysis: Analysis, options: Sum
   const addressed = new AddressedFinder();
   const lanes = new LaneTallies(MAX_AGENTS);
   const totals = new Totals();
+  let failed: RunSummary['failed_calls'] = null;
   events.forEach((e, i) => {
     const type = canonicalType(e.type);
     prompt.add(e, type);
     addressed.add(e, type);
     lanes.add(e, i, type, events);
     totals.add(e);
+    if (type === 'tool_result' && recordsFailure(e)) {
+      if (failed) failed.count++;
+      else failed = { count: 1, first: { event: e.id, tool: typeof e.tool === 'string' ? e.tool : 'tool', error: oneLine(failureText(e), END_TEXT_CHARS) } };
+    }
   });
   return {
     ...endOf(loaded, analysis, () => prompt.text),
@@ -149,7 +160,26 @@ export function runSummary(loaded: LoadedTrace, analysis: Analysis, options: Sum
       .sort((a, b) => SEVERITY_RANK[a.f.severity] - SEVERITY_RANK[b.f.severity] || a.i - b.i)
       .slice(0, MAX_FINDINGS)
       .map(({ f }) => ({ kind: f.kind, severity: f.severity, message: f.message })),
+    failed_calls: failed,
   };
+}
+
+/**
+ * True when a tool result records a failure as data, not words: an `error` (a span's error status:
+ * OTel, Langfuse, LangSmith, Phoenix...), `is_error: true` (Claude Code, Codex), or a non-zero
+ * `exit_code`. Text that merely mentions an error is not enough for this fact.
+ */
+export function recordsFailure(e: TraceEvent): boolean {
+  const { error, is_error: isError, exit_code: exitCode } = e as { error?: unknown; is_error?: unknown; exit_code?: unknown };
+  return (typeof error === 'string' && error.trim() !== '') || error === true || isError === true || (typeof exitCode === 'number' && exitCode !== 0);
+}
+
+/** What a failed result says of its failure: its `error` text, else its content, else its exit code. */
+function failureText(e: TraceEvent): string {
+  const { error, exit_code: exitCode } = e as { error?: unknown; exit_code?: unknown };
+  if (typeof error === 'string' && error.trim() !== '') return error;
+  if (typeof e.content === 'string' && e.content.trim() !== '') return e.content;
+  return typeof exitCode === 'number' && exitCode !== 0 ? `exit code ${exitCode}` : 'failed';
 }
 
 /**

@@ -64,8 +64,10 @@ export function summaryLines(file: string, s: RunSummary): string[] {
       return `  ${who}: ${spent}${a.task ? `; asked: ${safe(oneLine(a.task, AGENT_SHOWN), SHOWN_TEXT)}` : ''}`;
     }),
     ...(s.agent_count > AGENT_LINES ? [`  … and ${(s.agent_count - Math.min(AGENT_LINES, s.agents.length)).toLocaleString('en-US')} more`] : []),
-    `problems   ${s.findings.length ? `${s.findings.length === 1 ? '1 (the most severe)' : `${s.findings.length} (the most severe first)`}` : 'no problems found'}`,
+    `problems   ${s.findings.length ? `${s.findings.length === 1 ? '1 (the most severe)' : `${s.findings.length} (the most severe first)`}` : s.failed_calls ? 'none found by the analysis (but see the failed calls below)' : 'no problems found'}`,
     ...s.findings.map((f) => `  ${f.severity} ${f.kind.replace('_', ' ')}: ${safe(f.message, MAX_MESSAGE)}`),
+    // a fact the trace records, beside the verdicts: a failed call is never hidden behind "no problems found"
+    ...(s.failed_calls ? [`failed     ${failedCallWords(s.failed_calls.count)}; the first: ${safe(s.failed_calls.first.tool, 100)}: ${safe(s.failed_calls.first.error, SHOWN_TEXT)}`] : []),
   ];
   return lines;
 }
@@ -103,4 +105,9 @@ function cost(s: RunSummary): string {
   const usd = c.usd >= 0.01 ? c.usd.toFixed(2) : c.usd.toPrecision(2);
   const left = c.unpriced_calls ? `; ${c.unpriced_calls} model call${c.unpriced_calls === 1 ? '' : 's'} of unknown models left out` : '';
   return `~$${usd} (estimate from list prices of ${clipList(c.models, (m) => safe(m))}${left})`;
+}
+
+/** `1 tool call recorded a failure`, `3 tool calls recorded a failure`. */
+export function failedCallWords(count: number): string {
+  return `${count.toLocaleString('en-US')} tool call${count === 1 ? '' : 's'} recorded a failure`;
 }

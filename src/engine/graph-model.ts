@@ -504,6 +504,11 @@ function nodeFields(e: TraceEvent, unit: TimeUnit): [string, string][] {
   add('to', e.to);
   add('tool', e.tool);
   add('reason', e.reason);
+  // a failure the trace records (a span's error status, is_error, an exit code): shown, not left to the content
+  const failure = e as { error?: unknown; is_error?: unknown; exit_code?: unknown };
+  add('error', failure.error === true ? 'yes' : failure.error);
+  add('failed', failure.is_error === true && failure.error === undefined ? 'yes (is_error)' : undefined);
+  add('exit code', typeof failure.exit_code === 'number' ? failure.exit_code : undefined);
   add('detail', e.detail);
   add('decided by', e.decided_by);
   add('value', e.value);

@@ -128,7 +128,15 @@ function runBrief(snapshot: TraceSnapshot, lanes: readonly GraphLane[]): GraphRu
     agents: run.agents.map((a) => ({ name: a.name, label: laneLabel.get(a.name) ?? a.label, task: a.task, events: a.events })),
     ...(run.agent_count > run.agents.length ? { agentCount: run.agent_count } : {}),
     findings: run.findings,
+    ...(run.failed_calls ? { failedCalls: failedCalls(events, run.failed_calls) } : {}),
   };
+}
+
+/** The run summary's failed calls for the graph: the first one's result named by its event index. */
+function failedCalls(events: readonly { id: string }[], failed: NonNullable<TraceSnapshot['run']>['failed_calls'] & object): NonNullable<GraphRunBrief['failedCalls']> {
+  let index = -1;
+  for (let i = 0; i < events.length && index < 0; i++) if (events[i].id === failed.first.event) index = i;
+  return { count: failed.count, index, tool: failed.first.tool, error: failed.first.error };
 }
 
 

@@ -131,7 +131,7 @@ describe('README pictures in a real VS Code', function () {
     const shown = await takePicture(path.join(FIXTURES, 'who-and-when', 'Algorithm-Generated', '102.json'), 'who-and-when.png');
     assert.match(shown.rows.Asked, /^What is the highest rated \(according to IMDB\) Isabelle Adjani feature film/);
     assert.match(shown.rows.Who, /^4 agents: /);
-    assert.match(shown.rows.Ended, /^failure \(.*\) · run stopped: task complete/, 'the recorded outcome first, then the stop that claimed success');
+    assert.match(shown.rows.Ended, /^failure \(.*\) · run stopped: the agent said the task is complete/, 'the recorded outcome first, then the stop that claimed success');
     assert.equal(shown.problemClass, 'run-error');
     assert.match(shown.rows.Problems, /^✖ .*Filmography_Expert/, 'the top problem names the agent the log records as the mistake');
   });

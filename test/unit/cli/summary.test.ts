@@ -122,7 +122,7 @@ test('findings: the problems only, most severe first, at most 5', () => {
   assert.equal(s.task, 'do it');
 });
 
-test('otrace summary prints a few short safe lines; --json the fields; "no problems found" when none', () => {
+test('otrace summary prints a few short safe lines; --json the fields; no finding, yet the calls that failed (Bash exit codes the session recovered from) are said', () => {
   const r = spawnSync(process.execPath, [CLI, 'summary', SESSION], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   const lines = r.stdout.trimEnd().split('\n');
@@ -132,14 +132,15 @@ test('otrace summary prints a few short safe lines; --json the fields; "no probl
     assert.doesNotMatch(l, RAW);
   }
   assert.match(r.stdout, /^task +Work on bead spotter-a0y/m);
-  assert.match(r.stdout, /^ended +turn ended \(task_complete\)/m);
+  assert.match(r.stdout, /^ended +turn ended \(handed back\)/m);
   assert.match(r.stdout, /^cost +~\$\d+\.\d\d \(estimate/m);
-  assert.match(r.stdout, /^problems +no problems found$/m);
+  assert.match(r.stdout, /^problems +none found by the analysis \(but see the failed calls below\)$/m);
+  assert.match(r.stdout, /^failed +8 tool calls recorded a failure; the first: Bash: Exit code 2/m);
   assert.match(r.stdout, /Explore: /);
   const j = spawnSync(process.execPath, [CLI, 'summary', WHO, '--json'], { encoding: 'utf8' });
   assert.equal(j.status, 0, j.stderr);
   const s = JSON.parse(j.stdout);
-  assert.deepEqual(Object.keys(s), ['task', 'ended', 'outcome', 'duration', 'tokens', 'event_tokens', 'cost', 'agents', 'agent_count', 'findings']);
+  assert.deepEqual(Object.keys(s), ['task', 'ended', 'outcome', 'duration', 'tokens', 'event_tokens', 'cost', 'agents', 'agent_count', 'findings', 'failed_calls']);
   assert.deepEqual(Object.keys(s.ended), ['event', 'scope', 'reason', 'text', 'recorded']);
   assert.deepEqual(Object.keys(s.agents[0]), ['name', 'label', 'task', 'events', 'tokens']);
   const w = spawnSync(process.execPath, [CLI, 'summary', WHO], { encoding: 'utf8' });
@@ -167,6 +168,7 @@ test('summaryLines: trace text through safe, no line over 1,000 characters', () 
   const lines = summaryLines('f\u009b.jsonl', {
     task: hostile,
     ended: { event: hostile, scope: 'run', reason: 'error', text: hostile, recorded: true },
+    failed_calls: { count: 2, first: { event: hostile, tool: hostile, error: hostile } },
     outcome: { status: 'failure', source: hostile },
     duration: { value: 3, unit: 'seconds' },
     tokens: { input: 1, output: 2, cache_read: null, cache_write: null, reasoning: null },
@@ -223,7 +225,17 @@ test('summaryLines of a run with a million agents: the count, the busiest listed
     agents: Array.from({ length: 50 }, (_, i) => ({ name: `a${i}`, label: null, task: null, events: 2, tokens: none })),
     agent_count: 1_000_000,
     findings: [],
+    failed_calls: null,
   });
   assert.ok(lines.includes('agents     1,000,000 (the 50 with the most events listed)'), lines.join('\n'));
   assert.ok(lines.includes('  … and 999,994 more'));
+});
+
+test('a run whose sub-agent\'s tool call failed (an OTel span with an ERROR status) never reads "no problems found": the failure is a fact beside the verdicts', () => {
+  const file = fixturePath('otel', 'multi-agent.otlp.jsonl');
+  const s = summaryOf(file);
+  assert.deepEqual(s.failed_calls, { count: 1, first: { event: '0909090909090909.result', tool: 'send_email', error: '535 authentication failed' } });
+  const lines = summaryLines(file, s);
+  assert.ok(!lines.some((l) => l.includes('no problems found')), lines.join('\n'));
+  assert.ok(lines.includes('failed     1 tool call recorded a failure; the first: send_email: 535 authentication failed'), lines.join('\n'));
 });

@@ -231,3 +231,17 @@ test("the findings bar marks a finding with waste whose events a finding with mo
   const overlaps = findingsForGraph(findings, events, 'seconds').map((f) => f.overlaps === true);
   assert.deepEqual(overlaps, [false, true, false, false, true, false, true]);
 });
+
+test("the details of a failed call's result show its recorded failure (an OTel span's ERROR status read as `error`; Claude Code's is_error; an exit code)", async () => {
+  const { eventDetails } = await import('../../../src/engine/graph-model');
+  await import('../../../src/trace/importers');
+  const { loadTrace } = await import('../../../src/trace/formats');
+  const file = path.join(__dirname, '..', '..', 'fixtures', 'otel', 'multi-agent.otlp.jsonl');
+  const loaded = loadTrace(fs.readFileSync(file, 'utf8'), file);
+  const result = loaded.trace.events.find((e) => e.id === '0909090909090909.result')!;
+  assert.deepEqual(eventDetails(result).fields.find(([k]) => k === 'error'), ['error', '535 authentication failed']);
+  const ok = loaded.trace.events.find((e) => e.type === 'tool_result' && e.id !== result.id)!;
+  assert.equal(eventDetails(ok).fields.find(([k]) => k === 'error'), undefined, 'a result that did not fail says nothing of it');
+  const shell = { id: 'r', t: 1, type: 'tool_result', agent: 'a', is_error: true, exit_code: 2 } as unknown as TraceEvent;
+  assert.deepEqual(eventDetails(shell).fields.filter(([k]) => k === 'failed' || k === 'exit code'), [['failed', 'yes (is_error)'], ['exit code', '2']]);
+});

@@ -1,7 +1,7 @@
 /** The run summary's words (webview/run-summary.ts): plain, short, and never a verdict the trace does not hold. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { agentWords, endedWords, noProblemWords, spentTokens, tokenWords } from '../../../webview/run-summary';
+import { agentWords, endedWords, noProblemWords, problemWords, spentTokens, tokenWords } from '../../../webview/run-summary';
 
 test('how it ended: a hand-back is a turn end, not a completed task; a run stop says its reason in words', () => {
   assert.equal(endedWords({ index: 3, scope: 'turn', reason: 'task_complete', text: '', recorded: true }), 'turn ended: handed back to the user');
@@ -9,6 +9,8 @@ test('how it ended: a hand-back is a turn end, not a completed task; a run stop 
   assert.equal(endedWords({ index: 3, scope: 'turn', reason: 'error', text: '', recorded: true }), 'turn ended by an error');
   assert.equal(endedWords({ index: 3, scope: 'turn', reason: 'user_abort', text: '', recorded: true }), 'turn ended: the user stopped it');
   assert.equal(endedWords({ index: 3, scope: 'run', reason: 'loop_breaker', text: '', recorded: true }), 'run stopped: loop breaker');
+  // the agent's claim is said as its claim (an OTel run whose email failed read "run stopped: task complete")
+  assert.equal(endedWords({ index: 3, scope: 'run', reason: 'task_complete', text: '', recorded: true }), 'run stopped: the agent said the task is complete');
   // No stop event in the file: never "run stopped: unknown" with the last tool output as its words.
   assert.equal(endedWords({ index: 9, scope: 'run', reason: 'unknown', text: '', recorded: false }), 'no stop in the file: it ends after its last event');
   assert.equal(endedWords(null), 'no stop recorded');
@@ -38,4 +40,13 @@ test('no problems is said of the run, and reading warnings are named as such (a 
   assert.equal(noProblemWords({ errors: 0, warnings: 0 }), 'no problems found in the run');
   assert.equal(noProblemWords({ errors: 0, warnings: 1 }), 'no problems found in the run (1 warning reading the file: see Problems)');
   assert.equal(noProblemWords({ errors: 2, warnings: 1 }), 'no problems found in the run (3 problems reading the file: see Problems)');
+});
+
+test('Problems: a failed call is never hidden behind "no problems found"; with findings it is counted after them', () => {
+  const clean = { errors: 0, warnings: 0 };
+  assert.deepEqual(problemWords({ findings: [] }, clean), { text: 'no problems found in the run', tone: 'ok' });
+  const failedCalls = { count: 1, index: 12, tool: 'send_email', error: '535 authentication failed\u202e' };
+  assert.deepEqual(problemWords({ findings: [], failedCalls }, clean), { text: '⚠ no finding, but 1 tool call recorded a failure; the first: send_email: 535 authentication failed⟨U+202E⟩', tone: 'warning' });
+  const loop = { kind: 'loop', severity: 'warning' as const, message: 'ping-pong' };
+  assert.deepEqual(problemWords({ findings: [loop, loop], failedCalls: { ...failedCalls, count: 3 } }, clean), { text: '⚠ ping-pong (and 1 more, listed below) · 3 tool calls recorded a failure', tone: 'warning' });
 });
