@@ -162,11 +162,15 @@ export function judgeStop(judge: StopJudge, at: StopAt): StopFinding {
     }
   }
   const label = synthetic ? 'end of trace' : `stop (${reasonText})`;
+  // an error, an abort or a limit ended the run: not a decision to stop (which is what the stop failures judge); said as what it was
+  const notDecided = !synthetic && NOT_DECIDED[reason];
   const message =
     finding === 'ok'
       ? sound
         ? `sound ${label}: no stop failure found and ${soundBasis}`
-        : `${label}: no stop failure found; the trace records no success, so whether the task was done is unknown`
+        : notDecided
+          ? `${label}: ${notDecided}${e.detail ? ` (${oneLineDetail(e.detail)})` : ''}, not a decision to stop; whether the task was done is unknown`
+          : `${label}: no stop failure found; the trace records no success, so whether the task was done is unknown`
       : `${finding.replace('_', ' ')}${finding === 'no_stop' ? '' : ' stop'} at ${label}: ${evidence.join('; ')}`;
   const result: StopFinding = { ...base, finding, modes, sound, evidence: sound ? [soundBasis] : evidence, wasted, message };
   if (chosen.found) result.confidence = chosen.found.confidence;
@@ -196,8 +200,10 @@ function findNoStop(judge: StopJudge, at: StopAt): { found: Found; wasted?: Spen
   let wasted: Spent | undefined;
   if (synthetic && !claimsDone) {
     confidence = 'high';
-    evidence.push(`the trace ends without a stop event${reason !== 'unknown' ? ` (last events suggest ${reason})` : ''}`);
     const end = howItEnded(index, segment);
+    // a file cut off mid-record says how it ended; a reason guessed from the last events would contradict it
+    const guessed = reason !== 'unknown' && !end?.startsWith(CUT_OFF) ? ` (last events suggest ${reason})` : '';
+    evidence.push(`the trace ends without a stop event${guessed}`);
     if (end) evidence.push(end);
   }
   // a loop the run ended in: unresolved and more than a single echo (>= 3 repetitions or >= 4 events)
@@ -421,6 +427,23 @@ function otherOutputBetween(index: TraceIndex, signals: readonly number[], keep:
   return false;
 }
 
+/** What ended a run whose stop no agent decided, by reason (the stop failures judge decisions to stop). */
+const NOT_DECIDED: Partial<Record<string, string>> = {
+  error: 'the run ended on an error',
+  budget_exhausted: 'the run ran out of its budget',
+  max_turns: 'the run reached its turn limit',
+  timeout: 'the run timed out',
+};
+
+/** A stop's recorded detail on one line, at most 160 characters (untrusted text: the views escape it). */
+function oneLineDetail(detail: string): string {
+  const line = detail.replace(/\s+/g, ' ').trim();
+  return line.length > 160 ? `${line.slice(0, 159)}…` : line;
+}
+
+/** How the evidence of a file that ends in a cut-off line starts. */
+const CUT_OFF = 'the file ends in a cut-off line';
+
 /**
  * How a run without a stop ended, from what the file records: a root span still open (`open` on an
  * event without a parent) and a last action that is a tool call with no result (`call_status`
@@ -433,7 +456,8 @@ function howItEnded(index: TraceIndex, segment: Segment): string | undefined {
   let last = -1;
   for (let i = pos; i >= from && last === -1; i--) if (keep(i) && index.types[i] !== 'stop') last = i;
   const call = last !== -1 && index.types[last] === 'tool_call' && index.resultOf(last) === -1 ? index.events[last] : undefined;
-  if (call?.call_status === 'in_progress') return `the file is still being written: the run is in progress${rootOpen ? ' with the root open' : ''}, its last action a tool call awaiting its result`;
+  // (a cut-off last line is a file being written, or a writer that stopped mid-record: the file cannot tell which)
+  if (call?.call_status === 'in_progress') return `${CUT_OFF}: still being written, or its writer stopped mid-record; the last action a tool call with no result${rootOpen ? ' (the root still open)' : ''}`;
   if (rootOpen && call) return 'run ended with the root still open, last action a tool call with no result (it ended during a tool call)';
   if (rootOpen) return 'run ended with the root still open';
   if (call) return 'run ended during a tool call: last action a tool call with no result';

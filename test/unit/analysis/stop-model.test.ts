@@ -61,7 +61,7 @@ test('turn ends in a Claude Code session carry scope "turn", read "turn ended" a
     for (const s of main) {
       assert.equal(s.scope, 'turn', `${label}: ${s.event}`);
       assert.equal(s.sound, false);
-      assert.match(s.message, /^turn ended \(task_complete\)/);
+      assert.match(s.message, /^turn ended \(handed back\)/);
     }
     for (const f of a.findings) assert.doesNotMatch(`${f.inline} ${f.message}`, /✓|sound stop|task done/, label);
     const g = buildGraph(loaded, 't', Infinity, a);
@@ -115,7 +115,7 @@ test('ChatDev phase ends are phases; the end of the chat chain is the run\'s (re
   assert.equal(scopes.at(-1), 'run');
   assert.ok(scopes.slice(0, -1).length >= 10);
   assert.deepEqual(new Set(scopes.slice(0, -1)), new Set(['phase']));
-  for (const s of a.stops.slice(0, -1)) assert.match(s.message, /^phase ended \((task_complete|max_turns)\)/);
+  for (const s of a.stops.slice(0, -1)) assert.match(s.message, /^phase ended \((task complete|max turns)\)/);
   assert.equal(a.findings.filter((f) => f.kind === 'stop' && f.severity !== 'info').length, 0, 'no phase end is a problem');
 });
 

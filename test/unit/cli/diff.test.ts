@@ -40,7 +40,7 @@ test('otrace diff A B: the first divergence in words with both positions, how ea
     assert.match(lines[at], /^first divergence {2}the same step with other content, agent worker_0$/);
     assert.match(lines[at + 1], /^ {2}A: .*a\.otrace\.jsonl:11 {2}tool call search: \w/);
     assert.match(lines[at + 2], /^ {2}B: .*b\.otrace\.jsonl:11 {2}tool call search: new/);
-    assert.ok(lines.some((l) => /^ended {6}A: stopped \(task_complete\): done w\w+x/.test(l)), r.stdout);
+    assert.ok(lines.some((l) => /^ended {6}A: stopped \(task complete\): done w\w+x/.test(l)), r.stdout);
     assert.ok(lines.includes('outcome    A: not recorded'), r.stdout);
     assert.ok(lines.includes('steps      32 the same, 0 only in A, 4 only in B, 1 changed, 0 moved'), r.stdout);
     assert.ok(lines.some((l) => /^ {2}worker_0: events \d+ → \d+ \(\+4\), tool calls \d+ → \d+ \(\+2\), failed calls 0 → 0, time .*; steps \d+ the same, 4 only in B, 1 changed$/.test(l)), r.stdout);
@@ -67,7 +67,7 @@ test('otrace diff on a Claude Code session and a Codex rollout: the main agents 
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /\n {2}main ↔ codex \(paired by root\): events 515 → 80 \(−435\), tool calls 195 → 39 \(−156\), failed calls 8 → 3 \(−5\), tokens input \+/);
   assert.match(r.stdout, /\n {2}Explore:a93ccab \(only in A\): 63 events, 25 tool calls, 0 failed, tokens .*, 57\.675 s\n/);
-  assert.match(r.stdout, /\nended {6}A: turn ended \(task_complete\): All pushed\./);
+  assert.match(r.stdout, /\nended {6}A: turn ended \(handed back\): All pushed\./);
   assert.match(r.stdout, /\n {11}B: no stop in the file: it ends after its last event\n/);
   assert.match(r.stdout, /\nfindings only in B: 1\n {2}error stop \(no stop\): no stop at end of trace/);
   for (const line of r.stdout.split('\n')) assert.ok(line.length <= 1000);
@@ -89,7 +89,7 @@ test('otrace diff --group DIR: runs of one task clustered by where they leave th
     assert.equal(lines[1], 'reference  run-1.otrace.jsonl (most like the others)');
     assert.equal(lines[2], 'cluster 1: 2 runs (run-1.otrace.jsonl, run-2.otrace.jsonl)');
     assert.equal(lines[3], "  the reference's steps throughout");
-    assert.equal(lines[4], '  ended    stopped (task_complete) ×2');
+    assert.equal(lines[4], '  ended    stopped (task complete) ×2');
     assert.equal(lines[5], '  outcome  not recorded ×2');
     assert.equal(lines[6], 'cluster 2: 1 run (run-5.otrace.jsonl)');
     assert.match(lines[7], /^ {2}leave the reference at its step 5 \(stop: task_complete\): they do stop: task_complete \(a step the reference does elsewhere\)$/);
