@@ -236,3 +236,14 @@ test('a stop that leaves calls running in the background (background_running) is
   const turn = analyzeTrace(traceOf([...events, { id: 'st', type: 'stop', agent: 'orch', reason: 'task_complete', scope: 'turn', background_running: ['s1', 'w1'] }]));
   assert.equal(turn.stops[0].message, 'turn ended (handed back) with 2 calls still running in the background: a designed hand-off (the harness reports back when they finish), not a premature stop; no verdict about the task');
 });
+
+test('a run ended by an error is said to be one, with its detail, not judged as a decision to stop ("no stop failure found" of a crash)', () => {
+  const events = [
+    { id: 'm', type: 'message' as const, agent: 'a', content: 'searching' },
+    { id: 'st', type: 'stop' as const, agent: 'a', reason: 'error' as const, detail: 'openai.BadRequestError:\n content filter' },
+  ];
+  const [stop] = analyzeTrace(traceOf(events)).stops;
+  assert.equal(stop.message, 'stop (error): the run ended on an error (openai.BadRequestError: content filter), not a decision to stop; whether the task was done is unknown');
+  const [limit] = analyzeTrace(traceOf([events[0], { id: 'st', type: 'stop', agent: 'a', reason: 'max_turns' }])).stops;
+  assert.match(limit.message, /^stop \(max_turns\): the run reached its turn limit, not a decision to stop/);
+});
