@@ -40,7 +40,7 @@ export interface Lane {
   prefix: string;
   /** The lane that spawned it. */
   caller?: string;
-  turn?: { id: string; stopped: boolean; lastOutput?: 'text' | 'call' | 'result' };
+  turn?: { id: string; stopped: boolean; lastOutput?: 'text' | 'call' | 'result'; lastFinish?: string };
   step: number;
   /** A StepRetry in the current step: the error it retried. */
   retried?: string;
@@ -402,6 +402,8 @@ export class WireReader {
 
   /** StatusUpdate: the step's token usage by kind goes on its model call (the step's first output). */
   private status(p: Json, lane: Lane): void {
+    // Kimi Code's step.end says why the model stopped (`end_turn`, `tool_use`...): the last one may end a turn the file records no end of
+    if (lane.turn && typeof p.finish_reason === 'string') lane.turn.lastFinish = p.finish_reason;
     const u = isObject(p.token_usage) ? p.token_usage : undefined;
     if (!u) return;
     const usage = usageFrom({ input: num(u.input_other), output: num(u.output), cache_read: num(u.input_cache_read), cache_write: num(u.input_cache_creation) }, false);
@@ -566,6 +568,15 @@ export class WireReader {
    * last line is cut off) and the last answer of each background agent, a return to its caller.
    */
   finish(cutOff: boolean): void {
+    for (const lane of this.lanes.values()) {
+      // a turn whose last step ended the turn (finishReason end_turn / stop) after an answer, with no turn.ended after it
+      // (an older protocol's wire, or a writer that stopped): a hand-back, inferred, rather than "no stop at the end"
+      const turn = lane.turn;
+      if (cutOff || !turn || turn.stopped || turn.lastOutput !== 'text' || !END_OF_TURN.has(turn.lastFinish ?? '')) continue;
+      const ev: Draft = { id: `stop:inferred:${turn.id}`, type: 'stop', reason: 'task_complete', decided_by: lane.name, detail: `inferred: the last step ended with finishReason ${turn.lastFinish} after an answer; no turn end recorded` };
+      if (!lane.caller) ev.scope = 'turn';
+      this.stop(lane, ev);
+    }
     for (const call of this.calls.values()) {
       if (call.resultId) continue;
       const e = this.out.get(call.eventId);
@@ -581,6 +592,9 @@ export class WireReader {
     }
   }
 }
+
+/** Finish reasons of a step that end the model's turn (Kimi Code's `step.end`; the Anthropic and OpenAI words). */
+const END_OF_TURN = new Set(['end_turn', 'stop']);
 
 /** The text of a `user_input` / tool `output`: a string, or content parts (text joined, media as `[image]`...). */
 export function inputText(v: unknown): string {

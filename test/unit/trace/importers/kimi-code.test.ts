@@ -88,7 +88,10 @@ test('a Kimi Code session: refused and failed calls, turn stops completed / fail
 test('the real session folders of kimi-code: a turn with its tokens and an agent no call started; a compaction between messages of protocol 1.1', () => {
   const l = read(REAL_MAIN);
   assert.equal(l.format, 'kimi-code');
-  assert.deepEqual(l.trace.events.map((e) => [e.type, e.from, e.content]), [['message', 'user', 'hi'], ['message', 'main', 'hello']]);
+  assert.deepEqual(l.trace.events.map((e) => [e.type, e.from, e.content]), [['message', 'user', 'hi'], ['message', 'main', 'hello'], ['stop', undefined, undefined]]);
+  // its last step ended the turn (finishReason end_turn after the answer) and no turn end follows: a hand-back, inferred (it read "never stopped")
+  const end = l.trace.events[2];
+  assert.deepEqual([end.reason, end.scope, end.detail], ['task_complete', 'turn', 'inferred: the last step ended with finishReason end_turn after an answer; no turn end recorded']);
   assert.deepEqual(event(l, 'msg:L7').usage, { input: 10, output: 5, cache_read: 0, cache_write: 0 });
   assert.ok(messages(l).some((m) => m.startsWith('1 agent has a wire in this session that no Agent call of it started') && m.includes('agent-0')), messages(l).join('\n'));
   const c = read(REAL_COMPACTION);
@@ -214,4 +217,20 @@ test("Kimi Code: the prompt's copy in the context is skipped even when its text 
   const l = read('/s/agents/main/wire.jsonl', NO_FILES, text);
   assert.deepEqual(l.trace.events.map((e) => [e.type, e.from, e.kind ?? null]), [['message', 'user', null], ['message', 'harness', 'meta']]);
   assert.equal((l.trace.metadata as { turns: unknown[] }).turns.length, 1);
+});
+
+test('a turn end is inferred only from a last step that ended the turn after an answer, in a file not cut off', () => {
+  const head = [
+    '{"type":"metadata","protocol_version":"1.1","created_at":1000}',
+    '{"type":"turn.prompt","input":[{"type":"text","text":"list files"}],"origin":{"kind":"user"},"time":1000}',
+    '{"type":"context.append_loop_event","event":{"type":"step.begin","uuid":"s1","turnId":"t1","step":0},"time":1100}',
+  ];
+  const answer = '{"type":"context.append_loop_event","event":{"type":"content.part","uuid":"c1","turnId":"t1","step":0,"stepUuid":"s1","part":{"type":"text","text":"done"}},"time":1200}';
+  const call = '{"type":"context.append_loop_event","event":{"type":"tool.call","uuid":"c2","turnId":"t1","step":0,"toolCallId":"k1","name":"Bash","args":{"command":"ls"}},"time":1200}';
+  const end = (why: string) => `{"type":"context.append_loop_event","event":{"type":"step.end","uuid":"s1","turnId":"t1","step":0,"finishReason":"${why}"},"time":1300}`;
+  const stops = (lines: string[], tail = '\n') => loadTrace(lines.join('\n') + tail, 'wire.jsonl', nodeFileAccess).trace.events.filter((e) => e.type === 'stop');
+  assert.equal(stops([...head, answer, end('end_turn')]).length, 1, 'an answer, then end_turn: the turn handed back');
+  assert.equal(stops([...head, call, end('tool_use')]).length, 0, 'a tool call pending: the turn went on (or the file ends during it)');
+  assert.equal(stops([...head, answer, end('length')]).length, 0, 'cut at its length: no hand-back inferred');
+  assert.equal(stops([...head, answer, end('end_turn'), '{"type":"usage.rec'], '').length, 0, 'a file cut off mid-line may still be written: nothing inferred');
 });
