@@ -65,6 +65,21 @@ function jumpToMatch(s: TraceState, dir: 1 | -1): void {
   if (place > 0) $('matches').textContent = `${place.toLocaleString('en-US')} of ${matches.size.toLocaleString('en-US')} matches`;
 }
 
+/**
+ * A new snapshot is shown (`s`): the filter box's text goes on filtering it when it is the trace
+ * filtered before (`sameTrace`: its analysis came, or lines were appended), else the box is emptied
+ * (a text typed for another trace, left in the box, filtered nothing and read as if it did).
+ */
+export function carryFilter(s: TraceState, sameTrace: boolean): void {
+  const box = $('search') as HTMLInputElement;
+  if (!sameTrace) {
+    box.value = '';
+    $('matches').textContent = '';
+    return;
+  }
+  if (box.value.trim()) filter(s, box.value);
+}
+
 /** Wires the filter box to the trace shown (`shown()`: its state, if any). */
 export function installFilter(shown: () => TraceState | undefined): void {
   let timer: ReturnType<typeof setTimeout> | undefined;

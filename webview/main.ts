@@ -19,7 +19,7 @@ import { laterCount, placeCursor, selectedNode } from './cursor';
 import { showDetails } from './details';
 import { $ } from './dom';
 import { exportPng, exportSvg } from './export';
-import { applyFilter, installFilter, receiveFound } from './filter';
+import { applyFilter, carryFilter, installFilter, receiveFound } from './filter';
 import { showFindings } from './findings';
 import { TraceGraph } from './graph';
 import { showGrowing, showHeader, showLoadingScreen, showLock, showMode } from './header';
@@ -91,6 +91,7 @@ function render(uri: string | undefined, next: GraphOverview, first?: GraphWindo
     $('play').title = playing ? 'Pause (Space)' : 'Play (Space)';
   });
   s = state = newTraceState({ uri, graph: next, view: g, timeline, loader });
+  carryFilter(s, before !== undefined && before.uri === uri);
   const placeLanes = createLaneColumn($('lanes'), g);
   const drawAxis = createAxis($('axis'), $('gaps'), g);
   const drawMinimap = createMinimap($<HTMLCanvasElement>('minimap'), g);

@@ -552,7 +552,9 @@ export class ClaudeImport {
       const total = kinds.reduce((n, [, c]) => n + c, 0);
       const at = this.firstSkipped;
       this.problems.push({
-        severity: 'warning',
+        // the kinds Claude Code writes that carry no agent step (progress, file snapshots...) are expected in every session: an
+        // info, not a warning on line 1 of every file; a kind of unknown type may hold content otrace cannot show: a warning
+        severity: kinds.some(([k]) => k.startsWith('unknown/')) ? 'warning' : 'info',
         message: `${total} record${total > 1 ? 's' : ''} of ${kinds.length} kind${kinds.length > 1 ? 's' : ''} not shown: ${kinds.sort((a, b) => b[1] - a[1]).map(([k, c]) => `${k} ${c}`).join(', ')}`,
         range: at?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
         ...(at?.file ? { file: at.file } : {}),

@@ -318,7 +318,7 @@ test('a sub-agent with no file is built from the agent_progress records that mir
 test('an interrupted turn stops with user_abort', () => {
   const path = fixturePath('claude-code', 'short.jsonl');
   const l = open(path);
-  assert.deepEqual(problemsOf(l).map((p) => [p.severity, p.range.start.line, p.message]), [['warning', 0, '4 records of 2 kinds not shown: progress/hook_progress 3, file-history-snapshot 1']]);
+  assert.deepEqual(problemsOf(l).map((p) => [p.severity, p.range.start.line, p.message]), [['info', 0, '4 records of 2 kinds not shown: progress/hook_progress 3, file-history-snapshot 1']]);
   const s = traceStats(l);
   // The /model local command (a system record and its output) is one local_command event.
   assert.deepEqual(s.by_type, { message: 3, tool_call: 2, tool_result: 2, stop: 1 });
@@ -345,7 +345,7 @@ test('cut-off last lines and bad lines of the session are positioned problems; t
       ['error', 7, 14, 'JSON syntax error'],
       ['error', 14, 14, 'last line is cut off'],
       ['warning', 10, 0, 'tool_result for "toolu_0116Hyi5v8ut7Ffb7d8qV1Sc", which no tool_use of this session started'],
-      ['warning', 0, 0, '4 records of 2 kinds not shown'],
+      ['info', 0, 0, '4 records of 2 kinds not shown'],
     ],
   );
   assert.deepEqual(traceStats(l).by_type, { message: 3, tool_call: 1, tool_result: 2, stop: 1 }); // one is the /model local command
