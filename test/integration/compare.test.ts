@@ -189,6 +189,7 @@ describe('compare two runs in a real VS Code', function () {
       const { sessions } = await vscode.extensions.getExtension<OtraceApi>('otrace.otrace')!.activate();
       await until('B read as a trace', () => sessions.forUri(vscode.Uri.file(b)));
       await vscode.window.showTextDocument(vscode.Uri.file(a), { viewColumn: vscode.ViewColumn.One, preview: false });
+      await until('A read as a trace', () => sessions.forUri(vscode.Uri.file(a)));
       const opening = vscode.commands.executeCommand<CompareState>('otrace.compareTraceWith');
       // type only once the quick pick has the keyboard (typed earlier, the keys would go to A's text)
       await until('the quick pick to take the keyboard', () => evalInPage<boolean>(`!!document.activeElement?.closest('.quick-input-widget')`));
@@ -199,6 +200,8 @@ describe('compare two runs in a real VS Code', function () {
         () => evalInPage<string[]>(`[...document.querySelectorAll('.quick-input-widget .monaco-list-row')].map((r) => r.textContent ?? '')`),
         (list) => list.some((t) => t.includes(wanted)),
       );
+      // A's own sub-agent transcripts are part of run A, not runs to compare it with (picked, B read the whole session: "the runs do the same steps")
+      assert.deepEqual(rows.filter((t) => t.includes(`${path.basename(dir)}/a/${id}/subagents/`)), [], `A's sub-agent files are not offered: ${rows.join(' | ')}`);
       for (let k = 0; k < rows.findIndex((t) => t.includes(wanted)); k++) await pressKeys(['ArrowDown']);
       await pressKeys(['Enter']);
       const opened = await opening;

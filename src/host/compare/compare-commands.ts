@@ -96,9 +96,15 @@ export class ComparePanels implements vscode.Disposable {
     return (await this.compare(a, b)).state();
   }
 
-  /** A trace file picked from the open sessions and the workspace's .json/.jsonl files, or from a file dialog. */
+  /**
+   * A trace file picked from the open sessions and the workspace's .json/.jsonl files, or from a file dialog.
+   * @param except run A: neither it nor the files its session read (its sub-agents' transcripts: part of
+   *   the same run, not another run to compare with) are listed.
+   */
   private async pick(placeHolder: LabelText, except: vscode.Uri | undefined): Promise<vscode.Uri | undefined> {
     const seen = new Set<string>(except ? [except.toString()] : []);
+    const own = except && this.sessions.peek(except);
+    if (own) for (const file of own.files) if (file) seen.add(this.sessions.fileOf(own, file).toString());
     const items: PickItem[] = [];
     const add = (uri: vscode.Uri, detail: LabelText) => {
       if (seen.has(uri.toString())) return;
