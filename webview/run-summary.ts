@@ -66,8 +66,9 @@ function agentName(a: GraphRunBrief['agents'][number]): string {
 /** The agents line, e.g. `main (512 events) · Explore: find the config (80) · 2 more`; `total`: the run's agents when more than listed. */
 export function agentWords(agents: GraphRunBrief['agents'], total = agents.length): string {
   if (agents.length === 0) return 'no agent events';
-  if (total === 1) return `one agent, ${agentName(agents[0])} (${agents[0].events.toLocaleString('en-US')} events)`;
-  const shown = agents.slice(0, AGENTS_SHOWN).map((a, i) => `${agentName(a)} (${a.events.toLocaleString('en-US')}${i === 0 ? ' events' : ''})`);
+  const events = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'event' : 'events'}`;
+  if (total === 1) return `one agent, ${agentName(agents[0])} (${events(agents[0].events)})`;
+  const shown = agents.slice(0, AGENTS_SHOWN).map((a, i) => `${agentName(a)} (${i === 0 ? events(a.events) : a.events.toLocaleString('en-US')})`);
   const more = total - shown.length;
   return `${total.toLocaleString('en-US')} agents: ${shown.join(' · ')}${more > 0 ? ` · ${more.toLocaleString('en-US')} more` : ''}`;
 }

@@ -30,6 +30,7 @@ test("Spent: tokens by kind; else the events' own counts with no kind (the demo:
 
 test('agents: one agent said so; several named by what they were asked to be, the rest counted; controls in names shown, not run', () => {
   assert.equal(agentWords([{ name: 'codex', label: null, task: null, events: 277 }]), 'one agent, codex (277 events)');
+  assert.equal(agentWords([{ name: 'human', label: null, task: null, events: 1 }, { name: 'bot', label: null, task: null, events: 9 }]), '2 agents: human (1 event) · bot (9)', 'one event is "1 event"');
   const six = ['main', 'a', 'b', 'c', 'd', 'e'].map((name, i) => ({ name, label: i === 1 ? 'Explore: find\u202Ethe config' : null, task: null, events: 10 - i }));
   assert.equal(agentWords(six), '6 agents: main (10 events) · Explore: find⟨U+202E⟩the config (9) · b (8) · c (7) · 2 more');
   // a run of a million agents lists its busiest: the count is the run's, the rest counted from it
