@@ -101,7 +101,7 @@ export function noProblemWords(reading: { errors: number; warnings: number }): s
  * whose results record a failure (a fact of the trace: never hidden behind "no problems found"),
  * else {@link noProblemWords}. Trace text in it is made plain (untrusted).
  */
-export function problemWords(run: Pick<GraphRunBrief, 'findings' | 'failedCalls'>, reading: { errors: number; warnings: number }): { text: string; tone: 'ok' | 'error' | 'warning' | 'info' } {
+export function problemWords(run: Pick<GraphRunBrief, 'findings' | 'failedCalls'> & { agents?: readonly unknown[] }, reading: { errors: number; warnings: number }): { text: string; tone: 'ok' | 'error' | 'warning' | 'info' } {
   const failed = run.failedCalls;
   const calls = failed ? `${failed.count.toLocaleString('en-US')} tool call${failed.count === 1 ? '' : 's'} recorded a failure` : '';
   if (run.findings.length > 0) {
@@ -110,6 +110,8 @@ export function problemWords(run: Pick<GraphRunBrief, 'findings' | 'failedCalls'
     return { text: `${top.severity === 'error' ? '✖' : top.severity === 'warning' ? '⚠' : 'ℹ'} ${plainLabel(top.message, 200)}${more}${calls ? ` · ${calls}` : ''}`, tone: top.severity };
   }
   if (failed) return { text: `⚠ no finding, but ${calls}; the first: ${plainLabel(failed.tool, 60)}: ${plainLabel(failed.error, 140)}`, tone: 'warning' };
+  // no event, no run to find anything in: never a green "no problems" (an empty file said so beside its reading error)
+  if (run.agents?.length === 0) return { text: `nothing to judge: the trace has no events${reading.errors + reading.warnings ? ' (see Problems)' : ''}`, tone: 'info' };
   return { text: noProblemWords(reading), tone: 'ok' };
 }
 
