@@ -71,6 +71,8 @@ export class ComparePanels implements vscode.Disposable {
     }
     this.selected = uri;
     await vscode.commands.executeCommand('setContext', SELECTED_KEY, true);
+    // said, as VS Code's own "Select for Compare" shows nothing either but the menu item it adds: the next step named
+    vscode.window.setStatusBarMessage(labelText`otrace: ${path.basename(uri.fsPath)} selected as run A: now "otrace: Compare with Selected" on run B`, 10_000);
     return undefined;
   }
 
