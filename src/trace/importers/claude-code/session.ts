@@ -627,7 +627,7 @@ export class ClaudeImport {
     else if (notice && (notice as Json).task_status === 'killed') reason = /\bby (?:the )?user\b/i.test(notice.content ?? '') ? 'user_abort' : 'unknown';
     const atId = lane.returnId ?? lane.lastEventId;
     const at = this.out.get(atId)!;
-    const ev: TraceEvent = { id: `${lane.name}:stop`, t: at.t, type: 'stop', agent: lane.name, reason, decided_by: lane.name, detail: lane.returnId ? 'sub-agent returned its final answer' : call?.resultError ? 'the call that started the sub-agent ended in an error' : 'sub-agent transcript ended' };
+    const ev: TraceEvent = { id: `${lane.name}:stop`, t: at.t, type: 'stop', agent: lane.name, reason, decided_by: lane.name, detail: lane.returnId ? (lane.name.startsWith('compact:') ? 'the context compaction returned its summary' : 'sub-agent returned its final answer') : call?.resultError ? 'the call that started the sub-agent ended in an error' : 'sub-agent transcript ended' };
     this.emit(lane, ev, undefined, this.out.originOf(atId)!);
     lane.turnStopped = true;
   }

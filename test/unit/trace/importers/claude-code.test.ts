@@ -189,6 +189,8 @@ test('compaction is marked and kept visible, with the compaction agent returning
   const ret = byType(l, 'return').find((e) => e.agent === 'compact:acompact-70d8e7')!;
   assert.deepEqual(edgesOf(l, 'return').filter((e) => e.src === ret.id), [{ src: ret.id, dst: marked[0].id, type: 'return' }]);
   assert.equal((l.trace.metadata as { compactions: number }).compactions, 1);
+  const stop = l.trace.events.find((e) => e.type === 'stop' && e.agent === 'compact:acompact-70d8e7')!;
+  assert.equal(stop.detail, 'the context compaction returned its summary', 'a compaction is no sub-agent with a final answer');
 });
 
 test('the compaction agent\'s file opens with rows of the session it forks (hook reminders): they are main\'s, at their own times, and the compaction lane begins with its task', () => {
