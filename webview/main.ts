@@ -401,22 +401,10 @@ function run(command: GraphCommand): void {
     case 'label':
       if (s.timeline.current !== undefined) post({ type: 'label', stamp: s.stamp, index: s.timeline.current });
       return;
-    default: {
-      // a step that has nowhere to go says so (N with no finding did nothing visible); the next step's counter replaces it
-      if (!s.timeline.step(command satisfies StepTarget) && NOWHERE[command]) $('counter').textContent = `${s.timeline.status().counter} · ${NOWHERE[command]}`;
-    }
+    default:
+      s.timeline.step(command satisfies StepTarget);
   }
 }
-
-/** What a step to a kind of event says when there is none that way. */
-const NOWHERE: Partial<Record<StepTarget, string>> = {
-  nextFinding: 'no other finding to go to',
-  previousFinding: 'no finding before this one',
-  nextStop: 'no other stop to go to',
-  previousStop: 'no stop before this one',
-  nextOfAgent: 'no later event of this agent',
-  previousOfAgent: 'no earlier event of this agent',
-};
 
 /** The run summary of the trace shown, saying whether it is still being written. */
 function showRun(s: TraceState): void {
