@@ -6,6 +6,8 @@
  */
 import type { GraphRunBrief } from '../src/shared/protocol';
 import { plainLabel } from '../src/shared/untrusted-text';
+import { failedCallWords } from '../src/shared/failed-call-words';
+import { stopReasonWords } from '../src/shared/stop-words';
 import { formatLength } from './axis';
 
 /** Characters of the task shown before it is folded. */
@@ -31,7 +33,7 @@ const TURN_CUT: Record<string, string> = {
 export function endedWords(ended: GraphRunBrief['ended']): string {
   if (!ended) return 'no stop recorded';
   if (!ended.recorded) return 'no stop in the file: it ends after its last event';
-  const reason = ended.reason.replace(/_/g, ' ');
+  const reason = stopReasonWords(ended.scope, ended.reason);
   if (ended.scope === 'turn') return TURN_CUT[ended.reason] ?? 'turn ended: handed back to the user';
   if (ended.scope === 'phase') return `a phase ended (${reason})`;
   // the agent's claim, said as its claim: "run stopped: task complete" read as a verdict on a run whose email failed
@@ -103,7 +105,7 @@ export function noProblemWords(reading: { errors: number; warnings: number }): s
  */
 export function problemWords(run: Pick<GraphRunBrief, 'findings' | 'failedCalls'> & { agents?: readonly unknown[] }, reading: { errors: number; warnings: number }): { text: string; tone: 'ok' | 'error' | 'warning' | 'info' } {
   const failed = run.failedCalls;
-  const calls = failed ? `${failed.count.toLocaleString('en-US')} tool call${failed.count === 1 ? '' : 's'} recorded a failure` : '';
+  const calls = failed ? failedCallWords(failed.count) : '';
   if (run.findings.length > 0) {
     const top = run.findings[0];
     const more = run.findings.length > 1 ? ` (and ${run.findings.length - 1} more, listed below)` : '';

@@ -93,9 +93,10 @@ export function judgeStop(judge: StopJudge, at: StopAt): StopFinding {
   const { pos } = segment;
   const e = index.events[pos];
   const base = { event: index.id(pos), index: index.at(pos), synthetic, reason, reason_source: reasonSource, scope } as const;
-  const reasonText = `${reason}${reasonSource === 'inferred' ? ', inferred' : ''}`;
+  const inferred = reasonSource === 'inferred' ? ', inferred' : '';
+  const reasonText = `${reason}${inferred}`;
   // a turn's end reads by what it was (a hand-back), not by its recorded reason (src/shared/stop-words.ts)
-  const scopedText = `${stopReasonWords(scope, reason)}${reasonSource === 'inferred' ? ', inferred' : ''}`;
+  const scopedText = `${stopReasonWords(scope, reason)}${inferred}`;
 
   // A stop the user decided (an interruption) is the user's choice, not an agent failure.
   if (!synthetic && (e.kind === 'interruption' || (reason === 'user_abort' && e.decided_by === 'user'))) {

@@ -14,6 +14,7 @@ import { formatSpan } from '../trace/units';
 import { clipList, fail, loadOne, MAX_MESSAGE, MAX_PATH, safe, safeJson, writeLines, type Command } from './common';
 import { priceCall } from './prices';
 import { endedWords } from '../shared/stop-words';
+import { failedCallWords } from '../shared/failed-call-words';
 
 /** Agents listed one a line; the rest are counted. */
 const AGENT_LINES = 6;
@@ -105,9 +106,4 @@ function cost(s: RunSummary): string {
   const usd = c.usd >= 0.01 ? c.usd.toFixed(2) : c.usd.toPrecision(2);
   const left = c.unpriced_calls ? `; ${c.unpriced_calls} model call${c.unpriced_calls === 1 ? '' : 's'} of unknown models left out` : '';
   return `~$${usd} (estimate from list prices of ${clipList(c.models, (m) => safe(m))}${left})`;
-}
-
-/** `1 tool call recorded a failure`, `3 tool calls recorded a failure`. */
-export function failedCallWords(count: number): string {
-  return `${count.toLocaleString('en-US')} tool call${count === 1 ? '' : 's'} recorded a failure`;
 }

@@ -301,8 +301,8 @@ export class SessionStore implements EngineCalls {
       // A cancel or a failure of the newest load: what it leaves shown no longer waits for a read or an analysis (a large file's
       // first part, or a trace as read whose analysis an earlier load ended). A newer load that supersedes this one shows its own.
       const session = this.sessions.get(key);
-      const newest = this.wanted.get(key) === id || this.wanted.get(key) === -1;
-      if (session && newest && (err !== SUPERSEDED || this.wanted.get(key) === -1)) this.shownStopped(session, report, err === SUPERSEDED ? 'cancelled' : (err as Error).message);
+      const wanted = this.wanted.get(key);
+      if (session && (wanted === -1 || (wanted === id && err !== SUPERSEDED))) this.shownStopped(session, report, err === SUPERSEDED ? 'cancelled' : (err as Error).message);
       if (err === SUPERSEDED) return undefined;
       throw err;
     }

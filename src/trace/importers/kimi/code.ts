@@ -170,8 +170,8 @@ class SessionReader {
       }
       case 'step.end': {
         const u = isObject(e.usage) ? e.usage : undefined;
-        const finish = typeof e.finishReason === 'string' ? { finish_reason: e.finishReason } : {};
-        if (!u) return Object.keys(finish).length ? read('StatusUpdate', finish) : undefined;
+        const finish = typeof e.finishReason === 'string' ? { finish_reason: e.finishReason } : undefined;
+        if (!u) return finish ? read('StatusUpdate', finish) : undefined;
         return read('StatusUpdate', { token_usage: { input_other: u.inputOther, output: u.output, input_cache_read: u.inputCacheRead, input_cache_creation: u.inputCacheCreation }, message_id: e.messageId, ...finish });
       }
       default:
