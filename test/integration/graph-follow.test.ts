@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import type { OtraceApi } from '../../src/host/extension';
 import type { ToWorker } from '../../src/engine/worker-protocol';
 import { evalInWebview } from './bridge';
-import { until } from './wait';
+import { postAsHost, until } from './wait';
 
 const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
 const ROLLOUT = path.join(ROOT, 'test', 'fixtures', 'codex', 'rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl');
@@ -104,5 +104,57 @@ describe('graph follow in editor, answers out of order', function () {
     editor.selection = new vscode.Selection(at.line, at.character, at.line, at.character);
     await until('the graph on the event the cursor was put on', async () => (await current()) === chosen, 20_000);
     assert.deepEqual(asked, [JSON.stringify({ line: at.line, character: at.character })], 'the engine was asked only about the move otrace did not make');
+  });
+
+  it('Show in Trace File, then a step before its editor opened: the cursor ends on the step\'s record and the graph stays on the step', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(ROLLOUT), { viewColumn: vscode.ViewColumn.One });
+    await vscode.commands.executeCommand('otrace.openGraphToSide');
+    await evalInWebview('1', { selector: frame, timeoutMs: 60_000 });
+    const order = await evalInWebview<number[]>('() => globalThis.__otrace.timeline()', { selector: frame });
+    const summary = api.sessions.peek(vscode.Uri.file(ROLLOUT))!;
+    const lineOf = async (index: number) => (await api.sessions.engine.eventPlace(summary.key, summary.stamp, index))!.range.start.line;
+    const [first, shown] = [order[0], order[order.length - 1]];
+    const [firstLine, shownLine] = [await lineOf(first), await lineOf(shown)];
+    assert.notEqual(firstLine, shownLine);
+    await vscode.commands.executeCommand('otrace.graph.firstEvent');
+    await until('the first event, its record under the cursor', async () => (await current()) === first && editor.selection.active.line === firstLine, 20_000);
+    // the last event selected as the host selects it (the cursor stays), then shown in the trace file
+    await postAsHost(`{ type: 'select', stamp: globalThis.__otrace.graph.stamp, index: ${shown} }`, frame);
+    assert.equal(await current(), shown);
+    // Show in Trace File (Enter in the graph) waits for the engine's answer, released only after the next step
+    let release!: () => void;
+    const gate = new Promise<void>((done) => (release = done));
+    let held = false;
+    api.setEngineProbe((m: ToWorker) => {
+      if (m.kind === 'call' && m.method === 'eventPlace' && m.args[2] === shown && !held) {
+        held = true;
+        return gate;
+      }
+      return undefined;
+    });
+    await evalInWebview(`() => document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }))`, { selector: frame });
+    await until('Show in Trace File to ask the engine where the event is', () => held, 10_000);
+    const lines: number[] = [];
+    const watch = vscode.window.onDidChangeTextEditorSelection((e) => {
+      if (e.textEditor.document === editor.document) lines.push(e.selections[0].active.line);
+    });
+    try {
+      await vscode.commands.executeCommand('otrace.graph.firstEvent');
+      await until('the graph on the first event', async () => (await current()) === first, 10_000);
+      release();
+      // in the order asked: the record shown, then the step's record
+      await until(`the cursor on the shown record (line ${shownLine + 1}), then on the first event's (line ${firstLine + 1})`, () => {
+        const k = lines.indexOf(shownLine);
+        return k >= 0 && lines.slice(k + 1).includes(firstLine) && editor.selection.active.line === firstLine;
+      }, 20_000);
+    } finally {
+      watch.dispose();
+    }
+    // a round trip to the engine: a selection the cursor moves sent back would have asked it which event is there before this answer
+    await api.sessions.engine.eventPlace(summary.key, summary.stamp, first);
+    assert.equal(editor.selection.active.line, firstLine, `the cursor stays on the first event's record; lines seen: ${lines.map((l) => l + 1).join(', ')}`);
+    assert.equal(await current(), first, 'the graph stays on the first event');
+    assert.equal(api.selection.selection?.index, first, 'the shared selection stays on the first event');
   });
 });

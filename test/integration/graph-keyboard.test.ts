@@ -113,7 +113,8 @@ async function pressInGraph(keys: string[], text?: string): Promise<void> {
   try {
     await untilCurrent(target, `${key} after ${JSON.stringify([...keys, text ?? ''])} to step the graph`);
   } catch (e) {
-    throw new Error(`${(e as Error).message} (the page's focus: '${await focusInGraph()}', the filter box: '${await evalInWebview<string>(`() => document.getElementById('search').value`, { selector: FRAME })}')`);
+    const editors = vscode.window.visibleTextEditors.map((ed) => `${path.basename(ed.document.fileName)}${ed.document.isDirty ? ' (dirty)' : ''} at line ${ed.selection.active.line + 1}`).join(', ');
+    throw new Error(`${(e as Error).message} (the page's focus: '${await focusInGraph()}', the filter box: '${await evalInWebview<string>(`() => document.getElementById('search').value`, { selector: FRAME })}'; editors: ${editors}; the active one: ${path.basename(vscode.window.activeTextEditor?.document.fileName ?? 'none')})`);
   }
 }
 

@@ -301,15 +301,15 @@ export class GraphView implements vscode.Disposable {
         return;
       }
       case 'reveal':
-        await this.reveal(m.index);
+        await this.asked(() => this.reveal(m.index));
         return;
       case 'openSource':
         // Shown beside the graph; the keyboard stays in the graph (no graph action may send keys to a document).
-        await vscode.commands.executeCommand('otrace.goToSourcePrompt', { trace: this.uri.toString(), index: m.index, viewColumn: this.otherColumn(), preserveFocus: true });
+        await this.asked(() => vscode.commands.executeCommand('otrace.goToSourcePrompt', { trace: this.uri.toString(), index: m.index, viewColumn: this.otherColumn(), preserveFocus: true }));
         return;
       case 'showContent':
         // The content opens in the other column; the keyboard stays in the graph, as for Show in Trace File.
-        await vscode.commands.executeCommand('otrace.showEventContent', { trace: this.uri.toString(), index: m.index, viewColumn: this.otherColumn(), preserveFocus: true });
+        await this.asked(() => vscode.commands.executeCommand('otrace.showEventContent', { trace: this.uri.toString(), index: m.index, viewColumn: this.otherColumn(), preserveFocus: true }));
         return;
       case 'label':
         // the pick opens over the graph; the label goes to the sidecar, never the trace
@@ -375,6 +375,8 @@ export class GraphView implements vscode.Disposable {
     if (!summary) return;
     const step = ++this.followed;
     const latest = () => step === this.followed; // a later step's answer may come first: only the latest moves the cursor
+    await this.askedBefore; // after the editors asked for before this step have opened (see asked)
+    if (!latest()) return;
     if (await showInVisibleEditors(this.sessions, summary, index, true, latest)) return;
     if (!latest()) return;
     await showEventRecord(this.sessions, summary, index, { viewColumn: this.otherColumn(), preserveFocus: true, preview: true });
@@ -382,6 +384,23 @@ export class GraphView implements vscode.Disposable {
 
   /** Steps followed so far (see {@link follow}). */
   private followed = 0;
+
+  /** The editors asked for from the graph (Show in Trace File, Open Source Prompt, Show Whole Content), opened one after another; never rejects. */
+  private askedBefore: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Opens an editor the user asked for from the graph after those asked before, and a step's
+   * follow in editor waits for it. Run side by side, VS Code applied them out of order: Show in
+   * Trace File's editor finished opening, its cursor on the record, after the next step's follow
+   * had put the cursor on that step's record; its cursor move came back after the follow's, which
+   * had made otrace forget the earlier move as its own, and selected the shown event in the graph
+   * again (CI: Home pressed right after Enter was lost).
+   */
+  private asked(open: () => Thenable<unknown>): Promise<unknown> {
+    const opened = this.askedBefore.then(open);
+    this.askedBefore = opened.then(undefined, () => undefined);
+    return opened;
+  }
 
   /** The editor column beside the graph (the graph stays visible). */
   private otherColumn(): vscode.ViewColumn {
