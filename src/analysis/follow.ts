@@ -46,6 +46,7 @@ import { isNotedCopy, notedSharedPrefix } from '../trace/shared-prefix';
 import { analyzeTrace, indexSteps, type AnalysisOptions, type AnalysisPhase } from './index';
 import { PrefixCarry } from './prefix-carry';
 import { eventTime, TraceIndex } from './trace-index';
+import { PauseClock } from './pauses';
 import type { Analysis } from './types';
 
 /** How an update was made (see the module's comment). */
@@ -152,7 +153,7 @@ export class FollowAnalysis {
 
   /** The analysis of one trace with the carry, in phases: read for the positions it holds, filled for the others, committed when done. */
   private *analyze(loaded: LoadedTrace, carry: PrefixCarry, options: AnalysisOptions): Generator<AnalysisPhase, Analysis, void> {
-    const index = new TraceIndex(loaded, carry);
+    const index = yield* TraceIndex.build(loaded, carry, new PauseClock(options.pauseAfterMs));
     try {
       yield 'index';
       const analysis = yield* indexSteps(index, options);

@@ -88,7 +88,7 @@ export function* analysisSteps(loaded: LoadedTrace, options: AnalysisOptions = {
 
 /** The phases of one trace's analysis on an index made for it (freed when the generator ends, whichever way). */
 function* analysisStepsOf(loaded: LoadedTrace, options: AnalysisOptions): Generator<AnalysisPhase, Analysis, void> {
-  const index = new TraceIndex(loaded);
+  const index = yield* TraceIndex.build(loaded, undefined, new PauseClock(options.pauseAfterMs));
   try {
     yield 'index';
     return yield* indexSteps(index, options);

@@ -25,6 +25,7 @@ import { EDGE_TYPE_CODE, edgeTypeOfCode, isExplicitCode, LINK_CODE, LINK_KINDS, 
 import { normalizeContent, normalizedHash, salientTokens, stripLogNoise } from './text';
 import { upperBound } from './sorted';
 import { grownTo, toolLanesKey, type PrefixCarry, type TextMemos } from './prefix-carry';
+import { PauseClock, withoutPauses, type Pause } from './pauses';
 
 export type { LinkKind } from './link-table';
 
@@ -85,13 +86,14 @@ export class TraceIndex {
    * The links as flat arrays, link k from `linkU[k]` to `linkV[k]`, of kind `LINK_KINDS[linkKind[k]]`
    * and, for the trace's edges, edge type `edgeTypeOfCode(linkEdgeType[k])` (link-table.ts).
    * {@link links}, {@link incoming} and {@link outgoing} give the same as objects and lists.
+   * Set once, by the build's link passes ({@link linkSteps}); never changed after.
    */
-  readonly linkU: Int32Array;
-  readonly linkKind: Uint8Array;
-  readonly linkEdgeType: Uint8Array;
-  /** Incoming links of v: `inLinks[inStart[v] .. inStart[v + 1])`, in the order they were made ({@link outgoing} gives the outgoing ones). */
-  readonly inStart: Int32Array;
-  readonly inLinks: Int32Array;
+  linkU!: Int32Array;
+  linkKind!: Uint8Array;
+  linkEdgeType!: Uint8Array;
+  /** Incoming links of v: `inLinks[inStart[v] .. inStart[v + 1])`, in the order they were made ({@link outgoing} gives the outgoing ones). Set once, as the links. */
+  inStart!: Int32Array;
+  inLinks!: Int32Array;
   /** A tool call's result position, a tool result's call position, else -1: one column for both ({@link resultOf}, {@link callOf}). */
   private readonly pairs: Int32Array;
   /**
@@ -102,7 +104,7 @@ export class TraceIndex {
   /** Normalized content per position, computed when first asked (see {@link normalizedContent}). */
   private readonly normalized = new Map<number, string>();
   /** Receiver per position: its lane number + 1, 0 for none (see {@link receiver}); 1 byte per event when there are fewer than 255 lanes. */
-  private readonly receivers: Uint8Array | Uint16Array | Int32Array;
+  private receivers!: Uint8Array | Uint16Array | Int32Array;
   /** Agent of each lane, by lane number (numbered in order of first appearance; {@link laneNumbers}). */
   private readonly laneNames: string[];
   /** Agent -> its lane number. */
@@ -133,10 +135,13 @@ export class TraceIndex {
   /**
    * @param carry per-position results of an earlier analysis of the same events (a growing trace:
    *   prefix-carry.ts), read for its first `carry.count` positions and written for the others.
+   * @param links `now`: the index is whole when made; `later`: its receivers and links are made by
+   *   {@link linkSteps}, which must run before the index is read ({@link TraceIndex.build}).
    */
   constructor(
     loaded: LoadedTrace,
     readonly carry?: PrefixCarry,
+    links: 'now' | 'later' = 'now',
   ) {
     this.loaded = loaded;
     const n = loaded.trace.events.length;
@@ -180,9 +185,47 @@ export class TraceIndex {
     arena.release(scratch);
     this.findToolLanes();
     this.carryMemos();
+    if (links === 'now') withoutPauses(this.linkSteps(new PauseClock(Infinity)));
+  }
+
+  /**
+   * The index of `loaded` (as `new TraceIndex(loaded, carry)`), made in steps: it yields `pause`
+   * between its link passes when `clock` says so (pauses.ts), so the engine's worker answers the
+   * graph while a followed trace's index is made (its links were one block of 250-400 ms at 1M
+   * events). Ended early (`return()`), it frees what it made.
+   */
+  static *build(loaded: LoadedTrace, carry: PrefixCarry | undefined, clock: PauseClock): Generator<Pause, TraceIndex, void> {
+    const index = new TraceIndex(loaded, carry, 'later');
+    let built = false;
+    try {
+      if (clock.due()) yield* clock.pause();
+      yield* index.linkSteps(clock);
+      built = true;
+      return index;
+    } finally {
+      if (!built) index.free();
+    }
+  }
+
+  /** The receivers and links of the events (the last part of the build), a pause between two passes when `clock` says so. */
+  private *linkSteps(clock: PauseClock): Generator<Pause, void, void> {
     this.receivers = this.receiversOf();
     this.handoffsName = this.someHandoffNamesItsReceiver();
-    const table = this.buildLinks();
+    // most traces have one to two links per event, plus their edges
+    const table = new LinkTable(this.size, 2 * this.size + this.loaded.trace.edges.length, this.arena);
+    const passes = [
+      () => this.linkEdges(table),
+      () => this.linkReferences(table),
+      () => this.pairToolResults(table, this.pairStatedToolResults(table)),
+      () => this.linkHandoffs(table),
+      () => this.linkLanes(table),
+      () => this.linkImplicit(table),
+    ];
+    for (const pass of passes) {
+      if (clock.due()) yield* clock.pause();
+      pass();
+    }
+    if (clock.due()) yield* clock.pause();
     const count = table.count;
     // the rows first: they move the link columns (arena.ts `compact`)
     ({ inStart: this.inStart, inLinks: this.inLinks } = table.rows());
@@ -520,8 +563,8 @@ export class TraceIndex {
     return lane === 0 ? undefined : this.laneNames[lane - 1];
   }
 
-  /** True when some hand-off names a receiver that has a lane (else a chat's receiver is the next speaker). */
-  readonly handoffsName: boolean;
+  /** True when some hand-off names a receiver that has a lane (else a chat's receiver is the next speaker). Set once, as the links. */
+  handoffsName!: boolean;
 
   /**
    * The position an id names from position `v`: the event carrying it, or when several do, the
@@ -548,18 +591,6 @@ export class TraceIndex {
   }
 
   /** The causal links, in the order of the module comment (see {@link LinkTable}). */
-  private buildLinks(): LinkTable {
-    // most traces have one to two links per event, plus their edges
-    const table = new LinkTable(this.size, 2 * this.size + this.loaded.trace.edges.length, this.arena);
-    this.linkEdges(table);
-    this.linkReferences(table);
-    this.pairToolResults(table, this.pairStatedToolResults(table));
-    this.linkHandoffs(table);
-    this.linkLanes(table);
-    this.linkImplicit(table);
-    return table;
-  }
-
   /** Adds the link u -> v unless it is there; counts it dropped when u is unknown or not before v. */
   private link(table: LinkTable, u: number | undefined, v: number, kind: number, edgeType = 0): void {
     if (u === undefined) {

@@ -1,6 +1,6 @@
 /**
  * Pauses inside the long phases of the analysis (src/analysis/pauses.ts, issue #30): with a pause at
- * every seam (`pauseAfterMs: 0`) the phases yield `pause` between the loop detectors, between two
+ * every seam (`pauseAfterMs: 0`) the phases yield `pause` between the index's link passes, between the loop detectors, between two
  * stops' verdicts, between the stages of the credit and the passes of the metrics, and the analysis is the one made in one
  * call, on every otrace fixture, real sessions of other formats and a generated trace of 20,000
  * events; with pauses off (`Infinity`) none comes.
@@ -64,7 +64,7 @@ test('with a pause at every seam, the analysis equals the one made in one call',
   }
 });
 
-test('the loops, stops and credit phases pause at their seams; pauses off, none comes', () => {
+test('the index, loops, stops and credit phases pause at their seams; pauses off, none comes', () => {
   const loaded = generated(20_000);
   assert.ok(loaded.trace.events.length >= 20_000);
   const { phases } = stepped(loaded, 0);
@@ -72,6 +72,7 @@ test('the loops, stops and credit phases pause at their seams; pauses off, none 
   assert.deepEqual(named, ['index', 'loops', 'stops', 'credit', 'blame', 'metrics']);
   /** Pauses between the end of `before` and the end of `phase`. */
   const pausesIn = (before: AnalysisPhase, phase: AnalysisPhase) => phases.slice(phases.indexOf(before) + 1, phases.indexOf(phase)).length;
+  assert.ok(phases.indexOf('index') >= 7, `between the index's link passes (${phases.indexOf('index')} pauses before it)`);
   assert.ok(pausesIn('index', 'loops') >= 3, 'between the loop detectors');
   assert.ok(pausesIn('loops', 'stops') >= 2, `between the stops' verdicts (${pausesIn('loops', 'stops')})`);
   assert.ok(pausesIn('stops', 'credit') >= 2, 'between the stages of the credit');
