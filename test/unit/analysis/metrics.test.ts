@@ -114,3 +114,15 @@ test('the metrics give the critical path\'s columns back before busy time takes 
   assert.ok(grown < 30, `the arena grew by ${grown.toFixed(1)} bytes per event`);
   index.free();
 });
+
+test('the critical path made in parts (65,536 events each) is the one chain through them: 150,000 events in one lane, each after the last', () => {
+  const n = 150_000;
+  const events = Array.from({ length: n }, (_, i) => ({ id: `e${i}`, type: 'message' as const, agent: i % 2 ? 'a' : 'b', t: i * 2, duration_s: 1, ...(i ? { parent: `e${i - 1}` } : {}), content: `step ${i}` }));
+  const m = computeMetrics(new TraceIndex(traceOf(events)));
+  assert.equal(m.critical_path_events.length, n, 'every event on the chain, across the parts');
+  assert.equal(m.critical_path_events[65_536], 'e65536');
+  // each event waits 1 s for the last one's end (latency) and works 1 s: the first has no latency
+  assert.equal(m.total_work, 2 * n - 1);
+  assert.equal(m.critical_path, 2 * n - 1);
+  assert.equal(m.parallelism, 1);
+});
