@@ -6,6 +6,7 @@
 import type { BestStop, Blame, Finding, Loop, StopFinding, VerificationFinding } from './types';
 import { formatSpent, type TimeUnit } from '../trace/units';
 import { NO_STOP_YET } from './stop-verdicts';
+import { ENDED_WORDS, stopReasonWords } from '../shared/stop-words';
 
 const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
 
@@ -92,14 +93,22 @@ const VERIFICATION_INLINE: Record<VerificationFinding['kind'], string> = {
  * `■ turn ended · task_complete`, `■ phase ended · max_turns`, `■ task_complete ✓` (sound),
  * `■ task_complete · unknown`, `■ task_complete · premature`, `■ quality_met · delayed +12 ev`, `■ no stop`.
  */
+/**
+ * A stop's inline text (a mark in the trace, a CodeLens title, a graph label), in words
+ * (src/shared/stop-words.ts), never a bare reason code or a bare "unknown": `■ turn ended (handed
+ * back)`, `■ phase ended (max turns)`, `■ quality met ✓` (the trace records success), `■ task
+ * complete · unverified` (it records none), `■ task complete · premature`, `■ stop (reason
+ * unknown) · delayed +12 ev`, `■ no stop`; `?` after an inferred reason.
+ */
 function stopInline(s: StopFinding): string {
-  if (s.scope !== 'run') return `■ ${s.scope} ended · ${s.reason}${s.reason_source === 'inferred' ? '?' : ''}`;
+  const why = `${s.reason === 'unknown' ? 'reason unknown' : stopReasonWords(s.scope, s.reason)}${s.reason_source === 'inferred' ? '?' : ''}`;
+  if (s.scope !== 'run') return `■ ${ENDED_WORDS[s.scope] ?? 'stopped'} (${why})`;
   if (s.finding === 'no_stop' && s.synthetic) return '■ no stop';
   if (s.synthetic && s.message === NO_STOP_YET) return '■ no stop yet';
-  const reason = `■ ${s.reason}${s.reason_source === 'inferred' ? '?' : ''}`;
+  const reason = s.reason === 'unknown' ? `■ stop (${why})` : `■ ${why}`;
   switch (s.finding) {
     case 'ok':
-      return s.sound ? `${reason} ✓` : `${reason} · unknown`;
+      return s.sound ? `${reason} ✓` : `${reason} · unverified`;
     case 'premature':
       return `${reason} · premature`;
     case 'delayed':

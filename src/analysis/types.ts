@@ -32,7 +32,7 @@ export interface Finding {
   events: number[];
   /** The ids of those events, index for index (ids may repeat: never look events up by them). */
   ids: string[];
-  /** Short text for an inline mark (at most about 40 characters), e.g. `■ task_complete · premature`, `loop ×3`. */
+  /** Short text for an inline mark (at most about 40 characters), e.g. `■ task complete · premature`, `■ turn ended (handed back)`, `loop ×3`. */
   inline: string;
   /** The whole finding in plain words, with its evidence. */
   message: string;

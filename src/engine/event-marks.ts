@@ -17,7 +17,7 @@ export interface EventMark {
   /** Where the mark goes: the start of the event's range. */
   at: Position;
   category: MarkCategory;
-  /** The inline text, e.g. `■ task_complete · premature`, `loop ×3 · +0.12`. */
+  /** The inline text, e.g. `■ task complete · premature`, `■ turn ended (handed back)`, `loop ×3 · +0.12`. */
   text: string;
 }
 

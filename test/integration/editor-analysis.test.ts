@@ -51,7 +51,7 @@ describe('analysis in the trace text', function () {
   it('marks the stop, the loop and credit of the demo at the start of their lines, and lists findings in Problems', async () => {
     const file = path.join(ROOT, 'samples', 'demo.otrace.jsonl');
     await open(file);
-    const stop = await until('the stop mark', () => marksOf(file).find((m) => m[2].startsWith('■ quality_met')));
+    const stop = await until('the stop mark', () => marksOf(file).find((m) => m[2].startsWith('■ quality met')));
     assert.deepEqual(stop.slice(0, 2), [35, 0], 'e35 is on line 36, the mark at its start');
     assert.equal(stop[3], 'stop');
     const loop = marksOf(file).find((m) => /loop ×3/.test(m[2]));

@@ -12,6 +12,7 @@ import '../../../src/trace/importers';
 import { nodeFileAccess } from '../../../src/trace/node-files';
 import { fixture, fixturePath } from '../helpers';
 import { traceOf } from './build';
+import { STOP_REASONS } from '../../../src/trace/schema';
 
 type Ev = Parameters<typeof traceOf>[0][number];
 
@@ -83,7 +84,7 @@ test('turn ends in a Codex rollout carry scope "turn" and no ✓ (rollout, noise
     const a = analyzeTrace(loaded);
     assert.equal(a.stops.length, 5, label);
     assert.deepEqual(new Set(a.stops.map((s) => [s.scope, s.finding, s.sound].join())), new Set(['turn,ok,false']), label);
-    assert.equal(a.findings.filter((f) => f.kind === 'stop' && f.inline.startsWith('■ turn ended · task_complete')).length, 5, label);
+    assert.equal(a.findings.filter((f) => f.kind === 'stop' && f.inline.startsWith('■ turn ended (handed back)')).length, 5, label);
     assert.equal(buildGraph(loaded, 't', Infinity, a).nodes.filter((n) => n.marks.includes('stop-ok')).length, 0, label);
   }
 });
@@ -101,7 +102,7 @@ test('a chat without recorded scopes: a stop the user answers with a new prompt 
     const a = analyzeTrace(traceOf(evs));
     assert.deepEqual(stopsOf(a), [['s1', 'turn', 'ok', false], ['s2', 'run', 'ok', false]], label);
     const run = a.findings.find((f) => f.ids[0] === 's2')!;
-    assert.equal(run.inline, '■ task_complete · unknown', label);
+    assert.equal(run.inline, '■ task complete · unverified', label);
     assert.match(run.message, /whether the task was done is unknown/, label);
   }
 });
@@ -137,7 +138,7 @@ test('phase ends recorded by the importer get no verdict, even when a phase hits
       [['p1', 'phase', 'ok'], ['p2', 'phase', 'ok'], ['end', 'run', 'ok']],
       label,
     );
-    assert.equal(a.findings.find((f) => f.ids[0] === 'p1')!.inline, '■ phase ended · max_turns', label);
+    assert.equal(a.findings.find((f) => f.ids[0] === 'p1')!.inline, '■ phase ended (max turns)', label);
   }
 });
 
@@ -307,4 +308,31 @@ test('best stop is never the root span of an AgentOps export (a span carrying it
   for (const [label, evs] of variants(root, { writer: 'planner' }, [[/The itinerary/g, 'Plan of travel']])) {
     assert.equal(analyzeTrace(traceOf(evs)).best_stop?.event, 'w', label);
   }
+});
+
+test('a stop\'s inline text says how it ended in words: no reason code, no bare "unknown" (every reason, each scope, with and without an outcome)', () => {
+  let seen = 0;
+  for (const reason of STOP_REASONS) {
+    for (const scope of ['run', 'phase', 'turn'] as const) {
+      for (const reward of [undefined, 1]) {
+        const evs: Ev[] = [
+          { id: 'u', type: 'message', agent: 'user', to: 'agent', content: 'Sum 2 and 3.' },
+          { id: 'a', type: 'message', agent: 'agent', content: 'The sum is 5.' },
+          { id: 's', type: 'stop', agent: 'agent', reason, scope },
+          ...(reward === undefined ? [] : [{ id: 'r', type: 'reward', agent: 'env', value: reward } as Ev]),
+        ];
+        for (const f of analyzeTrace(traceOf(evs)).findings.filter((x) => x.kind === 'stop')) {
+          seen++;
+          const at = `${reason}, ${scope}${reward === undefined ? '' : ', rewarded'}: ${f.inline}`;
+          assert.doesNotMatch(f.inline, /[a-z]_[a-z]/, at);
+          assert.doesNotMatch(f.inline.replace(/reason unknown/g, ''), /unknown/, at);
+          assert.ok(f.inline.length <= 40, at);
+        }
+      }
+    }
+  }
+  assert.ok(seen >= STOP_REASONS.length * 6, `${seen} stops`);
+  const words = (scope: 'run' | 'turn', reason: string) => analyzeTrace(traceOf([{ id: 'a', type: 'message', agent: 'agent', content: 'Done: 5.' }, { id: 's', type: 'stop', agent: 'agent', reason: reason as never, scope }])).findings.find((f) => f.kind === 'stop')!.inline;
+  assert.equal(words('turn', 'task_complete'), '■ turn ended (handed back)');
+  assert.equal(words('run', 'task_complete'), '■ task complete · unverified');
 });

@@ -26,7 +26,7 @@ test('demo: the stop, the loop and credit are marked at the start of their lines
   const byId = new Map(marks.map((m) => [s.loaded.trace.events[m.index].id, m]));
   const stop = byId.get('e35')!;
   assert.equal(stop.category, 'stop');
-  assert.match(stop.text, /^■ quality_met/);
+  assert.match(stop.text, /^■ quality met/);
   assert.equal(stop.at.character, 0);
   const loop = s.findings.find((f) => f.kind === 'loop')!;
   const first = marks.find((m) => m.index === loop.events[0])!;
