@@ -5,6 +5,8 @@
  * selection event selected the earlier event in the graph again: the graph snapped back one stop
  * (CI: "timed out waiting for the stop 199 to be current … {current: 116}"). Only the latest step
  * may move the cursor. The engine's answer for the first step is held back through the test API.
+ * Show in Trace File and a step's follow are made in the order asked: its editor opened after the
+ * next step's follow had moved the cursor, and that move came back as the user's (CI: Home after Enter lost).
  */
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
@@ -30,11 +32,32 @@ describe('graph follow in editor, answers out of order', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  it('a step whose answer comes after a later step\'s moves neither the cursor nor the graph back', async () => {
+  /** Opens the rollout in column one and its graph beside it; resolves with the trace editor once the graph is drawn. */
+  async function openRollout(): Promise<vscode.TextEditor> {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const editor = await vscode.window.showTextDocument(vscode.Uri.file(ROLLOUT), { viewColumn: vscode.ViewColumn.One });
     await vscode.commands.executeCommand('otrace.openGraphToSide');
     await evalInWebview('1', { selector: frame, timeoutMs: 60_000 });
+    return editor;
+  }
+
+  /** Holds the engine's answer to the next question of where event `index` is until `release()`; `held()` once it was asked. */
+  function holdEventPlace(index: number): { held: () => boolean; release: () => void } {
+    let release!: () => void;
+    const gate = new Promise<void>((done) => (release = done));
+    let held = false;
+    api.setEngineProbe((m: ToWorker) => {
+      if (m.kind === 'call' && m.method === 'eventPlace' && m.args[2] === index && !held) {
+        held = true;
+        return gate;
+      }
+      return undefined;
+    });
+    return { held: () => held, release };
+  }
+
+  it('a step whose answer comes after a later step\'s moves neither the cursor nor the graph back', async () => {
+    const editor = await openRollout();
     assert.equal(await evalInWebview<boolean>(`() => document.getElementById('follow').checked`, { selector: frame }), true, 'follow in editor is on by default');
     const order = await evalInWebview<number[]>('() => globalThis.__otrace.timeline()', { selector: frame });
     const summary = api.sessions.peek(vscode.Uri.file(ROLLOUT))!;
@@ -51,18 +74,9 @@ describe('graph follow in editor, answers out of order', function () {
     await vscode.commands.executeCommand('otrace.graph.firstEvent');
     await until('the first event, its record under the cursor', async () => (await current()) === order[0] && editor.selection.active.line === firstLine, 10_000);
     // the engine's answer to where the early event is comes only when released
-    let release!: () => void;
-    const gate = new Promise<void>((done) => (release = done));
-    let held = false;
-    api.setEngineProbe((m: ToWorker) => {
-      if (m.kind === 'call' && m.method === 'eventPlace' && m.args[2] === early && !held) {
-        held = true;
-        return gate;
-      }
-      return undefined;
-    });
+    const { held, release } = holdEventPlace(early);
     await vscode.commands.executeCommand('otrace.graph.nextEvent');
-    await until('the early step to reach the engine', () => held, 10_000);
+    await until('the early step to reach the engine', () => held(), 10_000);
     await vscode.commands.executeCommand('otrace.graph.lastEvent');
     await until('the last event, its record under the cursor', async () => editor.selection.active.line === lateLine && (await current()) === late, 20_000);
 
@@ -77,10 +91,7 @@ describe('graph follow in editor, answers out of order', function () {
   });
 
   it('follow in editor\'s cursor moves are not read back as the user\'s choice (late, they moved the graph back); a move otrace did not make still selects', async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    const editor = await vscode.window.showTextDocument(vscode.Uri.file(ROLLOUT), { viewColumn: vscode.ViewColumn.One });
-    await vscode.commands.executeCommand('otrace.openGraphToSide');
-    await evalInWebview('1', { selector: frame, timeoutMs: 60_000 });
+    const editor = await openRollout();
     const order = await evalInWebview<number[]>('() => globalThis.__otrace.timeline()', { selector: frame });
     const summary = api.sessions.peek(vscode.Uri.file(ROLLOUT))!;
     const startOf = async (index: number) => (await api.sessions.engine.eventPlace(summary.key, summary.stamp, index))!.range.start;
@@ -107,10 +118,7 @@ describe('graph follow in editor, answers out of order', function () {
   });
 
   it('Show in Trace File, then a step before its editor opened: the cursor ends on the step\'s record and the graph stays on the step', async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    const editor = await vscode.window.showTextDocument(vscode.Uri.file(ROLLOUT), { viewColumn: vscode.ViewColumn.One });
-    await vscode.commands.executeCommand('otrace.openGraphToSide');
-    await evalInWebview('1', { selector: frame, timeoutMs: 60_000 });
+    const editor = await openRollout();
     const order = await evalInWebview<number[]>('() => globalThis.__otrace.timeline()', { selector: frame });
     const summary = api.sessions.peek(vscode.Uri.file(ROLLOUT))!;
     const lineOf = async (index: number) => (await api.sessions.engine.eventPlace(summary.key, summary.stamp, index))!.range.start.line;
@@ -123,18 +131,9 @@ describe('graph follow in editor, answers out of order', function () {
     await postAsHost(`{ type: 'select', stamp: globalThis.__otrace.graph.stamp, index: ${shown} }`, frame);
     assert.equal(await current(), shown);
     // Show in Trace File (Enter in the graph) waits for the engine's answer, released only after the next step
-    let release!: () => void;
-    const gate = new Promise<void>((done) => (release = done));
-    let held = false;
-    api.setEngineProbe((m: ToWorker) => {
-      if (m.kind === 'call' && m.method === 'eventPlace' && m.args[2] === shown && !held) {
-        held = true;
-        return gate;
-      }
-      return undefined;
-    });
+    const { held, release } = holdEventPlace(shown);
     await evalInWebview(`() => document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }))`, { selector: frame });
-    await until('Show in Trace File to ask the engine where the event is', () => held, 10_000);
+    await until('Show in Trace File to ask the engine where the event is', () => held(), 10_000);
     const lines: number[] = [];
     const watch = vscode.window.onDidChangeTextEditorSelection((e) => {
       if (e.textEditor.document === editor.document) lines.push(e.selections[0].active.line);
