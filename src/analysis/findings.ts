@@ -90,10 +90,6 @@ const VERIFICATION_INLINE: Record<VerificationFinding['kind'], string> = {
 };
 
 /**
- * `■ turn ended · task_complete`, `■ phase ended · max_turns`, `■ task_complete ✓` (sound),
- * `■ task_complete · unknown`, `■ task_complete · premature`, `■ quality_met · delayed +12 ev`, `■ no stop`.
- */
-/**
  * A stop's inline text (a mark in the trace, a CodeLens title, a graph label), in words
  * (src/shared/stop-words.ts), never a bare reason code or a bare "unknown": `■ turn ended (handed
  * back)`, `■ phase ended (max turns)`, `■ quality met ✓` (the trace records success), `■ task

@@ -207,7 +207,7 @@ export class TraceIndex {
     }
   }
 
-  /** The receivers and links of the events (the last part of the build), a pause between two passes when `clock` says so. */
+  /** The receivers and the causal links of the events, in the order of the module comment (see {@link LinkTable}): the last part of the build, a pause between two passes when `clock` says so. */
   private *linkSteps(clock: PauseClock): Generator<Pause, void, void> {
     this.receivers = this.receiversOf();
     this.handoffsName = this.someHandoffNamesItsReceiver();
@@ -590,7 +590,6 @@ export class TraceIndex {
     return out;
   }
 
-  /** The causal links, in the order of the module comment (see {@link LinkTable}). */
   /** Adds the link u -> v unless it is there; counts it dropped when u is unknown or not before v. */
   private link(table: LinkTable, u: number | undefined, v: number, kind: number, edgeType = 0): void {
     if (u === undefined) {
