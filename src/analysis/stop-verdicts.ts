@@ -44,6 +44,7 @@ import { recordsTokens } from '../trace/tokens';
 import { formatAt, formatSpent, timeUnitOf } from '../trace/units';
 import type { Confidence, Loop, Outcome, Spent, StopFinding, StopScope } from './types';
 import { stopReasonWords } from '../shared/stop-words';
+import { oneLine } from './run-summary';
 
 export const LIMIT_REASONS = new Set<StopReason>(['max_turns', 'budget_exhausted', 'timeout']);
 const RANK: Record<Confidence, number> = { low: 0, medium: 1, high: 2 };
@@ -170,7 +171,7 @@ export function judgeStop(judge: StopJudge, at: StopAt): StopFinding {
       ? sound
         ? `sound ${label}: no stop failure found and ${soundBasis}`
         : notDecided
-          ? `${label}: ${notDecided}${e.detail ? ` (${oneLineDetail(e.detail)})` : ''}, not a decision to stop; whether the task was done is unknown`
+          ? `${label}: ${notDecided}${e.detail ? ` (${oneLine(e.detail, DETAIL_CHARS)})` : ''}, not a decision to stop; whether the task was done is unknown`
           : `${label}: no stop failure found; the trace records no success, so whether the task was done is unknown`
       : `${finding.replace('_', ' ')}${finding === 'no_stop' ? '' : ' stop'} at ${label}: ${evidence.join('; ')}`;
   const result: StopFinding = { ...base, finding, modes, sound, evidence: sound ? [soundBasis] : evidence, wasted, message };
@@ -436,11 +437,8 @@ const NOT_DECIDED: Partial<Record<string, string>> = {
   timeout: 'the run timed out',
 };
 
-/** A stop's recorded detail on one line, at most 160 characters (untrusted text: the views escape it). */
-function oneLineDetail(detail: string): string {
-  const line = detail.replace(/\s+/g, ' ').trim();
-  return line.length > 160 ? `${line.slice(0, 159)}…` : line;
-}
+/** Characters of a stop's recorded detail quoted in its message (untrusted text: the views escape it). */
+const DETAIL_CHARS = 160;
 
 /** How the evidence of a file that ends in a cut-off line starts. */
 const CUT_OFF = 'the file ends in a cut-off line';
