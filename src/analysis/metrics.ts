@@ -26,7 +26,7 @@
 import { PauseClock, withoutPauses, type Pause } from './pauses';
 import { busyTimeSteps, type BusyTime } from './busy-time';
 import { isExplicitCode } from './link-table';
-import { countsSteps } from '../trace/model';
+import { countsSteps, type LoadedTrace } from '../trace/model';
 import type { TraceIndex } from './trace-index';
 import type { AgentCost, Metrics } from './types';
 import type { TraceEvent } from '../trace/schema';
@@ -45,7 +45,7 @@ export function* metricSteps(index: TraceIndex, clock: PauseClock): Generator<Pa
   const n = index.size;
   // the per-event work and path arrays are scratch in the index's arena, given back here
   const scratch = index.arena.mark();
-  let work: { total: number; critical: number; path: string[]; basis: Metrics['work_basis']; busy: BusyTime | undefined };
+  let work: { total: number; critical: number; path: Int32Array; basis: Metrics['work_basis']; busy: BusyTime | undefined };
   let costs: AgentCosts;
   try {
     const own = index.arena.float64(n);
@@ -74,14 +74,14 @@ export function* metricSteps(index: TraceIndex, clock: PauseClock): Generator<Pa
   const overheadBasis: Metrics['overhead_basis'] = tokens > 0 ? 'tokens' : 'chars';
   const denom = tokens > 0 ? tokens : chars;
   const explicit = explicitLinks(index);
-  return {
+  const metrics: Metrics = {
     events: n,
     agents: index.lanes.size,
     parallelism: busy ? (busy.wall > 0 ? round(busy.lane / busy.wall) : 1) : critical > 0 ? round(total / critical) : 1,
     ...(busy ? { lane_time: round(busy.lane), wall_time: round(busy.wall) } : {}),
     total_work: round(total),
     critical_path: round(critical),
-    critical_path_events: path,
+    critical_path_events: [], // made when read (pathWhenRead)
     work_basis: basis,
     spawns,
     max_fan_out: maxFanOut,
@@ -93,6 +93,8 @@ export function* metricSteps(index: TraceIndex, clock: PauseClock): Generator<Pa
     messages: costs.messages,
     links: { explicit, derived: index.linkCount - explicit, dropped: index.dropped },
   };
+  pathWhenRead(metrics, path, index.loaded);
+  return metrics;
 }
 
 /**
@@ -127,7 +129,7 @@ function workAndCosts(index: TraceIndex, own: Float64Array, multiAgent: boolean)
  * busy producing it). The critical path to v is the heaviest chain of inputs it waited for, waits
  * included, so it spans the run.
  */
-function* criticalPath(index: TraceIndex, own: Float64Array, basis: Metrics['work_basis'], start: Float64Array, clock: PauseClock): Generator<Pause, { total: number; critical: number; path: string[] }, void> {
+function* criticalPath(index: TraceIndex, own: Float64Array, basis: Metrics['work_basis'], start: Float64Array, clock: PauseClock): Generator<Pause, { total: number; critical: number; path: Int32Array }, void> {
   // its scratch is given back before busy time takes its own: the metrics' arena high-water is the larger of the two, not their sum
   const scratch = index.arena.mark();
   try {
@@ -192,15 +194,35 @@ function chainsOf(index: TraceIndex, own: Float64Array, start: Float64Array, cha
 }
 
 /**
- * The ids of the chain that ends at `end`, following `via` back, in time order. Counted first, then
- * filled from the back: the list (up to one id per event) is made once, not grown by copies.
+ * The events of the chain that ends at `end` (indices into `loaded.trace.events`), following `via`
+ * back, in time order. Counted first, then filled from the back.
  */
-function pathTo(index: TraceIndex, via: Int32Array, end: number): string[] {
+function pathTo(index: TraceIndex, via: Int32Array, end: number): Int32Array {
   let length = 0;
   for (let v = end; v !== -1; v = via[v]) length++;
-  const path = new Array<string>(length);
-  for (let v = end, k = length - 1; v !== -1; v = via[v], k--) path[k] = index.id(v);
+  const path = new Int32Array(length);
+  for (let v = end, k = length - 1; v !== -1; v = via[v], k--) path[k] = index.at(v);
   return path;
+}
+
+/**
+ * Makes `metrics.critical_path_events` (the ids of the critical path's events, up to one per event:
+ * 1M strings at 1M events, which nothing in the editor reads) when first read, from the indices.
+ * @param path indices into `loaded.trace.events`, in time order.
+ */
+function pathWhenRead(metrics: Metrics, path: Int32Array, loaded: LoadedTrace): void {
+  const events = loaded.trace.events;
+  const settle = (value: string[]) => Object.defineProperty(metrics, 'critical_path_events', { value, enumerable: true, writable: true, configurable: true });
+  Object.defineProperty(metrics, 'critical_path_events', {
+    enumerable: true,
+    configurable: true,
+    get(): string[] {
+      const ids = Array.from(path, (i) => events[i].id);
+      settle(ids);
+      return ids;
+    },
+    set: settle,
+  });
 }
 
 /** Spawns, the largest fan-out of one spawner, and the depth of the spawn tree (spawner -> spawned agent; roots have depth 0). */

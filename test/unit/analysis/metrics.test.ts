@@ -6,6 +6,21 @@ import { computeMetrics } from '../../../src/analysis/metrics';
 import { TraceIndex } from '../../../src/analysis/trace-index';
 import { generateTrace } from '../../../bench/_generate';
 
+test('the critical path is named by its events\' ids when read, in time order, though the file lists them in another order (and JSON holds them)', () => {
+  const events = [
+    { id: 'g', type: 'aggregate', agent: 'orch', t: 4, duration_s: 1, content: 'a' },
+    { id: 'c1', type: 'tool_call', agent: 'w1', tool: 'search', t: 1, duration_s: 2 },
+    { id: 's1', type: 'spawn', agent: 'orch', to: 'w1', t: 0 },
+    { id: 'r1', type: 'return', agent: 'w1', to: 'orch', t: 3, content: 'found a' },
+  ] as const;
+  const a = analyzeTrace(traceOf([...events], [['r1', 'g', 'aggregate']]));
+  assert.deepEqual(a.metrics.critical_path_events, ['s1', 'c1', 'r1', 'g']);
+  assert.deepEqual((JSON.parse(JSON.stringify(a.metrics)) as { critical_path_events: string[] }).critical_path_events, ['s1', 'c1', 'r1', 'g']);
+  // a caller may set it (e.g. a copy made for a view)
+  a.metrics.critical_path_events = ['x'];
+  assert.deepEqual(a.metrics.critical_path_events, ['x']);
+});
+
 test('parallelism = total work / critical path, with spawn fan-out, depth and a centralized topology', () => {
   const a = analyzeTrace(
     traceOf(
