@@ -22,6 +22,8 @@ export type SummaryTokens = Record<TokenKind, number | null>;
 export interface SummaryEnd {
   /** Id of the stop event (or of the last event when the trace records no stop). */
   event: string;
+  /** Its place among the trace's events (`loaded.trace.events`, from 0): ids can repeat. */
+  index: number;
   /** What the stop ends: `turn` for a hand-back to the user (Claude Code, Codex), `run`, `phase`. */
   scope: StopScope;
   /** The stop reason (recorded, else inferred), e.g. `task_complete`. */
@@ -94,9 +96,10 @@ export interface RunSummary {
   /**
    * Tool calls whose result records a failure ({@link recordsFailure}: an error status, `is_error`, a
    * non-zero exit code): a fact of the trace, no verdict (a failure the run recovered from counts
-   * too). `first`: the earliest, with its tool and error (at most {@link END_TEXT_CHARS} characters). Null when none.
+   * too). `first`: the first in the file, with its place among the events (ids can repeat), its tool and error (at
+   * most {@link END_TEXT_CHARS} characters). Null when none.
    */
-  failed_calls: { count: number; first: { event: string; tool: string; error: string } } | null;
+  failed_calls: { count: number; first: { event: string; index: number; tool: string; error: string } } | null;
 }
 
 /** Prices one model call in US dollars: null when the model is unknown to the price data. */
@@ -144,7 +147,7 @@ export function runSummary(loaded: LoadedTrace, analysis: Analysis, options: Sum
     totals.add(e);
     if (type === 'tool_result' && recordsFailure(e)) {
       if (failed) failed.count++;
-      else failed = { count: 1, first: { event: e.id, tool: typeof e.tool === 'string' ? e.tool : 'tool', error: oneLine(failureText(e), END_TEXT_CHARS) } };
+      else failed = { count: 1, first: { event: e.id, index: i, tool: typeof e.tool === 'string' ? e.tool : 'tool', error: oneLine(failureText(e), END_TEXT_CHARS) } };
     }
   });
   return {
@@ -282,7 +285,7 @@ function lastStop(events: readonly TraceEvent[], analysis: Analysis): SummaryEnd
     }
     text = out?.content;
   }
-  return { event: last.event, scope: last.scope, reason: last.reason, text: text === undefined ? '' : oneLine(text, END_TEXT_CHARS), recorded: !last.synthetic };
+  return { event: last.event, index: last.index, scope: last.scope, reason: last.reason, text: text === undefined ? '' : oneLine(text, END_TEXT_CHARS), recorded: !last.synthetic };
 }
 
 /** The run's span, its events' own tokens and its model calls' tokens by kind: fed the events one by one. */

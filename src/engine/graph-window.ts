@@ -105,19 +105,14 @@ function edgeTypesMet(edges: GraphLayout['edges']): string[] {
   return out;
 }
 
-/** The snapshot's run summary for the graph: the end's event named by index, agents labelled as their lanes are. */
+/** The snapshot's run summary for the graph: agents labelled as their lanes are. */
 function runBrief(snapshot: TraceSnapshot, lanes: readonly GraphLane[]): GraphRunBrief | undefined {
   const run = snapshot.run;
   if (!run) return undefined;
-  const events = snapshot.loaded.trace.events;
   // the graph's lane labels (a compaction is `context compaction`), so the summary and the lanes agree
   const laneLabel = new Map(lanes.filter((l) => l.label !== undefined && (l.agent ?? l.name) === l.name).map((l) => [l.name, l.label!]));
   let ended: GraphRunBrief['ended'] = null;
-  if (run.ended) {
-    let index = -1;
-    for (let i = events.length - 1; i >= 0 && index < 0; i--) if (events[i].id === run.ended.event) index = i;
-    if (index >= 0) ended = { index, scope: run.ended.scope, reason: run.ended.reason, text: run.ended.text, recorded: run.ended.recorded };
-  }
+  if (run.ended) ended = { index: run.ended.index, scope: run.ended.scope, reason: run.ended.reason, text: run.ended.text, recorded: run.ended.recorded };
   return {
     task: run.task,
     ended,
@@ -128,17 +123,14 @@ function runBrief(snapshot: TraceSnapshot, lanes: readonly GraphLane[]): GraphRu
     agents: run.agents.map((a) => ({ name: a.name, label: laneLabel.get(a.name) ?? a.label, task: a.task, events: a.events })),
     ...(run.agent_count > run.agents.length ? { agentCount: run.agent_count } : {}),
     findings: run.findings,
-    ...(run.failed_calls ? { failedCalls: failedCalls(events, run.failed_calls) } : {}),
+    ...(run.failed_calls ? { failedCalls: failedCalls(run.failed_calls) } : {}),
   };
 }
 
 /** The run summary's failed calls for the graph: the first one's result named by its event index. */
-function failedCalls(events: readonly { id: string }[], failed: NonNullable<TraceSnapshot['run']>['failed_calls'] & object): NonNullable<GraphRunBrief['failedCalls']> {
-  let index = -1;
-  for (let i = 0; i < events.length && index < 0; i++) if (events[i].id === failed.first.event) index = i;
-  return { count: failed.count, index, tool: failed.first.tool, error: failed.first.error };
+function failedCalls(failed: NonNullable<TraceSnapshot['run']>['failed_calls'] & object): NonNullable<GraphRunBrief['failedCalls']> {
+  return { count: failed.count, index: failed.first.index, tool: failed.first.tool, error: failed.first.error };
 }
-
 
 /** The analysis marks some node carries (`loop`, `blame`, `stop-ok`, `stop-problem`), in that order: what the legend explains. */
 function presentMarks(layout: GraphLayout): string[] {

@@ -67,7 +67,8 @@ test('Claude Code session: the first prompt, a turn end with the final answer, f
 test('Codex rollout: the user prompt, a turn end with the last agent message, duration in seconds, gpt-5.3-codex priced', () => {
   const s = summaryOf(CODEX);
   assert.equal(s.task, '[REDACTED_MESSAGE len=98 sha=c002ff99]', 'the user prompt, not the injected meta rows');
-  assert.deepEqual(s.ended, { event: 'stop:019c8bfe-ed40-7a21-b57f-6447436c5881', scope: 'turn', reason: 'task_complete', text: '[REDACTED_LAST_AGENT_MESSAGE len=647 sha=10502814]', recorded: true });
+  assert.deepEqual(s.ended, { event: 'stop:019c8bfe-ed40-7a21-b57f-6447436c5881', index: 23, scope: 'turn', reason: 'task_complete', text: '[REDACTED_LAST_AGENT_MESSAGE len=647 sha=10502814]', recorded: true });
+  assert.equal(load(CODEX).trace.events[23].id, s.ended!.event, 'the index names the stop');
   assert.equal(s.outcome, null);
   assert.equal(s.duration.unit, 'seconds');
   assert.ok(Math.abs(s.duration.value - 96.537) < 0.01, String(s.duration.value));
@@ -141,7 +142,7 @@ test('otrace summary prints a few short safe lines; --json the fields; no findin
   assert.equal(j.status, 0, j.stderr);
   const s = JSON.parse(j.stdout);
   assert.deepEqual(Object.keys(s), ['task', 'ended', 'outcome', 'duration', 'tokens', 'event_tokens', 'cost', 'agents', 'agent_count', 'findings', 'failed_calls']);
-  assert.deepEqual(Object.keys(s.ended), ['event', 'scope', 'reason', 'text', 'recorded']);
+  assert.deepEqual(Object.keys(s.ended), ['event', 'index', 'scope', 'reason', 'text', 'recorded']);
   assert.deepEqual(Object.keys(s.agents[0]), ['name', 'label', 'task', 'events', 'tokens']);
   const w = spawnSync(process.execPath, [CLI, 'summary', WHO], { encoding: 'utf8' });
   assert.match(w.stdout, /^duration +19 steps$/m);
@@ -167,8 +168,8 @@ test('summaryLines: trace text through safe, no line over 1,000 characters', () 
   const hostile = `x\u001b[2J\u202e${'A'.repeat(5000)}\nsecond line`;
   const lines = summaryLines('f\u009b.jsonl', {
     task: hostile,
-    ended: { event: hostile, scope: 'run', reason: 'error', text: hostile, recorded: true },
-    failed_calls: { count: 2, first: { event: hostile, tool: hostile, error: hostile } },
+    ended: { event: hostile, index: 0, scope: 'run', reason: 'error', text: hostile, recorded: true },
+    failed_calls: { count: 2, first: { event: hostile, index: 1, tool: hostile, error: hostile } },
     outcome: { status: 'failure', source: hostile },
     duration: { value: 3, unit: 'seconds' },
     tokens: { input: 1, output: 2, cache_read: null, cache_write: null, reasoning: null },
@@ -234,7 +235,8 @@ test('summaryLines of a run with a million agents: the count, the busiest listed
 test('a run whose sub-agent\'s tool call failed (an OTel span with an ERROR status) never reads "no problems found": the failure is a fact beside the verdicts', () => {
   const file = fixturePath('otel', 'multi-agent.otlp.jsonl');
   const s = summaryOf(file);
-  assert.deepEqual(s.failed_calls, { count: 1, first: { event: '0909090909090909.result', tool: 'send_email', error: '535 authentication failed' } });
+  assert.deepEqual(s.failed_calls, { count: 1, first: { event: '0909090909090909.result', index: s.failed_calls?.first.index ?? -1, tool: 'send_email', error: '535 authentication failed' } });
+  assert.equal(load(file).trace.events[s.failed_calls!.first.index].id, '0909090909090909.result', 'the index names the failed result');
   const lines = summaryLines(file, s);
   assert.ok(!lines.some((l) => l.includes('no problems found')), lines.join('\n'));
   assert.ok(lines.includes('failed     1 tool call recorded a failure; the first: send_email: 535 authentication failed'), lines.join('\n'));

@@ -9,6 +9,7 @@ import { graphOverview } from '../../../src/engine/graph-window';
 import { makeSnapshot } from '../../../src/engine/snapshot';
 import { loadTraceFile } from '../../../src/trace/load-file';
 import { nodeFileAccess } from '../../../src/trace/node-files';
+import { loadTrace } from '../../../src/trace/formats';
 import '../../../src/trace/importers';
 import { fixturePath } from '../helpers';
 
@@ -62,4 +63,28 @@ test('the run summary travels in the overview bytes the webview reads', async ()
   const { overview } = overviewOf('who-and-when/Hand-Crafted/48.json');
   const packed = packOverview(overview);
   assert.deepEqual(unpackOverview(packed.json, packed.columns).run, overview.run);
+});
+
+/** A trace whose ids repeat (real traces repeat them: a resumed session, a tool's call and result under one id). */
+const repeatedIds = [
+  { trace_id: 'ids', task_id: 'ids', system: 'test' },
+  { id: 'task', t: 0, type: 'message', agent: 'user', to: 'main', content: 'Send the report.' },
+  { id: 'x', t: 1, type: 'tool_call', agent: 'main', tool: 'send_email', content: 'to: a' },
+  { id: 'x', t: 2, type: 'tool_result', agent: 'main', tool: 'send_email', content: 'sent' },
+  { id: 'x', t: 3, type: 'tool_call', agent: 'main', tool: 'send_email', content: 'to: b' },
+  { id: 'x', t: 4, type: 'tool_result', agent: 'main', tool: 'send_email', content: '535 authentication failed', is_error: true },
+  { id: 'done', t: 5, type: 'stop', agent: 'main', reason: 'task_complete', content: 'Sent one of two.' },
+  // written after the stop, earlier in time (a late log line): the run still ends at the stop
+  { id: 'done', t: 4.5, type: 'message', agent: 'main', to: 'helper', content: 'Retry b later.' },
+];
+
+test('the run brief names the end and the first failed call by index, though their ids repeat', () => {
+  const loaded = loadTrace(repeatedIds.map((l) => JSON.stringify(l)).join('\n'), 'ids.otrace.jsonl');
+  const snapshot = makeSnapshot('k', 1, 'ids.otrace.jsonl', loaded);
+  const run = graphOverview(snapshot, 'ids').run;
+  assert.ok(run?.failedCalls && run.ended, JSON.stringify(run));
+  assert.equal(run.failedCalls.index, 4, 'the failed result, not the first event named x');
+  assert.equal(loaded.trace.events[run.failedCalls.index].content, '535 authentication failed');
+  assert.equal(run.ended.index, 5, 'the stop, not the last event named done');
+  assert.equal(loaded.trace.events[run.ended.index].type, 'stop');
 });
