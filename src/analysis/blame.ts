@@ -21,6 +21,7 @@ import { ERROR_TEXT, canonicalValue, salientTokens } from './text';
 import type { TraceIndex } from './trace-index';
 import { countsSteps } from '../trace/model';
 import type { Blame, Outcome } from './types';
+import { recordsFailure } from './recorded-failure';
 
 /** Types through which an agent passes a value on to others (not its code: a tool call is an action). */
 const PASSES_ON = new Set(['message', 'delegate', 'aggregate', 'return', 'orchestrator_decision', 'stop']);
@@ -53,10 +54,9 @@ export function responsible(index: TraceIndex, i: number, tools: ReadonlySet<str
   return -1;
 }
 
-/** True when a tool result reports a failure: its `error` field (a span's error status) or error text in its content. */
+/** True when a tool result reports a failure: it records one ({@link recordsFailure}: an error status, `is_error`, a non-zero `exit_code`) or its content reads as an error ({@link ERROR_TEXT}). */
 export function reportsError(index: TraceIndex, r: number): boolean {
-  const error = (index.events[r] as { error?: unknown }).error;
-  return (typeof error === 'string' && error.trim() !== '') || error === true || ERROR_TEXT.test(index.content(r).slice(0, 2000));
+  return recordsFailure(index.events[r]) || ERROR_TEXT.test(index.content(r).slice(0, 2000));
 }
 
 /** The first agent output whose direct consequence is an error (its tool result reports one), with that result; undefined when none. */

@@ -14,6 +14,7 @@ import { NOT_AGENT_OUTPUT_KINDS, type TokenUsage, type TraceEvent } from '../tra
 import { TOKEN_KINDS, addTokens, usageOf, type TokenKind } from '../trace/tokens';
 import { timeUnitOf, type TimeUnit } from '../trace/units';
 import type { Analysis, Finding, StopScope } from './types';
+import { recordsFailure } from './recorded-failure';
 
 /** Tokens by kind, each model call counted once; `null` for a kind no call recorded (not a measured 0). */
 export type SummaryTokens = Record<TokenKind, number | null>;
@@ -165,16 +166,6 @@ export function runSummary(loaded: LoadedTrace, analysis: Analysis, options: Sum
       .map(({ f }) => ({ kind: f.kind, severity: f.severity, message: f.message })),
     failed_calls: failed,
   };
-}
-
-/**
- * True when a tool result records a failure as data, not words: an `error` (a span's error status:
- * OTel, Langfuse, LangSmith, Phoenix...), `is_error: true` (Claude Code, Codex), or a non-zero
- * `exit_code`. Text that merely mentions an error is not enough for this fact.
- */
-export function recordsFailure(e: TraceEvent): boolean {
-  const { error, is_error: isError, exit_code: exitCode } = e as { error?: unknown; is_error?: unknown; exit_code?: unknown };
-  return (typeof error === 'string' && error.trim() !== '') || error === true || isError === true || (typeof exitCode === 'number' && exitCode !== 0);
 }
 
 /** What a failed result says of its failure: its `error` text, else its content, else its exit code. */

@@ -7,6 +7,7 @@ import { isAgentOutput } from './answer';
 import { isStateChange } from './state-change';
 import { COMPLETION_CLAIM, IMPASSE_TEXT, VERIFICATION_TEXT, VERIFY_TOOL } from './text';
 import type { TraceIndex } from './trace-index';
+import { recordsFailure } from './recorded-failure';
 
 /** A stop segment: positions [from, pos] that `keep` accepts. */
 export interface Segment {
@@ -25,9 +26,9 @@ const HARD_ERROR = /\btraceback \(most recent call last\)|\bexit(?:ed)? (?:with 
 const PLANNED_CHECK =
   /\b(?:i['’]ll|i will|i am going to|i['’]m going to|let me|let['’]s|we['’]ll|we will|next,? i(?:['’]ll| will)?|now i(?:['’]ll| will)?)\s+(?:now\s+|then\s+|also\s+)?(?:(?:re-?)?run|execute|launch|kick off)?\s*(?:the\s+|a\s+|all\s+|our\s+)?(?:unit\s+|integration\s+)?(?:tests?|test suite|checks?|verif(?:y|ication)|validat(?:e|ion)|type-?check|lint|build)\b/i;
 
-/** True when a tool result failed: marked `is_error`, or its text says so beyond doubt ({@link HARD_ERROR}). */
+/** True when a tool result failed: it records a failure ({@link recordsFailure}: an error status, `is_error`, a non-zero `exit_code`), or its text says so beyond doubt ({@link HARD_ERROR}). */
 export function failedResult(index: TraceIndex, i: number): boolean {
-  if ((index.events[i] as { is_error?: unknown }).is_error === true) return true;
+  if (recordsFailure(index.events[i])) return true;
   return HARD_ERROR.test(index.content(i).slice(0, 2000));
 }
 

@@ -16,6 +16,7 @@ import type { LoadedTrace } from '../../trace/model';
 import { canonicalType, type TraceEvent } from '../../trace/schema';
 import { ContentNormalizer, fmix32 } from './content-scan';
 import { toolFamily } from './normalize';
+import { recordsFailure } from '../recorded-failure';
 
 /**
  * Keys to small numbers (0, 1, 2, ... in order of first use), shared by the runs compared: string
@@ -132,11 +133,8 @@ export interface RunEvents {
 /** Senders that are a person, not an agent. */
 const PEOPLE = new Set(['user', 'human']);
 
-/** True when a tool result failed as the trace records it: `is_error`, or an `exit_code` other than 0. */
-export function failedResult(e: TraceEvent): boolean {
-  const x = e as { is_error?: unknown; exit_code?: unknown };
-  return x.is_error === true || (typeof x.exit_code === 'number' && x.exit_code !== 0);
-}
+/** True when a tool result failed as the trace records it (../recorded-failure.ts: an error status, `is_error`, a non-zero `exit_code`). */
+export const failedResult: (e: TraceEvent) => boolean = recordsFailure;
 
 /** The shape key of an event (see the module comment). */
 export function shapeKey(e: TraceEvent): string {

@@ -158,3 +158,20 @@ test('a final answer of punctuation only is no answer; a task recorded as text i
   assert.equal(withTask[1].answerFacts.of, withTask[0].answerFacts.of);
   assert.ok(withTask[0].answerFacts.introduced > 0, 'Math introduced the answer "23"');
 });
+
+test('the error rule blames the call whose result records a failure as data only (is_error, a non-zero exit code, an error status), as it does error words', () => {
+  for (const recorded of [{ is_error: true }, { exit_code: 2 }, { error: 'timeout' }, { content: 'Error: permission denied' }]) {
+    const index = new TraceIndex(
+      traceOf([
+        { id: 'q', type: 'message', agent: 'user', from: 'user', content: 'Deploy the site.' },
+        { id: 'c1', type: 'tool_call', agent: 'ops', tool: 'bash', content: 'ls' },
+        { id: 'r1', type: 'tool_result', agent: 'ops', tool: 'bash', content: 'index.html' },
+        { id: 'c2', type: 'tool_call', agent: 'ops', tool: 'bash', content: 'rsync site/ prod:/www' },
+        { id: 'r2', type: 'tool_result', agent: 'ops', tool: 'bash', content: 'done', ...recorded } as Parameters<typeof traceOf>[0][number],
+        { id: 'm', type: 'message', agent: 'ops', content: 'The site is deployed.' },
+      ]),
+    );
+    const b = findBlame(index, { status: 'failure', value: -1, source: 'test' }, { rules: ['error'] });
+    assert.deepEqual([b?.event, b?.basis], ['c2', 'error'], JSON.stringify(recorded));
+  }
+});

@@ -173,6 +173,12 @@ test('sound only on a recorded success: an outcome, or a check that passed after
     const s = analyzeTrace(traceOf(evs)).stops.at(-1)!;
     assert.equal(s.sound, false, `failing check, ${label}`);
   }
+  // a failure the trace records as data only (no error words in the output): a span's error status, a non-zero exit code
+  for (const recorded of [{ error: 'exit status 1' }, { exit_code: 1 }, { error: true }]) {
+    const quiet: Ev[] = [pass[0], { ...pass[1], content: 'ran 42 tests', ...recorded } as Ev];
+    const s = analyzeTrace(traceOf([...base, ...quiet, ...end])).stops.at(-1)!;
+    assert.equal(s.sound, false, `a check whose result records ${JSON.stringify(recorded)} did not pass`);
+  }
   for (const [label, evs] of variants([...base, ...end], rename, reword)) {
     const a = analyzeTrace(traceOf(evs));
     assert.equal(a.stops.at(-1)!.sound, false, `no check, ${label}`);

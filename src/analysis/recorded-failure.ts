@@ -1,0 +1,16 @@
+/**
+ * Whether a tool result records a failure as data, not words: the one definition the run summary,
+ * the run comparison, the stop evidence and blame share (each may add its own reading of the
+ * result's text on top). Pure: no `vscode`.
+ */
+import type { TraceEvent } from '../trace/schema';
+
+/**
+ * True when a tool result records a failure as data: an `error` (a span's error status: OTel,
+ * Langfuse, LangSmith, Phoenix...), `is_error: true` (Claude Code, Codex), or a non-zero
+ * `exit_code`. Text that merely mentions an error is not enough for this fact.
+ */
+export function recordsFailure(e: TraceEvent): boolean {
+  const { error, is_error: isError, exit_code: exitCode } = e as { error?: unknown; is_error?: unknown; exit_code?: unknown };
+  return (typeof error === 'string' && error.trim() !== '') || error === true || isError === true || (typeof exitCode === 'number' && exitCode !== 0);
+}
