@@ -5,7 +5,7 @@
  */
 import type { BestStop, Blame, Finding, Loop, StopFinding, VerificationFinding } from './types';
 import { formatSpent, type TimeUnit } from '../trace/units';
-import { NO_STOP_YET } from './stop-verdicts';
+import { CUT_OFF_END, NO_STOP_YET } from './stop-verdicts';
 import { ENDED_WORDS, stopReasonWords } from '../shared/stop-words';
 
 const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
@@ -94,13 +94,15 @@ const VERIFICATION_INLINE: Record<VerificationFinding['kind'], string> = {
  * (src/shared/stop-words.ts), never a bare reason code or a bare "unknown": `■ turn ended (handed
  * back)`, `■ phase ended (max turns)`, `■ quality met ✓` (the trace records success), `■ task
  * complete · unverified` (it records none), `■ task complete · premature`, `■ stop (reason
- * unknown) · delayed +12 ev`, `■ no stop`; `?` after an inferred reason.
+ * unknown) · delayed +12 ev`, `■ no stop`, `■ no stop yet` (the file is being written), `■ file cut off ·
+ * no verdict`; `?` after an inferred reason.
  */
 function stopInline(s: StopFinding): string {
   const why = `${s.reason === 'unknown' ? 'reason unknown' : stopReasonWords(s.scope, s.reason)}${s.reason_source === 'inferred' ? '?' : ''}`;
   if (s.scope !== 'run') return `■ ${ENDED_WORDS[s.scope] ?? 'stopped'} (${why})`;
   if (s.finding === 'no_stop' && s.synthetic) return '■ no stop';
   if (s.synthetic && s.message === NO_STOP_YET) return '■ no stop yet';
+  if (s.synthetic && s.message === CUT_OFF_END) return '■ file cut off · no verdict';
   const reason = s.reason === 'unknown' ? `■ stop (${why})` : `■ ${why}`;
   switch (s.finding) {
     case 'ok':

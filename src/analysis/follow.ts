@@ -31,8 +31,9 @@
  *     a repeated call's result changed, whether a loop is unresolved: the last new content moves);
  *   - blame and metrics (an old tool call's work ends at its result, which may be new; the
  *     critical path ends at the latest finish; busy time unions every lane's intervals).
- *   Whether the file is still being written (StopOptions.inProgress) is read by the stop verdicts
- *   alone: an update whose flag changed is made as an append too.
+ *   Whether the file is still being written (StopOptions.inProgress), and which files end in a
+ *   cut-off line, are read by the stop verdicts alone: an update where either changed is made as an
+ *   append too.
  * - `whole`: anything that reaches back (a rewrite, an event changed or moved, an event earlier than
  *   the last one, several traces in the file, another format) or the first
  *   load: a whole analysis, whose per-event results are carried to the next update.
@@ -65,6 +66,8 @@ interface Seen {
   analysis: Analysis;
   /** Whether the trace was still being written (StopOptions.inProgress) when analysed. */
   inProgress: boolean;
+  /** Which of its files ended in a cut-off line ({@link cutOffKey}): the stop verdicts read it too. */
+  cutOff: string;
 }
 
 /** The analysis of one followed trace (one per session); see the module's comment. */
@@ -101,9 +104,16 @@ export class FollowAnalysis {
   *steps(loaded: LoadedTrace, inProgress = false): Generator<AnalysisPhase, Analysis, void> {
     const seen = this.seen;
     const change: { how: FollowHow; reason: string } = !seen ? { how: 'whole', reason: 'the first load' } : changeOf(seen, loaded);
-    if (seen && seen.inProgress !== inProgress && change.how !== 'whole') {
-      // only the stop verdicts read the flag, and they are judged whole on every update: the carry stands (none of it reads the flag)
-      const flag = inProgress ? 'the file is being written again' : 'the file is no longer being written: the end of the trace is judged';
+    // (read only when the file is not being written: a file being written has no verdict at its end either way)
+    const cutOff = inProgress ? '' : cutOffKey(loaded);
+    if (seen && (seen.inProgress !== inProgress || seen.cutOff !== cutOff) && change.how !== 'whole') {
+      // only the stop verdicts read the flag and the cut-off files, and they are judged whole on every update: the carry stands (none of it reads them)
+      const flag =
+        seen.inProgress !== inProgress
+          ? inProgress
+            ? 'the file is being written again'
+            : 'the file is no longer being written: the end of the trace is judged'
+          : 'a file now ends (or no longer ends) in a cut-off line: the end of the trace is judged again';
       Object.assign(change, { how: 'appended', reason: change.how === 'unchanged' ? `no new event or edge; ${flag}` : `${change.reason}; ${flag}` });
     }
     this.seen = undefined;
@@ -127,7 +137,7 @@ export class FollowAnalysis {
       const events = loaded.trace.events;
       const since = change.how === 'appended' ? seen!.events.length : 0;
       const latest = Math.max(since > 0 ? seen!.lastTime : -Infinity, lastTime(events, since));
-      this.seen = { loaded, events: keptList(events), edges: keptList(loaded.trace.edges), fields: fieldsOf(loaded), lastTime: latest, analysis, inProgress };
+      this.seen = { loaded, events: keptList(events), edges: keptList(loaded.trace.edges), fields: fieldsOf(loaded), lastTime: latest, analysis, inProgress, cutOff };
       return analysis;
     } catch (err) {
       this.dropCarry();
@@ -188,6 +198,11 @@ function changeOf(seen: Seen, loaded: LoadedTrace): { how: FollowHow; reason: st
 /** A list to compare the next read with: a reader's copy as it is (nothing changes it unnoted, and the next read's note is against it), any other list copied. */
 function keptList<T>(list: readonly T[]): readonly T[] {
   return isNotedCopy(list) ? list : list.slice();
+}
+
+/** The files of a trace that end in a cut-off line (the readers' `unterminated` problems; '' the opened file), as one key. */
+function cutOffKey(loaded: LoadedTrace): string {
+  return JSON.stringify(loaded.problems.filter((p) => p.unterminated).map((p) => p.file ?? '').sort());
 }
 
 /** The latest time of the events from `from` on (-Infinity for none). */

@@ -53,6 +53,9 @@ const ZERO: Spent = { events: 0, tokens: 0, seconds: 0 };
 /** The message of the end of a trace still being written (StopOptions.inProgress). */
 export const NO_STOP_YET = 'no stop yet: the file is still being written (the run is in progress); no verdict until it ends';
 
+/** The message of the end of a trace whose file ends in a cut-off line (and is not being written). */
+export const CUT_OFF_END = 'no verdict about the end: the file ends in a cut-off line (still being written, or its writer stopped mid-record: a crash, a copy cut short); how the run ended is not in the file';
+
 /** What a judgement needs besides the stop's segment. */
 export interface StopJudge {
   ctx: StopContext;
@@ -63,6 +66,8 @@ export interface StopJudge {
   spent: (from: number, to: number, startTime: number, keep?: (i: number) => boolean) => Spent;
   /** The trace is still being written (StopOptions.inProgress): its end is no stop of the run. */
   inProgress?: boolean;
+  /** True for a position whose event's file ends in a cut-off line (a record written in part): what came after it is not in the file. */
+  cutOff?: (pos: number) => boolean;
 }
 
 /** One stop to judge. */
@@ -109,6 +114,9 @@ export function judgeStop(judge: StopJudge, at: StopAt): StopFinding {
   // the end of a trace still being written is not the run's end: no stop yet, and no verdict (MAST's
   // "no stop" is a run that went on without ending; this one has not ended)
   if (synthetic && judge.inProgress) return { ...base, finding: 'ok', modes: [], sound: false, evidence: [], wasted: ZERO, message: NO_STOP_YET };
+  // nor is the end of a file cut off inside a record: the run may have gone on (and stopped) in what was not written;
+  // "never stopped" would be a guess (a crash of the writer is not the agents' failure to end)
+  if (synthetic && judge.cutOff?.(pos)) return { ...base, finding: 'ok', modes: [], sound: false, evidence: [CUT_OFF_END], wasted: ZERO, message: CUT_OFF_END };
   // calls the stop left running in the background (recorded by the importer): a designed hand-off, never a premature stop
   const backgroundRunning = (e as { background_running?: unknown }).background_running;
   const running = Array.isArray(backgroundRunning) ? backgroundRunning.length : 0;

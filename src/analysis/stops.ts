@@ -109,7 +109,7 @@ export function* stopSteps(index: TraceIndex, loops: Loop[], outcome: Outcome, o
   const ctx = new StopContext(index, loops, series?.points ?? []);
   const answers = new AnswerStatements(index);
   const spentIn = (from: number, to: number, startTime: number, keep?: (i: number) => boolean) => spent(index, from, to, startTime, keep);
-  const judge = { ctx, answers, outcome, minWasted, spent: spentIn, inProgress: options.inProgress === true };
+  const judge = { ctx, answers, outcome, minWasted, spent: spentIn, inProgress: options.inProgress === true, cutOff: cutOffFiles(index) };
   // the run each stop belongs to: a spawned sub-agent's own, else the trace's ('')
   const keys = points.map((pos) => (pos !== synthetic && spawnedBy.has(index.events[pos].agent) ? index.events[pos].agent : ''));
   const scopes = stopScopes(index, points, keys, synthetic);
@@ -238,4 +238,16 @@ function estimateVStop(index: TraceIndex, series: { channel: string; points: Rew
 
 function round(x: number): number {
   return Math.round(x * 1000) / 1000;
+}
+
+/**
+ * Whether the end of the run at a position is cut off: the opened file ends in a cut-off line (the
+ * reader's `unterminated` problem: the run's own record stops mid-record), or the file of the
+ * position's event does (a sub-agent's file the problem names). Undefined when no file is cut off.
+ */
+function cutOffFiles(index: TraceIndex): ((pos: number) => boolean) | undefined {
+  const files = new Set(index.loaded.problems.filter((p) => p.unterminated).map((p) => p.file ?? ''));
+  if (files.size === 0) return undefined;
+  if (files.has('')) return () => true;
+  return (pos) => files.has(index.loaded.eventOrigins.get(index.at(pos))?.file ?? '');
 }

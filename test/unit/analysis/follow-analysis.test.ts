@@ -19,6 +19,7 @@ import { analyzeTrace, type Analysis } from '../../../src/analysis';
 import { FollowAnalysis } from '../../../src/analysis/follow';
 import { PrefixCarry } from '../../../src/analysis/prefix-carry';
 import { TraceIndex } from '../../../src/analysis/trace-index';
+import { CUT_OFF_END } from '../../../src/analysis/stop-verdicts';
 import { runSummary } from '../../../src/analysis/run-summary';
 import { loadTrace } from '../../../src/trace/formats';
 import { GrowingLoad } from '../../../src/trace/growing-load';
@@ -206,17 +207,31 @@ describe('the analysis that follows appends', () => {
     assert.deepEqual(again.stops.filter((s) => s.synthetic).map((s) => s.finding), ['ok']);
   });
 
-  it('reuses the analysis when a piece adds no record (a write that ends inside a line)', () => {
+  it('reuses the analysis when a piece adds no record (a write that ends inside a line) to a file being written', () => {
     const f = new Followed(lines(start));
-    const before = f.check('start').analysis;
+    const before = f.check('start', undefined, true).analysis;
     const next = ev(5, 5, 'tool_call', 'w', { tool: 'bash', content: 'make build' });
     f.append(next.slice(0, 20));
-    const same = f.check('half a line').analysis;
+    const same = f.check('half a line', undefined, true).analysis;
     assert.equal(f.follow.last.how, 'unchanged');
     assert.equal(same, before, 'the same analysis');
     f.append(`${next.slice(20)}\n`);
-    f.check('the rest of the line');
+    f.check('the rest of the line', undefined, true);
     assert.equal(f.follow.last.how, 'appended');
+  });
+
+  it('judges the end again when a file no longer written comes to end (or no longer ends) in a cut-off line: no verdict about a cut-off end', () => {
+    const f = new Followed(lines(start));
+    const whole = f.check('start').analysis;
+    assert.equal(whole.stops.at(-1)?.finding, 'no_stop', 'a finished trace without a stop');
+    const next = ev(5, 5, 'tool_call', 'w', { tool: 'bash', content: 'make build' });
+    f.append(next.slice(0, 20));
+    const cut = f.check('half a line').analysis;
+    assert.equal(f.follow.last.how, 'appended', f.follow.last.reason);
+    assert.deepEqual([cut.stops.at(-1)?.finding, cut.stops.at(-1)?.message], ['ok', CUT_OFF_END]);
+    f.append(`${next.slice(20)}\n`);
+    const done = f.check('the rest of the line').analysis;
+    assert.equal(done.stops.at(-1)?.finding, 'no_stop');
   });
 
   it('takes in as an append an edge to an event read before (the links are made whole on each update; nothing carried reads an edge)', () => {

@@ -77,7 +77,9 @@ test('13 tool_use without a result at the end: the call is marked "no result", t
   assert.equal(byId(live, 'toolu_fx_d2').call_status, 'in_progress');
   assert.match(live.problems.map((p) => p.message).join('\n'), /still being written .*toolu_fx_d2 \(Bash\)/);
   const b = analyzeTrace(live);
-  assert.match(b.stops[b.stops.length - 1].message, /cut-off line: still being written, or its writer stopped mid-record/);
+  // (read as a finished file, not known to be written: its end gets no verdict, never "no stop")
+  assert.match(b.stops[b.stops.length - 1].message, /^no verdict about the end: the file ends in a cut-off line \(still being written, or its writer stopped mid-record/);
+  assert.equal(b.stops[b.stops.length - 1].finding, 'ok');
 });
 
 test('14 interruption markers and a refused call: user stops, the call denied, no blame on the agent', () => {
