@@ -7,6 +7,7 @@ import { partWords } from '../src/shared/part-words';
 import type { GraphOverview } from '../src/shared/protocol';
 import { plainLabel } from '../src/shared/untrusted-text';
 import { $ } from './dom';
+import { agentCountWords } from '../src/shared/agent-words';
 
 /** Shows the trace's title and its summary line (format, traces, events, agents, reading problems). */
 export function showHeader(next: GraphOverview): void {
@@ -22,13 +23,14 @@ export function showHeader(next: GraphOverview): void {
 }
 
 /**
- * The header's agents: `3 agents` (a lane each), or what the engine folded when the trace has more
+ * The header's agents: `3 agents` (a lane each; `3 agents · 1 context compaction` when a lane is a
+ * compaction), or what the engine folded when the trace has more
  * agents than the graph shows as lanes (`999,990 of 1,000,001 agents folded into 22 group lanes by
  * name prefix; …`).
  */
 export function laneAgentWords(next: Pick<GraphOverview, 'lanes' | 'folded'>): string {
   if (next.folded) return next.folded.text;
-  return `${next.lanes.length} ${next.lanes.length === 1 ? 'agent' : 'agents'}`;
+  return agentCountWords(next.lanes.map((l) => l.label));
 }
 
 /** "2 errors, 1 warning": the non-zero counts, each in its number. */

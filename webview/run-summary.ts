@@ -8,6 +8,7 @@ import type { GraphRunBrief } from '../src/shared/protocol';
 import { plainLabel } from '../src/shared/untrusted-text';
 import { failedCallWords } from '../src/shared/failed-call-words';
 import { stopReasonWords } from '../src/shared/stop-words';
+import { agentCountWords } from '../src/shared/agent-words';
 import { formatLength } from './axis';
 
 /** Characters of the task shown before it is folded. */
@@ -65,14 +66,20 @@ function agentName(a: GraphRunBrief['agents'][number]): string {
   return plainLabel(a.label ?? a.name, 60);
 }
 
-/** The agents line, e.g. `main (512 events) · Explore: find the config (80) · 2 more`; `total`: the run's agents when more than listed. */
+/**
+ * The agents line, e.g. `3 agents: main (512 events) · Explore: find the config (80) · 2 more`, or
+ * `3 agents · 1 context compaction: …` when a listed lane is a compaction (it summarises a lane's
+ * context: no agent of the run); `total`: the run's lanes when more than listed.
+ */
 export function agentWords(agents: GraphRunBrief['agents'], total = agents.length): string {
   if (agents.length === 0) return 'no agent events';
   const events = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'event' : 'events'}`;
   if (total === 1) return `one agent, ${agentName(agents[0])} (${events(agents[0].events)})`;
   const shown = agents.slice(0, AGENTS_SHOWN).map((a, i) => `${agentName(a)} (${i === 0 ? events(a.events) : a.events.toLocaleString('en-US')})`);
   const more = total - shown.length;
-  return `${total.toLocaleString('en-US')} agents: ${shown.join(' · ')}${more > 0 ? ` · ${more.toLocaleString('en-US')} more` : ''}`;
+  // the lanes not listed are counted as agents (their labels are not sent)
+  const count = agentCountWords([...agents.map((a) => a.label ?? undefined), ...new Array<undefined>(Math.max(0, total - agents.length))]);
+  return `${count}: ${shown.join(' · ')}${more > 0 ? ` · ${more.toLocaleString('en-US')} more` : ''}`;
 }
 
 function row(key: string): { row: HTMLElement; value: HTMLElement } {

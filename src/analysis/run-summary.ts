@@ -15,6 +15,7 @@ import { TOKEN_KINDS, addTokens, usageOf, type TokenKind } from '../trace/tokens
 import { timeUnitOf, type TimeUnit } from '../trace/units';
 import type { Analysis, Finding, StopScope } from './types';
 import { recordsFailure } from './recorded-failure';
+import { kindAndTask } from '../shared/agent-words';
 
 /** Tokens by kind, each model call counted once; `null` for a kind no call recorded (not a measured 0). */
 export type SummaryTokens = Record<TokenKind, number | null>;
@@ -444,7 +445,8 @@ function agentsOf(lanes: ReadonlyMap<string, LaneTally>, addressed: AddressedFin
     const kind = str(meta.subagent_type) ?? str(meta.agent_nickname) ?? str(meta.role);
     // A spawn's text is what the agent is for (Claude Code: the Agent call's `description`) when a prompt came apart from it.
     const description = spawned !== undefined && asked !== undefined && spawned !== asked ? spawned : undefined;
-    const label = kind && description ? `${kind}: ${description}` : (kind ?? description);
+    // without a kind, a spawn's text is no name: an otrace spawn's may be its whole instructions (the lane's name says who it is)
+    const label = kind && description ? kindAndTask(kind, description) : kind;
     return {
       name,
       label: label === undefined ? null : oneLine(label, AGENT_TASK_CHARS),

@@ -15,6 +15,7 @@ import { clipList, fail, loadOne, MAX_MESSAGE, MAX_PATH, safe, safeJson, writeLi
 import { priceCall } from './prices';
 import { endedWords } from '../shared/stop-words';
 import { failedCallWords } from '../shared/failed-call-words';
+import { COMPACTION_LABEL } from '../shared/agent-words';
 
 /** Agents listed one a line; the rest are counted. */
 const AGENT_LINES = 6;
@@ -47,6 +48,13 @@ export function traceSummary(loaded: LoadedTrace): RunSummary {
   return withLaneLabels(runSummary(loaded, analyzeTrace(loaded), { price: priceCall }), loaded.trace);
 }
 
+/** `4`, or `3 · 1 context compaction` when a listed agent is a compaction (a lane's context summarised: no agent of the run). */
+function agentsCount(s: RunSummary): string {
+  const compactions = s.agents.filter((a) => a.label === COMPACTION_LABEL).length;
+  const agents = s.agent_count - compactions;
+  return `${agents.toLocaleString('en-US')}${compactions ? ` · ${compactions} ${compactions === 1 ? 'context compaction' : 'context compactions'}` : ''}`;
+}
+
 /** The text lines of `otrace summary FILE` (trace content made safe for the terminal, lists clipped). */
 export function summaryLines(file: string, s: RunSummary): string[] {
   const e = s.ended;
@@ -58,7 +66,7 @@ export function summaryLines(file: string, s: RunSummary): string[] {
     `duration   ${duration(s.duration)}`,
     `tokens     ${tokenWords(s.tokens) || (s.event_tokens ? `${s.event_tokens.toLocaleString('en-US')} (no kind recorded)` : 'none recorded')}`,
     `cost       ${cost(s)}`,
-    `agents     ${s.agent_count.toLocaleString('en-US')}${s.agent_count > s.agents.length ? ` (the ${s.agents.length} with the most events listed)` : ''}`,
+    `agents     ${agentsCount(s)}${s.agent_count > s.agents.length ? ` (the ${s.agents.length} with the most events listed)` : ''}`,
     ...s.agents.slice(0, AGENT_LINES).map((a) => {
       const who = a.label ? `${safe(a.label)} (${safe(a.name)})` : safe(a.name);
       const spent = [`${a.events} ${a.events === 1 ? 'event' : 'events'}`, ...(inOut(a.tokens) ? [inOut(a.tokens)] : [])].join(', ');

@@ -14,6 +14,7 @@ import type { IdTable } from '../trace/id-table';
 import { plainLabel } from '../shared/untrusted-text';
 import { firstIndexOfIds, laneGroups, type GroupedLane } from './lanes';
 import { clipWords } from './event-labels';
+import { COMPACTION_LABEL, kindAndTask } from '../shared/agent-words';
 import type { RunSummary } from '../analysis/run-summary';
 
 /** Longest lane label in characters (the lane column is at most 240 px wide: the rest shows in the tooltip). */
@@ -21,7 +22,7 @@ export const LANE_LABEL_CHARS = 48;
 /** Longest task quoted in a lane's tooltip, in characters. */
 const TASK_CHARS = 160;
 /** The label of a lane that compacts another's context. */
-export const COMPACTION_LABEL = 'context compaction';
+export { COMPACTION_LABEL };
 
 /** A lane's words: `label` when it is shown by another name than its own, and its tooltip. */
 export interface LaneWords {
@@ -160,7 +161,8 @@ function composedLabel(agent: string, meta: Record<string, unknown>, spawn: Trac
   const who = opaque ? prefix : `${rest} (${prefix})`;
   if (!what) return opaque ? undefined : plainLabel(who, LANE_LABEL_CHARS);
   const shown = plainLabel(who);
-  return `${shown}: ${clipWords(what, Math.max(12, LANE_LABEL_CHARS - shown.length - 2))}`;
+  const label = opaque ? kindAndTask(shown, what) : `${shown}: ${what}`;
+  return clipWords(label, LANE_LABEL_CHARS);
 }
 
 /**

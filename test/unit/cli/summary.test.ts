@@ -57,7 +57,7 @@ test('Claude Code session: the first prompt, a turn end with the final answer, f
   assert.equal(main.label, null);
   assert.match(main.task ?? '', /^Work on bead/);
   const explore = s.agents[1];
-  assert.match(explore.label ?? '', /^Explore: \S/, 'the Agent call\'s subagent_type and description');
+  assert.equal(explore.label, 'Explore existing codebase', 'the Agent call\'s description, which names its subagent_type (Explore) already: not said twice');
   assert.ok(explore.task && explore.task.length > 20, 'the prompt it was given');
   assert.equal(s.agents.reduce((n, a) => n + a.events, 0), 634);
   assert.equal(s.agents.reduce((n, a) => n + (a.tokens.output ?? 0), 0), s.tokens.output);
@@ -137,7 +137,8 @@ test('otrace summary prints a few short safe lines; --json the fields; no findin
   assert.match(r.stdout, /^cost +~\$\d+\.\d\d \(estimate/m);
   assert.match(r.stdout, /^problems +none found by the analysis \(but see the failed calls below\)$/m);
   assert.match(r.stdout, /^failed +8 tool calls recorded a failure; the first: Bash: Exit code 2/m);
-  assert.match(r.stdout, /Explore: /);
+  assert.match(r.stdout, /^ {2}Explore existing codebase \(Explore:a93ccab\): /m);
+  assert.match(r.stdout, /^agents +3 · 1 context compaction$/m, 'a compaction is no agent of the run');
   const j = spawnSync(process.execPath, [CLI, 'summary', WHO, '--json'], { encoding: 'utf8' });
   assert.equal(j.status, 0, j.stderr);
   const s = JSON.parse(j.stdout);
@@ -160,7 +161,7 @@ test('otrace summary names agents as the graph labels their lanes (a compaction 
   for (const a of agents) assert.equal(a.label, laneLabels.get(a.name) ?? null, `${a.name}: the lane's label`);
   const text = spawnSync(process.execPath, [CLI, 'summary', SESSION], { encoding: 'utf8' }).stdout;
   assert.match(text, /^ {2}context compaction \(compact:acompact-70d8e7\): 3 events/m);
-  assert.match(text, /^ {2}Explore: Explore existing codebase \(Explore:a93ccab\): /m);
+  assert.match(text, /^ {2}Explore existing codebase \(Explore:a93ccab\): /m);
   assert.doesNotMatch(text, /^ {2}compact:/m, 'never named by its raw id alone');
 });
 

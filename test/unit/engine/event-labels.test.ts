@@ -38,7 +38,7 @@ test('the Claude Code session: tool calls say their tool and key argument, messa
   assert.equal(label('toolu_01UaakwJHSDoCa8mU3tc7Svm'), 'Glob: lib/spotter/services/**/*.ex');
   assert.equal(label('toolu_01Sv2Y2iXQfhUJfCJT7Qy18S'), 'Write: …/active_session_registry.ex');
   assert.equal(label('bf2a0584-c5e1-4bc6-b021-4cc0df587171'), 'Let me explore the existing codebase to understand the current structure.');
-  assert.equal(label('toolu_01Y64XEaRvUYinzv9rW9qZXd:spawn'), 'spawn Explore: Explore existing codebase', 'the spawn names the lane by what it was asked');
+  assert.equal(label('toolu_01Y64XEaRvUYinzv9rW9qZXd:spawn'), 'spawn Explore existing codebase', 'the spawn names the lane by what it was asked');
   assert.match(label('toolu_01Y64XEaRvUYinzv9rW9qZXd')!, /^delegate: Explore the codebase to understand/);
   assert.match(label('7f0874fe-1a18-447f-b120-ca222dbb4399')!, /^return: Excellent! Now I have a comprehensive understanding/);
   assert.equal(label('7b6887e9-15c3-485b-98c7-eb986f5abc7f'), 'context compacted');

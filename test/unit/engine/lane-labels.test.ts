@@ -21,8 +21,8 @@ test('the Claude Code session: Explore lanes by their Task description, the comp
     g.lanes.map((l) => [l.name, l.label ?? null, l.parent ?? null, l.depth]),
     [
       ['main', null, null, 0],
-      ['Explore:a93ccab', 'Explore: Explore existing codebase', 'main', 1],
-      ['Explore:aa84377', 'Explore: Explore sync and transcript code', 'main', 1],
+      ['Explore:a93ccab', 'Explore existing codebase', 'main', 1],
+      ['Explore:aa84377', 'Explore sync and transcript code', 'main', 1],
       ['compact:acompact-70d8e7', 'context compaction', null, 0],
     ],
   );

@@ -59,7 +59,7 @@ test('Claude Code: the prompt, the assistant, tool calls with their argument, re
 
 test('Claude Code: a sub-agent spawn, its answer, turn ends and the compaction', () => {
   // the Task call holds the spawn and its delegation: one label, the sub-agent and what it was asked
-  assert.equal(main.get(43), 'sub-agent Explore: Explore existing codebase');
+  assert.equal(main.get(43), 'sub-agent Explore existing codebase');
   assert.match(main.get(96)!, /^sub-agent Explore:a93ccab answered: Excellent! Now I have/);
   assert.equal(main.get(661), 'turn ended (handed back)', 'a hand-back, not "task complete" (no claim about the task)');
   assert.equal(main.get(1583), 'compaction');
@@ -102,7 +102,7 @@ test('the Outline names each event of the Claude Code session by its record labe
   const names = new Map(events.map((e) => [e.range.start.line, e.detail] as const));
   for (const line of [6, 9, 41, 638, 1583]) assert.equal(names.get(line), main.get(line), `line ${line}`);
   // the Task record holds two events, each a symbol: the spawn (as the text says) and the task it passed
-  assert.deepEqual(events.filter((e) => e.range.start.line === 43).map((e) => e.detail), ['sub-agent Explore: Explore existing codebase', 'task → Explore:a93ccab: Explore the codebase to understand the current structure…']);
+  assert.deepEqual(events.filter((e) => e.range.start.line === 43).map((e) => e.detail), ['sub-agent Explore existing codebase', 'task → Explore:a93ccab: Explore the codebase to understand the current structure…']);
 });
 
 test('the Outline lists at most maxEvents events, the first in file order; every agent keeps its symbol, range and count', () => {

@@ -32,7 +32,7 @@ test('Claude Code session: asked "Work on bead…", a turn ended with the final 
   assert.equal(run.duration.unit, 'seconds');
   assert.ok(run.duration.value > 2500 && run.duration.value < 2510, String(run.duration.value));
   assert.equal(run.agents[0].name, 'main');
-  assert.deepEqual(run.agents.filter((a) => a.label?.startsWith('Explore:')).length, 2);
+  assert.deepEqual(run.agents.filter((a) => a.label?.startsWith('Explore ')).length, 2);
   assert.deepEqual(run.agents.filter((a) => a.label === 'context compaction').map((a) => a.name), ['compact:acompact-70d8e7'], 'the compaction is named as the graph names its lane');
   assert.ok(run.tokens.output! > 40_000 && run.tokens.cache_read! > 16_000_000);
   assert.deepEqual(run.findings, []);

@@ -35,6 +35,8 @@ test('agents: one agent said so; several named by what they were asked to be, th
   assert.equal(agentWords(six), '6 agents: main (10 events) · Explore: find⟨U+202E⟩the config (9) · b (8) · c (7) · 2 more');
   // a run of a million agents lists its busiest: the count is the run's, the rest counted from it
   assert.equal(agentWords(six, 1_000_000), '1,000,000 agents: main (10 events) · Explore: find⟨U+202E⟩the config (9) · b (8) · c (7) · 999,996 more');
+  const withCompaction = [{ name: 'main', label: null, task: null, events: 512 }, { name: 'Explore:a', label: 'Explore existing codebase', task: null, events: 63 }, { name: 'compact:c', label: 'context compaction', task: null, events: 3 }];
+  assert.equal(agentWords(withCompaction), '2 agents · 1 context compaction: main (512 events) · Explore existing codebase (63) · context compaction (3)');
 });
 
 test('no problems is said of the run, and reading warnings are named as such (a stranger read "1 warning" and "no problems found" as a contradiction)', () => {
