@@ -457,6 +457,22 @@ export class OpenTraces implements vscode.Disposable {
     }
   }
 
+  /**
+   * No view shows `uri` any more (its graph closed, or shows another trace): a trace read from disk
+   * for a view (no document of it open) stops being watched and is forgotten, its Problems with it.
+   * Its watchers kept it (and its Problems) for as long as VS Code ran: a binary file's 22 errors
+   * stayed in Problems after its graph and editor were closed (a fresh helper's trial).
+   * @param stillShown true when another view shows the trace of this key.
+   */
+  letGo(uri: vscode.Uri, stillShown: (key: string) => boolean): void {
+    const key = uri.toString();
+    if (stillShown(key) || !this.watchers.has(key)) return;
+    if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === key)) return; // the document keeps it (forgotten when it closes)
+    this.watchers.get(key)!.dispose();
+    this.watchers.delete(key);
+    this.forget(uri);
+  }
+
   private forget(uri: vscode.Uri): void {
     const key = uri.toString();
     this.traceChecks.delete(key);

@@ -5,6 +5,8 @@
  * second one.
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { OtraceApi } from '../../src/host/extension';
@@ -73,5 +75,26 @@ describe('one graph panel follows the active trace', function () {
     await vscode.commands.executeCommand('otrace.openGraphToSide');
     await evalInWebview('1', { selector: ready(SURVEY), timeoutMs: 30_000 });
     assert.equal(graphTabs().length, 2, 'with the first panel locked, Open to the Side opens a second one');
+  });
+
+  it('lets go of a trace read from disk for its graph once the graph closes: its Problems leave with it', async () => {
+    const { sessions } = await vscode.extensions.getExtension<OtraceApi>('otrace.otrace')!.activate();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // a file with a line that does not parse, opened only in the graph (the explorer's Open Trace Graph): no document of it
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-let-go-'));
+    const file = path.join(dir, 'broken.otrace.jsonl');
+    fs.writeFileSync(file, `${fs.readFileSync(DEMO, 'utf8').trimEnd()}\n{not json}\n`);
+    const uri = vscode.Uri.file(file);
+    try {
+      await vscode.commands.executeCommand('otrace.openGraphToSide', uri);
+      await evalInWebview('1', { selector: ready(file), timeoutMs: 60_000 });
+      assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString()), 'shown from disk, not as a document');
+      await until('the bad line in Problems', () => vscode.languages.getDiagnostics(uri).length > 0);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await until('the Problems of the closed graph\'s trace gone', () => vscode.languages.getDiagnostics(uri).length === 0);
+      assert.equal(sessions.peek(uri), undefined, 'its session forgotten');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

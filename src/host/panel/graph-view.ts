@@ -158,7 +158,9 @@ export class GraphView implements vscode.Disposable {
   /** Shows another trace in this panel (the panel that follows the active trace). */
   show(uri: vscode.Uri): void {
     if (uri.toString() === this.uri.toString()) return;
+    const before = this.uri;
     this.uri = uri;
+    this.letGo(before);
     this.summary = undefined;
     this.shown = undefined;
     this.queued = []; // asked for the trace shown before
@@ -410,5 +412,11 @@ export class GraphView implements vscode.Disposable {
   dispose(): void {
     openViews.delete(this);
     while (this.disposables.length) this.disposables.pop()?.dispose();
+    this.letGo(this.uri);
+  }
+
+  /** This view no longer shows `uri`: a trace read from disk for it alone is let go (OpenTraces.letGo). */
+  private letGo(uri: vscode.Uri): void {
+    this.sessions.letGo(uri, (key) => [...openViews].some((v) => v !== this && v.traceUri.toString() === key));
   }
 }
