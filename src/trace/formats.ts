@@ -6,7 +6,7 @@
 import type { GrowingFiles } from './jsonl-feed';
 import { LineIndex, OriginArray, type LoadedTrace } from './model';
 import { GrowingTraceJsonl, readTraceJson, readTraceJsonl } from './read';
-import { encodingLabel, misreadEncoding } from './text-encoding';
+import { binaryAt, binaryProblem, encodingLabel, misreadEncoding } from './text-encoding';
 
 /** Reads other files next to the opened one (e.g. sub-agent transcripts); undefined when absent. */
 export interface FileAccess {
@@ -125,8 +125,9 @@ export function listFormats(): readonly TraceFormat[] {
   return formats;
 }
 
-/** The format of a file, by content, or undefined. */
+/** The format of a file, by content, or undefined (always for binary content: {@link binaryAt}). */
 export function detectFormat(text: string, fileName: string): TraceFormat | undefined {
+  if (binaryAt(text) !== -1) return undefined;
   return formats.find((f) => f.detect(text, fileName));
 }
 
@@ -141,6 +142,9 @@ export function loadTrace(text: string, fileName: string, files?: FileAccess): L
   if (text.trim() === '') return failed(text, 'unknown', 'the file is empty: there is no trace to read yet');
   const misread = misreadEncoding(text);
   if (misread) return failed(text, 'unknown', `this text is ${encodingLabel(misread)} read as UTF-8 (a U+0000 beside each character): reopen the file with encoding ${encodingLabel(misread)} (VS Code: "Reopen with Encoding"), or convert it to UTF-8`);
+  const nul = binaryAt(text);
+  // one problem, not one per line of bytes: a binary file has no trace to read
+  if (nul !== -1) return { ...failed(text, 'unknown', ''), problems: [binaryProblem(text, nul)] };
   const format = detectFormat(text, fileName);
   if (!format) return failed(text, 'unknown', `not a recognized trace format; tried: ${formats.map((f) => f.label).join(', ')}. For another format, write a mapping file (*.otrace-map.json: dotted paths to id, time, agent, type; docs/mapping.md) and pass it with \`otrace --map FILE\``);
   try {

@@ -27,6 +27,7 @@ import {
   type TraceEvent,
   type TraceHeader,
 } from './schema';
+import { BINARY_SNIFF_CHARS, binaryAt, binaryProblem } from './text-encoding';
 
 type Path = (string | number)[];
 
@@ -145,8 +146,27 @@ export function readTraceJsonlBytes(read: ReadBytes, readLine: (offset: number, 
  * @returns the problems of the unusable lines and the number of bytes read.
  */
 export function feedJsonlBytes(reader: JsonlTraceReader, read: ReadBytes, chunkBytes?: number, fileBytes?: number): { problems: Problem[]; bytes: number } {
+  const binary = binaryStart(read, fileBytes);
+  if (binary) return binary;
   if (fileBytes !== undefined) reader.expectBytes(fileBytes);
   return forEachJsonlLineInBytes(read, (line, offset, size, chars, value) => reader.add(line, offset, size, value, chars), undefined, chunkBytes);
+}
+
+/**
+ * A file whose start is binary content ({@link binaryAt}: a NUL among its first characters), as the
+ * text reader reports it: its one problem and its size, no line read; undefined for text.
+ */
+function binaryStart(read: ReadBytes, fileBytes: number | undefined): { problems: Problem[]; bytes: number } | undefined {
+  // the first BINARY_SNIFF_CHARS characters are at most 4 bytes each (a buffer no larger than the file: see loadTraceFile's chunk)
+  const head = Buffer.alloc(Math.max(1, Math.min(BINARY_SNIFF_CHARS * 4, fileBytes ?? Infinity)));
+  const got = read(head, 0, head.length, 0);
+  if (head.subarray(0, got).indexOf(0) === -1) return undefined;
+  const text = head.toString('utf8', 0, got);
+  const at = binaryAt(text);
+  if (at === -1) return undefined;
+  let bytes = fileBytes ?? got;
+  if (fileBytes === undefined) for (let n = got; n > 0; bytes += n) n = read(head, 0, head.length, bytes);
+  return { problems: [binaryProblem(text, at)], bytes };
 }
 
 /** The otrace JSONL semantics of each record: an edge line, trace fields, or an event. */

@@ -10,6 +10,7 @@
  *
  * Pure: no I/O, no `vscode` (Uint8Array in, string out).
  */
+import { LineIndex, type Problem } from './model';
 
 /** A text encoding otrace reads. */
 export type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'utf-32le' | 'utf-32be';
@@ -116,4 +117,21 @@ export function misreadEncoding(text: string): TextEncoding | undefined {
   const bytes = Uint8Array.from(start, (c) => (c.charCodeAt(0) < 0x100 ? c.charCodeAt(0) : 0x3f));
   const found = sniffEncoding(bytes).encoding;
   return found === 'utf-8' ? undefined : found;
+}
+
+/** How far into a text a NUL is looked for ({@link binaryAt}): git's test for a binary file reads its first 8,000 bytes. */
+export const BINARY_SNIFF_CHARS = 8000;
+
+/**
+ * Where a text shows it is binary content, not text: the offset of a U+0000 (a NUL byte) in its
+ * first {@link BINARY_SNIFF_CHARS} characters, or -1. JSON never holds a raw NUL (it is written
+ * `\u0000`), so no trace has one; a UTF-16 text read as UTF-8 does ({@link misreadEncoding} says so first).
+ */
+export function binaryAt(text: string): number {
+  return text.slice(0, BINARY_SNIFF_CHARS).indexOf('\u0000');
+}
+
+/** The one problem of a binary file ({@link binaryAt}): at its first NUL, in `text` (the file's start at least to it). */
+export function binaryProblem(text: string, at: number): Problem {
+  return { severity: 'error', message: 'not a text file: its content is binary (a NUL byte here); a trace is JSON or JSONL text', range: new LineIndex(text).range(at, 1) };
 }

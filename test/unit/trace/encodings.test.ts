@@ -112,4 +112,29 @@ describe('encodings', () => {
     }
     assert.equal(misreadEncoding(source), undefined);
   });
+
+  test('a binary file named as a trace is one problem at its first NUL byte, not one per line of bytes, by every reader', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-binary-'));
+    try {
+      // a PNG's signature and header, then bytes that hold line breaks (each a "line" a JSONL reader would report)
+      const bytes = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]), Buffer.from(Array.from({ length: 3000 }, (_, i) => (i % 97 === 0 ? 0x0a : (i * 31) % 256)))]);
+      const file = path.join(dir, 'image.otrace.jsonl');
+      fs.writeFileSync(file, bytes);
+      const expect = (loaded: LoadedTrace, by: string) => {
+        assert.equal(loaded.problems.length, 1, `${by}: ${loaded.problems.map((p) => p.message).join(' | ')}`);
+        assert.match(loaded.problems[0].message, /^not a text file: its content is binary/, by);
+        assert.deepEqual(loaded.problems[0].range.start, { line: 2, character: 0 }, `${by}: at the first NUL (after the signature's two line breaks)`);
+        assert.equal(loaded.trace.events.length, 0);
+      };
+      expect(loadTrace(bytes.toString('utf8'), file), 'the text reader');
+      expect(loadTraceFile(file, nodeFileAccess), 'the file reader (which streams otrace JSONL)');
+      for (const streamFromBytes of [1, undefined]) {
+        const read = new SessionFiles(streamFromBytes).read({ key: 'k', version: -1, path: file, local: true }, [], false);
+        assert.ok(read !== 'unchanged');
+        expect(read.loaded, `the engine's read (streamed from ${streamFromBytes ?? 'the default size'})`);
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
