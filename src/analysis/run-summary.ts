@@ -198,6 +198,16 @@ function endOf(loaded: LoadedTrace, analysis: Analysis, prompt: () => string | u
   };
 }
 
+/**
+ * {@link oneLine} of an agent's or a user's prose (markdown, as models write it): its strong
+ * emphasis marks (`**done**`) and heading marks (`## Plan`) left out, the words kept:
+ * a one-line quote is plain text, where `**Epic complete.**` read as noise. Code and links stay.
+ */
+export function proseLine(text: string, max: number): string {
+  // (`__x__` is left alone: in agents' prose it is mostly Python's `__init__`, not emphasis)
+  return oneLine(text.replace(/\*\*(?=\S)([^]*?\S)\*\*/g, '$1').replace(/^[ \t]{0,3}#{1,6}[ \t]+/gm, ''), max);
+}
+
 /** `text` on one line (runs of white space as one space), cut to `max` characters with `…`, at a word end when one is near. */
 export function oneLine(text: string, max: number): string {
   const line = text.replace(/\s+/g, ' ').trim();
@@ -222,7 +232,7 @@ function str(v: unknown): string | undefined {
 function recordedTask(metadata: Record<string, unknown>): string | undefined {
   const t = metadata.task;
   const text = str(t) ?? (t && typeof t === 'object' && !Array.isArray(t) ? ['question', 'prompt', 'instruction', 'task', 'description'].map((k) => str((t as Record<string, unknown>)[k])).find((v) => v !== undefined) : undefined);
-  return text === undefined ? undefined : oneLine(text, TASK_CHARS);
+  return text === undefined ? undefined : proseLine(text, TASK_CHARS);
 }
 
 /** Rows that are not a person or an agent speaking (harness commands, injected rows, placeholders). */
@@ -253,7 +263,7 @@ class PromptFinder {
   /** The prompt's text (one line, clipped), or undefined when no message was seen. */
   get text(): string | undefined {
     const e = this.best ?? this.firstMessage;
-    return e ? oneLine(e.content!, TASK_CHARS) : undefined;
+    return e ? proseLine(e.content!, TASK_CHARS) : undefined;
   }
 }
 
@@ -277,7 +287,7 @@ function lastStop(events: readonly TraceEvent[], analysis: Analysis): SummaryEnd
     }
     text = out?.content;
   }
-  return { event: last.event, index: last.index, scope: last.scope, reason: last.reason, text: text === undefined ? '' : oneLine(text, END_TEXT_CHARS), recorded: !last.synthetic };
+  return { event: last.event, index: last.index, scope: last.scope, reason: last.reason, text: text === undefined ? '' : proseLine(text, END_TEXT_CHARS), recorded: !last.synthetic };
 }
 
 /** The run's span, its events' own tokens and its model calls' tokens by kind: fed the events one by one. */
@@ -450,7 +460,7 @@ function agentsOf(lanes: ReadonlyMap<string, LaneTally>, addressed: AddressedFin
     return {
       name,
       label: label === undefined ? null : oneLine(label, AGENT_TASK_CHARS),
-      task: (asked ?? spawned) === undefined ? null : oneLine((asked ?? spawned)!, AGENT_TASK_CHARS),
+      task: (asked ?? spawned) === undefined ? null : proseLine((asked ?? spawned)!, AGENT_TASK_CHARS),
       events: lane.count,
       tokens: nullsFor(lane.tokens),
     };

@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeTrace } from '../../../src/analysis';
-import { runSummary } from '../../../src/analysis/run-summary';
+import { proseLine, runSummary } from '../../../src/analysis/run-summary';
 import { load } from '../../../src/cli/common';
 import { buildGraph } from '../../../src/engine/graph-model';
 import { priceCall } from '../../../src/cli/prices';
@@ -241,4 +241,13 @@ test('a run whose sub-agent\'s tool call failed (an OTel span with an ERROR stat
   const lines = summaryLines(file, s);
   assert.ok(!lines.some((l) => l.includes('no problems found')), lines.join('\n'));
   assert.ok(lines.includes('failed     1 tool call recorded a failure; the first: send_email: 535 authentication failed'), lines.join('\n'));
+});
+
+test('a quoted answer or task reads as plain words: strong emphasis and heading marks left out, code and dunder names kept', () => {
+  assert.equal(proseLine('All pushed. **Epic spotter-a0y complete.** 1. **spotter-a0y.1**: hooks', 200), 'All pushed. Epic spotter-a0y complete. 1. spotter-a0y.1: hooks');
+  assert.equal(proseLine('## Plan\n- read **the** config', 200), 'Plan - read the config');
+  for (const kept of ['2 ** 3 = 8', 'use `**kwargs` here', 'call __init__ and __main__', 'a ** b ** c']) assert.equal(proseLine(kept, 200), kept);
+  const s = summaryOf(SESSION);
+  assert.match(s.ended!.text, /Epic spotter-a0y complete\./);
+  assert.doesNotMatch(s.ended!.text, /\*\*/, 'the session\'s final answer, as a stranger reads it');
 });
