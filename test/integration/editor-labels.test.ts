@@ -70,7 +70,7 @@ describe('readable transcript text', function () {
     testLog(`      labels on the Claude Code session: ${labelsOf(SESSION).size} near the view, open to labelled ${Date.now() - started} ms`);
     assert.deepEqual(prompt, [0, 'user: Work on bead spotter-a0y. Run bd show spotter-a0y to see…']);
     assert.deepEqual(labelsOf(SESSION).get(9), [0, 'Bash: bd show spotter-a0y']);
-    assert.deepEqual(labelsOf(SESSION).get(43), [0, 'sub-agent Explore: Explore existing codebase']);
+    assert.deepEqual(labelsOf(SESSION).get(43), [0, 'sub-agent Explore existing codebase']);
     // only lines near the view are labelled: the session has 1,881 lines
     assert.ok(labelsOf(SESSION).size < 300, `${labelsOf(SESSION).size} labels applied`);
     assert.equal(labelsOf(SESSION).get(1583), undefined, 'the compaction is far below the view');

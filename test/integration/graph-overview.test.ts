@@ -114,7 +114,7 @@ describe('graph overview of a Claude Code session in a real VS Code', function (
 
     assert.deepEqual(
       v.lanes.map((l) => l.name),
-      ['main', 'Explore: Explore existing codebase', 'Explore: Explore sync and transcript code', 'context compaction'],
+      ['main', 'Explore existing codebase', 'Explore sync and transcript code', 'context compaction'],
       'sub-agent lanes under main, called by what they were asked; the compaction is a compaction',
     );
     assert.match(v.lanes[1].title, /^Explore:a93ccab: 63 events, spawned by main · asked: Explore the codebase/, 'the raw name in the tooltip');
