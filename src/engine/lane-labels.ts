@@ -166,10 +166,19 @@ function composedLabel(agent: string, meta: Record<string, unknown>, spawn: Trac
 }
 
 /**
+ * The agents whose lane compacts another's context (as {@link laneWords} labels them
+ * {@link COMPACTION_LABEL}): no agents of the run. O(events) reads of `kind`; with a compaction in
+ * the trace, O(events + edges) more to resolve its causes.
+ */
+export function compactionAgents(events: readonly TraceEvent[], edges: readonly TraceEdge[]): Set<string> {
+  return new Set(compactionLanes({ events, edges, keyOf: (e) => e.agent, firstIndex: () => firstIndexOfIds(events) }).keys());
+}
+
+/**
  * Lane key -> the lane key whose context it compacts: the lane of an event that is a cause of (or
  * has a `return` edge into) an event of kind `compaction` in another lane.
  */
-function compactionLanes(input: LaneWordsInput): Map<string, string> {
+function compactionLanes(input: Pick<LaneWordsInput, 'events' | 'edges' | 'keyOf' | 'firstIndex'>): Map<string, string> {
   const { events, keyOf, firstIndex } = input;
   const out = new Map<string, string>();
   const note = (cause: number | undefined, compaction: TraceEvent) => {

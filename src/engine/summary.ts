@@ -20,6 +20,7 @@ import { shownAnalysis, type TraceSnapshot } from './snapshot';
 import { nodeLabel } from './graph-model';
 import { visibleText } from '../trace/preview';
 import { eventStringSpots, rangeStringSpots, type StringSpot } from './long-strings';
+import { compactionAgents } from './lane-labels';
 
 /** One entry of the Problems panel: a reader problem or a finding of the analysis. */
 export interface SessionDiagnostic {
@@ -76,7 +77,8 @@ export interface SessionSummary {
   format: string;
   /** The mapping file that read it, when one did. */
   mappingPath?: string;
-  counts: { events: number; edges: number; agents: number; stops: number; loops: number; problems: number; findings: number };
+  /** `agents`: every lane's agent; `compactions`: those of them that compact another's context (no agents of the run), when any. */
+  counts: { events: number; edges: number; agents: number; compactions?: number; stops: number; loops: number; problems: number; findings: number };
   /** Files events came from: `''` = the trace file, else the origin's `file` (a sub-agent transcript, relative to the trace's folder or absolute); then the other files the import read (an OTel export's logs file). */
   files: string[];
   /** Absolute paths of the prompt files events name in `source.path` (PromptCodeLens asks which events). */
@@ -127,7 +129,9 @@ const KIND_LABEL: Record<string, string> = { stop: 'stop', loop: 'loop', blame: 
 export function summarize(snapshot: TraceSnapshot, stamp: number, bytesRead: number, grew: boolean): SessionSummary {
   const { loaded } = snapshot;
   const events = loaded.trace.events;
-  const { agents, stops, prompts } = eventCounts(snapshot);
+  const { agents, stops, prompts, compaction } = eventCounts(snapshot);
+  // (the lanes of compactions are found only in a trace that has one: a pass over its events and edges)
+  const compactions = compaction ? compactionAgents(events, loaded.trace.edges).size : 0;
   const origins = loaded.eventOrigins;
   const findings: SummaryFinding[] = snapshot.findings.map((f) => {
     const o = origins.get(f.events[0]);
@@ -140,7 +144,7 @@ export function summarize(snapshot: TraceSnapshot, stamp: number, bytesRead: num
     stamp,
     format: loaded.format,
     mappingPath: loaded.mappingPath,
-    counts: { events: events.length, edges: loaded.trace.edges.length, agents, stops, loops: shownAnalysis(snapshot)?.loops.length ?? 0, problems: loaded.problems.length, findings: findings.length },
+    counts: { events: events.length, edges: loaded.trace.edges.length, agents, ...(compactions ? { compactions } : {}), stops, loops: shownAnalysis(snapshot)?.loops.length ?? 0, problems: loaded.problems.length, findings: findings.length },
     files: [...new Set([...snapshot.byFile.keys(), ...(loaded.readFiles ?? [])])],
     promptFiles: prompts,
     diagnostics: snapshot.reading ? [] : sessionDiagnostics(snapshot),
@@ -172,6 +176,8 @@ interface EventCounts {
   /** Each agent's name (kept up to {@link MAX_AGENTS_CARRIED}). */
   agents: Set<string>;
   prompts: Set<string>;
+  /** True when some event is a compaction (`kind`). */
+  compaction: boolean;
 }
 
 /** Above this many agents, the counts of a growing trace are not carried (the set of names would be large): made whole each time. */
@@ -185,11 +191,11 @@ export function summaryCountsCarried(): number {
 }
 
 /**
- * The agents, stops and prompt files of a snapshot's events. O(n) for n events; for a trace of a
+ * The agents, stops and prompt files of a snapshot's events, and whether one is a compaction. O(n) for n events; for a trace of a
  * file seen growing (src/engine/structure-growth.ts `isFollowed`) whose events up to those counted
  * last time are the same objects (an append), O(appended) plus one comparison per old event.
  */
-function eventCounts(snapshot: TraceSnapshot): { agents: number; stops: number; prompts: string[] } {
+function eventCounts(snapshot: TraceSnapshot): { agents: number; stops: number; prompts: string[]; compaction: boolean } {
   const events = snapshot.loaded.trace.events;
   const n = events.length;
   const followed = n > 0 && isFollowed(snapshot.loaded);
@@ -204,19 +210,21 @@ function eventCounts(snapshot: TraceSnapshot): { agents: number; stops: number; 
     let stops = 0;
     const kinds = kindColumn(events);
     for (let i = 0; i < kinds.length; i++) if (kinds[i] === KIND.stop) stops++;
-    return { agents: agentColumn(events).count, stops, prompts: [...addPromptFiles(snapshot, 0, new Set())] };
+    return { agents: agentColumn(events).count, stops, prompts: [...addPromptFiles(snapshot, 0, new Set())], compaction: events.some((e) => e.kind === 'compaction') };
   }
   if (from) carried++;
   const agents = from ? new Set(last!.agents) : new Set<string>();
   let stops = from ? last!.stops : 0;
+  let compaction = from ? last!.compaction : false;
   for (let i = from; i < n; i++) {
     agents.add(events[i].agent);
     if (canonicalType(events[i].type) === 'stop') stops++;
+    if (events[i].kind === 'compaction') compaction = true;
   }
   const prompts = addPromptFiles(snapshot, from, from ? new Set(last!.prompts) : new Set());
-  if (agents.size <= MAX_AGENTS_CARRIED) counted.set(events[0], { path: snapshot.path, events, stops, agents, prompts });
+  if (agents.size <= MAX_AGENTS_CARRIED) counted.set(events[0], { path: snapshot.path, events, stops, agents, prompts, compaction });
   else counted.delete(events[0]);
-  return { agents: agents.size, stops, prompts: [...prompts] };
+  return { agents: agents.size, stops, prompts: [...prompts], compaction };
 }
 
 /**

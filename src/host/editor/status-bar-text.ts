@@ -4,7 +4,8 @@ import { labelText, type LabelText } from '../../shared/untrusted-text';
 import { partWords } from '../../shared/part-words';
 
 /**
- * `otrace: 35 events · 6 agents · 1 stop · 2 loops` (counts only: no trace text); while the
+ * `otrace: 35 events · 6 agents · 1 stop · 2 loops` (counts only: no trace text; `3 agents · 1 context
+ * compaction` when a lane compacts another's context); while the
  * analysis runs, `otrace: 1,000,000 events · 22 agents · 1,000 stops · analysing…` (loops are not
  * found yet), or `… · 2 loops · analysing…` while lines appended to it are analysed (the last analysis's loops);
  * while a large file is read in parts, `otrace: first 18,842 events · 6 agents · 12 stops · 1% of 218 MB shown, reading the rest…`
@@ -12,10 +13,13 @@ import { partWords } from '../../shared/part-words';
  * failed or was cancelled (the summary's `analysisError`).
  */
 export function summaryText(summary: SessionSummary): LabelText {
-  const { events, agents, stops, loops } = summary.counts;
+  const { events, stops, loops } = summary.counts;
   const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
-  if (summary.reading) return labelText`otrace: first ${plural(events, 'event')} · ${plural(agents, 'agent')} · ${plural(stops, 'stop')} · ${partWords(summary.reading)}`;
+  // a compaction's lane is counted apart, as the graph's header counts it (src/shared/agent-words.ts)
+  const compactions = summary.counts.compactions ?? 0;
+  const agents = `${plural(summary.counts.agents - compactions, 'agent')}${compactions ? ` · ${plural(compactions, 'context compaction')}` : ''}`;
+  if (summary.reading) return labelText`otrace: first ${plural(events, 'event')} · ${agents} · ${plural(stops, 'stop')} · ${partWords(summary.reading)}`;
   // an analysis that failed or was cancelled found no loop: it says so, not "0 loops"
   const last = summary.analysisError !== undefined ? 'not analysed' : !summary.analysisPending ? plural(loops, 'loop') : summary.analysedEvents !== undefined ? `${plural(loops, 'loop')} · analysing…` : 'analysing…';
-  return labelText`otrace: ${plural(events, 'event')} · ${plural(agents, 'agent')} · ${plural(stops, 'stop')} · ${last}`;
+  return labelText`otrace: ${plural(events, 'event')} · ${agents} · ${plural(stops, 'stop')} · ${last}`;
 }

@@ -10,6 +10,8 @@ import { makeSnapshot } from '../../../src/engine/snapshot';
 import { loadTraceFile } from '../../../src/trace/load-file';
 import { nodeFileAccess } from '../../../src/trace/node-files';
 import { loadTrace } from '../../../src/trace/formats';
+import { summarize } from '../../../src/engine/summary';
+import { summaryText } from '../../../src/host/editor/status-bar-text';
 import '../../../src/trace/importers';
 import { fixturePath } from '../helpers';
 
@@ -87,4 +89,15 @@ test('the run brief names the end and the first failed call by index, though the
   assert.equal(loaded.trace.events[run.failedCalls.index].content, '535 authentication failed');
   assert.equal(run.ended.index, 5, 'the stop, not the last event named done');
   assert.equal(loaded.trace.events[run.ended.index].type, 'stop');
+});
+
+test('the status bar counts a compaction apart from the run\'s agents, as the graph\'s header does; a trace without one says agents only', () => {
+  const { snapshot } = overviewOf('claude-code-session/fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl');
+  const summary = summarize(snapshot, 1, 0, false);
+  assert.deepEqual([summary.counts.agents, summary.counts.compactions], [4, 1]);
+  assert.match(summaryText(summary).toString(), /^otrace: 634 events · 3 agents · 1 context compaction · \d+ stops · /);
+  const demo = overviewOf('../../samples/demo.otrace.jsonl');
+  const plain = summarize(demo.snapshot, 1, 0, false);
+  assert.equal(plain.counts.compactions, undefined);
+  assert.match(summaryText(plain).toString(), /^otrace: 35 events · 6 agents · /);
 });
