@@ -30,6 +30,7 @@ import { OUTCOME_CHANNELS, rewardPoints } from './outcome';
 import { EDGE_TYPE_CODE, LINK_KINDS, type LinkKind } from './link-table';
 import type { TraceIndex } from './trace-index';
 import type { Credit, Outcome } from './types';
+import { madeWhenRead } from './made-when-read';
 
 export interface CreditOptions {
   /** Share of the mass reaching an event that it passes on to its causes (default 0.5). */
@@ -405,26 +406,6 @@ function creditPerEvent(index: TraceIndex, values: Float64Array): { byIndex: num
   const agents = new Map<string, number>();
   for (const [agent, sum] of sums) agents.set(agent, sum.value);
   return { byIndex, stepOf, agents, given };
-}
-
-/**
- * Makes `credit[key]` an enumerable property whose value `make` builds when first read (or that a
- * write sets); after that it is a plain data property.
- */
-function madeWhenRead<K extends 'events' | 'steps'>(credit: Credit, key: K, make: () => Credit[K]): void {
-  const settle = (value: Credit[K]) => Object.defineProperty(credit, key, { value, enumerable: true, writable: true, configurable: true });
-  Object.defineProperty(credit, key, {
-    enumerable: true,
-    configurable: true,
-    get(): Credit[K] {
-      const value = make();
-      settle(value);
-      return value;
-    },
-    set(value: Credit[K]) {
-      settle(value);
-    },
-  });
 }
 
 /**

@@ -26,6 +26,7 @@
 import { PauseClock, withoutPauses, type Pause } from './pauses';
 import { busyTimeSteps, type BusyTime } from './busy-time';
 import { isExplicitCode } from './link-table';
+import { madeWhenRead } from './made-when-read';
 import { countsSteps, type LoadedTrace } from '../trace/model';
 import type { TraceIndex } from './trace-index';
 import type { AgentCost, Metrics } from './types';
@@ -212,17 +213,7 @@ function pathTo(index: TraceIndex, via: Int32Array, end: number): Int32Array {
  */
 function pathWhenRead(metrics: Metrics, path: Int32Array, loaded: LoadedTrace): void {
   const events = loaded.trace.events;
-  const settle = (value: string[]) => Object.defineProperty(metrics, 'critical_path_events', { value, enumerable: true, writable: true, configurable: true });
-  Object.defineProperty(metrics, 'critical_path_events', {
-    enumerable: true,
-    configurable: true,
-    get(): string[] {
-      const ids = Array.from(path, (i) => events[i].id);
-      settle(ids);
-      return ids;
-    },
-    set: settle,
-  });
+  madeWhenRead(metrics, 'critical_path_events', () => Array.from(path, (i) => events[i].id));
 }
 
 /** Spawns, the largest fan-out of one spawner, and the depth of the spawn tree (spawner -> spawned agent; roots have depth 0). */
