@@ -7,7 +7,7 @@ import { partWords } from '../src/shared/part-words';
 import type { GraphOverview } from '../src/shared/protocol';
 import { plainLabel } from '../src/shared/untrusted-text';
 import { $ } from './dom';
-import { agentCountWords } from '../src/shared/agent-words';
+import { agentCountWords, compactionsIn } from '../src/shared/agent-words';
 
 /** Shows the trace's title and its summary line (format, traces, events, agents, reading problems). */
 export function showHeader(next: GraphOverview): void {
@@ -30,7 +30,7 @@ export function showHeader(next: GraphOverview): void {
  */
 export function laneAgentWords(next: Pick<GraphOverview, 'lanes' | 'folded'>): string {
   if (next.folded) return next.folded.text;
-  return agentCountWords(next.lanes.map((l) => l.label));
+  return agentCountWords(next.lanes.length, compactionsIn(next.lanes.map((l) => l.label)));
 }
 
 /** "2 errors, 1 warning": the non-zero counts, each in its number. */

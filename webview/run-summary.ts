@@ -8,7 +8,7 @@ import type { GraphRunBrief } from '../src/shared/protocol';
 import { plainLabel } from '../src/shared/untrusted-text';
 import { failedCallWords } from '../src/shared/failed-call-words';
 import { stopReasonWords } from '../src/shared/stop-words';
-import { agentCountWords } from '../src/shared/agent-words';
+import { agentCountWords, compactionsIn } from '../src/shared/agent-words';
 import { formatLength } from './axis';
 
 /** Characters of the task shown before it is folded. */
@@ -78,7 +78,7 @@ export function agentWords(agents: GraphRunBrief['agents'], total = agents.lengt
   const shown = agents.slice(0, AGENTS_SHOWN).map((a, i) => `${agentName(a)} (${i === 0 ? events(a.events) : a.events.toLocaleString('en-US')})`);
   const more = total - shown.length;
   // the lanes not listed are counted as agents (their labels are not sent)
-  const count = agentCountWords([...agents.map((a) => a.label ?? undefined), ...new Array<undefined>(Math.max(0, total - agents.length))]);
+  const count = agentCountWords(total, compactionsIn(agents.map((a) => a.label)));
   return `${count}: ${shown.join(' · ')}${more > 0 ? ` · ${more.toLocaleString('en-US')} more` : ''}`;
 }
 

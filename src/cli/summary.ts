@@ -15,7 +15,7 @@ import { clipList, fail, loadOne, MAX_MESSAGE, MAX_PATH, safe, safeJson, writeLi
 import { priceCall } from './prices';
 import { endedWords } from '../shared/stop-words';
 import { failedCallWords } from '../shared/failed-call-words';
-import { COMPACTION_LABEL } from '../shared/agent-words';
+import { compactionsIn, compactionWords } from '../shared/agent-words';
 
 /** Agents listed one a line; the rest are counted. */
 const AGENT_LINES = 6;
@@ -50,9 +50,8 @@ export function traceSummary(loaded: LoadedTrace): RunSummary {
 
 /** `4`, or `3 · 1 context compaction` when a listed agent is a compaction (a lane's context summarised: no agent of the run). */
 function agentsCount(s: RunSummary): string {
-  const compactions = s.agents.filter((a) => a.label === COMPACTION_LABEL).length;
-  const agents = s.agent_count - compactions;
-  return `${agents.toLocaleString('en-US')}${compactions ? ` · ${compactions} ${compactions === 1 ? 'context compaction' : 'context compactions'}` : ''}`;
+  const compactions = compactionsIn(s.agents.map((a) => a.label));
+  return `${(s.agent_count - compactions).toLocaleString('en-US')}${compactionWords(compactions)}`;
 }
 
 /** The text lines of `otrace summary FILE` (trace content made safe for the terminal, lists clipped). */

@@ -21,9 +21,6 @@ import type { RunSummary } from '../analysis/run-summary';
 export const LANE_LABEL_CHARS = 48;
 /** Longest task quoted in a lane's tooltip, in characters. */
 const TASK_CHARS = 160;
-/** The label of a lane that compacts another's context. */
-export { COMPACTION_LABEL };
-
 /** A lane's words: `label` when it is shown by another name than its own, and its tooltip. */
 export interface LaneWords {
   label?: string;

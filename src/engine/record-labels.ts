@@ -22,7 +22,7 @@ import { clipWords, firstWords, headedWords, LABEL_CHARS as NODE_LABEL_CHARS, to
 import { contentOf } from './long-content';
 import type { TraceSnapshot } from './snapshot';
 import { endedWords } from '../shared/stop-words';
-import { kindAndTask } from '../shared/agent-words';
+import { namesKind } from '../shared/agent-words';
 
 /** Formats whose records the editor labels inline (their raw lines are ids and JSON cut at the window's edge). */
 export const LABELLED_FORMATS: ReadonlySet<string> = new Set(['claude-code', 'codex']);
@@ -103,8 +103,7 @@ export function eventLabel(s: TraceSnapshot, i: number, contentFor: (s: TraceSna
     // `sub-agent Explore: find the loader`; `sub-agent Explore existing codebase` where the text names the kind already
     const kind = name(e.role ?? e.to);
     const said = content() ?? '';
-    const head = kindAndTask(kind, said);
-    text = quote(head === said.trimStart() ? 'sub-agent ' : `sub-agent ${kind}: `, said);
+    text = quote(kind === '' || namesKind(kind, said) ? 'sub-agent ' : `sub-agent ${kind}: `, said);
   }
   else if (type === 'delegate') text = quote(`task → ${name(e.to)}: `, content());
   else if (type === 'return') text = quote(`answer → ${name(e.to)}: `, content());

@@ -8,27 +8,41 @@
 export const COMPACTION_LABEL = 'context compaction';
 
 /**
- * `<kind>: <task>`, or the task alone when its first word is the kind (compared without case;
- * the kind's own words, e.g. `general-purpose`, count as one) or there is no kind.
+ * True when `task` starts with `kind` as a word of its own (compared without case; the kind's own
+ * words, e.g. `general-purpose`, count as one): the task names its kind already.
+ */
+export function namesKind(kind: string, task: string): boolean {
+  const text = task.trimStart();
+  const after = text.charAt(kind.length);
+  return kind !== '' && text.slice(0, kind.length).toLowerCase() === kind.toLowerCase() && (after === '' || !/[\p{L}\p{N}_-]/u.test(after));
+}
+
+/**
+ * `<kind>: <task>`, or the task alone when it names its kind already ({@link namesKind}) or there is no kind.
  * @param kind e.g. `Explore` (a sub-agent type, a role).
  * @param task what it was asked or is for, one line.
  */
 export function kindAndTask(kind: string, task: string): string {
-  const head = task.trimStart().slice(0, kind.length);
-  const after = task.trimStart().charAt(kind.length);
   if (kind === '') return task;
-  const startsWithKind = head.toLowerCase() === kind.toLowerCase() && (after === '' || !/[\p{L}\p{N}_-]/u.test(after));
-  return startsWithKind ? task.trimStart() : `${kind}: ${task}`;
+  return namesKind(kind, task) ? task.trimStart() : `${kind}: ${task}`;
+}
+
+/** How many of the lanes' labels (undefined or null for a lane shown by its name) say a compaction ({@link COMPACTION_LABEL}). */
+export function compactionsIn(labels: readonly (string | null | undefined)[]): number {
+  return labels.filter((l) => l === COMPACTION_LABEL).length;
+}
+
+/** ` · 1 context compaction` (` · 2 context compactions`), or nothing for none: what follows a count of agents. */
+export function compactionWords(compactions: number): string {
+  return compactions ? ` · ${compactions.toLocaleString('en-US')} ${compactions === 1 ? 'context compaction' : 'context compactions'}` : '';
 }
 
 /**
- * `3 agents`, or `3 agents · 1 context compaction` when some of the lanes are compactions (labelled
- * {@link COMPACTION_LABEL}): a compaction summarises a lane's context; it is no agent of the run.
- * @param labels each lane's label (undefined for a lane shown by its name).
+ * `3 agents`, or `3 agents · 1 context compaction` when some of the lanes are compactions: a
+ * compaction summarises a lane's context; it is no agent of the run.
+ * @param lanes every lane (compactions included); @param compactions how many of them are compactions.
  */
-export function agentCountWords(labels: readonly (string | undefined)[]): string {
-  const compactions = labels.filter((l) => l === COMPACTION_LABEL).length;
-  const agents = labels.length - compactions;
-  const words = `${agents.toLocaleString('en-US')} ${agents === 1 ? 'agent' : 'agents'}`;
-  return compactions ? `${words} · ${compactions.toLocaleString('en-US')} ${compactions === 1 ? 'context compaction' : 'context compactions'}` : words;
+export function agentCountWords(lanes: number, compactions: number): string {
+  const agents = lanes - compactions;
+  return `${agents.toLocaleString('en-US')} ${agents === 1 ? 'agent' : 'agents'}${compactionWords(compactions)}`;
 }

@@ -2,6 +2,7 @@
 import type { SessionSummary } from '../../engine/summary';
 import { labelText, type LabelText } from '../../shared/untrusted-text';
 import { partWords } from '../../shared/part-words';
+import { agentCountWords } from '../../shared/agent-words';
 
 /**
  * `otrace: 35 events · 6 agents · 1 stop · 2 loops` (counts only: no trace text; `3 agents · 1 context
@@ -15,9 +16,8 @@ import { partWords } from '../../shared/part-words';
 export function summaryText(summary: SessionSummary): LabelText {
   const { events, stops, loops } = summary.counts;
   const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
-  // a compaction's lane is counted apart, as the graph's header counts it (src/shared/agent-words.ts)
-  const compactions = summary.counts.compactions ?? 0;
-  const agents = `${plural(summary.counts.agents - compactions, 'agent')}${compactions ? ` · ${plural(compactions, 'context compaction')}` : ''}`;
+  // a compaction's lane is counted apart, as the graph's header counts it
+  const agents = agentCountWords(summary.counts.agents, summary.counts.compactions ?? 0);
   if (summary.reading) return labelText`otrace: first ${plural(events, 'event')} · ${agents} · ${plural(stops, 'stop')} · ${partWords(summary.reading)}`;
   // an analysis that failed or was cancelled found no loop: it says so, not "0 loops"
   const last = summary.analysisError !== undefined ? 'not analysed' : !summary.analysisPending ? plural(loops, 'loop') : summary.analysedEvents !== undefined ? `${plural(loops, 'loop')} · analysing…` : 'analysing…';
