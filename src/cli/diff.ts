@@ -7,7 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { analyzeTrace } from '../analysis';
-import { compareRuns, failedResult, type AgentComparison, type Difference, type LaneDeltas, type LaneStats, type RunComparison, type RunSide } from '../analysis/compare';
+import { compareRuns, type AgentComparison, type Difference, type LaneDeltas, type LaneStats, type RunComparison, type RunSide } from '../analysis/compare';
 import { eventLabel, firstWords, toolName } from '../engine/event-labels';
 import type { LoadedTrace } from '../trace/model';
 import { canonicalType, type TraceEvent } from '../trace/schema';
@@ -16,6 +16,7 @@ import { formatSpan, type TimeUnit } from '../trace/units';
 import { fail, loadOne, MAX_MESSAGE, MAX_PATH, safe, safeJson, writeLines, type Command } from './common';
 import { groupCommand } from './diff-group';
 import { endedWords } from '../shared/stop-words';
+import { recordsFailure } from '../analysis/recorded-failure';
 
 /** Agent pairs listed one a line; the rest are counted. */
 const AGENT_LINES = 8;
@@ -110,7 +111,7 @@ export function eventWords(e: TraceEvent | undefined): string {
   const type = canonicalType(e.type);
   if (type === 'tool_call') return safe(`tool call ${eventLabel(e, true)}`, EVENT_WORDS);
   if (type === 'tool_result') {
-    const failed = failedResult(e);
+    const failed = recordsFailure(e);
     const words = firstWords(typeof e.content === 'string' ? e.content : '', 100);
     return safe(`tool result${e.tool ? ` ${toolName(e.tool)}` : ''}${failed ? ' (failed)' : ''}${words ? `: ${words}` : ''}`, EVENT_WORDS);
   }

@@ -133,14 +133,11 @@ export interface RunEvents {
 /** Senders that are a person, not an agent. */
 const PEOPLE = new Set(['user', 'human']);
 
-/** True when a tool result failed as the trace records it (../recorded-failure.ts: an error status, `is_error`, a non-zero `exit_code`). */
-export const failedResult: (e: TraceEvent) => boolean = recordsFailure;
-
 /** The shape key of an event (see the module comment). */
 export function shapeKey(e: TraceEvent): string {
   const type = canonicalType(e.type);
   const person = PEOPLE.has(String(e.from ?? '').toLowerCase()) || PEOPLE.has(String(e.role ?? '').toLowerCase()) || PEOPLE.has(e.agent.toLowerCase());
-  const failed = type === 'tool_result' && failedResult(e) ? '!' : '';
+  const failed = type === 'tool_result' && recordsFailure(e) ? '!' : '';
   return `${type}${failed}|${toolFamily(e.tool)}|${e.kind ?? ''}|${person ? 'user' : ''}`;
 }
 
@@ -184,7 +181,7 @@ class Shapes {
     const kind = e.kind ?? '';
     let ids = byKind.get(kind);
     if (!ids) byKind.set(kind, (ids = new Int32Array(4).fill(-1)));
-    const slot = (this.isPerson(e.from) || this.isPerson(e.role) || this.isPerson(e.agent) ? 1 : 0) + (t.type === 'tool_result' && failedResult(e) ? 2 : 0);
+    const slot = (this.isPerson(e.from) || this.isPerson(e.role) || this.isPerson(e.agent) ? 1 : 0) + (t.type === 'tool_result' && recordsFailure(e) ? 2 : 0);
     let id = ids[slot];
     if (id === -1) ids[slot] = id = this.interner.id(`s\u0000${shapeKey(e)}`);
     return id;

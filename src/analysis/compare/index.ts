@@ -6,7 +6,7 @@
 export * from './types';
 export { compareRuns, comparison, type ComparedRun } from './compare-runs';
 export { alignRuns, type RunAlignment } from './align-runs';
-export { failedResult, Interner } from './fingerprints';
+export { Interner } from './fingerprints';
 export { comparableContent, toolFamily } from './normalize';
 export { pairAgents, type AgentPairing, type PairedBy } from './pairing';
 export { groupRuns, type GroupRun, type RunCluster, type RunGroups } from './group';

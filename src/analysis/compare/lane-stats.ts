@@ -5,7 +5,7 @@
 import { canonicalType, type TraceEvent } from '../../trace/schema';
 import { TOKEN_KINDS, tokenTotals, type TokenKind } from '../../trace/tokens';
 import type { TimeUnit } from '../../trace/units';
-import { failedResult } from './fingerprints';
+import { recordsFailure } from '../recorded-failure';
 import type { LaneDeltas, LaneStats } from './types';
 
 /**
@@ -25,7 +25,7 @@ export function laneStats(events: readonly TraceEvent[], indexes: ArrayLike<numb
     if (type === 'tool_call') {
       toolCalls++;
       if (e.call_status === 'denied') failed++;
-    } else if (type === 'tool_result' && failedResult(e)) failed++;
+    } else if (type === 'tool_result' && recordsFailure(e)) failed++;
     if (Number.isFinite(e.t)) {
       start = Math.min(start, e.t);
       end = Math.max(end, e.t + (typeof e.duration_s === 'number' && Number.isFinite(e.duration_s) ? e.duration_s : 0));
