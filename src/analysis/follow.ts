@@ -42,7 +42,7 @@
  */
 import type { LoadedTrace } from '../trace/model';
 import type { TraceEdge, TraceEvent } from '../trace/schema';
-import { traceGroups } from '../trace/trace-groups';
+import { severalTraces } from '../trace/trace-groups';
 import { isNotedCopy, notedSharedPrefix } from '../trace/shared-prefix';
 import { analyzeTrace, indexSteps, type AnalysisOptions, type AnalysisPhase } from './index';
 import { PrefixCarry } from './prefix-carry';
@@ -121,7 +121,7 @@ export class FollowAnalysis {
     try {
       let analysis: Analysis;
       if (change.how === 'unchanged') analysis = seen!.analysis;
-      else if (traceGroups(loaded).length > 1) {
+      else if (severalTraces(loaded)) {
         // a second trace in the file tags the events of the first (trace-groups.ts): each is analysed on its own, whole
         this.dropCarry();
         analysis = analyzeTrace(loaded, options);

@@ -17,7 +17,7 @@ import { stopSteps, type StopOptions } from './stops';
 import { guessTopology } from './topology';
 import { TraceIndex } from './trace-index';
 import { analyzePerTrace } from './per-trace';
-import { traceGroups, type TraceGroup } from '../trace/trace-groups';
+import { severalTraces } from '../trace/trace-groups';
 import { buildFindings } from './findings';
 import type { Analysis, Outcome } from './types';
 import { timeUnitOf } from '../trace/units';
@@ -47,8 +47,8 @@ export interface AnalysisOptions extends LoopOptions, StopOptions {
  * Cost: O(n log n) for the time sort plus O(n * maxPeriod + links + content tokens).
  */
 export function analyzeTrace(loaded: LoadedTrace, options: AnalysisOptions = {}): Analysis {
-  const groups = traceGroups(loaded);
-  if (groups.length > 1) return analyzePerTrace(loaded, groups, (part) => analyzeOnce(part, options));
+  const groups = severalTraces(loaded);
+  if (groups) return analyzePerTrace(loaded, groups, (part) => analyzeOnce(part, options));
   return analyzeOnce(loaded, options);
 }
 
@@ -76,13 +76,12 @@ export type AnalysisPhase = 'index' | 'loops' | 'stops' | 'credit' | 'blame' | '
  * Never throws on bad content; an exception of a phase propagates from `next()`.
  */
 export function* analysisSteps(loaded: LoadedTrace, options: AnalysisOptions = {}): Generator<AnalysisPhase, Analysis, void> {
-  let groups: TraceGroup[] | undefined = traceGroups(loaded);
-  if (groups.length > 1) {
+  const groups = severalTraces(loaded);
+  if (groups) {
     const analysis = analyzePerTrace(loaded, groups, (part) => analyzeOnce(part, options));
     yield 'traces';
     return analysis;
   }
-  groups = undefined; // one trace: its list of every event's index (8 MB at 1M) is not kept through the phases
   return yield* analysisStepsOf(loaded, options);
 }
 

@@ -18,7 +18,7 @@ const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
  * - `credit`: every event's value from its own trace's credit; agent and step sums added up;
  * - `outcome`, `best_stop`, `v_stop`, `blame`, `metrics`, `topology`: the first trace's (each
  *   trace's own are in `traces`).
- * @param groups the file's traces (at least two), from `traceGroups`.
+ * @param groups the file's traces (at least two), from `severalTraces`.
  */
 export function analyzePerTrace(loaded: LoadedTrace, groups: readonly TraceGroup[], analyze: (part: LoadedTrace) => Analysis): Analysis {
   const n = loaded.trace.events.length;

@@ -13,7 +13,7 @@ import { stopRows } from '../analysis/stop-dataset';
 import type { AttachedLabel } from '../analysis/labels/attach';
 import { withHumanLabels, type LabelledStopRow } from '../analysis/labels/stop-labels';
 import type { LoadedTrace } from '../trace/model';
-import { traceGroups } from '../trace/trace-groups';
+import { severalTraces } from '../trace/trace-groups';
 
 /** A Parquet column type (hyparquet-writer's basic types): `INT64` values are whole numbers, written as 64-bit integers. */
 export type ColumnType = 'STRING' | 'INT64' | 'DOUBLE' | 'BOOLEAN';
@@ -231,6 +231,6 @@ export function traceTables(loaded: LoadedTrace, name: string, file: string, wan
   } finally {
     index.free(); // its typed arrays' memory back at once (src/analysis/arena.ts)
   }
-  if (want.includes('findings')) out.findings = findingRows(loaded, traceGroups(loaded).length > 1 ? analyzeTrace(loaded, { outcome }) : a, name, file);
+  if (want.includes('findings')) out.findings = findingRows(loaded, severalTraces(loaded) ? analyzeTrace(loaded, { outcome }) : a, name, file);
   return out;
 }

@@ -1,7 +1,7 @@
 /** Summary figures of a loaded trace, for `otrace stats` and the status bar. */
 import type { LoadedTrace } from './model';
 import { canonicalType } from './schema';
-import { subTrace, traceGroups } from './trace-groups';
+import { severalTraces, subTrace } from './trace-groups';
 import { addTo } from './counts';
 import { tokenTotals, type TokenTotals } from './tokens';
 import { timeUnitOf, type TimeUnit } from './units';
@@ -33,8 +33,8 @@ export interface TraceStats {
 /** Computes {@link TraceStats} in one pass over the events (and one more per trace when the file holds several). */
 export function traceStats(loaded: LoadedTrace): TraceStats {
   const all = fileStats(loaded);
-  const groups = traceGroups(loaded);
-  if (groups.length < 2) return all;
+  const groups = severalTraces(loaded);
+  if (!groups) return all;
   const traces = groups.map((g) => {
     const { format: _f, problems: _p, time_unit: _u, ...own } = fileStats(subTrace(loaded, g));
     return { trace_id: g.id, ...own };

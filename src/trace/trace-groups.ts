@@ -20,30 +20,49 @@ export interface TraceGroup {
  */
 export function traceGroups(loaded: Pick<LoadedTrace, 'trace'>): TraceGroup[] {
   const events = loaded.trace.events;
-  const idOf = (e: TraceEvent) => (typeof e.trace_id === 'string' && e.trace_id !== '' ? e.trace_id : undefined);
-  // One trace (the common case, and a 1M-event file's): no list per trace to build and drop.
-  let only: string | undefined;
-  let several = false;
-  for (const e of events) {
-    const id = idOf(e);
-    if (id === undefined || id === only) continue;
-    if (only === undefined) only = id;
-    else {
-      several = true;
-      break;
-    }
-  }
-  if (!several) return [{ id: only ?? loaded.trace.trace_id ?? 'trace', indices: events.map((_, i) => i) }];
+  const only = onlyTraceId(events);
+  if (only === SEVERAL) return severalTraces(loaded)!;
+  return [{ id: only ?? loaded.trace.trace_id ?? 'trace', indices: events.map((_, i) => i) }];
+}
+
+/**
+ * The traces of a file when it holds several (as {@link traceGroups} gives them), else undefined.
+ * One trace (the common case, and a 1M-event file's) makes no list of its events' indices (8 MB at
+ * 1M, made on each update of a followed trace before). Cost O(n) for one trace.
+ */
+export function severalTraces(loaded: Pick<LoadedTrace, 'trace'>): TraceGroup[] | undefined {
+  const events = loaded.trace.events;
+  if (onlyTraceId(events) !== SEVERAL) return undefined;
   const byId = new Map<string, number[]>();
   const loose: number[] = [];
   events.forEach((e, i) => {
-    const id = idOf(e);
+    const id = traceIdOf(e);
     if (id === undefined) loose.push(i);
     else (byId.get(id) ?? byId.set(id, []).get(id)!).push(i);
   });
   const groups = [...byId].map(([id, indices]) => ({ id, indices }));
   if (loose.length) groups[0].indices = [...loose, ...groups[0].indices].sort((a, b) => a - b);
   return groups;
+}
+
+/** What {@link onlyTraceId} gives for events of two or more distinct `trace_id`s. */
+const SEVERAL = Symbol('several traces');
+
+/** The one `trace_id` the events carry, undefined when none carries one, {@link SEVERAL} when they carry two or more. */
+function onlyTraceId(events: readonly TraceEvent[]): string | undefined | typeof SEVERAL {
+  let only: string | undefined;
+  for (let i = 0; i < events.length; i++) {
+    const id = traceIdOf(events[i]);
+    if (id === undefined || id === only) continue;
+    if (only !== undefined) return SEVERAL;
+    only = id;
+  }
+  return only;
+}
+
+/** An event's `trace_id` when it is a non-empty string. */
+function traceIdOf(e: TraceEvent): string | undefined {
+  return typeof e.trace_id === 'string' && e.trace_id !== '' ? e.trace_id : undefined;
 }
 
 /**

@@ -5,7 +5,7 @@ import { analyzeTrace } from '../../../src/analysis';
 import { buildGraph } from '../../../src/engine/graph-model';
 import { readTraceJsonl } from '../../../src/trace/read';
 import { traceStats } from '../../../src/trace/stats';
-import { traceGroups } from '../../../src/trace/trace-groups';
+import { severalTraces, traceGroups } from '../../../src/trace/trace-groups';
 import { loadTrace } from '../../../src/trace/formats';
 import '../../../src/trace/importers';
 import { fixture } from '../helpers';
@@ -27,6 +27,9 @@ test('JSONL: a trace-fields line naming another trace starts a new trace; every 
     'info@7: 2 traces in this file ("run-a", "run-b"); one graph with a lane group per trace; each trace is analysed on its own',
   ]);
   assert.equal(traceGroups(merged).length, 1);
+  // the analysis asks severalTraces: the same groups for two traces, nothing for one
+  assert.deepEqual(severalTraces(loaded), traceGroups(loaded));
+  assert.equal(severalTraces(merged), undefined);
 });
 
 test('analysis per trace: each trace its own outcome, stop and blame; nothing found across traces', () => {
