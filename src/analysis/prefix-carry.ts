@@ -12,6 +12,8 @@
  *   position that introduced it), so the scan goes on from the first new event;
  * - the tool calls' grouping by arguments (loops/tool-calls.ts) and the near-duplicate steps' scan
  *   (loops/similar-steps.ts, which says when it can go on);
+ * - the hand-off streams (handoffs.ts: while the lanes are the same, as a new lane can be an old
+ *   event's receiver);
  * - the text tests' memos ({@link TextMemos});
  * - the index's types, ids and lanes of the positions ({@link IndexCarry}), while the time order is the file order.
  *
@@ -23,6 +25,7 @@ import type { IdTable } from '../trace/id-table';
 import type { EventType, TraceEvent } from '../trace/schema';
 import { Arena } from './arena';
 import type { FingerprintTable } from './fingerprint-table';
+import type { HandoffScan } from './handoffs';
 import type { TokenInterner } from './interner';
 import type { StepScan } from './loops/similar-steps';
 import type { ToolCallGrouping } from './loops/tool-calls';
@@ -104,6 +107,8 @@ export class PrefixCarry {
   toolCalls?: ToolCallGrouping;
   /** The index's columns of the positions (see {@link IndexCarry}), once an index in file order made them. */
   index?: IndexCarry;
+  /** The hand-off streams' scans (handoffs.ts), by kind of stream, once an analysis made them. */
+  handoffs?: Map<string, HandoffScan>;
 
   /**
    * The memory of the index of each analysis of the trace (arena.ts), kept from one to the next: a

@@ -13,7 +13,8 @@
  *   several rounds with no hub.
  * - swarm: >= 3 peers with no hub working in parallel (parallelism >= 1.5), or many peer pairs.
  */
-import type { Topology } from '../trace/schema';
+import type { EventType, Topology } from '../trace/schema';
+import { handoffsOf } from './handoffs';
 import type { TraceIndex } from './trace-index';
 import type { Metrics, TopologyGuess } from './types';
 
@@ -47,6 +48,55 @@ function chainsThreeDeep(chains: Map<string, Set<string>>, givers: Map<string, S
   return false;
 }
 
+/** A chat's turns, when no hand-off names its receiver: its messages, decisions and delegations (handoffs.ts). */
+const CHAT_TYPES: ReadonlySet<EventType> = new Set(['message', 'orchestrator_decision', 'delegate']);
+
+/**
+ * The hand-offs between agents (those of a human left out): how many, the agent in most of them
+ * (`hub`, the first to reach that count when several do) and in how many, the pairs of agents
+ * (sorted, joined by U+0000), who hands to whom (`chains`) and who is handed to by whom (`givers`).
+ * Counted by name number (handoffs.ts): the maps and sets are per pair, not per hand-off.
+ */
+function handoffSummary(index: TraceIndex, humans: readonly string[]): { handoffs: number; hub: string; hubCount: number; pairs: Set<string>; chains: Map<string, Set<string>>; givers: Map<string, Set<string>> } {
+  const { count, from, to, names } = handoffsOf(index, CHAT_TYPES);
+  const human = new Uint8Array(names.length);
+  names.forEach((name, k) => (human[k] = humans.includes(name) ? 1 : 0));
+  // per name its hand-offs, and the order it was first counted in (the hub is the first to reach the most)
+  const involvement = new Int32Array(names.length);
+  const firstCounted = new Int32Array(names.length).fill(-1);
+  const seenPair = new Set<number>();
+  const pairs = new Set<string>();
+  const chains = new Map<string, Set<string>>();
+  const givers = new Map<string, Set<string>>();
+  let handoffs = 0;
+  let counted = 0;
+  for (let k = 0; k < count; k++) {
+    const a = from[k];
+    const b = to[k];
+    if (human[a] || human[b]) continue;
+    handoffs++;
+    if (involvement[a]++ === 0) firstCounted[a] = counted++;
+    if (involvement[b]++ === 0) firstCounted[b] = counted++;
+    const pair = a * names.length + b;
+    if (seenPair.has(pair)) continue;
+    seenPair.add(pair);
+    const [fromName, toName] = [names[a], names[b]];
+    pairs.add(fromName < toName ? `${fromName}\u0000${toName}` : `${toName}\u0000${fromName}`);
+    let s = chains.get(fromName);
+    if (!s) chains.set(fromName, (s = new Set()));
+    s.add(toName);
+    let g = givers.get(toName);
+    if (!g) givers.set(toName, (g = new Set()));
+    g.add(fromName);
+  }
+  let hub = -1;
+  for (let k = 0; k < names.length; k++) {
+    if (involvement[k] === 0) continue;
+    if (hub === -1 || involvement[k] > involvement[hub] || (involvement[k] === involvement[hub] && firstCounted[k] < firstCounted[hub])) hub = k;
+  }
+  return { handoffs, hub: hub === -1 ? '' : names[hub], hubCount: hub === -1 ? 0 : involvement[hub], pairs, chains, givers };
+}
+
 /** Guesses the topology; `metrics` from computeMetrics. */
 export function guessTopology(index: TraceIndex, metrics: Metrics): TopologyGuess {
   const scores: Record<string, number> = { centralized: 0, planner_executor_critic: 0, debate: 0, swarm: 0, hierarchical: 0, harness: 0 };
@@ -56,45 +106,7 @@ export function guessTopology(index: TraceIndex, metrics: Metrics): TopologyGues
   const agents = acting.filter((a) => !humans.includes(a));
 
   // hand-off pairs: explicit `to`, else consecutive messages of different agents (a group chat)
-  const involvement = new Map<string, number>();
-  const pairs = new Set<string>();
-  const chains = new Map<string, Set<string>>();
-  const givers = new Map<string, Set<string>>();
-  let handoffs = 0;
-  const anyTo = index.handoffsName;
-  const note = (from: string, to: string) => {
-    if (humans.includes(from) || humans.includes(to)) return;
-    handoffs++;
-    involvement.set(from, (involvement.get(from) ?? 0) + 1);
-    involvement.set(to, (involvement.get(to) ?? 0) + 1);
-    let s = chains.get(from);
-    if (!s) chains.set(from, (s = new Set()));
-    if (s.has(to)) return; // a pair seen before: its key is made once
-    pairs.add(from < to ? `${from}\u0000${to}` : `${to}\u0000${from}`); // the pair in sorted order
-    s.add(to);
-    let g = givers.get(to);
-    if (!g) givers.set(to, (g = new Set()));
-    g.add(from);
-  };
-  if (anyTo) {
-    for (let i = 0; i < index.size; i++) {
-      const to = index.receiver(i);
-      if (index.isHandoff(i) && to) note(index.events[i].from ?? index.events[i].agent, to);
-    }
-  } else {
-    let prev = -1;
-    for (let i = 0; i < index.size; i++) {
-      if (index.types[i] !== 'message' && index.types[i] !== 'orchestrator_decision' && index.types[i] !== 'delegate') continue;
-      if (prev !== -1 && index.events[prev].agent !== index.events[i].agent) note(index.events[prev].agent, index.events[i].agent);
-      prev = i;
-    }
-  }
-  let hub = '';
-  let hubCount = 0;
-  for (const [a, c] of involvement) if (c > hubCount) {
-    hub = a;
-    hubCount = c;
-  }
+  const { handoffs, hub, hubCount, pairs, chains, givers } = handoffSummary(index, humans);
   const hubShare = handoffs ? hubCount / handoffs : 0;
 
   if (agents.length <= 1 && metrics.tool_calls > 0) {
@@ -104,7 +116,7 @@ export function guessTopology(index: TraceIndex, metrics: Metrics): TopologyGues
 
 
   let chainDepth = 0;
-  if (anyTo) {
+  if (index.handoffsName) {
     if (chainsThreeDeep(chains, givers)) chainDepth = 2;
   }
   if (metrics.spawn_depth >= 2) {

@@ -6,6 +6,8 @@
  * round before, content words resembling it >= 0.5, or < 10 % new words). Events of other agents
  * between the hand-offs do not break the cycle.
  */
+import type { EventType } from '../../trace/schema';
+import { handoffsOf, type Handoffs } from '../handoffs';
 import type { TraceIndex } from '../trace-index';
 import { contentWords, resemblance, wordTokens } from '../text';
 import type { RawLoop } from './raw-loop';
@@ -13,60 +15,8 @@ import type { RawLoop } from './raw-loop';
 /** Longest hand-off cycle looked for, in agents. */
 const MAX_CYCLE = 4;
 
-/** Hand-offs in time order as parallel arrays of small integers: event position, sender and receiver as name numbers (`names`). */
-interface Handoffs {
-  count: number;
-  at: number[];
-  from: number[];
-  to: number[];
-  names: string[];
-}
-
-/**
- * Hand-offs in time order, with sender and receiver. Without any `to` in the trace, a message's
- * receiver is the agent of the next message (a group chat answers the previous turn).
- */
-function handoffsOf(index: TraceIndex): Handoffs {
-  const n = index.size;
-  const out: Handoffs = { count: 0, at: [], from: [], to: [], names: [] };
-  const numbers = new Map<string, number>();
-  if (index.handoffsName) {
-    for (let i = 0; i < n; i++) {
-      if (!index.isHandoff(i)) continue;
-      const to = index.receiver(i);
-      if (to) pushHandoff(out, numbers, i, index.events[i].from ?? index.events[i].agent, to);
-    }
-  } else {
-    let prev = -1;
-    for (let i = 0; i < n; i++) {
-      if (index.types[i] !== 'message') continue;
-      if (prev !== -1) {
-        const from = index.events[prev].agent;
-        const to = index.events[i].agent;
-        if (from !== to) pushHandoff(out, numbers, prev, from, to);
-      }
-      prev = i;
-    }
-  }
-  return out;
-}
-
-/** Adds the hand-off at position `i` from `from` to `to` (names numbered in `numbers` as they come). */
-function pushHandoff(out: Handoffs, numbers: Map<string, number>, i: number, from: string, to: string): void {
-  out.at.push(i);
-  out.from.push(nameNumber(out, numbers, from));
-  out.to.push(nameNumber(out, numbers, to));
-  out.count++;
-}
-
-function nameNumber(out: Handoffs, numbers: Map<string, number>, name: string): number {
-  let k = numbers.get(name);
-  if (k === undefined) {
-    numbers.set(name, (k = out.names.length));
-    out.names.push(name);
-  }
-  return k;
-}
+/** A chat's turns, when no hand-off names its receiver: its messages (handoffs.ts). */
+const CHAT_TYPES: ReadonlySet<EventType> = new Set(['message']);
 
 /**
  * The ping-pongs (2 agents) and cycles (3 or 4) of the trace's hand-offs (see the module comment;
@@ -75,7 +25,7 @@ function nameNumber(out: Handoffs, numbers: Map<string, number>, name: string): 
  * are looked for first; a run with a hand-off already in a loop is skipped.
  */
 export function pingPongs(index: TraceIndex, noveltyThreshold: number, resemblanceThreshold: number): RawLoop[] {
-  const h = handoffsOf(index);
+  const h = handoffsOf(index, CHAT_TYPES);
   const { count, from, to } = h;
   // maximal runs whose hand-offs repeat the sender and receiver of the one `period` before and join
   // up (each sender received the previous hand-off): A -> B -> A (period 2, a ping-pong), A -> B -> C -> A (3), ...

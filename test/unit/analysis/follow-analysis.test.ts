@@ -329,6 +329,31 @@ describe('the analysis that follows appends', () => {
     assert.equal(stepLoops(analysis).length, 0, 'the steps to auditor and to nobody are two contexts now');
   });
 
+  it('reads the old hand-offs again when an append gives a lane to the agent an old hand-off was addressed to', () => {
+    // hand-offs name their receivers (A and C have lanes); A's first word to B finds no lane for B yet: no hand-off
+    const f = new Followed(
+      lines([header, ev(0, 0, 'aggregate', 'C', { content: 'ready' }), ev(1, 1, 'delegate', 'A', { to: 'C', content: 'prepare the data' }), ev(2, 2, 'return', 'C', { to: 'A', content: 'prepared' }), ev(3, 3, 'message', 'A', { to: 'B', content: 'shall we go on' })]),
+    );
+    assert.equal(f.check('B has no lane').analysis.loops.filter((l) => l.kind === 'ping_pong').length, 0);
+    // B answers: its lane makes A's old word a hand-off to B, the first of a ping-pong with no new content
+    f.append(lines([4, 5, 6, 7, 8].map((k) => (k % 2 ? ev(k, k, 'message', 'A', { to: 'B', content: 'shall we go on' }) : ev(k, k, 'message', 'B', { to: 'A', content: 'not yet' })))));
+    const { analysis } = f.check('B answers');
+    assert.equal(f.follow.last.how, 'appended');
+    const pingPong = analysis.loops.find((l) => l.kind === 'ping_pong');
+    assert.deepEqual(pingPong?.events, ['e3', 'e4', 'e5', 'e6', 'e7', 'e8'], 'the ping-pong starts at the old hand-off');
+  });
+
+  it('goes on with a group chat\'s turns across an append (no hand-off names its receiver: each message answers the one before)', () => {
+    const say = (k: number) => (k % 2 ? ev(k, k, 'message', 'B', { content: 'not yet' }) : ev(k, k, 'message', 'A', { content: 'shall we go on' }));
+    const f = new Followed(lines([header, ...[0, 1, 2].map(say)]));
+    f.check('three turns');
+    f.append(lines([3, 4, 5].map(say)));
+    const { analysis } = f.check('six turns');
+    assert.equal(f.follow.last.how, 'appended');
+    // the turn from e2 (old) to e3 (new) is a hand-off of the ping-pong
+    assert.deepEqual(analysis.loops.find((l) => l.kind === 'ping_pong')?.events, ['e0', 'e1', 'e2', 'e3', 'e4']);
+  });
+
   it('reads the old steps again when an append brings the event an old step named as its cause', () => {
     // e1 names e3 as its cause before e3 exists; e3 delegates to e1's agent: e1 then opens a delegated conversation (no step)
     // (boss and writer have lanes from the start: a new lane would make the scan start again anyway)
