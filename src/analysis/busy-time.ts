@@ -107,15 +107,14 @@ interface Children {
   most: number;
 }
 
-/** Each event's busy children (its `parent` field names the nearest event of that id), counted then filled, in the index's arena. */
+/** Each event's busy children (its `parent` field names the nearest event of that id: TraceIndex.parentOf), counted then filled, in the index's arena. */
 function childrenOf(index: TraceIndex, start: Float64Array, end: Float64Array): Children {
   const n = index.size;
   const parent = index.arena.int32(n).fill(-1);
   const first = index.arena.int32(n + 1);
   for (let v = 0; v < n; v++) {
-    const id = index.events[v].parent;
-    const p = typeof id === 'string' ? index.resolve(id, v) : undefined;
-    if (p !== undefined && p !== v && end[v] > start[v]) {
+    const p = index.parentOf(v);
+    if (p !== -1 && p !== v && end[v] > start[v]) {
       parent[v] = p;
       first[p + 1]++;
     }

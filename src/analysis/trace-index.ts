@@ -103,6 +103,8 @@ export class TraceIndex {
   readonly fingerprints: Int32Array;
   /** Normalized content per position, computed when first asked (see {@link normalizedContent}). */
   private readonly normalized = new Map<number, string>();
+  /** Per position, the position its `parent` names (as {@link resolve} finds it), -1 when it names none that an event carries or has no `parent`; set once, with the links. */
+  private parentColumn!: Int32Array;
   /** Receiver per position: its lane number + 1, 0 for none (see {@link receiver}); 1 byte per event when there are fewer than 255 lanes. */
   private receivers!: Uint8Array | Uint16Array | Int32Array;
   /** Agent of each lane, by lane number (numbered in order of first appearance; {@link laneNumbers}). */
@@ -210,6 +212,7 @@ export class TraceIndex {
   /** The receivers and the causal links of the events, in the order of the module comment (see {@link LinkTable}): the last part of the build, a pause between two passes when `clock` says so. */
   private *linkSteps(clock: PauseClock): Generator<Pause, void, void> {
     this.receivers = this.receiversOf();
+    this.parentColumn = this.arena.int32(this.size).fill(-1);
     this.handoffsName = this.someHandoffNamesItsReceiver();
     // most traces have one to two links per event, plus their edges
     const table = new LinkTable(this.size, 2 * this.size + this.loaded.trace.edges.length, this.arena);
@@ -578,6 +581,11 @@ export class TraceIndex {
     return best;
   }
 
+  /** The position the `parent` of the event at `v` names (the nearest event before `v` carrying that id when several do, else the one that does), or -1 when it has none or no event carries it. */
+  parentOf(v: number): number {
+    return this.parentColumn[v];
+  }
+
   /** True when some id is carried by several events. */
   get hasRepeatedIds(): boolean {
     return this.repeats.size > 0;
@@ -633,7 +641,11 @@ export class TraceIndex {
   private linkReferences(table: LinkTable): void {
     for (let v = 0, n = this.size; v < n; v++) {
       const e = this.events[v];
-      if (typeof e.parent === 'string') this.link(table, this.resolveNear(e.parent, v), v, LINK_CODE.parent);
+      if (typeof e.parent === 'string') {
+        const p = this.resolveNear(e.parent, v);
+        if (p !== undefined) this.parentColumn[v] = p;
+        this.link(table, p, v, LINK_CODE.parent);
+      }
       if (Array.isArray(e.causes)) for (const c of e.causes) if (typeof c === 'string') this.link(table, this.resolveNear(c, v), v, LINK_CODE.causes);
     }
   }
