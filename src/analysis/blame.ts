@@ -23,6 +23,15 @@ import { countsSteps } from '../trace/model';
 import type { Blame, Outcome } from './types';
 import { recordsFailure } from './recorded-failure';
 
+/**
+ * How often the contrary-input rule (2. in the module's comment) named the labelled decisive step and
+ * agent of the Who&When runs it decided when it was the only rule (`npm run eval`, "Ablation", the
+ * row `contrary_input`, columns "fires alone on", "step acc alone", "agent acc alone": 4 and 9 of 11
+ * on 2026-12-05). A value that differs from an input is often another fact (a year the task named
+ * beside the year an agent looked up), not a misreading: the message says how often the rule was right.
+ */
+export const CONTRARY_INPUT_RECORD = { runs: 11, step: 4, agent: 9 } as const;
+
 /** Types through which an agent passes a value on to others (not its code: a tool call is an action). */
 const PASSES_ON = new Set(['message', 'delegate', 'aggregate', 'return', 'orchestrator_decision', 'stop']);
 const AGENT_TYPES = new Set(['message', 'delegate', 'aggregate', 'return', 'orchestrator_decision', 'tool_call', 'spawn', 'stop']);
@@ -150,7 +159,11 @@ export function findBlame(index: TraceIndex, outcome: Outcome, options: BlameOpt
       if (i <= task || !blameable(index, i, tools, task) || !PASSES_ON.has(index.types[i])) continue;
       const origin = origins.get(i)!;
       const c = reader.contrary(i, (v) => entered(origin, v));
-      if (c) return make(i, 'contrary_input', `passed on ${c.value} where its input ${index.id(c.input)} gave ${c.was}; ${carried(index, i, final.pos, origin.answer.has(c.value) ? [] : origin.via)}`);
+      if (c) {
+        const { runs, step, agent } = CONTRARY_INPUT_RECORD;
+        const record = `a value that differs from an input named the labelled step in ${step} of ${runs} Who&When runs, the agent in ${agent} of ${runs}`;
+        return make(i, 'contrary_input', `passed on ${c.value} where its input ${index.id(c.input)} gave ${c.was}; ${carried(index, i, final.pos, origin.answer.has(c.value) ? [] : origin.via)} (${record})`);
+      }
     }
   }
   // 2. the step the evidence model finds most likely, and its agent

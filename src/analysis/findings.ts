@@ -7,6 +7,7 @@ import type { BestStop, Blame, Finding, Loop, StopFinding, VerificationFinding }
 import { formatSpent, type TimeUnit } from '../trace/units';
 import { CUT_OFF_END, NO_STOP_YET } from './stop-verdicts';
 import { ENDED_WORDS, stopReasonWords } from '../shared/stop-words';
+import { CONTRARY_INPUT_RECORD } from './blame';
 
 const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
 
@@ -67,7 +68,7 @@ export function buildFindings(
       ...(l.tokens > 0 ? { tokens: l.tokens } : {}),
     });
   }
-  if (blame) findings.push({ kind: 'blame', severity: 'error', events: [blame.index], ids: [blame.event], inline: '✖ decisive error', message: blame.message });
+  if (blame) findings.push(blameFinding(blame));
   if (bestStop && bestStop.after.events > 0) {
     findings.push({
       kind: 'best_stop',
@@ -118,4 +119,25 @@ function stopInline(s: StopFinding): string {
 
 function clip(text: string): string {
   return text.length > INLINE_LIMIT ? `${text.slice(0, INLINE_LIMIT - 1)}…` : text;
+}
+
+/**
+ * The finding of a blame: an error where the run stopped on a recorded error and the blamed call
+ * failed (basis `error`: the trace records both); elsewhere a hypothesis, a warning that says how
+ * likely it is: the model's chance (basis `evidence`), or how often the contrary-input rule named the
+ * labelled step (blame.ts `CONTRARY_INPUT_RECORD`). "✖ decisive error" as an error in Problems on a
+ * guess that is right about one time in three read as a fact (a fresh user's trial, 2026-12-05).
+ */
+function blameFinding(blame: Blame): Finding {
+  const base = { kind: 'blame' as const, events: [blame.index], ids: [blame.event], message: blame.message };
+  if (blame.basis === 'error') return { ...base, severity: 'error', inline: '✖ decisive error' };
+  const chance = blame.basis === 'evidence' ? blame.p : CONTRARY_INPUT_RECORD.step / CONTRARY_INPUT_RECORD.runs;
+  return { ...base, severity: 'warning', inline: `⚠ likely decisive error${chance === undefined ? '' : ` (${percent(chance)})`}` };
+}
+
+/** A chance as a whole percent, never 0% or 100% for a chance strictly between them. */
+function percent(p: number): string {
+  if (p > 0 && p < 0.005) return '<1%';
+  if (p < 1 && p >= 0.995) return '>99%';
+  return `${Math.round(p * 100)}%`;
 }

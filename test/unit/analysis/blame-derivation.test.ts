@@ -176,5 +176,10 @@ test('a derivation of two calculations is followed back to the figure misread be
   const a = analyzeTrace(loadTrace(text, 'two-steps.otrace.jsonl'), { outcome: 'failure' });
   assert.equal(a.blame?.event, 'misread', a.blame?.message);
   assert.equal(a.blame?.basis, 'contrary_input');
-  assert.equal(a.blame?.message, "reader's message at t=3: passed on 5.6 where its input r1 gave 6.5; the final answer (final) was derived from it, through sum, share");
+  // the rule's record on labelled runs goes with it: a differing value is often another fact, not a misreading
+  assert.equal(a.blame?.message, "reader's message at t=3: passed on 5.6 where its input r1 gave 6.5; the final answer (final) was derived from it, through sum, share (a value that differs from an input named the labelled step in 4 of 11 Who&When runs, the agent in 9 of 11)");
+  // a hypothesis, not an error the trace records: a warning that says how often such a blame was right
+  const finding = a.findings.find((f) => f.kind === 'blame');
+  assert.equal(finding?.severity, 'warning');
+  assert.equal(finding?.inline, '⚠ likely decisive error (36%)');
 });

@@ -85,6 +85,10 @@ test('blame on a failed run names the most likely step and its agent, says how s
   assert.doesNotMatch(a.blame!.message, /\bp = /, 'no statistics notation in the message');
   assert.match(a.blame!.message, /^searcher's message at t=2: the most likely of 4 agent steps \(an estimated \d+% chance\): .+\. Share of the blame by agent: searcher \d+%, (planner|checker) \d+%, (planner|checker) \d+%$/);
   assert.doesNotMatch(a.blame!.message, /decisive error/);
+  // a hypothesis: a warning whose mark says its chance, the same as the message's
+  const finding = a.findings.find((f) => f.kind === 'blame')!;
+  assert.equal(finding.severity, 'warning');
+  assert.equal(finding.inline, `⚠ likely decisive error (${Math.round(a.blame!.p! * 100)}%)`);
 });
 
 test('a run of 200,000 agent steps is scored (no call-stack overflow) and its probabilities sum to 1', () => {

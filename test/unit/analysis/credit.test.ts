@@ -116,5 +116,7 @@ for (const [name, writer, researcher] of [['plain', 'Writer', 'Researcher'], ['r
     assert.equal(a.blame?.event, 'c1', a.blame?.message);
     assert.equal(a.blame?.agent, writer);
     assert.match(a.blame!.message, /tool_call send_email/);
+    // the trace records the failed call and the error stop: an error, not a guess
+    assert.deepEqual(a.findings.filter((f) => f.kind === 'blame').map((f) => [f.severity, f.inline]), [['error', '✖ decisive error']]);
   });
 }
