@@ -94,7 +94,7 @@ const VERIFICATION_INLINE: Record<VerificationFinding['kind'], string> = {
  * A stop's inline text (a mark in the trace, a CodeLens title, a graph label), in words
  * (src/shared/stop-words.ts), never a bare reason code or a bare "unknown": `■ turn ended (handed
  * back)`, `■ phase ended (max turns)`, `■ quality met ✓` (the trace records success), `■ task
- * complete · unverified` (it records none), `■ task complete · premature`, `■ stop (reason
+ * complete · unverified` (it records none), `■ task complete · run failed` (it records a failure), `■ task complete · premature`, `■ stop (reason
  * unknown) · delayed +12 ev`, `■ no stop`, `■ no stop yet` (the file is being written), `■ file cut off ·
  * no verdict`; `?` after an inferred reason.
  */
@@ -107,7 +107,7 @@ function stopInline(s: StopFinding): string {
   const reason = s.reason === 'unknown' ? `■ stop (${why})` : `■ ${why}`;
   switch (s.finding) {
     case 'ok':
-      return s.sound ? `${reason} ✓` : `${reason} · unverified`;
+      return s.sound ? `${reason} ✓` : s.run_failed ? `${reason} · run failed` : `${reason} · unverified`;
     case 'premature':
       return `${reason} · premature`;
     case 'delayed':

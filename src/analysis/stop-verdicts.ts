@@ -174,15 +174,19 @@ export function judgeStop(judge: StopJudge, at: StopAt): StopFinding {
   const label = synthetic ? 'end of trace' : `stop (${reasonText})`;
   // an error, an abort or a limit ended the run: not a decision to stop (which is what the stop failures judge); said as what it was
   const notDecided = !synthetic && NOT_DECIDED[reason];
+  // the trace records that the run failed: the task was not done, whatever its stop (not "unknown")
+  const runFailed = finding === 'ok' && !sound && at.mainRun && judge.outcome.status === 'failure';
   const message =
     finding === 'ok'
       ? sound
         ? `sound ${label}: no stop failure found and ${soundBasis}`
         : notDecided
           ? `${label}: ${notDecided}${e.detail ? ` (${oneLine(e.detail, DETAIL_CHARS)})` : ''}, not a decision to stop; whether the task was done is unknown`
-          : `${label}: no stop failure found; the trace records no success, so whether the task was done is unknown`
+          : runFailed
+            ? `${label}: no stop failure found; the run failed (${judge.outcome.source}), so the task was not done`
+            : `${label}: no stop failure found; the trace records no success, so whether the task was done is unknown`
       : `${finding.replace('_', ' ')}${finding === 'no_stop' ? '' : ' stop'} at ${label}: ${evidence.join('; ')}`;
-  const result: StopFinding = { ...base, finding, modes, sound, evidence: sound ? [soundBasis] : evidence, wasted, message };
+  const result: StopFinding = { ...base, finding, modes, sound, ...(runFailed ? { run_failed: true as const } : {}), evidence: sound ? [soundBasis] : evidence, wasted, message };
   if (chosen.found) result.confidence = chosen.found.confidence;
   if (events.length) {
     result.evidence_indices = events.map((i) => index.at(i));

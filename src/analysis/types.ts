@@ -91,6 +91,11 @@ export interface StopFinding {
    * change. Without such a record the verdict is unknown (false).
    */
   sound: boolean;
+  /**
+   * True for the trace's own run stop with no failure found when the trace records that the run
+   * failed (an outcome or reward of failure): the run stopped on a task that was not done. Absent otherwise.
+   */
+  run_failed?: true;
   /** How strong the evidence of `finding` is (failure modes only): `low` is shown as info. */
   confidence?: Confidence;
   /** Why the finding was given, one short clause per piece of evidence. */

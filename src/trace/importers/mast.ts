@@ -31,6 +31,8 @@
  * - anything else: one `message` holding the whole log, with a warning that it was not segmented.
  * Edges: consecutive events `causal` (tool_call `tool_dependency`, tool_result/return `return`).
  *
+ * TRACE FIELDS: `metrics.task_success` = 1 / 0 from an AG2 record's `other_data.correct` (top-level, or in
+ * the JSON of a trajectory string) when it is a boolean: the run's judged result, its outcome.
  * METADATA (trace.metadata; ground truth is for scoring only, never analysis input):
  * - `source`: 'mast'; `record`: 'MAD' | 'MAD-human' | 'AG2-early'; `log_format`: 'chatdev' |
  *   'ag2-turns' | 'magentic-console' | 'unsegmented'; `mas_name`, `llm_name`, `benchmark_name`,
@@ -124,6 +126,8 @@ interface Ctx {
   doc: JsonDocument;
   b: ImportBuilder;
   metadata: Record<string, unknown>;
+  /** The other_data of an AG2 record held as JSON inside the trajectory string (MAD human-labelled), when it has one. */
+  innerOtherData?: unknown;
 }
 
 /** Reads a MAST / MAD record. Never throws: problems are returned with positions. */
@@ -183,7 +187,17 @@ export function readMast(text: string, fileName: string): LoadedTrace {
 
   const groundTruth = readLabels(ctx, record);
   if (Object.keys(groundTruth).length > 0) metadata.ground_truth = groundTruth;
-  return b.finish(MAST_FORMAT, { ...header, metadata });
+  // The run's judged result (an AG2 record's other_data.correct, at the top or inside the trajectory's
+  // JSON) is what a user of the log knows, as Who&When's is_correct: the outcome the analysis reads.
+  // The failure-mode labels stay in metadata.ground_truth, never analysis input.
+  const correct = judgedCorrect(groundTruth.other_data) ?? judgedCorrect(ctx.innerOtherData);
+  return b.finish(MAST_FORMAT, { ...header, ...(correct === undefined ? {} : { metrics: { task_success: correct ? 1 : 0 } }), metadata });
+}
+
+/** `correct` of an AG2 record's other_data when it is a boolean. */
+function judgedCorrect(otherData: unknown): boolean | undefined {
+  const correct = otherData && typeof otherData === 'object' ? (otherData as { correct?: unknown }).correct : undefined;
+  return typeof correct === 'boolean' ? correct : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -376,6 +390,8 @@ function importLog(ctx: Ctx, node: Node, header: { costs?: Record<string, number
       const offsets = mapStringOffsets(ctx.doc, node, nodes.flatMap((n) => [n.offset, n.offset + n.length]));
       const problem = valueOf(property(inner.root, 'problem_statement'));
       if (problem !== undefined && ctx.metadata.task === undefined) ctx.metadata.task = Array.isArray(problem) ? problem.join('\n') : problem;
+      const other = valueOf(property(inner.root, 'other_data'));
+      if (other !== undefined) ctx.innerOtherData = other;
       return importTurns(
         ctx,
         nodes.map((n, i) => ({ node: n, range: ctx.doc.lines.range(offsets[2 * i], offsets[2 * i + 1] - offsets[2 * i]), complete: isComplete(inner, n) })),

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { analyzeTrace } from '../../../../src/analysis';
 import { loadTrace } from '../../../../src/trace/formats';
 import '../../../../src/trace/importers';
 import { MAST_FAILURE_MODES } from '../../../../src/trace/importers/mast';
@@ -105,6 +106,12 @@ test('MAST AG2 early record: turns, an executed code block, the boxed answer as 
   assert.deepEqual(gt.failure_modes, ['3.2', '3.3']); // "No attempt to verify outcome", "Evaluator agent fails to be critical"
   assert.equal(gt.early_mapped['1.3'], false);
   assert.equal(gt.other_data.correct, false);
+  // the judged result is the run's outcome (as Who&When's is_correct); the failure-mode labels stay labels
+  assert.deepEqual(loaded.trace.metrics, { task_success: 0 });
+  const a = analyzeTrace(loaded);
+  assert.equal(a.outcome.status, 'failure');
+  // the stop ended a run the trace says failed: not "unknown"
+  assert.deepEqual(a.findings.filter((f) => f.kind === 'stop').map((f) => f.inline), ['■ task complete · run failed']);
   const raw = JSON.parse(text);
   for (const e of loaded.trace.events) {
     const origin = originOfId(loaded, e.id)!;
@@ -143,6 +150,10 @@ test('MAST: an AG2 trajectory stored as a JSON string maps each turn to its plac
   const record = { mas_name: 'AG2', benchmark_name: 'GSM', trace_id: 7, trace: { key: 'k', index: 7, trajectory: JSON.stringify(inner, null, 1) }, mast_annotation: { '1.3': 1, '3.1': 0, '1.5': 1 } };
   const text = JSON.stringify(record, null, 2);
   const loaded = loadTrace(text, 'r.json');
+  // no other_data: no outcome; with one inside the trajectory's JSON (the MAD human-labelled records), its `correct` is the outcome
+  assert.equal(loaded.trace.metrics, undefined);
+  const judged = JSON.stringify({ ...record, trace: { ...record.trace, trajectory: JSON.stringify({ ...inner, other_data: { correct: true, answer: '42', given: '42' } }, null, 1) } }, null, 2);
+  assert.deepEqual(loadTrace(judged, 'r.json').trace.metrics, { task_success: 1 });
   assert.deepEqual(loaded.problems, []);
   assert.deepEqual(loaded.trace.events.map((e) => `${e.id}:${e.type}`), ['t0:message', 't1:message', 't1.call0:tool_call', 't2:tool_result', 't3:message', 't3.stop:stop']);
   for (const e of loaded.trace.events) {
