@@ -98,7 +98,7 @@ const VERIFICATION_INLINE: Record<VerificationFinding['kind'], string> = {
  * unknown) · delayed +12 ev`, `■ no stop`, `■ no stop yet` (the file is being written), `■ file cut off ·
  * no verdict`; `?` after an inferred reason.
  */
-function stopInline(s: StopFinding): string {
+export function stopInline(s: StopFinding): string {
   const why = `${s.reason === 'unknown' ? 'reason unknown' : stopReasonWords(s.scope, s.reason)}${s.reason_source === 'inferred' ? '?' : ''}`;
   if (s.scope !== 'run') return `■ ${ENDED_WORDS[s.scope] ?? 'stopped'} (${why})`;
   if (s.finding === 'no_stop' && s.synthetic) return '■ no stop';

@@ -32,7 +32,8 @@ export async function analyzeCorpus(paths: string[], options: { json: boolean; o
     traces: rows.length,
     events: rows.reduce((s, r) => s + r.events, 0),
     outcomes: count((r) => r.outcome),
-    stops: count((r) => r.stop ?? 'none'),
+    // a hand-back to the user ends a turn, not the run: counted as what it ended, not as an ok run stop
+    stops: count((r) => (r.stop === null ? 'none' : r.stop_scope && r.stop_scope !== 'run' ? `${r.stop_scope} ended` : r.stop)),
     loops: rows.reduce((s, r) => s + r.loops, 0),
     traces_with_loops: rows.filter((r) => r.loops > 0).length,
     blamed: rows.filter((r) => r.blame).length,
@@ -49,7 +50,7 @@ export async function analyzeCorpus(paths: string[], options: { json: boolean; o
     String(r.events),
     String(r.agents),
     r.outcome,
-    r.stop ? `${r.stop} (${safe(r.stop_reason)})` : 'none',
+    r.stop_words ? safe(r.stop_words) : 'none',
     r.unresolved_loops ? `${r.loops} (${r.unresolved_loops} unresolved)` : String(r.loops),
     r.blame ? `${safe(r.blame.agent, 40)} @ ${r.blame.record} (${r.blame.basis})` : '-',
   ]);

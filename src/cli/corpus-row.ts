@@ -3,6 +3,7 @@
  * what its analysis found (the run's final stop, loops, blame).
  */
 import { analyzeTrace } from '../analysis';
+import { stopInline } from '../analysis/findings';
 import type { LoadedTrace } from '../trace/model';
 import { errorCount } from './common';
 
@@ -16,6 +17,9 @@ export interface CorpusRow {
   /** The finding at the run's final stop (ok, premature, delayed, no_stop), and its reason. */
   stop: string | null;
   stop_reason: string | null;
+  /** What that stop ended (`run`, `turn`, `phase`), and the stop in words as the trace's mark says it (`turn ended (handed back)`, `task complete · run failed`). */
+  stop_scope: string | null;
+  stop_words: string | null;
   loops: number;
   /** Loops the run ended inside. */
   unresolved_loops: number;
@@ -40,6 +44,8 @@ export function corpusRow(loaded: LoadedTrace, name: string, outcome?: 'failure'
     outcome: a.outcome.status,
     stop: final?.finding ?? null,
     stop_reason: final?.reason ?? null,
+    stop_scope: final?.scope ?? null,
+    stop_words: final ? stopInline(final).replace(/^■ /, '') : null,
     loops: a.loops.length,
     unresolved_loops: a.loops.filter((l) => l.unresolved).length,
     blame: a.blame ? { agent: a.blame.agent, event: a.blame.event, record: a.blame.record, basis: a.blame.basis } : null,

@@ -73,11 +73,17 @@ export function summaryLines(file: string, s: RunSummary): string[] {
     }),
     ...(s.agent_count > AGENT_LINES ? [`  … and ${(s.agent_count - Math.min(AGENT_LINES, s.agents.length)).toLocaleString('en-US')} more`] : []),
     `problems   ${s.findings.length ? `${s.findings.length === 1 ? '1 (the most severe)' : `${s.findings.length} (the most severe first)`}` : s.failed_calls ? 'none found by the analysis (but see the failed calls below)' : 'no problems found'}`,
-    ...s.findings.map((f) => `  ${f.severity} ${f.kind.replace('_', ' ')}: ${safe(f.message, MAX_MESSAGE)}`),
+    ...s.findings.map((f) => `  ${f.severity} ${kindPrefix(f.kind, f.message)}${safe(f.message, MAX_MESSAGE)}`),
     // a fact the trace records, beside the verdicts: a failed call is never hidden behind "no problems found"
     ...(s.failed_calls ? [`failed     ${failedCallWords(s.failed_calls.count)}; the first: ${safe(s.failed_calls.first.tool, 100)}: ${safe(s.failed_calls.first.error, SHOWN_TEXT)}`] : []),
   ];
   return lines;
+}
+
+/** `best stop: ` before a finding's message, nothing when the message already opens with its kind (`verification: …`). */
+function kindPrefix(kind: string, message: string): string {
+  const words = kind.replace('_', ' ');
+  return message.startsWith(`${words}:`) ? '' : `${words}: `;
 }
 
 /** `2,506.4 s (41 min 46 s)`, or `19 steps`. */

@@ -175,6 +175,13 @@ test('analyze DIR: one row per trace and totals; --json for scripts; sub-agent f
   assert.equal(j.totals.traces, 3);
   assert.equal(j.left_out.pulled_in.length, 3);
   assert.equal(j.totals.events, j.traces.reduce((s: number, t: { events: number }) => s + t.events, 0));
+  // a Claude Code session's last stop hands back to the user: said so, never "ok (task_complete)", and counted as a turn's end
+  const session = j.traces.find((t: { trace: string }) => t.trace.startsWith('fa812bfe'));
+  assert.deepEqual([session.stop_scope, session.stop_words], ['turn', 'turn ended (handed back)']);
+  const table = cli('analyze', CLAUDE).stdout;
+  assert.match(table, /fa812bfe-b295-4cca-9c2f-fdf01028cb46\.jsonl\s+\d+\s+\d+\s+\S+\s+turn ended \(handed back\)/);
+  assert.doesNotMatch(table, /ok \(task_complete\)/);
+  assert.match(table, /final stops: [^;]*turn ended \d/);
   // one file stays the single-trace report
   assert.match(cli('analyze', path.join(WHO, 'Hand-Crafted', '24.json')).stdout, /^\S.*24\.json\n {2}outcome/);
 });
