@@ -123,7 +123,7 @@ export function findBlame(index: TraceIndex, outcome: Outcome, options: BlameOpt
   const failed = outcome.status === 'failure' || (outcome.status === 'partial' && (outcome.value ?? 0) < 0);
   if (!failed || index.size === 0) return null;
   // A run that failed because the API failed (a synthetic API-error stop) failed through no agent's output.
-  if (/an API error: not an agent failure/.test(outcome.source)) return null;
+  if (outcome.notAgentFailure) return null;
   const tools = index.toolLanes;
   const ctx = blameContext(index);
   const { task, given, final } = ctx;

@@ -110,7 +110,9 @@ export function* indexSteps(index: TraceIndex, options: AnalysisOptions): Genera
   const { stops, verification, bestStop, vStop } = yield* stopSteps(index, loops, outcome, options, clock);
   yield 'stops';
   clock.reset();
-  const { credit } = yield* creditSteps(index, outcome, { lambda: options.lambda }, clock);
+  // a failure no agent output caused (an API error) signs no credit: each message's share of what the run ended with, as without an outcome
+  const creditOutcome: Outcome = outcome.notAgentFailure ? { status: 'unknown', value: null, source: `${outcome.source}: credit not signed by it` } : outcome;
+  const { credit } = yield* creditSteps(index, creditOutcome, { lambda: options.lambda }, clock);
   yield 'credit';
   clock.reset();
   const blame = findBlame(index, outcome, { rules: options.blameRules });

@@ -71,7 +71,10 @@ export function traceOutcome(index: TraceIndex): Outcome {
   for (let i = index.size - 1; i >= 0; i--) {
     if (index.types[i] !== 'stop') continue;
     const e = index.events[i];
-    if (e.reason === 'error') return { status: 'failure', value: -1, source: `stop ${index.id(i)} (error${e.kind === 'api_error' ? ', an API error: not an agent failure' : ''})`, fromStop: true };
+    if (e.reason === 'error') {
+      const api = e.kind === 'api_error';
+      return { status: 'failure', value: -1, source: `stop ${index.id(i)} (error${api ? ', an API error: not an agent failure' : ''})`, fromStop: true, ...(api ? { notAgentFailure: true as const } : {}) };
+    }
     break;
   }
   return { status: 'unknown', value: null, source: 'no outcome signal in the trace' };

@@ -122,11 +122,16 @@ export function judgeStop(judge: StopJudge, at: StopAt): StopFinding {
   const running = Array.isArray(backgroundRunning) ? backgroundRunning.length : 0;
   const handOff = `with ${running} call${running > 1 ? 's' : ''} still running in the background: a designed hand-off (the harness reports back when ${running > 1 ? 'they finish' : 'it finishes'}), not a premature stop`;
   if (scope !== 'run') {
+    // a turn an error, a budget or a limit ended was not handed back by the agent (an HTTP 529 read "handed back")
+    const ended = !synthetic && NOT_DECIDED[reason];
+    const detail = ended && e.detail ? ` (${oneLine(e.detail, DETAIL_CHARS)})` : '';
     const message =
       scope === 'turn'
         ? running > 0
           ? `turn ended (${scopedText}) ${handOff}; no verdict about the task`
-          : `turn ended (${scopedText}): the agent handed back to the user, who may go on; no verdict about the task`
+          : ended
+            ? `turn ended (${scopedText}): ${ended.replace(/^the run /, 'the turn ')}${detail}, not a hand-back the agent chose; the user may go on; no verdict about the task`
+            : `turn ended (${scopedText}): the agent handed back to the user, who may go on; no verdict about the task`
         : `phase ended (${scopedText}): a stage inside the run, which went on after it; no verdict about the task`;
     return { ...base, finding: 'ok', modes: [], sound: false, evidence: [], wasted: ZERO, message };
   }

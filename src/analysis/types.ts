@@ -210,6 +210,8 @@ export interface Outcome {
   source: string;
   /** True when no outcome is recorded and it is read from the run's last stop (an error stop: failure). */
   fromStop?: true;
+  /** True for a failure no agent output caused (an API error stopped the run): nothing is blamed, and credit is not signed by it. */
+  notAgentFailure?: true;
 }
 
 /** Message-level credit: signed (credit on success, blame on failure). */

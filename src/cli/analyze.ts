@@ -62,7 +62,7 @@ function summary(a: Omit<Analysis, 'traces'>, recordOf: (i: number) => string, p
     ...a.findings.map((f) => `${FINDING_LABEL[f.kind].padEnd(10)} ${safe(f.ids[0])} (${safe(recordOf(f.events[0]), MAX_PATH)}) ${say(f.inline)}: ${say(f.message)}`),
     ...(a.loops.length ? [] : ['loops      none']),
     ...(a.blame ? [] : [`blame      ${say(`none (${whyNoBlame(a.outcome, 'give --outcome failure')})`)}`]),
-    `credit     ${creditLine(a.credit.signed, agents)}`,
+    `credit     ${creditLine(a.credit.signed, agents, a.outcome.notAgentFailure)}`,
     `best stop  ${a.best_stop ? `${safe(a.best_stop.event)} (${a.best_stop.basis}), ${a.best_stop.after.events} events after it` : 'none'}`,
     `V_stop     ${a.v_stop.available ? clipList(a.v_stop.points, (p) => `${safe(p.event)} ${p.value.toFixed(2)}`) : say(a.v_stop.note)}`,
     `metrics    ${metricsLine(m)}`,
@@ -72,13 +72,14 @@ function summary(a: Omit<Analysis, 'traces'>, recordOf: (i: number) => string, p
 
 /**
  * The credit by agent in two decimals (`main +0.42, critic −0.13`), agents whose credit prints as
- * 0.00 left out; without an outcome the values are shares of the result (percent) and are named so. The exact
- * values are in `--json`.
+ * 0.00 left out; without an outcome (or when no agent output caused the failure: an API error) the values are
+ * shares of the result (percent) and are named so. The exact values are in `--json`.
  */
-function creditLine(signed: boolean, agents: [string, number][]): string {
+function creditLine(signed: boolean, agents: [string, number][], notAgentFailure = false): string {
   const shown = agents.filter(([, v]) => creditWorthShowing(v));
   const values = shown.length ? clipList(shown.slice(0, 6), ([k, v]) => `${safe(k)} ${signed ? formatCredit(v, true) : shareWords(v)}`) : 'none worth showing';
-  return signed ? `by agent ${values}` : `none (no outcome recorded); share of the result by agent ${values}`;
+  if (signed) return `by agent ${values}`;
+  return `none (${notAgentFailure ? 'the run failed on an API error, which no agent output caused' : 'no outcome recorded'}); share of the result by agent ${values}`;
 }
 
 /**

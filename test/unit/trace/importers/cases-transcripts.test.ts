@@ -117,6 +117,14 @@ test('20 synthetic API error, meta "continue" row and placeholder: an error stop
     assert.equal(a.credit.events[ph.id], 0);
     assert.ok(!a.stops.some((s) => s.finding === 'no_stop'), 'the placeholder is no work after the stop');
   }
+  // the API error failed the run through no agent's output: nothing blamed, credit not signed by it, and the turn's end is
+  // said as an error, not as a hand-back the agent chose
+  const a = analyzeTrace(l);
+  assert.deepEqual([a.outcome.status, a.outcome.notAgentFailure, a.blame, a.credit.signed], ['failure', true, null, false]);
+  assert.ok(Object.values(a.credit.events).every((v) => v >= 0), 'no blame in the credit');
+  const stop = a.stops.find((s) => s.event === err.id)!;
+  assert.match(stop.message, /^turn ended \(error\): the turn ended on an error \(.+\), not a hand-back the agent chose/);
+  assert.doesNotMatch(stop.message, /handed back to the user/);
 });
 
 test('24 ANSI escapes: stripped from shown text; /context is a local command and causes no "no stop" finding', () => {
