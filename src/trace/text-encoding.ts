@@ -123,13 +123,32 @@ export function misreadEncoding(text: string): TextEncoding | undefined {
 export const BINARY_SNIFF_CHARS = 8000;
 
 /**
- * Where a text shows it is binary content, not text: the offset of a U+0000 (a NUL byte) in its
- * first {@link BINARY_SNIFF_CHARS} characters, or -1. JSON never holds a raw NUL (it is written
- * `\u0000`), so no trace has one; a UTF-16 text read as UTF-8 does ({@link misreadEncoding} says so first).
+ * Where a text shows it is binary content, not text: the offset of the first U+0000 (a NUL byte) in
+ * its first {@link BINARY_SNIFF_CHARS} characters when those characters are not text around it
+ * (at least one in ten of the others is a replacement character, for bytes that are no UTF-8, or a
+ * control character no text holds), or when they are all NULs; else -1. JSON never holds a raw NUL
+ * (it is written `\u0000`); a UTF-16 text read as UTF-8 does ({@link misreadEncoding} says so
+ * first). A text with NULs in a few lines is a trace with a hole: a writer that crashed, or a file
+ * zero-filled where it was never written. Its other lines load and the lines with NULs are errors
+ * of their own (a fresh user's trace with one NUL line read "not a text file" and loaded nothing).
  */
 export function binaryAt(text: string): number {
-  return text.slice(0, BINARY_SNIFF_CHARS).indexOf('\u0000');
+  const head = text.slice(0, BINARY_SNIFF_CHARS);
+  const nul = head.indexOf('\u0000');
+  if (nul === -1) return -1;
+  let chars = 0;
+  let odd = 0;
+  for (let i = 0; i < head.length; i++) {
+    const c = head.charCodeAt(i);
+    if (c === 0) continue;
+    chars++;
+    if (c === 0xfffd || (c < 32 && !TEXT_CONTROLS.has(c))) odd++;
+  }
+  return chars === 0 || odd * 10 >= chars ? nul : -1;
 }
+
+/** Control characters text holds: tab, line feed, form feed, carriage return, escape (terminal colours). */
+const TEXT_CONTROLS = new Set([9, 10, 11, 12, 13, 27]);
 
 /** The one problem of a binary file ({@link binaryAt}): at its first NUL, in `text` (the file's start at least to it). */
 export function binaryProblem(text: string, at: number): Problem {

@@ -113,6 +113,37 @@ describe('encodings', () => {
     assert.equal(misreadEncoding(source), undefined);
   });
 
+  test('a trace with a hole of NUL bytes (a crashed writer, a zero-filled block) loads its other lines; the lines with NULs are errors where they are, by every reader', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-nul-'));
+    try {
+      const lines = fs.readFileSync(fixturePath('claude-code', 'short.jsonl'), 'utf8').split('\n');
+      const whole = loadTrace(lines.join('\n'), 'short.jsonl');
+      // a NUL inside line 3 and a line of NULs after it
+      const broken = [...lines.slice(0, 2), `${lines[2].slice(0, 40)}\u0000${lines[2].slice(40)}`, '\u0000'.repeat(512), ...lines.slice(3)];
+      const file = path.join(dir, 'short.jsonl');
+      fs.writeFileSync(file, broken.join('\n'));
+      const expect = (loaded: LoadedTrace, by: string) => {
+        assert.equal(loaded.format, 'claude-code', by);
+        const errors = loaded.problems.filter((p) => p.severity === 'error');
+        assert.deepEqual(errors.map((p) => p.range.start.line), [2, 3], `${by}: ${errors.map((p) => p.message).join(' | ')}`);
+        assert.ok(!errors.some((p) => /binary/.test(p.message)), by);
+        assert.ok(loaded.trace.events.length > 0 && loaded.trace.events.length <= whole.trace.events.length, `${by}: ${loaded.trace.events.length} events`);
+      };
+      expect(loadTrace(broken.join('\n'), file), 'the text reader');
+      expect(loadTraceFile(file, nodeFileAccess), 'the file reader');
+      // otrace JSONL, streamed from its bytes as a large file is
+      const demo = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'samples', 'demo.otrace.jsonl'), 'utf8').split('\n');
+      const otrace = path.join(dir, 'demo.otrace.jsonl');
+      fs.writeFileSync(otrace, [...demo.slice(0, 3), '\u0000'.repeat(64), ...demo.slice(3)].join('\n'));
+      const read = new SessionFiles(1).read({ key: 'k', version: -1, path: otrace, local: true }, [], false);
+      assert.ok(read !== 'unchanged');
+      assert.deepEqual(read.loaded.problems.filter((p) => p.severity === 'error').map((p) => p.range.start.line), [3]);
+      assert.equal(read.loaded.trace.events.length, loadTrace(demo.join('\n'), 'demo.otrace.jsonl').trace.events.length);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('a binary file named as a trace is one problem at its first NUL byte, not one per line of bytes, by every reader', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-binary-'));
     try {
