@@ -9,8 +9,9 @@
  */
 import * as fs from 'node:fs';
 import { detectFormat, loadTrace, otraceJsonl, type FileAccess } from './formats';
-import { OriginArray, type LoadedTrace, type Origin } from './model';
-import { CHUNK_BYTES, type ReadBytes } from './jsonl';
+import { isUtf8 } from 'node:buffer';
+import { LineIndex, OriginArray, type LoadedTrace, type Origin, type Problem } from './model';
+import { CHUNK_BYTES, notUtf8Problem, type ReadBytes } from './jsonl';
 import { readTraceColumns, type LoadedColumns } from './columns/read-columns';
 import { readTraceJsonlBytes } from './read';
 import { decodeText } from './text-encoding';
@@ -34,9 +35,30 @@ export type LoadedFile = LoadedTrace & { bytes: number };
 export function loadTraceFile(path: string, files?: FileAccess, maxTextBytes = MAX_TEXT_BYTES): LoadedFile {
   return withTraceFile(path, (stream) => stream(readTraceJsonlBytes), (fd, size, headText, utf8) => {
     if (size > maxTextBytes) return tooLarge(path, size, headText, maxTextBytes);
-    const text = utf8 ? fs.readFileSync(fd, 'utf8') : decodeText(fs.readFileSync(fd)).text;
-    return { ...loadTrace(text, path, files), bytes: size };
+    if (!utf8) return { ...loadTrace(decodeText(fs.readFileSync(fd)).text, path, files), bytes: size };
+    const bytes = fs.readFileSync(fd);
+    const text = bytes.toString('utf8');
+    const loaded = loadTrace(text, path, files);
+    // bytes that are not UTF-8 are read as U+FFFD: said where in a trace, not changed silently (a binary or unknown file has its one problem)
+    if (loaded.format !== 'unknown' && !isUtf8(bytes)) loaded.problems.push(notUtf8(text));
+    return { ...loaded, bytes: size };
   });
+}
+
+/** The warning of a text decoded from bytes that are not all UTF-8, at the first of its lines that holds a U+FFFD, with how many do. */
+function notUtf8(text: string): Problem {
+  const first = text.indexOf('\uFFFD');
+  const lines = new LineIndex(text);
+  const at = lines.range(Math.max(0, first), 1).start;
+  let count = 0;
+  for (let i = first, line = -1; i !== -1; i = text.indexOf('\uFFFD', i + 1)) {
+    const l = lines.range(i, 0).start.line;
+    if (l !== line) count++;
+    line = l;
+  }
+  const problem = notUtf8Problem(text.slice(text.lastIndexOf('\n', Math.max(0, first - 1)) + 1, first + 1), at.line, undefined);
+  if (count > 1) problem.message = `${problem.message}; ${count} lines hold such bytes, this is the first`;
+  return problem;
 }
 
 /**

@@ -113,6 +113,33 @@ describe('encodings', () => {
     assert.equal(misreadEncoding(source), undefined);
   });
 
+  test('bytes that are not UTF-8 are a warning where they are, and the records load, by the file and streamed readers', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-utf8-'));
+    try {
+      const bad = Buffer.from([0xc3, 0x28, 0xa0, 0xa1]);
+      const lines = fs.readFileSync(fixturePath('claude-code', 'short.jsonl'), 'utf8').split('\n');
+      const at = lines[2].indexOf('"content"');
+      const file = path.join(dir, 'short.jsonl');
+      fs.writeFileSync(file, Buffer.concat([Buffer.from(`${lines.slice(0, 2).join('\n')}\n${lines[2].slice(0, at + 11)}`), bad, Buffer.from(`${lines[2].slice(at + 11)}\n${lines.slice(3).join('\n')}`)]));
+      const loaded = loadTraceFile(file, nodeFileAccess);
+      const warnings = loaded.problems.filter((p) => /not UTF-8/.test(p.message));
+      assert.deepEqual(warnings.map((p) => [p.severity, p.range.start.line]), [['warning', 2]]);
+      assert.equal(loaded.trace.events.length, loadTrace(lines.join('\n'), 'short.jsonl').trace.events.length);
+      // otrace JSONL streamed: the line's own warning, the record loaded
+      const demo = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'samples', 'demo.otrace.jsonl'), 'utf8').split('\n');
+      const k = demo.findIndex((l) => l.includes('"content": "'));
+      const cut = demo[k].indexOf('"content": "') + 12;
+      const otrace = path.join(dir, 'demo.otrace.jsonl');
+      fs.writeFileSync(otrace, Buffer.concat([Buffer.from(`${demo.slice(0, k).join('\n')}\n${demo[k].slice(0, cut)}`), bad, Buffer.from(`${demo[k].slice(cut)}\n${demo.slice(k + 1).join('\n')}`)]));
+      const read = new SessionFiles(1).read({ key: 'k', version: -1, path: otrace, local: true }, [], false);
+      assert.ok(read !== 'unchanged');
+      assert.deepEqual(read.loaded.problems.map((p) => [p.severity, p.range.start.line, p.range.start.character]), [['warning', k, cut]]);
+      assert.equal(read.loaded.trace.events.length, loadTrace(demo.join('\n'), 'demo.otrace.jsonl').trace.events.length);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('a trace with a hole of NUL bytes (a crashed writer, a zero-filled block) loads its other lines; the lines with NULs are errors where they are, by every reader', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-nul-'));
     try {
