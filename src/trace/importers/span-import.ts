@@ -488,12 +488,54 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
   if (Object.keys(skipped).length) figures.skipped_spans = skipped;
   if (tree.missing.length) figures.missing_parents = tree.missing.map((m) => ({ trace_id: m.traceId, span_id: m.spanId, children: m.children.map((c) => spans[c].id) }));
   if (tree.cycles.length) figures.cut_parent_edges = tree.cycles.map((c) => ({ parent: spans[c.parent].id, child: spans[c.child].id }));
+  // what was asked: the input of the run's first root span (a chain or an agent), when the file holds one trace
+  const root = traceIds.length <= 1 ? spans.find((x) => !parentOf(x) && (x.role === 'chain' || x.role === 'agent') && x.input) : undefined;
+  const task = root?.input ? promptOf(root.input) : undefined;
   return b.finish(opts.format, {
     trace_id: traceIds[0] ?? baseName(fileName),
     system: services[0],
     ...opts.header,
-    metadata: { source: opts.source ?? opts.format, [opts.metaKey]: figures },
+    metadata: { source: opts.source ?? opts.format, [opts.metaKey]: figures, ...(task ? { task } : {}) },
   });
+}
+
+/**
+ * The prompt in a root span's input: the last user message of a chat (`[["user", "…"]]`,
+ * `[{"role": "user", "content": "…"}]`, under `messages`), the one text of an object
+ * (`{"question": "…"}`), else the input as written.
+ */
+export function promptOf(input: string): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(input);
+  } catch {
+    return input;
+  }
+  return textIn(value) ?? input;
+}
+
+const USER_ROLES = new Set(['user', 'human']);
+
+function textIn(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.trim() ? value : undefined;
+  if (Array.isArray(value)) {
+    for (let k = value.length - 1; k >= 0; k--) {
+      const m = value[k];
+      if (Array.isArray(m) && m.length === 2 && typeof m[0] === 'string' && USER_ROLES.has(m[0].toLowerCase())) return textIn(m[1]);
+      if (m && typeof m === 'object' && !Array.isArray(m)) {
+        const { role, type, content } = m as Record<string, unknown>;
+        if (USER_ROLES.has(String(role ?? type ?? '').toLowerCase())) return textIn(content);
+      }
+    }
+    return value.length === 1 ? textIn(value[0]) : undefined;
+  }
+  if (value && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    if (o.messages !== undefined) return textIn(o.messages);
+    const texts = Object.values(o).filter((v): v is string => typeof v === 'string' && v.trim() !== '');
+    return texts.length === 1 ? texts[0] : undefined;
+  }
+  return undefined;
 }
 
 /** A copy of `event` without its undefined fields (cheaper than deleting them: a deleted key makes a slow object). */

@@ -99,6 +99,14 @@ test('Who&When log: the question is the task, the duration counts steps, no toke
   assert.ok(s.findings.length <= 5);
 });
 
+test('span exports (LangSmith, Phoenix): the task is the root run\'s input, the user\'s words, not its first model output or a JSON of messages', () => {
+  for (const [file, task] of [
+    [fixturePath('langsmith', 'run-tree.langsmith.json'), 'Who won the 2022 world cup?'],
+    [fixturePath('langsmith', 'runs.langsmith.jsonl'), 'Who won the 2022 world cup?'],
+    [fixturePath('phoenix', 'spans.phoenix.jsonl'), 'Solve 17*23 and explain'],
+  ]) assert.equal(summaryOf(file).task, task, file);
+});
+
 test('the model calls of an unknown model are not priced: cost null when none is', () => {
   const loaded = load(CODEX);
   for (const e of loaded.trace.events) (e as { model?: string }).model = 'no-such-model-xyz';
