@@ -8,9 +8,11 @@ import type { TraceEvent } from '../trace/schema';
 /**
  * True when a tool result records a failure as data: an `error` (a span's error status: OTel,
  * Langfuse, LangSmith, Phoenix...), `is_error: true` (Claude Code, Codex), or a non-zero
- * `exit_code`. Text that merely mentions an error is not enough for this fact.
+ * `exit_code`. Text that merely mentions an error is not enough for this fact. A call the user
+ * refused (`denied: true`, which Claude Code also writes as an error) did not fail: the user decided.
  */
 export function recordsFailure(e: TraceEvent): boolean {
-  const { error, is_error: isError, exit_code: exitCode } = e as { error?: unknown; is_error?: unknown; exit_code?: unknown };
+  const { error, is_error: isError, exit_code: exitCode, denied } = e as { error?: unknown; is_error?: unknown; exit_code?: unknown; denied?: unknown };
+  if (denied === true) return false;
   return (typeof error === 'string' && error.trim() !== '') || error === true || isError === true || (typeof exitCode === 'number' && exitCode !== 0);
 }

@@ -100,6 +100,8 @@ test('14 interruption markers and a refused call: user stops, the call denied, n
     }
     assert.notEqual(a.blame?.event, 'toolu_fx_e1');
   }
+  // a call the user refused did not fail: the run summary lists no failed call for it
+  assert.equal(runSummary(l, analyzeTrace(l)).failed_calls, null);
 });
 
 test('20 synthetic API error, meta "continue" row and placeholder: an error stop; the placeholder is no model output', () => {
