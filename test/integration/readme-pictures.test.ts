@@ -132,8 +132,9 @@ describe('README pictures in a real VS Code', function () {
     assert.match(shown.rows.Asked, /^What is the highest rated \(according to IMDB\) Isabelle Adjani feature film/);
     assert.match(shown.rows.Who, /^4 agents: /);
     assert.match(shown.rows.Ended, /^failure \(.*\) · run stopped: the agent said the task is complete/, 'the recorded outcome first, then the stop that claimed success');
-    assert.equal(shown.problemClass, 'run-error');
-    assert.match(shown.rows.Problems, /^✖ .*Filmography_Expert/, 'the top problem names the agent the log records as the mistake');
+    // a blame is a hypothesis with its chance: a warning, not a recorded error
+    assert.equal(shown.problemClass, 'run-warning');
+    assert.match(shown.rows.Problems, /^⚠ .*Filmography_Expert.*estimated \d+% chance/, 'the top problem names the agent the log records as the mistake, and how likely');
   });
 
   it('a Kimi Code CLI session: main and two sub-agents, each spawned by its Agent call (test-output/kimi-session.png)', async () => {
