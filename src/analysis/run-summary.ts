@@ -192,7 +192,7 @@ function endOf(loaded: LoadedTrace, analysis: Analysis, prompt: () => string | u
   return {
     // an importer that knows the trace records no prompt says so (`task_unknown`): no message stands in for it
     task: recordedTask(metadata) ?? (typeof metadata.task_unknown === 'string' ? undefined : prompt()) ?? '',
-    ended: lastStop(events, analysis),
+    ended: withFinalOutput(lastStop(events, analysis), metadata),
     // recorded outcomes only: one read from the last stop (an error) is what `ended` already says
     outcome: analysis.outcome.status === 'unknown' || analysis.outcome.source === 'given by the caller' || analysis.outcome.fromStop ? null : { status: analysis.outcome.status, source: analysis.outcome.source },
   };
@@ -268,6 +268,16 @@ class PromptFinder {
 }
 
 /** The run's last stop (latest time, then latest index) and the first words of its final answer or last agent output. */
+/**
+ * The run's end with the answer the trace records for the whole run (`metadata.final_output`: a span
+ * export's root output) as its words, when the end is the run's: a model call's words inside the run
+ * ("route: researcher") are not what it answered ("Argentina").
+ */
+function withFinalOutput(end: SummaryEnd | null, metadata: Record<string, unknown>): SummaryEnd | null {
+  const answer = str(metadata.final_output);
+  return end && answer !== undefined && end.scope === 'run' ? { ...end, text: proseLine(answer, END_TEXT_CHARS) } : end;
+}
+
 function lastStop(events: readonly TraceEvent[], analysis: Analysis): SummaryEnd | null {
   let last: Analysis['stops'][number] | undefined;
   for (const s of analysis.stops) {

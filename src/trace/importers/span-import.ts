@@ -491,11 +491,13 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
   // what was asked: the input of the run's first root span (a chain or an agent), when the file holds one trace
   const root = traceIds.length <= 1 ? spans.find((x) => !parentOf(x) && (x.role === 'chain' || x.role === 'agent') && x.input) : undefined;
   const task = root?.input ? promptOf(root.input) : undefined;
+  // and what it answered: the root's output (the last assistant message of a chat, the one text of an object)
+  const answer = root?.output ? answerOf(root.output) : undefined;
   return b.finish(opts.format, {
     trace_id: traceIds[0] ?? baseName(fileName),
     system: services[0],
     ...opts.header,
-    metadata: { source: opts.source ?? opts.format, [opts.metaKey]: figures, ...(task ? { task } : {}) },
+    metadata: { source: opts.source ?? opts.format, [opts.metaKey]: figures, ...(task ? { task } : {}), ...(answer ? { final_output: answer } : {}) },
   });
 }
 
@@ -505,33 +507,44 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
  * (`{"question": "…"}`), else the input as written.
  */
 export function promptOf(input: string): string {
-  let value: unknown;
-  try {
-    value = JSON.parse(input);
-  } catch {
-    return input;
-  }
-  return textIn(value) ?? input;
+  return messageIn(input, USER_ROLES);
+}
+
+/** The answer in a root span's output: the last assistant message of a chat (`[["ai", "…"]]`), the one text of an object, else the output as written. */
+export function answerOf(output: string): string {
+  return messageIn(output, ASSISTANT_ROLES);
 }
 
 const USER_ROLES = new Set(['user', 'human']);
+const ASSISTANT_ROLES = new Set(['ai', 'assistant']);
 
-function textIn(value: unknown): string | undefined {
+/** The last message of one of `roles` in a JSON text of a chat, the one text of an object, else the text itself. */
+function messageIn(text: string, roles: ReadonlySet<string>): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  return textIn(value, roles) ?? text;
+}
+
+function textIn(value: unknown, roles: ReadonlySet<string>): string | undefined {
   if (typeof value === 'string') return value.trim() ? value : undefined;
   if (Array.isArray(value)) {
     for (let k = value.length - 1; k >= 0; k--) {
       const m = value[k];
-      if (Array.isArray(m) && m.length === 2 && typeof m[0] === 'string' && USER_ROLES.has(m[0].toLowerCase())) return textIn(m[1]);
+      if (Array.isArray(m) && m.length === 2 && typeof m[0] === 'string' && roles.has(m[0].toLowerCase())) return textIn(m[1], roles);
       if (m && typeof m === 'object' && !Array.isArray(m)) {
         const { role, type, content } = m as Record<string, unknown>;
-        if (USER_ROLES.has(String(role ?? type ?? '').toLowerCase())) return textIn(content);
+        if (roles.has(String(role ?? type ?? '').toLowerCase())) return textIn(content, roles);
       }
     }
-    return value.length === 1 ? textIn(value[0]) : undefined;
+    return value.length === 1 ? textIn(value[0], roles) : undefined;
   }
   if (value && typeof value === 'object') {
     const o = value as Record<string, unknown>;
-    if (o.messages !== undefined) return textIn(o.messages);
+    if (o.messages !== undefined) return textIn(o.messages, roles);
     const texts = Object.values(o).filter((v): v is string => typeof v === 'string' && v.trim() !== '');
     return texts.length === 1 ? texts[0] : undefined;
   }

@@ -99,12 +99,16 @@ test('Who&When log: the question is the task, the duration counts steps, no toke
   assert.ok(s.findings.length <= 5);
 });
 
-test('span exports (LangSmith, Phoenix): the task is the root run\'s input, the user\'s words, not its first model output or a JSON of messages', () => {
-  for (const [file, task] of [
-    [fixturePath('langsmith', 'run-tree.langsmith.json'), 'Who won the 2022 world cup?'],
-    [fixturePath('langsmith', 'runs.langsmith.jsonl'), 'Who won the 2022 world cup?'],
-    [fixturePath('phoenix', 'spans.phoenix.jsonl'), 'Solve 17*23 and explain'],
-  ]) assert.equal(summaryOf(file).task, task, file);
+test('span exports (LangSmith, Phoenix, Langfuse): the task is the root run\'s input and the end quotes its output, not a model call inside the run or a JSON of messages', () => {
+  for (const [file, task, answer] of [
+    [fixturePath('langsmith', 'run-tree.langsmith.json'), 'Who won the 2022 world cup?', 'Argentina'],
+    [fixturePath('langsmith', 'runs.langsmith.jsonl'), 'Who won the 2022 world cup?', 'Argentina'],
+    [fixturePath('phoenix', 'spans.phoenix.jsonl'), 'Solve 17*23 and explain', '391'],
+    [fixturePath('langfuse', 'trace.langfuse.json'), 'I was charged twice', 'Refund issued'],
+  ]) {
+    const s = summaryOf(file);
+    assert.deepEqual([s.task, s.ended?.scope, s.ended?.text], [task, 'run', answer], file);
+  }
 });
 
 test('the model calls of an unknown model are not priced: cost null when none is', () => {
