@@ -267,7 +267,7 @@ class LineBatch {
   one(buf: Buffer, base: number, start: number, stop: number, line: number, last: boolean): void {
     let body = buf.toString('utf8', start, stop);
     if (base + start === 0 && body.charCodeAt(0) === 0xfeff) body = body.slice(1); // not text: columns count from after it
-    if (!isUtf8(buf.subarray(start, stop))) this.problems.push(notUtf8Problem(body, line, this.file));
+    if (!isUtf8(buf.subarray(start, stop))) this.problems.push(notUtf8Problem(line, Math.max(0, body.indexOf('\uFFFD')), this.file));
     const value = parseLine(body, line, last, this.file, this.problems);
     if (value) this.onLine(line, base + start, stop - start, body.length, value);
   }
@@ -327,17 +327,16 @@ function isBlank(text: string, start: number, stop: number): boolean {
 }
 
 /**
- * The warning of a line holding bytes that are not UTF-8, at its first replacement character: the
- * decoder shows each as U+FFFD, so what the line said there is not what the file holds (a record that
- * still parses loads; its text differs from the bytes).
+ * The warning of a line holding bytes that are not UTF-8, at `character` (0-based, UTF-16: its first
+ * replacement character): the decoder shows each as U+FFFD, so what the line said there is not what
+ * the file holds (a record that still parses loads; its text differs from the bytes).
  */
-export function notUtf8Problem(body: string, line: number, file: string | undefined): Problem {
-  const at = Math.max(0, body.indexOf('\uFFFD'));
+export function notUtf8Problem(line: number, character: number, file: string | undefined): Problem {
   return withFile(
     {
       severity: 'warning',
       message: 'bytes that are not UTF-8 here: read as U+FFFD (�), so the text differs from the file; JSON text is UTF-8 (was the file written in another encoding, or cut inside a character?)',
-      range: { start: { line, character: at }, end: { line, character: at + 1 } },
+      range: { start: { line, character }, end: { line, character: character + 1 } },
     },
     file,
   );

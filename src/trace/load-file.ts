@@ -56,7 +56,7 @@ function notUtf8(text: string): Problem {
     if (l !== line) count++;
     line = l;
   }
-  const problem = notUtf8Problem(text.slice(text.lastIndexOf('\n', Math.max(0, first - 1)) + 1, first + 1), at.line, undefined);
+  const problem = notUtf8Problem(at.line, at.character, undefined);
   if (count > 1) problem.message = `${problem.message}; ${count} lines hold such bytes, this is the first`;
   return problem;
 }

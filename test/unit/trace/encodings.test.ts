@@ -113,6 +113,15 @@ describe('encodings', () => {
     assert.equal(misreadEncoding(source), undefined);
   });
 
+  /** `file` as the engine reads a large otrace JSONL file: streamed from its bytes. */
+  const streamedRead = (file: string): LoadedTrace => {
+    const read = new SessionFiles(1).read({ key: 'k', version: -1, path: file, local: true }, [], false);
+    assert.ok(read !== 'unchanged');
+    return read.loaded;
+  };
+  /** The events of the demo trace whole (its lines unbroken). */
+  const demoEvents = (demo: readonly string[]): number => loadTrace(demo.join('\n'), 'demo.otrace.jsonl').trace.events.length;
+
   test('bytes that are not UTF-8 are a warning where they are, and the records load, by the file and streamed readers', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-utf8-'));
     try {
@@ -131,10 +140,9 @@ describe('encodings', () => {
       const cut = demo[k].indexOf('"content": "') + 12;
       const otrace = path.join(dir, 'demo.otrace.jsonl');
       fs.writeFileSync(otrace, Buffer.concat([Buffer.from(`${demo.slice(0, k).join('\n')}\n${demo[k].slice(0, cut)}`), bad, Buffer.from(`${demo[k].slice(cut)}\n${demo.slice(k + 1).join('\n')}`)]));
-      const read = new SessionFiles(1).read({ key: 'k', version: -1, path: otrace, local: true }, [], false);
-      assert.ok(read !== 'unchanged');
-      assert.deepEqual(read.loaded.problems.map((p) => [p.severity, p.range.start.line, p.range.start.character]), [['warning', k, cut]]);
-      assert.equal(read.loaded.trace.events.length, loadTrace(demo.join('\n'), 'demo.otrace.jsonl').trace.events.length);
+      const read = streamedRead(otrace);
+      assert.deepEqual(read.problems.map((p) => [p.severity, p.range.start.line, p.range.start.character]), [['warning', k, cut]]);
+      assert.equal(read.trace.events.length, demoEvents(demo));
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -162,10 +170,9 @@ describe('encodings', () => {
       const demo = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'samples', 'demo.otrace.jsonl'), 'utf8').split('\n');
       const otrace = path.join(dir, 'demo.otrace.jsonl');
       fs.writeFileSync(otrace, [...demo.slice(0, 3), '\u0000'.repeat(64), ...demo.slice(3)].join('\n'));
-      const read = new SessionFiles(1).read({ key: 'k', version: -1, path: otrace, local: true }, [], false);
-      assert.ok(read !== 'unchanged');
-      assert.deepEqual(read.loaded.problems.filter((p) => p.severity === 'error').map((p) => p.range.start.line), [3]);
-      assert.equal(read.loaded.trace.events.length, loadTrace(demo.join('\n'), 'demo.otrace.jsonl').trace.events.length);
+      const read = streamedRead(otrace);
+      assert.deepEqual(read.problems.filter((p) => p.severity === 'error').map((p) => p.range.start.line), [3]);
+      assert.equal(read.trace.events.length, demoEvents(demo));
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
