@@ -121,16 +121,16 @@ export function judgeStop(judge: StopJudge, at: StopAt): StopFinding {
   const backgroundRunning = (e as { background_running?: unknown }).background_running;
   const running = Array.isArray(backgroundRunning) ? backgroundRunning.length : 0;
   const handOff = `with ${running} call${running > 1 ? 's' : ''} still running in the background: a designed hand-off (the harness reports back when ${running > 1 ? 'they finish' : 'it finishes'}), not a premature stop`;
+  // an error, an abort or a limit ended the run or turn: not a decision to stop (which is what the stop failures judge), nor a hand-back; said as what it was
+  const notDecided = !synthetic && NOT_DECIDED[reason];
+  const decidedDetail = notDecided && e.detail ? ` (${oneLine(e.detail, DETAIL_CHARS)})` : '';
   if (scope !== 'run') {
-    // a turn an error, a budget or a limit ended was not handed back by the agent (an HTTP 529 read "handed back")
-    const ended = !synthetic && NOT_DECIDED[reason];
-    const detail = ended && e.detail ? ` (${oneLine(e.detail, DETAIL_CHARS)})` : '';
     const message =
       scope === 'turn'
         ? running > 0
           ? `turn ended (${scopedText}) ${handOff}; no verdict about the task`
-          : ended
-            ? `turn ended (${scopedText}): ${ended.replace(/^the run /, 'the turn ')}${detail}, not a hand-back the agent chose; the user may go on; no verdict about the task`
+          : notDecided
+            ? `turn ended (${scopedText}): ${notDecided.replace(/^the run /, 'the turn ')}${decidedDetail}, not a hand-back the agent chose; the user may go on; no verdict about the task`
             : `turn ended (${scopedText}): the agent handed back to the user, who may go on; no verdict about the task`
         : `phase ended (${scopedText}): a stage inside the run, which went on after it; no verdict about the task`;
     return { ...base, finding: 'ok', modes: [], sound: false, evidence: [], wasted: ZERO, message };
@@ -177,8 +177,6 @@ export function judgeStop(judge: StopJudge, at: StopAt): StopFinding {
     }
   }
   const label = synthetic ? 'end of trace' : `stop (${reasonText})`;
-  // an error, an abort or a limit ended the run: not a decision to stop (which is what the stop failures judge); said as what it was
-  const notDecided = !synthetic && NOT_DECIDED[reason];
   // the trace records that the run failed: the task was not done, whatever its stop (not "unknown")
   const runFailed = finding === 'ok' && !sound && at.mainRun && judge.outcome.status === 'failure';
   const message =
@@ -186,7 +184,7 @@ export function judgeStop(judge: StopJudge, at: StopAt): StopFinding {
       ? sound
         ? `sound ${label}: no stop failure found and ${soundBasis}`
         : notDecided
-          ? `${label}: ${notDecided}${e.detail ? ` (${oneLine(e.detail, DETAIL_CHARS)})` : ''}, not a decision to stop; whether the task was done is unknown`
+          ? `${label}: ${notDecided}${decidedDetail}, not a decision to stop; whether the task was done is unknown`
           : runFailed
             ? `${label}: no stop failure found; the run failed (${judge.outcome.source}), so the task was not done`
             : `${label}: no stop failure found; the trace records no success, so whether the task was done is unknown`
