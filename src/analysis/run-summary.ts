@@ -54,15 +54,20 @@ export interface SummaryAgent {
   tokens: SummaryTokens;
 }
 
-/** An estimated cost of the run's model calls. */
+/**
+ * What the run cost in US dollars: as the trace records it when it does (its tracer's total, else its
+ * events' own `cost`), else estimated from list prices.
+ */
 export interface SummaryCost {
-  /** Estimated US dollars of the calls that could be priced (list prices; not a bill). */
+  /** US dollars: recorded (`basis` 'trace total' or 'recorded calls') or estimated ('list prices': not a bill). */
   usd: number;
-  /** Always true: the cost is estimated from list prices, never recorded. */
-  estimate: true;
-  /** The models priced, in order of first use. */
+  /** True only for an estimate from list prices; a recorded cost is the trace's own figure. */
+  estimate: boolean;
+  /** Where `usd` comes from: the trace's `costs.usd`, the sum of its events' `cost`, or list prices. */
+  basis: 'trace total' | 'recorded calls' | 'list prices';
+  /** The models of the calls counted, in order of first use (none for a trace total). */
   models: string[];
-  /** Model calls with tokens whose model is unknown or has no price: left out of `usd`. */
+  /** Model calls with tokens left out of `usd`: with no recorded cost ('recorded calls'), of an unknown model or one with no price ('list prices'); 0 for a trace total. */
   unpriced_calls: number;
 }
 
@@ -108,7 +113,7 @@ export interface RunSummary {
 export type CallPricer = (model: string, usage: TokenUsage) => number | null;
 
 export interface SummaryOptions {
-  /** Pricing of one model call; without it the summary has no cost. */
+  /** Pricing of one model call; without it the summary has only the cost the trace records. */
   price?: CallPricer;
 }
 
@@ -157,7 +162,7 @@ export function runSummary(loaded: LoadedTrace, analysis: Analysis, options: Sum
     duration: { value: round(totals.span), unit: timeUnitOf(loaded) },
     tokens: nullsFor(totals.tokens),
     event_tokens: totals.eventTokens > 0 ? totals.eventTokens : null,
-    cost: options.price ? estimateCost(events, metadata, options.price) : null,
+    cost: recordedCost(loaded, metadata) ?? (options.price ? estimateCost(events, metadata, options.price) : null),
     ...busiestAgents(events, metadata, lanes, addressed),
     findings: analysis.findings
       .filter((f) => !(f.kind === 'stop' && f.mode === 'ok'))
@@ -346,6 +351,39 @@ function modelOf(e: TraceEvent, metadata: Record<string, unknown>): string | und
   return (lane && typeof lane === 'object' ? onlyModel((lane as Record<string, unknown>).models) : undefined) ?? onlyModel(metadata.models);
 }
 
+/** A model call with tokens (the calls a cost covers). */
+function hasTokens(e: TraceEvent): boolean {
+  const u = usageOf(e);
+  return !!u && TOKEN_KINDS.some((k) => typeof (u as Record<string, unknown>)[k] === 'number');
+}
+
+/**
+ * The cost the trace records: its `costs.usd` (the tracer's total), else the sum of its events' `cost`
+ * (with the model calls that have tokens but no recorded cost counted apart); null when it records none.
+ * A zero where tokens were spent is no record: trackers write 0 for a model they cannot price
+ * (Langfuse's `totalCost`), and an estimate is then worth more than a false $0.
+ */
+function recordedCost(loaded: LoadedTrace, metadata: Record<string, unknown>): SummaryCost | null {
+  const events = loaded.trace.events;
+  const total = loaded.trace.costs?.usd;
+  if (typeof total === 'number' && Number.isFinite(total) && (total > 0 || !events.some(hasTokens))) return { usd: total, estimate: false, basis: 'trace total', models: [], unpriced_calls: 0 };
+  let usd = 0;
+  let counted = 0;
+  let without = 0;
+  const models: string[] = [];
+  for (const e of events) {
+    if (typeof e.cost !== 'number' || !Number.isFinite(e.cost) || (e.cost === 0 && hasTokens(e))) {
+      if (hasTokens(e)) without++;
+      continue;
+    }
+    usd += e.cost;
+    counted++;
+    const model = modelOf(e, metadata);
+    if (model !== undefined && !models.includes(model)) models.push(model);
+  }
+  return counted === 0 ? null : { usd: Math.round(usd * 1e6) / 1e6, estimate: false, basis: 'recorded calls', models, unpriced_calls: without };
+}
+
 /** Sums the price of every model call whose model is known to `price`; null when none is. */
 function estimateCost(events: readonly TraceEvent[], metadata: Record<string, unknown>, price: CallPricer): SummaryCost | null {
   let usd = 0;
@@ -353,10 +391,9 @@ function estimateCost(events: readonly TraceEvent[], metadata: Record<string, un
   let unpriced = 0;
   const models: string[] = [];
   for (const e of events) {
-    const u = usageOf(e);
-    if (!u || !TOKEN_KINDS.some((k) => typeof (u as Record<string, unknown>)[k] === 'number')) continue;
+    if (!hasTokens(e)) continue;
     const model = modelOf(e, metadata);
-    const p = model === undefined ? null : price(model, u);
+    const p = model === undefined ? null : price(model, usageOf(e)!);
     if (p === null || !Number.isFinite(p)) {
       unpriced++;
       continue;
@@ -365,7 +402,7 @@ function estimateCost(events: readonly TraceEvent[], metadata: Record<string, un
     priced++;
     if (!models.includes(model!)) models.push(model!);
   }
-  return priced === 0 ? null : { usd: Math.round(usd * 1e6) / 1e6, estimate: true, models, unpriced_calls: unpriced };
+  return priced === 0 ? null : { usd: Math.round(usd * 1e6) / 1e6, estimate: true, basis: 'list prices', models, unpriced_calls: unpriced };
 }
 
 /**

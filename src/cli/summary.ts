@@ -25,7 +25,7 @@ const SHOWN_TEXT = 300;
 const AGENT_SHOWN = 120;
 
 export const summary: Command = {
-  usage: 'otrace summary FILE [--json]                                # what was asked, how it ended, tokens and estimated cost, agents, problems',
+  usage: 'otrace summary FILE [--json]                                # what was asked, how it ended, tokens and cost (recorded, else estimated), agents, problems',
   run(args) {
     const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean' } } });
     const [file] = positionals;
@@ -109,14 +109,24 @@ function inOut(t: SummaryTokens): string {
   return `${read.toLocaleString('en-US')} tokens in, ${(t.output ?? 0).toLocaleString('en-US')} out`;
 }
 
-/** `~$12.34 (estimate from list prices of claude-opus-4-6, …; 2 calls of unknown models left out)` or why there is none. */
+/**
+ * `$0.0412 (recorded: the trace's total)`, `$0.31 (recorded on 12 calls; 2 model calls with no recorded
+ * cost left out)`, `~$12.34 (estimate from list prices of claude-opus-4-6, …; 2 calls of unknown models
+ * left out)`, or why there is none.
+ */
 function cost(s: RunSummary): string {
   const c = s.cost;
   if (!c) {
     if (!Object.values(s.tokens).every((v) => v === null)) return 'unknown (no model with a known price)';
     return s.event_tokens ? 'unknown (tokens recorded with no kind: input and output are priced apart)' : 'unknown (no tokens recorded)';
   }
-  const usd = c.usd >= 0.01 ? c.usd.toFixed(2) : c.usd.toPrecision(2);
-  const left = c.unpriced_calls ? `; ${c.unpriced_calls} model call${c.unpriced_calls === 1 ? '' : 's'} of unknown models left out` : '';
+  const usd = c.usd === 0 ? '0.00' : c.usd >= 0.01 ? c.usd.toFixed(2) : c.usd.toPrecision(2);
+  const calls = (n: number) => `${n} model call${n === 1 ? '' : 's'}`;
+  if (c.basis === 'trace total') return `$${usd} (recorded: the trace's total)`;
+  if (c.basis === 'recorded calls') {
+    const left = c.unpriced_calls ? `; ${calls(c.unpriced_calls)} with no recorded cost left out` : '';
+    return `$${usd} (recorded on the calls${c.models.length ? ` of ${clipList(c.models, (m) => safe(m))}` : ''}${left})`;
+  }
+  const left = c.unpriced_calls ? `; ${calls(c.unpriced_calls)} of unknown models left out` : '';
   return `~$${usd} (estimate from list prices of ${clipList(c.models, (m) => safe(m))}${left})`;
 }

@@ -179,7 +179,7 @@ const summaryTool: ChatTool<typeof summaryInput> = {
   name: 'otrace_summary',
   title: 'otrace: run summary',
   description:
-    'The summary of a multi-agent or coding-agent run from its trace file (Claude Code, Codex, OpenTelemetry, otrace JSONL, Who&When, MAST...): what was asked, how and why it stopped (the stop event), the outcome the trace records, duration, tokens by kind, estimated cost when priced, each agent with what it was asked, and the main problems. Call it first to learn what a run did.',
+    'The summary of a multi-agent or coding-agent run from its trace file (Claude Code, Codex, OpenTelemetry, otrace JSONL, Who&When, MAST...): what was asked, how and why it stopped (the stop event), the outcome the trace records, duration, tokens by kind, the cost the trace records (else estimated from list prices), each agent with what it was asked, and the main problems. Call it first to learn what a run did.',
   input: summaryInput,
   run(traces, input) {
     const s = traces.open(input.file);

@@ -161,12 +161,13 @@ export const EdgeSchema = z.looseObject({
 });
 export type TraceEdge = z.infer<typeof EdgeSchema>;
 
-/** Trace-level costs: tokens, seconds, counts; other numeric keys allowed. */
+/** Trace-level costs: tokens, seconds, counts, US dollars; other numeric keys allowed. */
 export const CostsSchema = z.looseObject({
   tokens: nonNegative.optional(),
   wall_clock_s: nonNegative.optional(),
   tool_calls: nonNegative.optional(),
   messages: nonNegative.optional(),
+  usd: nonNegative.optional().describe('US dollars the run spent, as its tracer recorded them (not an estimate).'),
 });
 
 /** Trace fields other than events and edges (the JSONL header line). */

@@ -27,13 +27,16 @@
  * `input_cache_creation`, `cache_write_input_tokens`), reasoning (`output_reasoning_tokens`); whether
  * the cached tokens are inside `input` (and reasoning inside `output`) is read from the recorded
  * `total`; without one, Langfuse sums every usage type into the total (docs: "Token & Cost Tracking"), so they are beside it.
+ * Cost (US dollars, as recorded): a model call's or agent's `costDetails`, `totalCost` or
+ * `calculatedTotalCost` is its event's `cost`; the trace's `totalCost` is `costs.usd` when the file
+ * holds that one trace and no copies.
  */
 import type { Node } from 'jsonc-parser';
 import { registerFormat, type TraceFormat } from '../formats';
 import { LineIndex, type LoadedTrace } from '../model';
 import { isComplete, items, nodeRange, parseJsonDocument, propertyOf, sharedValueIn, type JsonDocument } from '../json-positions';
 import { ImportBuilder } from './json-import';
-import { buildSpanTrace, num, str, text, timeNs, type ImportSpan, type SpanRole } from './span-import';
+import { buildSpanTrace, num, recordedCost, str, text, timeNs, type ImportSpan, type SpanRole } from './span-import';
 import { duplicateSpans } from './span-duplicates';
 import { usageFrom } from '../tokens';
 import type { TokenUsage } from '../schema';
@@ -55,6 +58,7 @@ export function readLangfuse(source: string, fileName: string): LoadedTrace {
   const root = doc.root;
   const list = root?.type === 'array' ? items(root) : propertyOf(root, 'data') ? items(propertyOf(root, 'data')) : root ? [root] : [];
   let first: Record<string, unknown> | undefined;
+  let traces = 0;
   for (const node of list) {
     const observations = propertyOf(node, 'observations');
     if (!observations) {
@@ -65,6 +69,7 @@ export function readLangfuse(source: string, fileName: string): LoadedTrace {
     const trace = sharedValueIn(doc, node);
     const t = isObject(trace) ? trace : {};
     first ??= t;
+    traces++;
     for (const o of items(observations)) {
       if (o.type === 'string') {
         idsOnly++;
@@ -85,6 +90,10 @@ export function readLangfuse(source: string, fileName: string): LoadedTrace {
     const task = taskOf(first.input);
     if (task !== undefined) metadata.task = task;
     figures.scores = Array.isArray(first.scores) ? first.scores.length : 0;
+    // The trace's own total (Langfuse sums its observations' costs) is what the run spent, unless the
+    // file holds other traces or copies of observations (which that total counts twice).
+    const usd = num(first.totalCost);
+    if (usd !== undefined && traces === 1 && !Object.keys(duplicates).length) header.costs = { usd };
   }
   if (Object.keys(duplicates).length) figures.duplicates = duplicates;
   // A trace of a session is one interaction of a multi-turn conversation (Langfuse docs, "Sessions"): its outermost agent's end hands back to the user.
@@ -209,6 +218,7 @@ function readObservation(doc: JsonDocument, node: Node, record: number, traceNam
     output: text(v.output),
     tokens: role === 'llm' || role === 'agent' ? tokens : undefined,
     usage: role === 'llm' || role === 'agent' ? byKind : undefined,
+    cost: role === 'llm' || role === 'agent' ? costOf(v) : undefined,
     model: str(v.model) ?? str(v.providedModelName),
     error: str(v.level) === 'ERROR' ? str(v.statusMessage) || 'error' : undefined,
     skipLabel: type,
@@ -217,6 +227,17 @@ function readObservation(doc: JsonDocument, node: Node, record: number, traceNam
   // What two exports of the same observation share; never its id.
   const fingerprint = JSON.stringify([type, name, v.startTime ?? null, v.endTime ?? null, v.input ?? null, v.output ?? null, usage, v.model ?? null, v.level ?? null, v.statusMessage ?? null, metadata]);
   read.push({ span, fingerprint, timed: typeof v.startTime === 'string' && v.startTime !== '' });
+}
+
+/**
+ * The US dollars recorded for an observation: `costDetails` (its `total`, else the sum of its other
+ * keys), else `totalCost`, else `calculatedTotalCost` (the cost Langfuse derived from its model
+ * prices), else the calculated input and output costs. Undefined when none is recorded.
+ */
+function costOf(v: Record<string, unknown>): number | undefined {
+  const details = isObject(v.costDetails) ? v.costDetails : {};
+  const parts = Object.entries(details).filter(([k]) => k !== 'total').map(([, x]) => x);
+  return recordedCost(details.total, ...parts) ?? recordedCost(v.totalCost) ?? recordedCost(v.calculatedTotalCost, v.calculatedInputCost, v.calculatedOutputCost);
 }
 
 /**

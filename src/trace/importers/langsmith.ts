@@ -5,7 +5,8 @@
  * (https://docs.smith.langchain.com/reference/data_formats/run_data_format): id, name, run_type
  * (llm, chain, tool, retriever, embedding, prompt, parser), start_time / end_time (ISO 8601, UTC when
  * no zone is written), inputs, outputs, error, extra.metadata, parent_run_id, trace_id,
- * dotted_order, child_runs, prompt_tokens / completion_tokens / total_tokens.
+ * dotted_order, child_runs, prompt_tokens / completion_tokens / total_tokens, total_cost /
+ * prompt_cost / completion_cost (US dollars; read on model runs only: a chain's sums its children's).
  *
  * Parent: `parent_run_id`, else the run it is nested in (`child_runs`), else the second-to-last
  * segment of `dotted_order` (`<time>Z<run id>` segments joined by dots).
@@ -21,7 +22,7 @@ import { registerFormat, type TraceFormat } from '../formats';
 import { LineIndex, type LoadedTrace, type Range } from '../model';
 import { isComplete, items, nodeRange, propertyOf, sharedValueIn, type JsonDocument } from '../json-positions';
 import { ImportBuilder } from './json-import';
-import { buildSpanTrace, forEachDocument, num, str, text, timeNs, type ImportSpan, type SpanRole } from './span-import';
+import { buildSpanTrace, forEachDocument, num, recordedCost, str, text, timeNs, type ImportSpan, type SpanRole } from './span-import';
 import { usageFrom } from '../tokens';
 
 export const LANGSMITH_FORMAT = 'langsmith';
@@ -119,6 +120,8 @@ function toSpan(r: RunRec, ordinal: number, agentNodes: Set<string>, node: strin
     output: text(outputs && Object.keys(outputs).length === 1 ? Object.values(outputs)[0] : outputs),
     tokens: role === 'llm' && prompt === undefined && completion === undefined ? num(v.total_tokens) : undefined,
     usage: role === 'llm' ? usageFrom({ input: prompt, output: completion }, true) : undefined,
+    // A model run's own cost; a chain's total_cost sums its children's, so it is never read.
+    cost: role === 'llm' ? recordedCost(v.total_cost, v.prompt_cost, v.completion_cost) : undefined,
     model: str(metadata.ls_model_name) ?? str(params.model) ?? str(params.model_name),
     error: str(v.error) || undefined,
     skipLabel: runType ? `${runType} ${name}` : name,

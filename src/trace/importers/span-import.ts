@@ -63,6 +63,8 @@ export interface ImportSpan extends SpanNode {
   /** Tokens of a model call by kind; the event's own `tokens` are then its output. */
   usage?: TokenUsage;
   model?: string;
+  /** US dollars the exporter recorded for the span's own model call (its event's `cost`); never an estimate of ours. */
+  cost?: number;
   /** Error message when the span failed. */
   error?: string;
   finishReasons?: string[];
@@ -139,13 +141,24 @@ function ownTokens(s: ImportSpan): Pick<TraceEvent, 'tokens' | 'usage'> {
 }
 
 /**
+ * US dollars an exporter recorded for one call: its `total`, else the sum of its parts (input and
+ * output costs) when any is recorded; undefined when none is a finite non-negative number.
+ */
+export function recordedCost(total: unknown, ...parts: unknown[]): number | undefined {
+  const whole = num(total);
+  if (whole !== undefined) return whole;
+  const known = parts.map(num).filter((x): x is number => x !== undefined);
+  return known.length ? known.reduce((a, b) => a + b, 0) : undefined;
+}
+
+/**
  * The role, agent, tool, model and tokens that GenAI (gen_ai.*) and OpenInference attributes give a
  * span, by the same rules as the OTLP reader: gen_ai.operation.name (invoke_agent, execute_tool, chat, ...)
  * or openinference.span.kind (AGENT, TOOL, LLM, CHAIN, ...). `attrs` are flat dotted keys. Also
  * (semantic-conventions-genai): `plan` is a step of its agent (chain); memory operations are tool
  * calls; an `execute_tool` with `gen_ai.transfer.mode` pass_control hands off to `gen_ai.transfer.target.name`.
  */
-export function genAiSpan(attrs: Record<string, unknown>, name: string): Pick<ImportSpan, 'role' | 'agent' | 'tool' | 'model' | 'tokens' | 'usage' | 'input' | 'output' | 'skipLabel' | 'handoffTo'> {
+export function genAiSpan(attrs: Record<string, unknown>, name: string): Pick<ImportSpan, 'role' | 'agent' | 'tool' | 'model' | 'tokens' | 'usage' | 'cost' | 'input' | 'output' | 'skipLabel' | 'handoffTo'> {
   const op = str(attrs['gen_ai.operation.name']);
   const oi = str(attrs['openinference.span.kind'])?.toUpperCase();
   let role: SpanRole = 'other';
@@ -172,11 +185,12 @@ export function genAiSpan(attrs: Record<string, unknown>, name: string): Pick<Im
   // GenAI and OpenInference count the cached input in the input
   const usage = usageFrom({ input, output, cache_read: cacheRead, cache_write: cacheWrite, reasoning }, true);
   const tokens = usage ? undefined : num(attrs['llm.token_count.total']);
+  const cost = role === 'llm' ? recordedCost(attrs['llm.cost.total'], attrs['llm.cost.prompt'], attrs['llm.cost.completion']) : undefined;
   const inText = text(attrs['gen_ai.tool.call.arguments'] ?? attrs['tool.parameters'] ?? attrs['input.value'] ?? attrs['gen_ai.prompt']);
   const outText = text(attrs['gen_ai.tool.call.result'] ?? attrs['output.value'] ?? attrs['gen_ai.completion']);
   // A tool call that passes control to another agent (a GenAI transfer): a handoff from the agent that made it.
   const passes = role === 'tool' && str(attrs['gen_ai.transfer.mode']) === 'pass_control' ? str(attrs['gen_ai.transfer.target.name']) : undefined;
-  return { role, agent, tool, model, tokens, usage, input: inText, output: outText, skipLabel: op ?? (oi ? `openinference:${oi}` : undefined), ...(passes ? { handoffTo: passes } : {}) };
+  return { role, agent, tool, model, tokens, usage, ...(cost !== undefined ? { cost } : {}), input: inText, output: outText, skipLabel: op ?? (oi ? `openinference:${oi}` : undefined), ...(passes ? { handoffTo: passes } : {}) };
 }
 
 /** GenAI memory operations (semantic-conventions-genai `gen_ai.memory.client`): tool calls of tool `memory:<operation>`. */
@@ -335,9 +349,10 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
     return placeholderOf(c);
   };
   const usageBelow = new Set<ImportSpan>();
+  const costBelow = new Set<ImportSpan>();
   for (const s of spans) {
-    if (s.tokens === undefined && s.usage === undefined) continue;
-    for (let p = parentOf(s); p && !usageBelow.has(p); p = parentOf(p)) usageBelow.add(p);
+    if (s.tokens !== undefined || s.usage !== undefined) for (let p = parentOf(s); p && !usageBelow.has(p); p = parentOf(p)) usageBelow.add(p);
+    if (s.cost !== undefined) for (let p = parentOf(s); p && !costBelow.has(p); p = parentOf(p)) costBelow.add(p);
   }
   // Handoffs, in time order: the receiving agent's next agent span is delegated by the handing-off agent.
   const handoffs = spans.filter((s) => (s.role === 'handoff' || s.role === 'tool') && s.handoffTo).sort((x, y) => startS[x.ordinal] - startS[y.ordinal] || x.ordinal - y.ordinal);
@@ -415,7 +430,7 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
         const h = handedBy.get(s);
         if (h) b.edge(h.id, s.id, 'causal');
         if (tEnd === undefined) break;
-        push({ id: `${s.id}.return`, t: tEnd, type: 'return', agent, from: agent, to: caller, content: s.output, ...(usageBelow.has(s) ? {} : ownTokens(s)), model: s.model, parent: s.id, causes: [s.id], error: s.error } as TraceEvent, s, true, 0);
+        push({ id: `${s.id}.return`, t: tEnd, type: 'return', agent, from: agent, to: caller, content: s.output, ...(usageBelow.has(s) ? {} : ownTokens(s)), ...(costBelow.has(s) || s.cost === undefined ? {} : { cost: s.cost }), model: s.model, parent: s.id, causes: [s.id], error: s.error } as TraceEvent, s, true, 0);
         b.edge(s.id, `${s.id}.return`, 'return');
         const last = s.finishReasons?.[s.finishReasons.length - 1];
         const limit = opts.maxTurnsFromError !== false && !!s.error && /recursion limit|max(imum)?[ _](turns|iterations|steps)/i.test(s.error);
@@ -450,7 +465,7 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
         break;
       }
       case 'llm':
-        push({ id: s.id, t, type: 'message', agent: lane(s), from: lane(s), duration_s: duration, ...ownTokens(s), model: s.model, finish_reasons: s.finishReasons, content: s.output ?? s.input, input: s.output !== undefined ? s.input : undefined, error: s.error, ...common } as TraceEvent, s, false);
+        push({ id: s.id, t, type: 'message', agent: lane(s), from: lane(s), duration_s: duration, ...ownTokens(s), cost: s.cost, model: s.model, finish_reasons: s.finishReasons, content: s.output ?? s.input, input: s.output !== undefined ? s.input : undefined, error: s.error, ...common } as TraceEvent, s, false);
         break;
       case 'event':
         push({ id: s.id, t, type: 'message', agent: lane(s), from: lane(s), content: s.output ?? s.input ?? s.name, error: s.error, ...common } as TraceEvent, s, false);
