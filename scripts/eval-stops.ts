@@ -2,13 +2,9 @@
  * The stop verdicts (and loops, verification findings) against MAST's trace-level labels, for
  * `npm run eval`. Precision comes first: a wrong "premature" costs more trust than a missed one.
  *
- * A verdict and the MAST code it claims (Cemri et al. 2025, arXiv 2503.13657, definitions in its
- * taxonomy; the survey's O5 stop failures):
- * - 1.3 step repetition: a loop finding of any kind;
- * - 1.5 unaware of termination conditions: a run stop judged delayed or never stopped;
- * - 3.1 premature termination: a run stop judged premature;
- * - 3.2 / 3.3 no, incomplete or incorrect verification: a verification finding (either label counts).
- * Turn and phase ends carry no task verdict, so they never count. Records: the MAD records in
+ * A verdict and the MAST code it claims (Cemri et al. 2025, arXiv 2503.13657; the survey's O5 stop
+ * failures) are src/analysis/labels/recorded.ts's MAST_VERDICTS, which `otrace labels agreement`
+ * judges too. Turn and phase ends carry no task verdict, so they never count. Records: the MAD records in
  * corpus/mast/ChatDev_MAD_records (labels by MAST's LLM judge), the early AG2 traces with their
  * human annotation (renamed codes mapped by the importer), and the human-labelled MAD records in
  * cases/mast-labelled (majority of three annotators). Only this script reads the labels; the
@@ -16,47 +12,12 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { analyzeTrace, type Analysis } from '../src/analysis';
+import { analyzeTrace } from '../src/analysis';
 import { loadTrace } from '../src/trace/formats';
 import type { LoadedTrace } from '../src/trace/model';
 import { nodeFileAccess } from '../src/trace/node-files';
 import '../src/trace/importers';
-
-/** The MAST codes scored, and the verdict that claims each. */
-const KINDS: { code: string; name: string; labels: string[]; predicted: (a: Analysis) => boolean; evidence: (a: Analysis) => string }[] = [
-  {
-    code: '3.1',
-    name: '3.1 premature termination',
-    labels: ['3.1'],
-    predicted: (a) => runStops(a).some((s) => s.modes.includes('premature')),
-    evidence: (a) => runStops(a).filter((s) => s.modes.includes('premature')).flatMap((s) => s.evidence).join('; '),
-  },
-  {
-    code: '1.5',
-    name: '1.5 unaware of termination',
-    labels: ['1.5'],
-    predicted: (a) => runStops(a).some((s) => s.modes.includes('delayed') || s.modes.includes('no_stop')),
-    evidence: (a) => runStops(a).filter((s) => s.modes.includes('delayed') || s.modes.includes('no_stop')).flatMap((s) => s.evidence).join('; '),
-  },
-  {
-    code: '1.3',
-    name: '1.3 step repetition',
-    labels: ['1.3'],
-    predicted: (a) => a.loops.length > 0,
-    evidence: (a) => a.loops.map((l) => `${l.kind}: ${l.message}`).join('; '),
-  },
-  {
-    code: '3.2/3.3',
-    name: '3.2/3.3 verification',
-    labels: ['3.2', '3.3'],
-    predicted: (a) => (a.verification ?? []).length > 0,
-    evidence: (a) => (a.verification ?? []).map((v) => v.message).join('; '),
-  },
-];
-
-function runStops(a: Analysis): Analysis['stops'] {
-  return a.stops.filter((s) => (s.scope ?? 'run') === 'run');
-}
+import { MAST_VERDICTS as KINDS, mastVerdictLabel } from '../src/analysis/labels/recorded';
 
 interface Count {
   tp: number;
@@ -70,19 +31,6 @@ interface Record_ {
   file: string;
   system: string;
   labelledBy: 'human' | 'LLM judge';
-}
-
-/** Reads a MAST label (0/1, 'yes'/'no', boolean) from the importer's metadata, or undefined. */
-export function mastLabel(meta: Record<string, unknown> | undefined, code: string): boolean | undefined {
-  if (!meta) return undefined;
-  const gt = meta.ground_truth as Record<string, unknown> | undefined;
-  for (const holder of [gt?.mast, gt?.early_mapped, gt?.mast_annotation, meta.mast_annotation] as unknown[]) {
-    if (!holder || typeof holder !== 'object') continue;
-    const v = (holder as Record<string, unknown>)[code];
-    if (v === 1 || v === true || v === 'yes' || v === '1') return true;
-    if (v === 0 || v === false || v === 'no' || v === '0') return false;
-  }
-  return undefined;
 }
 
 function records(corpus: string, cases: string): Record_[] {
@@ -121,9 +69,8 @@ export function stopVerdictReport(corpus: string, cases: string): string {
     const a = analyzeTrace(loaded);
     seen.push(`${path.basename(r.file)} (${r.system}, ${r.labelledBy})`);
     for (const k of KINDS) {
-      const labels = k.labels.map((c) => mastLabel(loaded.trace.metadata, c));
-      if (labels.every((l) => l === undefined)) continue;
-      const label = labels.some((l) => l === true);
+      const label = mastVerdictLabel(loaded.trace.metadata, k);
+      if (label === undefined) continue;
       const said = k.predicted(a);
       for (const key of [`${k.code}|all`, `${k.code}|${r.system}`]) {
         const c = count(key);

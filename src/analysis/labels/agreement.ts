@@ -11,7 +11,8 @@
  *   disagree); unknown when credit is unsigned (no outcome) or zero.
  * - accept_finding / reject_finding: the person's verdict on an otrace finding, counted per finding
  *   kind (`finding:stop`, `finding:loop`…).
- * Notes are counted, never judged. Pure.
+ * Notes are counted, never judged. The labels a trace records itself (Who&When, MAST) are judged in
+ * ./recorded.ts. Pure.
  */
 import type { Analysis, StopFinding } from '../types';
 import type { AttachedLabel } from './attach';
@@ -24,7 +25,7 @@ export interface Judgement {
   agree: boolean | undefined;
   /** otrace's verdict in a few words (the evidence of the judgement). */
   otrace: string;
-  /** The event id. */
+  /** The event id; '' for a label on the whole trace (a MAST failure mode). */
   event: string;
 }
 
@@ -52,11 +53,9 @@ export function judgeLabels(analysis: Analysis, labels: readonly AttachedLabel[]
         else out.push({ kind: l.record.label, agree: stop.modes.includes('premature'), otrace: `run stop ${stop.modes.length ? stop.modes.join(', ') : stop.finding}`, event });
         break;
       }
-      case 'decisive_error': {
-        const blame = analysis.blame;
-        out.push(blame ? { kind: l.record.label, agree: blame.index === i, otrace: blame.index === i ? 'blamed here' : `blames ${blame.event}`, event } : { kind: l.record.label, agree: undefined, otrace: 'blames no event', event });
+      case 'decisive_error':
+        out.push(judgeDecisiveError(analysis, i, event));
         break;
-      }
       case 'good_step': {
         const value = analysis.credit.by_index[i] ?? 0;
         if (analysis.blame?.index === i) out.push({ kind: l.record.label, agree: false, otrace: 'blamed here', event });
@@ -75,6 +74,13 @@ export function judgeLabels(analysis: Analysis, labels: readonly AttachedLabel[]
     }
   }
   return out;
+}
+
+/** A decisive-error label on event `i` (id `event`): otrace agrees when it blames that very event; unknown when it blames none. */
+export function judgeDecisiveError(analysis: Analysis, i: number, event: string): Judgement {
+  const blame = analysis.blame;
+  if (!blame) return { kind: 'decisive_error', agree: undefined, otrace: 'blames no event', event };
+  return { kind: 'decisive_error', agree: blame.index === i, otrace: blame.index === i ? 'blamed here' : `blames ${blame.event}`, event };
 }
 
 /** The run's final stop: the last stop that ends the run, else the last stop; undefined when none. */
@@ -107,7 +113,7 @@ export function tallyAgreement(judgements: readonly Judgement[]): AgreementCount
   return [...byKind.values()].sort((a, b) => rank(a.kind) - rank(b.kind) || a.kind.localeCompare(b.kind));
 }
 
-const KIND_ORDER = ['should_have_stopped', 'stopped_too_early', 'decisive_error', 'good_step'];
+const KIND_ORDER = ['should_have_stopped', 'stopped_too_early', 'decisive_error', 'decisive_agent', 'good_step'];
 
 /**
  * The agreement table as text: per kind the labels, agree, disagree, unknown and the agreement rate

@@ -20,12 +20,41 @@ function cli(...args: string[]) {
 test('otrace labels agreement DIR prints per kind how often otrace agrees, with counts', () => {
   const r = cli('labels', 'agreement', DIR);
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /against 16 labels people gave on 4 traces/);
-  assert.match(r.stdout, /^decisive_error +2 +1 +0 +1 +100%$/m);
-  assert.match(r.stdout, /^should_have_stopped +2 +1 +1 +0 +50%$/m);
+  assert.match(r.stdout, /against 24 labels on 4 traces: 16 people gave \(\.labels\.jsonl\), 8 recorded in the traces/);
+  const [people, inTraces] = r.stdout.split('recorded in the traces:\n');
+  assert.match(people, /^decisive_error +2 +1 +0 +1 +100%$/m);
+  assert.match(people, /^should_have_stopped +2 +1 +1 +0 +50%$/m);
+  assert.doesNotMatch(people, /^mast|^decisive_agent/m, "the benchmarks' labels are not counted as people's");
+  assert.match(inTraces, /^decisive_agent +2 +1 +0 +1 +100%$/m);
+  assert.match(inTraces, /^mast 1\.3 step repetition +1 +0 +1 +0 +0%$/m);
   const json = JSON.parse(cli('labels', 'agreement', DIR, '--json').stdout);
-  assert.equal(json.labels, 16);
+  assert.equal(json.labels, 24);
+  assert.equal(json.sidecar_labels, 16);
+  assert.equal(json.recorded_labels, 8);
   assert.ok(json.judgements.every((j: { otrace: string; agree: unknown }) => typeof j.otrace === 'string' && (j.agree === null || typeof j.agree === 'boolean')), 'each judgement shows what otrace said');
+});
+
+test("otrace labels agreement reads the labels a benchmark's trace records (Who&When mistake step and agent, MAST failure modes) with no sidecar", () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-labels-'));
+  fs.copyFileSync(fixturePath('labels', 'who-and-when', 'Hand-Crafted', '12.json'), path.join(tmp, '12.json'));
+  fs.copyFileSync(fixturePath('labels', 'mast', 'trace_0_ChatDev.json'), path.join(tmp, 'trace_0_ChatDev.json'));
+  fs.writeFileSync(path.join(tmp, 'plain.otrace.jsonl'), fs.readFileSync(fixturePath('labels', 'demo.otrace.jsonl')));
+  const r = cli('labels', 'agreement', tmp, '--outcome', 'failure', '--json');
+  assert.equal(r.status, 0, r.stderr);
+  const json = JSON.parse(r.stdout);
+  assert.equal(json.traces, 2, 'a trace with no labels is not counted');
+  assert.equal(json.sidecar_labels, 0);
+  const who = json.judgements.filter((j: { trace: string }) => j.trace.endsWith('12.json'));
+  assert.deepEqual(who.map((j: { kind: string; event: string; source: string }) => [j.kind, j.event, j.source]), [
+    ['decisive_error', 'h16', 'recorded'],
+    ['decisive_agent', 'h16', 'recorded'],
+  ]);
+  assert.ok(who.every((j: { agree: unknown; otrace: string }) => typeof j.agree === 'boolean' && /^blame/.test(j.otrace)), JSON.stringify(who));
+  const mast = json.recorded_kinds.map((k: { kind: string; labels: number }) => k.kind).filter((k: string) => k.startsWith('mast '));
+  assert.deepEqual(mast, ['mast 1.3 step repetition', 'mast 1.5 unaware of termination', 'mast 3.1 premature termination', 'mast 3.2/3.3 verification']);
+  const none = cli('labels', 'agreement', path.join(tmp, 'plain.otrace.jsonl'));
+  assert.equal(none.status, 1);
+  assert.match(none.stderr, /no labels found: .* or labels recorded in it/);
 });
 
 test('otrace labels export writes OpenInference annotations or OTel log records; the sidecars are no traces', () => {
