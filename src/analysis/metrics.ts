@@ -54,16 +54,13 @@ export function* metricSteps(index: TraceIndex, clock: PauseClock): Generator<Pa
     ({ basis, costs } = workAndCosts(index, own, hasSeveralAgents(index)));
     if (clock.due()) yield* clock.pause();
     const start = index.arena.float64(n);
-    const cp = yield* criticalPath(index, own, basis, start, clock);
+    // each event's end (t + work) is written by the chain pass, which reads every t already (a pass of its own cost 50 ms at 1M events)
+    const end = index.arena.float64(n);
+    const cp = yield* criticalPath(index, own, basis, start, end, clock);
     if (clock.due()) yield* clock.pause();
     // busy time needs a clock: without durations every event counts 1 and the ratio stays total / critical
     let busy: BusyTime | undefined;
-    if (basis !== 'events') {
-      const end = index.arena.float64(n);
-      for (let i = 0; i < n; i++) end[i] = index.events[i].t + own[i];
-      if (clock.due()) yield* clock.pause();
-      busy = yield* busyTimeSteps(index, start, end, clock);
-    }
+    if (basis !== 'events') busy = yield* busyTimeSteps(index, start, end, clock);
     work = { ...cp, basis, busy };
   } finally {
     index.arena.release(scratch);
@@ -125,12 +122,12 @@ function workAndCosts(index: TraceIndex, own: Float64Array, multiAgent: boolean)
 
 /**
  * Total work and the critical path, in one pass in time order; `start` gets each event's busy start
- * (the end of its latest input when it waited for one, else its `t`). In seconds, an event's work is its
+ * (the end of its latest input when it waited for one, else its `t`), `end` its `t` + work. In seconds, an event's work is its
  * own duration plus its latency: the time from its latest input's end to its start (its agent was
  * busy producing it). The critical path to v is the heaviest chain of inputs it waited for, waits
  * included, so it spans the run.
  */
-function* criticalPath(index: TraceIndex, own: Float64Array, basis: Metrics['work_basis'], start: Float64Array, clock: PauseClock): Generator<Pause, { total: number; critical: number; path: Int32Array }, void> {
+function* criticalPath(index: TraceIndex, own: Float64Array, basis: Metrics['work_basis'], start: Float64Array, end: Float64Array, clock: PauseClock): Generator<Pause, { total: number; critical: number; path: Int32Array }, void> {
   // its scratch is given back before busy time takes its own: the metrics' arena high-water is the larger of the two, not their sum
   const scratch = index.arena.mark();
   try {
@@ -139,7 +136,7 @@ function* criticalPath(index: TraceIndex, own: Float64Array, basis: Metrics['wor
     // in parts, a pause between two when `clock` says so (one pass over 1M events was a block of 150-190 ms)
     for (let from = 0; from < n; from += CHAIN_PART) {
       if (from > 0 && clock.due()) yield* clock.pause();
-      chainsOf(index, own, start, chains, from, Math.min(n, from + CHAIN_PART));
+      chainsOf(index, own, start, end, chains, from, Math.min(n, from + CHAIN_PART));
     }
     const { cp, via, total, cpEnd } = chains;
     return { total, critical: cpEnd === -1 ? 0 : cp[cpEnd], path: pathTo(index, via, cpEnd) };
@@ -162,7 +159,7 @@ interface Chains {
 }
 
 /** {@link criticalPath}'s pass over the events [from, to), in time order, carrying on from the parts before. */
-function chainsOf(index: TraceIndex, own: Float64Array, start: Float64Array, chains: Chains, from: number, to: number): void {
+function chainsOf(index: TraceIndex, own: Float64Array, start: Float64Array, end: Float64Array, chains: Chains, from: number, to: number): void {
   const { finish, cp, via, seconds } = chains;
   let { total, cpEnd } = chains;
   for (let v = from; v < to; v++) {
@@ -185,7 +182,8 @@ function chainsOf(index: TraceIndex, own: Float64Array, start: Float64Array, cha
     }
     total += own[v] + (seconds && latest > -Infinity ? Math.max(0, t - latest) : 0);
     start[v] = seconds && latest > -Infinity && latest < t ? latest : t;
-    finish[v] = seconds ? t + own[v] : v;
+    end[v] = t + own[v];
+    finish[v] = seconds ? end[v] : v;
     cp[v] = best + own[v];
     // the path ends where the run ends: the latest finish (the later event on ties)
     if (cpEnd === -1 || finish[v] >= finish[cpEnd]) cpEnd = v;
