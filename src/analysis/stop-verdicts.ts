@@ -162,12 +162,13 @@ export function judgeStop(judge: StopJudge, at: StopAt): StopFinding {
 
   let sound = false;
   let soundBasis = '';
-  // a run that ended on an error, an abort or a limit did not end as meant, whatever its score
-  if (finding === 'ok' && !synthetic && (reason === 'task_complete' || reason === 'quality_met' || reason === 'unknown')) {
+  // a run that ended on an error, an abort or a limit did not end as meant, whatever its score;
+  // a trace with no stop event (its end read as the stop) that records a success ended as meant too
+  if (finding === 'ok' && (reason === 'task_complete' || reason === 'quality_met' || reason === 'unknown')) {
     if (at.mainRun && judge.outcome.status === 'success') {
       sound = true;
       soundBasis = `the outcome is a success (${judge.outcome.source})`;
-    } else {
+    } else if (!synthetic) {
       const check = passingCheckAfterLastChange(index, segment);
       if (check !== -1) {
         sound = true;

@@ -121,6 +121,22 @@ test('no stop: the trace ends without a stop event', () => {
   assert.deepEqual(a.stops[0].evidence, ['the trace ends without a stop event']);
 });
 
+test('a trace with no stop event that records a success ended as meant: its end is sound, never "records no success"', () => {
+  const events = [
+    { id: 'o', type: 'orchestrator_decision' as const, agent: 'orchestrator', content: 'plan' },
+    { id: 'w', type: 'return' as const, agent: 'worker', from: 'worker', to: 'orchestrator', content: 'the answer is 42' },
+    { id: 'g', type: 'aggregate' as const, agent: 'orchestrator', content: 'final: 42' },
+  ];
+  const won = analyzeTrace(traceOf(events, [], { metrics: { task_success: 1 } })).stops[0];
+  assert.equal(won.synthetic, true);
+  assert.equal(won.finding, 'ok');
+  assert.equal(won.sound, true);
+  assert.match(won.message, /outcome is a success \(metrics\.task_success\)/);
+  assert.doesNotMatch(won.message, /records no success/);
+  const unknown = analyzeTrace(traceOf(events)).stops[0];
+  assert.equal(unknown.sound, false, 'without a recorded success the end stays unverified');
+});
+
 test("a trace still being written has not stopped yet: its end gets no verdict (no 'no stop' error), and a recorded stop is judged as before", () => {
   const events = [
     { id: 'u', type: 'message' as const, agent: 'user', content: 'go' },
