@@ -29,7 +29,8 @@ const COMMAND_OPTION = /(^|[\s"'])--?[A-Za-z][\w-]*(=\S*)?/g;
 /**
  * True when the event at position `i` is a tool call that changes state: its tool names a change
  * (Edit, write_file, apply_patch...), or its arguments' head (200 characters, options left out)
- * do and name no check (`rm -rf build` yes, `npm test -- --update` no). A call the user refused
+ * names one as a command ({@link CHANGE_COMMAND}) and no check (`rm -rf dist` yes, `npm test --
+ * --update` no, a code comment "move to the next cell" no). A call the user refused
  * (`call_status: denied`) changed nothing.
  */
 export function isStateChange(index: TraceIndex, i: number): boolean {
@@ -44,8 +45,16 @@ function changesState(index: TraceIndex, i: number): boolean {
   if (index.types[i] !== 'tool_call' || index.events[i].call_status === 'denied') return false;
   const tool = index.events[i].tool ?? '';
   if (toolChangesState(tool)) return true;
-  // CHANGE_TOOL's words hold no space, so it matches the head `tool content[0, 200)` when it
-  // matches the content and the tool did not
   const content = withoutOptions(index.content(i).slice(0, 200));
-  return CHANGE_TOOL.test(content) && !VERIFY_TOOL.test(`${tool} ${content}`);
+  return CHANGE_COMMAND.test(content) && !VERIFY_TOOL.test(`${tool} ${content}`);
 }
+
+/**
+ * A change word ({@link CHANGE_TOOL}) where a command or an action is named: at the start of the
+ * arguments or of a line, after a shell separator (`;`, `&&`, `|`, `(`, `$(`, a backtick), a quote,
+ * `[`, `,` or `:` (a command in JSON arguments: `{"cmd": "rm -rf dist"}`, `"command": "create"`),
+ * after `sudo`, or after a package manager (`pip install`). Not a word of prose or of a code comment
+ * ("the directions to move on the board" changed nothing).
+ */
+const COMMAND_START = /(?:^|[\n;&|(`"'[,:]|\$\()\s*(?:sudo\s+)?(?:(?:pip3?|npm|pnpm|yarn|uv|poetry|conda|apt(?:-get)?|brew|gem|cargo|go)\s+)?/;
+const CHANGE_COMMAND = new RegExp(COMMAND_START.source + CHANGE_TOOL.source, 'i');
