@@ -13,7 +13,8 @@
  * run_type -> role (./span-import.ts): llm and embedding llm; tool and retriever tool (tool = its
  * name); chain: an agent when it is a LangGraph node (`extra.metadata.langgraph_node` = its name)
  * whose node calls a model (some run of that node has an llm run below it), or names its agent
- * (`lc_agent_name`, `agent_name`), else an orchestrator step; prompt, parser and others: skipped
+ * (`lc_agent_name`, `agent_name`), or is a root with no agent run under it (the run's agent: an
+ * AgentExecutor, a chain that calls the model itself), else an orchestrator step; prompt, parser and others: skipped
  * (counted). A run's `error` marks it failed. record = the run's 0-based index in the file in
  * document order (a nested run after its parent), range = the run object (with its children).
  */
@@ -76,7 +77,28 @@ export function readLangSmith(source: string, fileName: string): LoadedTrace {
     }
   }
   const spans = runs.map((r, ordinal) => toSpan(r, ordinal, agentNodes, nodeOf(r)));
+  runAgents(spans);
   return buildSpanTrace(spans, b, fileName, { format: LANGSMITH_FORMAT, metaKey: 'langsmith', noun: 'run' });
+}
+
+/**
+ * A root chain with no agent run under it is the run's agent, named by its name: a LangChain
+ * AgentExecutor, or a chain that calls the model and its tools itself. Else the run had no agent
+ * (its events in a lane of the trace's name) and its end no stop: a finished run read as "no stop".
+ * Changes `spans`.
+ */
+function runAgents(spans: ImportSpan[]): void {
+  const byId = new Map(spans.map((s) => [s.spanId, s]));
+  const hasAgentBelow = new Set<ImportSpan>();
+  for (const s of spans) {
+    if (s.role !== 'agent') continue;
+    for (let p = s.parentSpanId ? byId.get(s.parentSpanId) : undefined; p && !hasAgentBelow.has(p); p = p.parentSpanId ? byId.get(p.parentSpanId) : undefined) hasAgentBelow.add(p);
+  }
+  for (const s of spans) {
+    if (s.role !== 'chain' || (s.parentSpanId && byId.has(s.parentSpanId)) || hasAgentBelow.has(s)) continue;
+    s.role = 'agent';
+    s.agent = s.name || undefined;
+  }
 }
 
 /** The parent run id a dotted_order names: the run id of its second-to-last segment. */

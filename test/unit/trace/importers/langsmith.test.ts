@@ -75,3 +75,28 @@ test('LangSmith: without parent_run_id, the parent comes from dotted_order', () 
     if (e) assert.equal(e.parent, r.parent_run_id ?? undefined, `parent of ${r.name}`);
   }
 });
+
+test("a root chain with no agent run under it is the run's agent: its close is the run's stop (a finished AgentExecutor run is no 'no stop')", () => {
+  const run = {
+    id: 'r0',
+    name: 'research_agent',
+    run_type: 'chain',
+    start_time: '2026-01-01T00:00:00',
+    end_time: '2026-01-01T00:00:40',
+    inputs: { input: 'What was Q3 revenue?' },
+    outputs: { output: 'Q3 revenue was $4.2M' },
+    child_runs: [
+      { id: 'r1', name: 'ChatOpenAI', run_type: 'llm', start_time: '2026-01-01T00:00:01', end_time: '2026-01-01T00:00:05', prompt_tokens: 900, completion_tokens: 20, outputs: { text: 'call read_pdf' } },
+      { id: 'r2', name: 'read_pdf', run_type: 'tool', start_time: '2026-01-01T00:00:06', end_time: '2026-01-01T00:00:07', inputs: { path: 'report.pdf' }, error: 'FileNotFoundError: report.pdf' },
+      { id: 'r3', name: 'ChatOpenAI', run_type: 'llm', start_time: '2026-01-01T00:00:08', end_time: '2026-01-01T00:00:39', prompt_tokens: 1000, completion_tokens: 15, outputs: { text: 'Q3 revenue was $4.2M' } },
+    ],
+  };
+  const loaded = loadTrace(JSON.stringify(run), 'run.json');
+  const stop = loaded.trace.events.find((e) => e.type === 'stop');
+  assert.ok(stop, 'the run stopped where its root closed');
+  assert.equal(stop.agent, 'research_agent');
+  assert.ok(loaded.trace.events.filter((e) => e.type !== 'delegate').every((e) => e.agent === 'research_agent'), 'its events are in the lane of its name');
+  const nested = { ...run, id: 'g0', name: 'LangGraph', child_runs: [{ ...run, id: 'n1', name: 'researcher', extra: { metadata: { langgraph_node: 'researcher' } }, start_time: '2026-01-01T00:00:00.5', child_runs: run.child_runs.map((c) => ({ ...c, id: `n1-${c.id}` })) }] };
+  const graph = loadTrace(JSON.stringify(nested), 'graph.json');
+  assert.deepEqual([...new Set(graph.trace.events.filter((e) => e.type === 'delegate').map((e) => e.to))], ['researcher'], 'a LangGraph root over agent nodes stays the orchestrator');
+});
