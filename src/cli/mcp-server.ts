@@ -6,6 +6,8 @@ import * as path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CHAT_TOOL_NAMES, CHAT_TOOLS, runChatTool, type ToolTraces } from '../engine/chat-tools';
+import { answerText } from '../engine/chat-tool-names';
+import { escapeJsonControls } from '../trace/preview';
 import { DiskTraces, toolTraces } from '../engine/tool-traces';
 import { priceCall } from './prices';
 
@@ -27,7 +29,7 @@ export function toolServer(cwd = process.cwd()): McpServer {
       const args: Record<string, unknown> = { ...input, ...(name === 'otrace_compare' ? { a: resolved(input.a), b: resolved(input.b) } : { file: resolved(input.file) }) };
       for (const k of ['a', 'b', 'file']) if (args[k] === undefined) delete args[k];
       const answer = runChatTool(traces, name, args);
-      return 'error' in answer ? { content: [{ type: 'text', text: answer.error }], isError: true } : { content: [{ type: 'text', text: JSON.stringify(answer.result) }] };
+      return 'error' in answer ? { content: [{ type: 'text', text: escapeJsonControls(answer.error) }], isError: true } : { content: [{ type: 'text', text: answerText(answer.result) }] };
     });
   }
   return server;

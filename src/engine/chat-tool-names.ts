@@ -4,6 +4,7 @@
  * (src/engine/chat-tools.ts, in the worker; the same module serves `otrace mcp`). Types and
  * constants only, no zod: the extension host loads it.
  */
+import { escapeJsonControls } from '../trace/preview';
 
 /** The tools, in the order they are listed (package.json `contributes.languageModelTools` names the same). */
 export const CHAT_TOOL_NAMES = ['otrace_summary', 'otrace_findings', 'otrace_blame', 'otrace_events', 'otrace_compare'] as const;
@@ -41,4 +42,13 @@ export interface CitedEvent {
   line: number | null;
   /** The file it is in, when not the trace file (a sub-agent transcript). */
   file?: string;
+}
+
+/**
+ * A tool's facts as the JSON text a model or an MCP client reads: C1 controls, bidi marks and
+ * overrides and line separators in trace content written as `\u` escapes (JSON.stringify keeps them
+ * raw), so a client that shows the answer cannot be made to reorder or hide text by a trace.
+ */
+export function answerText(result: unknown): string {
+  return escapeJsonControls(JSON.stringify(result));
 }

@@ -8,7 +8,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { CHAT_TOOL_NAMES, type ChatToolAnswer, type ChatToolName } from '../../engine/chat-tool-names';
+import { CHAT_TOOL_NAMES, answerText, type ChatToolAnswer, type ChatToolName } from '../../engine/chat-tool-names';
 import type { SessionSummary } from '../../engine/summary';
 import type { OpenTraces } from '../open-traces';
 
@@ -35,7 +35,7 @@ export function registerChatTools(sessions: OpenTraces, graphs: FollowedGraph): 
         const answer = await callTool(sessions, graphs, name, options.input);
         // an error thrown is what VS Code hands the model as the tool's failure
         if ('error' in answer) throw new Error(answer.error);
-        return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify(answer.result))]);
+        return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(answerText(answer.result))]);
       },
     }),
   );

@@ -5,6 +5,8 @@
  * as `otrace summary` prices it; a missing file or a bad input is a tool error, not a crash.
  */
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -85,4 +87,18 @@ test('a call without a file, with a missing file or with a bad input is a tool e
   assert.match(await error('otrace_events', { file: DEMO, limit: 1000 }), /limit/);
   const after = await call('otrace_summary', { file: DEMO });
   assert.equal(after.trace.events, 35);
+});
+
+test('trace content reaches the client with its bidi overrides and C1 controls escaped (\\u202e), never raw', async () => {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-mcp-')), 'bidi.otrace.jsonl');
+  const prompt = 'pay \u202eevil\u202c now \u0085';
+  fs.writeFileSync(file, [JSON.stringify({ id: 'u', t: 0, type: 'message', agent: 'user', from: 'user', content: prompt }), JSON.stringify({ id: 'a', t: 1, type: 'message', agent: 'bot', content: `done: ${prompt}` }), JSON.stringify({ id: 's', t: 2, type: 'stop', agent: 'bot', reason: 'task_complete' })].join('\n') + '\n');
+  for (const [name, args] of [['otrace_summary', { file }], ['otrace_events', { file }], ['otrace_compare', { a: file, b: file }]] as const) {
+    const r = (await client.callTool({ name, arguments: args })) as { content: { text: string }[]; isError?: boolean };
+    assert.ok(!r.isError, r.content[0]?.text);
+    const text = r.content[0].text;
+    assert.doesNotMatch(text, /[\u0080-\u009f\u202a-\u202e]/, `${name} answers no raw control`);
+    assert.match(text, /\\u202e/, `${name} says where it was`);
+    assert.equal(JSON.stringify(JSON.parse(text)).includes('\u202e'), true, `${name}: the same text once parsed`);
+  }
 });
