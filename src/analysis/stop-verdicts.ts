@@ -99,7 +99,8 @@ export function judgeStop(judge: StopJudge, at: StopAt): StopFinding {
   const { pos } = segment;
   const e = index.events[pos];
   const base = { event: index.id(pos), index: index.at(pos), synthetic, reason, reason_source: reasonSource, scope } as const;
-  const inferred = reasonSource === 'inferred' ? ', inferred' : '';
+  // (no reason is no inference: "no reason recorded, inferred" would say both)
+  const inferred = reasonSource === 'inferred' && reason !== 'unknown' ? ', inferred' : '';
   const reasonText = `${reason}${inferred}`;
   // a turn's end reads by what it was (a hand-back), not by its recorded reason (src/shared/stop-words.ts)
   const scopedText = `${stopReasonWords(scope, reason)}${inferred}`;
@@ -108,7 +109,7 @@ export function judgeStop(judge: StopJudge, at: StopAt): StopFinding {
   if (!synthetic && (e.kind === 'interruption' || (reason === 'user_abort' && e.decided_by === 'user'))) {
     const denied = deniedCalls(index, segment);
     const what = scope === 'run' ? 'stop' : `${scope} ended`;
-    const message = `${what} (${reason}): the user stopped the run${denied.length ? ` and refused ${denied.map((d) => index.id(d)).join(', ')}` : ''}; not an agent failure`;
+    const message = `${what} (${scopedText}): the user stopped the run${denied.length ? ` and refused ${denied.map((d) => index.id(d)).join(', ')}` : ''}; not an agent failure`;
     return { ...base, finding: 'ok', modes: [], sound: false, evidence: [message], wasted: ZERO, message };
   }
   // the end of a trace still being written is not the run's end: no stop yet, and no verdict (MAST's

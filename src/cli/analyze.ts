@@ -52,6 +52,14 @@ export function analysisLines(file: string, a: Analysis, recordOf: (i: number) =
     : [`${safe(file, MAX_PATH)}`, ...summary(a, recordOf, '  ')];
 }
 
+/**
+ * A stop's message without the words that name the stop (`turn ended (handed back): `, `sound stop
+ * (task_complete): `): its mark before it says them already. Messages that start otherwise are kept.
+ */
+function withoutStopLead(message: string): string {
+  return message.replace(/^(?:sound )?(?:turn ended|phase ended|stop|end of trace)(?: \([^)]*\))?: /, '');
+}
+
 /** The readable lines of one analysis (a file's, or one trace's), each starting with `pad`. */
 function summary(a: Omit<Analysis, 'traces'>, recordOf: (i: number) => string, pad: string): string[] {
   const agents = Object.entries(a.credit.agents).sort((x, y) => Math.abs(y[1]) - Math.abs(x[1]));
@@ -59,7 +67,7 @@ function summary(a: Omit<Analysis, 'traces'>, recordOf: (i: number) => string, p
   const say = (text: string) => safe(text, MAX_MESSAGE);
   return [
     `outcome    ${a.outcome.status} (${say(a.outcome.source)})`,
-    ...a.findings.map((f) => `${FINDING_LABEL[f.kind].padEnd(10)} ${safe(f.ids[0])} (${safe(recordOf(f.events[0]), MAX_PATH)}) ${say(f.inline)}: ${say(f.message)}`),
+    ...a.findings.map((f) => `${FINDING_LABEL[f.kind].padEnd(10)} ${safe(f.ids[0])} (${safe(recordOf(f.events[0]), MAX_PATH)}) ${say(f.inline)}: ${say(f.kind === 'stop' ? withoutStopLead(f.message) : f.message)}`),
     ...(a.loops.length ? [] : ['loops      none']),
     ...(a.blame ? [] : [`blame      ${say(`none (${whyNoBlame(a.outcome, 'give --outcome failure')})`)}`]),
     `credit     ${creditLine(a.credit.signed, agents, a.outcome.notAgentFailure)}`,

@@ -9,13 +9,15 @@
 export const ENDED_WORDS: Readonly<Record<string, string>> = { turn: 'turn ended', phase: 'phase ended', run: 'stopped' };
 
 /**
- * A stop's reason in words: `task_complete` -> `task complete`, `max_turns` -> `max turns`; a turn
- * end's `task_complete` -> `handed back` (see the module's comment).
+ * A stop's reason in words: `task_complete` -> `task complete`, `max_turns` -> `max turns`,
+ * `unknown` -> `no reason recorded`; a turn end's `task_complete` -> `handed back` (see the module's comment).
  * @param scope `turn`, `phase`, `run` or undefined (a run's stop).
  * @param reason the stop's reason as recorded (untrusted text: the caller escapes it for its surface).
  */
 export function stopReasonWords(scope: string | undefined, reason: string): string {
   if (scope === 'turn' && reason === 'task_complete') return 'handed back';
+  // the trace gives no reason: said so, never a bare "unknown" (read as a verdict about the stop)
+  if (reason === 'unknown') return 'no reason recorded';
   return reason.replace(/_/g, ' ');
 }
 
