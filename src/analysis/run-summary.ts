@@ -241,6 +241,11 @@ function recordedTask(metadata: Record<string, unknown>): string | undefined {
 }
 
 /** Rows that are not a person or an agent speaking (harness commands, injected rows, placeholders). */
+/** A slash command that expanded into a prompt (Claude Code: `/review-pr 42`): the user's request to its lane's agent. */
+function isCommandPrompt(e: TraceEvent): boolean {
+  return e.kind === 'local_command' && (e as { command_prompt?: unknown }).command_prompt === true;
+}
+
 function notSpoken(e: TraceEvent): boolean {
   return e.kind !== undefined && NOT_AGENT_OUTPUT_KINDS.has(e.kind);
 }
@@ -259,7 +264,7 @@ class PromptFinder {
 
   /** @param type the event's canonical type. */
   add(e: TraceEvent, type: string): void {
-    if (type !== 'message' || notSpoken(e) || str(e.content) === undefined) return;
+    if (type !== 'message' || (notSpoken(e) && !isCommandPrompt(e)) || str(e.content) === undefined) return;
     if (!this.firstMessage || e.t < this.firstMessage.t) this.firstMessage = e;
     const user = USER_SENDERS.has(String(e.from ?? '').toLowerCase()) || USER_SENDERS.has(String(e.role ?? '').toLowerCase());
     if (user && (!this.best || e.t < this.best.t)) this.best = e;
@@ -524,6 +529,11 @@ class AddressedFinder {
 
   /** @param type the event's canonical type. */
   add(e: TraceEvent, type: string): void {
+    if (isCommandPrompt(e)) {
+      const best = this.asked.get(e.agent);
+      if (str(e.content) !== undefined && (!best || e.t < best.t)) this.asked.set(e.agent, e);
+      return;
+    }
     if (typeof e.to !== 'string') return;
     const into = type === 'spawn' ? this.spawned : type === 'message' || type === 'delegate' ? this.asked : undefined;
     if (!into || notSpoken(e) || str(e.content) === undefined) return;

@@ -13,6 +13,8 @@ import { test } from 'node:test';
 import { analyzeTrace } from '../../../src/analysis';
 import { proseLine, runSummary } from '../../../src/analysis/run-summary';
 import { load } from '../../../src/cli/common';
+import { loadTrace } from '../../../src/trace/formats';
+import '../../../src/trace/importers';
 import { buildGraph } from '../../../src/engine/graph-model';
 import { priceCall } from '../../../src/cli/prices';
 import { summaryLines } from '../../../src/cli/summary';
@@ -262,4 +264,21 @@ test('a quoted answer or task reads as plain words: strong emphasis and heading 
   const s = summaryOf(SESSION);
   assert.match(s.ended!.text, /Epic spotter-a0y complete\./);
   assert.doesNotMatch(s.ended!.text, /\*\*/, 'the session\'s final answer, as a stranger reads it');
+});
+
+test('a custom slash command that expanded into a prompt is what was asked (not a later follow-up, never the agent\'s own words)', () => {
+  // the fixture's first row: `/ORG:create-beads` (its arguments trimmed), then the prompt it expanded into
+  const text = fs.readFileSync(fixturePath('claude-code', 'subagent.jsonl'), 'utf8');
+  const lines = text.split('\n');
+  const followUp = lines.findIndex((l) => l.includes('"content":"create the beads'));
+  assert.ok(followUp > 0);
+  for (const [name, cut] of [
+    ['whole', text],
+    ['cut before the follow-up', lines.slice(0, followUp).join('\n')],
+  ]) {
+    const loaded = loadTrace(cut, 'subagent.jsonl');
+    const s = runSummary(loaded, analyzeTrace(loaded));
+    assert.match(s.task!, /^\/ORG:create-beads/, name);
+    assert.match(s.agents.find((a) => a.name === 'main')!.task!, /^\/ORG:create-beads/, name);
+  }
 });

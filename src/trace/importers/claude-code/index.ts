@@ -36,7 +36,9 @@
  * - assistant text: `message`; human prompts: `message` from `user`; meta records (`isMeta`):
  *   `message` of kind `meta` from `harness`; local commands (`<command-name>`, their
  *   `<local-command-stdout>`; user or `system/local_command` records): one `message` of kind
- *   `local_command` (`command`, `command_args`, `stdout`); `<synthetic>` rows: `message` of kind
+ *   `local_command` (`command`, `command_args`, `stdout`; `command_prompt: true` when a meta record
+ *   right after it is the prompt it expanded into, a custom slash command: what the user asked);
+ *   `<synthetic>` rows: `message` of kind
  *   `placeholder`; one API response (records sharing `message.id`) is one model call: its first
  *   event has `model_call` and `response_events`, its later events are caused by it; a refused call
  *   has `call_status: denied`, a call without result `no_result` (`in_progress` when the file's

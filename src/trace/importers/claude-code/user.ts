@@ -124,14 +124,25 @@ export function toolResult(im: ClaudeImport, lane: LaneState, toolUseId: string,
 /**
  * A meta row (`isMeta`): text the harness injected (a caveat before local commands, "Continue
  * from where you left off.", skill bodies). Its own kind; an input to the model's next output
- * unless it is the local-command caveat (which tells the model to ignore what follows).
+ * unless it is the local-command caveat (which tells the model to ignore what follows). Right after
+ * a command with no output, it is the prompt the command expanded into (a custom slash command):
+ * the command gets `command_prompt: true` (the user's request, for "what was asked") and the row
+ * `expands` (the command's id).
  */
 export function metaRow(im: ClaudeImport, lane: LaneState, uuid: string, text: string, ms: number, origin: Origin): void {
   if (text.trim() === '') return im.skip('user/meta (empty)', origin);
   const ev: TraceEvent = { id: uuid, t: 0, type: 'message', kind: 'meta', agent: lane.name, from: 'harness', to: lane.name };
   setContent(ev, text);
+  const caveat = /<local-command-caveat>/.test(text);
+  // a command that expands into a prompt (a custom slash command, a skill): the user asked the agent something with it
+  const command = !caveat && lane.pendingCommand ? im.out.get(lane.pendingCommand) : undefined;
+  if (command && command.stdout === undefined) {
+    command.command_prompt = true;
+    ev.expands = command.id;
+    lane.pendingCommand = undefined;
+  }
   const id = im.emit(lane, ev, ms, origin);
-  if (!/<local-command-caveat>/.test(text)) lane.inputs.push(id);
+  if (!caveat) lane.inputs.push(id);
 }
 
 /**
