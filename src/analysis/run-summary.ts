@@ -15,6 +15,7 @@ import { TOKEN_KINDS, addTokens, usageOf, type TokenKind } from '../trace/tokens
 import { timeUnitOf, type TimeUnit } from '../trace/units';
 import type { Analysis, Finding, StopScope } from './types';
 import { recordsFailure } from './recorded-failure';
+import { CUT_OFF_END, NO_STOP_YET } from './stop-verdicts';
 import { kindAndTask } from '../shared/agent-words';
 
 /** Tokens by kind, each model call counted once; `null` for a kind no call recorded (not a measured 0). */
@@ -38,6 +39,11 @@ export interface SummaryEnd {
    * never the last event's own content (a tool's output is not how the run ended).
    */
   recorded: boolean;
+  /**
+   * With no stop recorded: why the file says nothing of the end, when it is known: `cut off` (the
+   * file ends inside a record: a crash, a copy cut short) or `in progress` (it is being written).
+   */
+  unended?: 'cut off' | 'in progress';
 }
 
 /** One agent (lane) of the run. */
@@ -307,7 +313,8 @@ function lastStop(events: readonly TraceEvent[], analysis: Analysis): SummaryEnd
     }
     text = out?.content;
   }
-  return { event: last.event, index: last.index, scope: last.scope, reason: last.reason, text: text === undefined ? '' : proseLine(text, END_TEXT_CHARS), recorded: !last.synthetic };
+  const unended = !last.synthetic ? undefined : last.message === CUT_OFF_END ? 'cut off' : last.message === NO_STOP_YET ? 'in progress' : undefined;
+  return { event: last.event, index: last.index, scope: last.scope, reason: last.reason, text: text === undefined ? '' : proseLine(text, END_TEXT_CHARS), recorded: !last.synthetic, ...(unended ? { unended } : {}) };
 }
 
 /** The run's span, its events' own tokens and its model calls' tokens by kind: fed the events one by one. */

@@ -15,7 +15,7 @@ import { TOKEN_KINDS, type TokenKind } from '../trace/tokens';
 import { formatSpan, type TimeUnit } from '../trace/units';
 import { fail, loadOne, MAX_MESSAGE, MAX_PATH, safe, safeJson, writeLines, type Command } from './common';
 import { groupCommand } from './diff-group';
-import { endedWords } from '../shared/stop-words';
+import { endedWords, noStopWords } from '../shared/stop-words';
 import { recordsFailure } from '../analysis/recorded-failure';
 
 /** Agent pairs listed one a line; the rest are counted. */
@@ -123,7 +123,7 @@ export function eventWords(e: TraceEvent | undefined): string {
 function ended(s: RunSide): string {
   const e = s.ended;
   if (!e) return 'no events';
-  if (!e.recorded) return `no stop in the file: it ends after its last event${e.text ? `; the agent's last words: ${safe(e.text, 200)}` : ''}`;
+  if (!e.recorded) return `${noStopWords(e.unended)}${e.text ? `; the agent's last words: ${safe(e.text, 200)}` : ''}`;
   return `${safe(endedWords(e.scope, e.reason))}${e.text ? `: ${safe(e.text, 200)}` : ''}`;
 }
 

@@ -13,7 +13,7 @@ import { formatUsage } from '../trace/tokens';
 import { formatSpan } from '../trace/units';
 import { clipList, fail, loadOne, MAX_MESSAGE, MAX_PATH, safe, safeJson, writeLines, type Command } from './common';
 import { priceCall } from './prices';
-import { endedWords } from '../shared/stop-words';
+import { endedWords, noStopWords } from '../shared/stop-words';
 import { failedCallWords } from '../shared/failed-call-words';
 import { compactionsIn, compactionWords } from '../shared/agent-words';
 
@@ -60,7 +60,7 @@ export function summaryLines(file: string, s: RunSummary): string[] {
   const lines = [
     safe(file, MAX_PATH),
     `task       ${s.task ? safe(s.task, SHOWN_TEXT) : 'not found (no recorded task, no user prompt)'}`,
-    `ended      ${!e ? 'no events' : !e.recorded ? `no stop in the file: it ends after its last event${e.text ? `; the agent's last words: ${safe(e.text, SHOWN_TEXT)}` : ''}` : `${safe(endedWords(e.scope, e.reason))}${e.text ? `: ${safe(e.text, SHOWN_TEXT)}` : ''}`}`,
+    `ended      ${!e ? 'no events' : !e.recorded ? `${noStopWords(e.unended)}${e.text ? `; the agent's last words: ${safe(e.text, SHOWN_TEXT)}` : ''}` : `${safe(endedWords(e.scope, e.reason))}${e.text ? `: ${safe(e.text, SHOWN_TEXT)}` : ''}`}`,
     `outcome    ${s.outcome ? `${s.outcome.status} (${safe(s.outcome.source)})` : 'not recorded'}`,
     `duration   ${duration(s.duration)}`,
     `tokens     ${tokenWords(s.tokens) || (s.event_tokens ? `${s.event_tokens.toLocaleString('en-US')} (no kind recorded)` : 'none recorded')}`,

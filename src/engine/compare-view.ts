@@ -18,7 +18,7 @@ import { MAX_COLUMNS, MAX_DIFFERENCES, type ColumnKind, type CompareColumn, type
 import { eventLabel } from './event-labels';
 import { contentsOf } from './long-content';
 import { whyNoAnalysis, type TraceSnapshot } from './snapshot';
-import { endedWords } from '../shared/stop-words';
+import { endedWords, noStopWords } from '../shared/stop-words';
 
 /** Characters of an event's words in a difference (hover, details). */
 const WORDS_CHARS = 160;
@@ -222,7 +222,7 @@ function side(s: RunSide): CompareSide {
   const ended = !e
     ? 'no events'
     : !e.recorded
-      ? `no stop in the file: it ends after its last event${e.text ? `; the agent's last words: ${e.text}` : ''}`
+      ? `${noStopWords(e.unended)}${e.text ? `; the agent's last words: ${e.text}` : ''}`
       : `${endedWords(e.scope, e.reason)}${e.text ? `: ${e.text}` : ''}`;
   return {
     format: s.format,

@@ -28,3 +28,14 @@ export function stopReasonWords(scope: string | undefined, reason: string): stri
 export function endedWords(scope: string | undefined, reason: string): string {
   return `${ENDED_WORDS[scope ?? 'run'] ?? 'stopped'} (${stopReasonWords(scope, reason)})`;
 }
+
+/**
+ * How a trace with no stop event ended, in words: `no stop in the file: it ends after its last
+ * event`, or what is known of why it says nothing of its end (RunSummary `ended.unended`): the file
+ * is cut off inside a record, or it is still being written.
+ */
+export function noStopWords(unended?: 'cut off' | 'in progress'): string {
+  if (unended === 'cut off') return 'not known: the file is cut off inside a record (a crash, a copy cut short), so how the run ended is not in it';
+  if (unended === 'in progress') return 'not yet: the file is still being written';
+  return 'no stop in the file: it ends after its last event';
+}

@@ -282,3 +282,15 @@ test('a custom slash command that expanded into a prompt is what was asked (not 
     assert.match(s.agents.find((a) => a.name === 'main')!.task!, /^\/ORG:create-beads/, name);
   }
 });
+
+test('a file cut off inside a record: the summary says how the run ended is not known, as the analysis does (not "no stop in the file")', () => {
+  const text = fs.readFileSync(fixturePath('claude-code', 'subagent.jsonl'), 'utf8');
+  const cut = text.slice(0, text.indexOf('\n', text.length / 2) - 40);
+  const loaded = loadTrace(cut, 'subagent.jsonl');
+  const s = runSummary(loaded, analyzeTrace(loaded));
+  assert.equal(s.ended?.recorded, false);
+  assert.equal(s.ended?.unended, 'cut off');
+  assert.match(summaryLines('subagent.jsonl', s)[2], /^ended {6}not known: the file is cut off inside a record/);
+  const whole = loadTrace(text.slice(0, text.indexOf('\n', text.length / 2) + 1), 'subagent.jsonl');
+  assert.equal(runSummary(whole, analyzeTrace(whole)).ended?.unended, undefined, 'a file that ends on a whole line is not cut off');
+});
