@@ -65,6 +65,8 @@ export interface EventRow {
   cost: number | null;
   /** Stop events: why. Reward events: the value. */
   reason: string | null;
+  /** Stop events: what the trace says the stop ended (`turn`: a hand-back to the user, whose reason `task_complete` is no claim that the task was done; `run`, `phase`); null when it says nothing (the stops table has the analysis's scope of every stop). */
+  scope: string | null;
   value: number | null;
   line: number | null;
   file: string | null;
@@ -155,6 +157,7 @@ export const TABLES: Record<TableName, TableColumn[]> = {
     col('tokens', 'DOUBLE'),
     col('cost', 'DOUBLE'),
     col('reason', 'STRING'),
+    col('scope', 'STRING'),
     col('value', 'DOUBLE'),
     col('line', 'INT64'),
     col('file', 'STRING'),
@@ -207,6 +210,7 @@ export function eventRows(loaded: LoadedTrace, name: string, file: string): Even
     tokens: e.tokens ?? null,
     cost: e.cost ?? null,
     reason: e.reason ?? null,
+    scope: typeof e.scope === 'string' ? e.scope : null,
     value: e.value ?? null,
     ...whereRead(loaded, i, file),
   }));

@@ -115,6 +115,10 @@ test('otrace query: SQL over the events, findings and stops of a folder, as a ta
   assert.equal(header, 'trace,events,blamed');
   assert.equal(body.length, 9);
   assert.ok(body.every((l) => /^[\w/.-]+\.json,\d+,/.test(l)), body.join('\n'));
+  // a hand-back's recorded task_complete is told apart from a run's by its scope
+  const scopes = cli('query', "SELECT reason, scope, count(*) AS n FROM events WHERE type = 'stop' GROUP BY ALL ORDER BY ALL", fixturePath('codex'), '--json');
+  assert.equal(scopes.status, 0, scopes.stderr);
+  assert.ok((JSON.parse(scopes.stdout) as { reason: string; scope: string | null }[]).some((r) => r.reason === 'task_complete' && r.scope === 'turn'), scopes.stdout);
   const bad = cli('query', 'SELECT nope FROM stops', WHO);
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /the query failed: .*nope/);
