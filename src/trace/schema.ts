@@ -101,6 +101,7 @@ export const TokenUsageSchema = z.looseObject({
   output: nonNegative.optional().describe('Output tokens generated (reasoning included).'),
   cache_read: nonNegative.optional().describe('Input tokens read from a prompt cache.'),
   cache_write: nonNegative.optional().describe('Input tokens written to a prompt cache.'),
+  cache_write_1h: nonNegative.optional().describe('The part of cache_write written to a one-hour cache (Anthropic: priced at twice the input rate, the five-minute cache at 1.25 times).'),
   reasoning: nonNegative.optional().describe('The part of output spent reasoning.'),
 });
 export type TokenUsage = z.infer<typeof TokenUsageSchema>;

@@ -145,3 +145,13 @@ test("OpenInference: an LLM span's llm.cost.total is its event's cost", () => {
   );
   assert.equal(summary.cost?.usd, 0.0155);
 });
+
+test("Claude Code: a one-hour cache write is priced at its own rate (twice the input's, the five-minute one 1.25 times)", () => {
+  const usage = { input: 2, cache_read: 0, cache_write: 13835, output: 100 };
+  const fiveMinutes = priceCall('claude-opus-4-6', usage)!;
+  const oneHour = priceCall('claude-opus-4-6', { ...usage, cache_write_1h: 13835 })!;
+  const inputPerToken = (priceCall('claude-opus-4-6', { input: 1_000_000 })!) / 1_000_000;
+  assert.ok(Math.abs(oneHour - fiveMinutes - 13835 * inputPerToken * (2 - 1.25)) < 1e-9, `${fiveMinutes} -> ${oneHour}`);
+  const { loaded } = summaryOf(fixture('claude-code', 'short.jsonl'), 'short.jsonl');
+  assert.ok(loaded.trace.events.some((e) => (e.usage?.cache_write_1h ?? 0) > 0), 'the session\'s writes to the one-hour cache are read (cache_creation.ephemeral_1h_input_tokens)');
+});

@@ -166,10 +166,16 @@ export function usageTokens(usage: Json | undefined): number {
 /**
  * An Anthropic `usage` object by kind (schema.ts `usage`): `input_tokens` -> input (Anthropic's
  * input counts no cached tokens), `cache_read_input_tokens` -> cache_read,
- * `cache_creation_input_tokens` -> cache_write, `output_tokens` -> output. Absent fields stay absent.
+ * `cache_creation_input_tokens` -> cache_write (its one-hour part,
+ * `cache_creation.ephemeral_1h_input_tokens`, -> cache_write_1h: priced higher), `output_tokens` ->
+ * output. Absent fields stay absent.
  */
 export function usageByKind(usage: Json): TokenUsage {
-  return usageFrom({ input: num(usage.input_tokens), output: num(usage.output_tokens), cache_read: num(usage.cache_read_input_tokens), cache_write: num(usage.cache_creation_input_tokens) }, false) ?? {};
+  const byKind = usageFrom({ input: num(usage.input_tokens), output: num(usage.output_tokens), cache_read: num(usage.cache_read_input_tokens), cache_write: num(usage.cache_creation_input_tokens) }, false) ?? {};
+  const creation = usage.cache_creation;
+  const hour = isObject(creation) ? num(creation.ephemeral_1h_input_tokens) : undefined;
+  if (hour && byKind.cache_write !== undefined) byKind.cache_write_1h = Math.min(hour, byKind.cache_write);
+  return byKind;
 }
 
 /**

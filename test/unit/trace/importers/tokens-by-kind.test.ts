@@ -88,7 +88,8 @@ function check(loaded: LoadedTrace, text: string): void {
   assert.ok(mainCalls.length >= 5, `main-lane calls matched to their raw usage: ${mainCalls.length}`);
   for (const e of mainCalls) {
     const u = raw.get(e.model_call as string)!;
-    assert.deepEqual(e.usage, { input: u.input_tokens, output: u.output_tokens, cache_read: u.cache_read_input_tokens, cache_write: u.cache_creation_input_tokens });
+    const hour = u.cache_creation?.ephemeral_1h_input_tokens;
+    assert.deepEqual(e.usage, { input: u.input_tokens, output: u.output_tokens, cache_read: u.cache_read_input_tokens, cache_write: u.cache_creation_input_tokens, ...(hour ? { cache_write_1h: hour } : {}) });
   }
   // the trace's totals by kind count each call once: the importer's own sums per kind
   const totals = tokenTotals(events);
