@@ -264,6 +264,24 @@ export function wordTokens(text: string): Set<string> {
 export const COMPLETION_CLAIM =
   /\bTERMINATE\b|FINAL ANSWER\s*:|\btask (?:is|has been) (?:now )?(?:complete|completed|done|finished|solved)\b|\brequest (?:is |has been )?satisfied\b|"is_request_satisfied"\s*:\s*\{[^}]*"answer"\s*:\s*true|<INFO>\s*finished\b/i;
 
+/**
+ * A sentence that says the work succeeded: it passes, succeeded, works, is fixed, done or complete
+ * ("All tests pass. Done!", "The build succeeded."). Read sentence by sentence with
+ * {@link claimsSuccess}, which leaves out a sentence that also negates or reports a failure.
+ */
+const SUCCESS_WORDS = /\b(?:pass(?:es|ed)?|passing|succeed(?:s|ed)?|success(?:ful(?:ly)?)?|works|working|fixed|done|complete[ds]?|finished|all good|green)\b/i;
+const NEGATED = /\b(?:not|no|never|nothing|cannot|unable|fail(?:s|ed|ing|ure)?|error|errors|broken|still)\b|n't\b/i;
+
+/**
+ * True when one sentence of `text` (its prose: fenced code left out) says the work succeeded with no
+ * negation or failure in the same sentence ("Done!", "All tests pass."; not "The tests still fail",
+ * "I could not get it to pass").
+ */
+export function claimsSuccess(text: string): boolean {
+  for (const sentence of withoutFencedCode(text).slice(0, 4000).split(/(?<=[.!?])\s+|\n+/)) if (SUCCESS_WORDS.test(sentence) && !NEGATED.test(sentence)) return true;
+  return false;
+}
+
 /** Text that reports an error (a failed command, a traceback, an exit code other than 0). */
 export const ERROR_TEXT =
   /\bexit ?code:? *[1-9]\d*\b|\bexecution failed\b|\btraceback \(most recent call last\)|\b(?:[A-Z][a-z]+)?Error:|\bcommand not found\b|\bnot found\b|\bfailed to\b|\bcould not\b|\bunable to\b|\bpermission denied\b|\bexception\b/i;

@@ -6,14 +6,15 @@
  *   critic, verifier, QA, tester) last verdict raised issues and nothing later of that reviewer
  *   approved (medium confidence: the words of a critique are read, not understood).
  * - failing_check_ignored: the last check of the run (a test, build, lint... call) failed, no check
- *   ran after it, and the run then claimed it was done (medium).
+ *   ran after it, and the run then claimed it was done or that the work succeeded ("All tests pass.",
+ *   "The build succeeded.": text.ts `claimsSuccess`) (medium).
  * - unverified_claim: the run's final stop claims the task done while the trace's outcome is a
  *   failure (high: the outcome is recorded).
  */
 import type { StopReason } from '../trace/schema';
 import { isAgentOutput } from './answer';
 import { opensDelegation } from './loops';
-import { APPROVAL_TEXT, COMPLETION_CLAIM, CRITIQUE_TEXT, REVIEWER_ROLE, VERIFY_TOOL } from './text';
+import { APPROVAL_TEXT, COMPLETION_CLAIM, CRITIQUE_TEXT, REVIEWER_ROLE, VERIFY_TOOL, claimsSuccess } from './text';
 import type { TraceIndex } from './trace-index';
 import { COMPLETION_REASONS, type Outcome, type VerificationFinding } from './types';
 import { failedResult } from './stop-evidence';
@@ -42,7 +43,7 @@ export function findVerification(index: TraceIndex, outcome: Outcome, end: numbe
   const ignored = ignoredFailingCheck(index, end);
   if (ignored) {
     out.push(
-      make('failing_check_ignored', ignored.result, 'medium', [ignored.claim], `verification: the last check (${index.events[ignored.call].tool ?? 'a check'} by ${index.events[ignored.call].agent}, ${index.id(ignored.result)}) failed and none ran after it, yet the run claimed it was done (${index.id(ignored.claim)}; MAST 3.2)`),
+      make('failing_check_ignored', ignored.result, 'medium', [ignored.claim], `verification: the last check (${index.events[ignored.call].tool ?? 'a check'} by ${index.events[ignored.call].agent}, ${index.id(ignored.result)}) failed and none ran after it, yet the run then said it was done or succeeded (${index.id(ignored.claim)}; MAST 3.2)`),
     );
   }
   if (COMPLETION_REASONS.has(endReason) && (outcome.status === 'failure' || outcome.status === 'partial') && index.types[end] === 'stop') {
@@ -85,8 +86,9 @@ function ignoredFailingCheck(index: TraceIndex, end: number): { call: number; re
   const result = index.resultOf(call);
   if (result === -1 || result > end || !failedResult(index, result)) return undefined;
   for (let i = result + 1; i <= end; i++) {
-    // a claim in an agent's own words (a turn end recorded as task_complete claims nothing)
-    if (isAgentOutput(index, i) && index.types[i] !== 'return' && COMPLETION_CLAIM.test(index.content(i))) return { call, result, claim: i };
+    // a claim in an agent's own words (a turn end recorded as task_complete claims nothing): that the
+    // task is done, or that the work succeeded ("All tests pass.") in a sentence that negates nothing
+    if (isAgentOutput(index, i) && index.types[i] !== 'return' && (COMPLETION_CLAIM.test(index.content(i)) || claimsSuccess(index.content(i)))) return { call, result, claim: i };
   }
   return undefined;
 }

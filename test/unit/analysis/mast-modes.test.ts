@@ -127,6 +127,26 @@ test('3.3 verification: the run ended while the reviewer last raised issues: a v
   );
 });
 
+test('3.2 verification: the last check failed and the agent then said it succeeded ("All tests pass. Done!", "The build succeeded."); a sentence that admits the failure is no claim', () => {
+  const run = (claim: string, tool = 'bash', command = 'npm test', output = '1 failed, 12 passed'): ReturnType<typeof analyzeTrace> =>
+    analyzeTrace(
+      traceOf([
+        { id: 'u', type: 'message', agent: 'user', content: 'fix the failing test' },
+        { id: 'c', type: 'tool_call', agent: 'main', tool, content: command },
+        { id: 'r', type: 'tool_result', agent: 'main', tool, content: output, is_error: true } as Ev,
+        { id: 'm', type: 'message', agent: 'main', content: claim },
+        { id: 's', type: 'stop', agent: 'main', reason: 'task_complete', scope: 'turn' } as Ev,
+      ]),
+    );
+  for (const [claim, tool, command, output] of [
+    ['All tests pass. Done!', 'bash', 'npm test', '1 failed, 12 passed'],
+    ['The build succeeded.', 'run_shell_command', 'make', 'make: *** [all] Error 2'],
+  ])
+    assert.deepEqual(run(claim, tool, command, output).verification.map((v) => [v.kind, v.event, v.evidence_events]), [['failing_check_ignored', 'r', ['m']]], claim);
+  for (const admitted of ['The tests still fail; I could not fix the last one.', 'One test is failing: the fix did not work.', 'I was unable to get the build to pass.'])
+    assert.deepEqual(run(admitted).verification, [], admitted);
+});
+
 test('3.3 verification: no finding when the reviewer approved the last revision', () => {
   const events = reviewCycles(OTHER_CRITIQUES.slice(0, 2), (k) => `${CODE}\n# revision ${k}`);
   events.push({ id: 'ok', type: 'message', agent: 'Code Reviewer', to: 'Programmer', content: 'Looks good, no further comments. <INFO> Finished' });
