@@ -247,6 +247,9 @@ function recordedTask(metadata: Record<string, unknown>): string | undefined {
 }
 
 /** Rows that are not a person or an agent speaking (harness commands, injected rows, placeholders). */
+/** The mark of a final answer (GAIA, Magentic-One, AutoGen write `FINAL ANSWER: …`). */
+const FINAL_ANSWER_MARK = /FINAL ANSWER\s*:/i;
+
 /** A slash command that expanded into a prompt (Claude Code: `/review-pr 42`): the user's request to its lane's agent. */
 function isCommandPrompt(e: TraceEvent): boolean {
   return e.kind === 'local_command' && (e as { command_prompt?: unknown }).command_prompt === true;
@@ -313,6 +316,9 @@ function lastStop(events: readonly TraceEvent[], analysis: Analysis): SummaryEnd
     }
     text = out?.content;
   }
+  // an answer marked in harness output ("…UserWarning… FINAL ANSWER: 1080000000"): the answer, not the noise before it
+  const marked = text === undefined ? -1 : text.search(FINAL_ANSWER_MARK);
+  if (marked > 0) text = text!.slice(marked);
   const unended = !last.synthetic ? undefined : last.message === CUT_OFF_END ? 'cut off' : last.message === NO_STOP_YET ? 'in progress' : undefined;
   return { event: last.event, index: last.index, scope: last.scope, reason: last.reason, text: text === undefined ? '' : proseLine(text, END_TEXT_CHARS), recorded: !last.synthetic, ...(unended ? { unended } : {}) };
 }
