@@ -109,17 +109,20 @@ export function tokenTotals(events: readonly Pick<TraceEvent, 'usage'>[]): Token
 
 /**
  * Tokens by kind in words: `6 input · 1 output · 17,001 cache read · 1,047 cache write`, and
- * `(300 reasoning)` after the output when recorded; empty when no kind is recorded.
+ * `(300 reasoning)` after the output when recorded (not when 0); cache kinds recorded as 0 left out;
+ * empty when no kind is recorded.
  */
 export function formatUsage(u: Partial<Record<TokenKind, number>>): string {
   const parts: string[] = [];
   for (const k of TOKEN_KINDS) {
     const v = count(u as TokenUsage, k);
-    if (v === undefined || k === 'reasoning') continue;
-    const reasoning = k === 'output' ? count(u as TokenUsage, 'reasoning') : undefined;
+    // a cache kind recorded as 0 says nothing a reader needs ("0 cache read · 0 cache write"); input and output always show
+    if (v === undefined || k === 'reasoning' || (v === 0 && (k === 'cache_read' || k === 'cache_write'))) continue;
+    const given = k === 'output' ? count(u as TokenUsage, 'reasoning') : undefined;
+    const reasoning = given === 0 ? undefined : given;
     parts.push(`${v.toLocaleString('en-US')} ${KIND_WORDS[k]}${reasoning !== undefined ? ` (${reasoning.toLocaleString('en-US')} reasoning)` : ''}`);
   }
-  if (count(u as TokenUsage, 'output') === undefined && count(u as TokenUsage, 'reasoning') !== undefined) parts.push(`${count(u as TokenUsage, 'reasoning')!.toLocaleString('en-US')} reasoning`);
+  if (count(u as TokenUsage, 'output') === undefined && (count(u as TokenUsage, 'reasoning') ?? 0) > 0) parts.push(`${count(u as TokenUsage, 'reasoning')!.toLocaleString('en-US')} reasoning`);
   return parts.join(' · ');
 }
 
