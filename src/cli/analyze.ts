@@ -85,7 +85,9 @@ function summary(a: Omit<Analysis, 'traces'>, recordOf: (i: number) => string, p
  */
 function creditLine(signed: boolean, agents: [string, number][], notAgentFailure = false): string {
   const shown = agents.filter(([, v]) => creditWorthShowing(v));
-  const values = shown.length ? clipList(shown.slice(0, 6), ([k, v]) => `${safe(k)} ${signed ? formatCredit(v, true) : shareWords(v)}`) : 'none worth showing';
+  // the user's lane holds the task's prompt, no agent's work: named so ("codex 70%" and the rest?)
+  const who = (k: string) => (/^(?:user|human)$/i.test(k) ? `${safe(k)} (the prompt)` : safe(k));
+  const values = shown.length ? clipList(shown.slice(0, 6), ([k, v]) => `${who(k)} ${signed ? formatCredit(v, true) : shareWords(v)}`) : 'none worth showing';
   if (signed) return `by agent ${values}`;
   return `none (${notAgentFailure ? 'the run failed on an API error, which no agent output caused' : 'no outcome recorded'}); share of the result by agent ${values}`;
 }
