@@ -196,15 +196,23 @@ function isAgentScoped(index: TraceIndex, i: number): boolean {
   return scope === 'agent';
 }
 
+/**
+ * The events, tokens and seconds of the work in positions [from, to] (rewards and events `keep`
+ * refuses are no work): the seconds run from `startTime` to the end of the last event counted, so a
+ * trailing reward (a judge's score) adds no time the events do not (the delayed stop and the best
+ * stop say the same span alike).
+ */
 function spent(index: TraceIndex, from: number, to: number, startTime: number, keep: (i: number) => boolean = () => true): Spent {
   let events = 0;
   let tokens = 0;
+  let last = -1;
   for (let i = from; i <= to; i++) {
     if (index.types[i] === 'reward' || !keep(i)) continue;
     events++;
     tokens += index.tokens(i);
+    last = i;
   }
-  const endTime = to >= from ? index.end(to) : startTime;
+  const endTime = last !== -1 ? index.end(last) : startTime;
   return { events, tokens, seconds: round(Math.max(0, endTime - startTime)) };
 }
 

@@ -263,3 +263,25 @@ test('a run ended by an error is said to be one, with its detail, not judged as 
   const [limit] = analyzeTrace(traceOf([events[0], { id: 'st', type: 'stop', agent: 'a', reason: 'max_turns' }])).stops;
   assert.match(limit.message, /^stop \(max_turns\): the run reached its turn limit, not a decision to stop/);
 });
+
+test('a delayed stop and the best stop say the same work after the peak: a trailing reward (the judge scoring the last draft) adds no seconds', () => {
+  const a = analyzeTrace(
+    traceOf([
+      { id: 'u', type: 'message', agent: 'user', from: 'user', to: 'writer', content: 'write an essay scoring at least 0.8' },
+      { id: 'd1', type: 'message', agent: 'writer', content: 'draft 1 of the essay' },
+      { id: 'r1', type: 'reward', agent: 'judge', value: 0.9 },
+      { id: 'd2', type: 'message', agent: 'writer', content: 'draft 2 of the essay, polished' },
+      { id: 'r2', type: 'reward', agent: 'judge', value: 0.85 },
+      { id: 'd3', type: 'message', agent: 'writer', content: 'draft 3 of the essay, more polished' },
+      { id: 'r3', type: 'reward', agent: 'judge', value: 0.8 },
+      { id: 'd4', type: 'message', agent: 'writer', content: 'draft 4 of the essay, final' },
+      { id: 'r4', type: 'reward', agent: 'judge', value: 0.7 },
+      { id: 's', type: 'stop', agent: 'writer', reason: 'quality_met' },
+    ]),
+  );
+  const stop = a.stops.at(-1)!;
+  assert.equal(stop.finding, 'delayed');
+  assert.equal(a.best_stop?.event, 'r1');
+  assert.deepEqual(stop.wasted, a.best_stop!.after, 'the same events, tokens and seconds after r1');
+  assert.equal(stop.wasted.seconds, 5, 'from r1 (t 2) to the end of the last draft (t 7)');
+});
