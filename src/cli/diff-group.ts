@@ -32,6 +32,9 @@ export function groupLines(dir: string, g: RunGroups, traces: ReadonlyMap<string
     `${safe(dir, MAX_PATH)}: ${g.runs} run${g.runs === 1 ? '' : 's'}, ${g.clusters.length} cluster${g.clusters.length === 1 ? '' : 's'} by where they leave the reference run`,
     `reference  ${safe(g.reference, MAX_PATH)} (${g.reference_basis})`,
   ];
+  // clusters say how runs of one task differ: runs of other tasks differ from the start
+  const tasks = new Set([...traces.values()].map(taskKey).filter((k) => k !== undefined)).size;
+  if (tasks > 1) lines.splice(1, 0, `note       these runs answer ${tasks} different tasks (by task id, else first prompt): runs of other tasks differ from their first step, so the clusters say little; group the runs of one task`);
   g.clusters.forEach((c, k) => {
     lines.push(`cluster ${k + 1}: ${c.runs.length} run${c.runs.length === 1 ? '' : 's'} (${clipList(c.runs, (r) => safe(r, MAX_PATH))})`);
     lines.push(`  ${divergence(c, ref, traces.get(c.runs[0]))}`);
@@ -39,6 +42,14 @@ export function groupLines(dir: string, g: RunGroups, traces: ReadonlyMap<string
     lines.push(`  outcome  ${tally(c.outcomes)}`);
   });
   return lines;
+}
+
+/** What task a run answers: its `task_id`, else its first user prompt (the first 200 characters, spaces folded); undefined when neither is recorded. */
+function taskKey(loaded: LoadedTrace): string | undefined {
+  const id = loaded.trace.task_id;
+  if (typeof id === 'string' && id) return `id:${id}`;
+  const prompt = loaded.trace.events.find((e) => e.type === 'message' && (e.from === 'user' || e.agent === 'user') && typeof e.content === 'string' && e.content.trim());
+  return prompt ? `prompt:${prompt.content!.replace(/\s+/g, ' ').trim().slice(0, 200)}` : undefined;
 }
 
 function divergence(c: RunCluster, ref: LoadedTrace | undefined, first: LoadedTrace | undefined): string {

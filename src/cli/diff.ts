@@ -79,11 +79,37 @@ function divergenceLines(a: DiffSide, b: DiffSide, c: RunComparison): string[] {
   const pair = c.agents[d.agents];
   const lane = pair.a !== null && pair.b !== null ? (pair.a === pair.b ? safe(pair.a) : `${safe(pair.a)} ↔ ${safe(pair.b)}`) : pair.a !== null ? `${safe(pair.a)} (only in A)` : `${safe(pair.b)} (only in B)`;
   const what = { only_in_a: 'a step only in A', only_in_b: 'a step only in B', changed: 'the same step with other content', moved: 'a step done at another point' }[d.kind];
-  return [
+  const lines = [
     `first divergence  ${what}, agent ${lane}`,
     `  A: ${d.a_index === null ? `nothing: ${nextWords(a, b, c, d, 'a')}` : `${where(a, d.a_index)}  ${eventWords(a.loaded.trace.events[d.a_index])}`}`,
     `  B: ${d.b_index === null ? `nothing: ${nextWords(b, a, c, d, 'b')}` : `${where(b, d.b_index)}  ${eventWords(b.loaded.trace.events[d.b_index])}`}`,
   ];
+  // two steps whose words read the same (their difference lies past the words shown): where their content differs
+  if (d.a_index !== null && d.b_index !== null) {
+    const ea = a.loaded.trace.events[d.a_index];
+    const eb = b.loaded.trace.events[d.b_index];
+    const at = eventWords(ea) === eventWords(eb) ? firstDifference(contentOf(ea), contentOf(eb)) : undefined;
+    if (at) lines.push(`  where they differ (character ${at.index + 1}):`, `    A: ${at.a}`, `    B: ${at.b}`);
+  }
+  return lines;
+}
+
+const contentOf = (e: TraceEvent): string => (typeof e.content === 'string' ? e.content : '');
+
+/** Characters shown on each side of the first difference of two contents. */
+const AROUND = 40;
+
+/**
+ * Where two contents first differ: the character index and a window of each around it (`…` where
+ * cut), made safe for the terminal; undefined when they are the same.
+ */
+export function firstDifference(a: string, b: string): { index: number; a: string; b: string } | undefined {
+  if (a === b) return undefined;
+  let k = 0;
+  while (k < a.length && k < b.length && a.charCodeAt(k) === b.charCodeAt(k)) k++;
+  const from = Math.max(0, k - AROUND);
+  const window = (s: string) => `${from > 0 ? '…' : ''}${s.slice(from, k + AROUND)}${s.length > k + AROUND ? '…' : ''}`;
+  return { index: k, a: safe(window(a), 3 * AROUND), b: safe(window(b), 3 * AROUND) };
 }
 
 /** For a step on one side only: what the other run does next in the same lane pair, or that it does nothing more there. */

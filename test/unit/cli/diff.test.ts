@@ -99,6 +99,40 @@ test('otrace diff --group DIR: runs of one task clustered by where they leave th
     assert.deepEqual(j.clusters.map((c: { runs: string[] }) => c.runs.length), [2, 1, 2]);
     assert.equal(otrace('diff', 'only-one.json').status, 2);
     assert.equal(otrace('diff', '--group', dir, 'extra.json').status, 2);
+    assert.ok(!lines.some((l) => l.startsWith('note')), 'runs of one task: no note');
+    // a run of another task in the folder (the task ids say so): said before the clusters
+    const withTask = (name: string, task: string) => fs.writeFileSync(path.join(dir, name), fs.readFileSync(path.join(dir, name), 'utf8').replace(`"trace_id":"${name}"`, `"trace_id":"${name}","task_id":"${task}"`));
+    for (let k = 1; k <= 5; k++) withTask(`run-${k}.otrace.jsonl`, 'the-task');
+    assert.ok(!otrace('diff', '--group', dir).stdout.split('\n').some((l) => l.startsWith('note')), 'one task id: no note');
+    writeRun(path.join(dir, 'other.otrace.jsonl'), base);
+    withTask('other.otrace.jsonl', 'another-task');
+    const mixed = otrace('diff', '--group', dir).stdout.split('\n');
+    assert.match(mixed[1], /^note {7}these runs answer 2 different tasks/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('otrace diff: two steps whose words read the same show where their content differs (a changed option past the words shown)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-diff-cli-'));
+  try {
+    const command = (priority: number) => `bd create --title="Setup Code Quality Tools (Credo, Dialyxir, mix_audit) for the Phoenix app" --type=epic --priority=${priority}`;
+    const run = (priority: number): Ev[] => [
+      { id: 'u', type: 'message', agent: 'main', from: 'user', content: 'create the beads' },
+      { id: 'c', type: 'tool_call', agent: 'main', tool: 'Bash', content: command(priority) },
+      { id: 'r', type: 'tool_result', agent: 'main', tool: 'Bash', content: 'created spotter-0p7' },
+      { id: 's', type: 'stop', agent: 'main', reason: 'task_complete' },
+    ] as Ev[];
+    writeRun(path.join(dir, 'a.otrace.jsonl'), run(2));
+    writeRun(path.join(dir, 'b.otrace.jsonl'), run(1));
+    const r = otrace('diff', path.join(dir, 'a.otrace.jsonl'), path.join(dir, 'b.otrace.jsonl'));
+    assert.equal(r.status, 0, r.stderr);
+    const lines = r.stdout.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('first divergence'));
+    assert.equal(lines[at + 1].replace(/^.*\.jsonl:\d+ {2}/, ''), lines[at + 2].replace(/^.*\.jsonl:\d+ {2}/, ''), 'the words of both steps are the same');
+    assert.match(lines[at + 3], /^ {2}where they differ \(character \d+\):$/);
+    assert.match(lines[at + 4], /^ {4}A: ….*--priority=2$/);
+    assert.match(lines[at + 5], /^ {4}B: ….*--priority=1$/);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
