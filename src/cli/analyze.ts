@@ -72,7 +72,7 @@ function summary(a: Omit<Analysis, 'traces'>, recordOf: (i: number) => string, p
     ...(a.blame ? [] : [`blame      ${say(`none (${whyNoBlame(a.outcome, 'give --outcome failure')})`)}`]),
     `credit     ${creditLine(a.credit.signed, agents, a.outcome.notAgentFailure)}`,
     `best stop  ${a.best_stop ? `${safe(a.best_stop.event)} (${a.best_stop.basis}), ${a.best_stop.after.events} events after it` : 'none'}`,
-    `V_stop     ${a.v_stop.available ? clipList(a.v_stop.points, (p) => `${safe(p.event)} ${p.value.toFixed(2)}`) : say(a.v_stop.note)}`,
+    `V_stop     ${a.v_stop.available ? `${clipList(a.v_stop.points, (p) => `${safe(p.event)} ${p.value.toFixed(2)}`)} (what going on from there gained: below 0, stopping there was better)` : say(a.v_stop.note)}`,
     `metrics    ${metricsLine(m)}`,
     `topology   ${a.topology.guess}${a.topology.declared ? ` (declared ${safe(a.topology.declared)})` : ''}`,
   ].map((l) => pad + l);
