@@ -11,7 +11,7 @@ import { analyzeCorpus } from './analyze-corpus';
 import { runOptionsOf, RUN_ARGS, RUN_USAGE } from './corpus-run';
 import { formatSpan } from '../trace/units';
 import { creditWorthShowing, formatCredit, shareWords } from '../shared/credit-words';
-import { clipList, fail, loadOne, MAX_MESSAGE, MAX_PATH, safe, safeJson, writeLines, type Command } from './common';
+import { clipList, type Command, fail, loadOne, MAX_MESSAGE, safe, safeJson, safePath, writeLines } from './common';
 
 const FINDING_LABEL: Record<string, string> = { stop: 'stop', loop: 'loop', blame: 'blame', best_stop: 'best stop', verification: 'verify' };
 
@@ -48,8 +48,8 @@ export const analyze: Command = {
  */
 export function analysisLines(file: string, a: Analysis, recordOf: (i: number) => string): string[] {
   return a.traces
-    ? [`${safe(file, MAX_PATH)}`, `  traces     ${a.traces.length} (each analysed on its own)`, ...a.traces.flatMap((t) => [`  trace ${safe(t.trace_id)} (${t.events} events)`, ...summary(t, recordOf, '    ')])]
-    : [`${safe(file, MAX_PATH)}`, ...summary(a, recordOf, '  ')];
+    ? [`${safePath(file)}`, `  traces     ${a.traces.length} (each analysed on its own)`, ...a.traces.flatMap((t) => [`  trace ${safe(t.trace_id)} (${t.events} events)`, ...summary(t, recordOf, '    ')])]
+    : [`${safePath(file)}`, ...summary(a, recordOf, '  ')];
 }
 
 /**
@@ -67,7 +67,7 @@ function summary(a: Omit<Analysis, 'traces'>, recordOf: (i: number) => string, p
   const say = (text: string) => safe(text, MAX_MESSAGE);
   return [
     `outcome    ${a.outcome.status} (${say(a.outcome.source)})`,
-    ...a.findings.map((f) => `${FINDING_LABEL[f.kind].padEnd(10)} ${safe(f.ids[0])} (${safe(recordOf(f.events[0]), MAX_PATH)}) ${say(f.inline)}: ${say(f.kind === 'stop' ? withoutStopLead(f.message) : f.message)}`),
+    ...a.findings.map((f) => `${FINDING_LABEL[f.kind].padEnd(10)} ${safe(f.ids[0])} (${safePath(recordOf(f.events[0]))}) ${say(f.inline)}: ${say(f.kind === 'stop' ? withoutStopLead(f.message) : f.message)}`),
     ...(a.loops.length ? [] : ['loops      none']),
     ...(a.blame ? [] : [`blame      ${say(`none (${whyNoBlame(a.outcome, 'give --outcome failure')})`)}`]),
     `credit     ${creditLine(a.credit.signed, agents, a.outcome.notAgentFailure)}`,

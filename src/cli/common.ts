@@ -63,7 +63,7 @@ export function unreadable(file: string, err: unknown): string {
     : code === 'EISDIR' ? 'it is a folder (analyze and dataset stops take folders)'
     : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
     : safe((err as Error | undefined)?.message ?? String(err), MAX_MESSAGE); // the system's message names the path
-  return `cannot read ${safe(file, MAX_PATH)}: ${why}`;
+  return `cannot read ${safePath(file)}: ${why}`;
 }
 
 /** Reads a trace file of any known format; exits 2 when the file cannot be read. */
@@ -128,7 +128,7 @@ function readTraceAt(file: string): LoadedTrace {
   try {
     mapText = fs.readFileSync(mapFile, 'utf8');
   } catch (err) {
-    fail(`cannot read mapping ${safe(mapFile, MAX_PATH)}: ${safe((err as Error).message, MAX_MESSAGE)}`);
+    fail(`cannot read mapping ${safePath(mapFile)}: ${safe((err as Error).message, MAX_MESSAGE)}`);
   }
   const { mapping, problems } = parseMapping(mapText, mapFile);
   if (!mapping) return { format: 'unknown', trace: { events: [], edges: [] }, eventOrigins: new OriginArray(), edgeOrigins: new OriginArray(), problems };
@@ -165,6 +165,15 @@ export const MAX_LIST = 800;
  */
 export function safe(v: unknown, max = MAX_NAME): string {
   return cut(plainLabel(String(v)), max);
+}
+
+/**
+ * A file path for the terminal, as {@link safe} makes trace text but with its white-space controls
+ * shown too (a name holding a newline or a tab reads `a⟨U+000A⟩b`, not `a b`: two names must not
+ * print alike), cut to `max` characters.
+ */
+export function safePath(v: unknown, max = MAX_PATH): string {
+  return safe(String(v).replace(/[\t\n\v\f\r\u0085\u2028\u2029]/g, (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`), max);
 }
 
 /** `text` cut to `max` characters with `…(N more)`, N the characters left out; never inside a surrogate pair or a `⟨U+…⟩`. */
@@ -223,7 +232,7 @@ export function printProblems(file: string, loaded: Pick<LoadedTrace, 'problems'
   const lines: string[] = [];
   for (const p of loaded.problems) {
     if (p.severity === 'error') errors++;
-    lines.push(`${safe(p.file ?? file, MAX_PATH)}:${formatPosition(p.range.start)}: ${p.severity}: ${safe(p.message, MAX_MESSAGE)}`);
+    lines.push(`${safePath(p.file ?? file)}:${formatPosition(p.range.start)}: ${p.severity}: ${safe(p.message, MAX_MESSAGE)}`);
   }
   if (lines.length) writeLines(out, lines);
   return errors;

@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { traceToWrite } from '../trace/field-order';
 import { OUTPUT_FORMATS, writeTrace, type OutputFormat } from '../trace/write';
 import { escapeJsonControls } from '../trace/preview';
-import { errorCount, fail, loadOne, MAX_PATH, safe, type Command } from './common';
+import { type Command, errorCount, fail, loadOne, safePath } from './common';
 
 export const convert: Command = {
   usage: `otrace convert FILE --to ${OUTPUT_FORMATS.join('|')} [-o OUT]`,
@@ -26,7 +26,7 @@ export const convert: Command = {
     const to = values.to as OutputFormat | undefined;
     if (!to || !OUTPUT_FORMATS.includes(to)) fail(`--to must be one of ${OUTPUT_FORMATS.join(', ')}`);
     const out = values.o ?? values.output;
-    if (out !== undefined && sameFile(out, file)) fail(`-o ${safe(out, MAX_PATH)} is the trace being read; convert never writes over it`);
+    if (out !== undefined && sameFile(out, file)) fail(`-o ${safePath(out)} is the trace being read; convert never writes over it`);
     const one = loadOne(file);
     if (typeof one === 'number') return one;
     const text = escapeJsonControls(writeTrace(traceToWrite(one.loaded), to)); // same JSON values, nothing a terminal acts on

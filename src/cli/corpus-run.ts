@@ -10,7 +10,7 @@ import { escapeJsonControls } from '../trace/preview';
 import { originsOf } from '../trace/model';
 import { corpusRow, type CorpusRow } from './corpus-row';
 import { TABLES, traceTables, type TableName } from './corpus-tables';
-import { errorCount, fail, mappingFile, MAX_MESSAGE, MAX_PATH, safe, terminalLine, tryLoad, unreadable, useMapping } from './common';
+import { errorCount, fail, mappingFile, MAX_MESSAGE, safe, safePath, terminalLine, tryLoad, unreadable, useMapping } from './common';
 import { progressBar, traceFiles, type CorpusSummary } from './corpus';
 import { defaultJobs, canStartWorkers, runPool } from './pool';
 import { filesOfShard, parseShard, type Shard, type ShardBy } from './shard';
@@ -199,8 +199,8 @@ function warnAcrossShards(results: { name: string; children: string[] }[], all: 
   for (const r of results) {
     const away = r.children.filter((c) => byAbs.has(c) && !inShard.has(c));
     if (away.length === 0) continue;
-    const names = away.map((c) => safe(byAbs.get(c), MAX_PATH)).join(', ');
-    process.stderr.write(`otrace: ${terminalLine(`warning: ${safe(r.name, MAX_PATH)} pulls in ${names}, which another shard reads as a trace of its own: run the shards with --shard-by folder to keep them together`)}\n`);
+    const names = away.map((c) => safePath(byAbs.get(c))).join(', ');
+    process.stderr.write(`otrace: ${terminalLine(`warning: ${safePath(r.name)} pulls in ${names}, which another shard reads as a trace of its own: run the shards with --shard-by folder to keep them together`)}\n`);
   }
 }
 

@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { originsOf, type LoadedTrace } from '../trace/model';
 import { traceFilesUnder } from '../engine/trace-files';
-import { errorCount, EXIT, MAX_PATH, safe, terminalLine, tryLoad, unreadable } from './common';
+import { errorCount, EXIT, safe, safePath, terminalLine, tryLoad, unreadable } from './common';
 
 /** Names that are never traces (mapping files) and folders never searched. */
 const NOT_TRACE = /\.otrace-map\.json$|\.labels\.jsonl$/i; // mapping files and labels sidecars
@@ -158,7 +158,7 @@ export function corpusExit(summary: CorpusSummary, paths: string[]): number {
   for (const why of summary.unreadable_why) process.stderr.write(`otrace: ${terminalLine(why)}\n`);
   if (summary.traces === 0 && summary.unreadable.length === 0) {
     const skipped = summary.not_traces.length ? ` (${summary.not_traces.length} .json/.jsonl files of no known trace format)` : '';
-    process.stderr.write(`otrace: ${terminalLine(`no traces found in ${paths.map((p) => safe(p, MAX_PATH)).join(', ')}${skipped}`)}\n`);
+    process.stderr.write(`otrace: ${terminalLine(`no traces found in ${paths.map((p) => safePath(p)).join(', ')}${skipped}`)}\n`);
   }
   if (summary.unreadable.length) return EXIT.usage;
   return summary.traces === 0 || summary.with_errors > 0 ? EXIT.problems : EXIT.ok;

@@ -12,7 +12,7 @@
  */
 import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { fail, MAX_MESSAGE, MAX_PATH, safe, terminalLine, type Command } from './common';
+import { type Command, fail, MAX_MESSAGE, safe, safePath, terminalLine } from './common';
 import { corpusExit } from './corpus';
 import { runCorpus, runOptionsOf, RUN_ARGS, RUN_USAGE, type Columns, type JobResult, type JsonlRows } from './corpus-run';
 import { TABLES, TABLE_NAMES, type TableName } from './corpus-tables';
@@ -39,7 +39,7 @@ export const dataset: Command = {
       try {
         fd = values.output ? fs.openSync(values.output, 'w') : 1;
       } catch (err) {
-        fail(`cannot write ${safe(values.output, MAX_PATH)}: ${safe((err as Error).message, MAX_MESSAGE)}`);
+        fail(`cannot write ${safePath(values.output)}: ${safe((err as Error).message, MAX_MESSAGE)}`);
       }
     }
     // rows are kept per trace: a trace that a later parent pulls in is dropped with its rows
@@ -63,7 +63,7 @@ export const dataset: Command = {
       try {
         writeParquet(values.output!, TABLES[table], data, { 'otrace.table': table, ...(run.shard ? { 'otrace.shard': `${run.shard.index}/${run.shard.count}` } : {}) });
       } catch (err) {
-        fail(`cannot write ${safe(values.output, MAX_PATH)}: ${safe((err as Error).message, MAX_MESSAGE)}`);
+        fail(`cannot write ${safePath(values.output)}: ${safe((err as Error).message, MAX_MESSAGE)}`);
       }
     }
     const seconds = (Date.now() - started) / 1000;
@@ -74,7 +74,7 @@ export const dataset: Command = {
     ].filter(Boolean);
     const shard = run.shard ? ` of shard ${run.shard.index}/${run.shard.count}` : '';
     const human = labelled ? `, human labels from ${labelled} sidecar${labelled === 1 ? '' : 's'}` : '';
-    process.stderr.write(`otrace: ${terminalLine(`${rows} rows from ${summary.traces} traces${shard}${human} in ${seconds.toFixed(1)} s${values.output ? ` -> ${safe(values.output, MAX_PATH)}` : ''}${left.length ? ` (left out: ${left.join(', ')})` : ''}`)}\n`);
+    process.stderr.write(`otrace: ${terminalLine(`${rows} rows from ${summary.traces} traces${shard}${human} in ${seconds.toFixed(1)} s${values.output ? ` -> ${safePath(values.output)}` : ''}${left.length ? ` (left out: ${left.join(', ')})` : ''}`)}\n`);
     return corpusExit(summary, paths);
   },
 };

@@ -7,7 +7,7 @@
 import { analyzeTrace } from '../analysis';
 import { groupRuns, type GroupRun, type RunCluster, type RunGroups } from '../analysis/compare';
 import type { LoadedTrace } from '../trace/model';
-import { clipList, MAX_PATH, safe, safeJson, writeLines } from './common';
+import { clipList, safe, safeJson, safePath, writeLines } from './common';
 import { corpusExit, forEachTrace } from './corpus';
 import { eventWords } from './diff';
 
@@ -29,14 +29,14 @@ export function groupCommand(dir: string, json: boolean): number {
 export function groupLines(dir: string, g: RunGroups, traces: ReadonlyMap<string, LoadedTrace>): string[] {
   const ref = traces.get(g.reference);
   const lines = [
-    `${safe(dir, MAX_PATH)}: ${g.runs} run${g.runs === 1 ? '' : 's'}, ${g.clusters.length} cluster${g.clusters.length === 1 ? '' : 's'} by where they leave the reference run`,
-    `reference  ${safe(g.reference, MAX_PATH)} (${g.reference_basis})`,
+    `${safePath(dir)}: ${g.runs} run${g.runs === 1 ? '' : 's'}, ${g.clusters.length} cluster${g.clusters.length === 1 ? '' : 's'} by where they leave the reference run`,
+    `reference  ${safePath(g.reference)} (${g.reference_basis})`,
   ];
   // clusters say how runs of one task differ: runs of other tasks differ from the start
   const tasks = new Set([...traces.values()].map(taskKey).filter((k) => k !== undefined)).size;
   if (tasks > 1) lines.splice(1, 0, `note       these runs answer ${tasks} different tasks (by task id, else first prompt): runs of other tasks differ from their first step, so the clusters say little; group the runs of one task`);
   g.clusters.forEach((c, k) => {
-    lines.push(`cluster ${k + 1}: ${c.runs.length} run${c.runs.length === 1 ? '' : 's'} (${clipList(c.runs, (r) => safe(r, MAX_PATH))})`);
+    lines.push(`cluster ${k + 1}: ${c.runs.length} run${c.runs.length === 1 ? '' : 's'} (${clipList(c.runs, (r) => safePath(r))})`);
     lines.push(`  ${divergence(c, ref, traces.get(c.runs[0]))}`);
     lines.push(`  ended    ${tally(c.ended)}`);
     lines.push(`  outcome  ${tally(c.outcomes)}`);

@@ -13,7 +13,7 @@ import type { LoadedTrace } from '../trace/model';
 import { canonicalType, type TraceEvent } from '../trace/schema';
 import { TOKEN_KINDS, type TokenKind } from '../trace/tokens';
 import { formatSpan, type TimeUnit } from '../trace/units';
-import { fail, loadOne, MAX_MESSAGE, MAX_PATH, safe, safeJson, writeLines, type Command } from './common';
+import { type Command, fail, loadOne, MAX_MESSAGE, safe, safeJson, safePath, writeLines } from './common';
 import { groupCommand } from './diff-group';
 import { endedWords, noStopWords } from '../shared/stop-words';
 import { recordsFailure } from '../analysis/recorded-failure';
@@ -54,7 +54,7 @@ export interface DiffSide {
 
 /** The text lines of `otrace diff A B` (trace content made safe for the terminal, lists clipped). */
 export function diffLines(a: DiffSide, b: DiffSide, c: RunComparison): string[] {
-  const lines = [`A  ${safe(a.file, MAX_PATH)} (${safe(c.a.format)}, ${count(c.a.events, 'event')})`, `B  ${safe(b.file, MAX_PATH)} (${safe(c.b.format)}, ${count(c.b.events, 'event')})`];
+  const lines = [`A  ${safePath(a.file)} (${safe(c.a.format)}, ${count(c.a.events, 'event')})`, `B  ${safePath(b.file)} (${safe(c.b.format)}, ${count(c.b.events, 'event')})`];
   if (c.a.task && c.a.task === c.b.task) lines.push(`task       ${safe(c.a.task, 300)}`);
   else lines.push(`task       A: ${c.a.task ? safe(c.a.task, 300) : 'not found'}`, `           B: ${c.b.task ? safe(c.b.task, 300) : 'not found'}`);
   lines.push(...divergenceLines(a, b, c));
@@ -128,7 +128,7 @@ function nextWords(side: DiffSide, other: DiffSide, c: RunComparison, d: Differe
 /** `FILE:LINE` of an event (its own file when it came from another one, a sub-agent file), else `event #N`. */
 function where(side: DiffSide, index: number): string {
   const o = side.loaded.eventOrigins.get(index);
-  return o ? `${safe(o.file ?? side.file, MAX_PATH)}:${o.range.start.line + 1}` : `event #${index + 1}`;
+  return o ? `${safePath(o.file ?? side.file)}:${o.range.start.line + 1}` : `event #${index + 1}`;
 }
 
 /** An event in words: `tool call Bash: npm test`, `tool result Bash (failed): exit 1 …`, `message user: Work on…`, `stop: task_complete`. */

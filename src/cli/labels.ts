@@ -14,7 +14,7 @@ import { openInferenceAnnotations, otelEvaluationLogs, type LabelsOfTrace } from
 import { judgeRecordedLabels, recordedLabelCount } from '../analysis/labels/recorded';
 import { sidecarPath } from '../analysis/labels/sidecar';
 import { escapeJsonControls } from '../trace/preview';
-import { fail, MAX_MESSAGE, MAX_PATH, safe, safeJson, terminalLine, type Command } from './common';
+import { type Command, fail, MAX_MESSAGE, safe, safeJson, safePath, terminalLine } from './common';
 import { corpusExit, forEachTrace, traceFiles } from './corpus';
 import { sidecarOf } from './sidecar-labels';
 
@@ -36,7 +36,7 @@ export const labels: Command = {
     // export: only traces with a sidecar are read; agreement reads every trace for the labels it records
     const files = traceFiles(paths).filter((f) => action === 'agreement' || fs.existsSync(sidecarPath(f.file)));
     const noLabels = () => {
-      const where = paths.map((p) => safe(p, MAX_PATH)).join(', ');
+      const where = paths.map((p) => safePath(p)).join(', ');
       process.stderr.write(`otrace: ${terminalLine(`no labels found: no trace under ${where} has a .labels.jsonl file next to it${action === 'agreement' ? ' or labels recorded in it (Who&When mistake_step, MAST mast_annotation)' : ''}`)}\n`);
       return 1;
     };
@@ -77,9 +77,9 @@ export const labels: Command = {
         if (values.output) fs.writeFileSync(values.output, text);
         else process.stdout.write(text);
       } catch (err) {
-        fail(`cannot write ${safe(values.output, MAX_PATH)}: ${safe((err as Error).message, MAX_MESSAGE)}`);
+        fail(`cannot write ${safePath(values.output)}: ${safe((err as Error).message, MAX_MESSAGE)}`);
       }
-      process.stderr.write(`otrace: ${terminalLine(`${fromSidecars} labels from ${done.length} traces as ${format === 'otel' ? 'OTel gen_ai.evaluation.result log records' : 'OpenInference span annotations'}${values.output ? ` -> ${safe(values.output, MAX_PATH)}` : ''}${notes ? ` (${notes})` : ''}`)}\n`);
+      process.stderr.write(`otrace: ${terminalLine(`${fromSidecars} labels from ${done.length} traces as ${format === 'otel' ? 'OTel gen_ai.evaluation.result log records' : 'OpenInference span annotations'}${values.output ? ` -> ${safePath(values.output)}` : ''}${notes ? ` (${notes})` : ''}`)}\n`);
       return corpusExit(summary, paths);
     }
     // people's labels and the benchmarks' are two tables: a team's judgement is not a dataset's

@@ -6,7 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { OPEN_REQUEST_PATH, openTarget, OpenTargetError, resolveArg } from '../engine/open-target';
-import { MAX_PATH, safe, terminalLine, type Command } from './common';
+import { type Command, safePath, terminalLine } from './common';
 
 /** The link the extension's URI handler (src/host/open-uri.ts) opens. */
 export function openUri(file: string): string {
@@ -42,7 +42,7 @@ export const open: Command = {
     if (hasDesktopCode()) {
       const r = spawnSync('code', ['--open-url', openUri(trace)], { stdio: 'inherit' });
       if (r.status === 0) {
-        process.stdout.write(`opening ${safe(trace, MAX_PATH)} in VS Code (the otrace extension must be installed there)\n`);
+        process.stdout.write(`opening ${safePath(trace)} in VS Code (the otrace extension must be installed there)\n`);
         return 0;
       }
     }

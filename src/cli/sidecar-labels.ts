@@ -8,7 +8,7 @@ import { attachLabels, type Attachment } from '../analysis/labels/attach';
 import { readSidecar, sidecarPath } from '../analysis/labels/sidecar';
 import { traceTargets } from '../analysis/labels/targets';
 import { formatPosition, type LoadedTrace } from '../trace/model';
-import { MAX_MESSAGE, MAX_PATH, safe, writeLines } from './common';
+import { MAX_MESSAGE, safe, safePath, writeLines } from './common';
 
 /** A trace's sidecar read and attached, with its path; undefined when the trace has none. */
 export interface SidecarOfTrace extends Attachment {
@@ -31,12 +31,12 @@ export function sidecarOf(file: string, loaded: LoadedTrace, err: { write(text: 
     text = fs.readFileSync(at, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    writeLines(err, [`${safe(at, MAX_PATH)}: error: cannot read the labels: ${safe((e as Error).message, MAX_MESSAGE)}`]);
+    writeLines(err, [`${safePath(at)}: error: cannot read the labels: ${safe((e as Error).message, MAX_MESSAGE)}`]);
     return undefined;
   }
   const read = readSidecar(text);
   const attachment = attachLabels(read.labels, traceTargets(loaded));
   const problems = [...read.problems, ...attachment.problems].sort((a, b) => a.range.start.line - b.range.start.line);
-  if (problems.length) writeLines(err, problems.map((p) => `${safe(at, MAX_PATH)}:${formatPosition(p.range.start)}: ${p.severity}: ${safe(p.message, MAX_MESSAGE)}`));
+  if (problems.length) writeLines(err, problems.map((p) => `${safePath(at)}:${formatPosition(p.range.start)}: ${p.severity}: ${safe(p.message, MAX_MESSAGE)}`));
   return { ...attachment, problems, path: at, invalid: read.problems.length };
 }

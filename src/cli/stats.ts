@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { traceStats, type TraceStats } from '../trace/stats';
 import { formatTotals } from '../trace/tokens';
 import { formatAt, formatSpan, type TimeUnit } from '../trace/units';
-import { clipList, fail, loadOne, MAX_PATH, num, safe, safeJson, writeLines, type Command } from './common';
+import { clipList, type Command, fail, loadOne, num, safe, safeJson, safePath, writeLines } from './common';
 
 export const stats: Command = {
   usage: 'otrace stats FILE [--json]',
@@ -26,7 +26,7 @@ export const stats: Command = {
 /** The text lines of `otrace stats FILE` (trace content made safe for the terminal, lists clipped). */
 export function statsLines(file: string, s: TraceStats): string[] {
   return [
-    `${safe(file, MAX_PATH)}`,
+    `${safePath(file)}`,
     `  format     ${safe(s.format)}`,
     `  events     ${s.events} (${clipList(Object.entries(s.by_type), ([t, n]) => `${safe(t)} ${n}`)})`,
     `  edges      ${s.edges}`,

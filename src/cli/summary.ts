@@ -11,7 +11,7 @@ import { withLaneLabels } from '../engine/lane-labels';
 import type { LoadedTrace } from '../trace/model';
 import { formatUsage } from '../trace/tokens';
 import { formatSpan } from '../trace/units';
-import { clipList, fail, loadOne, MAX_MESSAGE, MAX_PATH, safe, safeJson, writeLines, type Command } from './common';
+import { clipList, type Command, fail, loadOne, MAX_MESSAGE, safe, safeJson, safePath, writeLines } from './common';
 import { priceCall } from './prices';
 import { endedWords, noStopWords } from '../shared/stop-words';
 import { failedCallWords } from '../shared/failed-call-words';
@@ -58,7 +58,7 @@ function agentsCount(s: RunSummary): string {
 export function summaryLines(file: string, s: RunSummary): string[] {
   const e = s.ended;
   const lines = [
-    safe(file, MAX_PATH),
+    safePath(file),
     `task       ${s.task ? safe(s.task, SHOWN_TEXT) : 'not found (no recorded task, no user prompt)'}`,
     `ended      ${!e ? 'no events' : !e.recorded ? `${noStopWords(e.unended)}${e.text ? `; the agent's last words: ${safe(e.text, SHOWN_TEXT)}` : ''}` : `${safe(endedWords(e.scope, e.reason))}${e.text ? `: ${safe(e.text, SHOWN_TEXT)}` : ''}`}`,
     `outcome    ${s.outcome ? `${s.outcome.status} (${safe(s.outcome.source)})` : 'not recorded'}`,

@@ -5,7 +5,7 @@
  */
 import { loadTraceColumnsFile } from '../trace/load-file';
 import type { Problem } from '../trace/model';
-import { EXIT, fail, mappingFile, MAX_PATH, printProblems, safe, terminalLine, tryLoad, unreadable, type Command } from './common';
+import { type Command, EXIT, fail, mappingFile, printProblems, safePath, terminalLine, tryLoad, unreadable } from './common';
 
 /** What validate needs of a file: its format, problems and number of events; or the error that kept it from being read. */
 function check(file: string): { format: string; problems: Problem[]; events: number } | { error: unknown } {
@@ -36,7 +36,7 @@ export const validate: Command = {
       }
       const errors = printProblems(file, loaded, process.stdout);
       if (errors > 0) failed++;
-      else process.stderr.write(`${safe(file, MAX_PATH)}: ok (${loaded.format}, ${loaded.events} events)\n`);
+      else process.stderr.write(`${safePath(file)}: ok (${loaded.format}, ${loaded.events} events)\n`);
     }
     return unread > 0 ? EXIT.usage : failed > 0 ? EXIT.problems : EXIT.ok;
   },

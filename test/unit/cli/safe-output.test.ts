@@ -4,9 +4,11 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { safe } from '../../../src/cli/common';
+import { safe, safePath } from '../../../src/cli/common';
 import { fixturePath } from '../helpers';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
@@ -35,3 +37,14 @@ for (const args of [['validate'], ['stats'], ['stats', '--json'], ['analyze'], [
     if (args.includes('--json')) JSON.parse(r.stdout); // still valid JSON
   });
 }
+
+test('a file name with a newline or a tab prints them as ⟨U+…⟩: two names never read alike ("new line" and "new\\nline")', () => {
+  assert.equal(safePath('runs/new\nline\t1.jsonl'), 'runs/new⟨U+000A⟩line⟨U+0009⟩1.jsonl');
+  assert.equal(safePath('new line.jsonl'), 'new line.jsonl');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-names-'));
+  const file = path.join(dir, 'new\nline.otrace.jsonl');
+  fs.writeFileSync(file, '{"id":"a","t":0,"type":"message","agent":"x","content":"hi"}\n');
+  const r = spawnSync(process.execPath, [CLI, 'summary', file], { encoding: 'utf8' });
+  assert.equal(r.stdout.split('\n')[0], `${dir}/new⟨U+000A⟩line.otrace.jsonl`);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
