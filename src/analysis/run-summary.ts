@@ -184,7 +184,11 @@ export function runSummary(loaded: LoadedTrace, analysis: Analysis, options: Sum
 function failureText(e: TraceEvent): string {
   const { error, exit_code: exitCode } = e as { error?: unknown; exit_code?: unknown };
   if (typeof error === 'string' && error.trim() !== '') return error;
-  if (typeof e.content === 'string' && e.content.trim() !== '') return e.content;
+  if (typeof e.content === 'string' && e.content.trim() !== '') {
+    // a background task's outcome as the harness notifies it (Claude Code): its summary, not its XML
+    const summary = e.content.includes('<task-notification>') ? /<summary>([\s\S]*?)<\/summary>/.exec(e.content)?.[1]?.trim() : undefined;
+    return summary || e.content;
+  }
   return typeof exitCode === 'number' && exitCode !== 0 ? `exit code ${exitCode}` : 'failed';
 }
 

@@ -294,3 +294,9 @@ test('a file cut off inside a record: the summary says how the run ended is not 
   const whole = loadTrace(text.slice(0, text.indexOf('\n', text.length / 2) + 1), 'subagent.jsonl');
   assert.equal(runSummary(whole, analyzeTrace(whole)).ended?.unended, undefined, 'a file that ends on a whole line is not cut off');
 });
+
+test("a background task's failure is said by its notification's summary, not its XML", () => {
+  const loaded = load(fixturePath('cases', '28-cc-background-task-notifications', '0f1e2d3c-0000-4000-8000-00000000c028.jsonl'));
+  const s = runSummary(loaded, analyzeTrace(loaded));
+  assert.equal(s.failed_calls?.first.error, 'Background command "Full build" failed with exit code 2');
+});
