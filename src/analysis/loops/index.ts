@@ -64,8 +64,11 @@ export function* loopSteps(index: TraceIndex, options: LoopOptions, clock: Pause
   }
   if (clock.due()) yield* clock.pause();
   const inSequence = new Set<number>();
+  const toolLoopOf = new Map<number, number>();
+  toolLoops.forEach((l, k) => l.members.forEach((i) => toolLoopOf.set(i, k)));
   for (const l of repeatedSequences(index, maxPeriod)) {
     if (l.members.every((i) => inToolLoop.has(i) || inPingPong.has(i) || index.types[i] === 'tool_result')) continue;
+    if (wrapsToolLoop(index, l, toolLoopOf)) continue;
     for (const i of l.members) inSequence.add(i);
     loops.push(finishLoop(index, l, lastNew));
   }
@@ -84,4 +87,23 @@ export function* loopSteps(index: TraceIndex, options: LoopOptions, clock: Pause
   }
   loops.sort((a, b) => (index.pos.get(a.events[0]) ?? 0) - (index.pos.get(b.events[0]) ?? 0));
   return loops;
+}
+
+/**
+ * True when a repeated sequence is a repeated tool call with what the agent said around each call
+ * ("Let me try again."): its tool calls all belong to one repeated-call loop, one call or more per
+ * repetition. One loop, one finding: the call's, whose evidence (same arguments, same result) is the stronger.
+ * @param toolLoopOf position -> the repeated-call loop it is a member of.
+ */
+function wrapsToolLoop(index: TraceIndex, seq: RawLoop, toolLoopOf: ReadonlyMap<number, number>): boolean {
+  let loop = -1;
+  let calls = 0;
+  for (const i of seq.members) {
+    if (index.types[i] !== 'tool_call') continue;
+    const k = toolLoopOf.get(i);
+    if (k === undefined || (loop !== -1 && k !== loop)) return false;
+    loop = k;
+    calls++;
+  }
+  return loop !== -1 && calls >= seq.repetitions;
 }

@@ -110,3 +110,14 @@ test('a repeated read of a long path is named by its file: the front of the path
   assert.match(messages[0], /^Read "…\/.*\/lib\/spotter\/scanner\.ex" called 2 times/);
   assert.match(messages[1], /^Read "…\/.*\/lib\/spotter\/watcher\.ex" called 2 times/);
 });
+
+test('one loop, one finding: a repeated call with the same words around each call is the call\'s loop, not also a repeated sequence', () => {
+  const events: Parameters<typeof traceOf>[0] = [{ id: 'u', type: 'message', agent: 'user', from: 'user', content: 'build the project' }];
+  for (let k = 0; k < 4; k++) {
+    events.push({ id: `c${k}`, type: 'tool_call', agent: 'main', tool: 'bash', content: 'npm run build', tokens: 15 });
+    events.push({ id: `r${k}`, type: 'tool_result', agent: 'main', tool: 'bash', content: "error TS2304: Cannot find name 'foo'. exit 2", is_error: true } as (typeof events)[number]);
+    events.push({ id: `m${k}`, type: 'message', agent: 'main', content: 'Let me try building again.', tokens: 8 });
+  }
+  const loops = analyzeTrace(traceOf(events)).loops;
+  assert.deepEqual(loops.map((l) => [l.kind, l.events[0], l.repetitions]), [['repeated_tool_call', 'c0', 4]]);
+});
