@@ -177,7 +177,12 @@ export function findBlame(index: TraceIndex, outcome: Outcome, options: BlameOpt
       // largest summed share (nested: 65.6% against 59.0%, docs/analysis.md), which many small steps of a busy agent can win
       blame.agentShare = Number((scores.agents.find((a) => a.agent === step.agent)?.share ?? 0).toPrecision(3));
       blame.p = Number(scores.p[scores.best].toPrecision(3)); // 3 significant digits: toFixed(3) gave 0 for the most likely of 5,000 steps
-      if (steps.length > 1) blame.message += `. Share of the blame by agent: ${agentShares(scores.agents)}`;
+      if (steps.length > 1) {
+        const top = scores.agents[0];
+        // a larger share of another agent reads as a contradiction unless said: it is spread over its many steps
+        const spread = top && top.agent !== step.agent ? ` (${top.agent}'s is spread over its steps; the single most likely step names the decisive agent more often, cross-validated on Who&When: docs/analysis.md)` : '';
+        blame.message += `. Share of the blame by agent: ${agentShares(scores.agents)}${spread}`;
+      }
       return blame;
     }
   }
