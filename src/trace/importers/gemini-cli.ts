@@ -35,7 +35,8 @@
  * - a turn ends (a `stop` with `scope: "turn"`, never a verdict on the run) where the model hands
  *   back to the user: before each user message after the first and at the end of the file, when
  *   the turn's last message is a `gemini` answer with no tool calls (reason task_complete) or an
- *   `error` (reason error; budget_exhausted for quota / rate limits);
+ *   `error` (reason error; budget_exhausted for quota / rate limits) or the `info` "Request
+ *   cancelled." (reason user_abort, decided by the user: Esc);
  * - the record's fields -> `metadata.gemini_cli`.
  * - sub-agents: with file access, each call's `agentId` file (`chats/<session id>/<agentId>.jsonl`) is read
  *   into its own lane, the call its `spawn` and the sub-agent's last answer a `return` (./gemini-subagents.ts);
@@ -63,6 +64,8 @@ type Json = Record<string, unknown>;
 
 /** Message types the recording service writes (chatRecordingTypes.ts `ConversationRecordExtra`). */
 const MESSAGE_TYPES = new Set(['user', 'gemini', 'info', 'error', 'warning']);
+/** The info row Gemini CLI writes when the user cancels a request (Esc). */
+const CANCELLED = /^\s*request cancelled\.?\s*$/i;
 
 /** Tool call statuses that end a call (scheduler/types.ts `CoreToolCallStatus`). */
 const FINISHED = new Set(['success', 'error', 'cancelled']);
@@ -307,6 +310,8 @@ export class SessionReader implements LaneRead {
       if (type === 'error') ev.error = text || 'error';
       const eid = this.add(ev, t, origin);
       if (type === 'error') this.last = { id: eid, t, origin, reason: BUDGET_ERROR.test(text) ? 'budget_exhausted' : 'error', detail: 'the turn ended on an error', text };
+      // the user pressed Esc: Gemini CLI writes "Request cancelled." and the turn ends there, the user's doing
+      else if (type === 'info' && CANCELLED.test(text)) this.last = { id: eid, t, origin, reason: 'user_abort', detail: 'the user cancelled the request', text };
       return;
     }
     const ev: Json = { id, type: 'message', agent: this.lane, from: this.lane };
@@ -372,7 +377,7 @@ export class SessionReader implements LaneRead {
     const l = this.last;
     this.last = undefined;
     if (!l?.reason) return;
-    const ev: Json = { id: `${l.id}:turn_end`, type: 'stop', agent: this.lane, reason: l.reason, decided_by: l.reason === 'task_complete' ? this.lane : 'harness', detail: l.detail, scope: 'turn', causes: [l.id] };
+    const ev: Json = { id: `${l.id}:turn_end`, type: 'stop', agent: this.lane, reason: l.reason, decided_by: l.reason === 'task_complete' ? this.lane : l.reason === 'user_abort' ? 'user' : 'harness', detail: l.detail, scope: 'turn', causes: [l.id] };
     setContent(ev, l.text);
     const sid = this.add(ev, l.t, l.origin);
     this.out.edge(l.id, sid, 'causal');

@@ -24,7 +24,7 @@ test('Gemini CLI session JSONL: one lane, prompts, answers with thoughts and tok
   assert.equal(l.format, 'gemini-cli');
   assert.equal(l.trace.trace_id, '3c1f9a2e-5b7d-4e21-9a0c-6f2d8b4e1a73');
   assert.deepEqual([...new Set(l.trace.events.map((e) => e.agent))], ['gemini']);
-  assert.deepEqual(traceStats(l).by_type, { message: 9, tool_call: 3, tool_result: 3, stop: 2 });
+  assert.deepEqual(traceStats(l).by_type, { message: 9, tool_call: 3, tool_result: 3, stop: 3 });
   const first = byId(l, 'b2e1d8f3-1c2f-4d66-9a8b-2f3e4d5c6b02') as Record<string, unknown>;
   // written twice (tokens came after the tool call): the second line wins, one event
   assert.equal(line(l, 'b2e1d8f3-1c2f-4d66-9a8b-2f3e4d5c6b02'), 5);
@@ -54,11 +54,13 @@ test('Gemini CLI session JSONL: tool calls with results, a failure and a cancell
   assert.deepEqual([cancelled.cancelled, cancelled.error], [true, '[Operation Cancelled] Reason: User cancelled the operation.']);
 });
 
-test('Gemini CLI session JSONL: turn ends after an answer and after an error, info and error as harness meta', () => {
+test('Gemini CLI session JSONL: turn ends after an answer, a cancelled request (the user\'s) and an error, info and error as harness meta', () => {
   const l = load(JSONL);
   const stops = l.trace.events.filter((e) => e.type === 'stop').map((e) => [e.id, e.reason, (e as Record<string, unknown>).scope, e.decided_by]);
   assert.deepEqual(stops, [
     ['d4a3f0b5-3e4b-4f88-9cad-4b5a6f7e8d04:turn_end', 'task_complete', 'turn', 'gemini'],
+    // "Request cancelled." (the user pressed Esc during the edit): the user ended that turn
+    ['18e7d4f9-7c8f-4dcc-9ae1-8f9e0d1c2b08:turn_end', 'user_abort', 'turn', 'user'],
     // the quota error ends the last turn; a limit, not a failure of the agent
     ['3a09f6b1-9e0b-4fee-9c03-0b1a2f3e4d10:turn_end', 'budget_exhausted', 'turn', 'harness'],
   ]);
@@ -68,7 +70,7 @@ test('Gemini CLI session JSONL: turn ends after an answer and after an error, in
   assert.deepEqual([info.kind, info.from, info.role, info.error], ['meta', 'harness', 'info', undefined]);
   const err = byId(l, '3a09f6b1-9e0b-4fee-9c03-0b1a2f3e4d10') as Record<string, unknown>;
   assert.deepEqual([err.kind, err.from, err.error], ['meta', 'harness', '[API Error: You have exhausted your daily quota on this model.]']);
-  // the cancelled edit's turn had no answer: no turn end before the next prompt
+  // every stop of a session is a turn's end
   assert.equal(l.trace.events.filter((e) => e.type === 'stop' && (e as Record<string, unknown>).scope !== 'turn').length, 0);
 });
 
