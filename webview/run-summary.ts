@@ -7,7 +7,7 @@
 import type { GraphRunBrief } from '../src/shared/protocol';
 import { plainLabel } from '../src/shared/untrusted-text';
 import { failedCallWords } from '../src/shared/failed-call-words';
-import { stopReasonWords } from '../src/shared/stop-words';
+import { noStopWords, stopReasonWords } from '../src/shared/stop-words';
 import { agentCountWords, compactionsIn } from '../src/shared/agent-words';
 import { formatLength } from './axis';
 
@@ -33,7 +33,7 @@ const TURN_CUT: Record<string, string> = {
 /** The words for how the run ended, e.g. `turn ended: handed back to the user`, `turn ended by an error`. */
 export function endedWords(ended: GraphRunBrief['ended']): string {
   if (!ended) return 'no stop recorded';
-  if (!ended.recorded) return 'no stop in the file: it ends after its last event';
+  if (!ended.recorded) return noStopWords(ended.unended);
   const reason = stopReasonWords(ended.scope, ended.reason);
   if (ended.scope === 'turn') return TURN_CUT[ended.reason] ?? 'turn ended: handed back to the user';
   if (ended.scope === 'phase') return `a phase ended (${reason})`;
