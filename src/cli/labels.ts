@@ -58,8 +58,9 @@ export const labels: Command = {
         const index = new TraceIndex(loaded);
         try {
           const analysis = analyzeIndex(index, { outcome });
-          recorded += own;
-          return { of, people: judgeLabels(analysis, side?.attached ?? []), inTrace: judgeRecordedLabels(analysis, { metadata: loaded.trace.metadata, indexOf: (id) => indexOfId(loaded.trace.events, id) }) };
+          const inTrace = judgeRecordedLabels(analysis, { metadata: loaded.trace.metadata, indexOf: (id) => indexOfId(loaded.trace.events, id) });
+          recorded += inTrace.length;
+          return { of, people: judgeLabels(analysis, side?.attached ?? []), inTrace };
         } finally {
           index.free();
         }
