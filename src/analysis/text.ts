@@ -274,13 +274,19 @@ const NEGATED = /\b(?:not|no|never|nothing|cannot|unable|fail(?:s|ed|ing|ure)?|e
 
 /**
  * True when one sentence of `text` (its prose: fenced code left out) says the work succeeded with no
- * negation or failure in the same sentence ("Done!", "All tests pass."; not "The tests still fail",
- * "I could not get it to pass").
+ * negation or failure in the same sentence, and no sentence of it reports a failure ("Done!", "All
+ * tests pass."; not "The tests still fail", "I could not get it to pass", "Done. But 2 tests fail.").
  */
 export function claimsSuccess(text: string): boolean {
-  for (const sentence of withoutFencedCode(text).slice(0, 4000).split(/(?<=[.!?])\s+|\n+/)) if (SUCCESS_WORDS.test(sentence) && !NEGATED.test(sentence)) return true;
+  const prose = withoutFencedCode(text).slice(0, 4000);
+  // a message that also says something fails claims nothing ("Done. But the tests still fail.")
+  if (FAILURE_REPORT.test(prose)) return false;
+  for (const sentence of prose.split(/(?<=[.!?])\s+|\n+/)) if (SUCCESS_WORDS.test(sentence) && !NEGATED.test(sentence)) return true;
   return false;
 }
+
+/** Words that report a failure anywhere in a message: it is no claim of success, whatever else it says. */
+const FAILURE_REPORT = /\b(?:fail(?:s|ed|ing|ure|ures)?|broken|unable|cannot|can't|couldn't|didn't|doesn't|isn't|aren't|won't)\b/i;
 
 /** Text that reports an error (a failed command, a traceback, an exit code other than 0). */
 export const ERROR_TEXT =

@@ -143,7 +143,7 @@ test('3.2 verification: the last check failed and the agent then said it succeed
     ['The build succeeded.', 'run_shell_command', 'make', 'make: *** [all] Error 2'],
   ])
     assert.deepEqual(run(claim, tool, command, output).verification.map((v) => [v.kind, v.event, v.evidence_events]), [['failing_check_ignored', 'r', ['m']]], claim);
-  for (const admitted of ['The tests still fail; I could not fix the last one.', 'One test is failing: the fix did not work.', 'I was unable to get the build to pass.'])
+  for (const admitted of ['The tests still fail; I could not fix the last one.', 'One test is failing: the fix did not work.', 'I was unable to get the build to pass.', 'Done. But two tests still fail.'])
     assert.deepEqual(run(admitted).verification, [], admitted);
 });
 
