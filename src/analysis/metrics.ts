@@ -10,7 +10,8 @@
  * - Critical path: the chain of inputs, waits included, that ends where the run ends (the latest
  *   finish): from the first event to the last, through the orchestrator's wait for its last return
  *   and the final aggregate. A link u -> v only orders work when v starts after u's work ends, so
- *   calls an agent issued in parallel stay parallel.
+ *   calls an agent issued in parallel stay parallel; an event that waited for none of its inputs goes
+ *   on from the chain of the one it started beside, up to its own start.
  * - Parallelism = Σ over lanes of the lane's busy time / wall time (busy-time.ts): a lane's busy
  *   time is the union of its events' busy intervals (latency + work), nested or overlapping spans
  *   of one lane counted once and a span's time spent waiting on its children left out; wall time
@@ -166,10 +167,22 @@ function chainsOf(index: TraceIndex, own: Float64Array, start: Float64Array, end
     const t = index.events[v].t;
     let latest = -Infinity;
     let best = 0;
+    // an input still running when v started (a call issued beside it): its chain up to v's start, used only when v waited for none
+    let open = -1;
+    let openReach = 0;
     for (let q = index.inStart[v]; q < index.inStart[v + 1]; q++) {
       const u = index.linkU[index.inLinks[q]];
       // v did not wait for u to finish: u's work is not on v's chain (parallel calls, temporal order)
-      if (seconds && t < finish[u] - 1e-9) continue;
+      if (seconds && t < finish[u] - 1e-9) {
+        // the chain to u's start and on to v's (cp[u] - own[u] + t - t_u): a second call issued while
+        // the first runs does not start a chain of its own (a one-lane run's path spans the run)
+        const reach = cp[u] + t - finish[u];
+        if (open === -1 || reach > openReach) {
+          open = u;
+          openReach = reach;
+        }
+        continue;
+      }
       // the critical input is the one v waited for last (latest finish; the heavier chain on ties)
       const reach = cp[u] + (seconds ? t - finish[u] : 0);
       const later = seconds ? finish[u] > latest + 1e-9 : reach > best;
@@ -179,6 +192,10 @@ function chainsOf(index: TraceIndex, own: Float64Array, start: Float64Array, end
         via[v] = u;
       }
       latest = Math.max(latest, finish[u]);
+    }
+    if (via[v] === -1 && open !== -1) {
+      best = Math.max(0, openReach);
+      via[v] = open;
     }
     total += own[v] + (seconds && latest > -Infinity ? Math.max(0, t - latest) : 0);
     start[v] = seconds && latest > -Infinity && latest < t ? latest : t;

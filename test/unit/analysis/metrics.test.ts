@@ -141,3 +141,20 @@ test('the critical path made in parts (65,536 events each) is the one chain thro
   assert.equal(m.critical_path, 2 * n - 1);
   assert.equal(m.parallelism, 1);
 });
+
+test('a call issued while the one before it runs does not start the critical path anew: a one-lane run with calls side by side has a path as long as the run', () => {
+  const m = analyzeTrace(
+    traceOf([
+      { id: 'u', type: 'message', agent: 'user', from: 'user', to: 'main', content: 'check both services', t: 0 },
+      { id: 'm', type: 'message', agent: 'main', content: 'checking both', t: 1, duration_s: 1 },
+      { id: 'c1', type: 'tool_call', agent: 'main', tool: 'curl', content: 'service a', t: 2 },
+      { id: 'c2', type: 'tool_call', agent: 'main', tool: 'curl', content: 'service b', t: 2.01 },
+      { id: 'r1', type: 'tool_result', agent: 'main', tool: 'curl', content: 'a up', t: 30 },
+      { id: 'r2', type: 'tool_result', agent: 'main', tool: 'curl', content: 'b up', t: 31 },
+      { id: 'a', type: 'message', agent: 'main', content: 'both are up', t: 40, duration_s: 2 },
+    ]),
+  ).metrics;
+  assert.equal(m.wall_time, 42);
+  assert.equal(m.critical_path, 42, `path ${m.critical_path_events.join(' → ')}`);
+  assert.deepEqual(m.critical_path_events.slice(0, 3), ['u', 'm', 'c1']);
+});

@@ -56,7 +56,7 @@ test('otrace analyze: credit and scores with two decimals, credit that prints as
   const lines = analysisLines(file, analysed(file), () => 'FILE:1');
   const line = (head: string) => lines.find((l) => l.trimStart().startsWith(head))!;
   assert.equal(line('credit').trim(), 'credit     none (no outcome recorded); share of the result by agent main 97%, Explore:a93ccab 3%');
-  assert.equal(line('metrics').trim(), 'metrics    2 spawns (at most 2 by one agent, 1 level deep), parallelism 1.00 (lanes busy 2506.388 s / wall 2506.388 s; critical path 2501.529 s), messages between agents carry 85% of the tokens');
+  assert.equal(line('metrics').trim(), 'metrics    2 spawns (at most 2 by one agent, 1 level deep), parallelism 1.00 (lanes busy 2506.388 s / wall 2506.388 s; critical path 2506.388 s), messages between agents carry 85% of the tokens');
   const demo = path.join(__dirname, '..', '..', '..', 'samples', 'demo.otrace.jsonl');
   const demoLines = analysisLines(demo, analysed(demo), () => 'FILE:1');
   for (const head of ['credit', 'V_stop', 'metrics']) {
