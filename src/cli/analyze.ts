@@ -11,6 +11,7 @@ import { analyzeCorpus } from './analyze-corpus';
 import { runOptionsOf, RUN_ARGS, RUN_USAGE } from './corpus-run';
 import { formatSpan } from '../trace/units';
 import { creditWorthShowing, formatCredit, shareWords } from '../shared/credit-words';
+import { withoutStopLead } from '../shared/stop-words';
 import { clipList, type Command, fail, loadOne, MAX_MESSAGE, safe, safeJson, safePath, writeLines } from './common';
 
 const FINDING_LABEL: Record<string, string> = { stop: 'stop', loop: 'loop', blame: 'blame', best_stop: 'best stop', verification: 'verify' };
@@ -50,14 +51,6 @@ export function analysisLines(file: string, a: Analysis, recordOf: (i: number) =
   return a.traces
     ? [`${safePath(file)}`, `  traces     ${a.traces.length} (each analysed on its own)`, ...a.traces.flatMap((t) => [`  trace ${safe(t.trace_id)} (${t.events} events)`, ...summary(t, recordOf, '    ')])]
     : [`${safePath(file)}`, ...summary(a, recordOf, '  ')];
-}
-
-/**
- * A stop's message without the words that name the stop (`turn ended (handed back): `, `sound stop
- * (task_complete): `): its mark before it says them already. Messages that start otherwise are kept.
- */
-function withoutStopLead(message: string): string {
-  return message.replace(/^(?:sound )?(?:turn ended|phase ended|stop|end of trace)(?: \([^)]*\))?: /, '');
 }
 
 /** The readable lines of one analysis (a file's, or one trace's), each starting with `pad`. */

@@ -39,3 +39,12 @@ export function noStopWords(unended?: 'cut off' | 'in progress'): string {
   if (unended === 'in progress') return 'not yet: the file is still being written';
   return 'no stop in the file: it ends after its last event';
 }
+
+/**
+ * A stop's message without the words that name the stop (`turn ended (handed back): `, `sound stop
+ * (task_complete): `), for a view that shows its mark or label just before it (otrace analyze, the
+ * hover): said twice, they read as a stutter. Messages that start otherwise are kept.
+ */
+export function withoutStopLead(message: string): string {
+  return message.replace(/^(?:sound )?(?:turn ended|phase ended|stop|end of trace)(?: \([^)]*\))?: /, '');
+}

@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { PREVIEW_CHARS, type EventInfo } from '../../engine/query-types';
+import { withoutStopLead } from '../../shared/stop-words';
 import { joinMarkdown, markdownText, type MarkdownText } from '../../shared/untrusted-text';
 import { hoverFigures } from './hover-text';
 import { commandLink, preview } from './markdown';
@@ -54,7 +55,7 @@ function hoverMarkdown(trace: string, e: EventInfo, people: readonly SessionLabe
   }
   const analysis: MarkdownText[] = [];
   if (e.credit) analysis.push(markdownText`${e.credit.text}: ${e.credit.basis}`);
-  for (const f of e.findings) analysis.push(joinMarkdown([markdownText`**${f.label}**: ${preview(f.message, 300)}`, commandLink('Explain', 'otrace.explainFinding', { trace, finding: f.index })], ' '));
+  for (const f of e.findings) analysis.push(joinMarkdown([markdownText`**${f.label}**: ${preview(withoutStopLead(f.message), 300)}`, commandLink('Explain', 'otrace.explainFinding', { trace, finding: f.index })], ' '));
   if (analysis.length) md.appendMarkdown(joinMarkdown([joinMarkdown(analysis.map((a) => joinMarkdown([markdownText`- `, a], '')), '\n'), PARAGRAPH], ''));
   // people's labels: their own paragraph, apart from otrace's analysis; notes and names are escaped
   if (people.length) md.appendMarkdown(joinMarkdown([joinMarkdown(people.map((l) => markdownText`- 👤 ${preview(markText(l), 300)}`), '\n'), PARAGRAPH], ''));
