@@ -125,7 +125,7 @@ export function problemWords(run: Pick<GraphRunBrief, 'findings' | 'failedCalls'
 }
 
 /** What the Ended row says first of a run whose file is still being written: its outcome and last stop are only those so far. */
-export const STILL_WRITTEN = 'not yet: still being written';
+export const STILL_WRITTEN = noStopWords('in progress');
 
 /**
  * Fills `el` with the run summary (hidden when there is none); `reading`: the overview's counts of

@@ -29,7 +29,7 @@ export const EVENT_CUES: Readonly<Record<string, EventCue>> = {
   compaction: { label: 'compaction', description: 'the context was compacted; the summary is the content', glyph: '≡', hollow: false },
   denied: { label: 'denied call', description: 'the user refused this tool call; not an agent failure', glyph: '⊘', hollow: false },
   no_result: { label: 'no result', description: 'this tool call has no result in the file', glyph: '?', hollow: false },
-  in_progress: { label: 'in progress', description: 'this tool call may still be running: the file is still being written', glyph: '…', hollow: false },
+  in_progress: { label: 'in progress', description: 'this tool call may still be running: the file ends in a cut-off line (still being written, or its writer stopped)', glyph: '…', hollow: false },
   open: { label: 'open span', description: 'the span never ended in the file: its duration is unknown', glyph: '→', hollow: false },
   clock_skew: { label: 'clock skew', description: 'recorded as starting before the event that caused it; placed at its cause', glyph: '~', hollow: false },
 };

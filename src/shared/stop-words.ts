@@ -36,7 +36,7 @@ export function endedWords(scope: string | undefined, reason: string): string {
  */
 export function noStopWords(unended?: 'cut off' | 'in progress'): string {
   if (unended === 'cut off') return 'not known: the file is cut off inside a record (a crash, a copy cut short), so how the run ended is not in it';
-  if (unended === 'in progress') return 'not yet: the file is still being written';
+  if (unended === 'in progress') return 'not yet: still being written';
   return 'no stop in the file: it ends after its last event';
 }
 

@@ -536,7 +536,7 @@ export class ClaudeImport {
       this.problems.push({
         severity: live ? 'info' : 'warning',
         message: live
-          ? `the file is still being written (its last line is cut off): ${open.length} tool call${open.length > 1 ? 's are' : ' is'} in progress: ${open.map((c) => `${c.id} (${c.tool})`).join(', ')}`
+          ? `the file ends in a cut-off line (still being written, or its writer stopped mid-record): ${open.length} tool call${open.length > 1 ? 's have' : ' has'} no result yet and may still be running: ${open.map((c) => `${c.id} (${c.tool})`).join(', ')}`
           : `${open.length} tool call${open.length > 1 ? 's have' : ' has'} no result in the file: ${open.map((c) => `${c.id} (${c.tool})`).join(', ')}`,
         range: first.range,
         ...(first.file ? { file: first.file } : {}),
