@@ -110,12 +110,14 @@ export function noProblemWords(reading: { errors: number; warnings: number }): s
  * whose results record a failure (a fact of the trace: never hidden behind "no problems found"),
  * else {@link noProblemWords}. Trace text in it is made plain (untrusted).
  */
-export function problemWords(run: Pick<GraphRunBrief, 'findings' | 'failedCalls'> & { agents?: readonly unknown[] }, reading: { errors: number; warnings: number }): { text: string; tone: 'ok' | 'error' | 'warning' | 'info' } {
+export function problemWords(run: Pick<GraphRunBrief, 'findings' | 'findingCount' | 'failedCalls'> & { agents?: readonly unknown[] }, reading: { errors: number; warnings: number }): { text: string; tone: 'ok' | 'error' | 'warning' | 'info' } {
   const failed = run.failedCalls;
   const calls = failed ? failedCallWords(failed.count) : '';
   if (run.findings.length > 0) {
     const top = run.findings[0];
-    const more = run.findings.length > 1 ? ` (and ${run.findings.length - 1} more, listed below)` : '';
+    // all of them: the list below shows every finding, the summary holds the first five
+    const count = Math.max(run.findingCount ?? 0, run.findings.length);
+    const more = count > 1 ? ` (and ${count - 1} more, listed below)` : '';
     return { text: `${top.severity === 'error' ? '✖' : top.severity === 'warning' ? '⚠' : 'ℹ'} ${plainLabel(top.message, 200)}${more}${calls ? ` · ${calls}` : ''}`, tone: top.severity };
   }
   if (failed) return { text: `⚠ no finding, but ${calls}; the first: ${plainLabel(failed.tool, 60)}: ${plainLabel(failed.error, 140)}`, tone: 'warning' };

@@ -106,6 +106,8 @@ export interface RunSummary {
   agent_count: number;
   /** The analysis' problems (sound stops and plain turn ends left out), most severe first, at most {@link MAX_FINDINGS}. */
   findings: { kind: Finding['kind']; severity: Finding['severity']; message: string }[];
+  /** How many problems the analysis found in all (`findings` lists at most {@link MAX_FINDINGS}). */
+  finding_count: number;
   /**
    * Tool calls whose result records a failure ({@link recordsFailure}: an error status, `is_error`, a
    * non-zero exit code): a fact of the trace, no verdict (a failure the run recovered from counts
@@ -170,6 +172,7 @@ export function runSummary(loaded: LoadedTrace, analysis: Analysis, options: Sum
     event_tokens: totals.eventTokens > 0 ? totals.eventTokens : null,
     cost: recordedCost(loaded, metadata) ?? (options.price ? estimateCost(events, metadata, options.price) : null),
     ...busiestAgents(events, metadata, lanes, addressed),
+    finding_count: analysis.findings.filter((f) => !(f.kind === 'stop' && f.mode === 'ok')).length,
     findings: analysis.findings
       .filter((f) => !(f.kind === 'stop' && f.mode === 'ok'))
       .map((f, i) => ({ f, i }))

@@ -123,6 +123,7 @@ function runBrief(snapshot: TraceSnapshot, lanes: readonly GraphLane[]): GraphRu
     agents: run.agents.map((a) => ({ name: a.name, label: laneLabel.get(a.name) ?? a.label, task: a.task, events: a.events })),
     ...(run.agent_count > run.agents.length ? { agentCount: run.agent_count } : {}),
     findings: run.findings,
+    ...(run.finding_count > run.findings.length ? { findingCount: run.finding_count } : {}),
     ...(run.failed_calls ? { failedCalls: failedCalls(run.failed_calls) } : {}),
   };
 }

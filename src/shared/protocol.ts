@@ -247,6 +247,8 @@ export interface GraphRunBrief {
   agentCount?: number;
   /** The analysis' problems, most severe first (at most 5); empty: no problems found. */
   findings: { kind: string; severity: 'error' | 'warning' | 'info'; message: string }[];
+  /** How many problems in all (`findings` lists at most 5); absent: as many as `findings`. */
+  findingCount?: number;
   /** Tool calls whose result records a failure (a fact, no verdict): how many, and the first (its result's event index, tool, error text: untrusted). */
   failedCalls?: { count: number; index: number; tool: string; error: string };
 }

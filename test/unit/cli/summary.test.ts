@@ -193,6 +193,7 @@ test('summaryLines: trace text through safe, no line over 1,000 characters', () 
     agents: Array.from({ length: 50 }, (_, i) => ({ name: `${hostile}${i}`, label: hostile, task: hostile, events: 1, tokens: { input: null, output: null, cache_read: null, cache_write: null, reasoning: null } })),
     agent_count: 50,
     findings: [{ kind: 'loop', severity: 'warning', message: hostile }],
+    finding_count: 1,
   });
   assert.ok(lines.length <= 20, String(lines.length));
   for (const l of lines) {
@@ -241,6 +242,7 @@ test('summaryLines of a run with a million agents: the count, the busiest listed
     agents: Array.from({ length: 50 }, (_, i) => ({ name: `a${i}`, label: null, task: null, events: 2, tokens: none })),
     agent_count: 1_000_000,
     findings: [],
+    finding_count: 0,
     failed_calls: null,
   });
   assert.ok(lines.includes('agents     1,000,000 (the 50 with the most events listed)'), lines.join('\n'));

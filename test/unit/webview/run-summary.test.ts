@@ -50,6 +50,10 @@ test('no problems is said of the run, and reading warnings are named as such (a 
 test('Problems: a failed call is never hidden behind "no problems found"; with findings it is counted after them', () => {
   const clean = { errors: 0, warnings: 0 };
   assert.deepEqual(problemWords({ findings: [] }, clean), { text: 'no problems found in the run', tone: 'ok' });
+  // the summary holds the first five findings; "and N more" counts every one the list below shows
+  const five = Array.from({ length: 5 }, () => ({ kind: 'loop', severity: 'warning' as const, message: 'Orchestrator repeated nearly the same step' }));
+  assert.match(problemWords({ findings: five, findingCount: 6 }, clean).text, /\(and 5 more, listed below\)$/);
+  assert.match(problemWords({ findings: five }, clean).text, /\(and 4 more, listed below\)$/);
   assert.deepEqual(problemWords({ findings: [], agents: [] }, { errors: 1, warnings: 0 }), { text: 'nothing to judge: the trace has no events (see Problems)', tone: 'info' }, 'an empty file is no run found clean');
   const failedCalls = { count: 1, index: 12, tool: 'send_email', error: '535 authentication failed\u202e' };
   assert.deepEqual(problemWords({ findings: [], failedCalls }, clean), { text: '⚠ no finding, but 1 tool call recorded a failure; the first: send_email: 535 authentication failed⟨U+202E⟩', tone: 'warning' });
