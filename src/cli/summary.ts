@@ -48,6 +48,13 @@ export function traceSummary(loaded: LoadedTrace): RunSummary {
   return withLaneLabels(runSummary(loaded, analyzeTrace(loaded), { price: priceCall }), loaded.trace);
 }
 
+/** `1 (the most severe)`, `3 (the most severe first)`, `7 (the 5 most severe listed)`. */
+function problemCount(s: RunSummary): string {
+  const all = Math.max(s.finding_count ?? 0, s.findings.length);
+  if (all === 1) return '1 (the most severe)';
+  return all > s.findings.length ? `${all} (the ${s.findings.length} most severe listed)` : `${all} (the most severe first)`;
+}
+
 /** `4`, or `3 · 1 context compaction` when a listed agent is a compaction (a lane's context summarised: no agent of the run). */
 function agentsCount(s: RunSummary): string {
   const compactions = compactionsIn(s.agents.map((a) => a.label));
@@ -72,7 +79,7 @@ export function summaryLines(file: string, s: RunSummary): string[] {
       return `  ${who}: ${spent}${a.task ? `; asked: ${safe(oneLine(a.task, AGENT_SHOWN), SHOWN_TEXT)}` : ''}`;
     }),
     ...(s.agent_count > AGENT_LINES ? [`  … and ${(s.agent_count - Math.min(AGENT_LINES, s.agents.length)).toLocaleString('en-US')} more`] : []),
-    `problems   ${s.findings.length ? `${s.findings.length === 1 ? '1 (the most severe)' : `${s.findings.length} (the most severe first)`}` : s.failed_calls ? 'none found by the analysis (but see the failed calls below)' : 'no problems found'}`,
+    `problems   ${s.findings.length ? problemCount(s) : s.failed_calls ? 'none found by the analysis (but see the failed calls below)' : 'no problems found'}`,
     ...s.findings.map((f) => `  ${f.severity} ${kindPrefix(f.kind, f.message)}${safe(f.message, MAX_MESSAGE)}`),
     // a fact the trace records, beside the verdicts: a failed call is never hidden behind "no problems found"
     ...(s.failed_calls ? [`failed     ${failedCallWords(s.failed_calls.count)}; the first: ${safe(s.failed_calls.first.tool, 100)}: ${safe(s.failed_calls.first.error, SHOWN_TEXT)}`] : []),

@@ -156,7 +156,7 @@ test('otrace summary prints a few short safe lines; --json the fields; no findin
   const j = spawnSync(process.execPath, [CLI, 'summary', WHO, '--json'], { encoding: 'utf8' });
   assert.equal(j.status, 0, j.stderr);
   const s = JSON.parse(j.stdout);
-  assert.deepEqual(Object.keys(s), ['task', 'ended', 'outcome', 'duration', 'tokens', 'event_tokens', 'cost', 'agents', 'agent_count', 'findings', 'failed_calls']);
+  assert.deepEqual(Object.keys(s), ['task', 'ended', 'outcome', 'duration', 'tokens', 'event_tokens', 'cost', 'agents', 'agent_count', 'finding_count', 'findings', 'failed_calls']);
   assert.deepEqual(Object.keys(s.ended), ['event', 'index', 'scope', 'reason', 'text', 'recorded']);
   assert.deepEqual(Object.keys(s.agents[0]), ['name', 'label', 'task', 'events', 'tokens']);
   const w = spawnSync(process.execPath, [CLI, 'summary', WHO], { encoding: 'utf8' });
