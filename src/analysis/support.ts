@@ -44,6 +44,8 @@ interface Value {
 }
 
 const YEAR = /^(1[89]|20)\d\d$/;
+/** Dates (`01/01/2018`, `2018-01-01`, `1.1.2018`) and clock times (`10:05`, `10:05:30`). */
+const DATE_OR_TIME = /\b\d{1,4}([/-])\d{1,2}\1\d{1,4}\b|\b\d{1,2}\.\d{1,2}\.\d{4}\b|\b\d{1,2}:\d{2}(?::\d{2})?\b/g;
 
 /** The kind of quantity a number can be: a year, a figure with decimals, a whole count; only values of one kind compare. */
 function kindOf(value: string): Value['kind'] {
@@ -54,7 +56,8 @@ const isWord = (t: string) => t.charCodeAt(0) > 57;
 
 /** Reads the values of a text with their slots (fenced code and log noise left out). */
 function valuesOf(text: string, span: number): Value[] {
-  const prose = stripLogNoise(withoutFencedCode(text)).slice(0, 4000);
+  // a date or a time ("01/01/2018", "2018-01-01", "10:05") is no figure: its parts ("01") are not values
+  const prose = stripLogNoise(withoutFencedCode(text)).slice(0, 4000).replace(DATE_OR_TIME, ' ');
   const tokens: string[] = [];
   for (const m of prose.matchAll(TOKEN)) {
     const w = m[0].replace(/[.,]+$/, '').toLowerCase();
