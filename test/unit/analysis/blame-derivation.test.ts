@@ -177,7 +177,7 @@ test('a derivation of two calculations is followed back to the figure misread be
   assert.equal(a.blame?.event, 'misread', a.blame?.message);
   assert.equal(a.blame?.basis, 'contrary_input');
   // the rule's record on labelled runs goes with it: a differing value is often another fact, not a misreading
-  assert.equal(a.blame?.message, "reader's message at t=3: passed on 5.6 where its input r1 gave 6.5; the final answer (final) was derived from it, through sum, share (a value that differs from an input named the labelled step in 4 of 11 Who&When runs, the agent in 9 of 11)");
+  assert.equal(a.blame?.message, "reader's message at t=3: passed on 5.6 where its input r1 gave 6.5; the final answer (final) was derived from it, through sum, share (a value that differs from an input named the labelled step in 3 of 10 Who&When runs, the agent in 8 of 10)");
   // a hypothesis, not an error the trace records: a warning that says how often such a blame was right
   const finding = a.findings.find((f) => f.kind === 'blame');
   assert.equal(finding?.severity, 'warning');
