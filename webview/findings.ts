@@ -7,6 +7,7 @@
 import { megabytes } from '../src/shared/part-words';
 import type { GraphFinding, GraphOverview } from '../src/shared/protocol';
 import { plainLabel } from '../src/shared/untrusted-text';
+import { countWords } from '../src/shared/count-words';
 
 /** A group of findings of one kind, in the order shown. */
 export interface FindingGroup {
@@ -108,7 +109,7 @@ export function showFindings(list: HTMLElement, findings: GraphFinding[], action
           item.className = `finding ${f.severity}`;
           item.dataset.finding = String(i);
           item.textContent = plainLabel(f.message); // untrusted text: textContent only, controls shown; its waste in tokens is in the message
-          item.title = `${f.events.length} events: click to show them (Esc goes back)`;
+          item.title = `${countWords(f.events.length, 'event')}: click to show them (Esc goes back)`;
           item.addEventListener('click', () => actions.frame(f.events, i));
           return item;
         }),

@@ -7,6 +7,7 @@
 import { plainLabel } from '../src/shared/untrusted-text';
 import type { GraphLane } from '../src/shared/protocol';
 import type { TraceGraph } from './graph';
+import { countWords } from '../src/shared/count-words';
 
 /** Fills `column` with the lane names of `graph` and keeps them aligned with it. */
 export function createLaneColumn(column: HTMLElement, graph: TraceGraph): () => void {
@@ -51,7 +52,7 @@ export function createLaneColumn(column: HTMLElement, graph: TraceGraph): () => 
     }
     row.append(name, more);
     // the engine's words (the raw name, what it was asked, who spawned it or whose context it compacts), else the name and count
-    row.title = `${lane.tip ?? `${plainLabel(lane.name)}: ${lane.count} events${lane.parent ? `, spawned by ${plainLabel(lane.parent)}` : ''}`}${lane.trace === undefined ? '' : ` (trace ${plainLabel(lane.trace)})`}`;
+    row.title = `${lane.tip ?? `${plainLabel(lane.name)}: ${countWords(lane.count, 'event')}${lane.parent ? `, spawned by ${plainLabel(lane.parent)}` : ''}`}${lane.trace === undefined ? '' : ` (trace ${plainLabel(lane.trace)})`}`;
     return row;
   });
   column.replaceChildren(...rows);

@@ -10,6 +10,7 @@ import { failedCallWords } from '../src/shared/failed-call-words';
 import { noStopWords, stopReasonWords } from '../src/shared/stop-words';
 import { agentCountWords, compactionsIn } from '../src/shared/agent-words';
 import { formatLength } from './axis';
+import { countWords } from '../src/shared/count-words';
 
 /** Characters of the task shown before it is folded. */
 const TASK_SHOWN = 160;
@@ -183,7 +184,7 @@ export function showRunSummary(el: HTMLElement, run: GraphRunBrief | undefined, 
 
   const who = row('Who');
   who.value.textContent = agentWords(run.agents, run.agentCount);
-  who.value.title = run.agents.map((a) => `${plainLabel(a.name, 80)}${a.label ? ` — ${plainLabel(a.label, 80)}` : ''}: ${a.events} events${a.task ? `; asked: ${plainLabel(a.task, 200)}` : ''}`).join('\n') + (run.agentCount ? `\n… the ${run.agents.length} busiest of ${run.agentCount.toLocaleString('en-US')} agents` : '');
+  who.value.title = run.agents.map((a) => `${plainLabel(a.name, 80)}${a.label ? ` — ${plainLabel(a.label, 80)}` : ''}: ${countWords(a.events, 'event')}${a.task ? `; asked: ${plainLabel(a.task, 200)}` : ''}`).join('\n') + (run.agentCount ? `\n… the ${run.agents.length} busiest of ${run.agentCount.toLocaleString('en-US')} agents` : '');
 
   const spent = row('Spent');
   spent.value.textContent = `${formatLength(run.duration.value, run.duration.unit === 'steps' ? 'steps' : undefined)} · ${spentTokens(run)}`;
