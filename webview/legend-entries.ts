@@ -62,7 +62,9 @@ export function legendEntries(graph: Pick<GraphOverview, 'kinds' | 'legend'>): L
     const bars = c.name === 'tool call' && graph.legend.bars ? ' (a call and its result: one bar as long as the call took)' : '';
     // `stop / safety` with no safety event is `stop`: named by what is there
     const name = c.name.includes(' / ') ? kinds.map((k) => k.replace(/_/g, ' ')).join(' / ') : c.name;
-    out.push({ swatch: { category: c.name, kinds, ...(arrow ? { arrow } : {}) }, name, title: `${name}: ${kinds.map((k) => k.replace(/_/g, ' ')).join(', ')}${bars}${arrow ? `; ${ARROW_WORDS[arrow]}` : ''}` });
+    // the kinds it groups, unless they are its own name ("stop: stop" said nothing)
+    const others = kinds.map((k) => k.replace(/_/g, ' ')).filter((k) => k !== name);
+    out.push({ swatch: { category: c.name, kinds, ...(arrow ? { arrow } : {}) }, name, title: `${others.length ? `${name}: ${others.join(', ')}` : `${name} events`}${bars}${arrow ? `; ${ARROW_WORDS[arrow]}` : ''}` });
   }
   for (const a of LEGEND_ARROWS) if (arrows.has(a) && !shownArrows.has(a)) out.push({ swatch: { arrow: a }, name: `${a} →`, title: ARROW_WORDS[a] });
   const cues = new Set(graph.legend.cues);

@@ -25,6 +25,7 @@ test('the Claude Code session: its kinds (each with its arrow), its cues and the
   );
   assert.deepEqual(entries.find((e) => e.name === 'spawn')!.swatch, { category: 'spawn', kinds: ['spawn'], arrow: 'spawn' }, 'the spawn arrow shares the spawn entry');
   for (const e of entries) assert.doesNotMatch(`${e.name} ${e.title}`, /✓|⚠|stop \/ safety|loop member/, e.name);
+  for (const e of entries) assert.ok(!e.title.startsWith(`${e.name}: ${e.name}`), `the tooltip says more than the name: ${e.title}`);
 });
 
 test('the demo: its loop and its sound stop are listed in plain words, credit with an outcome', () => {
