@@ -157,6 +157,7 @@ export class ClaudeImport {
     linkHandOffs(this);
     this.attributeTokens();
     this.accountFor();
+    this.missingSubFiles();
     return this.out.finish('claude-code', this.header());
   }
 
@@ -260,6 +261,28 @@ export class ClaudeImport {
       have.add(call.agentId);
       this.addSubFile(joinPath(this.fileName, ...(dir ? [dir] : []), `agent-${call.agentId}.jsonl`));
     }
+  }
+
+  /**
+   * One warning when sub-agents the session names (a call's `agentId`) have no transcript beside it
+   * (a session file copied without its `<session>/subagents/` folder): their lanes hold only what the
+   * session records of them (mirrored progress, the call's result), not their own tokens and records.
+   * Only when the files around the session can be read (else nothing could be looked for).
+   */
+  private missingSubFiles(): void {
+    if (!this.files) return;
+    const have = new Set(this.subFiles.map((f) => f.agentId));
+    const missing = [...this.calls.values()].filter((c) => c.agentId !== undefined && !have.has(c.agentId));
+    const at = missing.length ? this.out.originOf(missing[0].toolUseId) : undefined;
+    if (!at) return;
+    const ids = missing.map((c) => c.agentId).join(', ');
+    const name = baseName(this.fileName).replace(/\.jsonl$/, '');
+    this.problems.push({
+      severity: 'warning',
+      message: `${missing.length} sub-agent transcript${missing.length > 1 ? 's are' : ' is'} not beside the session (${name}/subagents/agent-<id>.jsonl): ${ids}; ${missing.length > 1 ? 'their lanes hold' : 'its lane holds'} only what this file records of ${missing.length > 1 ? 'them' : 'it'}, not ${missing.length > 1 ? 'their' : 'its'} own records and tokens`,
+      range: at.range,
+      ...(at.file ? { file: at.file } : {}),
+    });
   }
 
   /** Adds a sub-agent transcript (with its sidecar, when there is one); `workflowRun` for a Workflow agent's. */

@@ -279,10 +279,14 @@ test('without its sub-agent files the session loads; sub-agent lanes come from t
   assert.deepEqual(problemsOf(l), []);
 });
 
-test('a sub-agent with no file is built from the agent_progress records that mirror it', () => {
+test('a sub-agent with no file is built from the agent_progress records that mirror it, and the missing transcript is said', () => {
   const path = fixturePath('claude-code', 'subagent.jsonl');
   const l = open(path);
-  assert.deepEqual(problemsOf(l), []);
+  // the session names the agent (its agentId) but its transcript was not copied beside it: said once, as a warning
+  assert.deepEqual(
+    problemsOf(l).map((p) => [p.severity, p.message]),
+    [['warning', '1 sub-agent transcript is not beside the session (subagent/subagents/agent-<id>.jsonl): afb92ff; its lane holds only what this file records of it, not its own records and tokens']],
+  );
   const s = traceStats(l);
   assert.deepEqual(s.agents, ['main', 'Plan:afb92ff']);
   const lane = l.trace.events.filter((e) => e.agent === 'Plan:afb92ff');
