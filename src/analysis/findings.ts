@@ -132,7 +132,9 @@ function blameFinding(blame: Blame): Finding {
   const base = { kind: 'blame' as const, events: [blame.index], ids: [blame.event], message: blame.message };
   if (blame.basis === 'error') return { ...base, severity: 'error', inline: '✖ decisive error' };
   const chance = blame.basis === 'evidence' ? blame.p : CONTRARY_INPUT_RECORD.step / CONTRARY_INPUT_RECORD.runs;
-  return { ...base, severity: 'warning', inline: `⚠ likely decisive error${chance === undefined ? '' : ` (${percent(chance)})`}` };
+  // "likely" beside 5% read as a contradiction: the evidence model names the most likely of its steps; the contrary-input rule, a possible one
+  const words = blame.basis === 'evidence' ? 'most likely decisive error' : 'possible decisive error';
+  return { ...base, severity: 'warning', inline: `⚠ ${words}${chance === undefined ? '' : ` (${percent(chance)})`}` };
 }
 
 /** A chance as a whole percent, never 0% or 100% for a chance strictly between them. */

@@ -181,5 +181,5 @@ test('a derivation of two calculations is followed back to the figure misread be
   // a hypothesis, not an error the trace records: a warning that says how often such a blame was right
   const finding = a.findings.find((f) => f.kind === 'blame');
   assert.equal(finding?.severity, 'warning');
-  assert.equal(finding?.inline, '⚠ likely decisive error (30%)');
+  assert.equal(finding?.inline, '⚠ possible decisive error (30%)');
 });

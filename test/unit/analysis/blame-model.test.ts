@@ -88,7 +88,7 @@ test('blame on a failed run names the most likely step and its agent, says how s
   // a hypothesis: a warning whose mark says its chance, the same as the message's
   const finding = a.findings.find((f) => f.kind === 'blame')!;
   assert.equal(finding.severity, 'warning');
-  assert.equal(finding.inline, `⚠ likely decisive error (${Math.round(a.blame!.p! * 100)}%)`);
+  assert.equal(finding.inline, `⚠ most likely decisive error (${Math.round(a.blame!.p! * 100)}%)`);
 });
 
 test('a run of 200,000 agent steps is scored (no call-stack overflow) and its probabilities sum to 1', () => {
