@@ -16,6 +16,7 @@ import { creditLabel, creditWorthShowing } from '../shared/credit-words';
 import { PREVIEW_CHARS, type EventInfo, type EventPlace, type LensItem, type LineSpan, type OutlineLane, type PromptAt, type PromptUser } from './query-types';
 import { compare, countsSteps, eventAt, findingsOfEvent, shownAnalysis, type TraceSnapshot } from './snapshot';
 import { isSoundStop } from '../analysis/types';
+import { recordsFailure } from '../analysis/recorded-failure';
 import { sourcePromptOf } from './source-prompt';
 import { contentInMemory, eventLabel } from './record-labels';
 import { stopReasonWords } from '../shared/stop-words';
@@ -75,6 +76,7 @@ export function eventInfo(s: TraceSnapshot, index: number): EventInfo | undefine
     cost: typeof e.cost === 'number' ? e.cost : undefined,
     duration_s: typeof e.duration_s === 'number' ? e.duration_s : undefined,
     reason: canonicalType(e.type) === 'stop' ? String(e.reason ?? 'unknown') : undefined,
+    failed: recordsFailure(e) ? failureWords(e) : undefined,
     contentHead: typeof text === 'string' ? text.slice(0, PREVIEW_CHARS) : undefined,
     contentLength: typeof text === 'string' ? text.length : 0,
     credit: creditInfo,
@@ -264,4 +266,12 @@ function stopLabel(s: TraceSnapshot, f: { mode?: string; events: number[]; scope
   if (f.scope === 'turn' || f.scope === 'phase') return `${f.scope} ended${reason}`;
   if (f.mode !== 'ok') return `stop, ${f.mode?.replace('_', ' ')}`;
   return stop && isSoundStop(stop) ? 'stop, sound' : `stop${reason}, verdict unknown`;
+}
+
+/** How a result records its failure, in a few words: `exit code 2`, `error: 535 authentication failed`, `marked as an error` (is_error; the error's first 80 characters, one line). */
+function failureWords(e: TraceEvent): string {
+  const { error, exit_code: exitCode } = e as { error?: unknown; exit_code?: unknown };
+  if (typeof exitCode === 'number' && exitCode !== 0) return `exit code ${exitCode}`;
+  if (typeof error === 'string' && error.trim()) return `error: ${error.replace(/\s+/g, ' ').trim().slice(0, 80)}`;
+  return error === true ? 'an error status' : 'marked as an error';
 }

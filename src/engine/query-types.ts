@@ -46,6 +46,8 @@ export interface EventInfo extends EventPlace {
   duration_s?: number;
   /** Stop events: the reason (`unknown` when none). */
   reason?: string;
+  /** A tool result whose failure the trace records (analysis/recorded-failure.ts): how (`exit code 2`, `marked as an error`, `error: …`, untrusted text). */
+  failed?: string;
   /** The first {@link PREVIEW_CHARS} characters of the content (or content_ref). */
   contentHead?: string;
   /** Length of the whole content in characters (0 without content). */

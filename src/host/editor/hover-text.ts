@@ -1,6 +1,6 @@
 /**
- * The plain figures of an event's hover: when it happened and its figures (tokens, cost, duration,
- * stop reason), each with its unit: seconds, or steps when the trace records no clock; the event's
+ * The plain figures of an event's hover: when it happened and its figures (a recorded failure,
+ * tokens, cost, duration, stop reason), each with its unit: seconds, or steps when the trace records no clock; the event's
  * own tokens (a model call's output) apart from its call's context by kind. Pure (no `vscode`); the
  * hover escapes them (src/host/editor/hover.ts).
  */
@@ -12,7 +12,8 @@ import { formatSpan } from '../../trace/units';
 export function hoverFigures(e: EventInfo): { when: string; figures: string[] } {
   const unit = e.countsSteps ? 'steps' : 'seconds';
   const when = e.countsSteps ? `step ${round(e.t)}` : `t = ${round(e.t)} s`;
-  const figures: string[] = [];
+  // a failure the trace records comes first: the content (an exit code at its end) may be cut in the preview
+  const figures: string[] = e.failed ? [`failed (${e.failed})`] : [];
   const usage = e.usage;
   if (usage && usage.output !== undefined) figures.push(`${formatUsage({ output: usage.output, reasoning: usage.reasoning })} ${usage.output === 1 ? 'token' : 'tokens'} of its own`);
   else if (e.tokens !== undefined) figures.push(`${e.tokens.toLocaleString('en-US')} tokens`);

@@ -1,0 +1,22 @@
+/** The hover's figures (src/host/editor/hover-text.ts) from the engine's event info (src/engine/queries.ts). */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { recordsFailure } from '../../../../src/analysis/recorded-failure';
+import { eventInfo } from '../../../../src/engine/queries';
+import { makeSnapshot } from '../../../../src/engine/snapshot';
+import { hoverFigures } from '../../../../src/host/editor/hover-text';
+import { load } from '../../../../src/cli/common';
+import { readTraceJsonl } from '../../../../src/trace/read';
+import { fixturePath } from '../../helpers';
+
+test('a tool result whose failure the trace records says "failed" first in its hover, with how it is recorded', () => {
+  const loaded = load(fixturePath('claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl'));
+  const snap = makeSnapshot('k', 1, 'session.jsonl', loaded);
+  const failed = loaded.trace.events.findIndex((e) => e.type === 'tool_result' && recordsFailure(e));
+  assert.ok(failed >= 0);
+  assert.equal(hoverFigures(eventInfo(snap, failed)!).figures[0], 'failed (marked as an error)');
+  const ok = loaded.trace.events.findIndex((e) => e.type === 'tool_result' && !recordsFailure(e));
+  assert.ok(!hoverFigures(eventInfo(snap, ok)!).figures.some((f) => f.startsWith('failed')), 'a result that records no failure says none');
+  const codes = readTraceJsonl(['{"id":"c","t":0,"type":"tool_call","agent":"a","tool":"bash","content":"make"}', '{"id":"r","t":1,"type":"tool_result","agent":"a","tool":"bash","content":"make: *** Error 2","exit_code":2}'].join('\n'));
+  assert.equal(hoverFigures(eventInfo(makeSnapshot('k', 1, 'x.otrace.jsonl', codes), 1)!).figures[0], 'failed (exit code 2)');
+});
