@@ -74,9 +74,8 @@ function agentName(a: GraphRunBrief['agents'][number]): string {
  */
 export function agentWords(agents: GraphRunBrief['agents'], total = agents.length): string {
   if (agents.length === 0) return 'no agent events';
-  const events = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'event' : 'events'}`;
-  if (total === 1) return `one agent, ${agentName(agents[0])} (${events(agents[0].events)})`;
-  const shown = agents.slice(0, AGENTS_SHOWN).map((a, i) => `${agentName(a)} (${i === 0 ? events(a.events) : a.events.toLocaleString('en-US')})`);
+  if (total === 1) return `one agent, ${agentName(agents[0])} (${countWords(agents[0].events, 'event')})`;
+  const shown = agents.slice(0, AGENTS_SHOWN).map((a, i) => `${agentName(a)} (${i === 0 ? countWords(a.events, 'event') : a.events.toLocaleString('en-US')})`);
   const more = total - shown.length;
   // the lanes not listed are counted as agents (their labels are not sent)
   const count = agentCountWords(total, compactionsIn(agents.map((a) => a.label)));

@@ -17,6 +17,7 @@ import type { Analysis, Finding, StopScope } from './types';
 import { recordsFailure } from './recorded-failure';
 import { CUT_OFF_END, NO_STOP_YET } from './stop-verdicts';
 import { kindAndTask } from '../shared/agent-words';
+import type { Unended } from '../shared/stop-words';
 
 /** Tokens by kind, each model call counted once; `null` for a kind no call recorded (not a measured 0). */
 export type SummaryTokens = Record<TokenKind, number | null>;
@@ -43,7 +44,7 @@ export interface SummaryEnd {
    * With no stop recorded: why the file says nothing of the end, when it is known: `cut off` (the
    * file ends inside a record: a crash, a copy cut short) or `in progress` (it is being written).
    */
-  unended?: 'cut off' | 'in progress';
+  unended?: Unended;
 }
 
 /** One agent (lane) of the run. */
@@ -165,6 +166,8 @@ export function runSummary(loaded: LoadedTrace, analysis: Analysis, options: Sum
       else failed = { count: 1, first: { event: e.id, index: i, tool: typeof e.tool === 'string' ? e.tool : 'tool', error: oneLine(failureText(e), END_TEXT_CHARS) } };
     }
   });
+  // the problems: sound stops and plain turn ends are no problem
+  const problems = analysis.findings.filter((f) => !(f.kind === 'stop' && f.mode === 'ok'));
   return {
     ...endOf(loaded, analysis, () => prompt.text),
     duration: { value: round(totals.span), unit: timeUnitOf(loaded) },
@@ -172,9 +175,8 @@ export function runSummary(loaded: LoadedTrace, analysis: Analysis, options: Sum
     event_tokens: totals.eventTokens > 0 ? totals.eventTokens : null,
     cost: recordedCost(loaded, metadata) ?? (options.price ? estimateCost(events, metadata, options.price) : null),
     ...busiestAgents(events, metadata, lanes, addressed),
-    finding_count: analysis.findings.filter((f) => !(f.kind === 'stop' && f.mode === 'ok')).length,
-    findings: analysis.findings
-      .filter((f) => !(f.kind === 'stop' && f.mode === 'ok'))
+    finding_count: problems.length,
+    findings: problems
       .map((f, i) => ({ f, i }))
       .sort((a, b) => SEVERITY_RANK[a.f.severity] - SEVERITY_RANK[b.f.severity] || a.i - b.i)
       .slice(0, MAX_FINDINGS)
@@ -397,8 +399,9 @@ function recordedCost(loaded: LoadedTrace, metadata: Record<string, unknown>): S
   let without = 0;
   const models: string[] = [];
   for (const e of events) {
-    if (typeof e.cost !== 'number' || !Number.isFinite(e.cost) || (e.cost === 0 && hasTokens(e))) {
-      if (hasTokens(e)) without++;
+    const tokens = hasTokens(e);
+    if (typeof e.cost !== 'number' || !Number.isFinite(e.cost) || (e.cost === 0 && tokens)) {
+      if (tokens) without++;
       continue;
     }
     usd += e.cost;

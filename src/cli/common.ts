@@ -9,7 +9,7 @@ import { loadTraceFile } from '../trace/load-file';
 import { decodeText } from '../trace/text-encoding';
 import { formatPosition, OriginArray, type LoadedTrace } from '../trace/model';
 import { escapeJsonControls } from '../trace/preview';
-import { plainLabel, visibleControls } from '../shared/untrusted-text';
+import { codePointMark, plainLabel, visibleControls } from '../shared/untrusted-text';
 import { nodeFileAccess } from '../trace/node-files';
 import { mappingApplies, parseMapping, readWithMapping } from '../trace/mapping';
 import '../trace/importers';
@@ -173,7 +173,7 @@ export function safe(v: unknown, max = MAX_NAME): string {
  * print alike), cut to `max` characters.
  */
 export function safePath(v: unknown, max = MAX_PATH): string {
-  return safe(String(v).replace(/[\t\n\v\f\r\u0085\u2028\u2029]/g, (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`), max);
+  return safe(String(v).replace(/[\t\n\v\f\r\u0085\u2028\u2029]/g, codePointMark), max);
 }
 
 /** `text` cut to `max` characters with `…(N more)`, N the characters left out; never inside a surrogate pair or a `⟨U+…⟩`. */

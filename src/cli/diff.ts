@@ -15,6 +15,7 @@ import { TOKEN_KINDS, type TokenKind } from '../trace/tokens';
 import { formatSpan, type TimeUnit } from '../trace/units';
 import { type Command, fail, loadOne, MAX_MESSAGE, safe, safeJson, safePath, writeLines } from './common';
 import { groupCommand } from './diff-group';
+import { countWords } from '../shared/count-words';
 import { endedWords, noStopWords } from '../shared/stop-words';
 import { recordsFailure } from '../analysis/recorded-failure';
 
@@ -54,7 +55,7 @@ export interface DiffSide {
 
 /** The text lines of `otrace diff A B` (trace content made safe for the terminal, lists clipped). */
 export function diffLines(a: DiffSide, b: DiffSide, c: RunComparison): string[] {
-  const lines = [`A  ${safePath(a.file)} (${safe(c.a.format)}, ${count(c.a.events, 'event')})`, `B  ${safePath(b.file)} (${safe(c.b.format)}, ${count(c.b.events, 'event')})`];
+  const lines = [`A  ${safePath(a.file)} (${safe(c.a.format)}, ${countWords(c.a.events, 'event')})`, `B  ${safePath(b.file)} (${safe(c.b.format)}, ${countWords(c.b.events, 'event')})`];
   if (c.a.task && c.a.task === c.b.task) lines.push(`task       ${safe(c.a.task, 300)}`);
   else lines.push(`task       A: ${c.a.task ? safe(c.a.task, 300) : 'not found'}`, `           B: ${c.b.task ? safe(c.b.task, 300) : 'not found'}`);
   lines.push(...divergenceLines(a, b, c));
@@ -162,7 +163,7 @@ function agentLine(p: AgentComparison, c: RunComparison): string {
   if (p.a === null || p.b === null) {
     const s = (p.a_stats ?? p.b_stats)!;
     const unit = p.a !== null ? c.a.time_unit : c.b.time_unit;
-    return `${safe(p.a ?? p.b)} (only in ${p.a !== null ? 'A' : 'B'}): ${count(s.events, 'event')}, ${count(s.tool_calls, 'tool call')}, ${s.failed_calls} failed${tokensOf(s) ? `, tokens ${tokensOf(s)}` : ''}, ${formatSpan(s.time, unit)}`;
+    return `${safe(p.a ?? p.b)} (only in ${p.a !== null ? 'A' : 'B'}): ${countWords(s.events, 'event')}, ${countWords(s.tool_calls, 'tool call')}, ${s.failed_calls} failed${tokensOf(s) ? `, tokens ${tokensOf(s)}` : ''}, ${formatSpan(s.time, unit)}`;
   }
   const a = p.a_stats!;
   const b = p.b_stats!;
@@ -183,12 +184,9 @@ function agentCounts(c: RunComparison): string {
   const pairs = c.agents.filter((p) => p.a !== null && p.b !== null).length;
   const onlyA = c.agents.filter((p) => p.b === null).length;
   const onlyB = c.agents.filter((p) => p.a === null).length;
-  return [count(pairs, 'pair'), onlyA ? `${onlyA} only in A` : '', onlyB ? `${onlyB} only in B` : ''].filter(Boolean).join(', ');
+  return [countWords(pairs, 'pair'), onlyA ? `${onlyA} only in A` : '', onlyB ? `${onlyB} only in B` : ''].filter(Boolean).join(', ');
 }
 
-function count(n: number, word: string): string {
-  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
-}
 
 /** `12 → 15 (+3)`, `4 → 4`. */
 function change(a: number, b: number): string {

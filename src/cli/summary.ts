@@ -13,6 +13,7 @@ import { formatUsage } from '../trace/tokens';
 import { formatSpan } from '../trace/units';
 import { clipList, type Command, fail, loadOne, MAX_MESSAGE, safe, safeJson, safePath, writeLines } from './common';
 import { priceCall } from './prices';
+import { countWords } from '../shared/count-words';
 import { endedWords, noStopWords } from '../shared/stop-words';
 import { failedCallWords } from '../shared/failed-call-words';
 import { compactionsIn, compactionWords } from '../shared/agent-words';
@@ -128,12 +129,11 @@ function cost(s: RunSummary): string {
     return s.event_tokens ? 'unknown (tokens recorded with no kind: input and output are priced apart)' : 'unknown (no tokens recorded)';
   }
   const usd = c.usd === 0 ? '0.00' : c.usd >= 0.01 ? c.usd.toFixed(2) : c.usd.toPrecision(2);
-  const calls = (n: number) => `${n} model call${n === 1 ? '' : 's'}`;
   if (c.basis === 'trace total') return `$${usd} (recorded: the trace's total)`;
   if (c.basis === 'recorded calls') {
-    const left = c.unpriced_calls ? `; ${calls(c.unpriced_calls)} with no recorded cost left out` : '';
+    const left = c.unpriced_calls ? `; ${countWords(c.unpriced_calls, 'model call')} with no recorded cost left out` : '';
     return `$${usd} (recorded on the calls${c.models.length ? ` of ${clipList(c.models, (m) => safe(m))}` : ''}${left})`;
   }
-  const left = c.unpriced_calls ? `; ${calls(c.unpriced_calls)} of unknown models left out` : '';
+  const left = c.unpriced_calls ? `; ${countWords(c.unpriced_calls, 'model call')} of unknown models left out` : '';
   return `~$${usd} (estimate from list prices of ${clipList(c.models, (m) => safe(m))}${left})`;
 }

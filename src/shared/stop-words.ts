@@ -29,12 +29,15 @@ export function endedWords(scope: string | undefined, reason: string): string {
   return `${ENDED_WORDS[scope ?? 'run'] ?? 'stopped'} (${stopReasonWords(scope, reason)})`;
 }
 
+/** Why a trace with no stop event says nothing of its end: cut off inside a record, or still being written. */
+export type Unended = 'cut off' | 'in progress';
+
 /**
  * How a trace with no stop event ended, in words: `no stop in the file: it ends after its last
  * event`, or what is known of why it says nothing of its end (RunSummary `ended.unended`): the file
  * is cut off inside a record, or it is still being written.
  */
-export function noStopWords(unended?: 'cut off' | 'in progress'): string {
+export function noStopWords(unended?: Unended): string {
   if (unended === 'cut off') return 'not known: the file is cut off inside a record (a crash, a copy cut short), so how the run ended is not in it';
   if (unended === 'in progress') return 'not yet: still being written';
   return 'no stop in the file: it ends after its last event';

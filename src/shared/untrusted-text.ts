@@ -33,7 +33,12 @@ const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u20
  * name on screen, an ESC can no longer start a terminal sequence, a NUL can no longer break XML.
  */
 export function visibleControls(text: string): string {
-  return text.replace(CONTROLS, (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`);
+  return text.replace(CONTROLS, codePointMark);
+}
+
+/** A character shown by its code point: `⟨U+202E⟩`. */
+export function codePointMark(c: string): string {
+  return `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`;
 }
 
 /** True when `text` holds a character {@link visibleControls} would show as `⟨U+…⟩`. */

@@ -3,6 +3,7 @@ import type { SessionSummary } from '../../engine/summary';
 import { labelText, type LabelText } from '../../shared/untrusted-text';
 import { partWords } from '../../shared/part-words';
 import { agentCountWords } from '../../shared/agent-words';
+import { countWords } from '../../shared/count-words';
 
 /**
  * `otrace: 35 events · 6 agents · 1 stop · 2 loops` (counts only: no trace text; `3 agents · 1 context
@@ -15,11 +16,10 @@ import { agentCountWords } from '../../shared/agent-words';
  */
 export function summaryText(summary: SessionSummary): LabelText {
   const { events, stops, loops } = summary.counts;
-  const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
   // a compaction's lane is counted apart, as the graph's header counts it
   const agents = agentCountWords(summary.counts.agents, summary.counts.compactions ?? 0);
-  if (summary.reading) return labelText`otrace: first ${plural(events, 'event')} · ${agents} · ${plural(stops, 'stop')} · ${partWords(summary.reading)}`;
+  if (summary.reading) return labelText`otrace: first ${countWords(events, 'event')} · ${agents} · ${countWords(stops, 'stop')} · ${partWords(summary.reading)}`;
   // an analysis that failed or was cancelled found no loop: it says so, not "0 loops"
-  const last = summary.analysisError !== undefined ? 'not analysed' : !summary.analysisPending ? plural(loops, 'loop') : summary.analysedEvents !== undefined ? `${plural(loops, 'loop')} · analysing…` : 'analysing…';
-  return labelText`otrace: ${plural(events, 'event')} · ${agents} · ${plural(stops, 'stop')} · ${last}`;
+  const last = summary.analysisError !== undefined ? 'not analysed' : !summary.analysisPending ? countWords(loops, 'loop') : summary.analysedEvents !== undefined ? `${countWords(loops, 'loop')} · analysing…` : 'analysing…';
+  return labelText`otrace: ${countWords(events, 'event')} · ${agents} · ${countWords(stops, 'stop')} · ${last}`;
 }
