@@ -53,6 +53,7 @@ function cueStyles(fg: string): StylesheetJson {
       'background-image-containment': 'over',
       'background-clip': 'none',
       ...(cue.hollow ? { 'background-opacity': 0.3, 'border-style': 'dashed', 'border-width': 2, 'border-color': fg } : {}),
+      ...(cue.alert ? { 'border-style': 'solid', 'border-width': 2, 'border-color': themeColor('editorError-foreground', '#f14c4c') } : {}),
     },
   })) as StylesheetJson;
 }

@@ -81,6 +81,7 @@ export function showLegend(legend: HTMLElement, graph: GraphOverview): void {
       mark.dataset.cue = s.cue;
       mark.style.background = `${cue.hollow ? 'rgba(128, 128, 128, 0.3)' : OKABE_ITO.blue} url("${glyphImage(cue.glyph)}") center / 12px 12px no-repeat`;
       if (cue.hollow) mark.style.border = '1px dashed var(--vscode-foreground, #ccc)';
+      if (cue.alert) mark.style.border = '2px solid var(--vscode-editorError-foreground, #f14c4c)';
       parts.push(mark);
     } else if ('mark' in s) {
       const ring = document.createElement('span');

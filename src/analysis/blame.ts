@@ -21,7 +21,7 @@ import { ERROR_TEXT, canonicalValue, salientTokens } from './text';
 import type { TraceIndex } from './trace-index';
 import { countsSteps } from '../trace/model';
 import type { Blame, Outcome } from './types';
-import { recordsFailure } from './recorded-failure';
+import { recordsFailure } from '../shared/recorded-failure';
 
 /**
  * How often the contrary-input rule (2. in the module's comment) named the labelled decisive step and

@@ -14,7 +14,7 @@ import { NOT_AGENT_OUTPUT_KINDS, type TokenUsage, type TraceEvent } from '../tra
 import { TOKEN_KINDS, addTokens, usageOf, type TokenKind } from '../trace/tokens';
 import { timeUnitOf, type TimeUnit } from '../trace/units';
 import type { Analysis, Finding, StopScope } from './types';
-import { recordsFailure } from './recorded-failure';
+import { recordsFailure } from '../shared/recorded-failure';
 import { CUT_OFF_END, NO_STOP_YET } from './stop-verdicts';
 import { kindAndTask } from '../shared/agent-words';
 import type { Unended } from '../shared/stop-words';

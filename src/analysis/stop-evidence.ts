@@ -7,7 +7,7 @@ import { isAgentOutput } from './answer';
 import { isStateChange } from './state-change';
 import { COMPLETION_CLAIM, IMPASSE_TEXT, VERIFICATION_TEXT, VERIFY_TOOL } from './text';
 import type { TraceIndex } from './trace-index';
-import { recordsFailure } from './recorded-failure';
+import { recordsFailure } from '../shared/recorded-failure';
 
 /** A stop segment: positions [from, pos] that `keep` accepts. */
 export interface Segment {

@@ -17,7 +17,7 @@ import { type Command, fail, loadOne, MAX_MESSAGE, safe, safeJson, safePath, wri
 import { groupCommand } from './diff-group';
 import { countWords } from '../shared/count-words';
 import { endedWords, noStopWords } from '../shared/stop-words';
-import { recordsFailure } from '../analysis/recorded-failure';
+import { recordsFailure } from '../shared/recorded-failure';
 
 /** Agent pairs listed one a line; the rest are counted. */
 const AGENT_LINES = 8;

@@ -12,6 +12,7 @@
  */
 import { canonicalType, type TraceEvent } from '../trace/schema';
 import { plainLabel } from '../shared/untrusted-text';
+import { stopReasonWords } from '../shared/stop-words';
 
 /** Longest label in characters (the webview cuts it shorter on screen: 150 px ≈ 25 characters; the tooltip shows it all). */
 export const LABEL_CHARS = 80;
@@ -28,7 +29,7 @@ export interface LabelContext {
 }
 
 /**
- * The label of an event's node: `stop: <reason>`, `reward <value>`, a tool call's `<tool>: <key
+ * The label of an event's node: `stop: <reason in words>` (`stop: task complete`, src/shared/stop-words.ts), `reward <value>`, a tool call's `<tool>: <key
  * argument>` (`call <tool>: …` when it is no bar), `result <tool>`, `spawn <lane label>`, a
  * message, delegation or return with its first words (`user: …` when another speaker wrote it in
  * this lane, `→ <lane>: …` when it goes to another lane, `return: …`), else its type.
@@ -38,7 +39,7 @@ export interface LabelContext {
 export function eventLabel(e: TraceEvent, bar: boolean, ctx: LabelContext = {}): string {
   const kind = canonicalType(e.type);
   const lane = (agent: string) => ctx.laneLabel?.(agent) ?? agent;
-  if (kind === 'stop') return clip(`stop: ${e.reason ?? 'unknown'}`);
+  if (kind === 'stop') return clip(`stop: ${stopReasonWords(undefined, e.reason ?? 'unknown')}`);
   if (kind === 'reward') return clip(`reward ${e.value ?? ''}`.trim());
   if ((kind === 'tool_call' || kind === 'tool_result') && e.tool) {
     const tool = toolName(e.tool);

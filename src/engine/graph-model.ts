@@ -11,12 +11,13 @@ import type { GraphEdge, GraphFinding, GraphLane, GraphModel, GraphNode } from '
 import type { LoadedTrace, Problem } from '../trace/model';
 import { canonicalType, type TraceEvent } from '../trace/schema';
 import { describeCue, eventCues } from '../shared/cues';
+import { recordsFailure } from '../shared/recorded-failure';
 import { layoutStructure, type LayoutEdges, type LayoutStructure } from './graph-structure';
 import { firstIndexOfIds } from './lanes';
 import { creditWorthShowing, formatCredit, shareWords } from '../shared/credit-words';
 import { plainLabel, visibleControls } from '../shared/untrusted-text';
 import { formatAt, formatSpan, timeUnitOf, type TimeUnit } from '../trace/units';
-import { eventLabel, shortLabel, type LabelContext } from './event-labels';
+import { eventLabel, LABEL_CHARS, shortLabel, type LabelContext } from './event-labels';
 import { LANE_LABEL_CHARS, laneScan, laneWords, type ContentOnDisk, type LaneScan } from './lane-labels';
 import { grownFrom, isFollowed } from './structure-growth';
 import { shownProblem } from './shown-problems';
@@ -271,8 +272,8 @@ export function layoutNode(layout: GraphLayout, index: number, details: boolean,
     order: layout.order[index],
     ...(end < 0 ? {} : { txEnd: layout.tx[end], orderEnd: layout.order[end], endIndex: end }),
     ...(bar < 0 ? {} : { bar: nodeKey(bar) }),
-    ...labels(scopedLabel(nodeLabel(e, end >= 0, layout.labelContext(e)), layout.marks.get(index))), // trace text: controls and bidi shown as ⟨U+202E⟩
-    ...cuesOf(e),
+    ...labels(scopedLabel(e, nodeLabel(e, end >= 0, layout.labelContext(e)), layout.marks.get(index))), // trace text: controls and bidi shown as ⟨U+202E⟩
+    ...cuesOf(e, end >= 0 ? layout.events[end] : undefined),
     ...(details ? withCredit(eventDetails(e, layout.timeUnit), layout, index) : { fields: [] }),
     hasSource: e.source !== undefined,
     credit: layout.credit?.[index],
@@ -445,10 +446,10 @@ function overlappingWaste(findings: Analysis['findings'], eventCount: number): S
 }
 
 /** A stop's label with what it ends: `turn ended: handed back`, `phase ended: max turns` (a run's stop keeps `stop: …`; words of src/shared/stop-words.ts). */
-function scopedLabel(label: string, marks: Set<string> | undefined): string {
+function scopedLabel(e: TraceEvent, label: string, marks: Set<string> | undefined): string {
   const scope = marks?.has('turn-end') ? 'turn' : marks?.has('phase-end') ? 'phase' : undefined;
-  if (!scope || !label.startsWith('stop: ')) return label;
-  return `${ENDED_WORDS[scope]}: ${stopReasonWords(scope, label.slice('stop: '.length))}`;
+  if (!scope || canonicalType(e.type) !== 'stop') return label;
+  return plainLabel(`${ENDED_WORDS[scope]}: ${stopReasonWords(scope, e.reason ?? 'unknown')}`, LABEL_CHARS);
 }
 
 /**
@@ -467,9 +468,10 @@ function labels(label: string): { label: string; short?: string } {
   return short === undefined ? { label: plain } : { label: plain, short };
 }
 
-/** The node's cues (docs/model.md kinds and states), when it has any. */
-function cuesOf(e: TraceEvent): { cues?: string[] } {
+/** The node's cues (docs/model.md kinds and states), when it has any; a tool bar's also says its result failed (the result is drawn in the bar). */
+function cuesOf(e: TraceEvent, result?: TraceEvent): { cues?: string[] } {
   const cues = eventCues(e);
+  if (result && !cues.includes('failed') && recordsFailure(result)) cues.unshift('failed');
   return cues.length ? { cues } : {};
 }
 

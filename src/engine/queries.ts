@@ -16,7 +16,7 @@ import { creditLabel, creditWorthShowing } from '../shared/credit-words';
 import { PREVIEW_CHARS, type EventInfo, type EventPlace, type LensItem, type LineSpan, type OutlineLane, type PromptAt, type PromptUser } from './query-types';
 import { compare, countsSteps, eventAt, findingsOfEvent, shownAnalysis, type TraceSnapshot } from './snapshot';
 import { isSoundStop } from '../analysis/types';
-import { recordsFailure } from '../analysis/recorded-failure';
+import { recordsFailure } from '../shared/recorded-failure';
 import { sourcePromptOf } from './source-prompt';
 import { contentInMemory, eventLabel } from './record-labels';
 import { stopReasonWords } from '../shared/stop-words';

@@ -21,7 +21,7 @@ import { plainLabel } from '../shared/untrusted-text';
 import { clipWords, firstWords, headedWords, LABEL_CHARS as NODE_LABEL_CHARS, toolCallWords } from './event-labels';
 import { contentOf } from './long-content';
 import type { TraceSnapshot } from './snapshot';
-import { endedWords } from '../shared/stop-words';
+import { endedWords, stopReasonWords } from '../shared/stop-words';
 import { namesKind } from '../shared/agent-words';
 
 /** Formats whose records the editor labels inline (their raw lines are ids and JSON cut at the window's edge). */
@@ -107,7 +107,7 @@ export function eventLabel(s: TraceSnapshot, i: number, contentFor: (s: TraceSna
   }
   else if (type === 'delegate') text = quote(`task → ${name(e.to)}: `, content());
   else if (type === 'return') text = quote(`answer → ${name(e.to)}: `, content());
-  else if (type === 'stop') text = (e as { scope?: unknown }).scope === 'turn' ? endedWords('turn', String(e.reason ?? 'unknown')) : `stop: ${String(e.reason ?? 'unknown')}`;
+  else if (type === 'stop') text = (e as { scope?: unknown }).scope === 'turn' ? endedWords('turn', String(e.reason ?? 'unknown')) : `stop: ${stopReasonWords(undefined, String(e.reason ?? 'unknown'))}`;
   else if (type === 'reward') text = `reward ${typeof e.value === 'number' ? e.value : '?'}${e.channel ? ` (${name(e.channel)})` : ''}`;
   else if (type === 'orchestrator_decision') text = quote('decision: ', content());
   else text = quote(`${name(e.type)}: `, content());

@@ -1,10 +1,12 @@
 /**
  * Visible cues for the event subtypes and states of docs/model.md (local command, meta row,
- * placeholder, interruption, API error, compaction, missing-parent placeholder, denied call, call
- * without a result, call in progress, open span, clock skew): what each is called in plain words,
- * the glyph its node carries, and whether it is drawn hollow (a row that is no agent output).
+ * placeholder, interruption, API error, compaction, missing-parent placeholder, a step the trace
+ * records as failed, denied call, call without a result, call in progress, open span, clock skew):
+ * what each is called in plain words, the glyph its node carries, and whether it is drawn hollow (a
+ * row that is no agent output) or with an error-coloured ring (a failure).
  * The graph's nodes, legend, hover and details all read this one table. Shared by the engine and the webview.
  */
+import { recordsFailure } from './recorded-failure';
 
 /** How one cue is shown. */
 export interface EventCue {
@@ -16,6 +18,8 @@ export interface EventCue {
   glyph: string;
   /** Drawn hollow with a dashed outline: a row that is not an agent's output. */
   hollow: boolean;
+  /** Drawn with a ring in the theme's error colour: the step failed. */
+  alert?: boolean;
 }
 
 /** Every cue, in legend order. Keys are the model's `kind` values and call/span states. */
@@ -27,6 +31,7 @@ export const EVENT_CUES: Readonly<Record<string, EventCue>> = {
   interruption: { label: 'interruption', description: 'the user interrupted the run; not an agent failure', glyph: '‖', hollow: false },
   api_error: { label: 'API error', description: 'a synthetic API-error row (e.g. overloaded, prompt too long): the API stopped the run, not the agent', glyph: '!', hollow: false },
   compaction: { label: 'compaction', description: 'the context was compacted; the summary is the content', glyph: '≡', hollow: false },
+  failed: { label: 'failed', description: 'the trace records that this step failed (an error status, is_error, or a non-zero exit code)', glyph: '×', hollow: false, alert: true },
   denied: { label: 'denied call', description: 'the user refused this tool call; not an agent failure', glyph: '⊘', hollow: false },
   no_result: { label: 'no result', description: 'this tool call has no result in the file', glyph: '?', hollow: false },
   in_progress: { label: 'in progress', description: 'this tool call may still be running: the file ends in a cut-off line (still being written, or its writer stopped)', glyph: '…', hollow: false },
@@ -42,10 +47,15 @@ export interface CuedEvent {
   clock_skew_s?: number;
 }
 
-/** The cues of an event, in {@link EVENT_CUES} order: its `kind`, its call status, open, clock skew. */
+/**
+ * The cues of an event, in {@link EVENT_CUES} order: its `kind`, whether it records a failure
+ * (recorded-failure.ts: the one definition the run summary's failed calls use), its call status,
+ * open, clock skew.
+ */
 export function eventCues(e: CuedEvent): string[] {
   const out: string[] = [];
   if (e.kind !== undefined && e.kind in EVENT_CUES) out.push(e.kind);
+  if (recordsFailure(e)) out.push('failed');
   if (e.call_status !== undefined && e.call_status in EVENT_CUES) out.push(e.call_status);
   if (e.open === true) out.push('open');
   if (typeof e.clock_skew_s === 'number' && e.clock_skew_s !== 0) out.push('clock_skew');

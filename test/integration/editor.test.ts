@@ -23,7 +23,7 @@ describe('trace file in the editor', function () {
     );
     const stop = lanes[0].children.find((c) => c.detail.endsWith(' · e35'))!;
     assert.equal(stop.range.start.line, 35, 'e35 is on line 36 of the file');
-    assert.equal(stop.name, 'stop: quality_met', 'named by what happened, not by its id');
+    assert.equal(stop.name, 'stop: quality met', 'named by what happened, not by its id');
     assert.ok(stop.selectionRange.isEmpty && stop.selectionRange.start.isEqual(stop.range.start), 'going to it selects nothing: a key typed next must not replace the record');
   });
 

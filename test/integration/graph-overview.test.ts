@@ -120,7 +120,7 @@ describe('graph overview of a Claude Code session in a real VS Code', function (
     assert.match(v.lanes[1].title, /^Explore:a93ccab: 63 events, spawned by main · asked: Explore the codebase/, 'the raw name in the tooltip');
     assert.match(v.lanes[3].title, /^compact:acompact-70d8e7: 3 events, compaction of main's context/);
     assert.doesNotMatch(v.lanes[3].title, /spawned/);
-    assert.deepEqual(v.legend, ['decision', 'spawn', 'delegate', 'message', 'tool call', 'return', 'stop', 'meta row', 'compaction', 'share of the result'], 'the legend lists what this graph shows: no loop, blame or ✓');
+    assert.deepEqual(v.legend, ['decision', 'spawn', 'delegate', 'message', 'tool call', 'return', 'stop', 'meta row', 'compaction', 'failed', 'share of the result'], 'the legend lists what this graph shows: no loop, blame or ✓');
     for (const l of v.lanes) {
       assert.ok(l.shown, `lane label ${l.name} is shown`);
       assert.ok(l.box.y1 >= v.laneColumn.y1 && l.box.y2 <= v.laneColumn.y2, `lane label ${l.name} is inside the view: ${JSON.stringify(l.box)}`);

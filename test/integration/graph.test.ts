@@ -119,7 +119,7 @@ describe('trace graph in a real VS Code', function () {
     await postAsHost(`{ type: 'select', stamp: globalThis.__otrace.graph.stamp, index: ${state.indexOf.e35} }`, frame);
     // the details come from the engine: wait for them
     const shown = await untilInWebview<string>('the details of the stop', `() => document.querySelector('#details h2')?.textContent`, frame);
-    assert.equal(shown, 'stop: quality_met');
+    assert.equal(shown, 'stop: quality met');
   });
 
   it("opens the survey's example trace: 8 nodes, 4 lanes, no stop node", async () => {

@@ -16,7 +16,7 @@ import type { LoadedTrace } from '../../trace/model';
 import { canonicalType, type TraceEvent } from '../../trace/schema';
 import { ContentNormalizer, fmix32 } from './content-scan';
 import { toolFamily } from './normalize';
-import { recordsFailure } from '../recorded-failure';
+import { recordsFailure } from '../../shared/recorded-failure';
 
 /**
  * Keys to small numbers (0, 1, 2, ... in order of first use), shared by the runs compared: string

@@ -5,7 +5,7 @@
 import { canonicalType, type TraceEvent } from '../../trace/schema';
 import { TOKEN_KINDS, tokenTotals, type TokenKind } from '../../trace/tokens';
 import type { TimeUnit } from '../../trace/units';
-import { recordsFailure } from '../recorded-failure';
+import { recordsFailure } from '../../shared/recorded-failure';
 import type { LaneDeltas, LaneStats } from './types';
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The Outline of a trace file (or of one of its sub-agent files): one symbol per agent lane, with
  * its events as children (in file order, each named by the same readable label the editor shows on
- * its record: "user: Work on bead…", "Bash: npm test ✗ exit 2", "stop: task_complete", with its
+ * its record: "user: Work on bead…", "Bash: npm test ✗ exit 2", "stop: task complete", with its
  * time and id beside), so the Outline view, breadcrumbs and "Go to Symbol" (Ctrl+Shift+O) navigate
  * the trace. The engine lists the lanes and events of the file and labels them
  * (src/engine/record-labels.ts). At most `otrace.outline.maxEvents` events are listed (the first in

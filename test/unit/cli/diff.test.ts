@@ -92,7 +92,7 @@ test('otrace diff --group DIR: runs of one task clustered by where they leave th
     assert.equal(lines[4], '  ended    stopped (task complete) ×2');
     assert.equal(lines[5], '  outcome  not recorded ×2');
     assert.equal(lines[6], 'cluster 2: 1 run (run-5.otrace.jsonl)');
-    assert.match(lines[7], /^ {2}leave the reference at its step 5 \(stop: task_complete\): they do stop: task_complete \(a step the reference does elsewhere\)$/);
+    assert.match(lines[7], /^ {2}leave the reference at its step 5 \(stop: task complete\): they do stop: task complete \(a step the reference does elsewhere\)$/);
     assert.equal(lines[10], 'cluster 3: 2 runs (run-3.otrace.jsonl, run-4.otrace.jsonl)');
     assert.match(lines[11], /^ {2}leave the reference at its step 14 \(tool call search: w\w+x w\w+x w\w+x\): they leave that step out$/);
     const j = JSON.parse(otrace('diff', '--group', dir, '--json').stdout);

@@ -75,7 +75,7 @@ test('derived spawn, message and return links join lanes where the trace has no 
 
 test('the stop event keeps its reason in the label; events at one time keep their order', () => {
   const g = buildGraph(demo, 'demo');
-  assert.equal(g.nodes.find((n) => n.eventId === 'e35')!.label, 'stop: quality_met');
+  assert.equal(g.nodes.find((n) => n.eventId === 'e35')!.label, 'stop: quality met');
   const same = readTraceJsonl('{"id":"a","t":1,"type":"message","agent":"p"}\n{"id":"b","t":1,"type":"message","agent":"p"}\n');
   const [a, b] = buildGraph(same, 's').nodes;
   assert.deepEqual([a.order, b.order], [0, 1]);
@@ -178,7 +178,7 @@ test('names and labels show control and bidi characters as ⟨U+…⟩; the cont
   ].map((l) => JSON.stringify(l)).join('\n');
   const loaded = readTraceJsonl(text);
   const g = buildGraph(loaded, 'hostile', Infinity, analyzeTrace(loaded));
-  assert.deepEqual(g.nodes.map((n) => n.label), [`spawn worker${shown}`, `bash${shown}`, `result bash${shown}`, 'stop: task_complete']);
+  assert.deepEqual(g.nodes.map((n) => n.label), [`spawn worker${shown}`, `bash${shown}`, `result bash${shown}`, 'stop: task complete']);
   assert.deepEqual(g.lanes.map((l) => l.name), [`lead${h}`, `worker${h}`], 'lane names stay the keys; the webview shows them escaped');
   const d = eventDetails(loaded.trace.events[0]);
   assert.deepEqual(d.fields.filter(([k]) => ['id', 'agent', 'to'].includes(k)), [['id', `e1${shown}`], ['agent', `lead${shown}`], ['to', `worker${shown}`]]);

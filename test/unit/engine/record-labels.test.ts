@@ -68,7 +68,7 @@ test('Claude Code: a sub-agent spawn, its answer, turn ends and the compaction',
   const sub = labelsOf(session, file);
   assert.match(sub.get(0)!, /^task from main: Explore the codebase to understand/);
   assert.match(sub.get(1)!, /^assistant: I'll explore the codebase/);
-  assert.match(sub.get(115)!, /^answer → main: Excellent!.* · stop: task_complete$/);
+  assert.match(sub.get(115)!, /^answer → main: Excellent!.* · stop: task complete$/);
 });
 
 test('Codex rollout: user, assistant, tool calls and results, turn ends', () => {

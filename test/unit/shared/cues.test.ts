@@ -42,3 +42,21 @@ test('graph nodes carry their cues, and the details name them in plain words', (
   const plain = buildGraph(loadTrace(fixture('several-traces', 'two-runs.otrace.jsonl'), 'two-runs.otrace.jsonl'), 'x');
   assert.ok(plain.nodes.every((n) => n.cues === undefined), 'ordinary events carry no cue');
 });
+
+test('a step the trace records as failed carries the failed cue, on its tool bar too; a refused call does not', () => {
+  assert.deepEqual(eventCues({ id: 'r', t: 0, type: 'tool_result', agent: 'a', exit_code: 2 } as TraceEvent), ['failed']);
+  assert.deepEqual(eventCues({ id: 'r', t: 0, type: 'tool_result', agent: 'a', exit_code: 0 } as TraceEvent), []);
+  // Codex exec: two commands exit non-zero (exit code in the header and in the raw output)
+  const codex = '33-codex-exec-exit-codes-header-vs-raw.jsonl';
+  const g = buildGraph(loadTrace(fixture('cases', codex), codex), codex);
+  const bars = g.nodes.filter((n) => n.kind === 'tool_call' && n.cues?.includes('failed'));
+  assert.deepEqual(bars.map((n) => n.label), ['exec_command: npm test -- cart', 'exec_command: npm run lint']);
+  assert.ok(bars.every((n) => n.endIndex !== undefined), 'drawn as bars with their results');
+  assert.ok(g.nodes.every((n) => n.kind !== 'tool_call' || (n.cues?.includes('failed') ?? false) === bars.includes(n)));
+  // Claude Code writes a refused call's result with is_error: the user decided, the step did not fail
+  const loaded = loadTrace(fixture('claude-code', 'short.jsonl'), 'short.jsonl');
+  const refused = loaded.trace.events.filter((e) => e.denied === true && e.is_error === true);
+  assert.equal(refused.length, 2);
+  assert.ok(refused.every((e) => !eventCues(e).includes('failed')));
+  assert.ok(buildGraph(loaded, 'short.jsonl').nodes.every((n) => !n.cues?.includes('failed')));
+});

@@ -21,7 +21,7 @@ test('the Claude Code session: its kinds (each with its arrow), its cues and the
   const entries = entriesOf(fixturePath('claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl'));
   assert.deepEqual(
     entries.map((e) => e.name),
-    ['decision', 'spawn', 'delegate', 'message', 'tool call', 'return', 'stop', 'meta row', 'compaction', 'share of the result'],
+    ['decision', 'spawn', 'delegate', 'message', 'tool call', 'return', 'stop', 'meta row', 'compaction', 'failed', 'share of the result'],
   );
   assert.deepEqual(entries.find((e) => e.name === 'spawn')!.swatch, { category: 'spawn', kinds: ['spawn'], arrow: 'spawn' }, 'the spawn arrow shares the spawn entry');
   for (const e of entries) assert.doesNotMatch(`${e.name} ${e.title}`, /✓|⚠|stop \/ safety|loop member/, e.name);

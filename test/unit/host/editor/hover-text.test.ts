@@ -1,7 +1,7 @@
 /** The hover's figures (src/host/editor/hover-text.ts) from the engine's event info (src/engine/queries.ts). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { recordsFailure } from '../../../../src/analysis/recorded-failure';
+import { recordsFailure } from '../../../../src/shared/recorded-failure';
 import { eventInfo } from '../../../../src/engine/queries';
 import { makeSnapshot } from '../../../../src/engine/snapshot';
 import { hoverFigures } from '../../../../src/host/editor/hover-text';
