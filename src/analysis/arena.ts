@@ -196,7 +196,8 @@ export class Arena {
    */
   private zeroed<T extends ArenaView>(view: T, at: number): T {
     const chunk = this.chunks[this.chunk];
-    if (chunk.written > at) view.fill(0, 0, Math.min(view.length, (chunk.written - at) / view.BYTES_PER_ELEMENT));
+    // (up to the element that holds the written end: an Int32Array's end may fall inside a Float64Array's element)
+    if (chunk.written > at) view.fill(0, 0, Math.min(view.length, Math.ceil((chunk.written - at) / view.BYTES_PER_ELEMENT)));
     chunk.written = Math.max(chunk.written, at + view.byteLength);
     return view;
   }

@@ -24,6 +24,18 @@ test('views are zeroed, also on memory handed out again after a release', () => 
   assert.ok(d.every((x) => x === 0));
 });
 
+test('a wide view over memory an odd number of narrow entries wrote is zeroed to its end (a followed trace\'s credit read a link number as a weight)', () => {
+  const arena = new Arena(1024);
+  const mark = arena.mark();
+  arena.int32(3).fill(5); // 12 bytes written: the end falls inside the second 8-byte element
+  arena.release(mark);
+  assert.deepEqual([...arena.float64(4)], [0, 0, 0, 0]);
+  arena.release(mark);
+  arena.uint8(13).fill(9);
+  arena.release(mark);
+  assert.deepEqual([...arena.int32(4)], [0, 0, 0, 0]);
+});
+
 test('views do not overlap and start on 8-byte boundaries', () => {
   const arena = new Arena(4096);
   const views = [arena.uint8(3), arena.int32(5), arena.float64(2), arena.uint8(1), arena.int32(1)];
