@@ -20,9 +20,12 @@
  *   changes, explicit answers, own words; agent output while the tool lanes are the same).
  *   The index's types, ids and lanes of the old events are carried too while the time order is the
  *   file order (prefix-carry.ts `IndexCarry`), and the memory of its columns is kept from one
- *   update to the next. Still whole on each append, and why:
- *   - the index's links, receivers and tool lanes (O(n) passes; an old tool call can be answered,
- *     and an old hand-off delivered, by a new event; a new lane can be an old event's receiver);
+ *   update to the next; so are its links into the old events and their receivers while they stand
+ *   (index-links.ts says when: no new lane, no new edge to an old event, no old id carried again,
+ *   no stated answer to an old call paired by a guess), the new events' links made from what the
+ *   old ones left open (unresolved edges, undelivered hand-offs, unanswered calls). Still whole on
+ *   each append, and why:
+ *   - the index's tool lanes (a pass over the lanes' types: a new result can make a lane a tool lane);
  *   - credit propagation: an old event's credit depends on every event after it (the outcome's
  *     seed moves to the new final answer, reward baselines change), one typed-array pass backwards;
  *   - stop verdicts: a stop's verdict reads what came after it (rewards, spawned agents still at
@@ -75,8 +78,10 @@ export class FollowAnalysis {
   private seen: Seen | undefined;
   /** Per-event results of the last analysis, while they can go on (prefix-carry.ts). */
   private carry: PrefixCarry | undefined;
-  /** How the last update was made, and why. */
-  last: { how: FollowHow; reason: string } = { how: 'whole', reason: 'nothing analysed yet' };
+  /** How the last update was made, and why; `links`: how its index's links were made (index-links.ts), when it made an index. */
+  last: { how: FollowHow; reason: string; links?: TraceIndex['linksMade'] } = { how: 'whole', reason: 'nothing analysed yet' };
+  /** How the index of the update in progress made its links. */
+  private links: TraceIndex['linksMade'] | undefined;
 
   /** @param options the analysis's options (the same for every update). */
   constructor(private readonly options: AnalysisOptions = {}) {}
@@ -117,6 +122,7 @@ export class FollowAnalysis {
       Object.assign(change, { how: 'appended', reason: change.how === 'unchanged' ? `no new event or edge; ${flag}` : `${change.reason}; ${flag}` });
     }
     this.seen = undefined;
+    this.links = undefined;
     const options = { ...this.options, inProgress };
     try {
       let analysis: Analysis;
@@ -133,7 +139,7 @@ export class FollowAnalysis {
         this.dropCarry();
         analysis = yield* this.analyze(loaded, (this.carry = new PrefixCarry()), options);
       }
-      this.last = change;
+      this.last = this.links ? { ...change, links: this.links } : change;
       const events = loaded.trace.events;
       const since = change.how === 'appended' ? seen!.events.length : 0;
       const latest = Math.max(since > 0 ? seen!.lastTime : -Infinity, lastTime(events, since));
@@ -164,6 +170,7 @@ export class FollowAnalysis {
   /** The analysis of one trace with the carry, in phases: read for the positions it holds, filled for the others, committed when done. */
   private *analyze(loaded: LoadedTrace, carry: PrefixCarry, options: AnalysisOptions): Generator<AnalysisPhase, Analysis, void> {
     const index = yield* TraceIndex.build(loaded, carry, new PauseClock(options.pauseAfterMs));
+    this.links = index.linksMade;
     try {
       yield 'index';
       const analysis = yield* indexSteps(index, options);

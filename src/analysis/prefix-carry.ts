@@ -15,7 +15,9 @@
  * - the hand-off streams (handoffs.ts: while the lanes are the same, as a new lane can be an old
  *   event's receiver);
  * - the text tests' memos ({@link TextMemos});
- * - the index's types, ids and lanes of the positions ({@link IndexCarry}), while the time order is the file order.
+ * - the index's types, ids and lanes of the positions ({@link IndexCarry}), while the time order is the file order;
+ * - the index's links into the positions and the columns made with them (index-links.ts `LinkCarry`,
+ *   which says when they stand).
  *
  * Valid only while the first {@link PrefixCarry.count} positions hold the same events in the same
  * time order (src/analysis/follow.ts decides when; it drops the carry otherwise). Entries past
@@ -26,6 +28,7 @@ import type { EventType, TraceEvent } from '../trace/schema';
 import { Arena } from './arena';
 import type { FingerprintTable } from './fingerprint-table';
 import type { HandoffScan } from './handoffs';
+import type { LinkCarry } from './index-links';
 import type { TokenInterner } from './interner';
 import type { StepScan } from './loops/similar-steps';
 import type { ToolCallGrouping } from './loops/tool-calls';
@@ -107,6 +110,8 @@ export class PrefixCarry {
   toolCalls?: ToolCallGrouping;
   /** The index's columns of the positions (see {@link IndexCarry}), once an index in file order made them. */
   index?: IndexCarry;
+  /** The index's links of the positions (index-links.ts), once an index in file order made them. */
+  indexLinks?: LinkCarry;
   /** The hand-off streams' scans (handoffs.ts), by kind of stream, once an analysis made them. */
   handoffs?: Map<string, HandoffScan>;
 

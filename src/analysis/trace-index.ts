@@ -12,6 +12,7 @@
  *   7. for an event with no incoming link but its lane's: the previous event of the trace (a chat
  *      turn answers the turn before it). Links 4-7 are derived and carry less weight for credit.
  *   Links that would point backwards in time order are dropped (counted), so the graph is a DAG.
+ *   index-links.ts makes them (for a followed trace's append, only the new events' when the old stand).
  * - fingerprints: agent + canonical type + target + hash of normalized content, each named by the
  *   position of its first event (so it tells where an event's content was first seen);
  *   events with neither content nor content_ref get a unique fingerprint (they cannot repeat).
@@ -21,7 +22,8 @@ import { Arena } from './arena';
 import type { LoadedTrace } from '../trace/model';
 import { canonicalType, EVENT_TYPES, NOT_AGENT_OUTPUT_KINDS, type EdgeType, type EventType, type TraceEvent } from '../trace/schema';
 import { FingerprintTable } from './fingerprint-table';
-import { EDGE_TYPE_CODE, edgeTypeOfCode, isExplicitCode, LINK_CODE, LINK_KINDS, LinkTable, rowsBySource, type LinkKind } from './link-table';
+import { edgeTypeOfCode, isExplicitCode, LINK_KINDS, rowsBySource, type LinkKind } from './link-table';
+import { buildLinks, HANDOFF_TYPES, type LinkInputs, type ReceiverColumn } from './index-links';
 import { normalizeContent, normalizedHash, salientTokens, stripLogNoise } from './text';
 import { upperBound } from './sorted';
 import { grownTo, toolLanesKey, type PrefixCarry, type TextMemos } from './prefix-carry';
@@ -42,11 +44,6 @@ export interface Link {
 
 /** Agent names of code executors and terminals (AG2 `Computer_terminal`, Magentic-One `ComputerTerminal`). */
 const TOOL_AGENT = /terminal|code_?executor|interpreter|sandbox|^tools?$/i;
-
-const HANDOFF_TYPES = new Set<EventType>(['message', 'delegate', 'return', 'spawn']);
-
-/** How many events around a hint are looked at for an id before the map (see buildLinks). */
-const NEAR = 8;
 
 /**
  * Bytes of typed-array memory reserved per event for the index and the analyses' scratch (arena.ts):
@@ -106,13 +103,16 @@ export class TraceIndex {
   /** Per position, the position its `parent` names (as {@link resolve} finds it), -1 when it names none that an event carries or has no `parent`; set once, with the links. */
   private parentColumn!: Int32Array;
   /** Receiver per position: its lane number + 1, 0 for none (see {@link receiver}); 1 byte per event when there are fewer than 255 lanes. */
-  private receivers!: Uint8Array | Uint16Array | Int32Array;
+  private receivers!: ReceiverColumn;
   /** Agent of each lane, by lane number (numbered in order of first appearance; {@link laneNumbers}). */
   private readonly laneNames: string[];
   /** Agent -> its lane number. */
   private readonly laneNumbers: Map<string, number>;
   /** Count of links dropped because they pointed backwards or at unknown ids. */
   dropped = 0;
+  /** Positions whose index columns came from a growing trace's carry (prefix-carry.ts), 0 for none; and whether a new event carries one of their ids. */
+  private carriedFrom = 0;
+  private repeatsOld = false;
   /**
    * Lanes that only answer tool calls: no tool call, delegation, spawn, aggregate or decision of
    * their own, and at least half tool results or a terminal/executor name (AG2 `Computer_terminal`).
@@ -156,6 +156,7 @@ export class TraceIndex {
     const order = (offered && appendedOrder(loaded.trace.events, offered.types)) || timeOrder(loaded.trace.events, arena);
     const carried = offered && order.types === offered.types ? offered : undefined;
     const from = carried ? carry!.count : 0;
+    this.carriedFrom = from;
     // The columns the index keeps come first in the arena; each build step's scratch after them, given back when done.
     this.fileIndex = order.inFileOrder ? undefined : arena.int32(n);
     this.fileIndex?.set(order.order!);
@@ -209,33 +210,39 @@ export class TraceIndex {
     }
   }
 
-  /** The receivers and the causal links of the events, in the order of the module comment (see {@link LinkTable}): the last part of the build, a pause between two passes when `clock` says so. */
+  /**
+   * The receivers and the causal links of the events, in the order of the module comment (index-links.ts):
+   * the last part of the build, a pause between two passes when `clock` says so. A followed trace's
+   * links of the events the carry holds are carried when they stand (index-links.ts says when).
+   */
   private *linkSteps(clock: PauseClock): Generator<Pause, void, void> {
-    this.receivers = this.receiversOf();
-    this.parentColumn = this.arena.int32(this.size).fill(-1);
-    this.handoffsName = this.someHandoffNamesItsReceiver();
-    // most traces have one to two links per event, plus their edges
-    const table = new LinkTable(this.size, 2 * this.size + this.loaded.trace.edges.length, this.arena);
-    const passes = [
-      () => this.linkEdges(table),
-      () => this.linkReferences(table),
-      () => this.pairToolResults(table, this.pairStatedToolResults(table)),
-      () => this.linkHandoffs(table),
-      () => this.linkLanes(table),
-      () => this.linkImplicit(table),
-    ];
-    for (const pass of passes) {
-      if (clock.due()) yield* clock.pause();
-      pass();
-    }
-    if (clock.due()) yield* clock.pause();
-    const count = table.count;
-    // the rows first: they move the link columns (arena.ts `compact`)
-    ({ inStart: this.inStart, inLinks: this.inLinks } = table.rows());
-    this.linkU = table.u.subarray(0, count);
-    this.linkKind = table.kind.subarray(0, count);
-    this.linkEdgeType = table.edgeType.subarray(0, count);
+    const carry = this.carry;
+    const offered = carry?.indexLinks;
+    if (carry) carry.indexLinks = undefined; // made again below for this index's positions
+    const inputs: LinkInputs = {
+      loaded: this.loaded,
+      events: this.events,
+      types: this.types,
+      arena: this.arena,
+      pos: this.pos,
+      repeats: this.repeats,
+      lanes: this.lanes,
+      laneNames: this.laneNames,
+      laneNumbers: this.laneNumbers,
+      pairs: this.pairs,
+      resolve: (id, v) => this.resolve(id, v),
+      nextInLane: (agent, i) => this.nextInLane(agent, i),
+    };
+    const carried = offered && this.carriedFrom > 0 ? { links: offered, from: this.carriedFrom, repeatsOld: this.repeatsOld } : undefined;
+    const { built, carry: next } = yield* buildLinks(inputs, clock, carried, carry !== undefined && this.inFileOrder);
+    if (carry && next) carry.indexLinks = next;
+    ({ receivers: this.receivers, parentColumn: this.parentColumn, handoffsName: this.handoffsName, dropped: this.dropped } = built);
+    ({ linkU: this.linkU, linkKind: this.linkKind, linkEdgeType: this.linkEdgeType, inStart: this.inStart, inLinks: this.inLinks } = built);
+    this.linksMade = { how: built.how, reason: built.reason };
   }
+
+  /** How the links were made: whole, or the old events' carried and the new ones' made (index-links.ts), and why. */
+  linksMade: { how: 'whole' | 'appended'; reason: string } = { how: 'whole', reason: 'not made yet' };
 
   /** Position of the first event with the fingerprint of the event at `i` (itself when new or opaque). */
   firstSeen(i: number): number {
@@ -258,28 +265,6 @@ export class TraceIndex {
   }
 
   /**
-   * {@link receivers}: the `to` of an event when it names another agent that has a lane, in the
-   * narrowest column the lanes fit (kept: made in the arena where the build's scratch was given back).
-   */
-  private receiversOf(): Uint8Array | Uint16Array | Int32Array {
-    const n = this.events.length;
-    const lanes = this.laneNames.length;
-    const receivers = lanes < 0xff ? this.arena.uint8(n) : lanes < 0xffff ? this.arena.uint16(n) : this.arena.int32(n);
-    for (let i = 0; i < n; i++) {
-      const e = this.events[i];
-      const to = e.to;
-      if (to !== undefined && to !== e.agent) receivers[i] = (this.laneNumbers.get(to) ?? -1) + 1;
-    }
-    return receivers;
-  }
-
-  /** True when some hand-off names a receiver that has a lane (see {@link handoffsName}). */
-  private someHandoffNamesItsReceiver(): boolean {
-    for (let i = 0; i < this.events.length; i++) if (this.receivers[i] !== 0 && this.laneNames[this.receivers[i] - 1] && HANDOFF_TYPES.has(this.types[i])) return true;
-    return false;
-  }
-
-  /**
    * id -> first position: set from the last event back, one table operation per event (a set that
    * finds the id is an id carried again); then the positions of each repeated id.
    * @param pos the table to fill (it reads the ids from this index's events: no list of a million id strings).
@@ -291,6 +276,7 @@ export class TraceIndex {
       for (let i = from; i < n; i++) {
         const id = this.events[i].id;
         if (pos.add(id, i)) continue;
+        if (pos.get(id)! < from) this.repeatsOld = true;
         const list = this.repeats.get(id);
         if (list) list.push(i);
         else this.repeats.set(id, [pos.get(id)!, i]);
@@ -596,171 +582,6 @@ export class TraceIndex {
     const out: number[] = [];
     for (let q = this.inStart[i]; q < this.inStart[i + 1]; q++) out.push(this.linkU[this.inLinks[q]]);
     return out;
-  }
-
-  /** Adds the link u -> v unless it is there; counts it dropped when u is unknown or not before v. */
-  private link(table: LinkTable, u: number | undefined, v: number, kind: number, edgeType = 0): void {
-    if (u === undefined) {
-      this.dropped++;
-      return;
-    }
-    if (table.has(u, v)) return; // already linked
-    if (u < 0 || u >= v) {
-      this.dropped++;
-      return;
-    }
-    table.add(u, v, kind, edgeType);
-  }
-
-  /**
-   * The trace's edges. Ids named by edges and references are first looked for among the events
-   * near where the last one was found (edges come in event order, a cause is most often a recent
-   * event), when no id repeats (then a match is the one event that carries it); else, and when not
-   * near, in `pos`.
-   */
-  private linkEdges(table: LinkTable): void {
-    const unique = this.repeats.size === 0;
-    let hint = 0;
-    const edges = this.loaded.trace.edges;
-    for (let k = 0; k < edges.length; k++) {
-      const edge = edges[k];
-      if (edge.type === 'link') continue; // a span link relates two events; it is not a cause
-      const v = unique ? this.near(edge.dst, hint, hint + NEAR) : -1;
-      const dst = v !== -1 ? v : this.pos.get(edge.dst);
-      if (dst === undefined) {
-        this.dropped++;
-        continue;
-      }
-      hint = dst;
-      const near = unique ? this.near(edge.src, dst - NEAR, dst - 1) : -1;
-      this.link(table, near !== -1 ? near : this.pos.get(edge.src), dst, LINK_CODE.edge, EDGE_TYPE_CODE.get(edge.type));
-    }
-  }
-
-  /** `parent` and `causes[]` (see {@link linkEdges} for how ids are looked for). */
-  private linkReferences(table: LinkTable): void {
-    for (let v = 0, n = this.size; v < n; v++) {
-      const e = this.events[v];
-      if (typeof e.parent === 'string') {
-        const p = this.resolveNear(e.parent, v);
-        if (p !== undefined) this.parentColumn[v] = p;
-        this.link(table, p, v, LINK_CODE.parent);
-      }
-      if (Array.isArray(e.causes)) for (const c of e.causes) if (typeof c === 'string') this.link(table, this.resolveNear(c, v), v, LINK_CODE.causes);
-    }
-  }
-
-  /** The position `id` names from `v`: among the events just before v when no id repeats, else {@link resolve}. */
-  private resolveNear(id: string, v: number): number | undefined {
-    const p = this.repeats.size === 0 ? this.near(id, v - NEAR, v - 1) : -1;
-    return p !== -1 ? p : this.resolve(id, v);
-  }
-
-  /**
-   * tool_call -> tool_result pairs the trace states: a result's first incoming link from an unanswered
-   * call. A result whose only stated calls are answered already is a later result of its call (a run in
-   * the background: its launch, then the notification of its outcome): the call is answered by its
-   * last result, and every one of them names the call (not when the call's id repeats: the link may
-   * be meant for another event with that id). A result stated to answer a delegation (a
-   * sub-agent's launch or report) is never paired with a tool call by guess.
-   * @returns the results whose call the trace states (1), for {@link pairToolResults} to leave alone.
-   */
-  private pairStatedToolResults(table: LinkTable): Uint8Array {
-    const stated = new Uint8Array(this.size);
-    for (let v = 0, n = this.size; v < n; v++) {
-      if (this.types[v] !== 'tool_result') continue;
-      let answered = -1;
-      for (let k = table.firstIn(v); k !== -1; k = table.nextIn(k)) {
-        const u = table.u[k];
-        const type = this.types[u];
-        if (type === 'tool_call' && this.pairs[u] === -1) {
-          this.pairs[u] = v;
-          this.pairs[v] = u;
-          answered = -1;
-          stated[v] = 1;
-          break;
-        }
-        // (a call whose id repeats is no stated call: the link may name another event with its id)
-        if (type === 'tool_call' && answered === -1 && !this.repeats.has(this.events[u].id)) answered = u;
-        if (type === 'delegate') stated[v] = 1;
-      }
-      if (answered !== -1 && this.pairs[v] === -1) {
-        this.pairs[answered] = v;
-        this.pairs[v] = answered;
-        stated[v] = 1;
-      }
-    }
-    return stated;
-  }
-
-  /** The other results: the oldest unanswered call of the same tool, else (no tool name) of the same agent, else of any agent. */
-  private pairToolResults(table: LinkTable, stated: Uint8Array): void {
-    const pending = new Map<string, number[]>();
-    const pendingAny: number[] = [];
-    for (let i = 0, n = this.size; i < n; i++) {
-      const type = this.types[i];
-      if (type === 'tool_call' && this.pairs[i] === -1) {
-        const key = this.events[i].tool ?? '';
-        let q = pending.get(key);
-        if (!q) pending.set(key, (q = []));
-        q.push(i);
-        pendingAny.push(i);
-      } else if (type === 'tool_result' && this.pairs[i] === -1 && stated[i] === 0) {
-        const tool = this.events[i].tool;
-        let u: number | undefined;
-        if (tool !== undefined) {
-          const q = pending.get(tool);
-          while (q && q.length && this.pairs[q[0]] !== -1) q.shift();
-          u = q?.shift();
-        }
-        if (u === undefined) u = this.oldestUnanswered(pendingAny, this.events[i].agent, tool);
-        if (u !== undefined) {
-          this.pairs[u] = i;
-          this.pairs[i] = u;
-          this.link(table, u, i, LINK_CODE.tool_result);
-        }
-        while (pendingAny.length && this.pairs[pendingAny[0]] !== -1) pendingAny.shift();
-      }
-    }
-  }
-
-  /** The oldest unanswered call in `pendingAny` of `agent`, else of any agent (of `tool` when it has one). */
-  private oldestUnanswered(pendingAny: readonly number[], agent: string, tool: string | undefined): number | undefined {
-    let k = pendingAny.findIndex((c) => this.pairs[c] === -1 && this.events[c].agent === agent);
-    if (k === -1) k = pendingAny.findIndex((c) => this.pairs[c] === -1 && (tool === undefined || this.events[c].tool === tool));
-    return k === -1 ? undefined : pendingAny[k];
-  }
-
-  /** spawn / return / message delivery -> the receiving agent's next event. */
-  private linkHandoffs(table: LinkTable): void {
-    for (let i = 0, n = this.size; i < n; i++) {
-      const type = this.types[i];
-      if (!HANDOFF_TYPES.has(type)) continue;
-      const to = this.receiver(i);
-      if (!to) continue;
-      const next = this.nextInLane(to, i);
-      if (next !== -1) this.link(table, i, next, type === 'spawn' ? LINK_CODE.spawn : type === 'return' ? LINK_CODE.return : LINK_CODE.delivery);
-    }
-  }
-
-  /** Lane succession: each agent's previous event -> its next. */
-  private linkLanes(table: LinkTable): void {
-    for (const lane of this.lanes.values()) for (let k = 1; k < lane.length; k++) this.link(table, lane[k - 1], lane[k], LINK_CODE.lane);
-  }
-
-  /** An event with no cause but its own lane's previous event answers the previous event of the trace. */
-  private linkImplicit(table: LinkTable): void {
-    for (let v = 1, n = this.size; v < n; v++) {
-      let onlyLane = true;
-      for (let k = table.firstIn(v); k !== -1 && onlyLane; k = table.nextIn(k)) onlyLane = table.kind[k] === LINK_CODE.lane;
-      if (onlyLane && this.events[v - 1].agent !== this.events[v].agent) this.link(table, v - 1, v, LINK_CODE.implicit);
-    }
-  }
-
-  /** The position in [from, to] (clipped to the trace) of an event carrying `id`, nearest `to` first, or -1. */
-  private near(id: string, from: number, to: number): number {
-    for (let p = Math.min(to, this.events.length - 1); p >= Math.max(from, 0); p--) if (this.events[p].id === id) return p;
-    return -1;
   }
 
   /** Position of the first event of `agent` after position `i` (binary search in its lane), or -1. */

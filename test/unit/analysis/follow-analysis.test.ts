@@ -127,6 +127,8 @@ describe('the analysis that follows appends', () => {
     const hows = { whole: 0, appended: 0, unchanged: 0 };
     /** Updates whose file was said to be written again, or no longer, taken as appends. */
     let flips = 0;
+    /** Appends whose index carried the old links (index-links.ts), and those that made them whole. */
+    const links = { appended: 0, whole: 0 };
     fc.assert(
       fc.property(fc.array(choice, { minLength: 1, maxLength: 60 }), fc.array(fc.record({ lines: fc.nat(12), inLine: fc.boolean(), abandonAfter: fc.option(fc.nat(7), { freq: 4 }), inProgress: fc.boolean() }), { minLength: 1, maxLength: 8 }), (choices, pieces) => {
         const text = `${traceLines(choices).join('\n')}\n`;
@@ -148,15 +150,18 @@ describe('the analysis that follows appends', () => {
           f.check(`after ${shown} of ${text.length} characters${piece.abandonAfter === null ? '' : `, an update ended after ${piece.abandonAfter} phases first`}${piece.inProgress ? ', still being written' : ''}`, piece.abandonAfter ?? undefined, piece.inProgress);
           hows[f.follow.last.how]++;
           if (f.follow.last.how === 'appended' && /being written/.test(f.follow.last.reason)) flips++;
+          if (f.follow.last.how === 'appended' && f.follow.last.links) links[f.follow.last.links.how]++;
+          if (process.env.REASONS && f.follow.last.links) console.log('LINKS', f.follow.last.how, f.follow.last.links.reason.replace(/[0-9]+/g, 'N'));
         }
         f.append(text.slice(shown));
         f.check('whole text');
       }),
-      // RUNS=400 SEED=n run it deeper by hand
+      // RUNS=400 SEED=n run it deeper by hand (REASONS=1 prints how each append's links were made)
       { numRuns: Number(process.env.RUNS ?? 60), seed: Number(process.env.SEED ?? 30) },
     );
     // the property covers each path, not only the whole analysis
     assert.ok(hows.appended > 0 && hows.whole > 0 && hows.unchanged > 0 && flips > 0, `each path taken: ${JSON.stringify({ ...hows, flips })}`);
+    assert.ok(links.appended > 0 && links.whole > 0, `appends with the old links carried, and made whole: ${JSON.stringify(links)}`);
   });
 
   /** An event line. */
@@ -431,7 +436,12 @@ describe('the memory of a followed trace\'s index', () => {
 });
 
 describe('the index of a growing trace, from its carry', () => {
-  /** What an index says of its events: types, lanes, ids (and the positions an id names from each event), receivers, links, fingerprints, tool lanes. */
+  /**
+   * What an index says of its events: types, lanes, ids (and the positions an id names from each
+   * event), receivers, each event's incoming links in order (a carried index numbers its new links
+   * after the old ones: the analyses read the links per target), the links' and dropped links'
+   * counts, parents, tool pairs, fingerprints, tool lanes.
+   */
   const surface = (index: TraceIndex) => {
     const ids = index.events.map((e) => e.id);
     return {
@@ -441,7 +451,12 @@ describe('the index of a growing trace, from its carry', () => {
       named: ids.map((id, v) => index.resolve(id, v)),
       repeated: index.hasRepeatedIds,
       receivers: ids.map((_, i) => index.receiver(i)),
-      links: index.links,
+      incoming: ids.map((_, v) => index.incoming[v].map((k) => index.links[k])),
+      links: index.linkCount,
+      dropped: index.dropped,
+      handoffsName: index.handoffsName,
+      parents: ids.map((_, v) => index.parentOf(v)),
+      pairs: ids.map((_, v) => [index.resultOf(v), index.callOf(v)]),
       fingerprints: [...index.fingerprints],
       toolLanes: [...index.toolLanes].sort(),
     };
@@ -466,6 +481,68 @@ describe('the index of a growing trace, from its carry', () => {
       }),
       { seed: 30, numRuns: 300 },
     );
+  });
+  /** The index of `before` then `after` appended, made from its carry, and the index made whole; `how` its links were made. */
+  const grownAndWhole = (before: object[], after: object[]) => {
+    const text = (records: object[]) => records.map((r) => JSON.stringify(r)).join('\n');
+    const carry = new PrefixCarry();
+    const first = new TraceIndex(loadTrace(text(before), 'run.otrace.jsonl'), carry);
+    first.free();
+    carry.commit(first.size, first.memo, first.toolLanes, first.ownWordsTask);
+    const loaded = loadTrace(text([...before, ...after]), 'run.otrace.jsonl');
+    const grown = new TraceIndex(loaded, carry);
+    const whole = new TraceIndex(loaded);
+    const out = { grown: surface(grown), whole: surface(whole), links: grown.linksMade };
+    grown.free();
+    whole.free();
+    return out;
+  };
+  const call = (k: number, id: string, more: object = {}) => ({ id, t: k, type: 'tool_call', agent: 'w', tool: 'bash', content: `make ${k}`, ...more });
+  const result = (k: number, id: string, more: object = {}) => ({ id, t: k, type: 'tool_result', agent: 'w', tool: 'bash', content: `ok ${k}`, ...more });
+
+  it('carries the old events\' links and links the new ones to what the old left open: an edge to an event not read yet, a hand-off to a lane\'s next event, an unanswered call', () => {
+    const before = [
+      { id: 'd0', t: 0, type: 'delegate', agent: 'boss', to: 'w', content: 'build it' },
+      call(1, 'c1'),
+      result(2, 'r1'),
+      call(3, 'c2'),
+      { edge: { src: 'c2', dst: 'r2', type: 'causal' } },
+      { id: 'd4', t: 4, type: 'delegate', agent: 'w', to: 'boss', content: 'report' },
+    ];
+    const after = [result(5, 'r2'), { id: 'b6', t: 6, type: 'message', agent: 'boss', content: 'thanks' }, call(7, 'c3'), result(8, 'r3')];
+    const { grown, whole, links } = grownAndWhole(before, after);
+    assert.equal(links.how, 'appended', links.reason);
+    assert.deepEqual(grown, whole);
+    assert.ok(grown.incoming[6].some((l) => l.u === 4 && l.kind === 'delivery'), 'the old report is delivered to the boss\'s next event');
+    assert.ok(grown.incoming[5].some((l) => l.u === 3 && l.kind === 'edge'), 'the old edge reaches the new result');
+  });
+
+  it('makes the links whole when a new result is stated to answer an old call an old result was paired with by a guess', () => {
+    // r1 names no call: paired with c1 by a guess; the new r2 names c1, which a whole build pairs first (r1 then goes to c2)
+    const { grown, whole, links } = grownAndWhole([call(0, 'c1'), call(1, 'c2'), result(2, 'r1')], [result(3, 'r2', { parent: 'c1' })]);
+    assert.equal(links.how, 'whole');
+    assert.match(links.reason, /guess/);
+    assert.deepEqual(grown, whole);
+    assert.deepEqual(whole.pairs.slice(0, 4), [[3, -1], [2, -1], [-1, 1], [-1, 0]]);
+  });
+
+  it('makes the links whole when a new event carries an old event\'s id (a result stated to answer a call again is no longer read so)', () => {
+    const before = [call(0, 'c'), result(1, 'r1', { parent: 'c' }), result(2, 'r2', { parent: 'c' })];
+    const { grown, whole, links } = grownAndWhole(before, [{ id: 'c', t: 3, type: 'message', agent: 'w', content: 'c again' }]);
+    assert.equal(links.how, 'whole');
+    assert.match(links.reason, /id/);
+    assert.deepEqual(grown, whole);
+    assert.deepEqual(whole.pairs.slice(0, 3), [[1, -1], [-1, 0], [-1, -1]], 'r2 is no later answer of a call whose id repeats');
+  });
+
+  it('makes the links whole when a new edge ends at an old event, or a new lane comes', () => {
+    const before = [call(0, 'c1'), result(1, 'r1'), { id: 'm2', t: 2, type: 'message', agent: 'w', to: 'reviewer', content: 'please review' }];
+    const edge = grownAndWhole(before, [{ edge: { src: 'c1', dst: 'm2', type: 'causal' } }, call(3, 'c3')]);
+    assert.deepEqual([edge.links.how, edge.grown], ['whole', edge.whole]);
+    assert.match(edge.links.reason, /edge ends at an old event/);
+    const lane = grownAndWhole(before, [{ id: 'v3', t: 3, type: 'message', agent: 'reviewer', content: 'looks good' }]);
+    assert.deepEqual([lane.links.how, lane.grown], ['whole', lane.whole]);
+    assert.ok(lane.whole.incoming[3].some((l) => l.u === 2 && l.kind === 'delivery'), 'the old message is delivered to the new lane');
   });
 });
 
