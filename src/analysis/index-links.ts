@@ -72,6 +72,8 @@ export interface BuiltLinks {
   /** `appended`: the old links were copied and only the new events' made; `whole` otherwise, and why. */
   how: 'whole' | 'appended';
   reason: string;
+  /** Appended: the old tool calls a new event answers (their result changed: metrics.ts reads their work again); else empty. */
+  answeredOld: number[];
 }
 
 /**
@@ -165,6 +167,8 @@ class LinkBuild {
   private undelivered: number[] = [];
   private pending = new Map<string, number[]>();
   private pendingAny: number[] = [];
+  /** Old tool calls (before {@link base}) given a new result by this build. */
+  private answeredOld: number[] = [];
 
   constructor(
     private readonly in_: LinkInputs,
@@ -199,7 +203,7 @@ class LinkBuild {
     const count = table.count;
     // the rows first: they move the link columns (arena.ts `compact`)
     const { inStart, inLinks } = table.rows();
-    return { receivers: this.receivers, parentColumn: this.parentColumn, handoffsName, linkU: table.u.subarray(0, count), linkKind: table.kind.subarray(0, count), linkEdgeType: table.edgeType.subarray(0, count), inStart, inLinks, dropped: this.dropped, how: 'whole', reason };
+    return { receivers: this.receivers, parentColumn: this.parentColumn, handoffsName, linkU: table.u.subarray(0, count), linkKind: table.kind.subarray(0, count), linkEdgeType: table.edgeType.subarray(0, count), inStart, inLinks, dropped: this.dropped, how: 'whole', reason, answeredOld: [] };
   }
 
   /**
@@ -232,7 +236,7 @@ class LinkBuild {
     this.linkHandoffs();
     this.linkLanes();
     this.linkImplicit();
-    return { ...this.joined(), receivers: this.receivers, parentColumn: this.parentColumn, handoffsName, dropped: this.dropped, how: 'appended', reason: `the links of ${m} events carried; ${n - m} new events linked` };
+    return { ...this.joined(), receivers: this.receivers, parentColumn: this.parentColumn, handoffsName, dropped: this.dropped, how: 'appended', reason: `the links of ${m} events carried; ${n - m} new events linked`, answeredOld: this.answeredOld };
   }
 
   /** The old links and rows, then the new ones (numbered after them), in the arena. */
@@ -434,6 +438,7 @@ class LinkBuild {
         if (type === 'tool_call' && pairs[u] === -1) {
           pairs[u] = v;
           pairs[v] = u;
+          if (u < m) this.answeredOld.push(u);
           answered = -1;
           stated[v - m] = 1;
           break;
@@ -444,6 +449,7 @@ class LinkBuild {
       }
       if (answered !== -1 && pairs[v] === -1) {
         pairs[answered] = v;
+        if (answered < m) this.answeredOld.push(answered);
         pairs[v] = answered;
         stated[v - m] = 1;
       }
@@ -475,6 +481,7 @@ class LinkBuild {
         if (u !== undefined) {
           pairs[u] = i;
           pairs[i] = u;
+          if (u < m) this.answeredOld.push(u);
           this.link(u, i, LINK_CODE.tool_result);
         }
         while (pendingAny.length && pairs[pendingAny[0]] !== -1) pendingAny.shift();

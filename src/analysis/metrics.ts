@@ -45,24 +45,31 @@ export function computeMetrics(index: TraceIndex): Metrics {
 /** {@link computeMetrics} with a pause between its passes when `clock` says so (src/analysis/pauses.ts). */
 export function* metricSteps(index: TraceIndex, clock: PauseClock): Generator<Pause, Metrics, void> {
   const n = index.size;
-  // the per-event work and path arrays are scratch in the index's arena, given back here
+  // the per-event work and path arrays are scratch in the index's arena, given back here; a followed trace's are its carry's (below)
   const scratch = index.arena.mark();
+  const carry = index.carry;
+  const offered = carry?.metrics;
+  if (carry) carry.metrics = undefined; // kept again below, for this analysis's positions
   let work: { total: number; critical: number; path: Int32Array; basis: Metrics['work_basis']; busy: BusyTime | undefined };
   let costs: AgentCosts;
   try {
-    const own = index.arena.float64(n);
+    const multiAgent = hasSeveralAgents(index);
+    const columns = carry ? carriedColumns(offered, n) : arenaColumns(index);
+    // a followed trace's append: the work and chains of the old events go on from the carry (see MetricsCarry)
+    const resumed = offered && resumes(index, offered, multiAgent) ? resumeWork(index, offered, columns, multiAgent) : undefined;
     let basis: Metrics['work_basis'];
-    ({ basis, costs } = workAndCosts(index, own, hasSeveralAgents(index)));
+    let from = 0;
+    let recorded: number;
+    if (resumed) ({ basis, costs, recorded, from } = resumed);
+    else ({ basis, costs, recorded } = workAndCosts(index, columns.own, multiAgent));
     if (clock.due()) yield* clock.pause();
-    const start = index.arena.float64(n);
-    // each event's end (t + work) is written by the chain pass, which reads every t already (a pass of its own cost 50 ms at 1M events)
-    const end = index.arena.float64(n);
-    const cp = yield* criticalPath(index, own, basis, start, end, clock);
+    const cp = yield* criticalPath(index, columns, basis, from, clock);
     if (clock.due()) yield* clock.pause();
     // busy time needs a clock: without durations every event counts 1 and the ratio stays total / critical
     let busy: BusyTime | undefined;
-    if (basis !== 'events') busy = yield* busyTimeSteps(index, start, end, clock);
+    if (basis !== 'events') busy = yield* busyTimeSteps(index, columns.start, columns.end, clock);
     work = { ...cp, basis, busy };
+    if (carry) carry.metrics = { count: n, from, multiAgent, basis, recorded, costs: copyCosts(costs), columns };
   } finally {
     index.arena.release(scratch);
   }
@@ -101,24 +108,135 @@ export function* metricSteps(index: TraceIndex, clock: PauseClock): Generator<Pa
  * event into `own` (seconds): its `duration_s`, or for a tool call without one the time until its
  * result arrives (unless the result carries the run time); every event 1 when none has any work.
  * And the costs ({@link addCost}).
+ * @param from the events before it are in `costs` and `recorded` (a followed trace's carry), and their work in `own`.
+ * @returns the work's basis, the costs and the sum of the work the trace records (seconds or steps).
  */
-function workAndCosts(index: TraceIndex, own: Float64Array, multiAgent: boolean): { basis: Metrics['work_basis']; costs: AgentCosts } {
+function workAndCosts(index: TraceIndex, own: Float64Array, multiAgent: boolean, from = 0, costs: AgentCosts = noCosts(), recorded = 0): { basis: Metrics['work_basis']; costs: AgentCosts; recorded: number } {
   const n = index.size;
-  const costs: AgentCosts = { perAgent: new Map(), tokens: 0, chars: 0, protocolTokens: 0, protocolChars: 0, toolCalls: 0, messages: 0 };
-  let recorded = 0;
-  for (let i = 0; i < n; i++) {
-    const e = index.events[i];
-    let w = typeof e.duration_s === 'number' && Number.isFinite(e.duration_s) ? e.duration_s : 0;
-    const r = index.resultOf(i);
-    // a call without a duration runs until its result arrives (unless the result carries the run time)
-    if (w === 0 && index.types[i] === 'tool_call' && r !== -1 && typeof index.events[r].duration_s !== 'number') w = Math.max(0, index.events[r].t - e.t);
+  for (let i = from; i < n; i++) {
+    const w = workOf(index, i);
     own[i] = w;
     recorded += w;
-    addCost(index, i, e, multiAgent, costs);
+    addCost(index, i, index.events[i], multiAgent, costs);
   }
-  const basis: Metrics['work_basis'] = recorded === 0 ? 'events' : countsSteps(index.loaded) ? 'steps' : 'seconds';
-  if (basis === 'events') own.fill(1);
-  return { basis, costs };
+  const basis = basisOf(index, recorded);
+  if (basis === 'events') own.fill(1, from, n);
+  return { basis, costs, recorded };
+}
+
+/** The work of the event at position `i` (see {@link workAndCosts}). */
+function workOf(index: TraceIndex, i: number): number {
+  const e = index.events[i];
+  const w = typeof e.duration_s === 'number' && Number.isFinite(e.duration_s) ? e.duration_s : 0;
+  const r = index.resultOf(i);
+  // a call without a duration runs until its result arrives (unless the result carries the run time)
+  if (w === 0 && index.types[i] === 'tool_call' && r !== -1 && typeof index.events[r].duration_s !== 'number') return Math.max(0, index.events[r].t - e.t);
+  return w;
+}
+
+/** The work's basis: `events` when the trace records no work, else its clock's unit. */
+function basisOf(index: TraceIndex, recorded: number): Metrics['work_basis'] {
+  return recorded === 0 ? 'events' : countsSteps(index.loaded) ? 'steps' : 'seconds';
+}
+
+function noCosts(): AgentCosts {
+  return { perAgent: new Map(), tokens: 0, chars: 0, protocolTokens: 0, protocolChars: 0, toolCalls: 0, messages: 0 };
+}
+
+/** A copy of `costs` the results share nothing with (the metrics' `per_agent` holds the objects of the one it was made of). */
+function copyCosts(costs: AgentCosts): AgentCosts {
+  return { ...costs, perAgent: new Map([...costs.perAgent].map(([agent, cost]) => [agent, { ...cost }])) };
+}
+
+/**
+ * What the metrics of a followed trace's first {@link count} positions leave for the next analysis
+ * (prefix-carry.ts), while the old events' links stand (index-links.ts: the index was made from its
+ * carry) and no old event's work changed but the old tool calls a new event answers: the costs and the
+ * recorded work of the old events, and the per-event columns of the work and the chains (arrays of
+ * the carry's own with room to grow, not the arena's: about 52 bytes per event kept between updates).
+ * The critical path's pass goes on from the first new event, or from the first old call a new result
+ * answers (its work changed). Busy time is made whole (a union of intervals per lane, with holes).
+ */
+export interface MetricsCarry {
+  count: number;
+  /** Where the pass that made it went on from: the first position made again (0: all made). */
+  from: number;
+  multiAgent: boolean;
+  basis: Metrics['work_basis'];
+  recorded: number;
+  costs: AgentCosts;
+  columns: MetricColumns;
+}
+
+/** The per-event columns of the metrics (positions in time order): work, busy start and end, and the chains' when they are kept. */
+interface MetricColumns {
+  own: Float64Array;
+  start: Float64Array;
+  end: Float64Array;
+  /** The critical path's pass's columns: kept in a carry; else made in the arena for the pass and given back after it. */
+  chains?: ChainColumns;
+}
+
+/** The critical path's per-event columns ({@link Chains}). */
+interface ChainColumns {
+  finish: Float64Array;
+  cp: Float64Array;
+  /** Each event's share of the total work (its work and latency). */
+  part: Float64Array;
+  via: Int32Array;
+}
+
+/** The columns in the index's arena (a trace analysed once; the chains' made by the pass). */
+function arenaColumns(index: TraceIndex): MetricColumns {
+  const n = index.size;
+  const { arena } = index;
+  return { own: arena.float64(n), start: arena.float64(n), end: arena.float64(n) };
+}
+
+/** The chains' columns in the index's arena. */
+function arenaChains(index: TraceIndex): ChainColumns {
+  const n = index.size;
+  const { arena } = index;
+  return { finish: arena.float64(n), cp: arena.float64(n), part: arena.float64(n), via: arena.int32(n) };
+}
+
+/** The carry's columns, holding at least `n` positions (those of `offered` kept; grown by a quarter again when they must grow). */
+function carriedColumns(offered: MetricsCarry | undefined, n: number): Required<MetricColumns> {
+  const c = offered?.columns.chains && { ...offered.columns, ...offered.columns.chains };
+  const keep = offered?.count ?? 0;
+  const f64 = (a: Float64Array | undefined) => {
+    if (a && a.length >= n) return a;
+    const out = new Float64Array(Math.ceil(n * 1.25) + 16);
+    if (a) out.set(a.subarray(0, keep));
+    return out;
+  };
+  const via = c && c.via.length >= n ? c.via : new Int32Array(Math.ceil(n * 1.25) + 16);
+  if (c && via !== c.via) via.set(c.via.subarray(0, keep));
+  return { own: f64(c?.own), start: f64(c?.start), end: f64(c?.end), chains: { finish: f64(c?.finish), cp: f64(c?.cp), part: f64(c?.part), via } };
+}
+
+/** True when the old events' metrics can go on (see {@link MetricsCarry}). */
+function resumes(index: TraceIndex, offered: MetricsCarry, multiAgent: boolean): boolean {
+  return index.linksMade.how === 'appended' && offered.count === index.carry?.count && offered.count <= index.size && offered.multiAgent === multiAgent && offered.basis !== 'events';
+}
+
+/**
+ * The work and costs of a followed trace's new events, and the old calls a new event answers, from
+ * the carry; undefined when the work's basis changed (then all is made again).
+ * @returns also `from`, the first position whose chain must be made again.
+ */
+function resumeWork(index: TraceIndex, offered: MetricsCarry, columns: MetricColumns, multiAgent: boolean): { basis: Metrics['work_basis']; costs: AgentCosts; recorded: number; from: number } | undefined {
+  const m = offered.count;
+  let recorded = offered.recorded;
+  let from = m;
+  for (const u of index.linksMade.answeredOld) {
+    const w = workOf(index, u);
+    recorded += w - columns.own[u];
+    columns.own[u] = w;
+    from = Math.min(from, u);
+  }
+  const made = workAndCosts(index, columns.own, multiAgent, m, offered.costs, recorded);
+  return made.basis === offered.basis ? { ...made, from } : undefined;
 }
 
 /**
@@ -128,40 +246,53 @@ function workAndCosts(index: TraceIndex, own: Float64Array, multiAgent: boolean)
  * busy producing it). The critical path to v is the heaviest chain of inputs it waited for, waits
  * included, so it spans the run.
  */
-function* criticalPath(index: TraceIndex, own: Float64Array, basis: Metrics['work_basis'], start: Float64Array, end: Float64Array, clock: PauseClock): Generator<Pause, { total: number; critical: number; path: Int32Array }, void> {
-  // its scratch is given back before busy time takes its own: the metrics' arena high-water is the larger of the two, not their sum
+function* criticalPath(index: TraceIndex, columns: MetricColumns, basis: Metrics['work_basis'], from: number, clock: PauseClock): Generator<Pause, { total: number; critical: number; path: Int32Array }, void> {
+  const n = index.size;
+  // (the arena's chains are given back before busy time takes its own: the metrics' arena high-water is the larger of the two, not their sum)
   const scratch = index.arena.mark();
   try {
-    const n = index.size;
-    const chains: Chains = { finish: index.arena.float64(n), cp: index.arena.float64(n), via: index.arena.int32(n).fill(-1), seconds: basis !== 'events', total: 0, cpEnd: -1 };
-    // in parts, a pause between two when `clock` says so (one pass over 1M events was a block of 150-190 ms)
-    for (let from = 0; from < n; from += CHAIN_PART) {
-      if (from > 0 && clock.due()) yield* clock.pause();
-      chainsOf(index, own, start, end, chains, from, Math.min(n, from + CHAIN_PART));
-    }
-    const { cp, via, total, cpEnd } = chains;
-    return { total, critical: cpEnd === -1 ? 0 : cp[cpEnd], path: pathTo(index, via, cpEnd) };
+    return yield* chainsFrom(index, columns.own, columns.start, columns.end, columns.chains ?? arenaChains(index), basis, from, n, clock);
   } finally {
     index.arena.release(scratch);
   }
 }
 
+/** {@link criticalPath}'s pass from position `from` on (the columns before it hold what the pass made of them). */
+function* chainsFrom(index: TraceIndex, own: Float64Array, start: Float64Array, end: Float64Array, columns: ChainColumns, basis: Metrics['work_basis'], from: number, n: number, clock: PauseClock): Generator<Pause, { total: number; critical: number; path: Int32Array }, void> {
+  const { finish, cp, via, part } = columns;
+  via.fill(-1, from, n);
+  // the sums up to `from` as the pass made them (the same additions in the same order: the same figures)
+  let total = 0;
+  let cpEnd = -1;
+  for (let v = 0; v < from; v++) {
+    total += part[v];
+    if (cpEnd === -1 || finish[v] >= finish[cpEnd]) cpEnd = v;
+  }
+  const chains: Chains = { own, start, end, ...columns, seconds: basis !== 'events', total, cpEnd };
+  // in parts, a pause between two when `clock` says so (one pass over 1M events was a block of 150-190 ms)
+  for (let at = from; at < n; at += CHAIN_PART) {
+    if (at > from && clock.due()) yield* clock.pause();
+    chainsOf(index, chains, at, Math.min(n, at + CHAIN_PART));
+  }
+  return { total: chains.total, critical: chains.cpEnd === -1 ? 0 : cp[chains.cpEnd], path: pathTo(index, via, chains.cpEnd) };
+}
+
 /** Events per part of {@link criticalPath}'s pass. */
 const CHAIN_PART = 1 << 16;
 
-/** The state of {@link criticalPath}'s pass from one part to the next: per-event columns in the index's arena, the sums so far. */
-interface Chains {
-  finish: Float64Array;
-  cp: Float64Array;
-  via: Int32Array;
+/** The state of {@link criticalPath}'s pass from one part to the next: the per-event columns, the sums so far. */
+interface Chains extends ChainColumns {
+  own: Float64Array;
+  start: Float64Array;
+  end: Float64Array;
   seconds: boolean;
   total: number;
   cpEnd: number;
 }
 
 /** {@link criticalPath}'s pass over the events [from, to), in time order, carrying on from the parts before. */
-function chainsOf(index: TraceIndex, own: Float64Array, start: Float64Array, end: Float64Array, chains: Chains, from: number, to: number): void {
-  const { finish, cp, via, seconds } = chains;
+function chainsOf(index: TraceIndex, chains: Chains, from: number, to: number): void {
+  const { own, start, end, finish, cp, via, part, seconds } = chains;
   let { total, cpEnd } = chains;
   for (let v = from; v < to; v++) {
     const t = index.events[v].t;
@@ -197,7 +328,9 @@ function chainsOf(index: TraceIndex, own: Float64Array, start: Float64Array, end
       best = Math.max(0, openReach);
       via[v] = open;
     }
-    total += own[v] + (seconds && latest > -Infinity ? Math.max(0, t - latest) : 0);
+    const share = own[v] + (seconds && latest > -Infinity ? Math.max(0, t - latest) : 0);
+    part[v] = share;
+    total += share;
     start[v] = seconds && latest > -Infinity && latest < t ? latest : t;
     end[v] = t + own[v];
     finish[v] = seconds ? end[v] : v;
@@ -269,7 +402,7 @@ function hasSeveralAgents(index: TraceIndex): boolean {
 }
 
 /** Tokens, characters, counts and per-agent costs; what hand-offs between agents carry (protocol overhead). */
-interface AgentCosts {
+export interface AgentCosts {
   // Agent names are trace text: a Map, never a plain object's keys (an agent named "__proto__" would reach Object.prototype).
   perAgent: Map<string, AgentCost>;
   tokens: number;

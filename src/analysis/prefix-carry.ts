@@ -17,7 +17,8 @@
  * - the text tests' memos ({@link TextMemos});
  * - the index's types, ids and lanes of the positions ({@link IndexCarry}), while the time order is the file order;
  * - the index's links into the positions and the columns made with them (index-links.ts `LinkCarry`,
- *   which says when they stand).
+ *   which says when they stand);
+ * - the metrics' work, costs and critical-path chains of the positions (metrics.ts `MetricsCarry`).
  *
  * Valid only while the first {@link PrefixCarry.count} positions hold the same events in the same
  * time order (src/analysis/follow.ts decides when; it drops the carry otherwise). Entries past
@@ -29,6 +30,7 @@ import { Arena } from './arena';
 import type { FingerprintTable } from './fingerprint-table';
 import type { HandoffScan } from './handoffs';
 import type { LinkCarry } from './index-links';
+import type { MetricsCarry } from './metrics';
 import type { TokenInterner } from './interner';
 import type { StepScan } from './loops/similar-steps';
 import type { ToolCallGrouping } from './loops/tool-calls';
@@ -112,6 +114,8 @@ export class PrefixCarry {
   index?: IndexCarry;
   /** The index's links of the positions (index-links.ts), once an index in file order made them. */
   indexLinks?: LinkCarry;
+  /** The metrics' work, costs and chains of the positions (metrics.ts `MetricsCarry`), once an analysis made them. */
+  metrics?: MetricsCarry;
   /** The hand-off streams' scans (handoffs.ts), by kind of stream, once an analysis made them. */
   handoffs?: Map<string, HandoffScan>;
 

@@ -238,11 +238,14 @@ export class TraceIndex {
     if (carry && next) carry.indexLinks = next;
     ({ receivers: this.receivers, parentColumn: this.parentColumn, handoffsName: this.handoffsName, dropped: this.dropped } = built);
     ({ linkU: this.linkU, linkKind: this.linkKind, linkEdgeType: this.linkEdgeType, inStart: this.inStart, inLinks: this.inLinks } = built);
-    this.linksMade = { how: built.how, reason: built.reason };
+    this.linksMade = { how: built.how, reason: built.reason, answeredOld: built.answeredOld };
   }
 
-  /** How the links were made: whole, or the old events' carried and the new ones' made (index-links.ts), and why. */
-  linksMade: { how: 'whole' | 'appended'; reason: string } = { how: 'whole', reason: 'not made yet' };
+  /**
+   * How the links were made: whole, or the old events' carried and the new ones' made (index-links.ts),
+   * and why; `answeredOld` the old tool calls a new event answers (appended; empty when whole).
+   */
+  linksMade: { how: 'whole' | 'appended'; reason: string; answeredOld: readonly number[] } = { how: 'whole', reason: 'not made yet', answeredOld: [] };
 
   /** Position of the first event with the fingerprint of the event at `i` (itself when new or opaque). */
   firstSeen(i: number): number {

@@ -19,6 +19,8 @@ import { analyzeTrace, type Analysis } from '../../../src/analysis';
 import { FollowAnalysis } from '../../../src/analysis/follow';
 import { PrefixCarry } from '../../../src/analysis/prefix-carry';
 import { TraceIndex } from '../../../src/analysis/trace-index';
+import { indexSteps } from '../../../src/analysis';
+import { PauseClock, withoutPauses } from '../../../src/analysis/pauses';
 import { CUT_OFF_END } from '../../../src/analysis/stop-verdicts';
 import { runSummary } from '../../../src/analysis/run-summary';
 import { loadTrace } from '../../../src/trace/formats';
@@ -543,6 +545,46 @@ describe('the index of a growing trace, from its carry', () => {
     const lane = grownAndWhole(before, [{ id: 'v3', t: 3, type: 'message', agent: 'reviewer', content: 'looks good' }]);
     assert.deepEqual([lane.links.how, lane.grown], ['whole', lane.whole]);
     assert.ok(lane.whole.incoming[3].some((l) => l.u === 2 && l.kind === 'delivery'), 'the old message is delivered to the new lane');
+  });
+});
+
+describe('the metrics of a growing trace, from its carry', () => {
+  /** Analyses each prefix of `records` (cut after each count of `cuts`) with one carry, as the follow does; each must equal a whole analysis. @returns where each metrics pass went on from. */
+  const grow = (records: object[], cuts: number[]): number[] => {
+    const carry = new PrefixCarry();
+    const from: number[] = [];
+    for (const cut of cuts) {
+      const loaded = loadTrace(records.slice(0, cut).map((r) => JSON.stringify(r)).join('\n'), 'run.otrace.jsonl');
+      const index = withoutPauses(TraceIndex.build(loaded, carry, new PauseClock(Infinity)));
+      const steps = indexSteps(index, {});
+      let step = steps.next();
+      while (!step.done) step = steps.next();
+      carry.commit(index.size, index.memo, index.toolLanes, index.ownWordsTask);
+      index.free();
+      from.push(carry.metrics?.from ?? -1);
+      assert.deepEqual(plain(step.value.metrics), plain(analyzeTrace(loaded).metrics), `metrics after ${cut} records`);
+    }
+    return from;
+  };
+  const ev = (id: string, t: number, type: string, agent: string, more: object = {}) => ({ id, t, type, agent, content: `${type} ${id}`, ...more });
+
+  it('goes on from the first new event, and from an old call a new result answers (its work changed)', () => {
+    const records = [
+      ev('d', 0, 'delegate', 'boss', { to: 'w', tokens: 10, duration_s: 0.5 }),
+      ev('c1', 1, 'tool_call', 'w', { tool: 'bash', tokens: 5 }),
+      ev('r1', 3, 'tool_result', 'w', { tool: 'bash' }),
+      ev('c2', 4, 'tool_call', 'w', { tool: 'bash', tokens: 7 }),
+      ev('m', 5, 'message', 'w', { to: 'boss', tokens: 3, duration_s: 1 }),
+      ev('r2', 9, 'tool_result', 'w', { tool: 'bash' }),
+      ev('a', 10, 'aggregate', 'boss', { duration_s: 2, cost: 0.25 }),
+    ];
+    // c2 waits for its result across the cut: its work (until r2) is known only after it
+    assert.deepEqual(grow(records, [3, 5, 7]), [0, 3, 3]);
+  });
+
+  it('makes the metrics whole when a lane of tool results speaks (a second agent: a message with no receiver is now a hand-off between agents)', () => {
+    const records = [ev('u', 0, 'message', 'w', { duration_s: 1 }), ev('x', 1, 'tool_result', 'sandbox', { duration_s: 1 }), ev('y', 2, 'message', 'w', { duration_s: 1 }), ev('z', 3, 'message', 'sandbox', { duration_s: 1 })];
+    assert.deepEqual(grow(records, [2, 3, 4]), [0, 2, 0]);
   });
 });
 
