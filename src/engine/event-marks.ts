@@ -7,7 +7,7 @@
 import type { Position, Range } from '../trace/model';
 
 /** Categories, most important first; each has its own decoration type (colour, gutter icon). */
-export const MARK_CATEGORIES = ['blame', 'stopProblem', 'loop', 'stop', 'bestStop', 'creditPositiveStrong', 'creditPositive', 'creditNegativeStrong', 'creditNegative'] as const;
+export const MARK_CATEGORIES = ['blame', 'blameWarning', 'stopProblem', 'loop', 'stop', 'bestStop', 'creditPositiveStrong', 'creditPositive', 'creditNegativeStrong', 'creditNegative'] as const;
 export type MarkCategory = (typeof MARK_CATEGORIES)[number];
 
 /** One event's combined inline mark. */

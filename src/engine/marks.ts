@@ -37,7 +37,8 @@ export function eventMarks(snapshot: TraceSnapshot, options: MarkOptions): Map<s
     const main = f.events[0];
     if (f.kind === 'stop' && options.stops) add(main, f.mode === 'ok' || f.severity === 'info' ? 'stop' : 'stopProblem', f.inline);
     else if (f.kind === 'verification' && options.stops) add(main, f.severity === 'info' ? 'stop' : 'stopProblem', f.inline);
-    else if (f.kind === 'blame') add(main, 'blame', f.inline);
+    // an error the trace records (red) apart from a hypothesis with its chance (amber, as Problems shows it)
+    else if (f.kind === 'blame') add(main, f.severity === 'error' ? 'blame' : 'blameWarning', f.inline);
     else if (f.kind === 'best_stop' && options.stops) add(main, 'bestStop', f.inline);
     else if (f.kind === 'loop' && options.loops) {
       add(main, 'loop', f.inline);

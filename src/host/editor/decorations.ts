@@ -24,6 +24,7 @@ export const LABEL_TYPE = 'recordLabel';
 /** Colour id (contributed in package.json) and gutter icon of each category. */
 const STYLE: Record<MarkCategory, { color: string; icon: string }> = {
   blame: { color: 'otrace.blameForeground', icon: 'blame' },
+  blameWarning: { color: 'otrace.blameWarningForeground', icon: 'blame-warning' },
   stopProblem: { color: 'otrace.stopProblemForeground', icon: 'stop-problem' },
   loop: { color: 'otrace.loopForeground', icon: 'loop' },
   stop: { color: 'otrace.stopForeground', icon: 'stop' },
@@ -72,7 +73,7 @@ export class TraceDecorator implements vscode.Disposable {
           gutterIconPath: vscode.Uri.joinPath(extensionUri, 'media', 'gutter', `${STYLE[c].icon}.svg`),
           gutterIconSize: '80%',
           before: { color: new vscode.ThemeColor(STYLE[c].color), margin: '0 0.6em 0 0', fontStyle: 'italic' },
-          overviewRulerColor: c === 'blame' || c === 'stopProblem' ? new vscode.ThemeColor(STYLE[c].color) : undefined,
+          overviewRulerColor: c === 'blame' || c === 'blameWarning' || c === 'stopProblem' ? new vscode.ThemeColor(STYLE[c].color) : undefined,
           overviewRulerLane: vscode.OverviewRulerLane.Right,
           rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed,
         }),

@@ -89,3 +89,25 @@ test('the marks show credit where the hover and the graph do: from the shared th
   assert.deepEqual([...hovered], [...shown], 'the hover');
   assert.deepEqual([...marked], [...shown], 'the inline marks');
 });
+
+test('a decisive error the trace records is marked as an error; a hypothesis with its chance as a warning (as Problems shows them)', () => {
+  const snapshot = (lines: object[]) => makeSnapshot('k', 1, 'run.otrace.jsonl', loadTrace(lines.map((l, t) => JSON.stringify({ t, ...l })).join('\n'), 'run.otrace.jsonl'));
+  const blameMark = (lines: object[]) => eventMarks(snapshot(lines), ALL).get('')!.marks.find((m) => /decisive error/.test(m.text));
+  // a failed call, then the run stops on the error: recorded
+  const recorded = blameMark([
+    { id: 'c1', type: 'tool_call', agent: 'writer', tool: 'send_email' },
+    { id: 'c1r', type: 'tool_result', agent: 'writer', tool: 'send_email', error: '535 authentication failed' },
+    { id: 's', type: 'stop', agent: 'writer', reason: 'error', decided_by: 'writer' },
+  ]);
+  assert.deepEqual([recorded?.category, recorded?.text.startsWith('✖ decisive error')], ['blame', true]);
+  // a wrong final answer judged by a reward: the blamed step is the model's estimate
+  const guessed = blameMark([
+    { id: 'task', type: 'message', agent: 'user', to: 'lead', content: 'What share of the Lakeside 2023 budget went to schools?' },
+    { id: 'r1', type: 'tool_result', agent: 'search', content: 'Lakeside budget 2023: schools 18.5 million, roads 6.5 million, other 15 million.' },
+    { id: 'misread', type: 'message', agent: 'reader', causes: ['r1'], content: 'Lakeside budget 2023: school spending 18.5 million dollars, roads spending 5.6 million dollars.' },
+    { id: 'final', type: 'message', agent: 'lead', causes: ['misread'], content: 'FINAL ANSWER: 47.31' },
+    { id: 'rw', type: 'reward', agent: 'judge', value: 0, channel: 'outcome' },
+  ]);
+  assert.equal(guessed?.category, 'blameWarning');
+  assert.match(guessed!.text, /^⚠ .*decisive error \(\d+%\)/);
+});
