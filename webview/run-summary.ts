@@ -10,6 +10,7 @@ import { failedCallWords } from '../src/shared/failed-call-words';
 import { noStopWords, stopReasonWords } from '../src/shared/stop-words';
 import { agentCountWords, compactionsIn } from '../src/shared/agent-words';
 import { formatLength } from './axis';
+import { stepRange } from '../src/shared/step-range';
 import { countWords } from '../src/shared/count-words';
 
 /** Characters of the task shown before it is folded. */
@@ -52,6 +53,15 @@ export function tokenWords(tokens: GraphRunBrief['tokens']): string {
     if (n !== null && n > 0) parts.push(`${short.format(n)} ${words}`);
   }
   return parts.length ? `${parts.join(' · ')} tokens` : '';
+}
+
+/**
+ * The Spent line: the run's time, or on a step clock the steps it runs over (`steps 0–9`: "9 steps"
+ * read as a count of the 10 records of steps 0 to 9), then its tokens ({@link spentTokens}).
+ */
+export function spentWords(run: Pick<GraphRunBrief, 'duration' | 'tokens' | 'eventTokens'>): string {
+  const { value, unit, from } = run.duration;
+  return `${unit === 'steps' ? stepRange(from, value) : formatLength(value, undefined)} · ${spentTokens(run)}`;
 }
 
 /** The tokens of the Spent line: by kind; else the events' own counts (no kind recorded); else that the trace has none. */
@@ -186,9 +196,12 @@ export function showRunSummary(el: HTMLElement, run: GraphRunBrief | undefined, 
   who.value.title = run.agents.map((a) => `${plainLabel(a.name, 80)}${a.label ? ` — ${plainLabel(a.label, 80)}` : ''}: ${countWords(a.events, 'event')}${a.task ? `; asked: ${plainLabel(a.task, 200)}` : ''}`).join('\n') + (run.agentCount ? `\n… the ${run.agents.length} busiest of ${run.agentCount.toLocaleString('en-US')} agents` : '');
 
   const spent = row('Spent');
-  spent.value.textContent = `${formatLength(run.duration.value, run.duration.unit === 'steps' ? 'steps' : undefined)} · ${spentTokens(run)}`;
+  const steps = run.duration.unit === 'steps';
+  spent.value.textContent = spentWords(run);
   // the player's "t =" counts from the trace's start (a session opened before its first prompt): say which span this is
-  spent.value.title = `${run.duration.unit === 'steps' ? 'Steps' : 'Time'} from the first event's start to the last event's end (the player's clock counts from the trace's start).`;
+  spent.value.title = steps
+    ? 'The steps of the first and the last event (the trace has no clock: it numbers its records).'
+    : 'Time from the first event\'s start to the last event\'s end (the player\'s clock counts from the trace\'s start).';
 
   const problems = row('Problems');
   const said = problemWords(run, reading);

@@ -86,8 +86,12 @@ export interface RunSummary {
   ended: SummaryEnd | null;
   /** The outcome the trace records (never ground-truth labels); null when it records none. */
   outcome: { status: 'success' | 'failure' | 'partial'; source: string } | null;
-  /** From the first event's start to the last event's end: seconds, or steps for a trace without a clock. */
-  duration: { value: number; unit: TimeUnit };
+  /**
+   * From the first event's start to the last event's end: seconds, or steps for a trace without a
+   * clock; `from` the first event's start on that clock (a step clock's first step: a span of 9 steps
+   * is the 10 records of steps 0 to 9, which a user counts as 10: the views say `steps 0–9`).
+   */
+  duration: { value: number; unit: TimeUnit; from: number };
   /** Tokens by kind over all model calls. */
   tokens: SummaryTokens;
   /**
@@ -170,7 +174,7 @@ export function runSummary(loaded: LoadedTrace, analysis: Analysis, options: Sum
   const problems = analysis.findings.filter((f) => !(f.kind === 'stop' && f.mode === 'ok'));
   return {
     ...endOf(loaded, analysis, () => prompt.text),
-    duration: { value: round(totals.span), unit: timeUnitOf(loaded) },
+    duration: { value: round(totals.span), unit: timeUnitOf(loaded), from: round(totals.first) },
     tokens: nullsFor(totals.tokens),
     event_tokens: totals.eventTokens > 0 ? totals.eventTokens : null,
     cost: recordedCost(loaded, metadata) ?? (options.price ? estimateCost(events, metadata, options.price) : null),
@@ -351,6 +355,11 @@ class Totals {
   /** From the first event's start to the last event's end (the trace's clock unit); 0 without events. */
   get span(): number {
     return this.start === Infinity ? 0 : this.end - this.start;
+  }
+
+  /** The first event's start (the trace's clock unit); 0 without events. */
+  get first(): number {
+    return this.start === Infinity ? 0 : this.start;
   }
 }
 

@@ -4,6 +4,7 @@
  * found". The summary is src/analysis/run-summary.ts; prices come from src/cli/prices.ts.
  * Text output: a few short lines, every trace string through `safe`, no line over 1,000 characters.
  */
+import { stepRange } from '../shared/step-range';
 import { parseArgs } from 'node:util';
 import { analyzeTrace } from '../analysis';
 import { oneLine, runSummary, type RunSummary, type SummaryTokens } from '../analysis/run-summary';
@@ -94,9 +95,10 @@ function kindPrefix(kind: string, message: string): string {
   return message.startsWith(`${words}:`) ? '' : `${words}: `;
 }
 
-/** `2,506.4 s (41 min 46 s)`, or `19 steps`. */
+/** `2,506.4 s (41 min 46 s)`, or on a step clock the steps it runs over, `steps 0–19` (a span of 19 steps is 20 records). */
 function duration(d: RunSummary['duration']): string {
-  if (d.unit === 'steps' || d.value < 60) return formatSpan(d.value, d.unit);
+  if (d.unit === 'steps') return stepRange(d.from, d.value);
+  if (d.value < 60) return formatSpan(d.value, d.unit);
   const s = Math.round(d.value);
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);

@@ -237,7 +237,7 @@ export interface GraphRunBrief {
   /** The outcome the trace records, never a guess. */
   outcome: { status: 'success' | 'failure' | 'partial'; source: string } | null;
   /** First start to last end: seconds, or steps for a trace without a clock. */
-  duration: { value: number; unit: 'seconds' | 'steps' };
+  duration: { value: number; unit: 'seconds' | 'steps'; from: number };
   /** Tokens by kind over all model calls; null for a kind no call recorded. */
   tokens: Record<'input' | 'output' | 'cache_read' | 'cache_write' | 'reasoning', number | null>;
   /** The sum of the events' own token counts (no kind recorded); null when no event records one. */

@@ -93,7 +93,7 @@ test('Who&When log: the question is the task, the duration counts steps, no toke
   assert.match(s.task, /^According to Box Office Mojo's 2020 Worldwide Box Office list, how many/);
   assert.deepEqual({ event: s.ended?.event, scope: s.ended?.scope }, { event: 'h19', scope: 'run' });
   assert.match(s.ended!.text, /^FINAL ANSWER: 5\b/, "the marked answer, not the harness's warnings before it ('No agent selected. response = await client.create…')");
-  assert.deepEqual(s.duration, { value: 19, unit: 'steps' });
+  assert.deepEqual(s.duration, { value: 19, unit: 'steps', from: 0 });
   assert.deepEqual(s.tokens, { input: null, output: null, cache_read: null, cache_write: null, reasoning: null });
   assert.equal(s.cost, null, 'no model known, no tokens');
   assert.ok(s.agents.some((a) => a.name === 'Orchestrator'));
@@ -160,7 +160,7 @@ test('otrace summary prints a few short safe lines; --json the fields; no findin
   assert.deepEqual(Object.keys(s.ended), ['event', 'index', 'scope', 'reason', 'text', 'recorded']);
   assert.deepEqual(Object.keys(s.agents[0]), ['name', 'label', 'task', 'events', 'tokens']);
   const w = spawnSync(process.execPath, [CLI, 'summary', WHO], { encoding: 'utf8' });
-  assert.match(w.stdout, /^duration +19 steps$/m);
+  assert.match(w.stdout, /^duration +steps 0–19$/m, 'the 20 records of steps 0 to 19: a span of 19 steps read as a count');
   assert.match(w.stdout, /^cost +unknown/m);
 });
 
@@ -186,7 +186,7 @@ test('summaryLines: trace text through safe, no line over 1,000 characters', () 
     ended: { event: hostile, index: 0, scope: 'run', reason: 'error', text: hostile, recorded: true },
     failed_calls: { count: 2, first: { event: hostile, index: 1, tool: hostile, error: hostile } },
     outcome: { status: 'failure', source: hostile },
-    duration: { value: 3, unit: 'seconds' },
+    duration: { value: 3, unit: 'seconds', from: 0 },
     tokens: { input: 1, output: 2, cache_read: null, cache_write: null, reasoning: null },
     event_tokens: null,
     cost: null,
@@ -235,7 +235,7 @@ test('summaryLines of a run with a million agents: the count, the busiest listed
     task: 't',
     ended: null,
     outcome: null,
-    duration: { value: 3, unit: 'seconds' },
+    duration: { value: 3, unit: 'seconds', from: 0 },
     tokens: none,
     event_tokens: null,
     cost: null,

@@ -1,7 +1,7 @@
 /** The run summary's words (webview/run-summary.ts): plain, short, and never a verdict the trace does not hold. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { agentWords, endedWords, noProblemWords, problemWords, spentTokens, tokenWords } from '../../../webview/run-summary';
+import { agentWords, endedWords, noProblemWords, problemWords, spentTokens, spentWords, tokenWords } from '../../../webview/run-summary';
 
 test('how it ended: a hand-back is a turn end, not a completed task; a run stop says its reason in words', () => {
   assert.equal(endedWords({ index: 3, scope: 'turn', reason: 'task_complete', text: '', recorded: true }), 'turn ended: handed back to the user');
@@ -28,6 +28,9 @@ test("Spent: tokens by kind; else the events' own counts with no kind (the demo:
   assert.equal(spentTokens({ tokens: { ...none, input: 1200 }, eventTokens: 99 }), '1.2K input tokens');
   assert.equal(spentTokens({ tokens: none, eventTokens: 4810 }), '4,810 tokens (no kind recorded)');
   assert.equal(spentTokens({ tokens: none, eventTokens: null }), 'no token counts in the trace');
+  // a benchmark log of 10 records, steps 0 to 9: its span (9) read as "9 steps" by a user counting 10
+  assert.equal(spentWords({ duration: { value: 9, unit: 'steps', from: 0 }, tokens: none, eventTokens: null }), 'steps 0–9 · no token counts in the trace');
+  assert.equal(spentWords({ duration: { value: 481, unit: 'seconds', from: 12 }, tokens: none, eventTokens: 5 }), '8 min 1 s · 5 tokens (no kind recorded)');
 });
 
 test('agents: one agent said so; several named by what they were asked to be, the rest counted; controls in names shown, not run', () => {
