@@ -205,7 +205,7 @@ test('30 a Codex fork: the replayed parent history is one inherited-context even
   const a = analyzeTrace(l);
   const summary = runSummary(l, a);
   assert.equal(summary.task, 'Switch to cursor-based pagination instead of offsets.');
-  assert.deepEqual(summary.duration, { value: 19.2, unit: 'seconds' });
+  assert.deepEqual(summary.duration, { value: 19.2, unit: 'seconds', from: 70 });
   assert.deepEqual([summary.tokens.input, summary.tokens.output], [16700, 1300]);
   assert.deepEqual(a.loops, [], 'no loops from the replayed turns');
   assert.deepEqual(a.stops.map((s) => s.finding), ['ok']);
