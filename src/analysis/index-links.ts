@@ -28,6 +28,7 @@ import type { EventType, TraceEvent } from '../trace/schema';
 import type { Arena } from './arena';
 import { EDGE_TYPE_CODE, LINK_CODE, LinkTable } from './link-table';
 import type { Pause, PauseClock } from './pauses';
+import { upperBound } from './sorted';
 
 /** The event types that hand off to another agent (message, delegate, return, spawn). */
 export const HANDOFF_TYPES: ReadonlySet<EventType> = new Set<EventType>(['message', 'delegate', 'return', 'spawn']);
@@ -37,6 +38,12 @@ const NEAR = 8;
 
 /** A receiver column: per position its receiving lane's number + 1, 0 for none, in the narrowest type the lanes fit. */
 export type ReceiverColumn = Uint8Array | Uint16Array | Int32Array;
+
+/** The agent a receiver column names for position `i` (another agent that has a lane), or undefined. */
+export function receiverOf(receivers: ReceiverColumn, laneNames: readonly string[], i: number): string | undefined {
+  const lane = receivers[i];
+  return lane === 0 ? undefined : laneNames[lane - 1];
+}
 
 /** What the link passes read of the index being built (trace-index.ts), and the pairs column they fill. */
 export interface LinkInputs {
@@ -320,8 +327,7 @@ class LinkBuild {
 
   /** The agent position `i` hands off to, when it names another one that has a lane. */
   private receiver(i: number): string | undefined {
-    const lane = this.receivers[i];
-    return lane === 0 ? undefined : this.in_.laneNames[lane - 1];
+    return receiverOf(this.receivers, this.in_.laneNames, i);
   }
 
   /** Adds the link u -> v unless it is there; counts it dropped when u is unknown or not before v. */
@@ -520,8 +526,8 @@ class LinkBuild {
   private linkLanes(): void {
     const m = this.base;
     for (const lane of this.in_.lanes.values()) {
-      // a lane's positions ascend: its first one at or after the base, by binary search when appended
-      let k = m === 0 ? 1 : Math.max(1, firstAtOrAfter(lane, m));
+      // a lane's positions ascend: its first one at or after the base (after m - 1), by binary search when appended
+      let k = m === 0 ? 1 : Math.max(1, upperBound(lane, m - 1));
       for (; k < lane.length; k++) this.link(lane[k - 1], lane[k], LINK_CODE.lane);
     }
   }
@@ -557,16 +563,4 @@ function kept<T extends Int32Array | Uint16Array | Uint8Array>(into: T | undefin
   const out = new (from.constructor as new (length: number) => T)(Math.ceil(from.length * 1.25) + 16);
   out.set(from);
   return out;
-}
-
-/** The first place in ascending `lane` holding a value >= `v` (lane.length when none). */
-function firstAtOrAfter(lane: Int32Array, v: number): number {
-  let lo = 0;
-  let hi = lane.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (lane[mid] < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

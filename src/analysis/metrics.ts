@@ -204,14 +204,14 @@ function arenaChains(index: TraceIndex): ChainColumns {
 function carriedColumns(offered: MetricsCarry | undefined, n: number): Required<MetricColumns> {
   const c = offered?.columns.chains && { ...offered.columns, ...offered.columns.chains };
   const keep = offered?.count ?? 0;
-  const f64 = (a: Float64Array | undefined) => {
+  const room = <T extends Float64Array | Int32Array>(a: T | undefined, make: (size: number) => T): T => {
     if (a && a.length >= n) return a;
-    const out = new Float64Array(Math.ceil(n * 1.25) + 16);
+    const out = make(Math.ceil(n * 1.25) + 16);
     if (a) out.set(a.subarray(0, keep));
     return out;
   };
-  const via = c && c.via.length >= n ? c.via : new Int32Array(Math.ceil(n * 1.25) + 16);
-  if (c && via !== c.via) via.set(c.via.subarray(0, keep));
+  const f64 = (a: Float64Array | undefined) => room(a, (size) => new Float64Array(size));
+  const via = room(c?.via, (size) => new Int32Array(size));
   return { own: f64(c?.own), start: f64(c?.start), end: f64(c?.end), chains: { finish: f64(c?.finish), cp: f64(c?.cp), part: f64(c?.part), via } };
 }
 

@@ -23,7 +23,7 @@ import type { LoadedTrace } from '../trace/model';
 import { canonicalType, EVENT_TYPES, NOT_AGENT_OUTPUT_KINDS, type EdgeType, type EventType, type TraceEvent } from '../trace/schema';
 import { FingerprintTable } from './fingerprint-table';
 import { edgeTypeOfCode, isExplicitCode, LINK_KINDS, rowsBySource, type LinkKind } from './link-table';
-import { buildLinks, HANDOFF_TYPES, type LinkInputs, type ReceiverColumn } from './index-links';
+import { buildLinks, HANDOFF_TYPES, receiverOf, type LinkInputs, type ReceiverColumn } from './index-links';
 import { normalizeContent, normalizedHash, salientTokens, stripLogNoise } from './text';
 import { upperBound } from './sorted';
 import { grownTo, toolLanesKey, type PrefixCarry, type TextMemos } from './prefix-carry';
@@ -551,8 +551,7 @@ export class TraceIndex {
 
   /** The agent an event is addressed to, when it names one that has a lane (another than its own). */
   receiver(i: number): string | undefined {
-    const lane = this.receivers[i];
-    return lane === 0 ? undefined : this.laneNames[lane - 1];
+    return receiverOf(this.receivers, this.laneNames, i);
   }
 
   /** True when some hand-off names a receiver that has a lane (else a chat's receiver is the next speaker). Set once, as the links. */

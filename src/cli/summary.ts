@@ -4,7 +4,6 @@
  * found". The summary is src/analysis/run-summary.ts; prices come from src/cli/prices.ts.
  * Text output: a few short lines, every trace string through `safe`, no line over 1,000 characters.
  */
-import { stepRange } from '../shared/step-range';
 import { parseArgs } from 'node:util';
 import { analyzeTrace } from '../analysis';
 import { oneLine, runSummary, type RunSummary, type SummaryTokens } from '../analysis/run-summary';
@@ -15,6 +14,7 @@ import { formatSpan } from '../trace/units';
 import { clipList, type Command, fail, loadOne, MAX_MESSAGE, safe, safeJson, safePath, writeLines } from './common';
 import { priceCall } from './prices';
 import { countWords } from '../shared/count-words';
+import { stepRange } from '../shared/step-range';
 import { endedWords, noStopWords } from '../shared/stop-words';
 import { failedCallWords } from '../shared/failed-call-words';
 import { compactionsIn, compactionWords } from '../shared/agent-words';
