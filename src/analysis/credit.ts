@@ -22,7 +22,7 @@
  * A producer's `credit` on an event is shown as given and never overwritten.
  */
 import { PauseClock, withoutPauses, type Pause } from './pauses';
-import { finalAnswer, isNotAgentOutput } from './answer';
+import { finalAnswer } from './answer';
 import { TokenInterner } from './interner';
 import { grownTo, type LinkScan, type PrefixCarry } from './prefix-carry';
 import { COMMON, salientTokenIds, stripLogNoise, type TokenIds } from './text';
@@ -31,6 +31,7 @@ import { EDGE_TYPE_CODE, LINK_KINDS, type LinkKind } from './link-table';
 import type { TraceIndex } from './trace-index';
 import type { Credit, Outcome } from './types';
 import { madeWhenRead } from './made-when-read';
+import { creditPerEvent } from './credit-per-event';
 
 export interface CreditOptions {
   /** Share of the mass reaching an event that it passes on to its causes (default 0.5). */
@@ -371,41 +372,6 @@ export function* creditSteps(index: TraceIndex, outcome: Outcome, options: Credi
   const recordAt = stepOf ? (i: number) => stepOf[i] : (i: number) => origins.record(at ? at[i] : i) ?? -1;
   madeWhenRead(credit, 'steps', () => stepSums(n, recordAt, at, byIndex));
   return { credit, values };
-}
-
-/**
- * Each event's shown value (file order), the agents' sums, the events whose value the trace gives,
- * and, when ids repeat, per position (time order) the source record its value adds to, or -1 (no
- * record, or not the first event of its id: an id counts once); else every event's record counts.
- */
-function creditPerEvent(index: TraceIndex, values: Float64Array): { byIndex: number[]; stepOf: Int32Array | undefined; agents: Map<string, number>; given: string[] } {
-  // Agent names are trace text: summed in a Map, never under a plain object's keys ("__proto__", "constructor");
-  // one holder per agent, so that each event costs one look-up, not a get and a set
-  const sums = new Map<string, { value: number }>();
-  const given: string[] = [];
-  const byIndex = new Array<number>(index.size).fill(0);
-  const repeats = index.hasRepeatedIds; // else no id is met twice
-  const stepOf = repeats ? new Int32Array(index.size).fill(-1) : undefined; // kept with the results: not in the arena
-  for (let i = 0; i < index.size; i++) {
-    const e = index.events[i];
-    let v = round(values[i]);
-    // Rows the user or the harness wrote (local commands, meta rows, placeholders) take no credit.
-    // (the cheap tests first; without harness rows in the trace no event has one of these kinds)
-    if (e.type === 'message' && e.from !== 'user' && isNotAgentOutput(e)) v = 0;
-    else if (index.injected > 0 && (e.kind === 'local_command' || e.kind === 'placeholder' || e.kind === 'missing_parent')) v = 0;
-    if (typeof e.credit === 'number' && Number.isFinite(e.credit)) v = e.credit;
-    byIndex[index.at(i)] = v;
-    // an id counts once, for its first event (a "__proto__" id never lands in a record of ids, so each counts)
-    if (repeats && e.id !== '__proto__' && index.pos.get(e.id) !== i) continue;
-    if (typeof e.credit === 'number' && Number.isFinite(e.credit)) given.push(e.id);
-    let sum = sums.get(e.agent);
-    if (!sum) sums.set(e.agent, (sum = { value: 0 }));
-    sum.value = round(sum.value + v);
-    if (stepOf) stepOf[i] = index.record(i);
-  }
-  const agents = new Map<string, number>();
-  for (const [agent, sum] of sums) agents.set(agent, sum.value);
-  return { byIndex, stepOf, agents, given };
 }
 
 /**

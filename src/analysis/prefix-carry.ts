@@ -18,7 +18,8 @@
  * - the index's types, ids and lanes of the positions ({@link IndexCarry}), while the time order is the file order;
  * - the index's links into the positions and the columns made with them (index-links.ts `LinkCarry`,
  *   which says when they stand);
- * - the metrics' work, costs and critical-path chains of the positions (metrics.ts `MetricsCarry`).
+ * - the metrics' work, costs and critical-path chains of the positions (metrics.ts `MetricsCarry`);
+ * - what the credit per event reads of each event (credit-per-event.ts `EventCreditFacts`).
  *
  * Valid only while the first {@link PrefixCarry.count} positions hold the same events in the same
  * time order (src/analysis/follow.ts decides when; it drops the carry otherwise). Entries past
@@ -27,6 +28,7 @@
 import type { IdTable } from '../trace/id-table';
 import type { EventType, TraceEvent } from '../trace/schema';
 import { Arena } from './arena';
+import type { EventCreditFacts } from './credit-per-event';
 import type { FingerprintTable } from './fingerprint-table';
 import type { HandoffScan } from './handoffs';
 import type { LinkCarry } from './index-links';
@@ -116,6 +118,8 @@ export class PrefixCarry {
   indexLinks?: LinkCarry;
   /** The metrics' work, costs and chains of the positions (metrics.ts `MetricsCarry`), once an analysis made them. */
   metrics?: MetricsCarry;
+  /** What the credit per event reads of each event (credit-per-event.ts), once an analysis made it. */
+  credit?: EventCreditFacts;
   /** The hand-off streams' scans (handoffs.ts), by kind of stream, once an analysis made them. */
   handoffs?: Map<string, HandoffScan>;
 
@@ -187,7 +191,7 @@ export function toolLanesKey(toolLanes: ReadonlySet<string>): string {
 }
 
 /** A typed array of at least `n` entries holding `from`'s first `keep` (grown by half again when it must grow). */
-export function grownTo<T extends Int32Array | Uint16Array>(from: T, n: number, keep: number, make: (size: number) => T): T {
+export function grownTo<T extends Int32Array | Uint16Array | Uint8Array>(from: T, n: number, keep: number, make: (size: number) => T): T {
   if (from.length >= n) return from;
   const to = make(Math.max(n, Math.ceil(from.length * 1.5)));
   to.set(from.subarray(0, keep));

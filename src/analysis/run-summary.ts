@@ -150,43 +150,105 @@ const USER_SENDERS = new Set(['user', 'human']);
  * Never throws on odd content; an empty trace gives an empty summary.
  * Cost: O(events).
  */
-export function runSummary(loaded: LoadedTrace, analysis: Analysis, options: SummaryOptions = {}): RunSummary {
+export function runSummary(loaded: LoadedTrace, analysis: Analysis, options: SummaryOptions = {}, tallies: RunTallies = new RunTallies()): RunSummary {
   const events = loaded.trace.events;
   const metadata = (loaded.trace.metadata ?? {}) as Record<string, unknown>;
-  // one pass over the events for every part read from all of them (at 1M events each pass costs 100-300 ms)
-  const prompt = new PromptFinder();
-  const addressed = new AddressedFinder();
-  const lanes = new LaneTallies(MAX_AGENTS);
-  const totals = new Totals();
-  let failed: RunSummary['failed_calls'] = null;
-  events.forEach((e, i) => {
-    const type = canonicalType(e.type);
-    prompt.add(e, type);
-    addressed.add(e, type);
-    lanes.add(e, i, type, events);
-    totals.add(e);
-    if (type === 'tool_result' && recordsFailure(e)) {
-      if (failed) failed.count++;
-      else failed = { count: 1, first: { event: e.id, index: i, tool: typeof e.tool === 'string' ? e.tool : 'tool', error: oneLine(failureText(e), END_TEXT_CHARS) } };
-    }
-  });
+  tallies.feed(events, metadata);
   // the problems: sound stops and plain turn ends are no problem
   const problems = analysis.findings.filter((f) => !(f.kind === 'stop' && f.mode === 'ok'));
+  const { totals } = tallies;
   return {
-    ...endOf(loaded, analysis, () => prompt.text),
+    ...endOf(loaded, analysis, () => tallies.prompt.text, tallies.lastSaid),
     duration: { value: round(totals.span), unit: timeUnitOf(loaded), from: round(totals.first) },
     tokens: nullsFor(totals.tokens),
     event_tokens: totals.eventTokens > 0 ? totals.eventTokens : null,
-    cost: recordedCost(loaded, metadata) ?? (options.price ? estimateCost(events, metadata, options.price) : null),
-    ...busiestAgents(events, metadata, lanes, addressed),
+    cost: tallies.costs.recorded(loaded) ?? (options.price ? estimateCost(events, metadata, options.price) : null),
+    ...tallies.busiestAgents(events, metadata),
     finding_count: problems.length,
     findings: problems
       .map((f, i) => ({ f, i }))
       .sort((a, b) => SEVERITY_RANK[a.f.severity] - SEVERITY_RANK[b.f.severity] || a.i - b.i)
       .slice(0, MAX_FINDINGS)
       .map(({ f }) => ({ kind: f.kind, severity: f.severity, message: f.message })),
-    failed_calls: failed,
+    // a copy: the tallies go on counting for the next summary
+    failed_calls: tallies.failed && { count: tallies.failed.count, first: tallies.failed.first },
   };
+}
+
+/**
+ * What {@link runSummary} reads from every event, fed the events in order: the first prompt, what
+ * each agent was asked, the lanes' tallies, the run's span and tokens, the failed calls, the
+ * recorded costs and each agent's last words. One pass at 1M events costs 250-400 ms; a followed
+ * trace's tallies go on from the events fed before (src/analysis/follow.ts `summary`): `feed`
+ * takes the events from the first one not fed yet.
+ *
+ * The caller keeps the contract: the events fed before are the first ones of every later list, the
+ * same objects, and the trace-level fields (`metadata`, `costs`) are the same (what the costs and
+ * the models read); a whole read takes new tallies.
+ */
+export class RunTallies {
+  readonly prompt = new PromptFinder();
+  readonly addressed = new AddressedFinder();
+  readonly lanes = new LaneTallies(MAX_AGENTS);
+  readonly totals = new Totals();
+  readonly costs = new RecordedCosts();
+  /** Per agent, the last thing it said (by time, then index): the words of an end that records none. */
+  readonly lastSaid = new Map<string, TraceEvent>();
+  failed: RunSummary['failed_calls'] = null;
+  /** Events fed so far (the first ones of the list). */
+  fed = 0;
+  /** The busiest lanes' full tallies past {@link MAX_AGENTS} lanes, kept while the same lanes are the busiest. */
+  private listed: { names: string; tallies: LaneTallies; fed: number } | undefined;
+
+  /** Feeds the events of `events` from the first one not fed yet. O(new events). */
+  feed(events: readonly TraceEvent[], metadata: Record<string, unknown>): void {
+    for (let i = this.fed; i < events.length; i++) {
+      const e = events[i];
+      const type = canonicalType(e.type);
+      this.prompt.add(e, type);
+      this.addressed.add(e, type);
+      this.lanes.add(e, i, type, events);
+      this.totals.add(e);
+      this.costs.add(e, metadata);
+      if (type === 'tool_result' && recordsFailure(e)) {
+        if (this.failed) this.failed.count++;
+        else this.failed = { count: 1, first: { event: e.id, index: i, tool: typeof e.tool === 'string' ? e.tool : 'tool', error: oneLine(failureText(e), END_TEXT_CHARS) } };
+      }
+      if (type === 'message' && saidBy(e)) {
+        const out = this.lastSaid.get(e.agent);
+        if (!out || e.t >= out.t) this.lastSaid.set(e.agent, e);
+      }
+    }
+    this.fed = events.length;
+  }
+
+  /**
+   * The {@link MAX_AGENTS} agents with the most events (ties: the earlier first event), in order of
+   * first event, and how many agents there are. O(agents · log MAX_AGENTS) from the tallies; past
+   * MAX_AGENTS lanes, a second pass over the events tallies only the listed agents (over the new
+   * events only while the same agents stay the busiest).
+   */
+  busiestAgents(events: readonly TraceEvent[], metadata: Record<string, unknown>): { agents: SummaryAgent[]; agent_count: number } {
+    const all = this.lanes.all;
+    if (this.lanes.detailed) return { agents: agentsOf(all, this.addressed, metadata, events), agent_count: all.size };
+    const before = (a: LaneTally, b: LaneTally) => b.count - a.count || events[a.first].t - events[b.first].t || a.first - b.first;
+    // the MAX_AGENTS busiest by one pass keeping a small sorted list (no sort of every agent)
+    const top: [string, LaneTally][] = [];
+    for (const entry of all) {
+      if (top.length === MAX_AGENTS && before(entry[1], top[top.length - 1][1]) >= 0) continue;
+      let at = top.length;
+      while (at > 0 && before(entry[1], top[at - 1][1]) < 0) at--;
+      top.splice(at, 0, entry);
+      if (top.length > MAX_AGENTS) top.pop();
+    }
+    const names = top.map(([name]) => name);
+    const key = JSON.stringify([...names].sort());
+    if (this.listed?.names !== key) this.listed = { names: key, tallies: new LaneTallies(Infinity, new Set(names)), fed: 0 };
+    const listed = this.listed;
+    for (let i = listed.fed; i < events.length; i++) listed.tallies.add(events[i], i, canonicalType(events[i].type), events);
+    listed.fed = events.length;
+    return { agents: agentsOf(listed.tallies.all, this.addressed, metadata, events), agent_count: all.size };
+  }
 }
 
 /** What a failed result says of its failure: its `error` text, else its content, else its exit code. */
@@ -210,13 +272,13 @@ export function runEnd(loaded: LoadedTrace, analysis: Analysis): Pick<RunSummary
 }
 
 /** {@link runEnd}, the first prompt asked of `prompt` when the trace records no task. */
-function endOf(loaded: LoadedTrace, analysis: Analysis, prompt: () => string | undefined): Pick<RunSummary, 'task' | 'ended' | 'outcome'> {
+function endOf(loaded: LoadedTrace, analysis: Analysis, prompt: () => string | undefined, lastSaid?: ReadonlyMap<string, TraceEvent>): Pick<RunSummary, 'task' | 'ended' | 'outcome'> {
   const events = loaded.trace.events;
   const metadata = (loaded.trace.metadata ?? {}) as Record<string, unknown>;
   return {
     // an importer that knows the trace records no prompt says so (`task_unknown`): no message stands in for it
     task: recordedTask(metadata) ?? (typeof metadata.task_unknown === 'string' ? undefined : prompt()) ?? '',
-    ended: withFinalOutput(lastStop(events, analysis), metadata),
+    ended: withFinalOutput(lastStop(events, analysis, lastSaid), metadata),
     // recorded outcomes only: one read from the last stop (an error) is what `ended` already says
     outcome: analysis.outcome.status === 'unknown' || analysis.outcome.source === 'given by the caller' || analysis.outcome.fromStop ? null : { status: analysis.outcome.status, source: analysis.outcome.source },
   };
@@ -272,6 +334,11 @@ function notSpoken(e: TraceEvent): boolean {
   return e.kind !== undefined && NOT_AGENT_OUTPUT_KINDS.has(e.kind);
 }
 
+/** A message (of canonical type `message`) its lane's agent said, with words: not one it received, not a harness row. */
+function saidBy(e: TraceEvent): boolean {
+  return !notSpoken(e) && str(e.content) !== undefined && (e.from === undefined || e.from === e.agent);
+}
+
 /** The first prompt of the user (a message from `user` or `human`, by time); else the first message's text: fed the events one by one. */
 class PromptFinder {
   private best: TraceEvent | undefined;
@@ -310,7 +377,11 @@ function withFinalOutput(end: SummaryEnd | null, metadata: Record<string, unknow
   return end && answer !== undefined && end.scope === 'run' ? { ...end, text: proseLine(answer, END_TEXT_CHARS) } : end;
 }
 
-function lastStop(events: readonly TraceEvent[], analysis: Analysis): SummaryEnd | null {
+/**
+ * @param lastSaid per agent, the last thing it said ({@link RunTallies.lastSaid}): read for the words
+ * of an end that records none when it is not later than the end (else the events are scanned).
+ */
+function lastStop(events: readonly TraceEvent[], analysis: Analysis, lastSaid?: ReadonlyMap<string, TraceEvent>): SummaryEnd | null {
   let last: Analysis['stops'][number] | undefined;
   for (const s of analysis.stops) {
     const t = events[s.index]?.t ?? -Infinity;
@@ -321,11 +392,14 @@ function lastStop(events: readonly TraceEvent[], analysis: Analysis): SummaryEnd
   const stop = events[last.index];
   let text = last.synthetic ? undefined : str(stop?.content);
   if (text === undefined && stop) {
-    let out: TraceEvent | undefined;
-    for (const e of events) {
-      if (e.agent !== stop.agent || e.t > stop.t || canonicalType(e.type) !== 'message' || notSpoken(e) || str(e.content) === undefined) continue;
-      if (e.from !== undefined && e.from !== e.agent) continue; // received, not said
-      if (!out || e.t >= out.t) out = e;
+    // the agent's last words by the end's time (the latest by index among equal times): its last words of all when they are not later
+    const said = lastSaid?.get(stop.agent);
+    let out: TraceEvent | undefined = lastSaid && (!said || said.t <= stop.t) ? said : undefined;
+    if (lastSaid === undefined || out !== said) {
+      for (const e of events) {
+        if (e.agent !== stop.agent || e.t > stop.t || canonicalType(e.type) !== 'message' || !saidBy(e)) continue;
+        if (!out || e.t >= out.t) out = e;
+      }
     }
     text = out?.content;
   }
@@ -394,31 +468,38 @@ function hasTokens(e: TraceEvent): boolean {
 }
 
 /**
- * The cost the trace records: its `costs.usd` (the tracer's total), else the sum of its events' `cost`
- * (with the model calls that have tokens but no recorded cost counted apart); null when it records none.
- * A zero where tokens were spent is no record: trackers write 0 for a model they cannot price
- * (Langfuse's `totalCost`), and an estimate is then worth more than a false $0.
+ * The cost the trace records, fed the events one by one: its `costs.usd` (the tracer's total), else
+ * the sum of its events' `cost` (with the model calls that have tokens but no recorded cost counted
+ * apart); null when it records none. A zero where tokens were spent is no record: trackers write 0
+ * for a model they cannot price (Langfuse's `totalCost`), and an estimate is then worth more than a false $0.
  */
-function recordedCost(loaded: LoadedTrace, metadata: Record<string, unknown>): SummaryCost | null {
-  const events = loaded.trace.events;
-  const total = loaded.trace.costs?.usd;
-  if (typeof total === 'number' && Number.isFinite(total) && (total > 0 || !events.some(hasTokens))) return { usd: total, estimate: false, basis: 'trace total', models: [], unpriced_calls: 0 };
-  let usd = 0;
-  let counted = 0;
-  let without = 0;
-  const models: string[] = [];
-  for (const e of events) {
+class RecordedCosts {
+  private usd = 0;
+  private counted = 0;
+  private without = 0;
+  /** Whether a model call with tokens was fed. */
+  private anyTokens = false;
+  private readonly models: string[] = [];
+
+  add(e: TraceEvent, metadata: Record<string, unknown>): void {
     const tokens = hasTokens(e);
+    if (tokens) this.anyTokens = true;
     if (typeof e.cost !== 'number' || !Number.isFinite(e.cost) || (e.cost === 0 && tokens)) {
-      if (tokens) without++;
-      continue;
+      if (tokens) this.without++;
+      return;
     }
-    usd += e.cost;
-    counted++;
+    this.usd += e.cost;
+    this.counted++;
     const model = modelOf(e, metadata);
-    if (model !== undefined && !models.includes(model)) models.push(model);
+    if (model !== undefined && !this.models.includes(model)) this.models.push(model);
   }
-  return counted === 0 ? null : { usd: Math.round(usd * 1e6) / 1e6, estimate: false, basis: 'recorded calls', models, unpriced_calls: without };
+
+  /** The recorded cost of the events fed, or the trace's total. */
+  recorded(loaded: LoadedTrace): SummaryCost | null {
+    const total = loaded.trace.costs?.usd;
+    if (typeof total === 'number' && Number.isFinite(total) && (total > 0 || !this.anyTokens)) return { usd: total, estimate: false, basis: 'trace total', models: [], unpriced_calls: 0 };
+    return this.counted === 0 ? null : { usd: Math.round(this.usd * 1e6) / 1e6, estimate: false, basis: 'recorded calls', models: [...this.models], unpriced_calls: this.without };
+  }
 }
 
 /** Sums the price of every model call whose model is known to `price`; null when none is. */
@@ -471,7 +552,7 @@ interface LaneTally {
 /**
  * The lanes of a run, fed the events one by one. Each lane is tallied in full (tokens, first
  * message received) while there are at most `detailUpTo` lanes; past that only counted (a trace of
- * 1M agents keeps 1M small tallies, not 1M token tables), and {@link busiestAgents} tallies the
+ * 1M agents keeps 1M small tallies, not 1M token tables), and {@link RunTallies.busiestAgents} tallies the
  * listed ones in a second pass.
  */
 class LaneTallies {
@@ -503,29 +584,6 @@ class LaneTallies {
     if (type !== 'message' || notSpoken(e) || str(e.content) === undefined || e.from === undefined || e.from === e.agent) return;
     if (!lane.received || e.t < lane.received.t) lane.received = e;
   }
-}
-
-/**
- * The {@link MAX_AGENTS} agents with the most events (ties: the earlier first event), in order of
- * first event, and how many agents there are. O(agents · log MAX_AGENTS) from the tallies; past
- * MAX_AGENTS lanes, a second pass over the events tallies only the listed agents.
- */
-function busiestAgents(events: readonly TraceEvent[], metadata: Record<string, unknown>, lanes: LaneTallies, addressed: AddressedFinder): { agents: SummaryAgent[]; agent_count: number } {
-  const all = lanes.all;
-  if (lanes.detailed) return { agents: agentsOf(all, addressed, metadata, events), agent_count: all.size };
-  const before = (a: LaneTally, b: LaneTally) => b.count - a.count || events[a.first].t - events[b.first].t || a.first - b.first;
-  // the MAX_AGENTS busiest by one pass keeping a small sorted list (no sort of every agent)
-  const top: [string, LaneTally][] = [];
-  for (const entry of all) {
-    if (top.length === MAX_AGENTS && before(entry[1], top[top.length - 1][1]) >= 0) continue;
-    let at = top.length;
-    while (at > 0 && before(entry[1], top[at - 1][1]) < 0) at--;
-    top.splice(at, 0, entry);
-    if (top.length > MAX_AGENTS) top.pop();
-  }
-  const listed = new LaneTallies(Infinity, new Set(top.map(([name]) => name)));
-  events.forEach((e, i) => listed.add(e, i, canonicalType(e.type), events));
-  return { agents: agentsOf(listed.all, addressed, metadata, events), agent_count: all.size };
 }
 
 /** The tallied agents in order of first event, each with what it was asked and what it spent. */

@@ -273,7 +273,7 @@ export class SessionStore implements EngineCalls {
         await this.yieldToMessages();
         if (this.sessions.get(key) === session && this.wanted.get(key) !== -1) await this.readAhead(key, session);
       }
-      const snapshot = analysedSnapshot(stage.first, result);
+      const snapshot = analysedSnapshot(stage.first, result, follow && ((loaded, analysis) => follow.summary(loaded, analysis)));
       const stopped = 'error' in result && result.cancelled === true;
       // a cancel ends the analysis as cancelled: its trace is shown (the read taken ahead is read again by the next load: its files were not kept)
       if (stopped) session.ahead = undefined;

@@ -152,15 +152,16 @@ export function* snapshotAnalysis(read: TraceSnapshot, outcome?: 'success' | 'fa
 /**
  * The snapshot of `read` (a {@link readSnapshot}) with its analysis, or with why it failed: a new
  * snapshot (a new stamp) sharing the read trace and its per-file lookups. O(n + findings' events).
+ * @param summarize makes the run summary (a followed trace's goes on from the last one: FollowAnalysis.summary); runSummary by default.
  */
-export function analysedSnapshot(read: TraceSnapshot, result: Analysis | { error: string }): TraceSnapshot {
+export function analysedSnapshot(read: TraceSnapshot, result: Analysis | { error: string }, summarize: (loaded: LoadedTrace, analysis: Analysis) => RunSummary = runSummary): TraceSnapshot {
   const { key, version, path, loaded, byFile } = read;
   const analysis = 'error' in result ? undefined : result;
   const findings = analysis?.findings ?? [];
   const findingsOf = findingsByEvent(findings, loaded.trace.events.length);
   let run: RunSummary | undefined;
   try {
-    run = analysis && runSummary(loaded, analysis);
+    run = analysis && summarize(loaded, analysis);
   } catch {
     run = undefined; // the summary is a view of the analysis: the graph still opens without it
   }

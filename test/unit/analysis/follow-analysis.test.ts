@@ -119,7 +119,7 @@ class Followed extends FollowedFile {
     const analysis = this.follow.update(loaded, inProgress);
     const whole = analyzeTrace(fresh, { inProgress });
     assert.deepEqual(plain(analysis), plain(whole), `${what}: the followed analysis equals a whole analysis (${this.follow.last.how}: ${this.follow.last.reason})`);
-    assert.deepEqual(plain(runSummary(loaded, analysis)), plain(runSummary(fresh, whole)), `${what}: the same run summary`);
+    assert.deepEqual(plain(this.follow.summary(loaded, analysis)), plain(runSummary(fresh, whole)), `${what}: the same run summary (its tallies fed events ${JSON.stringify(this.follow.summarized)})`);
     return { loaded, analysis };
   }
 }
@@ -131,6 +131,8 @@ describe('the analysis that follows appends', () => {
     let flips = 0;
     /** Appends whose index carried the old links (index-links.ts), and those that made them whole. */
     const links = { appended: 0, whole: 0 };
+    /** Run summaries that went on from the tallies of the last one (FollowAnalysis.summary). */
+    let summariesCarried = 0;
     fc.assert(
       fc.property(fc.array(choice, { minLength: 1, maxLength: 60 }), fc.array(fc.record({ lines: fc.nat(12), inLine: fc.boolean(), abandonAfter: fc.option(fc.nat(7), { freq: 4 }), inProgress: fc.boolean() }), { minLength: 1, maxLength: 8 }), (choices, pieces) => {
         const text = `${traceLines(choices).join('\n')}\n`;
@@ -153,6 +155,7 @@ describe('the analysis that follows appends', () => {
           hows[f.follow.last.how]++;
           if (f.follow.last.how === 'appended' && /being written/.test(f.follow.last.reason)) flips++;
           if (f.follow.last.how === 'appended' && f.follow.last.links) links[f.follow.last.links.how]++;
+          if (f.follow.summarized!.from > 0) summariesCarried++;
           if (process.env.REASONS && f.follow.last.links) console.log('LINKS', f.follow.last.how, f.follow.last.links.reason.replace(/[0-9]+/g, 'N'));
         }
         f.append(text.slice(shown));
@@ -164,6 +167,7 @@ describe('the analysis that follows appends', () => {
     // the property covers each path, not only the whole analysis
     assert.ok(hows.appended > 0 && hows.whole > 0 && hows.unchanged > 0 && flips > 0, `each path taken: ${JSON.stringify({ ...hows, flips })}`);
     assert.ok(links.appended > 0 && links.whole > 0, `appends with the old links carried, and made whole: ${JSON.stringify(links)}`);
+    assert.ok(summariesCarried > 0, 'run summaries that went on from the last one\'s tallies');
   });
 
   /** An event line. */
@@ -392,6 +396,34 @@ describe('the analysis that follows appends', () => {
     assert.equal(analysis.credit.by_index[1], 0, 'the placeholder takes no credit');
   });
 
+  it('goes on with the run summary from the last one\'s tallies: the busiest of many agents as they change, recorded costs, failed calls, an agent\'s last words', () => {
+    // 60 agents (past the 50 the summary lists: its busiest are tallied in a second pass), each saying one thing
+    const agents = Array.from({ length: 60 }, (_, k) => ev(k, k, 'message', `a${k}`, { content: `hello from a${k}` }));
+    const f = new Followed(lines([JSON.stringify({ trace_id: 'many', task_id: 'many', system: 'test', metadata: { models: ['m-1'] } }), ...agents]));
+    f.check('60 agents');
+    // the last agent grows busy (the busiest change), pays for model calls and fails a call; a new agent comes
+    const busy = (k: number, agent: string) => [
+      ev(k, k, 'message', agent, { kind: 'llm_call', content: 'think', cost: 0.25, usage: { input: 10, output: 5 } }),
+      ev(k + 1, k + 1, 'tool_call', agent, { tool: 'bash', content: 'make' }),
+      ev(k + 2, k + 2, 'tool_result', agent, { tool: 'bash', content: 'make: error', exit_code: 2 }),
+      ev(k + 3, k + 3, 'message', agent, { content: `${agent} keeps going` }),
+    ];
+    f.append(lines([...busy(60, 'a59'), ...busy(64, 'a0'), ...busy(68, 'late')]));
+    const { loaded, analysis } = f.check('busier agents, costs, a failed call');
+    assert.equal(f.follow.last.how, 'appended');
+    assert.deepEqual(f.follow.summarized, { from: 60, to: 72 }, 'the tallies fed the new events only');
+    const s = f.follow.summary(loaded, analysis);
+    assert.equal(s.agent_count, 61);
+    assert.equal(s.agents.length, 50);
+    assert.ok(s.agents.some((a) => a.name === 'late' && a.tokens.input === 10), 'the new busy agent listed, with its tokens');
+    assert.deepEqual(s.cost && { usd: s.cost.usd, basis: s.cost.basis, models: s.cost.models }, { usd: 0.75, basis: 'recorded calls', models: ['m-1'] });
+    assert.equal(s.failed_calls?.count, 3);
+    f.append(lines([ev(72, 72, 'tool_result', 'a59', { tool: 'bash', content: 'make: error again', is_error: true })]));
+    const again = f.check('one more failed call');
+    assert.equal(f.follow.summary(again.loaded, again.analysis).failed_calls?.count, 4);
+    assert.equal(s.failed_calls?.count, 3, 'a summary made before is not changed by the tallies going on');
+  });
+
   it('analyses whole when the file is rewritten', () => {
     const f = new Followed(lines(start));
     f.check('start');
@@ -588,3 +620,40 @@ describe('the metrics of a growing trace, from its carry', () => {
   });
 });
 
+
+describe('the credit per event of a growing trace, from its carry', () => {
+  const ev = (id: string, t: number, type: string, agent: string, more: object = {}) => ({ id, t, type, agent, content: `${type} ${id}`, ...more });
+  /** Analyses `records` cut after each of `cuts` with one carry; per cut the positions whose facts the credit read from the carry. */
+  const grow = (records: object[], cuts: number[]): number[] => {
+    const carry = new PrefixCarry();
+    const kept: number[] = [];
+    for (const cut of cuts) {
+      const loaded = loadTrace(records.slice(0, cut).map((r) => JSON.stringify(r)).join('\n'), 'run.otrace.jsonl');
+      const index = withoutPauses(TraceIndex.build(loaded, carry, new PauseClock(Infinity)));
+      kept.push(carry.credit?.count === carry.count ? carry.count : 0);
+      const steps = indexSteps(index, {});
+      let step = steps.next();
+      while (!step.done) step = steps.next();
+      carry.commit(index.size, index.memo, index.toolLanes, index.ownWordsTask);
+      index.free();
+      assert.deepEqual(plain(step.value.credit), plain(analyzeTrace(loaded).credit), `credit after ${cut} records`);
+    }
+    return kept;
+  };
+
+  it('reads the old events\' facts from the carry: a given credit, rows no agent wrote, ids that come to repeat, injected rows that come later', () => {
+    const records = [
+      ev('d', 0, 'delegate', 'boss', { to: 'w' }),
+      ev('c', 1, 'tool_call', 'w', { tool: 'bash', credit: 0.3 }),
+      ev('u', 2, 'message', 'w', { from: 'user', content: 'go on' }),
+      ev('r', 3, 'tool_result', 'w', { tool: 'bash' }),
+      // from here ids repeat (an old one's again) and the harness's rows come
+      ev('c', 4, 'tool_call', 'w', { tool: 'bash' }),
+      ev('p', 5, 'tool_result', 'w', { tool: 'bash', kind: 'placeholder', content: '[no output]' }),
+      ev('l', 6, 'message', 'boss', { kind: 'local_command', content: '/compact' }),
+      ev('m', 7, 'message', 'w', { to: 'boss', content: 'done: 42' }),
+      ev('s', 8, 'stop', 'boss', { reason: 'task_complete' }),
+    ];
+    assert.deepEqual(grow(records, [2, 4, 6, 9]), [0, 2, 4, 6]);
+  });
+});

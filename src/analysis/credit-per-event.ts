@@ -1,0 +1,150 @@
+/**
+ * Credit per event and per agent from the propagated values (credit.ts): each event's shown value
+ * (rows no agent wrote take none, a producer's `credit` is shown as given), the agents' sums and the
+ * events whose value the trace gives.
+ *
+ * What this reads of each event's own fields (its type, kind, sender, given credit, agent, whether
+ * it is the first event of its id, its source record) does not change when events are appended: a
+ * followed trace keeps it per position in its carry ({@link EventCreditFacts}, prefix-carry.ts) and
+ * reads only the new events' fields (at 1M events the pass over the event objects was 130-150 ms of
+ * each append; the pass over the columns is a few ms).
+ */
+import { isNotAgentOutput } from './answer';
+import { grownTo } from './prefix-carry';
+import type { TraceIndex } from './trace-index';
+
+/** A row no agent wrote (a harness or user row, a synthetic one): it takes no credit. */
+const NOT_AGENT_ROW = 1;
+/** A kind the harness injects (local command, placeholder, missing parent): no credit once the trace holds injected rows. */
+const INJECTED_KIND = 2;
+/** The event gives its own credit (`credit`, a finite number). */
+const GIVEN = 4;
+/** The first event (in time order) of its id: only it counts toward its agent's sum when ids repeat. */
+const FIRST_OF_ID = 8;
+
+const INJECTED_KINDS = new Set(['local_command', 'placeholder', 'missing_parent']);
+
+/**
+ * What {@link creditPerEvent} reads of each event, per position (time order) for the first `count`
+ * positions: a followed trace's carry keeps it from one analysis to the next (valid while the carry
+ * holds those positions: prefix-carry.ts).
+ */
+export interface EventCreditFacts {
+  /** Positions filled. */
+  count: number;
+  /** Per position, the bits above. */
+  flags: Uint8Array;
+  /** Per position, its agent's number (agents numbered in order of first appearance). */
+  agent: Int32Array;
+  /** Agent names by number. */
+  agents: string[];
+  agentNo: Map<string, number>;
+  /** Position -> the credit the event gives (the events with {@link GIVEN}). */
+  given: Map<number, number>;
+  /** Per position, its source record (TraceIndex.record), filled once ids repeat (only then read). */
+  record?: Int32Array;
+}
+
+/** Per-event results of {@link creditPerEvent}. */
+export interface EventCredit {
+  /** Each event's shown value, by file index. */
+  byIndex: number[];
+  /** When ids repeat, per position the source record its value adds to, or -1 (not the first event of its id); else undefined (every event's record counts). */
+  stepOf: Int32Array | undefined;
+  /** Agent -> sum of its events' values, in order of each agent's first counted event. */
+  agents: Map<string, number>;
+  /** Ids of the counted events whose value the trace gives, in time order. */
+  given: string[];
+}
+
+/**
+ * Each event's shown value (file order), the agents' sums, the events whose value the trace gives,
+ * and, when ids repeat, per position (time order) the source record its value adds to, or -1 (no
+ * record, or not the first event of its id: an id counts once); else every event's record counts.
+ * A followed trace's carry (index.carry) gives the facts of the positions it holds and keeps them all.
+ * @param values per position, the propagated value (credit.ts).
+ */
+export function creditPerEvent(index: TraceIndex, values: Float64Array): EventCredit {
+  const n = index.size;
+  const repeats = index.hasRepeatedIds; // else no id is met twice
+  const facts = factsOf(index, repeats);
+  const { flags, agent, given: givenAt, record } = facts;
+  const injected = index.injected > 0;
+  // Agent names are trace text: summed by number, never under a plain object's keys ("__proto__", "constructor")
+  const sums = new Float64Array(facts.agents.length);
+  const started = new Uint8Array(facts.agents.length);
+  const order: number[] = [];
+  const given: string[] = [];
+  const byIndex = new Array<number>(n).fill(0);
+  const stepOf = repeats ? new Int32Array(n).fill(-1) : undefined; // kept with the results: not in the arena
+  for (let i = 0; i < n; i++) {
+    const f = flags[i];
+    let v = round(values[i]);
+    // Rows the user or the harness wrote (local commands, meta rows, placeholders) take no credit.
+    if (f & NOT_AGENT_ROW) v = 0;
+    else if (injected && f & INJECTED_KIND) v = 0;
+    if (f & GIVEN) v = givenAt.get(i)!;
+    byIndex[index.at(i)] = v;
+    // an id counts once, for its first event
+    if (repeats && !(f & FIRST_OF_ID)) continue;
+    if (f & GIVEN) given.push(index.id(i));
+    const a = agent[i];
+    if (!started[a]) {
+      started[a] = 1;
+      order.push(a);
+    }
+    sums[a] = round(sums[a] + v);
+    if (stepOf) stepOf[i] = record![i];
+  }
+  const agents = new Map<string, number>();
+  for (const a of order) agents.set(facts.agents[a], sums[a]);
+  return { byIndex, stepOf, agents, given };
+}
+
+/** The facts of every position: those the carry holds kept, the others read from the events (and kept in the carry). */
+function factsOf(index: TraceIndex, repeats: boolean): EventCreditFacts {
+  const n = index.size;
+  const carry = index.carry;
+  const offered = carry?.credit;
+  if (carry) carry.credit = undefined; // kept again below, for this index's positions
+  const kept = offered && offered.count === carry!.count && offered.count <= n ? offered : undefined;
+  const from = kept ? kept.count : 0;
+  // a carry's columns have room for the appends to come (a quarter more); a whole analysis's are just its size
+  const room = (size: number) => (carry ? Math.ceil(size * 1.25) + 1 : size);
+  const facts: EventCreditFacts = kept
+    ? { ...kept, flags: grownTo(kept.flags, n, from, (size) => new Uint8Array(room(size))), agent: grownTo(kept.agent, n, from, (size) => new Int32Array(room(size))) }
+    : { count: 0, flags: new Uint8Array(room(n)), agent: new Int32Array(room(n)), agents: [], agentNo: new Map(), given: new Map() };
+  for (let i = from; i < n; i++) {
+    const e = index.events[i];
+    let f = 0;
+    if (e.type === 'message' && e.from !== 'user' && isNotAgentOutput(e)) f |= NOT_AGENT_ROW;
+    if (e.kind !== undefined && INJECTED_KINDS.has(e.kind)) f |= INJECTED_KIND;
+    if (typeof e.credit === 'number' && Number.isFinite(e.credit)) {
+      f |= GIVEN;
+      facts.given.set(i, e.credit);
+    }
+    // with no id met twice every event is the first of its id (and an old one stays so: the new come after it);
+    // a "__proto__" id never lands in a record of ids: each counts
+    if (!repeats || e.id === '__proto__' || index.pos.get(e.id) === i) f |= FIRST_OF_ID;
+    facts.flags[i] = f;
+    let a = facts.agentNo.get(e.agent);
+    if (a === undefined) {
+      facts.agentNo.set(e.agent, (a = facts.agents.length));
+      facts.agents.push(e.agent);
+    }
+    facts.agent[i] = a;
+  }
+  if (repeats) {
+    // the records are read only when ids repeat: filled then, from where they were filled before
+    const filled = kept?.record ? from : 0;
+    facts.record = kept?.record ? grownTo(kept.record, n, from, (size) => new Int32Array(room(size))) : new Int32Array(room(n));
+    for (let i = filled; i < n; i++) facts.record[i] = index.record(i);
+  }
+  facts.count = n;
+  if (carry) carry.credit = facts;
+  return facts;
+}
+
+function round(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
+}
