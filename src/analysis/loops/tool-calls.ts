@@ -72,6 +72,8 @@ export class ToolCallGrouping implements ToolCallGroups {
   count: Int32Array;
   /** Call -> the next call of its group (-1: none). */
   next: Int32Array;
+  /** A kept grouping's answers of {@link goesOn} from one analysis to the next; none in an arena (one analysis). */
+  readonly runs: RunMemo | undefined;
 
   /** @param calls tool calls to come (tables grow past it); @param arena where the tables are made, else typed arrays of their own. */
   constructor(
@@ -88,6 +90,7 @@ export class ToolCallGrouping implements ToolCallGroups {
     this.last = this.int32(size);
     this.count = this.int32(size);
     this.next = this.int32(0);
+    this.runs = arena ? undefined : new RunMemo();
   }
 
   /** Groups the tool calls of `index` from {@link scanned} to its end. */
@@ -170,29 +173,96 @@ export class ToolCallGrouping implements ToolCallGroups {
  * changed (a push after a new commit, a poll that moved on) starts a new run. Each run of two or
  * more calls is one loop.
  */
-function toolCallLoops(index: TraceIndex, { groups, first, count, next }: ToolCallGroups): RawLoop[] {
+function toolCallLoops(index: TraceIndex, grouping: ToolCallGroups & { runs?: RunMemo }): RawLoop[] {
+  const { groups, first, count, next } = grouping;
   const out: RawLoop[] = [];
+  const runs = grouping.runs;
   let changes: Int32Array | undefined; // position -> state changes before it, made when first needed
   const changed = (a: number, b: number) => {
-    changes ??= changesBefore(index);
+    changes ??= runs ? runs.changesBefore(index) : changesBefore(index);
     return changes[b] - changes[a + 1] > 0;
   };
+  const goesOn = (previous: number, c: number) => !changed(previous, c) && sameResult(index, previous, c);
   for (let g = 0; g < groups; g++) {
     if (count[g] < 2) continue;
-    const runs = new Map<string, number[][]>(); // agent -> its runs of calls with the same result, in call order
+    const ofAgents = new Map<string, number[][]>(); // agent -> its runs of calls with the same result, in call order
     for (let c = first[g]; c !== -1; c = next[c]) {
       const agent = index.events[c].agent;
-      const ofAgent = runs.get(agent) ?? [];
-      if (!ofAgent.length) runs.set(agent, ofAgent);
+      const ofAgent = ofAgents.get(agent) ?? [];
+      if (!ofAgent.length) ofAgents.set(agent, ofAgent);
       const run = ofAgent[ofAgent.length - 1];
       const previous = run?.[run.length - 1];
-      if (previous !== undefined && !changed(previous, c) && sameResult(index, previous, c)) run.push(c);
+      if (previous !== undefined && (runs ? runs.goesOn(index, previous, c, goesOn) : goesOn(previous, c))) run.push(c);
       else ofAgent.push([c]);
     }
-    const repeats = [...runs.values()].flat().filter((run) => run.length >= 2);
+    const repeats = [...ofAgents.values()].flat().filter((run) => run.length >= 2);
     for (const calls of repeats.sort((a, b) => a[0] - b[0])) out.push(toolCallLoop(index, calls));
   }
   return out;
+}
+
+/**
+ * A kept grouping's answers to whether a call goes on the run of its agent's previous call of its
+ * group (no state change between them, the same result), per call position, with the results both
+ * calls had then: an answer stands while the two calls have the same results (a result that came
+ * since, or a pairing made again, asks again). What lies between two calls is read before the later
+ * one and never changes in a growing trace; the count of state changes before each position is kept
+ * too (a state change depends on its event's own fields: prefix-carry.ts). At 1M events the pairs'
+ * result texts compared again on each append were about 45 ms, the count of state changes 19.
+ */
+class RunMemo {
+  /** Per call position: the previous call it was asked about (-1: not asked), the results of both then, the answer (1 yes, 2 no). */
+  private previous = new Int32Array(0);
+  private resultBefore = new Int32Array(0);
+  private result = new Int32Array(0);
+  private answer = new Uint8Array(0);
+  /** Per position, the state changes before it; counted up to {@link counted}. */
+  private changes = new Int32Array(1);
+  private counted = 0;
+
+  /** Whether `c` goes on the run of `previous`, asked of `ask` unless answered before for the same calls and results. */
+  goesOn(index: TraceIndex, previous: number, c: number, ask: (previous: number, c: number) => boolean): boolean {
+    if (this.previous.length <= c) this.grow(index.size);
+    const ra = index.resultOf(previous);
+    const rb = index.resultOf(c);
+    if (this.previous[c] === previous && this.resultBefore[c] === ra && this.result[c] === rb && this.answer[c] !== 0) return this.answer[c] === 1;
+    const yes = ask(previous, c);
+    this.previous[c] = previous;
+    this.resultBefore[c] = ra;
+    this.result[c] = rb;
+    this.answer[c] = yes ? 1 : 2;
+    return yes;
+  }
+
+  /** {@link changesBefore}, counted on from the positions counted before. */
+  changesBefore(index: TraceIndex): Int32Array {
+    const n = index.size;
+    if (this.counted > n) this.counted = 0; // (never in a growing trace: counted again)
+    if (this.changes.length < n + 1) {
+      const grown = new Int32Array(Math.ceil(n * 1.25) + 1);
+      grown.set(this.changes.subarray(0, this.counted + 1));
+      this.changes = grown;
+    }
+    const out = this.changes;
+    for (let i = this.counted; i < n; i++) out[i + 1] = out[i] + (isStateChange(index, i) ? 1 : 0);
+    this.counted = n;
+    return out;
+  }
+
+  private grow(n: number): void {
+    const size = Math.ceil(n * 1.25) + 1;
+    const grownInt = (a: Int32Array, fill: number) => {
+      const b = new Int32Array(size).fill(fill);
+      b.set(a);
+      return b;
+    };
+    this.previous = grownInt(this.previous, -1);
+    this.resultBefore = grownInt(this.resultBefore, 0);
+    this.result = grownInt(this.result, 0);
+    const answer = new Uint8Array(size);
+    answer.set(this.answer);
+    this.answer = answer;
+  }
 }
 
 /** Per position, how many state changes ({@link isStateChange}) come before it; n + 1 entries, scratch in the index's arena. */

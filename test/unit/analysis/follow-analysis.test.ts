@@ -386,6 +386,23 @@ describe('the analysis that follows appends', () => {
     assert.deepEqual(analysis.loops.map((l) => [l.kind, l.events]), [['repeated_tool_call', ['e0', 'e1', 'e4', 'e5']]]);
   });
 
+  it('asks again whether a repeated call got the same result once its results come (calls read before their results)', () => {
+    const call = (k: number, args: string) => ev(k, k, 'tool_call', 'w', { tool: 'bash', content: args });
+    const result = (k: number, out: string, of: number) => ev(k, k, 'tool_result', 'w', { tool: 'bash', content: out, causes: [`e${of}`] });
+    // two calls side by side, their results not read yet: alike so far (calls without a result count as alike)
+    const f = new Followed(lines([header, call(0, 'make test'), call(1, 'make test')]));
+    assert.deepEqual(f.check('two calls waiting for their results').analysis.loops.map((l) => l.events), [['e0', 'e1']]);
+    // their results differ: no loop (the agent learned something)
+    f.append(lines([result(2, '3 failed', 0), result(3, '1 failed', 1)]));
+    assert.deepEqual(f.check('their results came, different').analysis.loops.map((l) => l.events), []);
+    assert.equal(f.follow.last.how, 'appended');
+    // a third call gets the second's result again: a loop of the last two; after an edit, a new run
+    f.append(lines([call(4, 'make test'), result(5, '1 failed', 4)]));
+    assert.deepEqual(f.check('the same call and result again').analysis.loops.map((l) => l.events), [['e1', 'e3', 'e4', 'e5']]);
+    f.append(lines([ev(6, 6, 'tool_call', 'w', { tool: 'edit', content: 'fix.py' }), call(7, 'make test'), result(8, '1 failed', 7)]));
+    assert.deepEqual(f.check('after an edit').analysis.loops.map((l) => l.events), [['e1', 'e3', 'e4', 'e5']], 'a repeat after a state change starts a new run');
+  });
+
   it('counts the rows no agent wrote that were read before (the fingerprint table carries their count)', () => {
     // a placeholder row takes no credit, and is left out of its lane's repeated sequences, when the index counts such rows
     const f = new Followed(lines([header, ev(0, 0, 'message', 'w', { content: 'first step' }), ev(1, 1, 'tool_result', 'w', { tool: 'bash', content: 'waiting for output', kind: 'placeholder' }), ev(2, 2, 'message', 'w', { content: 'second step' })]));
