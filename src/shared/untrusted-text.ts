@@ -17,8 +17,14 @@ export type MessageText = string & { readonly __safeFor: 'message' };
 export type MarkdownText = string & { readonly __safeFor: 'markdown' };
 /** Text safe where `$(icon)` renders: CodeLens titles, status bar text, quick pick items, tree items. */
 export type LabelText = string & { readonly __safeFor: 'label' };
-/** Text shown as plain text (Problems, Outline, tab titles, tooltips): control and bidi characters visible. */
+/** Text shown as plain text (Problems, tab titles, tooltips): control and bidi characters visible. */
 export type PlainText = string & { readonly __safeFor: 'plain' };
+/**
+ * A document symbol's name or detail: the Outline shows it as plain text, but Go to Symbol in Editor
+ * (Ctrl+Shift+O) renders `$(icon)` in the container's name it shows beside each symbol, and has no
+ * escape syntax the Outline would not show: `$(` is broken by an invisible word joiner.
+ */
+export type SymbolText = string & { readonly __safeFor: 'symbol' };
 
 /** A value a tag interpolates: untrusted text (escaped) or a number (printed as it is). */
 export type Interpolated = string | number;
@@ -110,7 +116,17 @@ export function labelText(strings: TemplateStringsArray, ...values: Interpolated
   return tagged(strings, values, escapeIcons) as LabelText;
 }
 
-/** Tag for plain text (Problems, Outline, tab titles, tooltips): interpolations with controls shown. */
+/** Text for a document symbol ({@link SymbolText}): controls shown, `$(` never an icon (U+2060 WORD JOINER after the `$`). */
+export function escapeSymbolIcons(text: string): string {
+  return visibleControls(text).replace(/\$\(/g, '$\u2060(');
+}
+
+/** Tag for a document symbol's name or detail (the Outline, Go to Symbol): interpolations escaped. */
+export function symbolText(strings: TemplateStringsArray, ...values: Interpolated[]): SymbolText {
+  return tagged(strings, values, escapeSymbolIcons) as SymbolText;
+}
+
+/** Tag for plain text (Problems, tab titles, tooltips): interpolations with controls shown. */
 export function plainText(strings: TemplateStringsArray, ...values: Interpolated[]): PlainText {
   return tagged(strings, values, visibleControls) as PlainText;
 }

@@ -10,7 +10,7 @@
  */
 import * as vscode from 'vscode';
 import { toRange, type OpenTraces } from '../open-traces';
-import { plainText } from '../../shared/untrusted-text';
+import { plainText, symbolText } from '../../shared/untrusted-text';
 
 /** Symbol kinds by canonical event type, for their icons. */
 const KIND: Record<string, vscode.SymbolKind> = {
@@ -46,12 +46,12 @@ export class TraceOutline implements vscode.DocumentSymbolProvider {
       const what = lane.agents === undefined ? 'agent' : plainText`${lane.agents.toLocaleString('en-US')} agents folded`;
       // a lane whose events are not all listed (otrace.outline.maxEvents) says how many it has
       const count = lane.events.length < lane.count ? ` · ${lane.count.toLocaleString('en-US')} ${lane.count === 1 ? 'event' : 'events'}, ${lane.events.length.toLocaleString('en-US')} listed` : '';
-      const symbol = new vscode.DocumentSymbol(plainText`${lane.agent}`, plainText`${what}${count}`, vscode.SymbolKind.Class, toRange(lane.range), new vscode.Range(first, first));
+      const symbol = new vscode.DocumentSymbol(symbolText`${lane.agent}`, symbolText`${what}${count}`, vscode.SymbolKind.Class, toRange(lane.range), new vscode.Range(first, first));
       symbol.children = lane.events.map((e) => {
         const range = toRange(e.range);
         // Named by what happened (ids are uuids); going to it puts the cursor at the record's start
         // and selects nothing (a selected record is replaced by the next key typed).
-        return new vscode.DocumentSymbol(plainText`${e.detail}`, plainText`${e.when} · ${e.id}`, KIND[e.kind] ?? vscode.SymbolKind.Object, range, new vscode.Range(range.start, range.start));
+        return new vscode.DocumentSymbol(symbolText`${e.detail}`, symbolText`${e.when} · ${e.id}`, KIND[e.kind] ?? vscode.SymbolKind.Object, range, new vscode.Range(range.start, range.start));
       });
       return symbol;
     });

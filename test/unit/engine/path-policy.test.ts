@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { escapeForMessage, escapeIcons, escapeMarkdown } from '../../../src/shared/untrusted-text';
+import { escapeForMessage, escapeIcons, escapeMarkdown, escapeSymbolIcons } from '../../../src/shared/untrusted-text';
 import { classifyPath } from '../../../src/engine/path-policy';
 
 function scratch(): { root: string; trace: string; outside: string } {
@@ -58,6 +58,10 @@ test('escapes: no Markdown link, HTML, icon or control character survives', () =
   assert.ok(md.includes('⟨U\\+001B⟩'), 'the escape character is shown as ⟨U+001B⟩');
   const icons = escapeIcons(hostile);
   assert.ok(icons.includes('\\$(alert)') && !/(^|[^\\])\$\(/.test(icons));
+  // a symbol's name: no icon (VS Code's icon syntax is `$(` then a name), nothing seen added, controls shown
+  const symbol = escapeSymbolIcons(hostile);
+  assert.ok(!symbol.includes('$(') && symbol.includes('$\u2060(alert)') && symbol.replace(/\u2060/g, '').includes('$(alert)'), symbol);
+  assert.ok(!symbol.includes('\u202e') && symbol.includes('⟨U+202E⟩'));
   const message = escapeForMessage(hostile);
   assert.ok(!/[[\]()<>]/.test(message), message);
   assert.ok(!/command:[^\u200b]/.test(message), 'no link-like scheme');

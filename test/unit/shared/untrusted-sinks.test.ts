@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import ts from 'typescript';
 
-type Brand = 'message' | 'markdown' | 'label' | 'plain';
+type Brand = 'message' | 'markdown' | 'label' | 'plain' | 'symbol';
 
 interface Sink {
   file: string;
@@ -124,7 +124,7 @@ export function findSinks(program: ts.Program, dir: string): Sink[] {
       if (name === 'MarkdownString' && args[0]) arg(args[0], name, 'markdown');
       else if (name === 'Diagnostic' && args[1]) arg(args[1], name, 'plain');
       else if (name === 'DiagnosticRelatedInformation' && args[1]) arg(args[1], name, 'plain');
-      else if (name === 'DocumentSymbol') args.slice(0, 2).forEach((a) => arg(a, name, 'plain'));
+      else if (name === 'DocumentSymbol') args.slice(0, 2).forEach((a) => arg(a, name, 'symbol'));
       else if (name === 'TreeItem' && args[0]) arg(args[0], name, 'label');
       else if (name === 'Hover' && args[0] && checker.getTypeAtLocation(args[0]).getFlags() & ts.TypeFlags.StringLike) arg(args[0], name, 'markdown');
       else if (name === 'CodeLens' && args[1]) checkProps(checker, checker.getTypeAtLocation(args[1]), { title: 'label', tooltip: 'plain' }, args[1], name, found);
@@ -140,7 +140,7 @@ export function findSinks(program: ts.Program, dir: string): Sink[] {
       const brand: Brand | undefined = /StatusBarItem/.test(owner) ? ({ text: 'label', tooltip: 'plain', name: 'plain' } as Record<string, Brand>)[prop]
         : /WebviewPanel|WebviewView/.test(owner) ? ({ title: 'plain', description: 'plain' } as Record<string, Brand>)[prop]
         : /QuickPick|InputBox/.test(owner) ? ({ title: 'label', placeholder: 'label', prompt: 'label' } as Record<string, Brand>)[prop]
-        : /TreeItem|DocumentSymbol/.test(owner) ? ({ label: 'label', description: 'label', tooltip: 'plain', name: 'plain', detail: 'plain' } as Record<string, Brand>)[prop]
+        : /TreeItem|DocumentSymbol/.test(owner) ? ({ label: 'label', description: 'label', tooltip: 'plain', name: /DocumentSymbol/.test(owner) ? 'symbol' : 'plain', detail: /DocumentSymbol/.test(owner) ? 'symbol' : 'plain' } as Record<string, Brand>)[prop]
         : undefined;
       if (brand) arg(node.right, `${owner}.${prop}`, brand);
     }
@@ -172,12 +172,13 @@ test('every notification, Markdown, CodeLens, status bar, quick pick, Problems, 
   assert.deepEqual(bad.map((s) => `${s.file}:${s.line} ${s.what} wants ${s.brand} text: ${s.text}`), []);
 });
 
-test('the scan fails a file name in a notification, a plain string in Markdown, an unescaped CodeLens title and decoration text', () => {
+test('the scan fails a file name in a notification, a plain string in Markdown, an unescaped CodeLens title and decoration text, a symbol of plain text', () => {
   const dir = path.join(ROOT, 'test', 'unit', 'shared', 'planted');
   const program = programOf([path.join(dir, 'unsafe-surfaces.ts')]);
   const sinks = findSinks(program, dir);
   const byLine = (ok: boolean) => sinks.filter((s) => s.ok === ok).map((s) => s.what).sort();
-  const all = ['CodeLens.title', 'Diagnostic', 'MarkdownString', 'StatusBarItem.text', 'showInformationMessage', 'showQuickPick.label', 'DecorationOptions.contentText'].sort();
+  // (a symbol's name and its detail)
+  const all = ['CodeLens.title', 'Diagnostic', 'DocumentSymbol', 'DocumentSymbol', 'MarkdownString', 'StatusBarItem.text', 'showInformationMessage', 'showQuickPick.label', 'DecorationOptions.contentText'].sort();
   assert.deepEqual(byLine(false), all);
   assert.deepEqual(byLine(true), all);
 });

@@ -4,7 +4,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { labelText, markdownText, messageText, plainText } from '../../../../src/shared/untrusted-text';
+import { labelText, markdownText, messageText, plainText, symbolText } from '../../../../src/shared/untrusted-text';
 
 export function planted(fileName: string, item: vscode.StatusBarItem, range: vscode.Range, editor: vscode.TextEditor, type: vscode.TextEditorDecorationType): unknown[] {
   const name = path.basename(fileName);
@@ -23,5 +23,8 @@ export function planted(fileName: string, item: vscode.StatusBarItem, range: vsc
     new vscode.CodeLens(range, { title: labelText`agent: ${name}`, command: 'otrace.showLane' }),
     new vscode.Diagnostic(range, `bad line in ${name}`),
     new vscode.Diagnostic(range, plainText`bad line in ${name}`),
+    // plain text is not enough for a symbol: Go to Symbol renders `$(icon)` in its container's name
+    new vscode.DocumentSymbol(plainText`${name}`, plainText`of ${name}`, vscode.SymbolKind.Class, range, range),
+    new vscode.DocumentSymbol(symbolText`${name}`, symbolText`of ${name}`, vscode.SymbolKind.Class, range, range),
   ];
 }
