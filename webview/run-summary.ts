@@ -162,6 +162,8 @@ export function showRunSummary(el: HTMLElement, run: GraphRunBrief | undefined, 
     asked.value.append(details);
   } else asked.value.textContent = task;
   if (run.task === '') asked.value.classList.add('run-none');
+  // one line cut at the panel's width: the whole of it on hover (as every row)
+  asked.value.title = task;
 
   const ended = row('Ended');
   if (growing) {
@@ -206,6 +208,7 @@ export function showRunSummary(el: HTMLElement, run: GraphRunBrief | undefined, 
   const problems = row('Problems');
   const said = problemWords(run, reading);
   problems.value.textContent = said.text;
+  problems.value.title = said.text;
   problems.row.classList.add(`run-${said.tone}`);
   const failed = run.failedCalls;
   if (failed && failed.index >= 0) {

@@ -21,6 +21,8 @@ const FIXTURES = path.join(ROOT, 'test', 'fixtures');
 interface ShownSummary {
   /** Row key -> its text, e.g. `Asked` -> the task. */
   rows: Record<string, string>;
+  /** Row key -> its hover text (the row's `title`). */
+  titles: Record<string, string>;
   /** Class of the Problems row: `run-ok`, `run-error`, `run-warning` or `run-info`. */
   problemClass: string;
   /** The summary's box and the graph area's, in the webview's CSS pixels. */
@@ -34,11 +36,16 @@ const READ_SUMMARY = `() => {
   const run = document.getElementById('run');
   if (!run || run.hidden || !run.querySelector('.run-row')) return undefined;
   const rows = {};
-  for (const r of run.querySelectorAll('.run-row')) rows[r.querySelector('.run-key').textContent] = r.querySelector('.run-value').textContent;
+  const titles = {};
+  for (const r of run.querySelectorAll('.run-row')) {
+    rows[r.querySelector('.run-key').textContent] = r.querySelector('.run-value').textContent;
+    titles[r.querySelector('.run-key').textContent] = r.querySelector('.run-value').title;
+  }
   const b = run.getBoundingClientRect();
   const problems = [...run.querySelectorAll('.run-row')].find((r) => r.querySelector('.run-key').textContent === 'Problems');
   return {
     rows,
+    titles,
     problemClass: [...problems.classList].find((c) => c !== 'run-row') ?? '',
     box: { top: b.top, bottom: b.bottom, left: b.left, right: b.right },
     graphTop: document.getElementById('main').getBoundingClientRect().top,
@@ -103,6 +110,8 @@ async function takePicture(file: string, out: string): Promise<ShownSummary> {
     testLog(`      ${out}: ${size.width}x${size.height} px, graph panel ${shown.viewWidth}x${shown.viewHeight} px, run summary ${Math.round(shown.box.bottom - shown.box.top)} px high`);
     assert.deepEqual(size, { width: 1440, height: 900 }, 'the picture is the whole 1440x900 page');
     assert.deepEqual(Object.keys(shown.rows), ['Asked', 'Ended', 'Who', 'Spent', 'Problems']);
+    // each row is one line cut at the panel's width: the whole of it on hover (a stranger at 600 px could not read the task)
+    assert.deepEqual(Object.keys(shown.rows).filter((k) => !shown.titles[k]), [], `every row has its whole text on hover: ${JSON.stringify(shown.titles)}`);
     assert.ok(shown.box.top >= 0 && shown.box.bottom <= shown.graphTop + 0.5, `the run summary is above the graph: ${JSON.stringify(shown)}`);
     assert.ok(shown.box.bottom < shown.viewHeight / 2, `the run summary is at the top of the panel, in view: ${JSON.stringify(shown)}`);
     assert.ok(shown.viewWidth >= 900, `the graph has the wider part of the page: ${shown.viewWidth} px`);
