@@ -240,15 +240,22 @@ function* propagateSteps(index: TraceIndex, outcome: Outcome, options: CreditOpt
   const scratch = index.arena.mark();
   let terminal: number;
   try {
-    terminal = propagate(index, outcome, options, values, content);
+    terminal = yield* propagate(index, outcome, options, values, content, clock);
   } finally {
     index.arena.release(scratch);
   }
   return { values: index.arena.compact(start, [values] as const)[0], terminal };
 }
 
-/** {@link propagateCredit} into `values`, over `content` links (none when undefined); @returns the position of the outcome seed, or -1. */
-function propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions, values: Float64Array, content: ContentLinks | undefined): number {
+/** Positions of the backward pass between two looks at the pause clock (about 8 ms at 1M events). */
+const PASS_PART = 1 << 16;
+
+/**
+ * {@link propagateCredit} into `values`, over `content` links (none when undefined), with a pause
+ * between two parts of the backward pass when `clock` says so (one pass was a block of 120 ms at
+ * 1M events: a graph request waited for it). @returns the position of the outcome seed, or -1.
+ */
+function* propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions, values: Float64Array, content: ContentLinks | undefined, clock: PauseClock): Generator<Pause, number, void> {
   const n = index.size;
   const lambda = options.lambda ?? 0.5;
   let terminal = -1;
@@ -287,6 +294,7 @@ function propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions, 
   const weight = index.arena.float64(n);
   const touched: number[] = [];
   for (let v = n - 1; v >= 0; v--) {
+    if ((v & (PASS_PART - 1)) === 0 && v > 0 && clock.due()) yield* clock.pause();
     const m = mass[v];
     if (m === 0) continue;
     const type = index.types[v];

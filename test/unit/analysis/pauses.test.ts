@@ -80,6 +80,16 @@ test('the index, loops, stops and credit phases pause at their seams; pauses off
   assert.deepEqual(stepped(loaded, Infinity).phases, named);
 });
 
+test('the credit\'s backward pass pauses between its parts of 65,536 positions (one pass was a block of 120 ms at 1M events), and gives the same credit', () => {
+  const loaded = generated(140_000);
+  const n = loaded.trace.events.length;
+  const { phases, analysis } = stepped(loaded, 0);
+  const credit = phases.slice(phases.indexOf('stops') + 1, phases.indexOf('credit')).length;
+  // between the content links' stretches of 65,536 events, the seam before the pass, two inside it (at 131,072 and 65,536), the seam after it
+  assert.equal(credit, Math.ceil(n / 65_536) - 1 + 1 + Math.floor((n - 1) / 65_536) + 1, `pauses in the credit phase of ${n} events`);
+  assert.deepEqual(analysis.credit.by_index, analyzeTrace(loaded).credit.by_index);
+});
+
 test('the content links found in stretches, pausing between them, equal those found in one scan (the tables the scan grows carried from stretch to stretch)', () => {
   const loaded = generated(20_000);
   const whole = new TraceIndex(loaded);
