@@ -403,6 +403,19 @@ describe('the analysis that follows appends', () => {
     assert.deepEqual(f.check('after an edit').analysis.loops.map((l) => l.events), [['e1', 'e3', 'e4', 'e5']], 'a repeat after a state change starts a new run');
   });
 
+  it('judges again whether the trace ended inside a loop when new content comes after it (the loop unchanged)', () => {
+    const f = new Followed(lines(start));
+    f.append(lines([3, 5, 7].flatMap((k) => [ev(k, k, 'tool_call', 'w', { tool: 'bash', content: 'make build' }), ev(k + 1, k + 1, 'tool_result', 'w', { tool: 'bash', content: 'error: build failed' })])));
+    const inside = f.check('the trace ends inside the loop').analysis.loops;
+    assert.deepEqual(inside.map((l) => [l.repetitions, l.unresolved]), [[4, true]]);
+    // new content after it: the same loop, no longer the trace's end
+    f.append(lines([ev(9, 9, 'message', 'w', { to: 'orchestrator', content: 'I cannot build it: the compiler is missing' })]));
+    const after = f.check('new content after the loop').analysis.loops;
+    assert.equal(f.follow.last.how, 'appended');
+    assert.deepEqual(after.map((l) => [l.repetitions, l.unresolved, l.message.includes('ended inside')]), [[4, false, false]]);
+    assert.deepEqual(after[0].events, inside[0].events);
+  });
+
   it('counts the rows no agent wrote that were read before (the fingerprint table carries their count)', () => {
     // a placeholder row takes no credit, and is left out of its lane's repeated sequences, when the index counts such rows
     const f = new Followed(lines([header, ev(0, 0, 'message', 'w', { content: 'first step' }), ev(1, 1, 'tool_result', 'w', { tool: 'bash', content: 'waiting for output', kind: 'placeholder' }), ev(2, 2, 'message', 'w', { content: 'second step' })]));
