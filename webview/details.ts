@@ -19,7 +19,7 @@ export function showDetails(pane: HTMLElement, node: GraphNode | undefined, acti
   if (!node) {
     const hint = document.createElement('p');
     hint.className = 'hint';
-    hint.textContent = 'Click an event for its details. ←/→ step through events in time order, Shift+←/→ within an agent, S the next stop, N the next finding, Enter shows it in the trace file, Ctrl+F finds, Space plays, F fits, Z zooms to the selection, L labels the event, Esc goes back.';
+    hint.textContent = 'Click an event for its details. ←/→ step through events in time order, Shift+←/→ within an agent, S the next stop, N the next finding, Enter shows it in the trace file, Ctrl+F finds, Space plays, F fits, Z zooms to the selection, L labels the event, Esc goes back (then folds these details).';
     pane.append(hint);
     return;
   }
@@ -54,6 +54,18 @@ export function showDetails(pane: HTMLElement, node: GraphNode | undefined, acti
     pre.textContent = node.text;
     pane.append(pre);
   }
+}
+
+/**
+ * Folds the drawer to its heading line (`Esc` in the graph, when it has no zoom or framing to back
+ * out of) when it shows an event unfolded in a narrow panel; a wide panel's pane beside the graph
+ * has no fold. @returns whether it folded.
+ */
+export function foldDrawer(pane: HTMLElement): boolean {
+  const button = pane.querySelector<HTMLButtonElement>('.details-head .fold');
+  if (!button || folded || getComputedStyle(button).display === 'none') return false;
+  button.click();
+  return true;
 }
 
 /** The drawer's fold button: folds it to its heading line (the graph under it shows) and back. */

@@ -16,7 +16,7 @@ import type { GraphCommand, GraphNode, GraphOverview, GraphWindow, HostMessage }
 import { plainLabel } from '../src/shared/untrusted-text';
 import { createAxis } from './axis';
 import { laterCount, placeCursor, selectedNode } from './cursor';
-import { showDetails } from './details';
+import { foldDrawer, showDetails } from './details';
 import { $ } from './dom';
 import { exportPng, exportSvg } from './export';
 import { applyFilter, carryFilter, installFilter, receiveFound } from './filter';
@@ -392,6 +392,8 @@ function run(command: GraphCommand): void {
       return showMode(mode, s.graph.timeUnit);
     }
     case 'back':
+      // back out of a zoom or a finding's framing first; with none, a narrow panel's details drawer folds (the graph under it shows)
+      if (s.history.length === 0 && s.framed.length === 0 && foldDrawer($('details'))) return;
       return restoreView(s);
     case 'exportPng':
       void exportPng(s.view, $('canvas')).then((data) => post({ type: 'export', format: 'png', data }));

@@ -201,6 +201,24 @@ describe('graph keyboard in a real VS Code', function () {
     assertUntouched('after keys on the graph');
   });
 
+  it('Esc folds the details drawer of a narrow panel once nothing is left to back out of, and the graph keeps the keyboard', async () => {
+    await openSessionGraph();
+    await evalInWebview('() => { const o = globalThis.__otrace; o.view.frameIndices(o.timeline().slice(0, 12)); }', { selector: FRAME });
+    await untilGraphSettled(FRAME, undefined, 'the first events framed, drawn');
+    await clickVisibleNode();
+    await untilValue('the click to select a node', readKeys, (s) => s.selected !== null);
+    const DRAWER = `() => { const d = document.getElementById('details'); const fold = d.querySelector('.details-head .fold'); return { shown: !d.classList.contains('empty'), drawer: !!fold && getComputedStyle(fold).display !== 'none', folded: d.classList.contains('folded') }; }`;
+    const open = await untilValue('the event\'s details shown', () => evalInWebview<{ shown: boolean; drawer: boolean; folded: boolean }>(DRAWER, { selector: FRAME }), (d) => d.shown);
+    assert.deepEqual(open, { shown: true, drawer: true, folded: false }, 'the graph beside the trace text is a narrow panel: its details are an open drawer over the graph');
+    // the framing first (Esc backs out of it), then the drawer
+    await pressKeys(['Escape']);
+    await pressKeys(['Escape']);
+    await untilValue('Esc to fold the drawer', () => evalInWebview<{ folded: boolean }>(DRAWER, { selector: FRAME }), (d) => d.folded);
+    await pressInGraph(['Escape']);
+    assert.equal((await evalInWebview<{ folded: boolean }>(DRAWER, { selector: FRAME })).folded, true, 'a third Esc leaves it folded');
+    assertUntouched('after Esc in the graph');
+  });
+
   it('positive control: the same keys typed into a scratch editor do change it', async () => {
     const scratch = await vscode.workspace.openTextDocument({ content: '' });
     await vscode.window.showTextDocument(scratch, vscode.ViewColumn.One);
