@@ -610,22 +610,34 @@ describe('the index of a growing trace, from its carry', () => {
   });
 });
 
+/**
+ * Analyses each prefix of `records` (cut after each count of `cuts`) with one carry, as the follow
+ * does: `before` sees the carry and the index before each analysis, `after` the carry, the trace
+ * and the analysis after it (committed).
+ */
+function analyseEachCut(records: object[], cuts: number[], after: (carry: PrefixCarry, loaded: LoadedTrace, analysis: Analysis, cut: number) => void, before?: (carry: PrefixCarry) => void): void {
+  const carry = new PrefixCarry();
+  for (const cut of cuts) {
+    const loaded = loadTrace(records.slice(0, cut).map((r) => JSON.stringify(r)).join('\n'), 'run.otrace.jsonl');
+    const index = withoutPauses(TraceIndex.build(loaded, carry, new PauseClock(Infinity)));
+    before?.(carry);
+    const steps = indexSteps(index, {});
+    let step = steps.next();
+    while (!step.done) step = steps.next();
+    carry.commit(index.size, index.memo, index.toolLanes, index.ownWordsTask);
+    index.free();
+    after(carry, loaded, step.value, cut);
+  }
+}
+
 describe('the metrics of a growing trace, from its carry', () => {
   /** Analyses each prefix of `records` (cut after each count of `cuts`) with one carry, as the follow does; each must equal a whole analysis. @returns where each metrics pass went on from. */
   const grow = (records: object[], cuts: number[]): number[] => {
-    const carry = new PrefixCarry();
     const from: number[] = [];
-    for (const cut of cuts) {
-      const loaded = loadTrace(records.slice(0, cut).map((r) => JSON.stringify(r)).join('\n'), 'run.otrace.jsonl');
-      const index = withoutPauses(TraceIndex.build(loaded, carry, new PauseClock(Infinity)));
-      const steps = indexSteps(index, {});
-      let step = steps.next();
-      while (!step.done) step = steps.next();
-      carry.commit(index.size, index.memo, index.toolLanes, index.ownWordsTask);
-      index.free();
+    analyseEachCut(records, cuts, (carry, loaded, analysis, cut) => {
       from.push(carry.metrics?.from ?? -1);
-      assert.deepEqual(plain(step.value.metrics), plain(analyzeTrace(loaded).metrics), `metrics after ${cut} records`);
-    }
+      assert.deepEqual(plain(analysis.metrics), plain(analyzeTrace(loaded).metrics), `metrics after ${cut} records`);
+    });
     return from;
   };
   const ev = (id: string, t: number, type: string, agent: string, more: object = {}) => ({ id, t, type, agent, content: `${type} ${id}`, ...more });
@@ -655,19 +667,13 @@ describe('the credit per event of a growing trace, from its carry', () => {
   const ev = (id: string, t: number, type: string, agent: string, more: object = {}) => ({ id, t, type, agent, content: `${type} ${id}`, ...more });
   /** Analyses `records` cut after each of `cuts` with one carry; per cut the positions whose facts the credit read from the carry. */
   const grow = (records: object[], cuts: number[]): number[] => {
-    const carry = new PrefixCarry();
     const kept: number[] = [];
-    for (const cut of cuts) {
-      const loaded = loadTrace(records.slice(0, cut).map((r) => JSON.stringify(r)).join('\n'), 'run.otrace.jsonl');
-      const index = withoutPauses(TraceIndex.build(loaded, carry, new PauseClock(Infinity)));
-      kept.push(carry.credit?.count === carry.count ? carry.count : 0);
-      const steps = indexSteps(index, {});
-      let step = steps.next();
-      while (!step.done) step = steps.next();
-      carry.commit(index.size, index.memo, index.toolLanes, index.ownWordsTask);
-      index.free();
-      assert.deepEqual(plain(step.value.credit), plain(analyzeTrace(loaded).credit), `credit after ${cut} records`);
-    }
+    analyseEachCut(
+      records,
+      cuts,
+      (_carry, loaded, analysis, cut) => assert.deepEqual(plain(analysis.credit), plain(analyzeTrace(loaded).credit), `credit after ${cut} records`),
+      (carry) => kept.push(carry.credit?.count === carry.count ? carry.count : 0),
+    );
     return kept;
   };
 
