@@ -148,7 +148,9 @@ const USER_SENDERS = new Set(['user', 'human']);
 /**
  * The run summary of a loaded trace and its analysis ({@link RunSummary}).
  * Never throws on odd content; an empty trace gives an empty summary.
- * Cost: O(events).
+ * @param tallies what earlier summaries of the same trace read of its first events (a followed
+ *   trace's: {@link RunTallies}, which says when they can go on); new ones by default.
+ * Cost: O(events not fed to `tallies` before), and O(events) for an estimated cost (`options.price`).
  */
 export function runSummary(loaded: LoadedTrace, analysis: Analysis, options: SummaryOptions = {}, tallies: RunTallies = new RunTallies()): RunSummary {
   const events = loaded.trace.events;
