@@ -68,6 +68,9 @@ describe('a growing trace in the graph editor: appends arrive as deltas', functi
     await untilValue('the zoomed window asked and drawn', () => seen(), (v) => v.windows.asked > 0 && v.windows.applied > 0, 60_000);
     let n = 40;
     const asked: number[] = [];
+    /** Per round, whether the page drew only that append's update since the last round's window (no other update came between). */
+    const clean: boolean[] = [];
+    let rendersDrawn = (await seen()).renders;
     for (let round = 0; round < 4; round++) {
       const more = Array.from({ length: 10 }, (_, j) => ev(n + j, j % 2 ? 'worker' : 'orchestrator', 'message', { to: j % 2 ? 'orchestrator' : 'worker' }));
       fs.appendFileSync(file, `${more.join('\n')}\n`);
@@ -78,9 +81,15 @@ describe('a growing trace in the graph editor: appends arrive as deltas', functi
       assert.match(grown.summary, new RegExp(`\\b${n} events\\b`), `the header: ${grown.summary}`);
       const drawn = await untilValue(`the window of ${n} events drawn`, () => seen(), (v) => v.windows.applied > 0, 60_000);
       asked.push(drawn.windows.asked);
+      clean.push(drawn.renders === rendersDrawn + 1);
+      rendersDrawn = drawn.renders;
     }
-    // once the file is followed (after the first append, laid out whole), the window of the view the page held (the zoomed one, reaching the end) comes with each update: drawn at once, none asked
-    assert.deepEqual(asked.slice(1), [0, 0, 0], `windows asked by the page after each append: ${asked.join(', ')}`);
+    // once the file is followed (after the first append, laid out whole), the window of the view the page held (the zoomed one, reaching the end) comes with each update: drawn at once, none asked.
+    // (Another update between two appends, e.g. the file read again once it stopped growing for the live window on a slow
+    // machine, can be made before the page's window request reaches the host: that round may ask; seen once in a full run.)
+    const cleanLater = asked.map((a, round) => ({ a, round })).filter(({ round }) => round > 0 && clean[round]);
+    assert.ok(cleanLater.length >= 1, `a round after the first with only its append's update drawn: ${JSON.stringify({ asked, clean })}`);
+    assert.deepEqual(cleanLater.map(({ a }) => a), cleanLater.map(() => 0), `windows asked by the page after each append with only its update drawn: ${JSON.stringify({ asked, clean })}`);
     const last = await seen();
     assert.ok(last.deltas.applied >= 2, `appends drawn from deltas: ${JSON.stringify(last.deltas)}`);
     assert.equal(last.deltas.refused, 0, 'every delta applied to the overview held');
