@@ -145,6 +145,7 @@ function factsOf(index: TraceIndex, repeats: boolean): EventCreditFacts {
   return facts;
 }
 
-function round(x: number): number {
+/** A credit figure to six decimals (every value and sum is rounded so). */
+export function round(x: number): number {
   return Math.round(x * 1e6) / 1e6;
 }

@@ -31,7 +31,7 @@ import { EDGE_TYPE_CODE, LINK_KINDS, type LinkKind } from './link-table';
 import type { TraceIndex } from './trace-index';
 import type { Credit, Outcome } from './types';
 import { madeWhenRead } from './made-when-read';
-import { creditPerEvent } from './credit-per-event';
+import { creditPerEvent, round } from './credit-per-event';
 
 export interface CreditOptions {
   /** Share of the mass reaching an event that it passes on to its causes (default 0.5). */
@@ -408,6 +408,3 @@ function valuesById(events: readonly { id: string }[], at: Int32Array | undefine
   return out;
 }
 
-function round(x: number): number {
-  return Math.round(x * 1e6) / 1e6;
-}

@@ -113,10 +113,9 @@ export class FollowAnalysis {
    */
   *steps(loaded: LoadedTrace, inProgress = false): Generator<AnalysisPhase, Analysis, void> {
     const seen = this.seen;
-    const change: { how: FollowHow; reason: string; sameFields?: boolean } = !seen ? { how: 'whole', reason: 'the first load' } : changeOf(seen, loaded);
+    const { sameFields, ...change }: { how: FollowHow; reason: string; sameFields?: boolean } = !seen ? { how: 'whole', reason: 'the first load' } : changeOf(seen, loaded);
     // the summary's tallies go on over an append that keeps the trace-level fields (the recorded costs read them)
-    if (change.how === 'whole' || change.sameFields === false) this.tallies = undefined;
-    delete change.sameFields;
+    if (change.how === 'whole' || sameFields === false) this.tallies = undefined;
     // (read only when the file is not being written: a file being written has no verdict at its end either way)
     const cutOff = inProgress ? '' : cutOffKey(loaded);
     if (seen && (seen.inProgress !== inProgress || seen.cutOff !== cutOff) && change.how !== 'whole') {

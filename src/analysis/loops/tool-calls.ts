@@ -11,6 +11,7 @@ import { isStateChange } from '../state-change';
 import { fnv1a } from '../text';
 import type { RawLoop } from './raw-loop';
 import type { Arena } from '../arena';
+import { grownTo } from '../prefix-carry';
 
 /**
  * Tool calls with the same tool, argument length and two hashes of the trimmed arguments, grouped
@@ -211,7 +212,7 @@ function toolCallLoops(index: TraceIndex, grouping: ToolCallGroups & { runs?: Ru
  * result texts compared again on each append were about 45 ms, the count of state changes 19.
  */
 class RunMemo {
-  /** Per call position: the previous call it was asked about (-1: not asked), the results of both then, the answer (1 yes, 2 no). */
+  /** Per call position: the previous call it was asked about, the results of both then, the answer (0 not asked, 1 yes, 2 no). */
   private previous = new Int32Array(0);
   private resultBefore = new Int32Array(0);
   private result = new Int32Array(0);
@@ -222,7 +223,7 @@ class RunMemo {
 
   /** Whether `c` goes on the run of `previous`, asked of `ask` unless answered before for the same calls and results. */
   goesOn(index: TraceIndex, previous: number, c: number, ask: (previous: number, c: number) => boolean): boolean {
-    if (this.previous.length <= c) this.grow(index.size);
+    if (this.answer.length <= c) this.grow(index.size);
     const ra = index.resultOf(previous);
     const rb = index.resultOf(c);
     if (this.previous[c] === previous && this.resultBefore[c] === ra && this.result[c] === rb && this.answer[c] !== 0) return this.answer[c] === 1;
@@ -238,30 +239,20 @@ class RunMemo {
   changesBefore(index: TraceIndex): Int32Array {
     const n = index.size;
     if (this.counted > n) this.counted = 0; // (never in a growing trace: counted again)
-    if (this.changes.length < n + 1) {
-      const grown = new Int32Array(Math.ceil(n * 1.25) + 1);
-      grown.set(this.changes.subarray(0, this.counted + 1));
-      this.changes = grown;
-    }
-    const out = this.changes;
-    for (let i = this.counted; i < n; i++) out[i + 1] = out[i] + (isStateChange(index, i) ? 1 : 0);
+    this.changes = grownTo(this.changes, n + 1, this.counted + 1, (size) => new Int32Array(size));
+    countChanges(index, this.changes, this.counted);
     this.counted = n;
-    return out;
+    return this.changes;
   }
 
   private grow(n: number): void {
-    const size = Math.ceil(n * 1.25) + 1;
-    const grownInt = (a: Int32Array, fill: number) => {
-      const b = new Int32Array(size).fill(fill);
-      b.set(a);
-      return b;
-    };
-    this.previous = grownInt(this.previous, -1);
-    this.resultBefore = grownInt(this.resultBefore, 0);
-    this.result = grownInt(this.result, 0);
-    const answer = new Uint8Array(size);
-    answer.set(this.answer);
-    this.answer = answer;
+    // zeros past what was kept: an answer of 0 is "not asked", whatever the other columns hold
+    const keep = this.answer.length;
+    const int32 = (size: number) => new Int32Array(size);
+    this.previous = grownTo(this.previous, n, keep, int32);
+    this.resultBefore = grownTo(this.resultBefore, n, keep, int32);
+    this.result = grownTo(this.result, n, keep, int32);
+    this.answer = grownTo(this.answer, n, keep, (size) => new Uint8Array(size));
   }
 }
 
@@ -269,8 +260,13 @@ class RunMemo {
 function changesBefore(index: TraceIndex): Int32Array {
   const out = index.arena.int32(index.size + 1);
   out[0] = 0;
-  for (let i = 0; i < index.size; i++) out[i + 1] = out[i] + (isStateChange(index, i) ? 1 : 0);
+  countChanges(index, out, 0);
   return out;
+}
+
+/** Fills `out[i + 1]` (the state changes before position i + 1) for the positions from `from` on; `out[from]` holds the count before `from`. */
+function countChanges(index: TraceIndex, out: Int32Array, from: number): void {
+  for (let i = from; i < index.size; i++) out[i + 1] = out[i] + (isStateChange(index, i) ? 1 : 0);
 }
 
 /** True when two calls' results are the same text, whitespace aside, or neither has a result. */
