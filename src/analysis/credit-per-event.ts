@@ -11,6 +11,7 @@
  */
 import { isNotAgentOutput } from './answer';
 import { grownTo } from './prefix-carry';
+import type { Pause, PauseClock } from './pauses';
 import type { TraceIndex } from './trace-index';
 
 /** A row no agent wrote (a harness or user row, a synthetic one): it takes no credit. */
@@ -25,7 +26,7 @@ const FIRST_OF_ID = 8;
 const INJECTED_KINDS = new Set(['local_command', 'placeholder', 'missing_parent']);
 
 /**
- * What {@link creditPerEvent} reads of each event, per position (time order) for the first `count`
+ * What {@link creditPerEventSteps} reads of each event, per position (time order) for the first `count`
  * positions: a followed trace's carry keeps it from one analysis to the next (valid while the carry
  * holds those positions: prefix-carry.ts).
  */
@@ -45,7 +46,7 @@ export interface EventCreditFacts {
   record?: Int32Array;
 }
 
-/** Per-event results of {@link creditPerEvent}. */
+/** Per-event results of {@link creditPerEventSteps}. */
 export interface EventCredit {
   /** Each event's shown value, by file index. */
   byIndex: number[];
@@ -57,27 +58,48 @@ export interface EventCredit {
   given: string[];
 }
 
+/** Positions summed between two looks at the pause clock (at 1M events the pass was one block of 40-60 ms). */
+const SUM_PART = 1 << 18;
+
 /**
  * Each event's shown value (file order), the agents' sums, the events whose value the trace gives,
  * and, when ids repeat, per position (time order) the source record its value adds to, or -1 (no
  * record, or not the first event of its id: an id counts once); else every event's record counts.
  * A followed trace's carry (index.carry) gives the facts of the positions it holds and keeps them all.
+ * A pause between two parts of {@link SUM_PART} positions when `clock` says so (pauses.ts).
  * @param values per position, the propagated value (credit.ts).
  */
-export function creditPerEvent(index: TraceIndex, values: Float64Array): EventCredit {
+export function* creditPerEventSteps(index: TraceIndex, values: Float64Array, clock: PauseClock): Generator<Pause, EventCredit, void> {
   const n = index.size;
   const repeats = index.hasRepeatedIds; // else no id is met twice
   const facts = factsOf(index, repeats);
-  const { flags, agent, given: givenAt, record } = facts;
-  const injected = index.injected > 0;
   // Agent names are trace text: summed by number, never under a plain object's keys ("__proto__", "constructor")
-  const sums = new Float64Array(facts.agents.length);
-  const started = new Uint8Array(facts.agents.length);
-  const order: number[] = [];
-  const given: string[] = [];
+  const sums: CreditSums = { sums: new Float64Array(facts.agents.length), started: new Uint8Array(facts.agents.length), order: [], given: [] };
   const byIndex = new Array<number>(n).fill(0);
   const stepOf = repeats ? new Int32Array(n).fill(-1) : undefined; // kept with the results: not in the arena
-  for (let i = 0; i < n; i++) {
+  for (let from = 0; from < n; from += SUM_PART) {
+    if (from > 0 && clock.due()) yield* clock.pause();
+    sumPart(index, facts, values, sums, byIndex, stepOf, from, Math.min(n, from + SUM_PART));
+  }
+  const agents = new Map<string, number>();
+  for (const a of sums.order) agents.set(facts.agents[a], sums.sums[a]);
+  return { byIndex, stepOf, agents, given: sums.given };
+}
+
+/** The agents' running sums of {@link creditPerEventSteps}: per agent number its sum and whether it was counted yet; the agents in order of their first counted event; the given events' ids. */
+interface CreditSums {
+  sums: Float64Array;
+  started: Uint8Array;
+  order: number[];
+  given: string[];
+}
+
+/** Positions [from, to) of {@link creditPerEventSteps}: their shown values into `byIndex`, their records into `stepOf`, added to the sums. */
+function sumPart(index: TraceIndex, facts: EventCreditFacts, values: Float64Array, s: CreditSums, byIndex: number[], stepOf: Int32Array | undefined, from: number, to: number): void {
+  const { flags, agent, given: givenAt, record } = facts;
+  const repeats = stepOf !== undefined;
+  const injected = index.injected > 0;
+  for (let i = from; i < to; i++) {
     const f = flags[i];
     let v = round(values[i]);
     // Rows the user or the harness wrote (local commands, meta rows, placeholders) take no credit.
@@ -87,18 +109,15 @@ export function creditPerEvent(index: TraceIndex, values: Float64Array): EventCr
     byIndex[index.at(i)] = v;
     // an id counts once, for its first event
     if (repeats && !(f & FIRST_OF_ID)) continue;
-    if (f & GIVEN) given.push(index.id(i));
+    if (f & GIVEN) s.given.push(index.id(i));
     const a = agent[i];
-    if (!started[a]) {
-      started[a] = 1;
-      order.push(a);
+    if (!s.started[a]) {
+      s.started[a] = 1;
+      s.order.push(a);
     }
-    sums[a] = round(sums[a] + v);
+    s.sums[a] = round(s.sums[a] + v);
     if (stepOf) stepOf[i] = record![i];
   }
-  const agents = new Map<string, number>();
-  for (const a of order) agents.set(facts.agents[a], sums[a]);
-  return { byIndex, stepOf, agents, given };
 }
 
 /** The facts of every position: those the carry holds kept, the others read from the events (and kept in the carry). */

@@ -31,7 +31,7 @@ import { EDGE_TYPE_CODE, LINK_KINDS, type LinkKind } from './link-table';
 import type { TraceIndex } from './trace-index';
 import type { Credit, Outcome } from './types';
 import { madeWhenRead } from './made-when-read';
-import { creditPerEvent, round } from './credit-per-event';
+import { creditPerEventSteps, round } from './credit-per-event';
 
 export interface CreditOptions {
   /** Share of the mass reaching an event that it passes on to its causes (default 0.5). */
@@ -359,7 +359,7 @@ export function computeCredit(index: TraceIndex, outcome: Outcome, options: Cred
 export function* creditSteps(index: TraceIndex, outcome: Outcome, options: CreditOptions, clock: PauseClock): Generator<Pause, { credit: Credit; values: CreditValues }, void> {
   const values = yield* propagateSteps(index, outcome, options, clock);
   if (clock.due()) yield* clock.pause();
-  const { byIndex, stepOf, agents, given } = creditPerEvent(index, values.values);
+  const { byIndex, stepOf, agents, given } = yield* creditPerEventSteps(index, values.values, clock);
   const signed = outcome.value !== null;
   const credit: Credit = {
     events: {},

@@ -101,12 +101,16 @@ export function* stopSteps(index: TraceIndex, loops: Loop[], outcome: Outcome, o
   const lastStop = stopPositions.length ? stopPositions[stopPositions.length - 1] : -1;
   // work after the last stop: an event with new content (a fingerprint not seen before)
   let workAfter = false;
-  for (let i = lastStop + 1; i < n; i++) if (isWork(index, i) && index.firstSeen(i) === i) workAfter = true;
+  for (let i = lastStop + 1; i < n && !workAfter; i++) if (index.firstSeen(i) === i && isWork(index, i)) workAfter = true;
   const synthetic = workAfter ? n - 1 : -1;
   const points = synthetic >= 0 ? [...stopPositions, synthetic] : stopPositions;
+  // each pass over the events below is a seam (together one block of 60-100 ms at 1M events)
+  if (clock.due()) yield* clock.pause();
   const series = mainRewardSeries(index);
   const spawnedBy = spawnParents(index);
+  if (clock.due()) yield* clock.pause();
   const ctx = new StopContext(index, loops, series?.points ?? []);
+  if (clock.due()) yield* clock.pause();
   const answers = new AnswerStatements(index);
   const spentIn = (from: number, to: number, startTime: number, keep?: (i: number) => boolean) => spent(index, from, to, startTime, keep);
   const judge = { ctx, answers, outcome, minWasted, spent: spentIn, inProgress: options.inProgress === true, cutOff: cutOffFiles(index) };
@@ -162,6 +166,7 @@ export function* stopSteps(index: TraceIndex, loops: Loop[], outcome: Outcome, o
   const runStop = runK >= 0 ? stops[runK] : undefined;
   const concluded = runStop !== undefined && (runStop.reason === 'task_complete' || runStop.reason === 'quality_met') && !runStop.synthetic;
   const verification = findVerification(index, outcome, runEnd, runStop?.scope === 'run' && !runStop.synthetic ? runStop.reason : 'unknown');
+  if (clock.due()) yield* clock.pause();
   const bestStop = bestStopPoint(index, series?.points ?? [], answers, runEnd, concluded, (i) => isWork(index, i), spentIn);
   return { stops, verification, bestStop, vStop: estimateVStop(index, series) };
 }

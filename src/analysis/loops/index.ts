@@ -49,16 +49,22 @@ export function* loopSteps(index: TraceIndex, options: LoopOptions, clock: Pause
   const maxPeriod = options.maxPeriod ?? 16;
   const noveltyThreshold = options.noveltyThreshold ?? 0.1;
   const lastNew = lastNewContent(index);
+  if (clock.due()) yield* clock.pause();
   const loops: Loop[] = [];
-  const toolLoops = repeatedToolCalls(index);
+  const toolLoops = yield* repeatedToolCalls(index, clock);
   if (clock.due()) yield* clock.pause();
   const inToolLoop = new Set<number>();
   for (const l of toolLoops) for (const i of l.members) inToolLoop.add(i);
   for (const i of [...inToolLoop]) if (index.resultOf(i) !== -1) inToolLoop.add(index.resultOf(i));
-  for (const l of toolLoops) loops.push(finishLoop(index, l, lastNew));
+  // each loop finished is a seam: a loop's members may be a hundred thousand events (near-duplicate steps at 1M)
+  for (const l of toolLoops) {
+    if (clock.due()) yield* clock.pause();
+    loops.push(finishLoop(index, l, lastNew));
+  }
   // a ping-pong or a repeated tool call is reported once, not again as each lane's repeated sequence
   const inPingPong = new Set<number>();
   for (const l of pingPongs(index, noveltyThreshold, options.stepResemblance ?? 0.5)) {
+    if (clock.due()) yield* clock.pause();
     for (const i of l.members) inPingPong.add(i);
     loops.push(finishLoop(index, l, lastNew));
   }
@@ -66,7 +72,9 @@ export function* loopSteps(index: TraceIndex, options: LoopOptions, clock: Pause
   const inSequence = new Set<number>();
   const toolLoopOf = new Map<number, number>();
   toolLoops.forEach((l, k) => l.members.forEach((i) => toolLoopOf.set(i, k)));
-  for (const l of repeatedSequences(index, maxPeriod)) {
+  const sequences = repeatedSequences(index, maxPeriod);
+  for (const l of sequences) {
+    if (clock.due()) yield* clock.pause();
     if (l.members.every((i) => inToolLoop.has(i) || inPingPong.has(i) || index.types[i] === 'tool_result')) continue;
     if (wrapsToolLoop(index, l, toolLoopOf)) continue;
     for (const i of l.members) inSequence.add(i);
@@ -82,9 +90,11 @@ export function* loopSteps(index: TraceIndex, options: LoopOptions, clock: Pause
     index.arena.release(scratch);
   }
   for (const l of steps) {
+    if (clock.due()) yield* clock.pause();
     if (l.members.every((i) => inToolLoop.has(i) || inPingPong.has(i) || inSequence.has(i))) continue;
     loops.push(finishLoop(index, l, lastNew));
   }
+  if (clock.due()) yield* clock.pause();
   loops.sort((a, b) => (index.pos.get(a.events[0]) ?? 0) - (index.pos.get(b.events[0]) ?? 0));
   return loops;
 }

@@ -67,13 +67,16 @@ test('with a pause at every seam, the analysis equals the one made in one call',
 test('the index, loops, stops and credit phases pause at their seams; pauses off, none comes', () => {
   const loaded = generated(20_000);
   assert.ok(loaded.trace.events.length >= 20_000);
-  const { phases } = stepped(loaded, 0);
+  const { phases, analysis } = stepped(loaded, 0);
   const named = phases.filter((p) => p !== 'pause');
   assert.deepEqual(named, ['index', 'loops', 'stops', 'credit', 'blame', 'metrics']);
   /** Pauses between the end of `before` and the end of `phase`. */
   const pausesIn = (before: AnalysisPhase, phase: AnalysisPhase) => phases.slice(phases.indexOf(before) + 1, phases.indexOf(phase)).length;
   assert.ok(phases.indexOf('index') >= 7, `between the index's link passes (${phases.indexOf('index')} pauses before it)`);
   assert.ok(pausesIn('index', 'loops') >= 3, 'between the loop detectors');
+  // finishing a loop reads each of its members (near-duplicate steps: 140k members in 128 loops at 1M events, 60-80 ms)
+  assert.ok(analysis.loops.length >= 4, `${analysis.loops.length} loops`);
+  assert.ok(pausesIn('index', 'loops') >= analysis.loops.length + 3, `between the loops finished (${pausesIn('index', 'loops')} pauses, ${analysis.loops.length} loops)`);
   assert.ok(pausesIn('loops', 'stops') >= 2, `between the stops' verdicts (${pausesIn('loops', 'stops')})`);
   assert.ok(pausesIn('stops', 'credit') >= 2, 'between the stages of the credit');
   assert.ok(pausesIn('blame', 'metrics') >= 7, `between the passes of the metrics and of its busy time (${pausesIn('blame', 'metrics')})`);
