@@ -11,7 +11,7 @@ import { CATEGORIES } from './theme';
 /** One legend entry: what it draws (`swatch`), its name and the sentence its tooltip says. */
 export interface LegendEntry {
   /** What is drawn: an event category (with its kinds, and `arrow` when its arrow is drawn too), an arrow alone, a cue, a mark or the credit halo. */
-  swatch: { category: string; kinds: string[]; arrow?: string } | { kind: string } | { arrow: string } | { cue: string } | { mark: string } | { halo: 'credit' | 'influence' };
+  swatch: { category: string; kinds: string[]; arrow?: string } | { kind: string } | { arrow: string } | { link: true } | { cue: string } | { mark: string } | { halo: 'credit' | 'influence' };
   name: string;
   title: string;
 }
@@ -46,7 +46,7 @@ export const LEGEND_ARROWS = Object.keys(ARROW_WORDS);
 
 /**
  * The legend's entries for a graph, in order: neutral kinds, categories (with their arrows), arrows
- * without a category present, cues, marks, then the credit halo. Only what `graph` has.
+ * without a category present, the plain links between lanes, cues, marks, then the credit halo. Only what `graph` has.
  */
 export function legendEntries(graph: Pick<GraphOverview, 'kinds' | 'legend'>): LegendEntry[] {
   const present = new Set(graph.kinds);
@@ -67,6 +67,9 @@ export function legendEntries(graph: Pick<GraphOverview, 'kinds' | 'legend'>): L
     out.push({ swatch: { category: c.name, kinds, ...(arrow ? { arrow } : {}) }, name, title: `${others.length ? `${name}: ${others.join(', ')}` : `${name} events`}${bars}${arrow ? `; ${ARROW_WORDS[arrow]}` : ''}` });
   }
   for (const a of LEGEND_ARROWS) if (arrows.has(a) && !shownArrows.has(a)) out.push({ swatch: { arrow: a }, name: `${a} →`, title: ARROW_WORDS[a] });
+  // the other edges between lanes are plain grey lines: named too, with the types the trace gave them
+  const plain = (graph.legend.betweenLanes ?? []).filter((t) => !(t in ARROW_WORDS));
+  if (plain.length) out.push({ swatch: { link: true }, name: 'link →', title: `a grey line: a link the trace records between events of two lanes (${plain.map((t) => t.replace(/_/g, ' ')).join(', ')}); not a hand-off` });
   const cues = new Set(graph.legend.cues);
   for (const [id, cue] of Object.entries(EVENT_CUES)) if (cues.has(id)) out.push({ swatch: { cue: id }, name: cue.label, title: `${cue.label}: ${cue.description}` });
   const marks = new Set(graph.legend.marks);

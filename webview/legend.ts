@@ -54,11 +54,12 @@ const MARK_RINGS: Record<string, string> = {
   'stop-problem': 'double var(--vscode-editorWarning-foreground, #cca700)',
 };
 
-function arrowSwatch(type: string): HTMLElement {
-  const s = EDGE_STYLES[type];
+/** An arrow type's line; without a type, the plain grey line of the other edges (graph-style.ts: the theme's description colour). */
+function arrowSwatch(type?: string): HTMLElement {
+  const s = type === undefined ? undefined : EDGE_STYLES[type];
   const line = document.createElement('span');
   line.className = 'edge-swatch';
-  line.style.borderTop = `${Math.max(2, s.width)}px ${s.line} ${s.color}`;
+  line.style.borderTop = s ? `${Math.max(2, s.width)}px ${s.line} ${s.color}` : '2px solid var(--vscode-descriptionForeground, #8b8b8b)';
   return line;
 }
 
@@ -74,6 +75,7 @@ export function showLegend(legend: HTMLElement, graph: GraphOverview): void {
       if (s.arrow) parts.push(arrowSwatch(s.arrow));
     } else if ('kind' in s) parts.push(swatch(s.kind, colors[s.kind]));
     else if ('arrow' in s) parts.push(arrowSwatch(s.arrow));
+    else if ('link' in s) parts.push(arrowSwatch());
     else if ('cue' in s) {
       const cue = EVENT_CUES[s.cue];
       const mark = document.createElement('span');

@@ -76,6 +76,7 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
     ...(layout.traces ? { traces: layout.traces } : {}),
     legend: {
       edgeTypes: edgeTypesMet(layout.edges),
+      betweenLanes: edgeTypesMet(layout.edges, layout.lane),
       bars: layout.end.some((x) => x >= 0),
       // listed only when some node shows its halo
       credit: layout.credit !== undefined && layout.events.some((_, i) => Math.abs(layout.credit![i] ?? 0) >= CREDIT_TINT_FROM),
@@ -92,13 +93,16 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
   };
 }
 
-/** The types of a layout's edges in the order first met (a flag per type: no list of a name per edge). */
-function edgeTypesMet(edges: GraphLayout['edges']): string[] {
+/**
+ * The types of a layout's edges in the order first met (a flag per type: no list of a name per edge);
+ * given the events' lanes, of the edges that join two lanes only (those the graph draws as lines).
+ */
+function edgeTypesMet(edges: GraphLayout['edges'], lane?: ArrayLike<number>): string[] {
   const seen = new Uint8Array(edges.types.length);
   const out: string[] = [];
   for (let k = 0; k < edges.count && out.length < edges.types.length; k++) {
     const t = edges.type[k];
-    if (seen[t]) continue;
+    if (seen[t] || (lane && lane[edges.source[k]] === lane[edges.target[k]])) continue;
     seen[t] = 1;
     out.push(edges.types[t]);
   }

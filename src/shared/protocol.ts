@@ -202,9 +202,10 @@ export interface GraphOverview {
    * What the legend lists, only what the graph shows: edge types drawn, tool bars present, credit
    * that tints some node; `influence`: the credit is an unsigned influence share, the trace recording
    * no outcome (named so, never 'credit'); the cues present; `marks`: the analysis marks some node
-   * carries (`loop`, `blame`, `stop-ok`, `stop-problem`).
+   * carries (`loop`, `blame`, `stop-ok`, `stop-problem`); `betweenLanes`: the edge types of the edges
+   * that join two lanes (the graph draws an edge within a lane as no line), in the order first met.
    */
-  legend: { edgeTypes: string[]; bars: boolean; credit: boolean; influence?: boolean; cues: string[]; marks: string[] };
+  legend: { edgeTypes: string[]; betweenLanes?: string[]; bars: boolean; credit: boolean; influence?: boolean; cues: string[]; marks: string[] };
   /** Files holding several traces only: each trace (a lane group), in lane order, with its event and lane counts. */
   traces?: { id: string; events: number; lanes: number }[];
   /** `steps`: the trace records no clock, its `t` counts steps (a benchmark log); the graph opens in event order and says `step`, not seconds. */

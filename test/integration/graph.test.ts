@@ -120,6 +120,15 @@ describe('trace graph in a real VS Code', function () {
     // the details come from the engine: wait for them
     const shown = await untilInWebview<string>('the details of the stop', `() => document.querySelector('#details h2')?.textContent`, frame);
     assert.equal(shown, 'stop: quality met');
+    // the grey lines between lanes (causal links into the stop and the aggregate) are in the legend, with a grey line as swatch
+    const link = await untilInWebview<{ text: string; title: string; line: string }>(
+      "the legend's link entry",
+      `() => { const i = [...document.querySelectorAll('#legend .legend-item')].find((x) => x.textContent.startsWith('link')); return i && { text: i.textContent, title: i.title, line: getComputedStyle(i.querySelector('.edge-swatch')).borderTopStyle }; }`,
+      frame,
+    );
+    assert.equal(link.text, 'link →');
+    assert.match(link.title, /^a grey line: a link the trace records between events of two lanes \(causal, aggregate\); not a hand-off$/);
+    assert.equal(link.line, 'solid');
   });
 
   it("opens the survey's example trace: 8 nodes, 4 lanes, no stop node", async () => {

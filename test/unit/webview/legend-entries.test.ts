@@ -34,6 +34,19 @@ test('the demo: its loop and its sound stop are listed in plain words, credit wi
   assert.ok(names.includes('reward / aggregate'));
 });
 
+test("the demo's grey lines between lanes (causal links, a tool dependency) are named, with their types; a link within a lane (drawn as no line) is not", () => {
+  const entries = entriesOf(path.join(__dirname, '..', '..', '..', 'samples', 'demo.otrace.jsonl'));
+  const link = entries.find((e) => e.name === 'link →');
+  assert.ok(link, entries.map((e) => e.name).join(', '));
+  assert.deepEqual(link.swatch, { link: true });
+  assert.match(link.title, /^a grey line: .*\(causal[^)]*\); not a hand-off$/);
+  const within = readTraceJsonl(['{"id":"a","t":0,"type":"message","agent":"x","content":"plan"}', '{"id":"b","t":1,"type":"tool_call","agent":"x","tool":"bash","content":"ls"}', '{"edge":{"src":"a","dst":"b","type":"causal"}}'].join('\n'));
+  const overview = graphOverview(makeSnapshot('k', 1, 'within.otrace.jsonl', within), 'within');
+  assert.deepEqual(overview.legend.edgeTypes, ['causal']);
+  assert.deepEqual(overview.legend.betweenLanes, []);
+  assert.ok(!legendEntries(overview).some((e) => e.name === 'link →'));
+});
+
 test('a trace without loops, a recorded success or a problem lists none of their marks', () => {
   const loaded = readTraceJsonl(['{"id":"a","t":0,"type":"message","agent":"x","from":"user","content":"list the files"}', '{"id":"b","t":1,"type":"tool_call","agent":"x","tool":"bash","content":"ls"}', '{"id":"c","t":2,"type":"stop","agent":"x","reason":"task_complete"}'].join('\n'));
   const overview = graphOverview(makeSnapshot('k', 1, 'plain.otrace.jsonl', loaded), 'plain');
