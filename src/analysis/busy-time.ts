@@ -38,7 +38,14 @@ export function busyTime(index: TraceIndex, start: Float64Array, end: Float64Arr
   return withoutPauses(busyTimeSteps(index, start, end, new PauseClock(Infinity)));
 }
 
-/** {@link busyTime} with a pause between its passes when `clock` says so (pauses.ts): at 1M events it was one block of 150-260 ms. */
+/**
+ * {@link busyTime} with a pause between its passes when `clock` says so (pauses.ts): at 1M events it was one block of 150-260 ms.
+ * Each pass over the events is a plain function of its own, the generator only their order: a loop
+ * in a generator's body is optimized where it runs (on-stack replacement), and the code after it,
+ * never run before, threw that code away again on each followed append (`node --trace-deopt`: 9 times
+ * in 8 appends at 1M); unoptimized, each number read from a typed array was a new heap object (about
+ * 9 MB of garbage per append).
+ */
 export function* busyTimeSteps(index: TraceIndex, start: Float64Array, end: Float64Array, clock: PauseClock): Generator<Pause, BusyTime, void> {
   const arena = index.arena;
   const scratch = arena.mark();
@@ -46,58 +53,87 @@ export function* busyTimeSteps(index: TraceIndex, start: Float64Array, end: Floa
     const kids = childrenOf(index, start, end);
     if (clock.due()) yield* clock.pause();
     // room for the intervals of all events (wall time) and for the pieces of any one lane
-    let busy = 0;
-    let lanePieces = 0;
-    index.lanes.forEach((positions) => {
-      let pieces = 0;
-      for (let k = 0; k < positions.length; k++) {
-        const v = positions[k];
-        if (!(end[v] > start[v])) continue;
-        busy++;
-        pieces += 1 + kids.start[v + 1] - kids.start[v];
-      }
-      lanePieces = Math.max(lanePieces, pieces);
-    });
+    const room = intervalRoom(index, start, end, kids);
     if (clock.due()) yield* clock.pause();
-    const from = arena.float64(Math.max(busy, lanePieces));
+    const from = arena.float64(room);
     const to = arena.float64(from.length);
-    let m = 0;
-    for (let v = 0; v < index.size; v++) {
-      if (!(end[v] > start[v])) continue;
-      from[m] = start[v];
-      to[m++] = end[v];
-    }
-    const wall = unionLength(from, to, m);
+    const wall = unionLength(from, to, busyIntervals(index.size, start, end, from, to));
     if (clock.due()) yield* clock.pause();
-    const holeFrom = arena.float64(kids.most);
-    const holeTo = arena.float64(kids.most);
+    const holes = { holeFrom: arena.float64(kids.most), holeTo: arena.float64(kids.most) };
     // per lane its busy time, summed in the order of each lane's first busy event
     const laneAt = arena.int32(index.size).fill(-1);
     const laneTime = arena.float64(index.lanes.size);
-    const holes = { holeFrom, holeTo };
+    const pieces: PieceLists = { start, end, kids, holes, from, to };
     let no = 0;
     for (const positions of index.lanes.values()) {
       if (clock.due()) yield* clock.pause();
-      let pieces = 0;
-      let first = -1;
-      for (let k = 0; k < positions.length; k++) {
-        const v = positions[k];
-        if (!(end[v] > start[v])) continue;
-        if (first === -1) first = v;
-        pieces = busyPieces(v, start, end, kids, holes, from, to, pieces);
-      }
-      if (first !== -1) {
-        laneTime[no] = unionLength(from, to, pieces);
-        laneAt[first] = no;
-      }
-      no++;
+      laneBusyTime(positions, pieces, laneTime, laneAt, no++);
     }
-    let lane = 0;
-    for (let v = 0; v < index.size; v++) if (laneAt[v] !== -1) lane += laneTime[laneAt[v]];
-    return { lane, wall };
+    return { lane: sumInLaneOrder(laneAt, laneTime), wall };
   } finally {
     arena.release(scratch);
   }
+}
+
+/** The entries {@link busyTimeSteps}'s interval lists need: the larger of the events with a busy interval and the pieces of any one lane. */
+function intervalRoom(index: TraceIndex, start: Float64Array, end: Float64Array, kids: Children): number {
+  let busy = 0;
+  let lanePieces = 0;
+  for (const positions of index.lanes.values()) {
+    let pieces = 0;
+    for (let k = 0; k < positions.length; k++) {
+      const v = positions[k];
+      if (!(end[v] > start[v])) continue;
+      busy++;
+      pieces += 1 + kids.start[v + 1] - kids.start[v];
+    }
+    lanePieces = Math.max(lanePieces, pieces);
+  }
+  return Math.max(busy, lanePieces);
+}
+
+/** Writes the busy intervals of positions 0..n-1 into `from` / `to`. @returns how many. */
+function busyIntervals(n: number, start: Float64Array, end: Float64Array, from: Float64Array, to: Float64Array): number {
+  let m = 0;
+  for (let v = 0; v < n; v++) {
+    if (!(end[v] > start[v])) continue;
+    from[m] = start[v];
+    to[m++] = end[v];
+  }
+  return m;
+}
+
+/** What {@link laneBusyTime} reads and writes: the events' intervals, their busy children, and the lists it fills. */
+interface PieceLists {
+  start: Float64Array;
+  end: Float64Array;
+  kids: Children;
+  holes: { holeFrom: Float64Array; holeTo: Float64Array };
+  from: Float64Array;
+  to: Float64Array;
+}
+
+/** Lane `no`'s busy time (the union of its events' busy pieces) into `laneTime[no]`, noted at its first busy event in `laneAt`. */
+function laneBusyTime(positions: Int32Array, p: PieceLists, laneTime: Float64Array, laneAt: Int32Array, no: number): void {
+  let pieces = 0;
+  let first = -1;
+  for (let k = 0; k < positions.length; k++) {
+    const v = positions[k];
+    if (!(p.end[v] > p.start[v])) continue;
+    if (first === -1) first = v;
+    pieces = busyPieces(v, p.start, p.end, p.kids, p.holes, p.from, p.to, pieces);
+  }
+  if (first !== -1) {
+    laneTime[no] = unionLength(p.from, p.to, pieces);
+    laneAt[first] = no;
+  }
+}
+
+/** The lanes' busy times summed in the order of their first busy events. */
+function sumInLaneOrder(laneAt: Int32Array, laneTime: Float64Array): number {
+  let lane = 0;
+  for (let v = 0; v < laneAt.length; v++) if (laneAt[v] !== -1) lane += laneTime[laneAt[v]];
+  return lane;
 }
 
 /** The busy children of each event (those whose `parent` is it, with a busy interval), in columns: those of v are `list[start[v] .. start[v + 1])`; `most` the largest count. */
