@@ -17,12 +17,6 @@ type Column = Int32Array | Float64Array | Uint16Array | Uint8Array;
 const claimed = new WeakMap<ArrayBufferLike, number>();
 
 /**
- * A column of `n` values whose first `old.length` are `old`'s (the rest 0, for the caller to
- * write): a view of `old`'s buffer when `old` is the longest view made of it here and the buffer
- * has room, else a new buffer with room for a quarter more (plus 4,096 values). `old` itself is not
- * changed, and no later call writes into it. @throws RangeError when n < old.length.
- */
-/**
  * A new column of `n` zeros with room after it for appends (a quarter more, plus 4,096 values),
  * that {@link appendColumn} extends in place: for the whole build of a trace that is followed.
  */
@@ -32,6 +26,12 @@ export function columnWithRoom<T extends Column>(Type: { new (buffer: ArrayBuffe
   return out;
 }
 
+/**
+ * A column of `n` values whose first `old.length` are `old`'s (the rest 0, for the caller to
+ * write): a view of `old`'s buffer when `old` is the longest view made of it here and the buffer
+ * has room, else a new buffer with room for a quarter more (plus 4,096 values). `old` itself is not
+ * changed, and no later call writes into it. @throws RangeError when n < old.length.
+ */
 export function appendColumn<T extends Column>(old: T, n: number): T {
   if (n < old.length) throw new RangeError(`a column of ${old.length} values cannot be extended to ${n}`);
   const size = old.BYTES_PER_ELEMENT;
