@@ -131,6 +131,23 @@ describe('trace graph in a real VS Code', function () {
     assert.equal(link.line, 'solid');
   });
 
+  it('keeps the graph at least half the panel when the Problems panel squeezes it (the summary, findings and legend above it scroll)', async () => {
+    await openGraphToSide(path.join(ROOT, 'samples', 'demo.otrace.jsonl'));
+    const frame = 'body[data-title="demo.otrace.jsonl"]';
+    const measure = `() => ({ body: document.body.clientHeight, main: document.querySelector('#main').getBoundingClientRect().height })`;
+    const before = await evalInWebview<{ body: number; main: number }>(measure, { selector: frame });
+    await vscode.commands.executeCommand('workbench.actions.view.problems');
+    try {
+      const squeezed = await until('the graph panel to get shorter', async () => {
+        const now = await evalInWebview<{ body: number; main: number }>(measure, { selector: frame });
+        return now.body < before.body * 0.9 ? now : undefined;
+      });
+      assert.ok(squeezed.main >= squeezed.body * 0.5 - 1, `the graph got ${squeezed.main} of ${squeezed.body} px (before the Problems panel: ${before.main} of ${before.body})`);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closePanel');
+    }
+  });
+
   it("opens the survey's example trace: 8 nodes, 4 lanes, no stop node", async () => {
     const state = await openGraphToSide(path.join(ROOT, 'test', 'fixtures', 'survey', 'example_trace.json'));
     assert.equal(state.nodes, 8);
