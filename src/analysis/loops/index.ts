@@ -72,8 +72,7 @@ export function* loopSteps(index: TraceIndex, options: LoopOptions, clock: Pause
   const inSequence = new Set<number>();
   const toolLoopOf = new Map<number, number>();
   toolLoops.forEach((l, k) => l.members.forEach((i) => toolLoopOf.set(i, k)));
-  const sequences = repeatedSequences(index, maxPeriod);
-  for (const l of sequences) {
+  for (const l of repeatedSequences(index, maxPeriod)) {
     if (clock.due()) yield* clock.pause();
     if (l.members.every((i) => inToolLoop.has(i) || inPingPong.has(i) || index.types[i] === 'tool_result')) continue;
     if (wrapsToolLoop(index, l, toolLoopOf)) continue;

@@ -34,7 +34,7 @@ test('the demo: its loop and its sound stop are listed in plain words, credit wi
   assert.ok(names.includes('reward / aggregate'));
 });
 
-test("the demo's grey lines between lanes (causal links, a tool dependency) are named, with their types; a link within a lane (drawn as no line) is not", () => {
+test("the demo's grey lines between lanes (causal links, an aggregate) are named, with their types; a link within a lane (drawn as no line) is not", () => {
   const entries = entriesOf(path.join(__dirname, '..', '..', '..', 'samples', 'demo.otrace.jsonl'));
   const link = entries.find((e) => e.name === 'link →');
   assert.ok(link, entries.map((e) => e.name).join(', '));
