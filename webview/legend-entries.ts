@@ -68,7 +68,7 @@ export function legendEntries(graph: Pick<GraphOverview, 'kinds' | 'legend'>): L
   }
   for (const a of LEGEND_ARROWS) if (arrows.has(a) && !shownArrows.has(a)) out.push({ swatch: { arrow: a }, name: `${a} →`, title: ARROW_WORDS[a] });
   // the other edges between lanes are plain grey lines: named too, with the types the trace gave them
-  const plain = (graph.legend.betweenLanes ?? []).filter((t) => !(t in ARROW_WORDS));
+  const plain = graph.legend.edgeTypes.filter((t) => !(t in ARROW_WORDS));
   if (plain.length) out.push({ swatch: { link: true }, name: 'link →', title: `a grey line: a link the trace records between events of two lanes (${plain.map((t) => t.replace(/_/g, ' ')).join(', ')}); not a hand-off` });
   const cues = new Set(graph.legend.cues);
   for (const [id, cue] of Object.entries(EVENT_CUES)) if (cues.has(id)) out.push({ swatch: { cue: id }, name: cue.label, title: `${cue.label}: ${cue.description}` });

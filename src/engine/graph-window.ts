@@ -75,8 +75,7 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
     problems: snapshot.reading ? { errors: 0, warnings: 0 } : layout.problems,
     ...(layout.traces ? { traces: layout.traces } : {}),
     legend: {
-      edgeTypes: edgeTypesMet(layout.edges),
-      betweenLanes: edgeTypesMet(layout.edges, layout.lane),
+      edgeTypes: edgeTypesDrawn(layout.edges, layout.lane),
       bars: layout.end.some((x) => x >= 0),
       // listed only when some node shows its halo
       credit: layout.credit !== undefined && layout.events.some((_, i) => Math.abs(layout.credit![i] ?? 0) >= CREDIT_TINT_FROM),
@@ -94,15 +93,15 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
 }
 
 /**
- * The types of a layout's edges in the order first met (a flag per type: no list of a name per edge);
- * given the events' lanes, of the edges that join two lanes only (those the graph draws as lines).
+ * The types of the edges the graph draws, those that join two lanes (`lane`: per event, its lane), in
+ * the order first met (a flag per type: no list of a name per edge).
  */
-function edgeTypesMet(edges: GraphLayout['edges'], lane?: ArrayLike<number>): string[] {
+function edgeTypesDrawn(edges: GraphLayout['edges'], lane: ArrayLike<number>): string[] {
   const seen = new Uint8Array(edges.types.length);
   const out: string[] = [];
   for (let k = 0; k < edges.count && out.length < edges.types.length; k++) {
     const t = edges.type[k];
-    if (seen[t] || (lane && lane[edges.source[k]] === lane[edges.target[k]])) continue;
+    if (seen[t] || lane[edges.source[k]] === lane[edges.target[k]]) continue;
     seen[t] = 1;
     out.push(edges.types[t]);
   }

@@ -199,13 +199,13 @@ export interface GraphOverview {
   findings: GraphFinding[];
   problems: { errors: number; warnings: number };
   /**
-   * What the legend lists, only what the graph shows: edge types drawn, tool bars present, credit
-   * that tints some node; `influence`: the credit is an unsigned influence share, the trace recording
-   * no outcome (named so, never 'credit'); the cues present; `marks`: the analysis marks some node
-   * carries (`loop`, `blame`, `stop-ok`, `stop-problem`); `betweenLanes`: the edge types of the edges
-   * that join two lanes (the graph draws an edge within a lane as no line), in the order first met.
+   * What the legend lists, only what the graph shows: `edgeTypes`, the types of the edges drawn (those
+   * that join two lanes: an edge within a lane is drawn as no line), in the order first met; tool bars
+   * present; credit that tints some node; `influence`: the credit is an unsigned influence share, the
+   * trace recording no outcome (named so, never 'credit'); the cues present; `marks`: the analysis
+   * marks some node carries (`loop`, `blame`, `stop-ok`, `stop-problem`).
    */
-  legend: { edgeTypes: string[]; betweenLanes?: string[]; bars: boolean; credit: boolean; influence?: boolean; cues: string[]; marks: string[] };
+  legend: { edgeTypes: string[]; bars: boolean; credit: boolean; influence?: boolean; cues: string[]; marks: string[] };
   /** Files holding several traces only: each trace (a lane group), in lane order, with its event and lane counts. */
   traces?: { id: string; events: number; lanes: number }[];
   /** `steps`: the trace records no clock, its `t` counts steps (a benchmark log); the graph opens in event order and says `step`, not seconds. */

@@ -42,9 +42,15 @@ test("the demo's grey lines between lanes (causal links, an aggregate) are named
   assert.match(link.title, /^a grey line: .*\(causal[^)]*\); not a hand-off$/);
   const within = readTraceJsonl(['{"id":"a","t":0,"type":"message","agent":"x","content":"plan"}', '{"id":"b","t":1,"type":"tool_call","agent":"x","tool":"bash","content":"ls"}', '{"edge":{"src":"a","dst":"b","type":"causal"}}'].join('\n'));
   const overview = graphOverview(makeSnapshot('k', 1, 'within.otrace.jsonl', within), 'within');
-  assert.deepEqual(overview.legend.edgeTypes, ['causal']);
-  assert.deepEqual(overview.legend.betweenLanes, []);
+  assert.deepEqual(overview.legend.edgeTypes, []);
   assert.ok(!legendEntries(overview).some((e) => e.name === 'link →'));
+});
+
+test('an arrow type met only within a lane (drawn as no line) gets no arrow entry', () => {
+  const within = readTraceJsonl(['{"id":"a","t":0,"type":"message","agent":"x","content":"plan"}', '{"id":"b","t":1,"type":"tool_call","agent":"x","tool":"bash","content":"ls"}', '{"edge":{"src":"a","dst":"b","type":"spawn"}}'].join('\n'));
+  const entries = legendEntries(graphOverview(makeSnapshot('k', 1, 'within.otrace.jsonl', within), 'within'));
+  assert.ok(!entries.some((e) => e.name === 'spawn →'), entries.map((e) => e.name).join(', '));
+  assert.ok(entries.every((e) => !('arrow' in e.swatch)), JSON.stringify(entries.map((e) => e.swatch)));
 });
 
 test('a trace without loops, a recorded success or a problem lists none of their marks', () => {
