@@ -25,7 +25,7 @@
  *   tokens; character counts of content when the trace records no tokens.
  */
 import { PauseClock, withoutPauses, type Pause } from './pauses';
-import { busyTimeSteps, type BusyTime } from './busy-time';
+import { busyTimeSteps, type BusyCarry, type BusyFollow, type BusyTime } from './busy-time';
 import { isExplicitCode } from './link-table';
 import { madeWhenRead } from './made-when-read';
 import { countsSteps, type LoadedTrace } from '../trace/model';
@@ -62,14 +62,16 @@ export function* metricSteps(index: TraceIndex, clock: PauseClock): Generator<Pa
     let recorded: number;
     if (resumed) ({ basis, costs, recorded, from } = resumed);
     else ({ basis, costs, recorded } = workAndCosts(index, columns.own, multiAgent));
+    // a followed trace's busy time goes on from the last one's cuts: the intervals the pass below makes again, as they were
+    const busyFollow: BusyFollow | undefined = carry ? { change: resumed && offered?.busy ? busyChange(offered.busy, columns, from) : undefined } : undefined;
     if (clock.due()) yield* clock.pause();
     const cp = yield* criticalPath(index, columns, basis, from, clock);
     if (clock.due()) yield* clock.pause();
     // busy time needs a clock: without durations every event counts 1 and the ratio stays total / critical
     let busy: BusyTime | undefined;
-    if (basis !== 'events') busy = yield* busyTimeSteps(index, columns.start, columns.end, clock);
+    if (basis !== 'events') busy = yield* busyTimeSteps(index, columns.start, columns.end, clock, busyFollow);
     work = { ...cp, basis, busy };
-    if (carry) carry.metrics = { count: n, from, multiAgent, basis, recorded, costs: copyCosts(costs), columns };
+    if (carry) carry.metrics = { count: n, from, multiAgent, basis, recorded, costs: copyCosts(costs), columns, busy: busyFollow?.kept };
   } finally {
     index.arena.release(scratch);
   }
@@ -155,7 +157,7 @@ function copyCosts(costs: AgentCosts): AgentCosts {
  * recorded work of the old events, and the per-event columns of the work and the chains (arrays of
  * the carry's own with room to grow, not the arena's: about 52 bytes per event kept between updates).
  * The critical path's pass goes on from the first new event, or from the first old call a new result
- * answers (its work changed). Busy time is made whole (a union of intervals per lane, with holes).
+ * answers (its work changed). Busy time goes on from the cuts it kept (busy-time.ts BusyCarry).
  */
 export interface MetricsCarry {
   count: number;
@@ -166,6 +168,17 @@ export interface MetricsCarry {
   recorded: number;
   costs: AgentCosts;
   columns: MetricColumns;
+  /** Busy time's cuts (busy-time.ts), when the work has a clock. */
+  busy?: BusyCarry;
+}
+
+/** Old intervals past this many positions back: busy time is made whole (their copy would be as long). */
+const MAX_BUSY_CHANGE = 1 << 16;
+
+/** What busy time needs of an append (busy-time.ts BusyChange): the intervals of positions [from, count) before the pass makes them again. */
+function busyChange(offered: BusyCarry, columns: MetricColumns, from: number): BusyFollow['change'] {
+  if (offered.count - from > MAX_BUSY_CHANGE) return undefined;
+  return { offered, from, oldStart: columns.start.slice(from, offered.count), oldEnd: columns.end.slice(from, offered.count) };
 }
 
 /** The per-event columns of the metrics (positions in time order): work, busy start and end, and the chains' when they are kept. */

@@ -17,6 +17,7 @@ import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { analyzeTrace, type Analysis } from '../../../src/analysis';
 import { FollowAnalysis } from '../../../src/analysis/follow';
+import type { BusyCarry } from '../../../src/analysis/busy-time';
 import { PrefixCarry } from '../../../src/analysis/prefix-carry';
 import { TraceIndex } from '../../../src/analysis/trace-index';
 import { indexSteps } from '../../../src/analysis';
@@ -49,6 +50,10 @@ interface Choice {
   back: number;
   late: boolean;
   value: number;
+  /** 0: no duration_s; else the event's duration_s. */
+  duration: number;
+  /** Whether the event names an earlier one as its `parent` (`back` says which). */
+  child: boolean;
 }
 
 const AGENTS = ['orchestrator', 'worker_a', 'worker_b'];
@@ -66,6 +71,8 @@ const choice: fc.Arbitrary<Choice> = fc.record({
   back: fc.nat(6),
   late: fc.oneof({ weight: 25, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
   value: fc.constantFrom(0, 0.5, 1),
+  duration: fc.constantFrom(0, 0, 0, 0.25, 0.5, 2, 6),
+  child: fc.oneof({ weight: 6, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
 });
 
 /** The lines of a trace made of the choices: a header, then one line per record. */
@@ -90,10 +97,18 @@ function traceLines(choices: readonly Choice[]): string[] {
     else if (type === 'stop') e.reason = c.value === 0 ? 'error' : 'task_complete';
     else e.content = TEXTS[c.text];
     if (n > 0 && c.back < 3 && type !== 'reward') e.causes = [`e${Math.max(0, n - 1 - c.back)}`];
+    // durations and parents: busy time's intervals, overlapping, with holes where a parent's span holds its children
+    if (c.duration > 0) e.duration_s = c.duration;
+    if (n > 0 && c.child) e.parent = `e${Math.max(0, n - 1 - c.back)}`;
     lines.push(JSON.stringify(e));
     n++;
   }
   return lines;
+}
+
+/** The busy time's carry a followed analysis keeps (its private carry's metrics), to count the appends that went on from it. */
+function busyOf(follow: FollowAnalysis): BusyCarry | undefined {
+  return (follow as unknown as { carry?: { metrics?: { busy?: BusyCarry } } }).carry?.metrics?.busy;
 }
 
 /** A followed trace file: pieces appended to it, each load checked against a whole analysis. */
@@ -133,6 +148,8 @@ describe('the analysis that follows appends', () => {
     const links = { appended: 0, whole: 0 };
     /** Run summaries that went on from the tallies of the last one (FollowAnalysis.summary). */
     let summariesCarried = 0;
+    /** Appends whose busy time went on from the last one's cuts (busy-time.ts BusyCarry), in some union. */
+    let busyWentOn = 0;
     fc.assert(
       fc.property(fc.array(choice, { minLength: 1, maxLength: 60 }), fc.array(fc.record({ lines: fc.nat(12), inLine: fc.boolean(), abandonAfter: fc.option(fc.nat(7), { freq: 4 }), inProgress: fc.boolean() }), { minLength: 1, maxLength: 8 }), (choices, pieces) => {
         const text = `${traceLines(choices).join('\n')}\n`;
@@ -156,6 +173,7 @@ describe('the analysis that follows appends', () => {
           if (f.follow.last.how === 'appended' && /being written/.test(f.follow.last.reason)) flips++;
           if (f.follow.last.how === 'appended' && f.follow.last.links) links[f.follow.last.links.how]++;
           if (f.follow.summarized!.from > 0) summariesCarried++;
+          if (f.follow.last.how === 'appended' && (busyOf(f.follow)?.wentOn ?? 0) > 0) busyWentOn++;
           if (process.env.REASONS && f.follow.last.links) console.log('LINKS', f.follow.last.how, f.follow.last.links.reason.replace(/[0-9]+/g, 'N'));
         }
         f.append(text.slice(shown));
@@ -168,6 +186,7 @@ describe('the analysis that follows appends', () => {
     assert.ok(hows.appended > 0 && hows.whole > 0 && hows.unchanged > 0 && flips > 0, `each path taken: ${JSON.stringify({ ...hows, flips })}`);
     assert.ok(links.appended > 0 && links.whole > 0, `appends with the old links carried, and made whole: ${JSON.stringify(links)}`);
     assert.ok(summariesCarried > 0, 'run summaries that went on from the last one\'s tallies');
+    assert.ok(busyWentOn > 0, 'appends whose busy time went on from the last one\'s cuts');
   });
 
   /** An event line. */
@@ -176,6 +195,24 @@ describe('the analysis that follows appends', () => {
   /** A worker calling a failing build, answered. */
   const start = [header, ev(0, 0, 'delegate', 'orchestrator', { to: 'w', content: 'build it' }), ...[1].flatMap((k) => [ev(k, k, 'tool_call', 'w', { tool: 'bash', content: 'make build' }), ev(k + 1, k + 1, 'tool_result', 'w', { tool: 'bash', content: 'error: build failed' })])];
   const lines = (ls: string[]) => `${ls.join('\n')}\n`;
+
+  it("goes on with busy time from the last analysis's cuts where a cut holds: a new child cuts a hole in an old span of a lane the append has no event in", () => {
+    const f = new Followed(lines([header, ev(0, 0, 'message', 'w', { duration_s: 1, content: 'plan the work' }), ev(1, 2, 'message', 'w', { duration_s: 6, content: 'work on it' }), ev(2, 3, 'tool_call', 'x', { tool: 'bash', duration_s: 1, content: 'ls' })]));
+    const before = f.check('two lanes').analysis.metrics.lane_time!;
+    f.append(lines([ev(3, 5, 'tool_call', 'x', { parent: 'e1', tool: 'bash', duration_s: 1, content: 'ls -l' })]));
+    const { analysis } = f.check("a child of w's old span");
+    assert.equal(f.follow.last.how, 'appended');
+    assert.ok((busyOf(f.follow)?.wentOn ?? 0) > 0, 'some union went on from a cut');
+    assert.ok(analysis.metrics.lane_time! < before + 1, `the hole the child cuts in w's span counts: ${before} -> ${analysis.metrics.lane_time}`);
+  });
+
+  it('goes on with busy time from no cut inside a span with holes (its pieces after a hole are not its interval)', () => {
+    const f = new Followed(lines([header, ev(0, 0, 'message', 'w', { duration_s: 10, content: 'plan the work' }), ev(1, 2, 'tool_call', 'x', { parent: 'e0', tool: 'bash', duration_s: 2, content: 'ls' })]));
+    f.check('a span of w with a child in x');
+    f.append(lines([ev(2, 11, 'message', 'w', { duration_s: 1, content: 'next' })]));
+    f.check('a new event of w after the span');
+    assert.equal(f.follow.last.how, 'appended');
+  });
 
   it('takes in as an append a piece that completes a loop', () => {
     const f = new Followed(lines(start));
