@@ -100,7 +100,8 @@ const MARK_WORDS: Record<string, string> = {
   blame: 'decisive error',
   'stop-ok': 'sound stop (the trace records success, no stop failure found)',
   'stop-problem': 'stop problem (see the findings)',
-  'turn-end': 'turn ended (a hand-back to the user, who may go on; no verdict about the task)',
+  // how the turn ended is its reason's (a hand-back, the user stopping it, an error): not said here
+  'turn-end': 'turn ended (the user may go on; no verdict about the task)',
   'phase-end': 'phase ended (a stage inside the run; no verdict about the task)',
   'last-stop': "the lane's last stop",
 };

@@ -7,7 +7,7 @@
 import type { GraphRunBrief } from '../src/shared/protocol';
 import { plainLabel } from '../src/shared/untrusted-text';
 import { failedCallWords } from '../src/shared/failed-call-words';
-import { noStopWords, stopReasonWords } from '../src/shared/stop-words';
+import { noStopWords, stopReasonWords, turnEndWords } from '../src/shared/stop-words';
 import { agentCountWords, compactionsIn } from '../src/shared/agent-words';
 import { formatLength } from './axis';
 import { stepRange } from '../src/shared/step-range';
@@ -23,21 +23,12 @@ export interface RunSummaryActions {
   goTo(index: number): void;
 }
 
-/** A turn that something cut short is not a hand-back: its words, by stop reason. */
-const TURN_CUT: Record<string, string> = {
-  error: 'turn ended by an error',
-  user_abort: 'turn ended: the user stopped it',
-  budget_exhausted: 'turn ended: out of budget',
-  max_turns: 'turn ended: turn limit reached',
-  timeout: 'turn ended: timed out',
-};
-
 /** The words for how the run ended, e.g. `turn ended: handed back to the user`, `turn ended by an error`. */
 export function endedWords(ended: GraphRunBrief['ended']): string {
   if (!ended) return 'no stop recorded';
   if (!ended.recorded) return noStopWords(ended.unended);
   const reason = stopReasonWords(ended.scope, ended.reason);
-  if (ended.scope === 'turn') return TURN_CUT[ended.reason] ?? 'turn ended: handed back to the user';
+  if (ended.scope === 'turn') return turnEndWords(ended.reason);
   if (ended.scope === 'phase') return `a phase ended (${reason})`;
   // the agent's claim, said as its claim: "run stopped: task complete" read as a verdict on a run whose email failed
   if (ended.reason === 'task_complete') return 'run stopped: the agent said the task is complete';

@@ -18,6 +18,8 @@ import type { BestStop, Spent } from './types';
  * @param answers the trace's answer statements
  * @param runEnd the position of the run's final stop (or last event)
  * @param concluded true when the run's final stop presents its last output as the result (a completion reason)
+ * @param endKnown false when the file does not hold the run's end (cut off inside a record, or still
+ * being written, with no stop): then no answer is the one the run ended with, and only a reward can place the best stop
  * @param isWork true for an event that is work of the run (what "came after" counts)
  * @param spent the work in positions [from, to] from a start time
  */
@@ -27,6 +29,7 @@ export function bestStopPoint(
   answers: AnswerStatements,
   runEnd: number,
   concluded: boolean,
+  endKnown: boolean,
   isWork: (i: number) => boolean,
   spent: (from: number, to: number, startTime: number) => Spent,
 ): BestStop | null {
@@ -42,6 +45,7 @@ export function bestStopPoint(
     }
     basis = 'reward';
   } else {
+    if (!endKnown) return null;
     const answer = answers.runAnswer(0, runEnd, concluded);
     if (!answer) return null;
     pos = answers.firstStating(answer, 0);

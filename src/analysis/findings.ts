@@ -54,16 +54,19 @@ export function buildFindings(
     const events = [v.index, ...v.evidence_indices];
     findings.push({ kind: 'verification', severity: v.confidence === 'low' ? 'info' : 'warning', events, ids: idsOf(events), inline: VERIFICATION_INLINE[v.kind], message: v.message, confidence: v.confidence });
   }
+  // a file cut off, or still being written, with no stop: its end is not the run's, so a loop it ends inside is no run that ended looping
+  const endNotInFile = stops.find((s) => s.synthetic && (s.message === CUT_OFF_END || s.message === NO_STOP_YET));
   for (const l of loops) {
+    const endedInside = l.unresolved && !endNotInFile;
     findings.push({
       kind: 'loop',
       // a step done twice and left behind is worth knowing, not a warning (a file read again by another agent)
-      severity: l.unresolved ? 'error' : l.repetitions > 2 ? 'warning' : 'info',
+      severity: endedInside ? 'error' : l.repetitions > 2 || l.unresolved ? 'warning' : 'info',
       events: l.indices,
       ids: idsOf(l.indices),
       // a call and its result are one step of a repeated call: only a repeated sequence says its length
       inline: `loop ×${l.repetitions}${l.kind !== 'repeated_tool_call' && l.period > 1 && Number.isInteger(l.period) ? ` (${l.period} steps)` : ''}`,
-      message: l.message,
+      message: l.unresolved && endNotInFile ? `${l.message} (the file ends there, not the run: ${endNotInFile.message === CUT_OFF_END ? 'it is cut off' : 'it is still being written'}; whether the run left the loop is not known)` : l.message,
       loop: { period: l.period, repetitions: l.repetitions, agents: l.agents },
       ...(l.tokens > 0 ? { tokens: l.tokens } : {}),
     });
@@ -99,7 +102,7 @@ const VERIFICATION_INLINE: Record<VerificationFinding['kind'], string> = {
  * no verdict`; `?` after an inferred reason.
  */
 export function stopInline(s: StopFinding): string {
-  const why = `${s.reason === 'unknown' ? 'reason unknown' : stopReasonWords(s.scope, s.reason)}${s.reason_source === 'inferred' ? '?' : ''}`;
+  const why = `${stopReasonWords(s.scope, s.reason)}${s.reason_source === 'inferred' ? '?' : ''}`;
   if (s.scope !== 'run') return `■ ${ENDED_WORDS[s.scope] ?? 'stopped'} (${why})`;
   if (s.finding === 'no_stop' && s.synthetic) return '■ no stop';
   if (s.synthetic && s.message === NO_STOP_YET) return '■ no stop yet';

@@ -99,7 +99,7 @@ export function judgeStop(judge: StopJudge, at: StopAt): StopFinding {
   const { pos } = segment;
   const e = index.events[pos];
   const base = { event: index.id(pos), index: index.at(pos), synthetic, reason, reason_source: reasonSource, scope } as const;
-  // (no reason is no inference: "no reason recorded, inferred" would say both)
+  // (no reason is no inference: "reason unknown, inferred" would say both)
   const inferred = reasonSource === 'inferred' && reason !== 'unknown' ? ', inferred' : '';
   const reasonText = `${reason}${inferred}`;
   // a turn's end reads by what it was (a hand-back), not by its recorded reason (src/shared/stop-words.ts)

@@ -167,7 +167,9 @@ export function* stopSteps(index: TraceIndex, loops: Loop[], outcome: Outcome, o
   const concluded = runStop !== undefined && (runStop.reason === 'task_complete' || runStop.reason === 'quality_met') && !runStop.synthetic;
   const verification = findVerification(index, outcome, runEnd, runStop?.scope === 'run' && !runStop.synthetic ? runStop.reason : 'unknown');
   if (clock.due()) yield* clock.pause();
-  const bestStop = bestStopPoint(index, series?.points ?? [], answers, runEnd, concluded, (i) => isWork(index, i), spentIn);
+  // a file cut off, or still being written, with no stop of the run holds no end to find the answer it ended with
+  const endKnown = !(runStop === undefined || runStop.synthetic) || !(judge.inProgress || judge.cutOff?.(runEnd) === true);
+  const bestStop = bestStopPoint(index, series?.points ?? [], answers, runEnd, concluded, endKnown, (i) => isWork(index, i), spentIn);
   return { stops, verification, bestStop, vStop: estimateVStop(index, series) };
 }
 

@@ -26,7 +26,7 @@ import { sameUpTo } from './typed-diff';
 import { appendColumn } from '../shared/append-column';
 import type { FoldedLane, FoldedLanes } from './lane-folds';
 import { formatUsage, usageOf } from '../trace/tokens';
-import { ENDED_WORDS, stopReasonWords } from '../shared/stop-words';
+import { ENDED_WORDS, reasonField, stopReasonWords } from '../shared/stop-words';
 
 const TEXT_LIMIT = 2000;
 
@@ -505,7 +505,8 @@ function nodeFields(e: TraceEvent, unit: TimeUnit): [string, string][] {
   add('from', e.from);
   add('to', e.to);
   add('tool', e.tool);
-  add('reason', e.reason);
+  // in words, with the recorded value when they differ (a turn end's task_complete is a hand-back, not a claim)
+  add('reason', e.reason === undefined ? undefined : reasonField((e as { scope?: string }).scope, e.reason));
   // a failure the trace records (a span's error status, is_error, an exit code): shown, not left to the content
   const failure = e as { error?: unknown; is_error?: unknown; exit_code?: unknown };
   add('error', failure.error === true ? 'yes' : failure.error);

@@ -12,6 +12,7 @@ import { canonicalType } from '../trace/event-types';
 import type { Position } from '../trace/model';
 import type { TraceEvent } from '../trace/schema';
 import { contentOf } from './long-content';
+import { graphIndex } from './graph-index';
 import { creditLabel, creditWorthShowing } from '../shared/credit-words';
 import { PREVIEW_CHARS, type EventInfo, type EventPlace, type LensItem, type LineSpan, type OutlineLane, type PromptAt, type PromptUser } from './query-types';
 import { compare, countsSteps, eventAt, findingsOfEvent, shownAnalysis, type TraceSnapshot } from './snapshot';
@@ -76,6 +77,7 @@ export function eventInfo(s: TraceSnapshot, index: number): EventInfo | undefine
     cost: typeof e.cost === 'number' ? e.cost : undefined,
     duration_s: typeof e.duration_s === 'number' ? e.duration_s : undefined,
     reason: canonicalType(e.type) === 'stop' ? String(e.reason ?? 'unknown') : undefined,
+    scope: canonicalType(e.type) === 'stop' && typeof e.scope === 'string' ? e.scope : undefined,
     failed: recordsFailure(e) ? failureWords(e) : undefined,
     contentHead: typeof text === 'string' ? text.slice(0, PREVIEW_CHARS) : undefined,
     contentLength: typeof text === 'string' ? text.length : 0,
@@ -138,13 +140,26 @@ function fileLenses(s: TraceSnapshot, file: string): LensItem[] {
   });
   const events = s.loaded.trace.events;
   let spans: Map<string, AgentSpan> | undefined;
+  let labels: Map<string, string> | undefined;
   events.forEach((e, i) => {
     if (canonicalType(e.type) !== 'spawn' || !e.to || !inFile(i)) return;
     spans ??= agentSpans(events);
+    labels ??= laneLabels(s);
     const span = spans.get(e.to);
-    out.push({ at: origins.get(i)!.range.start, lane: span ? { agent: e.to, events: span.events, first: span.first, last: span.last } : { agent: e.to, events: 0 } });
+    const label = labels.get(e.to);
+    out.push({ at: origins.get(i)!.range.start, lane: { agent: e.to, ...(label === undefined ? {} : { label }), ...(span ? { events: span.events, first: span.first, last: span.last } : { events: 0 }) } });
   });
   return out.map((item, k) => ({ item, k })).sort((a, b) => a.item.at.line - b.item.at.line || a.k - b.k).map((x) => x.item);
+}
+
+/** Each agent's lane label in the graph (its task in a few words, e.g. `Explore existing codebase`), for the lanes shown as their agent's and labelled. */
+function laneLabels(s: TraceSnapshot): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const l of graphIndex(s).layout.lanes) {
+    const agent = l.agent ?? l.name;
+    if (l.label !== undefined && l.folded === undefined && !out.has(agent)) out.set(agent, l.label);
+  }
+  return out;
 }
 
 /** An agent's event count and its earliest and latest events by time (indices; of equal times, the first and the last in file order). */

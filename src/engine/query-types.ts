@@ -46,6 +46,8 @@ export interface EventInfo extends EventPlace {
   duration_s?: number;
   /** Stop events: the reason (`unknown` when none). */
   reason?: string;
+  /** Stop events: what the trace says the stop ended (`turn`, `phase`, `run`), when it says. */
+  scope?: string;
   /** A tool result whose failure the trace records (analysis/recorded-failure.ts): how (`exit code 2`, `marked as an error`, `error: …`, untrusted text). */
   failed?: string;
   /** The first {@link PREVIEW_CHARS} characters of the content (or content_ref). */
@@ -68,8 +70,8 @@ export interface LineSpan {
 /** A CodeLens of a trace file: a stop or loop finding (Explain) or a spawn (the spawned agent's lane). */
 export type LensItem =
   | { at: Position; finding: { index: number; kind: string; mode?: string; inline: string; message: string } }
-  /** A spawn's agent: its event count, and its earliest and latest events by time (indices; the graph frames them when it folds the agent's lane into a group). */
-  | { at: Position; lane: { agent: string; events: number; first?: number; last?: number } };
+  /** A spawn's agent: its lane's label in the graph when it has one, its event count, and its earliest and latest events by time (indices; the graph frames them when it folds the agent's lane into a group). */
+  | { at: Position; lane: { agent: string; label?: string; events: number; first?: number; last?: number } };
 
 /** One Outline symbol: an event of a lane. */
 export interface OutlineEvent {

@@ -10,14 +10,15 @@ export const ENDED_WORDS: Readonly<Record<string, string>> = { turn: 'turn ended
 
 /**
  * A stop's reason in words: `task_complete` -> `task complete`, `max_turns` -> `max turns`,
- * `unknown` -> `no reason recorded`; a turn end's `task_complete` -> `handed back` (see the module's comment).
+ * `unknown` -> `reason unknown`; a turn end's `task_complete` -> `handed back` (see the module's comment).
  * @param scope `turn`, `phase`, `run` or undefined (a run's stop).
  * @param reason the stop's reason as recorded (untrusted text: the caller escapes it for its surface).
  */
 export function stopReasonWords(scope: string | undefined, reason: string): string {
   if (scope === 'turn' && reason === 'task_complete') return 'handed back';
-  // the trace gives no reason: said so, never a bare "unknown" (read as a verdict about the stop)
-  if (reason === 'unknown') return 'no reason recorded';
+  // never a bare "unknown" (read as a verdict about the stop); nor "no reason recorded": a reason the
+  // schema does not know loads as unknown (src/trace/read.ts), and it was recorded
+  if (reason === 'unknown') return 'reason unknown';
   return reason.replace(/_/g, ' ');
 }
 
@@ -27,6 +28,33 @@ export function stopReasonWords(scope: string | undefined, reason: string): stri
  */
 export function endedWords(scope: string | undefined, reason: string): string {
   return `${ENDED_WORDS[scope ?? 'run'] ?? 'stopped'} (${stopReasonWords(scope, reason)})`;
+}
+
+/** A turn that something cut short is not a hand-back: its words, by stop reason. */
+const TURN_CUT: Readonly<Record<string, string>> = {
+  error: 'turn ended by an error',
+  user_abort: 'turn ended: the user stopped it',
+  budget_exhausted: 'turn ended: out of budget',
+  max_turns: 'turn ended: turn limit reached',
+  timeout: 'turn ended: timed out',
+};
+
+/**
+ * How a turn's end reads as a sentence, by its reason: `turn ended: handed back to the user`, or
+ * what cut it short (`turn ended: the user stopped it`, `turn ended by an error`).
+ */
+export function turnEndWords(reason: string): string {
+  return TURN_CUT[reason] ?? 'turn ended: handed back to the user';
+}
+
+/**
+ * A stop's recorded reason as a field shows it: in words, with the recorded value after them when the
+ * words are not just it spelled out (`handed back (recorded: task_complete)`, `task complete`).
+ */
+export function reasonField(scope: string | undefined, reason: string): string {
+  const words = stopReasonWords(scope, reason);
+  // (`unknown` may be a reason the file spelled otherwise: its loaded value is not what was recorded)
+  return reason === 'unknown' || words === reason.replace(/_/g, ' ') ? words : `${words} (recorded: ${reason})`;
 }
 
 /** Why a trace with no stop event says nothing of its end: cut off inside a record, or still being written. */

@@ -63,10 +63,12 @@ function traceLens(trace: string, stamp: number, item: LensItem): vscode.CodeLen
     const title = f.kind === 'loop' ? `${f.inline}: ${f.message}` : `${f.inline}${f.mode === 'ok' ? '' : ` — ${f.message}`}`;
     return lens(at, labelText`${plainLabel(title, 110)} — Explain`, 'otrace.explainFinding', { trace, finding: f.index });
   }
-  const { agent, events, first, last } = item.lane;
+  const { agent, label, events, first, last } = item.lane;
   // the agent's events, for a graph that folds its lane into a group (they name events of this snapshot)
   const span = first === undefined || last === undefined ? {} : { stamp, events: first === last ? [first] : [first, last] };
-  return lens(at, labelText`agent: ${plainLabel(agent, 60)} · ${events.toLocaleString('en-US')} event${events === 1 ? '' : 's'}`, 'otrace.showLane', { trace, agent, ...span });
+  // named as its lane is in the graph (`Explore existing codebase`), its id in the tooltip
+  const title = labelText`agent: ${plainLabel(label ?? agent, 60)} · ${events.toLocaleString('en-US')} event${events === 1 ? '' : 's'}`;
+  return lens(at, title, 'otrace.showLane', { trace, agent, ...span }, label === undefined ? undefined : labelText`agent ${plainLabel(agent, 120)}: show its lane in the graph`);
 }
 
 /** Lenses in prompt files that open traces name in `source.path`. */
@@ -99,8 +101,8 @@ export class PromptCodeLens implements vscode.CodeLensProvider {
   }
 }
 
-function lens(at: vscode.Position, title: LabelText, command: string, arg: unknown): vscode.CodeLens {
-  return new vscode.CodeLens(new vscode.Range(at, at), { title, command, arguments: [arg] });
+function lens(at: vscode.Position, title: LabelText, command: string, arg: unknown, tooltip?: LabelText): vscode.CodeLens {
+  return new vscode.CodeLens(new vscode.Range(at, at), { title, command, arguments: [arg], ...(tooltip === undefined ? {} : { tooltip }) });
 }
 
 

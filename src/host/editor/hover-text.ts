@@ -5,6 +5,7 @@
  * hover escapes them (src/host/editor/hover.ts).
  */
 import type { EventInfo } from '../../engine/query-types';
+import { reasonField } from '../../shared/stop-words';
 import { formatUsage } from '../../trace/tokens';
 import { formatSpan } from '../../trace/units';
 
@@ -20,7 +21,7 @@ export function hoverFigures(e: EventInfo): { when: string; figures: string[] } 
   if (usage && formatUsage(usage)) figures.push(`its model call: ${formatUsage(usage)}`);
   if (e.cost !== undefined) figures.push(`cost ${e.cost}`);
   if (e.duration_s !== undefined) figures.push(`${formatSpan(e.duration_s, unit)} long`);
-  if (e.reason !== undefined) figures.push(`reason ${e.reason}`);
+  if (e.reason !== undefined) figures.push(`reason: ${reasonField(e.scope, e.reason)}`);
   return { when, figures };
 }
 

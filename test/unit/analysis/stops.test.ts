@@ -285,3 +285,24 @@ test('a delayed stop and the best stop say the same work after the peak: a trail
   assert.deepEqual(stop.wasted, a.best_stop!.after, 'the same events, tokens and seconds after r1');
   assert.equal(stop.wasted.seconds, 5, 'from r1 (t 2) to the end of the last draft (t 7)');
 });
+
+test('a file cut off inside a record holds no end of the run: no best stop placed by "the answer the run ended with", and a loop it ends inside is a warning that says so, not an error', async () => {
+  const fs = await import('node:fs');
+  const path = await import('node:path');
+  const { readTraceJsonl } = await import('../../../src/trace/read');
+  const { CUT_OFF_END } = await import('../../../src/analysis/stop-verdicts');
+  // the demo's first 19 records and half of the 20th: its ping-pong still going, its reward not written
+  const lines = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'samples', 'demo.otrace.jsonl'), 'utf8').split('\n');
+  const cut = readTraceJsonl(`${lines.slice(0, 19).join('\n')}\n${lines[19].slice(0, 45)}`);
+  const a = analyzeTrace(cut);
+  assert.equal(a.stops.at(-1)?.message, CUT_OFF_END);
+  assert.equal(a.best_stop, null, JSON.stringify(a.best_stop));
+  const unresolved = a.findings.filter((f) => f.kind === 'loop' && /ended inside it/.test(f.message));
+  assert.ok(unresolved.length > 0, 'the ping-pong the file ends inside');
+  for (const f of unresolved) {
+    assert.equal(f.severity, 'warning');
+    assert.match(f.message, /the file ends there, not the run: it is cut off; whether the run left the loop is not known\)$/);
+  }
+  // the whole demo: its end is in the file
+  assert.ok(analyzeTrace(readTraceJsonl(lines.join('\n'))).best_stop);
+});

@@ -51,3 +51,13 @@ test('lenses of the lines asked for: only the spawns on them, in line order, eac
   const lens = some![0] as { lane: { agent: string; events: number } };
   assert.equal(lens.lane.events, 1);
 });
+
+test("a spawn's lens names the agent as its lane is labelled in the graph (its task), not by its id", async () => {
+  const { fixturePath } = await import('../helpers');
+  const engine = new InProcessEngine();
+  const s = (await engine.load({ key: 'cc', version: -1, path: fixturePath('claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl'), local: true }))!;
+  const lanes = ((await engine.codeLenses(s.key, s.stamp, '')) ?? []).filter((item) => 'lane' in item).map((item) => (item as { lane: { agent: string; label?: string } }).lane);
+  const explore = lanes.find((l) => l.agent.startsWith('Explore:'));
+  assert.ok(explore, JSON.stringify(lanes));
+  assert.match(explore.label ?? '', /^Explore existing/);
+});

@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeTrace } from '../../../src/analysis';
-import { buildGraph, findingsForGraph, graphLayout } from '../../../src/engine/graph-model';
+import { buildGraph, eventDetails, findingsForGraph, graphLayout } from '../../../src/engine/graph-model';
 import { followLayout } from '../../../src/engine/structure-growth';
 import { FollowedFile } from '../trace/followed-file';
 import '../../../src/trace/importers';
@@ -244,4 +244,11 @@ test("the details of a failed call's result show its recorded failure (an OTel s
   assert.equal(eventDetails(ok).fields.find(([k]) => k === 'error'), undefined, 'a result that did not fail says nothing of it');
   const shell = { id: 'r', t: 1, type: 'tool_result', agent: 'a', is_error: true, exit_code: 2 } as unknown as TraceEvent;
   assert.deepEqual(eventDetails(shell).fields.filter(([k]) => k === 'failed' || k === 'exit code'), [['failed', 'yes (is_error)'], ['exit code', '2']]);
+});
+
+test("the details pane shows a stop's reason in words, with the recorded value for a turn end (no bare task_complete beside \"no verdict\")", () => {
+  const fields = (e: Record<string, unknown>) => Object.fromEntries(eventDetails({ id: 's', t: 1, type: 'stop', agent: 'a', ...e } as TraceEvent).fields);
+  assert.equal(fields({ reason: 'task_complete', scope: 'turn' }).reason, 'handed back (recorded: task_complete)');
+  assert.equal(fields({ reason: 'max_turns' }).reason, 'max turns');
+  assert.equal(fields({ reason: 'unknown' }).reason, 'reason unknown');
 });

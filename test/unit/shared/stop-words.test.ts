@@ -1,7 +1,7 @@
 /** Stop words: a turn's end never reads "task complete" (it is a hand-back, no claim about the task); other stops keep their reason. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { endedWords, stopReasonWords } from '../../../src/shared/stop-words';
+import { endedWords, reasonField, stopReasonWords, turnEndWords } from '../../../src/shared/stop-words';
 
 test('a turn ended with task_complete reads "handed back"; every other stop keeps its reason in words', () => {
   assert.equal(endedWords('turn', 'task_complete'), 'turn ended (handed back)');
@@ -10,4 +10,22 @@ test('a turn ended with task_complete reads "handed back"; every other stop keep
   assert.equal(endedWords('run', 'task_complete'), 'stopped (task complete)', "a run's stop is the agent's claim, read as such");
   assert.equal(endedWords(undefined, 'error'), 'stopped (error)');
   assert.equal(stopReasonWords('turn', 'budget_exhausted'), 'budget exhausted');
+});
+
+test('an unknown reason reads "reason unknown" (a reason the schema does not know loads as unknown: "no reason recorded" would be false)', () => {
+  assert.equal(stopReasonWords(undefined, 'unknown'), 'reason unknown');
+  assert.equal(endedWords('run', 'unknown'), 'stopped (reason unknown)');
+});
+
+test("a field shows a stop's reason in words, with the recorded value when the words are not just it spelled out", () => {
+  assert.equal(reasonField('turn', 'task_complete'), 'handed back (recorded: task_complete)');
+  assert.equal(reasonField('run', 'task_complete'), 'task complete');
+  assert.equal(reasonField(undefined, 'unknown'), 'reason unknown', 'a reason the file spelled otherwise also loads as unknown');
+  assert.equal(reasonField('turn', 'user_abort'), 'user abort');
+});
+
+test('a turn end reads as a hand-back only when nothing cut it short', () => {
+  assert.equal(turnEndWords('task_complete'), 'turn ended: handed back to the user');
+  assert.equal(turnEndWords('user_abort'), 'turn ended: the user stopped it');
+  assert.equal(turnEndWords('error'), 'turn ended by an error');
 });

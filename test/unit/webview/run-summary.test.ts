@@ -14,7 +14,7 @@ test('how it ended: a hand-back is a turn end, not a completed task; a run stop 
   // No stop event in the file: never "run stopped: unknown" with the last tool output as its words.
   assert.equal(endedWords({ index: 9, scope: 'run', reason: 'unknown', text: '', recorded: false }), 'no stop in the file: it ends after its last event');
   assert.match(endedWords({ index: 9, scope: 'run', reason: 'unknown', text: '', recorded: false, unended: 'cut off' }), /^not known: the file is cut off inside a record/);
-  assert.equal(endedWords({ index: 3, scope: 'run', reason: 'unknown', text: '', recorded: true }), 'run stopped: no reason recorded');
+  assert.equal(endedWords({ index: 3, scope: 'run', reason: 'unknown', text: '', recorded: true }), 'run stopped: reason unknown');
   assert.equal(endedWords(null), 'no stop recorded');
 });
 

@@ -20,3 +20,12 @@ test('a tool result whose failure the trace records says "failed" first in its h
   const codes = readTraceJsonl(['{"id":"c","t":0,"type":"tool_call","agent":"a","tool":"bash","content":"make"}', '{"id":"r","t":1,"type":"tool_result","agent":"a","tool":"bash","content":"make: *** Error 2","exit_code":2}'].join('\n'));
   assert.equal(hoverFigures(eventInfo(makeSnapshot('k', 1, 'x.otrace.jsonl', codes), 1)!).figures[0], 'failed (exit code 2)');
 });
+
+test("a turn end's hover says it handed back, with the reason the trace records for it (not a bare task_complete beside \"no verdict\")", () => {
+  const loaded = load(fixturePath('claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl'));
+  const snap = makeSnapshot('k', 1, 'session.jsonl', loaded);
+  const turnEnd = loaded.trace.events.findIndex((e) => e.type === 'stop' && e.scope === 'turn' && e.reason === 'task_complete');
+  assert.ok(turnEnd >= 0);
+  const figures = hoverFigures(eventInfo(snap, turnEnd)!).figures;
+  assert.ok(figures.includes('reason: handed back (recorded: task_complete)'), figures.join(' | '));
+});
