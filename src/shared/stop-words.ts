@@ -10,12 +10,15 @@ export const ENDED_WORDS: Readonly<Record<string, string>> = { turn: 'turn ended
 
 /**
  * A stop's reason in words: `task_complete` -> `task complete`, `max_turns` -> `max turns`,
- * `unknown` -> `reason unknown`; a turn end's `task_complete` -> `handed back` (see the module's comment).
+ * `unknown` -> `reason unknown`; a turn end's `task_complete` -> `handed back`, a phase end's -> `done`
+ * (see the module's comment).
  * @param scope `turn`, `phase`, `run` or undefined (a run's stop).
  * @param reason the stop's reason as recorded (untrusted text: the caller escapes it for its surface).
  */
 export function stopReasonWords(scope: string | undefined, reason: string): string {
   if (scope === 'turn' && reason === 'task_complete') return 'handed back';
+  // a stage of the run done (a ChatDev phase, a compaction's summary written): no claim about the task
+  if (scope === 'phase' && reason === 'task_complete') return 'done';
   // never a bare "unknown" (read as a verdict about the stop); nor "no reason recorded": a reason the
   // schema does not know loads as unknown (src/trace/read.ts), and it was recorded
   if (reason === 'unknown') return 'reason unknown';

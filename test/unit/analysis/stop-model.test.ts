@@ -116,7 +116,7 @@ test('ChatDev phase ends are phases; the end of the chat chain is the run\'s (re
   assert.equal(scopes.at(-1), 'run');
   assert.ok(scopes.slice(0, -1).length >= 10);
   assert.deepEqual(new Set(scopes.slice(0, -1)), new Set(['phase']));
-  for (const s of a.stops.slice(0, -1)) assert.match(s.message, /^phase ended \((task complete|max turns)\)/);
+  for (const s of a.stops.slice(0, -1)) assert.match(s.message, /^phase ended \((done|max turns)\)/);
   assert.equal(a.findings.filter((f) => f.kind === 'stop' && f.severity !== 'info').length, 0, 'no phase end is a problem');
 });
 

@@ -7,6 +7,7 @@ test('a turn ended with task_complete reads "handed back"; every other stop keep
   assert.equal(endedWords('turn', 'task_complete'), 'turn ended (handed back)');
   assert.equal(endedWords('turn', 'user_abort'), 'turn ended (user abort)');
   assert.equal(endedWords('phase', 'max_turns'), 'phase ended (max turns)');
+  assert.equal(endedWords('phase', 'task_complete'), 'phase ended (done)', "a stage done is no claim about the task");
   assert.equal(endedWords('run', 'task_complete'), 'stopped (task complete)', "a run's stop is the agent's claim, read as such");
   assert.equal(endedWords(undefined, 'error'), 'stopped (error)');
   assert.equal(stopReasonWords('turn', 'budget_exhausted'), 'budget exhausted');
