@@ -148,7 +148,7 @@ describe('the analysis that follows appends', () => {
     const links = { appended: 0, whole: 0 };
     /** Run summaries that went on from the tallies of the last one (FollowAnalysis.summary). */
     let summariesCarried = 0;
-    /** Appends whose busy time went on from the last one's cuts (busy-time.ts BusyCarry), in some union. */
+    /** Appends whose busy time swept some union from one of the last one's cuts (busy-carry.ts). */
     let busyWentOn = 0;
     fc.assert(
       fc.property(fc.array(choice, { minLength: 1, maxLength: 60 }), fc.array(fc.record({ lines: fc.nat(12), inLine: fc.boolean(), abandonAfter: fc.option(fc.nat(7), { freq: 4 }), inProgress: fc.boolean() }), { minLength: 1, maxLength: 8 }), (choices, pieces) => {
@@ -173,7 +173,7 @@ describe('the analysis that follows appends', () => {
           if (f.follow.last.how === 'appended' && /being written/.test(f.follow.last.reason)) flips++;
           if (f.follow.last.how === 'appended' && f.follow.last.links) links[f.follow.last.links.how]++;
           if (f.follow.summarized!.from > 0) summariesCarried++;
-          if (f.follow.last.how === 'appended' && (busyOf(f.follow)?.wentOn ?? 0) > 0) busyWentOn++;
+          if (f.follow.last.how === 'appended' && (busyOf(f.follow)?.fromCuts ?? 0) > 0) busyWentOn++;
           if (process.env.REASONS && f.follow.last.links) console.log('LINKS', f.follow.last.how, f.follow.last.links.reason.replace(/[0-9]+/g, 'N'));
         }
         f.append(text.slice(shown));
@@ -197,19 +197,29 @@ describe('the analysis that follows appends', () => {
   const lines = (ls: string[]) => `${ls.join('\n')}\n`;
 
   it("goes on with busy time from the last analysis's cuts where a cut holds: a new child cuts a hole in an old span of a lane the append has no event in", () => {
-    const f = new Followed(lines([header, ev(0, 0, 'message', 'w', { duration_s: 1, content: 'plan the work' }), ev(1, 2, 'message', 'w', { duration_s: 6, content: 'work on it' }), ev(2, 3, 'tool_call', 'x', { tool: 'bash', duration_s: 1, content: 'ls' })]));
+    const w = [0, 1, 2, 3].map((k) => ev(k, k, 'message', 'w', { duration_s: 0.5, content: `step ${k}` }));
+    const x = [5, 6, 7, 8, 9].map((k) => ev(k, k + 0.5, 'tool_call', 'x', { tool: 'bash', duration_s: 0.25, content: `ls ${k}` }));
+    const f = new Followed(lines([header, ...w, ev(4, 4, 'message', 'w', { duration_s: 8, content: 'work on it' }), ...x]));
     const before = f.check('two lanes').analysis.metrics.lane_time!;
-    f.append(lines([ev(3, 5, 'tool_call', 'x', { parent: 'e1', tool: 'bash', duration_s: 1, content: 'ls -l' })]));
+    f.append(lines([ev(10, 10, 'tool_call', 'x', { parent: 'e4', tool: 'bash', duration_s: 1, content: 'ls -l' })]));
     const { analysis } = f.check("a child of w's old span");
     assert.equal(f.follow.last.how, 'appended');
-    assert.ok((busyOf(f.follow)?.wentOn ?? 0) > 0, 'some union went on from a cut');
+    assert.ok((busyOf(f.follow)?.fromCuts ?? 0) > 0, 'some union swept from a cut');
     assert.ok(analysis.metrics.lane_time! < before + 1, `the hole the child cuts in w's span counts: ${before} -> ${analysis.metrics.lane_time}`);
   });
 
-  it('goes on with busy time from no cut inside a span with holes (its pieces after a hole are not its interval)', () => {
-    const f = new Followed(lines([header, ev(0, 0, 'message', 'w', { duration_s: 10, content: 'plan the work' }), ev(1, 2, 'tool_call', 'x', { parent: 'e0', tool: 'bash', duration_s: 2, content: 'ls' })]));
-    f.check('a span of w with a child in x');
-    f.append(lines([ev(2, 11, 'message', 'w', { duration_s: 1, content: 'next' })]));
+  it("goes on with busy time from no cut of a lane with holes (a span's pieces after a hole are not its interval: its time does not find them)", () => {
+    const f = new Followed(
+      lines([
+        header,
+        ev(0, 0, 'message', 'w', { duration_s: 10, content: 'plan the work' }),
+        ev(1, 1, 'tool_call', 'x', { parent: 'e0', tool: 'bash', duration_s: 1, content: 'ls' }),
+        ev(2, 3, 'tool_call', 'y', { parent: 'e0', tool: 'bash', duration_s: 1, content: 'ls -l' }),
+        ev(3, 5, 'message', 'w', { duration_s: 0.5, content: 'note' }),
+      ]),
+    );
+    f.check('a span of w with a child in x and one in y: its pieces [0, 1], [2, 3], [4, 10]');
+    f.append(lines([ev(4, 11, 'message', 'w', { duration_s: 1, content: 'next' })]));
     f.check('a new event of w after the span');
     assert.equal(f.follow.last.how, 'appended');
   });
