@@ -35,14 +35,21 @@ export function endedWords(ended: GraphRunBrief['ended']): string {
   return `run stopped: ${reason}`;
 }
 
-/** Tokens in short form, e.g. `1.2M input · 30K output · 900K cache read`; '' when no call recorded tokens. */
+/**
+ * Tokens in short form, e.g. `1.2M input · 30K output (4K of it reasoning) · 900K cache read`; '' when
+ * no call recorded tokens. Reasoning tokens are part of the output (OpenAI's and Anthropic's usage
+ * count them in it): said so, not listed beside it as if they added up (src/trace/tokens.ts `formatUsage`).
+ */
 export function tokenWords(tokens: GraphRunBrief['tokens']): string {
   const short = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
   const parts: string[] = [];
-  for (const [kind, words] of [['input', 'input'], ['output', 'output'], ['cache_read', 'cache read'], ['cache_write', 'cache write'], ['reasoning', 'reasoning']] as const) {
+  const reasoning = tokens.reasoning !== null && tokens.reasoning > 0 ? tokens.reasoning : undefined;
+  for (const [kind, words] of [['input', 'input'], ['output', 'output'], ['cache_read', 'cache read'], ['cache_write', 'cache write']] as const) {
     const n = tokens[kind];
-    if (n !== null && n > 0) parts.push(`${short.format(n)} ${words}`);
+    if (n !== null && n > 0) parts.push(`${short.format(n)} ${words}${kind === 'output' && reasoning !== undefined ? ` (${short.format(reasoning)} of it reasoning)` : ''}`);
   }
+  // reasoning recorded without the output it is part of
+  if (reasoning !== undefined && !(tokens.output !== null && tokens.output > 0)) parts.push(`${short.format(reasoning)} reasoning`);
   return parts.length ? `${parts.join(' · ')} tokens` : '';
 }
 

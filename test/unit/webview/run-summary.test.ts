@@ -21,6 +21,9 @@ test('how it ended: a hand-back is a turn end, not a completed task; a run stop 
 test('tokens in short form, kinds no call recorded left out', () => {
   assert.equal(tokenWords({ input: 1627, output: 44444, cache_read: 16175673, cache_write: null, reasoning: 0 }), '1.6K input · 44.4K output · 16.2M cache read tokens');
   assert.equal(tokenWords({ input: null, output: null, cache_read: null, cache_write: null, reasoning: null }), '');
+  // reasoning is part of the output (a Codex turn: 14.6K output of which 4.3K reasoning), never listed beside it as if they added up
+  assert.equal(tokenWords({ input: 99500, output: 14600, cache_read: null, cache_write: null, reasoning: 4300 }), '99.5K input · 14.6K output (4.3K of it reasoning) tokens');
+  assert.equal(tokenWords({ input: null, output: null, cache_read: null, cache_write: null, reasoning: 4300 }), '4.3K reasoning tokens');
 });
 
 test("Spent: tokens by kind; else the events' own counts with no kind (the demo: a loop said “550 tokens” beside “no token counts”); else none", () => {
