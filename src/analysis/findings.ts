@@ -102,7 +102,8 @@ const VERIFICATION_INLINE: Record<VerificationFinding['kind'], string> = {
  * no verdict`; `?` after an inferred reason.
  */
 export function stopInline(s: StopFinding): string {
-  const why = `${stopReasonWords(s.scope, s.reason)}${s.reason_source === 'inferred' ? '?' : ''}`;
+  // (no reason is no inference: "reason unknown?" said both)
+  const why = `${stopReasonWords(s.scope, s.reason)}${s.reason_source === 'inferred' && s.reason !== 'unknown' ? '?' : ''}`;
   if (s.scope !== 'run') return `■ ${ENDED_WORDS[s.scope] ?? 'stopped'} (${why})`;
   if (s.finding === 'no_stop' && s.synthetic) return '■ no stop';
   if (s.synthetic && s.message === NO_STOP_YET) return '■ no stop yet';

@@ -216,7 +216,7 @@ export class RunTallies {
         if (this.failed) this.failed.count++;
         else this.failed = { count: 1, first: { event: e.id, index: i, tool: typeof e.tool === 'string' ? e.tool : 'tool', error: oneLine(failureText(e), END_TEXT_CHARS) } };
       }
-      if (type === 'message' && saidBy(e)) {
+      if (SAYS_WORDS.has(type) && saidBy(e)) {
         const out = this.lastSaid.get(e.agent);
         if (!out || e.t >= out.t) this.lastSaid.set(e.agent, e);
       }
@@ -336,7 +336,10 @@ function notSpoken(e: TraceEvent): boolean {
   return e.kind !== undefined && NOT_AGENT_OUTPUT_KINDS.has(e.kind);
 }
 
-/** A message (of canonical type `message`) its lane's agent said, with words: not one it received, not a harness row. */
+/** The canonical types of an agent's words: its messages, and what it returns to its caller (a sub-agent's final answer). */
+const SAYS_WORDS = new Set(['message', 'return']);
+
+/** A message or return (of a canonical type in {@link SAYS_WORDS}) its lane's agent said, with words: not one it received, not a harness row. */
 function saidBy(e: TraceEvent): boolean {
   return !notSpoken(e) && str(e.content) !== undefined && (e.from === undefined || e.from === e.agent);
 }
@@ -399,7 +402,7 @@ function lastStop(events: readonly TraceEvent[], analysis: Analysis, lastSaid?: 
     let out: TraceEvent | undefined = lastSaid && (!said || said.t <= stop.t) ? said : undefined;
     if (lastSaid === undefined || out !== said) {
       for (const e of events) {
-        if (e.agent !== stop.agent || e.t > stop.t || canonicalType(e.type) !== 'message' || !saidBy(e)) continue;
+        if (e.agent !== stop.agent || e.t > stop.t || !SAYS_WORDS.has(canonicalType(e.type)) || !saidBy(e)) continue;
         if (!out || e.t >= out.t) out = e;
       }
     }

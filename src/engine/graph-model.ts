@@ -274,7 +274,7 @@ export function layoutNode(layout: GraphLayout, index: number, details: boolean,
     ...(bar < 0 ? {} : { bar: nodeKey(bar) }),
     ...labels(scopedLabel(e, nodeLabel(e, end >= 0, layout.labelContext(e)), layout.marks.get(index))), // trace text: controls and bidi shown as ⟨U+202E⟩
     ...cuesOf(e, end >= 0 ? layout.events[end] : undefined),
-    ...(details ? withCredit(eventDetails(e, layout.timeUnit), layout, index) : { fields: [] }),
+    ...(details ? withCredit(eventDetails(e, layout.timeUnit, markedScope(layout.marks.get(index))), layout, index) : { fields: [] }),
     hasSource: e.source !== undefined,
     credit: layout.credit?.[index],
     marks: layout.loop[index] === 1 ? ['loop', ...(layout.marks.get(index) ?? [])] : [...(layout.marks.get(index) ?? [])],
@@ -445,9 +445,14 @@ function overlappingWaste(findings: Analysis['findings'], eventCount: number): S
   return out;
 }
 
+/** What the analysis says a stop ended, from its marks: `turn`, `phase`, or undefined (a run's stop, or no stop). */
+export function markedScope(marks: ReadonlySet<string> | undefined): 'turn' | 'phase' | undefined {
+  return marks?.has('turn-end') ? 'turn' : marks?.has('phase-end') ? 'phase' : undefined;
+}
+
 /** A stop's label with what it ends: `turn ended: handed back`, `phase ended: max turns` (a run's stop keeps `stop: …`; words of src/shared/stop-words.ts). */
 function scopedLabel(e: TraceEvent, label: string, marks: Set<string> | undefined): string {
-  const scope = marks?.has('turn-end') ? 'turn' : marks?.has('phase-end') ? 'phase' : undefined;
+  const scope = markedScope(marks);
   if (!scope || canonicalType(e.type) !== 'stop') return label;
   return plainLabel(`${ENDED_WORDS[scope]}: ${stopReasonWords(scope, e.reason ?? 'unknown')}`, LABEL_CHARS);
 }
@@ -480,17 +485,18 @@ function cuesOf(e: TraceEvent, result?: TraceEvent): { cues?: string[] } {
  * content view; the webview shows it as text) and the whole length when cut, and its fields as
  * display strings with control and bidi characters shown as `⟨U+202E⟩`, each figure with its unit:
  * `t` in seconds, or `step` when `unit` is steps; `tokens` the event's own (`1 output`), `model call
- * tokens` its call's by kind.
+ * tokens` its call's by kind; a stop's reason in words for what it ended (`scope`: the analysis's,
+ * else the event's own `scope`).
  */
-export function eventDetails(e: TraceEvent, unit: TimeUnit = 'seconds'): { text?: string; textLength?: number; fields: [string, string][] } {
+export function eventDetails(e: TraceEvent, unit: TimeUnit = 'seconds', scope?: string): { text?: string; textLength?: number; fields: [string, string][] } {
   return {
     text: e.content === undefined ? e.content_ref : truncate(e.content),
     ...(e.content !== undefined && e.content.length > TEXT_LIMIT ? { textLength: e.content.length } : {}),
-    fields: nodeFields(e, unit),
+    fields: nodeFields(e, unit, scope ?? (e as { scope?: string }).scope),
   };
 }
 
-function nodeFields(e: TraceEvent, unit: TimeUnit): [string, string][] {
+function nodeFields(e: TraceEvent, unit: TimeUnit, scope: string | undefined): [string, string][] {
   const out: [string, string][] = [
     ['id', e.id],
     ['type', e.type],
@@ -506,7 +512,7 @@ function nodeFields(e: TraceEvent, unit: TimeUnit): [string, string][] {
   add('to', e.to);
   add('tool', e.tool);
   // in words, with the recorded value when they differ (a turn end's task_complete is a hand-back, not a claim)
-  add('reason', e.reason === undefined ? undefined : reasonField((e as { scope?: string }).scope, e.reason));
+  add('reason', e.reason === undefined ? undefined : reasonField(scope, e.reason));
   // a failure the trace records (a span's error status, is_error, an exit code): shown, not left to the content
   const failure = e as { error?: unknown; is_error?: unknown; exit_code?: unknown };
   add('error', failure.error === true ? 'yes' : failure.error);

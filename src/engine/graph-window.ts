@@ -6,7 +6,7 @@
  */
 import type { GraphEdge, GraphLane, GraphNode, GraphOverview, GraphRun, GraphRunBrief, GraphWindow, WindowRequest } from '../shared/protocol';
 import { CREDIT_TINT_FROM } from '../shared/credit-words';
-import { eventDetails, layoutEdge, layoutNode, nodeLabel, withCredit, type GraphLayout } from './graph-model';
+import { eventDetails, layoutEdge, layoutNode, markedScope, nodeLabel, withCredit, type GraphLayout } from './graph-model';
 import { graphIndex, prepareGraph, Role, type BucketPlan, type GraphIndex } from './graph-index';
 import { packOverview } from '../shared/overview-columns';
 import type { OverviewDelta } from '../shared/overview-delta';
@@ -439,7 +439,7 @@ export function graphEvent(snapshot: TraceSnapshot, index: number): GraphNode | 
   if (!Number.isInteger(index) || index < 0 || index >= layout.events.length) return undefined;
   const event = eventWithContent(snapshot, index);
   if (!event) return undefined;
-  const details = withCredit(eventDetails(event, layout.timeUnit), layout, index);
+  const details = withCredit(eventDetails(event, layout.timeUnit, markedScope(layout.marks.get(index))), layout, index);
   return { ...layoutNode(layout, index, false, event), ...details, hasSource: sourcePromptOf(snapshot, index) !== undefined };
 }
 

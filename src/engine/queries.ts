@@ -77,7 +77,7 @@ export function eventInfo(s: TraceSnapshot, index: number): EventInfo | undefine
     cost: typeof e.cost === 'number' ? e.cost : undefined,
     duration_s: typeof e.duration_s === 'number' ? e.duration_s : undefined,
     reason: canonicalType(e.type) === 'stop' ? String(e.reason ?? 'unknown') : undefined,
-    scope: canonicalType(e.type) === 'stop' && typeof e.scope === 'string' ? e.scope : undefined,
+    scope: canonicalType(e.type) === 'stop' ? stopScope(s, index, e) : undefined,
     failed: recordsFailure(e) ? failureWords(e) : undefined,
     contentHead: typeof text === 'string' ? text.slice(0, PREVIEW_CHARS) : undefined,
     contentLength: typeof text === 'string' ? text.length : 0,
@@ -270,6 +270,12 @@ export function inspect(s: TraceSnapshot, max: number): { events: { id: string; 
   };
 }
 
+/** What a stop event ended, as the analysis judged it (a sub-agent's compaction is a phase), else as the event says. */
+function stopScope(s: TraceSnapshot, index: number, e: TraceEvent): string | undefined {
+  const judged = shownAnalysis(s)?.stops.find((x) => x.index === index && !x.synthetic);
+  return judged?.scope ?? (typeof e.scope === 'string' ? e.scope : undefined);
+}
+
 /**
  * A stop finding's hover label: `turn ended (handed back)` / `phase ended (max turns)` (no verdict),
  * `stop, sound` (a recorded success, no failure found), `stop, premature` (a failure), or
@@ -277,6 +283,8 @@ export function inspect(s: TraceSnapshot, max: number): { events: { id: string; 
  */
 function stopLabel(s: TraceSnapshot, f: { mode?: string; events: number[]; scope?: string }): string {
   const stop = s.analysis?.stops.find((x) => x.index === f.events[0]);
+  // no stop event: the end of the trace read as the run's end, not a stop whose reason is unknown
+  if (stop?.synthetic) return f.mode === 'ok' ? 'end of the trace, no stop' : `end of the trace, ${f.mode?.replace('_', ' ')}`;
   const reason = stop ? ` (${stopReasonWords(f.scope, stop.reason)})` : '';
   if (f.scope === 'turn' || f.scope === 'phase') return `${f.scope} ended${reason}`;
   if (f.mode !== 'ok') return `stop, ${f.mode?.replace('_', ' ')}`;

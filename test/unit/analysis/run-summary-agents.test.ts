@@ -8,6 +8,9 @@ import { test } from 'node:test';
 import { analyzeTrace } from '../../../src/analysis';
 import { MAX_AGENTS, runAgents, runSummary, type SummaryAgent } from '../../../src/analysis/run-summary';
 import { readTraceJsonl } from '../../../src/trace/read';
+import { load } from '../../../src/cli/common';
+import '../../../src/trace/importers';
+import { fixturePath } from '../helpers';
 
 /**
  * A trace of `lanes` agents: `busy` calls a model three times (tool calls with usage) (10, 20, 30 input tokens; 1 output
@@ -48,4 +51,12 @@ test('an agent is described the same in a run of MAX_AGENTS lanes and in one of 
       assert.deepEqual([a.events, a.task, a.tokens.input], [1, null, null], `${lanes} lanes: ${a.name} said one thing, was asked nothing, called no model`);
     }
   }
+});
+
+test("a sub-agent's transcript opened alone ends on its final answer, which it returns to its caller (not on a step before it)", () => {
+  const loaded = load(fixturePath('claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46', 'subagents', 'agent-a93ccab.jsonl'));
+  const summary = runSummary(loaded, analyzeTrace(loaded));
+  const answer = loaded.trace.events.filter((e) => e.type === 'return').at(-1)!;
+  assert.ok(answer.content?.startsWith('Excellent! Now I have a comprehensive understanding'));
+  assert.match(summary.ended!.text, /^Excellent! Now I have a comprehensive understanding/);
 });

@@ -306,3 +306,12 @@ test('a file cut off inside a record holds no end of the run: no best stop place
   // the whole demo: its end is in the file
   assert.ok(analyzeTrace(readTraceJsonl(lines.join('\n'))).best_stop);
 });
+
+test('a stop without a known reason is marked "reason unknown", with no "?" of an inference that found none', async () => {
+  const { readTraceJsonl } = await import('../../../src/trace/read');
+  const a = analyzeTrace(readTraceJsonl(['{"id":"a","t":0,"type":"message","agent":"x","from":"user","content":"list the files"}', '{"id":"b","t":1,"type":"tool_call","agent":"x","tool":"bash","content":"ls"}', '{"id":"c","t":2,"type":"stop","agent":"x","reason":"unknown"}'].join('\n')));
+  const stop = a.findings.find((f) => f.kind === 'stop')!;
+  assert.equal(a.stops.at(-1)!.reason_source, 'inferred', 'an unknown reason is inferred (here: none found)');
+  assert.match(stop.inline, /^■ stop \(reason unknown\)/);
+  assert.doesNotMatch(stop.inline, /\?/);
+});

@@ -1,5 +1,7 @@
 /** The hover's figures (src/host/editor/hover-text.ts) from the engine's event info (src/engine/queries.ts). */
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { test } from 'node:test';
 import { recordsFailure } from '../../../../src/shared/recorded-failure';
 import { eventInfo } from '../../../../src/engine/queries';
@@ -28,4 +30,20 @@ test("a turn end's hover says it handed back, with the reason the trace records 
   assert.ok(turnEnd >= 0);
   const figures = hoverFigures(eventInfo(snap, turnEnd)!).figures;
   assert.ok(figures.includes('reason: handed back (recorded: task_complete)'), figures.join(' | '));
+});
+
+test("a stop's hover reads its reason for what the analysis says it ended (a compaction's end is a phase: 'done'), and the end of a cut-off file is no stop", () => {
+  const loaded = load(fixturePath('claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl'));
+  const snap = makeSnapshot('k', 1, 'session.jsonl', loaded);
+  const phaseEnd = snap.analysis!.stops.find((s) => s.scope === 'phase' && s.reason === 'task_complete' && !s.synthetic);
+  assert.ok(phaseEnd, 'the compaction ends a phase');
+  assert.ok(hoverFigures(eventInfo(snap, phaseEnd.index)!).figures.includes('reason: done (recorded: task_complete)'));
+  // the demo cut off inside its 20th record: its last event carries the end's finding, which names no stop
+  const lines = fs.readFileSync(path.join(__dirname, '..', '..', '..', '..', 'samples', 'demo.otrace.jsonl'), 'utf8').split('\n');
+  const cut = makeSnapshot('c', 1, 'cut.otrace.jsonl', readTraceJsonl(`${lines.slice(0, 19).join('\n')}\n${lines[19].slice(0, 45)}`));
+  const end = cut.analysis!.stops.at(-1)!;
+  assert.ok(end.synthetic);
+  const labels = eventInfo(cut, end.index)!.findings.map((f) => f.label);
+  assert.ok(labels.includes('end of the trace, no stop'), labels.join(' | '));
+  assert.ok(!labels.some((l) => /reason unknown/.test(l)), labels.join(' | '));
 });
