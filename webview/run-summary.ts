@@ -57,9 +57,11 @@ export function tokenWords(tokens: GraphRunBrief['tokens']): string {
  * The Spent line: the run's time, or on a step clock the steps it runs over (`steps 0–9`: "9 steps"
  * read as a count of the 10 records of steps 0 to 9), then its tokens ({@link spentTokens}).
  */
-export function spentWords(run: Pick<GraphRunBrief, 'duration' | 'tokens' | 'eventTokens'>): string {
+export function spentWords(run: Pick<GraphRunBrief, 'duration' | 'tokens' | 'eventTokens'> & { ended?: GraphRunBrief['ended'] }): string {
   const { value, unit, from } = run.duration;
-  return `${unit === 'steps' ? stepRange(from, value) : formatLength(value, undefined)} · ${spentTokens(run)}`;
+  // a file cut off inside a record holds part of the run: its figures are that part's, not the run's totals
+  const part = run.ended?.unended === 'cut off' ? ' · of the part of the run the file holds (it is cut off)' : '';
+  return `${unit === 'steps' ? stepRange(from, value) : formatLength(value, undefined)} · ${spentTokens(run)}${part}`;
 }
 
 /** The tokens of the Spent line: by kind; else the events' own counts (no kind recorded); else that the trace has none. */

@@ -34,6 +34,9 @@ test("Spent: tokens by kind; else the events' own counts with no kind (the demo:
   // a benchmark log of 10 records, steps 0 to 9: its span (9) read as "9 steps" by a user counting 10
   assert.equal(spentWords({ duration: { value: 9, unit: 'steps', from: 0 }, tokens: none, eventTokens: null }), 'steps 0–9 · no token counts in the trace');
   assert.equal(spentWords({ duration: { value: 481, unit: 'seconds', from: 12 }, tokens: none, eventTokens: 5 }), '8 min 1 s · 5 tokens (no kind recorded)');
+  // a file cut off inside a record: its figures are of the part it holds, not the run's totals
+  const cutOff = { index: 18, scope: 'run' as const, reason: 'unknown', text: '', recorded: false, unended: 'cut off' as const };
+  assert.equal(spentWords({ duration: { value: 21, unit: 'seconds', from: 0 }, tokens: none, eventTokens: 1880, ended: cutOff }), '21 s · 1,880 tokens (no kind recorded) · of the part of the run the file holds (it is cut off)');
 });
 
 test('agents: one agent said so; several named by what they were asked to be, the rest counted; controls in names shown, not run', () => {
