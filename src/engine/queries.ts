@@ -70,6 +70,7 @@ export function eventInfo(s: TraceSnapshot, index: number): EventInfo | undefine
     ...place,
     tool: e.tool,
     to: e.to,
+    ...toLabelOf(s, e.to),
     t: e.t,
     ...(countsSteps(s) ? { countsSteps: true } : {}),
     tokens: typeof e.tokens === 'number' ? e.tokens : undefined,
@@ -150,6 +151,12 @@ function fileLenses(s: TraceSnapshot, file: string): LensItem[] {
     out.push({ at: origins.get(i)!.range.start, lane: { agent: e.to, ...(label === undefined ? {} : { label }), ...(span ? { events: span.events, first: span.first, last: span.last } : { events: 0 }) } });
   });
   return out.map((item, k) => ({ item, k })).sort((a, b) => a.item.at.line - b.item.at.line || a.k - b.k).map((x) => x.item);
+}
+
+/** `toLabel` of an event whose `to` names an agent with a lane label ({@link laneLabels}), else nothing. */
+function toLabelOf(s: TraceSnapshot, to: string | undefined): { toLabel?: string } {
+  const label = to === undefined ? undefined : laneLabels(s).get(to);
+  return label === undefined ? {} : { toLabel: label };
 }
 
 /** Each agent's lane label in the graph (its task in a few words, e.g. `Explore existing codebase`), for the lanes shown as their agent's and labelled. */

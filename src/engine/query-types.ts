@@ -33,6 +33,8 @@ export interface EventFinding {
 export interface EventInfo extends EventPlace {
   tool?: string;
   to?: string;
+  /** The lane label of the agent `to` names, when its lane has one (its task in a few words: `Explore existing codebase`). */
+  toLabel?: string;
   /** Seconds since the trace's start; a step number when `countsSteps`. */
   t: number;
   /** True when the trace records no clock and `t` counts steps (a benchmark log). */

@@ -44,7 +44,8 @@ function hoverMarkdown(trace: string, e: EventInfo, people: readonly SessionLabe
   const head: MarkdownText[] = [markdownText`**${e.type}**`];
   if (e.tool) head.push(markdownText`${e.tool}`);
   head.push(markdownText`agent **${e.agent}**`);
-  if (e.to) head.push(markdownText`to ${e.to}`);
+  // named as its lane is (the CodeLens on a spawn does too), its id after it
+  if (e.to) head.push(e.toLabel ? markdownText`to **${e.toLabel}** (${e.to})` : markdownText`to ${e.to}`);
   const { when, figures } = hoverFigures(e);
   head.push(markdownText`${when}`);
   md.appendMarkdown(joinMarkdown([joinMarkdown(head, ' · '), PARAGRAPH], ''));

@@ -47,3 +47,13 @@ test("a stop's hover reads its reason for what the analysis says it ended (a com
   assert.ok(labels.includes('end of the trace, no stop'), labels.join(' | '));
   assert.ok(!labels.some((l) => /reason unknown/.test(l)), labels.join(' | '));
 });
+
+test("a spawn's event info names the agent it spawns as its lane is labelled (the hover and the CodeLens agree)", () => {
+  const loaded = load(fixturePath('claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl'));
+  const snap = makeSnapshot('k', 1, 'session.jsonl', loaded);
+  const spawn = loaded.trace.events.findIndex((e) => typeof e.to === 'string' && e.to.startsWith('Explore:'));
+  assert.ok(spawn >= 0);
+  const info = eventInfo(snap, spawn)!;
+  assert.match(info.to!, /^Explore:/);
+  assert.match(info.toLabel ?? '', /^Explore existing/);
+});
