@@ -30,7 +30,7 @@ export function showDetails(pane: HTMLElement, node: GraphNode | undefined, acti
   head.append(heading, foldButton(pane));
   const table = document.createElement('table');
   const fields: [string, string][] = [...node.fields];
-  if (node.marks.length) fields.push(['analysis', node.marks.map((m) => MARK_WORDS[m] ?? m).join(', ')]);
+  if (node.marks.length) fields.push(['analysis', analysisWords(node.marks)]);
   for (const [k, v] of fields) {
     const row = table.insertRow();
     row.insertCell().textContent = k;
@@ -92,6 +92,11 @@ export const FIELD_CHARS = 200;
 /** A field's value cut to {@link FIELD_CHARS} with what was left out counted, as the CLI writes it. */
 export function clipField(value: string): string {
   return value.length > FIELD_CHARS ? `${value.slice(0, FIELD_CHARS)}…(${value.length - FIELD_CHARS} more)` : value;
+}
+
+/** The details pane's analysis row: an event's analysis marks in words ({@link MARK_WORDS}), in their order. */
+export function analysisWords(marks: readonly string[]): string {
+  return marks.map((m) => MARK_WORDS[m] ?? m).join(', ');
 }
 
 /** The analysis marks of an event in words (the codes are the graph's classes). */
