@@ -220,5 +220,19 @@ export function showRunSummary(el: HTMLElement, run: GraphRunBrief | undefined, 
     go.addEventListener('click', () => actions.goTo(failed.index));
     problems.value.append(' · ', go);
   }
-  el.append(asked.row, ended.row, who.row, spent.row, problems.row);
+  el.append(asked.row, ended.row, ...labelledRow(run), who.row, spent.row, problems.row);
+}
+
+/** The Labelled row, when the file records labels (a benchmark's ground truth): each beside otrace's verdict, one line, the whole on hover. */
+function labelledRow(run: GraphRunBrief): HTMLElement[] {
+  if (!run.labelled?.length) return [];
+  const labelled = row('Labelled');
+  labelled.value.textContent = labelledWords(run.labelled);
+  labelled.value.title = run.labelled.map((l) => plainLabel(l, 400)).join('\n');
+  return [labelled.row];
+}
+
+/** The Labelled row's words: the file's labels, each beside otrace's verdict, made plain (untrusted trace text). */
+export function labelledWords(labelled: readonly string[]): string {
+  return labelled.map((l) => plainLabel(l, 200)).join(' · ');
 }

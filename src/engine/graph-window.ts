@@ -16,7 +16,8 @@ import type { LayoutStructure } from './graph-structure';
 import { contentsOf, eventWithContent } from './long-content';
 import { sourcePromptOf } from './source-prompt';
 import { bucketWidth, runKey } from '../shared/axis';
-import { countsSteps, type TraceSnapshot } from './snapshot';
+import { countsSteps, shownAnalysis, type TraceSnapshot } from './snapshot';
+import { recordedLabelWords } from '../analysis/labels/recorded';
 
 /**
  * A run bar forms where a lane has at least this many events in one bucket (a bucket is
@@ -128,7 +129,17 @@ function runBrief(snapshot: TraceSnapshot, lanes: readonly GraphLane[]): GraphRu
     findings: run.findings,
     ...(run.finding_count > run.findings.length ? { findingCount: run.finding_count } : {}),
     ...(run.failed_calls ? { failedCalls: failedCalls(run.failed_calls) } : {}),
+    ...labelledOf(snapshot),
   };
+}
+
+/** The run brief's `labelled`: the labels the file records beside otrace's verdicts, when it records any. */
+function labelledOf(snapshot: TraceSnapshot): Pick<GraphRunBrief, 'labelled'> {
+  const analysis = shownAnalysis(snapshot);
+  const metadata = snapshot.loaded.trace.metadata as Record<string, unknown> | undefined;
+  if (!analysis) return {};
+  const words = recordedLabelWords(analysis, metadata);
+  return words.length ? { labelled: words } : {};
 }
 
 /** The run summary's failed calls for the graph: the first one's result named by its event index. */

@@ -253,6 +253,8 @@ export interface GraphRunBrief {
   findingCount?: number;
   /** Tool calls whose result records a failure (a fact, no verdict): how many, and the first (its result's event index, tool, error text: untrusted). */
   failedCalls?: { count: number; index: number; tool: string; error: string };
+  /** The labels the file records (a benchmark's ground truth), in words, each beside otrace's verdict (src/analysis/labels/recorded.ts); absent when it records none. */
+  labelled?: string[];
 }
 
 /**

@@ -109,7 +109,8 @@ async function takePicture(file: string, out: string): Promise<ShownSummary> {
     const size = pngSize(written);
     testLog(`      ${out}: ${size.width}x${size.height} px, graph panel ${shown.viewWidth}x${shown.viewHeight} px, run summary ${Math.round(shown.box.bottom - shown.box.top)} px high`);
     assert.deepEqual(size, { width: 1440, height: 900 }, 'the picture is the whole 1440x900 page');
-    assert.deepEqual(Object.keys(shown.rows), ['Asked', 'Ended', 'Who', 'Spent', 'Problems']);
+    // (a file that records labels, a benchmark's, has their row after Ended)
+    assert.deepEqual(Object.keys(shown.rows), ['Asked', 'Ended', ...('Labelled' in shown.rows ? ['Labelled'] : []), 'Who', 'Spent', 'Problems']);
     // each row is one line cut at the panel's width: the whole of it on hover (a stranger at 600 px could not read the task)
     assert.deepEqual(Object.keys(shown.rows).filter((k) => !shown.titles[k]), [], `every row has its whole text on hover: ${JSON.stringify(shown.titles)}`);
     assert.ok(shown.box.top >= 0 && shown.box.bottom <= shown.graphTop + 0.5, `the run summary is above the graph: ${JSON.stringify(shown)}`);
@@ -144,6 +145,9 @@ describe('README pictures in a real VS Code', function () {
     // a blame is a hypothesis with its chance: a warning, not a recorded error
     assert.equal(shown.problemClass, 'run-warning');
     assert.match(shown.rows.Problems, /^⚠ .*Filmography_Expert.*estimated \d+% chance/, 'the top problem names the agent the log records as the mistake, and how likely');
+    // the dataset's own labels, beside otrace's blame: a stranger sees what the benchmark says of the run
+    assert.equal(shown.rows.Labelled, "decisive mistake (the dataset's label): Filmography_Expert at h1; otrace blames Filmography_Expert at h1 · correct answer (the dataset's): Nosferatu the Vampyre");
+    assert.match(shown.titles.Labelled, /^decisive mistake .*\ncorrect answer/);
   });
 
   it('a Kimi Code CLI session: main and two sub-agents, each spawned by its Agent call (test-output/kimi-session.png)', async () => {

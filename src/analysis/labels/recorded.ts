@@ -136,3 +136,42 @@ export function judgeRecordedLabels(analysis: Analysis, trace: RecordedLabelTrac
   }
   return out;
 }
+
+/** Characters of a recorded answer shown in {@link recordedLabelWords}. */
+const ANSWER_CHARS = 80;
+
+/**
+ * The labels a trace file records, in words, each beside otrace's verdict on the same question (for
+ * the run summary: a stranger opening a labelled benchmark run sees what its dataset says of it):
+ * - Who&When: `decisive mistake (the dataset's label): WebSurfer at h16; otrace blames Orchestrator at h12`,
+ *   and `correct answer (the dataset's): 45` when the file records it;
+ * - MAST: `failure modes labelled (MAST): 1.3 step repetition yes, 3.1 premature termination no; otrace agrees on 1 of 2`.
+ * Labels are untrusted trace text (the view escapes them). Empty when the file records none.
+ * @param metadata the trace's metadata (`trace.metadata`), where the importers keep the labels
+ */
+export function recordedLabelWords(analysis: Analysis, metadata: Record<string, unknown> | undefined): string[] {
+  const gt = isObject(metadata?.ground_truth) ? metadata.ground_truth : undefined;
+  if (!gt) return [];
+  const out: string[] = [];
+  const agent = typeof gt.mistake_agent === 'string' && gt.mistake_agent.trim() ? gt.mistake_agent.trim() : undefined;
+  const event = typeof gt.mistake_event === 'string' ? gt.mistake_event : undefined;
+  if (agent || event) {
+    const blame = analysis.blame;
+    const said = blame ? `otrace blames ${blame.agent} at ${blame.event}` : `otrace blames no step${analysis.outcome.status === 'failure' ? '' : ' (the trace records no failure to blame)'}`;
+    out.push(`decisive mistake (the dataset's label): ${[agent, event && `at ${event}`].filter(Boolean).join(' ')}; ${said}`);
+  }
+  const answer = typeof gt.ground_truth === 'string' ? gt.ground_truth : typeof gt.groundtruth === 'string' ? gt.groundtruth : undefined;
+  if (answer !== undefined && answer.trim()) {
+    const one = answer.replace(/\s+/g, ' ').trim();
+    out.push(`correct answer (the dataset's): ${one.length > ANSWER_CHARS ? `${one.slice(0, ANSWER_CHARS - 1)}…` : one}`);
+  }
+  const modes = MAST_VERDICTS.flatMap((v) => {
+    const label = mastVerdictLabel(metadata, v);
+    return label === undefined ? [] : [{ name: v.name, label, agree: v.predicted(analysis) === label }];
+  });
+  if (modes.length) {
+    const agreed = modes.filter((m) => m.agree).length;
+    out.push(`failure modes labelled (MAST): ${modes.map((m) => `${m.name} ${m.label ? 'yes' : 'no'}`).join(', ')}; otrace agrees on ${agreed} of ${modes.length}`);
+  }
+  return out;
+}
