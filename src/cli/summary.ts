@@ -7,6 +7,7 @@
 import { parseArgs } from 'node:util';
 import { analyzeTrace } from '../analysis';
 import { oneLine, runSummary, type RunSummary, type SummaryTokens } from '../analysis/run-summary';
+import { recordedLabelWords } from '../analysis/labels/recorded';
 import { withLaneLabels } from '../engine/lane-labels';
 import type { LoadedTrace } from '../trace/model';
 import { formatUsage } from '../trace/tokens';
@@ -27,7 +28,7 @@ const SHOWN_TEXT = 300;
 const AGENT_SHOWN = 120;
 
 export const summary: Command = {
-  usage: 'otrace summary FILE [--json]                                # what was asked, how it ended, tokens and cost (recorded, else estimated), agents, problems',
+  usage: 'otrace summary FILE [--json]                                # what was asked, how it ended, the labels the file records, tokens and cost (recorded, else estimated), agents, problems',
   run(args) {
     const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean' } } });
     const [file] = positionals;
@@ -44,11 +45,18 @@ export const summary: Command = {
 /**
  * The run summary of a trace as `otrace summary` gives it: src/analysis/run-summary.ts, priced
  * (src/cli/prices.ts), each agent labelled as the graph labels its lane (src/engine/lane-labels.ts:
- * `context compaction`, `Explore: <what it was asked>`), else by the summary's own label.
+ * `context compaction`, `Explore: <what it was asked>`), else by the summary's own label; with
+ * `labelled`, the labels the file records beside otrace's verdicts (src/analysis/labels/recorded.ts),
+ * when it records any.
  */
-export function traceSummary(loaded: LoadedTrace): RunSummary {
-  return withLaneLabels(runSummary(loaded, analyzeTrace(loaded), { price: priceCall }), loaded.trace);
+export function traceSummary(loaded: LoadedTrace): LabelledSummary {
+  const analysis = analyzeTrace(loaded);
+  const labelled = recordedLabelWords(analysis, loaded.trace.metadata as Record<string, unknown> | undefined);
+  return { ...withLaneLabels(runSummary(loaded, analysis, { price: priceCall }), loaded.trace), ...(labelled.length ? { labelled } : {}) };
 }
+
+/** A run summary and the labels its file records, in words (`otrace summary`). */
+export type LabelledSummary = RunSummary & { labelled?: string[] };
 
 /** `1 (the most severe)`, `3 (the most severe first)`, `7 (the 5 most severe listed)`. */
 function problemCount(s: RunSummary): string {
@@ -64,13 +72,15 @@ function agentsCount(s: RunSummary): string {
 }
 
 /** The text lines of `otrace summary FILE` (trace content made safe for the terminal, lists clipped). */
-export function summaryLines(file: string, s: RunSummary): string[] {
+export function summaryLines(file: string, s: LabelledSummary): string[] {
   const e = s.ended;
   const lines = [
     safePath(file),
     `task       ${s.task ? safe(s.task, SHOWN_TEXT) : 'not found (no recorded task, no user prompt)'}`,
     `ended      ${!e ? 'no events' : !e.recorded ? `${noStopWords(e.unended)}${e.text ? `; the agent's last words: ${safe(e.text, SHOWN_TEXT)}` : ''}` : `${safe(endedWords(e.scope, e.reason))}${e.text ? `: ${safe(e.text, SHOWN_TEXT)}` : ''}`}`,
     `outcome    ${s.outcome ? `${s.outcome.status} (${safe(s.outcome.source)})` : 'not recorded'}`,
+    // the file's own labels (a benchmark's ground truth), each beside otrace's verdict
+    ...(s.labelled ?? []).map((l, k) => `${k === 0 ? 'labelled   ' : '           '}${safe(l, SHOWN_TEXT)}`),
     `duration   ${duration(s.duration)}`,
     `tokens     ${tokenWords(s.tokens) || (s.event_tokens ? `${s.event_tokens.toLocaleString('en-US')} (no kind recorded)` : 'none recorded')}`,
     `cost       ${cost(s)}`,

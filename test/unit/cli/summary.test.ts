@@ -17,7 +17,7 @@ import { loadTrace } from '../../../src/trace/formats';
 import '../../../src/trace/importers';
 import { buildGraph } from '../../../src/engine/graph-model';
 import { priceCall } from '../../../src/cli/prices';
-import { summaryLines } from '../../../src/cli/summary';
+import { summaryLines, traceSummary } from '../../../src/cli/summary';
 import { fixturePath } from '../helpers';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
@@ -156,7 +156,8 @@ test('otrace summary prints a few short safe lines; --json the fields; no findin
   const j = spawnSync(process.execPath, [CLI, 'summary', WHO, '--json'], { encoding: 'utf8' });
   assert.equal(j.status, 0, j.stderr);
   const s = JSON.parse(j.stdout);
-  assert.deepEqual(Object.keys(s), ['task', 'ended', 'outcome', 'duration', 'tokens', 'event_tokens', 'cost', 'agents', 'agent_count', 'finding_count', 'findings', 'failed_calls']);
+  // (a Who&When file records its dataset's labels: `labelled`, beside otrace's verdicts)
+  assert.deepEqual(Object.keys(s), ['task', 'ended', 'outcome', 'duration', 'tokens', 'event_tokens', 'cost', 'agents', 'agent_count', 'finding_count', 'findings', 'failed_calls', 'labelled']);
   assert.deepEqual(Object.keys(s.ended), ['event', 'index', 'scope', 'reason', 'text', 'recorded']);
   assert.deepEqual(Object.keys(s.agents[0]), ['name', 'label', 'task', 'events', 'tokens']);
   const w = spawnSync(process.execPath, [CLI, 'summary', WHO], { encoding: 'utf8' });
@@ -301,4 +302,13 @@ test("a background task's failure is said by its notification's summary, not its
   const loaded = load(fixturePath('cases', '28-cc-background-task-notifications', '0f1e2d3c-0000-4000-8000-00000000c028.jsonl'));
   const s = runSummary(loaded, analyzeTrace(loaded));
   assert.equal(s.failed_calls?.first.error, 'Background command "Full build" failed with exit code 2');
+});
+
+test("otrace summary of a file that records labels prints them beside otrace's verdicts (a benchmark's ground truth); none for a file without", () => {
+  const lines = summaryLines(WHO, traceSummary(load(WHO)));
+  const at = lines.findIndex((l) => l.startsWith('labelled   '));
+  assert.ok(at > 0, lines.join('\n'));
+  assert.equal(lines[at], "labelled   decisive mistake (the dataset's label): Assistant at h16; otrace blames no step (the trace records no failure to blame)");
+  assert.equal(lines[at + 1], "           correct answer (the dataset's): 6");
+  assert.ok(!summaryLines(SESSION, traceSummary(load(SESSION))).some((l) => l.startsWith('labelled')));
 });
