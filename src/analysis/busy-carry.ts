@@ -8,7 +8,7 @@
  */
 import type { TraceIndex } from './trace-index';
 import type { PauseClock, Pause } from './pauses';
-import { busyPieces, cutsOf, unionLength, type Children, type Cut, type SweepState } from './busy-sweep';
+import { busyIntervals, busyPieces, cutsOf, unionLength, type Children, type Cut, type SweepState } from './busy-sweep';
 
 /** Busy time summed over lanes and the wall time, in the unit of `t` (seconds or steps). */
 export interface BusyTime {
@@ -133,7 +133,7 @@ export function* carriedBusyTime(index: TraceIndex, p: Intervals, dirty: Dirty, 
     }
   }
   if (wall) keep.wentOn++;
-  else wall = wholeWall(index.size, start, end, index.arena);
+  else wall = wholeWall(index.size, start, end, index.arena.float64(index.size), index.arena.float64(index.size));
   keep.wall = wall.time;
   keep.wallCuts = wall.cuts;
   if (clock.due()) yield* clock.pause();
@@ -237,21 +237,14 @@ function goOnFrom(cuts: readonly Cut[], cut: Cut, pieces: FromCut, holes: boolea
   return { time, cuts: [...kept, ...made].slice(-CUTS_KEPT) };
 }
 
-/** The wall time made whole (its lists in the index's arena), with its cuts. */
-export function wholeWall(n: number, start: Float64Array, end: Float64Array, arena: TraceIndex['arena']): { time: number; cuts: Cut[] } {
-  const from = arena.float64(n);
-  const to = arena.float64(n);
-  let m = 0;
-  wallIntervals(n, start, end, (a, b) => {
-    from[m] = a;
-    to[m++] = b;
-  });
+/** The wall time made whole, with its cuts; `from` / `to`: room for every busy interval (written and sorted here). */
+export function wholeWall(n: number, start: Float64Array, end: Float64Array, from: Float64Array, to: Float64Array): { time: number; cuts: Cut[] } {
   const states: { at: number; state: SweepState }[] = [];
-  const time = unionLength(from, to, m, undefined, states);
+  const time = unionLength(from, to, busyIntervals(n, start, end, from, to), undefined, states);
   return { time, cuts: cutsOf(states, (visit) => wallIntervals(n, start, end, visit)) };
 }
 
 /** Calls `visit` with every busy interval of positions 0..n-1. */
-export function wallIntervals(n: number, start: Float64Array, end: Float64Array, visit: (start: number, end: number) => void): void {
+function wallIntervals(n: number, start: Float64Array, end: Float64Array, visit: (start: number, end: number) => void): void {
   for (let v = 0; v < n; v++) if (end[v] > start[v]) visit(start[v], end[v]);
 }

@@ -178,6 +178,17 @@ export function cutsOf(states: readonly { at: number; state: SweepState }[], eac
   return states.map(({ at, state }, k) => ({ at, ...state, open: Float64Array.from(open[k]).sort() }));
 }
 
+/** Writes the busy intervals of positions 0..n-1 into `from` / `to`. @returns how many. */
+export function busyIntervals(n: number, start: Float64Array, end: Float64Array, from: Float64Array, to: Float64Array): number {
+  let m = 0;
+  for (let v = 0; v < n; v++) {
+    if (!(end[v] > start[v])) continue;
+    from[m] = start[v];
+    to[m++] = end[v];
+  }
+  return m;
+}
+
 /** Below this many numbers a prefix is sorted by insertion where it lies (no view made: an event's few children). */
 const SMALL_SORT = 16;
 

@@ -19,7 +19,7 @@
  */
 import type { TraceIndex } from './trace-index';
 import { PauseClock, withoutPauses, type Pause } from './pauses';
-import { childrenOf, busyPieces, cutsOf, unionLength, type Children, type SweepState } from './busy-sweep';
+import { busyIntervals, childrenOf, busyPieces, cutsOf, unionLength, type Children, type SweepState } from './busy-sweep';
 import { carriedBusyTime, dirtyOf, MAX_CARRIED_LANES, newCarry, wholeWall, type BusyFollow, type BusyTime, type LaneBusy } from './busy-carry';
 
 export type { BusyCarry, BusyChange, BusyFollow, BusyTime } from './busy-carry';
@@ -67,7 +67,7 @@ export function* busyTimeSteps(index: TraceIndex, start: Float64Array, end: Floa
     const from = arena.float64(room);
     const to = arena.float64(from.length);
     let wall: number;
-    if (keep) ({ time: wall, cuts: keep.wallCuts } = wholeWall(index.size, start, end, arena));
+    if (keep) ({ time: wall, cuts: keep.wallCuts } = wholeWall(index.size, start, end, from, to));
     else wall = unionLength(from, to, busyIntervals(index.size, start, end, from, to));
     if (keep) keep.wall = wall;
     if (clock.due()) yield* clock.pause();
@@ -113,17 +113,6 @@ function intervalRoom(index: TraceIndex, start: Float64Array, end: Float64Array,
     lanePieces = Math.max(lanePieces, pieces);
   }
   return Math.max(busy, lanePieces);
-}
-
-/** Writes the busy intervals of positions 0..n-1 into `from` / `to`. @returns how many. */
-function busyIntervals(n: number, start: Float64Array, end: Float64Array, from: Float64Array, to: Float64Array): number {
-  let m = 0;
-  for (let v = 0; v < n; v++) {
-    if (!(end[v] > start[v])) continue;
-    from[m] = start[v];
-    to[m++] = end[v];
-  }
-  return m;
 }
 
 /** What {@link laneBusyTime} reads and writes: the events' intervals, their busy children, and the lists it fills. */
