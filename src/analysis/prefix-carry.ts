@@ -12,6 +12,8 @@
  *   position that introduced it), so the scan goes on from the first new event;
  * - the tool calls' grouping by arguments (loops/tool-calls.ts) and the near-duplicate steps' scan
  *   (loops/similar-steps.ts, which says when it can go on);
+ * - the loops finished (loops/finished-loops.ts: a loop found again with the same members, which
+ *   says what else it compares);
  * - the hand-off streams (handoffs.ts: while the lanes are the same, as a new lane can be an old
  *   event's receiver);
  * - the text tests' memos ({@link TextMemos});
@@ -36,6 +38,7 @@ import type { MetricsCarry } from './metrics';
 import type { TokenInterner } from './interner';
 import type { StepScan } from './loops/similar-steps';
 import type { ToolCallGrouping } from './loops/tool-calls';
+import type { FinishedLoops } from './loops/finished-loops';
 
 /**
  * Per-position answers of text tests the analyses ask again and again (0 = not asked yet, 1 = yes,
@@ -120,6 +123,8 @@ export class PrefixCarry {
   metrics?: MetricsCarry;
   /** What the credit per event reads of each event (credit-per-event.ts), once an analysis made it. */
   credit?: EventCreditFacts;
+  /** The loops the last analysis finished (loops/finished-loops.ts), once one finished its loops. */
+  loops?: FinishedLoops;
   /** The hand-off streams' scans (handoffs.ts), by kind of stream, once an analysis made them. */
   handoffs?: Map<string, HandoffScan>;
 

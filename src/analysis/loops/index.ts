@@ -21,6 +21,7 @@
 import type { Loop } from '../types';
 import type { TraceIndex } from '../trace-index';
 import { finishLoop, lastNewContent, type RawLoop } from './raw-loop';
+import { FinishedLoops } from './finished-loops';
 import { repeatedToolCalls } from './tool-calls';
 import { pingPongs } from './handoff-cycles';
 import { repeatedSequences } from './sequences';
@@ -50,6 +51,13 @@ export function* loopSteps(index: TraceIndex, options: LoopOptions, clock: Pause
   const noveltyThreshold = options.noveltyThreshold ?? 0.1;
   const lastNew = lastNewContent(index);
   if (clock.due()) yield* clock.pause();
+  // a followed trace's loops found again finish from the last analysis's (finished-loops.ts); what this one finishes is kept for the next
+  const carry = index.carry;
+  const kept = carry?.loops;
+  const next = carry ? new FinishedLoops() : undefined;
+  if (carry) carry.loops = undefined; // kept again once every loop is finished
+  const from = kept ?? new FinishedLoops();
+  const finish = (raw: RawLoop): Loop => (next ? from.finish(index, raw, lastNew, next) : finishLoop(index, raw, lastNew));
   const loops: Loop[] = [];
   const toolLoops = yield* repeatedToolCalls(index, clock);
   if (clock.due()) yield* clock.pause();
@@ -59,14 +67,14 @@ export function* loopSteps(index: TraceIndex, options: LoopOptions, clock: Pause
   // each loop finished is a seam: a loop's members may be a hundred thousand events (near-duplicate steps at 1M)
   for (const l of toolLoops) {
     if (clock.due()) yield* clock.pause();
-    loops.push(finishLoop(index, l, lastNew));
+    loops.push(finish(l));
   }
   // a ping-pong or a repeated tool call is reported once, not again as each lane's repeated sequence
   const inPingPong = new Set<number>();
   for (const l of pingPongs(index, noveltyThreshold, options.stepResemblance ?? 0.5)) {
     if (clock.due()) yield* clock.pause();
     for (const i of l.members) inPingPong.add(i);
-    loops.push(finishLoop(index, l, lastNew));
+    loops.push(finish(l));
   }
   if (clock.due()) yield* clock.pause();
   const inSequence = new Set<number>();
@@ -77,7 +85,7 @@ export function* loopSteps(index: TraceIndex, options: LoopOptions, clock: Pause
     if (l.members.every((i) => inToolLoop.has(i) || inPingPong.has(i) || index.types[i] === 'tool_result')) continue;
     if (wrapsToolLoop(index, l, toolLoopOf)) continue;
     for (const i of l.members) inSequence.add(i);
-    loops.push(finishLoop(index, l, lastNew));
+    loops.push(finish(l));
   }
   if (clock.due()) yield* clock.pause();
   // near-duplicate steps not already reported as another kind of loop (their word ids are scratch in the arena, given back once found)
@@ -91,10 +99,11 @@ export function* loopSteps(index: TraceIndex, options: LoopOptions, clock: Pause
   for (const l of steps) {
     if (clock.due()) yield* clock.pause();
     if (l.members.every((i) => inToolLoop.has(i) || inPingPong.has(i) || inSequence.has(i))) continue;
-    loops.push(finishLoop(index, l, lastNew));
+    loops.push(finish(l));
   }
   if (clock.due()) yield* clock.pause();
   loops.sort((a, b) => (index.pos.get(a.events[0]) ?? 0) - (index.pos.get(b.events[0]) ?? 0));
+  if (carry) carry.loops = next;
   return loops;
 }
 

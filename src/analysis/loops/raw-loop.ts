@@ -33,49 +33,103 @@ export function lastNewContent(index: TraceIndex): number {
 }
 
 /**
- * The loop `raw` as reported: its members in trace order (ids and indices), agents, message and
- * costs: tokens and seconds (3 decimals) of the repetitions after the first (a ping-pong: the tokens
- * of every event in its span). `lastNew` is {@link lastNewContent}: the loop is `unresolved` when
- * that comes at or before the loop's last member.
+ * The running sums of a loop's costs (see {@link finishLoop}), kept so that a loop found again with
+ * more members adds only theirs (loops/finished-loops.ts): the same additions in the same order, so
+ * the same figures to the last bit.
  */
-export function finishLoop(index: TraceIndex, raw: RawLoop, lastNew: number): Loop {
-  let tokens = 0;
-  let seconds = 0;
-  if (raw.span) {
-    // a ping-pong costs everything done during its repetitions; a lane's sequence, its own events
-    const [from, to] = raw.span;
-    if (raw.kind === 'ping_pong') for (let i = from; i <= to; i++) tokens += index.tokens(i);
-    else for (const i of raw.repeated) tokens += index.tokens(i);
-    seconds = Math.max(0, index.end(to) - index.events[from].t);
+export interface LoopCosts {
+  tokens: number;
+  /** Seconds of the repeated tool calls and steps, not rounded (a loop with a span takes its seconds from the span). */
+  seconds: number;
+  /** Entries of `raw.repeated` counted (a ping-pong counts its span instead). */
+  repeated: number;
+  /** A ping-pong: the last position of its span counted. */
+  spanTo: number;
+}
+
+/** Costs with nothing counted yet. */
+export function noCosts(raw: RawLoop): LoopCosts {
+  return { tokens: 0, seconds: 0, repeated: 0, spanTo: raw.span ? raw.span[0] - 1 : -1 };
+}
+
+/**
+ * Adds to `costs` what `raw` holds past what they counted: the tokens of its repetitions after the
+ * first, their results' and their seconds (a tool call until its result); a ping-pong's tokens of
+ * every event in its span (each round trip carries the work in between).
+ */
+export function addLoopCosts(index: TraceIndex, raw: RawLoop, costs: LoopCosts): void {
+  const { repeated } = raw;
+  if (raw.kind === 'ping_pong' && raw.span) {
+    for (let i = costs.spanTo + 1; i <= raw.span[1]; i++) costs.tokens += index.tokens(i);
+    costs.spanTo = raw.span[1];
+  } else if (raw.span) {
+    // a lane's sequence costs its own events
+    for (let k = costs.repeated; k < repeated.length; k++) costs.tokens += index.tokens(repeated[k]);
   } else {
-    for (const i of raw.repeated) {
-      tokens += index.tokens(i);
+    for (let k = costs.repeated; k < repeated.length; k++) {
+      const i = repeated[k];
+      costs.tokens += index.tokens(i);
       const r = index.resultOf(i);
       if (r !== -1) {
-        tokens += index.tokens(r);
-        seconds += Math.max(0, index.end(r) - index.events[i].t);
-      } else seconds += index.end(i) - index.events[i].t;
+        costs.tokens += index.tokens(r);
+        costs.seconds += Math.max(0, index.end(r) - index.events[i].t);
+      } else costs.seconds += index.end(i) - index.events[i].t;
     }
   }
+  costs.repeated = repeated.length;
+}
+
+/**
+ * The loop `raw` as reported: its members in trace order (ids and indices), agents, message and
+ * costs: tokens and seconds (3 decimals) of the repetitions after the first (a ping-pong: the tokens
+ * of every event in its span; {@link addLoopCosts}). `lastNew` is {@link lastNewContent}: the loop
+ * is `unresolved` when that comes at or before the loop's last member.
+ */
+export function finishLoop(index: TraceIndex, raw: RawLoop, lastNew: number): Loop {
+  const costs = noCosts(raw);
+  addLoopCosts(index, raw, costs);
+  return reportedLoop(index, raw, costs, loopMembers(index, raw), lastNew);
+}
+
+/** The members of `raw` as reported (see {@link LoopMembers}). */
+export function loopMembers(index: TraceIndex, raw: RawLoop): LoopMembers {
   const members = [...raw.members].sort((a, b) => a - b);
-  const last = members[members.length - 1];
   const agents = [...new Set(members.map((i) => index.events[i].agent))];
-  const unresolved = lastNew <= last;
-  const cost = tokens > 0 ? `, ${tokens} tokens` : '';
+  return { events: members.map((i) => index.id(i)), indices: members.map((i) => index.at(i)), agents, last: members[members.length - 1] };
+}
+
+/** The members of a reported loop: ids and file indices in trace order, agents in order of first appearance, the last position. */
+export interface LoopMembers {
+  events: string[];
+  indices: number[];
+  agents: string[];
+  last: number;
+}
+
+/** The loop as reported from its costs and members (see {@link finishLoop}). */
+export function reportedLoop(index: TraceIndex, raw: RawLoop, costs: LoopCosts, members: LoopMembers, lastNew: number): Loop {
+  // a loop with a span lasts from its first repetition's start to the end of its last event
+  const seconds = raw.span ? Math.max(0, index.end(raw.span[1]) - index.events[raw.span[0]].t) : costs.seconds;
+  const unresolved = lastNew <= members.last;
   return {
     kind: raw.kind,
     ...(raw.match ? { match: raw.match } : {}),
     ...(raw.resemblance === undefined ? {} : { resemblance: raw.resemblance }),
-    events: members.map((i) => index.id(i)),
-    indices: members.map((i) => index.at(i)),
+    events: members.events,
+    indices: members.indices,
     period: raw.period,
     repetitions: raw.repetitions,
-    tokens,
+    tokens: costs.tokens,
     seconds: round(seconds),
     unresolved,
-    agents,
-    message: `${raw.label}${cost}${unresolved ? '; the trace ended inside it' : ''}`,
+    agents: members.agents,
+    message: loopMessage(raw.label, costs.tokens, unresolved),
   };
+}
+
+/** A loop's message: its detector's label, its cost in tokens when it has one, and whether the trace ended inside it. */
+export function loopMessage(label: string, tokens: number, unresolved: boolean): string {
+  return `${label}${tokens > 0 ? `, ${tokens} tokens` : ''}${unresolved ? '; the trace ended inside it' : ''}`;
 }
 
 function round(x: number): number {

@@ -1,6 +1,6 @@
 /**
  * The analysis that follows appends equals a whole analysis of the same bytes. Random otrace JSONL
- * traces (tool calls that repeat into loops, stops, rewards that set or change the outcome,
+ * traces (work that repeats into loops of every kind, stops, rewards that set or change the outcome,
  * hand-offs, causes, now and then an event out of time order or an edge line to an earlier event)
  * are written to a file in random pieces cut at line ends (and now and then inside a line); the
  * file is followed as a session follows it (LiveFiles + GrowingLoad), and after each piece the
@@ -42,7 +42,8 @@ const plain = (x: unknown) => JSON.parse(JSON.stringify(x)) as unknown;
 
 /** One random record's choices; {@link traceLines} makes a line of them. */
 interface Choice {
-  kind: 'event' | 'edge';
+  /** `repeat`: the last 1-3 events again (`back` says how many), new ids: loops of every kind to carry across appends. */
+  kind: 'event' | 'edge' | 'repeat';
   agent: number;
   type: number;
   text: number;
@@ -63,7 +64,7 @@ const TOOLS = ['bash', 'search'];
 const EDGE_TYPES = ['causal', 'delegate', 'message', 'return'];
 
 const choice: fc.Arbitrary<Choice> = fc.record({
-  kind: fc.oneof({ weight: 30, arbitrary: fc.constant('event' as const) }, { weight: 1, arbitrary: fc.constant('edge' as const) }),
+  kind: fc.oneof({ weight: 30, arbitrary: fc.constant('event' as const) }, { weight: 1, arbitrary: fc.constant('edge' as const) }, { weight: 6, arbitrary: fc.constant('repeat' as const) }),
   agent: fc.nat(AGENTS.length - 1),
   type: fc.nat(TYPES.length - 1),
   text: fc.nat(TEXTS.length - 1),
@@ -79,7 +80,20 @@ const choice: fc.Arbitrary<Choice> = fc.record({
 function traceLines(choices: readonly Choice[]): string[] {
   const lines = [JSON.stringify({ trace_id: 'follow', task_id: 'random', system: 'test' })];
   let n = 0;
+  const made: Record<string, unknown>[] = [];
   for (const c of choices) {
+    if (c.kind === 'repeat') {
+      // the same work again: a block of the last events with new ids and times (their causes and parents left out)
+      for (const old of made.slice(-(1 + (c.back % 3)))) {
+        const e: Record<string, unknown> = { ...old, id: `e${n}`, t: n };
+        delete e.causes;
+        delete e.parent;
+        lines.push(JSON.stringify(e));
+        made.push(e);
+        n++;
+      }
+      continue;
+    }
     if (c.kind === 'edge') {
       if (n < 2) continue;
       // to the latest event or one a little before it (a piece appended later may bring an edge to an event read before)
@@ -101,6 +115,7 @@ function traceLines(choices: readonly Choice[]): string[] {
     if (c.duration > 0) e.duration_s = c.duration;
     if (n > 0 && c.child) e.parent = `e${Math.max(0, n - 1 - c.back)}`;
     lines.push(JSON.stringify(e));
+    made.push(e);
     n++;
   }
   return lines;
@@ -108,7 +123,12 @@ function traceLines(choices: readonly Choice[]): string[] {
 
 /** The busy time's carry a followed analysis keeps (its private carry's metrics), to count the appends that went on from it. */
 function busyOf(follow: FollowAnalysis): BusyCarry | undefined {
-  return (follow as unknown as { carry?: { metrics?: { busy?: BusyCarry } } }).carry?.metrics?.busy;
+  return carryOf(follow)?.metrics?.busy;
+}
+
+/** What a followed analysis carries to its next update (private: read by the tests that it was used). */
+function carryOf(follow: FollowAnalysis): PrefixCarry | undefined {
+  return (follow as unknown as { carry?: PrefixCarry }).carry;
 }
 
 /** A followed trace file: pieces appended to it, each load checked against a whole analysis. */
@@ -150,6 +170,8 @@ describe('the analysis that follows appends', () => {
     let summariesCarried = 0;
     /** Appends whose busy time swept some union from one of the last one's cuts (busy-carry.ts). */
     let busyWentOn = 0;
+    /** Appends that finished some loop from the last analysis's (loops/finished-loops.ts): the same loop, or one grown. */
+    const loopsCarried = { reused: 0, grown: 0 };
     fc.assert(
       fc.property(fc.array(choice, { minLength: 1, maxLength: 60 }), fc.array(fc.record({ lines: fc.nat(12), inLine: fc.boolean(), abandonAfter: fc.option(fc.nat(7), { freq: 4 }), inProgress: fc.boolean() }), { minLength: 1, maxLength: 8 }), (choices, pieces) => {
         const text = `${traceLines(choices).join('\n')}\n`;
@@ -174,6 +196,8 @@ describe('the analysis that follows appends', () => {
           if (f.follow.last.how === 'appended' && f.follow.last.links) links[f.follow.last.links.how]++;
           if (f.follow.summarized!.from > 0) summariesCarried++;
           if (f.follow.last.how === 'appended' && (busyOf(f.follow)?.fromCuts ?? 0) > 0) busyWentOn++;
+          const finished = f.follow.last.how === 'appended' ? carryOf(f.follow)?.loops : undefined;
+          if (finished) for (const k of ['reused', 'grown'] as const) if (finished[k] > 0) loopsCarried[k]++;
           if (process.env.REASONS && f.follow.last.links) console.log('LINKS', f.follow.last.how, f.follow.last.links.reason.replace(/[0-9]+/g, 'N'));
         }
         f.append(text.slice(shown));
@@ -187,6 +211,7 @@ describe('the analysis that follows appends', () => {
     assert.ok(links.appended > 0 && links.whole > 0, `appends with the old links carried, and made whole: ${JSON.stringify(links)}`);
     assert.ok(summariesCarried > 0, 'run summaries that went on from the last one\'s tallies');
     assert.ok(busyWentOn > 0, 'appends whose busy time went on from the last one\'s cuts');
+    assert.ok(loopsCarried.reused > 0 && loopsCarried.grown > 0, `appends that finished a loop from the last one's, the same or grown: ${JSON.stringify(loopsCarried)}`);
   });
 
   /** An event line. */
