@@ -105,8 +105,10 @@ export class StopContext {
   openSpawns(pos: number, keep: (i: number) => boolean): string[] {
     const { index, open } = this;
     for (let i = this.swept + 1; i <= pos; i++) {
-      const e = index.events[i];
       const type = index.types[i];
+      // the event is read only for the three types the sweep changes with (a million reads of the others cost 15-20 ms)
+      if (type !== 'spawn' && type !== 'return' && type !== 'despawn') continue;
+      const e = index.events[i];
       if (type === 'spawn' && typeof e.to === 'string' && e.to !== e.agent) open.set(e.to, i);
       else if (type === 'return') {
         open.delete(e.from ?? e.agent);
