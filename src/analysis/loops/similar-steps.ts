@@ -180,7 +180,9 @@ export class StepScan {
       members.sort((a, b) => a - b);
       const echo = members.length === 2 && members.every((i) => best[i] >= NEAR_IDENTICAL && contentWords(index.content(i)).size >= MIN_ECHO_WORDS);
       if (members.length < 3 && !echo) continue;
-      const low = Math.min(...members.map((i) => best[i]));
+      // (a loop, not Math.min(...): a group of a few hundred thousand steps is past the arguments a call takes)
+      let low = Infinity;
+      for (const i of members) low = Math.min(low, best[i]);
       // plain words in the message; the resemblance that joined them is the loop's evidence (`resemblance`)
       const label = `${index.events[members[0]].agent} repeated nearly the same step${stepContext(index, members[0])} ${members.length} times, in mostly the same words`;
       out.push(similarSteps(members, label, Math.floor(low * 100) / 100));
