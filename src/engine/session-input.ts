@@ -50,7 +50,7 @@ export const PART_BYTES = 16 << 20;
 /** The trace of a read: how it was read, and for a file read in parts, how far. */
 export interface FileRead {
   loaded: LoadedTrace;
-  /** True when a file grew since the last kept load. */
+  /** True when a file grew, or was written anew (truncated, replaced), since the last kept load: it is being written. */
   grew: boolean;
   /** True when the events are shared with a reader that follows the file (their long content stays in memory). */
   shared?: boolean;
@@ -117,11 +117,19 @@ export class SessionFiles {
       this.textSince = false;
     }
     const files = request.local ? this.live : undefined;
-    const note = (change: string) => {
+    // a file read before that grew, or that was written anew (truncated, replaced): it is being written, as the
+    // host says of a file it saw change on disk ("in progress"): its end is not judged yet (StopOptions.inProgress)
+    const note = (change: string, readBefore: boolean) => {
       if (change === 'unchanged') return;
-      this.unkept = { grew: (this.unkept?.grew ?? false) || change === 'appended' };
+      this.unkept = { grew: (this.unkept?.grew ?? false) || change === 'appended' || (change === 'reloaded' && readBefore) };
     };
-    for (const p of request.changed ?? []) if (p !== request.path && files) note(files.refresh(p));
+    const refresh = (p: string) => {
+      const readBefore = files!.has(p);
+      const change = files!.refresh(p);
+      note(change, readBefore);
+      return change;
+    };
+    for (const p of request.changed ?? []) if (p !== request.path && files) refresh(p);
     const grew = () => this.unkept?.grew ?? false;
     if (request.text !== undefined) {
       this.textSince = true;
@@ -149,14 +157,13 @@ export class SessionFiles {
       // (the size when the read began: bytes appended since, read by a read in parts, are then seen as an append and read from where it ended)
       this.streamed = { size: stat.size, ino: stat.ino, mtimeMs: stat.mtimeMs };
       this.streamedBytes += bytes;
-      note(appended ? 'appended' : 'reloaded');
+      note(appended ? 'appended' : 'reloaded', !!before && !same);
       return { loaded, grew: grew(), shared, ...(part ? { part } : {}) };
     }
     this.streamedFile = undefined;
     this.streamed = undefined;
-    const change = files.refresh(request.path);
+    const change = refresh(request.path);
     if (change === 'missing') throw new Error(`cannot read ${request.path}`);
-    note(change);
     if (!this.unkept && hasSnapshot) return 'unchanged';
     return { loaded: this.growing.load(request.path, files, mappings), grew: grew() };
   }

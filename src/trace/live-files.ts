@@ -74,6 +74,11 @@ export class LiveFiles implements GrowingFiles {
     return [...this.files.keys()];
   }
 
+  /** True when the file was read (and not forgotten since): its next whole read is a rewrite, not a first read. */
+  has(path: string): boolean {
+    return this.files.has(path);
+  }
+
   /** Forgets a file (another reader follows it now): its next read is whole. */
   forget(path: string): void {
     this.files.delete(path);

@@ -43,7 +43,7 @@ describe('SessionFiles and the growing import', () => {
       assert.deepEqual(plain(got.loaded), plain(loadTrace(r.text ?? fs.readFileSync(file, 'utf8'), file)), `${what}: the same trace as a fresh read`);
       return got;
     };
-    read(request, 'first read');
+    assert.equal(read(request, 'first read')?.grew, false, 'a file read for the first time is not taken as being written');
     assert.deepEqual(files.growing.counts, { appended: 0, whole: 1 });
 
     for (let k = 5; k < 8; k++) fs.appendFileSync(file, line(k));
@@ -58,8 +58,10 @@ describe('SessionFiles and the growing import', () => {
     assert.equal(files.growing.counts.whole, 2, 'after a document, the file reads whole');
 
     fs.writeFileSync(file, line(0) + line(1));
-    read({ ...request, changed: [file] }, 'truncated');
+    const truncated = read({ ...request, changed: [file] }, 'truncated');
     assert.equal(files.growing.counts.whole, 3, 'a truncated file reads whole');
+    // a file written anew is being written, as one that grew: its end is not judged yet (the host says "in progress" of both)
+    assert.equal(truncated?.grew, true);
     fs.appendFileSync(file, line(2));
     read({ ...request, changed: [file] }, 'appended after the truncation');
     assert.equal(files.growing.counts.appended, 2);
