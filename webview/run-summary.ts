@@ -136,6 +136,15 @@ export function problemWords(run: Pick<GraphRunBrief, 'findings' | 'findingCount
   return { text: noProblemWords(reading), tone: 'ok' };
 }
 
+/**
+ * The words of the Ended row's link to the stop (or the last event): {@link endedWords}, but "the
+ * last event" for a file still being written with no stop yet (the row says "not yet: still being
+ * written" first: the stop's own words said it again).
+ */
+export function endedLinkWords(ended: NonNullable<GraphRunBrief['ended']>, growing: boolean): string {
+  return growing && !ended.recorded && ended.unended === 'in progress' ? 'the last event' : endedWords(ended);
+}
+
 /** What the Ended row says first of a run whose file is still being written: its outcome and last stop are only those so far. */
 export const STILL_WRITTEN = noStopWords('in progress');
 
@@ -184,7 +193,7 @@ export function showRunSummary(el: HTMLElement, run: GraphRunBrief | undefined, 
     const stop = run.ended;
     const go = document.createElement('button');
     go.className = 'run-link';
-    go.textContent = endedWords(stop);
+    go.textContent = endedLinkWords(stop, growing);
     go.title = stop.recorded ? 'Select the stop event' : 'Select the last event';
     go.addEventListener('click', () => actions.goTo(stop.index));
     ended.value.append(go);

@@ -1,7 +1,7 @@
 /** The run summary's words (webview/run-summary.ts): plain, short, and never a verdict the trace does not hold. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { agentWords, endedWords, noProblemWords, problemWords, spentTokens, spentWords, tokenWords } from '../../../webview/run-summary';
+import { agentWords, endedLinkWords, endedWords, noProblemWords, problemWords, spentTokens, spentWords, tokenWords } from '../../../webview/run-summary';
 
 test('how it ended: a hand-back is a turn end, not a completed task; a run stop says its reason in words', () => {
   assert.equal(endedWords({ index: 3, scope: 'turn', reason: 'task_complete', text: '', recorded: true }), 'turn ended: handed back to the user');
@@ -16,6 +16,15 @@ test('how it ended: a hand-back is a turn end, not a completed task; a run stop 
   assert.match(endedWords({ index: 9, scope: 'run', reason: 'unknown', text: '', recorded: false, unended: 'cut off' }), /^not known: the file is cut off inside a record/);
   assert.equal(endedWords({ index: 3, scope: 'run', reason: 'unknown', text: '', recorded: true }), 'run stopped: reason unknown');
   assert.equal(endedWords(null), 'no stop recorded');
+});
+
+test('a file still being written with no stop yet says so once: its Ended link is "the last event" (it read "not yet: still being written · so far: not yet: still being written")', () => {
+  const live = { index: 9, scope: 'run' as const, reason: 'unknown', text: '', recorded: false, unended: 'in progress' as const };
+  assert.equal(endedLinkWords(live, true), 'the last event');
+  // a stop recorded so far keeps its words; a file no longer written says how it ended
+  const stop = { index: 3, scope: 'run' as const, reason: 'task_complete', text: '', recorded: true };
+  assert.equal(endedLinkWords(stop, true), 'run stopped: the agent said the task is complete');
+  assert.equal(endedLinkWords({ ...live, unended: undefined }, false), 'no stop in the file: it ends after its last event');
 });
 
 test('tokens in short form, kinds no call recorded left out', () => {
