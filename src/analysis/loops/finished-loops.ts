@@ -16,7 +16,7 @@
  */
 import type { Loop } from '../types';
 import type { TraceIndex } from '../trace-index';
-import { addLoopCosts, loopMembers, noCosts, reportedLoop, type LoopCosts, type LoopMembers, type RawLoop } from './raw-loop';
+import { addLoopCosts, loopParts, reportedLoop, type LoopCosts, type LoopMembers, type RawLoop } from './raw-loop';
 
 /** A loop finished, with what it was finished from. */
 interface Finished {
@@ -46,7 +46,8 @@ export class FinishedLoops {
     const results = raw.span ? NO_RESULTS : resultsOf(index, raw.repeated);
     let entry: Finished | undefined;
     for (const f of this.kept.get(key) ?? []) {
-      if (!sameKind(f.raw, raw) || !startsWith(results, f.results)) continue;
+      // (the key holds the kind, match, period and span's start: entries under it agree on them)
+      if (!startsWith(results, f.results)) continue;
       if (sameInts(f.raw.members, raw.members) && sameInts(f.raw.repeated, raw.repeated) && f.raw.span?.[1] === raw.span?.[1]) {
         next.reused++;
         const unresolved = lastNew <= f.members.last;
@@ -64,10 +65,7 @@ export class FinishedLoops {
       }
     }
     if (!entry) {
-      // (what finishLoop does, its parts kept)
-      const costs = noCosts(raw);
-      addLoopCosts(index, raw, costs);
-      const members = loopMembers(index, raw);
+      const { costs, members } = loopParts(index, raw);
       entry = { raw, results, costs, members, loop: reportedLoop(index, raw, costs, members, lastNew) };
     }
     const list = next.kept.get(key);
@@ -82,10 +80,6 @@ const NO_RESULTS = new Int32Array(0);
 /** What a loop keeps as it grows: its kind, its block's length, its first member (a ping-pong: its span's start). */
 function keyOf(raw: RawLoop): string {
   return `${raw.kind}|${raw.match ?? ''}|${raw.period}|${raw.members[0]}|${raw.span?.[0] ?? ''}`;
-}
-
-function sameKind(a: RawLoop, b: RawLoop): boolean {
-  return a.kind === b.kind && a.match === b.match && a.period === b.period && a.span?.[0] === b.span?.[0];
 }
 
 /**

@@ -48,7 +48,7 @@ export interface LoopCosts {
 }
 
 /** Costs with nothing counted yet. */
-export function noCosts(raw: RawLoop): LoopCosts {
+function noCosts(raw: RawLoop): LoopCosts {
   return { tokens: 0, seconds: 0, repeated: 0, spanTo: raw.span ? raw.span[0] - 1 : -1 };
 }
 
@@ -86,13 +86,19 @@ export function addLoopCosts(index: TraceIndex, raw: RawLoop, costs: LoopCosts):
  * is `unresolved` when that comes at or before the loop's last member.
  */
 export function finishLoop(index: TraceIndex, raw: RawLoop, lastNew: number): Loop {
+  const { costs, members } = loopParts(index, raw);
+  return reportedLoop(index, raw, costs, members, lastNew);
+}
+
+/** What {@link finishLoop} reports `raw` from: its costs and its members (kept by loops/finished-loops.ts to go on from). */
+export function loopParts(index: TraceIndex, raw: RawLoop): { costs: LoopCosts; members: LoopMembers } {
   const costs = noCosts(raw);
   addLoopCosts(index, raw, costs);
-  return reportedLoop(index, raw, costs, loopMembers(index, raw), lastNew);
+  return { costs, members: loopMembers(index, raw) };
 }
 
 /** The members of `raw` as reported (see {@link LoopMembers}). */
-export function loopMembers(index: TraceIndex, raw: RawLoop): LoopMembers {
+function loopMembers(index: TraceIndex, raw: RawLoop): LoopMembers {
   const members = [...raw.members].sort((a, b) => a - b);
   const agents = [...new Set(members.map((i) => index.events[i].agent))];
   return { events: members.map((i) => index.id(i)), indices: members.map((i) => index.at(i)), agents, last: members[members.length - 1] };
