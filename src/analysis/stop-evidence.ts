@@ -22,14 +22,30 @@ const OPAQUE = /^\s*(?:\[REDACTED[^\]]*\]\s*)?$/;
 /** Error text that leaves no doubt: a traceback, a non-zero exit code, a named error or exception. */
 const HARD_ERROR = /\btraceback \(most recent call last\)|\bexit(?:ed)? (?:with )?(?:status |code:? *)[1-9]\d*\b|\bexit ?code:? *[1-9]\d*\b|^\s*(?:[A-Z]\w*)?(?:Error|Exception)\b[:\s]|\b[A-Z]\w*(?:Error|Exception): /m;
 
+/**
+ * A test runner's own summary of a run with failures, as the common runners print it: pytest
+ * (`=== 1 failed, 5 passed in 0.12s ===`; with -q `1 failed, 5 passed in 0.12s`; `FAILED path::test`),
+ * unittest (`FAILED (failures=1)`), Go (`--- FAIL: TestX`, `FAIL<tab>pkg`), cargo (`test result: FAILED`),
+ * Jest and Vitest (`Tests:  1 failed`, `Test Files  1 failed`), mocha (`1 failing`), node:test (`# fail 1`).
+ * A count of 0 (`0 failed`) is no failure.
+ */
+const TEST_RUN_FAILED =
+  /^=+ .*\b[1-9]\d* (?:failed|errors?)\b.*=+\s*$|^[1-9]\d* failed(?:, \d+ \w+)* in \d+(?:\.\d+)?s\b|^FAILED [^\s:]+::|^FAILED \((?:failures|errors)=[1-9]|^--- FAIL: |^FAIL\t|\btest result: FAILED\b|^\s*Tests?(?: Files)?:? +[1-9]\d* failed\b|^\s*[1-9]\d* failing\s*$|^# fail [1-9]\d*\s*$/m;
+
 /** An agent saying it is about to run a check: `I'll run the tests`, `let me verify`, `next, build it`. */
 const PLANNED_CHECK =
   /\b(?:i['’]ll|i will|i am going to|i['’]m going to|let me|let['’]s|we['’]ll|we will|next,? i(?:['’]ll| will)?|now i(?:['’]ll| will)?)\s+(?:now\s+|then\s+|also\s+)?(?:(?:re-?)?run|execute|launch|kick off)?\s*(?:the\s+|a\s+|all\s+|our\s+)?(?:unit\s+|integration\s+)?(?:tests?|test suite|checks?|verif(?:y|ication)|validat(?:e|ion)|type-?check|lint|build)\b/i;
 
-/** True when a tool result failed: it records a failure ({@link recordsFailure}: an error status, `is_error`, a non-zero `exit_code`), or its text says so beyond doubt ({@link HARD_ERROR}). */
+/**
+ * True when a tool result failed: it records a failure ({@link recordsFailure}: an error status, `is_error`,
+ * a non-zero `exit_code`), or its text says so beyond doubt: an error at its start ({@link HARD_ERROR}), or a
+ * test runner's summary of failures at its start or end, where runners print it ({@link TEST_RUN_FAILED}).
+ */
 export function failedResult(index: TraceIndex, i: number): boolean {
   if (recordsFailure(index.events[i])) return true;
-  return HARD_ERROR.test(index.content(i).slice(0, 2000));
+  const text = index.content(i);
+  if (HARD_ERROR.test(text.slice(0, 2000))) return true;
+  return TEST_RUN_FAILED.test(text.length > 4000 ? `${text.slice(0, 2000)}\n${text.slice(-2000)}` : text);
 }
 
 /** True for a call that checks (a test, build, lint, type check...), or whose redacted arguments may have. */
@@ -73,6 +89,22 @@ export function passingCheckAfterLastChange(index: TraceIndex, { from, pos, keep
     passed = failedResult(index, result) ? -1 : result;
   }
   return passed;
+}
+
+/**
+ * The result of the segment's last check (a check call, not redacted, answered before the stop) when it
+ * failed ({@link failedResult}: a test run's own summary of failures, an error, a non-zero exit): the run
+ * ended with its own check saying the work is not done (MAST FM-3.3, incorrect verification). Its
+ * position, or -1 (no check, or the last one passed).
+ */
+export function lastCheckFailed(index: TraceIndex, { from, pos, keep }: Segment): number {
+  for (let i = pos; i >= from; i--) {
+    if (!keep(i) || index.types[i] !== 'tool_call' || OPAQUE.test(index.content(i)) || !checks(index, i)) continue;
+    const result = index.resultOf(i);
+    if (result === -1 || result > pos || OPAQUE.test(index.content(result))) continue;
+    return failedResult(index, result) ? result : -1;
+  }
+  return -1;
 }
 
 /**

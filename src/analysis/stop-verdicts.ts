@@ -35,6 +35,7 @@ import {
   firstChangeIn,
   passingCheckAfterLastChange,
   plannedCheckNeverRun,
+  lastCheckFailed,
   unhandledError,
   unverifiedChange,
   type Segment,
@@ -284,6 +285,12 @@ function findPremature(judge: StopJudge, at: StopAt): (Found & { open: string[];
     raise('medium');
     events.push(error);
     evidence.push(`the run ended right after a failed ${index.events[error].tool ?? 'tool'} result (${index.id(error)}), with nothing done about it`);
+  }
+  const failedCheck = lastCheckFailed(index, segment);
+  if (failedCheck !== -1 && failedCheck !== error) {
+    raise('medium');
+    events.push(failedCheck);
+    evidence.push(`the last check before the run ended failed (${index.events[failedCheck].tool ?? 'tool'} result ${index.id(failedCheck)}), and no check passed after it`);
   }
   const unverified = unverifiedChange(index, segment);
   if (unverified !== -1) {

@@ -53,6 +53,34 @@ test('premature: an edit with no verification after it; a test run after the edi
   assert.equal(analyzeTrace(traceOf(verified)).stops[0].finding, 'ok');
 });
 
+test('premature: the run claims completion though its last test run reported failures, in the summary a test runner prints; a later passing run makes it ok', () => {
+  const run = (k: number, summary: string) => [
+    { id: `t${k}`, type: 'tool_call' as const, agent: 'dev', tool: 'Bash', content: 'python -m pytest -q' },
+    { id: `r${k}`, type: 'tool_result' as const, agent: 'dev', tool: 'Bash', content: `..F...\n${'x'.repeat(k * 10)}\n${summary}` },
+  ];
+  const start = [
+    { id: 'u', type: 'message' as const, agent: 'user', content: 'make the failing test pass' },
+    { id: 'c1', type: 'tool_call' as const, agent: 'dev', tool: 'Edit', content: 'src/a.py: replace x with y' },
+    { id: 'e1', type: 'tool_result' as const, agent: 'dev', tool: 'Edit', content: 'ok' },
+  ];
+  const end = [
+    { id: 'm', type: 'message' as const, agent: 'dev', content: 'Task complete: the fix is in.' },
+    { id: 'st', type: 'stop' as const, agent: 'dev', reason: 'task_complete' as const },
+  ];
+  for (const summary of ['1 failed, 5 passed in 0.12s', '=================== 1 failed, 5 passed in 0.12s ===================', 'FAILED tests/test_a.py::test_fix - assert 1 == 2', 'Tests:       1 failed, 5 passed, 6 total', '--- FAIL: TestFix (0.00s)', 'test result: FAILED. 5 passed; 1 failed', '  1 failing', '# fail 1', 'FAILED (failures=1)']) {
+    const failing = analyzeTrace(traceOf([...start, ...run(1, summary), ...run(2, summary), ...end]));
+    assert.equal(failing.stops[0].finding, 'premature', summary);
+    assert.equal(failing.stops[0].sound, false, `${summary}: no check passed`);
+    assert.ok(failing.stops[0].evidence.some((e) => e.startsWith('the last check before the run ended failed (Bash result r2)')), `${summary}: ${failing.stops[0].evidence.join(' | ')}`);
+  }
+  // the same runs, passing in the end: no failure read in "0 failed" or "6 passed"
+  for (const summary of ['6 passed in 0.12s', '=================== 6 passed, 0 failed in 0.12s ===================', 'Tests:       6 passed, 6 total', 'ok  \tpkg\t0.01s', '# fail 0']) {
+    const passing = analyzeTrace(traceOf([...start, ...run(1, '1 failed, 5 passed in 0.12s'), ...run(2, summary), ...end]));
+    assert.equal(passing.stops[0].finding, 'ok', summary);
+    assert.equal(passing.stops[0].sound, true, `${summary}: a check passed after the last change`);
+  }
+});
+
 test('a stop the run went on after is a phase (no verdict); the run\'s stop is sound on a recorded success; V_stop along the timeline', () => {
   const a = analyzeTrace(
     traceOf([
