@@ -139,7 +139,11 @@ export function detectFormat(text: string, fileName: string): TraceFormat | unde
 export function loadTrace(text: string, fileName: string, files?: FileAccess): LoadedTrace {
   // A byte-order mark is not content: as VS Code's documents and editors do, positions count from after it.
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (text.trim() === '') return failed(text, 'unknown', 'the file is empty: there is no trace to read yet');
+  if (text.trim() === '') {
+    const empty = failed(text, 'unknown', 'the file is empty: there is no trace to read yet');
+    empty.problems[0]!.whileWritten = 'the file is empty for now: it is being written (it grew or was written anew), and its records are read as they come';
+    return empty;
+  }
   const misread = misreadEncoding(text);
   if (misread) return failed(text, 'unknown', `this text is ${encodingLabel(misread)} read as UTF-8 (a U+0000 beside each character): reopen the file with encoding ${encodingLabel(misread)} (VS Code: "Reopen with Encoding"), or convert it to UTF-8`);
   const nul = binaryAt(text);

@@ -31,6 +31,12 @@ export interface Problem {
    * off, or still being written (src/engine/shown-problems.ts says which, for a file seen growing).
    */
   unterminated?: true;
+  /**
+   * What the problem says instead, as information, when its file is being written (seen growing:
+   * src/engine/shown-problems.ts): an empty file, tool calls with no result yet are what a
+   * running writer leaves, not faults.
+   */
+  whileWritten?: string;
 }
 
 /** Where an event or edge came from. */

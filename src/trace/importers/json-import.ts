@@ -32,9 +32,9 @@ export class ImportBuilder {
     this.edges.push({ src, dst, type });
   }
 
-  /** Records a positioned problem. */
-  problem(severity: Severity, message: string, range: Range): void {
-    this.problems.push({ severity, message, range });
+  /** Records a positioned problem; `whileWritten` is what it says while its file is being written (Problem.whileWritten). */
+  problem(severity: Severity, message: string, range: Range, whileWritten?: string): void {
+    this.problems.push({ severity, message, range, ...(whileWritten !== undefined ? { whileWritten } : {}) });
   }
 
   /**

@@ -619,7 +619,12 @@ function reportTree(spans: ImportSpan[], tree: SpanTree, b: ImportBuilder, event
   const open = spans.filter((s) => tree.open[s.ordinal] && s.role !== 'event');
   if (open.length) {
     const ids = `${open.slice(0, 10).map((s) => s.id).join(', ')}${open.length > 10 ? ', ...' : ''}`;
-    b.problem('warning', `${nouns(open.length)} ${open.length > 1 ? 'have' : 'has'} no end time (${ids}): still open when the file was written; duration unknown, no result or return invented`, at(open[0].ordinal));
+    b.problem(
+      'warning',
+      `${nouns(open.length)} ${open.length > 1 ? 'have' : 'has'} no end time (${ids}): still open when the file was written; duration unknown, no result or return invented`,
+      at(open[0].ordinal),
+      `${nouns(open.length)} ${open.length > 1 ? 'have' : 'has'} no end time yet (${ids}): the file is being written, and a span's end is read when it comes`,
+    );
   }
   const traces = tree.traceIds.filter(Boolean);
   if (traces.length > 1) {

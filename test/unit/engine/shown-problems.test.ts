@@ -53,6 +53,30 @@ test('a half-written last line of a file being written is information, not an er
   assert.deepEqual(store.graphOverview('d', 'title')!.problems, { errors: 1, warnings: 0 });
 });
 
+test('a followed file emptied to be written anew is information while empty, not an error; a file read empty the first time stays an error', async () => {
+  const file = path.join(DIR, 'rewritten.otrace.jsonl');
+  const head = `${JSON.stringify({ trace_id: 'again', task_id: 'again', system: 'test' })}\n`;
+  fs.writeFileSync(file, `${head}${lines(0, 5)}`);
+  const store = new SessionStore();
+  let id = 0;
+  const load = async (key = 'k') => (await store.load({ key, version: -1, path: file, local: true, changed: [file] }, ++id))!;
+  await load();
+  fs.writeFileSync(file, ''); // the writer starts the file again
+  const emptied = await load();
+  const reading = (s: { diagnostics: { items: { code?: string; severity: string; message: string }[] }[] }) => s.diagnostics.flatMap((d) => d.items).filter((d) => d.code === undefined);
+  assert.deepEqual(reading(emptied).map((d) => [d.severity, d.message]), [['info', 'the file is empty for now: it is being written (it grew or was written anew), and its records are read as they come']]);
+  assert.deepEqual(store.graphOverview('k', 'title')!.problems, { errors: 0, warnings: 0 }, "the graph's header counts no error");
+  fs.writeFileSync(file, `${head}${lines(0, 2)}`);
+  const again = await load();
+  assert.deepEqual(reading(again), [], 'its records read as they come');
+  assert.equal(again.counts.events, 2);
+  // an empty file read for the first time: nothing says it is being written
+  const other = path.join(DIR, 'empty.otrace.jsonl');
+  fs.writeFileSync(other, '');
+  const first = (await store.load({ key: 'e', version: -1, path: other, local: true }, ++id))!;
+  assert.deepEqual(reading(first).map((d) => [d.severity, d.message]), [['error', 'the file is empty: there is no trace to read yet']]);
+});
+
 test("the end of a trace read as it grew is no stop yet (no 'never stopped' error); read again once it stopped growing, it is judged", async () => {
   const file = path.join(DIR, 'running.otrace.jsonl');
   fs.writeFileSync(file, `${JSON.stringify({ trace_id: 'run', task_id: 'run', system: 'test' })}\n${lines(0, 5)}`);
@@ -101,4 +125,28 @@ test('a large followed file read again once it stopped growing: the last finding
   fs.appendFileSync(file, lines(50, 52));
   assert.equal((await load())!.analysedAs, 'appended');
   assert.equal(lastExtension(), 'extended');
+});
+
+test('a tool call with no result yet in a Claude Code session being written is information; the same file read once warns that the call has no result', async () => {
+  const fixture = path.join(__dirname, '..', '..', 'fixtures', 'claude-code-session');
+  const session = 'fa812bfe-b295-4cca-9c2f-fdf01028cb46';
+  const dir = fs.mkdtempSync(path.join(DIR, 'claude-'));
+  fs.cpSync(fixture, dir, { recursive: true });
+  const file = path.join(dir, `${session}.jsonl`);
+  const all = fs.readFileSync(file, 'utf8').split('\n');
+  // line 14 is a Bash call whose result is the next record (a Task call before it is still running too)
+  const upTo = (n: number) => `${all.slice(0, n).join('\n')}\n`;
+  assert.match(all[14], /"tool_use"/);
+  fs.writeFileSync(file, upTo(10));
+  const store = new SessionStore();
+  let id = 0;
+  const load = async (key: string) => (await store.load({ key, version: -1, path: file, local: true, changed: [file] }, ++id))!;
+  await load('k');
+  fs.writeFileSync(file, upTo(15)); // appended up to the call: its result is not written yet
+  const live = await load('k');
+  const calls = (s: typeof live) => s.diagnostics.flatMap((d) => d.items).filter((d) => /tool calls? ha(s|ve) no result/.test(d.message)).map((d) => [d.severity, d.message.replace(/:.*/, '')]);
+  assert.deepEqual(calls(live), [['info', '2 tool calls have no result yet (the session is being written; a result is read when it comes)']]);
+  // the same bytes read once, by a new session: a warning that the file holds no result
+  const once = await load('other');
+  assert.deepEqual(calls(once), [['warning', '2 tool calls have no result in the file']]);
 });

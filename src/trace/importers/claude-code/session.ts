@@ -563,6 +563,8 @@ export class ClaudeImport {
           : `${open.length} tool call${open.length > 1 ? 's have' : ' has'} no result in the file: ${open.map((c) => `${c.id} (${c.tool})`).join(', ')}`,
         range: first.range,
         ...(first.file ? { file: first.file } : {}),
+        // a session being written has calls running: their results come later
+        ...(live ? {} : { whileWritten: `${open.length} tool call${open.length > 1 ? 's have' : ' has'} no result yet (the session is being written; a result is read when it comes): ${open.map((c) => `${c.id} (${c.tool})`).join(', ')}` }),
       });
     }
     this.noteKinds();
