@@ -23,6 +23,7 @@ const CALL_NAMES = {
   outline: true,
   sourcePrompt: true,
   promptUsers: true,
+  filesChanged: true,
   inspect: true,
   graphOverview: true,
   graphOverviewBytes: true,

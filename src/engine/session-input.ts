@@ -12,7 +12,7 @@ import { detectFormat, otraceJsonl } from '../trace/formats';
 import { GrowingTraceFile } from '../trace/growing-file';
 import { GrowingLoad } from '../trace/growing-load';
 import { LiveFiles } from '../trace/live-files';
-import { loadTraceFile } from '../trace/load-file';
+import { loadTraceFile, notUtf8 } from '../trace/load-file';
 import { chooseMapping, loadWithMappings, type MappingSource } from '../trace/mapping-choice';
 import type { LoadedTrace } from '../trace/model';
 import type { LoadRequest } from './worker-protocol';
@@ -93,6 +93,21 @@ export class SessionFiles {
     private readonly partBytes = PART_BYTES,
   ) {}
 
+  /**
+   * True when a file the session read changed on disk since (its trace file when read from disk,
+   * the files it pulls in, a folder listed that holds other names): a load would read something.
+   * Reads nothing (stats and listings); the host asks it of a session its watchers may miss.
+   * @param path the trace file's path.
+   */
+  changedOnDisk(path: string): boolean {
+    const streamed = this.streamed;
+    if (streamed) {
+      const stat = statOf(path);
+      if (!stat || stat.size !== streamed.size || stat.ino !== streamed.ino || stat.mtimeMs !== streamed.mtimeMs) return true;
+    }
+    return this.live.changedOnDisk();
+  }
+
   /** Bytes read from disk so far. */
   get bytesRead(): number {
     return this.retiredBytes + this.live.bytesRead + this.streamedBytes;
@@ -129,12 +144,21 @@ export class SessionFiles {
       note(change, readBefore);
       return change;
     };
-    for (const p of request.changed ?? []) if (p !== request.path && files) refresh(p);
+    if (files) {
+      // Every other file the session read (sub-agent transcripts) is looked at, not only those the host names: its
+      // watcher may never fire (a folder outside the workspace, made after the watch began), and a sub-agent's file
+      // grows while the trace file waits for it. A stat and the file's last bytes each; new files are seen by listing.
+      for (const p of files.paths()) if (p !== request.path) refresh(p);
+      for (const p of request.changed ?? []) if (p !== request.path && !files.has(p)) refresh(p);
+    }
+    // a folder listed holds other names: read again; a new file the import then reads is a new part of the run (growth)
+    const listed = !!files?.listingsChanged();
+    if (listed) note('reloaded', false);
     const grew = () => this.unkept?.grew ?? false;
     if (request.text !== undefined) {
       this.textSince = true;
       this.growing.drop();
-      return { loaded: loadWithMappings(request.text, request.path, mappings, files), grew: grew() };
+      return { loaded: withBadBytes(loadWithMappings(request.text, request.path, mappings, files), files, request.path, true), grew: grew() };
     }
     if (!files) throw new Error(`cannot read ${request.path}: it is not on the local disk`);
     const stat = statOf(request.path);
@@ -165,7 +189,10 @@ export class SessionFiles {
     const change = refresh(request.path);
     if (change === 'missing') throw new Error(`cannot read ${request.path}`);
     if (!this.unkept && hasSnapshot) return 'unchanged';
-    return { loaded: this.growing.load(request.path, files, mappings), grew: grew() };
+    const partsBefore = files.size;
+    const loaded = this.growing.load(request.path, files, mappings);
+    if (listed && files.size > partsBefore) note('appended', true);
+    return { loaded: withBadBytes(loaded, files, request.path), grew: grew() };
   }
 
   /**
@@ -277,6 +304,20 @@ export class SessionFiles {
     if (head === undefined || chooseMapping(mappings, head, file)) return false;
     return detectFormat(head, file) === otraceJsonl;
   }
+}
+
+/**
+ * `loaded` with a warning for each file it was read from whose bytes were not all UTF-8 (read as U+FFFD
+ * there, so the text differs from the file), as a trace read by path gets one (load-file.ts): a new
+ * object, the import's own list of problems unchanged. `loaded` itself when there is none, or when the
+ * trace is no trace (a binary file has its one problem).
+ * @param main the trace file (its warning names no file); @param editorText true when its text came from an editor (decoded there: no warning of it).
+ */
+function withBadBytes(loaded: LoadedTrace, files: LiveFiles | undefined, main: string, editorText = false): LoadedTrace {
+  const bad = files?.notUtf8Paths().filter((p) => !(editorText && p === main)) ?? [];
+  if (!bad.length || loaded.format === 'unknown') return loaded;
+  const warnings = bad.map((p) => notUtf8(files!.readText(p) ?? '', p === main ? undefined : p));
+  return { ...loaded, problems: [...loaded.problems, ...warnings] };
 }
 
 function statOf(file: string): fs.Stats | undefined {

@@ -587,6 +587,11 @@ export class SessionStore implements EngineCalls {
     return this.on(key, stamp, (s) => promptUsers(s, absPath));
   }
 
+  filesChanged(key: string): boolean {
+    const session = this.sessions.get(key);
+    return !!session?.snapshot && session.files.changedOnDisk(session.snapshot.path);
+  }
+
   inspect(key: string, stamp: number, max: number) {
     return this.on(key, stamp, (s) => inspect(s, max));
   }

@@ -130,6 +130,12 @@ export interface EngineCalls {
   outline(key: string, stamp: number, file: string, maxEvents?: number): OutlineLane[] | undefined;
   sourcePrompt(key: string, stamp: number, index: number): PromptAt | undefined;
   promptUsers(key: string, stamp: number, absPath: string): PromptUser[] | undefined;
+  /**
+   * True when a file the session read changed on disk since its last load (a sub-agent transcript
+   * grew, a folder it listed gained a file): a load would read something. A stat per file; the host
+   * asks it of sessions shown, as its file watchers may never fire (src/host/disk-poll.ts).
+   */
+  filesChanged(key: string): boolean;
   /** The first `max` events and edges (tests, diagnostics). */
   inspect(key: string, stamp: number, max: number): { events: { id: string; type: string; agent: string; to?: string }[]; edges: { src: string; dst: string; type: string }[]; problems: string[] } | undefined;
   /** The graph overview of the session's latest snapshot; `title` is shown as is. */

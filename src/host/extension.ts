@@ -23,7 +23,7 @@ import { OpenTraces } from './open-traces';
 import { MappingFiles } from './editor/mapping-files';
 import { registerOpenUri } from './open-uri';
 import { GRAPH_VIEW_TYPE, GraphPanels, SIDE_PANEL_TYPE } from './panel/graph-panels';
-import { markPeoplesLabels } from './panel/graph-view';
+import { isShownInGraph, markPeoplesLabels } from './panel/graph-view';
 import { groupsUnlocked, unlockGroupLeftByGraph } from './panel/group-lock';
 import { keepGraphSizeIn } from './panel/graph-size';
 import { openStartPanel, takeStartPanel } from './panel/start-panel';
@@ -81,6 +81,7 @@ export function activate(context: vscode.ExtensionContext): OtraceApi {
   const engine = new WorkerEngine(path.join(context.extensionPath, 'dist', 'engine-worker.js'), { mode: ownProcess ? 'process' : 'thread', log: logError });
   const mappings = new MappingFiles(engine);
   const sessions = new OpenTraces(engine, mappings, context.workspaceState);
+  sessions.keepWhileShown(isShownInGraph); // a trace's editor closed: its graph keeps its session followed
   const selection = new SelectionService();
   const panels = new GraphPanels(context.extensionUri, sessions, selection);
   // npm start's trace first: VS Code builds the graph's webview (the longest part of the start)

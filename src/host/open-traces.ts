@@ -22,6 +22,7 @@ import { messageText, plainText, type PlainText } from '../shared/untrusted-text
 import { StatedOutcomes, type StatedOutcome } from './editor/stated-outcomes';
 import { stringLocation } from './editor/event-content';
 import { logged } from './log';
+import { DiskPoll } from './disk-poll';
 import { isSidecar } from '../shared/label-kinds';
 
 const TRACE_NAME = /\.otrace\.jsonl?$/;
@@ -58,6 +59,8 @@ export class OpenTraces implements vscode.Disposable {
   readonly onDidStopGrowing = this.stoppedGrowing.event;
   /** Files (URI strings) each session published diagnostics to, to clear them later. */
   private readonly published = new Map<string, string[]>();
+  /** Whether a view shows the session of a key ({@link keepWhileShown}). */
+  private shown: (key: string) => boolean = () => false;
   private readonly diagnostics = vscode.languages.createDiagnosticCollection('otrace');
   private readonly changed = new vscode.EventEmitter<SessionSummary>();
   /** Fires with a session's new summary after its trace was read again. */
@@ -86,9 +89,26 @@ export class OpenTraces implements vscode.Disposable {
         if (e.reason === undefined && !e.document.isDirty) this.grew(e.document.uri.toString());
         this.refreshLater(e.document);
       }),
-      vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri)),
+      vscode.workspace.onDidCloseTextDocument((d) => this.closed(d.uri)),
     );
     for (const d of vscode.workspace.textDocuments) void this.refresh(d);
+    this.disposables.push(
+      new DiskPoll({
+        keys: () => this.polledKeys(),
+        growing: (key) => this.growing(key),
+        filesChanged: (key) => this.engine.filesChanged(key),
+        reload: (key) => void this.reload(key, {}),
+      }),
+    );
+  }
+
+  /** The sessions the disk poll looks at: read from local files, no load running, no unsaved edits (the edits are what is shown). */
+  private *polledKeys(): Iterable<string> {
+    for (const key of this.summaries.keys()) {
+      if (this.pending.has(key) || !key.startsWith('file:')) continue;
+      if (vscode.workspace.textDocuments.some((d) => d.isDirty && d.uri.toString() === key)) continue;
+      yield key;
+    }
   }
 
   /**
@@ -471,6 +491,28 @@ export class OpenTraces implements vscode.Disposable {
     this.watchers.get(key)!.dispose();
     this.watchers.delete(key);
     this.forget(uri);
+  }
+
+  /**
+   * Tells which sessions a view shows (by key), so that closing a trace's editor does not forget a
+   * session its graph still shows ({@link closed}). Until called, no session counts as shown.
+   */
+  keepWhileShown(shown: (key: string) => boolean): void {
+    this.shown = shown;
+  }
+
+  /**
+   * A document closed. A trace file a graph still shows is followed from disk from now on (its
+   * watcher, its Problems, "in progress" while it grows) and read from disk, where edits closed
+   * unsaved are not; any other is forgotten. Forgetting it left the graph on a session no longer
+   * followed ("in progress" for good) and Problems empty (a fresh user's trial).
+   */
+  private closed(uri: vscode.Uri): void {
+    const key = uri.toString();
+    if (uri.scheme !== 'file' || !this.summaries.has(key) || !this.shown(key)) return this.forget(uri);
+    this.traceChecks.delete(key);
+    this.watch(uri);
+    void this.load(key, -1, uri, undefined, {}).catch(logged(`reading ${uri.fsPath} after its editor closed`));
   }
 
   private forget(uri: vscode.Uri): void {

@@ -9,6 +9,7 @@
  * (text-encoding.ts) is decoded whole, and read whole again whenever it changes.
  * Pure Node (`node:fs`), no `vscode`.
  */
+import { isUtf8 } from 'node:buffer';
 import * as fs from 'node:fs';
 import type { GrowingFiles, GrowingText } from './jsonl-feed';
 import { readAppended, tailStateOf, type TailState } from './tail';
@@ -29,6 +30,8 @@ interface LiveFile {
   state: TailState;
   /** False for a file in UTF-16 or UTF-32 (text-encoding.ts): its appended bytes are not UTF-8 lines, so any change reads it whole. */
   utf8: boolean;
+  /** True when bytes read of this UTF-8 file were not UTF-8 (each read as U+FFFD): the reader says where ({@link LiveFiles.notUtf8Paths}). */
+  badBytes: boolean;
 }
 
 /** What {@link LiveFiles.refresh} found. */
@@ -40,6 +43,8 @@ let epochs = 0;
 /** Files read once and then followed as they grow. Never throws on a missing or unreadable file. */
 export class LiveFiles implements GrowingFiles {
   private readonly files = new Map<string, LiveFile>();
+  /** Each folder listed so far and its names as listed (joined), to see a file appear or go ({@link listingsChanged}). */
+  private readonly listings = new Map<string, string>();
   /** Bytes read from disk so far (whole first reads, appended bytes, reloads). */
   bytesRead = 0;
 
@@ -62,16 +67,55 @@ export class LiveFiles implements GrowingFiles {
   }
 
   list(dir: string): string[] | undefined {
-    try {
-      return fs.readdirSync(dir);
-    } catch {
-      return undefined;
+    const names = listOf(dir);
+    this.listings.set(dir, names?.join('\n') ?? '');
+    return names;
+  }
+
+  /**
+   * True when a file read so far (but `except`) has another size or inode on disk than read, or
+   * is gone, or a folder listed holds other names ({@link listingsChanged}): the next
+   * {@link refresh} or import would read something. Reads nothing: a stat per file, a listing per
+   * folder. A rewrite to the same size is not seen here (a watcher, or the next load, sees it).
+   */
+  changedOnDisk(except?: string): boolean {
+    for (const [path, file] of this.files) {
+      if (path === except) continue;
+      let stat;
+      try {
+        stat = fs.statSync(path);
+      } catch {
+        return true;
+      }
+      if (stat.size !== file.state.offset || (file.state.ino && stat.ino !== file.state.ino)) return true;
     }
+    return this.listingsChanged();
+  }
+
+  /**
+   * True when a folder listed so far (a session's sub-agent folder) holds other names now: a new
+   * file the next import reads (a sub-agent started), or one gone. Costs one listing per folder.
+   */
+  listingsChanged(): boolean {
+    for (const [dir, names] of this.listings) if ((listOf(dir)?.join('\n') ?? '') !== names) return true;
+    return false;
   }
 
   /** Paths read so far. */
   paths(): string[] {
     return [...this.files.keys()];
+  }
+
+  /** The files read whose bytes were not all UTF-8 (read as U+FFFD where they were not), in the order first read. */
+  notUtf8Paths(): string[] {
+    const out: string[] = [];
+    for (const [path, file] of this.files) if (file.badBytes) out.push(path);
+    return out;
+  }
+
+  /** How many files were read (and not forgotten since). */
+  get size(): number {
+    return this.files.size;
   }
 
   /** True when the file was read (and not forgotten since): its next whole read is a rewrite, not a first read. */
@@ -110,6 +154,7 @@ export class LiveFiles implements GrowingFiles {
     const before = file.pending;
     file.state = r.state;
     if (r.kind === 'append') {
+      if (!r.utf8) file.badBytes = true;
       const text = noMark(r.text);
       file.parts.push(text);
       file.complete += text.length;
@@ -137,9 +182,27 @@ export class LiveFiles implements GrowingFiles {
     const utf8 = decoded.encoding === 'utf-8';
     // In another encoding the whole text counts as read: the file is read whole again when it changes.
     const complete = utf8 ? Math.max(0, text.length - state.pending.toString('utf8').length) : text.length;
-    const file: LiveFile = { parts: [text.slice(0, complete)], complete, pending: text.slice(complete), text, epoch: ++epochs, state, utf8 };
+    const file: LiveFile = { parts: [text.slice(0, complete)], complete, pending: text.slice(complete), text, epoch: ++epochs, state, utf8, badBytes: utf8 && !isUtf8(linesRead(bytes)) };
     this.files.set(path, file);
     return file;
+  }
+}
+
+/**
+ * The bytes of a file as read, but the last (up to 3) bytes of a last line without its line break: a
+ * writer may be in the middle of a character there (its end comes with the next append).
+ */
+function linesRead(bytes: Buffer): Buffer {
+  const complete = bytes.lastIndexOf(0x0a) + 1;
+  return bytes.subarray(0, Math.max(complete, bytes.length - 3));
+}
+
+/** A folder's names, or undefined when it cannot be listed (missing, not a folder, no access). */
+function listOf(dir: string): string[] | undefined {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return undefined;
   }
 }
 

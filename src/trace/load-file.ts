@@ -45,8 +45,11 @@ export function loadTraceFile(path: string, files?: FileAccess, maxTextBytes = M
   });
 }
 
-/** The warning of a text decoded from bytes that are not all UTF-8, at the first of its lines that holds a U+FFFD, with how many do. */
-function notUtf8(text: string): Problem {
+/**
+ * The warning of a text decoded from bytes that are not all UTF-8, at the first of its lines that holds a
+ * U+FFFD, with how many do. @param file the file it is in, when not the trace file (a sub-agent transcript).
+ */
+export function notUtf8(text: string, file?: string): Problem {
   const first = text.indexOf('\uFFFD');
   const lines = new LineIndex(text);
   const at = lines.range(Math.max(0, first), 1).start;
@@ -56,7 +59,7 @@ function notUtf8(text: string): Problem {
     if (l !== line) count++;
     line = l;
   }
-  const problem = notUtf8Problem(at.line, at.character, undefined);
+  const problem = notUtf8Problem(at.line, at.character, file);
   if (count > 1) problem.message = `${problem.message}; ${count} lines hold such bytes, this is the first`;
   return problem;
 }

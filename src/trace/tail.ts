@@ -11,6 +11,7 @@
  * following a live trace reads about the bytes its agent writes, not the file again.
  */
 import * as fs from 'node:fs';
+import { isUtf8 } from 'node:buffer';
 import { readEndsAfter, readEndsOfBytes, sameEnds, type ReadEnds } from './read-ends';
 
 /** Where a follower is in a file. */
@@ -27,8 +28,8 @@ export interface TailState {
 
 /** What a {@link readAppended} call found. `bytesRead` counts the bytes read after what was read before (not the ones compared). */
 export type TailRead =
-  /** Complete lines finished since the last call (UTF-8 text ending in a line break), and the new state. */
-  | { kind: 'append'; text: string; bytesRead: number; state: TailState }
+  /** Complete lines finished since the last call (UTF-8 text ending in a line break), the new state, and whether their bytes were all UTF-8 (else some read as U+FFFD). */
+  | { kind: 'append'; text: string; bytesRead: number; state: TailState; utf8: boolean }
   /** No line finished: nothing new, or part of a line (kept in the state's `pending`). */
   | { kind: 'none'; bytesRead: number; state: TailState }
   /** The file shrank, was replaced or was rewritten: read it whole again ({@link tailStateOf} after). */
@@ -69,8 +70,8 @@ export function readAppended(path: string, state: TailState): TailRead {
     const ends = readEndsAfter(state.ends, added);
     const complete = added.lastIndexOf(0x0a) + 1;
     if (complete === 0) return { kind: 'none', bytesRead, state: { offset, ino: stat.ino, ends, pending: Buffer.concat([state.pending, added]) } };
-    const text = Buffer.concat([state.pending, added.subarray(0, complete)]).toString('utf8');
-    return { kind: 'append', text, bytesRead, state: { offset, ino: stat.ino, ends, pending: Buffer.from(added.subarray(complete)) } };
+    const lines = Buffer.concat([state.pending, added.subarray(0, complete)]);
+    return { kind: 'append', text: lines.toString('utf8'), bytesRead, state: { offset, ino: stat.ino, ends, pending: Buffer.from(added.subarray(complete)) }, utf8: isUtf8(lines) };
   } finally {
     fs.closeSync(fd);
   }

@@ -139,4 +139,98 @@ describe('a live trace', function () {
     testLog(`live: ${after} bytes read after the first load for ${added} bytes added`);
     assert.ok(after >= added && after <= added * 1.1, `${after} bytes read for ${added} added`);
   });
+
+  it('follows a session whose trace file is quiet while its sub-agents write: a sub-agent folder made after the open, a file in it growing alone', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-live-parts-'));
+    fs.cpSync(FIXTURE, dir, { recursive: true });
+    const main = path.join(dir, `${SESSION}.jsonl`);
+    const parts = path.join(dir, SESSION);
+    const subagents = path.join(parts, 'subagents');
+    const sub = path.join(subagents, 'agent-a93ccab.jsonl');
+    const whole = fs.readFileSync(path.join(FIXTURE, SESSION, 'subagents', 'agent-a93ccab.jsonl'));
+    const cut = whole.indexOf(0x0a, Math.floor(whole.length / 2)) + 1;
+    // the session before its first sub-agent started: no folder of sub-agents yet
+    fs.rmSync(parts, { recursive: true });
+    const uri = vscode.Uri.file(main);
+    const mainBytes = fs.readFileSync(main);
+    const events = (t: { events: { agent: string }[] }) => t.events.filter((e) => e.agent.endsWith(':a93ccab')).length;
+    const fresh = () => loadTrace(fs.readFileSync(main, 'utf8'), main, nodeFileAccess).trace;
+
+    // the trace open in an editor, its graph beside it (as a user opens a session)
+    await vscode.window.showTextDocument(uri, { preview: false });
+    await vscode.commands.executeCommand('otrace.openGraphToSide', uri);
+    const first = await until('the first load', () => api.sessions.peek(uri));
+    await evalInWebview('1', { selector: ready(main), timeoutMs: 60_000 });
+
+    // the first sub-agent starts: its folder and the first half of its file
+    fs.mkdirSync(subagents, { recursive: true });
+    fs.writeFileSync(sub, whole.subarray(0, cut));
+    const halfRead = fresh();
+    const expectedHalf = events(halfRead);
+    assert.ok(expectedHalf > 0, 'the half file has sub-agent events');
+    // (the session's count may fall: a sub-agent's own file stands for what the trace file said of it)
+    const half = await until(`the new sub-agent's ${expectedHalf} events`, async () => {
+      const s = api.sessions.peek(uri);
+      const t = s && s.stamp !== first.stamp ? await api.sessions.inspect(uri, halfRead.events.length) : undefined;
+      return t && events(t) === expectedHalf ? s : undefined;
+    }, 30_000);
+    assert.equal(half.counts.events, halfRead.events.length, 'the events of a fresh read');
+    assert.ok(api.sessions.isGrowing(uri), 'a session whose sub-agent started is in progress');
+
+    // the sub-agent writes on; the trace file stays as it was
+    fs.appendFileSync(sub, whole.subarray(cut));
+    const expected = fresh();
+    const grown = await until(`all ${events(expected)} of the sub-agent's events`, async () => {
+      const s = api.sessions.peek(uri);
+      const t = s && s.stamp !== half.stamp ? await api.sessions.inspect(uri, expected.events.length) : undefined;
+      return t && events(t) === events(expected) ? t : undefined;
+    }, 30_000);
+    assert.deepEqual(grown.events.map((e) => e.id), expected.events.map((e) => e.id), 'the same events as a fresh read of the files');
+    await until('the graph to show the grown session', async () => {
+      const text = await evalInWebview<string>(`document.getElementById('summary').textContent`, { selector: ready(main) });
+      return text.includes(`${expected.events.length.toLocaleString('en-US')} events`) || undefined;
+    }, 30_000);
+    assert.ok(fs.readFileSync(main).equals(mainBytes), 'the trace file unchanged on disk');
+  });
+
+  it("keeps following a session whose editor closes while its graph shows it: Problems stay, appends are read, and closing the graph lets it go", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-live-closed-'));
+    fs.cpSync(FIXTURE, dir, { recursive: true });
+    const main = path.join(dir, `${SESSION}.jsonl`);
+    const full = fs.readFileSync(main);
+    const cut = full.indexOf(0x0a, Math.floor(full.length * 0.6)) + 1;
+    fs.writeFileSync(main, full.subarray(0, cut));
+    const uri = vscode.Uri.file(main);
+    const problems = () => vscode.languages.getDiagnostics(uri).length;
+
+    // opened as a user opens it (an editor's document is let go when its tab closes; one an extension opened is kept for minutes)
+    await vscode.commands.executeCommand('vscode.open', uri, { preview: false });
+    await vscode.commands.executeCommand('otrace.openGraphToSide', uri);
+    const first = await until('the first load', () => api.sessions.peek(uri));
+    await evalInWebview('1', { selector: ready(main), timeoutMs: 60_000 });
+    // the Problems of the trace file as the session has them
+    const published = () => api.sessions.peek(uri)?.diagnostics.find((d) => d.file === '')?.items.length ?? 0;
+    await until("the trace's Problems", () => (problems() > 0 && problems() === published()) || undefined);
+
+    // the trace's editor closes; the graph stays
+    const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString());
+    assert.ok(tab, 'the trace open in an editor');
+    await vscode.window.tabGroups.close(tab);
+    await until('the document closed', () => !vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString()) || undefined);
+
+    // the run goes on: the session, read from disk now, follows it
+    fs.appendFileSync(main, full.subarray(cut));
+    const expected = loadTrace(fs.readFileSync(main, 'utf8'), main, nodeFileAccess).trace.events.length;
+    await until(`${expected} events after the append`, () => (api.sessions.peek(uri)?.counts.events === expected ? true : undefined), 30_000);
+    assert.ok(expected > first.counts.events);
+    await until('the graph of the grown session', async () =>
+      (await evalInWebview<number>('__otrace.graph.totalEvents', { selector: ready(main) })) === expected || undefined,
+    30_000);
+    assert.ok(api.sessions.isGrowing(uri), 'the graph says the run is in progress');
+    await until(`its Problems stay, those of the grown session (${published()})`, () => (problems() > 0 && problems() === published()) || undefined);
+
+    // the graph closes too: nothing shows the session, it is let go with its Problems
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await until('the session let go', () => (api.sessions.peek(uri) === undefined && problems() === 0) || undefined, 30_000);
+  });
 });

@@ -56,6 +56,12 @@ export type LabelSource = (summary: SessionSummary) => Promise<{ index: number; 
 let labelSource: LabelSource | undefined;
 const openViews = new Set<GraphView>();
 
+/** True when a graph view open now shows the session of `key` (its trace's URI as a string). */
+export function isShownInGraph(key: string): boolean {
+  for (const view of openViews) if (view.traceUri.toString() === key) return true;
+  return false;
+}
+
 /**
  * Lets every graph view mark the events people labelled: read from `source` with each trace sent,
  * and again when `changed` fires with the view's session key. Returns what stops it.

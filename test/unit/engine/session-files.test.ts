@@ -14,6 +14,7 @@ import { loadTrace } from '../../../src/trace/formats';
 import { loadTraceFile } from '../../../src/trace/load-file';
 import '../../../src/trace/importers';
 import type { MappingSource } from '../../../src/trace/mapping-choice';
+import { nodeFileAccess } from '../../../src/trace/node-files';
 
 const NO_MAPPINGS: MappingSource[] = [];
 const plain = (t: unknown) => JSON.parse(JSON.stringify(t));
@@ -311,5 +312,111 @@ describe('a file first read with fewer than 4 bytes', () => {
       assert.deepEqual(plain({ trace: got.loaded.trace, problems: got.loaded.problems }), plain({ trace: loadTraceFile(file).trace, problems: loadTraceFile(file).problems }), what);
       assert.equal(got.loaded.trace.events.length, 2, what);
     }
+  });
+});
+
+describe('SessionFiles and the files a session pulls in', () => {
+  const FIXTURE = path.join(__dirname, '..', '..', 'fixtures', 'claude-code-session');
+  const SESSION = 'fa812bfe-b295-4cca-9c2f-fdf01028cb46';
+  const LATE = 'agent-aa84377.jsonl';
+
+  it('sees a sub-agent file grow, or a new one appear, while the trace file is quiet (the host is told of no change)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-session-parts-'));
+    fs.cpSync(FIXTURE, dir, { recursive: true });
+    const main = path.join(dir, `${SESSION}.jsonl`);
+    const sub = path.join(dir, SESSION, 'subagents', 'agent-a93ccab.jsonl');
+    const late = path.join(dir, SESSION, 'subagents', LATE);
+    const whole = fs.readFileSync(sub);
+    const cut = whole.indexOf(0x0a, Math.floor(whole.length / 2)) + 1;
+    fs.writeFileSync(sub, whole.subarray(0, cut));
+    fs.rmSync(late);
+    const files = new SessionFiles();
+    const request: LoadRequest = { key: 'k', version: -1, path: main, local: true };
+    const first = files.read(request, NO_MAPPINGS, true);
+    assert.notEqual(first, 'unchanged');
+    files.kept();
+    assert.equal(files.read(request, NO_MAPPINGS, true), 'unchanged', 'nothing changed on disk');
+
+    const fresh = () => plain(loadTrace(fs.readFileSync(main, 'utf8'), main, nodeFileAccess).trace);
+    assert.equal(files.changedOnDisk(main), false, 'the poll finds nothing to read');
+    // the sub-agent's file grows; the trace file does not, and the load names no changed file
+    fs.appendFileSync(sub, whole.subarray(cut));
+    assert.equal(files.changedOnDisk(main), true, 'the poll finds the grown file');
+    const grown = files.read(request, NO_MAPPINGS, true);
+    assert.notEqual(grown, 'unchanged', 'the grown sub-agent file is seen');
+    if (grown === 'unchanged') return;
+    files.kept();
+    assert.equal(grown.grew, true, 'a session whose sub-agent file grew is being written');
+    assert.deepEqual(plain(grown.loaded.trace), fresh(), 'the same trace as a fresh read of the files');
+
+    // a new sub-agent file appears
+    assert.equal(files.changedOnDisk(main), false);
+    fs.copyFileSync(path.join(FIXTURE, SESSION, 'subagents', LATE), late);
+    assert.equal(files.changedOnDisk(main), true, 'the poll finds the new file (its folder lists it)');
+    const more = files.read(request, NO_MAPPINGS, true);
+    assert.notEqual(more, 'unchanged', 'the new sub-agent file is seen');
+    if (more === 'unchanged') return;
+    files.kept();
+    assert.equal(more.grew, true);
+    assert.deepEqual(plain(more.loaded.trace), fresh(), 'with the new file: the same trace as a fresh read');
+    assert.equal(files.read(request, NO_MAPPINGS, true), 'unchanged', 'and nothing more');
+
+    // a file the import does not read appears in a folder it lists (as a Codex day folder gets other sessions' rollouts): not growth
+    fs.writeFileSync(path.join(dir, SESSION, 'subagents', 'notes.txt'), 'not a transcript\n');
+    const other = files.read(request, NO_MAPPINGS, true);
+    if (other !== 'unchanged') {
+      files.kept();
+      assert.equal(other.grew, false, 'a file no import reads does not make the run in progress');
+      assert.deepEqual(plain(other.loaded.trace), fresh());
+    }
+    assert.equal(files.read(request, NO_MAPPINGS, true), 'unchanged');
+  });
+});
+
+describe('SessionFiles and bytes that are not UTF-8', () => {
+  it('warns of them where they are, in the file read first and in lines appended later, as a read by path does', () => {
+    const file = chainFile(3);
+    // a line written in Latin-1: its é one byte (0xE9) where UTF-8 has two
+    const bad = (k: number) => Buffer.from(`${JSON.stringify({ id: `e${k}`, t: k, type: 'message', agent: 'a', content: 'caf\u00e9' })}\n`, 'latin1');
+    fs.appendFileSync(file, bad(3));
+    const files = new SessionFiles();
+    const request: LoadRequest = { key: 'k', version: -1, path: file, local: true };
+    const read = () => {
+      const got = files.read({ ...request, changed: [file] }, NO_MAPPINGS, true);
+      assert.notEqual(got, 'unchanged');
+      if (got === 'unchanged') throw new Error('unchanged');
+      files.kept();
+      return got.loaded.problems.filter((p) => /not UTF-8/.test(p.message)).map((p) => [p.severity, p.range.start.line, p.range.start.character, p.file]);
+    };
+    const byPath = loadTraceFile(file).problems.filter((p) => /not UTF-8/.test(p.message)).map((p) => [p.severity, p.range.start.line, p.range.start.character, p.file]);
+    assert.deepEqual(read(), [['warning', 3, byPath[0]![2], undefined]]);
+    assert.deepEqual(byPath.map((p) => p.slice(0, 2)), [['warning', 3]], 'where a read by path says it');
+
+    // clean lines, then one more bad line appended: still one warning, at the first such line, counting both
+    fs.appendFileSync(file, line(4));
+    assert.deepEqual(read().map((p) => p.slice(0, 2)), [['warning', 3]]);
+    fs.appendFileSync(file, bad(5));
+    const after = files.read({ ...request, changed: [file] }, NO_MAPPINGS, true);
+    if (after === 'unchanged') throw new Error('unchanged');
+    const warnings = after.loaded.problems.filter((p) => /not UTF-8/.test(p.message));
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0].message, /2 lines hold such bytes/);
+  });
+
+  it('says nothing of a UTF-8 file whose last line ends inside a character still being written', () => {
+    const file = chainFile(3);
+    const e = Buffer.from(`${JSON.stringify({ id: 'e3', t: 3, type: 'message', agent: 'a', content: 'caf\u00e9' })}\n`, 'utf8');
+    const cut = e.indexOf(0xc3) + 1; // after the first byte of é
+    fs.appendFileSync(file, e.subarray(0, cut));
+    const files = new SessionFiles();
+    const got = files.read({ key: 'k', version: -1, path: file, local: true }, NO_MAPPINGS, true);
+    if (got === 'unchanged') throw new Error('unchanged');
+    assert.deepEqual(got.loaded.problems.filter((p) => /not UTF-8/.test(p.message)), []);
+    files.kept();
+    fs.appendFileSync(file, e.subarray(cut));
+    const ended = files.read({ key: 'k', version: -1, path: file, local: true, changed: [file] }, NO_MAPPINGS, true);
+    if (ended === 'unchanged') throw new Error('unchanged');
+    assert.deepEqual(ended.loaded.problems.filter((p) => /not UTF-8/.test(p.message)), []);
+    assert.equal(ended.loaded.trace.events.length, 4);
   });
 });
