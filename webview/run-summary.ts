@@ -95,6 +95,7 @@ export function agentWords(agents: GraphRunBrief['agents'], total = agents.lengt
 function row(key: string): { row: HTMLElement; value: HTMLElement } {
   const r = document.createElement('div');
   r.className = 'run-row';
+  r.dataset.key = key; // (a short panel shows the rows that say what was asked and how it ended: styles.css)
   const k = document.createElement('span');
   k.className = 'run-key';
   k.textContent = key;
@@ -149,6 +150,16 @@ export function endedLinkWords(ended: NonNullable<GraphRunBrief['ended']>, growi
 export const STILL_WRITTEN = noStopWords('in progress');
 
 /**
+ * How the Ended row of a run still being written starts, and what comes between that and the rest: "so far:"
+ * before a recorded outcome or stop, which then follows at once (a narrow panel cut it off after "not yet: still
+ * being written · so far:"); else "not yet: still being written" and, before the link to the last event, " · ".
+ */
+export function stillWrittenLead(run: Pick<GraphRunBrief, 'outcome' | 'ended'>): { lead: string; then: string } {
+  if (run.outcome || run.ended?.recorded) return { lead: 'so far:', then: ' ' };
+  return { lead: STILL_WRITTEN, then: run.ended ? ' · ' : '' };
+}
+
+/**
  * Fills `el` with the run summary (hidden when there is none); `reading`: the overview's counts of
  * problems reading the file; `growing`: the file is being written (the run has not ended: its
  * outcome and last stop are said as "so far").
@@ -178,8 +189,9 @@ export function showRunSummary(el: HTMLElement, run: GraphRunBrief | undefined, 
   if (growing) {
     const live = document.createElement('span');
     live.className = 'run-growing';
-    live.textContent = STILL_WRITTEN;
-    ended.value.append(live, run.outcome || run.ended ? ' · so far: ' : '');
+    const { lead, then } = stillWrittenLead(run);
+    live.textContent = lead;
+    ended.value.append(live, then);
   }
   // A recorded outcome comes first: it is the answer to "how did it end" that a stop reason is not.
   if (run.outcome) {

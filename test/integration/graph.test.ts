@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { clickInWebview, evalInWebview, screenshot } from './bridge';
+import { clickInWebview, evalInWebview, screenshot, testLog } from './bridge';
 import { postAsHost, until, untilInWebview, untilValue } from './wait';
 
 const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
@@ -92,6 +92,13 @@ function assertLanes(state: GraphState, agents: string[]): void {
   }
 }
 
+/** The run summary's rows shown, whether it is cut (a scroll box), and whether the legend is shown. */
+const HEADER = `() => {
+  const run = document.getElementById('run');
+  const rows = [...run.querySelectorAll('.run-row')].filter((r) => r.querySelector('.run-key').getClientRects().length > 0).map((r) => r.dataset.key);
+  return { rows, cut: run.scrollHeight > run.clientHeight + 1, legend: document.getElementById('legend').getClientRects().length > 0 };
+}`;
+
 describe('trace graph in a real VS Code', function () {
   this.timeout(120_000);
   before(closeAll);
@@ -131,7 +138,7 @@ describe('trace graph in a real VS Code', function () {
     assert.equal(link.line, 'solid');
   });
 
-  it('keeps the graph at least half the panel when the Problems panel squeezes it (the summary, findings and legend above it scroll)', async () => {
+  it('keeps the graph at least half the panel when the Problems panel squeezes it: the run summary says what was asked, how it ended and what went wrong, whole (no scroll box), the legend and the Who and Spent rows come back with the room', async () => {
     await openGraphToSide(path.join(ROOT, 'samples', 'demo.otrace.jsonl'));
     const frame = 'body[data-title="demo.otrace.jsonl"]';
     const measure = `() => ({ body: document.body.clientHeight, main: document.querySelector('#main').getBoundingClientRect().height })`;
@@ -143,9 +150,17 @@ describe('trace graph in a real VS Code', function () {
         return now.body < before.body * 0.9 ? now : undefined;
       });
       assert.ok(squeezed.main >= squeezed.body * 0.5 - 1, `the graph got ${squeezed.main} of ${squeezed.body} px (before the Problems panel: ${before.main} of ${before.body})`);
+      const header = await evalInWebview<{ rows: string[]; cut: boolean; legend: boolean }>(HEADER, { selector: frame });
+      if (squeezed.body <= 600) assert.deepEqual(header, { rows: ['Asked', 'Ended', 'Problems'], cut: false, legend: false }, `a short panel (${squeezed.body} px)`);
+      else testLog(`graph: the panel with Problems open is ${squeezed.body} px high, not short (600 px or less): its header as when tall`);
     } finally {
       await vscode.commands.executeCommand('workbench.action.closePanel');
     }
+    const tall = await until('the graph panel to get its height back', async () => {
+      const now = await evalInWebview<{ body: number; main: number }>(measure, { selector: frame });
+      return now.body >= before.body * 0.95 ? now : undefined;
+    });
+    if (tall.body > 600) assert.deepEqual(await evalInWebview(HEADER, { selector: frame }), { rows: ['Asked', 'Ended', 'Who', 'Spent', 'Problems'], cut: false, legend: true });
   });
 
   it("opens the survey's example trace: 8 nodes, 4 lanes, no stop node", async () => {

@@ -1,7 +1,7 @@
 /** The run summary's words (webview/run-summary.ts): plain, short, and never a verdict the trace does not hold. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { agentWords, endedLinkWords, endedWords, noProblemWords, problemWords, spentTokens, spentWords, tokenWords } from '../../../webview/run-summary';
+import { agentWords, endedLinkWords, endedWords, noProblemWords, problemWords, spentTokens, spentWords, STILL_WRITTEN, stillWrittenLead, tokenWords } from '../../../webview/run-summary';
 
 test('how it ended: a hand-back is a turn end, not a completed task; a run stop says its reason in words', () => {
   assert.equal(endedWords({ index: 3, scope: 'turn', reason: 'task_complete', text: '', recorded: true }), 'turn ended: handed back to the user');
@@ -25,6 +25,15 @@ test('a file still being written with no stop yet says so once: its Ended link i
   const stop = { index: 3, scope: 'run' as const, reason: 'task_complete', text: '', recorded: true };
   assert.equal(endedLinkWords(stop, true), 'run stopped: the agent said the task is complete');
   assert.equal(endedLinkWords({ ...live, unended: undefined }, false), 'no stop in the file: it ends after its last event');
+});
+
+test('a run still being written: a recorded stop or outcome right after "so far:" (a narrow panel cut it after "not yet: still being written · so far:"); with none, "not yet" and its last event', () => {
+  const stop = { index: 3, scope: 'run' as const, reason: 'task_complete', text: '', recorded: true };
+  assert.deepEqual(stillWrittenLead({ outcome: null, ended: stop }), { lead: 'so far:', then: ' ' });
+  assert.deepEqual(stillWrittenLead({ outcome: { status: 'success', source: 'reward event r2' }, ended: null }), { lead: 'so far:', then: ' ' });
+  const last = { index: 9, scope: 'run' as const, reason: 'unknown', text: '', recorded: false, unended: 'in progress' as const };
+  assert.deepEqual(stillWrittenLead({ outcome: null, ended: last }), { lead: STILL_WRITTEN, then: ' · ' });
+  assert.deepEqual(stillWrittenLead({ outcome: null, ended: null }), { lead: STILL_WRITTEN, then: '' });
 });
 
 test('tokens in short form, kinds no call recorded left out', () => {
