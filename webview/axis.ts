@@ -4,22 +4,12 @@
  * line at the current event.
  */
 import { axisToTime, timeToAxis } from '../src/shared/axis';
+import { formatDuration } from '../src/shared/duration-words';
+
+export { formatDuration };
 import type { TraceGraph } from './graph';
 
 const STEPS = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14400, 43200, 86400];
-
-/** A duration as people read it: `850 ms`, `12.5 s`, `3 min`, `1 h 20 min`. */
-export function formatDuration(s: number): string {
-  const a = Math.abs(s);
-  if (a === 0) return '0';
-  if (a < 1) return `${Math.round(s * 1000)} ms`;
-  if (a < 60) return `${Number(s.toFixed(a < 10 ? 2 : 1))} s`;
-  // rounded before it is split: 119.6 s is '2 min', never '1 min 60 s'
-  const sec = Math.round(a);
-  if (sec < 3600) return `${Math.floor(sec / 60)} min${sec % 60 ? ` ${sec % 60} s` : ''}`;
-  const min = Math.round(a / 60);
-  return `${Math.floor(min / 60)} h${min % 60 ? ` ${min % 60} min` : ''}`;
-}
 
 /**
  * A tick's time when ticks are `step` seconds apart: {@link formatDuration}, with as many decimals of

@@ -16,6 +16,7 @@ import { layoutStructure, type LayoutEdges, type LayoutStructure } from './graph
 import { firstIndexOfIds } from './lanes';
 import { creditWorthShowing, formatCredit, shareWords } from '../shared/credit-words';
 import { plainLabel, visibleControls } from '../shared/untrusted-text';
+import { formatDuration } from '../shared/duration-words';
 import { formatAt, formatSpan, timeUnitOf, type TimeUnit } from '../trace/units';
 import { eventLabel, LABEL_CHARS, shortLabel, type LabelContext } from './event-labels';
 import { LANE_LABEL_CHARS, laneScan, laneWords, type ContentOnDisk, type LaneScan } from './lane-labels';
@@ -484,7 +485,7 @@ function cuesOf(e: TraceEvent, result?: TraceEvent): { cues?: string[] } {
  * The details pane's text of an event: up to 2,000 characters of its content as it is (the raw
  * content view; the webview shows it as text) and the whole length when cut, and its fields as
  * display strings with control and bidi characters shown as `⟨U+202E⟩`, each figure with its unit:
- * `t` in seconds, or `step` when `unit` is steps; `tokens` the event's own (`1 output`), `model call
+ * `t` in seconds (from a minute on as the player's clock says it, `41 min 48 s (2507.93 s)`), or `step` when `unit` is steps; `tokens` the event's own (`1 output`), `model call
  * tokens` its call's by kind; a stop's reason in words for what it ended (`scope`: the analysis's,
  * else the event's own `scope`).
  */
@@ -502,7 +503,8 @@ function nodeFields(e: TraceEvent, unit: TimeUnit, scope: string | undefined): [
     ['type', e.type],
     ...eventCues(e).map((c): [string, string] => ['kind', describeCue(c)]),
     ['agent', e.agent],
-    unit === 'steps' ? ['step', String(e.t)] : ['t', `${e.t} s`],
+    // as the player's clock says it (`t = 41 min 48 s`), the recorded seconds beside it
+    unit === 'steps' ? ['step', String(e.t)] : ['t', Math.abs(e.t) >= 60 && Math.abs(e.t) < 1e7 ? `${formatDuration(e.t)} (${e.t} s)` : `${e.t} s`],
   ];
   const add = (k: string, v: unknown) => {
     if (v !== undefined && v !== null && v !== '') out.push([k, typeof v === 'string' ? v : JSON.stringify(v)]);

@@ -25,3 +25,11 @@ test('a Who&When log counts steps: the overview says so, details say "step", the
   assert.deepEqual(graphEvent(clocked, 1)!.fields.find(([k]) => k === 't'), ['t', '2.5 s']);
   assert.equal(eventInfo(clocked, 1)!.countsSteps, undefined);
 });
+
+test("a time from a minute on reads as the player's clock says it, the recorded seconds beside it", () => {
+  const s = makeSnapshot('m', 1, 'm.otrace.jsonl', readTraceJsonl('{"id":"a","t":1.5,"type":"message","agent":"x","content":"hi"}\n{"id":"b","t":2507.93,"type":"message","agent":"y","content":"ok"}\n{"id":"c","t":1733500000,"type":"message","agent":"y","content":"an epoch time"}'));
+  const t = (i: number) => graphEvent(s, i)!.fields.find(([k]) => k === 't')?.[1];
+  assert.equal(t(0), '1.5 s');
+  assert.equal(t(1), '41 min 48 s (2507.93 s)');
+  assert.equal(t(2), '1733500000 s', 'a clock time, not a span of days');
+});
