@@ -23,14 +23,16 @@ const OPAQUE = /^\s*(?:\[REDACTED[^\]]*\]\s*)?$/;
 const HARD_ERROR = /\btraceback \(most recent call last\)|\bexit(?:ed)? (?:with )?(?:status |code:? *)[1-9]\d*\b|\bexit ?code:? *[1-9]\d*\b|^\s*(?:[A-Z]\w*)?(?:Error|Exception)\b[:\s]|\b[A-Z]\w*(?:Error|Exception): /m;
 
 /**
- * A test runner's own summary of a run with failures, as the common runners print it: pytest
- * (`=== 1 failed, 5 passed in 0.12s ===`; with -q `1 failed, 5 passed in 0.12s`; `FAILED path::test`),
- * unittest (`FAILED (failures=1)`), Go (`--- FAIL: TestX`, `FAIL<tab>pkg`), cargo (`test result: FAILED`),
- * Jest and Vitest (`Tests:  1 failed`, `Test Files  1 failed`), mocha (`1 failing`), node:test (`# fail 1`).
- * A count of 0 (`0 failed`) is no failure.
+ * A check run that failed or verified nothing, in the words its tools print: a test runner's summary
+ * of failures or errors, pytest (`=== 1 failed, 5 passed in 0.12s ===`; with -q `1 failed, 5 passed in
+ * 0.12s`, `1 error in 0.3s`; `FAILED path::test`), unittest (`FAILED (failures=1)`), Go (`--- FAIL: TestX`,
+ * `FAIL<tab>pkg`), cargo (`test result: FAILED`), Jest and Vitest (`Tests:  1 failed`, `Test Files  1
+ * failed`), mocha (`1 failing`), node:test (`# fail 1`); a run of no tests (pytest's `no tests ran`, Jest's
+ * `No tests found`); a tool the shell could not find (`bash: pytest: command not found`). A count of 0
+ * (`0 failed`) is no failure.
  */
 const TEST_RUN_FAILED =
-  /^=+ .*\b[1-9]\d* (?:failed|errors?)\b.*=+\s*$|^[1-9]\d* failed(?:, \d+ \w+)* in \d+(?:\.\d+)?s\b|^FAILED [^\s:]+::|^FAILED \((?:failures|errors)=[1-9]|^--- FAIL: |^FAIL\t|\btest result: FAILED\b|^\s*Tests?(?: Files)?:? +[1-9]\d* failed\b|^\s*[1-9]\d* failing\s*$|^# fail [1-9]\d*\s*$/m;
+  /^=+ .*\b[1-9]\d* (?:failed|errors?)\b.*=+\s*$|^[1-9]\d* (?:failed|errors?)(?:, \d+ \w+)* in \d+(?:\.\d+)?s\b|^FAILED [^\s:]+::|^FAILED \((?:failures|errors)=[1-9]|^--- FAIL: |^FAIL\t|\btest result: FAILED\b|^\s*Tests?(?: Files)?:? +[1-9]\d* failed\b|^\s*[1-9]\d* failing\s*$|^# fail [1-9]\d*\s*$|^(?:=+ )?no tests ran\b|^No tests found\b|: command not found\b|\bcommand not found: /m;
 
 /** An agent saying it is about to run a check: `I'll run the tests`, `let me verify`, `next, build it`. */
 const PLANNED_CHECK =

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeTrace } from '../../../src/analysis';
+import { runEnd } from '../../../src/analysis/run-summary';
 import { traceOf } from './build';
 
 test('premature: the orchestrator stops while a spawned worker still waits on its tool call', () => {
@@ -53,7 +54,7 @@ test('premature: an edit with no verification after it; a test run after the edi
   assert.equal(analyzeTrace(traceOf(verified)).stops[0].finding, 'ok');
 });
 
-test('premature: the run claims completion though its last test run reported failures, in the summary a test runner prints; a later passing run makes it ok', () => {
+test('premature: the run claims completion though its last test run reported failures in the summary a test runner prints, ran no test, or its tool was not found; a later passing run makes it ok', () => {
   const run = (k: number, summary: string) => [
     { id: `t${k}`, type: 'tool_call' as const, agent: 'dev', tool: 'Bash', content: 'python -m pytest -q' },
     { id: `r${k}`, type: 'tool_result' as const, agent: 'dev', tool: 'Bash', content: `..F...\n${'x'.repeat(k * 10)}\n${summary}` },
@@ -67,7 +68,7 @@ test('premature: the run claims completion though its last test run reported fai
     { id: 'm', type: 'message' as const, agent: 'dev', content: 'Task complete: the fix is in.' },
     { id: 'st', type: 'stop' as const, agent: 'dev', reason: 'task_complete' as const },
   ];
-  for (const summary of ['1 failed, 5 passed in 0.12s', '=================== 1 failed, 5 passed in 0.12s ===================', 'FAILED tests/test_a.py::test_fix - assert 1 == 2', 'Tests:       1 failed, 5 passed, 6 total', '--- FAIL: TestFix (0.00s)', 'test result: FAILED. 5 passed; 1 failed', '  1 failing', '# fail 1', 'FAILED (failures=1)']) {
+  for (const summary of ['1 failed, 5 passed in 0.12s', '=================== 1 failed, 5 passed in 0.12s ===================', 'FAILED tests/test_a.py::test_fix - assert 1 == 2', 'Tests:       1 failed, 5 passed, 6 total', '--- FAIL: TestFix (0.00s)', 'test result: FAILED. 5 passed; 1 failed', '  1 failing', '# fail 1', 'FAILED (failures=1)', '1 error in 0.3s', 'no tests ran in 0.01s', 'ERROR: file or directory not found: tests/x.py\n\nno tests ran in 0.00s', 'bash: pytest: command not found', 'zsh: command not found: pytest']) {
     const failing = analyzeTrace(traceOf([...start, ...run(1, summary), ...run(2, summary), ...end]));
     assert.equal(failing.stops[0].finding, 'premature', summary);
     assert.equal(failing.stops[0].sound, false, `${summary}: no check passed`);
@@ -342,4 +343,30 @@ test('a stop without a known reason is marked "reason unknown", with no "?" of a
   assert.equal(a.stops.at(-1)!.reason_source, 'inferred', 'an unknown reason is inferred (here: none found)');
   assert.match(stop.inline, /^■ stop \(reason unknown\)/);
   assert.doesNotMatch(stop.inline, /\?/);
+});
+
+test("a sub-agent's stop at the end of the trace ends the sub-agent's run, not the trace's: a main agent still waiting on its call has no stop (a live Claude Code session read as ended by its sub-agent's 'task complete')", () => {
+  const start = [
+    { id: 'u', type: 'message' as const, agent: 'main', content: 'explore the codebase and summarise it' },
+    { id: 'sp', type: 'spawn' as const, agent: 'main', to: 'explorer' },
+    { id: 'd', type: 'delegate' as const, agent: 'main', to: 'explorer', content: 'explore the hooks' },
+    { id: 'c', type: 'tool_call' as const, agent: 'explorer', tool: 'Read', content: 'src/hooks.ts' },
+    { id: 'r', type: 'tool_result' as const, agent: 'explorer', tool: 'Read', content: 'export function hook() {}' },
+    { id: 'ret', type: 'return' as const, agent: 'explorer', to: 'main', content: 'The hooks live in src/hooks.ts.' },
+    { id: 'st', type: 'stop' as const, agent: 'explorer', reason: 'task_complete' as const },
+  ];
+  const endOf = (events: Parameters<typeof traceOf>[0]) => { const loaded = traceOf(events); const a = analyzeTrace(loaded); return { a, ended: runEnd(loaded, a).ended }; };
+  const { a: waiting, ended: waitingEnd } = endOf(start);
+  assert.deepEqual(waiting.stops.map((s) => [s.event, s.synthetic, s.sub_agent ?? '']), [['ret', true, ''], ['st', false, 'explorer']]);
+  assert.equal(waiting.stops[0].finding, 'no_stop', "the trace's run has no stop");
+  assert.equal(waitingEnd?.recorded, false, `the run summary's end is no stop: ${JSON.stringify(waitingEnd)}`);
+
+  // the main agent takes the answer and ends its turn: that stop ends the trace's run
+  const { a: done, ended: doneEnd } = endOf([...start, { id: 'm', type: 'message' as const, agent: 'main', content: 'Summary: the hooks live in src/hooks.ts.' }, { id: 'end', type: 'stop' as const, agent: 'main', reason: 'task_complete' as const }]);
+  assert.deepEqual(done.stops.map((s) => [s.event, s.synthetic, s.sub_agent ?? '']), [['st', false, 'explorer'], ['end', false, '']]);
+  assert.equal(doneEnd?.event, 'end');
+  // an orchestrator that stops before its sub-agent's late stop keeps its own stop as the run's end (no work of its own after it)
+  const { a: late, ended: lateEnd } = endOf([...start.slice(0, 6), { id: 'end', type: 'stop' as const, agent: 'main', reason: 'task_complete' as const }, { id: 'st', type: 'stop' as const, agent: 'explorer', reason: 'task_complete' as const }]);
+  assert.deepEqual(late.stops.map((s) => [s.event, s.synthetic]), [['end', false], ['st', false]]);
+  assert.equal(lateEnd?.event, 'end');
 });
