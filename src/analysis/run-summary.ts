@@ -388,7 +388,9 @@ function withFinalOutput(end: SummaryEnd | null, metadata: Record<string, unknow
  */
 function lastStop(events: readonly TraceEvent[], analysis: Analysis, lastSaid?: ReadonlyMap<string, TraceEvent>): SummaryEnd | null {
   let last: Analysis['stops'][number] | undefined;
-  for (const s of analysis.stops) {
+  // the trace's run ends at its own stops; a sub-agent's stop ends the sub-agent's run (said only when the trace's has none)
+  const own = analysis.stops.filter((s) => s.sub_agent === undefined);
+  for (const s of own.length ? own : analysis.stops) {
     const t = events[s.index]?.t ?? -Infinity;
     const lt = last ? (events[last.index]?.t ?? -Infinity) : -Infinity;
     if (!last || t > lt || (t === lt && s.index > last.index)) last = s;

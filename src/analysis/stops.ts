@@ -99,15 +99,25 @@ export function* stopSteps(index: TraceIndex, loops: Loop[], outcome: Outcome, o
   const stopPositions: number[] = [];
   for (let i = 0; i < n; i++) if (index.types[i] === 'stop' && !isAgentScoped(index, i)) stopPositions.push(i);
   const lastStop = stopPositions.length ? stopPositions[stopPositions.length - 1] : -1;
+  const spawnedBy = spawnParents(index);
   // work after the last stop: an event with new content (a fingerprint not seen before)
   let workAfter = false;
   for (let i = lastStop + 1; i < n && !workAfter; i++) if (index.firstSeen(i) === i && isWork(index, i)) workAfter = true;
-  const synthetic = workAfter ? n - 1 : -1;
-  const points = synthetic >= 0 ? [...stopPositions, synthetic] : stopPositions;
+  // or work of the trace's own run after its last stop, when a sub-agent's stop comes last: that stop ends the
+  // sub-agent's run, not the trace's (a session whose main agent still waits on its Task call was shown as
+  // ended by its sub-agent's "task complete")
+  let lastOwnStop = -1;
+  for (let k = stopPositions.length - 1; k >= 0 && lastOwnStop === -1; k--) if (!spawnedBy.has(index.events[stopPositions[k]].agent)) lastOwnStop = stopPositions[k];
+  if (!workAfter && lastOwnStop !== lastStop) {
+    for (let i = lastOwnStop + 1; i < n && !workAfter; i++) if (!spawnedBy.has(index.events[i].agent) && index.firstSeen(i) === i && isWork(index, i)) workAfter = true;
+  }
+  // the trace's end: its last event, or the last that is no stop (a sub-agent's stop at the end is judged as its own)
+  let synthetic = -1;
+  if (workAfter) for (let i = n - 1; i >= 0 && synthetic === -1; i--) if (index.types[i] !== 'stop' || isAgentScoped(index, i)) synthetic = i;
+  const points = synthetic >= 0 ? [...stopPositions, synthetic].sort((a, b) => a - b) : stopPositions;
   // each pass over the events below is a seam (together one block of 60-100 ms at 1M events)
   if (clock.due()) yield* clock.pause();
   const series = mainRewardSeries(index);
-  const spawnedBy = spawnParents(index);
   if (clock.due()) yield* clock.pause();
   const ctx = new StopContext(index, loops, series?.points ?? []);
   if (clock.due()) yield* clock.pause();
@@ -153,7 +163,8 @@ export function* stopSteps(index: TraceIndex, loops: Loop[], outcome: Outcome, o
       reasonSource = 'inferred';
     }
     const earlier = signals.get(key) ?? [];
-    stops.push(judgeStop(judge, { segment: { from, pos, keep }, scope: scopes[k], synthetic: pos === synthetic, reason, reasonSource, mainRun: key === '', earlierSignals: earlier }));
+    const judged = judgeStop(judge, { segment: { from, pos, keep }, scope: scopes[k], synthetic: pos === synthetic, reason, reasonSource, mainRun: key === '', earlierSignals: earlier });
+    stops.push(key ? { ...judged, sub_agent: key } : judged);
     // a stop recorded as the run's end that the run went on after: a termination signal the run ignored
     if (scopes[k] === 'phase' && (e as { scope?: unknown }).scope === 'run') signals.set(key, [...earlier, pos]);
     if (scopes[k] === 'turn') signals.set(key, []);

@@ -116,6 +116,8 @@ export interface StopFinding {
   unverified_index?: number;
   /** Spawned agents that had not returned at the stop (premature). */
   open_spawns?: string[];
+  /** The spawned sub-agent whose own run this stop ends (absent: a stop of the trace's run). */
+  sub_agent?: string;
   message: string;
 }
 
