@@ -122,6 +122,11 @@ export const MAX_EVIDENCE = 100;
 
 const KIND_LABEL: Record<string, string> = { stop: 'stop', loop: 'loop', blame: 'blame', best_stop: 'best stop', verification: 'verification' };
 
+/** A finding's message led by its kind, once: `loop: …`; a message that starts with its kind already (`verification: the last check…`, `stop (task_complete): …`) as it is. */
+export function kindFirst(label: string, message: string): string {
+  return message.startsWith(`${label}:`) || message.startsWith(`${label} (`) ? message : `${label}: ${message}`;
+}
+
 /**
  * The summary of a snapshot. O(n) for n events (counts, files, prompt files), plus the findings.
  * @param stamp the snapshot's stamp; @param bytesRead bytes read from disk so far; @param grew see {@link SessionSummary.grew}.
@@ -285,7 +290,7 @@ function findingDiagnostics(snapshot: TraceSnapshot, fileKey: (file: string | un
       .filter((i) => origins.get(i))
       // named as the graph names the event, with its agent: a tool-use id (`toolu_01LZ…:result`) says nothing
       .map((i) => ({ file: fileKey(origins.get(i)!.file), range: origins.get(i)!.range, message: `${visibleText(nodeLabel(events[i], false))} by ${visibleText(events[i].agent)} (${KIND_LABEL[f.kind]})`, ...inString(i) }));
-    items.push([fileKey(main.file), { severity: f.severity, message: `${KIND_LABEL[f.kind]}: ${f.message}`, range: main.range, code: f.kind, related, ...inString(f.events[0]) }]);
+    items.push([fileKey(main.file), { severity: f.severity, message: kindFirst(KIND_LABEL[f.kind] ?? f.kind, f.message), range: main.range, code: f.kind, related, ...inString(f.events[0]) }]);
   }
   findingsShown.set(snapshot.findings, { path: snapshot.path, items });
   return items;
