@@ -96,7 +96,9 @@ function assertLanes(state: GraphState, agents: string[]): void {
 const HEADER = `() => {
   const run = document.getElementById('run');
   const rows = [...run.querySelectorAll('.run-row')].filter((r) => r.querySelector('.run-key').getClientRects().length > 0).map((r) => r.dataset.key);
-  return { rows, cut: run.scrollHeight > run.clientHeight + 1, legend: document.getElementById('legend').getClientRects().length > 0 };
+  // the last control below the graph in view (a short panel pushed "finding ▶" and "follow in editor" out)
+  const controls = [...document.querySelectorAll('#timeline button, #timeline label')].every((b) => b.getBoundingClientRect().bottom <= window.innerHeight + 0.5);
+  return { rows, cut: run.scrollHeight > run.clientHeight + 1, legend: document.getElementById('legend').getClientRects().length > 0, controls };
 }`;
 
 describe('trace graph in a real VS Code', function () {
@@ -151,8 +153,18 @@ describe('trace graph in a real VS Code', function () {
       });
       assert.ok(squeezed.main >= squeezed.body * 0.5 - 1, `the graph got ${squeezed.main} of ${squeezed.body} px (before the Problems panel: ${before.main} of ${before.body})`);
       const header = await evalInWebview<{ rows: string[]; cut: boolean; legend: boolean }>(HEADER, { selector: frame });
-      if (squeezed.body <= 600) assert.deepEqual(header, { rows: ['Asked', 'Ended', 'Problems'], cut: false, legend: false }, `a short panel (${squeezed.body} px)`);
+      if (squeezed.body <= 600) assert.deepEqual(header, { rows: ['Asked', 'Ended', 'Problems'], cut: false, legend: false, controls: true }, `a short panel (${squeezed.body} px)`);
       else testLog(`graph: the panel with Problems open is ${squeezed.body} px high, not short (600 px or less): its header as when tall`);
+      // the Problems panel made taller: a strip of a graph panel keeps its controls in view
+      await vscode.commands.executeCommand('workbench.action.focusPanel');
+      for (let k = 0; k < 4; k++) await vscode.commands.executeCommand('workbench.action.increaseViewSize');
+      const strip = await until('the graph panel to get shorter still', async () => {
+        const now = await evalInWebview<{ body: number; main: number }>(measure, { selector: frame });
+        return now.body < squeezed.body * 0.85 ? now : undefined;
+      });
+      testLog(`graph: with a taller Problems panel the graph panel is ${strip.body} px high, its graph ${Math.round(strip.main)} px`);
+      assert.deepEqual(await evalInWebview(HEADER, { selector: frame }), { rows: ['Asked', 'Ended', 'Problems'], cut: false, legend: false, controls: true }, `a strip of ${strip.body} px`);
+      assert.ok(strip.main >= 60, `the graph keeps some room: ${strip.main} px`);
     } finally {
       await vscode.commands.executeCommand('workbench.action.closePanel');
     }
@@ -160,7 +172,7 @@ describe('trace graph in a real VS Code', function () {
       const now = await evalInWebview<{ body: number; main: number }>(measure, { selector: frame });
       return now.body >= before.body * 0.95 ? now : undefined;
     });
-    if (tall.body > 600) assert.deepEqual(await evalInWebview(HEADER, { selector: frame }), { rows: ['Asked', 'Ended', 'Who', 'Spent', 'Problems'], cut: false, legend: true });
+    if (tall.body > 600) assert.deepEqual(await evalInWebview(HEADER, { selector: frame }), { rows: ['Asked', 'Ended', 'Who', 'Spent', 'Problems'], cut: false, legend: true, controls: true });
   });
 
   it("opens the survey's example trace: 8 nodes, 4 lanes, no stop node", async () => {
