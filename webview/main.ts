@@ -31,7 +31,7 @@ import { createMinimap } from './minimap';
 import { readSaved, savedForTrace, savedWith } from './saved-state';
 import { Timeline, type StepTarget } from './timeline';
 import { hideTooltip, installTooltip } from './tooltip';
-import { disposeTraceState, newTraceState, type TraceState } from './trace-state';
+import { atFit, disposeTraceState, newTraceState, type TraceState } from './trace-state';
 import { getState, post, setState } from './vscode-api';
 import { WindowLoader } from './windows';
 import './styles.css';
@@ -73,6 +73,8 @@ function render(uri: string | undefined, next: GraphOverview, first?: GraphWindo
   const before = state;
   // The same trace, grown (a run in progress): the view stays where it was, unless following the run.
   const grew = before !== undefined && before.uri === uri && next.totalEvents > before.graph.totalEvents;
+  // the same trace shown whole (Fit, not moved since): shown whole again (a run being written: its new lanes and time with it)
+  const wasWhole = before !== undefined && before.uri === uri && atFit(before);
   if (before) disposeTraceState(before);
   // Read and analysed: the loading bar goes (the graph is drawn next, in this task).
   if (document.body.dataset.state === 'loading') document.body.dataset.state = 'drawing';
@@ -130,13 +132,13 @@ function render(uri: string | undefined, next: GraphOverview, first?: GraphWindo
   showDetails($('details'), undefined, []);
   g.resized(); // sized now (the ResizeObserver then finds nothing changed: no second drawing)
   const saved = savedForTrace(readSaved(getState()), uri, g.mode, next.totalEvents);
-  if (saved.view) {
+  if (saved.view && !(wasWhole && grew && !panel.followRun)) {
     g.restore(saved.view);
     // the host sends the window of the view the page held (src/shared/fit.ts heldViewRequest): drawn now, not asked for
     if (first) loader.preloadHeld(first);
+    if (wasWhole) s.fitView = s.view.view(); // (the same events: the view Fit made them)
   } else {
-    g.foldToFit();
-    g.fit();
+    fitWhole(s, true);
     if (first) loader.preload(first);
   }
   if (saved.selected !== undefined) {
@@ -188,6 +190,8 @@ function testProbe(s: TraceState, drawn: () => boolean) {
     renders: () => rendersRun,
     /** Overview deltas applied and refused by this page. */
     deltas: () => ({ ...deltas }),
+    /** True while the view is the whole run as Fit made it (trace-state.ts atFit). */
+    atFit: () => atFit(s),
   };
 }
 
@@ -338,7 +342,7 @@ function showEvent(s: TraceState, node: GraphNode): void {
   const people = s.view.peoplesLabelOf(index);
   showDetails($('details'), people ? { ...node, fields: [...node.fields, ["people's labels", people]] } : node, actions);
   showExplained(s);
-  s.view.resized(); // the details pane may have just appeared under a narrow graph
+  resized(s); // the details pane may have just appeared under a narrow graph
 }
 
 /** A click on the background: no focus ring, nothing dimmed, no details (until the next selection). */
@@ -367,6 +371,20 @@ function zoomToSelection(s: TraceState): void {
   s.view.frameIndices(around, 0.05);
 }
 
+/** Shows the whole run (Fit), and keeps that view as Fit's ({@link TraceState.fitView}); `fold`: lanes folded first so that every lane fits (a trace drawn anew). */
+function fitWhole(s: TraceState, fold = false): void {
+  if (fold) s.view.foldToFit();
+  s.view.fit();
+  s.fitView = s.view.view();
+}
+
+/** The panel or the details pane changed the graph's size: a view at Fit stretched to the new size is still Fit's. */
+function resized(s: TraceState): void {
+  const whole = atFit(s);
+  s.view.resized();
+  if (whole) s.fitView = s.view.view();
+}
+
 /** Commands run so far (for tests: a palette command reaches the page as a message). */
 let commandsRun = 0;
 /** Overviews drawn so far by this page (for tests: a trace sent again redraws it). */
@@ -381,7 +399,7 @@ function run(command: GraphCommand): void {
   commandsRun++;
   switch (command) {
     case 'fit':
-      return s.view.fit();
+      return fitWhole(s);
     case 'zoomToSelection':
       return zoomToSelection(s);
     case 'playPause':
@@ -389,6 +407,7 @@ function run(command: GraphCommand): void {
     case 'toggleAxis': {
       const mode = s.view.mode === 'time' ? 'order' : 'time';
       s.view.setMode(mode);
+      s.fitView = s.view.view(); // (the whole trace in view)
       return showMode(mode, s.graph.timeUnit);
     }
     case 'back':
@@ -543,7 +562,7 @@ $<HTMLSelectElement>('speed').addEventListener('change', (e) => {
     timeline.togglePlay();
   }
 });
-new ResizeObserver(() => state?.view.resized()).observe($('graph'));
+new ResizeObserver(() => state && resized(state)).observe($('graph'));
 $('lock').addEventListener('click', () => post({ type: 'toggleLock' }));
 
 /** Another trace is on its way: the state of the one shown goes, the loading state shows. */

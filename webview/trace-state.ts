@@ -45,6 +45,12 @@ export interface TraceState {
   explained: GraphFinding | undefined;
   /** True until the first window is on screen. */
   firstWindow: boolean;
+  /**
+   * The view Fit made (the whole run), while the view has not moved from it ({@link atFit}): a grown
+   * trace (a run being written) is then fitted again, so its new lanes and new time come into view
+   * (they stayed out until Fit).
+   */
+  fitView: ViewState | undefined;
   readonly filter: FilterState;
 }
 
@@ -59,8 +65,16 @@ export function newTraceState(parts: Pick<TraceState, 'uri' | 'graph' | 'view' |
     details: undefined,
     explained: undefined,
     firstWindow: true,
+    fitView: undefined,
     filter: { text: '', matches: undefined, answered: '', jumpWhenFound: undefined, shown: false },
   };
+}
+
+/** True while the view is the one Fit made ({@link TraceState.fitView}): not zoomed, panned or framed since. */
+export function atFit(s: TraceState): boolean {
+  const v = s.view.view();
+  const f = s.fitView;
+  return !!f && f.mode === v.mode && f.scale === v.scale && f.laneHeight === v.laneHeight && f.pan.x === v.pan.x && f.pan.y === v.pan.y;
 }
 
 /** Stops what a state runs (playing) and frees its graph. */

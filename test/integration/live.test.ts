@@ -234,4 +234,36 @@ describe('a live trace', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await until('the session let go', () => (api.sessions.peek(uri) === undefined && problems() === 0) || undefined, 30_000);
   });
+
+  it('shows a run being written whole while its view is Fit: opened with one event, its new agents and later times come into view with no Fit; a view the user moved stays where it is', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-live-fit-'));
+    const file = path.join(dir, 'growing.otrace.jsonl');
+    const ev = (id: string, t: number, agent: string, to?: string) => `${JSON.stringify({ id, t, type: 'message', agent, ...(to ? { to } : {}), content: `${agent} at ${t} s` })}\n`;
+    fs.writeFileSync(file, `${JSON.stringify({ trace_id: 'g', task_id: 'g', system: 'test' })}\n${ev('e0', 0, 'user', 'coder')}`);
+    const uri = vscode.Uri.file(file);
+    await vscode.commands.executeCommand('otrace.openGraphToSide', uri);
+    const frame = ready(file);
+    await evalInWebview('1', { selector: frame, timeoutMs: 60_000 });
+    assert.equal(await evalInWebview<boolean>('() => globalThis.__otrace.atFit()', { selector: frame }), true, 'opened at Fit');
+    // the events drawn outside the graph's box (none when the whole run is in view)
+    const outOfView = `() => { const o = globalThis.__otrace; const w = o.cy.width(); const h = o.cy.height(); const out = [];
+      for (let i = 0; i < o.graph.totalEvents; i++) { const b = o.view.eventBox(i); if (!b || b.x2 < -0.5 || b.x1 > w + 0.5 || b.y2 < -0.5 || b.y1 > h + 0.5) out.push(i); }
+      return { total: o.graph.totalEvents, out }; }`;
+    const grown = async (total: number) =>
+      until(`${total} events drawn`, async () => {
+        const v = await evalInWebview<{ total: number; out: number[] }>(outOfView, { selector: frame });
+        return v.total === total ? v : undefined;
+      }, 30_000);
+
+    // the run goes on: two new agents, and time ten times as long
+    fs.appendFileSync(file, ev('e1', 1, 'coder') + ev('e2', 2, 'coder', 'reviewer') + ev('e3', 30, 'reviewer') + ev('e4', 31, 'auditor'));
+    assert.deepEqual((await grown(5)).out, [], 'every event in view with no Fit (the view stayed on the first event)');
+
+    // the user zooms in on the first events: the next append leaves that view as it is
+    await evalInWebview('(() => { globalThis.__otrace.view.frameIndices([0, 1], 0.1); return 1; })()', { selector: frame });
+    assert.equal(await evalInWebview<boolean>('() => globalThis.__otrace.atFit()', { selector: frame }), false, 'zoomed in: no longer at Fit');
+    fs.appendFileSync(file, ev('e5', 60, 'coder'));
+    const kept = await grown(6);
+    assert.ok(kept.out.includes(5), `the newest event is out of the view the user chose: ${JSON.stringify(kept)}`);
+  });
 });
