@@ -487,7 +487,8 @@ export class OpenTraces implements vscode.Disposable {
   letGo(uri: vscode.Uri, stillShown: (key: string) => boolean): void {
     const key = uri.toString();
     if (stillShown(key) || !this.watchers.has(key)) return;
-    if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === key)) return; // the document keeps it (forgotten when it closes)
+    // the document of a trace keeps it (forgotten when it closes); a file no format reads (a package.json opened in a graph) is let go with its error
+    if (this.summaries.get(key)?.format !== 'unknown' && vscode.workspace.textDocuments.some((d) => d.uri.toString() === key)) return;
     this.watchers.get(key)!.dispose();
     this.watchers.delete(key);
     this.forget(uri);

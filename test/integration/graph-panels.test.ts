@@ -97,4 +97,28 @@ describe('one graph panel follows the active trace', function () {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('lets go of a file no format reads once its graph closes, though its editor stays open: its error leaves Problems', async () => {
+    const { sessions } = await vscode.extensions.getExtension<OtraceApi>('otrace.otrace')!.activate();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-not-a-trace-'));
+    const file = path.join(dir, 'package.json');
+    fs.writeFileSync(file, `${JSON.stringify({ name: 'shop', version: '1.0.0', scripts: { test: 'node --test' } }, null, 2)}\n`);
+    const uri = vscode.Uri.file(file);
+    try {
+      // a user opens it, then asks for its graph
+      await vscode.window.showTextDocument(uri, { viewColumn: vscode.ViewColumn.One });
+      await vscode.commands.executeCommand('otrace.openGraphToSide', uri);
+      await until('its error in Problems while the graph shows it', () => vscode.languages.getDiagnostics(uri).some((d) => /not a recognized trace format/.test(d.message)) || undefined, 60_000);
+      const graphTab = await until('the graph tab', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => !(t.input instanceof vscode.TabInputText)));
+      await vscode.window.tabGroups.close(graphTab);
+      await until('the error gone with the graph', () => vscode.languages.getDiagnostics(uri).length === 0 || undefined, 30_000);
+      assert.equal(sessions.peek(uri), undefined, 'its session forgotten');
+      assert.ok(vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString()), 'its editor still open');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
+
