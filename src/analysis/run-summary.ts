@@ -398,7 +398,8 @@ function lastStop(events: readonly TraceEvent[], analysis: Analysis, lastSaid?: 
   if (!last) return null;
   const stop = events[last.index];
   let text = last.synthetic ? undefined : str(stop?.content);
-  if (text === undefined && stop) {
+  // the user's prompt is no agent's words: a file holding only the prompt so far ended with none (it read "its last words: “<the prompt>”")
+  if (text === undefined && stop && !USER_SENDERS.has(stop.agent.toLowerCase())) {
     // the agent's last words by the end's time (the latest by index among equal times): its last words of all when they are not later
     const said = lastSaid?.get(stop.agent);
     let out: TraceEvent | undefined = lastSaid && (!said || said.t <= stop.t) ? said : undefined;

@@ -370,3 +370,13 @@ test("a sub-agent's stop at the end of the trace ends the sub-agent's run, not t
   assert.deepEqual(late.stops.map((s) => [s.event, s.synthetic]), [['end', false], ['st', false]]);
   assert.equal(lateEnd?.event, 'end');
 });
+
+test("a file holding only the user's prompt so far ends with no agent's words: the prompt is not quoted as its last words", () => {
+  const only = traceOf([{ id: 'u', type: 'message', agent: 'user', to: 'coder', content: 'Fix the failing parser tests' }]);
+  const ended = runEnd(only, analyzeTrace(only)).ended;
+  assert.equal(ended?.recorded, false);
+  assert.equal(ended?.text, '', JSON.stringify(ended));
+  // once the agent says something, that is quoted
+  const answered = traceOf([{ id: 'u', type: 'message', agent: 'user', to: 'coder', content: 'Fix the failing parser tests' }, { id: 'm', type: 'message', agent: 'coder', content: 'Looking at the parser now.' }]);
+  assert.equal(runEnd(answered, analyzeTrace(answered)).ended?.text, 'Looking at the parser now.');
+});
