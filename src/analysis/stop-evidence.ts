@@ -73,24 +73,29 @@ export function unverifiedChange(index: TraceIndex, { from, pos, keep }: Segment
 }
 
 /**
- * A check that passed after the last change of the segment: a check call (not redacted) whose
- * result did not fail, with no change after it. Its result's position, or -1 (also when the segment
- * changed nothing: a check of nothing says nothing about the task).
+ * The result of the last check in [from, pos] that `keep` accepts: a check call (not redacted) answered
+ * by a result, not redacted either, before `pos`. Its position, or -1.
+ */
+function lastCheckResult(index: TraceIndex, from: number, pos: number, keep: (i: number) => boolean): number {
+  for (let i = pos; i >= from; i--) {
+    if (!keep(i) || index.types[i] !== 'tool_call' || OPAQUE.test(index.content(i)) || !checks(index, i)) continue;
+    const result = index.resultOf(i);
+    if (result !== -1 && result <= pos && !OPAQUE.test(index.content(result))) return result;
+  }
+  return -1;
+}
+
+/**
+ * A check that passed after the last change of the segment: the last check call (not redacted) after
+ * the change whose result did not fail. Its result's position, or -1 (also when the segment changed
+ * nothing: a check of nothing says nothing about the task).
  */
 export function passingCheckAfterLastChange(index: TraceIndex, { from, pos, keep }: Segment): number {
   let change = -1;
   for (let i = pos; i >= from && change === -1; i--) if (keep(i) && isStateChange(index, i)) change = i;
   if (change === -1) return -1;
-  let passed = -1;
-  for (let i = change + 1; i <= pos; i++) {
-    if (!keep(i) || index.types[i] !== 'tool_call') continue;
-    const e = index.events[i];
-    if (OPAQUE.test(index.content(i)) || !VERIFY_TOOL.test(`${e.tool ?? ''} ${index.content(i).slice(0, 200)}`)) continue;
-    const result = index.resultOf(i);
-    if (result === -1 || result > pos || OPAQUE.test(index.content(result))) continue;
-    passed = failedResult(index, result) ? -1 : result;
-  }
-  return passed;
+  const result = lastCheckResult(index, change + 1, pos, keep);
+  return result !== -1 && !failedResult(index, result) ? result : -1;
 }
 
 /**
@@ -100,13 +105,8 @@ export function passingCheckAfterLastChange(index: TraceIndex, { from, pos, keep
  * position, or -1 (no check, or the last one passed).
  */
 export function lastCheckFailed(index: TraceIndex, { from, pos, keep }: Segment): number {
-  for (let i = pos; i >= from; i--) {
-    if (!keep(i) || index.types[i] !== 'tool_call' || OPAQUE.test(index.content(i)) || !checks(index, i)) continue;
-    const result = index.resultOf(i);
-    if (result === -1 || result > pos || OPAQUE.test(index.content(result))) continue;
-    return failedResult(index, result) ? result : -1;
-  }
-  return -1;
+  const result = lastCheckResult(index, from, pos, keep);
+  return result !== -1 && failedResult(index, result) ? result : -1;
 }
 
 /**

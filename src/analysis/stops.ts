@@ -100,17 +100,13 @@ export function* stopSteps(index: TraceIndex, loops: Loop[], outcome: Outcome, o
   for (let i = 0; i < n; i++) if (index.types[i] === 'stop' && !isAgentScoped(index, i)) stopPositions.push(i);
   const lastStop = stopPositions.length ? stopPositions[stopPositions.length - 1] : -1;
   const spawnedBy = spawnParents(index);
-  // work after the last stop: an event with new content (a fingerprint not seen before)
-  let workAfter = false;
-  for (let i = lastStop + 1; i < n && !workAfter; i++) if (index.firstSeen(i) === i && isWork(index, i)) workAfter = true;
-  // or work of the trace's own run after its last stop, when a sub-agent's stop comes last: that stop ends the
-  // sub-agent's run, not the trace's (a session whose main agent still waits on its Task call was shown as
-  // ended by its sub-agent's "task complete")
+  // work after the last stop: an event with new content (a fingerprint not seen before); or work of the trace's own
+  // run after its last stop, when a sub-agent's stop comes last: that stop ends the sub-agent's run, not the trace's
+  // (a session whose main agent still waits on its Task call was shown as ended by its sub-agent's "task complete")
   let lastOwnStop = -1;
   for (let k = stopPositions.length - 1; k >= 0 && lastOwnStop === -1; k--) if (!spawnedBy.has(index.events[stopPositions[k]].agent)) lastOwnStop = stopPositions[k];
-  if (!workAfter && lastOwnStop !== lastStop) {
-    for (let i = lastOwnStop + 1; i < n && !workAfter; i++) if (!spawnedBy.has(index.events[i].agent) && index.firstSeen(i) === i && isWork(index, i)) workAfter = true;
-  }
+  let workAfter = false;
+  for (let i = lastOwnStop + 1; i < n && !workAfter; i++) if ((i > lastStop || !spawnedBy.has(index.events[i].agent)) && index.firstSeen(i) === i && isWork(index, i)) workAfter = true;
   // the trace's end: its last event, or the last that is no stop (a sub-agent's stop at the end is judged as its own)
   let synthetic = -1;
   if (workAfter) for (let i = n - 1; i >= 0 && synthetic === -1; i--) if (index.types[i] !== 'stop' || isAgentScoped(index, i)) synthetic = i;

@@ -73,14 +73,13 @@ export class LiveFiles implements GrowingFiles {
   }
 
   /**
-   * True when a file read so far (but `except`) has another size or inode on disk than read, or
+   * True when a file read so far has another size or inode on disk than read, or
    * is gone, or a folder listed holds other names ({@link listingsChanged}): the next
    * {@link refresh} or import would read something. Reads nothing: a stat per file, a listing per
    * folder. A rewrite to the same size is not seen here (a watcher, or the next load, sees it).
    */
-  changedOnDisk(except?: string): boolean {
+  changedOnDisk(): boolean {
     for (const [path, file] of this.files) {
-      if (path === except) continue;
       let stat;
       try {
         stat = fs.statSync(path);

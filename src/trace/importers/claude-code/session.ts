@@ -556,15 +556,17 @@ export class ClaudeImport {
     if (open.length) {
       const live = open.every((c) => this.out.get(c.id)?.call_status === 'in_progress');
       const first = open[0].origin;
+      const calls = `${open.length} tool call${open.length > 1 ? 's have' : ' has'}`;
+      const list = open.map((c) => `${c.id} (${c.tool})`).join(', ');
       this.problems.push({
         severity: live ? 'info' : 'warning',
         message: live
-          ? `the file ends in a cut-off line (still being written, or its writer stopped mid-record): ${open.length} tool call${open.length > 1 ? 's have' : ' has'} no result yet and may still be running: ${open.map((c) => `${c.id} (${c.tool})`).join(', ')}`
-          : `${open.length} tool call${open.length > 1 ? 's have' : ' has'} no result in the file: ${open.map((c) => `${c.id} (${c.tool})`).join(', ')}`,
+          ? `the file ends in a cut-off line (still being written, or its writer stopped mid-record): ${calls} no result yet and may still be running: ${list}`
+          : `${calls} no result in the file: ${list}`,
         range: first.range,
         ...(first.file ? { file: first.file } : {}),
         // a session being written has calls running: their results come later
-        ...(live ? {} : { whileWritten: `${open.length} tool call${open.length > 1 ? 's have' : ' has'} no result yet (the session is being written; a result is read when it comes): ${open.map((c) => `${c.id} (${c.tool})`).join(', ')}` }),
+        ...(live ? {} : { whileWritten: `${calls} no result yet (the session is being written; a result is read when it comes): ${list}` }),
       });
     }
     this.noteKinds();
