@@ -7,7 +7,7 @@
 import type { GraphRunBrief } from '../src/shared/protocol';
 import { plainLabel } from '../src/shared/untrusted-text';
 import { failedCallWords } from '../src/shared/failed-call-words';
-import { noStopWords, stopReasonWords, turnEndWords } from '../src/shared/stop-words';
+import { lastWordsOf, noStopWords, stopReasonWords, turnEndWords } from '../src/shared/stop-words';
 import { agentCountWords, compactionsIn } from '../src/shared/agent-words';
 import { formatLength } from './axis';
 import { stepRange } from '../src/shared/step-range';
@@ -146,6 +146,16 @@ export function endedLinkWords(ended: NonNullable<GraphRunBrief['ended']>, growi
   return growing && !ended.recorded && ended.unended === 'in progress' ? 'the last event' : endedWords(ended);
 }
 
+/**
+ * What comes before the quoted words of the end: nothing for a stop's own words; for a file that
+ * records no stop, whose last words they are ("explorer's last words: ": a sub-agent that spoke last
+ * while the main agent waited is not the run; "its last words: " when no speaker is known).
+ */
+export function lastWordsLead(ended: NonNullable<GraphRunBrief['ended']>): string {
+  if (ended.recorded) return '';
+  return ended.speaker === undefined ? 'its last words: ' : `${lastWordsOf(ended.speaker, (t) => plainLabel(t, 60))}: `;
+}
+
 /** What the Ended row says first of a run whose file is still being written: its outcome and last stop are only those so far. */
 export const STILL_WRITTEN = noStopWords('in progress');
 
@@ -209,7 +219,7 @@ export function showRunSummary(el: HTMLElement, run: GraphRunBrief | undefined, 
     go.title = stop.recorded ? 'Select the stop event' : 'Select the last event';
     go.addEventListener('click', () => actions.goTo(stop.index));
     ended.value.append(go);
-    if (stop.text) ended.value.append(` · ${stop.recorded ? '' : 'its last words: '}“${plainLabel(stop.text, 140)}”`);
+    if (stop.text) ended.value.append(` · ${lastWordsLead(stop)}“${plainLabel(stop.text, 140)}”`);
   } else if (!growing) ended.value.append(endedWords(null));
   // one line per question, cut at the panel's width: the whole of it on hover
   ended.value.title = ended.value.textContent ?? '';

@@ -45,6 +45,8 @@ export interface SummaryEnd {
    * file ends inside a record: a crash, a copy cut short) or `in progress` (it is being written).
    */
   unended?: Unended;
+  /** With no stop recorded and words quoted: the agent (lane) who said them, e.g. a sub-agent that spoke last while the main agent waited. */
+  speaker?: string;
 }
 
 /** One agent (lane) of the run. */
@@ -379,7 +381,10 @@ class PromptFinder {
  */
 function withFinalOutput(end: SummaryEnd | null, metadata: Record<string, unknown>): SummaryEnd | null {
   const answer = str(metadata.final_output);
-  return end && answer !== undefined && end.scope === 'run' ? { ...end, text: proseLine(answer, END_TEXT_CHARS) } : end;
+  if (!end || answer === undefined || end.scope !== 'run') return end;
+  // the run's answer is no one agent's last words
+  const { speaker: _speaker, ...rest } = end;
+  return { ...rest, text: proseLine(answer, END_TEXT_CHARS) };
 }
 
 /**
@@ -398,6 +403,7 @@ function lastStop(events: readonly TraceEvent[], analysis: Analysis, lastSaid?: 
   if (!last) return null;
   const stop = events[last.index];
   let text = last.synthetic ? undefined : str(stop?.content);
+  let speaker: string | undefined;
   // the user's prompt is no agent's words: a file holding only the prompt so far ended with none (it read "its last words: “<the prompt>”")
   if (text === undefined && stop && !USER_SENDERS.has(stop.agent.toLowerCase())) {
     // the agent's last words by the end's time (the latest by index among equal times): its last words of all when they are not later
@@ -410,12 +416,13 @@ function lastStop(events: readonly TraceEvent[], analysis: Analysis, lastSaid?: 
       }
     }
     text = out?.content;
+    if (out) speaker = out.agent;
   }
   // an answer marked in harness output ("…UserWarning… FINAL ANSWER: 1080000000"): the answer, not the noise before it
   const marked = text === undefined ? -1 : text.search(FINAL_ANSWER_MARK);
   if (marked > 0) text = text!.slice(marked);
   const unended = !last.synthetic ? undefined : last.message === CUT_OFF_END ? 'cut off' : last.message === NO_STOP_YET ? 'in progress' : undefined;
-  return { event: last.event, index: last.index, scope: last.scope, reason: last.reason, text: text === undefined ? '' : proseLine(text, END_TEXT_CHARS), recorded: !last.synthetic, ...(unended ? { unended } : {}) };
+  return { event: last.event, index: last.index, scope: last.scope, reason: last.reason, text: text === undefined ? '' : proseLine(text, END_TEXT_CHARS), recorded: !last.synthetic, ...(unended ? { unended } : {}), ...(speaker !== undefined && text !== undefined ? { speaker } : {}) };
 }
 
 /** The run's span, its events' own tokens and its model calls' tokens by kind: fed the events one by one. */

@@ -16,7 +16,7 @@ import { formatSpan, type TimeUnit } from '../trace/units';
 import { type Command, fail, loadOne, MAX_MESSAGE, safe, safeJson, safePath, writeLines } from './common';
 import { groupCommand } from './diff-group';
 import { countWords } from '../shared/count-words';
-import { endedWords, noStopWords } from '../shared/stop-words';
+import { endedLine } from '../shared/stop-words';
 import { recordsFailure } from '../shared/recorded-failure';
 
 /** Agent pairs listed one a line; the rest are counted. */
@@ -150,8 +150,7 @@ export function eventWords(e: TraceEvent | undefined): string {
 function ended(s: RunSide): string {
   const e = s.ended;
   if (!e) return 'no events';
-  if (!e.recorded) return `${noStopWords(e.unended)}${e.text ? `; the agent's last words: ${safe(e.text, 200)}` : ''}`;
-  return `${safe(endedWords(e.scope, e.reason))}${e.text ? `: ${safe(e.text, 200)}` : ''}`;
+  return endedLine(e, (t) => safe(t, 200));
 }
 
 function outcome(s: RunSide): string {

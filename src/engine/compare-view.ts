@@ -18,7 +18,7 @@ import { MAX_COLUMNS, MAX_DIFFERENCES, type ColumnKind, type CompareColumn, type
 import { eventLabel } from './event-labels';
 import { contentsOf } from './long-content';
 import { whyNoAnalysis, type TraceSnapshot } from './snapshot';
-import { endedWords, noStopWords } from '../shared/stop-words';
+import { endedLine } from '../shared/stop-words';
 
 /** Characters of an event's words in a difference (hover, details). */
 const WORDS_CHARS = 160;
@@ -219,11 +219,7 @@ function place(loaded: LoadedTrace, index: number): ComparePlace | undefined {
 
 function side(s: RunSide): CompareSide {
   const e = s.ended;
-  const ended = !e
-    ? 'no events'
-    : !e.recorded
-      ? `${noStopWords(e.unended)}${e.text ? `; the agent's last words: ${e.text}` : ''}`
-      : `${endedWords(e.scope, e.reason)}${e.text ? `: ${e.text}` : ''}`;
+  const ended = e ? endedLine(e) : 'no events';
   return {
     format: s.format,
     events: s.events,

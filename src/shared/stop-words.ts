@@ -74,6 +74,34 @@ export function noStopWords(unended?: Unended): string {
   return 'no stop in the file: it ends after its last event';
 }
 
+/** What a run summary's end holds (src/analysis/run-summary.ts `SummaryEnd`), as {@link endedLine} reads it. */
+export interface EndedFacts {
+  scope: string;
+  reason: string;
+  text: string;
+  recorded: boolean;
+  unended?: Unended;
+  speaker?: string;
+}
+
+/**
+ * How a run ended, in one line: the stop in words and its words (`stopped: the agent said the task
+ * is complete: All tests pass`), or, with no stop in the file, why it says nothing of its end and
+ * whose last words it has (the speaker named: a sub-agent that spoke last while the main agent
+ * waited is not the run). `clean` makes trace text safe where the line is shown (a terminal, a
+ * label): the words, the speaker and the stop's words with a recorded reason.
+ */
+export function endedLine(e: EndedFacts, clean: (text: string) => string = (t) => t): string {
+  if (!e.recorded) return `${noStopWords(e.unended)}${e.text ? `; ${lastWordsOf(e.speaker, clean)}: ${clean(e.text)}` : ''}`;
+  // a recorded reason is trace text too (`stopped: budget (recorded: …)`)
+  return `${clean(endedWords(e.scope, e.reason))}${e.text ? `: ${clean(e.text)}` : ''}`;
+}
+
+/** Whose last words a trace with no stop ends with: `explorer's last words`, else `the agent's last words` (no speaker known). */
+export function lastWordsOf(speaker: string | undefined, clean: (text: string) => string = (t) => t): string {
+  return speaker === undefined ? "the agent's last words" : `${clean(speaker)}'s last words`;
+}
+
 /**
  * A stop's message without the words that name the stop (`turn ended (handed back): `, `sound stop
  * (task_complete): `), for a view that shows its mark or label just before it (otrace analyze, the

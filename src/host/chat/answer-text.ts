@@ -7,7 +7,7 @@
  */
 import type { CitedEvent } from '../../engine/chat-tool-names';
 import { escapeMarkdown, joinMarkdown, markdownText, type MarkdownText } from '../../shared/untrusted-text';
-import { endedWords, noStopWords } from '../../shared/stop-words';
+import { endedWords, lastWordsOf, noStopWords } from '../../shared/stop-words';
 
 /** The command a cited event's link runs, with the event's number as its only argument. */
 export const SHOW_CITED_EVENT = 'otrace.chat.showEvent';
@@ -77,7 +77,8 @@ export function summaryMarkdown(cite: Cite, summaryFacts: Facts, findingsFacts: 
 function endedMarkdown(cite: Cite, tracePath: string, ended: Facts | null, stop: CitedEventFacts | null): MarkdownText {
   if (!ended) return markdownText`Ended: no events`;
   const how = !ended.recorded ? markdownText`${noStopWords(ended.unended === 'cut off' || ended.unended === 'in progress' ? ended.unended : undefined)}` : markdownText`${endedWords(ended.scope, ended.reason)}`;
-  const words = ended.text ? (` — ${shown(ended.text, 300)}` as MarkdownText) : '';
+  const whose = !ended.recorded && typeof ended.speaker === 'string' ? `${lastWordsOf(ended.speaker, (t) => shown(t, 60))}: ` : '';
+  const words = ended.text ? (` — ${whose}${shown(ended.text, 300)}` as MarkdownText) : '';
   return `Ended: ${how} at ${eventLink(cite, tracePath, stop)}${words}` as MarkdownText;
 }
 

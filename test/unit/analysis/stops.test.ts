@@ -360,6 +360,9 @@ test("a sub-agent's stop at the end of the trace ends the sub-agent's run, not t
   assert.deepEqual(waiting.stops.map((s) => [s.event, s.synthetic, s.sub_agent ?? '']), [['ret', true, ''], ['st', false, 'explorer']]);
   assert.equal(waiting.stops[0].finding, 'no_stop', "the trace's run has no stop");
   assert.equal(waitingEnd?.recorded, false, `the run summary's end is no stop: ${JSON.stringify(waitingEnd)}`);
+  // the words quoted are the sub-agent's, and say so (they read as the run's last words, unnamed)
+  assert.equal(waitingEnd?.text, 'The hooks live in src/hooks.ts.');
+  assert.equal(waitingEnd?.speaker, 'explorer');
 
   // the main agent takes the answer and ends its turn: that stop ends the trace's run
   const { a: done, ended: doneEnd } = endOf([...start, { id: 'm', type: 'message' as const, agent: 'main', content: 'Summary: the hooks live in src/hooks.ts.' }, { id: 'end', type: 'stop' as const, agent: 'main', reason: 'task_complete' as const }]);

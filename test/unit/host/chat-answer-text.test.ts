@@ -63,8 +63,13 @@ test("a hostile trace's strings form no link, image, HTML or command", () => {
   assert.ok(!/(^|[^\\])<img/.test(md), 'no HTML (only an escaped `\\<img`)');
   assert.ok(!/!\[/.test(md), 'no image (only an escaped `\\!\\[`)');
   assert.ok(!md.includes('](command:workbench'), 'no other command');
+  // an end no stop records names whose last words it quotes: a speaker's name is trace text too
+  const unrecorded = summaryMarkdown(cite, { ...facts, summary: { ...facts.summary, ended: { scope: 'run', reason: 'unknown', text: evil, recorded: false, speaker: evil } } }, { total: 0, findings: [] });
+  assert.match(unrecorded, /'s last words: /);
+  assert.deepEqual(targets(unrecorded), ['command:otrace.chat.showEvent?%5B3%5D']);
+  assert.ok(!/(^|[^\\])<img/.test(unrecorded) && !/!\[/.test(unrecorded) && !unrecorded.includes('](command:workbench'), unrecorded);
   const finding = findingMarkdown(cite, '/w/t.jsonl', { number: 0, kind: evil, severity: evil, mode: evil, message: evil, evidence: [event], evidence_count: 1 });
-  assert.deepEqual(targets(finding), ['command:otrace.chat.showEvent?%5B3%5D']);
+  assert.deepEqual(targets(finding), ['command:otrace.chat.showEvent?%5B4%5D']);
 });
 
 test("a model's text is plain text, each line kept", () => {

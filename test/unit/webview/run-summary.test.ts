@@ -1,7 +1,7 @@
 /** The run summary's words (webview/run-summary.ts): plain, short, and never a verdict the trace does not hold. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { agentWords, endedLinkWords, endedWords, noProblemWords, problemWords, spentTokens, spentWords, STILL_WRITTEN, stillWrittenLead, tokenWords } from '../../../webview/run-summary';
+import { agentWords, endedLinkWords, endedWords, lastWordsLead, noProblemWords, problemWords, spentTokens, spentWords, STILL_WRITTEN, stillWrittenLead, tokenWords } from '../../../webview/run-summary';
 
 test('how it ended: a hand-back is a turn end, not a completed task; a run stop says its reason in words', () => {
   assert.equal(endedWords({ index: 3, scope: 'turn', reason: 'task_complete', text: '', recorded: true }), 'turn ended: handed back to the user');
@@ -25,6 +25,16 @@ test('a file still being written with no stop yet says so once: its Ended link i
   const stop = { index: 3, scope: 'run' as const, reason: 'task_complete', text: '', recorded: true };
   assert.equal(endedLinkWords(stop, true), 'run stopped: the agent said the task is complete');
   assert.equal(endedLinkWords({ ...live, unended: undefined }, false), 'no stop in the file: it ends after its last event');
+});
+
+test("the words of an end no stop records name their speaker (a sub-agent's words read as the run's last words)", () => {
+  const last = { index: 9, scope: 'run' as const, reason: 'unknown', text: 'The hooks live in src/hooks.ts.', recorded: false, speaker: 'Explore:a93ccab' };
+  assert.equal(lastWordsLead(last), "Explore:a93ccab's last words: ");
+  assert.equal(lastWordsLead({ ...last, speaker: undefined }), 'its last words: ');
+  // a stop's own words need no lead; a speaker's name is trace text: one plain line, clipped
+  assert.equal(lastWordsLead({ ...last, recorded: true }), '');
+  const long = lastWordsLead({ ...last, speaker: 'a\nb'.repeat(40) });
+  assert.ok(long.length < 80 && !long.includes('\n'), long);
 });
 
 test('a run still being written: a recorded stop or outcome right after "so far:" (a narrow panel cut it after "not yet: still being written · so far:"); with none, "not yet" and its last event', () => {
