@@ -5,7 +5,6 @@
  */
 import type { BestStop, Blame, Finding, Loop, StopFinding, VerificationFinding } from './types';
 import { formatSpent, type TimeUnit } from '../trace/units';
-import { CUT_OFF_END, NO_STOP_YET } from './stop-verdicts';
 import { ENDED_WORDS, stopReasonWords } from '../shared/stop-words';
 import { CONTRARY_INPUT_RECORD } from './blame';
 
@@ -55,7 +54,7 @@ export function buildFindings(
     findings.push({ kind: 'verification', severity: v.confidence === 'low' ? 'info' : 'warning', events, ids: idsOf(events), inline: VERIFICATION_INLINE[v.kind], message: v.message, confidence: v.confidence });
   }
   // a file cut off, or still being written, with no stop: its end is not the run's, so a loop it ends inside is no run that ended looping
-  const endNotInFile = stops.find((s) => s.synthetic && (s.message === CUT_OFF_END || s.message === NO_STOP_YET));
+  const endNotInFile = stops.find((s) => s.unended !== undefined);
   for (const l of loops) {
     const endedInside = l.unresolved && !endNotInFile;
     findings.push({
@@ -67,7 +66,7 @@ export function buildFindings(
       ids: l.events,
       // a call and its result are one step of a repeated call: only a repeated sequence says its length
       inline: `loop ×${l.repetitions}${l.kind !== 'repeated_tool_call' && l.period > 1 && Number.isInteger(l.period) ? ` (${l.period} steps)` : ''}`,
-      message: l.unresolved && endNotInFile ? `${l.message} (the file ends there, not the run: ${endNotInFile.message === CUT_OFF_END ? 'it is cut off' : 'it is still being written'}; whether the run left the loop is not known)` : l.message,
+      message: l.unresolved && endNotInFile ? `${l.message} (the file ends there, not the run: ${endNotInFile.unended === 'cut off' ? 'it is cut off' : 'it is still being written'}; whether the run left the loop is not known)` : l.message,
       loop: { period: l.period, repetitions: l.repetitions, agents: l.agents },
       ...(l.tokens > 0 ? { tokens: l.tokens } : {}),
     });
@@ -107,8 +106,8 @@ export function stopInline(s: StopFinding): string {
   const why = `${stopReasonWords(s.scope, s.reason)}${s.reason_source === 'inferred' && s.reason !== 'unknown' ? '?' : ''}`;
   if (s.scope !== 'run') return `■ ${ENDED_WORDS[s.scope] ?? 'stopped'} (${why})`;
   if (s.finding === 'no_stop' && s.synthetic) return '■ no stop';
-  if (s.synthetic && s.message === NO_STOP_YET) return '■ no stop yet';
-  if (s.synthetic && s.message === CUT_OFF_END) return '■ file cut off · no verdict';
+  if (s.unended === 'in progress') return '■ no stop yet';
+  if (s.unended === 'cut off') return '■ file cut off · no verdict';
   const reason = s.reason === 'unknown' ? `■ stop (${why})` : `■ ${why}`;
   switch (s.finding) {
     case 'ok':

@@ -15,7 +15,6 @@ import { TOKEN_KINDS, addTokens, usageOf, type TokenKind } from '../trace/tokens
 import { timeUnitOf, type TimeUnit } from '../trace/units';
 import type { Analysis, Finding, StopScope } from './types';
 import { recordsFailure } from '../shared/recorded-failure';
-import { CUT_OFF_END, NO_STOP_YET } from './stop-verdicts';
 import { kindAndTask } from '../shared/agent-words';
 import type { Unended } from '../shared/stop-words';
 
@@ -421,7 +420,7 @@ function lastStop(events: readonly TraceEvent[], analysis: Analysis, lastSaid?: 
   // an answer marked in harness output ("…UserWarning… FINAL ANSWER: 1080000000"): the answer, not the noise before it
   const marked = text === undefined ? -1 : text.search(FINAL_ANSWER_MARK);
   if (marked > 0) text = text!.slice(marked);
-  const unended = !last.synthetic ? undefined : last.message === CUT_OFF_END ? 'cut off' : last.message === NO_STOP_YET ? 'in progress' : undefined;
+  const unended = last.synthetic ? last.unended : undefined;
   return { event: last.event, index: last.index, scope: last.scope, reason: last.reason, text: text === undefined ? '' : proseLine(text, END_TEXT_CHARS), recorded: !last.synthetic, ...(unended ? { unended } : {}), ...(speaker !== undefined && text !== undefined ? { speaker } : {}) };
 }
 

@@ -115,10 +115,10 @@ export function judgeStop(judge: StopJudge, at: StopAt): StopFinding {
   }
   // the end of a trace still being written is not the run's end: no stop yet, and no verdict (MAST's
   // "no stop" is a run that went on without ending; this one has not ended)
-  if (synthetic && judge.inProgress) return { ...base, finding: 'ok', modes: [], sound: false, evidence: [], wasted: ZERO, message: NO_STOP_YET };
+  if (synthetic && judge.inProgress) return { ...base, finding: 'ok', modes: [], sound: false, evidence: [], wasted: ZERO, message: NO_STOP_YET, unended: 'in progress' };
   // nor is the end of a file cut off inside a record: the run may have gone on (and stopped) in what was not written;
   // "never stopped" would be a guess (a crash of the writer is not the agents' failure to end)
-  if (synthetic && judge.cutOff?.(pos)) return { ...base, finding: 'ok', modes: [], sound: false, evidence: [CUT_OFF_END], wasted: ZERO, message: CUT_OFF_END };
+  if (synthetic && judge.cutOff?.(pos)) return { ...base, finding: 'ok', modes: [], sound: false, evidence: [CUT_OFF_END], wasted: ZERO, message: CUT_OFF_END, unended: 'cut off' };
   // calls the stop left running in the background (recorded by the importer): a designed hand-off, never a premature stop
   const backgroundRunning = (e as { background_running?: unknown }).background_running;
   const running = Array.isArray(backgroundRunning) ? backgroundRunning.length : 0;

@@ -4,6 +4,7 @@
  * event's own: a model call's output), costs in the trace's currency (USD).
  * Event references are event ids; `record` is the 0-based index of the event in its source's own list.
  */
+import type { Unended } from '../shared/stop-words';
 import type { StopReason, Topology } from '../trace/schema';
 
 /** Amount of work: events, tokens and seconds. */
@@ -73,6 +74,11 @@ export interface StopFinding {
   index: number;
   /** True when the trace has no stop event here and `event` is the run's last event. */
   synthetic: boolean;
+  /**
+   * A synthetic stop only: why the file says nothing of the run's end, when that is known: `cut off`
+   * (it ends inside a record) or `in progress` (it is still being written). No verdict is given then.
+   */
+  unended?: Unended;
   reason: StopReason;
   /** `recorded` when a stop event gave it, `inferred` from the trace's last events otherwise. */
   reason_source: 'recorded' | 'inferred';
