@@ -62,11 +62,17 @@ export function showGrowing(growing: boolean, following: boolean): void {
   button.textContent = following ? '● in progress · following' : '● in progress';
 }
 
+/** The sign that the trace file is gone from disk (deleted or moved): the graph shows what was read. */
+export function showFileGone(gone: boolean): void {
+  $('file-gone').hidden = !gone;
+}
+
 let loadingTimer: ReturnType<typeof setInterval> | undefined;
 
 /** The loading state: the title (when given) and the seconds since it began, until a trace is drawn. */
 export function showLoadingScreen(title?: string): void {
   document.body.dataset.state = 'loading';
+  showFileGone(false); // (another trace)
   if (title) {
     $('title').textContent = `Loading ${plainLabel(title)}…`;
     document.body.dataset.title = '';

@@ -22,7 +22,7 @@ import { exportPng, exportSvg } from './export';
 import { applyFilter, carryFilter, installFilter, receiveFound } from './filter';
 import { showFindings } from './findings';
 import { TraceGraph } from './graph';
-import { showGrowing, showHeader, showLoadingScreen, showLock, showMode } from './header';
+import { showFileGone, showGrowing, showHeader, showLoadingScreen, showLock, showMode } from './header';
 import { installKeys } from './keys';
 import { createLaneColumn } from './lanes';
 import { showRunSummary } from './run-summary';
@@ -467,6 +467,8 @@ function receive(m: HostMessage): void {
       showGrowing(false, panel.followRun);
       if (state) showRun(state);
       return;
+    case 'fileGone':
+      return showFileGone(m.gone);
     case 'window':
       moment('window received');
       return shownAt(m.window.stamp)?.loader.receive(m.window);

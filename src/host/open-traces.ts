@@ -9,6 +9,7 @@
  * `analysisPending`), then again analysed. The summary's Problems (reader problems and analysis
  * findings, capped per file) are published.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TraceEngine } from '../engine/trace-engine';
@@ -57,6 +58,11 @@ export class OpenTraces implements vscode.Disposable {
    * being written gives it no verdict: StopOptions.inProgress).
    */
   readonly onDidStopGrowing = this.stoppedGrowing.event;
+  /** Sessions whose trace file is gone from disk (deleted or moved) since it was read: what was read stays shown. */
+  private readonly gone = new Set<string>();
+  private readonly goneChanged = new vscode.EventEmitter<string>();
+  /** Fires with a session's key when its trace file went from disk, or came back ({@link isGone}). */
+  readonly onDidChangeGone = this.goneChanged.event;
   /** Files (URI strings) each session published diagnostics to, to clear them later. */
   private readonly published = new Map<string, string[]>();
   /** Whether a view shows the session of a key ({@link keepWhileShown}). */
@@ -65,7 +71,7 @@ export class OpenTraces implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<SessionSummary>();
   /** Fires with a session's new summary after its trace was read again. */
   readonly onDidChange = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [this.diagnostics, this.changed, this.stoppedGrowing];
+  private readonly disposables: vscode.Disposable[] = [this.diagnostics, this.changed, this.stoppedGrowing, this.goneChanged];
 
   /**
    * @param engine loads the sessions and answers every question about them (the views ask it directly).
@@ -96,7 +102,8 @@ export class OpenTraces implements vscode.Disposable {
       new DiskPoll({
         keys: () => this.polledKeys(),
         growing: (key) => this.growing(key),
-        filesChanged: (key) => this.engine.filesChanged(key),
+        // a trace file gone from disk is looked for again (back under its name: moved back, written again)
+        filesChanged: (key) => (this.gone.has(key) ? Promise.resolve(fs.existsSync(vscode.Uri.parse(key).fsPath)) : this.engine.filesChanged(key)),
         reload: (key) => void this.reload(key, {}),
       }),
     );
@@ -191,7 +198,25 @@ export class OpenTraces implements vscode.Disposable {
       this.summaries.delete(key);
       return this.forUri(uri).catch(logged(`reading ${uri.toString()} again`)); // read through VS Code's file system
     }
+    // a file gone from disk is not asked of the engine again (the disk poll asks every few seconds) until it is back
+    if (!open && this.gone.has(key) && !fs.existsSync(uri.fsPath)) return Promise.resolve(this.summaries.get(key));
     return this.load(key, open ? open.version : -1, uri, open ? textToSend(open) : undefined, options).catch(logged(`reading ${uri.fsPath} again`));
+  }
+
+  /**
+   * True when the session's trace file is gone from disk (deleted, moved or renamed) since it was
+   * read and no editor holds it: the views show what was read, and say the file is gone.
+   */
+  isGone(uri: vscode.Uri): boolean {
+    return this.gone.has(uri.toString());
+  }
+
+  /** Notes whether the session's trace file is gone from disk; fires {@link onDidChangeGone} when that changed. */
+  private setGone(key: string, gone: boolean): void {
+    if (gone === this.gone.has(key)) return;
+    if (gone) this.gone.add(key);
+    else this.gone.delete(key);
+    this.goneChanged.fire(key);
   }
 
   /** Every session read so far. */
@@ -356,10 +381,16 @@ export class OpenTraces implements vscode.Disposable {
           this.pending.delete(key);
           if (!summary) return this.summaries.get(key);
           show(summary);
+          this.setGone(key, false);
           return summary;
         },
         (err: Error) => {
           if (this.pending.get(key)?.promise === promise) this.pending.delete(key);
+          // a file read before and gone from disk since (deleted, moved): no error, what was read stays shown, and the views say it is gone
+          if (request.local && text === undefined && this.summaries.has(key) && !fs.existsSync(uri.fsPath)) {
+            this.setGone(key, true);
+            return this.summaries.get(key);
+          }
           throw err;
         },
       );
@@ -445,6 +476,8 @@ export class OpenTraces implements vscode.Disposable {
     };
     watcher.onDidChange(reread);
     watcher.onDidCreate(reread);
+    // deleted or moved away: the read finds it gone (no error; the views say so) and a new file of its name is read again
+    watcher.onDidDelete(reread);
     this.watchers.set(key, watcher);
   }
 
@@ -521,6 +554,7 @@ export class OpenTraces implements vscode.Disposable {
     this.traceChecks.delete(key);
     if (this.watchers.has(key)) return; // a graph still shows it from disk
     this.summaries.delete(key);
+    this.gone.delete(key);
     this.pending.delete(key);
     this.shownLoad.delete(key);
     this.grewAt.delete(key);

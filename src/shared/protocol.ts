@@ -369,6 +369,8 @@ export type HostMessage =
   | { type: 'traceDelta'; delta: OverviewDelta; uri?: string; locked?: boolean; first?: GraphWindow; growing?: boolean }
   /** The trace shown stopped growing (its files were not written for the live window): no longer in progress. */
   | { type: 'notGrowing' }
+  /** The trace file is gone from disk (deleted, moved or renamed) and the graph shows what was read; or it is back (`gone` false). */
+  | { type: 'fileGone'; gone: boolean }
   /** The answer to a `window` request (undefined `window` when the trace changed meanwhile). */
   | { type: 'window'; window: GraphWindow }
   /** One event with its text and fields (the details pane), answering `event`. */

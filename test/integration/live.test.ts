@@ -235,6 +235,36 @@ describe('a live trace', function () {
     await until('the session let go', () => (api.sessions.peek(uri) === undefined && problems() === 0) || undefined, 30_000);
   });
 
+  it('says when the trace file a graph shows is deleted or moved (the tab\'s title and the page), keeps what was read, and takes the file back when it returns', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-live-gone-'));
+    const file = path.join(dir, 'gone.otrace.jsonl');
+    fs.copyFileSync(path.join(ROOT, 'samples', 'demo.otrace.jsonl'), file);
+    const uri = vscode.Uri.file(file);
+    await vscode.commands.executeCommand('otrace.openGraphToSide', uri);
+    const first = await until('the first load', () => api.sessions.peek(uri));
+    await evalInWebview('1', { selector: ready(file), timeoutMs: 60_000 });
+    const graphTab = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputWebview && t.label.includes('gone.otrace.jsonl'));
+    const signShown = () => evalInWebview<boolean>("!document.getElementById('file-gone').hidden", { selector: ready(file) });
+    assert.equal(graphTab()?.label, 'Graph: gone.otrace.jsonl');
+    assert.equal(await signShown(), false);
+
+    // moved away (as a rename or a delete does): no error, the graph keeps what was read and says the file is gone
+    fs.renameSync(file, `${file}.moved`);
+    await until('the session marked gone', () => api.sessions.isGone(uri) || undefined, 30_000);
+    await until('the sign in the page', async () => (await signShown()) || undefined);
+    assert.equal(graphTab()?.label, 'Graph: gone.otrace.jsonl (deleted)');
+    assert.equal(api.sessions.peek(uri)?.counts.events, first.counts.events, 'what was read stays shown');
+    assert.equal(await evalInWebview<number>('__otrace.graph.totalEvents', { selector: ready(file) }), first.counts.events);
+
+    // back under its name, grown: read again, no longer said gone
+    fs.renameSync(`${file}.moved`, file);
+    fs.appendFileSync(file, `${JSON.stringify({ id: 'back', t: 1e6, type: 'message', agent: 'orchestrator', content: 'back again' })}\n`);
+    await until('the session read again', () => (api.sessions.peek(uri)?.counts.events === first.counts.events + 1 && !api.sessions.isGone(uri)) || undefined, 30_000);
+    await until('the sign gone from the page', async () => (await signShown()) === false || undefined);
+    assert.equal(graphTab()?.label, 'Graph: gone.otrace.jsonl');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
   it('shows a run being written whole while its view is Fit: opened with one event, its new agents and later times come into view with no Fit; a view the user moved stays where it is', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-live-fit-'));
     const file = path.join(dir, 'growing.otrace.jsonl');

@@ -130,6 +130,9 @@ export class GraphView implements vscode.Disposable {
       sessions.onDidStopGrowing((key) => {
         if (key === this.uri.toString()) this.post({ type: 'notGrowing' });
       }),
+      sessions.onDidChangeGone((key) => {
+        if (key === this.uri.toString()) this.showGone();
+      }),
       panel.onDidDispose(() => this.dispose()),
     );
     for (const m of earlier) void this.onMessage(m);
@@ -171,7 +174,7 @@ export class GraphView implements vscode.Disposable {
     this.shown = undefined;
     this.queued = []; // asked for the trace shown before
     this.files = new Set();
-    this.panel.title = graphPanelTitle(uri.fsPath);
+    this.panel.title = graphPanelTitle(uri.fsPath, false, this.sessions.isGone(uri));
     this.post({ type: 'loading', title: path.basename(uri.fsPath) });
     void this.reload();
   }
@@ -184,8 +187,15 @@ export class GraphView implements vscode.Disposable {
   /** Marks the panel locked to its trace (or following the active one again). */
   setLocked(locked: boolean): void {
     this.locked = locked;
-    this.panel.title = graphPanelTitle(this.uri.fsPath, locked);
+    this.panel.title = graphPanelTitle(this.uri.fsPath, locked, this.sessions.isGone(this.uri));
     this.post({ type: 'locked', locked });
+  }
+
+  /** Says in the tab's title and the page whether the trace file is gone from disk (deleted or moved): what was read stays shown. */
+  private showGone(): void {
+    const gone = this.sessions.isGone(this.uri);
+    this.panel.title = graphPanelTitle(this.uri.fsPath, this.locked, gone);
+    this.post({ type: 'fileGone', gone });
   }
 
   private setSummary(summary: SessionSummary): void {
@@ -256,6 +266,8 @@ export class GraphView implements vscode.Disposable {
     // the page keeps its view over the update (drawn from `first`, nothing asked): the next update's window is of it again, to the end it reached
     if (view && graph.first) this.lastView = { ...view, stamp: graph.stamp, to: Math.max(view.to, graph.first.to) };
     this.shown = summary;
+    // (a page loaded again, or a trace shown after its file went)
+    if (this.sessions.isGone(this.uri)) this.post({ type: 'fileGone', gone: true });
     const s = this.selection.selection;
     if (s && s.trace === this.uri.toString()) this.post({ type: 'select', stamp: summary.stamp, index: s.index });
     for (const m of this.queued.splice(0)) this.post(stamped(m, summary.stamp));

@@ -9,8 +9,12 @@ import { plainLabel, plainText, type PlainText } from '../../shared/untrusted-te
 /** Longest file name shown whole in a tab title (characters); longer ones end in `…`. */
 export const TITLE_NAME_CHARS = 120;
 
-/** `Graph: <file name>` (with ` (locked)` for a panel kept on its trace) for the trace at `fsPath`. */
-export function graphPanelTitle(fsPath: string, locked = false): PlainText {
+/**
+ * `Graph: <file name>` for the trace at `fsPath`, with ` (locked)` for a panel kept on its trace and
+ * ` (deleted)` when the file is gone from disk (VS Code's word on an editor's tab).
+ */
+export function graphPanelTitle(fsPath: string, locked = false, gone = false): PlainText {
   const name = plainLabel(path.basename(fsPath), TITLE_NAME_CHARS);
-  return locked ? plainText`Graph: ${name} (locked)` : plainText`Graph: ${name}`;
+  const title = locked ? plainText`Graph: ${name} (locked)` : plainText`Graph: ${name}`;
+  return gone ? plainText`${title} (deleted)` : title;
 }

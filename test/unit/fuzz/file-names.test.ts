@@ -117,9 +117,12 @@ test('hostile names through the panel title, the graph model, the SVG escaping a
       runs++;
       const file = path.join('/tmp', `dir ${fileName(name, '')}`, fileName(name));
       for (const locked of [false, true]) {
-        const title = graphPanelTitle(file, locked);
-        assert.equal(raw(title), undefined, `tab title ${JSON.stringify(title)}`);
-        assert.ok(title.length <= 'Graph: '.length + TITLE_NAME_CHARS + ' (locked)'.length);
+        for (const gone of [false, true]) {
+          const title = graphPanelTitle(file, locked, gone);
+          assert.equal(raw(title), undefined, `tab title ${JSON.stringify(title)}`);
+          assert.ok(title.length <= 'Graph: '.length + TITLE_NAME_CHARS + ' (locked) (deleted)'.length);
+          assert.equal(title.endsWith(' (deleted)'), gone);
+        }
       }
       const loaded = loadTrace(traceNamed(name), file);
       assert.ok(loaded.trace.events.length >= 6, `${loaded.trace.events.length} events read: ${loaded.problems.map((p) => p.message).join('; ').slice(0, 300)}`);
