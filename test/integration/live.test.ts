@@ -14,7 +14,7 @@ import type { OtraceApi } from '../../src/host/extension';
 import { loadTrace } from '../../src/trace/formats';
 import '../../src/trace/importers';
 import { nodeFileAccess } from '../../src/trace/node-files';
-import { evalInWebview, testLog } from './bridge';
+import { evalInWebview, screenshot, testLog } from './bridge';
 import { until } from './wait';
 
 const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
@@ -253,6 +253,7 @@ describe('a live trace', function () {
     await until('the session marked gone', () => api.sessions.isGone(uri) || undefined, 30_000);
     await until('the sign in the page', async () => (await signShown()) || undefined);
     assert.equal(graphTab()?.label, 'Graph: gone.otrace.jsonl (deleted)');
+    await screenshot('test-output/graph-file-gone.png');
     assert.equal(api.sessions.peek(uri)?.counts.events, first.counts.events, 'what was read stays shown');
     assert.equal(await evalInWebview<number>('__otrace.graph.totalEvents', { selector: ready(file) }), first.counts.events);
 
