@@ -58,20 +58,11 @@ export function createAxis(axis: HTMLElement, bands: HTMLElement, graph: TraceGr
       const step = pick(graph.scale, STEPS);
       const left = axisToTime(model, Math.max(0, graph.axisAt(0)));
       const right = axisToTime(model, Math.min(model.span, graph.axisAt(width)));
-      // Ticks first; a gap's mark keeps its text only where no tick label is.
-      const taken: [number, number][] = [];
-      let last = -Infinity;
-      for (let t = Math.ceil(left / step) * step; t <= right + 1e-9 && ticks.length < 200; t += step) {
-        const x = graph.screenX(timeToAxis(model, t));
-        if (x - last < 60) continue; // ticks squeezed by a compressed gap
-        last = x;
-        // a trace with no clock counts steps: its ticks are step numbers (whole ones only)
-        if (steps && !Number.isInteger(Math.round(t * 1e6) / 1e6)) continue;
-        const text = steps ? `step ${Math.round(t)}` : formatTick(t, step);
-        taken.push([x, x + 6 + text.length * 6.5]);
-        ticks.push(tick(x, text));
-      }
+      // The gaps first, their words on the axis (the time they skip is the axis's to say; at the foot
+      // of the bands, over the lanes, they covered the last lane's labels in a short panel); then the
+      // ticks, each where no gap's words are (a narrow panel keeps the gaps' lengths, the ticks between).
       const gapLabels: [number, number][] = [];
+      const gapWords: HTMLElement[] = [];
       for (const g of model.gaps) {
         const x0 = graph.screenX(g.x);
         const x1 = graph.screenX(g.x + g.width);
@@ -81,9 +72,9 @@ export function createAxis(axis: HTMLElement, bands: HTMLElement, graph: TraceGr
         mark.style.left = `${x0}px`;
         mark.style.width = `${Math.max(2, x1 - x0)}px`;
         mark.title = `${formatDuration(g.t1 - g.t0)} without a new event (a tool or a model may be at work), drawn shortened`;
-        ticks.unshift(mark);
-        // Its words at the foot of the band, centred and wider than the (shortened) gap when need be,
-        // unless another gap's words are there; the hatch and its tooltip say it anyway.
+        ticks.push(mark);
+        // centred on the gap and wider than the (shortened) gap when need be, unless another gap's
+        // words are there; the hatch and its tooltip say it anyway.
         // 'gap', not 'idle': a tool call or a model may be at work through it (a bar spans it then)
         const label = `⋯ ${formatDuration(g.t1 - g.t0)} gap`;
         const mid = (x0 + x1) / 2;
@@ -95,7 +86,7 @@ export function createAxis(axis: HTMLElement, bands: HTMLElement, graph: TraceGr
           text.style.left = `${mid}px`;
           text.textContent = label;
           text.title = mark.title;
-          gapBands.push(text);
+          gapWords.push(text);
         }
         const band = document.createElement('div');
         band.className = 'gap-band';
@@ -104,6 +95,21 @@ export function createAxis(axis: HTMLElement, bands: HTMLElement, graph: TraceGr
         band.title = mark.title;
         gapBands.push(band);
       }
+      let last = -Infinity;
+      let drawn = 0;
+      for (let t = Math.ceil(left / step) * step; t <= right + 1e-9 && drawn < 200; t += step) {
+        const x = graph.screenX(timeToAxis(model, t));
+        if (x - last < 60) continue; // ticks squeezed by a compressed gap
+        // a trace with no clock counts steps: its ticks are step numbers (whole ones only)
+        if (steps && !Number.isInteger(Math.round(t * 1e6) / 1e6)) continue;
+        const text = steps ? `step ${Math.round(t)}` : formatTick(t, step);
+        const end = x + 6 + text.length * 6.5;
+        if (gapLabels.some(([a, b]) => x < b && end > a)) continue;
+        last = x;
+        drawn++;
+        ticks.push(tick(x, text));
+      }
+      ticks.push(...gapWords);
     }
     axis.replaceChildren(...ticks);
     bands.replaceChildren(...gapBands);

@@ -142,6 +142,16 @@ describe('graph overview of a Claude Code session in a real VS Code', function (
       for (let j = i + 1; j < v.labels.length; j++)
         assert.ok(!overlap(v.labels[i].box, v.labels[j].box), `labels overlap: "${v.labels[i].text}" ${JSON.stringify(v.labels[i].box)} and "${v.labels[j].text}" ${JSON.stringify(v.labels[j].box)}`);
 
+    // the session's idle gaps say how long they are on the axis, clear of its ticks; none of their words over the lanes (they covered the last lane's labels)
+    const axis = await evalInWebview<{ gaps: Box[]; ticks: Box[]; overLanes: number }>(
+      `() => { const box = (e) => { const r = e.getBoundingClientRect(); return { x1: r.left, y1: r.top, x2: r.right, y2: r.bottom }; };
+        return { gaps: [...document.querySelectorAll('#axis .gap-label')].map(box), ticks: [...document.querySelectorAll('#axis .tick')].map(box), overLanes: document.querySelectorAll('#gaps .gap-label').length }; }`,
+      { selector: FRAME },
+    );
+    assert.ok(axis.gaps.length >= 1, 'a gap says its length on the axis');
+    assert.equal(axis.overLanes, 0);
+    for (const g of axis.gaps) for (const t of axis.ticks) assert.ok(!overlap(g, t), `a gap's words ${JSON.stringify(g)} on a tick ${JSON.stringify(t)}`);
+
     // For the README: who spawned whom, the whole run, the last turn end selected ("turn ended", no ✓: nothing records success).
     const turnLabels = await evalInWebview<string[]>(`() => globalThis.__otrace.cy.nodes('.turn-end').map((n) => n.data('label'))`, { selector: FRAME });
     assert.ok(turnLabels.length >= 3 && turnLabels.every((l) => /^turn ended: /.test(l) && !l.includes('✓')), JSON.stringify(turnLabels));
