@@ -56,13 +56,14 @@ export function createLaneColumn(column: HTMLElement, graph: TraceGraph): () => 
     return row;
   });
   column.replaceChildren(...rows);
-  // The column is as wide as the longest name needs (indent and fold included), within 100..240 px.
+  // The column is as wide as the longest name needs (indent and fold included), within 100..240 px
+  // and at most 30% of the graph's width: the stylesheet takes that share as the panel's width
+  // changes (measured here once, it kept a wide panel's column in a narrowed one).
   const measure = document.createElement('canvas').getContext('2d');
   if (measure) {
     measure.font = `12px ${getComputedStyle(document.body).fontFamily || 'sans-serif'}`;
     const need = Math.max(0, ...lanes.map((l) => 4 + l.depth * 12 + 16 + measure.measureText(shownName(l)).width + 10 + (l.trace === undefined ? 0 : 60)));
-    const max = Math.max(100, Math.min(240, (column.parentElement?.clientWidth ?? 800) * 0.3));
-    column.parentElement?.style.setProperty('--lane-column', `${Math.round(Math.max(100, Math.min(max, need)))}px`);
+    column.parentElement?.style.setProperty('--lane-column', `${Math.round(Math.max(100, Math.min(240, need)))}px`);
   }
   const place = () => {
     const height = column.clientHeight;

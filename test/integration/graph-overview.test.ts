@@ -350,6 +350,24 @@ describe('graph overview of a Claude Code session in a real VS Code', function (
     assert.equal(svg.lanes, svg.lanesShown, 'the lane names shown');
     assert.ok(svg.lanes > 0);
   });
+
+  it("the lane names' column drawn in a wide panel takes at most 30% of it once the panel is narrowed (it kept the wide panel's width)", async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(SESSION), 'otrace.traceGraph');
+    await untilGraphSettled(FRAME);
+    const widths = () => evalInWebview<{ lanes: number; canvas: number }>(`() => ({ lanes: document.getElementById('lanes').getBoundingClientRect().width, canvas: document.getElementById('canvas').getBoundingClientRect().width })`, { selector: FRAME });
+    const atWide = await widths();
+    const wide = await until('the graph width', () => graphWidth(FRAME));
+    // the trace's text beside it, made the wide one: the graph narrows to a third or so
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.file(SESSION)), vscode.ViewColumn.Beside);
+    await vscode.commands.executeCommand('workbench.action.toggleEditorWidths');
+    await untilValue('the graph to narrow', () => graphWidth(FRAME), (w) => typeof w === 'number' && w < wide / 2);
+    // (100 px at least: a name needs some room)
+    const atNarrow = await untilValue("the lane column's share of the narrowed graph", widths, (w) => w.lanes <= Math.max(100, 0.3 * w.canvas) + 1);
+    testLog(`      lane column ${Math.round(atWide.lanes)} of ${Math.round(atWide.canvas)} px wide, ${Math.round(atNarrow.lanes)} of ${Math.round(atNarrow.canvas)} px narrowed`);
+    await vscode.commands.executeCommand('workbench.action.toggleEditorWidths');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
 });
 
 describe('graph lane groups in a real VS Code', function () {
