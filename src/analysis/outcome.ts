@@ -63,7 +63,8 @@ function fromValue(v: number, source: string): Outcome {
 export function traceOutcome(index: TraceIndex): Outcome {
   const trace = index.loaded.trace;
   const metrics = trace.metrics ?? {};
-  if (typeof metrics.task_success === 'number' && Number.isFinite(metrics.task_success)) return fromValue(metrics.task_success, 'metrics.task_success');
+  // an importer names where it read the outcome (`is_correct: false`): a field the user can find in the file
+  if (typeof metrics.task_success === 'number' && Number.isFinite(metrics.task_success)) return fromValue(metrics.task_success, trace.outcome_source ?? 'metrics.task_success');
   const rewards = trace.rewards ?? {};
   for (const key of ['team', 'task', 'outcome', 'success']) {
     const v = rewards[key];

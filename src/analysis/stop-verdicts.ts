@@ -191,7 +191,8 @@ export function judgeStop(judge: StopJudge, at: StopAt): StopFinding {
           : runFailed
             ? `${label}: no stop failure found; the run failed (${judge.outcome.source}), so the task was not done`
             : `${label}: no stop failure found; the trace records no success, so whether the task was done is unknown`
-      : `${finding.replace('_', ' ')}${finding === 'no_stop' ? '' : ' stop'} at ${label}: ${evidence.join('; ')}`;
+      : // a run stopped by a limit while it looped did stop: it stopped still looping ("no stop at stop (max_turns)" read as nonsense)
+        `${finding === 'no_stop' ? (synthetic ? 'no stop' : 'still looping') : `${finding} stop`} at ${label}: ${evidence.join('; ')}`;
   const result: StopFinding = { ...base, finding, modes, sound, ...(runFailed ? { run_failed: true as const } : {}), evidence: sound ? [soundBasis] : evidence, wasted, message };
   if (chosen.found) result.confidence = chosen.found.confidence;
   if (events.length) {

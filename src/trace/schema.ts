@@ -180,6 +180,10 @@ export const TraceHeaderSchema = z.looseObject({
   rewards: z.record(z.string(), z.number()).optional(),
   costs: CostsSchema.optional(),
   metrics: z.record(z.string(), z.number()).optional(),
+  outcome_source: z
+    .string()
+    .optional()
+    .describe('Where `metrics.task_success` comes from, in the words of the file it was read from (e.g. `is_correct: false`): what the outcome names as its source.'),
   metadata: z
     .record(z.string(), z.unknown())
     .optional()

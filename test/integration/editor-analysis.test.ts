@@ -214,8 +214,8 @@ describe('analysis in the trace text', function () {
   });
 
   it('otrace: Set the Run\'s Outcome: a benchmark log blames nothing until the user says the run failed, then its decisive error is a diagnostic; "as the trace says" takes it back', async () => {
-    const dir = path.join(FIX, 'who-and-when', 'Hand-Crafted');
-    const file = path.join(dir, fs.readdirSync(dir).find((f) => f.endsWith('.json'))!);
+    // a MAST ChatDev record: no outcome in the file (a Who&When log has one: is_correct, or its final answer against the dataset's)
+    const file = path.join(FIX, 'mast', 'ChatDev_MAD_records', 'trace_0_ChatDev.json');
     const editor = await open(file);
     const blames = () => vscode.languages.getDiagnostics(editor.document.uri).filter((d) => d.source === 'otrace' && d.code === 'blame');
     assert.deepEqual(blames(), [], 'no outcome recorded: nothing blamed');

@@ -31,7 +31,7 @@
  * - anything else: one `message` holding the whole log, with a warning that it was not segmented.
  * Edges: consecutive events `causal` (tool_call `tool_dependency`, tool_result/return `return`).
  *
- * TRACE FIELDS: `metrics.task_success` = 1 / 0 from an AG2 record's `other_data.correct` (top-level, or in
+ * TRACE FIELDS: `metrics.task_success` = 1 / 0 (`outcome_source` says so) from an AG2 record's `other_data.correct` (top-level, or in
  * the JSON of a trajectory string) when it is a boolean: the run's judged result, its outcome.
  * METADATA (trace.metadata; ground truth is for scoring only, never analysis input):
  * - `source`: 'mast'; `record`: 'MAD' | 'MAD-human' | 'AG2-early'; `log_format`: 'chatdev' |
@@ -191,7 +191,8 @@ export function readMast(text: string, fileName: string): LoadedTrace {
   // JSON) is what a user of the log knows, as Who&When's is_correct: the outcome the analysis reads.
   // The failure-mode labels stay in metadata.ground_truth, never analysis input.
   const correct = judgedCorrect(groundTruth.other_data) ?? judgedCorrect(ctx.innerOtherData);
-  return b.finish(MAST_FORMAT, { ...header, ...(correct === undefined ? {} : { metrics: { task_success: correct ? 1 : 0 } }), metadata });
+  const outcome = correct === undefined ? {} : { metrics: { task_success: correct ? 1 : 0 }, outcome_source: `other_data.correct: ${correct}` };
+  return b.finish(MAST_FORMAT, { ...header, ...outcome, metadata });
 }
 
 /** `correct` of an AG2 record's other_data when it is a boolean. */

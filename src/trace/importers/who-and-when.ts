@@ -42,14 +42,16 @@
  *     is_correct?: boolean (Algorithm-Generated), is_corrected?: boolean (Hand-Crafted) }
  * - `system_prompts`: { agent: prompt } (Algorithm-Generated), `extra`: other top-level keys verbatim;
  * - `time`: 'step-index' (t counts history steps).
- * TRACE FIELDS: `metrics.task_success` = 1 / 0 from `is_correct` when the file has it (the outcome,
- * which the analysis may read; the mistake labels it may not).
+ * TRACE FIELDS: `metrics.task_success` = 1 / 0 from `is_correct` when the file has it, else from its
+ * final answer (`FINAL ANSWER: …`) against its `ground_truth` answer by GAIA's scorer (gaia-scorer.ts);
+ * `outcome_source` says which (the outcome, which the analysis may read; the mistake labels it may not).
  */
 import type { Node } from 'jsonc-parser';
 import { registerFormat, type TraceFormat } from '../formats';
 import type { LoadedTrace, Origin, Range } from '../model';
 import type { StopReason, TraceEvent } from '../schema';
 import { ImportBuilder, baseName, codeBlocks } from './json-import';
+import { gaiaCorrect } from './gaia-scorer';
 import { isComplete, items, nodeRange, parseJsonDocument, properties, property, stringOf, valueOf } from '../json-positions';
 
 export const WHO_AND_WHEN_FORMAT = 'who-and-when';
@@ -243,9 +245,34 @@ export function readWhoAndWhen(text: string, fileName: string): LoadedTrace {
     topology: subset === 'Hand-Crafted' ? 'centralized' : undefined,
     // The run's judged outcome is what a user of the log knows (a reward, not a blame label): it
     // lets `otrace analyze` see the failure. The blame labels stay in metadata.ground_truth.
-    ...(typeof groundTruth.is_correct === 'boolean' ? { metrics: { task_success: groundTruth.is_correct ? 1 : 0 } } : {}),
+    ...judgedOutcome(groundTruth, turns),
     metadata,
   });
+}
+
+/** Longest answer quoted in an outcome's source (characters). */
+const SOURCE_ANSWER_CHARS = 40;
+
+/**
+ * The run's outcome as the file gives it: `is_correct` (Algorithm-Generated); else, when the file
+ * holds the dataset's correct answer (`ground_truth`) and the run printed its final answer
+ * (`FINAL ANSWER: …`, the last one), whether that answer is the correct one by GAIA's scorer
+ * (Hand-Crafted: GAIA and AssistantBench tasks, whose files have no `is_correct`: a wrong answer
+ * was shown as a run with no outcome). Nothing when neither is there.
+ */
+function judgedOutcome(groundTruth: Record<string, unknown>, turns: readonly Turn[]): { metrics: { task_success: number }; outcome_source: string } | Record<string, never> {
+  if (typeof groundTruth.is_correct === 'boolean') return { metrics: { task_success: groundTruth.is_correct ? 1 : 0 }, outcome_source: `is_correct: ${groundTruth.is_correct}` };
+  const truth = typeof groundTruth.ground_truth === 'string' ? groundTruth.ground_truth : typeof groundTruth.groundtruth === 'string' ? groundTruth.groundtruth : undefined;
+  if (truth === undefined || truth.trim() === '') return {};
+  let answer: string | undefined;
+  for (let k = turns.length - 1; k >= 0 && answer === undefined; k--) answer = finalAnswer(turns[k].content);
+  if (answer === undefined || answer === '') return {};
+  const quote = (s: string) => `“${s.length > SOURCE_ANSWER_CHARS ? `${s.slice(0, SOURCE_ANSWER_CHARS - 1)}…` : s}”`;
+  const correct = gaiaCorrect(answer, truth);
+  return {
+    metrics: { task_success: correct ? 1 : 0 },
+    outcome_source: correct ? `its final answer ${quote(answer)} is the dataset's correct answer (GAIA's scorer)` : `its final answer ${quote(answer)} is not the dataset's correct answer ${quote(truth)} (GAIA's scorer)`,
+  };
 }
 
 /** Reads one history item; reports and returns undefined when it has no speaker. */

@@ -36,17 +36,24 @@ test('ground-truth labels in trace.metadata never change the analysis', () => {
   assert.equal(JSON.stringify(analyzeTrace(stripped, { outcome: 'failure' })), withLabels);
 });
 
-test('Who&When labels scrambled or removed in the file itself leave the whole analysis unchanged (both subsets)', () => {
+test('Who&When labels scrambled or removed in the file itself leave the whole analysis unchanged (both subsets); the correct answer judges only the outcome', () => {
   // at the text level, so the importer is covered too: a label that shaped events, lanes or the task would show
   for (const [subset, name] of [['Algorithm-Generated', '12.json'], ['Algorithm-Generated', '96.json'], ['Hand-Crafted', '24.json'], ['Hand-Crafted', '57.json']]) {
     const raw = JSON.parse(fixture('who-and-when', subset, name)) as Record<string, unknown> & { history: unknown[] };
     const file = fixturePath('who-and-when', subset, name);
-    const run = (o: Record<string, unknown>) => JSON.stringify(analyzeTrace(loadTrace(JSON.stringify(o, null, 4), file), { outcome: 'failure' }));
+    const analysis = (o: Record<string, unknown>) => analyzeTrace(loadTrace(JSON.stringify(o, null, 4), file), { outcome: 'failure' });
+    const run = (o: Record<string, unknown>) => JSON.stringify(analysis(o));
     const original = run(raw);
-    const scrambled = { ...raw, mistake_agent: 'Nobody_Expert', mistake_step: String((Number(raw.mistake_step) + 1) % raw.history.length), mistake_reason: 'WebSurfer 1234 Paris', ground_truth: '987654 Zebra', labels: undefined, mistake_type: undefined };
-    const { mistake_agent: _a, mistake_step: _s, mistake_reason: _r, ground_truth: _g, mistake_type: _t, labels: _l, ...stripped } = raw;
+    const scrambled = { ...raw, mistake_agent: 'Nobody_Expert', mistake_step: String((Number(raw.mistake_step) + 1) % raw.history.length), mistake_reason: 'WebSurfer 1234 Paris', labels: undefined, mistake_type: undefined };
+    const { mistake_agent: _a, mistake_step: _s, mistake_reason: _r, mistake_type: _t, labels: _l, ...stripped } = raw;
     assert.equal(run(scrambled), original, `${subset}/${name} scrambled`);
     assert.equal(run(stripped), original, `${subset}/${name} stripped`);
+    // the dataset's correct answer is, like is_correct, the run's outcome (judged by GAIA's scorer: who-and-when.ts), never more:
+    // with the outcome given, only what reads the trace's own outcome signal may change (V_stop says whether there is one)
+    const { ground_truth: _g, ...noAnswer } = raw;
+    const withoutSignal = (o: Record<string, unknown>) => JSON.stringify({ ...analysis(o), v_stop: undefined });
+    assert.equal(withoutSignal({ ...raw, ground_truth: '987654 Zebra' }), withoutSignal(raw), `${subset}/${name} another correct answer`);
+    assert.equal(withoutSignal(noAnswer), withoutSignal(raw), `${subset}/${name} no correct answer`);
   }
 });
 

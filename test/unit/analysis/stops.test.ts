@@ -383,3 +383,15 @@ test("a file holding only the user's prompt so far ends with no agent's words: t
   const answered = traceOf([{ id: 'u', type: 'message', agent: 'user', to: 'coder', content: 'Fix the failing parser tests' }, { id: 'm', type: 'message', agent: 'coder', content: 'Looking at the parser now.' }]);
   assert.equal(runEnd(answered, analyzeTrace(answered)).ended?.text, 'Looking at the parser now.');
 });
+
+test('a run a limit stopped while it looped "stopped still looping": never "no stop at stop (max_turns)"', () => {
+  const events: Parameters<typeof traceOf>[0] = [{ id: 'u', type: 'message', agent: 'user', to: 'a', content: 'find the fund' }];
+  for (let k = 0; k < 5; k++) {
+    events.push({ id: `q${k}`, type: 'message', agent: 'a', to: 'b', content: 'Please search for the Fidelity fund ticker again.' });
+    events.push({ id: `r${k}`, type: 'message', agent: 'b', to: 'a', content: 'I searched but the page did not load.' });
+  }
+  events.push({ id: 'end', type: 'stop', agent: 'a', reason: 'max_turns' });
+  const stop = analyzeTrace(traceOf(events)).stops.at(-1)!;
+  assert.equal(stop.finding, 'no_stop', JSON.stringify(stop));
+  assert.match(stop.message, /^still looping at stop \(max_turns\): the trace ended inside a loop/);
+});

@@ -13,7 +13,7 @@ const labelledOf = (file: string) => graphOverview(makeSnapshot('k', 1, file, lo
 
 test("a Who&When run shows its dataset's decisive mistake and correct answer beside otrace's blame", () => {
   assert.deepEqual(labelledOf(fixturePath('who-and-when', 'Hand-Crafted', '12.json')), [
-    "decisive mistake (the dataset's label): Assistant at h16; otrace blames no step (the trace records no failure to blame)",
+    "decisive mistake (the dataset's label): Assistant at h16; otrace blames WebSurfer at h12",
     "correct answer (the dataset's): 6",
   ]);
   assert.deepEqual(labelledOf(fixturePath('who-and-when', 'Algorithm-Generated', '102.json')), [

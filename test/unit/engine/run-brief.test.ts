@@ -49,12 +49,13 @@ test('Codex rollout: one agent, a turn ended, no problems', () => {
   assert.deepEqual(run.findings, []);
 });
 
-test('Who&When log: the recorded question, the run stopped on an error (no outcome recorded: the error is said once, in how it ended), the blamed step among the problems', () => {
+test('Who&When log: the recorded question, the run stopped on an error (its outcome its wrong final answer, not the error: the error is said once, in how it ended), the blamed step among the problems', () => {
   const { overview } = overviewOf('who-and-when/Hand-Crafted/48.json');
   const run = overview.run!;
   assert.match(run.task, /^Based on recent years \(2020-2023\), how likely am I to hit a/);
   assert.deepEqual({ scope: run.ended?.scope, reason: run.ended?.reason }, { scope: 'run', reason: 'error' });
-  assert.equal(run.outcome, null, 'a Hand-Crafted log records no is_correct; the error stop is not an outcome');
+  // a Hand-Crafted log records no is_correct: its outcome is its final answer against the dataset's (the error stop is not one)
+  assert.deepEqual(run.outcome, { status: 'failure', source: 'its final answer “20” is not the dataset\'s correct answer “14.2” (GAIA\'s scorer)' });
   assert.deepEqual(run.agents.map((a) => a.name), ['human', 'Orchestrator', 'WebSurfer']);
   assert.ok(run.findings.length > 0 && run.findings[0].severity !== 'info', JSON.stringify(run.findings));
   assert.equal(run.duration.unit, 'steps', 'a Who&When log records steps, not a clock');

@@ -72,7 +72,7 @@ test('two Codex rollouts of one project (redacted, two tasks): one agent pair, t
   assert.ok(c.first_divergence);
 });
 
-test('the two Who&When logs of one question (Magentic-One and AG2): no agent in common, the same task, A stopped on an error (no outcome recorded), B a recorded failure, and what each run found alone', () => {
+test('the two Who&When logs of one question (Magentic-One and AG2): no agent in common, the same task, A stopped on an error with a wrong final answer, B a recorded failure, and what each run found alone', () => {
   const c = compareFiles(fixturePath('who-and-when', 'Hand-Crafted', '48.json'), fixturePath('compare', 'who-and-when', 'Algorithm-Generated', '111.json'));
   accounted(c);
   assert.equal(c.a.task, c.b.task);
@@ -81,6 +81,8 @@ test('the two Who&When logs of one question (Magentic-One and AG2): no agent in 
   assert.ok(c.agents.every((p) => p.a === null || p.b === null), `no pair: ${JSON.stringify(c.agents.map((p) => [p.a, p.b]))}`);
   assert.equal(c.same, 0);
   assert.deepEqual([c.a.ended?.reason, c.b.ended?.reason], ['error', 'task_complete']);
-  assert.deepEqual([c.a.outcome?.status ?? null, c.b.outcome?.status], [null, 'failure'], 'Hand-Crafted logs record no is_correct: its error stop is not an outcome');
+  assert.deepEqual([c.a.outcome?.status ?? null, c.b.outcome?.status], ['failure', 'failure']);
+  // a Hand-Crafted log records no is_correct: its outcome is its final answer against the dataset's (its error stop is not one)
+  assert.equal(c.a.outcome?.source, 'its final answer “20” is not the dataset\'s correct answer “14.2” (GAIA\'s scorer)');
   assert.ok(c.findings.only_in_b.some((f) => f.kind === 'verification'), 'AG2 claims task_complete on a failed run');
 });

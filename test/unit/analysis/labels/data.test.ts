@@ -78,7 +78,7 @@ test('OTel gen_ai.evaluation.result log records: event name, the required and re
   assert.equal(r.spanId, undefined, 'no span to parent it to');
 });
 
-test('agreement per kind with counts: the blame agrees, a premature stop otrace calls a no_stop does not, unsigned credit is unknown', () => {
+test('agreement per kind with counts: one blame agrees and one does not (a Who&When run, failed by its wrong answer: otrace blames the step a person labelled good), a premature stop otrace calls a no_stop does not, unsigned credit is unknown', () => {
   const judgements = ['demo.otrace.jsonl', 'who-and-when/Algorithm-Generated/96.json', 'who-and-when/Hand-Crafted/12.json', 'mast/trace_0_ChatDev.json'].flatMap((n) => {
     const { attached, analysis } = labelled(n);
     return judgeLabels(analysis, attached);
@@ -87,8 +87,8 @@ test('agreement per kind with counts: the blame agrees, a premature stop otrace 
   assert.deepEqual(table, {
     should_have_stopped: [2, 1, 1, 0],
     stopped_too_early: [2, 0, 2, 0],
-    decisive_error: [2, 1, 0, 1],
-    good_step: [5, 2, 1, 2],
+    decisive_error: [2, 1, 1, 0],
+    good_step: [5, 2, 2, 1],
     'finding:blame': [1, 1, 0, 0],
     'finding:loop': [2, 2, 0, 0],
   });
@@ -96,6 +96,6 @@ test('agreement per kind with counts: the blame agrees, a premature stop otrace 
   assert.equal(h1.otrace, 'blamed here');
   const text = formatAgreement(tallyAgreement(judgements));
   assert.match(text, /^kind +labels +agree +disagree +unknown +agreement$/m);
-  assert.match(text, /^decisive_error +2 +1 +0 +1 +100%$/m);
+  assert.match(text, /^decisive_error +2 +1 +1 +0 +50%$/m);
   assert.match(text, /^stopped_too_early +2 +0 +2 +0 +0%$/m);
 });

@@ -176,3 +176,26 @@ test('Who&When detection is by content: a chat history without its signs is not 
   const labelled = { history: [{ role: 'human', content: 'Hi' }], mistake_agent: 'human', mistake_step: '0', mistake_reason: 'r' };
   assert.equal(loadTrace(JSON.stringify(labelled), 'anything.txt').format, 'who-and-when');
 });
+
+test("a Hand-Crafted run (no is_correct) whose final answer is not the dataset's correct answer failed, and says so by the file's words (it read as a run with no outcome, 'no problems found')", () => {
+  const { loaded } = load('Hand-Crafted', '12.json');
+  assert.deepEqual(loaded.trace.metrics, { task_success: 0 });
+  assert.equal(loaded.trace.outcome_source, 'its final answer “5” is not the dataset\'s correct answer “6” (GAIA\'s scorer)');
+  // an Algorithm-Generated run names its is_correct
+  const ag = load('Algorithm-Generated', '102.json').loaded.trace;
+  assert.equal(ag.outcome_source, `is_correct: ${ag.metrics?.task_success === 1}`);
+  // the right answer by GAIA's scorer is a success; no final answer printed, or no correct answer in the file: no outcome
+  const fixed = (text: string, truth: unknown) => {
+    const d = JSON.parse(text) as { ground_truth?: unknown };
+    d.ground_truth = truth;
+    return loadTrace(JSON.stringify(d), 'log.json').trace;
+  };
+  const text = fixture('who-and-when', 'Hand-Crafted', '12.json');
+  assert.deepEqual(fixed(text, ' 5.0 ').metrics, { task_success: 1 });
+  assert.match(fixed(text, '5').outcome_source ?? '', /^its final answer “5” is the dataset's correct answer/);
+  assert.equal(fixed(text, undefined).metrics, undefined);
+  assert.equal(fixed(text, '').metrics, undefined);
+  const noAnswer = JSON.parse(text) as { history: { content: string }[] };
+  for (const h of noAnswer.history) h.content = h.content.replace(/FINAL ANSWER:/g, 'answer:');
+  assert.equal(loadTrace(JSON.stringify(noAnswer), 'log.json').trace.metrics, undefined);
+});
