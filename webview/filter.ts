@@ -1,7 +1,8 @@
 /**
  * The filter box: the host searches every event of the trace (loaded or not) for the text typed;
  * loaded elements that hold no match are dimmed, Enter / Shift+Enter step through the matches in
- * time order, Esc gives the keyboard back to the graph.
+ * time order, Esc clears it and gives the keyboard back to the graph (as VS Code's find widget
+ * takes its highlights away: a filter left on after Esc kept the graph dimmed with no sign why).
  */
 import { $ } from './dom';
 import type { TraceState } from './trace-state';
@@ -47,7 +48,7 @@ export function applyFilter(s: TraceState): void {
       if (key) hit.add(key);
     }
     const count = `${matches.size.toLocaleString('en-US')} ${matches.size === 1 ? 'match' : 'matches'}`;
-    $('search').title = matches.size === 0 ? 'No event matches' : `${count}: Enter goes to the next, Shift+Enter to the previous, Esc back to the graph`;
+    $('search').title = matches.size === 0 ? 'No event matches' : `${count}: Enter goes to the next, Shift+Enter to the previous, Esc clears the filter`;
     $('matches').textContent = matches.size === 0 ? 'no event matches' : count;
     g.cy.nodes().forEach((n) => {
       if (!hit.has(n.id())) n.addClass('dimmed');
@@ -92,12 +93,21 @@ export function installFilter(shown: () => TraceState | undefined): void {
       if (s) filter(s, value);
     }, 200);
   });
-  // In the filter box: Enter / Shift+Enter step through the matches, Esc gives the keyboard back to the graph.
+  // In the filter box: Enter / Shift+Enter step through the matches, Esc clears the filter and gives the keyboard back to the graph
+  // (the event a match took the graph to stays selected).
   $('search').addEventListener('keydown', (e) => {
     const key = e as KeyboardEvent;
     if (key.key === 'Escape') {
       key.preventDefault();
+      // the graph first: the box's blur writes its inner field's text back to it (its own render of '' comes later)
       $('canvas').focus();
+      const box = $('search') as HTMLInputElement;
+      if (box.value) {
+        clearTimeout(timer);
+        box.value = '';
+        const s = shown();
+        if (s) filter(s, '');
+      }
       return;
     }
     if (key.key !== 'Enter') return;

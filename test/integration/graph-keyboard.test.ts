@@ -251,7 +251,7 @@ describe('graph keyboard in a real VS Code', function () {
     // leave the shared panel as a user first sees it (its view is kept per trace)
     await vscode.commands.executeCommand('otrace.graph.fit');
   });
-  it('Ctrl+F goes to the filter box, Enter steps through the matches, Esc gives the keyboard back to the graph', async () => {
+  it('Ctrl+F goes to the filter box, Enter steps through the matches, Esc clears the filter and gives the keyboard back to the graph', async () => {
     await openSessionGraph(true);
     await clickVisibleNode('main');
     await untilGraphHasKeyboard('the click on a node');
@@ -284,9 +284,14 @@ describe('graph keyboard in a real VS Code', function () {
     assert.ok(timeline.indexOf(second) > timeline.indexOf(first) || timeline.indexOf(second) < timeline.indexOf(first), 'Enter moved to another match');
     await pressKeys(['Escape', 'ArrowRight']);
     await untilValue('→ after Esc to step the graph again', readKeys, (s) => s.selected === timeline[timeline.indexOf(second) + 1]);
+    // Esc cleared the filter: nothing dimmed (a filter left on kept the graph grey with no sign why)
+    const box = () => evalInWebview<{ box: string; count: string; dimmed: number }>(`() => ({ box: document.getElementById('search').value, count: document.getElementById('matches').textContent, dimmed: globalThis.__otrace.cy.elements('.dimmed').length })`, { selector: FRAME });
+    assert.deepEqual(await untilValue('the filter cleared', box, (v) => v.dimmed === 0), { box: '', count: '', dimmed: 0 });
     await pressInGraph(['n', 'Enter'], 'xyz');
-    assert.equal(await evalInWebview<string>(`() => document.getElementById('search').value`, { selector: FRAME }), 'Bash', 'keys after Esc do not go into the filter box');
+    assert.equal((await box()).box, '', 'keys after Esc do not go into the filter box');
     assertUntouched('after the filter box');
+    await pressKeys(['Control+f'], 'Bash');
+    await untilValue('the filter on again', box, (v) => /^\d[\d,]* match(es)?$/.test(v.count));
     // another trace shown in the same graph panel (it follows the active trace editor): the text typed for this one is not left in the box
     const other = path.join(ROOT, 'samples', 'demo.otrace.jsonl');
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.file(other)), vscode.ViewColumn.One);

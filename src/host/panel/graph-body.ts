@@ -6,7 +6,7 @@
  */
 export const GRAPH_BODY = `<header>
 <span id="title">Loading trace…</span><span id="summary"></span>
-<vscode-textfield id="search" placeholder="Filter events (Ctrl+F)" aria-label="Filter events: Enter goes to the next match, Esc back to the graph"></vscode-textfield>
+<vscode-textfield id="search" placeholder="Filter events (Ctrl+F)" aria-label="Filter events: Enter goes to the next match, Esc clears the filter and goes back to the graph"></vscode-textfield>
 <span id="matches" aria-live="polite"></span>
 <span id="file-gone" role="status" hidden title="The trace file was deleted, moved or renamed on disk. The graph shows what was read before; it is read again if the file comes back.">⚠ file deleted or moved: showing what was read</span>
 <button id="follow-run" class="tool live" hidden aria-pressed="false" title="The run is still being written. Click to keep its newest events in view as they arrive (the view otherwise stays where you are)">● in progress</button>
