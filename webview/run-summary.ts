@@ -23,12 +23,18 @@ export interface RunSummaryActions {
   goTo(index: number): void;
 }
 
-/** The words for how the run ended, e.g. `turn ended: handed back to the user`, `turn ended by an error`. */
-export function endedWords(ended: GraphRunBrief['ended']): string {
+/**
+ * The words for how the run ended, e.g. `turn ended: handed back to the user`, `turn ended by an error`;
+ * `spawnedBy`: the file is a sub-agent's own record (its turn hands back to the agent that spawned it).
+ */
+export function endedWords(ended: GraphRunBrief['ended'], spawnedBy?: string): string {
   if (!ended) return 'no stop recorded';
   if (!ended.recorded) return noStopWords(ended.unended);
   const reason = stopReasonWords(ended.scope, ended.reason);
-  if (ended.scope === 'turn') return turnEndWords(ended.reason);
+  if (ended.scope === 'turn') {
+    const words = turnEndWords(ended.reason);
+    return spawnedBy !== undefined ? words.replace(/ to the user$/, ' to the agent that spawned it') : words;
+  }
   if (ended.scope === 'phase') return `a phase ended (${reason})`;
   // the agent's claim, said as its claim: "run stopped: task complete" read as a verdict on a run whose email failed
   if (ended.reason === 'task_complete') return 'run stopped: the agent said the task is complete';
@@ -82,8 +88,10 @@ function agentName(a: GraphRunBrief['agents'][number]): string {
  * `3 agents · 1 context compaction: …` when a listed lane is a compaction (it summarises a lane's
  * context: no agent of the run); `total`: the run's lanes when more than listed.
  */
-export function agentWords(agents: GraphRunBrief['agents'], total = agents.length): string {
+export function agentWords(agents: GraphRunBrief['agents'], total = agents.length, spawnedBy?: string): string {
   if (agents.length === 0) return 'no agent events';
+  // a sub-agent's own record opened alone: said first, its parent's file holds the whole run (it read as a run of its own)
+  if (total === 1 && spawnedBy !== undefined) return `one agent, ${agentName(agents[0])} (${countWords(agents[0].events, 'event')}): a sub-agent of ${plainLabel(spawnedBy, 80)}, whose file holds the whole run`;
   if (total === 1) return `one agent, ${agentName(agents[0])} (${countWords(agents[0].events, 'event')})`;
   const shown = agents.slice(0, AGENTS_SHOWN).map((a, i) => `${agentName(a)} (${i === 0 ? countWords(a.events, 'event') : a.events.toLocaleString('en-US')})`);
   const more = total - shown.length;
@@ -142,8 +150,8 @@ export function problemWords(run: Pick<GraphRunBrief, 'findings' | 'findingCount
  * last event" for a file still being written with no stop yet (the row says "not yet: still being
  * written" first: the stop's own words said it again).
  */
-export function endedLinkWords(ended: NonNullable<GraphRunBrief['ended']>, growing: boolean): string {
-  return growing && !ended.recorded && ended.unended === 'in progress' ? 'the last event' : endedWords(ended);
+export function endedLinkWords(ended: NonNullable<GraphRunBrief['ended']>, growing: boolean, spawnedBy?: string): string {
+  return growing && !ended.recorded && ended.unended === 'in progress' ? 'the last event' : endedWords(ended, spawnedBy);
 }
 
 /**
@@ -215,7 +223,7 @@ export function showRunSummary(el: HTMLElement, run: GraphRunBrief | undefined, 
     const stop = run.ended;
     const go = document.createElement('button');
     go.className = 'run-link';
-    go.textContent = endedLinkWords(stop, growing);
+    go.textContent = endedLinkWords(stop, growing, run.spawnedBy);
     go.title = stop.recorded ? 'Select the stop event' : 'Select the last event';
     go.addEventListener('click', () => actions.goTo(stop.index));
     ended.value.append(go);
@@ -225,7 +233,7 @@ export function showRunSummary(el: HTMLElement, run: GraphRunBrief | undefined, 
   ended.value.title = ended.value.textContent ?? '';
 
   const who = row('Who');
-  who.value.textContent = agentWords(run.agents, run.agentCount);
+  who.value.textContent = agentWords(run.agents, run.agentCount, run.spawnedBy);
   who.value.title = run.agents.map((a) => `${plainLabel(a.name, 80)}${a.label ? ` — ${plainLabel(a.label, 80)}` : ''}: ${countWords(a.events, 'event')}${a.task ? `; asked: ${plainLabel(a.task, 200)}` : ''}`).join('\n') + (run.agentCount ? `\n… the ${run.agents.length} busiest of ${run.agentCount.toLocaleString('en-US')} agents` : '');
 
   const spent = row('Spent');

@@ -110,6 +110,12 @@ export interface RunSummary {
   agents: SummaryAgent[];
   /** How many agents the run has (`agents` lists at most {@link MAX_AGENTS} of them). */
   agent_count: number;
+  /**
+   * When the file is one sub-agent's own record, opened alone (a Codex child rollout): who spawned
+   * it, e.g. `thread 019f7000-…-00000000a016` (the trace's `metadata.parent_thread_id`): its turn
+   * ends hand back to that agent, not to the user, and its parent's file holds the whole run. Absent otherwise.
+   */
+  spawned_by?: string;
   /** The analysis' problems (sound stops and plain turn ends left out), most severe first, at most {@link MAX_FINDINGS}. */
   findings: { kind: Finding['kind']; severity: Finding['severity']; message: string }[];
   /** How many problems the analysis found in all (`findings` lists at most {@link MAX_FINDINGS}). */
@@ -275,7 +281,7 @@ export function runEnd(loaded: LoadedTrace, analysis: Analysis): Pick<RunSummary
 }
 
 /** {@link runEnd}, the first prompt asked of `prompt` when the trace records no task. */
-function endOf(loaded: LoadedTrace, analysis: Analysis, prompt: () => string | undefined, lastSaid?: ReadonlyMap<string, TraceEvent>): Pick<RunSummary, 'task' | 'ended' | 'outcome'> {
+function endOf(loaded: LoadedTrace, analysis: Analysis, prompt: () => string | undefined, lastSaid?: ReadonlyMap<string, TraceEvent>): Pick<RunSummary, 'task' | 'ended' | 'outcome' | 'spawned_by'> {
   const events = loaded.trace.events;
   const metadata = (loaded.trace.metadata ?? {}) as Record<string, unknown>;
   return {
@@ -284,6 +290,7 @@ function endOf(loaded: LoadedTrace, analysis: Analysis, prompt: () => string | u
     ended: withFinalOutput(lastStop(events, analysis, lastSaid), metadata),
     // recorded outcomes only: one read from the last stop (an error) is what `ended` already says
     outcome: analysis.outcome.status === 'unknown' || analysis.outcome.source === 'given by the caller' || analysis.outcome.fromStop ? null : { status: analysis.outcome.status, source: analysis.outcome.source },
+    ...(typeof metadata.parent_thread_id === 'string' && metadata.parent_thread_id ? { spawned_by: `thread ${metadata.parent_thread_id}` } : {}),
   };
 }
 

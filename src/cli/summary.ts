@@ -84,7 +84,7 @@ export function summaryLines(file: string, s: LabelledSummary): string[] {
     `duration   ${duration(s.duration)}`,
     `tokens     ${tokenWords(s.tokens) || (s.event_tokens ? `${s.event_tokens.toLocaleString('en-US')} (no kind recorded)` : 'none recorded')}`,
     `cost       ${cost(s)}`,
-    `agents     ${agentsCount(s)}${s.agent_count > s.agents.length ? ` (the ${s.agents.length} with the most events listed)` : ''}`,
+    `agents     ${agentsCount(s)}${s.agent_count > s.agents.length ? ` (the ${s.agents.length} with the most events listed)` : ''}${s.spawned_by !== undefined ? ` (a sub-agent of ${safe(s.spawned_by)}, whose file holds the whole run)` : ''}`,
     ...s.agents.slice(0, AGENT_LINES).map((a) => {
       const who = a.label ? `${safe(a.label)} (${safe(a.name)})` : safe(a.name);
       const spent = [`${a.events} ${a.events === 1 ? 'event' : 'events'}`, ...(inOut(a.tokens) ? [inOut(a.tokens)] : [])].join(', ');

@@ -121,6 +121,7 @@ function runBrief(snapshot: TraceSnapshot, lanes: readonly GraphLane[]): GraphRu
     task: run.task,
     ended,
     outcome: run.outcome,
+    ...(run.spawned_by !== undefined ? { spawnedBy: run.spawned_by } : {}),
     duration: run.duration,
     tokens: run.tokens,
     eventTokens: run.event_tokens,

@@ -237,6 +237,8 @@ export interface GraphRunBrief {
   ended: { index: number; scope: 'run' | 'turn' | 'phase'; reason: string; text: string; recorded: boolean; unended?: Unended; speaker?: string } | null;
   /** The outcome the trace records, never a guess. */
   outcome: { status: 'success' | 'failure' | 'partial'; source: string } | null;
+  /** The file is one sub-agent's own record opened alone: who spawned it (`thread 019f…`); its turns hand back to that agent. */
+  spawnedBy?: string;
   /** First start to last end: seconds, or steps for a trace without a clock. */
   duration: { value: number; unit: 'seconds' | 'steps'; from: number };
   /** Tokens by kind over all model calls; null for a kind no call recorded. */

@@ -18,6 +18,16 @@ test('how it ended: a hand-back is a turn end, not a completed task; a run stop 
   assert.equal(endedWords(null), 'no stop recorded');
 });
 
+test("a sub-agent's own file opened alone says so: its turn hands back to the agent that spawned it, not the user; its one agent is a sub-agent of its parent, whose file holds the whole run", () => {
+  const turn = { index: 4, scope: 'turn' as const, reason: 'task_complete', text: '', recorded: true };
+  assert.equal(endedWords(turn, 'thread 019f7000-a016'), 'turn ended: handed back to the agent that spawned it');
+  assert.equal(endedWords(turn), 'turn ended: handed back to the user');
+  assert.equal(endedWords({ ...turn, reason: 'error' }, 'thread 019f7000-a016'), 'turn ended by an error');
+  const agents = [{ name: 'worker:Ohm', label: null, task: null, events: 5 }];
+  assert.equal(agentWords(agents, 1, 'thread 019f7000-a016'), 'one agent, worker:Ohm (5 events): a sub-agent of thread 019f7000-a016, whose file holds the whole run');
+  assert.equal(agentWords(agents), 'one agent, worker:Ohm (5 events)');
+});
+
 test('a file still being written with no stop yet says so once: its Ended link is "the last event" (it read "not yet: still being written · so far: not yet: still being written")', () => {
   const live = { index: 9, scope: 'run' as const, reason: 'unknown', text: '', recorded: false, unended: 'in progress' as const };
   assert.equal(endedLinkWords(live, true), 'the last event');

@@ -171,6 +171,9 @@ test('16 Codex multi-agent rollouts: spawns into two worker lanes, the wait as a
   const alone = loadTrace(fs.readFileSync(franklin, 'utf8'), franklin, nodeFileAccess);
   assert.deepEqual(problems(alone), ['1:1: info: this rollout is the sub-agent Franklin (worker) of thread 019f7000-0000-7000-8000-00000000a016; open the parent rollout to see it in its run']);
   assert.deepEqual(traceStats(alone).agents, ['worker:Franklin']);
+  // and its run summary says it first (it read as a run of its own: "one agent", "handed back to the user"); its parent has none
+  assert.equal(runSummary(alone, analyzeTrace(alone)).spawned_by, 'thread 019f7000-0000-7000-8000-00000000a016');
+  assert.equal(runSummary(l, a).spawned_by, undefined);
 });
 
 test('30 a Codex fork: the replayed parent history is one inherited-context event, not the fork\'s turns, tokens or time', () => {
