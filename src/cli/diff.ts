@@ -17,6 +17,7 @@ import { type Command, fail, loadOne, MAX_MESSAGE, safe, safeJson, safePath, wri
 import { groupCommand } from './diff-group';
 import { countWords } from '../shared/count-words';
 import { endedLine } from '../shared/stop-words';
+import { formatDuration } from '../shared/duration-words';
 import { recordsFailure } from '../shared/recorded-failure';
 
 /** Agent pairs listed one a line; the rest are counted. */
@@ -211,8 +212,15 @@ function tokensOf(s: LaneStats): string {
   return TOKEN_KINDS.filter((k) => s.tokens[k] !== null).map((k) => `${s.tokens[k]!.toLocaleString('en-US')} ${KIND_WORDS[k]}`).join(' · ');
 }
 
+/**
+ * `41 min 44 s → 5 min 11 s (−36 min 33 s)`: times as the graph says them (`3904.085 s` read as raw
+ * data), steps counted; the change signed.
+ */
 function timeChange(a: LaneStats, b: LaneStats, ua: TimeUnit, ub: TimeUnit): string {
-  if (ua !== ub) return `${formatSpan(a.time, ua)} → ${formatSpan(b.time, ub)}`;
+  const span = (t: number, u: TimeUnit) => (u === 'steps' ? formatSpan(t, u) : formatDuration(t) === '0' ? '0 s' : formatDuration(t));
+  if (ua !== ub) return `${span(a.time, ua)} → ${span(b.time, ub)}`;
   const delta = Math.round((b.time - a.time) * 1000) / 1000;
-  return a.time === b.time ? formatSpan(a.time, ua) : `${formatSpan(a.time, ua)} → ${formatSpan(b.time, ub)} (${signed(delta)}${ua === 'steps' ? (Math.abs(delta) === 1 ? ' step' : ' steps') : ' s'})`;
+  if (a.time === b.time) return span(a.time, ua);
+  const change = ua === 'steps' ? `${signed(delta)}${Math.abs(delta) === 1 ? ' step' : ' steps'}` : `${delta > 0 ? '+' : '−'}${span(Math.abs(delta), ua)}`;
+  return `${span(a.time, ua)} → ${span(b.time, ub)} (${change})`;
 }

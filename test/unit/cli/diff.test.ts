@@ -137,3 +137,12 @@ test('otrace diff: two steps whose words read the same show where their content 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('otrace diff says times as the graph does (minutes and seconds, the change signed), not raw seconds ("3904.085 s → 311.378 s")', () => {
+  const a = fixturePath('codex', 'rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl');
+  const b = fixturePath('codex', 'rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl');
+  const r = otrace('diff', a, b);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /time 1 h 5 min → 1 min 37 s \(−1 h 3 min\)/);
+  assert.doesNotMatch(r.stdout, /\d\.\d+ s/);
+});
