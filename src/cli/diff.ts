@@ -18,6 +18,7 @@ import { groupCommand } from './diff-group';
 import { countWords } from '../shared/count-words';
 import { endedLine } from '../shared/stop-words';
 import { formatDuration } from '../shared/duration-words';
+import { DIFFERENT_TASKS, differentTasks } from '../shared/task-words';
 import { recordsFailure } from '../shared/recorded-failure';
 
 /** Agent pairs listed one a line; the rest are counted. */
@@ -59,6 +60,7 @@ export function diffLines(a: DiffSide, b: DiffSide, c: RunComparison): string[] 
   const lines = [`A  ${safePath(a.file)} (${safe(c.a.format)}, ${countWords(c.a.events, 'event')})`, `B  ${safePath(b.file)} (${safe(c.b.format)}, ${countWords(c.b.events, 'event')})`];
   if (c.a.task && c.a.task === c.b.task) lines.push(`task       ${safe(c.a.task, 300)}`);
   else lines.push(`task       A: ${c.a.task ? safe(c.a.task, 300) : 'not found'}`, `           B: ${c.b.task ? safe(c.b.task, 300) : 'not found'}`);
+  if (differentTasks(c.a.task, c.b.task)) lines.push(`note       ${DIFFERENT_TASKS}`);
   lines.push(...divergenceLines(a, b, c));
   lines.push(`ended      A: ${ended(c.a)}`, `           B: ${ended(c.b)}`);
   lines.push(`outcome    A: ${outcome(c.a)}`, `           B: ${outcome(c.b)}`);

@@ -18,7 +18,7 @@ import { until, untilValue } from './wait';
 
 const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
 const CODEX = path.join(ROOT, 'test', 'fixtures', 'codex');
-/** Copies in the workspace of two Codex rollouts of one task (keys are typed into the panel: never near a fixture's text). */
+/** Copies in the workspace of two Codex rollouts of one project, two tasks (keys are typed into the panel: never near a fixture's text). */
 const COPIES = path.join(ROOT, 'test', 'fixtures', 'compare', 'tmp-runs');
 const A = path.join(COPIES, 'rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl');
 const B = path.join(COPIES, 'rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl');
@@ -106,6 +106,10 @@ describe('compare two runs in a real VS Code', function () {
     );
     assert.ok(lanes.a > lanes.b && lanes.b > 0 && lanes.joins > 0, `A's lane above B's, the same steps joined: ${JSON.stringify(lanes)}`);
     assert.equal(lanes.marker, 'first divergence');
+    // the two rollouts were asked different things (their redacted prompts differ): said before their steps
+    assert.match(await evalInWebview<string>(`() => [...document.querySelectorAll('#sides .value.warn')].map((e) => e.textContent).join(' | ')`, { selector: FRAME }), /^the runs were asked different things: /);
+    // times as the graph says them (it read "3,904.085 → 96.537 s (−3,807.548)")
+    assert.equal(await evalInWebview<string>(`() => document.querySelector('#agents table tr:nth-child(2) td:nth-child(6)')?.textContent ?? ''`, { selector: FRAME }), '1 h 5 min → 1 min 37 s (−1 h 3 min)');
     await untilRecordsInView(opened);
     assertFocusInPanel('on open');
 

@@ -8,6 +8,8 @@
  */
 import type { CompareColumn, CompareHostMessage, CompareLanes, CompareModel, CompareWebviewMessage, EventDetails, LaneFigureDeltas, LaneFigures } from '../../src/shared/compare-protocol';
 import './compare.css';
+import { DIFFERENT_TASKS, differentTasks } from '../../src/shared/task-words';
+import { formatDuration } from '../../src/shared/duration-words';
 
 declare function acquireVsCodeApi(): { postMessage(message: CompareWebviewMessage): void };
 const vscode = acquireVsCodeApi();
@@ -74,6 +76,7 @@ function showSides(m: CompareModel, files: { a: string; b: string }): void {
   }
   if (m.a.task && m.a.task === m.b.task) rows.push(['task', m.a.task]);
   else rows.push(['task A', m.a.task || 'not found'], ['task B', m.b.task || 'not found']);
+  if (differentTasks(m.a.task, m.b.task)) rows.push(['note', DIFFERENT_TASKS, 'warn']);
   rows.push(['ended A', m.a.ended], ['ended B', m.b.ended], ['outcome', `A: ${m.a.outcome} · B: ${m.b.outcome}`]);
   const c = m.counts;
   rows.push(['steps', `${c.same.toLocaleString('en-US')} the same, ${c.only_in_a.toLocaleString('en-US')} only in A, ${c.only_in_b.toLocaleString('en-US')} only in B, ${c.changed.toLocaleString('en-US')} changed, ${c.moved.toLocaleString('en-US')} moved`]);
@@ -100,14 +103,21 @@ function showLegend(): void {
 }
 
 /** `12 → 15 (+3)`; a class says which way it went. */
-function change(td: HTMLElement, a: number | null | undefined, b: number | null | undefined, unit = ''): void {
+/** `a → b (±change)` in `td`, each figure said by `say` (a count by default); classed `more` / `less`. */
+function change(td: HTMLElement, a: number | null | undefined, b: number | null | undefined, say: (n: number) => string = fmt): void {
   if (a === null || a === undefined || b === null || b === undefined) {
-    td.textContent = a !== null && a !== undefined ? `${fmt(a)}${unit} → –` : b !== null && b !== undefined ? `– → ${fmt(b)}${unit}` : '–';
+    td.textContent = a !== null && a !== undefined ? `${say(a)} → –` : b !== null && b !== undefined ? `– → ${say(b)}` : '–';
     return;
   }
   const d = Math.round((b - a) * 1000) / 1000;
-  td.textContent = d === 0 ? `${fmt(a)}${unit}` : `${fmt(a)} → ${fmt(b)}${unit} (${d > 0 ? '+' : '−'}${fmt(Math.abs(d))})`;
+  td.textContent = d === 0 ? say(a) : `${say(a)} → ${say(b)} (${d > 0 ? '+' : '−'}${say(Math.abs(d))})`;
   if (d !== 0) td.className = d > 0 ? 'more' : 'less';
+}
+
+/** A time as the graph says it (`1 h 5 min`, `1 min 37 s`): `3,904.085 s` read as raw data. */
+function seconds(n: number): string {
+  const words = formatDuration(n);
+  return words === '0' ? '0 s' : words;
 }
 
 function fmt(n: number): string {
@@ -137,7 +147,7 @@ function showAgents(m: CompareModel): void {
   const head = el('tr');
   for (const h of ['agent (A → B)', 'events', 'tool calls', 'failed calls', 'tokens', 'time', 'steps']) head.append(el('th', '', h));
   table.append(head);
-  const unit = m.a.timeUnit === 'steps' && m.b.timeUnit === 'steps' ? ' steps' : m.a.timeUnit === m.b.timeUnit ? ' s' : '';
+  const time = m.a.timeUnit === 'steps' && m.b.timeUnit === 'steps' ? (n: number) => `${fmt(n)} steps` : m.a.timeUnit === m.b.timeUnit ? seconds : undefined;
   for (const p of m.lanes) {
     const tr = el('tr');
     tr.append(el('td', '', pairName(p)));
@@ -147,7 +157,7 @@ function showAgents(m: CompareModel): void {
     change(cells[2], p.aStats?.failed_calls, p.bStats?.failed_calls);
     change(cells[3], tokenSum(p.aStats), tokenSum(p.bStats));
     cells[3].title = tokenTitle(p.deltas);
-    if (unit || p.deltas.time !== null) change(cells[4], p.aStats?.time, p.bStats?.time, unit);
+    if (time || p.deltas.time !== null) change(cells[4], p.aStats?.time, p.bStats?.time, time);
     else cells[4].textContent = `${p.aStats ? fmt(p.aStats.time) : '–'} → ${p.bStats ? fmt(p.bStats.time) : '–'} (other units)`;
     tr.append(...cells);
     const c = p.counts;

@@ -146,3 +146,12 @@ test('otrace diff says times as the graph does (minutes and seconds, the change 
   assert.match(r.stdout, /time 1 h 5 min → 1 min 37 s \(−1 h 3 min\)/);
   assert.doesNotMatch(r.stdout, /\d\.\d+ s/);
 });
+
+test('otrace diff of runs asked different things says so before their steps (compared step by step, they read as one task done two ways)', () => {
+  const r = otrace('diff', fixturePath('who-and-when', 'Hand-Crafted', '12.json'), fixturePath('who-and-when', 'Algorithm-Generated', '102.json'));
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /\nnote {7}the runs were asked different things: /);
+  // one task: no note
+  const same = fixturePath('who-and-when', 'Hand-Crafted', '12.json');
+  assert.doesNotMatch(otrace('diff', same, same).stdout, /asked different things/);
+});
