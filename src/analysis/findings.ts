@@ -101,6 +101,25 @@ const VERIFICATION_INLINE: Record<VerificationFinding['kind'], string> = {
  * unknown) · delayed +12 ev`, `■ no stop`, `■ no stop yet` (the file is being written), `■ file cut off ·
  * no verdict`; `?` after an inferred reason.
  */
+/**
+ * A run stop's verdict in a word or two, as its mark ends: `sound`, `run failed`, `unverified`,
+ * `premature`, `delayed`, `no stop`, `still looping`, `no verdict` (the file is cut off or still
+ * being written); `turn ended` / `phase ended` for a stop that ends no run. For tallies (otrace
+ * analyze DIR): `ok` alone counted a failed run and a sound stop as one.
+ */
+export function stopVerdict(s: StopFinding): string {
+  if (s.scope !== 'run') return `${s.scope} ended`;
+  if (s.unended) return 'no verdict';
+  switch (s.finding) {
+    case 'ok':
+      return s.sound ? 'sound' : s.run_failed ? 'run failed' : 'unverified';
+    case 'no_stop':
+      return s.synthetic ? 'no stop' : 'still looping';
+    default:
+      return s.finding;
+  }
+}
+
 export function stopInline(s: StopFinding): string {
   // (no reason is no inference: "reason unknown?" said both)
   const why = `${stopReasonWords(s.scope, s.reason)}${s.reason_source === 'inferred' && s.reason !== 'unknown' ? '?' : ''}`;

@@ -32,8 +32,8 @@ export async function analyzeCorpus(paths: string[], options: { json: boolean; o
     traces: rows.length,
     events: rows.reduce((s, r) => s + r.events, 0),
     outcomes: count((r) => r.outcome),
-    // a hand-back to the user ends a turn, not the run: counted as what it ended, not as an ok run stop
-    stops: count((r) => (r.stop === null ? 'none' : r.stop_scope && r.stop_scope !== 'run' ? `${r.stop_scope} ended` : r.stop)),
+    // by verdict: a hand-back to the user ends a turn, not the run; a failed run's stop is not a sound one ("ok 3" counted both)
+    stops: count((r) => r.stop_verdict ?? 'none'),
     loops: rows.reduce((s, r) => s + r.loops, 0),
     traces_with_loops: rows.filter((r) => r.loops > 0).length,
     blamed: rows.filter((r) => r.blame).length,

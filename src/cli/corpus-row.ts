@@ -3,7 +3,7 @@
  * what its analysis found (the run's final stop, loops, blame).
  */
 import { analyzeTrace } from '../analysis';
-import { stopInline } from '../analysis/findings';
+import { stopInline, stopVerdict } from '../analysis/findings';
 import type { LoadedTrace } from '../trace/model';
 import { errorCount } from './common';
 
@@ -20,6 +20,8 @@ export interface CorpusRow {
   /** What that stop ended (`run`, `turn`, `phase`), and the stop in words as the trace's mark says it (`turn ended (handed back)`, `task complete · run failed`). */
   stop_scope: string | null;
   stop_words: string | null;
+  /** Its verdict in a word or two (`sound`, `run failed`, `unverified`, `premature`, `turn ended`…: findings.ts `stopVerdict`). */
+  stop_verdict: string | null;
   loops: number;
   /** Loops the run ended inside. */
   unresolved_loops: number;
@@ -46,6 +48,7 @@ export function corpusRow(loaded: LoadedTrace, name: string, outcome?: 'failure'
     stop_reason: final?.reason ?? null,
     stop_scope: final?.scope ?? null,
     stop_words: final ? stopInline(final).replace(/^■ /, '') : null,
+    stop_verdict: final ? stopVerdict(final) : null,
     loops: a.loops.length,
     unresolved_loops: a.loops.filter((l) => l.unresolved).length,
     blame: a.blame ? { agent: a.blame.agent, event: a.blame.event, record: a.blame.record, basis: a.blame.basis } : null,

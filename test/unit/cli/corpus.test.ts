@@ -170,6 +170,10 @@ test('analyze DIR: one row per trace and totals; --json for scripts; sub-agent f
   assert.match(lines[0], /^trace\s+events\s+agents\s+outcome\s+stop\s+loops\s+blame$/);
   assert.equal(lines.filter((l) => /\.json\s/.test(l)).length, 9);
   assert.match(r.stdout, /9 traces, \d+ events; outcomes: failure 9; final stops: .*; blame in 9/);
+  // counted by verdict: a failed run's stop is no "ok" beside a sound one
+  const stops = /final stops: ([^;]*);/.exec(r.stdout)![1];
+  assert.match(stops, /run failed \d/);
+  assert.doesNotMatch(stops, /\bok\b/);
   const j = JSON.parse(cli('analyze', CLAUDE, '--json').stdout);
   assert.deepEqual(j.traces.map((t: { trace: string }) => t.trace).sort(), ['fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl', 'short.jsonl', 'subagent.jsonl']);
   assert.equal(j.totals.traces, 3);
