@@ -67,7 +67,9 @@ export function spentWords(run: Pick<GraphRunBrief, 'duration' | 'tokens' | 'eve
   const { value, unit, from } = run.duration;
   // a file cut off inside a record holds part of the run: its figures are that part's, not the run's totals
   const part = run.ended?.unended === 'cut off' ? ' · of the part of the run the file holds (it is cut off)' : '';
-  return `${unit === 'steps' ? stepRange(from, value) : formatLength(value, undefined)} · ${spentTokens(run)}${part}`;
+  // (the axis's 0 is a bare '0'; a time spent has its unit)
+  const time = unit === 'steps' ? stepRange(from, value) : value === 0 ? '0 s' : formatLength(value, undefined);
+  return `${time} · ${spentTokens(run)}${part}`;
 }
 
 /** The tokens of the Spent line: by kind; else the events' own counts (no kind recorded); else that the trace has none. */

@@ -3,6 +3,8 @@
  * session is a UUID-named .jsonl), with the file name only as a hint; an unknown file gets a
  * message naming every format tried.
  */
+import { describeParseError } from './json-positions';
+import { parseTree, type ParseError } from 'jsonc-parser';
 import type { GrowingFiles } from './jsonl-feed';
 import { LineIndex, OriginArray, type LoadedTrace } from './model';
 import { GrowingTraceJsonl, readTraceJson, readTraceJsonl } from './read';
@@ -150,6 +152,8 @@ export function loadTrace(text: string, fileName: string, files?: FileAccess): L
   // one problem, not one per line of bytes: a binary file has no trace to read
   if (nul !== -1) return { ...failed(text, 'unknown', ''), problems: [binaryProblem(text, nul)] };
   const format = detectFormat(text, fileName);
+  const broken = format ? undefined : brokenJson(text);
+  if (broken) return failed(text, 'unknown', broken.message, broken.at);
   if (!format) return failed(text, 'unknown', `not a recognized trace format; tried: ${formats.map((f) => f.label).join(', ')}. For another format, write a mapping file (*.otrace-map.json: dotted paths to id, time, agent, type; docs/mapping.md) and pass it with \`otrace --map FILE\``);
   try {
     return format.read(text, fileName, files);
@@ -186,14 +190,44 @@ function deepNesting(text: string): number {
 }
 
 /** An empty trace with one error on the first line. */
-function failed(text: string, format: string, message: string): LoadedTrace {
+/** @param at the problem's offset in `text` (default: the first line, from its start). */
+function failed(text: string, format: string, message: string, at?: number): LoadedTrace {
   const lines = new LineIndex(text);
   const firstLineEnd = text.indexOf('\n') === -1 ? text.length : text.indexOf('\n');
+  const range = at === undefined ? { start: { line: 0, character: 0 }, end: lines.position(Math.min(firstLineEnd, 200)) } : { start: lines.position(at), end: lines.position(Math.min(text.length, at + 1)) };
   return {
     format,
     trace: { events: [], edges: [] },
     eventOrigins: new OriginArray(),
     edgeOrigins: new OriginArray(),
-    problems: [{ severity: 'error', message, range: { start: { line: 0, character: 0 }, end: lines.position(Math.min(firstLineEnd, 200)) } }],
+    problems: [{ severity: 'error', message, range }],
   };
+}
+
+/**
+ * A file no format reads that starts as JSON but is none, neither as one document nor as lines
+ * (JSONL): where its JSON breaks and how, e.g. a document cut off (`{"a":1`). Said instead of "not
+ * a recognized trace format", which blamed the format for a file cut short. Undefined for any other.
+ */
+function brokenJson(text: string): { message: string; at: number } | undefined {
+  const start = text.search(/\S/);
+  if (start === -1 || (text[start] !== '{' && text[start] !== '[')) return undefined;
+  const lineEnd = text.indexOf('\n', start);
+  const first = text.slice(start, lineEnd === -1 ? text.length : lineEnd);
+  if (parses(first) || parses(text)) return undefined;
+  const errors: ParseError[] = [];
+  parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
+  const e = errors[0];
+  if (!e) return undefined;
+  const cutOff = e.offset >= text.trimEnd().length;
+  return { at: Math.min(e.offset, text.length), message: `not a trace: the file is not valid JSON (${describeParseError(e)}${cutOff ? ' at its end: is it cut off?' : ''}), neither one document nor one record a line (JSONL)` };
+}
+
+function parses(json: string): boolean {
+  try {
+    JSON.parse(json);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -53,6 +53,17 @@ test('format detection is by content, with a message naming the formats tried', 
   assert.match(unknown.problems[0].message, /^not a recognized trace format; tried: otrace JSONL, otrace \/ survey trace JSON/);
 });
 
+test('a file that starts as JSON and is none says where its JSON breaks (a document cut off), not that its format is unknown', () => {
+  const cut = loadTrace('{"history": [{"role": "human", "content": "hi"}', 'log.json');
+  assert.equal(cut.format, 'unknown');
+  assert.equal(cut.problems[0].message, 'not a trace: the file is not valid JSON (close bracket expected at its end: is it cut off?), neither one document nor one record a line (JSONL)');
+  assert.deepEqual(cut.problems[0].range.start, { line: 0, character: 47 });
+  assert.match(loadTrace('[1, 2,, 3]', 'a.json').problems[0].message, /^not a trace: the file is not valid JSON \(value expected\), /);
+  // valid JSON of no format, and a JSONL file whose first line parses, keep their own messages
+  assert.match(loadTrace('{"a": 1}', 'a.json').problems[0].message, /^not a recognized trace format/);
+  assert.match(loadTrace('{"a": 1}\n{"b": ', 'a.jsonl').problems[0].message, /^not a recognized trace format/);
+});
+
 test('one bad optional field does not cost the event: it loads without the field', () => {
   const loaded = readTraceJsonl('{"id":"a","t":0,"type":"message","agent":"p","content":[{"type":"text","text":"hi"}]}\n{"id":"s","t":1,"type":"stop","agent":"p","reason":"bored"}\n');
   assert.deepEqual(loaded.trace.events, [

@@ -107,3 +107,7 @@ test('Problems: a failed call is never hidden behind "no problems found"; with f
   const loop = { kind: 'loop', severity: 'warning' as const, message: 'ping-pong' };
   assert.deepEqual(problemWords({ findings: [loop, loop], failedCalls: { ...failedCalls, count: 3 } }, clean), { text: '⚠ ping-pong (and 1 more, listed below) · 3 tool calls recorded a failure', tone: 'warning' });
 });
+
+test('no time spent is said with its unit ("Spent 0" read as a count)', () => {
+  assert.match(spentWords({ duration: { value: 0, unit: 'seconds', from: 0 }, tokens: { input: null, output: null, cache_read: null, cache_write: null, reasoning: null }, eventTokens: null }), /^0 s · /);
+});
