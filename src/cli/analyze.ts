@@ -12,7 +12,7 @@ import { runOptionsOf, RUN_ARGS, RUN_USAGE } from './corpus-run';
 import { formatSpan } from '../trace/units';
 import { creditWorthShowing, formatCredit, shareWords } from '../shared/credit-words';
 import { withoutStopLead } from '../shared/stop-words';
-import { clipList, type Command, fail, loadOne, MAX_MESSAGE, safe, safeJson, safePath, writeLines } from './common';
+import { clipList, type Command, fail, loadOne, MAX_MESSAGE, safe, safeJson, recordPlace, safePath, writeLines } from './common';
 
 const FINDING_LABEL: Record<string, string> = { stop: 'stop', loop: 'loop', blame: 'blame', best_stop: 'best stop', verification: 'verify' };
 
@@ -36,7 +36,7 @@ export const analyze: Command = {
     }
     const recordOf = (i: number) => {
       const o = loaded.eventOrigins.get(i);
-      return o ? `${o.file ?? file}:${o.range.start.line + 1}` : 'no record';
+      return o ? recordPlace(o.file ?? file, o.range.start) : 'no record';
     };
     writeLines(process.stdout, analysisLines(file, a, recordOf));
     return one.exit;

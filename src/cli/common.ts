@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import { loadTrace } from '../trace/formats';
 import { loadTraceFile } from '../trace/load-file';
 import { decodeText } from '../trace/text-encoding';
-import { formatPosition, OriginArray, type LoadedTrace } from '../trace/model';
+import { formatPosition, OriginArray, type LoadedTrace, type Position } from '../trace/model';
 import { escapeJsonControls } from '../trace/preview';
 import { codePointMark, plainLabel, visibleControls } from '../shared/untrusted-text';
 import { nodeFileAccess } from '../trace/node-files';
@@ -174,6 +174,15 @@ export function safe(v: unknown, max = MAX_NAME): string {
  */
 export function safePath(v: unknown, max = MAX_PATH): string {
   return safe(String(v).replace(/[\t\n\v\f\r\u0085\u2028\u2029]/g, codePointMark), max);
+}
+
+/**
+ * Where a record is, as a terminal link: `FILE:LINE`, with `:COLUMN` (1-based) when the record does
+ * not start its line (a JSON document on one line: every record on line 1 made `FILE:1` no help).
+ * `file` is made safe for the terminal.
+ */
+export function recordPlace(file: string, start: Position): string {
+  return `${safePath(file)}:${start.character > 0 ? formatPosition(start) : start.line + 1}`;
 }
 
 /** `text` cut to `max` characters with `…(N more)`, N the characters left out; never inside a surrogate pair or a `⟨U+…⟩`. */

@@ -13,7 +13,7 @@ import type { LoadedTrace } from '../trace/model';
 import { canonicalType, type TraceEvent } from '../trace/schema';
 import { TOKEN_KINDS, type TokenKind } from '../trace/tokens';
 import { formatSpan, type TimeUnit } from '../trace/units';
-import { type Command, fail, loadOne, MAX_MESSAGE, safe, safeJson, safePath, writeLines } from './common';
+import { type Command, fail, loadOne, MAX_MESSAGE, safe, safeJson, recordPlace, safePath, writeLines } from './common';
 import { groupCommand } from './diff-group';
 import { countWords } from '../shared/count-words';
 import { endedLine } from '../shared/stop-words';
@@ -132,7 +132,7 @@ function nextWords(side: DiffSide, other: DiffSide, c: RunComparison, d: Differe
 /** `FILE:LINE` of an event (its own file when it came from another one, a sub-agent file), else `event #N`. */
 function where(side: DiffSide, index: number): string {
   const o = side.loaded.eventOrigins.get(index);
-  return o ? `${safePath(o.file ?? side.file)}:${o.range.start.line + 1}` : `event #${index + 1}`;
+  return o ? recordPlace(o.file ?? side.file, o.range.start) : `event #${index + 1}`;
 }
 
 /** An event in words: `tool call Bash: npm test`, `tool result Bash (failed): exit 1 …`, `message user: Work on…`, `stop: task_complete`. */

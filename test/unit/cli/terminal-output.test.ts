@@ -178,3 +178,15 @@ test('convert -o FILE: the file holds no raw C1 or bidi either, and reads back t
     assert.deepEqual(again.agents, SMALL_AGENTS, `${f}: the names are the same after the round trip`);
   }
 });
+
+test('otrace analyze places a record that does not start its line by line and column (a log kept as one JSON string: every record on one line read FILE:9)', async () => {
+  const file = path.join(ROOT, 'test', 'fixtures', 'mast', 'ChatDev_MAD_records', 'trace_0_ChatDev.json');
+  const { stdout } = await run(process.execPath, [CLI, 'analyze', file]);
+  const places = [...stdout.matchAll(/trace_0_ChatDev\.json:(\d+)(?::(\d+))?\)/g)].map((m) => [Number(m[1]), m[2] === undefined ? undefined : Number(m[2])]);
+  assert.ok(places.length >= 3, stdout);
+  assert.ok(places.every(([, col]) => col !== undefined && col > 1), JSON.stringify(places));
+  assert.ok(new Set(places.map((p) => p.join(':'))).size > 1, 'the records told apart');
+  // a JSONL record starts its line: FILE:LINE as before
+  const demo = await run(process.execPath, [CLI, 'analyze', path.join(ROOT, 'samples', 'demo.otrace.jsonl')]);
+  assert.match(demo.stdout, /demo\.otrace\.jsonl:\d+\)/);
+});
