@@ -11,6 +11,7 @@ import { detectFormat } from '../trace/formats';
 import '../trace/importers';
 import { TRACE_FILE_NAME, traceFilesUnder } from './trace-files';
 import { decodeText } from '../trace/text-encoding';
+import { parentThreadOfText } from '../trace/importers/codex-rollout';
 
 /** Where to open: the workspace folder and the trace file in it. */
 export interface OpenTarget {
@@ -37,18 +38,8 @@ export function resolveArg(arg: string, baseDir: string): string {
 /** True when the start of the file at `file` is a trace of a known format. */
 export function isTraceFile(file: string): boolean {
   if (!TRACE_FILE_NAME.test(file)) return false;
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(file, 'r');
-    const buf = Buffer.alloc(SNIFF_BYTES);
-    const n = fs.readSync(fd, buf, 0, SNIFF_BYTES, 0);
-    const text = decodeText(buf.subarray(0, n)).text;
-    return text.trim() !== '' && detectFormat(text, file) !== undefined;
-  } catch {
-    return false;
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
-  }
+  const text = headOf(file);
+  return text.trim() !== '' && detectFormat(text, file) !== undefined;
 }
 
 /** Candidate files below `dir` (newest first), to MAX_DEPTH, skipping hidden and SKIPPED_DIRS folders. */
@@ -66,16 +57,57 @@ function candidates(dir: string): { file: string; mtime: number }[] {
 
 /**
  * The file a session's other file belongs to: a Kimi CLI `context.jsonl` -> the `wire.jsonl` beside it;
- * a Kimi Code sub-agent's `agents/<id>/wire.jsonl` -> `agents/main/wire.jsonl`; any other file -> itself.
+ * a Kimi Code sub-agent's `agents/<id>/wire.jsonl` -> `agents/main/wire.jsonl`; a Codex child rollout
+ * (a sub-agent's, written just after its parent's: the newest file of a folder) -> the rollout of the
+ * thread that spawned it, beside it, up the spawn chain; any other file -> itself.
  */
 export function sessionFileOf(file: string): string {
   const dir = path.dirname(file);
   const base = path.basename(file);
+  if (/^rollout-.*\.jsonl$/.test(base)) return rootRollout(file);
   const wire = path.join(dir, 'wire.jsonl');
   if (base === 'context.jsonl' && fs.existsSync(wire)) return wire;
   const main = path.join(path.dirname(dir), 'main', 'wire.jsonl');
   if (base === 'wire.jsonl' && path.basename(path.dirname(dir)) === 'agents' && path.basename(dir) !== 'main' && fs.existsSync(main)) return main;
   return file;
+}
+
+/** Spawns followed up from a child rollout to its root (a guard against cycles in odd files). */
+const MAX_SPAWN_HOPS = 8;
+
+/** The rollout of the thread that spawned `file`'s, beside it, up to the root; `file` when it has no parent there. */
+function rootRollout(file: string): string {
+  let at = file;
+  for (let hop = 0; hop < MAX_SPAWN_HOPS; hop++) {
+    const parent = parentThreadOfText(headOf(at));
+    const dir = path.dirname(at);
+    const name = parent && /^[\w-]+$/.test(parent) ? listed(dir).find((n) => n.startsWith('rollout-') && n.endsWith(`-${parent}.jsonl`)) : undefined;
+    if (!name) return at;
+    at = path.join(dir, name);
+  }
+  return at;
+}
+
+/** The first {@link SNIFF_BYTES} of a file as text ('' when it cannot be read). */
+function headOf(file: string): string {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, 'r');
+    const buf = Buffer.alloc(SNIFF_BYTES);
+    return decodeText(buf.subarray(0, fs.readSync(fd, buf, 0, SNIFF_BYTES, 0))).text;
+  } catch {
+    return '';
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+function listed(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
 }
 
 /** The newest trace file below `dir` (a session's other file counts as its session file, {@link sessionFileOf}), or undefined. */

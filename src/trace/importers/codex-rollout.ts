@@ -120,6 +120,23 @@ export const ROOT_PATH = '/root';
  * `agent_role`, `agent_path`; the parent also from `forked_from_id` when `thread_source` is `subagent`.
  * All fields undefined for a rollout no thread spawned (or an absent `session_meta`).
  */
+/**
+ * The thread that spawned the rollout whose first lines are `head` (its first `session_meta`'s
+ * parent thread id), or undefined for a rollout no thread spawned, or a text that is none.
+ */
+export function parentThreadOfText(head: string): string | undefined {
+  for (const line of head.split('\n', 5)) {
+    let record: unknown;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (isObject(record) && record.type === 'session_meta' && isObject(record.payload)) return threadSpawnOf(record.payload).parent_thread_id;
+  }
+  return undefined;
+}
+
 export function threadSpawnOf(meta: Json | undefined): { parent_thread_id?: string; depth?: number; agent_path?: string; agent_nickname?: string; agent_role?: string } {
   const source = meta && isObject(meta.source) ? meta.source : undefined;
   const sub = source && isObject(source.subagent) ? source.subagent : undefined;

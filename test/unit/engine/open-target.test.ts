@@ -53,6 +53,29 @@ test('the Claude Code fixture folder opens a session, not a sub-agent file', () 
   assert.equal(path.dirname(trace), fixturePath('claude-code'));
 });
 
+test("a Codex folder whose newest rollout is a sub-agent's opens the rollout of the thread that spawned it (its run whole), up the spawn chain", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-open-codex-'));
+  try {
+    const src = fixturePath('cases', '16-codex-spawn-agent');
+    const names = fs.readdirSync(src).sort();
+    // written in order, a child last: the child is the newest file
+    names.forEach((n, k) => {
+      fs.copyFileSync(path.join(src, n), path.join(dir, n));
+      fs.utimesSync(path.join(dir, n), 1_700_000_000 + k, 1_700_000_000 + k);
+    });
+    const parent = names.find((n) => n.endsWith('a016.jsonl'))!;
+    assert.equal(newestTrace(dir), path.join(dir, parent));
+    // a rollout no thread spawned opens as it is
+    fs.utimesSync(path.join(dir, parent), 1_800_000_000, 1_800_000_000);
+    assert.equal(newestTrace(dir), path.join(dir, parent));
+    // a child whose parent is not in the folder opens as it is
+    fs.rmSync(path.join(dir, parent));
+    assert.match(path.basename(newestTrace(dir)!), /c016\.jsonl$/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a missing path or a folder without traces is a message for the user', () => {
   assert.throws(() => openTarget('/no/such/otrace/path'), (e: Error) => e instanceof OpenTargetError && /no such file or folder: \/no\/such\/otrace\/path/.test(e.message));
   const dir = scratch({ 'package.json': ['{"name": "x"}', 0] });
