@@ -32,6 +32,7 @@ import type { TraceIndex } from './trace-index';
 import type { Credit, Outcome } from './types';
 import { madeWhenRead } from './made-when-read';
 import { creditPerEventSteps, round } from './credit-per-event';
+import { Parents } from './credit-parents';
 
 export interface CreditOptions {
   /** Share of the mass reaching an event that it passes on to its causes (default 0.5). */
@@ -287,28 +288,23 @@ function* propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions,
     mass[at] += r.value - baseline;
   }
 
-  // Each event's parents and link weights, gathered in scratch arrays (no Map per event): weights
-  // are positive, so a zero marks a parent not seen yet; `touched` keeps first-seen order, the
-  // order the weights are summed in (v's parents are touched[0, parents): the list is reused,
-  // never emptied, which would drop its storage and make it again for each event).
-  const weight = index.arena.float64(n);
-  const touched: number[] = [];
+  // Each event's parents and link weights, gathered in first-seen order (the order the weights are
+  // summed in) into a short list searched in place, whose memory is reused: an event has a few
+  // parents, and a weight per position (8 MB at 1M events, read and written at random) made the
+  // pass wait on memory. An event with many parents goes on in a weight per position (see Parents).
+  const parents = new Parents(n, index.arena);
   for (let v = n - 1; v >= 0; v--) {
     if ((v & (PASS_PART - 1)) === 0 && v > 0 && clock.due()) yield* clock.pause();
     const m = mass[v];
     if (m === 0) continue;
     const type = index.types[v];
-    let parents = 0;
+    parents.clear();
     for (let q = index.inStart[v]; q < index.inStart[v + 1]; q++) {
       const k = index.inLinks[q];
-      const u = index.linkU[k];
-      const w = index.linkEdgeType[k] === TEMPORAL ? 0.5 : WEIGHT_BY_CODE[index.linkKind[k]];
-      if (weight[u] === 0) touched[parents++] = u;
-      weight[u] += w;
+      parents.add(index.linkU[k], index.linkEdgeType[k] === TEMPORAL ? 0.5 : WEIGHT_BY_CODE[index.linkKind[k]]);
     }
-    if (content) parents = addContentWeights(content, v, weight, touched, parents);
-    let total = 0;
-    for (let q = 0; q < parents; q++) total += weight[touched[q]];
+    if (content) addContentWeights(content, v, parents);
+    const total = parents.total();
     const passOn = type === 'stop' || type === 'reward' ? 1 : lambda;
     if (total === 0) {
       values[v] += m;
@@ -316,33 +312,27 @@ function* propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions,
     }
     values[v] += m * (1 - passOn);
     const pass = m * passOn;
-    for (let q = 0; q < parents; q++) {
-      const u = touched[q];
-      mass[u] += (pass * weight[u]) / total;
-      weight[u] = 0;
-    }
+    parents.spread(pass, total, mass);
   }
   return terminal;
 }
 
 /**
- * Adds v's content links to the parents' weights (`touched[0, parents)`: parents in first-seen
- * order): each earlier introducer u gets the share of v's tokens taken from it, count / total (the
- * same division, so the same figure, as a share computed when the links were found).
- * @returns the number of parents in `touched` after them.
+ * Adds v's content links to its parents' weights: each earlier introducer u gets the share of v's
+ * tokens taken from it, count / total (the same division, so the same figure, as a share computed
+ * when the links were found).
  */
-function addContentWeights(content: ContentLinks, v: number, weight: Float64Array, touched: number[], parents: number): number {
+function addContentWeights(content: ContentLinks, v: number, parents: Parents): void {
   const { start, from, count } = content;
   let total = 0;
   for (let k = start[v]; k < start[v + 1]; k++) total += count[k];
   for (let k = start[v]; k < start[v + 1]; k++) {
     const u = from[k];
     if (u >= v) continue;
-    if (weight[u] === 0) touched[parents++] = u;
-    weight[u] += count[k] / total;
+    parents.add(u, count[k] / total);
   }
-  return parents;
 }
+
 
 /**
  * Credit per event, agent and step, with producer values shown as given. `credit.events` (id ->
