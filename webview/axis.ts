@@ -58,10 +58,24 @@ export function createAxis(axis: HTMLElement, bands: HTMLElement, graph: TraceGr
       const step = pick(graph.scale, STEPS);
       const left = axisToTime(model, Math.max(0, graph.axisAt(0)));
       const right = axisToTime(model, Math.min(model.span, graph.axisAt(width)));
-      // The gaps first, their words on the axis (the time they skip is the axis's to say; at the foot
-      // of the bands, over the lanes, they covered the last lane's labels in a short panel); then the
-      // ticks, each where no gap's words are (a narrow panel keeps the gaps' lengths, the ticks between).
-      const gapLabels: [number, number][] = [];
+      // Ticks first, then each gap: its mark, and its words on the axis where no tick's or other gap's
+      // words are, shortened when the whole do not fit (the time a gap skips is the axis's to say; at
+      // the foot of its band, over the lanes, it covered the last lane's labels in a short panel).
+      const taken: [number, number][] = [];
+      let last = -Infinity;
+      for (let t = Math.ceil(left / step) * step; t <= right + 1e-9 && taken.length < 200; t += step) {
+        // no tick inside a gap's skipped time: drawn shortened, its times are no place on the axis (a
+        // "15 min" there read as the gap's start); the gap's own words say how long it is
+        if (model.gaps.some((g) => t > g.t0 && t < g.t1)) continue;
+        const x = graph.screenX(timeToAxis(model, t));
+        if (x - last < 60) continue; // ticks squeezed by a compressed gap
+        // a trace with no clock counts steps: its ticks are step numbers (whole ones only)
+        if (steps && !Number.isInteger(Math.round(t * 1e6) / 1e6)) continue;
+        last = x;
+        const text = steps ? `step ${Math.round(t)}` : formatTick(t, step);
+        taken.push([x, x + 6 + text.length * 6.5]);
+        ticks.push(tick(x, text));
+      }
       const gapWords: HTMLElement[] = [];
       for (const g of model.gaps) {
         const x0 = graph.screenX(g.x);
@@ -72,19 +86,17 @@ export function createAxis(axis: HTMLElement, bands: HTMLElement, graph: TraceGr
         mark.style.left = `${x0}px`;
         mark.style.width = `${Math.max(2, x1 - x0)}px`;
         mark.title = `${formatDuration(g.t1 - g.t0)} without a new event (a tool or a model may be at work), drawn shortened`;
-        ticks.push(mark);
-        // centred on the gap and wider than the (shortened) gap when need be, unless another gap's
-        // words are there; the hatch and its tooltip say it anyway.
+        ticks.unshift(mark);
+        // centred on the gap (wider than the shortened gap), else ending where it ends or starting where it
+        // starts, the whole words else shorter ones; where none fits, the hatch and its tooltip say it.
         // 'gap', not 'idle': a tool call or a model may be at work through it (a bar spans it then)
-        const label = `⋯ ${formatDuration(g.t1 - g.t0)} gap`;
-        const mid = (x0 + x1) / 2;
-        const room: [number, number] = [mid - (label.length * 6.2) / 2 - 4, mid + (label.length * 6.2) / 2 + 4];
-        if (room[0] >= 0 && room[1] <= width && !gapLabels.some(([a, b]) => room[0] < b && room[1] > a)) {
-          gapLabels.push(room);
+        const room = gapRoom(x0, x1, width, taken, [`⋯ ${formatDuration(g.t1 - g.t0)} gap`, `⋯${formatDuration(g.t1 - g.t0)}⋯`]);
+        if (room) {
+          taken.push([room.from, room.to]);
           const text = document.createElement('div');
           text.className = 'gap-label';
-          text.style.left = `${mid}px`;
-          text.textContent = label;
+          text.style.left = `${(room.from + room.to) / 2}px`;
+          text.textContent = room.label;
           text.title = mark.title;
           gapWords.push(text);
         }
@@ -95,25 +107,28 @@ export function createAxis(axis: HTMLElement, bands: HTMLElement, graph: TraceGr
         band.title = mark.title;
         gapBands.push(band);
       }
-      let last = -Infinity;
-      let drawn = 0;
-      for (let t = Math.ceil(left / step) * step; t <= right + 1e-9 && drawn < 200; t += step) {
-        const x = graph.screenX(timeToAxis(model, t));
-        if (x - last < 60) continue; // ticks squeezed by a compressed gap
-        // a trace with no clock counts steps: its ticks are step numbers (whole ones only)
-        if (steps && !Number.isInteger(Math.round(t * 1e6) / 1e6)) continue;
-        const text = steps ? `step ${Math.round(t)}` : formatTick(t, step);
-        const end = x + 6 + text.length * 6.5;
-        if (gapLabels.some(([a, b]) => x < b && end > a)) continue;
-        last = x;
-        drawn++;
-        ticks.push(tick(x, text));
-      }
       ticks.push(...gapWords);
     }
     axis.replaceChildren(...ticks);
     bands.replaceChildren(...gapBands);
   };
+}
+
+/**
+ * Where a gap's words go on the axis: the first of `labels` (whole, then shorter) that fits centred
+ * on the gap from `x0` to `x1` (px), else ending at its end, else starting at its start, inside
+ * `width` and clear of the `taken` spans; undefined when none fits.
+ */
+export function gapRoom(x0: number, x1: number, width: number, taken: readonly [number, number][], labels: readonly string[]): { label: string; from: number; to: number } | undefined {
+  for (const label of labels) {
+    const w = label.length * 6.2 + 8;
+    const mid = (x0 + x1) / 2;
+    for (const from of [mid - w / 2, x1 - w, x0]) {
+      const to = from + w;
+      if (from >= 0 && to <= width && !taken.some(([a, b]) => from < b && to > a)) return { label, from, to };
+    }
+  }
+  return undefined;
 }
 
 /** The smallest step whose ticks are at least 80 px apart at `scale` px per unit. */
