@@ -35,5 +35,22 @@ export function main(argv: string[]): number | Promise<number> {
   }
   const found = Object.prototype.hasOwnProperty.call(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (!found) fail(`unknown command "${safe(command)}"`);
-  return found.run(rest);
+  // `otrace convert --help`: the command's usage (it threw a parser's stack trace)
+  if (rest.includes('-h') || rest.includes('--help')) {
+    process.stdout.write(`usage: ${found.usage}\n`);
+    return 0;
+  }
+  try {
+    const code = found.run(rest);
+    return typeof code === 'number' ? code : code.catch(badArguments);
+  } catch (err) {
+    return badArguments(err);
+  }
+}
+
+/** A bad option or argument the command's parser refused: its message and the usage (exit 2), never a stack trace; any other error as it is. */
+function badArguments(err: unknown): never {
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) fail((err as Error).message);
+  throw err;
 }

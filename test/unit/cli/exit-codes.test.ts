@@ -98,3 +98,15 @@ test('convert -o onto the trace it reads (same path, or a link to it): refused, 
     assert.deepEqual(fs.readFileSync(trace), before);
   }
 });
+
+test('an unknown option or --help after a command: its usage, never a stack trace (convert --help threw the parser\'s error)', () => {
+  const help = otrace('convert', '--help');
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /^usage: otrace convert FILE --to /);
+  for (const args of [['analyze', '--bogus', 'x'], ['summary', '-z'], ['query', '--nope'], ['dataset', 'stops', '--jobs']]) {
+    const r = otrace(...args);
+    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, /^otrace: /, args.join(' '));
+    assert.doesNotMatch(r.stderr, /\n\s+at |node:internal/, `${args.join(' ')}: no stack trace`);
+  }
+});
