@@ -8,7 +8,7 @@
  *
  * span_data.type -> role (./span-import.ts): agent -> agent (lane = name); function -> tool call and
  * result (tool = name, input, output); generation -> model call (model, usage input/output tokens, the
- * last output message as content); response -> model call (response_id); handoff -> a delegation
+ * last output message as content); response -> model call (its `response_id` a field, not its words); handoff -> a delegation
  * from `from_agent` to `to_agent`, and the receiving agent's next agent span is delegated by the
  * handing-off agent; guardrail -> safety_event ("<name> triggered" / "passed"); custom, mcp_tools,
  * transcription, speech, speech_group -> skipped (counted). The trace's workflow_name is the lane of
@@ -92,14 +92,15 @@ function readRecord(doc: JsonDocument, node: Node, record: number, spans: Import
     agent: type === 'agent' ? name : undefined,
     tool: type === 'function' ? name : undefined,
     input: type === 'function' ? text(data.input) : type === 'generation' ? lastContent(data.input) : undefined,
-    output: type === 'function' ? text(data.output) : type === 'generation' ? lastContent(data.output) : type === 'guardrail' ? `${name} ${data.triggered ? 'triggered' : 'passed'}` : type === 'response' ? str(data.response_id) : undefined,
+    output: type === 'function' ? text(data.output) : type === 'generation' ? lastContent(data.output) : type === 'guardrail' ? `${name} ${data.triggered ? 'triggered' : 'passed'}` : undefined,
     usage: usageFrom({ input: tokensIn, output: tokensOut, cache_read: num(detail(usage, 'input_tokens_details').cached_tokens), reasoning: num(detail(usage, 'output_tokens_details').reasoning_tokens) }, true),
     model: str(data.model),
     error: err,
     handoffFrom: str(data.from_agent),
     handoffTo: str(data.to_agent),
     skipLabel: type === 'custom' ? `custom ${name}` : type,
-    extra: { span_type: type },
+    // a response's id is no words of the model (it read as the run's first message: "Asked: resp_01")
+    extra: { span_type: type, ...(type === 'response' && str(data.response_id) !== undefined ? { response_id: str(data.response_id) } : {}) },
   };
   spans.push(span);
   pending.push(span);

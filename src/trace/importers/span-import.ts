@@ -503,9 +503,11 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
   if (Object.keys(skipped).length) figures.skipped_spans = skipped;
   if (tree.missing.length) figures.missing_parents = tree.missing.map((m) => ({ trace_id: m.traceId, span_id: m.spanId, children: m.children.map((c) => spans[c].id) }));
   if (tree.cycles.length) figures.cut_parent_edges = tree.cycles.map((c) => ({ parent: spans[c.parent].id, child: spans[c.child].id }));
-  // what was asked: the input of the run's first root span (a chain or an agent), when the file holds one trace
+  // what was asked: the input of the run's first root span (a chain or an agent), else the prompt of its
+  // first model call (an OpenAI Agents SDK agent span records no input), when the file holds one trace
   const root = traceIds.length <= 1 ? spans.find((x) => !parentOf(x) && (x.role === 'chain' || x.role === 'agent') && x.input) : undefined;
-  const task = root?.input ? promptOf(root.input) : undefined;
+  const firstCall = traceIds.length <= 1 && !root ? firstModelCall(spans) : undefined;
+  const task = root?.input ? promptOf(root.input) : firstCall?.input ? promptOf(firstCall.input) : undefined;
   // and what it answered: the root's output (the last assistant message of a chat, the one text of an object)
   const answer = root?.output ? answerOf(root.output) : undefined;
   return b.finish(opts.format, {
@@ -514,6 +516,15 @@ export function buildSpanTrace(spans: ImportSpan[], b: ImportBuilder, fileName: 
     ...opts.header,
     metadata: { source: opts.source ?? opts.format, [opts.metaKey]: figures, ...(task ? { task } : {}), ...(answer ? { final_output: answer } : {}) },
   });
+}
+
+/** The model call (an `llm` span with an input) that started first (then first in the file), or undefined. */
+function firstModelCall(spans: readonly ImportSpan[]): ImportSpan | undefined {
+  let first: ImportSpan | undefined;
+  // (a span with no start time sorts after those with one)
+  const at = (s: ImportSpan) => s.start ?? BigInt(Number.MAX_SAFE_INTEGER) * 1_000_000n;
+  for (const s of spans) if (s.role === 'llm' && s.input && (!first || at(s) < at(first))) first = s;
+  return first;
 }
 
 /**

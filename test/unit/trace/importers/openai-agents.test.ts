@@ -59,3 +59,13 @@ test('OpenAI Agents SDK JSON Lines (docs-written): agents, handoff as delegation
   assert.equal(call.tokens, gen.span_data.usage.output_tokens);
   assert.deepEqual((loaded.trace.metadata as Raw).openai_agents.skipped_spans, { 'custom audit_log': 1 });
 });
+
+test("what was asked is the first model call's prompt (agent spans record no input), and a response's id is no words: it read 'Asked: resp_01'", async () => {
+  const { analyzeTrace } = await import('../../../../src/analysis');
+  const { runSummary } = await import('../../../../src/analysis/run-summary');
+  const loaded = loadTrace(fixture('openai-agents', 'trace.openai-agents.jsonl'), 'trace.openai-agents.jsonl');
+  assert.equal(runSummary(loaded, analyzeTrace(loaded)).task, 'I was charged twice');
+  const response = loaded.trace.events.find((e) => e.id === 'span_resp0000000000000000001')!;
+  assert.equal(response.content, undefined);
+  assert.equal((response as { response_id?: unknown }).response_id, 'resp_01');
+});
