@@ -99,13 +99,18 @@ export function passingCheckAfterLastChange(index: TraceIndex, { from, pos, keep
 }
 
 /**
- * The result of the segment's last check (a check call, not redacted, answered before the stop) when it
- * failed ({@link failedResult}: a test run's own summary of failures, an error, a non-zero exit): the run
- * ended with its own check saying the work is not done (MAST FM-3.3, incorrect verification). Its
- * position, or -1 (no check, or the last one passed).
+ * The result of the last check after the segment's last change (a check call, not redacted, answered
+ * before the stop) when it failed ({@link failedResult}: a test run's own summary of failures, an
+ * error, a non-zero exit): the run ended with its own check saying its change does not work (MAST
+ * FM-3.3, incorrect verification). Its position, or -1: no change (a check of nothing the run did
+ * says nothing about its work: an agent asked why a test fails runs it and sees it fail), no check
+ * after the change, or the last one passed.
  */
 export function lastCheckFailed(index: TraceIndex, { from, pos, keep }: Segment): number {
-  const result = lastCheckResult(index, from, pos, keep);
+  let change = -1;
+  for (let i = pos; i >= from && change === -1; i--) if (keep(i) && isStateChange(index, i)) change = i;
+  if (change === -1) return -1;
+  const result = lastCheckResult(index, change + 1, pos, keep);
   return result !== -1 && failedResult(index, result) ? result : -1;
 }
 

@@ -82,6 +82,23 @@ test('premature: the run claims completion though its last test run reported fai
   }
 });
 
+test('a failing check of nothing the run changed is no premature stop: an agent asked why a test fails runs it, sees it fail and explains it (a Kimi explore sub-agent read premature)', () => {
+  const diagnosis = [
+    { id: 'u', type: 'message' as const, agent: 'user', content: 'Find out why tests/test_client.py::test_retry fails one run in ten' },
+    { id: 'c1', type: 'tool_call' as const, agent: 'dev', tool: 'Shell', content: 'python -m pytest tests/test_client.py -q' },
+    { id: 'r1', type: 'tool_result' as const, agent: 'dev', tool: 'Shell', content: '..F\n2 failed, 18 passed in 1.2s' },
+    { id: 'm', type: 'message' as const, agent: 'dev', content: 'The retry test is flaky: it sleeps on a real clock and races the server.' },
+    { id: 'st', type: 'stop' as const, agent: 'dev', reason: 'task_complete' as const },
+  ];
+  const a = analyzeTrace(traceOf(diagnosis));
+  assert.notEqual(a.stops[0].finding, 'premature', a.stops[0].message);
+  assert.ok(!a.stops[0].evidence.some((e) => e.startsWith('the last check before the run ended failed')), a.stops[0].evidence.join(' | '));
+  // a check that failed before the run's change is no verdict on the change either: an unverified change (low)
+  const editedAfter = [...diagnosis.slice(0, 3), { id: 'e', type: 'tool_call' as const, agent: 'dev', tool: 'Edit', content: 'tests/test_client.py: use a fake clock' }, { id: 'er', type: 'tool_result' as const, agent: 'dev', tool: 'Edit', content: 'ok' }, ...diagnosis.slice(3)];
+  const b = analyzeTrace(traceOf(editedAfter));
+  assert.ok(!b.stops[0].evidence.some((e) => e.startsWith('the last check before the run ended failed')), b.stops[0].evidence.join(' | '));
+});
+
 test('a stop the run went on after is a phase (no verdict); the run\'s stop is sound on a recorded success; V_stop along the timeline', () => {
   const a = analyzeTrace(
     traceOf([
