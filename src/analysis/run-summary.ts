@@ -169,7 +169,7 @@ export function runSummary(loaded: LoadedTrace, analysis: Analysis, options: Sum
   return {
     ...endOf(loaded, analysis, () => tallies.prompt.text, tallies.lastSaid),
     duration: { value: round(totals.span), unit: timeUnitOf(loaded), from: round(totals.first) },
-    tokens: nullsFor(totals.tokens),
+    tokens: nullsFor(recordedTokens(loaded.trace.costs, totals.tokens) ?? totals.tokens),
     event_tokens: totals.eventTokens > 0 ? totals.eventTokens : null,
     cost: tallies.costs.recorded(loaded) ?? (options.price ? estimateCost(events, metadata, options.price) : null),
     ...tallies.busiestAgents(events, metadata),
@@ -459,6 +459,37 @@ class Totals {
 }
 
 /** Tokens by kind, `null` for kinds none recorded. */
+/** A trace's own totals by kind (`costs.input_tokens`…): the tracer's count over the whole run. */
+const RECORDED_KINDS: readonly [string, TokenKind][] = [
+  ['input_tokens', 'input'],
+  ['output_tokens', 'output'],
+  ['cache_read_tokens', 'cache_read'],
+  ['cache_write_tokens', 'cache_write'],
+  ['reasoning_tokens', 'reasoning'],
+];
+
+/**
+ * The tokens by kind the trace records for the whole run (`costs.input_tokens`, `output_tokens`,
+ * `cache_read_tokens`, `cache_write_tokens`, `reasoning_tokens`: a Copilot CLI session's shutdown
+ * totals, whose per-call usage may cover one call of five), when they are by kind (input, output and
+ * cache read all there) and hold at least what its model calls add up to (`calls`): else undefined,
+ * and the calls' sums stand.
+ */
+function recordedTokens(costs: Record<string, unknown> | undefined, calls: Partial<Record<TokenKind, number>>): Partial<Record<TokenKind, number>> | undefined {
+  if (!costs) return undefined;
+  const out: Partial<Record<TokenKind, number>> = {};
+  for (const [key, kind] of RECORDED_KINDS) {
+    const v = costs[key];
+    if (typeof v === 'number' && Number.isFinite(v) && v >= 0) out[kind] = v;
+  }
+  // by kind only: a total whose input counts the cached tokens too (Codex's costs.input_tokens) has no cache read beside it
+  if (out.input === undefined || out.output === undefined || out.cache_read === undefined) return undefined;
+  // (reasoning is part of the output: the calls' figure stands when the total does not say it)
+  if (out.reasoning === undefined && calls.reasoning !== undefined) out.reasoning = calls.reasoning;
+  const sum = (t: Partial<Record<TokenKind, number>>) => TOKEN_KINDS.reduce((n, k) => n + (k === 'reasoning' ? 0 : (t[k] ?? 0)), 0);
+  return sum(out) >= sum(calls) && sum(out) > 0 ? out : undefined;
+}
+
 function nullsFor(totals: Partial<Record<TokenKind, number>>): SummaryTokens {
   const out = {} as SummaryTokens;
   for (const k of TOKEN_KINDS) out[k] = totals[k] ?? null;

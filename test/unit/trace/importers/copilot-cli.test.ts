@@ -90,3 +90,12 @@ test('Copilot CLI events.jsonl: unknown record types in one info; bad and cut-of
   assert.deepEqual(errors, [7, 11, lines.length - 1]);
   assert.ok(l.trace.events.some((e) => e.id === 'toolu_01TASK:return'));
 });
+
+test("the run summary's tokens are the session's totals by kind (its shutdown's model metrics), not the one call whose usage was written (it read 100 input · 85 output as the run's)", async () => {
+  const { analyzeTrace } = await import('../../../../src/analysis');
+  const { runSummary } = await import('../../../../src/analysis/run-summary');
+  const loaded = load();
+  const tokens = runSummary(loaded, analyzeTrace(loaded)).tokens;
+  // 79,930 input of which 64,000 cache read and 11,000 cache write; 265 + 70 output
+  assert.deepEqual(tokens, { input: 4930, output: 335, cache_read: 64000, cache_write: 11000, reasoning: 0 });
+});
