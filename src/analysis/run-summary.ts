@@ -348,6 +348,19 @@ function notSpoken(e: TraceEvent): boolean {
 const SAYS_WORDS = new Set(['message', 'return']);
 
 /** A message or return (of a canonical type in {@link SAYS_WORDS}) its lane's agent said, with words: not one it received, not a harness row. */
+/**
+ * True when a user's prompt (a message from `user` or `human` with words) comes after `said` and
+ * before the event at `end` (file order, walked back from `end` until `said`: a turn's length).
+ */
+function userPromptBetween(events: readonly TraceEvent[], said: TraceEvent, end: number): boolean {
+  for (let i = Math.min(end, events.length) - 1; i >= 0; i--) {
+    const e = events[i];
+    if (e === said) return false;
+    if (canonicalType(e.type) === 'message' && str(e.content) !== undefined && !notSpoken(e) && (USER_SENDERS.has(String(e.from ?? '').toLowerCase()) || USER_SENDERS.has(String(e.role ?? '').toLowerCase()) || USER_SENDERS.has(e.agent.toLowerCase())) && e.t >= said.t) return true;
+  }
+  return false;
+}
+
 function saidBy(e: TraceEvent): boolean {
   return !notSpoken(e) && str(e.content) !== undefined && (e.from === undefined || e.from === e.agent);
 }
@@ -421,6 +434,8 @@ function lastStop(events: readonly TraceEvent[], analysis: Analysis, lastSaid?: 
         if (!out || e.t >= out.t) out = e;
       }
     }
+    // words of an earlier turn are not how this one ended: a user's prompt after them (a turn the user stopped before its answer)
+    if (out && userPromptBetween(events, out, last.index)) out = undefined;
     text = out?.content;
     if (out) speaker = out.agent;
   }

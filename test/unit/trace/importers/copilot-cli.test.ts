@@ -99,3 +99,11 @@ test("the run summary's tokens are the session's totals by kind (its shutdown's 
   // 79,930 input of which 64,000 cache read and 11,000 cache write; 265 + 70 output
   assert.deepEqual(tokens, { input: 4930, output: 335, cache_read: 64000, cache_write: 11000, reasoning: 0 });
 });
+
+test("a turn the user stopped before its answer quotes no words: the last words were the turn before's ('the user stopped it · “Fixed: removeItem…”' read as if the fix was stopped)", async () => {
+  const { analyzeTrace } = await import('../../../../src/analysis');
+  const { runSummary } = await import('../../../../src/analysis/run-summary');
+  const loaded = load();
+  const ended = runSummary(loaded, analyzeTrace(loaded)).ended!;
+  assert.deepEqual([ended.scope, ended.reason, ended.text], ['turn', 'user_abort', '']);
+});
