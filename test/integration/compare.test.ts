@@ -1,6 +1,6 @@
 /**
  * Comparing two runs in a real VS Code (issue 28), the way files are compared: "otrace: Select for
- * Compare" on one Codex rollout, "otrace: Compare with Selected" on another opens the compare
+ * Compare" on one Codex rollout, "otrace: Compare Trace with Selected" on another opens the compare
  * panel with the first divergence selected (in the panel, and its record shown in the trace's text
  * without the keyboard leaving the panel); next difference (palette command, then the panel's
  * button) steps on, previous steps back; both texts are marked where the runs differ; neither
@@ -83,12 +83,12 @@ describe('compare two runs in a real VS Code', function () {
     fs.rmSync(COPIES, { recursive: true, force: true });
   });
 
-  it('Select for Compare / Compare with Selected opens the paired lanes with the first divergence selected; next and previous difference step; both texts marked; the files unchanged', async () => {
+  it('Select Trace for Compare / Compare Trace with Selected opens the paired lanes with the first divergence selected; next and previous difference step; both texts marked; the files unchanged', async () => {
     const before = { a: fs.readFileSync(A), b: fs.readFileSync(B) };
     await vscode.commands.executeCommand('workbench.action.closeSidebar');
     await vscode.commands.executeCommand('otrace.selectForCompare', vscode.Uri.file(A));
     const opened = await vscode.commands.executeCommand<CompareState>('otrace.compareWithSelected', vscode.Uri.file(B));
-    assert.ok(opened, 'Compare with Selected opened a comparison');
+    assert.ok(opened, 'Compare Trace with Selected opened a comparison');
     assert.ok(opened.differences > 2, `the runs differ in more than two steps: ${opened.differences}`);
     assert.equal(opened.current, 0, 'the first divergence is selected on open');
     // the engine's first divergence (otrace diff A B says the same): a step of each run (changed), or of one run only

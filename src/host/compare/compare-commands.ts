@@ -1,6 +1,6 @@
 /**
- * Comparing two runs the way VS Code compares files (issue 28): "otrace: Select for Compare" and
- * "otrace: Compare with Selected" (Explorer and editor title menus), "otrace: Compare Trace with…"
+ * Comparing two runs the way VS Code compares files (issue 28): "otrace: Select Trace for Compare" and
+ * "otrace: Compare Trace with Selected" (Explorer and editor title menus), "otrace: Compare Trace with…"
  * (palette: a quick pick of the open and workspace trace files, or a file dialog), and "otrace:
  * Next Difference" / "Previous Difference" for the compare panel last active. Commands that open or
  * step a comparison return its panel's state (tests read it).
@@ -11,7 +11,7 @@ import { labelText, type LabelText } from '../../shared/untrusted-text';
 import type { OpenTraces } from '../open-traces';
 import { ComparePanel, type CompareState } from './compare-panel';
 
-/** Context key: a trace is selected for compare ("Compare with Selected" shows). */
+/** Context key: a trace is selected for compare ("Compare Trace with Selected" shows). */
 const SELECTED_KEY = 'otrace.traceSelectedForCompare';
 /** Workspace trace files listed in "Compare Trace with…" at most. */
 const MAX_LISTED = 200;
@@ -72,14 +72,14 @@ export class ComparePanels implements vscode.Disposable {
     this.selected = uri;
     await vscode.commands.executeCommand('setContext', SELECTED_KEY, true);
     // said, as VS Code's own "Select for Compare" shows nothing either but the menu item it adds: the next step named
-    vscode.window.setStatusBarMessage(labelText`otrace: ${path.basename(uri.fsPath)} selected as run A: now "otrace: Compare with Selected" on run B`, 10_000);
+    vscode.window.setStatusBarMessage(labelText`otrace: ${path.basename(uri.fsPath)} selected as run A: now "otrace: Compare Trace with Selected" on run B`, 10_000);
     return undefined;
   }
 
   private async compareWithSelected(arg: unknown): Promise<CompareState | undefined> {
     const b = targetUri(arg, this.sessions);
     if (!this.selected) {
-      void vscode.window.showInformationMessage('otrace: select a trace for compare first (otrace: Select for Compare).');
+      void vscode.window.showInformationMessage('otrace: select a trace for compare first (otrace: Select Trace for Compare).');
       return undefined;
     }
     if (!b) {
