@@ -1,6 +1,6 @@
 /**
- * Comparing two runs in a real VS Code (issue 28), the way files are compared: "otrace: Select for
- * Compare" on one Codex rollout, "otrace: Compare Trace with Selected" on another opens the compare
+ * Comparing two runs in a real VS Code (issue 28), the way files are compared: "otrace: Select Trace
+ * for Compare" on one Codex rollout, "otrace: Compare Trace with Selected" on another opens the compare
  * panel with the first divergence selected (in the panel, and its record shown in the trace's text
  * without the keyboard leaving the panel); next difference (palette command, then the panel's
  * button) steps on, previous steps back; both texts are marked where the runs differ; neither
