@@ -57,7 +57,8 @@ function exprIsSafe(checker: ts.TypeChecker, node: ts.Expression, brand: Brand):
 /** The declaration file of the symbol a call or property resolves to, to tell VS Code's API apart. */
 function fromVscode(checker: ts.TypeChecker, node: ts.Node): boolean {
   const symbol = checker.getSymbolAtLocation(node);
-  const decl = symbol?.declarations?.[0] ?? (symbol && checker.getAliasedSymbol(symbol).declarations?.[0]);
+  // (a property of a mapped type has no declaration and is no alias: asking its alias fails)
+  const decl = symbol?.declarations?.[0] ?? (symbol && symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol).declarations?.[0] : undefined);
   return !!decl && /[\\/]@types[\\/]vscode[\\/]/.test(decl.getSourceFile().fileName);
 }
 
