@@ -155,7 +155,8 @@ describe('README pictures in a real VS Code', function () {
     const shown = await takePicture(session, 'kimi-session.png');
     assert.match(shown.rows.Asked, /^Make the HTTP client's retry delay configurable, and look at the flaky test in the background/);
     assert.match(shown.rows.Who, /^3 agents: main .*coder.*explore/);
-    assert.match(shown.rows.Ended, /^turn ended by an error · “The delay is hard-coded/, 'the turn an API error cut short: neither a hand-back nor "task complete"');
+    // (no words: the agent's last ones came before the user's prompt that started the turn the error cut short)
+    assert.match(shown.rows.Ended, /^turn ended by an error$/, 'the turn an API error cut short: neither a hand-back nor "task complete"');
     const spawned = await evalInWebview<number>(`() => globalThis.__otrace.cy.edges('[type = "spawn"]').length`, { selector: 'body[data-state="ready"][data-title="wire.jsonl"]' });
     assert.equal(spawned, 2, 'two spawn edges, main to each sub-agent');
   });
