@@ -110,6 +110,13 @@ export function readKimi(text: string, fileName = '', files?: FileAccess): Loade
     fromFolders.push(entry);
     reader.readSource({ records: f.records, path: f.path } satisfies WireSource, lane);
   }
+  // a background agent the session started whose own wire is not beside it: its work is in no file read (it read "2 agents", silently)
+  if (files && !own) {
+    for (const sub of reader.subAgents.values()) {
+      if (sub.agentId === undefined || folders.some((f) => f.agentId === sub.agentId) || reader.lanes.get(sub.lane)?.firstEventId !== undefined) continue;
+      problems.push({ severity: 'info', message: `sub-agent ${sub.agentId}${sub.type ? ` (${sub.type})` : ''} worked on its own (a background agent), and its wire (subagents/${sub.agentId}/wire.jsonl) is not beside this one: its work is not shown`, range: lineRange(0, 0) });
+    }
+  }
   reader.finish(cutOff);
   if (own) problems.push({ severity: 'info', message: `this is the wire of sub-agent ${own.agentId}${own.type ? ` (${own.type})` : ''}; open the session's wire.jsonl (two folders up) to see it in its run`, range: lineRange(0, 0) });
   summarize(reader, problems);

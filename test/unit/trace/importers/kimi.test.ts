@@ -194,3 +194,18 @@ test('opening the session folder opens its wire.jsonl, even when context.jsonl i
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a background sub-agent whose own wire is not beside the session's says so: its work is not shown (the graph read '2 agents' silently)", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-kimi-alone-'));
+  try {
+    const src = fixturePath('kimi', 'session-1.10', '3b9e2c4a-6d1f-4e8a-9c2b-7f5a1e0d4c21', 'wire.jsonl');
+    const file = path.join(dir, 'wire.jsonl');
+    fs.copyFileSync(src, file);
+    const said = (f: string) => loadTrace(fs.readFileSync(f, 'utf8'), f, nodeFileAccess).problems.filter((p) => /worked on its own/.test(p.message)).map((p) => p.message);
+    assert.deepEqual(said(file), ['sub-agent a7b2d4e6 (explore) worked on its own (a background agent), and its wire (subagents/a7b2d4e6/wire.jsonl) is not beside this one: its work is not shown']);
+    // with its folder, nothing to say
+    assert.deepEqual(said(src), []);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
