@@ -379,9 +379,10 @@ export class OpenTraces implements vscode.Disposable {
             return this.pending.get(key)?.promise ?? this.summaries.get(key);
           }
           this.pending.delete(key);
+          // read (changed or not): the file is there
+          this.setGone(key, false);
           if (!summary) return this.summaries.get(key);
           show(summary);
-          this.setGone(key, false);
           return summary;
         },
         (err: Error) => {

@@ -257,7 +257,15 @@ describe('a live trace', function () {
     assert.equal(api.sessions.peek(uri)?.counts.events, first.counts.events, 'what was read stays shown');
     assert.equal(await evalInWebview<number>('__otrace.graph.totalEvents', { selector: ready(file) }), first.counts.events);
 
-    // back under its name, grown: read again, no longer said gone
+    // back under its name as it was: no longer said gone (nothing new to read)
+    fs.renameSync(`${file}.moved`, file);
+    await until('the file back, not gone', () => (!api.sessions.isGone(uri) ? true : undefined), 30_000);
+    await until('the sign gone from the page', async () => (await signShown()) === false || undefined);
+    assert.equal(graphTab()?.label, 'Graph: gone.otrace.jsonl');
+
+    // away again, then back under its name grown: read again
+    fs.renameSync(file, `${file}.moved`);
+    await until('the session marked gone again', () => api.sessions.isGone(uri) || undefined, 30_000);
     fs.renameSync(`${file}.moved`, file);
     fs.appendFileSync(file, `${JSON.stringify({ id: 'back', t: 1e6, type: 'message', agent: 'orchestrator', content: 'back again' })}\n`);
     await until('the session read again', () => (api.sessions.peek(uri)?.counts.events === first.counts.events + 1 && !api.sessions.isGone(uri)) || undefined, 30_000);
