@@ -138,6 +138,13 @@ export class SessionFiles {
       if (change === 'unchanged') return;
       this.unkept = { grew: (this.unkept?.grew ?? false) || change === 'appended' || (change === 'reloaded' && readBefore) };
     };
+    /** Files first read now from the host's word that they changed (a watcher saw a new sub-agent transcript): growth once an import reads them. */
+    const fresh = new Set<string>();
+    /** After an import: a new file it read is a new part of the run (growth), found by a folder listed anew or named by a watcher. */
+    const newPartsRead = (partsBefore: number) => {
+      const asked = files?.takeAsked();
+      if ((listed && files && files.size > partsBefore) || [...fresh].some((p) => asked?.has(p))) note('appended', true);
+    };
     const refresh = (p: string) => {
       const readBefore = files!.has(p);
       const change = files!.refresh(p);
@@ -149,7 +156,7 @@ export class SessionFiles {
       // watcher may never fire (a folder outside the workspace, made after the watch began), and a sub-agent's file
       // grows while the trace file waits for it. A stat and the file's last bytes each; new files are seen by listing.
       for (const p of files.paths()) if (p !== request.path) refresh(p);
-      for (const p of request.changed ?? []) if (p !== request.path && !files.has(p)) refresh(p);
+      for (const p of request.changed ?? []) if (p !== request.path && !files.has(p) && refresh(p) === 'reloaded' && hasSnapshot) fresh.add(p);
     }
     // a folder listed holds other names: read again; a new file the import then reads is a new part of the run (growth)
     const listed = !!files?.listingsChanged();
@@ -158,7 +165,13 @@ export class SessionFiles {
     if (request.text !== undefined) {
       this.textSince = true;
       this.growing.drop();
-      return { loaded: withBadBytes(loadWithMappings(request.text, request.path, mappings, files), files, request.path, true), grew: grew() };
+      const partsBefore = files?.size ?? 0;
+      files?.takeAsked();
+      const loaded = withBadBytes(loadWithMappings(request.text, request.path, mappings, files), files, request.path, true);
+      // as for a file read from disk (below); a trace open in an editor whose sub-agent started was "in progress" or not
+      // by which of the watcher and the poll came first
+      newPartsRead(partsBefore);
+      return { loaded, grew: grew() };
     }
     if (!files) throw new Error(`cannot read ${request.path}: it is not on the local disk`);
     const stat = statOf(request.path);
@@ -190,8 +203,9 @@ export class SessionFiles {
     if (change === 'missing') throw new Error(`cannot read ${request.path}`);
     if (!this.unkept && hasSnapshot) return 'unchanged';
     const partsBefore = files.size;
+    files.takeAsked();
     const loaded = this.growing.load(request.path, files, mappings);
-    if (listed && files.size > partsBefore) note('appended', true);
+    newPartsRead(partsBefore);
     return { loaded: withBadBytes(loaded, files, request.path), grew: grew() };
   }
 

@@ -47,9 +47,19 @@ export class LiveFiles implements GrowingFiles {
   private readonly listings = new Map<string, string>();
   /** Bytes read from disk so far (whole first reads, appended bytes, reloads). */
   bytesRead = 0;
+  /** Files whose text was asked for (an import read them) since {@link takeAsked}. */
+  private asked = new Set<string>();
+
+  /** The files whose text was asked for since the last call (an import's reads), and starts counting anew. */
+  takeAsked(): Set<string> {
+    const out = this.asked;
+    this.asked = new Set();
+    return out;
+  }
 
   /** The file's text: from memory once read (call {@link refresh} to follow it), else read whole. */
   readText(path: string): string | undefined {
+    this.asked.add(path);
     const file = this.files.get(path) ?? this.readWhole(path);
     if (!file) return undefined;
     if (file.text === undefined) {
@@ -61,6 +71,7 @@ export class LiveFiles implements GrowingFiles {
 
   /** The file as read so far, for a growing import (read whole the first time). */
   grown(path: string): GrowingText | undefined {
+    this.asked.add(path);
     const file = this.files.get(path) ?? this.readWhole(path);
     if (!file) return undefined;
     return { epoch: file.epoch, complete: file.complete, tail: file.pending, since: (from) => textSince(file, from) };

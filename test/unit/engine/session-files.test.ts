@@ -371,6 +371,32 @@ describe('SessionFiles and the files a session pulls in', () => {
     }
     assert.equal(files.read(request, NO_MAPPINGS, true), 'unchanged');
   });
+
+  it("a trace open in an editor whose first sub-agent starts is being written, whether the watcher names the new file or the poll finds it (it was in progress or not by which came first)", () => {
+    for (const named of [true, false]) {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-session-editor-parts-'));
+      fs.cpSync(FIXTURE, dir, { recursive: true });
+      const main = path.join(dir, `${SESSION}.jsonl`);
+      const parts = path.join(dir, SESSION);
+      const sub = path.join(parts, 'subagents', 'agent-a93ccab.jsonl');
+      const whole = fs.readFileSync(sub);
+      fs.rmSync(parts, { recursive: true });
+      const files = new SessionFiles();
+      const text = fs.readFileSync(main, 'utf8');
+      const first = files.read({ key: 'k', version: 1, path: main, local: true, text }, NO_MAPPINGS, false);
+      assert.notEqual(first, 'unchanged');
+      files.kept();
+      // the sub-agent starts: its folder and file; the document is the same
+      fs.mkdirSync(path.dirname(sub), { recursive: true });
+      fs.writeFileSync(sub, whole.subarray(0, whole.indexOf(0x0a, Math.floor(whole.length / 2)) + 1));
+      const next = files.read({ key: 'k', version: 1, path: main, local: true, text, ...(named ? { changed: [sub] } : {}) }, NO_MAPPINGS, true);
+      assert.notEqual(next, 'unchanged', named ? 'named' : 'polled');
+      if (next === 'unchanged') continue;
+      assert.ok(next.loaded.trace.events.some((e) => e.agent.endsWith(':a93ccab')), 'the sub-agent read');
+      assert.equal(next.grew, true, `${named ? 'named by the watcher' : 'found by the poll'}: being written`);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('SessionFiles and bytes that are not UTF-8', () => {
