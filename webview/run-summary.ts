@@ -9,7 +9,7 @@ import { plainLabel } from '../src/shared/untrusted-text';
 import { failedCallWords } from '../src/shared/failed-call-words';
 import { lastWordsOf, noStopWords, stopReasonWords, turnEndWords } from '../src/shared/stop-words';
 import { agentCountWords, compactionsIn } from '../src/shared/agent-words';
-import { formatLength } from './axis';
+import { formatTimeSpent } from '../src/shared/duration-words';
 import { stepRange } from '../src/shared/step-range';
 import { countWords } from '../src/shared/count-words';
 
@@ -67,8 +67,7 @@ export function spentWords(run: Pick<GraphRunBrief, 'duration' | 'tokens' | 'eve
   const { value, unit, from } = run.duration;
   // a file cut off inside a record holds part of the run: its figures are that part's, not the run's totals
   const part = run.ended?.unended === 'cut off' ? ' · of the part of the run the file holds (it is cut off)' : '';
-  // (the axis's 0 is a bare '0'; a time spent has its unit)
-  const time = unit === 'steps' ? stepRange(from, value) : value === 0 ? '0 s' : formatLength(value, undefined);
+  const time = unit === 'steps' ? stepRange(from, value) : formatTimeSpent(value);
   return `${time} · ${spentTokens(run)}${part}`;
 }
 

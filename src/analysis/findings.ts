@@ -94,14 +94,6 @@ const VERIFICATION_INLINE: Record<VerificationFinding['kind'], string> = {
 };
 
 /**
- * A stop's inline text (a mark in the trace, a CodeLens title, a graph label), in words
- * (src/shared/stop-words.ts), never a bare reason code or a bare "unknown": `■ turn ended (handed
- * back)`, `■ phase ended (max turns)`, `■ quality met ✓` (the trace records success), `■ task
- * complete · unverified` (it records none), `■ task complete · run failed` (it records a failure), `■ task complete · premature`, `■ stop (reason
- * unknown) · delayed +12 ev`, `■ no stop`, `■ no stop yet` (the file is being written), `■ file cut off ·
- * no verdict`; `?` after an inferred reason.
- */
-/**
  * A run stop's verdict in a word or two, as its mark ends: `sound`, `run failed`, `unverified`,
  * `premature`, `delayed`, `no stop`, `still looping`, `no verdict` (the file is cut off or still
  * being written); `turn ended` / `phase ended` for a stop that ends no run. For tallies (otrace
@@ -120,6 +112,14 @@ export function stopVerdict(s: StopFinding): string {
   }
 }
 
+/**
+ * A stop's inline text (a mark in the trace, a CodeLens title, a graph label), in words
+ * (src/shared/stop-words.ts), never a bare reason code or a bare "unknown": `■ turn ended (handed
+ * back)`, `■ phase ended (max turns)`, `■ quality met ✓` (the trace records success), `■ task
+ * complete · unverified` (it records none), `■ task complete · run failed` (it records a failure), `■ task complete · premature`, `■ stop (reason
+ * unknown) · delayed +12 ev`, `■ no stop`, `■ no stop yet` (the file is being written), `■ file cut off ·
+ * no verdict`; `?` after an inferred reason.
+ */
 export function stopInline(s: StopFinding): string {
   // (no reason is no inference: "reason unknown?" said both)
   const why = `${stopReasonWords(s.scope, s.reason)}${s.reason_source === 'inferred' && s.reason !== 'unknown' ? '?' : ''}`;

@@ -152,6 +152,11 @@ const SEVERITY_RANK: Record<Finding['severity'], number> = { error: 0, warning: 
 /** Senders that are the user asking, not an agent. */
 const USER_SENDERS = new Set(['user', 'human']);
 
+/** A row whose sender or role is the user (`user`, `human`). */
+function fromUser(e: TraceEvent): boolean {
+  return USER_SENDERS.has(String(e.from ?? '').toLowerCase()) || USER_SENDERS.has(String(e.role ?? '').toLowerCase());
+}
+
 /**
  * The run summary of a loaded trace and its analysis ({@link RunSummary}).
  * Never throws on odd content; an empty trace gives an empty summary.
@@ -347,7 +352,6 @@ function notSpoken(e: TraceEvent): boolean {
 /** The canonical types of an agent's words: its messages, and what it returns to its caller (a sub-agent's final answer). */
 const SAYS_WORDS = new Set(['message', 'return']);
 
-/** A message or return (of a canonical type in {@link SAYS_WORDS}) its lane's agent said, with words: not one it received, not a harness row. */
 /**
  * True when a user's prompt (a message from `user` or `human` with words) comes after `said` and
  * before the event at `end` (file order, walked back from `end` until `said`: a turn's length).
@@ -356,11 +360,12 @@ function userPromptBetween(events: readonly TraceEvent[], said: TraceEvent, end:
   for (let i = Math.min(end, events.length) - 1; i >= 0; i--) {
     const e = events[i];
     if (e === said) return false;
-    if (canonicalType(e.type) === 'message' && str(e.content) !== undefined && !notSpoken(e) && (USER_SENDERS.has(String(e.from ?? '').toLowerCase()) || USER_SENDERS.has(String(e.role ?? '').toLowerCase()) || USER_SENDERS.has(e.agent.toLowerCase())) && e.t >= said.t) return true;
+    if (canonicalType(e.type) === 'message' && str(e.content) !== undefined && !notSpoken(e) && (fromUser(e) || USER_SENDERS.has(e.agent.toLowerCase())) && e.t >= said.t) return true;
   }
   return false;
 }
 
+/** A message or return (of a canonical type in {@link SAYS_WORDS}) its lane's agent said, with words: not one it received, not a harness row. */
 function saidBy(e: TraceEvent): boolean {
   return !notSpoken(e) && str(e.content) !== undefined && (e.from === undefined || e.from === e.agent);
 }
@@ -381,7 +386,7 @@ class PromptFinder {
   add(e: TraceEvent, type: string): void {
     if (type !== 'message' || (notSpoken(e) && !isCommandPrompt(e)) || str(e.content) === undefined) return;
     if (!this.firstMessage || e.t < this.firstMessage.t) this.firstMessage = e;
-    const user = USER_SENDERS.has(String(e.from ?? '').toLowerCase()) || USER_SENDERS.has(String(e.role ?? '').toLowerCase());
+    const user = fromUser(e);
     if (user && (!this.best || e.t < this.best.t)) this.best = e;
   }
 
@@ -473,7 +478,6 @@ class Totals {
   }
 }
 
-/** Tokens by kind, `null` for kinds none recorded. */
 /** A trace's own totals by kind (`costs.input_tokens`…): the tracer's count over the whole run. */
 const RECORDED_KINDS: readonly [string, TokenKind][] = [
   ['input_tokens', 'input'],
@@ -505,6 +509,7 @@ function recordedTokens(costs: Record<string, unknown> | undefined, calls: Parti
   return sum(out) >= sum(calls) && sum(out) > 0 ? out : undefined;
 }
 
+/** Tokens by kind, `null` for kinds none recorded. */
 function nullsFor(totals: Partial<Record<TokenKind, number>>): SummaryTokens {
   const out = {} as SummaryTokens;
   for (const k of TOKEN_KINDS) out[k] = totals[k] ?? null;

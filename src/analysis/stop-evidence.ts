@@ -57,9 +57,9 @@ function checks(index: TraceIndex, i: number): boolean {
 }
 
 /** Position of the last state change in [from, pos] with no verification after it, or -1. */
-export function unverifiedChange(index: TraceIndex, { from, pos, keep }: Segment): number {
-  let change = -1;
-  for (let i = pos; i >= from && change === -1; i--) if (keep(i) && isStateChange(index, i)) change = i;
+export function unverifiedChange(index: TraceIndex, segment: Segment): number {
+  const { pos, keep } = segment;
+  const change = lastChange(index, segment);
   if (change === -1) return -1;
   const changer = index.events[change].agent;
   for (let i = change + 1; i <= pos; i++) {
@@ -70,6 +70,22 @@ export function unverifiedChange(index: TraceIndex, { from, pos, keep }: Segment
     if ((type === 'message' || type === 'return') && index.events[i].agent !== changer && VERIFICATION_TEXT.test(index.content(i))) return -1;
   }
   return change;
+}
+
+/** The segment's last state change ({@link isStateChange}) that `keep` accepts: its position, or -1. */
+function lastChange(index: TraceIndex, { from, pos, keep }: Segment): number {
+  for (let i = pos; i >= from; i--) if (keep(i) && isStateChange(index, i)) return i;
+  return -1;
+}
+
+/**
+ * The result of the last check after the segment's last change ({@link lastCheckResult}), or -1 when
+ * the segment changed nothing (a check of nothing the run did says nothing about its work) or no check
+ * came after its change.
+ */
+function checkAfterLastChange(index: TraceIndex, segment: Segment): number {
+  const change = lastChange(index, segment);
+  return change === -1 ? -1 : lastCheckResult(index, change + 1, segment.pos, segment.keep);
 }
 
 /**
@@ -90,11 +106,8 @@ function lastCheckResult(index: TraceIndex, from: number, pos: number, keep: (i:
  * the change whose result did not fail. Its result's position, or -1 (also when the segment changed
  * nothing: a check of nothing says nothing about the task).
  */
-export function passingCheckAfterLastChange(index: TraceIndex, { from, pos, keep }: Segment): number {
-  let change = -1;
-  for (let i = pos; i >= from && change === -1; i--) if (keep(i) && isStateChange(index, i)) change = i;
-  if (change === -1) return -1;
-  const result = lastCheckResult(index, change + 1, pos, keep);
+export function passingCheckAfterLastChange(index: TraceIndex, segment: Segment): number {
+  const result = checkAfterLastChange(index, segment);
   return result !== -1 && !failedResult(index, result) ? result : -1;
 }
 
@@ -106,11 +119,8 @@ export function passingCheckAfterLastChange(index: TraceIndex, { from, pos, keep
  * says nothing about its work: an agent asked why a test fails runs it and sees it fail), no check
  * after the change, or the last one passed.
  */
-export function lastCheckFailed(index: TraceIndex, { from, pos, keep }: Segment): number {
-  let change = -1;
-  for (let i = pos; i >= from && change === -1; i--) if (keep(i) && isStateChange(index, i)) change = i;
-  if (change === -1) return -1;
-  const result = lastCheckResult(index, change + 1, pos, keep);
+export function lastCheckFailed(index: TraceIndex, segment: Segment): number {
+  const result = checkAfterLastChange(index, segment);
   return result !== -1 && failedResult(index, result) ? result : -1;
 }
 

@@ -17,7 +17,7 @@ import { type Command, fail, loadOne, MAX_MESSAGE, safe, safeJson, recordPlace, 
 import { groupCommand } from './diff-group';
 import { countWords } from '../shared/count-words';
 import { endedLine } from '../shared/stop-words';
-import { formatDuration } from '../shared/duration-words';
+import { formatTimeSpent } from '../shared/duration-words';
 import { DIFFERENT_TASKS, differentTasks } from '../shared/task-words';
 import { recordsFailure } from '../shared/recorded-failure';
 
@@ -219,7 +219,7 @@ function tokensOf(s: LaneStats): string {
  * data), steps counted; the change signed.
  */
 function timeChange(a: LaneStats, b: LaneStats, ua: TimeUnit, ub: TimeUnit): string {
-  const span = (t: number, u: TimeUnit) => (u === 'steps' ? formatSpan(t, u) : formatDuration(t) === '0' ? '0 s' : formatDuration(t));
+  const span = (t: number, u: TimeUnit) => (u === 'steps' ? formatSpan(t, u) : formatTimeSpent(t));
   if (ua !== ub) return `${span(a.time, ua)} → ${span(b.time, ub)}`;
   const delta = Math.round((b.time - a.time) * 1000) / 1000;
   if (a.time === b.time) return span(a.time, ua);

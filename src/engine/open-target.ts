@@ -112,7 +112,12 @@ function listed(dir: string): string[] {
 
 /** The newest trace file below `dir` (a session's other file counts as its session file, {@link sessionFileOf}), or undefined. */
 export function newestTrace(dir: string): string | undefined {
-  return candidates(dir).map((c) => sessionFileOf(c.file)).find((f) => isTraceFile(f));
+  // newest first, stopping at the first trace: a session file is looked up (a Codex rollout's head read) only that far
+  for (const c of candidates(dir)) {
+    const file = sessionFileOf(c.file);
+    if (isTraceFile(file)) return file;
+  }
+  return undefined;
 }
 
 /**

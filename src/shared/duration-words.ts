@@ -19,3 +19,12 @@ export function formatDuration(s: number): string {
   return `${Math.floor(min / 60)} h${min % 60 ? ` ${min % 60} min` : ''}`;
 }
 
+/**
+ * A time spent, as people read it ({@link formatDuration}), with its unit when it is none: `0 s`
+ * (the axis's bare `0` tick read as a count beside a run's figures).
+ * @param s seconds.
+ */
+export function formatTimeSpent(s: number): string {
+  const words = formatDuration(s);
+  return words === '0' ? '0 s' : words;
+}

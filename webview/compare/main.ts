@@ -9,7 +9,7 @@
 import type { CompareColumn, CompareHostMessage, CompareLanes, CompareModel, CompareWebviewMessage, EventDetails, LaneFigureDeltas, LaneFigures } from '../../src/shared/compare-protocol';
 import './compare.css';
 import { DIFFERENT_TASKS, differentTasks } from '../../src/shared/task-words';
-import { formatDuration } from '../../src/shared/duration-words';
+import { formatTimeSpent } from '../../src/shared/duration-words';
 
 declare function acquireVsCodeApi(): { postMessage(message: CompareWebviewMessage): void };
 const vscode = acquireVsCodeApi();
@@ -114,12 +114,6 @@ function change(td: HTMLElement, a: number | null | undefined, b: number | null 
   if (d !== 0) td.className = d > 0 ? 'more' : 'less';
 }
 
-/** A time as the graph says it (`1 h 5 min`, `1 min 37 s`): `3,904.085 s` read as raw data. */
-function seconds(n: number): string {
-  const words = formatDuration(n);
-  return words === '0' ? '0 s' : words;
-}
-
 function fmt(n: number): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: 3 });
 }
@@ -147,7 +141,7 @@ function showAgents(m: CompareModel): void {
   const head = el('tr');
   for (const h of ['agent (A → B)', 'events', 'tool calls', 'failed calls', 'tokens', 'time', 'steps']) head.append(el('th', '', h));
   table.append(head);
-  const time = m.a.timeUnit === 'steps' && m.b.timeUnit === 'steps' ? (n: number) => `${fmt(n)} steps` : m.a.timeUnit === m.b.timeUnit ? seconds : undefined;
+  const time = m.a.timeUnit === 'steps' && m.b.timeUnit === 'steps' ? (n: number) => `${fmt(n)} steps` : m.a.timeUnit === m.b.timeUnit ? formatTimeSpent : undefined; // as the graph says times: `3,904.085 s` read as raw data
   for (const p of m.lanes) {
     const tr = el('tr');
     tr.append(el('td', '', pairName(p)));

@@ -13,6 +13,7 @@ import type { LoadedTrace, Origin, Problem, Range } from '../model';
 import type { StopReason, TraceEvent } from '../schema';
 import { isObject, num, ownKindsMessage, parseTimestamp, recordOrigin, recordSeconds, setContent, str, type JsonlRecord, type TraceAssembler } from './jsonl-records';
 import { addTo } from '../counts';
+import { firstJsonLines } from '../formats';
 import { addUsage, usageFrom } from '../tokens';
 import { endEventExitCode, outputExitCode } from './codex-exit-code';
 import { compactionText, copyInherited, inheritedText, inheritRecord, REPLAY_GAP_MS, uuidV7Ms, type InheritedHistory } from './codex-history';
@@ -120,23 +121,6 @@ export const ROOT_PATH = '/root';
  * `agent_role`, `agent_path`; the parent also from `forked_from_id` when `thread_source` is `subagent`.
  * All fields undefined for a rollout no thread spawned (or an absent `session_meta`).
  */
-/**
- * The thread that spawned the rollout whose first lines are `head` (its first `session_meta`'s
- * parent thread id), or undefined for a rollout no thread spawned, or a text that is none.
- */
-export function parentThreadOfText(head: string): string | undefined {
-  for (const line of head.split('\n', 5)) {
-    let record: unknown;
-    try {
-      record = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    if (isObject(record) && record.type === 'session_meta' && isObject(record.payload)) return threadSpawnOf(record.payload).parent_thread_id;
-  }
-  return undefined;
-}
-
 export function threadSpawnOf(meta: Json | undefined): { parent_thread_id?: string; depth?: number; agent_path?: string; agent_nickname?: string; agent_role?: string } {
   const source = meta && isObject(meta.source) ? meta.source : undefined;
   const sub = source && isObject(source.subagent) ? source.subagent : undefined;
@@ -149,6 +133,15 @@ export function threadSpawnOf(meta: Json | undefined): { parent_thread_id?: stri
     agent_nickname: str(spawn?.agent_nickname) ?? str(meta?.agent_nickname),
     agent_role: str(spawn?.agent_role) ?? str(meta?.agent_role),
   };
+}
+
+/**
+ * The thread that spawned the rollout whose first lines are `head` (its first `session_meta`'s
+ * parent thread id), or undefined for a rollout no thread spawned, or a text that is none.
+ */
+export function parentThreadOfText(head: string): string | undefined {
+  const meta = firstJsonLines(head, 5).find((r) => isObject(r) && r.type === 'session_meta' && isObject(r.payload)) as Json | undefined;
+  return meta ? threadSpawnOf(meta.payload as Json).parent_thread_id : undefined;
 }
 
 /** The last segment of an agent path (`/root/researcher` -> `researcher`). */
