@@ -3,6 +3,7 @@
  * session is a UUID-named .jsonl), with the file name only as a hint; an unknown file gets a
  * message naming every format tried.
  */
+import { signKeysIn } from './format-keys';
 import { describeParseError } from './json-positions';
 import { parseTree, type ParseError } from 'jsonc-parser';
 import type { GrowingFiles } from './jsonl-feed';
@@ -29,6 +30,12 @@ export interface TraceFormat {
    * new format adds its sign there (test/unit/trace/trace-sniff.test.ts checks it on its fixtures).
    */
   detect(text: string, fileName: string): boolean;
+  /**
+   * Keys of which `detect` needs at least one, as a JSON key (`"key":`) within the first MB of
+   * the text (format-keys.ts): the format is asked only when the head holds one. Only for a
+   * detector that is false without them, whatever the file's name.
+   */
+  keys?: readonly string[];
   /** Reads the whole file. Never throws for bad content: problems go in the result. */
   read(text: string, fileName: string, files?: FileAccess): LoadedTrace;
   /**
@@ -120,6 +127,7 @@ export function registerFormat(format: TraceFormat, first = false): void {
   if (formats.some((f) => f.id === format.id)) return;
   if (first) formats.unshift(format);
   else formats.push(format);
+  keysOfFormats = undefined;
 }
 
 /** The registered formats, in detection order. */
@@ -130,7 +138,17 @@ export function listFormats(): readonly TraceFormat[] {
 /** The format of a file, by content, or undefined (always for binary content: {@link binaryAt}). */
 export function detectFormat(text: string, fileName: string): TraceFormat | undefined {
   if (binaryAt(text) !== -1) return undefined;
-  return formats.find((f) => f.detect(text, fileName));
+  // the formats' sign keys looked for once, not by each detector in turn
+  const found = signKeysIn(text, signKeys());
+  return formats.find((f) => (f.keys === undefined || f.keys.some((k) => found.has(k))) && f.detect(text, fileName));
+}
+
+/** The sign keys of the registered formats (one list while the registry stays the same). */
+let keysOfFormats: readonly string[] | undefined;
+
+function signKeys(): readonly string[] {
+  keysOfFormats ??= [...new Set(formats.flatMap((f) => f.keys ?? []))];
+  return keysOfFormats;
 }
 
 /**

@@ -112,6 +112,7 @@ function readSpan(doc: JsonDocument, node: Node, record: number, nestedIn: strin
 export const agentOpsFormat: TraceFormat = {
   id: AGENTOPS_FORMAT,
   label: 'Agent-observability span document (AgentOps-style trace + spans)',
+  keys: ['span_attributes'],
   detect(t) {
     const head = t.slice(0, 1 << 16);
     return /^\s*[[{]/.test(head) && /"spans"\s*:\s*\[/.test(head) && /"span_id"\s*:/.test(head) && /"span_attributes"\s*:/.test(head);

@@ -104,6 +104,7 @@ function readSpan(doc: JsonDocument, node: Node, record: number, processes: Reco
 export const jaegerFormat: TraceFormat = {
   id: JAEGER_FORMAT,
   label: 'Jaeger JSON (UI download / query API)',
+  keys: ['traceID'],
   detect(t) {
     const head = t.slice(0, 1 << 16);
     return /^\s*[[{]/.test(head) && /"traceID"\s*:/.test(head) && /"spanID"\s*:/.test(head) && /"(operationName|references)"\s*:/.test(head);

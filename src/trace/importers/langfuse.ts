@@ -277,6 +277,7 @@ function usageOf(usage: Record<string, unknown>, v: Record<string, unknown>): { 
 export const langfuseFormat: TraceFormat = {
   id: LANGFUSE_FORMAT,
   label: 'Langfuse trace (public API / UI JSON)',
+  keys: ['observations', 'parentObservationId'],
   detect(t) {
     const head = t.slice(0, 1 << 16);
     if (!/^\s*[[{]/.test(head) || /"(resourceSpans|resource_spans)"\s*:/.test(head)) return false;

@@ -155,6 +155,7 @@ function toSpan(r: RunRec, ordinal: number, agentNodes: Set<string>, node: strin
 export const langSmithFormat: TraceFormat = {
   id: LANGSMITH_FORMAT,
   label: 'LangSmith runs (JSON / JSON Lines)',
+  keys: ['run_type'],
   detect(t) {
     const head = t.slice(0, 1 << 16);
     return /^\s*[[{]/.test(head) && /"run_type"\s*:/.test(head) && /"(dotted_order|parent_run_id|child_runs)"\s*:/.test(head);

@@ -647,6 +647,7 @@ function importChatDev(ctx: Ctx, node: Node, log: string, complete: boolean, hea
 export const mastFormat: TraceFormat = {
   id: MAST_FORMAT,
   label: 'MAST / MAD record (ChatDev log, AG2 trajectory)',
+  keys: ['mas_name', 'mast_annotation', 'trajectory'],
   detect(text) {
     const head = text.slice(0, 1 << 16);
     if (!/^\s*[[{]/.test(head)) return false;

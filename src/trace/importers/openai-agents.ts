@@ -120,6 +120,7 @@ function lastContent(v: unknown): string | undefined {
 export const openAiAgentsFormat: TraceFormat = {
   id: OPENAI_AGENTS_FORMAT,
   label: 'OpenAI Agents SDK trace export (JSON Lines)',
+  keys: ['object', 'span_data'],
   detect(t) {
     const head = t.slice(0, 1 << 16);
     return /^\s*[[{]/.test(head) && (/"object"\s*:\s*"trace\.span"/.test(head) || (/"object"\s*:\s*"trace"/.test(head) && /"workflow_name"\s*:/.test(head)) || /"span_data"\s*:\s*\{\s*"type"/.test(head));

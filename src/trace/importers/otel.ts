@@ -549,6 +549,7 @@ function safeJson(s: string): unknown {
 export const otelFormat: TraceFormat = {
   id: OTEL_FORMAT,
   label: 'OpenTelemetry GenAI spans (OTLP JSON / JSON Lines)',
+  keys: ['resourceSpans', 'resource_spans', 'resourceLogs', 'resource_logs', 'spanId'],
   detect(text) {
     const head = text.slice(0, 1 << 16);
     if (!/^\s*[[{]/.test(head)) return false;

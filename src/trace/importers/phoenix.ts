@@ -85,6 +85,7 @@ function readSpan(doc: JsonDocument, node: Node, record: number, spans: ImportSp
 export const phoenixFormat: TraceFormat = {
   id: PHOENIX_FORMAT,
   label: 'Arize Phoenix / OpenInference span export (JSON / JSON Lines)',
+  keys: ['span_kind', 'parent_id'],
   detect(t) {
     const head = t.slice(0, 1 << 16);
     if (!/^\s*[[{]/.test(head) || /"(resourceSpans|resource_spans)"\s*:/.test(head)) return false;

@@ -337,6 +337,7 @@ function exitCode(text: string): number | undefined {
 export const whoAndWhenFormat: TraceFormat = {
   id: WHO_AND_WHEN_FORMAT,
   label: 'Who&When failure log (history[] of turns)',
+  keys: ['history'],
   detect(text) {
     const head = text.slice(0, 1 << 20);
     if (!/^\s*\{/.test(head)) return false;

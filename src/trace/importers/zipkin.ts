@@ -81,6 +81,7 @@ function readSpan(doc: JsonDocument, node: Node, record: number, spans: ImportSp
 export const zipkinFormat: TraceFormat = {
   id: ZIPKIN_FORMAT,
   label: 'Zipkin v2 JSON (span array)',
+  keys: ['traceId'],
   detect(t) {
     const head = t.slice(0, 1 << 16);
     if (!/^\s*\[\s*[[{]/.test(head)) return false;
