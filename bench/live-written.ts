@@ -14,12 +14,14 @@
  * current). Median, p95 and max over the appends; the longest stretches of the store's work between
  * two turns (what a message waits for); the machine's load.
  *   OTRACE_BENCH_SIZES=1M OTRACE_BENCH_LIVE=written npm run bench -- live
- * (OTRACE_BENCH_PERIOD_MS, OTRACE_BENCH_RTT_MS change the period and the round trip; OTRACE_BENCH_DEBUG=1 prints each write and answer.)
+ * (OTRACE_BENCH_PERIOD_MS, OTRACE_BENCH_RTT_MS change the period and the round trip; OTRACE_BENCH_DEBUG=1 prints each write, when
+ * its message was taken, each answer, when the graph held each append, and the collector's pauses over 30 ms.)
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { SessionStore } from '../src/engine/session-store';
 import { layoutStructure } from '../src/engine/graph-structure';
 import { graphWindow, prepareGraph } from '../src/engine/graph-window';
@@ -118,6 +120,7 @@ export async function writtenRow(dir: string, n: number): Promise<WrittenRow> {
   let held: number | undefined;
   /** The host's request for the graph, answered from the session's snapshot as it is now. */
   const askGraph = () => {
+    const askedAt = now();
     const snapshot = sessions.get(key)?.snapshot;
     if (!snapshot) return;
     layoutStructure(snapshot.loaded);
@@ -132,7 +135,10 @@ export async function writtenRow(dir: string, n: number): Promise<WrittenRow> {
     const analysed = snapshot.analysis ? shown : (snapshot.carried?.events ?? 0);
     eventsAfter.forEach((e, k) => {
       if (written[k] === undefined) return;
-      if (graphAt[k] === undefined && e <= shown) graphAt[k] = t - written[k];
+      if (graphAt[k] === undefined && e <= shown) {
+        graphAt[k] = t - written[k];
+        if (process.env.OTRACE_BENCH_DEBUG) process.stdout.write(`  ${Math.round(t)} graph holds append ${k}: ${Math.round(graphAt[k]!)} ms after its write (the graph's answer ${Math.round(t - askedAt)} ms)\n`);
+      }
       if (findingsAt[k] === undefined && e <= analysed) findingsAt[k] = t - written[k];
     });
   };
@@ -144,12 +150,17 @@ export async function writtenRow(dir: string, n: number): Promise<WrittenRow> {
     setTimeout(askGraph, RTT_MS);
   };
   const loads: Promise<unknown>[] = [];
+  const hrOffset = now() - performance.now();
+  const gcs = process.env.OTRACE_BENCH_DEBUG ? new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (e.duration > 30) process.stdout.write(`  ${Math.round(e.startTime + hrOffset)} GC pause ${Math.round(e.duration)} ms (kind ${(e as unknown as { detail?: { kind?: number } }).detail?.kind})\n`);
+  }) : undefined;
+  gcs?.observe({ entryTypes: ['gc'] });
   timing = true;
   await new Promise<void>((done, failed) => {
     const writer = new Worker(WRITER, { eval: true, workerData: { file, chunks: chunks.slice(1), period: PERIOD_MS } });
     writer.on('message', ([k, at]: [number, number]) => {
       written[k] = at;
-      if (process.env.OTRACE_BENCH_DEBUG) process.stdout.write(`  ${Math.round(at)} written ${k}: ${eventsAfter[k]}\n`);
+      if (process.env.OTRACE_BENCH_DEBUG) process.stdout.write(`  ${Math.round(at)} written ${k}: ${eventsAfter[k]} (its message taken ${Math.round(now() - at)} ms later)\n`);
       const report = (p: LoadProgress) => {
         lastMessage = `${p.message}${p.read ? ' (as read)' : ''}`;
         if (p.read) answered(p.read, true);
@@ -160,6 +171,7 @@ export async function writtenRow(dir: string, n: number): Promise<WrittenRow> {
     writer.on('error', failed);
   });
   await Promise.all(loads);
+  gcs?.disconnect();
   timing = false;
   await new Promise((r) => setTimeout(r, RTT_MS * 2));
   askGraph();

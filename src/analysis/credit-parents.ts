@@ -29,6 +29,11 @@ export class Parents {
     private readonly arena: Arena,
   ) {}
 
+  /** How many parents are gathered. */
+  get size(): number {
+    return this.count;
+  }
+
   clear(): void {
     this.count = 0;
     this.spilled = false;
@@ -66,6 +71,29 @@ export class Parents {
     if (this.spilled) for (let q = 0; q < this.count; q++) total += this.byPosition![this.ids[q]];
     else for (let q = 0; q < this.count; q++) total += this.weights[q];
     return total;
+  }
+
+  /**
+   * Writes the parents and the weights {@link spread} would pass by, in its order, to `parent` and
+   * `weight` from `at` on (a spilled weight is set back to zero, as spread does). @returns how many.
+   */
+  drain(parent: Int32Array, weight: Float64Array, at: number): number {
+    const { ids } = this;
+    if (this.spilled) {
+      const by = this.byPosition!;
+      for (let q = 0; q < this.count; q++) {
+        const u = ids[q];
+        parent[at + q] = u;
+        weight[at + q] = by[u];
+        by[u] = 0;
+      }
+    } else {
+      for (let q = 0; q < this.count; q++) {
+        parent[at + q] = ids[q];
+        weight[at + q] = this.weights[q];
+      }
+    }
+    return this.count;
   }
 
   /** Passes `pass` to the parents in proportion to their weights (of `total`), into `mass`; a spilled weight is set back to zero. */

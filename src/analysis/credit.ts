@@ -27,12 +27,12 @@ import { TokenInterner } from './interner';
 import { grownTo, type LinkScan, type PrefixCarry } from './prefix-carry';
 import { COMMON, salientTokenIds, stripLogNoise, type TokenIds } from './text';
 import { OUTCOME_CHANNELS, rewardPoints } from './outcome';
-import { EDGE_TYPE_CODE, LINK_KINDS, type LinkKind } from './link-table';
 import type { TraceIndex } from './trace-index';
 import type { Credit, Outcome } from './types';
 import { madeWhenRead } from './made-when-read';
 import { creditPerEventSteps, round } from './credit-per-event';
 import { Parents } from './credit-parents';
+import { carriedTransitions, gatherParents } from './credit-transitions';
 
 export interface CreditOptions {
   /** Share of the mass reaching an event that it passes on to its causes (default 0.5). */
@@ -41,21 +41,6 @@ export interface CreditOptions {
   contentLinks?: boolean;
 }
 
-const LINK_WEIGHT: Record<LinkKind, number> = {
-  edge: 1,
-  parent: 1,
-  causes: 1,
-  tool_result: 1,
-  spawn: 1,
-  return: 1,
-  delivery: 1,
-  lane: 0.5,
-  implicit: 0.5,
-};
-
-/** Link weights by kind code (link-table.ts), and the code of `temporal` edges (weight 0.5). */
-const WEIGHT_BY_CODE = Float64Array.from(LINK_KINDS, (kind) => LINK_WEIGHT[kind]);
-const TEMPORAL = EDGE_TYPE_CODE.get('temporal');
 
 /** The raw result: per-position values, before ids and aggregates. */
 export interface CreditValues {
@@ -293,17 +278,32 @@ function* propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions,
   // parents, and a weight per position (8 MB at 1M events, read and written at random) made the
   // pass wait on memory. An event with many parents goes on in a weight per position (see Parents).
   const parents = new Parents(n, index.arena);
+  // a followed trace's parents are kept from one append to the next (credit-transitions.ts): the same figures
+  if (index.carry) {
+    const { start, parent, weight, total } = yield* carriedTransitions(index, content, parents, clock);
+    for (let v = n - 1; v >= 0; v--) {
+      if ((v & (PASS_PART - 1)) === 0 && v > 0 && clock.due()) yield* clock.pause();
+      const m = mass[v];
+      if (m === 0) continue;
+      const type = index.types[v];
+      const passOn = type === 'stop' || type === 'reward' ? 1 : lambda;
+      const sum = total[v];
+      if (sum === 0) {
+        values[v] += m;
+        continue;
+      }
+      values[v] += m * (1 - passOn);
+      const pass = m * passOn;
+      for (let q = start[v]; q < start[v + 1]; q++) mass[parent[q]] += (pass * weight[q]) / sum;
+    }
+    return terminal;
+  }
   for (let v = n - 1; v >= 0; v--) {
     if ((v & (PASS_PART - 1)) === 0 && v > 0 && clock.due()) yield* clock.pause();
     const m = mass[v];
     if (m === 0) continue;
     const type = index.types[v];
-    parents.clear();
-    for (let q = index.inStart[v]; q < index.inStart[v + 1]; q++) {
-      const k = index.inLinks[q];
-      parents.add(index.linkU[k], index.linkEdgeType[k] === TEMPORAL ? 0.5 : WEIGHT_BY_CODE[index.linkKind[k]]);
-    }
-    if (content) addContentWeights(content, v, parents);
+    gatherParents(index, content, v, parents);
     const total = parents.total();
     const passOn = type === 'stop' || type === 'reward' ? 1 : lambda;
     if (total === 0) {
@@ -317,21 +317,6 @@ function* propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions,
   return terminal;
 }
 
-/**
- * Adds v's content links to its parents' weights: each earlier introducer u gets the share of v's
- * tokens taken from it, count / total (the same division, so the same figure, as a share computed
- * when the links were found).
- */
-function addContentWeights(content: ContentLinks, v: number, parents: Parents): void {
-  const { start, from, count } = content;
-  let total = 0;
-  for (let k = start[v]; k < start[v + 1]; k++) total += count[k];
-  for (let k = start[v]; k < start[v + 1]; k++) {
-    const u = from[k];
-    if (u >= v) continue;
-    parents.add(u, count[k] / total);
-  }
-}
 
 
 /**

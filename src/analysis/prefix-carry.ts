@@ -21,7 +21,8 @@
  * - the index's links into the positions and the columns made with them (index-links.ts `LinkCarry`,
  *   which says when they stand);
  * - the metrics' work, costs and critical-path chains of the positions (metrics.ts `MetricsCarry`);
- * - what the credit per event reads of each event (credit-per-event.ts `EventCreditFacts`).
+ * - what the credit per event reads of each event (credit-per-event.ts `EventCreditFacts`);
+ * - each position's parents in the credit's backward pass (credit-transitions.ts), while the index carries its links.
  *
  * Valid only while the first {@link PrefixCarry.count} positions hold the same events in the same
  * time order (src/analysis/follow.ts decides when; it drops the carry otherwise). Entries past
@@ -31,6 +32,7 @@ import type { IdTable } from '../trace/id-table';
 import type { EventType, TraceEvent } from '../trace/schema';
 import { Arena } from './arena';
 import type { EventCreditFacts } from './credit-per-event';
+import type { CreditTransitions } from './credit-transitions';
 import type { FingerprintTable } from './fingerprint-table';
 import type { HandoffScan } from './handoffs';
 import type { LinkCarry } from './index-links';
@@ -123,6 +125,8 @@ export class PrefixCarry {
   metrics?: MetricsCarry;
   /** What the credit per event reads of each event (credit-per-event.ts), once an analysis made it. */
   credit?: EventCreditFacts;
+  /** Each position's parents in the credit's backward pass (credit-transitions.ts), once an analysis gathered them. */
+  transitions?: CreditTransitions;
   /** The loops the last analysis finished (loops/finished-loops.ts), once one finished its loops. */
   loops?: FinishedLoops;
   /** The hand-off streams' scans (handoffs.ts), by kind of stream, once an analysis made them. */

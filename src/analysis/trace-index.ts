@@ -236,6 +236,8 @@ export class TraceIndex {
     const carried = offered && this.carriedFrom > 0 ? { links: offered, from: this.carriedFrom, repeatsOld: this.repeatsOld } : undefined;
     const { built, carry: next } = yield* buildLinks(inputs, clock, carried, carry !== undefined && this.inFileOrder);
     if (carry && next) carry.indexLinks = next;
+    // links made whole may differ into old positions: the credit's parents gathered from the last ones go (credit-transitions.ts)
+    if (carry && built.how === 'whole') carry.transitions = undefined;
     ({ receivers: this.receivers, parentColumn: this.parentColumn, handoffsName: this.handoffsName, dropped: this.dropped } = built);
     ({ linkU: this.linkU, linkKind: this.linkKind, linkEdgeType: this.linkEdgeType, inStart: this.inStart, inLinks: this.inLinks } = built);
     this.linksMade = { how: built.how, reason: built.reason, answeredOld: built.answeredOld };

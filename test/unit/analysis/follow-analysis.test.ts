@@ -765,3 +765,38 @@ describe('the credit per event of a growing trace, from its carry', () => {
     assert.deepEqual(grow(records, [2, 4, 6, 9]), [0, 2, 4, 6]);
   });
 });
+
+describe("the credit's parents of a growing trace, from its carry", () => {
+  const ev = (id: string, t: number, type: string, agent: string, more: object = {}) => ({ id, t, type, agent, content: `${type} ${id}`, ...more });
+  /** Per cut: the positions whose parents the credit's pass carried from the last analysis (not gathered again); the credit equal to a whole analysis's. */
+  const grow = (records: object[], cuts: number[]): number[] => {
+    const carried: number[] = [];
+    analyseEachCut(records, cuts, (carry, loaded, analysis, cut) => {
+      assert.deepEqual(plain(analysis.credit), plain(analyzeTrace(loaded).credit), `credit after ${cut} records`);
+      assert.equal(carry.transitions?.count, carry.count, 'the parents of every position are kept');
+      carried.push(carry.transitions!.from);
+    });
+    return carried;
+  };
+
+  it('gathers the new positions alone while the links into the old ones are carried, the same figures to the last bit', () => {
+    const records = [
+      ev('d', 0, 'delegate', 'boss', { to: 'w', content: 'Find the population of Lyon in 2020' }),
+      ev('c', 1, 'tool_call', 'w', { tool: 'search', content: 'Lyon population 2020' }),
+      ev('r', 2, 'tool_result', 'w', { tool: 'search', content: 'Lyon had 522,250 inhabitants in 2020' }),
+      ev('m', 3, 'message', 'w', { to: 'boss', content: 'Lyon: 522,250 (2020)' }),
+      ev('c2', 4, 'tool_call', 'w', { tool: 'search', content: 'Lyon census' }),
+      ev('r2', 5, 'tool_result', 'w', { tool: 'search', parent: 'c2', content: 'INSEE census 2020: 522,250' }),
+      ev('a', 6, 'aggregate', 'boss', { content: 'FINAL ANSWER: 522,250' }),
+      { id: 'rw', t: 7, type: 'reward', agent: 'boss', value: 1, target: 'a' },
+    ];
+    assert.deepEqual(grow(records, [2, 4, 6, 8]), [0, 2, 4, 6]);
+  });
+
+  it('gathers them all again when the links are made whole (a new edge ends at an old event, a new lane comes)', () => {
+    const records = [ev('a', 0, 'message', 'w', { content: 'Paris 2024' }), ev('b', 1, 'message', 'w', { content: 'Paris again' }), { edge: { src: 'a', dst: 'b', type: 'causal' } }, ev('c', 2, 'message', 'w', { content: 'done' })];
+    assert.deepEqual(grow(records, [2, 4]), [0, 0]);
+    const lane = [ev('a', 0, 'message', 'w', { content: 'Paris 2024' }), ev('b', 1, 'message', 'w', { content: 'Paris again' }), ev('c', 2, 'message', 'judge', { content: 'Paris: correct' })];
+    assert.deepEqual(grow(lane, [1, 2, 3]), [0, 1, 0]);
+  });
+});
