@@ -280,14 +280,16 @@ function* propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions,
   const parents = new Parents(n, index.arena);
   // a followed trace's parents are kept from one append to the next (credit-transitions.ts): the same figures
   if (index.carry) {
-    const { start, parent, weight, total } = yield* carriedTransitions(index, content, parents, clock);
+    const { start, parent, weight } = yield* carriedTransitions(index, content, parents, clock);
     for (let v = n - 1; v >= 0; v--) {
       if ((v & (PASS_PART - 1)) === 0 && v > 0 && clock.due()) yield* clock.pause();
       const m = mass[v];
       if (m === 0) continue;
       const type = index.types[v];
       const passOn = type === 'stop' || type === 'reward' ? 1 : lambda;
-      const sum = total[v];
+      // summed in the order the gathering summed them (credit-parents.ts `total`)
+      let sum = 0;
+      for (let q = start[v]; q < start[v + 1]; q++) sum += weight[q];
       if (sum === 0) {
         values[v] += m;
         continue;
