@@ -138,7 +138,7 @@ const NOT_PLAIN = /[^\x00-\x7f]|\d{4}-\d{2}-\d{2}/;
  * longest space-free part of the answer must be in the head as it is, ignoring case. Other texts
  * pass. Whether a head is plain is read from the index (found with the fingerprints) when known.
  */
-function headFilter(answer: string): (index: TraceIndex, i: number) => boolean {
+export function headFilter(answer: string): (index: TraceIndex, i: number) => boolean {
   const part = answer.split(' ').reduce((a, b) => (b.length > a.length ? b : a), '');
   if (part === '') return () => true;
   const re = new RegExp(escapeRegExp(part), 'i');

@@ -41,6 +41,98 @@ export function normalizeContent(text: string): string {
 }
 
 /**
+ * Finds a normalized text (a slice of `normalizeContent`'s output) in texts whose head is plain,
+ * ASCII without a date: their normalized content, lower case with white-space runs read as one
+ * space and none at either end, is read as the text is scanned and matched as it comes
+ * (Knuth, Morris, Pratt 1977), so no normalized text is made.
+ */
+export class NormalizedFinder {
+  /** KMP failure function: the length of the longest proper border of pattern[0, k]. */
+  private readonly border: Int32Array;
+
+  /** @param pattern a normalized text (lower case, single spaces), non-empty. */
+  constructor(private readonly pattern: string) {
+    const m = pattern.length;
+    this.border = new Int32Array(m);
+    for (let k = 1, b = 0; k < m; k++) {
+      while (b > 0 && pattern.charCodeAt(k) !== pattern.charCodeAt(b)) b = this.border[b - 1];
+      if (pattern.charCodeAt(k) === pattern.charCodeAt(b)) b++;
+      this.border[k] = b;
+    }
+  }
+
+  /**
+   * `normalizeContent(text).includes(pattern)` for a text whose first {@link MAX_TEXT} characters are
+   * ASCII and hold no date (the index's `plainHead` memo says so); not for another text.
+   */
+  in(text: string): boolean {
+    const { pattern, border } = this;
+    const m = pattern.length;
+    const n = Math.min(text.length, MAX_TEXT);
+    let matched = 0;
+    let started = false;
+    let space = false;
+    for (let i = 0; i < n; i++) {
+      let c = text.charCodeAt(i);
+      if (c === 32 || (c >= 9 && c <= 13)) {
+        // a space is read only before the next other character: none at the start or the end
+        if (started) space = true;
+        continue;
+      }
+      if (c >= 65 && c <= 90) c += 32;
+      started = true;
+      for (let k = space ? 0 : 1; k < 2; k++) {
+        const d = k === 0 ? 32 : c;
+        while (matched > 0 && pattern.charCodeAt(matched) !== d) matched = border[matched - 1];
+        if (pattern.charCodeAt(matched) === d) matched++;
+        if (matched === m) return true;
+      }
+      space = false;
+    }
+    return false;
+  }
+}
+
+/**
+ * True when `a` and `b` are the same text with runs of white space (JS `\s`) read as one space and
+ * none at either end: `a.replace(/\s+/g, ' ').trim() === b.replace(/\s+/g, ' ').trim()`, read in
+ * place (no text made: a repeated call's long results are compared at each analysis).
+ */
+export function sameWhitespaceAside(a: string, b: string): boolean {
+  if (a === b) return true;
+  let i = 0;
+  let j = 0;
+  const n = a.length;
+  const m = b.length;
+  while (i < n && isSpace(a.charCodeAt(i))) i++;
+  while (j < m && isSpace(b.charCodeAt(j))) j++;
+  for (;;) {
+    // a run of white space on either side is one space, and only between other characters
+    let spaceA = false;
+    while (i < n && isSpace(a.charCodeAt(i))) {
+      spaceA = true;
+      i++;
+    }
+    let spaceB = false;
+    while (j < m && isSpace(b.charCodeAt(j))) {
+      spaceB = true;
+      j++;
+    }
+    if (i === n || j === m) return i === n && j === m;
+    if (spaceA !== spaceB || a.charCodeAt(i) !== b.charCodeAt(j)) return false;
+    i++;
+    j++;
+  }
+}
+
+/** True for a character JS regular expressions' `\s` matches (WhiteSpace and LineTerminator of ECMA-262). */
+export function isSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 160) return false;
+  return c === 160 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/**
  * `fnv1a(normalizeContent(text))` without building the normalized text when the text's head is
  * ASCII with no date in it (the common case): lower case and white-space runs hashed as they are
  * read. Any other text takes the exact path. The same number either way.

@@ -9,7 +9,7 @@ import { preview, shortPath } from '../../trace/preview';
 import type { TraceIndex } from '../trace-index';
 import { PairNumbering } from '../pair-table';
 import { isStateChange } from '../state-change';
-import { fnv1a } from '../text';
+import { fnv1a, sameWhitespaceAside } from '../text';
 import type { RawLoop } from './raw-loop';
 import type { Arena } from '../arena';
 import { grownTo } from '../prefix-carry';
@@ -287,7 +287,7 @@ function sameResult(index: TraceIndex, a: number, b: number): boolean {
   if (ra === -1 || rb === -1) return ra === rb;
   const x = index.content(ra);
   const y = index.content(rb);
-  return x === y || x.replace(/\s+/g, ' ').trim() === y.replace(/\s+/g, ' ').trim();
+  return sameWhitespaceAside(x, y);
 }
 
 /** One repeated call: the calls (same agent, arguments and result) and their results. */

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { TokenInterner } from '../../../src/analysis/interner';
-import { COMMON, contentWords, fnv1a, forEachContentWord, forEachContentWordId, forEachSalientToken, salientTokenIds, FUNCTION_WORDS, MAX_TEXT, normalizeContent, normalizedHash, salientTokens } from '../../../src/analysis/text';
+import { COMMON, contentWords, fnv1a, forEachContentWord, forEachContentWordId, forEachSalientToken, isSpace, NormalizedFinder, salientTokenIds, sameWhitespaceAside, FUNCTION_WORDS, MAX_TEXT, normalizeContent, normalizedHash, salientTokens } from '../../../src/analysis/text';
 
 /** The regular-expression version salientTokens replaced (as of 81156c3). */
 function salientReference(text: string, common: (w: string) => boolean): string[] {
@@ -62,6 +62,46 @@ test('contentWords finds exactly the words of its former regular expression, in 
     }),
     { seed: 14, numRuns: 3000 },
   );
+});
+
+test('sameWhitespaceAside compares as the white-space collapse it replaced, on pairs of texts and on a text and its respaced copy', () => {
+  const collapsed = (t: string) => t.replace(/\s+/g, ' ').trim();
+  const respaced = fc.tuple(textArb, fc.array(fc.constantFrom(' ', '  ', '\n', '\t \r\n', '\u00a0', '\u3000', ''), { minLength: 1, maxLength: 8 })).map(([t, spaces]) => t.split(/(\s+)/).map((p, k) => (k % 2 === 1 ? spaces[k % spaces.length] || p : p)).join(''));
+  let same = 0;
+  fc.assert(
+    fc.property(textArb, respaced, textArb, (a, b, c) => {
+      for (const [x, y] of [[a, b], [a, c], [b, c], [`  ${a}\n`, a], [a, `${a} x`], [b, b.replace(/(\S)\s+(\S)/, '$1$2')]]) {
+        const want = collapsed(x) === collapsed(y);
+        assert.equal(sameWhitespaceAside(x, y), want, JSON.stringify([x.slice(0, 80), y.slice(0, 80)]));
+        if (want && x !== y) same++;
+      }
+    }),
+    { seed: 14, numRuns: 2000 },
+  );
+  assert.ok(same > 500, `${same} pairs the same but for white space`);
+  // every UTF-16 code unit: white space exactly where \s says
+  for (let c = 0; c < 0x10000; c++) assert.equal(isSpace(c), /\s/.test(String.fromCharCode(c)), `U+${c.toString(16)}`);
+});
+
+test('NormalizedFinder finds in a plain text what its normalized content includes, without making it', () => {
+  const plain = (t: string) => !/[^\x00-\x7f]|\d{4}-\d{2}-\d{2}/.test(t.slice(0, MAX_TEXT));
+  let found = 0;
+  fc.assert(
+    fc.property(textArb, textArb, fc.nat(), fc.integer({ min: 1, max: 60 }), (text, other, at, length) => {
+      if (!plain(text)) return;
+      const normalized = normalizeContent(text);
+      for (const source of [normalized, normalizeContent(other), `${normalized} tail`]) {
+        if (source.length === 0) continue;
+        const from = at % source.length;
+        const pattern = source.slice(from, from + length);
+        const want = normalized.includes(pattern);
+        assert.equal(new NormalizedFinder(pattern).in(text), want, JSON.stringify([text.slice(0, 80), pattern]));
+        if (want) found++;
+      }
+    }),
+    { seed: 14, numRuns: 4000 },
+  );
+  assert.ok(found > 2000, `${found} found`);
 });
 
 test('normalizedHash is the hash of the normalized content, on every text', () => {
