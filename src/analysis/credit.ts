@@ -41,7 +41,6 @@ export interface CreditOptions {
   contentLinks?: boolean;
 }
 
-
 /** The raw result: per-position values, before ids and aggregates. */
 export interface CreditValues {
   values: Float64Array;
@@ -318,8 +317,6 @@ function* propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions,
   }
   return terminal;
 }
-
-
 
 /**
  * Credit per event, agent and step, with producer values shown as given. `credit.events` (id ->
