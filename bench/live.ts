@@ -20,6 +20,7 @@
  * of the same trace (the first {@link FOLLOW_WHOLE_ROUNDS}); median and p95, how each append was
  * taken in, the machine's load. `OTRACE_BENCH_LIVE=follow` runs only these rows:
  *   OTRACE_BENCH_SIZES=1M OTRACE_BENCH_LIVE=follow npm run bench -- live
+ * (OTRACE_BENCH_DEBUG=1 prints each append's time and how its links were made.)
  *
  * And a trace written while it is analysed (bench/live-written.ts), a mode of its own:
  *   OTRACE_BENCH_SIZES=1M OTRACE_BENCH_LIVE=written npm run bench -- live
@@ -325,6 +326,8 @@ async function followRow(dir: string, n: number): Promise<FollowRow> {
     taken[follow.last.how]++;
     if (follow.last.how === 'appended') appended.push(took);
     else process.stdout.write(`  follow ${n}: append ${k} ${follow.last.how} (${follow.last.reason}) in ${Math.round(took)} ms\n`);
+    // OTRACE_BENCH_DEBUG=1: each append's time and how its links were made (links made whole set the p95: docs/large-traces.md)
+    if (process.env.OTRACE_BENCH_DEBUG) process.stdout.write(`  follow ${n}: append ${k}: ${Math.round(took)} ms, links ${follow.last.links?.how ?? '-'} (${follow.last.links?.reason ?? ''})\n`);
     if (k <= FOLLOW_WHOLE_ROUNDS) {
       t0 = process.hrtime.bigint();
       const again = analyzeTrace(loaded);
