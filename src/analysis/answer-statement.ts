@@ -6,7 +6,7 @@
  * - a span that encloses other work (its start carries the output of everything under it: a root span);
  * - a user's prompt, a harness row, a placeholder or a tool's output ({@link isAgentOutput}).
  */
-import { explicitAnswer, headFilter, isAgentOutput, type FinalAnswer } from './answer';
+import { explicitAnswer, isAgentOutput, type FinalAnswer } from './answer';
 import { opensDelegation } from './loops';
 import { causesBefore } from './loops/agent-output';
 import { NormalizedFinder, withoutFencedCode } from './text';
@@ -27,8 +27,6 @@ export class AnswerStatements {
   private readonly taskHead: string;
   /** {@link taskHead} found in a plain text's normalized content as the text is read (text.ts). */
   private readonly finder: NormalizedFinder | undefined;
-  /** False for another text whose normalized content cannot hold {@link taskHead} (answer.ts `headFilter`). */
-  private readonly mayRestate: (index: TraceIndex, i: number) => boolean;
   private readonly taskPos: number;
   /** Positions of events that other (non-stop) events name as their parent and that last past their start. */
   private readonly containers = new Set<number>();
@@ -41,7 +39,6 @@ export class AnswerStatements {
     const text = task >= 0 ? index.normalizedContent(task) : '';
     this.taskHead = text.length >= TASK_HEAD ? text.slice(0, TASK_HEAD) : '';
     this.finder = this.taskHead ? new NormalizedFinder(this.taskHead) : undefined;
-    this.mayRestate = headFilter(this.taskHead);
     // the index's "own words" memo holds answers for this task statement only (a growing trace's carry may hold another's)
     if (index.ownWordsTask !== task) {
       index.memo.ownWords.fill(0);
@@ -84,10 +81,10 @@ export class AnswerStatements {
     const { index } = this;
     if (i === this.taskPos || opensDelegation(index, i) || PLAN_TEXT.test(index.content(i))) return false;
     if (!this.finder) return true;
-    // no normalized text made for a plain head (ASCII without a date: the index knows from the fingerprints), nor for another that holds no word of the task's head
+    // no normalized text made for a plain head (ASCII without a date: the index knows from the fingerprints)
     if (index.memo.plainHead[i] === 1) return !this.finder.in(index.rawContent(i) ?? '');
     // read once per event (can() keeps the verdict): not kept in the index's cache
-    return !(this.mayRestate(index, i) && index.normalizedOnce(i).includes(this.taskHead));
+    return !index.normalizedOnce(i).includes(this.taskHead);
   }
 
   /**

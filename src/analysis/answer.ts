@@ -6,6 +6,7 @@
  * (tool output and verbatim repeats excluded) whose text is more than a bare "TERMINATE". Inside it, an explicit answer
  * is extracted when written as `FINAL ANSWER: X`, `the answer is X`, `Answer: X` or `\boxed{X}`.
  */
+import { escapeRegExp } from '../shared/reg-exp';
 import { NOT_AGENT_OUTPUT_KINDS } from '../trace/schema';
 import type { TraceIndex } from './trace-index';
 import { MAX_TEXT, normalizeContent } from './text';
@@ -121,10 +122,6 @@ export function firstAppearance(index: TraceIndex, final: FinalAnswer, from: num
   return -1;
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /** Text of ASCII characters none of which is a letter. */
 const CASELESS = /^[\x00-\x40\x5b-\x60\x7b-\x7f]*$/;
 
@@ -138,7 +135,7 @@ const NOT_PLAIN = /[^\x00-\x7f]|\d{4}-\d{2}-\d{2}/;
  * longest space-free part of the answer must be in the head as it is, ignoring case. Other texts
  * pass. Whether a head is plain is read from the index (found with the fingerprints) when known.
  */
-export function headFilter(answer: string): (index: TraceIndex, i: number) => boolean {
+function headFilter(answer: string): (index: TraceIndex, i: number) => boolean {
   const part = answer.split(' ').reduce((a, b) => (b.length > a.length ? b : a), '');
   if (part === '') return () => true;
   const re = new RegExp(escapeRegExp(part), 'i');

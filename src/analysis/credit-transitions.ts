@@ -14,6 +14,7 @@ import type { ContentLinks } from './credit';
 import type { Parents } from './credit-parents';
 import { EDGE_TYPE_CODE, LINK_KINDS, type LinkKind } from './link-table';
 import { PauseClock, type Pause } from './pauses';
+import { grownTo } from './prefix-carry';
 import type { TraceIndex } from './trace-index';
 
 const LINK_WEIGHT: Record<LinkKind, number> = {
@@ -68,7 +69,7 @@ function addContentWeights(content: ContentLinks, v: number, parents: Parents): 
  * Per position v of [0, {@link count}): its parents `parent[start[v] .. start[v + 1])` with their
  * `weight` (their sum, in that order, is the total the gathering made). Typed arrays of its own,
  * with room to grow: they outlive the index (a followed trace's carry keeps them, prefix-carry.ts):
- * 12 bytes a parent, 4 a position (53 MB at 1M events of the bench, 4.1 parents each).
+ * 12 bytes a parent, 4 a position: 53 MB at 1M events of the bench (4.1 parents each), 70 MB with the room grown.
  */
 export class CreditTransitions {
   /** Positions gathered. */
@@ -89,7 +90,7 @@ export class CreditTransitions {
   *extend(index: TraceIndex, content: ContentLinks | undefined, parents: Parents, clock: PauseClock): Generator<Pause, void, void> {
     const n = index.size;
     this.from = this.count;
-    this.reserve(n);
+    this.start = grownTo(this.start, n + 1, this.count + 1, (size) => new Int32Array(size));
     let at = this.start[this.count];
     for (let v = this.count, since = 0; v < n; v++) {
       if (++since === GATHER_PART) {
@@ -97,7 +98,8 @@ export class CreditTransitions {
         if (clock.due()) yield* clock.pause();
       }
       gatherParents(index, content, v, parents);
-      this.ensureEntries(at + parents.size);
+      this.parent = grownTo(this.parent, at + parents.size, at, (size) => new Int32Array(size));
+      this.weight = grownTo(this.weight, at + parents.size, at, (size) => new Float64Array(size));
       at += parents.drain(this.parent, this.weight, at);
       this.start[v + 1] = at;
     }
@@ -105,31 +107,6 @@ export class CreditTransitions {
     this.links = index.inStart[n];
     this.contentLinks = content ? content.start[n] : 0;
   }
-
-  /** Room for the per-position arrays of `n` positions (kept, with a quarter to spare when they grow). */
-  private reserve(n: number): void {
-    if (this.start.length > n) return;
-    const size = Math.max(n, Math.ceil((this.start.length - 1) * 1.25));
-    const start = new Int32Array(size + 1);
-    start.set(this.start.subarray(0, this.count + 1));
-    this.start = start;
-  }
-
-  /** Room for `entries` parents (kept, doubled when they grow). */
-  private ensureEntries(entries: number): void {
-    if (this.parent.length >= entries) return;
-    const size = Math.max(entries, 1024, this.parent.length * 2);
-    const parent = new Int32Array(size);
-    parent.set(this.parent);
-    this.parent = parent;
-    this.weight = grownFloat(this.weight, size);
-  }
-}
-
-function grownFloat(from: Float64Array, size: number): Float64Array {
-  const to = new Float64Array(size);
-  to.set(from);
-  return to;
 }
 
 /**

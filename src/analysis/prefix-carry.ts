@@ -200,7 +200,7 @@ export function toolLanesKey(toolLanes: ReadonlySet<string>): string {
 }
 
 /** A typed array of at least `n` entries holding `from`'s first `keep` (grown by half again when it must grow). */
-export function grownTo<T extends Int32Array | Uint16Array | Uint8Array>(from: T, n: number, keep: number, make: (size: number) => T): T {
+export function grownTo<T extends Int32Array | Uint16Array | Uint8Array | Float64Array>(from: T, n: number, keep: number, make: (size: number) => T): T {
   if (from.length >= n) return from;
   const to = make(Math.max(n, Math.ceil(from.length * 1.5)));
   to.set(from.subarray(0, keep));

@@ -52,13 +52,15 @@ export class NormalizedFinder {
 
   /** @param pattern a normalized text (lower case, single spaces), non-empty. */
   constructor(private readonly pattern: string) {
-    const m = pattern.length;
-    this.border = new Int32Array(m);
-    for (let k = 1, b = 0; k < m; k++) {
-      while (b > 0 && pattern.charCodeAt(k) !== pattern.charCodeAt(b)) b = this.border[b - 1];
-      if (pattern.charCodeAt(k) === pattern.charCodeAt(b)) b++;
-      this.border[k] = b;
-    }
+    this.border = new Int32Array(pattern.length);
+    for (let k = 1, b = 0; k < pattern.length; k++) this.border[k] = b = this.step(b, pattern.charCodeAt(k));
+  }
+
+  /** How much of the pattern is matched after `c` is read, `matched` characters of it having been (the borders below it known). */
+  private step(matched: number, c: number): number {
+    const { pattern, border } = this;
+    while (matched > 0 && pattern.charCodeAt(matched) !== c) matched = border[matched - 1];
+    return pattern.charCodeAt(matched) === c ? matched + 1 : matched;
   }
 
   /**
@@ -66,8 +68,7 @@ export class NormalizedFinder {
    * ASCII and hold no date (the index's `plainHead` memo says so); not for another text.
    */
   in(text: string): boolean {
-    const { pattern, border } = this;
-    const m = pattern.length;
+    const m = this.pattern.length;
     const n = Math.min(text.length, MAX_TEXT);
     let matched = 0;
     let started = false;
@@ -81,13 +82,9 @@ export class NormalizedFinder {
       }
       if (c >= 65 && c <= 90) c += 32;
       started = true;
-      for (let k = space ? 0 : 1; k < 2; k++) {
-        const d = k === 0 ? 32 : c;
-        while (matched > 0 && pattern.charCodeAt(matched) !== d) matched = border[matched - 1];
-        if (pattern.charCodeAt(matched) === d) matched++;
-        if (matched === m) return true;
-      }
+      if (space && (matched = this.step(matched, 32)) === m) return true;
       space = false;
+      if ((matched = this.step(matched, c)) === m) return true;
     }
     return false;
   }

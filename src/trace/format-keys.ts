@@ -6,6 +6,8 @@
  * A format that names its {@link TraceFormat.keys} is asked only when one of them is in the head.
  */
 
+import { escapeRegExp } from '../shared/reg-exp';
+
 /** How far into a file the sign keys are looked for: the farthest any detector reads for one (characters). */
 export const SIGN_KEYS_WITHIN = 1 << 20;
 
@@ -36,8 +38,4 @@ let last: { keys: readonly string[]; pattern: RegExp } | undefined;
 function patternOf(keys: readonly string[]): RegExp {
   if (last?.keys !== keys) last = { keys, pattern: new RegExp(`"(${keys.map(escapeRegExp).join('|')})"\\s*:`, 'g') };
   return last.pattern;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -27,6 +27,7 @@
  * unit (`String.prototype.toLowerCase` of the one character; Greek final sigma and astral letters
  * are left as the one-character rule gives). Pure: no `vscode`, no Node; linear in the text read.
  */
+import { isSpace } from '../text';
 
 /** Characters of an event's content compared: a difference further in (the tail of a long tool output) is not seen. */
 export const COMPARED_CHARS = 8000;
@@ -92,11 +93,6 @@ function isWord(c: number): boolean {
 
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
-}
-
-/** White space as JavaScript's `\s` has it. */
-function isSpace(c: number): boolean {
-  return c === 32 || (c >= 9 && c <= 13) || (c >= 0x80 && (c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff));
 }
 
 /** Lower case of non-ASCII UTF-16 units, filled as met (0: not yet; {@link MANY}: more than one unit). */
