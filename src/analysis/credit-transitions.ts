@@ -84,6 +84,16 @@ export class CreditTransitions {
   contentLinks = 0;
 
   /**
+   * Keeps the first `count` positions only (fewer than gathered): the links into the later ones changed.
+   * @param index, content the index and content links of the analysis to come (the same rows and content links for those positions).
+   */
+  truncate(count: number, index: TraceIndex, content: ContentLinks | undefined): void {
+    this.count = count;
+    this.links = index.inStart[count];
+    this.contentLinks = content ? content.start[count] : 0;
+  }
+
+  /**
    * Gathers the positions from {@link count} to the index's end (pausing when `clock` says so).
    * @param parents the gathering's scratch (credit-parents.ts).
    */
@@ -111,20 +121,18 @@ export class CreditTransitions {
 
 /**
  * The transitions of every position of a followed trace's index: the carry's, gathered on from
- * where they stand, when the index's links into the old positions and their content links are the
- * ones they were gathered from (the index carried its links: `linksMade.how` is `appended`); else
+ * where they stand: the positions whose links into them are the ones they were gathered from (the
+ * index says how many: `linksMade.stand`, index-links.ts) and whose content links are; else
  * gathered anew. Kept on the carry. @returns the transitions of [0, index.size).
  */
 export function* carriedTransitions(index: TraceIndex, content: ContentLinks | undefined, parents: Parents, clock: PauseClock): Generator<Pause, CreditTransitions, void> {
   const carry = index.carry!;
   let t = carry.transitions;
-  const stands =
-    t !== undefined &&
-    t.count <= index.size &&
-    index.linksMade.how === 'appended' &&
-    index.inStart[t.count] === t.links &&
-    (content ? content.start[t.count] : 0) === t.contentLinks;
+  const stand = index.linksMade.stand;
+  // (an index that kept every carried row has the same number of links into them; the content links of the old positions are carried as they were)
+  const stands = t !== undefined && t.count <= index.size && stand > 0 && (stand < t.count || index.inStart[t.count] === t.links) && (content ? content.start[t.count] : 0) === t.contentLinks;
   if (!stands || !t) t = new CreditTransitions();
+  else if (stand < t.count) t.truncate(stand, index, content);
   // kept again once gathered to the end (a pause that ends the analysis leaves none)
   carry.transitions = undefined;
   yield* t.extend(index, content, parents, clock);

@@ -79,8 +79,17 @@ export interface BuiltLinks {
   /** `appended`: the old links were copied and only the new events' made; `whole` otherwise, and why. */
   how: 'whole' | 'appended';
   reason: string;
-  /** Appended: the old tool calls a new event answers (their result changed: metrics.ts reads their work again); else empty. */
+  /** The old tool calls a new event answers (their result changed: metrics.ts reads their work again); empty when {@link stand} is 0. */
   answeredOld: number[];
+  /**
+   * How many first positions keep the incoming links the carry held (the same sources, kinds and
+   * edge types in the same order), every old position keeping its receiver, parent and tool pair
+   * but the {@link answeredOld} calls: what the credit's parents and the metrics' chains carried of
+   * them stands (credit-transitions.ts, metrics.ts). Appended: the old positions; whole: 0, or the
+   * positions before the first whose links differ when a carry of the same positions was offered
+   * (an edge that ends at an old event makes the links whole but changes that event's row alone).
+   */
+  stand: number;
 }
 
 /**
@@ -142,7 +151,42 @@ export function* buildLinks(
   }
   const build = new LinkBuild(inputs, undefined);
   const built = yield* build.whole(clock, why ?? 'a new tool result is stated to answer an old call an old result was paired with by a guess');
+  // (read before the carry below reuses the old arrays)
+  if (carried && carried.links.count === carried.from && inputs.events.length >= carried.from) Object.assign(built, standing(carried.links, built, inputs));
   return { built, ...(keep ? { carry: build.carry(built, carried?.links) } : {}) };
+}
+
+/**
+ * What of a carry of the same first `old.count` positions a whole build kept ({@link BuiltLinks.stand}):
+ * the positions before the first whose incoming row differs, when every old position's receiver and
+ * parent are the carried ones and its tool pair too, but for an old call unanswered then and
+ * answered by a new result now (`answeredOld`); else nothing stands. One pass over the old rows
+ * (4 links an event at 1M: 20-40 ms, against a second or more of credit and metrics made again).
+ */
+function standing(old: LinkCarry, built: BuiltLinks, inputs: LinkInputs): Pick<BuiltLinks, 'stand' | 'answeredOld'> {
+  const m = old.count;
+  const { pairs, types } = inputs;
+  const none = { stand: 0, answeredOld: [] };
+  const answeredOld: number[] = [];
+  for (let u = 0; u < m; u++) {
+    if (built.receivers[u] !== old.receivers[u] || built.parentColumn[u] !== old.parentColumn[u]) return none;
+    if (pairs[u] === old.pairs[u]) continue;
+    if (old.pairs[u] !== -1 || pairs[u] < m || types[u] !== 'tool_call') return none;
+    answeredOld.push(u);
+  }
+  const { inStart, inLinks, linkU, linkKind, linkEdgeType } = built;
+  for (let v = 0; v < m; v++) {
+    const q0 = inStart[v];
+    const o0 = old.inStart[v];
+    const size = inStart[v + 1] - q0;
+    if (size !== old.inStart[v + 1] - o0) return { stand: v, answeredOld };
+    for (let j = 0; j < size; j++) {
+      const k = inLinks[q0 + j];
+      const o = old.inLinks[o0 + j];
+      if (linkU[k] !== old.linkU[o] || linkKind[k] !== old.linkKind[o] || linkEdgeType[k] !== old.linkEdgeType[o]) return { stand: v, answeredOld };
+    }
+  }
+  return { stand: m, answeredOld };
 }
 
 /** Why the old links cannot be carried (a whole build), or undefined when they can (see the module's comment). */
@@ -210,7 +254,7 @@ class LinkBuild {
     const count = table.count;
     // the rows first: they move the link columns (arena.ts `compact`)
     const { inStart, inLinks } = table.rows();
-    return { receivers: this.receivers, parentColumn: this.parentColumn, handoffsName, linkU: table.u.subarray(0, count), linkKind: table.kind.subarray(0, count), linkEdgeType: table.edgeType.subarray(0, count), inStart, inLinks, dropped: this.dropped, how: 'whole', reason, answeredOld: [] };
+    return { receivers: this.receivers, parentColumn: this.parentColumn, handoffsName, linkU: table.u.subarray(0, count), linkKind: table.kind.subarray(0, count), linkEdgeType: table.edgeType.subarray(0, count), inStart, inLinks, dropped: this.dropped, how: 'whole', reason, answeredOld: [], stand: 0 };
   }
 
   /**
@@ -243,7 +287,7 @@ class LinkBuild {
     this.linkHandoffs();
     this.linkLanes();
     this.linkImplicit();
-    return { ...this.joined(), receivers: this.receivers, parentColumn: this.parentColumn, handoffsName, dropped: this.dropped, how: 'appended', reason: `the links of ${m} events carried; ${n - m} new events linked`, answeredOld: this.answeredOld };
+    return { ...this.joined(), receivers: this.receivers, parentColumn: this.parentColumn, handoffsName, dropped: this.dropped, how: 'appended', reason: `the links of ${m} events carried; ${n - m} new events linked`, answeredOld: this.answeredOld, stand: m };
   }
 
   /** The old links and rows, then the new ones (numbered after them), in the arena. */

@@ -152,12 +152,12 @@ function copyCosts(costs: AgentCosts): AgentCosts {
 
 /**
  * What the metrics of a followed trace's first {@link count} positions leave for the next analysis
- * (prefix-carry.ts), while the old events' links stand (index-links.ts: the index was made from its
- * carry) and no old event's work changed but the old tool calls a new event answers: the costs and the
+ * (prefix-carry.ts), while the old events' receivers and tool pairs stand (index-links.ts
+ * `BuiltLinks.stand` > 0) and no old event's work changed but the old tool calls a new event answers: the costs and the
  * recorded work of the old events, and the per-event columns of the work and the chains (arrays of
  * the carry's own with room to grow, not the arena's: about 52 bytes per event kept between updates).
  * The critical path's pass goes on from the first new event, or from the first old call a new result
- * answers (its work changed). Busy time goes on from the cuts it kept (busy-time.ts BusyCarry).
+ * answers (its work changed), or the first old event whose links changed (`stand`). Busy time goes on from the cuts it kept (busy-time.ts BusyCarry).
  */
 export interface MetricsCarry {
   count: number;
@@ -230,7 +230,7 @@ function carriedColumns(offered: MetricsCarry | undefined, n: number): Required<
 
 /** True when the old events' metrics can go on (see {@link MetricsCarry}). */
 function resumes(index: TraceIndex, offered: MetricsCarry, multiAgent: boolean): boolean {
-  return index.linksMade.how === 'appended' && offered.count === index.carry?.count && offered.count <= index.size && offered.multiAgent === multiAgent && offered.basis !== 'events';
+  return index.linksMade.stand > 0 && offered.count === index.carry?.count && offered.count <= index.size && offered.multiAgent === multiAgent && offered.basis !== 'events';
 }
 
 /**
@@ -241,7 +241,8 @@ function resumes(index: TraceIndex, offered: MetricsCarry, multiAgent: boolean):
 function resumeWork(index: TraceIndex, offered: MetricsCarry, columns: MetricColumns, multiAgent: boolean): { basis: Metrics['work_basis']; costs: AgentCosts; recorded: number; from: number } | undefined {
   const m = offered.count;
   let recorded = offered.recorded;
-  let from = m;
+  // (the chains of the positions whose links changed are made again: an edge that ends at an old event)
+  let from = Math.min(m, index.linksMade.stand);
   for (const u of index.linksMade.answeredOld) {
     const w = workOf(index, u);
     recorded += w - columns.own[u];

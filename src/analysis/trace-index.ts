@@ -236,18 +236,17 @@ export class TraceIndex {
     const carried = offered && this.carriedFrom > 0 ? { links: offered, from: this.carriedFrom, repeatsOld: this.repeatsOld } : undefined;
     const { built, carry: next } = yield* buildLinks(inputs, clock, carried, carry !== undefined && this.inFileOrder);
     if (carry && next) carry.indexLinks = next;
-    // links made whole may differ into old positions: the credit's parents gathered from the last ones go (credit-transitions.ts)
-    if (carry && built.how === 'whole') carry.transitions = undefined;
     ({ receivers: this.receivers, parentColumn: this.parentColumn, handoffsName: this.handoffsName, dropped: this.dropped } = built);
     ({ linkU: this.linkU, linkKind: this.linkKind, linkEdgeType: this.linkEdgeType, inStart: this.inStart, inLinks: this.inLinks } = built);
-    this.linksMade = { how: built.how, reason: built.reason, answeredOld: built.answeredOld };
+    this.linksMade = { how: built.how, reason: built.reason, answeredOld: built.answeredOld, stand: built.stand };
   }
 
   /**
    * How the links were made: whole, or the old events' carried and the new ones' made (index-links.ts),
-   * and why; `answeredOld` the old tool calls a new event answers (appended; empty when whole).
+   * and why; `answeredOld` the old tool calls a new event answers, `stand` how many first positions
+   * keep the links the carry held (index-links.ts BuiltLinks: 0 when nothing was carried).
    */
-  linksMade: { how: 'whole' | 'appended'; reason: string; answeredOld: readonly number[] } = { how: 'whole', reason: 'not made yet', answeredOld: [] };
+  linksMade: { how: 'whole' | 'appended'; reason: string; answeredOld: readonly number[]; stand: number } = { how: 'whole', reason: 'not made yet', answeredOld: [], stand: 0 };
 
   /** Position of the first event with the fingerprint of the event at `i` (itself when new or opaque). */
   firstSeen(i: number): number {

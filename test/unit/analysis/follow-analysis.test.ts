@@ -728,6 +728,19 @@ describe('the metrics of a growing trace, from its carry', () => {
     assert.deepEqual(grow(records, [3, 5, 7]), [0, 3, 3]);
   });
 
+  it('goes on from the first old event whose links changed when a new edge ends at it (its chain waits for another input now)', () => {
+    const records = [
+      ev('d', 0, 'delegate', 'boss', { to: 'w', duration_s: 0.5 }),
+      ev('x', 1, 'message', 'w', { duration_s: 4 }),
+      ev('y', 2, 'message', 'boss', { duration_s: 1 }),
+      ev('z', 3, 'message', 'boss', { duration_s: 1 }),
+      // y waited for x (it ends at 5): the critical path runs through x
+      { edge: { src: 'x', dst: 'y', type: 'causal' } },
+      ev('a', 8, 'aggregate', 'boss', { duration_s: 2 }),
+    ];
+    assert.deepEqual(grow(records, [4, 6]), [0, 2]);
+  });
+
   it('makes the metrics whole when a lane of tool results speaks (a second agent: a message with no receiver is now a hand-off between agents)', () => {
     const records = [ev('u', 0, 'message', 'w', { duration_s: 1 }), ev('x', 1, 'tool_result', 'sandbox', { duration_s: 1 }), ev('y', 2, 'message', 'w', { duration_s: 1 }), ev('z', 3, 'message', 'sandbox', { duration_s: 1 })];
     assert.deepEqual(grow(records, [2, 3, 4]), [0, 2, 0]);
@@ -793,10 +806,20 @@ describe("the credit's parents of a growing trace, from its carry", () => {
     assert.deepEqual(grow(records, [2, 4, 6, 8]), [0, 2, 4, 6]);
   });
 
-  it('gathers them all again when the links are made whole (a new edge ends at an old event, a new lane comes)', () => {
+  it('gathers again from the first old position whose links changed when the links are made whole (a new edge ends at an old event, a new lane comes)', () => {
+    // the edge a -> b comes after b: b's links change (its lane's link is now the edge), a's stand
     const records = [ev('a', 0, 'message', 'w', { content: 'Paris 2024' }), ev('b', 1, 'message', 'w', { content: 'Paris again' }), { edge: { src: 'a', dst: 'b', type: 'causal' } }, ev('c', 2, 'message', 'w', { content: 'done' })];
-    assert.deepEqual(grow(records, [2, 4]), [0, 0]);
+    assert.deepEqual(grow(records, [2, 4]), [0, 1]);
+    // the edge a -> c comes after c: c gets a second link, a's and b's stand
+    const more = [ev('a', 0, 'message', 'w', { content: 'Paris 2024' }), ev('b', 1, 'message', 'w', { content: 'Lyon' }), ev('c', 2, 'message', 'w', { content: 'Paris again' }), { edge: { src: 'a', dst: 'c', type: 'causal' } }, ev('d', 3, 'message', 'w', { content: 'done' })];
+    assert.deepEqual(grow(more, [3, 5]), [0, 2]);
+    // a new lane no old hand-off names: every old position's links stand
     const lane = [ev('a', 0, 'message', 'w', { content: 'Paris 2024' }), ev('b', 1, 'message', 'w', { content: 'Paris again' }), ev('c', 2, 'message', 'judge', { content: 'Paris: correct' })];
-    assert.deepEqual(grow(lane, [1, 2, 3]), [0, 1, 0]);
+    assert.deepEqual(grow(lane, [1, 2, 3]), [0, 1, 2]);
+  });
+
+  it('gathers them all again when an old hand-off comes to name a new lane (its receiver changes)', () => {
+    const named = [ev('a', 0, 'message', 'w', { to: 'judge', content: 'Paris 2024' }), ev('b', 1, 'message', 'w', { content: 'Paris again' }), ev('c', 2, 'message', 'judge', { content: 'Paris: correct' })];
+    assert.deepEqual(grow(named, [1, 2, 3]), [0, 1, 0]);
   });
 });
