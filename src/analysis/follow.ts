@@ -11,8 +11,8 @@
  * - `appended`: the new events come after the old ones (the old ones are the same objects, at the
  *   same places: a reader hands out a new object for an event it completes from a later line, so
  *   a changed event is a new one; and none of the new ones is earlier in time than the last old
- *   one); new edges may point at old events (nothing carried reads an edge: the links are made
- *   whole on each update, below): the analysis runs with what the old events gave
+ *   one); new edges may point at old events (their rows of links are mended: index-links.ts):
+ *   the analysis runs with what the old events gave
  *   carried over (prefix-carry.ts), and only the new events are scanned for it: the fingerprints
  *   and their table, the content links of credit, the tool calls' grouping by arguments, the
  *   near-duplicate steps' scan (while the lanes and tool lanes are the same and no old step named a
@@ -21,8 +21,9 @@
  *   The index's types, ids and lanes of the old events are carried too while the time order is the
  *   file order (prefix-carry.ts `IndexCarry`), and the memory of its columns is kept from one
  *   update to the next; so are its links into the old events and their receivers while they stand
- *   (index-links.ts says when: no new lane, no new edge to an old event, no old id carried again,
- *   no stated answer to an old call paired by a guess), the new events' links made from what the
+ *   (index-links.ts says when: no new lane, no new edge that pairs an old result otherwise, no old
+ *   id carried again, no stated answer to an old call paired by a guess; the credit's parents and the
+ *   metrics' chains of the old events before the first whose links changed stand even then), the new events' links made from what the
  *   old ones left open (unresolved edges, undelivered hand-offs, unanswered calls). Still whole on
  *   each append, and why:
  *   - the index's tool lanes (a pass over the lanes' types: a new result can make a lane a tool lane);

@@ -6,7 +6,8 @@
  * Why the old links stand on an append (each a condition checked before anything is made):
  * - a link goes from an earlier to a later event, so an old event's incoming links come from old
  *   events; the passes that could reach one again are named here and fall back to a whole build:
- *   a new edge whose target is an old event; a new event carrying an id an old one carries (it
+ *   a new edge that pairs an old tool result otherwise (a new edge to an old event is mended into
+ *   its row, link-mend.ts); a new event carrying an id an old one carries (it
  *   changes which event an old reference names, and the stated pairing's test of repeated ids);
  *   a new lane (an old hand-off's `to` may name it: its receiver changes); a new tool result
  *   stated to answer an old call that was paired with an old result by a guess (a whole build pairs
@@ -27,6 +28,7 @@ import type { LoadedTrace } from '../trace/model';
 import type { EventType, TraceEvent } from '../trace/schema';
 import type { Arena } from './arena';
 import { EDGE_TYPE_CODE, LINK_CODE, LinkTable } from './link-table';
+import { closeHoles, mendRows, type JoinedColumns, type ReachingEdge } from './link-mend';
 import type { Pause, PauseClock } from './pauses';
 import { upperBound } from './sorted';
 
@@ -85,9 +87,9 @@ export interface BuiltLinks {
    * How many first positions keep the incoming links the carry held (the same sources, kinds and
    * edge types in the same order), every old position keeping its receiver, parent and tool pair
    * but the {@link answeredOld} calls: what the credit's parents and the metrics' chains carried of
-   * them stands (credit-transitions.ts, metrics.ts). Appended: the old positions; whole: 0, or the
-   * positions before the first whose links differ when a carry of the same positions was offered
-   * (an edge that ends at an old event makes the links whole but changes that event's row alone).
+   * them stands (credit-transitions.ts, metrics.ts). Appended: the old positions before the first a
+   * new edge ends at (its row mended: link-mend.ts); whole: 0, or the positions before the first
+   * whose links differ when a carry of the same positions was offered (a new lane, an id repeated).
    */
   stand: number;
 }
@@ -144,13 +146,14 @@ export function* buildLinks(
   keep: boolean,
 ): Generator<Pause, { built: BuiltLinks; carry?: LinkCarry }, void> {
   const why = carried ? whyWhole(inputs, carried.links, carried.from, carried.repeatsOld) : 'nothing carried';
+  let appended: LinkBuild | undefined;
   if (why === undefined) {
-    const build = new LinkBuild(inputs, carried!.links);
-    const built = yield* build.appended(clock);
-    if (built) return { built, ...(keep ? { carry: build.carry(built, carried!.links) } : {}) };
+    appended = new LinkBuild(inputs, carried!.links);
+    const built = yield* appended.appended(clock);
+    if (built) return { built, ...(keep ? { carry: appended.carry(built, carried!.links) } : {}) };
   }
   const build = new LinkBuild(inputs, undefined);
-  const built = yield* build.whole(clock, why ?? 'a new tool result is stated to answer an old call an old result was paired with by a guess');
+  const built = yield* build.whole(clock, why ?? appended?.whyNot ?? 'a new tool result is stated to answer an old call an old result was paired with by a guess');
   // (read before the carry below reuses the old arrays)
   if (carried && carried.links.count === carried.from && inputs.events.length >= carried.from) Object.assign(built, standing(carried.links, built, inputs));
   return { built, ...(keep ? { carry: build.carry(built, carried?.links) } : {}) };
@@ -195,13 +198,7 @@ function whyWhole(inputs: LinkInputs, old: LinkCarry, from: number, repeatsOld: 
   if (old.count !== from || from === 0 || n < from) return 'the carried links are of other positions';
   if (inputs.laneNames.length !== old.lanes) return 'a new lane (an old hand-off may name it)';
   if (repeatsOld) return 'a new event carries an old event\'s id';
-  const edges = inputs.loaded.trace.edges;
-  if (edges.length < old.edges) return 'edges went away';
-  for (let k = old.edges; k < edges.length; k++) {
-    if (edges[k].type === 'link') continue;
-    const dst = inputs.pos.get(edges[k].dst);
-    if (dst !== undefined && dst < from) return `a new edge ends at an old event (${edges[k].dst})`;
-  }
+  if (inputs.loaded.trace.edges.length < old.edges) return 'edges went away';
   return undefined;
 }
 
@@ -220,6 +217,10 @@ class LinkBuild {
   private pendingAny: number[] = [];
   /** Old tool calls (before {@link base}) given a new result by this build. */
   private answeredOld: number[] = [];
+  /** Appended: the new edges that end at an old event, in the order read (their rows are mended: link-mend.ts). */
+  private reaching: ReachingEdge[] = [];
+  /** Appended: why the old links cannot stand after all (then the build is whole), once found. */
+  whyNot: string | undefined;
 
   constructor(
     private readonly in_: LinkInputs,
@@ -275,7 +276,7 @@ class LinkBuild {
     this.table = new LinkTable(n - m, 2 * (n - m) + 16);
     this.linkEdges(old.edges);
     this.linkReferences();
-    if (this.answersGuessedOldCall()) {
+    if (this.whyNot !== undefined || this.answersGuessedOldCall()) {
       arena.release(mark);
       return undefined;
     }
@@ -287,34 +288,45 @@ class LinkBuild {
     this.linkHandoffs();
     this.linkLanes();
     this.linkImplicit();
-    return { ...this.joined(), receivers: this.receivers, parentColumn: this.parentColumn, handoffsName, dropped: this.dropped, how: 'appended', reason: `the links of ${m} events carried; ${n - m} new events linked`, answeredOld: this.answeredOld, stand: m };
+    return { ...this.joined(), receivers: this.receivers, parentColumn: this.parentColumn, handoffsName, dropped: this.dropped, how: 'appended', reason: `the links of ${m} events carried; ${n - m} new events linked${this.reaching.length ? `; ${this.reaching.length} new edges end at old events (their rows mended)` : ''}`, answeredOld: this.answeredOld, stand: this.mendedFrom() };
   }
 
-  /** The old links and rows, then the new ones (numbered after them), in the arena. */
+  /**
+   * The old links and rows, then the new ones (numbered after them), in the arena; the rows of old
+   * events a new edge ends at mended as a whole build makes them (link-mend.ts).
+   */
   private joined(): Pick<BuiltLinks, 'linkU' | 'linkKind' | 'linkEdgeType' | 'inStart' | 'inLinks'> {
     const old = this.old!;
     const { arena } = this.in_;
-    const { n, base: m, table } = this;
+    const { n, base: m, table, reaching } = this;
     const k0 = old.links;
     const count = table.count;
     const rows = table.rows();
-    const total = k0 + count;
-    const linkU = arena.int32(total);
-    linkU.set(old.linkU.subarray(0, k0));
-    linkU.set(table.u.subarray(0, count), k0);
-    const linkKind = arena.uint8(total);
-    linkKind.set(old.linkKind.subarray(0, k0));
-    linkKind.set(table.kind.subarray(0, count), k0);
-    const linkEdgeType = arena.uint8(total);
-    linkEdgeType.set(old.linkEdgeType.subarray(0, k0));
-    linkEdgeType.set(table.edgeType.subarray(0, count), k0);
-    const inStart = arena.int32(n + 1);
-    inStart.set(old.inStart.subarray(0, m + 1));
-    for (let v = m + 1; v <= n; v++) inStart[v] = k0 + rows.inStart[v - m];
-    const inLinks = arena.int32(total);
-    inLinks.set(old.inLinks.subarray(0, k0));
-    for (let q = 0; q < count; q++) inLinks[k0 + q] = k0 + rows.inLinks[q];
-    return { linkU, linkKind, linkEdgeType, inStart, inLinks };
+    const room = k0 + count + reaching.length;
+    const out: JoinedColumns = { linkU: arena.int32(room), linkKind: arena.uint8(room), linkEdgeType: arena.uint8(room), inStart: arena.int32(n + 1), inLinks: arena.int32(room) };
+    out.linkU.set(old.linkU.subarray(0, k0));
+    out.linkU.set(table.u.subarray(0, count), k0);
+    out.linkKind.set(old.linkKind.subarray(0, k0));
+    out.linkKind.set(table.kind.subarray(0, count), k0);
+    out.linkEdgeType.set(old.linkEdgeType.subarray(0, k0));
+    out.linkEdgeType.set(table.edgeType.subarray(0, count), k0);
+    const first = this.mendedFrom();
+    out.inStart.set(old.inStart.subarray(0, first + 1));
+    out.inLinks.set(old.inLinks.subarray(0, old.inStart[first]));
+    const mended = mendRows(old, out, reaching, first, m, old.inStart[first], k0 + count);
+    const at = mended.at;
+    for (let v = m + 1; v <= n; v++) out.inStart[v] = at + rows.inStart[v - m];
+    for (let q = 0; q < count; q++) out.inLinks[at + q] = k0 + rows.inLinks[q];
+    const slots = at + count;
+    const total = closeHoles(out, mended.holes, mended.next, slots);
+    return { linkU: out.linkU.subarray(0, total), linkKind: out.linkKind.subarray(0, total), linkEdgeType: out.linkEdgeType.subarray(0, total), inStart: out.inStart, inLinks: out.inLinks.subarray(0, total) };
+  }
+
+  /** The first old position a new edge ends at (the old positions' count when none). */
+  private mendedFrom(): number {
+    let first = this.base;
+    for (const r of this.reaching) first = Math.min(first, r.v);
+    return first;
   }
 
   /**
@@ -381,14 +393,36 @@ class LinkBuild {
       return;
     }
     const at = v - this.base;
-    // (whyWhole keeps an append from reaching an old event: a bug otherwise, said, not a corrupt table)
-    if (at < 0) throw new Error(`a link into event ${v}, read before the append the links were carried over`);
+    if (at < 0) {
+      // only an edge reaches an old event on an append (whyWhole keeps the other passes from it: a bug otherwise, said, not a corrupt table)
+      if (kind !== LINK_CODE.edge) throw new Error(`a link into event ${v}, read before the append the links were carried over`);
+      this.reachBack(u, v, edgeType);
+      return;
+    }
     if (this.table.has(u, at)) return; // already linked
     if (u < 0 || u >= v) {
       this.dropped++;
       return;
     }
     this.table.add(u, at, kind, edgeType);
+  }
+
+  /**
+   * A new edge u -> v to an old event v: its row is mended when the links are joined (link-mend.ts),
+   * unless it would pair an old tool result otherwise than it is (a whole build's stated pass reads
+   * the edge first): then {@link whyNot} says so.
+   */
+  private reachBack(u: number, v: number, edgeType: number): void {
+    if (u < 0 || u >= v) {
+      this.dropped++;
+      return;
+    }
+    const { types, events } = this.in_;
+    if (types[v] === 'tool_result' && this.old!.pairs[v] !== u && (types[u] === 'tool_call' || types[u] === 'delegate')) {
+      this.whyNot ??= `a new edge states that ${events[u].id} answers an old result (${events[v].id}) paired otherwise`;
+      return;
+    }
+    this.reaching.push({ u, v, edgeType });
   }
 
   /**

@@ -317,15 +317,18 @@ describe('the analysis that follows appends', () => {
     assert.equal(done.stops.at(-1)?.finding, 'no_stop');
   });
 
-  it('takes in as an append an edge to an event read before (the links are made whole on each update; nothing carried reads an edge)', () => {
+  it('takes in as an append an edge to an event read before (the row of the event it ends at is mended: index-links.ts)', () => {
     const f = new Followed(lines(start));
     f.check('start');
     f.append(lines([JSON.stringify({ edge: { src: 'e0', dst: 'e2', type: 'causal' } })]));
     f.check('a late edge');
     assert.equal(f.follow.last.how, 'appended');
+    // (a result stated to answer a delegation is paired with no call by a guess: its links are made whole)
+    assert.match(f.follow.last.links?.reason ?? '', /e0 answers an old result \(e2\) paired otherwise/);
     f.append(lines([ev(5, 5, 'message', 'orchestrator', { to: 'w', content: 'hurry' }), JSON.stringify({ edge: { src: 'e1', dst: 'e3', type: 'delegate' } })]));
     f.check('an event and an edge between two events read before');
     assert.equal(f.follow.last.how, 'appended');
+    assert.equal(f.follow.last.links?.how, 'appended', f.follow.last.links?.reason);
   });
 
   it('analyses whole when an appended event is earlier than the last one', () => {
@@ -599,10 +602,15 @@ describe('the index of a growing trace, from its carry', () => {
   };
   const record = (k: number, id: string, agent: string, more: Record<string, unknown> = {}) => JSON.stringify({ id, t: k, type: k % 3 === 0 ? 'tool_call' : k % 3 === 1 ? 'tool_result' : 'message', agent, tool: 'bash', content: `step ${k % 7}`, ...more });
 
-  it('equals the index made whole of the same events: new lanes, ids repeated across the append, causes naming old events', () => {
+  it('equals the index made whole of the same events: new lanes, ids repeated across the append, causes naming old events, edges written after their events', () => {
+    const edge = fc.option(fc.tuple(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 9 }), fc.constantFrom('causal', 'return', 'temporal', 'link')), { freq: 3 });
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 4 }), fc.boolean()), { minLength: 2, maxLength: 60 }), fc.integer({ min: 1, max: 59 }), (choices, cutAt) => {
-        const lines = choices.map(([idNo, agent, cause], k) => record(k, `e${idNo}`, `a${agent}`, cause && k > 0 ? { causes: [`e${choices[k - 1][0]}`], to: `a${(agent + 1) % 6}` } : {}));
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 4 }), fc.boolean(), edge), { minLength: 2, maxLength: 60 }), fc.integer({ min: 1, max: 79 }), (choices, cutAt) => {
+        // an edge line after an event: between two ids read so far or to come (ids repeat), as an agent writes it after both events
+        const lines = choices.flatMap(([idNo, agent, cause, e], k) => [
+          record(k, `e${idNo}`, `a${agent}`, cause && k > 0 ? { causes: [`e${choices[k - 1][0]}`], to: `a${(agent + 1) % 6}` } : {}),
+          ...(e ? [JSON.stringify({ edge: { src: `e${e[0]}`, dst: `e${e[1]}`, type: e[2] } })] : []),
+        ]);
         const cut = Math.min(cutAt, lines.length - 1);
         const carry = new PrefixCarry();
         const before = new TraceIndex(loadTrace(lines.slice(0, cut).join('\n'), 'run.otrace.jsonl'), carry);
@@ -615,7 +623,7 @@ describe('the index of a growing trace, from its carry', () => {
         grown.free();
         whole.free();
       }),
-      { seed: 30, numRuns: 300 },
+      { seed: 30, numRuns: 600 },
     );
   });
   /** The index of `before` then `after` appended, made from its carry, and the index made whole; `how` its links were made. */
@@ -671,14 +679,41 @@ describe('the index of a growing trace, from its carry', () => {
     assert.deepEqual(whole.pairs.slice(0, 3), [[1, -1], [-1, 0], [-1, -1]], 'r2 is no later answer of a call whose id repeats');
   });
 
-  it('makes the links whole when a new edge ends at an old event, or a new lane comes', () => {
-    const before = [call(0, 'c1'), result(1, 'r1'), { id: 'm2', t: 2, type: 'message', agent: 'w', to: 'reviewer', content: 'please review' }];
-    const edge = grownAndWhole(before, [{ edge: { src: 'c1', dst: 'm2', type: 'causal' } }, call(3, 'c3')]);
+  it('mends the row of an old event a new edge ends at: the edge first, the link of a later pass from the same event taken, an implicit link gone', () => {
+    const before = [call(0, 'c1'), result(1, 'r1'), { id: 'm2', t: 2, type: 'message', agent: 'w', to: 'reviewer', content: 'please review' }, { id: 'v3', t: 3, type: 'message', agent: 'reviewer', content: 'on it' }];
+    // c1 -> m2 adds a link to m2's row; r1 -> m2 takes its lane link; c1 -> r1 takes the guessed pair's link; m2 -> v3 takes v3's delivery, and the edge to v3 from c1 ends its implicit link
+    for (const [src, dst] of [['c1', 'm2'], ['r1', 'm2'], ['c1', 'r1'], ['m2', 'v3'], ['c1', 'v3']]) {
+      const edge = grownAndWhole(before, [{ edge: { src, dst, type: 'causal' } }, call(4, 'c4')]);
+      assert.deepEqual([edge.links.how, edge.grown], ['appended', edge.whole], `${src} -> ${dst}`);
+      assert.match(edge.links.reason, /1 new edges end at old events/);
+    }
+    // the same edge written again adds nothing
+    const again = grownAndWhole([...before, { edge: { src: 'c1', dst: 'm2', type: 'causal' } }], [{ edge: { src: 'c1', dst: 'm2', type: 'temporal' } }, call(4, 'c4')]);
+    assert.deepEqual([again.links.how, again.grown], ['appended', again.whole]);
+    // an edge back in time is dropped, as a whole build drops it
+    const back = grownAndWhole(before, [{ edge: { src: 'r1', dst: 'c1', type: 'causal' } }, call(4, 'c4')]);
+    assert.deepEqual([back.links.how, back.grown, back.grown.dropped], ['appended', back.whole, 1]);
+    // b answers a and c answers b implicitly (another agent's event before them); c's lane link is from a
+    const turns = [{ id: 'a', t: 0, type: 'message', agent: 'x', content: 'a' }, { id: 'b', t: 1, type: 'message', agent: 'y', content: 'b' }, { id: 'c', t: 2, type: 'message', agent: 'x', content: 'c' }];
+    const d = { id: 'd', t: 3, type: 'message', agent: 'x', content: 'd' };
+    const taken = grownAndWhole(turns, [{ edge: { src: 'a', dst: 'b', type: 'causal' } }, d]);
+    assert.deepEqual([taken.grown, taken.grown.links], [taken.whole, 4], "the edge takes b's implicit link: a -> b, a -> c, b -> c, c -> d");
+    const gone = grownAndWhole(turns, [{ edge: { src: 'a', dst: 'c', type: 'causal' } }, d]);
+    assert.deepEqual([gone.grown, gone.grown.links], [gone.whole, 3], "the edge takes c's lane link, and c's implicit link goes: a -> b, a -> c, c -> d");
+    const alone = grownAndWhole(turns, [{ edge: { src: 'a', dst: 'c', type: 'causal' } }]);
+    assert.deepEqual([alone.links.how, alone.grown, alone.grown.links], ['appended', alone.whole, 2], 'an append of the edge alone: no new link to number the others after');
+  });
+
+  it('makes the links whole when a new edge states that another call answers an old result, or a new lane comes', () => {
+    const before = [call(0, 'c1'), call(1, 'c2'), result(2, 'r1'), { id: 'm3', t: 3, type: 'message', agent: 'w', to: 'reviewer', content: 'please review' }];
+    // r1 was c1's by a guess: an edge from c2 pairs it with c2 in a whole build
+    const edge = grownAndWhole(before, [{ edge: { src: 'c2', dst: 'r1', type: 'return' } }, call(4, 'c4')]);
     assert.deepEqual([edge.links.how, edge.grown], ['whole', edge.whole]);
-    assert.match(edge.links.reason, /edge ends at an old event/);
-    const lane = grownAndWhole(before, [{ id: 'v3', t: 3, type: 'message', agent: 'reviewer', content: 'looks good' }]);
+    assert.match(edge.links.reason, /c2 answers an old result \(r1\) paired otherwise/);
+    assert.deepEqual(edge.whole.pairs.slice(0, 3), [[-1, -1], [2, -1], [-1, 1]]);
+    const lane = grownAndWhole(before, [{ id: 'v4', t: 4, type: 'message', agent: 'reviewer', content: 'looks good' }]);
     assert.deepEqual([lane.links.how, lane.grown], ['whole', lane.whole]);
-    assert.ok(lane.whole.incoming[3].some((l) => l.u === 2 && l.kind === 'delivery'), 'the old message is delivered to the new lane');
+    assert.ok(lane.whole.incoming[4].some((l) => l.u === 3 && l.kind === 'delivery'), 'the old message is delivered to the new lane');
   });
 });
 
