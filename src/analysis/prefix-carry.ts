@@ -22,7 +22,8 @@
  *   which says when they stand);
  * - the metrics' work, costs and critical-path chains of the positions (metrics.ts `MetricsCarry`);
  * - what the credit per event reads of each event (credit-per-event.ts `EventCreditFacts`);
- * - each position's parents in the credit's backward pass (credit-transitions.ts), while the index carries its links.
+ * - each position's parents in the credit's backward pass (credit-transitions.ts), while the index carries its links;
+ * - the state of the passes that read every event from the first (carried-sweep.ts: the state changes' positions, ...).
  *
  * Valid only while the first {@link PrefixCarry.count} positions hold the same events in the same
  * time order (src/analysis/follow.ts decides when; it drops the carry otherwise). Entries past
@@ -33,6 +34,7 @@ import type { EventType, TraceEvent } from '../trace/schema';
 import { Arena } from './arena';
 import type { EventCreditFacts } from './credit-per-event';
 import type { CreditTransitions } from './credit-transitions';
+import type { Sweep } from './carried-sweep';
 import type { FingerprintTable } from './fingerprint-table';
 import type { HandoffScan } from './handoffs';
 import type { LinkCarry } from './index-links';
@@ -131,6 +133,8 @@ export class PrefixCarry {
   loops?: FinishedLoops;
   /** The hand-off streams' scans (handoffs.ts), by kind of stream, once an analysis made them. */
   handoffs?: Map<string, HandoffScan>;
+  /** The sweeps of the passes that read every event from the first (carried-sweep.ts), by name. */
+  readonly sweeps = new Map<string, Sweep>();
 
   /**
    * The memory of the index of each analysis of the trace (arena.ts), kept from one to the next: a

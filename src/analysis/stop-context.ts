@@ -4,7 +4,9 @@
  * of open spawns (stops are judged in time order).
  */
 import { isAgentOutput } from './answer';
+import { carriedSweep, type Sweep } from './carried-sweep';
 import type { RewardPoint } from './outcome';
+import { grownTo, toolLanesKey } from './prefix-carry';
 import { upperBound } from './sorted';
 import { COMPLETION_CLAIM, IMPASSE_TEXT } from './text';
 import type { TraceIndex } from './trace-index';
@@ -27,6 +29,15 @@ export function statesImpasse(index: TraceIndex, i: number): boolean {
 /** Last acts of an agent that mean it is still at work (it has not handed its output to anyone). */
 const STILL_WORKING = new Set(['tool_call', 'tool_result', 'spawn', 'delegate']);
 
+/** The completion claims' prefix count (a sweep: carried-sweep.ts): `counts[i]` = agent outputs claiming completion in [0, i). */
+interface ClaimSweep extends Sweep {
+  counts: Int32Array;
+}
+
+/** The spawned agents not returned yet after the positions swept, each with its spawn's position (a sweep: carried-sweep.ts). */
+interface SpawnSweep extends Sweep {
+  open: Map<string, number>;
+}
 
 /**
  * What the stop judgements share, built once so that each stop costs O(log n) lookups plus its own
@@ -41,10 +52,10 @@ export class StopContext {
   /** Loops by the position of their last member: [loop index in `loops`, first, last]. */
   private readonly loopsByLast: [number, number, number][];
   private readonly loopLast: Int32Array;
-  /** claims[i] = agent outputs claiming completion in [0, i). */
+  /** claims[i] = agent outputs claiming completion in [0, i) (its first index.size + 1 entries). */
   private readonly claims: Int32Array;
-  private readonly open = new Map<string, number>();
-  private swept = -1;
+  /** The open spawns' sweep, from the first stop asked about on ({@link openSpawns}). */
+  private spawns: SpawnSweep | undefined;
 
   constructor(
     readonly index: TraceIndex,
@@ -60,8 +71,16 @@ export class StopContext {
       .filter(([, first, last]) => first >= 0 && last >= 0)
       .sort((a, b) => a[2] - b[2]);
     this.loopLast = Int32Array.from(this.loopsByLast.map((x) => x[2]));
-    this.claims = new Int32Array(index.size + 1);
-    for (let i = 0; i < index.size; i++) this.claims[i + 1] = this.claims[i] + (isAgentOutput(index, i) && claimsCompletion(index, i) ? 1 : 0);
+    // (whether a position is an agent's output depends on which lanes are tool lanes: the sweep's key)
+    const n = index.size;
+    const key = toolLanesKey(index.toolLanes);
+    const claims = carriedSweep<ClaimSweep>(index, 'completionClaims', key, () => ({ swept: 0, key, carryable: true, counts: new Int32Array(n + 1) }));
+    // a sweep of its own, with room for the appends to come
+    claims.counts = grownTo(claims.counts, n + 1, claims.swept + 1, (size) => new Int32Array(Math.ceil(size * 1.25)));
+    const counts = claims.counts;
+    for (let i = claims.swept; i < n; i++) counts[i + 1] = counts[i] + (isAgentOutput(index, i) && claimsCompletion(index, i) ? 1 : 0);
+    claims.swept = Math.max(claims.swept, n);
+    this.claims = counts;
   }
 
   /** Agent outputs claiming completion in [from, to]. */
@@ -103,8 +122,11 @@ export class StopContext {
    * Stops must be asked in time order (one sweep over the trace for all of them).
    */
   openSpawns(pos: number, keep: (i: number) => boolean): string[] {
-    const { index, open } = this;
-    for (let i = this.swept + 1; i <= pos; i++) {
+    const { index } = this;
+    // a sweep over spawns, returns and despawns, whose state after a position depends on the events up to it alone
+    const sweep = (this.spawns ??= carriedSweep<SpawnSweep>(index, 'openSpawns', '', () => ({ swept: 0, key: '', carryable: true, open: new Map() }), pos + 1));
+    const open = sweep.open;
+    for (let i = sweep.swept; i <= pos; i++) {
       const type = index.types[i];
       // the event is read only for the three types the sweep changes with (a million reads of the others cost 15-20 ms)
       if (type !== 'spawn' && type !== 'return' && type !== 'despawn') continue;
@@ -117,7 +139,7 @@ export class StopContext {
         open.delete(typeof e.to === 'string' ? e.to : e.agent);
       }
     }
-    this.swept = Math.max(this.swept, pos);
+    sweep.swept = Math.max(sweep.swept, pos + 1);
     const still: string[] = [];
     for (const [agent, spawn] of open) {
       // only spawns made inside the stop's own scope (a sub-agent's stop does not answer for its siblings)

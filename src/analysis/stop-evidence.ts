@@ -4,7 +4,7 @@
  * handled, a check that passed after the last change, an impasse, denied calls.
  */
 import { isAgentOutput } from './answer';
-import { isStateChange } from './state-change';
+import { firstChangeAt, lastChangeIn } from './state-change';
 import { COMPLETION_CLAIM, IMPASSE_TEXT, VERIFICATION_TEXT, VERIFY_TOOL } from './text';
 import type { TraceIndex } from './trace-index';
 import { recordsFailure } from '../shared/recorded-failure';
@@ -72,10 +72,9 @@ export function unverifiedChange(index: TraceIndex, segment: Segment): number {
   return change;
 }
 
-/** The segment's last state change ({@link isStateChange}) that `keep` accepts: its position, or -1. */
+/** The segment's last state change (state-change.ts `isStateChange`) that `keep` accepts: its position, or -1. */
 function lastChange(index: TraceIndex, { from, pos, keep }: Segment): number {
-  for (let i = pos; i >= from; i--) if (keep(i) && isStateChange(index, i)) return i;
-  return -1;
+  return lastChangeIn(index, from, pos, keep);
 }
 
 /**
@@ -172,6 +171,5 @@ export function deniedCalls(index: TraceIndex, { from, pos, keep }: Segment): nu
 
 /** Positions of state changes in (from, to] that `keep` accepts: the first, or -1. */
 export function firstChangeIn(index: TraceIndex, from: number, to: number, keep: (i: number) => boolean): number {
-  for (let i = from + 1; i <= to; i++) if (keep(i) && isStateChange(index, i)) return i;
-  return -1;
+  return firstChangeAt(index, from + 1, to, keep);
 }

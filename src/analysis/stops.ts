@@ -13,6 +13,7 @@
  * recorded trajectory at each reward observation: E[R | stop] = the reward observed so far,
  * E[R | continue] = the reward the run finally reached (a single-sample Monte-Carlo estimate).
  */
+import { carriedSweep, type Sweep } from './carried-sweep';
 import { PauseClock, withoutPauses, type Pause } from './pauses';
 import type { StopReason } from '../trace/schema';
 import { AnswerStatements } from './answer-statement';
@@ -96,10 +97,8 @@ export function* stopSteps(index: TraceIndex, loops: Loop[], outcome: Outcome, o
   const minWasted = options.minWastedEvents ?? 3;
   const n = index.size;
   if (n === 0) return { stops: [], verification: [], bestStop: null, vStop: { available: false, points: [], note: 'empty trace' } };
-  const stopPositions: number[] = [];
-  for (let i = 0; i < n; i++) if (index.types[i] === 'stop' && !isAgentScoped(index, i)) stopPositions.push(i);
+  const { stops: stopPositions, spawnedBy } = runStops(index);
   const lastStop = stopPositions.length ? stopPositions[stopPositions.length - 1] : -1;
-  const spawnedBy = spawnParents(index);
   // work after the last stop: an event with new content (a fingerprint not seen before); or work of the trace's own
   // run after its last stop, when a sub-agent's stop comes last: that stop ends the sub-agent's run, not the trace's
   // (a session whose main agent still waits on its Task call was shown as ended by its sub-agent's "task complete")
@@ -180,18 +179,32 @@ export function* stopSteps(index: TraceIndex, loops: Loop[], outcome: Outcome, o
   return { stops, verification, bestStop, vStop: estimateVStop(index, series) };
 }
 
-/** Spawned agent -> the agent that spawned it (`to` of spawn events). */
-function spawnParents(index: TraceIndex): Map<string, string> {
-  const parents = new Map<string, string>();
-  for (let i = 0; i < index.size; i++) {
-    const e = index.events[i];
-    if (index.types[i] === 'spawn' && typeof e.to === 'string' && e.to !== e.agent && !parents.has(e.to)) parents.set(e.to, e.agent);
+/** The stops of runs and who spawned whom, read so far (a sweep: carried-sweep.ts). */
+interface RunStopSweep extends Sweep {
+  /** Positions of the stops of runs (not those an agent made for itself only), ascending. */
+  stops: number[];
+  /** Spawned agent -> the agent that spawned it (`to` of its first spawn event). */
+  spawnedBy: Map<string, string>;
+}
+
+/** The stops of runs and who spawned whom: one sweep per analysis, which a followed trace's carry keeps (each depends on one event). */
+function runStops(index: TraceIndex): { stops: readonly number[]; spawnedBy: ReadonlyMap<string, string> } {
+  const sweep = carriedSweep<RunStopSweep>(index, 'runStops', '', () => ({ swept: 0, key: '', carryable: true, stops: [], spawnedBy: new Map() }));
+  const { stops, spawnedBy } = sweep;
+  for (let i = sweep.swept, n = index.size; i < n; i++) {
+    const type = index.types[i];
+    if (type === 'stop' && !isAgentScoped(index, i)) stops.push(i);
+    else if (type === 'spawn') {
+      const e = index.events[i];
+      if (typeof e.to === 'string' && e.to !== e.agent && !spawnedBy.has(e.to)) spawnedBy.set(e.to, e.agent);
+    }
   }
-  return parents;
+  sweep.swept = Math.max(sweep.swept, index.size);
+  return sweep;
 }
 
 /** An agent and every agent it spawned, transitively. */
-function descendants(parents: Map<string, string>, agent: string): Set<string> {
+function descendants(parents: ReadonlyMap<string, string>, agent: string): Set<string> {
   const out = new Set([agent]);
   let grew = true;
   while (grew) {

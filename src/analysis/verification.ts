@@ -13,7 +13,9 @@
  */
 import type { StopReason } from '../trace/schema';
 import { isAgentOutput } from './answer';
-import { opensDelegation } from './loops';
+import { carriedSweep, type Sweep } from './carried-sweep';
+import { causesBefore, opensDelegation } from './loops/agent-output';
+import { toolLanesKey } from './prefix-carry';
 import { APPROVAL_TEXT, COMPLETION_CLAIM, CRITIQUE_TEXT, REVIEWER_ROLE, VERIFY_TOOL, claimsSuccess } from './text';
 import type { TraceIndex } from './trace-index';
 import { COMPLETION_REASONS, type Outcome, type VerificationFinding } from './types';
@@ -58,10 +60,11 @@ export function findVerification(index: TraceIndex, outcome: Outcome, end: numbe
  * conversation's opening message is the assignment, not a verdict.
  */
 export function unclearedReview(index: TraceIndex, pos: number): number {
-  const last = new Map<string, { i: number; critique: boolean }>();
-  // whether an agent with a role is a reviewer, tested once per agent and role (not once per message: 20-30 ms at 1M events)
-  const reviewers = new Map<string, Map<string, boolean>>();
-  for (let i = 0; i <= pos; i++) {
+  // a sweep over the outputs (carried-sweep.ts): whether a position is an agent's output depends on the tool lanes
+  const key = toolLanesKey(index.toolLanes);
+  const sweep = carriedSweep<ReviewSweep>(index, 'reviews', key, () => ({ swept: 0, key, carryable: true, last: new Map(), reviewers: new Map() }), pos + 1);
+  const { last, reviewers } = sweep;
+  for (let i = sweep.swept; i <= pos; i++) {
     const type = index.types[i];
     if (type !== 'message' && type !== 'return' && type !== 'aggregate') continue;
     const e = index.events[i];
@@ -70,14 +73,24 @@ export function unclearedReview(index: TraceIndex, pos: number): number {
     if (!byRole) reviewers.set(e.agent, (byRole = new Map()));
     let reviewer = byRole.get(role);
     if (reviewer === undefined) byRole.set(role, (reviewer = REVIEWER_ROLE.test(`${e.agent} ${role}`)));
-    if (!reviewer || !isAgentOutput(index, i) || opensDelegation(index, i)) continue;
+    if (!reviewer || !isAgentOutput(index, i)) continue;
+    // (an opening read from a cause no earlier event carries may change when a later one carries it: the state is not kept then)
+    if (type === 'message' && !causesBefore(index, i)) sweep.carryable = false;
+    if (opensDelegation(index, i)) continue;
     const text = index.content(i);
     if (APPROVAL_TEXT.test(text) || COMPLETION_CLAIM.test(text)) last.set(e.agent, { i, critique: false });
     else if (CRITIQUE_TEXT.test(text)) last.set(e.agent, { i, critique: true });
   }
+  sweep.swept = Math.max(sweep.swept, pos + 1);
   let found = -1;
   for (const v of last.values()) if (v.critique && (found === -1 || v.i < found)) found = v.i;
   return found;
+}
+
+/** {@link unclearedReview}'s sweep: per reviewer its last verdict, and per agent and role whether it is a reviewer. */
+interface ReviewSweep extends Sweep {
+  last: Map<string, { i: number; critique: boolean }>;
+  reviewers: Map<string, Map<string, boolean>>;
 }
 
 /** The last check call up to `end` when its result failed, no check ran after it and a completion claim followed. */

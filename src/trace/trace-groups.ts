@@ -50,11 +50,22 @@ const SEVERAL = Symbol('several traces');
 
 /** The one `trace_id` the events carry, undefined when none carries one, {@link SEVERAL} when they carry two or more. */
 function onlyTraceId(events: readonly TraceEvent[]): string | undefined | typeof SEVERAL {
-  let only: string | undefined;
-  for (let i = 0; i < events.length; i++) {
+  const only = soleTraceId(events);
+  return only === null ? SEVERAL : only;
+}
+
+/**
+ * The one `trace_id` the events from `from` on carry together with `before` (the one the events
+ * before `from` carry, or undefined for none): that id, undefined when none carries one, null
+ * when two or more are carried (several traces: {@link severalTraces}). A followed file's append
+ * reads only its new events. Cost O(n - from).
+ */
+export function soleTraceId(events: readonly TraceEvent[], from = 0, before?: string): string | undefined | null {
+  let only = before;
+  for (let i = from; i < events.length; i++) {
     const id = traceIdOf(events[i]);
     if (id === undefined || id === only) continue;
-    if (only !== undefined) return SEVERAL;
+    if (only !== undefined) return null;
     only = id;
   }
   return only;

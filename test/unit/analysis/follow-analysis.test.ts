@@ -57,10 +57,10 @@ interface Choice {
   child: boolean;
 }
 
-const AGENTS = ['orchestrator', 'worker_a', 'worker_b'];
+const AGENTS = ['orchestrator', 'worker_a', 'worker_b', 'reviewer'];
 const TYPES = ['delegate', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'return', 'message', 'stop', 'reward', 'aggregate', 'spawn'] as const;
-const TEXTS = ['retry the same failing build', 'error: build failed', 'search Paris population', 'found 2.1 million', 'all done: the answer is 42', 'check the table again', 'plan: split the task', 'verified: tests pass'];
-const TOOLS = ['bash', 'search'];
+const TEXTS = ['retry the same failing build', 'error: build failed', 'search Paris population', 'found 2.1 million', 'all done: the answer is 42', 'check the table again', 'plan: split the task', 'verified: tests pass', 'the fix is missing: please fix the bug', 'rm -rf dist'];
+const TOOLS = ['bash', 'search', 'edit'];
 const EDGE_TYPES = ['causal', 'delegate', 'message', 'return'];
 
 const choice: fc.Arbitrary<Choice> = fc.record({
@@ -98,7 +98,7 @@ function traceLines(choices: readonly Choice[]): string[] {
       if (n < 2) continue;
       // to the latest event or one a little before it (a piece appended later may bring an edge to an event read before)
       const dst = Math.max(1, n - 1 - (c.text % 3));
-      lines.push(JSON.stringify({ edge: { src: `e${Math.max(0, dst - 1 - c.back)}`, dst: `e${dst}`, type: EDGE_TYPES[c.tool + 2 * (c.value > 0 ? 1 : 0)] } }));
+      lines.push(JSON.stringify({ edge: { src: `e${Math.max(0, dst - 1 - c.back)}`, dst: `e${dst}`, type: EDGE_TYPES[(c.tool % 2) + 2 * (c.value > 0 ? 1 : 0)] } }));
       continue;
     }
     const type = TYPES[c.type];
@@ -527,6 +527,36 @@ describe('the analysis that follows appends', () => {
     const again = f.check('one more failed call');
     assert.equal(f.follow.summary(again.loaded, again.analysis).failed_calls?.count, 4);
     assert.equal(s.failed_calls?.count, 3, 'a summary made before is not changed by the tallies going on');
+  });
+
+  it("goes on with the stop analysis's sweeps from where the last one stopped, unless what they read changed: the tool lanes, a cause carried later, a stop earlier than the sweep", () => {
+    const verification = (a: Analysis) => a.verification.map((v) => v.event);
+    // `checker` (a reviewer by name) answers tool calls only: a tool lane, whose critique is no agent's verdict
+    const tool = new Followed(lines([header, ev(0, 0, 'tool_call', 'boss', { tool: 'lint', content: 'lint src' }), ev(1, 1, 'tool_result', 'checker', { tool: 'lint', content: '3 warnings' }), ev(2, 2, 'tool_result', 'checker', { tool: 'lint', content: 'ok' }), ev(3, 3, 'message', 'checker', { to: 'boss', content: 'the fix is missing: please fix the bug' })]));
+    assert.deepEqual(verification(tool.check('a tool lane').analysis), []);
+    const sweeps = new Map(carryOf(tool.follow)!.sweeps);
+    // it calls a tool: an agent of its own, whose critique nothing approved after it
+    tool.append(lines([ev(4, 4, 'tool_call', 'checker', { tool: 'lint', content: 'lint again' }), ev(5, 5, 'message', 'boss', { content: 'shipping it' })]));
+    const agent = verification(tool.check('an agent of its own').analysis);
+    assert.deepEqual([tool.follow.last.how, agent.length > 0], ['appended', true]);
+    // the sweeps that read the events alone went on (the same state, 6 positions read now); those that read the tool lanes were made again
+    const kept = carryOf(tool.follow)!.sweeps;
+    assert.deepEqual(['runStops', 'stateChanges', 'reviews'].map((name) => [name, kept.get(name) === sweeps.get(name), kept.get(name)?.swept]), [['runStops', true, 6], ['stateChanges', true, 6], ['reviews', false, 6]]);
+
+    // a reviewer's critique names as its cause a delegation written later: then it opens the delegated conversation (an assignment, no verdict)
+    const cause = new Followed(lines([header, ev(0, 0, 'message', 'boss', { content: 'write the parser' }), ev(1, 1, 'message', 'reviewer', { causes: ['e9'], content: 'the fix is missing: please fix the bug' }), ev(2, 2, 'message', 'boss', { content: 'on it' })]));
+    assert.ok(verification(cause.check('a critique').analysis).length > 0, 'an uncleared critique');
+    cause.append(lines([ev(9, 3, 'delegate', 'boss', { to: 'reviewer', content: 'review the parser' }), ev(10, 4, 'message', 'boss', { content: 'done' })]));
+    const assignment = verification(cause.check('an assignment').analysis);
+    assert.deepEqual([cause.follow.last.how, assignment], ['appended', []]);
+
+    // w's run stops while x, which it spawned, is at work (premature); x returns after: the sweep of open spawns read past w's stop
+    const spawns = new Followed(lines([header, ev(0, 0, 'spawn', 'boss', { to: 'w', content: 'start w' }), ev(1, 1, 'spawn', 'w', { to: 'x', content: 'start x' }), ev(2, 2, 'tool_call', 'x', { tool: 'bash', content: 'make' }), ev(3, 3, 'stop', 'w', { reason: 'task_complete' }), ev(4, 4, 'return', 'x', { to: 'w', content: 'x done' }), ev(5, 5, 'message', 'boss', { content: 'go on' })]));
+    const premature = (a: Analysis) => a.stops.filter((st) => st.finding === 'premature').map((st) => st.event);
+    assert.deepEqual(premature(spawns.check('w stopped early').analysis), ['e3']);
+    spawns.append(lines([ev(6, 6, 'message', 'boss', { content: 'and on' })]));
+    const still = premature(spawns.check('an append').analysis);
+    assert.deepEqual([spawns.follow.last.how, still], ['appended', ['e3']]);
   });
 
   it('analyses whole when the file is rewritten', () => {

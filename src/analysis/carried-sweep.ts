@@ -1,0 +1,44 @@
+/**
+ * Passes that read the events from the first in time order and whose state after a position depends
+ * only on the events up to it (and on what a key names: which lanes are tool lanes), as sweeps:
+ * made once per analysis and shared by the passes that ask them; for a followed trace kept on its
+ * carry (prefix-carry.ts `sweeps`), so that an append reads only the positions after those swept.
+ * Each was a pass over every event at every append of a followed trace (5-20 ms each at 1M events).
+ *
+ * A sweep goes on from its state: the same state, position by position, as a sweep made from the
+ * first event (its owner's docstring says why), so what it gives is what a whole analysis gives.
+ */
+import type { TraceIndex } from './trace-index';
+
+/** The state of a sweep: how many first positions it read, and what its state depends on besides them. */
+export interface Sweep {
+  /** Positions read: [0, swept). */
+  swept: number;
+  /** What the state depends on besides the events (e.g. the tool lanes, as `toolLanesKey` joins them); '' for nothing. */
+  readonly key: string;
+  /** False once the state read something a later event may change (a cause no earlier event carries): then it is not kept. */
+  carryable: boolean;
+}
+
+/** The sweeps of each index's analysis, by name (an index serves one analysis). */
+const sweepsOf = new WeakMap<TraceIndex, Map<string, Sweep>>();
+
+/**
+ * The sweep `name` of `index`'s analysis: the one made for it already, else the one its carry kept
+ * when it was made with the same `key`, read no further than `upTo` positions and can go on; else a
+ * new one (`make`). The sweep is the carry's from then on (an analysis that does not finish leaves
+ * no carry: follow.ts drops it).
+ * @param upTo the positions the caller reads the sweep at first (a state past them is of no use to it).
+ */
+export function carriedSweep<S extends Sweep>(index: TraceIndex, name: string, key: string, make: () => S, upTo = index.size): S {
+  let sweeps = sweepsOf.get(index);
+  if (!sweeps) sweepsOf.set(index, (sweeps = new Map()));
+  const made = sweeps.get(name) as S | undefined;
+  if (made) return made;
+  const carry = index.carry;
+  const kept = carry?.sweeps.get(name) as S | undefined;
+  const sweep = kept && kept.carryable && kept.key === key && kept.swept <= carry!.count && kept.swept <= upTo ? kept : make();
+  sweeps.set(name, sweep);
+  carry?.sweeps.set(name, sweep);
+  return sweep;
+}
