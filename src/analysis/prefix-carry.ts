@@ -90,6 +90,14 @@ export interface IndexCarry {
   laneNumbers: Map<string, number>;
   /** Lane number per position (its first entries; room to grow). */
   laneOf: Int32Array;
+  /** Per lane number, its tool results and its acts (calls, delegations, spawns, aggregates, decisions): what makes a tool lane (trace-index.ts `findToolLanes`); set once the index found them. */
+  laneCounts?: LaneCounts;
+}
+
+/** Per lane number, counts of its events of two kinds (trace-index.ts `findToolLanes`), with room to grow. */
+export interface LaneCounts {
+  results: Int32Array;
+  acts: Int32Array;
 }
 
 /** The per-position results kept between analyses of a growing trace (see the module's comment). */

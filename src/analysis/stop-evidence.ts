@@ -14,6 +14,8 @@ export interface Segment {
   from: number;
   pos: number;
   keep: (i: number) => boolean;
+  /** True when `keep` accepts every position (a run of the whole trace: its lanes are all): a count of the positions kept is arithmetic. */
+  all?: boolean;
 }
 
 /** Content that was redacted or left out, so it cannot show what a call did. */

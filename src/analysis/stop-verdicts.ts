@@ -26,6 +26,9 @@
  */
 import type { StopReason } from '../trace/schema';
 import { explicitAnswer, isAgentOutput } from './answer';
+import { carriedSweep, type Sweep } from './carried-sweep';
+import { toolLanesKey } from './prefix-carry';
+import { upperBound } from './sorted';
 import type { AnswerStatements } from './answer-statement';
 import { claimsCompletion, statesImpasse, type StopContext } from './stop-context';
 import { COMPLETION_CLAIM, withoutFencedCode } from './text';
@@ -340,7 +343,8 @@ function findDelayed(judge: StopJudge, at: StopAt): { found: Found; done: number
   }
   // an impasse said again and again
   const impasses: number[] = [];
-  for (let i = from; i < pos; i++) if (keep(i) && isAgentOutput(index, i) && index.types[i] !== 'return' && statesImpasse(index, i)) impasses.push(i);
+  const said = impassesSaid(index);
+  for (let k = upperBound(said, from - 1); k < said.length && said[k] < pos; k++) if (keep(said[k])) impasses.push(said[k]);
   if (impasses.length >= 2 && otherOutputBetween(index, impasses, keep)) {
     const first = impasses[0];
     return {
@@ -375,8 +379,8 @@ function findDelayed(judge: StopJudge, at: StopAt): { found: Found; done: number
   for (const c of candidates.sort((a, b) => a.pos - b.pos)) {
     if (c.basis !== 'reward' && firstChangeIn(index, c.pos, endOfWork, keep) !== -1) continue; // later work changed something
     const after = spent(c.pos + 1, endOfWork, index.end(c.pos), keep);
-    let before = 0;
-    for (let i = from; i <= c.pos; i++) if (keep(i)) before++;
+    let before = segment.all ? c.pos + 1 - from : 0;
+    if (!segment.all) for (let i = from; i <= c.pos; i++) if (keep(i)) before++;
     if (after.events < minWasted || after.events < 0.1 * before) continue;
     return {
       found: { confidence: c.confidence, evidence: [`work went on after the task was done at ${index.id(c.pos)} (${c.basis.replace('_', ' ')}): ${formatSpent(after, timeUnitOf(index.loaded), recordsTokens(index.loaded.trace.events))}`], events: [c.pos] },
@@ -475,8 +479,9 @@ const CUT_OFF = 'the file ends in a cut-off line';
  */
 function howItEnded(index: TraceIndex, segment: Segment): string | undefined {
   const { from, pos, keep } = segment;
+  const roots = openRoots(index);
   let rootOpen = false;
-  for (let i = from; i <= pos; i++) if (keep(i) && index.events[i].open === true && index.events[i].parent === undefined) rootOpen = true;
+  for (let k = upperBound(roots, from - 1); k < roots.length && roots[k] <= pos && !rootOpen; k++) rootOpen = keep(roots[k]);
   let last = -1;
   for (let i = pos; i >= from && last === -1; i--) if (keep(i) && index.types[i] !== 'stop') last = i;
   const call = last !== -1 && index.types[last] === 'tool_call' && index.resultOf(last) === -1 ? index.events[last] : undefined;
@@ -510,4 +515,26 @@ function unconcludedExchange(index: TraceIndex, { from, pos, keep }: Segment): n
     best = Math.max(best, run);
   }
   return best;
+}
+
+/** Positions read so far (a sweep: carried-sweep.ts) of the events of one kind, ascending. */
+interface PositionSweep extends Sweep {
+  positions: number[];
+}
+
+/** The positions of the root spans still open (`open: true` on an event without a parent): one sweep per analysis, which a followed trace's carry keeps. */
+function openRoots(index: TraceIndex): readonly number[] {
+  const sweep = carriedSweep<PositionSweep>(index, 'openRoots', '', () => ({ swept: 0, key: '', carryable: true, positions: [] }));
+  for (let i = sweep.swept, n = index.size; i < n; i++) if (index.events[i].open === true && index.events[i].parent === undefined) sweep.positions.push(i);
+  sweep.swept = Math.max(sweep.swept, index.size);
+  return sweep.positions;
+}
+
+/** The positions of agent outputs (not returns) that state an impasse: one sweep per analysis (its key: the tool lanes, which say what is an agent's output). */
+function impassesSaid(index: TraceIndex): readonly number[] {
+  const key = toolLanesKey(index.toolLanes);
+  const sweep = carriedSweep<PositionSweep>(index, 'impasses', key, () => ({ swept: 0, key, carryable: true, positions: [] }));
+  for (let i = sweep.swept, n = index.size; i < n; i++) if (isAgentOutput(index, i) && index.types[i] !== 'return' && statesImpasse(index, i)) sweep.positions.push(i);
+  sweep.swept = Math.max(sweep.swept, index.size);
+  return sweep.positions;
 }

@@ -158,7 +158,7 @@ export function* stopSteps(index: TraceIndex, loops: Loop[], outcome: Outcome, o
       reasonSource = 'inferred';
     }
     const earlier = signals.get(key) ?? [];
-    const judged = judgeStop(judge, { segment: { from, pos, keep }, scope: scopes[k], synthetic: pos === synthetic, reason, reasonSource, mainRun: key === '', earlierSignals: earlier });
+    const judged = judgeStop(judge, { segment: { from, pos, keep, all: lanes === undefined }, scope: scopes[k], synthetic: pos === synthetic, reason, reasonSource, mainRun: key === '', earlierSignals: earlier });
     stops.push(key ? { ...judged, sub_agent: key } : judged);
     // a stop recorded as the run's end that the run went on after: a termination signal the run ignored
     if (scopes[k] === 'phase' && (e as { scope?: unknown }).scope === 'run') signals.set(key, [...earlier, pos]);

@@ -26,7 +26,7 @@ import { edgeTypeOfCode, isExplicitCode, LINK_KINDS, rowsBySource, type LinkKind
 import { buildLinks, HANDOFF_TYPES, receiverOf, type LinkInputs, type ReceiverColumn } from './index-links';
 import { normalizeContent, normalizedHash, salientTokens, stripLogNoise } from './text';
 import { upperBound } from './sorted';
-import { grownTo, toolLanesKey, type PrefixCarry, type TextMemos } from './prefix-carry';
+import { grownTo, toolLanesKey, type LaneCounts, type PrefixCarry, type TextMemos } from './prefix-carry';
 import { PauseClock, withoutPauses, type Pause } from './pauses';
 
 export type { LinkKind } from './link-table';
@@ -185,8 +185,9 @@ export class TraceIndex {
       const keptLaneOf = carried ? laneOf : grownTo(laneOf, Math.ceil(n * 1.25) + 1, n, (size) => new Int32Array(size));
       carry.index = { types: this.types, ids, source, repeats: this.repeats, laneNames: this.laneNames, laneNumbers: this.laneNumbers, laneOf: keptLaneOf };
     }
+    const counts = this.findToolLanes(laneOf, from, carried?.laneCounts);
+    if (carry?.index) carry.index.laneCounts = counts;
     arena.release(scratch);
-    this.findToolLanes();
     this.carryMemos();
     if (links === 'now') withoutPauses(this.linkSteps(new PauseClock(Infinity)));
   }
@@ -254,18 +255,27 @@ export class TraceIndex {
     return fp < 0 ? i : fp;
   }
 
-  /** Fills {@link toolLanes}. */
-  private findToolLanes(): void {
-    for (const [agent, lane] of this.lanes) {
-      let results = 0;
-      let acts = 0;
-      for (let k = 0; k < lane.length; k++) {
-        const type = this.types[lane[k]];
-        if (type === 'tool_result') results++;
-        else if (type === 'tool_call' || type === 'delegate' || type === 'spawn' || type === 'aggregate' || type === 'orchestrator_decision') acts++;
-      }
-      if (acts === 0 && ((results > 0 && results * 2 >= lane.length) || TOOL_AGENT.test(agent))) this.toolLanes.add(agent);
+  /**
+   * Fills {@link toolLanes}: a lane of tool results (at least half its events) that never acts, or
+   * named as a tool. Counted per lane from the positions (`laneOf`), from `from` on over the counts
+   * of the positions before (a growing trace's carry: an append counts its new events alone).
+   * @returns the counts per lane number (its own arrays with room, to keep for the next index).
+   */
+  private findToolLanes(laneOf: Int32Array, from: number, counted: LaneCounts | undefined): LaneCounts {
+    const lanes = this.laneNames.length;
+    const room = (size: number) => new Int32Array(Math.ceil(size * 1.25) + 16);
+    const results = counted ? grownTo(counted.results, lanes, counted.results.length, room) : room(lanes);
+    const acts = counted ? grownTo(counted.acts, lanes, counted.acts.length, room) : room(lanes);
+    for (let i = counted ? from : 0, n = this.size; i < n; i++) {
+      const type = this.types[i];
+      if (type === 'tool_result') results[laneOf[i]]++;
+      else if (type === 'tool_call' || type === 'delegate' || type === 'spawn' || type === 'aggregate' || type === 'orchestrator_decision') acts[laneOf[i]]++;
     }
+    for (const [agent, lane] of this.lanes) {
+      const no = this.laneNumbers.get(agent)!;
+      if (acts[no] === 0 && ((results[no] > 0 && results[no] * 2 >= lane.length) || TOOL_AGENT.test(agent))) this.toolLanes.add(agent);
+    }
+    return { results, acts };
   }
 
   /**

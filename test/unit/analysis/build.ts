@@ -2,7 +2,8 @@
 import { OriginArray, type LoadedTrace } from '../../../src/trace/model';
 import type { Trace, TraceEdge, TraceEvent } from '../../../src/trace/schema';
 
-type EventInput = Partial<TraceEvent> & Pick<TraceEvent, 'id' | 'type' | 'agent'>;
+/** An event as a test writes it: id, type and agent, any other field. */
+export type EventInput = Partial<TraceEvent> & Pick<TraceEvent, 'id' | 'type' | 'agent'>;
 
 /**
  * A loaded trace from events (t defaults to the event's index) and optional edges / trace fields.

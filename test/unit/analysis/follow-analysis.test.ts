@@ -59,7 +59,7 @@ interface Choice {
 
 const AGENTS = ['orchestrator', 'worker_a', 'worker_b', 'reviewer'];
 const TYPES = ['delegate', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'return', 'message', 'stop', 'reward', 'aggregate', 'spawn'] as const;
-const TEXTS = ['retry the same failing build', 'error: build failed', 'search Paris population', 'found 2.1 million', 'all done: the answer is 42', 'check the table again', 'plan: split the task', 'verified: tests pass', 'the fix is missing: please fix the bug', 'rm -rf dist'];
+const TEXTS = ['retry the same failing build', 'error: build failed', 'search Paris population', 'found 2.1 million', 'all done: the answer is 42', 'check the table again', 'plan: split the task', 'verified: tests pass', 'the fix is missing: please fix the bug', 'rm -rf dist', 'I cannot proceed without more information'];
 const TOOLS = ['bash', 'search', 'edit'];
 const EDGE_TYPES = ['causal', 'delegate', 'message', 'return'];
 
@@ -114,6 +114,8 @@ function traceLines(choices: readonly Choice[]): string[] {
     // durations and parents: busy time's intervals, overlapping, with holes where a parent's span holds its children
     if (c.duration > 0) e.duration_s = c.duration;
     if (n > 0 && c.child) e.parent = `e${Math.max(0, n - 1 - c.back)}`;
+    // now and then a root span still open (a run that ended inside it)
+    else if (c.duration === 6 && c.back === 0) e.open = true;
     lines.push(JSON.stringify(e));
     made.push(e);
     n++;
@@ -542,6 +544,15 @@ describe('the analysis that follows appends', () => {
     // the sweeps that read the events alone went on (the same state, 6 positions read now); those that read the tool lanes were made again
     const kept = carryOf(tool.follow)!.sweeps;
     assert.deepEqual(['runStops', 'stateChanges', 'reviews'].map((name) => [name, kept.get(name) === sweeps.get(name), kept.get(name)?.swept]), [['runStops', true, 6], ['stateChanges', true, 6], ['reviews', false, 6]]);
+
+    // `helper` answers tool calls (a tool lane) and twice says it cannot go on: no agent's impasse until it calls a tool itself
+    const stuck = 'I cannot proceed without more information';
+    const impasse = new Followed(lines([header, ev(0, 0, 'tool_call', 'boss', { tool: 'q', content: 'query' }), ...[1, 2].map((k) => ev(k, k, 'tool_result', 'helper', { tool: 'q', content: `rows ${k}` })), ev(3, 3, 'message', 'helper', { content: stuck }), ev(4, 4, 'message', 'boss', { content: 'the file is a.txt' }), ev(5, 5, 'message', 'helper', { content: stuck }), ...[6, 7].map((k) => ev(k, k, 'tool_result', 'helper', { tool: 'q', content: `rows ${k}` }))]));
+    const delayed = (a: Analysis) => a.stops.some((st) => st.modes.includes('delayed'));
+    assert.equal(delayed(impasse.check('a tool lane says it is stuck').analysis), false);
+    impasse.append(lines([ev(8, 8, 'tool_call', 'helper', { tool: 'q', content: 'query again' }), ev(9, 9, 'message', 'boss', { content: 'try again' })]));
+    const repeated = delayed(impasse.check('an agent said it twice').analysis);
+    assert.deepEqual([impasse.follow.last.how, repeated], ['appended', true]);
 
     // a reviewer's critique names as its cause a delegation written later: then it opens the delegated conversation (an assignment, no verdict)
     const cause = new Followed(lines([header, ev(0, 0, 'message', 'boss', { content: 'write the parser' }), ev(1, 1, 'message', 'reviewer', { causes: ['e9'], content: 'the fix is missing: please fix the bug' }), ev(2, 2, 'message', 'boss', { content: 'on it' })]));

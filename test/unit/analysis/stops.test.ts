@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeTrace } from '../../../src/analysis';
 import { runEnd } from '../../../src/analysis/run-summary';
-import { traceOf } from './build';
+import { traceOf, type EventInput } from './build';
 
 test('premature: the orchestrator stops while a spawned worker still waits on its tool call', () => {
   const a = analyzeTrace(
@@ -411,4 +411,26 @@ test('a run a limit stopped while it looped "stopped still looping": never "no s
   const stop = analyzeTrace(traceOf(events)).stops.at(-1)!;
   assert.equal(stop.finding, 'no_stop', JSON.stringify(stop));
   assert.match(stop.message, /^still looping at stop \(max_turns\): the trace ended inside a loop/);
+});
+
+test('no stop: the trace ends with the root span it opened first still open, however long the run after it', () => {
+  const children = Array.from({ length: 40 }, (_, k) => ({ id: `c${k}`, type: 'message' as const, agent: k % 2 ? 'critic' : 'solver', parent: 'root', content: `step ${k}: ${['plan', 'draft', 'check', 'revise', 'note'][k % 5]} part ${k}` }));
+  const a = analyzeTrace(traceOf([{ id: 'root', type: 'message', agent: 'solver', open: true, content: 'solve the task' }, ...children]));
+  const [end] = a.stops;
+  assert.equal(end.finding, 'no_stop');
+  assert.match(end.message, /run ended with the root still open/);
+});
+
+test('delayed: the work after the done point counts from a tenth of the events up to it (30 events, then 3)', () => {
+  const filler = Array.from({ length: 28 }, (_, k) => ({ id: `f${k}`, type: 'message' as const, agent: k % 2 ? 'critic' : 'solver', content: `working on part ${k}: ${['plan', 'draft', 'check', 'revise'][k % 4]} ${k * 7}` }));
+  const after: EventInput[] = [
+    { id: 'a2', type: 'message', agent: 'solver', content: 'let me double check the numbers again' },
+    { id: 'a3', type: 'message', agent: 'critic', content: 'checking the addition once more' },
+    { id: 'a4', type: 'message', agent: 'solver', content: 'still looks right to me' },
+  ];
+  const run = (extra: EventInput[]) => analyzeTrace(traceOf([{ id: 'u', type: 'message', agent: 'user', content: 'compute the sum' }, ...filler, { id: 'a1', type: 'message', agent: 'solver', content: 'the answer is 10.\nthe task is complete' }, ...extra, { id: 'st', type: 'stop', agent: 'solver', reason: 'task_complete' }])).stops[0];
+  const at = run(after);
+  assert.deepEqual([at.finding, at.done_at, at.wasted.events], ['delayed', 'a1', 3]);
+  // two events after: fewer than the fewest counted (3)
+  assert.equal(run(after.slice(0, 2)).finding, 'ok');
 });
