@@ -232,6 +232,15 @@ function* propagateSteps(index: TraceIndex, outcome: Outcome, options: CreditOpt
   return { values: index.arena.compact(start, [values] as const)[0], terminal };
 }
 
+/**
+ * Mass below this (in either sign) is not passed on: an event's credit is given to 1e-6
+ * (credit-per-event.ts `round`), and all the mass left behind in a trace of a million events is
+ * below 1e-12. Mass halves at each step back (lambda 0.5), so past about 60 steps from every seed
+ * nothing is left to pass on: at 1M events the backward pass reads about a fifth of the positions
+ * (30-40 ms less at each append of a followed trace, 50 ms less for a whole analysis).
+ */
+const MASS_FLOOR = 1e-18;
+
 /** Positions of the backward pass between two looks at the pause clock (about 8 ms at 1M events). */
 const PASS_PART = 1 << 16;
 
@@ -283,7 +292,7 @@ function* propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions,
     for (let v = n - 1; v >= 0; v--) {
       if ((v & (PASS_PART - 1)) === 0 && v > 0 && clock.due()) yield* clock.pause();
       const m = mass[v];
-      if (m === 0) continue;
+      if (m < MASS_FLOOR && m > -MASS_FLOOR) continue;
       const type = index.types[v];
       const passOn = type === 'stop' || type === 'reward' ? 1 : lambda;
       // summed in the order the gathering summed them (credit-parents.ts `total`)
@@ -302,7 +311,7 @@ function* propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions,
   for (let v = n - 1; v >= 0; v--) {
     if ((v & (PASS_PART - 1)) === 0 && v > 0 && clock.due()) yield* clock.pause();
     const m = mass[v];
-    if (m === 0) continue;
+    if (m < MASS_FLOOR && m > -MASS_FLOOR) continue;
     const type = index.types[v];
     gatherParents(index, content, v, parents);
     const total = parents.total();

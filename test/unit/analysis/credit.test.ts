@@ -120,3 +120,14 @@ for (const [name, writer, researcher] of [['plain', 'Writer', 'Researcher'], ['r
     assert.deepEqual(a.findings.filter((f) => f.kind === 'blame').map((f) => [f.severity, f.inline]), [['error', '✖ decisive error']]);
   });
 }
+
+test('credit far back on a long chain: every value given to 1e-6 is there (the mass too small to pass on is below it)', () => {
+  // one agent, 30 steps: the answer keeps half, each step back half of what reaches it
+  const steps = Array.from({ length: 30 }, (_, k) => ({ id: `s${k}`, type: 'message' as const, agent: 'solver', t: k, content: `step ${k}` }));
+  const a = analyzeTrace(traceOf(steps, [], { metrics: { task_success: 1 } }));
+  const at = (k: number) => a.credit.events[`s${k}`];
+  // s29 keeps 1/2, s28 1/4, ... s(29 - j) 2^-(j + 1); s0 keeps what reaches it: 2^-29
+  assert.deepEqual([29, 28, 20, 11, 10, 9, 0].map(at), [0.5, 0.25, 0.000977, 0.000002, 0.000001, 0, 0]);
+  const total = Object.values(a.credit.events).reduce((s, v) => s + v, 0);
+  assert.ok(Math.abs(total - 1) < 1e-5, `credit sums to R: ${total}`);
+});
