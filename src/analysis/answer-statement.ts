@@ -7,8 +7,11 @@
  * - a user's prompt, a harness row, a placeholder or a tool's output ({@link isAgentOutput}).
  */
 import { explicitAnswer, isAgentOutput, type FinalAnswer } from './answer';
+import { carriedSweep, type Sweep } from './carried-sweep';
 import { opensDelegation } from './loops';
 import { causesBefore } from './loops/agent-output';
+import { toolLanesKey } from './prefix-carry';
+import { upperBound } from './sorted';
 import { NormalizedFinder, withoutFencedCode } from './text';
 import type { TraceIndex } from './trace-index';
 
@@ -29,7 +32,9 @@ export class AnswerStatements {
   private readonly finder: NormalizedFinder | undefined;
   private readonly taskPos: number;
   /** Positions of events that other (non-stop) events name as their parent and that last past their start. */
-  private readonly containers = new Set<number>();
+  private readonly containers: ReadonlySet<number>;
+  /** A followed trace's answer statements and explicit answers by position, kept from one analysis to the next (undefined: the events are read as asked). */
+  private readonly followed: StatementSweep | undefined;
 
   constructor(private readonly index: TraceIndex) {
     this.memo = new Uint8Array(index.size);
@@ -44,12 +49,9 @@ export class AnswerStatements {
       index.memo.ownWords.fill(0);
       index.ownWordsTask = task;
     }
-    for (let i = 0; i < index.size; i++) {
-      const parent = index.events[i].parent;
-      if (parent === undefined || index.types[i] === 'stop') continue;
-      const p = index.pos.get(parent);
-      if (p !== undefined && p >= 0 && (index.events[p].duration_s ?? 0) > 0) this.containers.add(p);
-    }
+    const containers = containersOf(index);
+    this.containers = containers.positions;
+    this.followed = followedStatements(index, task, containers.addedFrom);
   }
 
   /** True when the event at `i` can state the run's answer (see the module's docstring). */
@@ -96,12 +98,14 @@ export class AnswerStatements {
    */
   runAnswer(from: number, to: number, concluded: boolean, keep?: (i: number) => boolean): FinalAnswer | undefined {
     const { index } = this;
+    const lists = this.lists();
+    if (lists) return this.runAnswerIn(lists, from, to, concluded, keep);
     let whole: FinalAnswer | undefined;
     let seenStatement = false;
     for (let i = to; i >= from; i--) {
       if (keep && !keep(i)) continue;
       if (index.types[i] === 'stop') {
-        const a = /FINAL ANSWER\s*:/i.test(index.content(i)) ? explicitAnswer(index.content(i)) : undefined;
+        const a = stopAnswer(index, i);
         if (a) return { pos: i, answer: a, explicit: true };
         continue;
       }
@@ -115,6 +119,45 @@ export class AnswerStatements {
       }
     }
     return whole;
+  }
+
+  /** A followed trace's lists of statements, read to the index's end (undefined for a trace analysed once). */
+  private lists(): StatementLists | undefined {
+    const sweep = this.followed;
+    if (!sweep) return undefined;
+    const { index } = this;
+    for (let i = sweep.swept, n = index.size; i < n; i++) {
+      const type = index.types[i];
+      if (type === 'stop') {
+        if (stopAnswer(index, i)) sweep.explicitAt.push(i);
+        continue;
+      }
+      // (an opening read from a cause no earlier event carries may change once a later event carries it: not kept then)
+      if (ANSWER_TYPES.has(type) && !causesBefore(index, i)) sweep.carryable = false;
+      if (!this.can(i)) continue;
+      if (this.explicit(i)) sweep.explicitAt.push(i);
+      if (index.firstSeen(i) === i) sweep.statements.push(i);
+    }
+    sweep.swept = Math.max(sweep.swept, index.size);
+    return sweep;
+  }
+
+  /** {@link runAnswer} from a followed trace's lists: the last explicit answer in the range, else the last statement seen first there. */
+  private runAnswerIn(lists: StatementLists, from: number, to: number, concluded: boolean, keep?: (i: number) => boolean): FinalAnswer | undefined {
+    const { index } = this;
+    const { explicitAt, statements } = lists;
+    for (let k = upperBound(explicitAt, to) - 1; k >= 0 && explicitAt[k] >= from; k--) {
+      const i = explicitAt[k];
+      if (keep && !keep(i)) continue;
+      return { pos: i, answer: index.types[i] === 'stop' ? stopAnswer(index, i)! : this.explicit(i)!, explicit: true };
+    }
+    for (let k = upperBound(statements, to) - 1; k >= 0 && statements[k] >= from; k--) {
+      const i = statements[k];
+      if (keep && !keep(i)) continue;
+      const type = index.types[i];
+      return concluded || type === 'return' || type === 'aggregate' ? { pos: i, answer: index.normalizedContent(i), explicit: false } : undefined;
+    }
+    return undefined;
   }
 
   /** The explicit answer an output states in its prose (code blocks left out: `Answer:` in a program is no answer). */
@@ -134,7 +177,20 @@ export class AnswerStatements {
    */
   firstStating(answer: FinalAnswer, from: number, keep?: (i: number) => boolean): number {
     const { index } = this;
-    for (let i = Math.max(0, from); i < answer.pos; i++) {
+    const lists = answer.explicit ? this.lists() : undefined;
+    if (lists) {
+      // the statements with an explicit answer, from the followed trace's list
+      const { explicitAt } = lists;
+      for (let k = upperBound(explicitAt, from - 1); k < explicitAt.length && explicitAt[k] < answer.pos; k++) {
+        const i = explicitAt[k];
+        if (index.types[i] === 'stop' || (keep && !keep(i))) continue;
+        if (this.explicit(i) === answer.answer) return i;
+      }
+      return answer.pos;
+    }
+    // a statement of the same text has the same fingerprint: none comes before the first event with it (text.ts: fingerprints number texts by their first position)
+    const first = answer.explicit ? 0 : index.firstSeen(answer.pos);
+    for (let i = Math.max(0, from, first); i < answer.pos; i++) {
       if ((keep && !keep(i)) || !this.can(i)) continue;
       if (answer.explicit) {
         if (this.explicit(i) === answer.answer) return i;
@@ -142,4 +198,61 @@ export class AnswerStatements {
     }
     return answer.pos;
   }
+}
+
+/** The explicit answer a stop states in its own text (`FINAL ANSWER: X`), or undefined. */
+function stopAnswer(index: TraceIndex, i: number): string | undefined {
+  return /FINAL ANSWER\s*:/i.test(index.content(i)) ? explicitAnswer(index.content(i)) : undefined;
+}
+
+/** The containers' sweep (carried-sweep.ts): positions other events name as their parent and that last past their start. */
+interface ContainerSweep extends Sweep {
+  positions: Set<number>;
+  /** The lowest position the last extension added (Infinity for none): a followed trace's statements before it stand. */
+  addedFrom: number;
+}
+
+/**
+ * Positions of events that other (non-stop) events name as their parent and that last past their
+ * start: a sweep, which a followed trace's carry keeps (not when a parent named no earlier event:
+ * a later one may carry it).
+ */
+function containersOf(index: TraceIndex): ContainerSweep {
+  const sweep = carriedSweep<ContainerSweep>(index, 'containers', '', () => ({ swept: 0, key: '', carryable: true, positions: new Set(), addedFrom: Infinity }));
+  sweep.addedFrom = Infinity;
+  for (let i = sweep.swept, n = index.size; i < n; i++) {
+    const parent = index.events[i].parent;
+    if (parent === undefined || index.types[i] === 'stop') continue;
+    const p = index.pos.get(parent);
+    if (p === undefined || p >= i) sweep.carryable = false;
+    if (p !== undefined && p >= 0 && (index.events[p].duration_s ?? 0) > 0 && !sweep.positions.has(p)) {
+      sweep.positions.add(p);
+      sweep.addedFrom = Math.min(sweep.addedFrom, p);
+    }
+  }
+  sweep.swept = Math.max(sweep.swept, index.size);
+  return sweep;
+}
+
+/** A followed trace's answer statements, ascending: those seen first (their text met for the first time), and those stating an explicit answer (and stops stating one). */
+interface StatementLists {
+  statements: number[];
+  explicitAt: number[];
+}
+
+/** The statements' sweep (carried-sweep.ts), read to the index's end when asked (AnswerStatements `lists`). */
+type StatementSweep = Sweep & StatementLists;
+
+/**
+ * A followed trace's statements' sweep (none for a trace analysed once: its events are read as
+ * asked), made again when what decides a statement changed: the tool lanes (what is an agent's
+ * output), the task statement (what restates it), or an old event that became a container.
+ * @param containersFrom the lowest position the containers' sweep added this time.
+ */
+function followedStatements(index: TraceIndex, task: number, containersFrom: number): StatementSweep | undefined {
+  if (!index.carry) return undefined;
+  const key = `${toolLanesKey(index.toolLanes)}\u0001${task}`;
+  const sweep = carriedSweep<StatementSweep>(index, 'statements', key, () => ({ swept: 0, key, carryable: true, statements: [], explicitAt: [] }));
+  if (containersFrom < sweep.swept) Object.assign(sweep, { swept: 0, carryable: true, statements: [], explicitAt: [] });
+  return sweep;
 }

@@ -554,6 +554,20 @@ describe('the analysis that follows appends', () => {
     const repeated = delayed(impasse.check('an agent said it twice').analysis);
     assert.deepEqual([impasse.follow.last.how, repeated], ['appended', true]);
 
+    // the run's answer: the last answer statement; an old one becomes a span that encloses later work (a container: no statement), or an assignment once its cause comes
+    const answerOf = (a: Analysis) => a.stops.map((st) => st.done_at ?? '').join() + a.best_stop?.event;
+    const container = new Followed(lines([header, ev(0, 0, 'message', 'user', { content: 'what is the capital of France' }), ev(1, 1, 'message', 'solver', { content: 'the answer is Paris' }), ev(2, 2, 'aggregate', 'solver', { duration_s: 5, content: 'the answer is Lyon' }), ev(3, 3, 'message', 'critic', { content: 'checking it' })]));
+    const before = answerOf(container.check('the last statement is Lyon').analysis);
+    container.append(lines([ev(4, 4, 'tool_call', 'solver', { parent: 'e2', tool: 'search', content: 'capital of France' }), ev(5, 5, 'message', 'critic', { content: 'checked' })]));
+    const after = answerOf(container.check('Lyon is a span around later work').analysis);
+    assert.deepEqual([container.follow.last.how, before === after], ['appended', false]);
+    // the solver's answer names as its cause a delegation written later: then it opens the delegated conversation (an assignment: no answer)
+    const opening = new Followed(lines([header, ev(0, 0, 'message', 'user', { content: 'what is six times seven' }), ev(1, 1, 'message', 'solver', { causes: ['e9'], content: 'the answer is 42' }), ev(2, 2, 'message', 'critic', { content: 'checking it' })]));
+    const answered = answerOf(opening.check('an answer').analysis);
+    opening.append(lines([ev(9, 3, 'delegate', 'boss', { to: 'solver', content: 'solve it' }), ev(10, 4, 'message', 'critic', { content: 'checked' })]));
+    const assigned = answerOf(opening.check('an assignment').analysis);
+    assert.deepEqual([opening.follow.last.how, answered === assigned], ['appended', false]);
+
     // a reviewer's critique names as its cause a delegation written later: then it opens the delegated conversation (an assignment, no verdict)
     const cause = new Followed(lines([header, ev(0, 0, 'message', 'boss', { content: 'write the parser' }), ev(1, 1, 'message', 'reviewer', { causes: ['e9'], content: 'the fix is missing: please fix the bug' }), ev(2, 2, 'message', 'boss', { content: 'on it' })]));
     assert.ok(verification(cause.check('a critique').analysis).length > 0, 'an uncleared critique');
