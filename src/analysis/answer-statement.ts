@@ -54,6 +54,11 @@ export class AnswerStatements {
     this.followed = followedStatements(index, task, containers.addedFrom);
   }
 
+  /** The task statement's position (-1: none): what restates it is no agent's own words. */
+  get task(): number {
+    return this.taskPos;
+  }
+
   /** True when the event at `i` can state the run's answer (see the module's docstring). */
   can(i: number): boolean {
     let known = this.memo[i];

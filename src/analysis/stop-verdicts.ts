@@ -27,6 +27,7 @@
 import type { StopReason } from '../trace/schema';
 import { explicitAnswer, isAgentOutput } from './answer';
 import { carriedSweep, type Sweep } from './carried-sweep';
+import { causesBefore } from './loops/agent-output';
 import { toolLanesKey } from './prefix-carry';
 import { upperBound } from './sorted';
 import type { AnswerStatements } from './answer-statement';
@@ -357,9 +358,11 @@ function findDelayed(judge: StopJudge, at: StopAt): { found: Found; done: number
   // work after the done point, with the answer unchanged
   const candidates: { pos: number; basis: NonNullable<StopFinding['done_basis']>; confidence: Confidence }[] = [];
   const stated = final ? answers.firstStating(final, from, keep) : -1;
-  for (let i = from; i < pos; i++) {
+  const signalled = completionSignals(index, answers);
+  for (let k = upperBound(signalled, from - 1); k < signalled.length && signalled[k] < pos; k++) {
+    const i = signalled[k];
     // a claim a stop of its stage heeded (a ChatDev phase's `<INFO>`) ended that stage, not the run
-    if (!keep(i) || !signalsCompletion(index, answers, i) || heeded(index, i, pos)) continue;
+    if (!keep(i) || heeded(index, i, pos)) continue;
     // the claim stands when the run's explicit final answer was stated by then (a bare claim followed by checks is no evidence)
     if (finalExplicit === undefined || stated > i) break;
     candidates.push({ pos: i, basis: 'completion_claim', confidence: 'medium' });
@@ -421,7 +424,8 @@ function heeded(index: TraceIndex, i: number, pos: number): boolean {
  */
 function terminationSignals(index: TraceIndex, answers: AnswerStatements, { from, pos, keep }: Segment, earlier: readonly number[]): number[] {
   const out = new Set<number>();
-  for (let i = from; i < pos; i++) if (keep(i) && signalsCompletion(index, answers, i) && !heeded(index, i, pos)) out.add(i);
+  const signalled = completionSignals(index, answers);
+  for (let k = upperBound(signalled, from - 1); k < signalled.length && signalled[k] < pos; k++) if (keep(signalled[k]) && !heeded(index, signalled[k], pos)) out.add(signalled[k]);
   for (const s of earlier) {
     if (s < from || s >= pos || !keep(s)) continue;
     const e = index.events[s];
@@ -535,6 +539,26 @@ function impassesSaid(index: TraceIndex): readonly number[] {
   const key = toolLanesKey(index.toolLanes);
   const sweep = carriedSweep<PositionSweep>(index, 'impasses', key, () => ({ swept: 0, key, carryable: true, positions: [] }));
   for (let i = sweep.swept, n = index.size; i < n; i++) if (isAgentOutput(index, i) && index.types[i] !== 'return' && statesImpasse(index, i)) sweep.positions.push(i);
+  sweep.swept = Math.max(sweep.swept, index.size);
+  return sweep.positions;
+}
+
+/**
+ * The positions of agent outputs that end with a completion claim in their own words
+ * ({@link signalsCompletion}), ascending: one sweep per analysis (its key: the tool lanes, which say
+ * what is an agent's output, and the task statement, which says what restates it; not kept when an
+ * output's own words were read from a cause no earlier event carries).
+ */
+function completionSignals(index: TraceIndex, answers: AnswerStatements): readonly number[] {
+  const key = `${toolLanesKey(index.toolLanes)}\u0001${answers.task}`;
+  const sweep = carriedSweep<PositionSweep>(index, 'completionSignals', key, () => ({ swept: 0, key, carryable: true, positions: [] }));
+  for (let i = sweep.swept, n = index.size; i < n; i++) {
+    const type = index.types[i];
+    if (type === 'return' || type === 'stop' || !isAgentOutput(index, i) || !claimsCompletion(index, i)) continue;
+    // (the own words of an output whose cause comes later may be read otherwise then)
+    if (!causesBefore(index, i)) sweep.carryable = false;
+    if (signalsCompletion(index, answers, i)) sweep.positions.push(i);
+  }
   sweep.swept = Math.max(sweep.swept, index.size);
   return sweep.positions;
 }

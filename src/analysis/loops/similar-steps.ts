@@ -74,6 +74,8 @@ export class StepScan {
   private parent: Int32Array;
   /** Member -> highest resemblance that linked it. */
   private best: Float64Array;
+  /** The groups of two steps or more: root (the group's first step) -> its steps, ascending (a new step only ever joins a group). */
+  private readonly groups = new Map<number, number[]>();
   private readonly sets: StepSets;
 
   /**
@@ -95,7 +97,7 @@ export class StepScan {
   scan(index: TraceIndex): void {
     const n = index.size;
     this.reserve(n);
-    const { contexts, lastStep, vocabulary, artifacts, parent, best, sets, threshold } = this;
+    const { contexts, lastStep, vocabulary, artifacts, parent, best, sets, threshold, groups } = this;
     for (let i = this.scanned; i < n; i++) {
       if (!STEP_TYPES.has(index.types[i]) || (index.injected > 0 && isInjected(index, i))) continue;
       const e = index.events[i];
@@ -150,7 +152,12 @@ export class StepScan {
         }
       }
       if (match !== -1 && top >= threshold) {
-        parent[rootOf(parent, i)] = rootOf(parent, match);
+        // i is a new step, its own root: it joins its match's group (a root is its group's first step, every member's parent)
+        const root = rootOf(parent, match);
+        parent[i] = root;
+        const group = groups.get(root);
+        if (group) group.push(i);
+        else groups.set(root, [root, i]);
         best[i] = top;
         best[match] = Math.max(best[match], top);
       }
@@ -167,7 +174,6 @@ export class StepScan {
   /** The loops of the positions scanned (see {@link repeatedSteps}); scratch in `index`'s arena. */
   loops(index: TraceIndex): RawLoop[] {
     const { best } = this;
-    const groups = linkedGroups(this.parent.subarray(0, this.scanned), index.arena);
     const out: RawLoop[] = [];
     const inArtifact = new Set<number>();
     for (const members of this.artifacts.values()) {
@@ -175,9 +181,10 @@ export class StepScan {
       for (const i of members) inArtifact.add(i);
       out.push(similarSteps(members.slice(), `${index.events[members[0]].agent} produced the same code unchanged${stepContext(index, members[0])} ${members.length} times`));
     }
-    for (const members of groups.values()) {
-      if (members.length < 2 || members.every((i) => inArtifact.has(i))) continue;
-      members.sort((a, b) => a - b);
+    // in the order of their first steps (copies: the lists go on with the scan)
+    for (const root of [...this.groups.keys()].sort((a, b) => a - b)) {
+      const members = this.groups.get(root)!.slice();
+      if (members.every((i) => inArtifact.has(i))) continue;
       const echo = members.length === 2 && members.every((i) => best[i] >= NEAR_IDENTICAL && contentWords(index.content(i)).size >= MIN_ECHO_WORDS);
       if (members.length < 3 && !echo) continue;
       // (a loop, not Math.min(...): a group of a few hundred thousand steps is past the arguments a call takes)
@@ -255,27 +262,6 @@ function neededShared(total: number, most: number, top: number, threshold: numbe
 function resemblesEnough(shared: number, total: number, top: number, threshold: number): boolean {
   const r = shared / (total - shared);
   return r > top && r >= threshold;
-}
-
-/**
- * The groups of the union-find `parent` (-1: not a member) that have two members or more, each
- * ascending, in the order of their first member. Most steps resemble no other: counting each
- * root's members first (scratch in `arena`) makes no list for them.
- */
-function linkedGroups(parent: Int32Array, arena: Arena): Map<number, number[]> {
-  const n = parent.length;
-  const size = arena.int32(n); // root -> members
-  for (let i = 0; i < n; i++) if (parent[i] !== -1) size[rootOf(parent, i)]++;
-  const groups = new Map<number, number[]>();
-  for (let i = 0; i < n; i++) {
-    if (parent[i] === -1) continue;
-    const r = rootOf(parent, i);
-    if (size[r] < 2) continue;
-    let g = groups.get(r);
-    if (!g) groups.set(r, (g = []));
-    g.push(i);
-  }
-  return groups;
 }
 
 /** The root of `x` in the union-find `parent` (a module function: a closure made per call would make compiled callers deopt on the next call). */

@@ -1,0 +1,374 @@
+/**
+ * What a followed trace's analysis carries from one append to the next, part by part: the index's
+ * memory, columns and links, the metrics, the credit per event and the credit's parents, and the
+ * stop analysis's sweeps: each carried part gives what the whole analysis gives (the followed
+ * analysis as a whole is judged in follow-analysis.test.ts), and each is made again when what it
+ * read changed.
+ */
+import * as assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { analyzeTrace, type Analysis } from '../../../src/analysis';
+import { PrefixCarry } from '../../../src/analysis/prefix-carry';
+import { TraceIndex } from '../../../src/analysis/trace-index';
+import { loadTrace } from '../../../src/trace/formats';
+import '../../../src/trace/importers';
+import type { LoadedTrace } from '../../../src/trace/model';
+import { analyseEachCut, carryOf, ev, Followed, header, lines, plain } from './followed';
+
+describe("the stop analysis's sweeps of a growing trace", () => {
+  it("goes on with the stop analysis's sweeps from where the last one stopped, unless what they read changed: the tool lanes, a cause carried later, a stop earlier than the sweep", () => {
+    const verification = (a: Analysis) => a.verification.map((v) => v.event);
+    // `checker` (a reviewer by name) answers tool calls only: a tool lane, whose critique is no agent's verdict
+    const tool = new Followed(lines([header, ev(0, 0, 'tool_call', 'boss', { tool: 'lint', content: 'lint src' }), ev(1, 1, 'tool_result', 'checker', { tool: 'lint', content: '3 warnings' }), ev(2, 2, 'tool_result', 'checker', { tool: 'lint', content: 'ok' }), ev(3, 3, 'message', 'checker', { to: 'boss', content: 'the fix is missing: please fix the bug' })]));
+    assert.deepEqual(verification(tool.check('a tool lane').analysis), []);
+    const sweeps = new Map(carryOf(tool.follow)!.sweeps);
+    // it calls a tool: an agent of its own, whose critique nothing approved after it
+    tool.append(lines([ev(4, 4, 'tool_call', 'checker', { tool: 'lint', content: 'lint again' }), ev(5, 5, 'message', 'boss', { content: 'shipping it' })]));
+    const agent = verification(tool.check('an agent of its own').analysis);
+    assert.deepEqual([tool.follow.last.how, agent.length > 0], ['appended', true]);
+    // the sweeps that read the events alone went on (the same state, 6 positions read now); those that read the tool lanes were made again
+    const kept = carryOf(tool.follow)!.sweeps;
+    assert.deepEqual(['runStops', 'stateChanges', 'reviews'].map((name) => [name, kept.get(name) === sweeps.get(name), kept.get(name)?.swept]), [['runStops', true, 6], ['stateChanges', true, 6], ['reviews', false, 6]]);
+
+    // `helper` answers tool calls (a tool lane) and twice says it cannot go on: no agent's impasse until it calls a tool itself
+    const stuck = 'I cannot proceed without more information';
+    const impasse = new Followed(lines([header, ev(0, 0, 'tool_call', 'boss', { tool: 'q', content: 'query' }), ...[1, 2].map((k) => ev(k, k, 'tool_result', 'helper', { tool: 'q', content: `rows ${k}` })), ev(3, 3, 'message', 'helper', { content: stuck }), ev(4, 4, 'message', 'boss', { content: 'the file is a.txt' }), ev(5, 5, 'message', 'helper', { content: stuck }), ...[6, 7].map((k) => ev(k, k, 'tool_result', 'helper', { tool: 'q', content: `rows ${k}` }))]));
+    const delayed = (a: Analysis) => a.stops.some((st) => st.modes.includes('delayed'));
+    assert.equal(delayed(impasse.check('a tool lane says it is stuck').analysis), false);
+    impasse.append(lines([ev(8, 8, 'tool_call', 'helper', { tool: 'q', content: 'query again' }), ev(9, 9, 'message', 'boss', { content: 'try again' })]));
+    const repeated = delayed(impasse.check('an agent said it twice').analysis);
+    assert.deepEqual([impasse.follow.last.how, repeated], ['appended', true]);
+
+    // the run's answer: the last answer statement; an old one becomes a span that encloses later work (a container: no statement), or an assignment once its cause comes
+    const answerOf = (a: Analysis) => a.stops.map((st) => st.done_at ?? '').join() + a.best_stop?.event;
+    const container = new Followed(lines([header, ev(0, 0, 'message', 'user', { content: 'what is the capital of France' }), ev(1, 1, 'message', 'solver', { content: 'the answer is Paris' }), ev(2, 2, 'aggregate', 'solver', { duration_s: 5, content: 'the answer is Lyon' }), ev(3, 3, 'message', 'critic', { content: 'checking it' })]));
+    const before = answerOf(container.check('the last statement is Lyon').analysis);
+    container.append(lines([ev(4, 4, 'tool_call', 'solver', { parent: 'e2', tool: 'search', content: 'capital of France' }), ev(5, 5, 'message', 'critic', { content: 'checked' })]));
+    const after = answerOf(container.check('Lyon is a span around later work').analysis);
+    assert.deepEqual([container.follow.last.how, before === after], ['appended', false]);
+    // the solver's answer names as its cause a delegation written later: then it opens the delegated conversation (an assignment: no answer)
+    const opening = new Followed(lines([header, ev(0, 0, 'message', 'user', { content: 'what is six times seven' }), ev(1, 1, 'message', 'solver', { causes: ['e9'], content: 'the answer is 42' }), ev(2, 2, 'message', 'critic', { content: 'checking it' })]));
+    const answered = answerOf(opening.check('an answer').analysis);
+    opening.append(lines([ev(9, 3, 'delegate', 'boss', { to: 'solver', content: 'solve it' }), ev(10, 4, 'message', 'critic', { content: 'checked' })]));
+    const assigned = answerOf(opening.check('an assignment').analysis);
+    assert.deepEqual([opening.follow.last.how, answered === assigned], ['appended', false]);
+
+    // the same lane claims completion twice, another agent between: a termination signal repeated, once it is an agent; and not once its first claim opens a delegated conversation
+    const done = 'the task is complete';
+    const claims = new Followed(lines([header, ev(0, 0, 'tool_call', 'boss', { tool: 'q', content: 'query' }), ...[1, 2].map((k) => ev(k, k, 'tool_result', 'helper', { tool: 'q', content: `rows ${k}` })), ev(3, 3, 'message', 'helper', { content: done }), ev(4, 4, 'message', 'boss', { content: 'the file is a.txt' }), ev(5, 5, 'message', 'helper', { content: done }), ...[6, 7].map((k) => ev(k, k, 'tool_result', 'helper', { tool: 'q', content: `rows ${k}` }))]));
+    assert.equal(delayed(claims.check('a tool lane claims completion').analysis), false);
+    claims.append(lines([ev(8, 8, 'tool_call', 'helper', { tool: 'q', content: 'query again' }), ev(9, 9, 'message', 'boss', { content: 'try again' })]));
+    const signalled = delayed(claims.check('an agent claimed it twice').analysis);
+    assert.deepEqual([claims.follow.last.how, signalled], ['appended', true]);
+    const opens = new Followed(lines([header, ev(0, 0, 'message', 'user', { content: 'sum the numbers' }), ev(1, 1, 'message', 'solver', { causes: ['e9'], content: done }), ev(2, 2, 'message', 'critic', { content: 'ok' }), ev(3, 3, 'message', 'solver', { content: done }), ev(4, 4, 'message', 'critic', { content: 'ok then' })]));
+    assert.equal(delayed(opens.check('two claims').analysis), true);
+    opens.append(lines([ev(9, 5, 'delegate', 'boss', { to: 'solver', content: 'sum them' }), ev(10, 6, 'message', 'critic', { content: 'fine' })]));
+    const one = delayed(opens.check('the first opens a delegated conversation').analysis);
+    assert.deepEqual([opens.follow.last.how, one], ['appended', false]);
+
+    // a reviewer's critique names as its cause a delegation written later: then it opens the delegated conversation (an assignment, no verdict)
+    const cause = new Followed(lines([header, ev(0, 0, 'message', 'boss', { content: 'write the parser' }), ev(1, 1, 'message', 'reviewer', { causes: ['e9'], content: 'the fix is missing: please fix the bug' }), ev(2, 2, 'message', 'boss', { content: 'on it' })]));
+    assert.ok(verification(cause.check('a critique').analysis).length > 0, 'an uncleared critique');
+    cause.append(lines([ev(9, 3, 'delegate', 'boss', { to: 'reviewer', content: 'review the parser' }), ev(10, 4, 'message', 'boss', { content: 'done' })]));
+    const assignment = verification(cause.check('an assignment').analysis);
+    assert.deepEqual([cause.follow.last.how, assignment], ['appended', []]);
+
+    // w's run stops while x, which it spawned, is at work (premature); x returns after: the sweep of open spawns read past w's stop
+    const spawns = new Followed(lines([header, ev(0, 0, 'spawn', 'boss', { to: 'w', content: 'start w' }), ev(1, 1, 'spawn', 'w', { to: 'x', content: 'start x' }), ev(2, 2, 'tool_call', 'x', { tool: 'bash', content: 'make' }), ev(3, 3, 'stop', 'w', { reason: 'task_complete' }), ev(4, 4, 'return', 'x', { to: 'w', content: 'x done' }), ev(5, 5, 'message', 'boss', { content: 'go on' })]));
+    const premature = (a: Analysis) => a.stops.filter((st) => st.finding === 'premature').map((st) => st.event);
+    assert.deepEqual(premature(spawns.check('w stopped early').analysis), ['e3']);
+    spawns.append(lines([ev(6, 6, 'message', 'boss', { content: 'and on' })]));
+    const still = premature(spawns.check('an append').analysis);
+    assert.deepEqual([spawns.follow.last.how, still], ['appended', ['e3']]);
+  });
+});
+
+describe('the memory of a followed trace\'s index', () => {
+  /** A generated trace of `n` messages (an index of it reserves 256 bytes per event: from 4,096 events a resizable buffer). */
+  const messages = (n: number): LoadedTrace => loadTrace(Array.from({ length: n }, (_, k) => JSON.stringify({ id: `m${k}`, t: k, type: 'message', agent: k % 3 ? 'a' : 'b', content: `step ${k}` })).join('\n'), 'messages.otrace.jsonl');
+
+  it('is kept by the carry from one index to the next (its pages not given back and taken again at each append), and given back by free()', () => {
+    const carry = new PrefixCarry();
+    const first = new TraceIndex(messages(6000), carry);
+    const buffer = first.fingerprints.buffer as ArrayBuffer & { resizable?: boolean };
+    const held = buffer.byteLength;
+    first.free();
+    assert.equal(buffer.byteLength, held, 'not shrunk when the index is done');
+    const second = new TraceIndex(messages(6100), carry);
+    assert.equal(second.fingerprints.buffer, buffer, 'the next index takes the same memory');
+    assert.deepEqual([...second.fingerprints.subarray(0, 3)], [0, 1, 2], 'its views hold their own values');
+    second.free();
+    carry.free();
+    if (buffer.resizable === true) assert.equal(buffer.byteLength, 0, 'given back by the carry');
+    const alone = new TraceIndex(messages(6000));
+    const own = alone.fingerprints.buffer as ArrayBuffer & { resizable?: boolean };
+    alone.free();
+    if (own.resizable === true) assert.equal(own.byteLength, 0, 'an index of its own gives its memory back at once');
+  });
+});
+
+describe('the index of a growing trace, from its carry', () => {
+  /**
+   * What an index says of its events: types, lanes, ids (and the positions an id names from each
+   * event), receivers, each event's incoming links in order (a carried index numbers its new links
+   * after the old ones: the analyses read the links per target), the links' and dropped links'
+   * counts, parents, tool pairs, fingerprints, tool lanes.
+   */
+  const surface = (index: TraceIndex) => {
+    const ids = index.events.map((e) => e.id);
+    return {
+      types: [...index.types],
+      lanes: [...index.lanes].map(([agent, lane]) => [agent, [...lane]]),
+      first: ids.map((id) => index.pos.get(id)),
+      named: ids.map((id, v) => index.resolve(id, v)),
+      repeated: index.hasRepeatedIds,
+      receivers: ids.map((_, i) => index.receiver(i)),
+      incoming: ids.map((_, v) => index.incoming[v].map((k) => index.links[k])),
+      links: index.linkCount,
+      dropped: index.dropped,
+      handoffsName: index.handoffsName,
+      parents: ids.map((_, v) => index.parentOf(v)),
+      pairs: ids.map((_, v) => [index.resultOf(v), index.callOf(v)]),
+      fingerprints: [...index.fingerprints],
+      toolLanes: [...index.toolLanes].sort(),
+    };
+  };
+  const record = (k: number, id: string, agent: string, more: Record<string, unknown> = {}) => JSON.stringify({ id, t: k, type: k % 3 === 0 ? 'tool_call' : k % 3 === 1 ? 'tool_result' : 'message', agent, tool: 'bash', content: `step ${k % 7}`, ...more });
+
+  it('equals the index made whole of the same events: new lanes, ids repeated across the append, causes naming old events, edges written after their events', () => {
+    const edge = fc.option(fc.tuple(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 9 }), fc.constantFrom('causal', 'return', 'temporal', 'link')), { freq: 3 });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 4 }), fc.boolean(), edge), { minLength: 2, maxLength: 60 }), fc.integer({ min: 1, max: 79 }), (choices, cutAt) => {
+        // an edge line after an event: between two ids read so far or to come (ids repeat), as an agent writes it after both events
+        const lines = choices.flatMap(([idNo, agent, cause, e], k) => [
+          record(k, `e${idNo}`, `a${agent}`, cause && k > 0 ? { causes: [`e${choices[k - 1][0]}`], to: `a${(agent + 1) % 6}` } : {}),
+          ...(e ? [JSON.stringify({ edge: { src: `e${e[0]}`, dst: `e${e[1]}`, type: e[2] } })] : []),
+        ]);
+        const cut = Math.min(cutAt, lines.length - 1);
+        const carry = new PrefixCarry();
+        const before = new TraceIndex(loadTrace(lines.slice(0, cut).join('\n'), 'run.otrace.jsonl'), carry);
+        before.free();
+        carry.commit(before.size, before.memo, before.toolLanes, before.ownWordsTask);
+        const loaded = loadTrace(lines.join('\n'), 'run.otrace.jsonl');
+        const grown = new TraceIndex(loaded, carry);
+        const whole = new TraceIndex(loaded);
+        assert.deepEqual(surface(grown), surface(whole));
+        grown.free();
+        whole.free();
+      }),
+      { seed: 30, numRuns: 600 },
+    );
+  });
+  /** The index of `before` then `after` appended, made from its carry, and the index made whole; `how` its links were made. */
+  const grownAndWhole = (before: object[], after: object[]) => {
+    const text = (records: object[]) => records.map((r) => JSON.stringify(r)).join('\n');
+    const carry = new PrefixCarry();
+    const first = new TraceIndex(loadTrace(text(before), 'run.otrace.jsonl'), carry);
+    first.free();
+    carry.commit(first.size, first.memo, first.toolLanes, first.ownWordsTask);
+    const loaded = loadTrace(text([...before, ...after]), 'run.otrace.jsonl');
+    const grown = new TraceIndex(loaded, carry);
+    const whole = new TraceIndex(loaded);
+    const out = { grown: surface(grown), whole: surface(whole), links: grown.linksMade };
+    grown.free();
+    whole.free();
+    return out;
+  };
+  const call = (k: number, id: string, more: object = {}) => ({ id, t: k, type: 'tool_call', agent: 'w', tool: 'bash', content: `make ${k}`, ...more });
+  const result = (k: number, id: string, more: object = {}) => ({ id, t: k, type: 'tool_result', agent: 'w', tool: 'bash', content: `ok ${k}`, ...more });
+
+  it('carries the old events\' links and links the new ones to what the old left open: an edge to an event not read yet, a hand-off to a lane\'s next event, an unanswered call', () => {
+    const before = [
+      { id: 'd0', t: 0, type: 'delegate', agent: 'boss', to: 'w', content: 'build it' },
+      call(1, 'c1'),
+      result(2, 'r1'),
+      call(3, 'c2'),
+      { edge: { src: 'c2', dst: 'r2', type: 'causal' } },
+      { id: 'd4', t: 4, type: 'delegate', agent: 'w', to: 'boss', content: 'report' },
+    ];
+    const after = [result(5, 'r2'), { id: 'b6', t: 6, type: 'message', agent: 'boss', content: 'thanks' }, call(7, 'c3'), result(8, 'r3')];
+    const { grown, whole, links } = grownAndWhole(before, after);
+    assert.equal(links.how, 'appended', links.reason);
+    assert.deepEqual(grown, whole);
+    assert.ok(grown.incoming[6].some((l) => l.u === 4 && l.kind === 'delivery'), 'the old report is delivered to the boss\'s next event');
+    assert.ok(grown.incoming[5].some((l) => l.u === 3 && l.kind === 'edge'), 'the old edge reaches the new result');
+  });
+
+  it('makes the links whole when a new result is stated to answer an old call an old result was paired with by a guess', () => {
+    // r1 names no call: paired with c1 by a guess; the new r2 names c1, which a whole build pairs first (r1 then goes to c2)
+    const { grown, whole, links } = grownAndWhole([call(0, 'c1'), call(1, 'c2'), result(2, 'r1')], [result(3, 'r2', { parent: 'c1' })]);
+    assert.equal(links.how, 'whole');
+    assert.match(links.reason, /guess/);
+    assert.deepEqual(grown, whole);
+    assert.deepEqual(whole.pairs.slice(0, 4), [[3, -1], [2, -1], [-1, 1], [-1, 0]]);
+  });
+
+  it('makes the links whole when a new event carries an old event\'s id (a result stated to answer a call again is no longer read so)', () => {
+    const before = [call(0, 'c'), result(1, 'r1', { parent: 'c' }), result(2, 'r2', { parent: 'c' })];
+    const { grown, whole, links } = grownAndWhole(before, [{ id: 'c', t: 3, type: 'message', agent: 'w', content: 'c again' }]);
+    assert.equal(links.how, 'whole');
+    assert.match(links.reason, /id/);
+    assert.deepEqual(grown, whole);
+    assert.deepEqual(whole.pairs.slice(0, 3), [[1, -1], [-1, 0], [-1, -1]], 'r2 is no later answer of a call whose id repeats');
+  });
+
+  it('mends the row of an old event a new edge ends at: the edge first, the link of a later pass from the same event taken, an implicit link gone', () => {
+    const before = [call(0, 'c1'), result(1, 'r1'), { id: 'm2', t: 2, type: 'message', agent: 'w', to: 'reviewer', content: 'please review' }, { id: 'v3', t: 3, type: 'message', agent: 'reviewer', content: 'on it' }];
+    // c1 -> m2 adds a link to m2's row; r1 -> m2 takes its lane link; c1 -> r1 takes the guessed pair's link; m2 -> v3 takes v3's delivery, and the edge to v3 from c1 ends its implicit link
+    for (const [src, dst] of [['c1', 'm2'], ['r1', 'm2'], ['c1', 'r1'], ['m2', 'v3'], ['c1', 'v3']]) {
+      const edge = grownAndWhole(before, [{ edge: { src, dst, type: 'causal' } }, call(4, 'c4')]);
+      assert.deepEqual([edge.links.how, edge.grown], ['appended', edge.whole], `${src} -> ${dst}`);
+      assert.match(edge.links.reason, /1 new edges end at old events/);
+    }
+    // the same edge written again adds nothing
+    const again = grownAndWhole([...before, { edge: { src: 'c1', dst: 'm2', type: 'causal' } }], [{ edge: { src: 'c1', dst: 'm2', type: 'temporal' } }, call(4, 'c4')]);
+    assert.deepEqual([again.links.how, again.grown], ['appended', again.whole]);
+    // an edge back in time is dropped, as a whole build drops it
+    const back = grownAndWhole(before, [{ edge: { src: 'r1', dst: 'c1', type: 'causal' } }, call(4, 'c4')]);
+    assert.deepEqual([back.links.how, back.grown, back.grown.dropped], ['appended', back.whole, 1]);
+    // b answers a and c answers b implicitly (another agent's event before them); c's lane link is from a
+    const turns = [{ id: 'a', t: 0, type: 'message', agent: 'x', content: 'a' }, { id: 'b', t: 1, type: 'message', agent: 'y', content: 'b' }, { id: 'c', t: 2, type: 'message', agent: 'x', content: 'c' }];
+    const d = { id: 'd', t: 3, type: 'message', agent: 'x', content: 'd' };
+    const taken = grownAndWhole(turns, [{ edge: { src: 'a', dst: 'b', type: 'causal' } }, d]);
+    assert.deepEqual([taken.grown, taken.grown.links], [taken.whole, 4], "the edge takes b's implicit link: a -> b, a -> c, b -> c, c -> d");
+    const gone = grownAndWhole(turns, [{ edge: { src: 'a', dst: 'c', type: 'causal' } }, d]);
+    assert.deepEqual([gone.grown, gone.grown.links], [gone.whole, 3], "the edge takes c's lane link, and c's implicit link goes: a -> b, a -> c, c -> d");
+    const alone = grownAndWhole(turns, [{ edge: { src: 'a', dst: 'c', type: 'causal' } }]);
+    assert.deepEqual([alone.links.how, alone.grown, alone.grown.links], ['appended', alone.whole, 2], 'an append of the edge alone: no new link to number the others after');
+  });
+
+  it('makes the links whole when a new edge states that another call answers an old result, or a new lane comes', () => {
+    const before = [call(0, 'c1'), call(1, 'c2'), result(2, 'r1'), { id: 'm3', t: 3, type: 'message', agent: 'w', to: 'reviewer', content: 'please review' }];
+    // r1 was c1's by a guess: an edge from c2 pairs it with c2 in a whole build
+    const edge = grownAndWhole(before, [{ edge: { src: 'c2', dst: 'r1', type: 'return' } }, call(4, 'c4')]);
+    assert.deepEqual([edge.links.how, edge.grown], ['whole', edge.whole]);
+    assert.match(edge.links.reason, /c2 answers an old result \(r1\) paired otherwise/);
+    assert.deepEqual(edge.whole.pairs.slice(0, 3), [[-1, -1], [2, -1], [-1, 1]]);
+    const lane = grownAndWhole(before, [{ id: 'v4', t: 4, type: 'message', agent: 'reviewer', content: 'looks good' }]);
+    assert.deepEqual([lane.links.how, lane.grown], ['whole', lane.whole]);
+    assert.ok(lane.whole.incoming[4].some((l) => l.u === 3 && l.kind === 'delivery'), 'the old message is delivered to the new lane');
+  });
+});
+
+describe('the metrics of a growing trace, from its carry', () => {
+  /** Analyses each prefix of `records` (cut after each count of `cuts`) with one carry, as the follow does; each must equal a whole analysis. @returns where each metrics pass went on from. */
+  const grow = (records: object[], cuts: number[]): number[] => {
+    const from: number[] = [];
+    analyseEachCut(records, cuts, (carry, loaded, analysis, cut) => {
+      from.push(carry.metrics?.from ?? -1);
+      assert.deepEqual(plain(analysis.metrics), plain(analyzeTrace(loaded).metrics), `metrics after ${cut} records`);
+    });
+    return from;
+  };
+  const ev = (id: string, t: number, type: string, agent: string, more: object = {}) => ({ id, t, type, agent, content: `${type} ${id}`, ...more });
+
+  it('goes on from the first new event, and from an old call a new result answers (its work changed)', () => {
+    const records = [
+      ev('d', 0, 'delegate', 'boss', { to: 'w', tokens: 10, duration_s: 0.5 }),
+      ev('c1', 1, 'tool_call', 'w', { tool: 'bash', tokens: 5 }),
+      ev('r1', 3, 'tool_result', 'w', { tool: 'bash' }),
+      ev('c2', 4, 'tool_call', 'w', { tool: 'bash', tokens: 7 }),
+      ev('m', 5, 'message', 'w', { to: 'boss', tokens: 3, duration_s: 1 }),
+      ev('r2', 9, 'tool_result', 'w', { tool: 'bash' }),
+      ev('a', 10, 'aggregate', 'boss', { duration_s: 2, cost: 0.25 }),
+    ];
+    // c2 waits for its result across the cut: its work (until r2) is known only after it
+    assert.deepEqual(grow(records, [3, 5, 7]), [0, 3, 3]);
+  });
+
+  it('goes on from the first old event whose links changed when a new edge ends at it (its chain waits for another input now)', () => {
+    const records = [
+      ev('d', 0, 'delegate', 'boss', { to: 'w', duration_s: 0.5 }),
+      ev('x', 1, 'message', 'w', { duration_s: 4 }),
+      ev('y', 2, 'message', 'boss', { duration_s: 1 }),
+      ev('z', 3, 'message', 'boss', { duration_s: 1 }),
+      // y waited for x (it ends at 5): the critical path runs through x
+      { edge: { src: 'x', dst: 'y', type: 'causal' } },
+      ev('a', 8, 'aggregate', 'boss', { duration_s: 2 }),
+    ];
+    assert.deepEqual(grow(records, [4, 6]), [0, 2]);
+  });
+
+  it('makes the metrics whole when a lane of tool results speaks (a second agent: a message with no receiver is now a hand-off between agents)', () => {
+    const records = [ev('u', 0, 'message', 'w', { duration_s: 1 }), ev('x', 1, 'tool_result', 'sandbox', { duration_s: 1 }), ev('y', 2, 'message', 'w', { duration_s: 1 }), ev('z', 3, 'message', 'sandbox', { duration_s: 1 })];
+    assert.deepEqual(grow(records, [2, 3, 4]), [0, 2, 0]);
+  });
+});
+
+
+describe('the credit per event of a growing trace, from its carry', () => {
+  const ev = (id: string, t: number, type: string, agent: string, more: object = {}) => ({ id, t, type, agent, content: `${type} ${id}`, ...more });
+  /** Analyses `records` cut after each of `cuts` with one carry; per cut the positions whose facts the credit read from the carry. */
+  const grow = (records: object[], cuts: number[]): number[] => {
+    const kept: number[] = [];
+    analyseEachCut(
+      records,
+      cuts,
+      (_carry, loaded, analysis, cut) => assert.deepEqual(plain(analysis.credit), plain(analyzeTrace(loaded).credit), `credit after ${cut} records`),
+      (carry) => kept.push(carry.credit?.count === carry.count ? carry.count : 0),
+    );
+    return kept;
+  };
+
+  it('reads the old events\' facts from the carry: a given credit, rows no agent wrote, ids that come to repeat, injected rows that come later', () => {
+    const records = [
+      ev('d', 0, 'delegate', 'boss', { to: 'w' }),
+      ev('c', 1, 'tool_call', 'w', { tool: 'bash', credit: 0.3 }),
+      ev('u', 2, 'message', 'w', { from: 'user', content: 'go on' }),
+      ev('r', 3, 'tool_result', 'w', { tool: 'bash' }),
+      // from here ids repeat (an old one's again) and the harness's rows come
+      ev('c', 4, 'tool_call', 'w', { tool: 'bash' }),
+      ev('p', 5, 'tool_result', 'w', { tool: 'bash', kind: 'placeholder', content: '[no output]' }),
+      ev('l', 6, 'message', 'boss', { kind: 'local_command', content: '/compact' }),
+      ev('m', 7, 'message', 'w', { to: 'boss', content: 'done: 42' }),
+      ev('s', 8, 'stop', 'boss', { reason: 'task_complete' }),
+    ];
+    assert.deepEqual(grow(records, [2, 4, 6, 9]), [0, 2, 4, 6]);
+  });
+});
+
+describe("the credit's parents of a growing trace, from its carry", () => {
+  const ev = (id: string, t: number, type: string, agent: string, more: object = {}) => ({ id, t, type, agent, content: `${type} ${id}`, ...more });
+  /** Per cut: the positions whose parents the credit's pass carried from the last analysis (not gathered again); the credit equal to a whole analysis's. */
+  const grow = (records: object[], cuts: number[]): number[] => {
+    const carried: number[] = [];
+    analyseEachCut(records, cuts, (carry, loaded, analysis, cut) => {
+      assert.deepEqual(plain(analysis.credit), plain(analyzeTrace(loaded).credit), `credit after ${cut} records`);
+      assert.equal(carry.transitions?.count, carry.count, 'the parents of every position are kept');
+      carried.push(carry.transitions!.from);
+    });
+    return carried;
+  };
+
+  it('gathers the new positions alone while the links into the old ones are carried, the same figures to the last bit', () => {
+    const records = [
+      ev('d', 0, 'delegate', 'boss', { to: 'w', content: 'Find the population of Lyon in 2020' }),
+      ev('c', 1, 'tool_call', 'w', { tool: 'search', content: 'Lyon population 2020' }),
+      ev('r', 2, 'tool_result', 'w', { tool: 'search', content: 'Lyon had 522,250 inhabitants in 2020' }),
+      ev('m', 3, 'message', 'w', { to: 'boss', content: 'Lyon: 522,250 (2020)' }),
+      ev('c2', 4, 'tool_call', 'w', { tool: 'search', content: 'Lyon census' }),
+      ev('r2', 5, 'tool_result', 'w', { tool: 'search', parent: 'c2', content: 'INSEE census 2020: 522,250' }),
+      ev('a', 6, 'aggregate', 'boss', { content: 'FINAL ANSWER: 522,250' }),
+      { id: 'rw', t: 7, type: 'reward', agent: 'boss', value: 1, target: 'a' },
+    ];
+    assert.deepEqual(grow(records, [2, 4, 6, 8]), [0, 2, 4, 6]);
+  });
+
+  it('gathers again from the first old position whose links changed when the links are made whole (a new edge ends at an old event, a new lane comes)', () => {
+    // the edge a -> b comes after b: b's links change (its lane's link is now the edge), a's stand
+    const records = [ev('a', 0, 'message', 'w', { content: 'Paris 2024' }), ev('b', 1, 'message', 'w', { content: 'Paris again' }), { edge: { src: 'a', dst: 'b', type: 'causal' } }, ev('c', 2, 'message', 'w', { content: 'done' })];
+    assert.deepEqual(grow(records, [2, 4]), [0, 1]);
+    // the edge a -> c comes after c: c gets a second link, a's and b's stand
+    const more = [ev('a', 0, 'message', 'w', { content: 'Paris 2024' }), ev('b', 1, 'message', 'w', { content: 'Lyon' }), ev('c', 2, 'message', 'w', { content: 'Paris again' }), { edge: { src: 'a', dst: 'c', type: 'causal' } }, ev('d', 3, 'message', 'w', { content: 'done' })];
+    assert.deepEqual(grow(more, [3, 5]), [0, 2]);
+    // a new lane no old hand-off names: every old position's links stand
+    const lane = [ev('a', 0, 'message', 'w', { content: 'Paris 2024' }), ev('b', 1, 'message', 'w', { content: 'Paris again' }), ev('c', 2, 'message', 'judge', { content: 'Paris: correct' })];
+    assert.deepEqual(grow(lane, [1, 2, 3]), [0, 1, 2]);
+  });
+
+  it('gathers them all again when an old hand-off comes to name a new lane (its receiver changes)', () => {
+    const named = [ev('a', 0, 'message', 'w', { to: 'judge', content: 'Paris 2024' }), ev('b', 1, 'message', 'w', { content: 'Paris again' }), ev('c', 2, 'message', 'judge', { content: 'Paris: correct' })];
+    assert.deepEqual(grow(named, [1, 2, 3]), [0, 1, 0]);
+  });
+});
