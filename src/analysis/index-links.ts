@@ -334,19 +334,26 @@ class LinkBuild {
    * arrays of `last` (the carry this build was offered, read already) where they have room.
    */
   carry(built: BuiltLinks, last: LinkCarry | undefined): LinkCarry {
+    // an append's old entries are in `last` as they are in `built` (copied from it): only the rest is copied back, unless
+    // rows were mended (their links taken over, an implicit link's number given to another) or an old call got a result
+    const tail = built.how === 'appended' && last !== undefined && this.reaching.length === 0;
+    const m = tail ? this.base : 0;
+    const links = tail ? last.links : 0;
+    let pairsFrom = m;
+    for (const u of this.answeredOld) pairsFrom = Math.min(pairsFrom, u);
     return {
       count: this.n,
       links: built.linkU.length,
       edges: this.in_.loaded.trace.edges.length,
       lanes: this.in_.laneNames.length,
-      linkU: kept(last?.linkU, built.linkU),
-      linkKind: kept(last?.linkKind, built.linkKind),
-      linkEdgeType: kept(last?.linkEdgeType, built.linkEdgeType),
-      inStart: kept(last?.inStart, built.inStart),
-      inLinks: kept(last?.inLinks, built.inLinks),
-      parentColumn: kept(last?.parentColumn, built.parentColumn),
-      pairs: kept(last?.pairs, this.in_.pairs),
-      receivers: kept(last?.receivers, built.receivers),
+      linkU: kept(last?.linkU, built.linkU, links),
+      linkKind: kept(last?.linkKind, built.linkKind, links),
+      linkEdgeType: kept(last?.linkEdgeType, built.linkEdgeType, links),
+      inStart: kept(last?.inStart, built.inStart, m),
+      inLinks: kept(last?.inLinks, built.inLinks, links),
+      parentColumn: kept(last?.parentColumn, built.parentColumn, m),
+      pairs: kept(last?.pairs, this.in_.pairs, pairsFrom),
+      receivers: kept(last?.receivers, built.receivers, m),
       dropped: built.dropped,
       handoffsName: built.handoffsName,
       unresolvedEdges: this.unresolvedEdges,
@@ -630,12 +637,13 @@ class LinkBuild {
 }
 
 /**
- * `from`'s entries at the start of `into` when it is of the same type and has room, else of a new
- * array of the same type with a quarter to spare (for the appends to come).
+ * `from`'s entries at the start of `into` when it is of the same type and has room (those before
+ * `same` are there already: copied from `into` when `from` was made), else of a new array of the
+ * same type with a quarter to spare (for the appends to come).
  */
-function kept<T extends Int32Array | Uint16Array | Uint8Array>(into: T | undefined, from: T): T {
+function kept<T extends Int32Array | Uint16Array | Uint8Array>(into: T | undefined, from: T, same = 0): T {
   if (into && into.constructor === from.constructor && into.length >= from.length) {
-    into.set(from);
+    into.set(same > 0 ? from.subarray(same) : from, same);
     return into;
   }
   const out = new (from.constructor as new (length: number) => T)(Math.ceil(from.length * 1.25) + 16);

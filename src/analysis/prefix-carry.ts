@@ -189,17 +189,24 @@ export class PrefixCarry {
 
   /**
    * Marks the first `n` positions valid: the analysis that wrote them finished.
-   * @param memos the index's memos after that analysis (copied), and its tool lanes.
+   * @param memos the index's memos after that analysis (copied: their first `n` entries, into arrays with room), and its tool lanes.
    */
   commit(n: number, memos: TextMemos, toolLanes: ReadonlySet<string>, ownWordsTask: number): void {
     this.count = n;
+    // into the last commit's arrays when they have room (six new arrays of n bytes at each append were garbage for the collector)
+    const last = this.memos;
+    const copy = (into: Uint8Array | undefined, from: Uint8Array) => {
+      const out = into && into.length >= n ? into : new Uint8Array(Math.ceil(n * 1.25) + 16);
+      out.set(from.subarray(0, n));
+      return out;
+    };
     this.memos = {
-      completionClaim: memos.completionClaim.slice(0, n),
-      impasse: memos.impasse.slice(0, n),
-      agentOutput: memos.agentOutput.slice(0, n),
-      stateChange: memos.stateChange.slice(0, n),
-      ownWords: memos.ownWords.slice(0, n),
-      explicitAnswer: memos.explicitAnswer.slice(0, n),
+      completionClaim: copy(last?.completionClaim, memos.completionClaim),
+      impasse: copy(last?.impasse, memos.impasse),
+      agentOutput: copy(last?.agentOutput, memos.agentOutput),
+      stateChange: copy(last?.stateChange, memos.stateChange),
+      ownWords: copy(last?.ownWords, memos.ownWords),
+      explicitAnswer: copy(last?.explicitAnswer, memos.explicitAnswer),
       toolLanes: toolLanesKey(toolLanes),
       ownWordsTask,
     };

@@ -8,6 +8,7 @@
  * found with its primitive period). A single event must occur 3 times in a row (twice is an echo,
  * e.g. a proxy's fixed auto-reply).
  */
+import { carriedSweep, type Sweep } from '../carried-sweep';
 import type { TraceIndex } from '../trace-index';
 import { isInjected } from './agent-output';
 import type { RawLoop } from './raw-loop';
@@ -46,22 +47,43 @@ export function repeatedSequences(index: TraceIndex, maxPeriod: number): RawLoop
 
 /**
  * Per agent with any, the places in its lane of its events whose fingerprint occurred before,
- * ascending: views of one array in the arena, found in two passes along the lanes (a count, then
- * the places; the lanes' positions and the fingerprints are typed columns: no event read, no map
- * asked per event, which the passes in time order by agent name did twice per repeat, 30 ms at 1M).
+ * ascending: a sweep (carried-sweep.ts), made along the lanes at first (the lanes' positions and the
+ * fingerprints are typed columns: no event read, no map asked per event, which the passes in time
+ * order by agent name did twice per repeat, 30 ms at 1M) and gone on over a followed trace's new
+ * events (an event's place in its lane and whether its fingerprint came before never change).
  */
-function repeatsByAgent(index: TraceIndex): Map<string, Int32Array> {
-  let total = 0;
-  for (const lane of index.lanes.values()) total += repeatsIn(index, lane);
-  const all = index.arena.int32(total);
-  const out = new Map<string, Int32Array>();
-  let offset = 0;
-  for (const [agent, lane] of index.lanes) {
-    const from = offset;
-    for (let k = 0; k < lane.length; k++) if (repeatsBefore(index, lane[k])) all[offset++] = k;
-    if (offset > from) out.set(agent, all.subarray(from, offset));
+function repeatsByAgent(index: TraceIndex): ReadonlyMap<string, ArrayLike<number>> {
+  const sweep = carriedSweep<RepeatSweep>(index, 'laneRepeats', '', () => ({ swept: 0, key: '', carryable: true, places: new Map(), lengths: new Map() }));
+  const { places, lengths } = sweep;
+  if (sweep.swept === 0) {
+    for (const [agent, lane] of index.lanes) {
+      lengths.set(agent, lane.length);
+      let count = 0;
+      for (let k = 0; k < lane.length; k++) if (repeatsBefore(index, lane[k])) count++;
+      if (count === 0) continue;
+      const mine: number[] = new Array<number>(count);
+      for (let k = 0, q = 0; q < count; k++) if (repeatsBefore(index, lane[k])) mine[q++] = k;
+      places.set(agent, mine);
+    }
+  } else {
+    for (let i = sweep.swept, n = index.size; i < n; i++) {
+      const agent = index.events[i].agent;
+      const k = lengths.get(agent) ?? 0;
+      lengths.set(agent, k + 1);
+      if (!repeatsBefore(index, i)) continue;
+      const mine = places.get(agent);
+      if (mine) mine.push(k);
+      else places.set(agent, [k]);
+    }
   }
-  return out;
+  sweep.swept = Math.max(sweep.swept, index.size);
+  return places;
+}
+
+/** {@link repeatsByAgent}'s sweep: per agent the places of its repeated events, and its lane's length so far. */
+interface RepeatSweep extends Sweep {
+  places: Map<string, number[]>;
+  lengths: Map<string, number>;
 }
 
 /** How many events of `lane` have a fingerprint an earlier event has. */
@@ -90,7 +112,7 @@ function repeatedPlaces(index: TraceIndex, lane: Int32Array): Int32Array {
  * at, k = r - p for each repeat r, in order: the same maximal runs of matches, in the same order, as
  * the scan of every k; O(repeats * maxPeriod) besides the lane's `covered` flags.
  */
-function laneRepeats(index: TraceIndex, agent: string, lane: Int32Array, repeats: Int32Array, maxPeriod: number, out: RawLoop[]): void {
+function laneRepeats(index: TraceIndex, agent: string, lane: Int32Array, repeats: ArrayLike<number>, maxPeriod: number, out: RawLoop[]): void {
   const m = lane.length;
   const f = index.fingerprints;
   const covered = index.arena.uint8(m);
