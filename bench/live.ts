@@ -16,8 +16,8 @@
  *
  * Then the analysis that follows appends (src/analysis/follow.ts), per size of OTRACE_BENCH_SIZES
  * (default 1M): a generated otrace JSONL trace followed through the worker's SessionFiles, and per
- * append of 100 lines ({@link FOLLOW_ROUNDS} of them) the followed analysis beside a whole analysis
- * of the same trace (the first {@link FOLLOW_WHOLE_ROUNDS}); median and p95, how each append was
+ * append of 100 lines ({@link FOLLOW_ROUNDS} of them) the followed analysis, then {@link FOLLOW_WHOLE_ROUNDS}
+ * whole analyses of the last trace (checked to find what the followed one found); median and p95, how each append was
  * taken in, the machine's load. `OTRACE_BENCH_LIVE=follow` runs only these rows:
  *   OTRACE_BENCH_SIZES=1M OTRACE_BENCH_LIVE=follow npm run bench -- live
  * (OTRACE_BENCH_DEBUG=1 prints each append's time and how its links were made.)
@@ -88,7 +88,7 @@ interface LiveRow {
 
 /** Appends whose followed analysis is timed, per size. */
 const FOLLOW_ROUNDS = 20;
-/** Appends whose whole analysis is timed beside the followed one (seconds each at 1M events). */
+/** Whole analyses of the last append's trace timed after the followed ones (seconds each at 1M events). */
 const FOLLOW_WHOLE_ROUNDS = 3;
 /** Sizes of the follow rows (OTRACE_BENCH_SIZES picks among them). */
 const FOLLOW_SIZES: Record<string, number> = { '100k': 100_000, '300k': 300_000, '1M': 1_000_000 };
@@ -108,7 +108,7 @@ interface FollowRow {
   /** The same, over the appends taken in as appends only. */
   appended_median_ms: number;
   appended_p95_ms: number;
-  /** A whole analysis of the same trace after an append. */
+  /** A whole analysis of the trace after the last append. */
   whole_median_ms: number;
   /** Load average (1 min) before and after the row. */
   load: [number, number];
@@ -285,9 +285,9 @@ function sessionLoader(files: SessionFiles, key: string, file: string, mayGrow: 
 
 /**
  * A generated otrace JSONL trace of `n` events followed through SessionFiles (as the worker follows
- * it) while {@link FOLLOW_ROUNDS} appends of {@link LINES} lines come: per append the read, the
- * followed analysis, and for the first {@link FOLLOW_WHOLE_ROUNDS} a whole analysis of the same
- * trace (checked to give the same findings, stops, loops and outcome).
+ * it) while {@link FOLLOW_ROUNDS} appends of {@link LINES} lines come: per append the read and the
+ * followed analysis; then {@link FOLLOW_WHOLE_ROUNDS} whole analyses of the last trace (checked to
+ * give the same findings, stops, loops and outcome as the followed one).
  */
 async function followRow(dir: string, n: number): Promise<FollowRow> {
   const load0 = os.loadavg()[0];
@@ -310,6 +310,7 @@ async function followRow(dir: string, n: number): Promise<FollowRow> {
   const appended: number[] = [];
   const whole: number[] = [];
   const taken: Record<FollowHow, number> = { whole: 0, appended: 0, unchanged: 0 };
+  let last: ReturnType<typeof analyzeTrace> | undefined;
   for (let k = 1; k <= FOLLOW_ROUNDS; k++) {
     // each append comes in a turn of its own, as the engine's load messages do: one synchronous loop over
     // every append kept each list a WeakRef held alive to its end (the reader's noted copies: +11 MB per
@@ -328,13 +329,16 @@ async function followRow(dir: string, n: number): Promise<FollowRow> {
     else process.stdout.write(`  follow ${n}: append ${k} ${follow.last.how} (${follow.last.reason}) in ${Math.round(took)} ms\n`);
     // OTRACE_BENCH_DEBUG=1: each append's time and how its links were made (links made whole set the p95: docs/large-traces.md)
     if (process.env.OTRACE_BENCH_DEBUG) process.stdout.write(`  follow ${n}: append ${k}: ${Math.round(took)} ms, links ${follow.last.links?.how ?? '-'} (${follow.last.links?.reason ?? ''})\n`);
-    if (k <= FOLLOW_WHOLE_ROUNDS) {
-      t0 = process.hrtime.bigint();
-      const again = analyzeTrace(loaded);
-      whole.push(ms(t0));
-      const facts = (a: typeof analysis) => JSON.stringify([a.findings.length, a.stops.length, a.loops.length, a.outcome, a.best_stop, a.metrics.events]);
-      if (facts(again) !== facts(analysis)) throw new Error(`follow ${n}: the followed analysis differs from the whole one after append ${k}`);
-    }
+    last = analysis;
+  }
+  // the whole analyses after the timed appends: between them, their garbage (hundreds of MB each at 1M) made the collector's
+  // full collections fall in the appends that followed, which a followed trace's worker never runs between two appends
+  for (let k = 0; k < FOLLOW_WHOLE_ROUNDS; k++) {
+    t0 = process.hrtime.bigint();
+    const again = analyzeTrace(loaded);
+    whole.push(ms(t0));
+    const facts = (a: typeof again) => JSON.stringify([a.findings.length, a.stops.length, a.loops.length, a.outcome, a.best_stop, a.metrics.events]);
+    if (facts(again) !== facts(last!)) throw new Error(`follow ${n}: the followed analysis differs from the whole one after the last append`);
   }
   const round1 = (x: number) => Math.round(x * 10) / 10;
   return {
