@@ -42,3 +42,21 @@ export function carriedSweep<S extends Sweep>(index: TraceIndex, name: string, k
   carry?.sweeps.set(name, sweep);
   return sweep;
 }
+
+/** A sweep of the positions where something holds. */
+interface PositionSweep extends Sweep {
+  positions: number[];
+}
+
+/**
+ * The positions (ascending) where `holds` says yes, as a sweep ({@link carriedSweep}): read from the
+ * last position swept to the index's end. `holds` answers for one position from its event and what
+ * `key` names; it marks the sweep not `carryable` when its answer read something a later event may
+ * change.
+ */
+export function carriedPositions(index: TraceIndex, name: string, key: string, holds: (index: TraceIndex, i: number, sweep: Sweep) => boolean): readonly number[] {
+  const sweep = carriedSweep<PositionSweep>(index, name, key, () => ({ swept: 0, key, carryable: true, positions: [] }));
+  for (let i = sweep.swept, n = index.size; i < n; i++) if (holds(index, i, sweep)) sweep.positions.push(i);
+  sweep.swept = Math.max(sweep.swept, index.size);
+  return sweep.positions;
+}

@@ -3,7 +3,7 @@
  * analysis asks whether a change was verified after it, and the loop analysis whether a repeated
  * call could have seen something new.
  */
-import { carriedSweep, type Sweep } from './carried-sweep';
+import { carriedPositions } from './carried-sweep';
 import { upperBound } from './sorted';
 import { CHANGE_TOOL, VERIFY_TOOL } from './text';
 import type { TraceIndex } from './trace-index';
@@ -61,18 +61,9 @@ function changesState(index: TraceIndex, i: number): boolean {
 const COMMAND_START = /(?:^|[\n;&|(`"'[,:]|\$\()\s*(?:sudo\s+)?(?:(?:pip3?|npm|pnpm|yarn|uv|poetry|conda|apt(?:-get)?|brew|gem|cargo|go)\s+)?/;
 const CHANGE_COMMAND = new RegExp(COMMAND_START.source + CHANGE_TOOL.source, 'i');
 
-/** The positions of the state changes read so far (a sweep: carried-sweep.ts), ascending. */
-interface ChangeSweep extends Sweep {
-  positions: number[];
-}
-
-/** The positions of the index's state changes ({@link isStateChange}), ascending: one sweep per analysis, which a followed trace's carry keeps. */
+/** The positions of the index's state changes ({@link isStateChange}), ascending: one sweep per analysis, which a followed trace's carry keeps (each position's answer depends on its event alone). */
 function changePositions(index: TraceIndex): readonly number[] {
-  const sweep = carriedSweep<ChangeSweep>(index, 'stateChanges', '', () => ({ swept: 0, key: '', carryable: true, positions: [] }));
-  // (each position's answer depends on its event alone)
-  for (let i = sweep.swept, n = index.size; i < n; i++) if (isStateChange(index, i)) sweep.positions.push(i);
-  sweep.swept = Math.max(sweep.swept, index.size);
-  return sweep.positions;
+  return carriedPositions(index, 'stateChanges', '', isStateChange);
 }
 
 /** The last state change in [from, to] that `keep` accepts: its position, or -1 (from the state changes' positions, not a walk over every event). */

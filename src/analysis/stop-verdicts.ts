@@ -26,7 +26,7 @@
  */
 import type { StopReason } from '../trace/schema';
 import { explicitAnswer, isAgentOutput } from './answer';
-import { carriedSweep, type Sweep } from './carried-sweep';
+import { carriedPositions } from './carried-sweep';
 import { causesBefore } from './loops/agent-output';
 import { toolLanesKey } from './prefix-carry';
 import { upperBound } from './sorted';
@@ -521,26 +521,22 @@ function unconcludedExchange(index: TraceIndex, { from, pos, keep }: Segment): n
   return best;
 }
 
-/** Positions read so far (a sweep: carried-sweep.ts) of the events of one kind, ascending. */
-interface PositionSweep extends Sweep {
-  positions: number[];
-}
-
 /** The positions of the root spans still open (`open: true` on an event without a parent): one sweep per analysis, which a followed trace's carry keeps. */
 function openRoots(index: TraceIndex): readonly number[] {
-  const sweep = carriedSweep<PositionSweep>(index, 'openRoots', '', () => ({ swept: 0, key: '', carryable: true, positions: [] }));
-  for (let i = sweep.swept, n = index.size; i < n; i++) if (index.events[i].open === true && index.events[i].parent === undefined) sweep.positions.push(i);
-  sweep.swept = Math.max(sweep.swept, index.size);
-  return sweep.positions;
+  return carriedPositions(index, 'openRoots', '', rootOpen);
+}
+
+function rootOpen(index: TraceIndex, i: number): boolean {
+  return index.events[i].open === true && index.events[i].parent === undefined;
 }
 
 /** The positions of agent outputs (not returns) that state an impasse: one sweep per analysis (its key: the tool lanes, which say what is an agent's output). */
 function impassesSaid(index: TraceIndex): readonly number[] {
-  const key = toolLanesKey(index.toolLanes);
-  const sweep = carriedSweep<PositionSweep>(index, 'impasses', key, () => ({ swept: 0, key, carryable: true, positions: [] }));
-  for (let i = sweep.swept, n = index.size; i < n; i++) if (isAgentOutput(index, i) && index.types[i] !== 'return' && statesImpasse(index, i)) sweep.positions.push(i);
-  sweep.swept = Math.max(sweep.swept, index.size);
-  return sweep.positions;
+  return carriedPositions(index, 'impasses', toolLanesKey(index.toolLanes), saysImpasse);
+}
+
+function saysImpasse(index: TraceIndex, i: number): boolean {
+  return isAgentOutput(index, i) && index.types[i] !== 'return' && statesImpasse(index, i);
 }
 
 /**
@@ -550,15 +546,11 @@ function impassesSaid(index: TraceIndex): readonly number[] {
  * output's own words were read from a cause no earlier event carries).
  */
 function completionSignals(index: TraceIndex, answers: AnswerStatements): readonly number[] {
-  const key = `${toolLanesKey(index.toolLanes)}\u0001${answers.task}`;
-  const sweep = carriedSweep<PositionSweep>(index, 'completionSignals', key, () => ({ swept: 0, key, carryable: true, positions: [] }));
-  for (let i = sweep.swept, n = index.size; i < n; i++) {
-    const type = index.types[i];
-    if (type === 'return' || type === 'stop' || !isAgentOutput(index, i) || !claimsCompletion(index, i)) continue;
+  return carriedPositions(index, 'completionSignals', `${toolLanesKey(index.toolLanes)}\u0001${answers.task}`, (at, i, sweep) => {
+    const type = at.types[i];
+    if (type === 'return' || type === 'stop' || !isAgentOutput(at, i) || !claimsCompletion(at, i)) return false;
     // (the own words of an output whose cause comes later may be read otherwise then)
-    if (!causesBefore(index, i)) sweep.carryable = false;
-    if (signalsCompletion(index, answers, i)) sweep.positions.push(i);
-  }
-  sweep.swept = Math.max(sweep.swept, index.size);
-  return sweep.positions;
+    if (!causesBefore(at, i)) sweep.carryable = false;
+    return signalsCompletion(at, answers, i);
+  });
 }
