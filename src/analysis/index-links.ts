@@ -30,6 +30,7 @@ import type { Arena } from './arena';
 import { EDGE_TYPE_CODE, LINK_CODE, LinkTable } from './link-table';
 import { closeHoles, mendRows, type JoinedColumns, type ReachingEdge } from './link-mend';
 import type { Pause, PauseClock } from './pauses';
+import { kept } from './prefix-carry';
 import { upperBound } from './sorted';
 
 /** The event types that hand off to another agent (message, delegate, return, spawn). */
@@ -634,19 +635,4 @@ class LinkBuild {
     for (let p = Math.min(to, events.length - 1); p >= Math.max(from, 0); p--) if (events[p].id === id) return p;
     return -1;
   }
-}
-
-/**
- * `from`'s entries at the start of `into` when it is of the same type and has room (those before
- * `same` are there already: copied from `into` when `from` was made), else of a new array of the
- * same type with a quarter to spare (for the appends to come).
- */
-function kept<T extends Int32Array | Uint16Array | Uint8Array>(into: T | undefined, from: T, same = 0): T {
-  if (into && into.constructor === from.constructor && into.length >= from.length) {
-    into.set(same > 0 ? from.subarray(same) : from, same);
-    return into;
-  }
-  const out = new (from.constructor as new (length: number) => T)(Math.ceil(from.length * 1.25) + 16);
-  out.set(from);
-  return out;
 }

@@ -195,11 +195,7 @@ export class PrefixCarry {
     this.count = n;
     // into the last commit's arrays when they have room (six new arrays of n bytes at each append were garbage for the collector)
     const last = this.memos;
-    const copy = (into: Uint8Array | undefined, from: Uint8Array) => {
-      const out = into && into.length >= n ? into : new Uint8Array(Math.ceil(n * 1.25) + 16);
-      out.set(from.subarray(0, n));
-      return out;
-    };
+    const copy = (into: Uint8Array | undefined, from: Uint8Array) => kept(into, from.subarray(0, n));
     this.memos = {
       completionClaim: copy(last?.completionClaim, memos.completionClaim),
       impasse: copy(last?.impasse, memos.impasse),
@@ -224,4 +220,19 @@ export function grownTo<T extends Int32Array | Uint16Array | Uint8Array | Float6
   const to = make(Math.max(n, Math.ceil(from.length * 1.5)));
   to.set(from.subarray(0, keep));
   return to;
+}
+
+/**
+ * `from`'s entries at the start of `into` when it is of the same type and has room (those before
+ * `same` are there already: copied from `into` when `from` was made), else of a new array of the
+ * same type with a quarter to spare (for the appends to come).
+ */
+export function kept<T extends Int32Array | Uint16Array | Uint8Array>(into: T | undefined, from: T, same = 0): T {
+  if (into && into.constructor === from.constructor && into.length >= from.length) {
+    into.set(same > 0 ? from.subarray(same) : from, same);
+    return into;
+  }
+  const out = new (from.constructor as new (length: number) => T)(Math.ceil(from.length * 1.25) + 16);
+  out.set(from);
+  return out;
 }
