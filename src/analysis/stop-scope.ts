@@ -12,6 +12,7 @@
  * a phase's end, is the run's end too.
  */
 import type { TraceIndex } from './trace-index';
+import { carriedPositions } from './carried-sweep';
 
 import type { StopScope } from './types';
 
@@ -55,8 +56,8 @@ export function stopScopes(index: TraceIndex, points: readonly number[], keys: r
     if (later !== undefined) next[k] = points[later];
     seen.set(keys[k], k);
   }
-  const prompts: number[] = [];
-  for (let i = 0; i < index.size; i++) if (isUserPrompt(index, i)) prompts.push(i);
+  // the user's prompts: a sweep a followed trace keeps (an append reads its new positions only)
+  const prompts = carriedPositions(index, 'userPrompts', '', isUserPrompt);
   // a prompt hands the run back to the stop's agent: it is in that agent's lane, addressed to it, or to no one
   const promptTo = (agent: string, from: number, to: number) => {
     for (let k = lowerIndex(prompts, from); k < prompts.length && prompts[k] < to; k++) {

@@ -104,6 +104,8 @@ export class TraceIndex {
   private parentColumn!: Int32Array;
   /** Receiver per position: its lane number + 1, 0 for none (see {@link receiver}); 1 byte per event when there are fewer than 255 lanes. */
   private receivers!: ReceiverColumn;
+  /** Per position, its lane number (one lane per agent, numbered in order of first appearance); at least {@link size} entries. */
+  readonly laneOf: Int32Array;
   /** Agent of each lane, by lane number (numbered in order of first appearance; {@link laneNumbers}). */
   private readonly laneNames: string[];
   /** Agent -> its lane number. */
@@ -163,6 +165,8 @@ export class TraceIndex {
     this.pairs = arena.int32(n).fill(-1);
     this.fingerprints = arena.int32(n);
     const laneColumn = arena.int32(n);
+    // a growing trace's lane numbers of the positions carried, the new ones' written below
+    this.laneOf = carried ? grownTo(carried.laneOf, n, from, (size) => new Int32Array(size)) : arena.int32(n);
     // plainHead: 1 when the head of the content (or content_ref) is ASCII without a date, 2 when not; set with the fingerprints
     this.memo = { agentOutput: arena.uint8(n), completionClaim: arena.uint8(n), impasse: arena.uint8(n), stateChange: arena.uint8(n), ownWords: arena.uint8(n), explicitAnswer: arena.uint8(n), plainHead: arena.uint8(n) };
     const scratch = arena.mark();
@@ -177,7 +181,7 @@ export class TraceIndex {
     this.pos = ids;
     this.laneNames = carried?.laneNames ?? [];
     this.laneNumbers = carried?.laneNumbers ?? new Map();
-    const laneOf = carried ? grownTo(carried.laneOf, n, from, (size) => new Int32Array(size)) : arena.int32(n);
+    const laneOf = this.laneOf;
     this.indexLanes(laneOf, laneColumn, from);
     this.indexFingerprints(laneOf);
     if (carry && this.inFileOrder) {

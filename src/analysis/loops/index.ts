@@ -40,6 +40,11 @@ export interface LoopOptions {
   stepResemblance?: number;
 }
 
+/** Bits of {@link loopSteps}'s column of the loops a position is in already: a member of a repeated tool call (or its result), of a ping-pong, of a repeated sequence. */
+const IN_TOOL_LOOP = 1;
+const IN_PING_PONG = 2;
+const IN_SEQUENCE = 4;
+
 /** Finds the loops of a trace; loops are returned in order of their first member. */
 export function findLoops(index: TraceIndex, options: LoopOptions = {}): Loop[] {
   return withoutPauses(loopSteps(index, options, new PauseClock(Infinity)));
@@ -61,45 +66,60 @@ export function* loopSteps(index: TraceIndex, options: LoopOptions, clock: Pause
   const loops: Loop[] = [];
   const toolLoops = yield* repeatedToolCalls(index, clock);
   if (clock.due()) yield* clock.pause();
-  const inToolLoop = new Set<number>();
-  for (const l of toolLoops) for (const i of l.members) inToolLoop.add(i);
-  for (const i of [...inToolLoop]) if (index.resultOf(i) !== -1) inToolLoop.add(index.resultOf(i));
-  // each loop finished is a seam: a loop's members may be a hundred thousand events (near-duplicate steps at 1M)
-  for (const l of toolLoops) {
-    if (clock.due()) yield* clock.pause();
-    loops.push(finish(l));
-  }
-  // a ping-pong or a repeated tool call is reported once, not again as each lane's repeated sequence
-  const inPingPong = new Set<number>();
-  for (const l of pingPongs(index, noveltyThreshold, options.stepResemblance ?? 0.5)) {
-    if (clock.due()) yield* clock.pause();
-    for (const i of l.members) inPingPong.add(i);
-    loops.push(finish(l));
-  }
-  if (clock.due()) yield* clock.pause();
-  const inSequence = new Set<number>();
-  const toolLoopOf = new Map<number, number>();
-  toolLoops.forEach((l, k) => l.members.forEach((i) => toolLoopOf.set(i, k)));
-  for (const l of repeatedSequences(index, maxPeriod)) {
-    if (clock.due()) yield* clock.pause();
-    if (l.members.every((i) => inToolLoop.has(i) || inPingPong.has(i) || index.types[i] === 'tool_result')) continue;
-    if (wrapsToolLoop(index, l, toolLoopOf)) continue;
-    for (const i of l.members) inSequence.add(i);
-    loops.push(finish(l));
-  }
-  if (clock.due()) yield* clock.pause();
-  // near-duplicate steps not already reported as another kind of loop (their word ids are scratch in the arena, given back once found)
-  const scratch = index.arena.mark();
-  let steps: RawLoop[];
+  // per position, the kinds of loop it is in already (bits below) and its repeated-call loop: columns in the
+  // index's arena, given back at the end (sets of the members were 10-15 ms per append of a followed trace at 1M)
+  const marks = index.arena.mark();
   try {
-    steps = repeatedSteps(index, options.stepResemblance ?? 0.5);
-  } finally {
-    index.arena.release(scratch);
-  }
-  for (const l of steps) {
+    const n = index.size;
+    const inLoop = index.arena.uint8(n);
+    const toolLoopOf = index.arena.int32(n).fill(-1);
+    toolLoops.forEach((l, k) => {
+      for (const i of l.members) {
+        inLoop[i] |= IN_TOOL_LOOP;
+        toolLoopOf[i] = k;
+      }
+    });
+    for (const l of toolLoops) {
+      for (const i of l.members) {
+        const result = index.resultOf(i);
+        if (result !== -1) inLoop[result] |= IN_TOOL_LOOP;
+      }
+    }
+    // each loop finished is a seam: a loop's members may be a hundred thousand events (near-duplicate steps at 1M)
+    for (const l of toolLoops) {
+      if (clock.due()) yield* clock.pause();
+      loops.push(finish(l));
+    }
+    // a ping-pong or a repeated tool call is reported once, not again as each lane's repeated sequence
+    for (const l of pingPongs(index, noveltyThreshold, options.stepResemblance ?? 0.5)) {
+      if (clock.due()) yield* clock.pause();
+      for (const i of l.members) inLoop[i] |= IN_PING_PONG;
+      loops.push(finish(l));
+    }
     if (clock.due()) yield* clock.pause();
-    if (l.members.every((i) => inToolLoop.has(i) || inPingPong.has(i) || inSequence.has(i))) continue;
-    loops.push(finish(l));
+    for (const l of repeatedSequences(index, maxPeriod)) {
+      if (clock.due()) yield* clock.pause();
+      if (l.members.every((i) => inLoop[i] & (IN_TOOL_LOOP | IN_PING_PONG) || index.types[i] === 'tool_result')) continue;
+      if (wrapsToolLoop(index, l, toolLoopOf)) continue;
+      for (const i of l.members) inLoop[i] |= IN_SEQUENCE;
+      loops.push(finish(l));
+    }
+    if (clock.due()) yield* clock.pause();
+    // near-duplicate steps not already reported as another kind of loop (their word ids are scratch in the arena, given back once found)
+    const scratch = index.arena.mark();
+    let steps: RawLoop[];
+    try {
+      steps = repeatedSteps(index, options.stepResemblance ?? 0.5);
+    } finally {
+      index.arena.release(scratch);
+    }
+    for (const l of steps) {
+      if (clock.due()) yield* clock.pause();
+      if (l.members.every((i) => inLoop[i] !== 0)) continue;
+      loops.push(finish(l));
+    }
+  } finally {
+    index.arena.release(marks);
   }
   if (clock.due()) yield* clock.pause();
   loops.sort((a, b) => (index.pos.get(a.events[0]) ?? 0) - (index.pos.get(b.events[0]) ?? 0));
@@ -111,15 +131,15 @@ export function* loopSteps(index: TraceIndex, options: LoopOptions, clock: Pause
  * True when a repeated sequence is a repeated tool call with what the agent said around each call
  * ("Let me try again."): its tool calls all belong to one repeated-call loop, one call or more per
  * repetition. One loop, one finding: the call's, whose evidence (same arguments, same result) is the stronger.
- * @param toolLoopOf position -> the repeated-call loop it is a member of.
+ * @param toolLoopOf position -> the repeated-call loop it is a member of, -1 for none.
  */
-function wrapsToolLoop(index: TraceIndex, seq: RawLoop, toolLoopOf: ReadonlyMap<number, number>): boolean {
+function wrapsToolLoop(index: TraceIndex, seq: RawLoop, toolLoopOf: Int32Array): boolean {
   let loop = -1;
   let calls = 0;
   for (const i of seq.members) {
     if (index.types[i] !== 'tool_call') continue;
-    const k = toolLoopOf.get(i);
-    if (k === undefined || (loop !== -1 && k !== loop)) return false;
+    const k = toolLoopOf[i];
+    if (k === -1 || (loop !== -1 && k !== loop)) return false;
     loop = k;
     calls++;
   }

@@ -197,17 +197,19 @@ function* toolCallLoops(index: TraceIndex, grouping: ToolCallGroups & { runs?: R
       calls = 0;
       if (clock.due()) yield* clock.pause();
     }
-    const ofAgents = new Map<string, number[][]>(); // agent -> its runs of calls with the same result, in call order
+    // agent (its lane number: no event read) -> its runs of calls with the same result, in call order
+    const ofAgents = new Map<number, number[][]>();
     for (let c = first[g]; c !== -1; c = next[c]) {
-      const agent = index.events[c].agent;
-      const ofAgent = ofAgents.get(agent) ?? [];
-      if (!ofAgent.length) ofAgents.set(agent, ofAgent);
+      const lane = index.laneOf[c];
+      const ofAgent = ofAgents.get(lane) ?? [];
+      if (!ofAgent.length) ofAgents.set(lane, ofAgent);
       const run = ofAgent[ofAgent.length - 1];
       const previous = run?.[run.length - 1];
       if (previous !== undefined && (runs ? runs.goesOn(index, previous, c, goesOn) : goesOn(previous, c))) run.push(c);
       else ofAgent.push([c]);
     }
-    const repeats = [...ofAgents.values()].flat().filter((run) => run.length >= 2);
+    const repeats: number[][] = [];
+    for (const runsOf of ofAgents.values()) for (const run of runsOf) if (run.length >= 2) repeats.push(run);
     for (const calls of repeats.sort((a, b) => a[0] - b[0])) out.push(toolCallLoop(index, calls));
   }
   return out;
