@@ -15,6 +15,8 @@ import type { TraceIndex } from './trace-index';
 
 /** Hand-offs in time order: hand-off k at position `at[k]`, from name `from[k]` to name `to[k]` (numbers into `names`). */
 export interface Handoffs {
+  /** The builder that made the stream: append-only, so a later stream of the same builder holds this one's hand-offs first. */
+  source: StreamBuilder;
   count: number;
   at: Int32Array;
   from: Int32Array;
@@ -88,7 +90,7 @@ export class StreamBuilder {
   }
 
   done(): Handoffs {
-    return { count: this.count, at: this.at.subarray(0, this.count), from: this.from.subarray(0, this.count), to: this.to.subarray(0, this.count), names: this.names };
+    return { source: this, count: this.count, at: this.at.subarray(0, this.count), from: this.from.subarray(0, this.count), to: this.to.subarray(0, this.count), names: this.names };
   }
 
   private number(name: string): number {

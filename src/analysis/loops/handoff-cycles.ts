@@ -7,7 +7,8 @@
  * between the hand-offs do not break the cycle.
  */
 import type { EventType } from '../../trace/schema';
-import { handoffsOf, type Handoffs } from '../handoffs';
+import { handoffsOf, type Handoffs, type StreamBuilder } from '../handoffs';
+import { carriedSweep, type Sweep } from '../carried-sweep';
 import type { TraceIndex } from '../trace-index';
 import { contentWords, resemblance, wordTokens } from '../text';
 import type { RawLoop } from './raw-loop';
@@ -19,42 +20,100 @@ const MAX_CYCLE = 4;
 const CHAT_TYPES: ReadonlySet<EventType> = new Set(['message']);
 
 /**
+ * The scan of the hand-off stream for each period, kept between analyses of a growing trace (a
+ * sweep: carried-sweep.ts): the cyclic runs it closed and where its open run starts. A run closed
+ * before the stream's end is final: its end and the next run's start read only the hand-offs before
+ * them, and the stream only grows (handoffs.ts: the same builder); the run that reaches the end is
+ * scanned again from its start. A closed run's stale stretches are kept once made (they read only
+ * its hand-offs). Which runs are reported is decided again each time, in the same order as a whole
+ * scan: a scan of every hand-off was 12-27 ms per append of a followed trace at 1M events.
+ */
+interface CycleScan extends Sweep {
+  /** The stream scanned (undefined: none yet). */
+  source: StreamBuilder | undefined;
+  /** Per period (from 2): the closed cyclic runs, and the start of the run the scan goes on from. */
+  periods: { closed: CyclicRun[]; open: number }[];
+}
+
+/** A maximal run of hand-offs [start, end) going round `period` distinct agents at least twice; its stale stretches once made. */
+interface CyclicRun {
+  start: number;
+  end: number;
+  stretches?: RawLoop[];
+}
+
+/**
  * The ping-pongs (2 agents) and cycles (3 or 4) of the trace's hand-offs (see the module comment;
  * {@link staleStretches} says when a hand-off adds no new content, with `noveltyThreshold` as the
  * share of new words and `resemblanceThreshold` as the content-word resemblance). Shorter periods
- * are looked for first; a run with a hand-off already in a loop is skipped.
+ * are looked for first; a run with a hand-off already in a loop is skipped. A followed trace's scan
+ * goes on from where the last analysis's stopped ({@link CycleScan}).
  */
 export function pingPongs(index: TraceIndex, noveltyThreshold: number, resemblanceThreshold: number): RawLoop[] {
   const h = handoffsOf(index, CHAT_TYPES);
-  const { count, from, to } = h;
-  // maximal runs whose hand-offs repeat the sender and receiver of the one `period` before and join
-  // up (each sender received the previous hand-off): A -> B -> A (period 2, a ping-pong), A -> B -> C -> A (3), ...
+  const key = `${noveltyThreshold}\u0001${resemblanceThreshold}`;
+  const scan = carriedSweep<CycleScan>(index, 'handoffCycles', key, () => ({ swept: 0, key, carryable: true, source: undefined, periods: [] }));
+  if (scan.source !== h.source || scan.periods.length === 0 || scan.swept > h.count) {
+    // another stream (made again: a new lane), or none scanned yet: from the first hand-off
+    scan.source = h.source;
+    scan.periods = [];
+    for (let period = 2; period <= MAX_CYCLE; period++) scan.periods.push({ closed: [], open: 0 });
+  }
+  // (swept counts hand-offs here, not positions: it is never more than the positions read)
+  scan.swept = h.count;
+  // each period's runs, closed and open, in the order a whole scan meets them; then which are reported, in that order
   const out: RawLoop[] = [];
   const taken = new Set<number>();
   for (let period = 2; period <= MAX_CYCLE; period++) {
-    let start = 0;
-    while (start < count) {
-      let end = start + 1;
-      while (end < count && from[end] === to[end - 1] && (end - start < period || (from[end] === from[end - period] && to[end] === to[end - period]))) end++;
-      // a cycle through `period` distinct agents, closed (the last sender of the first round hands back to the first), at least two rounds
-      if (end - start >= 2 * period) {
-        const agents = new Set(from.slice(start, start + period));
-        if (agents.size === period && to[start + period - 1] === from[start]) {
-          const run = runOf(h, start, end);
-          if (!run.some((x) => taken.has(x.i))) {
-            for (const l of staleStretches(index, run, period, noveltyThreshold, resemblanceThreshold)) {
-              for (const i of l.members) taken.add(i);
-              out.push(l);
-            }
-          }
-        }
-      }
-      // broken chain: the next cycle starts at `end`; a round that did not repeat: it may start one round back
-      const chained = end < count && from[end] === to[end - 1];
-      start = chained && end - period + 1 > start ? end - period + 1 : end;
-    }
+    const state = scan.periods[period - 2];
+    const open = scanRuns(h, period, state);
+    for (const run of state.closed) report(index, h, run, period, noveltyThreshold, resemblanceThreshold, taken, out);
+    if (open) report(index, h, open, period, noveltyThreshold, resemblanceThreshold, taken, out);
   }
   return out;
+}
+
+/**
+ * Goes on scanning `period`'s maximal runs from `state.open`: runs whose hand-offs repeat the sender
+ * and receiver of the one `period` before and join up (each sender received the previous hand-off):
+ * A -> B -> A (period 2, a ping-pong), A -> B -> C -> A (3), ... Cyclic runs closed before the
+ * stream's end go into `state.closed`. @returns the run that reaches the end when it is cyclic.
+ */
+function scanRuns(h: Handoffs, period: number, state: CycleScan['periods'][number]): CyclicRun | undefined {
+  const { count, from, to } = h;
+  let start = state.open;
+  while (start < count) {
+    let end = start + 1;
+    while (end < count && from[end] === to[end - 1] && (end - start < period || (from[end] === from[end - period] && to[end] === to[end - period]))) end++;
+    if (end === count) {
+      // open: a later hand-off may go on with it
+      state.open = start;
+      return isCycle(h, period, start, end) ? { start, end } : undefined;
+    }
+    if (isCycle(h, period, start, end)) state.closed.push({ start, end });
+    // broken chain: the next cycle starts at `end`; a round that did not repeat: it may start one round back
+    const chained = from[end] === to[end - 1];
+    start = chained && end - period + 1 > start ? end - period + 1 : end;
+  }
+  state.open = start;
+  return undefined;
+}
+
+/** A cycle through `period` distinct agents, closed (the last sender of the first round hands back to the first), at least two rounds. */
+function isCycle(h: Handoffs, period: number, start: number, end: number): boolean {
+  if (end - start < 2 * period) return false;
+  const agents = new Set(h.from.slice(start, start + period));
+  return agents.size === period && h.to[start + period - 1] === h.from[start];
+}
+
+/** A cyclic run's stale stretches into `out` (made once per closed run), unless a hand-off of it is `taken` by a loop already; theirs are taken then. */
+function report(index: TraceIndex, h: Handoffs, run: CyclicRun, period: number, threshold: number, resemblanceThreshold: number, taken: Set<number>, out: RawLoop[]): void {
+  for (let k = run.start; k < run.end; k++) if (taken.has(h.at[k])) return;
+  run.stretches ??= staleStretches(index, runOf(h, run.start, run.end), period, threshold, resemblanceThreshold);
+  for (const l of run.stretches) {
+    for (const i of l.members) taken.add(i);
+    out.push(l);
+  }
 }
 
 /** Hand-offs [start, end) as objects with their names. */

@@ -372,3 +372,47 @@ describe("the credit's parents of a growing trace, from its carry", () => {
     assert.deepEqual(grow(named, [1, 2, 3]), [0, 1, 0]);
   });
 });
+
+describe('the hand-off cycles of a growing trace', () => {
+  it('go on scanning from the run the last scan left open: the same ping-pongs and cycles as a whole scan, closed runs kept (random chats, random cuts)', () => {
+    const agents = ['A', 'B', 'C', 'D'];
+    const words = ['shall we go on', 'not yet', 'check the table again', 'the table is fine', 'what about the totals'];
+    /** Reads of the scan that found it kept from the last analysis, with closed runs in it. */
+    let carried = 0;
+    fc.assert(
+      fc.property(
+        // each turn: who speaks next (mostly the one that keeps a cycle going: a round of 2 to 4 agents), and what
+        fc.array(fc.record({ round: fc.integer({ min: 2, max: 4 }), stay: fc.nat(5), jump: fc.nat(3), say: fc.nat(words.length - 1), fresh: fc.nat(6) }), { minLength: 4, maxLength: 70 }),
+        fc.array(fc.nat(12), { minLength: 1, maxLength: 8 }),
+        (turns, cuts) => {
+          const records: string[] = [];
+          let speaker = 0;
+          turns.forEach((turn, k) => {
+            const next = turn.stay > 0 ? (speaker + 1) % turn.round : (speaker + 1 + turn.jump) % agents.length;
+            // the same words a round later mostly (no new content), now and then a new sentence
+            const content = turn.fresh === 0 ? `new finding ${k}` : words[(turn.say + k) % 2 === 0 ? 0 : 1];
+            records.push(ev(k, k, 'message', agents[speaker], { to: agents[next], content }));
+            speaker = next;
+          });
+          // every agent has a lane from the start (a new lane makes the hand-offs scanned again)
+          const first = [header, ...agents.map((a, k) => ev(100 + k, -1, 'aggregate', a, { content: 'ready' }))];
+          let at = Math.min(records.length, 1 + (cuts[0] ?? 0));
+          const f = new Followed(lines([...first, ...records.slice(0, at)]));
+          f.check('the first piece');
+          for (const cut of cuts.slice(1)) {
+            if (at >= records.length) break;
+            const before = carryOf(f.follow)?.sweeps.get('handoffCycles') as { periods?: { closed: unknown[] }[] } | undefined;
+            const to = Math.min(records.length, at + 1 + cut);
+            f.append(lines(records.slice(at, to)));
+            at = to;
+            f.check(`turns up to ${at}`);
+            const after = carryOf(f.follow)?.sweeps.get('handoffCycles');
+            if (before && after === before && before.periods?.some((p) => p.closed.length > 0)) carried++;
+          }
+        },
+      ),
+      { numRuns: 300, seed: 62 },
+    );
+    assert.ok(carried > 50, `the scan went on from the last one's closed runs (${carried} times)`);
+  });
+});
