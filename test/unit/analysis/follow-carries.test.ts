@@ -416,3 +416,38 @@ describe('the hand-off cycles of a growing trace', () => {
     assert.ok(carried > 50, `the scan went on from the last one's closed runs (${carried} times)`);
   });
 });
+
+describe('the repeated sequences of a growing trace', () => {
+  it("go on scanning each lane from where the last scan stopped: the same repeated sequences as a whole scan, closed runs kept (random lanes, random cuts)", () => {
+    const steps = ['run the build', 'error: build failed', 'read the log', 'edit main.c', 'run the tests'];
+    /** Appends whose lane scans were the last analysis's, with closed runs in them. */
+    let carried = 0;
+    fc.assert(
+      fc.property(
+        // each event: its agent, and a step from a short block that repeats (period 1-3) or, now and then, a new one
+        fc.array(fc.record({ agent: fc.nat(1), period: fc.integer({ min: 1, max: 3 }), fresh: fc.nat(8) }), { minLength: 4, maxLength: 80 }),
+        fc.array(fc.nat(15), { minLength: 1, maxLength: 8 }),
+        (events, cuts) => {
+          const records = events.map((e, k) => ev(k, k, 'message', `worker_${e.agent}`, { content: e.fresh === 0 ? `new step ${k}` : steps[k % e.period] }));
+          const first = [header, ev(100, -2, 'aggregate', 'worker_0', { content: 'ready' }), ev(101, -1, 'aggregate', 'worker_1', { content: 'ready' })];
+          let at = Math.min(records.length, 1 + (cuts[0] ?? 0));
+          const f = new Followed(lines([...first, ...records.slice(0, at)]));
+          f.check('the first piece');
+          for (const cut of cuts.slice(1)) {
+            if (at >= records.length) break;
+            const scans = (carryOf(f.follow)?.sweeps.get('laneRepeats') as { scans?: Map<string, { periods: { closed: unknown[] }[] }> } | undefined)?.scans;
+            const before = scans && new Map(scans);
+            const to = Math.min(records.length, at + 1 + cut);
+            f.append(lines(records.slice(at, to)));
+            at = to;
+            f.check(`events up to ${at}`);
+            const after = (carryOf(f.follow)?.sweeps.get('laneRepeats') as { scans?: Map<string, unknown> } | undefined)?.scans;
+            if (before && after && [...before].some(([agent, scan]) => after.get(agent) === scan && scan.periods.some((p) => p?.closed.length > 0))) carried++;
+          }
+        },
+      ),
+      { numRuns: 300, seed: 62 },
+    );
+    assert.ok(carried > 50, `the lane scans went on from the last ones' closed runs (${carried} times)`);
+  });
+});
