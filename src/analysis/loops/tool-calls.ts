@@ -30,6 +30,8 @@ export function* repeatedToolCalls(index: TraceIndex, clock: PauseClock): Genera
     let grouping = carry?.toolCalls;
     if (carry && (!grouping || grouping.scanned !== carry.count || carry.count > index.size)) grouping = carry.toolCalls = new ToolCallGrouping(callsIn(index, 0), undefined);
     grouping ??= new ToolCallGrouping(callsIn(index, 0), index.arena);
+    // (before the scan: only old calls have splits)
+    grouping.resultsChanged(index.linksMade.stand, index.linksMade.answeredOld);
     grouping.scan(index);
     if (clock.due()) yield* clock.pause();
     return yield* toolCallLoops(index, grouping, clock);
@@ -76,6 +78,17 @@ export class ToolCallGrouping implements ToolCallGroups {
   count: Int32Array;
   /** Call -> the next call of its group (-1: none). */
   next: Int32Array;
+  /** Call -> its group (kept groupings only: {@link splits}). */
+  groupOf: Int32Array;
+  /**
+   * A kept grouping's splits of each group into runs, as the last analysis left them (undefined in
+   * an arena: one analysis). A split goes on over the group's new calls while none of its calls got
+   * another result: a call goes on its agent's last run or starts one, reading the state changes
+   * between the two calls and their results, which never change for old calls but those a new event
+   * answers (toolCallLoops). At 1M events the bench trace's two repeated groups hold 16k and 10k
+   * calls: split again at each append, they were 11-15 ms of it.
+   */
+  readonly splits: (GroupSplit | undefined)[] | undefined;
   /** A kept grouping's answers of {@link goesOn} from one analysis to the next; none in an arena (one analysis). */
   readonly runs: RunMemo | undefined;
 
@@ -94,7 +107,9 @@ export class ToolCallGrouping implements ToolCallGroups {
     this.last = this.int32(size);
     this.count = this.int32(size);
     this.next = this.int32(0);
+    this.groupOf = this.int32(0);
     this.runs = arena ? undefined : new RunMemo();
+    this.splits = arena ? undefined : [];
   }
 
   /** Groups the tool calls of `index` from {@link scanned} to its end. */
@@ -102,10 +117,12 @@ export class ToolCallGrouping implements ToolCallGroups {
     const n = index.size;
     if (n <= this.scanned) return;
     if (this.next.length < n) this.next = this.grown(this.next, Math.max(n, Math.ceil(this.next.length * 1.5)));
+    if (this.splits && this.groupOf.length < n) this.groupOf = this.grown(this.groupOf, this.next.length);
     // a grouping in an arena is made for one index, sized for its calls; a kept one grows
     const need = this.arena ? 0 : this.groups + callsIn(index, this.scanned) + 1;
     if (this.first.length < need) this.reserveGroups(Math.max(need, Math.ceil(this.first.length * 1.5)));
-    const { tools, keys, byKey, sameKey, lengths, seconds, first, last, count, next } = this;
+    const { tools, keys, byKey, sameKey, lengths, seconds, first, last, count, next, groupOf } = this;
+    const kept = this.splits !== undefined;
     let groups = this.groups;
     for (let i = this.scanned; i < n; i++) {
       if (index.types[i] !== 'tool_call') continue;
@@ -134,8 +151,10 @@ export class ToolCallGrouping implements ToolCallGroups {
         first[g] = i;
         last[g] = i;
         count[g] = 1;
+        if (kept) groupOf[i] = g;
         continue;
       }
+      if (kept) groupOf[i] = g;
       next[last[g]] = i;
       last[g] = i;
       count[g]++;
@@ -154,6 +173,17 @@ export class ToolCallGrouping implements ToolCallGroups {
     this.first = this.grown(this.first, size);
     this.last = this.grown(this.last, size);
     this.count = this.grown(this.count, size);
+  }
+
+  /**
+   * Forgets the splits of the groups whose calls' results may have changed since the last analysis:
+   * those of `answeredOld` (calls a new event answers), or all when the old calls' pairs did not
+   * stand (index-links.ts `BuiltLinks.stand` 0).
+   */
+  resultsChanged(stand: number, answeredOld: readonly number[]): void {
+    if (!this.splits) return;
+    if (stand === 0) this.splits.length = 0;
+    else for (const c of answeredOld) if (c < this.scanned) this.splits[this.groupOf[c]] = undefined;
   }
 
   private int32(size: number): Int32Array {
@@ -180,8 +210,8 @@ const CALLS_PER_LOOK = 4096;
  * changed (a push after a new commit, a poll that moved on) starts a new run. Each run of two or
  * more calls is one loop.
  */
-function* toolCallLoops(index: TraceIndex, grouping: ToolCallGroups & { runs?: RunMemo }, clock: PauseClock): Generator<Pause, RawLoop[], void> {
-  const { groups, first, count, next } = grouping;
+function* toolCallLoops(index: TraceIndex, grouping: ToolCallGroups & { runs?: RunMemo; splits?: ToolCallGrouping['splits'] }, clock: PauseClock): Generator<Pause, RawLoop[], void> {
+  const { groups, first, count, next, splits } = grouping;
   const out: RawLoop[] = [];
   const runs = grouping.runs;
   let changes: Int32Array | undefined; // position -> state changes before it, made when first needed
@@ -193,26 +223,53 @@ function* toolCallLoops(index: TraceIndex, grouping: ToolCallGroups & { runs?: R
   let calls = 0; // calls split since the clock was last looked at
   for (let g = 0; g < groups; g++) {
     if (count[g] < 2) continue;
-    if ((calls += count[g]) >= CALLS_PER_LOOK) {
+    let split = splits?.[g];
+    if (!split) {
+      split = { calls: 0, last: -1, byLane: new Map() };
+      if (splits) splits[g] = split;
+    }
+    if ((calls += count[g] - split.calls) >= CALLS_PER_LOOK) {
       calls = 0;
       if (clock.due()) yield* clock.pause();
     }
-    // agent (its lane number: no event read) -> its runs of calls with the same result, in call order
-    const ofAgents = new Map<number, number[][]>();
-    for (let c = first[g]; c !== -1; c = next[c]) {
+    // each new call goes on its agent's (its lane number's: no event read) last run, or starts one
+    for (let c = split.last === -1 ? first[g] : next[split.last]; c !== -1; c = next[c]) {
       const lane = index.laneOf[c];
-      const ofAgent = ofAgents.get(lane) ?? [];
-      if (!ofAgent.length) ofAgents.set(lane, ofAgent);
+      let ofAgent = split.byLane.get(lane);
+      if (!ofAgent) split.byLane.set(lane, (ofAgent = []));
       const run = ofAgent[ofAgent.length - 1];
-      const previous = run?.[run.length - 1];
-      if (previous !== undefined && (runs ? runs.goesOn(index, previous, c, goesOn) : goesOn(previous, c))) run.push(c);
-      else ofAgent.push([c]);
+      const previous = run?.calls[run.calls.length - 1];
+      if (previous !== undefined && (runs ? runs.goesOn(index, previous, c, goesOn) : goesOn(previous, c))) run.calls.push(c);
+      else ofAgent.push({ calls: [c] });
+      split.last = c;
+      split.calls++;
     }
-    const repeats: number[][] = [];
-    for (const runsOf of ofAgents.values()) for (const run of runsOf) if (run.length >= 2) repeats.push(run);
-    for (const calls of repeats.sort((a, b) => a[0] - b[0])) out.push(toolCallLoop(index, calls));
+    // each run of two calls or more is a loop, in order of first call (made again only for a run that grew)
+    const repeats: CallRun[] = [];
+    for (const runsOf of split.byLane.values()) for (const run of runsOf) if (run.calls.length >= 2) repeats.push(run);
+    for (const run of repeats.sort((a, b) => a.calls[0] - b.calls[0])) {
+      if (run.loop === undefined || run.loopCalls !== run.calls.length) {
+        run.loop = toolCallLoop(index, run.calls);
+        run.loopCalls = run.calls.length;
+      }
+      out.push(run.loop);
+    }
   }
   return out;
+}
+
+/** A group's calls split into runs ({@link ToolCallGrouping.splits}): how many of its calls, up to which; per agent (lane number) its runs, in call order. */
+interface GroupSplit {
+  calls: number;
+  last: number;
+  byLane: Map<number, CallRun[]>;
+}
+
+/** One agent's run of calls with the same result and no state change between them; its loop once made, for how many calls. */
+interface CallRun {
+  calls: number[];
+  loop?: RawLoop;
+  loopCalls?: number;
 }
 
 /**

@@ -451,3 +451,24 @@ describe('the repeated sequences of a growing trace', () => {
     assert.ok(carried > 50, `the lane scans went on from the last ones' closed runs (${carried} times)`);
   });
 });
+
+describe('the repeated tool calls of a growing trace', () => {
+  it("keeps each group's loops while its calls and their results stand, and splits again a group whose old results moved", () => {
+    const call = (k: number, more: Record<string, unknown> = {}) => ev(k, k, 'tool_call', 'w', { tool: 'bash', content: 'npm test', ...more });
+    const result = (k: number) => ev(k, k, 'tool_result', 'w', { tool: 'bash', content: '3 failing' });
+    const repeated = (a: Analysis) => a.loops.filter((l) => l.kind === 'repeated_tool_call').map((l) => l.events.join(' '));
+    // e0 and e2 get the same result by a guess each: a repeated call
+    const f = new Followed(lines([header, call(0), result(1), call(2), result(3), ev(4, 4, 'message', 'w', { content: 'trying again' })]));
+    assert.deepEqual(repeated(f.check('a repeated call').analysis), ['e0 e1 e2 e3']);
+    const splits = (carryOf(f.follow)?.toolCalls as unknown as { splits: { calls: number }[] }).splits;
+    const group = splits[0];
+    // another tool's call, then the same call again (its run grows): the group's split goes on (the same object)
+    f.append(lines([ev(5, 5, 'tool_call', 'w', { tool: 'ls', content: 'ls' })]));
+    assert.deepEqual([repeated(f.check('another call').analysis), f.follow.last.how, splits[0] === group], [['e0 e1 e2 e3'], 'appended', true]);
+    f.append(lines([call(6), result(7)]));
+    assert.deepEqual([repeated(f.check('a third call').analysis), f.follow.last.how, splits[0] === group, group.calls], [['e0 e1 e2 e3 e6 e7'], 'appended', true, 3]);
+    // an edge states that e3 answers e0 (the links are made whole and the results paired again): the runs are split again
+    f.append(lines([JSON.stringify({ edge: { src: 'e0', dst: 'e3', type: 'return' } }), ev(8, 8, 'message', 'w', { content: 'hm' })]));
+    assert.deepEqual(repeated(f.check('the results moved').analysis), ['e0 e2 e3 e7']);
+  });
+});
