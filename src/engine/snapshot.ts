@@ -59,6 +59,7 @@ export interface TraceSnapshot {
 
 /** Per event index i, the indices into `findings` that concern it: `list[start[i] .. start[i + 1])`, ascending. */
 export interface FindingsOf {
+  /** Per event, where its findings start in `list` (and the next event's, where they end); fewer entries than events + 1 when the last events have none (an append's snapshot keeps the last one's columns). */
   start: Int32Array;
   list: Int32Array;
 }
@@ -96,15 +97,14 @@ function withoutFindings(key: string, version: number, path: string, loaded: Loa
  * `before` shows of the analysis (its own, or the one it carried) while its own analysis runs,
  * when every event that analysis read is at the same index here, from the same record (file and
  * line: a sub-agent's events read in between would move them); else a plain {@link readSnapshot}.
- * O(n) for n events (the records compared, the per-event finding columns widened).
+ * O(n) for n events (the records compared).
  */
 export function appendedSnapshot(key: string, version: number, path: string, loaded: LoadedTrace, before: TraceSnapshot | undefined): TraceSnapshot {
   const shown = before && analysisShown(before);
   if (!shown || !sameRecords(before.loaded.eventOrigins, loaded.eventOrigins, shown.events) || shown.events > loaded.trace.events.length) return readSnapshot(key, version, path, loaded);
-  const start = new Int32Array(loaded.trace.events.length + 1);
-  start.set(before.findingsOf.start.subarray(0, shown.events + 1));
-  start.fill(before.findingsOf.start[shown.events], shown.events + 1);
-  const read = withoutFindings(key, version, path, loaded, { start, list: before.findingsOf.list });
+  // the carried analysis's columns as they are: the events past those it read have no findings (their entries, if any, are
+  // all the same), and an event past the columns has none (findingsOfEvent); a copy widened was 4 MB at each read at 1M events
+  const read = withoutFindings(key, version, path, loaded, before.findingsOf);
   return { ...read, findings: before.findings, ...(before.run ? { run: before.run } : {}), carried: shown };
 }
 
@@ -158,7 +158,7 @@ export function analysedSnapshot(read: TraceSnapshot, result: Analysis | { error
   const { key, version, path, loaded, byFile } = read;
   const analysis = 'error' in result ? undefined : result;
   const findings = analysis?.findings ?? [];
-  const findingsOf = findingsByEvent(findings, loaded.trace.events.length);
+  const findingsOf = findingsWhenRead(findings, loaded.trace.events.length);
   let run: RunSummary | undefined;
   try {
     run = analysis && summarize(loaded, analysis);
@@ -180,16 +180,40 @@ export function whyNoAnalysis(snapshot: Pick<TraceSnapshot, 'analysisPending' | 
 /** The findings of each of `n` events (see {@link FindingsOf}); 8 bytes per event and per (event, finding) pair, no object per event. */
 export function findingsByEvent(findings: readonly Finding[], n: number): FindingsOf {
   const start = new Int32Array(n + 1);
-  /** Each finding's events, once each and in range. */
-  const eventsOf = findings.map((f) => [...new Set(f.events)].filter((i) => Number.isInteger(i) && i >= 0 && i < n));
-  for (const list of eventsOf) for (const i of list) start[i + 1]++;
+  // each finding's events once each and in range: the last finding that counted an event is noted
+  // per event (a set of a loop's hundred thousand events per finding was 30 ms at 1M events)
+  const counted = new Int32Array(n).fill(-1);
+  const inRange = (i: number) => Number.isInteger(i) && i >= 0 && i < n;
+  findings.forEach((f, k) => {
+    for (const i of f.events) {
+      if (!inRange(i) || counted[i] === k) continue;
+      counted[i] = k;
+      start[i + 1]++;
+    }
+  });
   for (let i = 0; i < n; i++) start[i + 1] += start[i];
   const list = new Int32Array(start[n]);
-  const fill = start.slice(0, n);
-  eventsOf.forEach((events, k) => {
-    for (const i of events) list[fill[i]++] = k;
+  const fill = counted; // (reused: each event's next place in the list)
+  fill.set(start.subarray(0, n));
+  findings.forEach((f, k) => {
+    for (const i of f.events) if (inRange(i) && (fill[i] === start[i] || list[fill[i] - 1] !== k)) list[fill[i]++] = k;
   });
   return { start, list };
+}
+
+/**
+ * {@link findingsByEvent}, made when its `start` or `list` is first read: an analysed snapshot's
+ * columns are read by the queries of one event (a hover, the details, a chat tool), and most
+ * snapshots of a followed trace are never asked (15-30 ms each at 1M events). A snapshot spread
+ * into another shares them unmade.
+ */
+function findingsWhenRead(findings: readonly Finding[], n: number): FindingsOf {
+  let made: FindingsOf | undefined;
+  const make = () => (made ??= findingsByEvent(findings, n));
+  const out = {} as FindingsOf;
+  Object.defineProperty(out, 'start', { enumerable: true, get: () => make().start });
+  Object.defineProperty(out, 'list', { enumerable: true, get: () => make().list });
+  return out;
 }
 
 /** Indices into `snapshot.findings` of the findings that concern event `index`, ascending. */

@@ -176,7 +176,9 @@ function addPromptFiles(snapshot: TraceSnapshot, from: number, out: Set<string>)
 /** What {@link summarize} counts over every event of a trace file seen growing, kept for the next load (by the trace's first event). */
 interface EventCounts {
   path: string;
-  events: readonly TraceEvent[];
+  /** The list counted (held weakly: the counts kept must not keep an earlier read's list in memory) and its length then. */
+  events: WeakRef<readonly TraceEvent[]>;
+  length: number;
   stops: number;
   /** Each agent's name (kept up to {@link MAX_AGENTS_CARRIED}). */
   agents: Set<string>;
@@ -187,7 +189,14 @@ interface EventCounts {
 
 /** Above this many agents, the counts of a growing trace are not carried (the set of names would be large): made whole each time. */
 const MAX_AGENTS_CARRIED = 100_000;
-const counted = new WeakMap<TraceEvent, EventCounts>();
+/**
+ * Counts kept per trace (by its first event): the last few, not only the last. While a followed
+ * trace is analysed, the next append's read is summarized first and the analysed snapshot of the
+ * read before it after: with only the newest counts kept, that older list was counted whole again
+ * (130 ms at 1M events, once per analysis).
+ */
+const COUNTS_KEPT = 3;
+const counted = new WeakMap<TraceEvent, EventCounts[]>();
 let carried = 0;
 
 /** How many summaries this process made from the counts of the last one of their trace (an append) instead of counting every event: for tests and benches. */
@@ -204,11 +213,17 @@ function eventCounts(snapshot: TraceSnapshot): { agents: number; stops: number; 
   const events = snapshot.loaded.trace.events;
   const n = events.length;
   const followed = n > 0 && isFollowed(snapshot.loaded);
-  const last = followed ? counted.get(events[0]) : undefined;
+  const kept = (followed && counted.get(events[0])) || [];
+  // the longest counts of a list this one goes on from: O(1) for the same list, or those a growing read noted (src/trace/shared-prefix.ts)
+  let last: EventCounts | undefined;
   let from = 0;
-  if (last && last.path === snapshot.path && last.events.length <= n) {
-    // O(1) for the lists a growing read noted (src/trace/shared-prefix.ts)
-    from = samePrefix(events, last.events, last.events.length) ? last.events.length : 0;
+  for (const c of kept) {
+    const m = c.length;
+    const list = c.events.deref();
+    if (list && c.path === snapshot.path && m <= n && m > from && (list === events || samePrefix(events, list, m))) {
+      last = c;
+      from = m;
+    }
   }
   if (!followed || (from === 0 && agentColumn(events).count > MAX_AGENTS_CARRIED)) {
     // the agents numbered once (shared with the graph's lanes): no second set of every agent's name
@@ -227,7 +242,8 @@ function eventCounts(snapshot: TraceSnapshot): { agents: number; stops: number; 
     if (events[i].kind === 'compaction') compaction = true;
   }
   const prompts = addPromptFiles(snapshot, from, from ? new Set(last!.prompts) : new Set());
-  if (agents.size <= MAX_AGENTS_CARRIED) counted.set(events[0], { path: snapshot.path, events, stops, agents, prompts, compaction });
+  const entry: EventCounts = { path: snapshot.path, events: new WeakRef(events), length: n, stops, agents, prompts, compaction };
+  if (agents.size <= MAX_AGENTS_CARRIED) counted.set(events[0], [...kept.filter((c) => c.events.deref() !== events && c.events.deref() !== undefined), entry].slice(-COUNTS_KEPT));
   else counted.delete(events[0]);
   return { agents: agents.size, stops, prompts: [...prompts], compaction };
 }

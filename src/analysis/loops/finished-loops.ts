@@ -43,11 +43,12 @@ export class FinishedLoops {
    */
   finish(index: TraceIndex, raw: RawLoop, lastNew: number, next: FinishedLoops): Loop {
     const key = keyOf(raw);
-    const results = raw.span ? NO_RESULTS : resultsOf(index, raw.repeated);
+    // the results are compared where they are (an array of them is made only for a loop kept anew: 10-15 ms of each analysis at 1M)
+    const results = (): Int32Array => (raw.span ? NO_RESULTS : resultsOf(index, raw.repeated));
     let entry: Finished | undefined;
     for (const f of this.kept.get(key) ?? []) {
       // (the key holds the kind, match, period and span's start: entries under it agree on them)
-      if (!startsWith(results, f.results)) continue;
+      if (!raw.span && !resultsGoOn(index, raw.repeated, f.results)) continue;
       if (sameInts(f.raw.members, raw.members) && sameInts(f.raw.repeated, raw.repeated) && f.raw.span?.[1] === raw.span?.[1]) {
         next.reused++;
         const unresolved = lastNew <= f.members.last;
@@ -60,13 +61,13 @@ export class FinishedLoops {
         next.grown++;
         const costs = { ...f.costs };
         addLoopCosts(index, raw, costs);
-        entry = { raw, results, costs, members, loop: reportedLoop(index, raw, costs, members, lastNew) };
+        entry = { raw, results: results(), costs, members, loop: reportedLoop(index, raw, costs, members, lastNew) };
         break;
       }
     }
     if (!entry) {
       const { costs, members } = loopParts(index, raw);
-      entry = { raw, results, costs, members, loop: reportedLoop(index, raw, costs, members, lastNew) };
+      entry = { raw, results: results(), costs, members, loop: reportedLoop(index, raw, costs, members, lastNew) };
     }
     const list = next.kept.get(key);
     if (list) list.push(entry);
@@ -111,7 +112,14 @@ function grownMembers(index: TraceIndex, f: Finished, raw: RawLoop): LoopMembers
 }
 
 function sameInts(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
-  return a.length === b.length && startsWith(a, b);
+  return a === b || (a.length === b.length && startsWith(a, b));
+}
+
+/** True when the tool calls among `positions` begin with the results `before` (resultsOf's, read in place). */
+function resultsGoOn(index: TraceIndex, positions: readonly number[], before: Int32Array): boolean {
+  if (positions.length < before.length) return false;
+  for (let k = 0; k < before.length; k++) if (index.resultOf(positions[k]) !== before[k]) return false;
+  return true;
 }
 
 /** True when `a` begins with the entries of `b`. */

@@ -194,6 +194,18 @@ describe('the layout structure extended by appends', () => {
     assert.ok(graphIndexExtensions() - indexBefore > 30, `graph index extended ${graphIndexExtensions() - indexBefore} times of ${layoutStructureExtensions() - before}`);
   });
 
+  it("summarizes an older read after a newer one from the older read's own counts (an analysed snapshot shown after the next append was read)", () => {
+    const f = new Followed(lines([header, ev(0, 0, 'spawn', 'orchestrator', { to: 'w' }), ev(1, 1, 'tool_call', 'w', { tool: 'bash' })]));
+    f.check('start');
+    f.append(lines([ev(2, 2, 'stop', 'w', { reason: 'task_complete' }), ev(3, 3, 'message', 'orchestrator', { to: 'w' })]));
+    const older = f.check('an append');
+    f.append(lines([ev(4, 4, 'message', 'reviewer', { content: 'ok' })]));
+    f.check('the next append');
+    const carried = summaryCountsCarried();
+    const { counts } = summarize(readSnapshot('k', -1, 'trace.otrace.jsonl', older), 0, 0, false);
+    assert.deepEqual([counts.events, counts.agents, counts.stops, summaryCountsCarried() - carried], [4, 2, 1, 1], 'its own counts, carried (not counted whole)');
+  });
+
   it('extends the structure by an append of new events in time order (no whole build)', () => {
     const f = new Followed(lines([header, ev(0, 0, 'spawn', 'orchestrator', { to: 'w' }), ev(1, 1, 'tool_call', 'w', { tool: 'bash' }), ev(2, 2, 'message', 'orchestrator', { to: 'w' })]));
     f.check('start');
