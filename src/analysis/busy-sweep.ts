@@ -33,18 +33,22 @@ export interface Children {
   most: number;
 }
 
-/** Each event's busy children (its `parent` field names the nearest event of that id: TraceIndex.parentOf), counted then filled, in the index's arena. */
+/**
+ * Each event's busy children (its `parent` field names the nearest event of that id:
+ * TraceIndex.parentOf), counted then filled, in the index's arena. A trace where no busy event names
+ * a parent (most: the bench trace has none) is read once: its columns are the zeros they start as.
+ */
 export function childrenOf(index: TraceIndex, start: Float64Array, end: Float64Array): Children {
   const n = index.size;
-  const parent = index.arena.int32(n).fill(-1);
   const first = index.arena.int32(n + 1);
+  let children = 0;
   for (let v = 0; v < n; v++) {
-    const p = index.parentOf(v);
-    if (p !== -1 && p !== v && end[v] > start[v]) {
-      parent[v] = p;
-      first[p + 1]++;
-    }
+    const p = busyParent(index, v, start, end);
+    if (p === -1) continue;
+    first[p + 1]++;
+    children++;
   }
+  if (children === 0) return { start: first, list: index.arena.int32(0), most: 0 };
   let most = 0;
   for (let v = 0; v < n; v++) {
     most = Math.max(most, first[v + 1]);
@@ -52,8 +56,17 @@ export function childrenOf(index: TraceIndex, start: Float64Array, end: Float64A
   }
   const list = index.arena.int32(first[n]);
   const fill = index.arena.int32(n);
-  for (let v = 0; v < n; v++) if (parent[v] !== -1) list[first[parent[v]] + fill[parent[v]]++] = v;
+  for (let v = 0; v < n; v++) {
+    const p = busyParent(index, v, start, end);
+    if (p !== -1) list[first[p] + fill[p]++] = v;
+  }
   return { start: first, list, most };
+}
+
+/** The event whose busy child v is (its parent, when v has a busy interval and is not its own parent), else -1. */
+function busyParent(index: TraceIndex, v: number, start: Float64Array, end: Float64Array): number {
+  const p = index.parentOf(v);
+  return p !== -1 && p !== v && end[v] > start[v] ? p : -1;
 }
 
 /**
