@@ -43,20 +43,34 @@ export function carriedSweep<S extends Sweep>(index: TraceIndex, name: string, k
   return sweep;
 }
 
-/** A sweep of the positions where something holds. */
-interface PositionSweep extends Sweep {
-  positions: number[];
+/** A sweep of a list with an item per position where something holds. */
+interface ListSweep<T> extends Sweep {
+  items: T[];
 }
 
 /**
- * The positions (ascending) where `holds` says yes, as a sweep ({@link carriedSweep}): read from the
+ * The items (in position order) that `itemAt` gives for the positions where it gives one, as a sweep
+ * ({@link carriedSweep}): read from the last position swept to the index's end. `itemAt` answers for
+ * one position from its event and what `key` names (undefined: none there); it marks the sweep not
+ * `carryable` when its answer read something a later event may change. The list is the sweep's: it
+ * grows with the next append (a caller that keeps it past its analysis copies it).
+ */
+export function carriedList<T>(index: TraceIndex, name: string, key: string, itemAt: (index: TraceIndex, i: number, sweep: Sweep) => T | undefined): readonly T[] {
+  const sweep = carriedSweep<ListSweep<T>>(index, name, key, () => ({ swept: 0, key, carryable: true, items: [] }));
+  for (let i = sweep.swept, n = index.size; i < n; i++) {
+    const item = itemAt(index, i, sweep);
+    if (item !== undefined) sweep.items.push(item);
+  }
+  sweep.swept = Math.max(sweep.swept, index.size);
+  return sweep.items;
+}
+
+/**
+ * The positions (ascending) where `holds` says yes, as a sweep ({@link carriedList}): read from the
  * last position swept to the index's end. `holds` answers for one position from its event and what
  * `key` names; it marks the sweep not `carryable` when its answer read something a later event may
  * change.
  */
 export function carriedPositions(index: TraceIndex, name: string, key: string, holds: (index: TraceIndex, i: number, sweep: Sweep) => boolean): readonly number[] {
-  const sweep = carriedSweep<PositionSweep>(index, name, key, () => ({ swept: 0, key, carryable: true, positions: [] }));
-  for (let i = sweep.swept, n = index.size; i < n; i++) if (holds(index, i, sweep)) sweep.positions.push(i);
-  sweep.swept = Math.max(sweep.swept, index.size);
-  return sweep.positions;
+  return carriedList(index, name, key, (at, i, sweep) => (holds(at, i, sweep) ? i : undefined));
 }

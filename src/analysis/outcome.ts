@@ -8,7 +8,7 @@
  */
 import type { Outcome } from './types';
 import type { TraceIndex } from './trace-index';
-import { carriedSweep, type Sweep } from './carried-sweep';
+import { carriedList } from './carried-sweep';
 
 /** Reward channels that score the whole task (as opposed to process, tool or orchestration). */
 export const OUTCOME_CHANNELS = new Set(['team', 'task', 'outcome', 'success', 'final', '']);
@@ -23,29 +23,25 @@ export interface RewardPoint {
 /** The reward points of each index, read once (the outcome, the stops' reward series and credit each ask). */
 const pointsOf = new WeakMap<TraceIndex, readonly RewardPoint[]>();
 
-/** The reward points of the positions read so far, as a sweep (carried-sweep.ts): a point is its own event's. */
-interface RewardSweep extends Sweep {
-  points: RewardPoint[];
-}
-
 /**
  * Reward events in time order (those with a finite numeric `value`): the same list for each call on
- * one index, not to be changed. Found by a sweep that a followed trace keeps, so that an append reads
- * its new positions only (a pass over the events was 5-7 ms per append at 1M).
+ * one index, not to be changed. Found by a sweep that a followed trace keeps (a point is its own
+ * event's), so that an append reads its new positions only (a pass over the events was 5-7 ms per
+ * append at 1M).
  */
 export function rewardPoints(index: TraceIndex): readonly RewardPoint[] {
   let out = pointsOf.get(index);
   if (out) return out;
-  const sweep = carriedSweep<RewardSweep>(index, 'rewardPoints', '', () => ({ swept: 0, key: '', carryable: true, points: [] }));
-  for (let i = sweep.swept, n = index.size; i < n; i++) {
-    if (index.types[i] !== 'reward') continue;
-    const e = index.events[i];
-    if (typeof e.value === 'number' && Number.isFinite(e.value)) sweep.points.push({ pos: i, value: e.value, channel: e.channel ?? '' });
-  }
-  sweep.swept = Math.max(sweep.swept, index.size);
-  // this index's own list: the sweep's grows with the next append
-  pointsOf.set(index, (out = sweep.points.slice()));
+  // this index's own copy: the sweep's list grows with the next append
+  pointsOf.set(index, (out = carriedList(index, 'rewardPoints', '', rewardPointAt).slice()));
   return out;
+}
+
+/** The reward point of position `i`, if its event is a reward with a finite numeric value. */
+function rewardPointAt(index: TraceIndex, i: number): RewardPoint | undefined {
+  if (index.types[i] !== 'reward') return undefined;
+  const e = index.events[i];
+  return typeof e.value === 'number' && Number.isFinite(e.value) ? { pos: i, value: e.value, channel: e.channel ?? '' } : undefined;
 }
 
 /** The reward series used for stop decisions: the outcome channels, else the busiest channel. */

@@ -132,9 +132,10 @@ function carriedPlans(before: GraphIndex, index: GraphIndex, grown: NonNullable<
     // most events marked otherwise (another analysis's credit everywhere): planning again costs less than deleting plan by plan;
     // counted before any is listed (a list of half a million events made to be dropped was 8 MB of garbage per append at 1M)
     const most = touched.length + n / REPLAN_SHARE;
-    const differs = (i: number) => before.role[i] !== index.role[i] || was.loop[i] !== now.loop[i] || was.credit?.[i] !== now.credit?.[i];
+    const a: EventMarks = { role: before.role, loop: was.loop, credit: was.credit ?? NO_CREDIT };
+    const b: EventMarks = { role: index.role, loop: now.loop, credit: now.credit ?? NO_CREDIT };
     // a sample first (when many differ, none is listed), then the events that differ listed in one pass
-    if (mostDiffer(grown.n0, differs) || !listDiffering(touched, grown.n0, most, [before.role, index.role], [was.loop, now.loop], [was.credit ?? NO_CREDIT, now.credit ?? NO_CREDIT])) return new Map();
+    if (mostDiffer(grown.n0, a, b) || !listDiffering(touched, grown.n0, most, a, b)) return new Map();
   }
   const out: GraphIndex['plans'] = new Map();
   for (const [key, plans] of before.plans) {
@@ -164,14 +165,26 @@ const REPLAN_SHARE = 16;
 /** The credit column of a layout without one: every entry undefined. */
 const NO_CREDIT: readonly number[] = [];
 
+/** What a bucket plan reads of an event's marks, per event: its role, loop mark and credit. */
+interface EventMarks {
+  role: Uint8Array;
+  loop: Uint8Array;
+  credit: readonly number[];
+}
+
+/** True when event `i`'s marks differ between `a` and `b`. */
+function marksDiffer(a: EventMarks, b: EventMarks, i: number): boolean {
+  return a.role[i] !== b.role[i] || a.loop[i] !== b.loop[i] || a.credit[i] !== b.credit[i];
+}
+
 /**
- * Adds to `touched` the events among [0, n0) whose role, loop mark or credit differ between the two
- * columns of each pair. @returns false as soon as `touched` holds more than `most` (then planning again
- * costs less). One pass over plain columns (a closure asked twice per event was 25-45 ms at 1M events).
+ * Adds to `touched` the events among [0, n0) whose marks differ between `a` and `b`. @returns false as
+ * soon as `touched` holds more than `most` (then planning again costs less). One pass over plain
+ * columns (a closure over the layouts asked twice per event was 25-45 ms at 1M events).
  */
-function listDiffering(touched: number[], n0: number, most: number, [roleA, roleB]: [Uint8Array, Uint8Array], [loopA, loopB]: [Uint8Array, Uint8Array], [creditA, creditB]: [readonly number[], readonly number[]]): boolean {
+function listDiffering(touched: number[], n0: number, most: number, a: EventMarks, b: EventMarks): boolean {
   for (let i = 0; i < n0; i++) {
-    if (roleA[i] === roleB[i] && loopA[i] === loopB[i] && creditA[i] === creditB[i]) continue;
+    if (!marksDiffer(a, b, i)) continue;
     touched.push(i);
     if (touched.length > most) return false;
   }
@@ -181,12 +194,12 @@ function listDiffering(touched: number[], n0: number, most: number, [roleA, role
 /** Positions of the old events sampled by {@link mostDiffer}. */
 const DIFFER_SAMPLES = 1024;
 
-/** True when more than 1 / {@link REPLAN_SHARE} of `DIFFER_SAMPLES` old events spread over [0, n0) differ; false for fewer old events. */
-function mostDiffer(n0: number, differs: (i: number) => boolean): boolean {
+/** True when the marks of more than 1 / {@link REPLAN_SHARE} of `DIFFER_SAMPLES` old events spread over [0, n0) differ; false for fewer old events. */
+function mostDiffer(n0: number, a: EventMarks, b: EventMarks): boolean {
   if (n0 < 4 * DIFFER_SAMPLES) return false;
   const step = n0 / DIFFER_SAMPLES;
   let count = 0;
-  for (let k = 0; k < DIFFER_SAMPLES; k++) if (differs(Math.floor(k * step))) count++;
+  for (let k = 0; k < DIFFER_SAMPLES; k++) if (marksDiffer(a, b, Math.floor(k * step))) count++;
   return count * REPLAN_SHARE > DIFFER_SAMPLES;
 }
 
