@@ -464,7 +464,6 @@ function addCost(index: TraceIndex, i: number, e: TraceEvent, multiAgent: boolea
   if (typeof e.duration_s === 'number' && Number.isFinite(e.duration_s)) a.seconds = round(a.seconds + e.duration_s);
 }
 
-/** Number of links the trace states (edges, parent, causes). */
 /** The explicit links of the rows read so far ({@link explicitLinks}): per row v, how many the rows before it hold. */
 interface ExplicitSweep extends Sweep {
   /** [0, swept]: explicit links of the rows before each (with room to grow). */
@@ -472,10 +471,11 @@ interface ExplicitSweep extends Sweep {
 }
 
 /**
- * How many links are explicit (an edge or a field of the trace, not derived), counted row by row
- * (a link is its target's: TraceIndex `inStart`/`inLinks`). A followed trace keeps the counts of the
- * rows that stand (index-links.ts `BuiltLinks.stand`: their links are the last analysis's), so that
- * an append counts its new and mended rows only (a pass over every link was 8 ms per append at 1M).
+ * Number of links the trace states (edges, parent, causes: explicit, not derived). A followed trace's
+ * are counted row by row (a link is its target's: TraceIndex `inStart`/`inLinks`), and the counts of
+ * the rows that stand are kept (index-links.ts `BuiltLinks.stand`: their links are the last
+ * analysis's), so that an append counts its new and mended rows only (a pass over every link was 8 ms
+ * per append at 1M).
  */
 function explicitLinks(index: TraceIndex): number {
   const n = index.size;
