@@ -30,7 +30,7 @@ import type { SessionSummary } from '../src/engine/summary';
 import type { LoadProgress } from '../src/engine/worker-protocol';
 import type { GraphOverview } from '../src/shared/protocol';
 import { fitWindowRequest } from '../src/shared/fit';
-import { median, otraceLines, quantile, writeLines } from './live';
+import { median, quantile, writeOtraceTrace } from './live';
 import { fmt } from './_util';
 
 /** Lines per append. */
@@ -82,8 +82,7 @@ setTimeout(next, period);
 export async function writtenRow(dir: string, n: number): Promise<WrittenRow> {
   const load0 = os.loadavg()[0];
   const file = path.join(dir, `written-${n}.otrace.jsonl`);
-  const { head, more } = otraceLines(n, (APPENDS + 1) * LINES);
-  writeLines(file, head);
+  const more = writeOtraceTrace(file, n, (APPENDS + 1) * LINES);
   const chunks = Array.from({ length: APPENDS + 1 }, (_, k) => `${more.slice(k * LINES, (k + 1) * LINES).join('\n')}\n`);
   // events after each append (the generated lines hold edges too)
   const eventsIn = (chunk: string) => chunk.split('\n').filter((l) => l !== '' && !l.startsWith('{"edge"')).length;
