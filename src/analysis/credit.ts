@@ -14,7 +14,9 @@
  *    (1 - lambda) of the mass that reaches it as its credit and passes lambda to its parents in
  *    proportion to link weights; an event without parents keeps everything; stop and reward events
  *    keep nothing. Total |credit| = |R| + sum of |reward seeds|; what reaches an event that led to
- *    nothing of the outcome is zero.
+ *    nothing of the outcome is zero. The pass is linear in its seeds: the outcome's and the rewards'
+ *    are passed back apart, each leaving mass below 1e-18 behind, and an event's credit is their sum
+ *    (credit-seeds.ts: a followed trace keeps the rewards' values between appends).
  * This is a discounted, path-weighted version of the "which messages led to the answer" idea behind
  * message-level credit (the survey's 2 of 84 papers; cf. counterfactual credit in COMA, Foerster et
  * al. 2018, here replaced by the graph since a trace has one trajectory only).
@@ -26,13 +28,14 @@ import { finalAnswer } from './answer';
 import { TokenInterner } from './interner';
 import { grownTo, type LinkScan, type PrefixCarry } from './prefix-carry';
 import { COMMON, salientTokenIds, stripLogNoise, type TokenIds } from './text';
-import { OUTCOME_CHANNELS, rewardPoints } from './outcome';
+import { keptRewardValues, rewardSeeds } from './credit-seeds';
 import type { TraceIndex } from './trace-index';
 import type { Credit, Outcome } from './types';
 import { madeWhenRead } from './made-when-read';
 import { creditPerEventSteps, round } from './credit-per-event';
 import { Parents } from './credit-parents';
-import { carriedTransitions, gatherParents } from './credit-transitions';
+import { carriedTransitions, gatherParents, type CreditTransitions } from './credit-transitions';
+import { NumberHeap } from '../shared/number-heap';
 
 export interface CreditOptions {
   /** Share of the mass reaching an event that it passes on to its causes (default 0.5). */
@@ -247,84 +250,134 @@ const PASS_PART = 1 << 16;
 /**
  * {@link propagateCredit} into `values`, over `content` links (none when undefined), with a pause
  * between two parts of the backward pass when `clock` says so (one pass was a block of 120 ms at
- * 1M events: a graph request waited for it). @returns the position of the outcome seed, or -1.
+ * 1M events: a graph request waited for it). The outcome's seed and the rewards' are passed back
+ * apart and added (credit-seeds.ts); a followed trace reads the rewards' values its carry kept
+ * while they stand. @returns the position of the outcome seed, or -1.
  */
 function* propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions, values: Float64Array, content: ContentLinks | undefined, clock: PauseClock): Generator<Pause, number, void> {
   const n = index.size;
   const lambda = options.lambda ?? 0.5;
-  let terminal = -1;
-  if (n === 0) return terminal;
-  const mass = index.arena.float64(n);
-  const R = outcome.value ?? 1;
+  if (n === 0) return -1;
+  const arena = index.arena;
   const final = finalAnswer(index, 0, n - 1);
-  terminal = final ? final.pos : n - 1;
+  let terminal = final ? final.pos : n - 1;
   while (terminal > 0 && (index.types[terminal] === 'stop' || index.types[terminal] === 'reward') && !final) terminal--;
-  mass[terminal] += R;
+  const seeds = rewardSeeds(index);
 
-  const rewards = rewardPoints(index);
-  const byChannel = new Map<string, number[]>();
-  for (const r of rewards) {
-    let list = byChannel.get(r.channel);
-    if (!list) byChannel.set(r.channel, (list = []));
-    list.push(r.value);
-  }
-  // each channel's mean, summed once per channel (not once per reward: that is quadratic in the rewards)
-  const baselines = new Map<string, number>();
-  for (const [channel, list] of byChannel) baselines.set(channel, list.reduce((a, b) => a + b, 0) / list.length);
-  for (const r of rewards) {
-    const list = byChannel.get(r.channel) ?? [];
-    // An outcome-channel reward that is the trace's only one is the outcome itself, already seeded.
-    if (OUTCOME_CHANNELS.has(r.channel) && list.length < 2) continue;
-    const baseline = baselines.get(r.channel)!;
-    const target = index.events[r.pos].target;
-    const at = typeof target === 'string' && index.pos.has(target) ? (index.pos.get(target) as number) : r.pos;
-    mass[at] += r.value - baseline;
-  }
-
-  // Each event's parents and link weights, gathered in first-seen order (the order the weights are
-  // summed in) into a short list searched in place, whose memory is reused: an event has a few
-  // parents, and a weight per position (8 MB at 1M events, read and written at random) made the
-  // pass wait on memory. An event with many parents goes on in a weight per position (see Parents).
-  const parents = new Parents(n, index.arena);
   // a followed trace's parents are kept from one append to the next (credit-transitions.ts): the same figures
-  if (index.carry) {
-    const { start, parent, weight } = yield* carriedTransitions(index, content, parents, clock);
-    for (let v = n - 1; v >= 0; v--) {
+  const carry = index.carry;
+  const parents = new Parents(n, arena);
+  const transitions = carry ? yield* carriedTransitions(index, content, parents, clock) : undefined;
+  const rows = new ParentRows(index, content, parents, transitions);
+  const passOn = (v: number) => (index.types[v] === 'stop' || index.types[v] === 'reward' ? 1 : lambda);
+
+  // the rewards' values: kept by a followed trace while they stand, else passed back over every position they reach
+  const last = carry?.rewardCredit;
+  if (carry) carry.rewardCredit = undefined; // kept again once this pass is done
+  let rewardValues = transitions && seeds.top >= 0 ? keptRewardValues(last, seeds, lambda, transitions.from, n) : undefined;
+  const madeAt = rewardValues ? last!.madeAt : n;
+  if (!rewardValues && seeds.top >= 0) {
+    const mass = arena.float64(n);
+    for (let k = 0; k < seeds.at.length; k++) mass[seeds.at[k]] += seeds.delta[k];
+    // a followed trace keeps them (in the last ones' memory when it has room): not in the arena, they outlive the index
+    rewardValues = !carry ? arena.float64(n) : last && last.values.length >= n ? last.values.fill(0) : new Float64Array(Math.ceil(n * 1.25));
+    for (let v = seeds.top; v >= 0; v--) {
       if ((v & (PASS_PART - 1)) === 0 && v > 0 && clock.due()) yield* clock.pause();
       const m = mass[v];
       if (m < MASS_FLOOR && m > -MASS_FLOOR) continue;
-      const type = index.types[v];
-      const passOn = type === 'stop' || type === 'reward' ? 1 : lambda;
-      // summed in the order the gathering summed them (credit-parents.ts `total`)
-      let sum = 0;
-      for (let q = start[v]; q < start[v + 1]; q++) sum += weight[q];
-      if (sum === 0) {
-        values[v] += m;
-        continue;
-      }
-      values[v] += m * (1 - passOn);
-      const pass = m * passOn;
-      for (let q = start[v]; q < start[v + 1]; q++) mass[parent[q]] += (pass * weight[q]) / sum;
+      rows.of(v);
+      passBack(v, m, passOn(v), rows, mass, rewardValues);
     }
-    return terminal;
   }
-  for (let v = n - 1; v >= 0; v--) {
-    if ((v & (PASS_PART - 1)) === 0 && v > 0 && clock.due()) yield* clock.pause();
+  if (rewardValues) values.set(rewardValues.subarray(0, n));
+
+  // the outcome's: over the positions its mass reaches alone (a few thousand), taken latest first, so that
+  // each is taken once every later one passed it its share, as in the pass over every position
+  const mass = arena.float64(n);
+  mass[terminal] = outcome.value ?? 1;
+  const reached = new NumberHeap(new Float64Array(1024), 0, 1);
+  reached.push(terminal);
+  let taken = -1;
+  for (let k = 1; reached.size > 0; k++) {
+    if ((k & (PASS_PART - 1)) === 0 && clock.due()) yield* clock.pause();
+    const v = reached.pop();
+    // (a position reached again after its mass came back to zero is in the heap twice: taken once)
+    if (v === taken) continue;
+    taken = v;
     const m = mass[v];
     if (m < MASS_FLOOR && m > -MASS_FLOOR) continue;
-    const type = index.types[v];
-    gatherParents(index, content, v, parents);
-    const total = parents.total();
-    const passOn = type === 'stop' || type === 'reward' ? 1 : lambda;
-    if (total === 0) {
-      values[v] += m;
-      continue;
-    }
-    values[v] += m * (1 - passOn);
-    const pass = m * passOn;
-    parents.spread(pass, total, mass);
+    rows.of(v);
+    passBack(v, m, passOn(v), rows, mass, values, reached);
   }
+  if (carry && rewardValues) carry.rewardCredit = { seeds, lambda, values: rewardValues, madeAt };
   return terminal;
+}
+
+/**
+ * Each position's parents in the backward pass and their weights, one position at a time: a
+ * followed trace's transitions (credit-transitions.ts), or gathered when asked (a trace analysed
+ * once), each parent's weight summed in first-seen order: the same figures either way.
+ */
+class ParentRows {
+  /** The asked position's parents are `parent[from..to)` with their `weight`, summing to `sum`. */
+  parent: Int32Array;
+  weight: Float64Array;
+  from = 0;
+  to = 0;
+  sum = 0;
+
+  constructor(
+    private readonly index: TraceIndex,
+    private readonly content: ContentLinks | undefined,
+    /** The gathering's scratch (credit-parents.ts): an event has a few parents, listed in place, its memory reused. */
+    private readonly parents: Parents,
+    private readonly transitions: CreditTransitions | undefined,
+  ) {
+    this.parent = transitions?.parent ?? new Int32Array(64);
+    this.weight = transitions?.weight ?? new Float64Array(64);
+  }
+
+  /** Makes position v's parents the ones read. */
+  of(v: number): void {
+    const t = this.transitions;
+    if (t) {
+      this.from = t.start[v];
+      this.to = t.start[v + 1];
+    } else {
+      const parents = this.parents;
+      gatherParents(this.index, this.content, v, parents);
+      if (parents.size > this.parent.length) {
+        this.parent = new Int32Array(2 * parents.size);
+        this.weight = new Float64Array(2 * parents.size);
+      }
+      this.to = parents.drain(this.parent, this.weight, 0);
+    }
+    // summed in the order the gathering summed them (credit-parents.ts `total`)
+    let sum = 0;
+    for (let q = this.from; q < this.to; q++) sum += this.weight[q];
+    this.sum = sum;
+  }
+}
+
+/**
+ * One event's step of the backward pass for one seed's mass: the event at `v` keeps its share
+ * (1 - passOn) of the mass `m` that reached it, in `values`, and passes the rest to its parents
+ * (`rows`, made v's) in proportion to their weights, in `mass`; an event without parents keeps all
+ * of it. @param reached when given, each parent the mass reaches while it holds none is pushed on it.
+ */
+function passBack(v: number, m: number, passOn: number, rows: ParentRows, mass: Float64Array, values: Float64Array, reached?: NumberHeap): void {
+  const { parent, weight, from, to, sum } = rows;
+  if (sum === 0) {
+    values[v] += m;
+    return;
+  }
+  values[v] += m * (1 - passOn);
+  const pass = m * passOn;
+  for (let q = from; q < to; q++) {
+    const u = parent[q];
+    if (reached && mass[u] === 0) reached.push(u);
+    mass[u] += (pass * weight[q]) / sum;
+  }
 }
 
 /**

@@ -23,6 +23,7 @@
  * - the metrics' work, costs and critical-path chains of the positions (metrics.ts `MetricsCarry`);
  * - what the credit per event reads of each event (credit-per-event.ts `EventCreditFacts`);
  * - each position's parents in the credit's backward pass (credit-transitions.ts), while the index carries its links;
+ * - the credit the rewards' seeds gave each position (credit-seeds.ts), while the seeds and those parents are the same;
  * - the state of the passes that read every event from the first (carried-sweep.ts: the state changes' positions, ...).
  *
  * Valid only while the first {@link PrefixCarry.count} positions hold the same events in the same
@@ -34,6 +35,7 @@ import type { EventType, TraceEvent } from '../trace/schema';
 import { Arena } from './arena';
 import type { EventCreditFacts } from './credit-per-event';
 import type { CreditTransitions } from './credit-transitions';
+import type { RewardCredit } from './credit-seeds';
 import type { Sweep } from './carried-sweep';
 import type { FingerprintTable } from './fingerprint-table';
 import type { HandoffScan } from './handoffs';
@@ -137,6 +139,8 @@ export class PrefixCarry {
   credit?: EventCreditFacts;
   /** Each position's parents in the credit's backward pass (credit-transitions.ts), once an analysis gathered them. */
   transitions?: CreditTransitions;
+  /** The values the rewards' seeds gave in credit's backward pass (credit-seeds.ts), once an analysis of a trace with rewards passed them back. */
+  rewardCredit?: RewardCredit;
   /** The loops the last analysis finished (loops/finished-loops.ts), once one finished its loops. */
   loops?: FinishedLoops;
   /** The hand-off streams' scans (handoffs.ts), by kind of stream, once an analysis made them. */

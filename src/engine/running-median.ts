@@ -3,8 +3,10 @@
  * a followed trace's distinct times, whose median sets its time axis (src/shared/axis.ts). Kept
  * sorted in one array before, an append moved most of a million gaps to merge its own in. Two
  * heaps: the lower half (a max-heap) and the upper half (a min-heap, the median at its top).
- * Pure: no imports.
+ * Pure: no `vscode`.
  */
+import { NumberHeap as Heap } from '../shared/number-heap';
+
 export class RunningMedian {
   /** The smallest `length >> 1` values, as a max-heap. */
   private readonly lower: Heap;
@@ -40,57 +42,5 @@ export class RunningMedian {
     const half = this.length >> 1;
     while (this.lower.size > half) this.upper.push(this.lower.pop());
     while (this.lower.size < half) this.lower.push(this.upper.pop());
-  }
-}
-
-/** A binary heap of numbers in a growable Float64Array; `sign` 1: largest on top, -1: smallest on top. */
-class Heap {
-  constructor(
-    private data: Float64Array,
-    public size: number,
-    private readonly sign: 1 | -1,
-  ) {}
-
-  top(): number {
-    return this.data[0];
-  }
-
-  /** True when a should sit above b. */
-  private above(a: number, b: number): boolean {
-    return this.sign > 0 ? a > b : a < b;
-  }
-
-  push(v: number): void {
-    if (this.size === this.data.length) {
-      const more = new Float64Array(this.data.length * 2);
-      more.set(this.data);
-      this.data = more;
-    }
-    const d = this.data;
-    let k = this.size++;
-    while (k > 0) {
-      const parent = (k - 1) >> 1;
-      if (!this.above(v, d[parent])) break;
-      d[k] = d[parent];
-      k = parent;
-    }
-    d[k] = v;
-  }
-
-  pop(): number {
-    const d = this.data;
-    const out = d[0];
-    const last = d[--this.size];
-    let k = 0;
-    for (;;) {
-      let child = 2 * k + 1;
-      if (child >= this.size) break;
-      if (child + 1 < this.size && this.above(d[child + 1], d[child])) child++;
-      if (!this.above(d[child], last)) break;
-      d[k] = d[child];
-      k = child;
-    }
-    if (this.size > 0) d[k] = last;
-    return out;
   }
 }
