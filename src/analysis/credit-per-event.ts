@@ -68,11 +68,26 @@ const SUM_PART = 1 << 18;
  * A followed trace's carry (index.carry) gives the facts of the positions it holds and keeps them all.
  * A pause between two parts of {@link SUM_PART} positions when `clock` says so (pauses.ts).
  * @param values per position, the propagated value (credit.ts).
+ * @param changed for a followed trace, the positions whose values may differ from its last analysis's (credit.ts `CreditValues`): the last values are mended there.
  */
-export function* creditPerEventSteps(index: TraceIndex, values: Float64Array, clock: PauseClock): Generator<Pause, EventCredit, void> {
+export function* creditPerEventSteps(index: TraceIndex, values: Float64Array, clock: PauseClock, changed?: Int32Array): Generator<Pause, EventCredit, void> {
   const n = index.size;
   const repeats = index.hasRepeatedIds; // else no id is met twice
   const facts = factsOf(index, repeats);
+  const carry = index.carry;
+  const last = carry?.creditSums;
+  if (carry) carry.creditSums = undefined; // kept again once this pass is done
+  // a followed trace in file order whose events give no credit of their own and whose ids do not repeat
+  const carries = carry !== undefined && index.inFileOrder && !repeats && facts.given.size === 0;
+  // (whether the trace holds injected rows changes no old value: an old row of an injected kind made it so already)
+  const on = carries && changed && last && last.count === carry.count && carry.count <= n ? last : undefined;
+  if (on) {
+    const kept = mended(index, facts, values, changed!, on);
+    if (kept) {
+      carry!.creditSums = kept.carry;
+      return kept.credit;
+    }
+  }
   // Agent names are trace text: summed by number, never under a plain object's keys ("__proto__", "constructor")
   const sums: CreditSums = { sums: new Float64Array(facts.agents.length), started: new Uint8Array(facts.agents.length), order: [], given: [] };
   const byIndex = zeroDoubles(n);
@@ -83,7 +98,84 @@ export function* creditPerEventSteps(index: TraceIndex, values: Float64Array, cl
   }
   const agents = new Map<string, number>();
   for (const a of sums.order) agents.set(facts.agents[a], sums.sums[a]);
+  if (carries) {
+    // each sum is a whole number of millionths (every value added was rounded so, and each sum after it)
+    const millionths = Float64Array.from(sums.sums, (x) => Math.round(x * 1e6));
+    carry.creditSums = { count: n, byIndex, millionths, order: sums.order, started: sums.started, whole: true };
+  }
   return { byIndex, stepOf, agents, given: sums.given };
+}
+
+/**
+ * What the per-event pass of a followed trace (in file order, no event giving its own credit, ids
+ * not repeated) leaves for the next: the values it showed, and each agent's sum as a whole number
+ * of millionths. The values an append changes are few (credit.ts: the rewards' values are kept, the
+ * outcome's reach a few thousand events) but reach back to the first events, so the sums are not
+ * summed on from a place: each changed value's difference is added to its agent's sum.
+ * The same figures as summing in order with each sum rounded (sumPart): every value is a whole
+ * number of millionths, and so is each rounded sum; adding them is exact while a sum's millionths
+ * stay below 2^50 (|sum| below a billion), which the pass checks.
+ */
+export interface CreditSumsCarry {
+  /** Positions read. */
+  count: number;
+  /** The shown values handed out (position order: the file's). */
+  byIndex: number[];
+  /** Per agent number, the sum of its events' shown values in millionths (a whole number). */
+  millionths: Float64Array;
+  /** The agents in order of their first event, and whether each was met. */
+  order: number[];
+  started: Uint8Array;
+  /** True when the pass that left it summed every position (false: it mended the last one's). */
+  whole: boolean;
+}
+
+/** The largest sum in millionths added to exactly (see {@link CreditSumsCarry}). */
+const EXACT_MILLIONTHS = 2 ** 50;
+
+/**
+ * The credit per event of a followed trace from `last` (see {@link CreditSumsCarry}): the values at
+ * the `changed` positions shown again and their agents' sums mended, the new positions' added;
+ * undefined when a sum grows past what adds exactly (then summed whole).
+ */
+function mended(index: TraceIndex, facts: EventCreditFacts, values: Float64Array, changed: Int32Array, last: CreditSumsCarry): { credit: EventCredit; carry: CreditSumsCarry } | undefined {
+  const n = index.size;
+  const old = last.count;
+  const injected = index.injected > 0;
+  const agents = facts.agents.length;
+  const millionths = new Float64Array(agents);
+  millionths.set(last.millionths);
+  const started = new Uint8Array(agents);
+  started.set(last.started);
+  const order = last.order.slice();
+  const added: number[] = [];
+  for (let i = old; i < n; i++) {
+    const v = shownValue(facts, values[i], i, injected);
+    added.push(v);
+    const a = facts.agent[i];
+    if (!started[a]) {
+      started[a] = 1;
+      order.push(a);
+    }
+    millionths[a] += Math.round(v * 1e6);
+  }
+  // one copy of the last list, of the length it takes (its doubles copied as they are)
+  const byIndex = last.byIndex.concat(added);
+  for (let k = 0; k < changed.length; k++) {
+    const i = changed[k];
+    if (i >= old) continue;
+    const v = shownValue(facts, values[i], i, injected);
+    const was = byIndex[i];
+    if (Object.is(v, was)) continue;
+    byIndex[i] = v;
+    millionths[facts.agent[i]] += Math.round(v * 1e6) - Math.round(was * 1e6);
+  }
+  const sums = new Map<string, number>();
+  for (const a of order) {
+    if (!(Math.abs(millionths[a]) < EXACT_MILLIONTHS)) return undefined;
+    sums.set(facts.agents[a], millionths[a] / 1e6);
+  }
+  return { credit: { byIndex, stepOf: undefined, agents: sums, given: [] }, carry: { count: n, byIndex, millionths, order, started, whole: false } };
 }
 
 /**
@@ -108,18 +200,12 @@ interface CreditSums {
 
 /** Positions [from, to) of {@link creditPerEventSteps}: their shown values into `byIndex`, their records into `stepOf`, added to the sums. */
 function sumPart(index: TraceIndex, facts: EventCreditFacts, values: Float64Array, s: CreditSums, byIndex: number[], stepOf: Int32Array | undefined, from: number, to: number): void {
-  const { flags, agent, given: givenAt, record } = facts;
+  const { flags, agent, record } = facts;
   const repeats = stepOf !== undefined;
   const injected = index.injected > 0;
   for (let i = from; i < to; i++) {
     const f = flags[i];
-    // most positions get no mass (credit.ts MASS_FLOOR): a zero is its own rounding, and adds nothing to a sum below
-    const raw = values[i];
-    let v = raw === 0 ? raw : round(raw);
-    // Rows the user or the harness wrote (local commands, meta rows, placeholders) take no credit.
-    if (f & NOT_AGENT_ROW) v = 0;
-    else if (injected && f & INJECTED_KIND) v = 0;
-    if (f & GIVEN) v = givenAt.get(i)!;
+    const v = shownValue(facts, values[i], i, injected);
     byIndex[index.at(i)] = v;
     // an id counts once, for its first event
     if (repeats && !(f & FIRST_OF_ID)) continue;
@@ -133,6 +219,16 @@ function sumPart(index: TraceIndex, facts: EventCreditFacts, values: Float64Arra
     if (v !== 0 || s.sums[a] === 0) s.sums[a] = round(s.sums[a] + v);
     if (stepOf) stepOf[i] = record![i];
   }
+}
+
+/** The value shown for position i, whose propagated value is `raw`: rounded; none for rows no agent wrote (and injected ones, when `injected`); the credit an event gives, as given. */
+function shownValue(facts: EventCreditFacts, raw: number, i: number, injected: boolean): number {
+  const f = facts.flags[i];
+  if (f & GIVEN) return facts.given.get(i)!;
+  // Rows the user or the harness wrote (local commands, meta rows, placeholders) take no credit.
+  if (f & NOT_AGENT_ROW || (injected && f & INJECTED_KIND)) return 0;
+  // most positions get no mass (credit.ts MASS_FLOOR): a zero is its own rounding, and adds nothing to a sum
+  return raw === 0 ? raw : round(raw);
 }
 
 /** The facts of every position: those the carry holds kept, the others read from the events (and kept in the carry). */

@@ -49,6 +49,12 @@ export interface CreditValues {
   values: Float64Array;
   /** Position holding the outcome seed, or -1. */
   terminal: number;
+  /**
+   * For a followed trace, the positions (of those the last analysis had) whose values may differ
+   * from its (the others' are the same to the last bit: the rewards' values were kept, and the
+   * outcome's reached neither then nor now); undefined when any may.
+   */
+  changed?: Int32Array;
 }
 
 /**
@@ -226,13 +232,13 @@ function* propagateSteps(index: TraceIndex, outcome: Outcome, options: CreditOpt
   if (clock.due()) yield* clock.pause();
   const values = index.arena.float64(n);
   const scratch = index.arena.mark();
-  let terminal: number;
+  let passed: { terminal: number; changed?: Int32Array };
   try {
-    terminal = yield* propagate(index, outcome, options, values, content, clock);
+    passed = yield* propagate(index, outcome, options, values, content, clock);
   } finally {
     index.arena.release(scratch);
   }
-  return { values: index.arena.compact(start, [values] as const)[0], terminal };
+  return { values: index.arena.compact(start, [values] as const)[0], ...passed };
 }
 
 /**
@@ -252,12 +258,13 @@ const PASS_PART = 1 << 16;
  * between two parts of the backward pass when `clock` says so (one pass was a block of 120 ms at
  * 1M events: a graph request waited for it). The outcome's seed and the rewards' are passed back
  * apart and added (credit-seeds.ts); a followed trace reads the rewards' values its carry kept
- * while they stand. @returns the position of the outcome seed, or -1.
+ * while they stand. @returns the position of the outcome seed (-1 for none), and for a followed
+ * trace the positions whose values may have changed since its last analysis ({@link CreditValues}).
  */
-function* propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions, values: Float64Array, content: ContentLinks | undefined, clock: PauseClock): Generator<Pause, number, void> {
+function* propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions, values: Float64Array, content: ContentLinks | undefined, clock: PauseClock): Generator<Pause, { terminal: number; changed?: Int32Array }, void> {
   const n = index.size;
   const lambda = options.lambda ?? 0.5;
-  if (n === 0) return -1;
+  if (n === 0) return { terminal: -1 };
   const arena = index.arena;
   const final = finalAnswer(index, 0, n - 1);
   let terminal = final ? final.pos : n - 1;
@@ -274,8 +281,9 @@ function* propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions,
   // the rewards' values: kept by a followed trace while they stand, else passed back over every position they reach
   const last = carry?.rewardCredit;
   if (carry) carry.rewardCredit = undefined; // kept again once this pass is done
-  let rewardValues = transitions && seeds.top >= 0 ? keptRewardValues(last, seeds, lambda, transitions.from, n) : undefined;
-  const madeAt = rewardValues ? last!.madeAt : n;
+  const kept = transitions && seeds.top >= 0 ? keptRewardValues(last, seeds, lambda, transitions.from, n) : undefined;
+  let rewardValues = kept;
+  const madeAt = kept ? last!.madeAt : n;
   if (!rewardValues && seeds.top >= 0) {
     const mass = arena.float64(n);
     for (let k = 0; k < seeds.at.length; k++) mass[seeds.at[k]] += seeds.delta[k];
@@ -298,6 +306,8 @@ function* propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions,
   const reached = new NumberHeap(new Float64Array(1024), 0, 1);
   reached.push(terminal);
   let taken = -1;
+  // (a followed trace's: the positions it kept some of, to tell the next analysis which values may change)
+  const left: number[] | undefined = carry ? [] : undefined;
   for (let k = 1; reached.size > 0; k++) {
     if ((k & (PASS_PART - 1)) === 0 && clock.due()) yield* clock.pause();
     const v = reached.pop();
@@ -308,9 +318,20 @@ function* propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions,
     if (m < MASS_FLOOR && m > -MASS_FLOOR) continue;
     rows.of(v);
     passBack(v, m, passOn(v), rows, mass, values, reached);
+    left?.push(v);
   }
-  if (carry && rewardValues) carry.rewardCredit = { seeds, lambda, values: rewardValues, madeAt };
-  return terminal;
+  if (!carry) return { terminal };
+  if (rewardValues) carry.rewardCredit = { seeds, lambda, values: rewardValues, madeAt };
+  // the values that may differ from the last analysis's: where the outcome's reached, then or now, while the
+  // rewards' are the same (kept, or none now: none then either, as an append never takes a reward's seed away)
+  const then = carry.outcomeReach;
+  const reach = Int32Array.from(left!);
+  carry.outcomeReach = reach;
+  if (!then || (kept === undefined && seeds.top >= 0)) return { terminal };
+  const changed = new Int32Array(then.length + reach.length);
+  changed.set(then);
+  changed.set(reach, then.length);
+  return { terminal, changed };
 }
 
 /**
@@ -395,7 +416,7 @@ export function computeCredit(index: TraceIndex, outcome: Outcome, options: Cred
 export function* creditSteps(index: TraceIndex, outcome: Outcome, options: CreditOptions, clock: PauseClock): Generator<Pause, { credit: Credit; values: CreditValues }, void> {
   const values = yield* propagateSteps(index, outcome, options, clock);
   if (clock.due()) yield* clock.pause();
-  const { byIndex, stepOf, agents, given } = yield* creditPerEventSteps(index, values.values, clock);
+  const { byIndex, stepOf, agents, given } = yield* creditPerEventSteps(index, values.values, clock, values.changed);
   const signed = outcome.value !== null;
   const credit: Credit = {
     events: {},

@@ -21,7 +21,8 @@
  * - the index's links into the positions and the columns made with them (index-links.ts `LinkCarry`,
  *   which says when they stand);
  * - the metrics' work, costs and critical-path chains of the positions (metrics.ts `MetricsCarry`);
- * - what the credit per event reads of each event (credit-per-event.ts `EventCreditFacts`);
+ * - what the credit per event reads of each event (credit-per-event.ts `EventCreditFacts`), and the
+ *   values it read and showed with its agents' sums (`CreditSumsCarry`);
  * - each position's parents in the credit's backward pass (credit-transitions.ts), while the index carries its links;
  * - the credit the rewards' seeds gave each position (credit-seeds.ts), while the seeds and those parents are the same;
  * - the state of the passes that read every event from the first (carried-sweep.ts: the state changes' positions, ...).
@@ -33,7 +34,7 @@
 import type { IdTable } from '../trace/id-table';
 import type { EventType, TraceEvent } from '../trace/schema';
 import { Arena } from './arena';
-import type { EventCreditFacts } from './credit-per-event';
+import type { CreditSumsCarry, EventCreditFacts } from './credit-per-event';
 import type { CreditTransitions } from './credit-transitions';
 import type { RewardCredit } from './credit-seeds';
 import type { Sweep } from './carried-sweep';
@@ -137,10 +138,14 @@ export class PrefixCarry {
   metrics?: MetricsCarry;
   /** What the credit per event reads of each event (credit-per-event.ts), once an analysis made it. */
   credit?: EventCreditFacts;
+  /** What the credit per event's pass read and showed, and its agents' sums (credit-per-event.ts), once an analysis made them. */
+  creditSums?: CreditSumsCarry;
   /** Each position's parents in the credit's backward pass (credit-transitions.ts), once an analysis gathered them. */
   transitions?: CreditTransitions;
   /** The values the rewards' seeds gave in credit's backward pass (credit-seeds.ts), once an analysis of a trace with rewards passed them back. */
   rewardCredit?: RewardCredit;
+  /** The positions the outcome's mass reached (and left some of its credit at) in credit's last backward pass (credit.ts). */
+  outcomeReach?: Int32Array;
   /** The loops the last analysis finished (loops/finished-loops.ts), once one finished its loops. */
   loops?: FinishedLoops;
   /** The hand-off streams' scans (handoffs.ts), by kind of stream, once an analysis made them. */

@@ -374,8 +374,8 @@ describe("the credit's parents of a growing trace, from its carry", () => {
 });
 
 describe('the credit the rewards gave, of a growing trace', () => {
-  it('is kept from one append to the next while the rewards and the parents they reach are the same, and passed back again when a reward comes, a target appears or an old event\'s links change (random traces, random cuts)', () => {
-    const made = { kept: 0, again: 0 };
+  it('is kept from one append to the next while the rewards and the parents they reach are the same, and passed back again when a reward comes, a target appears or an old event\'s links change (random traces, random cuts); the credit per event mends the last one\'s values where they changed', () => {
+    const made = { kept: 0, again: 0, mended: 0 };
     const names = ['Paris', 'Lyon', '522,250', '2020', 'Nice', '42'];
     const record = fc.record({
       type: fc.constantFrom('message', 'message', 'tool_call', 'tool_result', 'reward', 'edge'),
@@ -387,24 +387,28 @@ describe('the credit the rewards gave, of a growing trace', () => {
       // a reward's target, an edge's ends: events by number, earlier or later (a target that appears later moves its seed)
       target: fc.option(fc.nat(40), { freq: 2 }),
       src: fc.nat(40),
+      // a row the harness injected: no credit once the trace holds one (every value shown again)
+      injected: fc.integer({ min: 0, max: 24 }).map((k) => k === 0),
     });
     fc.assert(
       fc.property(fc.array(record, { minLength: 4, maxLength: 40 }), fc.array(fc.nat(40), { minLength: 1, maxLength: 6 }), (specs, cutsAt) => {
         const records = specs.map((r, k) => {
           if (r.type === 'edge') return { edge: { src: `e${r.src}`, dst: `e${Math.max(0, k - 1 - (r.src % 3))}`, type: 'causal' } };
           if (r.type === 'reward') return { id: `e${k}`, t: k, type: 'reward', agent: r.agent, value: r.value, channel: r.channel, ...(r.target === null ? {} : { target: `e${r.target}` }) };
-          return { id: `e${k}`, t: k, type: r.type, agent: r.agent, tool: 'search', content: `${r.type} ${r.words.join(' ')}`, ...(r.to === null ? {} : { to: r.to }) };
+          return { id: `e${k}`, t: k, type: r.type, agent: r.agent, tool: 'search', content: `${r.type} ${r.words.join(' ')}`, ...(r.to === null ? {} : { to: r.to }), ...(r.injected ? { kind: 'local_command' } : {}) };
         });
         const cuts = [...new Set(cutsAt.map((c) => Math.min(records.length, c + 1)))].sort((x, y) => x - y);
         analyseEachCut(records, [...cuts, records.length], (carry, loaded, analysis, cut) => {
           assert.deepEqual(plain(analysis.credit), plain(analyzeTrace(loaded).credit), `credit after ${cut} records`);
           const kept = carry.rewardCredit;
           if (kept) made[kept.madeAt < carry.count ? 'kept' : 'again']++;
+          if (carry.creditSums?.whole === false) made.mended++;
         });
       }),
       { seed: 37, numRuns: 300 },
     );
     assert.ok(made.kept > 20 && made.again > 20, `the rewards' values were kept ${made.kept} times and passed back again ${made.again} times`);
+    assert.ok(made.mended > 50, `the credit per event mended ${made.mended} times`);
   });
 });
 
