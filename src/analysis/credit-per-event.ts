@@ -82,11 +82,9 @@ export function* creditPerEventSteps(index: TraceIndex, values: Float64Array, cl
   // (whether the trace holds injected rows changes no old value: an old row of an injected kind made it so already)
   const on = carries && changed && last && last.count === carry.count && carry.count <= n ? last : undefined;
   if (on) {
-    const kept = mended(index, facts, values, changed!, on);
-    if (kept) {
-      carry!.creditSums = kept.carry;
-      return kept.credit;
-    }
+    const { credit, carry: next } = mended(index, facts, values, changed!, on);
+    carry!.creditSums = next;
+    return credit;
   }
   // Agent names are trace text: summed by number, never under a plain object's keys ("__proto__", "constructor")
   const sums: CreditSums = { sums: new Float64Array(facts.agents.length), started: new Uint8Array(facts.agents.length), order: [], given: [] };
@@ -113,8 +111,8 @@ export function* creditPerEventSteps(index: TraceIndex, values: Float64Array, cl
  * outcome's reach a few thousand events) but reach back to the first events, so the sums are not
  * summed on from a place: each changed value's difference is added to its agent's sum.
  * The same figures as summing in order with each sum rounded (sumPart): every value is a whole
- * number of millionths, and so is each rounded sum; adding them is exact while a sum's millionths
- * stay below 2^50 (|sum| below a billion), which the pass checks.
+ * number of millionths, and so is each rounded sum; adding them is exact while every sum stays
+ * below a billion in size (credit.ts gives the changed positions only then: EXACT_SUMS).
  */
 export interface CreditSumsCarry {
   /** Positions read. */
@@ -130,15 +128,11 @@ export interface CreditSumsCarry {
   whole: boolean;
 }
 
-/** The largest sum in millionths added to exactly (see {@link CreditSumsCarry}). */
-const EXACT_MILLIONTHS = 2 ** 50;
-
 /**
  * The credit per event of a followed trace from `last` (see {@link CreditSumsCarry}): the values at
- * the `changed` positions shown again and their agents' sums mended, the new positions' added;
- * undefined when a sum grows past what adds exactly (then summed whole).
+ * the `changed` positions shown again and their agents' sums mended, the new positions' added.
  */
-function mended(index: TraceIndex, facts: EventCreditFacts, values: Float64Array, changed: Int32Array, last: CreditSumsCarry): { credit: EventCredit; carry: CreditSumsCarry } | undefined {
+function mended(index: TraceIndex, facts: EventCreditFacts, values: Float64Array, changed: Int32Array, last: CreditSumsCarry): { credit: EventCredit; carry: CreditSumsCarry } {
   const n = index.size;
   const old = last.count;
   const injected = index.injected > 0;
@@ -171,10 +165,7 @@ function mended(index: TraceIndex, facts: EventCreditFacts, values: Float64Array
     millionths[facts.agent[i]] += Math.round(v * 1e6) - Math.round(was * 1e6);
   }
   const sums = new Map<string, number>();
-  for (const a of order) {
-    if (!(Math.abs(millionths[a]) < EXACT_MILLIONTHS)) return undefined;
-    sums.set(facts.agents[a], millionths[a] / 1e6);
-  }
+  for (const a of order) sums.set(facts.agents[a], millionths[a] / 1e6);
   return { credit: { byIndex, stepOf: undefined, agents: sums, given: [] }, carry: { count: n, byIndex, millionths, order, started, whole: false } };
 }
 

@@ -14,11 +14,12 @@ import { OUTCOME_CHANNELS, rewardPoints } from './outcome';
 import { grownTo } from './prefix-carry';
 import type { TraceIndex } from './trace-index';
 
-/** The rewards' seeds, in the order they are added: `delta[k]` at position `at[k]`; `top` the highest position (-1 for none). */
+/** The rewards' seeds, in the order they are added: `delta[k]` at position `at[k]`; `top` the highest position (-1 for none); `mass` the sum of the deltas' sizes. */
 export interface RewardSeeds {
   at: Int32Array;
   delta: Float64Array;
   top: number;
+  mass: number;
 }
 
 /** The rewards' values of the pass, per position, with the seeds and lambda that gave them (a followed trace's carry keeps it: prefix-carry.ts). */
@@ -58,7 +59,7 @@ export function rewardSeeds(index: TraceIndex): RewardSeeds {
     delta.push(r.value - baselines.get(r.channel)!);
     top = Math.max(top, pos);
   }
-  return { at: Int32Array.from(at), delta: Float64Array.from(delta), top };
+  return { at: Int32Array.from(at), delta: Float64Array.from(delta), top, mass: delta.reduce((sum, d) => sum + Math.abs(d), 0) };
 }
 
 /**

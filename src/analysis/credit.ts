@@ -250,6 +250,13 @@ function* propagateSteps(index: TraceIndex, outcome: Outcome, options: CreditOpt
  */
 const MASS_FLOOR = 1e-18;
 
+/**
+ * Total seed mass (|R| + the sum of the rewards' |seeds|) under which a followed trace's credit per
+ * event mends its last sums (credit-per-event.ts `CreditSumsCarry`): the pass keeps mass, so no sum
+ * of values reaches it, and sums of whole millionths under a billion add exactly as doubles.
+ */
+const EXACT_SUMS = 1e9;
+
 /** Positions of the backward pass between two looks at the pause clock (about 8 ms at 1M events). */
 const PASS_PART = 1 << 16;
 
@@ -327,7 +334,7 @@ function* propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions,
   const then = carry.outcomeReach;
   const reach = Int32Array.from(left!);
   carry.outcomeReach = reach;
-  if (!then || (kept === undefined && seeds.top >= 0)) return { terminal };
+  if (!then || (kept === undefined && seeds.top >= 0) || !(seeds.mass + Math.abs(outcome.value ?? 1) < EXACT_SUMS)) return { terminal };
   const changed = new Int32Array(then.length + reach.length);
   changed.set(then);
   changed.set(reach, then.length);

@@ -412,6 +412,26 @@ describe('the credit the rewards gave, of a growing trace', () => {
   });
 });
 
+describe('the credit per event of a growing trace with rewards of trillions', () => {
+  it('is summed whole at each append: sums of whole millionths that large no longer add exactly', () => {
+    let mended = 0;
+    for (let seed = 1; seed <= 12; seed++) {
+      let x = seed;
+      const random = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
+      const records = Array.from({ length: 60 }, (_, k) =>
+        k % 7 === 6
+          ? { id: `e${k}`, t: k, type: 'reward', agent: 'judge', value: random() * 3e12, channel: 'step', target: `e${k - 1 - Math.floor(random() * 4)}` }
+          : { id: `e${k}`, t: k, type: 'message', agent: ['a', 'b', 'c'][Math.floor(random() * 3)], content: `Paris ${Math.floor(random() * 5)} Lyon` },
+      );
+      analyseEachCut(records, [20, 30, 40, 45, 50, 55, 58, 60], (carry, loaded, analysis, cut) => {
+        assert.deepEqual(plain(analysis.credit), plain(analyzeTrace(loaded).credit), `seed ${seed}: credit after ${cut} records`);
+        if (carry.creditSums?.whole === false) mended++;
+      });
+    }
+    assert.equal(mended, 0);
+  });
+});
+
 describe('the hand-off cycles of a growing trace', () => {
   it('go on scanning from the run the last scan left open: the same ping-pongs and cycles as a whole scan, closed runs kept (random chats, random cuts)', () => {
     const agents = ['A', 'B', 'C', 'D'];
