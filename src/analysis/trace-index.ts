@@ -26,7 +26,7 @@ import { edgeTypeOfCode, isExplicitCode, LINK_KINDS, rowsBySource, type LinkKind
 import { buildLinks, HANDOFF_TYPES, receiverOf, type LinkInputs, type ReceiverColumn } from './index-links';
 import { normalizeContent, normalizedHash, salientTokens, stripLogNoise } from './text';
 import { upperBound } from './sorted';
-import { grownTo, toolLanesKey, type LaneCounts, type PrefixCarry, type TextMemos } from './prefix-carry';
+import { grownTo, toolLanesKey, type LaneCounts, type LaneLayout, type PrefixCarry, type TextMemos } from './prefix-carry';
 import { PauseClock, withoutPauses, type Pause } from './pauses';
 
 export type { LinkKind } from './link-table';
@@ -164,7 +164,9 @@ export class TraceIndex {
     this.fileIndex?.set(order.order!);
     this.pairs = arena.int32(n).fill(-1);
     this.fingerprints = arena.int32(n);
-    const laneColumn = arena.int32(n);
+    // (a followed trace's lanes are laid out in its carry's column)
+    const follows = carry !== undefined && order.inFileOrder;
+    const laneColumn = follows ? undefined : arena.int32(n);
     // a growing trace's lane numbers of the positions carried, the new ones' written below
     this.laneOf = carried ? grownTo(carried.laneOf, n, from, (size) => new Int32Array(size)) : arena.int32(n);
     // plainHead: 1 when the head of the content (or content_ref) is ASCII without a date, 2 when not; set with the fingerprints
@@ -182,12 +184,12 @@ export class TraceIndex {
     this.laneNames = carried?.laneNames ?? [];
     this.laneNumbers = carried?.laneNumbers ?? new Map();
     const laneOf = this.laneOf;
-    this.indexLanes(laneOf, laneColumn, from);
+    const lanes = this.indexLanes(laneOf, laneColumn, from, carried?.lanes);
     this.indexFingerprints(laneOf);
-    if (carry && this.inFileOrder) {
+    if (follows) {
       // kept for the next index of the same events and more (the laneOf of a first index is scratch: copied, with room)
       const keptLaneOf = carried ? laneOf : grownTo(laneOf, Math.ceil(n * 1.25) + 1, n, (size) => new Int32Array(size));
-      carry.index = { types: this.types, ids, source, repeats: this.repeats, laneNames: this.laneNames, laneNumbers: this.laneNumbers, laneOf: keptLaneOf };
+      carry.index = { types: this.types, ids, source, repeats: this.repeats, laneNames: this.laneNames, laneNumbers: this.laneNumbers, laneOf: keptLaneOf, lanes };
     }
     const counts = this.findToolLanes(laneOf, from, carried?.laneCounts);
     if (carry?.index) carry.index.laneCounts = counts;
@@ -318,12 +320,17 @@ export class TraceIndex {
   }
 
   /**
-   * Lanes: each agent's positions as a view of `column` (n entries, lanes one after the other, in
-   * order of first appearance); `laneOf` gets each position's lane number (from `from` on: the
-   * positions before hold theirs, and their lanes are numbered, from a growing trace's carry).
-   * Counted first, then filled: no list grows.
+   * Lanes: each agent's positions as a view of one column (lanes one after the other, in order of
+   * first appearance); `laneOf` gets each position's lane number (from `from` on: the positions
+   * before hold theirs, and their lanes are numbered, from a growing trace's carry). A followed
+   * trace's column is its carry's (prefix-carry.ts `LaneLayout`): the new positions go after their
+   * lane's while it has room and no lane is new; else all are laid out again, with room. Counted
+   * first, then filled: no list grows.
+   * @param column a trace analysed once lays its lanes out here (n entries, no room), a followed
+   *   one has none; @param kept a followed trace's layout, laid out up to `from`.
+   * @returns the layout of a followed trace (to keep).
    */
-  private indexLanes(laneOf: Int32Array, column: Int32Array, from: number): void {
+  private indexLanes(laneOf: Int32Array, column: Int32Array | undefined, from: number, kept: LaneLayout | undefined): LaneLayout | undefined {
     const n = this.events.length;
     for (let i = from; i < n; i++) {
       const agent = this.events[i].agent;
@@ -334,20 +341,10 @@ export class TraceIndex {
       }
       laneOf[i] = no;
     }
-    const sizes = new Int32Array(this.laneNames.length);
-    for (let i = 0; i < n; i++) sizes[laneOf[i]]++;
-    const starts: number[] = [];
-    let offset = 0;
-    this.laneNames.forEach((agent, no) => {
-      this.lanes.set(agent, column.subarray(offset, offset + sizes[no]));
-      starts.push(offset);
-      offset += sizes[no];
-    });
-    const filled = starts.slice();
-    for (let i = 0; i < n; i++) {
-      const no = laneOf[i];
-      column[filled[no]++] = i;
-    }
+    const lanes = this.laneNames.length;
+    const layout = (kept && kept.count === from && kept.start.length === lanes && layOn(kept, laneOf, from, n)) || layOut(laneOf, n, lanes, column);
+    for (let no = 0; no < lanes; no++) this.lanes.set(this.laneNames[no], layout.column.subarray(layout.start[no], layout.start[no] + layout.size[no]));
+    return column ? undefined : layout;
   }
 
   /**
@@ -724,4 +721,44 @@ function rowLists(start: Int32Array, entries: Int32Array): number[][] {
   const out: number[][] = [];
   for (let i = 0; i + 1 < start.length; i++) out.push(Array.from(entries.subarray(start[i], start[i + 1])));
   return out;
+}
+
+/** Lanes up to which each lane of a followed trace gets room for at least 16 more positions. */
+const ROOMY_LANES = 4096;
+
+/**
+ * The positions [from, n) written after their lanes' in `layout` (trace-index.ts `indexLanes`), when
+ * every lane has room for them. @returns the layout, or undefined when a lane is full (then laid out again).
+ */
+function layOn(layout: LaneLayout, laneOf: Int32Array, from: number, n: number): LaneLayout | undefined {
+  const { column, start, size, room } = layout;
+  for (let i = from; i < n; i++) {
+    const no = laneOf[i];
+    if (size[no] === room[no]) return undefined;
+    column[start[no] + size[no]++] = i;
+  }
+  layout.count = n;
+  return layout;
+}
+
+/**
+ * The lanes of positions [0, n) laid out, each lane's after the one before: into `column` with no
+ * room (a trace analysed once), else into a column of its own with room for an eighth more in each
+ * lane (at least 16 while the lanes are few: a trace of a million agents gets no room for nothing).
+ */
+function layOut(laneOf: Int32Array, n: number, lanes: number, column: Int32Array | undefined): LaneLayout {
+  const size = new Int32Array(lanes);
+  for (let i = 0; i < n; i++) size[laneOf[i]]++;
+  const least = lanes <= ROOMY_LANES ? 16 : 0;
+  const room = column ? size.slice() : size.map((k) => k + Math.max(least, k >> 3));
+  const start = new Int32Array(lanes);
+  let offset = 0;
+  for (let no = 0; no < lanes; no++) {
+    start[no] = offset;
+    offset += room[no];
+  }
+  const out = column ?? new Int32Array(offset);
+  const filled = start.slice();
+  for (let i = 0; i < n; i++) out[filled[laneOf[i]]++] = i;
+  return { count: n, column: out, start, size, room };
 }

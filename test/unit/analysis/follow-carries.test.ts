@@ -160,6 +160,27 @@ describe('the index of a growing trace, from its carry', () => {
       { seed: 30, numRuns: 600 },
     );
   });
+  it("lays each lane's new positions after its old ones while the lane has room, and every lane out again when one is full or a new one comes", () => {
+    const message = (k: number, agent: string) => JSON.stringify({ id: `m${k}`, t: k, type: 'message', agent, content: `step ${k}` });
+    const lines = [...Array.from({ length: 80 }, (_, k) => message(k, ['a', 'b', 'c'][k % 3])), message(80, 'd'), message(81, 'a')];
+    const lanesOf = (index: TraceIndex) => [...index.lanes].map(([agent, lane]) => [agent, [...lane]]);
+    const carry = new PrefixCarry();
+    let last: unknown;
+    const laidOn: boolean[] = [];
+    for (const cut of [9, 12, 15, 80, 81, 82]) {
+      const loaded = loadTrace(lines.slice(0, cut).join('\n'), 'run.otrace.jsonl');
+      const grown = new TraceIndex(loaded, carry);
+      const whole = new TraceIndex(loaded);
+      assert.deepEqual(lanesOf(grown), lanesOf(whole), `lanes after ${cut} events`);
+      grown.free();
+      whole.free();
+      carry.commit(grown.size, grown.memo, grown.toolLanes, grown.ownWordsTask);
+      laidOn.push(carry.index?.lanes === last);
+      last = carry.index?.lanes;
+    }
+    // a lane of 3 to 5 positions has room for 16 more: 1 and 1 more fit; 21 or 22 more do not; a new lane; then room again
+    assert.deepEqual(laidOn, [false, true, true, false, false, true]);
+  });
   /** The index of `before` then `after` appended, made from its carry, and the index made whole; `how` its links were made. */
   const grownAndWhole = (before: object[], after: object[]) => {
     const text = (records: object[]) => records.map((r) => JSON.stringify(r)).join('\n');
