@@ -199,7 +199,16 @@ interface ChainColumns {
   /** Each event's share of the total work (its work and latency). */
   part: Float64Array;
   via: Int32Array;
+  /** Per {@link MARK_EVERY} positions, the pass's total and latest-finishing event before the first of them (a pass that goes on starts from the last one before it). */
+  totals: Float64Array;
+  ends: Int32Array;
+  /** The positions of the last critical path, in time order (a carry's: the next path ends with it up to where it meets it). */
+  path?: Int32Array;
 }
+
+/** Positions between two of the critical path pass's marks ({@link ChainColumns} `totals`), a power of two. */
+const MARK_EVERY = 1 << 12;
+const MARK_SHIFT = 12;
 
 /** The columns in the index's arena (a trace analysed once; the chains' made by the pass). */
 function arenaColumns(index: TraceIndex): MetricColumns {
@@ -212,7 +221,8 @@ function arenaColumns(index: TraceIndex): MetricColumns {
 function arenaChains(index: TraceIndex): ChainColumns {
   const n = index.size;
   const { arena } = index;
-  return { finish: arena.float64(n), cp: arena.float64(n), part: arena.float64(n), via: arena.int32(n) };
+  const marks = (n >> MARK_SHIFT) + 1;
+  return { finish: arena.float64(n), cp: arena.float64(n), part: arena.float64(n), via: arena.int32(n), totals: arena.float64(marks), ends: arena.int32(marks) };
 }
 
 /** The carry's columns, holding at least `n` positions (those of `offered` kept; grown by a quarter again when they must grow). */
@@ -227,7 +237,11 @@ function carriedColumns(offered: MetricsCarry | undefined, n: number): Required<
   };
   const f64 = (a: Float64Array | undefined) => room(a, (size) => new Float64Array(size));
   const via = room(c?.via, (size) => new Int32Array(size));
-  return { own: f64(c?.own), start: f64(c?.start), end: f64(c?.end), chains: { finish: f64(c?.finish), cp: f64(c?.cp), part: f64(c?.part), via } };
+  // the marks: one per MARK_EVERY positions of the room
+  const marks = (via.length >> MARK_SHIFT) + 1;
+  const totals = grownTo(c?.totals ?? new Float64Array(0), marks, c?.totals.length ?? 0, (size) => new Float64Array(size));
+  const ends = grownTo(c?.ends ?? new Int32Array(0), marks, c?.ends.length ?? 0, (size) => new Int32Array(size));
+  return { own: f64(c?.own), start: f64(c?.start), end: f64(c?.end), chains: { finish: f64(c?.finish), cp: f64(c?.cp), part: f64(c?.part), via, totals, ends, path: c?.path } };
 }
 
 /** True when the old events' metrics can go on (see {@link MetricsCarry}). */
@@ -275,12 +289,13 @@ function* criticalPath(index: TraceIndex, columns: MetricColumns, basis: Metrics
 
 /** {@link criticalPath}'s pass from position `from` on (the columns before it hold what the pass made of them). */
 function* chainsFrom(index: TraceIndex, own: Float64Array, start: Float64Array, end: Float64Array, columns: ChainColumns, basis: Metrics['work_basis'], from: number, n: number, clock: PauseClock): Generator<Pause, { total: number; critical: number; path: Int32Array }, void> {
-  const { finish, cp, via, part } = columns;
+  const { finish, cp, via, part, totals, ends } = columns;
   via.fill(-1, from, n);
-  // the sums up to `from` as the pass made them (the same additions in the same order: the same figures)
-  let total = 0;
-  let cpEnd = -1;
-  for (let v = 0; v < from; v++) {
+  // the sums up to `from` as the pass made them, from its last mark before `from` (the same additions in the same order: the same figures)
+  const mark = from > 0 ? (from - 1) >> MARK_SHIFT : 0;
+  let total = from > 0 ? totals[mark] : 0;
+  let cpEnd = from > 0 ? ends[mark] : -1;
+  for (let v = mark << MARK_SHIFT; v < from; v++) {
     total += part[v];
     if (cpEnd === -1 || finish[v] >= finish[cpEnd]) cpEnd = v;
   }
@@ -290,7 +305,9 @@ function* chainsFrom(index: TraceIndex, own: Float64Array, start: Float64Array, 
     if (at > from && clock.due()) yield* clock.pause();
     chainsOf(index, chains, at, Math.min(n, at + CHAIN_PART));
   }
-  return { total: chains.total, critical: chains.cpEnd === -1 ? 0 : cp[chains.cpEnd], path: pathTo(index, via, chains.cpEnd) };
+  const path = pathTo(via, chains.cpEnd, from, columns.path);
+  columns.path = path;
+  return { total: chains.total, critical: chains.cpEnd === -1 ? 0 : cp[chains.cpEnd], path: index.inFileOrder ? path : path.map((v) => index.at(v)) };
 }
 
 /** Events per part of {@link criticalPath}'s pass. */
@@ -308,9 +325,13 @@ interface Chains extends ChainColumns {
 
 /** {@link criticalPath}'s pass over the events [from, to), in time order, carrying on from the parts before. */
 function chainsOf(index: TraceIndex, chains: Chains, from: number, to: number): void {
-  const { own, start, end, finish, cp, via, part, seconds } = chains;
+  const { own, start, end, finish, cp, via, part, seconds, totals, ends } = chains;
   let { total, cpEnd } = chains;
   for (let v = from; v < to; v++) {
+    if ((v & (MARK_EVERY - 1)) === 0) {
+      totals[v >> MARK_SHIFT] = total;
+      ends[v >> MARK_SHIFT] = cpEnd;
+    }
     const t = index.events[v].t;
     let latest = -Infinity;
     let best = 0;
@@ -359,15 +380,37 @@ function chainsOf(index: TraceIndex, chains: Chains, from: number, to: number): 
 }
 
 /**
- * The events of the chain that ends at `end` (indices into `loaded.trace.events`), following `via`
- * back, in time order. Counted first, then filled from the back.
+ * The positions of the chain that ends at `end`, following `via` back, in time order. A followed
+ * trace's `last` path (its via unchanged before `from`) gives the chain's start: followed back to a
+ * position before `from` that is on it, the rest is its (a chain's positions only go down: found by
+ * halves). Counted first, then filled from the back.
  */
-function pathTo(index: TraceIndex, via: Int32Array, end: number): Int32Array {
+function pathTo(via: Int32Array, end: number, from: number, last: Int32Array | undefined): Int32Array {
   let length = 0;
-  for (let v = end; v !== -1; v = via[v]) length++;
+  let v = end;
+  for (; v >= from; v = via[v]) length++;
+  const met = last && v !== -1 ? positionIn(last, v) : -1;
+  if (met === -1) for (; v !== -1; v = via[v]) length++;
+  else length += met + 1;
   const path = new Int32Array(length);
-  for (let v = end, k = length - 1; v !== -1; v = via[v], k--) path[k] = index.at(v);
+  let k = length - 1;
+  for (v = end; v >= from; v = via[v]) path[k--] = v;
+  if (met !== -1) path.set(last!.subarray(0, met + 1));
+  else for (; v !== -1; v = via[v]) path[k--] = v;
   return path;
+}
+
+/** Where position `v` is in the ascending `list`, or -1. */
+function positionIn(list: Int32Array, v: number): number {
+  let low = 0;
+  let high = list.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    if (list[mid] === v) return mid;
+    if (list[mid] < v) low = mid + 1;
+    else high = mid - 1;
+  }
+  return -1;
 }
 
 /**

@@ -284,6 +284,14 @@ describe('the metrics of a growing trace, from its carry', () => {
   };
   const ev = (id: string, t: number, type: string, agent: string, more: object = {}) => ({ id, t, type, agent, content: `${type} ${id}`, ...more });
 
+  it('goes on past thousands of events from the last mark of the pass before it, and the critical path from where it meets the last one', () => {
+    // three lanes that take turns, each event waiting for the one before it; a long call now and then moves the critical
+    // path, and one just before a mark (8,192) ends the run until the last cut
+    const duration = (k: number) => (k === 8191 ? 300 : k % 997 === 0 ? 30 : k % 7 === 0 ? 2 : 0.25);
+    const records = Array.from({ length: 8600 }, (_, k) => ev(`e${k}`, k * 0.5, k % 5 === 0 ? 'tool_call' : 'message', ['a', 'b', 'c'][k % 3], { duration_s: duration(k) }));
+    assert.deepEqual(grow(records, [5000, 8192, 8193, 8200, 8600]), [0, 5000, 8192, 8193, 8200]);
+  });
+
   it('goes on from the first new event, and from an old call a new result answers (its work changed)', () => {
     const records = [
       ev('d', 0, 'delegate', 'boss', { to: 'w', tokens: 10, duration_s: 0.5 }),
