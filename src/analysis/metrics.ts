@@ -159,7 +159,9 @@ function copyCosts(costs: AgentCosts): AgentCosts {
  * recorded work of the old events, and the per-event columns of the work and the chains (arrays of
  * the carry's own with room to grow, not the arena's: about 52 bytes per event kept between updates).
  * The critical path's pass goes on from the first new event, or from the first old call a new result
- * answers (its work changed), or the first old event whose links changed (`stand`). Busy time goes on from the cuts it kept (busy-time.ts BusyCarry).
+ * answers (its work changed), or the first old event whose links changed (`stand`): its sums from the
+ * last mark before it (`ChainColumns.totals`), its path followed back only to where it meets the last
+ * one. Busy time goes on from the cuts it kept (busy-time.ts BusyCarry).
  */
 export interface MetricsCarry {
   count: number;
