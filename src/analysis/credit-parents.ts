@@ -65,17 +65,10 @@ export class Parents {
     this.spilled = true;
   }
 
-  /** The weights summed in first-seen order. */
-  total(): number {
-    let total = 0;
-    if (this.spilled) for (let q = 0; q < this.count; q++) total += this.byPosition![this.ids[q]];
-    else for (let q = 0; q < this.count; q++) total += this.weights[q];
-    return total;
-  }
-
   /**
-   * Writes the parents and the weights {@link spread} would pass by, in its order, to `parent` and
-   * `weight` from `at` on (a spilled weight is set back to zero, as spread does). @returns how many.
+   * Writes the parents, in first-seen order, and their weights (each summed in link order) to
+   * `parent` and `weight` from `at` on; a spilled weight is set back to zero, for the next event.
+   * @returns how many.
    */
   drain(parent: Int32Array, weight: Float64Array, at: number): number {
     const { ids } = this;
@@ -94,20 +87,5 @@ export class Parents {
       }
     }
     return this.count;
-  }
-
-  /** Passes `pass` to the parents in proportion to their weights (of `total`), into `mass`; a spilled weight is set back to zero. */
-  spread(pass: number, total: number, mass: Float64Array): void {
-    const { ids } = this;
-    if (this.spilled) {
-      const at = this.byPosition!;
-      for (let q = 0; q < this.count; q++) {
-        const u = ids[q];
-        mass[u] += (pass * at[u]) / total;
-        at[u] = 0;
-      }
-      return;
-    }
-    for (let q = 0; q < this.count; q++) mass[ids[q]] += (pass * this.weights[q]) / total;
   }
 }

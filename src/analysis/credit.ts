@@ -380,7 +380,7 @@ class ParentRows {
       }
       this.to = parents.drain(this.parent, this.weight, 0);
     }
-    // summed in the order the gathering summed them (credit-parents.ts `total`)
+    // summed in first-seen order, as the gathering listed them (credit-parents.ts)
     let sum = 0;
     for (let q = this.from; q < this.to; q++) sum += this.weight[q];
     this.sum = sum;

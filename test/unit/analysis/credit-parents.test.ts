@@ -5,17 +5,13 @@ import { Arena } from '../../../src/analysis/arena';
 import { Parents } from '../../../src/analysis/credit-parents';
 
 /** The reference: weights summed per parent in link order, parents in first-seen order, as the pass did with a Map. */
-function reference(links: [number, number][], pass: number, n: number): { total: number; mass: Float64Array } {
+function reference(links: [number, number][]): { parents: number[]; weights: number[] } {
   const weights = new Map<number, number>();
   for (const [u, w] of links) weights.set(u, (weights.get(u) ?? 0) + w);
-  let total = 0;
-  for (const w of weights.values()) total += w;
-  const mass = new Float64Array(n);
-  for (const [u, w] of weights) mass[u] += (pass * w) / total;
-  return { total, mass };
+  return { parents: [...weights.keys()], weights: [...weights.values()] };
 }
 
-test('parents give the figures of a plain map, with few parents and with many (past the list), event after event', () => {
+test('parents drain as a plain map gives them, with few parents and with many (past the list), event after event (a spilled event leaves no weight to the next)', () => {
   const n = 500;
   const arena = new Arena(n * 8);
   const parents = new Parents(n, arena);
@@ -26,10 +22,14 @@ test('parents give the figures of a plain map, with few parents and with many (p
     const links: [number, number][] = Array.from({ length: count * 2 }, () => [Math.floor(random() * count * 1.5), [1, 0.5, random()][Math.floor(random() * 3)] || 0.25]);
     parents.clear();
     for (const [u, w] of links) parents.add(u, w);
-    const want = reference(links, 0.37, n);
-    assert.equal(parents.total(), want.total, `${count} parents: total`);
-    const mass = new Float64Array(n);
-    parents.spread(0.37, parents.total(), mass);
-    assert.deepEqual(mass, want.mass, `${count} parents: what each got`);
+    assert.equal(parents.size, new Set(links.map(([u]) => u)).size, `${count} parents: how many`);
+    // drained after two entries already there (a row of the transitions), into room to spare
+    const parent = new Int32Array(2 + parents.size + 3).fill(-7);
+    const weight = new Float64Array(parent.length).fill(-7);
+    assert.equal(parents.drain(parent, weight, 2), parents.size);
+    const want = reference(links);
+    assert.deepEqual([...parent.subarray(2, 2 + want.parents.length)], want.parents, `${count} parents: in first-seen order`);
+    assert.deepEqual([...weight.subarray(2, 2 + want.weights.length)], want.weights, `${count} parents: each weight summed in link order`);
+    assert.deepEqual([...parent.subarray(0, 2), ...parent.subarray(2 + want.parents.length)], [-7, -7, -7, -7, -7], `${count} parents: nothing written outside the row`);
   }
 });
