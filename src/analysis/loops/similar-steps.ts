@@ -11,6 +11,7 @@ import { causesBefore, isInjected, opensDelegation } from './agent-output';
 import type { RawLoop } from './raw-loop';
 import { sameIds, StepSets, WordIds } from './word-sets';
 import { toolLanesKey } from '../prefix-carry';
+import { upperBound } from '../sorted';
 
 /** Fewest content words of a dialogue step; shorter outputs are signals (acks, `TERMINATE`, `<INFO> Finished`). */
 const MIN_STEP_WORDS = 8;
@@ -76,6 +77,20 @@ export class StepScan {
   private best: Float64Array;
   /** The groups of two steps or more: root (the group's first step) -> its steps, ascending (a new step only ever joins a group). */
   private readonly groups = new Map<number, number[]>();
+  /** The groups' roots, ascending (the order their loops are given in). */
+  private readonly roots: number[] = [];
+  /** The steps of an artifact produced twice or more (a group all of whose steps are is not given again as similar steps). */
+  private readonly inArtifact = new Set<number>();
+  /**
+   * The loop {@link loops} made of each group (by root; undefined: none) and of each artifact (by
+   * key), with the number of steps it had then: a scan kept between the analyses of a followed trace
+   * gives the same loop again while its group is the same (at 1M events the bench trace has a few
+   * hundred groups, of 163k steps; making every loop again was 5 ms of each append, 20 of the
+   * first ones, and 3 MB of copies). A group's resemblances change only as it takes a step, and a
+   * group whose step joins an artifact is made again.
+   */
+  private readonly madeGroups = new Map<number, { size: number; loop: RawLoop | undefined }>();
+  private readonly madeArtifacts = new Map<string, { size: number; loop: RawLoop }>();
   private readonly sets: StepSets;
 
   /**
@@ -124,6 +139,8 @@ export class StepScan {
         let same = artifacts.get(artifact);
         if (!same) artifacts.set(artifact, (same = []));
         same.push(i);
+        if (same.length === 2) this.joinsArtifact(same[0]);
+        if (same.length >= 2) this.joinsArtifact(i);
       }
       const size = to - from;
       if (size < MIN_STEP_WORDS) continue;
@@ -157,7 +174,10 @@ export class StepScan {
         parent[i] = root;
         const group = groups.get(root);
         if (group) group.push(i);
-        else groups.set(root, [root, i]);
+        else {
+          groups.set(root, [root, i]);
+          this.roots.splice(upperBound(this.roots, root), 0, root);
+        }
         best[i] = top;
         best[match] = Math.max(best[match], top);
       }
@@ -171,30 +191,49 @@ export class StepScan {
     this.scanned = n;
   }
 
-  /** The loops of the positions scanned (see {@link repeatedSteps}); scratch in `index`'s arena. */
+  /** Notes that step `i` is in an artifact produced again: the loop of its group, if it has one, is made again. */
+  private joinsArtifact(i: number): void {
+    this.inArtifact.add(i);
+    if (this.parent[i] !== -1) this.madeGroups.delete(rootOf(this.parent, i));
+  }
+
+  /** The loops of the positions scanned (see {@link repeatedSteps}), each made when its group or artifact changed (else the one made before); scratch in `index`'s arena. */
   loops(index: TraceIndex): RawLoop[] {
-    const { best } = this;
     const out: RawLoop[] = [];
-    const inArtifact = new Set<number>();
-    for (const members of this.artifacts.values()) {
+    for (const [key, members] of this.artifacts) {
       if (members.length < 2) continue;
-      for (const i of members) inArtifact.add(i);
-      out.push(similarSteps(members.slice(), `${index.events[members[0]].agent} produced the same code unchanged${stepContext(index, members[0])} ${members.length} times`));
+      let made = this.madeArtifacts.get(key);
+      if (made?.size !== members.length) {
+        made = { size: members.length, loop: similarSteps(members.slice(), `${index.events[members[0]].agent} produced the same code unchanged${stepContext(index, members[0])} ${members.length} times`) };
+        this.madeArtifacts.set(key, made);
+      }
+      out.push(made.loop);
     }
-    // in the order of their first steps (copies: the lists go on with the scan)
-    for (const root of [...this.groups.keys()].sort((a, b) => a - b)) {
-      const members = this.groups.get(root)!.slice();
-      if (members.every((i) => inArtifact.has(i))) continue;
-      const echo = members.length === 2 && members.every((i) => best[i] >= NEAR_IDENTICAL && contentWords(index.content(i)).size >= MIN_ECHO_WORDS);
-      if (members.length < 3 && !echo) continue;
-      // (a loop, not Math.min(...): a group of a few hundred thousand steps is past the arguments a call takes)
-      let low = Infinity;
-      for (const i of members) low = Math.min(low, best[i]);
-      // plain words in the message; the resemblance that joined them is the loop's evidence (`resemblance`)
-      const label = `${index.events[members[0]].agent} repeated nearly the same step${stepContext(index, members[0])} ${members.length} times, in mostly the same words`;
-      out.push(similarSteps(members, label, Math.floor(low * 100) / 100));
+    // in the order of their first steps
+    for (const root of this.roots) {
+      const members = this.groups.get(root)!;
+      let made = this.madeGroups.get(root);
+      if (made?.size !== members.length) {
+        made = { size: members.length, loop: this.groupLoop(index, members) };
+        this.madeGroups.set(root, made);
+      }
+      if (made.loop) out.push(made.loop);
     }
     return out;
+  }
+
+  /** The loop of a group of steps (a copy of its list: the list goes on with the scan), or undefined when it is not one. */
+  private groupLoop(index: TraceIndex, group: readonly number[]): RawLoop | undefined {
+    const { best, inArtifact } = this;
+    if (group.every((i) => inArtifact.has(i))) return undefined;
+    const echo = group.length === 2 && group.every((i) => best[i] >= NEAR_IDENTICAL && contentWords(index.content(i)).size >= MIN_ECHO_WORDS);
+    if (group.length < 3 && !echo) return undefined;
+    // (a loop, not Math.min(...): a group of a few hundred thousand steps is past the arguments a call takes)
+    let low = Infinity;
+    for (const i of group) low = Math.min(low, best[i]);
+    // plain words in the message; the resemblance that joined them is the loop's evidence (`resemblance`)
+    const label = `${index.events[group[0]].agent} repeated nearly the same step${stepContext(index, group[0])} ${group.length} times, in mostly the same words`;
+    return similarSteps(group.slice(), label, Math.floor(low * 100) / 100);
   }
 
   /** Room for `n` positions in the per-position tables (kept). */

@@ -560,3 +560,47 @@ describe('the repeated tool calls of a growing trace', () => {
     assert.deepEqual(repeated(f.check('the results moved').analysis), ['e0 e2 e3 e7']);
   });
 });
+
+describe('the near-duplicate steps of a growing trace', () => {
+  it("gives each group's loop again while the group is the same, and makes it again when it takes a step or a step of it joins an artifact produced again (random dialogues, random cuts)", () => {
+    // a few steps an agent restates (nearly the same words), code it produces again, and new steps now and then
+    const says = ['please review the parser change and report every failing case you find today', 'please review the parser change and report each failing case you found today', 'the parser change is reviewed and every failing case is reported in the notes'];
+    const code = ['```\nfor (const item of basket.items) { subtotal += item.price * item.count; if (subtotal > account.limit) throw new RangeError(message); else receipt.lines.push(format(item)); }\n```', '```\nwhile (queue.length > 0) { const job = queue.shift(); results.set(job.id, await worker.run(job.input, options.timeout)); progress.report(results.size / total); }\n```'];
+    const loopsOf = (a: Analysis) => a.loops.filter((l) => l.kind === 'repeated_sequence' && l.match === 'similar').map((l) => `${l.events.join(' ')}: ${l.label}`);
+    /** Appends that gave a group's loop again (the same object), and that made one again after a step of it joined an artifact. */
+    let given = 0;
+    let remade = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ agent: fc.nat(1), say: fc.nat(4), code: fc.nat(2) }), { minLength: 4, maxLength: 60 }),
+        fc.array(fc.nat(3), { minLength: 1, maxLength: 12 }),
+        (events, cuts) => {
+          const records = events.map((e, k) => ev(k, k, 'message', `agent_${e.agent}`, { to: `agent_${1 - e.agent}`, content: `${e.say < says.length ? says[e.say] : `a new step ${k} about something else entirely, with words never said before here`}${e.code < code.length ? `\n${code[e.code]}` : ''}` }));
+          let at = Math.min(records.length, 1 + (cuts[0] ?? 0));
+          const f = new Followed(lines([header, ...records.slice(0, at)]));
+          f.check('the first piece');
+          for (const cut of cuts.slice(1)) {
+            if (at >= records.length) break;
+            const scan = carryOf(f.follow)?.steps?.scan as unknown as { madeGroups: Map<number, { size: number; loop?: object }>; inArtifact: Set<number>; parent: Int32Array } | undefined;
+            const before = scan && new Map([...scan.madeGroups].map(([root, made]) => [root, { ...made }]));
+            const inArtifact = scan && new Set(scan.inArtifact);
+            const to = Math.min(records.length, at + 1 + cut);
+            f.append(lines(records.slice(at, to)));
+            at = to;
+            const { analysis } = f.check(`events up to ${at}`);
+            loopsOf(analysis);
+            const after = carryOf(f.follow)?.steps?.scan as unknown as typeof scan;
+            if (!before || after !== scan || !scan) continue;
+            if ([...before].some(([root, made]) => made.loop && scan.madeGroups.get(root)?.loop === made.loop)) given++;
+            // a group of the same steps, one of which joined an artifact: its loop was made again (it is one no longer when all did)
+            const joined = [...scan.inArtifact].filter((i) => !inArtifact!.has(i) && scan.parent[i] !== -1 && i < scan.parent.length);
+            if (joined.some((i) => { const made = before.get(scan.parent[i]); return made?.loop && made.size === scan.madeGroups.get(scan.parent[i])?.size; })) remade++;
+          }
+        },
+      ),
+      { numRuns: 300, seed: 64 },
+    );
+    assert.ok(given > 50, `the loops of groups that stood were given again (${given} times)`);
+    assert.ok(remade > 5, `loops were made again once a step joined an artifact (${remade} times)`);
+  });
+});
