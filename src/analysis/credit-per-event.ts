@@ -268,5 +268,7 @@ function factsOf(index: TraceIndex, repeats: boolean): EventCreditFacts {
 
 /** A credit figure to six decimals (every value and sum is rounded so). */
 export function round(x: number): number {
-  return Math.round(x * 1e6) / 1e6;
+  const r = Math.round(x * 1e6) / 1e6;
+  // (no -0: a value of a few 1e-17 left by sums of a rewards' pass rounds to it)
+  return r === 0 ? 0 : r;
 }

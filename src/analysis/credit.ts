@@ -15,8 +15,9 @@
  *    proportion to link weights; an event without parents keeps everything; stop and reward events
  *    keep nothing. Total |credit| = |R| + sum of |reward seeds|; what reaches an event that led to
  *    nothing of the outcome is zero. The pass is linear in its seeds: the outcome's and the rewards'
- *    are passed back apart, each leaving mass below 1e-18 behind, and an event's credit is their sum
- *    (credit-seeds.ts: a followed trace keeps the rewards' values between appends).
+ *    are passed back apart, each leaving mass below 1e-18 behind, and an event's credit is their sum;
+ *    the rewards' are passed back in blocks of rewards (credit-seeds.ts: a followed trace keeps the
+ *    rewards' values between appends, and passes back again only the block a new reward joins).
  * This is a discounted, path-weighted version of the "which messages led to the answer" idea behind
  * message-level credit (the survey's 2 of 84 papers; cf. counterfactual credit in COMA, Foerster et
  * al. 2018, here replaced by the graph since a trace has one trajectory only).
@@ -28,7 +29,7 @@ import { finalAnswer } from './answer';
 import { TokenInterner } from './interner';
 import { grownTo, type LinkScan, type PrefixCarry } from './prefix-carry';
 import { COMMON, salientTokenIds, stripLogNoise, type TokenIds } from './text';
-import { keptRewardValues, rewardSeeds } from './credit-seeds';
+import { addRewardValues, keptPasses, rewardPlan, samePlan, type BlockPass, type RewardBlock } from './credit-seeds';
 import type { TraceIndex } from './trace-index';
 import type { Credit, Outcome } from './types';
 import { madeWhenRead } from './made-when-read';
@@ -257,15 +258,15 @@ const MASS_FLOOR = 1e-18;
  */
 const EXACT_SUMS = 1e9;
 
-/** Positions of the backward pass between two looks at the pause clock (about 8 ms at 1M events). */
+/** Positions of the outcome's backward pass between two looks at the pause clock. */
 const PASS_PART = 1 << 16;
 
 /**
  * {@link propagateCredit} into `values`, over `content` links (none when undefined), with a pause
- * between two parts of the backward pass when `clock` says so (one pass was a block of 120 ms at
- * 1M events: a graph request waited for it). The outcome's seed and the rewards' are passed back
- * apart and added (credit-seeds.ts); a followed trace reads the rewards' values its carry kept
- * while they stand. @returns the position of the outcome seed (-1 for none), and for a followed
+ * between two blocks of rewards and two parts of the outcome's pass when `clock` says so (one pass
+ * was a block of 120 ms at 1M events: a graph request waited for it). The outcome's seed and the
+ * rewards' are passed back apart and added (credit-seeds.ts); a followed trace reads the rewards'
+ * values its carry kept while they stand, and the passes of the blocks of rewards that stand. @returns the position of the outcome seed (-1 for none), and for a followed
  * trace the positions whose values may have changed since its last analysis ({@link CreditValues}).
  */
 function* propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions, values: Float64Array, content: ContentLinks | undefined, clock: PauseClock): Generator<Pause, { terminal: number; changed?: Int32Array }, void> {
@@ -276,7 +277,7 @@ function* propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions,
   const final = finalAnswer(index, 0, n - 1);
   let terminal = final ? final.pos : n - 1;
   while (terminal > 0 && (index.types[terminal] === 'stop' || index.types[terminal] === 'reward') && !final) terminal--;
-  const seeds = rewardSeeds(index);
+  const plan = rewardPlan(index);
 
   // a followed trace's parents are kept from one append to the next (credit-transitions.ts): the same figures
   const carry = index.carry;
@@ -285,26 +286,37 @@ function* propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions,
   const rows = new ParentRows(index, content, parents, transitions);
   const passOn = (v: number) => (index.types[v] === 'stop' || index.types[v] === 'reward' ? 1 : lambda);
 
-  // the rewards' values: kept by a followed trace while they stand, else passed back over every position they reach
+  // the rewards' values, by blocks of rewards (credit-seeds.ts): a followed trace keeps them while its plan
+  // stands, and the blocks' passes while their seeds and the parents they reach do
   const last = carry?.rewardCredit;
   if (carry) carry.rewardCredit = undefined; // kept again once this pass is done
-  const kept = transitions && seeds.top >= 0 ? keptRewardValues(last, seeds, lambda, transitions.from, n) : undefined;
-  let rewardValues = kept;
-  const madeAt = kept ? last!.madeAt : n;
-  if (!rewardValues && seeds.top >= 0) {
-    const mass = arena.float64(n);
-    for (let k = 0; k < seeds.at.length; k++) mass[seeds.at[k]] += seeds.delta[k];
-    // a followed trace keeps them (in the last ones' memory when it has room): not in the arena, they outlive the index
-    rewardValues = !carry ? arena.float64(n) : last && last.values.length >= n ? last.values.fill(0) : new Float64Array(Math.ceil(n * 1.25));
-    for (let v = seeds.top; v >= 0; v--) {
-      if ((v & (PASS_PART - 1)) === 0 && v > 0 && clock.due()) yield* clock.pause();
-      const m = mass[v];
-      if (m < MASS_FLOOR && m > -MASS_FLOOR) continue;
-      rows.of(v);
-      passBack(v, m, passOn(v), rows, mass, rewardValues);
+  let rewardValues: Float64Array | undefined;
+  let kept = false;
+  let madeAt = n;
+  if (plan.top >= 0) {
+    const stand = transitions ? keptPasses(last, plan, lambda, transitions.from) : plan.blocks.map(() => undefined);
+    kept = last !== undefined && stand.every((pass) => pass !== undefined) && samePlan(last.plan, plan);
+    if (kept) {
+      rewardValues = grownTo(last!.values, n, last!.values.length, (size) => new Float64Array(size));
+      madeAt = last!.madeAt;
+    } else {
+      // the blocks' scratch, zeros again after each block: a followed trace keeps it (16 MB made zero at each of its
+      // rewards' appends at 1M), else made when a block is passed back
+      let mass = last && last.mass.length >= 2 * n ? last.mass : undefined;
+      const passes: BlockPass[] = [];
+      for (let k = 0; k < plan.blocks.length; k++) {
+        if (k > 0 && clock.due()) yield* clock.pause();
+        if (!stand[k]) mass ??= carry ? new Float64Array(2 * Math.ceil(n * 1.25)) : arena.float64(2 * n);
+        passes.push(stand[k] ?? passBlock(plan.blocks[k], rows, passOn, mass!));
+      }
+      // a followed trace keeps them (in the last ones' memory when it has room): not in the arena, they outlive the index
+      rewardValues = !carry ? arena.float64(n) : last && last.values.length >= n ? last.values.fill(0) : new Float64Array(Math.ceil(n * 1.25));
+      addRewardValues(plan, passes, rewardValues);
+      if (carry) carry.rewardCredit = { plan, passes, lambda, values: rewardValues, madeAt, mass: mass ?? last?.mass ?? new Float64Array(0) };
     }
+    if (kept && carry) carry.rewardCredit = { ...last!, values: rewardValues };
+    values.set(rewardValues.subarray(0, n));
   }
-  if (rewardValues) values.set(rewardValues.subarray(0, n));
 
   // the outcome's: over the positions its mass reaches alone (a few thousand), taken latest first, so that
   // each is taken once every later one passed it its share, as in the pass over every position
@@ -328,13 +340,12 @@ function* propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions,
     left?.push(v);
   }
   if (!carry) return { terminal };
-  if (rewardValues) carry.rewardCredit = { seeds, lambda, values: rewardValues, madeAt };
   // the values that may differ from the last analysis's: where the outcome's reached, then or now, while the
   // rewards' are the same (kept, or none now: none then either, as an append never takes a reward's seed away)
   const then = carry.outcomeReach;
   const reach = Int32Array.from(left!);
   carry.outcomeReach = reach;
-  if (!then || (kept === undefined && seeds.top >= 0) || !(seeds.mass + Math.abs(outcome.value ?? 1) < EXACT_SUMS)) return { terminal };
+  if (!then || (!kept && plan.top >= 0) || !(plan.mass + Math.abs(outcome.value ?? 1) < EXACT_SUMS)) return { terminal };
   const changed = new Int32Array(then.length + reach.length);
   changed.set(then);
   changed.set(reach, then.length);
@@ -406,6 +417,59 @@ function passBack(v: number, m: number, passOn: number, rows: ParentRows, mass: 
     if (reached && mass[u] === 0) reached.push(u);
     mass[u] += (pass * weight[q]) / sum;
   }
+}
+
+/**
+ * One block of rewards passed back (credit-seeds.ts): the seeds of the rewards' values (a) and seeds
+ * of 1 (b) at the same positions, passed back together over the positions their mass reaches, taken
+ * latest first (each once every later one passed it its share), as the outcome's seed is: a block's
+ * mass reaches a few thousand positions, but as far back as the first (a pass down to there read a
+ * million positions at each reward's append).
+ * @param mass scratch of twice the index's size, all zeros (zeros again on return): the masses of a
+ * and b of position v at 2v and 2v + 1 (side by side: one read from memory, not two, as mass is passed).
+ */
+function passBlock(block: RewardBlock, rows: ParentRows, passOn: (v: number) => number, mass: Float64Array): BlockPass {
+  const reached = new NumberHeap(new Float64Array(Math.max(64, 4 * block.at.length)), 0, 1);
+  // (b is above zero exactly where mass came: seeds of 1 and positive weights; a may come back to zero)
+  for (let k = 0; k < block.at.length; k++) {
+    const v = block.at[k];
+    if (mass[2 * v + 1] === 0) reached.push(v);
+    mass[2 * v] += block.value[k];
+    mass[2 * v + 1] += 1;
+  }
+  const at: number[] = [];
+  const a: number[] = [];
+  const b: number[] = [];
+  while (reached.size > 0) {
+    const v = reached.pop();
+    const mA = mass[2 * v];
+    const mB = mass[2 * v + 1];
+    mass[2 * v] = 0;
+    mass[2 * v + 1] = 0;
+    if (mA < MASS_FLOOR && mA > -MASS_FLOOR && mB < MASS_FLOOR) continue;
+    rows.of(v);
+    const { parent, weight, from, to, sum } = rows;
+    at.push(v);
+    if (sum === 0) {
+      a.push(mA);
+      b.push(mB);
+      continue;
+    }
+    const on = passOn(v);
+    a.push(mA * (1 - on));
+    b.push(mB * (1 - on));
+    const passA = mA * on;
+    const passB = mB * on;
+    for (let q = from; q < to; q++) {
+      const u = parent[q];
+      // (mass passed to a position not before this one is dropped, as by a pass over every position)
+      if (u >= v) continue;
+      if (mass[2 * u + 1] === 0) reached.push(u);
+      mass[2 * u] += (passA * weight[q]) / sum;
+      mass[2 * u + 1] += (passB * weight[q]) / sum;
+    }
+  }
+  return { reached: Int32Array.from(at), a: Float64Array.from(a), b: Float64Array.from(b) };
 }
 
 /**

@@ -403,8 +403,10 @@ describe("the credit's parents of a growing trace, from its carry", () => {
 });
 
 describe('the credit the rewards gave, of a growing trace', () => {
-  it('is kept from one append to the next while the rewards and the parents they reach are the same, and passed back again when a reward comes, a target appears or an old event\'s links change (random traces, random cuts); the credit per event mends the last one\'s values where they changed', () => {
-    const made = { kept: 0, again: 0, mended: 0 };
+  it('is kept from one append to the next while the rewards and the parents they reach are the same, and summed again when a reward comes, from the blocks of rewards that stand (the others passed back again: a reward came to the block, a target appeared, an old event\'s links changed; random traces, random cuts); the credit per event mends the last one\'s values where they changed', () => {
+    const made = { kept: 0, again: 0, blocksKept: 0, mended: 0 };
+    /** The blocks' passes the last analysis kept. */
+    let passes = new Set<object>();
     const names = ['Paris', 'Lyon', '522,250', '2020', 'Nice', '42'];
     const record = fc.record({
       type: fc.constantFrom('message', 'message', 'tool_call', 'tool_result', 'reward', 'edge'),
@@ -431,13 +433,37 @@ describe('the credit the rewards gave, of a growing trace', () => {
           assert.deepEqual(plain(analysis.credit), plain(analyzeTrace(loaded).credit), `credit after ${cut} records`);
           const kept = carry.rewardCredit;
           if (kept) made[kept.madeAt < carry.count ? 'kept' : 'again']++;
+          // summed again with some blocks' passes kept from the last analysis (a reward came: its block alone passed back)
+          if (kept && kept.madeAt === carry.count && kept.passes.some((pass) => passes.has(pass))) made.blocksKept++;
+          passes = new Set(kept?.passes);
           if (carry.creditSums?.whole === false) made.mended++;
         });
       }),
       { seed: 37, numRuns: 300 },
     );
     assert.ok(made.kept > 20 && made.again > 20, `the rewards' values were kept ${made.kept} times and passed back again ${made.again} times`);
+    assert.ok(made.blocksKept > 20, `the rewards' values were summed again from some blocks kept ${made.blocksKept} times`);
     assert.ok(made.mended > 50, `the credit per event mended ${made.mended} times`);
+  });
+});
+
+describe('the blocks of rewards of a growing trace', () => {
+  it('passes a block back again when a new edge ends at an old event its mass reaches (the parents there changed: at its latest seed or before), and keeps it when the edge ends past its seeds', () => {
+    const message = (k: number, agent: string) => ({ id: `e${k}`, t: k, type: 'message', agent, content: `step ${k} Paris` });
+    const rewards = [
+      { id: 'r6', t: 6, type: 'reward', agent: 'judge', value: 1, channel: 'step', target: 'e5' },
+      { id: 'r7', t: 7, type: 'reward', agent: 'judge', value: 0, channel: 'step', target: 'e3' },
+    ];
+    for (const [dst, stands] of [['e4', false], ['e5', false], ['e7', true]] as const) {
+      const records = [...[0, 1, 2, 3, 4, 5].map((k) => message(k, k % 2 ? 'b' : 'a')), ...rewards, message(7, 'a'), { edge: { src: 'e0', dst, type: 'causal' } }, message(8, 'b')];
+      let passes: readonly object[] = [];
+      analyseEachCut(records, [9, 11], (carry, loaded, analysis, cut) => {
+        assert.deepEqual(plain(analysis.credit), plain(analyzeTrace(loaded).credit), `credit after ${cut} records`);
+        const now = carry.rewardCredit!.passes;
+        if (cut === 11) assert.equal(now[0] === passes[0], stands, `the edge to ${dst}: the block's pass kept`);
+        passes = now;
+      });
+    }
   });
 });
 
@@ -566,7 +592,6 @@ describe('the near-duplicate steps of a growing trace', () => {
     // a few steps an agent restates (nearly the same words), code it produces again, and new steps now and then
     const says = ['please review the parser change and report every failing case you find today', 'please review the parser change and report each failing case you found today', 'the parser change is reviewed and every failing case is reported in the notes'];
     const code = ['```\nfor (const item of basket.items) { subtotal += item.price * item.count; if (subtotal > account.limit) throw new RangeError(message); else receipt.lines.push(format(item)); }\n```', '```\nwhile (queue.length > 0) { const job = queue.shift(); results.set(job.id, await worker.run(job.input, options.timeout)); progress.report(results.size / total); }\n```'];
-    const loopsOf = (a: Analysis) => a.loops.filter((l) => l.kind === 'repeated_sequence' && l.match === 'similar').map((l) => `${l.events.join(' ')}: ${l.label}`);
     /** Appends that gave a group's loop again (the same object), and that made one again after a step of it joined an artifact. */
     let given = 0;
     let remade = 0;
@@ -587,8 +612,7 @@ describe('the near-duplicate steps of a growing trace', () => {
             const to = Math.min(records.length, at + 1 + cut);
             f.append(lines(records.slice(at, to)));
             at = to;
-            const { analysis } = f.check(`events up to ${at}`);
-            loopsOf(analysis);
+            f.check(`events up to ${at}`);
             const after = carryOf(f.follow)?.steps?.scan as unknown as typeof scan;
             if (!before || after !== scan || !scan) continue;
             if ([...before].some(([root, made]) => made.loop && scan.madeGroups.get(root)?.loop === made.loop)) given++;

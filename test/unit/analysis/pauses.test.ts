@@ -17,6 +17,7 @@ import type { LoadedTrace } from '../../../src/trace/model';
 import { readTraceJsonl } from '../../../src/trace/read';
 import { contentLinks, contentLinkSteps } from '../../../src/analysis/credit';
 import { PauseClock } from '../../../src/analysis/pauses';
+import { rewardPlan } from '../../../src/analysis/credit-seeds';
 import { TraceIndex } from '../../../src/analysis/trace-index';
 import { InProcessEngine } from '../../../src/engine/in-process-engine';
 
@@ -83,13 +84,17 @@ test('the index, loops, stops and credit phases pause at their seams; pauses off
   assert.deepEqual(stepped(loaded, Infinity).phases, named);
 });
 
-test('the credit\'s backward pass pauses between its parts of 65,536 positions (one pass was a block of 120 ms at 1M events), and gives the same credit', () => {
+test('the credit\'s backward pass pauses between its blocks of rewards (one pass was a block of 120 ms at 1M events), and gives the same credit', () => {
   const loaded = generated(140_000);
   const n = loaded.trace.events.length;
+  const index = new TraceIndex(loaded);
+  const blocks = rewardPlan(index).blocks.length;
+  index.free();
+  assert.ok(blocks >= 8, `${blocks} blocks of rewards`);
   const { phases, analysis } = stepped(loaded, 0);
   const credit = phases.slice(phases.indexOf('stops') + 1, phases.indexOf('credit')).length;
-  // between the content links' stretches of 65,536 events, the seam before the pass, two inside it (at 131,072 and 65,536), the seam after it
-  assert.equal(credit, Math.ceil(n / 65_536) - 1 + 1 + Math.floor((n - 1) / 65_536) + 1, `pauses in the credit phase of ${n} events`);
+  // between the content links' stretches of 65,536 events, the seam before the pass, one between two blocks, the seam after it
+  assert.equal(credit, Math.ceil(n / 65_536) - 1 + 1 + (blocks - 1) + 1, `pauses in the credit phase of ${n} events`);
   assert.deepEqual(analysis.credit.by_index, analyzeTrace(loaded).credit.by_index);
 });
 
