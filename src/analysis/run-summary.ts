@@ -17,6 +17,7 @@ import type { Analysis, Finding, StopScope } from './types';
 import { recordsFailure } from '../shared/recorded-failure';
 import { kindAndTask } from '../shared/agent-words';
 import type { Unended } from '../shared/stop-words';
+import { upperBound } from './sorted';
 
 /** Tokens by kind, each model call counted once; `null` for a kind no call recorded (not a measured 0). */
 export type SummaryTokens = Record<TokenKind, number | null>;
@@ -172,7 +173,7 @@ export function runSummary(loaded: LoadedTrace, analysis: Analysis, options: Sum
   const problems = analysis.findings.filter((f) => !(f.kind === 'stop' && f.mode === 'ok'));
   const { totals } = tallies;
   return {
-    ...endOf(loaded, analysis, () => tallies.prompt.text, tallies.lastSaid),
+    ...endOf(loaded, analysis, () => tallies.prompt.text, tallies),
     duration: { value: round(totals.span), unit: timeUnitOf(loaded), from: round(totals.first) },
     tokens: nullsFor(recordedTokens(loaded.trace.costs, totals.tokens) ?? totals.tokens),
     event_tokens: totals.eventTokens > 0 ? totals.eventTokens : null,
@@ -208,6 +209,10 @@ export class RunTallies {
   readonly costs = new RecordedCosts();
   /** Per agent, the last thing it said (by time, then index): the words of an end that records none. */
   readonly lastSaid = new Map<string, TraceEvent>();
+  /** Per agent, the index of {@link lastSaid}'s event. */
+  readonly lastSaidAt = new Map<string, number>();
+  /** The indices of the user's prompts ({@link isUserPrompt}), ascending. */
+  readonly userPrompts: number[] = [];
   failed: RunSummary['failed_calls'] = null;
   /** Events fed so far (the first ones of the list). */
   fed = 0;
@@ -230,8 +235,12 @@ export class RunTallies {
       }
       if (SAYS_WORDS.has(type) && saidBy(e)) {
         const out = this.lastSaid.get(e.agent);
-        if (!out || e.t >= out.t) this.lastSaid.set(e.agent, e);
+        if (!out || e.t >= out.t) {
+          this.lastSaid.set(e.agent, e);
+          this.lastSaidAt.set(e.agent, i);
+        }
       }
+      if (isUserPrompt(e, type)) this.userPrompts.push(i);
     }
     this.fed = events.length;
   }
@@ -286,13 +295,13 @@ export function runEnd(loaded: LoadedTrace, analysis: Analysis): Pick<RunSummary
 }
 
 /** {@link runEnd}, the first prompt asked of `prompt` when the trace records no task. */
-function endOf(loaded: LoadedTrace, analysis: Analysis, prompt: () => string | undefined, lastSaid?: ReadonlyMap<string, TraceEvent>): Pick<RunSummary, 'task' | 'ended' | 'outcome' | 'spawned_by'> {
+function endOf(loaded: LoadedTrace, analysis: Analysis, prompt: () => string | undefined, tallies?: RunTallies): Pick<RunSummary, 'task' | 'ended' | 'outcome' | 'spawned_by'> {
   const events = loaded.trace.events;
   const metadata = (loaded.trace.metadata ?? {}) as Record<string, unknown>;
   return {
     // an importer that knows the trace records no prompt says so (`task_unknown`): no message stands in for it
     task: recordedTask(metadata) ?? (typeof metadata.task_unknown === 'string' ? undefined : prompt()) ?? '',
-    ended: withFinalOutput(lastStop(events, analysis, lastSaid), metadata),
+    ended: withFinalOutput(lastStop(events, analysis, tallies), metadata),
     // recorded outcomes only: one read from the last stop (an error) is what `ended` already says
     outcome: analysis.outcome.status === 'unknown' || analysis.outcome.source === 'given by the caller' || analysis.outcome.fromStop ? null : { status: analysis.outcome.status, source: analysis.outcome.source },
     ...(typeof metadata.parent_thread_id === 'string' && metadata.parent_thread_id ? { spawned_by: `thread ${metadata.parent_thread_id}` } : {}),
@@ -352,15 +361,28 @@ function notSpoken(e: TraceEvent): boolean {
 /** The canonical types of an agent's words: its messages, and what it returns to its caller (a sub-agent's final answer). */
 const SAYS_WORDS = new Set(['message', 'return']);
 
+/** A user's prompt: a message with words from `user` or `human` (by sender, role or lane). @param type the event's canonical type. */
+function isUserPrompt(e: TraceEvent, type: string): boolean {
+  return type === 'message' && str(e.content) !== undefined && !notSpoken(e) && (fromUser(e) || USER_SENDERS.has(e.agent.toLowerCase()));
+}
+
 /**
- * True when a user's prompt (a message from `user` or `human` with words) comes after `said` and
- * before the event at `end` (file order, walked back from `end` until `said`: a turn's length).
+ * True when a user's prompt no earlier than `said` (by time) comes after `said` and before the event
+ * at `end` (file order; walked back from `end` until `said`: every prompt before `end` when `said`
+ * is not before it). @param saidAt `said`'s index; @param prompts the indices of the user's prompts
+ * ({@link RunTallies.userPrompts}): only those are read (walking back a turn was 12 ms of each append
+ * of a followed trace at 1M events, its last words 300k events before its end); without them, the events.
  */
-function userPromptBetween(events: readonly TraceEvent[], said: TraceEvent, end: number): boolean {
-  for (let i = Math.min(end, events.length) - 1; i >= 0; i--) {
+function userPromptBetween(events: readonly TraceEvent[], said: TraceEvent, saidAt: number, end: number, prompts?: readonly number[]): boolean {
+  const to = Math.min(end, events.length);
+  const after = saidAt < to ? saidAt : -1;
+  if (prompts) {
+    for (let k = upperBound(prompts, after); k < prompts.length && prompts[k] < to; k++) if (events[prompts[k]].t >= said.t) return true;
+    return false;
+  }
+  for (let i = to - 1; i > after; i--) {
     const e = events[i];
-    if (e === said) return false;
-    if (canonicalType(e.type) === 'message' && str(e.content) !== undefined && !notSpoken(e) && (fromUser(e) || USER_SENDERS.has(e.agent.toLowerCase())) && e.t >= said.t) return true;
+    if (e.t >= said.t && isUserPrompt(e, canonicalType(e.type))) return true;
   }
   return false;
 }
@@ -415,7 +437,8 @@ function withFinalOutput(end: SummaryEnd | null, metadata: Record<string, unknow
  * @param lastSaid per agent, the last thing it said ({@link RunTallies.lastSaid}): read for the words
  * of an end that records none when it is not later than the end (else the events are scanned).
  */
-function lastStop(events: readonly TraceEvent[], analysis: Analysis, lastSaid?: ReadonlyMap<string, TraceEvent>): SummaryEnd | null {
+function lastStop(events: readonly TraceEvent[], analysis: Analysis, tallies?: RunTallies): SummaryEnd | null {
+  const lastSaid = tallies?.lastSaid;
   let last: Analysis['stops'][number] | undefined;
   // the trace's run ends at its own stops; a sub-agent's stop ends the sub-agent's run (said only when the trace's has none)
   const own = analysis.stops.filter((s) => s.sub_agent === undefined);
@@ -433,14 +456,19 @@ function lastStop(events: readonly TraceEvent[], analysis: Analysis, lastSaid?: 
     // the agent's last words by the end's time (the latest by index among equal times): its last words of all when they are not later
     const said = lastSaid?.get(stop.agent);
     let out: TraceEvent | undefined = lastSaid && (!said || said.t <= stop.t) ? said : undefined;
+    let outAt = out ? tallies!.lastSaidAt.get(stop.agent)! : -1;
     if (lastSaid === undefined || out !== said) {
-      for (const e of events) {
+      for (let i = 0; i < events.length; i++) {
+        const e = events[i];
         if (e.agent !== stop.agent || e.t > stop.t || !SAYS_WORDS.has(canonicalType(e.type)) || !saidBy(e)) continue;
-        if (!out || e.t >= out.t) out = e;
+        if (!out || e.t >= out.t) {
+          out = e;
+          outAt = i;
+        }
       }
     }
     // words of an earlier turn are not how this one ended: a user's prompt after them (a turn the user stopped before its answer)
-    if (out && userPromptBetween(events, out, last.index)) out = undefined;
+    if (out && userPromptBetween(events, out, outAt, last.index, tallies?.userPrompts)) out = undefined;
     text = out?.content;
     if (out) speaker = out.agent;
   }

@@ -465,6 +465,17 @@ describe('the blocks of rewards of a growing trace', () => {
       });
     }
   });
+
+  it('moves a seed to its target once an event carrying the target comes in a later append (the reward read before it)', () => {
+    const message = (k: number) => ({ id: `e${k}`, t: k, type: 'message', agent: k % 2 ? 'b' : 'a', content: `step ${k} Paris` });
+    const records = [message(0), message(1), { id: 'r2', t: 2, type: 'reward', agent: 'judge', value: 1, channel: 'step', target: 'e6' }, { id: 'r3', t: 3, type: 'reward', agent: 'judge', value: 0, channel: 'step', target: 'e0' }, message(4), message(5), message(6), message(7)];
+    const seedsAt: number[][] = [];
+    analyseEachCut(records, [5, 6, 8], (carry, loaded, analysis, cut) => {
+      assert.deepEqual(plain(analysis.credit), plain(analyzeTrace(loaded).credit), `credit after ${cut} records`);
+      seedsAt.push([...carry.rewardCredit!.plan.blocks[0].at]);
+    });
+    assert.deepEqual(seedsAt, [[2, 0], [2, 0], [6, 0]]);
+  });
 });
 
 describe('the credit per event of a growing trace with rewards of trillions', () => {

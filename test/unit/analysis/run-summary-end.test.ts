@@ -1,0 +1,63 @@
+/**
+ * How the run ended (src/analysis/run-summary.ts `lastStop`): the words of an end that records none
+ * are its agent's last words, unless a user's prompt came after them and before the end (a turn the
+ * user stopped before its answer). The summary reads the prompts its tallies listed; a comparison of
+ * runs (`runEnd`) walks the events: both must say the same of any trace.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { analyzeTrace } from '../../../src/analysis';
+import { runEnd, runSummary } from '../../../src/analysis/run-summary';
+import { loadTrace } from '../../../src/trace/formats';
+import '../../../src/trace/importers';
+
+const line = (r: object) => JSON.stringify(r);
+
+test("a user's prompt between an agent's last words and a stop that records none takes the words away; one before them, or earlier in time, does not", () => {
+  const ended = (rows: object[]) => runSummary(...analysed(rows)).ended?.text;
+  const analysed = (rows: object[]) => {
+    const loaded = loadTrace(rows.map(line).join('\n'), 'run.otrace.jsonl');
+    return [loaded, analyzeTrace(loaded)] as const;
+  };
+  const said = { id: 'a1', t: 2, type: 'message', agent: 'coder', content: 'Fixed the parser.' };
+  const stop = { id: 's', t: 9, type: 'stop', agent: 'coder', reason: 'user_abort' };
+  const prompt = (t: number) => ({ id: `u${t}`, t, type: 'message', agent: 'user', content: 'Now add a test.' });
+  assert.equal(ended([prompt(1), said, stop]), 'Fixed the parser.');
+  assert.equal(ended([said, prompt(3), stop]), '');
+  // after the words in the file, but earlier in time: not after them
+  assert.equal(ended([said, prompt(1), stop]), 'Fixed the parser.');
+  // after the stop in the file: not before the end
+  assert.equal(ended([said, stop, prompt(3)]), 'Fixed the parser.');
+  // the words come after the stop in the file (earlier in time): every prompt before the stop counts
+  assert.equal(ended([prompt(3), stop, said]), '');
+  assert.equal(ended([prompt(1), stop, said]), 'Fixed the parser.');
+});
+
+test('the summary, reading the prompts its tallies listed, and a comparison of runs, walking the events, say the same end (random turns, times out of order)', () => {
+  fc.assert(
+    fc.property(
+      fc.array(
+        fc.record({
+          who: fc.constantFrom('user', 'coder', 'coder', 'reviewer'),
+          type: fc.constantFrom('message', 'message', 'return', 'tool_call', 'stop'),
+          t: fc.integer({ min: 0, max: 30 }),
+          words: fc.boolean(),
+          role: fc.option(fc.constantFrom('user', 'assistant'), { freq: 4 }),
+        }),
+        { minLength: 1, maxLength: 30 },
+      ),
+      (rows) => {
+        const records = rows.map((r, k) =>
+          r.type === 'stop'
+            ? { id: `e${k}`, t: r.t, type: 'stop', agent: r.who, reason: 'user_abort' }
+            : { id: `e${k}`, t: r.t, type: r.type, agent: r.who, ...(r.words ? { content: `words ${k}` } : {}), ...(r.role === null ? {} : { role: r.role }) },
+        );
+        const loaded = loadTrace(records.map(line).join('\n'), 'run.otrace.jsonl');
+        const analysis = analyzeTrace(loaded);
+        assert.deepEqual(runSummary(loaded, analysis).ended, runEnd(loaded, analysis).ended);
+      },
+    ),
+    { seed: 65, numRuns: 400 },
+  );
+});
