@@ -149,6 +149,8 @@ export async function writtenRow(dir: string, n: number): Promise<WrittenRow> {
     setTimeout(askGraph, RTT_MS);
   };
   const loads: Promise<unknown>[] = [];
+  /** Loads given to the store and not answered yet. */
+  let pending = 0;
   const hrOffset = now() - performance.now();
   const gcs = process.env.OTRACE_BENCH_DEBUG ? new PerformanceObserver((list) => {
     for (const e of list.getEntries()) if (e.duration > 30) process.stdout.write(`  ${Math.round(e.startTime + hrOffset)} GC pause ${Math.round(e.duration)} ms (kind ${(e as unknown as { detail?: { kind?: number } }).detail?.kind})\n`);
@@ -164,7 +166,15 @@ export async function writtenRow(dir: string, n: number): Promise<WrittenRow> {
         lastMessage = `${p.message}${p.read ? ' (as read)' : ''}`;
         if (p.read) answered(p.read, true);
       };
-      loads.push(store.load(request, ++id, report).then((s) => answered(s, false)));
+      // the store's work starts now when it had none (the stretch to its next turn is work, not the wait for this write)
+      if (pending === 0) turnEnded = now();
+      pending++;
+      loads.push(
+        store.load(request, ++id, report).then((s) => {
+          pending--;
+          answered(s, false);
+        }),
+      );
       if (k === APPENDS - 1) done();
     });
     writer.on('error', failed);

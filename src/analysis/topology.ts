@@ -24,7 +24,7 @@ const CRITIC = /critic|review|verif|evaluat|check|judge|valid|test|qa\b|inspect/
 const DEBATE = /debat|propon|oppon|affirm|negat|jury|juror|committee|vote|panel|moderator/i;
 
 /** How many distinct agents `agent` exchanged hand-offs with. O(pairs). */
-function partners(pairs: Set<string>, agent: string): number {
+function partners(pairs: ReadonlySet<string>, agent: string): number {
   let n = 0;
   for (const p of pairs) {
     const cut = p.indexOf('\u0000');
@@ -37,7 +37,7 @@ function partners(pairs: Set<string>, agent: string): number {
  * Whether some delegation chain runs three agents deep (a -> b -> c, c neither a nor b): b passes work
  * on and was given work by someone other than its only target. O(pairs), not O(agents^3).
  */
-function chainsThreeDeep(chains: Map<string, Set<string>>, givers: Map<string, Set<string>>): boolean {
+function chainsThreeDeep(chains: ReadonlyMap<string, ReadonlySet<string>>, givers: ReadonlyMap<string, ReadonlySet<string>>): boolean {
   for (const [b, targets] of chains) {
     const from = givers.get(b);
     if (!from || from.size === 0) continue;
@@ -57,44 +57,83 @@ const CHAT_TYPES: ReadonlySet<EventType> = new Set(['message', 'orchestrator_dec
  * (sorted, joined by U+0000), who hands to whom (`chains`) and who is handed to by whom (`givers`).
  * Counted by name number (handoffs.ts): the maps and sets are per pair, not per hand-off.
  */
-function handoffSummary(index: TraceIndex, humans: readonly string[]): { handoffs: number; hub: string; hubCount: number; pairs: Set<string>; chains: Map<string, Set<string>>; givers: Map<string, Set<string>> } {
-  const { count, from, to, names } = handoffsOf(index, CHAT_TYPES);
-  const human = new Uint8Array(names.length);
-  names.forEach((name, k) => (human[k] = humans.includes(name) ? 1 : 0));
-  // per name its hand-offs, and the order it was first counted in (the hub is the first to reach the most)
-  const involvement = new Int32Array(names.length);
-  const firstCounted = new Int32Array(names.length).fill(-1);
-  const seenPair = new Set<number>();
-  const pairs = new Set<string>();
-  const chains = new Map<string, Set<string>>();
-  const givers = new Map<string, Set<string>>();
-  let handoffs = 0;
-  let counted = 0;
-  for (let k = 0; k < count; k++) {
-    const a = from[k];
-    const b = to[k];
-    if (human[a] || human[b]) continue;
-    handoffs++;
-    if (involvement[a]++ === 0) firstCounted[a] = counted++;
-    if (involvement[b]++ === 0) firstCounted[b] = counted++;
-    const pair = a * names.length + b;
-    if (seenPair.has(pair)) continue;
-    seenPair.add(pair);
-    const [fromName, toName] = [names[a], names[b]];
-    pairs.add(fromName < toName ? `${fromName}\u0000${toName}` : `${toName}\u0000${fromName}`);
-    let s = chains.get(fromName);
-    if (!s) chains.set(fromName, (s = new Set()));
-    s.add(toName);
-    let g = givers.get(toName);
-    if (!g) givers.set(toName, (g = new Set()));
-    g.add(fromName);
-  }
+function handoffSummary(index: TraceIndex, humans: readonly string[]): { handoffs: number; hub: string; hubCount: number; pairs: ReadonlySet<string>; chains: ReadonlyMap<string, ReadonlySet<string>>; givers: ReadonlyMap<string, ReadonlySet<string>> } {
+  const { source, count, from, to, names } = handoffsOf(index, CHAT_TYPES);
+  // a followed trace's stream grows from one analysis to the next (handoffs.ts): its tallies go on from the hand-offs counted
+  const key = humans.join('\u0000');
+  let tally = tallies.get(source);
+  if (!tally || tally.humans !== key || tally.counted > count) tallies.set(source, (tally = new HandoffTally(key)));
+  tally.count(names, humans, from, to, count);
+  const { involvement, firstCounted } = tally;
   let hub = -1;
-  for (let k = 0; k < names.length; k++) {
+  for (let k = 0; k < tally.named; k++) {
     if (involvement[k] === 0) continue;
     if (hub === -1 || involvement[k] > involvement[hub] || (involvement[k] === involvement[hub] && firstCounted[k] < firstCounted[hub])) hub = k;
   }
-  return { handoffs, hub: hub === -1 ? '' : names[hub], hubCount: hub === -1 ? 0 : involvement[hub], pairs, chains, givers };
+  return { handoffs: tally.handoffs, hub: hub === -1 ? '' : names[hub], hubCount: hub === -1 ? 0 : involvement[hub], pairs: tally.pairs, chains: tally.chains, givers: tally.givers };
+}
+
+/** The tallies of each stream of hand-offs (by its builder, append-only), kept while it grows: counting a million hand-offs again was 5 ms of each append of a followed trace. */
+const tallies = new WeakMap<object, HandoffTally>();
+
+/** {@link handoffSummary}'s tallies of the first {@link counted} hand-offs of a stream, for one list of humans. */
+class HandoffTally {
+  /** Hand-offs counted (the first of the stream). */
+  counted = 0;
+  /** Names whose numbers the tables hold. */
+  named = 0;
+  handoffs = 0;
+  /** Names counted so far (the order of first count: the hub is the first to reach the most). */
+  private order = 0;
+  human = new Uint8Array(16);
+  involvement = new Int32Array(16);
+  firstCounted = new Int32Array(16).fill(-1);
+  private readonly seenPair = new Set<number>();
+  readonly pairs = new Set<string>();
+  readonly chains = new Map<string, Set<string>>();
+  readonly givers = new Map<string, Set<string>>();
+
+  constructor(readonly humans: string) {}
+
+  /** Counts the hand-offs from {@link counted} to `count` of a stream whose names are `names`. */
+  count(names: readonly string[], humans: readonly string[], from: Int32Array, to: Int32Array, count: number): void {
+    if (names.length > this.human.length) {
+      const size = Math.max(names.length, 2 * this.human.length);
+      this.human = grown(this.human, new Uint8Array(size));
+      this.involvement = grown(this.involvement, new Int32Array(size));
+      this.firstCounted = grown(this.firstCounted, new Int32Array(size).fill(-1));
+    }
+    for (let k = this.named; k < names.length; k++) this.human[k] = humans.includes(names[k]) ? 1 : 0;
+    this.named = names.length;
+    const { human, involvement, firstCounted, seenPair, pairs, chains, givers } = this;
+    for (let k = this.counted; k < count; k++) {
+      const a = from[k];
+      const b = to[k];
+      if (human[a] || human[b]) continue;
+      this.handoffs++;
+      if (involvement[a]++ === 0) firstCounted[a] = this.order++;
+      if (involvement[b]++ === 0) firstCounted[b] = this.order++;
+      // (a pair's number: names stay under 2^26, their numbers never change as the stream grows)
+      const pair = a * 0x4000000 + b;
+      if (seenPair.has(pair)) continue;
+      seenPair.add(pair);
+      const [fromName, toName] = [names[a], names[b]];
+      pairs.add(fromName < toName ? `${fromName}\u0000${toName}` : `${toName}\u0000${fromName}`);
+      let s = chains.get(fromName);
+      if (!s) chains.set(fromName, (s = new Set()));
+      s.add(toName);
+      let g = givers.get(toName);
+      if (!g) givers.set(toName, (g = new Set()));
+      g.add(fromName);
+    }
+    this.counted = count;
+  }
+}
+
+/** `to` (longer) holding `from` first. */
+function grown<T extends Uint8Array | Int32Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
 }
 
 /** Guesses the topology; `metrics` from computeMetrics. */

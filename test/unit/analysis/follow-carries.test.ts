@@ -639,3 +639,19 @@ describe('the near-duplicate steps of a growing trace', () => {
     assert.ok(remade > 5, `loops were made again once a step joined an artifact (${remade} times)`);
   });
 });
+
+describe('the hand-off tallies of a growing trace', () => {
+  it("count on from the hand-offs counted before, and again from the first once a lane becomes a human's (its hand-offs no longer count)", () => {
+    const say = (k: number, agent: string, to: string) => ev(k, k, 'message', agent, { to, content: `turn ${k}` });
+    // b hands to the user, whose lane holds a tool result only: not a human's yet, the hand-off counts (a is the hub of 7 of 8)
+    const first = [header, ev(0, 0, 'tool_result', 'user', { content: 'ok' }), say(1, 'b', 'user'), ...[['a', 'b'], ['b', 'a'], ['a', 'c'], ['c', 'a'], ['a', 'b'], ['b', 'a'], ['a', 'c']].map(([from, to], k) => say(2 + k, from, to))];
+    const f = new Followed(lines(first));
+    const hub = (what: string) => f.check(what).analysis.topology.evidence.find((e) => e.startsWith('hub'));
+    assert.equal(hub('a hand-off to a lane of tool results'), 'hub a in 88% of hand-offs');
+    f.append(lines([say(9, 'a', 'b')]));
+    assert.equal(hub('one more'), 'hub a in 89% of hand-offs');
+    // the user speaks: a human's lane now, its hand-offs out of the tallies
+    f.append(lines([ev(10, 10, 'tool_result', 'user', { content: 'thanks' }), say(11, 'user', 'user')]));
+    assert.equal(hub('a human now'), 'hub a in 100% of hand-offs');
+  });
+});
