@@ -320,16 +320,21 @@ function* propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions,
 
   // the outcome's: over the positions its mass reaches alone (a few thousand), taken latest first, so that
   // each is taken once every later one passed it its share, as in the pass over every position
-  const mass = arena.float64(n);
+  // (a followed trace keeps its zeros, made zero again where the pass went: 8 MB made zero at each append at 1M)
+  let mass = carry?.outcomeMass;
+  if (carry) carry.outcomeMass = undefined; // kept again once the pass is done
+  if (!mass || mass.length < n) mass = carry ? new Float64Array(Math.ceil(n * 1.25)) : arena.float64(n);
   mass[terminal] = outcome.value ?? 1;
   const reached = new NumberHeap(new Float64Array(1024), 0, 1);
   reached.push(terminal);
   let taken = -1;
-  // (a followed trace's: the positions it kept some of, to tell the next analysis which values may change)
+  // (a followed trace's: the positions it kept some of, to tell the next analysis which values may change; the positions taken)
   const left: number[] | undefined = carry ? [] : undefined;
+  const popped: number[] | undefined = carry ? [] : undefined;
   for (let k = 1; reached.size > 0; k++) {
     if ((k & (PASS_PART - 1)) === 0 && clock.due()) yield* clock.pause();
     const v = reached.pop();
+    popped?.push(v);
     // (a position reached again after its mass came back to zero is in the heap twice: taken once)
     if (v === taken) continue;
     taken = v;
@@ -340,6 +345,9 @@ function* propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions,
     left?.push(v);
   }
   if (!carry) return { terminal };
+  // every position mass came to was taken (mass moves to earlier positions, taken latest first): zeros again
+  for (const v of popped!) mass[v] = 0;
+  carry.outcomeMass = mass;
   // the values that may differ from the last analysis's: where the outcome's reached, then or now, while the
   // rewards' are the same (kept, or none now: none then either, as an append never takes a reward's seed away)
   const then = carry.outcomeReach;

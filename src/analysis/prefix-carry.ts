@@ -163,6 +163,8 @@ export class PrefixCarry {
   rewardCredit?: RewardCredit;
   /** The positions the outcome's mass reached (and left some of its credit at) in credit's last backward pass (credit.ts). */
   outcomeReach?: Int32Array;
+  /** The outcome's backward pass's scratch (a mass per position, with room), all zeros between passes (credit.ts). */
+  outcomeMass?: Float64Array;
   /** The loops the last analysis finished (loops/finished-loops.ts), once one finished its loops. */
   loops?: FinishedLoops;
   /** The hand-off streams' scans (handoffs.ts), by kind of stream, once an analysis made them. */
