@@ -136,7 +136,7 @@ describe('a streamed file whose last line has no break yet', () => {
 });
 
 describe('the lists the reader of a followed file hands out', () => {
-  it('never change as it reads on, and once a load is kept the next append is read without copying them (copy on write)', () => {
+  it('never change as it reads on, and once a load is kept (its lists copied at the next turn, not in the load) the next append is read without copying them (copy on write)', async () => {
     const file = chainFile(300); // > 1 KB: streamed from its bytes
     const files = new SessionFiles(1024);
     const request: LoadRequest = { key: 'k', version: -1, path: file, local: true };
@@ -178,15 +178,20 @@ describe('the lists the reader of a followed file hands out', () => {
       }
       return sliced;
     };
+    /** The load kept, and the turn after it, where the reader takes lists of its own. */
+    const kept = async () => {
+      files.kept();
+      await new Promise((resolve) => setImmediate(resolve));
+    };
     read('first read');
-    files.kept();
+    await kept();
     append(5);
     read('the first append (read whole into the reader that follows the file)');
-    files.kept();
+    await kept();
     for (let round = 0; round < 3; round++) {
       append(5);
       assert.deepEqual(read(`append ${round}`), [], `append ${round}: after a kept load, no list of the trace is copied while the append is read`);
-      files.kept();
+      await kept();
     }
     // loads not kept (superseded): the reader copies its lists as it takes the next lines, and the lists handed out stay as they were
     append(5);
@@ -194,7 +199,11 @@ describe('the lists the reader of a followed file hands out', () => {
     append(5);
     const copied = read('the next append');
     assert.ok(copied.length > 0, 'without a kept load in between, the reader copies the lists it shares before adding to them');
+    // kept, and read again before the turn after it: the read copies them itself
     files.kept();
+    append(5);
+    assert.ok(read('an append read in the same turn as the load kept').length > 0);
+    await kept();
     append(5);
     assert.deepEqual(read('an append after a kept load again'), []);
   });
