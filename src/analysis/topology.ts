@@ -15,6 +15,7 @@
  */
 import type { EventType, Topology } from '../trace/schema';
 import { handoffsOf } from './handoffs';
+import { grownTo } from './prefix-carry';
 import type { TraceIndex } from './trace-index';
 import type { Metrics, TopologyGuess } from './types';
 
@@ -97,12 +98,9 @@ class HandoffTally {
 
   /** Counts the hand-offs from {@link counted} to `count` of a stream whose names are `names`. */
   count(names: readonly string[], humans: readonly string[], from: Int32Array, to: Int32Array, count: number): void {
-    if (names.length > this.human.length) {
-      const size = Math.max(names.length, 2 * this.human.length);
-      this.human = grown(this.human, new Uint8Array(size));
-      this.involvement = grown(this.involvement, new Int32Array(size));
-      this.firstCounted = grown(this.firstCounted, new Int32Array(size).fill(-1));
-    }
+    this.human = grownTo(this.human, names.length, this.named, (size) => new Uint8Array(size));
+    this.involvement = grownTo(this.involvement, names.length, this.named, (size) => new Int32Array(size));
+    this.firstCounted = grownTo(this.firstCounted, names.length, this.named, (size) => new Int32Array(size).fill(-1));
     for (let k = this.named; k < names.length; k++) this.human[k] = humans.includes(names[k]) ? 1 : 0;
     this.named = names.length;
     const { human, involvement, firstCounted, seenPair, pairs, chains, givers } = this;
@@ -128,12 +126,6 @@ class HandoffTally {
     }
     this.counted = count;
   }
-}
-
-/** `to` (longer) holding `from` first. */
-function grown<T extends Uint8Array | Int32Array>(from: T, to: T): T {
-  to.set(from);
-  return to;
 }
 
 /** Guesses the topology; `metrics` from computeMetrics. */
