@@ -266,8 +266,9 @@ const PASS_PART = 1 << 16;
  * between two blocks of rewards and two parts of the outcome's pass when `clock` says so (one pass
  * was a block of 120 ms at 1M events: a graph request waited for it). The outcome's seed and the
  * rewards' are passed back apart and added (credit-seeds.ts); a followed trace reads the rewards'
- * values its carry kept while they stand, and the passes of the blocks of rewards that stand. @returns the position of the outcome seed (-1 for none), and for a followed
- * trace the positions whose values may have changed since its last analysis ({@link CreditValues}).
+ * values its carry kept while they stand, and the passes of the blocks of rewards that stand.
+ * @returns the position of the outcome seed (-1 for none), and for a followed trace the positions
+ * whose values may have changed since its last analysis ({@link CreditValues}).
  */
 function* propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions, values: Float64Array, content: ContentLinks | undefined, clock: PauseClock): Generator<Pause, { terminal: number; changed?: Int32Array }, void> {
   const n = index.size;
