@@ -123,7 +123,9 @@ export function rewardPlan(index: TraceIndex): RewardPlan {
 }
 
 /**
- * The passes of `kept` (an earlier analysis of the same trace) that stand for the blocks of `plan`:
+ * The passes of `kept` (an earlier analysis of the same trace) that stand for the blocks of `plan`
+ * (when all stand and the plans have as many blocks, the values stand too: a channel's baseline is
+ * the mean of its blocks' values):
  * a block with the same channel and seeds (positions and values, in order), the same lambda, and
  * its seeds below `carriedBelow` (every position it reaches had its parents carried, not gathered
  * again: mass only moves to earlier positions). @returns per block of `plan`, the kept pass or undefined.
@@ -139,13 +141,6 @@ function sameBlock(a: RewardBlock, b: RewardBlock): boolean {
   if (a.channel !== b.channel || a.at.length !== b.at.length) return false;
   for (let k = 0; k < a.at.length; k++) if (a.at[k] !== b.at[k] || !Object.is(a.value[k], b.value[k])) return false;
   return true;
-}
-
-/** True when two plans have the same blocks and baselines (their values are the same). */
-export function samePlan(a: RewardPlan, b: RewardPlan): boolean {
-  if (a.blocks.length !== b.blocks.length || a.baseline.size !== b.baseline.size) return false;
-  for (const [channel, baseline] of a.baseline) if (!Object.is(b.baseline.get(channel), baseline)) return false;
-  return a.blocks.every((block, k) => sameBlock(block, b.blocks[k]));
 }
 
 /** Adds the rewards' value of every position the blocks reached to `values`: block by block, a - baseline * b. */

@@ -29,7 +29,7 @@ import { finalAnswer } from './answer';
 import { TokenInterner } from './interner';
 import { grownTo, type LinkScan, type PrefixCarry } from './prefix-carry';
 import { COMMON, salientTokenIds, stripLogNoise, type TokenIds } from './text';
-import { addRewardValues, keptPasses, rewardPlan, samePlan, type BlockPass, type RewardBlock } from './credit-seeds';
+import { addRewardValues, keptPasses, rewardPlan, type BlockPass, type RewardBlock } from './credit-seeds';
 import type { TraceIndex } from './trace-index';
 import type { Credit, Outcome } from './types';
 import { madeWhenRead } from './made-when-read';
@@ -296,7 +296,7 @@ function* propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions,
   let madeAt = n;
   if (plan.top >= 0) {
     const stand = transitions ? keptPasses(last, plan, lambda, transitions.from) : plan.blocks.map(() => undefined);
-    kept = last !== undefined && stand.every((pass) => pass !== undefined) && samePlan(last.plan, plan);
+    kept = last !== undefined && last.plan.blocks.length === plan.blocks.length && stand.every((pass) => pass !== undefined);
     if (kept) {
       rewardValues = grownTo(last!.values, n, last!.values.length, (size) => new Float64Array(size));
       madeAt = last!.madeAt;
