@@ -37,7 +37,7 @@ export class AnswerStatements {
   private readonly followed: StatementSweep | undefined;
 
   constructor(private readonly index: TraceIndex) {
-    this.memo = new Uint8Array(index.size);
+    this.memo = index.arena.uint8(index.size);
     let task = -1;
     for (let i = 0; i < index.size && task === -1; i++) if (index.types[i] !== 'stop' && index.content(i).trim()) task = i;
     this.taskPos = task;

@@ -102,6 +102,12 @@ export class CreditTransitions {
     this.from = this.count;
     this.start = grownTo(this.start, n + 1, this.count + 1, (size) => new Int32Array(size));
     let at = this.start[this.count];
+    // room for the most parents the positions can have (one per link into them and per content link) at once:
+    // grown by half as they came, the lists were copied 15 times at 1M events (150 MB of typed arrays, whose
+    // external memory starts the collector's full collections)
+    const most = at + index.inStart[n] - index.inStart[this.count] + (content ? content.start[n] - content.start[this.count] : 0);
+    this.parent = grownTo(this.parent, most, at, (size) => new Int32Array(size));
+    this.weight = grownTo(this.weight, most, at, (size) => new Float64Array(size));
     for (let v = this.count, since = 0; v < n; v++) {
       if (++since === GATHER_PART) {
         since = 0;

@@ -27,7 +27,7 @@
 import { PauseClock, withoutPauses, type Pause } from './pauses';
 import { finalAnswer } from './answer';
 import { TokenInterner } from './interner';
-import { grownTo, type LinkScan, type PrefixCarry } from './prefix-carry';
+import { grownTo, withRoom, type LinkScan, type PrefixCarry } from './prefix-carry';
 import { COMMON, salientTokenIds, stripLogNoise, type TokenIds } from './text';
 import { addRewardValues, keptPasses, rewardPlan, type BlockPass, type RewardBlock } from './credit-seeds';
 import type { TraceIndex } from './trace-index';
@@ -125,7 +125,7 @@ function carriedContentLinks(index: TraceIndex, carry: PrefixCarry): ContentLink
   const first = scan ? carry.count : 0;
   if (!scan) {
     const introducer = new Int32Array(Math.max(1024, n)).fill(-1);
-    scan = { tokens: new TokenInterner(COMMON, undefined, n), introducer, lastUse: new Int32Array(introducer.length), start: new Int32Array(n + 1), from: new Int32Array(Math.max(16, 3 * n)), count: new Uint16Array(Math.max(16, 3 * n)) };
+    scan = { tokens: new TokenInterner(COMMON, undefined, n), introducer, lastUse: new Int32Array(introducer.length), start: new Int32Array(withRoom(n) + 1), from: new Int32Array(Math.max(16, 3 * n)), count: new Uint16Array(Math.max(16, 3 * n)) };
   }
   const links = scan.start[first];
   scan.start = grownTo(scan.start, n + 1, first + 1, (size) => new Int32Array(size));

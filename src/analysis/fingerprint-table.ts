@@ -11,6 +11,7 @@
  */
 import type { Arena } from './arena';
 import { PairNumbering } from './pair-table';
+import { withRoom } from './prefix-carry';
 import { EVENT_TYPES, type EventType } from '../trace/schema';
 
 /** A small number per type of the vocabulary (its place in it). */
@@ -47,7 +48,7 @@ export class FingerprintTable {
   ) {
     this.numbers = new PairNumbering(expected, arena);
     this.firstOf = arena ? arena.int32(Math.max(16, expected)) : new Int32Array(Math.max(16, expected));
-    this.column = arena ? new Int32Array(0) : new Int32Array(Math.max(16, expected));
+    this.column = arena ? new Int32Array(0) : new Int32Array(withRoom(expected));
   }
 
   /**
@@ -81,7 +82,7 @@ export class FingerprintTable {
    */
   keep(fingerprints: Int32Array, n: number): void {
     if (this.column.length < n) {
-      const grown = new Int32Array(Math.max(n, Math.ceil(this.column.length * 1.5)));
+      const grown = new Int32Array(Math.max(withRoom(n), Math.ceil(this.column.length * 1.5)));
       grown.set(this.column.subarray(0, this.scanned));
       this.column = grown;
     }

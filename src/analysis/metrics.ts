@@ -31,7 +31,7 @@ import { madeWhenRead } from './made-when-read';
 import { countsSteps, type LoadedTrace } from '../trace/model';
 import type { TraceIndex } from './trace-index';
 import { carriedSweep, type Sweep } from './carried-sweep';
-import { grownTo } from './prefix-carry';
+import { grownTo, withRoom } from './prefix-carry';
 import type { AgentCost, Metrics } from './types';
 import type { TraceEvent } from '../trace/schema';
 
@@ -206,6 +206,8 @@ interface ChainColumns {
   ends: Int32Array;
   /** The positions of the last critical path, in time order (a carry's: the next path ends with it up to where it meets it). */
   path?: Int32Array;
+  /** True for a carry's columns: the path is made with room after it, for the next one to go on in place ({@link pathTo}). */
+  carried?: boolean;
 }
 
 /** Positions between two of the critical path pass's marks ({@link ChainColumns} `totals`), a power of two. */
@@ -243,7 +245,7 @@ function carriedColumns(offered: MetricsCarry | undefined, n: number): Required<
   const marks = (via.length >> MARK_SHIFT) + 1;
   const totals = grownTo(c?.totals ?? new Float64Array(0), marks, c?.totals.length ?? 0, (size) => new Float64Array(size));
   const ends = grownTo(c?.ends ?? new Int32Array(0), marks, c?.ends.length ?? 0, (size) => new Int32Array(size));
-  return { own: f64(c?.own), start: f64(c?.start), end: f64(c?.end), chains: { finish: f64(c?.finish), cp: f64(c?.cp), part: f64(c?.part), via, totals, ends, path: c?.path } };
+  return { own: f64(c?.own), start: f64(c?.start), end: f64(c?.end), chains: { finish: f64(c?.finish), cp: f64(c?.cp), part: f64(c?.part), via, totals, ends, path: c?.path, carried: true } };
 }
 
 /** True when the old events' metrics can go on (see {@link MetricsCarry}). */
@@ -307,7 +309,7 @@ function* chainsFrom(index: TraceIndex, own: Float64Array, start: Float64Array, 
     if (at > from && clock.due()) yield* clock.pause();
     chainsOf(index, chains, at, Math.min(n, at + CHAIN_PART));
   }
-  const path = pathTo(via, chains.cpEnd, from, columns.path);
+  const path = pathTo(via, chains.cpEnd, from, columns.path, columns.carried === true);
   columns.path = path;
   return { total: chains.total, critical: chains.cpEnd === -1 ? 0 : cp[chains.cpEnd], path: index.inFileOrder ? path : path.map((v) => index.at(v)) };
 }
@@ -386,19 +388,24 @@ function chainsOf(index: TraceIndex, chains: Chains, from: number, to: number): 
  * trace's `last` path (its via unchanged before `from`) gives the chain's start: followed back to a
  * position before `from` that is on it, the rest is its (a chain's positions only go down: found by
  * halves). Counted first, then filled from the back.
+ * @param room true for a followed trace: the path is a view of a buffer with room after it
+ *   ({@link withRoom}), and a path that goes on from the whole of `last` is written after it in its
+ *   buffer. `last` stays as it was handed out (only entries past its end are written): at 1M events
+ *   a new path of 4 MB at each append was external memory that brought full collections sooner.
  */
-function pathTo(via: Int32Array, end: number, from: number, last: Int32Array | undefined): Int32Array {
+function pathTo(via: Int32Array, end: number, from: number, last: Int32Array | undefined, room: boolean): Int32Array {
   let length = 0;
   let v = end;
   for (; v >= from; v = via[v]) length++;
   const met = last && v !== -1 ? positionIn(last, v) : -1;
   if (met === -1) for (; v !== -1; v = via[v]) length++;
   else length += met + 1;
-  const path = new Int32Array(length);
+  const inPlace = room && last !== undefined && met === last.length - 1 && last.byteOffset === 0 && last.buffer.byteLength >= length * 4;
+  const path = inPlace ? new Int32Array(last.buffer, 0, length) : room ? new Int32Array(new ArrayBuffer(withRoom(length) * 4), 0, length) : new Int32Array(length);
   let k = length - 1;
   for (v = end; v >= from; v = via[v]) path[k--] = v;
-  if (met !== -1) path.set(last!.subarray(0, met + 1));
-  else for (; v !== -1; v = via[v]) path[k--] = v;
+  if (met !== -1 && !inPlace) path.set(last!.subarray(0, met + 1));
+  else if (met === -1) for (; v !== -1; v = via[v]) path[k--] = v;
   return path;
 }
 

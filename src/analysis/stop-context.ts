@@ -6,7 +6,7 @@
 import { isAgentOutput } from './answer';
 import { carriedSweep, type Sweep } from './carried-sweep';
 import type { RewardPoint } from './outcome';
-import { grownTo, toolLanesKey } from './prefix-carry';
+import { grownTo, toolLanesKey, withRoom } from './prefix-carry';
 import { upperBound } from './sorted';
 import { COMPLETION_CLAIM, IMPASSE_TEXT } from './text';
 import type { TraceIndex } from './trace-index';
@@ -74,9 +74,9 @@ export class StopContext {
     // (whether a position is an agent's output depends on which lanes are tool lanes: the sweep's key)
     const n = index.size;
     const key = toolLanesKey(index.toolLanes);
-    const claims = carriedSweep<ClaimSweep>(index, 'completionClaims', key, () => ({ swept: 0, key, carryable: true, counts: new Int32Array(n + 1) }));
+    const claims = carriedSweep<ClaimSweep>(index, 'completionClaims', key, () => ({ swept: 0, key, carryable: true, counts: new Int32Array((index.carry ? withRoom(n) : n) + 1) }));
     // a sweep of its own, with room for the appends to come
-    claims.counts = grownTo(claims.counts, n + 1, claims.swept + 1, (size) => new Int32Array(Math.ceil(size * 1.25)));
+    claims.counts = grownTo(claims.counts, n + 1, claims.swept + 1, (size) => new Int32Array(size));
     const counts = claims.counts;
     for (let i = claims.swept; i < n; i++) counts[i + 1] = counts[i] + (isAgentOutput(index, i) && claimsCompletion(index, i) ? 1 : 0);
     claims.swept = Math.max(claims.swept, n);

@@ -109,7 +109,8 @@ export class IdTable {
    */
   reserve(count: number): boolean {
     if (count > this.values.length) {
-      const values = new Int32Array(Math.max(count, this.values.length * 2, 16));
+      // a quarter to spare: a table of a followed trace's ids made to its size was copied at the first append
+      const values = new Int32Array(Math.max(count + (count >> 2), this.values.length * 2, 16));
       values.set(this.values);
       this.values = values;
     }

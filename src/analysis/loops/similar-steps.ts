@@ -10,7 +10,7 @@ import { contentWords, fencedCode, fnv1a, wordTokens } from '../text';
 import { causesBefore, isInjected, opensDelegation } from './agent-output';
 import type { RawLoop } from './raw-loop';
 import { sameIds, StepSets, WordIds } from './word-sets';
-import { toolLanesKey } from '../prefix-carry';
+import { toolLanesKey, withRoom } from '../prefix-carry';
 import { upperBound } from '../sorted';
 
 /** Fewest content words of a dialogue step; shorter outputs are signals (acks, `TERMINATE`, `<INFO> Finished`). */
@@ -103,8 +103,9 @@ export class StepScan {
     private readonly arena: Arena | undefined,
   ) {
     this.vocabulary = new WordIds(arena, expected);
-    this.parent = (arena ? arena.int32(expected) : new Int32Array(expected)).fill(-1);
-    this.best = arena ? arena.float64(expected) : new Float64Array(expected);
+    // a kept scan (a followed trace's) with room for the appends to come
+    this.parent = (arena ? arena.int32(expected) : new Int32Array(withRoom(expected))).fill(-1);
+    this.best = arena ? arena.float64(expected) : new Float64Array(this.parent.length);
     this.sets = new StepSets(arena, expected);
   }
 
@@ -239,7 +240,7 @@ export class StepScan {
   /** Room for `n` positions in the per-position tables (kept). */
   private reserve(n: number): void {
     if (this.parent.length >= n) return;
-    const size = Math.max(n, Math.ceil(this.parent.length * 1.5));
+    const size = Math.max(withRoom(n), Math.ceil(this.parent.length * 1.5));
     const parent = (this.arena ? this.arena.int32(size) : new Int32Array(size)).fill(-1);
     parent.set(this.parent);
     const best = this.arena ? this.arena.float64(size) : new Float64Array(size);

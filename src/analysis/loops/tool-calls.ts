@@ -12,7 +12,7 @@ import { isStateChange } from '../state-change';
 import { fnv1a, sameWhitespaceAside } from '../text';
 import type { RawLoop } from './raw-loop';
 import type { Arena } from '../arena';
-import { grownTo } from '../prefix-carry';
+import { grownTo, withRoom } from '../prefix-carry';
 import type { Pause, PauseClock } from '../pauses';
 
 /**
@@ -116,11 +116,11 @@ export class ToolCallGrouping implements ToolCallGroups {
   scan(index: TraceIndex): void {
     const n = index.size;
     if (n <= this.scanned) return;
-    if (this.next.length < n) this.next = this.grown(this.next, Math.max(n, Math.ceil(this.next.length * 1.5)));
+    if (this.next.length < n) this.next = this.grown(this.next, Math.max(this.arena ? n : withRoom(n), Math.ceil(this.next.length * 1.5)));
     if (this.splits && this.groupOf.length < n) this.groupOf = this.grown(this.groupOf, this.next.length);
     // a grouping in an arena is made for one index, sized for its calls; a kept one grows
     const need = this.arena ? 0 : this.groups + callsIn(index, this.scanned) + 1;
-    if (this.first.length < need) this.reserveGroups(Math.max(need, Math.ceil(this.first.length * 1.5)));
+    if (this.first.length < need) this.reserveGroups(Math.max(withRoom(need), Math.ceil(this.first.length * 1.5)));
     const { tools, keys, byKey, sameKey, lengths, seconds, first, last, count, next, groupOf } = this;
     const kept = this.splits !== undefined;
     let groups = this.groups;

@@ -9,6 +9,7 @@ import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { analyzeTrace, type Analysis } from '../../../src/analysis';
+import { Arena } from '../../../src/analysis/arena';
 import { PrefixCarry } from '../../../src/analysis/prefix-carry';
 import { TraceIndex } from '../../../src/analysis/trace-index';
 import { loadTrace } from '../../../src/trace/formats';
@@ -105,6 +106,41 @@ describe('the memory of a followed trace\'s index', () => {
     const own = alone.fingerprints.buffer as ArrayBuffer & { resizable?: boolean };
     alone.free();
     if (own.resizable === true) assert.equal(own.byteLength, 0, 'an index of its own gives its memory back at once');
+  });
+});
+
+describe("the tables a followed trace's carry keeps", () => {
+  /** Every typed array the carry reaches through its objects and maps (not lists, not the arena's scratch), by the path to it. */
+  const tablesOf = (x: unknown, path: string, out = new Map<string, ArrayBufferView>(), seen = new Set<object>()): Map<string, ArrayBufferView> => {
+    if (typeof x !== 'object' || x === null || seen.has(x) || x instanceof Arena || Array.isArray(x)) return out;
+    seen.add(x);
+    if (ArrayBuffer.isView(x)) return out.set(path, x);
+    for (const [k, v] of x instanceof Map ? x.entries() : Object.entries(x)) tablesOf(v, `${path}.${String(k)}`, out, seen);
+    return out;
+  };
+  /** A run of `n` events of three agents: tool calls and their results, messages, a delegation now and then, a reward every 400 events. */
+  const run = (n: number) =>
+    Array.from({ length: n }, (_, k) => {
+      const agent = ['planner', 'coder', 'tester'][(k >> 2) % 3];
+      if (k % 400 === 399) return { id: `e${k}`, t: k, type: 'reward', agent: 'judge', value: (k % 7) / 7 };
+      if (k % 50 === 0) return { id: `e${k}`, t: k, type: 'delegate', agent: 'planner', to: 'coder', content: `task ${k % 9}: fix the build` };
+      const type = ['tool_call', 'tool_result', 'message'][k % 3];
+      return { id: `e${k}`, t: k, type, agent, tool: type === 'message' ? undefined : 'bash', content: `${type} ${k % 11} of the build step ${k % 13}`, duration_s: (k % 5) / 4 };
+    });
+
+  it('are made with room for the appends to come: an append after the first analysis copies none of them (each copy was external memory that started a full collection)', () => {
+    const records = run(6000);
+    const made = new Map<string, ArrayBufferView>();
+    const copied: string[] = [];
+    analyseEachCut(records, [5000, 5100, 5200], (carry, _loaded, _analysis, cut) => {
+      const tables = tablesOf(carry, 'carry');
+      if (cut === 5000) for (const [path, table] of tables) made.set(path, table);
+      // a table of the positions (at least a byte each) kept in the same memory, a new view of it or itself; not the last
+      // critical path, a result handed out: new when the path's end moved (the metrics' tests below)
+      else for (const [path, table] of tables) if (made.get(path) && made.get(path)!.byteLength >= 5000 && !path.endsWith('.chains.path') && made.get(path)!.buffer !== table.buffer) copied.push(`${path} after ${cut}`);
+    });
+    assert.ok(made.size > 20, `the carry's tables are found (${made.size})`);
+    assert.deepEqual(copied, []);
   });
 });
 
@@ -290,6 +326,23 @@ describe('the metrics of a growing trace, from its carry', () => {
     const duration = (k: number) => (k === 8191 ? 300 : k % 997 === 0 ? 30 : k % 7 === 0 ? 2 : 0.25);
     const records = Array.from({ length: 8600 }, (_, k) => ev(`e${k}`, k * 0.5, k % 5 === 0 ? 'tool_call' : 'message', ['a', 'b', 'c'][k % 3], { duration_s: duration(k) }));
     assert.deepEqual(grow(records, [5000, 8192, 8193, 8200, 8600]), [0, 5000, 8192, 8193, 8200]);
+  });
+
+  it("writes a critical path that goes on from the whole last one after it, in the same memory, and leaves every path handed out as it was", () => {
+    // a's ten messages wait each for the one before: the path; b's long message waits for a's sixth (caused by it), so the
+    // next path meets the last one in its middle and ends elsewhere; b's next message goes on from that whole path (b
+    // speaks first: two agents from the start, or the metrics are made whole when the second comes)
+    const records = [ev('hi', 0, 'message', 'b', { duration_s: 0.1 }), ...Array.from({ length: 10 }, (_, k) => ev(`e${k}`, k, 'message', 'a', { duration_s: 0.5 })), ev('b0', 10, 'message', 'b', { causes: ['e5'], duration_s: 100 }), ev('b1', 111, 'message', 'b', { duration_s: 1 }), ev('b2', 113, 'message', 'b', { duration_s: 1 })];
+    const handedOut: { analysis: Analysis; whole: unknown; cut: number }[] = [];
+    const memory: ArrayBufferLike[] = [];
+    analyseEachCut(records, [11, 12, 13, 14], (carry, loaded, analysis, cut) => {
+      // the path is read (made) only at the end, after every later append wrote its own
+      handedOut.push({ analysis, whole: plain(analyzeTrace(loaded).metrics.critical_path_events), cut });
+      memory.push(carry.metrics!.columns.chains!.path!.buffer);
+    });
+    assert.deepEqual(handedOut.map((h) => (h.whole as string[]).join(' ')), ['hi e0 e1 e2 e3 e4 e5 e6 e7 e8 e9', 'hi e0 e1 e2 e3 e4 e5 b0', 'hi e0 e1 e2 e3 e4 e5 b0 b1', 'hi e0 e1 e2 e3 e4 e5 b0 b1 b2']);
+    assert.deepEqual(memory.map((m, k) => k > 0 && m === memory[k - 1]), [false, false, true, true], 'memory of its own where the path met the last one in its middle, the same where it went on from its end');
+    for (const { analysis, whole, cut } of handedOut) assert.deepEqual(plain(analysis.metrics.critical_path_events), whole, `the path of ${cut} records, read after the later ones`);
   });
 
   it('goes on from the first new event, and from an old call a new result answers (its work changed)', () => {
