@@ -31,7 +31,8 @@ import { madeWhenRead } from './made-when-read';
 import { countsSteps, type LoadedTrace } from '../trace/model';
 import type { TraceIndex } from './trace-index';
 import { carriedSweep, type Sweep } from './carried-sweep';
-import { grownTo, withRoom } from './prefix-carry';
+import { appendColumn, columnWithRoom } from '../shared/append-column';
+import { grownTo } from './prefix-carry';
 import type { AgentCost, Metrics } from './types';
 import type { TraceEvent } from '../trace/schema';
 
@@ -388,10 +389,10 @@ function chainsOf(index: TraceIndex, chains: Chains, from: number, to: number): 
  * trace's `last` path (its via unchanged before `from`) gives the chain's start: followed back to a
  * position before `from` that is on it, the rest is its (a chain's positions only go down: found by
  * halves). Counted first, then filled from the back.
- * @param room true for a followed trace: the path is a view of a buffer with room after it
- *   ({@link withRoom}), and a path that goes on from the whole of `last` is written after it in its
- *   buffer. `last` stays as it was handed out (only entries past its end are written): at 1M events
- *   a new path of 4 MB at each append was external memory that brought full collections sooner.
+ * @param room true for a followed trace: the path is made with room after it, and a path that goes
+ *   on from the whole of `last` is a longer view of its memory (src/shared/append-column.ts: `last`
+ *   stays as it was handed out). At 1M events a new path of 4 MB at each append was external memory
+ *   that brought the collector's full collections sooner.
  */
 function pathTo(via: Int32Array, end: number, from: number, last: Int32Array | undefined, room: boolean): Int32Array {
   let length = 0;
@@ -400,11 +401,11 @@ function pathTo(via: Int32Array, end: number, from: number, last: Int32Array | u
   const met = last && v !== -1 ? positionIn(last, v) : -1;
   if (met === -1) for (; v !== -1; v = via[v]) length++;
   else length += met + 1;
-  const inPlace = room && last !== undefined && met === last.length - 1 && last.byteOffset === 0 && last.buffer.byteLength >= length * 4;
-  const path = inPlace ? new Int32Array(last.buffer, 0, length) : room ? new Int32Array(new ArrayBuffer(withRoom(length) * 4), 0, length) : new Int32Array(length);
+  const goesOn = room && met !== -1 && met === last!.length - 1;
+  const path = goesOn ? appendColumn(last!, length) : room ? columnWithRoom(Int32Array, length) : new Int32Array(length);
   let k = length - 1;
   for (v = end; v >= from; v = via[v]) path[k--] = v;
-  if (met !== -1 && !inPlace) path.set(last!.subarray(0, met + 1));
+  if (met !== -1 && !goesOn) path.set(last!.subarray(0, met + 1));
   else if (met === -1) for (; v !== -1; v = via[v]) path[k--] = v;
   return path;
 }

@@ -257,9 +257,9 @@ function structureIndex(layout: GraphLayout): StructureIndex {
   const prev = from && structureIndices.get(from.structure);
   const kinds: string[] = prev ? prev.kinds.slice() : [];
   const kindIndex = new Map<string, number>(kinds.map((k, i) => [k, i]));
-  const kind = new Uint8Array(n);
   const since = prev ? from!.n : 0;
-  if (prev) kind.set(prev.kind.subarray(0, since));
+  // the old events' kinds as they were: a longer view of their memory when it can be (src/shared/append-column.ts)
+  const kind = prev ? appendColumn(prev.kind.subarray(0, since), n) : new Uint8Array(n);
   const cueSet = new Set<string>(prev?.cues);
   for (let i = since; i < n; i++) for (const c of eventCues(events[i])) cueSet.add(c);
   // the events' kinds read from their kind column (src/engine/kind-column.ts): a name looked up once per kind, not per event
@@ -284,20 +284,19 @@ function structureIndex(layout: GraphLayout): StructureIndex {
   const grown = prev ? grownTracks(layout, from!.structure, prev, since) : undefined;
   const tracks = grown?.tracks ?? wholeTracks(layout);
   if (grown) indexExtensions++;
-  const role = new Uint8Array(n);
   const touched: number[] = grown?.longer ?? [];
   // an old event keeps its role unless an edge now joins it to another lane
+  const crossed: number[] = [];
   if (prev) {
-    const { crossing: oldCrossing, role: oldRole } = prev;
-    role.set(oldRole.subarray(0, since));
     // compared as bytes: only chunks where an old event's crossing changed are read value by value
-    for (const [start, end] of differingChunks(crossing, oldCrossing, since)) {
-      for (let i = start; i < end; i++) {
-        if (crossing[i] === oldCrossing[i]) continue;
-        role[i] = roleOf(kinds[kind[i]], undefined, crossing[i] === 1);
-        touched.push(i);
-      }
-    }
+    for (const [start, end] of differingChunks(crossing, prev.crossing, since)) for (let i = start; i < end; i++) if (crossing[i] !== prev.crossing[i]) crossed.push(i);
+  }
+  // the old roles as they were, a longer view of their memory while none changed; else a copy
+  const role = prev && crossed.length === 0 ? appendColumn(prev.role.subarray(0, since), n) : new Uint8Array(n);
+  if (prev && crossed.length > 0) role.set(prev.role.subarray(0, since));
+  for (const i of crossed) {
+    role[i] = roleOf(kinds[kind[i]], undefined, crossing[i] === 1);
+    touched.push(i);
   }
   // without marks an event's role is its kind's, crossing or not: worked out once per kind
   const kindRole = kinds.flatMap((name) => [roleOf(name, undefined, false), roleOf(name, undefined, true)]);
@@ -337,8 +336,13 @@ function grownEdges(layout: GraphLayout, prev: StructureIndex, from: { n: number
   if (!edges) return undefined;
   const { source, target } = layout.edges;
   const lane = layout.lane;
-  const crossing = new Uint8Array(layout.events.length);
-  crossing.set(prev.crossing.subarray(0, from.n));
+  const n0 = from.n;
+  const old = prev.crossing.subarray(0, n0);
+  // the old crossings as they were, a longer view of their memory, unless a new edge joins an old event to another lane for the first time
+  let marksOld = false;
+  for (const k of from.insertedEdges) if (lane[source[k]] !== lane[target[k]] && ((source[k] < n0 && old[source[k]] === 0) || (target[k] < n0 && old[target[k]] === 0))) marksOld = true;
+  const crossing = marksOld ? new Uint8Array(layout.events.length) : appendColumn(old, layout.events.length);
+  if (marksOld) crossing.set(old);
   for (const k of from.insertedEdges) if (lane[source[k]] !== lane[target[k]]) crossing[source[k]] = crossing[target[k]] = 1;
   return { crossing, edges };
 }

@@ -24,7 +24,7 @@ import { grownFrom, isFollowed } from './structure-growth';
 import { shownProblem } from './shown-problems';
 import { samePrefix } from '../trace/shared-prefix';
 import { sameUpTo } from './typed-diff';
-import { appendColumn } from '../shared/append-column';
+import { appendColumn, columnWithRoom } from '../shared/append-column';
 import type { FoldedLane, FoldedLanes } from './lane-folds';
 import { formatUsage, usageOf } from '../trace/tokens';
 import { ENDED_WORDS, reasonField, stopReasonWords } from '../shared/stop-words';
@@ -337,7 +337,8 @@ function layoutMarks(analysis: Analysis | undefined, events: readonly TraceEvent
  * index. A node lists `loop` first, then its other marks in the order found (stops, then blame).
  */
 function analysisMarks(analysis: Analysis | undefined, n: number): { loop: Uint8Array; marks: Map<number, Set<string>> } {
-  const loop = new Uint8Array(n);
+  // with room: the next append's trace as read shows these marks, its loop column a longer view of this one (layoutMarks)
+  const loop = columnWithRoom(Uint8Array, n);
   const marks = new Map<number, Set<string>>();
   const mark = (i: number, m: string) => marks.set(i, (marks.get(i) ?? new Set()).add(m));
   if (!analysis) return { loop, marks };
@@ -429,7 +430,10 @@ function graphFindingsOf(findings: Analysis['findings'], events: readonly TraceE
  * @param eventCount the trace's number of events (the findings' indices are below it; any other is counted apart).
  */
 function overlappingWaste(findings: Analysis['findings'], eventCount: number): Set<number> {
-  const counted = new Uint8Array(eventCount);
+  // the flags of the events counted, in a scratch kept from call to call (made zero again below): a new one of a byte
+  // per event at each analysis shown was 1 MB of external memory per append at 1M events
+  if (wasteScratch.length < eventCount) wasteScratch = new Uint8Array(eventCount + (eventCount >> 2));
+  const counted = wasteScratch;
   const countedApart = new Set<number>();
   const inTrace = (i: number) => i >>> 0 === i && i < eventCount;
   const out = new Set<number>();
@@ -443,8 +447,12 @@ function overlappingWaste(findings: Analysis['findings'], eventCount: number): S
       else countedApart.add(i);
     }
   }
+  for (const k of wasteful) for (const i of findings[k].events) if (inTrace(i)) counted[i] = 0;
   return out;
 }
+
+/** {@link overlappingWaste}'s flags, all zero between calls. */
+let wasteScratch = new Uint8Array(0);
 
 /** What the analysis says a stop ended, from its marks: `turn`, `phase`, or undefined (a run's stop, or no stop). */
 export function markedScope(marks: ReadonlySet<string> | undefined): 'turn' | 'phase' | undefined {

@@ -8,6 +8,7 @@
  */
 import { canonicalType, EVENT_TYPES, type EventType, type TraceEvent } from '../trace/schema';
 import { notedSharedPrefix } from '../trace/shared-prefix';
+import { appendColumn } from '../shared/append-column';
 
 /** The code of an event whose type is none of {@link EVENT_TYPES} (a type the reader let through as it is). */
 export const OTHER_KIND = 255;
@@ -43,17 +44,17 @@ export function kindColumn(events: readonly TraceEvent[]): KindColumn {
   const known = columns.get(events);
   if (known && known.n === events.length) return known.column;
   const n = events.length;
-  const column = new Uint8Array(n);
   const before = latest?.events.deref();
   const prefix = before && before !== events && latest!.n === before.length && before.length <= n ? latest! : undefined;
-  let from = 0;
-  if (prefix) {
-    column.set(prefix.column);
-    // an event replaced since (a reader completes an event from a later line with a new object) is read again
-    // (what the reader noted the same is not compared: src/trace/shared-prefix.ts)
-    for (let i = notedSharedPrefix(events, before!, prefix.n); i < prefix.n; i++) if (events[i] !== before![i]) column[i] = codeOf(events[i].type);
-    from = prefix.n;
-  }
+  // an event replaced since (a reader completes an event from a later line with a new object) is read again
+  // (what the reader noted the same is not compared: src/trace/shared-prefix.ts)
+  const replaced: number[] = [];
+  if (prefix) for (let i = notedSharedPrefix(events, before!, prefix.n); i < prefix.n; i++) if (events[i] !== before![i]) replaced.push(i);
+  // the old events' codes as they were: a longer view of their memory while none was replaced (src/shared/append-column.ts)
+  const column = prefix && replaced.length === 0 ? appendColumn(prefix.column, n) : new Uint8Array(n);
+  if (prefix && replaced.length > 0) column.set(prefix.column);
+  for (const i of replaced) column[i] = codeOf(events[i].type);
+  const from = prefix ? prefix.n : 0;
   // most neighbours share their type's string: one comparison instead of a lookup then
   let last: string | undefined;
   let lastCode = OTHER_KIND;

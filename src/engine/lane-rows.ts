@@ -16,6 +16,7 @@
  * fold into the last row. One pass over the events plus the parent chains (each at most
  * {@link MAX_LEVEL} deep), typed arrays only: no object per event.
  */
+import { appendColumn } from '../shared/append-column';
 import { canonicalType, type TraceEvent } from '../trace/schema';
 import { KIND, kindColumn } from './kind-column';
 import type { IdTable } from '../trace/id-table';
@@ -118,19 +119,20 @@ function rowsOfUsed(used: Uint16Array, laneCount: number): { rowOfLevel: Uint8Ar
 export function extendLaneRows(input: RowInput, prev: LaneRowsState, prevRow: Uint8Array, from: number): LaneRows {
   const { events, lane, laneCount, barOf } = input;
   const n = events.length;
-  const level = new Uint8Array(n).fill(PENDING - 1, from);
-  level.set(prev.level.subarray(0, from));
-  const isStop = new Uint8Array(n);
-  isStop.set(prev.isStop.subarray(0, from));
+  // the old events' levels, stop flags and (while no lane's levels changed) rows are not written again: the new
+  // columns are longer views of the old ones' memory when they can be (src/shared/append-column.ts: 3 MB of new
+  // memory per append at 1M events, external memory that brought the collector's full collections sooner)
+  const level = appendColumn(prev.level.subarray(0, from), n).fill(PENDING - 1, from);
+  const isStop = appendColumn(prev.isStop.subarray(0, from), n);
   for (let i = from; i < n; i++) if (canonicalType(events[i].type) === 'stop') isStop[i] = 1;
   for (let i = from; i < n; i++) if (!isStop[i] && barOf[i] < 0) levelOf(input, level, i, 0);
   const used = prev.used.slice();
   for (let i = from; i < n; i++) if (!isStop[i] && barOf[i] < 0 && lane[i] < laneCount) used[lane[i]] |= 1 << level[i];
   const { rowOfLevel, rows } = rowsOfUsed(used, laneCount);
-  const row = new Uint8Array(n);
-  row.set(prevRow.subarray(0, from));
   let changed = false;
   for (let l = 0; l < laneCount; l++) if (used[l] !== prev.used[l]) changed = true;
+  const row = changed ? new Uint8Array(n) : appendColumn(prevRow.subarray(0, from), n);
+  if (changed) row.set(prevRow.subarray(0, from));
   const rowOf = (i: number) => {
     const l = lane[i];
     if (l >= laneCount || isStop[i]) return 0;

@@ -230,6 +230,9 @@ test("the findings bar marks a finding with waste whose events a finding with mo
   ] as unknown as Parameters<typeof findingsForGraph>[0];
   const overlaps = findingsForGraph(findings, events, 'seconds').map((f) => f.overlaps === true);
   assert.deepEqual(overlaps, [false, true, false, false, true, false, true]);
+  // the next analysis's findings (a list of their own) are marked from nothing counted: the flags are kept from call to call, made zero after each
+  const next = [finding([2, 3], 50), finding([7], 10)] as unknown as Parameters<typeof findingsForGraph>[0];
+  assert.deepEqual(findingsForGraph(next, events, 'seconds').map((f) => f.overlaps === true), [false, false]);
 });
 
 test("the details of a failed call's result show its recorded failure (an OTel span's ERROR status read as `error`; Claude Code's is_error; an exit code)", async () => {

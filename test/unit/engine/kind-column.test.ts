@@ -39,9 +39,12 @@ test('the kind column is made once per events array, and again when the array gr
 test('the column of a grown trace\'s new events array (the old events the same objects, one replaced, others appended) equals a column made whole', () => {
   fc.assert(
     fc.property(fc.array(fc.constantFrom(...EVENT_TYPES, 'other_type'), { minLength: 1, maxLength: 60 }), fc.array(fc.constantFrom(...EVENT_TYPES, 'other_type'), { maxLength: 20 }), fc.nat(), (old, added, replaced) => {
-      const before = old.map((t, i) => event(i, t));
-      kindColumn(before);
-      // a reader's next read: a new array, the old event objects, one of them completed anew (its type may differ), events appended
+      const first = old.map((t, i) => event(i, t));
+      kindColumn(first);
+      // a read that appended one event (its column a longer view of the first's memory, with room), then the next read:
+      // a new array, the old event objects, one of them completed anew (its type may differ), events appended
+      const before = [...first, event(first.length, 'message')];
+      const beforeColumn = [...kindColumn(before)];
       const after = before.slice();
       const at = replaced % before.length;
       after[at] = event(at, added[0] ?? 'stop');
@@ -49,6 +52,7 @@ test('the column of a grown trace\'s new events array (the old events the same o
       const made = kindColumn(after);
       const whole = Uint8Array.from(after.map((e) => kindCode(e.type as EventType)));
       assert.deepEqual([...made], [...whole]);
+      assert.deepEqual([...kindColumn(before)], beforeColumn, 'the column of the read before is as it was');
     }),
   );
 });

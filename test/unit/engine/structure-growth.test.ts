@@ -105,8 +105,8 @@ class Followed extends FollowedFile {
 
   /** The structure of the last load, and what it was then (an extension must leave it as it was: its snapshot may still be shown). */
   private last?: { structure: LayoutStructure; plain: string };
-  /** The graph index of the last load, and what it was then. */
-  private lastIndex?: { index: GraphIndex; plain: string };
+  /** The graph index of the last load, what it was then, and the load. */
+  private lastIndex?: { index: GraphIndex; plain: string; loaded: LoadedTrace };
 
   /** Loads what is on disk now; its structure (and graph, with `graph`) must equal a whole build of the file's text. */
   check(what: string, graph = false): LoadedTrace {
@@ -128,8 +128,12 @@ class Followed extends FollowedFile {
     };
     assert.deepEqual(summaryOf(read), summaryOf(readSnapshot('k', -1, 'trace.otrace.jsonl', fresh)), `${what}: the summary's counts equal a whole count's`);
     const index = graphIndex(read);
-    if (this.lastIndex) assert.equal(JSON.stringify(plainIndex(this.lastIndex.index)), this.lastIndex.plain, `${what}: the graph index extended from is as it was`);
-    this.lastIndex = { index, plain: JSON.stringify(plainIndex(index)) };
+    if (this.lastIndex) {
+      assert.equal(JSON.stringify(plainIndex(this.lastIndex.index)), this.lastIndex.plain, `${what}: the graph index extended from is as it was`);
+      // and one made now of the last load (another snapshot of it: an analysed one shown after this read) from its structure's index, kept
+      assert.equal(JSON.stringify(plainIndex(graphIndex(readSnapshot('k', -1, 'trace.otrace.jsonl', this.lastIndex.loaded)))), this.lastIndex.plain, `${what}: a graph index made now of the load before is as it was then`);
+    }
+    this.lastIndex = { index, plain: JSON.stringify(plainIndex(index)), loaded };
     edgeLayers.set(index.edges.layers, (edgeLayers.get(index.edges.layers) ?? 0) + 1);
     assert.deepEqual(plainIndex(index), plainIndex(graphIndex(readSnapshot('k', -1, 'trace.otrace.jsonl', fresh))), `${what}: the graph index equals a whole build's`);
     // its windows (bucket plans carried from the last load's, where the append left them alone; planned here for the next load to carry)
@@ -245,6 +249,25 @@ describe('the layout structure extended by appends', () => {
       if (appendExtends(start, more, what)) extended.push(what);
     }
     assert.deepEqual(extended, ['an edge between two old events', 'a new event and an edge between two old ones', 'an edge from a new event back to an old one (dropped as backwards)', 'a tool dependency to an old result']);
+  });
+
+  it("leaves the graph of each load as it was when a later append's edge joins an old event to another lane (its role changes in the later index only)", () => {
+    const edge = (src: string, dst: string, type: string) => JSON.stringify({ edge: { src, dst, type } });
+    const f = new Followed(lines([header, ev(0, 0, 'spawn', 'orchestrator', { to: 'w' }), ev(1, 5, 'tool_call', 'w', { tool: 'bash' }), ev(2, 6, 'tool_result', 'w', { tool: 'bash' })]));
+    f.check('start');
+    // appends that extend the index in its memory (the first takes memory with room), then an edge from an old call to an old orchestrator's event
+    f.append(lines([ev(3, 7, 'tool_call', 'w', { tool: 'bash' })]));
+    f.check('an append');
+    f.append(lines([ev(4, 8, 'tool_call', 'orchestrator', { tool: 'search' })]));
+    const another = graphIndex(readSnapshot('k', -1, 'trace.otrace.jsonl', f.check('another')));
+    f.append(lines([ev(5, 9, 'tool_call', 'w', { tool: 'bash' })]));
+    const third = graphIndex(readSnapshot('k', -1, 'trace.otrace.jsonl', f.check('a third')));
+    // (new memory per append was external memory: at 1M events it brought the collector's full collections every few appends)
+    assert.equal(third.kind.buffer, another.kind.buffer, "an append's kinds are a longer view of the last one's memory");
+    const extended = graphIndexExtensions();
+    f.append(lines([edge('e3', 'e4', 'causal')]));
+    f.check('an edge between two old events of two lanes', true);
+    assert.equal(graphIndexExtensions(), extended + 1, 'the index extended, not made whole');
   });
 
   it('builds whole when an append reaches back: an earlier time, a new agent', () => {
