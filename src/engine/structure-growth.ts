@@ -511,8 +511,9 @@ function extendEdges(g: Growth, more: More, events: readonly TraceEvent[], edges
   const derivedNew = newAdds.filter(([, a, b]) => added(a, b));
   const count = old.count + traceNew.length + pendingNew.length + derivedNew.length;
   if (traceNew.length === 0 && pendingNew.length === 0) return appendedLinks(old, kept, { count, types, typeOf, derivedNew, pending: [...pendingLeft, ...newPending], joined, typeIndex });
-  const out: LayoutEdges = { count, source: new Int32Array(count), target: new Int32Array(count), type: new Uint16Array(count), types, derived: new Uint8Array(count), id: new Int32Array(count) };
-  const derivedFrom = new Int32Array(count - kept.traceEdges - traceNew.length);
+  // with room: the next append's links extend these in their memory (appendedLinks), not copies of them
+  const out: LayoutEdges = { count, source: columnWithRoom(Int32Array, count), target: columnWithRoom(Int32Array, count), type: columnWithRoom(Uint16Array, count), types, derived: columnWithRoom(Uint8Array, count), id: columnWithRoom(Int32Array, count) };
+  const derivedFrom = columnWithRoom(Int32Array, count - kept.traceEdges - traceNew.length);
   let k = 0;
   /** Copies old edges [from, to) (the old type numbers stand: `types` starts with the old ones); a derived link's id is its place. */
   const copy = (from: number, to: number) => {

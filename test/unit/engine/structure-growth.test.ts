@@ -266,8 +266,12 @@ describe('the layout structure extended by appends', () => {
     assert.equal(third.kind.buffer, another.kind.buffer, "an append's kinds are a longer view of the last one's memory");
     const extended = graphIndexExtensions();
     f.append(lines([edge('e3', 'e4', 'causal')]));
-    f.check('an edge between two old events of two lanes', true);
+    const edged = graphIndex(readSnapshot('k', -1, 'trace.otrace.jsonl', f.check('an edge between two old events of two lanes', true)));
     assert.equal(graphIndexExtensions(), extended + 1, 'the index extended, not made whole');
+    // the edges, made again with the trace edge in its place, have room: the next append's link extends them in their memory
+    f.append(lines([ev(6, 10, 'message', 'w', { to: 'orchestrator' }), ev(7, 11, 'message', 'orchestrator')]));
+    const linked = graphIndex(readSnapshot('k', -1, 'trace.otrace.jsonl', f.check('a message to another lane')));
+    assert.deepEqual([linked.layout.edges.count > edged.layout.edges.count, linked.layout.edges.source.buffer === edged.layout.edges.source.buffer], [true, true]);
   });
 
   it('builds whole when an append reaches back: an earlier time, a new agent', () => {
