@@ -32,7 +32,7 @@ import { countsSteps, type LoadedTrace } from '../trace/model';
 import type { TraceIndex } from './trace-index';
 import { carriedSweep, type Sweep } from './carried-sweep';
 import { appendColumn, columnWithRoom } from '../shared/append-column';
-import { grownTo } from './prefix-carry';
+import { grownTo, withRoom } from './prefix-carry';
 import type { AgentCost, Metrics } from './types';
 import type { TraceEvent } from '../trace/schema';
 
@@ -236,7 +236,7 @@ function carriedColumns(offered: MetricsCarry | undefined, n: number): Required<
   const keep = offered?.count ?? 0;
   const room = <T extends Float64Array | Int32Array>(a: T | undefined, make: (size: number) => T): T => {
     if (a && a.length >= n) return a;
-    const out = make(Math.ceil(n * 1.25) + 16);
+    const out = make(withRoom(n));
     if (a) out.set(a.subarray(0, keep));
     return out;
   };
@@ -537,7 +537,7 @@ function explicitLinks(index: TraceIndex): number {
     for (let k = 0; k < index.linkCount; k++) if (isExplicitCode(index.linkKind[k])) explicit++;
     return explicit;
   }
-  const sweep = carriedSweep<ExplicitSweep>(index, 'explicitLinks', '', () => ({ swept: 0, key: '', carryable: true, before: new Int32Array(Math.ceil(n * 1.25) + 16) }));
+  const sweep = carriedSweep<ExplicitSweep>(index, 'explicitLinks', '', () => ({ swept: 0, key: '', carryable: true, before: new Int32Array(withRoom(n)) }));
   const from = Math.min(sweep.swept, index.linksMade.stand);
   const before = (sweep.before = grownTo(sweep.before, n + 1, from + 1, (size) => new Int32Array(size)));
   const { inStart, inLinks, linkKind } = index;

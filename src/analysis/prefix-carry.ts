@@ -264,14 +264,14 @@ export function grownTo<T extends Int32Array | Uint16Array | Uint8Array | Float6
 /**
  * `from`'s entries at the start of `into` when it is of the same type and has room (those before
  * `same` are there already: copied from `into` when `from` was made), else of a new array of the
- * same type with a quarter to spare (for the appends to come).
+ * same type with room ({@link withRoom}: for the appends to come).
  */
 export function kept<T extends Int32Array | Uint16Array | Uint8Array>(into: T | undefined, from: T, same = 0): T {
   if (into && into.constructor === from.constructor && into.length >= from.length) {
     into.set(same > 0 ? from.subarray(same) : from, same);
     return into;
   }
-  const out = new (from.constructor as new (length: number) => T)(Math.ceil(from.length * 1.25) + 16);
+  const out = new (from.constructor as new (length: number) => T)(withRoom(from.length));
   out.set(from);
   return out;
 }

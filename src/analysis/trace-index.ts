@@ -26,7 +26,7 @@ import { edgeTypeOfCode, isExplicitCode, LINK_KINDS, rowsBySource, type LinkKind
 import { buildLinks, HANDOFF_TYPES, receiverOf, type LinkInputs, type ReceiverColumn } from './index-links';
 import { normalizeContent, normalizedHash, salientTokens, stripLogNoise } from './text';
 import { upperBound } from './sorted';
-import { grownTo, toolLanesKey, type LaneCounts, type LaneLayout, type PrefixCarry, type TextMemos } from './prefix-carry';
+import { grownTo, toolLanesKey, withRoom, type LaneCounts, type LaneLayout, type PrefixCarry, type TextMemos } from './prefix-carry';
 import { PauseClock, withoutPauses, type Pause } from './pauses';
 
 export type { LinkKind } from './link-table';
@@ -269,7 +269,7 @@ export class TraceIndex {
    */
   private findToolLanes(laneOf: Int32Array, from: number, counted: LaneCounts | undefined): LaneCounts {
     const lanes = this.laneNames.length;
-    const room = (size: number) => new Int32Array(Math.ceil(size * 1.25) + 16);
+    const room = (size: number) => new Int32Array(withRoom(size));
     const results = counted ? grownTo(counted.results, lanes, counted.results.length, room) : room(lanes);
     const acts = counted ? grownTo(counted.acts, lanes, counted.acts.length, room) : room(lanes);
     for (let i = counted ? from : 0, n = this.size; i < n; i++) {
