@@ -12,7 +12,7 @@ import { grownFrom } from './structure-growth';
 import { eventCues } from '../shared/cues';
 import { canonicalType, EVENT_TYPES } from '../trace/schema';
 import { differingChunks, sameUpTo } from './typed-diff';
-import { appendColumn } from '../shared/append-column';
+import { appendColumn, copyColumn } from '../shared/append-column';
 import { kindColumn, OTHER_KIND } from './kind-column';
 import { shownAnalysis, type TraceSnapshot } from './snapshot';
 import { contentsOf } from './long-content';
@@ -292,8 +292,7 @@ function structureIndex(layout: GraphLayout): StructureIndex {
     for (const [start, end] of differingChunks(crossing, prev.crossing, since)) for (let i = start; i < end; i++) if (crossing[i] !== prev.crossing[i]) crossed.push(i);
   }
   // the old roles as they were, a longer view of their memory while none changed; else a copy
-  const role = prev && crossed.length === 0 ? appendColumn(prev.role.subarray(0, since), n) : new Uint8Array(n);
-  if (prev && crossed.length > 0) role.set(prev.role.subarray(0, since));
+  const role = !prev ? new Uint8Array(n) : crossed.length > 0 ? copyColumn(prev.role.subarray(0, since), n) : appendColumn(prev.role.subarray(0, since), n);
   for (const i of crossed) {
     role[i] = roleOf(kinds[kind[i]], undefined, crossing[i] === 1);
     touched.push(i);
@@ -341,8 +340,7 @@ function grownEdges(layout: GraphLayout, prev: StructureIndex, from: { n: number
   // the old crossings as they were, a longer view of their memory, unless a new edge joins an old event to another lane for the first time
   let marksOld = false;
   for (const k of from.insertedEdges) if (lane[source[k]] !== lane[target[k]] && ((source[k] < n0 && old[source[k]] === 0) || (target[k] < n0 && old[target[k]] === 0))) marksOld = true;
-  const crossing = marksOld ? new Uint8Array(layout.events.length) : appendColumn(old, layout.events.length);
-  if (marksOld) crossing.set(old);
+  const crossing = marksOld ? copyColumn(old, layout.events.length) : appendColumn(old, layout.events.length);
   for (const k of from.insertedEdges) if (lane[source[k]] !== lane[target[k]]) crossing[source[k]] = crossing[target[k]] = 1;
   return { crossing, edges };
 }

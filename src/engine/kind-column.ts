@@ -8,7 +8,7 @@
  */
 import { canonicalType, EVENT_TYPES, type EventType, type TraceEvent } from '../trace/schema';
 import { notedSharedPrefix } from '../trace/shared-prefix';
-import { appendColumn } from '../shared/append-column';
+import { appendColumn, copyColumn } from '../shared/append-column';
 
 /** The code of an event whose type is none of {@link EVENT_TYPES} (a type the reader let through as it is). */
 export const OTHER_KIND = 255;
@@ -51,8 +51,7 @@ export function kindColumn(events: readonly TraceEvent[]): KindColumn {
   const replaced: number[] = [];
   if (prefix) for (let i = notedSharedPrefix(events, before!, prefix.n); i < prefix.n; i++) if (events[i] !== before![i]) replaced.push(i);
   // the old events' codes as they were: a longer view of their memory while none was replaced (src/shared/append-column.ts)
-  const column = prefix && replaced.length === 0 ? appendColumn(prefix.column, n) : new Uint8Array(n);
-  if (prefix && replaced.length > 0) column.set(prefix.column);
+  const column = !prefix ? new Uint8Array(n) : replaced.length > 0 ? copyColumn(prefix.column, n) : appendColumn(prefix.column, n);
   for (const i of replaced) column[i] = codeOf(events[i].type);
   const from = prefix ? prefix.n : 0;
   // most neighbours share their type's string: one comparison instead of a lookup then

@@ -16,7 +16,7 @@
  * fold into the last row. One pass over the events plus the parent chains (each at most
  * {@link MAX_LEVEL} deep), typed arrays only: no object per event.
  */
-import { appendColumn } from '../shared/append-column';
+import { appendColumn, copyColumn } from '../shared/append-column';
 import { canonicalType, type TraceEvent } from '../trace/schema';
 import { KIND, kindColumn } from './kind-column';
 import type { IdTable } from '../trace/id-table';
@@ -131,8 +131,7 @@ export function extendLaneRows(input: RowInput, prev: LaneRowsState, prevRow: Ui
   const { rowOfLevel, rows } = rowsOfUsed(used, laneCount);
   let changed = false;
   for (let l = 0; l < laneCount; l++) if (used[l] !== prev.used[l]) changed = true;
-  const row = changed ? new Uint8Array(n) : appendColumn(prevRow.subarray(0, from), n);
-  if (changed) row.set(prevRow.subarray(0, from));
+  const row = changed ? copyColumn(prevRow.subarray(0, from), n) : appendColumn(prevRow.subarray(0, from), n);
   const rowOf = (i: number) => {
     const l = lane[i];
     if (l >= laneCount || isStop[i]) return 0;

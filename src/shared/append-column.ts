@@ -40,9 +40,18 @@ export function appendColumn<T extends Column>(old: T, n: number): T {
     claimed.set(old.buffer, n);
     return new Type(old.buffer, 0, n);
   }
-  const capacity = n + (n >> 2) + 4096;
-  const out = new Type(new ArrayBuffer(capacity * size), 0, n);
+  return copyColumn(old, n);
+}
+
+/**
+ * A column of `n` values whose first `old.length` are `old`'s (the rest 0) in a new buffer with room
+ * for a quarter more (plus 4,096 values), which {@link appendColumn} then extends in place: for a
+ * caller that changes some of the old values (`old` itself is not changed). @throws RangeError when
+ * n < old.length.
+ */
+export function copyColumn<T extends Column>(old: T, n: number): T {
+  if (n < old.length) throw new RangeError(`a column of ${old.length} values cannot be extended to ${n}`);
+  const out = columnWithRoom(old.constructor as { new (buffer: ArrayBufferLike, byteOffset: number, length: number): T; BYTES_PER_ELEMENT: number }, n);
   out.set(old);
-  claimed.set(out.buffer, n);
   return out;
 }

@@ -5,7 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { appendColumn } from '../../../src/shared/append-column';
+import { appendColumn, copyColumn } from '../../../src/shared/append-column';
 
 test('an appended column keeps the old values, shares the buffer of the latest view, and copies for a second branch', () => {
   const first = Int32Array.from([1, 2, 3]);
@@ -28,4 +28,15 @@ test('an appended column keeps the old values, shares the buffer of the latest v
   const x = appendColumn(Float64Array.from([0.5]), 2);
   assert.ok(x instanceof Float64Array);
   assert.deepEqual(Array.from(x), [0.5, 0]);
+});
+
+test('a copied column holds the old values in memory of its own, which the next append extends in place', () => {
+  const a = appendColumn(Uint8Array.from([1, 2, 3]), 4);
+  const copy = copyColumn(a, 5);
+  assert.notEqual(copy.buffer, a.buffer, 'memory of its own: the caller may change old values');
+  assert.deepEqual(Array.from(copy), [1, 2, 3, 0, 0]);
+  copy[0] = 7;
+  assert.deepEqual(Array.from(a), [1, 2, 3, 0], 'the column copied is not written');
+  assert.equal(appendColumn(copy, 9).buffer, copy.buffer, 'the copy has room: the next append extends it in place');
+  assert.throws(() => copyColumn(a, 3), RangeError);
 });
