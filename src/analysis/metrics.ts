@@ -207,8 +207,6 @@ interface ChainColumns {
   ends: Int32Array;
   /** The positions of the last critical path, in time order (a carry's: the next path ends with it up to where it meets it). */
   path?: Int32Array;
-  /** True for a carry's columns: the path is made with room after it, for the next one to go on in place ({@link pathTo}). */
-  carried?: boolean;
 }
 
 /** Positions between two of the critical path pass's marks ({@link ChainColumns} `totals`), a power of two. */
@@ -246,7 +244,7 @@ function carriedColumns(offered: MetricsCarry | undefined, n: number): Required<
   const marks = (via.length >> MARK_SHIFT) + 1;
   const totals = grownTo(c?.totals ?? new Float64Array(0), marks, c?.totals.length ?? 0, (size) => new Float64Array(size));
   const ends = grownTo(c?.ends ?? new Int32Array(0), marks, c?.ends.length ?? 0, (size) => new Int32Array(size));
-  return { own: f64(c?.own), start: f64(c?.start), end: f64(c?.end), chains: { finish: f64(c?.finish), cp: f64(c?.cp), part: f64(c?.part), via, totals, ends, path: c?.path, carried: true } };
+  return { own: f64(c?.own), start: f64(c?.start), end: f64(c?.end), chains: { finish: f64(c?.finish), cp: f64(c?.cp), part: f64(c?.part), via, totals, ends, path: c?.path } };
 }
 
 /** True when the old events' metrics can go on (see {@link MetricsCarry}). */
@@ -310,7 +308,8 @@ function* chainsFrom(index: TraceIndex, own: Float64Array, start: Float64Array, 
     if (at > from && clock.due()) yield* clock.pause();
     chainsOf(index, chains, at, Math.min(n, at + CHAIN_PART));
   }
-  const path = pathTo(via, chains.cpEnd, from, columns.path, columns.carried === true);
+  // (a followed trace's chains are its carry's: its path is made with room for the next one to go on in place)
+  const path = pathTo(via, chains.cpEnd, from, columns.path, index.carry !== undefined);
   columns.path = path;
   return { total: chains.total, critical: chains.cpEnd === -1 ? 0 : cp[chains.cpEnd], path: index.inFileOrder ? path : path.map((v) => index.at(v)) };
 }
