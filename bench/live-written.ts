@@ -138,7 +138,10 @@ export async function writtenRow(dir: string, n: number): Promise<WrittenRow> {
         graphAt[k] = t - written[k];
         if (process.env.OTRACE_BENCH_DEBUG) process.stdout.write(`  ${Math.round(t)} graph holds append ${k}: ${Math.round(graphAt[k]!)} ms after its write (the graph's answer ${Math.round(t - askedAt)} ms)\n`);
       }
-      if (findingsAt[k] === undefined && e <= analysed) findingsAt[k] = t - written[k];
+      if (findingsAt[k] === undefined && e <= analysed) {
+        findingsAt[k] = t - written[k];
+        if (process.env.OTRACE_BENCH_DEBUG) process.stdout.write(`  ${Math.round(t)} findings of append ${k} shown: ${Math.round(findingsAt[k]!)} ms after its write (the graph's answer ${Math.round(t - askedAt)} ms)\n`);
+      }
     });
   };
   const answered = (summary: SessionSummary | undefined, asRead: boolean) => {

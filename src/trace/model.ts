@@ -140,16 +140,40 @@ export class LineOrigin implements Origin {
 }
 
 /**
- * The origins of whole-line records read from bytes (the streaming JSONL reader), in four typed
- * columns: line, UTF-16 length, byte offset, byte length (20 bytes a record, no object per record:
- * a 1M-event trace kept an object of about 66 bytes per event and edge). {@link get} makes the
- * plain origin `{ range, record, offset, bytes }` of a record when asked.
+ * The origin of a whole-line record read from a text (a document's, or a followed file's text):
+ * line `record` from character 0 to `chars`. The JSONL reader of a text moves one such object from
+ * line to line and hands it to {@link LineOrigins.add} (a store made for text), which copies its two
+ * numbers; `range` is made when asked. JSON gives the plain origin `{ range, record }`.
+ */
+export class TextLineOrigin implements Origin {
+  /** @param chars length of the line in UTF-16 code units. */
+  constructor(
+    public record: number,
+    public chars: number,
+  ) {}
+
+  get range(): Range {
+    return { start: { line: this.record, character: 0 }, end: { line: this.record, character: this.chars } };
+  }
+
+  toJSON(): Origin {
+    return { range: this.range, record: this.record };
+  }
+}
+
+/**
+ * The origins of whole-line records (the JSONL reader's), in typed columns: line and UTF-16 length,
+ * and, read from bytes (the streaming reader), byte offset and byte length: 8 or 20 bytes a record,
+ * no object per record (a 1M-event trace kept an object of about 66 bytes per event and edge read
+ * from bytes; read from a text, four objects a record and a map entry). {@link get} makes the plain
+ * origin of a record when asked: `{ range, record, offset, bytes }` from bytes, `{ range, record }`
+ * from a text.
  */
 export class LineOrigins implements OriginStore {
   private lines = new Int32Array(16);
   private chars = new Int32Array(16);
-  private offsets = new Float64Array(16);
-  private sizes = new Int32Array(16);
+  private offsets: Float64Array;
+  private sizes: Int32Array;
   private count = 0;
   /** True while the columns are those of the store this one is a {@link copy} of (read up to {@link count}; written only once copied). */
   private shared = false;
@@ -157,6 +181,15 @@ export class LineOrigins implements OriginStore {
   private copies?: NotedCopies;
   /** True while each record's line is after the one before (then the records are in range order: see {@link inLineOrder}). */
   private ordered = true;
+
+  /**
+   * @param fromBytes true for records read from bytes ({@link add} takes {@link LineOrigin}s: byte
+   *   offsets and lengths kept), false for records read from a text ({@link TextLineOrigin}s).
+   */
+  constructor(readonly fromBytes = true) {
+    this.offsets = new Float64Array(fromBytes ? 16 : 0);
+    this.sizes = new Int32Array(fromBytes ? 16 : 0);
+  }
 
   get length(): number {
     return this.count;
@@ -167,36 +200,42 @@ export class LineOrigins implements OriginStore {
     return this.ordered;
   }
 
-  /** Appends a whole-line origin: @param origin a {@link LineOrigin} (its fields are copied; it may be reused). */
+  /**
+   * Appends a whole-line origin: @param origin a {@link LineOrigin} for a store made for bytes, a
+   * {@link TextLineOrigin} for one made for text (its fields are copied; it may be reused).
+   */
   add(origin: Origin): void {
-    const o = origin as LineOrigin;
+    const o = origin as LineOrigin | TextLineOrigin;
     const n = this.count;
     // columns of its own before the first write of a copy (one copy, grown at once when full)
     if (this.shared || n === this.lines.length) this.grow(n === this.lines.length ? 2 * n : this.lines.length);
     if (n > 0 && o.record <= this.lines[n - 1]) this.ordered = false;
     this.lines[n] = o.record;
     this.chars[n] = o.chars;
-    this.offsets[n] = o.offset;
-    this.sizes[n] = o.bytes;
+    if (this.fromBytes) {
+      this.offsets[n] = (o as LineOrigin).offset;
+      this.sizes[n] = (o as LineOrigin).bytes;
+    }
     this.count = n + 1;
   }
 
   get(i: number): Origin | undefined {
     if (!(i >= 0 && i < this.count) || !Number.isInteger(i)) return undefined;
     const line = this.lines[i];
-    return { range: { start: { line, character: 0 }, end: { line, character: this.chars[i] } }, record: line, offset: this.offsets[i], bytes: this.sizes[i] };
+    const range = { start: { line, character: 0 }, end: { line, character: this.chars[i] } };
+    return this.fromBytes ? { range, record: line, offset: this.offsets[i], bytes: this.sizes[i] } : { range, record: line };
   }
 
   record(i: number): number | undefined {
     return i >= 0 && i < this.count && Number.isInteger(i) ? this.lines[i] : undefined;
   }
 
-  /** Byte offset of record i's line in its file (i must be an index below {@link length}). */
+  /** Byte offset of record i's line in its file (a store made for bytes; i must be an index below {@link length}). */
   offsetOf(i: number): number {
     return this.offsets[i];
   }
 
-  /** Byte length of record i's line, without its line break (i below {@link length}). */
+  /** Byte length of record i's line, without its line break (a store made for bytes; i below {@link length}). */
   bytesOf(i: number): number {
     return this.sizes[i];
   }
@@ -208,7 +247,7 @@ export class LineOrigins implements OriginStore {
    * made before it (src/trace/shared-prefix.ts: records are never changed, only added).
    */
   copy(): LineOrigins {
-    const out = new LineOrigins();
+    const out = new LineOrigins(this.fromBytes);
     out.lines = this.lines;
     out.chars = this.chars;
     out.offsets = this.offsets;
@@ -242,16 +281,18 @@ export class LineOrigins implements OriginStore {
     size = Math.max(size, 1);
     const lines = new Int32Array(size);
     const chars = new Int32Array(size);
-    const offsets = new Float64Array(size);
-    const sizes = new Int32Array(size);
     lines.set(this.lines.subarray(0, this.count));
     chars.set(this.chars.subarray(0, this.count));
-    offsets.set(this.offsets.subarray(0, this.count));
-    sizes.set(this.sizes.subarray(0, this.count));
     this.lines = lines;
     this.chars = chars;
-    this.offsets = offsets;
-    this.sizes = sizes;
+    if (this.fromBytes) {
+      const offsets = new Float64Array(size);
+      const sizes = new Int32Array(size);
+      offsets.set(this.offsets.subarray(0, this.count));
+      sizes.set(this.sizes.subarray(0, this.count));
+      this.offsets = offsets;
+      this.sizes = sizes;
+    }
     this.shared = false;
   }
 }

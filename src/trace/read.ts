@@ -17,7 +17,7 @@ import { JsonlFeed, type GrowingFiles } from './jsonl-feed';
 import { preview } from './preview';
 import { NotedCopies, replacedFrom } from './shared-prefix';
 import { valueOf } from './json-positions';
-import { LineIndex, LineOrigin, LineOrigins, OriginArray, type LoadedTrace, type Origin, type OriginStore, type Problem, type Range } from './model';
+import { LineIndex, LineOrigin, LineOrigins, OriginArray, TextLineOrigin, type LoadedTrace, type Origin, type OriginStore, type Problem, type Range } from './model';
 import {
   EdgeSchema,
   EventSchema,
@@ -173,13 +173,16 @@ function binaryStart(read: ReadBytes, fileBytes: number | undefined): { problems
 export class JsonlTraceReader {
   private readonly builder: TraceBuilder;
   private seenRecord = false;
-  /** Line -> start of the line for `lineText` (text readers only: a byte reader's origins carry their offsets). */
-  private readonly starts = new Map<number, number>();
+  /**
+   * Line number -> start of the line for `lineText`, in characters (a reader of a text only: a byte
+   * reader's origins carry their offsets); a line that held no record is never asked for.
+   */
+  private lineStarts?: Int32Array;
 
   /** Ranges found by {@link locate}, by line and path, when the reader finishes more than once (a growing read). */
   private readonly located?: Map<string, Range>;
-  /** The origin of the line being added, when lines come from bytes: moved from line to line (the builder's {@link LineOrigins} copy its numbers). */
-  private readonly line?: LineOrigin;
+  /** The origin of the line being added: moved from line to line (the builder's {@link LineOrigins} copy its numbers). */
+  private readonly line: LineOrigin | TextLineOrigin;
   /** Size of the file being read, in bytes, until its record count is estimated (see {@link expectBytes}). */
   private fileBytes?: number;
   /** Records added so far. */
@@ -188,7 +191,8 @@ export class JsonlTraceReader {
   /**
    * @param lineText the text of a line from its `start` and `length` (characters of a text, or bytes of a file).
    * @param growing true when the reader finishes after each append: a field's range, once found, is kept.
-   * @param bytes true when lines come from bytes ({@link add} gets `chars`): origins kept in columns ({@link LineOrigins}).
+   * @param bytes true when lines come from bytes ({@link add} gets `chars`), false from a text: the
+   *   origins are kept in columns either way ({@link LineOrigins}), with byte offsets from bytes.
    * @param stores where the events and edges go (a reader made for bytes; default: lists of objects).
    */
   constructor(
@@ -198,9 +202,9 @@ export class JsonlTraceReader {
     stores?: { events: EventStore; edges: EdgeStore },
   ) {
     if (growing) this.located = new Map();
-    if (bytes) this.line = new LineOrigin(0, 0, 0, 0);
+    this.line = bytes ? new LineOrigin(0, 0, 0, 0) : new TextLineOrigin(0, 0);
     const locate = (origin: Origin, path: Path, kind: 'event' | 'edge') => this.locate(origin, kind === 'edge' ? ['edge', ...path] : path);
-    this.builder = bytes ? new TraceBuilder([], locate, new LineOrigins(), new LineOrigins(), stores?.events, stores?.edges) : new TraceBuilder([], locate);
+    this.builder = new TraceBuilder([], locate, new LineOrigins(bytes), new LineOrigins(bytes), stores?.events, stores?.edges);
   }
 
   /**
@@ -219,17 +223,15 @@ export class JsonlTraceReader {
    *   as the origin's byte offset; the reader must have been made for bytes).
    */
   add(n: number, start: number, length: number, value: Record<string, unknown>, chars?: number): void {
-    let origin: Origin;
-    const line = this.line;
-    if (line !== undefined && chars !== undefined) {
-      line.record = n;
-      line.chars = chars;
-      line.offset = start;
-      line.bytes = length;
-      origin = line;
+    const origin = this.line;
+    origin.record = n;
+    if (origin instanceof LineOrigin) {
+      origin.chars = chars ?? length;
+      origin.offset = start;
+      origin.bytes = length;
     } else {
-      origin = { range: { start: { line: n, character: 0 }, end: { line: n, character: length } }, record: n };
-      this.starts.set(n, start);
+      origin.chars = length;
+      this.setLineStart(n, start);
     }
     const builder = this.builder;
     try {
@@ -300,6 +302,17 @@ export class JsonlTraceReader {
     return range;
   }
 
+  /** Notes where line `n` starts in the text (characters), growing the column of starts when needed. */
+  private setLineStart(n: number, start: number): void {
+    let starts = this.lineStarts;
+    if (starts === undefined || n >= starts.length) {
+      const more = new Int32Array(Math.max(n + 1, 2 * (starts?.length ?? 512)));
+      if (starts) more.set(starts);
+      this.lineStarts = starts = more;
+    }
+    starts[n] = start;
+  }
+
   private locateInLine(origin: Origin, path: Path): Range {
     const n = origin.record;
     const found = this.lineTree(origin)?.(path);
@@ -314,7 +327,7 @@ export class JsonlTraceReader {
   /** Finds a field's node in the parsed line of `origin` (parsed again only when it is another line than the last one asked). */
   private lineTree(origin: Origin): ((path: Path) => Node | undefined) | undefined {
     const n = origin.record;
-    const start = origin.offset ?? this.starts.get(n) ?? 0;
+    const start = origin.offset ?? this.lineStarts?.[n] ?? 0;
     const length = origin.offset !== undefined ? (origin.bytes ?? 0) : origin.range.end.character;
     const last = this.lastTree;
     if (last && last.record === n && last.start === start && last.length === length) return last.find;
