@@ -191,11 +191,24 @@ function agentSpans(events: readonly TraceEvent[]): Map<string, AgentSpan> {
 
 /**
  * The Outline of one file of a session (`''`: the trace file): one lane per agent, its events in
- * file order, each named by its readable label (src/engine/record-labels.ts).
+ * file order, each named by its readable label (src/engine/record-labels.ts). A lane's range spans
+ * its records from the first to the last when no other lane's record is between them; a lane
+ * interleaved with others spans its first record only: the editor's breadcrumbs and sticky scroll
+ * name the symbol whose range holds a line, and must never name an agent on another agent's lines.
  * @param maxEvents most events listed, the first in file order (every lane keeps its range and `count`):
  *   the editor asks again on each change of a growing file, and tens of thousands of symbols stall it.
  */
 export function outline(s: TraceSnapshot, file: string, maxEvents = Infinity): OutlineLane[] {
+  const { lanes, laneOf } = outlineLanes(s, file, maxEvents);
+  for (const k of interleavedLanes(s, file, laneOf)) lanes[k].range = lanes[k].first;
+  return lanes;
+}
+
+/**
+ * The lanes of {@link outline} (folded), each spanning its records from the first to the last, and
+ * each agent's lane (its index in the list).
+ */
+function outlineLanes(s: TraceSnapshot, file: string, maxEvents: number): { lanes: OutlineLane[]; laneOf: Map<string, number> } {
   const lanes = new Map<string, OutlineLane>();
   const unit = timeUnitOf(s.loaded);
   let listed = 0;
@@ -218,17 +231,36 @@ export function outline(s: TraceSnapshot, file: string, maxEvents = Infinity): O
 }
 
 /**
+ * The lanes (indices into the Outline's list) whose records in `file` have a record of another lane
+ * between two of theirs, in range order (the snapshot's `byFile`). O(records of the file).
+ */
+function interleavedLanes(s: TraceSnapshot, file: string, laneOf: Map<string, number>): Set<number> {
+  const interleaved = new Set<number>();
+  const left = new Set<number>(); // lanes that had records, then another lane's
+  const events = s.loaded.trace.events;
+  let last = -1;
+  for (const i of s.byFile.get(file) ?? []) {
+    const k = laneOf.get(events[i].agent);
+    if (k === undefined || k === last) continue;
+    if (left.has(k)) interleaved.add(k);
+    if (last !== -1) left.add(last);
+    last = k;
+  }
+  return interleaved;
+}
+
+/**
  * The Outline's lanes folded as the graph folds them (src/engine/lane-folds.ts) when a file has
  * more agents than it shows as lanes: the busiest keep their symbol, the others' events go under
  * one symbol per name prefix (or "other agents"), in file order. A file of 1M agents then lists
  * a few dozen symbols, not a million.
  */
-function foldOutline(lanes: OutlineLane[]): OutlineLane[] {
+function foldOutline(lanes: OutlineLane[]): { lanes: OutlineLane[]; laneOf: Map<string, number> } {
   const fold = foldLanes(
     lanes.map((l) => ({ name: l.agent, key: l.agent, agent: l.agent, depth: 0 })),
     lanes.map((l) => l.count),
   );
-  if (!fold) return lanes;
+  if (!fold) return { lanes, laneOf: new Map(lanes.map((l, i) => [l.agent, i])) };
   const out: OutlineLane[] = fold.lanes.map((f) => (f.of !== undefined ? lanes[f.of] : { agent: f.name, agents: f.group!.agents, range: lanes[0].range, first: lanes[0].first, count: 0, events: [] }));
   const grouped = new Set<number>();
   lanes.forEach((l, i) => {
@@ -247,7 +279,7 @@ function foldOutline(lanes: OutlineLane[]): OutlineLane[] {
     if (compare(l.range.end, group.range.end) > 0) group.range = { start: group.range.start, end: l.range.end };
   });
   for (const k of grouped) out[k].events.sort((a, b) => compare(a.range.start, b.range.start));
-  return out;
+  return { lanes: out, laneOf: new Map(lanes.map((l, i) => [l.agent, fold.laneOf[i]])) };
 }
 
 /** Go to Source Prompt for an event (src/engine/source-prompt.ts), with the target event's place. */

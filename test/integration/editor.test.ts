@@ -25,6 +25,12 @@ describe('trace file in the editor', function () {
     assert.equal(stop.range.start.line, 35, 'e35 is on line 36 of the file');
     assert.equal(stop.name, 'stop: quality met', 'named by what happened, not by its id');
     assert.ok(stop.selectionRange.isEmpty && stop.selectionRange.start.isEqual(stop.range.start), 'going to it selects nothing: a key typed next must not replace the record');
+    // breadcrumbs and sticky scroll name the symbol whose range holds a line: no agent's range holds another agent's event
+    for (const lane of lanes) {
+      const others = lanes.filter((l) => l !== lane).flatMap((l) => l.children.map((c) => c.range.start.line));
+      const held = others.filter((line) => lane.range.start.line <= line && line <= lane.range.end.line);
+      assert.deepEqual(held, [], `${lane.name} spans lines of other agents`);
+    }
   });
 
   it('lists at most otrace.outline.maxEvents events (the first in the file); each agent says how many it has', async () => {

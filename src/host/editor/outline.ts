@@ -4,7 +4,8 @@
  * its record: "user: Work on bead…", "Bash: npm test ✗ exit 2", "stop: task complete", with its
  * time and id beside), so the Outline view, breadcrumbs and "Go to Symbol" (Ctrl+Shift+O) navigate
  * the trace. The engine lists the lanes and events of the file and labels them
- * (src/engine/record-labels.ts). At most `otrace.outline.maxEvents` events are listed (the first in
+ * (src/engine/record-labels.ts); a lane interleaved with others spans its first record only, so
+ * that breadcrumbs and sticky scroll never name an agent on another agent's lines. At most `otrace.outline.maxEvents` events are listed (the first in
  * file order): VS Code asks again on every change of a growing file, and 86,000 symbols stalled the
  * extension host for seconds each time (breadcrumbs and sticky scroll ask too).
  */

@@ -124,6 +124,35 @@ test('the Outline lists at most maxEvents events, the first in file order; every
   assert.deepEqual(outline(session, '', 0).flatMap((l) => l.events), []);
 });
 
+test("the Outline never names an agent on another agent's lines: an interleaved lane spans its first record, a lane alone in its stretch of the file spans it", () => {
+  const demo = snapshotOf(path.join(FIX, '..', '..', 'samples', 'demo.otrace.jsonl'));
+  const agents = snapshotOf(path.join(FIX, 'claude-code-session', 'fa812bfe-b295-4cca-9c2f-fdf01028cb46', 'subagents', 'agent-acompact-70d8e7.jsonl'));
+  for (const s of [demo, session, agents]) {
+    const lanes = outline(s, '');
+    // the lines of each lane's events (a record may hold events of two lanes: a Task record's spawn and its task)
+    const linesOf = lanes.map((l) => new Set(l.events.map((e) => e.range.start.line)));
+    const eventLines = new Set(linesOf.flatMap((set) => [...set]));
+    lanes.forEach((lane, k) => {
+      for (const line of eventLines) {
+        const inRange = line >= lane.range.start.line && line <= lane.range.end.line;
+        if (inRange) assert.ok(linesOf[k].has(line) || !linesOf.some((other, j) => j !== k && other.has(line)), `${lane.agent}'s range holds line ${line}, another agent's`);
+      }
+      assert.ok(lane.range.start.line <= lane.first.start.line && lane.range.end.line >= lane.first.end.line, 'the range holds the first record (the selection)');
+    });
+  }
+  // the demo's agents take turns: every lane that speaks twice with another between spans its first record
+  const demoLanes = outline(demo, '');
+  const orchestrator = demoLanes.find((l) => l.agent === 'orchestrator')!;
+  assert.deepEqual(orchestrator.range, orchestrator.first);
+  // a file of one agent: its lane spans the file's records, first to last
+  const [only] = outline(agents, '');
+  assert.equal(outline(agents, '').length, 1);
+  const lines = only.events.map((e) => e.range.start.line);
+  assert.equal(only.range.start.line, Math.min(...lines));
+  assert.equal(only.range.end.line, Math.max(...lines));
+  assert.ok(only.range.end.line > only.range.start.line);
+});
+
 test('only the lines asked are labelled (the editor asks for its visible lines), at most MAX_LABELS', () => {
   const some = recordLabels(session, '', [{ start: 90, end: 110 }, { start: 100, end: 125 }]);
   assert.deepEqual(some.map((l) => l.at.line), [96, 98, 99, 102, 103, 106, 107, 110, 111, 114, 115, 118, 119, 122, 123, 124]);
