@@ -174,10 +174,11 @@ export class JsonlTraceReader {
   private readonly builder: TraceBuilder;
   private seenRecord = false;
   /**
-   * Line number -> start of the line for `lineText`, in characters (a reader of a text only: a byte
-   * reader's origins carry their offsets); a line that held no record is never asked for.
+   * The lines that held a record, ascending, and where each starts for `lineText`, in characters (a
+   * reader of a text only: a byte reader's origins carry their offsets): one entry a record, not a
+   * line (a text of blank lines costs nothing), found by binary search.
    */
-  private lineStarts?: Int32Array;
+  private readonly lineStarts?: { lines: Int32Array; starts: Int32Array; count: number };
 
   /** Ranges found by {@link locate}, by line and path, when the reader finishes more than once (a growing read). */
   private readonly located?: Map<string, Range>;
@@ -203,6 +204,7 @@ export class JsonlTraceReader {
   ) {
     if (growing) this.located = new Map();
     this.line = bytes ? new LineOrigin(0, 0, 0, 0) : new TextLineOrigin(0, 0);
+    if (!bytes) this.lineStarts = { lines: new Int32Array(256), starts: new Int32Array(256), count: 0 };
     const locate = (origin: Origin, path: Path, kind: 'event' | 'edge') => this.locate(origin, kind === 'edge' ? ['edge', ...path] : path);
     this.builder = new TraceBuilder([], locate, new LineOrigins(bytes), new LineOrigins(bytes), stores?.events, stores?.edges);
   }
@@ -302,15 +304,52 @@ export class JsonlTraceReader {
     return range;
   }
 
-  /** Notes where line `n` starts in the text (characters), growing the column of starts when needed. */
+  /** Notes where line `n` starts in the text, in characters (lines come in order: a line before the last is put in its place). */
   private setLineStart(n: number, start: number): void {
-    let starts = this.lineStarts;
-    if (starts === undefined || n >= starts.length) {
-      const more = new Int32Array(Math.max(n + 1, 2 * (starts?.length ?? 512)));
-      if (starts) more.set(starts);
-      this.lineStarts = starts = more;
+    const at = this.lineStarts!;
+    const k = at.count;
+    if (k > 0 && at.lines[k - 1] >= n) {
+      const i = this.lineIndex(n);
+      if (i < k && at.lines[i] === n) {
+        at.starts[i] = start;
+        return;
+      }
     }
-    starts[n] = start;
+    if (k === at.lines.length) {
+      const lines = new Int32Array(2 * k);
+      const starts = new Int32Array(2 * k);
+      lines.set(at.lines);
+      starts.set(at.starts);
+      at.lines = lines;
+      at.starts = starts;
+    }
+    const i = k > 0 && at.lines[k - 1] > n ? this.lineIndex(n) : k;
+    at.lines.copyWithin(i + 1, i, k);
+    at.starts.copyWithin(i + 1, i, k);
+    at.lines[i] = n;
+    at.starts[i] = start;
+    at.count = k + 1;
+  }
+
+  /** The first entry of {@link lineStarts} whose line is `n` or after (its count when none is). */
+  private lineIndex(n: number): number {
+    const at = this.lineStarts!;
+    let lo = 0;
+    let hi = at.count;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (at.lines[mid] < n) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Where line `n` starts in the text (characters), when it held a record; else undefined. */
+  private lineStart(n: number): number | undefined {
+    const at = this.lineStarts;
+    if (!at) return undefined;
+    const i = this.lineIndex(n);
+    return i < at.count && at.lines[i] === n ? at.starts[i] : undefined;
   }
 
   private locateInLine(origin: Origin, path: Path): Range {
@@ -327,7 +366,7 @@ export class JsonlTraceReader {
   /** Finds a field's node in the parsed line of `origin` (parsed again only when it is another line than the last one asked). */
   private lineTree(origin: Origin): ((path: Path) => Node | undefined) | undefined {
     const n = origin.record;
-    const start = origin.offset ?? this.lineStarts?.[n] ?? 0;
+    const start = origin.offset ?? this.lineStart(n) ?? 0;
     const length = origin.offset !== undefined ? (origin.bytes ?? 0) : origin.range.end.character;
     const last = this.lastTree;
     if (last && last.record === n && last.start === start && last.length === length) return last.find;

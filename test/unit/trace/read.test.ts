@@ -73,6 +73,18 @@ test('one bad optional field does not cost the event: it loads without the field
   assert.deepEqual(loaded.problems.map((p) => [p.severity, p.range.start.line]), [['error', 0], ['error', 1]]);
 });
 
+test('a problem found at the end of a text read is placed at its field, whatever lines came between (blank ones, others)', () => {
+  const lines = ['{"id":"a","t":0,"type":"message","agent":"p","parent":"nowhere"}', ...Array.from({ length: 50_000 }, () => ''), '{"id":"b","t":1,"type":"message","agent":"p","causes":["x","gone"]}'];
+  for (let k = 0; k < 1000; k++) lines.push(`{"id":"c${k}","t":${k + 2},"type":"message","agent":"q"}`);
+  const loaded = readTraceJsonl(`${lines.join('\n')}\n`);
+  // unknown ids are found once every line is read: each problem at the id it names, on its own line
+  const at = (word: string) => loaded.problems.find((p) => p.message.includes(word))?.range;
+  const place = (line: number, word: string) => ({ start: { line, character: lines[line].indexOf(`"${word}"`) }, end: { line, character: lines[line].indexOf(`"${word}"`) + word.length + 2 } });
+  assert.deepEqual(at('nowhere'), place(0, 'nowhere'));
+  assert.deepEqual(at('gone'), place(50_001, 'gone'));
+  assert.deepEqual(loaded.eventOrigins.get(1), { range: { start: { line: 50_001, character: 0 }, end: { line: 50_001, character: lines[50_001].length } }, record: 50_001 });
+});
+
 test('hostile input: a line nested 100,000 levels deep, a BOM, huge values in messages', () => {
   const deep = `{"id":"d","t":0,"type":"message","agent":"p","content":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
   const loaded = loadTrace(`${deep}\n{"id":"ok","t":1,"type":"message","agent":"p"}\n`, 'x.otrace.jsonl');
