@@ -144,11 +144,14 @@ export function noteInstead(state: FindingsState): { text: string; title: string
     // a large file's first part drawn while the rest is read (or where its read was cancelled)
     return reading.stopped
       ? {
-          text: `read stopped: the first ${megabytes(reading.bytes)} of ${megabytes(reading.of)} MB shown, not analysed`,
+          text: `read stopped: the first ${megabytes(reading.bytes)} MB of ${megabytes(reading.of)} MB shown, not analysed`,
           title: 'The read of this large file was cancelled or failed: the graph shows the events of its first part, without findings; its next load reads on.',
         }
       : {
-          text: `reading… the first ${megabytes(reading.bytes)} of ${megabytes(reading.of)} MB shown (the rest, then findings, stops, loops and credit follow)`,
+          text:
+            reading.read !== undefined && reading.read > reading.bytes
+              ? `reading… ${megabytes(reading.read)} of ${megabytes(reading.of)} MB read, the first ${megabytes(reading.bytes)} MB shown (then findings, stops, loops and credit)`
+              : `reading… the first ${megabytes(reading.bytes)} MB of ${megabytes(reading.of)} MB shown (the rest, then findings, stops, loops and credit follow)`,
           title: 'The file is large: the graph shows the events of its first part while the rest is read; the whole trace and then its analysis replace it.',
         };
   }

@@ -482,6 +482,8 @@ function receive(m: HostMessage): void {
     }
     case 'loading':
       return showLoading(m.title);
+    case 'readProgress':
+      return state && showReadProgress(state, m.bytes, m.of);
     case 'locked':
       return showLock(m.locked);
     case 'explain': {
@@ -568,6 +570,15 @@ new ResizeObserver(() => state && resized(state)).observe($('graph'));
 $('lock').addEventListener('click', () => post({ type: 'toggleLock' }));
 
 /** Another trace is on its way: the state of the one shown goes, the loading state shows. */
+/** How far the read of a large file shown in part has got: the header and the findings' note say it (the graph stays the part's). */
+function showReadProgress(s: TraceState, bytes: number, of: number): void {
+  const reading = s.graph.reading;
+  if (!reading || reading.stopped || reading.of !== of || bytes <= (reading.read ?? reading.bytes)) return;
+  reading.read = bytes; // until the whole trace's overview replaces the part's
+  showHeader(s.graph);
+  showFindings($('findings'), s.graph.findings, { frame: (events, finding) => frameEvents(s, events, finding) }, s.graph);
+}
+
 function showLoading(title?: string): void {
   if (state) disposeTraceState(state);
   state = undefined;

@@ -58,6 +58,11 @@ export interface LoadProgress {
    * answer is the analysed summary (another stamp). Absent for a trace analysed within the read's turn.
    */
   read?: SessionSummary;
+  /**
+   * With the `read` phase of a large file read in parts, once its first part is shown: the bytes read
+   * so far of the file's `of` bytes (the part shown stays the first one until the whole is read).
+   */
+  part?: { bytes: number; of: number };
 }
 
 /** A mapping file as the host found it: its text (or why it could not be read), and how it is named. */

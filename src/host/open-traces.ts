@@ -25,6 +25,7 @@ import { stringLocation } from './editor/event-content';
 import { logged } from './log';
 import { DiskPoll } from './disk-poll';
 import { isSidecar } from '../shared/label-kinds';
+import { megabytes, shareOf } from '../shared/part-words';
 
 const TRACE_NAME = /\.otrace\.jsonl?$/;
 /** Wait this long after the last keystroke before reading an edited trace again (ms). */
@@ -63,6 +64,9 @@ export class OpenTraces implements vscode.Disposable {
   private readonly goneChanged = new vscode.EventEmitter<string>();
   /** Fires with a session's key when its trace file went from disk, or came back ({@link isGone}). */
   readonly onDidChangeGone = this.goneChanged.event;
+  private readonly readProgress = new vscode.EventEmitter<{ key: string; part: { bytes: number; of: number } }>();
+  /** Fires as the read of a large file shown in part goes on: the bytes read so far of the file's (the views say how far it got). */
+  readonly onDidReadOn = this.readProgress.event;
   /** Files (URI strings) each session published diagnostics to, to clear them later. */
   private readonly published = new Map<string, string[]>();
   /** Whether a view shows the session of a key ({@link keepWhileShown}). */
@@ -71,7 +75,7 @@ export class OpenTraces implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<SessionSummary>();
   /** Fires with a session's new summary after its trace was read again. */
   readonly onDidChange = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [this.diagnostics, this.changed, this.stoppedGrowing, this.goneChanged];
+  private readonly disposables: vscode.Disposable[] = [this.diagnostics, this.changed, this.stoppedGrowing, this.goneChanged, this.readProgress];
 
   /**
    * @param engine loads the sessions and answers every question about them (the views ask it directly).
@@ -349,6 +353,8 @@ export class OpenTraces implements vscode.Disposable {
     let report: ((p: LoadProgress) => void) | undefined;
     let last: LoadProgress | undefined;
     let analysingShown = false;
+    /** The status bar's progress of this load, once shown: says how far a large file's read has got. */
+    let readOn: ((part: { bytes: number; of: number }) => void) | undefined;
     const outcome = this.outcomes.get(key);
     const request = { key, version, path: uri.fsPath, text, local: uri.scheme === 'file', ...options, ...(outcome ? { outcome } : {}) };
     const number = ++this.loads;
@@ -365,7 +371,11 @@ export class OpenTraces implements vscode.Disposable {
         // (once per load: a large file's first part, the whole as read and a stopped read each come as read)
         if (p.read && this.pending.get(key)?.promise === promise && show(p.read) && !analysingShown) {
           analysingShown = true;
-          this.showAnalysing(uri, promise, p.read.reading !== undefined);
+          this.showAnalysing(uri, promise, p.read.reading !== undefined, (f) => (readOn = f));
+        }
+        if (p.part && this.pending.get(key)?.promise === promise) {
+          readOn?.(p.part);
+          this.readProgress.fire({ key, part: p.part });
         }
         last = p;
         report?.(p);
@@ -417,16 +427,18 @@ export class OpenTraces implements vscode.Disposable {
 
   /**
    * While a trace shown as read is analysed: `otrace: analysing <file>…` in the status bar (the window's progress), until
-   * the load ends; `otrace: reading and analysing <file>…` when what is shown first is a large file's first part (`reading`).
+   * the load ends; `otrace: reading and analysing <file>…` when what is shown first is a large file's first part (`reading`),
+   * with how far the read has got as it goes on (`: 55% read (120 of 218 MB)`, given to `listen`'s reporter).
    */
-  private showAnalysing(uri: vscode.Uri, promise: Promise<unknown>, reading: boolean): void {
+  private showAnalysing(uri: vscode.Uri, promise: Promise<unknown>, reading: boolean, listen: (readOn: (part: { bytes: number; of: number }) => void) => void): void {
     const title = reading ? messageText`otrace: reading and analysing ${path.basename(uri.fsPath)}…` : messageText`otrace: analysing ${path.basename(uri.fsPath)}…`;
-    void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title }, () =>
-      promise.then(
+    void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title }, (progress) => {
+      listen((part) => progress.report({ message: `${shareOf(part)}% read (${megabytes(part.bytes)} of ${megabytes(part.of)} MB)` }));
+      return promise.then(
         () => undefined,
         () => undefined,
-      ),
-    );
+      );
+    });
   }
 
   /** After {@link PROGRESS_AFTER_MS}, a cancellable notification with the load's phase until it ends. */

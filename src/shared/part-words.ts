@@ -5,9 +5,13 @@
  * Pure: no `vscode`, no DOM.
  */
 
-/** `2% of 218 MB shown, reading the rest…`, or `… shown, read stopped`; `bytes` of the file's `of` bytes. */
-export function partWords(part: { bytes: number; of: number; stopped?: true }): string {
-  return `${shareOf(part)}% of ${megabytes(part.of)} MB shown, ${part.stopped ? 'read stopped' : 'reading the rest…'}`;
+/**
+ * `2% of 218 MB shown, reading the rest…`, or `… shown, 55% read…` once the read of the rest says how
+ * far it got (`read` bytes), or `… shown, read stopped`; the part shown is `bytes` of the file's `of` bytes.
+ */
+export function partWords(part: { bytes: number; of: number; stopped?: true; read?: number }): string {
+  const rest = part.stopped ? 'read stopped' : part.read !== undefined && part.read > part.bytes ? `${shareOf({ bytes: part.read, of: part.of })}% read…` : 'reading the rest…';
+  return `${shareOf(part)}% of ${megabytes(part.of)} MB shown, ${rest}`;
 }
 
 /** The part's share of the file, in whole percent (rounded down: 100 only once read to the end). */

@@ -219,8 +219,13 @@ export interface GraphOverview {
    * the last analysis's, of the first `analysedEvents` events (and so are the nodes' marks).
    */
   analysedEvents?: number;
-  /** Set while a large file is read in parts: the graph shows the trace of its first `bytes` bytes of `of` (the rest follows, then the analysis); `stopped`: the read was cancelled or failed before its end (the part stays shown, unanalysed). */
-  reading?: { bytes: number; of: number; stopped?: true };
+  /**
+   * Set while a large file is read in parts: the graph shows the trace of its first `bytes` bytes of
+   * `of` (the rest follows, then the analysis); `read`: the bytes read so far, as the read's progress
+   * says (a `readProgress` message); `stopped`: the read was cancelled or failed before its end (the
+   * part stays shown, unanalysed).
+   */
+  reading?: { bytes: number; of: number; stopped?: true; read?: number };
   /** Why the trace was not analysed (its analysis failed or was cancelled): the graph shows it without findings, and says so rather than look clean. Untrusted text (an error message may hold a file name). */
   notAnalysed?: string;
 }
@@ -381,6 +386,8 @@ export type HostMessage =
   | { type: 'found'; stamp: number; query: string; indices: number[] }
   /** Another trace is being read (the panel follows the active trace): show the loading state. */
   | { type: 'loading'; title: string }
+  /** How far the read of a large file shown in part has got: `bytes` read of the file's `of` (the header and the findings' note say it). */
+  | { type: 'readProgress'; bytes: number; of: number }
   /** The side panel was locked to its trace, or follows the active trace again. */
   | { type: 'locked'; locked: boolean }
   /** Select an event of the snapshot `stamp` names (dropped by a page that shows another). */

@@ -133,6 +133,9 @@ export class GraphView implements vscode.Disposable {
       sessions.onDidChangeGone((key) => {
         if (key === this.uri.toString()) this.showGone();
       }),
+      sessions.onDidReadOn(({ key, part }) => {
+        if (key === this.uri.toString()) this.post({ type: 'readProgress', bytes: part.bytes, of: part.of });
+      }),
       panel.onDidDispose(() => this.dispose()),
     );
     for (const m of earlier) void this.onMessage(m);

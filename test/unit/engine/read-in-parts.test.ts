@@ -15,6 +15,7 @@ import { InProcessEngine } from '../../../src/engine/in-process-engine';
 import type { SessionSummary } from '../../../src/engine/summary';
 import type { LoadProgress } from '../../../src/engine/worker-protocol';
 import { summaryText } from '../../../src/host/editor/status-bar-text';
+import { partWords } from '../../../src/shared/part-words';
 
 const DEMO = path.join(__dirname, '..', '..', '..', 'samples', 'demo.otrace.jsonl');
 /** Every file streamed, every trace progressive; parts of about a sixth of the demo (70 lines, 9 KB). */
@@ -49,14 +50,17 @@ const same = (s: SessionSummary | undefined) => s && { ...s, stamp: 0 };
 function recordedLoad(engine: InProcessEngine, file: string, onRead?: (s: SessionSummary) => void) {
   const reads: SessionSummary[] = [];
   const messages: string[] = [];
+  /** The bytes read so far of each report of the rest's read (the views say how far it got). */
+  const parts: { bytes: number; of: number }[] = [];
   const load = engine.load(request(file), (p: LoadProgress) => {
     messages.push(p.message);
+    if (p.part) parts.push(p.part);
     if (p.read) {
       reads.push(p.read);
       onRead?.(p.read);
     }
   });
-  return { load, reads, messages };
+  return { load, reads, messages, parts };
 }
 
 for (const recent of [false, true]) {
@@ -64,7 +68,7 @@ for (const recent of [false, true]) {
     const file = copyOf(DEMO, recent);
     const whole = await new InProcessEngine({ streamFromBytes: 1 }).load(request(file));
     const engine = new InProcessEngine(PARTS);
-    const { load, reads, messages } = recordedLoad(engine, file);
+    const { load, reads, messages, parts } = recordedLoad(engine, file);
     const analysed = await load;
     assert.ok(reads.length >= 2, `a first part, then the whole as read (${reads.length} answers as read)`);
     const [first, asRead] = [reads[0], reads[reads.length - 1]];
@@ -79,6 +83,10 @@ for (const recent of [false, true]) {
     const read = messages.filter((m) => /^reading .*: \d+% \(/.test(m)).map((m) => Number(/: (\d+)%/.exec(m)![1]));
     assert.ok(read.length >= 3, `the parts read are reported (${messages.join(' | ')})`);
     assert.deepEqual(read, [...read].sort((a, b) => a - b), 'as the read goes on');
+    // and in numbers, for the graph's header and findings bar and the status bar: bytes read so far, after the part shown
+    assert.equal(parts.length, read.length - 1, 'each part read after the one shown is reported in bytes too');
+    assert.ok(parts.every((p, k) => p.of === first.reading!.of && p.bytes > first.reading!.bytes && (k === 0 || p.bytes > parts[k - 1].bytes)), JSON.stringify(parts));
+    assert.match(partWords({ ...first.reading!, read: parts[parts.length - 1].bytes }), /^\d+% of 0 MB shown, \d+% read…$/);
     assert.deepEqual(same(analysed), same(whole), 'the analysed summary is that of a load in one read');
   });
 }
