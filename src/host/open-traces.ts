@@ -19,7 +19,7 @@ import { globMatches } from '../trace/glob';
 import { SNIFF_CHARS, mayBeTrace } from '../trace/trace-sniff';
 import type { Problem } from '../trace/model';
 import type { MappingProvider } from './editor/mapping-files';
-import { messageText, plainText, type PlainText } from '../shared/untrusted-text';
+import { messageText, plainText, type MessageText, type PlainText } from '../shared/untrusted-text';
 import { StatedOutcomes, type StatedOutcome } from './editor/stated-outcomes';
 import { stringLocation } from './editor/event-content';
 import { logged } from './log';
@@ -353,8 +353,10 @@ export class OpenTraces implements vscode.Disposable {
     let report: ((p: LoadProgress) => void) | undefined;
     let last: LoadProgress | undefined;
     let analysingShown = false;
-    /** The status bar's progress of this load, once shown: says how far a large file's read has got. */
-    let readOn: ((part: { bytes: number; of: number }) => void) | undefined;
+    /** The status bar's progress of this load, once shown: says how far a large file's read has got, then that its analysis runs. */
+    let status: ((message: MessageText) => void) | undefined;
+    /** True once the status bar said how far a large file's read got (then it says the analysis runs). */
+    let readOn = false;
     const outcome = this.outcomes.get(key);
     const request = { key, version, path: uri.fsPath, text, local: uri.scheme === 'file', ...options, ...(outcome ? { outcome } : {}) };
     const number = ++this.loads;
@@ -371,12 +373,13 @@ export class OpenTraces implements vscode.Disposable {
         // (once per load: a large file's first part, the whole as read and a stopped read each come as read)
         if (p.read && this.pending.get(key)?.promise === promise && show(p.read) && !analysingShown) {
           analysingShown = true;
-          this.showAnalysing(uri, promise, p.read.reading !== undefined, (f) => (readOn = f));
+          this.showAnalysing(uri, promise, p.read.reading !== undefined, (f) => (status = f));
         }
         if (p.part && this.pending.get(key)?.promise === promise) {
-          readOn?.(p.part);
+          readOn = true;
+          status?.(messageText`${shareOf(p.part)}% read (${megabytes(p.part.bytes)} of ${megabytes(p.part.of)} MB)`);
           this.readProgress.fire({ key, part: p.part });
-        }
+        } else if (p.phase === 'analyze' && readOn) status?.(messageText`${p.message}`); // the whole file read: `analysing 1,000,000 events`
         last = p;
         report?.(p);
       })
@@ -428,12 +431,12 @@ export class OpenTraces implements vscode.Disposable {
   /**
    * While a trace shown as read is analysed: `otrace: analysing <file>…` in the status bar (the window's progress), until
    * the load ends; `otrace: reading and analysing <file>…` when what is shown first is a large file's first part (`reading`),
-   * with how far the read has got as it goes on (`: 55% read (120 of 218 MB)`, given to `listen`'s reporter).
+   * then what it does as it goes on (`: 55% read (120 of 218 MB)`, `: analysing 1,000,000 events`: given to `listen`'s reporter).
    */
-  private showAnalysing(uri: vscode.Uri, promise: Promise<unknown>, reading: boolean, listen: (readOn: (part: { bytes: number; of: number }) => void) => void): void {
+  private showAnalysing(uri: vscode.Uri, promise: Promise<unknown>, reading: boolean, listen: (report: (message: MessageText) => void) => void): void {
     const title = reading ? messageText`otrace: reading and analysing ${path.basename(uri.fsPath)}…` : messageText`otrace: analysing ${path.basename(uri.fsPath)}…`;
     void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title }, (progress) => {
-      listen((part) => progress.report({ message: `${shareOf(part)}% read (${megabytes(part.bytes)} of ${megabytes(part.of)} MB)` }));
+      listen((message) => progress.report({ message }));
       return promise.then(
         () => undefined,
         () => undefined,

@@ -106,11 +106,15 @@ describe('a 1,000,000-event trace in a real VS Code', function () {
     assert.equal(api.sessions.peek(uri)?.analysisPending, true, 'the host holds the trace as read');
     // then the whole trace as read, its analysis still running; meanwhile the header and the findings bar say how far the read got
     const readOn: string[] = [];
+    const statusBar: string[] = [];
+    const progressInStatusBar = `() => [...document.querySelectorAll('.statusbar-item')].map((n) => n.textContent).find((t) => t.includes('otrace: reading and analysing ${path.basename(file)}'))`;
     const whole = await untilValue(
       'the whole trace on the graph',
       async () => {
         const v = await evalInWebview<Seen>(SEEN, { selector: frame() });
         if (v.total < EVENTS && /\d+% read…/.test(v.summary)) readOn.push(`${v.summary.replace(/.*shown, /, '')} | ${v.findings}`);
+        const status = await evalInPage<string | undefined>(progressInStatusBar);
+        if (status) statusBar.push(status);
         return v;
       },
       (v) => v.total === EVENTS && v.nodes > 0,
@@ -122,6 +126,7 @@ describe('a 1,000,000-event trace in a real VS Code', function () {
       assert.match(readOn[readOn.length - 1], /\d+% read… \| reading… [\d,]+ of [\d,]+ MB read, the first \d+ MB shown/, `the header and the findings bar as the read went on: ${readOn.join(' / ')}`);
       const shares = readOn.map((t) => Number(/(\d+)% read/.exec(t)![1]));
       assert.ok(shares.every((x, k) => k === 0 || x >= shares[k - 1]), `the share read only goes up: ${shares.join(', ')}`);
+      assert.ok(statusBar.some((t) => /: \d+% read \([\d,]+ of [\d,]+ MB\)/.test(t)), `the status bar says it too: ${[...new Set(statusBar)].slice(-3).join(' / ')}`);
     }
     const wholePaint = (Date.now() - t0) / 1000;
     assert.match(whole.summary, /\b1,000,000 events · 22 agents\b/, `the header as read: ${whole.summary}`);
