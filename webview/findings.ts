@@ -62,8 +62,12 @@ export function groupFindings(findings: GraphFinding[]): FindingGroup[] {
   return [...groups.values()].sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.tokens - a.tokens || b.members.length - a.members.length);
 }
 
-/** What the overview says of the analysis, which decides what the findings list shows. */
-export type FindingsState = Pick<GraphOverview, 'analysing' | 'analysedEvents' | 'reading' | 'notAnalysed'>;
+/**
+ * What the overview says of the analysis, which decides what the findings list shows; `growing`: the
+ * trace is being written (each append is read, then analysed: the list keeps the room of its
+ * "analysing the newest events…" line between the two, so that the graph under it does not move twice an append).
+ */
+export type FindingsState = Pick<GraphOverview, 'analysing' | 'analysedEvents' | 'reading' | 'notAnalysed'> & { growing?: boolean };
 
 /** What the list calls back: frame events (by index) of a group or a finding. */
 export interface FindingActions {
@@ -133,8 +137,15 @@ export function showFindings(list: HTMLElement, findings: GraphFinding[], action
   if (analysing) {
     const shown = (analysedEvents ?? 0).toLocaleString('en-US');
     list.append(analysingNote('analysing the newest events…', `These findings are of the first ${shown} events; the events appended since are being analysed, and the findings, marks and credit of the whole trace replace these when that ends.`));
+  } else if (state.growing) {
+    // its room kept, empty, until the next append is analysed
+    const room = analysingNote('analysing the newest events…', '');
+    room.classList.add('idle');
+    room.removeAttribute('role');
+    room.setAttribute('aria-hidden', 'true');
+    list.append(room);
   }
-  list.hidden = groups.length === 0 && !analysing;
+  list.hidden = groups.length === 0 && !analysing && !state.growing;
 }
 
 /** What the findings list says instead of findings (`text`, and `title`: what it means, on hover), or undefined when it lists findings. */

@@ -64,6 +64,8 @@ export class TraceGraph {
   private rows: (number | undefined)[] = [];
   /** Lane index -> its first row counted over the lanes shown (-1 when folded away). */
   private tops = new Int32Array(0);
+  /** Rows of the lanes shown, one under the other (the lanes' height in rows). */
+  private shownRows = 0;
   /** Place among the lanes shown -> the lane. */
   private shown: number[] = [];
   /** Rows of the lanes shown, in all. */
@@ -192,6 +194,20 @@ export class TraceGraph {
     return [this.axisAt(0), this.axisAt(this.cy.width() || 600)];
   }
 
+  /**
+   * True when the view shows some of the run, at a scale that shows it: its time (or order) range
+   * meets the run's and is at most 50 times as long, and some lane is in view. A view restored for
+   * the same file after it was written anew with another run (seconds long, where the view spanned
+   * hours) shows none of it.
+   */
+  showsRun(): boolean {
+    const [a, b] = this.viewRange();
+    const length = Math.max(this.axisLength(), 1e-9);
+    const top = -this.cy.pan().y;
+    const height = this.cy.height() || 400;
+    return b > 0 && a < length && b - a <= 50 * length && top < this.shownRows * this.rowHeight && top + height > 0;
+  }
+
   /** The height of one row of a lane in px: what a lane's rows need (its `rows` rows) is this many times it. */
   get laneHeight(): number {
     return this.rowHeight;
@@ -215,6 +231,7 @@ export class TraceGraph {
       this.shown[place] = lane;
       top += this.rowsOf(lane);
     });
+    this.shownRows = top;
     this.innerRows = Math.max(1, innerRowCount(lanes, this.rows));
   }
 
@@ -577,8 +594,13 @@ export class TraceGraph {
       }
     }
     if (y !== undefined && (y < 10 || y > h - 10)) {
-      pan.y += h / 2 - y;
-      moved = true;
+      // centred, but never scrolled past the first lane's top or the last lane's bottom: a step to an
+      // event of the first lanes left a band of nothing between the axis and the lanes
+      const shift = Math.min(0, Math.max(h - this.shownRows * this.rowHeight, pan.y + h / 2 - y)) - pan.y;
+      if (Math.abs(shift) >= 1) {
+        pan.y += shift;
+        moved = true;
+      }
     }
     // Only when it moves: setting the same pan still redraws every element.
     if (moved) this.cy.pan(pan);

@@ -13,13 +13,15 @@ import { agentCountWords, compactionsIn } from '../src/shared/agent-words';
 export function showHeader(next: GraphOverview): void {
   const { errors, warnings } = next.problems;
   $('title').textContent = plainLabel(next.title); // the file name: untrusted
-  $('summary').title = next.traces ? `${next.traces.length} traces in this file, each in its own lane group and analysed on its own: ${next.traces.map((t) => `${plainLabel(t.id)} (${t.events} events, ${t.lanes} lanes)`).join('; ')}` : '';
-  $('summary').textContent =
+  const line =
     `${next.format} · ${next.traces ? `${next.traces.length} traces · ` : ''}${next.reading ? 'first ' : ''}${next.totalEvents.toLocaleString('en-US')} events · ${laneAgentWords(next)}` +
     // a large file's first part, the rest being read
     (next.reading ? ` · ${partWords(next.reading)}` : '') +
     // reading problems only: the findings below are listed in Problems too, so say which these are
     (errors + warnings ? ` · ${problemCounts(errors, warnings)} reading the file (see Problems)` : '');
+  $('summary').textContent = line;
+  // the whole line on hover (one line, cut to the header's width), and a file's traces
+  $('summary').title = line + (next.traces ? `\n${next.traces.length} traces in this file, each in its own lane group and analysed on its own: ${next.traces.map((t) => `${plainLabel(t.id)} (${t.events} events, ${t.lanes} lanes)`).join('; ')}` : '');
 }
 
 /**

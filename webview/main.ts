@@ -115,7 +115,7 @@ function render(uri: string | undefined, next: GraphOverview, first?: GraphWindo
   });
   showHeader(next);
   showRun(s);
-  showFindings($('findings'), next.findings, { frame: (events, finding) => frameEvents(s, events, finding) }, next);
+  listFindings(s);
   document.body.dataset.analysis = next.analysing ? 'pending' : 'done';
   showLegend($('legend'), next);
   g.cy.on('tap', 'node', (e) => {
@@ -129,17 +129,22 @@ function render(uri: string | undefined, next: GraphOverview, first?: GraphWindo
     if (e.target === g.cy) clearCurrent(s);
   });
   installTooltip(s);
-  showDetails($('details'), undefined, []);
-  g.resized(); // sized now (the ResizeObserver then finds nothing changed: no second drawing)
   const saved = savedForTrace(readSaved(getState()), uri, g.mode, next.totalEvents);
-  if (saved.view && !(wasWhole && grew && !panel.followRun)) {
-    g.restore(saved.view);
+  // the same trace drawn again (an append read, then analysed): the selected event's details stay until its new ones come
+  const kept = before !== undefined && before.uri === uri && before.details !== undefined && before.details.index === saved.selected;
+  if (kept) s.details = before.details; // (shown until its new ones come: a next drawing before they came keeps them too)
+  else showDetails($('details'), undefined, []);
+  g.resized(); // sized now (the ResizeObserver then finds nothing changed: no second drawing)
+  const holding = saved.view !== undefined && !(wasWhole && grew && !panel.followRun);
+  if (holding) g.restore(saved.view!);
+  if (holding && g.showsRun()) {
     // the host sends the window of the view the page held (src/shared/fit.ts heldViewRequest): drawn now, not asked for
     if (first) loader.preloadHeld(first);
     if (wasWhole) s.fitView = s.view.view(); // (the same events: the view Fit made them)
   } else {
+    // (a view held that shows none of the run, its file written anew with another: the whole run; its window is asked for)
     fitWhole(s, true);
-    if (first) loader.preload(first);
+    if (first && !holding) loader.preload(first);
   }
   if (saved.selected !== undefined) {
     timeline.setCurrent(saved.selected);
@@ -148,6 +153,8 @@ function render(uri: string | undefined, next: GraphOverview, first?: GraphWindo
   }
   if (grew && panel.followRun) showNewest(s);
   updateTimeline(s);
+  // saved with the selection carried over: the view set above saved the state before it was (the next drawing lost it)
+  saveState();
   showMode(g.mode, next.timeUnit);
   moment('overview drawn');
   loader.check();
@@ -462,11 +469,13 @@ function receive(m: HostMessage): void {
       showGrowing(growing, panel.followRun);
       return render(m.uri ?? state?.uri, next, m.first);
     }
-    case 'notGrowing':
+    case 'notGrowing': {
       growing = false;
       showGrowing(false, panel.followRun);
-      if (state) showRun(state);
-      return;
+      if (!state) return;
+      showRun(state);
+      return listFindings(state); // without the room kept for the "analysing the newest events…" line
+    }
     case 'fileGone':
       return showFileGone(m.gone);
     case 'window':
@@ -570,13 +579,18 @@ new ResizeObserver(() => state && resized(state)).observe($('graph'));
 $('lock').addEventListener('click', () => post({ type: 'toggleLock' }));
 
 /** Another trace is on its way: the state of the one shown goes, the loading state shows. */
+/** Lists the shown trace's findings, or what it says instead (findings.ts), as the run is being written or not. */
+function listFindings(s: TraceState): void {
+  showFindings($('findings'), s.graph.findings, { frame: (events, finding) => frameEvents(s, events, finding) }, { ...s.graph, growing });
+}
+
 /** How far the read of a large file shown in part has got: the header and the findings' note say it (the graph stays the part's). */
 function showReadProgress(s: TraceState, bytes: number, of: number): void {
   const reading = s.graph.reading;
   if (!reading || reading.stopped || reading.of !== of || bytes <= (reading.read ?? reading.bytes)) return;
   reading.read = bytes; // until the whole trace's overview replaces the part's
   showHeader(s.graph);
-  showFindings($('findings'), s.graph.findings, { frame: (events, finding) => frameEvents(s, events, finding) }, s.graph);
+  listFindings(s);
 }
 
 function showLoading(title?: string): void {

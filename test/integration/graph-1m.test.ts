@@ -23,7 +23,7 @@ import { writeTraceFile } from '../../bench/_generate';
 import type { OtraceApi } from '../../src/host/extension';
 import type { SessionSummary } from '../../src/engine/summary';
 import { evalInPage, evalInWebview, screenshot, testLog } from './bridge';
-import { until, untilValue } from './wait';
+import { postAsHost, until, untilInWebview, untilValue } from './wait';
 
 const EVENTS = 1_000_000;
 /** Free space below which the test is skipped (the file is about 230 MB; the generator wants twice that). */
@@ -187,6 +187,17 @@ describe('a 1,000,000-event trace in a real VS Code', function () {
     /** When the page first counted the fourth append's events (ms since the epoch). */
     let fourthDrawn: number | undefined;
     let sampling = true;
+    // an event selected, its details shown; then what the page does with them and with the graph's height while the appends are read and analysed
+    const selected = 1_000_050; // one of the first append's events (worker_5)
+    await postAsHost(`{ type: 'select', stamp: globalThis.__otrace.graph.stamp, index: ${selected} }`, frame());
+    await untilInWebview(`the details of event ${selected}`, `() => globalThis.__otrace.details()?.index === ${selected} || undefined`, frame(), 60_000);
+    await evalInWebview(
+      `() => { const seen = globalThis.__pageSeen = { emptied: 0, heights: [] };
+        new MutationObserver(() => { if (document.getElementById('details').classList.contains('empty')) seen.emptied++; }).observe(document.getElementById('details'), { attributes: true, attributeFilter: ['class'] });
+        new ResizeObserver((entries) => { for (const e of entries) seen.heights.push(Math.round(e.contentRect.height)); const h = (id) => Math.round((document.getElementById(id) ?? document.querySelector(id)).getBoundingClientRect().height); (seen.parts ??= []).push(['header', 'run', 'findings', 'legend', 'timeline'].map((id) => id + ' ' + h(id)).join(', ') + ' | ' + document.getElementById('run').textContent.slice(0, 300)); }).observe(document.getElementById('graph'));
+        return 1; }`,
+      { selector: frame() },
+    );
     const sampler = (async () => {
       while (sampling) {
         const v = await evalInWebview<Seen>(SEEN, { selector: frame() }).catch(() => undefined);
@@ -222,6 +233,11 @@ describe('a 1,000,000-event trace in a real VS Code', function () {
       for (const v of pending) {
         assert.ok(v.findingGroups > 0 && /analysing the newest events/.test(v.findings), `the page at ${v.total} events, analysing, lists the last findings: ${JSON.stringify(v)}`);
       }
+      // each append drew the graph twice (as read, then analysed): the selected event's details stayed, and the graph kept its height
+      const page = await evalInWebview<{ emptied: number; heights: number[]; parts?: string[] }>('() => globalThis.__pageSeen', { selector: frame() });
+      assert.equal(page.emptied, 0, `the details pane of the selected event never went empty: ${JSON.stringify(page)}`);
+      assert.equal(new Set(page.heights).size, 1, `the graph's height did not change as the "analysing the newest events…" line came and went: ${page.heights.join(', ')} (the parts above it: ${JSON.stringify(page.parts)})`);
+      assert.equal(await evalInWebview<number | null>('() => globalThis.__otrace.current()', { selector: frame() }), selected, 'the event stays selected');
     } finally {
       sampling = false;
       await sampler;

@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { evalInWebview, testLog } from './bridge';
-import { until } from './wait';
+import { postAsHost, until } from './wait';
 
 const ROOT = vscode.extensions.getExtension('otrace.otrace')!.extensionPath;
 const ROLLOUT = path.join(ROOT, 'test', 'fixtures', 'codex', 'rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl');
@@ -141,6 +141,33 @@ describe('lane rows in a real VS Code', function () {
       }
     } finally {
       fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    }
+  });
+
+  it('an event of the first lanes selected from the editor is brought into view with no band of nothing above the lanes', async () => {
+    // 60 agents taking turns: their lanes fill the height at Fit, the first lane's events a few px under the axis
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-band-'));
+    const file = path.join(dir, 'many-agents.otrace.jsonl');
+    const events = Array.from({ length: 180 }, (_, k) => JSON.stringify({ id: `e${k}`, t: k, type: 'message', agent: `agent_${String(k % 60).padStart(2, '0')}`, content: `turn ${k}` }));
+    fs.writeFileSync(file, `${JSON.stringify({ trace_id: 'band', task_id: 'band', system: 'test' })}\n${events.join('\n')}\n`);
+    try {
+      const frame = await openAtFit(file);
+      for (const index of [0, 60, 1, 179]) {
+        await postAsHost(`{ type: 'select', stamp: globalThis.__otrace.graph.stamp, index: ${index} }`, frame);
+        const seen = await until(`event ${index} selected and drawn`, () =>
+          evalInWebview<{ pan: number; node: number; height: number; lanes: number } | undefined>(
+            `() => { const o = globalThis.__otrace; if (o.current() !== ${index} || !o.settled()) return undefined; const b = o.view.eventBox(${index}); const last = o.view.laneBox(o.graph.lanes.length - 1);
+              return { pan: o.cy.pan().y, node: b ? (b.y1 + b.y2) / 2 : -1, height: o.cy.height(), lanes: last.top + last.height }; }`,
+            { selector: frame },
+          ),
+        );
+        assert.ok(seen.node >= 0 && seen.node <= seen.height, `event ${index} in view: ${JSON.stringify(seen)}`);
+        assert.ok(seen.pan <= 0, `the first lane's top is at or above the graph's top (no band of nothing under the axis): ${JSON.stringify(seen)}`);
+        assert.ok(seen.pan >= Math.min(0, seen.height - seen.lanes) - 1, `the last lane's bottom is at or under the graph's bottom: ${JSON.stringify(seen)}`);
+      }
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

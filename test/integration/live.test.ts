@@ -304,5 +304,18 @@ describe('a live trace', function () {
     fs.appendFileSync(file, ev('e5', 60, 'coder'));
     const kept = await grown(6);
     assert.ok(kept.out.includes(5), `the newest event is out of the view the user chose: ${JSON.stringify(kept)}`);
+
+    // the file written anew with another run, a few seconds long where the view held a minute: the new run is shown whole
+    const other = path.join(dir, 'other.tmp');
+    fs.writeFileSync(other, `${JSON.stringify({ trace_id: 'h', task_id: 'h', system: 'test' })}\n${['a', 'b', 'c'].map((agent, k) => ev(`n${k}`, k * 0.01, agent)).join('')}`);
+    fs.renameSync(other, file);
+    const replaced = await until('the run written anew drawn', async () => {
+      const v = await evalInWebview<{ total: number; out: number[] }>(outOfView, { selector: frame });
+      return v.total === 3 && (await evalInWebview<boolean>('() => globalThis.__otrace.settled()', { selector: frame })) ? v : undefined;
+    }, 30_000);
+    assert.deepEqual(replaced.out, [], 'every event of the new run in view');
+    // and drawn across the graph, not squeezed into the first pixels of the view held for the old run
+    const spread = await evalInWebview<number>('() => { const o = globalThis.__otrace; return (o.view.eventBox(2).x2 - o.view.eventBox(0).x1) / o.cy.width(); }', { selector: frame });
+    assert.ok(spread > 0.5, `the new run spans ${Math.round(spread * 100)}% of the graph's width`);
   });
 });
