@@ -177,10 +177,10 @@ export class Timeline {
   status(): { counter: string; time: string } {
     const total = this.graph.columns.tx.length; // not order's: that may be made on first read
     const here = this.current;
-    if (here === undefined) return { counter: `– / ${total}`, time: '' };
+    if (here === undefined) return { counter: `– / ${total.toLocaleString('en-US')}`, time: '' };
     const t = this.time(here);
     // a trace with no clock counts steps (a benchmark log): never seconds it does not have
-    return { counter: `${this.position + 1} / ${total}`, time: this.graph.timeUnit === 'steps' ? `step ${Math.round(t * 1000) / 1000}` : `t = ${formatDuration(t)}` };
+    return { counter: `${(this.position + 1).toLocaleString('en-US')} / ${total.toLocaleString('en-US')}`, time: this.graph.timeUnit === 'steps' ? `step ${Math.round(t * 1000) / 1000}` : `t = ${formatDuration(t)}` };
   }
 
   /** Trace time (seconds) of an event. */

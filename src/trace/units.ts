@@ -7,6 +7,7 @@
  * Pure (no `vscode`): the CLI, the analysis, the engine and the host use it.
  */
 import { countsSteps, type LoadedTrace } from './model';
+import { countWords } from '../shared/count-words';
 
 /** What `t`, `duration_s` and time spans of a trace count. */
 export type TimeUnit = 'seconds' | 'steps';
@@ -45,8 +46,8 @@ export function formatSpan(amount: number, unit: TimeUnit): string {
  * @param tokensRecorded whether any event of the trace carries tokens.
  */
 export function formatSpent(spent: { events: number; tokens: number; seconds: number }, unit: TimeUnit, tokensRecorded: boolean): string {
-  const parts = [`${spent.events} ${spent.events === 1 ? 'event' : 'events'}`];
-  if (tokensRecorded) parts.push(`${spent.tokens} tokens`);
+  const parts = [countWords(spent.events, 'event')];
+  if (tokensRecorded) parts.push(countWords(spent.tokens, 'token'));
   parts.push(formatSpan(spent.seconds, unit));
   return parts.join(', ');
 }

@@ -110,7 +110,7 @@ describe('windowed graph of a large trace in a real VS Code', function () {
     await vscode.commands.executeCommand('otrace.graph.lastEvent');
     const last = timeline[timeline.length - 1];
     const v = track(await settle((s) => s.selected === last, 'End selects the last event'));
-    assert.equal(v.counter, `${EVENTS} / ${EVENTS}`);
+    assert.equal(v.counter, `${EVENTS.toLocaleString('en-US')} / ${EVENTS.toLocaleString('en-US')}`, 'counted with thousands separators, as the header counts');
     // Zoomed in at the end, then back one event at a time: each is selected.
     await vscode.commands.executeCommand('otrace.graph.zoomToSelection');
     for (let k = 2; k <= 4; k++) {

@@ -12,6 +12,7 @@ import { carriedSweep, type Sweep } from '../carried-sweep';
 import type { TraceIndex } from '../trace-index';
 import { contentWords, resemblance, wordTokens } from '../text';
 import type { RawLoop } from './raw-loop';
+import { countWords } from '../../shared/count-words';
 
 /** Longest hand-off cycle looked for, in agents. */
 const MAX_CYCLE = 4;
@@ -173,7 +174,7 @@ function staleStretches(index: TraceIndex, run: { i: number; from: string; to: s
         label:
           period === 2
             ? `ping-pong between ${names[0]} and ${names[1]}: ${part.length} hand-offs, ${reps} round trips with no new content`
-            : `cycle ${[...names, names[0]].join(' → ')} repeated ${reps} times with no new content (${part.length} hand-offs)`,
+            : `cycle ${[...names, names[0]].join(' → ')} repeated ${countWords(reps, 'time')} with no new content (${countWords(part.length, 'hand-off')})`,
       });
     }
     k = j;

@@ -5,6 +5,7 @@
  */
 import type { Loop } from '../types';
 import type { TraceIndex } from '../trace-index';
+import { countWords } from '../../shared/count-words';
 
 /** A loop before its costs are added: member positions, and where the repetitions start. */
 export interface RawLoop {
@@ -135,7 +136,7 @@ export function reportedLoop(index: TraceIndex, raw: RawLoop, costs: LoopCosts, 
 
 /** A loop's message: its detector's label, its cost in tokens when it has one, and whether the trace ended inside it. */
 export function loopMessage(label: string, tokens: number, unresolved: boolean): string {
-  return `${label}${tokens > 0 ? `, ${tokens} tokens` : ''}${unresolved ? '; the trace ended inside it' : ''}`;
+  return `${label}${tokens > 0 ? `, ${countWords(tokens, 'token')}` : ''}${unresolved ? '; the trace ended inside it' : ''}`;
 }
 
 function round(x: number): number {

@@ -12,6 +12,7 @@ import { carriedSweep, type Sweep } from '../carried-sweep';
 import type { TraceIndex } from '../trace-index';
 import { isInjected } from './agent-output';
 import type { RawLoop } from './raw-loop';
+import { countWords } from '../../shared/count-words';
 
 /**
  * The events of a lane that are the agent's own actions: rows the harness injected, synthetic rows
@@ -209,7 +210,7 @@ function tandemRun(f: Int32Array, agent: string, lane: Int32Array, covered: Uint
       span: [lane[i + p], lane[end - 1]],
       period: p,
       repetitions: reps,
-      label: `${agent} repeated the same ${p === 1 ? 'event' : `${p}-event sequence`} ${reps} times`,
+      label: `${agent} repeated the same ${p === 1 ? 'event' : `${p}-event sequence`} ${countWords(reps, 'time')}`,
     };
   }
   out.push(run.loop);

@@ -12,6 +12,7 @@ import type { RawLoop } from './raw-loop';
 import { sameIds, StepSets, WordIds } from './word-sets';
 import { toolLanesKey, withRoom } from '../prefix-carry';
 import { upperBound } from '../sorted';
+import { countWords } from '../../shared/count-words';
 
 /** Fewest content words of a dialogue step; shorter outputs are signals (acks, `TERMINATE`, `<INFO> Finished`). */
 const MIN_STEP_WORDS = 8;
@@ -205,7 +206,7 @@ export class StepScan {
       if (members.length < 2) continue;
       let made = this.madeArtifacts.get(key);
       if (made?.size !== members.length) {
-        made = { size: members.length, loop: similarSteps(members.slice(), `${index.events[members[0]].agent} produced the same code unchanged${stepContext(index, members[0])} ${members.length} times`) };
+        made = { size: members.length, loop: similarSteps(members.slice(), `${index.events[members[0]].agent} produced the same code unchanged${stepContext(index, members[0])} ${countWords(members.length, 'time')}`) };
         this.madeArtifacts.set(key, made);
       }
       out.push(made.loop);
@@ -233,7 +234,7 @@ export class StepScan {
     let low = Infinity;
     for (const i of group) low = Math.min(low, best[i]);
     // plain words in the message; the resemblance that joined them is the loop's evidence (`resemblance`)
-    const label = `${index.events[group[0]].agent} repeated nearly the same step${stepContext(index, group[0])} ${group.length} times, in mostly the same words`;
+    const label = `${index.events[group[0]].agent} repeated nearly the same step${stepContext(index, group[0])} ${countWords(group.length, 'time')}, in mostly the same words`;
     return similarSteps(group.slice(), label, Math.floor(low * 100) / 100);
   }
 

@@ -14,6 +14,7 @@ import type { RawLoop } from './raw-loop';
 import type { Arena } from '../arena';
 import { grownTo, withRoom } from '../prefix-carry';
 import type { Pause, PauseClock } from '../pauses';
+import { countWords } from '../../shared/count-words';
 
 /**
  * Tool calls with the same tool, argument length and two hashes of the trimmed arguments, grouped
@@ -359,7 +360,7 @@ function toolCallLoop(index: TraceIndex, calls: number[]): RawLoop {
     repeated: calls.slice(1),
     period: members.length / calls.length,
     repetitions: calls.length,
-    label: `${tool} ${argumentsPreview(index, calls[0])}called ${calls.length} times by ${index.events[calls[0]].agent} with the same arguments and the same result`,
+    label: `${tool} ${argumentsPreview(index, calls[0])}called ${countWords(calls.length, 'time')} by ${index.events[calls[0]].agent} with the same arguments and the same result`,
   };
 }
 

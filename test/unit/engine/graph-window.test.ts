@@ -191,7 +191,7 @@ test('a finding\'s tokens in the graph are the waste its message states, never a
   const findings = graphOverview(s, 'cc').findings;
   const counted = findings.filter((f) => f.tokens !== undefined);
   assert.ok(counted.length >= 2, `findings with tokens: ${counted.length}`);
-  for (const f of counted) assert.ok(f.message.includes(`${f.tokens} tokens`), `"${f.message}" states the ${f.tokens} tokens the graph sums`);
+  for (const f of counted) assert.ok(f.message.includes(`${f.tokens!.toLocaleString('en-US')} tokens`), `"${f.message}" states the ${f.tokens} tokens the graph sums`);
 });
 
 test('windows made from the buckets planned for earlier windows equal those of a new index: steps keeping one event, pans, both modes', () => {
