@@ -279,22 +279,21 @@ export class LineOrigins implements OriginStore {
 
   private grow(size: number): void {
     size = Math.max(size, 1);
-    const lines = new Int32Array(size);
-    const chars = new Int32Array(size);
-    lines.set(this.lines.subarray(0, this.count));
-    chars.set(this.chars.subarray(0, this.count));
-    this.lines = lines;
-    this.chars = chars;
+    this.lines = resized(this.lines, size, this.count);
+    this.chars = resized(this.chars, size, this.count);
     if (this.fromBytes) {
-      const offsets = new Float64Array(size);
-      const sizes = new Int32Array(size);
-      offsets.set(this.offsets.subarray(0, this.count));
-      sizes.set(this.sizes.subarray(0, this.count));
-      this.offsets = offsets;
-      this.sizes = sizes;
+      this.offsets = resized(this.offsets, size, this.count);
+      this.sizes = resized(this.sizes, size, this.count);
     }
     this.shared = false;
   }
+}
+
+/** A column of its own of `size` entries holding the first `count` of `column` (then zeros). */
+export function resized<T extends Int32Array | Float64Array>(column: T, size: number, count: number): T {
+  const out = new (column.constructor as new (length: number) => T)(size);
+  out.set(column.subarray(0, count));
+  return out;
 }
 
 /** A trace read from a file, with its origins and problems. */

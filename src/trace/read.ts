@@ -17,7 +17,7 @@ import { JsonlFeed, type GrowingFiles } from './jsonl-feed';
 import { preview } from './preview';
 import { NotedCopies, replacedFrom } from './shared-prefix';
 import { valueOf } from './json-positions';
-import { LineIndex, LineOrigin, LineOrigins, OriginArray, TextLineOrigin, type LoadedTrace, type Origin, type OriginStore, type Problem, type Range } from './model';
+import { LineIndex, LineOrigin, LineOrigins, OriginArray, resized, TextLineOrigin, type LoadedTrace, type Origin, type OriginStore, type Problem, type Range } from './model';
 import {
   EdgeSchema,
   EventSchema,
@@ -316,12 +316,8 @@ export class JsonlTraceReader {
       }
     }
     if (k === at.lines.length) {
-      const lines = new Int32Array(2 * k);
-      const starts = new Int32Array(2 * k);
-      lines.set(at.lines);
-      starts.set(at.starts);
-      at.lines = lines;
-      at.starts = starts;
+      at.lines = resized(at.lines, 2 * k, k);
+      at.starts = resized(at.starts, 2 * k, k);
     }
     const i = k > 0 && at.lines[k - 1] > n ? this.lineIndex(n) : k;
     at.lines.copyWithin(i + 1, i, k);
