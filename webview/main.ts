@@ -578,7 +578,6 @@ $<HTMLSelectElement>('speed').addEventListener('change', (e) => {
 new ResizeObserver(() => state && resized(state)).observe($('graph'));
 $('lock').addEventListener('click', () => post({ type: 'toggleLock' }));
 
-/** Another trace is on its way: the state of the one shown goes, the loading state shows. */
 /** Lists the shown trace's findings, or what it says instead (findings.ts), as the run is being written or not. */
 function listFindings(s: TraceState): void {
   showFindings($('findings'), s.graph.findings, { frame: (events, finding) => frameEvents(s, events, finding) }, { ...s.graph, growing });
@@ -593,6 +592,7 @@ function showReadProgress(s: TraceState, bytes: number, of: number): void {
   listFindings(s);
 }
 
+/** Another trace is on its way: the state of the one shown goes, the loading state shows. */
 function showLoading(title?: string): void {
   if (state) disposeTraceState(state);
   state = undefined;
