@@ -160,9 +160,11 @@ export function noteInstead(state: FindingsState): { text: string; title: string
         }
       : {
           text:
-            reading.read !== undefined && reading.read > reading.bytes
-              ? `reading… ${megabytes(reading.read)} of ${megabytes(reading.of)} MB read, the first ${megabytes(reading.bytes)} MB shown (then findings, stops, loops and credit)`
-              : `reading… the first ${megabytes(reading.bytes)} MB of ${megabytes(reading.of)} MB shown (the rest, then findings, stops, loops and credit follow)`,
+            reading.read === undefined || reading.read <= reading.bytes
+              ? `reading… the first ${megabytes(reading.bytes)} MB of ${megabytes(reading.of)} MB shown (the rest, then findings, stops, loops and credit follow)`
+              : reading.read >= reading.of
+                ? `read: all ${megabytes(reading.of)} MB, the first ${megabytes(reading.bytes)} MB shown (the whole trace next, then findings, stops, loops and credit)`
+                : `reading… ${megabytes(reading.read)} of ${megabytes(reading.of)} MB read, the first ${megabytes(reading.bytes)} MB shown (then findings, stops, loops and credit)`,
           title: 'The file is large: the graph shows the events of its first part while the rest is read; the whole trace and then its analysis replace it.',
         };
   }

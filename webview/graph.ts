@@ -64,8 +64,6 @@ export class TraceGraph {
   private rows: (number | undefined)[] = [];
   /** Lane index -> its first row counted over the lanes shown (-1 when folded away). */
   private tops = new Int32Array(0);
-  /** Rows of the lanes shown, one under the other (the lanes' height in rows). */
-  private shownRows = 0;
   /** Place among the lanes shown -> the lane. */
   private shown: number[] = [];
   /** Rows of the lanes shown, in all. */
@@ -205,7 +203,7 @@ export class TraceGraph {
     const length = Math.max(this.axisLength(), 1e-9);
     const top = -this.cy.pan().y;
     const height = this.cy.height() || 400;
-    return b > 0 && a < length && b - a <= 50 * length && top < this.shownRows * this.rowHeight && top + height > 0;
+    return b > 0 && a < length && b - a <= 50 * length && top < this.innerRows * this.rowHeight && top + height > 0;
   }
 
   /** The height of one row of a lane in px: what a lane's rows need (its `rows` rows) is this many times it. */
@@ -231,7 +229,6 @@ export class TraceGraph {
       this.shown[place] = lane;
       top += this.rowsOf(lane);
     });
-    this.shownRows = top;
     this.innerRows = Math.max(1, innerRowCount(lanes, this.rows));
   }
 
@@ -539,7 +536,7 @@ export class TraceGraph {
     const hi = a + span * (1 + context);
     this.scale = Math.max(1e-9, (width - 2 * PAD) / (hi - lo));
     this.layout();
-    const height = this.cy.height() || 400;
+    const height = this.visibleHeight();
     const first = rows.length ? this.laneBox(this.shown[Math.min(...rows)]) : undefined;
     const last = rows.length ? this.laneBox(this.shown[Math.max(...rows)]) : undefined;
     const top = first ? first.top : 0;
@@ -577,7 +574,7 @@ export class TraceGraph {
     const lane = this.graph.columns.lane[drawn];
     const y = this.rows[lane] === undefined ? undefined : this.rowY(lane, this.graph.columns.row[drawn]);
     const w = this.cy.width();
-    const h = this.cy.height();
+    const h = this.visibleHeight();
     const pan = { ...this.cy.pan() };
     let moved = false;
     if (x < 20 || x > w - 40) {
@@ -596,7 +593,7 @@ export class TraceGraph {
     if (y !== undefined && (y < 10 || y > h - 10)) {
       // centred, but never scrolled past the first lane's top or the last lane's bottom: a step to an
       // event of the first lanes left a band of nothing between the axis and the lanes
-      const shift = Math.min(0, Math.max(h - this.shownRows * this.rowHeight, pan.y + h / 2 - y)) - pan.y;
+      const shift = Math.min(0, Math.max(h - this.innerRows * this.rowHeight, pan.y + h / 2 - y)) - pan.y;
       if (Math.abs(shift) >= 1) {
         pan.y += shift;
         moved = true;
@@ -604,6 +601,18 @@ export class TraceGraph {
     }
     // Only when it moves: setting the same pan still redraws every element.
     if (moved) this.cy.pan(pan);
+  }
+
+  /**
+   * Px at the bottom of the graph that something drawn over it covers (the details drawer of a
+   * narrow panel): set by the page; a step or a frame brings the lanes into the rest of the height.
+   */
+  coveredBottom: () => number = () => 0;
+
+  /** The graph's height in px less what covers its bottom ({@link coveredBottom}). */
+  private visibleHeight(): number {
+    const height = this.cy.height() || 400;
+    return Math.max(height / 3, height - this.coveredBottom());
   }
 
   /** Zooms x by `factor` around screen x `at`. */

@@ -14,9 +14,10 @@ export function showHeader(next: GraphOverview): void {
   const { errors, warnings } = next.problems;
   $('title').textContent = plainLabel(next.title); // the file name: untrusted
   const line =
-    `${next.format} · ${next.traces ? `${next.traces.length} traces · ` : ''}${next.reading ? 'first ' : ''}${next.totalEvents.toLocaleString('en-US')} events · ${laneAgentWords(next)}` +
-    // a large file's first part, the rest being read
-    (next.reading ? ` · ${partWords(next.reading)}` : '') +
+    `${next.format} · ${next.traces ? `${next.traces.length} traces · ` : ''}${next.reading ? 'first ' : ''}${next.totalEvents.toLocaleString('en-US')} events` +
+    // a large file's first part, the rest being read: said next to the count (the line is cut at the header's width)
+    (next.reading ? ` (${partWords(next.reading)})` : '') +
+    ` · ${laneAgentWords(next)}` +
     // reading problems only: the findings below are listed in Problems too, so say which these are
     (errors + warnings ? ` · ${problemCounts(errors, warnings)} reading the file (see Problems)` : '');
   $('summary').textContent = line;

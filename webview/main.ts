@@ -79,6 +79,7 @@ function render(uri: string | undefined, next: GraphOverview, first?: GraphWindo
   // Read and analysed: the loading bar goes (the graph is drawn next, in this task).
   if (document.body.dataset.state === 'loading') document.body.dataset.state = 'drawing';
   const g = new TraceGraph($('graph'), next);
+  g.coveredBottom = coveredByDetails;
   let s: TraceState; // made below: the callbacks run later
   const loader = new WindowLoader(
     g,
@@ -135,14 +136,16 @@ function render(uri: string | undefined, next: GraphOverview, first?: GraphWindo
   if (kept) s.details = before.details; // (shown until its new ones come: a next drawing before they came keeps them too)
   else showDetails($('details'), undefined, []);
   g.resized(); // sized now (the ResizeObserver then finds nothing changed: no second drawing)
-  const holding = saved.view !== undefined && !(wasWhole && grew && !panel.followRun);
+  // the same file with fewer events (cut, or written anew with another run): the view held was the old run's
+  const shrank = before !== undefined && before.uri === uri && next.totalEvents < before.graph.totalEvents;
+  const holding = saved.view !== undefined && !(wasWhole && grew && !panel.followRun) && !shrank;
   if (holding) g.restore(saved.view!);
   if (holding && g.showsRun()) {
     // the host sends the window of the view the page held (src/shared/fit.ts heldViewRequest): drawn now, not asked for
     if (first) loader.preloadHeld(first);
     if (wasWhole) s.fitView = s.view.view(); // (the same events: the view Fit made them)
   } else {
-    // (a view held that shows none of the run, its file written anew with another: the whole run; its window is asked for)
+    // (a view held that shows none of the run, or the old run's: the whole run; its window is asked for)
     fitWhole(s, true);
     if (first && !holding) loader.preload(first);
   }
@@ -350,6 +353,15 @@ function showEvent(s: TraceState, node: GraphNode): void {
   showDetails($('details'), people ? { ...node, fields: [...node.fields, ["people's labels", people]] } : node, actions);
   showExplained(s);
   resized(s); // the details pane may have just appeared under a narrow graph
+  s.view.ensureVisible(index); // or over it, as a drawer: the event comes out from under it
+}
+
+/** Px of the graph's bottom the details cover: a drawer over the graph in a narrow panel (styles.css), else 0. */
+function coveredByDetails(): number {
+  const graph = $('graph').getBoundingClientRect();
+  const details = $('details').getBoundingClientRect();
+  const over = details.height > 0 && details.top < graph.bottom && details.left < graph.right && details.right > graph.left;
+  return over ? graph.bottom - Math.max(details.top, graph.top) : 0;
 }
 
 /** A click on the background: no focus ring, nothing dimmed, no details (until the next selection). */
@@ -576,6 +588,11 @@ $<HTMLSelectElement>('speed').addEventListener('change', (e) => {
   }
 });
 new ResizeObserver(() => state && resized(state)).observe($('graph'));
+// the details drawer of a narrow panel grown (its content laid out, or unfolded): the selected event comes out from under it
+new ResizeObserver(() => {
+  const current = state?.timeline.current;
+  if (state && current !== undefined && state.highlight) state.view.ensureVisible(current);
+}).observe($('details'));
 $('lock').addEventListener('click', () => post({ type: 'toggleLock' }));
 
 /** Lists the shown trace's findings, or what it says instead (findings.ts), as the run is being written or not. */

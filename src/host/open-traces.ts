@@ -355,8 +355,8 @@ export class OpenTraces implements vscode.Disposable {
     let analysingShown = false;
     /** The status bar's progress of this load, once shown: says how far a large file's read has got, then that its analysis runs. */
     let status: ((message: MessageText) => void) | undefined;
-    /** True once the status bar said how far a large file's read got (then it says the analysis runs). */
-    let readOn = false;
+    /** The file's size once the status bar said how far a large file's read got (then the read ends, and the analysis runs). */
+    let readOf: number | undefined;
     const outcome = this.outcomes.get(key);
     const request = { key, version, path: uri.fsPath, text, local: uri.scheme === 'file', ...options, ...(outcome ? { outcome } : {}) };
     const number = ++this.loads;
@@ -376,10 +376,14 @@ export class OpenTraces implements vscode.Disposable {
           this.showAnalysing(uri, promise, p.read.reading !== undefined, (f) => (status = f));
         }
         if (p.part && this.pending.get(key)?.promise === promise) {
-          readOn = true;
+          readOf = p.part.of;
           status?.(messageText`${shareOf(p.part)}% read (${megabytes(p.part.bytes)} of ${megabytes(p.part.of)} MB)`);
           this.readProgress.fire({ key, part: p.part });
-        } else if (p.phase === 'analyze' && readOn) status?.(messageText`${p.message}`); // the whole file read: `analysing 1,000,000 events`
+        } else if (p.phase === 'analyze' && readOf !== undefined) {
+          // the whole file read: the views say so until the whole trace replaces the part; `analysing 1,000,000 events`
+          if (p.read) this.readProgress.fire({ key, part: { bytes: readOf, of: readOf } });
+          status?.(messageText`${p.message}`);
+        }
         last = p;
         report?.(p);
       })
@@ -430,12 +434,13 @@ export class OpenTraces implements vscode.Disposable {
 
   /**
    * While a trace shown as read is analysed: `otrace: analysing <file>…` in the status bar (the window's progress), until
-   * the load ends; `otrace: reading and analysing <file>…` when what is shown first is a large file's first part (`reading`),
+   * the load ends; `otrace: <file>: reading the rest of the file…` when what is shown first is a large file's first part (`reading`),
    * then what it does as it goes on (`: 55% read (120 of 218 MB)`, `: analysing 1,000,000 events`: given to `listen`'s reporter).
    */
   private showAnalysing(uri: vscode.Uri, promise: Promise<unknown>, reading: boolean, listen: (report: (message: MessageText) => void) => void): void {
-    const title = reading ? messageText`otrace: reading and analysing ${path.basename(uri.fsPath)}…` : messageText`otrace: analysing ${path.basename(uri.fsPath)}…`;
+    const title = reading ? messageText`otrace: ${path.basename(uri.fsPath)}` : messageText`otrace: analysing ${path.basename(uri.fsPath)}…`;
     void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title }, (progress) => {
+      if (reading) progress.report({ message: messageText`reading the rest of the file…` });
       listen((message) => progress.report({ message }));
       return promise.then(
         () => undefined,

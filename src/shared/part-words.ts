@@ -7,11 +7,18 @@
 
 /**
  * `2% of 218 MB shown, reading the rest…`, or `… shown, 55% read…` once the read of the rest says how
- * far it got (`read` bytes), or `… shown, read stopped`; the part shown is `bytes` of the file's `of` bytes.
+ * far it got (`read` bytes; `… all read…` at the end), or `… shown, read stopped`; the part shown is
+ * `bytes` of the file's `of` bytes.
  */
 export function partWords(part: { bytes: number; of: number; stopped?: true; read?: number }): string {
-  const rest = part.stopped ? 'read stopped' : part.read !== undefined && part.read > part.bytes ? `${shareOf({ bytes: part.read, of: part.of })}% read…` : 'reading the rest…';
-  return `${shareOf(part)}% of ${megabytes(part.of)} MB shown, ${rest}`;
+  return `${shareOf(part)}% of ${megabytes(part.of)} MB shown, ${restWords(part)}`;
+}
+
+/** How the read of the rest stands: `reading the rest…`, `55% read…`, `all read…` (the whole trace comes next), or `read stopped`. */
+function restWords(part: { bytes: number; of: number; stopped?: true; read?: number }): string {
+  if (part.stopped) return 'read stopped';
+  if (part.read === undefined || part.read <= part.bytes) return 'reading the rest…';
+  return part.read >= part.of ? 'all read…' : `${shareOf({ bytes: part.read, of: part.of })}% read…`;
 }
 
 /** The part's share of the file, in whole percent (rounded down: 100 only once read to the end). */

@@ -305,17 +305,26 @@ describe('a live trace', function () {
     const kept = await grown(6);
     assert.ok(kept.out.includes(5), `the newest event is out of the view the user chose: ${JSON.stringify(kept)}`);
 
-    // the file written anew with another run, a few seconds long where the view held a minute: the new run is shown whole
+    // the file written anew with another run, where the view held the first second of the old one: the new run is shown whole
     const other = path.join(dir, 'other.tmp');
-    fs.writeFileSync(other, `${JSON.stringify({ trace_id: 'h', task_id: 'h', system: 'test' })}\n${['a', 'b', 'c'].map((agent, k) => ev(`n${k}`, k * 0.01, agent)).join('')}`);
+    fs.writeFileSync(other, `${JSON.stringify({ trace_id: 'h', task_id: 'h', system: 'test' })}\n${['a', 'b', 'c'].map((agent, k) => ev(`n${k}`, k * 20, agent)).join('')}`);
     fs.renameSync(other, file);
     const replaced = await until('the run written anew drawn', async () => {
       const v = await evalInWebview<{ total: number; out: number[] }>(outOfView, { selector: frame });
       return v.total === 3 && (await evalInWebview<boolean>('() => globalThis.__otrace.settled()', { selector: frame })) ? v : undefined;
     }, 30_000);
     assert.deepEqual(replaced.out, [], 'every event of the new run in view');
-    // and drawn across the graph, not squeezed into the first pixels of the view held for the old run
+    // and drawn across the graph, not cut to the first second the view held for the old run
     const spread = await evalInWebview<number>('() => { const o = globalThis.__otrace; return (o.view.eventBox(2).x2 - o.view.eventBox(0).x1) / o.cy.width(); }', { selector: frame });
     assert.ok(spread > 0.5, `the new run spans ${Math.round(spread * 100)}% of the graph's width`);
+
+    // zoomed in on its first second, the file written anew with a longer list of events over 4 ms: shown whole, not as a sliver of the view held
+    await evalInWebview('(() => { globalThis.__otrace.view.frameIndices([0], 0.5, 1 / 40); return 1; })()', { selector: frame });
+    assert.equal(await evalInWebview<boolean>('() => globalThis.__otrace.atFit()', { selector: frame }), false, 'zoomed in');
+    fs.writeFileSync(other, `${JSON.stringify({ trace_id: 'i', task_id: 'i', system: 'test' })}\n${['a', 'b', 'c', 'd', 'e'].map((agent, k) => ev(`m${k}`, k * 0.001, agent)).join('')}`);
+    fs.renameSync(other, file);
+    await until('the third run drawn', async () => ((await evalInWebview<{ total: number }>(outOfView, { selector: frame })).total === 5 && (await evalInWebview<boolean>('() => globalThis.__otrace.settled()', { selector: frame })) ? true : undefined), 30_000);
+    const third = await evalInWebview<number>('() => { const o = globalThis.__otrace; return (o.view.eventBox(4).x2 - o.view.eventBox(0).x1) / o.cy.width(); }', { selector: frame });
+    assert.ok(third > 0.5, `the third run spans ${Math.round(third * 100)}% of the graph's width`);
   });
 });
