@@ -23,7 +23,7 @@ export interface CompareSide {
   timeUnit: 'seconds' | 'steps';
   /** The task it was given (first words), or `''`. */
   task: string;
-  /** How it ended: `turn ended (handed back): …`, `no stop in the file: …`. */
+  /** How it ended: `turn ended (handed back): …`, `no stop at its end: …`. */
   ended: string;
   /** The outcome it records (`success (…)`), or `not recorded`. */
   outcome: string;

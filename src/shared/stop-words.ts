@@ -64,14 +64,15 @@ export function reasonField(scope: string | undefined, reason: string): string {
 export type Unended = 'cut off' | 'in progress';
 
 /**
- * How a trace with no stop event ended, in words: `no stop in the file: it ends after its last
- * event`, or what is known of why it says nothing of its end (RunSummary `ended.unended`): the file
- * is cut off inside a record, or it is still being written.
+ * How a trace with no stop event at its end ended, in words: `no stop at its end: it ends after its
+ * last event` (stops of agents may come before: a trace whose work goes on after them), or what is
+ * known of why it says nothing of its end (RunSummary `ended.unended`): the file is cut off inside a
+ * record, or it is still being written.
  */
 export function noStopWords(unended?: Unended): string {
   if (unended === 'cut off') return 'not known: the file is cut off inside a record (a crash, a copy cut short), so how the run ended is not in it';
   if (unended === 'in progress') return 'not yet: still being written';
-  return 'no stop in the file: it ends after its last event';
+  return 'no stop at its end: it ends after its last event';
 }
 
 /** What a run summary's end holds (src/analysis/run-summary.ts `SummaryEnd`), as {@link endedLine} reads it. */
@@ -86,7 +87,7 @@ export interface EndedFacts {
 
 /**
  * How a run ended, in one line: the stop in words and its words (`stopped: the agent said the task
- * is complete: All tests pass`), or, with no stop in the file, why it says nothing of its end and
+ * is complete: All tests pass`), or, with no stop at its end, why it says nothing of it and
  * whose last words it has (the speaker named: a sub-agent that spoke last while the main agent
  * waited is not the run). `clean` makes trace text safe where the line is shown (a terminal, a
  * label): the words, the speaker and the stop's words with a recorded reason.

@@ -134,7 +134,7 @@ describe('README pictures in a real VS Code', function () {
     assert.match(shown.rows.Spent, /^8 min 1 s · /);
     assert.equal(shown.problemClass, 'run-error', `the rollout ends without a stop: ${shown.rows.Problems}`);
     assert.match(shown.rows.Problems, /ends without a stop/);
-    assert.match(shown.rows.Ended, /^no stop in the file/, 'never "run stopped: unknown" with the last tool output');
+    assert.match(shown.rows.Ended, /^no stop at its end/, 'never "run stopped: unknown" with the last tool output');
   });
 
   it('a Who&When log: four agents, the run claims success, the outcome is a failure, the blame names the agent (test-output/who-and-when.png)', async () => {

@@ -31,7 +31,7 @@ export interface RunCluster {
   runs: string[];
   /** Where they leave the reference: its first difference with the cluster's first run; null when they do the reference's steps throughout. */
   divergence: Difference | null;
-  /** How its runs ended (`turn ended (handed back)`, `stopped (max turns)`, `no stop in the file`) -> how many. */
+  /** How its runs ended (`turn ended (handed back)`, `stopped (max turns)`, `no stop at its end`) -> how many. */
   ended: Record<string, number>;
   /** Their recorded outcomes (`success`, `failure`, `partial`, `not recorded`) -> how many. */
   outcomes: Record<string, number>;
@@ -53,7 +53,7 @@ export interface RunGroups {
 function endedWords(run: ComparedRun): { ended: string; outcome: string } {
   const s = runEnd(run.loaded, run.analysis);
   const e = s.ended;
-  const ended = !e ? 'no events' : !e.recorded ? 'no stop in the file' : stopEndedWords(e.scope, e.reason);
+  const ended = !e ? 'no events' : !e.recorded ? 'no stop at its end' : stopEndedWords(e.scope, e.reason);
   return { ended, outcome: s.outcome?.status ?? 'not recorded' };
 }
 

@@ -68,7 +68,7 @@ test('otrace diff on a Claude Code session and a Codex rollout: the main agents 
   assert.match(r.stdout, /\n {2}main ↔ codex \(paired by root\): events 515 → 80 \(−435\), tool calls 195 → 39 \(−156\), failed calls 8 → 3 \(−5\), tokens input \+/);
   assert.match(r.stdout, /\n {2}Explore:a93ccab \(only in A\): 63 events, 25 tool calls, 0 failed, tokens .*, 57\.675 s\n/);
   assert.match(r.stdout, /\nended {6}A: turn ended \(handed back\): All pushed\./);
-  assert.match(r.stdout, /\n {11}B: no stop in the file: it ends after its last event\n/);
+  assert.match(r.stdout, /\n {11}B: no stop at its end: it ends after its last event\n/);
   assert.match(r.stdout, /\nfindings only in B: 1\n {2}error stop \(no stop\): no stop at end of trace/);
   for (const line of r.stdout.split('\n')) assert.ok(line.length <= 1000);
 });

@@ -286,7 +286,7 @@ test('a custom slash command that expanded into a prompt is what was asked (not 
   }
 });
 
-test('a file cut off inside a record: the summary says how the run ended is not known, as the analysis does (not "no stop in the file")', () => {
+test('a file cut off inside a record: the summary says how the run ended is not known, as the analysis does (not "no stop at its end")', () => {
   const text = fs.readFileSync(fixturePath('claude-code', 'subagent.jsonl'), 'utf8');
   const cut = text.slice(0, text.indexOf('\n', text.length / 2) - 40);
   const loaded = loadTrace(cut, 'subagent.jsonl');

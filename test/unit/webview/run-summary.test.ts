@@ -12,7 +12,7 @@ test('how it ended: a hand-back is a turn end, not a completed task; a run stop 
   // the agent's claim is said as its claim (an OTel run whose email failed read "run stopped: task complete")
   assert.equal(endedWords({ index: 3, scope: 'run', reason: 'task_complete', text: '', recorded: true }), 'run stopped: the agent said the task is complete');
   // No stop event in the file: never "run stopped: unknown" with the last tool output as its words.
-  assert.equal(endedWords({ index: 9, scope: 'run', reason: 'unknown', text: '', recorded: false }), 'no stop in the file: it ends after its last event');
+  assert.equal(endedWords({ index: 9, scope: 'run', reason: 'unknown', text: '', recorded: false }), 'no stop at its end: it ends after its last event');
   assert.match(endedWords({ index: 9, scope: 'run', reason: 'unknown', text: '', recorded: false, unended: 'cut off' }), /^not known: the file is cut off inside a record/);
   assert.equal(endedWords({ index: 3, scope: 'run', reason: 'unknown', text: '', recorded: true }), 'run stopped: reason unknown');
   assert.equal(endedWords(null), 'no stop recorded');
@@ -34,7 +34,7 @@ test('a file still being written with no stop yet says so once: its Ended link i
   // a stop recorded so far keeps its words; a file no longer written says how it ended
   const stop = { index: 3, scope: 'run' as const, reason: 'task_complete', text: '', recorded: true };
   assert.equal(endedLinkWords(stop, true), 'run stopped: the agent said the task is complete');
-  assert.equal(endedLinkWords({ ...live, unended: undefined }, false), 'no stop in the file: it ends after its last event');
+  assert.equal(endedLinkWords({ ...live, unended: undefined }, false), 'no stop at its end: it ends after its last event');
 });
 
 test("the words of an end no stop records name their speaker (a sub-agent's words read as the run's last words)", () => {
