@@ -377,7 +377,7 @@ export class OpenTraces implements vscode.Disposable {
         }
         if (p.part && this.pending.get(key)?.promise === promise) {
           readOf = p.part.of;
-          status?.(messageText`${shareOf(p.part)}% read (${megabytes(p.part.bytes)} of ${megabytes(p.part.of)} MB)`);
+          status?.(readWords(p.part));
           this.readProgress.fire({ key, part: p.part });
         } else if (p.phase === 'analyze' && readOf !== undefined) {
           // the whole file read: the views say so until the whole trace replaces the part; `analysing 1,000,000 events`
@@ -454,7 +454,8 @@ export class OpenTraces implements vscode.Disposable {
     const timer = setTimeout(() => {
       void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: messageText`otrace: ${path.basename(uri.fsPath)}`, cancellable: true }, (progress, token) => {
         token.onCancellationRequested(() => this.engine.cancel(key));
-        listen((p) => progress.report({ message: messageText`${p.message}` }));
+        // (a part read said in otrace's own words: the engine's carry the file's name, escaped as untrusted, its parentheses too)
+        listen((p) => progress.report({ message: p.part ? readWords(p.part) : messageText`${p.message}` }));
         // the load's failure is the caller's (logged or shown there): the notification only ends
         return promise.then(
           () => undefined,
@@ -652,4 +653,9 @@ function inStringWords(d: SessionDiagnostic): PlainText {
 /** A model range as a VS Code range (both 0-based). */
 export function toRange(r: Problem['range']): vscode.Range {
   return new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
+}
+
+/** How far a large file's read has got, for a progress message: `31% read (68 of 218 MB)`. */
+function readWords(part: { bytes: number; of: number }): MessageText {
+  return messageText`${shareOf(part)}% read (${megabytes(part.bytes)} of ${megabytes(part.of)} MB)`;
 }
