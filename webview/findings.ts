@@ -4,7 +4,7 @@
  * opened. A sound stop is not listed (its node carries a ✓). Opening a group frames all its
  * events; a finding frames its own. Trace text is set with textContent only.
  */
-import { megabytes } from '../src/shared/part-words';
+import { megabytes, readStage } from '../src/shared/part-words';
 import type { GraphFinding, GraphOverview } from '../src/shared/protocol';
 import { plainLabel } from '../src/shared/untrusted-text';
 import { countWords } from '../src/shared/count-words';
@@ -151,23 +151,8 @@ export function showFindings(list: HTMLElement, findings: GraphFinding[], action
 /** What the findings list says instead of findings (`text`, and `title`: what it means, on hover), or undefined when it lists findings. */
 export function noteInstead(state: FindingsState): { text: string; title: string } | undefined {
   const { reading, notAnalysed } = state;
-  if (reading) {
-    // a large file's first part drawn while the rest is read (or where its read was cancelled)
-    return reading.stopped
-      ? {
-          text: `read stopped: the first ${megabytes(reading.bytes)} MB of ${megabytes(reading.of)} MB shown, not analysed`,
-          title: 'The read of this large file was cancelled or failed: the graph shows the events of its first part, without findings; its next load reads on.',
-        }
-      : {
-          text:
-            reading.read === undefined || reading.read <= reading.bytes
-              ? `reading… the first ${megabytes(reading.bytes)} MB of ${megabytes(reading.of)} MB shown (the rest, then findings, stops, loops and credit follow)`
-              : reading.read >= reading.of
-                ? `read: all ${megabytes(reading.of)} MB, the first ${megabytes(reading.bytes)} MB shown (the whole trace next, then findings, stops, loops and credit)`
-                : `reading… ${megabytes(reading.read)} of ${megabytes(reading.of)} MB read, the first ${megabytes(reading.bytes)} MB shown (then findings, stops, loops and credit)`,
-          title: 'The file is large: the graph shows the events of its first part while the rest is read; the whole trace and then its analysis replace it.',
-        };
-  }
+  // a large file's first part drawn while the rest is read (or where its read was cancelled)
+  if (reading) return readingNote(reading);
   // no findings because there was no analysis: said, so that the trace does not look clean
   if (notAnalysed !== undefined)
     return {
@@ -181,6 +166,25 @@ export function noteInstead(state: FindingsState): { text: string; title: string
       title: 'The graph shows the trace as read; the analysis runs in the background and its marks appear here and on the nodes when it ends.',
     };
   return undefined;
+}
+
+/** What the findings list says of a large file's first part, by where the read of the rest stands (part-words.ts `readStage`). */
+function readingNote(reading: NonNullable<FindingsState['reading']>): { text: string; title: string } {
+  const shown = `the first ${megabytes(reading.bytes)} MB`;
+  const title = 'The file is large: the graph shows the events of its first part while the rest is read; the whole trace and then its analysis replace it.';
+  switch (readStage(reading)) {
+    case 'stopped':
+      return {
+        text: `read stopped: ${shown} of ${megabytes(reading.of)} MB shown, not analysed`,
+        title: 'The read of this large file was cancelled or failed: the graph shows the events of its first part, without findings; its next load reads on.',
+      };
+    case 'started':
+      return { text: `reading… ${shown} of ${megabytes(reading.of)} MB shown (the rest, then findings, stops, loops and credit follow)`, title };
+    case 'going':
+      return { text: `reading… ${megabytes(reading.read!)} of ${megabytes(reading.of)} MB read, ${shown} shown (then findings, stops, loops and credit)`, title };
+    case 'done':
+      return { text: `read: all ${megabytes(reading.of)} MB, ${shown} shown (the whole trace next, then findings, stops, loops and credit)`, title };
+  }
 }
 
 /** The quiet status line that says the analysis runs (`title`: what it means, on hover). */

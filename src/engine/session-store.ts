@@ -378,7 +378,7 @@ export class SessionStore implements EngineCalls {
       await (between ?? (() => this.yieldToMessages()))();
       if (this.sessions.get(key) !== session) return undefined;
       read = session.files.readOn();
-      if (read.part) report({ phase: 'read', message: readingMessage(name, read.part), part: { bytes: read.part.bytes, of: read.part.of } });
+      if (read.part) report({ phase: 'read', message: readingMessage(name, read.part), part: read.part });
     }
     return read;
   }

@@ -14,11 +14,23 @@ export function partWords(part: { bytes: number; of: number; stopped?: true; rea
   return `${shareOf(part)}% of ${megabytes(part.of)} MB shown, ${restWords(part)}`;
 }
 
+/**
+ * Where the read of a large file shown in part stands: `stopped` (cancelled or failed), `started`
+ * (nothing said yet of the rest: `read` unset or not past the part), `going` (`read` bytes of it), or
+ * `done` (read to its end: the whole trace comes next).
+ */
+export function readStage(part: { bytes: number; of: number; stopped?: true; read?: number }): 'stopped' | 'started' | 'going' | 'done' {
+  if (part.stopped) return 'stopped';
+  if (part.read === undefined || part.read <= part.bytes) return 'started';
+  return part.read >= part.of ? 'done' : 'going';
+}
+
 /** How the read of the rest stands: `reading the rest…`, `55% read…`, `all read…` (the whole trace comes next), or `read stopped`. */
 function restWords(part: { bytes: number; of: number; stopped?: true; read?: number }): string {
-  if (part.stopped) return 'read stopped';
-  if (part.read === undefined || part.read <= part.bytes) return 'reading the rest…';
-  return part.read >= part.of ? 'all read…' : `${shareOf({ bytes: part.read, of: part.of })}% read…`;
+  const stage = readStage(part);
+  if (stage === 'stopped') return 'read stopped';
+  if (stage === 'started') return 'reading the rest…';
+  return stage === 'done' ? 'all read…' : `${shareOf({ bytes: part.read!, of: part.of })}% read…`;
 }
 
 /** The part's share of the file, in whole percent (rounded down: 100 only once read to the end). */
