@@ -226,7 +226,9 @@ describe('a 1,000,000-event trace in a real VS Code', function () {
       const third = (s: SessionSummary) => (s.counts.events === EVENTS + 300 && !s.analysisPending) || (s.analysisPending && s.analysedEvents === EVENTS + 300);
       assert.ok(shown.some(third), `the analysis of the third append reached the views though the fourth came while it ran: ${steps.join(', ')}`);
       for (const s of shown.filter((x) => x.analysisPending)) {
-        assert.ok(s.findings.length > 0 && s.analysedEvents !== undefined && s.analysedEvents < s.counts.events, `the trace as read at ${s.counts.events} events shows the last analysis's findings: ${steps.join(', ')}`);
+        // (findings of all its events when the file was read again with nothing added since that analysis: a followed
+        // file read anew shows its last analysis while its own runs, src/engine/session-store.ts readStage)
+        assert.ok(s.findings.length > 0 && s.analysedEvents !== undefined && s.analysedEvents <= s.counts.events, `the trace as read at ${s.counts.events} events shows the last analysis's findings: ${steps.join(', ')}`);
       }
       // the graph's findings bar keeps the findings too, saying the newest events are being analysed
       await untilValue('the graph drawn analysed at the fourth append', () => evalInWebview<Seen>(SEEN, { selector: frame() }), (v) => v.total === EVENTS + 400 && v.analysis === 'done', 12 * 60_000, 200);
