@@ -10,6 +10,7 @@
  * each append; the pass over the columns is a few ms).
  */
 import { isNotAgentOutput } from './answer';
+import { CreditColumn } from './credit-column';
 import { grownTo } from './prefix-carry';
 import type { Pause, PauseClock } from './pauses';
 import type { TraceIndex } from './trace-index';
@@ -48,8 +49,10 @@ export interface EventCreditFacts {
 
 /** Per-event results of {@link creditPerEventSteps}. */
 export interface EventCredit {
-  /** Each event's shown value, by file index. */
-  byIndex: number[];
+  /** Each event's shown value, by file index, as a list: made by a whole pass (a followed trace's mended pass makes none: {@link column}). */
+  byIndex: number[] | undefined;
+  /** The same values as a column (credit-column.ts): over `byIndex`, or sharing chunks with the last analysis's. */
+  column: CreditColumn;
   /** When ids repeat, per position the source record its value adds to, or -1 (not the first event of its id); else undefined (every event's record counts). */
   stepOf: Int32Array | undefined;
   /** Agent -> sum of its events' values, in order of each agent's first counted event. */
@@ -88,20 +91,24 @@ export function* creditPerEventSteps(index: TraceIndex, values: Float64Array, cl
   }
   // Agent names are trace text: summed by number, never under a plain object's keys ("__proto__", "constructor")
   const sums: CreditSums = { sums: new Float64Array(facts.agents.length), started: new Uint8Array(facts.agents.length), order: [], given: [] };
-  const byIndex = zeroDoubles(n);
+  // a followed trace's values go into a column grown from the last one's, its chunks copied only where a value
+  // changes (a whole pass comes after an append that adds a reward: a list of every value was 8 MB of new memory at 1M)
+  const byIndex = carries ? undefined : zeroDoubles(n);
+  const out = byIndex ?? (last && last.column.length <= n ? last.column : CreditColumn.of([])).grown(n);
   const stepOf = repeats ? new Int32Array(n).fill(-1) : undefined; // kept with the results: not in the arena
   for (let from = 0; from < n; from += SUM_PART) {
     if (from > 0 && clock.due()) yield* clock.pause();
-    sumPart(index, facts, values, sums, byIndex, stepOf, from, Math.min(n, from + SUM_PART));
+    sumPart(index, facts, values, sums, out, stepOf, from, Math.min(n, from + SUM_PART));
   }
   const agents = new Map<string, number>();
   for (const a of sums.order) agents.set(facts.agents[a], sums.sums[a]);
+  const column = byIndex ? CreditColumn.of(byIndex) : (out as CreditColumn).seal();
   if (carries) {
     // each sum is a whole number of millionths (every value added was rounded so, and each sum after it)
     const millionths = Float64Array.from(sums.sums, (x) => Math.round(x * 1e6));
-    carry.creditSums = { count: n, byIndex, millionths, order: sums.order, started: sums.started, whole: true };
+    carry.creditSums = { count: n, column, millionths, order: sums.order, started: sums.started, whole: true };
   }
-  return { byIndex, stepOf, agents, given: sums.given };
+  return { byIndex, column, stepOf, agents, given: sums.given };
 }
 
 /**
@@ -117,8 +124,8 @@ export function* creditPerEventSteps(index: TraceIndex, values: Float64Array, cl
 export interface CreditSumsCarry {
   /** Positions read. */
   count: number;
-  /** The shown values handed out (position order: the file's). */
-  byIndex: number[];
+  /** The shown values handed out (position order: the file's), a column the next pass grows (credit-column.ts). */
+  column: CreditColumn;
   /** Per agent number, the sum of its events' shown values in millionths (a whole number). */
   millionths: Float64Array;
   /** The agents in order of their first event, and whether each was met. */
@@ -130,7 +137,8 @@ export interface CreditSumsCarry {
 
 /**
  * The credit per event of a followed trace from `last` (see {@link CreditSumsCarry}): the values at
- * the `changed` positions shown again and their agents' sums mended, the new positions' added.
+ * the `changed` positions shown again and their agents' sums mended, the new positions' added, in a
+ * column grown from the last one (credit-column.ts: the chunks written are copied, the others shared).
  */
 function mended(index: TraceIndex, facts: EventCreditFacts, values: Float64Array, changed: Int32Array, last: CreditSumsCarry): { credit: EventCredit; carry: CreditSumsCarry } {
   const n = index.size;
@@ -142,10 +150,10 @@ function mended(index: TraceIndex, facts: EventCreditFacts, values: Float64Array
   const started = new Uint8Array(agents);
   started.set(last.started);
   const order = last.order.slice();
-  const added: number[] = [];
+  const column = last.column.grown(n);
   for (let i = old; i < n; i++) {
     const v = shownValue(facts, values[i], i, injected);
-    added.push(v);
+    column.set(i, v);
     const a = facts.agent[i];
     if (!started[a]) {
       started[a] = 1;
@@ -153,20 +161,19 @@ function mended(index: TraceIndex, facts: EventCreditFacts, values: Float64Array
     }
     millionths[a] += Math.round(v * 1e6);
   }
-  // one copy of the last list, of the length it takes (its doubles copied as they are)
-  const byIndex = last.byIndex.concat(added);
   for (let k = 0; k < changed.length; k++) {
     const i = changed[k];
     if (i >= old) continue;
     const v = shownValue(facts, values[i], i, injected);
-    const was = byIndex[i];
+    const was = column.at(i)!;
     if (Object.is(v, was)) continue;
-    byIndex[i] = v;
+    column.set(i, v);
     millionths[facts.agent[i]] += Math.round(v * 1e6) - Math.round(was * 1e6);
   }
+  column.seal();
   const sums = new Map<string, number>();
   for (const a of order) sums.set(facts.agents[a], millionths[a] / 1e6);
-  return { credit: { byIndex, stepOf: undefined, agents: sums, given: [] }, carry: { count: n, byIndex, millionths, order, started, whole: false } };
+  return { credit: { byIndex: undefined, column, stepOf: undefined, agents: sums, given: [] }, carry: { count: n, column, millionths, order, started, whole: false } };
 }
 
 /**
@@ -189,15 +196,18 @@ interface CreditSums {
   given: string[];
 }
 
-/** Positions [from, to) of {@link creditPerEventSteps}: their shown values into `byIndex`, their records into `stepOf`, added to the sums. */
-function sumPart(index: TraceIndex, facts: EventCreditFacts, values: Float64Array, s: CreditSums, byIndex: number[], stepOf: Int32Array | undefined, from: number, to: number): void {
+/** Positions [from, to) of {@link creditPerEventSteps}: their shown values into `out` (a list, or a column being made), their records into `stepOf`, added to the sums. */
+function sumPart(index: TraceIndex, facts: EventCreditFacts, values: Float64Array, s: CreditSums, out: number[] | CreditColumn, stepOf: Int32Array | undefined, from: number, to: number): void {
+  const byIndex = Array.isArray(out) ? out : undefined;
+  const column = byIndex ? undefined : (out as CreditColumn);
   const { flags, agent, record } = facts;
   const repeats = stepOf !== undefined;
   const injected = index.injected > 0;
   for (let i = from; i < to; i++) {
     const f = flags[i];
     const v = shownValue(facts, values[i], i, injected);
-    byIndex[index.at(i)] = v;
+    if (byIndex) byIndex[index.at(i)] = v;
+    else column!.put(index.at(i), v);
     // an id counts once, for its first event
     if (repeats && !(f & FIRST_OF_ID)) continue;
     if (f & GIVEN) s.given.push(index.id(i));

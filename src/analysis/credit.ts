@@ -34,6 +34,7 @@ import type { TraceIndex } from './trace-index';
 import type { Credit, Outcome } from './types';
 import { madeWhenRead } from './made-when-read';
 import { creditPerEventSteps, round } from './credit-per-event';
+import { keepCreditColumn, type CreditColumn } from './credit-column';
 import { Parents } from './credit-parents';
 import { carriedTransitions, gatherParents, type CreditTransitions } from './credit-transitions';
 import { NumberHeap } from '../shared/number-heap';
@@ -485,8 +486,10 @@ function passBlock(block: RewardBlock, rows: ParentRows, passOn: (v: number) => 
  * Credit per event, agent and step, with producer values shown as given. `credit.events` (id ->
  * value, the first event of each id) and `credit.steps` (source record -> sum of its events'
  * values) are the same figures as `by_index`; each is built when first read (the editor and the
- * graph read `by_index`; at 1M events a record of a million steps is 40 MB of allocations), and
- * reads, spreads, JSON and structured clones see it as a plain property.
+ * graph read the values' column, credit-column.ts `creditColumn`; at 1M events a record of a million
+ * steps is 40 MB of allocations), and reads, spreads, JSON and structured clones see it as a plain
+ * property. So is `by_index` of a followed trace's analysis made from the last one's (its column
+ * shares the last one's chunks: a list of a million values per append is not made unless read).
  */
 export function computeCredit(index: TraceIndex, outcome: Outcome, options: CreditOptions = {}): { credit: Credit; values: CreditValues } {
   return withoutPauses(creditSteps(index, outcome, options, new PauseClock(Infinity)));
@@ -496,26 +499,28 @@ export function computeCredit(index: TraceIndex, outcome: Outcome, options: Cred
 export function* creditSteps(index: TraceIndex, outcome: Outcome, options: CreditOptions, clock: PauseClock): Generator<Pause, { credit: Credit; values: CreditValues }, void> {
   const values = yield* propagateSteps(index, outcome, options, clock);
   if (clock.due()) yield* clock.pause();
-  const { byIndex, stepOf, agents, given } = yield* creditPerEventSteps(index, values.values, clock, values.changed);
+  const { byIndex, column, stepOf, agents, given } = yield* creditPerEventSteps(index, values.values, clock, values.changed);
   const signed = outcome.value !== null;
   const credit: Credit = {
     events: {},
-    by_index: byIndex,
+    by_index: byIndex ?? [],
     agents: Object.fromEntries(agents),
     steps: {},
     given,
     signed,
     method: `outcome-anchored backward propagation (lambda ${options.lambda ?? 0.5}) over causal and content links; R = ${outcome.value ?? '+1 (unsigned, no outcome signal)'} from ${outcome.source}`,
   };
+  keepCreditColumn(credit, column);
+  if (!byIndex) madeWhenRead(credit, 'by_index', () => column.toArray());
   // what the getters read must not hold the index: its arrays live in its arena (arena.ts), which the results never keep
   const inOrder = index.inFileOrder ? index.loaded.trace.events : index.events;
   const at = index.inFileOrder ? undefined : Int32Array.from(index.rawIndex);
-  madeWhenRead(credit, 'events', () => valuesById(inOrder, at, byIndex));
+  madeWhenRead(credit, 'events', () => valuesById(inOrder, at, column));
   // each position's record: kept when ids repeat (only an id's first event counts), else read from the origins (no column of them)
   const n = index.size;
   const origins = index.loaded.eventOrigins;
   const recordAt = stepOf ? (i: number) => stepOf[i] : (i: number) => origins.record(at ? at[i] : i) ?? -1;
-  madeWhenRead(credit, 'steps', () => stepSums(n, recordAt, at, byIndex));
+  madeWhenRead(credit, 'steps', () => stepSums(n, recordAt, at, column));
   return { credit, values };
 }
 
@@ -524,23 +529,23 @@ export function* creditSteps(index: TraceIndex, outcome: Outcome, options: Credi
  * addition (keyed by String(record), as every number key is). @param n positions; @param recordAt
  * a position's record or -1; @param at position -> file index (undefined: the same).
  */
-function stepSums(n: number, recordAt: (i: number) => number, at: Int32Array | undefined, byIndex: readonly number[]): Record<string, number> {
+function stepSums(n: number, recordAt: (i: number) => number, at: Int32Array | undefined, values: CreditColumn): Record<string, number> {
   const steps: Record<string, number> = {};
   for (let i = 0; i < n; i++) {
     const record = recordAt(i);
-    if (record >= 0) steps[record] = round((steps[record] ?? 0) + byIndex[at ? at[i] : i]);
+    if (record >= 0) steps[record] = round((steps[record] ?? 0) + values.at(at ? at[i] : i)!);
   }
   return steps;
 }
 
 /** Event id -> value of the first event (in time order) carrying it. @param at position -> file index (undefined: the same). */
-function valuesById(events: readonly { id: string }[], at: Int32Array | undefined, byIndex: readonly number[]): Record<string, number> {
+function valuesById(events: readonly { id: string }[], at: Int32Array | undefined, values: CreditColumn): Record<string, number> {
   const out: Record<string, number> = {};
-  // byIndex has one entry per event analysed (the file's list may have grown since)
-  for (let i = 0; i < byIndex.length; i++) {
+  // the column has one entry per event analysed (the file's list may have grown since)
+  for (let i = 0; i < values.length; i++) {
     const id = events[i].id;
     if (Object.prototype.hasOwnProperty.call(out, id)) continue;
-    out[id] = byIndex[at ? at[i] : i];
+    out[id] = values.at(at ? at[i] : i)!;
   }
   return out;
 }

@@ -16,6 +16,7 @@ import { appendColumn, copyColumn } from '../shared/append-column';
 import { kindColumn, OTHER_KIND } from './kind-column';
 import { shownAnalysis, type TraceSnapshot } from './snapshot';
 import { contentsOf } from './long-content';
+import type { CreditColumn } from '../analysis/credit-column';
 import { grownEdgeLookup, wholeEdgeLookup, type EdgeLookup } from './edge-lookup';
 
 /** How an event takes part in runs. */
@@ -132,8 +133,8 @@ function carriedPlans(before: GraphIndex, index: GraphIndex, grown: NonNullable<
     // most events marked otherwise (another analysis's credit everywhere): planning again costs less than deleting plan by plan;
     // counted before any is listed (a list of half a million events made to be dropped was 8 MB of garbage per append at 1M)
     const most = touched.length + n / REPLAN_SHARE;
-    const a: EventMarks = { role: before.role, loop: was.loop, credit: was.credit ?? NO_CREDIT };
-    const b: EventMarks = { role: index.role, loop: now.loop, credit: now.credit ?? NO_CREDIT };
+    const a: EventMarks = { role: before.role, loop: was.loop, credit: was.credit };
+    const b: EventMarks = { role: index.role, loop: now.loop, credit: now.credit };
     // a sample first (when many differ, none is listed), then the events that differ listed in one pass
     if (mostDiffer(grown.n0, a, b) || !listDiffering(touched, grown.n0, most, a, b)) return new Map();
   }
@@ -162,19 +163,16 @@ function carriedPlans(before: GraphIndex, index: GraphIndex, grown: NonNullable<
  */
 const REPLAN_SHARE = 16;
 
-/** The credit column of a layout without one: every entry undefined. */
-const NO_CREDIT: readonly number[] = [];
-
 /** What a bucket plan reads of an event's marks, per event: its role, loop mark and credit. */
 interface EventMarks {
   role: Uint8Array;
   loop: Uint8Array;
-  credit: readonly number[];
+  credit: CreditColumn | undefined;
 }
 
 /** True when event `i`'s marks differ between `a` and `b`. */
 function marksDiffer(a: EventMarks, b: EventMarks, i: number): boolean {
-  return a.role[i] !== b.role[i] || a.loop[i] !== b.loop[i] || a.credit[i] !== b.credit[i];
+  return a.role[i] !== b.role[i] || a.loop[i] !== b.loop[i] || a.credit?.at(i) !== b.credit?.at(i);
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import type { Analysis } from '../analysis';
 import { isSoundStop } from '../analysis/types';
+import { creditColumn, type CreditColumn } from '../analysis/credit-column';
 import type { GraphEdge, GraphFinding, GraphLane, GraphModel, GraphNode } from '../shared/protocol';
 import type { LoadedTrace, Problem } from '../trace/model';
 import { canonicalType, type TraceEvent } from '../trace/schema';
@@ -69,8 +70,8 @@ export interface GraphLayout {
   loop: Uint8Array;
   /** Event index -> its other analysis marks (`stop-ok`, `stop-problem`, `turn-end`, `phase-end`, `last-stop`, `blame`; sparse). */
   marks: Map<number, Set<string>>;
-  /** Credit per event index, when the analysis gave it. */
-  credit?: readonly number[];
+  /** Credit per event index, when the analysis gave it (src/analysis/credit-column.ts: a followed trace's analyses share its chunks). */
+  credit?: CreditColumn;
   /** False when the credit is an unsigned influence share (the trace records no outcome). */
   creditSigned?: boolean;
   edges: LayoutEdges;
@@ -194,7 +195,7 @@ export function graphLayout(loaded: LoadedTrace, maxEvents = Infinity, analysis?
     ...(laneTraces ? { laneTraces } : {}),
     loop,
     marks,
-    credit: analysis?.credit.by_index,
+    credit: analysis && creditColumn(analysis.credit),
     creditSigned: analysis?.credit.signed,
     edges: structure.edges,
     labelContext,
@@ -277,7 +278,7 @@ export function layoutNode(layout: GraphLayout, index: number, details: boolean,
     ...cuesOf(e, end >= 0 ? layout.events[end] : undefined),
     ...(details ? withCredit(eventDetails(e, layout.timeUnit, markedScope(layout.marks.get(index))), layout, index) : { fields: [] }),
     hasSource: e.source !== undefined,
-    credit: layout.credit?.[index],
+    credit: layout.credit?.at(index),
     marks: layout.loop[index] === 1 ? ['loop', ...(layout.marks.get(index) ?? [])] : [...(layout.marks.get(index) ?? [])],
   };
 }
@@ -289,7 +290,7 @@ export function layoutNode(layout: GraphLayout, index: number, details: boolean,
  * 0.00 (see creditWorthShowing).
  */
 export function withCredit<T extends { fields: [string, string][] }>(details: T, layout: GraphLayout, index: number): T {
-  const v = layout.credit?.[index];
+  const v = layout.credit?.at(index);
   if (!creditWorthShowing(v)) return details;
   const field: [string, string] = layout.creditSigned === false ? ['share of the result (estimate)', shareWords(v)] : ['credit (estimate)', formatCredit(v, true)];
   return { ...details, fields: [...details.fields, field] };

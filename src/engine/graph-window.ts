@@ -18,6 +18,7 @@ import { sourcePromptOf } from './source-prompt';
 import { bucketWidth, runKey } from '../shared/axis';
 import { countsSteps, shownAnalysis, type TraceSnapshot } from './snapshot';
 import { recordedLabelWords } from '../analysis/labels/recorded';
+import type { CreditColumn } from '../analysis/credit-column';
 
 /**
  * A run bar forms where a lane has at least this many events in one bucket (a bucket is
@@ -79,7 +80,7 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
       edgeTypes: edgeTypesDrawn(layout.edges, layout.lane),
       bars: layout.end.some((x) => x >= 0),
       // listed only when some node shows its halo
-      credit: layout.credit !== undefined && layout.events.some((_, i) => Math.abs(layout.credit![i] ?? 0) >= CREDIT_TINT_FROM),
+      credit: layout.credit !== undefined && someTinted(layout.credit),
       ...(layout.creditSigned === false ? { influence: true } : {}),
       cues: [...cues],
       marks: presentMarks(layout),
@@ -91,6 +92,12 @@ export function graphOverview(snapshot: TraceSnapshot, title: string): GraphOver
     ...(snapshot.reading ? { reading: snapshot.reading } : {}),
     ...(!snapshot.reading && snapshot.analysisError !== undefined ? { notAnalysed: snapshot.analysisError } : {}),
   };
+}
+
+/** True when some event's credit is strong enough for its node's halo (the legend lists the halo then). */
+function someTinted(credit: CreditColumn): boolean {
+  for (let i = 0; i < credit.length; i++) if (Math.abs(credit.at(i)!) >= CREDIT_TINT_FROM) return true;
+  return false;
 }
 
 /**
@@ -406,7 +413,7 @@ function planBucket(ix: GraphIndex, group: Int32Array, at: { lane: number; row: 
   let credit = 0;
   let loop = false;
   for (const i of members) {
-    const c = layout.credit?.[i];
+    const c = layout.credit?.at(i);
     if (c !== undefined && Math.abs(c) > Math.abs(credit)) credit = c;
     const k = ix.kind[i];
     if (count[k]++ === 0) met.push(k);

@@ -15,6 +15,7 @@ import { canonicalType, type EventType } from '../trace/event-types';
 import type { Range } from '../trace/model';
 import { shownAnalysis, type TraceSnapshot } from './snapshot';
 import { creditLabel, creditWorthShowing } from '../shared/credit-words';
+import { creditColumn } from '../analysis/credit-column';
 
 /** Event types whose credit is shown: the messages between agents and what they pass on. */
 const MESSAGE_LIKE = new Set<EventType>(['message', 'delegate', 'return', 'aggregate', 'orchestrator_decision']);
@@ -47,11 +48,11 @@ export function eventMarks(snapshot: TraceSnapshot, options: MarkOptions): Map<s
   }
   const credit = shownAnalysis(snapshot)?.credit; // while an append is analysed, the last analysis's
   if (credit && options.credit) {
-    const values = credit.by_index;
+    const values = creditColumn(credit);
     let max = 0;
-    for (let i = 0; i < values.length; i++) if (MESSAGE_LIKE.has(canonicalType(events[i].type))) max = Math.max(max, Math.abs(values[i]));
+    for (let i = 0; i < values.length; i++) if (MESSAGE_LIKE.has(canonicalType(events[i].type))) max = Math.max(max, Math.abs(values.at(i)!));
     for (let i = 0; i < values.length; i++) {
-      const v = values[i];
+      const v = values.at(i)!;
       // the threshold of the hover and the graph (shared/credit-words.ts): none that prints as 0.00
       if (!creditWorthShowing(v) || !MESSAGE_LIKE.has(canonicalType(events[i].type))) continue;
       add(i, creditCategory(v, max), creditLabel(v, credit.signed)); // named: beside a decisive error or a stop, a bare −0.33 read as a second blame

@@ -14,6 +14,7 @@ import type { TraceEvent } from '../trace/schema';
 import { contentOf } from './long-content';
 import { graphIndex } from './graph-index';
 import { creditLabel, creditWorthShowing } from '../shared/credit-words';
+import { creditColumn } from '../analysis/credit-column';
 import { PREVIEW_CHARS, type EventInfo, type EventPlace, type LensItem, type LineSpan, type OutlineLane, type PromptAt, type PromptUser } from './query-types';
 import { compare, countsSteps, eventAt, findingsOfEvent, shownAnalysis, type TraceSnapshot } from './snapshot';
 import { isSoundStop } from '../analysis/types';
@@ -51,8 +52,8 @@ export function eventInfo(s: TraceSnapshot, index: number): EventInfo | undefine
   const credit = shownAnalysis(s)?.credit; // while an append is analysed, the last analysis's (for the events it read)
   let creditInfo: EventInfo['credit'];
   // only where it says something: no "0% of the result" on every event
-  if (credit && index < credit.by_index.length && creditWorthShowing(credit.by_index[index])) {
-    const v = credit.by_index[index];
+  const v = credit && creditColumn(credit).at(index);
+  if (credit && v !== undefined && creditWorthShowing(v)) {
     // In plain words: the method's name and parameters (credit.method) stay in the CLI's JSON and docs/analysis.md.
     const value = creditLabel(v, credit.signed);
     const basis =

@@ -1,0 +1,90 @@
+/**
+ * The credit column (src/analysis/credit-column.ts): a followed trace's analyses share it chunk by
+ * chunk, and no column handed out ever changes; an append's analysis makes no list of every value
+ * unless `by_index` is read.
+ */
+import * as assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { CreditColumn, creditColumn } from '../../../src/analysis/credit-column';
+import { rng } from '../../../bench/_generate';
+import { analyzeTrace } from '../../../src/analysis';
+import { ev, Followed, header, lines, plain } from './followed';
+
+describe('credit column', () => {
+  it('equals a list written the same way over generations, and no column handed out changes', () => {
+    const random = rng(30);
+    const model: number[][] = [];
+    const columns: CreditColumn[] = [];
+    let values = Array.from({ length: 5000 }, (_, i) => (i % 7 === 0 ? 0.125 * i : 0));
+    let column = CreditColumn.of(values.slice());
+    for (let generation = 0; generation < 40; generation++) {
+      model.push(values);
+      columns.push(column);
+      const n = values.length + Math.floor(random() * 3000);
+      const next = column.grown(n);
+      values = [...values, ...new Array<number>(n - values.length).fill(0)];
+      // written where an append writes: its new events, the last chunk's and the first's, and now and then anywhere
+      const writes = Math.floor(random() * 300);
+      for (let k = 0; k < writes; k++) {
+        const pick = random();
+        const i = pick < 0.4 ? n - 1 - Math.floor(random() * Math.min(n, 6000)) : pick < 0.8 ? Math.floor(random() * Math.min(n, 4096)) : Math.floor(random() * n);
+        const v = random() < 0.1 ? -0 : Math.round((random() - 0.5) * 1e6) / 1e6;
+        next.set(i, v);
+        values[i] = v;
+      }
+      column = next.seal();
+    }
+    model.push(values);
+    columns.push(column);
+    columns.forEach((c, g) => {
+      assert.equal(c.length, model[g].length, `generation ${g}: its length`);
+      assert.deepEqual(c.toArray(), model[g], `generation ${g}: its values as written then, after every later generation`);
+      assert.equal(c.at(-1), undefined);
+      assert.equal(c.at(c.length), undefined, 'nothing past its end');
+    });
+    assert.ok(Object.is(columns[0].at(0), model[0][0]));
+  });
+
+  it('is written only while it is being made', () => {
+    const column = CreditColumn.of([0.5, 0.25]);
+    assert.throws(() => column.set(0, 1), /never changes/);
+    const next = column.grown(3);
+    next.set(2, 0.75);
+    assert.throws(() => next.set(3, 1), RangeError);
+    next.seal();
+    assert.throws(() => next.set(0, 1), /never changes/);
+    assert.throws(() => column.grown(1), RangeError);
+    assert.deepEqual([column.toArray(), next.toArray()], [[0.5, 0.25], [0.5, 0.25, 0.75]]);
+  });
+
+  it('is the list of a credit result made otherwise (several traces, a copy)', () => {
+    const credit = { by_index: [0.1, -0.2] };
+    assert.equal(creditColumn(credit), creditColumn(credit), 'one column per result');
+    assert.deepEqual(creditColumn(credit).toArray(), [0.1, -0.2]);
+  });
+
+  it("a followed append's credit makes no list of every value until read, and the analysis before keeps its own", () => {
+    // a writer and a reviewer passing a draft back and forth; the run ends in a final answer each time more comes
+    const turn = (k: number) => [
+      ev(3 * k + 1, 3 * k + 1, 'message', 'writer', { to: 'reviewer', content: `draft ${k}: the quarterly totals per region` }),
+      ev(3 * k + 2, 3 * k + 2, 'message', 'reviewer', { to: 'writer', content: `notes on draft ${k}` }),
+      ev(3 * k + 3, 3 * k + 3, 'final_answer', 'writer', { content: `answer ${k}` }),
+    ];
+    const f = new Followed(lines([header, ev(0, 0, 'message', 'user', { to: 'writer', content: 'write the quarterly report' }), ...turn(0)]));
+    let last = f.check('the first turn').analysis;
+    f.append(lines(turn(1)));
+    last = f.check('the second turn').analysis;
+    for (let k = 2; k <= 5; k++) {
+      const before = creditColumn(last.credit).toArray();
+      f.append(lines(turn(k)));
+      const { loaded, fresh } = f.load();
+      const analysis = f.follow.update(loaded);
+      assert.equal(f.follow.last.how, 'appended', f.follow.last.reason);
+      assert.ok(Object.getOwnPropertyDescriptor(analysis.credit, 'by_index')?.get, `turn ${k}: by_index is made when read, not with the analysis`);
+      assert.deepEqual(creditColumn(last.credit).toArray(), before, `turn ${k}: the analysis before keeps its values`);
+      assert.deepEqual(creditColumn(analysis.credit).toArray(), analyzeTrace(fresh).credit.by_index, `turn ${k}: the column holds a whole analysis's values`);
+      assert.deepEqual(plain(analysis), plain(analyzeTrace(fresh)), `turn ${k}: the analysis, its list read, equals a whole analysis`);
+      last = analysis;
+    }
+  });
+});
