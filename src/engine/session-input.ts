@@ -30,6 +30,14 @@ export const STREAM_FROM_BYTES = 64 * 1024 * 1024;
  */
 export const MAY_BE_WRITTEN_MS = 10 * 60 * 1000;
 
+/**
+ * ms from a load that kept its snapshot until the followed readers take lists of their own
+ * (SessionFiles.kept): long enough for the views' requests for the new snapshot (the host passes the
+ * answer on, the graph asks for its overview and window: tens of ms), short next to the pause between
+ * two writes of a running agent (a model's turn: seconds; the live bench writes every 400 ms).
+ */
+const OWN_LISTS_AFTER_MS = 100;
+
 /** Bytes of a file's start read to choose how to read it. */
 const HEAD_BYTES = 64 * 1024;
 
@@ -81,6 +89,8 @@ export class SessionFiles {
    * being read in parts (`parts`: its reader is let go once it read to the end, unless it `follows`).
    */
   private streamedFile: { path: string; file: GrowingTraceFile; follows: boolean; parts?: true } | undefined;
+  /** The readers' copies of their lists, due once the views took the kept snapshot ({@link kept}): `superseded` drops them (a newer snapshot was kept). */
+  private owning: { superseded: () => void } | undefined;
 
   /**
    * @param streamFromBytes otrace JSONL files from this size on are streamed (bytes; tests set it low).
@@ -302,16 +312,25 @@ export class SessionFiles {
 
   /**
    * The snapshot of the last read was kept: changes read until now are in it. The readers that
-   * follow the files take lists of their own at the next turn (the snapshot's trace shares theirs
-   * until their next read: src/trace/read.ts), so that the next append's read, which the graph waits
-   * on, copies no list of a million events (20-30 ms at 1M), and the answer of the load that kept
-   * the snapshot does not wait for the copies either (9 ms at 1M); a read before then copies itself.
+   * follow the files take lists of their own {@link OWN_LISTS_AFTER_MS} later (the snapshot's trace
+   * shares theirs until their next read: src/trace/read.ts), so that the next append's read, which
+   * the graph waits on, copies no list of a million events, and neither the answer of the load that
+   * kept the snapshot nor the views' requests for it, which come in the next tens of ms, wait for
+   * the copies (at 1M events 10-11 MB of new memory: 35-40 ms of page faults on a 2-core microVM,
+   * 9-30 ms elsewhere); a read before then copies itself.
+   * @returns a promise that settles once the readers took their lists, or a newer snapshot was kept.
    */
-  kept(): void {
+  kept(): Promise<void> {
     this.unkept = undefined;
-    setImmediate(() => {
-      this.streamedFile?.file.ownLists();
-      this.growing.ownLists();
+    this.owning?.superseded();
+    return new Promise<void>((done) => {
+      const timer = setTimeout(() => {
+        this.owning = undefined;
+        this.streamedFile?.file.ownLists();
+        this.growing.ownLists();
+        done();
+      }, OWN_LISTS_AFTER_MS);
+      this.owning = { superseded: () => (clearTimeout(timer), done()) };
     });
   }
 

@@ -295,7 +295,7 @@ export class SessionStore implements EngineCalls {
         return undefined;
       }
       Object.assign(session, { snapshot, summary, fromDisk, marks: undefined });
-      if (!stopped) session.files.kept();
+      if (!stopped) void session.files.kept();
       return summary;
     } catch (err) {
       // A cancel or a failure of the newest load: what it leaves shown no longer waits for a read or an analysis (a large file's
