@@ -17,6 +17,7 @@ import { kindColumn, OTHER_KIND } from './kind-column';
 import { shownAnalysis, type TraceSnapshot } from './snapshot';
 import { contentsOf } from './long-content';
 import type { CreditColumn } from '../analysis/credit-column';
+import { BucketPlans } from './bucket-plans';
 import { grownEdgeLookup, wholeEdgeLookup, type EdgeLookup } from './edge-lookup';
 
 /** How an event takes part in runs. */
@@ -53,8 +54,8 @@ export interface GraphIndex {
   edges: EdgeLookup;
   /** The cues some event carries (src/shared/cues.ts), in the order first met: what the legend explains. */
   cues: string[];
-  /** Buckets already planned without events to keep, by mode and bucket width, then by lane and bucket number (see {@link planOf}). */
-  plans: Map<string, Map<string, BucketPlan>>;
+  /** Buckets already planned without events to keep, by mode and bucket width, then by lane and bucket number (see {@link planOf}; src/engine/bucket-plans.ts). */
+  plans: Map<string, BucketPlans>;
 }
 
 /** One row of one lane: its drawn events sorted by start on each axis, and its longest bar on each. */
@@ -119,7 +120,8 @@ const latest = new WeakMap<LayoutStructure, GraphIndex>();
  * the buckets that hold an appended event, an old one that the append touched (see
  * {@link StructureIndex.grown}) or an old one whose marks differ (role, loop, credit: the two indices
  * show different analyses, or one shows none). A plan reads only its bucket's events, their kinds,
- * roles, positions, bar ends, loop marks and credit. O(n + plans) per bucket width kept.
+ * roles, positions, bar ends, loop marks and credit. O(touched) per bucket width kept: the plans are
+ * read through (bucket-plans.ts), not copied.
  */
 function carriedPlans(before: GraphIndex, index: GraphIndex, grown: NonNullable<StructureIndex['grown']>): GraphIndex['plans'] {
   const { lane, row, barOf, tx, order, lanes } = index.layout;
@@ -142,15 +144,15 @@ function carriedPlans(before: GraphIndex, index: GraphIndex, grown: NonNullable<
   for (const [key, plans] of before.plans) {
     const [mode, width] = key.split(':');
     const bucket = Number(width);
-    const kept = new Map(plans);
+    const hidden = new Set<string>();
     for (const i of touched) {
       const d = barOf[i] >= 0 ? barOf[i] : i;
       if (lane[d] >= lanes.length) continue;
       const r = Math.min(row[d], Math.max(1, lanes[lane[d]].rows) - 1);
-      kept.delete(`${lane[d]}:${r}:${Math.floor((mode === 'time' ? tx[d] : order[d]) / bucket)}`);
+      hidden.add(`${lane[d]}:${r}:${Math.floor((mode === 'time' ? tx[d] : order[d]) / bucket)}`);
     }
-    out.set(key, kept);
-    plansCarried += kept.size;
+    out.set(key, plans.carried(hidden));
+    plansCarried += Math.max(0, plans.size - hidden.size);
   }
   return out;
 }

@@ -19,6 +19,7 @@ import { bucketWidth, runKey } from '../shared/axis';
 import { countsSteps, shownAnalysis, type TraceSnapshot } from './snapshot';
 import { recordedLabelWords } from '../analysis/labels/recorded';
 import type { CreditColumn } from '../analysis/credit-column';
+import { BucketPlans } from './bucket-plans';
 
 /**
  * A run bar forms where a lane has at least this many events in one bucket (a bucket is
@@ -365,7 +366,7 @@ function comparePlaces(a: Place, b: Place): number {
 }
 
 /** The kept plans of one mode and bucket width (the oldest width's are dropped beyond {@link PLANNED_WIDTHS}). */
-function plansFor(ix: GraphIndex, mode: 'time' | 'order', bucket: number): Map<string, BucketPlan> {
+function plansFor(ix: GraphIndex, mode: 'time' | 'order', bucket: number): BucketPlans {
   const key = `${mode}:${bucket}`;
   let plans = ix.plans.get(key);
   if (plans) {
@@ -373,7 +374,7 @@ function plansFor(ix: GraphIndex, mode: 'time' | 'order', bucket: number): Map<s
     ix.plans.set(key, plans);
     return plans;
   }
-  ix.plans.set(key, (plans = new Map()));
+  ix.plans.set(key, (plans = BucketPlans.empty()));
   for (const old of ix.plans.keys()) if (ix.plans.size > PLANNED_WIDTHS) ix.plans.delete(old);
   return plans;
 }
