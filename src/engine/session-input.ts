@@ -32,9 +32,10 @@ export const MAY_BE_WRITTEN_MS = 10 * 60 * 1000;
 
 /**
  * ms from a load that kept its snapshot until the followed readers take lists of their own
- * (SessionFiles.kept): long enough for the views' requests for the new snapshot (the host passes the
- * answer on, the graph asks for its overview and window: tens of ms), short next to the pause between
- * two writes of a running agent (a model's turn: seconds; the live bench writes every 400 ms).
+ * (SessionFiles.kept) when no graph asked for it sooner (SessionFiles.viewsAnswered): long enough for
+ * the views' requests for the new snapshot (the host passes the answer on, the graph asks for its
+ * overview and first window: tens of ms), short next to the pause between two writes of a running
+ * agent (a model's turn: seconds; the live bench writes every 400 ms).
  */
 const OWN_LISTS_AFTER_MS = 100;
 
@@ -89,8 +90,8 @@ export class SessionFiles {
    * being read in parts (`parts`: its reader is let go once it read to the end, unless it `follows`).
    */
   private streamedFile: { path: string; file: GrowingTraceFile; follows: boolean; parts?: true } | undefined;
-  /** The readers' copies of their lists, due once the views took the kept snapshot ({@link kept}): `superseded` drops them (a newer snapshot was kept). */
-  private owning: { superseded: () => void } | undefined;
+  /** The readers' copies of their lists, due once the views took the kept snapshot ({@link kept}): `superseded` drops them (a newer snapshot was kept), `answered` makes them at the next turn. */
+  private owning: { superseded: () => void; answered: () => void } | undefined;
 
   /**
    * @param streamFromBytes otrace JSONL files from this size on are streamed (bytes; tests set it low).
@@ -146,6 +147,8 @@ export class SessionFiles {
     // host says of a file it saw change on disk ("in progress"): its end is not judged yet (StopOptions.inProgress)
     const note = (change: string, readBefore: boolean) => {
       if (change === 'unchanged') return;
+      // the read copied the lists it shared with the kept snapshot itself (or reads whole): the copies due are no longer wanted
+      this.owning?.superseded();
       this.unkept = { grew: (this.unkept?.grew ?? false) || change === 'appended' || (change === 'reloaded' && readBefore) };
     };
     /** Files first read now from the host's word that they changed (a watcher saw a new sub-agent transcript): growth once an import reads them. */
@@ -318,20 +321,33 @@ export class SessionFiles {
    * kept the snapshot nor the views' requests for it, which come in the next tens of ms, wait for
    * the copies (at 1M events 10-11 MB of new memory: 35-40 ms of page faults on a 2-core microVM,
    * 9-30 ms elsewhere); a read before then copies itself.
-   * @returns a promise that settles once the readers took their lists, or a newer snapshot was kept.
+   * @returns a promise that settles once the readers took their lists, or a newer read or kept snapshot made that moot.
    */
   kept(): Promise<void> {
     this.unkept = undefined;
     this.owning?.superseded();
     return new Promise<void>((done) => {
-      const timer = setTimeout(() => {
+      const own = () => {
+        clearTimeout(timer);
+        if (this.owning !== owning) return;
         this.owning = undefined;
         this.streamedFile?.file.ownLists();
         this.growing.ownLists();
         done();
-      }, OWN_LISTS_AFTER_MS);
-      this.owning = { superseded: () => (clearTimeout(timer), done()) };
+      };
+      const timer = setTimeout(own, OWN_LISTS_AFTER_MS);
+      const owning = { superseded: () => (clearTimeout(timer), done()), answered: () => setImmediate(own) };
+      this.owning = owning;
     });
+  }
+
+  /**
+   * The graph was answered with the kept snapshot's overview (and its first window): the readers take
+   * their lists at the next turn, once the answer left, rather than {@link OWN_LISTS_AFTER_MS} after
+   * the load (an append that comes sooner than that would copy them in its read, which the graph waits on).
+   */
+  viewsAnswered(): void {
+    this.owning?.answered();
   }
 
   /** True when the file is otrace JSONL that no mapping reads (the streaming reader's format). */

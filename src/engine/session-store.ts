@@ -627,6 +627,8 @@ export class SessionStore implements EngineCalls {
       session.sent = sent;
       const first = firstOf(sent.overview);
       const body = delta ? { delta } : packOverview(sent.overview);
+      // the followed readers' copies of their lists waited for this answer (src/engine/session-input.ts `kept`)
+      session.files.viewsAnswered();
       return { ...body, stamp: sent.overview.stamp, ...(first ? { first } : {}) };
     }
     session.sent = undefined;

@@ -205,6 +205,12 @@ describe('the lists the reader of a followed file hands out', () => {
     await kept();
     append(5);
     assert.deepEqual(read('an append after a kept load again'), []);
+    // kept, and the graph answered with it (its overview and first window): the lists are taken at the turn after the answer
+    void files.kept();
+    files.viewsAnswered();
+    await new Promise((resolve) => setImmediate(resolve));
+    append(5);
+    assert.deepEqual(read('an append at the turn after the graph was answered'), [], 'the lists were taken once the graph was answered');
   });
 });
 
