@@ -155,7 +155,7 @@ export class TraceIndex {
     const offered = carry?.index && carry.index.types.length === carry.count && carry.count <= n ? carry.index : undefined;
     if (carry) carry.index = undefined; // made again below for this index's positions
     // the time order first (its scratch given back): in file order, no column of file indices is kept
-    const order = (offered && appendedOrder(loaded.trace.events, offered.types)) || timeOrder(loaded.trace.events, arena);
+    const order = (offered && appendedOrder(loaded.trace.events, offered.types)) || timeOrder(loaded.trace.events, arena, carry !== undefined);
     const carried = offered && order.types === offered.types ? offered : undefined;
     const from = carried ? carry!.count : 0;
     this.carriedFrom = from;
@@ -621,12 +621,12 @@ export class TraceIndex {
  * their canonical types, whether that is the file order, and else each position's index in `raw`.
  * Most traces are written in time order: no sort then. The times are scratch in `arena`, given back here.
  */
-function timeOrder(raw: readonly TraceEvent[], arena: Arena): { events: TraceEvent[]; types: EventType[]; inFileOrder: boolean; order?: number[] } {
+function timeOrder(raw: readonly TraceEvent[], arena: Arena, room: boolean): { events: TraceEvent[]; types: EventType[]; inFileOrder: boolean; order?: number[] } {
   const n = raw.length;
   const scratch = arena.mark();
   try {
     const time = arena.float64(n);
-    const types = typesAndTimes(raw, time);
+    const types = typesAndTimes(raw, time, room);
     // the file's own list, not a copy (8 MB at 1M events): the index never changes it
     if (isSorted(time)) return { events: raw as TraceEvent[], types, inFileOrder: true };
     const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => time[a] - time[b] || a - b);
@@ -674,14 +674,20 @@ function canonicalTypeOf(type: TraceEvent['type']): EventType {
  * `map` is of one kind (V8's hidden class) until V8 optimizes this function and of another after,
  * and then every optimized function that reads the list is thrown away and compiled again (a
  * wave of 40 deoptimizations some 800 traces into a corpus run, per thread: issue 30).
+ * @param room a followed trace's (its carry keeps the list, and each append adds its events' types):
+ *   made with room for a quarter more, so that the first appends do not copy it into a list half
+ *   as long again (12 MB of new memory at 1M events, in the first append after the whole analysis).
  */
-function typesAndTimes(raw: readonly TraceEvent[], time: Float64Array): EventType[] {
-  const types = new Array<EventType>(raw.length);
-  for (let i = 0; i < raw.length; i++) {
+function typesAndTimes(raw: readonly TraceEvent[], time: Float64Array, room: boolean): EventType[] {
+  const n = raw.length;
+  const types = new Array<EventType>(room ? n + (n >> 2) + 4096 : n);
+  for (let i = 0; i < n; i++) {
     const e = raw[i];
     time[i] = eventTime(e);
     types[i] = canonicalTypeOf(e.type);
   }
+  // (a list made shorter keeps its memory while more than half of it is used)
+  if (room) types.length = n;
   return types;
 }
 
