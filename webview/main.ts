@@ -151,7 +151,8 @@ function render(uri: string | undefined, next: GraphOverview, first?: GraphWindo
   }
   if (saved.selected !== undefined) {
     timeline.setCurrent(saved.selected);
-    s.highlight = true;
+    // (the same trace drawn anew after a click on the background: still no focus ring)
+    s.highlight = before === undefined || before.uri !== uri || before.highlight;
     loader.setKeep([saved.selected]);
   }
   if (grew && panel.followRun) showNewest(s);
@@ -198,6 +199,8 @@ function testProbe(s: TraceState, drawn: () => boolean) {
     commands: () => commandsRun,
     /** How many overviews this page has drawn (a second one: the trace was sent again). */
     renders: () => rendersRun,
+    /** How many times the details pane showed an event's details the host sent. */
+    detailsShown: () => detailsShown,
     /** Overview deltas applied and refused by this page. */
     deltas: () => ({ ...deltas }),
     /** True while the view is the whole run as Fit made it (trace-state.ts atFit). */
@@ -226,7 +229,7 @@ function windowApplied(s: TraceState): void {
     // Two frames later the graph has been painted: tell the host (npm start reports the time).
     moment('first window drawn');
     requestAnimationFrame(() => requestAnimationFrame(() => post({ type: 'painted', events: s.graph.totalEvents, moments: moments(), size: graphSize() })));
-    if (current !== undefined) post({ type: 'event', stamp: s.stamp, index: current });
+    if (current !== undefined && s.highlight) post({ type: 'event', stamp: s.stamp, index: current });
   }
 }
 
@@ -342,6 +345,9 @@ function selectIndex(s: TraceState, index: number, source: SelectSource): void {
 /** The details pane shows an event the host sent (if it is still the current one). */
 function showEvent(s: TraceState, node: GraphNode): void {
   if (node.index !== s.timeline.current) return;
+  detailsShown++;
+  // the same event's details again (the trace drawn anew after an append): the view stays where the user or the run put it
+  const newlyShown = s.details?.index !== node.index;
   s.details = node;
   const { index } = node;
   const { stamp } = s;
@@ -353,7 +359,7 @@ function showEvent(s: TraceState, node: GraphNode): void {
   showDetails($('details'), people ? { ...node, fields: [...node.fields, ["people's labels", people]] } : node, actions);
   showExplained(s);
   resized(s); // the details pane may have just appeared under a narrow graph
-  s.view.ensureVisible(index); // or over it, as a drawer: the event comes out from under it
+  if (newlyShown) s.view.ensureVisible(index); // or over it, as a drawer: the event comes out from under it
 }
 
 /** Px of the graph's bottom the details cover: a drawer over the graph in a narrow panel (styles.css), else 0. */
@@ -370,6 +376,7 @@ function clearCurrent(s: TraceState): void {
   s.highlight = false;
   placeCursor(s);
   s.explained = undefined;
+  s.details = undefined;
   showDetails($('details'), undefined, []);
 }
 
@@ -408,6 +415,8 @@ function resized(s: TraceState): void {
 let commandsRun = 0;
 /** Overviews drawn so far by this page (for tests: a trace sent again redraws it). */
 let rendersRun = 0;
+/** Details the host sent and the pane showed so far (for tests: those of a selection, and again after each drawing). */
+let detailsShown = 0;
 /** Overview deltas applied so far, and those that did not apply (the whole overview was asked for): for tests. */
 const deltas = { applied: 0, refused: 0 };
 
@@ -519,7 +528,10 @@ function receive(m: HostMessage): void {
     }
     case 'select': {
       const s = shownAt(m.stamp);
-      return s && selectIndex(s, m.index, 'host');
+      // the host says the shared selection again with each update of the trace: the page shows it already (carried over
+      // the drawing), and stepping to it again would pull the view back to it from where the user or the run put it
+      if (!s || m.index === s.timeline.current) return;
+      return selectIndex(s, m.index, 'host');
     }
     case 'command':
       return run(m.command);
@@ -591,8 +603,16 @@ new ResizeObserver(() => state && resized(state)).observe($('graph'));
 // the details drawer of a narrow panel grown (its content laid out, or unfolded): the selected event comes out from under it
 new ResizeObserver(() => {
   const current = state?.timeline.current;
-  if (state && current !== undefined && state.highlight) state.view.ensureVisible(current);
+  if (state && current !== undefined && state.highlight && inViewX(state, current)) state.view.ensureVisible(current);
 }).observe($('details'));
+
+/** True when event `index` is within the graph's width (the drawer may cover it; one scrolled or panned away stays so). */
+function inViewX(s: TraceState, index: number): boolean {
+  const g = s.view;
+  const [a, b] = g.spanOf(g.drawnIndex(index));
+  const x = g.screenX((a + b) / 2);
+  return x >= 0 && x <= g.cy.width();
+}
 $('lock').addEventListener('click', () => post({ type: 'toggleLock' }));
 
 /** Lists the shown trace's findings, or what it says instead (findings.ts), as the run is being written or not. */

@@ -76,8 +76,13 @@ describe('a live trace', function () {
     // a stop recorded so far right after "so far:" (a narrow panel cuts the rest), else "not yet"
     assert.match(ended.text, /^(not yet: still being written( · the last event)?|so far: .+)$/, ended.text);
     assert.equal(ended.title, ended.text, 'the whole row on hover (a narrow panel cuts it)');
-    // Zoomed in on the first events, newer ones are off screen; following brings the newest into view.
-    await evalInWebview(`(() => { const o = __otrace; o.view.frameIndices(o.timeline().slice(0, 8)); document.getElementById('follow-run').click(); return 1; })()`, { selector: ready(main) });
+    // The first event selected (its details come again after each drawing of the grown trace, and must not pull the
+    // view back to it), zoomed in on the first events, newer ones off screen; following brings the newest into view.
+    await evalInWebview(`(() => { document.getElementById('first').click(); return 1; })()`, { selector: ready(main) });
+    await until('the details of the first event', async () =>
+      (await evalInWebview<boolean>(`(() => { const o = __otrace; const d = o.details(); return !!d && d.index === o.current(); })()`, { selector: ready(main) })) || undefined,
+    60_000);
+    const detailsBefore = await evalInWebview<number>(`(() => { const o = __otrace; o.view.frameIndices(o.timeline().slice(0, 8)); document.getElementById('follow-run').click(); return o.detailsShown(); })()`, { selector: ready(main) });
 
     // Second write: the rest of that line and the others; then the new sub-agent file.
     fs.appendFileSync(main, rest.subarray(middle));
@@ -106,6 +111,10 @@ describe('a live trace', function () {
       return text.includes(`${expected.toLocaleString('en-US')} events`) ? text : undefined;
     }, 60_000);
     testLog(`live: graph header "${summary}"`);
+    // the selected event's details again, for the grown trace drawn (the last drawing's, its analysis done)
+    await until('the selected event\'s details for the grown trace', async () =>
+      (await evalInWebview<boolean>(`(() => { const o = __otrace; return document.body.dataset.analysis === 'done' && o.detailsShown() > ${detailsBefore} && o.details()?.index === o.current() && o.settled(); })()`, { selector: ready(main) })) || undefined,
+    60_000);
     const newest = await evalInWebview<{ x: number; width: number; pressed: string | null }>(
       `(() => { const o = __otrace; const order = o.timeline(); const last = order[order.length - 1];
         return { x: o.view.screenX(o.view.spanOf(o.view.drawnIndex(last))[0]), width: o.cy.width(), pressed: document.getElementById('follow-run').getAttribute('aria-pressed') }; })()`,
