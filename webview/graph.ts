@@ -566,11 +566,22 @@ export class TraceGraph {
     this.frame(a, b, [Math.min(...rows), Math.max(...rows)].filter(Number.isFinite), context, minShare);
   }
 
+  /** The screen x (px) of the middle of what draws an event (by index: its node, or its call's bar). */
+  private middleX(drawn: number): number {
+    const [a, b] = this.spanOf(drawn);
+    return this.screenX((a + b) / 2);
+  }
+
+  /** True when an event (by index) is within the graph's width (below, something may cover it: {@link coveredBottom}). */
+  inViewX(index: number): boolean {
+    const x = this.middleX(this.drawnIndex(index));
+    return x >= 0 && x <= this.cy.width();
+  }
+
   /** Scrolls (no zoom) so that an event (by index) is on screen; works for events outside the loaded window. */
   ensureVisible(index: number): void {
     const drawn = this.drawnIndex(index);
-    const [a, b] = this.spanOf(drawn);
-    const x = this.screenX((a + b) / 2);
+    const x = this.middleX(drawn);
     const lane = this.graph.columns.lane[drawn];
     const y = this.rows[lane] === undefined ? undefined : this.rowY(lane, this.graph.columns.row[drawn]);
     const w = this.cy.width();

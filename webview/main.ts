@@ -603,16 +603,9 @@ new ResizeObserver(() => state && resized(state)).observe($('graph'));
 // the details drawer of a narrow panel grown (its content laid out, or unfolded): the selected event comes out from under it
 new ResizeObserver(() => {
   const current = state?.timeline.current;
-  if (state && current !== undefined && state.highlight && inViewX(state, current)) state.view.ensureVisible(current);
+  // (only an event in view: one the user scrolled or panned away from stays there)
+  if (state && current !== undefined && state.highlight && state.view.inViewX(current)) state.view.ensureVisible(current);
 }).observe($('details'));
-
-/** True when event `index` is within the graph's width (the drawer may cover it; one scrolled or panned away stays so). */
-function inViewX(s: TraceState, index: number): boolean {
-  const g = s.view;
-  const [a, b] = g.spanOf(g.drawnIndex(index));
-  const x = g.screenX((a + b) / 2);
-  return x >= 0 && x <= g.cy.width();
-}
 $('lock').addEventListener('click', () => post({ type: 'toggleLock' }));
 
 /** Lists the shown trace's findings, or what it says instead (findings.ts), as the run is being written or not. */
