@@ -98,6 +98,18 @@ export class CreditColumn {
     return this;
   }
 
+  /**
+   * True when this column and `other` hold the same values for events [from, to) because they
+   * share the chunks that hold them (one grown from the other, neither writing there): no value is
+   * read. False says nothing (the values may still be equal).
+   */
+  shares(other: CreditColumn, from: number, to: number): boolean {
+    if (this === other) return true;
+    if (this.flat || other.flat || to > this.length || to > other.length || from >= to) return false;
+    for (let c = from >> CHUNK_BITS, last = (to - 1) >> CHUNK_BITS; c <= last; c++) if (this.chunks[c] !== other.chunks[c]) return false;
+    return true;
+  }
+
   /** The values as a new list (what `Credit.by_index` holds). */
   toArray(): number[] {
     if (this.flat) return this.flat.slice();

@@ -180,16 +180,26 @@ function marksDiffer(a: EventMarks, b: EventMarks, i: number): boolean {
 /**
  * Adds to `touched` the events among [0, n0) whose marks differ between `a` and `b`. @returns false as
  * soon as `touched` holds more than `most` (then planning again costs less). One pass over plain
- * columns (a closure over the layouts asked twice per event was 25-45 ms at 1M events).
+ * columns (a closure over the layouts asked twice per event was 25-45 ms at 1M events); where the
+ * two credit columns share their values (a followed trace's analyses share all but a few chunks),
+ * only the roles and loop marks are compared (reading both credits per event was 12-18 ms per graph
+ * answer at 1M events).
  */
 function listDiffering(touched: number[], n0: number, most: number, a: EventMarks, b: EventMarks): boolean {
-  for (let i = 0; i < n0; i++) {
-    if (!marksDiffer(a, b, i)) continue;
-    touched.push(i);
-    if (touched.length > most) return false;
+  for (let from = 0; from < n0; from += DIFFER_SPAN) {
+    const to = Math.min(n0, from + DIFFER_SPAN);
+    const sameCredit = a.credit !== undefined && b.credit !== undefined && a.credit.shares(b.credit, from, to);
+    for (let i = from; i < to; i++) {
+      if (sameCredit ? a.role[i] === b.role[i] && a.loop[i] === b.loop[i] : !marksDiffer(a, b, i)) continue;
+      touched.push(i);
+      if (touched.length > most) return false;
+    }
   }
   return true;
 }
+
+/** Events per span of {@link listDiffering} (a credit column's chunk). */
+const DIFFER_SPAN = 4096;
 
 /** Positions of the old events sampled by {@link mostDiffer}. */
 const DIFFER_SAMPLES = 1024;

@@ -43,6 +43,33 @@ describe('credit column', () => {
       assert.equal(c.at(c.length), undefined, 'nothing past its end');
     });
     assert.ok(Object.is(columns[0].at(0), model[0][0]));
+    // sharing says the values are the same (never wrongly); a range no generation wrote is shared
+    let shared = 0;
+    for (let k = 0; k < 2000; k++) {
+      const g = Math.floor(random() * columns.length);
+      const h = Math.floor(random() * columns.length);
+      const length = Math.min(columns[g].length, columns[h].length);
+      const from = Math.floor(random() * length);
+      const to = Math.min(length, from + 1 + Math.floor(random() * 5000));
+      if (!columns[g].shares(columns[h], from, to)) continue;
+      shared++;
+      for (let i = from; i < to; i++) assert.ok(Object.is(columns[g].at(i), columns[h].at(i)), `generations ${g} and ${h} share [${from}, ${to}) yet differ at ${i}`);
+    }
+    assert.ok(shared > 20, `${shared} of 2,000 ranges shared (the check above ran)`);
+  });
+
+  it('shares the chunks no write reached with the column it was grown from, and says so', () => {
+    const first = CreditColumn.of(new Array<number>(10_000).fill(0.5)).grown(10_000).seal();
+    const next = first.grown(12_000);
+    next.put(5, 0.75);
+    next.put(9_000, 0.5); // the value there: no copy
+    next.seal();
+    assert.equal(next.shares(first, 4096, 10_000), true, 'the chunks no write reached');
+    assert.equal(next.shares(first, 0, 4096), false, 'the chunk written');
+    assert.equal(next.shares(first, 4000, 5000), false, 'a range reaching into it');
+    assert.equal(next.shares(first, 9_000, 11_000), false, 'past the shorter column');
+    assert.equal(next.shares(next, 0, 12_000), true);
+    assert.equal(CreditColumn.of([1, 2]).shares(CreditColumn.of([1, 2]), 0, 2), false, 'columns made from lists say nothing');
   });
 
   it('is written only while it is being made', () => {
