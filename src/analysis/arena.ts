@@ -82,10 +82,14 @@ export class Arena {
     this.chunks.push(makeChunk(Math.min(MAX_RESERVE, Math.max(MIN_RESERVE, Math.ceil(reserve / 8) * 8))));
   }
 
-  /** A zeroed Int32Array of `length` entries. */
-  int32(length: number): Int32Array {
+  /**
+   * A zeroed Int32Array of `length` entries; with `value`, each entry `value` (one pass: a view
+   * zeroed then filled wrote its memory twice, a few ms per column of a million at each append of a
+   * followed trace).
+   */
+  int32(length: number, value = 0): Int32Array {
     const at = this.take(length * 4);
-    return this.zeroed(new Int32Array(this.chunks[this.chunk].buffer, at, length), at);
+    return this.zeroed(new Int32Array(this.chunks[this.chunk].buffer, at, length), at, value);
   }
 
   /** A zeroed Float64Array of `length` entries. */
@@ -106,11 +110,21 @@ export class Arena {
     return this.zeroed(new Uint8Array(this.chunks[this.chunk].buffer, at, length), at);
   }
 
-  /** An Int32Array of `length` entries holding `from` then zeros (for growing a view; the old one is left as waste until the next release). */
-  grownInt32(from: Int32Array, length: number): Int32Array {
-    const out = this.int32(length);
-    out.set(from.subarray(0, Math.min(from.length, length)));
-    return out;
+  /**
+   * An Int32Array of `length` entries holding `head` (its first `length` entries at most) then
+   * zeros; only the zeros are written besides the copy. For growing a view (the old one is left as
+   * waste until the next release) and for a followed trace's columns that go on from the last
+   * analysis's.
+   */
+  grownInt32(head: Int32Array, length: number): Int32Array {
+    const at = this.take(length * 4);
+    return this.holding(new Int32Array(this.chunks[this.chunk].buffer, at, length), at, head);
+  }
+
+  /** A Uint8Array of `length` entries holding `head` then zeros (as {@link grownInt32}). */
+  grownUint8(head: Uint8Array, length: number): Uint8Array {
+    const at = this.take(length);
+    return this.holding(new Uint8Array(this.chunks[this.chunk].buffer, at, length), at, head);
   }
 
   /**
@@ -191,15 +205,38 @@ export class Arena {
   }
 
   /**
-   * The view with its entries zero: only the part below what this chunk handed out before is filled
-   * (the rest is still the system's zeros, and filling it would make its pages resident for nothing).
+   * The view with each entry `value` (0 by default): for 0, only the part below what this chunk
+   * handed out before is filled (the rest is still the system's zeros, and filling it would make
+   * its pages resident for nothing).
    */
-  private zeroed<T extends ArenaView>(view: T, at: number): T {
+  private zeroed<T extends ArenaView>(view: T, at: number, value = 0): T {
+    if (value !== 0) view.fill(value);
+    else this.zeroFrom(view, at, 0);
+    this.wrote(view, at);
+    return view;
+  }
+
+  /** The view holding `head` (cut to its length) then zeros. */
+  private holding<T extends Int32Array | Uint8Array>(view: T, at: number, head: T): T {
+    const kept = Math.min(head.length, view.length);
+    view.set(head.length > kept ? head.subarray(0, kept) : head);
+    this.zeroFrom(view, at, kept);
+    this.wrote(view, at);
+    return view;
+  }
+
+  /** Zeroes the view's entries from `from` up to what this chunk handed out before (see {@link zeroed}). */
+  private zeroFrom(view: ArenaView, at: number, from: number): void {
     const chunk = this.chunks[this.chunk];
     // (up to the element that holds the written end: an Int32Array's end may fall inside a Float64Array's element)
-    if (chunk.written > at) view.fill(0, 0, Math.min(view.length, Math.ceil((chunk.written - at) / view.BYTES_PER_ELEMENT)));
+    const end = chunk.written > at ? Math.min(view.length, Math.ceil((chunk.written - at) / view.BYTES_PER_ELEMENT)) : 0;
+    if (end > from) view.fill(0, from, end);
+  }
+
+  /** Notes the view's bytes as written. */
+  private wrote(view: ArenaView, at: number): void {
+    const chunk = this.chunks[this.chunk];
     chunk.written = Math.max(chunk.written, at + view.byteLength);
-    return view;
   }
 
   /** Room for `bytes` in the current chunk (moving on to the next when full); @returns where it starts (a multiple of 8, the widest element). */

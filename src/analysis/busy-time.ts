@@ -72,7 +72,7 @@ export function* busyTimeSteps(index: TraceIndex, start: Float64Array, end: Floa
     if (keep) keep.wall = wall;
     if (clock.due()) yield* clock.pause();
     // per lane its busy time, summed in the order of each lane's first busy event
-    const laneAt = arena.int32(index.size).fill(-1);
+    const laneAt = arena.int32(index.size, -1);
     const laneTime = arena.float64(index.lanes.size);
     const pieces: PieceLists = { start, end, kids, holes, from, to };
     let no = 0;

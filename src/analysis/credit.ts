@@ -99,7 +99,7 @@ export function* contentLinkSteps(index: TraceIndex, clock: PauseClock, stretchE
   const out: ContentLinks = { start: arena.int32(n + 1), from: arena.int32(Math.max(16, 3 * n)), count: arena.uint16(Math.max(16, 3 * n)) };
   const tables = arena.mark();
   try {
-    const introducer = arena.int32(Math.max(1024, n)).fill(-1);
+    const introducer = arena.int32(Math.max(1024, n), -1);
     const scan: LinkScan = { tokens: new TokenInterner(COMMON, arena, n), introducer, lastUse: arena.int32(introducer.length), ...out };
     // one scratch column for every stretch: what the scan grows in the arena (its tables) comes after it, and nothing is given back before the end
     const counts = arena.int32(n);

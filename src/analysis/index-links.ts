@@ -236,7 +236,7 @@ class LinkBuild {
   *whole(clock: PauseClock, reason: string): Generator<Pause, BuiltLinks, void> {
     const { arena } = this.in_;
     this.receivers = this.receiversFrom(this.receiverColumn(), 0);
-    this.parentColumn = arena.int32(this.n).fill(-1);
+    this.parentColumn = arena.int32(this.n, -1);
     const handoffsName = this.handoffNamesReceiver(0);
     // most traces have one to two links per event, plus their edges
     const table = (this.table = new LinkTable(this.n, 2 * this.n + this.in_.loaded.trace.edges.length, arena));
@@ -271,7 +271,7 @@ class LinkBuild {
     this.receivers = this.receiverColumn();
     this.receivers.set(old.receivers.subarray(0, m));
     this.receiversFrom(this.receivers, m);
-    this.parentColumn = arena.int32(n).fill(-1);
+    this.parentColumn = arena.int32(n, -1);
     this.parentColumn.set(old.parentColumn.subarray(0, m));
     const handoffsName = old.handoffsName || this.handoffNamesReceiver(m);
     this.table = new LinkTable(n - m, 2 * (n - m) + 16);
@@ -304,16 +304,18 @@ class LinkBuild {
     const count = table.count;
     const rows = table.rows();
     const room = k0 + count + reaching.length;
-    const out: JoinedColumns = { linkU: arena.int32(room), linkKind: arena.uint8(room), linkEdgeType: arena.uint8(room), inStart: arena.int32(n + 1), inLinks: arena.int32(room) };
-    out.linkU.set(old.linkU.subarray(0, k0));
-    out.linkU.set(table.u.subarray(0, count), k0);
-    out.linkKind.set(old.linkKind.subarray(0, k0));
-    out.linkKind.set(table.kind.subarray(0, count), k0);
-    out.linkEdgeType.set(old.linkEdgeType.subarray(0, k0));
-    out.linkEdgeType.set(table.edgeType.subarray(0, count), k0);
     const first = this.mendedFrom();
-    out.inStart.set(old.inStart.subarray(0, first + 1));
-    out.inLinks.set(old.inLinks.subarray(0, old.inStart[first]));
+    // each column made holding the old entries (the rest zeroed, not the whole zeroed first: 3 ms per append at 1M)
+    const out: JoinedColumns = {
+      linkU: arena.grownInt32(old.linkU.subarray(0, k0), room),
+      linkKind: arena.grownUint8(old.linkKind.subarray(0, k0), room),
+      linkEdgeType: arena.grownUint8(old.linkEdgeType.subarray(0, k0), room),
+      inStart: arena.grownInt32(old.inStart.subarray(0, first + 1), n + 1),
+      inLinks: arena.grownInt32(old.inLinks.subarray(0, old.inStart[first]), room),
+    };
+    out.linkU.set(table.u.subarray(0, count), k0);
+    out.linkKind.set(table.kind.subarray(0, count), k0);
+    out.linkEdgeType.set(table.edgeType.subarray(0, count), k0);
     const mended = mendRows(old, out, reaching, first, m, old.inStart[first], k0 + count);
     const at = mended.at;
     for (let v = m + 1; v <= n; v++) out.inStart[v] = at + rows.inStart[v - m];

@@ -162,7 +162,7 @@ export class TraceIndex {
     // The columns the index keeps come first in the arena; each build step's scratch after them, given back when done.
     this.fileIndex = order.inFileOrder ? undefined : arena.int32(n);
     this.fileIndex?.set(order.order!);
-    this.pairs = arena.int32(n).fill(-1);
+    this.pairs = arena.int32(n, -1);
     this.fingerprints = arena.int32(n);
     // (a followed trace's lanes are laid out in its carry's column)
     const follows = carry !== undefined && order.inFileOrder;
@@ -170,7 +170,18 @@ export class TraceIndex {
     // a growing trace's lane numbers of the positions carried, the new ones' written below
     this.laneOf = carried ? grownTo(carried.laneOf, n, from, (size) => new Int32Array(size)) : arena.int32(n);
     // plainHead: 1 when the head of the content (or content_ref) is ASCII without a date, 2 when not; set with the fingerprints
-    this.memo = { agentOutput: arena.uint8(n), completionClaim: arena.uint8(n), impasse: arena.uint8(n), stateChange: arena.uint8(n), ownWords: arena.uint8(n), explicitAnswer: arena.uint8(n), plainHead: arena.uint8(n) };
+    // the text tests' memos of the positions the carry holds go on from its (prefix-carry.ts says which are valid when): copied, the rest zeroed (not the whole zeroed first)
+    const memos = carry?.memos && carry.count > 0 ? carry.memos : undefined;
+    const memoFrom = (column: (m: TextMemos) => Uint8Array) => (memos ? arena.grownUint8(column(memos).subarray(0, Math.min(carry!.count, n)), n) : arena.uint8(n));
+    this.memo = {
+      agentOutput: arena.uint8(n),
+      completionClaim: memoFrom((m) => m.completionClaim),
+      impasse: memoFrom((m) => m.impasse),
+      stateChange: memoFrom((m) => m.stateChange),
+      ownWords: memoFrom((m) => m.ownWords),
+      explicitAnswer: memoFrom((m) => m.explicitAnswer),
+      plainHead: arena.uint8(n),
+    };
     const scratch = arena.mark();
     // Each pass below is a method of its own: a function made of several long loops is compiled
     // loop by loop and thrown back to the interpreter at the start of each next loop, on every call.
@@ -389,11 +400,7 @@ export class TraceIndex {
     const memos = carry?.memos;
     if (!carry || !memos || carry.count === 0) return;
     const n = Math.min(carry.count, this.size);
-    this.memo.completionClaim.set(memos.completionClaim.subarray(0, n));
-    this.memo.impasse.set(memos.impasse.subarray(0, n));
-    this.memo.stateChange.set(memos.stateChange.subarray(0, n));
-    this.memo.explicitAnswer.set(memos.explicitAnswer.subarray(0, n));
-    this.memo.ownWords.set(memos.ownWords.subarray(0, n));
+    // (the other memos were made holding the carry's: see the constructor)
     this.ownWordsTask = memos.ownWordsTask;
     if (memos.toolLanes === toolLanesKey(this.toolLanes)) this.memo.agentOutput.set(memos.agentOutput.subarray(0, n));
   }

@@ -72,7 +72,7 @@ export function* loopSteps(index: TraceIndex, options: LoopOptions, clock: Pause
   try {
     const n = index.size;
     const inLoop = index.arena.uint8(n);
-    const toolLoopOf = index.arena.int32(n).fill(-1);
+    const toolLoopOf = index.arena.int32(n, -1);
     toolLoops.forEach((l, k) => {
       for (const i of l.members) {
         inLoop[i] |= IN_TOOL_LOOP;

@@ -105,7 +105,7 @@ export class StepScan {
   ) {
     this.vocabulary = new WordIds(arena, expected);
     // a kept scan (a followed trace's) with room for the appends to come
-    this.parent = (arena ? arena.int32(expected) : new Int32Array(withRoom(expected))).fill(-1);
+    this.parent = arena ? arena.int32(expected, -1) : new Int32Array(withRoom(expected)).fill(-1);
     this.best = arena ? arena.float64(expected) : new Float64Array(this.parent.length);
     this.sets = new StepSets(arena, expected);
   }
@@ -242,7 +242,7 @@ export class StepScan {
   private reserve(n: number): void {
     if (this.parent.length >= n) return;
     const size = Math.max(withRoom(n), Math.ceil(this.parent.length * 1.5));
-    const parent = (this.arena ? this.arena.int32(size) : new Int32Array(size)).fill(-1);
+    const parent = this.arena ? this.arena.int32(size, -1) : new Int32Array(size).fill(-1);
     parent.set(this.parent);
     const best = this.arena ? this.arena.float64(size) : new Float64Array(size);
     best.set(this.best);

@@ -36,6 +36,30 @@ test('a wide view over memory an odd number of narrow entries wrote is zeroed to
   assert.deepEqual([...arena.int32(4)], [0, 0, 0, 0]);
 });
 
+test('a view filled with a value, or made holding a head then zeros, over memory written before', () => {
+  const arena = new Arena(1024);
+  const mark = arena.mark();
+  arena.int32(40).fill(5);
+  arena.release(mark);
+  assert.deepEqual([...arena.int32(6, -1)], [-1, -1, -1, -1, -1, -1]);
+  arena.release(mark);
+  const head = Int32Array.of(3, 4);
+  assert.deepEqual([...arena.grownInt32(head, 5)], [3, 4, 0, 0, 0], 'the head, then zeros where 5 was written');
+  arena.release(mark);
+  assert.deepEqual([...arena.grownInt32(Int32Array.of(1, 2, 3), 2)], [1, 2], 'a head longer than the view is cut');
+  arena.release(mark);
+  assert.deepEqual([...arena.grownUint8(Uint8Array.of(7), 9)], [7, 0, 0, 0, 0, 0, 0, 0, 0]);
+  // and past what was ever written (the system's zeros): the head and zeros still
+  const fresh = arena.grownInt32(Int32Array.of(9), 300);
+  assert.equal(fresh[0], 9);
+  assert.ok(fresh.subarray(1).every((x) => x === 0));
+  // the next zeroed view after them knows their memory was written
+  arena.release(mark);
+  arena.int32(300, 8);
+  arena.release(mark);
+  assert.ok(arena.int32(300).every((x) => x === 0));
+});
+
 test('views do not overlap and start on 8-byte boundaries', () => {
   const arena = new Arena(4096);
   const views = [arena.uint8(3), arena.int32(5), arena.float64(2), arena.uint8(1), arena.int32(1)];
