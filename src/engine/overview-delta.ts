@@ -5,7 +5,7 @@
  * was extended from the first's (src/engine/structure-growth.ts): the old events then keep their
  * time ranks and nearly all their values. Pure: no `vscode`.
  */
-import type { GraphOverview } from '../shared/protocol';
+import type { GraphFinding, GraphOverview } from '../shared/protocol';
 import { CHANGED_COLUMNS, packAppended, type OverviewDelta } from '../shared/overview-delta';
 import { differingChunks, sameUpTo } from './typed-diff';
 
@@ -45,16 +45,61 @@ export function overviewDelta(held: GraphOverview, next: GraphOverview): Overvie
     if (moved) break;
   }
   const { columns: _columns, ...rest } = next;
-  // the same list (made once per analysis: graph-model.ts `findingsForGraph`) is not sent again
+  // the same list (made once per analysis: graph-model.ts `findingsForGraph`) is not sent again; of another, the findings held are not
   const findingsKept = next.findings === held.findings && next.findings.length > 0;
+  const kept = findingsKept ? undefined : keptFindings(held.findings, next.findings);
   const { findings: _findings, ...withoutFindings } = rest;
+  const json = findingsKept ? withoutFindings : kept ? { ...withoutFindings, findings: next.findings.filter((_, k) => kept[k] < 0) } : rest;
   return {
     base: held.stamp,
     from,
-    json: new TextEncoder().encode(JSON.stringify(findingsKept ? withoutFindings : rest)),
+    json: new TextEncoder().encode(JSON.stringify(json)),
     ...(findingsKept ? { findingsKept: true as const } : {}),
+    ...(kept ? { findingsFrom: kept } : {}),
     appended: packAppended(b, from),
     changed: Int32Array.from(changed),
     ...(moved ? { tx: b.tx.slice() } : {}),
   };
+}
+
+/**
+ * Per finding of `next`, the index of a finding of `held` equal to it in every field (each held one
+ * taken once), or -1; undefined when none is (nothing to keep). O(findings + the events of those
+ * whose kind and message match).
+ */
+function keptFindings(held: readonly GraphFinding[], next: readonly GraphFinding[]): Int32Array | undefined {
+  const byText = new Map<string, number[]>();
+  held.forEach((f, k) => {
+    const key = `${f.kind}\u0000${f.message}`;
+    const list = byText.get(key);
+    if (list) list.push(k);
+    else byText.set(key, [k]);
+  });
+  const taken = new Uint8Array(held.length);
+  const out = new Int32Array(next.length).fill(-1);
+  let any = false;
+  next.forEach((f, k) => {
+    const match = byText.get(`${f.kind}\u0000${f.message}`)?.find((h) => !taken[h] && sameFinding(held[h], f));
+    if (match === undefined) return;
+    taken[match] = 1;
+    out[k] = match;
+    any = true;
+  });
+  return any ? out : undefined;
+}
+
+/** True when two findings hold the same values in every field (their events element by element; any other object field as JSON). */
+function sameFinding(a: GraphFinding, b: GraphFinding): boolean {
+  const keys = Object.keys(a) as (keyof GraphFinding)[];
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) {
+    const x = a[key];
+    const y = b[key];
+    if (x === y) continue;
+    if (key === 'events') {
+      if (a.events.length !== b.events.length) return false;
+      for (let i = 0; i < a.events.length; i++) if (a.events[i] !== b.events[i]) return false;
+    } else if (typeof x !== 'object' || typeof y !== 'object' || JSON.stringify(x) !== JSON.stringify(y)) return false;
+  }
+  return true;
 }

@@ -13,7 +13,7 @@
  * old ones moved (rarely: the axis keeps its old positions until its span or median gap doubles,
  * src/shared/axis.ts).
  */
-import type { GraphColumns, GraphOverview } from './protocol';
+import type { GraphColumns, GraphFinding, GraphOverview } from './protocol';
 import { packColumns, unpackColumns } from './overview-columns';
 import { appendColumn } from './append-column';
 
@@ -34,6 +34,13 @@ export interface OverviewDelta {
    * megabyte of JSON) and the held ones are kept.
    */
   findingsKept?: true;
+  /**
+   * When the findings changed, for each of the new overview's findings in order: the index of the
+   * held finding it equals (kept, not sent again), or -1 for the next of those `json` lists. A
+   * followed trace's analysis after an append changes a few of its findings (a loop that grew, a
+   * new one); 300 findings over 1M events sent whole were a megabyte of JSON per append.
+   */
+  findingsFrom?: Int32Array;
   /** The appended events' columns (packColumns; byTime: the ranks from `from` on, event indices). */
   appended: Uint8Array;
   /** Old events' values that changed: triples (column code in {@link CHANGED_COLUMNS}, event index, value). */
@@ -84,7 +91,17 @@ export function applyOverviewDelta(held: GraphOverview, delta: OverviewDelta): G
   columns.row.set(add.row, from);
   const d = delta.changed;
   for (let k = 0; k < d.length; k += 3) columns[CHANGED_COLUMNS[d[k]]][d[k + 1]] = d[k + 2];
-  return { ...rest, ...(delta.findingsKept ? { findings: held.findings } : {}), columns };
+  return { ...rest, ...(delta.findingsKept ? { findings: held.findings } : delta.findingsFrom ? { findings: findingsFrom(held.findings, rest.findings, delta.findingsFrom) } : {}), columns };
+}
+
+/** The findings listed by {@link OverviewDelta.findingsFrom}: the held ones it names, the others from `sent` in order. Throws when it names a finding neither list holds. */
+function findingsFrom(held: readonly GraphFinding[], sent: readonly GraphFinding[], from: Int32Array): GraphFinding[] {
+  let next = 0;
+  return Array.from(from, (k) => {
+    const finding = k >= 0 ? held[k] : sent[next++];
+    if (!finding) throw new Error(`overview delta: no finding ${k >= 0 ? `${k} held` : `${next - 1} sent`}`);
+    return finding;
+  });
 }
 
 /** The appended events' columns packed (see {@link OverviewDelta.appended}): values `from` .. n - 1 of each. */

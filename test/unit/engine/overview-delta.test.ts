@@ -24,6 +24,7 @@ import '../../../src/trace/importers';
 import { LiveFiles } from '../../../src/trace/live-files';
 import type { MappingSource } from '../../../src/trace/mapping-choice';
 import { choice, traceLines } from './random-appends';
+import { writeOtraceTrace } from '../../../bench/live';
 
 /** One list for every load: another list of mappings starts the growing import again. */
 const NO_MAPPINGS: MappingSource[] = [];
@@ -160,6 +161,45 @@ describe('the overview sent as a delta after an append', () => {
     const delta = overviewDelta(engineHeld, done)!;
     assert.equal(delta.findingsKept, undefined);
     assert.deepEqual(plain(applyOverviewDelta(held, delta)), plain(done));
+  });
+
+  it("sends only the findings that changed when an append's analysis ends (a generated trace of loops and stops, followed)", () => {
+    const file = path.join(DIR, 'generated.otrace.jsonl');
+    const more = writeOtraceTrace(file, 3000, 600);
+    const live = new LiveFiles();
+    const growing = new GrowingLoad();
+    const load = () => {
+      for (const p of live.paths()) live.refresh(p);
+      const loaded = growing.load(file, live, NO_MAPPINGS);
+      followLayout(loaded);
+      return loaded;
+    };
+    load();
+    let engineHeld = { ...graphOverview(makeSnapshot('k', 1, 'trace.otrace.jsonl', load()), 'title'), stamp: 1 };
+    let held = asSent(engineHeld);
+    assert.ok(engineHeld.findings.length > 5, `${engineHeld.findings.length} findings to list`);
+    let kept = 0;
+    let sent = 0;
+    for (let k = 0; k < 6; k++) {
+      fs.appendFileSync(file, `${more.slice(k * 100, (k + 1) * 100).join('\n')}\n`);
+      const next = { ...graphOverview(makeSnapshot('k', 2 + k, 'trace.otrace.jsonl', load()), 'title'), stamp: 2 + k };
+      const delta = overviewDelta(engineHeld, next)!;
+      assert.ok(delta, `append ${k}: a delta`);
+      const listed = (JSON.parse(new TextDecoder().decode(delta.json)) as { findings?: unknown[] }).findings ?? [];
+      if (delta.findingsFrom) {
+        assert.equal(delta.findingsFrom.length, next.findings.length);
+        assert.equal(listed.length, delta.findingsFrom.filter((x) => x < 0).length, `append ${k}: the findings not kept are sent`);
+        kept += delta.findingsFrom.filter((x) => x >= 0).length;
+      }
+      sent += listed.length;
+      held = applyOverviewDelta(held, delta);
+      assert.deepEqual(plain(held), plain(next), `append ${k}: the overview held equals the whole overview`);
+      engineHeld = next;
+    }
+    assert.ok(kept > sent, `${kept} findings kept, ${sent} sent again`);
+    // a delta naming a finding the held overview lacks is refused, not applied wrong
+    const bad = { ...overviewDelta(engineHeld, { ...engineHeld, findings: [...engineHeld.findings], stamp: 99 })!, findingsFrom: Int32Array.of(engineHeld.findings.length + 5) };
+    assert.throws(() => applyOverviewDelta(held, bad), /no finding/);
   });
 
   it('grows the held columns in place when they have room (no copy per append)', () => {
