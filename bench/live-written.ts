@@ -15,7 +15,8 @@
  * two turns (what a message waits for); the machine's load.
  *   OTRACE_BENCH_SIZES=1M OTRACE_BENCH_LIVE=written npm run bench -- live
  * (OTRACE_BENCH_PERIOD_MS, OTRACE_BENCH_RTT_MS change the period and the round trip; OTRACE_BENCH_DEBUG=1 prints each write, when
- * its message was taken, each answer, when the graph held each append, and the collector's pauses over 30 ms.)
+ * its message was taken, each answer, when the graph held each append, and the collector's pauses over 30 ms; =2 also each
+ * phase of the loads as reported and the parts of each graph answer: structure, index, overview, window.)
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -123,12 +124,16 @@ export async function writtenRow(dir: string, n: number): Promise<WrittenRow> {
     const snapshot = sessions.get(key)?.snapshot;
     if (!snapshot) return;
     layoutStructure(snapshot.loaded);
+    const t1 = now();
     prepareGraph(snapshot);
+    const t2 = now();
     const answer = store.graphOverviewUpdate(key, 'bench', undefined, held);
     if (!answer) return;
     held = answer.stamp;
+    const t3 = now();
     const at = sessions.get(key)!.sent?.overview;
     if (at) graphWindow(snapshot, fitWindowRequest(at, GRAPH_WIDTH));
+    if (process.env.OTRACE_BENCH_DEBUG === '2') process.stdout.write(`  answer: structure ${Math.round(t1 - askedAt)}, index ${Math.round(t2 - t1)}, overview ${Math.round(t3 - t2)}, window ${Math.round(now() - t3)}\n`);
     const t = now();
     const shown = snapshot.loaded.trace.events.length;
     const analysed = snapshot.analysis ? shown : (snapshot.carried?.events ?? 0);
@@ -170,6 +175,7 @@ export async function writtenRow(dir: string, n: number): Promise<WrittenRow> {
       if (process.env.OTRACE_BENCH_DEBUG) process.stdout.write(`  ${Math.round(at)} written ${k}: ${eventsAfter[k]} (its message taken ${Math.round(now() - at)} ms later)\n`);
       const report = (p: LoadProgress) => {
         lastMessage = `${p.message}${p.read ? ' (as read)' : ''}`;
+        if (process.env.OTRACE_BENCH_DEBUG === '2') process.stdout.write(`  ${Math.round(now())} ${lastMessage}\n`);
         if (p.read) answered(p.read, true);
       };
       // the store's work starts now when it had none (the stretch to its next turn is work, not the wait for this write)
