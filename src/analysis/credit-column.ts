@@ -91,6 +91,34 @@ export class CreditColumn {
     if (!Object.is(this.at(i), value)) this.set(i, value);
   }
 
+  /**
+   * {@link put} of `count` values: event `from + k` takes `values[k]`. One comparison per value,
+   * a chunk copied (when shared) only once a value in it changes. @throws Error when sealed or the
+   * range is outside [0, length).
+   */
+  putAll(from: number, values: Float64Array, count: number): void {
+    if (this.sealed) throw new Error('a credit column handed out never changes');
+    if (!(from >= 0 && from + count <= this.length)) throw new RangeError(`no events ${from}..${from + count} in a credit column of ${this.length}`);
+    for (let i = from, end = from + count; i < end; ) {
+      const c = i >> CHUNK_BITS;
+      const stop = Math.min(end, (c + 1) << CHUNK_BITS);
+      let chunk = this.chunks[c];
+      let k = i - from;
+      // the values the same as the chunk's are left alone; from the first that differs on, the chunk is written
+      for (; i < stop; i++, k++) {
+        const was = chunk[i & LOW];
+        const v = values[k];
+        if (v !== was || (v === 0 && 1 / v !== 1 / was)) break;
+      }
+      if (i === stop) continue;
+      if (!this.owned![c]) {
+        chunk = this.chunks[c] = chunk.slice();
+        this.owned![c] = 1;
+      }
+      for (; i < stop; i++, k++) chunk[i & LOW] = values[k];
+    }
+  }
+
   /** Ends the writing: the column is handed out as it is from now on (its chunks stay shared with those grown from it). */
   seal(): this {
     this.sealed = true;

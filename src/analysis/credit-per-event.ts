@@ -96,9 +96,18 @@ export function* creditPerEventSteps(index: TraceIndex, values: Float64Array, cl
   const byIndex = carries ? undefined : zeroDoubles(n);
   const out = byIndex ?? (last && last.column.length <= n ? last.column : CreditColumn.of([])).grown(n);
   const stepOf = repeats ? new Int32Array(n).fill(-1) : undefined; // kept with the results: not in the arena
-  for (let from = 0; from < n; from += SUM_PART) {
-    if (from > 0 && clock.due()) yield* clock.pause();
-    sumPart(index, facts, values, sums, out, stepOf, from, Math.min(n, from + SUM_PART));
+  // a column's values are written a part at a time, compared with the last ones in one loop (credit-column.ts putAll)
+  const mark = index.arena.mark();
+  const shown = byIndex ? undefined : index.arena.float64(Math.min(n, SUM_PART));
+  try {
+    for (let from = 0; from < n; from += SUM_PART) {
+      if (from > 0 && clock.due()) yield* clock.pause();
+      const to = Math.min(n, from + SUM_PART);
+      sumPart(index, facts, values, sums, byIndex ?? shown!, stepOf, from, to);
+      if (shown) (out as CreditColumn).putAll(from, shown, to - from);
+    }
+  } finally {
+    index.arena.release(mark);
   }
   const agents = new Map<string, number>();
   for (const a of sums.order) agents.set(facts.agents[a], sums.sums[a]);
@@ -196,10 +205,14 @@ interface CreditSums {
   given: string[];
 }
 
-/** Positions [from, to) of {@link creditPerEventSteps}: their shown values into `out` (a list, or a column being made), their records into `stepOf`, added to the sums. */
-function sumPart(index: TraceIndex, facts: EventCreditFacts, values: Float64Array, s: CreditSums, out: number[] | CreditColumn, stepOf: Int32Array | undefined, from: number, to: number): void {
+/**
+ * Positions [from, to) of {@link creditPerEventSteps}: their shown values into `out` (a list by file
+ * index; or, for a trace in file order, a part's list: position `from + k` at `k`), their records
+ * into `stepOf`, added to the sums.
+ */
+function sumPart(index: TraceIndex, facts: EventCreditFacts, values: Float64Array, s: CreditSums, out: number[] | Float64Array, stepOf: Int32Array | undefined, from: number, to: number): void {
   const byIndex = Array.isArray(out) ? out : undefined;
-  const column = byIndex ? undefined : (out as CreditColumn);
+  const part = byIndex ? undefined : (out as Float64Array);
   const { flags, agent, record } = facts;
   const repeats = stepOf !== undefined;
   const injected = index.injected > 0;
@@ -207,7 +220,7 @@ function sumPart(index: TraceIndex, facts: EventCreditFacts, values: Float64Arra
     const f = flags[i];
     const v = shownValue(facts, values[i], i, injected);
     if (byIndex) byIndex[index.at(i)] = v;
-    else column!.put(index.at(i), v);
+    else part![i - from] = v;
     // an id counts once, for its first event
     if (repeats && !(f & FIRST_OF_ID)) continue;
     if (f & GIVEN) s.given.push(index.id(i));

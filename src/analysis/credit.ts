@@ -306,10 +306,11 @@ function* propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions,
       // rewards' appends at 1M), else made when a block is passed back
       let mass = last && last.mass.length >= 2 * n ? last.mass : undefined;
       const passes: BlockPass[] = [];
+      let lists: BlockLists | undefined;
       for (let k = 0; k < plan.blocks.length; k++) {
         if (k > 0 && clock.due()) yield* clock.pause();
         if (!stand[k]) mass ??= carry ? new Float64Array(2 * Math.ceil(n * 1.25)) : arena.float64(2 * n);
-        passes.push(stand[k] ?? passBlock(plan.blocks[k], rows, passOn, mass!));
+        passes.push(stand[k] ?? passBlock(plan.blocks[k], rows, passOn, mass!, (lists ??= blockListsOf(carry))));
       }
       // a followed trace keeps them (in the last ones' memory when it has room): not in the arena, they outlive the index
       rewardValues = !carry ? arena.float64(n) : last && last.values.length >= n ? last.values.fill(0) : new Float64Array(Math.ceil(n * 1.25));
@@ -438,7 +439,7 @@ function passBack(v: number, m: number, passOn: number, rows: ParentRows, mass: 
  * @param mass scratch of twice the index's size, all zeros (zeros again on return): the masses of a
  * and b of position v at 2v and 2v + 1 (side by side: one read from memory, not two, as mass is passed).
  */
-function passBlock(block: RewardBlock, rows: ParentRows, passOn: (v: number) => number, mass: Float64Array): BlockPass {
+function passBlock(block: RewardBlock, rows: ParentRows, passOn: (v: number) => number, mass: Float64Array, out: BlockLists): BlockPass {
   const reached = new NumberHeap(new Float64Array(Math.max(64, 4 * block.at.length)), 0, 1);
   // (b is above zero exactly where mass came: seeds of 1 and positive weights; a may come back to zero)
   for (let k = 0; k < block.at.length; k++) {
@@ -447,9 +448,8 @@ function passBlock(block: RewardBlock, rows: ParentRows, passOn: (v: number) => 
     mass[2 * v] += block.value[k];
     mass[2 * v + 1] += 1;
   }
-  const at: number[] = [];
-  const a: number[] = [];
-  const b: number[] = [];
+  // what each position taken keeps, in the order taken: written into scratch lists reused from block to block, copied out at the end
+  let count = 0;
   while (reached.size > 0) {
     const v = reached.pop();
     const mA = mass[2 * v];
@@ -459,15 +459,16 @@ function passBlock(block: RewardBlock, rows: ParentRows, passOn: (v: number) => 
     if (mA < MASS_FLOOR && mA > -MASS_FLOOR && mB < MASS_FLOOR) continue;
     rows.of(v);
     const { parent, weight, from, to, sum } = rows;
-    at.push(v);
+    if (count === out.at.length) out.grow();
+    out.at[count] = v;
     if (sum === 0) {
-      a.push(mA);
-      b.push(mB);
+      out.a[count] = mA;
+      out.b[count++] = mB;
       continue;
     }
     const on = passOn(v);
-    a.push(mA * (1 - on));
-    b.push(mB * (1 - on));
+    out.a[count] = mA * (1 - on);
+    out.b[count++] = mB * (1 - on);
     const passA = mA * on;
     const passB = mB * on;
     for (let q = from; q < to; q++) {
@@ -479,7 +480,42 @@ function passBlock(block: RewardBlock, rows: ParentRows, passOn: (v: number) => 
       mass[2 * u + 1] += (passB * weight[q]) / sum;
     }
   }
-  return { reached: Int32Array.from(at), a: Float64Array.from(a), b: Float64Array.from(b) };
+  return { reached: out.at.slice(0, count), a: out.a.slice(0, count), b: out.b.slice(0, count) };
+}
+
+/**
+ * The lists {@link passBlock} writes a block's pass into before copying them out, reused from block
+ * to block (a block reaches up to hundreds of thousands of positions: lists of numbers grown by
+ * push, then copied into typed arrays, were most of a reward's append's 20 MB of garbage at 1M
+ * events). A followed trace keeps them from one analysis to the next ({@link blockListsOf}).
+ */
+class BlockLists {
+  at = new Int32Array(1024);
+  a = new Float64Array(1024);
+  b = new Float64Array(1024);
+
+  /** Twice the room, the entries kept. */
+  grow(): void {
+    const size = 2 * this.at.length;
+    const at = new Int32Array(size);
+    const a = new Float64Array(size);
+    const b = new Float64Array(size);
+    at.set(this.at);
+    a.set(this.a);
+    b.set(this.b);
+    Object.assign(this, { at, a, b });
+  }
+}
+
+/** A followed trace's {@link BlockLists}, per carry. */
+const keptBlockLists = new WeakMap<object, BlockLists>();
+
+/** The block lists of an analysis: its carry's (made once), else new. */
+function blockListsOf(carry: object | undefined): BlockLists {
+  if (!carry) return new BlockLists();
+  let lists = keptBlockLists.get(carry);
+  if (!lists) keptBlockLists.set(carry, (lists = new BlockLists()));
+  return lists;
 }
 
 /**

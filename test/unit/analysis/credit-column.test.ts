@@ -58,6 +58,40 @@ describe('credit column', () => {
     assert.ok(shared > 20, `${shared} of 2,000 ranges shared (the check above ran)`);
   });
 
+  it('writes a run of values as put writes each (-0 is not 0), copying only the chunks where one changes', () => {
+    const random = rng(31);
+    let values: number[] = Array.from({ length: 20_000 }, (_, i) => (i % 5 === 0 ? 0.25 : 0));
+    let column = CreditColumn.of(values.slice()).grown(values.length).seal();
+    for (let generation = 0; generation < 30; generation++) {
+      const n = values.length + Math.floor(random() * 2000);
+      const byPut = column.grown(n);
+      const byRun = column.grown(n);
+      const from = Math.floor(random() * n);
+      const count = Math.floor(random() * (n - from));
+      const run = new Float64Array(count);
+      for (let k = 0; k < count; k++) {
+        const was = byPut.at(from + k)!;
+        const pick = random();
+        run[k] = pick < 0.9 ? was : pick < 0.95 ? -0 : Math.round(random() * 1e6) / 1e6;
+        byPut.put(from + k, run[k]);
+      }
+      byRun.putAll(from, run, count);
+      byPut.seal();
+      byRun.seal();
+      const got = byRun.toArray();
+      byPut.toArray().forEach((v, i) => assert.ok(Object.is(got[i], v), `generation ${generation}: event ${i}`));
+      // a chunk put left shared, putAll left shared too
+      for (let c = 0; c * 4096 < n; c++) {
+        const range: [number, number] = [c * 4096, Math.min(n, (c + 1) * 4096)];
+        if (byPut.shares(column, ...range)) assert.ok(byRun.shares(column, ...range), `generation ${generation}: chunk ${c} copied with no value changed`);
+      }
+      values = got;
+      column = byRun;
+    }
+    assert.throws(() => column.putAll(0, new Float64Array(1), 1), /never changes/);
+    assert.throws(() => column.grown(column.length).putAll(column.length, new Float64Array(1), 1), RangeError);
+  });
+
   it('shares the chunks no write reached with the column it was grown from, and says so', () => {
     const first = CreditColumn.of(new Array<number>(10_000).fill(0.5)).grown(10_000).seal();
     const next = first.grown(12_000);
