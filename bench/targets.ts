@@ -17,6 +17,11 @@
  *
  * Seconds differ between machines of one kind (the same code gave 1.9x and 3.5x): every target but
  * events/s, RSS and loop delay is a ratio of two timings of the same run.
+ *
+ * The benches run on the Node that runs them (`npm run bench`: the machine's). The extension's engine
+ * runs on the editor's (VS Code's Electron: Node 22; the test code-server: Node 24, in
+ * .vscode-test/node24), whose compilers warm up sooner: to measure there, run this file with that
+ * node (README, "Benchmarks"). The table says which Node ran it.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -138,7 +143,7 @@ export async function bench(): Promise<void> {
   }
   const results = JSON.parse(fs.readFileSync(out, 'utf8')) as Results;
   const rows = targetRows(results, loads);
-  process.stdout.write(`\nissue #30's targets (started ${start.date}, load ${start.load.map((l) => l.toFixed(1)).join(' ')}; ended load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${os.cpus().length} cores)\n${targetTable(rows)}\n`);
+  process.stdout.write(`\nissue #30's targets (started ${start.date}, load ${start.load.map((l) => l.toFixed(1)).join(' ')}; ended load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; ${os.cpus().length} cores; Node ${process.version})\n${targetTable(rows)}\n`);
   results.targets = { date: start.date, node: process.version, load_start: start.load, load_end: os.loadavg(), rows };
   fs.writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
 }
