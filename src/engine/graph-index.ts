@@ -188,14 +188,21 @@ function marksDiffer(a: EventMarks, b: EventMarks, i: number): boolean {
 function listDiffering(touched: number[], n0: number, most: number, a: EventMarks, b: EventMarks): boolean {
   for (let from = 0; from < n0; from += DIFFER_SPAN) {
     const to = Math.min(n0, from + DIFFER_SPAN);
-    const sameCredit = a.credit !== undefined && b.credit !== undefined && a.credit.shares(b.credit, from, to);
+    // a span whose credit is shared and whose roles and loop marks are the same bytes (memcmp) holds no event to list
+    if (a.credit !== undefined && b.credit !== undefined && a.credit.shares(b.credit, from, to) && sameBytes(a.role, b.role, from, to) && sameBytes(a.loop, b.loop, from, to)) continue;
     for (let i = from; i < to; i++) {
-      if (sameCredit ? a.role[i] === b.role[i] && a.loop[i] === b.loop[i] : !marksDiffer(a, b, i)) continue;
+      if (!marksDiffer(a, b, i)) continue;
       touched.push(i);
       if (touched.length > most) return false;
     }
   }
   return true;
+}
+
+/** True when `x` and `y` hold the same bytes in [from, to) (false when either is shorter: compared event by event then). */
+function sameBytes(x: Uint8Array, y: Uint8Array, from: number, to: number): boolean {
+  if (x.length < to || y.length < to) return false;
+  return x === y || Buffer.from(x.buffer, x.byteOffset + from, to - from).equals(Buffer.from(y.buffer, y.byteOffset + from, to - from));
 }
 
 /** Events per span of {@link listDiffering} (a credit column's chunk). */
