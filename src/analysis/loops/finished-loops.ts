@@ -61,7 +61,7 @@ export class FinishedLoops {
         next.grown++;
         const costs = { ...f.costs };
         addLoopCosts(index, raw, costs);
-        entry = { raw, results: results(), costs, members, loop: reportedLoop(index, raw, costs, members, lastNew) };
+        entry = { raw, results: raw.span ? NO_RESULTS : resultsGrown(index, raw.repeated, f.raw.repeated.length, f.results), costs, members, loop: reportedLoop(index, raw, costs, members, lastNew) };
         break;
       }
     }
@@ -127,6 +127,21 @@ function startsWith(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
   if (a.length < b.length) return false;
   for (let k = 0; k < b.length; k++) if (a[k] !== b[k]) return false;
   return true;
+}
+
+/**
+ * {@link resultsOf} of `positions` whose first `old` entries gave `before` and still do (resultsGoOn
+ * said so): only the new positions are read (a loop still running grows at each append; reading all
+ * its members' results again was O(members) per loop and append).
+ */
+function resultsGrown(index: TraceIndex, positions: readonly number[], old: number, before: Int32Array): Int32Array {
+  const added = resultsOf(index, positions.slice(old));
+  // none of the old positions was a tool call (before is empty): the new ones decide
+  if (before.length === 0 && added.length === 0) return NO_RESULTS;
+  const out = new Int32Array(positions.length).fill(-1);
+  out.set(before.length === 0 ? new Int32Array(0) : before.subarray(0, old));
+  out.set(added.length === 0 ? new Int32Array(0) : added, old);
+  return out;
 }
 
 /**

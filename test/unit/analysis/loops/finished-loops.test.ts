@@ -64,6 +64,24 @@ describe('the loops a followed trace finished', () => {
     assert.equal(fourth.grown, 1);
   });
 
+  it("keeps a grown loop's results of its new calls too: a later answer to one of them finishes it anew", () => {
+    // the calls' results: the old part's call at 2 answered at 4 in every analysis; the new part's call at 6 answered only later
+    const index = (sixAnswered: boolean): TraceIndex => ({ ...indexWith(true, 9), resultOf: (i: number) => (i === 2 ? 4 : sixAnswered && i === 6 ? 7 : -1) }) as unknown as TraceIndex;
+    const first = new FinishedLoops();
+    new FinishedLoops().finish(index(false), raw(), 9, first);
+    const grown = { ...raw(), members: [0, 1, 2, 3, 5, 6, 8], repeated: [2, 3, 5, 6, 8], repetitions: 3, label: 'bash "make" called 3 times' };
+    const second = new FinishedLoops();
+    first.finish(index(false), grown, 9, second);
+    assert.equal(second.grown, 1);
+    // the same loop again: reused while no result changed, finished anew once the new call at 6 is answered
+    const third = new FinishedLoops();
+    assert.deepEqual(second.finish(index(false), grown, 9, third), finishLoop(index(false), grown, 9));
+    assert.equal(third.reused, 1);
+    const fourth = new FinishedLoops();
+    assert.deepEqual(second.finish(index(true), grown, 9, fourth), finishLoop(index(true), grown, 9));
+    assert.equal(fourth.reused + fourth.grown, 0, 'finished anew');
+  });
+
   it('finishes anew a loop that grew with a member before its old last one', () => {
     const first = new FinishedLoops();
     new FinishedLoops().finish(indexWith(false, 9), { ...raw(), members: [0, 1, 2, 5], repeated: [2, 5] }, 9, first);
