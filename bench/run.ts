@@ -2,6 +2,7 @@
  * `npm run bench`: runs every bench/<name>.ts that exports `bench()`, in name order, or only those
  * named on the command line (`npm run bench -- read analysis`). Each prints its own figures.
  * `targets` (issue #30's targets: it runs read, host, live and corpus again) runs only when named.
+ * npm runs it on the editor's Node when the test editor is installed (scripts/bench.mjs).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -20,7 +21,7 @@ async function main(): Promise<void> {
   for (const name of names) {
     const mod = require(path.join(__dirname, name)) as { bench?: () => Promise<void> };
     if (typeof mod.bench !== 'function') continue;
-    console.log(`\n## ${name}`);
+    console.log(`\n## ${name} (Node ${process.version})`);
     await mod.bench();
   }
 }
