@@ -438,6 +438,7 @@ function passBack(v: number, m: number, passOn: number, rows: ParentRows, mass: 
  * million positions at each reward's append).
  * @param mass scratch of twice the index's size, all zeros (zeros again on return): the masses of a
  * and b of position v at 2v and 2v + 1 (side by side: one read from memory, not two, as mass is passed).
+ * @param out the lists the pass is written into (their entries are scratch: the pass returned is a copy).
  */
 function passBlock(block: RewardBlock, rows: ParentRows, passOn: (v: number) => number, mass: Float64Array, out: BlockLists): BlockPass {
   const reached = new NumberHeap(new Float64Array(Math.max(64, 4 * block.at.length)), 0, 1);
