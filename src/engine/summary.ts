@@ -297,29 +297,75 @@ function relatedLabel(e: TraceEvent): string {
 }
 const relatedLabels = new WeakMap<TraceEvent, string>();
 
-/** Per finding other than a sound stop: its file (as `fileKey` names it) and diagnostic, in finding order (see {@link findingsShown}). */
+/**
+ * Per finding other than a sound stop: its file (as `fileKey` names it) and diagnostic, in finding
+ * order (see {@link findingsShown}). A finding the last list of the same trace held too, naming the
+ * same old events, takes the diagnostic made for it (see {@link lastFindingItems}).
+ */
 function findingDiagnostics(snapshot: TraceSnapshot, fileKey: (file: string | undefined) => string): [string, SessionDiagnostic][] {
   const known = findingsShown.get(snapshot.findings);
   if (known && known.path === snapshot.path) return known.items;
-  const items: [string, SessionDiagnostic][] = [];
   const origins = snapshot.loaded.eventOrigins;
   const events = snapshot.loaded.trace.events;
   const shown = snapshot.findings.filter((f) => f.mode !== 'ok'); // a stop with no failure found (a turn or phase end too) is no problem: decorations and hovers show it
-  const spots = eventStringSpots(snapshot, shown.flatMap((f) => f.events.slice(0, MAX_RELATED + 1)));
+  const last = lastFindingItems.get(snapshot.path);
+  const before = last && samePrefix(events, last.events, last.n) ? last : undefined;
+  const keys = shown.map(findingKey);
+  const kept = shown.map((f, k) => (before && f.events.slice(0, MAX_RELATED + 1).every((i) => i < before.n) ? before.byKey.get(keys[k]) : undefined));
+  const spots = eventStringSpots(snapshot, shown.flatMap((f, k) => (kept[k] ? [] : f.events.slice(0, MAX_RELATED + 1))));
   const inString = (i: number) => {
     const spot = spots.get(i);
     return spot ? { inString: spot } : {}; // its file as the session names it (the key of the string's text), not the Problems panel's path
   };
-  for (const f of shown) {
-    const main = origins.get(f.events[0]);
-    if (!main) continue;
-    const related = f.events
-      .slice(1, MAX_RELATED + 1)
-      .filter((i) => origins.get(i))
-      // named as the graph names the event, with its agent: a tool-use id (`toolu_01LZ…:result`) says nothing
-      .map((i) => ({ file: fileKey(origins.get(i)!.file), range: origins.get(i)!.range, message: `${relatedLabel(events[i])} (${KIND_LABEL[f.kind]})`, ...inString(i) }));
-    items.push([fileKey(main.file), { severity: f.severity, message: kindFirst(KIND_LABEL[f.kind] ?? f.kind, f.message), range: main.range, code: f.kind, related, ...inString(f.events[0]) }]);
-  }
+  const items: [string, SessionDiagnostic][] = [];
+  const byKey = new Map<string, [string, SessionDiagnostic]>();
+  shown.forEach((f, k) => {
+    let item = kept[k];
+    if (item) findingItemsKept++;
+    else {
+      const main = origins.get(f.events[0]);
+      if (!main) return;
+      const related = f.events
+        .slice(1, MAX_RELATED + 1)
+        .filter((i) => origins.get(i))
+        // named as the graph names the event, with its agent: a tool-use id (`toolu_01LZ…:result`) says nothing
+        .map((i) => ({ file: fileKey(origins.get(i)!.file), range: origins.get(i)!.range, message: `${relatedLabel(events[i])} (${KIND_LABEL[f.kind]})`, ...inString(i) }));
+      item = [fileKey(main.file), { severity: f.severity, message: kindFirst(KIND_LABEL[f.kind] ?? f.kind, f.message), range: main.range, code: f.kind, related, ...inString(f.events[0]) }];
+    }
+    items.push(item);
+    byKey.set(keys[k], item);
+  });
   findingsShown.set(snapshot.findings, { path: snapshot.path, items });
+  lastFindingItems.delete(snapshot.path);
+  lastFindingItems.set(snapshot.path, { events, n: events.length, byKey });
+  for (const path of lastFindingItems.keys()) if (lastFindingItems.size > LAST_FINDING_TRACES) lastFindingItems.delete(path);
   return items;
+}
+
+/**
+ * Per trace path (the last {@link LAST_FINDING_TRACES} made), the diagnostics of its last findings
+ * list by finding ({@link findingKey}), with the events they were made for. A followed trace's next
+ * analysis finds most findings again (313 at 1M events, a few of them changed by an append): a
+ * finding with the same key whose events are old ones (the same records at the same places: the
+ * list's first `n` events are the same objects) has the same origins, labels and spots, so its
+ * diagnostic is taken, not made again (4 ms and 2 MB of each append's analysed summary at 1M).
+ */
+const lastFindingItems = new Map<string, { events: readonly TraceEvent[]; n: number; byKey: Map<string, [string, SessionDiagnostic]> }>();
+/** Traces whose last findings' diagnostics are kept. */
+const LAST_FINDING_TRACES = 8;
+let findingItemsKept = 0;
+
+/** Diagnostics taken from the last findings list of the same trace so far (for tests). */
+export function findingDiagnosticsKept(): number {
+  return findingItemsKept;
+}
+
+/** Lets go of the last findings' diagnostics kept per trace (for tests: the next are made whole). */
+export function forgetFindingDiagnostics(): void {
+  lastFindingItems.clear();
+}
+
+/** What a finding's diagnostic is made of, besides its events' origins, labels and spots: its kind, severity, mode, message and the events it names. */
+function findingKey(f: Finding): string {
+  return `${f.kind}\u0000${f.severity}\u0000${f.mode ?? ''}\u0000${f.message}\u0000${f.events.slice(0, MAX_RELATED + 1).join(',')}`;
 }
