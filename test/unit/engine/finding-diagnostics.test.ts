@@ -8,16 +8,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { followLayout } from '../../../src/engine/structure-growth';
 import { makeSnapshot, type TraceSnapshot } from '../../../src/engine/snapshot';
 import { findingDiagnosticsKept, forgetFindingDiagnostics, sessionDiagnostics } from '../../../src/engine/summary';
-import { GrowingLoad } from '../../../src/trace/growing-load';
-import '../../../src/trace/importers';
-import { LiveFiles } from '../../../src/trace/live-files';
-import type { MappingSource } from '../../../src/trace/mapping-choice';
 import { writeOtraceTrace } from '../../../bench/live';
+import { followedFile } from './followed-file';
 
-const NO_MAPPINGS: MappingSource[] = [];
 const DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-finding-diagnostics-'));
 after(() => fs.rmSync(DIR, { recursive: true, force: true }));
 
@@ -31,14 +26,7 @@ describe("a followed trace's findings as diagnostics", () => {
   it('takes the diagnostics of the findings found again, and equals the diagnostics made whole after each append', () => {
     const file = path.join(DIR, 'generated.otrace.jsonl');
     const more = writeOtraceTrace(file, 3000, 500);
-    const live = new LiveFiles();
-    const growing = new GrowingLoad();
-    const load = () => {
-      for (const p of live.paths()) live.refresh(p);
-      const loaded = growing.load(file, live, NO_MAPPINGS);
-      followLayout(loaded);
-      return loaded;
-    };
+    const load = followedFile(file);
     load();
     const first = makeSnapshot('k', 1, file, load());
     sessionDiagnostics(first);
@@ -57,11 +45,7 @@ describe("a followed trace's findings as diagnostics", () => {
   it('makes every diagnostic again for a trace whose events are other records (a file read again whole)', () => {
     const file = path.join(DIR, 'reread.otrace.jsonl');
     writeOtraceTrace(file, 2000, 0);
-    const read = () => {
-      const live = new LiveFiles();
-      const loaded = new GrowingLoad().load(file, live, NO_MAPPINGS);
-      return makeSnapshot('r', 1, file, loaded);
-    };
+    const read = () => makeSnapshot('r', 1, file, followedFile(file)());
     sessionDiagnostics(read());
     const keptBefore = findingDiagnosticsKept();
     const again = read();

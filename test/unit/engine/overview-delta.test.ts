@@ -25,6 +25,7 @@ import { LiveFiles } from '../../../src/trace/live-files';
 import type { MappingSource } from '../../../src/trace/mapping-choice';
 import { choice, traceLines } from './random-appends';
 import { writeOtraceTrace } from '../../../bench/live';
+import { followedFile } from './followed-file';
 
 /** One list for every load: another list of mappings starts the growing import again. */
 const NO_MAPPINGS: MappingSource[] = [];
@@ -166,14 +167,7 @@ describe('the overview sent as a delta after an append', () => {
   it("sends only the findings that changed when an append's analysis ends (a generated trace of loops and stops, followed)", () => {
     const file = path.join(DIR, 'generated.otrace.jsonl');
     const more = writeOtraceTrace(file, 3000, 600);
-    const live = new LiveFiles();
-    const growing = new GrowingLoad();
-    const load = () => {
-      for (const p of live.paths()) live.refresh(p);
-      const loaded = growing.load(file, live, NO_MAPPINGS);
-      followLayout(loaded);
-      return loaded;
-    };
+    const load = followedFile(file);
     load();
     let engineHeld = { ...graphOverview(makeSnapshot('k', 1, 'trace.otrace.jsonl', load()), 'title'), stamp: 1 };
     let held = asSent(engineHeld);
