@@ -86,15 +86,10 @@ export class CreditColumn {
     this.chunks[c][i & LOW] = value;
   }
 
-  /** {@link set} when `value` is not the value there now (Object.is: -0 is not 0), so that a chunk is copied only where a value changes. */
-  put(i: number, value: number): void {
-    if (!Object.is(this.at(i), value)) this.set(i, value);
-  }
-
   /**
-   * {@link put} of `count` values: event `from + k` takes `values[k]`. One comparison per value,
-   * a chunk copied (when shared) only once a value in it changes. @throws Error when sealed or the
-   * range is outside [0, length).
+   * Writes `count` values into a column made by {@link grown} and not sealed yet: event `from + k`
+   * takes `values[k]`. One comparison per value (Object.is: -0 is not 0); a shared chunk is copied
+   * only once a value in it changes. @throws Error when sealed or the range is outside [0, length).
    */
   putAll(from: number, values: Float64Array, count: number): void {
     if (this.sealed) throw new Error('a credit column handed out never changes');
