@@ -11,7 +11,7 @@ import type { LayoutStructure } from './graph-structure';
 import { grownFrom } from './structure-growth';
 import { eventCues } from '../shared/cues';
 import { canonicalType, EVENT_TYPES } from '../trace/schema';
-import { differingChunks, sameUpTo } from './typed-diff';
+import { differingChunks, sameRange, sameUpTo } from './typed-diff';
 import { appendColumn, copyColumn } from '../shared/append-column';
 import { kindColumn, OTHER_KIND } from './kind-column';
 import { shownAnalysis, type TraceSnapshot } from './snapshot';
@@ -189,7 +189,7 @@ function listDiffering(touched: number[], n0: number, most: number, a: EventMark
   for (let from = 0; from < n0; from += DIFFER_SPAN) {
     const to = Math.min(n0, from + DIFFER_SPAN);
     // a span whose credit is shared and whose roles and loop marks are the same bytes (memcmp) holds no event to list
-    if (a.credit !== undefined && b.credit !== undefined && a.credit.shares(b.credit, from, to) && sameBytes(a.role, b.role, from, to) && sameBytes(a.loop, b.loop, from, to)) continue;
+    if (a.credit !== undefined && b.credit !== undefined && a.credit.shares(b.credit, from, to) && sameRange(a.role, b.role, from, to) && sameRange(a.loop, b.loop, from, to)) continue;
     for (let i = from; i < to; i++) {
       if (!marksDiffer(a, b, i)) continue;
       touched.push(i);
@@ -197,12 +197,6 @@ function listDiffering(touched: number[], n0: number, most: number, a: EventMark
     }
   }
   return true;
-}
-
-/** True when `x` and `y` hold the same bytes in [from, to) (false when either is shorter: compared event by event then). */
-function sameBytes(x: Uint8Array, y: Uint8Array, from: number, to: number): boolean {
-  if (x.length < to || y.length < to) return false;
-  return x === y || Buffer.from(x.buffer, x.byteOffset + from, to - from).equals(Buffer.from(y.buffer, y.byteOffset + from, to - from));
 }
 
 /** Events per span of {@link listDiffering} (a credit column's chunk). */
