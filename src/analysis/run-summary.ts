@@ -300,7 +300,7 @@ function endOf(loaded: LoadedTrace, analysis: Analysis, prompt: () => string | u
   const metadata = (loaded.trace.metadata ?? {}) as Record<string, unknown>;
   return {
     // an importer that knows the trace records no prompt says so (`task_unknown`): no message stands in for it
-    task: recordedTask(metadata) ?? (typeof metadata.task_unknown === 'string' ? undefined : prompt()) ?? '',
+    task: recordedTask(metadata) ?? recordedTask({ task: loaded.trace.task }) ?? (typeof metadata.task_unknown === 'string' ? undefined : prompt()) ?? '',
     ended: withFinalOutput(lastStop(events, analysis, tallies), metadata),
     // recorded outcomes only: one read from the last stop (an error) is what `ended` already says
     outcome: analysis.outcome.status === 'unknown' || analysis.outcome.source === 'given by the caller' || analysis.outcome.fromStop ? null : { status: analysis.outcome.status, source: analysis.outcome.source },
@@ -338,7 +338,7 @@ function str(v: unknown): string | undefined {
   return typeof v === 'string' && v.trim() !== '' ? v : undefined;
 }
 
-/** The task a trace's metadata records: `task` as text, or its `question`, `prompt`, `instruction` or `description` (Who&When, MAST, benchmarks). */
+/** The task a trace's metadata (or header: `{ task }`) records: `task` as text, or its `question`, `prompt`, `instruction` or `description` (Who&When, MAST, benchmarks). */
 function recordedTask(metadata: Record<string, unknown>): string | undefined {
   const t = metadata.task;
   const text = str(t) ?? (t && typeof t === 'object' && !Array.isArray(t) ? ['question', 'prompt', 'instruction', 'task', 'description'].map((k) => str((t as Record<string, unknown>)[k])).find((v) => v !== undefined) : undefined);

@@ -175,6 +175,10 @@ export const CostsSchema = z.looseObject({
 export const TraceHeaderSchema = z.looseObject({
   trace_id: z.string().min(1).optional(),
   task_id: z.string().min(1).optional(),
+  task: z
+    .unknown()
+    .optional()
+    .describe('What was asked (text, or an object with `question`, `prompt`, `instruction` or `description`), when `metadata.task` records none: the run card\'s task.'),
   system: z.string().optional(),
   topology: z.enum(TOPOLOGIES).optional(),
   rewards: z.record(z.string(), z.number()).optional(),

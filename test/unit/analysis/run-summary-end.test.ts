@@ -61,3 +61,19 @@ test('the summary, reading the prompts its tallies listed, and a comparison of r
     { seed: 65, numRuns: 400 },
   );
 });
+
+test("a header's own `task` is the run's task when its metadata records none; `metadata.task` comes first; no recorded task falls back to the first prompt", () => {
+  const taskOf = (header: object) => {
+    const loaded = loadTrace([header, { id: 'u', t: 0, type: 'message', agent: 'user', content: 'First prompt.' }].map(line).join('\n'), 'run.otrace.jsonl');
+    const analysis = analyzeTrace(loaded);
+    const summary = runSummary(loaded, analysis).task;
+    assert.equal(runEnd(loaded, analysis).task, summary, 'the summary and a comparison of runs say the same task');
+    return summary;
+  };
+  assert.equal(taskOf({ trace_id: 'r', task: 'Fix the flaky test.' }), 'Fix the flaky test.');
+  assert.equal(taskOf({ trace_id: 'r', task: { question: 'How many moons?' } }), 'How many moons?');
+  assert.equal(taskOf({ trace_id: 'r', task: 'Header task.', metadata: { task: 'Metadata task.' } }), 'Metadata task.');
+  assert.equal(taskOf({ trace_id: 'r' }), 'First prompt.');
+  assert.equal(taskOf({ trace_id: 'r', task: 42 }), 'First prompt.');
+  assert.equal(taskOf({ trace_id: 'r', task: '  ' }), 'First prompt.');
+});
