@@ -162,3 +162,29 @@ test('a pending last line that the file no longer holds (cut and written anew si
   assert.deepEqual(plain(got).trace, plain(loadTraceFile(file)).trace);
   assert.deepEqual(got.trace.events.map((e) => e.id), ['e1', 'e2', 'x3', 'x4']);
 });
+
+test("an append is read through a buffer its own size, not the whole reader's 8 MB (memory outside the heap that brought V8's next full collection nearer at each append)", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-growing-buffer-'));
+  const file = path.join(dir, 'live.otrace.jsonl');
+  const line = (k: number) => JSON.stringify({ id: `e${k}`, t: k, type: 'message', agent: 'a', content: `text of e${k}` });
+  const lines = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => `${line(from + k)}\n`).join('');
+  fs.writeFileSync(file, lines(0, 200));
+  const growing = new GrowingTraceFile(file);
+  assert.ok(growing.update());
+  const asked: number[] = [];
+  const allocUnsafe = Buffer.allocUnsafe;
+  Buffer.allocUnsafe = (size: number) => (asked.push(size), allocUnsafe(size));
+  try {
+    // a part ending in a line break, then one with a pending last line, then a long line that fills its buffer
+    fs.appendFileSync(file, lines(200, 300));
+    assert.equal(growing.update()?.trace.events.length, 300);
+    fs.appendFileSync(file, `${lines(300, 310)}${line(310).slice(0, 20)}`);
+    assert.equal(growing.update()?.trace.events.length, 310);
+    fs.appendFileSync(file, `${line(310).slice(20)}\n${JSON.stringify({ id: 'long', t: 400, type: 'message', agent: 'a', content: 'x'.repeat(200_000) })}\n`);
+    assert.deepEqual(growing.update()?.trace.events.slice(-2).map((e) => e.id), ['e310', 'long']);
+  } finally {
+    Buffer.allocUnsafe = allocUnsafe;
+  }
+  assert.ok(asked.length >= 3, `buffers asked: ${asked.join(', ')}`);
+  assert.ok(Math.max(...asked) <= 512 << 10, `buffers asked for the appends (bytes): ${asked.join(', ')}`);
+});
