@@ -227,9 +227,10 @@ test("the findings bar marks a finding with waste whose events a finding with mo
     finding([6, 4], 30), // shares event 4 with the third
     finding([12, 13], 20), // indices past the trace's events: counted apart
     finding([13], 10), // shares one of them
+    finding([8, 9, 8], 5), // an event twice in one finding: no overlap
   ] as unknown as Parameters<typeof findingsForGraph>[0];
   const overlaps = findingsForGraph(findings, events, 'seconds').map((f) => f.overlaps === true);
-  assert.deepEqual(overlaps, [false, true, false, false, true, false, true]);
+  assert.deepEqual(overlaps, [false, true, false, false, true, false, true, false]);
   // the next analysis's findings (a list of their own) are marked from nothing counted: the flags are kept from call to call, made zero after each
   const next = [finding([2, 3], 50), finding([7], 10)] as unknown as Parameters<typeof findingsForGraph>[0];
   assert.deepEqual(findingsForGraph(next, events, 'seconds').map((f) => f.overlaps === true), [false, false]);
