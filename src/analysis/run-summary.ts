@@ -82,7 +82,7 @@ export interface SummaryCost {
 
 /** The run summary (`otrace summary FILE --json` prints it as is). */
 export interface RunSummary {
-  /** What was asked: the recorded task, else the first user prompt (one line, at most {@link TASK_CHARS} characters); `''` when none is found or the trace's `metadata.task_unknown` says it records none. */
+  /** What was asked: the recorded task, else the first user prompt, else the first message or delegation (one line, at most {@link TASK_CHARS} characters); `''` when none is found or the trace's `metadata.task_unknown` says it records none. */
   task: string;
   /** The run's last stop; null for a trace without events. */
   ended: SummaryEnd | null;
@@ -392,7 +392,11 @@ function saidBy(e: TraceEvent): boolean {
   return !notSpoken(e) && str(e.content) !== undefined && (e.from === undefined || e.from === e.agent);
 }
 
-/** The first prompt of the user (a message from `user` or `human`, by time); else the first message's text: fed the events one by one. */
+/**
+ * The first prompt of the user (a message from `user` or `human`, by time); else the text of the
+ * first message or delegation (an instruction handed to an agent: in a run no user prompted, what
+ * the first agent was asked, not the reply that came after it): fed the events one by one.
+ */
 class PromptFinder {
   private best: TraceEvent | undefined;
   private firstMessage: TraceEvent | undefined;
@@ -406,6 +410,10 @@ class PromptFinder {
 
   /** @param type the event's canonical type. */
   add(e: TraceEvent, type: string): void {
+    if (type === 'delegate') {
+      if (str(e.content) !== undefined && (!this.firstMessage || e.t < this.firstMessage.t)) this.firstMessage = e;
+      return;
+    }
     if (type !== 'message' || (notSpoken(e) && !isCommandPrompt(e)) || str(e.content) === undefined) return;
     if (!this.firstMessage || e.t < this.firstMessage.t) this.firstMessage = e;
     const user = fromUser(e);

@@ -77,3 +77,21 @@ test("a header's own `task` is the run's task when its metadata records none; `m
   assert.equal(taskOf({ trace_id: 'r', task: 42 }), 'First prompt.');
   assert.equal(taskOf({ trace_id: 'r', task: '  ' }), 'First prompt.');
 });
+
+test('with no recorded task and no user prompt, what was asked is the first instruction handed to an agent (a delegation), not the reply that came after it', () => {
+  const taskOf = (rows: object[]) => {
+    const loaded = loadTrace([{ trace_id: 'r' }, ...rows].map(line).join('\n'), 'run.otrace.jsonl');
+    const analysis = analyzeTrace(loaded);
+    const summary = runSummary(loaded, analysis).task;
+    assert.equal(runEnd(loaded, analysis).task, summary, 'the summary and a comparison of runs say the same task');
+    return summary;
+  };
+  const decision = { id: 'e1', t: 0, type: 'orchestrator_decision', agent: 'orchestrator', content: 'Plan the report.' };
+  const delegation = { id: 'e2', t: 2, type: 'delegate', agent: 'orchestrator', to: 'planner', content: 'Make a plan for a one-page report.' };
+  const reply = { id: 'e3', t: 5, type: 'communicate', agent: 'planner', from: 'planner', to: 'orchestrator', content: '1) find figures 2) draft' };
+  assert.equal(taskOf([decision, delegation, reply]), 'Make a plan for a one-page report.');
+  // a message before the delegation is still the first thing said
+  assert.equal(taskOf([{ ...reply, t: 1 }, delegation]), '1) find figures 2) draft');
+  // a user's prompt comes first whatever its time
+  assert.equal(taskOf([delegation, reply, { id: 'u', t: 9, type: 'message', agent: 'planner', from: 'user', content: 'Write it.' }]), 'Write it.');
+});
