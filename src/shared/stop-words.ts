@@ -51,13 +51,16 @@ export function turnEndWords(reason: string): string {
 }
 
 /**
- * A stop's recorded reason as a field shows it: in words, with the recorded value after them when the
- * words are not just it spelled out (`handed back (recorded: task_complete)`, `task complete`).
+ * A stop's reason as a field shows it: in words, with the event's `reason` value after them when the
+ * words are not just it spelled out (`handed back (task_complete)`, `task complete`). The value is
+ * the loaded event's, not always the file's: an importer maps what its format records (Claude
+ * Code's `turn_duration` row -> `task_complete`; the stop's `detail` says from what), so it is
+ * not called "recorded" (a user read `recorded: task_complete` and found no such word in the file).
  */
 export function reasonField(scope: string | undefined, reason: string): string {
   const words = stopReasonWords(scope, reason);
   // (`unknown` may be a reason the file spelled otherwise: its loaded value is not what was recorded)
-  return reason === 'unknown' || words === reason.replace(/_/g, ' ') ? words : `${words} (recorded: ${reason})`;
+  return reason === 'unknown' || words === reason.replace(/_/g, ' ') ? words : `${words} (${reason})`;
 }
 
 /** Why a trace with no stop event says nothing of its end: cut off inside a record, or still being written. */

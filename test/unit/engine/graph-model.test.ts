@@ -252,7 +252,7 @@ test("the details of a failed call's result show its recorded failure (an OTel s
 
 test("the details pane shows a stop's reason in words, with the recorded value for a turn end (no bare task_complete beside \"no verdict\")", () => {
   const fields = (e: Record<string, unknown>) => Object.fromEntries(eventDetails({ id: 's', t: 1, type: 'stop', agent: 'a', ...e } as TraceEvent).fields);
-  assert.equal(fields({ reason: 'task_complete', scope: 'turn' }).reason, 'handed back (recorded: task_complete)');
+  assert.equal(fields({ reason: 'task_complete', scope: 'turn' }).reason, 'handed back (task_complete)');
   assert.equal(fields({ reason: 'max_turns' }).reason, 'max turns');
   assert.equal(fields({ reason: 'unknown' }).reason, 'reason unknown');
 });

@@ -18,8 +18,8 @@ test('an unknown reason reads "reason unknown" (a reason the schema does not kno
   assert.equal(endedWords('run', 'unknown'), 'stopped (reason unknown)');
 });
 
-test("a field shows a stop's reason in words, with the recorded value when the words are not just it spelled out", () => {
-  assert.equal(reasonField('turn', 'task_complete'), 'handed back (recorded: task_complete)');
+test("a field shows a stop's reason in words, with the event's reason value when the words are not just it spelled out", () => {
+  assert.equal(reasonField('turn', 'task_complete'), 'handed back (task_complete)');
   assert.equal(reasonField('run', 'task_complete'), 'task complete');
   assert.equal(reasonField(undefined, 'unknown'), 'reason unknown', 'a reason the file spelled otherwise also loads as unknown');
   assert.equal(reasonField('turn', 'user_abort'), 'user abort');

@@ -29,7 +29,7 @@ test("a turn end's hover says it handed back, with the reason the trace records 
   const turnEnd = loaded.trace.events.findIndex((e) => e.type === 'stop' && e.scope === 'turn' && e.reason === 'task_complete');
   assert.ok(turnEnd >= 0);
   const figures = hoverFigures(eventInfo(snap, turnEnd)!).figures;
-  assert.ok(figures.includes('reason: handed back (recorded: task_complete)'), figures.join(' | '));
+  assert.ok(figures.includes('reason: handed back (task_complete)'), figures.join(' | '));
 });
 
 test("a stop's hover reads its reason for what the analysis says it ended (a compaction's end is a phase: 'done'), and the end of a cut-off file is no stop", () => {
@@ -37,7 +37,7 @@ test("a stop's hover reads its reason for what the analysis says it ended (a com
   const snap = makeSnapshot('k', 1, 'session.jsonl', loaded);
   const phaseEnd = snap.analysis!.stops.find((s) => s.scope === 'phase' && s.reason === 'task_complete' && !s.synthetic);
   assert.ok(phaseEnd, 'the compaction ends a phase');
-  assert.ok(hoverFigures(eventInfo(snap, phaseEnd.index)!).figures.includes('reason: done (recorded: task_complete)'));
+  assert.ok(hoverFigures(eventInfo(snap, phaseEnd.index)!).figures.includes('reason: done (task_complete)'));
   // the demo cut off inside its 20th record: its last event carries the end's finding, which names no stop
   const lines = fs.readFileSync(path.join(__dirname, '..', '..', '..', '..', 'samples', 'demo.otrace.jsonl'), 'utf8').split('\n');
   const cut = makeSnapshot('c', 1, 'cut.otrace.jsonl', readTraceJsonl(`${lines.slice(0, 19).join('\n')}\n${lines[19].slice(0, 45)}`));
