@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import { analyzeTrace } from '../analysis';
 import { oneLine, runSummary, type RunSummary, type SummaryTokens } from '../analysis/run-summary';
-import { recordedLabelWords } from '../analysis/labels/recorded';
+import { eventPointOf, recordedLabelWords } from '../analysis/labels/recorded';
 import { withLaneLabels } from '../engine/lane-labels';
 import type { LoadedTrace } from '../trace/model';
 import { formatUsage } from '../trace/tokens';
@@ -51,7 +51,7 @@ export const summary: Command = {
  */
 export function traceSummary(loaded: LoadedTrace): LabelledSummary {
   const analysis = analyzeTrace(loaded);
-  const labelled = recordedLabelWords(analysis, loaded.trace.metadata as Record<string, unknown> | undefined);
+  const labelled = recordedLabelWords(analysis, loaded.trace.metadata as Record<string, unknown> | undefined, eventPointOf(loaded));
   return { ...withLaneLabels(runSummary(loaded, analysis, { price: priceCall }), loaded.trace), ...(labelled.length ? { labelled } : {}) };
 }
 

@@ -17,7 +17,7 @@ import { contentsOf, eventWithContent } from './long-content';
 import { sourcePromptOf } from './source-prompt';
 import { bucketWidth, runKey } from '../shared/axis';
 import { countsSteps, shownAnalysis, type TraceSnapshot } from './snapshot';
-import { recordedLabelWords } from '../analysis/labels/recorded';
+import { eventPointOf, recordedLabelWords } from '../analysis/labels/recorded';
 import type { CreditColumn } from '../analysis/credit-column';
 import { BucketPlans } from './bucket-plans';
 
@@ -147,7 +147,7 @@ function labelledOf(snapshot: TraceSnapshot): Pick<GraphRunBrief, 'labelled'> {
   const analysis = shownAnalysis(snapshot);
   const metadata = snapshot.loaded.trace.metadata as Record<string, unknown> | undefined;
   if (!analysis) return {};
-  const words = recordedLabelWords(analysis, metadata);
+  const words = recordedLabelWords(analysis, metadata, eventPointOf(snapshot.loaded));
   return words.length ? { labelled: words } : {};
 }
 

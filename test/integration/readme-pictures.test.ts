@@ -146,7 +146,7 @@ describe('README pictures in a real VS Code', function () {
     assert.equal(shown.problemClass, 'run-warning');
     assert.match(shown.rows.Problems, /^⚠ .*Filmography_Expert.*estimated \d+% chance/, 'the top problem names the agent the log records as the mistake, and how likely');
     // the dataset's own labels, beside otrace's blame: a stranger sees what the benchmark says of the run
-    assert.equal(shown.rows.Labelled, "decisive mistake (the dataset's label): Filmography_Expert at h1; otrace blames Filmography_Expert at h1 · correct answer (the dataset's): Nosferatu the Vampyre");
+    assert.equal(shown.rows.Labelled, "decisive mistake (the dataset's label): Filmography_Expert at step 1 (event h1); otrace blames Filmography_Expert at step 1 (event h1) · correct answer (the dataset's): Nosferatu the Vampyre");
     assert.match(shown.titles.Labelled, /^decisive mistake .*\ncorrect answer/);
   });
 

@@ -14,6 +14,8 @@
 import type { Analysis } from '../types';
 import type { Judgement } from './agreement';
 import { judgeDecisiveError } from './agreement';
+import type { LoadedTrace } from '../../trace/model';
+import { formatAt, timeUnitOf } from '../../trace/units';
 
 /** A MAST failure mode otrace gives a verdict on, and that verdict. */
 export interface MastVerdict {
@@ -143,13 +145,15 @@ const ANSWER_CHARS = 80;
 /**
  * The labels a trace file records, in words, each beside otrace's verdict on the same question (for
  * the run summary: a stranger opening a labelled benchmark run sees what its dataset says of it):
- * - Who&When: `decisive mistake (the dataset's label): WebSurfer at h16; otrace blames Orchestrator at h12`,
+ * - Who&When: `decisive mistake (the dataset's label): WebSurfer at step 16 (event h16); otrace blames Orchestrator at step 12 (event h12)`
+ *   (each event named by its id and, when `at` finds it, by the point of the trace's clock the graph's axis shows),
  *   and `correct answer (the dataset's): 45` when the file records it;
  * - MAST: `failure modes labelled (MAST): 1.3 step repetition yes, 3.1 premature termination no; otrace agrees on 1 of 2`.
  * Labels are untrusted trace text (the view escapes them). Empty when the file records none.
  * @param metadata the trace's metadata (`trace.metadata`), where the importers keep the labels
+ * @param at the point of an event id on the trace's clock (`step 16`, `t=9 s`: units.ts `formatAt`), or undefined when no event has it
  */
-export function recordedLabelWords(analysis: Analysis, metadata: Record<string, unknown> | undefined): string[] {
+export function recordedLabelWords(analysis: Analysis, metadata: Record<string, unknown> | undefined, at: (id: string) => string | undefined = () => undefined): string[] {
   const gt = isObject(metadata?.ground_truth) ? metadata.ground_truth : undefined;
   if (!gt) return [];
   const out: string[] = [];
@@ -157,8 +161,13 @@ export function recordedLabelWords(analysis: Analysis, metadata: Record<string, 
   const event = typeof gt.mistake_event === 'string' ? gt.mistake_event : undefined;
   if (agent || event) {
     const blame = analysis.blame;
-    const said = blame ? `otrace blames ${blame.agent} at ${blame.event}` : `otrace blames no step${analysis.outcome.status === 'failure' ? '' : ' (the trace records no failure to blame)'}`;
-    out.push(`decisive mistake (the dataset's label): ${[agent, event && `at ${event}`].filter(Boolean).join(' ')}; ${said}`);
+    // an event by its point on the clock the graph's axis shows, and by its id (a Who&When id `h16` is no unit)
+    const where = (id: string) => {
+      const point = at(id);
+      return point === undefined ? `event ${id}` : `${point} (event ${id})`;
+    };
+    const said = blame ? `otrace blames ${blame.agent} at ${where(blame.event)}` : `otrace blames no step${analysis.outcome.status === 'failure' ? '' : ' (the trace records no failure to blame)'}`;
+    out.push(`decisive mistake (the dataset's label): ${[agent, event && `at ${where(event)}`].filter(Boolean).join(' ')}; ${said}`);
   }
   const answer = typeof gt.ground_truth === 'string' ? gt.ground_truth : typeof gt.groundtruth === 'string' ? gt.groundtruth : undefined;
   if (answer !== undefined && answer.trim()) {
@@ -174,4 +183,17 @@ export function recordedLabelWords(analysis: Analysis, metadata: Record<string, 
     out.push(`failure modes labelled (MAST): ${modes.map((m) => `${m.name} ${m.label ? 'yes' : 'no'}`).join(', ')}; otrace agrees on ${agreed} of ${modes.length}`);
   }
   return out;
+}
+
+/**
+ * {@link recordedLabelWords}'s `at` for a loaded trace: an event id's `t` on the trace's clock
+ * (`step 16` on a step clock, `t=9 s`), the first event of that id. O(events) per call: asked of
+ * the few ids a label and a blame name.
+ */
+export function eventPointOf(loaded: Pick<LoadedTrace, 'trace'>): (id: string) => string | undefined {
+  const unit = timeUnitOf(loaded);
+  return (id) => {
+    const e = loaded.trace.events.find((x) => x.id === id);
+    return e && Number.isFinite(e.t) ? formatAt(e.t, unit) : undefined;
+  };
 }

@@ -308,7 +308,7 @@ test("otrace summary of a file that records labels prints them beside otrace's v
   const lines = summaryLines(WHO, traceSummary(load(WHO)));
   const at = lines.findIndex((l) => l.startsWith('labelled   '));
   assert.ok(at > 0, lines.join('\n'));
-  assert.equal(lines[at], "labelled   decisive mistake (the dataset's label): Assistant at h16; otrace blames WebSurfer at h12");
+  assert.equal(lines[at], "labelled   decisive mistake (the dataset's label): Assistant at step 16 (event h16); otrace blames WebSurfer at step 12 (event h12)");
   assert.equal(lines[at + 1], "           correct answer (the dataset's): 6");
   assert.ok(!summaryLines(SESSION, traceSummary(load(SESSION))).some((l) => l.startsWith('labelled')));
 });

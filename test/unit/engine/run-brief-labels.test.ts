@@ -11,13 +11,13 @@ import { fixturePath } from '../helpers';
 
 const labelledOf = (file: string) => graphOverview(makeSnapshot('k', 1, file, load(file)), path.basename(file)).run?.labelled;
 
-test("a Who&When run shows its dataset's decisive mistake and correct answer beside otrace's blame", () => {
+test("a Who&When run shows its dataset's decisive mistake and correct answer beside otrace's blame, each event at its step (the graph's axis counts steps) and by its id", () => {
   assert.deepEqual(labelledOf(fixturePath('who-and-when', 'Hand-Crafted', '12.json')), [
-    "decisive mistake (the dataset's label): Assistant at h16; otrace blames WebSurfer at h12",
+    "decisive mistake (the dataset's label): Assistant at step 16 (event h16); otrace blames WebSurfer at step 12 (event h12)",
     "correct answer (the dataset's): 6",
   ]);
   assert.deepEqual(labelledOf(fixturePath('who-and-when', 'Algorithm-Generated', '102.json')), [
-    "decisive mistake (the dataset's label): Filmography_Expert at h1; otrace blames Filmography_Expert at h1",
+    "decisive mistake (the dataset's label): Filmography_Expert at step 1 (event h1); otrace blames Filmography_Expert at step 1 (event h1)",
     "correct answer (the dataset's): Nosferatu the Vampyre",
   ]);
 });
