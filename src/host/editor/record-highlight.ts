@@ -53,10 +53,15 @@ export class RecordHighlight implements vscode.Disposable {
  * Revealing the cursor itself scrolled a narrow editor sideways: the cursor sits after the record's
  * label (text drawn before the record) and, in a JSON document, after the record's indent, and the
  * editor scrolled until that point showed, cutting off the labels and the start of every line (773 px
- * for a Who&When record); column 0 of the line is in view at the left edge.
+ * for a Who&When record). Column 0 alone is drawn after the label too: a label wider than the
+ * editor (650 px in a narrow one beside the graph) scrolled the text as far. So the range revealed
+ * spans two lines: VS Code scrolls a range of more than one line to its left edge (viewLines.ts
+ * `_computeScrollLeftToReveal`), the label and every line's start in view.
  */
 export function revealLine(editor: vscode.TextEditor, line: number, center: boolean): void {
-  editor.revealRange(new vscode.Range(line, 0, line, 0), center ? vscode.TextEditorRevealType.InCenter : vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  const last = editor.document.lineCount - 1;
+  const range = line < last ? new vscode.Range(line, 0, line + 1, 0) : line > 0 ? new vscode.Range(line - 1, 0, line, 0) : new vscode.Range(line, 0, line, 0);
+  editor.revealRange(range, center ? vscode.TextEditorRevealType.InCenter : vscode.TextEditorRevealType.InCenterIfOutsideViewport);
 }
 
 /**
