@@ -51,7 +51,9 @@ export function buildFindings(
   }
   for (const v of verification) {
     const events = [v.index, ...v.evidence_indices];
-    findings.push({ kind: 'verification', severity: v.confidence === 'low' ? 'info' : 'warning', events, ids: idsOf(events), inline: VERIFICATION_INLINE[v.kind], message: v.message, confidence: v.confidence });
+    const severity = v.confidence === 'low' ? 'info' : 'warning';
+    // the mark's sign is its severity's, as Problems shows it (a ✖ on a warning read as an error)
+    findings.push({ kind: 'verification', severity, events, ids: idsOf(events), inline: `${severity === 'warning' ? '⚠' : 'ℹ'} ${VERIFICATION_INLINE[v.kind]}`, message: v.message, confidence: v.confidence });
   }
   // a file cut off, or still being written, with no stop: its end is not the run's, so a loop it ends inside is no run that ended looping
   const endNotInFile = stops.find((s) => s.unended !== undefined);
@@ -88,9 +90,9 @@ export function buildFindings(
 }
 
 const VERIFICATION_INLINE: Record<VerificationFinding['kind'], string> = {
-  uncleared_review: '✖ review issues not cleared',
-  failing_check_ignored: '✖ failing check ignored',
-  unverified_claim: '✖ done claimed, run failed',
+  uncleared_review: 'review issues not cleared',
+  failing_check_ignored: 'failing check ignored',
+  unverified_claim: 'done claimed, run failed',
 };
 
 /**

@@ -89,6 +89,11 @@ test('Who&When (Magentic-One): the orchestrator\'s first plan introduced the wro
     a.verification.map((v) => [v.kind, v.message]),
     [['unverified_claim', "verification: the run's stop claims task_complete but its outcome is a failure (given by the caller): the claim was not verified (MAST 3.3)"]],
   );
+  // its mark's sign is its severity's, as Problems shows it: a warning, not an error's ✖
+  assert.deepEqual(
+    a.findings.filter((f) => f.kind === 'verification').map((f) => [f.severity, f.inline]),
+    [['warning', '⚠ done claimed, run failed']],
+  );
   assert.equal(a.topology.declared, 'centralized');
 });
 
