@@ -29,7 +29,7 @@ export interface RunSummaryActions {
  */
 export function endedWords(ended: GraphRunBrief['ended'], spawnedBy?: string): string {
   if (!ended) return 'no stop recorded';
-  if (!ended.recorded) return noStopWords(ended.unended);
+  if (!ended.recorded) return noStopWords(ended.unended, ended.duringCall);
   const reason = stopReasonWords(ended.scope, ended.reason);
   if (ended.scope === 'turn') {
     const words = turnEndWords(ended.reason);

@@ -16,7 +16,7 @@ import { timeUnitOf, type TimeUnit } from '../trace/units';
 import type { Analysis, Finding, StopScope } from './types';
 import { recordsFailure } from '../shared/recorded-failure';
 import { kindAndTask } from '../shared/agent-words';
-import type { Unended } from '../shared/stop-words';
+import { DURING_A_TOOL_CALL, type Unended } from '../shared/stop-words';
 import { upperBound } from './sorted';
 
 /** Tokens by kind, each model call counted once; `null` for a kind no call recorded (not a measured 0). */
@@ -47,6 +47,8 @@ export interface SummaryEnd {
   unended?: Unended;
   /** With no stop recorded and words quoted: the agent (lane) who said them, e.g. a sub-agent that spoke last while the main agent waited. */
   speaker?: string;
+  /** With no stop recorded (and the file not cut off): true when the run's last action was a tool call that got no result (it ended during the call). */
+  duringCall?: boolean;
 }
 
 /** One agent (lane) of the run. */
@@ -484,7 +486,9 @@ function lastStop(events: readonly TraceEvent[], analysis: Analysis, tallies?: R
   const marked = text === undefined ? -1 : text.search(FINAL_ANSWER_MARK);
   if (marked > 0) text = text!.slice(marked);
   const unended = last.synthetic ? last.unended : undefined;
-  return { event: last.event, index: last.index, scope: last.scope, reason: last.reason, text: text === undefined ? '' : proseLine(text, END_TEXT_CHARS), recorded: !last.synthetic, ...(unended ? { unended } : {}), ...(speaker !== undefined && text !== undefined ? { speaker } : {}) };
+  // the no-stop verdict's evidence says so (stop-verdicts.ts howItEnded)
+  const duringCall = last.synthetic && !unended && last.evidence.some((e) => e.includes(DURING_A_TOOL_CALL));
+  return { event: last.event, index: last.index, scope: last.scope, reason: last.reason, text: text === undefined ? '' : proseLine(text, END_TEXT_CHARS), recorded: !last.synthetic, ...(unended ? { unended } : {}), ...(speaker !== undefined && text !== undefined ? { speaker } : {}), ...(duringCall ? { duringCall } : {}) };
 }
 
 /** The run's span, its events' own tokens and its model calls' tokens by kind: fed the events one by one. */

@@ -48,7 +48,7 @@ import type { TraceIndex } from './trace-index';
 import { recordsTokens } from '../trace/tokens';
 import { formatAt, formatSpent, timeUnitOf } from '../trace/units';
 import type { Confidence, Loop, Outcome, Spent, StopFinding, StopScope } from './types';
-import { stopReasonWords } from '../shared/stop-words';
+import { DURING_A_TOOL_CALL, stopReasonWords } from '../shared/stop-words';
 import { oneLine } from './run-summary';
 
 export const LIMIT_REASONS = new Set<StopReason>(['max_turns', 'budget_exhausted', 'timeout']);
@@ -491,9 +491,9 @@ function howItEnded(index: TraceIndex, segment: Segment): string | undefined {
   const call = last !== -1 && index.types[last] === 'tool_call' && index.resultOf(last) === -1 ? index.events[last] : undefined;
   // (a cut-off last line is a file being written, or a writer that stopped mid-record: the file cannot tell which)
   if (call?.call_status === 'in_progress') return `${CUT_OFF}: still being written, or its writer stopped mid-record; the last action a tool call with no result${rootOpen ? ' (the root still open)' : ''}`;
-  if (rootOpen && call) return 'run ended with the root still open, last action a tool call with no result (it ended during a tool call)';
+  if (rootOpen && call) return `run ended with the root still open, last action a tool call with no result (it ended ${DURING_A_TOOL_CALL})`;
   if (rootOpen) return 'run ended with the root still open';
-  if (call) return 'run ended during a tool call: last action a tool call with no result';
+  if (call) return `run ended ${DURING_A_TOOL_CALL}: last action a tool call with no result`;
   return undefined;
 }
 

@@ -124,7 +124,7 @@ function runBrief(snapshot: TraceSnapshot, lanes: readonly GraphLane[]): GraphRu
   // the graph's lane labels (a compaction is `context compaction`), so the summary and the lanes agree
   const laneLabel = new Map(lanes.filter((l) => l.label !== undefined && (l.agent ?? l.name) === l.name).map((l) => [l.name, l.label!]));
   let ended: GraphRunBrief['ended'] = null;
-  if (run.ended) ended = { index: run.ended.index, scope: run.ended.scope, reason: run.ended.reason, text: run.ended.text, recorded: run.ended.recorded, ...(run.ended.unended ? { unended: run.ended.unended } : {}), ...(run.ended.speaker !== undefined ? { speaker: run.ended.speaker } : {}) };
+  if (run.ended) ended = { index: run.ended.index, scope: run.ended.scope, reason: run.ended.reason, text: run.ended.text, recorded: run.ended.recorded, ...(run.ended.unended ? { unended: run.ended.unended } : {}), ...(run.ended.speaker !== undefined ? { speaker: run.ended.speaker } : {}), ...(run.ended.duringCall ? { duringCall: true } : {}) };
   return {
     task: run.task,
     ended,

@@ -239,7 +239,7 @@ export interface GraphRunBrief {
   /** The recorded task or the first user prompt; `''` when none is found. */
   task: string;
   /** The run's last stop: its event index, what it ends (`turn`: a hand-back to the user), its reason, the first words of the final answer, and whether a stop event records it (false: the file ends with no stop and `index` is its last event). */
-  ended: { index: number; scope: 'run' | 'turn' | 'phase'; reason: string; text: string; recorded: boolean; unended?: Unended; speaker?: string } | null;
+  ended: { index: number; scope: 'run' | 'turn' | 'phase'; reason: string; text: string; recorded: boolean; unended?: Unended; speaker?: string; duringCall?: boolean } | null;
   /** The outcome the trace records, never a guess. */
   outcome: { status: 'success' | 'failure' | 'partial'; source: string } | null;
   /** The file is one sub-agent's own record opened alone: who spawned it (`thread 019f…`); its turns hand back to that agent. */

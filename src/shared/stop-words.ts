@@ -63,6 +63,9 @@ export function reasonField(scope: string | undefined, reason: string): string {
   return reason === 'unknown' || words === reason.replace(/_/g, ' ') ? words : `${words} (${reason})`;
 }
 
+/** How the evidence of a run that ended in a tool call with no result says so (src/analysis/stop-verdicts.ts; the run summary reads it: `duringCall`). */
+export const DURING_A_TOOL_CALL = 'during a tool call';
+
 /** Why a trace with no stop event says nothing of its end: cut off inside a record, or still being written. */
 export type Unended = 'cut off' | 'in progress';
 
@@ -72,9 +75,11 @@ export type Unended = 'cut off' | 'in progress';
  * known of why it says nothing of its end (RunSummary `ended.unended`): the file is cut off inside a
  * record, or it is still being written.
  */
-export function noStopWords(unended?: Unended): string {
+export function noStopWords(unended?: Unended, duringCall = false): string {
   if (unended === 'cut off') return 'not known: the file is cut off inside a record (a crash, a copy cut short), so how the run ended is not in it';
   if (unended === 'in progress') return 'not yet: still being written';
+  // its last action a tool call that got no result: the run ended while it ran (a crash, a kill), not after it
+  if (duringCall) return 'no stop at its end: it ended during a tool call (its last action, with no result)';
   return 'no stop at its end: it ends after its last event';
 }
 
@@ -86,6 +91,7 @@ export interface EndedFacts {
   recorded: boolean;
   unended?: Unended;
   speaker?: string;
+  duringCall?: boolean;
 }
 
 /**
@@ -96,7 +102,7 @@ export interface EndedFacts {
  * label): the words, the speaker and the stop's words with a recorded reason.
  */
 export function endedLine(e: EndedFacts, clean: (text: string) => string = (t) => t): string {
-  if (!e.recorded) return `${noStopWords(e.unended)}${e.text ? `; ${lastWordsOf(e.speaker, clean)}: ${clean(e.text)}` : ''}`;
+  if (!e.recorded) return `${noStopWords(e.unended, e.duringCall)}${e.text ? `; ${lastWordsOf(e.speaker, clean)}: ${clean(e.text)}` : ''}`;
   // a recorded reason is trace text too (`stopped: budget (recorded: …)`)
   return `${clean(endedWords(e.scope, e.reason))}${e.text ? `: ${clean(e.text)}` : ''}`;
 }

@@ -76,7 +76,7 @@ export function summaryMarkdown(cite: Cite, summaryFacts: Facts, findingsFacts: 
 /** How the run ended: its last stop, reason and final words, linked. */
 function endedMarkdown(cite: Cite, tracePath: string, ended: Facts | null, stop: CitedEventFacts | null): MarkdownText {
   if (!ended) return markdownText`Ended: no events`;
-  const how = !ended.recorded ? markdownText`${noStopWords(ended.unended === 'cut off' || ended.unended === 'in progress' ? ended.unended : undefined)}` : markdownText`${endedWords(ended.scope, ended.reason)}`;
+  const how = !ended.recorded ? markdownText`${noStopWords(ended.unended === 'cut off' || ended.unended === 'in progress' ? ended.unended : undefined, ended.duringCall === true)}` : markdownText`${endedWords(ended.scope, ended.reason)}`;
   const whose = !ended.recorded && typeof ended.speaker === 'string' ? `${lastWordsOf(ended.speaker, (t) => shown(t, 60))}: ` : '';
   const words = ended.text ? (` — ${whose}${shown(ended.text, 300)}` as MarkdownText) : '';
   return `Ended: ${how} at ${eventLink(cite, tracePath, stop)}${words}` as MarkdownText;

@@ -95,3 +95,22 @@ test('with no recorded task and no user prompt, what was asked is the first inst
   // a user's prompt comes first whatever its time
   assert.equal(taskOf([delegation, reply, { id: 'u', t: 9, type: 'message', agent: 'planner', from: 'user', content: 'Write it.' }]), 'Write it.');
 });
+
+test('a run with no stop whose last action is a tool call with no result ended during that call, and its Ended line says so; one whose last action is words does not', async () => {
+  const { endedLine } = await import('../../../src/shared/stop-words');
+  const endOf = (rows: object[]) => {
+    const loaded = loadTrace([{ trace_id: 'r' }, ...rows].map(line).join('\n'), 'run.otrace.jsonl');
+    return runSummary(loaded, analyzeTrace(loaded)).ended!;
+  };
+  const prompt = { id: 'u', t: 0, type: 'message', agent: 'main', from: 'user', content: 'Build and upload.' };
+  const said = { id: 'a', t: 1, type: 'message', agent: 'main', content: 'Building now.' };
+  const call = { id: 'c', t: 2, type: 'tool_call', agent: 'main', tool: 'Bash', content: 'npm run build' };
+  const inCall = endOf([prompt, said, call]);
+  assert.equal(inCall.recorded, false);
+  assert.equal(inCall.duringCall, true);
+  assert.match(endedLine(inCall), /^no stop at its end: it ended during a tool call \(its last action, with no result\); main's last words: Building now\.$/);
+  const answered = endOf([prompt, said, call, { id: 'r', t: 3, type: 'tool_result', agent: 'main', content: 'ok', call_id: 'c' }]);
+  assert.equal(answered.duringCall, undefined, 'the call got its result');
+  assert.match(endedLine(answered), /^no stop at its end: it ends after its last event/);
+  assert.equal(endOf([prompt, said]).duringCall, undefined);
+});
