@@ -12,6 +12,7 @@ import { agentCountWords, compactionsIn } from '../src/shared/agent-words';
 import { formatTimeSpent } from '../src/shared/duration-words';
 import { stepRange } from '../src/shared/step-range';
 import { countWords } from '../src/shared/count-words';
+import { laterPromptsWords } from '../src/shared/prompt-words';
 
 /** Characters of the task shown before it is folded. */
 const TASK_SHOWN = 160;
@@ -203,6 +204,14 @@ export function showRunSummary(el: HTMLElement, run: GraphRunBrief | undefined, 
   if (run.task === '') asked.value.classList.add('run-none');
   // one line cut at the panel's width: the whole of it on hover (as every row)
   asked.value.title = task;
+  if (run.laterPrompts) {
+    // a session the user went on with: its later prompts asked for much of its work
+    const later = document.createElement('div');
+    later.className = 'run-later-prompts';
+    later.textContent = laterPromptsWords(run.laterPrompts, (t) => plainLabel(t, TASK_SHOWN));
+    later.title = laterPromptsWords(run.laterPrompts, (t) => plainLabel(t, 4000));
+    asked.value.append(later);
+  }
 
   const ended = row('Ended');
   if (growing) {

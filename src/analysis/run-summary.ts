@@ -86,6 +86,12 @@ export interface SummaryCost {
 export interface RunSummary {
   /** What was asked: the recorded task, else the first user prompt, else the first message or delegation (one line, at most {@link TASK_CHARS} characters); `''` when none is found or the trace's `metadata.task_unknown` says it records none. */
   task: string;
+  /**
+   * The user's prompts after the first, when there are any: how many, and the last one's words (one
+   * line, at most {@link TASK_CHARS} characters). A session the user went on with ("continue until
+   * all are done") was asked more than its first prompt, often most of its work.
+   */
+  later_prompts?: { count: number; last: string };
   /** The run's last stop; null for a trace without events. */
   ended: SummaryEnd | null;
   /** The outcome the trace records (never ground-truth labels); null when it records none. */
@@ -176,6 +182,7 @@ export function runSummary(loaded: LoadedTrace, analysis: Analysis, options: Sum
   const { totals } = tallies;
   return {
     ...endOf(loaded, analysis, () => tallies.prompt.text, tallies),
+    ...laterPrompts(events, tallies.userPrompts),
     duration: { value: round(totals.span), unit: timeUnitOf(loaded), from: round(totals.first) },
     tokens: nullsFor(recordedTokens(loaded.trace.costs, totals.tokens) ?? totals.tokens),
     event_tokens: totals.eventTokens > 0 ? totals.eventTokens : null,
@@ -190,6 +197,12 @@ export function runSummary(loaded: LoadedTrace, analysis: Analysis, options: Sum
     // a copy: the tallies go on counting for the next summary
     failed_calls: tallies.failed && { count: tallies.failed.count, first: tallies.failed.first },
   };
+}
+
+/** {@link RunSummary.later_prompts} from the user's prompts' indices (file order). */
+function laterPrompts(events: readonly TraceEvent[], prompts: readonly number[]): Pick<RunSummary, 'later_prompts'> {
+  if (prompts.length < 2) return {};
+  return { later_prompts: { count: prompts.length - 1, last: proseLine(events[prompts[prompts.length - 1]].content!, TASK_CHARS) } };
 }
 
 /**

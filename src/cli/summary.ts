@@ -16,6 +16,7 @@ import { clipList, type Command, fail, loadOne, MAX_MESSAGE, safe, safeJson, saf
 import { priceCall } from './prices';
 import { countWords } from '../shared/count-words';
 import { stepRange } from '../shared/step-range';
+import { laterPromptsWords } from '../shared/prompt-words';
 import { endedLine } from '../shared/stop-words';
 import { failedCallWords } from '../shared/failed-call-words';
 import { compactionsIn, compactionWords } from '../shared/agent-words';
@@ -77,6 +78,7 @@ export function summaryLines(file: string, s: LabelledSummary): string[] {
   const lines = [
     safePath(file),
     `task       ${s.task ? safe(s.task, SHOWN_TEXT) : 'not found (no recorded task, no user prompt)'}`,
+    ...(s.later_prompts ? [`           ${laterPromptsWords(s.later_prompts, (t) => safe(t, SHOWN_TEXT))}`] : []),
     `ended      ${!e ? 'no events' : endedLine(e, (t) => safe(t, SHOWN_TEXT))}`,
     `outcome    ${s.outcome ? `${s.outcome.status} (${safe(s.outcome.source)})` : 'not recorded'}`,
     // the file's own labels (a benchmark's ground truth), each beside otrace's verdict

@@ -127,6 +127,7 @@ function runBrief(snapshot: TraceSnapshot, lanes: readonly GraphLane[]): GraphRu
   if (run.ended) ended = { index: run.ended.index, scope: run.ended.scope, reason: run.ended.reason, text: run.ended.text, recorded: run.ended.recorded, ...(run.ended.unended ? { unended: run.ended.unended } : {}), ...(run.ended.speaker !== undefined ? { speaker: run.ended.speaker } : {}), ...(run.ended.duringCall ? { duringCall: true } : {}) };
   return {
     task: run.task,
+    ...(run.later_prompts ? { laterPrompts: run.later_prompts } : {}),
     ended,
     outcome: run.outcome,
     ...(run.spawned_by !== undefined ? { spawnedBy: run.spawned_by } : {}),

@@ -238,6 +238,8 @@ export interface GraphOverview {
 export interface GraphRunBrief {
   /** The recorded task or the first user prompt; `''` when none is found. */
   task: string;
+  /** The user's prompts after the first, when there are any: how many, and the last one's words (src/analysis/run-summary.ts `later_prompts`). */
+  laterPrompts?: { count: number; last: string };
   /** The run's last stop: its event index, what it ends (`turn`: a hand-back to the user), its reason, the first words of the final answer, and whether a stop event records it (false: the file ends with no stop and `index` is its last event). */
   ended: { index: number; scope: 'run' | 'turn' | 'phase'; reason: string; text: string; recorded: boolean; unended?: Unended; speaker?: string; duringCall?: boolean } | null;
   /** The outcome the trace records, never a guess. */

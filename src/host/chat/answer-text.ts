@@ -8,6 +8,7 @@
 import type { CitedEvent } from '../../engine/chat-tool-names';
 import { escapeMarkdown, joinMarkdown, markdownText, type MarkdownText } from '../../shared/untrusted-text';
 import { endedWords, lastWordsOf, noStopWords } from '../../shared/stop-words';
+import { laterPromptsWords, type LaterPrompts } from '../../shared/prompt-words';
 
 /** The command a cited event's link runs, with the event's number as its only argument. */
 export const SHOW_CITED_EVENT = 'otrace.chat.showEvent';
@@ -64,6 +65,9 @@ export function summaryMarkdown(cite: Cite, summaryFacts: Facts, findingsFacts: 
   const parts: MarkdownText[] = [markdownText`**Run** ${trace.path} (${trace.format}, ${Number(trace.events)} events, ${Number(trace.agents)} agents)`];
   if (s) {
     parts.push(s.task ? (`Task: ${shown(s.task)}` as MarkdownText) : markdownText`Task: not found`);
+    const later = s.later_prompts as LaterPrompts | undefined;
+    // the words are escaped as they are put in (shown), the rest is ours
+    if (later && typeof later.count === 'number' && typeof later.last === 'string') parts.push(laterPromptsWords(later, (t) => shown(t)) as MarkdownText);
     parts.push(endedMarkdown(cite, trace.path, s.ended, summaryFacts.stop_event));
     parts.push(s.outcome ? markdownText`Outcome: ${s.outcome.status} (${s.outcome.source})` : markdownText`Outcome: not recorded`);
   }

@@ -114,3 +114,19 @@ test('a run with no stop whose last action is a tool call with no result ended d
   assert.match(endedLine(answered), /^no stop at its end: it ends after its last event/);
   assert.equal(endOf([prompt, said]).duringCall, undefined);
 });
+
+test("a session the user went on with says how many prompts came after the first and the last one's words; one prompt says none", async () => {
+  const { laterPromptsWords } = await import('../../../src/shared/prompt-words');
+  const summaryOf = (rows: object[]) => {
+    const loaded = loadTrace([{ trace_id: 'r' }, ...rows].map(line).join('\n'), 'run.otrace.jsonl');
+    return runSummary(loaded, analyzeTrace(loaded));
+  };
+  const prompt = (t: number, content: string) => ({ id: `u${t}`, t, type: 'message', agent: 'main', from: 'user', content });
+  const said = (t: number) => ({ id: `a${t}`, t, type: 'message', agent: 'main', content: `Done step ${t}.` });
+  const session = summaryOf([prompt(0, 'Work on the first task.'), said(1), prompt(2, 'Next one.'), said(3), prompt(4, 'continue   until all are done'), said(5)]);
+  assert.equal(session.task, 'Work on the first task.');
+  assert.deepEqual(session.later_prompts, { count: 2, last: 'continue until all are done' });
+  assert.equal(laterPromptsWords(session.later_prompts!), 'then 2 more prompts; the last: “continue until all are done”');
+  assert.equal(laterPromptsWords({ count: 1, last: 'Next one.' }), 'then 1 more prompt: “Next one.”');
+  assert.equal(summaryOf([prompt(0, 'Only this.'), said(1)]).later_prompts, undefined);
+});

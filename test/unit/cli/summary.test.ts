@@ -184,6 +184,7 @@ test('summaryLines: trace text through safe, no line over 1,000 characters', () 
   const hostile = `x\u001b[2J\u202e${'A'.repeat(5000)}\nsecond line`;
   const lines = summaryLines('f\u009b.jsonl', {
     task: hostile,
+    later_prompts: { count: 3, last: hostile },
     ended: { event: hostile, index: 0, scope: 'run', reason: 'error', text: hostile, recorded: true },
     failed_calls: { count: 2, first: { event: hostile, index: 1, tool: hostile, error: hostile } },
     outcome: { status: 'failure', source: hostile },
@@ -196,7 +197,8 @@ test('summaryLines: trace text through safe, no line over 1,000 characters', () 
     findings: [{ kind: 'loop', severity: 'warning', message: hostile }],
     finding_count: 1,
   });
-  assert.ok(lines.length <= 20, String(lines.length));
+  assert.ok(lines.length <= 21, String(lines.length));
+  assert.match(lines[2], /^ {11}then 3 more prompts; the last: “x/, 'the later prompts under the task');
   for (const l of lines) {
     assert.ok(l.length <= 1000, String(l.length));
     assert.doesNotMatch(l, RAW);
