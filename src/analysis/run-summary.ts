@@ -199,10 +199,22 @@ export function runSummary(loaded: LoadedTrace, analysis: Analysis, options: Sum
   };
 }
 
-/** {@link RunSummary.later_prompts} from the user's prompts' indices (file order). */
+/**
+ * {@link RunSummary.later_prompts} from the user's prompts' indices (file order): those a user or
+ * human sent by name (`from`, or the lane), not by chat role (AutoGen gives every participant but the
+ * speaker the role `user`: a terminal's "There is no code..." is no prompt of a person's).
+ */
 function laterPrompts(events: readonly TraceEvent[], prompts: readonly number[]): Pick<RunSummary, 'later_prompts'> {
-  if (prompts.length < 2) return {};
-  return { later_prompts: { count: prompts.length - 1, last: proseLine(events[prompts[prompts.length - 1]].content!, TASK_CHARS) } };
+  let count = 0;
+  let last = -1;
+  for (const i of prompts) {
+    const e = events[i];
+    if (!USER_SENDERS.has(String(e.from ?? e.agent).toLowerCase())) continue;
+    count++;
+    last = i;
+  }
+  if (count < 2) return {};
+  return { later_prompts: { count: count - 1, last: proseLine(events[last].content!, TASK_CHARS) } };
 }
 
 /**

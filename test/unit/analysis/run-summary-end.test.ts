@@ -130,3 +130,18 @@ test("a session the user went on with says how many prompts came after the first
   assert.equal(laterPromptsWords({ count: 1, last: 'Next one.' }), 'then 1 more prompt: “Next one.”');
   assert.equal(summaryOf([prompt(0, 'Only this.'), said(1)]).later_prompts, undefined);
 });
+
+test('prompts counted after the first are those a user or human sent by name, not messages a chat gave the role `user` (AutoGen: every participant but the speaker)', () => {
+  const loaded = loadTrace(
+    [
+      { trace_id: 'r', metadata: { task: 'Find the film.' } },
+      { id: 'h0', t: 0, type: 'message', agent: 'Filmography_Expert', role: 'user', content: "Let's start." },
+      { id: 'h1', t: 1, type: 'message', agent: 'Computer_terminal', role: 'user', content: 'There is no code to execute.' },
+      { id: 'h2', t: 2, type: 'message', agent: 'Ratings_Expert', role: 'user', content: 'TERMINATE' },
+    ]
+      .map(line)
+      .join('\n'),
+    'run.otrace.jsonl',
+  );
+  assert.equal(runSummary(loaded, analyzeTrace(loaded)).later_prompts, undefined);
+});
