@@ -182,7 +182,7 @@ export function runSummary(loaded: LoadedTrace, analysis: Analysis, options: Sum
   const { totals } = tallies;
   return {
     ...endOf(loaded, analysis, () => tallies.prompt.text, tallies),
-    ...laterPrompts(events, tallies.userPrompts),
+    ...laterPrompts(events, tallies.namedPrompts),
     duration: { value: round(totals.span), unit: timeUnitOf(loaded), from: round(totals.first) },
     tokens: nullsFor(recordedTokens(loaded.trace.costs, totals.tokens) ?? totals.tokens),
     event_tokens: totals.eventTokens > 0 ? totals.eventTokens : null,
@@ -199,22 +199,10 @@ export function runSummary(loaded: LoadedTrace, analysis: Analysis, options: Sum
   };
 }
 
-/**
- * {@link RunSummary.later_prompts} from the user's prompts' indices (file order): those a user or
- * human sent by name (`from`, or the lane), not by chat role (AutoGen gives every participant but the
- * speaker the role `user`: a terminal's "There is no code..." is no prompt of a person's).
- */
-function laterPrompts(events: readonly TraceEvent[], prompts: readonly number[]): Pick<RunSummary, 'later_prompts'> {
-  let count = 0;
-  let last = -1;
-  for (const i of prompts) {
-    const e = events[i];
-    if (!USER_SENDERS.has(String(e.from ?? e.agent).toLowerCase())) continue;
-    count++;
-    last = i;
-  }
-  if (count < 2) return {};
-  return { later_prompts: { count: count - 1, last: proseLine(events[last].content!, TASK_CHARS) } };
+/** {@link RunSummary.later_prompts} from the prompts a user or human sent by name ({@link RunTallies.namedPrompts}). */
+function laterPrompts(events: readonly TraceEvent[], named: { count: number; last: number }): Pick<RunSummary, 'later_prompts'> {
+  if (named.count < 2) return {};
+  return { later_prompts: { count: named.count - 1, last: proseLine(events[named.last].content!, TASK_CHARS) } };
 }
 
 /**
@@ -240,6 +228,12 @@ export class RunTallies {
   readonly lastSaidAt = new Map<string, number>();
   /** The indices of the user's prompts ({@link isUserPrompt}), ascending. */
   readonly userPrompts: number[] = [];
+  /**
+   * Of those, the ones a user or human sent by name (`from`, or the lane), not by chat role (AutoGen
+   * gives every participant but the speaker the role `user`: a terminal's "There is no code..." is no
+   * prompt of a person's): how many, and the index of the last (-1: none).
+   */
+  readonly namedPrompts = { count: 0, last: -1 };
   failed: RunSummary['failed_calls'] = null;
   /** Events fed so far (the first ones of the list). */
   fed = 0;
@@ -267,7 +261,13 @@ export class RunTallies {
           this.lastSaidAt.set(e.agent, i);
         }
       }
-      if (isUserPrompt(e, type)) this.userPrompts.push(i);
+      if (isUserPrompt(e, type)) {
+        this.userPrompts.push(i);
+        if (USER_SENDERS.has(String(e.from ?? e.agent).toLowerCase())) {
+          this.namedPrompts.count++;
+          this.namedPrompts.last = i;
+        }
+      }
     }
     this.fed = events.length;
   }
