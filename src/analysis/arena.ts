@@ -10,16 +10,17 @@
  *   their own come to 400 MB over an analysis: 5 to 6 of them. The arena's reserve counts once.
  * - Peak RSS. A phase gives its scratch back ({@link Arena.release}) and the next phase writes over
  *   the same pages, so the resident memory holds the index and one phase's scratch, not the sum of
- *   all phases. Pages never written are never resident, so the reserve may be generous. The chunks
- *   of 1 MiB and more are resizable ArrayBuffers where the runtime has them (ES2024): {@link Arena.free} shrinks them
- *   to nothing and their pages go back to the system at once, not at the next full collection.
- *   (They are not shrunk at each release: V8 counts memory that grows again as new memory.)
- *   The price: V8's optimized code reads and writes views of a resizable buffer more slowly than
- *   views of an ordinary one (3 to 4 times in a bare loop over them, Node 20 and 24; about 10 % of
- *   a 1M-event analysis's CPU time), for 100 MB less peak RSS after the analysis at 1M events.
+ *   all phases. Pages never written are never resident, so the reserve may be generous.
+ *   {@link Arena.free} detaches the chunks of 1 MiB and more (`ArrayBuffer.prototype.transfer(0)`,
+ *   ES2024: Node 22 and later), so their pages go back to the system at once, not at the next full
+ *   collection (100 MB less resident after a 1M-event analysis).
+ * The chunks are ordinary ArrayBuffers: V8's optimized code reads and writes views of a resizable
+ * buffer 3 to 4 times more slowly in a bare loop (Node 20 and 24); with resizable chunks, shrunk by
+ * free, a 1M-event analysis took 4.5-4.9 s where it takes 3.7-3.9 s with these (issue #30).
  * Rules for users: a view is zeroed when handed out; a view must not outlive a release past its
- * mark (after it, it reads as empty or as another phase's data), and must never reach the results or
- * a message to another thread (a structured clone of a view copies its whole buffer). Copy what is kept.
+ * mark (after it, it reads as another phase's data) or {@link Arena.free} (after it, as empty), and
+ * must never reach the results or a message to another thread (a structured clone of a view copies
+ * its whole buffer). Copy what is kept.
  */
 
 /** Where the arena stood; {@link Arena.release} goes back to it. */
@@ -33,19 +34,17 @@ export type ArenaView = Int32Array | Float64Array | Uint16Array | Uint8Array;
 
 type ViewConstructor = new (buffer: ArrayBuffer, byteOffset: number, length: number) => ArenaView;
 
-/** A resizable ArrayBuffer (ES2024; not in this project's `lib`). */
-interface ResizableBuffer extends ArrayBuffer {
-  readonly resizable: boolean;
-  readonly maxByteLength: number;
-  resize(byteLength: number): void;
+/** An ArrayBuffer with `transfer` (ES2024; not in this project's `lib`). */
+interface TransferableBuffer extends ArrayBuffer {
+  transfer?(length: number): ArrayBuffer;
 }
 
-/** One buffer of the arena: its reserve, and the end of what was ever handed out in it since it was committed. */
+/** One buffer of the arena: its reserve, and the end of what was ever handed out in it. */
 interface Chunk {
   buffer: ArrayBuffer;
-  /** Bytes it can hold (a resizable buffer's maximum, else its length). */
+  /** Bytes it can hold. */
   capacity: number;
-  /** Past this offset the memory is still zeros (never written since it was committed): no fill needed. */
+  /** Past this offset the memory is still zeros (never written since the chunk was made): no fill needed. */
   written: number;
 }
 
@@ -53,33 +52,29 @@ interface Chunk {
 const CHUNK = 16 * 1024 * 1024;
 /** Largest reserve asked of the system in one buffer (bytes). */
 const MAX_RESERVE = 1024 * 1024 * 1024;
-/** {@link Arena.free} shrinks a resizable chunk by steps of this (bytes). */
-const SHRINK_STEP = 4 * 1024 * 1024;
-/** A resizable chunk grows by steps of at least this (bytes) as views are handed out. */
-const GROW_STEP = 16 * 1024 * 1024;
 /** Smallest reserve (bytes): small traces take one small buffer. */
 const MIN_RESERVE = 64 * 1024;
 /**
- * Smallest chunk made resizable (bytes); a smaller one is an ordinary buffer. A resizable buffer is
- * for the pages of a large trace's analysis to go back at once ({@link Arena.free}); a small one's
- * few pages may wait for a collection, and an ordinary buffer costs no system calls to reserve,
- * grow and shrink (a corpus of small traces made one per trace, from every thread: issue 30) and
- * its views are read faster.
+ * Smallest chunk {@link Arena.free} detaches (bytes): a large trace's pages go back at once; a small
+ * one's few pages may wait for a collection (a corpus of small traces makes an arena per trace, from every thread: issue 30).
  */
-const RESIZABLE_FROM = 1024 * 1024;
+const DETACH_FROM = 1024 * 1024;
 
 /** A bump allocator of typed arrays over a few large ArrayBuffers, with stack-like release. */
 export class Arena {
-  private readonly chunks: Chunk[] = [];
+  private chunks: Chunk[] = [];
   private chunk = 0;
   private offset = 0;
+  /** Bytes of the first chunk (made again when the arena is used after {@link free}). */
+  private readonly reserve: number;
 
   /**
    * @param reserve bytes to reserve at once (at least 64 KiB, at most 1 GiB). More is taken in
    *   further chunks when needed: a short reserve costs speed, never a result.
    */
   constructor(reserve: number) {
-    this.chunks.push(makeChunk(Math.min(MAX_RESERVE, Math.max(MIN_RESERVE, Math.ceil(reserve / 8) * 8))));
+    this.reserve = Math.min(MAX_RESERVE, Math.max(MIN_RESERVE, Math.ceil(reserve / 8) * 8));
+    this.chunks.push(makeChunk(this.reserve));
   }
 
   /**
@@ -171,30 +166,25 @@ export class Arena {
   }
 
   /**
-   * Gives back every view and, for resizable chunks, their memory to the system at once: the end
-   * of the arena's use (views of resizable chunks made before read as empty; the arena may still be used, it grows again).
+   * Gives back every view and the memory of the chunks of {@link DETACH_FROM} bytes and more to the
+   * system at once (where the runtime has `ArrayBuffer.prototype.transfer`; else at the next
+   * collection): the end of the arena's use. Views made before read as empty (detached), or as they
+   * were (a small chunk, left to the collector); the arena may still be used: it takes new chunks.
    */
   free(): void {
     this.release({ chunk: 0, offset: 0 });
-    for (const chunk of this.chunks) {
-      const buffer = chunk.buffer as ResizableBuffer;
-      if (buffer.resizable !== true) continue;
-      // V8 zeroes the bytes a shrink lets go before it returns their pages (backing-store.cc
-      // ResizeInPlace): the chunk is only as long as what was handed out (take), so only pages
-      // written are zeroed, and by steps from the end, so no more than one step is both zeroed and kept
-      for (let length = buffer.byteLength; length > 0; ) buffer.resize((length = Math.max(0, length - SHRINK_STEP)));
-      chunk.written = 0;
-    }
+    for (const chunk of this.chunks) if (chunk.capacity >= DETACH_FROM) (chunk.buffer as TransferableBuffer).transfer?.(0);
+    this.chunks = [];
   }
 
-  /** Bytes written in all chunks since they were last committed (an upper bound of what the arena holds resident). */
+  /** Bytes written in all chunks (an upper bound of what the arena holds resident). */
   get touched(): number {
     return this.chunks.reduce((sum, c) => sum + c.written, 0);
   }
 
   /** Bytes of the first chunk, the reserve asked for at the start (rounded). */
   get reserved(): number {
-    return this.chunks[0].capacity;
+    return this.reserve;
   }
 
   /** Bytes handed out now (in all chunks before the current one, plus the current one's). */
@@ -242,31 +232,21 @@ export class Arena {
   /** Room for `bytes` in the current chunk (moving on to the next when full); @returns where it starts (a multiple of 8, the widest element). */
   private take(bytes: number): number {
     const size = Math.ceil(bytes / 8) * 8;
+    // (after free, the first chunk is made again at the reserve's size)
+    if (this.chunks.length === 0) this.chunks.push(makeChunk(Math.max(this.reserve, size)));
     while (this.offset + size > this.chunks[this.chunk].capacity) {
       this.chunk++;
       this.offset = 0;
-      if (this.chunk === this.chunks.length) this.chunks.push(makeChunk(Math.max(Math.min(CHUNK, this.chunks[0].capacity), size)));
+      if (this.chunk === this.chunks.length) this.chunks.push(makeChunk(Math.max(Math.min(CHUNK, this.reserve), size)));
     }
     const at = this.offset;
     this.offset += size;
-    commit(this.chunks[this.chunk], this.offset);
     return at;
   }
 }
 
-/**
- * A chunk of `bytes`: from {@link RESIZABLE_FROM} bytes a resizable buffer that can grow to that
- * size where the runtime has them (empty until views are handed out: {@link commit}), else an ordinary one.
- */
+/** A chunk of `bytes` (an ordinary buffer: its pages are the system's zeros until written); a shorter one when the system has no room for it. */
 function makeChunk(bytes: number): Chunk {
-  if (bytes >= RESIZABLE_FROM)
-    try {
-      const Resizable = ArrayBuffer as unknown as new (length: number, options: { maxByteLength: number }) => ResizableBuffer;
-      const buffer = new Resizable(0, { maxByteLength: bytes });
-      if (buffer.resizable === true) return { buffer, capacity: bytes, written: 0 };
-    } catch {
-      // no resizable buffers, or no address space for this one: an ordinary buffer
-    }
   let buffer: ArrayBuffer;
   try {
     buffer = new ArrayBuffer(bytes);
@@ -274,15 +254,4 @@ function makeChunk(bytes: number): Chunk {
     buffer = new ArrayBuffer(Math.min(bytes, CHUNK));
   }
   return { buffer, capacity: buffer.byteLength, written: 0 };
-}
-
-/**
- * A resizable chunk is made at least `end` bytes long, by steps of {@link GROW_STEP} or more (V8
- * counts each growth as new memory toward its next collection, and zeroes a chunk's whole length
- * when {@link Arena.free} shrinks it: a chunk made whole at once cost 0.6 s per 1M-event analysis
- * zeroing pages never written).
- */
-function commit(chunk: Chunk, end: number): void {
-  const buffer = chunk.buffer as ResizableBuffer;
-  if (buffer.resizable === true && buffer.byteLength < end) buffer.resize(Math.min(chunk.capacity, Math.max(end, buffer.byteLength + GROW_STEP)));
 }
