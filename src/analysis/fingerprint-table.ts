@@ -2,7 +2,8 @@
  * The fingerprints of a trace's events (trace-index.ts): per distinct (agent's lane, canonical type,
  * target, hash of the normalized content), the position of its first event, found through small
  * numbers in order of first appearance (a target per distinct `to ?? tool`, a prefix per distinct
- * (target, lane, type), a fingerprint per distinct (prefix, content hash)).
+ * (target, lane, type), a fingerprint per distinct (prefix, content hash)), each in a table of
+ * typed arrays but the targets' (pair-table.ts).
  *
  * A table scans positions in time order and can go on later from where it stopped: a growing trace
  * (prefix-carry.ts) keeps it with the fingerprints of the positions it scanned, so an append
@@ -26,13 +27,12 @@ export class FingerprintTable {
   /** Events scanned that no agent wrote (NOT_AGENT_OUTPUT_KINDS), counted with the fingerprints. */
   injected = 0;
   private readonly targets = new Map<string, number>();
-  /** (target, lane, type) as one number -> prefix. */
-  private readonly prefixes = new Map<number, number>();
-  /** Prefixes of traces too wide for one number key. */
+  /** (target, lane and type as one number) -> prefix, numbered in order of first appearance. */
+  private readonly prefixes: PairNumbering;
+  /** Prefixes of traces too wide for a pair of 32-bit numbers (2^24 lanes or more, an importer's 33rd type of its own): -1, -2, ... */
   private readonly widePrefixes = new Map<string, number>();
   /** Codes of types outside the vocabulary (an importer's own), from 32 on. */
   private readonly otherTypes = new Map<string, number>();
-  private prefixCount = 0;
   /** (prefix, content hash) -> fingerprint number. */
   private readonly numbers: PairNumbering;
   /** Fingerprint number -> position of its first event. */
@@ -47,6 +47,7 @@ export class FingerprintTable {
     private readonly arena?: Arena,
   ) {
     this.numbers = new PairNumbering(expected, arena);
+    this.prefixes = new PairNumbering(0, arena);
     this.firstOf = arena ? arena.int32(Math.max(16, expected)) : new Int32Array(Math.max(16, expected));
     this.column = arena ? new Int32Array(0) : new Int32Array(withRoom(expected));
   }
@@ -60,10 +61,8 @@ export class FingerprintTable {
     let targetNo = this.targets.get(target);
     if (targetNo === undefined) this.targets.set(target, (targetNo = this.targets.size));
     const code = this.typeCode(type);
-    // exact as a double while lanes < 2^21, types < 64 and targets < 2^26 (else a string key)
-    const key = lane < 1 << 21 && targetNo < 1 << 26 && code < 64 ? (targetNo * (1 << 21) + lane) * 64 + code : NaN;
-    let prefix = Number.isNaN(key) ? this.widePrefix(lane, type, targetNo) : this.prefixes.get(key);
-    if (prefix === undefined) this.prefixes.set(key, (prefix = this.prefixCount++));
+    // a pair of 32-bit numbers (typed-array hashing: a map of number keys took a boxed double per event) while lanes < 2^24 and types < 64, else a string key
+    const prefix = lane < 1 << 24 && code < 64 ? this.prefixes.number(targetNo, lane * 64 + code) : this.widePrefix(lane, type, targetNo);
     const before = this.numbers.size;
     const no = this.numbers.number(prefix, hash);
     if (no < before) return this.firstOf[no];
@@ -102,7 +101,7 @@ export class FingerprintTable {
   private widePrefix(lane: number, type: EventType, target: number): number {
     const key = `${lane}\u0000${type}\u0000${target}`;
     let prefix = this.widePrefixes.get(key);
-    if (prefix === undefined) this.widePrefixes.set(key, (prefix = this.prefixCount++));
+    if (prefix === undefined) this.widePrefixes.set(key, (prefix = -1 - this.widePrefixes.size));
     return prefix;
   }
 }

@@ -135,7 +135,7 @@ function workOf(index: TraceIndex, i: number): number {
   const w = typeof e.duration_s === 'number' && Number.isFinite(e.duration_s) ? e.duration_s : 0;
   const r = index.resultOf(i);
   // a call without a duration runs until its result arrives (unless the result carries the run time)
-  if (w === 0 && index.types[i] === 'tool_call' && r !== -1 && typeof index.events[r].duration_s !== 'number') return Math.max(0, index.events[r].t - e.t);
+  if (w === 0 && index.types[i] === 'tool_call' && r !== -1 && typeof index.events[r].duration_s !== 'number') return Math.max(0, index.time[r] - index.time[i]);
   return w;
 }
 
@@ -336,7 +336,7 @@ function chainsOf(index: TraceIndex, chains: Chains, from: number, to: number): 
       totals[v >> MARK_SHIFT] = total;
       ends[v >> MARK_SHIFT] = cpEnd;
     }
-    const t = index.events[v].t;
+    const t = index.time[v];
     let latest = -Infinity;
     let best = 0;
     // an input still running when v started (a call issued beside it): its chain up to v's start, used only when v waited for none

@@ -83,6 +83,8 @@ export interface LinkScan {
 export interface IndexCarry {
   /** Canonical type per position. */
   types: EventType[];
+  /** Time per position (its first entries; room to grow): TraceIndex `time`. */
+  time: Float64Array;
   /** Event id -> first position; it reads the ids from `source.events` (the list of the index that uses it). */
   ids: IdTable;
   source: { events: readonly TraceEvent[] };

@@ -73,8 +73,8 @@ export function addLoopCosts(index: TraceIndex, raw: RawLoop, costs: LoopCosts):
       const r = index.resultOf(i);
       if (r !== -1) {
         costs.tokens += index.tokens(r);
-        costs.seconds += Math.max(0, index.end(r) - index.events[i].t);
-      } else costs.seconds += index.end(i) - index.events[i].t;
+        costs.seconds += Math.max(0, index.end(r) - index.time[i]);
+      } else costs.seconds += index.end(i) - index.time[i];
     }
   }
   costs.repeated = repeated.length;
@@ -116,7 +116,7 @@ export interface LoopMembers {
 /** The loop as reported from its costs and members (see {@link finishLoop}). */
 export function reportedLoop(index: TraceIndex, raw: RawLoop, costs: LoopCosts, members: LoopMembers, lastNew: number): Loop {
   // a loop with a span lasts from its first repetition's start to the end of its last event
-  const seconds = raw.span ? Math.max(0, index.end(raw.span[1]) - index.events[raw.span[0]].t) : costs.seconds;
+  const seconds = raw.span ? Math.max(0, index.end(raw.span[1]) - index.time[raw.span[0]]) : costs.seconds;
   const unresolved = lastNew <= members.last;
   return {
     kind: raw.kind,
