@@ -100,7 +100,10 @@ export function* contentLinkSteps(index: TraceIndex, clock: PauseClock, stretchE
   const tables = arena.mark();
   try {
     const introducer = arena.int32(Math.max(1024, n), -1);
-    const scan: LinkScan = { tokens: new TokenInterner(COMMON, arena, n), introducer, lastUse: arena.int32(introducer.length), ...out };
+    // the interner the index read the contents' salient tokens with (its ids are read, not the texts again), once: it grows here, in this scratch
+    const tokens = index.salientScan.taken ? new TokenInterner(COMMON, arena, n) : index.salientScan.tokens;
+    index.salientScan.taken = true;
+    const scan: LinkScan = { tokens, introducer, lastUse: arena.int32(introducer.length), ...out };
     // one scratch column for every stretch: what the scan grows in the arena (its tables) comes after it, and nothing is given back before the end
     const counts = arena.int32(n);
     let links = 0;
@@ -126,7 +129,10 @@ function carriedContentLinks(index: TraceIndex, carry: PrefixCarry): ContentLink
   const first = scan ? carry.count : 0;
   if (!scan) {
     const introducer = new Int32Array(Math.max(1024, n)).fill(-1);
-    scan = { tokens: new TokenInterner(COMMON, undefined, n), introducer, lastUse: new Int32Array(introducer.length), start: new Int32Array(withRoom(n) + 1), from: new Int32Array(Math.max(16, 3 * n)), count: new Uint16Array(Math.max(16, 3 * n)) };
+    // the interner the index read the new positions' salient tokens with (its own for a new scan: salientScanOf)
+    const tokens = index.salientScan.taken || index.salientScan.bounded ? new TokenInterner(COMMON, undefined, n) : index.salientScan.tokens;
+    index.salientScan.taken = true;
+    scan = { tokens, introducer, lastUse: new Int32Array(introducer.length), start: new Int32Array(withRoom(n) + 1), from: new Int32Array(Math.max(16, 3 * n)), count: new Uint16Array(Math.max(16, 3 * n)) };
   }
   const links = scan.start[first];
   scan.start = grownTo(scan.start, n + 1, first + 1, (size) => new Int32Array(size));
@@ -153,6 +159,8 @@ function findContentLinks(index: TraceIndex, scan: LinkScan, first: number, link
   const arena = index.arena;
   const tokens = scan.tokens;
   const scanned: TokenIds = { ids: new Int32Array(256) };
+  // the ids the index read with the same interner (trace-index.ts SalientScan), by position from its `from`
+  const read = index.salientScan.tokens === tokens ? index.salientScan : undefined;
   let introducer = scan.introducer; // token id -> position that introduced it (-1: not yet)
   let lastUse = scan.lastUse; // token id -> last position that used it (a token counts once per event)
   // (a stretch of a longer scan gives nothing back: the tables it grows in the arena are the next stretch's)
@@ -165,9 +173,20 @@ function findContentLinks(index: TraceIndex, scan: LinkScan, first: number, link
   try {
     for (let i = first; i < n; i++) {
       start[i] = links;
-      const content = index.content(i);
-      if (!content) continue;
-      const found = salientTokenIds(stripLogNoise(content), tokens, scanned);
+      const at = read ? i - read.from : -1;
+      let ids: Int32Array;
+      let from = 0;
+      let found: number;
+      if (at >= 0 && at < read!.count.length && read!.count[at] !== 0) {
+        ids = read!.ids;
+        from = read!.start[at];
+        found = read!.count[at] - 1;
+      } else {
+        const content = index.content(i);
+        if (!content) continue;
+        found = salientTokenIds(stripLogNoise(content), tokens, scanned);
+        ids = scanned.ids;
+      }
       if (tokens.size > introducer.length) {
         const size = Math.max(tokens.size, introducer.length * 2);
         const old = introducer.length;
@@ -175,8 +194,7 @@ function findContentLinks(index: TraceIndex, scan: LinkScan, first: number, link
         lastUse = scan.lastUse = grow(lastUse, size);
       }
       let introducers = 0;
-      const ids = scanned.ids;
-      for (let k = 0; k < found; k++) {
+      for (let k = from, end = from + found; k < end; k++) {
         const id = ids[k];
         if (introducer[id] === -1) {
           introducer[id] = i;

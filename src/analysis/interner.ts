@@ -50,6 +50,11 @@ export class TokenInterner {
     return this.count;
   }
 
+  /** Distinct tokens it can hold before its tables grow (an interner made in an arena's kept columns must not grow there: trace-index.ts). */
+  get capacity(): number {
+    return Math.min(this.tokens.length / STRIDE, this.table.length >> 1);
+  }
+
   /** The token of an id (made from its first occurrence when asked). */
   key(id: number): string {
     const at = STRIDE * id;

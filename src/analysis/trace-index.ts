@@ -24,7 +24,8 @@ import { canonicalType, EVENT_TYPES, NOT_AGENT_OUTPUT_KINDS, type EdgeType, type
 import { FingerprintTable } from './fingerprint-table';
 import { edgeTypeOfCode, isExplicitCode, LINK_KINDS, rowsBySource, type LinkKind } from './link-table';
 import { buildLinks, HANDOFF_TYPES, receiverOf, type LinkInputs, type ReceiverColumn } from './index-links';
-import { normalizeContent, normalizedHash, salientTokens, stripLogNoise } from './text';
+import { COMMON, hashAndSalientIds, MAX_TEXT, normalizeContent, normalizedHash, salientTokens, stripLogNoise, type HashAndTokenIds } from './text';
+import { TokenInterner } from './interner';
 import { upperBound } from './sorted';
 import { grownTo, toolLanesKey, withRoom, type LaneCounts, type LaneLayout, type PrefixCarry, type TextMemos } from './prefix-carry';
 import { PauseClock, withoutPauses, type Pause } from './pauses';
@@ -105,6 +106,12 @@ export class TraceIndex {
    * when new), or a unique negative number for opaque events. Equal fingerprints, equal numbers.
    */
   readonly fingerprints: Int32Array;
+  /**
+   * The salient token ids of the contents read at the build with their fingerprints' hash, in one
+   * pass (text.ts `hashAndSalientIds`), for credit's content links (credit.ts), which read them
+   * instead of the texts again: see {@link SalientScan}.
+   */
+  readonly salientScan: SalientScan;
   /** Normalized content per position, computed when first asked (see {@link normalizedContent}). */
   private readonly normalized = new Map<number, string>();
   /** Per position, the position its `parent` names (as {@link resolve} finds it), -1 when it names none that an event carries or has no `parent`; set once, with the links. */
@@ -192,6 +199,7 @@ export class TraceIndex {
       explicitAnswer: memoFrom((m) => m.explicitAnswer),
       plainHead: arena.uint8(n),
     };
+    this.salientScan = salientScanOf(arena, carry, n);
     const scratch = arena.mark();
     // Each pass below is a method of its own: a function made of several long loops is compiled
     // loop by loop and thrown back to the interpreter at the start of each next loop, on every call.
@@ -387,22 +395,53 @@ export class TraceIndex {
     this.injected = table.injected;
     carry?.reserveHashes(n);
     if (carry && from > 0) this.memo.plainHead.set(carry.plain.subarray(0, from));
+    const scan = this.salientScan;
+    // the ids are written in place (room for each text's is made sure of first: the list is never grown)
+    const read: HashAndTokenIds = { ids: scan.ids, hash: 0 };
     for (let i = from; i < n; i++) {
       const e = this.events[i];
       // counted here, where the event is read anyway (a pass of its own reads a million events again)
       if (e.kind !== undefined && NOT_AGENT_OUTPUT_KINDS.has(e.kind)) this.injected++;
-      const text = typeof e.content === 'string' ? e.content : typeof e.content_ref === 'string' ? e.content_ref : undefined;
+      const content = e.content;
+      const text = typeof content === 'string' ? content : typeof e.content_ref === 'string' ? e.content_ref : undefined;
       if (text === undefined) {
         this.fingerprints[i] = -1 - i;
         continue;
       }
-      this.fingerprints[i] = table.fingerprint(i, laneOf[i], this.types[i], e.to ?? e.tool ?? '', this.contentHash(text, i));
+      const hash = typeof content === 'string' && i >= scan.from ? this.hashAndSalient(content, i, read) : undefined;
+      this.fingerprints[i] = table.fingerprint(i, laneOf[i], this.types[i], e.to ?? e.tool ?? '', hash ?? this.contentHash(text, i));
     }
     if (carry) {
       // kept for the next analysis; counts once it commits (a table that scanned further than the carry's count is made again)
       table.injected = this.injected;
       table.keep(this.fingerprints, n);
     }
+  }
+
+  /**
+   * The content hash of position `i` (at or past the salient scan's `from`, not held by the carry),
+   * with its salient token ids kept in {@link salientScan} when the text is read in one pass and
+   * they fit; undefined when it is not (the caller hashes it alone: its ids are found by credit).
+   */
+  private hashAndSalient(content: string, i: number, read: HashAndTokenIds): number | undefined {
+    const scan = this.salientScan;
+    // at most one token per two characters: room for all of them, in the ids and in an interner that must not grow
+    const most = (Math.min(content.length, MAX_TEXT) >> 1) + 1;
+    if (scan.used + most > scan.ids.length || (scan.bounded && scan.tokens.size + most > scan.tokens.capacity)) return undefined;
+    const count = hashAndSalientIds(content, scan.tokens, read, scan.used);
+    if (count < 0) return undefined;
+    const k = i - scan.from;
+    scan.start[k] = scan.used;
+    scan.used += count;
+    scan.count[k] = count + 1;
+    this.memo.plainHead[i] = 1;
+    const hash = read.hash | 0;
+    const carry = this.carry;
+    if (carry) {
+      carry.hash[i] = hash;
+      carry.plain[i] = 1;
+    }
+    return hash;
   }
 
   /** Fills the text-test memos of the positions the carry holds (prefix-carry.ts says which are valid when). */
@@ -797,4 +836,43 @@ function layOut(laneOf: Int32Array, n: number, lanes: number, column: Int32Array
   const filled = start.slice();
   for (let i = 0; i < n; i++) out[filled[laneOf[i]]++] = i;
   return { count: n, column: out, start, size, room };
+}
+
+/**
+ * Salient token ids read at an index's build (TraceIndex.salientScan): position `i` (at or past
+ * `from`) has them when `count[i - from]` is not 0: `ids[start[i - from] .. + count[i - from] - 1)`,
+ * ids of `tokens`, the interner credit's content links use (credit.ts: the index's own for an
+ * analysis made whole; a followed trace's, the one its carry keeps when the links' scan goes on from
+ * the carry's positions, else a new one that scan takes). In the arena's kept columns: {@link bounded}
+ * says the interner was made there too and must not grow (ids are then read only while it has room).
+ */
+export interface SalientScan {
+  tokens: TokenInterner;
+  bounded: boolean;
+  from: number;
+  start: Int32Array;
+  /** Per position from `from`: its ids' count + 1, or 0 when its text was not read here. */
+  count: Uint16Array;
+  ids: Int32Array;
+  /** Ids written. */
+  used: number;
+  /** True once a content-link scan took the interner (a second scan of the same index takes one of its own: the first grew this one in its scratch). */
+  taken: boolean;
+}
+
+/** Ids reserved per event read at the build (the 1M bench trace's contents have 4.7): past them the texts are left to credit's scan. */
+const SALIENT_IDS_PER_EVENT = 8;
+
+/**
+ * The salient scan of an index of `n` events (see {@link SalientScan}), in its arena's kept columns:
+ * from the carry's positions with the interner of the links' scan it keeps, when it keeps one that goes
+ * on from there (credit.ts carriedContentLinks), else from the first position with a new interner.
+ */
+function salientScanOf(arena: Arena, carry: PrefixCarry | undefined, n: number): SalientScan {
+  const kept = carry && carry.count > 0 && carry.count <= n ? carry.links : undefined;
+  const from = kept ? carry!.count : carry ? Math.min(carry.count, n) : 0;
+  const events = n - from;
+  // (an interner outside the arena for a followed trace: its links' scan keeps it from one analysis to the next)
+  const tokens = kept ? kept.tokens : carry ? new TokenInterner(COMMON, undefined, events) : new TokenInterner(COMMON, arena, n);
+  return { tokens, bounded: !carry, from, start: arena.int32(events + 1), count: arena.uint16(events), ids: arena.int32(SALIENT_IDS_PER_EVENT * events + 64), used: 0, taken: false };
 }

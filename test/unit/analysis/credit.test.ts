@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeTrace } from '../../../src/analysis';
 import { traceOf } from './build';
+import { TraceIndex } from '../../../src/analysis/trace-index';
+import { contentLinks } from '../../../src/analysis/credit';
 
 /** user -> orch delegates -> worker searches -> result -> worker returns -> orch aggregates; a critic muses aside. */
 function chain(extra: { metrics?: Record<string, number>; credit?: number; capital?: boolean } = {}) {
@@ -130,4 +132,35 @@ test('credit far back on a long chain: every value given to 1e-6 is there (the m
   assert.deepEqual([29, 28, 20, 11, 10, 9, 0].map(at), [0.5, 0.25, 0.000977, 0.000002, 0.000001, 0, 0]);
   const total = Object.values(a.credit.events).reduce((s, v) => s + v, 0);
   assert.ok(Math.abs(total - 1) < 1e-5, `credit sums to R: ${total}`);
+});
+
+test("content links read the salient ids the index read with the contents' hashes, and find what a scan of the texts finds", () => {
+  const texts = [
+    'Find the population of Paris and Lyon in 2024',
+    'Paris: 2,102,650 inhabitants; Lyon 522,250',
+    'Traceback (most recent call last): Error in Lyon lookup', // a noise word: read apart
+    'Zürich has 421,878 (not ASCII: read apart)',
+    'report from 2024-01-05 on Paris', // a date: read apart
+    'Paris 2,102,650 and Lyon 522,250 and Zürich 421,878',
+    'The answer: Paris',
+    '', // no content: no tokens
+  ];
+  const loaded = traceOf(texts.map((content, k) => ({ id: `e${k}`, type: 'message' as const, agent: k % 2 ? 'worker' : 'lead', content })));
+  const links = (ignoreIds: boolean, emptyE1 = false) => {
+    const index = new TraceIndex(loaded);
+    // a scan that finds the interner taken makes its own: it reads every text again, and no id the index read
+    if (ignoreIds) index.salientScan.taken = true;
+    // e1 read with no token: its figures are no longer its own (the scan reads the ids, not the text)
+    if (emptyE1) index.salientScan.count[1] = 1;
+    const read = Array.from(index.salientScan.count, (c) => c !== 0);
+    const found = contentLinks(index);
+    const out = Array.from({ length: index.size }, (_, v) => Array.from({ length: found.start[v + 1] - found.start[v] }, (_, q) => `${found.from[found.start[v] + q]}x${found.count[found.start[v] + q]}`).join(' '));
+    index.free();
+    return { read, out };
+  };
+  const fused = links(false);
+  assert.deepEqual(fused.read, [true, true, false, false, false, false, true, true], 'plain texts read at the build; a noise word, a character past ASCII or a date leave a text to the scan');
+  assert.deepEqual(fused.out, links(true).out);
+  assert.ok(fused.out[5].includes('1x'), `the figures of e1 reach e5: ${fused.out[5]}`);
+  assert.ok(!links(false, true).out[5].includes('1x'), 'the links follow the ids the index read');
 });

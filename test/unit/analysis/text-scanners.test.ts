@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { TokenInterner } from '../../../src/analysis/interner';
-import { COMMON, contentWords, fnv1a, forEachContentWord, forEachContentWordId, forEachSalientToken, isSpace, NormalizedFinder, salientTokenIds, sameWhitespaceAside, FUNCTION_WORDS, MAX_TEXT, normalizeContent, normalizedHash, salientTokens } from '../../../src/analysis/text';
+import { COMMON, contentWords, fnv1a, hashAndSalientIds, stripLogNoise, forEachContentWord, forEachContentWordId, forEachSalientToken, isSpace, NormalizedFinder, salientTokenIds, sameWhitespaceAside, FUNCTION_WORDS, MAX_TEXT, normalizeContent, normalizedHash, salientTokens } from '../../../src/analysis/text';
 
 /** The regular-expression version salientTokens replaced (as of 81156c3). */
 function salientReference(text: string, common: (w: string) => boolean): string[] {
@@ -138,4 +138,35 @@ test('the interned scanners give the tokens and words of the string scanners, re
     { seed: 14, numRuns: 1500 },
   );
   assert.ok(met > 10_000 && salient.size > 600 && words.size > 600, `${met} tokens, ${salient.size} and ${words.size} distinct`);
+});
+
+test('hashAndSalientIds gives normalizedHash and the salient ids of the text as stripLogNoise leaves it, in one pass, or -1 for a text that is not plain or holds a noise word', () => {
+  const noisy = fc.oneof(textArb, textArb, textArb.map((t) => `${t}\nTraceback (most recent call last):\n  File "x.py", line 1\nError: ${t}`), textArb.map((t) => `${t} /usr/lib/a.py:3: UserWarning`));
+  const fused = new TokenInterner(COMMON);
+  const apart = new TokenInterner(COMMON);
+  let both = 0;
+  let neither = 0;
+  fc.assert(
+    fc.property(noisy, (text) => {
+      const out = { ids: new Int32Array(1), hash: 0 };
+      const count = hashAndSalientIds(text, fused, out);
+      const plain = new Uint8Array(1);
+      const hash = normalizedHash(text, plain, 0);
+      const noise = /\/|Error|Warning|Traceback|File "|COMPLETE/.test(text);
+      if (count === -1) {
+        // only a text the two scans read apart: not plain (plainHead 2), or one with a noise word
+        assert.ok(plain[0] === 2 || noise, JSON.stringify(text.slice(0, 80)));
+        neither++;
+        return;
+      }
+      assert.equal(plain[0], 1);
+      assert.equal(out.hash, hash >>> 0);
+      const want = { ids: new Int32Array(1) };
+      const wanted = salientTokenIds(stripLogNoise(text), apart, want);
+      assert.deepStrictEqual(Array.from(out.ids.subarray(0, count), (id) => fused.key(id)), Array.from(want.ids.subarray(0, wanted), (id) => apart.key(id)));
+      both++;
+    }),
+    { seed: 14, numRuns: 3000 },
+  );
+  assert.ok(both > 300 && neither > 300, `${both} texts read in one pass, ${neither} apart`);
 });
