@@ -130,7 +130,7 @@ function carriedContentLinks(index: TraceIndex, carry: PrefixCarry): ContentLink
   if (!scan) {
     const introducer = new Int32Array(Math.max(1024, n)).fill(-1);
     // the interner the index read the new positions' salient tokens with (its own for a new scan: salientScanOf)
-    const tokens = index.salientScan.taken || index.salientScan.bounded ? new TokenInterner(COMMON, undefined, n) : index.salientScan.tokens;
+    const tokens = index.salientScan.taken ? new TokenInterner(COMMON, undefined, n) : index.salientScan.tokens;
     index.salientScan.taken = true;
     scan = { tokens, introducer, lastUse: new Int32Array(introducer.length), start: new Int32Array(withRoom(n) + 1), from: new Int32Array(Math.max(16, 3 * n)), count: new Uint16Array(Math.max(16, 3 * n)) };
   }
