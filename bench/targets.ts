@@ -57,7 +57,7 @@ export interface TargetRow {
 
 /** The figures this reads from bench/results.json (as the benches write them). */
 interface Results {
-  read?: { rows?: { trace: string; ratio: number; ratio_runs: number[]; read_ms: number; bare_ms: number; ratio_to_kept: number; kept_ms: number; columns_ratio: number; columns_ratio_to_kept: number; analysis_events_per_s: number }[] };
+  read?: { rows?: { trace: string; ratio: number; ratio_runs: number[]; read_ms: number; bare_ms: number; ratio_to_kept: number; kept_ms: number; columns_ratio: number; columns_ratio_to_kept: number; analysis_events_per_s: number; analysis_first_events_per_s?: number }[] };
   host?: { rows?: { trace: string; engine: string; first_paint_s: number; bare_parse_s: number; first_paint_to_bare: number; first_paint_before_analysis: boolean; first_paint_part?: { mb: number; of_mb: number; events: number }; whole_paint_s?: number; whole_paint_to_bare?: number; rss_peak_above_idle_mb: number; rss_after_above_idle_mb: number; idle_rss_mb: number; loop_delay_p99_ms: number; loop_delay_max_ms: number; engine_process_peak_rss_mb?: number }[] };
   live_follow?: { rows?: { follow_p95_ms: number; follow_median_ms: number; whole_median_ms: number }[] };
   live_graph?: { rows?: { total: [number, number] }[] };
@@ -100,7 +100,7 @@ export function targetRows(results: Results, loads: Record<string, [number, numb
     v.first_paint_part && v.whole_paint_s !== undefined ? `, the first ${v.first_paint_part.mb} of ${v.first_paint_part.of_mb} MB (${v.first_paint_part.events.toLocaleString('en-US')} events); the whole trace ${x(v.whole_paint_to_bare ?? 0)} (${v.whole_paint_s} s)` : '';
   const paint = (v: NonNullable<ReturnType<typeof host>>) => `${x(v.first_paint_to_bare)} (${v.first_paint_s} s / ${v.bare_parse_s} s${v.first_paint_before_analysis ? ', before the analysis' : ''}${whole(v)})`;
   add('first paint of 1M ≤ 1.5x the bare parse of its file', 'host', h1, (v) => `${paint(v)}${inThread('1M', paint)}`, (v) => v.first_paint_to_bare <= 1.5);
-  add('analysis ≥ 300k events/s at 1M', 'read', readRow, (v) => `${Math.round(v.analysis_events_per_s / 1000)}k events/s`, (v) => v.analysis_events_per_s >= 300_000);
+  add('analysis ≥ 300k events/s at 1M', 'read', readRow, (v) => `${Math.round(v.analysis_events_per_s / 1000)}k events/s${v.analysis_first_events_per_s ? ` (the process's first run, compiling it too: ${Math.round(v.analysis_first_events_per_s / 1000)}k)` : ''}`, (v) => v.analysis_events_per_s >= 300_000);
   add('100-line append to 1M: graph current within 100 ms (p95)', 'graph', graph, (v) => `p95 ${Math.round(v.total[1])} ms, median ${Math.round(v.total[0])} ms`, (v) => v.total[1] <= 100);
   add('... decorations current within 100 ms (p95): the followed analysis', 'follow', follow, (v) => `p95 ${Math.round(v.follow_p95_ms)} ms, median ${Math.round(v.follow_median_ms)} ms (whole ${Math.round(v.whole_median_ms)} ms)`, (v) => v.follow_p95_ms <= 100);
   // the same target while the trace is written faster than it is analysed (an append every 400 ms): from each write

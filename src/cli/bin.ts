@@ -12,6 +12,7 @@
  * with `workerData` marked, it serves their tasks instead of running a command.
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { countBuffersInHeapLimit } from '../engine/heap-accounting';
 import { handleFileTask } from './corpus-run';
 import { main } from './main';
 import { POOL_MARK, serveTasks, setWorkerScript } from './pool';
@@ -22,6 +23,8 @@ const poolData = !isMainThread && parentPort && typeof workerData === 'object' &
 if (poolData !== undefined && parentPort) {
   serveTasks(parentPort, poolData, handleFileTask);
 } else if (require.main === module) {
+  // the process is the command's (its pool's threads share it): typed arrays count towards the heap's limit (heap-accounting.ts)
+  countBuffersInHeapLimit();
   setWorkerScript(__filename);
   const code = main(process.argv.slice(2));
   if (typeof code === 'number') process.exitCode = code;

@@ -5,6 +5,7 @@
  * serialization: messages over IPC), or as a `worker_threads` Worker (`otrace.engine.ownProcess` off).
  */
 import { parentPort } from 'node:worker_threads';
+import { countBuffersInHeapLimit } from './heap-accounting';
 import { MessageTurns } from './message-turns';
 import { SessionStore } from './session-store';
 import type { EngineCalls, FromWorker, ToWorker } from './worker-protocol';
@@ -21,8 +22,12 @@ const port = parentPort ?? {
   },
 };
 
-// A child process ends with its host (the IPC channel closes).
-if (!parentPort) process.on('disconnect', () => process.exit(0));
+// A child process ends with its host (the IPC channel closes). Its heap is its own: typed arrays an
+// analysis holds count towards its limit, not as garbage (heap-accounting.ts); a thread's is the host's.
+if (!parentPort) {
+  process.on('disconnect', () => process.exit(0));
+  countBuffersInHeapLimit();
+}
 
 const store = new SessionStore({ yieldToMessages: () => turns.turn() });
 const calls = store as unknown as Record<keyof EngineCalls, (...args: unknown[]) => unknown>;
