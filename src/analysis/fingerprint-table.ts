@@ -58,11 +58,24 @@ export class FingerprintTable {
    * @param lane the event's lane number; @param type its canonical type; @param target `to ?? tool ?? ''`; @param hash its content's `normalizedHash` (32-bit).
    */
   fingerprint(pos: number, lane: number, type: EventType, target: string, hash: number): number {
+    return this.first(pos, this.prefix(lane, type, target), hash);
+  }
+
+  /** The number of the event's lane, type and target (its fingerprint's prefix): a few distinct ones, so a small table. */
+  prefix(lane: number, type: EventType, target: string): number {
     let targetNo = this.targets.get(target);
     if (targetNo === undefined) this.targets.set(target, (targetNo = this.targets.size));
     const code = this.typeCode(type);
     // a pair of 32-bit numbers (typed-array hashing: a map of number keys took a boxed double per event) while lanes < 2^24 and types < 64, else a string key
-    const prefix = lane < 1 << 24 && code < 64 ? this.prefixes.number(targetNo, lane * 64 + code) : this.widePrefix(lane, type, targetNo);
+    return lane < 1 << 24 && code < 64 ? this.prefixes.number(targetNo, lane * 64 + code) : this.widePrefix(lane, type, targetNo);
+  }
+
+  /**
+   * {@link fingerprint} from the event's {@link prefix}: the table of (prefix, hash) pairs is as
+   * large as the trace, and each look into it a miss of the processor's caches; a caller that asks
+   * for many in a loop of their own (trace-index.ts) lets the processor wait for several at once.
+   */
+  first(pos: number, prefix: number, hash: number): number {
     const before = this.numbers.size;
     const no = this.numbers.number(prefix, hash);
     if (no < before) return this.firstOf[no];

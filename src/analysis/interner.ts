@@ -74,12 +74,21 @@ export class TokenInterner {
    * text lower-cased: callers pass only runs of ASCII when `lower`), added when new.
    */
   id(text: string, start: number, end: number, lower: boolean): number {
-    let h = 0x811c9dc5 | 0;
+    let h = FNV_OFFSET;
     for (let k = start; k < end; k++) {
       let c = text.charCodeAt(k);
       if (lower && c >= 65 && c <= 90) c += 32;
-      h = Math.imul(h ^ c, 0x01000193);
+      h = Math.imul(h ^ c, FNV_PRIME);
     }
+    return this.idOfHash(text, start, end, lower, h);
+  }
+
+  /**
+   * {@link id} for a caller that hashed the token as it read it (text.ts `hashAndSalientIds`: each
+   * character read once): `h` must be what {@link id} computes, the 32-bit FNV-1a of the token's
+   * characters (lowered when `lower`) from {@link FNV_OFFSET} with {@link FNV_PRIME}.
+   */
+  idOfHash(text: string, start: number, end: number, lower: boolean, h: number): number {
     const table = this.table;
     const mask = table.length - 1;
     let slot = h & mask;
@@ -147,6 +156,10 @@ export class TokenInterner {
     this.table = table;
   }
 }
+
+/** 32-bit FNV-1a's offset basis and prime (Fowler, Noll, Vo), as the interner hashes a token. */
+export const FNV_OFFSET = 0x811c9dc5 | 0;
+export const FNV_PRIME = 0x01000193;
 
 /** Entries per id in the interner's token table: hash, text, start, length and flags. */
 const STRIDE = 4;

@@ -5,7 +5,7 @@
  * Everything here is linear in the length of the text it is given; long payloads are cut to
  * {@link MAX_TEXT} characters first, so a 100k-event trace with large tool outputs stays fast.
  */
-import type { TokenInterner } from './interner';
+import { FNV_OFFSET, FNV_PRIME, type TokenInterner } from './interner';
 
 /** Characters of an event's content looked at by the analyses (head of the text). */
 export const MAX_TEXT = 4000;
@@ -320,34 +320,45 @@ export function hashAndSalientIds(text: string, interner: TokenInterner, out: Ha
     let id = -1;
     let j = i + 1;
     if ((kind & LETTER) !== 0) {
-      // a word run [A-Za-z][A-Za-z'\-]*, hashed lower-cased (a dash in it may end the four digits of a date: checked)
-      h = Math.imul(h ^ (c <= 90 ? c + 32 : c), 0x01000193);
+      // a word run [A-Za-z][A-Za-z'\-]*, hashed lower-cased (a dash in it may end the four digits of a date: checked);
+      // a capitalized one is a token, hashed apart as it is read (as the interner hashes it)
+      const lc = c <= 90 ? c + 32 : c;
+      h = Math.imul(h ^ lc, FNV_PRIME);
+      let token = Math.imul(FNV_OFFSET ^ lc, FNV_PRIME);
       for (; j < n; j++) {
         const d = text.charCodeAt(j);
         if (d >= 128) return -1;
         if ((ASCII_CLASS[d] & WORD_TAIL) === 0) break;
         if (d === 45 && isDateAt(text, j, n)) return -1;
-        h = Math.imul(h ^ (d >= 65 && d <= 90 ? d + 32 : d), 0x01000193);
+        const ld = d >= 65 && d <= 90 ? d + 32 : d;
+        h = Math.imul(h ^ ld, FNV_PRIME);
+        token = Math.imul(token ^ ld, FNV_PRIME);
       }
       if (j - i >= 3 && c <= 90) {
-        id = interner.id(text, i, j, true);
+        id = interner.idOfHash(text, i, j, true, token);
         if (interner.skipped(id)) id = -1;
       }
     } else if ((kind & DIGIT) !== 0) {
-      // a number run \d[\d,.:/]*, without its trailing [.,:/]
-      h = Math.imul(h ^ c, 0x01000193);
+      // a number run \d[\d,.:/]*, the token without its trailing [.,:/] (hashed as it is read: the hash up to its last other character)
+      h = Math.imul(h ^ c, FNV_PRIME);
+      let token = Math.imul(FNV_OFFSET ^ c, FNV_PRIME);
+      let end = j;
+      let tokenToEnd = token;
       for (; j < n; j++) {
         const d = text.charCodeAt(j);
         if (d >= 128) return -1;
         if ((ASCII_CLASS[d] & NUMBER_TAIL) === 0) break;
-        h = Math.imul(h ^ d, 0x01000193);
+        h = Math.imul(h ^ d, FNV_PRIME);
+        token = Math.imul(token ^ d, FNV_PRIME);
+        if (!isNumberTrail(d)) {
+          end = j + 1;
+          tokenToEnd = token;
+        }
       }
-      let end = j;
-      while (end > i + 1 && isNumberTrail(text.charCodeAt(end - 1))) end--;
-      id = interner.id(text, i, end, false);
+      id = interner.idOfHash(text, i, end, false, tokenToEnd);
     } else {
       if (c === 45 && isDateAt(text, i, n)) return -1;
-      h = Math.imul(h ^ c, 0x01000193);
+      h = Math.imul(h ^ c, FNV_PRIME);
     }
     i = j;
     if (id === -1) continue;

@@ -398,6 +398,8 @@ export class TraceIndex {
     const scan = this.salientScan;
     // the ids are written in place (room for each text's is made sure of first: the list is never grown)
     const read: HashAndTokenIds = { ids: scan.ids, hash: 0 };
+    // each event's prefix and content hash first, its fingerprint in a loop of its own (the table's misses overlap there)
+    const keys = this.arena.int32(2 * (n - from));
     for (let i = from; i < n; i++) {
       const e = this.events[i];
       // counted here, where the event is read anyway (a pass of its own reads a million events again)
@@ -409,8 +411,12 @@ export class TraceIndex {
         continue;
       }
       const hash = typeof content === 'string' && i >= scan.from ? this.hashAndSalient(content, i, read) : undefined;
-      this.fingerprints[i] = table.fingerprint(i, laneOf[i], this.types[i], e.to ?? e.tool ?? '', hash ?? this.contentHash(text, i));
+      const k = 2 * (i - from);
+      keys[k] = table.prefix(laneOf[i], this.types[i], e.to ?? e.tool ?? '');
+      keys[k + 1] = hash ?? this.contentHash(text, i);
+      this.fingerprints[i] = 0;
     }
+    for (let i = from; i < n; i++) if (this.fingerprints[i] >= 0) this.fingerprints[i] = table.first(i, keys[2 * (i - from)], keys[2 * (i - from) + 1]);
     if (carry) {
       // kept for the next analysis; counts once it commits (a table that scanned further than the carry's count is made again)
       table.injected = this.injected;

@@ -164,6 +164,10 @@ test('hashAndSalientIds gives normalizedHash and the salient ids of the text as 
       const want = { ids: new Int32Array(1) };
       const wanted = salientTokenIds(stripLogNoise(text), apart, want);
       assert.deepStrictEqual(Array.from(out.ids.subarray(0, count), (id) => fused.key(id)), Array.from(want.ids.subarray(0, wanted), (id) => apart.key(id)));
+      // the one pass hashes each token as the interner does: looked up by its text, it is the same id, none added
+      const size = fused.size;
+      for (const id of out.ids.subarray(0, count)) assert.equal(fused.id(fused.key(id), 0, fused.key(id).length, false), id);
+      assert.equal(fused.size, size);
       both++;
     }),
     { seed: 14, numRuns: 3000 },
