@@ -70,6 +70,8 @@ export class NormalizedFinder {
   in(text: string): boolean {
     const m = this.pattern.length;
     const n = Math.min(text.length, MAX_TEXT);
+    // normalizing only takes characters away: a head shorter than the pattern cannot hold it
+    if (n < m) return false;
     let matched = 0;
     let started = false;
     let space = false;
