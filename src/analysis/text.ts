@@ -40,27 +40,27 @@ export function normalizeContent(text: string): string {
   return s.replace(WHITESPACE, ' ').trim();
 }
 
+/** Characters with a meaning in a regular expression, escaped to be read as themselves. */
+const REGEX_SPECIALS = /[.*+?^${}()|[\]\\/-]/g;
+
 /**
  * Finds a normalized text (a slice of `normalizeContent`'s output) in texts whose head is plain,
- * ASCII without a date: their normalized content, lower case with white-space runs read as one
- * space and none at either end, is read as the text is scanned and matched as it comes
- * (Knuth, Morris, Pratt 1977), so no normalized text is made.
+ * ASCII without a date: their normalized content is lower case with white-space runs read as one
+ * space and none at either end, so the pattern is found in the text itself by a regular expression
+ * of its characters, any case, each of its spaces a run of white space (one at its start follows
+ * another character, one at its end is followed by one): no normalized text is made, and V8 scans
+ * a text for an expression several times faster than a scan of its characters in JavaScript.
  */
 export class NormalizedFinder {
-  /** KMP failure function: the length of the longest proper border of pattern[0, k]. */
-  private readonly border: Int32Array;
+  private readonly expression: RegExp;
 
   /** @param pattern a normalized text (lower case, single spaces), non-empty. */
   constructor(private readonly pattern: string) {
-    this.border = new Int32Array(pattern.length);
-    for (let k = 1, b = 0; k < pattern.length; k++) this.border[k] = b = this.step(b, pattern.charCodeAt(k));
-  }
-
-  /** How much of the pattern is matched after `c` is read, `matched` characters of it having been (the borders below it known). */
-  private step(matched: number, c: number): number {
-    const { pattern, border } = this;
-    while (matched > 0 && pattern.charCodeAt(matched) !== c) matched = border[matched - 1];
-    return pattern.charCodeAt(matched) === c ? matched + 1 : matched;
+    const words = pattern.split(' ').map((w) => w.replace(REGEX_SPECIALS, '\\$&'));
+    // a space at the start or the end is between two other characters in the normalized text (trimmed)
+    const head = words[0] === '' ? '(?<=\\S)' : '';
+    const tail = words.length > 1 && words[words.length - 1] === '' ? '(?=\\S)' : '';
+    this.expression = new RegExp(`${head}${words.join('\\s+')}${tail}`, 'i');
   }
 
   /**
@@ -68,27 +68,10 @@ export class NormalizedFinder {
    * ASCII and hold no date (the index's `plainHead` memo says so); not for another text.
    */
   in(text: string): boolean {
-    const m = this.pattern.length;
     const n = Math.min(text.length, MAX_TEXT);
     // normalizing only takes characters away: a head shorter than the pattern cannot hold it
-    if (n < m) return false;
-    let matched = 0;
-    let started = false;
-    let space = false;
-    for (let i = 0; i < n; i++) {
-      let c = text.charCodeAt(i);
-      if (c === 32 || (c >= 9 && c <= 13)) {
-        // a space is read only before the next other character: none at the start or the end
-        if (started) space = true;
-        continue;
-      }
-      if (c >= 65 && c <= 90) c += 32;
-      started = true;
-      if (space && (matched = this.step(matched, 32)) === m) return true;
-      space = false;
-      if ((matched = this.step(matched, c)) === m) return true;
-    }
-    return false;
+    if (n < this.pattern.length) return false;
+    return this.expression.test(n < text.length ? text.slice(0, n) : text);
   }
 }
 
