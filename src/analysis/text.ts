@@ -23,6 +23,26 @@ export function fnv1a(text: string, seed = 0x811c9dc5): number {
   return h >>> 0;
 }
 
+/**
+ * {@link fnv1a} of `text.trim()` from two seeds at once (each character read once, no trimmed text
+ * made), as signed 32-bit integers into `out[0]` (from `seedA`) and `out[1]` (from `seedB`).
+ */
+export function trimmedFnv1aTwice(text: string, seedA: number, seedB: number, out: Int32Array): void {
+  let from = 0;
+  let to = text.length;
+  while (from < to && isSpace(text.charCodeAt(from))) from++;
+  while (to > from && isSpace(text.charCodeAt(to - 1))) to--;
+  let a = seedA | 0;
+  let b = seedB | 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193);
+  }
+  out[0] = a;
+  out[1] = b;
+}
+
 const ISO_TIME = /\b\d{4}-\d{2}-\d{2}[t ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(z|[+-]\d{2}:?\d{2})?\b/g;
 const WHITESPACE = /\s+/g;
 const HAS_DATE = /\d{4}-\d{2}-\d{2}/;

@@ -9,7 +9,7 @@ import { preview, shortPath } from '../../trace/preview';
 import type { TraceIndex } from '../trace-index';
 import { PairNumbering } from '../pair-table';
 import { isStateChange } from '../state-change';
-import { fnv1a, sameWhitespaceAside } from '../text';
+import { sameWhitespaceAside, trimmedFnv1aTwice } from '../text';
 import type { RawLoop } from './raw-loop';
 import type { Arena } from '../arena';
 import { grownTo, withRoom } from '../prefix-carry';
@@ -40,6 +40,9 @@ export function* repeatedToolCalls(index: TraceIndex, clock: PauseClock): Genera
     index.arena.release(scratch);
   }
 }
+
+/** A call's two hashes, written by trimmedFnv1aTwice (one array for every call: no pair made per call). */
+const HASHES = new Int32Array(2);
 
 /** Number of tool calls from position `from` on. */
 function callsIn(index: TraceIndex, from: number): number {
@@ -129,12 +132,13 @@ export class ToolCallGrouping implements ToolCallGroups {
       if (index.types[i] !== 'tool_call') continue;
       const text = index.rawContent(i);
       if (text === undefined) continue;
-      const trimmed = text.trim();
       const tool = index.events[i].tool ?? '';
       let toolNo = tools.get(tool);
       if (toolNo === undefined) tools.set(tool, (toolNo = tools.size));
-      const key = keys.number(toolNo, fnv1a(trimmed) | 0);
-      const second = fnv1a(trimmed, 0x2545f491) | 0;
+      // the trimmed text's two hashes in one read of it (fnv1a's, from its two seeds)
+      trimmedFnv1aTwice(text, 0x811c9dc5, 0x2545f491, HASHES);
+      const key = keys.number(toolNo, HASHES[0]);
+      const second = HASHES[1];
       let g = byKey[key];
       let previous = -1;
       while (g !== -1 && (lengths[g] !== text.length || seconds[g] !== second)) {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { TokenInterner } from '../../../src/analysis/interner';
-import { COMMON, contentWords, fnv1a, hashAndSalientIds, stripLogNoise, forEachContentWord, forEachContentWordId, forEachSalientToken, isSpace, NormalizedFinder, salientTokenIds, sameWhitespaceAside, FUNCTION_WORDS, MAX_TEXT, normalizeContent, normalizedHash, salientTokens } from '../../../src/analysis/text';
+import { COMMON, contentWords, fnv1a, hashAndSalientIds, trimmedFnv1aTwice, stripLogNoise, forEachContentWord, forEachContentWordId, forEachSalientToken, isSpace, NormalizedFinder, salientTokenIds, sameWhitespaceAside, FUNCTION_WORDS, MAX_TEXT, normalizeContent, normalizedHash, salientTokens } from '../../../src/analysis/text';
 
 /** The regular-expression version salientTokens replaced (as of 81156c3). */
 function salientReference(text: string, common: (w: string) => boolean): string[] {
@@ -173,4 +173,16 @@ test('hashAndSalientIds gives normalizedHash and the salient ids of the text as 
     { seed: 14, numRuns: 3000 },
   );
   assert.ok(both > 300 && neither > 300, `${both} texts read in one pass, ${neither} apart`);
+});
+
+test('trimmedFnv1aTwice is fnv1a of the trimmed text from each of its two seeds', () => {
+  const out = new Int32Array(2);
+  fc.assert(
+    fc.property(textArb, fc.constantFrom('', ' ', '\u00a0\t', '\n\u2028', '\ufeff '), (text, ends) => {
+      const padded = `${ends}${text}${ends}`;
+      trimmedFnv1aTwice(padded, 0x811c9dc5, 0x2545f491, out);
+      assert.deepStrictEqual([out[0], out[1]], [fnv1a(padded.trim()) | 0, fnv1a(padded.trim(), 0x2545f491) | 0]);
+    }),
+    { seed: 14, numRuns: 2000 },
+  );
 });
