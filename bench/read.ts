@@ -20,7 +20,7 @@
  * - column read: the same read into typed columns (`readTraceColumns`, src/trace/columns: the same
  *   loop, checks and problems, no object per record kept) plus the same index, timed in the same
  *   runs the same way (nothing held while it runs), with its ratios to bare and to bare kept;
- * - analysis: `analyzeTrace` in events/s, the better of two runs (the first, which also compiles
+ * - analysis: `analyzeTrace` in events/s, the best of three runs (the first, which also compiles
  *   the analysis, beside it); the process RSS after it;
  * - for the 1M trace without long content: `otrace analyze` as a user runs it (dist/cli.js, built
  *   first): wall time and peak RSS (from /usr/bin/time).
@@ -136,7 +136,7 @@ interface Row {
   columns_ratio_to_kept: number;
   analysis_ms: number;
   analysis_events_per_s: number;
-  /** The first of the two runs (it compiles the analysis too). */
+  /** The first of the runs (it compiles the analysis too). */
   analysis_first_events_per_s: number;
   rss_mb: number;
   problems: number;
@@ -199,9 +199,9 @@ export async function bench(): Promise<void> {
         ratios.push(o / b);
       }
       buf = undefined;
-      // the better of 2 runs: the process's first also compiles the analysis (at 1M, 0.5-0.8 s of CPU on the
-      // compilers' threads), shown beside
-      const analysisRuns = [0, 1].map(() => ms(() => analyzeTrace(loaded!)));
+      // the best of 3 runs, the analysis at its steady rate: V8 compiles it again and again through the process's first
+      // two (at 1M, 500 and 410 ms of CPU on the compiler's thread, 34 in the third); the first run's figure is shown beside
+      const analysisRuns = [0, 1, 2].map(() => ms(() => analyzeTrace(loaded!)));
       const analysisMs = Math.min(...analysisRuns);
       const events = loaded!.trace.events.length;
       if (columnEvents !== events) throw new Error(`the column read of ${name} holds ${columnEvents} events, the object read ${events}`);
