@@ -36,8 +36,8 @@ export function trimmedFnv1aTwice(text: string, seedA: number, seedB: number, ou
   let b = seedB | 0;
   for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x01000193);
+    a = Math.imul(a ^ c, FNV_PRIME);
+    b = Math.imul(b ^ c, FNV_PRIME);
   }
   out[0] = a;
   out[1] = b;
@@ -302,7 +302,7 @@ export interface HashAndTokenIds extends TokenIds {
 export function hashAndSalientIds(text: string, interner: TokenInterner, out: HashAndTokenIds, at = 0): number {
   if (hasNoiseWord(text)) return -1;
   const n = Math.min(text.length, MAX_TEXT);
-  let h = 0x811c9dc5 | 0;
+  let h = FNV_OFFSET;
   let started = false;
   let space = false;
   let count = 0;
@@ -318,7 +318,7 @@ export function hashAndSalientIds(text: string, interner: TokenInterner, out: Ha
       continue;
     }
     if (space) {
-      h = Math.imul(h ^ 32, 0x01000193);
+      h = Math.imul(h ^ 32, FNV_PRIME);
       space = false;
     }
     started = true;
