@@ -26,6 +26,7 @@ const TEST_FILES: Record<string, () => unknown> = {
   'smoke.test.ts': () => require('./smoke.test'),
   'bridge.test.ts': () => require('./bridge.test'),
   'engine-start.test.ts': () => require('./engine-start.test'),
+  'heap-accounting.test.ts': () => require('./heap-accounting.test'),
   'graph.test.ts': () => require('./graph.test'),
   // the overview reads the first view of the session's graph: before the keyboard tests zoom into it
   'graph-overview.test.ts': () => require('./graph-overview.test'),
