@@ -53,15 +53,9 @@ export class FingerprintTable {
   }
 
   /**
-   * The fingerprint of the event at `pos` (the position of its first event with the same lane,
-   * type, target and content hash), numbering it when new. Positions come in time order.
-   * @param lane the event's lane number; @param type its canonical type; @param target `to ?? tool ?? ''`; @param hash its content's `normalizedHash` (32-bit).
+   * The number of an event's lane, type and target (its fingerprint's prefix): a few distinct ones, so a small table.
+   * @param lane the event's lane number; @param type its canonical type; @param target `to ?? tool ?? ''`.
    */
-  fingerprint(pos: number, lane: number, type: EventType, target: string, hash: number): number {
-    return this.first(pos, this.prefix(lane, type, target), hash);
-  }
-
-  /** The number of the event's lane, type and target (its fingerprint's prefix): a few distinct ones, so a small table. */
   prefix(lane: number, type: EventType, target: string): number {
     let targetNo = this.targets.get(target);
     if (targetNo === undefined) this.targets.set(target, (targetNo = this.targets.size));
@@ -71,9 +65,12 @@ export class FingerprintTable {
   }
 
   /**
-   * {@link fingerprint} from the event's {@link prefix}: the table of (prefix, hash) pairs is as
-   * large as the trace, and each look into it a miss of the processor's caches; a caller that asks
-   * for many in a loop of their own (trace-index.ts) lets the processor wait for several at once.
+   * The fingerprint of the event at `pos` (the position of its first event with the same lane,
+   * type, target and content hash), numbering it when new. Positions come in time order.
+   * @param prefix the event's {@link prefix}; @param hash its content's `normalizedHash` (32-bit).
+   * The table of (prefix, hash) pairs is as large as the trace, and each look into it a miss of the
+   * processor's caches: a caller that asks for many in a loop of their own (trace-index.ts) lets the
+   * processor wait for several at once.
    */
   first(pos: number, prefix: number, hash: number): number {
     const before = this.numbers.size;

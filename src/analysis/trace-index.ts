@@ -414,9 +414,12 @@ export class TraceIndex {
       const k = 2 * (i - from);
       keys[k] = table.prefix(laneOf[i], this.types[i], e.to ?? e.tool ?? '');
       keys[k + 1] = hash ?? this.contentHash(text, i);
-      this.fingerprints[i] = 0;
+      this.fingerprints[i] = 0; // (not negative: numbered below; an event without content keeps its -1 - i)
     }
-    for (let i = from; i < n; i++) if (this.fingerprints[i] >= 0) this.fingerprints[i] = table.first(i, keys[2 * (i - from)], keys[2 * (i - from) + 1]);
+    for (let i = from; i < n; i++) {
+      const k = 2 * (i - from);
+      if (this.fingerprints[i] >= 0) this.fingerprints[i] = table.first(i, keys[k], keys[k + 1]);
+    }
     if (carry) {
       // kept for the next analysis; counts once it commits (a table that scanned further than the carry's count is made again)
       table.injected = this.injected;
