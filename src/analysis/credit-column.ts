@@ -133,6 +133,32 @@ export class CreditColumn {
     return true;
   }
 
+  /**
+   * Adds to `out`, in order, the events of [from, to) whose values differ between this column and
+   * `other` (`at`'s values compared with !==: -0 is 0). Chunks the two share are skipped; chunked
+   * columns are compared chunk against chunk (a reward's append at 1M events changes a value or two
+   * in most chunks: read per event through `at`, 14-20 ms of each graph answer; here 1-2).
+   * @returns false as soon as `out` holds more than `most` (the rest not listed), else true.
+   */
+  listDiffering(other: CreditColumn, from: number, to: number, out: number[], most: number): boolean {
+    const end = Math.min(to, this.length, other.length);
+    if (this.flat || other.flat) {
+      for (let i = from; i < end; i++) if (this.at(i) !== other.at(i) && out.push(i) > most) return false;
+    } else {
+      for (let i = from; i < end; ) {
+        const c = i >> CHUNK_BITS;
+        const stop = Math.min(end, (c + 1) << CHUNK_BITS);
+        const x = this.chunks[c];
+        const y = other.chunks[c];
+        if (x !== y) for (let j = i; j < stop; j++) if (x[j & LOW] !== y[j & LOW] && out.push(j) > most) return false;
+        i = stop;
+      }
+    }
+    // past the shorter column's end every value of the longer one differs (undefined against a value)
+    for (let i = Math.max(from, end); i < to && i < Math.max(this.length, other.length); i++) if (out.push(i) > most) return false;
+    return true;
+  }
+
   /** The values as a new list (what `Credit.by_index` holds). */
   toArray(): number[] {
     if (this.flat) return this.flat.slice();

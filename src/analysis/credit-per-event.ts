@@ -71,9 +71,9 @@ const SUM_PART = 1 << 18;
  * A followed trace's carry (index.carry) gives the facts of the positions it holds and keeps them all.
  * A pause between two parts of {@link SUM_PART} positions when `clock` says so (pauses.ts).
  * @param values per position, the propagated value (credit.ts).
- * @param changed for a followed trace, the positions whose values may differ from its last analysis's (credit.ts `CreditValues`): the last values are mended there.
+ * @param changed for a followed trace, lists of the positions whose values may differ from its last analysis's (credit.ts `CreditValues`): the last values are mended there.
  */
-export function* creditPerEventSteps(index: TraceIndex, values: Float64Array, clock: PauseClock, changed?: Int32Array): Generator<Pause, EventCredit, void> {
+export function* creditPerEventSteps(index: TraceIndex, values: Float64Array, clock: PauseClock, changed?: readonly Int32Array[]): Generator<Pause, EventCredit, void> {
   const n = index.size;
   const repeats = index.hasRepeatedIds; // else no id is met twice
   const facts = factsOf(index, repeats);
@@ -149,7 +149,7 @@ export interface CreditSumsCarry {
  * the `changed` positions shown again and their agents' sums mended, the new positions' added, in a
  * column grown from the last one (credit-column.ts: the chunks written are copied, the others shared).
  */
-function mended(index: TraceIndex, facts: EventCreditFacts, values: Float64Array, changed: Int32Array, last: CreditSumsCarry): { credit: EventCredit; carry: CreditSumsCarry } {
+function mended(index: TraceIndex, facts: EventCreditFacts, values: Float64Array, changed: readonly Int32Array[], last: CreditSumsCarry): { credit: EventCredit; carry: CreditSumsCarry } {
   const n = index.size;
   const old = last.count;
   const injected = index.injected > 0;
@@ -170,8 +170,21 @@ function mended(index: TraceIndex, facts: EventCreditFacts, values: Float64Array
     }
     millionths[a] += Math.round(v * 1e6);
   }
-  for (let k = 0; k < changed.length; k++) {
-    const i = changed[k];
+  for (const list of changed) mendAt(list, old, facts, values, injected, column, millionths);
+  column.seal();
+  const sums = new Map<string, number>();
+  for (const a of order) sums.set(facts.agents[a], millionths[a] / 1e6);
+  return { credit: { byIndex: undefined, column, stepOf: undefined, agents: sums, given: [] }, carry: { count: n, column, millionths, order, started, whole: false } };
+}
+
+/**
+ * {@link mended}'s step over one list of changed positions: each old one's value shown again, and
+ * where it differs, written and its agent's sum mended (a position listed again is the same then).
+ * A plain function of its own: a reward's append lists the half million positions the rewards reach.
+ */
+function mendAt(list: Int32Array, old: number, facts: EventCreditFacts, values: Float64Array, injected: boolean, column: CreditColumn, millionths: Float64Array): void {
+  for (let k = 0; k < list.length; k++) {
+    const i = list[k];
     if (i >= old) continue;
     const v = shownValue(facts, values[i], i, injected);
     const was = column.at(i)!;
@@ -179,10 +192,6 @@ function mended(index: TraceIndex, facts: EventCreditFacts, values: Float64Array
     column.set(i, v);
     millionths[facts.agent[i]] += Math.round(v * 1e6) - Math.round(was * 1e6);
   }
-  column.seal();
-  const sums = new Map<string, number>();
-  for (const a of order) sums.set(facts.agents[a], millionths[a] / 1e6);
-  return { credit: { byIndex: undefined, column, stepOf: undefined, agents: sums, given: [] }, carry: { count: n, column, millionths, order, started, whole: false } };
 }
 
 /**

@@ -52,11 +52,12 @@ export interface CreditValues {
   /** Position holding the outcome seed, or -1. */
   terminal: number;
   /**
-   * For a followed trace, the positions (of those the last analysis had) whose values may differ
-   * from its (the others' are the same to the last bit: the rewards' values were kept, and the
-   * outcome's reached neither then nor now); undefined when any may.
+   * For a followed trace, lists of the positions (of those the last analysis had) whose values may
+   * differ from its (a position may be in several); the others' are the same to the last bit: the
+   * rewards' reached neither then nor now, or were kept, and the outcome's reached neither then nor
+   * now. Undefined when any may.
    */
-  changed?: Int32Array;
+  changed?: readonly Int32Array[];
 }
 
 /**
@@ -252,7 +253,7 @@ function* propagateSteps(index: TraceIndex, outcome: Outcome, options: CreditOpt
   if (clock.due()) yield* clock.pause();
   const values = index.arena.float64(n);
   const scratch = index.arena.mark();
-  let passed: { terminal: number; changed?: Int32Array };
+  let passed: { terminal: number; changed?: readonly Int32Array[] };
   try {
     passed = yield* propagate(index, outcome, options, values, content, clock);
   } finally {
@@ -289,7 +290,7 @@ const PASS_PART = 1 << 16;
  * @returns the position of the outcome seed (-1 for none), and for a followed trace the positions
  * whose values may have changed since its last analysis ({@link CreditValues}).
  */
-function* propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions, values: Float64Array, content: ContentLinks | undefined, clock: PauseClock): Generator<Pause, { terminal: number; changed?: Int32Array }, void> {
+function* propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions, values: Float64Array, content: ContentLinks | undefined, clock: PauseClock): Generator<Pause, { terminal: number; changed?: readonly Int32Array[] }, void> {
   const n = index.size;
   const lambda = options.lambda ?? 0.5;
   if (n === 0) return { terminal: -1 };
@@ -374,10 +375,15 @@ function* propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions,
   const then = carry.outcomeReach;
   const reach = Int32Array.from(left!);
   carry.outcomeReach = reach;
-  if (!then || (!kept && plan.top >= 0) || !(plan.mass + Math.abs(outcome.value ?? 1) < EXACT_SUMS)) return { terminal };
-  const changed = new Int32Array(then.length + reach.length);
-  changed.set(then);
-  changed.set(reach, then.length);
+  if (!then || !(plan.mass + Math.abs(outcome.value ?? 1) < EXACT_SUMS) || (!kept && plan.top >= 0 && !(last && last.plan.mass + Math.abs(outcome.value ?? 1) < EXACT_SUMS))) return { terminal };
+  // rewards passed back again (a reward came): theirs may differ where a block reached, now or then (a
+  // block that stood is one pass, listed once; elsewhere the rewards' values were and are zero)
+  const changed = [then, reach];
+  if (!kept && plan.top >= 0) {
+    const now = carry.rewardCredit!.passes;
+    for (const pass of now) changed.push(pass.reached);
+    for (const pass of last!.passes) if (!now.includes(pass)) changed.push(pass.reached);
+  }
   return { terminal, changed };
 }
 

@@ -128,6 +128,8 @@ function carriedPlans(before: GraphIndex, index: GraphIndex, grown: NonNullable<
   const n = index.layout.events.length;
   const touched = [...grown.touched];
   for (let i = grown.n0; i < n; i++) touched.push(i);
+  /** Old events whose credit alone differs: their buckets keep their plans, with their run bars' credit taken again. */
+  const recredited: number[] = [];
   const was = before.layout;
   const now = index.layout;
   // marks of one analysis (one credit column) or of none differ only where the append touched; else compare
@@ -138,7 +140,7 @@ function carriedPlans(before: GraphIndex, index: GraphIndex, grown: NonNullable<
     const a: EventMarks = { role: before.role, loop: was.loop, credit: was.credit };
     const b: EventMarks = { role: index.role, loop: now.loop, credit: now.credit };
     // a sample first (when many differ, none is listed), then the events that differ listed in one pass
-    if (mostDiffer(grown.n0, a, b) || !listDiffering(touched, grown.n0, most, a, b)) return new Map();
+    if (mostDiffer(grown.n0, a, b) || !listDiffering(touched, recredited, grown.n0, most, a, b)) return new Map();
   }
   const out: GraphIndex['plans'] = new Map();
   for (const [key, plans] of before.plans) {
@@ -151,10 +153,77 @@ function carriedPlans(before: GraphIndex, index: GraphIndex, grown: NonNullable<
       const r = Math.min(row[d], Math.max(1, lanes[lane[d]].rows) - 1);
       hidden.add(`${lane[d]}:${r}:${Math.floor((mode === 'time' ? tx[d] : order[d]) / bucket)}`);
     }
-    out.set(key, plans.carried(hidden));
+    const carried = plans.carried(hidden);
+    if (recredited.length > 0) recredit(index, carried, recredited, hidden, mode === 'time' ? 'time' : 'order', bucket);
+    out.set(key, carried);
     plansCarried += Math.max(0, plans.size - hidden.size);
   }
   return out;
+}
+
+/**
+ * Gives the run bars of the buckets that hold `recredited` events (old events whose credit alone
+ * differs between the index the plans were made for and `ix`) their most credited member's credit
+ * again, in `plans` (carried for `ix`, `hidden` not read through): a plan's events on their own and
+ * its bar read no credit, so they stand; the bar's credit is taken from its members as
+ * graph-window.ts `planBucket` takes it (the largest in size, the first of equals; none when 0). A reward's
+ * append at 1M events changes the credit of some 15,000 events spread over every bucket at Fit:
+ * planning them all again was 12-16 ms of the graph's answer. O(recredited + their buckets' events).
+ */
+function recredit(ix: GraphIndex, plans: BucketPlans, recredited: readonly number[], hidden: ReadonlySet<string>, mode: 'time' | 'order', bucket: number): void {
+  const { lane, row, barOf, lanes, credit } = ix.layout;
+  const axis = mode === 'time' ? ix.layout.tx : ix.layout.order;
+  // the tracks by lane and row, numbered (a bucket is a track's number and the bucket's)
+  const trackOf: Track[][] = [];
+  for (const t of ix.tracks) (trackOf[t.lane] ??= [])[t.row] = t;
+  const seen = new Set<number | string>();
+  for (const i of recredited) {
+    const d = barOf[i] >= 0 ? barOf[i] : i;
+    if (lane[d] >= lanes.length) continue;
+    const r = Math.min(row[d], Math.max(1, lanes[lane[d]].rows) - 1);
+    const k = Math.floor(axis[d] / bucket);
+    const at = k * lanes.length * MAX_ROWS + lane[d] * MAX_ROWS + r;
+    const seenKey = Number.isSafeInteger(at) && r < MAX_ROWS ? at : `${lane[d]}:${r}:${k}`;
+    if (seen.has(seenKey)) continue;
+    seen.add(seenKey);
+    const key = `${lane[d]}:${r}:${k}`;
+    const plan = hidden.has(key) ? undefined : plans.get(key);
+    const track = trackOf[lane[d]]?.[r];
+    if (!plan?.run || !track) continue;
+    const list = mode === 'time' ? track.time : track.order;
+    const lo = firstAtOrAfter(list, axis, k * bucket, 0);
+    const hi = firstAtOrAfter(list, axis, (k + 1) * bucket, lo);
+    // the members: the bucket's events but those on their own (listed in the same order)
+    const own = plan.own;
+    let best = 0;
+    for (let p = lo, q = 0; p < hi; p++) {
+      const e = list[p];
+      if (q < own.length && own[q] === e) {
+        q++;
+        continue;
+      }
+      const c = credit?.at(e);
+      if (c !== undefined && Math.abs(c) > Math.abs(best)) best = c;
+    }
+    if (best === (plan.run.credit ?? 0)) continue;
+    const { credit: _was, ...run } = plan.run;
+    plans.set(key, { own, run: best ? { ...run, credit: best } : run });
+    runsRecredited++;
+  }
+}
+
+/** Rows per lane that {@link recredit} numbers its buckets with (a lane with more is named by a string). */
+const MAX_ROWS = 64;
+
+/** The first place in `list` (events sorted by `axis`) from `lo` on whose event is at `u` or after. */
+function firstAtOrAfter(list: Int32Array, axis: ArrayLike<number>, u: number, lo: number): number {
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (axis[list[mid]] >= u) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 /**
@@ -178,18 +247,24 @@ function marksDiffer(a: EventMarks, b: EventMarks, i: number): boolean {
 }
 
 /**
- * Adds to `touched` the events among [0, n0) whose marks differ between `a` and `b`. @returns false as
- * soon as `touched` holds more than `most` (then planning again costs less). One pass over plain
+ * Adds to `touched` the events among [0, n0) whose marks differ between `a` and `b`, but those whose
+ * credit alone differs (the same role and loop mark), which go to `recredited`. @returns false as
+ * soon as either holds more than `most` (then planning again costs less). One pass over plain
  * columns (a closure over the layouts asked twice per event was 25-45 ms at 1M events); where the
  * two credit columns share their values (a followed trace's analyses share all but a few chunks),
  * only the roles and loop marks are compared (reading both credits per event was 12-18 ms per graph
- * answer at 1M events).
+ * answer at 1M events); where only credit differs, the two columns are compared chunk by chunk
+ * (credit-column.ts `listDiffering`).
  */
-function listDiffering(touched: number[], n0: number, most: number, a: EventMarks, b: EventMarks): boolean {
+function listDiffering(touched: number[], recredited: number[], n0: number, most: number, a: EventMarks, b: EventMarks): boolean {
   for (let from = 0; from < n0; from += DIFFER_SPAN) {
     const to = Math.min(n0, from + DIFFER_SPAN);
-    // a span whose credit is shared and whose roles and loop marks are the same bytes (memcmp) holds no event to list
-    if (a.credit !== undefined && b.credit !== undefined && a.credit.shares(b.credit, from, to) && sameRange(a.role, b.role, from, to) && sameRange(a.loop, b.loop, from, to)) continue;
+    const marksSame = sameRange(a.role, b.role, from, to) && sameRange(a.loop, b.loop, from, to);
+    if (marksSame && a.credit !== undefined && b.credit !== undefined) {
+      // roles and loop marks the same bytes (memcmp): only credit can differ (a shared chunk holds no event to list)
+      if (!a.credit.shares(b.credit, from, to) && !a.credit.listDiffering(b.credit, from, to, recredited, most)) return false;
+      continue;
+    }
     for (let i = from; i < to; i++) {
       if (!marksDiffer(a, b, i)) continue;
       touched.push(i);
@@ -240,6 +315,12 @@ interface StructureIndex {
 const structureIndices = new WeakMap<LayoutStructure, StructureIndex>();
 let indexExtensions = 0;
 let plansCarried = 0;
+let runsRecredited = 0;
+
+/** How many run bars of carried bucket plans this process gave another credit (an append's analysis changed it), instead of planning their buckets again: for tests and benches. */
+export function graphRunsRecredited(): number {
+  return runsRecredited;
+}
 
 /** How many bucket plans this process carried from a graph index to the next one after an append, instead of planning them again: for tests and benches. */
 export function graphPlansCarried(): number {

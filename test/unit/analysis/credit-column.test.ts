@@ -56,6 +56,26 @@ describe('credit column', () => {
       for (let i = from; i < to; i++) assert.ok(Object.is(columns[g].at(i), columns[h].at(i)), `generations ${g} and ${h} share [${from}, ${to}) yet differ at ${i}`);
     }
     assert.ok(shared > 20, `${shared} of 2,000 ranges shared (the check above ran)`);
+    // the events listed as differing are those whose values differ as `at` reads them (-0 is 0), in order; a list cut at `most`
+    const lists = { whole: 0, cut: 0 };
+    const flat = columns.map((c) => CreditColumn.of(c.toArray()));
+    for (let k = 0; k < 600; k++) {
+      const g = Math.floor(random() * columns.length);
+      const h = Math.floor(random() * columns.length);
+      const from = Math.floor(random() * Math.max(columns[g].length, columns[h].length));
+      const to = from + Math.floor(random() * 9000);
+      const expected: number[] = [];
+      for (let i = from; i < to; i++) if (columns[g].at(i) !== columns[h].at(i)) expected.push(i);
+      const most = random() < 0.5 ? Infinity : Math.floor(random() * 40);
+      for (const [x, y] of [[columns[g], columns[h]], [flat[g], columns[h]], [columns[g], flat[h]]]) {
+        const out: number[] = [];
+        const whole = x.listDiffering(y, from, to, out, most);
+        assert.equal(whole, expected.length <= most, `generations ${g} and ${h} over [${from}, ${to}): whether all are listed`);
+        assert.deepEqual(out, whole ? expected : expected.slice(0, most + 1), `generations ${g} and ${h} over [${from}, ${to})`);
+      }
+      lists[expected.length > most ? 'cut' : 'whole']++;
+    }
+    assert.ok(lists.whole > 100 && lists.cut > 100, `lists whole and cut: ${lists.whole}, ${lists.cut}`);
   });
 
   it('writes a run of values (-0 is not 0), copying only the chunks where one changes', () => {

@@ -502,6 +502,45 @@ describe('the credit the rewards gave, of a growing trace', () => {
   });
 });
 
+describe('the credit per event of a growing trace, when a reward comes', () => {
+  it("mends the values the rewards changed where the outcome's mass never reaches (a new reward moves its channel's mean: every reward's share changes), and the new values equal a whole analysis's", () => {
+    // a long chain: the outcome's mass, halved at each step back, is gone 60 steps before the end; the rewards' seeds are early
+    const records: object[] = Array.from({ length: 300 }, (_, k) => ({ id: `e${k}`, t: k, type: 'message', agent: k % 2 ? 'b' : 'a', content: `step ${k}`, ...(k > 0 ? { causes: [`e${k - 1}`] } : {}) }));
+    const reward = (k: number, value: number, target: number) => ({ id: `r${k}`, t: 300 + k, type: 'reward', agent: 'judge', value, channel: 'step', target: `e${target}` });
+    records.push(reward(0, 1, 5), reward(1, 0, 10), { id: 'm', t: 302, type: 'message', agent: 'a', content: 'done' }, reward(3, 0.9, 20), reward(4, 0.2, 40));
+    let mended = 0;
+    let early: number[] = [];
+    analyseEachCut(records, [302, 303, 304, 305], (carry, loaded, analysis, cut) => {
+      assert.deepEqual(plain(analysis.credit), plain(analyzeTrace(loaded).credit), `credit after ${cut} records`);
+      if (carry.creditSums?.whole === false) mended++;
+      const now = analysis.credit.by_index.slice(0, 40);
+      if (cut > 303) assert.notDeepEqual(now, early, `the early values changed after ${cut} records`);
+      early = now;
+    });
+    assert.ok(mended >= 2, `mended ${mended} times`);
+  });
+
+  it('mends the values a reward gave before its seed moved to its target (the event carrying the target came in the append): they are its no more', () => {
+    const message = (k: number) => ({ id: `e${k}`, t: k, type: 'message', agent: k % 2 ? 'b' : 'a', content: `step ${k}`, ...(k > 0 ? { causes: [`e${k - 1}`] } : {}) });
+    const records: object[] = Array.from({ length: 300 }, (_, k) => message(k));
+    // the second reward names a target no event carries yet: its seed is at itself, and it passes its mass to its cause, e8, and back from there;
+    // the target comes 80 events later (mass passed back from there is gone before it reaches the reward)
+    records.push({ id: 'r0', t: 300, type: 'reward', agent: 'judge', value: 1, channel: 'step', target: 'e5' });
+    records.push({ id: 'r1', t: 301, type: 'reward', agent: 'judge', value: 0, channel: 'step', target: 'later', causes: ['e8'] });
+    for (let k = 302; k < 382; k++) records.push(message(k));
+    records.push({ id: 'later', t: 382, type: 'message', agent: 'a', content: 'the target' }, { id: 'm', t: 383, type: 'message', agent: 'b', content: 'done' });
+    let mended = 0;
+    const e8: number[] = [];
+    analyseEachCut(records, [382, 383, 384], (carry, loaded, analysis, cut) => {
+      assert.deepEqual(plain(analysis.credit), plain(analyzeTrace(loaded).credit), `credit after ${cut} records`);
+      if (carry.creditSums?.whole === false) mended++;
+      e8.push(analysis.credit.by_index[8]);
+    });
+    assert.ok(e8[0] !== 0 && e8[1] === 0, `e8's credit came from the reward's own seed, then from none: ${e8.join(', ')}`);
+    assert.ok(mended >= 2, `mended ${mended} times`);
+  });
+});
+
 describe('the blocks of rewards of a growing trace', () => {
   it('passes a block back again when a new edge ends at an old event its mass reaches (the parents there changed: at its latest seed or before), and keeps it when the edge ends past its seeds', () => {
     const message = (k: number, agent: string) => ({ id: `e${k}`, t: k, type: 'message', agent, content: `step ${k} Paris` });

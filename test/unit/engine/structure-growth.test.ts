@@ -16,14 +16,15 @@ import fc from 'fast-check';
 import { layoutStructure, type LayoutStructure } from '../../../src/engine/graph-structure';
 import { followLayout, lastExtension, layoutStructureExtensions } from '../../../src/engine/structure-growth';
 import { graphOverview, graphWindow } from '../../../src/engine/graph-window';
-import { graphIndex, graphIndexExtensions, graphPlansCarried, type GraphIndex } from '../../../src/engine/graph-index';
-import { appendedSnapshot, makeSnapshot, readSnapshot, type TraceSnapshot } from '../../../src/engine/snapshot';
+import { graphIndex, graphIndexExtensions, graphPlansCarried, graphRunsRecredited, type GraphIndex } from '../../../src/engine/graph-index';
+import { analysedSnapshot, appendedSnapshot, makeSnapshot, readSnapshot, type TraceSnapshot } from '../../../src/engine/snapshot';
 import type { GraphOverview, GraphWindow as GraphWindowAnswer } from '../../../src/shared/protocol';
 import { SessionStore } from '../../../src/engine/session-store';
 import { summarize, summaryCountsCarried } from '../../../src/engine/summary';
 import { fitWindowRequest } from '../../../src/shared/fit';
 import '../../../src/trace/importers';
 import type { LoadedTrace } from '../../../src/trace/model';
+import { loadTraceFile } from '../../../src/trace/load-file';
 import { choice, traceLines } from './random-appends';
 import { FollowedFile } from '../trace/followed-file';
 
@@ -317,6 +318,43 @@ describe('the layout structure extended by appends', () => {
       for (const w of answers.windows) for (const node of w.nodes) if (node.index >= read.carried!.events) assert.equal(node.credit, undefined, `${what}: a new event has no credit yet`);
       shown = read;
     }
+  });
+
+  it("in a session, keeps the plans of the buckets whose events' credit alone an append's analysis changed (a reward came), their run bars' credit taken again: the windows equal a whole build's", async () => {
+    // three workers busy with tool calls (run bars at Fit), a judge's reward on a worker's result now and then
+    const file = path.join(DIR, 'rewarded.otrace.jsonl');
+    const records: string[] = [header];
+    for (let k = 0; k < 2400; k++) {
+      const w = `w${k % 3}`;
+      if (k % 37 === 36) records.push(ev(k, k, 'reward', 'judge', { value: (k % 5) / 4, channel: 'step', target: `e${k - 2}` }));
+      else records.push(ev(k, k, k % 2 ? 'tool_result' : 'tool_call', w, { tool: 'search', content: `query ${k % 11} about Paris`, ...(k % 2 ? { parent: `e${k - 1}` } : { causes: [`e${Math.max(0, k - 3)}`] }) }));
+    }
+    fs.writeFileSync(file, lines(records.slice(0, 2001)));
+    const store = new SessionStore();
+    const sessions = (store as unknown as { sessions: Map<string, { snapshot?: TraceSnapshot }> }).sessions;
+    let id = 0;
+    const recredited = graphRunsRecredited();
+    const plansCarried = graphPlansCarried();
+    let credited = 0;
+    for (let at = 2001; ; at += 23) {
+      await store.load({ key: 'k', version: -1, path: file, local: true, changed: [file] }, ++id);
+      const shown = sessions.get('k')!.snapshot!;
+      assert.ok(shown.analysis, 'analysed');
+      // the same analysis on a whole read of the same bytes: its graph index made whole, every bucket planned
+      const whole = analysedSnapshot(readSnapshot('w', 1, file, loadTraceFile(file)), shown.analysis);
+      // at Fit and zoomed in (the plans of each width are carried), as the page asks
+      const fit = fitWindowRequest(graphOverview(shown, 'title'), 1200);
+      for (const request of [{ ...fit, stamp: 0 }, { ...fit, scale: fit.scale * 4, stamp: 0 }]) {
+        const window = graphWindow(shown, request);
+        assert.equal(JSON.stringify(window), JSON.stringify(graphWindow(whole, request)), `after ${at} records: the window at scale ${request.scale} equals a whole build's`);
+        credited += window.runs.filter((r) => r.credit !== undefined).length;
+      }
+      if (at >= records.length) break;
+      fs.appendFileSync(file, lines(records.slice(at, Math.min(records.length, at + 23))));
+    }
+    assert.ok(credited > 100, `run bars with credit: ${credited}`);
+    assert.ok(graphPlansCarried() > plansCarried, 'plans carried');
+    assert.ok(graphRunsRecredited() - recredited > 20, `run bars given another credit: ${graphRunsRecredited() - recredited}`);
   });
 
   it('in a session, extends the graph of a file seen growing on disk, from its second append on', async () => {
