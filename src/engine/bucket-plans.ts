@@ -14,7 +14,9 @@ const MAX_LAYERS = 8;
 /**
  * Plans by key (`lane:row:bucket number`): those set here over those of the layer below, less the
  * keys hidden when this layer was made. A plan a layer below gets later is read through too: a
- * bucket not hidden is the same bucket in both indices (graph-index.ts `carriedPlans`), so its plan is.
+ * bucket not hidden is the same bucket in both indices (graph-index.ts `carriedPlans`), so its plan is
+ * (a bucket whose events' credit alone changed holds a plan of this layer's, its run bar's credit
+ * taken again, or is hidden when it had none: graph-index.ts `recredit`).
  */
 export class BucketPlans {
   private readonly own = new Map<string, BucketPlan>();

@@ -164,13 +164,14 @@ function carriedPlans(before: GraphIndex, index: GraphIndex, grown: NonNullable<
 /**
  * Gives the run bars of the buckets that hold `recredited` events (old events whose credit alone
  * differs between the index the plans were made for and `ix`) their most credited member's credit
- * again, in `plans` (carried for `ix`, `hidden` not read through): a plan's events on their own and
+ * again, in `plans` (carried for `ix`, `hidden` not read through; a bucket with no plan yet is added to
+ * `hidden`, so that no plan made later for the index before is read through): a plan's events on their own and
  * its bar read no credit, so they stand; the bar's credit is taken from its members as
  * graph-window.ts `planBucket` takes it (the largest in size, the first of equals; none when 0). A reward's
  * append at 1M events changes the credit of some 15,000 events spread over every bucket at Fit:
  * planning them all again was 12-16 ms of the graph's answer. O(recredited + their buckets' events).
  */
-function recredit(ix: GraphIndex, plans: BucketPlans, recredited: readonly number[], hidden: ReadonlySet<string>, mode: 'time' | 'order', bucket: number): void {
+function recredit(ix: GraphIndex, plans: BucketPlans, recredited: readonly number[], hidden: Set<string>, mode: 'time' | 'order', bucket: number): void {
   const { lane, row, barOf, lanes, credit } = ix.layout;
   const axis = mode === 'time' ? ix.layout.tx : ix.layout.order;
   // the tracks by lane and row, numbered (a bucket is a track's number and the bucket's)
@@ -187,7 +188,10 @@ function recredit(ix: GraphIndex, plans: BucketPlans, recredited: readonly numbe
     if (seen.has(seenKey)) continue;
     seen.add(seenKey);
     const key = `${lane[d]}:${r}:${k}`;
-    const plan = hidden.has(key) ? undefined : plans.get(key);
+    if (hidden.has(key)) continue;
+    const plan = plans.get(key);
+    // a bucket planned nowhere yet is hidden: a plan the layer below gets later (for the index before) has that index's credit
+    if (!plan) hidden.add(key);
     const track = trackOf[lane[d]]?.[r];
     if (!plan?.run || !track) continue;
     const list = mode === 'time' ? track.time : track.order;

@@ -336,19 +336,27 @@ describe('the layout structure extended by appends', () => {
     const recredited = graphRunsRecredited();
     const plansCarried = graphPlansCarried();
     let credited = 0;
-    for (let at = 2001; ; at += 23) {
+    let before: TraceSnapshot | undefined;
+    for (let at = 2001, k = 0; ; at += 23, k++) {
       await store.load({ key: 'k', version: -1, path: file, local: true, changed: [file] }, ++id);
       const shown = sessions.get('k')!.snapshot!;
       assert.ok(shown.analysis, 'analysed');
       // the same analysis on a whole read of the same bytes: its graph index made whole, every bucket planned
       const whole = analysedSnapshot(readSnapshot('w', 1, file, loadTraceFile(file)), shown.analysis);
-      // at Fit and zoomed in (the plans of each width are carried), as the page asks
       const fit = fitWindowRequest(graphOverview(shown, 'title'), 1200);
-      for (const request of [{ ...fit, stamp: 0 }, { ...fit, scale: fit.scale * 4, stamp: 0 }]) {
+      /** Zoomed in 2, 4 or 8 times (a width the last load planned the first half of), over one half of the axis. */
+      const zoomed = (load: number, half: 0 | 1) => ({ ...fit, scale: fit.scale * 2 ** (1 + (load % 3)), stamp: 0, ...(half ? { from: fit.to / 2 } : { to: fit.to / 2 }) });
+      // the index of this load made (the last one's plans carried); then the trace before it drawn where its plans did not
+      // reach (the buckets it plans now are not this load's: their credit may be the last analysis's)
+      graphIndex(shown);
+      if (before) graphWindow(before, zoomed(k - 1, 1));
+      // at Fit, the half the load before left unplanned, and the first half of the next width, as the page asks
+      for (const request of [{ ...fit, stamp: 0 }, ...(before ? [zoomed(k - 1, 1)] : []), zoomed(k, 0)]) {
         const window = graphWindow(shown, request);
-        assert.equal(JSON.stringify(window), JSON.stringify(graphWindow(whole, request)), `after ${at} records: the window at scale ${request.scale} equals a whole build's`);
+        assert.equal(JSON.stringify(window), JSON.stringify(graphWindow(whole, request)), `after ${at} records: the window at scale ${request.scale} from ${request.from} equals a whole build's`);
         credited += window.runs.filter((r) => r.credit !== undefined).length;
       }
+      before = shown;
       if (at >= records.length) break;
       fs.appendFileSync(file, lines(records.slice(at, Math.min(records.length, at + 23))));
     }
