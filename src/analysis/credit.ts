@@ -375,11 +375,13 @@ function* propagate(index: TraceIndex, outcome: Outcome, options: CreditOptions,
   const then = carry.outcomeReach;
   const reach = Int32Array.from(left!);
   carry.outcomeReach = reach;
-  if (!then || !(plan.mass + Math.abs(outcome.value ?? 1) < EXACT_SUMS) || (!kept && plan.top >= 0 && !(last && last.plan.mass + Math.abs(outcome.value ?? 1) < EXACT_SUMS))) return { terminal };
-  // rewards passed back again (a reward came): theirs may differ where a block reached, now or then (a
+  const exact = (mass: number) => mass + Math.abs(outcome.value ?? 1) < EXACT_SUMS;
+  // the rewards passed back again (a reward came): theirs may differ where a block reached, now or then (a
   // block that stood is one pass, listed once; elsewhere the rewards' values were and are zero)
+  const rewardsAgain = !kept && plan.top >= 0;
+  if (!then || !exact(plan.mass) || (rewardsAgain && !(last && exact(last.plan.mass)))) return { terminal };
   const changed = [then, reach];
-  if (!kept && plan.top >= 0) {
+  if (rewardsAgain) {
     const now = carry.rewardCredit!.passes;
     for (const pass of now) changed.push(pass.reached);
     for (const pass of last!.passes) if (!now.includes(pass)) changed.push(pass.reached);

@@ -14,3 +14,17 @@ export function upperBound(sorted: ArrayLike<number>, value: number): number {
   }
   return lo;
 }
+
+/**
+ * The first place in `list` from `lo` on whose item satisfies `pred`, which must be monotone over the
+ * list (false, then true): binary search, O(log n); `list.length` when none does.
+ */
+export function lowerBound(list: ArrayLike<number>, pred: (item: number) => boolean, lo = 0): number {
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (pred(list[mid])) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}

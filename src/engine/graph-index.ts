@@ -18,6 +18,7 @@ import { shownAnalysis, type TraceSnapshot } from './snapshot';
 import { contentsOf } from './long-content';
 import type { CreditColumn } from '../analysis/credit-column';
 import { BucketPlans } from './bucket-plans';
+import { lowerBound } from '../analysis/sorted';
 import { grownEdgeLookup, wholeEdgeLookup, type EdgeLookup } from './edge-lookup';
 
 /** How an event takes part in runs. */
@@ -195,8 +196,9 @@ function recredit(ix: GraphIndex, plans: BucketPlans, recredited: readonly numbe
     const track = trackOf[lane[d]]?.[r];
     if (!plan?.run || !track) continue;
     const list = mode === 'time' ? track.time : track.order;
-    const lo = firstAtOrAfter(list, axis, k * bucket, 0);
-    const hi = firstAtOrAfter(list, axis, (k + 1) * bucket, lo);
+    // the bucket's events, as graph-window.ts finds them
+    const lo = lowerBound(list, (e) => axis[e] >= k * bucket);
+    const hi = lowerBound(list, (e) => axis[e] >= (k + 1) * bucket, lo);
     // the members: the bucket's events but those on their own (listed in the same order)
     const own = plan.own;
     let best = 0;
@@ -218,17 +220,6 @@ function recredit(ix: GraphIndex, plans: BucketPlans, recredited: readonly numbe
 
 /** Rows per lane that {@link recredit} numbers its buckets with (a lane with more is named by a string). */
 const MAX_ROWS = 64;
-
-/** The first place in `list` (events sorted by `axis`) from `lo` on whose event is at `u` or after. */
-function firstAtOrAfter(list: Int32Array, axis: ArrayLike<number>, u: number, lo: number): number {
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (axis[list[mid]] >= u) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
 
 /**
  * Above this share of the events marked otherwise, a graph index plans its buckets again rather than

@@ -19,6 +19,7 @@ import { bucketWidth, runKey } from '../shared/axis';
 import { countsSteps, shownAnalysis, type TraceSnapshot } from './snapshot';
 import { eventPointOf, recordedLabelWords } from '../analysis/labels/recorded';
 import type { CreditColumn } from '../analysis/credit-column';
+import { lowerBound } from '../analysis/sorted';
 import { BucketPlans } from './bucket-plans';
 
 /**
@@ -550,13 +551,3 @@ export function findEvents(snapshot: TraceSnapshot, query: string): number[] {
   return out;
 }
 
-/** First position in `list` from `lo` on whose item satisfies `pred` (which must be monotone: false then true). */
-function lowerBound(list: Int32Array, pred: (item: number) => boolean, lo = 0): number {
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (pred(list[mid])) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
