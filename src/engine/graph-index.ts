@@ -256,8 +256,8 @@ function listDiffering(touched: number[], recredited: number[], n0: number, most
     const to = Math.min(n0, from + DIFFER_SPAN);
     const marksSame = sameRange(a.role, b.role, from, to) && sameRange(a.loop, b.loop, from, to);
     if (marksSame && a.credit !== undefined && b.credit !== undefined) {
-      // roles and loop marks the same bytes (memcmp): only credit can differ (a shared chunk holds no event to list)
-      if (!a.credit.shares(b.credit, from, to) && !a.credit.listDiffering(b.credit, from, to, recredited, most)) return false;
+      // roles and loop marks the same bytes (memcmp): only credit can differ (listDiffering skips the chunks the columns share)
+      if (!a.credit.listDiffering(b.credit, from, to, recredited, most)) return false;
       continue;
     }
     for (let i = from; i < to; i++) {
