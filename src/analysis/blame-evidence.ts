@@ -89,7 +89,7 @@ export function taskStatement(index: TraceIndex): { task: number; given: Set<str
   const recorded = index.loaded.trace.metadata?.task;
   // `task: {question: ...}` (Who&When) or the task's text itself
   const question = typeof recorded === 'string' ? recorded : (recorded as { question?: unknown } | undefined)?.question;
-  if (task >= 0 && typeof question === 'string' && question.trim() && index.types[task] !== 'stop' && !isNotAgentOutput(index.events[task]) && index.events[task].agent !== 'user') {
+  if (task >= 0 && typeof question === 'string' && question.trim() && index.types[task] !== 'stop' && !isNotAgentOutput(index.event(task)) && index.agentOf(task) !== 'user') {
     return { task: -1, given: salientTokens(question) };
   }
   return { task, given: task >= 0 ? index.salient(task) : new Set<string>() };
@@ -107,7 +107,7 @@ export function stepEvidence(index: TraceIndex, ctx: EvidenceContext): StepEvide
     if (final.explicit) for (const t of salientTokens(final.answer.replace(/\b[a-z]/g, (c) => c.toUpperCase()))) if (informative(t)) wanted.add(t);
     if (wanted.size === 0) for (const t of index.salient(final.pos)) if (informative(t)) wanted.add(t);
   }
-  const finalAgent = final ? index.events[final.pos].agent : undefined;
+  const finalAgent = final ? index.agentOf(final.pos) : undefined;
 
   interface Step { pos: number; agent: string; record: number; introduced: number; stated: number; newFacts: number; error: boolean; verifies: boolean; assumes: boolean; code: boolean }
   const byRecord = new Map<number, Step>();
@@ -116,7 +116,7 @@ export function stepEvidence(index: TraceIndex, ctx: EvidenceContext): StepEvide
   const seenAnswer = new Set<string>();
   const toolUsers = new Set<string>();
   for (let i = ctx.task + 1; i < index.size; i++) {
-    if (index.types[i] === 'tool_call') toolUsers.add(index.events[i].agent);
+    if (index.types[i] === 'tool_call') toolUsers.add(index.agentOf(i));
     const own = ctx.blameable(i);
     const at = own ? i : ctx.responsible(i);
     let fresh = 0;
@@ -140,7 +140,7 @@ export function stepEvidence(index: TraceIndex, ctx: EvidenceContext): StepEvide
     let step = byRecord.get(record);
     if (!step) {
       if (!own) continue; // tool output whose step is not an agent output of its own record: nothing to charge
-      step = { pos: at, agent: index.events[at].agent, record, introduced: 0, stated: 0, newFacts: 0, error: false, verifies: false, assumes: false, code: false };
+      step = { pos: at, agent: index.agentOf(at), record, introduced: 0, stated: 0, newFacts: 0, error: false, verifies: false, assumes: false, code: false };
       byRecord.set(record, step);
       steps.push(step);
     }

@@ -45,9 +45,9 @@ export function blameable(index: TraceIndex, i: number, tools: ReadonlySet<strin
   if (i === task) return false;
   const type = index.types[i];
   if (!AGENT_TYPES.has(type)) return false;
-  if (tools.has(index.events[i].agent)) return false;
-  if (isNotAgentOutput(index.events[i])) return false; // a user, harness or placeholder row
-  const e = index.events[i];
+  if (tools.has(index.agentOf(i))) return false;
+  if (isNotAgentOutput(index.event(i))) return false; // a user, harness or placeholder row
+  const e = index.event(i);
   if (e.kind === 'interruption' || e.kind === 'api_error' || e.call_status === 'denied') return false; // the user's or the API's doing
   if (!needsContent && type === 'tool_call') return true;
   return index.content(i).replace(/\bTERMINATE\b/g, '').trim().length > 0;
@@ -58,14 +58,14 @@ export function responsible(index: TraceIndex, i: number, tools: ReadonlySet<str
   if (blameable(index, i, tools, task, needsContent)) return i;
   const call = index.callOf(i);
   if (call >= 0 && blameable(index, call, tools, task, needsContent)) return call;
-  const agent = index.events[i].agent;
-  for (let k = i - 1; k >= 0; k--) if (index.events[k].agent !== agent && blameable(index, k, tools, task, needsContent)) return k;
+  const agent = index.agentOf(i);
+  for (let k = i - 1; k >= 0; k--) if (index.agentOf(k) !== agent && blameable(index, k, tools, task, needsContent)) return k;
   return -1;
 }
 
 /** True when a tool result reports a failure: it records one ({@link recordsFailure}: an error status, `is_error`, a non-zero `exit_code`) or its content reads as an error ({@link ERROR_TEXT}). */
 export function reportsError(index: TraceIndex, r: number): boolean {
-  return recordsFailure(index.events[r]) || ERROR_TEXT.test(index.content(r).slice(0, 2000));
+  return recordsFailure(index.event(r)) || ERROR_TEXT.test(index.content(r).slice(0, 2000));
 }
 
 /** The first agent output whose direct consequence is an error (its tool result reports one), with that result; undefined when none. */
@@ -130,7 +130,7 @@ export function findBlame(index: TraceIndex, outcome: Outcome, options: BlameOpt
   // a trace without a clock counts steps in t (Who&When, MAST AG2): "step 12", not "t=12"
   const stepTime = countsSteps(index.loaded);
   const make = (pos: number, basis: Blame['basis'], why: string): Blame => {
-    const e = index.events[pos];
+    const e = index.event(pos);
     // named by what it was (`tool_call send_email`), its time and its id: an id alone (a span's hex) says nothing
     const what = `${e.type}${e.tool ? ` ${e.tool}` : ''}`;
     // the finding's label ("decisive error") heads every view of it, so the message does not repeat it

@@ -85,7 +85,7 @@ export function dirtyOf(index: TraceIndex, start: Float64Array, end: Float64Arra
   const lanes = new Map<string, number>();
   let wall = Infinity;
   const touch = (v: number, at: number) => {
-    const agent = index.events[v].agent;
+    const agent = index.agentOf(v);
     const was = lanes.get(agent);
     if (was === undefined || at < was) lanes.set(agent, at);
   };
@@ -119,7 +119,6 @@ export interface Intervals {
 export function* carriedBusyTime(index: TraceIndex, p: Intervals, dirty: Dirty, keep: BusyCarry, clock: PauseClock, laneWhole: (positions: Int32Array) => LaneBusy): Generator<Pause, BusyTime, void> {
   const { offered, from } = dirty.change;
   const { start, end } = p;
-  const events = index.events;
   let wall: { time: number; cuts: Cut[] } | undefined;
   if (dirty.wall === Infinity) wall = { time: offered.wall, cuts: offered.wallCuts };
   else {
@@ -127,7 +126,7 @@ export function* carriedBusyTime(index: TraceIndex, p: Intervals, dirty: Dirty, 
     if (cut) {
       // the intervals from the cut on are those of the events from it on (an interval starts at or before its event's time)
       let v = index.size;
-      while (v > 0 && events[v - 1].t >= cut.at) v--;
+      while (v > 0 && index.event(v - 1).t >= cut.at) v--;
       wall = goOnFrom(offered.wallCuts, cut, intervalsFrom(v, index.size, start, end, cut.at), false);
       keep.fromCuts++;
     }
@@ -148,7 +147,7 @@ export function* carriedBusyTime(index: TraceIndex, p: Intervals, dirty: Dirty, 
       const cut = latestCut(old.cuts, at);
       if (cut) {
         let k = positions.length;
-        while (k > 0 && events[positions[k - 1]].t >= cut.at) k--;
+        while (k > 0 && index.event(positions[k - 1]).t >= cut.at) k--;
         const pieces = piecesFrom(positions.subarray(k), p, cut.at);
         const on = goOnFrom(old.cuts, cut, pieces, pieces.holes);
         lane = { time: on.time, first: old.first, cuts: on.cuts };

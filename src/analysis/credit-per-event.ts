@@ -268,7 +268,7 @@ function factsOf(index: TraceIndex, repeats: boolean): EventCreditFacts {
     ? { ...kept, flags: grownTo(kept.flags, n, from, (size) => new Uint8Array(room(size))), agent: grownTo(kept.agent, n, from, (size) => new Int32Array(room(size))) }
     : { count: 0, flags: new Uint8Array(room(n)), agent: new Int32Array(room(n)), agents: [], agentNo: new Map(), given: new Map() };
   for (let i = from; i < n; i++) {
-    const e = index.events[i];
+    const e = index.event(i);
     let f = 0;
     if (e.type === 'message' && e.from !== 'user' && isNotAgentOutput(e)) f |= NOT_AGENT_ROW;
     if (e.kind !== undefined && INJECTED_KINDS.has(e.kind)) f |= INJECTED_KIND;

@@ -93,7 +93,7 @@ export function rewardPlan(index: TraceIndex): RewardPlan {
     // a seed found for a reward the carry holds stands (an id's position is its first event's); one whose target no event carried yet is looked for again
     let at = seeds && r.pos < carry!.count && k < seeds.length ? seeds[k] : -1;
     if (at === -1) {
-      const target = index.events[r.pos].target;
+      const target = index.event(r.pos).target;
       const found = typeof target === 'string' ? index.pos.get(target) : r.pos;
       at = found ?? r.pos;
       if (seeds && r.pos < carry!.count) seeds[k] = found ?? -1;

@@ -576,9 +576,9 @@ export function* creditSteps(index: TraceIndex, outcome: Outcome, options: Credi
   keepCreditColumn(credit, column);
   if (!byIndex) madeWhenRead(credit, 'by_index', () => column.toArray());
   // what the getters read must not hold the index: its arrays live in its arena (arena.ts), which the results never keep
-  const inOrder = index.inFileOrder ? index.loaded.trace.events : index.events;
+  const raw = index.loaded.trace.events;
   const at = index.inFileOrder ? undefined : Int32Array.from(index.rawIndex);
-  madeWhenRead(credit, 'events', () => valuesById(inOrder, at, column));
+  madeWhenRead(credit, 'events', () => valuesById(raw, at, column));
   // each position's record: kept when ids repeat (only an id's first event counts), else read from the origins (no column of them)
   const n = index.size;
   const origins = index.loaded.eventOrigins;
@@ -606,9 +606,10 @@ function valuesById(events: readonly { id: string }[], at: Int32Array | undefine
   const out: Record<string, number> = {};
   // the column has one entry per event analysed (the file's list may have grown since)
   for (let i = 0; i < values.length; i++) {
-    const id = events[i].id;
+    const k = at ? at[i] : i;
+    const id = events[k].id;
     if (Object.prototype.hasOwnProperty.call(out, id)) continue;
-    out[id] = values.at(at ? at[i] : i)!;
+    out[id] = values.at(k)!;
   }
   return out;
 }

@@ -120,7 +120,7 @@ function namedHandoffs(index: TraceIndex, scan: HandoffScan): void {
   for (let i = scan.scanned, n = index.size; i < n; i++) {
     if (!index.isHandoff(i)) continue;
     const to = index.receiver(i);
-    if (to) out.push(i, index.events[i].from ?? index.events[i].agent, to);
+    if (to) out.push(i, index.event(i).from ?? index.agentOf(i), to);
   }
 }
 
@@ -131,8 +131,8 @@ function chatTurns(index: TraceIndex, types: ReadonlySet<EventType>, scan: Hando
   for (let i = scan.scanned, n = index.size; i < n; i++) {
     if (!types.has(index.types[i])) continue;
     if (prev !== -1) {
-      const from = index.events[prev].agent;
-      const to = index.events[i].agent;
+      const from = index.agentOf(prev);
+      const to = index.agentOf(i);
       if (from !== to) out.push(prev, from, to);
     }
     prev = i;

@@ -122,7 +122,7 @@ function workAndCosts(index: TraceIndex, own: Float64Array, multiAgent: boolean,
     const w = workOf(index, i);
     own[i] = w;
     recorded += w;
-    addCost(index, i, index.events[i], multiAgent, costs);
+    addCost(index, i, index.event(i), multiAgent, costs);
   }
   const basis = basisOf(index, recorded);
   if (basis === 'events') own.fill(1, from, n);
@@ -131,11 +131,11 @@ function workAndCosts(index: TraceIndex, own: Float64Array, multiAgent: boolean,
 
 /** The work of the event at position `i` (see {@link workAndCosts}). */
 function workOf(index: TraceIndex, i: number): number {
-  const e = index.events[i];
+  const e = index.event(i);
   const w = typeof e.duration_s === 'number' && Number.isFinite(e.duration_s) ? e.duration_s : 0;
   const r = index.resultOf(i);
   // a call without a duration runs until its result arrives (unless the result carries the run time)
-  if (w === 0 && index.types[i] === 'tool_call' && r !== -1 && typeof index.events[r].duration_s !== 'number') return Math.max(0, index.time[r] - index.time[i]);
+  if (w === 0 && index.types[i] === 'tool_call' && r !== -1 && typeof index.event(r).duration_s !== 'number') return Math.max(0, index.time[r] - index.time[i]);
   return w;
 }
 
@@ -452,7 +452,7 @@ function spawnTree(index: TraceIndex): { spawns: number; maxFanOut: number; dept
   for (let i = sweep.swept, n = index.size; i < n; i++) {
     if (index.types[i] !== 'spawn') continue;
     sweep.spawns++;
-    const e = index.events[i];
+    const e = index.event(i);
     fanOut.set(e.agent, (fanOut.get(e.agent) ?? 0) + 1);
     if (typeof e.to === 'string' && e.to !== e.agent && !spawner.has(e.to)) spawner.set(e.to, e.agent);
   }
@@ -475,7 +475,7 @@ function hasSeveralAgents(index: TraceIndex): boolean {
   let first: string | undefined;
   for (let i = 0; i < index.size; i++) {
     if (index.types[i] === 'tool_result') continue;
-    const agent = index.events[i].agent;
+    const agent = index.agentOf(i);
     if (first === undefined) first = agent;
     else if (agent !== first) return true; // a second one: no need to read the rest
   }

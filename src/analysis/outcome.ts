@@ -40,7 +40,7 @@ export function rewardPoints(index: TraceIndex): readonly RewardPoint[] {
 /** The reward point of position `i`, if its event is a reward with a finite numeric value. */
 function rewardPointAt(index: TraceIndex, i: number): RewardPoint | undefined {
   if (index.types[i] !== 'reward') return undefined;
-  const e = index.events[i];
+  const e = index.event(i);
   return typeof e.value === 'number' && Number.isFinite(e.value) ? { pos: i, value: e.value, channel: e.channel ?? '' } : undefined;
 }
 
@@ -85,7 +85,7 @@ export function traceOutcome(index: TraceIndex): Outcome {
   }
   for (let i = index.size - 1; i >= 0; i--) {
     if (index.types[i] !== 'stop') continue;
-    const e = index.events[i];
+    const e = index.event(i);
     if (e.reason === 'error') {
       const api = e.kind === 'api_error';
       return { status: 'failure', value: -1, source: `stop ${index.id(i)} (error${api ? ', an API error: not an agent failure' : ''})`, fromStop: true, ...(api ? { notAgentFailure: true as const } : {}) };

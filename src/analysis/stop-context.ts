@@ -130,7 +130,7 @@ export class StopContext {
       const type = index.types[i];
       // the event is read only for the three types the sweep changes with (a million reads of the others cost 15-20 ms)
       if (type !== 'spawn' && type !== 'return' && type !== 'despawn') continue;
-      const e = index.events[i];
+      const e = index.event(i);
       if (type === 'spawn' && typeof e.to === 'string' && e.to !== e.agent) open.set(e.to, i);
       else if (type === 'return') {
         open.delete(e.from ?? e.agent);

@@ -87,7 +87,7 @@ export function stopOwner(index: TraceIndex): string | undefined {
   const delegations = new Map<string, number>();
   let lastStop: string | undefined;
   for (let i = 0; i < index.size; i++) {
-    const e = index.events[i];
+    const e = index.event(i);
     if (DELEGATING.has(index.types[i]) && index.receiver(i)) delegations.set(e.agent, (delegations.get(e.agent) ?? 0) + 1);
     if (index.types[i] === 'stop' && (e as { scope?: unknown }).scope !== 'agent') lastStop = e.agent;
   }
@@ -102,16 +102,16 @@ export function stopOwner(index: TraceIndex): string | undefined {
 /** What the trace's `t` count: a step index (an importer says so in `metadata.time`), clock seconds, or nothing (all equal). */
 function timeUnit(index: TraceIndex): StopFeatures['elapsed_unit'] {
   if (countsSteps(index.loaded)) return 'steps';
-  return index.size > 1 && index.events[index.size - 1].t !== index.events[0].t ? 'seconds' : 'events';
+  return index.size > 1 && index.event(index.size - 1).t !== index.event(0).t ? 'seconds' : 'events';
 }
 
 /** The verification an event reports: a check call's result, or a reviewer's verdict; undefined when it is none. */
 function checkResult(index: TraceIndex, i: number): 'pass' | 'fail' | undefined {
-  const e = index.events[i];
+  const e = index.event(i);
   const type = index.types[i];
   if (type === 'tool_result') {
     const call = index.callOf(i);
-    const tool = `${e.tool ?? ''} ${call >= 0 ? `${index.events[call].tool ?? ''} ${index.content(call).slice(0, 300)}` : ''}`;
+    const tool = `${e.tool ?? ''} ${call >= 0 ? `${index.event(call).tool ?? ''} ${index.content(call).slice(0, 300)}` : ''}`;
     if (!VERIFY_TOOL.test(tool)) return undefined;
     const failed = (typeof e.exit_code === 'number' && e.exit_code !== 0) || ERROR_TEXT.test(index.content(i).slice(0, 2000)) || /\bfail(?:ed|s|ing|ure)?\b/i.test(index.content(i).slice(0, 2000));
     return failed ? 'fail' : 'pass';
@@ -127,7 +127,7 @@ function checkResult(index: TraceIndex, i: number): 'pass' | 'fail' | undefined 
 /** The owner's event at or before `pos` (the last such), or with `after` at or after it (the first such); -1 when none. */
 function ownerPoint(index: TraceIndex, owner: string, pos: number, after: boolean): number {
   if (pos < 0) return -1;
-  if (index.events[pos]?.agent === owner) return pos;
+  if (pos < index.size && index.agentOf(pos) === owner) return pos;
   if (after) return index.nextInLane(owner, pos);
   const k = index.laneCountTo(owner, pos) - 1;
   return k >= 0 ? index.lanes.get(owner)![k] : -1;
@@ -142,7 +142,7 @@ export function stopRows(index: TraceIndex, analysis: Analysis, trace: string): 
   const owner = stopOwner(index);
   if (owner === undefined) return [];
   const unit = timeUnit(index);
-  const t0 = index.size ? index.events[0].t : 0;
+  const t0 = index.size ? index.event(0).t : 0;
 
   // labels: the run's final stop and the hindsight best stop, as owner points
   const finalStop = analysis.stops.length ? analysis.stops[analysis.stops.length - 1] : undefined;
@@ -179,7 +179,7 @@ export function stopRows(index: TraceIndex, analysis: Analysis, trace: string): 
   let previousPoint = -1; // the owner's previous decision point
   let lanePos = 0;
   for (let i = 0; i < index.size; i++) {
-    const e = index.events[i];
+    const e = index.event(i);
     const type = index.types[i];
     tokens += index.tokens(i);
     const to = index.receiver(i);

@@ -46,7 +46,7 @@ const PLANNED_CHECK =
  * test runner's summary of failures at its start or end, where runners print it ({@link TEST_RUN_FAILED}).
  */
 export function failedResult(index: TraceIndex, i: number): boolean {
-  if (recordsFailure(index.events[i])) return true;
+  if (recordsFailure(index.event(i))) return true;
   const text = index.content(i);
   if (HARD_ERROR.test(text.slice(0, 2000))) return true;
   return TEST_RUN_FAILED.test(text.length > 4000 ? `${text.slice(0, 2000)}\n${text.slice(-2000)}` : text);
@@ -54,7 +54,7 @@ export function failedResult(index: TraceIndex, i: number): boolean {
 
 /** True for a call that checks (a test, build, lint, type check...), or whose redacted arguments may have. */
 function checks(index: TraceIndex, i: number): boolean {
-  const e = index.events[i];
+  const e = index.event(i);
   return VERIFY_TOOL.test(`${e.tool ?? ''} ${index.content(i).slice(0, 200)}`) || OPAQUE.test(index.content(i));
 }
 
@@ -63,13 +63,13 @@ export function unverifiedChange(index: TraceIndex, segment: Segment): number {
   const { pos, keep } = segment;
   const change = lastChange(index, segment);
   if (change === -1) return -1;
-  const changer = index.events[change].agent;
+  const changer = index.agentOf(change);
   for (let i = change + 1; i <= pos; i++) {
     if (!keep(i)) continue;
     const type = index.types[i];
     if (type === 'aggregate' || type === 'reward') return -1;
     if (type === 'tool_call' && checks(index, i)) return -1;
-    if ((type === 'message' || type === 'return') && index.events[i].agent !== changer && VERIFICATION_TEXT.test(index.content(i))) return -1;
+    if ((type === 'message' || type === 'return') && index.agentOf(i) !== changer && VERIFICATION_TEXT.test(index.content(i))) return -1;
   }
   return change;
 }
@@ -167,7 +167,7 @@ export function endsAtImpasse(index: TraceIndex, { from, pos, keep }: Segment): 
 /** Positions of the calls the user refused (`call_status: denied`) in a segment. */
 export function deniedCalls(index: TraceIndex, { from, pos, keep }: Segment): number[] {
   const out: number[] = [];
-  for (let i = from; i <= pos; i++) if (keep(i) && index.types[i] === 'tool_call' && index.events[i].call_status === 'denied') out.push(i);
+  for (let i = from; i <= pos; i++) if (keep(i) && index.types[i] === 'tool_call' && index.event(i).call_status === 'denied') out.push(i);
   return out;
 }
 

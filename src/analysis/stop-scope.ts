@@ -27,7 +27,7 @@ const NOT_A_PROMPT = new Set(['local_command', 'meta', 'placeholder', 'missing_p
  */
 export function isUserPrompt(index: TraceIndex, i: number): boolean {
   if (index.types[i] !== 'message') return false;
-  const e = index.events[i];
+  const e = index.event(i);
   if ((e.kind !== undefined && NOT_A_PROMPT.has(e.kind)) || (e as { synthetic?: unknown }).synthetic === true) return false;
   const sender = (e.from ?? e.agent).toLowerCase();
   return USER_SENDERS.has(sender);
@@ -35,7 +35,7 @@ export function isUserPrompt(index: TraceIndex, i: number): boolean {
 
 /** The scope a stop event records (`run`, `turn`, `phase`), or undefined. */
 function recordedScope(index: TraceIndex, pos: number): StopScope | undefined {
-  const scope = (index.events[pos] as { scope?: unknown }).scope;
+  const scope = (index.event(pos) as { scope?: unknown }).scope;
   return scope === 'run' || scope === 'turn' || scope === 'phase' ? scope : undefined;
 }
 
@@ -61,7 +61,7 @@ export function stopScopes(index: TraceIndex, points: readonly number[], keys: r
   // a prompt hands the run back to the stop's agent: it is in that agent's lane, addressed to it, or to no one
   const promptTo = (agent: string, from: number, to: number) => {
     for (let k = lowerIndex(prompts, from); k < prompts.length && prompts[k] < to; k++) {
-      const e = index.events[prompts[k]];
+      const e = index.event(prompts[k]);
       if (e.agent === agent || e.to === agent || (e.to === undefined && e.agent !== agent && USER_SENDERS.has(e.agent.toLowerCase()))) return true;
     }
     return false;
@@ -74,7 +74,7 @@ export function stopScopes(index: TraceIndex, points: readonly number[], keys: r
     }
     const recorded = recordedScope(index, pos);
     const last = next[k] === index.size;
-    const promptAfter = promptTo(index.events[pos].agent, pos + 1, next[k]);
+    const promptAfter = promptTo(index.agentOf(pos), pos + 1, next[k]);
     // a phase end the trace's run ended with is the run's end too
     if (recorded === 'turn' || (recorded === 'phase' && !(last && keys[k] === ''))) out[k] = recorded;
     else if (promptAfter) out[k] = 'turn';

@@ -102,7 +102,7 @@ export function judgeStop(judge: StopJudge, at: StopAt): StopFinding {
   const { index } = ctx;
   const { segment, scope, synthetic, reason, reasonSource } = at;
   const { pos } = segment;
-  const e = index.events[pos];
+  const e = index.event(pos);
   const base = { event: index.id(pos), index: index.at(pos), synthetic, reason, reason_source: reasonSource, scope } as const;
   // (no reason is no inference: "reason unknown, inferred" would say both)
   const inferred = reasonSource === 'inferred' && reason !== 'unknown' ? ', inferred' : '';
@@ -283,25 +283,25 @@ function findPremature(judge: StopJudge, at: StopAt): (Found & { open: string[];
   if (planned !== -1) {
     raise('medium');
     events.push(planned);
-    evidence.push(`${index.events[planned].agent} announced a check (${index.id(planned)}) that never ran before the run ended`);
+    evidence.push(`${index.agentOf(planned)} announced a check (${index.id(planned)}) that never ran before the run ended`);
   }
   const error = unhandledError(index, segment);
   if (error !== -1) {
     raise('medium');
     events.push(error);
-    evidence.push(`the run ended right after a failed ${index.events[error].tool ?? 'tool'} result (${index.id(error)}), with nothing done about it`);
+    evidence.push(`the run ended right after a failed ${index.event(error).tool ?? 'tool'} result (${index.id(error)}), with nothing done about it`);
   }
   const failedCheck = lastCheckFailed(index, segment);
   if (failedCheck !== -1 && failedCheck !== error) {
     raise('medium');
     events.push(failedCheck);
-    evidence.push(`the last check before the run ended failed (${index.events[failedCheck].tool ?? 'tool'} result ${index.id(failedCheck)}), and no check passed after it`);
+    evidence.push(`the last check before the run ended failed (${index.event(failedCheck).tool ?? 'tool'} result ${index.id(failedCheck)}), and no check passed after it`);
   }
   const unverified = unverifiedChange(index, segment);
   if (unverified !== -1) {
     raise('low');
     events.push(unverified);
-    const change = index.events[unverified];
+    const change = index.event(unverified);
     // named by what it was and when (ids are uuids a reader cannot place)
     evidence.push(`no test or check ran after the last change (${change.tool ?? change.type} by ${change.agent} at ${formatAt(change.t, timeUnitOf(index.loaded))})`);
   }
@@ -309,7 +309,7 @@ function findPremature(judge: StopJudge, at: StopAt): (Found & { open: string[];
   if (impasse !== -1) {
     raise('low');
     events.push(impasse);
-    evidence.push(`the run ended right after ${index.events[impasse].agent} said it could not go on without more information (${index.id(impasse)})`);
+    evidence.push(`the run ended right after ${index.agentOf(impasse)} said it could not go on without more information (${index.id(impasse)})`);
   }
   return confidence ? { confidence, evidence, events, open, ...(unverified !== -1 ? { unverified } : {}) } : undefined;
 }
@@ -428,7 +428,7 @@ function terminationSignals(index: TraceIndex, answers: AnswerStatements, { from
   for (let k = upperBound(signalled, from - 1); k < signalled.length && signalled[k] < pos; k++) if (keep(signalled[k]) && !heeded(index, signalled[k], pos)) out.add(signalled[k]);
   for (const s of earlier) {
     if (s < from || s >= pos || !keep(s)) continue;
-    const e = index.events[s];
+    const e = index.event(s);
     const cause = e.parent ?? e.causes?.[0];
     const p = cause === undefined ? undefined : index.pos.get(cause);
     out.add(p !== undefined && p >= 0 && p <= s ? p : s);
@@ -457,8 +457,8 @@ function unchangedTail(index: TraceIndex, signals: readonly number[], keep: (i: 
 
 /** True when an agent other than the signals' own wrote an output between the first and the last. */
 function otherOutputBetween(index: TraceIndex, signals: readonly number[], keep: (i: number) => boolean): boolean {
-  const signalers = new Set(signals.map((i) => index.events[i].agent));
-  for (let i = signals[0] + 1; i < signals[signals.length - 1]; i++) if (keep(i) && isAgentOutput(index, i) && !signalers.has(index.events[i].agent)) return true;
+  const signalers = new Set(signals.map((i) => index.agentOf(i)));
+  for (let i = signals[0] + 1; i < signals[signals.length - 1]; i++) if (keep(i) && isAgentOutput(index, i) && !signalers.has(index.agentOf(i))) return true;
   return false;
 }
 
@@ -488,7 +488,7 @@ function howItEnded(index: TraceIndex, segment: Segment): string | undefined {
   for (let k = upperBound(roots, from - 1); k < roots.length && roots[k] <= pos && !rootOpen; k++) rootOpen = keep(roots[k]);
   let last = -1;
   for (let i = pos; i >= from && last === -1; i--) if (keep(i) && index.types[i] !== 'stop') last = i;
-  const call = last !== -1 && index.types[last] === 'tool_call' && index.resultOf(last) === -1 ? index.events[last] : undefined;
+  const call = last !== -1 && index.types[last] === 'tool_call' && index.resultOf(last) === -1 ? index.event(last) : undefined;
   // (a cut-off last line is a file being written, or a writer that stopped mid-record: the file cannot tell which)
   if (call?.call_status === 'in_progress') return `${CUT_OFF}: still being written, or its writer stopped mid-record; the last action a tool call with no result${rootOpen ? ' (the root still open)' : ''}`;
   if (rootOpen && call) return `run ended with the root still open, last action a tool call with no result (it ended ${DURING_A_TOOL_CALL})`;
@@ -511,7 +511,7 @@ function unconcludedExchange(index: TraceIndex, { from, pos, keep }: Segment): n
     const type = index.types[i];
     if (type !== 'message' && type !== 'orchestrator_decision' && type !== 'aggregate') continue;
     if (claimsCompletion(index, i)) return 0;
-    const agent = index.events[i].agent;
+    const agent = index.agentOf(i);
     if (agent === prev) continue; // the same speaker again is not a new turn
     run = run >= 1 && agent === prevPrev ? run + 1 : prev ? 2 : 1;
     prevPrev = prev;
@@ -527,7 +527,7 @@ function openRoots(index: TraceIndex): readonly number[] {
 }
 
 function rootOpen(index: TraceIndex, i: number): boolean {
-  return index.events[i].open === true && index.events[i].parent === undefined;
+  return index.event(i).open === true && index.event(i).parent === undefined;
 }
 
 /** The positions of agent outputs (not returns) that state an impasse: one sweep per analysis (its key: the tool lanes, which say what is an agent's output). */

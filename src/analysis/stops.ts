@@ -54,7 +54,7 @@ const NOT_WORK = new Set(['stop', 'reward', 'despawn']);
  */
 function isWork(index: TraceIndex, i: number): boolean {
   if (NOT_WORK.has(index.types[i])) return false;
-  const e = index.events[i];
+  const e = index.event(i);
   return !(e.kind !== undefined && (e.kind === 'local_command' || e.kind === 'meta' || e.kind === 'placeholder' || e.kind === 'missing_parent'));
 }
 
@@ -79,7 +79,7 @@ export function inferStopReason(index: TraceIndex, pos: number): StopReason {
   const from = Math.max(0, pos - 3);
   for (const [reason, re] of REASON_PATTERNS) {
     for (let i = pos; i >= from; i--) {
-      const e = index.events[i];
+      const e = index.event(i);
       const text = `${index.content(i).slice(-2000)}\n${typeof e.detail === 'string' ? e.detail : ''}`;
       if (re.test(text)) return reason;
     }
@@ -103,9 +103,9 @@ export function* stopSteps(index: TraceIndex, loops: Loop[], outcome: Outcome, o
   // run after its last stop, when a sub-agent's stop comes last: that stop ends the sub-agent's run, not the trace's
   // (a session whose main agent still waits on its Task call was shown as ended by its sub-agent's "task complete")
   let lastOwnStop = -1;
-  for (let k = stopPositions.length - 1; k >= 0 && lastOwnStop === -1; k--) if (!spawnedBy.has(index.events[stopPositions[k]].agent)) lastOwnStop = stopPositions[k];
+  for (let k = stopPositions.length - 1; k >= 0 && lastOwnStop === -1; k--) if (!spawnedBy.has(index.agentOf(stopPositions[k]))) lastOwnStop = stopPositions[k];
   let workAfter = false;
-  for (let i = lastOwnStop + 1; i < n && !workAfter; i++) if ((i > lastStop || !spawnedBy.has(index.events[i].agent)) && index.firstSeen(i) === i && isWork(index, i)) workAfter = true;
+  for (let i = lastOwnStop + 1; i < n && !workAfter; i++) if ((i > lastStop || !spawnedBy.has(index.agentOf(i))) && index.firstSeen(i) === i && isWork(index, i)) workAfter = true;
   // the trace's end: its last event, or the last that is no stop (a sub-agent's stop at the end is judged as its own)
   let synthetic = -1;
   if (workAfter) for (let i = n - 1; i >= 0 && synthetic === -1; i--) if (index.types[i] !== 'stop' || isAgentScoped(index, i)) synthetic = i;
@@ -120,7 +120,7 @@ export function* stopSteps(index: TraceIndex, loops: Loop[], outcome: Outcome, o
   const spentIn = (from: number, to: number, startTime: number, keep?: (i: number) => boolean) => spent(index, from, to, startTime, keep);
   const judge = { ctx, answers, outcome, minWasted, spent: spentIn, inProgress: options.inProgress === true, cutOff: cutOffFiles(index) };
   // the run each stop belongs to: a spawned sub-agent's own, else the trace's ('')
-  const keys = points.map((pos) => (pos !== synthetic && spawnedBy.has(index.events[pos].agent) ? index.events[pos].agent : ''));
+  const keys = points.map((pos) => (pos !== synthetic && spawnedBy.has(index.agentOf(pos)) ? index.agentOf(pos) : ''));
   const scopes = stopScopes(index, points, keys, synthetic);
   const stops: StopFinding[] = [];
   const previous = new Map<string, number>();
@@ -149,8 +149,8 @@ export function* stopSteps(index: TraceIndex, loops: Loop[], outcome: Outcome, o
     if (scopes[k] === 'turn') turnEnd.set(key, pos);
     const lanes = scope?.lanes;
     // one closure shape for every segment (a second shape for whole-run stops makes each caller's compiled loops deopt)
-    const keep = (i: number) => lanes === undefined || lanes.has(index.events[i].agent);
-    const e = index.events[pos];
+    const keep = (i: number) => lanes === undefined || lanes.has(index.agentOf(i));
+    const e = index.event(pos);
     let reason: StopReason = pos === synthetic ? 'unknown' : (e.reason ?? 'unknown');
     let reasonSource: StopFinding['reason_source'] = 'recorded';
     if (reason === 'unknown') {
@@ -195,7 +195,7 @@ function runStops(index: TraceIndex): { stops: readonly number[]; spawnedBy: Rea
     const type = index.types[i];
     if (type === 'stop' && !isAgentScoped(index, i)) stops.push(i);
     else if (type === 'spawn') {
-      const e = index.events[i];
+      const e = index.event(i);
       if (typeof e.to === 'string' && e.to !== e.agent && !spawnedBy.has(e.to)) spawnedBy.set(e.to, e.agent);
     }
   }
@@ -219,7 +219,7 @@ function descendants(parents: ReadonlyMap<string, string>, agent: string): Set<s
 
 /** A stop an agent made for itself only (`scope: "agent"`), not a stop of the run. */
 function isAgentScoped(index: TraceIndex, i: number): boolean {
-  const scope = (index.events[i] as { scope?: unknown }).scope;
+  const scope = (index.event(i) as { scope?: unknown }).scope;
   return scope === 'agent';
 }
 
@@ -258,7 +258,7 @@ function estimateVStop(index: TraceIndex, series: { channel: string; points: Rew
   const final = series.points[series.points.length - 1].value;
   const points = series.points.map((p) => ({
     event: index.id(p.pos),
-    t: index.events[p.pos].t,
+    t: index.event(p.pos).t,
     continue: final,
     stop: p.value,
     value: round(final - p.value),

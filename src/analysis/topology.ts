@@ -168,7 +168,11 @@ export function guessTopology(index: TraceIndex, metrics: Metrics): TopologyGues
     evidence.push(`one agent spawned all ${metrics.spawns} sub-agents`);
   } else if (agents.length >= 2 && metrics.spawns >= 1 && metrics.spawn_depth === 1) scores.centralized = 0.6;
 
-  const names = agents.map((a) => a).concat(index.events.slice(0, 5000).map((e) => (typeof e.role === 'string' ? e.role : '')).filter(Boolean));
+  const names = agents.slice();
+  for (let i = 0; i < Math.min(index.size, 5000); i++) {
+    const role = index.event(i).role;
+    if (typeof role === 'string' && role) names.push(role);
+  }
   const families = [PLAN, EXEC, CRITIC].filter((re) => names.some((x) => re.test(x))).length;
   if (agents.length >= 2 && families >= 2) {
     scores.planner_executor_critic = families === 3 ? 0.85 : 0.45;

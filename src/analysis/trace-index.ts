@@ -65,8 +65,8 @@ export class TraceIndex {
    * here may reach the results).
    */
   readonly arena: Arena;
-  /** Events in time order. */
-  readonly events: TraceEvent[];
+  /** Events in time order (read through {@link event} and the columns: an index made from columns has no list of them). */
+  private readonly events: TraceEvent[];
   /** Canonical type per position. */
   readonly types: EventType[];
   /**
@@ -552,6 +552,20 @@ export class TraceIndex {
   /** The index in `loaded.trace.events` (file order) of the event at a position. */
   at(i: number): number {
     return this.fileIndex === undefined ? i : this.fileIndex[i];
+  }
+
+  /**
+   * The whole event at a position (time order, 0 to {@link size} - 1), as the reader gave it: for
+   * the fields no column holds, at a few positions (a pass over every event reads the columns:
+   * {@link agentOf}, {@link types}, {@link time}, {@link tokens}).
+   */
+  event(i: number): TraceEvent {
+    return this.events[i];
+  }
+
+  /** The agent of the event at a position (its lane's name). */
+  agentOf(i: number): string {
+    return this.laneNames[this.laneOf[i]];
   }
 
   /** The id of the event at a position. */

@@ -39,13 +39,13 @@ export function findVerification(index: TraceIndex, outcome: Outcome, end: numbe
   if (end < 0) return out;
   const critique = unclearedReview(index, end);
   if (critique !== -1) {
-    const who = index.events[critique].agent;
+    const who = index.agentOf(critique);
     out.push(make('uncleared_review', critique, 'medium', [], `verification: ${who}'s last review (${index.id(critique)}) raised issues that no later review of theirs cleared (MAST 3.3)`));
   }
   const ignored = ignoredFailingCheck(index, end);
   if (ignored) {
     out.push(
-      make('failing_check_ignored', ignored.result, 'medium', [ignored.claim], `verification: the last check (${index.events[ignored.call].tool ?? 'a check'} by ${index.events[ignored.call].agent}, ${index.id(ignored.result)}) failed and none ran after it, yet the run then said it was done or succeeded (${index.id(ignored.claim)}; MAST 3.2)`),
+      make('failing_check_ignored', ignored.result, 'medium', [ignored.claim], `verification: the last check (${index.event(ignored.call).tool ?? 'a check'} by ${index.agentOf(ignored.call)}, ${index.id(ignored.result)}) failed and none ran after it, yet the run then said it was done or succeeded (${index.id(ignored.claim)}; MAST 3.2)`),
     );
   }
   if (COMPLETION_REASONS.has(endReason) && (outcome.status === 'failure' || outcome.status === 'partial') && index.types[end] === 'stop') {
@@ -67,7 +67,7 @@ export function unclearedReview(index: TraceIndex, pos: number): number {
   for (let i = sweep.swept; i <= pos; i++) {
     const type = index.types[i];
     if (type !== 'message' && type !== 'return' && type !== 'aggregate') continue;
-    const e = index.events[i];
+    const e = index.event(i);
     const role = typeof (e as { role?: unknown }).role === 'string' ? (e as { role: string }).role : '';
     let byRole = reviewers.get(e.agent);
     if (!byRole) reviewers.set(e.agent, (byRole = new Map()));
@@ -98,7 +98,7 @@ function ignoredFailingCheck(index: TraceIndex, end: number): { call: number; re
   let call = -1;
   for (let i = end; i >= 0 && call === -1; i--) {
     if (index.types[i] !== 'tool_call') continue;
-    const e = index.events[i];
+    const e = index.event(i);
     if (VERIFY_TOOL.test(`${e.tool ?? ''} ${index.content(i).slice(0, 200)}`)) call = i;
   }
   if (call === -1) return undefined;

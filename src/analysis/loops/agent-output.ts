@@ -4,15 +4,15 @@ import type { TraceIndex } from '../trace-index';
 
 /** True for a row that is no output of its lane's agent (a harness reminder, a placeholder). */
 export function isInjected(index: TraceIndex, i: number): boolean {
-  const kind = index.events[i].kind;
+  const kind = index.event(i).kind;
   return kind !== undefined && NOT_AGENT_OUTPUT_KINDS.has(kind);
 }
 
 /** True for the opening message of a delegated conversation: the event right after a delegate addressed to its agent. */
 export function opensDelegation(index: TraceIndex, i: number): boolean {
   if (index.types[i] !== 'message') return false;
-  const e = index.events[i];
-  const opens = (p: number | undefined) => p !== undefined && p >= 0 && index.types[p] === 'delegate' && index.events[p].to === e.agent;
+  const e = index.event(i);
+  const opens = (p: number | undefined) => p !== undefined && p >= 0 && index.types[p] === 'delegate' && index.event(p).to === e.agent;
   if (opens(i - 1)) return true;
   return (e.causes ?? []).some((id) => opens(index.pos.get(id)));
 }
@@ -23,7 +23,7 @@ export function opensDelegation(index: TraceIndex, i: number): boolean {
  * cause no earlier event carries may be carried by a later one).
  */
 export function causesBefore(index: TraceIndex, i: number): boolean {
-  const causes = index.events[i].causes;
+  const causes = index.event(i).causes;
   if (!Array.isArray(causes)) return true;
   for (const id of causes) if (!((index.pos.get(id) ?? i) < i)) return false;
   return true;

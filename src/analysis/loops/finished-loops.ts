@@ -97,7 +97,7 @@ function grownMembers(index: TraceIndex, f: Finished, raw: RawLoop): LoopMembers
   const agents = [...f.members.agents];
   const seen = new Set(agents);
   for (const i of added) {
-    const agent = index.events[i].agent;
+    const agent = index.agentOf(i);
     if (!seen.has(agent)) {
       seen.add(agent);
       agents.push(agent);

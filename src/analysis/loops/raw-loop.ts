@@ -101,7 +101,7 @@ export function loopParts(index: TraceIndex, raw: RawLoop): { costs: LoopCosts; 
 /** The members of `raw` as reported (see {@link LoopMembers}). */
 function loopMembers(index: TraceIndex, raw: RawLoop): LoopMembers {
   const members = [...raw.members].sort((a, b) => a - b);
-  const agents = [...new Set(members.map((i) => index.events[i].agent))];
+  const agents = [...new Set(members.map((i) => index.agentOf(i)))];
   return { events: members.map((i) => index.id(i)), indices: members.map((i) => index.at(i)), agents, last: members[members.length - 1] };
 }
 

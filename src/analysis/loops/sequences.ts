@@ -72,7 +72,7 @@ function repeatsByAgent(index: TraceIndex): RepeatSweep {
     }
   } else {
     for (let i = sweep.swept, n = index.size; i < n; i++) {
-      const agent = index.events[i].agent;
+      const agent = index.agentOf(i);
       const k = lengths.get(agent) ?? 0;
       lengths.set(agent, k + 1);
       if (!repeatsBefore(index, i)) continue;

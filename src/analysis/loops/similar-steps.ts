@@ -117,7 +117,7 @@ export class StepScan {
     const { contexts, lastStep, vocabulary, artifacts, parent, best, sets, threshold, groups } = this;
     for (let i = this.scanned; i < n; i++) {
       if (!STEP_TYPES.has(index.types[i]) || (index.injected > 0 && isInjected(index, i))) continue;
-      const e = index.events[i];
+      const e = index.event(i);
       if (index.toolLanes.has(e.agent)) continue;
       if (index.types[i] === 'message' && !causesBefore(index, i)) this.forwardCauses = true;
       if (opensDelegation(index, i)) continue;
@@ -206,7 +206,7 @@ export class StepScan {
       if (members.length < 2) continue;
       let made = this.madeArtifacts.get(key);
       if (made?.size !== members.length) {
-        made = { size: members.length, loop: similarSteps(members.slice(), `${index.events[members[0]].agent} produced the same code unchanged${stepContext(index, members[0])} ${countWords(members.length, 'time')}`) };
+        made = { size: members.length, loop: similarSteps(members.slice(), `${index.agentOf(members[0])} produced the same code unchanged${stepContext(index, members[0])} ${countWords(members.length, 'time')}`) };
         this.madeArtifacts.set(key, made);
       }
       out.push(made.loop);
@@ -234,7 +234,7 @@ export class StepScan {
     let low = Infinity;
     for (const i of group) low = Math.min(low, best[i]);
     // plain words in the message; the resemblance that joined them is the loop's evidence (`resemblance`)
-    const label = `${index.events[group[0]].agent} repeated nearly the same step${stepContext(index, group[0])} ${countWords(group.length, 'time')}, in mostly the same words`;
+    const label = `${index.agentOf(group[0])} repeated nearly the same step${stepContext(index, group[0])} ${countWords(group.length, 'time')}, in mostly the same words`;
     return similarSteps(group.slice(), label, Math.floor(low * 100) / 100);
   }
 
@@ -319,7 +319,7 @@ function similarSteps(members: number[], label: string, resemblance?: number): R
 
 /** Where a step was said, for messages: ` in <phase>` or ` to <receiver>`. */
 function stepContext(index: TraceIndex, i: number): string {
-  const phase = (index.events[i] as { phase?: unknown }).phase;
+  const phase = (index.event(i) as { phase?: unknown }).phase;
   if (typeof phase === 'string') return ` in ${phase}`;
   const receiver = index.receiver(i);
   return receiver ? ` to ${receiver}` : '';

@@ -20,7 +20,7 @@ function referenceBusyTime(index: TraceIndex, start: Float64Array, end: Float64A
   const n = index.size;
   const parent = new Int32Array(n).fill(-1);
   for (let v = 0; v < n; v++) {
-    const id = index.events[v].parent;
+    const id = index.event(v).parent;
     const p = typeof id === 'string' ? index.resolve(id, v) : undefined;
     if (p !== undefined && p !== v) parent[v] = p;
   }
@@ -31,7 +31,7 @@ function referenceBusyTime(index: TraceIndex, start: Float64Array, end: Float64A
   for (let v = 0; v < n; v++) {
     if (!(end[v] > start[v])) continue;
     all.push(start[v], end[v]);
-    const lane = index.events[v].agent;
+    const lane = index.agentOf(v);
     const out = pieces.get(lane) ?? pieces.set(lane, []).get(lane)!;
     const kids = children.get(v);
     if (!kids) {
@@ -140,7 +140,7 @@ test('busy time of 100k nested events allocates a small part of what lists of nu
   const start = new Float64Array(n);
   const end = new Float64Array(n);
   for (let v = 0; v < n; v++) {
-    start[v] = index.events[v].t;
+    start[v] = index.event(v).t;
     end[v] = start[v] + (v % 10 === 0 ? 5 : 0.4);
   }
   for (let k = 0; k < 3; k++) busyTime(index, start, end); // compiled, and the index's lazy parts made

@@ -154,7 +154,7 @@ describe('the index of a growing trace, from its carry', () => {
    * counts, parents, tool pairs, fingerprints, tool lanes.
    */
   const surface = (index: TraceIndex) => {
-    const ids = index.events.map((e) => e.id);
+    const ids = Array.from({ length: index.size }, (_, i) => index.id(i));
     return {
       types: [...index.types],
       lanes: [...index.lanes].map(([agent, lane]) => [agent, [...lane]]),

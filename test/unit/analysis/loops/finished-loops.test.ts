@@ -12,7 +12,8 @@ import type { TraceIndex } from '../../../../src/analysis/trace-index';
 function indexWith(answered: boolean, n = 5): TraceIndex {
   const events = Array.from({ length: n }, (_, t) => ({ id: `e${t}`, t: t * 1.1, agent: t < 5 ? 'w' : 'v', tokens: 10 + t, duration_s: 0.3 }));
   return {
-    events,
+    event: (i: number) => events[i],
+    agentOf: (i: number) => events[i].agent,
     time: Float64Array.from(events, (e) => e.t),
     types: events.map(() => 'tool_call'),
     id: (i: number) => events[i].id,

@@ -259,7 +259,7 @@ test('28 background Bash and Agent: each task-notification is the outcome of its
   assert.equal(byId(l, 'toolu_fx_2801:result').is_error, undefined, 'the launch itself did not fail');
   const index = new TraceIndex(l);
   const at = (id: string) => l.trace.events.findIndex((e) => e.id === id);
-  assert.equal(index.events[index.resultOf(index.at(at('toolu_fx_2801')))].id, build.id, 'the call is answered by its outcome');
+  assert.equal(index.id(index.resultOf(index.at(at('toolu_fx_2801')))), build.id, 'the call is answered by its outcome');
   // The audit agent, tied by <task-id> alone: its report returns to that notification.
   const lane = 'general-purpose:a28bc0ffee01d2e3f';
   const audit = byId(l, N('11'));
