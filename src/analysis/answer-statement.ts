@@ -226,11 +226,11 @@ function containersOf(index: TraceIndex): ContainerSweep {
   const sweep = carriedSweep<ContainerSweep>(index, 'containers', '', () => ({ swept: 0, key: '', carryable: true, positions: new Set(), addedFrom: Infinity }));
   sweep.addedFrom = Infinity;
   for (let i = sweep.swept, n = index.size; i < n; i++) {
-    const parent = index.event(i).parent;
+    const parent = index.parentIdOf(i);
     if (parent === undefined || index.types[i] === 'stop') continue;
     const p = index.pos.get(parent);
     if (p === undefined || p >= i) sweep.carryable = false;
-    if (p !== undefined && p >= 0 && (index.event(p).duration_s ?? 0) > 0 && !sweep.positions.has(p)) {
+    if (p !== undefined && p >= 0 && (index.durationOf(p) ?? 0) > 0 && !sweep.positions.has(p)) {
       sweep.positions.add(p);
       sweep.addedFrom = Math.min(sweep.addedFrom, p);
     }

@@ -68,7 +68,7 @@ export function isAgentOutput(index: TraceIndex, i: number): boolean {
 }
 
 function agentOutput(index: TraceIndex, i: number): boolean {
-  if (!OUTPUT_TYPES.has(index.types[i]) || index.toolLanes.has(index.agentOf(i)) || isNotAgentOutput(index.event(i))) return false;
+  if (!OUTPUT_TYPES.has(index.types[i]) || index.toolLanes.has(index.agentOf(i)) || index.notAgentOutput(i)) return false;
   const text = index.content(i);
   // /\S/ is the complement of what trim() removes: text other than white space
   return text.includes('TERMINATE') ? text.replace(/\bTERMINATE\b/g, '').trim().length > 0 : /\S/.test(text);

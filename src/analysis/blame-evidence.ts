@@ -15,7 +15,7 @@
  * Cost: one pass over the events, O(n + salient tokens), plus a bounded regular-expression scan of each
  * step's text (at most {@link TEXT_SCAN} characters).
  */
-import { isNotAgentOutput, type FinalAnswer } from './answer';
+import type { FinalAnswer } from './answer';
 import { salientTokens, withoutFencedCode, ERROR_TEXT, VERIFICATION_TEXT } from './text';
 import type { TraceIndex } from './trace-index';
 
@@ -89,7 +89,7 @@ export function taskStatement(index: TraceIndex): { task: number; given: Set<str
   const recorded = index.loaded.trace.metadata?.task;
   // `task: {question: ...}` (Who&When) or the task's text itself
   const question = typeof recorded === 'string' ? recorded : (recorded as { question?: unknown } | undefined)?.question;
-  if (task >= 0 && typeof question === 'string' && question.trim() && index.types[task] !== 'stop' && !isNotAgentOutput(index.event(task)) && index.agentOf(task) !== 'user') {
+  if (task >= 0 && typeof question === 'string' && question.trim() && index.types[task] !== 'stop' && !index.notAgentOutput(task) && index.agentOf(task) !== 'user') {
     return { task: -1, given: salientTokens(question) };
   }
   return { task, given: task >= 0 ? index.salient(task) : new Set<string>() };

@@ -12,7 +12,7 @@
  * 4. no agent step after the task statement to weigh: the first agent output whose tool call failed.
  * Tool output is never blamed: a fact it brought is charged to the call that asked for it.
  */
-import { finalAnswer, isNotAgentOutput } from './answer';
+import { finalAnswer } from './answer';
 import { EVIDENCE_FEATURES, stepEvidence, taskStatement, type EvidenceContext, type EvidenceFeature, type StepEvidence } from './blame-evidence';
 import { BLAME_WEIGHTS, scoreSteps } from './blame-model';
 import { ValueReader, type SupportOptions } from './support';
@@ -21,7 +21,6 @@ import { ERROR_TEXT, canonicalValue, salientTokens } from './text';
 import type { TraceIndex } from './trace-index';
 import { countsSteps } from '../trace/model';
 import type { Blame, Outcome } from './types';
-import { recordsFailure } from '../shared/recorded-failure';
 
 /**
  * How often the contrary-input rule (2. in the module's comment) named the labelled decisive step and
@@ -46,9 +45,9 @@ export function blameable(index: TraceIndex, i: number, tools: ReadonlySet<strin
   const type = index.types[i];
   if (!AGENT_TYPES.has(type)) return false;
   if (tools.has(index.agentOf(i))) return false;
-  if (isNotAgentOutput(index.event(i))) return false; // a user, harness or placeholder row
-  const e = index.event(i);
-  if (e.kind === 'interruption' || e.kind === 'api_error' || e.call_status === 'denied') return false; // the user's or the API's doing
+  if (index.notAgentOutput(i)) return false; // a user, harness or placeholder row
+  const kind = index.kindOf(i);
+  if (kind === 'interruption' || kind === 'api_error' || index.callStatusOf(i) === 'denied') return false; // the user's or the API's doing
   if (!needsContent && type === 'tool_call') return true;
   return index.content(i).replace(/\bTERMINATE\b/g, '').trim().length > 0;
 }
@@ -63,9 +62,9 @@ export function responsible(index: TraceIndex, i: number, tools: ReadonlySet<str
   return -1;
 }
 
-/** True when a tool result reports a failure: it records one ({@link recordsFailure}: an error status, `is_error`, a non-zero `exit_code`) or its content reads as an error ({@link ERROR_TEXT}). */
+/** True when a tool result reports a failure: it records one (recorded-failure.ts: an error status, `is_error`, a non-zero `exit_code`) or its content reads as an error ({@link ERROR_TEXT}). */
 export function reportsError(index: TraceIndex, r: number): boolean {
-  return recordsFailure(index.event(r)) || ERROR_TEXT.test(index.content(r).slice(0, 2000));
+  return index.failureRecorded(r) || ERROR_TEXT.test(index.content(r).slice(0, 2000));
 }
 
 /** The first agent output whose direct consequence is an error (its tool result reports one), with that result; undefined when none. */

@@ -126,7 +126,7 @@ export function* carriedBusyTime(index: TraceIndex, p: Intervals, dirty: Dirty, 
     if (cut) {
       // the intervals from the cut on are those of the events from it on (an interval starts at or before its event's time)
       let v = index.size;
-      while (v > 0 && index.event(v - 1).t >= cut.at) v--;
+      while (v > 0 && index.tOf(v - 1) >= cut.at) v--;
       wall = goOnFrom(offered.wallCuts, cut, intervalsFrom(v, index.size, start, end, cut.at), false);
       keep.fromCuts++;
     }
@@ -147,7 +147,7 @@ export function* carriedBusyTime(index: TraceIndex, p: Intervals, dirty: Dirty, 
       const cut = latestCut(old.cuts, at);
       if (cut) {
         let k = positions.length;
-        while (k > 0 && index.event(positions[k - 1]).t >= cut.at) k--;
+        while (k > 0 && index.tOf(positions[k - 1]) >= cut.at) k--;
         const pieces = piecesFrom(positions.subarray(k), p, cut.at);
         const on = goOnFrom(old.cuts, cut, pieces, pieces.holes);
         lane = { time: on.time, first: old.first, cuts: on.cuts };

@@ -9,7 +9,6 @@
  * reads only the new events' fields (at 1M events the pass over the event objects was 130-150 ms of
  * each append; the pass over the columns is a few ms).
  */
-import { isNotAgentOutput } from './answer';
 import { CreditColumn } from './credit-column';
 import { grownTo } from './prefix-carry';
 import type { Pause, PauseClock } from './pauses';
@@ -268,22 +267,25 @@ function factsOf(index: TraceIndex, repeats: boolean): EventCreditFacts {
     ? { ...kept, flags: grownTo(kept.flags, n, from, (size) => new Uint8Array(room(size))), agent: grownTo(kept.agent, n, from, (size) => new Int32Array(room(size))) }
     : { count: 0, flags: new Uint8Array(room(n)), agent: new Int32Array(room(n)), agents: [], agentNo: new Map(), given: new Map() };
   for (let i = from; i < n; i++) {
-    const e = index.event(i);
     let f = 0;
-    if (e.type === 'message' && e.from !== 'user' && isNotAgentOutput(e)) f |= NOT_AGENT_ROW;
-    if (e.kind !== undefined && INJECTED_KINDS.has(e.kind)) f |= INJECTED_KIND;
-    if (typeof e.credit === 'number' && Number.isFinite(e.credit)) {
+    if (index.recordedTypeOf(i) === 'message' && index.fromOf(i) !== 'user' && index.notAgentOutput(i)) f |= NOT_AGENT_ROW;
+    const kind = index.kindOf(i);
+    if (kind !== undefined && INJECTED_KINDS.has(kind)) f |= INJECTED_KIND;
+    const given = index.givenCreditOf(i);
+    if (given !== undefined) {
       f |= GIVEN;
-      facts.given.set(i, e.credit);
+      facts.given.set(i, given);
     }
     // with no id met twice every event is the first of its id (and an old one stays so: the new come after it);
     // a "__proto__" id never lands in a record of ids: each counts
-    if (!repeats || e.id === '__proto__' || index.pos.get(e.id) === i) f |= FIRST_OF_ID;
+    const id = index.id(i);
+    if (!repeats || id === '__proto__' || index.pos.get(id) === i) f |= FIRST_OF_ID;
     facts.flags[i] = f;
-    let a = facts.agentNo.get(e.agent);
+    const agent = index.agentOf(i);
+    let a = facts.agentNo.get(agent);
     if (a === undefined) {
-      facts.agentNo.set(e.agent, (a = facts.agents.length));
-      facts.agents.push(e.agent);
+      facts.agentNo.set(agent, (a = facts.agents.length));
+      facts.agents.push(agent);
     }
     facts.agent[i] = a;
   }

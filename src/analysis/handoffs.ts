@@ -120,7 +120,7 @@ function namedHandoffs(index: TraceIndex, scan: HandoffScan): void {
   for (let i = scan.scanned, n = index.size; i < n; i++) {
     if (!index.isHandoff(i)) continue;
     const to = index.receiver(i);
-    if (to) out.push(i, index.event(i).from ?? index.agentOf(i), to);
+    if (to) out.push(i, index.fromOf(i) ?? index.agentOf(i), to);
   }
 }
 

@@ -34,7 +34,6 @@ import { carriedSweep, type Sweep } from './carried-sweep';
 import { appendColumn, columnWithRoom } from '../shared/append-column';
 import { grownTo, withRoom } from './prefix-carry';
 import type { AgentCost, Metrics } from './types';
-import type { TraceEvent } from '../trace/schema';
 
 /**
  * Computes the {@link Metrics} of an indexed trace in O(n + links). Each pass is a function of its
@@ -122,7 +121,7 @@ function workAndCosts(index: TraceIndex, own: Float64Array, multiAgent: boolean,
     const w = workOf(index, i);
     own[i] = w;
     recorded += w;
-    addCost(index, i, index.event(i), multiAgent, costs);
+    addCost(index, i, multiAgent, costs);
   }
   const basis = basisOf(index, recorded);
   if (basis === 'events') own.fill(1, from, n);
@@ -131,11 +130,11 @@ function workAndCosts(index: TraceIndex, own: Float64Array, multiAgent: boolean,
 
 /** The work of the event at position `i` (see {@link workAndCosts}). */
 function workOf(index: TraceIndex, i: number): number {
-  const e = index.event(i);
-  const w = typeof e.duration_s === 'number' && Number.isFinite(e.duration_s) ? e.duration_s : 0;
+  const d = index.durationOf(i);
+  const w = d !== undefined && Number.isFinite(d) ? d : 0;
   const r = index.resultOf(i);
   // a call without a duration runs until its result arrives (unless the result carries the run time)
-  if (w === 0 && index.types[i] === 'tool_call' && r !== -1 && typeof index.event(r).duration_s !== 'number') return Math.max(0, index.time[r] - index.time[i]);
+  if (w === 0 && index.types[i] === 'tool_call' && r !== -1 && index.durationOf(r) === undefined) return Math.max(0, index.time[r] - index.time[i]);
   return w;
 }
 
@@ -452,9 +451,10 @@ function spawnTree(index: TraceIndex): { spawns: number; maxFanOut: number; dept
   for (let i = sweep.swept, n = index.size; i < n; i++) {
     if (index.types[i] !== 'spawn') continue;
     sweep.spawns++;
-    const e = index.event(i);
-    fanOut.set(e.agent, (fanOut.get(e.agent) ?? 0) + 1);
-    if (typeof e.to === 'string' && e.to !== e.agent && !spawner.has(e.to)) spawner.set(e.to, e.agent);
+    const agent = index.agentOf(i);
+    const to = index.toOf(i);
+    fanOut.set(agent, (fanOut.get(agent) ?? 0) + 1);
+    if (to !== undefined && to !== agent && !spawner.has(to)) spawner.set(to, agent);
   }
   sweep.swept = Math.max(sweep.swept, index.size);
   let depth = 0;
@@ -494,8 +494,8 @@ export interface AgentCosts {
   messages: number;
 }
 
-/** Adds event `i` (`e`) to the costs, events taken in time order. */
-function addCost(index: TraceIndex, i: number, e: TraceEvent, multiAgent: boolean, costs: AgentCosts): void {
+/** Adds event `i` to the costs, events taken in time order. */
+function addCost(index: TraceIndex, i: number, multiAgent: boolean, costs: AgentCosts): void {
   const t = index.tokens(i);
   const c = index.content(i).length;
   costs.tokens += t;
@@ -503,17 +503,20 @@ function addCost(index: TraceIndex, i: number, e: TraceEvent, multiAgent: boolea
   const type = index.types[i];
   if (type === 'tool_call') costs.toolCalls++;
   if (type === 'message') costs.messages++;
-  const between = index.isHandoff(i) && (index.receiver(i) !== undefined || (e.to === undefined && multiAgent));
+  const between = index.isHandoff(i) && (index.receiver(i) !== undefined || (index.toOf(i) === undefined && multiAgent));
   if (between) {
     costs.protocolTokens += t;
     costs.protocolChars += c;
   }
-  let a = costs.perAgent.get(e.agent);
-  if (!a) costs.perAgent.set(e.agent, (a = { events: 0, tokens: 0, cost: 0, seconds: 0 }));
+  const agent = index.agentOf(i);
+  let a = costs.perAgent.get(agent);
+  if (!a) costs.perAgent.set(agent, (a = { events: 0, tokens: 0, cost: 0, seconds: 0 }));
   a.events++;
   a.tokens += t;
-  if (typeof e.cost === 'number' && Number.isFinite(e.cost)) a.cost = round(a.cost + e.cost);
-  if (typeof e.duration_s === 'number' && Number.isFinite(e.duration_s)) a.seconds = round(a.seconds + e.duration_s);
+  const cost = index.costOf(i);
+  if (cost !== undefined && Number.isFinite(cost)) a.cost = round(a.cost + cost);
+  const d = index.durationOf(i);
+  if (d !== undefined && Number.isFinite(d)) a.seconds = round(a.seconds + d);
 }
 
 /** The explicit links of the rows read so far ({@link explicitLinks}): per row v, how many the rows before it hold. */

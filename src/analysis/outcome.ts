@@ -85,9 +85,8 @@ export function traceOutcome(index: TraceIndex): Outcome {
   }
   for (let i = index.size - 1; i >= 0; i--) {
     if (index.types[i] !== 'stop') continue;
-    const e = index.event(i);
-    if (e.reason === 'error') {
-      const api = e.kind === 'api_error';
+    if (index.reasonOf(i) === 'error') {
+      const api = index.kindOf(i) === 'api_error';
       return { status: 'failure', value: -1, source: `stop ${index.id(i)} (error${api ? ', an API error: not an agent failure' : ''})`, fromStop: true, ...(api ? { notAgentFailure: true as const } : {}) };
     }
     break;

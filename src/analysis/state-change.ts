@@ -44,8 +44,8 @@ export function isStateChange(index: TraceIndex, i: number): boolean {
 
 /** {@link isStateChange}, asked. */
 function changesState(index: TraceIndex, i: number): boolean {
-  if (index.types[i] !== 'tool_call' || index.event(i).call_status === 'denied') return false;
-  const tool = index.event(i).tool ?? '';
+  if (index.types[i] !== 'tool_call' || index.callStatusOf(i) === 'denied') return false;
+  const tool = index.toolOf(i) ?? '';
   if (toolChangesState(tool)) return true;
   const content = withoutOptions(index.content(i).slice(0, 200));
   return CHANGE_COMMAND.test(content) && !VERIFY_TOOL.test(`${tool} ${content}`);

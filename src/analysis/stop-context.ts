@@ -130,13 +130,14 @@ export class StopContext {
       const type = index.types[i];
       // the event is read only for the three types the sweep changes with (a million reads of the others cost 15-20 ms)
       if (type !== 'spawn' && type !== 'return' && type !== 'despawn') continue;
-      const e = index.event(i);
-      if (type === 'spawn' && typeof e.to === 'string' && e.to !== e.agent) open.set(e.to, i);
+      const agent = index.agentOf(i);
+      const to = index.toOf(i);
+      if (type === 'spawn' && to !== undefined && to !== agent) open.set(to, i);
       else if (type === 'return') {
-        open.delete(e.from ?? e.agent);
-        open.delete(e.agent);
+        open.delete(index.fromOf(i) ?? agent);
+        open.delete(agent);
       } else if (type === 'despawn') {
-        open.delete(typeof e.to === 'string' ? e.to : e.agent);
+        open.delete(to ?? agent);
       }
     }
     sweep.swept = Math.max(sweep.swept, pos + 1);

@@ -87,9 +87,9 @@ export function stopOwner(index: TraceIndex): string | undefined {
   const delegations = new Map<string, number>();
   let lastStop: string | undefined;
   for (let i = 0; i < index.size; i++) {
-    const e = index.event(i);
-    if (DELEGATING.has(index.types[i]) && index.receiver(i)) delegations.set(e.agent, (delegations.get(e.agent) ?? 0) + 1);
-    if (index.types[i] === 'stop' && (e as { scope?: unknown }).scope !== 'agent') lastStop = e.agent;
+    const agent = index.agentOf(i);
+    if (DELEGATING.has(index.types[i]) && index.receiver(i)) delegations.set(agent, (delegations.get(agent) ?? 0) + 1);
+    if (index.types[i] === 'stop' && index.extraOf(i, 'scope') !== 'agent') lastStop = agent;
   }
   let best: string | undefined;
   for (const [agent, n] of delegations) if (!best || n > delegations.get(best)!) best = agent;
@@ -102,21 +102,21 @@ export function stopOwner(index: TraceIndex): string | undefined {
 /** What the trace's `t` count: a step index (an importer says so in `metadata.time`), clock seconds, or nothing (all equal). */
 function timeUnit(index: TraceIndex): StopFeatures['elapsed_unit'] {
   if (countsSteps(index.loaded)) return 'steps';
-  return index.size > 1 && index.event(index.size - 1).t !== index.event(0).t ? 'seconds' : 'events';
+  return index.size > 1 && index.tOf(index.size - 1) !== index.tOf(0) ? 'seconds' : 'events';
 }
 
 /** The verification an event reports: a check call's result, or a reviewer's verdict; undefined when it is none. */
 function checkResult(index: TraceIndex, i: number): 'pass' | 'fail' | undefined {
-  const e = index.event(i);
   const type = index.types[i];
   if (type === 'tool_result') {
     const call = index.callOf(i);
-    const tool = `${e.tool ?? ''} ${call >= 0 ? `${index.event(call).tool ?? ''} ${index.content(call).slice(0, 300)}` : ''}`;
+    const tool = `${index.toolOf(i) ?? ''} ${call >= 0 ? `${index.toolOf(call) ?? ''} ${index.content(call).slice(0, 300)}` : ''}`;
     if (!VERIFY_TOOL.test(tool)) return undefined;
-    const failed = (typeof e.exit_code === 'number' && e.exit_code !== 0) || ERROR_TEXT.test(index.content(i).slice(0, 2000)) || /\bfail(?:ed|s|ing|ure)?\b/i.test(index.content(i).slice(0, 2000));
+    const exitCode = index.extraOf(i, 'exit_code');
+    const failed = (typeof exitCode === 'number' && exitCode !== 0) || ERROR_TEXT.test(index.content(i).slice(0, 2000)) || /\bfail(?:ed|s|ing|ure)?\b/i.test(index.content(i).slice(0, 2000));
     return failed ? 'fail' : 'pass';
   }
-  if ((type === 'message' || type === 'return' || type === 'aggregate') && REVIEWER_ROLE.test(`${e.agent} ${e.role ?? ''}`)) {
+  if ((type === 'message' || type === 'return' || type === 'aggregate') && REVIEWER_ROLE.test(`${index.agentOf(i)} ${index.roleOf(i) ?? ''}`)) {
     const text = index.content(i).slice(0, 4000);
     if (CRITIQUE_TEXT.test(text)) return 'fail';
     if (APPROVAL_TEXT.test(text)) return 'pass';
@@ -142,7 +142,7 @@ export function stopRows(index: TraceIndex, analysis: Analysis, trace: string): 
   const owner = stopOwner(index);
   if (owner === undefined) return [];
   const unit = timeUnit(index);
-  const t0 = index.size ? index.event(0).t : 0;
+  const t0 = index.size ? index.tOf(0) : 0;
 
   // labels: the run's final stop and the hindsight best stop, as owner points
   const finalStop = analysis.stops.length ? analysis.stops[analysis.stops.length - 1] : undefined;
@@ -179,30 +179,30 @@ export function stopRows(index: TraceIndex, analysis: Analysis, trace: string): 
   let previousPoint = -1; // the owner's previous decision point
   let lanePos = 0;
   for (let i = 0; i < index.size; i++) {
-    const e = index.event(i);
+    const agent = index.agentOf(i);
     const type = index.types[i];
     tokens += index.tokens(i);
     const to = index.receiver(i);
     if (DELEGATING.has(type) && to) open.add(to);
-    else if (type === 'despawn') open.delete(typeof e.to === 'string' ? e.to : e.agent);
-    else if (open.has(e.agent) && (type === 'return' || (type === 'message' && (to === undefined || !open.has(to))))) open.delete(e.agent);
+    else if (type === 'despawn') open.delete(index.toOf(i) ?? agent);
+    else if (open.has(agent) && (type === 'return' || (type === 'message' && (to === undefined || !open.has(to))))) open.delete(agent);
     const result = checkResult(index, i);
-    if (result) check = { result, event: e.id };
+    if (result) check = { result, event: index.id(i) };
     while (series && rewardK < series.points.length && series.points[rewardK].pos <= i) reward = series.points[rewardK++].value;
     while (loopK < seen.length && seen[loopK] <= i) loopK++;
     while (activeK < active.length && active[activeK] <= i) lastActive = active[activeK++];
-    if (e.agent !== owner) continue;
+    if (agent !== owner) continue;
     const loopState: StopFeatures['loop_state'] = loopK === 0 ? 'none' : lastActive > previousPoint ? 'in_loop' : 'after_loop';
     previousPoint = i;
     rows.push({
       trace,
       owner,
-      event: e.id,
+      event: index.id(i),
       type,
       features: {
         event_index: i,
         lane_index: lanePos++,
-        elapsed: unit === 'events' ? i : Math.round((e.t - t0) * 1000) / 1000,
+        elapsed: unit === 'events' ? i : Math.round((index.tOf(i) - t0) * 1000) / 1000,
         elapsed_unit: unit,
         tokens_so_far: tokens,
         open_delegations: open.size,

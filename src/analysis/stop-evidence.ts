@@ -7,7 +7,6 @@ import { isAgentOutput } from './answer';
 import { firstChangeAt, lastChangeIn } from './state-change';
 import { COMPLETION_CLAIM, IMPASSE_TEXT, VERIFICATION_TEXT, VERIFY_TOOL } from './text';
 import type { TraceIndex } from './trace-index';
-import { recordsFailure } from '../shared/recorded-failure';
 
 /** A stop segment: positions [from, pos] that `keep` accepts. */
 export interface Segment {
@@ -41,12 +40,12 @@ const PLANNED_CHECK =
   /\b(?:i['’]ll|i will|i am going to|i['’]m going to|let me|let['’]s|we['’]ll|we will|next,? i(?:['’]ll| will)?|now i(?:['’]ll| will)?)\s+(?:now\s+|then\s+|also\s+)?(?:(?:re-?)?run|execute|launch|kick off)?\s*(?:the\s+|a\s+|all\s+|our\s+)?(?:unit\s+|integration\s+)?(?:tests?|test suite|checks?|verif(?:y|ication)|validat(?:e|ion)|type-?check|lint|build)\b/i;
 
 /**
- * True when a tool result failed: it records a failure ({@link recordsFailure}: an error status, `is_error`,
+ * True when a tool result failed: it records a failure (recorded-failure.ts: an error status, `is_error`,
  * a non-zero `exit_code`), or its text says so beyond doubt: an error at its start ({@link HARD_ERROR}), or a
  * test runner's summary of failures at its start or end, where runners print it ({@link TEST_RUN_FAILED}).
  */
 export function failedResult(index: TraceIndex, i: number): boolean {
-  if (recordsFailure(index.event(i))) return true;
+  if (index.failureRecorded(i)) return true;
   const text = index.content(i);
   if (HARD_ERROR.test(text.slice(0, 2000))) return true;
   return TEST_RUN_FAILED.test(text.length > 4000 ? `${text.slice(0, 2000)}\n${text.slice(-2000)}` : text);
@@ -54,8 +53,7 @@ export function failedResult(index: TraceIndex, i: number): boolean {
 
 /** True for a call that checks (a test, build, lint, type check...), or whose redacted arguments may have. */
 function checks(index: TraceIndex, i: number): boolean {
-  const e = index.event(i);
-  return VERIFY_TOOL.test(`${e.tool ?? ''} ${index.content(i).slice(0, 200)}`) || OPAQUE.test(index.content(i));
+  return VERIFY_TOOL.test(`${index.toolOf(i) ?? ''} ${index.content(i).slice(0, 200)}`) || OPAQUE.test(index.content(i));
 }
 
 /** Position of the last state change in [from, pos] with no verification after it, or -1. */
@@ -167,7 +165,7 @@ export function endsAtImpasse(index: TraceIndex, { from, pos, keep }: Segment): 
 /** Positions of the calls the user refused (`call_status: denied`) in a segment. */
 export function deniedCalls(index: TraceIndex, { from, pos, keep }: Segment): number[] {
   const out: number[] = [];
-  for (let i = from; i <= pos; i++) if (keep(i) && index.types[i] === 'tool_call' && index.event(i).call_status === 'denied') out.push(i);
+  for (let i = from; i <= pos; i++) if (keep(i) && index.types[i] === 'tool_call' && index.callStatusOf(i) === 'denied') out.push(i);
   return out;
 }
 

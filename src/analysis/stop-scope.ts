@@ -27,15 +27,15 @@ const NOT_A_PROMPT = new Set(['local_command', 'meta', 'placeholder', 'missing_p
  */
 export function isUserPrompt(index: TraceIndex, i: number): boolean {
   if (index.types[i] !== 'message') return false;
-  const e = index.event(i);
-  if ((e.kind !== undefined && NOT_A_PROMPT.has(e.kind)) || (e as { synthetic?: unknown }).synthetic === true) return false;
-  const sender = (e.from ?? e.agent).toLowerCase();
+  const kind = index.kindOf(i);
+  if ((kind !== undefined && NOT_A_PROMPT.has(kind)) || index.extraOf(i, 'synthetic') === true) return false;
+  const sender = (index.fromOf(i) ?? index.agentOf(i)).toLowerCase();
   return USER_SENDERS.has(sender);
 }
 
 /** The scope a stop event records (`run`, `turn`, `phase`), or undefined. */
 function recordedScope(index: TraceIndex, pos: number): StopScope | undefined {
-  const scope = (index.event(pos) as { scope?: unknown }).scope;
+  const scope = index.extraOf(pos, 'scope');
   return scope === 'run' || scope === 'turn' || scope === 'phase' ? scope : undefined;
 }
 
@@ -61,8 +61,9 @@ export function stopScopes(index: TraceIndex, points: readonly number[], keys: r
   // a prompt hands the run back to the stop's agent: it is in that agent's lane, addressed to it, or to no one
   const promptTo = (agent: string, from: number, to: number) => {
     for (let k = lowerIndex(prompts, from); k < prompts.length && prompts[k] < to; k++) {
-      const e = index.event(prompts[k]);
-      if (e.agent === agent || e.to === agent || (e.to === undefined && e.agent !== agent && USER_SENDERS.has(e.agent.toLowerCase()))) return true;
+      const by = index.agentOf(prompts[k]);
+      const to = index.toOf(prompts[k]);
+      if (by === agent || to === agent || (to === undefined && by !== agent && USER_SENDERS.has(by.toLowerCase()))) return true;
     }
     return false;
   };

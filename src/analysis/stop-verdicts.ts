@@ -124,7 +124,7 @@ export function judgeStop(judge: StopJudge, at: StopAt): StopFinding {
   // "never stopped" would be a guess (a crash of the writer is not the agents' failure to end)
   if (synthetic && judge.cutOff?.(pos)) return { ...base, finding: 'ok', modes: [], sound: false, evidence: [CUT_OFF_END], wasted: ZERO, message: CUT_OFF_END, unended: 'cut off' };
   // calls the stop left running in the background (recorded by the importer): a designed hand-off, never a premature stop
-  const backgroundRunning = (e as { background_running?: unknown }).background_running;
+  const backgroundRunning = index.extraOf(pos, 'background_running');
   const running = Array.isArray(backgroundRunning) ? backgroundRunning.length : 0;
   const handOff = `with ${running} call${running > 1 ? 's' : ''} still running in the background: a designed hand-off (the harness reports back when ${running > 1 ? 'they finish' : 'it finishes'}), not a premature stop`;
   // an error, an abort or a limit ended the run or turn: not a decision to stop (which is what the stop failures judge), nor a hand-back; said as what it was
@@ -289,13 +289,13 @@ function findPremature(judge: StopJudge, at: StopAt): (Found & { open: string[];
   if (error !== -1) {
     raise('medium');
     events.push(error);
-    evidence.push(`the run ended right after a failed ${index.event(error).tool ?? 'tool'} result (${index.id(error)}), with nothing done about it`);
+    evidence.push(`the run ended right after a failed ${index.toolOf(error) ?? 'tool'} result (${index.id(error)}), with nothing done about it`);
   }
   const failedCheck = lastCheckFailed(index, segment);
   if (failedCheck !== -1 && failedCheck !== error) {
     raise('medium');
     events.push(failedCheck);
-    evidence.push(`the last check before the run ended failed (${index.event(failedCheck).tool ?? 'tool'} result ${index.id(failedCheck)}), and no check passed after it`);
+    evidence.push(`the last check before the run ended failed (${index.toolOf(failedCheck) ?? 'tool'} result ${index.id(failedCheck)}), and no check passed after it`);
   }
   const unverified = unverifiedChange(index, segment);
   if (unverified !== -1) {
@@ -428,8 +428,7 @@ function terminationSignals(index: TraceIndex, answers: AnswerStatements, { from
   for (let k = upperBound(signalled, from - 1); k < signalled.length && signalled[k] < pos; k++) if (keep(signalled[k]) && !heeded(index, signalled[k], pos)) out.add(signalled[k]);
   for (const s of earlier) {
     if (s < from || s >= pos || !keep(s)) continue;
-    const e = index.event(s);
-    const cause = e.parent ?? e.causes?.[0];
+    const cause = index.parentIdOf(s) ?? index.causesOf(s)?.[0];
     const p = cause === undefined ? undefined : index.pos.get(cause);
     out.add(p !== undefined && p >= 0 && p <= s ? p : s);
   }
@@ -527,7 +526,7 @@ function openRoots(index: TraceIndex): readonly number[] {
 }
 
 function rootOpen(index: TraceIndex, i: number): boolean {
-  return index.event(i).open === true && index.event(i).parent === undefined;
+  return index.event(i).open === true && index.parentIdOf(i) === undefined;
 }
 
 /** The positions of agent outputs (not returns) that state an impasse: one sweep per analysis (its key: the tool lanes, which say what is an agent's output). */

@@ -54,8 +54,8 @@ const NOT_WORK = new Set(['stop', 'reward', 'despawn']);
  */
 function isWork(index: TraceIndex, i: number): boolean {
   if (NOT_WORK.has(index.types[i])) return false;
-  const e = index.event(i);
-  return !(e.kind !== undefined && (e.kind === 'local_command' || e.kind === 'meta' || e.kind === 'placeholder' || e.kind === 'missing_parent'));
+  const kind = index.kindOf(i);
+  return !(kind !== undefined && (kind === 'local_command' || kind === 'meta' || kind === 'placeholder' || kind === 'missing_parent'));
 }
 
 const REASON_PATTERNS: [StopReason, RegExp][] = [
@@ -150,8 +150,7 @@ export function* stopSteps(index: TraceIndex, loops: Loop[], outcome: Outcome, o
     const lanes = scope?.lanes;
     // one closure shape for every segment (a second shape for whole-run stops makes each caller's compiled loops deopt)
     const keep = (i: number) => lanes === undefined || lanes.has(index.agentOf(i));
-    const e = index.event(pos);
-    let reason: StopReason = pos === synthetic ? 'unknown' : (e.reason ?? 'unknown');
+    let reason: StopReason = pos === synthetic ? 'unknown' : (index.reasonOf(pos) ?? 'unknown');
     let reasonSource: StopFinding['reason_source'] = 'recorded';
     if (reason === 'unknown') {
       reason = inferStopReason(index, pos);
@@ -161,7 +160,7 @@ export function* stopSteps(index: TraceIndex, loops: Loop[], outcome: Outcome, o
     const judged = judgeStop(judge, { segment: { from, pos, keep, all: lanes === undefined }, scope: scopes[k], synthetic: pos === synthetic, reason, reasonSource, mainRun: key === '', earlierSignals: earlier });
     stops.push(key ? { ...judged, sub_agent: key } : judged);
     // a stop recorded as the run's end that the run went on after: a termination signal the run ignored
-    if (scopes[k] === 'phase' && (e as { scope?: unknown }).scope === 'run') signals.set(key, [...earlier, pos]);
+    if (scopes[k] === 'phase' && index.extraOf(pos, 'scope') === 'run') signals.set(key, [...earlier, pos]);
     if (scopes[k] === 'turn') signals.set(key, []);
   }
   if (clock.due()) yield* clock.pause();
@@ -195,8 +194,9 @@ function runStops(index: TraceIndex): { stops: readonly number[]; spawnedBy: Rea
     const type = index.types[i];
     if (type === 'stop' && !isAgentScoped(index, i)) stops.push(i);
     else if (type === 'spawn') {
-      const e = index.event(i);
-      if (typeof e.to === 'string' && e.to !== e.agent && !spawnedBy.has(e.to)) spawnedBy.set(e.to, e.agent);
+      const agent = index.agentOf(i);
+      const to = index.toOf(i);
+      if (to !== undefined && to !== agent && !spawnedBy.has(to)) spawnedBy.set(to, agent);
     }
   }
   sweep.swept = Math.max(sweep.swept, index.size);
@@ -219,8 +219,7 @@ function descendants(parents: ReadonlyMap<string, string>, agent: string): Set<s
 
 /** A stop an agent made for itself only (`scope: "agent"`), not a stop of the run. */
 function isAgentScoped(index: TraceIndex, i: number): boolean {
-  const scope = (index.event(i) as { scope?: unknown }).scope;
-  return scope === 'agent';
+  return index.extraOf(i, 'scope') === 'agent';
 }
 
 /**
@@ -258,7 +257,7 @@ function estimateVStop(index: TraceIndex, series: { channel: string; points: Rew
   const final = series.points[series.points.length - 1].value;
   const points = series.points.map((p) => ({
     event: index.id(p.pos),
-    t: index.event(p.pos).t,
+    t: index.tOf(p.pos),
     continue: final,
     stop: p.value,
     value: round(final - p.value),

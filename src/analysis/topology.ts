@@ -170,7 +170,7 @@ export function guessTopology(index: TraceIndex, metrics: Metrics): TopologyGues
 
   const names = agents.slice();
   for (let i = 0; i < Math.min(index.size, 5000); i++) {
-    const role = index.event(i).role;
+    const role = index.roleOf(i);
     if (typeof role === 'string' && role) names.push(role);
   }
   const families = [PLAN, EXEC, CRITIC].filter((re) => names.some((x) => re.test(x))).length;

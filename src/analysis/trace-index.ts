@@ -20,7 +20,9 @@
 import { IdTable } from '../trace/id-table';
 import { Arena } from './arena';
 import type { LoadedTrace } from '../trace/model';
-import { canonicalType, EVENT_TYPES, NOT_AGENT_OUTPUT_KINDS, type EdgeType, type EventType, type TraceEvent } from '../trace/schema';
+import { canonicalType, EVENT_TYPES, NOT_AGENT_OUTPUT_KINDS, type CallStatus, type EdgeType, type EventKind, type EventType, type StopReason, type TraceEvent } from '../trace/schema';
+import { recordsFailure } from '../shared/recorded-failure';
+import { isNotAgentOutput } from './answer';
 import { FingerprintTable } from './fingerprint-table';
 import { edgeTypeOfCode, isExplicitCode, LINK_KINDS, rowsBySource, type LinkKind } from './link-table';
 import { buildLinks, HANDOFF_TYPES, receiverOf, type LinkInputs, type ReceiverColumn } from './index-links';
@@ -55,6 +57,13 @@ const ARENA_BYTES_PER_EVENT = 256;
 
 /** Every written type -> its canonical type, as the constant strings of the vocabulary. */
 const CANONICAL_TYPES = new Map<string, EventType>(EVENT_TYPES.map((t) => [t, canonicalType(t)]));
+
+/**
+ * The fields beyond the schema that importers put on events and the analyses read: a stop's or
+ * prompt's `scope`, a step's `phase`, a `synthetic` row, a stop's `background_running`, a local
+ * command's `command_prompt`, a tool result's `exit_code` (the failure fields are read through {@link TraceIndex.failureRecorded}).
+ */
+export type ExtraField = 'phase' | 'scope' | 'synthetic' | 'background_running' | 'command_prompt' | 'exit_code';
 
 /** Read-only index of a loaded trace. Positions are time-order indices into {@link events}. */
 export class TraceIndex {
@@ -566,6 +575,94 @@ export class TraceIndex {
   /** The agent of the event at a position (its lane's name). */
   agentOf(i: number): string {
     return this.laneNames[this.laneOf[i]];
+  }
+
+  /** The type of the event at a position as recorded (an alias kept: `communicate`; {@link types} holds the canonical ones). */
+  recordedTypeOf(i: number): TraceEvent['type'] {
+    return this.events[i].type;
+  }
+
+  /** The raw `t` of the event at a position (seconds, as recorded; {@link time} holds it as the time order reads it). */
+  tOf(i: number): number {
+    return this.events[i].t;
+  }
+
+  /** The `tool` of the event at a position, when it names one. */
+  toolOf(i: number): string | undefined {
+    return this.events[i].tool;
+  }
+
+  /** The `from` (the sender a record names) of the event at a position. */
+  fromOf(i: number): string | undefined {
+    return this.events[i].from;
+  }
+
+  /** The `to` (the receiver a record names, lane or not: {@link receiver} gives a lane's) of the event at a position. */
+  toOf(i: number): string | undefined {
+    return this.events[i].to;
+  }
+
+  /** The `role` of the event at a position. */
+  roleOf(i: number): string | undefined {
+    return this.events[i].role;
+  }
+
+  /** The `kind` of the event at a position (a harness row, a placeholder...: schema.ts EVENT_KINDS). */
+  kindOf(i: number): EventKind | undefined {
+    return this.events[i].kind;
+  }
+
+  /** The recorded `cost` of the event at a position, when it is a number. */
+  costOf(i: number): number | undefined {
+    const c = this.events[i].cost;
+    return typeof c === 'number' ? c : undefined;
+  }
+
+  /** The `reason` of the stop at a position. */
+  reasonOf(i: number): StopReason | undefined {
+    return this.events[i].reason;
+  }
+
+  /** The credit a producer gave the event at a position (`credit`, a finite number), shown as given (credit.ts). */
+  givenCreditOf(i: number): number | undefined {
+    const c = this.events[i].credit;
+    return typeof c === 'number' && Number.isFinite(c) ? c : undefined;
+  }
+
+  /** The `call_status` of the tool call at a position. */
+  callStatusOf(i: number): CallStatus | undefined {
+    return this.events[i].call_status;
+  }
+
+  /** The recorded `duration_s` of the event at a position (seconds), when it is a number. */
+  durationOf(i: number): number | undefined {
+    const d = this.events[i].duration_s;
+    return typeof d === 'number' ? d : undefined;
+  }
+
+  /** The id the `parent` of the event at a position names ({@link parentOf} gives its position). */
+  parentIdOf(i: number): string | undefined {
+    return this.events[i].parent;
+  }
+
+  /** The ids the `causes` of the event at a position name. */
+  causesOf(i: number): readonly string[] | undefined {
+    return this.events[i].causes;
+  }
+
+  /** A field beyond the schema that an importer put on the event at a position ({@link ExtraField}). */
+  extraOf(i: number, key: ExtraField): unknown {
+    return (this.events[i] as unknown as Record<string, unknown>)[key];
+  }
+
+  /** True when the event at a position is no agent's output: a user, harness or placeholder row (answer.ts `isNotAgentOutput`). */
+  notAgentOutput(i: number): boolean {
+    return isNotAgentOutput(this.events[i]);
+  }
+
+  /** True when the event at a position records a failure in its fields (an error, `is_error`, a non-zero exit code: recorded-failure.ts). */
+  failureRecorded(i: number): boolean {
+    return recordsFailure(this.events[i]);
   }
 
   /** The id of the event at a position. */

@@ -45,7 +45,7 @@ export function findVerification(index: TraceIndex, outcome: Outcome, end: numbe
   const ignored = ignoredFailingCheck(index, end);
   if (ignored) {
     out.push(
-      make('failing_check_ignored', ignored.result, 'medium', [ignored.claim], `verification: the last check (${index.event(ignored.call).tool ?? 'a check'} by ${index.agentOf(ignored.call)}, ${index.id(ignored.result)}) failed and none ran after it, yet the run then said it was done or succeeded (${index.id(ignored.claim)}; MAST 3.2)`),
+      make('failing_check_ignored', ignored.result, 'medium', [ignored.claim], `verification: the last check (${index.toolOf(ignored.call) ?? 'a check'} by ${index.agentOf(ignored.call)}, ${index.id(ignored.result)}) failed and none ran after it, yet the run then said it was done or succeeded (${index.id(ignored.claim)}; MAST 3.2)`),
     );
   }
   if (COMPLETION_REASONS.has(endReason) && (outcome.status === 'failure' || outcome.status === 'partial') && index.types[end] === 'stop') {
@@ -67,19 +67,19 @@ export function unclearedReview(index: TraceIndex, pos: number): number {
   for (let i = sweep.swept; i <= pos; i++) {
     const type = index.types[i];
     if (type !== 'message' && type !== 'return' && type !== 'aggregate') continue;
-    const e = index.event(i);
-    const role = typeof (e as { role?: unknown }).role === 'string' ? (e as { role: string }).role : '';
-    let byRole = reviewers.get(e.agent);
-    if (!byRole) reviewers.set(e.agent, (byRole = new Map()));
+    const agent = index.agentOf(i);
+    const role = index.roleOf(i) ?? '';
+    let byRole = reviewers.get(agent);
+    if (!byRole) reviewers.set(agent, (byRole = new Map()));
     let reviewer = byRole.get(role);
-    if (reviewer === undefined) byRole.set(role, (reviewer = REVIEWER_ROLE.test(`${e.agent} ${role}`)));
+    if (reviewer === undefined) byRole.set(role, (reviewer = REVIEWER_ROLE.test(`${agent} ${role}`)));
     if (!reviewer || !isAgentOutput(index, i)) continue;
     // (an opening read from a cause no earlier event carries may change when a later one carries it: the state is not kept then)
     if (type === 'message' && !causesBefore(index, i)) sweep.carryable = false;
     if (opensDelegation(index, i)) continue;
     const text = index.content(i);
-    if (APPROVAL_TEXT.test(text) || COMPLETION_CLAIM.test(text)) last.set(e.agent, { i, critique: false });
-    else if (CRITIQUE_TEXT.test(text)) last.set(e.agent, { i, critique: true });
+    if (APPROVAL_TEXT.test(text) || COMPLETION_CLAIM.test(text)) last.set(agent, { i, critique: false });
+    else if (CRITIQUE_TEXT.test(text)) last.set(agent, { i, critique: true });
   }
   sweep.swept = Math.max(sweep.swept, pos + 1);
   let found = -1;
@@ -98,8 +98,7 @@ function ignoredFailingCheck(index: TraceIndex, end: number): { call: number; re
   let call = -1;
   for (let i = end; i >= 0 && call === -1; i--) {
     if (index.types[i] !== 'tool_call') continue;
-    const e = index.event(i);
-    if (VERIFY_TOOL.test(`${e.tool ?? ''} ${index.content(i).slice(0, 200)}`)) call = i;
+    if (VERIFY_TOOL.test(`${index.toolOf(i) ?? ''} ${index.content(i).slice(0, 200)}`)) call = i;
   }
   if (call === -1) return undefined;
   const result = index.resultOf(call);

@@ -4,17 +4,17 @@ import type { TraceIndex } from '../trace-index';
 
 /** True for a row that is no output of its lane's agent (a harness reminder, a placeholder). */
 export function isInjected(index: TraceIndex, i: number): boolean {
-  const kind = index.event(i).kind;
+  const kind = index.kindOf(i);
   return kind !== undefined && NOT_AGENT_OUTPUT_KINDS.has(kind);
 }
 
 /** True for the opening message of a delegated conversation: the event right after a delegate addressed to its agent. */
 export function opensDelegation(index: TraceIndex, i: number): boolean {
   if (index.types[i] !== 'message') return false;
-  const e = index.event(i);
-  const opens = (p: number | undefined) => p !== undefined && p >= 0 && index.types[p] === 'delegate' && index.event(p).to === e.agent;
+  const agent = index.agentOf(i);
+  const opens = (p: number | undefined) => p !== undefined && p >= 0 && index.types[p] === 'delegate' && index.toOf(p) === agent;
   if (opens(i - 1)) return true;
-  return (e.causes ?? []).some((id) => opens(index.pos.get(id)));
+  return (index.causesOf(i) ?? []).some((id) => opens(index.pos.get(id)));
 }
 
 /**
@@ -23,7 +23,7 @@ export function opensDelegation(index: TraceIndex, i: number): boolean {
  * cause no earlier event carries may be carried by a later one).
  */
 export function causesBefore(index: TraceIndex, i: number): boolean {
-  const causes = index.event(i).causes;
+  const causes = index.causesOf(i);
   if (!Array.isArray(causes)) return true;
   for (const id of causes) if (!((index.pos.get(id) ?? i) < i)) return false;
   return true;

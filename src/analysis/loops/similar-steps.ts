@@ -117,8 +117,8 @@ export class StepScan {
     const { contexts, lastStep, vocabulary, artifacts, parent, best, sets, threshold, groups } = this;
     for (let i = this.scanned; i < n; i++) {
       if (!STEP_TYPES.has(index.types[i]) || (index.injected > 0 && isInjected(index, i))) continue;
-      const e = index.event(i);
-      if (index.toolLanes.has(e.agent)) continue;
+      const agent = index.agentOf(i);
+      if (index.toolLanes.has(agent)) continue;
       if (index.types[i] === 'message' && !causesBefore(index, i)) this.forwardCauses = true;
       if (opensDelegation(index, i)) continue;
       const text = index.content(i);
@@ -126,17 +126,17 @@ export class StepScan {
       const to = vocabulary.length;
       const ids = vocabulary.ids;
       const code = fencedCode(text);
-      const previous = lastStep.get(e.agent);
+      const previous = lastStep.get(agent);
       const echo = index.types[i] === 'return' && previous !== undefined && previous.code === code && sameIds(ids, previous.from, previous.to, from, to);
       if (previous) {
         previous.from = from;
         previous.to = to;
         previous.code = code;
-      } else lastStep.set(e.agent, { from, to, code });
+      } else lastStep.set(agent, { from, to, code });
       if (echo) continue;
-      const phase = (e as { phase?: unknown }).phase;
+      const phase = index.extraOf(i, 'phase');
       if (code && wordTokens(code).size >= MIN_ECHO_WORDS) {
-        const key = `${e.agent}\u0000${typeof phase === 'string' ? `phase:${phase}` : `to:${index.receiver(i) ?? ''}`}`;
+        const key = `${agent}\u0000${typeof phase === 'string' ? `phase:${phase}` : `to:${index.receiver(i) ?? ''}`}`;
         const artifact = `${key}\u0000${code.length}\u0000${fnv1a(code)}\u0000${fnv1a(code, 0x2545f491)}`;
         let same = artifacts.get(artifact);
         if (!same) artifacts.set(artifact, (same = []));
@@ -146,7 +146,7 @@ export class StepScan {
       }
       const size = to - from;
       if (size < MIN_STEP_WORDS) continue;
-      const context = stepContextOf(contexts, e.agent, typeof phase === 'string' ? phase : undefined, index.receiver(i) ?? '');
+      const context = stepContextOf(contexts, agent, typeof phase === 'string' ? phase : undefined, index.receiver(i) ?? '');
       parent[i] = i;
       let top = 0;
       let match = -1;
@@ -319,7 +319,7 @@ function similarSteps(members: number[], label: string, resemblance?: number): R
 
 /** Where a step was said, for messages: ` in <phase>` or ` to <receiver>`. */
 function stepContext(index: TraceIndex, i: number): string {
-  const phase = (index.event(i) as { phase?: unknown }).phase;
+  const phase = index.extraOf(i, 'phase');
   if (typeof phase === 'string') return ` in ${phase}`;
   const receiver = index.receiver(i);
   return receiver ? ` to ${receiver}` : '';

@@ -132,7 +132,7 @@ export class ToolCallGrouping implements ToolCallGroups {
       if (index.types[i] !== 'tool_call') continue;
       const text = index.rawContent(i);
       if (text === undefined) continue;
-      const tool = index.event(i).tool ?? '';
+      const tool = index.toolOf(i) ?? '';
       let toolNo = tools.get(tool);
       if (toolNo === undefined) tools.set(tool, (toolNo = tools.size));
       // the trimmed text's two hashes in one read of it (fnv1a's, from its two seeds)
@@ -368,7 +368,7 @@ function sameResult(index: TraceIndex, a: number, b: number): boolean {
 /** One repeated call: the calls (same agent, arguments and result) and their results. */
 function toolCallLoop(index: TraceIndex, calls: number[]): RawLoop {
   const members = calls.flatMap((c) => (index.resultOf(c) !== -1 ? [c, index.resultOf(c)] : [c]));
-  const tool = index.event(calls[0]).tool ?? 'a tool';
+  const tool = index.toolOf(calls[0]) ?? 'a tool';
   return {
     kind: 'repeated_tool_call',
     members,
