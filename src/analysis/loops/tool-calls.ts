@@ -51,9 +51,14 @@ function callsIn(index: TraceIndex, from: number): number {
   return calls;
 }
 
-/** Tool calls grouped by arguments: per group (numbered in order of first call) its first call, its number of calls; per call the next one of its group (-1: none). */
+/**
+ * Tool calls grouped by arguments: per group (numbered in order of first call) its first call, its
+ * number of calls; per call the next one of its group (-1: none); the groups of two calls or more.
+ */
 interface ToolCallGroups {
   groups: number;
+  /** The groups called twice or more, ascending (most groups are called once: a pass over every group per append was 1-3 ms at 1M events, and tens when V8 had not compiled it yet). */
+  repeated: readonly number[];
   first: Int32Array;
   count: Int32Array;
   next: Int32Array;
@@ -68,6 +73,7 @@ export class ToolCallGrouping implements ToolCallGroups {
   /** Positions scanned: [0, scanned). */
   scanned = 0;
   groups = 0;
+  repeated: number[] = [];
   private readonly tools = new Map<string, number>();
   /** (tool number, first hash) -> key number. */
   private readonly keys: PairNumbering;
@@ -128,6 +134,7 @@ export class ToolCallGrouping implements ToolCallGroups {
     const { tools, keys, byKey, sameKey, lengths, seconds, first, last, count, next, groupOf } = this;
     const kept = this.splits !== undefined;
     let groups = this.groups;
+    const repeated: number[] = []; // groups called a second time in this scan
     for (let i = this.scanned; i < n; i++) {
       if (index.types[i] !== 'tool_call') continue;
       const text = index.rawContent(i);
@@ -162,10 +169,11 @@ export class ToolCallGrouping implements ToolCallGroups {
       if (kept) groupOf[i] = g;
       next[last[g]] = i;
       last[g] = i;
-      count[g]++;
+      if (++count[g] === 2) repeated.push(g);
     }
     this.groups = groups;
     this.scanned = n;
+    if (repeated.length > 0) this.repeated = mergedAscending(this.repeated, repeated.sort((a, b) => a - b));
   }
 
   /** Room for `size` groups (and keys: there are no more keys than groups). */
@@ -216,7 +224,7 @@ const CALLS_PER_LOOK = 4096;
  * more calls is one loop.
  */
 function* toolCallLoops(index: TraceIndex, grouping: ToolCallGroups & { runs?: RunMemo; splits?: ToolCallGrouping['splits'] }, clock: PauseClock): Generator<Pause, RawLoop[], void> {
-  const { groups, first, count, next, splits } = grouping;
+  const { repeated, first, count, next, splits } = grouping;
   const out: RawLoop[] = [];
   const runs = grouping.runs;
   let changes: Int32Array | undefined; // position -> state changes before it, made when first needed
@@ -226,8 +234,7 @@ function* toolCallLoops(index: TraceIndex, grouping: ToolCallGroups & { runs?: R
   };
   const goesOn = (previous: number, c: number) => !changed(previous, c) && sameResult(index, previous, c);
   let calls = 0; // calls split since the clock was last looked at
-  for (let g = 0; g < groups; g++) {
-    if (count[g] < 2) continue;
+  for (const g of repeated) {
     let split = splits?.[g];
     if (!split) {
       split = { calls: 0, last: -1, byLane: new Map() };
@@ -269,6 +276,17 @@ function* toolCallLoops(index: TraceIndex, grouping: ToolCallGroups & { runs?: R
     }
     if (splits) split.loops = loops;
   }
+  return out;
+}
+
+/** Two ascending lists of distinct numbers as one ascending list. */
+function mergedAscending(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) out.push(a[i] < b[j] ? a[i++] : b[j++]);
+  while (i < a.length) out.push(a[i++]);
+  while (j < b.length) out.push(b[j++]);
   return out;
 }
 
