@@ -305,14 +305,26 @@ class LinkBuild {
     const rows = table.rows();
     const room = k0 + count + reaching.length;
     const first = this.mendedFrom();
-    // each column made holding the old entries (the rest zeroed, not the whole zeroed first: 3 ms per append at 1M)
-    const out: JoinedColumns = {
-      linkU: arena.grownInt32(old.linkU.subarray(0, k0), room),
-      linkKind: arena.grownUint8(old.linkKind.subarray(0, k0), room),
-      linkEdgeType: arena.grownUint8(old.linkEdgeType.subarray(0, k0), room),
-      inStart: arena.grownInt32(old.inStart.subarray(0, first + 1), n + 1),
-      inLinks: arena.grownInt32(old.inLinks.subarray(0, old.inStart[first]), room),
-    };
+    // with no old row mended, the new entries go after the old ones in the carry's own columns when they have room
+    // (its old entries stay as they are; the carry counts the new ones once the analysis is kept: index-links `carry`);
+    // else each column is made in the arena holding the old entries (copied: 25 MB per append at 1M, 3-4 ms)
+    const inPlace = reaching.length === 0 && old.linkU.length >= room && old.linkKind.length >= room && old.linkEdgeType.length >= room && old.inStart.length >= n + 1 && old.inLinks.length >= room;
+    const out: JoinedColumns = inPlace
+      ? {
+          linkU: zeroedFrom(old.linkU.subarray(0, room), k0),
+          linkKind: zeroedFrom(old.linkKind.subarray(0, room), k0),
+          linkEdgeType: zeroedFrom(old.linkEdgeType.subarray(0, room), k0),
+          inStart: zeroedFrom(old.inStart.subarray(0, n + 1), first + 1),
+          inLinks: zeroedFrom(old.inLinks.subarray(0, room), old.inStart[first]),
+        }
+      : {
+          // each column made holding the old entries (the rest zeroed, not the whole zeroed first: 3 ms per append at 1M)
+          linkU: arena.grownInt32(old.linkU.subarray(0, k0), room),
+          linkKind: arena.grownUint8(old.linkKind.subarray(0, k0), room),
+          linkEdgeType: arena.grownUint8(old.linkEdgeType.subarray(0, k0), room),
+          inStart: arena.grownInt32(old.inStart.subarray(0, first + 1), n + 1),
+          inLinks: arena.grownInt32(old.inLinks.subarray(0, old.inStart[first]), room),
+        };
     out.linkU.set(table.u.subarray(0, count), k0);
     out.linkKind.set(table.kind.subarray(0, count), k0);
     out.linkEdgeType.set(table.edgeType.subarray(0, count), k0);
@@ -637,4 +649,10 @@ class LinkBuild {
     for (let p = Math.min(to, events.length - 1); p >= Math.max(from, 0); p--) if (events[p].id === id) return p;
     return -1;
   }
+}
+
+/** `column` with its entries from `from` on zeroed (a carry's column written on in place: what lies past its count is an earlier analysis's). */
+function zeroedFrom<T extends Int32Array | Uint8Array>(column: T, from: number): T {
+  column.fill(0, from);
+  return column;
 }
