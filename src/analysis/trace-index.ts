@@ -189,7 +189,10 @@ export class TraceIndex {
     this.fileIndex = order.inFileOrder ? undefined : arena.int32(n);
     this.fileIndex?.set(order.order!);
     this.pairs = arena.int32(n, -1);
-    this.fingerprints = arena.int32(n);
+    // a followed trace's fingerprints go on in its table's own column when it has room (the old ones stay as they
+    // are: the table counts the new ones once the analysis is kept), else in the arena, the old ones copied (4 MB at 1M)
+    const table = this.fingerprintTable(n);
+    this.fingerprints = table.column.length >= n ? table.column.subarray(0, n).fill(0, table.scanned) : arena.int32(n);
     // (a followed trace's lanes are laid out in its carry's column)
     const follows = carry !== undefined && order.inFileOrder;
     const laneColumn = follows ? undefined : arena.int32(n);
@@ -223,7 +226,7 @@ export class TraceIndex {
     this.laneNumbers = carried?.laneNumbers ?? new Map();
     const laneOf = this.laneOf;
     const lanes = this.indexLanes(laneOf, laneColumn, from, carried?.lanes);
-    this.indexFingerprints(laneOf);
+    this.indexFingerprints(laneOf, table);
     if (follows) {
       // kept for the next index of the same events and more (the laneOf of a first index is scratch: copied, with room)
       const keptLaneOf = carried ? laneOf : grownTo(laneOf, Math.ceil(n * 1.25) + 1, n, (size) => new Int32Array(size));
@@ -393,14 +396,11 @@ export class TraceIndex {
    * positions it holds: their fingerprints are copied and only the new positions are scanned.
    * @param laneOf each position's lane number.
    */
-  private indexFingerprints(laneOf: Int32Array): void {
+  private indexFingerprints(laneOf: Int32Array, table: FingerprintTable): void {
     const n = this.events.length;
     const carry = this.carry;
-    let table = carry?.fingerprints;
-    if (carry && (!table || table.scanned !== carry.count || carry.count > n)) table = carry.fingerprints = new FingerprintTable(n);
-    table ??= new FingerprintTable(n, this.arena);
     const from = table.scanned;
-    this.fingerprints.set(table.column.subarray(0, from));
+    if (this.fingerprints.buffer !== table.column.buffer) this.fingerprints.set(table.column.subarray(0, from));
     this.injected = table.injected;
     carry?.reserveHashes(n);
     if (carry && from > 0) this.memo.plainHead.set(carry.plain.subarray(0, from));
@@ -434,6 +434,15 @@ export class TraceIndex {
       table.injected = this.injected;
       table.keep(this.fingerprints, n);
     }
+  }
+
+  /** The fingerprint table of {@link indexFingerprints}: a followed trace's carry's (made again when it does not hold the carry's positions), else one in the arena. */
+  private fingerprintTable(n: number): FingerprintTable {
+    const carry = this.carry;
+    if (!carry) return new FingerprintTable(n, this.arena);
+    const table = carry.fingerprints;
+    if (table && table.scanned === carry.count && carry.count <= n) return table;
+    return (carry.fingerprints = new FingerprintTable(n));
   }
 
   /**

@@ -92,20 +92,21 @@ describe('the memory of a followed trace\'s index', () => {
   it('is kept by the carry from one index to the next (its pages not given back and taken again at each append), and given back by free()', () => {
     const carry = new PrefixCarry();
     const first = new TraceIndex(messages(6000), carry);
-    const buffer = first.fingerprints.buffer;
+    // (a column of the arena's: the fingerprints go on in the carry's own table)
+    const buffer = first.memo.agentOutput.buffer;
     // (where the runtime detaches buffers: Node 22 and later)
     const detaches = typeof (ArrayBuffer.prototype as { transfer?: unknown }).transfer === 'function';
     const held = buffer.byteLength;
     first.free();
     assert.equal(buffer.byteLength, held, 'not shrunk when the index is done');
     const second = new TraceIndex(messages(6100), carry);
-    assert.equal(second.fingerprints.buffer, buffer, 'the next index takes the same memory');
+    assert.equal(second.memo.agentOutput.buffer, buffer, 'the next index takes the same memory');
     assert.deepEqual([...second.fingerprints.subarray(0, 3)], [0, 1, 2], 'its views hold their own values');
     second.free();
     carry.free();
     if (detaches) assert.equal(buffer.byteLength, 0, 'given back by the carry');
     const alone = new TraceIndex(messages(6000));
-    const own = alone.fingerprints.buffer;
+    const own = alone.memo.agentOutput.buffer;
     alone.free();
     if (detaches) assert.equal(own.byteLength, 0, 'an index of its own gives its memory back at once');
   });
