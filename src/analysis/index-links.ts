@@ -268,11 +268,13 @@ class LinkBuild {
     const { arena, pairs } = this.in_;
     const { n, base: m } = this;
     const mark = arena.mark();
-    this.receivers = this.receiverColumn();
-    this.receivers.set(old.receivers.subarray(0, m));
+    // the new positions' receivers and parents go on in the carry's own columns when they have room (its old
+    // entries stay as they are, as a whole build compares them: `standing`), else in the arena, the old ones copied
+    if (old.receivers instanceof receiverKind(this.in_.laneNames.length) && old.receivers.length >= n) this.receivers = old.receivers.subarray(0, n).fill(0, m);
+    else (this.receivers = this.receiverColumn()).set(old.receivers.subarray(0, m));
     this.receiversFrom(this.receivers, m);
-    this.parentColumn = arena.int32(n, -1);
-    this.parentColumn.set(old.parentColumn.subarray(0, m));
+    if (old.parentColumn.length >= n) this.parentColumn = old.parentColumn.subarray(0, n).fill(-1, m);
+    else (this.parentColumn = arena.int32(n, -1)).set(old.parentColumn.subarray(0, m));
     const handoffsName = old.handoffsName || this.handoffNamesReceiver(m);
     this.table = new LinkTable(n - m, 2 * (n - m) + 16);
     this.linkEdges(old.edges);
@@ -380,9 +382,9 @@ class LinkBuild {
 
   /** A receiver column of the trace's size, as narrow as the lanes allow (in the arena). */
   private receiverColumn(): ReceiverColumn {
-    const lanes = this.in_.laneNames.length;
+    const kind = receiverKind(this.in_.laneNames.length);
     const { arena } = this.in_;
-    return lanes < 0xff ? arena.uint8(this.n) : lanes < 0xffff ? arena.uint16(this.n) : arena.int32(this.n);
+    return kind === Uint8Array ? arena.uint8(this.n) : kind === Uint16Array ? arena.uint16(this.n) : arena.int32(this.n);
   }
 
   /** Fills `receivers` from position `from` on: the `to` of an event when it names another agent that has a lane. */
@@ -655,4 +657,9 @@ class LinkBuild {
 function zeroedFrom<T extends Int32Array | Uint8Array>(column: T, from: number): T {
   column.fill(0, from);
   return column;
+}
+
+/** The typed array a receiver column of `lanes` lanes is made of: as narrow as its lane numbers + 1 allow. */
+function receiverKind(lanes: number): typeof Uint8Array | typeof Uint16Array | typeof Int32Array {
+  return lanes < 0xff ? Uint8Array : lanes < 0xffff ? Uint16Array : Int32Array;
 }

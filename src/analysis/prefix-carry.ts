@@ -140,6 +140,8 @@ export class PrefixCarry {
    * (`ownWordsTask`, the first event with content: it stays while events are only appended).
    */
   memos?: TextMemos & { toolLanes: string; ownWordsTask: number };
+  /** The arrays of the memos while an analysis writes them (taken: {@link takeMemos}), for the next commit to keep them in. */
+  private memoRoom?: TextMemos;
   /** The fingerprints of the positions and the table that numbered them (trace-index.ts), once an analysis made them. */
   fingerprints?: FingerprintTable;
   /**
@@ -218,14 +220,25 @@ export class PrefixCarry {
   }
 
   /**
+   * Takes the memos for an index to write in place: the carry holds none until the next {@link commit}
+   * (an analysis ended early leaves memos that may not stand), and keeps their arrays for it.
+   */
+  takeMemos(): void {
+    this.memoRoom = this.memos;
+    this.memos = undefined;
+  }
+
+  /**
    * Marks the first `n` positions valid: the analysis that wrote them finished.
    * @param memos the index's memos after that analysis (copied: their first `n` entries, into arrays with room), and its tool lanes.
    */
   commit(n: number, memos: TextMemos, toolLanes: ReadonlySet<string>, ownWordsTask: number): void {
     this.count = n;
-    // into the last commit's arrays when they have room (six new arrays of n bytes at each append were garbage for the collector)
-    const last = this.memos;
-    const copy = (into: Uint8Array | undefined, from: Uint8Array) => kept(into, from.subarray(0, n));
+    // into the last commit's arrays when they have room (six new arrays of n bytes at each append were garbage for the
+    // collector), nothing copied when the index wrote them there (trace-index.ts)
+    const last = this.memos ?? this.memoRoom;
+    this.memoRoom = undefined;
+    const copy = (into: Uint8Array | undefined, from: Uint8Array) => (into !== undefined && from.buffer === into.buffer && from.byteOffset === into.byteOffset ? into : kept(into, from.subarray(0, n)));
     this.memos = {
       completionClaim: copy(last?.completionClaim, memos.completionClaim),
       impasse: copy(last?.impasse, memos.impasse),

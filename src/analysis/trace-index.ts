@@ -199,11 +199,18 @@ export class TraceIndex {
     // a growing trace's lane numbers of the positions carried, the new ones' written below
     this.laneOf = carried ? grownTo(carried.laneOf, n, from, (size) => new Int32Array(size)) : arena.int32(n);
     // plainHead: 1 when the head of the content (or content_ref) is ASCII without a date, 2 when not; set with the fingerprints
-    // the text tests' memos of the positions the carry holds go on from its (prefix-carry.ts says which are valid when): copied, the rest zeroed (not the whole zeroed first)
+    // the text tests' memos of the positions the carry holds go on from its (prefix-carry.ts says which are valid when):
+    // in the carry's own arrays when they have room, the rest zeroed (the carry holds none of them until this analysis is
+    // kept: one ended early leaves no memos), else copied into the arena (6 MB at each append at 1M)
     const memos = carry?.memos && carry.count > 0 ? carry.memos : undefined;
-    const memoFrom = (column: (m: TextMemos) => Uint8Array) => (memos ? arena.grownUint8(column(memos).subarray(0, Math.min(carry!.count, n)), n) : arena.uint8(n));
+    if (carry && memos) carry.takeMemos();
+    const known = memos ? Math.min(carry!.count, n) : 0;
+    const memoFrom = (column: (m: TextMemos) => Uint8Array) => {
+      const kept = memos && column(memos);
+      return !kept ? arena.uint8(n) : kept.length >= n ? kept.subarray(0, n).fill(0, known) : arena.grownUint8(kept.subarray(0, known), n);
+    };
     this.memo = {
-      agentOutput: arena.uint8(n),
+      agentOutput: memoFrom((m) => m.agentOutput),
       completionClaim: memoFrom((m) => m.completionClaim),
       impasse: memoFrom((m) => m.impasse),
       stateChange: memoFrom((m) => m.stateChange),
@@ -236,7 +243,7 @@ export class TraceIndex {
     const counts = this.findToolLanes(laneOf, from, carried?.laneCounts);
     if (carry?.index) carry.index.laneCounts = counts;
     arena.release(scratch);
-    this.carryMemos();
+    this.carryMemos(memos);
     if (links === 'now') withoutPauses(this.linkSteps(new PauseClock(Infinity)));
   }
 
@@ -472,14 +479,13 @@ export class TraceIndex {
   }
 
   /** Fills the text-test memos of the positions the carry holds (prefix-carry.ts says which are valid when). */
-  private carryMemos(): void {
+  private carryMemos(memos: PrefixCarry['memos']): void {
     const carry = this.carry;
-    const memos = carry?.memos;
     if (!carry || !memos || carry.count === 0) return;
     const n = Math.min(carry.count, this.size);
-    // (the other memos were made holding the carry's: see the constructor)
+    // (the memos were made holding the carry's: see the constructor; agent output stands while the tool lanes do)
     this.ownWordsTask = memos.ownWordsTask;
-    if (memos.toolLanes === toolLanesKey(this.toolLanes)) this.memo.agentOutput.set(memos.agentOutput.subarray(0, n));
+    if (memos.toolLanes !== toolLanesKey(this.toolLanes)) this.memo.agentOutput.fill(0, 0, n);
   }
 
   /** `normalizedHash` of the content at position `i` (setting its `plainHead` memo): from the carry when it holds it, else made (and written to the carry). */
