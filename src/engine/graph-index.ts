@@ -199,23 +199,33 @@ function recredit(ix: GraphIndex, plans: BucketPlans, recredited: readonly numbe
     // the bucket's events, as graph-window.ts finds them
     const lo = lowerBound(list, (e) => axis[e] >= k * bucket);
     const hi = lowerBound(list, (e) => axis[e] >= (k + 1) * bucket, lo);
-    // the members: the bucket's events but those on their own (listed in the same order)
     const own = plan.own;
-    let best = 0;
-    for (let p = lo, q = 0; p < hi; p++) {
-      const e = list[p];
-      if (q < own.length && own[q] === e) {
-        q++;
-        continue;
-      }
-      const c = credit?.at(e);
-      if (c !== undefined && Math.abs(c) > Math.abs(best)) best = c;
-    }
+    const best = credit ? mostCredited(list, lo, hi, own, credit) : 0;
     if (best === (plan.run.credit ?? 0)) continue;
     const { credit: _was, ...run } = plan.run;
     plans.set(key, { own, run: best ? { ...run, credit: best } : run });
     runsRecredited++;
   }
+}
+
+/**
+ * The credit of the most credited member of a bucket (its events `list[lo..hi)` but those on their own, `own`, listed
+ * in the same order): the largest in size, the first of equals; 0 when none has any. A plain function of its own: as
+ * the inner loop of {@link recredit}, V8 compiled it on its own and left that code at each bucket's end (124 times over
+ * a written row's 24 appends at 1M).
+ */
+function mostCredited(list: ArrayLike<number>, lo: number, hi: number, own: readonly number[], credit: CreditColumn): number {
+  let best = 0;
+  for (let p = lo, q = 0; p < hi; p++) {
+    const e = list[p];
+    if (q < own.length && own[q] === e) {
+      q++;
+      continue;
+    }
+    const c = credit.at(e);
+    if (c !== undefined && Math.abs(c) > Math.abs(best)) best = c;
+  }
+  return best;
 }
 
 /** Rows per lane that {@link recredit} numbers its buckets with (a lane with more is named by a string). */
