@@ -313,11 +313,12 @@ class LinkBuild {
     const inPlace = reaching.length === 0 && old.linkU.length >= room && old.linkKind.length >= room && old.linkEdgeType.length >= room && old.inStart.length >= n + 1 && old.inLinks.length >= room;
     const out: JoinedColumns = inPlace
       ? {
-          linkU: zeroedFrom(old.linkU.subarray(0, room), k0),
-          linkKind: zeroedFrom(old.linkKind.subarray(0, room), k0),
-          linkEdgeType: zeroedFrom(old.linkEdgeType.subarray(0, room), k0),
-          inStart: zeroedFrom(old.inStart.subarray(0, n + 1), first + 1),
-          inLinks: zeroedFrom(old.inLinks.subarray(0, room), old.inStart[first]),
+          // (what lies past the old entries is an earlier analysis's: zeroed)
+          linkU: old.linkU.subarray(0, room).fill(0, k0),
+          linkKind: old.linkKind.subarray(0, room).fill(0, k0),
+          linkEdgeType: old.linkEdgeType.subarray(0, room).fill(0, k0),
+          inStart: old.inStart.subarray(0, n + 1).fill(0, first + 1),
+          inLinks: old.inLinks.subarray(0, room).fill(0, old.inStart[first]),
         }
       : {
           // each column made holding the old entries (the rest zeroed, not the whole zeroed first: 3 ms per append at 1M)
@@ -651,12 +652,6 @@ class LinkBuild {
     for (let p = Math.min(to, events.length - 1); p >= Math.max(from, 0); p--) if (events[p].id === id) return p;
     return -1;
   }
-}
-
-/** `column` with its entries from `from` on zeroed (a carry's column written on in place: what lies past its count is an earlier analysis's). */
-function zeroedFrom<T extends Int32Array | Uint8Array>(column: T, from: number): T {
-  column.fill(0, from);
-  return column;
 }
 
 /** The typed array a receiver column of `lanes` lanes is made of: as narrow as its lane numbers + 1 allow. */

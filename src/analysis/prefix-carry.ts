@@ -230,7 +230,8 @@ export class PrefixCarry {
 
   /**
    * Marks the first `n` positions valid: the analysis that wrote them finished.
-   * @param memos the index's memos after that analysis (copied: their first `n` entries, into arrays with room), and its tool lanes.
+   * @param memos the index's memos after that analysis (kept as they are when the index wrote them in the carry's own
+   *   arrays, else their first `n` entries copied into arrays with room), and its tool lanes.
    */
   commit(n: number, memos: TextMemos, toolLanes: ReadonlySet<string>, ownWordsTask: number): void {
     this.count = n;

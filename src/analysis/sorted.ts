@@ -28,3 +28,14 @@ export function lowerBound(list: ArrayLike<number>, pred: (item: number) => bool
   }
   return lo;
 }
+
+/** Two ascending lists of distinct numbers as one ascending list (a new one). */
+export function mergedAscending(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) out.push(a[i] < b[j] ? a[i++] : b[j++]);
+  while (i < a.length) out.push(a[i++]);
+  while (j < b.length) out.push(b[j++]);
+  return out;
+}

@@ -56,7 +56,6 @@ const TOOL_AGENT = /terminal|code_?executor|interpreter|sandbox|^tools?$/i;
  */
 const ARENA_BYTES_PER_EVENT = 256;
 
-
 /**
  * The fields beyond the schema that importers put on events and the analyses read: a stop's or
  * prompt's `scope`, a step's `phase`, a `synthetic` row, a stop's `background_running`, a local

@@ -15,6 +15,7 @@ import type { Arena } from '../arena';
 import { grownTo, withRoom } from '../prefix-carry';
 import type { Pause, PauseClock } from '../pauses';
 import { countWords } from '../../shared/count-words';
+import { mergedAscending } from '../sorted';
 
 /**
  * Tool calls with the same tool, argument length and two hashes of the trimmed arguments, grouped
@@ -56,7 +57,6 @@ function callsIn(index: TraceIndex, from: number): number {
  * number of calls; per call the next one of its group (-1: none); the groups of two calls or more.
  */
 interface ToolCallGroups {
-  groups: number;
   /** The groups called twice or more, ascending (most groups are called once: a pass over every group per append was 1-3 ms at 1M events, and tens when V8 had not compiled it yet). */
   repeated: readonly number[];
   first: Int32Array;
@@ -276,17 +276,6 @@ function* toolCallLoops(index: TraceIndex, grouping: ToolCallGroups & { runs?: R
     }
     if (splits) split.loops = loops;
   }
-  return out;
-}
-
-/** Two ascending lists of distinct numbers as one ascending list. */
-function mergedAscending(a: readonly number[], b: readonly number[]): number[] {
-  const out: number[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) out.push(a[i] < b[j] ? a[i++] : b[j++]);
-  while (i < a.length) out.push(a[i++]);
-  while (j < b.length) out.push(b[j++]);
   return out;
 }
 
