@@ -232,6 +232,26 @@ function plainFastEventFields(value: Record<string, unknown>, fields: unknown[])
   return fieldsVerdict(mask, fields);
 }
 
+/**
+ * How each field of {@link EVENT_FIELD_NAMES} is checked, by position, for a reader of the record's
+ * bytes (src/trace/columns/record-scanner.ts) that must accept what {@link fastEventFields} accepts.
+ */
+export type EventFieldCheck = 'non-empty string' | 'string' | 'boolean' | 'number' | 'non-negative' | 'strings' | 'event type' | 'stop reason' | 'kind' | 'call status';
+const CHECK_NAMES: readonly EventFieldCheck[] = ['non-empty string', 'string', 'boolean', 'number', 'non-negative', 'strings', 'event type', 'stop reason', 'kind', 'call status'];
+/** The check of each field of {@link EVENT_FIELD_NAMES}, by position. */
+export const EVENT_FIELD_CHECKS: readonly EventFieldCheck[] = EVENT_FIELDS.map(([, check]) => CHECK_NAMES[check]);
+/** The fields {@link fastEventFields} leaves to zod when a record has them (`source`, `usage`, `__proto__`). */
+export const EVENT_FIELDS_TO_ZOD: ReadonlySet<string> = TO_ZOD;
+
+/**
+ * The verdict of {@link fastEventFields} once a record's known fields are in `fields` (bit k of
+ * `mask`: field k is there): `mask`, or -1 when they lack a required one (id, t, type, agent), a
+ * stop's reason or a reward's value.
+ */
+export function eventFieldsVerdict(mask: number, fields: readonly unknown[]): number {
+  return fieldsVerdict(mask, fields);
+}
+
 /** `mask`, or -1 when the fields it marks lack a required one, a stop's reason or a reward's value. */
 function fieldsVerdict(mask: number, fields: readonly unknown[]): number {
   if ((mask & REQUIRED) !== REQUIRED) return -1;

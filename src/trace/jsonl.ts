@@ -5,7 +5,7 @@
  *
  * Pure: imports nothing from `vscode`.
  */
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { randomInt } from 'node:crypto';
 import { parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { Problem, Range } from './model';
@@ -132,9 +132,17 @@ export type OnJsonlLine = (line: number, offset: number, bytes: number, chars: n
  * {@link forEachJsonlRecordInBytes} handing each record's fields to `onLine` as arguments (no
  * object per record: the reader of a 1M-line trace takes them straight into its columns).
  */
-export function forEachJsonlLineInBytes(read: ReadBytes, onLine: OnJsonlLine, file?: string, chunkBytes = CHUNK_BYTES, firstLine = 0, startOffset = 0): { problems: Problem[]; lineCount: number; bytes: number } {
+export function forEachJsonlLineInBytes(
+  read: ReadBytes,
+  onLine: OnJsonlLine,
+  file?: string,
+  chunkBytes = CHUNK_BYTES,
+  firstLine = 0,
+  startOffset = 0,
+  scanner?: JsonlLineScanner,
+): { problems: Problem[]; lineCount: number; bytes: number } {
   const problems: Problem[] = [];
-  const batch = new LineBatch(onLine, file, problems);
+  const batch = new LineBatch(onLine, file, problems, scanner);
   let buf = Buffer.allocUnsafe(Math.max(1, chunkBytes));
   let filled = 0; // bytes of buf holding data
   let base = startOffset; // file offset of buf[0]
@@ -184,6 +192,26 @@ export function forEachJsonlLineInBytes(read: ReadBytes, onLine: OnJsonlLine, fi
   }
 }
 
+/**
+ * Reads lines from their bytes without JSON.parse when it is sure of them (the column reader's
+ * record scanner, src/trace/columns/record-scanner.ts), for {@link forEachJsonlLineInBytes}: a line
+ * it declines is parsed as any other, and every line comes out in file order either way.
+ */
+export interface JsonlLineScanner {
+  /** A run of whole lines of `buf` comes (valid UTF-8). */
+  startRun(buf: Buffer): void;
+  /**
+   * Reads line [start, stop) of the run's buffer (no line break; `chars` UTF-16 units long): true
+   * when it takes it (then {@link take} comes before the next scan), false to have it parsed.
+   */
+  scan(start: number, stop: number, chars: number): boolean;
+  /** Takes the line scanned last: its 0-based index in the file, byte offset, byte length and UTF-16 length. */
+  take(line: number, offset: number, bytes: number, chars: number): void;
+}
+
+/** A scanner that declined more than this many lines, and more than it took, is asked no more (a file of records it cannot read: each would be read twice). */
+const SCAN_GIVE_UP = 256;
+
 /** Bytes of whole lines parsed together at most (a run of short lines; a longer line is a run of its own). */
 const BATCH_BYTES = 1 << 16;
 /**
@@ -218,10 +246,15 @@ class LineBatch {
   /** The run's text, as decoded by the last {@link parse}. */
   private text = '';
 
+  /** Lines the scanner took and declined so far. */
+  private scanned = 0;
+  private declined = 0;
+
   constructor(
     private readonly onLine: OnJsonlLine,
     private readonly file: string | undefined,
     private readonly problems: Problem[],
+    private scanner?: JsonlLineScanner,
   ) {}
 
   /** Adds the line [start, stop) of the chunk ending at newline `nl`; @returns true when the run is full (flush it). */
@@ -234,33 +267,68 @@ class LineBatch {
     return stop - this.starts[0] >= BATCH_BYTES;
   }
 
-  /** Parses the run and hands out its records; `base` is the file offset of `buf[0]`. */
+  /** Hands out the run's records (scanned, else parsed), in line order; `base` is the file offset of `buf[0]`. */
   flush(buf: Buffer, base: number): void {
     const n = this.count;
     if (n === 0) return;
-    const values = n > 1 ? this.parse(buf) : undefined;
+    const scanner = this.scanner;
+    const run = scanner === undefined ? undefined : buf.subarray(this.starts[0], this.stops[n - 1]);
+    if (scanner !== undefined && isUtf8(run!)) {
+      const ascii = isAscii(run!);
+      // not all ASCII: the lines' UTF-16 lengths from the run decoded once (as the parse below does)
+      const text = ascii ? '' : run!.toString('utf8');
+      let at = 0; // in `text`: the start of line k
+      scanner.startRun(buf);
+      let parseFrom = 0; // the lines declined since the last one taken: parsed before the next is taken
+      for (let k = 0; k < n; k++) {
+        const start = this.starts[k];
+        const stop = this.stops[k];
+        let chars = stop - start;
+        if (!ascii) {
+          const end = k < n - 1 ? text.indexOf('\n', at) : text.length;
+          chars = end - at - (k < n - 1 && this.breaks[k] > stop ? 1 : 0);
+          at = end + 1;
+        }
+        if (!scanner.scan(start, stop, chars)) {
+          this.declined++;
+          continue;
+        }
+        // parsing them does not touch what the scanner read of line k
+        if (parseFrom < k) this.parse(buf, base, parseFrom, k);
+        scanner.take(this.lines[k], base + start, stop - start, chars);
+        this.scanned++;
+        parseFrom = k + 1;
+      }
+      if (parseFrom < n) this.parse(buf, base, parseFrom, n);
+      if (this.declined > SCAN_GIVE_UP && this.declined > this.scanned) this.scanner = undefined;
+    } else this.parse(buf, base, 0, n);
+    this.count = 0;
+    this.text = '';
+  }
+
+  /** Parses lines `from`..`to` (exclusive) of the run together when they are more than one, else alone, and hands out their records. */
+  private parse(buf: Buffer, base: number, from: number, to: number): void {
+    const values = to - from > 1 ? this.parseRun(buf, from, to) : undefined;
     if (values) {
       const text = this.text;
       // all ASCII: a line's UTF-16 length is its byte length
-      const ascii = text.length === this.stops[n - 1] - this.starts[0];
-      let from = 0; // in `text`: the start of line k
-      for (let k = 0; k < n; k++) {
+      const ascii = text.length === this.stops[to - 1] - this.starts[from];
+      let at = 0; // in `text`: the start of line k
+      for (let k = from; k < to; k++) {
         const start = this.starts[k];
         const bytes = this.stops[k] - start;
         let chars = bytes;
         if (!ascii) {
           // UTF-16 length of the line: from its start to its newline in the run's text, less a CR
-          const to = k < n - 1 ? text.indexOf('\n', from) : text.length;
-          chars = to - from - (k < n - 1 && this.breaks[k] > this.stops[k] ? 1 : 0);
-          from = to + 1;
+          const end = k < to - 1 ? text.indexOf('\n', at) : text.length;
+          chars = end - at - (k < to - 1 && this.breaks[k] > this.stops[k] ? 1 : 0);
+          at = end + 1;
         }
-        const value = values[2 * k];
+        const value = values[2 * (k - from)];
         if (isObject(value)) this.onLine(this.lines[k], base + start, bytes, chars, value);
         else this.problems.push(notObject(this.lines[k], chars, this.file));
       }
-    } else for (let k = 0; k < n; k++) this.one(buf, base, this.starts[k], this.stops[k], this.lines[k], false);
-    this.count = 0;
-    this.text = '';
+    } else for (let k = from; k < to; k++) this.one(buf, base, this.starts[k], this.stops[k], this.lines[k], false);
   }
 
   /** Parses the line [start, stop) of `buf` alone. @param last true for a last line without a line break (it may be cut off). */
@@ -273,14 +341,14 @@ class LineBatch {
   }
 
   /**
-   * The run's values, `[line0, MARK, line1, MARK, ...]`, or undefined when the run must be parsed
+   * The values of lines `from`..`to` of the run, `[line0, MARK, line1, MARK, ...]`, or undefined when they must be parsed
    * line by line: a line that is not one JSON value on its own (the parse fails, or the MARKs do not
    * fall between the lines: a line holding `1,2` or an unclosed bracket), or bytes that are not
    * UTF-8 (decoded alone, each line gets its own replacement characters).
    */
-  private parse(buf: Buffer): unknown[] | undefined {
-    const n = this.count;
-    const run = buf.subarray(this.starts[0], this.stops[n - 1]);
+  private parseRun(buf: Buffer, from: number, to: number): unknown[] | undefined {
+    const n = to - from;
+    const run = buf.subarray(this.starts[from], this.stops[to - 1]);
     if (!isUtf8(run)) return undefined;
     // Between two lines is a newline (maybe after a CR, JSON white space): it becomes the separator.
     this.text = run.toString('utf8');

@@ -12,7 +12,7 @@ import { checkEvents, CrossRecordChecks, EventArray, type CheckedEvent, type Che
 import { fastEdge, fastEvent } from './fast-check';
 import type { IdTable } from './id-table';
 import type { GrowingImport } from './formats';
-import { forEachJsonlLineInBytes, forEachJsonlRecord, type ReadBytes } from './jsonl';
+import { forEachJsonlLineInBytes, forEachJsonlRecord, type JsonlLineScanner, type ReadBytes } from './jsonl';
 import { JsonlFeed, type GrowingFiles } from './jsonl-feed';
 import { preview } from './preview';
 import { NotedCopies, replacedFrom } from './shared-prefix';
@@ -149,7 +149,7 @@ export function feedJsonlBytes(reader: JsonlTraceReader, read: ReadBytes, chunkB
   const binary = binaryStart(read, fileBytes);
   if (binary) return binary;
   if (fileBytes !== undefined) reader.expectBytes(fileBytes);
-  return forEachJsonlLineInBytes(read, (line, offset, size, chars, value) => reader.add(line, offset, size, value, chars), undefined, chunkBytes);
+  return forEachJsonlLineInBytes(read, (line, offset, size, chars, value) => reader.add(line, offset, size, value, chars), undefined, chunkBytes, 0, 0, reader.lineScanner);
 }
 
 /**
@@ -188,20 +188,38 @@ export class JsonlTraceReader {
   private fileBytes?: number;
   /** Records added so far. */
   private added = 0;
+  /** Reads records from their bytes into the stores (see {@link lineScanner}), and what it made of the line it read last. */
+  private readonly scanner?: RecordScan;
+  private scannedKind = DECLINED;
+
+  /**
+   * The reader as the line loop's scanner, when its stores take records read from their bytes
+   * (`stores.scanner`: the column reader), else undefined: a line it takes is added without JSON.parse.
+   */
+  readonly lineScanner?: JsonlLineScanner;
 
   /**
    * @param lineText the text of a line from its `start` and `length` (characters of a text, or bytes of a file).
    * @param growing true when the reader finishes after each append: a field's range, once found, is kept.
    * @param bytes true when lines come from bytes ({@link add} gets `chars`), false from a text: the
    *   origins are kept in columns either way ({@link LineOrigins}), with byte offsets from bytes.
-   * @param stores where the events and edges go (a reader made for bytes; default: lists of objects).
+   * @param stores where the events and edges go (a reader made for bytes; default: lists of objects),
+   *   and what reads records from their bytes for them (`scanner`: with an event store that has `addScanned`).
    */
   constructor(
     private readonly lineText: (start: number, length: number) => string,
     growing = false,
     bytes = false,
-    stores?: { events: EventStore; edges: EdgeStore },
+    stores?: { events: EventStore; edges: EdgeStore; scanner?: RecordScan },
   ) {
+    if (stores?.scanner !== undefined && stores.events.addScanned !== undefined && bytes) {
+      const scanner = (this.scanner = stores.scanner);
+      this.lineScanner = {
+        startRun: (buf) => scanner.startRun(buf),
+        scan: (start, stop, chars) => (this.scannedKind = scanner.scan(start, stop, chars)) !== DECLINED,
+        take: (line, offset, length, chars) => this.takeScanned(line, offset, length, chars),
+      };
+    }
     if (growing) this.located = new Map();
     this.line = bytes ? new LineOrigin(0, 0, 0, 0) : new TextLineOrigin(0, 0);
     if (!bytes) this.lineStarts = { lines: new Int32Array(256), starts: new Int32Array(256), count: 0 };
@@ -253,6 +271,20 @@ export class JsonlTraceReader {
     }
     this.seenRecord = true;
     if (++this.added === SAMPLE_RECORDS && this.fileBytes !== undefined) this.estimate(start + length);
+  }
+
+  /** Adds the record the scanner read last (see {@link lineScanner}): line `n` at byte `offset`, `length` bytes, `chars` UTF-16 units. */
+  private takeScanned(n: number, offset: number, length: number, chars: number): void {
+    const origin = this.line as LineOrigin;
+    origin.record = n;
+    origin.chars = chars;
+    origin.offset = offset;
+    origin.bytes = length;
+    const scanner = this.scanner!;
+    if (this.scannedKind === SCANNED_EDGE) this.builder.addEdge(scanner.edge, origin);
+    else this.builder.addScannedEvent(this.scannedKind, scanner.fields, scanner.contentChars, origin);
+    this.seenRecord = true;
+    if (++this.added === SAMPLE_RECORDS && this.fileBytes !== undefined) this.estimate(offset + length);
   }
 
   /** Reserves room for the records of the whole file, at the rate of the first ones (`read` bytes so far). */
@@ -447,6 +479,12 @@ export interface EventStore extends CheckedEvents {
    */
   addValue?(value: unknown): StoredEvent | undefined;
   /**
+   * Appends the event a record's bytes hold, as a {@link RecordScan} read it (optional: columns):
+   * its known fields by position (the bits of `mask`, as `fastEventFields` gives them) but its
+   * content, whose UTF-16 length is `contentChars`; @returns what {@link addValue} returns.
+   */
+  addScanned?(mask: number, fields: readonly unknown[], contentChars: number): StoredEvent;
+  /**
    * The store's table of scoped ids (`trace_id` NUL `id`, or the id for an event naming no trace)
    * -> index of the first event carrying it, filled as it adds each event (optional: columns): the
    * cross-record checks share it rather than keep a second one.
@@ -458,6 +496,33 @@ export interface EventStore extends CheckedEvents {
   tag(from: number, id: string): void;
   /** A store with the same events that {@link tag} on either leaves the other as it is (a growing read finishing more than once). */
   copy(): EventStore;
+}
+
+/** What {@link RecordScan.scan} gives for an edge line (its ends in {@link RecordScan.edge}). */
+export const SCANNED_EDGE = -2;
+/** What {@link RecordScan.scan} gives for a line it leaves to JSON.parse. */
+export const DECLINED = -1;
+
+/**
+ * Reads records from a line's bytes without JSON.parse, for a store that keeps fields
+ * ({@link EventStore.addScanned}): src/trace/columns/record-scanner.ts. Only lines it is sure of:
+ * the rest it declines, and they are parsed.
+ */
+export interface RecordScan {
+  /** A run of whole lines of `buf` comes (valid UTF-8). */
+  startRun(buf: Buffer): void;
+  /**
+   * Reads line [start, stop) of the run's buffer, `chars` UTF-16 units long. @returns an event's
+   * field mask (≥ 0: the bits `fastEventFields` gives for the parsed line), {@link SCANNED_EDGE},
+   * or {@link DECLINED}.
+   */
+  scan(start: number, stop: number, chars: number): number;
+  /** The last event's known fields, by position in `EVENT_FIELD_NAMES` (its content as {@link contentChars}). */
+  readonly fields: readonly unknown[];
+  /** UTF-16 length of the last event's content. */
+  readonly contentChars: number;
+  /** The last edge read (one object reused: read it before the next scan). */
+  readonly edge: TraceEdge;
 }
 
 /** The fields of an event a store added ({@link EventStore.addValue}), and whether an earlier event carries its id in its trace. */
@@ -683,6 +748,14 @@ class TraceBuilder {
       if (locate) (this.eventLocates ??= [])[store.length - 1] = locate;
       this.checks?.event(event as TraceEvent, store.length - 1);
     }
+  }
+
+  /** Adds the event a record scanner read from a line's bytes (see {@link EventStore.addScanned}): no validation, it is sure of it. */
+  addScannedEvent(mask: number, fields: readonly unknown[], contentChars: number, origin: Origin): void {
+    const store = this.store;
+    const checked = store.addScanned!(mask, fields, contentChars);
+    this.eventOrigins.add(origin);
+    this.checks?.event(checked, store.length - 1, checked.repeat);
   }
 
   addEdge(value: unknown, origin: Origin, locate?: Locate): void {

@@ -48,6 +48,7 @@ const CONTENT = at('content');
 const HAS_TRACE = 1 << TRACE;
 const HAS_PARENT = 1 << PARENT;
 const HAS_CAUSES = 1 << CAUSES;
+const HAS_CONTENT = 1 << CONTENT;
 /** The bits of the fields {@link EventColumns} keeps in columns made when some event has them. */
 const KEPT_FIELDS = [TOOL, FROM, TO, ROLE, TOKENS, COST, DURATION, REASON, KIND, CALL_STATUS, CONTENT].reduce((m, k) => m | (1 << k), 0);
 
@@ -135,7 +136,17 @@ export class EventColumns implements EventStore {
     const fields = this.fields;
     const mask = fastEventFields(value, fields);
     if (mask === -1) return undefined;
-    this.write(mask, fields);
+    this.write(mask, fields, (mask & HAS_CONTENT) !== 0 ? (fields[CONTENT] as string).length : -1);
+    return this.checked;
+  }
+
+  /**
+   * Appends the event a line's bytes hold, read by the record scanner (src/trace/columns/record-scanner.ts):
+   * `fields` and `mask` as `fastEventFields` gives them, but for the content, whose UTF-16 length
+   * is `contentChars`. @returns the fields the cross-record checks take (as {@link addValue}).
+   */
+  addScanned(mask: number, fields: readonly unknown[], contentChars: number): StoredEvent {
+    this.write(mask, fields, (mask & HAS_CONTENT) !== 0 ? contentChars : -1);
     return this.checked;
   }
 
@@ -151,7 +162,7 @@ export class EventColumns implements EventStore {
         mask |= 1 << k;
       }
     }
-    this.write(mask, fields);
+    this.write(mask, fields, event.content !== undefined ? event.content.length : -1);
   }
 
   /** The fields of the record being added, by position in EVENT_FIELD_NAMES (reused from record to record). */
@@ -159,8 +170,8 @@ export class EventColumns implements EventStore {
   /** What {@link addValue} gives the checks (reused: one shape, no object per event). */
   private readonly checked: StoredEvent = { id: '', t: 0, agent: '', trace_id: undefined, parent: undefined, causes: undefined, repeat: false };
 
-  /** Appends the event whose fields are `fields` where `mask` has their bit (see `fastEventFields`). */
-  private write(mask: number, fields: readonly unknown[]): void {
+  /** Appends the event whose fields are `fields` where `mask` has their bit (see `fastEventFields`), its content `contentChars` long. */
+  private write(mask: number, fields: readonly unknown[], contentChars: number): void {
     const i = this.count;
     if (i === this.room) this.grow(Math.max(16, 2 * i));
     const id = fields[ID] as string;
@@ -188,7 +199,7 @@ export class EventColumns implements EventStore {
     this.causesAt[i + 1] = this.causeCount;
     const repeat = !this.places!.add(trace === undefined ? id : scopedId(trace, id), i);
     this.count = i + 1;
-    if ((mask & KEPT_FIELDS) !== 0) this.keep(mask, fields, i);
+    if ((mask & KEPT_FIELDS) !== 0) this.keep(mask, fields, i, contentChars);
     const checked = this.checked;
     checked.id = id;
     checked.t = t;
@@ -200,7 +211,7 @@ export class EventColumns implements EventStore {
   }
 
   /** The columns of the fields kept when some event has them (`mask`: those event i has). */
-  private keep(mask: number, fields: readonly unknown[], i: number): void {
+  private keep(mask: number, fields: readonly unknown[], i: number, contentChars: number): void {
     if ((mask & (1 << TOOL)) !== 0) (this.tool ??= this.column(Int32Array, -1))[i] = this.names.intern(fields[TOOL] as string);
     if ((mask & (1 << FROM)) !== 0) (this.from ??= this.column(Int32Array, -1))[i] = this.names.intern(fields[FROM] as string);
     if ((mask & (1 << TO)) !== 0) (this.to ??= this.column(Int32Array, -1))[i] = this.names.intern(fields[TO] as string);
@@ -211,7 +222,7 @@ export class EventColumns implements EventStore {
     if ((mask & (1 << REASON)) !== 0) (this.reason ??= this.column(Uint8Array, 0))[i] = REASON_CODE.get(fields[REASON] as string)!;
     if ((mask & (1 << KIND)) !== 0) (this.kind ??= this.column(Uint8Array, 0))[i] = KIND_CODE.get(fields[KIND] as string)!;
     if ((mask & (1 << CALL_STATUS)) !== 0) (this.callStatus ??= this.column(Uint8Array, 0))[i] = CALL_STATUS_CODE.get(fields[CALL_STATUS] as string)!;
-    if ((mask & (1 << CONTENT)) !== 0) (this.contentChars ??= this.column(Int32Array, -1))[i] = (fields[CONTENT] as string).length;
+    if ((mask & (1 << CONTENT)) !== 0) (this.contentChars ??= this.column(Int32Array, -1))[i] = contentChars;
   }
 
   /**

@@ -9,6 +9,7 @@ import { feedJsonlBytes, JsonlTraceReader } from '../read';
 import type { TraceHeader } from '../schema';
 import { EdgeColumns } from './edge-columns';
 import { EventColumns } from './event-columns';
+import { RecordScanner } from './record-scanner';
 import { TraceColumns } from './trace-columns';
 
 /** An otrace JSONL trace read into columns. */
@@ -39,7 +40,7 @@ export interface LoadedColumns {
 export function readTraceColumns(read: ReadBytes, readLine: (offset: number, bytes: number) => string, chunkBytes?: number, fileBytes?: number, records: ReadBytes = read): LoadedColumns {
   const events = new EventColumns();
   const edges = new EdgeColumns(events);
-  const reader = new JsonlTraceReader(readLine, false, true, { events, edges });
+  const reader = new JsonlTraceReader(readLine, false, true, { events, edges, scanner: new RecordScanner() });
   const { problems: lineProblems, bytes } = feedJsonlBytes(reader, read, chunkBytes, fileBytes);
   const { problems, header, traceHeaders, eventOrigins, edgeOrigins } = reader.check(lineProblems);
   events.resolve();
