@@ -30,9 +30,21 @@ const NEAR = 8;
 /** Size of the ring of the latest events' ids (more than the NEAR + 1 an edge looks at). */
 const RECENT = 16;
 
-/** The key of an id or agent in trace `trace`: ids, repeats and lanes are per trace when events name theirs. */
-function scope(trace: string | undefined, id: string): string {
-  return trace === undefined ? id : `${trace}\u0000${id}`;
+/**
+ * The key of an id or agent in trace `trace` (undefined: the event names none): ids, repeats and
+ * lanes are per trace when events name theirs. One key per (trace, id) pair, whatever the strings
+ * hold: a NUL in either is written NUL U+0001, and the two are joined by two NULs, which neither
+ * then holds (so trace "" and id "" is not the id "\u0000" of an event naming no trace). The
+ * column reader shares the table of these keys (src/trace/columns/links.ts).
+ */
+export function scopedId(trace: string | undefined, id: string): string {
+  if (trace === undefined) return id.indexOf('\u0000') === -1 ? id : escapedNul(id);
+  return `${escapedNul(trace)}\u0000\u0000${escapedNul(id)}`;
+}
+
+/** `s` with each NUL followed by U+0001 (never ends in a NUL, never holds two in a row). */
+function escapedNul(s: string): string {
+  return s.indexOf('\u0000') === -1 ? s : s.replaceAll('\u0000', '\u0000\u0001');
 }
 
 /**
@@ -101,7 +113,7 @@ export class CrossRecordChecks {
   /** Scoped id -> how many events carry it, for the ids carried more than once. */
   private readonly repeated = new Map<string, number>();
   /** Lane -> index of its latest event so far (its time read from the event: no object per lane, a trace can have 1M agents; past a few thousand lanes, no Map entry either). */
-  private readonly lanes = new KeyTable((i) => scope(this.events.traceOf(i), this.events.agentOf(i)));
+  private readonly lanes = new KeyTable((i) => scopedId(this.events.traceOf(i), this.events.agentOf(i)));
   /** Ids and trace ids of the latest {@link RECENT} events checked (event i at i % RECENT): compared without reading the events, which come in many shapes. */
   private readonly recentIds: string[] = new Array<string>(RECENT).fill('');
   private readonly recentTraces: (string | undefined)[] = new Array<string | undefined>(RECENT).fill(undefined);
@@ -124,7 +136,7 @@ export class CrossRecordChecks {
     private readonly events: CheckedEvents,
     private readonly shared?: IdTable,
   ) {
-    this.scoped = shared ?? new IdTable(0, (i) => scope(this.events.traceOf(i), this.events.idOf(i)));
+    this.scoped = shared ?? new IdTable(0, (i) => scopedId(this.events.traceOf(i), this.events.idOf(i)));
     this.ids = this.scoped;
   }
 
@@ -154,7 +166,7 @@ export class CrossRecordChecks {
     const scoped = this.scoped;
     if (trace !== undefined && this.ids === scoped) this.ids = this.plainIds(); // until now the keys were the ids
     if (this.ids !== scoped) this.ids.add(id, i);
-    const key = trace === undefined ? id : `${trace}\u0000${id}`;
+    const key = scopedId(trace, id);
     const shared = this.shared;
     if (shared === undefined ? !scoped.add(key, i) : (repeat ?? shared.get(key) !== i)) {
       this.repeated.set(key, (this.repeated.get(key) ?? 1) + 1);
@@ -168,7 +180,7 @@ export class CrossRecordChecks {
     }
     const agent = event.agent;
     const t = event.t;
-    const lane = scope(trace, agent);
+    const lane = scopedId(trace, agent);
     const latest = this.lanes.get(lane);
     if (latest === undefined || t >= this.events.timeOf(latest)) this.lanes.set(lane, i);
     else {
@@ -211,7 +223,7 @@ export class CrossRecordChecks {
       const events = this.events;
       for (let j = i - 1; j >= 0 && j >= i - NEAR; j--) if (events.idOf(j) === ref && events.traceOf(j) === trace) return true;
     }
-    return this.scoped.has(trace === undefined ? ref : `${trace}\u0000${ref}`);
+    return this.scoped.has(scopedId(trace, ref));
   }
 
   /** True when an event checked so far carries `id` (the latest few looked at first: an edge follows its events). */
@@ -220,7 +232,13 @@ export class CrossRecordChecks {
     if (last === this.seen - 1) {
       for (let j = last; j >= 0 && j >= last - NEAR; j--) if (this.recentIds[j % RECENT] === id) return true;
     } else for (let j = last; j >= 0 && j >= last - NEAR; j--) if (this.events.idOf(j) === id) return true;
-    return this.ids.has(id);
+    return this.hasId(id);
+  }
+
+  /** True when an event checked so far carries `id`, in any trace. */
+  private hasId(id: string): boolean {
+    // while no event named a trace, the scoped table is the table of ids, with their keys
+    return this.ids.has(this.ids === this.scoped ? scopedId(undefined, id) : id);
   }
 
   /**
@@ -235,7 +253,7 @@ export class CrossRecordChecks {
     const checkRef = (i: number, field: 'parent' | 'causes', k: number) => {
       const events = this.events;
       const ref = field === 'parent' ? events.parentOf(i)! : events.causesOf(i)![k];
-      const key = scope(events.traceOf(i), ref);
+      const key = scopedId(events.traceOf(i), ref);
       const carriers = this.repeated.get(key);
       if (carriers !== undefined) refProblem(i, field, k, `"${field}" names ${preview(ref)}, which ${carriers} events carry; it resolves to the nearest earlier one`);
       if (!this.scoped.has(key)) refProblem(i, field, k, `"${field}" names a missing event ${preview(ref)}`);
@@ -253,7 +271,7 @@ export class CrossRecordChecks {
     }
     for (const { i, end } of this.laterEnds) {
       const id = edgeEnd(i, end);
-      if (!this.ids.has(id)) found.push({ kind: 'edge', index: i, path: [end], severity: 'error', message: `edge ${end} ${preview(id)} is not an event of this trace` });
+      if (!this.hasId(id)) found.push({ kind: 'edge', index: i, path: [end], severity: 'error', message: `edge ${end} ${preview(id)} is not an event of this trace` });
     }
     // each range is asked for just before its problem is added (some callers note the file then)
     for (const f of found) problems.push({ severity: f.severity, message: f.message, range: locate(f.kind, f.index, f.path) });

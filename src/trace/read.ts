@@ -400,7 +400,7 @@ export class JsonlTraceReader {
     if (last && last.record === n && last.start === start && last.length === length) return last.find;
     let text = this.lineText(start, length);
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a file's byte-order mark: columns count from after it
-    const node = parseTree(text, [], PARSE_OPTIONS);
+    const node = treeOf(text);
     const find = (path: Path) => (node ? findNodeAtLocation(node, path) : undefined);
     this.lastTree = { record: n, start, length, find };
     return find;
@@ -445,6 +445,20 @@ export class GrowingTraceJsonl implements GrowingImport {
 
   ownLists(): void {
     this.reader.ownLists();
+  }
+}
+
+/**
+ * The syntax tree of a line, to position a problem at a field; undefined when the line is nested
+ * too deeply for the parser (it recurses once per level: a line of 5,000 brackets overflows the
+ * stack), whose problems are then put at the line's start.
+ */
+function treeOf(text: string): Node | undefined {
+  try {
+    return parseTree(text, [], PARSE_OPTIONS);
+  } catch (err) {
+    if (err instanceof RangeError) return undefined;
+    throw err;
   }
 }
 

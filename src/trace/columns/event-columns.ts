@@ -197,7 +197,7 @@ export class EventColumns implements EventStore {
       for (let k = 0; k < causes.length; k++) this.addCause(this.earlier(trace, causes[k], i), causes[k]);
     }
     this.causesAt[i + 1] = this.causeCount;
-    const repeat = !this.places!.add(trace === undefined ? id : scopedId(trace, id), i);
+    const repeat = !this.places!.add(scopedId(trace, id), i);
     this.count = i + 1;
     if ((mask & KEPT_FIELDS) !== 0) this.keep(mask, fields, i, contentChars);
     const checked = this.checked;
@@ -232,7 +232,7 @@ export class EventColumns implements EventStore {
   private earlier(trace: string | undefined, id: string, i: number): number {
     const ids = this.ids;
     for (let j = i - 1; j >= 0 && j >= i - NEAR; j--) if (ids[j] === id && this.traceId(j) === trace) return j;
-    return this.places!.latest(trace === undefined ? id : scopedId(trace, id));
+    return this.places!.latest(scopedId(trace, id));
   }
 
   private addCause(target: number, name: string): void {
@@ -349,7 +349,7 @@ export class EventColumns implements EventStore {
       }
       return this.plain.get(id) ?? UNRESOLVED;
     }
-    return this.places!.firstOf(id);
+    return this.places!.firstOf(scopedId(undefined, id));
   }
 
   /**
@@ -366,7 +366,7 @@ export class EventColumns implements EventStore {
       const n = this.count;
       for (let j = n - 1; j >= 0 && j >= n - NEAR; j--) if (ids[j] === id) return j;
     }
-    return places.firstOf(id);
+    return places.firstOf(scopedId(undefined, id));
   }
 
   /** A table of plain ids, made by {@link firstOf} when events name traces. */

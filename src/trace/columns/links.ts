@@ -5,10 +5,8 @@
  */
 import { IdTable } from '../id-table';
 
-/** The key of an id in trace `trace` (undefined: the event names none). */
-export function scopedId(trace: string | undefined, id: string): string {
-  return trace === undefined ? id : `${trace}\u0000${id}`;
-}
+/** The key of an id in trace `trace` (undefined: the event names none): the cross-record checks' own, whose table the columns share. */
+export { scopedId } from '../check';
 
 /**
  * Ids of the events added so far, in file order, -> where they are: the first event carrying each,

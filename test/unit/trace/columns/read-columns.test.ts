@@ -152,6 +152,26 @@ test('the column reader agrees on CRLF, a byte-order mark, multi-byte text, blan
   same(Buffer.concat([Buffer.from(`${ev('a')}\n{"id":"b`), Buffer.from([0xe6, 0x97]), Buffer.from(`","t":0,"type":"message","agent":"a","parent":"a"}\n${ev('c')}\n`)]), 64);
 });
 
+test('the column reader keeps each (trace, id) pair apart, whatever NULs they hold, and a line nested too deeply to position its problems is read', () => {
+  // trace "" with id "" is not the id "\u0000" of an event naming no trace; trace "t" with id "x" not the id "t\u0000x"
+  const ev = (fields: string) => `{"t":1,"type":"message","agent":"a",${fields}}`;
+  const files = [
+    [ev('"id":"a","trace_id":"","parent":""'), ev('"id":"\\u0000"')],
+    ['{"trace_id":"h"}', ev('"id":"b","trace_id":"t","causes":["x"]'), ev('"id":"t\\u0000x"'), ev('"id":"z"')],
+    ['{"trace_id":"h"}', ev('"id":"b","trace_id":"t","parent":"x"'), ev('"id":"t\\u0000x"'), ev('"id":"x","trace_id":"t"'), '{"edge":{"src":"t\\u0000x","dst":"b","type":"causal"}}'],
+  ];
+  for (const lines of files) for (const chunk of [1, 7, 1 << 20]) same(`${lines.join('\n')}\n`, chunk);
+  // and the checks of both readers see that the parent "" of trace "" is missing (they took the id "\u0000" for it)
+  assert.deepStrictEqual(readBoth(Buffer.from(`${files[0].join('\n')}\n`), 1 << 20).objects.problems.map((p) => p.message), ['"parent" names a missing event ""']);
+  // a missing parent on a line of 100,000 nested brackets: its warning is put at the line's start (the positioning parser recurses per level)
+  const deep = `${ev('"id":"a"')}\n${ev(`"id":"b","parent":"zz","x":${'['.repeat(100_000)}${']'.repeat(100_000)}`)}\n`;
+  // (compared by hand: a deep-equal of the events would itself recurse 100,000 levels)
+  const { objects, columns } = readBoth(Buffer.from(deep), 1 << 20);
+  assert.deepStrictEqual(columns.problems, objects.problems);
+  assert.ok(objects.problems.some((p) => p.range.start.line === 1 && p.range.start.character === 0 && /zz/.test(p.message)), JSON.stringify(objects.problems));
+  assert.deepStrictEqual([columns.columns.event(0)?.id, columns.columns.event(1)?.id], objects.trace.events.map((e) => e.id));
+});
+
 test('the column reader agrees with the object reader on the readers fuzz mutations (fast-check, seeded)', () => {
   const texts = FUZZ_CASES.map(([, rel]) => fs.readFileSync(path.join(FIXTURES, rel), 'utf8'));
   fc.assert(
@@ -164,10 +184,10 @@ test('the column reader agrees with the object reader on the readers fuzz mutati
 });
 
 /** Ids and names from small pools: repeated ids, references to earlier, later and missing events. */
-const ID = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'a\u00e9', '');
+const ID = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'a\u00e9', '', '\u0000', 't1\u0000a');
 const NAME = fc.constantFrom('orchestrator', 'worker', 'w\u00fc', '', 'x');
 const NUMBER = fc.oneof(fc.double({ min: 0, max: 1e6, noNaN: true }), fc.constantFrom(-1, 0, 1.5, 1e300));
-const TRACE = fc.constantFrom('t1', 't2', 't3');
+const TRACE = fc.constantFrom('t1', 't2', 't3', '', 't1\u0000');
 /** A value of the wrong type for any field, sometimes. */
 const BAD = fc.constantFrom<unknown>(null, 'x', 3, true, [], {}, ['a', 1]);
 
