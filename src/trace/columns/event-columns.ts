@@ -470,6 +470,11 @@ export class EventColumns implements EventStore {
     return (event.content === undefined ? -1 : event.content.length) === chars;
   }
 
+  /** True when event i has content (a string, maybe empty). */
+  hasContent(i: number): boolean {
+    return this.contentChars !== undefined && this.contentChars[i] !== -1;
+  }
+
   /** The event type of event i. */
   typeOf(i: number): EventType {
     return EVENT_TYPES[this.type[i]];

@@ -158,6 +158,10 @@ export class RecordScanner implements RecordScan {
   readonly fields: unknown[] = EVENT_FIELD_NAMES.map(() => undefined);
   /** UTF-16 length of the scanned event's content (when its mask has `content`). */
   contentChars = 0;
+  /** Where the scanned event's content is in the buffer (between its quotes: [start, end)), and whether it holds an escape. */
+  private contentStart = 0;
+  private contentEnd = 0;
+  private contentEscaped = false;
   /** The scanned edge. */
   readonly edge: TraceEdge = { src: '', dst: '', type: 'spawn' };
 
@@ -228,6 +232,17 @@ export class RecordScanner implements RecordScan {
     return eventFieldsVerdict(mask, fields);
   }
 
+  /** The scanned event's content (when its mask has `content`), as JSON.parse gives it; undefined when an escape in it is not JSON's. */
+  content(): string | undefined {
+    const buf = this.buf;
+    if (!this.contentEscaped) return this.ascii ? latin1Slice.call(buf, this.contentStart, this.contentEnd) : utf8Slice.call(buf, this.contentStart, this.contentEnd);
+    try {
+      return JSON.parse(utf8Slice.call(buf, this.contentStart - 1, this.contentEnd + 1)) as string;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Reads known field `at`'s value at `i`; @returns the index after it, or -1 when the fast check would not take it. */
   private field(buf: Buffer, i: number, stop: number, at: number): number {
     switch (READS[at] as Read) {
@@ -253,6 +268,9 @@ export class RecordScanner implements RecordScan {
         // a line of multi-byte text: its content's length from a decode (native: faster than counting in a loop)
         const units = this.ascii ? end - i - 1 : utf8Slice.call(buf, i + 1, end).length;
         this.contentChars = this.saved === -1 ? units : units - this.saved;
+        this.contentStart = i + 1;
+        this.contentEnd = end;
+        this.contentEscaped = this.saved !== -1;
         return end + 1;
       }
       case Read.Enum: {

@@ -3,12 +3,15 @@
  * and each record read back from its bytes when asked ({@link TraceColumns.event}), as the object
  * reader gives it.
  */
+import { isAscii, isUtf8 } from 'node:buffer';
+import { EVENT_FIELD_NAMES } from '../fast-check';
 import type { ReadBytes } from '../jsonl';
 import type { LineOrigins } from '../model';
-import { loadedEdge, loadedEvent } from '../read';
+import { DECLINED, loadedEdge, loadedEvent, SCANNED_EDGE } from '../read';
 import type { TraceEdge, TraceEvent } from '../schema';
 import type { EdgeColumns } from './edge-columns';
 import type { EventColumns } from './event-columns';
+import { RecordScanner } from './record-scanner';
 
 /** Largest span of bytes {@link TraceColumns.eventsInRange} reads at once (past it, record by record). */
 const SPAN_BYTES = 16 << 20;
@@ -63,26 +66,84 @@ export class TraceColumns {
    * one read, not one per event).
    */
   eventsInRange(from: number, to: number): (TraceEvent | undefined)[] {
+    return this.inRange(from, to, (i, span, at, offset, got) => this.eventFrom(i, span.subarray(at, at + got), offset, got), (i) => this.event(i));
+  }
+
+  /**
+   * The content of event i as {@link event} gives it, undefined when it has none or its record is
+   * no longer there; read from the record's bytes by the record scanner (record-scanner.ts: its
+   * content decoded, its kept fields checked against the columns), not parsed, unless the scanner
+   * declines it.
+   */
+  content(i: number): string | undefined {
+    if (!(i >= 0 && i < this.events.length && Number.isInteger(i))) return undefined;
+    if (!this.events.hasContent(i)) return undefined;
+    const origins = this.eventOrigins;
+    const offset = origins.offsetOf(i);
+    const buf = Buffer.allocUnsafe(origins.bytesOf(i));
+    const got = readFully(this.records, buf, offset);
+    return this.contentFrom(i, buf, 0, offset, got);
+  }
+
+  /**
+   * The contents of events from..to-1 (clamped), as {@link content} gives each, their bytes read at
+   * once as {@link eventsInRange} reads them: the texts an analysis reads of every event, a window
+   * at a time, with no object per event kept.
+   */
+  contentsInRange(from: number, to: number): (string | undefined)[] {
+    return this.inRange(
+      from,
+      to,
+      (i, span, at, offset, got) => (this.events.hasContent(i) ? this.contentFrom(i, span, at, offset, got) : undefined),
+      (i) => this.content(i),
+    );
+  }
+
+  /**
+   * `read` of each event from..to-1 (clamped), given the bytes they span read at once when they are
+   * in file order and the span is at most 16 MB (`span`: the record of event i at `at`, `got` of its
+   * bytes read, at file offset `offset`), else `alone` of each.
+   */
+  private inRange<T>(from: number, to: number, read: (i: number, span: Buffer, at: number, offset: number, got: number) => T, alone: (i: number) => T): T[] {
     from = Math.max(0, Math.ceil(from));
     to = Math.min(Math.ceil(to), this.events.length);
     if (!(to > from)) return [];
     const origins = this.eventOrigins;
     const start = origins.offsetOf(from);
     const end = origins.offsetOf(to - 1) + origins.bytesOf(to - 1);
+    const out: T[] = [];
     if (!origins.inLineOrder || end - start > SPAN_BYTES) {
-      const out: (TraceEvent | undefined)[] = [];
-      for (let i = from; i < to; i++) out.push(this.event(i));
+      for (let i = from; i < to; i++) out.push(alone(i));
       return out;
     }
     const span = Buffer.allocUnsafe(end - start);
     const got = readFully(this.records, span, start);
-    const out: (TraceEvent | undefined)[] = [];
     for (let i = from; i < to; i++) {
       const at = origins.offsetOf(i) - start;
-      const bytes = origins.bytesOf(i);
-      out.push(this.eventFrom(i, span.subarray(at, at + bytes), origins.offsetOf(i), Math.max(0, Math.min(bytes, got - at))));
+      out.push(read(i, span, at, origins.offsetOf(i), Math.max(0, Math.min(origins.bytesOf(i), got - at))));
     }
     return out;
+  }
+
+  /** Reads records again for their content (one scanner: its buffer view is made again only for another buffer). */
+  private scanner?: RecordScanner;
+
+  /**
+   * The content of event i from its record's bytes, `got` of them read at `at` in `buf` (file offset
+   * `offset`): scanned and checked against the columns (a record rewritten since the read gives
+   * undefined), or parsed when the scanner declines it (as {@link event}).
+   */
+  private contentFrom(i: number, buf: Buffer, at: number, offset: number, got: number): string | undefined {
+    const bytes = this.eventOrigins.bytesOf(i);
+    const record = buf.subarray(at, at + got);
+    if (got < bytes || offset === 0 || !isUtf8(record)) return this.eventFrom(i, record, offset, got)?.content;
+    const scanner = (this.scanner ??= new RecordScanner());
+    scanner.startRun(buf);
+    const mask = scanner.scan(at, at + got, isAscii(record) ? got : -1);
+    if (mask === DECLINED) return this.eventFrom(i, record, offset, got)?.content;
+    if (mask === SCANNED_EDGE) return undefined;
+    const content = (mask & (1 << CONTENT)) !== 0 ? scanner.content() : undefined;
+    return content !== undefined && this.events.holds(i, scannedEvent(mask, scanner.fields, content)) ? content : undefined;
   }
 
   /** Edge i as the object reader gives it, read from its record's bytes; undefined as for {@link event}. */
@@ -105,6 +166,17 @@ export class TraceColumns {
     const trace = events.traceId(i);
     return trace !== undefined && event.trace_id === undefined ? { ...event, trace_id: trace } : event;
   }
+}
+
+const CONTENT = EVENT_FIELD_NAMES.indexOf('content');
+/** The fields `EventColumns.holds` compares, by their position in EVENT_FIELD_NAMES. */
+const HELD = ['id', 't', 'type', 'agent', 'trace_id', 'parent', 'causes', 'tool', 'from', 'to', 'role', 'tokens', 'cost', 'duration_s', 'reason', 'kind', 'call_status'].map((name) => [name, EVENT_FIELD_NAMES.indexOf(name)] as const);
+
+/** The fields of a scanned record that `EventColumns.holds` compares, as an event (the scanner's other fields are left out). */
+function scannedEvent(mask: number, fields: readonly unknown[], content: string): TraceEvent {
+  const event: Record<string, unknown> = { content };
+  for (const [name, k] of HELD) if ((mask & (1 << k)) !== 0) event[name] = fields[k];
+  return event as unknown as TraceEvent;
 }
 
 /**

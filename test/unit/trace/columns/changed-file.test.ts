@@ -1,5 +1,5 @@
 /**
- * `columns.event(i)` / `edge(i)` / `eventsInRange` once the file changed after the read (rewritten,
+ * `columns.event(i)` / `edge(i)` / `eventsInRange` / `content(i)` / `contentsInRange` once the file changed after the read (rewritten,
  * truncated, deleted): undefined, never another record's content and never a throw; the rule of
  * long content read again from disk (src/engine/long-content.ts).
  */
@@ -26,12 +26,16 @@ test('event(i) gives undefined, not another record, when the file is rewritten w
   const file = { buf: Buffer.alloc(0) };
   const c = columnsOf(before.join('\n') + '\n', file);
   assert.equal(c.event(1)?.content, 'two');
+  assert.deepStrictEqual([c.content(1), ...c.contentsInRange(0, 3)], ['two', 'one', 'two', 'six']);
   file.buf = Buffer.from([before[1], before[0], rec(3, 'a', 'ten')].join('\n') + '\n', 'utf8');
   assert.equal(c.event(0), undefined, 'event 0 now holds event 1 bytes');
   assert.equal(c.event(1), undefined, 'event 1 now holds event 0 bytes');
   // same id, time, agent: the content changed and its length did not: not told apart (as long content)
   assert.equal(c.event(2)?.content, 'ten');
   assert.deepStrictEqual(c.eventsInRange(0, 2), [undefined, undefined]);
+  // the content alone, read from the bytes without parsing them, is checked as the event is
+  assert.deepStrictEqual([c.content(0), c.content(1), c.content(2)], [undefined, undefined, 'ten']);
+  assert.deepStrictEqual(c.contentsInRange(0, 3), [undefined, undefined, 'ten']);
 });
 
 test('event(i) gives undefined when a record of the same id now holds other links, tool or measures', () => {
@@ -41,6 +45,11 @@ test('event(i) gives undefined when a record of the same id now holds other link
     file.buf = Buffer.from(`{"id":"a","t":0,"type":"message","agent":"a"}\n{"id":"b","t":1,"type":"tool_call","agent":"a",${changed},"tokens":5}\n`, 'utf8');
     assert.equal(c.event(1), undefined, changed);
   }
+  const withContent = (tool: string) => `{"id":"a","t":0,"type":"message","agent":"a"}\n{"id":"b","t":1,"type":"tool_call","agent":"a","tool":"${tool}","content":"ls -la"}\n`;
+  const d = columnsOf(withContent('sh'), file);
+  assert.equal(d.content(1), 'ls -la');
+  file.buf = Buffer.from(withContent('zz'), 'utf8');
+  assert.equal(d.content(1), undefined, 'the tool changed: not event 1');
   file.buf = Buffer.from('{"id":"a","t":0,"type":"message","agent":"a"}\n{"id":"b","t":1,"type":"tool_call","agent":"a","parent":"a","tool":"ls","tokens":7}\n', 'utf8');
   assert.equal(c.event(1), undefined, 'tokens');
 });
@@ -67,6 +76,7 @@ test('event(i), edge(i) and eventsInRange give undefined, not a throw, once the 
     assert.equal(c.event(0), undefined);
     assert.equal(c.edge(0), undefined);
     assert.deepStrictEqual(c.eventsInRange(0, 2), [undefined, undefined]);
+    assert.deepStrictEqual([c.content(0), ...c.contentsInRange(0, 2)], [undefined, undefined, undefined]);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -57,7 +57,7 @@ function resolveLike(events: readonly TraceEvent[], id: string, v: number): numb
 }
 
 /** What the generated inputs covered (so that the property test is known to reach each case). */
-const seen = { severalTraces: 0, forwardLinks: 0, missingLinks: 0, repeatedIds: 0, salvaged: 0, edges: 0 };
+const seen = { severalTraces: 0, forwardLinks: 0, missingLinks: 0, repeatedIds: 0, salvaged: 0, edges: 0, contents: 0 };
 
 /** Asserts the column reader gives what the object reader gives on `written` (as a file holds it). */
 function same(written: Buffer | string, chunk: number): void {
@@ -85,6 +85,7 @@ function same(written: Buffer | string, chunk: number): void {
     if (cols.parent[i] === UNRESOLVED) seen.missingLinks++;
     const e = events[i];
     assert.deepStrictEqual(c.event(i), e, `event ${i}`);
+    assert.equal(c.content(i), e.content, `content of event ${i}`);
     assert.equal(cols.ids[i], e.id);
     assert.equal(cols.t[i], e.t);
     assert.equal(cols.typeOf(i), e.type);
@@ -117,6 +118,8 @@ function same(written: Buffer | string, chunk: number): void {
     });
   }
   assert.deepStrictEqual(c.eventsInRange(0, events.length), events);
+  assert.deepStrictEqual(c.contentsInRange(0, events.length), events.map((e) => e.content));
+  if (events.some((e) => e.content !== undefined)) seen.contents++;
   if (events.length > 2) assert.deepStrictEqual(c.eventsInRange(1, events.length - 1), events.slice(1, -1));
   for (let i = 0; i < edges.length; i++) {
     assert.deepStrictEqual(c.edge(i), edges[i], `edge ${i}`);
@@ -129,6 +132,7 @@ function same(written: Buffer | string, chunk: number): void {
   }
   for (const i of [-1, events.length, 0.5, Number.NaN]) {
     assert.equal(c.event(i), undefined);
+    assert.equal(c.content(i), undefined);
     assert.equal(c.edge(i), undefined);
   }
   assert.deepStrictEqual(c.eventsInRange(Number.NaN, events.length), []);
@@ -147,7 +151,9 @@ test('the column reader reads every otrace JSONL fixture as the object reader do
 test('the column reader agrees on CRLF, a byte-order mark, multi-byte text, blank lines, a cut-off last line and bytes that are not UTF-8', () => {
   const ev = (id: string, extra = '') => `{"id":"${id}","t":0,"type":"message","agent":"a"${extra}}`;
   const lines = ['{"trace_id":"t"}', ev('a', ',"agent":"ü😀","content":"日本語 ✓"'), '', '   ', '{"edge":{"src":"a","dst":"zz","type":"causal"}}', ev('b', ',"t":-1,"parent":"a"'), '{"id":"c","t":1,"type":"mess'];
-  const variants = [false, true].flatMap((bom) => ['\n', '\r\n'].flatMap((eol) => [lines, lines.slice(0, 6)].map((some) => `${bom ? '\ufeff' : ''}${some.join(eol)}${some.length < lines.length ? eol : ''}`)));
+  // multi-byte text the record scanner reads (no field given twice), plain and escaped
+  lines.splice(2, 0, '{"id":"m","t":2,"type":"message","agent":"ü😀","content":"日本語 ✓ é"}', '{"id":"n","t":3,"type":"message","agent":"ü","content":"日本 \\"q\\" \\u00e9 😀","tool":"é"}');
+  const variants = [false, true].flatMap((bom) => ['\n', '\r\n'].flatMap((eol) => [lines, lines.slice(0, 8)].map((some) => `${bom ? '\ufeff' : ''}${some.join(eol)}${some.length < lines.length ? eol : ''}`)));
   for (const variant of variants) for (const chunk of [1, 3, 16, 1 << 20]) same(variant, chunk);
   same(Buffer.concat([Buffer.from(`${ev('a')}\n{"id":"b`), Buffer.from([0xe6, 0x97]), Buffer.from(`","t":0,"type":"message","agent":"a","parent":"a"}\n${ev('c')}\n`)]), 64);
 });
