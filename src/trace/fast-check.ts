@@ -3,8 +3,8 @@
  * certainly valid it returns the record itself, which has the value `EventSchema` / `EdgeSchema`
  * would return (the same fields and values; zod's copy only puts the schema's fields first, in
  * schema order, and nothing reads an event's fields in order: the writers put them in that order,
- * see {@link ./field-order}). For anything else (a bad or unusual field, a `source`, a `__proto__`
- * key) it returns undefined and the caller asks zod, which writes the messages. So this never
+ * see {@link ./field-order}; a `source` or `usage` object is checked too, its fields kept as they
+ * are). For anything else (a bad or unusual field, a `__proto__` key) it returns undefined and the caller asks zod, which writes the messages. So this never
  * rejects: it only decides the records it is sure of. test/unit/trace/fast-check.test.ts checks,
  * with fast-check, that it accepts nothing zod rejects and returns a value deep-equal to zod's.
  *
@@ -18,10 +18,10 @@ const STOP_REASON_SET: ReadonlySet<unknown> = new Set(STOP_REASONS);
 const KIND_SET: ReadonlySet<unknown> = new Set(EVENT_KINDS);
 const CALL_STATUS_SET: ReadonlySet<unknown> = new Set(CALL_STATUSES);
 
-/** Fields the fast path leaves to zod: the objects `source` and `usage`, and `__proto__`. */
-const TO_ZOD: ReadonlySet<string> = new Set(['source', 'usage', '__proto__']);
+/** A field the fast path leaves to zod: `__proto__` (JSON.parse makes it an own field; an object literal would not). */
+const TO_ZOD: ReadonlySet<string> = new Set(['__proto__']);
 
-/** How each known event field is checked (`source` and `usage` are left to zod). */
+/** How each known event field is checked. */
 const enum Check {
   NonEmptyString,
   String,
@@ -33,9 +33,13 @@ const enum Check {
   StopReason,
   Kind,
   CallStatus,
+  /** `source` (SourceRefSchema): an object with a non-empty `path`, `line` and `column` integers from 1 when there. */
+  Source,
+  /** `usage` (TokenUsageSchema): an object whose token kinds, when there, are non-negative numbers. */
+  Usage,
 }
 
-/** The event schema's fields in its order (EventObjectSchema in schema.ts), without `source` and `usage`. */
+/** The event schema's fields (EventObjectSchema in schema.ts): in its order, but `source` and `usage` last (their bits came later). */
 const EVENT_FIELDS: readonly (readonly [string, Check])[] = [
   ['id', Check.NonEmptyString],
   ['t', Check.NonNegative],
@@ -65,6 +69,8 @@ const EVENT_FIELDS: readonly (readonly [string, Check])[] = [
   ['open', Check.Boolean],
   ['trace_id', Check.String],
   ['clock_skew_s', Check.Number],
+  ['source', Check.Source],
+  ['usage', Check.Usage],
 ];
 /** Field name -> its position in {@link EVENT_FIELDS}. */
 const EVENT_FIELD_AT = new Map<string, number>(EVENT_FIELDS.map(([name], k) => [name, k]));
@@ -97,7 +103,35 @@ function passes(check: Check, v: unknown): boolean {
       return KIND_SET.has(v);
     case Check.CallStatus:
       return CALL_STATUS_SET.has(v);
+    case Check.Source:
+      return isSourceRef(v);
+    case Check.Usage:
+      return isTokenUsage(v);
   }
+}
+
+/** The token kinds of TokenUsageSchema (schema.ts). */
+export const USAGE_KINDS: readonly string[] = ['input', 'output', 'cache_read', 'cache_write', 'cache_write_1h', 'reasoning'];
+
+/** True when `v` passes SourceRefSchema: zod's value is then `v` with its fields in another order. */
+function isSourceRef(v: unknown): boolean {
+  if (!isRecord(v) || Object.hasOwn(v, '__proto__')) return false;
+  const { path, line, column } = v;
+  return typeof path === 'string' && path.length > 0 && (line === undefined || isLineNumber(line)) && (column === undefined || isLineNumber(column));
+}
+
+function isLineNumber(v: unknown): boolean {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 1;
+}
+
+/** True when `v` passes TokenUsageSchema (each kind there a finite number from 0; other fields kept as they are). */
+function isTokenUsage(v: unknown): boolean {
+  if (!isRecord(v) || Object.hasOwn(v, '__proto__')) return false;
+  for (let k = 0; k < USAGE_KINDS.length; k++) {
+    const n = v[USAGE_KINDS[k]];
+    if (n !== undefined && !(typeof n === 'number' && Number.isFinite(n) && n >= 0)) return false;
+  }
+  return true;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -118,7 +152,7 @@ interface Shape {
   at: number;
   /** Its check, for a known field. */
   check: Check;
-  /** A field zod must see (`source` or `usage`, which the fast path leaves to zod, or `__proto__`). */
+  /** A field zod must see (`__proto__`). */
   toZod: boolean;
   /** The node one field back (undefined at the root). */
   parent?: Shape;
@@ -159,7 +193,7 @@ function nextShape(node: Shape, key: string): Shape | undefined {
 /**
  * The event `EventSchema.safeParse(value)` would return, when `value` is certainly valid (a plain
  * object from JSON.parse whose known fields all have the right type, with a `reason` on a stop and
- * a `value` on a reward, and no `source`, `usage` or `__proto__` field); undefined otherwise (ask zod).
+ * a `value` on a reward, a `source` and `usage` as their schemas want, and no `__proto__` field); undefined otherwise (ask zod).
  * Returns `value` itself, deep-equal to zod's result (so the caller must not mutate `value` afterwards).
  */
 export function fastEvent(value: unknown): TraceEvent | undefined {
@@ -236,11 +270,11 @@ function plainFastEventFields(value: Record<string, unknown>, fields: unknown[])
  * How each field of {@link EVENT_FIELD_NAMES} is checked, by position, for a reader of the record's
  * bytes (src/trace/columns/record-scanner.ts) that must accept what {@link fastEventFields} accepts.
  */
-export type EventFieldCheck = 'non-empty string' | 'string' | 'boolean' | 'number' | 'non-negative' | 'strings' | 'event type' | 'stop reason' | 'kind' | 'call status';
-const CHECK_NAMES: readonly EventFieldCheck[] = ['non-empty string', 'string', 'boolean', 'number', 'non-negative', 'strings', 'event type', 'stop reason', 'kind', 'call status'];
+export type EventFieldCheck = 'non-empty string' | 'string' | 'boolean' | 'number' | 'non-negative' | 'strings' | 'event type' | 'stop reason' | 'kind' | 'call status' | 'source' | 'usage';
+const CHECK_NAMES: readonly EventFieldCheck[] = ['non-empty string', 'string', 'boolean', 'number', 'non-negative', 'strings', 'event type', 'stop reason', 'kind', 'call status', 'source', 'usage'];
 /** The check of each field of {@link EVENT_FIELD_NAMES}, by position. */
 export const EVENT_FIELD_CHECKS: readonly EventFieldCheck[] = EVENT_FIELDS.map(([, check]) => CHECK_NAMES[check]);
-/** The fields {@link fastEventFields} leaves to zod when a record has them (`source`, `usage`, `__proto__`). */
+/** The fields {@link fastEventFields} leaves to zod when a record has them (`__proto__`). */
 export const EVENT_FIELDS_TO_ZOD: ReadonlySet<string> = TO_ZOD;
 
 /**

@@ -1,14 +1,14 @@
 /**
  * The order `otrace convert` writes the fields of an otrace file's events and edges in: the
  * schema's own fields in schema order (EventObjectSchema, EdgeSchema in schema.ts), then the others
- * in the record's order. It is the order zod's parse gives: the reader keeps each record as
+ * in the record's order (and so within an event's `source` and `usage`). It is the order zod's parse gives: the reader keeps each record as
  * JSON.parse made it (no copy per record; src/trace/fast-check.ts), so the writer puts them in
  * that order, and the output is what it was when the reader kept zod's copies. Nothing else reads
  * an event's fields in order (the details pane lists them in its own order). Importers' events are
  * written as they are (they never went through zod).
  */
 import type { LoadedTrace } from './model';
-import { EdgeSchema, EventObjectSchema, type Trace, type TraceEdge, type TraceEvent } from './schema';
+import { EdgeSchema, EventObjectSchema, SourceRefSchema, TokenUsageSchema, type Trace, type TraceEdge, type TraceEvent } from './schema';
 
 /** The formats the otrace reader (src/trace/read.ts) gives, whose records zod used to copy into schema order. */
 const READER_FORMATS: ReadonlySet<string> = new Set(['otrace-json', 'otrace-jsonl', 'survey-json']);
@@ -17,6 +17,11 @@ const EVENT_KEYS: readonly string[] = Object.keys(EventObjectSchema.shape);
 const EDGE_KEYS: readonly string[] = Object.keys(EdgeSchema.shape);
 const EVENT_KEY_SET: ReadonlySet<string> = new Set(EVENT_KEYS);
 const EDGE_KEY_SET: ReadonlySet<string> = new Set(EDGE_KEYS);
+/** An event's objects that zod's parse orders too (looseObject schemas: their fields first, the others after). */
+const NESTED = [SourceRefSchema, TokenUsageSchema].map((schema, k) => {
+  const keys = Object.keys(schema.shape);
+  return { field: k === 0 ? 'source' : 'usage', keys, known: new Set(keys) as ReadonlySet<string> };
+});
 
 /** `record` with `keys` first (those it has, in that order), then its other own fields in its order; `record` itself when already so. */
 function inOrder<T extends object>(record: T, keys: readonly string[], known: ReadonlySet<string>): T {
@@ -44,9 +49,18 @@ function inOrder<T extends object>(record: T, keys: readonly string[], known: Re
   return Object.fromEntries(entries) as T;
 }
 
-/** The event with its fields in schema order, then its other fields (a copy only when out of order; same value). */
+/** The event with its fields in schema order, then its other fields, and so its `source` and `usage` (a copy only when out of order; same value). */
 export function eventInSchemaOrder(event: TraceEvent): TraceEvent {
-  return inOrder(event, EVENT_KEYS, EVENT_KEY_SET);
+  let out = inOrder(event, EVENT_KEYS, EVENT_KEY_SET);
+  for (const { field, keys, known } of NESTED) {
+    const value = (out as Record<string, unknown>)[field];
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) continue;
+    const ordered = inOrder(value, keys, known);
+    if (ordered === value) continue;
+    if (out === event) out = { ...event }; // (a spread defines an own "__proto__" field as a field, as the entries above)
+    (out as Record<string, unknown>)[field] = ordered;
+  }
+  return out;
 }
 
 /** The edge with src, dst, type first, then its other fields (a copy only when out of order; same value). */

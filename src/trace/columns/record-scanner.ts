@@ -17,7 +17,7 @@
  */
 import { CALL_STATUSES, EDGE_TYPES, EVENT_KINDS, EVENT_TYPES, STOP_REASONS, type EdgeType, type TraceEdge } from '../schema';
 import { DECLINED, SCANNED_EDGE, type RecordScan } from '../read';
-import { EVENT_FIELD_CHECKS, EVENT_FIELD_NAMES, EVENT_FIELDS_TO_ZOD, eventFieldsVerdict, type EventFieldCheck } from '../fast-check';
+import { EVENT_FIELD_CHECKS, EVENT_FIELD_NAMES, EVENT_FIELDS_TO_ZOD, eventFieldsVerdict, USAGE_KINDS, type EventFieldCheck } from '../fast-check';
 
 
 /** Nesting of an unknown field's value the scanner walks through; deeper, it declines. */
@@ -66,6 +66,15 @@ const TOP_KEYS = knownNames<number>([
   ...[...EVENT_FIELDS_TO_ZOD].map((name) => [name, TO_ZOD_KEY] as const),
   ['edge', EDGE_KEY],
 ]);
+/** The keys of a `source` object (path 0, line 1, column 2) and of a `usage` object (its token kinds), `__proto__` (left to zod) -2. */
+const SOURCE_KEYS = knownNames<number>([
+  ['path', 0],
+  ['line', 1],
+  ['column', 2],
+  ['__proto__', TO_ZOD_KEY],
+]);
+const USAGE_KEYS = knownNames<number>([...USAGE_KINDS.map((kind, k) => [kind, k] as const), ['__proto__', TO_ZOD_KEY] as const]);
+
 /** The keys of an edge object: src 0, dst 1, type 2, `__proto__` (left to zod) -2. */
 const EDGE_KEYS = knownNames<number>([
   ['src', 0],
@@ -101,6 +110,9 @@ const enum Read {
   Number,
   NonNegative,
   Strings,
+  /** `source` and `usage`: objects checked as their schemas check them, not made (the columns keep neither). */
+  Source,
+  Usage,
 }
 const CONTENT_AT = EVENT_FIELD_NAMES.indexOf('content');
 /** The string fields the columns keep (src/trace/columns/event-columns.ts); the other strings are only checked. */
@@ -121,6 +133,10 @@ const READS = Int8Array.from(
         return Read.NonNegative;
       case 'strings':
         return Read.Strings;
+      case 'source':
+        return Read.Source;
+      case 'usage':
+        return Read.Usage;
       default:
         return Read.Enum;
     }
@@ -297,7 +313,55 @@ export class RecordScanner implements RecordScan {
       }
       case Read.Strings:
         return this.strings(buf, i, stop, at);
+      case Read.Source:
+        return this.checkedObject(buf, i, stop, SOURCE_KEYS, true);
+      case Read.Usage:
+        return this.checkedObject(buf, i, stop, USAGE_KEYS, false);
     }
+  }
+
+  /**
+   * Walks a `source` (SourceRefSchema: a non-empty `path`, `line` and `column` integers from 1) or
+   * `usage` object (TokenUsageSchema: each token kind a finite number from 0), each occurrence of a
+   * known key checked (JSON.parse keeps the last of a key given twice), other fields walked as any
+   * value; @returns the index after it, or -1 when the schema would not take it (or a key is escaped).
+   */
+  private checkedObject(buf: Buffer, i: number, stop: number, keys: KnownNames<number>, source: boolean): number {
+    if (buf[i] !== 123) return -1;
+    i = spaces(buf, i + 1);
+    let hasPath = false;
+    if (buf[i] !== 125) {
+      for (;;) {
+        if (buf[i] !== 34) return -1;
+        const k1 = this.plainStringEnd(buf, i + 1, stop);
+        if (k1 === -1) return -1;
+        const key = lookUp(keys, buf, i + 1, k1) ?? UNKNOWN_KEY;
+        i = spaces(buf, k1 + 1);
+        if (buf[i] !== 58) return -1;
+        i = spaces(buf, i + 1);
+        if (key === TO_ZOD_KEY) return -1;
+        if (key === UNKNOWN_KEY) i = this.skipValue(buf, i, stop, 1);
+        else if (source && key === 0) {
+          // the path: a non-empty string (its escapes checked)
+          if (buf[i] !== 34) return -1;
+          const end = this.stringEnd(buf, i + 1, stop);
+          if (end === -1 || end === i + 1) return -1;
+          hasPath = true;
+          i = end + 1;
+        } else {
+          const end = this.number(buf, i);
+          const v = this.num;
+          if (end === -1 || !(source ? Number.isSafeInteger(v) && v >= 1 : Number.isFinite(v) && v >= 0)) return -1;
+          i = end;
+        }
+        if (i === -1) return -1;
+        i = spaces(buf, i);
+        if (buf[i] === 44) i = spaces(buf, i + 1);
+        else if (buf[i] === 125) break;
+        else return -1;
+      }
+    }
+    return source && !hasPath ? -1 : i + 1;
   }
 
   /** Reads `causes`: an array of strings. */

@@ -53,7 +53,7 @@ function sound(line: string, pad: number): boolean {
   for (let k = 0; k < EVENT_FIELD_NAMES.length; k++) {
     if ((mask & (1 << k)) === 0) continue;
     if (k === CONTENT) assert.equal(scanner.contentChars, (fields[k] as string).length, `content length: ${line.slice(0, 300)}`);
-    else if (['content_ref', 'detail', 'decided_by', 'channel', 'target'].includes(EVENT_FIELD_NAMES[k])) continue; // checked, not made
+    else if (['content_ref', 'detail', 'decided_by', 'channel', 'target', 'source', 'usage'].includes(EVENT_FIELD_NAMES[k])) continue; // checked, not made
     else assert.deepStrictEqual(scanner.fields[k], fields[k], `field ${EVENT_FIELD_NAMES[k]}: ${line.slice(0, 300)}`);
   }
   return true;
@@ -102,6 +102,18 @@ const anyValue: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
 
 const enumText = (values: readonly string[]) => fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...values) }, { weight: 1, arbitrary: text }).chain(jsonString);
 
+/** An object of some of `keys` (any order, sometimes one twice, sometimes an unknown key, an escaped key or `__proto__`) with values of `value`. */
+function objectText(keys: string[], value: (key: string) => fc.Arbitrary<string>): fc.Arbitrary<string> {
+  return fc
+    .tuple(fc.shuffledSubarray([...keys, 'input_tokens', 'x'], { maxLength: 4 }), fc.constantFrom('plain', 'plain', 'plain', 'repeated', 'escaped', 'proto'))
+    .chain(([chosen, how]) => {
+      const names = how === 'repeated' && chosen.length > 0 ? [...chosen, chosen[0]] : how === 'proto' ? [...chosen, '__proto__'] : chosen;
+      return fc.tuple(...names.map((k) => (keys.includes(k) ? value(k) : anyValue))).map((values) =>
+        `{${names.map((k, i) => `${how === 'escaped' && i === 0 ? `"\\u${k.charCodeAt(0).toString(16).padStart(4, '0')}${k.slice(1)}"` : JSON.stringify(k)}:${values[i]}`).join(',')}}`,
+      );
+    });
+}
+
 /** A value for known field `name`: mostly of its type, sometimes any value. */
 function fieldValue(name: string): fc.Arbitrary<string> {
   const typed = (() => {
@@ -129,8 +141,9 @@ function fieldValue(name: string): fc.Arbitrary<string> {
       case 'causes':
         return fc.array(text.chain(jsonString), { maxLength: 3 }).map((xs) => `[${xs.join(', ')}]`);
       case 'source':
+        return objectText(['path', 'line', 'column'], (k) => (k === 'path' ? text.chain(jsonString) : fc.constantFrom('0', '1', '2', '-1', '1.5', '2e0', '9007199254740991', '9007199254740992', '1e999', '"1"', 'null')));
       case 'usage':
-        return fc.constant('{"input_tokens":3}');
+        return objectText(['input', 'output', 'cache_read', 'cache_write', 'cache_write_1h', 'reasoning'], () => fc.constantFrom('0', '-0', '3', '1.5', '-1', '1e999', '"3"', 'null', '[]'));
       default:
         return text.chain(jsonString);
     }
@@ -138,7 +151,7 @@ function fieldValue(name: string): fc.Arbitrary<string> {
   return fc.oneof({ weight: 12, arbitrary: typed }, { weight: 1, arbitrary: anyValue });
 }
 
-const KEYS = [...EVENT_FIELD_NAMES, 'source', 'usage', '__proto__', 'edge', 'extra', 'meta', 'é'];
+const KEYS = [...EVENT_FIELD_NAMES, 'source', 'usage', 'source', 'usage', '__proto__', 'edge', 'extra', 'meta', 'é'];
 
 /** Space between tokens: none, spaces, or a tab (JSON white space the scanner declines). */
 const gap = fc.constantFrom('', '', '', '', '', '', '', ' ', '  ', '\t');
@@ -204,6 +217,17 @@ test('a line the record scanner takes is one JSON.parse reads and the fast check
   assert.ok(taken > 500, `${taken} of ${lines} lines taken`);
   assert.ok(edges > 100, `${edges} edges taken`);
   console.log(`${taken} of ${lines} lines taken, ${edges} edges`);
+});
+
+test('the record scanner checks an event\'s source and usage objects as the fast check does (fast-check, seeded)', () => {
+  let taken = 0;
+  fc.assert(
+    fc.property(fc.constantFrom('source', 'usage').chain((field) => fc.tuple(fc.constant(field), fieldValue(field))), fc.nat(3), ([field, value], pad) => {
+      if (sound(`{"id":"e1","t":0.5,"type":"message","agent":"a","${field}":${value}}`, pad)) taken++;
+    }),
+    { seed: SEED, numRuns: 5_000 },
+  );
+  assert.ok(taken > 500, `${taken} taken`);
 });
 
 test('the record scanner takes the lines writers write: every record of a generated trace, in JSON.stringify form', () => {
