@@ -126,6 +126,8 @@ export interface LinkCarry {
   handoffsName: boolean;
   /** Edges (indices into the trace's edges) whose target id no event carried: counted dropped. */
   unresolvedEdges: number[];
+  /** Ids that events' `parent` named and no event carried (a new event carrying one is that old event's parent now: a whole build). */
+  waitingParents: Set<string>;
   /** Hand-offs with a receiver that had no event after them. */
   undelivered: number[];
   /** The guess pass's unanswered calls, by tool and in order (see LinkBuild.pairToolResults). */
@@ -213,6 +215,7 @@ class LinkBuild {
   private parentColumn!: Int32Array;
   private dropped: number;
   private unresolvedEdges: number[] = [];
+  private readonly waitingParents: Set<string>;
   private undelivered: number[] = [];
   private pending = new Map<string, number[]>();
   private pendingAny: number[] = [];
@@ -230,6 +233,7 @@ class LinkBuild {
     this.n = in_.events.length;
     this.base = old ? old.count : 0;
     this.dropped = old ? old.dropped : 0;
+    this.waitingParents = old ? old.waitingParents : new Set();
   }
 
   /** A whole build, as the module comment of trace-index.ts orders the passes. */
@@ -277,6 +281,7 @@ class LinkBuild {
     else (this.parentColumn = arena.int32(n, -1)).set(old.parentColumn.subarray(0, m));
     const handoffsName = old.handoffsName || this.handoffNamesReceiver(m);
     this.table = new LinkTable(n - m, 2 * (n - m) + 16);
+    this.whyNot = this.parentNowCarried();
     this.linkEdges(old.edges);
     this.linkReferences();
     if (this.whyNot !== undefined || this.answersGuessedOldCall()) {
@@ -375,6 +380,7 @@ class LinkBuild {
       dropped: built.dropped,
       handoffsName: built.handoffsName,
       unresolvedEdges: this.unresolvedEdges,
+      waitingParents: this.waitingParents,
       undelivered: this.undelivered,
       pending: this.pending,
       pendingAny: this.pendingAny,
@@ -483,6 +489,20 @@ class LinkBuild {
     this.link(near !== -1 ? near : this.in_.pos.get(edge.src), dst, LINK_CODE.edge, EDGE_TYPE_CODE.get(edge.type));
   }
 
+  /**
+   * Appended: why the old links cannot stand when a new event carries an id an old event's `parent`
+   * named and no event carried (a whole build makes it that event's parent: its parent column
+   * changes, which the metrics read), else undefined. (A cause naming it stays dropped: it points
+   * back in time either way.)
+   */
+  private parentNowCarried(): string | undefined {
+    const waiting = this.waitingParents;
+    if (waiting.size === 0) return undefined;
+    const { events } = this.in_;
+    for (let v = this.base; v < this.n; v++) if (waiting.has(events[v].id)) return 'a new event carries the id an old event\'s parent named';
+    return undefined;
+  }
+
   /** `parent` and `causes[]` of the positions from {@link base} on (see {@link linkEdges} for how ids are looked for). */
   private linkReferences(): void {
     const { events } = this.in_;
@@ -491,6 +511,7 @@ class LinkBuild {
       if (typeof e.parent === 'string') {
         const p = this.resolveNear(e.parent, v);
         if (p !== undefined) this.parentColumn[v] = p;
+        else this.waitingParents.add(e.parent);
         this.link(p, v, LINK_CODE.parent);
       }
       if (Array.isArray(e.causes)) for (const c of e.causes) if (typeof c === 'string') this.link(this.resolveNear(c, v), v, LINK_CODE.causes);

@@ -163,13 +163,16 @@ export class GrowingTraceFile {
 
   /**
    * The held line came back ended: its break right after its bytes (after a carriage return at
-   * most). Moves past it; false when the line went on instead.
+   * most, unless the held bytes end in one: the record was read without it, and a line that ends
+   * in two is read with one). Moves past it; false when the line went on instead.
    */
   private skipHeld(read: ReadBytes, end: number): boolean {
     const at = this.offset + this.held!;
-    const b = Buffer.alloc(2);
-    const n = read(b, 0, Math.min(2, end - at), at);
-    const skip = b[0] === 0x0a ? 1 : n === 2 && b[0] === 0x0d && b[1] === 0x0a ? 2 : 0;
+    const b = Buffer.alloc(3);
+    // the held line's last byte, then the two after it
+    const n = read(b, 0, Math.min(3, end - at + 1), at - 1) - 1;
+    const endsInCR = b[0] === 0x0d;
+    const skip = b[1] === 0x0a ? 1 : !endsInCR && n === 2 && b[1] === 0x0d && b[2] === 0x0a ? 2 : 0;
     if (!skip) return false;
     this.pending = this.pending.subarray(Math.min(this.pending.length, at + skip - this.offset));
     this.offset = at + skip;

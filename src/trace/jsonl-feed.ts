@@ -69,7 +69,9 @@ export class JsonlFeed {
       const nl = chunk.indexOf('\n');
       if (nl === -1) return text.tail === this.held ? { records: [], problems: [], text: '' } : 'reset';
       const body = chunk.charCodeAt(nl - 1) === 13 ? chunk.slice(0, nl - 1) : chunk.slice(0, nl);
-      if (body !== this.held) return 'reset';
+      // the held record was read as a last line (one carriage return at its end left out), the line now as a whole line
+      const held = this.held.charCodeAt(this.held.length - 1) === 13 ? this.held.slice(0, -1) : this.held;
+      if (body !== held) return 'reset';
       this.held = undefined;
       base += nl + 1;
       chunk = chunk.slice(nl + 1);

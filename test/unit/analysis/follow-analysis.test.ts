@@ -41,7 +41,7 @@ interface Choice {
   value: number;
   /** 0: no duration_s; else the event's duration_s. */
   duration: number;
-  /** Whether the event names an earlier one as its `parent` (`back` says which). */
+  /** Whether the event names another as its `parent` (`back` says which: an earlier one, or for the first tool a later one). */
   child: boolean;
 }
 
@@ -101,7 +101,8 @@ function traceLines(choices: readonly Choice[]): string[] {
     if (n > 0 && c.back < 3 && type !== 'reward') e.causes = [`e${Math.max(0, n - 1 - c.back)}`];
     // durations and parents: busy time's intervals, overlapping, with holes where a parent's span holds its children
     if (c.duration > 0) e.duration_s = c.duration;
-    if (n > 0 && c.child) e.parent = `e${Math.max(0, n - 1 - c.back)}`;
+    // (a third of them a later event: a span exporter writes a child before its parent, which an append may bring)
+    if (n > 0 && c.child) e.parent = c.tool === 0 ? `e${n + 1 + c.back}` : `e${Math.max(0, n - 1 - c.back)}`;
     // now and then a root span still open (a run that ended inside it)
     else if (c.duration === 6 && c.back === 0) e.open = true;
     lines.push(JSON.stringify(e));
@@ -172,6 +173,24 @@ describe('the analysis that follows appends', () => {
   /** A worker calling a failing build, answered. */
   const start = [header, ev(0, 0, 'delegate', 'orchestrator', { to: 'w', content: 'build it' }), ...[1].flatMap((k) => [ev(k, k, 'tool_call', 'w', { tool: 'bash', content: 'make build' }), ev(k + 1, k + 1, 'tool_result', 'w', { tool: 'bash', content: 'error: build failed' })])];
   const lines = (ls: string[]) => `${ls.join('\n')}\n`;
+
+  it('an event whose parent only a later append brings: its parent is that event now, as a whole analysis finds it (links made whole)', () => {
+    // found by a fresh helper: the carried links kept the old event's parent unresolved, and the busy time differed (lane time 14 against 10)
+    const f = new Followed(
+      lines([
+        header,
+        ev(0, 1, 'stop', 'orchestrator', { reason: 'task_complete' }),
+        ev(1, 2, 'tool_call', 'worker_a', { tool: 'bash' }),
+        ev(2, 3, 'tool_result', 'reviewer', { tool: 'bash' }),
+        ev(3, 7, 'stop', 'worker_b', { reason: 'task_complete', parent: 'e4' }),
+      ]),
+    );
+    f.check('a stop naming e4, which no event carries yet');
+    f.append(lines([ev(4, 11, 'return', 'worker_a', { to: 'orchestrator', causes: ['e0'] })]));
+    f.check('e4 appended');
+    assert.equal(f.follow.last.how, 'appended');
+    assert.match(f.follow.last.links?.reason ?? '', /parent named/);
+  });
 
   it("goes on with busy time from the last analysis's cuts where a cut holds: a new child cuts a hole in an old span of a lane the append has no event in", () => {
     const w = [0, 1, 2, 3].map((k) => ev(k, k, 'message', 'w', { duration_s: 0.5, content: `step ${k}` }));

@@ -188,3 +188,27 @@ test("an append is read through a buffer its own size, not the whole reader's 8 
   assert.ok(asked.length >= 3, `buffers asked: ${asked.join(', ')}`);
   assert.ok(Math.max(...asked) <= 512 << 10, `buffers asked for the appends (bytes): ${asked.join(', ')}`);
 });
+
+test('a held last line that ended in a carriage return: a line break after it is the same record, another carriage return and a break make it longer (as a whole read reads it)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-held-cr-'));
+  try {
+    const file = path.join(dir, 'live.otrace.jsonl');
+    const e0 = '{"id":"e0","t":0,"type":"message","agent":"a","content":"hi"}';
+    for (const [first, then] of [
+      [`${e0}\r`, '\r\n'],
+      [`${e0}\r`, '\n'],
+      [e0, '\r\n'],
+      [`${e0}\r`, '\r{"id":"e1"'],
+    ]) {
+      fs.writeFileSync(file, first);
+      const growing = new GrowingTraceFile(file);
+      assert.deepEqual(plain(growing.update()!), plain(loadTraceFile(file)), `${JSON.stringify(first)}: read`);
+      fs.appendFileSync(file, then);
+      // (undefined: the held line went on, and the file is read whole again)
+      const got = growing.update() ?? new GrowingTraceFile(file).update()!;
+      assert.deepEqual(plain(got), plain(loadTraceFile(file)), `${JSON.stringify(first)} then ${JSON.stringify(then)}`);
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

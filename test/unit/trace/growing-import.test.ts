@@ -331,3 +331,23 @@ describe('growing import equals the whole import', () => {
     });
   }
 });
+
+describe('a held last line that ended in a carriage return', () => {
+  it('is the same record when a line break follows it, and read again when another carriage return and a break do (as the whole import reads them)', () => {
+    const main = path.join(FIXTURES, 'held-cr.otrace.jsonl');
+    const e0 = '{"id":"e0","t":0,"type":"message","agent":"a","content":"hi"}';
+    for (const [first, then] of [
+      [`${e0}\r`, '\r\n'],
+      [`${e0}\r`, '\n'],
+      [e0, '\r\n'],
+    ]) {
+      const files = new RevealedFiles(new Map([[main, first + then]]));
+      files.reveal(main, first.length);
+      const growing = detectFormat(first, main)!.grow!(main, files);
+      assert.deepEqual(JSON.parse(JSON.stringify(growing.update())), comparable(loadTrace(first, main, files)), `${JSON.stringify(first)}: read`);
+      files.reveal(main, first.length + then.length);
+      const got = growing.update() ?? detectFormat(first, main)!.grow!(main, files).update();
+      assert.deepEqual(JSON.parse(JSON.stringify(got)), comparable(loadTrace(first + then, main, files)), `${JSON.stringify(first)} then ${JSON.stringify(then)}`);
+    }
+  });
+});
