@@ -9,7 +9,8 @@
  *   a new edge that pairs an old tool result otherwise (a new edge to an old event is mended into
  *   its row, link-mend.ts); a new event carrying an id an old one carries (it
  *   changes which event an old reference names, and the stated pairing's test of repeated ids);
- *   a new lane (an old hand-off's `to` may name it: its receiver changes); a new tool result
+ *   a new lane (an old hand-off's `to` may name it: its receiver changes); a new event carrying
+ *   an id an old event's `parent` named and no event carried (it becomes that event's parent); a new tool result
  *   stated to answer an old call that was paired with an old result by a guess (a whole build pairs
  *   every stated result before it guesses, so that guess would go elsewhere);
  * - what old events can still reach is kept and read again: the edges whose target no event carried
@@ -201,6 +202,9 @@ function whyWhole(inputs: LinkInputs, old: LinkCarry, from: number, repeatsOld: 
   if (old.count !== from || from === 0 || n < from) return 'the carried links are of other positions';
   if (inputs.laneNames.length !== old.lanes) return 'a new lane (an old hand-off may name it)';
   if (repeatsOld) return 'a new event carries an old event\'s id';
+  // (a whole build makes it that old event's parent: its parent column changes, which the metrics read; a cause naming it
+  // stays dropped either way, as it points back in time)
+  if (old.waitingParents.size > 0) for (let v = from; v < n; v++) if (old.waitingParents.has(inputs.events[v].id)) return 'a new event carries the id an old event\'s parent named';
   if (inputs.loaded.trace.edges.length < old.edges) return 'edges went away';
   return undefined;
 }
@@ -281,7 +285,6 @@ class LinkBuild {
     else (this.parentColumn = arena.int32(n, -1)).set(old.parentColumn.subarray(0, m));
     const handoffsName = old.handoffsName || this.handoffNamesReceiver(m);
     this.table = new LinkTable(n - m, 2 * (n - m) + 16);
-    this.whyNot = this.parentNowCarried();
     this.linkEdges(old.edges);
     this.linkReferences();
     if (this.whyNot !== undefined || this.answersGuessedOldCall()) {
@@ -487,20 +490,6 @@ class LinkBuild {
     this.hint = dst;
     const near = unique ? this.near(edge.src, dst - NEAR, dst - 1) : -1;
     this.link(near !== -1 ? near : this.in_.pos.get(edge.src), dst, LINK_CODE.edge, EDGE_TYPE_CODE.get(edge.type));
-  }
-
-  /**
-   * Appended: why the old links cannot stand when a new event carries an id an old event's `parent`
-   * named and no event carried (a whole build makes it that event's parent: its parent column
-   * changes, which the metrics read), else undefined. (A cause naming it stays dropped: it points
-   * back in time either way.)
-   */
-  private parentNowCarried(): string | undefined {
-    const waiting = this.waitingParents;
-    if (waiting.size === 0) return undefined;
-    const { events } = this.in_;
-    for (let v = this.base; v < this.n; v++) if (waiting.has(events[v].id)) return 'a new event carries the id an old event\'s parent named';
-    return undefined;
   }
 
   /** `parent` and `causes[]` of the positions from {@link base} on (see {@link linkEdges} for how ids are looked for). */

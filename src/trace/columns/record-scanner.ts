@@ -61,6 +61,8 @@ function lookUp<T>(names: KnownNames<T>, buf: Buffer, a: number, b: number): T |
 const UNKNOWN_KEY = -1;
 const TO_ZOD_KEY = -2;
 const EDGE_KEY = -3;
+/** What {@link RecordScanner.memberKey} gives for bytes that are no member's key and colon. */
+const NO_KEY = -4;
 const TOP_KEYS = knownNames<number>([
   ...EVENT_FIELD_NAMES.map((name, k) => [name, k] as const),
   ...[...EVENT_FIELDS_TO_ZOD].map((name) => [name, TO_ZOD_KEY] as const),
@@ -218,13 +220,9 @@ export class RecordScanner implements RecordScan {
     let mask = 0;
     let others = false;
     for (;;) {
-      if (buf[i] !== 34) return DECLINED;
-      const k1 = this.plainStringEnd(buf, i + 1, stop);
-      if (k1 === -1) return DECLINED;
-      const key = lookUp(TOP_KEYS, buf, i + 1, k1) ?? UNKNOWN_KEY;
-      i = spaces(buf, k1 + 1);
-      if (buf[i] !== 58) return DECLINED;
-      i = spaces(buf, i + 1);
+      const key = this.memberKey(buf, i, stop, TOP_KEYS);
+      if (key === NO_KEY) return DECLINED;
+      i = this.valueAt;
       if (key >= 0) {
         if ((mask & (1 << key)) !== 0) return DECLINED; // JSON.parse keeps the last, at the first's place: left to it
         i = this.field(buf, i, stop, key);
@@ -258,6 +256,25 @@ export class RecordScanner implements RecordScan {
       return undefined;
     }
   }
+
+  /**
+   * Reads an object member's key at `i` (a string without escapes: an escaped key may spell a known
+   * one) and its colon: the key's entry in `keys`, {@link UNKNOWN_KEY}, or {@link NO_KEY} when it is
+   * no such member; sets {@link valueAt} to the value's first byte.
+   */
+  private memberKey(buf: Buffer, i: number, stop: number, keys: KnownNames<number>): number {
+    if (buf[i] !== 34) return NO_KEY;
+    const k1 = this.plainStringEnd(buf, i + 1, stop);
+    if (k1 === -1) return NO_KEY;
+    const key = lookUp(keys, buf, i + 1, k1) ?? UNKNOWN_KEY;
+    const colon = spaces(buf, k1 + 1);
+    if (buf[colon] !== 58) return NO_KEY;
+    this.valueAt = spaces(buf, colon + 1);
+    return key;
+  }
+
+  /** Set by {@link memberKey}: where the member's value starts. */
+  private valueAt = 0;
 
   /** Reads known field `at`'s value at `i`; @returns the index after it, or -1 when the fast check would not take it. */
   private field(buf: Buffer, i: number, stop: number, at: number): number {
@@ -332,14 +349,9 @@ export class RecordScanner implements RecordScan {
     let hasPath = false;
     if (buf[i] !== 125) {
       for (;;) {
-        if (buf[i] !== 34) return -1;
-        const k1 = this.plainStringEnd(buf, i + 1, stop);
-        if (k1 === -1) return -1;
-        const key = lookUp(keys, buf, i + 1, k1) ?? UNKNOWN_KEY;
-        i = spaces(buf, k1 + 1);
-        if (buf[i] !== 58) return -1;
-        i = spaces(buf, i + 1);
-        if (key === TO_ZOD_KEY) return -1;
+        const key = this.memberKey(buf, i, stop, keys);
+        if (key === NO_KEY || key === TO_ZOD_KEY) return -1;
+        i = this.valueAt;
         if (key === UNKNOWN_KEY) i = this.skipValue(buf, i, stop, 1);
         else if (source && key === 0) {
           // the path: a non-empty string (its escapes checked)
@@ -397,14 +409,9 @@ export class RecordScanner implements RecordScan {
     const edge = this.edge;
     if (buf[i] === 125) return -1;
     for (;;) {
-      if (buf[i] !== 34) return -1;
-      const k1 = this.plainStringEnd(buf, i + 1, stop);
-      if (k1 === -1) return -1;
-      const key = lookUp(EDGE_KEYS, buf, i + 1, k1) ?? UNKNOWN_KEY;
-      i = spaces(buf, k1 + 1);
-      if (buf[i] !== 58) return -1;
-      i = spaces(buf, i + 1);
-      if (key === TO_ZOD_KEY || (key >= 0 && (seen & (1 << key)) !== 0)) return -1;
+      const key = this.memberKey(buf, i, stop, EDGE_KEYS);
+      if (key === NO_KEY || key === TO_ZOD_KEY || (key >= 0 && (seen & (1 << key)) !== 0)) return -1;
+      i = this.valueAt;
       if (key === UNKNOWN_KEY) i = this.skipValue(buf, i, stop, 1);
       else {
         if (buf[i] !== 34) return -1;
