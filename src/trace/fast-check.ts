@@ -8,9 +8,9 @@
  * rejects: it only decides the records it is sure of. test/unit/trace/fast-check.test.ts checks,
  * with fast-check, that it accepts nothing zod rejects and returns a value deep-equal to zod's.
  *
- * Pure: no `vscode`, no zod.
+ * Pure: no `vscode`; no zod parse (it reads only the token kinds of TokenUsageSchema's shape).
  */
-import { CALL_STATUSES, EDGE_TYPES, EVENT_KINDS, EVENT_TYPES, STOP_REASONS, type TraceEdge, type TraceEvent } from './schema';
+import { CALL_STATUSES, EDGE_TYPES, EVENT_KINDS, EVENT_TYPES, STOP_REASONS, TokenUsageSchema, type TraceEdge, type TraceEvent } from './schema';
 
 const EVENT_TYPE_SET: ReadonlySet<unknown> = new Set(EVENT_TYPES);
 const EDGE_TYPE_SET: ReadonlySet<unknown> = new Set(EDGE_TYPES);
@@ -110,8 +110,8 @@ function passes(check: Check, v: unknown): boolean {
   }
 }
 
-/** The token kinds of TokenUsageSchema (schema.ts). */
-export const USAGE_KINDS: readonly string[] = ['input', 'output', 'cache_read', 'cache_write', 'cache_write_1h', 'reasoning'];
+/** The token kinds of TokenUsageSchema (schema.ts), read from the schema: a kind added there is checked here too. */
+export const USAGE_KINDS: readonly string[] = Object.keys(TokenUsageSchema.shape);
 
 /** True when `v` passes SourceRefSchema: zod's value is then `v` with its fields in another order. */
 function isSourceRef(v: unknown): boolean {

@@ -18,9 +18,9 @@ const EDGE_KEYS: readonly string[] = Object.keys(EdgeSchema.shape);
 const EVENT_KEY_SET: ReadonlySet<string> = new Set(EVENT_KEYS);
 const EDGE_KEY_SET: ReadonlySet<string> = new Set(EDGE_KEYS);
 /** An event's objects that zod's parse orders too (looseObject schemas: their fields first, the others after). */
-const NESTED = [SourceRefSchema, TokenUsageSchema].map((schema, k) => {
+const NESTED = ([['source', SourceRefSchema], ['usage', TokenUsageSchema]] as const).map(([field, schema]) => {
   const keys = Object.keys(schema.shape);
-  return { field: k === 0 ? 'source' : 'usage', keys, known: new Set(keys) as ReadonlySet<string> };
+  return { field, keys, known: new Set(keys) as ReadonlySet<string> };
 });
 
 /** `record` with `keys` first (those it has, in that order), then its other own fields in its order; `record` itself when already so. */
