@@ -71,11 +71,41 @@ export function notUtf8(text: string, file?: string): Problem {
  * opening the file for that read. Errors: I/O errors are thrown.
  */
 export function loadTraceColumnsFile(path: string): LoadedColumns | undefined {
-  return withTraceFile(
+  const before = fileStamp(path);
+  const loaded = withTraceFile(
     path,
     (stream) => stream((read, readLine, chunk, size) => readTraceColumns(read, readLine, chunk, size, (buffer, offset, length, position) => readAgain(path, buffer, offset, length, position))),
     () => undefined,
   );
+  // a file settled before the read and not written while it was read: its contents are decoded from their places while it stays so
+  if (loaded && before?.settled && fileStamp(path)?.key === before.key) loaded.columns.unchanged = () => fileStamp(path)?.key === before.key;
+  return loaded;
+}
+
+/**
+ * How long ago a file's last change must be for its stamp ({@link fileStamp}) to tell it from any
+ * later write, in milliseconds: file times are taken from a coarse clock (a few milliseconds on
+ * Linux, a second or two on some file systems), so a write in the same tick as the last one keeps
+ * the stamp (git's "racily clean" files). Past this, a later write has a later time.
+ */
+export const SETTLED_MS = 3000;
+
+/**
+ * What tells a file's bytes apart from its bytes at another time (`key`: its device, inode, size,
+ * and modification and change times in nanoseconds; a write sets the change time, which no program
+ * sets back), and whether its last change is {@link SETTLED_MS} old (`settled`: only then does
+ * every later write change the key); undefined when the file cannot be stat'ed.
+ */
+export function fileStamp(path: string): { key: string; settled: boolean } | undefined {
+  try {
+    const now = Date.now();
+    const s = fs.statSync(path, { bigint: true, throwIfNoEntry: false });
+    if (!s) return undefined;
+    const changed = Number((s.ctimeNs > s.mtimeNs ? s.ctimeNs : s.mtimeNs) / 1_000_000n);
+    return { key: `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`, settled: now - changed >= SETTLED_MS };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Reads a file given its bytes by the streaming reader `reader` (chunk size, file size), the way {@link loadTraceFile} streams. */

@@ -282,7 +282,7 @@ export class JsonlTraceReader {
     origin.bytes = length;
     const scanner = this.scanner!;
     if (this.scannedKind === SCANNED_EDGE) this.builder.addEdge(scanner.edge, origin);
-    else this.builder.addScannedEvent(this.scannedKind, scanner.fields, scanner.contentChars, origin);
+    else this.builder.addScannedEvent(this.scannedKind, scanner, origin);
     this.seenRecord = true;
     if (++this.added === SAMPLE_RECORDS && this.fileBytes !== undefined) this.estimate(offset + length);
   }
@@ -494,10 +494,10 @@ export interface EventStore extends CheckedEvents {
   addValue?(value: unknown): StoredEvent | undefined;
   /**
    * Appends the event a record's bytes hold, as a {@link RecordScan} read it (optional: columns):
-   * its known fields by position (the bits of `mask`, as `fastEventFields` gives them) but its
-   * content, whose UTF-16 length is `contentChars`; @returns what {@link addValue} returns.
+   * its known fields by position (`scan.fields`, the bits of `mask`, as `fastEventFields` gives them) but its
+   * content, of which it has the UTF-16 length and place in the line; @returns what {@link addValue} returns.
    */
-  addScanned?(mask: number, fields: readonly unknown[], contentChars: number): StoredEvent;
+  addScanned?(mask: number, scan: RecordScan): StoredEvent;
   /**
    * The store's table of scoped ids (`trace_id` NUL `id`, or the id for an event naming no trace)
    * -> index of the first event carrying it, filled as it adds each event (optional: columns): the
@@ -535,6 +535,10 @@ export interface RecordScan {
   readonly fields: readonly unknown[];
   /** UTF-16 length of the last event's content. */
   readonly contentChars: number;
+  /** Where the last event's content is in its line: bytes from the line's start to its first byte (after the opening quote). */
+  readonly contentFrom: number;
+  /** Bytes from the line's start to the content's closing quote, as `~to` (negative) when the content holds an escape. */
+  readonly contentTo: number;
   /** The last edge read (one object reused: read it before the next scan). */
   readonly edge: TraceEdge;
 }
@@ -765,9 +769,9 @@ class TraceBuilder {
   }
 
   /** Adds the event a record scanner read from a line's bytes (see {@link EventStore.addScanned}): no validation, it is sure of it. */
-  addScannedEvent(mask: number, fields: readonly unknown[], contentChars: number, origin: Origin): void {
+  addScannedEvent(mask: number, scan: RecordScan, origin: Origin): void {
     const store = this.store;
-    const checked = store.addScanned!(mask, fields, contentChars);
+    const checked = store.addScanned!(mask, scan);
     this.eventOrigins.add(origin);
     this.checks?.event(checked, store.length - 1, checked.repeat);
   }

@@ -6,7 +6,7 @@
  */
 import { EVENT_TYPES, STOP_REASONS, EVENT_KINDS, CALL_STATUSES, type TraceEvent, type EventType, type StopReason, type EventKind, type CallStatus } from '../schema';
 import { EVENT_FIELD_NAMES, fastEventFields } from '../fast-check';
-import type { EventStore, StoredEvent } from '../read';
+import type { EventStore, RecordScan, StoredEvent } from '../read';
 import { IdTable } from '../id-table';
 import { IdPlaces, scopedId } from './links';
 import { NameTable } from './names';
@@ -95,6 +95,14 @@ export class EventColumns implements EventStore {
   kind?: Uint8Array;
   callStatus?: Uint8Array;
   contentChars?: Int32Array;
+  /**
+   * Where a scanned record's content is in its record's bytes (record-scanner.ts): from the record's
+   * start to the content's first byte, -1 when not known (a record JSON.parse read); and to its
+   * closing quote, as `~to` when the content holds an escape. {@link TraceColumns} decodes the
+   * content from there when the file is unchanged since the read.
+   */
+  contentFrom?: Int32Array;
+  contentTo?: Int32Array;
   /** Agent names (lanes), in order of first appearance. */
   readonly agents = new NameTable();
   /** Tools, senders, receivers, roles and trace ids. */
@@ -142,11 +150,18 @@ export class EventColumns implements EventStore {
 
   /**
    * Appends the event a line's bytes hold, read by the record scanner (src/trace/columns/record-scanner.ts):
-   * `fields` and `mask` as `fastEventFields` gives them, but for the content, whose UTF-16 length
-   * is `contentChars`. @returns the fields the cross-record checks take (as {@link addValue}).
+   * `scan.fields` and `mask` as `fastEventFields` gives them, but for the content, of which the
+   * scan gives the UTF-16 length and its place in the record ({@link contentFrom}).
+   * @returns the fields the cross-record checks take (as {@link addValue}).
    */
-  addScanned(mask: number, fields: readonly unknown[], contentChars: number): StoredEvent {
-    this.write(mask, fields, (mask & HAS_CONTENT) !== 0 ? contentChars : -1);
+  addScanned(mask: number, scan: RecordScan): StoredEvent {
+    if ((mask & HAS_CONTENT) === 0) this.write(mask, scan.fields, -1);
+    else {
+      const i = this.count;
+      this.write(mask, scan.fields, scan.contentChars);
+      (this.contentFrom ??= this.column(Int32Array, -1))[i] = scan.contentFrom;
+      (this.contentTo ??= this.column(Int32Array, -1))[i] = scan.contentTo;
+    }
     return this.checked;
   }
 
@@ -271,6 +286,8 @@ export class EventColumns implements EventStore {
     if (this.kind) this.kind = resized(this.kind, size, n, 0);
     if (this.callStatus) this.callStatus = resized(this.callStatus, size, n, 0);
     if (this.contentChars) this.contentChars = resized(this.contentChars, size, n, -1);
+    if (this.contentFrom) this.contentFrom = resized(this.contentFrom, size, n, -1);
+    if (this.contentTo) this.contentTo = resized(this.contentTo, size, n, -1);
   }
 
   /**

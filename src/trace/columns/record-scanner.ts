@@ -158,10 +158,10 @@ function hasSpecialByte(w: number): boolean {
 }
 
 /** Buffer's own decoders without `toString`'s argument handling (one call per kept string of 1M records). */
-const latin1Slice = (Buffer.prototype as unknown as { latin1Slice?: (this: Buffer, a: number, b: number) => string }).latin1Slice ?? function (this: Buffer, a: number, b: number) {
+export const latin1Slice = (Buffer.prototype as unknown as { latin1Slice?: (this: Buffer, a: number, b: number) => string }).latin1Slice ?? function (this: Buffer, a: number, b: number) {
   return this.toString('latin1', a, b);
 };
-const utf8Slice = (Buffer.prototype as unknown as { utf8Slice?: (this: Buffer, a: number, b: number) => string }).utf8Slice ?? function (this: Buffer, a: number, b: number) {
+export const utf8Slice = (Buffer.prototype as unknown as { utf8Slice?: (this: Buffer, a: number, b: number) => string }).utf8Slice ?? function (this: Buffer, a: number, b: number) {
   return this.toString('utf8', a, b);
 };
 
@@ -180,6 +180,8 @@ export class RecordScanner implements RecordScan {
   private contentStart = 0;
   private contentEnd = 0;
   private contentEscaped = false;
+  /** Where the scanned line starts in the buffer. */
+  private lineStart = 0;
   /** The scanned edge. */
   readonly edge: TraceEdge = { src: '', dst: '', type: 'spawn' };
 
@@ -212,6 +214,7 @@ export class RecordScanner implements RecordScan {
    */
   scan(start: number, stop: number, chars: number): number {
     const buf = this.buf;
+    this.lineStart = start;
     this.ascii = chars === stop - start;
     let i = spaces(buf, start);
     if (buf[i] !== 123) return DECLINED;
@@ -244,6 +247,17 @@ export class RecordScanner implements RecordScan {
     }
     if (spaces(buf, i + 1) !== stop) return DECLINED;
     return eventFieldsVerdict(mask, fields);
+  }
+
+  /** Where the scanned event's content is in its line (when its mask has `content`): bytes from the line's start to its first byte, after the opening quote. */
+  get contentFrom(): number {
+    return this.contentStart - this.lineStart;
+  }
+
+  /** Bytes from the line's start to the content's closing quote; as `~to` (negative) when the content holds an escape. */
+  get contentTo(): number {
+    const to = this.contentEnd - this.lineStart;
+    return this.contentEscaped ? ~to : to;
   }
 
   /** The scanned event's content (when its mask has `content`), as JSON.parse gives it; undefined when an escape in it is not JSON's. */

@@ -11,7 +11,7 @@ import { DECLINED, loadedEdge, loadedEvent, SCANNED_EDGE } from '../read';
 import type { TraceEdge, TraceEvent } from '../schema';
 import type { EdgeColumns } from './edge-columns';
 import type { EventColumns } from './event-columns';
-import { RecordScanner } from './record-scanner';
+import { latin1Slice, RecordScanner, utf8Slice } from './record-scanner';
 
 /** Largest span of bytes {@link TraceColumns.eventsInRange} reads at once (past it, record by record). */
 const SPAN_BYTES = 16 << 20;
@@ -25,6 +25,7 @@ const SPAN_BYTES = 16 << 20;
 export class TraceColumns {
   /**
    * @param records reads bytes of the trace's file at a position (a Buffer's copy in tests, the file on disk).
+   * @param unchanged true when `records` still reads the bytes the columns were read from (see {@link unchanged}).
    */
   constructor(
     readonly events: EventColumns,
@@ -32,6 +33,14 @@ export class TraceColumns {
     readonly eventOrigins: LineOrigins,
     readonly edgeOrigins: LineOrigins,
     public records: ReadBytes,
+    /**
+     * True when `records` still reads the bytes the columns were read from (the trace's file has
+     * the identity, size and change times it had through the read: any write changes its ctime),
+     * asked after each read of bytes: then a content is decoded from its place in its record
+     * (`EventColumns.contentFrom`), not read by the record scanner and checked against the columns.
+     * Undefined when not known (bytes in memory; a file written while it was read): every content is checked.
+     */
+    public unchanged?: () => boolean,
   ) {}
 
   /** Number of events. */
@@ -82,7 +91,8 @@ export class TraceColumns {
     const offset = origins.offsetOf(i);
     const buf = Buffer.allocUnsafe(origins.bytesOf(i));
     const got = readFully(this.records, buf, offset);
-    return this.contentFrom(i, buf, 0, offset, got);
+    const placed = this.unchanged?.() === true ? placedContent(this.events, i, buf, 0, got) : undefined;
+    return placed ?? this.contentFrom(i, buf, 0, offset, got);
   }
 
   /**
@@ -91,10 +101,17 @@ export class TraceColumns {
    * at a time, with no object per event kept.
    */
   contentsInRange(from: number, to: number): (string | undefined)[] {
+    const events = this.events;
+    // asked once, after the span's read
+    let unchanged: boolean | undefined;
     return this.inRange(
       from,
       to,
-      (i, span, at, offset, got) => (this.events.hasContent(i) ? this.contentFrom(i, span, at, offset, got) : undefined),
+      (i, span, at, offset, got) => {
+        if (!events.hasContent(i)) return undefined;
+        unchanged ??= this.unchanged?.() === true;
+        return (unchanged ? placedContent(events, i, span, at, got) : undefined) ?? this.contentFrom(i, span, at, offset, got);
+      },
       (i) => this.content(i),
     );
   }
@@ -166,6 +183,35 @@ export class TraceColumns {
     const trace = events.traceId(i);
     return trace !== undefined && event.trace_id === undefined ? { ...event, trace_id: trace } : event;
   }
+}
+
+/**
+ * The content of event i decoded from its place in its record's bytes (`EventColumns.contentFrom`:
+ * the record at `at` in `buf`, `got` of its bytes read), with no scan of the record; undefined when
+ * its place is not known (a record JSON.parse read) or the bytes there are not a string of its
+ * content's length (then the caller scans the record). Only for bytes read from an unchanged file.
+ */
+function placedContent(events: EventColumns, i: number, buf: Buffer, at: number, got: number): string | undefined {
+  const from = events.contentFrom === undefined ? -1 : events.contentFrom[i];
+  if (from < 1) return undefined;
+  let to = events.contentTo![i];
+  const escaped = to < 0;
+  if (escaped) to = ~to;
+  if (to >= got || to < from) return undefined;
+  const start = at + from;
+  const end = at + to;
+  if (buf[start - 1] !== 34 || buf[end] !== 34) return undefined;
+  const chars = events.contentChars![i];
+  let text: string;
+  if (!escaped) text = end - start === chars ? latin1Slice.call(buf, start, end) : utf8Slice.call(buf, start, end);
+  else {
+    try {
+      text = JSON.parse(utf8Slice.call(buf, start - 1, end + 1)) as string;
+    } catch {
+      return undefined;
+    }
+  }
+  return text.length === chars ? text : undefined;
 }
 
 const CONTENT = EVENT_FIELD_NAMES.indexOf('content');

@@ -9,7 +9,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { readTraceColumns } from '../../../../src/trace/columns/read-columns';
-import { loadTraceColumnsFile } from '../../../../src/trace/load-file';
+import { fileStamp, loadTraceColumnsFile } from '../../../../src/trace/load-file';
+import { RecordScanner } from '../../../../src/trace/columns/record-scanner';
 
 /** Reads `text` into columns; the columns read records again from `file` (a buffer changed after the read). */
 function columnsOf(text: string, file: { buf: Buffer }) {
@@ -78,6 +79,39 @@ test('event(i), edge(i) and eventsInRange give undefined, not a throw, once the 
     assert.deepStrictEqual(c.eventsInRange(0, 2), [undefined, undefined]);
     assert.deepStrictEqual([c.content(0), ...c.contentsInRange(0, 2)], [undefined, undefined, undefined]);
   } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a settled file\'s contents are decoded from their places without a scan; once the file is written, each is checked again', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-cols-'));
+  const scan = RecordScanner.prototype.scan;
+  try {
+    const file = path.join(dir, 't.otrace.jsonl');
+    const rec = (t: number, agent: string, content: string) => `{"id":"x","t":${t},"type":"message","agent":"${agent}","content":"${content}"}`;
+    fs.writeFileSync(file, [rec(1, 'a', 'one'), rec(2, 'b', 'tw\\u006f'), rec(3, 'a', 'six')].join('\n') + '\n');
+    const fresh = loadTraceColumnsFile(file)!.columns;
+    assert.equal(fresh.unchanged, undefined, 'a file written just now may be written again in the same tick of the file clock');
+    assert.deepStrictEqual(fresh.contentsInRange(0, 3), ['one', 'two', 'six']);
+    // wait until the file's last change is settled (the file clock's tick passed)
+    while (!fileStamp(file)!.settled) await new Promise((resolve) => setTimeout(resolve, 50));
+    const c = loadTraceColumnsFile(file)!.columns;
+    assert.equal(c.unchanged?.(), true);
+    let scans = 0;
+    RecordScanner.prototype.scan = function (this: RecordScanner, ...args: Parameters<typeof scan>) {
+      scans++;
+      return scan.apply(this, args);
+    };
+    assert.deepStrictEqual([...c.contentsInRange(0, 3), c.content(1)], ['one', 'two', 'six', 'two']);
+    assert.equal(scans, 0, 'no record scanned again');
+    // the same bytes in other places: records of the same id and length swapped, a content changed
+    fs.writeFileSync(file, [rec(2, 'b', 'tw\\u006f'), rec(1, 'a', 'one'), rec(3, 'a', 'ten')].join('\n') + '\n');
+    assert.equal(c.unchanged?.(), false);
+    assert.deepStrictEqual(c.contentsInRange(0, 3), [undefined, undefined, 'ten']);
+    assert.deepStrictEqual([c.content(0), c.content(1)], [undefined, undefined]);
+    assert.ok(scans > 0);
+  } finally {
+    RecordScanner.prototype.scan = scan;
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -14,6 +14,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { NO_LINK, UNRESOLVED } from '../../../../src/trace/columns/event-columns';
 import { readTraceColumns, type LoadedColumns } from '../../../../src/trace/columns/read-columns';
+import { RecordScanner } from '../../../../src/trace/columns/record-scanner';
 import { originsOf, type LoadedTrace } from '../../../../src/trace/model';
 import { readTraceJsonlBytes } from '../../../../src/trace/read';
 import { CALL_STATUSES, EDGE_TYPES, EVENT_KINDS, EVENT_TYPES, STOP_REASONS, type TraceEvent } from '../../../../src/trace/schema';
@@ -57,7 +58,58 @@ function resolveLike(events: readonly TraceEvent[], id: string, v: number): numb
 }
 
 /** What the generated inputs covered (so that the property test is known to reach each case). */
-const seen = { severalTraces: 0, forwardLinks: 0, missingLinks: 0, repeatedIds: 0, salvaged: 0, edges: 0, contents: 0 };
+const seen = { severalTraces: 0, forwardLinks: 0, missingLinks: 0, repeatedIds: 0, salvaged: 0, edges: 0, contents: 0, placed: 0, placedEscaped: 0 };
+
+/** Calls of the record scanner's `scan` while `run` runs. */
+function scansIn<T>(run: () => T): { value: T; scans: number } {
+  const scan = RecordScanner.prototype.scan;
+  let scans = 0;
+  RecordScanner.prototype.scan = function (this: RecordScanner, ...args: Parameters<typeof scan>) {
+    scans++;
+    return scan.apply(this, args);
+  };
+  try {
+    return { value: run(), scans };
+  } finally {
+    RecordScanner.prototype.scan = scan;
+  }
+}
+
+/**
+ * Asserts the contents `c` decodes from their places in the records once it is told the bytes are
+ * unchanged: each where the reader scanned it (`contentFrom`: the content's own bytes, between its
+ * quotes), the object reader's, and given without scanning its record again.
+ */
+function samePlacedContents(c: LoadedColumns['columns'], buf: Buffer, events: readonly TraceEvent[]): void {
+  const cols = c.events;
+  let unplaced = 0;
+  for (let i = 0; i < events.length; i++) {
+    const from = cols.contentFrom === undefined ? -1 : cols.contentFrom[i];
+    if (events[i].content === undefined) continue;
+    if (from === -1) {
+      unplaced++;
+      continue;
+    }
+    const to = cols.contentTo![i];
+    const start = c.eventOrigins.offsetOf(i) + from;
+    const end = c.eventOrigins.offsetOf(i) + (to < 0 ? ~to : to);
+    assert.equal(JSON.parse(buf.toString('utf8', start - 1, end + 1)), events[i].content, `the place of event ${i}'s content`);
+    assert.equal(to < 0, buf.subarray(start, end).includes(92), `event ${i}'s content holds an escape`);
+    seen.placed++;
+    if (to < 0) seen.placedEscaped++;
+  }
+  c.unchanged = () => true;
+  try {
+    const whole = scansIn(() => c.contentsInRange(0, events.length));
+    assert.deepStrictEqual(whole.value, events.map((e) => e.content));
+    assert.ok(whole.scans <= unplaced, `${whole.scans} records scanned again, ${unplaced} contents without a place`);
+    const one = scansIn(() => events.map((_, i) => c.content(i)));
+    assert.deepStrictEqual(one.value, events.map((e) => e.content));
+    assert.ok(one.scans <= unplaced);
+  } finally {
+    c.unchanged = undefined;
+  }
+}
 
 /** Asserts the column reader gives what the object reader gives on `written` (as a file holds it). */
 function same(written: Buffer | string, chunk: number): void {
@@ -120,6 +172,7 @@ function same(written: Buffer | string, chunk: number): void {
   assert.deepStrictEqual(c.eventsInRange(0, events.length), events);
   assert.deepStrictEqual(c.contentsInRange(0, events.length), events.map((e) => e.content));
   if (events.some((e) => e.content !== undefined)) seen.contents++;
+  samePlacedContents(c, buf, events);
   if (events.length > 2) assert.deepStrictEqual(c.eventsInRange(1, events.length - 1), events.slice(1, -1));
   for (let i = 0; i < edges.length; i++) {
     assert.deepStrictEqual(c.edge(i), edges[i], `edge ${i}`);
