@@ -229,7 +229,7 @@ function changeOf(seen: Seen, loaded: LoadedTrace): { how: FollowHow; reason: st
   const sameFields = fieldsOf(loaded) === seen.fields;
   if (events.length === old.length && edges.length === seen.edges.length && sameFields) return { how: 'unchanged', reason: 'no new event or edge, the same trace-level fields' };
   for (let i = old.length; i < events.length; i++) {
-    if (eventTime(events[i]) < seen.lastTime) return whole(`event ${events[i].id} (time ${eventTime(events[i])}) is earlier than the last one before it (${seen.lastTime}): the time order changes`);
+    if (eventTime(events[i].t) < seen.lastTime) return whole(`event ${events[i].id} (time ${eventTime(events[i].t)}) is earlier than the last one before it (${seen.lastTime}): the time order changes`);
   }
   // the trace-level fields (rewards, metrics, totals) are read by the analysis of every update, never carried
   return { how: 'appended', sameFields, reason: `${events.length - old.length} new events, ${edges.length - seen.edges.length} new edges after the ${old.length} read before${sameFields ? '' : '; new trace-level fields'}` };
@@ -248,7 +248,7 @@ function cutOffKey(loaded: LoadedTrace): string {
 /** The latest time of the events from `from` on (-Infinity for none). */
 function lastTime(events: readonly TraceEvent[], from: number): number {
   let last = -Infinity;
-  for (let i = from; i < events.length; i++) last = Math.max(last, eventTime(events[i]));
+  for (let i = from; i < events.length; i++) last = Math.max(last, eventTime(events[i].t));
   return last;
 }
 

@@ -26,7 +26,8 @@
  */
 import type { IdTable } from '../trace/id-table';
 import type { LoadedTrace } from '../trace/model';
-import type { EventType, TraceEvent } from '../trace/schema';
+import type { EventFields } from '../trace/event-fields';
+import type { EventType } from '../trace/schema';
 import type { Arena } from './arena';
 import { EDGE_TYPE_CODE, LINK_CODE, LinkTable } from './link-table';
 import { closeHoles, mendRows, type JoinedColumns, type ReachingEdge } from './link-mend';
@@ -53,7 +54,7 @@ export function receiverOf(receivers: ReceiverColumn, laneNames: readonly string
 export interface LinkInputs {
   loaded: LoadedTrace;
   /** Events and canonical types in time order. */
-  events: readonly TraceEvent[];
+  events: EventFields;
   types: readonly EventType[];
   arena: Arena;
   pos: Pick<IdTable, 'get'>;
@@ -204,7 +205,7 @@ function whyWhole(inputs: LinkInputs, old: LinkCarry, from: number, repeatsOld: 
   if (repeatsOld) return 'a new event carries an old event\'s id';
   // (a whole build makes it that old event's parent: its parent column changes, which the metrics read; a cause naming it
   // stays dropped either way, as it points back in time)
-  if (old.waitingParents.size > 0) for (let v = from; v < n; v++) if (old.waitingParents.has(inputs.events[v].id)) return 'a new event carries the id an old event\'s parent named';
+  if (old.waitingParents.size > 0) for (let v = from; v < n; v++) if (old.waitingParents.has(inputs.events.id(v))) return 'a new event carries the id an old event\'s parent named';
   if (inputs.loaded.trace.edges.length < old.edges) return 'edges went away';
   return undefined;
 }
@@ -401,9 +402,8 @@ class LinkBuild {
   private receiversFrom(receivers: ReceiverColumn, from: number): ReceiverColumn {
     const { events, laneNumbers } = this.in_;
     for (let i = from; i < this.n; i++) {
-      const e = events[i];
-      const to = e.to;
-      if (to !== undefined && to !== e.agent) receivers[i] = (laneNumbers.get(to) ?? -1) + 1;
+      const to = events.to(i);
+      if (to !== undefined && to !== events.agent(i)) receivers[i] = (laneNumbers.get(to) ?? -1) + 1;
     }
     return receivers;
   }
@@ -453,7 +453,7 @@ class LinkBuild {
     }
     const { types, events } = this.in_;
     if (types[v] === 'tool_result' && this.old!.pairs[v] !== u && (types[u] === 'tool_call' || types[u] === 'delegate')) {
-      this.whyNot ??= `a new edge states that ${events[u].id} answers an old result (${events[v].id}) paired otherwise`;
+      this.whyNot ??= `a new edge states that ${events.id(u)} answers an old result (${events.id(v)}) paired otherwise`;
       return;
     }
     this.reaching.push({ u, v, edgeType });
@@ -496,14 +496,15 @@ class LinkBuild {
   private linkReferences(): void {
     const { events } = this.in_;
     for (let v = this.base, n = this.n; v < n; v++) {
-      const e = events[v];
-      if (typeof e.parent === 'string') {
-        const p = this.resolveNear(e.parent, v);
+      const parent = events.parent(v);
+      if (typeof parent === 'string') {
+        const p = this.resolveNear(parent, v);
         if (p !== undefined) this.parentColumn[v] = p;
-        else this.waitingParents.add(e.parent);
+        else this.waitingParents.add(parent);
         this.link(p, v, LINK_CODE.parent);
       }
-      if (Array.isArray(e.causes)) for (const c of e.causes) if (typeof c === 'string') this.link(this.resolveNear(c, v), v, LINK_CODE.causes);
+      const causes = events.causes(v);
+      if (Array.isArray(causes)) for (const c of causes) if (typeof c === 'string') this.link(this.resolveNear(c, v), v, LINK_CODE.causes);
     }
   }
 
@@ -563,7 +564,7 @@ class LinkBuild {
           break;
         }
         // (a call whose id repeats is no stated call: the link may name another event with its id)
-        if (type === 'tool_call' && answered === -1 && !repeats.has(events[u].id)) answered = u;
+        if (type === 'tool_call' && answered === -1 && !repeats.has(events.id(u))) answered = u;
         if (type === 'delegate') stated[v - m] = 1;
       }
       if (answered !== -1 && pairs[v] === -1) {
@@ -583,20 +584,20 @@ class LinkBuild {
     for (let i = m, n = this.n; i < n; i++) {
       const type = types[i];
       if (type === 'tool_call' && pairs[i] === -1) {
-        const key = events[i].tool ?? '';
+        const key = events.tool(i) ?? '';
         let q = pending.get(key);
         if (!q) pending.set(key, (q = []));
         q.push(i);
         pendingAny.push(i);
       } else if (type === 'tool_result' && pairs[i] === -1 && stated[i - m] === 0) {
-        const tool = events[i].tool;
+        const tool = events.tool(i);
         let u: number | undefined;
         if (tool !== undefined) {
           const q = pending.get(tool);
           while (q && q.length && pairs[q[0]] !== -1) q.shift();
           u = q?.shift();
         }
-        if (u === undefined) u = this.oldestUnanswered(events[i].agent, tool);
+        if (u === undefined) u = this.oldestUnanswered(events.agent(i), tool);
         if (u !== undefined) {
           pairs[u] = i;
           pairs[i] = u;
@@ -612,8 +613,8 @@ class LinkBuild {
   private oldestUnanswered(agent: string, tool: string | undefined): number | undefined {
     const { events, pairs } = this.in_;
     const pendingAny = this.pendingAny;
-    let k = pendingAny.findIndex((c) => pairs[c] === -1 && events[c].agent === agent);
-    if (k === -1) k = pendingAny.findIndex((c) => pairs[c] === -1 && (tool === undefined || events[c].tool === tool));
+    let k = pendingAny.findIndex((c) => pairs[c] === -1 && events.agent(c) === agent);
+    if (k === -1) k = pendingAny.findIndex((c) => pairs[c] === -1 && (tool === undefined || events.tool(c) === tool));
     return k === -1 ? undefined : pendingAny[k];
   }
 
@@ -652,14 +653,14 @@ class LinkBuild {
     for (let v = Math.max(1, m), n = this.n; v < n; v++) {
       let onlyLane = true;
       for (let k = table.firstIn(v - m); k !== -1 && onlyLane; k = table.nextIn(k)) onlyLane = table.kind[k] === LINK_CODE.lane;
-      if (onlyLane && events[v - 1].agent !== events[v].agent) this.link(v - 1, v, LINK_CODE.implicit);
+      if (onlyLane && events.agent(v - 1) !== events.agent(v)) this.link(v - 1, v, LINK_CODE.implicit);
     }
   }
 
   /** The position in [from, to] (clipped to the trace) of an event carrying `id`, nearest `to` first, or -1. */
   private near(id: string, from: number, to: number): number {
     const { events } = this.in_;
-    for (let p = Math.min(to, events.length - 1); p >= Math.max(from, 0); p--) if (events[p].id === id) return p;
+    for (let p = Math.min(to, events.length - 1); p >= Math.max(from, 0); p--) if (events.id(p) === id) return p;
     return -1;
   }
 }

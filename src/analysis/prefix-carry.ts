@@ -32,7 +32,8 @@
  * `count` are written by an analysis in progress and count only once it finished ({@link PrefixCarry.commit}).
  */
 import type { IdTable } from '../trace/id-table';
-import type { EventType, TraceEvent } from '../trace/schema';
+import type { EventFields } from '../trace/event-fields';
+import type { EventType } from '../trace/schema';
 import { Arena } from './arena';
 import type { CreditSumsCarry, EventCreditFacts } from './credit-per-event';
 import type { CreditTransitions } from './credit-transitions';
@@ -87,7 +88,7 @@ export interface IndexCarry {
   time: Float64Array;
   /** Event id -> first position; it reads the ids from `source.events` (the list of the index that uses it). */
   ids: IdTable;
-  source: { events: readonly TraceEvent[] };
+  source: { events: EventFields };
   /** Positions of every event carrying an id that several events carry, ascending. */
   repeats: Map<string, number[]>;
   /** Agent of each lane by lane number (in order of first appearance), and the reverse. */

@@ -3,6 +3,7 @@
  * canonical types and times in one pass; a growing trace's order goes on from its carry's.
  * Pure: no `vscode`.
  */
+import type { EventFields } from '../trace/event-fields';
 import { canonicalType, EVENT_TYPES, type EventType, type TraceEvent } from '../trace/schema';
 import type { Arena } from './arena';
 import { grownTo } from './prefix-carry';
@@ -15,7 +16,7 @@ const CANONICAL_TYPES = new Map<string, EventType>(EVENT_TYPES.map((t) => [t, ca
  * their canonical types, whether that is the file order, and else each position's index in `raw`.
  * Most traces are written in time order: no sort then. The times are scratch in `arena`, given back here.
  */
-export function timeOrder(raw: readonly TraceEvent[], arena: Arena, room: boolean): { events: TraceEvent[]; types: EventType[]; time: Float64Array; inFileOrder: boolean; order?: number[] } {
+export function timeOrder(raw: EventFields, arena: Arena, room: boolean): { events: EventFields; types: EventType[]; time: Float64Array; inFileOrder: boolean; order?: number[] } {
   const n = raw.length;
   // the index's column (before the scratch)
   const time = arena.float64(n);
@@ -23,13 +24,13 @@ export function timeOrder(raw: readonly TraceEvent[], arena: Arena, room: boolea
   try {
     const types = typesAndTimes(raw, time, room);
     // the file's own list, not a copy (8 MB at 1M events): the index never changes it
-    if (isSorted(time)) return { events: raw as TraceEvent[], types, time, inFileOrder: true };
+    if (isSorted(time)) return { events: raw, types, time, inFileOrder: true };
     const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => time[a] - time[b] || a - b);
     gatherInPlace(types, order, arena);
     const sorted = arena.float64(n);
     for (let k = 0; k < n; k++) sorted[k] = time[order[k]];
     time.set(sorted);
-    return { events: order.map((i) => raw[i]), types, time, inFileOrder: false, order };
+    return { events: raw.reordered(order), types, time, inFileOrder: false, order };
   } finally {
     arena.release(scratch);
   }
@@ -41,29 +42,28 @@ export function timeOrder(raw: readonly TraceEvent[], arena: Arena, room: boolea
  * than the last of them; then their types are added to `types` (which the index takes as its own).
  * @returns undefined when the order is another (nothing added).
  */
-export function appendedOrder(raw: readonly TraceEvent[], types: EventType[]): { events: TraceEvent[]; types: EventType[]; inFileOrder: true; order?: number[] } | undefined {
+export function appendedOrder(raw: EventFields, types: EventType[]): { events: EventFields; types: EventType[]; inFileOrder: true; order?: number[] } | undefined {
   const from = types.length;
-  let last = from > 0 ? eventTime(raw[from - 1]) : -Infinity;
+  let last = from > 0 ? eventTime(raw.t(from - 1)) : -Infinity;
   for (let i = from; i < raw.length; i++) {
-    const t = eventTime(raw[i]);
+    const t = eventTime(raw.t(i));
     if (t < last) return undefined;
     last = t;
   }
-  for (let i = from; i < raw.length; i++) types.push(canonicalTypeOf(raw[i].type));
-  return { events: raw as TraceEvent[], types, inFileOrder: true };
+  for (let i = from; i < raw.length; i++) types.push(canonicalTypeOf(raw.type(i)));
+  return { events: raw, types, inFileOrder: true };
 }
 
 /** A carried time column (its first `from` positions) grown to `events`' length (with room: prefix-carry.ts `grownTo`), the new positions' times read. */
-export function timesOn(carried: Float64Array, events: readonly TraceEvent[], from: number): Float64Array {
+export function timesOn(carried: Float64Array, events: EventFields, from: number): Float64Array {
   const n = events.length;
   const time = grownTo(carried, n, from, (size) => new Float64Array(size));
-  for (let i = from; i < n; i++) time[i] = eventTime(events[i]);
+  for (let i = from; i < n; i++) time[i] = eventTime(events.t(i));
   return time;
 }
 
-/** An event's time as the time order reads it: `t` (seconds or the trace's unit), 0 when not a finite number. */
-export function eventTime(e: TraceEvent): number {
-  const t = e.t;
+/** An event's time as the time order reads it from its `t`: seconds or the trace's unit, 0 when not a finite number. */
+export function eventTime(t: number): number {
   return typeof t === 'number' && Number.isFinite(t) ? t : 0;
 }
 
@@ -84,13 +84,12 @@ function canonicalTypeOf(type: TraceEvent['type']): EventType {
  *   made with room for a quarter more, so that the first appends do not copy it into a list half
  *   as long again (12 MB of new memory at 1M events, in the first append after the whole analysis).
  */
-function typesAndTimes(raw: readonly TraceEvent[], time: Float64Array, room: boolean): EventType[] {
+function typesAndTimes(raw: EventFields, time: Float64Array, room: boolean): EventType[] {
   const n = raw.length;
   const types = new Array<EventType>(room ? n + (n >> 2) + 4096 : n);
   for (let i = 0; i < n; i++) {
-    const e = raw[i];
-    time[i] = eventTime(e);
-    types[i] = canonicalTypeOf(e.type);
+    time[i] = eventTime(raw.t(i));
+    types[i] = canonicalTypeOf(raw.type(i));
   }
   // (a list made shorter keeps its memory while more than half of it is used)
   if (room) types.length = n;

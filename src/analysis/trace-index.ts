@@ -20,6 +20,7 @@
 import { IdTable } from '../trace/id-table';
 import { Arena } from './arena';
 import type { LoadedTrace } from '../trace/model';
+import { ObjectEventFields, type EventFields } from '../trace/event-fields';
 import { NOT_AGENT_OUTPUT_KINDS, type CallStatus, type EdgeType, type EventKind, type EventType, type StopReason, type TraceEvent } from '../trace/schema';
 import { recordsFailure } from '../shared/recorded-failure';
 import { isNotAgentOutput } from './answer';
@@ -72,8 +73,8 @@ export class TraceIndex {
    * here may reach the results).
    */
   readonly arena: Arena;
-  /** Events in time order (read through {@link event} and the columns: an index made from columns has no list of them). */
-  private readonly events: TraceEvent[];
+  /** The events' fields by position, in time order (read through the accessors, {@link event} and the columns). */
+  private readonly events: EventFields;
   /** Canonical type per position. */
   readonly types: EventType[];
   /**
@@ -169,19 +170,20 @@ export class TraceIndex {
     links: 'now' | 'later' = 'now',
   ) {
     this.loaded = loaded;
-    const n = loaded.trace.events.length;
+    const raw = new ObjectEventFields(loaded.trace.events);
+    const n = raw.length;
     const reserve = ARENA_BYTES_PER_EVENT * n + 16 * loaded.trace.edges.length;
     const arena = (this.arena = carry ? carry.arenaFor(reserve) : new Arena(reserve));
     // a growing trace's index columns of the positions carried (prefix-carry.ts), when its time order goes on in file order
     const offered = carry?.index && carry.index.types.length === carry.count && carry.count <= n ? carry.index : undefined;
     if (carry) carry.index = undefined; // made again below for this index's positions
     // the time order first (its scratch given back): in file order, no column of file indices is kept
-    const appended = offered && appendedOrder(loaded.trace.events, offered.types);
-    const sorted = appended ? undefined : timeOrder(loaded.trace.events, arena, carry !== undefined);
+    const appended = offered && appendedOrder(raw, offered.types);
+    const sorted = appended ? undefined : timeOrder(raw, arena, carry !== undefined);
     const order = appended || sorted!;
     const carried = appended ? offered : undefined;
     const from = carried ? carry!.count : 0;
-    this.time = carried ? timesOn(carried.time, loaded.trace.events, from) : sorted!.time;
+    this.time = carried ? timesOn(carried.time, raw, from) : sorted!.time;
     this.carriedFrom = from;
     // The columns the index keeps come first in the arena; each build step's scratch after them, given back when done.
     this.fileIndex = order.inFileOrder ? undefined : arena.int32(n);
@@ -225,7 +227,7 @@ export class TraceIndex {
     const source = carried?.source ?? { events: this.events };
     source.events = this.events;
     this.repeats = carried?.repeats ?? new Map();
-    const ids = this.indexIds(carried?.ids ?? new IdTable(n, (i) => source.events[i].id), from);
+    const ids = this.indexIds(carried?.ids ?? new IdTable(n, (i) => source.events.id(i)), from);
     this.pos = ids;
     this.laneNames = carried?.laneNames ?? [];
     this.laneNumbers = carried?.laneNumbers ?? new Map();
@@ -341,7 +343,7 @@ export class TraceIndex {
     const n = this.events.length;
     if (from > 0) {
       for (let i = from; i < n; i++) {
-        const id = this.events[i].id;
+        const id = this.events.id(i);
         if (pos.add(id, i)) continue;
         if (pos.get(id)! < from) this.repeatsOld = true;
         const list = this.repeats.get(id);
@@ -352,12 +354,12 @@ export class TraceIndex {
     }
     let repeated: Set<string> | undefined;
     for (let i = n - 1; i >= 0; i--) {
-      const id = this.events[i].id;
+      const id = this.events.id(i);
       if (!pos.set(id, i)) (repeated ??= new Set()).add(id);
     }
     if (!repeated) return pos;
     for (let i = 0; i < n; i++) {
-      const id = this.events[i].id;
+      const id = this.events.id(i);
       if (!repeated.has(id)) continue;
       const list = this.repeats.get(id);
       if (list) list.push(i);
@@ -380,7 +382,7 @@ export class TraceIndex {
   private indexLanes(laneOf: Int32Array, column: Int32Array | undefined, from: number, kept: LaneLayout | undefined): LaneLayout | undefined {
     const n = this.events.length;
     for (let i = from; i < n; i++) {
-      const agent = this.events[i].agent;
+      const agent = this.events.agent(i);
       let no = this.laneNumbers.get(agent);
       if (no === undefined) {
         this.laneNumbers.set(agent, (no = this.laneNames.length));
@@ -414,19 +416,20 @@ export class TraceIndex {
     const read: HashAndTokenIds = { ids: scan.ids, hash: 0 };
     // each event's prefix and content hash first, its fingerprint in a loop of its own (the table's misses overlap there)
     const keys = this.arena.int32(2 * (n - from));
+    const events = this.events;
     for (let i = from; i < n; i++) {
-      const e = this.events[i];
       // counted here, where the event is read anyway (a pass of its own reads a million events again)
-      if (e.kind !== undefined && NOT_AGENT_OUTPUT_KINDS.has(e.kind)) this.injected++;
-      const content = e.content;
-      const text = typeof content === 'string' ? content : typeof e.content_ref === 'string' ? e.content_ref : undefined;
+      const kind = events.kind(i);
+      if (kind !== undefined && NOT_AGENT_OUTPUT_KINDS.has(kind)) this.injected++;
+      const content = events.content(i);
+      const text = typeof content === 'string' ? content : this.contentRef(i);
       if (text === undefined) {
         this.fingerprints[i] = -1 - i;
         continue;
       }
       const hash = typeof content === 'string' && i >= scan.from ? this.hashAndSalient(content, i, read) : undefined;
       const k = 2 * (i - from);
-      keys[k] = table.prefix(laneOf[i], this.types[i], e.to ?? e.tool ?? '');
+      keys[k] = table.prefix(laneOf[i], this.types[i], events.to(i) ?? events.tool(i) ?? '');
       keys[k + 1] = hash ?? this.contentHash(text, i);
       this.fingerprints[i] = 0; // (not negative: numbered below; an event without content keeps its -1 - i)
     }
@@ -582,7 +585,7 @@ export class TraceIndex {
    * {@link agentOf}, {@link types}, {@link time}, {@link tokens}).
    */
   event(i: number): TraceEvent {
-    return this.events[i];
+    return this.events.event(i);
   }
 
   /** The agent of the event at a position (its lane's name). */
@@ -592,95 +595,95 @@ export class TraceIndex {
 
   /** The type of the event at a position as recorded (an alias kept: `communicate`; {@link types} holds the canonical ones). */
   recordedTypeOf(i: number): TraceEvent['type'] {
-    return this.events[i].type;
+    return this.events.type(i);
   }
 
   /** The raw `t` of the event at a position (seconds, as recorded; {@link time} holds it as the time order reads it). */
   tOf(i: number): number {
-    return this.events[i].t;
+    return this.events.t(i);
   }
 
   /** The `tool` of the event at a position, when it names one. */
   toolOf(i: number): string | undefined {
-    return this.events[i].tool;
+    return this.events.tool(i);
   }
 
   /** The `from` (the sender a record names) of the event at a position. */
   fromOf(i: number): string | undefined {
-    return this.events[i].from;
+    return this.events.from(i);
   }
 
   /** The `to` (the receiver a record names, lane or not: {@link receiver} gives a lane's) of the event at a position. */
   toOf(i: number): string | undefined {
-    return this.events[i].to;
+    return this.events.to(i);
   }
 
   /** The `role` of the event at a position. */
   roleOf(i: number): string | undefined {
-    return this.events[i].role;
+    return this.events.role(i);
   }
 
   /** The `kind` of the event at a position (a harness row, a placeholder...: schema.ts EVENT_KINDS). */
   kindOf(i: number): EventKind | undefined {
-    return this.events[i].kind;
+    return this.events.kind(i);
   }
 
   /** The recorded `cost` of the event at a position, when it is a number. */
   costOf(i: number): number | undefined {
-    const c = this.events[i].cost;
+    const c = this.events.cost(i);
     return typeof c === 'number' ? c : undefined;
   }
 
   /** The `reason` of the stop at a position. */
   reasonOf(i: number): StopReason | undefined {
-    return this.events[i].reason;
+    return this.events.reason(i);
   }
 
   /** The credit a producer gave the event at a position (`credit`, a finite number), shown as given (credit.ts). */
   givenCreditOf(i: number): number | undefined {
-    const c = this.events[i].credit;
+    const c = this.events.credit(i);
     return typeof c === 'number' && Number.isFinite(c) ? c : undefined;
   }
 
   /** The `call_status` of the tool call at a position. */
   callStatusOf(i: number): CallStatus | undefined {
-    return this.events[i].call_status;
+    return this.events.callStatus(i);
   }
 
   /** The recorded `duration_s` of the event at a position (seconds), when it is a number. */
   durationOf(i: number): number | undefined {
-    const d = this.events[i].duration_s;
+    const d = this.events.duration(i);
     return typeof d === 'number' ? d : undefined;
   }
 
   /** The id the `parent` of the event at a position names ({@link parentOf} gives its position). */
   parentIdOf(i: number): string | undefined {
-    return this.events[i].parent;
+    return this.events.parent(i);
   }
 
   /** The ids the `causes` of the event at a position name. */
   causesOf(i: number): readonly string[] | undefined {
-    return this.events[i].causes;
+    return this.events.causes(i);
   }
 
   /** A field beyond the schema that an importer put on the event at a position ({@link ExtraField}). */
   extraOf(i: number, key: ExtraField): unknown {
-    return (this.events[i] as unknown as Record<string, unknown>)[key];
+    return (this.events.event(i) as unknown as Record<string, unknown>)[key];
   }
 
   /** True when the event at a position is no agent's output: a user, harness or placeholder row (answer.ts `isNotAgentOutput`). */
   notAgentOutput(i: number): boolean {
-    return isNotAgentOutput(this.events[i]);
+    return isNotAgentOutput(this.events.event(i));
   }
 
   /** True when the event at a position records a failure in its fields (an error, `is_error`, a non-zero exit code: recorded-failure.ts). */
   failureRecorded(i: number): boolean {
-    return recordsFailure(this.events[i]);
+    return recordsFailure(this.events.event(i));
   }
 
   /** The id of the event at a position. */
   id(i: number): string {
-    return this.events[i].id;
+    return this.events.id(i);
   }
 
   /** Source record (0-based index in its source's list) of the event at a position, or -1 (read from its origin: no column of them). */
@@ -690,13 +693,13 @@ export class TraceIndex {
 
   /** Tokens of the event at a position (0 when not recorded). */
   tokens(i: number): number {
-    const v = this.events[i].tokens;
+    const v = this.events.tokens(i);
     return typeof v === 'number' && Number.isFinite(v) ? v : 0;
   }
 
   /** End time of the event at a position: `t + duration_s` (seconds). */
   end(i: number): number {
-    const d = this.events[i].duration_s;
+    const d = this.events.duration(i);
     return this.time[i] + (typeof d === 'number' ? d : 0);
   }
 
@@ -736,13 +739,19 @@ export class TraceIndex {
 
   /** The content of an event, else its content_ref (what fingerprints and normalized content are made of); undefined when it has neither. */
   rawContent(i: number): string | undefined {
-    const e = this.events[i];
-    return typeof e.content === 'string' ? e.content : typeof e.content_ref === 'string' ? e.content_ref : undefined;
+    const content = this.events.content(i);
+    return typeof content === 'string' ? content : this.contentRef(i);
+  }
+
+  /** The `content_ref` of the event at a position, when it is a string. */
+  private contentRef(i: number): string | undefined {
+    const ref = this.events.contentRef(i);
+    return typeof ref === 'string' ? ref : undefined;
   }
 
   /** Content text of an event ('' when none). */
   content(i: number): string {
-    const c = this.events[i].content;
+    const c = this.events.content(i);
     return typeof c === 'string' ? c : '';
   }
 
