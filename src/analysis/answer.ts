@@ -56,7 +56,12 @@ const NOT_AGENT_SENDERS = new Set(['user', 'harness', 'human']);
  * meta row, a synthetic placeholder, a missing-parent placeholder, a prompt from the user.
  */
 export function isNotAgentOutput(e: { kind?: string; from?: string; synthetic?: unknown; type: string }): boolean {
-  return (e.kind !== undefined && NOT_AGENT_OUTPUT_KINDS.has(e.kind)) || e.synthetic === true || (e.type === 'message' && e.from !== undefined && NOT_AGENT_SENDERS.has(e.from));
+  return notAgentOutputOf(e.kind, e.type, e.from, e.synthetic);
+}
+
+/** {@link isNotAgentOutput} of an event's `kind`, `type` (as recorded), `from` and `synthetic` fields. */
+export function notAgentOutputOf(kind: string | undefined, type: string, from: string | undefined, synthetic: unknown): boolean {
+  return (kind !== undefined && NOT_AGENT_OUTPUT_KINDS.has(kind)) || synthetic === true || (type === 'message' && from !== undefined && NOT_AGENT_SENDERS.has(from));
 }
 
 /** True for output positions that carry content of an agent (not tool output, not bookkeeping, not a user or harness row). Memoized per position. */

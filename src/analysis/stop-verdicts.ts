@@ -526,7 +526,7 @@ function openRoots(index: TraceIndex): readonly number[] {
 }
 
 function rootOpen(index: TraceIndex, i: number): boolean {
-  return index.event(i).open === true && index.parentIdOf(i) === undefined;
+  return index.parentIdOf(i) === undefined && index.isOpen(i);
 }
 
 /** The positions of agent outputs (not returns) that state an impasse: one sweep per analysis (its key: the tool lanes, which say what is an agent's output). */

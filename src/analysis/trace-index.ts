@@ -23,7 +23,7 @@ import type { LoadedTrace } from '../trace/model';
 import { ObjectEventFields, type EventFields } from '../trace/event-fields';
 import { NOT_AGENT_OUTPUT_KINDS, type CallStatus, type EdgeType, type EventKind, type EventType, type StopReason, type TraceEvent } from '../trace/schema';
 import { recordsFailure } from '../shared/recorded-failure';
-import { isNotAgentOutput } from './answer';
+import { notAgentOutputOf } from './answer';
 import { FingerprintTable } from './fingerprint-table';
 import { edgeTypeOfCode, isExplicitCode, LINK_KINDS, rowsBySource, type LinkKind } from './link-table';
 import { buildLinks, HANDOFF_TYPES, receiverOf, type LinkInputs, type ReceiverColumn } from './index-links';
@@ -170,7 +170,7 @@ export class TraceIndex {
     links: 'now' | 'later' = 'now',
   ) {
     this.loaded = loaded;
-    const raw = new ObjectEventFields(loaded.trace.events);
+    const raw = loaded.eventFields ?? new ObjectEventFields(loaded.trace.events);
     const n = raw.length;
     const reserve = ARENA_BYTES_PER_EVENT * n + 16 * loaded.trace.edges.length;
     const arena = (this.arena = carry ? carry.arenaFor(reserve) : new Arena(reserve));
@@ -668,17 +668,23 @@ export class TraceIndex {
 
   /** A field beyond the schema that an importer put on the event at a position ({@link ExtraField}). */
   extraOf(i: number, key: ExtraField): unknown {
-    return (this.events.event(i) as unknown as Record<string, unknown>)[key];
+    return this.events.hasMore(i) ? (this.events.event(i) as unknown as Record<string, unknown>)[key] : undefined;
   }
 
   /** True when the event at a position is no agent's output: a user, harness or placeholder row (answer.ts `isNotAgentOutput`). */
   notAgentOutput(i: number): boolean {
-    return isNotAgentOutput(this.events.event(i));
+    const events = this.events;
+    return notAgentOutputOf(events.kind(i), events.type(i), events.from(i), events.hasMore(i) ? (events.event(i) as { synthetic?: unknown }).synthetic : undefined);
+  }
+
+  /** True when the event at a position says it was still open when the trace was written (`open: true`: a span not ended). */
+  isOpen(i: number): boolean {
+    return this.events.hasMore(i) && this.events.event(i).open === true;
   }
 
   /** True when the event at a position records a failure in its fields (an error, `is_error`, a non-zero exit code: recorded-failure.ts). */
   failureRecorded(i: number): boolean {
-    return recordsFailure(this.events.event(i));
+    return this.events.hasMore(i) && recordsFailure(this.events.event(i));
   }
 
   /** The id of the event at a position. */

@@ -38,6 +38,11 @@ export interface EventFields {
   causes(i: number): readonly string[] | undefined;
   content(i: number): string | undefined;
   contentRef(i: number): string | undefined;
+  /**
+   * False when the event surely has no field beyond the accessors' (then {@link event} need not be
+   * read for one: the columns read it from the file); true when it may have.
+   */
+  hasMore(i: number): boolean;
   /** The whole event, with its fields beyond the schema (for the few fields no accessor gives). */
   event(i: number): TraceEvent;
   /** The same events in another order: position k of the result is position `order[k]` here (a permutation). */
@@ -107,6 +112,10 @@ export class ObjectEventFields implements EventFields {
   }
   contentRef(i: number): string | undefined {
     return this.events[i].content_ref;
+  }
+  /** True: the object is at hand, its other fields are read from it. */
+  hasMore(): boolean {
+    return true;
   }
   event(i: number): TraceEvent {
     return this.events[i];

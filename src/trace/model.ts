@@ -2,6 +2,7 @@
  * What a reader returns: the trace, where each event and edge came from, and the problems found.
  * Positions are 0-based (line, character), like VS Code's; the CLI prints them 1-based.
  */
+import type { EventFields } from './event-fields';
 import type { Trace, TraceHeader } from './schema';
 import { NotedCopies } from './shared-prefix';
 
@@ -322,6 +323,12 @@ export interface LoadedTrace {
    * reads the trace again as a change to a sub-agent file does.
    */
   readFiles?: string[];
+  /**
+   * The events field by field, when something other than `trace.events` keeps them (the column
+   * reader's columns: src/trace/columns/column-fields.ts); the analysis's index reads them from here
+   * then. Index for index with `trace.events`.
+   */
+  eventFields?: EventFields;
 }
 
 /** True when the trace records no clock: its importer says `t` counts steps (`metadata.time: 'step-index'`: Who&When, MAST AG2). */

@@ -539,6 +539,8 @@ export interface RecordScan {
   readonly contentFrom: number;
   /** Bytes from the line's start to the content's closing quote, as `~to` (negative) when the content holds an escape. */
   readonly contentTo: number;
+  /** The last event has fields beyond the schema's (an importer's `phase`, `exit_code`, ...). */
+  readonly others: boolean;
   /** The last edge read (one object reused: read it before the next scan). */
   readonly edge: TraceEdge;
 }

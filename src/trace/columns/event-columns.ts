@@ -45,12 +45,15 @@ const REASON = at('reason');
 const KIND = at('kind');
 const CALL_STATUS = at('call_status');
 const CONTENT = at('content');
+const CREDIT = at('credit');
 const HAS_TRACE = 1 << TRACE;
 const HAS_PARENT = 1 << PARENT;
 const HAS_CAUSES = 1 << CAUSES;
 const HAS_CONTENT = 1 << CONTENT;
 /** The bits of the fields {@link EventColumns} keeps in columns made when some event has them. */
-const KEPT_FIELDS = [TOOL, FROM, TO, ROLE, TOKENS, COST, DURATION, REASON, KIND, CALL_STATUS, CONTENT].reduce((m, k) => m | (1 << k), 0);
+const KEPT_FIELDS = [TOOL, FROM, TO, ROLE, TOKENS, COST, DURATION, CREDIT, REASON, KIND, CALL_STATUS, CONTENT].reduce((m, k) => m | (1 << k), 0);
+/** The known fields no column keeps (content_ref, detail, value, source, usage, ...): an event with one is read again for them. */
+const NOT_KEPT_FIELDS = EVENT_FIELD_NAMES.reduce((m, _, k) => m | (1 << k), 0) & ~KEPT_FIELDS & ~[ID, T, TYPE, AGENT, TRACE, PARENT, CAUSES].reduce((m, k) => m | (1 << k), 0);
 
 /** Small enums: 0 when absent, else the value's position + 1. */
 const REASON_CODE = new Map<string, number>(STOP_REASONS.map((r, k) => [r, k + 1]));
@@ -95,6 +98,13 @@ export class EventColumns implements EventStore {
   kind?: Uint8Array;
   callStatus?: Uint8Array;
   contentChars?: Int32Array;
+  /** The credit a producer gave (NaN absent). */
+  credit?: Float64Array;
+  /**
+   * 1 when the record holds a field no column keeps (a known one such as content_ref, value or
+   * source, or one beyond the schema that an importer wrote): read the record for it (`TraceColumns.event`).
+   */
+  beyond?: Uint8Array;
   /**
    * Where a scanned record's content is in its record's bytes (record-scanner.ts): from the record's
    * start to the content's first byte, -1 when not known (a record JSON.parse read); and to its
@@ -144,7 +154,7 @@ export class EventColumns implements EventStore {
     const fields = this.fields;
     const mask = fastEventFields(value, fields);
     if (mask === -1) return undefined;
-    this.write(mask, fields, (mask & HAS_CONTENT) !== 0 ? (fields[CONTENT] as string).length : -1);
+    this.write(mask, fields, (mask & HAS_CONTENT) !== 0 ? (fields[CONTENT] as string).length : -1, hasOthers(value as Record<string, unknown>, mask));
     return this.checked;
   }
 
@@ -155,10 +165,10 @@ export class EventColumns implements EventStore {
    * @returns the fields the cross-record checks take (as {@link addValue}).
    */
   addScanned(mask: number, scan: RecordScan): StoredEvent {
-    if ((mask & HAS_CONTENT) === 0) this.write(mask, scan.fields, -1);
+    if ((mask & HAS_CONTENT) === 0) this.write(mask, scan.fields, -1, scan.others);
     else {
       const i = this.count;
-      this.write(mask, scan.fields, scan.contentChars);
+      this.write(mask, scan.fields, scan.contentChars, scan.others);
       (this.contentFrom ??= this.column(Int32Array, -1))[i] = scan.contentFrom;
       (this.contentTo ??= this.column(Int32Array, -1))[i] = scan.contentTo;
     }
@@ -177,7 +187,7 @@ export class EventColumns implements EventStore {
         mask |= 1 << k;
       }
     }
-    this.write(mask, fields, event.content !== undefined ? event.content.length : -1);
+    this.write(mask, fields, event.content !== undefined ? event.content.length : -1, hasOthers(record, mask));
   }
 
   /** The fields of the record being added, by position in EVENT_FIELD_NAMES (reused from record to record). */
@@ -186,7 +196,7 @@ export class EventColumns implements EventStore {
   private readonly checked: StoredEvent = { id: '', t: 0, agent: '', trace_id: undefined, parent: undefined, causes: undefined, repeat: false };
 
   /** Appends the event whose fields are `fields` where `mask` has their bit (see `fastEventFields`), its content `contentChars` long. */
-  private write(mask: number, fields: readonly unknown[], contentChars: number): void {
+  private write(mask: number, fields: readonly unknown[], contentChars: number, others: boolean): void {
     const i = this.count;
     if (i === this.room) this.grow(Math.max(16, 2 * i));
     const id = fields[ID] as string;
@@ -215,6 +225,8 @@ export class EventColumns implements EventStore {
     const repeat = !this.places!.add(scopedId(trace, id), i);
     this.count = i + 1;
     if ((mask & KEPT_FIELDS) !== 0) this.keep(mask, fields, i, contentChars);
+    // (an empty list of causes is kept as none: the record is read for it)
+    if (others || (mask & NOT_KEPT_FIELDS) !== 0 || causes?.length === 0) (this.beyond ??= this.column(Uint8Array, 0))[i] = 1;
     const checked = this.checked;
     checked.id = id;
     checked.t = t;
@@ -234,6 +246,7 @@ export class EventColumns implements EventStore {
     if ((mask & (1 << TOKENS)) !== 0) (this.tokens ??= this.column(Float64Array, NaN))[i] = fields[TOKENS] as number;
     if ((mask & (1 << COST)) !== 0) (this.cost ??= this.column(Float64Array, NaN))[i] = fields[COST] as number;
     if ((mask & (1 << DURATION)) !== 0) (this.duration ??= this.column(Float64Array, NaN))[i] = fields[DURATION] as number;
+    if ((mask & (1 << CREDIT)) !== 0) (this.credit ??= this.column(Float64Array, NaN))[i] = fields[CREDIT] as number;
     if ((mask & (1 << REASON)) !== 0) (this.reason ??= this.column(Uint8Array, 0))[i] = REASON_CODE.get(fields[REASON] as string)!;
     if ((mask & (1 << KIND)) !== 0) (this.kind ??= this.column(Uint8Array, 0))[i] = KIND_CODE.get(fields[KIND] as string)!;
     if ((mask & (1 << CALL_STATUS)) !== 0) (this.callStatus ??= this.column(Uint8Array, 0))[i] = CALL_STATUS_CODE.get(fields[CALL_STATUS] as string)!;
@@ -282,6 +295,8 @@ export class EventColumns implements EventStore {
     if (this.tokens) this.tokens = resized(this.tokens, size, n, NaN);
     if (this.cost) this.cost = resized(this.cost, size, n, NaN);
     if (this.duration) this.duration = resized(this.duration, size, n, NaN);
+    if (this.credit) this.credit = resized(this.credit, size, n, NaN);
+    if (this.beyond) this.beyond = resized(this.beyond, size, n, 0);
     if (this.reason) this.reason = resized(this.reason, size, n, 0);
     if (this.kind) this.kind = resized(this.kind, size, n, 0);
     if (this.callStatus) this.callStatus = resized(this.callStatus, size, n, 0);
@@ -481,7 +496,7 @@ export class EventColumns implements EventStore {
     if (causes.length !== this.causesAt[i + 1] - from) return false;
     for (let k = 0; k < causes.length; k++) if (causes[k] !== this.causeName(from + k)) return false;
     if (event.tool !== this.nameAt(this.tool, i) || event.from !== this.nameAt(this.from, i) || event.to !== this.nameAt(this.to, i) || event.role !== this.nameAt(this.role, i)) return false;
-    if (!sameMeasure(event.tokens, this.tokens, i) || !sameMeasure(event.cost, this.cost, i) || !sameMeasure(event.duration_s, this.duration, i)) return false;
+    if (!sameMeasure(event.tokens, this.tokens, i) || !sameMeasure(event.cost, this.cost, i) || !sameMeasure(event.duration_s, this.duration, i) || !sameMeasure(event.credit, this.credit, i)) return false;
     if (event.reason !== this.reasonOf(i) || event.kind !== this.kindOf(i) || event.call_status !== this.callStatusOf(i)) return false;
     const chars = this.contentChars === undefined ? -1 : this.contentChars[i];
     return (event.content === undefined ? -1 : event.content.length) === chars;
@@ -514,6 +529,15 @@ export class EventColumns implements EventStore {
     const k = this.callStatus?.[i] ?? 0;
     return k === 0 ? undefined : CALL_STATUSES[k - 1];
   }
+}
+
+/** True when `record` has more fields than the known ones of `mask` (fields beyond the schema): counted, no list made. */
+function hasOthers(record: Record<string, unknown>, mask: number): boolean {
+  let keys = 0;
+  for (const _ in record) keys++;
+  let known = 0;
+  for (let m = mask; m !== 0; m &= m - 1) known++;
+  return keys > known;
 }
 
 /** True when a measure `value` (undefined: absent) is what `column` keeps at i (NaN or no column: absent). */

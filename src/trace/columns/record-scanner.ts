@@ -182,6 +182,8 @@ export class RecordScanner implements RecordScan {
   private contentEscaped = false;
   /** Where the scanned line starts in the buffer. */
   private lineStart = 0;
+  /** The scanned event has fields beyond the schema's. */
+  others = false;
   /** The scanned edge. */
   readonly edge: TraceEdge = { src: '', dst: '', type: 'spawn' };
 
@@ -222,6 +224,7 @@ export class RecordScanner implements RecordScan {
     const fields = this.fields;
     let mask = 0;
     let others = false;
+    this.others = false;
     for (;;) {
       const key = this.memberKey(buf, i, stop, TOP_KEYS);
       if (key === NO_KEY) return DECLINED;
@@ -246,6 +249,7 @@ export class RecordScanner implements RecordScan {
       else return DECLINED;
     }
     if (spaces(buf, i + 1) !== stop) return DECLINED;
+    this.others = others;
     return eventFieldsVerdict(mask, fields);
   }
 

@@ -117,6 +117,28 @@ export class TraceColumns {
   }
 
   /**
+   * For each event from..to-1 (clamped), what a reader of its fields needs of its record, the bytes
+   * read at once as {@link contentsInRange} reads them: the whole event ({@link event}) when the
+   * record holds a field no column keeps (`EventColumns.beyond`), else its content (undefined for none).
+   */
+  recordsInRange(from: number, to: number): (string | TraceEvent | undefined)[] {
+    const events = this.events;
+    const beyond = events.beyond;
+    let unchanged: boolean | undefined;
+    return this.inRange(
+      from,
+      to,
+      (i, span, at, offset, got) => {
+        if (beyond !== undefined && beyond[i] === 1) return this.eventFrom(i, span.subarray(at, at + got), offset, got);
+        if (!events.hasContent(i)) return undefined;
+        unchanged ??= this.unchanged?.() === true;
+        return (unchanged ? placedContent(events, i, span, at, got) : undefined) ?? this.contentFrom(i, span, at, offset, got);
+      },
+      (i) => (beyond !== undefined && beyond[i] === 1 ? this.event(i) : this.content(i)),
+    );
+  }
+
+  /**
    * `read` of each event from..to-1 (clamped), given the bytes they span read at once when they are
    * in file order and the span is at most 16 MB (`span`: the record of event i at `at`, `got` of its
    * bytes read, at file offset `offset`), else `alone` of each.
@@ -216,7 +238,7 @@ function placedContent(events: EventColumns, i: number, buf: Buffer, at: number,
 
 const CONTENT = EVENT_FIELD_NAMES.indexOf('content');
 /** The fields `EventColumns.holds` compares, by their position in EVENT_FIELD_NAMES. */
-const HELD = ['id', 't', 'type', 'agent', 'trace_id', 'parent', 'causes', 'tool', 'from', 'to', 'role', 'tokens', 'cost', 'duration_s', 'reason', 'kind', 'call_status'].map((name) => [name, EVENT_FIELD_NAMES.indexOf(name)] as const);
+const HELD = ['id', 't', 'type', 'agent', 'trace_id', 'parent', 'causes', 'tool', 'from', 'to', 'role', 'tokens', 'cost', 'duration_s', 'credit', 'reason', 'kind', 'call_status'].map((name) => [name, EVENT_FIELD_NAMES.indexOf(name)] as const);
 
 /** The fields of a scanned record that `EventColumns.holds` compares, as an event (the scanner's other fields are left out). */
 function scannedEvent(mask: number, fields: readonly unknown[], content: string): TraceEvent {
