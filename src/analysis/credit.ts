@@ -38,6 +38,7 @@ import { keepCreditColumn, type CreditColumn } from './credit-column';
 import { Parents } from './credit-parents';
 import { carriedTransitions, gatherParents, type CreditTransitions } from './credit-transitions';
 import { NumberHeap } from '../shared/number-heap';
+import { eventFieldsOf } from '../trace/event-fields';
 
 export interface CreditOptions {
   /** Share of the mass reaching an event that it passes on to its causes (default 0.5). */
@@ -576,9 +577,9 @@ export function* creditSteps(index: TraceIndex, outcome: Outcome, options: Credi
   keepCreditColumn(credit, column);
   if (!byIndex) madeWhenRead(credit, 'by_index', () => column.toArray());
   // what the getters read must not hold the index: its arrays live in its arena (arena.ts), which the results never keep
-  const raw = index.loaded.trace.events;
+  const idOf = eventFieldsOf(index.loaded).idReader();
   const at = index.inFileOrder ? undefined : Int32Array.from(index.rawIndex);
-  madeWhenRead(credit, 'events', () => valuesById(raw, at, column));
+  madeWhenRead(credit, 'events', () => valuesById(idOf, at, column));
   // each position's record: kept when ids repeat (only an id's first event counts), else read from the origins (no column of them)
   const n = index.size;
   const origins = index.loaded.eventOrigins;
@@ -602,12 +603,12 @@ function stepSums(n: number, recordAt: (i: number) => number, at: Int32Array | u
 }
 
 /** Event id -> value of the first event (in time order) carrying it. @param at position -> file index (undefined: the same). */
-function valuesById(events: readonly { id: string }[], at: Int32Array | undefined, values: CreditColumn): Record<string, number> {
+function valuesById(idOf: (k: number) => string, at: Int32Array | undefined, values: CreditColumn): Record<string, number> {
   const out: Record<string, number> = {};
   // the column has one entry per event analysed (the file's list may have grown since)
   for (let i = 0; i < values.length; i++) {
     const k = at ? at[i] : i;
-    const id = events[k].id;
+    const id = idOf(k);
     if (Object.prototype.hasOwnProperty.call(out, id)) continue;
     out[id] = values.at(k)!;
   }

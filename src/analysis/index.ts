@@ -21,7 +21,7 @@ import { severalTraces } from '../trace/trace-groups';
 import { buildFindings } from './findings';
 import type { Analysis, Outcome } from './types';
 import { timeUnitOf } from '../trace/units';
-import { recordsTokens } from '../trace/tokens';
+import { eventFieldsOf, fieldsRecordTokens } from '../trace/event-fields';
 
 export * from './types';
 export { TraceIndex } from './trace-index';
@@ -123,9 +123,10 @@ export function* indexSteps(index: TraceIndex, options: AnalysisOptions): Genera
   const topology = guessTopology(index, metrics);
   yield 'metrics';
 
-  const raw = index.loaded.trace.events;
+  const fields = eventFieldsOf(index.loaded);
+  const idOf = fields.idReader();
   const timeUnit = timeUnitOf(index.loaded);
-  const findings = buildFindings(stops, loops, blame, bestStop, (i) => raw[i]?.id, { time: timeUnit, tokens: recordsTokens(raw) }, verification);
+  const findings = buildFindings(stops, loops, blame, bestStop, idOf, { time: timeUnit, tokens: fieldsRecordTokens(fields) }, verification);
   return { time_unit: timeUnit, outcome, stops, verification, best_stop: bestStop, v_stop: vStop, loops, credit, blame, metrics, topology, findings };
 }
 

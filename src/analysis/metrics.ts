@@ -34,6 +34,7 @@ import { carriedSweep, type Sweep } from './carried-sweep';
 import { appendColumn, columnWithRoom } from '../shared/append-column';
 import { grownTo, withRoom } from './prefix-carry';
 import type { AgentCost, Metrics } from './types';
+import { eventFieldsOf } from '../trace/event-fields';
 
 /**
  * Computes the {@link Metrics} of an indexed trace in O(n + links). Each pass is a function of its
@@ -427,8 +428,8 @@ function positionIn(list: Int32Array, v: number): number {
  * @param path indices into `loaded.trace.events`, in time order.
  */
 function pathWhenRead(metrics: Metrics, path: Int32Array, loaded: LoadedTrace): void {
-  const events = loaded.trace.events;
-  madeWhenRead(metrics, 'critical_path_events', () => Array.from(path, (i) => events[i].id));
+  const idOf = eventFieldsOf(loaded).idReader();
+  madeWhenRead(metrics, 'critical_path_events', () => Array.from(path, idOf));
 }
 
 /** The spawns read so far ({@link spawnTree}), as a sweep (carried-sweep.ts): each spawn adds to them on its own. */

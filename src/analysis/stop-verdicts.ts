@@ -45,7 +45,7 @@ import {
   type Segment,
 } from './stop-evidence';
 import type { TraceIndex } from './trace-index';
-import { recordsTokens } from '../trace/tokens';
+import { eventFieldsOf, fieldsRecordTokens } from '../trace/event-fields';
 import { formatAt, formatSpent, timeUnitOf } from '../trace/units';
 import type { Confidence, Loop, Outcome, Spent, StopFinding, StopScope } from './types';
 import { DURING_A_TOOL_CALL, stopReasonWords } from '../shared/stop-words';
@@ -386,7 +386,7 @@ function findDelayed(judge: StopJudge, at: StopAt): { found: Found; done: number
     if (!segment.all) for (let i = from; i <= c.pos; i++) if (keep(i)) before++;
     if (after.events < minWasted || after.events < 0.1 * before) continue;
     return {
-      found: { confidence: c.confidence, evidence: [`work went on after the task was done at ${index.id(c.pos)} (${c.basis.replace('_', ' ')}): ${formatSpent(after, timeUnitOf(index.loaded), recordsTokens(index.loaded.trace.events))}`], events: [c.pos] },
+      found: { confidence: c.confidence, evidence: [`work went on after the task was done at ${index.id(c.pos)} (${c.basis.replace('_', ' ')}): ${formatSpent(after, timeUnitOf(index.loaded), fieldsRecordTokens(eventFieldsOf(index.loaded)))}`], events: [c.pos] },
       done: c.pos,
       basis: c.basis,
       wasted: after,

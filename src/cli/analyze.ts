@@ -12,7 +12,7 @@ import { runOptionsOf, RUN_ARGS, RUN_USAGE } from './corpus-run';
 import { formatSpan } from '../trace/units';
 import { creditWorthShowing, formatCredit, shareWords } from '../shared/credit-words';
 import { withoutStopLead } from '../shared/stop-words';
-import { clipList, type Command, fail, loadOne, MAX_MESSAGE, safe, safeJson, recordPlace, safePath, writeLines } from './common';
+import { clipList, type Command, fail, loadAnalysed, MAX_MESSAGE, safe, safeJson, recordPlace, safePath, writeLines } from './common';
 
 const FINDING_LABEL: Record<string, string> = { stop: 'stop', loop: 'loop', blame: 'blame', best_stop: 'best stop', verification: 'verify' };
 
@@ -26,7 +26,7 @@ export const analyze: Command = {
     if (outcome !== undefined && outcome !== 'failure' && outcome !== 'success') fail('--outcome must be failure or success');
     const run = runOptionsOf(values);
     if (positionals.length > 1 || isDirectory(file) || run.shard) return analyzeCorpus(positionals, { json: values.json === true, outcome, ...run });
-    const one = loadOne(file);
+    const one = loadAnalysed(file);
     if (typeof one === 'number') return one; // no analysis of nothing
     const { loaded } = one;
     const a = analyzeTrace(loaded, { outcome });

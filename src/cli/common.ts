@@ -5,7 +5,8 @@
  */
 import * as fs from 'node:fs';
 import { loadTrace } from '../trace/formats';
-import { loadTraceFile } from '../trace/load-file';
+import { loadTraceColumnsFile, loadTraceFile } from '../trace/load-file';
+import { analysedFromColumns } from '../trace/columns/loaded-columns';
 import { decodeText } from '../trace/text-encoding';
 import { formatPosition, OriginArray, type LoadedTrace, type Position } from '../trace/model';
 import { escapeJsonControls } from '../trace/preview';
@@ -92,6 +93,29 @@ export function loadOne(file: string): OneTrace | number {
   if (loaded.format === 'unknown') return notATrace(file, loaded);
   const errors = printProblems(file, loaded, process.stderr);
   return { loaded, exit: errors > 0 ? EXIT.problems : EXIT.ok };
+}
+
+/**
+ * {@link loadOne} for a command that analyses the trace (`otrace analyze FILE`): an otrace JSONL
+ * file of one trace is read into columns (src/trace/columns: no object per event, the analysis's
+ * index reads the columns), any other file as {@link loadOne} reads it. The same problems either
+ * way. Exits (code 2) when the file cannot be read.
+ */
+export function loadAnalysed(file: string): OneTrace | number {
+  if (!mapFile) {
+    let loaded: LoadedTrace | undefined;
+    try {
+      const columns = loadTraceColumnsFile(file);
+      loaded = columns && analysedFromColumns(columns);
+    } catch {
+      // (read again below, which says why it cannot be)
+    }
+    if (loaded) {
+      const errors = printProblems(file, loaded, process.stderr);
+      return { loaded, exit: errors > 0 ? EXIT.problems : EXIT.ok };
+    }
+  }
+  return loadOne(file);
 }
 
 /** Problems of a file that is no trace (format `unknown`): printed, then exit code 1 for the command to return. */

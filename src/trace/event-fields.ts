@@ -5,6 +5,7 @@
  * Pure: no `vscode`.
  */
 import type { CallStatus, EventKind, StopReason, TraceEvent } from './schema';
+import { recordsTokens, usageOf } from './tokens';
 
 /**
  * The events of a trace by position (0 to {@link length} - 1, in the order of whoever made it: the
@@ -47,6 +48,33 @@ export interface EventFields {
   event(i: number): TraceEvent;
   /** The same events in another order: position k of the result is position `order[k]` here (a permutation). */
   reordered(order: readonly number[]): EventFields;
+  /**
+   * Reads ids by position holding nothing but what holds the ids (not the windows of contents a
+   * column reader keeps): for what results make when first read, long after the analysis.
+   */
+  idReader(): (i: number) => string;
+}
+
+/** The events of a loaded trace field by field, in file order: its `eventFields` when something other than `trace.events` keeps them, else its objects. */
+export function eventFieldsOf(loaded: { trace: { events: readonly TraceEvent[] }; eventFields?: EventFields }): EventFields {
+  return loaded.eventFields ?? new ObjectEventFields(loaded.trace.events);
+}
+
+const recorded = new WeakMap<EventFields, boolean>();
+
+/** True when some event carries tokens (`tokens` > 0 or a `usage`: tokens.ts `recordsTokens`); kept per fields. */
+export function fieldsRecordTokens(fields: EventFields): boolean {
+  if (fields instanceof ObjectEventFields) return recordsTokens(fields.events);
+  let r = recorded.get(fields);
+  if (r === undefined) {
+    r = false;
+    for (let i = 0; i < fields.length && !r; i++) {
+      const tokens = fields.tokens(i);
+      r = (typeof tokens === 'number' && tokens > 0) || (fields.hasMore(i) && usageOf(fields.event(i)) !== undefined);
+    }
+    recorded.set(fields, r);
+  }
+  return r;
 }
 
 /** {@link EventFields} of a list of events (the object reader's, or a list of them in another order). */
@@ -119,6 +147,10 @@ export class ObjectEventFields implements EventFields {
   }
   event(i: number): TraceEvent {
     return this.events[i];
+  }
+  idReader(): (i: number) => string {
+    const events = this.events;
+    return (i) => events[i].id;
   }
   /** A list in that order (a list read in order is faster to read than a list read through a permutation). */
   reordered(order: readonly number[]): ObjectEventFields {

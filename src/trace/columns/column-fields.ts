@@ -158,6 +158,12 @@ export class ColumnEventFields implements EventFields {
     return typeof held === 'object' ? held : keptEvent(events, f);
   }
 
+  idReader(): (i: number) => string {
+    const ids = this.events.ids;
+    const order = this.order;
+    return order === undefined ? (i) => ids[i] : (i) => ids[order[i]];
+  }
+
   /** Lets go of the windows of records read so far (they are read again when asked). */
   forget(): void {
     this.windows.clear();
