@@ -107,8 +107,9 @@ export function loadAnalysed(file: string): OneTrace | number {
     try {
       const columns = loadTraceColumnsFile(file);
       loaded = columns && analysedFromColumns(columns);
-    } catch {
-      // (read again below, which says why it cannot be)
+    } catch (err) {
+      // a file that cannot be read is read again below, which says why; anything else is a fault of ours
+      if (typeof (err as { code?: unknown } | null)?.code !== 'string') throw err;
     }
     if (loaded) {
       const errors = printProblems(file, loaded, process.stderr);

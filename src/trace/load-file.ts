@@ -72,13 +72,25 @@ export function notUtf8(text: string, file?: string): Problem {
  */
 export function loadTraceColumnsFile(path: string): LoadedColumns | undefined {
   const before = fileStamp(path);
+  // the stamp of the file the read opened (a path swapped to another file around the read is not the file stat'ed)
+  let read: string | undefined;
+  // set once a later read opens a file whose stamp is not the read's: the file changed (for good)
+  let changed = false;
+  const records = (buffer: Buffer, offset: number, length: number, position: number) =>
+    readAgain(path, buffer, offset, length, position, (fd) => {
+      if (!changed && before?.settled && stampOf(fs.fstatSync(fd, { bigint: true })) !== before.key) changed = true;
+    });
   const loaded = withTraceFile(
     path,
-    (stream) => stream((read, readLine, chunk, size) => readTraceColumns(read, readLine, chunk, size, (buffer, offset, length, position) => readAgain(path, buffer, offset, length, position))),
+    (stream, fd) => {
+      read = stampOf(fs.fstatSync(fd, { bigint: true }));
+      return stream((readBytes, readLine, chunk, size) => readTraceColumns(readBytes, readLine, chunk, size, records));
+    },
     () => undefined,
   );
-  // a file settled before the read and not written while it was read: its contents are decoded from their places while it stays so
-  if (loaded && before?.settled && fileStamp(path)?.key === before.key) loaded.columns.unchanged = () => fileStamp(path)?.key === before.key;
+  // a file settled before the read and not written while it was read: its contents are decoded from their places
+  // while it stays so (the file each later read opens, and the path after it, have the read's stamp)
+  if (loaded && before?.settled && read === before.key && fileStamp(path)?.key === before.key) loaded.columns.unchanged = () => !changed && fileStamp(path)?.key === before.key;
   return loaded;
 }
 
@@ -102,10 +114,15 @@ export function fileStamp(path: string): { key: string; settled: boolean } | und
     const s = fs.statSync(path, { bigint: true, throwIfNoEntry: false });
     if (!s) return undefined;
     const changed = Number((s.ctimeNs > s.mtimeNs ? s.ctimeNs : s.mtimeNs) / 1_000_000n);
-    return { key: `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`, settled: now - changed >= SETTLED_MS };
+    return { key: stampOf(s), settled: now - changed >= SETTLED_MS };
   } catch {
     return undefined;
   }
+}
+
+/** The key of {@link fileStamp} from a stat. */
+function stampOf(s: fs.BigIntStats): string {
+  return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
 }
 
 /** Reads a file given its bytes by the streaming reader `reader` (chunk size, file size), the way {@link loadTraceFile} streams. */
@@ -116,7 +133,7 @@ type Stream = <T>(reader: (read: ReadBytes, readLine: (offset: number, bytes: nu
  * size), else `other` (the open file, its size, its head's text, whether it is UTF-8). The file is
  * closed after.
  */
-function withTraceFile<T>(path: string, streamed: (stream: Stream) => T, other: (fd: number, size: number, headText: string, utf8: boolean) => T): T {
+function withTraceFile<T>(path: string, streamed: (stream: Stream, fd: number) => T, other: (fd: number, size: number, headText: string, utf8: boolean) => T): T {
   const fd = fs.openSync(path, 'r');
   try {
     const size = fs.fstatSync(fd).size;
@@ -131,7 +148,7 @@ function withTraceFile<T>(path: string, streamed: (stream: Stream) => T, other: 
       // a buffer of the file's size (and one byte, to see its end in the first read), not of a whole
       // chunk: over a corpus of small files, a chunk-sized buffer per file is the external memory
       // that made V8 collect every few files (issue 30)
-      return streamed((reader) => reader(read, (offset, bytes) => readText(fd, offset, bytes), Math.min(CHUNK_BYTES, size + 1), size));
+      return streamed((reader) => reader(read, (offset, bytes) => readText(fd, offset, bytes), Math.min(CHUNK_BYTES, size + 1), size), fd);
     }
     return other(fd, size, headText, utf8);
   } finally {
@@ -139,10 +156,14 @@ function withTraceFile<T>(path: string, streamed: (stream: Stream) => T, other: 
   }
 }
 
-/** Reads bytes of the file at `path` at a position, opening it for that read (fs.readSync's arguments and result). */
-function readAgain(path: string, buffer: Buffer, offset: number, length: number, position: number): number {
+/**
+ * Reads bytes of the file at `path` at a position, opening it for that read (fs.readSync's arguments
+ * and result); `opened` is given the open file first (to stat it).
+ */
+function readAgain(path: string, buffer: Buffer, offset: number, length: number, position: number, opened?: (fd: number) => void): number {
   const fd = fs.openSync(path, 'r');
   try {
+    opened?.(fd);
     return fs.readSync(fd, buffer, offset, length, position);
   } finally {
     fs.closeSync(fd);

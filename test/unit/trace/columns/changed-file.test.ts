@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import fsModule from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
@@ -112,6 +113,53 @@ test('a settled file\'s contents are decoded from their places without a scan; o
     assert.ok(scans > 0);
   } finally {
     RecordScanner.prototype.scan = scan;
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a path that names another file while it is read (a symbolic link changed around the read) is not trusted: its contents are checked', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'otrace-cols-'));
+  // the module object the reader's `fs` reads its functions from (a namespace import cannot be patched)
+  const nodeFs = fsModule;
+  const { openSync, closeSync } = nodeFs;
+  try {
+    // two settled files of the same layout, one secret; the path names the secret one before and after the read
+    const ev = (id: string, content: string) => JSON.stringify({ id, t: 1, type: 'message', agent: 'm', content });
+    const x = path.join(dir, 'x.jsonl');
+    const y = path.join(dir, 'y.jsonl');
+    fs.writeFileSync(x, ['{"task":"x"}', ev('p', 'SECRET-X-1'), ev('q', 'SECRET-X-2'), ''].join('\n'));
+    fs.writeFileSync(y, ['{"task":"y"}', ev('a', 'public--y1'), ev('b', 'public--y2'), ''].join('\n'));
+    const link = path.join(dir, 't.otrace.jsonl');
+    fs.symlinkSync(x, link);
+    while (!fileStamp(x)!.settled || !fileStamp(y)!.settled) await new Promise((resolve) => setTimeout(resolve, 50));
+    const retarget = (to: string) => {
+      fs.symlinkSync(to, path.join(dir, 'next'));
+      fs.renameSync(path.join(dir, 'next'), link);
+    };
+    let phase = 0;
+    nodeFs.openSync = ((...args: Parameters<typeof openSync>) => {
+      if (phase === 0) {
+        retarget(y);
+        phase = 1;
+      }
+      return openSync(...args);
+    }) as typeof openSync;
+    nodeFs.closeSync = ((fd: number) => {
+      closeSync(fd);
+      if (phase === 1) {
+        retarget(x);
+        phase = 2;
+      }
+    }) as typeof closeSync;
+    const loaded = loadTraceColumnsFile(link)!;
+    nodeFs.openSync = openSync;
+    nodeFs.closeSync = closeSync;
+    assert.equal(loaded.header.task, 'y', 'the read opened the other file');
+    assert.equal(loaded.columns.unchanged, undefined, 'the file read is not the file stat\'ed');
+    assert.deepStrictEqual(loaded.columns.contentsInRange(0, 2), [undefined, undefined], 'the secret file\'s records are not events a and b');
+  } finally {
+    nodeFs.openSync = openSync;
+    nodeFs.closeSync = closeSync;
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
