@@ -13,3 +13,12 @@ export function fixture(...parts: string[]): string {
 export function fixturePath(...parts: string[]): string {
   return path.join(FIXTURES, ...parts);
 }
+
+/** Every otrace JSONL file under test/fixtures (paths), folders walked. */
+export function otraceJsonlFixtures(dir = FIXTURES): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return otraceJsonlFixtures(p);
+    return e.name.endsWith('.otrace.jsonl') ? [p] : [];
+  });
+}

@@ -101,19 +101,9 @@ export class TraceColumns {
    * at a time, with no object per event kept.
    */
   contentsInRange(from: number, to: number): (string | undefined)[] {
-    const events = this.events;
     // asked once, after the span's read
     let unchanged: boolean | undefined;
-    return this.inRange(
-      from,
-      to,
-      (i, span, at, offset, got) => {
-        if (!events.hasContent(i)) return undefined;
-        unchanged ??= this.unchanged?.() === true;
-        return (unchanged ? placedContent(events, i, span, at, got) : undefined) ?? this.contentFrom(i, span, at, offset, got);
-      },
-      (i) => this.content(i),
-    );
+    return this.inRange(from, to, (i, span, at, offset, got) => this.spanContent(i, span, at, offset, got, (unchanged ??= this.unchanged?.() === true)), (i) => this.content(i));
   }
 
   /**
@@ -122,20 +112,24 @@ export class TraceColumns {
    * record holds a field no column keeps (`EventColumns.beyond`), else its content (undefined for none).
    */
   recordsInRange(from: number, to: number): (string | TraceEvent | undefined)[] {
-    const events = this.events;
-    const beyond = events.beyond;
+    const beyond = this.events.beyond;
     let unchanged: boolean | undefined;
     return this.inRange(
       from,
       to,
-      (i, span, at, offset, got) => {
-        if (beyond !== undefined && beyond[i] === 1) return this.eventFrom(i, span.subarray(at, at + got), offset, got);
-        if (!events.hasContent(i)) return undefined;
-        unchanged ??= this.unchanged?.() === true;
-        return (unchanged ? placedContent(events, i, span, at, got) : undefined) ?? this.contentFrom(i, span, at, offset, got);
-      },
+      (i, span, at, offset, got) => (beyond !== undefined && beyond[i] === 1 ? this.eventFrom(i, span.subarray(at, at + got), offset, got) : this.spanContent(i, span, at, offset, got, (unchanged ??= this.unchanged?.() === true))),
       (i) => (beyond !== undefined && beyond[i] === 1 ? this.event(i) : this.content(i)),
     );
+  }
+
+  /**
+   * The content of event i from a span of records read at once (its record at `at`, `got` of its
+   * bytes read, at file offset `offset`): decoded from its place when the file is `unchanged` since
+   * the read, else scanned and checked ({@link contentFrom}); undefined when it has none.
+   */
+  private spanContent(i: number, span: Buffer, at: number, offset: number, got: number, unchanged: boolean): string | undefined {
+    if (!this.events.hasContent(i)) return undefined;
+    return (unchanged ? placedContent(this.events, i, span, at, got) : undefined) ?? this.contentFrom(i, span, at, offset, got);
   }
 
   /**

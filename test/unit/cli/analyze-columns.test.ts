@@ -21,19 +21,11 @@ import { loadTraceFile } from '../../../src/trace/load-file';
 import { nodeFileAccess } from '../../../src/trace/node-files';
 import { toOtraceJsonl } from '../../../src/trace/write';
 import { generateRecords } from '../../../bench/_generate';
+import { otraceJsonlFixtures } from '../helpers';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 const FIXTURES = path.join(ROOT, 'test', 'fixtures');
-
-/** The otrace JSONL fixtures. */
-function jsonlFixtures(dir = FIXTURES): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) return jsonlFixtures(p);
-    return e.name.endsWith('.otrace.jsonl') ? [p] : [];
-  });
-}
 
 /** What `otrace analyze FILE [--json]` printed when it read objects: the object reader's trace analysed. */
 function expected(file: string, json: boolean): { stdout: string; stderr: string; status: number } {
@@ -65,7 +57,7 @@ test('otrace analyze prints for an otrace JSONL file read into columns what the 
       fs.writeFileSync(out, toOtraceJsonl(loadTraceFile(path.join(FIXTURES, name), nodeFileAccess).trace));
       return out;
     });
-    const files = [...jsonlFixtures(), path.join(ROOT, 'samples', 'demo.otrace.jsonl'), generated, ...imported];
+    const files = [...otraceJsonlFixtures(), path.join(ROOT, 'samples', 'demo.otrace.jsonl'), generated, ...imported];
     assert.ok(files.length > 16);
     for (const file of files) {
       for (const json of [false, true]) {

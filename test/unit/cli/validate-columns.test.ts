@@ -5,25 +5,21 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import { printProblems, safe, MAX_PATH } from '../../../src/cli/common';
 import { loadTraceColumnsFile, loadTraceFile } from '../../../src/trace/load-file';
 import { nodeFileAccess } from '../../../src/trace/node-files';
+import { otraceJsonlFixtures } from '../helpers';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 const FIXTURES = path.join(ROOT, 'test', 'fixtures');
 
 /** The otrace JSONL fixtures, relative to the project root. */
-function jsonlFixtures(dir = FIXTURES): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) return jsonlFixtures(p);
-    return e.name.endsWith('.otrace.jsonl') ? [path.relative(ROOT, p)] : [];
-  });
+function jsonlFixtures(): string[] {
+  return otraceJsonlFixtures().map((p) => path.relative(ROOT, p));
 }
 
 /** What validate printed before it read columns: the object reader's problems and event count. */
