@@ -668,23 +668,32 @@ export class TraceIndex {
 
   /** A field beyond the schema that an importer put on the event at a position ({@link ExtraField}). */
   extraOf(i: number, key: ExtraField): unknown {
-    return this.events.hasMore(i) ? (this.events.event(i) as unknown as Record<string, unknown>)[key] : undefined;
+    return this.beyondFields(i)?.[key];
   }
 
   /** True when the event at a position is no agent's output: a user, harness or placeholder row (answer.ts `isNotAgentOutput`). */
   notAgentOutput(i: number): boolean {
     const events = this.events;
-    return notAgentOutputOf(events.kind(i), events.type(i), events.from(i), events.hasMore(i) ? (events.event(i) as { synthetic?: unknown }).synthetic : undefined);
+    return notAgentOutputOf(events.kind(i), events.type(i), events.from(i), this.beyondFields(i)?.synthetic);
   }
 
   /** True when the event at a position says it was still open when the trace was written (`open: true`: a span not ended). */
   isOpen(i: number): boolean {
-    return this.events.hasMore(i) && this.events.event(i).open === true;
+    return this.beyondFields(i)?.open === true;
   }
 
   /** True when the event at a position records a failure in its fields (an error, `is_error`, a non-zero exit code: recorded-failure.ts). */
   failureRecorded(i: number): boolean {
-    return this.events.hasMore(i) && recordsFailure(this.events.event(i));
+    const event = this.beyondFields(i);
+    return event !== undefined && recordsFailure(event);
+  }
+
+  /**
+   * The whole event at a position when it may hold fields no accessor gives (importers' fields,
+   * `open`, `value`...), else undefined: a column reader then reads no record (EventFields.hasMore).
+   */
+  private beyondFields(i: number): Record<string, unknown> | undefined {
+    return this.events.hasMore(i) ? (this.events.event(i) as unknown as Record<string, unknown>) : undefined;
   }
 
   /** The id of the event at a position. */

@@ -91,6 +91,11 @@ export interface OneTrace {
 export function loadOne(file: string): OneTrace | number {
   const loaded = load(file);
   if (loaded.format === 'unknown') return notATrace(file, loaded);
+  return withProblemsPrinted(file, loaded);
+}
+
+/** `loaded` with the exit code its problems give, once they are printed on stderr. */
+function withProblemsPrinted(file: string, loaded: LoadedTrace): OneTrace {
   const errors = printProblems(file, loaded, process.stderr);
   return { loaded, exit: errors > 0 ? EXIT.problems : EXIT.ok };
 }
@@ -111,10 +116,7 @@ export function loadAnalysed(file: string): OneTrace | number {
       // a file that cannot be read is read again below, which says why; anything else is a fault of ours
       if (typeof (err as { code?: unknown } | null)?.code !== 'string') throw err;
     }
-    if (loaded) {
-      const errors = printProblems(file, loaded, process.stderr);
-      return { loaded, exit: errors > 0 ? EXIT.problems : EXIT.ok };
-    }
+    if (loaded) return withProblemsPrinted(file, loaded);
   }
   return loadOne(file);
 }

@@ -88,16 +88,16 @@ export class ColumnEventFields implements EventFields {
     return this.events.callStatusOf(this.at(i));
   }
   tokens(i: number): number | undefined {
-    return measure(this.events.tokens, this.at(i));
+    return this.events.measureAt(this.events.tokens, this.at(i));
   }
   cost(i: number): number | undefined {
-    return measure(this.events.cost, this.at(i));
+    return this.events.measureAt(this.events.cost, this.at(i));
   }
   duration(i: number): number | undefined {
-    return measure(this.events.duration, this.at(i));
+    return this.events.measureAt(this.events.duration, this.at(i));
   }
   credit(i: number): number | undefined {
-    return measure(this.events.credit, this.at(i));
+    return this.events.measureAt(this.events.credit, this.at(i));
   }
   parent(i: number): string | undefined {
     return this.events.parentName(this.at(i));
@@ -149,13 +149,13 @@ export class ColumnEventFields implements EventFields {
     const f = this.at(i);
     const events = this.events;
     if (!this.hasMore(i)) {
-      const event = keptEvent(events, f);
+      const event = events.kept(f);
       const content = this.content(i);
       if (content !== undefined) (event as { content?: string }).content = content;
       return event;
     }
     const held = this.held(f);
-    return typeof held === 'object' ? held : keptEvent(events, f);
+    return typeof held === 'object' ? held : events.kept(f);
   }
 
   idReader(): (i: number) => string {
@@ -179,33 +179,3 @@ export class ColumnEventFields implements EventFields {
 
 /** What a window holds of an event's record: its content, or the whole event when it has fields no column keeps. */
 type Held = string | TraceEvent | undefined;
-
-/** A measure column's value at i (NaN or no column: undefined). */
-function measure(column: Float64Array | undefined, i: number): number | undefined {
-  if (column === undefined) return undefined;
-  const v = column[i];
-  return Number.isNaN(v) ? undefined : v;
-}
-
-/** Event i as the columns keep it: its fields but content and the fields no column keeps. */
-function keptEvent(events: EventColumns, i: number): TraceEvent {
-  const event: Record<string, unknown> = { id: events.ids[i], t: events.t[i], type: events.typeOf(i), agent: events.agentOf(i) };
-  const fields: [string, unknown][] = [
-    ['trace_id', events.traceId(i)],
-    ['parent', events.parentName(i)],
-    ['causes', events.causesOf(i)],
-    ['tool', events.nameAt(events.tool, i)],
-    ['from', events.nameAt(events.from, i)],
-    ['to', events.nameAt(events.to, i)],
-    ['role', events.nameAt(events.role, i)],
-    ['tokens', measure(events.tokens, i)],
-    ['cost', measure(events.cost, i)],
-    ['duration_s', measure(events.duration, i)],
-    ['credit', measure(events.credit, i)],
-    ['reason', events.reasonOf(i)],
-    ['kind', events.kindOf(i)],
-    ['call_status', events.callStatusOf(i)],
-  ];
-  for (const [name, value] of fields) if (value !== undefined) event[name] = value;
-  return event as unknown as TraceEvent;
-}

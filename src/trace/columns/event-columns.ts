@@ -165,10 +165,10 @@ export class EventColumns implements EventStore {
    * @returns the fields the cross-record checks take (as {@link addValue}).
    */
   addScanned(mask: number, scan: RecordScan): StoredEvent {
-    if ((mask & HAS_CONTENT) === 0) this.write(mask, scan.fields, -1, scan.others);
-    else {
-      const i = this.count;
-      this.write(mask, scan.fields, scan.contentChars, scan.others);
+    const i = this.count;
+    const hasContent = (mask & HAS_CONTENT) !== 0;
+    this.write(mask, scan.fields, hasContent ? scan.contentChars : -1, scan.others);
+    if (hasContent) {
       (this.contentFrom ??= this.column(Int32Array, -1))[i] = scan.contentFrom;
       (this.contentTo ??= this.column(Int32Array, -1))[i] = scan.contentTo;
     }
@@ -511,6 +511,36 @@ export class EventColumns implements EventStore {
   typeOf(i: number): EventType {
     return EVENT_TYPES[this.type[i]];
   }
+  /** A measure column's value at i (tokens, cost, duration, credit), or undefined (NaN or no column: absent). */
+  measureAt(column: Float64Array | undefined, i: number): number | undefined {
+    if (column === undefined) return undefined;
+    const v = column[i];
+    return Number.isNaN(v) ? undefined : v;
+  }
+
+  /** Event i as the columns keep it: the fields {@link holds} compares, but content (each field only when the event has it). */
+  kept(i: number): TraceEvent {
+    const event: Record<string, unknown> = { id: this.ids[i], t: this.t[i], type: this.typeOf(i), agent: this.agentOf(i) };
+    const fields: [string, unknown][] = [
+      ['trace_id', this.traceId(i)],
+      ['parent', this.parentName(i)],
+      ['causes', this.causesOf(i)],
+      ['tool', this.nameAt(this.tool, i)],
+      ['from', this.nameAt(this.from, i)],
+      ['to', this.nameAt(this.to, i)],
+      ['role', this.nameAt(this.role, i)],
+      ['tokens', this.measureAt(this.tokens, i)],
+      ['cost', this.measureAt(this.cost, i)],
+      ['duration_s', this.measureAt(this.duration, i)],
+      ['credit', this.measureAt(this.credit, i)],
+      ['reason', this.reasonOf(i)],
+      ['kind', this.kindOf(i)],
+      ['call_status', this.callStatusOf(i)],
+    ];
+    for (const [name, value] of fields) if (value !== undefined) event[name] = value;
+    return event as unknown as TraceEvent;
+  }
+
   /** A name column's value at i (tool, from, to, role), or undefined. */
   nameAt(column: Int32Array | undefined, i: number): string | undefined {
     const k = column === undefined ? -1 : column[i];

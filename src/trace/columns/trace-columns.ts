@@ -91,8 +91,7 @@ export class TraceColumns {
     const offset = origins.offsetOf(i);
     const buf = Buffer.allocUnsafe(origins.bytesOf(i));
     const got = readFully(this.records, buf, offset);
-    const placed = this.unchanged?.() === true ? placedContent(this.events, i, buf, 0, got) : undefined;
-    return placed ?? this.contentFrom(i, buf, 0, offset, got);
+    return this.spanContent(i, buf, 0, offset, got, this.unchanged?.() === true);
   }
 
   /**
